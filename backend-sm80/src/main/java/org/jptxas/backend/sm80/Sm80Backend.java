@@ -1,0 +1,13 @@
+package org.jptxas.backend.sm80;
+
+import com.google.auto.service.AutoService;
+import org.jptxas.isel.spi.Backend;
+import org.jptxas.isel.spi.FamilyBackend;
+
+/** Ampere (sm_80, sm_86, sm_87, sm_88) */
+@AutoService(Backend.class)
+public final class Sm80Backend extends FamilyBackend {
+    public Sm80Backend() {
+        super("sm80", "Ampere (sm_80, sm_86, sm_87, sm_88)");
+    }
+}

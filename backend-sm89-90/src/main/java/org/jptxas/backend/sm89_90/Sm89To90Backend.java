@@ -1,0 +1,13 @@
+package org.jptxas.backend.sm89_90;
+
+import com.google.auto.service.AutoService;
+import org.jptxas.isel.spi.Backend;
+import org.jptxas.isel.spi.FamilyBackend;
+
+/** Ada and Hopper (sm_89, sm_90, sm_90a) */
+@AutoService(Backend.class)
+public final class Sm89To90Backend extends FamilyBackend {
+    public Sm89To90Backend() {
+        super("sm89-90", "Ada and Hopper (sm_89, sm_90, sm_90a)");
+    }
+}

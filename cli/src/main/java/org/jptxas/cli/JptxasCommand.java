@@ -1,0 +1,349 @@
+package org.jptxas.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.jptxas.frontend.ptx.PtxFrontEnd;
+import org.jptxas.isel.spi.Backend;
+import org.jptxas.isel.spi.BackendRegistry;
+import org.jptxas.isel.spi.BackendSelectionException;
+import org.jptxas.isel.spi.CompileOptions;
+import org.jptxas.isel.spi.CompileRequest;
+import org.jptxas.isel.spi.CompiledModule;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.diag.Diagnostic;
+import org.jptxas.ori.diag.Severity;
+import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetCatalog;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The {@code jptxas} command: ptxas's command line over the jptxas library. One instance serves one invocation;
+ * it writes only to the streams it is given and returns ptxas's exit codes (0, or 255 on any error).
+ */
+@Command(name = "jptxas", sortOptions = false, usageHelpWidth = 100,
+        description = "jptxas: an open, pluggable PTX optimizing assembler (ptxas-compatible command line).")
+final class JptxasCommand {
+    static final String TOOL = "jptxas";
+    static final int FAILURE = 255;
+
+    @Parameters(paramLabel = "<ptx file>", description = "PTX input files.")
+    List<String> inputs = new ArrayList<>();
+
+    @Option(names = {"--gpu-name", "-arch"}, paramLabel = "<gpu name>",
+            description = "Target GPU (sm_XY[a|f]); compute_XY or lto_XY only parse and check. Default: sm_75.")
+    String gpuName;
+
+    @Option(names = {"--output-file", "-o"}, paramLabel = "<file>", description = "Output file. Default: elf.o.")
+    String outputFile;
+
+    @Option(names = {"--opt-level", "-O"}, paramLabel = "<N>", description = "Optimization level. Default: 3.")
+    String optLevel;
+
+    @Option(names = {"--verbose", "-v"}, description = "Print code generation statistics.")
+    boolean verbose;
+
+    @Option(names = {"--maxrregcount", "-maxrregcount"}, paramLabel = "<archmax/archmin/N>",
+            description = "Maximum number of registers a function may use.")
+    String maxRegCount;
+
+    @Option(names = {"--compile-only", "-c"}, description = "Generate a relocatable object.")
+    boolean compileOnly;
+
+    @Option(names = {"--machine", "-m"}, paramLabel = "<bits>", description = "Host architecture; only 64.")
+    String machine;
+
+    @Option(names = {"--generate-line-info", "-lineinfo"}, description = "Generate line-number information.")
+    boolean lineInfo;
+
+    @Option(names = {"--device-debug", "-g"}, description = "Generate debug information.")
+    boolean debug;
+
+    @Option(names = {"--warn-on-spills", "-warn-spills"}, description = "Warn when registers are spilled.")
+    boolean warnOnSpills;
+
+    @Option(names = {"--disable-warnings", "-w"}, description = "Inhibit all warning messages.")
+    boolean disableWarnings;
+
+    @Option(names = {"--warning-as-error", "-Werror"}, description = "Make all warnings into errors.")
+    boolean warningsAsErrors;
+
+    @Option(names = {"--list-version", "-version-ls"}, description = "Print supported PTX ISA versions.")
+    boolean listVersion;
+
+    @Option(names = {"--version", "-V"}, description = "Print version information.")
+    boolean version;
+
+    @Option(names = {"--help", "-h"}, description = "Print this help.")
+    boolean help;
+
+    @Option(names = "--list-targets", description = "List every target with the backend and jar that serves it.")
+    boolean listTargets;
+
+    @Option(names = "--syntax-only", description = "Parse and check the input only; write no output.")
+    boolean syntaxOnly;
+
+    @Option(names = "--plugin-path", paramLabel = "<folder>",
+            description = "Extra folder of backend jars (also: JPTXAS_PLUGIN_PATH).")
+    List<Path> pluginFolders = new ArrayList<>();
+
+    @Option(names = "--debug-trace", description = "Print stack traces of internal errors.")
+    boolean debugTrace;
+
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final Map<String, String> env;
+    private final String home;
+    private final Path workDir;
+    private boolean hadError;
+
+    JptxasCommand(PrintWriter out, PrintWriter err, Map<String, String> env, String home, Path workDir) {
+        this.out = out;
+        this.err = err;
+        this.env = env;
+        this.home = home;
+        this.workDir = workDir;
+    }
+
+    /** Parses {@code args} and runs; never throws. */
+    int run(String[] args) {
+        try {
+            return runUnchecked(args);
+        } catch (Fatal f) {
+            err.println(Diagnostic.fatal(f.getMessage()).format(TOOL));
+            return FAILURE;
+        } catch (RuntimeException | Error e) {
+            err.println(Diagnostic.fatal("Internal compiler error: " + e).format(TOOL));
+            if (debugTrace) {
+                e.printStackTrace(err);
+            }
+            return FAILURE;
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    private int runUnchecked(String[] rawArgs) {
+        if (rawArgs.length == 0) {
+            usage();
+            return 0;
+        }
+        String[] args = OptionsFiles.expand(rawArgs, workDir);
+        CommandLine cl = commandLine();
+        CommandLine.ParseResult parsed;
+        try {
+            parsed = cl.parseArgs(args);
+        } catch (CommandLine.UnmatchedArgumentException e) {
+            String unknown = e.getUnmatched().isEmpty() ? "?" : e.getUnmatched().get(0);
+            throw new Fatal("Unknown option '" + (unknown.startsWith("-") ? unknown.substring(1) : unknown) + "'");
+        } catch (CommandLine.MissingParameterException e) {
+            String name = e.getMissing().isEmpty() || !(e.getMissing().get(0) instanceof OptionSpec o)
+                    ? "?" : o.shortestName();
+            throw new Fatal("argument expected after '" + name + "'");
+        } catch (CommandLine.ParameterException e) {
+            throw new Fatal(e.getMessage());
+        }
+        for (PtxasOptions.Spec refused : PtxasOptions.REFUSED) {
+            if (parsed.hasMatchedOption(refused.longName())) {
+                throw new Fatal("Option '" + refused.longName() + "' is not supported yet by jptxas");
+            }
+        }
+        if (help) {
+            usage();
+            return 0;
+        }
+        if (version) {
+            out.println("jptxas: an open PTX optimizing assembler, version " + Version.get());
+            out.println("Accepts ptxas 13.0 command lines; PTX ISA up to 9.0.");
+            return 0;
+        }
+        if (listVersion) {
+            PtxIsaVersions.ALL.forEach(out::println);
+            return 0;
+        }
+        if (machine != null && !machine.equals("64")) {
+            throw new Fatal("Value '" + machine + "' is not defined for option 'machine'");
+        }
+        CompileOptions options = compileOptions();
+        if (listTargets) {
+            new TargetLister(out).list(registry());
+            return 0;
+        }
+        if (inputs.isEmpty()) {
+            throw new Fatal("No input files specified");
+        }
+        String arch = gpuName == null ? TargetCatalog.get().defaultTarget().name() : gpuName;
+        boolean parseOnly = syntaxOnly || arch.startsWith("compute_") || arch.startsWith("lto_");
+        Target target = resolveTarget(arch);
+        Backend backend = null;
+        if (!parseOnly) {
+            try {
+                backend = registry().forTarget(target);
+            } catch (BackendSelectionException e) {
+                throw new Fatal(e.getMessage());
+            }
+        }
+        if (!parseOnly && inputs.size() > 1) {
+            throw new Fatal("Compiling several input files into one output is not supported yet by jptxas");
+        }
+        for (String input : inputs) {
+            compileOne(input, target, backend, options, parseOnly);
+        }
+        if (hadError) {
+            err.println(Diagnostic.fatal("Ptx assembly aborted due to errors").format(TOOL));
+            return FAILURE;
+        }
+        return 0;
+    }
+
+    private void compileOne(String input, Target target, Backend backend, CompileOptions options, boolean parseOnly) {
+        String text;
+        try {
+            text = new String(Files.readAllBytes(workDir.resolve(input)), StandardCharsets.ISO_8859_1);
+        } catch (IOException | SecurityException | java.nio.file.InvalidPathException e) {
+            report(Diagnostic.fatal("Input file '" + input + "' could not be opened"));
+            return;
+        }
+        try {
+            PtxFrontEnd.CheckedModule checked = new PtxFrontEnd(target).check(input, text);
+            if (parseOnly) {
+                return;
+            }
+            CompiledModule result = backend.compile(new CompileRequest(checked.lower(), target, options));
+            result.messages().forEach(this::report);
+            if (hadError) {
+                return;
+            }
+            Path output = workDir.resolve(outputFile == null ? "elf.o" : outputFile);
+            try {
+                AtomicFiles.write(output, result.cubin());
+            } catch (IOException | SecurityException e) {
+                report(Diagnostic.fatal("Output file '" + (outputFile == null ? "elf.o" : outputFile)
+                        + "' could not be opened"));
+            }
+        } catch (CompilationException e) {
+            e.diagnostics().forEach(this::report);
+            hadError = true;
+        }
+    }
+
+    private void report(Diagnostic d) {
+        if (d.severity() == Severity.WARNING) {
+            if (disableWarnings) {
+                return;
+            }
+            if (warningsAsErrors) {
+                d = new Diagnostic(Severity.ERROR, d.file(), d.line(), d.message());
+            }
+        }
+        (d.severity() == Severity.INFO ? out : err).println(d.format(TOOL));
+        if (d.isError()) {
+            hadError = true;
+        }
+    }
+
+    private Target resolveTarget(String arch) {
+        String real = arch.startsWith("compute_") ? "sm_" + arch.substring("compute_".length())
+                : arch.startsWith("lto_") ? "sm_" + arch.substring("lto_".length()) : arch;
+        Target target = Target.parse(real).orElseThrow(() -> notDefined(arch));
+        boolean known = TargetCatalog.get().info(target.name()).isPresent()
+                || registry().targets().containsKey(target);
+        if (!known) {
+            throw notDefined(arch);
+        }
+        return target;
+    }
+
+    private static Fatal notDefined(String arch) {
+        return new Fatal("Value '" + arch + "' is not defined for option 'gpu-name'");
+    }
+
+    private CompileOptions compileOptions() {
+        int level = 3;
+        if (optLevel != null) {
+            try {
+                level = Math.min(3, Integer.parseInt(optLevel));
+            } catch (NumberFormatException e) {
+                level = -1;
+            }
+            if (level < 0) {
+                throw new Fatal("Invalid value '" + optLevel + "' for option 'opt-level'");
+            }
+        }
+        OptionalInt maxRegs = OptionalInt.empty();
+        if (maxRegCount != null && !maxRegCount.equals("archmax") && !maxRegCount.equals("archmin")) {
+            try {
+                maxRegs = OptionalInt.of(Integer.parseInt(maxRegCount));
+            } catch (NumberFormatException e) {
+                throw new Fatal("Invalid value '" + maxRegCount + "' for option 'maxrregcount'");
+            }
+            if (maxRegs.getAsInt() <= 0) {
+                throw new Fatal("Invalid value '" + maxRegCount + "' for option 'maxrregcount'");
+            }
+        }
+        return new CompileOptions(level, maxRegs, compileOnly, debug, lineInfo, verbose, warnOnSpills);
+    }
+
+    private BackendRegistry registry;
+
+    private BackendRegistry registry() {
+        if (registry == null) {
+            try {
+                ClassLoader loader = PluginPath.of(home, env.get(PluginPath.ENV), pluginFolders)
+                        .classLoader(JptxasCommand.class.getClassLoader());
+                registry = BackendRegistry.discover(loader);
+            } catch (IOException e) {
+                throw new Fatal("Cannot read plugin folder: " + e.getMessage());
+            }
+            registry.loadProblems().forEach(p -> err.println(Diagnostic.warning(null, 0, p).format(TOOL)));
+        }
+        return registry;
+    }
+
+    private CommandLine commandLine() {
+        CommandLine cl = new CommandLine(this);
+        for (PtxasOptions.Spec spec : concat(PtxasOptions.IGNORED, PtxasOptions.REFUSED)) {
+            OptionSpec.Builder b = OptionSpec.builder(spec.longName(), spec.shortName()).hidden(true);
+            if (spec.takesValue()) {
+                b.arity("1").type(String.class);
+            } else {
+                b.arity("0").type(boolean.class);
+            }
+            cl.getCommandSpec().addOption(b.build());
+        }
+        cl.setOverwrittenOptionsAllowed(true);
+        cl.setUnmatchedOptionsArePositionalParams(false);
+        return cl;
+    }
+
+    private static <T> List<T> concat(List<T> a, List<T> b) {
+        List<T> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    private void usage() {
+        out.print(commandLine().getUsageMessage(CommandLine.Help.Ansi.OFF));
+    }
+
+    /** A fatal, user-facing error: printed as one ptxas-style line. */
+    static final class Fatal extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Fatal(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package org.jptxas.isel.spi;
+
+import java.util.List;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.target.Target;
+
+/**
+ * A code generator for one SM generation. Implementations are found with {@link java.util.ServiceLoader}; register
+ * one with {@code @AutoService(Backend.class)} (or a {@code META-INF/services/org.jptxas.isel.spi.Backend} entry) and
+ * drop its jar into a plugin folder.
+ *
+ * <p>A backend is stateless between calls: {@link #compile} may run concurrently on many threads.
+ */
+public interface Backend {
+    /** Stable short id, e.g. {@code sm80}; the module is {@code backend-<id>}. */
+    String id();
+
+    /** One line for {@code --list-targets}. */
+    String description();
+
+    /** Every target this backend generates code for. */
+    List<Target> targets();
+
+    /**
+     * Compiles a module to a cubin.
+     *
+     * @throws CompilationException with positioned diagnostics for input the backend rejects or does not support yet
+     */
+    CompiledModule compile(CompileRequest request) throws CompilationException;
+}
