@@ -1,0 +1,92 @@
+package org.jptxas.testing;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Finds the NVIDIA tools used as test oracles. Tests call the {@code assume...} methods so that they are skipped,
+ * not failed, on a machine without the tool (a bare JDK); CI installs them with {@code scripts/cuda-oracle}.
+ */
+public final class Oracles {
+    private Oracles() {}
+
+    /** ptxas 13 on PATH ({@code JPTXAS_PTXAS} overrides). */
+    public static Optional<Path> ptxas13() {
+        return fromEnv("JPTXAS_PTXAS").or(() -> onPath("ptxas"));
+    }
+
+    /** The CUDA 12.5 oracle folder ({@code nvdisasm}, {@code cuobjdump}, {@code nvlink}, {@code ptxas} 12.5). */
+    public static Optional<Path> cuda125Bin() {
+        String home = System.getenv("CUDA_ORACLE_HOME");
+        Path base = home != null && !home.isBlank() ? Path.of(home)
+                : Path.of(System.getProperty("user.home"), ".cache", "cuda-oracle");
+        Path bin = base.resolve("12.5").resolve("usr").resolve("bin");
+        return Files.isExecutable(bin.resolve("nvdisasm")) ? Optional.of(bin) : Optional.empty();
+    }
+
+    public static Optional<Path> nvdisasm() {
+        return cuda125Bin().map(b -> b.resolve("nvdisasm"));
+    }
+
+    public static Optional<Path> cuobjdump() {
+        return cuda125Bin().map(b -> b.resolve("cuobjdump"));
+    }
+
+    public static Optional<Path> nvlink() {
+        return cuda125Bin().map(b -> b.resolve("nvlink"));
+    }
+
+    public static Optional<Path> ptxas125() {
+        return cuda125Bin().map(b -> b.resolve("ptxas"));
+    }
+
+    public static Path assumePtxas13() {
+        Optional<Path> p = ptxas13();
+        assumeTrue(p.isPresent(), "ptxas 13 not on PATH");
+        return p.get();
+    }
+
+    public static Path assumeNvdisasm() {
+        Optional<Path> p = nvdisasm();
+        assumeTrue(p.isPresent(), "nvdisasm oracle not installed (scripts/cuda-oracle install)");
+        return p.get();
+    }
+
+    public static Path assumeCuobjdump() {
+        Optional<Path> p = cuobjdump();
+        assumeTrue(p.isPresent(), "cuobjdump oracle not installed (scripts/cuda-oracle install)");
+        return p.get();
+    }
+
+    public static Path assumeNvlink() {
+        Optional<Path> p = nvlink();
+        assumeTrue(p.isPresent(), "nvlink oracle not installed (scripts/cuda-oracle install)");
+        return p.get();
+    }
+
+    private static Optional<Path> fromEnv(String name) {
+        String v = System.getenv(name);
+        return v == null || v.isBlank() ? Optional.empty() : Optional.of(Path.of(v)).filter(Files::isExecutable);
+    }
+
+    private static Optional<Path> onPath(String exe) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return Optional.empty();
+        }
+        for (String dir : path.split(File.pathSeparator)) {
+            if (dir.isBlank()) {
+                continue;
+            }
+            Path p = Path.of(dir, exe);
+            if (Files.isExecutable(p)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+}
