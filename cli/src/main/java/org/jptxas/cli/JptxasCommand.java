@@ -301,9 +301,9 @@ final class JptxasCommand {
     private BackendRegistry registry() {
         if (registry == null) {
             try {
-                ClassLoader loader = PluginPath.of(home, env.get(PluginPath.ENV), pluginFolders)
-                        .classLoader(JptxasCommand.class.getClassLoader());
-                registry = BackendRegistry.discover(loader);
+                ClassLoader base = JptxasCommand.class.getClassLoader();
+                registry = BackendRegistry.discover(base,
+                        PluginPath.of(home, env.get(PluginPath.ENV), pluginFolders).classLoaders(base));
             } catch (IOException e) {
                 throw new Fatal("Cannot read plugin folder: " + e.getMessage());
             }

@@ -51,20 +51,18 @@ record PluginPath(List<Path> folders) {
         return jars;
     }
 
-    /** A class loader over the plugin jars, delegating to {@code parent} for jptxas's own classes. */
-    ClassLoader classLoader(ClassLoader parent) throws IOException {
-        List<Path> jars = jars();
-        if (jars.isEmpty()) {
-            return parent;
-        }
-        URL[] urls = new URL[jars.size()];
-        for (int i = 0; i < urls.length; i++) {
+    /** One class loader per plugin jar, each delegating to {@code parent} for jptxas's own classes. */
+    List<ClassLoader> classLoaders(ClassLoader parent) throws IOException {
+        List<ClassLoader> loaders = new ArrayList<>();
+        for (Path jar : jars()) {
+            URL url;
             try {
-                urls[i] = jars.get(i).toUri().toURL();
+                url = jar.toUri().toURL();
             } catch (MalformedURLException e) {
-                throw new IOException("bad plugin path " + jars.get(i), e);
+                throw new IOException("bad plugin path " + jar, e);
             }
+            loaders.add(new URLClassLoader("jptxas-plugin:" + jar.getFileName(), new URL[] {url}, parent));
         }
-        return new URLClassLoader("jptxas-plugins", urls, parent);
+        return loaders;
     }
 }

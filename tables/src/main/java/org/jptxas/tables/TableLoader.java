@@ -74,7 +74,7 @@ public final class TableLoader {
             return v.getCause().getMessage() + at(e);
         }
         String msg = e.getOriginalMessage();
-        if (e instanceof MismatchedInputException && msg != null && msg.startsWith("Missing required creator property")) {
+        if (e instanceof MismatchedInputException && msg != null && msg.startsWith("Missing ") && msg.contains("creator property")) {
             int q = msg.indexOf('\'');
             int r = q < 0 ? -1 : msg.indexOf('\'', q + 1);
             return (r > q ? "missing required field " + msg.substring(q, r + 1) : msg) + at(e);

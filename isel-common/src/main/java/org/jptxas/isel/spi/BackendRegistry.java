@@ -37,20 +37,40 @@ public final class BackendRegistry {
 
     /** Discovers backends with {@link ServiceLoader}; a provider that fails to load is recorded, not fatal. */
     public static BackendRegistry discover(ClassLoader loader) {
+        return discover(loader, List.of());
+    }
+
+    /**
+     * Discovers the backends on {@code base} and, separately, in each plugin loader (one per plugin jar, each a child
+     * of {@code base}). Loading every jar on its own keeps two jars with the same provider class apart, so that a
+     * target they both claim is reported instead of one jar silently winning.
+     */
+    public static BackendRegistry discover(ClassLoader base, List<ClassLoader> pluginLoaders) {
         List<Backend> found = new ArrayList<>();
         List<String> problems = new ArrayList<>();
-        var it = ServiceLoader.load(Backend.class, loader).iterator();
+        load(base, null, found, problems);
+        for (ClassLoader plugin : pluginLoaders) {
+            load(plugin, plugin, found, problems);
+        }
+        return new BackendRegistry(found, problems);
+    }
+
+    /** Adds the providers visible to {@code loader}; with {@code owner} set, only those defined by it. */
+    private static void load(ClassLoader loader, ClassLoader owner, List<Backend> found, List<String> problems) {
+        var it = ServiceLoader.load(Backend.class, loader).stream().iterator();
         while (true) {
             try {
                 if (!it.hasNext()) {
                     break;
                 }
-                found.add(it.next());
+                ServiceLoader.Provider<Backend> provider = it.next();
+                if (owner == null || provider.type().getClassLoader() == owner) {
+                    found.add(provider.get());
+                }
             } catch (ServiceConfigurationError e) {
                 problems.add(e.getMessage());
             }
         }
-        return new BackendRegistry(found, problems);
     }
 
     public static BackendRegistry of(List<Backend> backends) {
