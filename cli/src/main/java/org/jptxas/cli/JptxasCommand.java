@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -213,8 +212,8 @@ final class JptxasCommand {
         try {
             text = new String(Files.readAllBytes(workDir.resolve(input)), StandardCharsets.ISO_8859_1);
         } catch (IOException | SecurityException | java.nio.file.InvalidPathException e) {
-            report(Diagnostic.fatal("Input file '" + input + "' could not be opened"));
-            return;
+            // Fatal: nothing else is attempted and nothing more is printed (ptxas adds an "aborted" line here).
+            throw new Fatal("Input file '" + input + "' could not be opened");
         }
         try {
             PtxFrontEnd.CheckedModule checked = new PtxFrontEnd(target).check(input, text);
