@@ -6,9 +6,16 @@ import java.util.Objects;
  * A kernel ({@code .entry}) or device function ({@code .func}) in Ori form.
  *
  * @param line the source line of its declaration, for diagnostics
+ * @param body its code; empty until the front end lowers the function
  */
-public record OriFunction(String name, boolean entry, int line) {
+public record OriFunction(String name, boolean entry, int line, FunctionBody body) {
     public OriFunction {
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(body, "body");
+    }
+
+    /** A function whose body is not lowered (yet). */
+    public OriFunction(String name, boolean entry, int line) {
+        this(name, entry, line, new FunctionBody());
     }
 }

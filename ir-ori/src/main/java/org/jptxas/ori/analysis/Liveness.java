@@ -1,0 +1,149 @@
+package org.jptxas.ori.analysis;
+
+import java.util.ArrayDeque;
+import java.util.BitSet;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+
+/**
+ * Live virtual registers at block boundaries, by backward data flow over bit sets. Each virtual register is one
+ * bit whatever its tuple size. A guarded definition does not kill: the old value survives where the guard is false.
+ */
+public final class Liveness {
+    private final Map<RegFile, Integer> base = new EnumMap<>(RegFile.class);
+    private final int width;
+    private final BitSet[] liveIn;
+    private final BitSet[] liveOut;
+
+    public Liveness(FunctionBody body, Cfg cfg) {
+        int offset = 0;
+        for (RegFile f : RegFile.values()) {
+            base.put(f, offset);
+            offset += body.virtualCount(f);
+        }
+        width = offset;
+        int n = body.blocks().size();
+        BitSet[] use = new BitSet[n];
+        BitSet[] def = new BitSet[n];
+        liveIn = new BitSet[n];
+        liveOut = new BitSet[n];
+        for (BasicBlock b : body.blocks()) {
+            BitSet u = new BitSet(width);
+            BitSet d = new BitSet(width);
+            for (Instr in : b.instrs()) {
+                for (Reg r : in.usedRegs()) {
+                    if (r.virtual() && !d.get(key(r))) {
+                        u.set(key(r));
+                    }
+                }
+                if (in.guard().isAlways()) {
+                    for (Reg r : in.dsts()) {
+                        if (r.virtual()) {
+                            d.set(key(r));
+                        }
+                    }
+                }
+            }
+            use[b.id()] = u;
+            def[b.id()] = d;
+            liveIn[b.id()] = (BitSet) u.clone();
+            liveOut[b.id()] = new BitSet(width);
+        }
+        Deque<Integer> work = new ArrayDeque<>();
+        boolean[] queued = new boolean[n];
+        int[] rpo = cfg.reversePostorder();
+        for (int i = rpo.length - 1; i >= 0; i--) {
+            work.add(rpo[i]);
+            queued[rpo[i]] = true;
+        }
+        while (!work.isEmpty()) {
+            int b = work.poll();
+            queued[b] = false;
+            BitSet out = new BitSet(width);
+            for (int s : cfg.succsView(b)) {
+                out.or(liveIn[s]);
+            }
+            liveOut[b] = out;
+            BitSet in = (BitSet) out.clone();
+            in.andNot(def[b]);
+            in.or(use[b]);
+            if (!in.equals(liveIn[b])) {
+                liveIn[b] = in;
+                for (int p : cfg.predsView(b)) {
+                    if (!queued[p]) {
+                        queued[p] = true;
+                        work.add(p);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Dense index of a virtual register across all files. */
+    public int key(Reg r) {
+        if (!r.virtual()) {
+            throw new IllegalArgumentException("liveness tracks virtual registers only: " + r);
+        }
+        return base.get(r.file()) + r.index();
+    }
+
+    public boolean liveIn(int block, Reg r) {
+        return liveIn[block].get(key(r));
+    }
+
+    public boolean liveOut(int block, Reg r) {
+        return liveOut[block].get(key(r));
+    }
+
+    public BitSet liveInSet(int block) {
+        return (BitSet) liveIn[block].clone();
+    }
+
+    public BitSet liveOutSet(int block) {
+        return (BitSet) liveOut[block].clone();
+    }
+
+    /**
+     * The largest number of 32-bit registers of {@code file} live at once in {@code block}, walking it backwards
+     * from its live-out set; tuples count their components.
+     */
+    public int maxPressure(BasicBlock block, RegFile file, Map<Integer, Integer> compsByKey) {
+        BitSet live = (BitSet) liveOut[block.id()].clone();
+        int max = pressure(live, file, compsByKey);
+        List<Instr> instrs = block.instrs();
+        for (int i = instrs.size() - 1; i >= 0; i--) {
+            Instr in = instrs.get(i);
+            if (in.guard().isAlways()) {
+                for (Reg r : in.dsts()) {
+                    if (r.virtual()) {
+                        live.clear(key(r));
+                    }
+                }
+            }
+            for (Reg r : in.usedRegs()) {
+                if (r.virtual()) {
+                    live.set(key(r));
+                }
+            }
+            max = Math.max(max, pressure(live, file, compsByKey));
+        }
+        return max;
+    }
+
+    private int pressure(BitSet live, RegFile file, Map<Integer, Integer> compsByKey) {
+        int from = base.get(file);
+        int to = file.ordinal() + 1 < RegFile.values().length ? base.get(RegFile.values()[file.ordinal() + 1]) : width;
+        int sum = 0;
+        for (int k = live.nextSetBit(from); k >= 0 && k < to; k = live.nextSetBit(k + 1)) {
+            sum += compsByKey.getOrDefault(k, 1);
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,43 @@
+package org.jptxas.ori.ir;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A straight-line run of instructions; only the last may branch. Its id is its index in the function's layout. */
+public final class BasicBlock {
+    private final int id;
+    private final String label;
+    private final List<Instr> instrs = new ArrayList<>();
+
+    BasicBlock(int id, String label) {
+        this.id = id;
+        this.label = label;
+    }
+
+    public int id() {
+        return id;
+    }
+
+    /** The PTX label this block started at, or null. */
+    public String label() {
+        return label;
+    }
+
+    /** The instructions, mutable in place by passes. */
+    public List<Instr> instrs() {
+        return instrs;
+    }
+
+    public Instr last() {
+        return instrs.isEmpty() ? null : instrs.get(instrs.size() - 1);
+    }
+
+    public BlockLabel ref() {
+        return new BlockLabel(id);
+    }
+
+    @Override
+    public String toString() {
+        return "bb" + id + (label == null ? "" : " (" + label + ")");
+    }
+}

@@ -1,0 +1,141 @@
+package org.jptxas.ori.ir;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.jptxas.ori.opcode.OriOpcode;
+
+/**
+ * One Ori instruction: a SASS-level opcode with its modifiers, destinations first, then sources, and a guard.
+ * Mutable, because passes rewrite instructions in place; owned by exactly one {@link BasicBlock}.
+ */
+public final class Instr {
+    private OriOpcode op;
+    private List<String> mods;
+    private final List<Reg> dsts;
+    private final List<Src> srcs;
+    private Guard guard;
+    private int line;
+
+    public Instr(OriOpcode op, List<String> mods, List<Reg> dsts, List<Src> srcs, Guard guard, int line) {
+        this.op = Objects.requireNonNull(op, "op");
+        this.mods = List.copyOf(mods);
+        this.dsts = new ArrayList<>(dsts);
+        this.srcs = new ArrayList<>(srcs);
+        this.guard = Objects.requireNonNull(guard, "guard");
+        this.line = line;
+    }
+
+    public static Instr of(OriOpcode op, List<Reg> dsts, List<Src> srcs) {
+        return new Instr(op, List.of(), dsts, srcs, Guard.ALWAYS, 0);
+    }
+
+    public OriOpcode op() {
+        return op;
+    }
+
+    public void setOp(OriOpcode op) {
+        this.op = Objects.requireNonNull(op, "op");
+    }
+
+    /** SASS modifiers in printing order, without dots: {@code WIDE}, {@code U32}, {@code X}. */
+    public List<String> mods() {
+        return mods;
+    }
+
+    public void setMods(List<String> mods) {
+        this.mods = List.copyOf(mods);
+    }
+
+    public boolean hasMod(String mod) {
+        return mods.contains(mod);
+    }
+
+    /** Destinations, mutable in place by passes. */
+    public List<Reg> dsts() {
+        return dsts;
+    }
+
+    /** Sources, mutable in place by passes. */
+    public List<Src> srcs() {
+        return srcs;
+    }
+
+    public Guard guard() {
+        return guard;
+    }
+
+    public void setGuard(Guard guard) {
+        this.guard = Objects.requireNonNull(guard, "guard");
+    }
+
+    /** The PTX source line this instruction came from; 0 when none. */
+    public int line() {
+        return line;
+    }
+
+    public void setLine(int line) {
+        this.line = line;
+    }
+
+    /** Every register this instruction reads: register sources, constant-bank indices and the guard. */
+    public List<Reg> usedRegs() {
+        List<Reg> used = new ArrayList<>();
+        for (Src s : srcs) {
+            if (s.value() instanceof Reg r) {
+                used.add(r);
+            } else if (s.value() instanceof CBank c && c.index() != null) {
+                used.add(c.index());
+            }
+        }
+        if (!guard.isAlways()) {
+            used.add(guard.predicate());
+        }
+        return used;
+    }
+
+    /** The block this instruction may branch to, if any. */
+    public BlockLabel branchTarget() {
+        for (Src s : srcs) {
+            if (s.value() instanceof BlockLabel l) {
+                return l;
+            }
+        }
+        return null;
+    }
+
+    /** Ends a block: branches, returns and exits. */
+    public boolean isTerminator() {
+        return switch (op.name()) {
+            case "BRA", "BRX", "JMP", "JMX", "RET", "EXIT" -> true;
+            default -> false;
+        };
+    }
+
+    /** Control never falls through to the next instruction: an unguarded branch, return or exit. */
+    public boolean endsControl() {
+        return isTerminator() && guard.isAlways();
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        if (!guard.isAlways()) {
+            sb.append(guard).append(' ');
+        }
+        sb.append(op.name());
+        for (String m : mods) {
+            sb.append('.').append(m);
+        }
+        String sep = " ";
+        for (Reg d : dsts) {
+            sb.append(sep).append(d);
+            sep = ", ";
+        }
+        for (Src s : srcs) {
+            sb.append(sep).append(s);
+            sep = ", ";
+        }
+        return sb.toString();
+    }
+}
