@@ -45,27 +45,29 @@ public final class Oracles {
     }
 
     public static Path assumePtxas13() {
-        Optional<Path> p = ptxas13();
-        assumeTrue(p.isPresent(), "ptxas 13 not on PATH");
-        return p.get();
+        return assume(ptxas13(), "ptxas 13 not on PATH");
     }
 
     public static Path assumeNvdisasm() {
-        Optional<Path> p = nvdisasm();
-        assumeTrue(p.isPresent(), "nvdisasm oracle not installed (scripts/cuda-oracle install)");
-        return p.get();
+        return assume(nvdisasm(), "nvdisasm oracle not installed (scripts/cuda-oracle install)");
     }
 
     public static Path assumeCuobjdump() {
-        Optional<Path> p = cuobjdump();
-        assumeTrue(p.isPresent(), "cuobjdump oracle not installed (scripts/cuda-oracle install)");
-        return p.get();
+        return assume(cuobjdump(), "cuobjdump oracle not installed (scripts/cuda-oracle install)");
     }
 
     public static Path assumeNvlink() {
-        Optional<Path> p = nvlink();
-        assumeTrue(p.isPresent(), "nvlink oracle not installed (scripts/cuda-oracle install)");
-        return p.get();
+        return assume(nvlink(), "nvlink oracle not installed (scripts/cuda-oracle install)");
+    }
+
+    public static Path assumePtxas125() {
+        return assume(ptxas125(), "ptxas 12.5 oracle not installed (scripts/cuda-oracle install)");
+    }
+
+    /** The tool's path, or skips the calling test with {@code why}. */
+    private static Path assume(Optional<Path> tool, String why) {
+        assumeTrue(tool.isPresent(), why);
+        return tool.get();
     }
 
     private static Optional<Path> fromEnv(String name) {
