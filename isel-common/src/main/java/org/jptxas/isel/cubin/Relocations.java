@@ -1,0 +1,82 @@
+package org.jptxas.isel.cubin;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Encoding, decoding and application of relocation sections: Elf64_Rel (16 bytes) and Elf64_Rela (24 bytes), with
+ * {@code r_info} = symbol &lt;&lt; 32 | type.
+ */
+public final class Relocations {
+    private Relocations() {}
+
+    public static int entrySize(boolean withAddend) {
+        return withAddend ? 24 : 16;
+    }
+
+    public static List<Relocation> decode(Section section) {
+        boolean rela = section.type() == SectionType.RELA || section.type() == SectionType.CUDA_MERC_RELA;
+        int size = entrySize(rela);
+        byte[] b = section.data();
+        if (b.length % size != 0) {
+            throw new CubinFormatException("section " + section.name() + ": size " + b.length
+                    + " is not a multiple of the " + size + "-byte relocation entry");
+        }
+        ByteReader in = new ByteReader(b, "section " + section.name());
+        List<Relocation> out = new ArrayList<>();
+        for (int at = 0; at < b.length; at += size) {
+            long info = in.u64(at + 8, "r_info");
+            out.add(new Relocation(in.u64(at, "r_offset"), (int) (info >>> 32), (int) info, rela ? in.u64(at + 16, "r_addend") : 0));
+        }
+        return out;
+    }
+
+    public static byte[] encode(List<Relocation> relocations, boolean withAddend) {
+        ByteWriter w = new ByteWriter(relocations.size() * entrySize(withAddend));
+        for (Relocation r : relocations) {
+            w.u64(r.offset()).u64((long) r.symbol() << 32 | (r.type() & 0xffffffffL));
+            if (withAddend) {
+                w.u64(r.addend());
+            }
+        }
+        return w.toByteArray();
+    }
+
+    /**
+     * Writes {@code value} into the field that relocation type {@code type} names: {@code R_CUDA_32}/{@code 64}
+     * write a little-endian word at {@code offset}; {@code ABS32_LO_32}/{@code ABS32_HI_32}/{@code ABS32_32} the
+     * low, high or whole 32-bit value at bits [63:32] of the instruction; {@code ABS47_34} bits [80:34]; other
+     * {@code <width>_<bit>} types the low {@code width} bits at bit {@code bit}.
+     *
+     * @throws IllegalArgumentException for a type whose field is not a plain bit range (descriptors, slots, ...)
+     */
+    public static void apply(byte[] code, long offset, int type, long value) {
+        String name = new Relocation(0, 0, type, 0).typeName().substring("R_CUDA_".length());
+        switch (name) {
+            case "32" -> put(code, offset * 8, 32, value);
+            case "64" -> put(code, offset * 8, 64, value);
+            default -> {
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("ABS(\\d+)(_LO|_HI)?_(\\d+)").matcher(name);
+                if (!m.matches()) {
+                    throw new IllegalArgumentException("relocation " + name + " is not applied by jptxas");
+                }
+                int width = Integer.parseInt(m.group(1));
+                long v = "_HI".equals(m.group(2)) ? value >>> 32 : "_LO".equals(m.group(2)) ? value & 0xffffffffL : value;
+                put(code, offset * 8 + Integer.parseInt(m.group(3)), width, v);
+            }
+        }
+    }
+
+    private static void put(byte[] code, long bit, int width, long value) {
+        for (int i = 0; i < width; i++) {
+            long b = bit + i;
+            int idx = (int) (b >>> 3);
+            int mask = 1 << (b & 7);
+            if ((value >>> i & 1) != 0) {
+                code[idx] |= (byte) mask;
+            } else {
+                code[idx] &= (byte) ~mask;
+            }
+        }
+    }
+}
