@@ -80,13 +80,13 @@ final class CubinReader {
             RawSection r = new RawSection(in.u32(h, f), in.u32(h + 4, f), in.u64(h + 8, f), in.u64(h + 16, f),
                     in.u64(h + 24, f), in.u64(h + 32, f), in.u32(h + 40, f), in.u32(h + 44, f), in.u64(h + 48, f),
                     in.u64(h + 56, f));
-            if (r.type != SectionType.NOBITS && r.type != SectionType.NULL) {
+            if (SectionType.occupiesFile(r.type)) {
                 in.check(r.offset, r.size, "data of section " + i);
             }
             raw.add(r);
         }
         RawSection strHdr = raw.get(shstrndx);
-        byte[] shstrtab = strHdr.type == SectionType.NOBITS ? new byte[0]
+        byte[] shstrtab = !SectionType.occupiesFile(strHdr.type) ? new byte[0]
                 : in.slice(strHdr.offset, strHdr.size, "section-name string table");
 
         List<Section> sections = new ArrayList<>(shnum);
@@ -97,7 +97,7 @@ final class CubinReader {
                 throw new CubinFormatException("section " + i + " is SHT_NULL with a size: extended section numbering is not supported");
             }
             String name = i == 0 && r.name == 0 ? "" : StringTable.at(shstrtab, r.name, "section " + i);
-            byte[] data = r.type == SectionType.NOBITS || r.type == SectionType.NULL ? new byte[0]
+            byte[] data = !SectionType.occupiesFile(r.type) ? new byte[0]
                     : in.slice(r.offset, r.size, "data of section " + i + " (" + name + ")");
             sections.add(new Section(name, r.name, r.type, r.flags, r.addr, r.size, r.link, r.info, r.align, r.entsize, data));
             offsets[i] = r.offset;

@@ -11,12 +11,13 @@ import java.util.Objects;
  * @param type       {@code sh_type}, see {@link SectionType}
  * @param flags      {@code sh_flags}
  * @param addr       {@code sh_addr}
- * @param size       {@code sh_size}; for {@link SectionType#NOBITS} the only size, else the length of {@code data}
+ * @param size       {@code sh_size}; the length of {@code data} unless the type holds no file bytes
+ *                   ({@link SectionType#occupiesFile})
  * @param link       {@code sh_link}
  * @param info       {@code sh_info}
  * @param addralign  {@code sh_addralign}
  * @param entsize    {@code sh_entsize}
- * @param data       the section bytes (empty for NOBITS); defensive copies in and out
+ * @param data       the section bytes (empty for NOBITS-like types); defensive copies in and out
  */
 public record Section(String name, int nameOffset, int type, long flags, long addr, long size, int link, int info,
                       long addralign, long entsize, byte[] data) {
@@ -28,7 +29,10 @@ public record Section(String name, int nameOffset, int type, long flags, long ad
     public Section {
         Objects.requireNonNull(name, "name");
         data = data == null ? new byte[0] : data.clone();
-        if (type != SectionType.NOBITS && size != data.length) {
+        if (!SectionType.occupiesFile(type) && data.length != 0) {
+            throw new IllegalArgumentException("section " + name + " of type 0x" + Integer.toHexString(type) + " has no file bytes");
+        }
+        if (SectionType.occupiesFile(type) && size != data.length) {
             throw new IllegalArgumentException("section " + name + ": size " + size + " but " + data.length + " data bytes");
         }
     }
@@ -40,7 +44,7 @@ public record Section(String name, int nameOffset, int type, long flags, long ad
 
     /** Bytes in the file: 0 for NOBITS, else {@link #size()}. */
     public long fileSize() {
-        return type == SectionType.NOBITS ? 0 : size;
+        return SectionType.occupiesFile(type) ? size : 0;
     }
 
     /** True for {@code .text.<function>} code sections. */

@@ -21,6 +21,7 @@ public final class SectionType {
     public static final int CUDA_LOCAL = 0x70000009;
     public static final int CUDA_SHARED = 0x7000000a;
     public static final int CUDA_RELOCINFO = 0x7000000b;
+    public static final int CUDA_RESERVED_SHARED = 0x70000015;
     public static final int CUDA_CAPMERC = 0x70000016;
     /** {@code .nv.constant0} in relocatable output; banks 1..17 follow. */
     public static final int CUDA_CONSTANT_B0 = 0x70000064;
@@ -28,4 +29,14 @@ public final class SectionType {
     public static final int CUDA_MERC_INFO = 0x70000083;
     public static final int CUDA_MERC_SYMTAB = 0x70000085;
     public static final int CUDA_COMPAT = 0x70000086;
+
+    /**
+     * Whether sections of this type hold bytes in the file. NOBITS does not, nor do the CUDA types for uninitialised
+     * memory that relocatable output uses instead of NOBITS: {@code .nv.global}, {@code .nv.local.*},
+     * {@code .nv.shared.*} and the reserved-shared sections.
+     */
+    public static boolean occupiesFile(int type) {
+        return type != NULL && type != NOBITS && type != CUDA_GLOBAL && type != CUDA_LOCAL && type != CUDA_SHARED
+                && type != CUDA_RESERVED_SHARED;
+    }
 }

@@ -38,7 +38,7 @@ public final class ElfDump {
             Section s = sections.get(i);
             if (isData(s)) {
                 out.append(s.name()).append('\n');
-                if (s.type() == SectionType.NOBITS || s.type() == SectionType.CUDA_SHARED) {
+                if (!SectionType.occupiesFile(s.type())) {
                     out.append("   No data to be dumped. \n");
                 } else {
                     words(s.data(), out);

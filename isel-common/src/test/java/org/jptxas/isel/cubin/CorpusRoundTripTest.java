@@ -1,0 +1,91 @@
+package org.jptxas.isel.cubin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jptxas.isel.cubin.dump.ElfDump;
+import org.jptxas.testing.Corpus;
+import org.jptxas.testing.OracleCubins;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every cubin ptxas 13 writes for the shared corpus on sm_75, 80, 86, 89, 90, 100 and 120, executable and
+ * relocatable ({@code -c}), reads and writes back byte-identically, and dumps without error. Reports the counts.
+ */
+@Tag("slow")
+class CorpusRoundTripTest {
+    static final List<String> ARCHS = List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120");
+
+    @Test
+    void everyPtxas13CubinRoundTrips() throws Exception {
+        List<Corpus.Entry> entries = Corpus.assumeEntries().stream().filter(Corpus.Entry::ptxasAccepts).toList();
+        record Job(Corpus.Entry entry, String arch, boolean relocatable) {}
+        List<Job> jobs = new ArrayList<>();
+        for (Corpus.Entry e : entries) {
+            for (String arch : ARCHS) {
+                jobs.add(new Job(e, arch, false));
+                jobs.add(new Job(e, arch, true));
+            }
+        }
+        AtomicInteger identical = new AtomicInteger();
+        AtomicInteger plannedLayout = new AtomicInteger();
+        AtomicInteger notCompiled = new AtomicInteger();
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (Job job : jobs) {
+                futures.add(pool.submit(() -> {
+                    OracleCubins.Compiled c = job.relocatable()
+                            ? OracleCubins.ptxas13(job.entry().file(), job.arch(), "-c")
+                            : OracleCubins.ptxas13(job.entry().file(), job.arch());
+                    if (!c.ok()) {
+                        notCompiled.incrementAndGet();
+                        return;
+                    }
+                    String what = job.entry().file().getFileName() + " " + job.arch() + (job.relocatable() ? " -c" : "");
+                    try {
+                        byte[] bytes = Files.readAllBytes(c.cubin().orElseThrow());
+                        Cubin cubin = Cubin.read(bytes);
+                        if (!Arrays.equals(bytes, cubin.write())) {
+                            failures.add(what + ": rewrite differs");
+                            return;
+                        }
+                        ElfDump.print(cubin);
+                        identical.incrementAndGet();
+                        if (LayoutPlanner.plan(cubin.sections(), cubin.programHeaders().size()).equals(cubin.layout())) {
+                            plannedLayout.incrementAndGet();
+                        }
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    } catch (RuntimeException e) {
+                        failures.add(what + ": " + e);
+                    }
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        System.out.printf("cubin round trip: %d of %d ptxas 13 cubins byte-identical (%d corpus files x %d targets x"
+                        + " exec/-c; %d not compiled by ptxas); %d laid out exactly as LayoutPlanner plans%n",
+                identical.get(), jobs.size() - notCompiled.get(), entries.size(), ARCHS.size(), notCompiled.get(),
+                plannedLayout.get());
+        assertEquals(List.of(), List.copyOf(failures));
+        assertTrue(identical.get() > 0, "no cubin compiled");
+    }
+}
