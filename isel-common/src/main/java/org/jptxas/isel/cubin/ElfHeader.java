@@ -33,8 +33,16 @@ public record ElfHeader(int osAbi, int abiVersion, long identPad, int type, int 
         return type == ET_REL;
     }
 
+    /**
+     * Whether {@code e_flags} uses the ABI v8 layout: OS/ABI 0x41 (ptxas 13 also writes ABI version 2 with it, for
+     * code compiled with the ABI disabled) or ABI version 8 and up.
+     */
+    public boolean v8Layout() {
+        return osAbi == OSABI_CUDA_V8 || abiVersion >= 8;
+    }
+
     /** The SM number encoded in {@link #flags()} for this header's ABI. */
     public int sm() {
-        return ElfFlags.sm(abiVersion, flags);
+        return ElfFlags.sm(v8Layout() ? 8 : 7, flags);
     }
 }

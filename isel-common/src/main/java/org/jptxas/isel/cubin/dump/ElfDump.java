@@ -81,7 +81,7 @@ public final class ElfDump {
                 String fn = s.functionName();
                 long smem = cubin.section(".nv.shared." + fn).map(Section::size).orElse(0L);
                 long lmem = cubin.section(".nv.local." + fn).map(Section::size).orElse(0L);
-                if (cubin.header().abiVersion() < 8) {
+                if (!cubin.header().v8Layout()) {
                     // CUDA <= 12 keeps the barrier count in sh_flags [24:20] and the register count in sh_info [31:24].
                     out.append("bar = ").append((s.flags() >>> 20) & 0x1f).append("\treg = ").append(s.info() >>> 24).append('\t');
                 }
@@ -113,7 +113,7 @@ public final class ElfDump {
     private static void header(Cubin cubin, StringBuilder out) {
         ElfHeader h = cubin.header();
         out.append('\n');
-        if (h.abiVersion() >= 8) {
+        if (h.v8Layout()) {
             out.append(String.format("64-bit ELF: type=%s, ABI=%d, sm=%d, toolkit=0.2, flags=0x%x, kind=SASS%n",
                     h.type() == ElfHeader.ET_REL ? "ET_REL" : h.type() == ElfHeader.ET_EXEC ? "ET_EXEC" : "0x" + Integer.toHexString(h.type()),
                     h.abiVersion(), h.sm(), h.flags()));

@@ -28,6 +28,18 @@ public final class CubinTables {
     /** One section type. */
     public record SectionTypeName(long type, String name, boolean cuobjdump125) {}
 
+    /** What ptxas 13 writes into .nv.info.&lt;function&gt; for a group of SMs ({@code cubin/nvinfo-rules.json}). */
+    public record NvInfoRules(List<Integer> sms, int swWar, boolean sw2861232War, boolean sparseMmaMask,
+                              int mercuryIsaVersion, boolean vrcCtaInitCount, List<String> order) {
+        /** Position of EIATTR {@code code} in the record order, or {@code Integer.MAX_VALUE} when not listed. */
+        public int rank(int code) {
+            int i = order.indexOf(String.format("0x%02x", code));
+            return i < 0 ? Integer.MAX_VALUE : i;
+        }
+    }
+
+    record NvInfoRulesFile(String note, List<NvInfoRules> groups) {}
+
     record EiattrFile(String note, List<Eiattr> attributes) {}
 
     record EicompatFile(String note, List<Eicompat> attributes) {}
@@ -46,6 +58,28 @@ public final class CubinTables {
         static final Map<Integer, SectionTypeName> SECTION_TYPES = index(
                 TableLoader.load("cubin/section-types.json", SectionTypeFile.class).types(), t -> (int) t.type(),
                 SectionTypeName::name, "cubin/section-types.json");
+    }
+
+    private static final class RulesHolder {
+        static final List<NvInfoRules> RULES = TableLoader.load("cubin/nvinfo-rules.json", NvInfoRulesFile.class).groups();
+    }
+
+    /** The .nv.info rules for SM {@code sm} (the nearest lower group for an SM the table does not list). */
+    public static NvInfoRules nvInfoRules(int sm) {
+        NvInfoRules best = null;
+        int bestSm = -1;
+        for (NvInfoRules r : RulesHolder.RULES) {
+            for (int s : r.sms()) {
+                if (s == sm) {
+                    return r;
+                }
+                if (s < sm && s > bestSm) {
+                    best = r;
+                    bestSm = s;
+                }
+            }
+        }
+        return best != null ? best : RulesHolder.RULES.get(0);
     }
 
     private static <T> Map<Integer, T> index(List<T> rows, java.util.function.ToIntFunction<T> key,

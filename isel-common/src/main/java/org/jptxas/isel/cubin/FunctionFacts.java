@@ -1,0 +1,62 @@
+package org.jptxas.isel.cubin;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalInt;
+import org.jptxas.isel.cubin.info.Attribute;
+
+/**
+ * What code generation knows about one compiled function, which is all {@link CubinBuilder} needs to write its
+ * sections, symbols and .nv.info records as ptxas does.
+ *
+ * @param name            the function's symbol name
+ * @param entry           a kernel ({@code .entry}) rather than a device function
+ * @param code            the encoded SASS, padded as the target requires
+ * @param registers       register count (REGCOUNT)
+ * @param frameSize       stack frame bytes (FRAME_SIZE)
+ * @param minStackSize    MIN_STACK_SIZE (executables)
+ * @param maxStackSize    MAX_STACK_SIZE (relocatable output)
+ * @param sharedBytes     bytes of {@code .nv.shared.<name>} (0: no section)
+ * @param params          kernel parameters in ordinal order
+ * @param paramBytes      CBANK_PARAM_SIZE: bytes of the parameter block
+ * @param barriers        named barriers used (NUM_BARRIERS when non-zero)
+ * @param exitOffsets     byte offsets of the EXIT instructions (EXIT_INSTR_OFFSETS)
+ * @param crsStackSize    CRS_STACK_SIZE when ptxas writes it (functions making calls)
+ * @param maxRegCount     MAXREG_COUNT (255 unless {@code --maxrregcount}/{@code .maxnreg})
+ * @param extraAttributes other records of this function (instruction offset lists, REQNTID, MAX_THREADS, ...),
+ *                        placed in ptxas's order by the builder
+ * @param callees         names of the functions this one calls (.nv.callgraph)
+ */
+public record FunctionFacts(String name, boolean entry, byte[] code, int registers, int frameSize, int minStackSize,
+                            int maxStackSize, long sharedBytes, List<Param> params, int paramBytes, int barriers,
+                            int[] exitOffsets, OptionalInt crsStackSize, int maxRegCount,
+                            List<Attribute> extraAttributes, List<String> callees) {
+    /**
+     * One kernel parameter: ordinal, offset in the parameter block, size in bytes, the pointee's log2 alignment and
+     * state space (non-zero for {@code .ptr} parameters with a space, e.g. 4 for {@code .global}).
+     */
+    public record Param(int ordinal, int offset, int size, int logAlignment, int space) {
+        public Param(int ordinal, int offset, int size) {
+            this(ordinal, offset, size, 0, 0);
+        }
+    }
+
+    public FunctionFacts {
+        Objects.requireNonNull(name, "name");
+        code = code.clone();
+        params = List.copyOf(params);
+        exitOffsets = exitOffsets.clone();
+        extraAttributes = List.copyOf(extraAttributes);
+        callees = List.copyOf(callees);
+    }
+
+    @Override
+    public byte[] code() {
+        return code.clone();
+    }
+
+    @Override
+    public int[] exitOffsets() {
+        return exitOffsets.clone();
+    }
+}

@@ -1,0 +1,68 @@
+package org.jptxas.isel.cubin.info;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import org.jptxas.isel.cubin.Cubin;
+import org.jptxas.isel.cubin.CubinFacts;
+import org.jptxas.isel.cubin.FunctionFacts;
+import org.jptxas.isel.cubin.Symbol;
+import org.jptxas.testing.Corpus;
+import org.jptxas.testing.OracleCubins;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * For every function of every ptxas 13 corpus cubin (7 targets, executable and -c): the .nv.info.&lt;f&gt; that
+ * {@link FunctionInfo} writes from the function's facts equals ptxas's, record for record.
+ */
+@Tag("slow")
+class FunctionInfoCorpusTest {
+    @Test
+    void regeneratedFunctionInfoEqualsPtxas() throws Exception {
+        int equal = 0;
+        List<String> diffs = new ArrayList<>();
+        for (Corpus.Entry e : Corpus.assumeEntries()) {
+            if (!e.ptxasAccepts()) {
+                continue;
+            }
+            for (String arch : List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120")) {
+                for (boolean reloc : new boolean[] {false, true}) {
+                    OracleCubins.Compiled c = reloc ? OracleCubins.ptxas13(e.file(), arch, "-c") : OracleCubins.ptxas13(e.file(), arch);
+                    if (!c.ok()) {
+                        continue;
+                    }
+                    Cubin cubin = Cubin.read(Files.readAllBytes(c.cubin().orElseThrow()));
+                    List<Symbol> symbols = cubin.symbols();
+                    for (FunctionFacts f : CubinFacts.functions(cubin)) {
+                        var info = cubin.section(".nv.info." + f.name());
+                        if (info.isEmpty()) {
+                            continue;
+                        }
+                        List<Attribute> expected = NvInfo.decode(info.get().data(), info.get().name());
+                        int c0 = expected.stream().filter(a -> a instanceof Attribute.ParamCbank)
+                                .mapToInt(a -> ((Attribute.ParamCbank) a).symbol()).findFirst().orElse(0);
+                        int base = expected.stream().filter(a -> a instanceof Attribute.ParamCbank)
+                                .mapToInt(a -> ((Attribute.ParamCbank) a).offset()).findFirst().orElse(0);
+                        List<Attribute> actual = FunctionInfo.records(cubin.sm(), f, base, c0, FunctionInfo.CUDA_API_VERSION_13_0);
+                        if (expected.equals(actual)) {
+                            equal++;
+                        } else if (diffs.size() < 10) {
+                            diffs.add(e.file().getFileName() + " " + arch + (reloc ? " -c " : " ") + f.name()
+                                    + "\n  ptxas:  " + expected.stream().map(Attribute::name).toList()
+                                    + "\n  jptxas: " + actual.stream().map(Attribute::name).toList());
+                        } else {
+                            diffs.add("");
+                        }
+                    }
+                }
+            }
+        }
+        System.out.printf("nv.info.<f> regenerated from facts: %d equal to ptxas, %d different%n", equal, diffs.size());
+        assertTrue(equal > 0);
+        assertEquals(List.of(), diffs.stream().limit(10).toList());
+    }
+}
