@@ -1,0 +1,99 @@
+package org.jptxas.isel.cubin;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@code -v} resource report in ptxas's format, naming the tool that prints it:
+ * <pre>
+ * jptxas info    : 4 bytes gmem, 4 bytes cmem[3]
+ * jptxas info    : Compiling entry function 'axpy' for 'sm_75'
+ * jptxas info    : Function properties for axpy
+ *     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ * jptxas info    : Used 24 registers, used 2 barriers, 256 bytes smem, 368 bytes cmem[0]
+ * </pre>
+ * ptxas's "Compile time" lines are left out so that the same input always gives the same output.
+ */
+public final class ResourceReport {
+    private ResourceReport() {}
+
+    /** Module-wide resources: global memory bytes and module-level constant banks. */
+    public record ModuleUsage(long gmemBytes, List<long[]> constantBanks) {}
+
+    /** One function's line items; {@code constantBanks} holds {bank, bytes} pairs printed as {@code cmem[bank]}. */
+    public record FunctionUsage(String name, boolean entry, long stackFrame, long spillStores, long spillLoads,
+                                int registers, int barriers, long sharedBytes, List<long[]> constantBanks) {}
+
+    /** The report lines (each ending in a newline) for {@code tool} (e.g. "jptxas") and target {@code arch}. */
+    public static String format(String tool, String arch, ModuleUsage module, List<FunctionUsage> functions) {
+        StringBuilder out = new StringBuilder();
+        List<String> moduleItems = new ArrayList<>();
+        if (module.gmemBytes() > 0) {
+            moduleItems.add(module.gmemBytes() + " bytes gmem");
+        }
+        for (long[] bank : module.constantBanks()) {
+            moduleItems.add(bank[1] + " bytes cmem[" + bank[0] + "]");
+        }
+        if (!moduleItems.isEmpty()) {
+            out.append(tool).append(" info    : ").append(String.join(", ", moduleItems)).append('\n');
+        }
+        for (FunctionUsage f : functions) {
+            if (f.entry()) {
+                out.append(tool).append(" info    : Compiling entry function '").append(f.name()).append("' for '")
+                        .append(arch).append("'\n");
+            }
+            out.append(tool).append(" info    : Function properties for ").append(f.name()).append('\n');
+            out.append("    ").append(f.stackFrame()).append(" bytes stack frame, ").append(f.spillStores())
+                    .append(" bytes spill stores, ").append(f.spillLoads()).append(" bytes spill loads\n");
+            if (f.entry()) {
+                out.append(tool).append(" info    : Used ").append(f.registers()).append(" registers, used ")
+                        .append(f.barriers()).append(" barriers");
+                if (f.sharedBytes() > 0) {
+                    out.append(", ").append(f.sharedBytes()).append(" bytes smem");
+                }
+                for (long[] bank : f.constantBanks()) {
+                    out.append(", ").append(bank[1]).append(" bytes cmem[").append(bank[0]).append(']');
+                }
+                out.append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    /**
+     * The report for a cubin, from what it records: register counts, frame sizes, barriers, shared and constant
+     * bytes. Spill sizes are not recorded in a cubin; code generation passes them through {@link #format} directly.
+     * Entry functions are listed first in symbol order, as ptxas compiles them.
+     */
+    public static String format(String tool, Cubin cubin) {
+        int sm = cubin.sm();
+        String arch = "sm_" + sm;
+        long gmem = cubin.section(".nv.global").map(Section::size).orElse(0L)
+                + cubin.section(".nv.global.init").map(Section::size).orElse(0L);
+        List<long[]> moduleBanks = new ArrayList<>();
+        for (Section s : cubin.sections()) {
+            String n = s.name();
+            if (n.matches("\\.nv\\.constant\\d+")) {
+                moduleBanks.add(new long[] {Long.parseLong(n.substring(".nv.constant".length())), s.size()});
+            }
+        }
+        List<FunctionUsage> functions = new ArrayList<>();
+        for (FunctionFacts f : CubinFacts.functions(cubin)) {
+            List<long[]> banks = new ArrayList<>();
+            for (Section s : cubin.sections()) {
+                String n = s.name();
+                if (n.startsWith(".nv.constant") && n.endsWith("." + f.name())) {
+                    String bank = n.substring(".nv.constant".length(), n.length() - f.name().length() - 1);
+                    if (bank.matches("\\d+") && (sm < 90 || !bank.equals("0"))) {
+                        banks.add(new long[] {Long.parseLong(bank), s.size()});
+                    }
+                }
+            }
+            banks.sort(java.util.Comparator.comparingLong(b -> b[0]));
+            long shared = f.sharedBytes();
+            functions.add(new FunctionUsage(f.name(), f.entry(), f.frameSize(), 0, 0, f.registers(), f.barriers(),
+                    shared, banks));
+        }
+        return format(tool, arch, new ModuleUsage(gmem, moduleBanks), functions);
+    }
+}
