@@ -34,6 +34,16 @@ public final class FunctionInfo {
      * @param constant0Symbol  symbol index of {@code .nv.constant0.<f>} (PARAM_CBANK)
      */
     public static List<Attribute> records(int sm, FunctionFacts f, int paramBase, int constant0Symbol, int apiVersion) {
+        return records(sm, f, paramBase, constant0Symbol, apiVersion, false);
+    }
+
+    /**
+     * As {@link #records(int, FunctionFacts, int, int, int)}; {@code abiV7} writes what CUDA 12 ptxas writes instead:
+     * no Mercury records (MERCURY_ISA_VERSION, 0x4a, SPARSE_MMA_MASK) and no NUM_BARRIERS, whose count lives in the
+     * code section's {@code sh_flags} under ABI v7.
+     */
+    public static List<Attribute> records(int sm, FunctionFacts f, int paramBase, int constant0Symbol, int apiVersion,
+                                          boolean abiV7) {
         CubinTables.NvInfoRules rules = CubinTables.nvInfoRules(sm);
         List<Attribute> out = new ArrayList<>();
         if (rules.swWar() >= 0) {
@@ -52,17 +62,19 @@ public final class FunctionInfo {
         for (FunctionFacts.Param p : params) {
             out.add(new Attribute.KParamInfo(0, p.ordinal(), p.offset(), p.logAlignment(), p.space(), 0x1f, false, p.size()));
         }
-        if (rules.sparseMmaMask()) {
+        if (rules.sparseMmaMask() && !abiV7) {
             out.add(new Attribute.Inline(SPARSE_MMA_MASK, EiFormat.HVAL, 0));
         }
         if (f.entry()) {
             out.add(new Attribute.Inline(MAXREG_COUNT, EiFormat.HVAL, f.maxRegCount()));
         }
-        if (f.barriers() > 0) {
+        if (f.barriers() > 0 && !abiV7) {
             out.add(new Attribute.Inline(NUM_BARRIERS, EiFormat.BVAL, f.barriers()));
         }
-        out.add(new Attribute.Inline(MERCURY_ISA_VERSION, EiFormat.HVAL, rules.mercuryIsaVersion()));
-        if (rules.vrcCtaInitCount()) {
+        if (!abiV7) {
+            out.add(new Attribute.Inline(MERCURY_ISA_VERSION, EiFormat.HVAL, rules.mercuryIsaVersion()));
+        }
+        if (rules.vrcCtaInitCount() && !abiV7) {
             out.add(new Attribute.Inline(VRC_CTA_INIT_COUNT, EiFormat.BVAL, 0));
         }
         if (f.exitOffsets().length > 0) {

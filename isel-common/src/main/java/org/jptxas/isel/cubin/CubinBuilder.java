@@ -1,0 +1,300 @@
+package org.jptxas.isel.cubin;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jptxas.isel.cubin.info.Attribute;
+import org.jptxas.isel.cubin.info.FunctionInfo;
+import org.jptxas.isel.cubin.info.NvInfo;
+
+/**
+ * Builds a new cubin from compiled functions the way ptxas 13 lays it out: ELF header (OS/ABI 0x41, ABI version 8,
+ * e_flags of the target), string and symbol tables, the toolkit and CUDA notes, the global and per-function .nv.info
+ * ({@link FunctionInfo}), .nv.compat on sm_90+, the call graph, constant bank 0 with the parameter block at the
+ * target's parameter base, code and shared-memory sections, and program headers for executables.
+ *
+ * <pre>{@code
+ * Cubin cubin = new CubinBuilder(90, false).add(facts).build();
+ * }</pre>
+ * Not yet written: relocations, debug sections, constant banks other than 0, global variables and, on sm_100+, the
+ * capsule-Mercury sections ptxas adds.
+ */
+public final class CubinBuilder {
+    private final int sm;
+    private final boolean relocatable;
+    private final List<FunctionFacts> functions = new ArrayList<>();
+    private String options = "";
+    private int abiVersion = 8;
+
+    /** @param relocatable {@code -c} output (ET_REL, CUDA section types) rather than an executable */
+    public CubinBuilder(int sm, boolean relocatable) {
+        this.sm = sm;
+        this.relocatable = relocatable;
+    }
+
+    public CubinBuilder add(FunctionFacts function) {
+        functions.add(function);
+        return this;
+    }
+
+    /** The option string recorded in {@code .note.nv.tkinfo} (ptxas writes e.g. "-arch sm_90 "). */
+    public CubinBuilder options(String recordedOptions) {
+        this.options = recordedOptions;
+        return this;
+    }
+
+    /**
+     * Writes the CUDA 12 object format instead of ptxas 13's: OS/ABI 0x33, ABI version 7, {@code e_version} and
+     * CUDA_API_VERSION 125, ABI v7 {@code e_flags}, no notes and no .nv.compat, register count and barrier count in the
+     * code section header. CUDA 12 tools (nvlink 12.5) only link this form.
+     */
+    public CubinBuilder abiVersion7() {
+        this.abiVersion = 7;
+        return this;
+    }
+
+    private boolean v7() {
+        return abiVersion == 7;
+    }
+
+    private int apiVersion() {
+        return v7() ? 125 : FunctionInfo.CUDA_API_VERSION_13_0;
+    }
+
+    /** Offset of the kernel parameters in constant bank 0. */
+    public static int paramBase(int sm) {
+        return sm >= 100 ? 0x380 : sm >= 90 ? 0x210 : 0x160;
+    }
+
+    public Cubin build() {
+        boolean hopperLayout = sm >= 90;
+        StringTable.Builder shstr = new StringTable.Builder();
+        StringTable.Builder str = new StringTable.Builder();
+        List<String> names = new ArrayList<>();
+        names.add("");
+        names.add(".shstrtab");
+        names.add(".strtab");
+        names.add(".symtab");
+        if (!v7()) {
+            names.add(".note.nv.tkinfo");
+            names.add(".note.nv.cuinfo");
+        }
+        names.add(".nv.info");
+        if (hopperLayout && !v7()) {
+            names.add(".nv.compat");
+        }
+        for (FunctionFacts f : functions) {
+            names.add(".nv.info." + f.name());
+        }
+        names.add(".nv.callgraph");
+        List<String> code = new ArrayList<>();
+        List<String> data = new ArrayList<>();
+        for (FunctionFacts f : functions) {
+            code.add(".text." + f.name());
+            if (f.sharedBytes() > 0) {
+                data.add(".nv.shared." + f.name());
+            }
+        }
+        List<String> constants = functions.stream().map(f -> ".nv.constant0." + f.name()).toList();
+        if (hopperLayout && !v7()) {
+            names.addAll(code);
+            names.addAll(data);
+            names.addAll(constants);
+        } else {
+            names.addAll(constants);
+            names.addAll(code);
+            names.addAll(data);
+        }
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            index.put(names.get(i), i);
+            shstr.add(names.get(i));
+        }
+
+        // Symbols: null, a section symbol per text/shared/constant section, then functions (device functions
+        // local, kernels global with STO_CUDA_ENTRY).
+        List<Symbol> symbols = new ArrayList<>();
+        symbols.add(new Symbol("", 0, 0, 0, 0, 0, 0));
+        Map<String, Integer> symbolIndex = new HashMap<>();
+        for (String n : names) {
+            if (n.startsWith(".text.") || n.startsWith(".nv.shared.") || n.startsWith(".nv.constant0.")
+                    || n.equals(".nv.callgraph")) {
+                symbolIndex.put(n, symbols.size());
+                symbols.add(new Symbol(n, str.add(n), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_SECTION), 0, index.get(n), 0, 0));
+            }
+        }
+        for (FunctionFacts f : functions) {
+            if (!f.entry()) {
+                symbolIndex.put(f.name(), symbols.size());
+                symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_FUNC), 0,
+                        index.get(".text." + f.name()), 0, f.code().length));
+            }
+        }
+        int firstGlobal = symbols.size();
+        for (FunctionFacts f : functions) {
+            if (f.entry()) {
+                symbolIndex.put(f.name(), symbols.size());
+                symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_GLOBAL, Symbol.STT_FUNC),
+                        Symbol.STO_CUDA_ENTRY, index.get(".text." + f.name()), 0, f.code().length));
+            }
+        }
+
+        int symtab = index.get(".symtab");
+        List<Section> sections = new ArrayList<>();
+        for (String n : names) {
+            sections.add(section(n, index, symbols, symbolIndex, shstr, str, symtab, firstGlobal));
+        }
+        // String tables last: every name is in them by now.
+        sections.set(1, sections.get(1).withData(shstr.toByteArray()));
+        sections.set(2, sections.get(2).withData(str.toByteArray()));
+        List<ProgramHeader> none = List.of();
+        Layout layout = LayoutPlanner.plan(sections, relocatable ? 0 : 2);
+        List<ProgramHeader> phdrs = relocatable ? none : programHeaders(sections, layout);
+        ElfHeader header = v7()
+                ? new ElfHeader(ElfHeader.OSABI_CUDA_V7, 7, 0, relocatable ? ElfHeader.ET_REL : ElfHeader.ET_EXEC,
+                        ElfHeader.EM_CUDA, 125, 0, ElfFlags.v7(sm, false), 64, 56, 64, 1)
+                : new ElfHeader(ElfHeader.OSABI_CUDA_V8, 8, 0, relocatable ? ElfHeader.ET_REL : ElfHeader.ET_EXEC,
+                        ElfHeader.EM_CUDA, 1, 0, ElfFlags.v8(sm), 64, relocatable ? 0 : 56, 64, 1);
+        return new Cubin(header, sections, phdrs, layout);
+    }
+
+    private Section section(String n, Map<String, Integer> index, List<Symbol> symbols, Map<String, Integer> symbolIndex,
+                            StringTable.Builder shstr, StringTable.Builder str, int symtab, int firstGlobal) {
+        int name = shstr.add(n);
+        if (n.isEmpty()) {
+            return new Section("", 0, SectionType.NULL, 0, 0, 0, 0, 0, 0, 0, null);
+        }
+        switch (n) {
+            case ".shstrtab", ".strtab" -> {
+                return new Section(n, name, SectionType.STRTAB, 0, 0, 0, 0, 0, 1, 0, null);
+            }
+            case ".symtab" -> {
+                byte[] b = SymbolTable.encode(symbols);
+                return new Section(n, name, SectionType.SYMTAB, 0, 0, b.length, index.get(".strtab"), firstGlobal, 8,
+                        SymbolTable.ENTRY_SIZE, b);
+            }
+            case ".note.nv.tkinfo" -> {
+                byte[] b = Note.encode(List.of(tkinfo()));
+                return new Section(n, name, SectionType.NOTE, 0x02000000L, 0, b.length, 0, 0, 4, 0, b);
+            }
+            case ".note.nv.cuinfo" -> {
+                byte[] b = Note.encode(List.of(Note.cuinfo(sm, FunctionInfo.CUDA_API_VERSION_13_0)));
+                return new Section(n, name, SectionType.NOTE, sm >= 90 ? 0x01000040L : 0x01000000L, 0, b.length,
+                        index.get(".note.nv.tkinfo"), 0, 4, 0, b);
+            }
+            case ".nv.info" -> {
+                byte[] b = NvInfo.encode(globalInfo(symbolIndex));
+                return new Section(n, name, SectionType.CUDA_INFO, 0, 0, b.length, symtab, 0, 4, 0, b);
+            }
+            case ".nv.compat" -> {
+                byte[] b = NvInfo.encode(compat());
+                return new Section(n, name, SectionType.CUDA_COMPAT, 0, 0, b.length, 0, 0, 4, 0, b);
+            }
+            case ".nv.callgraph" -> {
+                ByteWriter w = new ByteWriter();
+                for (int k = 1; k <= 4; k++) {
+                    w.u32(0).u32(-k);
+                }
+                for (FunctionFacts f : functions) {
+                    for (String callee : f.callees()) {
+                        if (symbolIndex.containsKey(callee)) {
+                            w.u32(symbolIndex.get(f.name())).u32(symbolIndex.get(callee));
+                        }
+                    }
+                }
+                byte[] b = w.toByteArray();
+                return new Section(n, name, SectionType.CUDA_CALLGRAPH, 0, 0, b.length, symtab, 0, 4, 8, b);
+            }
+            default -> { }
+        }
+        FunctionFacts f = functions.stream().filter(x -> n.endsWith("." + x.name())).findFirst().orElseThrow();
+        int text = index.get(".text." + f.name());
+        if (n.startsWith(".nv.info.")) {
+            byte[] b = NvInfo.encode(FunctionInfo.records(sm, f, paramBase(sm), symbolIndex.get(".nv.constant0." + f.name()),
+                    apiVersion(), v7()));
+            return new Section(n, name, SectionType.CUDA_INFO, Section.SHF_INFO_LINK, 0, b.length, symtab, text, 4, 0, b);
+        }
+        if (n.startsWith(".text.")) {
+            int info = symbolIndex.get(f.name()) | (sm < 90 || v7() ? f.registers() << 24 : 0);
+            long barriers = v7() ? (long) f.barriers() << 20 : 0;
+            byte[] b = f.code();
+            return new Section(n, name, SectionType.PROGBITS, Section.SHF_ALLOC | Section.SHF_EXECINSTR | barriers, 0, b.length,
+                    symtab, info, 128, 0, b);
+        }
+        if (n.startsWith(".nv.shared.")) {
+            return new Section(n, name, relocatable ? SectionType.CUDA_SHARED : SectionType.NOBITS,
+                    Section.SHF_WRITE | Section.SHF_ALLOC | Section.SHF_INFO_LINK, 0, f.sharedBytes(), 0, text, 16, 0, null);
+        }
+        byte[] b = new byte[paramBase(sm) + f.paramBytes()];
+        return new Section(n, name, relocatable ? SectionType.CUDA_CONSTANT_B0 : SectionType.PROGBITS,
+                Section.SHF_ALLOC | Section.SHF_INFO_LINK, 0, b.length, 0, text, 4, 0, b);
+    }
+
+    private List<Attribute> globalInfo(Map<String, Integer> symbolIndex) {
+        List<Attribute> out = new ArrayList<>();
+        for (FunctionFacts f : functions) {
+            int sym = symbolIndex.get(f.name());
+            out.add(new Attribute.SymbolValue(0x2f, sym, f.registers()));
+            if (relocatable) {
+                out.add(new Attribute.Words(0x23, new int[] {sym, f.maxStackSize()}));
+            }
+            out.add(new Attribute.SymbolValue(0x11, sym, f.frameSize()));
+            if (!relocatable) {
+                out.add(new Attribute.SymbolValue(0x12, sym, f.minStackSize()));
+            }
+        }
+        return out;
+    }
+
+    /** The seven .nv.compat records ptxas 13 writes on sm_90+. */
+    private List<Attribute> compat() {
+        byte[] fastpath = new byte[8];
+        fastpath[0] = (byte) (sm >= 120 ? 0x50 : sm >= 100 ? 0x09 : 0);
+        return List.of(
+                new Attribute.Inline(9, org.jptxas.isel.cubin.info.EiFormat.BVAL, 0),
+                new Attribute.Inline(2, org.jptxas.isel.cubin.info.EiFormat.BVAL, 1),
+                new Attribute.Inline(5, org.jptxas.isel.cubin.info.EiFormat.BVAL, 5),
+                new Attribute.Inline(7, org.jptxas.isel.cubin.info.EiFormat.HVAL, 0x0101),
+                new Attribute.Inline(3, org.jptxas.isel.cubin.info.EiFormat.BVAL, 0),
+                new Attribute.Inline(6, org.jptxas.isel.cubin.info.EiFormat.BVAL, 1),
+                new Attribute.Raw(4, 11, 8, fastpath));
+    }
+
+    /** tkinfo: version 2, zero, offsets of tool name, toolkit, build and options in the string area. */
+    private Note tkinfo() {
+        String[] strings = {"jptxas", "jptxas, an open PTX assembler", "jptxas 0.1.0", options};
+        ByteWriter area = new ByteWriter();
+        int[] offsets = new int[strings.length];
+        for (int i = 0; i < strings.length; i++) {
+            offsets[i] = area.size();
+            area.bytes(strings[i].getBytes(StandardCharsets.UTF_8)).u8(0);
+        }
+        ByteWriter d = new ByteWriter().u32(2).u32(0);
+        for (int o : offsets) {
+            d.u32(o);
+        }
+        d.bytes(area.toByteArray());
+        d.padTo((d.size() + 3) & ~3);
+        return new Note("NVIDIA Corp", Note.NT_CUDA_TKINFO, d.toByteArray());
+    }
+
+    /** PHDR over the header table and one LOAD over the code and constant sections. */
+    private static List<ProgramHeader> programHeaders(List<Section> sections, Layout layout) {
+        long start = Long.MAX_VALUE;
+        long end = 0;
+        for (int i = 1; i < sections.size(); i++) {
+            Section s = sections.get(i);
+            if ((s.flags() & Section.SHF_ALLOC) != 0 && s.fileSize() > 0) {
+                start = Math.min(start, layout.sectionOffset(i));
+                end = Math.max(end, layout.sectionOffset(i) + s.size());
+            }
+        }
+        long phSize = 2L * CubinReader.PHDR_SIZE;
+        return List.of(
+                new ProgramHeader(ProgramHeader.PT_PHDR, ProgramHeader.PF_R, layout.phoff(), 0, 0, phSize, phSize, 8),
+                new ProgramHeader(ProgramHeader.PT_LOAD, ProgramHeader.PF_R | ProgramHeader.PF_X, start, 0, 0,
+                        end - start, end - start, 8));
+    }
+}
