@@ -10,6 +10,7 @@ import java.util.List;
 import org.jptxas.isel.cubin.Cubin;
 import org.jptxas.isel.cubin.CubinFormatException;
 import org.jptxas.isel.cubin.dump.ElfDump;
+import org.jptxas.isel.cubin.dump.SassDump;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -18,7 +19,8 @@ import picocli.CommandLine.Parameters;
 /**
  * The {@code jcuobjdump} command: a cuobjdump-compatible view of cubins through jptxas's cubin model. {@code -elf}
  * prints the ELF contents as {@code cuobjdump -elf} does; {@code --rewrite OUT} reads a cubin and writes it back
- * through the model (byte-identical for every ptxas cubin). Every failure is one line and exit code 255.
+ * through the model (byte-identical for every ptxas cubin); {@code -sass} disassembles the code with the SASS tables.
+ * Every failure is one line and exit code 255.
  */
 @Command(name = "jcuobjdump", sortOptions = false, usageHelpWidth = 100,
         description = "jcuobjdump: dump cubins (CUDA ELF) the way cuobjdump does, through the jptxas cubin model.")
@@ -104,7 +106,11 @@ final class JcuobjdumpCommand {
                 return fatal("Malformed cubin '" + input + "': " + e.getMessage());
             }
             if (sass) {
-                return fatal("-sass is not available yet: jptxas has no SASS disassembler for cubins (use -elf)");
+                try {
+                    out.print(SassDump.print(cubin));
+                } catch (UnsupportedOperationException e) {
+                    return fatal(e.getMessage());
+                }
             }
             if (rewrite != null) {
                 try {

@@ -59,6 +59,19 @@ class JcuobjdumpCommandTest {
     }
 
     @Test
+    void sassListsEveryInstruction() throws IOException {
+        cubin("k.cubin");
+        Run r = run("-sass", "k.cubin");
+        if (!org.jptxas.isel.cubin.dump.SassDump.tablesPresent()) {
+            assertOneFatalLine(r, "-sass is not available yet: the SASS encoding tables are not built into this jptxas");
+            return;
+        }
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().contains("\t\tFunction : k\n"), r.out());
+        assertEquals(16, r.out().lines().filter(l -> l.startsWith("        /*")).count(), r.out());
+    }
+
+    @Test
     void rewriteIsByteIdentical() throws IOException {
         Path p = cubin("k.cubin");
         Run r = run("--rewrite", "out.cubin", "k.cubin");
@@ -84,6 +97,8 @@ class JcuobjdumpCommandTest {
         cubin("a.cubin");
         cubin("b.cubin");
         assertOneFatalLine(run("--rewrite", "o.cubin", "a.cubin", "b.cubin"), "--rewrite takes exactly one input file");
-        assertOneFatalLine(run("-sass", "a.cubin"), "-sass is not available yet");
+        Files.write(dir.resolve("b100.cubin"), new CubinBuilder(100, false).build().write());
+        assertOneFatalLine(run("-sass", "b100.cubin"), org.jptxas.isel.cubin.dump.SassDump.tablesPresent()
+                ? "disassembly of sm_100 code is not supported yet" : "-sass is not available yet");
     }
 }

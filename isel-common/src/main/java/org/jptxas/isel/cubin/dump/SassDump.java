@@ -1,0 +1,91 @@
+package org.jptxas.isel.cubin.dump;
+
+import java.util.List;
+import org.jptxas.isel.cubin.Cubin;
+import org.jptxas.isel.cubin.ElfHeader;
+import org.jptxas.isel.cubin.Section;
+import org.jptxas.isel.sass.SassInstruction;
+import org.jptxas.isel.sass.SassIsa;
+import org.jptxas.isel.sass.SassPrinter;
+import org.jptxas.tables.sass.SassTables;
+
+/**
+ * Prints the code of a cubin the way {@code cuobjdump -sass} does: per function its name, header flags, and each
+ * instruction with its address and its two 64-bit words. Decoding uses the SASS tables of module {@code tables};
+ * words no table form explains print as {@code UNKNOWN}.
+ */
+public final class SassDump {
+    private SassDump() {}
+
+    /** Whether the SASS encoding tables are on the class path (they come with the encoder work, issue "enc"). */
+    public static boolean tablesPresent() {
+        return SassDump.class.getResource(org.jptxas.tables.TableLoader.RESOURCE_ROOT + SassTables.BASE) != null;
+    }
+
+    /** Whether jptxas can disassemble code for SM {@code sm}. */
+    public static boolean supports(int sm) {
+        return tablesPresent() && SassTables.SMS.contains("sm_" + sm);
+    }
+
+    /**
+     * The dump.
+     *
+     * @throws UnsupportedOperationException for an SM without SASS tables (the message names it)
+     */
+    public static String print(Cubin cubin) {
+        int sm = cubin.sm();
+        if (!tablesPresent()) {
+            throw new UnsupportedOperationException("-sass is not available yet: the SASS encoding tables are not "
+                    + "built into this jptxas (use -elf)");
+        }
+        if (!supports(sm)) {
+            throw new UnsupportedOperationException("disassembly of sm_" + sm + " code is not supported yet (jptxas has "
+                    + "SASS tables for " + SassTables.SMS.stream().sorted().toList() + ")");
+        }
+        SassIsa isa = SassIsa.forSm("sm_" + sm);
+        StringBuilder out = new StringBuilder();
+        out.append("\n\tcode for sm_").append(sm).append('\n');
+        for (Section text : cubin.textSections()) {
+            out.append("\t\tFunction : ").append(text.functionName()).append('\n');
+            out.append("\t.headerflags\t@\"").append(headerFlags(cubin.header())).append("\"\n");
+            byte[] code = text.data();
+            int length = code.length - code.length % 16;
+            List<SassInstruction> instructions = isa.decodeAll(code, 0, length);
+            for (int i = 0; i < instructions.size(); i++) {
+                SassInstruction inst = instructions.get(i);
+                long address = 16L * i;
+                String line = String.format("        /*%04x*/                   %s ;", address,
+                        SassPrinter.text(inst, address, null));
+                out.append(pad(line, 86)).append(String.format("/* 0x%016x */%n", inst.lo()));
+                out.append(" ".repeat(86)).append(String.format("/* 0x%016x */%n", inst.hi()));
+            }
+            out.append("\t\t..........\n\n\n");
+        }
+        return out.toString();
+    }
+
+    private static String pad(String s, int width) {
+        return s.length() >= width ? s + " " : s + " ".repeat(width - s.length());
+    }
+
+    /** ABI v7 flags decoded as cuobjdump 12.5 does; ABI v8 flags as the SM number. */
+    static String headerFlags(ElfHeader h) {
+        int f = h.flags();
+        if (h.v8Layout()) {
+            return "EF_CUDA_SM" + h.sm();
+        }
+        StringBuilder sb = new StringBuilder();
+        if ((f & 0x100) != 0) {
+            sb.append("EF_CUDA_TEXMODE_UNIFIED ");
+        }
+        if ((f & 0x200) != 0) {
+            sb.append("EF_CUDA_TEXMODE_INDEPENDENT ");
+        }
+        if ((f & 0x400) != 0) {
+            sb.append("EF_CUDA_64BIT_ADDRESS ");
+        }
+        sb.append("EF_CUDA_SM").append(f & 0xff);
+        sb.append(" EF_CUDA_VIRTUAL_SM(EF_CUDA_SM").append((f >>> 16) & 0xff).append(')');
+        return sb.toString();
+    }
+}
