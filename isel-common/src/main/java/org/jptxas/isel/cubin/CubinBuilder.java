@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.jptxas.isel.cubin.info.Attribute;
 import org.jptxas.isel.cubin.info.FunctionInfo;
+import org.jptxas.isel.cubin.info.GlobalInfo;
 import org.jptxas.isel.cubin.info.NvInfo;
 
 /**
@@ -126,6 +127,13 @@ public final class CubinBuilder {
             }
         }
         for (FunctionFacts f : functions) {
+            for (FunctionFacts.InnerFunction in : f.inner()) {
+                symbolIndex.put(in.name(), symbols.size());
+                symbols.add(new Symbol(in.name(), str.add(in.name()), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_FUNC), 0,
+                        index.get(".text." + f.name()), in.offset(), in.size()));
+            }
+        }
+        for (FunctionFacts f : functions) {
             if (!f.entry()) {
                 symbolIndex.put(f.name(), symbols.size());
                 symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_FUNC), 0,
@@ -233,19 +241,7 @@ public final class CubinBuilder {
     }
 
     private List<Attribute> globalInfo(Map<String, Integer> symbolIndex) {
-        List<Attribute> out = new ArrayList<>();
-        for (FunctionFacts f : functions) {
-            int sym = symbolIndex.get(f.name());
-            out.add(new Attribute.SymbolValue(0x2f, sym, f.registers()));
-            if (relocatable) {
-                out.add(new Attribute.Words(0x23, new int[] {sym, f.maxStackSize()}));
-            }
-            out.add(new Attribute.SymbolValue(0x11, sym, f.frameSize()));
-            if (!relocatable) {
-                out.add(new Attribute.SymbolValue(0x12, sym, f.minStackSize()));
-            }
-        }
-        return out;
+        return GlobalInfo.records(functions, relocatable, symbolIndex::get);
     }
 
     /** The seven .nv.compat records ptxas 13 writes on sm_90+. */

@@ -99,8 +99,16 @@ public final class CubinFacts {
             }
             params.sort(java.util.Comparator.comparingInt(FunctionFacts.Param::ordinal));
             long shared = cubin.section(".nv.shared." + fn).map(Section::size).orElse(0L);
+            List<FunctionFacts.InnerFunction> inner = new ArrayList<>();
+            for (int k = 0; k < symbols.size(); k++) {
+                Symbol s = symbols.get(k);
+                if (k != sym && s.shndx() == i && s.symbolType() == Symbol.STT_FUNC) {
+                    inner.add(new FunctionFacts.InnerFunction(s.name(), s.value(), s.size(),
+                            global.getOrDefault(k, new int[4])[1]));
+                }
+            }
             out.add(new FunctionFacts(fn, entry, text.data(), g[0], g[1], g[2], g[3], shared, params, paramBytes,
-                    barriers, exits, crs, maxReg, extra, callees.getOrDefault(sym, List.of())));
+                    barriers, exits, crs, maxReg, extra, callees.getOrDefault(sym, List.of()), inner));
         }
         return out;
     }

@@ -26,11 +26,24 @@ import org.jptxas.isel.cubin.info.Attribute;
  * @param extraAttributes other records of this function (instruction offset lists, REQNTID, MAX_THREADS, ...),
  *                        placed in ptxas's order by the builder
  * @param callees         names of the functions this one calls (.nv.callgraph)
+ * @param inner           functions placed inside this one's code section (ptxas's {@code $kernel$callee} copies)
  */
 public record FunctionFacts(String name, boolean entry, byte[] code, int registers, int frameSize, int minStackSize,
                             int maxStackSize, long sharedBytes, List<Param> params, int paramBytes, int barriers,
                             int[] exitOffsets, OptionalInt crsStackSize, int maxRegCount,
-                            List<Attribute> extraAttributes, List<String> callees) {
+                            List<Attribute> extraAttributes, List<String> callees, List<InnerFunction> inner) {
+    /** A function symbol inside another function's code: name, byte offset, size and frame size. */
+    public record InnerFunction(String name, long offset, long size, int frameSize) {}
+
+    /** Facts without inner functions. */
+    public FunctionFacts(String name, boolean entry, byte[] code, int registers, int frameSize, int minStackSize,
+                         int maxStackSize, long sharedBytes, List<Param> params, int paramBytes, int barriers,
+                         int[] exitOffsets, OptionalInt crsStackSize, int maxRegCount,
+                         List<Attribute> extraAttributes, List<String> callees) {
+        this(name, entry, code, registers, frameSize, minStackSize, maxStackSize, sharedBytes, params, paramBytes,
+                barriers, exitOffsets, crsStackSize, maxRegCount, extraAttributes, callees, List.of());
+    }
+
     /**
      * One kernel parameter: ordinal, offset in the parameter block, size in bytes, the pointee's log2 alignment and
      * state space (non-zero for {@code .ptr} parameters with a space, e.g. 4 for {@code .global}).
@@ -48,6 +61,7 @@ public record FunctionFacts(String name, boolean entry, byte[] code, int registe
         exitOffsets = exitOffsets.clone();
         extraAttributes = List.copyOf(extraAttributes);
         callees = List.copyOf(callees);
+        inner = List.copyOf(inner);
     }
 
     @Override
