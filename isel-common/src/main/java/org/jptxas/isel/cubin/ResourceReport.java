@@ -17,26 +17,33 @@ import java.util.List;
 public final class ResourceReport {
     private ResourceReport() {}
 
+    static final long RESERVED_SHARED_SM90 = 1024;
+
     /** Module-wide resources: global memory bytes and module-level constant banks. */
     public record ModuleUsage(long gmemBytes, List<long[]> constantBanks) {}
 
-    /** One function's line items; {@code constantBanks} holds {bank, bytes} pairs printed as {@code cmem[bank]}. */
+    /**
+     * One function's line items; {@code constantBanks} holds {bank, bytes} pairs printed as {@code cmem[bank]};
+     * {@code callees} are the called functions compiled into a kernel, reported after it.
+     */
     public record FunctionUsage(String name, boolean entry, long stackFrame, long spillStores, long spillLoads,
-                                int registers, int barriers, long sharedBytes, List<long[]> constantBanks) {}
+                                int registers, int barriers, long sharedBytes, List<long[]> constantBanks,
+                                List<FunctionUsage> callees) {
+        public FunctionUsage(String name, boolean entry, long stackFrame, long spillStores, long spillLoads,
+                             int registers, int barriers, long sharedBytes, List<long[]> constantBanks) {
+            this(name, entry, stackFrame, spillStores, spillLoads, registers, barriers, sharedBytes, constantBanks, List.of());
+        }
+    }
 
     /** The report lines (each ending in a newline) for {@code tool} (e.g. "jptxas") and target {@code arch}. */
     public static String format(String tool, String arch, ModuleUsage module, List<FunctionUsage> functions) {
         StringBuilder out = new StringBuilder();
         List<String> moduleItems = new ArrayList<>();
-        if (module.gmemBytes() > 0) {
-            moduleItems.add(module.gmemBytes() + " bytes gmem");
-        }
+        moduleItems.add(module.gmemBytes() + " bytes gmem");
         for (long[] bank : module.constantBanks()) {
             moduleItems.add(bank[1] + " bytes cmem[" + bank[0] + "]");
         }
-        if (!moduleItems.isEmpty()) {
-            out.append(tool).append(" info    : ").append(String.join(", ", moduleItems)).append('\n');
-        }
+        out.append(tool).append(" info    : ").append(String.join(", ", moduleItems)).append('\n');
         for (FunctionUsage f : functions) {
             if (f.entry()) {
                 out.append(tool).append(" info    : Compiling entry function '").append(f.name()).append("' for '")
@@ -56,6 +63,11 @@ public final class ResourceReport {
                 }
                 out.append('\n');
             }
+            for (FunctionUsage c : f.callees()) {
+                out.append(tool).append(" info    : Function properties for ").append(c.name()).append('\n');
+                out.append("    ").append(c.stackFrame()).append(" bytes stack frame, ").append(c.spillStores())
+                        .append(" bytes spill stores, ").append(c.spillLoads()).append(" bytes spill loads\n");
+            }
         }
         return out.toString();
     }
@@ -71,7 +83,8 @@ public final class ResourceReport {
         long gmem = cubin.section(".nv.global").map(Section::size).orElse(0L)
                 + cubin.section(".nv.global.init").map(Section::size).orElse(0L);
         List<long[]> moduleBanks = new ArrayList<>();
-        for (Section s : cubin.sections()) {
+        // ptxas 13 reports constant banks only below sm_90.
+        for (Section s : sm >= 90 ? List.<Section>of() : cubin.sections()) {
             String n = s.name();
             if (n.matches("\\.nv\\.constant\\d+")) {
                 moduleBanks.add(new long[] {Long.parseLong(n.substring(".nv.constant".length())), s.size()});
@@ -84,15 +97,27 @@ public final class ResourceReport {
                 String n = s.name();
                 if (n.startsWith(".nv.constant") && n.endsWith("." + f.name())) {
                     String bank = n.substring(".nv.constant".length(), n.length() - f.name().length() - 1);
-                    if (bank.matches("\\d+") && (sm < 90 || !bank.equals("0"))) {
+                    if (bank.matches("\\d+") && sm < 90) {
                         banks.add(new long[] {Long.parseLong(bank), s.size()});
                     }
                 }
             }
             banks.sort(java.util.Comparator.comparingLong(b -> b[0]));
-            long shared = f.sharedBytes();
+            // From sm_90 on, .nv.shared.<f> also holds 1 KiB that ptxas reserves and does not report.
+            long shared = sm >= 90 ? Math.max(0, f.sharedBytes() - RESERVED_SHARED_SM90) : f.sharedBytes();
+            List<FunctionUsage> callees = new ArrayList<>();
+            for (FunctionFacts.InnerFunction in : f.inner()) {
+                // ptxas names a kernel's copy of callee g "$kernel$g" and reports it as g; its own helper routines
+                // ("$__internal_N_$...") are not reported.
+                String prefix = "$" + f.name() + "$";
+                if (!in.name().startsWith(prefix)) {
+                    continue;
+                }
+                String name = in.name().substring(prefix.length());
+                callees.add(new FunctionUsage(name, false, in.frameSize(), 0, 0, 0, 0, 0, List.of()));
+            }
             functions.add(new FunctionUsage(f.name(), f.entry(), f.frameSize(), 0, 0, f.registers(), f.barriers(),
-                    shared, banks));
+                    shared, banks, callees));
         }
         return format(tool, arch, new ModuleUsage(gmem, moduleBanks), functions);
     }
