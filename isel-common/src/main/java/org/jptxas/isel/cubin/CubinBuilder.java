@@ -28,6 +28,33 @@ public final class CubinBuilder {
     private final List<FunctionFacts> functions = new ArrayList<>();
     private String options = "";
     private int abiVersion = 8;
+    private final List<GlobalVariable> globals = new ArrayList<>();
+    private final List<CodeRelocation> relocations = new ArrayList<>();
+
+    /** A variable in global memory: {@code .nv.global} when {@code init} is null, else {@code .nv.global.init}. */
+    public record GlobalVariable(String name, long size, int alignment, byte[] init, boolean visible) {}
+
+    /** A relocation of a function's code against a function or global variable, by name. */
+    public record CodeRelocation(String function, long offset, String type, String symbol, long addend) {}
+
+    /** Declares a global variable (module scope). */
+    public CubinBuilder global(GlobalVariable variable) {
+        globals.add(variable);
+        return this;
+    }
+
+    /**
+     * Asks for a relocation in {@code .rel[a].text.<function>}: e.g. {@code R_CUDA_ABS47_34} for a call,
+     * {@code R_CUDA_ABS32_LO_32}/{@code HI_32} for a global's address. From sm_90 on ptxas writes every code
+     * relocation with an addend (RELA); below, only those whose addend is not zero.
+     */
+    public CubinBuilder relocation(CodeRelocation relocation) {
+        relocations.add(relocation);
+        return this;
+    }
+
+    /** The 16 bytes of {@code .nv.rel.action} that ptxas 13 writes on sm_75 … sm_89 (the same in every cubin). */
+    static final byte[] REL_ACTION = java.util.HexFormat.of().parseHex("73000000000000000000001125000536");
 
     /** @param relocatable {@code -c} output (ET_REL, CUDA section types) rather than an executable */
     public CubinBuilder(int sm, boolean relocatable) {
@@ -90,6 +117,17 @@ public final class CubinBuilder {
             names.add(".nv.info." + f.name());
         }
         names.add(".nv.callgraph");
+        if (sm < 90) {
+            names.add(".nv.rel.action");
+        }
+        for (FunctionFacts f : functions) {
+            if (relocations.stream().anyMatch(r -> r.function().equals(f.name()) && !rela(r))) {
+                names.add(".rel.text." + f.name());
+            }
+            if (relocations.stream().anyMatch(r -> r.function().equals(f.name()) && rela(r))) {
+                names.add(".rela.text." + f.name());
+            }
+        }
         List<String> code = new ArrayList<>();
         List<String> data = new ArrayList<>();
         for (FunctionFacts f : functions) {
@@ -108,6 +146,12 @@ public final class CubinBuilder {
             names.addAll(code);
             names.addAll(data);
         }
+        if (globals.stream().anyMatch(g -> g.init() == null)) {
+            names.add(".nv.global");
+        }
+        if (globals.stream().anyMatch(g -> g.init() != null)) {
+            names.add(".nv.global.init");
+        }
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < names.size(); i++) {
             index.put(names.get(i), i);
@@ -121,10 +165,17 @@ public final class CubinBuilder {
         Map<String, Integer> symbolIndex = new HashMap<>();
         for (String n : names) {
             if (n.startsWith(".text.") || n.startsWith(".nv.shared.") || n.startsWith(".nv.constant0.")
-                    || n.equals(".nv.callgraph")) {
+                    || n.equals(".nv.callgraph") || n.startsWith(".nv.global") || n.equals(".nv.rel.action")) {
                 symbolIndex.put(n, symbols.size());
                 symbols.add(new Symbol(n, str.add(n), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_SECTION), 0, index.get(n), 0, 0));
             }
+        }
+        long[] globalOffset = new long[2];
+        for (GlobalVariable g : globals) {
+            if (g.visible()) {
+                continue;
+            }
+            addGlobalSymbol(g, symbols, symbolIndex, str, index, globalOffset);
         }
         for (FunctionFacts f : functions) {
             for (FunctionFacts.InnerFunction in : f.inner()) {
@@ -141,6 +192,11 @@ public final class CubinBuilder {
             }
         }
         int firstGlobal = symbols.size();
+        for (GlobalVariable g : globals) {
+            if (g.visible()) {
+                addGlobalSymbol(g, symbols, symbolIndex, str, index, globalOffset);
+            }
+        }
         for (FunctionFacts f : functions) {
             if (f.entry()) {
                 symbolIndex.put(f.name(), symbols.size());
@@ -200,6 +256,35 @@ public final class CubinBuilder {
                 byte[] b = NvInfo.encode(compat());
                 return new Section(n, name, SectionType.CUDA_COMPAT, 0, 0, b.length, 0, 0, 4, 0, b);
             }
+            case ".nv.rel.action" -> {
+                return new Section(n, name, SectionType.CUDA_RELOCINFO, 0, 0, REL_ACTION.length, 0, 0, 8, 8, REL_ACTION);
+            }
+            case ".nv.global" -> {
+                long size = 0;
+                long align = 1;
+                for (GlobalVariable g : globals) {
+                    if (g.init() == null) {
+                        size = LayoutPlanner.align(size, g.alignment()) + g.size();
+                        align = Math.max(align, g.alignment());
+                    }
+                }
+                return new Section(n, name, relocatable ? SectionType.CUDA_GLOBAL : SectionType.NOBITS,
+                        Section.SHF_WRITE | Section.SHF_ALLOC, 0, size, 0, 0, align, 0, null);
+            }
+            case ".nv.global.init" -> {
+                ByteWriter w = new ByteWriter();
+                long align = 1;
+                for (GlobalVariable g : globals) {
+                    if (g.init() != null) {
+                        w.padTo(LayoutPlanner.align(w.size(), g.alignment()));
+                        w.bytes(g.init());
+                        align = Math.max(align, g.alignment());
+                    }
+                }
+                byte[] b = w.toByteArray();
+                return new Section(n, name, relocatable ? SectionType.CUDA_GLOBAL_INIT : SectionType.PROGBITS,
+                        Section.SHF_WRITE | Section.SHF_ALLOC, 0, b.length, 0, 0, align, 0, b);
+            }
             case ".nv.callgraph" -> {
                 ByteWriter w = new ByteWriter();
                 for (int k = 1; k <= 4; k++) {
@@ -219,6 +304,22 @@ public final class CubinBuilder {
         }
         FunctionFacts f = functions.stream().filter(x -> n.endsWith("." + x.name())).findFirst().orElseThrow();
         int text = index.get(".text." + f.name());
+        if (n.startsWith(".rel.text.") || n.startsWith(".rela.text.")) {
+            boolean withAddend = n.startsWith(".rela.");
+            List<Relocation> list = new ArrayList<>();
+            for (CodeRelocation r : relocations) {
+                if (r.function().equals(f.name()) && rela(r) == withAddend) {
+                    Integer sym = symbolIndex.get(r.symbol());
+                    if (sym == null) {
+                        throw new IllegalArgumentException("relocation against unknown symbol " + r.symbol());
+                    }
+                    list.add(new Relocation(r.offset(), sym, Relocation.typeCode(r.type()), r.addend()));
+                }
+            }
+            byte[] b = Relocations.encode(list, withAddend);
+            return new Section(n, name, withAddend ? SectionType.RELA : SectionType.REL, Section.SHF_INFO_LINK, 0,
+                    b.length, symtab, text, 8, Relocations.entrySize(withAddend), b);
+        }
         if (n.startsWith(".nv.info.")) {
             byte[] b = NvInfo.encode(FunctionInfo.records(sm, f, paramBase(sm), symbolIndex.get(".nv.constant0." + f.name()),
                     apiVersion(), v7()));
@@ -238,6 +339,23 @@ public final class CubinBuilder {
         byte[] b = new byte[paramBase(sm) + f.paramBytes()];
         return new Section(n, name, relocatable ? SectionType.CUDA_CONSTANT_B0 : SectionType.PROGBITS,
                 Section.SHF_ALLOC | Section.SHF_INFO_LINK, 0, b.length, 0, text, 4, 0, b);
+    }
+
+    private boolean rela(CodeRelocation r) {
+        return sm >= 90 && !v7() || r.addend() != 0;
+    }
+
+    private void addGlobalSymbol(GlobalVariable g, List<Symbol> symbols, Map<String, Integer> symbolIndex,
+                                 StringTable.Builder str, Map<String, Integer> index, long[] offsets) {
+        int slot = g.init() == null ? 0 : 1;
+        String section = slot == 0 ? ".nv.global" : ".nv.global.init";
+        long value = LayoutPlanner.align(offsets[slot], g.alignment());
+        offsets[slot] = value + (slot == 0 ? g.size() : g.init().length);
+        // Relocatable output marks variables as CUDA objects of the global storage class, as ptxas does.
+        int type = relocatable ? Symbol.STT_CUDA_OBJECT : Symbol.STT_OBJECT;
+        symbolIndex.put(g.name(), symbols.size());
+        symbols.add(new Symbol(g.name(), str.add(g.name()), Symbol.info(g.visible() ? Symbol.STB_GLOBAL : Symbol.STB_LOCAL,
+                type), relocatable ? Symbol.STO_CUDA_GLOBAL : 0, index.get(section), value, g.size()));
     }
 
     private List<Attribute> globalInfo(Map<String, Integer> symbolIndex) {

@@ -12,7 +12,7 @@ final class Fixtures {
     static final List<String> NAMES = List.of(
             "fixture_sm_75.cubin", "fixture_sm_75_c.cubin", "fixture_sm_80.cubin", "fixture_sm_80_c.cubin",
             "fixture_sm_90.cubin", "fixture_sm_90_c.cubin", "fixture_sm_100.cubin", "fixture_sm_100_c.cubin",
-            "fixture_sm_120.cubin", "fixture_sm_120_c.cubin", "fixture125_sm_86.cubin", "fixture125_sm_75_c.cubin");
+            "fixture_sm_120.cubin", "fixture_sm_120_c.cubin", "fixture125_sm_86.cubin", "fixture125_sm_75_c.cubin", "call125_sm_75_c.cubin", "call_sm_90_c.cubin");
 
     static byte[] bytes(String name) {
         try (InputStream in = Fixtures.class.getResourceAsStream(name)) {
