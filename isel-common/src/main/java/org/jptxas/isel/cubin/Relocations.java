@@ -45,7 +45,7 @@ public final class Relocations {
     /**
      * Writes {@code value} into the field that relocation type {@code type} names: {@code R_CUDA_32}/{@code 64}
      * write a little-endian word at {@code offset}; {@code ABS32_LO_32}/{@code ABS32_HI_32}/{@code ABS32_32} the
-     * low, high or whole 32-bit value at bits [63:32] of the instruction; {@code ABS47_34} bits [80:34]; other
+     * low, high or whole 32-bit value at bits [63:32] of the instruction; {@code ABS47_34} the code address in 4-byte units at bits [80:34]; other
      * {@code <width>_<bit>} types the low {@code width} bits at bit {@code bit}.
      *
      * @throws IllegalArgumentException for a type whose field is not a plain bit range (descriptors, slots, ...)
@@ -61,8 +61,14 @@ public final class Relocations {
                     throw new IllegalArgumentException("relocation " + name + " is not applied by jptxas");
                 }
                 int width = Integer.parseInt(m.group(1));
+                int bit = Integer.parseInt(m.group(3));
                 long v = "_HI".equals(m.group(2)) ? value >>> 32 : "_LO".equals(m.group(2)) ? value & 0xffffffffL : value;
-                put(code, offset * 8 + Integer.parseInt(m.group(3)), width, v);
+                if (bit == 34 && m.group(2) == null) {
+                    // Code-address fields at bit 34 (calls, branches) hold the address in 4-byte units: nvdisasm
+                    // decodes CALL.ABS.NOINC's target as the field << 2.
+                    v >>>= 2;
+                }
+                put(code, offset * 8 + bit, width, v);
             }
         }
     }

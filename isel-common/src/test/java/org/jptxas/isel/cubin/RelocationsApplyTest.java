@@ -1,0 +1,64 @@
+package org.jptxas.isel.cubin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.jptxas.testing.Oracles;
+import org.jptxas.testing.Processes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link Relocations#apply} on the code of {@code call125_sm_75_c.cubin}, checked by decoding with nvdisasm 12.5. */
+class RelocationsApplyTest {
+    @TempDir
+    Path tmp;
+
+    private static byte[] kernelCode() {
+        return Cubin.read(Fixtures.bytes("call125_sm_75_c.cubin")).section(".text.k").orElseThrow().data();
+    }
+
+    @Test
+    void fieldsLandWhereTheNamesSay() {
+        byte[] code = new byte[32];
+        Relocations.apply(code, 0, Relocation.typeCode("R_CUDA_ABS32_LO_32"), 0x1122334455667788L);
+        assertEquals(0x55667788L, le64(code, 0) >>> 32);
+        Relocations.apply(code, 16, Relocation.typeCode("R_CUDA_ABS32_HI_32"), 0x1122334455667788L);
+        assertEquals(0x11223344L, le64(code, 16) >>> 32);
+        byte[] w = new byte[8];
+        Relocations.apply(w, 0, Relocation.typeCode("R_CUDA_64"), -2L);
+        assertEquals(-2L, le64(w, 0));
+        assertThrows(IllegalArgumentException.class,
+                () -> Relocations.apply(new byte[16], 0, Relocation.typeCode("R_CUDA_TEX_HEADER_INDEX"), 1));
+    }
+
+    @Test
+    void nvdisasmSeesTheAppliedTargets() throws Exception {
+        Path nvdisasm = Oracles.assumeNvdisasm();
+        byte[] code = kernelCode();
+        // The relocations ptxas left in .rel.text.k: the call at 0x40 and the address of 'total' at 0x50/0x60.
+        Relocations.apply(code, 0x40, Relocation.typeCode("R_CUDA_ABS47_34"), 0x1230);
+        Relocations.apply(code, 0x50, Relocation.typeCode("R_CUDA_ABS32_LO_32"), 0x7f00_0000_4000L);
+        Relocations.apply(code, 0x60, Relocation.typeCode("R_CUDA_ABS32_HI_32"), 0x7f00_0000_4000L);
+        Path raw = tmp.resolve("k.bin");
+        Files.write(raw, Arrays.copyOf(code, 0x80));
+        Processes.Result r = Processes.run(List.of(nvdisasm.toString(), "-b", "SM75", "-hex", raw.toString()), tmp);
+        assertEquals(0, r.exitCode(), r.stderr());
+        String out = r.stdout();
+        assertTrue(out.contains("CALL.ABS.NOINC 0x1230 "), out);
+        assertTrue(out.contains("UMOV UR4, 0x4000 "), out);
+        assertTrue(out.contains("UMOV UR5, 0x7f00 "), out);
+    }
+
+    private static long le64(byte[] b, int at) {
+        long v = 0;
+        for (int i = 7; i >= 0; i--) {
+            v = v << 8 | (b[at + i] & 0xff);
+        }
+        return v;
+    }
+}
