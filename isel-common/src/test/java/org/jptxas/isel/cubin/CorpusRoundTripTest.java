@@ -28,6 +28,54 @@ import org.junit.jupiter.api.Test;
 class CorpusRoundTripTest {
     static final List<String> ARCHS = List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120");
 
+    /**
+     * Rebuilds {@code cubin} from its {@link CubinFacts} with {@link CubinBuilder}; null when the new cubin reads
+     * back with the same code, per-function .nv.info records and register counts, else what differs.
+     */
+    static String rebuildProblem(Cubin cubin) {
+        List<FunctionFacts> facts = CubinFacts.functions(cubin);
+        CubinBuilder builder = new CubinBuilder(cubin.sm(), cubin.header().relocatable());
+        facts.forEach(builder::add);
+        Cubin back = Cubin.read(builder.build().write());
+        List<FunctionFacts> again = CubinFacts.functions(back);
+        if (again.size() != facts.size()) {
+            return again.size() + " functions instead of " + facts.size();
+        }
+        for (int i = 0; i < facts.size(); i++) {
+            FunctionFacts a = facts.get(i);
+            FunctionFacts b = again.get(i);
+            if (!a.name().equals(b.name()) || !Arrays.equals(a.code(), b.code()) || a.registers() != b.registers()
+                    || a.frameSize() != b.frameSize()) {
+                return "function " + a.name() + " differs";
+            }
+            var expected = cubin.section(".nv.info." + a.name()).map(s -> org.jptxas.isel.cubin.info.NvInfo.decode(s.data(), s.name()));
+            var actual = back.section(".nv.info." + a.name()).map(s -> org.jptxas.isel.cubin.info.NvInfo.decode(s.data(), s.name()));
+            if (expected.isPresent() && !sameIgnoringSymbols(expected.get(), actual.orElseThrow())) {
+                return ".nv.info." + a.name() + " differs";
+            }
+        }
+        return null;
+    }
+
+    /** Records equal apart from symbol indices (PARAM_CBANK names .nv.constant0.f by index). */
+    private static boolean sameIgnoringSymbols(List<org.jptxas.isel.cubin.info.Attribute> a,
+                                               List<org.jptxas.isel.cubin.info.Attribute> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) instanceof org.jptxas.isel.cubin.info.Attribute.ParamCbank p
+                    && b.get(i) instanceof org.jptxas.isel.cubin.info.Attribute.ParamCbank q) {
+                if (p.offset() != q.offset() || p.size() != q.size()) {
+                    return false;
+                }
+            } else if (!a.get(i).equals(b.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     @Test
     void everyPtxas13CubinRoundTrips() throws Exception {
         List<Corpus.Entry> entries = Corpus.assumeEntries().stream().filter(Corpus.Entry::ptxasAccepts).toList();
@@ -42,6 +90,7 @@ class CorpusRoundTripTest {
         AtomicInteger identical = new AtomicInteger();
         AtomicInteger plannedLayout = new AtomicInteger();
         AtomicInteger notCompiled = new AtomicInteger();
+        AtomicInteger rebuilt = new AtomicInteger();
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
@@ -68,6 +117,12 @@ class CorpusRoundTripTest {
                         if (LayoutPlanner.plan(cubin.sections(), cubin.programHeaders().size()).equals(cubin.layout())) {
                             plannedLayout.incrementAndGet();
                         }
+                        String rebuildProblem = rebuildProblem(cubin);
+                        if (rebuildProblem == null) {
+                            rebuilt.incrementAndGet();
+                        } else {
+                            failures.add(what + ": rebuilt from facts: " + rebuildProblem);
+                        }
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     } catch (RuntimeException e) {
@@ -82,9 +137,10 @@ class CorpusRoundTripTest {
             pool.shutdownNow();
         }
         System.out.printf("cubin round trip: %d of %d ptxas 13 cubins byte-identical (%d corpus files x %d targets x"
-                        + " exec/-c; %d not compiled by ptxas); %d laid out exactly as LayoutPlanner plans%n",
+                        + " exec/-c; %d not compiled by ptxas); %d laid out exactly as LayoutPlanner plans; %d rebuilt"
+                        + " from facts with the same code, .nv.info.<f> and register counts%n",
                 identical.get(), jobs.size() - notCompiled.get(), entries.size(), ARCHS.size(), notCompiled.get(),
-                plannedLayout.get());
+                plannedLayout.get(), rebuilt.get());
         assertEquals(List.of(), List.copyOf(failures));
         assertTrue(identical.get() > 0, "no cubin compiled");
     }
