@@ -23,6 +23,34 @@ import org.jptxas.isel.cubin.tables.CubinTables;
 public final class ElfDump {
     private ElfDump() {}
 
+    private static final int ANNOTATIONS = 0x55;
+    private static final int EXTERNS = 0x0f;
+    private static final int INDIRECT_BRANCH_TARGETS = 0x34;
+
+    /** Groups of [branch offset][0][count][targets...]; false when the payload does not have that shape. */
+    private static boolean indirectBranches(byte[] p, StringBuilder sb) {
+        StringBuilder text = new StringBuilder();
+        int at = 0;
+        while (at < p.length) {
+            if (p.length - at < 12) {
+                return false;
+            }
+            int count = word(p, at + 8);
+            if (count < 0 || count > (p.length - at - 12) / 4) {
+                return false;
+            }
+            text.append("\n\t\tOffset of Indirect Branch: 0x").append(Integer.toHexString(word(p, at)))
+                    .append("\t Number of targets: ").append(count).append("\n\t\tTargets: ");
+            for (int k = 0; k < count; k++) {
+                text.append("0x").append(Integer.toHexString(word(p, at + 12 + 4 * k))).append(' ');
+            }
+            text.append('\n');
+            at += 12 + 4 * count;
+        }
+        sb.append(text);
+        return true;
+    }
+
     /** The dump; a section whose contents cannot be decoded ends the dump with a {@link CubinFormatException}. */
     public static String print(Cubin cubin) {
         StringBuilder out = new StringBuilder();
@@ -71,6 +99,11 @@ public final class ElfDump {
             }
         }
         for (Section s : sections) {
+            if (s.type() == SectionType.CUDA_PROTOTYPE) {
+                prototypes(cubin, s, out);
+            }
+        }
+        for (Section s : sections) {
             if (s.type() == SectionType.CUDA_RELOCINFO) {
                 relocationActions(s, out);
             }
@@ -107,7 +140,8 @@ public final class ElfDump {
 
     private static boolean isData(Section s) {
         String n = s.name();
-        return n.startsWith(".nv.constant") || n.startsWith(".nv.shared.") || n.equals(".nv.global.init");
+        return n.startsWith(".nv.constant") || n.startsWith(".nv.shared.") || n.startsWith(".nv.local.")
+                || n.equals(".nv.global.init");
     }
 
     private static void header(Cubin cubin, StringBuilder out) {
@@ -156,6 +190,13 @@ public final class ElfDump {
             out.append(String.format("0x%08x", word(b, 4 * i)));
             out.append((i % 4 == 3) ? "\n" : " ");
         }
+        // A size that is not a multiple of 4 ends in single bytes.
+        for (int i = 4 * n; i < b.length; i++) {
+            out.append(String.format("0x%02x ", b[i] & 0xff));
+        }
+        if (b.length % 4 != 0) {
+            out.append('\n');
+        }
         out.append('\n');
     }
 
@@ -183,6 +224,22 @@ public final class ElfDump {
                 }
                 out.append('\n');
             }
+        }
+        out.append("\n\n");
+    }
+
+    /** {@code .nv.prototype}: (symbol, .strtab offset of the prototype string) pairs, e.g. {@code <41,1(#vll)>}. */
+    private static void prototypes(Cubin cubin, Section s, StringBuilder out) {
+        byte[] b = s.data();
+        int symtab = cubin.symtabIndex();
+        byte[] strtab = symtab > 0 && cubin.section(symtab).link() > 0 && cubin.section(symtab).link() < cubin.sections().size()
+                ? cubin.section(cubin.section(symtab).link()).data() : new byte[0];
+        out.append(s.name()).append('\n');
+        for (int at = 0; at + 8 <= b.length; at += 8) {
+            int sym = word(b, at);
+            int str = word(b, at + 4);
+            out.append(" <").append(sym).append(',').append(str).append('(')
+                    .append(org.jptxas.isel.cubin.StringTable.at(strtab, str, s.name())).append(")>\n");
         }
         out.append("\n\n");
     }
@@ -244,6 +301,27 @@ public final class ElfDump {
         }
         byte[] p = a.payload();
         StringBuilder sb = new StringBuilder();
+        if (a.code() == EXTERNS && p.length % 4 == 0) {
+            sb.append("externs:\t");
+            for (int at = 0; at < p.length; at += 4) {
+                int sym = word(p, at);
+                sb.append(sym >= 0 && sym < symbols.size() ? symbols.get(sym).name() : "?").append("(0x")
+                        .append(Integer.toHexString(sym)).append(")\t");
+            }
+            return sb.toString();
+        }
+        if (a.code() == INDIRECT_BRANCH_TARGETS && p.length % 4 == 0 && indirectBranches(p, sb)) {
+            return sb.toString();
+        }
+        if (a.code() == ANNOTATIONS && p.length % 8 == 0 && p.length > 0) {
+            // (kind, instruction offset) pairs; kind 1 marks spill/refill code.
+            for (int at = 0; at < p.length; at += 8) {
+                int kind = word(p, at);
+                sb.append(at == 0 ? "" : "\n\t\t").append(kind == 1 ? "SpillRefill" : "0x" + Integer.toHexString(kind))
+                        .append(" : \tInstruction Offset : 0x").append(Integer.toHexString(word(p, at + 4)));
+            }
+            return sb.toString();
+        }
         if (p.length % 4 == 0) {
             for (int at = 0; at < p.length; at += 4) {
                 sb.append("0x").append(Integer.toHexString(word(p, at))).append(' ');

@@ -51,13 +51,24 @@ class ElfDumpOracleTest {
         }
     }
 
-    /** Splits a dump into blocks keyed by their first line; trailing blank lines and .debug_* blocks dropped. */
+    /**
+     * Splits a dump into blocks keyed by their first line: a section name from the section table, or a
+     * {@code .section} line. Trailing blank lines are dropped, and so are debug sections (cuobjdump decodes them).
+     */
     static Map<String, String> blocks(String dump) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        java.util.regex.Pattern row = java.util.regex.Pattern.compile("^\\s*[0-9a-f]+\\s+[0-9a-f]+\\s+[0-9a-f]+\\s+[0-9a-f]+\\s+[0-9a-f]+\\s+\\S+\\s+[0-9a-f]+\\s+[0-9a-f]+\\s+[0-9a-f]+ (\\S+)$");
+        for (String line : dump.split("\n")) {
+            java.util.regex.Matcher m = row.matcher(line);
+            if (m.matches()) {
+                names.add(m.group(1));
+            }
+        }
         Map<String, String> out = new TreeMap<>();
         String key = "header";
         StringBuilder block = new StringBuilder();
         for (String line : dump.split("\n", -1)) {
-            if (line.startsWith(".") && !line.startsWith("..")) {
+            if (line.startsWith(".section ") || names.contains(line)) {
                 put(out, key, block);
                 key = line;
                 block.setLength(0);
@@ -69,7 +80,7 @@ class ElfDumpOracleTest {
     }
 
     private static void put(Map<String, String> out, String key, StringBuilder block) {
-        if (key.startsWith(".section .debug") || key.startsWith(".section .nv_debug")) {
+        if (key.contains(".debug") || key.contains(".nv_debug")) {
             return;
         }
         out.put(key, block.toString().stripTrailing());
