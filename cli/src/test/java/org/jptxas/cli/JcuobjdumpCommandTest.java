@@ -90,6 +90,25 @@ class JcuobjdumpCommandTest {
     }
 
     @Test
+    void corruptedCubinsNeverEscapeAsExceptions() throws IOException {
+        byte[] bytes = Files.readAllBytes(cubin("k.cubin"));
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        for (int n = 0; n < 300; n++) {
+            byte[] copy = n % 3 == 0 ? Arrays.copyOf(bytes, random.nextInt(bytes.length)) : bytes.clone();
+            for (int f = 0; f < 1 + random.nextInt(3) && copy.length > 0; f++) {
+                copy[random.nextInt(copy.length)] ^= (byte) (1 << random.nextInt(8));
+            }
+            Files.write(dir.resolve("bad.cubin"), copy);
+            Run r = run("-elf", "bad.cubin");
+            if (r.exitCode() != 0) {
+                assertEquals(255, r.exitCode());
+                assertEquals(1, r.err().lines().count(), r.err());
+                assertFalse(r.err().contains("internal error"), "case " + n + ": " + r.err());
+            }
+        }
+    }
+
+    @Test
     void usageErrors() throws IOException {
         assertOneFatalLine(run("-elf", "missing.cubin"), "Could not open input file 'missing.cubin'");
         assertOneFatalLine(run(), "No input file specified");
