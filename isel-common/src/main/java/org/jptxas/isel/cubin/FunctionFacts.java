@@ -16,7 +16,8 @@ import org.jptxas.isel.cubin.info.Attribute;
  * @param frameSize       stack frame bytes (FRAME_SIZE)
  * @param minStackSize    MIN_STACK_SIZE (executables)
  * @param maxStackSize    MAX_STACK_SIZE (relocatable output)
- * @param sharedBytes     bytes of {@code .nv.shared.<name>} (0: no section)
+ * @param sharedBytes     size of {@code .nv.shared.<name>} as ptxas writes it (0: no section): the declared bytes,
+ *                        plus the 1 KiB ptxas reserves from sm_90 on (reported by {@code -v} without it)
  * @param params          kernel parameters in ordinal order
  * @param paramBytes      CBANK_PARAM_SIZE: bytes of the parameter block
  * @param barriers        named barriers used (NUM_BARRIERS when non-zero)
