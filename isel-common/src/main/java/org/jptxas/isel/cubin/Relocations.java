@@ -45,7 +45,8 @@ public final class Relocations {
     /**
      * Writes {@code value} into the field that relocation type {@code type} names: {@code R_CUDA_32}/{@code 64}
      * write a little-endian word at {@code offset}; {@code ABS32_LO_32}/{@code ABS32_HI_32}/{@code ABS32_32} the
-     * low, high or whole 32-bit value at bits [63:32] of the instruction; {@code ABS47_34} the code address in 4-byte units at bits [80:34]; other
+     * low, high or whole 32-bit value at bits [63:32] of the instruction; {@code ABS47_34} the code address in 4-byte units at bits [80:34]; {@code ABS55_16_34} (sm_90+) the same split
+     * into bits [23:16] and [80:34]; other
      * {@code <width>_<bit>} types the low {@code width} bits at bit {@code bit}.
      *
      * @throws IllegalArgumentException for a type whose field is not a plain bit range (descriptors, slots, ...)
@@ -55,6 +56,14 @@ public final class Relocations {
         switch (name) {
             case "32" -> put(code, offset * 8, 32, value);
             case "64" -> put(code, offset * 8, 64, value);
+            case "ABS55_16_34", "ABS56_16_34" -> {
+                // sm_90+ code addresses in 4-byte units, split: the low 8 bits at [23:16], the rest from bit 34
+                // (nvdisasm -b SM90 decodes CALL.ABS.NOINC this way, bit by bit).
+                int width = Integer.parseInt(name.substring(3, 5));
+                long units = value >>> 2;
+                put(code, offset * 8 + 16, 8, units & 0xff);
+                put(code, offset * 8 + 34, width - 8, units >>> 8);
+            }
             default -> {
                 java.util.regex.Matcher m = java.util.regex.Pattern.compile("ABS(\\d+)(_LO|_HI)?_(\\d+)").matcher(name);
                 if (!m.matches()) {

@@ -54,6 +54,19 @@ class RelocationsApplyTest {
         assertTrue(out.contains("UMOV UR5, 0x7f00 "), out);
     }
 
+    @Test
+    void sm90CallTargetsAreSplit() throws Exception {
+        Path nvdisasm = Oracles.assumeNvdisasm();
+        byte[] code = Cubin.read(Fixtures.bytes("call_sm_90_c.cubin")).section(".text.k").orElseThrow().data();
+        // ptxas 13 -c left R_CUDA_ABS55_16_34 against 'twice' at 0x60.
+        Relocations.apply(code, 0x60, Relocation.typeCode("R_CUDA_ABS55_16_34"), 0x123_4560L);
+        Path raw = tmp.resolve("k90.bin");
+        Files.write(raw, Arrays.copyOfRange(code, 0x60, 0x70));
+        Processes.Result r = Processes.run(List.of(nvdisasm.toString(), "-b", "SM90", "-hex", raw.toString()), tmp);
+        assertEquals(0, r.exitCode(), r.stderr());
+        assertTrue(r.stdout().contains("CALL.ABS.NOINC 0x1234560 "), r.stdout());
+    }
+
     private static long le64(byte[] b, int at) {
         long v = 0;
         for (int i = 7; i >= 0; i--) {
