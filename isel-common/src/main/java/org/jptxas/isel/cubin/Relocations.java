@@ -65,6 +65,14 @@ public final class Relocations {
                 put(code, offset * 8 + 34, width - 8, units >>> 8);
             }
             default -> {
+                java.util.regex.Matcher c = java.util.regex.Pattern.compile("CONST_FIELD(\\d+)_(\\d+)").matcher(name);
+                if (c.matches()) {
+                    // A constant-bank operand: the value is (bank << 16 | byte offset) for the 21-bit field of
+                    // sm_90+ (CONST_FIELD21_38), (bank << 14 | offset / 4) for the 19-bit field of sm_7x/8x
+                    // (CONST_FIELD19_40); either way the low <width> bits go in from <bit> on.
+                    put(code, offset * 8 + Integer.parseInt(c.group(2)), Integer.parseInt(c.group(1)), value);
+                    return;
+                }
                 java.util.regex.Matcher m = java.util.regex.Pattern.compile("ABS(\\d+)(_LO|_HI)?_(\\d+)").matcher(name);
                 if (!m.matches()) {
                     throw new IllegalArgumentException("relocation " + name + " is not applied by jptxas");

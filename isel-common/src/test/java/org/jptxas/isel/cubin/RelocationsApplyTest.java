@@ -67,6 +67,26 @@ class RelocationsApplyTest {
         assertTrue(r.stdout().contains("CALL.ABS.NOINC 0x1234560 "), r.stdout());
     }
 
+    @Test
+    void constantBankFields() throws Exception {
+        Path nvdisasm = Oracles.assumeNvdisasm();
+        // 'scale' lives in bank 3: ptxas -c left CONST_FIELD19_40 at 0x40 of axpy (sm_75), CONST_FIELD21_38 at 0xc0 (sm_90).
+        byte[] sm75 = Cubin.read(Fixtures.bytes("fixture_sm_75_c.cubin")).section(".text.axpy").orElseThrow().data();
+        Relocations.apply(sm75, 0x40, Relocation.typeCode("R_CUDA_CONST_FIELD19_40"), 3 << 14 | 0x10 >> 2);
+        assertTrue(disassemble(nvdisasm, "SM75", Arrays.copyOfRange(sm75, 0x40, 0x50)).contains("c[0x3][0x10]"));
+        byte[] sm90 = Cubin.read(Fixtures.bytes("fixture_sm_90_c.cubin")).section(".text.axpy").orElseThrow().data();
+        Relocations.apply(sm90, 0xc0, Relocation.typeCode("R_CUDA_CONST_FIELD21_38"), 3 << 16 | 0x1234);
+        assertTrue(disassemble(nvdisasm, "SM90", Arrays.copyOfRange(sm90, 0xc0, 0xd0)).contains("c[0x3][0x1234]"));
+    }
+
+    private String disassemble(Path nvdisasm, String sm, byte[] code) throws Exception {
+        Path raw = tmp.resolve("c.bin");
+        Files.write(raw, code);
+        Processes.Result r = Processes.run(List.of(nvdisasm.toString(), "-b", sm, "-hex", raw.toString()), tmp);
+        assertEquals(0, r.exitCode(), r.stderr());
+        return r.stdout();
+    }
+
     private static long le64(byte[] b, int at) {
         long v = 0;
         for (int i = 7; i >= 0; i--) {
