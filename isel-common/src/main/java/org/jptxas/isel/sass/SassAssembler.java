@@ -86,6 +86,20 @@ public final class SassAssembler {
                     }
                 }
             }
+            if (f.excludeSlots.length != 0) {
+                long[] values = new long[f.slots.length];
+                for (int i = 0; i < f.slots.length; i++) {
+                    if (f.slots[i] instanceof SassSlot.Field fs) {
+                        values[i] = fs.field().extract(words[0], words[1]);
+                    }
+                }
+                if (f.excluded(values)) {
+                    if (firstError == null) {
+                        firstError = "nvdisasm prints these operand values with another form";
+                    }
+                    continue;
+                }
+            }
             words[1] |= control.toHi();
             return words;
         }

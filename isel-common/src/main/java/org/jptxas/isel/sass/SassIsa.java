@@ -83,6 +83,9 @@ public final class SassIsa {
                         values[i] = fs.field().extract(lo, hi);
                     }
                 }
+                if (f.excludeSlots.length != 0 && f.excluded(values)) {
+                    continue;
+                }
                 return new SassInstruction.Known(f, values, Control.fromHi(hi), lo, hi);
             }
         }
@@ -121,7 +124,7 @@ public final class SassIsa {
         }
         long[] mask = hex128(d.mask());
         long[] bits = hex128(d.bits());
-        return new SassForm(d.key(), d.mnemonic(), d.pieces(), slots, mask[0], mask[1], bits[0], bits[1]);
+        return new SassForm(d.key(), d.mnemonic(), d.pieces(), slots, mask[0], mask[1], bits[0], bits[1], d.exclude());
     }
 
     /** 32 hex digits, bit 127 first → {lo, hi}. */
