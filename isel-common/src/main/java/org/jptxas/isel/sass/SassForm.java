@@ -26,14 +26,15 @@ public final class SassForm {
         if ((bitsLo & ~maskLo) != 0 || (bitsHi & ~maskHi) != 0) {
             throw new IllegalArgumentException("form " + mnemonic + " sets bits outside its mask");
         }
-        if ((maskHi & Control.HI_MASK) != 0) {
-            throw new IllegalArgumentException("form " + mnemonic + " fixes control bits");
+        if ((maskHi & Control.HI_MASK) != 0 || ((maskHi & Control.OPEX_MASK) != 0 && (maskHi & Control.OPEX_MASK) != Control.OPEX_MASK)) {
+            throw new IllegalArgumentException("form " + mnemonic + " fixes control bits (or part of [125:122])");
         }
         long fieldLo = 0, fieldHi = 0;
         for (SassSlot s : slots) {
             if (s instanceof SassSlot.Field f) {
                 long[] m = f.field().mask();
-                if ((m[0] & (maskLo | fieldLo)) != 0 || (m[1] & (maskHi | fieldHi | Control.HI_MASK)) != 0) {
+                if ((m[0] & (maskLo | fieldLo)) != 0
+                        || (m[1] & (maskHi | fieldHi | Control.HI_MASK | Control.OPEX_MASK)) != 0) {
                     throw new IllegalArgumentException("form " + mnemonic + ": field " + f.field() + " overlaps");
                 }
                 fieldLo |= m[0];

@@ -43,10 +43,20 @@ public final class SassIsa {
         for (Map.Entry<Integer, List<SassForm>> e : keyed.entrySet()) {
             List<SassForm> list = new ArrayList<>(e.getValue());
             // Most specific first, so a form with a fixed zero offset wins over the general one (stable otherwise).
-            list.sort(Comparator.comparingInt((SassForm f) -> -f.specificity));
+            // Ties break on content, so the order never depends on how the forms were split across files.
+            list.sort(Comparator.comparingInt((SassForm f) -> -f.specificity).thenComparing(f -> f.mnemonic)
+                    .thenComparing(f -> f.skeleton).thenComparingLong(f -> f.bitsHi).thenComparingLong(f -> f.bitsLo)
+                    .thenComparingLong(f -> f.maskHi).thenComparingLong(f -> f.maskLo));
             byKey[e.getKey()] = list.toArray(SassForm[]::new);
         }
-        skel.replaceAll((k, v) -> List.copyOf(v));
+        // The assembler tries forms in the decoder's priority order.
+        skel.replaceAll((k, v) -> {
+            List<SassForm> l = new ArrayList<>(v);
+            l.sort(Comparator.comparingInt((SassForm f) -> -f.specificity).thenComparing(f -> f.mnemonic)
+                    .thenComparing(f -> f.skeleton).thenComparingLong(f -> f.bitsHi).thenComparingLong(f -> f.bitsLo)
+                    .thenComparingLong(f -> f.maskHi).thenComparingLong(f -> f.maskLo));
+            return List.copyOf(l);
+        });
         this.bySkeleton = Collections.unmodifiableMap(skel);
     }
 
@@ -86,7 +96,7 @@ public final class SassIsa {
                 if (f.excludeSlots.length != 0 && f.excluded(values)) {
                     continue;
                 }
-                return new SassInstruction.Known(f, values, Control.fromHi(hi), lo, hi);
+                return new SassInstruction.Known(f, values, Control.fromHi(hi & ~f.maskHi), lo, hi);
             }
         }
         return new SassInstruction.Unknown(lo, hi);
@@ -119,7 +129,7 @@ public final class SassIsa {
                 slots.add(new SassSlot.Literal(s.literal()));
             } else {
                 slots.add(new SassSlot.Field(SlotKind.valueOf(s.kind()), BitField.parse(s.bits()),
-                        s.shift() == null ? 0 : s.shift()));
+                        s.shift()));
             }
         }
         long[] mask = hex128(d.mask());

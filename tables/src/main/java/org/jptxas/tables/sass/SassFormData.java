@@ -1,7 +1,6 @@
 package org.jptxas.tables.sass;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
@@ -18,7 +17,6 @@ import java.util.List;
  * @param exclude field-value combinations this form does not print (nvdisasm prints an alias or hides a default
  *     operand for them), each {@code "slot=0xvalue&slot=0xvalue"}; decoding then tries the next form
  */
-@JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record SassFormData(String mnemonic, int key, List<String> pieces, String mask, String bits,
                            List<SassSlotData> slots, List<String> exclude) {
     @JsonCreator
@@ -28,7 +26,7 @@ public record SassFormData(String mnemonic, int key, List<String> pieces, String
                         @JsonProperty(value = "mask", required = true) String mask,
                         @JsonProperty(value = "bits", required = true) String bits,
                         @JsonProperty(value = "slots", required = true) List<SassSlotData> slots,
-                        @JsonProperty("exclude") List<String> exclude) {
+                        @JsonProperty(value = "exclude", required = true) List<String> exclude) {
         if (key < 0 || key >= 1 << 13) {
             throw new IllegalArgumentException("key must be a 13-bit value, not " + key);
         }
@@ -44,7 +42,7 @@ public record SassFormData(String mnemonic, int key, List<String> pieces, String
         this.mask = mask;
         this.bits = bits;
         this.slots = List.copyOf(slots);
-        this.exclude = exclude == null ? List.of() : List.copyOf(exclude);
+        this.exclude = List.copyOf(exclude);
         for (String ex : this.exclude) {
             for (String term : ex.split("&")) {
                 String[] kv = term.split("=");
@@ -52,7 +50,7 @@ public record SassFormData(String mnemonic, int key, List<String> pieces, String
                     throw new IllegalArgumentException("bad exclusion '" + ex + "' (want slot=0xvalue&...)");
                 }
                 int slot = Integer.parseInt(kv[0]);
-                if (slot < 0 || slot >= slots.size() || slots.get(slot).literal() != null) {
+                if (slot < 0 || slot >= slots.size() || slots.get(slot).isLiteral()) {
                     throw new IllegalArgumentException("exclusion '" + ex + "' names slot " + slot + ", not a field");
                 }
                 Long.parseUnsignedLong(kv[1].substring(2), 16);

@@ -21,7 +21,7 @@ public record NvdisasmListing(List<Section> sections) {
         String[] all = output.split("\n", -1);
         for (int i = 0; i < all.length; i++) {
             String t = all[i].strip();
-            if (t.startsWith(".section")) {
+            if (t.startsWith(".section\t") || t.startsWith(".section ")) {
                 if (!lines.isEmpty() || !pending.isEmpty()) {
                     finish(sections, name, lines, labels, pending);
                     lines = new ArrayList<>();

@@ -38,6 +38,9 @@ public final class FormLearner {
     private record Solution(SlotKind kind, int[] positions, int shift) {}
 
     private final Map<String, Integer> priorStarts = new HashMap<>();
+    private final Map<Integer, Solution> labelPriors = new HashMap<>();
+    /** Dispatch keys for which nvdisasm printed {@code .reuse}: their bits [125:122] stay part of the form. */
+    private final java.util.Set<Integer> reuseKeys = new java.util.HashSet<>();
     private final List<String> log = new ArrayList<>();
 
     public List<String> log() {
@@ -81,6 +84,11 @@ public final class FormLearner {
             }
             SassLexer.Lexed lx = SassLexer.lex(s.text());
             all.add(new Lexed(s, lx, keyOf(s.lo(), s.hi()), mnemonicOf(s.text())));
+        }
+        for (Lexed l : all) {
+            if (l.s.text().contains(".reuse")) {
+                reuseKeys.add(l.key);
+            }
         }
         Map<String, List<Lexed>> pools = new LinkedHashMap<>();
         for (Lexed l : all) {
@@ -321,10 +329,25 @@ public final class FormLearner {
                     if (!ok) {
                         return null;
                     }
-                    for (int w = 48; w >= 16; w--) {
+                    for (int w = 60 - shift; w >= 16; w--) {
                         int[] pos = locate(pool, enc, w, allowLo, allowHi, usePriors, priorKey, "LABEL");
                         if (pos != null) {
-                            return new Solution(SlotKind.LABEL, pos, shift);
+                            Solution sol = new Solution(SlotKind.LABEL, pos, shift);
+                            labelPriors.putIfAbsent(pool.get(0).key, sol);
+                            return sol;
+                        }
+                    }
+                }
+                // Too few samples to place the offset: use the layout another pool of this opcode settled, if
+                // every sample agrees with it.
+                Solution prior = usePriors ? labelPriors.get(pool.get(0).key) : null;
+                if (prior != null && agrees(pool, slot, prior, allowLo, allowHi)) {
+                    return prior;
+                }
+                if (usePriors) {
+                    for (Solution any : labelPriors.values()) {
+                        if (agrees(pool, slot, any, allowLo, allowHi)) {
+                            return any;
                         }
                     }
                 }
@@ -399,6 +422,32 @@ public final class FormLearner {
             default -> {
                 return null;
             }
+        }
+    }
+
+    private static boolean agrees(List<Lexed> pool, int slot, Solution sol, long allowLo, long allowHi) {
+        BitField f = new BitField(sol.positions());
+        long[] m = f.mask();
+        if ((m[0] & ~allowLo) != 0 || (m[1] & ~allowHi) != 0) {
+            return false;
+        }
+        for (Lexed l : pool) {
+            Long target = l.s.labels().get(l.lex.lexemes().get(slot).labelName());
+            if (target == null) {
+                return false;
+            }
+            long v = SlotKindAccess.signExtend(f.extract(l.s.lo(), l.s.hi()), f.width()) << sol.shift();
+            if (l.s.address() + 16 + v != target) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Sign extension, as the engine's LABEL kind does it. */
+    private static final class SlotKindAccess {
+        static long signExtend(long v, int width) {
+            return width >= 64 ? v : (v << (64 - width)) >> (64 - width);
         }
     }
 
@@ -586,8 +635,14 @@ public final class FormLearner {
             }
         }
         long maskLo = ~fieldLo & ~CTRL_LO;
-        long maskHi = ~fieldHi & ~CTRL_HI;
+        long maskHi = ~fieldHi & ~CTRL_HI & (reuseKeys.contains(pool.get(0).key) ? -1L : ~Control.OPEX_MASK);
         Map<String, SassFormData> out = new LinkedHashMap<>();
+        for (int i = 0; i < sol.length; i++) {
+            if (sol[i] == null && pool.get(0).lex.lexemes().get(i).type() == Lexeme.Type.LABEL) {
+                log.add("unplaced branch offset, no form: " + pool.get(0).s.text());
+                return List.of();
+            }
+        }
         for (Lexed l : pool) {
             List<SassSlotData> slots = new ArrayList<>();
             for (int i = 0; i < sol.length; i++) {
@@ -603,7 +658,7 @@ public final class FormLearner {
     }
 
     /** A form fixing every non-control bit, all slots literal (labels stay fields when they can). */
-    private static SassFormData exactForm(Lexed l) {
+    private SassFormData exactForm(Lexed l) {
         List<SassSlotData> slots = new ArrayList<>();
         for (Lexeme x : l.lex.lexemes()) {
             if (x.type() == Lexeme.Type.LABEL) {
@@ -611,7 +666,7 @@ public final class FormLearner {
             }
             slots.add(SassSlotData.literal(x.text()));
         }
-        long maskLo = ~CTRL_LO, maskHi = ~CTRL_HI;
+        long maskLo = ~CTRL_LO, maskHi = ~CTRL_HI & (reuseKeys.contains(l.key) ? -1L : ~Control.OPEX_MASK);
         return new SassFormData(l.mnemonic, l.key, l.lex.pieces(), SassIsa.hex128(maskLo, maskHi),
                 SassIsa.hex128(l.s.lo() & maskLo, l.s.hi() & maskHi), slots, List.of());
     }

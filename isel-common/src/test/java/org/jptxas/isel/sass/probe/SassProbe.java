@@ -74,14 +74,14 @@ public final class SassProbe {
         Map<String, Integer> count = new HashMap<>();
         for (List<SassFormData> forms : tables.values()) {
             for (SassFormData f : forms) {
-                count.merge(FormLearner.identity(f), 1, Integer::sum);
+                count.merge((FormLearner.identity(f) + f.exclude()), 1, Integer::sum);
             }
         }
         int n = tables.size();
         List<SassFormData> base = new ArrayList<>();
         Set<String> inBase = new HashSet<>();
         for (SassFormData f : tables.values().iterator().next()) {
-            if (count.get(FormLearner.identity(f)) == n && inBase.add(FormLearner.identity(f))) {
+            if (count.get((FormLearner.identity(f) + f.exclude())) == n && inBase.add((FormLearner.identity(f) + f.exclude()))) {
                 base.add(f);
             }
         }
@@ -92,7 +92,7 @@ public final class SassProbe {
         for (Map.Entry<String, List<SassFormData>> e : tables.entrySet()) {
             List<SassFormData> overlay = new ArrayList<>();
             for (SassFormData f : e.getValue()) {
-                if (!inBase.contains(FormLearner.identity(f))) {
+                if (!inBase.contains((FormLearner.identity(f) + f.exclude()))) {
                     overlay.add(f);
                 }
             }
