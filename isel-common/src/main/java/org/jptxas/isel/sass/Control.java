@@ -68,14 +68,14 @@ public record Control(int stall, boolean yield, int writeBarrier, int readBarrie
     public static Control parse(String s) {
         String t = s.strip();
         int opex = 0;
-        if (t.length() == 26 && t.startsWith(":X", 22)) {
-            opex = Character.digit(t.charAt(24), 16);
+        if (t.length() == 24 && t.startsWith(":X", 20)) {
+            opex = Character.digit(t.charAt(22), 16);
             if (opex < 0) {
                 throw new IllegalArgumentException("bad opex digit in " + s);
             }
-            t = t.substring(0, 22) + "]";
+            t = t.substring(0, 20) + "]";
         }
-        if (!(t.startsWith("[B") && t.endsWith("]")) || t.length() != 23) {
+        if (!(t.startsWith("[B") && t.endsWith("]")) || t.length() != 21) {
             throw new IllegalArgumentException("control annotation must look like [B------:R-:W-:Y:S04], not " + s);
         }
         int wait = 0;

@@ -86,6 +86,8 @@ public enum SlotKind {
                 String name = labels == null ? null : labels.nameOf(target);
                 if (name != null) {
                     out.append("`(").append(name).append(')');
+                } else if (target < 0) {
+                    out.append("-0x").append(Long.toHexString(-target));
                 } else {
                     out.append("0x").append(Long.toHexString(target));
                 }
@@ -155,7 +157,7 @@ public enum SlotKind {
                         throw new IllegalArgumentException("label " + lex.text() + " with no label table");
                     }
                     target = labels.addressOf(lex.labelName());
-                } else if (lex.type() == Lexeme.Type.HEX && lex.number() >= 0) {
+                } else if (lex.type() == Lexeme.Type.HEX && lex.text().charAt(0) != '+') {
                     target = lex.number();
                 } else {
                     throw new IllegalArgumentException("expected a branch target, found " + lex.text());

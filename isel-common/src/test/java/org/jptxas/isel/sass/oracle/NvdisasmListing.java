@@ -7,8 +7,12 @@ import java.util.Map;
 
 /** nvdisasm {@code -hex} output parsed into sections of (address, text, 128-bit word) with the label addresses. */
 public record NvdisasmListing(List<Section> sections) {
-    /** One disassembled instruction; {@code text} is whitespace-normalized, without the trailing {@code " ;"}. */
-    public record Line(long address, String text, long lo, long hi) {}
+    /**
+     * One disassembled instruction; {@code text} is whitespace-normalized, without the trailing {@code " ;"} and
+     * without nvdisasm's metadata annotation ({@code (*"BRANCH_TARGETS .L_x_6,..."*)}, from the cubin's
+     * .nv.info), which is in {@code annotation} ("" if none).
+     */
+    public record Line(long address, String text, long lo, long hi, String annotation) {}
 
     public record Section(String name, List<Line> lines, Map<String, Long> labels) {}
 
@@ -47,7 +51,13 @@ public record NvdisasmListing(List<Section> sections) {
                     labels.put(l, addr);
                 }
                 pending.clear();
-                lines.add(new Line(addr, org.jptxas.isel.sass.SassLexer.normalize(text), lo, hi));
+                String annotation = "";
+                int ann = text.indexOf(" (*\"");
+                if (ann >= 0) {
+                    annotation = text.substring(ann + 1);
+                    text = text.substring(0, ann);
+                }
+                lines.add(new Line(addr, org.jptxas.isel.sass.SassLexer.normalize(text), lo, hi, annotation));
             } else if (t.endsWith(":") && !t.startsWith("/*") && !t.startsWith("//") && !t.contains(" ")) {
                 pending.add(t.substring(0, t.length() - 1));
             }

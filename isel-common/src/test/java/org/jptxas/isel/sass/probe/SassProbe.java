@@ -25,8 +25,8 @@ public final class SassProbe {
 
     public static void main(String[] args) throws IOException {
         String cmd = args.length == 0 ? "derive" : args[0];
-        if (!cmd.equals("derive")) {
-            System.err.println("usage: SassProbe derive");
+        if (!cmd.equals("derive") && !cmd.equals("fixture")) {
+            System.err.println("usage: SassProbe derive [sm,...] | fixture");
             System.exit(2);
         }
         List<OracleSamples.Job> jobs = new ArrayList<>(OracleSamples.corpusJobs());
@@ -39,6 +39,10 @@ public final class SassProbe {
                 System.err.println("skipped " + r.job() + ": " + r.error());
             }
             bySm.computeIfAbsent(r.job().sm(), k -> new ArrayList<>()).add(r);
+        }
+        if (cmd.equals("fixture")) {
+            writeFixtures(bySm);
+            return;
         }
         Map<String, List<SassFormData>> tables = new LinkedHashMap<>();
         List<String> only = args.length > 1 ? List.of(args[1].split(",")) : OracleSamples.SMS;
@@ -54,6 +58,57 @@ public final class SassProbe {
             write(tables);
         }
     }
+
+    /**
+     * Writes the small oracle fixture the fast unit tests use: per SM, up to {@value #FIXTURE_SIZE} words (one per
+     * dispatch key first, then one per form) as raw bytes, and nvdisasm's raw-mode listing of them.
+     */
+    static void writeFixtures(Map<String, List<OracleSamples.Result>> bySm) throws IOException {
+        Path dir = RepoRoot.find().orElseThrow().resolve("isel-common/src/test/resources/org/jptxas/isel/sass/fixture");
+        Files.createDirectories(dir);
+        for (String sm : OracleSamples.SMS) {
+            List<Sample> samples = dedupe(OracleSamples.samples(bySm.getOrDefault(sm, List.of())));
+            org.jptxas.isel.sass.SassIsa isa = org.jptxas.isel.sass.SassIsa.forSm(sm);
+            Map<Integer, Sample> perKey = new LinkedHashMap<>();
+            Map<Object, Sample> perForm = new LinkedHashMap<>();
+            for (Sample s : samples) {
+                if (FormLearner.needsRelocation(s)) {
+                    continue;
+                }
+                org.jptxas.isel.sass.SassInstruction inst = isa.decode(s.lo(), s.hi());
+                if (inst instanceof org.jptxas.isel.sass.SassInstruction.Known k) {
+                    perKey.putIfAbsent(k.form().key(), s);
+                    perForm.putIfAbsent(k.form(), s);
+                }
+            }
+            java.util.LinkedHashSet<Sample> chosen = new java.util.LinkedHashSet<>(perKey.values());
+            List<Sample> rest = new ArrayList<>(perForm.values());
+            java.util.Collections.shuffle(rest, new java.util.Random(42));
+            for (Sample s : rest) {
+                if (chosen.size() >= FIXTURE_SIZE) {
+                    break;
+                }
+                chosen.add(s);
+            }
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            for (Sample s : chosen) {
+                for (long w : new long[] {s.lo(), s.hi()}) {
+                    for (int i = 0; i < 8; i++) {
+                        bytes.write((int) (w >>> (8 * i)) & 0xff);
+                    }
+                }
+            }
+            String name = sm.replace("_", "");
+            String oracleSm = sm.equals("sm_90") ? "sm_90a" : sm;
+            String listing = org.jptxas.isel.sass.oracle.OracleListings.run(bytes.toByteArray(),
+                    List.of("-b", org.jptxas.isel.sass.oracle.OracleListings.binaryName(oracleSm), "-hex"));
+            Files.write(dir.resolve(name + ".bin"), bytes.toByteArray());
+            Files.writeString(dir.resolve(name + ".nvdisasm.txt"), listing);
+            System.err.println(sm + ": fixture of " + chosen.size() + " instructions");
+        }
+    }
+
+    static final int FIXTURE_SIZE = 400;
 
     /** Drops repeats (same word without control bits, same text, same address when a label is involved). */
     static List<Sample> dedupe(List<Sample> samples) {
