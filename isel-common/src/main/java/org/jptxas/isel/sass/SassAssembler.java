@@ -86,7 +86,31 @@ public final class SassAssembler {
                     }
                 }
             }
-            words[1] |= control.toHi();
+            if (f.excludeSlots.length != 0) {
+                long[] values = new long[f.slots.length];
+                for (int i = 0; i < f.slots.length; i++) {
+                    if (f.slots[i] instanceof SassSlot.Field fs) {
+                        values[i] = fs.field().extract(words[0], words[1]);
+                    }
+                }
+                if (f.excluded(values)) {
+                    if (firstError == null) {
+                        firstError = "nvdisasm prints these operand values with another form";
+                    }
+                    continue;
+                }
+            }
+            // Control bits the form fixes ([125:122] when printed as .reuse) come from the text, not the annotation.
+            words[1] |= control.toHi() & ~f.maskHi;
+            // The words must decode with this very form: a form whose fixed bits happen to fit (e.g. a narrow branch
+            // offset) but that the decoder would not pick is the wrong encoding.
+            SassInstruction back = isa.decode(words[0], words[1]);
+            if (!(back instanceof SassInstruction.Known k) || k.form() != f) {
+                if (firstError == null) {
+                    firstError = "the values do not fit form " + f.mnemonic;
+                }
+                continue;
+            }
             return words;
         }
         throw new AssemblyException("cannot encode '" + text + "' for " + isa.sm() + ": " + firstError);

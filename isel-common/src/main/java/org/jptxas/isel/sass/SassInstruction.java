@@ -21,6 +21,17 @@ public sealed interface SassInstruction {
             return form.mnemonic;
         }
 
+        /** Absolute targets of this instruction's branch-offset fields, for an instruction at {@code address}. */
+        public List<Long> branchTargets(long address) {
+            List<Long> out = new ArrayList<>(1);
+            for (int i = 0; i < form.slots.length; i++) {
+                if (form.slots[i] instanceof SassSlot.Field f && f.kind() == SlotKind.LABEL) {
+                    out.add(address + 16 + (SlotKind.signExtend(values[i], f.field().width()) << f.shift()));
+                }
+            }
+            return out;
+        }
+
         /** The operands as typed values, in print order. */
         public List<Operand> operands() {
             List<Operand> out = new ArrayList<>(values.length);

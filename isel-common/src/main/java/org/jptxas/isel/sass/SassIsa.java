@@ -23,6 +23,8 @@ public final class SassIsa {
 
     private final String sm;
     private final SassForm[][] byKey = new SassForm[1 << 13][];
+    /** Second-level dispatch per key: forms bucketed by the bits every form of the key fixes. */
+    private final KeyTable[] tables = new KeyTable[1 << 13];
     private final Map<String, List<SassForm>> bySkeleton;
     private final List<SassForm> forms;
 
@@ -43,10 +45,20 @@ public final class SassIsa {
         for (Map.Entry<Integer, List<SassForm>> e : keyed.entrySet()) {
             List<SassForm> list = new ArrayList<>(e.getValue());
             // Most specific first, so a form with a fixed zero offset wins over the general one (stable otherwise).
-            list.sort(Comparator.comparingInt((SassForm f) -> -f.specificity));
+            // Ties break on content, so the order never depends on how the forms were split across files.
+            list.sort(Comparator.comparingInt((SassForm f) -> -f.specificity).thenComparing(f -> f.mnemonic)
+                    .thenComparing(f -> f.skeleton).thenComparingLong(f -> f.bitsHi).thenComparingLong(f -> f.bitsLo)
+                    .thenComparingLong(f -> f.maskHi).thenComparingLong(f -> f.maskLo));
             byKey[e.getKey()] = list.toArray(SassForm[]::new);
+            tables[e.getKey()] = new KeyTable(byKey[e.getKey()]);
         }
-        skel.replaceAll((k, v) -> List.copyOf(v));
+        // The assembler tries forms in the decoder's priority order.
+        skel.replaceAll((k, v) -> {
+            List<SassForm> l = new ArrayList<>(v);
+            l.sort(Comparator.comparingInt((SassForm f) -> -f.specificity)
+                    .thenComparing(f -> f.maskHi, Long::compareUnsigned).thenComparing(f -> f.maskLo, Long::compareUnsigned));
+            return List.copyOf(l);
+        });
         this.bySkeleton = Collections.unmodifiableMap(skel);
     }
 
@@ -68,22 +80,101 @@ public final class SassIsa {
         return bySkeleton.getOrDefault(skeleton, List.of());
     }
 
+    /**
+     * The forms of one key grouped by mask: masks are tried most specific first (then by value), and for each mask one
+     * hash probe finds the forms whose fixed bits equal the instruction's bits under it. Allocation-free.
+     */
+    static final class KeyTable {
+        final long[] masksLo, masksHi;
+        private final long[] keysLo, keysHi;
+        private final int[] keysMask;
+        private final SassForm[][] slots;
+        private final int cap;
+
+        KeyTable(SassForm[] forms) {
+            Map<List<Long>, List<SassForm>> byMask = new HashMap<>();
+            for (SassForm f : forms) {
+                byMask.computeIfAbsent(List.of(f.maskLo, f.maskHi), k -> new ArrayList<>()).add(f);
+            }
+            List<List<Long>> masks = new ArrayList<>(byMask.keySet());
+            masks.sort(Comparator.comparingInt((List<Long> m) -> -(Long.bitCount(m.get(0)) + Long.bitCount(m.get(1))))
+                    .thenComparing(m -> m.get(1), Long::compareUnsigned)
+                    .thenComparing(m -> m.get(0), Long::compareUnsigned));
+            masksLo = new long[masks.size()];
+            masksHi = new long[masks.size()];
+            Map<List<Long>, List<SassForm>> groups = new LinkedHashMap<>();
+            for (int k = 0; k < masks.size(); k++) {
+                masksLo[k] = masks.get(k).get(0);
+                masksHi[k] = masks.get(k).get(1);
+                for (SassForm f : byMask.get(masks.get(k))) {
+                    groups.computeIfAbsent(List.of((long) k, f.bitsLo, f.bitsHi), x -> new ArrayList<>()).add(f);
+                }
+            }
+            cap = Integer.highestOneBit(Math.max(1, groups.size()) * 4);
+            keysLo = new long[cap];
+            keysHi = new long[cap];
+            keysMask = new int[cap];
+            slots = new SassForm[cap][];
+            for (Map.Entry<List<Long>, List<SassForm>> g : groups.entrySet()) {
+                int k = (int) (long) g.getKey().get(0);
+                long kl = g.getKey().get(1), kh = g.getKey().get(2);
+                int i = slot(k, kl, kh);
+                while (slots[i] != null) {
+                    i = (i + 1) & (cap - 1);
+                }
+                keysMask[i] = k;
+                keysLo[i] = kl;
+                keysHi[i] = kh;
+                slots[i] = g.getValue().toArray(SassForm[]::new);
+            }
+        }
+
+        private int slot(int k, long kl, long kh) {
+            long h = (kl + k) * 0x9E3779B97F4A7C15L ^ kh * 0xC2B2AE3D27D4EB4FL;
+            return (int) (h ^ (h >>> 29)) & (cap - 1);
+        }
+
+        /** The forms fixing bits {@code lo}/{@code hi} under mask {@code k}, or null. */
+        SassForm[] find(int k, long lo, long hi) {
+            long kl = lo & masksLo[k], kh = hi & masksHi[k];
+            int i = slot(k, kl, kh);
+            while (slots[i] != null) {
+                if (keysMask[i] == k && keysLo[i] == kl && keysHi[i] == kh) {
+                    return slots[i];
+                }
+                i = (i + 1) & (cap - 1);
+            }
+            return null;
+        }
+    }
+
     static int keyOf(long lo, long hi) {
         return (int) (lo & 0xfff) | (int) ((hi >>> 27) & 1) << 12;
     }
 
     /** Decodes one instruction: a {@link SassInstruction.Known} or, if no form explains the bits, an Unknown. */
     public SassInstruction decode(long lo, long hi) {
-        for (SassForm f : byKey[keyOf(lo, hi)]) {
-            if (f.matches(lo, hi)) {
+        KeyTable t = tables[keyOf(lo, hi)];
+        if (t == null) {
+            return new SassInstruction.Unknown(lo, hi);
+        }
+        for (int k = 0; k < t.masksLo.length; k++) {
+            SassForm[] fs = t.find(k, lo, hi);
+            if (fs == null) {
+                continue;
+            }
+            for (SassForm f : fs) {
                 SassSlot[] slots = f.slots;
                 long[] values = new long[slots.length];
                 for (int i = 0; i < slots.length; i++) {
-                    if (slots[i] instanceof SassSlot.Field fs) {
-                        values[i] = fs.field().extract(lo, hi);
+                    if (slots[i] instanceof SassSlot.Field field) {
+                        values[i] = field.field().extract(lo, hi);
                     }
                 }
-                return new SassInstruction.Known(f, values, Control.fromHi(hi), lo, hi);
+                if (f.excludeSlots.length != 0 && f.excluded(values)) {
+                    continue;
+                }
+                return new SassInstruction.Known(f, values, Control.fromHi(hi & ~f.maskHi), lo, hi);
             }
         }
         return new SassInstruction.Unknown(lo, hi);
@@ -116,12 +207,12 @@ public final class SassIsa {
                 slots.add(new SassSlot.Literal(s.literal()));
             } else {
                 slots.add(new SassSlot.Field(SlotKind.valueOf(s.kind()), BitField.parse(s.bits()),
-                        s.shift() == null ? 0 : s.shift()));
+                        s.shift()));
             }
         }
         long[] mask = hex128(d.mask());
         long[] bits = hex128(d.bits());
-        return new SassForm(d.key(), d.mnemonic(), d.pieces(), slots, mask[0], mask[1], bits[0], bits[1]);
+        return new SassForm(d.key(), d.mnemonic(), d.pieces(), slots, mask[0], mask[1], bits[0], bits[1], d.exclude());
     }
 
     /** 32 hex digits, bit 127 first → {lo, hi}. */

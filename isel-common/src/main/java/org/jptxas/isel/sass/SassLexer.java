@@ -110,6 +110,13 @@ public final class SassLexer {
                 lit.setLength(0);
                 lexemes.add(numberLexeme(s.substring(i, j)));
                 i = j;
+            } else if (c == '+' && s.startsWith("-0x", i + 1)) {
+                int j = number(s, i + 2);
+                pieces.add(lit.toString());
+                lit.setLength(0);
+                String t = s.substring(i, j);
+                lexemes.add(new Lexeme(Lexeme.Type.HEX, t, null, -Long.parseUnsignedLong(t.substring(4), 16)));
+                i = j;
             } else if ((c == '+' || c == '-') && i + 1 < n && (isDigit(s.charAt(i + 1)) || s.startsWith("INF", i + 1)
                     || s.startsWith("QNAN", i + 1))) {
                 int j;

@@ -16,7 +16,7 @@ public enum SlotKind {
     HEX(null, null, -1),
     /** Two's complement in the field's width: {@code 0x10}, {@code -0x10}. */
     SHEX(null, null, -1),
-    /** Two's complement with an explicit sign: {@code +0x10}, {@code -0x10}. */
+    /** Two's complement with an explicit sign, as in addresses: {@code +0x10}, {@code +-0x10}. */
     SHEX_PLUS(null, null, -1),
     /** IEEE binary32 bits. */
     F32(null, null, -1),
@@ -73,7 +73,7 @@ public enum SlotKind {
             case SHEX, SHEX_PLUS -> {
                 long v = signExtend(value, width);
                 if (v < 0) {
-                    out.append("-0x").append(Long.toHexString(-v));
+                    out.append(this == SHEX_PLUS ? "+-0x" : "-0x").append(Long.toHexString(-v));
                 } else {
                     out.append(this == SHEX_PLUS ? "+0x" : "0x").append(Long.toHexString(v));
                 }
@@ -86,6 +86,8 @@ public enum SlotKind {
                 String name = labels == null ? null : labels.nameOf(target);
                 if (name != null) {
                     out.append("`(").append(name).append(')');
+                } else if (target < 0) {
+                    out.append("-0x").append(Long.toHexString(-target));
                 } else {
                     out.append("0x").append(Long.toHexString(target));
                 }
@@ -114,8 +116,7 @@ public enum SlotKind {
                 v = lex.number();
             }
             case SHEX, SHEX_PLUS -> {
-                if (lex.type() != Lexeme.Type.HEX
-                        || (lex.number() >= 0 && (lex.text().charAt(0) == '+') != (this == SHEX_PLUS))) {
+                if (lex.type() != Lexeme.Type.HEX || (lex.text().charAt(0) == '+') != (this == SHEX_PLUS)) {
                     throw new IllegalArgumentException("expected a signed hex number, found " + lex.text());
                 }
                 long s = lex.number();
@@ -156,7 +157,7 @@ public enum SlotKind {
                         throw new IllegalArgumentException("label " + lex.text() + " with no label table");
                     }
                     target = labels.addressOf(lex.labelName());
-                } else if (lex.type() == Lexeme.Type.HEX && lex.number() >= 0) {
+                } else if (lex.type() == Lexeme.Type.HEX && lex.text().charAt(0) != '+') {
                     target = lex.number();
                 } else {
                     throw new IllegalArgumentException("expected a branch target, found " + lex.text());

@@ -1,0 +1,156 @@
+package org.jptxas.cli;
+
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.jptxas.isel.cubin.Cubin;
+import org.jptxas.isel.cubin.Section;
+import org.jptxas.isel.sass.SassIsa;
+import org.jptxas.isel.sass.SassListing;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code jnvdisasm}: an nvdisasm-compatible disassembler for sm_75 ... sm_90a, driven by jptxas's SASS tables.
+ * Input is a cubin (its {@code .text.*} sections) or, with {@code -b SMxx}, raw instruction bytes. Instruction lines
+ * match nvdisasm 12.5's; {@code -hex} adds the encoding comments in nvdisasm's layout; {@code -ctrl} (ours) appends
+ * the control-bit annotation the jptxas SASS assembler reads back.
+ */
+@Command(name = "jnvdisasm", mixinStandardHelpOptions = false, sortOptions = false,
+        description = "Disassembles sm_75 ... sm_90a SASS from a cubin or a raw instruction binary, like nvdisasm.")
+public final class JnvdisasmMain implements Callable<Integer> {
+    @Option(names = {"-b", "--binary"}, paramLabel = "SMxy",
+            description = "Input is a raw instruction binary for this SM: SM75, SM80, SM86, SM89, SM90, SM90a.")
+    String binary;
+
+    @Option(names = {"-hex", "--print-instruction-encoding"}, description = "Print the encoding after each instruction.")
+    boolean hex;
+
+    @Option(names = {"-c", "--print-code"}, description = "Only print code sections.")
+    boolean codeOnly;
+
+    @Option(names = {"-ctrl", "--print-control"}, description = "Append each instruction's control bits.")
+    boolean control;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help.")
+    boolean help;
+
+    @Parameters(arity = "1", paramLabel = "file", description = "The cubin or raw binary.")
+    Path input;
+
+    private final PrintWriter out;
+    private final PrintWriter err;
+
+    JnvdisasmMain(PrintWriter out, PrintWriter err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), false);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        int rc = run(args, out, err);
+        out.flush();
+        System.exit(rc);
+    }
+
+    static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new JnvdisasmMain(out, err));
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            err.println("jnvdisasm fatal   : " + ex.getMessage());
+            return 1;
+        });
+        cl.setExecutionExceptionHandler((ex, c, r) -> {
+            err.println("jnvdisasm fatal   : " + ex.getMessage());
+            return 1;
+        });
+        return cl.execute(args);
+    }
+
+    @Override
+    public Integer call() {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(input);
+        } catch (NoSuchFileException e) {
+            err.println("jnvdisasm fatal   : Cannot open object file " + input);
+            return 1;
+        } catch (IOException e) {
+            err.println("jnvdisasm fatal   : Cannot read " + input + ": " + e.getMessage());
+            return 1;
+        }
+        return binary != null ? raw(bytes) : cubin(bytes);
+    }
+
+    private int raw(byte[] bytes) {
+        String sm = binary.toLowerCase(Locale.ROOT);
+        if (!sm.matches("sm(75|80|86|89|90a?)")) {
+            err.println("jnvdisasm fatal   : Unsupported SM for -b: " + binary + " (SM75, SM80, SM86, SM89, SM90, SM90a)");
+            return 1;
+        }
+        if (bytes.length % 16 != 0) {
+            err.println("jnvdisasm fatal   : Raw binary size " + bytes.length + " is not a multiple of 16 bytes");
+            return 1;
+        }
+        String smName = "sm_" + sm.substring(2);
+        SassIsa isa = SassIsa.forSm(smName);
+        String n = sm.substring(2);
+        String virtualSm = "EF_CUDA_SM" + n.replace("a", "");
+        out.println("\t.headerflags\t@\"EF_CUDA_64BIT_ADDRESS " + (n.endsWith("a") ? "EF_CUDA_ACCELERATORS " : "")
+                + virtualSm + " EF_CUDA_VIRTUAL_SM(" + virtualSm + ")\"");
+        SassListing.Block b = new SassListing(isa, hex, control).render(bytes, 0, null);
+        b.lines().forEach(out::println);
+        return report(b.unknown());
+    }
+
+    private int cubin(byte[] bytes) {
+        Cubin cubin;
+        try {
+            cubin = Cubin.read(bytes);
+        } catch (RuntimeException e) {
+            err.println("jnvdisasm fatal   : " + input + " is not a cubin (" + e.getMessage() + "); use -b SMxy for raw"
+                    + " binaries");
+            return 1;
+        }
+        int smNumber = cubin.sm();
+        String sm = "sm_" + smNumber;
+        SassIsa isa;
+        try {
+            isa = SassIsa.forSm(sm);
+        } catch (IllegalArgumentException e) {
+            err.println("jnvdisasm fatal   : " + sm + " code is not supported (sm_75, sm_80, sm_86, sm_89, sm_90)");
+            return 1;
+        }
+        SassListing listing = new SassListing(isa, hex, control);
+        int unknown = 0;
+        for (Section s : cubin.textSections()) {
+            String fn = s.functionName();
+            out.println();
+            out.println("//--------------------- " + s.name() + " --------------------------");
+            out.println("\t.section\t" + s.name() + ",\"ax\",@progbits");
+            out.println(fn + ":");
+            SassListing.Block b = listing.render(s.data(), 0, fn);
+            b.lines().forEach(out::println);
+            unknown += b.unknown();
+        }
+        return report(unknown);
+    }
+
+    private int report(int unknown) {
+        if (unknown > 0) {
+            err.println("jnvdisasm error   : " + unknown + " instruction(s) not in the " + "encoding tables (printed as UNKNOWN)");
+            return 1;
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,107 @@
+package org.jptxas.isel.sass;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Renders instruction lines in nvdisasm's layout: {@code /*addr*}{@code /}, the guard right-aligned in 18 columns,
+ * the instruction and {@code " ;"}; with encodings, the two {@code /* 0x... *}{@code /} comments aligned two columns
+ * after the longest instruction of the listing. Branch targets are named {@code .L_x_N} (numbered across the whole
+ * output, as nvdisasm does) or by the function name at the section start.
+ */
+public final class SassListing {
+    private final SassIsa isa;
+    private final boolean hex;
+    private final boolean control;
+    private int nextLabel;
+
+    /** One rendered code block. */
+    public record Block(List<String> lines, Map<Long, String> labels, String endLabel, int unknown) {}
+
+    public SassListing(SassIsa isa, boolean hex, boolean control) {
+        this.isa = isa;
+        this.hex = hex;
+        this.control = control;
+    }
+
+    /**
+     * Renders {@code code} (a multiple of 16 bytes). With {@code functionName} (cubin mode) branch targets get label
+     * lines; without (raw mode) they print as addresses.
+     */
+    public Block render(byte[] code, long baseAddress, String functionName) {
+        int n = code.length / 16;
+        SassInstruction[] insts = new SassInstruction[n];
+        TreeMap<Long, String> labels = new TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            insts[i] = isa.decode(SassIsa.le64(code, 16 * i), SassIsa.le64(code, 16 * i + 8));
+        }
+        String endLabel = null;
+        if (functionName != null) {
+            for (int i = 0; i < n; i++) {
+                if (insts[i] instanceof SassInstruction.Known k) {
+                    for (long t : k.branchTargets(baseAddress + 16L * i)) {
+                        // nvdisasm numbers labels in order of first reference.
+                        if (t >= baseAddress && t <= baseAddress + 16L * n && t != baseAddress && !labels.containsKey(t)) {
+                            labels.put(t, ".L_x_" + nextLabel++);
+                        }
+                    }
+                }
+            }
+            endLabel = ".L_x_" + nextLabel++;
+            labels.put(baseAddress, functionName);
+        }
+        List<String> texts = new ArrayList<>(n);
+        int width = 0;
+        int unknown = 0;
+        boolean padding = false;
+        for (int i = 0; i < n; i++) {
+            long addr = baseAddress + 16L * i;
+            StringBuilder sb = new StringBuilder(96);
+            sb.append("        /*").append(String.format("%04x", addr)).append("*/");
+            String text = SassPrinter.text(insts[i], addr, functionName == null ? null : labels::get);
+            if (insts[i] instanceof SassInstruction.Unknown) {
+                unknown++;
+            }
+            String guard = "";
+            // Only a P-register guard goes in the guard column; uniform-predicate guards stay inline.
+            if (text.startsWith("@P") || text.startsWith("@!P")) {
+                int sp = text.indexOf(' ');
+                guard = text.substring(0, sp);
+                text = text.substring(sp + 1);
+            }
+            boolean selfLoop = insts[i] instanceof SassInstruction.Known k && guard.isEmpty()
+                    && k.branchTargets(addr).equals(List.of(addr));
+            // nvdisasm writes the closing self-loop and the padding NOPs after it without the blank before ';'.
+            padding = selfLoop || (padding && text.equals("NOP"));
+            sb.append(" ".repeat(Math.max(0, 18 - guard.length()))).append(guard).append(' ').append(text)
+                    .append(text.endsWith("INF") || text.endsWith("QNAN") ? " " : "").append(padding ? ";" : " ;");
+            if (control) {
+                sb.append(' ').append(insts[i].control().text());
+            }
+            width = Math.max(width, sb.length());
+            texts.add(sb.toString());
+        }
+        List<String> lines = new ArrayList<>(n * 2 + labels.size());
+        for (int i = 0; i < n; i++) {
+            long addr = baseAddress + 16L * i;
+            String label = labels.get(addr);
+            if (label != null && !label.equals(functionName)) {
+                lines.add(label + ":");
+            }
+            String t = texts.get(i);
+            if (hex) {
+                SassInstruction inst = insts[i];
+                lines.add(t + " ".repeat(width + 2 - t.length()) + String.format("/* 0x%016x */", inst.lo()));
+                lines.add(" ".repeat(width + 2) + String.format("/* 0x%016x */", inst.hi()));
+            } else {
+                lines.add(t);
+            }
+        }
+        if (endLabel != null) {
+            lines.add(endLabel + ":");
+        }
+        return new Block(lines, labels, endLabel, unknown);
+    }
+}
