@@ -34,7 +34,7 @@ final class JcuobjdumpCommand {
     @Option(names = {"--dump-elf", "-elf"}, description = "Dump ELF object sections, symbols, attributes and relocations.")
     boolean elf;
 
-    @Option(names = {"--dump-sass", "-sass"}, description = "Dump the SASS code of each function.")
+    @Option(names = {"--dump-sass", "-sass"}, description = "Dump the SASS code of each function (sm_75 ... sm_90).")
     boolean sass;
 
     @Option(names = "--rewrite", paramLabel = "<file>",

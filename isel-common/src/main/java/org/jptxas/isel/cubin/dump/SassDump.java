@@ -51,11 +51,14 @@ public final class SassDump {
             byte[] code = text.data();
             int length = code.length - code.length % 16;
             List<SassInstruction> instructions = isa.decodeAll(code, 0, length);
+            boolean padding = false;
             for (int i = 0; i < instructions.size(); i++) {
                 SassInstruction inst = instructions.get(i);
                 long address = 16L * i;
-                String line = String.format("        /*%04x*/                   %s ;", address,
-                        SassPrinter.text(inst, address, null));
+                String asm = SassPrinter.text(inst, address, null);
+                // cuobjdump drops the space before ';' from the closing self-branch on (the end-of-code padding).
+                padding |= asm.equals("BRA 0x" + Long.toHexString(address));
+                String line = String.format("        /*%04x*/                   %s%s", address, asm, padding ? ";" : " ;");
                 out.append(pad(line, 86)).append(String.format("/* 0x%016x */%n", inst.lo()));
                 out.append(" ".repeat(86)).append(String.format("/* 0x%016x */%n", inst.hi()));
             }
