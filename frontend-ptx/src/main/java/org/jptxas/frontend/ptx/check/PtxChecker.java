@@ -49,6 +49,7 @@ public final class PtxChecker {
     private final String fileName;
     private final PtxModule module;
     private final Target compileTarget;
+    /** null when instruction-table checks are off. */
     private final PtxIsa isa;
     private final List<Diagnostic> diagnostics = new ArrayList<>();
     private final IdentityHashMap<Expr.SymbolRef, Symbol> resolved = new IdentityHashMap<>();
@@ -71,7 +72,15 @@ public final class PtxChecker {
      * only the module's own {@code .target} matters).
      */
     public static CheckResult check(String fileName, PtxModule module, Target compileTarget) {
-        PtxChecker c = new PtxChecker(fileName, module, compileTarget, PtxIsa.get());
+        return check(fileName, module, compileTarget, true);
+    }
+
+    /**
+     * As {@link #check(String, PtxModule, Target)}; {@code instructionTable} false skips the per-instruction checks
+     * against the instruction table (names, declarations, labels and directives are still checked).
+     */
+    public static CheckResult check(String fileName, PtxModule module, Target compileTarget, boolean instructionTable) {
+        PtxChecker c = new PtxChecker(fileName, module, compileTarget, instructionTable ? PtxIsa.get() : null);
         c.run();
         return new CheckResult(new ResolvedModule(module, c.resolved, c.splits), c.diagnostics);
     }
@@ -474,6 +483,9 @@ public final class PtxChecker {
     // ---- the instruction table
 
     private void isaCheck(Instruction i) {
+        if (isa == null) {
+            return;
+        }
         Optional<PtxIsa.Split> split = isa.split(i.nameWords());
         if (split.isEmpty()) {
             error(i.pos(), PtxIsa.unknownInstruction(i.opcode()));

@@ -1,6 +1,5 @@
 package org.jptxas.frontend.ptx.parse;
 
-import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.List;
 import org.jptxas.frontend.ptx.ast.PtxModule;
@@ -22,7 +21,7 @@ public final class PtxParser {
             }
         }
         ParseSupport support = new ParseSupport(fileName, eofLine);
-        PtxGrammar grammar = new PtxGrammar(new StringReader(text));
+        PtxGrammar grammar = new PtxGrammar(new StringCharStream(text));
         grammar.s = support;
         PtxModule module = null;
         List<Diagnostic> diagnostics = new ArrayList<>();
