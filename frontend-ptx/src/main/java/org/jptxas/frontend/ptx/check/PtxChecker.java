@@ -215,15 +215,40 @@ public final class PtxChecker {
     // ---- module scope
 
     private void moduleVariable(VariableDecl v) {
-        if (v.space() == StateSpace.REG) {
-            error(v.pos(), "Module-scoped variables in .reg state space are not allowed with ABI");
-        } else if (v.space() == StateSpace.PARAM || v.space() == StateSpace.SREG) {
-            error(v.pos(), "Module-scoped variables in " + v.space().directive() + " state space are not allowed");
+        switch (v.space()) {
+            case REG, LOCAL -> {
+                if (declaredTarget != null && declaredTarget.sm() < 30) {
+                    // Targets before sm_30 compile without the ABI instead of refusing.
+                    diagnostics.add(new Diagnostic(Severity.WARNING, null, 0, "Use of module scoped .local or .reg variable '"
+                            + v.declarators().get(0).name() + "' found, disabling ABI"));
+                } else {
+                    error(v.pos(), "Module-scoped variables in " + v.space().directive()
+                            + " state space are not allowed with ABI");
+                }
+            }
+            case PARAM -> error(v.pos(), "Parameter variables may not be declared at module scope");
+            case SREG -> fatal(v.pos(), "Parsing error near '.sreg': syntax error");
+            default -> {
+            }
         }
+        declarationRules(v);
         declareVariables(v, moduleScope);
         for (Declarator d : v.declarators()) {
             if (d.initializer() != null) {
                 initializer(d.initializer(), moduleScope);
+            }
+        }
+    }
+
+    /** Initializers and arrays where the state space allows them. */
+    private void declarationRules(VariableDecl v) {
+        for (Declarator d : v.declarators()) {
+            if (d.initializer() != null && (v.space() == StateSpace.REG || v.space() == StateSpace.LOCAL
+                    || v.space() == StateSpace.SHARED || v.space() == StateSpace.PARAM)) {
+                error(d.pos(), "No initial value is allowed for '" + d.name() + "' in this state space");
+            }
+            if (v.space() == StateSpace.REG && d.isArray()) {
+                error(d.pos(), "Variable '" + d.name() + "' cannot be allocated into a register");
             }
         }
     }
@@ -284,14 +309,25 @@ public final class PtxChecker {
         }
         Scope params = new Scope(moduleScope);
         for (VariableDecl p : f.returns()) {
+            parameterSpace(f, p);
             declareVariables(p, params);
         }
         for (VariableDecl p : f.params()) {
+            parameterSpace(f, p);
             declareVariables(p, params);
         }
         Set<String> declaredInBody = new HashSet<>();
         collectDeclaredNames(f.body(), declaredInBody);
         new BodyChecker(declaredInBody).block(f.body(), params);
+    }
+
+    private void parameterSpace(FunctionDecl f, VariableDecl p) {
+        String name = p.declarators().get(0).name();
+        if (f.isEntry() && p.space() != StateSpace.PARAM) {
+            error(p.pos(), "Entry parameter '" + name + "' must have .param state space");
+        } else if (!f.isEntry() && p.space() != StateSpace.PARAM && p.space() != StateSpace.REG) {
+            error(p.pos(), "Function parameter '" + name + "' has illegal state space");
+        }
     }
 
     private void replaceFunction(FunctionDecl definition) {
@@ -402,6 +438,10 @@ public final class PtxChecker {
             }
             for (Statement s : b.statements()) {
                 if (s instanceof VariableDecl v) {
+                    if (v.space() == StateSpace.SREG) {
+                        fatal(v.pos(), "Parsing error near '.sreg': syntax error");
+                    }
+                    declarationRules(v);
                     declareVariables(v, scope);
                     for (Declarator d : v.declarators()) {
                         declaredSoFar.add(d.name());
@@ -444,6 +484,7 @@ public final class PtxChecker {
             for (Operand o : i.operands()) {
                 operand(o, scope);
             }
+            addressSpace(i);
             isaCheck(i);
         }
 
@@ -476,6 +517,44 @@ public final class PtxChecker {
             } else if (o instanceof Operand.Pair p) {
                 operand(p.first(), scope);
                 operand(p.second(), scope);
+            }
+        }
+    }
+
+    // ---- state space of memory operands
+
+    private static final Set<String> MEMORY_OPS = Set.of("ld", "ldu", "st", "atom", "red");
+
+    /** {@code ld.global [sharedVar]}: a named variable accessed through another state space. */
+    private void addressSpace(Instruction i) {
+        if (!MEMORY_OPS.contains(i.opcode())) {
+            return;
+        }
+        StateSpace written = null;
+        for (String m : i.modifiers()) {
+            int colons = m.indexOf("::");
+            Optional<StateSpace> s = StateSpace.fromDirective("." + (colons < 0 ? m : m.substring(0, colons)));
+            if (s.isPresent()) {
+                if (written != null) {
+                    return;
+                }
+                written = s.get();
+            }
+        }
+        if (written == null) {
+            return;
+        }
+        for (Operand o : i.operands()) {
+            if (o instanceof Operand.Address a && a.expression() != null) {
+                Expr base = a.expression();
+                while (base instanceof Expr.Binary b && (b.op() == Expr.BinaryOp.ADD || b.op() == Expr.BinaryOp.SUB)) {
+                    base = b.left();
+                }
+                if (base instanceof Expr.SymbolRef ref && resolved.get(ref) instanceof Symbol.Variable v
+                        && v.space() != StateSpace.REG && v.space() != written) {
+                    error(i.pos(), "State space mismatch between instruction and address in instruction '"
+                            + i.opcode() + "'");
+                }
             }
         }
     }

@@ -132,6 +132,27 @@ class DiagnosticsTest {
     }
 
     @Test
+    void stateSpaces() {
+        assertEquals(List.of("jptxas bad.ptx, line 6; error   : No initial value is allowed for 'x' in this state space",
+                "jptxas bad.ptx, line 7; error   : No initial value is allowed for 'y' in this state space",
+                "jptxas bad.ptx, line 8; error   : No initial value is allowed for 'z' in this state space",
+                "jptxas bad.ptx, line 10; error   : Variable 'arr' cannot be allocated into a register"),
+                diagnostics(kernel(".reg .b32 x = 1;\n.local .b32 y = 1;\n.shared .b32 z = 1;\n.const .b32 c = 1;\n"
+                        + ".reg .b32 arr[4];\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 4; error   : Parameter variables may not be declared at module scope",
+                "jptxas bad.ptx, line 5; error   : Module-scoped variables in .local state space are not allowed with ABI",
+                "jptxas bad.ptx, line 5; error   : No initial value is allowed for 'l' in this state space",
+                "jptxas bad.ptx, line 6; error   : No initial value is allowed for 'sh' in this state space"),
+                diagnostics(HEADER + ".param .b32 p;\n.local .b32 l = 3;\n.shared .b32 sh = 2;\n.global .b32 g = 1;\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 8; error   : State space mismatch between instruction and address in instruction 'ld'"),
+                diagnostics(HEADER + ".shared .b32 sh;\n.visible .entry k()\n{\n.reg .b32 %r;\nld.global.u32 %r, [sh];\n"
+                        + "ld.shared.u32 %r, [sh+4];\nret;\n}\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 4; error   : Entry parameter 'a' must have .param state space",
+                "jptxas bad.ptx, line 8; error   : Function parameter 'a' has illegal state space"),
+                diagnostics(HEADER + ".visible .entry k(.reg .b32 a)\n{\nret;\n}\n.func f(.local .b32 a)\n{\nret;\n}\n"));
+    }
+
+    @Test
     void syntaxErrorsNameTheTokenAndRecoverToReportMore() {
         assertEquals(List.of("jptxas bad.ptx, line 6; fatal   : Parsing error near '%r2': syntax error",
                 "jptxas bad.ptx, line 7; fatal   : Parsing error near ',': syntax error"),
