@@ -17,6 +17,9 @@ import java.util.Set;
  *       or nothing; {@code ~} after the type accepts wider registers; {@code ?} = optional from here on;</li>
  *   <li>{@code sm=90}, {@code ptx=78}, {@code arch=sm_90a,sm_100a} — gates of the whole form;</li>
  *   <li>{@code g:bf16:sm=90,ptx=78} — a gate that applies when the word {@code bf16} is written;</li>
+ *   <li>{@code o:|p_} — an operand joined to the previous one by {@code |}; {@code o:r:b64?L2::cache_hint} — an
+ *       optional operand present exactly when the word is written;</li>
+ *   <li>{@code x:L2::cache_hint/local,shared} — words that cannot be written together;</li>
  *   <li>{@code name:mul.lo} — the name ptxas gives this form in messages (default: the opcode).</li>
  * </ul>
  */
@@ -40,6 +43,7 @@ final class FormParser {
         List<ModifierSlot> mods = new ArrayList<>();
         List<OperandSpec> operands = new ArrayList<>();
         List<Gate> gates = new ArrayList<>();
+        List<Exclusion> exclusions = new ArrayList<>();
         int formSm = 0;
         int formPtx = 0;
         List<String> formTargets = List.of();
@@ -65,6 +69,12 @@ final class FormParser {
                 }
                 optionalSeen |= o.optional();
                 operands.add(o);
+            } else if (item.startsWith("x:")) {
+                String[] sides = item.substring(2).split("/");
+                if (sides.length != 2) {
+                    throw new IllegalArgumentException("cannot read exclusion '" + item + "'");
+                }
+                exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(","))));
             } else if (item.startsWith("sm=")) {
                 formSm = number(item.substring(3));
             } else if (item.startsWith("ptx=")) {
@@ -77,10 +87,15 @@ final class FormParser {
                 throw new IllegalArgumentException("cannot read form item '" + item + "'");
             }
         }
+        for (OperandSpec o : operands) {
+            if (!o.presentWith().isEmpty() && mods.stream().noneMatch(m -> m.accepts(o.presentWith()))) {
+                throw new IllegalArgumentException("operand tied to '" + o.presentWith() + "', which no modifier slot takes");
+            }
+        }
         if (formSm != 0 || formPtx != 0 || !formTargets.isEmpty()) {
             gates.add(0, new Gate("", formSm, formPtx, formTargets));
         }
-        return new InstructionForm(name, types, mods, operands, gates, text.trim());
+        return new InstructionForm(name, types, mods, operands, gates, exclusions, text.trim());
     }
 
     private Set<PtxType> typeList(String spec) {
@@ -129,9 +144,16 @@ final class FormParser {
     }
 
     private static OperandSpec operand(String spec, List<TypeSlot> types) {
-        boolean optional = spec.endsWith("?");
+        boolean paired = spec.startsWith("|");
+        if (paired) {
+            spec = spec.substring(1);
+        }
+        String presentWith = "";
+        int q = spec.indexOf('?');
+        boolean optional = q >= 0;
         if (optional) {
-            spec = spec.substring(0, spec.length() - 1);
+            presentWith = spec.substring(q + 1);
+            spec = spec.substring(0, q);
         }
         boolean widening = spec.endsWith("~");
         if (widening) {
@@ -175,7 +197,7 @@ final class FormParser {
         if (doubleWidth && slot == 0) {
             throw new IllegalArgumentException("'+' needs a type slot");
         }
-        return new OperandSpec(kinds, slot, fixed, doubleWidth, widening, optional);
+        return new OperandSpec(kinds, slot, fixed, doubleWidth, widening, optional, paired, presentWith);
     }
 
     private Gate wordGate(String spec) {

@@ -10,8 +10,9 @@ import java.util.Objects;
  * @param source the table text the form was read from, for messages and tests
  */
 public record InstructionForm(String name, List<TypeSlot> types, List<ModifierSlot> modifiers,
-        List<OperandSpec> operands, List<Gate> gates, String source) {
+        List<OperandSpec> operands, List<Gate> gates, List<Exclusion> exclusions, String source) {
     public InstructionForm {
+        exclusions = List.copyOf(exclusions);
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(source, "source");
         types = List.copyOf(types);

@@ -13,10 +13,14 @@ import java.util.Set;
  * @param doubleWidth whether the operand is twice as wide as its type slot ({@code mul.wide}'s result)
  * @param widening whether a register wider than the type is accepted (ld/st/cvt's relaxed rule)
  * @param optional whether this and all later operands may be left out
+ * @param paired whether the operand is joined to the previous one by {@code |} in PTX ({@code setp ... p|q})
+ * @param presentWith when not empty, the optional operand is present exactly when this modifier is written (the
+ *     cache-policy operand of {@code .L2::cache_hint})
  */
 public record OperandSpec(Set<OperandKind> kinds, char typeSlot, PtxType fixedType, boolean doubleWidth,
-        boolean widening, boolean optional) {
+        boolean widening, boolean optional, boolean paired, String presentWith) {
     public OperandSpec {
+        Objects.requireNonNull(presentWith, "presentWith");
         kinds = Set.copyOf(Objects.requireNonNull(kinds, "kinds"));
         if (kinds.isEmpty()) {
             throw new IllegalArgumentException("an operand spec needs at least one shape");

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.jptxas.ori.target.TargetInfo;
+import org.jptxas.tables.ptx.Exclusion;
 import org.jptxas.tables.ptx.Gate;
 import org.jptxas.tables.ptx.InstructionDef;
 import org.jptxas.tables.ptx.InstructionForm;
@@ -120,10 +121,39 @@ final class FormMatcher {
                 return fail(form, MODIFIERS, ms.kind().required(name, ms.words().get(0)));
             }
         }
+        for (Exclusion x : form.exclusions()) {
+            for (String a : x.words()) {
+                if (!modifierWords.contains(a)) {
+                    continue;
+                }
+                for (String b : x.against()) {
+                    if (modifierWords.contains(b)) {
+                        String message = table.kindOf(b) == ModifierKind.STATE_SPACE
+                                ? "Modifier '." + a + "' cannot be applied to '." + b + "' space for instruction '"
+                                        + name + "'"
+                                : "Modifier '." + a + "' cannot be combined with modifier '." + b + "'";
+                        return fail(form, MODIFIERS, message);
+                    }
+                }
+            }
+        }
         int vector = vectorLength();
         List<OperandUse> ops = use.operands();
         if (ops.size() < form.requiredOperands() || ops.size() > form.operands().size()) {
             return fail(form, OPERANDS, "Arguments mismatch for instruction '" + name + "'");
+        }
+        for (int i = 0; i < form.operands().size(); i++) {
+            String tie = form.operands().get(i).presentWith();
+            if (tie.isEmpty()) {
+                continue;
+            }
+            if (modifierWords.contains(tie) && ops.size() <= i) {
+                return fail(form, OPERANDS, "Arguments mismatch for instruction '" + name + "'");
+            }
+            if (!modifierWords.contains(tie) && ops.size() > i) {
+                return fail(form, OPERANDS, "." + tie + " modifier required for instruction '" + name + "' with "
+                        + ops.size() + " arguments");
+            }
         }
         for (int i = 0; i < ops.size(); i++) {
             String problem = operandProblem(form, form.operands().get(i), ops.get(i), vector, i);
