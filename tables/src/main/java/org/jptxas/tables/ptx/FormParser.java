@@ -19,7 +19,8 @@ import java.util.Set;
  *   <li>{@code g:bf16:sm=90,ptx=78} — a gate that applies when the word {@code bf16} is written;</li>
  *   <li>{@code o:|p_} — an operand joined to the previous one by {@code |}; {@code o:r:b64?L2::cache_hint} — an
  *       optional operand present exactly when the word is written;</li>
- *   <li>{@code x:L2::cache_hint/local,shared} — words that cannot be written together;</li>
+ *   <li>{@code x:L2::cache_hint/local,shared} — words (modifiers or types) that cannot be written together;</li>
+ *   <li>{@code vmax=128} — the largest {@code .vN} vector in bits;</li>
  *   <li>{@code name:mul.lo} — the name ptxas gives this form in messages (default: the opcode).</li>
  * </ul>
  */
@@ -44,6 +45,7 @@ final class FormParser {
         List<OperandSpec> operands = new ArrayList<>();
         List<Gate> gates = new ArrayList<>();
         List<Exclusion> exclusions = new ArrayList<>();
+        int maxVectorBits = 0;
         int formSm = 0;
         int formPtx = 0;
         List<String> formTargets = List.of();
@@ -75,6 +77,8 @@ final class FormParser {
                     throw new IllegalArgumentException("cannot read exclusion '" + item + "'");
                 }
                 exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(","))));
+            } else if (item.startsWith("vmax=")) {
+                maxVectorBits = number(item.substring(5));
             } else if (item.startsWith("sm=")) {
                 formSm = number(item.substring(3));
             } else if (item.startsWith("ptx=")) {
@@ -95,7 +99,7 @@ final class FormParser {
         if (formSm != 0 || formPtx != 0 || !formTargets.isEmpty()) {
             gates.add(0, new Gate("", formSm, formPtx, formTargets));
         }
-        return new InstructionForm(name, types, mods, operands, gates, exclusions, text.trim());
+        return new InstructionForm(name, types, mods, operands, gates, exclusions, maxVectorBits, text.trim());
     }
 
     private Set<PtxType> typeList(String spec) {

@@ -123,11 +123,11 @@ final class FormMatcher {
         }
         for (Exclusion x : form.exclusions()) {
             for (String a : x.words()) {
-                if (!modifierWords.contains(a)) {
+                if (!written(a)) {
                     continue;
                 }
                 for (String b : x.against()) {
-                    if (modifierWords.contains(b)) {
+                    if (written(b)) {
                         String message = table.kindOf(b) == ModifierKind.STATE_SPACE
                                 ? "Modifier '." + a + "' cannot be applied to '." + b + "' space for instruction '"
                                         + name + "'"
@@ -138,6 +138,10 @@ final class FormMatcher {
             }
         }
         int vector = vectorLength();
+        if (vector > 0 && form.maxVectorBits() > 0 && !typeWords.isEmpty()
+                && vector * typeWords.get(typeWords.size() - 1).bits() > form.maxVectorBits()) {
+            return fail(form, MODIFIERS, "Vector type too large, exceeds " + form.maxVectorBits() + " bit limit");
+        }
         List<OperandUse> ops = use.operands();
         if (ops.size() < form.requiredOperands() || ops.size() > form.operands().size()) {
             return fail(form, OPERANDS, "Arguments mismatch for instruction '" + name + "'");
@@ -162,6 +166,11 @@ final class FormMatcher {
             }
         }
         return new Attempt(form, PASSED, List.of());
+    }
+
+    /** Whether a modifier or type word is written. */
+    private boolean written(String word) {
+        return modifierWords.contains(word) || typeWords.stream().anyMatch(t -> t.ptxName().equals(word));
     }
 
     private static Attempt fail(InstructionForm form, int stage, String message) {
