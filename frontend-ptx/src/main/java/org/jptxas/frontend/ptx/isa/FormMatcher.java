@@ -307,8 +307,10 @@ final class FormMatcher {
                     || (have.isInteger() && want.isInteger());
         }
         if (widening && have.bits() > want.bits()) {
-            return hc == PtxType.TypeClass.BIT
-                    || (have.isInteger() && (want.isInteger() || wc == PtxType.TypeClass.BIT));
+            // ld/st/cvt: a bit-size instruction type takes any wider register, other types a wider bit register,
+            // integer types also a wider integer register.
+            return wc == PtxType.TypeClass.BIT || hc == PtxType.TypeClass.BIT
+                    || (have.isInteger() && want.isInteger());
         }
         return false;
     }
