@@ -19,6 +19,9 @@ import java.util.Set;
  *   <li>{@code g:bf16:sm=90,ptx=78} — a gate that applies when the word {@code bf16} is written;</li>
  *   <li>{@code o:|p_} — an operand joined to the previous one by {@code |}; {@code o:r:b64?L2::cache_hint} — an
  *       optional operand present exactly when the word is written;</li>
+ *   <li>{@code o:i=4,8,16} / {@code o:S:u32%16} / {@code o:S:u32%warp} — immediate values allowed, a multiple
+ *       required (the operand text ends with these);</li>
+ *   <li>{@code needs:abs/xorsign} — a word that is only legal together with one of the others;</li>
  *   <li>{@code x:L2::cache_hint/local,shared} — words (modifiers or types) that cannot be written together;</li>
  *   <li>{@code vmax=128} — the largest {@code .vN} vector in bits;</li>
  *   <li>{@code name:mul.lo} — the name ptxas gives this form in messages (default: the opcode).</li>
@@ -71,12 +74,18 @@ final class FormParser {
                 }
                 optionalSeen |= o.optional();
                 operands.add(o);
+            } else if (item.startsWith("needs:")) {
+                String[] sides = item.substring(6).split("/");
+                if (sides.length != 2) {
+                    throw new IllegalArgumentException("cannot read requirement '" + item + "'");
+                }
+                exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(",")), true));
             } else if (item.startsWith("x:")) {
                 String[] sides = item.substring(2).split("/");
                 if (sides.length != 2) {
                     throw new IllegalArgumentException("cannot read exclusion '" + item + "'");
                 }
-                exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(","))));
+                exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(",")), false));
             } else if (item.startsWith("vmax=")) {
                 maxVectorBits = number(item.substring(5));
             } else if (item.startsWith("sm=")) {
@@ -163,6 +172,23 @@ final class FormParser {
         if (widening) {
             spec = spec.substring(0, spec.length() - 1);
         }
+        List<Long> values = new ArrayList<>();
+        long multipleOf = 0;
+        boolean warpMultiple = false;
+        int eq = spec.indexOf('=');
+        if (eq >= 0) {
+            for (String v : spec.substring(eq + 1).split(",")) {
+                values.add((long) number(v));
+            }
+            spec = spec.substring(0, eq);
+        }
+        int pct = spec.indexOf('%');
+        if (pct >= 0) {
+            String m = spec.substring(pct + 1);
+            warpMultiple = m.equals("warp");
+            multipleOf = warpMultiple ? 32 : number(m);
+            spec = spec.substring(0, pct);
+        }
         boolean doubleWidth = spec.endsWith("+");
         if (doubleWidth) {
             spec = spec.substring(0, spec.length() - 1);
@@ -201,7 +227,8 @@ final class FormParser {
         if (doubleWidth && slot == 0) {
             throw new IllegalArgumentException("'+' needs a type slot");
         }
-        return new OperandSpec(kinds, slot, fixed, doubleWidth, widening, optional, paired, presentWith);
+        return new OperandSpec(kinds, slot, fixed, doubleWidth, widening, optional, paired, presentWith, values,
+                multipleOf, warpMultiple);
     }
 
     private Gate wordGate(String spec) {

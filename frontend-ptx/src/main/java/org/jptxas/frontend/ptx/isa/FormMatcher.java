@@ -126,6 +126,13 @@ final class FormMatcher {
                 if (!written(a)) {
                     continue;
                 }
+                if (x.requires()) {
+                    if (x.against().stream().noneMatch(this::written)) {
+                        return fail(form, MODIFIERS, "Modifier '." + a + "' requires modifier '." + x.against().get(0)
+                                + "'");
+                    }
+                    continue;
+                }
                 for (String b : x.against()) {
                     if (written(b)) {
                         String message = table.kindOf(b) == ModifierKind.STATE_SPACE
@@ -223,12 +230,10 @@ final class FormMatcher {
                 return registerCompatible(type, op.declaredType(), spec.widening()) ? null : mismatch;
             }
             case IMMEDIATE_INT -> {
-                if (spec.kinds().contains(OperandKind.INT_IMMEDIATE)) {
-                    return null;
-                }
-                boolean ok = spec.kinds().contains(OperandKind.TYPED_IMMEDIATE)
-                        && (type == null || type.typeClass() != PtxType.TypeClass.FLOAT);
-                return ok ? null : mismatch;
+                boolean ok = spec.kinds().contains(OperandKind.INT_IMMEDIATE)
+                        || (spec.kinds().contains(OperandKind.TYPED_IMMEDIATE)
+                                && (type == null || type.typeClass() != PtxType.TypeClass.FLOAT));
+                return ok ? valueProblem(name, spec, op, index) : mismatch;
             }
             case IMMEDIATE_FLOAT -> {
                 if (!spec.kinds().contains(OperandKind.TYPED_IMMEDIATE)) {
@@ -270,6 +275,28 @@ final class FormMatcher {
         }
     }
 
+    /** ptxas's checks of an immediate's value (cp.async sizes, barrier thread counts). */
+    private static String valueProblem(String name, OperandSpec spec, OperandUse op, int index) {
+        if (op.immediateValue().isEmpty()) {
+            return null;
+        }
+        long v = op.immediateValue().getAsLong();
+        if (!spec.values().isEmpty() && !spec.values().contains(v)) {
+            StringBuilder expected = new StringBuilder();
+            for (Long allowed : spec.values()) {
+                expected.append(expected.length() == 0 ? "" : " or ").append(allowed == 0 ? "zero" : allowed.toString());
+            }
+            return "Argument " + index + " of instruction '" + name + "': unexpected value '" + v
+                    + "', expected to be " + expected;
+        }
+        if (spec.multipleOf() > 0 && v % spec.multipleOf() != 0) {
+            return spec.warpMultiple() ? "Number of threads participating in barrier must be in multiple of warp size"
+                    : "Argument " + index + " of instruction '" + name + "': unexpected value '" + v
+                            + "', expected to be multiple of " + spec.multipleOf();
+        }
+        return null;
+    }
+
     private static boolean isPredicate(OperandUse op) {
         return op.declaredType() == null || op.declaredType().equals("pred");
     }
@@ -302,11 +329,14 @@ final class FormMatcher {
         if (hc == PtxType.TypeClass.PREDICATE || wc == PtxType.TypeClass.PREDICATE) {
             return false;
         }
+        if (have == PtxType.F16X2 && want.bits() == 32 && (want.isInteger() || wc == PtxType.TypeClass.BIT)) {
+            return true; // ptxas treats .f16x2 registers as 32-bit integers outside floating-point instructions
+        }
         if (have.bits() == want.bits()) {
             return hc == PtxType.TypeClass.BIT || wc == PtxType.TypeClass.BIT
                     || (have.isInteger() && want.isInteger());
         }
-        if (widening && have.bits() > want.bits()) {
+        if (widening && have.bits() > want.bits() && want != PtxType.BF16) {
             // ld/st/cvt: a bit-size instruction type takes any wider register, other types a wider bit register,
             // integer types also a wider integer register.
             return wc == PtxType.TypeClass.BIT || hc == PtxType.TypeClass.BIT

@@ -187,10 +187,15 @@ final class VariantGenerator {
             return new Op("[%r_b64_7]", OperandUse.of(OperandShape.ADDRESS));
         }
         if (k.contains(OperandKind.TYPED_IMMEDIATE)) {
+            if (o.multipleOf() > 0 || !o.values().isEmpty()) {
+                long v = !o.values().isEmpty() ? o.values().get(0) : o.multipleOf();
+                return new Op(Long.toString(v), OperandUse.immediate(v));
+            }
             return immediate(t);
         }
         if (k.contains(OperandKind.INT_IMMEDIATE)) {
-            return new Op("1", OperandUse.of(OperandShape.IMMEDIATE_INT));
+            long v = !o.values().isEmpty() ? o.values().get(0) : o.multipleOf() > 0 ? o.multipleOf() : 1;
+            return new Op(Long.toString(v), OperandUse.immediate(v));
         }
         if (k.contains(OperandKind.LABEL)) {
             return new Op("L_end", OperandUse.of(OperandShape.LABEL));
@@ -209,7 +214,7 @@ final class VariantGenerator {
             return t.bits() == 64 ? new Op("0d3FF0000000000000", new OperandUse(OperandShape.IMMEDIATE_FLOAT, "f64", 0))
                     : new Op("0f3F800000", new OperandUse(OperandShape.IMMEDIATE_FLOAT, "f32", 0));
         }
-        return new Op("1", OperandUse.of(OperandShape.IMMEDIATE_INT));
+        return new Op("1", OperandUse.immediate(1));
     }
 
     /** A register holding type {@code t}: the type itself when declarable, else a bit register of its size. */
@@ -288,13 +293,13 @@ final class VariantGenerator {
                 o2.set(i, keepPair(op, register(other, i)));
                 add(out, opcode, mods, types, o2, origin + " op" + i + " reg");
                 List<Op> o3 = new ArrayList<>(ops);
-                o3.set(i, keepPair(op, new Op("1", OperandUse.of(OperandShape.IMMEDIATE_INT))));
+                o3.set(i, keepPair(op, new Op("1", OperandUse.immediate(1))));
                 add(out, opcode, mods, types, o3, origin + " op" + i + " imm");
             } else if (op.use().shape() == OperandShape.IMMEDIATE_INT) {
                 o2.set(i, new Op("0f3F800000", new OperandUse(OperandShape.IMMEDIATE_FLOAT, "f32", 0)));
                 add(out, opcode, mods, types, o2, origin + " op" + i + " float");
             } else if (op.use().shape() == OperandShape.IMMEDIATE_FLOAT) {
-                o2.set(i, new Op("1", OperandUse.of(OperandShape.IMMEDIATE_INT)));
+                o2.set(i, new Op("1", OperandUse.immediate(1)));
                 add(out, opcode, mods, types, o2, origin + " op" + i + " int");
             }
         }
