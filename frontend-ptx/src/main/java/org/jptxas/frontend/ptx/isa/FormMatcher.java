@@ -215,11 +215,11 @@ final class FormMatcher {
                         && !(spec.kinds().contains(OperandKind.PREDICATE) && isPredicate(op))) {
                     return mismatch;
                 }
-                return registerCompatible(type, op.declaredType(), spec.widening()) ? null : mismatch;
+                return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
             }
             case VECTOR -> {
                 if (spec.kinds().contains(OperandKind.VECTOR)) {
-                    return registerCompatible(type, op.declaredType(), spec.widening()) ? null : mismatch;
+                    return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
                 }
                 if (!spec.kinds().contains(OperandKind.DATA)) {
                     return mismatch;
@@ -227,7 +227,7 @@ final class FormMatcher {
                 if (vector == 0 || op.vectorLength() != vector) {
                     return "Argument vector size mismatch for instruction '" + name + "'";
                 }
-                return registerCompatible(type, op.declaredType(), spec.widening()) ? null : mismatch;
+                return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
             }
             case IMMEDIATE_INT -> {
                 boolean ok = spec.kinds().contains(OperandKind.INT_IMMEDIATE)
@@ -243,7 +243,7 @@ final class FormMatcher {
             }
             case SPECIAL_REGISTER -> {
                 if (spec.kinds().contains(OperandKind.SPECIAL_REGISTER)) {
-                    return registerCompatible(type, op.declaredType(), true) ? null : mismatch;
+                    return registerCompatible(type, op.declaredType(), true, spec.typeSlot() != 0) ? null : mismatch;
                 }
                 return "Special register argument not allowed for instruction '" + name + "'";
             }
@@ -312,7 +312,7 @@ final class FormMatcher {
     }
 
     /** PTX's operand type rules (ISA manual, "Type Checking" and the relaxed rules of ld/st/cvt). */
-    static boolean registerCompatible(PtxType want, String declared, boolean widening) {
+    static boolean registerCompatible(PtxType want, String declared, boolean widening, boolean fromSlot) {
         if (want == null || declared == null) {
             return true;
         }
@@ -329,8 +329,8 @@ final class FormMatcher {
         if (hc == PtxType.TypeClass.PREDICATE || wc == PtxType.TypeClass.PREDICATE) {
             return false;
         }
-        if (have == PtxType.F16X2 && want.bits() == 32 && (want.isInteger() || wc == PtxType.TypeClass.BIT)) {
-            return true; // ptxas treats .f16x2 registers as 32-bit integers outside floating-point instructions
+        if (fromSlot && have == PtxType.F16X2 && want.bits() == 32 && (want.isInteger() || wc == PtxType.TypeClass.BIT)) {
+            return true; // ptxas takes .f16x2 registers as 32-bit integers where the instruction type decides
         }
         if (have.bits() == want.bits()) {
             return hc == PtxType.TypeClass.BIT || wc == PtxType.TypeClass.BIT
