@@ -19,8 +19,8 @@ import java.util.Set;
  *   <li>{@code g:bf16:sm=90,ptx=78} — a gate that applies when the word {@code bf16} is written;</li>
  *   <li>{@code o:|p_} — an operand joined to the previous one by {@code |}; {@code o:r:b64?L2::cache_hint} — an
  *       optional operand present exactly when the word is written;</li>
- *   <li>{@code o:i=4,8,16} / {@code o:S:u32%16} / {@code o:S:u32%warp} — immediate values allowed, a multiple
- *       required (the operand text ends with these);</li>
+ *   <li>{@code o:i=4,8,16} / {@code o:S:u32%16} / {@code o:S:u32%warp} / {@code o:i%8@24..256} — immediate values
+ *       allowed, a multiple, a range (the operand text ends with these);</li>
  *   <li>{@code needs:abs/xorsign} — a word that is only legal together with one of the others;</li>
  *   <li>{@code x:L2::cache_hint/local,shared} — words (modifiers or types) that cannot be written together;</li>
  *   <li>{@code vmax=128} — the largest {@code .vN} vector in bits;</li>
@@ -175,6 +175,18 @@ final class FormParser {
         List<Long> values = new ArrayList<>();
         long multipleOf = 0;
         boolean warpMultiple = false;
+        long min = 0;
+        long max = 0;
+        int at = spec.indexOf('@');
+        if (at >= 0) {
+            String[] range = spec.substring(at + 1).split("\\.\\.");
+            if (range.length != 2) {
+                throw new IllegalArgumentException("cannot read range '" + spec.substring(at) + "'");
+            }
+            min = number(range[0]);
+            max = number(range[1]);
+            spec = spec.substring(0, at);
+        }
         int eq = spec.indexOf('=');
         if (eq >= 0) {
             for (String v : spec.substring(eq + 1).split(",")) {
@@ -228,7 +240,7 @@ final class FormParser {
             throw new IllegalArgumentException("'+' needs a type slot");
         }
         return new OperandSpec(kinds, slot, fixed, doubleWidth, widening, optional, paired, presentWith, values,
-                multipleOf, warpMultiple);
+                multipleOf, warpMultiple, min, max);
     }
 
     private Gate wordGate(String spec) {

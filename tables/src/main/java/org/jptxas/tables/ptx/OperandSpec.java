@@ -21,10 +21,12 @@ import java.util.Set;
  * @param multipleOf an immediate must be a multiple of this, 0 = any; for a barrier's thread count it is 32 with
  *     {@code warpMultiple} set, which ptxas words differently
  * @param warpMultiple whether {@code multipleOf} is a barrier's warp-size rule
+ * @param min the smallest immediate allowed when {@code max} is not 0
+ * @param max the largest immediate allowed, 0 = no range
  */
 public record OperandSpec(Set<OperandKind> kinds, char typeSlot, PtxType fixedType, boolean doubleWidth,
         boolean widening, boolean optional, boolean paired, String presentWith, List<Long> values,
-        long multipleOf, boolean warpMultiple) {
+        long multipleOf, boolean warpMultiple, long min, long max) {
     public OperandSpec {
         values = List.copyOf(values);
         Objects.requireNonNull(presentWith, "presentWith");

@@ -92,7 +92,7 @@ final class FormMatcher {
         String[] filled = new String[form.modifiers().size()];
         Set<String> seen = new HashSet<>();
         for (String w : modifierWords) {
-            if (!seen.add(w)) {
+            if (!seen.add(w) && !w.equals("sat")) { // ptxas lets .sat be written twice
                 return fail(form, MODIFIERS, "Duplicate ." + w + " modifier");
             }
             int slot = -1;
@@ -289,6 +289,10 @@ final class FormMatcher {
             return "Argument " + index + " of instruction '" + name + "': unexpected value '" + v
                     + "', expected to be " + expected;
         }
+        if (spec.max() != 0 && (v < spec.min() || v > spec.max())) {
+            return "Argument " + index + " of instruction '" + name + "': value '" + v
+                    + "' out of range, expected to be in range [" + spec.min() + ".." + spec.max() + "]";
+        }
         if (spec.multipleOf() > 0 && v % spec.multipleOf() != 0) {
             return spec.warpMultiple() ? "Number of threads participating in barrier must be in multiple of warp size"
                     : "Argument " + index + " of instruction '" + name + "': unexpected value '" + v
@@ -328,6 +332,9 @@ final class FormMatcher {
         PtxType.TypeClass wc = want.typeClass();
         if (hc == PtxType.TypeClass.PREDICATE || wc == PtxType.TypeClass.PREDICATE) {
             return false;
+        }
+        if (!fromSlot && wc == PtxType.TypeClass.BIT && hc == PtxType.TypeClass.FLOAT) {
+            return false; // an operand of fixed bit type (bar.warp.sync's mask, cvt.tf32's result) takes no float register
         }
         if (fromSlot && have == PtxType.F16X2 && want.bits() == 32 && (want.isInteger() || wc == PtxType.TypeClass.BIT)) {
             return true; // ptxas takes .f16x2 registers as 32-bit integers where the instruction type decides

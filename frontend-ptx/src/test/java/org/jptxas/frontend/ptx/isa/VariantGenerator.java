@@ -187,14 +187,14 @@ final class VariantGenerator {
             return new Op("[%r_b64_7]", OperandUse.of(OperandShape.ADDRESS));
         }
         if (k.contains(OperandKind.TYPED_IMMEDIATE)) {
-            if (o.multipleOf() > 0 || !o.values().isEmpty()) {
-                long v = !o.values().isEmpty() ? o.values().get(0) : o.multipleOf();
+            if (o.multipleOf() > 0 || !o.values().isEmpty() || o.max() != 0) {
+                long v = legalValue(o);
                 return new Op(Long.toString(v), OperandUse.immediate(v));
             }
             return immediate(t);
         }
         if (k.contains(OperandKind.INT_IMMEDIATE)) {
-            long v = !o.values().isEmpty() ? o.values().get(0) : o.multipleOf() > 0 ? o.multipleOf() : 1;
+            long v = legalValue(o);
             return new Op(Long.toString(v), OperandUse.immediate(v));
         }
         if (k.contains(OperandKind.LABEL)) {
@@ -207,6 +207,16 @@ final class VariantGenerator {
             return new Op("_", OperandUse.of(OperandShape.SINK));
         }
         throw new IllegalStateException("cannot render " + k);
+    }
+
+    /** An immediate the spec allows: its first listed value, else the smallest multiple inside its range. */
+    private static long legalValue(OperandSpec o) {
+        if (!o.values().isEmpty()) {
+            return o.values().get(0);
+        }
+        long step = Math.max(1, o.multipleOf());
+        long v = o.max() != 0 ? Math.max(o.min(), step) : step;
+        return (v + step - 1) / step * step;
     }
 
     private static Op immediate(PtxType t) {
