@@ -15,7 +15,7 @@ import java.util.Set;
  *   <li>{@code m:rn,rz} / {@code m:@rnd?} — a modifier slot: words or {@code @group}s, {@code ?} = optional;</li>
  *   <li>{@code o:rn:T} — an operand: shape codes (see {@link OperandKind}), then the type slot letter, a fixed type
  *       or nothing; {@code ~} after the type accepts wider registers; {@code ?} = optional from here on;</li>
- *   <li>{@code sm=90}, {@code ptx=78}, {@code arch=sm_90a,sm_100a} — gates of the whole form;</li>
+ *   <li>{@code sm=90}, {@code ptx=78}, {@code arch=sm_90a,sm_100a}, {@code maxptx=63} — gates of the whole form;</li>
  *   <li>{@code g:bf16:sm=90,ptx=78} — a gate that applies when the word {@code bf16} is written;</li>
  *   <li>{@code o:|p_} — an operand joined to the previous one by {@code |}; {@code o:r:b64?L2::cache_hint} — an
  *       optional operand present exactly when the word is written;</li>
@@ -51,6 +51,7 @@ final class FormParser {
         int maxVectorBits = 0;
         int formSm = 0;
         int formPtx = 0;
+        int formMaxPtx = 0;
         List<String> formTargets = List.of();
         boolean optionalSeen = false;
         for (String item : text.trim().split("\\s+")) {
@@ -90,6 +91,8 @@ final class FormParser {
                 maxVectorBits = number(item.substring(5));
             } else if (item.startsWith("sm=")) {
                 formSm = number(item.substring(3));
+            } else if (item.startsWith("maxptx=")) {
+                formMaxPtx = number(item.substring(7));
             } else if (item.startsWith("ptx=")) {
                 formPtx = number(item.substring(4));
             } else if (item.startsWith("arch=")) {
@@ -105,8 +108,8 @@ final class FormParser {
                 throw new IllegalArgumentException("operand tied to '" + o.presentWith() + "', which no modifier slot takes");
             }
         }
-        if (formSm != 0 || formPtx != 0 || !formTargets.isEmpty()) {
-            gates.add(0, new Gate("", formSm, formPtx, formTargets));
+        if (formSm != 0 || formPtx != 0 || !formTargets.isEmpty() || formMaxPtx != 0) {
+            gates.add(0, new Gate("", formSm, formPtx, formTargets, formMaxPtx));
         }
         return new InstructionForm(name, types, mods, operands, gates, exclusions, maxVectorBits, text.trim());
     }
@@ -233,7 +236,9 @@ final class FormParser {
                 fixed = PtxType.of(t).orElseThrow(() -> new IllegalArgumentException("unknown type '" + t + "'"));
             }
         }
-        if (kinds.contains(OperandKind.PREDICATE) && slot == 0 && fixed == null) {
+        boolean registers = kinds.contains(OperandKind.REGISTER) || kinds.contains(OperandKind.DATA)
+                || kinds.contains(OperandKind.VECTOR);
+        if (kinds.contains(OperandKind.PREDICATE) && !registers && slot == 0 && fixed == null) {
             fixed = PtxType.PRED;
         }
         if (doubleWidth && slot == 0) {
@@ -244,7 +249,8 @@ final class FormParser {
     }
 
     private Gate wordGate(String spec) {
-        int colon = spec.indexOf(':');
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(":(?=(sm|ptx|arch)=)").matcher(spec);
+        int colon = m.find() ? m.start() : -1;
         if (colon <= 0) {
             throw new IllegalArgumentException("cannot read gate 'g:" + spec + "'");
         }
@@ -263,7 +269,7 @@ final class FormParser {
                 throw new IllegalArgumentException("cannot read gate condition '" + c + "'");
             }
         }
-        return new Gate(word, sm, ptx, targets);
+        return new Gate(word, sm, ptx, targets, 0);
     }
 
     /** Target names, or {@code @set} names of the table's target sets, comma separated. */

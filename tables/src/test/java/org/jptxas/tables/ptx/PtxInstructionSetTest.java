@@ -43,7 +43,7 @@ class PtxInstructionSetTest {
         assertTrue(f.modifiers().get(0).optional());
         assertEquals(2, f.requiredOperands());
         assertEquals(3, f.operands().size());
-        assertEquals(new Gate("f64", 90, 78, java.util.List.of()), f.gates().get(0));
+        assertEquals(new Gate("f64", 90, 78, java.util.List.of(), 0), f.gates().get(0));
     }
 
     @Test

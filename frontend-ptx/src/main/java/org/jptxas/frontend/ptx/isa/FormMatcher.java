@@ -63,6 +63,9 @@ final class FormMatcher {
         Attempt best = null;
         List<IsaProblem> firstGateProblems = null;
         for (InstructionForm form : def.forms()) {
+            if (retired(form)) {
+                continue;
+            }
             Attempt a = attempt(form);
             if (a.stage == PASSED) {
                 List<IsaProblem> gates = gates(form);
@@ -77,6 +80,16 @@ final class FormMatcher {
             }
         }
         return firstGateProblems != null ? firstGateProblems : best.problems;
+    }
+
+    /** A form that later PTX versions dropped (vote without .sync, mad.f32 without rounding) does not exist for them. */
+    private boolean retired(InstructionForm form) {
+        for (Gate g : form.gates()) {
+            if (g.word().isEmpty() && g.maxPtx() != 0 && ptx > g.maxPtx()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Attempt attempt(InstructionForm form) {
@@ -218,6 +231,11 @@ final class FormMatcher {
                 return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
             }
             case VECTOR -> {
+                if (op.vectorLength() == 1 && vector == 0 && !spec.kinds().contains(OperandKind.VECTOR)) {
+                    // ptxas takes a one-element vector {%r} where a scalar register goes
+                    OperandUse scalar = new OperandUse(OperandShape.REGISTER, op.declaredType(), 0);
+                    return operandProblem(form, spec, scalar, vector, index);
+                }
                 if (spec.kinds().contains(OperandKind.VECTOR)) {
                     return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
                 }
