@@ -15,8 +15,15 @@ import java.util.Set;
  *   <li>{@code m:rn,rz} / {@code m:@rnd?} — a modifier slot: words or {@code @group}s, {@code ?} = optional;</li>
  *   <li>{@code o:rn:T} — an operand: shape codes (see {@link OperandKind}), then the type slot letter, a fixed type
  *       or nothing; {@code ~} after the type accepts wider registers; {@code ?} = optional from here on;</li>
- *   <li>{@code sm=90}, {@code ptx=78}, {@code arch=sm_90a,sm_100a} — gates of the whole form;</li>
+ *   <li>{@code sm=90}, {@code ptx=78}, {@code arch=sm_90a,sm_100a}, {@code maxptx=63} — gates of the whole form;</li>
  *   <li>{@code g:bf16:sm=90,ptx=78} — a gate that applies when the word {@code bf16} is written;</li>
+ *   <li>{@code o:|p_} — an operand joined to the previous one by {@code |}; {@code o:r:b64?L2::cache_hint} — an
+ *       optional operand present exactly when the word is written;</li>
+ *   <li>{@code o:i=4,8,16} / {@code o:S:u32%16} / {@code o:S:u32%warp} / {@code o:i%8@24..256} — immediate values
+ *       allowed, a multiple, a range (the operand text ends with these);</li>
+ *   <li>{@code needs:abs/xorsign} — a word that is only legal together with one of the others;</li>
+ *   <li>{@code x:L2::cache_hint/local,shared} — words (modifiers or types) that cannot be written together;</li>
+ *   <li>{@code vmax=128} — the largest {@code .vN} vector in bits;</li>
  *   <li>{@code name:mul.lo} — the name ptxas gives this form in messages (default: the opcode).</li>
  * </ul>
  */
@@ -40,8 +47,11 @@ final class FormParser {
         List<ModifierSlot> mods = new ArrayList<>();
         List<OperandSpec> operands = new ArrayList<>();
         List<Gate> gates = new ArrayList<>();
+        List<Exclusion> exclusions = new ArrayList<>();
+        int maxVectorBits = 0;
         int formSm = 0;
         int formPtx = 0;
+        int formMaxPtx = 0;
         List<String> formTargets = List.of();
         boolean optionalSeen = false;
         for (String item : text.trim().split("\\s+")) {
@@ -65,8 +75,24 @@ final class FormParser {
                 }
                 optionalSeen |= o.optional();
                 operands.add(o);
+            } else if (item.startsWith("needs:")) {
+                String[] sides = item.substring(6).split("/");
+                if (sides.length != 2) {
+                    throw new IllegalArgumentException("cannot read requirement '" + item + "'");
+                }
+                exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(",")), true));
+            } else if (item.startsWith("x:")) {
+                String[] sides = item.substring(2).split("/");
+                if (sides.length != 2) {
+                    throw new IllegalArgumentException("cannot read exclusion '" + item + "'");
+                }
+                exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(",")), false));
+            } else if (item.startsWith("vmax=")) {
+                maxVectorBits = number(item.substring(5));
             } else if (item.startsWith("sm=")) {
                 formSm = number(item.substring(3));
+            } else if (item.startsWith("maxptx=")) {
+                formMaxPtx = number(item.substring(7));
             } else if (item.startsWith("ptx=")) {
                 formPtx = number(item.substring(4));
             } else if (item.startsWith("arch=")) {
@@ -77,10 +103,15 @@ final class FormParser {
                 throw new IllegalArgumentException("cannot read form item '" + item + "'");
             }
         }
-        if (formSm != 0 || formPtx != 0 || !formTargets.isEmpty()) {
-            gates.add(0, new Gate("", formSm, formPtx, formTargets));
+        for (OperandSpec o : operands) {
+            if (!o.presentWith().isEmpty() && mods.stream().noneMatch(m -> m.accepts(o.presentWith()))) {
+                throw new IllegalArgumentException("operand tied to '" + o.presentWith() + "', which no modifier slot takes");
+            }
         }
-        return new InstructionForm(name, types, mods, operands, gates, text.trim());
+        if (formSm != 0 || formPtx != 0 || !formTargets.isEmpty() || formMaxPtx != 0) {
+            gates.add(0, new Gate("", formSm, formPtx, formTargets, formMaxPtx));
+        }
+        return new InstructionForm(name, types, mods, operands, gates, exclusions, maxVectorBits, text.trim());
     }
 
     private Set<PtxType> typeList(String spec) {
@@ -129,13 +160,49 @@ final class FormParser {
     }
 
     private static OperandSpec operand(String spec, List<TypeSlot> types) {
-        boolean optional = spec.endsWith("?");
+        boolean paired = spec.startsWith("|");
+        if (paired) {
+            spec = spec.substring(1);
+        }
+        String presentWith = "";
+        int q = spec.indexOf('?');
+        boolean optional = q >= 0;
         if (optional) {
-            spec = spec.substring(0, spec.length() - 1);
+            presentWith = spec.substring(q + 1);
+            spec = spec.substring(0, q);
         }
         boolean widening = spec.endsWith("~");
         if (widening) {
             spec = spec.substring(0, spec.length() - 1);
+        }
+        List<Long> values = new ArrayList<>();
+        long multipleOf = 0;
+        boolean warpMultiple = false;
+        long min = 0;
+        long max = 0;
+        int at = spec.indexOf('@');
+        if (at >= 0) {
+            String[] range = spec.substring(at + 1).split("\\.\\.");
+            if (range.length != 2) {
+                throw new IllegalArgumentException("cannot read range '" + spec.substring(at) + "'");
+            }
+            min = number(range[0]);
+            max = number(range[1]);
+            spec = spec.substring(0, at);
+        }
+        int eq = spec.indexOf('=');
+        if (eq >= 0) {
+            for (String v : spec.substring(eq + 1).split(",")) {
+                values.add((long) number(v));
+            }
+            spec = spec.substring(0, eq);
+        }
+        int pct = spec.indexOf('%');
+        if (pct >= 0) {
+            String m = spec.substring(pct + 1);
+            warpMultiple = m.equals("warp");
+            multipleOf = warpMultiple ? 32 : number(m);
+            spec = spec.substring(0, pct);
         }
         boolean doubleWidth = spec.endsWith("+");
         if (doubleWidth) {
@@ -169,17 +236,21 @@ final class FormParser {
                 fixed = PtxType.of(t).orElseThrow(() -> new IllegalArgumentException("unknown type '" + t + "'"));
             }
         }
-        if (kinds.contains(OperandKind.PREDICATE) && slot == 0 && fixed == null) {
+        boolean registers = kinds.contains(OperandKind.REGISTER) || kinds.contains(OperandKind.DATA)
+                || kinds.contains(OperandKind.VECTOR);
+        if (kinds.contains(OperandKind.PREDICATE) && !registers && slot == 0 && fixed == null) {
             fixed = PtxType.PRED;
         }
         if (doubleWidth && slot == 0) {
             throw new IllegalArgumentException("'+' needs a type slot");
         }
-        return new OperandSpec(kinds, slot, fixed, doubleWidth, widening, optional);
+        return new OperandSpec(kinds, slot, fixed, doubleWidth, widening, optional, paired, presentWith, values,
+                multipleOf, warpMultiple, min, max);
     }
 
     private Gate wordGate(String spec) {
-        int colon = spec.indexOf(':');
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(":(?=(sm|ptx|arch)=)").matcher(spec);
+        int colon = m.find() ? m.start() : -1;
         if (colon <= 0) {
             throw new IllegalArgumentException("cannot read gate 'g:" + spec + "'");
         }
@@ -198,7 +269,7 @@ final class FormParser {
                 throw new IllegalArgumentException("cannot read gate condition '" + c + "'");
             }
         }
-        return new Gate(word, sm, ptx, targets);
+        return new Gate(word, sm, ptx, targets, 0);
     }
 
     /** Target names, or {@code @set} names of the table's target sets, comma separated. */

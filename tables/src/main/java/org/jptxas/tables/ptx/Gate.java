@@ -11,8 +11,10 @@ import java.util.Objects;
  * @param minPtx the lowest {@code .version} times ten, 0 = any
  * @param targets when not empty, the only targets that have it (architecture-specific features such as wgmma on
  *     {@code sm_90a}), by name
+ * @param maxPtx when not 0, the highest {@code .version} times ten that still has the form: later versions do not
+ *     know it at all (vote without {@code .sync}, mad.f32 without rounding)
  */
-public record Gate(String word, int minSm, int minPtx, List<String> targets) {
+public record Gate(String word, int minSm, int minPtx, List<String> targets, int maxPtx) {
     public Gate {
         Objects.requireNonNull(word, "word");
         targets = List.copyOf(targets);

@@ -7,11 +7,13 @@ import java.util.Objects;
  * One legal shape of an instruction: its type slots, modifier slots, operands and gates.
  *
  * @param name the name ptxas uses in diagnostics for this form ({@code mul.lo}, {@code wgmma.fence})
+ * @param maxVectorBits the largest {@code .vN} vector in bits (elements times type size), 0 = no limit
  * @param source the table text the form was read from, for messages and tests
  */
 public record InstructionForm(String name, List<TypeSlot> types, List<ModifierSlot> modifiers,
-        List<OperandSpec> operands, List<Gate> gates, String source) {
+        List<OperandSpec> operands, List<Gate> gates, List<Exclusion> exclusions, int maxVectorBits, String source) {
     public InstructionForm {
+        exclusions = List.copyOf(exclusions);
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(source, "source");
         types = List.copyOf(types);

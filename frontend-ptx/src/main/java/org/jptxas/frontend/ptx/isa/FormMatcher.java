@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.jptxas.ori.target.TargetInfo;
+import org.jptxas.tables.ptx.Exclusion;
 import org.jptxas.tables.ptx.Gate;
 import org.jptxas.tables.ptx.InstructionDef;
 import org.jptxas.tables.ptx.InstructionForm;
@@ -62,6 +63,9 @@ final class FormMatcher {
         Attempt best = null;
         List<IsaProblem> firstGateProblems = null;
         for (InstructionForm form : def.forms()) {
+            if (retired(form)) {
+                continue;
+            }
             Attempt a = attempt(form);
             if (a.stage == PASSED) {
                 List<IsaProblem> gates = gates(form);
@@ -78,6 +82,16 @@ final class FormMatcher {
         return firstGateProblems != null ? firstGateProblems : best.problems;
     }
 
+    /** A form that later PTX versions dropped (vote without .sync, mad.f32 without rounding) does not exist for them. */
+    private boolean retired(InstructionForm form) {
+        for (Gate g : form.gates()) {
+            if (g.word().isEmpty() && g.maxPtx() != 0 && ptx > g.maxPtx()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private Attempt attempt(InstructionForm form) {
         String name = form.name();
         if (typeWords.size() != form.types().size()) {
@@ -91,7 +105,7 @@ final class FormMatcher {
         String[] filled = new String[form.modifiers().size()];
         Set<String> seen = new HashSet<>();
         for (String w : modifierWords) {
-            if (!seen.add(w)) {
+            if (!seen.add(w) && !w.equals("sat")) { // ptxas lets .sat be written twice
                 return fail(form, MODIFIERS, "Duplicate ." + w + " modifier");
             }
             int slot = -1;
@@ -120,10 +134,50 @@ final class FormMatcher {
                 return fail(form, MODIFIERS, ms.kind().required(name, ms.words().get(0)));
             }
         }
+        for (Exclusion x : form.exclusions()) {
+            for (String a : x.words()) {
+                if (!written(a)) {
+                    continue;
+                }
+                if (x.requires()) {
+                    if (x.against().stream().noneMatch(this::written)) {
+                        return fail(form, MODIFIERS, "Modifier '." + a + "' requires modifier '." + x.against().get(0)
+                                + "'");
+                    }
+                    continue;
+                }
+                for (String b : x.against()) {
+                    if (written(b)) {
+                        String message = table.kindOf(b) == ModifierKind.STATE_SPACE
+                                ? "Modifier '." + a + "' cannot be applied to '." + b + "' space for instruction '"
+                                        + name + "'"
+                                : "Modifier '." + a + "' cannot be combined with modifier '." + b + "'";
+                        return fail(form, MODIFIERS, message);
+                    }
+                }
+            }
+        }
         int vector = vectorLength();
+        if (vector > 0 && form.maxVectorBits() > 0 && !typeWords.isEmpty()
+                && vector * typeWords.get(typeWords.size() - 1).bits() > form.maxVectorBits()) {
+            return fail(form, MODIFIERS, "Vector type too large, exceeds " + form.maxVectorBits() + " bit limit");
+        }
         List<OperandUse> ops = use.operands();
         if (ops.size() < form.requiredOperands() || ops.size() > form.operands().size()) {
             return fail(form, OPERANDS, "Arguments mismatch for instruction '" + name + "'");
+        }
+        for (int i = 0; i < form.operands().size(); i++) {
+            String tie = form.operands().get(i).presentWith();
+            if (tie.isEmpty()) {
+                continue;
+            }
+            if (modifierWords.contains(tie) && ops.size() <= i) {
+                return fail(form, OPERANDS, "Arguments mismatch for instruction '" + name + "'");
+            }
+            if (!modifierWords.contains(tie) && ops.size() > i) {
+                return fail(form, OPERANDS, "." + tie + " modifier required for instruction '" + name + "' with "
+                        + ops.size() + " arguments");
+            }
         }
         for (int i = 0; i < ops.size(); i++) {
             String problem = operandProblem(form, form.operands().get(i), ops.get(i), vector, i);
@@ -132,6 +186,11 @@ final class FormMatcher {
             }
         }
         return new Attempt(form, PASSED, List.of());
+    }
+
+    /** Whether a modifier or type word is written. */
+    private boolean written(String word) {
+        return modifierWords.contains(word) || typeWords.stream().anyMatch(t -> t.ptxName().equals(word));
     }
 
     private static Attempt fail(InstructionForm form, int stage, String message) {
@@ -169,11 +228,16 @@ final class FormMatcher {
                         && !(spec.kinds().contains(OperandKind.PREDICATE) && isPredicate(op))) {
                     return mismatch;
                 }
-                return registerCompatible(type, op.declaredType(), spec.widening()) ? null : mismatch;
+                return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
             }
             case VECTOR -> {
+                if (op.vectorLength() == 1 && vector == 0 && !spec.kinds().contains(OperandKind.VECTOR)) {
+                    // ptxas takes a one-element vector {%r} where a scalar register goes
+                    OperandUse scalar = new OperandUse(OperandShape.REGISTER, op.declaredType(), 0);
+                    return operandProblem(form, spec, scalar, vector, index);
+                }
                 if (spec.kinds().contains(OperandKind.VECTOR)) {
-                    return registerCompatible(type, op.declaredType(), spec.widening()) ? null : mismatch;
+                    return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
                 }
                 if (!spec.kinds().contains(OperandKind.DATA)) {
                     return mismatch;
@@ -181,15 +245,13 @@ final class FormMatcher {
                 if (vector == 0 || op.vectorLength() != vector) {
                     return "Argument vector size mismatch for instruction '" + name + "'";
                 }
-                return registerCompatible(type, op.declaredType(), spec.widening()) ? null : mismatch;
+                return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
             }
             case IMMEDIATE_INT -> {
-                if (spec.kinds().contains(OperandKind.INT_IMMEDIATE)) {
-                    return null;
-                }
-                boolean ok = spec.kinds().contains(OperandKind.TYPED_IMMEDIATE)
-                        && (type == null || type.typeClass() != PtxType.TypeClass.FLOAT);
-                return ok ? null : mismatch;
+                boolean ok = spec.kinds().contains(OperandKind.INT_IMMEDIATE)
+                        || (spec.kinds().contains(OperandKind.TYPED_IMMEDIATE)
+                                && (type == null || type.typeClass() != PtxType.TypeClass.FLOAT));
+                return ok ? valueProblem(name, spec, op, index) : mismatch;
             }
             case IMMEDIATE_FLOAT -> {
                 if (!spec.kinds().contains(OperandKind.TYPED_IMMEDIATE)) {
@@ -199,7 +261,7 @@ final class FormMatcher {
             }
             case SPECIAL_REGISTER -> {
                 if (spec.kinds().contains(OperandKind.SPECIAL_REGISTER)) {
-                    return registerCompatible(type, op.declaredType(), true) ? null : mismatch;
+                    return registerCompatible(type, op.declaredType(), true, spec.typeSlot() != 0) ? null : mismatch;
                 }
                 return "Special register argument not allowed for instruction '" + name + "'";
             }
@@ -231,6 +293,32 @@ final class FormMatcher {
         }
     }
 
+    /** ptxas's checks of an immediate's value (cp.async sizes, barrier thread counts). */
+    private static String valueProblem(String name, OperandSpec spec, OperandUse op, int index) {
+        if (op.immediateValue().isEmpty()) {
+            return null;
+        }
+        long v = op.immediateValue().getAsLong();
+        if (!spec.values().isEmpty() && !spec.values().contains(v)) {
+            StringBuilder expected = new StringBuilder();
+            for (Long allowed : spec.values()) {
+                expected.append(expected.length() == 0 ? "" : " or ").append(allowed == 0 ? "zero" : allowed.toString());
+            }
+            return "Argument " + index + " of instruction '" + name + "': unexpected value '" + v
+                    + "', expected to be " + expected;
+        }
+        if (spec.max() != 0 && (v < spec.min() || v > spec.max())) {
+            return "Argument " + index + " of instruction '" + name + "': value '" + v
+                    + "' out of range, expected to be in range [" + spec.min() + ".." + spec.max() + "]";
+        }
+        if (spec.multipleOf() > 0 && v % spec.multipleOf() != 0) {
+            return spec.warpMultiple() ? "Number of threads participating in barrier must be in multiple of warp size"
+                    : "Argument " + index + " of instruction '" + name + "': unexpected value '" + v
+                            + "', expected to be multiple of " + spec.multipleOf();
+        }
+        return null;
+    }
+
     private static boolean isPredicate(OperandUse op) {
         return op.declaredType() == null || op.declaredType().equals("pred");
     }
@@ -246,7 +334,7 @@ final class FormMatcher {
     }
 
     /** PTX's operand type rules (ISA manual, "Type Checking" and the relaxed rules of ld/st/cvt). */
-    static boolean registerCompatible(PtxType want, String declared, boolean widening) {
+    static boolean registerCompatible(PtxType want, String declared, boolean widening, boolean fromSlot) {
         if (want == null || declared == null) {
             return true;
         }
@@ -263,13 +351,21 @@ final class FormMatcher {
         if (hc == PtxType.TypeClass.PREDICATE || wc == PtxType.TypeClass.PREDICATE) {
             return false;
         }
+        if (!fromSlot && wc == PtxType.TypeClass.BIT && hc == PtxType.TypeClass.FLOAT) {
+            return false; // an operand of fixed bit type (bar.warp.sync's mask, cvt.tf32's result) takes no float register
+        }
+        if (fromSlot && have == PtxType.F16X2 && want.bits() == 32 && (want.isInteger() || wc == PtxType.TypeClass.BIT)) {
+            return true; // ptxas takes .f16x2 registers as 32-bit integers where the instruction type decides
+        }
         if (have.bits() == want.bits()) {
             return hc == PtxType.TypeClass.BIT || wc == PtxType.TypeClass.BIT
                     || (have.isInteger() && want.isInteger());
         }
-        if (widening && have.bits() > want.bits()) {
-            return hc == PtxType.TypeClass.BIT
-                    || (have.isInteger() && (want.isInteger() || wc == PtxType.TypeClass.BIT));
+        if (widening && have.bits() > want.bits() && want != PtxType.BF16) {
+            // ld/st/cvt: a bit-size instruction type takes any wider register, other types a wider bit register,
+            // integer types also a wider integer register.
+            return wc == PtxType.TypeClass.BIT || hc == PtxType.TypeClass.BIT
+                    || (have.isInteger() && want.isInteger());
         }
         return false;
     }

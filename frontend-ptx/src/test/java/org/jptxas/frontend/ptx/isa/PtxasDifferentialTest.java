@@ -22,7 +22,6 @@ import org.jptxas.tables.ptx.InstructionDef;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -30,19 +29,20 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Differential test of the instruction table against ptxas 13: every variant {@link VariantGenerator} makes is
  * written into batches of one kernel each, ptxas reports its errors per line, and the checker's accept/reject
  * verdict is compared with ptxas's for each line. Disagreements are written to
- * {@code target/ptxas-differential-<target>.txt}.
+ * {@code target/ptxas-differential-<target>.txt}, the batches to {@code target/ptxas-differential/<target>/}.
  */
 @Tag("slow")
 class PtxasDifferentialTest {
     private static final int BATCH = 600;
-    private static final Pattern ERROR = Pattern.compile("^ptxas [^,]+, line (\\d+); error   : (.*)$");
+    private static final Pattern ERROR = Pattern.compile("^ptxas [^,]+, line (\\d+); (error|fatal)   : (.*)$");
 
     /** Minimum share of variants on which the checker and ptxas agree. */
     private static final double REQUIRED_AGREEMENT = 0.90;
 
     @ParameterizedTest
     @ValueSource(strings = {"sm_90a", "sm_100a", "sm_80"})
-    void checkerAgreesWithPtxas(String targetName, @TempDir Path dir) throws Exception {
+    void checkerAgreesWithPtxas(String targetName) throws Exception {
+        Path dir = Files.createDirectories(Path.of("target", "ptxas-differential", targetName));
         Path ptxas = Oracles.assumePtxas13();
         TargetInfo target = TargetCatalog.get().info(targetName).orElseThrow();
         PtxIsa isa = PtxIsa.get();
@@ -57,12 +57,10 @@ class PtxasDifferentialTest {
         }
         ExecutorService pool = Executors.newFixedThreadPool(2);
         List<Future<Map<Integer, String>>> results = new ArrayList<>();
-        List<Integer> firstLines = new ArrayList<>();
         for (int b = 0; b < batches.size(); b++) {
-            Path file = dir.resolve("batch" + b + ".ptx");
-            int first = writeBatch(file, batches.get(b), targetName);
-            firstLines.add(first);
-            results.add(pool.submit(() -> errorsByLine(ptxas, file, targetName, dir)));
+            List<VariantGenerator.Variant> batch = batches.get(b);
+            String name = "batch" + b;
+            results.add(pool.submit(() -> errorsByVariant(ptxas, batch, targetName, dir, name)));
         }
         int agree = 0;
         int acceptedBoth = 0;
@@ -75,7 +73,7 @@ class PtxasDifferentialTest {
             List<VariantGenerator.Variant> batch = batches.get(b);
             for (int i = 0; i < batch.size(); i++) {
                 VariantGenerator.Variant v = batch.get(i);
-                String ptxasError = errors.get(firstLines.get(b) + i);
+                String ptxasError = errors.get(i);
                 List<IsaProblem> ours = isa.check(v.use(), 90, target);
                 boolean same = (ptxasError == null) == ours.isEmpty();
                 int[] counts = perOpcode.computeIfAbsent(v.use().opcode(), k -> new int[2]);
@@ -115,7 +113,7 @@ class PtxasDifferentialTest {
         assertTrue(agree >= REQUIRED_AGREEMENT * all.size(), summary.toString());
     }
 
-    /** Writes one kernel holding the batch, one instruction per line; returns the line of the first instruction. */
+    /** Writes one kernel holding the variants, one instruction per line; returns the line of the first instruction. */
     private static int writeBatch(Path file, List<VariantGenerator.Variant> batch, String target) throws IOException {
         StringBuilder sb = new StringBuilder();
         sb.append(".version 9.0\n.target ").append(target).append("\n.address_size 64\n");
@@ -130,16 +128,37 @@ class PtxasDifferentialTest {
         return first;
     }
 
-    /** ptxas's first error message for each line of the file. */
-    private static Map<Integer, String> errorsByLine(Path ptxas, Path file, String target, Path dir) {
-        Processes.Result r = Processes.run(List.of(ptxas.toString(), "-arch=" + target, file.getFileName().toString(),
-                "-o", "/dev/null"), dir);
+    /**
+     * ptxas's first error message for each variant of the batch (by index). A syntax error is fatal to ptxas: the
+     * variants after it are checked again in a file of their own.
+     */
+    private static Map<Integer, String> errorsByVariant(Path ptxas, List<VariantGenerator.Variant> batch, String target,
+            Path dir, String name) throws IOException {
         Map<Integer, String> errors = new HashMap<>();
-        for (String line : (r.stdout() + "\n" + r.stderr()).split("\n")) {
-            Matcher m = ERROR.matcher(line);
-            if (m.matches()) {
-                errors.putIfAbsent(Integer.parseInt(m.group(1)), m.group(2));
+        int start = 0;
+        int round = 0;
+        while (start < batch.size()) {
+            Path file = dir.resolve(name + "-" + round++ + ".ptx");
+            int first = writeBatch(file, batch.subList(start, batch.size()), target);
+            Processes.Result r = Processes.run(List.of(ptxas.toString(), "-arch=" + target,
+                    file.getFileName().toString(), "-o", "/dev/null"), dir);
+            int fatalAt = -1;
+            for (String line : (r.stdout() + "\n" + r.stderr()).split("\n")) {
+                Matcher m = ERROR.matcher(line);
+                if (m.matches()) {
+                    int index = Integer.parseInt(m.group(1)) - first;
+                    if (index >= 0 && index < batch.size() - start) {
+                        errors.putIfAbsent(start + index, m.group(3));
+                        if (m.group(2).equals("fatal")) {
+                            fatalAt = index;
+                        }
+                    }
+                }
             }
+            if (fatalAt < 0) {
+                break;
+            }
+            start += fatalAt + 1;
         }
         return errors;
     }

@@ -74,7 +74,7 @@ final class VariantGenerator {
                 for (int optionalMask = 0; optionalMask < 2; optionalMask++) {
                     List<String> mods = modifiers(form, k, optionalMask == 1);
                     int vec = vectorOf(mods);
-                    List<Op> ops = operands(form, types, vec, optionalMask == 1);
+                    List<Op> ops = operands(form, types, mods, vec, optionalMask == 1);
                     String origin = def.opcode() + "[" + formIndex + "]";
                     add(out, def.opcode(), mods, types, ops, origin);
                     mutate(out, def.opcode(), form, mods, types, ops, origin, k);
@@ -136,19 +136,29 @@ final class VariantGenerator {
     }
 
     /** One rendered operand and what the checker is told about it. */
-    private record Op(String text, OperandUse use) {}
+    private record Op(String text, OperandUse use, boolean paired) {
+        Op(String text, OperandUse use) {
+            this(text, use, false);
+        }
+    }
 
-    private static List<Op> operands(InstructionForm form, List<PtxType> types, int vec, boolean withOptional) {
+    private static List<Op> operands(InstructionForm form, List<PtxType> types, List<String> mods, int vec,
+            boolean withOptional) {
         List<Op> ops = new ArrayList<>();
         for (OperandSpec o : form.operands()) {
-            if (o.optional() && !withOptional) {
+            if (!o.presentWith().isEmpty()) {
+                if (!mods.contains(o.presentWith())) {
+                    break;
+                }
+            } else if (o.optional() && !withOptional) {
                 break;
             }
             PtxType t = o.typeSlot() != 0 ? types.get(slotIndex(form, o.typeSlot())) : o.fixedType();
             if (o.doubleWidth() && t != null) {
                 t = t.doubled().orElse(t);
             }
-            ops.add(render(o, t, vec, ops.size()));
+            Op op = render(o, t, vec, ops.size());
+            ops.add(o.paired() ? new Op(op.text(), op.use(), true) : op);
         }
         return ops;
     }
@@ -177,10 +187,15 @@ final class VariantGenerator {
             return new Op("[%r_b64_7]", OperandUse.of(OperandShape.ADDRESS));
         }
         if (k.contains(OperandKind.TYPED_IMMEDIATE)) {
+            if (o.multipleOf() > 0 || !o.values().isEmpty() || o.max() != 0) {
+                long v = legalValue(o);
+                return new Op(Long.toString(v), OperandUse.immediate(v));
+            }
             return immediate(t);
         }
         if (k.contains(OperandKind.INT_IMMEDIATE)) {
-            return new Op("1", OperandUse.of(OperandShape.IMMEDIATE_INT));
+            long v = legalValue(o);
+            return new Op(Long.toString(v), OperandUse.immediate(v));
         }
         if (k.contains(OperandKind.LABEL)) {
             return new Op("L_end", OperandUse.of(OperandShape.LABEL));
@@ -194,12 +209,22 @@ final class VariantGenerator {
         throw new IllegalStateException("cannot render " + k);
     }
 
+    /** An immediate the spec allows: its first listed value, else the smallest multiple inside its range. */
+    private static long legalValue(OperandSpec o) {
+        if (!o.values().isEmpty()) {
+            return o.values().get(0);
+        }
+        long step = Math.max(1, o.multipleOf());
+        long v = o.max() != 0 ? Math.max(o.min(), step) : step;
+        return (v + step - 1) / step * step;
+    }
+
     private static Op immediate(PtxType t) {
         if (t != null && t.typeClass() == PtxType.TypeClass.FLOAT) {
             return t.bits() == 64 ? new Op("0d3FF0000000000000", new OperandUse(OperandShape.IMMEDIATE_FLOAT, "f64", 0))
                     : new Op("0f3F800000", new OperandUse(OperandShape.IMMEDIATE_FLOAT, "f32", 0));
         }
-        return new Op("1", OperandUse.of(OperandShape.IMMEDIATE_INT));
+        return new Op("1", OperandUse.immediate(1));
     }
 
     /** A register holding type {@code t}: the type itself when declarable, else a bit register of its size. */
@@ -240,11 +265,15 @@ final class VariantGenerator {
         words.forEach(w -> sb.append('.').append(w));
         List<OperandUse> uses = new ArrayList<>();
         for (int i = 0; i < ops.size(); i++) {
-            sb.append(i == 0 ? " " : ", ").append(ops.get(i).text());
+            sb.append(i == 0 ? " " : ops.get(i).paired() ? "|" : ", ").append(ops.get(i).text());
             uses.add(ops.get(i).use());
         }
         String text = sb.append(';').toString();
         out.putIfAbsent(text, new Variant(text, new InstructionUse(opcode, words, uses), origin));
+    }
+
+    private static Op keepPair(Op was, Op now) {
+        return new Op(now.text(), now.use(), was.paired());
     }
 
     private void mutate(Map<String, Variant> out, String opcode, InstructionForm form, List<String> mods,
@@ -271,16 +300,16 @@ final class VariantGenerator {
             List<Op> o2 = new ArrayList<>(ops);
             if (op.use().shape() == OperandShape.REGISTER || op.use().shape() == OperandShape.PREDICATE) {
                 PtxType other = MUTANTS.get((k + i) % MUTANTS.size());
-                o2.set(i, register(other, i));
+                o2.set(i, keepPair(op, register(other, i)));
                 add(out, opcode, mods, types, o2, origin + " op" + i + " reg");
                 List<Op> o3 = new ArrayList<>(ops);
-                o3.set(i, new Op("1", OperandUse.of(OperandShape.IMMEDIATE_INT)));
+                o3.set(i, keepPair(op, new Op("1", OperandUse.immediate(1))));
                 add(out, opcode, mods, types, o3, origin + " op" + i + " imm");
             } else if (op.use().shape() == OperandShape.IMMEDIATE_INT) {
                 o2.set(i, new Op("0f3F800000", new OperandUse(OperandShape.IMMEDIATE_FLOAT, "f32", 0)));
                 add(out, opcode, mods, types, o2, origin + " op" + i + " float");
             } else if (op.use().shape() == OperandShape.IMMEDIATE_FLOAT) {
-                o2.set(i, new Op("1", OperandUse.of(OperandShape.IMMEDIATE_INT)));
+                o2.set(i, new Op("1", OperandUse.immediate(1)));
                 add(out, opcode, mods, types, o2, origin + " op" + i + " int");
             }
         }
