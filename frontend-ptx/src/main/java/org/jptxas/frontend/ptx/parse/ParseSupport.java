@@ -22,6 +22,8 @@ final class ParseSupport {
     static final int MAX_VERSION_MINOR = 0;
     /** Deeper nesting of blocks, braces or parentheses is refused rather than risking the Java stack. */
     static final int MAX_NESTING = 200;
+    /** Longer operator chains are refused: later stages walk expression trees recursively. */
+    static final int MAX_OPERATORS = 1000;
     private static final int MAX_TOKEN_TEXT_IN_MESSAGE = 80;
 
     private final String fileName;
@@ -64,6 +66,21 @@ final class ParseSupport {
 
     void leave() {
         depth--;
+    }
+
+    /** Binary operators in the expression being parsed: chains build deep trees without recursion in the parser. */
+    private int operators;
+
+    void newExpression() {
+        operators = 0;
+    }
+
+    Expr binary(Expr.BinaryOp op, Expr left, Expr right) {
+        if (++operators > MAX_OPERATORS) {
+            fatal(left.pos().line(), "Parsing error: expression with more than " + MAX_OPERATORS + " operators");
+            throw new AbortParse();
+        }
+        return new Expr.Binary(left.pos(), op, left, right);
     }
 
     // ---- syntax errors and recovery

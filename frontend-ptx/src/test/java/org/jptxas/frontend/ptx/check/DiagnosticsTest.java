@@ -189,6 +189,10 @@ class DiagnosticsTest {
             assertTrue(parens.get(0).contains("nesting deeper than"), parens::toString);
             List<String> unary = diagnostics(kernel("mov.u32 %r1, " + "-".repeat(20_000) + "1;\n"));
             assertTrue(unary.get(0).contains("nesting deeper than"), unary::toString);
+            List<String> chain = diagnostics(kernel("mov.u32 %r1, 1" + "+1".repeat(200_000) + ";\n"));
+            assertTrue(chain.get(0).contains("more than 1000 operators"), chain::toString);
+            String init = HEADER + ".global .u32 big[20000] = {" + "1+1, ".repeat(19_999) + "1};\n";
+            assertEquals(List.of(), diagnostics(init), "each initializer element is its own expression");
         });
     }
 
