@@ -117,7 +117,8 @@ public final class PtxChecker {
             return false;
         }
         if (!(items.get(0) instanceof VersionDirective v)) {
-            fatal(items.get(0).pos(), "Missing .version directive at start of file '" + fileName + "'");
+            // ptxas notices the missing directive one item later.
+            fatal(items.get(items.size() > 1 ? 1 : 0).pos(), "Missing .version directive at start of file '" + fileName + "'");
             return false;
         }
         version = v.times10();
@@ -160,7 +161,8 @@ public final class PtxChecker {
                 gatingTarget = info.orElse(null);
             }
             int needed = FeatureGates.minimumVersionFor(target.sm(), target.suffix());
-            if (version < needed) {
+            // ptxas only objects once there is code to compile for the target.
+            if (version < needed && !module.functions().isEmpty()) {
                 error(t.pos(), "PTX .version " + FeatureGates.versionText(version) + " does not support .target "
                         + entry);
             }
@@ -485,7 +487,43 @@ public final class PtxChecker {
                 operand(o, scope);
             }
             addressSpace(i);
-            isaCheck(i);
+            if (!hasUnresolvedName(i)) {
+                isaCheck(i); // with an unknown name the operand shapes are guesses: no follow-on noise
+            }
+        }
+
+        private boolean hasUnresolvedName(Instruction i) {
+            for (Operand o : i.operands()) {
+                if (unresolved(o)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private boolean unresolved(Operand o) {
+            if (o instanceof Expr.SymbolRef s) {
+                return !resolved.containsKey(s);
+            }
+            if (o instanceof Expr.Unary u) {
+                return unresolved(u.operand());
+            }
+            if (o instanceof Expr.Binary b) {
+                return unresolved(b.left()) || unresolved(b.right());
+            }
+            if (o instanceof Operand.Address a) {
+                return a.parts().stream().anyMatch(this::unresolved);
+            }
+            if (o instanceof Operand.Vector v) {
+                return v.elements().stream().anyMatch(this::unresolved);
+            }
+            if (o instanceof Operand.ParenList p) {
+                return p.elements().stream().anyMatch(this::unresolved);
+            }
+            if (o instanceof Operand.Pair p) {
+                return unresolved(p.first()) || unresolved(p.second());
+            }
+            return false;
         }
 
         private void callTarget(Instruction call, Scope scope) {

@@ -101,7 +101,7 @@ class DiagnosticsTest {
                 diagnostics(".version 9.1\n.target sm_90\n.address_size 64\n"));
         assertEquals(List.of("jptxas bad.ptx, line 1; fatal   : Unsupported .version 10.0; current version is '9.0'"),
                 diagnostics(".version 10.0\n.target sm_90\n"));
-        assertEquals(List.of("jptxas bad.ptx, line 1; fatal   : Missing .version directive at start of file 'bad.ptx'"),
+        assertEquals(List.of("jptxas bad.ptx, line 2; fatal   : Missing .version directive at start of file 'bad.ptx'"),
                 diagnostics(".target sm_90\n.address_size 64\n"));
         assertEquals(List.of("jptxas bad.ptx, line 2; fatal   : Missing .target directive at start of file 'bad.ptx'"),
                 diagnostics(".version 8.0\n.address_size 64\n"));
@@ -112,7 +112,8 @@ class DiagnosticsTest {
         assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Parsing error near '.target': syntax error"),
                 diagnostics(HEADER + ".target sm_80\n"));
         assertEquals(List.of("jptxas bad.ptx, line 2; error   : PTX .version 7.0 does not support .target sm_90"),
-                diagnostics(".version 7.0\n.target sm_90\n.address_size 64\n"));
+                diagnostics(".version 7.0\n.target sm_90\n.address_size 64\n.entry k()\n{\nret;\n}\n"));
+        assertEquals(List.of(), diagnostics(".version 7.0\n.target sm_90\n.address_size 64\n"), "no code, no objection");
         assertEquals(List.of("jptxas fatal   : SM version specified by .target is higher than default SM version assumed"),
                 diagnostics(HEADER, "sm_80"));
         assertEquals(List.of("jptxas fatal   : PTX with .target 'sm_90a' cannot be compiled for architecture 'sm_90'"),
