@@ -339,6 +339,9 @@ public final class PtxChecker {
     }
 
     private void tuningGates(TuningDirective t) {
+        if (t.kind() == TuningDirective.Kind.MAXNCTAPERSM && version >= 21) {
+            error(t.pos(), "Deprecated feature: '.maxnctapersm directive' not supported as of PTX version 2.1");
+        }
         Integer needed = FeatureGates.TUNING_VERSION.get(t.kind());
         if (needed != null) {
             versionGate(t.pos(), t.kind().directive(), needed);

@@ -128,6 +128,8 @@ class DiagnosticsTest {
         assertEquals(List.of("jptxas bad.ptx, line 4; error   : Feature '.noreturn' requires PTX ISA .version 6.4 or later"),
                 diagnostics(".version 6.3\n.target sm_75\n.address_size 64\n.visible .func a() .noreturn\n{\nret;\n}\n",
                         "sm_75"));
+        assertEquals(List.of("jptxas bad.ptx, line 4; error   : Deprecated feature: '.maxnctapersm directive' not supported as of PTX version 2.1"),
+                diagnostics(".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k() .maxnctapersm 2\n{\nret;\n}\n"));
         assertEquals(List.of("jptxas bad.ptx, line 4; error   : Module-scoped variables in .reg state space are not allowed with ABI"),
                 diagnostics(HEADER + ".reg .b32 x;\n"));
     }
