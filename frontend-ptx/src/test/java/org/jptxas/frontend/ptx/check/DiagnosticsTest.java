@@ -101,6 +101,8 @@ class DiagnosticsTest {
                 diagnostics(".version 9.1\n.target sm_90\n.address_size 64\n"));
         assertEquals(List.of("jptxas bad.ptx, line 1; fatal   : Unsupported .version 10.0; current version is '9.0'"),
                 diagnostics(".version 10.0\n.target sm_90\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 1; fatal   : Unsupported .version 6.6; current version is '9.0'"),
+                diagnostics(".version 6.6\n.target sm_90\n"), "versions that never existed are refused too");
         assertEquals(List.of("jptxas bad.ptx, line 2; fatal   : Missing .version directive at start of file 'bad.ptx'"),
                 diagnostics(".target sm_90\n.address_size 64\n"));
         assertEquals(List.of("jptxas bad.ptx, line 2; fatal   : Missing .target directive at start of file 'bad.ptx'"),
