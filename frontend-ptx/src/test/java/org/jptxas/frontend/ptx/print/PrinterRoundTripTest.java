@@ -36,7 +36,7 @@ class PrinterRoundTripTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"syntax_tour_sm90a.ptx", "nvcc_reduce_sm90.ptx", "nvcc_mixed_cluster_sm90.ptx",
-            "nvcc_reduce_debug_sm80.ptx"})
+            "nvcc_reduce_debug_sm80.ptx", "nvcc_features_sm80.ptx", "nvcc_features_lineinfo_sm100a.ptx"})
     void roundTripGivesTheSameModelAndPtxasAcceptsThePrintedText(String name) throws IOException {
         ParseResult first = PtxParser.parse(name, resource(name));
         assertTrue(first.diagnostics().isEmpty(), first.diagnostics()::toString);
