@@ -720,7 +720,7 @@ public final class PtxChecker {
             }
             return new OperandUse(OperandShape.SPECIAL_REGISTER, sp.type().ptxName(), 0);
         }
-        if (sym instanceof Symbol.Label || sym instanceof Symbol.BranchTargets) {
+        if (sym instanceof Symbol.Label) {
             return OperandUse.of(OperandShape.LABEL);
         }
         return OperandUse.of(OperandShape.SYMBOL);
