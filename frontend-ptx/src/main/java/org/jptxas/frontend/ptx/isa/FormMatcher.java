@@ -105,7 +105,10 @@ final class FormMatcher {
         String[] filled = new String[form.modifiers().size()];
         Set<String> seen = new HashSet<>();
         for (String w : modifierWords) {
-            if (!seen.add(w) && !w.equals("sat")) { // ptxas lets .sat be written twice
+            if (!seen.add(w)) {
+                if (w.equals("sat")) {
+                    continue; // ptxas lets .sat be written twice
+                }
                 return fail(form, MODIFIERS, "Duplicate ." + w + " modifier");
             }
             int slot = -1;
