@@ -24,7 +24,9 @@ import java.util.Set;
  *   <li>{@code needs:abs/xorsign} — a word that is only legal together with one of the others;</li>
  *   <li>{@code x:L2::cache_hint/local,shared} — words (modifiers or types) that cannot be written together;</li>
  *   <li>{@code vmax=128} — the largest {@code .vN} vector in bits;</li>
- *   <li>{@code name:mul.lo} — the name ptxas gives this form in messages (default: the opcode).</li>
+ *   <li>{@code name:mul.lo} — the name ptxas gives this form in messages (default: the opcode);</li>
+ *   <li>{@code feature:256_bit_wide_load/store} — the feature name of the form's gates in messages ({@code _} is a
+ *       space).</li>
  * </ul>
  */
 final class FormParser {
@@ -43,6 +45,7 @@ final class FormParser {
 
     InstructionForm parse(String opcode, String text) {
         String name = opcode;
+        String feature = "";
         List<TypeSlot> types = new ArrayList<>();
         List<ModifierSlot> mods = new ArrayList<>();
         List<OperandSpec> operands = new ArrayList<>();
@@ -60,6 +63,8 @@ final class FormParser {
             }
             if (item.startsWith("name:")) {
                 name = item.substring(5);
+            } else if (item.startsWith("feature:")) {
+                feature = item.substring(8).replace('_', ' ');
             } else if (item.length() > 2 && Character.isUpperCase(item.charAt(0)) && item.charAt(1) == ':') {
                 char slot = item.charAt(0);
                 if (types.stream().anyMatch(t -> t.name() == slot)) {
@@ -111,7 +116,7 @@ final class FormParser {
         if (formSm != 0 || formPtx != 0 || !formTargets.isEmpty() || formMaxPtx != 0) {
             gates.add(0, new Gate("", formSm, formPtx, formTargets, formMaxPtx));
         }
-        return new InstructionForm(name, types, mods, operands, gates, exclusions, maxVectorBits, text.trim());
+        return new InstructionForm(name, types, mods, operands, gates, exclusions, maxVectorBits, feature, text.trim());
     }
 
     private Set<PtxType> typeList(String spec) {

@@ -17,6 +17,8 @@ public enum ModifierKind {
             "Vector qualifier is not allowed for instruction '%s'"),
     COMPARISON("Multiple comparison qualifiers specified", "Comparison modifier required for instruction '%s'",
             "Comparison qualifier is not allowed for instruction '%s'"),
+    BOOLEAN("Multiple boolean operations specified", "Boolean operation is required for instruction '%s'",
+            "Illegal modifier '.%2$s' for instruction '%1$s'"),
     /** Everything else: {@code .ftz}, {@code .sat}, scopes, semantics, shapes, layouts ... */
     OTHER("Conflicting modifiers '.%3$s' and '.%2$s' for instruction '%1$s'",
             "Modifier '.%2$s' required for instruction '%1$s'", "Illegal modifier '.%2$s' for instruction '%1$s'");
