@@ -159,7 +159,12 @@ final class FormParser {
             }
         }
         if (kind == null) {
+            // literal words take their group's kind, but comparisons only come through @cmp groups: a literal
+            // .lo/.hi is mul's half, not a comparison
             kind = kindOfWord.getOrDefault(words.iterator().next(), ModifierKind.OTHER);
+            if (kind == ModifierKind.COMPARISON) {
+                kind = ModifierKind.OTHER;
+            }
         }
         return new ModifierSlot(groupName, List.copyOf(words), kind, optional);
     }

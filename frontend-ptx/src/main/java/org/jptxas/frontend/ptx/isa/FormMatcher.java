@@ -186,16 +186,19 @@ final class FormMatcher {
                 }
                 if (x.requires()) {
                     if (x.against().stream().noneMatch(this::written)) {
-                        return "Modifier '." + a + "' requires modifier '." + x.against().get(0) + "'";
+                        String need = x.against().get(0);
+                        return table.kindOf(need) == ModifierKind.STATE_SPACE
+                                ? "Modifier '." + a + "' requires ." + need + " space"
+                                : "Modifier '." + a + "' requires modifier '." + need + "'";
                     }
                     continue;
                 }
                 for (String b : x.against()) {
                     if (written(b)) {
                         return table.kindOf(b) == ModifierKind.STATE_SPACE
-                                ? "Modifier '." + a + "' cannot be applied to '." + b + "' space for instruction '"
+                                ? "Modifier '." + shown(a) + "' cannot be applied to '." + b + "' space for instruction '"
                                         + name + "'"
-                                : "Modifier '." + a + "' cannot be combined with modifier '." + b + "'";
+                                : "Modifier '." + shown(a) + "' cannot be combined with modifier '." + shown(b) + "'";
                     }
                 }
             }
@@ -206,6 +209,11 @@ final class FormMatcher {
             return "Vector type too large, exceeds " + form.maxVectorBits() + " bit limit";
         }
         return null;
+    }
+
+    /** A modifier as ptxas names it in messages: eviction priorities without their cache level. */
+    private static String shown(String word) {
+        return word.matches("L[12]::(evict_\\w+|no_allocate)") ? word.substring(4) : word;
     }
 
     /** Whether a modifier or type word is written. */
@@ -269,7 +277,11 @@ final class FormMatcher {
             }
             case IMMEDIATE_INT, IMMEDIATE_FLOAT -> {
                 if (index == 0 && isResult(spec)) {
-                    return "Result register required for instruction '" + name + "'";
+                    // ptxas first matches the immediate's type; only a fitting one is "not a register"
+                    boolean fits = op.shape() == OperandShape.IMMEDIATE_INT
+                            ? type == null || type.typeClass() != PtxType.TypeClass.FLOAT
+                            : floatImmediateFits(type, op.declaredType());
+                    return fits ? "Result register required for instruction '" + name + "'" : mismatch;
                 }
                 if (op.shape() == OperandShape.IMMEDIATE_FLOAT) {
                     if (!spec.kinds().contains(OperandKind.TYPED_IMMEDIATE)) {
