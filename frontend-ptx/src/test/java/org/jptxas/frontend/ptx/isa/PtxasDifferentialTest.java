@@ -104,7 +104,23 @@ class PtxasDifferentialTest {
             }
         }
         pool.shutdown();
+        int forms = 0;
+        int rendered = 0;
+        int opcodesTested = 0;
+        for (InstructionDef def : isa.table().instructions().values()) {
+            boolean any = false;
+            for (var f : def.forms()) {
+                forms++;
+                if (VariantGenerator.renderable(f)) {
+                    rendered++;
+                    any = true;
+                }
+            }
+            opcodesTested += any ? 1 : 0;
+        }
         StringBuilder summary = new StringBuilder();
+        summary.append(String.format("table: %d opcodes, %d forms; generated variants cover %d opcodes, %d forms%n",
+                isa.opcodes().size(), forms, opcodesTested, rendered));
         summary.append(String.format("target %s: %d variants, %d agree (%.1f%%): %d accepted by both, %d rejected by"
                 + " both (%d with ptxas's first message)%n", targetName, all.size(), agree, 100.0 * agree / all.size(),
                 acceptedBoth, rejectedBoth, messageSame));
