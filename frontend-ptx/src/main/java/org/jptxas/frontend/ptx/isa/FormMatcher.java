@@ -265,6 +265,9 @@ final class FormMatcher {
                     return operandProblem(form, spec, scalar, vector, index);
                 }
                 if (spec.kinds().contains(OperandKind.VECTOR)) {
+                    if (spec.vectorLength() != 0 && op.vectorLength() != spec.vectorLength()) {
+                        return "Argument vector size mismatch for instruction '" + name + "'";
+                    }
                     return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
                 }
                 if (!spec.kinds().contains(OperandKind.DATA)) {
