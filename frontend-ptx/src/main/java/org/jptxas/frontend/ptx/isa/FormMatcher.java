@@ -113,6 +113,13 @@ final class FormMatcher {
                 return fail(form, TYPES, "Unexpected instruction types specified for '" + name + "'");
             }
         }
+        for (ModifierSlot m : form.modifiers()) {
+            // a required word of the form's own (mul's .lo, mma's .sp) names the form: without it the use is
+            // another instruction, as much as with other types
+            if (!m.optional() && m.group().isEmpty() && m.words().stream().noneMatch(modifierWords::contains)) {
+                return fail(form, TYPES, "Unexpected instruction types specified for '" + name + "'");
+            }
+        }
         for (String w : modifierWords) {
             if (form.modifiers().stream().noneMatch(m -> m.accepts(w))) {
                 return fail(form, MODIFIER_WORDS, table.kindOf(w).illegal(name, w));
