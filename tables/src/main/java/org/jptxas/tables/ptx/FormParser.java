@@ -12,7 +12,8 @@ import java.util.Set;
  * <ul>
  *   <li>{@code T:f32,@int} — a type slot named by one capital letter, with the types it allows (names or
  *       {@code @typeSet}); slots are matched in order against the type words of the instruction;</li>
- *   <li>{@code m:rn,rz} / {@code m:@rnd?} — a modifier slot: words or {@code @group}s, {@code ?} = optional;</li>
+ *   <li>{@code m:rn,rz} / {@code m:@rnd?} / {@code m:add,min#OPERATION} — a modifier slot: words or
+ *       {@code @group}s, {@code ?} = optional, {@code #KIND} = the {@link ModifierKind} that words its messages;</li>
  *   <li>{@code o:rn:T} — an operand: shape codes (see {@link OperandKind}), then the type slot letter, a fixed type
  *       or nothing; {@code ~} after the type accepts wider registers; {@code ?} = optional from here on;</li>
  *   <li>{@code sm=90}, {@code ptx=78}, {@code arch=sm_90a,sm_100a}, {@code maxptx=63} — gates of the whole form;</li>
@@ -22,7 +23,8 @@ import java.util.Set;
  *       optional operand present exactly when the word is written;</li>
  *   <li>{@code o:i=4,8,16} / {@code o:S:u32%16} / {@code o:S:u32%warp} / {@code o:i%8@24..256} — immediate values
  *       allowed, a multiple, a range (the operand text ends with these);</li>
- *   <li>{@code needs:abs/xorsign} — a word that is only legal together with one of the others;</li>
+ *   <li>{@code needs:abs/xorsign} — a word that is only legal together with one of the others ({@code needsin:}
+ *       when ptxas's message names the instruction);</li>
  *   <li>{@code x:L2::cache_hint/local,shared} — words (modifiers or types) that cannot be written together;</li>
  *   <li>{@code vmax=128} — the largest {@code .vN} vector in bits;</li>
  *   <li>{@code name:mul.lo} — the name ptxas gives this form in messages (default: the opcode);</li>
@@ -81,18 +83,19 @@ final class FormParser {
                 }
                 optionalSeen |= o.optional();
                 operands.add(o);
-            } else if (item.startsWith("needs:")) {
-                String[] sides = item.substring(6).split("/");
+            } else if (item.startsWith("needs:") || item.startsWith("needsin:")) {
+                boolean named = item.startsWith("needsin:");
+                String[] sides = item.substring(named ? 8 : 6).split("/");
                 if (sides.length != 2) {
                     throw new IllegalArgumentException("cannot read requirement '" + item + "'");
                 }
-                exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(",")), true));
+                exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(",")), true, named));
             } else if (item.startsWith("x:")) {
                 String[] sides = item.substring(2).split("/");
                 if (sides.length != 2) {
                     throw new IllegalArgumentException("cannot read exclusion '" + item + "'");
                 }
-                exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(",")), false));
+                exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(",")), false, false));
             } else if (item.startsWith("vmax=")) {
                 maxVectorBits = number(item.substring(5));
             } else if (item.startsWith("sm=")) {
@@ -141,6 +144,16 @@ final class FormParser {
         if (optional) {
             spec = spec.substring(0, spec.length() - 1);
         }
+        ModifierKind explicit = null;
+        int hash = spec.indexOf('#');
+        if (hash >= 0) {
+            try {
+                explicit = ModifierKind.valueOf(spec.substring(hash + 1));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("unknown modifier kind '" + spec.substring(hash + 1) + "'");
+            }
+            spec = spec.substring(0, hash);
+        }
         Set<String> words = new LinkedHashSet<>();
         ModifierKind kind = null;
         String groupName = "";
@@ -158,6 +171,10 @@ final class FormParser {
             } else {
                 words.add(w);
             }
+        }
+        if (explicit != null) {
+            kind = explicit;
+            groupName = groupName.isEmpty() ? "#" + explicit.name() : groupName;
         }
         if (kind == null) {
             // literal words take their group's kind, but comparisons only come through @cmp groups: a literal

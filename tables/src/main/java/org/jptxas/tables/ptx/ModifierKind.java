@@ -19,6 +19,12 @@ public enum ModifierKind {
             "Comparison qualifier is not allowed for instruction '%s'"),
     BOOLEAN("Multiple boolean operations specified", "Boolean operation is required for instruction '%s'",
             "Illegal modifier '.%2$s' for instruction '%1$s'"),
+    /** The operation of atom/red: ptxas words a missing one oddly. */
+    OPERATION("Multiple operations specified", "Illegal operation '' for instruction '%s'",
+            "Illegal modifier '.%2$s' for instruction '%1$s'"),
+    /** The reduction of multimem/cp.reduce. */
+    REDUCTION("Multiple reduction operations specified", "Reduction operation is required for instruction '%s'",
+            "Illegal modifier '.%2$s' for instruction '%1$s'"),
     /** Everything else: {@code .ftz}, {@code .sat}, scopes, semantics, shapes, layouts ... */
     OTHER("Conflicting modifiers '.%3$s' and '.%2$s' for instruction '%1$s'",
             "Modifier '.%2$s' required for instruction '%1$s'", "Illegal modifier '.%2$s' for instruction '%1$s'");

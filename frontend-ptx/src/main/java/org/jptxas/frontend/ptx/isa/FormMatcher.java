@@ -27,6 +27,7 @@ import org.jptxas.tables.ptx.TypeSlot;
  * modifiers, so it is "Illegal rounding modifier".
  */
 final class FormMatcher {
+    private static final int OTHER_INSTRUCTION = -1;
     private static final int TYPES = 0;
     private static final int MODIFIER_WORDS = 1;
     private static final int OPERANDS = 2;
@@ -114,13 +115,22 @@ final class FormMatcher {
             }
         }
         for (ModifierSlot m : form.modifiers()) {
-            // a required word of the form's own (mul's .lo, mma's .sp) names the form: without it the use is
-            // another instruction, as much as with other types
-            if (!m.optional() && m.group().isEmpty() && m.words().stream().noneMatch(modifierWords::contains)) {
-                return fail(form, TYPES, "Unexpected instruction types specified for '" + name + "'");
+            if (m.optional() || !m.group().isEmpty() || m.words().stream().anyMatch(modifierWords::contains)) {
+                continue;
             }
+            if (m.words().contains("sync") || m.words().contains("aligned")) {
+                return fail(form, MODIFIER_WORDS, "." + m.words().get(0) + " modifier required for instruction '"
+                        + use.opcode() + "'");
+            }
+            // a required word of the form's own (mul's .lo, mma's .sp) names the form: without it the use is
+            // another instruction, even less like it than one with other types
+            return fail(form, OTHER_INSTRUCTION, "Unexpected instruction types specified for '" + use.opcode() + "'");
         }
+        boolean comparisons = form.modifiers().stream().anyMatch(m -> m.kind() == ModifierKind.COMPARISON);
         for (String w : modifierWords) {
+            if (comparisons && table.kindOf(w) == ModifierKind.COMPARISON) {
+                continue; // ptxas matches the operands before it checks the comparison against the type
+            }
             if (form.modifiers().stream().noneMatch(m -> m.accepts(w))) {
                 return fail(form, MODIFIER_WORDS, table.kindOf(w).illegal(name, w));
             }
@@ -164,6 +174,9 @@ final class FormMatcher {
         String name = form.name();
         String[] filled = new String[form.modifiers().size()];
         for (String w : modifierWords) {
+            if (form.modifiers().stream().noneMatch(m -> m.accepts(w))) {
+                return "Mismatch between instruction type and comparison qualifier";
+            }
             int slot = -1;
             int taken = -1;
             for (int s = 0; s < filled.length; s++) {
@@ -196,7 +209,8 @@ final class FormMatcher {
                         String need = x.against().get(0);
                         return table.kindOf(need) == ModifierKind.STATE_SPACE
                                 ? "Modifier '." + a + "' requires ." + need + " space"
-                                : "Modifier '." + a + "' requires modifier '." + need + "'";
+                                : "Modifier '." + a + "' requires modifier '." + need + "'"
+                                        + (x.namesInstruction() ? " for instruction '" + name + "'" : "");
                     }
                     continue;
                 }
