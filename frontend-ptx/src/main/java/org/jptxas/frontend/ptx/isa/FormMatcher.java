@@ -41,6 +41,8 @@ final class FormMatcher {
     private final TargetInfo target;
     private final List<PtxType> typeWords = new ArrayList<>();
     private final List<String> modifierWords = new ArrayList<>();
+    /** Whether this PTX version dropped some form of the instruction (vote without .sync). */
+    private boolean retiredForms;
 
     FormMatcher(PtxInstructionSet table, InstructionDef def, InstructionUse use, int ptx, TargetInfo target) {
         this.table = table;
@@ -76,6 +78,7 @@ final class FormMatcher {
         List<IsaProblem> firstGateProblems = null;
         for (InstructionForm form : def.forms()) {
             if (retired(form)) {
+                retiredForms = true;
                 continue;
             }
             Attempt a = attempt(form);
@@ -117,6 +120,10 @@ final class FormMatcher {
         for (ModifierSlot m : form.modifiers()) {
             if (m.optional() || !m.group().isEmpty() || m.words().stream().anyMatch(modifierWords::contains)) {
                 continue;
+            }
+            if (m.words().contains("sync") && retiredForms) {
+                return fail(form, MODIFIER_WORDS, "Instruction '" + use.opcode() + "' without '.sync' is not supported"
+                        + " on .target sm_70 and higher from PTX ISA version 6.4");
             }
             if (m.words().contains("sync") || m.words().contains("aligned")) {
                 return fail(form, MODIFIER_WORDS, "." + m.words().get(0) + " modifier required for instruction '"
@@ -196,7 +203,15 @@ final class FormMatcher {
         for (int s = 0; s < filled.length; s++) {
             ModifierSlot ms = form.modifiers().get(s);
             if (filled[s] == null && !ms.optional()) {
-                return ms.kind().required(name, ms.words().get(0));
+                ModifierKind partner = ms.kind() == ModifierKind.ORDER ? ModifierKind.SCOPE
+                        : ms.kind() == ModifierKind.SCOPE ? ModifierKind.ORDER : null;
+                String needing = partner == null ? null
+                        : modifierWords.stream().filter(w -> table.kindOf(w) == partner).findFirst().orElse(null);
+                if (partner == null) {
+                    return ms.kind().required(name, ms.words().get(0));
+                }
+                return needing != null ? ms.kind().required(name, ms.words().get(0), needing)
+                        : ModifierKind.OTHER.required(name, ms.words().get(0));
             }
         }
         for (Exclusion x : form.exclusions()) {
