@@ -12,19 +12,24 @@ import java.util.Set;
  * <ul>
  *   <li>{@code T:f32,@int} — a type slot named by one capital letter, with the types it allows (names or
  *       {@code @typeSet}); slots are matched in order against the type words of the instruction;</li>
- *   <li>{@code m:rn,rz} / {@code m:@rnd?} — a modifier slot: words or {@code @group}s, {@code ?} = optional;</li>
+ *   <li>{@code m:rn,rz} / {@code m:@rnd?} / {@code m:add,min#OPERATION} — a modifier slot: words or
+ *       {@code @group}s, {@code ?} = optional, {@code #KIND} = the {@link ModifierKind} that words its messages;</li>
  *   <li>{@code o:rn:T} — an operand: shape codes (see {@link OperandKind}), then the type slot letter, a fixed type
  *       or nothing; {@code ~} after the type accepts wider registers; {@code ?} = optional from here on;</li>
  *   <li>{@code sm=90}, {@code ptx=78}, {@code arch=sm_90a,sm_100a}, {@code maxptx=63} — gates of the whole form;</li>
  *   <li>{@code g:bf16:sm=90,ptx=78} — a gate that applies when the word {@code bf16} is written;</li>
+ *   <li>{@code o:V4:f32} — a vector of exactly four registers;</li>
  *   <li>{@code o:|p_} — an operand joined to the previous one by {@code |}; {@code o:r:b64?L2::cache_hint} — an
  *       optional operand present exactly when the word is written;</li>
  *   <li>{@code o:i=4,8,16} / {@code o:S:u32%16} / {@code o:S:u32%warp} / {@code o:i%8@24..256} — immediate values
  *       allowed, a multiple, a range (the operand text ends with these);</li>
- *   <li>{@code needs:abs/xorsign} — a word that is only legal together with one of the others;</li>
+ *   <li>{@code needs:abs/xorsign} — a word that is only legal together with one of the others ({@code needsin:}
+ *       when ptxas's message names the instruction);</li>
  *   <li>{@code x:L2::cache_hint/local,shared} — words (modifiers or types) that cannot be written together;</li>
  *   <li>{@code vmax=128} — the largest {@code .vN} vector in bits;</li>
- *   <li>{@code name:mul.lo} — the name ptxas gives this form in messages (default: the opcode).</li>
+ *   <li>{@code name:mul.lo} — the name ptxas gives this form in messages (default: the opcode);</li>
+ *   <li>{@code feature:256_bit_wide_load/store} — the feature name of the form's gates in messages ({@code _} is a
+ *       space).</li>
  * </ul>
  */
 final class FormParser {
@@ -43,6 +48,7 @@ final class FormParser {
 
     InstructionForm parse(String opcode, String text) {
         String name = opcode;
+        String feature = "";
         List<TypeSlot> types = new ArrayList<>();
         List<ModifierSlot> mods = new ArrayList<>();
         List<OperandSpec> operands = new ArrayList<>();
@@ -60,6 +66,8 @@ final class FormParser {
             }
             if (item.startsWith("name:")) {
                 name = item.substring(5);
+            } else if (item.startsWith("feature:")) {
+                feature = item.substring(8).replace('_', ' ');
             } else if (item.length() > 2 && Character.isUpperCase(item.charAt(0)) && item.charAt(1) == ':') {
                 char slot = item.charAt(0);
                 if (types.stream().anyMatch(t -> t.name() == slot)) {
@@ -75,18 +83,19 @@ final class FormParser {
                 }
                 optionalSeen |= o.optional();
                 operands.add(o);
-            } else if (item.startsWith("needs:")) {
-                String[] sides = item.substring(6).split("/");
+            } else if (item.startsWith("needs:") || item.startsWith("needsin:")) {
+                boolean named = item.startsWith("needsin:");
+                String[] sides = item.substring(named ? 8 : 6).split("/");
                 if (sides.length != 2) {
                     throw new IllegalArgumentException("cannot read requirement '" + item + "'");
                 }
-                exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(",")), true));
+                exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(",")), true, named));
             } else if (item.startsWith("x:")) {
                 String[] sides = item.substring(2).split("/");
                 if (sides.length != 2) {
                     throw new IllegalArgumentException("cannot read exclusion '" + item + "'");
                 }
-                exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(",")), false));
+                exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(",")), false, false));
             } else if (item.startsWith("vmax=")) {
                 maxVectorBits = number(item.substring(5));
             } else if (item.startsWith("sm=")) {
@@ -111,7 +120,7 @@ final class FormParser {
         if (formSm != 0 || formPtx != 0 || !formTargets.isEmpty() || formMaxPtx != 0) {
             gates.add(0, new Gate("", formSm, formPtx, formTargets, formMaxPtx));
         }
-        return new InstructionForm(name, types, mods, operands, gates, exclusions, maxVectorBits, text.trim());
+        return new InstructionForm(name, types, mods, operands, gates, exclusions, maxVectorBits, feature, text.trim());
     }
 
     private Set<PtxType> typeList(String spec) {
@@ -135,6 +144,16 @@ final class FormParser {
         if (optional) {
             spec = spec.substring(0, spec.length() - 1);
         }
+        ModifierKind explicit = null;
+        int hash = spec.indexOf('#');
+        if (hash >= 0) {
+            try {
+                explicit = ModifierKind.valueOf(spec.substring(hash + 1));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("unknown modifier kind '" + spec.substring(hash + 1) + "'");
+            }
+            spec = spec.substring(0, hash);
+        }
         Set<String> words = new LinkedHashSet<>();
         ModifierKind kind = null;
         String groupName = "";
@@ -153,8 +172,17 @@ final class FormParser {
                 words.add(w);
             }
         }
+        if (explicit != null) {
+            kind = explicit;
+            groupName = groupName.isEmpty() ? "#" + explicit.name() : groupName;
+        }
         if (kind == null) {
+            // literal words take their group's kind, but comparisons only come through @cmp groups: a literal
+            // .lo/.hi is mul's half, not a comparison
             kind = kindOfWord.getOrDefault(words.iterator().next(), ModifierKind.OTHER);
+            if (kind == ModifierKind.COMPARISON) {
+                kind = ModifierKind.OTHER;
+            }
         }
         return new ModifierSlot(groupName, List.copyOf(words), kind, optional);
     }
@@ -213,6 +241,12 @@ final class FormParser {
             throw new IllegalArgumentException("cannot read operand 'o:" + spec + "'");
         }
         Set<OperandKind> kinds = EnumSet.noneOf(OperandKind.class);
+        int vectorLength = 0;
+        java.util.regex.Matcher fixedVector = java.util.regex.Pattern.compile("V(\\d+)").matcher(parts[0]);
+        if (fixedVector.find()) {
+            vectorLength = Integer.parseInt(fixedVector.group(1));
+            parts[0] = parts[0].substring(0, fixedVector.start() + 1) + parts[0].substring(fixedVector.end());
+        }
         for (char c : parts[0].toCharArray()) {
             if (c == '*') {
                 kinds.addAll(EnumSet.allOf(OperandKind.class));
@@ -245,7 +279,7 @@ final class FormParser {
             throw new IllegalArgumentException("'+' needs a type slot");
         }
         return new OperandSpec(kinds, slot, fixed, doubleWidth, widening, optional, paired, presentWith, values,
-                multipleOf, warpMultiple, min, max);
+                multipleOf, warpMultiple, min, max, vectorLength);
     }
 
     private Gate wordGate(String spec) {

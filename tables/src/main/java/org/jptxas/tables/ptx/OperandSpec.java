@@ -23,10 +23,11 @@ import java.util.Set;
  * @param warpMultiple whether {@code multipleOf} is a barrier's warp-size rule
  * @param min the smallest immediate allowed when {@code max} is not 0
  * @param max the largest immediate allowed, 0 = no range
+ * @param vectorLength the exact length of a {@link OperandKind#VECTOR} operand, 0 = any
  */
 public record OperandSpec(Set<OperandKind> kinds, char typeSlot, PtxType fixedType, boolean doubleWidth,
         boolean widening, boolean optional, boolean paired, String presentWith, List<Long> values,
-        long multipleOf, boolean warpMultiple, long min, long max) {
+        long multipleOf, boolean warpMultiple, long min, long max, int vectorLength) {
     public OperandSpec {
         values = List.copyOf(values);
         Objects.requireNonNull(presentWith, "presentWith");

@@ -67,17 +67,19 @@ public enum PtxType {
         return Optional.empty();
     }
 
+    private static final java.util.Map<String, PtxType> BY_NAME = byName();
+
+    private static java.util.Map<String, PtxType> byName() {
+        java.util.Map<String, PtxType> m = new java.util.HashMap<>();
+        for (PtxType t : values()) {
+            m.put(t.ptxName, t);
+        }
+        return java.util.Map.copyOf(m);
+    }
+
     /** The type spelled {@code name} (without the dot), if it is one. */
     public static Optional<PtxType> of(String name) {
-        if (name == null || name.isEmpty() || !Character.isLetter(name.charAt(0))) {
-            return Optional.empty();
-        }
-        try {
-            PtxType t = valueOf(name.toUpperCase(Locale.ROOT));
-            return t.ptxName.equals(name) ? Optional.of(t) : Optional.empty();
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
+        return name == null ? Optional.empty() : Optional.ofNullable(BY_NAME.get(name));
     }
 
     @Override

@@ -20,16 +20,19 @@ import org.jptxas.tables.ptx.TypeSlot;
 
 /**
  * Matches one instruction use against the forms of its instruction. Each form is tried in the order ptxas checks:
- * instruction types, then modifiers, then operands; a form that passes all three decides the gates. When no form
- * passes, the problems of the form that got furthest are reported (the first such form on a tie), which reproduces
- * ptxas's choice of message: {@code add.rn.s32} fails the float forms on types and the integer form on modifiers,
- * so it is "Illegal rounding modifier".
+ * instruction types, then whether the form takes every modifier word at all, then operands, then the structure of
+ * the modifiers (one per slot, required ones present, exclusions); a form that passes all decides the gates. When no
+ * form passes, the problems of the form that got furthest are reported (the first such form on a tie), which
+ * reproduces ptxas's choice of message: {@code add.rn.s32} fails the float forms on types and the integer form on
+ * modifiers, so it is "Illegal rounding modifier".
  */
 final class FormMatcher {
+    private static final int OTHER_INSTRUCTION = -1;
     private static final int TYPES = 0;
-    private static final int MODIFIERS = 1;
+    private static final int MODIFIER_WORDS = 1;
     private static final int OPERANDS = 2;
-    private static final int PASSED = 3;
+    private static final int MODIFIERS = 3;
+    private static final int PASSED = 4;
 
     private final PtxInstructionSet table;
     private final InstructionDef def;
@@ -38,6 +41,8 @@ final class FormMatcher {
     private final TargetInfo target;
     private final List<PtxType> typeWords = new ArrayList<>();
     private final List<String> modifierWords = new ArrayList<>();
+    /** Whether this PTX version dropped some form of the instruction (vote without .sync). */
+    private boolean retiredForms;
 
     FormMatcher(PtxInstructionSet table, InstructionDef def, InstructionUse use, int ptx, TargetInfo target) {
         this.table = table;
@@ -60,10 +65,20 @@ final class FormMatcher {
                 return PtxIsa.single("Unknown modifier '." + w + "'");
             }
         }
+        Set<String> seen = new HashSet<>();
+        for (String w : modifierWords) {
+            if (!seen.add(w) && !w.equals("sat")) { // ptxas lets .sat be written twice
+                return PtxIsa.single("Duplicate ." + w + " modifier");
+            }
+        }
+        List<String> unique = new ArrayList<>(new java.util.LinkedHashSet<>(modifierWords));
+        modifierWords.clear();
+        modifierWords.addAll(unique);
         Attempt best = null;
         List<IsaProblem> firstGateProblems = null;
         for (InstructionForm form : def.forms()) {
             if (retired(form)) {
+                retiredForms = true;
                 continue;
             }
             Attempt a = attempt(form);
@@ -102,69 +117,41 @@ final class FormMatcher {
                 return fail(form, TYPES, "Unexpected instruction types specified for '" + name + "'");
             }
         }
-        String[] filled = new String[form.modifiers().size()];
-        Set<String> seen = new HashSet<>();
+        for (ModifierSlot m : form.modifiers()) {
+            if (m.optional() || !m.group().isEmpty() || m.words().stream().anyMatch(modifierWords::contains)) {
+                continue;
+            }
+            if (m.words().contains("sync") && retiredForms) {
+                return fail(form, MODIFIER_WORDS, "Instruction '" + use.opcode() + "' without '.sync' is not supported"
+                        + " on .target sm_70 and higher from PTX ISA version 6.4");
+            }
+            if (m.words().contains("sync") || m.words().contains("aligned")) {
+                return fail(form, MODIFIER_WORDS, "." + m.words().get(0) + " modifier required for instruction '"
+                        + use.opcode() + "'");
+            }
+            // a required word of the form's own (mul's .lo, mma's .sp) names the form: without it the use is
+            // another instruction, even less like it than one with other types
+            return fail(form, OTHER_INSTRUCTION, "Unexpected instruction types specified for '" + use.opcode() + "'");
+        }
+        boolean comparisons = form.modifiers().stream().anyMatch(m -> m.kind() == ModifierKind.COMPARISON);
         for (String w : modifierWords) {
-            if (!seen.add(w) && !w.equals("sat")) { // ptxas lets .sat be written twice
-                return fail(form, MODIFIERS, "Duplicate ." + w + " modifier");
+            if (comparisons && table.kindOf(w) == ModifierKind.COMPARISON) {
+                continue; // ptxas matches the operands before it checks the comparison against the type
             }
-            int slot = -1;
-            int taken = -1;
-            for (int s = 0; s < filled.length; s++) {
-                if (form.modifiers().get(s).accepts(w)) {
-                    if (filled[s] == null) {
-                        slot = s;
-                        break;
-                    }
-                    taken = taken < 0 ? s : taken;
-                }
-            }
-            if (slot < 0 && taken >= 0) {
-                ModifierSlot ms = form.modifiers().get(taken);
-                return fail(form, MODIFIERS, ms.kind().multiple(name, w, filled[taken]));
-            }
-            if (slot < 0) {
-                return fail(form, MODIFIERS, table.kindOf(w).illegal(name, w));
-            }
-            filled[slot] = w;
-        }
-        for (int s = 0; s < filled.length; s++) {
-            ModifierSlot ms = form.modifiers().get(s);
-            if (filled[s] == null && !ms.optional()) {
-                return fail(form, MODIFIERS, ms.kind().required(name, ms.words().get(0)));
-            }
-        }
-        for (Exclusion x : form.exclusions()) {
-            for (String a : x.words()) {
-                if (!written(a)) {
-                    continue;
-                }
-                if (x.requires()) {
-                    if (x.against().stream().noneMatch(this::written)) {
-                        return fail(form, MODIFIERS, "Modifier '." + a + "' requires modifier '." + x.against().get(0)
-                                + "'");
-                    }
-                    continue;
-                }
-                for (String b : x.against()) {
-                    if (written(b)) {
-                        String message = table.kindOf(b) == ModifierKind.STATE_SPACE
-                                ? "Modifier '." + a + "' cannot be applied to '." + b + "' space for instruction '"
-                                        + name + "'"
-                                : "Modifier '." + a + "' cannot be combined with modifier '." + b + "'";
-                        return fail(form, MODIFIERS, message);
-                    }
-                }
+            if (form.modifiers().stream().noneMatch(m -> m.accepts(w))) {
+                return fail(form, MODIFIER_WORDS, table.kindOf(w).illegal(name, w));
             }
         }
         int vector = vectorLength();
-        if (vector > 0 && form.maxVectorBits() > 0 && !typeWords.isEmpty()
-                && vector * typeWords.get(typeWords.size() - 1).bits() > form.maxVectorBits()) {
-            return fail(form, MODIFIERS, "Vector type too large, exceeds " + form.maxVectorBits() + " bit limit");
-        }
         List<OperandUse> ops = use.operands();
         if (ops.size() < form.requiredOperands() || ops.size() > form.operands().size()) {
             return fail(form, OPERANDS, "Arguments mismatch for instruction '" + name + "'");
+        }
+        for (int i = 0; i < ops.size(); i++) {
+            String problem = operandProblem(form, form.operands().get(i), ops.get(i), vector, i);
+            if (problem != null) {
+                return new Attempt(form, OPERANDS, List.of(new IsaProblem(problem, i)));
+            }
         }
         for (int i = 0; i < form.operands().size(); i++) {
             String tie = form.operands().get(i).presentWith();
@@ -179,13 +166,90 @@ final class FormMatcher {
                         + ops.size() + " arguments");
             }
         }
-        for (int i = 0; i < ops.size(); i++) {
-            String problem = operandProblem(form, form.operands().get(i), ops.get(i), vector, i);
-            if (problem != null) {
-                return new Attempt(form, OPERANDS, List.of(new IsaProblem(problem, i)));
-            }
+        String modifierProblem = modifierStructure(form);
+        if (modifierProblem != null) {
+            return fail(form, MODIFIERS, modifierProblem);
         }
         return new Attempt(form, PASSED, List.of());
+    }
+
+    /**
+     * The checks ptxas makes once the operands matched: one word per slot, required slots filled, words that exclude
+     * or need each other, the vector size limit.
+     */
+    private String modifierStructure(InstructionForm form) {
+        String name = form.name();
+        String[] filled = new String[form.modifiers().size()];
+        for (String w : modifierWords) {
+            if (form.modifiers().stream().noneMatch(m -> m.accepts(w))) {
+                return "Mismatch between instruction type and comparison qualifier";
+            }
+            int slot = -1;
+            int taken = -1;
+            for (int s = 0; s < filled.length; s++) {
+                if (form.modifiers().get(s).accepts(w)) {
+                    if (filled[s] == null) {
+                        slot = s;
+                        break;
+                    }
+                    taken = taken < 0 ? s : taken;
+                }
+            }
+            if (slot < 0) {
+                return form.modifiers().get(taken).kind().multiple(name, w, filled[taken]);
+            }
+            filled[slot] = w;
+        }
+        for (int s = 0; s < filled.length; s++) {
+            ModifierSlot ms = form.modifiers().get(s);
+            if (filled[s] == null && !ms.optional()) {
+                ModifierKind partner = ms.kind() == ModifierKind.ORDER ? ModifierKind.SCOPE
+                        : ms.kind() == ModifierKind.SCOPE ? ModifierKind.ORDER : null;
+                String needing = partner == null ? null
+                        : modifierWords.stream().filter(w -> table.kindOf(w) == partner).findFirst().orElse(null);
+                if (partner == null) {
+                    return ms.kind().required(name, ms.words().get(0));
+                }
+                return needing != null ? ms.kind().required(name, ms.words().get(0), needing)
+                        : ModifierKind.OTHER.required(name, ms.words().get(0));
+            }
+        }
+        for (Exclusion x : form.exclusions()) {
+            for (String a : x.words()) {
+                if (!written(a)) {
+                    continue;
+                }
+                if (x.requires()) {
+                    if (x.against().stream().noneMatch(this::written)) {
+                        String need = x.against().get(0);
+                        return table.kindOf(need) == ModifierKind.STATE_SPACE
+                                ? "Modifier '." + a + "' requires ." + need + " space"
+                                : "Modifier '." + a + "' requires modifier '." + need + "'"
+                                        + (x.namesInstruction() ? " for instruction '" + name + "'" : "");
+                    }
+                    continue;
+                }
+                for (String b : x.against()) {
+                    if (written(b)) {
+                        return table.kindOf(b) == ModifierKind.STATE_SPACE
+                                ? "Modifier '." + shown(a) + "' cannot be applied to '." + b + "' space for instruction '"
+                                        + name + "'"
+                                : "Modifier '." + shown(a) + "' cannot be combined with modifier '." + shown(b) + "'";
+                    }
+                }
+            }
+        }
+        int vector = vectorLength();
+        if (vector > 0 && form.maxVectorBits() > 0 && !typeWords.isEmpty()
+                && vector * typeWords.get(typeWords.size() - 1).bits() > form.maxVectorBits()) {
+            return "Vector type too large, exceeds " + form.maxVectorBits() + " bit limit";
+        }
+        return null;
+    }
+
+    /** A modifier as ptxas names it in messages: eviction priorities without their cache level. */
+    private static String shown(String word) {
+        return word.matches("L[12]::(evict_\\w+|no_allocate)") ? word.substring(4) : word;
     }
 
     /** Whether a modifier or type word is written. */
@@ -237,6 +301,9 @@ final class FormMatcher {
                     return operandProblem(form, spec, scalar, vector, index);
                 }
                 if (spec.kinds().contains(OperandKind.VECTOR)) {
+                    if (spec.vectorLength() != 0 && op.vectorLength() != spec.vectorLength()) {
+                        return "Argument vector size mismatch for instruction '" + name + "'";
+                    }
                     return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
                 }
                 if (!spec.kinds().contains(OperandKind.DATA)) {
@@ -247,17 +314,24 @@ final class FormMatcher {
                 }
                 return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
             }
-            case IMMEDIATE_INT -> {
+            case IMMEDIATE_INT, IMMEDIATE_FLOAT -> {
+                if (index == 0 && isResult(spec)) {
+                    // ptxas first matches the immediate's type; only a fitting one is "not a register"
+                    boolean fits = op.shape() == OperandShape.IMMEDIATE_INT
+                            ? type == null || type.typeClass() != PtxType.TypeClass.FLOAT
+                            : floatImmediateFits(type, op.declaredType());
+                    return fits ? "Result register required for instruction '" + name + "'" : mismatch;
+                }
+                if (op.shape() == OperandShape.IMMEDIATE_FLOAT) {
+                    if (!spec.kinds().contains(OperandKind.TYPED_IMMEDIATE)) {
+                        return mismatch;
+                    }
+                    return floatImmediateFits(type, op.declaredType()) ? null : mismatch;
+                }
                 boolean ok = spec.kinds().contains(OperandKind.INT_IMMEDIATE)
                         || (spec.kinds().contains(OperandKind.TYPED_IMMEDIATE)
                                 && (type == null || type.typeClass() != PtxType.TypeClass.FLOAT));
                 return ok ? valueProblem(name, spec, op, index) : mismatch;
-            }
-            case IMMEDIATE_FLOAT -> {
-                if (!spec.kinds().contains(OperandKind.TYPED_IMMEDIATE)) {
-                    return mismatch;
-                }
-                return floatImmediateFits(type, op.declaredType()) ? null : mismatch;
             }
             case SPECIAL_REGISTER -> {
                 if (spec.kinds().contains(OperandKind.SPECIAL_REGISTER)) {
@@ -317,6 +391,13 @@ final class FormMatcher {
                             + "', expected to be multiple of " + spec.multipleOf();
         }
         return null;
+    }
+
+    /** A first operand that only takes registers: the instruction's result. */
+    private static boolean isResult(OperandSpec spec) {
+        return !spec.kinds().contains(OperandKind.TYPED_IMMEDIATE) && !spec.kinds().contains(OperandKind.INT_IMMEDIATE)
+                && (spec.kinds().contains(OperandKind.REGISTER) || spec.kinds().contains(OperandKind.DATA)
+                        || spec.kinds().contains(OperandKind.PREDICATE));
     }
 
     private static boolean isPredicate(OperandUse op) {
@@ -389,7 +470,7 @@ final class FormMatcher {
         for (Gate g : form.gates()) {
             String subject;
             if (g.word().isEmpty()) {
-                subject = "Feature '" + form.name() + "'";
+                subject = "Feature '" + (form.feature().isEmpty() ? form.name() : form.feature()) + "'";
             } else if (PtxType.of(g.word()).isPresent()) {
                 if (!typeWords.contains(PtxType.of(g.word()).get())) {
                     continue;

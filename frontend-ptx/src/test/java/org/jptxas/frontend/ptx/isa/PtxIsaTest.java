@@ -147,6 +147,31 @@ class PtxIsaTest {
     }
 
     @Test
+    void tensorCoresAndAsyncCopies() {
+        accepts("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", vec("f32", 4), vec("b32", 4), vec("b32", 2),
+                vec("f32", 4));
+        rejects("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", "Argument vector size mismatch for instruction 'mma'",
+                vec("f32", 4), vec("b32", 2), vec("b32", 2), vec("f32", 4));
+        rejects("mma.sync.aligned.m16n8k16.row.col.s32.bf16.bf16.s32", "Unexpected instruction types specified for 'mma'",
+                vec("s32", 4), vec("b32", 4), vec("b32", 2), vec("s32", 4));
+        accepts("cp.async.ca.shared.global", addr(), addr(), OperandUse.immediate(8));
+        rejects("cp.async.cg.shared.global",
+                "Argument 2 of instruction 'cp.async': unexpected value '8', expected to be 16", addr(), addr(),
+                OperandUse.immediate(8));
+        rejects("bar.sync", "Number of threads participating in barrier must be in multiple of warp size",
+                OperandUse.immediate(0), OperandUse.immediate(48));
+        accepts("mbarrier.try_wait.parity.shared::cta.b64", pred(), addr(), reg("b32"));
+        accepts("setp.lt.s32", pred(), pred(), reg("s32"), reg("s32"));
+    }
+
+    @Test
+    void versionsRetireForms() {
+        assertEquals(List.of(), check("vote.any.pred", SM80, 14, pred(), pred()));
+        assertFalse(check("vote.any.pred", SM80, 70, pred(), pred()).isEmpty());
+        assertEquals(List.of(), check("mad.f32", SM80, 14, reg("f32"), reg("f32"), reg("f32"), reg("f32")));
+    }
+
+    @Test
     void unknownInstruction() {
         List<IsaProblem> p = ISA.check(new InstructionUse("frobnicate", List.of("f32"), List.of()), 90, SM90A);
         assertEquals("Not a name of any known instruction: 'frobnicate'", p.get(0).message());

@@ -68,6 +68,8 @@ class PtxasDifferentialTest {
         int messageSame = 0;
         Map<String, int[]> perOpcode = new TreeMap<>();
         StringBuilder report = new StringBuilder();
+        Map<String, Integer> messageDifferences = new TreeMap<>();
+        StringBuilder rawMessages = new StringBuilder();
         for (int b = 0; b < batches.size(); b++) {
             Map<Integer, String> errors = results.get(b).get();
             List<VariantGenerator.Variant> batch = batches.get(b);
@@ -87,6 +89,11 @@ class PtxasDifferentialTest {
                         rejectedBoth++;
                         if (ours.get(0).message().equals(ptxasError)) {
                             messageSame++;
+                        } else {
+                            messageDifferences.merge(shape(ptxasError) + "\n      ours: " + shape(ours.get(0).message())
+                                    + "\n      e.g.: " + v.text(), 1, Integer::sum);
+                            rawMessages.append(ptxasError).append('\t').append(ours.get(0).message()).append('\t')
+                                    .append(v.text()).append('\n');
                         }
                     }
                 } else {
@@ -97,7 +104,23 @@ class PtxasDifferentialTest {
             }
         }
         pool.shutdown();
+        int forms = 0;
+        int rendered = 0;
+        int opcodesTested = 0;
+        for (InstructionDef def : isa.table().instructions().values()) {
+            boolean any = false;
+            for (var f : def.forms()) {
+                forms++;
+                if (VariantGenerator.renderable(f)) {
+                    rendered++;
+                    any = true;
+                }
+            }
+            opcodesTested += any ? 1 : 0;
+        }
         StringBuilder summary = new StringBuilder();
+        summary.append(String.format("table: %d opcodes, %d forms; generated variants cover %d opcodes, %d forms%n",
+                isa.opcodes().size(), forms, opcodesTested, rendered));
         summary.append(String.format("target %s: %d variants, %d agree (%.1f%%): %d accepted by both, %d rejected by"
                 + " both (%d with ptxas's first message)%n", targetName, all.size(), agree, 100.0 * agree / all.size(),
                 acceptedBoth, rejectedBoth, messageSame));
@@ -106,11 +129,23 @@ class PtxasDifferentialTest {
                 summary.append(String.format("  %-32s %4d/%4d%n", op, c[0], c[1]));
             }
         });
+        StringBuilder messages = new StringBuilder("\nrejected by both, other first message than ptxas's:\n");
+        Map<String, Integer> byShape = new TreeMap<>();
+        messageDifferences.forEach((k, n) -> byShape.merge(k.substring(0, k.indexOf("\n      e.g.")), n, Integer::sum));
+        byShape.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).forEach(
+                e -> messages.append(String.format("%5d  %s%n", e.getValue(), e.getKey())));
+        report.append(messages);
         Path out = Path.of("target", "ptxas-differential-" + targetName + ".txt");
         Files.createDirectories(out.getParent());
         Files.writeString(out, summary + "\n" + report, StandardCharsets.UTF_8);
+        Files.writeString(Path.of("target", "ptxas-messages-" + targetName + ".tsv"), rawMessages, StandardCharsets.UTF_8);
         System.out.print(summary);
         assertTrue(agree >= REQUIRED_AGREEMENT * all.size(), summary.toString());
+    }
+
+    /** A message with its quoted names replaced, so that messages of one kind group together. */
+    private static String shape(String message) {
+        return message.replaceAll("'[^']*'", "'X'");
     }
 
     /** Writes one kernel holding the variants, one instruction per line; returns the line of the first instruction. */

@@ -53,6 +53,9 @@ final class VariantGenerator {
             if (o.kinds().containsAll(EnumSet.allOf(OperandKind.class))) {
                 return false;
             }
+            if (o.kinds().contains(OperandKind.VECTOR) && o.vectorLength() > 0) {
+                continue;
+            }
             if (o.kinds().stream().noneMatch(RENDERABLE::contains)) {
                 return false;
             }
@@ -176,6 +179,9 @@ final class VariantGenerator {
         Set<OperandKind> k = o.kinds();
         if (k.contains(OperandKind.DATA) && vec > 0) {
             return vector(t, vec);
+        }
+        if (k.contains(OperandKind.VECTOR) && o.vectorLength() > 0) {
+            return vector(t == null ? PtxType.B32 : t, o.vectorLength());
         }
         if (k.contains(OperandKind.REGISTER) || k.contains(OperandKind.DATA)) {
             return register(t == null ? PtxType.B32 : t, index);
