@@ -134,7 +134,12 @@ public final class PtxChecker {
                 fatal(item.pos(), "Parsing error near '" + (item instanceof VersionDirective ? ".version" : ".target")
                         + "': syntax error");
             } else if (item instanceof AddressSizeDirective a) {
-                addressSize(a);
+                if (i == 2) {
+                    addressSize(a);
+                } else {
+                    // Only directly after .target, and once.
+                    fatal(a.pos(), "Parsing error near '.address_size': syntax error");
+                }
             }
         }
         return true;
@@ -481,6 +486,8 @@ public final class PtxChecker {
                 Symbol g = lookup(i.guard().predicate(), scope);
                 if (g == null) {
                     error(i.guard().pos(), "Unknown symbol '" + i.guard().predicate() + "'");
+                } else if (!(g instanceof Symbol.Variable v && v.type() == PtxType.PRED)) {
+                    error(i.guard().pos(), "Predicate expression expected");
                 }
             }
             if (i.opcode().equals("call")) {

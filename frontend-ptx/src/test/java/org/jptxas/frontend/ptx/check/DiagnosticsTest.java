@@ -123,6 +123,18 @@ class DiagnosticsTest {
     }
 
     @Test
+    void placementAndGuards() {
+        assertEquals(List.of("jptxas bad.ptx, line 7; fatal   : Parsing error near '.address_size': syntax error"),
+                diagnostics(".version 8.0\n.target sm_90\n.visible .entry k()\n{\nret;\n}\n.address_size 64\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Parsing error near '.address_size': syntax error"),
+                diagnostics(HEADER + ".address_size 64\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 6; fatal   : Parsing error near '.maxnreg': syntax error"),
+                diagnostics(kernel(".maxnreg 4\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 7; error   : Predicate expression expected"),
+                diagnostics(kernel(".reg .b32 %r;\n@%r bra L;\nL:\n")));
+    }
+
+    @Test
     void directiveGates() {
         assertEquals(List.of("jptxas bad.ptx, line 4; error   : Feature '.explicitcluster' requires .target sm_90 or higher"),
                 diagnostics(".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k() .explicitcluster\n{\nret;\n}\n",
