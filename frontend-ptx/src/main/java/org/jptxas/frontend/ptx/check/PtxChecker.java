@@ -369,6 +369,23 @@ public final class PtxChecker {
         }
     }
 
+    /** Size in bytes of one declared variable; 0 when an unsized array makes it unknown. */
+    private static long byteSize(VariableDecl decl, Declarator d) {
+        long size = (long) decl.type().sizeBytes() * Math.max(1, decl.vectorLength());
+        for (long dim : d.dimensions()) {
+            if (dim < 0) {
+                return 0;
+            }
+            size *= dim;
+        }
+        return size;
+    }
+
+    /** The explicit {@code .align}, or the natural alignment of the (vector) element type. */
+    private static long alignment(VariableDecl decl) {
+        return decl.align() != 0 ? decl.align() : (long) decl.type().sizeBytes() * Math.max(1, decl.vectorLength());
+    }
+
     // ---- resolution of names in expressions
 
     /** Resolves the names in {@code e}; {@code body} decides the wording for names declared later, if non-null. */
@@ -490,15 +507,53 @@ public final class PtxChecker {
                     error(i.guard().pos(), "Predicate expression expected");
                 }
             }
+            for (Operand o : i.operands()) {
+                if (!(i.opcode().equals("call") && o == callTargetOperand(i))) {
+                    operand(o, scope);
+                }
+            }
             if (i.opcode().equals("call")) {
                 callTarget(i, scope);
-            }
-            for (Operand o : i.operands()) {
-                operand(o, scope);
             }
             addressSpace(i);
             if (!hasUnresolvedName(i)) {
                 isaCheck(i); // with an unknown name the operand shapes are guesses: no follow-on noise
+            }
+        }
+
+        /** Argument count, size and alignment against the callee's formal parameters (ptxas's wording). */
+        private void callSignature(Instruction call, FunctionDecl callee) {
+            List<Operand> ops = call.operands();
+            boolean hasReturns = !ops.isEmpty() && ops.get(0) instanceof Operand.ParenList;
+            List<Operand> rets = hasReturns ? ((Operand.ParenList) ops.get(0)).elements() : List.of();
+            int argsAt = hasReturns ? 2 : 1;
+            List<Operand> args = ops.size() > argsAt && ops.get(argsAt) instanceof Operand.ParenList p
+                    ? p.elements() : List.of();
+            if (rets.size() != callee.returns().size() || args.size() != callee.params().size()) {
+                error(call.pos(), "Call has wrong number of parameters");
+                return;
+            }
+            for (int k = 0; k < rets.size(); k++) {
+                argumentMatches(call, rets.get(k), callee.returns().get(k));
+            }
+            for (int k = 0; k < args.size(); k++) {
+                argumentMatches(call, args.get(k), callee.params().get(k));
+            }
+        }
+
+        private void argumentMatches(Instruction call, Operand actual, VariableDecl formal) {
+            if (!(actual instanceof Expr.SymbolRef ref && resolved.get(ref) instanceof Symbol.Variable v)
+                    || v.space() != StateSpace.PARAM || formal.space() != StateSpace.PARAM) {
+                return; // registers and immediates are converted by ptxas as needed
+            }
+            Declarator fd = formal.declarators().get(0);
+            long actualSize = byteSize(v.decl(), v.declarator());
+            long formalSize = byteSize(formal, fd);
+            if (actualSize > 0 && formalSize > 0 && actualSize != formalSize) {
+                error(call.pos(), "Type of argument does not match formal parameter '" + fd.name() + "'");
+            }
+            if (alignment(v.decl()) != alignment(formal)) {
+                error(call.pos(), "Alignment of argument does not match formal parameter '" + fd.name() + "'");
             }
         }
 
@@ -536,6 +591,15 @@ public final class PtxChecker {
             return false;
         }
 
+        private Operand callTargetOperand(Instruction call) {
+            for (Operand o : call.operands()) {
+                if (!(o instanceof Operand.ParenList)) {
+                    return o;
+                }
+            }
+            return null;
+        }
+
         private void callTarget(Instruction call, Scope scope) {
             for (Operand o : call.operands()) {
                 if (o instanceof Operand.ParenList) {
@@ -543,10 +607,16 @@ public final class PtxChecker {
                 }
                 if (o instanceof Expr.SymbolRef s) {
                     Symbol target = lookup(s.name(), scope);
+                    if (target != null) {
+                        resolved.put(s, target);
+                    }
                     if (target == null) {
                         error(call.pos(), "Call to '" + s.name() + "' requires call prototype");
+                        error(s.pos(), "Unknown symbol '" + s.name() + "'");
                     } else if (target instanceof Symbol.Function f && f.decl().isEntry()) {
                         error(call.pos(), "Illegal call target, device function expected");
+                    } else if (target instanceof Symbol.Function f) {
+                        callSignature(call, f.decl());
                     }
                 }
                 return;

@@ -96,6 +96,20 @@ class DiagnosticsTest {
     }
 
     @Test
+    void callArgumentsAgainstTheCalleesParameters() {
+        String f = HEADER + ".func (.param .b32 r) f(.param .b32 a, .param .align 8 .b8 s[16])\n{\nst.param.b32 [r], 1;\nret;\n}\n"
+                + ".visible .entry k()\n{\n.param .b32 r;\n.reg .b32 %a;\n";
+        assertEquals(List.of("jptxas bad.ptx, line 14; error   : Call has wrong number of parameters"),
+                diagnostics(f + ".param .b32 a;\ncall (r), f, (a);\nret;\n}\n"));
+        assertEquals(List.of(), diagnostics(f + ".param .u32 a;\n.param .align 8 .b8 s[16];\ncall (r), f, (a, s);\n"
+                + "call (r), f, (%a, s);\nret;\n}\n"), "same size, other type name, or a register: fine");
+        assertEquals(List.of("jptxas bad.ptx, line 15; error   : Type of argument does not match formal parameter 'a'",
+                "jptxas bad.ptx, line 15; error   : Alignment of argument does not match formal parameter 'a'",
+                "jptxas bad.ptx, line 15; error   : Alignment of argument does not match formal parameter 's'"),
+                diagnostics(f + ".param .b64 a;\n.param .align 4 .b8 s[16];\ncall (r), f, (a, s);\nret;\n}\n"));
+    }
+
+    @Test
     void moduleHeader() {
         assertEquals(List.of("jptxas bad.ptx, line 1; fatal   : Unsupported .version 9.1; current version is '9.0'"),
                 diagnostics(".version 9.1\n.target sm_90\n.address_size 64\n"));
