@@ -117,7 +117,8 @@ public final class PtxChecker {
             return false;
         }
         if (!(items.get(0) instanceof VersionDirective v)) {
-            fatal(items.get(0).pos(), "Missing .version directive at start of file '" + fileName + "'");
+            // ptxas notices the missing directive one item later.
+            fatal(items.get(items.size() > 1 ? 1 : 0).pos(), "Missing .version directive at start of file '" + fileName + "'");
             return false;
         }
         version = v.times10();
@@ -133,7 +134,12 @@ public final class PtxChecker {
                 fatal(item.pos(), "Parsing error near '" + (item instanceof VersionDirective ? ".version" : ".target")
                         + "': syntax error");
             } else if (item instanceof AddressSizeDirective a) {
-                addressSize(a);
+                if (i == 2) {
+                    addressSize(a);
+                } else {
+                    // Only directly after .target, and once.
+                    fatal(a.pos(), "Parsing error near '.address_size': syntax error");
+                }
             }
         }
         return true;
@@ -160,7 +166,8 @@ public final class PtxChecker {
                 gatingTarget = info.orElse(null);
             }
             int needed = FeatureGates.minimumVersionFor(target.sm(), target.suffix());
-            if (version < needed) {
+            // ptxas only objects once there is code to compile for the target.
+            if (version < needed && !module.functions().isEmpty()) {
                 error(t.pos(), "PTX .version " + FeatureGates.versionText(version) + " does not support .target "
                         + entry);
             }
@@ -215,15 +222,40 @@ public final class PtxChecker {
     // ---- module scope
 
     private void moduleVariable(VariableDecl v) {
-        if (v.space() == StateSpace.REG) {
-            error(v.pos(), "Module-scoped variables in .reg state space are not allowed with ABI");
-        } else if (v.space() == StateSpace.PARAM || v.space() == StateSpace.SREG) {
-            error(v.pos(), "Module-scoped variables in " + v.space().directive() + " state space are not allowed");
+        switch (v.space()) {
+            case REG, LOCAL -> {
+                if (declaredTarget != null && declaredTarget.sm() < 30) {
+                    // Targets before sm_30 compile without the ABI instead of refusing.
+                    diagnostics.add(new Diagnostic(Severity.WARNING, null, 0, "Use of module scoped .local or .reg variable '"
+                            + v.declarators().get(0).name() + "' found, disabling ABI"));
+                } else {
+                    error(v.pos(), "Module-scoped variables in " + v.space().directive()
+                            + " state space are not allowed with ABI");
+                }
+            }
+            case PARAM -> error(v.pos(), "Parameter variables may not be declared at module scope");
+            case SREG -> fatal(v.pos(), "Parsing error near '.sreg': syntax error");
+            default -> {
+            }
         }
+        declarationRules(v);
         declareVariables(v, moduleScope);
         for (Declarator d : v.declarators()) {
             if (d.initializer() != null) {
                 initializer(d.initializer(), moduleScope);
+            }
+        }
+    }
+
+    /** Initializers and arrays where the state space allows them. */
+    private void declarationRules(VariableDecl v) {
+        for (Declarator d : v.declarators()) {
+            if (d.initializer() != null && (v.space() == StateSpace.REG || v.space() == StateSpace.LOCAL
+                    || v.space() == StateSpace.SHARED || v.space() == StateSpace.PARAM)) {
+                error(d.pos(), "No initial value is allowed for '" + d.name() + "' in this state space");
+            }
+            if (v.space() == StateSpace.REG && d.isArray()) {
+                error(d.pos(), "Variable '" + d.name() + "' cannot be allocated into a register");
             }
         }
     }
@@ -284,14 +316,25 @@ public final class PtxChecker {
         }
         Scope params = new Scope(moduleScope);
         for (VariableDecl p : f.returns()) {
+            parameterSpace(f, p);
             declareVariables(p, params);
         }
         for (VariableDecl p : f.params()) {
+            parameterSpace(f, p);
             declareVariables(p, params);
         }
         Set<String> declaredInBody = new HashSet<>();
         collectDeclaredNames(f.body(), declaredInBody);
         new BodyChecker(declaredInBody).block(f.body(), params);
+    }
+
+    private void parameterSpace(FunctionDecl f, VariableDecl p) {
+        String name = p.declarators().get(0).name();
+        if (f.isEntry() && p.space() != StateSpace.PARAM) {
+            error(p.pos(), "Entry parameter '" + name + "' must have .param state space");
+        } else if (!f.isEntry() && p.space() != StateSpace.PARAM && p.space() != StateSpace.REG) {
+            error(p.pos(), "Function parameter '" + name + "' has illegal state space");
+        }
     }
 
     private void replaceFunction(FunctionDecl definition) {
@@ -301,6 +344,9 @@ public final class PtxChecker {
     }
 
     private void tuningGates(TuningDirective t) {
+        if (t.kind() == TuningDirective.Kind.MAXNCTAPERSM && version >= 21) {
+            error(t.pos(), "Deprecated feature: '.maxnctapersm directive' not supported as of PTX version 2.1");
+        }
         Integer needed = FeatureGates.TUNING_VERSION.get(t.kind());
         if (needed != null) {
             versionGate(t.pos(), t.kind().directive(), needed);
@@ -402,6 +448,10 @@ public final class PtxChecker {
             }
             for (Statement s : b.statements()) {
                 if (s instanceof VariableDecl v) {
+                    if (v.space() == StateSpace.SREG) {
+                        fatal(v.pos(), "Parsing error near '.sreg': syntax error");
+                    }
+                    declarationRules(v);
                     declareVariables(v, scope);
                     for (Declarator d : v.declarators()) {
                         declaredSoFar.add(d.name());
@@ -436,6 +486,8 @@ public final class PtxChecker {
                 Symbol g = lookup(i.guard().predicate(), scope);
                 if (g == null) {
                     error(i.guard().pos(), "Unknown symbol '" + i.guard().predicate() + "'");
+                } else if (!(g instanceof Symbol.Variable v && v.type() == PtxType.PRED)) {
+                    error(i.guard().pos(), "Predicate expression expected");
                 }
             }
             if (i.opcode().equals("call")) {
@@ -444,7 +496,44 @@ public final class PtxChecker {
             for (Operand o : i.operands()) {
                 operand(o, scope);
             }
-            isaCheck(i);
+            addressSpace(i);
+            if (!hasUnresolvedName(i)) {
+                isaCheck(i); // with an unknown name the operand shapes are guesses: no follow-on noise
+            }
+        }
+
+        private boolean hasUnresolvedName(Instruction i) {
+            for (Operand o : i.operands()) {
+                if (unresolved(o)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private boolean unresolved(Operand o) {
+            if (o instanceof Expr.SymbolRef s) {
+                return !resolved.containsKey(s);
+            }
+            if (o instanceof Expr.Unary u) {
+                return unresolved(u.operand());
+            }
+            if (o instanceof Expr.Binary b) {
+                return unresolved(b.left()) || unresolved(b.right());
+            }
+            if (o instanceof Operand.Address a) {
+                return a.parts().stream().anyMatch(this::unresolved);
+            }
+            if (o instanceof Operand.Vector v) {
+                return v.elements().stream().anyMatch(this::unresolved);
+            }
+            if (o instanceof Operand.ParenList p) {
+                return p.elements().stream().anyMatch(this::unresolved);
+            }
+            if (o instanceof Operand.Pair p) {
+                return unresolved(p.first()) || unresolved(p.second());
+            }
+            return false;
         }
 
         private void callTarget(Instruction call, Scope scope) {
@@ -476,6 +565,44 @@ public final class PtxChecker {
             } else if (o instanceof Operand.Pair p) {
                 operand(p.first(), scope);
                 operand(p.second(), scope);
+            }
+        }
+    }
+
+    // ---- state space of memory operands
+
+    private static final Set<String> MEMORY_OPS = Set.of("ld", "ldu", "st", "atom", "red");
+
+    /** {@code ld.global [sharedVar]}: a named variable accessed through another state space. */
+    private void addressSpace(Instruction i) {
+        if (!MEMORY_OPS.contains(i.opcode())) {
+            return;
+        }
+        StateSpace written = null;
+        for (String m : i.modifiers()) {
+            int colons = m.indexOf("::");
+            Optional<StateSpace> s = StateSpace.fromDirective("." + (colons < 0 ? m : m.substring(0, colons)));
+            if (s.isPresent()) {
+                if (written != null) {
+                    return;
+                }
+                written = s.get();
+            }
+        }
+        if (written == null) {
+            return;
+        }
+        for (Operand o : i.operands()) {
+            if (o instanceof Operand.Address a && a.expression() != null) {
+                Expr base = a.expression();
+                while (base instanceof Expr.Binary b && (b.op() == Expr.BinaryOp.ADD || b.op() == Expr.BinaryOp.SUB)) {
+                    base = b.left();
+                }
+                if (base instanceof Expr.SymbolRef ref && resolved.get(ref) instanceof Symbol.Variable v
+                        && v.space() != StateSpace.REG && v.space() != written) {
+                    error(i.pos(), "State space mismatch between instruction and address in instruction '"
+                            + i.opcode() + "'");
+                }
             }
         }
     }
@@ -600,7 +727,7 @@ public final class PtxChecker {
             }
             return new OperandUse(OperandShape.SPECIAL_REGISTER, sp.type().ptxName(), 0);
         }
-        if (sym instanceof Symbol.Label || sym instanceof Symbol.BranchTargets) {
+        if (sym instanceof Symbol.Label) {
             return OperandUse.of(OperandShape.LABEL);
         }
         return OperandUse.of(OperandShape.SYMBOL);

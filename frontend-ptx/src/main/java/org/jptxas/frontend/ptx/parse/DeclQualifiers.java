@@ -118,10 +118,8 @@ final class DeclQualifiers {
 
     VariableDecl parameter(Declarator d) {
         SourcePos pos = posOr(d.pos());
-        if (space != StateSpace.PARAM && space != StateSpace.REG) {
-            s.fatal(d.pos().line(), "Parsing error near '" + d.name() + "': syntax error");
-        }
-        if (type == null) {
+        // Which state space a parameter may have is the checker's business (ptxas words it per function kind).
+        if (space == null || type == null) {
             s.fatal(d.pos().line(), "Parsing error near '" + d.name() + "': syntax error");
         }
         return new VariableDecl(pos, linkage, space == null ? StateSpace.PARAM : space, attributeNames(), align,

@@ -6,6 +6,7 @@ import org.jptxas.frontend.ptx.ast.Expr;
 import org.jptxas.frontend.ptx.ast.Guard;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.Operand;
+import org.jptxas.frontend.ptx.ast.PtxVersions;
 import org.jptxas.frontend.ptx.ast.SourcePos;
 import org.jptxas.frontend.ptx.ast.TuningDirective;
 import org.jptxas.frontend.ptx.ast.VersionDirective;
@@ -17,11 +18,10 @@ import org.jptxas.ori.diag.Severity;
  * the nesting limit. One instance per parse; not thread-safe.
  */
 final class ParseSupport {
-    /** The newest PTX ISA version this front end (like ptxas 13.0) accepts. */
-    static final int MAX_VERSION_MAJOR = 9;
-    static final int MAX_VERSION_MINOR = 0;
     /** Deeper nesting of blocks, braces or parentheses is refused rather than risking the Java stack. */
     static final int MAX_NESTING = 200;
+    /** Longer operator chains are refused: later stages walk expression trees recursively. */
+    static final int MAX_OPERATORS = 1000;
     private static final int MAX_TOKEN_TEXT_IN_MESSAGE = 80;
 
     private final String fileName;
@@ -64,6 +64,21 @@ final class ParseSupport {
 
     void leave() {
         depth--;
+    }
+
+    /** Binary operators in the expression being parsed: chains build deep trees without recursion in the parser. */
+    private int operators;
+
+    void newExpression() {
+        operators = 0;
+    }
+
+    Expr binary(Expr.BinaryOp op, Expr left, Expr right) {
+        if (++operators > MAX_OPERATORS) {
+            fatal(left.pos().line(), "Parsing error: expression with more than " + MAX_OPERATORS + " operators");
+            throw new AbortParse();
+        }
+        return new Expr.Binary(left.pos(), op, left, right);
     }
 
     // ---- syntax errors and recovery
@@ -184,9 +199,10 @@ final class ParseSupport {
             syntaxErrorAt(number);
             return new VersionDirective(pos(directive), 0, 0);
         }
-        if (major > MAX_VERSION_MAJOR || (major == MAX_VERSION_MAJOR && minor > MAX_VERSION_MINOR)) {
+        if (!PtxVersions.exists(major, minor) || text.length() - dot > 2) {
+            // Newer versions and versions that never existed (3.9, 6.6, ...) alike: ptxas stops here.
             fatal(directive.beginLine, "Unsupported .version " + text + "; current version is '"
-                    + MAX_VERSION_MAJOR + "." + MAX_VERSION_MINOR + "'");
+                    + PtxVersions.CURRENT + "'");
             throw new AbortParse();
         }
         return new VersionDirective(pos(directive), major, minor);

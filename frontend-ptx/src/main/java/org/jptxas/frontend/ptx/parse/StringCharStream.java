@@ -68,9 +68,17 @@ final class StringCharStream implements CharStream {
     public void Done() {
     }
 
+    /** The last line looked up: tokens come in order, so most lookups hit it or the next line. */
+    private int lineHint;
+
     private int lineIndex(int offset) {
+        int h = lineHint;
+        if (offset >= lineStarts[h] && (h + 1 == lineStarts.length || offset < lineStarts[h + 1])) {
+            return h;
+        }
         int i = Arrays.binarySearch(lineStarts, offset);
-        return i >= 0 ? i : -i - 2;
+        lineHint = i >= 0 ? i : -i - 2;
+        return lineHint;
     }
 
     private int lineOf(int offset) {

@@ -101,7 +101,9 @@ class DiagnosticsTest {
                 diagnostics(".version 9.1\n.target sm_90\n.address_size 64\n"));
         assertEquals(List.of("jptxas bad.ptx, line 1; fatal   : Unsupported .version 10.0; current version is '9.0'"),
                 diagnostics(".version 10.0\n.target sm_90\n"));
-        assertEquals(List.of("jptxas bad.ptx, line 1; fatal   : Missing .version directive at start of file 'bad.ptx'"),
+        assertEquals(List.of("jptxas bad.ptx, line 1; fatal   : Unsupported .version 6.6; current version is '9.0'"),
+                diagnostics(".version 6.6\n.target sm_90\n"), "versions that never existed are refused too");
+        assertEquals(List.of("jptxas bad.ptx, line 2; fatal   : Missing .version directive at start of file 'bad.ptx'"),
                 diagnostics(".target sm_90\n.address_size 64\n"));
         assertEquals(List.of("jptxas bad.ptx, line 2; fatal   : Missing .target directive at start of file 'bad.ptx'"),
                 diagnostics(".version 8.0\n.address_size 64\n"));
@@ -112,11 +114,24 @@ class DiagnosticsTest {
         assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Parsing error near '.target': syntax error"),
                 diagnostics(HEADER + ".target sm_80\n"));
         assertEquals(List.of("jptxas bad.ptx, line 2; error   : PTX .version 7.0 does not support .target sm_90"),
-                diagnostics(".version 7.0\n.target sm_90\n.address_size 64\n"));
+                diagnostics(".version 7.0\n.target sm_90\n.address_size 64\n.entry k()\n{\nret;\n}\n"));
+        assertEquals(List.of(), diagnostics(".version 7.0\n.target sm_90\n.address_size 64\n"), "no code, no objection");
         assertEquals(List.of("jptxas fatal   : SM version specified by .target is higher than default SM version assumed"),
                 diagnostics(HEADER, "sm_80"));
         assertEquals(List.of("jptxas fatal   : PTX with .target 'sm_90a' cannot be compiled for architecture 'sm_90'"),
                 diagnostics(".version 8.0\n.target sm_90a\n.address_size 64\n", "sm_90"));
+    }
+
+    @Test
+    void placementAndGuards() {
+        assertEquals(List.of("jptxas bad.ptx, line 7; fatal   : Parsing error near '.address_size': syntax error"),
+                diagnostics(".version 8.0\n.target sm_90\n.visible .entry k()\n{\nret;\n}\n.address_size 64\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Parsing error near '.address_size': syntax error"),
+                diagnostics(HEADER + ".address_size 64\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 6; fatal   : Parsing error near '.maxnreg': syntax error"),
+                diagnostics(kernel(".maxnreg 4\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 7; error   : Predicate expression expected"),
+                diagnostics(kernel(".reg .b32 %r;\n@%r bra L;\nL:\n")));
     }
 
     @Test
@@ -127,8 +142,31 @@ class DiagnosticsTest {
         assertEquals(List.of("jptxas bad.ptx, line 4; error   : Feature '.noreturn' requires PTX ISA .version 6.4 or later"),
                 diagnostics(".version 6.3\n.target sm_75\n.address_size 64\n.visible .func a() .noreturn\n{\nret;\n}\n",
                         "sm_75"));
+        assertEquals(List.of("jptxas bad.ptx, line 4; error   : Deprecated feature: '.maxnctapersm directive' not supported as of PTX version 2.1"),
+                diagnostics(".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k() .maxnctapersm 2\n{\nret;\n}\n"));
         assertEquals(List.of("jptxas bad.ptx, line 4; error   : Module-scoped variables in .reg state space are not allowed with ABI"),
                 diagnostics(HEADER + ".reg .b32 x;\n"));
+    }
+
+    @Test
+    void stateSpaces() {
+        assertEquals(List.of("jptxas bad.ptx, line 6; error   : No initial value is allowed for 'x' in this state space",
+                "jptxas bad.ptx, line 7; error   : No initial value is allowed for 'y' in this state space",
+                "jptxas bad.ptx, line 8; error   : No initial value is allowed for 'z' in this state space",
+                "jptxas bad.ptx, line 10; error   : Variable 'arr' cannot be allocated into a register"),
+                diagnostics(kernel(".reg .b32 x = 1;\n.local .b32 y = 1;\n.shared .b32 z = 1;\n.const .b32 c = 1;\n"
+                        + ".reg .b32 arr[4];\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 4; error   : Parameter variables may not be declared at module scope",
+                "jptxas bad.ptx, line 5; error   : Module-scoped variables in .local state space are not allowed with ABI",
+                "jptxas bad.ptx, line 5; error   : No initial value is allowed for 'l' in this state space",
+                "jptxas bad.ptx, line 6; error   : No initial value is allowed for 'sh' in this state space"),
+                diagnostics(HEADER + ".param .b32 p;\n.local .b32 l = 3;\n.shared .b32 sh = 2;\n.global .b32 g = 1;\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 8; error   : State space mismatch between instruction and address in instruction 'ld'"),
+                diagnostics(HEADER + ".shared .b32 sh;\n.visible .entry k()\n{\n.reg .b32 %r;\nld.global.u32 %r, [sh];\n"
+                        + "ld.shared.u32 %r, [sh+4];\nret;\n}\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 4; error   : Entry parameter 'a' must have .param state space",
+                "jptxas bad.ptx, line 8; error   : Function parameter 'a' has illegal state space"),
+                diagnostics(HEADER + ".visible .entry k(.reg .b32 a)\n{\nret;\n}\n.func f(.local .b32 a)\n{\nret;\n}\n"));
     }
 
     @Test
@@ -168,6 +206,10 @@ class DiagnosticsTest {
             assertTrue(parens.get(0).contains("nesting deeper than"), parens::toString);
             List<String> unary = diagnostics(kernel("mov.u32 %r1, " + "-".repeat(20_000) + "1;\n"));
             assertTrue(unary.get(0).contains("nesting deeper than"), unary::toString);
+            List<String> chain = diagnostics(kernel("mov.u32 %r1, 1" + "+1".repeat(200_000) + ";\n"));
+            assertTrue(chain.get(0).contains("more than 1000 operators"), chain::toString);
+            String init = HEADER + ".global .u32 big[20000] = {" + "1+1, ".repeat(19_999) + "1};\n";
+            assertEquals(List.of(), diagnostics(init), "each initializer element is its own expression");
         });
     }
 

@@ -196,7 +196,7 @@ class CorpusFrontEndTest {
                 names.add(name(e));
             }
         }
-        MutationHarness.Outcome o = MutationHarness.run(texts, names, Target.of("sm_90a"), 0x5EED_F00DL, 5000, 90_000);
+        MutationHarness.Outcome o = MutationHarness.run(texts, names, Target.of("sm_90a"), 0x5EED_F00DL, 3000, 75_000);
         assertTrue(o.problems().isEmpty(), () -> String.join("\n", o.problems()));
         assertTrue(o.cases() >= 2000, "at least 2000 cases in the time budget: " + o);
     }

@@ -49,7 +49,7 @@ final class MutationHarness {
                 cases++;
                 Future<List<Diagnostic>> result = worker.submit(() -> {
                     try {
-                        new PtxFrontEnd(target).check(names.get(0), m.text());
+                        new PtxFrontEnd(target).check(names.get(f), m.text());
                         return List.of();
                     } catch (CompilationException e) {
                         return e.diagnostics();

@@ -18,25 +18,25 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** parse → print → parse gives an equal model, and ptxas accepts the printed text (project's own PTX files). */
-class PrinterRoundTripTest {
+public class PrinterRoundTripTest {
     @TempDir
     Path dir;
 
-    static String resource(String name) throws IOException {
+    public static String resource(String name) throws IOException {
         try (InputStream in = PrinterRoundTripTest.class.getResourceAsStream("/org/jptxas/frontend/ptx/own/" + name)) {
             return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
         }
     }
 
     /** The arch is the file name's suffix: {@code ..._sm90a.ptx} → {@code sm_90a}. */
-    static String archOf(String name) {
+    public static String archOf(String name) {
         String stem = name.substring(0, name.length() - 4);
         return "sm_" + stem.substring(stem.lastIndexOf("_sm") + 3);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"syntax_tour_sm90a.ptx", "nvcc_reduce_sm90.ptx", "nvcc_mixed_cluster_sm90.ptx",
-            "nvcc_reduce_debug_sm80.ptx"})
+            "nvcc_reduce_debug_sm80.ptx", "nvcc_features_sm80.ptx", "nvcc_features_lineinfo_sm100a.ptx"})
     void roundTripGivesTheSameModelAndPtxasAcceptsThePrintedText(String name) throws IOException {
         ParseResult first = PtxParser.parse(name, resource(name));
         assertTrue(first.diagnostics().isEmpty(), first.diagnostics()::toString);
