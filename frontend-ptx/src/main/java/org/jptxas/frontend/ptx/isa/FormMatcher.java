@@ -94,7 +94,11 @@ final class FormMatcher {
                 best = a;
             }
         }
-        return firstGateProblems != null ? firstGateProblems : best.problems;
+        if (firstGateProblems != null) {
+            return firstGateProblems;
+        }
+        return best != null ? best.problems
+                : PtxIsa.single("Unexpected instruction types specified for '" + use.opcode() + "'");
     }
 
     /** A form that later PTX versions dropped (vote without .sync, mad.f32 without rounding) does not exist for them. */
