@@ -18,7 +18,8 @@ import java.util.Set;
  *       or nothing; {@code ~} after the type accepts wider registers; {@code ?} = optional from here on;</li>
  *   <li>{@code sm=90}, {@code ptx=78}, {@code arch=sm_90a,sm_100a}, {@code maxptx=63} — gates of the whole form;</li>
  *   <li>{@code g:bf16:sm=90,ptx=78} — a gate that applies when the word {@code bf16} is written;</li>
- *   <li>{@code o:V4:f32} — a vector of exactly four registers;</li>
+ *   <li>{@code o:V4:f32} — a vector of exactly four registers; {@code o:Vn/2:D} — of N/2 registers, N from the
+ *       {@code .mXnNkK} shape modifier;</li>
  *   <li>{@code o:|p_} — an operand joined to the previous one by {@code |}; {@code o:r:b64?L2::cache_hint} — an
  *       optional operand present exactly when the word is written;</li>
  *   <li>{@code o:i=4,8,16} / {@code o:S:u32%16} / {@code o:S:u32%warp} / {@code o:i%8@24..256} — immediate values
@@ -242,6 +243,12 @@ final class FormParser {
         }
         Set<OperandKind> kinds = EnumSet.noneOf(OperandKind.class);
         int vectorLength = 0;
+        int shapeDivisor = 0;
+        java.util.regex.Matcher byShape = java.util.regex.Pattern.compile("Vn/(\\d+)").matcher(parts[0]);
+        if (byShape.find()) {
+            shapeDivisor = Integer.parseInt(byShape.group(1));
+            parts[0] = parts[0].substring(0, byShape.start() + 1) + parts[0].substring(byShape.end());
+        }
         java.util.regex.Matcher fixedVector = java.util.regex.Pattern.compile("V(\\d+)").matcher(parts[0]);
         if (fixedVector.find()) {
             vectorLength = Integer.parseInt(fixedVector.group(1));
@@ -279,7 +286,7 @@ final class FormParser {
             throw new IllegalArgumentException("'+' needs a type slot");
         }
         return new OperandSpec(kinds, slot, fixed, doubleWidth, widening, optional, paired, presentWith, values,
-                multipleOf, warpMultiple, min, max, vectorLength);
+                multipleOf, warpMultiple, min, max, vectorLength, shapeDivisor);
     }
 
     private Gate wordGate(String spec) {

@@ -24,10 +24,12 @@ import java.util.Set;
  * @param min the smallest immediate allowed when {@code max} is not 0
  * @param max the largest immediate allowed, 0 = no range
  * @param vectorLength the exact length of a {@link OperandKind#VECTOR} operand, 0 = any
+ * @param shapeDivisor when not 0, the vector's length is the N of the instruction's {@code .mXnNkK} shape modifier
+ *     divided by this (wgmma's accumulator fragment)
  */
 public record OperandSpec(Set<OperandKind> kinds, char typeSlot, PtxType fixedType, boolean doubleWidth,
         boolean widening, boolean optional, boolean paired, String presentWith, List<Long> values,
-        long multipleOf, boolean warpMultiple, long min, long max, int vectorLength) {
+        long multipleOf, boolean warpMultiple, long min, long max, int vectorLength, int shapeDivisor) {
     public OperandSpec {
         values = List.copyOf(values);
         Objects.requireNonNull(presentWith, "presentWith");

@@ -94,7 +94,11 @@ final class FormMatcher {
                 best = a;
             }
         }
-        return firstGateProblems != null ? firstGateProblems : best.problems;
+        if (firstGateProblems != null) {
+            return firstGateProblems;
+        }
+        return best != null ? best.problems
+                : PtxIsa.single("Unexpected instruction types specified for '" + use.opcode() + "'");
     }
 
     /** A form that later PTX versions dropped (vote without .sync, mad.f32 without rounding) does not exist for them. */
@@ -247,6 +251,19 @@ final class FormMatcher {
         return null;
     }
 
+    private static final java.util.regex.Pattern SHAPE = java.util.regex.Pattern.compile("m\\d+n(\\d+)k\\d+");
+
+    /** The N of the written {@code .mXnNkK} shape, 0 without one. */
+    private int shapeN() {
+        for (String w : modifierWords) {
+            java.util.regex.Matcher m = SHAPE.matcher(w);
+            if (m.matches()) {
+                return Integer.parseInt(m.group(1));
+            }
+        }
+        return 0;
+    }
+
     /** A modifier as ptxas names it in messages: eviction priorities without their cache level. */
     private static String shown(String word) {
         return word.matches("L[12]::(evict_\\w+|no_allocate)") ? word.substring(4) : word;
@@ -301,7 +318,8 @@ final class FormMatcher {
                     return operandProblem(form, spec, scalar, vector, index);
                 }
                 if (spec.kinds().contains(OperandKind.VECTOR)) {
-                    if (spec.vectorLength() != 0 && op.vectorLength() != spec.vectorLength()) {
+                    int length = spec.shapeDivisor() != 0 ? shapeN() / spec.shapeDivisor() : spec.vectorLength();
+                    if (length != 0 && op.vectorLength() != length) {
                         return "Argument vector size mismatch for instruction '" + name + "'";
                     }
                     return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;

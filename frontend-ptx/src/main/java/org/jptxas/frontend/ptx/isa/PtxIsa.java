@@ -26,8 +26,20 @@ import org.jptxas.tables.ptx.PtxInstructionSet;
  *
  * <p><b>Checking.</b> {@link #check} takes the modifiers in source order (types included: {@code add.f32} has the
  * modifier {@code f32}) and the operands as {@link OperandUse}s; it returns ptxas's diagnostics for the instruction
- * (empty when legal). Immediate floats may carry {@code "f32"} (the {@code 0f} form) or {@code "f64"} (the
- * {@code 0d} and decimal forms) as their declared type, which decides whether a bit-typed instruction takes them.
+ * (empty when legal). Conventions for the operands:
+ * <ul>
+ *   <li>a {@code d|p} pair ({@code setp}, {@code elect}, {@code shfl.sync}, {@code lop3}) is two operands, in order;</li>
+ *   <li>immediate floats may carry {@code "f32"} (the {@code 0f} form) or {@code "f64"} (the {@code 0d} and decimal
+ *       forms) as their declared type, which decides whether a bit-typed instruction takes them;</li>
+ *   <li>integer immediates may carry their value ({@link OperandUse#immediate(long)}): ptxas checks some (cp.async
+ *       sizes, bulk sizes in multiples of 16, barrier thread counts in multiples of 32, setmaxnreg's range);</li>
+ *   <li>a negated predicate {@code !p} is a {@link OperandShape#PREDICATE}; a special register keeps its type
+ *       ({@code %tid.x} is {@code u32}).</li>
+ * </ul>
+ *
+ * <p>The table ({@code ptx-instructions.json}) and its form language are described in
+ * {@code org.jptxas.tables.ptx.FormParser}'s documentation and the table's {@code note}; its claims are
+ * differential-tested against ptxas 13 by {@code PtxasDifferentialTest} ({@code mvn verify -Pcorpus}).
  */
 public final class PtxIsa {
     /** The base opcode and the modifiers that follow it. */

@@ -40,7 +40,7 @@ class PtxasDifferentialTest {
     private static final double REQUIRED_AGREEMENT = 0.90;
 
     @ParameterizedTest
-    @ValueSource(strings = {"sm_90a", "sm_100a", "sm_80"})
+    @ValueSource(strings = {"sm_75", "sm_80", "sm_90a", "sm_100a", "sm_120a"})
     void checkerAgreesWithPtxas(String targetName) throws Exception {
         Path dir = Files.createDirectories(Path.of("target", "ptxas-differential", targetName));
         Path ptxas = Oracles.assumePtxas13();

@@ -53,7 +53,7 @@ final class VariantGenerator {
             if (o.kinds().containsAll(EnumSet.allOf(OperandKind.class))) {
                 return false;
             }
-            if (o.kinds().contains(OperandKind.VECTOR) && o.vectorLength() > 0) {
+            if (o.kinds().contains(OperandKind.VECTOR) && (o.vectorLength() > 0 || o.shapeDivisor() > 0)) {
                 continue;
             }
             if (o.kinds().stream().noneMatch(RENDERABLE::contains)) {
@@ -160,7 +160,7 @@ final class VariantGenerator {
             if (o.doubleWidth() && t != null) {
                 t = t.doubled().orElse(t);
             }
-            Op op = render(o, t, vec, ops.size());
+            Op op = render(o, t, vec, ops.size(), shapeN(mods));
             ops.add(o.paired() ? new Op(op.text(), op.use(), true) : op);
         }
         return ops;
@@ -175,13 +175,24 @@ final class VariantGenerator {
         throw new IllegalStateException();
     }
 
-    private static Op render(OperandSpec o, PtxType t, int vec, int index) {
+    private static int shapeN(List<String> mods) {
+        for (String m : mods) {
+            java.util.regex.Matcher x = java.util.regex.Pattern.compile("m\\d+n(\\d+)k\\d+").matcher(m);
+            if (x.matches()) {
+                return Integer.parseInt(x.group(1));
+            }
+        }
+        return 0;
+    }
+
+    private static Op render(OperandSpec o, PtxType t, int vec, int index, int shapeN) {
         Set<OperandKind> k = o.kinds();
         if (k.contains(OperandKind.DATA) && vec > 0) {
             return vector(t, vec);
         }
-        if (k.contains(OperandKind.VECTOR) && o.vectorLength() > 0) {
-            return vector(t == null ? PtxType.B32 : t, o.vectorLength());
+        if (k.contains(OperandKind.VECTOR) && (o.vectorLength() > 0 || o.shapeDivisor() > 0)) {
+            int n = o.shapeDivisor() > 0 ? shapeN / o.shapeDivisor() : o.vectorLength();
+            return vector(t == null ? PtxType.B32 : t, Math.max(1, n));
         }
         if (k.contains(OperandKind.REGISTER) || k.contains(OperandKind.DATA)) {
             return register(t == null ? PtxType.B32 : t, index);
