@@ -217,6 +217,7 @@ final class JptxasCommand {
         }
         try {
             PtxFrontEnd.CheckedModule checked = new PtxFrontEnd(target).check(input, text);
+            checked.warnings().forEach(this::report);
             if (parseOnly) {
                 return;
             }

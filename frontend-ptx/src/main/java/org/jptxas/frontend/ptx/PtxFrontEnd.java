@@ -1,6 +1,15 @@
 package org.jptxas.frontend.ptx;
 
+import java.util.ArrayList;
+import java.util.List;
+import org.jptxas.frontend.ptx.ast.PtxModule;
+import org.jptxas.frontend.ptx.check.CheckResult;
+import org.jptxas.frontend.ptx.check.PtxChecker;
+import org.jptxas.frontend.ptx.check.ResolvedModule;
+import org.jptxas.frontend.ptx.parse.ParseResult;
+import org.jptxas.frontend.ptx.parse.PtxParser;
 import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.diag.UnsupportedFeatureException;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
@@ -17,15 +26,50 @@ public final class PtxFrontEnd {
         this.target = target;
     }
 
-    /** Parses and checks one PTX file; every error found is reported in the exception. */
+    /**
+     * Parses and checks one PTX file; every error found is reported in the exception. Semantic checks run only when
+     * the text parsed without syntax errors (a partial model would only produce follow-on noise).
+     */
     public CheckedModule check(String fileName, String text) throws CompilationException {
-        throw new UnsupportedFeatureException(fileName, 1, "PTX parsing is not yet supported");
+        ParseResult parsed = PtxParser.parse(fileName, text);
+        if (parsed.hasErrors()) {
+            throw new CompilationException(parsed.diagnostics());
+        }
+        CheckResult checked = PtxChecker.check(fileName, parsed.module(), target);
+        List<Diagnostic> all = new ArrayList<>(parsed.diagnostics());
+        all.addAll(checked.diagnostics());
+        if (checked.hasErrors()) {
+            throw new CompilationException(all);
+        }
+        return new Checked(fileName, checked.resolved(), all);
     }
 
     /** A PTX module that parsed and passed the semantic checks. */
     public interface CheckedModule {
+        /** The module model with its resolved names. */
+        ResolvedModule resolved();
+
+        /** Warnings found while checking (no errors: those throw). */
+        List<Diagnostic> warnings();
+
         /** Lowers the module to Ori for {@code target}. */
         OriModule lower() throws CompilationException;
+    }
+
+    private record Checked(String fileName, ResolvedModule resolved, List<Diagnostic> warnings) implements CheckedModule {
+        @Override
+        public OriModule lower() throws CompilationException {
+            throw new UnsupportedFeatureException(null, 0,
+                    "Code generation (lowering PTX to Ori) is not yet supported by jptxas; use --syntax-only to check PTX");
+        }
+    }
+
+    public PtxModule parseOnly(String fileName, String text) throws CompilationException {
+        ParseResult parsed = PtxParser.parse(fileName, text);
+        if (parsed.hasErrors()) {
+            throw new CompilationException(parsed.diagnostics());
+        }
+        return parsed.module();
     }
 
     public Target target() {

@@ -1,0 +1,805 @@
+package org.jptxas.frontend.ptx.check;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.jptxas.frontend.ptx.ast.AddressSizeDirective;
+import org.jptxas.frontend.ptx.ast.AliasDirective;
+import org.jptxas.frontend.ptx.ast.Block;
+import org.jptxas.frontend.ptx.ast.BranchTargetsDecl;
+import org.jptxas.frontend.ptx.ast.CallPrototypeDecl;
+import org.jptxas.frontend.ptx.ast.CallTargetsDecl;
+import org.jptxas.frontend.ptx.ast.Declarator;
+import org.jptxas.frontend.ptx.ast.Expr;
+import org.jptxas.frontend.ptx.ast.FunctionDecl;
+import org.jptxas.frontend.ptx.ast.Initializer;
+import org.jptxas.frontend.ptx.ast.Instruction;
+import org.jptxas.frontend.ptx.ast.LabelDef;
+import org.jptxas.frontend.ptx.ast.ModuleItem;
+import org.jptxas.frontend.ptx.ast.Operand;
+import org.jptxas.frontend.ptx.ast.PtxModule;
+import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.frontend.ptx.ast.SourcePos;
+import org.jptxas.frontend.ptx.ast.StateSpace;
+import org.jptxas.frontend.ptx.ast.Statement;
+import org.jptxas.frontend.ptx.ast.TargetDirective;
+import org.jptxas.frontend.ptx.ast.TuningDirective;
+import org.jptxas.frontend.ptx.ast.VariableDecl;
+import org.jptxas.frontend.ptx.ast.VersionDirective;
+import org.jptxas.frontend.ptx.isa.InstructionUse;
+import org.jptxas.frontend.ptx.isa.IsaProblem;
+import org.jptxas.frontend.ptx.isa.OperandShape;
+import org.jptxas.frontend.ptx.isa.OperandUse;
+import org.jptxas.frontend.ptx.isa.PtxIsa;
+import org.jptxas.ori.diag.Diagnostic;
+import org.jptxas.ori.diag.Severity;
+import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetCatalog;
+import org.jptxas.ori.target.TargetInfo;
+
+/**
+ * Semantic checks of a parsed PTX module: the module header, names (undeclared, duplicate, forward references),
+ * labels, state spaces, directive version/target gates, and each instruction against the instruction table. Reports
+ * every problem found, in ptxas's wording where ptxas has one. One instance per check; not thread-safe.
+ */
+public final class PtxChecker {
+    private final String fileName;
+    private final PtxModule module;
+    private final Target compileTarget;
+    /** null when instruction-table checks are off. */
+    private final PtxIsa isa;
+    private final List<Diagnostic> diagnostics = new ArrayList<>();
+    private final IdentityHashMap<Expr.SymbolRef, Symbol> resolved = new IdentityHashMap<>();
+    private final IdentityHashMap<Instruction, PtxIsa.Split> splits = new IdentityHashMap<>();
+    private final Scope moduleScope = new Scope(null);
+    private int version;
+    private Target declaredTarget;
+    private TargetInfo gatingTarget;
+    private boolean texmodeIndependent;
+
+    private PtxChecker(String fileName, PtxModule module, Target compileTarget, PtxIsa isa) {
+        this.fileName = fileName;
+        this.module = module;
+        this.compileTarget = compileTarget;
+        this.isa = isa;
+    }
+
+    /**
+     * Checks {@code module} for compilation to {@code compileTarget} (the {@code -arch} target; may be null when
+     * only the module's own {@code .target} matters).
+     */
+    public static CheckResult check(String fileName, PtxModule module, Target compileTarget) {
+        return check(fileName, module, compileTarget, true);
+    }
+
+    /**
+     * As {@link #check(String, PtxModule, Target)}; {@code instructionTable} false skips the per-instruction checks
+     * against the instruction table (names, declarations, labels and directives are still checked).
+     */
+    public static CheckResult check(String fileName, PtxModule module, Target compileTarget, boolean instructionTable) {
+        PtxChecker c = new PtxChecker(fileName, module, compileTarget, instructionTable ? PtxIsa.get() : null);
+        c.run();
+        return new CheckResult(new ResolvedModule(module, c.resolved, c.splits), c.diagnostics);
+    }
+
+    private void error(SourcePos pos, String message) {
+        diagnostics.add(Diagnostic.error(fileName, pos.line(), message));
+    }
+
+    private void fatal(SourcePos pos, String message) {
+        diagnostics.add(new Diagnostic(Severity.FATAL, fileName, pos.line(), message));
+    }
+
+    private void run() {
+        if (!header()) {
+            return;
+        }
+        for (ModuleItem item : module.items()) {
+            if (item instanceof VariableDecl v) {
+                moduleVariable(v);
+            } else if (item instanceof FunctionDecl f) {
+                function(f);
+            } else if (item instanceof AliasDirective a) {
+                alias(a);
+            }
+        }
+    }
+
+    // ---- header: .version, .target, .address_size
+
+    /** Checks the header; false when the rest cannot be checked meaningfully. */
+    private boolean header() {
+        List<ModuleItem> items = module.items();
+        if (items.isEmpty()) {
+            return false;
+        }
+        if (!(items.get(0) instanceof VersionDirective v)) {
+            // ptxas notices the missing directive one item later.
+            fatal(items.get(items.size() > 1 ? 1 : 0).pos(), "Missing .version directive at start of file '" + fileName + "'");
+            return false;
+        }
+        version = v.times10();
+        if (items.size() < 2 || !(items.get(1) instanceof TargetDirective t)) {
+            fatal(items.size() < 2 ? v.pos() : items.get(1).pos(),
+                    "Missing .target directive at start of file '" + fileName + "'");
+            return false;
+        }
+        targetDirective(t);
+        for (int i = 2; i < items.size(); i++) {
+            ModuleItem item = items.get(i);
+            if (item instanceof VersionDirective || item instanceof TargetDirective) {
+                fatal(item.pos(), "Parsing error near '" + (item instanceof VersionDirective ? ".version" : ".target")
+                        + "': syntax error");
+            } else if (item instanceof AddressSizeDirective a) {
+                if (i == 2) {
+                    addressSize(a);
+                } else {
+                    // Only directly after .target, and once.
+                    fatal(a.pos(), "Parsing error near '.address_size': syntax error");
+                }
+            }
+        }
+        return true;
+    }
+
+    private void targetDirective(TargetDirective t) {
+        texmodeIndependent = t.has("texmode_independent");
+        for (String entry : t.entries()) {
+            Optional<Target> parsed = Target.parse(entry);
+            if (parsed.isEmpty()) {
+                if (!isTargetOption(entry)) {
+                    fatal(t.pos(), "Unsupported .target '" + entry + "'");
+                }
+                continue;
+            }
+            Target target = parsed.get();
+            Optional<TargetInfo> info = TargetCatalog.get().info(target.name());
+            if (info.isEmpty() && !(target.suffix().isEmpty() && FeatureGates.isLegacyTarget(target.sm()))) {
+                fatal(t.pos(), "Unsupported .target '" + entry + "'");
+                continue;
+            }
+            if (declaredTarget == null) {
+                declaredTarget = target;
+                gatingTarget = info.orElse(null);
+            }
+            int needed = FeatureGates.minimumVersionFor(target.sm(), target.suffix());
+            // ptxas only objects once there is code to compile for the target.
+            if (version < needed && !module.functions().isEmpty()) {
+                error(t.pos(), "PTX .version " + FeatureGates.versionText(version) + " does not support .target "
+                        + entry);
+            }
+        }
+        if (t.has("map_f64_to_f32") && declaredTarget != null && declaredTarget.sm() >= 13) {
+            error(t.pos(), "Directive map_f64_to_f32 is not supported with SM 1.3 or higher");
+        }
+        if (declaredTarget != null && compileTarget != null) {
+            if (declaredTarget.sm() > compileTarget.sm()) {
+                diagnostics.add(Diagnostic.fatal("SM version specified by .target is higher than default SM version assumed"));
+            } else if (declaredTarget.archSpecific() && !declaredTarget.equals(compileTarget)) {
+                diagnostics.add(Diagnostic.fatal("PTX with .target '" + declaredTarget.name()
+                        + "' cannot be compiled for architecture '" + compileTarget.name() + "'"));
+            }
+        }
+        if (gatingTarget == null && compileTarget != null) {
+            gatingTarget = TargetCatalog.get().info(compileTarget.name()).orElse(null);
+        }
+    }
+
+    private static boolean isTargetOption(String entry) {
+        return switch (entry) {
+            case "texmode_unified", "texmode_independent", "debug", "map_f64_to_f32" -> true;
+            default -> false;
+        };
+    }
+
+    private void addressSize(AddressSizeDirective a) {
+        if (version < FeatureGates.ADDRESS_SIZE_VERSION) {
+            error(a.pos(), "Feature '.address_size directive' requires PTX ISA .version 2.3 or later");
+        }
+        if (a.bits() != 32 && a.bits() != 64) {
+            error(a.pos(), "Illegal value for .address_size directive (must be 32 or 64)");
+        } else if (a.bits() == 32) {
+            error(a.pos(), "32-Bit compilation is no longer supported");
+        }
+    }
+
+    private void versionGate(SourcePos pos, String feature, int needed) {
+        if (version < needed) {
+            error(pos, "Feature '" + feature + "' requires PTX ISA .version " + FeatureGates.versionText(needed)
+                    + " or later");
+        }
+    }
+
+    private void targetGate(SourcePos pos, String feature, int sm) {
+        if (declaredTarget != null && declaredTarget.sm() < sm) {
+            error(pos, "Feature '" + feature + "' requires .target sm_" + sm + " or higher");
+        }
+    }
+
+    // ---- module scope
+
+    private void moduleVariable(VariableDecl v) {
+        switch (v.space()) {
+            case REG, LOCAL -> {
+                if (declaredTarget != null && declaredTarget.sm() < 30) {
+                    // Targets before sm_30 compile without the ABI instead of refusing.
+                    diagnostics.add(new Diagnostic(Severity.WARNING, null, 0, "Use of module scoped .local or .reg variable '"
+                            + v.declarators().get(0).name() + "' found, disabling ABI"));
+                } else {
+                    error(v.pos(), "Module-scoped variables in " + v.space().directive()
+                            + " state space are not allowed with ABI");
+                }
+            }
+            case PARAM -> error(v.pos(), "Parameter variables may not be declared at module scope");
+            case SREG -> fatal(v.pos(), "Parsing error near '.sreg': syntax error");
+            default -> {
+            }
+        }
+        declarationRules(v);
+        declareVariables(v, moduleScope);
+        for (Declarator d : v.declarators()) {
+            if (d.initializer() != null) {
+                initializer(d.initializer(), moduleScope);
+            }
+        }
+    }
+
+    /** Initializers and arrays where the state space allows them. */
+    private void declarationRules(VariableDecl v) {
+        for (Declarator d : v.declarators()) {
+            if (d.initializer() != null && (v.space() == StateSpace.REG || v.space() == StateSpace.LOCAL
+                    || v.space() == StateSpace.SHARED || v.space() == StateSpace.PARAM)) {
+                error(d.pos(), "No initial value is allowed for '" + d.name() + "' in this state space");
+            }
+            if (v.space() == StateSpace.REG && d.isArray()) {
+                error(d.pos(), "Variable '" + d.name() + "' cannot be allocated into a register");
+            }
+        }
+    }
+
+    private void declareVariables(VariableDecl v, Scope scope) {
+        if (v.type() == PtxType.SAMPLERREF && !texmodeIndependent) {
+            error(v.pos(), "Instruction or declaration violates .target texmode_unified setting");
+        }
+        for (Declarator d : v.declarators()) {
+            if (d.name().equals("_")) {
+                continue;
+            }
+            Symbol previous = d.isParameterized() ? scope.declareParameterized(v, d)
+                    : scope.declare(new Symbol.Variable(d.name(), v, d));
+            if (previous != null) {
+                error(d.pos(), "Duplicate definition of variable '" + d.name() + "'");
+            }
+        }
+    }
+
+    private void initializer(Initializer init, Scope scope) {
+        if (init instanceof Initializer.Value v) {
+            resolveExpr(v.value(), scope, null);
+        } else if (init instanceof Initializer.Aggregate a) {
+            for (Initializer e : a.elements()) {
+                initializer(e, scope);
+            }
+        }
+    }
+
+    private void alias(AliasDirective a) {
+        versionGate(a.pos(), ".alias", FeatureGates.ALIAS_VERSION);
+        for (String name : List.of(a.alias(), a.aliasee())) {
+            if (!(moduleScope.lookup(name) instanceof Symbol.Function)) {
+                error(a.pos(), "Unknown symbol '" + name + "'");
+            }
+        }
+    }
+
+    private void function(FunctionDecl f) {
+        Symbol previous = moduleScope.lookupLocal(f.name());
+        if (previous == null) {
+            moduleScope.declare(new Symbol.Function(f));
+        } else if (previous instanceof Symbol.Function pf) {
+            if (pf.decl().isDefinition() && f.isDefinition()) {
+                error(f.pos(), "Duplicate definition of function '" + f.name() + "'");
+            } else if (f.isDefinition()) {
+                replaceFunction(f);
+            }
+        } else {
+            error(f.pos(), "Duplicate definition of function '" + f.name() + "'");
+        }
+        for (TuningDirective t : f.tuning()) {
+            tuningGates(t);
+        }
+        if (f.body() == null) {
+            return;
+        }
+        Scope params = new Scope(moduleScope);
+        for (VariableDecl p : f.returns()) {
+            parameterSpace(f, p);
+            declareVariables(p, params);
+        }
+        for (VariableDecl p : f.params()) {
+            parameterSpace(f, p);
+            declareVariables(p, params);
+        }
+        Set<String> declaredInBody = new HashSet<>();
+        collectDeclaredNames(f.body(), declaredInBody);
+        new BodyChecker(declaredInBody).block(f.body(), params);
+    }
+
+    private void parameterSpace(FunctionDecl f, VariableDecl p) {
+        String name = p.declarators().get(0).name();
+        if (f.isEntry() && p.space() != StateSpace.PARAM) {
+            error(p.pos(), "Entry parameter '" + name + "' must have .param state space");
+        } else if (!f.isEntry() && p.space() != StateSpace.PARAM && p.space() != StateSpace.REG) {
+            error(p.pos(), "Function parameter '" + name + "' has illegal state space");
+        }
+    }
+
+    private void replaceFunction(FunctionDecl definition) {
+        // The module scope keeps the definition once there is one: calls resolve to what is compiled.
+        Scope fresh = moduleScope;
+        fresh.declare(new Symbol.Function(definition));
+    }
+
+    private void tuningGates(TuningDirective t) {
+        if (t.kind() == TuningDirective.Kind.MAXNCTAPERSM && version >= 21) {
+            error(t.pos(), "Deprecated feature: '.maxnctapersm directive' not supported as of PTX version 2.1");
+        }
+        Integer needed = FeatureGates.TUNING_VERSION.get(t.kind());
+        if (needed != null) {
+            versionGate(t.pos(), t.kind().directive(), needed);
+        }
+        Integer sm = FeatureGates.TUNING_SM.get(t.kind());
+        if (sm != null) {
+            targetGate(t.pos(), t.kind().directive(), sm);
+        }
+    }
+
+    private static void collectDeclaredNames(Block b, Set<String> into) {
+        for (Statement s : b.statements()) {
+            if (s instanceof VariableDecl v) {
+                for (Declarator d : v.declarators()) {
+                    into.add(d.name());
+                }
+            } else if (s instanceof Block inner) {
+                collectDeclaredNames(inner, into);
+            }
+        }
+    }
+
+    /** Size in bytes of one declared variable; 0 when an unsized array makes it unknown. */
+    private static long byteSize(VariableDecl decl, Declarator d) {
+        long size = (long) decl.type().sizeBytes() * Math.max(1, decl.vectorLength());
+        for (long dim : d.dimensions()) {
+            if (dim < 0) {
+                return 0;
+            }
+            size *= dim;
+        }
+        return size;
+    }
+
+    /** The explicit {@code .align}, or the natural alignment of the (vector) element type. */
+    private static long alignment(VariableDecl decl) {
+        return decl.align() != 0 ? decl.align() : (long) decl.type().sizeBytes() * Math.max(1, decl.vectorLength());
+    }
+
+    // ---- resolution of names in expressions
+
+    /** Resolves the names in {@code e}; {@code body} decides the wording for names declared later, if non-null. */
+    private void resolveExpr(Expr e, Scope scope, BodyChecker body) {
+        if (e instanceof Expr.SymbolRef s) {
+            Symbol sym = lookup(s.name(), scope);
+            if (sym != null) {
+                resolved.put(s, sym);
+            } else if (body != null && body.declaredLater(s.name())) {
+                fatal(s.pos(), "Label expected for forward reference of '" + s.name() + "'");
+            } else {
+                error(s.pos(), "Unknown symbol '" + s.name() + "'");
+            }
+        } else if (e instanceof Expr.Unary u) {
+            resolveExpr(u.operand(), scope, body);
+        } else if (e instanceof Expr.Binary b) {
+            resolveExpr(b.left(), scope, body);
+            resolveExpr(b.right(), scope, body);
+        } else if (e instanceof Expr.Conditional c) {
+            resolveExpr(c.condition(), scope, body);
+            resolveExpr(c.ifTrue(), scope, body);
+            resolveExpr(c.ifFalse(), scope, body);
+        } else if (e instanceof Expr.Apply a) {
+            if (!a.function().equals("generic") && !a.function().equals("mask")) {
+                error(a.pos(), "Unknown symbol '" + a.function() + "'");
+            }
+            for (Expr arg : a.arguments()) {
+                resolveExpr(arg, scope, body);
+            }
+        }
+    }
+
+    private static Symbol lookup(String name, Scope scope) {
+        Symbol s = scope.lookup(name);
+        if (s != null) {
+            return s;
+        }
+        Optional<SpecialRegister> special = SpecialRegister.lookup(name);
+        if (special.isPresent()) {
+            return new Symbol.Special(name, special.get(), special.get().type());
+        }
+        return SpecialRegister.numberedFamilyType(name).map(t -> (Symbol) new Symbol.Special(name, null, t))
+                .orElse(null);
+    }
+
+    // ---- function bodies
+
+    /** Checks one function body; labels are scoped to their block and may be used before their definition. */
+    private final class BodyChecker {
+        private final Set<String> declaredInBody;
+        private final Set<String> declaredSoFar = new HashSet<>();
+
+        BodyChecker(Set<String> declaredInBody) {
+            this.declaredInBody = declaredInBody;
+        }
+
+        boolean declaredLater(String name) {
+            return declaredInBody.contains(name) && !declaredSoFar.contains(name);
+        }
+
+        void block(Block b, Scope parent) {
+            Scope scope = new Scope(parent);
+            for (Statement s : b.statements()) {
+                Symbol label = null;
+                if (s instanceof LabelDef l) {
+                    label = new Symbol.Label(l);
+                } else if (s instanceof CallPrototypeDecl c) {
+                    label = new Symbol.Prototype(c);
+                } else if (s instanceof CallTargetsDecl c) {
+                    label = new Symbol.CallTargets(c);
+                } else if (s instanceof BranchTargetsDecl bt) {
+                    label = new Symbol.BranchTargets(bt);
+                }
+                if (label != null && scope.declare(label) != null) {
+                    error(s.pos(), "Duplicate definition of label '" + label.name() + "'");
+                }
+            }
+            for (Statement s : b.statements()) {
+                if (s instanceof VariableDecl v) {
+                    if (v.space() == StateSpace.SREG) {
+                        fatal(v.pos(), "Parsing error near '.sreg': syntax error");
+                    }
+                    declarationRules(v);
+                    declareVariables(v, scope);
+                    for (Declarator d : v.declarators()) {
+                        declaredSoFar.add(d.name());
+                        if (d.initializer() != null) {
+                            initializer(d.initializer(), scope);
+                        }
+                    }
+                } else if (s instanceof Block inner) {
+                    block(inner, scope);
+                } else if (s instanceof Instruction i) {
+                    instruction(i, scope);
+                } else if (s instanceof CallPrototypeDecl c) {
+                    c.tuning().forEach(PtxChecker.this::tuningGates);
+                } else if (s instanceof CallTargetsDecl c) {
+                    for (String target : c.targets()) {
+                        if (!(lookup(target, scope) instanceof Symbol.Function)) {
+                            error(c.pos(), "Unknown symbol '" + target + "'");
+                        }
+                    }
+                } else if (s instanceof BranchTargetsDecl t) {
+                    for (String target : t.targets()) {
+                        if (!(lookup(target, scope) instanceof Symbol.Label)) {
+                            error(t.pos(), "Unknown symbol '" + target + "'");
+                        }
+                    }
+                }
+            }
+        }
+
+        private void instruction(Instruction i, Scope scope) {
+            if (i.guard() != null) {
+                Symbol g = lookup(i.guard().predicate(), scope);
+                if (g == null) {
+                    error(i.guard().pos(), "Unknown symbol '" + i.guard().predicate() + "'");
+                } else if (!(g instanceof Symbol.Variable v && v.type() == PtxType.PRED)) {
+                    error(i.guard().pos(), "Predicate expression expected");
+                }
+            }
+            for (Operand o : i.operands()) {
+                if (!(i.opcode().equals("call") && o == callTargetOperand(i))) {
+                    operand(o, scope);
+                }
+            }
+            if (i.opcode().equals("call")) {
+                callTarget(i, scope);
+            }
+            addressSpace(i);
+            if (!hasUnresolvedName(i)) {
+                isaCheck(i); // with an unknown name the operand shapes are guesses: no follow-on noise
+            }
+        }
+
+        /** Argument count, size and alignment against the callee's formal parameters (ptxas's wording). */
+        private void callSignature(Instruction call, FunctionDecl callee) {
+            List<Operand> ops = call.operands();
+            boolean hasReturns = !ops.isEmpty() && ops.get(0) instanceof Operand.ParenList;
+            List<Operand> rets = hasReturns ? ((Operand.ParenList) ops.get(0)).elements() : List.of();
+            int argsAt = hasReturns ? 2 : 1;
+            List<Operand> args = ops.size() > argsAt && ops.get(argsAt) instanceof Operand.ParenList p
+                    ? p.elements() : List.of();
+            if (rets.size() != callee.returns().size() || args.size() != callee.params().size()) {
+                error(call.pos(), "Call has wrong number of parameters");
+                return;
+            }
+            for (int k = 0; k < rets.size(); k++) {
+                argumentMatches(call, rets.get(k), callee.returns().get(k));
+            }
+            for (int k = 0; k < args.size(); k++) {
+                argumentMatches(call, args.get(k), callee.params().get(k));
+            }
+        }
+
+        private void argumentMatches(Instruction call, Operand actual, VariableDecl formal) {
+            if (!(actual instanceof Expr.SymbolRef ref && resolved.get(ref) instanceof Symbol.Variable v)
+                    || v.space() != StateSpace.PARAM || formal.space() != StateSpace.PARAM) {
+                return; // registers and immediates are converted by ptxas as needed
+            }
+            Declarator fd = formal.declarators().get(0);
+            long actualSize = byteSize(v.decl(), v.declarator());
+            long formalSize = byteSize(formal, fd);
+            if (actualSize > 0 && formalSize > 0 && actualSize != formalSize) {
+                error(call.pos(), "Type of argument does not match formal parameter '" + fd.name() + "'");
+            }
+            if (alignment(v.decl()) != alignment(formal)) {
+                error(call.pos(), "Alignment of argument does not match formal parameter '" + fd.name() + "'");
+            }
+        }
+
+        private boolean hasUnresolvedName(Instruction i) {
+            for (Operand o : i.operands()) {
+                if (unresolved(o)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private boolean unresolved(Operand o) {
+            if (o instanceof Expr.SymbolRef s) {
+                return !resolved.containsKey(s);
+            }
+            if (o instanceof Expr.Unary u) {
+                return unresolved(u.operand());
+            }
+            if (o instanceof Expr.Binary b) {
+                return unresolved(b.left()) || unresolved(b.right());
+            }
+            if (o instanceof Operand.Address a) {
+                return a.parts().stream().anyMatch(this::unresolved);
+            }
+            if (o instanceof Operand.Vector v) {
+                return v.elements().stream().anyMatch(this::unresolved);
+            }
+            if (o instanceof Operand.ParenList p) {
+                return p.elements().stream().anyMatch(this::unresolved);
+            }
+            if (o instanceof Operand.Pair p) {
+                return unresolved(p.first()) || unresolved(p.second());
+            }
+            return false;
+        }
+
+        private Operand callTargetOperand(Instruction call) {
+            for (Operand o : call.operands()) {
+                if (!(o instanceof Operand.ParenList)) {
+                    return o;
+                }
+            }
+            return null;
+        }
+
+        private void callTarget(Instruction call, Scope scope) {
+            for (Operand o : call.operands()) {
+                if (o instanceof Operand.ParenList) {
+                    continue;
+                }
+                if (o instanceof Expr.SymbolRef s) {
+                    Symbol target = lookup(s.name(), scope);
+                    if (target != null) {
+                        resolved.put(s, target);
+                    }
+                    if (target == null) {
+                        error(call.pos(), "Call to '" + s.name() + "' requires call prototype");
+                        error(s.pos(), "Unknown symbol '" + s.name() + "'");
+                    } else if (target instanceof Symbol.Function f && f.decl().isEntry()) {
+                        error(call.pos(), "Illegal call target, device function expected");
+                    } else if (target instanceof Symbol.Function f) {
+                        callSignature(call, f.decl());
+                    }
+                }
+                return;
+            }
+        }
+
+        private void operand(Operand o, Scope scope) {
+            if (o instanceof Expr e) {
+                resolveExpr(e, scope, this);
+            } else if (o instanceof Operand.Address a) {
+                a.parts().forEach(p -> operand(p, scope));
+            } else if (o instanceof Operand.Vector v) {
+                v.elements().forEach(p -> operand(p, scope));
+            } else if (o instanceof Operand.ParenList p) {
+                p.elements().forEach(e -> operand(e, scope));
+            } else if (o instanceof Operand.Pair p) {
+                operand(p.first(), scope);
+                operand(p.second(), scope);
+            }
+        }
+    }
+
+    // ---- state space of memory operands
+
+    private static final Set<String> MEMORY_OPS = Set.of("ld", "ldu", "st", "atom", "red");
+
+    /** {@code ld.global [sharedVar]}: a named variable accessed through another state space. */
+    private void addressSpace(Instruction i) {
+        if (!MEMORY_OPS.contains(i.opcode())) {
+            return;
+        }
+        StateSpace written = null;
+        for (String m : i.modifiers()) {
+            int colons = m.indexOf("::");
+            Optional<StateSpace> s = StateSpace.fromDirective("." + (colons < 0 ? m : m.substring(0, colons)));
+            if (s.isPresent()) {
+                if (written != null) {
+                    return;
+                }
+                written = s.get();
+            }
+        }
+        if (written == null) {
+            return;
+        }
+        for (Operand o : i.operands()) {
+            if (o instanceof Operand.Address a && a.expression() != null) {
+                Expr base = a.expression();
+                while (base instanceof Expr.Binary b && (b.op() == Expr.BinaryOp.ADD || b.op() == Expr.BinaryOp.SUB)) {
+                    base = b.left();
+                }
+                if (base instanceof Expr.SymbolRef ref && resolved.get(ref) instanceof Symbol.Variable v
+                        && v.space() != StateSpace.REG && v.space() != written) {
+                    error(i.pos(), "State space mismatch between instruction and address in instruction '"
+                            + i.opcode() + "'");
+                }
+            }
+        }
+    }
+
+    // ---- the instruction table
+
+    private void isaCheck(Instruction i) {
+        if (isa == null) {
+            return;
+        }
+        Optional<PtxIsa.Split> split = isa.split(i.nameWords());
+        if (split.isEmpty()) {
+            error(i.pos(), PtxIsa.unknownInstruction(i.opcode()));
+            return;
+        }
+        splits.put(i, split.get());
+        if (gatingTarget == null) {
+            return;
+        }
+        List<OperandUse> uses = new ArrayList<>();
+        for (Operand o : i.operands()) {
+            if (o instanceof Operand.Pair p) {
+                uses.add(use(p.first()));
+                uses.add(use(p.second()));
+            } else {
+                uses.add(use(o));
+            }
+        }
+        InstructionUse use = new InstructionUse(split.get().opcode(), split.get().modifiers(), uses);
+        for (IsaProblem p : isa.check(use, version, gatingTarget)) {
+            error(i.pos(), p.message());
+        }
+    }
+
+    private OperandUse use(Operand o) {
+        if (o instanceof Operand.Address) {
+            return OperandUse.of(OperandShape.ADDRESS);
+        }
+        if (o instanceof Operand.Sink) {
+            return OperandUse.of(OperandShape.SINK);
+        }
+        if (o instanceof Operand.ParenList) {
+            return OperandUse.of(OperandShape.PARAM_LIST);
+        }
+        if (o instanceof Operand.Pair p) {
+            return use(p.first());
+        }
+        if (o instanceof Operand.Vector v) {
+            String type = null;
+            for (Operand e : v.elements()) {
+                OperandUse u = use(e);
+                if (u.declaredType() != null) {
+                    type = u.declaredType();
+                    break;
+                }
+            }
+            return new OperandUse(OperandShape.VECTOR, type, v.elements().size());
+        }
+        return exprUse((Expr) o);
+    }
+
+    private OperandUse exprUse(Expr e) {
+        if (e instanceof Expr.IntLit) {
+            return OperandUse.of(OperandShape.IMMEDIATE_INT);
+        }
+        if (e instanceof Expr.FloatLit f) {
+            return new OperandUse(OperandShape.IMMEDIATE_FLOAT, f.form() == Expr.FloatForm.HEX_F32 ? "f32" : "f64", 0);
+        }
+        if (e instanceof Expr.SymbolRef s) {
+            return symbolUse(s);
+        }
+        if (e instanceof Expr.Unary u) {
+            OperandUse inner = exprUse(u.operand());
+            if (u.op() == Expr.UnaryOp.NOT && inner.shape() == OperandShape.PREDICATE) {
+                return inner;
+            }
+            return inner.shape() == OperandShape.IMMEDIATE_INT || inner.shape() == OperandShape.IMMEDIATE_FLOAT
+                    ? inner : OperandUse.of(OperandShape.SYMBOL);
+        }
+        return containsSymbol(e) ? OperandUse.of(OperandShape.SYMBOL) : OperandUse.of(OperandShape.IMMEDIATE_INT);
+    }
+
+    private static boolean containsSymbol(Expr e) {
+        if (e instanceof Expr.SymbolRef || e instanceof Expr.Apply) {
+            return true;
+        }
+        if (e instanceof Expr.Unary u) {
+            return containsSymbol(u.operand());
+        }
+        if (e instanceof Expr.Binary b) {
+            return containsSymbol(b.left()) || containsSymbol(b.right());
+        }
+        if (e instanceof Expr.Conditional c) {
+            return containsSymbol(c.condition()) || containsSymbol(c.ifTrue()) || containsSymbol(c.ifFalse());
+        }
+        return false;
+    }
+
+    private OperandUse symbolUse(Expr.SymbolRef s) {
+        Symbol sym = resolved.get(s);
+        if (sym == null) {
+            return OperandUse.of(OperandShape.SYMBOL);
+        }
+        if (sym instanceof Symbol.Variable v) {
+            String type = v.type().ptxName();
+            if (v.type().isOpaque()) {
+                return new OperandUse(OperandShape.TEXTURE_REF, type, 0);
+            }
+            if (v.space() != StateSpace.REG) {
+                return new OperandUse(OperandShape.SYMBOL, type, 0);
+            }
+            if (v.type() == PtxType.PRED) {
+                return new OperandUse(OperandShape.PREDICATE, type, 0);
+            }
+            return v.vectorLength() > 0 && s.component() == null
+                    ? new OperandUse(OperandShape.VECTOR, type, v.vectorLength())
+                    : new OperandUse(OperandShape.REGISTER, type, 0);
+        }
+        if (sym instanceof Symbol.Special sp) {
+            if (sp.register() == SpecialRegister.WARP_SZ) {
+                return OperandUse.of(OperandShape.IMMEDIATE_INT); // a named constant (32), not a register
+            }
+            return new OperandUse(OperandShape.SPECIAL_REGISTER, sp.type().ptxName(), 0);
+        }
+        if (sym instanceof Symbol.Label) {
+            return OperandUse.of(OperandShape.LABEL);
+        }
+        return OperandUse.of(OperandShape.SYMBOL);
+    }
+}

@@ -1,0 +1,245 @@
+package org.jptxas.frontend.ptx.check;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import org.jptxas.frontend.ptx.PtxFrontEnd;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.diag.Diagnostic;
+import org.jptxas.ori.target.Target;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Diagnostics of the parser and the checker, worded and positioned as ptxas 13.0 words them (each expected line was
+ * taken from a ptxas run on the same input, with "ptxas" replaced by "jptxas").
+ */
+class DiagnosticsTest {
+    private static final String HEADER = ".version 8.0\n.target sm_90\n.address_size 64\n";
+
+    /** Every diagnostic of checking {@code text} as bad.ptx for sm_90, formatted; empty when accepted. */
+    static List<String> diagnostics(String text) {
+        return diagnostics(text, "sm_90");
+    }
+
+    static List<String> diagnostics(String text, String arch) {
+        try {
+            // Instruction-table checks belong to the isa package's tests; these are about names and structure.
+            var parsed = org.jptxas.frontend.ptx.parse.PtxParser.parse("bad.ptx", text);
+            if (parsed.hasErrors()) {
+                return parsed.diagnostics().stream().map(d -> d.format("jptxas")).toList();
+            }
+            return PtxChecker.check("bad.ptx", parsed.module(), Target.of(arch), false).diagnostics().stream()
+                    .map(d -> d.format("jptxas")).toList();
+        } catch (RuntimeException | StackOverflowError e) {
+            throw new AssertionError("the front end threw instead of reporting", e);
+        }
+    }
+
+    static String kernel(String body) {
+        return HEADER + ".visible .entry k()\n{\n" + body + "ret;\n}\n";
+    }
+
+    @Test
+    void unknownSymbolsAreAllReported() {
+        assertEquals(List.of("jptxas bad.ptx, line 7; error   : Unknown symbol '%q'",
+                "jptxas bad.ptx, line 8; error   : Unknown symbol '%z'"),
+                diagnostics(kernel(".reg .b32 %r<3>;\nmov.b32 %r1, %q;\nmov.b32 %r1, %z;\n")));
+    }
+
+    @Test
+    void parameterizedRegistersCoverTheirRangeOnly() {
+        assertEquals(List.of(), diagnostics(kernel(".reg .b32 %r<3>;\nmov.b32 %r0, %r2;\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 7; error   : Unknown symbol '%r3'"),
+                diagnostics(kernel(".reg .b32 %r<3>;\nmov.b32 %r0, %r3;\n")));
+    }
+
+    @Test
+    void duplicateDefinitions() {
+        assertEquals(List.of("jptxas bad.ptx, line 7; error   : Duplicate definition of variable '%r1'",
+                "jptxas bad.ptx, line 10; error   : Duplicate definition of function 'k'"),
+                diagnostics(HEADER + ".visible .entry k()\n{\n.reg .b32 %r1;\n.reg .b32 %r1;\nret;\n}\n"
+                        + ".visible .entry k()\n{\nret;\n}\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 5; error   : Duplicate definition of variable 'x'"),
+                diagnostics(HEADER + ".global .b32 x;\n.global .b32 x;\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 4; error   : Duplicate definition of variable 'a'"),
+                diagnostics(HEADER + ".visible .entry k(.param .u32 a, .param .u32 a)\n{\nret;\n}\n"));
+    }
+
+    @Test
+    void labels() {
+        List<String> d = diagnostics(kernel("bra L1;\nL2:\nL2:\n"));
+        assertTrue(d.contains("jptxas bad.ptx, line 8; error   : Duplicate definition of label 'L2'"), d::toString);
+        assertTrue(d.contains("jptxas bad.ptx, line 6; error   : Unknown symbol 'L1'"), d::toString);
+        // Forward branches are fine; labels in sibling blocks may share names (inline asm pastes them twice).
+        assertEquals(List.of(), diagnostics(kernel("bra L;\nL:\n{\nW: bra W;\n}\n{\nW: bra W;\n}\n")));
+    }
+
+    @Test
+    void variablesMustBeDeclaredBeforeUse() {
+        assertEquals(List.of("jptxas bad.ptx, line 6; fatal   : Label expected for forward reference of '%r1'"),
+                diagnostics(kernel("mov.u32 %r1, 1;\n.reg .b32 %r1;\n")));
+    }
+
+    @Test
+    void calls() {
+        assertEquals(List.of("jptxas bad.ptx, line 6; error   : Call to 'foo' requires call prototype",
+                "jptxas bad.ptx, line 6; error   : Unknown symbol 'foo'"), diagnostics(kernel("call foo;\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 10; error   : Illegal call target, device function expected"),
+                diagnostics(HEADER + ".visible .entry j()\n{\nret;\n}\n.visible .entry k()\n{\ncall j;\nret;\n}\n"));
+        // A prototype (declaration) is enough; the definition may follow.
+        assertEquals(List.of(), diagnostics(HEADER + ".func f();\n.visible .entry k()\n{\ncall f;\nret;\n}\n"
+                + ".func f()\n{\nret;\n}\n"));
+    }
+
+    @Test
+    void callArgumentsAgainstTheCalleesParameters() {
+        String f = HEADER + ".func (.param .b32 r) f(.param .b32 a, .param .align 8 .b8 s[16])\n{\nst.param.b32 [r], 1;\nret;\n}\n"
+                + ".visible .entry k()\n{\n.param .b32 r;\n.reg .b32 %a;\n";
+        assertEquals(List.of("jptxas bad.ptx, line 14; error   : Call has wrong number of parameters"),
+                diagnostics(f + ".param .b32 a;\ncall (r), f, (a);\nret;\n}\n"));
+        assertEquals(List.of(), diagnostics(f + ".param .u32 a;\n.param .align 8 .b8 s[16];\ncall (r), f, (a, s);\n"
+                + "call (r), f, (%a, s);\nret;\n}\n"), "same size, other type name, or a register: fine");
+        assertEquals(List.of("jptxas bad.ptx, line 15; error   : Type of argument does not match formal parameter 'a'",
+                "jptxas bad.ptx, line 15; error   : Alignment of argument does not match formal parameter 'a'",
+                "jptxas bad.ptx, line 15; error   : Alignment of argument does not match formal parameter 's'"),
+                diagnostics(f + ".param .b64 a;\n.param .align 4 .b8 s[16];\ncall (r), f, (a, s);\nret;\n}\n"));
+    }
+
+    @Test
+    void moduleHeader() {
+        assertEquals(List.of("jptxas bad.ptx, line 1; fatal   : Unsupported .version 9.1; current version is '9.0'"),
+                diagnostics(".version 9.1\n.target sm_90\n.address_size 64\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 1; fatal   : Unsupported .version 10.0; current version is '9.0'"),
+                diagnostics(".version 10.0\n.target sm_90\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 1; fatal   : Unsupported .version 6.6; current version is '9.0'"),
+                diagnostics(".version 6.6\n.target sm_90\n"), "versions that never existed are refused too");
+        assertEquals(List.of("jptxas bad.ptx, line 2; fatal   : Missing .version directive at start of file 'bad.ptx'"),
+                diagnostics(".target sm_90\n.address_size 64\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 2; fatal   : Missing .target directive at start of file 'bad.ptx'"),
+                diagnostics(".version 8.0\n.address_size 64\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 2; fatal   : Unsupported .target 'sm_99'"),
+                diagnostics(".version 8.0\n.target sm_99\n.address_size 64\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 3; error   : Illegal value for .address_size directive (must be 32 or 64)"),
+                diagnostics(".version 8.0\n.target sm_90\n.address_size 16\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Parsing error near '.target': syntax error"),
+                diagnostics(HEADER + ".target sm_80\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 2; error   : PTX .version 7.0 does not support .target sm_90"),
+                diagnostics(".version 7.0\n.target sm_90\n.address_size 64\n.entry k()\n{\nret;\n}\n"));
+        assertEquals(List.of(), diagnostics(".version 7.0\n.target sm_90\n.address_size 64\n"), "no code, no objection");
+        assertEquals(List.of("jptxas fatal   : SM version specified by .target is higher than default SM version assumed"),
+                diagnostics(HEADER, "sm_80"));
+        assertEquals(List.of("jptxas fatal   : PTX with .target 'sm_90a' cannot be compiled for architecture 'sm_90'"),
+                diagnostics(".version 8.0\n.target sm_90a\n.address_size 64\n", "sm_90"));
+    }
+
+    @Test
+    void placementAndGuards() {
+        assertEquals(List.of("jptxas bad.ptx, line 7; fatal   : Parsing error near '.address_size': syntax error"),
+                diagnostics(".version 8.0\n.target sm_90\n.visible .entry k()\n{\nret;\n}\n.address_size 64\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Parsing error near '.address_size': syntax error"),
+                diagnostics(HEADER + ".address_size 64\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 6; fatal   : Parsing error near '.maxnreg': syntax error"),
+                diagnostics(kernel(".maxnreg 4\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 7; error   : Predicate expression expected"),
+                diagnostics(kernel(".reg .b32 %r;\n@%r bra L;\nL:\n")));
+    }
+
+    @Test
+    void directiveGates() {
+        assertEquals(List.of("jptxas bad.ptx, line 4; error   : Feature '.explicitcluster' requires .target sm_90 or higher"),
+                diagnostics(".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k() .explicitcluster\n{\nret;\n}\n",
+                        "sm_80"));
+        assertEquals(List.of("jptxas bad.ptx, line 4; error   : Feature '.noreturn' requires PTX ISA .version 6.4 or later"),
+                diagnostics(".version 6.3\n.target sm_75\n.address_size 64\n.visible .func a() .noreturn\n{\nret;\n}\n",
+                        "sm_75"));
+        assertEquals(List.of("jptxas bad.ptx, line 4; error   : Deprecated feature: '.maxnctapersm directive' not supported as of PTX version 2.1"),
+                diagnostics(".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k() .maxnctapersm 2\n{\nret;\n}\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 4; error   : Module-scoped variables in .reg state space are not allowed with ABI"),
+                diagnostics(HEADER + ".reg .b32 x;\n"));
+    }
+
+    @Test
+    void stateSpaces() {
+        assertEquals(List.of("jptxas bad.ptx, line 6; error   : No initial value is allowed for 'x' in this state space",
+                "jptxas bad.ptx, line 7; error   : No initial value is allowed for 'y' in this state space",
+                "jptxas bad.ptx, line 8; error   : No initial value is allowed for 'z' in this state space",
+                "jptxas bad.ptx, line 10; error   : Variable 'arr' cannot be allocated into a register"),
+                diagnostics(kernel(".reg .b32 x = 1;\n.local .b32 y = 1;\n.shared .b32 z = 1;\n.const .b32 c = 1;\n"
+                        + ".reg .b32 arr[4];\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 4; error   : Parameter variables may not be declared at module scope",
+                "jptxas bad.ptx, line 5; error   : Module-scoped variables in .local state space are not allowed with ABI",
+                "jptxas bad.ptx, line 5; error   : No initial value is allowed for 'l' in this state space",
+                "jptxas bad.ptx, line 6; error   : No initial value is allowed for 'sh' in this state space"),
+                diagnostics(HEADER + ".param .b32 p;\n.local .b32 l = 3;\n.shared .b32 sh = 2;\n.global .b32 g = 1;\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 8; error   : State space mismatch between instruction and address in instruction 'ld'"),
+                diagnostics(HEADER + ".shared .b32 sh;\n.visible .entry k()\n{\n.reg .b32 %r;\nld.global.u32 %r, [sh];\n"
+                        + "ld.shared.u32 %r, [sh+4];\nret;\n}\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 4; error   : Entry parameter 'a' must have .param state space",
+                "jptxas bad.ptx, line 8; error   : Function parameter 'a' has illegal state space"),
+                diagnostics(HEADER + ".visible .entry k(.reg .b32 a)\n{\nret;\n}\n.func f(.local .b32 a)\n{\nret;\n}\n"));
+    }
+
+    @Test
+    void syntaxErrorsNameTheTokenAndRecoverToReportMore() {
+        assertEquals(List.of("jptxas bad.ptx, line 6; fatal   : Parsing error near '%r2': syntax error",
+                "jptxas bad.ptx, line 7; fatal   : Parsing error near ',': syntax error"),
+                diagnostics(kernel("mov.b32 %r1 %r2;\nadd.s32 ,;\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Parsing error near 'add': syntax error"),
+                diagnostics(HEADER + "add.s32 %r1, %r2, %r3;\n"));
+    }
+
+    @Test
+    void truncatedFileReportsTheEndOfInput() {
+        assertEquals(List.of("jptxas bad.ptx, line 7; fatal   : Parsing error near '': syntax error"),
+                diagnostics(HEADER + ".visible .entry k()\n{\nret;\n"));
+    }
+
+    @Test
+    void binaryGarbageIsASyntaxErrorNotACrash() {
+        List<String> d = diagnostics(HEADER + "\u0001\u0002 hello ###\n\u00ff\u0000");
+        assertFalse(d.isEmpty());
+        assertTrue(d.get(0).startsWith("jptxas bad.ptx, line 4; fatal   : Parsing error near '\\x01'"), d::toString);
+    }
+
+    @Test
+    void hugeLineAndDeepNestingEndInDiagnostics() {
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            String longName = "x".repeat(10_000_000);
+            List<String> d = diagnostics(kernel(".reg .b32 %r1;\nmov.u32 %r1 " + longName + ";\n"));
+            assertEquals(1, d.size(), d::toString);
+            assertTrue(d.get(0).startsWith("jptxas bad.ptx, line 7; fatal   : Parsing error near 'xxx"), d::toString);
+            assertTrue(d.get(0).length() < 300, "the message shortens the token");
+            assertEquals(List.of(), diagnostics(kernel("// " + longName + "\n")));
+            List<String> braces = diagnostics(kernel("{".repeat(20_000)));
+            assertTrue(braces.get(0).contains("nesting deeper than"), braces::toString);
+            List<String> parens = diagnostics(kernel("mov.u32 %r1, " + "(".repeat(20_000) + "1;\n"));
+            assertTrue(parens.get(0).contains("nesting deeper than"), parens::toString);
+            List<String> unary = diagnostics(kernel("mov.u32 %r1, " + "-".repeat(20_000) + "1;\n"));
+            assertTrue(unary.get(0).contains("nesting deeper than"), unary::toString);
+            List<String> chain = diagnostics(kernel("mov.u32 %r1, 1" + "+1".repeat(200_000) + ";\n"));
+            assertTrue(chain.get(0).contains("more than 1000 operators"), chain::toString);
+            String init = HEADER + ".global .u32 big[20000] = {" + "1+1, ".repeat(19_999) + "1};\n";
+            assertEquals(List.of(), diagnostics(init), "each initializer element is its own expression");
+        });
+    }
+
+    @Test
+    void frontEndThrowsOneExceptionWithEveryError() {
+        CompilationException e = org.junit.jupiter.api.Assertions.assertThrows(CompilationException.class,
+                () -> new PtxFrontEnd(Target.of("sm_90")).check("bad.ptx",
+                        kernel(".reg .b32 %r<3>;\nmov.b32 %r1, %q;\nmov.b32 %r1, %z;\n")));
+        assertEquals(2, e.diagnostics().stream().filter(Diagnostic::isError).count());
+    }
+
+    @Test
+    void codeGenerationIsNamedAsNotYetSupported() throws CompilationException {
+        var checked = new PtxFrontEnd(Target.of("sm_90")).check("ok.ptx", kernel(""));
+        CompilationException e = org.junit.jupiter.api.Assertions.assertThrows(CompilationException.class, checked::lower);
+        assertTrue(e.getMessage().contains("Code generation"), e.getMessage());
+        assertTrue(e.getMessage().contains("not yet supported"), e.getMessage());
+    }
+}

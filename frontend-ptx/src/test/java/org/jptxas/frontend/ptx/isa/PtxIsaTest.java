@@ -1,0 +1,187 @@
+package org.jptxas.frontend.ptx.isa;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.jptxas.ori.target.TargetCatalog;
+import org.jptxas.ori.target.TargetInfo;
+import org.junit.jupiter.api.Test;
+
+/** Representative accepts and rejects, with ptxas 13.0.88's messages (recorded from ptxas runs). */
+class PtxIsaTest {
+    private static final PtxIsa ISA = PtxIsa.get();
+    private static final TargetInfo SM80 = TargetCatalog.get().info("sm_80").orElseThrow();
+    private static final TargetInfo SM90 = TargetCatalog.get().info("sm_90").orElseThrow();
+    private static final TargetInfo SM90A = TargetCatalog.get().info("sm_90a").orElseThrow();
+
+    private static OperandUse reg(String type) {
+        return OperandUse.register(type);
+    }
+
+    private static OperandUse pred() {
+        return new OperandUse(OperandShape.PREDICATE, "pred", 0);
+    }
+
+    private static OperandUse addr() {
+        return OperandUse.of(OperandShape.ADDRESS);
+    }
+
+    private static OperandUse imm() {
+        return OperandUse.of(OperandShape.IMMEDIATE_INT);
+    }
+
+    private static OperandUse vec(String type, int n) {
+        return new OperandUse(OperandShape.VECTOR, type, n);
+    }
+
+    /** {@code "add.rn.f32"} → opcode and modifiers through {@link PtxIsa#split}. */
+    private static List<String> check(String name, TargetInfo target, int ptx, OperandUse... ops) {
+        PtxIsa.Split s = ISA.split(Arrays.asList(name.split("\\."))).orElseThrow();
+        List<String> messages = new ArrayList<>();
+        for (IsaProblem p : ISA.check(new InstructionUse(s.opcode(), s.modifiers(), List.of(ops)), ptx, target)) {
+            messages.add(p.message());
+        }
+        return messages;
+    }
+
+    private static void accepts(String name, OperandUse... ops) {
+        assertEquals(List.of(), check(name, SM90A, 90, ops), name);
+    }
+
+    private static void rejects(String name, String message, OperandUse... ops) {
+        List<String> got = check(name, SM90A, 90, ops);
+        assertFalse(got.isEmpty(), name + " should be rejected");
+        assertEquals(message, got.get(0), name);
+    }
+
+    @Test
+    void splitFindsLongestOpcode() {
+        assertEquals(new PtxIsa.Split("cp.async.bulk.tensor", List.of("2d", "shared::cluster", "global")),
+                ISA.split(List.of("cp", "async", "bulk", "tensor", "2d", "shared::cluster", "global")).orElseThrow());
+        assertEquals(new PtxIsa.Split("cp.async", List.of("ca", "shared", "global")),
+                ISA.split(List.of("cp", "async", "ca", "shared", "global")).orElseThrow());
+        assertEquals(new PtxIsa.Split("ld", List.of("global", "v4", "f32")),
+                ISA.split(List.of("ld", "global", "v4", "f32")).orElseThrow());
+        assertTrue(ISA.split(List.of("frobnicate", "f32")).isEmpty());
+        assertTrue(ISA.knows("wgmma.mma_async"));
+        assertFalse(ISA.knows("frobnicate"));
+    }
+
+    @Test
+    void arithmetic() {
+        accepts("add.f32", reg("f32"), reg("f32"), reg("f32"));
+        accepts("add.f32", reg("f32"), reg("b32"), reg("f32"));
+        accepts("add.ftz.f32", reg("f32"), reg("f32"), new OperandUse(OperandShape.IMMEDIATE_FLOAT, "f32", 0));
+        accepts("add.s32", reg("s32"), reg("u32"), reg("b32"));
+        accepts("add.sat.s32", reg("s32"), reg("s32"), imm());
+        accepts("mul.wide.s32", reg("s64"), reg("s32"), reg("s32"));
+        accepts("mad.lo.u32", reg("u32"), reg("u32"), reg("u32"), imm());
+        rejects("add.foo.f32", "Unknown modifier '.foo'", reg("f32"), reg("f32"), reg("f32"));
+        rejects("add.f32", "Arguments mismatch for instruction 'add'", reg("f32"), reg("f32"));
+        rejects("add.s32", "Arguments mismatch for instruction 'add'", reg("s32"), reg("f32"), reg("f32"));
+        rejects("add.rn.s32", "Illegal rounding modifier for instruction 'add'", reg("s32"), reg("s32"), reg("s32"));
+        rejects("add.rn.rz.f32", "Multiple rounding modifiers specified", reg("f32"), reg("f32"), reg("f32"));
+        rejects("add.f32.f32", "Unexpected instruction types specified for 'add'", reg("f32"), reg("f32"), reg("f32"));
+        rejects("add.b32", "Unexpected instruction types specified for 'add'", reg("b32"), reg("b32"), reg("b32"));
+        rejects("add.ftz.ftz.f32", "Duplicate .ftz modifier", reg("f32"), reg("f32"), reg("f32"));
+        rejects("add.global.f32", "No state space qualifier expected for instruction 'add'", reg("f32"), reg("f32"),
+                reg("f32"));
+        rejects("add.volatile.f32", "Illegal modifier '.volatile' for instruction 'add'", reg("f32"), reg("f32"),
+                reg("f32"));
+        rejects("add.f32", "Arguments mismatch for instruction 'add'", reg("f32"), reg("f32"), imm());
+        rejects("add.u32", "Arguments mismatch for instruction 'add'", reg("u32"), reg("b64"), reg("u32"));
+        rejects("add.u32", "Special register argument not allowed for instruction 'add'", reg("u32"),
+                new OperandUse(OperandShape.SPECIAL_REGISTER, "u32", 0), imm());
+        rejects("add.u64", "Argument 1 of instruction 'add': must be register", reg("u64"),
+                OperandUse.of(OperandShape.SYMBOL), imm());
+        rejects("mad.f32", "Rounding modifier required for instruction 'mad'", reg("f32"), reg("f32"), reg("f32"),
+                reg("f32"));
+    }
+
+    @Test
+    void gates() {
+        assertEquals(List.of("Feature 'add.bf16' requires .target sm_90 or higher",
+                "Feature 'add.bf16' requires PTX ISA .version 7.8 or later"),
+                check("add.bf16", SM80, 70, reg("b16"), reg("b16"), reg("b16")));
+        assertEquals(List.of(), check("add.bf16", SM90, 78, reg("b16"), reg("b16"), reg("b16")));
+        assertEquals(List.of("Instruction 'wgmma.fence' not supported on .target 'sm_90'"),
+                check("wgmma.fence.sync.aligned", SM90, 90));
+        assertEquals(List.of(), check("wgmma.fence.sync.aligned", SM90A, 90));
+        assertEquals(List.of("Feature 'elect' requires .target sm_90 or higher",
+                "Feature 'elect' requires PTX ISA .version 8.0 or later"),
+                check("elect.sync", SM80, 70, reg("b32"), pred(), imm()));
+        assertEquals(List.of("Modifier '.async' requires .target sm_90 or higher",
+                "Modifier '.async' requires PTX ISA .version 8.0 or later"), check("fence.proxy.async", SM80, 75));
+    }
+
+    @Test
+    void memory() {
+        accepts("ld.global.v4.f32", vec("f32", 4), addr());
+        accepts("ld.global.u8", reg("b32"), addr());
+        accepts("ld.global.f32", reg("b64"), addr());
+        accepts("st.shared.u32", addr(), reg("b64"));
+        accepts("ld.relaxed.gpu.global.u32", reg("u32"), addr());
+        rejects("ld.global.v4.f32", "Argument vector size mismatch for instruction 'ld'", vec("f32", 2), addr());
+        rejects("ld.global.u16", "Arguments mismatch for instruction 'ld'", reg("f32"), addr());
+        rejects("ld.shared.global.f32", "Unexpected number of state spaces specified in instruction 'ld'",
+                reg("f32"), addr());
+        rejects("ld.global.ca.cg.f32", "Multiple cache operation modifiers specified", reg("f32"), addr());
+        rejects("st.global.f32", "Arguments mismatch for instruction 'st'", reg("f32"), addr());
+        accepts("atom.global.add.u32", reg("u32"), addr(), reg("u32"));
+        accepts("atom.global.cas.b32", reg("b32"), addr(), reg("b32"), reg("b32"));
+    }
+
+    @Test
+    void compareAndConvert() {
+        accepts("setp.eq.f32", pred(), reg("f32"), reg("f32"));
+        accepts("setp.lt.and.s32", pred(), reg("s32"), reg("s32"), pred());
+        rejects("setp.f32", "Comparison modifier required for instruction 'setp'", pred(), reg("f32"), reg("f32"));
+        rejects("setp.lt.and.u32", "Arguments mismatch for instruction 'setp'", pred(), reg("u32"), reg("u32"));
+        accepts("cvt.rn.f32.s32", reg("f32"), reg("s32"));
+        accepts("cvt.u32.u16", reg("b64"), reg("b16"));
+        rejects("cvt.s32.f32", "Rounding modifier required for instruction 'cvt'", reg("s32"), reg("f32"));
+    }
+
+    @Test
+    void tensorCoresAndAsyncCopies() {
+        accepts("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", vec("f32", 4), vec("b32", 4), vec("b32", 2),
+                vec("f32", 4));
+        rejects("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", "Argument vector size mismatch for instruction 'mma'",
+                vec("f32", 4), vec("b32", 2), vec("b32", 2), vec("f32", 4));
+        rejects("mma.sync.aligned.m16n8k16.row.col.s32.bf16.bf16.s32", "Unexpected instruction types specified for 'mma'",
+                vec("s32", 4), vec("b32", 4), vec("b32", 2), vec("s32", 4));
+        accepts("cp.async.ca.shared.global", addr(), addr(), OperandUse.immediate(8));
+        rejects("cp.async.cg.shared.global",
+                "Argument 2 of instruction 'cp.async': unexpected value '8', expected to be 16", addr(), addr(),
+                OperandUse.immediate(8));
+        rejects("bar.sync", "Number of threads participating in barrier must be in multiple of warp size",
+                OperandUse.immediate(0), OperandUse.immediate(48));
+        accepts("mbarrier.try_wait.parity.shared::cta.b64", pred(), addr(), reg("b32"));
+        accepts("setp.lt.s32", pred(), pred(), reg("s32"), reg("s32"));
+    }
+
+    @Test
+    void versionsRetireForms() {
+        assertEquals(List.of(), check("vote.any.pred", SM80, 14, pred(), pred()));
+        assertFalse(check("vote.any.pred", SM80, 70, pred(), pred()).isEmpty());
+        assertEquals(List.of(), check("mad.f32", SM80, 14, reg("f32"), reg("f32"), reg("f32"), reg("f32")));
+    }
+
+    @Test
+    void unknownInstruction() {
+        List<IsaProblem> p = ISA.check(new InstructionUse("frobnicate", List.of("f32"), List.of()), 90, SM90A);
+        assertEquals("Not a name of any known instruction: 'frobnicate'", p.get(0).message());
+    }
+
+    @Test
+    void everyOpcodeHasAForm() {
+        for (String op : ISA.opcodes()) {
+            assertTrue(ISA.knows(op));
+            assertFalse(ISA.table().instruction(op).forms().isEmpty(), op);
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package org.jptxas.tables.ptx;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A minimum PTX version and target for a whole form ({@code word} empty) or for forms written with one modifier or
+ * type word ({@code bf16} on {@code add}: "Feature 'add.bf16' requires .target sm_90 or higher").
+ *
+ * @param minSm the lowest SM number, 0 = any
+ * @param minPtx the lowest {@code .version} times ten, 0 = any
+ * @param targets when not empty, the only targets that have it (architecture-specific features such as wgmma on
+ *     {@code sm_90a}), by name
+ * @param maxPtx when not 0, the highest {@code .version} times ten that still has the form: later versions do not
+ *     know it at all (vote without {@code .sync}, mad.f32 without rounding)
+ */
+public record Gate(String word, int minSm, int minPtx, List<String> targets, int maxPtx) {
+    public Gate {
+        Objects.requireNonNull(word, "word");
+        targets = List.copyOf(targets);
+        if (minSm < 0 || minPtx < 0) {
+            throw new IllegalArgumentException("negative gate");
+        }
+    }
+}
