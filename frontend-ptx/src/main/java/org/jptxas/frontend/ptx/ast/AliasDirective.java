@@ -1,0 +1,5 @@
+package org.jptxas.frontend.ptx.ast;
+
+/** {@code .alias alias, aliasee;} */
+public record AliasDirective(SourcePos pos, String alias, String aliasee) implements ModuleItem {
+}

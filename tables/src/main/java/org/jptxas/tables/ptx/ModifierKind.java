@@ -1,0 +1,48 @@
+package org.jptxas.tables.ptx;
+
+/**
+ * What a modifier group stands for. ptxas words its diagnostics per kind (a second rounding modifier is "Multiple
+ * rounding modifiers specified", a missing one "Rounding modifier required for instruction 'cvt'"), so the kind
+ * carries those messages; {@code %s} is the instruction's name.
+ */
+public enum ModifierKind {
+    ROUNDING("Multiple rounding modifiers specified", "Rounding modifier required for instruction '%s'",
+            "Illegal rounding modifier for instruction '%s'"),
+    STATE_SPACE("Unexpected number of state spaces specified in instruction '%s'",
+            "State space qualifier required for instruction '%s'",
+            "No state space qualifier expected for instruction '%s'"),
+    CACHE("Multiple cache operation modifiers specified", "Cache operation modifier required for instruction '%s'",
+            "Illegal modifier '.%2$s' for instruction '%1$s'"),
+    VECTOR("Multiple vector qualifiers specified", "Vector qualifier required for instruction '%s'",
+            "Vector qualifier is not allowed for instruction '%s'"),
+    COMPARISON("Multiple comparison qualifiers specified", "Comparison modifier required for instruction '%s'",
+            "Comparison qualifier is not allowed for instruction '%s'"),
+    /** Everything else: {@code .ftz}, {@code .sat}, scopes, semantics, shapes, layouts ... */
+    OTHER("Conflicting modifiers '.%3$s' and '.%2$s' for instruction '%1$s'",
+            "Modifier '.%2$s' required for instruction '%1$s'", "Illegal modifier '.%2$s' for instruction '%1$s'");
+
+    private final String multiple;
+    private final String required;
+    private final String illegal;
+
+    ModifierKind(String multiple, String required, String illegal) {
+        this.multiple = multiple;
+        this.required = required;
+        this.illegal = illegal;
+    }
+
+    /** Two different words of one group: {@code (instruction, second word, first word)}. */
+    public String multiple(String instruction, String word, String earlier) {
+        return String.format(multiple, instruction, word, earlier);
+    }
+
+    /** A required group is absent: {@code (instruction, one word of the group)}. */
+    public String required(String instruction, String someWord) {
+        return String.format(required, instruction, someWord);
+    }
+
+    /** A word of this kind that no form of the instruction takes. */
+    public String illegal(String instruction, String word) {
+        return String.format(illegal, instruction, word);
+    }
+}
