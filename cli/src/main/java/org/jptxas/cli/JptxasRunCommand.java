@@ -1,0 +1,200 @@
+package org.jptxas.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.jptxas.ori.diag.Diagnostic;
+import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetCatalog;
+import org.jptxas.simulator.exec.ExecutionLimits;
+import org.jptxas.simulator.exec.KernelExecutor;
+import org.jptxas.simulator.exec.Launch;
+import org.jptxas.simulator.exec.LaunchException;
+import org.jptxas.simulator.exec.LaunchResult;
+import org.jptxas.simulator.launch.Dim3;
+import org.jptxas.simulator.launch.LaunchSpec;
+import org.jptxas.simulator.launch.LaunchSpecException;
+import org.jptxas.simulator.launch.LaunchSpecReader;
+import org.jptxas.simulator.ptx.ProgramException;
+import org.jptxas.simulator.ptx.PtxInterpreter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The {@code jptxas-run} command: runs one kernel launch on the CPU, from PTX (the reference interpreter) or from a
+ * cubin (the SASS emulator), and writes the output buffers the launch spec names. Exit code 0 only when the launch
+ * completed without a fault; 1 for a fault; 255 for unusable input (bad spec, unknown entry, unreadable files).
+ */
+@Command(name = "jptxas-run", sortOptions = false, usageHelpWidth = 100,
+        description = "Runs a kernel launch without a GPU: PTX through the reference interpreter, cubins through the SASS emulator.")
+final class JptxasRunCommand {
+    static final String TOOL = "jptxas-run";
+    static final int FAULT = 1;
+    static final int FAILURE = 255;
+
+    @Parameters(arity = "0..1", paramLabel = "<kernel.ptx|kernel.cubin>", description = "The program to run.")
+    String input;
+
+    @Option(names = {"--arch", "-arch"}, paramLabel = "<sm_XY>", description = "Target GPU. Default: sm_75.")
+    String arch;
+
+    @Option(names = "--spec", paramLabel = "<launch.json>", description = "The launch spec (entry, grid, block, parameters).")
+    Path spec;
+
+    @Option(names = "--entry", paramLabel = "<name>", description = "Kernel to launch (overrides the spec).")
+    String entry;
+
+    @Option(names = "--grid", paramLabel = "X,Y,Z", description = "Grid extent (overrides the spec).")
+    String grid;
+
+    @Option(names = "--block", paramLabel = "X,Y,Z", description = "Block extent (overrides the spec).")
+    String block;
+
+    @Option(names = "--max-warp-instructions", paramLabel = "<N>",
+            description = "Stop with a fault after this many warp instructions. Default: 2000000000.")
+    long maxWarpInstructions = ExecutionLimits.DEFAULT.maxWarpInstructions();
+
+    @Option(names = "--strict-hazards", description = "Make hazards fatal (SASS emulation; the PTX interpreter has none).")
+    boolean strictHazards;
+
+    @Option(names = {"--help", "-h"}, description = "Print this help.")
+    boolean help;
+
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final Path workDir;
+
+    JptxasRunCommand(PrintWriter out, PrintWriter err, Path workDir) {
+        this.out = out;
+        this.err = err;
+        this.workDir = workDir;
+    }
+
+    /** A fatal problem with the input: one line, exit 255. */
+    private static final class Fatal extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Fatal(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    int run(String[] args) {
+        try {
+            return runChecked(args);
+        } catch (Fatal f) {
+            err.println(Diagnostic.fatal(f.getMessage()).format(TOOL));
+            return FAILURE;
+        } catch (RuntimeException | Error e) {
+            err.println(Diagnostic.fatal("Internal error: " + e).format(TOOL));
+            return FAILURE;
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    private int runChecked(String[] args) throws Fatal {
+        CommandLine cl = new CommandLine(this);
+        try {
+            cl.parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            throw new Fatal(e.getMessage());
+        }
+        if (help || args.length == 0) {
+            cl.usage(out);
+            return 0;
+        }
+        if (input == null) {
+            throw new Fatal("No input file specified");
+        }
+        if (spec == null) {
+            throw new Fatal("No launch spec specified (--spec launch.json)");
+        }
+        String archName = arch == null ? TargetCatalog.get().defaultTarget().name() : arch;
+        Target target = Target.parse(archName).filter(t -> TargetCatalog.get().info(t.name()).isPresent())
+                .orElseThrow(() -> new Fatal("Value '" + archName + "' is not a known target (sm_XY)"));
+        Path in = workDir.resolve(input);
+        if (!Files.isRegularFile(in)) {
+            throw new Fatal("Input file '" + input + "' could not be read");
+        }
+        LaunchSpec launchSpec;
+        try {
+            launchSpec = LaunchSpecReader.read(workDir.resolve(spec));
+            if (entry != null) {
+                launchSpec = launchSpec.withEntry(entry);
+            }
+            if (grid != null) {
+                launchSpec = launchSpec.withGrid(Dim3.parse(grid));
+            }
+            if (block != null) {
+                launchSpec = launchSpec.withBlock(Dim3.parse(block));
+            }
+            if (launchSpec.block().count() > 1024) {
+                throw new Fatal("a block has at most 1024 threads, not " + launchSpec.block().count());
+            }
+        } catch (LaunchSpecException e) {
+            throw new Fatal(e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new Fatal("--grid/--block: " + e.getMessage());
+        }
+        KernelExecutor executor = executorFor(in);
+        Launch launch;
+        try {
+            if (launchSpec.entry().isEmpty() && executor.entries().size() == 1) {
+                launchSpec = launchSpec.withEntry(executor.entries().get(0));
+            }
+            launch = Launch.prepare(target, launchSpec);
+        } catch (LaunchException e) {
+            throw new Fatal(e.getMessage());
+        }
+        LaunchResult result;
+        try {
+            result = executor.execute(launch, ExecutionLimits.DEFAULT.withMaxWarpInstructions(maxWarpInstructions));
+        } catch (LaunchException e) {
+            throw new Fatal(e.getMessage());
+        }
+        out.printf("%s: %s on %s by the %s: grid %s, block %s, %d threads%n", TOOL, launch.entry(), target.name(),
+                result.executor(), launch.grid(), launch.block(), launch.grid().count() * launch.block().count());
+        out.printf("  %d warp instructions, %d thread instructions%n", result.warpInstructions(), result.threadInstructions());
+        if (strictHazards) {
+            out.println("  hazards: none checked (the PTX interpreter has no pipeline; hazards apply to SASS emulation)");
+        }
+        if (result.fault().isPresent()) {
+            out.println("  FAULT: " + result.fault().get().describe());
+            out.println("  no output files written");
+            return FAULT;
+        }
+        try {
+            for (Path p : launch.writeOutputs()) {
+                out.println("  wrote " + p);
+            }
+        } catch (LaunchException e) {
+            throw new Fatal(e.getMessage());
+        }
+        out.println("  completed");
+        return 0;
+    }
+
+    private KernelExecutor executorFor(Path in) throws Fatal {
+        byte[] head;
+        try {
+            head = Files.readAllBytes(in);
+        } catch (IOException e) {
+            throw new Fatal("Input file '" + input + "' could not be read: " + e.getMessage());
+        }
+        boolean elf = head.length >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F';
+        if (elf || input.endsWith(".cubin")) {
+            throw new Fatal(input + ": SASS emulation not yet supported; run the PTX through the interpreter instead");
+        }
+        try {
+            return PtxInterpreter.load(in.getFileName().toString(), new String(head, StandardCharsets.UTF_8));
+        } catch (ProgramException e) {
+            throw new Fatal(e.getMessage());
+        }
+    }
+}
