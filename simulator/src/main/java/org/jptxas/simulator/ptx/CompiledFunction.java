@@ -20,6 +20,9 @@ final class CompiledFunction {
     int[] paramSizes;
     int[] returnOffsets;
     int[] returnSizes;
+    /** For {@code .reg} formals: the register, else -1 (the formal lives in the parameter area). */
+    int[] paramRegs;
+    int[] returnRegs;
     /** Kernels: the declared parameters as the launch must lay them out. */
     List<ParamLayout.Declared> declaredParams;
     int localFrameSize;

@@ -69,14 +69,19 @@ final class FunctionCompiler {
             fn.paramSizes = layout.slots().stream().mapToInt(ParamLayout.Slot::size).toArray();
             fn.returnOffsets = new int[0];
             fn.returnSizes = new int[0];
+            fn.returnRegs = new int[0];
+            fn.paramRegs = new int[fn.paramOffsets.length];
+            java.util.Arrays.fill(fn.paramRegs, -1);
             paramTop = layout.size();
         } else {
             int[][] r = declareFormals(decl.returns());
             fn.returnOffsets = r[0];
             fn.returnSizes = r[1];
+            fn.returnRegs = r[2];
             int[][] p = declareFormals(decl.params());
             fn.paramOffsets = p[0];
             fn.paramSizes = p[1];
+            fn.paramRegs = p[2];
         }
         statements(decl.body().statements());
         scopes.pop();
@@ -102,19 +107,29 @@ final class FunctionCompiler {
     }
 
     private int[][] declareFormals(List<VariableDecl> decls) {
-        List<Integer> offs = new ArrayList<>(), sizes = new ArrayList<>();
+        List<Integer> offs = new ArrayList<>(), sizes = new ArrayList<>(), regs = new ArrayList<>();
         for (VariableDecl p : decls) {
             for (Declarator d : p.declarators()) {
                 int size = varSize(p, d);
+                if (p.space() == org.jptxas.frontend.ptx.ast.StateSpace.REG) {
+                    Symbol reg = newReg(PtxProgram.elementSize(p), p.type());
+                    scopes.peek().put(d.name(), reg);
+                    offs.add(-1);
+                    sizes.add(Math.max(size, 1));
+                    regs.add(reg.index());
+                    continue;
+                }
                 int align = (int) Math.max(p.align(), Math.max(1, p.type().sizeBytes()));
                 int off = (paramTop + align - 1) & -align;
                 paramTop = off + size;
                 scopes.peek().put(d.name(), new Symbol(Symbol.Kind.PARAM_VAR, 0, off, size, p.type()));
                 offs.add(off);
                 sizes.add(size);
+                regs.add(-1);
             }
         }
-        return new int[][] {offs.stream().mapToInt(Integer::intValue).toArray(), sizes.stream().mapToInt(Integer::intValue).toArray()};
+        return new int[][] {offs.stream().mapToInt(Integer::intValue).toArray(), sizes.stream().mapToInt(Integer::intValue).toArray(),
+                regs.stream().mapToInt(Integer::intValue).toArray()};
     }
 
     static int varSize(VariableDecl v, Declarator d) {

@@ -53,17 +53,24 @@ final class Insn {
     /** {@code bar.sync a, b} / {@code bar.red.popc.u32 d, a, p}: barrier id, optional count, optional reduction. */
     record BarrierSpec(Src id, Src count, boolean waits, String reduction, int dest, Src predicate, boolean predicateNegated) {}
 
-    /** A resolved {@code call}: callee, caller-side argument and return slots (param-space offsets, sizes). */
+    /**
+     * A resolved {@code call}: the callee and, per argument and result, the caller's side: a {@code .param} variable
+     * (offset, else -1) or a value / register ({@code .reg} calling style).
+     */
     static final class CallSite {
         final String calleeName;
         CompiledFunction callee;
         final int[] argOffsets;
+        final Src[] argValues;
         final int[] retOffsets;
+        final int[] retRegs;
 
-        CallSite(String calleeName, int[] argOffsets, int[] retOffsets) {
+        CallSite(String calleeName, int[] argOffsets, Src[] argValues, int[] retOffsets, int[] retRegs) {
             this.calleeName = calleeName;
             this.argOffsets = argOffsets;
+            this.argValues = argValues;
             this.retOffsets = retOffsets;
+            this.retRegs = retRegs;
         }
     }
 

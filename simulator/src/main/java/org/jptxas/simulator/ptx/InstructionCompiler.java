@@ -142,6 +142,13 @@ final class InstructionCompiler {
         }
         if (o instanceof Expr.SymbolRef r) {
             Symbol s = fc.lookup(r.name());
+            if (s == null && r.name().equals("WARP_SZ")) {
+                return Src.imm(32);
+            }
+            if (s != null && s.kind() == Symbol.Kind.FUNCTION) {
+                long fake = 0x0000_0400_0000_0000L + 16L * (r.name().hashCode() & 0xffffL);
+                return Src.imm(fake); // an opaque code address; indirect calls are not interpreted
+            }
             if (s == null) {
                 Special sp = Special.of(r.name(), r.component()).orElseThrow(() -> fc.error(line(), "undefined name '" + r.name()
                         + (r.component() == null ? "" : "." + r.component()) + "'"));
@@ -200,6 +207,9 @@ final class InstructionCompiler {
             }
             case LOCAL_VAR -> {
                 long a = s.offset() + off;
+                if (s.index() == 1) { // module-scope .local: a per-thread static
+                    yield t -> a;
+                }
                 yield t -> t.frame.localBase + a;
             }
             default -> throw unsupported();
@@ -1374,26 +1384,32 @@ final class InstructionCompiler {
         if (i < ops.size() && ops.get(i) instanceof Operand.ParenList pl) {
             args = pl.elements();
         }
-        int[] argOffsets = paramOffsets(args);
-        int[] retOffsets = paramOffsets(rets);
-        Insn in = kind(Insn.Kind.CALL);
-        in.call = new Insn.CallSite(callee, argOffsets, retOffsets);
-        return in;
-    }
-
-    private int[] paramOffsets(List<Operand> list) throws ProgramException, Unsupported {
-        int[] out = new int[list.size()];
-        for (int k = 0; k < list.size(); k++) {
-            if (!(list.get(k) instanceof Expr.SymbolRef r)) {
-                throw unsupported();
+        int[] argOffsets = new int[args.size()];
+        Src[] argValues = new Src[args.size()];
+        for (int k = 0; k < args.size(); k++) {
+            Symbol s = args.get(k) instanceof Expr.SymbolRef ar ? fc.lookup(ar.name()) : null;
+            if (s != null && s.kind() == Symbol.Kind.PARAM_VAR) {
+                argOffsets[k] = (int) s.offset();
+            } else {
+                argOffsets[k] = -1;
+                argValues[k] = src(args.get(k), null);
             }
-            Symbol s = fc.lookup(r.name());
-            if (s == null || s.kind() != Symbol.Kind.PARAM_VAR) {
-                throw fc.error(line(), "call argument '" + r.name() + "' is not a .param variable");
-            }
-            out[k] = (int) s.offset();
         }
-        return out;
+        int[] retOffsets = new int[rets.size()];
+        int[] retRegs = new int[rets.size()];
+        for (int k = 0; k < rets.size(); k++) {
+            Symbol s = rets.get(k) instanceof Expr.SymbolRef rr ? fc.lookup(rr.name()) : null;
+            if (s != null && s.kind() == Symbol.Kind.PARAM_VAR) {
+                retOffsets[k] = (int) s.offset();
+                retRegs[k] = -1;
+            } else {
+                retOffsets[k] = -1;
+                retRegs[k] = dst(rets.get(k));
+            }
+        }
+        Insn in = kind(Insn.Kind.CALL);
+        in.call = new Insn.CallSite(callee, argOffsets, argValues, retOffsets, retRegs);
+        return in;
     }
 
     private Insn barrier() throws ProgramException, Unsupported {

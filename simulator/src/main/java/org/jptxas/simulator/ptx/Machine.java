@@ -79,8 +79,9 @@ final class Machine {
             ThreadState t = new ThreadState(this, cta, i, block.point(i));
             Region params = new Region("parameters", AddressSpace.PARAM, 0, kernel.paramAreaSize);
             System.arraycopy(kernelParams, 0, params.bytes(), 0, kernelParams.length);
-            t.frame = new Frame(kernel, params, 0, null, 0, null);
-            t.localTop = kernel.localFrameSize;
+            int localBase = (program.staticLocalBytes + 15) & ~15;
+            t.frame = new Frame(kernel, params, localBase, null, 0, null);
+            t.localTop = localBase + kernel.localFrameSize;
             cta.threads[i] = t;
         }
         int warps = (n + 31) / 32;
@@ -317,12 +318,14 @@ final class Machine {
     private void call(ThreadState t, Insn in) {
         Insn.CallSite cs = in.call;
         CompiledFunction f = cs.callee;
+        if (f == null) {
+            if (cs.calleeName.equals("__assertfail")) {
+                throw new FaultException(new Fault.Trap(t.ref(), in.where() + ": device-side assert failed"));
+            }
+            throw new FaultException(new Fault.Unimplemented("call to external function " + cs.calleeName, in.where()));
+        }
         Frame caller = t.frame;
         Region params = new Region("parameters of " + f.name, AddressSpace.PARAM, 0, f.paramAreaSize);
-        for (int i = 0; i < cs.argOffsets.length; i++) {
-            int size = Math.min(f.paramSizes[i], caller.params.size() - cs.argOffsets[i]);
-            System.arraycopy(caller.params.bytes(), cs.argOffsets[i], params.bytes(), f.paramOffsets[i], size);
-        }
         int base = (t.localTop + 15) & ~15;
         if (f.localFrameSize > 0 && (long) base + f.localFrameSize > limits.localBytesPerThread()) {
             throw new FaultException(new Fault.InvalidExecution(t.ref(), in.where(),
@@ -331,8 +334,26 @@ final class Machine {
         if (caller.depth >= 10_000) {
             throw new FaultException(new Fault.InvalidExecution(t.ref(), in.where(), "call depth exceeds 10000"));
         }
+        Frame callee = new Frame(f, params, base, caller, t.pc + 1, cs);
+        int n = Math.min(cs.argOffsets.length, f.paramSizes.length);
+        for (int i = 0; i < n; i++) {
+            int size = f.paramSizes[i];
+            int reg = f.paramRegs[i];
+            if (cs.argOffsets[i] >= 0 && reg < 0) {
+                int len = Math.min(size, caller.params.size() - cs.argOffsets[i]);
+                System.arraycopy(caller.params.bytes(), cs.argOffsets[i], params.bytes(), f.paramOffsets[i], len);
+                continue;
+            }
+            long v = cs.argOffsets[i] >= 0 ? caller.params.load(cs.argOffsets[i], Math.min(size, 8))
+                    : cs.argValues[i].get(t);
+            if (reg >= 0) {
+                callee.regs[reg] = v & f.registerMask[reg];
+            } else {
+                params.store(f.paramOffsets[i], Math.min(size, 8), v);
+            }
+        }
         t.localTop = base + f.localFrameSize;
-        t.frame = new Frame(f, params, base, caller, t.pc + 1, cs);
+        t.frame = callee;
         t.pc = 0;
     }
 
@@ -344,12 +365,25 @@ final class Machine {
         }
         Insn.CallSite cs = f.site;
         CompiledFunction fn = f.function;
-        for (int i = 0; i < cs.retOffsets.length && i < fn.returnOffsets.length; i++) {
-            int size = Math.min(fn.returnSizes[i], f.caller.params.size() - cs.retOffsets[i]);
-            System.arraycopy(f.params.bytes(), fn.returnOffsets[i], f.caller.params.bytes(), cs.retOffsets[i], size);
+        Frame caller = f.caller;
+        int n = Math.min(cs.retOffsets.length, fn.returnOffsets.length);
+        for (int i = 0; i < n; i++) {
+            int size = fn.returnSizes[i];
+            int reg = fn.returnRegs[i];
+            if (cs.retOffsets[i] >= 0 && reg < 0) {
+                int len = Math.min(size, caller.params.size() - cs.retOffsets[i]);
+                System.arraycopy(f.params.bytes(), fn.returnOffsets[i], caller.params.bytes(), cs.retOffsets[i], len);
+                continue;
+            }
+            long v = reg >= 0 ? f.regs[reg] : f.params.load(fn.returnOffsets[i], Math.min(size, 8));
+            if (cs.retRegs[i] >= 0) {
+                caller.regs[cs.retRegs[i]] = v & caller.function.registerMask[cs.retRegs[i]];
+            } else {
+                caller.params.store(cs.retOffsets[i], Math.min(size, 8), v);
+            }
         }
         t.localTop = f.localBase;
-        t.frame = f.caller;
+        t.frame = caller;
         t.pc = f.returnPc;
     }
 

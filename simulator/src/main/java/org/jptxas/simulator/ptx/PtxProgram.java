@@ -34,6 +34,8 @@ public final class PtxProgram {
     final List<ModuleVar> globals = new ArrayList<>();
     byte[] constImage = new byte[0];
     int staticSharedBytes;
+    /** Module-scope {@code .local} variables: per-thread statics at the bottom of every thread's local memory. */
+    int staticLocalBytes;
     /** Offset of extern (dynamic) shared variables: after the static ones. */
     final Map<String, Symbol> moduleSymbols = new HashMap<>();
     final Map<String, CompiledFunction> functions = new LinkedHashMap<>();
@@ -96,12 +98,8 @@ public final class PtxProgram {
         for (CompiledFunction f : functions.values()) {
             for (Insn in : f.code) {
                 if (in.call != null) {
-                    CompiledFunction callee = functions.get(in.call.calleeName);
-                    if (callee == null) {
-                        throw new ProgramException(fileName + ", line " + in.line + ": call to '" + in.call.calleeName
-                                + "', which has no definition in this module");
-                    }
-                    in.call.callee = callee;
+                    // An external callee (vprintf, malloc, __assertfail) stays null: the call stops the run by name.
+                    in.call.callee = functions.get(in.call.calleeName);
                 }
             }
         }
@@ -162,6 +160,11 @@ public final class PtxProgram {
                 int off = (staticSharedBytes + align - 1) & -align;
                 staticSharedBytes = off + size;
                 return new Symbol(Symbol.Kind.SHARED_VAR, 0, off, size, v.type());
+            }
+            case LOCAL -> {
+                int off = (staticLocalBytes + align - 1) & -align;
+                staticLocalBytes = off + size;
+                return new Symbol(Symbol.Kind.LOCAL_VAR, 1, off, size, v.type());
             }
             default -> throw new ProgramException(fileName + ", line " + v.pos().line() + ": module variables in "
                     + v.space().directive() + " are not supported by the interpreter");
