@@ -340,8 +340,17 @@ final class InstructionCompiler {
     private Insn dispatch() throws ProgramException, Unsupported {
         return switch (ins.opcode()) {
             case "mov" -> mov();
-            case "add", "sub", "mul", "div", "rem", "min", "max", "and", "or", "xor", "shl", "shr", "copysign" -> binary();
-            case "mad", "fma" -> mad();
+            case "add", "sub" -> has("cc") ? carryOp() : binary();
+            case "mul", "div", "rem", "min", "max", "and", "or", "xor", "shl", "shr", "copysign" -> binary();
+            case "mad", "fma" -> has("cc") && !isFloat(type()) ? carryOp() : mad();
+            case "addc", "subc", "madc" -> carryOp();
+            case "testp" -> testp();
+            case "set" -> set();
+            case "slct" -> slct();
+            case "isspacep" -> isspacep();
+            case "bmsk" -> bmsk();
+            case "szext" -> szext();
+            case "elect" -> elect();
             case "neg", "abs", "not", "cnot", "popc", "clz", "brev", "bfind", "sqrt", "rsqrt", "rcp", "sin", "cos", "ex2",
                     "lg2", "tanh" -> unary();
             case "mul24", "mad24" -> mul24();
@@ -837,7 +846,8 @@ final class InstructionCompiler {
             }
         }
         if (mode != null) {
-            throw unsupported();
+            String md = mode;
+            return simple(th -> write(th, d, prmtMode(md, a.get(th), b.get(th), (int) c.get(th))));
         }
         return simple(th -> {
             long pool = ((b.get(th) & 0xffffffffL) << 32) | (a.get(th) & 0xffffffffL);
@@ -853,6 +863,25 @@ final class InstructionCompiler {
             }
             write(th, d, r);
         });
+    }
+
+    /** The special prmt modes: forward/backward 4-extract, replicate 8/16, edge clamp left/right. */
+    private static long prmtMode(String mode, long a, long b, int c) {
+        long pool = ((b & 0xffffffffL) << 32) | (a & 0xffffffffL);
+        int s = c & 3;
+        int[] sel = switch (mode) {
+            case "f4e" -> new int[] {s, s + 1, s + 2, s + 3};
+            case "b4e" -> new int[] {s, s - 1, s - 2, s - 3};
+            case "rc8" -> new int[] {s, s, s, s};
+            case "ecl" -> new int[] {s, Math.max(s, 1), Math.max(s, 2), 3};
+            case "ecr" -> new int[] {0, Math.min(s, 1), Math.min(s, 2), s};
+            default -> new int[] {(s & 1) * 2, (s & 1) * 2 + 1, (s & 1) * 2, (s & 1) * 2 + 1}; // rc16
+        };
+        long r = 0;
+        for (int i = 0; i < 4; i++) {
+            r |= ((pool >>> (8 * (sel[i] & 7))) & 0xff) << (8 * i);
+        }
+        return r;
     }
 
     private Insn dot() throws ProgramException, Unsupported {
@@ -1439,6 +1468,187 @@ final class InstructionCompiler {
         Src count = ops.size() > 1 ? src(op(1), PtxType.U32) : null;
         return new Insn(Insn.Kind.BARRIER, guardReg, guardNeg, null, null, null,
                 new Insn.BarrierSpec(id, count, !arrive, null, -1, null, false), text(), line(), null);
+    }
+
+    // ---------------------------------------------------------------- carry chains and small ALU ops
+
+    /** add.cc, addc{.cc}, sub.cc, subc{.cc}, mad{c}.lo/hi{.cc}: extended-precision arithmetic through CC.CF. */
+    private Insn carryOp() throws ProgramException, Unsupported {
+        PtxType t = type();
+        String o = ins.opcode();
+        boolean setCc = has("cc");
+        boolean useCarry = o.endsWith("c");
+        int size = t.sizeBytes();
+        if (size != 4 && size != 8) {
+            throw unsupported();
+        }
+        int d = dst(op(0));
+        Src a = src(op(1), t), b = src(op(2), t);
+        boolean mad = o.startsWith("mad");
+        Src c = mad ? src(op(3), t) : null;
+        boolean hi = has("hi");
+        boolean sub = o.startsWith("sub");
+        long m = mask(size);
+        return simple(th -> {
+            long x = a.get(th) & m, y = b.get(th) & m;
+            long cin = useCarry && th.carry ? 1 : 0;
+            if (mad) {
+                long p;
+                if (size == 4) {
+                    long full = x * y;
+                    p = hi ? full >>> 32 : full & m;
+                    if (isSigned(t) && hi) {
+                        p = ((ext(x, t) * ext(y, t)) >> 32) & m;
+                    }
+                } else {
+                    p = hi ? (isSigned(t) ? Math.multiplyHigh(x, y) : Math.multiplyHigh(x, y) + ((x >> 63) & y) + ((y >> 63) & x)) : x * y;
+                }
+                x = p & m;
+                y = c.get(th) & m;
+            }
+            long r;
+            boolean carryOut;
+            if (sub) {
+                r = (x - y - cin) & m;
+                carryOut = Long.compareUnsigned(x, y) < 0 || (Long.compareUnsigned(x, y) == 0 && cin != 0)
+                        || (cin != 0 && y == m);
+            } else {
+                r = (x + y + cin) & m;
+                carryOut = size == 4 ? ((x + y + cin) >>> 32) != 0
+                        : Long.compareUnsigned(r, x) < 0 || (cin != 0 && r == x);
+            }
+            write(th, d, r);
+            if (setCc) {
+                th.carry = carryOut;
+            }
+        });
+    }
+
+    private Insn testp() throws ProgramException, Unsupported {
+        PtxType t = type();
+        String what = mods.get(0);
+        int d = dst(op(0));
+        Src a = src(op(1), t);
+        boolean f32 = t == PtxType.F32;
+        return simple(th -> {
+            double x = f32 ? f32(a.get(th)) : f64(a.get(th));
+            boolean sub = x != 0 && Math.abs(x) < (f32 ? Float.MIN_NORMAL : Double.MIN_NORMAL);
+            boolean r = switch (what) {
+                case "finite" -> !Double.isNaN(x) && !Double.isInfinite(x);
+                case "infinite" -> Double.isInfinite(x);
+                case "number" -> !Double.isNaN(x);
+                case "notanumber" -> Double.isNaN(x);
+                case "normal" -> !Double.isNaN(x) && !Double.isInfinite(x) && x != 0 && !sub;
+                case "subnormal" -> sub;
+                default -> throw new InterpreterError("unsupported testp." + what);
+            };
+            write(th, d, r ? 1 : 0);
+        });
+    }
+
+    /** set.CmpOp{.BoolOp}.dtype.stype: all ones (integer) or 1.0f for true. */
+    private Insn set() throws ProgramException, Unsupported {
+        if (types.size() < 2) {
+            throw unsupported();
+        }
+        PtxType dt = types.get(0), st = types.get(1);
+        Compare compare = comparison(mods.get(0), st);
+        String bool = mods.contains("and") ? "and" : mods.contains("or") ? "or" : mods.contains("xor") ? "xor" : null;
+        int d = dst(op(0));
+        Src a = src(op(1), st), b = src(op(2), st);
+        Src c = bool != null ? src(op(3), PtxType.PRED) : null;
+        long yes = dt == PtxType.F32 ? Float.floatToRawIntBits(1.0f) & 0xffffffffL : 0xffffffffL;
+        return simple(th -> {
+            boolean r = compare.test(a.get(th), b.get(th));
+            if (bool != null) {
+                r = combine(bool, r, c.get(th) != 0);
+            }
+            write(th, d, r ? yes : 0);
+        });
+    }
+
+    private Insn slct() throws ProgramException, Unsupported {
+        if (types.size() < 2) {
+            throw unsupported();
+        }
+        PtxType dt = types.get(0), ct = types.get(1);
+        int d = dst(op(0));
+        Src a = src(op(1), dt), b = src(op(2), dt), c = src(op(3), ct);
+        if (ct == PtxType.F32) {
+            return simple(th -> write(th, d, f32(c.get(th)) >= 0 ? a.get(th) : b.get(th)));
+        }
+        return simple(th -> write(th, d, (int) c.get(th) >= 0 ? a.get(th) : b.get(th)));
+    }
+
+    private Insn isspacep() throws ProgramException, Unsupported {
+        AddressSpace s = space();
+        int d = dst(op(0));
+        Src a = src(op(1), PtxType.U64);
+        return simple(th -> {
+            long x = a.get(th);
+            AddressSpace w = Machine.windowOf(x);
+            boolean r = s == AddressSpace.GLOBAL ? w == AddressSpace.GLOBAL && th.machine.launch.global().find(x, 1).isPresent()
+                    : w == s;
+            write(th, d, r ? 1 : 0);
+        });
+    }
+
+    private Insn bmsk() throws ProgramException, Unsupported {
+        boolean clamp = has("clamp");
+        int d = dst(op(0));
+        Src a = src(op(1), PtxType.U32), b = src(op(2), PtxType.U32);
+        return simple(th -> {
+            long pos = a.get(th) & 0xffffffffL, len = b.get(th) & 0xffffffffL;
+            if (!clamp) {
+                pos &= 0xff;
+                len &= 0xff;
+            }
+            long end = Math.min(32, pos + len);
+            long m = pos >= 32 ? 0 : ((1L << end) - 1) & ~((1L << pos) - 1);
+            write(th, d, m);
+        });
+    }
+
+    private Insn szext() throws ProgramException, Unsupported {
+        boolean clamp = has("clamp");
+        boolean signed = type() == PtxType.S32;
+        int d = dst(op(0));
+        Src a = src(op(1), PtxType.U32), b = src(op(2), PtxType.U32);
+        return simple(th -> {
+            long x = a.get(th) & 0xffffffffL;
+            long n = b.get(th) & 0xffffffffL;
+            n = clamp ? Math.min(n, 32) : n & 31;
+            if (n == 0) {
+                write(th, d, 0);
+                return;
+            }
+            long v = n >= 32 ? x : x & ((1L << n) - 1);
+            if (signed && n < 32 && (v >>> (n - 1) & 1) != 0) {
+                v |= ~((1L << n) - 1);
+            }
+            write(th, d, v);
+        });
+    }
+
+    private Insn elect() throws ProgramException, Unsupported {
+        int d, p;
+        if (op(0) instanceof Operand.Pair pair) {
+            d = dst(pair.first());
+            p = dst(pair.second());
+        } else {
+            d = -1;
+            p = dst(op(0));
+        }
+        Src m = src(op(1), PtxType.B32);
+        return warp((lanes, group) -> {
+            int leader = Integer.numberOfTrailingZeros(group);
+            for (int l = 0; l < 32; l++) {
+                if ((group >>> l & 1) != 0) {
+                    write(lanes[l], d, leader);
+                    write(lanes[l], p, l == leader ? 1 : 0);
+                }
+            }
+        }, m);
     }
 
     // ---------------------------------------------------------------- warp-level

@@ -23,6 +23,8 @@ final class ThreadState {
     boolean warpWait;
     /** bar.red: this thread's predicate and where the result goes. */
     boolean barrierPredicate;
+    /** The condition-code carry flag of {@code add.cc}/{@code addc}/{@code sub.cc}/{@code subc}/{@code mad.cc}. */
+    boolean carry;
     Region local;
     int localTop;
 

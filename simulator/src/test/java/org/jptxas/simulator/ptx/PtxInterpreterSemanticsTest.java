@@ -182,4 +182,45 @@ class PtxInterpreterSemanticsTest {
         assertEquals(-1, b.getInt(0));
         assertEquals(7, b.getInt(4));
     }
+
+    @Test
+    void carryChainsGiveWideArithmetic() throws Exception {
+        ByteBuffer b = body("""
+                mov.u32 %r1, 0xffffffff; mov.u32 %r2, 0x00000001; mov.u32 %r3, 0x00000001; mov.u32 %r4, 0x00000002;
+                add.cc.u32 %r5, %r1, %r3; addc.u32 %r6, %r2, %r4;
+                st.global.u32 [%rd0], %r5; st.global.u32 [%rd0+4], %r6;
+                sub.cc.u32 %r7, %r3, %r1; subc.u32 %r8, %r4, %r2;
+                st.global.u32 [%rd0+8], %r7; st.global.u32 [%rd0+12], %r8;
+                mad.lo.cc.u32 %r9, %r1, %r1, %r1; madc.hi.u32 %r10, %r1, %r1, 0;
+                st.global.u32 [%rd0+16], %r9; st.global.u32 [%rd0+20], %r10;
+                """);
+        assertEquals(0x1_ffffffffL + 0x2_00000001L, b.getLong(0));
+        assertEquals(0x2_00000001L - 0x1_ffffffffL, b.getLong(8));
+        // 0xffffffff * 0xffffffff + 0xffffffff = 0xffffffff_00000000
+        assertEquals(0xffffffff_00000000L, b.getLong(16));
+    }
+
+    @Test
+    void bitFieldHelpersAndTests() throws Exception {
+        ByteBuffer b = body("""
+                bmsk.wrap.b32 %r1, 4, 8; st.global.u32 [%rd0], %r1;
+                szext.wrap.s32 %r2, 0x80, 8; st.global.u32 [%rd0+4], %r2;
+                szext.clamp.u32 %r3, 0x1ff, 8; st.global.u32 [%rd0+8], %r3;
+                mov.f32 %f1, 0f00000010;
+                testp.subnormal.f32 %p1, %f1; selp.u32 %r4, 1, 0, %p1; st.global.u32 [%rd0+12], %r4;
+                set.lt.u32.s32 %r5, -1, 0; st.global.u32 [%rd0+16], %r5;
+                slct.u32.s32 %r6, 10, 20, -5; st.global.u32 [%rd0+20], %r6;
+                mov.u32 %r7, 0x44332211; mov.u32 %r8, 0x88776655;
+                prmt.b32.f4e %r9, %r7, %r8, 2; st.global.u32 [%rd0+24], %r9;
+                prmt.b32.rc8 %r10, %r7, %r8, 1; st.global.u32 [%rd0+28], %r10;
+                """);
+        assertEquals(0xff0, b.getInt(0));
+        assertEquals(-128, b.getInt(4));
+        assertEquals(0xff, b.getInt(8));
+        assertEquals(1, b.getInt(12));
+        assertEquals(-1, b.getInt(16));
+        assertEquals(20, b.getInt(20));
+        assertEquals(0x66554433, b.getInt(24));
+        assertEquals(0x22222222, b.getInt(28));
+    }
 }
