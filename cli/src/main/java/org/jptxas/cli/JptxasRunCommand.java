@@ -61,6 +61,14 @@ final class JptxasRunCommand {
     @Option(names = "--strict-hazards", description = "Make hazards fatal (SASS emulation; the PTX interpreter has none).")
     boolean strictHazards;
 
+    @Option(names = "--nvdisasm", paramLabel = "<path>",
+            description = "nvdisasm to list a cubin's instructions while jptxas's own decoder is incomplete "
+                    + "(default: JPTXAS_NVDISASM, PATH, the CUDA oracle folder).")
+    Path nvdisasm;
+
+    @Option(names = "--coverage", description = "SASS emulation: print the instruction classes seen and executed.")
+    boolean coverage;
+
     @Option(names = {"--help", "-h"}, description = "Print this help.")
     boolean help;
 
@@ -115,7 +123,7 @@ final class JptxasRunCommand {
         if (spec == null) {
             throw new Fatal("No launch spec specified (--spec launch.json)");
         }
-        String archName = arch == null ? TargetCatalog.get().defaultTarget().name() : arch;
+        String archName = archName();
         Target target = Target.parse(archName).filter(t -> TargetCatalog.get().info(t.name()).isPresent())
                 .orElseThrow(() -> new Fatal("Value '" + archName + "' is not a known target (sm_XY)"));
         Path in = workDir.resolve(input);
@@ -162,7 +170,15 @@ final class JptxasRunCommand {
                 result.executor(), launch.grid(), launch.block(), launch.grid().count() * launch.block().count());
         out.printf("  %d warp instructions, %d thread instructions%n", result.warpInstructions(), result.threadInstructions());
         if (strictHazards) {
-            out.println("  hazards: none checked (the PTX interpreter has no pipeline; hazards apply to SASS emulation)");
+            out.println("  hazards: not checked yet (the latency model is not wired into the emulator)");
+        }
+        if (coverage && emulator != null) {
+            java.util.Set<String> seen = emulator.classesSeen();
+            java.util.Set<String> done = emulator.classesExecuted();
+            out.println("  instruction classes seen " + seen.size() + ", executed " + done.size());
+            for (String c : seen) {
+                out.println("    " + (done.contains(c) ? "executed  " : "not run   ") + c);
+            }
         }
         if (result.fault().isPresent()) {
             out.println("  FAULT: " + result.fault().get().describe());
@@ -180,6 +196,59 @@ final class JptxasRunCommand {
         return 0;
     }
 
+    private String archName() {
+        return arch == null ? TargetCatalog.get().defaultTarget().name() : arch;
+    }
+
+    private KernelExecutor sassEmulator(Path in, byte[] bytes) throws Fatal {
+        org.jptxas.isel.cubin.Cubin cubin;
+        try {
+            cubin = org.jptxas.isel.cubin.Cubin.read(bytes);
+        } catch (RuntimeException e) {
+            throw new Fatal(input + ": not a valid cubin: " + e.getMessage());
+        }
+        String want = archName();
+        if (cubin.sm() != Target.parse(want).map(Target::sm).orElse(-1)) {
+            throw new Fatal(input + " is a cubin for sm_" + cubin.sm() + ", not " + want + " (use --arch sm_" + cubin.sm() + ")");
+        }
+        Path tool = findNvdisasm();
+        if (tool == null) {
+            throw new Fatal(input + ": SASS emulation not yet supported without nvdisasm: jptxas's own SASS decoder does "
+                    + "not cover ptxas's code yet (install the CUDA oracle, set JPTXAS_NVDISASM or pass --nvdisasm)");
+        }
+        try {
+            org.jptxas.simulator.sass.SassListing listing = org.jptxas.simulator.sass.SassListing.fromNvdisasm(tool, in);
+            emulator = org.jptxas.simulator.sass.SassEmulator.fromCubin(want, bytes, listing);
+            return emulator;
+        } catch (IOException e) {
+            throw new Fatal(input + ": " + e.getMessage());
+        }
+    }
+
+    private org.jptxas.simulator.sass.SassEmulator emulator;
+
+    private Path findNvdisasm() {
+        if (nvdisasm != null) {
+            return Files.isExecutable(workDir.resolve(nvdisasm)) ? workDir.resolve(nvdisasm) : null;
+        }
+        String env = System.getenv("JPTXAS_NVDISASM");
+        if (env != null && !env.isBlank() && Files.isExecutable(Path.of(env))) {
+            return Path.of(env);
+        }
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String dir : path.split(java.io.File.pathSeparator)) {
+                if (!dir.isBlank() && Files.isExecutable(Path.of(dir, "nvdisasm"))) {
+                    return Path.of(dir, "nvdisasm");
+                }
+            }
+        }
+        String home = System.getenv("CUDA_ORACLE_HOME");
+        Path oracle = (home != null && !home.isBlank() ? Path.of(home) : Path.of(System.getProperty("user.home"), ".cache", "cuda-oracle"))
+                .resolve("12.5").resolve("usr").resolve("bin").resolve("nvdisasm");
+        return Files.isExecutable(oracle) ? oracle : null;
+    }
+
     private KernelExecutor executorFor(Path in) throws Fatal {
         byte[] head;
         try {
@@ -189,7 +258,7 @@ final class JptxasRunCommand {
         }
         boolean elf = head.length >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F';
         if (elf || input.endsWith(".cubin")) {
-            throw new Fatal(input + ": SASS emulation not yet supported; run the PTX through the interpreter instead");
+            return sassEmulator(in, head);
         }
         try {
             return PtxInterpreter.load(in.getFileName().toString(), new String(head, StandardCharsets.UTF_8));

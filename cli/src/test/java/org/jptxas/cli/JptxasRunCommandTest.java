@@ -74,7 +74,27 @@ class JptxasRunCommandTest {
         Files.write(dir.resolve("k.cubin"), new byte[] {0x7f, 'E', 'L', 'F'});
         Run cubin = run(dir, "k.cubin", "--spec", "launch.json");
         assertEquals(255, cubin.rc());
-        assertTrue(cubin.err().contains("SASS emulation not yet supported"), cubin.err());
+        assertTrue(cubin.err().contains("not a valid cubin"), cubin.err());
         assertEquals(1, badSpec.err().lines().count());
+    }
+
+    @Test
+    void runsAPtxas13CubinOnTheSassEmulatorWithCoverage(@TempDir Path dir) throws Exception {
+        org.jptxas.testing.Oracles.assumeNvdisasm();
+        saxpy(dir);
+        Path cubin = org.jptxas.testing.OracleCubins.ptxas13(dir.resolve("saxpy.ptx"), "sm_86").cubin().orElseThrow();
+        Files.copy(cubin, dir.resolve("saxpy.cubin"));
+        Run r = run(dir, "--arch", "sm_86", "saxpy.cubin", "--spec", "launch.json", "--coverage");
+        assertEquals(0, r.rc(), r.out() + r.err());
+        assertTrue(r.out().contains("by the SASS emulator (sm_86)"), r.out());
+        assertTrue(r.out().contains("executed  FFMA"), r.out());
+        KernelCase k = KernelSuite.byName("saxpy").orElseThrow();
+        assertArrayEquals(k.expectedOutputs().get("y"), Files.readAllBytes(dir.resolve("y.out.bin")));
+        Run wrongArch = run(dir, "--arch", "sm_90", "saxpy.cubin", "--spec", "launch.json");
+        assertEquals(255, wrongArch.rc());
+        assertTrue(wrongArch.err().contains("is a cubin for sm_86, not sm_90"), wrongArch.err());
+        Run noEntry = run(dir, "--arch", "sm_86", "saxpy.cubin", "--spec", "launch.json", "--entry", "nope");
+        assertEquals(255, noEntry.rc());
+        assertTrue(noEntry.err().contains("no kernel 'nope' in the cubin"), noEntry.err());
     }
 }

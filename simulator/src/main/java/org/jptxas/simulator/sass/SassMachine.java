@@ -238,6 +238,9 @@ final class SassMachine {
             }
         } catch (MemoryAccessException e) {
             throw new Stop(new Fault.MemoryFault(ref(first), op.where(), e));
+        } catch (ClassCastException | IndexOutOfBoundsException e) {
+            // An operand form the emulator's semantics for this opcode do not cover: stop by name, never guess.
+            throw new Stop(new Fault.Unimplemented(op.fullName() + " (this operand form)", op.where()));
         }
     }
 
@@ -381,7 +384,7 @@ final class SassMachine {
                 releaseBarriers();
             }
             case "BRA" -> {
-                if (op.modifiers().contains("DIV") || op.modifiers().contains("CONV")
+                if (op.modifiers().contains("DIV") || op.modifiers().contains("CONV") || o.size() != 1
                         || !(o.get(o.size() - 1) instanceof SassOperand.Target)) {
                     throw unimplemented(op);
                 }
@@ -438,6 +441,20 @@ final class SassMachine {
             }
             case "LOP3" -> {
                 int k = o.size();
+                if (o.get(0) instanceof Pred) { // LOP3.LUT P0, Rd, a, b, c, lut, !PT: the result and its zero test
+                    int a = read(o.get(2), t, w), b = read(o.get(3), t, w), c = read(o.get(4), t, w);
+                    int lut = read(o.get(5), t, w);
+                    int r = 0;
+                    for (int bit = 0; bit < 8; bit++) {
+                        if ((lut >>> bit & 1) != 0) {
+                            r |= ((bit & 4) != 0 ? a : ~a) & ((bit & 2) != 0 ? b : ~b) & ((bit & 1) != 0 ? c : ~c);
+                        }
+                    }
+                    writeR(t, o.get(1), r);
+                    writeP(t, o.get(0), r != 0);
+                    t.pc++;
+                    break;
+                }
                 boolean predOut = o.get(1) instanceof Pred;
                 int i = predOut ? 2 : 1;
                 int a = read(o.get(i), t, w), b = read(o.get(i + 1), t, w), c = read(o.get(i + 2), t, w);
