@@ -77,6 +77,7 @@ final class SassMachine {
     private final Region cbank0;
     private final int sharedBytes;
     private final int sharedBase;
+    private final Region[] banks = new Region[18];
     private final Set<String> executed = new HashSet<>();
     private Dim3Point cta;
     private Region shared;
@@ -86,8 +87,14 @@ final class SassMachine {
     private long warpInstructions;
     private long threadInstructions;
 
-    SassMachine(String executor, List<SassOp> ops, Launch launch, ExecutionLimits limits, int staticShared)
-            throws LaunchException {
+    SassMachine(String executor, List<SassOp> ops, Launch launch, ExecutionLimits limits, int staticShared,
+                java.util.Map<Integer, byte[]> otherBanks) throws LaunchException {
+        for (java.util.Map.Entry<Integer, byte[]> e : otherBanks.entrySet()) {
+            if (e.getKey() > 0 && e.getKey() < banks.length) {
+                banks[e.getKey()] = new Region("constant bank " + e.getKey(), AddressSpace.CONST, 0,
+                        java.util.Arrays.copyOf(e.getValue(), Math.max(e.getValue().length, 16)));
+            }
+        }
         // From sm_90 the first KiB of a block's shared window is reserved: ptxas's code addresses shared
         // variables from 0x400 (ULEA of SR_CgaCtaId and 0x400).
         this.sharedBase = launch.target().sm() >= 90 ? 0x400 : 0;
@@ -213,6 +220,10 @@ final class SassMachine {
                 }
                 return;
             }
+            if (op.opcode().equals("SHFL") || op.opcode().equals("VOTE") || op.opcode().equals("VOTEU")) {
+                warpCollective(op, base, count, group, warp);
+                return;
+            }
             boolean uniformOp = op.opcode().startsWith("U") || op.opcode().equals("S2UR") || op.opcode().equals("R2UR");
             if (uniformOp) {
                 // Uniform datapath: computed once for the warp (from its first active thread's registers).
@@ -241,6 +252,108 @@ final class SassMachine {
         } catch (ClassCastException | IndexOutOfBoundsException e) {
             // An operand form the emulator's semantics for this opcode do not cover: stop by name, never guess.
             throw new Stop(new Fault.Unimplemented(op.fullName() + " (this operand form)", op.where()));
+        }
+    }
+
+    /** SHFL and VOTE over the threads of the group whose guard holds (the converged, active threads). */
+    private void warpCollective(SassOp op, int base, int count, int group, Warp w) {
+        List<SassOperand> o = op.operands();
+        int active = 0;
+        for (int l = 0; l < count; l++) {
+            if ((group >>> l & 1) != 0) {
+                Thread t = threads[base + l];
+                boolean g = op.guardUniform() ? w.up[op.guard()] != op.guardNegated() : t.p[op.guard()] != op.guardNegated();
+                if (g) {
+                    active |= 1 << l;
+                }
+            }
+        }
+        switch (op.opcode()) {
+            case "SHFL" -> {
+                String mode = op.modifiers().get(0);
+                int[] src = new int[32];
+                for (int l = 0; l < count; l++) {
+                    if ((active >>> l & 1) != 0) {
+                        src[l] = read(o.get(2), threads[base + l], w);
+                    }
+                }
+                for (int l = 0; l < count; l++) {
+                    if ((active >>> l & 1) == 0) {
+                        continue;
+                    }
+                    Thread t = threads[base + l];
+                    int b = read(o.get(3), t, w) & 0x1f, c = read(o.get(4), t, w);
+                    int segmask = (c >>> 8) & 0x1f, clamp = c & 0x1f;
+                    int maxLane = (l & segmask) | (clamp & ~segmask), minLane = l & segmask;
+                    int j;
+                    boolean ok;
+                    switch (mode) {
+                        case "UP" -> { j = l - b; ok = j >= maxLane; }
+                        case "DOWN" -> { j = l + b; ok = j <= maxLane; }
+                        case "BFLY" -> { j = l ^ b; ok = j <= maxLane; }
+                        case "IDX" -> { j = minLane | (b & ~segmask); ok = j <= maxLane; }
+                        default -> throw unimplemented(op);
+                    }
+                    if (!ok) {
+                        j = l;
+                    }
+                    if ((active >>> j & 1) == 0) {
+                        throw new Stop(new Fault.InvalidExecution(ref(t), op.where(),
+                                "SHFL reads lane " + j + ", which is not active (undefined)"));
+                    }
+                    writeR(t, o.get(1), src[j]);
+                    if (o.get(0) instanceof Pred) {
+                        writeP(t, o.get(0), ok);
+                    }
+                }
+            }
+            case "VOTE", "VOTEU" -> {
+                String mode = op.modifiers().get(0);
+                SassOperand in = o.get(o.size() - 1);
+                int ballot = 0;
+                for (int l = 0; l < count; l++) {
+                    if ((active >>> l & 1) != 0 && pred(in, threads[base + l], w)) {
+                        ballot |= 1 << l;
+                    }
+                }
+                boolean r = switch (mode) {
+                    case "ANY" -> ballot != 0;
+                    case "ALL" -> ballot == active;
+                    case "EQ" -> ballot == 0 || ballot == active;
+                    default -> throw unimplemented(op);
+                };
+                if (op.opcode().equals("VOTEU")) {
+                    if (o.get(0) instanceof UReg) {
+                        writeU(w, o.get(0), ballot);
+                        if (o.size() == 3 && o.get(1) instanceof UPred up && up.index() != 7) {
+                            w.up[up.index()] = r;
+                        }
+                    } else if (o.get(0) instanceof UPred up && up.index() != 7) {
+                        w.up[up.index()] = r;
+                    }
+                } else {
+                    for (int l = 0; l < count; l++) {
+                        if ((active >>> l & 1) == 0) {
+                            continue;
+                        }
+                        Thread t = threads[base + l];
+                        if (o.get(0) instanceof Reg) {
+                            writeR(t, o.get(0), ballot);
+                            if (o.size() == 3) {
+                                writeP(t, o.get(1), r);
+                            }
+                        } else {
+                            writeP(t, o.get(0), r);
+                        }
+                    }
+                }
+            }
+            default -> throw unimplemented(op);
+        }
+        for (int l = 0; l < count; l++) {
+            if ((group >>> l & 1) != 0) {
+                threads[base + l].pc++;
+            }
         }
     }
 
@@ -274,21 +387,36 @@ final class SassMachine {
             return i.floating() ? Float.floatToRawIntBits((float) i.value()) : (int) i.bits();
         }
         if (o instanceof CBank c) {
-            return (int) cbank(c, t, 4);
+            if (c.abs()) {
+                throw new Stop(new Fault.Unimplemented("|c[..]| as an integer operand", ""));
+            }
+            int v = (int) cbank(c, t, 4);
+            return c.negate() ? -v : v;
         }
         throw new Stop(new Fault.Unimplemented("operand " + o, ""));
     }
 
     private long cbank(CBank c, Thread t, int size) {
-        if (c.bank() != 0) {
-            throw new Stop(new Fault.Unimplemented("constant bank " + c.bank(), ""));
+        Region bank = c.bank() == 0 ? cbank0 : c.bank() < banks.length ? banks[c.bank()] : null;
+        if (bank == null) {
+            throw new Stop(new Fault.Unimplemented("constant bank " + c.bank() + " (not in the cubin)", ""));
         }
         long addr = c.offset() + (c.baseReg() >= 0 && c.baseReg() != 255 ? Integer.toUnsignedLong(t.r[c.baseReg()]) : 0);
-        return cbank0.load(addr, size);
+        return bank.load(addr, size);
     }
 
     /** A float source with |x| and -x applied on the value. */
     private float readF(SassOperand o, Thread t, Warp w) {
+        if (o instanceof UReg u && u.negate()) {
+            return -Float.intBitsToFloat(u.index() == 63 ? 0 : w.ur[u.index()]);
+        }
+        if (o instanceof CBank c && (c.negate() || c.abs())) {
+            float f = Float.intBitsToFloat((int) cbank(c, t, 4));
+            if (c.abs()) {
+                f = Math.abs(f);
+            }
+            return c.negate() ? -f : f;
+        }
         if (o instanceof Reg r && (r.abs() || r.negate())) {
             float f = Float.intBitsToFloat(r.index() == 255 ? 0 : t.r[r.index()]);
             if (r.abs()) {
@@ -379,6 +507,10 @@ final class SassMachine {
         switch (op.opcode()) {
             case "NOP", "BSSY", "BSYNC", "WARPSYNC", "DEPBAR", "MEMBAR", "ERRBAR", "CCTL", "YIELD" -> t.pc++;
             case "EXIT" -> {
+                if (!o.isEmpty() && !pred(o.get(0), t, w)) { // EXIT Pp: exits only where Pp holds
+                    t.pc++;
+                    break;
+                }
                 t.exited = true;
                 exitedCount++;
                 releaseBarriers();
@@ -476,6 +608,62 @@ final class SassMachine {
             }
             case "SHF" -> {
                 shf(op, t, w);
+                t.pc++;
+            }
+            case "MUFU" -> {
+                float x = readF(o.get(1), t, w);
+                double r = switch (op.modifiers().get(0)) {
+                    case "RCP" -> 1.0 / x;
+                    case "RSQ" -> 1.0 / Math.sqrt(x);
+                    case "SQRT" -> Math.sqrt(x);
+                    case "EX2" -> Math.pow(2.0, x);
+                    case "LG2" -> Math.log(x) / Math.log(2.0);
+                    case "SIN" -> Math.sin(2 * Math.PI * x); // the argument is in revolutions (pre-scaled by 1/2pi)
+                    case "COS" -> Math.cos(2 * Math.PI * x);
+                    case "TANH" -> Math.tanh(x);
+                    default -> throw unimplemented(op);
+                };
+                float f = (float) r;
+                writeR(t, o.get(0), Float.isNaN(f) ? 0x7fffffff : Float.floatToRawIntBits(f));
+                t.pc++;
+            }
+            case "I2F" -> {
+                i2f(op, t, w);
+                t.pc++;
+            }
+            case "F2I" -> {
+                f2i(op, t, w);
+                t.pc++;
+            }
+            case "DFMA", "DADD", "DMUL" -> {
+                double a = readD(o.get(1), t, w), b = readD(o.get(2), t, w);
+                org.jptxas.simulator.numeric.Rounding rnd = op.has("RZ") ? org.jptxas.simulator.numeric.Rounding.RZ
+                        : op.has("RM") ? org.jptxas.simulator.numeric.Rounding.RM
+                        : op.has("RP") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
+                double r = switch (op.opcode()) {
+                    case "DADD" -> org.jptxas.simulator.numeric.Ieee.add(a, b, rnd);
+                    case "DMUL" -> org.jptxas.simulator.numeric.Ieee.mul(a, b, rnd);
+                    default -> org.jptxas.simulator.numeric.Ieee.fma(a, b, readD(o.get(3), t, w), rnd);
+                };
+                writeR64(t, o.get(0), Double.isNaN(r) ? 0x7fffffffffffffffL : Double.doubleToRawLongBits(r));
+                t.pc++;
+            }
+            case "POPC" -> {
+                writeR(t, o.get(0), Integer.bitCount(read(o.get(1), t, w)));
+                t.pc++;
+            }
+            case "BREV" -> {
+                writeR(t, o.get(0), Integer.reverse(read(o.get(1), t, w)));
+                t.pc++;
+            }
+            case "FLO" -> {
+                int x = read(o.get(1), t, w);
+                boolean signed = !op.has("U32");
+                if (signed && x < 0) {
+                    x = ~x;
+                }
+                int msb = x == 0 ? -1 : 31 - Integer.numberOfLeadingZeros(x);
+                writeR(t, o.get(0), op.has("SH") ? (msb < 0 ? -1 : 31 - msb) : msb);
                 t.pc++;
             }
             case "BMOV" -> {
@@ -627,10 +815,39 @@ final class SassMachine {
                 writeU(w, o.get(0), (read(o.get(1), t, w) << (read(o.get(3), t, w) & 31)) + read(o.get(2), t, w));
             }
             case "UIADD3" -> {
-                if (op.has("X") || o.get(1) instanceof UPred) {
+                int i = 1;
+                SassOperand p0 = null, p1 = null;
+                if (o.get(i) instanceof UPred) {
+                    p0 = o.get(i++);
+                    if (o.get(i) instanceof UPred) {
+                        p1 = o.get(i++);
+                    }
+                }
+                long sum = addend(o.get(i), t, w) + addend(o.get(i + 1), t, w) + addend(o.get(i + 2), t, w);
+                if (op.has("X")) {
+                    for (int k = i + 3; k < o.size(); k++) {
+                        sum += pred(o.get(k), t, w) ? 1 : 0;
+                    }
+                }
+                writeU(w, o.get(0), (int) sum);
+                if (p0 != null && ((UPred) p0).index() != 7) {
+                    w.up[((UPred) p0).index()] = (sum >>> 32 & 1) != 0;
+                }
+                if (p1 != null && ((UPred) p1).index() != 7) {
+                    w.up[((UPred) p1).index()] = (sum >>> 33 & 1) != 0;
+                }
+            }
+            case "USHF" -> {
+                if (!(op.has("L") && op.has("U32") && !op.has("HI")) || !(o.get(3) instanceof UReg z && z.index() == 63)) {
                     throw unimplemented(op);
                 }
-                writeU(w, o.get(0), read(o.get(1), t, w) + read(o.get(2), t, w) + read(o.get(3), t, w));
+                int sh = read(o.get(2), t, w) & 0x7fffffff;
+                writeU(w, o.get(0), sh >= 32 ? 0 : read(o.get(1), t, w) << sh);
+            }
+            case "UFLO" -> {
+                int x = read(o.get(1), t, w);
+                int msb = x == 0 ? -1 : 31 - Integer.numberOfLeadingZeros(x);
+                writeU(w, o.get(0), op.has("SH") ? (msb < 0 ? -1 : 31 - msb) : msb);
             }
             case "UIMAD" -> {
                 if (!op.modifiers().isEmpty()) {
@@ -680,6 +897,77 @@ final class SassMachine {
         writeR(t, o.get(0), r);
     }
 
+    private double readD(SassOperand o, Thread t, Warp w) {
+        if (o instanceof Imm i) {
+            return i.floating() ? i.value() : Double.longBitsToDouble(i.bits() << 32);
+        }
+        double d = Double.longBitsToDouble(read64(o, t, w));
+        boolean neg = o instanceof Reg r ? r.negate() : o instanceof UReg u ? u.negate() : o instanceof CBank c && c.negate();
+        boolean abs = o instanceof Reg r ? r.abs() : o instanceof CBank c && c.abs();
+        if (abs) {
+            d = Math.abs(d);
+        }
+        return neg ? -d : d;
+    }
+
+    /** I2F{.F64}{.S32|.U32|.S64|.U64}{.RZ|.RM|.RP}: integer to float in a rounding direction. */
+    private void i2f(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean wideSrc = op.has("S64") || op.has("U64");
+        boolean unsigned = op.has("U32") || op.has("U64");
+        boolean toF64 = op.has("F64");
+        if (op.has("F16") || op.has("S16") || op.has("U16") || op.has("S8") || op.has("U8")) {
+            throw unimplemented(op);
+        }
+        long v = wideSrc ? read64(o.get(1), t, w) : unsigned ? Integer.toUnsignedLong(read(o.get(1), t, w)) : read(o.get(1), t, w);
+        java.math.BigDecimal exact = unsigned && wideSrc && v < 0 ? new java.math.BigDecimal(Long.toUnsignedString(v))
+                : java.math.BigDecimal.valueOf(v);
+        org.jptxas.simulator.numeric.Rounding rnd = op.has("RZ") ? org.jptxas.simulator.numeric.Rounding.RZ
+                : op.has("RM") ? org.jptxas.simulator.numeric.Rounding.RM
+                : op.has("RP") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
+        if (toF64) {
+            writeR64(t, o.get(0), Double.doubleToRawLongBits(v == 0 ? 0.0 : org.jptxas.simulator.numeric.Ieee.roundToDouble(exact, rnd)));
+        } else {
+            writeR(t, o.get(0), Float.floatToRawIntBits(v == 0 ? 0.0f : org.jptxas.simulator.numeric.Ieee.roundToFloat(exact, rnd)));
+        }
+    }
+
+    /** F2I{.FTZ}{.U32|.S32|.U64|.S64}{.F64}{.TRUNC|.FLOOR|.CEIL}{.NTZ}: saturating, NaN to 0. */
+    private void f2i(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean fromF64 = op.has("F64");
+        if (op.has("F16") || op.has("S16") || op.has("U16") || op.has("S8") || op.has("U8")) {
+            throw unimplemented(op);
+        }
+        double x = fromF64 ? readD(o.get(1), t, w) : readF(o.get(1), t, w);
+        if (op.has("FTZ") && !fromF64) {
+            x = org.jptxas.simulator.numeric.Ieee.ftz((float) x);
+        }
+        double r = op.has("TRUNC") ? (x < 0 ? Math.ceil(x) : Math.floor(x)) : op.has("FLOOR") ? Math.floor(x)
+                : op.has("CEIL") ? Math.ceil(x) : Math.rint(x);
+        boolean unsigned = op.has("U32") || op.has("U64");
+        boolean wide = op.has("S64") || op.has("U64");
+        long v;
+        if (Double.isNaN(r)) {
+            v = 0;
+        } else if (wide) {
+            if (unsigned) {
+                v = r <= 0 ? 0 : r >= 0x1p64 ? -1L : new java.math.BigDecimal(r).toBigInteger().longValue();
+            } else {
+                v = (long) r;
+            }
+        } else if (unsigned) {
+            v = r <= 0 ? 0 : r >= 4294967295.0 ? 0xffffffffL : (long) r;
+        } else {
+            v = (int) r;
+        }
+        if (wide) {
+            writeR64(t, o.get(0), v);
+        } else {
+            writeR(t, o.get(0), (int) v);
+        }
+    }
+
     private void imad(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         boolean signed = !op.has("U32");
@@ -692,12 +980,15 @@ final class SassMachine {
         }
         int a = read(o.get(1), t, w), b = read(o.get(2), t, w), c = read(o.get(3), t, w);
         if (op.has("HI")) {
-            long p = signed ? (long) a * b : Integer.toUnsignedLong(a) * Integer.toUnsignedLong(b);
-            long sum = (p >> 32) + (signed ? c : Integer.toUnsignedLong(c));
-            if (op.has("X")) {
-                sum += pred(o.get(4), t, w) ? 1 : 0;
+            // IMAD.HI adds a 64-bit C (a register pair: ptxas's Newton steps put the estimate in its high half).
+            if (op.has("X") || !(o.get(3) instanceof Reg)) {
+                throw unimplemented(op);
             }
-            writeR(t, o.get(0), (int) sum);
+            java.math.BigInteger p = signed ? java.math.BigInteger.valueOf((long) a * b)
+                    : java.math.BigInteger.valueOf(Integer.toUnsignedLong(a) * Integer.toUnsignedLong(b));
+            long c64 = read64(o.get(3), t, w);
+            java.math.BigInteger sum = p.add(java.math.BigInteger.valueOf(c64).and(java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE)));
+            writeR(t, o.get(0), sum.shiftRight(32).intValue());
             return;
         }
         int r = a * b + c;

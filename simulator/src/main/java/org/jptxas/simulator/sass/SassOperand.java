@@ -14,11 +14,11 @@ sealed interface SassOperand {
     /** {@code UP0}, {@code !UPT}. */
     record UPred(int index, boolean negated) implements SassOperand {}
 
-    /** An integer immediate (two's complement bits) or a float literal ({@code floating}: {@code value} is exact). */
+    /** A hex immediate (two's complement {@code bits}) or a decimal float literal ({@code floating}: {@code value}). */
     record Imm(long bits, double value, boolean floating) implements SassOperand {}
 
     /** {@code c[0x0][0x160]}, {@code c[0x0][R2+0x10]}: base register -1 when absent. */
-    record CBank(int bank, int baseReg, long offset) implements SassOperand {}
+    record CBank(int bank, int baseReg, long offset, boolean negate, boolean abs) implements SassOperand {}
 
     /** {@code [R2.64+0x10]}, {@code desc[UR4][R2.64]}, {@code [UR4+0x8]}, {@code [R2.X4+UR4]}: the register is scaled by {@code scale}. */
     record Mem(int reg, boolean wide, int scale, int ureg, long offset) implements SassOperand {}

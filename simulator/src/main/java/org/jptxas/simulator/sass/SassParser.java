@@ -71,6 +71,15 @@ final class SassParser {
             // A label of another function (a call target) stays text: executing it stops by name.
             return a == null ? new SassOperand.Other(o) : new SassOperand.Target(a);
         }
+        boolean cNeg = false, cAbs = false;
+        if (o.startsWith("-c[") || o.startsWith("-|c[")) {
+            cNeg = true;
+            o = o.substring(1);
+        }
+        if (o.startsWith("|c[") && o.endsWith("|")) {
+            cAbs = true;
+            o = o.substring(1, o.length() - 1);
+        }
         if (o.startsWith("c[")) {
             int close = o.indexOf(']');
             int bank = (int) number(o.substring(2, close));
@@ -87,7 +96,7 @@ final class SassParser {
                     off += number(part);
                 }
             }
-            return new SassOperand.CBank(bank, base, off);
+            return new SassOperand.CBank(bank, base, off, cNeg, cAbs);
         }
         if (o.startsWith("desc[") || o.startsWith("[")) {
             int ureg = -1;
@@ -196,8 +205,8 @@ final class SassParser {
         if (neg) {
             d = -d;
         }
-        boolean floating = u.contains(".") || u.contains("e") || u.contains("INF") || u.contains("NAN");
-        return new SassOperand.Imm(floating ? Double.doubleToRawLongBits(d) : (long) d, d, floating);
+        // nvdisasm prints integer immediates in hex; decimal text is a floating-point value ("1" is 1.0).
+        return new SassOperand.Imm(Double.doubleToRawLongBits(d), d, true);
     }
 
     static long number(String s) {
