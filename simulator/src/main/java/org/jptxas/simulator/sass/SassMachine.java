@@ -220,7 +220,8 @@ final class SassMachine {
                 }
                 return;
             }
-            if (op.opcode().equals("SHFL") || op.opcode().equals("VOTE") || op.opcode().equals("VOTEU")) {
+            if (op.opcode().equals("SHFL") || op.opcode().equals("VOTE") || op.opcode().equals("VOTEU")
+                    || op.opcode().equals("REDUX") || op.opcode().equals("MATCH")) {
                 warpCollective(op, base, count, group, warp);
                 return;
             }
@@ -346,6 +347,59 @@ final class SassMachine {
                             writeP(t, o.get(0), r);
                         }
                     }
+                }
+            }
+            case "REDUX" -> {
+                String mode = op.modifiers().isEmpty() ? "AND" : op.modifiers().get(0);
+                boolean signed = op.has("S32");
+                long acc = switch (mode) {
+                    case "AND" -> -1L;
+                    case "MIN" -> signed ? Integer.MAX_VALUE : 0xffffffffL;
+                    case "MAX" -> signed ? Integer.MIN_VALUE : 0;
+                    default -> 0;
+                };
+                for (int l = 0; l < count; l++) {
+                    if ((active >>> l & 1) == 0) {
+                        continue;
+                    }
+                    int x = read(o.get(1), threads[base + l], w);
+                    long v = signed ? x : Integer.toUnsignedLong(x);
+                    acc = switch (mode) {
+                        case "SUM" -> acc + v;
+                        case "MIN" -> Math.min(acc, v);
+                        case "MAX" -> Math.max(acc, v);
+                        case "AND" -> acc & v;
+                        case "OR" -> acc | v;
+                        case "XOR" -> acc ^ v;
+                        default -> throw unimplemented(op);
+                    };
+                }
+                if (!(o.get(0) instanceof UReg)) {
+                    throw unimplemented(op);
+                }
+                writeU(w, o.get(0), (int) acc);
+            }
+            case "MATCH" -> {
+                if (!op.has("ANY") || op.has("U64") || !(o.get(0) instanceof Reg)) {
+                    throw unimplemented(op);
+                }
+                int[] v = new int[32];
+                for (int l = 0; l < count; l++) {
+                    if ((active >>> l & 1) != 0) {
+                        v[l] = read(o.get(1), threads[base + l], w);
+                    }
+                }
+                for (int l = 0; l < count; l++) {
+                    if ((active >>> l & 1) == 0) {
+                        continue;
+                    }
+                    int same = 0;
+                    for (int k = 0; k < count; k++) {
+                        if ((active >>> k & 1) != 0 && v[k] == v[l]) {
+                            same |= 1 << k;
+                        }
+                    }
+                    writeR(threads[base + l], o.get(0), same);
                 }
             }
             default -> throw unimplemented(op);
@@ -610,6 +664,117 @@ final class SassMachine {
                 shf(op, t, w);
                 t.pc++;
             }
+            case "CALL" -> {
+                if (!op.has("REL") || !(o.get(o.size() - 1) instanceof SassOperand.Target target)) {
+                    throw unimplemented(op); // calls into other sections, absolute calls
+                }
+                t.pc = (int) (target.address() / 16); // the caller already put the return address in a register
+            }
+            case "RET" -> {
+                if (!op.has("REL") || !(o.get(0) instanceof Reg r)) {
+                    throw unimplemented(op);
+                }
+                t.pc = (int) (Integer.toUnsignedLong(t.r[r.index()]) / 16);
+            }
+            case "FCHK" -> {
+                // FCHK flags divisions the fast path cannot do exactly; flagging every one sends them all through
+                // ptxas's slow path, which is exact for every input.
+                writeP(t, o.get(0), true);
+                t.pc++;
+            }
+            case "VIMNMX" -> {
+                int a = read(o.get(1), t, w), b = read(o.get(2), t, w);
+                boolean min = pred(o.get(3), t, w); // as IMNMX: the predicate selects the minimum
+                if (op.modifiers().stream().anyMatch(m -> !m.equals("U32") && !m.equals("S32"))) {
+                    throw unimplemented(op);
+                }
+                int c = op.has("U32") ? Integer.compareUnsigned(a, b) : Integer.compare(a, b);
+                writeR(t, o.get(0), min ? (c <= 0 ? a : b) : (c >= 0 ? a : b));
+                t.pc++;
+            }
+            case "VABSDIFF" -> {
+                int a = read(o.get(1), t, w), b = read(o.get(2), t, w), c = read(o.get(3), t, w);
+                boolean u = op.has("U32");
+                boolean less = u ? Integer.compareUnsigned(a, b) < 0 : a < b;
+                writeR(t, o.get(0), (less ? b - a : a - b) + c);
+                t.pc++;
+            }
+            case "SGXT" -> {
+                int a = read(o.get(1), t, w), n = read(o.get(2), t, w) & 0xff;
+                n = Math.min(n, 32);
+                int v = n == 0 ? 0 : n == 32 ? a : a & ((1 << n) - 1);
+                if (!op.has("U32") && n > 0 && n < 32 && (v >>> (n - 1) & 1) != 0) {
+                    v |= -(1 << n);
+                }
+                writeR(t, o.get(0), v);
+                t.pc++;
+            }
+            case "BMSK" -> {
+                int pos = read(o.get(1), t, w) & 0xff, len = read(o.get(2), t, w) & 0xff;
+                long end = Math.min(32, (long) pos + len);
+                writeR(t, o.get(0), pos >= 32 ? 0 : (int) (((1L << end) - 1) & ~((1L << pos) - 1)));
+                t.pc++;
+            }
+            case "P2R" -> {
+                int mask = read(o.get(3), t, w);
+                int v = 0;
+                for (int k = 0; k < 7; k++) {
+                    v |= (t.p[k] ? 1 : 0) << k;
+                }
+                writeR(t, o.get(0), (read(o.get(2), t, w) & ~mask) | (v & mask));
+                t.pc++;
+            }
+            case "IDP" -> {
+                int a = read(o.get(1), t, w), b = read(o.get(2), t, w), acc = read(o.get(3), t, w);
+                boolean aSigned = op.modifiers().contains("S8") || op.modifiers().contains("S16")
+                        ? op.modifiers().get(op.modifiers().size() - 2).startsWith("S") : false;
+                boolean bSigned = op.modifiers().get(op.modifiers().size() - 1).startsWith("S");
+                if (op.has("4A")) {
+                    for (int k = 0; k < 4; k++) {
+                        int x = aSigned ? (byte) (a >> 8 * k) : a >>> 8 * k & 0xff;
+                        int y = bSigned ? (byte) (b >> 8 * k) : b >>> 8 * k & 0xff;
+                        acc += x * y;
+                    }
+                } else {
+                    int hiOff = op.has("HI") ? 2 : 0;
+                    for (int k = 0; k < 2; k++) {
+                        int x = aSigned ? (short) (a >> 16 * k) : a >>> 16 * k & 0xffff;
+                        int y = bSigned ? (byte) (b >> 8 * (k + hiOff)) : b >>> 8 * (k + hiOff) & 0xff;
+                        acc += x * y;
+                    }
+                }
+                writeR(t, o.get(0), acc);
+                t.pc++;
+            }
+            case "I2FP" -> {
+                if (!op.has("F32") || op.modifiers().size() != 2) {
+                    throw unimplemented(op);
+                }
+                int v = read(o.get(1), t, w);
+                float f = op.has("U32") ? (float) Integer.toUnsignedLong(v) : (float) v;
+                writeR(t, o.get(0), Float.floatToRawIntBits(f));
+                t.pc++;
+            }
+            case "F2F" -> {
+                if (op.has("F64") && op.modifiers().indexOf("F64") == 0 && op.has("F32")) { // F2F.F64.F32
+                    writeR64(t, o.get(0), Double.doubleToRawLongBits(readF(o.get(1), t, w)));
+                } else if (op.has("F32") && op.modifiers().indexOf("F32") == 0 && op.has("F64")) { // F2F.F32.F64{.RZ}
+                    double d = readD(o.get(1), t, w);
+                    org.jptxas.simulator.numeric.Rounding rnd = op.has("RZ") ? org.jptxas.simulator.numeric.Rounding.RZ
+                            : op.has("RM") ? org.jptxas.simulator.numeric.Rounding.RM
+                            : op.has("RP") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
+                    float f = Double.isNaN(d) || Double.isInfinite(d) || d == 0 ? (float) d
+                            : org.jptxas.simulator.numeric.Ieee.roundToFloat(new java.math.BigDecimal(d), rnd);
+                    writeR(t, o.get(0), Float.isNaN(f) ? 0x7fffffff : Float.floatToRawIntBits(f));
+                } else {
+                    throw unimplemented(op);
+                }
+                t.pc++;
+            }
+            case "RED", "REDG", "ATOMG", "ATOMS", "ATOM" -> {
+                atomic(op, t, w);
+                t.pc++;
+            }
             case "MUFU" -> {
                 float x = readF(o.get(1), t, w);
                 double r = switch (op.modifiers().get(0)) {
@@ -844,6 +1009,17 @@ final class SassMachine {
                 int sh = read(o.get(2), t, w) & 0x7fffffff;
                 writeU(w, o.get(0), sh >= 32 ? 0 : read(o.get(1), t, w) << sh);
             }
+            case "ULOP3" -> {
+                int a = read(o.get(1), t, w), b = read(o.get(2), t, w), c = read(o.get(3), t, w);
+                int lut = read(o.get(4), t, w);
+                int r = 0;
+                for (int bit = 0; bit < 8; bit++) {
+                    if ((lut >>> bit & 1) != 0) {
+                        r |= ((bit & 4) != 0 ? a : ~a) & ((bit & 2) != 0 ? b : ~b) & ((bit & 1) != 0 ? c : ~c);
+                    }
+                }
+                writeU(w, o.get(0), r);
+            }
             case "UFLO" -> {
                 int x = read(o.get(1), t, w);
                 int msb = x == 0 ? -1 : 31 - Integer.numberOfLeadingZeros(x);
@@ -908,6 +1084,81 @@ final class SassMachine {
             d = Math.abs(d);
         }
         return neg ? -d : d;
+    }
+
+    /** RED/ATOMG/ATOMS: add, min, max, and, or, xor, exch, cas, inc on global or shared memory, 32/64-bit, f32/f64 add. */
+    private void atomic(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean red = op.opcode().startsWith("RED");
+        boolean sharedSpace = op.opcode().equals("ATOMS");
+        int i = 0;
+        SassOperand dst = null;
+        if (!red) {
+            if (o.get(0) instanceof Pred) {
+                i++; // ATOMG's predicate result (reported for some forms): not used by ptxas's code here
+            }
+            dst = o.get(i++);
+        }
+        Mem m = (Mem) o.get(i++);
+        String kind = null;
+        for (String mod : op.modifiers()) {
+            switch (mod) {
+                case "ADD", "MIN", "MAX", "AND", "OR", "XOR", "EXCH", "CAS", "INC", "DEC" -> kind = mod;
+                default -> { }
+            }
+        }
+        if (op.has("POPC") && op.has("INC")) {
+            kind = "POPC_INC";
+        }
+        if (kind == null) {
+            throw unimplemented(op);
+        }
+        boolean is64 = op.has("64") || op.has("F64") || op.has("U64") || op.has("S64");
+        boolean f32 = op.has("F32") || op.has("FTZ") && op.has("RN") && !op.has("F64");
+        boolean f64 = op.has("F64");
+        boolean signed = op.has("S32") || op.has("S64");
+        int size = is64 ? 8 : 4;
+        long a = address(m, t, w, !sharedSpace && op.has("E"));
+        Region r = sharedSpace ? shared : null;
+        long old = r == null ? launch.global().load(a, size) : r.load(a, size);
+        long v = kind.equals("POPC_INC") ? 1 : size == 8 ? read64(o.get(i), t, w) : Integer.toUnsignedLong(read(o.get(i), t, w));
+        long mask = size == 8 ? -1L : 0xffffffffL;
+        long nv = switch (kind) {
+            case "ADD" -> f64 ? Double.doubleToRawLongBits(Double.longBitsToDouble(old) + Double.longBitsToDouble(v))
+                    : f32 ? Integer.toUnsignedLong(Float.floatToRawIntBits(Float.intBitsToFloat((int) old) + Float.intBitsToFloat((int) v)))
+                    : old + v;
+            case "POPC_INC" -> old + 1;
+            case "MIN" -> signed ? (size == 8 ? Math.min(old, v) : Math.min((int) old, (int) v))
+                    : (Long.compareUnsigned(old & mask, v & mask) <= 0 ? old : v);
+            case "MAX" -> signed ? (size == 8 ? Math.max(old, v) : Math.max((int) old, (int) v))
+                    : (Long.compareUnsigned(old & mask, v & mask) >= 0 ? old : v);
+            case "AND" -> old & v;
+            case "OR" -> old | v;
+            case "XOR" -> old ^ v;
+            case "EXCH" -> v;
+            case "CAS" -> {
+                long swap = size == 8 ? read64(o.get(i + 1), t, w) : Integer.toUnsignedLong(read(o.get(i + 1), t, w));
+                yield (old & mask) == (v & mask) ? swap : old;
+            }
+            case "INC" -> Long.compareUnsigned(old & mask, v & mask) >= 0 ? 0 : old + 1;
+            case "DEC" -> (old & mask) == 0 || Long.compareUnsigned(old & mask, v & mask) > 0 ? v : old - 1;
+            default -> throw unimplemented(op);
+        };
+        if (f32 && !kind.equals("ADD")) {
+            throw unimplemented(op);
+        }
+        if (r == null) {
+            launch.global().store(a, size, nv);
+        } else {
+            r.store(a, size, nv);
+        }
+        if (dst != null) {
+            if (size == 8) {
+                writeR64(t, dst, old);
+            } else {
+                writeR(t, dst, (int) old);
+            }
+        }
     }
 
     /** I2F{.F64}{.S32|.U32|.S64|.U64}{.RZ|.RM|.RP}: integer to float in a rounding direction. */

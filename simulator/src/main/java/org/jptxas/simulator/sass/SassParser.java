@@ -38,7 +38,12 @@ final class SassParser {
         String opcode = words.remove(0);
         List<SassOperand> ops = new ArrayList<>();
         for (String o : splitOperands(rest)) {
-            ops.add(operand(o.trim(), labels));
+            String piece = o.trim();
+            int tick = piece.indexOf(" `(");
+            if (tick > 0) { // RET.REL.NODEC R2 `(kernel): the function the return address is relative to
+                piece = piece.substring(0, tick).trim();
+            }
+            ops.add(operand(piece, labels));
         }
         return new SassOp(address, guard, neg, uniform, opcode, words, ops, text.trim());
     }
