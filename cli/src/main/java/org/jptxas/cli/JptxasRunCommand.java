@@ -66,6 +66,11 @@ final class JptxasRunCommand {
                     + "(default: JPTXAS_NVDISASM, PATH, the CUDA oracle folder).")
     Path nvdisasm;
 
+    @Option(names = "--compare", paramLabel = "<other.ptx|other.cubin>",
+            description = "Differential run: launch the same spec on this second program too and compare every "
+                    + "buffer byte for byte (exit 1 on any difference).")
+    String compare;
+
     @Option(names = "--coverage", description = "SASS emulation: print the instruction classes seen and executed.")
     boolean coverage;
 
@@ -185,6 +190,8 @@ final class JptxasRunCommand {
             out.println("  no output files written");
             return FAULT;
         }
+        boolean agree = compare == null
+                || compareWith(target, launchSpec, launch, ExecutionLimits.DEFAULT.withMaxWarpInstructions(maxWarpInstructions));
         try {
             for (Path p : launch.writeOutputs()) {
                 out.println("  wrote " + p);
@@ -193,14 +200,14 @@ final class JptxasRunCommand {
             throw new Fatal(e.getMessage());
         }
         out.println("  completed");
-        return 0;
+        return agree ? 0 : FAULT;
     }
 
     private String archName() {
         return arch == null ? TargetCatalog.get().defaultTarget().name() : arch;
     }
 
-    private KernelExecutor sassEmulator(Path in, byte[] bytes) throws Fatal {
+    private KernelExecutor sassEmulator(Path in, byte[] bytes, String input) throws Fatal {
         org.jptxas.isel.cubin.Cubin cubin;
         try {
             cubin = org.jptxas.isel.cubin.Cubin.read(bytes);
@@ -250,15 +257,77 @@ final class JptxasRunCommand {
     }
 
     private KernelExecutor executorFor(Path in) throws Fatal {
+        return executorFor(in, input);
+    }
+
+    /** Runs the spec on the second program and compares all buffers with the first run's; true when identical. */
+    private boolean compareWith(Target target, LaunchSpec spec, Launch first, ExecutionLimits limits) throws Fatal {
+        Path other = workDir.resolve(compare);
+        if (!Files.isRegularFile(other)) {
+            throw new Fatal("Input file '" + compare + "' could not be read");
+        }
+        KernelExecutor executor = executorFor(other, compare);
+        Launch second;
+        LaunchResult r;
+        try {
+            second = Launch.prepare(target, spec);
+            r = executor.execute(second, limits);
+        } catch (LaunchException e) {
+            throw new Fatal(compare + ": " + e.getMessage());
+        }
+        out.printf("  compared with %s by the %s: %d warp instructions%n", compare, r.executor(), r.warpInstructions());
+        if (r.fault().isPresent()) {
+            out.println("  DIFFERENCE: the second run faulted: " + r.fault().get().describe());
+            return false;
+        }
+        boolean same = true;
+        for (int i = 0; i < first.arguments().size(); i++) {
+            var a = first.arguments().get(i).buffer();
+            var b = second.arguments().get(i).buffer();
+            if (a.isEmpty() || b.isEmpty()) {
+                continue;
+            }
+            byte[] x = a.get().bytes(), y = b.get().bytes();
+            int firstDiff = -1, count = 0;
+            for (int k = 0; k < x.length; k++) {
+                if (x[k] != y[k]) {
+                    count++;
+                    if (firstDiff < 0) {
+                        firstDiff = k;
+                    }
+                }
+            }
+            if (count > 0) {
+                same = false;
+                int word = firstDiff & ~3;
+                out.printf("  DIFFERENCE in param %d: %d of %d bytes differ, first at offset 0x%x (word 0x%08x vs 0x%08x)%n",
+                        i, count, x.length, firstDiff, le32(x, word), le32(y, word));
+            }
+        }
+        if (same) {
+            out.println("  every buffer agrees byte for byte");
+        }
+        return same;
+    }
+
+    private static int le32(byte[] b, int off) {
+        int v = 0;
+        for (int k = 3; k >= 0; k--) {
+            v = (v << 8) | (off + k < b.length ? b[off + k] & 0xff : 0);
+        }
+        return v;
+    }
+
+    private KernelExecutor executorFor(Path in, String displayName) throws Fatal {
         byte[] head;
         try {
             head = Files.readAllBytes(in);
         } catch (IOException e) {
-            throw new Fatal("Input file '" + input + "' could not be read: " + e.getMessage());
+            throw new Fatal("Input file '" + displayName + "' could not be read: " + e.getMessage());
         }
         boolean elf = head.length >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F';
-        if (elf || input.endsWith(".cubin")) {
-            return sassEmulator(in, head);
+        if (elf || displayName.endsWith(".cubin")) {
+            return sassEmulator(in, head, displayName);
         }
         try {
             return PtxInterpreter.load(in.getFileName().toString(), new String(head, StandardCharsets.UTF_8));

@@ -90,6 +90,14 @@ class JptxasRunCommandTest {
         assertTrue(r.out().contains("executed  FFMA"), r.out());
         KernelCase k = KernelSuite.byName("saxpy").orElseThrow();
         assertArrayEquals(k.expectedOutputs().get("y"), Files.readAllBytes(dir.resolve("y.out.bin")));
+        Run agree = run(dir, "--arch", "sm_86", "saxpy.cubin", "--spec", "launch.json", "--compare", "saxpy.ptx");
+        assertEquals(0, agree.rc(), agree.out() + agree.err());
+        assertTrue(agree.out().contains("every buffer agrees byte for byte"), agree.out());
+        Files.writeString(dir.resolve("bad.ptx"), Files.readString(dir.resolve("saxpy.ptx"))
+                .replaceAll("fma\\.rn\\.f32\\s+(%f\\d+), (%f\\d+), (%f\\d+), (%f\\d+)", "add.f32 $1, $3, $4"));
+        Run differ = run(dir, "--arch", "sm_86", "saxpy.cubin", "--spec", "launch.json", "--compare", "bad.ptx");
+        assertEquals(1, differ.rc(), differ.out() + differ.err());
+        assertTrue(differ.out().contains("DIFFERENCE in param 3"), differ.out());
         Run wrongArch = run(dir, "--arch", "sm_90", "saxpy.cubin", "--spec", "launch.json");
         assertEquals(255, wrongArch.rc());
         assertTrue(wrongArch.err().contains("is a cubin for sm_86, not sm_90"), wrongArch.err());
