@@ -38,6 +38,10 @@ final class SassMachine {
         int pc;
         boolean exited;
         int barrier = -1;
+        boolean barrierPredicate;
+        SassOp barrierOp;
+        /** The last BAR.RED's result, read by B2R.RESULT. */
+        int barrierResult;
         Region local;
 
         Thread(int linear, Dim3Point tid) {
@@ -250,6 +254,11 @@ final class SassMachine {
             }
         } catch (MemoryAccessException e) {
             throw new Stop(new Fault.MemoryFault(ref(first), op.where(), e));
+        } catch (Stop s) {
+            if (s.fault instanceof Fault.Unimplemented u && u.instruction().isEmpty()) {
+                throw new Stop(new Fault.Unimplemented(op.fullName() + " (" + u.name() + ")", op.where()));
+            }
+            throw s;
         } catch (ClassCastException | IndexOutOfBoundsException e) {
             // An operand form the emulator's semantics for this opcode do not cover: stop by name, never guess.
             throw new Stop(new Fault.Unimplemented(op.fullName() + " (this operand form)", op.where()));
@@ -380,7 +389,38 @@ final class SassMachine {
                 writeU(w, o.get(0), (int) acc);
             }
             case "MATCH" -> {
-                if (!op.has("ANY") || op.has("U64") || !(o.get(0) instanceof Reg)) {
+                if (op.has("U64")) {
+                    throw unimplemented(op);
+                }
+                if (op.has("ALL")) { // MATCH.ALL Pd, Rd, Ra: all active lanes hold the same value
+                    int first = -1, src0 = 0;
+                    boolean same = true;
+                    for (int l = 0; l < count; l++) {
+                        if ((active >>> l & 1) != 0) {
+                            int x = read(o.get(o.size() - 1), threads[base + l], w);
+                            if (first == -1) {
+                                first = l;
+                                src0 = x;
+                            } else {
+                                same &= x == src0;
+                            }
+                        }
+                    }
+                    for (int l = 0; l < count; l++) {
+                        if ((active >>> l & 1) != 0) {
+                            Thread t = threads[base + l];
+                            for (SassOperand d : o.subList(0, o.size() - 1)) {
+                                if (d instanceof Pred) {
+                                    writeP(t, d, same);
+                                } else {
+                                    writeR(t, d, same ? active : 0);
+                                }
+                            }
+                        }
+                    }
+                    break;
+                }
+                if (!op.has("ANY") || !(o.get(0) instanceof Reg)) {
                     throw unimplemented(op);
                 }
                 int[] v = new int[32];
@@ -577,13 +617,34 @@ final class SassMachine {
                 t.pc = (int) (((SassOperand.Target) o.get(o.size() - 1)).address() / 16);
             }
             case "BAR" -> {
+                if (op.has("RED")) {
+                    // BAR.RED.{POPC|AND|OR} id, {!}Pp; the result is read afterwards with B2R.RESULT
+                    int id = read(o.get(0), t, w);
+                    t.barrier = id;
+                    t.barrierPredicate = pred(o.get(o.size() - 1), t, w);
+                    t.barrierOp = op;
+                    arrived[id]++;
+                    releaseBarriers();
+                    break;
+                }
                 if (!op.has("SYNC")) {
                     throw unimplemented(op);
                 }
                 int id = o.isEmpty() ? 0 : read(o.get(0), t, w);
                 t.barrier = id;
+                t.barrierOp = null;
                 arrived[id]++;
                 releaseBarriers();
+            }
+            case "B2R" -> {
+                if (!op.has("RESULT")) {
+                    throw unimplemented(op);
+                }
+                writeR(t, o.get(0), t.barrierResult);
+                if (o.size() > 1) {
+                    writeP(t, o.get(1), t.barrierResult != 0);
+                }
+                t.pc++;
             }
             case "MOV" -> {
                 writeR(t, o.get(0), read(o.get(1), t, w));
@@ -924,8 +985,21 @@ final class SassMachine {
     private void releaseBarriers() {
         for (int id = 0; id < arrived.length; id++) {
             if (arrived[id] > 0 && arrived[id] >= threads.length - exitedCount) {
+                int popc = 0;
+                boolean all = true, any = false;
                 for (Thread t : threads) {
                     if (t.barrier == id) {
+                        popc += t.barrierPredicate ? 1 : 0;
+                        all &= t.barrierPredicate;
+                        any |= t.barrierPredicate;
+                    }
+                }
+                for (Thread t : threads) {
+                    if (t.barrier == id) {
+                        SassOp bop = t.barrierOp;
+                        if (bop != null) {
+                            t.barrierResult = bop.has("POPC") ? popc : (bop.has("AND") ? all : any) ? 1 : 0;
+                        }
                         t.barrier = -1;
                         t.pc++;
                     }
@@ -1223,25 +1297,56 @@ final class SassMachine {
         List<SassOperand> o = op.operands();
         boolean signed = !op.has("U32");
         if (op.has("WIDE")) {
-            long a = signed ? read(o.get(1), t, w) : Integer.toUnsignedLong(read(o.get(1), t, w));
-            long b = signed ? read(o.get(2), t, w) : Integer.toUnsignedLong(read(o.get(2), t, w));
-            long c = read64(o.get(3), t, w);
-            writeR64(t, o.get(0), a * b + c);
+            // IMAD.WIDE{.U32}{.X} Rd, {Pc,} a, b, c64 {, Pcin}: the optional carry out of the 64-bit sum chains wide adds
+            int i = 1;
+            SassOperand pOut = null;
+            if (o.get(1) instanceof Pred) {
+                pOut = o.get(1);
+                i = 2;
+            }
+            long a = signed ? read(o.get(i), t, w) : Integer.toUnsignedLong(read(o.get(i), t, w));
+            long b = signed ? read(o.get(i + 1), t, w) : Integer.toUnsignedLong(read(o.get(i + 1), t, w));
+            long c = read64(o.get(i + 2), t, w);
+            long cin = op.has("X") ? (pred(o.get(o.size() - 1), t, w) ? 1 : 0) : 0;
+            long prod = a * b;
+            long s1 = prod + c;
+            boolean carry = Long.compareUnsigned(s1, prod) < 0;
+            long s2 = s1 + cin;
+            carry |= cin == 1 && s2 == 0;
+            writeR64(t, o.get(0), s2);
+            if (pOut != null) {
+                writeP(t, pOut, carry);
+            }
+            return;
+        }
+        if (op.has("HI")) {
+            // IMAD.HI{.U32}{.X} Rd, {Pc,} a, b, c64 {, Pcin}: high word of a*b plus a 64-bit C (a register pair; ptxas's
+            // Newton steps put the estimate in its high half), with an optional carry out of bit 64.
+            int i = 1;
+            SassOperand pOut = null;
+            if (o.get(1) instanceof Pred) {
+                pOut = o.get(1);
+                i = 2;
+            }
+            if (!(o.get(i + 2) instanceof Reg)) {
+                throw unimplemented(op);
+            }
+            int x = read(o.get(i), t, w), y = read(o.get(i + 1), t, w);
+            java.math.BigInteger p = signed ? java.math.BigInteger.valueOf((long) x * y)
+                    : java.math.BigInteger.valueOf(Integer.toUnsignedLong(x) * Integer.toUnsignedLong(y))
+                            .and(java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE));
+            long c64 = read64(o.get(i + 2), t, w);
+            java.math.BigInteger sum = p.add(java.math.BigInteger.valueOf(c64).and(java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE)));
+            if (op.has("X")) {
+                sum = sum.add(java.math.BigInteger.valueOf(pred(o.get(o.size() - 1), t, w) ? 1 : 0));
+            }
+            writeR(t, o.get(0), sum.shiftRight(32).intValue());
+            if (pOut != null) {
+                writeP(t, pOut, sum.testBit(64));
+            }
             return;
         }
         int a = read(o.get(1), t, w), b = read(o.get(2), t, w), c = read(o.get(3), t, w);
-        if (op.has("HI")) {
-            // IMAD.HI adds a 64-bit C (a register pair: ptxas's Newton steps put the estimate in its high half).
-            if (op.has("X") || !(o.get(3) instanceof Reg)) {
-                throw unimplemented(op);
-            }
-            java.math.BigInteger p = signed ? java.math.BigInteger.valueOf((long) a * b)
-                    : java.math.BigInteger.valueOf(Integer.toUnsignedLong(a) * Integer.toUnsignedLong(b));
-            long c64 = read64(o.get(3), t, w);
-            java.math.BigInteger sum = p.add(java.math.BigInteger.valueOf(c64).and(java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE)));
-            writeR(t, o.get(0), sum.shiftRight(32).intValue());
-            return;
-        }
         int r = a * b + c;
         if (op.has("X")) {
             r += pred(o.get(o.size() - 1), t, w) ? 1 : 0;
