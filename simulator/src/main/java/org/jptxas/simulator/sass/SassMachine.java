@@ -610,9 +610,13 @@ final class SassMachine {
                 releaseBarriers();
             }
             case "BRA" -> {
-                if (op.modifiers().contains("DIV") || op.modifiers().contains("CONV") || o.size() != 1
+                if (op.modifiers().contains("DIV") || op.modifiers().contains("CONV") || o.size() > 2
                         || !(o.get(o.size() - 1) instanceof SassOperand.Target)) {
                     throw unimplemented(op);
+                }
+                if (o.size() == 2 && !pred(o.get(0), t, w)) { // BRA Pp, target: also conditional on Pp
+                    t.pc++;
+                    break;
                 }
                 t.pc = (int) (((SassOperand.Target) o.get(o.size() - 1)).address() / 16);
             }
@@ -837,6 +841,14 @@ final class SassMachine {
                 t.pc++;
             }
             case "MUFU" -> {
+                if (op.has("RCP64H") || op.has("RSQ64H")) {
+                    // Seeds for f64 Newton iterations: the high word of the f64 result from the high word of the input.
+                    double d = Double.longBitsToDouble((long) read(o.get(1), t, w) << 32);
+                    double r = op.has("RCP64H") ? 1.0 / d : 1.0 / Math.sqrt(d);
+                    writeR(t, o.get(0), (int) (Double.doubleToRawLongBits(r) >>> 32));
+                    t.pc++;
+                    break;
+                }
                 float x = readF(o.get(1), t, w);
                 double r = switch (op.modifiers().get(0)) {
                     case "RCP" -> 1.0 / x;
@@ -950,8 +962,8 @@ final class SassMachine {
                 writeR(t, o.get(0), r);
                 t.pc++;
             }
-            case "HFMA2" -> {
-                hfma2(op, t, w);
+            case "HFMA2", "HADD2", "HMUL2" -> {
+                half2(op, t, w);
                 t.pc++;
             }
             case "SEL", "FSEL" -> {
@@ -962,7 +974,7 @@ final class SassMachine {
                 isetp(op, t, w);
                 t.pc++;
             }
-            case "FSETP" -> {
+            case "FSETP", "DSETP" -> {
                 fsetp(op, t, w);
                 t.pc++;
             }
@@ -1117,32 +1129,77 @@ final class SassMachine {
         }
     }
 
-    /** HFMA2 on packed halves; {@code HFMA2.MMA Rd, -RZ, RZ, hi, lo} is ptxas's idiom for a 32-bit constant. */
-    private void hfma2(SassOp op, Thread t, Warp w) {
+    /** A packed-half source: register swizzles (.H0_H0, .H1_H1), negation and |abs| apply to both halves. */
+    private int halfPair(SassOperand o, Thread t, Warp w, SassOp op) {
+        if (o instanceof Reg r) {
+            int v = r.index() == 255 ? 0 : t.r[r.index()];
+            switch (r.suffix()) {
+                case "" -> { }
+                case "H0_H0" -> v = (v & 0xffff) | (v << 16);
+                case "H1_H1" -> v = (v >>> 16) | (v & 0xffff0000);
+                default -> throw unimplemented(op);
+            }
+            if (r.abs()) {
+                v &= 0x7fff7fff;
+            }
+            if (r.negate()) {
+                v ^= 0x80008000;
+            }
+            return v;
+        }
+        throw unimplemented(op);
+    }
+
+    /** HADD2 / HMUL2 / HFMA2 on packed halves, round to nearest; HFMA2's C may be two half immediates (hi, lo). */
+    private void half2(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
-        if (!op.modifiers().isEmpty() && !(op.modifiers().size() == 1 && op.has("MMA"))) {
-            throw unimplemented(op);
+        if (op.opcode().equals("HADD2") && op.modifiers().equals(List.of("F32")) && o.size() == 3) {
+            // HADD2.F32 Rd, a, b: the low halves (after swizzles) added into an f32 result
+            int a = halfPair(o.get(1), t, w, op), b = halfPair(o.get(2), t, w, op);
+            float r = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(a & 0xffff)
+                    + org.jptxas.simulator.numeric.SmallFloats.halfToFloat(b & 0xffff);
+            writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
+            return;
         }
-        int a = read(o.get(1), t, w), b = read(o.get(2), t, w);
+        for (String m : op.modifiers()) {
+            if (!m.equals("MMA")) {
+                throw unimplemented(op);
+            }
+        }
+        boolean fma = op.opcode().equals("HFMA2");
+        boolean mul = op.opcode().equals("HMUL2");
+        int a = halfPair(o.get(1), t, w, op);
+        int b;
         int c;
-        if (o.size() == 5 && o.get(3) instanceof Imm hi && o.get(4) instanceof Imm lo) {
-            c = (org.jptxas.simulator.numeric.SmallFloats.toHalf(hi.value()) << 16)
-                    | org.jptxas.simulator.numeric.SmallFloats.toHalf(lo.value());
-        } else if (o.size() == 4) {
-            c = read(o.get(3), t, w);
+        int next;
+        if (o.get(2) instanceof Imm i2 && o.size() > 3 && o.get(3) instanceof Imm i3 && !fma) {
+            b = (org.jptxas.simulator.numeric.SmallFloats.toHalf(i2.value()) << 16) | org.jptxas.simulator.numeric.SmallFloats.toHalf(i3.value());
+            next = 4;
         } else {
-            throw unimplemented(op);
+            b = halfPair(o.get(2), t, w, op);
+            next = 3;
         }
-        boolean negA = o.get(1) instanceof Reg ra && ra.negate();
-        if (negA) {
-            a = read(new Reg(((Reg) o.get(1)).index(), false, false, false, ""), t, w) ^ 0x80008000;
+        if (fma) {
+            if (o.size() == next + 2 && o.get(next) instanceof Imm hi && o.get(next + 1) instanceof Imm lo) {
+                c = (org.jptxas.simulator.numeric.SmallFloats.toHalf(hi.value()) << 16) | org.jptxas.simulator.numeric.SmallFloats.toHalf(lo.value());
+            } else if (o.size() == next + 1) {
+                c = halfPair(o.get(next), t, w, op);
+            } else {
+                throw unimplemented(op);
+            }
+        } else {
+            if (o.size() != next) {
+                throw unimplemented(op);
+            }
+            c = mul ? 0x80008000 : 0; // x*y + (-0) keeps a product's sign; x + y*1 below for add
         }
         int r = 0;
         for (int k = 0; k < 2; k++) {
             double x = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(a >>> (16 * k) & 0xffff);
             double y = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(b >>> (16 * k) & 0xffff);
             double z = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(c >>> (16 * k) & 0xffff);
-            r |= (org.jptxas.simulator.numeric.SmallFloats.toHalf(Math.fma(x, y, z)) & 0xffff) << (16 * k);
+            double v = fma ? Math.fma(x, y, z) : mul ? x * y : x + y;
+            r |= (org.jptxas.simulator.numeric.SmallFloats.toHalf(v) & 0xffff) << (16 * k);
         }
         writeR(t, o.get(0), r);
     }
@@ -1533,12 +1590,13 @@ final class SassMachine {
         List<SassOperand> o = op.operands();
         String cmp = op.modifiers().get(0);
         String bool = op.has("AND") ? "AND" : op.has("OR") ? "OR" : "XOR";
-        float a = readF(o.get(2), t, w), b = readF(o.get(3), t, w);
-        if (op.has("FTZ")) {
-            a = org.jptxas.simulator.numeric.Ieee.ftz(a);
-            b = org.jptxas.simulator.numeric.Ieee.ftz(b);
+        boolean dbl = op.opcode().equals("DSETP");
+        double a = dbl ? readD(o.get(2), t, w) : readF(o.get(2), t, w), b = dbl ? readD(o.get(3), t, w) : readF(o.get(3), t, w);
+        if (op.has("FTZ") && !dbl) {
+            a = org.jptxas.simulator.numeric.Ieee.ftz((float) a);
+            b = org.jptxas.simulator.numeric.Ieee.ftz((float) b);
         }
-        boolean nan = Float.isNaN(a) || Float.isNaN(b);
+        boolean nan = Double.isNaN(a) || Double.isNaN(b);
         boolean r = switch (cmp) {
             case "EQ" -> a == b;
             case "NE" -> a != b && !nan;
