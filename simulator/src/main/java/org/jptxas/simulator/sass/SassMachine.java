@@ -83,6 +83,7 @@ final class SassMachine {
     private final int sharedBase;
     private final Region[] banks = new Region[18];
     private final Set<String> executed = new HashSet<>();
+    private boolean[] ran;
     private Dim3Point cta;
     private Region shared;
     private Thread[] threads;
@@ -107,6 +108,7 @@ final class SassMachine {
         this.limits = limits;
         int n = ops.isEmpty() ? 0 : (int) (ops.get(ops.size() - 1).address() / 16) + 1;
         this.code = new SassOp[n];
+        this.ran = new boolean[n];
         for (SassOp o : ops) {
             code[(int) (o.address() / 16)] = o;
         }
@@ -208,7 +210,10 @@ final class SassMachine {
             throw new Stop(new Fault.StepLimitExceeded(limits.maxWarpInstructions(), ref(first), op.where()));
         }
         threadInstructions += Integer.bitCount(group);
-        executed.add(className(op));
+        if (!ran[pc]) {
+            ran[pc] = true;
+            executed.add(className(op));
+        }
         try {
             if (op.guardUniform()) {
                 boolean g = warp.up[op.guard()] != op.guardNegated();

@@ -7,20 +7,22 @@ import java.util.List;
  * nvdisasm text, kept for messages.
  */
 record SassOp(long address, int guard, boolean guardNegated, boolean guardUniform, String opcode, List<String> modifiers,
-              List<SassOperand> operands, String text) {
+              List<SassOperand> operands, String text, String fullName) {
     SassOp {
         modifiers = List.copyOf(modifiers);
         operands = List.copyOf(operands);
+    }
+
+    SassOp(long address, int guard, boolean guardNegated, boolean guardUniform, String opcode, List<String> modifiers,
+           List<SassOperand> operands, String text) {
+        this(address, guard, guardNegated, guardUniform, opcode, modifiers, operands, text,
+                modifiers.isEmpty() ? opcode : opcode + "." + String.join(".", modifiers));
     }
 
     boolean has(String m) {
         return modifiers.contains(m);
     }
 
-    /** {@code IMAD.WIDE.U32} etc. */
-    String fullName() {
-        return modifiers.isEmpty() ? opcode : opcode + "." + String.join(".", modifiers);
-    }
 
     String where() {
         return String.format("0x%04x (%s)", address, text);
