@@ -1,0 +1,338 @@
+package org.jptxas.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.jptxas.ori.diag.Diagnostic;
+import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetCatalog;
+import org.jptxas.simulator.exec.ExecutionLimits;
+import org.jptxas.simulator.exec.KernelExecutor;
+import org.jptxas.simulator.exec.Launch;
+import org.jptxas.simulator.exec.LaunchException;
+import org.jptxas.simulator.exec.LaunchResult;
+import org.jptxas.simulator.launch.Dim3;
+import org.jptxas.simulator.launch.LaunchSpec;
+import org.jptxas.simulator.launch.LaunchSpecException;
+import org.jptxas.simulator.launch.LaunchSpecReader;
+import org.jptxas.simulator.ptx.ProgramException;
+import org.jptxas.simulator.ptx.PtxInterpreter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The {@code jptxas-run} command: runs one kernel launch on the CPU, from PTX (the reference interpreter) or from a
+ * cubin (the SASS emulator), and writes the output buffers the launch spec names. Exit code 0 only when the launch
+ * completed without a fault; 1 for a fault; 255 for unusable input (bad spec, unknown entry, unreadable files).
+ */
+@Command(name = "jptxas-run", sortOptions = false, usageHelpWidth = 100,
+        description = "Runs a kernel launch without a GPU: PTX through the reference interpreter, cubins through the SASS emulator.")
+final class JptxasRunCommand {
+    static final String TOOL = "jptxas-run";
+    static final int FAULT = 1;
+    static final int FAILURE = 255;
+
+    @Parameters(arity = "0..1", paramLabel = "<kernel.ptx|kernel.cubin>", description = "The program to run.")
+    String input;
+
+    @Option(names = {"--arch", "-arch"}, paramLabel = "<sm_XY>", description = "Target GPU. Default: sm_75.")
+    String arch;
+
+    @Option(names = "--spec", paramLabel = "<launch.json>", description = "The launch spec (entry, grid, block, parameters).")
+    Path spec;
+
+    @Option(names = "--entry", paramLabel = "<name>", description = "Kernel to launch (overrides the spec).")
+    String entry;
+
+    @Option(names = "--grid", paramLabel = "X,Y,Z", description = "Grid extent (overrides the spec).")
+    String grid;
+
+    @Option(names = "--block", paramLabel = "X,Y,Z", description = "Block extent (overrides the spec).")
+    String block;
+
+    @Option(names = "--max-warp-instructions", paramLabel = "<N>",
+            description = "Stop with a fault after this many warp instructions. Default: 2000000000.")
+    long maxWarpInstructions = ExecutionLimits.DEFAULT.maxWarpInstructions();
+
+    @Option(names = "--strict-hazards", description = "Make hazards fatal (SASS emulation; the PTX interpreter has none).")
+    boolean strictHazards;
+
+    @Option(names = "--nvdisasm", paramLabel = "<path>",
+            description = "nvdisasm to list a cubin's instructions while jptxas's own decoder is incomplete "
+                    + "(default: JPTXAS_NVDISASM, PATH, the CUDA oracle folder).")
+    Path nvdisasm;
+
+    @Option(names = "--compare", paramLabel = "<other.ptx|other.cubin>",
+            description = "Differential run: launch the same spec on this second program too and compare every "
+                    + "buffer byte for byte (exit 1 on any difference).")
+    String compare;
+
+    @Option(names = "--coverage", description = "SASS emulation: print the instruction classes seen and executed.")
+    boolean coverage;
+
+    @Option(names = {"--help", "-h"}, description = "Print this help.")
+    boolean help;
+
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final Path workDir;
+
+    JptxasRunCommand(PrintWriter out, PrintWriter err, Path workDir) {
+        this.out = out;
+        this.err = err;
+        this.workDir = workDir;
+    }
+
+    /** A fatal problem with the input: one line, exit 255. */
+    private static final class Fatal extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Fatal(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    int run(String[] args) {
+        try {
+            return runChecked(args);
+        } catch (Fatal f) {
+            err.println(Diagnostic.fatal(f.getMessage()).format(TOOL));
+            return FAILURE;
+        } catch (RuntimeException | Error e) {
+            err.println(Diagnostic.fatal("Internal error: " + e).format(TOOL));
+            return FAILURE;
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    private int runChecked(String[] args) throws Fatal {
+        CommandLine cl = new CommandLine(this);
+        try {
+            cl.parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            throw new Fatal(e.getMessage());
+        }
+        if (help || args.length == 0) {
+            cl.usage(out);
+            return 0;
+        }
+        if (input == null) {
+            throw new Fatal("No input file specified");
+        }
+        if (spec == null) {
+            throw new Fatal("No launch spec specified (--spec launch.json)");
+        }
+        String archName = archName();
+        Target target = Target.parse(archName).filter(t -> TargetCatalog.get().info(t.name()).isPresent())
+                .orElseThrow(() -> new Fatal("Value '" + archName + "' is not a known target (sm_XY)"));
+        Path in = workDir.resolve(input);
+        if (!Files.isRegularFile(in)) {
+            throw new Fatal("Input file '" + input + "' could not be read");
+        }
+        LaunchSpec launchSpec;
+        try {
+            launchSpec = LaunchSpecReader.read(workDir.resolve(spec));
+            if (entry != null) {
+                launchSpec = launchSpec.withEntry(entry);
+            }
+            if (grid != null) {
+                launchSpec = launchSpec.withGrid(Dim3.parse(grid));
+            }
+            if (block != null) {
+                launchSpec = launchSpec.withBlock(Dim3.parse(block));
+            }
+            if (launchSpec.block().count() > 1024) {
+                throw new Fatal("a block has at most 1024 threads, not " + launchSpec.block().count());
+            }
+        } catch (LaunchSpecException e) {
+            throw new Fatal(e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new Fatal("--grid/--block: " + e.getMessage());
+        }
+        KernelExecutor executor = executorFor(in);
+        Launch launch;
+        try {
+            if (launchSpec.entry().isEmpty() && executor.entries().size() == 1) {
+                launchSpec = launchSpec.withEntry(executor.entries().get(0));
+            }
+            launch = Launch.prepare(target, launchSpec);
+        } catch (LaunchException e) {
+            throw new Fatal(e.getMessage());
+        }
+        LaunchResult result;
+        try {
+            result = executor.execute(launch, ExecutionLimits.DEFAULT.withMaxWarpInstructions(maxWarpInstructions));
+        } catch (LaunchException e) {
+            throw new Fatal(e.getMessage());
+        }
+        out.printf("%s: %s on %s by the %s: grid %s, block %s, %d threads%n", TOOL, launch.entry(), target.name(),
+                result.executor(), launch.grid(), launch.block(), launch.grid().count() * launch.block().count());
+        out.printf("  %d warp instructions, %d thread instructions%n", result.warpInstructions(), result.threadInstructions());
+        if (strictHazards) {
+            out.println("  hazards: not checked yet (the latency model is not wired into the emulator)");
+        }
+        if (coverage && emulator != null) {
+            java.util.Set<String> seen = emulator.classesSeen();
+            java.util.Set<String> done = emulator.classesExecuted();
+            out.println("  instruction classes seen " + seen.size() + ", executed " + done.size());
+            for (String c : seen) {
+                out.println("    " + (done.contains(c) ? "executed  " : "not run   ") + c);
+            }
+        }
+        if (result.fault().isPresent()) {
+            out.println("  FAULT: " + result.fault().get().describe());
+            out.println("  no output files written");
+            return FAULT;
+        }
+        boolean agree = compare == null
+                || compareWith(target, launchSpec, launch, ExecutionLimits.DEFAULT.withMaxWarpInstructions(maxWarpInstructions));
+        try {
+            for (Path p : launch.writeOutputs()) {
+                out.println("  wrote " + p);
+            }
+        } catch (LaunchException e) {
+            throw new Fatal(e.getMessage());
+        }
+        out.println("  completed");
+        return agree ? 0 : FAULT;
+    }
+
+    private String archName() {
+        return arch == null ? TargetCatalog.get().defaultTarget().name() : arch;
+    }
+
+    private KernelExecutor sassEmulator(Path in, byte[] bytes, String input) throws Fatal {
+        org.jptxas.isel.cubin.Cubin cubin;
+        try {
+            cubin = org.jptxas.isel.cubin.Cubin.read(bytes);
+        } catch (RuntimeException e) {
+            throw new Fatal(input + ": not a valid cubin: " + e.getMessage());
+        }
+        String want = archName();
+        if (cubin.sm() != Target.parse(want).map(Target::sm).orElse(-1)) {
+            throw new Fatal(input + " is a cubin for sm_" + cubin.sm() + ", not " + want + " (use --arch sm_" + cubin.sm() + ")");
+        }
+        Path tool = findNvdisasm();
+        if (tool == null) {
+            throw new Fatal(input + ": SASS emulation not yet supported without nvdisasm: jptxas's own SASS decoder does "
+                    + "not cover ptxas's code yet (install the CUDA oracle, set JPTXAS_NVDISASM or pass --nvdisasm)");
+        }
+        try {
+            org.jptxas.simulator.sass.SassListing listing = org.jptxas.simulator.sass.SassListing.fromNvdisasm(tool, in);
+            emulator = org.jptxas.simulator.sass.SassEmulator.fromCubin(want, bytes, listing);
+            return emulator;
+        } catch (IOException e) {
+            throw new Fatal(input + ": " + e.getMessage());
+        }
+    }
+
+    private org.jptxas.simulator.sass.SassEmulator emulator;
+
+    private Path findNvdisasm() {
+        if (nvdisasm != null) {
+            return Files.isExecutable(workDir.resolve(nvdisasm)) ? workDir.resolve(nvdisasm) : null;
+        }
+        String env = System.getenv("JPTXAS_NVDISASM");
+        if (env != null && !env.isBlank() && Files.isExecutable(Path.of(env))) {
+            return Path.of(env);
+        }
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String dir : path.split(java.io.File.pathSeparator)) {
+                if (!dir.isBlank() && Files.isExecutable(Path.of(dir, "nvdisasm"))) {
+                    return Path.of(dir, "nvdisasm");
+                }
+            }
+        }
+        String home = System.getenv("CUDA_ORACLE_HOME");
+        Path oracle = (home != null && !home.isBlank() ? Path.of(home) : Path.of(System.getProperty("user.home"), ".cache", "cuda-oracle"))
+                .resolve("12.5").resolve("usr").resolve("bin").resolve("nvdisasm");
+        return Files.isExecutable(oracle) ? oracle : null;
+    }
+
+    private KernelExecutor executorFor(Path in) throws Fatal {
+        return executorFor(in, input);
+    }
+
+    /** Runs the spec on the second program and compares all buffers with the first run's; true when identical. */
+    private boolean compareWith(Target target, LaunchSpec spec, Launch first, ExecutionLimits limits) throws Fatal {
+        Path other = workDir.resolve(compare);
+        if (!Files.isRegularFile(other)) {
+            throw new Fatal("Input file '" + compare + "' could not be read");
+        }
+        KernelExecutor executor = executorFor(other, compare);
+        Launch second;
+        LaunchResult r;
+        try {
+            second = Launch.prepare(target, spec);
+            r = executor.execute(second, limits);
+        } catch (LaunchException e) {
+            throw new Fatal(compare + ": " + e.getMessage());
+        }
+        out.printf("  compared with %s by the %s: %d warp instructions%n", compare, r.executor(), r.warpInstructions());
+        if (r.fault().isPresent()) {
+            out.println("  DIFFERENCE: the second run faulted: " + r.fault().get().describe());
+            return false;
+        }
+        boolean same = true;
+        for (int i = 0; i < first.arguments().size(); i++) {
+            var a = first.arguments().get(i).buffer();
+            var b = second.arguments().get(i).buffer();
+            if (a.isEmpty() || b.isEmpty()) {
+                continue;
+            }
+            byte[] x = a.get().bytes(), y = b.get().bytes();
+            int firstDiff = -1, count = 0;
+            for (int k = 0; k < x.length; k++) {
+                if (x[k] != y[k]) {
+                    count++;
+                    if (firstDiff < 0) {
+                        firstDiff = k;
+                    }
+                }
+            }
+            if (count > 0) {
+                same = false;
+                int word = firstDiff & ~3;
+                out.printf("  DIFFERENCE in param %d: %d of %d bytes differ, first at offset 0x%x (word 0x%08x vs 0x%08x)%n",
+                        i, count, x.length, firstDiff, le32(x, word), le32(y, word));
+            }
+        }
+        if (same) {
+            out.println("  every buffer agrees byte for byte");
+        }
+        return same;
+    }
+
+    private static int le32(byte[] b, int off) {
+        int v = 0;
+        for (int k = 3; k >= 0; k--) {
+            v = (v << 8) | (off + k < b.length ? b[off + k] & 0xff : 0);
+        }
+        return v;
+    }
+
+    private KernelExecutor executorFor(Path in, String displayName) throws Fatal {
+        byte[] head;
+        try {
+            head = Files.readAllBytes(in);
+        } catch (IOException e) {
+            throw new Fatal("Input file '" + displayName + "' could not be read: " + e.getMessage());
+        }
+        boolean elf = head.length >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F';
+        if (elf || displayName.endsWith(".cubin")) {
+            return sassEmulator(in, head, displayName);
+        }
+        try {
+            return PtxInterpreter.load(in.getFileName().toString(), new String(head, StandardCharsets.UTF_8));
+        } catch (ProgramException e) {
+            throw new Fatal(e.getMessage());
+        }
+    }
+}

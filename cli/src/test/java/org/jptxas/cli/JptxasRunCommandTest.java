@@ -1,0 +1,108 @@
+package org.jptxas.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.jptxas.testing.kernels.KernelCase;
+import org.jptxas.testing.kernels.KernelSuite;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JptxasRunCommandTest {
+    record Run(int rc, String out, String err) {}
+
+    static Run run(Path dir, String... args) {
+        StringWriter out = new StringWriter(), err = new StringWriter();
+        int rc = new JptxasRunCommand(new PrintWriter(out), new PrintWriter(err), dir).run(args);
+        return new Run(rc, out.toString(), err.toString());
+    }
+
+    static Path saxpy(Path dir) throws Exception {
+        KernelCase k = KernelSuite.byName("saxpy").orElseThrow();
+        k.materialize(dir);
+        Files.copy(k.ptx(), dir.resolve("saxpy.ptx"));
+        return dir;
+    }
+
+    @Test
+    void runsAPtxKernelAndWritesTheOutputs(@TempDir Path dir) throws Exception {
+        saxpy(dir);
+        Run r = run(dir, "--arch", "sm_90", "saxpy.ptx", "--spec", "launch.json");
+        assertEquals(0, r.rc(), r.out() + r.err());
+        assertTrue(r.out().contains("saxpy on sm_90 by the PTX interpreter: grid 4,1,1, block 256,1,1, 1024 threads"), r.out());
+        assertTrue(r.out().contains("completed"), r.out());
+        KernelCase k = KernelSuite.byName("saxpy").orElseThrow();
+        assertArrayEquals(k.expectedOutputs().get("y"), Files.readAllBytes(dir.resolve("y.out.bin")));
+    }
+
+    @Test
+    void aFaultExitsWithOneAndWritesNothing(@TempDir Path dir) throws Exception {
+        saxpy(dir);
+        // Grid too large for n: threads beyond n do nothing, so shrink the buffers instead through a bad n.
+        String spec = Files.readString(dir.resolve("launch.json")).replace("\"value\": 1000", "\"value\": 2000");
+        Files.writeString(dir.resolve("launch.json"), spec);
+        Run r = run(dir, "--arch", "sm_80", "saxpy.ptx", "--spec", "launch.json", "--grid", "8");
+        assertEquals(1, r.rc(), r.out() + r.err());
+        assertTrue(r.out().contains("FAULT: memory fault"), r.out());
+        assertTrue(r.out().contains("block (3,2,0)") || r.out().contains("block ("), r.out());
+        assertFalse(Files.exists(dir.resolve("y.out.bin")));
+    }
+
+    @Test
+    void badInputsAreOneFatalLine(@TempDir Path dir) throws Exception {
+        saxpy(dir);
+        Run noSpec = run(dir, "saxpy.ptx");
+        assertEquals(255, noSpec.rc());
+        assertTrue(noSpec.err().startsWith("jptxas-run fatal"), noSpec.err());
+        Run badEntry = run(dir, "saxpy.ptx", "--spec", "launch.json", "--entry", "nope");
+        assertEquals(255, badEntry.rc());
+        assertTrue(badEntry.err().contains("no kernel 'nope'"), badEntry.err());
+        Files.writeString(dir.resolve("bad.json"), "{\"grid\":[1],\"block\":[1],\"params\":[],\"oops\":1}");
+        Run badSpec = run(dir, "saxpy.ptx", "--spec", "bad.json");
+        assertEquals(255, badSpec.rc());
+        assertTrue(badSpec.err().contains("unknown field 'oops'"), badSpec.err());
+        Run badArch = run(dir, "--arch", "sm_99", "saxpy.ptx", "--spec", "launch.json");
+        assertEquals(255, badArch.rc());
+        Run badGrid = run(dir, "saxpy.ptx", "--spec", "launch.json", "--grid", "0");
+        assertEquals(255, badGrid.rc());
+        Files.write(dir.resolve("k.cubin"), new byte[] {0x7f, 'E', 'L', 'F'});
+        Run cubin = run(dir, "k.cubin", "--spec", "launch.json");
+        assertEquals(255, cubin.rc());
+        assertTrue(cubin.err().contains("not a valid cubin"), cubin.err());
+        assertEquals(1, badSpec.err().lines().count());
+    }
+
+    @Test
+    void runsAPtxas13CubinOnTheSassEmulatorWithCoverage(@TempDir Path dir) throws Exception {
+        org.jptxas.testing.Oracles.assumeNvdisasm();
+        saxpy(dir);
+        Path cubin = org.jptxas.testing.OracleCubins.ptxas13(dir.resolve("saxpy.ptx"), "sm_86").cubin().orElseThrow();
+        Files.copy(cubin, dir.resolve("saxpy.cubin"));
+        Run r = run(dir, "--arch", "sm_86", "saxpy.cubin", "--spec", "launch.json", "--coverage");
+        assertEquals(0, r.rc(), r.out() + r.err());
+        assertTrue(r.out().contains("by the SASS emulator (sm_86)"), r.out());
+        assertTrue(r.out().contains("executed  FFMA"), r.out());
+        KernelCase k = KernelSuite.byName("saxpy").orElseThrow();
+        assertArrayEquals(k.expectedOutputs().get("y"), Files.readAllBytes(dir.resolve("y.out.bin")));
+        Run agree = run(dir, "--arch", "sm_86", "saxpy.cubin", "--spec", "launch.json", "--compare", "saxpy.ptx");
+        assertEquals(0, agree.rc(), agree.out() + agree.err());
+        assertTrue(agree.out().contains("every buffer agrees byte for byte"), agree.out());
+        Files.writeString(dir.resolve("bad.ptx"), Files.readString(dir.resolve("saxpy.ptx"))
+                .replaceAll("fma\\.rn\\.f32\\s+(%f\\d+), (%f\\d+), (%f\\d+), (%f\\d+)", "add.f32 $1, $3, $4"));
+        Run differ = run(dir, "--arch", "sm_86", "saxpy.cubin", "--spec", "launch.json", "--compare", "bad.ptx");
+        assertEquals(1, differ.rc(), differ.out() + differ.err());
+        assertTrue(differ.out().contains("DIFFERENCE in param 3"), differ.out());
+        Run wrongArch = run(dir, "--arch", "sm_90", "saxpy.cubin", "--spec", "launch.json");
+        assertEquals(255, wrongArch.rc());
+        assertTrue(wrongArch.err().contains("is a cubin for sm_86, not sm_90"), wrongArch.err());
+        Run noEntry = run(dir, "--arch", "sm_86", "saxpy.cubin", "--spec", "launch.json", "--entry", "nope");
+        assertEquals(255, noEntry.rc());
+        assertTrue(noEntry.err().contains("no kernel 'nope' in the cubin"), noEntry.err());
+    }
+}

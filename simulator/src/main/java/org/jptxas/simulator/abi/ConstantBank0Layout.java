@@ -1,0 +1,36 @@
+package org.jptxas.simulator.abi;
+
+import java.util.OptionalInt;
+import org.jptxas.ori.target.Target;
+
+/**
+ * Where the driver puts launch information in constant bank 0 ({@code c[0x0]}) for a target, as ptxas 13's code
+ * reads it (see {@code ../shared/docs/sass-and-cubin-facts.md}, section 6): the block extent ({@code ntid}) at
+ * {@code blockDimOffset}, the grid extent ({@code nctaid}) right after it, the initial stack pointer (the top of a
+ * thread's local-memory window), the 64-bit global-memory descriptor on sm_80+, and the kernel parameters from
+ * {@code paramBase}.
+ */
+public record ConstantBank0Layout(int paramBase, int blockDimOffset, int gridDimOffset, int stackPointerOffset,
+                                  OptionalInt globalDescriptorOffset) {
+    /** Size of a constant bank (64 KiB). */
+    public static final int BANK_SIZE = 0x10000;
+    /** Largest kernel parameter area ptxas accepts before CUDA 12.1's large-parameter support (4 KiB). */
+    public static final int CLASSIC_PARAM_LIMIT = 4096;
+
+    public static ConstantBank0Layout of(Target target) {
+        int sm = target.sm();
+        if (sm < 70) {
+            return new ConstantBank0Layout(0x140, 0x0, 0xc, 0x20, OptionalInt.empty());
+        }
+        if (sm < 80) {
+            return new ConstantBank0Layout(0x160, 0x0, 0xc, 0x28, OptionalInt.empty());
+        }
+        if (sm < 90) {
+            return new ConstantBank0Layout(0x160, 0x0, 0xc, 0x28, OptionalInt.of(0x118));
+        }
+        if (sm < 100) {
+            return new ConstantBank0Layout(0x210, 0x0, 0xc, 0x28, OptionalInt.of(0x208));
+        }
+        return new ConstantBank0Layout(0x380, 0x360, 0x36c, 0x37c, OptionalInt.of(0x358));
+    }
+}

@@ -1,0 +1,226 @@
+package org.jptxas.simulator.exec;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.jptxas.ori.target.Target;
+import org.jptxas.simulator.abi.ConstantBank0Layout;
+import org.jptxas.simulator.abi.ParamLayout;
+import org.jptxas.simulator.launch.Dim3;
+import org.jptxas.simulator.launch.LaunchSpec;
+import org.jptxas.simulator.launch.ParamSpec;
+import org.jptxas.simulator.memory.GlobalMemory;
+import org.jptxas.simulator.memory.Region;
+
+/**
+ * A launch ready to run: the target, entry and extents, the device's global memory with one buffer per pointer
+ * argument, and every argument's bytes. Executors lay the arguments out for their program ({@link #paramArea} for
+ * the PTX parameter space, {@link #constantBank0} for SASS), then run. Mutable: the kernel writes global memory.
+ */
+public final class Launch {
+    private static final VarHandle I16 = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle I32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle I64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** One kernel argument: its spec, its value as raw bits, and the buffer behind it for pointers. */
+    public record Argument(ParamSpec spec, long bits, Optional<Region> buffer) {}
+
+    private final Target target;
+    private final String entry;
+    private final Dim3 grid;
+    private final Dim3 block;
+    private final Optional<Dim3> cluster;
+    private final int dynamicSharedBytes;
+    private final GlobalMemory global;
+    private final List<Argument> arguments;
+
+    private Launch(Target target, String entry, LaunchSpec spec, GlobalMemory global, List<Argument> arguments) {
+        this.target = target;
+        this.entry = entry;
+        this.grid = spec.grid();
+        this.block = spec.block();
+        this.cluster = spec.cluster();
+        this.dynamicSharedBytes = spec.dynamicSharedBytes();
+        this.global = global;
+        this.arguments = List.copyOf(arguments);
+    }
+
+    /**
+     * Allocates the buffers of {@code spec} (filled from their {@code in} files) in a fresh global memory.
+     *
+     * @throws LaunchException when the spec names no entry, an input file cannot be read or is larger than its buffer,
+     *     or a cluster is given for a target before sm_90
+     */
+    public static Launch prepare(Target target, LaunchSpec spec) throws LaunchException {
+        Objects.requireNonNull(target, "target");
+        String entry = spec.entry().orElseThrow(() -> new LaunchException("no entry given (spec field \"entry\" or --entry)"));
+        if (spec.cluster().isPresent() && target.sm() < 90) {
+            throw new LaunchException("thread-block clusters need sm_90 or later, not " + target.name());
+        }
+        if (spec.cluster().isPresent()) {
+            Dim3 c = spec.cluster().get();
+            if (spec.grid().x() % c.x() != 0 || spec.grid().y() % c.y() != 0 || spec.grid().z() % c.z() != 0) {
+                throw new LaunchException("the grid " + spec.grid() + " is not a multiple of the cluster " + c);
+            }
+        }
+        GlobalMemory global = new GlobalMemory();
+        List<Argument> args = new ArrayList<>();
+        int index = 0;
+        for (ParamSpec p : spec.params()) {
+            if (p instanceof ParamSpec.Scalar s) {
+                args.add(new Argument(s, s.bits(), Optional.empty()));
+            } else if (p instanceof ParamSpec.Pointer ptr) {
+                Region r = global.allocate("buffer of param " + index, ptr.bytes());
+                if (ptr.in().isPresent()) {
+                    byte[] data = readInput(ptr.in().get(), index, ptr.bytes());
+                    System.arraycopy(data, 0, r.bytes(), 0, data.length);
+                }
+                args.add(new Argument(ptr, r.base(), Optional.of(r)));
+            }
+            index++;
+        }
+        return new Launch(target, entry, spec, global, args);
+    }
+
+    private static byte[] readInput(Path file, int index, long bytes) throws LaunchException {
+        try {
+            long size = Files.size(file);
+            if (size > bytes) {
+                throw new LaunchException("param " + index + ": input " + file + " has " + size
+                        + " bytes, more than the buffer's " + bytes);
+            }
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new LaunchException("param " + index + ": cannot read input " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes every buffer that has an {@code out} file. */
+    public List<Path> writeOutputs() throws LaunchException {
+        List<Path> written = new ArrayList<>();
+        for (int i = 0; i < arguments.size(); i++) {
+            Argument a = arguments.get(i);
+            if (a.spec() instanceof ParamSpec.Pointer p && p.out().isPresent()) {
+                Path out = p.out().get();
+                try {
+                    Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), ".jptxas-run", ".tmp");
+                    Files.write(tmp, a.buffer().orElseThrow().bytes());
+                    Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                    written.add(out);
+                } catch (IOException e) {
+                    throw new LaunchException("param " + i + ": cannot write output " + out + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        return written;
+    }
+
+    /**
+     * The parameter area laid out as {@code layout} says (the kernel's declared parameters).
+     *
+     * @throws LaunchException when the argument count or a size does not match the declaration
+     */
+    public byte[] paramArea(ParamLayout layout) throws LaunchException {
+        if (layout.slots().size() != arguments.size()) {
+            throw new LaunchException("kernel " + entry + " takes " + layout.slots().size() + " parameters, the launch gives "
+                    + arguments.size());
+        }
+        byte[] area = new byte[layout.size()];
+        for (int i = 0; i < arguments.size(); i++) {
+            ParamLayout.Slot slot = layout.slots().get(i);
+            Argument a = arguments.get(i);
+            if (slot.size() != a.spec().size()) {
+                throw new LaunchException("param " + i + " of " + entry + " is declared with " + slot.size()
+                        + " bytes, the launch gives " + describe(a.spec()) + " (" + a.spec().size() + " bytes)");
+            }
+            put(area, slot.offset(), slot.size(), a.bits());
+        }
+        return area;
+    }
+
+    /** The default layout when the kernel's declaration is not at hand: natural alignment of each argument. */
+    public ParamLayout naturalLayout() {
+        List<ParamLayout.Declared> d = new ArrayList<>();
+        for (Argument a : arguments) {
+            d.add(new ParamLayout.Declared(a.spec().size(), a.spec().size()));
+        }
+        return ParamLayout.of(d);
+    }
+
+    /**
+     * Constant bank 0 as the driver fills it for {@code target}: block and grid extents, the stack pointer, and the
+     * parameter area at the target's parameter base.
+     */
+    public byte[] constantBank0(ParamLayout layout, int stackTop) throws LaunchException {
+        ConstantBank0Layout cb = ConstantBank0Layout.of(target);
+        byte[] params = paramArea(layout);
+        byte[] bank = new byte[Math.max(cb.paramBase() + params.length, cb.paramBase())];
+        put(bank, cb.blockDimOffset(), 4, block.x());
+        put(bank, cb.blockDimOffset() + 4, 4, block.y());
+        put(bank, cb.blockDimOffset() + 8, 4, block.z());
+        put(bank, cb.gridDimOffset(), 4, grid.x());
+        put(bank, cb.gridDimOffset() + 4, 4, grid.y());
+        put(bank, cb.gridDimOffset() + 8, 4, grid.z());
+        put(bank, cb.stackPointerOffset(), 4, stackTop);
+        System.arraycopy(params, 0, bank, cb.paramBase(), params.length);
+        return bank;
+    }
+
+    private static String describe(ParamSpec p) {
+        return p instanceof ParamSpec.Scalar s ? s.type().specName() : "ptr";
+    }
+
+    private static void put(byte[] a, int offset, int size, long v) {
+        switch (size) {
+            case 1 -> a[offset] = (byte) v;
+            case 2 -> I16.set(a, offset, (short) v);
+            case 4 -> I32.set(a, offset, (int) v);
+            case 8 -> I64.set(a, offset, v);
+            default -> {
+                for (int i = 0; i < size; i++) {
+                    a[offset + i] = i < 8 ? (byte) (v >>> (8 * i)) : 0;
+                }
+            }
+        }
+    }
+
+    public Target target() {
+        return target;
+    }
+
+    public String entry() {
+        return entry;
+    }
+
+    public Dim3 grid() {
+        return grid;
+    }
+
+    public Dim3 block() {
+        return block;
+    }
+
+    public Optional<Dim3> cluster() {
+        return cluster;
+    }
+
+    public int dynamicSharedBytes() {
+        return dynamicSharedBytes;
+    }
+
+    public GlobalMemory global() {
+        return global;
+    }
+
+    public List<Argument> arguments() {
+        return arguments;
+    }
+}

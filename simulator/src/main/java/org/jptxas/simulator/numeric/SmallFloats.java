@@ -1,0 +1,79 @@
+package org.jptxas.simulator.numeric;
+
+/**
+ * Conversions between Java's binary32/binary64 and the 16-bit formats of PTX ({@code .f16} = IEEE binary16,
+ * {@code .bf16} = bfloat16), round-to-nearest-even, with subnormals and PTX's canonical NaN ({@code 0x7fff}).
+ */
+public final class SmallFloats {
+    private SmallFloats() {}
+
+    /** PTX's canonical NaN for both f16 and bf16. */
+    public static final int CANONICAL_NAN16 = 0x7fff;
+
+    /** binary16 layout: 5 exponent bits, 10 fraction bits. */
+    public static int toHalf(double value) {
+        return round(value, 5, 10);
+    }
+
+    /** bfloat16 layout: 8 exponent bits, 7 fraction bits. */
+    public static int toBf16(double value) {
+        return round(value, 8, 7);
+    }
+
+    public static float halfToFloat(int bits) {
+        return (float) widen(bits, 5, 10);
+    }
+
+    public static float bf16ToFloat(int bits) {
+        return Float.intBitsToFloat((bits & 0xffff) << 16);
+    }
+
+    /** Rounds {@code value} to a binary format with {@code expBits} exponent and {@code fracBits} fraction bits. */
+    static int round(double value, int expBits, int fracBits) {
+        if (Double.isNaN(value)) {
+            return CANONICAL_NAN16;
+        }
+        int sign = Double.doubleToRawLongBits(value) < 0 ? 1 << (expBits + fracBits) : 0;
+        double a = Math.abs(value);
+        int bias = (1 << (expBits - 1)) - 1;
+        int maxExp = (1 << expBits) - 1;
+        int infinity = maxExp << fracBits;
+        if (Double.isInfinite(a)) {
+            return sign | infinity;
+        }
+        int minNormalExp = 1 - bias;
+        if (a < Math.scalb(1.0, minNormalExp)) {
+            // Subnormal: an integer multiple of 2^(minNormalExp - fracBits); scaling by a power of two is exact,
+            // and rint rounds half to even. A result of 1 << fracBits is exactly the smallest normal.
+            long q = (long) Math.rint(Math.scalb(a, fracBits - minNormalExp));
+            return sign | (int) q;
+        }
+        int e = Math.getExponent(a);
+        long q = (long) Math.rint(Math.scalb(a, fracBits - e));
+        if (q == 2L << fracBits) {
+            e++;
+            q = 1L << fracBits;
+        }
+        if (e + bias >= maxExp) {
+            return sign | infinity;
+        }
+        return sign | ((e + bias) << fracBits) | (int) (q - (1L << fracBits));
+    }
+
+    static double widen(int bits, int expBits, int fracBits) {
+        int signBit = 1 << (expBits + fracBits);
+        int maxExp = (1 << expBits) - 1;
+        int bias = maxExp >> 1;
+        int exp = (bits >>> fracBits) & maxExp;
+        int frac = bits & ((1 << fracBits) - 1);
+        double magnitude;
+        if (exp == maxExp) {
+            magnitude = frac == 0 ? Double.POSITIVE_INFINITY : Double.NaN;
+        } else if (exp == 0) {
+            magnitude = Math.scalb((double) frac, 1 - bias - fracBits);
+        } else {
+            magnitude = Math.scalb((double) (frac | (1 << fracBits)), exp - bias - fracBits);
+        }
+        return (bits & signBit) != 0 ? -magnitude : magnitude;
+    }
+}

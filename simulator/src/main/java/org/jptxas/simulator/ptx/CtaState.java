@@ -1,0 +1,27 @@
+package org.jptxas.simulator.ptx;
+
+import org.jptxas.simulator.launch.Dim3Point;
+import org.jptxas.simulator.memory.Region;
+
+/** One thread block: its shared memory, threads and named barriers. */
+final class CtaState {
+    static final int BARRIERS = 16;
+
+    final Dim3Point index;
+    final Region shared;
+    ThreadState[] threads;
+    /** Threads arrived at each barrier, and the count each waits for (-1: every live thread). */
+    final int[] arrived = new int[BARRIERS];
+    final int[] expected = new int[BARRIERS];
+    int exitedThreads;
+
+    CtaState(Dim3Point index, Region shared) {
+        this.index = index;
+        this.shared = shared;
+        java.util.Arrays.fill(expected, -1);
+    }
+
+    int liveThreads() {
+        return threads.length - exitedThreads;
+    }
+}

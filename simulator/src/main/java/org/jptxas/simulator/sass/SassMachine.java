@@ -1,0 +1,1729 @@
+package org.jptxas.simulator.sass;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.jptxas.simulator.exec.ExecutionLimits;
+import org.jptxas.simulator.exec.Fault;
+import org.jptxas.simulator.exec.Launch;
+import org.jptxas.simulator.exec.LaunchException;
+import org.jptxas.simulator.exec.LaunchResult;
+import org.jptxas.simulator.exec.ThreadRef;
+import org.jptxas.simulator.launch.Dim3;
+import org.jptxas.simulator.launch.Dim3Point;
+import org.jptxas.simulator.memory.AddressSpace;
+import org.jptxas.simulator.memory.MemoryAccessException;
+import org.jptxas.simulator.memory.Region;
+import org.jptxas.simulator.sass.SassOperand.CBank;
+import org.jptxas.simulator.sass.SassOperand.Imm;
+import org.jptxas.simulator.sass.SassOperand.Mem;
+import org.jptxas.simulator.sass.SassOperand.Pred;
+import org.jptxas.simulator.sass.SassOperand.Reg;
+import org.jptxas.simulator.sass.SassOperand.UPred;
+import org.jptxas.simulator.sass.SassOperand.UReg;
+
+/** One launch on the SASS emulator: blocks in order, warps round-robin, converged groups of threads per warp. */
+final class SassMachine {
+    private static final int QUANTUM = 256;
+    /** Local memory per thread reported to the kernel as the stack top ({@code c[0x0][0x28]}). */
+    private static final int STACK_BYTES = 16 * 1024;
+
+    /** Per-thread architectural state. */
+    static final class Thread {
+        final int linear;
+        final int lane;
+        final Dim3Point tid;
+        final int[] r = new int[256];
+        final boolean[] p = new boolean[8];
+        int pc;
+        boolean exited;
+        int barrier = -1;
+        boolean barrierPredicate;
+        SassOp barrierOp;
+        /** The last BAR.RED's result, read by B2R.RESULT. */
+        int barrierResult;
+        Region local;
+
+        Thread(int linear, Dim3Point tid) {
+            this.linear = linear;
+            this.lane = linear & 31;
+            this.tid = tid;
+            p[7] = true;
+        }
+    }
+
+    /** Per-warp uniform state. */
+    static final class Warp {
+        final int[] ur = new int[64];
+        final boolean[] up = new boolean[8];
+
+        Warp() {
+            up[7] = true;
+        }
+    }
+
+    /** Stops the run with a fault. */
+    static final class Stop extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient Fault fault;
+
+        Stop(Fault fault) {
+            super(fault.describe(), null, false, false);
+            this.fault = fault;
+        }
+    }
+
+    private final String executor;
+    private final SassOp[] code;
+    private final Launch launch;
+    private final ExecutionLimits limits;
+    private final byte[] bank0;
+    private final Region cbank0;
+    private final int sharedBytes;
+    private final int sharedBase;
+    private final Region[] banks = new Region[18];
+    private final Set<String> executed = new HashSet<>();
+    private boolean[] ran;
+    private Dim3Point cta;
+    private Region shared;
+    private Thread[] threads;
+    private int exitedCount;
+    private final int[] arrived = new int[16];
+    private long warpInstructions;
+    private long threadInstructions;
+
+    SassMachine(String executor, List<SassOp> ops, Launch launch, ExecutionLimits limits, int staticShared,
+                java.util.Map<Integer, byte[]> otherBanks) throws LaunchException {
+        for (java.util.Map.Entry<Integer, byte[]> e : otherBanks.entrySet()) {
+            if (e.getKey() > 0 && e.getKey() < banks.length) {
+                banks[e.getKey()] = new Region("constant bank " + e.getKey(), AddressSpace.CONST, 0,
+                        java.util.Arrays.copyOf(e.getValue(), Math.max(e.getValue().length, 16)));
+            }
+        }
+        // From sm_90 the first KiB of a block's shared window is reserved: ptxas's code addresses shared
+        // variables from 0x400 (ULEA of SR_CgaCtaId and 0x400).
+        this.sharedBase = launch.target().sm() >= 90 ? 0x400 : 0;
+        this.executor = executor;
+        this.launch = launch;
+        this.limits = limits;
+        int n = ops.isEmpty() ? 0 : (int) (ops.get(ops.size() - 1).address() / 16) + 1;
+        this.code = new SassOp[n];
+        this.ran = new boolean[n];
+        for (SassOp o : ops) {
+            code[(int) (o.address() / 16)] = o;
+        }
+        this.bank0 = launch.constantBank0(launch.naturalLayout(), STACK_BYTES);
+        this.cbank0 = new Region("constant bank 0", AddressSpace.CONST, 0, java.util.Arrays.copyOf(bank0, 0x10000));
+        this.sharedBytes = ((staticShared + 15) & ~15) + launch.dynamicSharedBytes();
+    }
+
+    Set<String> executedClasses() {
+        return executed;
+    }
+
+    static String className(SassOp o) {
+        return o.fullName();
+    }
+
+    LaunchResult run() {
+        Dim3 grid = launch.grid();
+        try {
+            for (long c = 0; c < grid.count(); c++) {
+                runCta(grid.point(c));
+            }
+        } catch (Stop s) {
+            return LaunchResult.faulted(executor, s.fault, warpInstructions, threadInstructions);
+        }
+        return LaunchResult.completed(executor, warpInstructions, threadInstructions);
+    }
+
+    private ThreadRef ref(Thread t) {
+        return new ThreadRef(cta, t.tid);
+    }
+
+    private void runCta(Dim3Point p) {
+        cta = p;
+        shared = new Region("shared memory", AddressSpace.SHARED, 0, sharedBase + sharedBytes);
+        int n = (int) launch.block().count();
+        threads = new Thread[n];
+        for (int i = 0; i < n; i++) {
+            threads[i] = new Thread(i, launch.block().point(i));
+        }
+        exitedCount = 0;
+        java.util.Arrays.fill(arrived, 0);
+        int warps = (n + 31) / 32;
+        Warp[] warpState = new Warp[warps];
+        for (int w = 0; w < warps; w++) {
+            warpState[w] = new Warp();
+        }
+        while (exitedCount < n) {
+            boolean progress = false;
+            for (int w = 0; w < warps; w++) {
+                progress |= runWarp(w, warpState[w]);
+            }
+            if (!progress && exitedCount < n) {
+                int waiting = 0;
+                for (Thread t : threads) {
+                    waiting += t.barrier >= 0 ? 1 : 0;
+                }
+                throw new Stop(new Fault.BarrierDeadlock(p, waiting + " thread(s) wait at a barrier; " + exitedCount
+                        + " of " + n + " exited"));
+            }
+        }
+    }
+
+    private boolean runWarp(int w, Warp warp) {
+        int base = w * 32, count = Math.min(32, threads.length - base);
+        int steps = 0;
+        while (steps < QUANTUM) {
+            int best = Integer.MAX_VALUE;
+            for (int l = 0; l < count; l++) {
+                Thread t = threads[base + l];
+                if (!t.exited && t.barrier < 0) {
+                    best = Math.min(best, t.pc);
+                }
+            }
+            if (best == Integer.MAX_VALUE) {
+                break;
+            }
+            int group = 0;
+            for (int l = 0; l < count; l++) {
+                Thread t = threads[base + l];
+                if (!t.exited && t.barrier < 0 && t.pc == best) {
+                    group |= 1 << l;
+                }
+            }
+            execute(best, base, count, group, warp);
+            steps++;
+        }
+        return steps > 0;
+    }
+
+    private void execute(int pc, int base, int count, int group, Warp warp) {
+        Thread first = threads[base + Integer.numberOfTrailingZeros(group)];
+        if (pc >= code.length || code[pc] == null) {
+            throw new Stop(new Fault.InvalidExecution(ref(first), String.format("0x%04x", pc * 16L),
+                    "execution ran off the end of the kernel's code"));
+        }
+        SassOp op = code[pc];
+        if (++warpInstructions > limits.maxWarpInstructions()) {
+            throw new Stop(new Fault.StepLimitExceeded(limits.maxWarpInstructions(), ref(first), op.where()));
+        }
+        threadInstructions += Integer.bitCount(group);
+        if (!ran[pc]) {
+            ran[pc] = true;
+            executed.add(className(op));
+        }
+        try {
+            if (op.guardUniform()) {
+                boolean g = warp.up[op.guard()] != op.guardNegated();
+                for (int l = 0; l < count; l++) {
+                    if ((group >>> l & 1) != 0) {
+                        Thread t = threads[base + l];
+                        if (g) {
+                            step(op, t, warp);
+                        } else {
+                            t.pc++;
+                        }
+                    }
+                }
+                return;
+            }
+            if (op.opcode().equals("SHFL") || op.opcode().equals("VOTE") || op.opcode().equals("VOTEU")
+                    || op.opcode().equals("REDUX") || op.opcode().equals("MATCH")) {
+                warpCollective(op, base, count, group, warp);
+                return;
+            }
+            boolean uniformOp = op.opcode().startsWith("U") || op.opcode().equals("S2UR") || op.opcode().equals("R2UR");
+            if (uniformOp) {
+                // Uniform datapath: computed once for the warp (from its first active thread's registers).
+                if (first.p[op.guard()] != op.guardNegated()) {
+                    uniform(op, first, warp);
+                }
+                for (int l = 0; l < count; l++) {
+                    if ((group >>> l & 1) != 0) {
+                        threads[base + l].pc++;
+                    }
+                }
+                return;
+            }
+            for (int l = 0; l < count; l++) {
+                if ((group >>> l & 1) != 0) {
+                    Thread t = threads[base + l];
+                    if (t.p[op.guard()] != op.guardNegated()) {
+                        step(op, t, warp);
+                    } else {
+                        t.pc++;
+                    }
+                }
+            }
+        } catch (MemoryAccessException e) {
+            throw new Stop(new Fault.MemoryFault(ref(first), op.where(), e));
+        } catch (Stop s) {
+            if (s.fault instanceof Fault.Unimplemented u && u.instruction().isEmpty()) {
+                throw new Stop(new Fault.Unimplemented(op.fullName() + " (" + u.name() + ")", op.where()));
+            }
+            throw s;
+        } catch (ClassCastException | IndexOutOfBoundsException e) {
+            // An operand form the emulator's semantics for this opcode do not cover: stop by name, never guess.
+            throw new Stop(new Fault.Unimplemented(op.fullName() + " (this operand form)", op.where()));
+        }
+    }
+
+    /** SHFL and VOTE over the threads of the group whose guard holds (the converged, active threads). */
+    private void warpCollective(SassOp op, int base, int count, int group, Warp w) {
+        List<SassOperand> o = op.operands();
+        int active = 0;
+        for (int l = 0; l < count; l++) {
+            if ((group >>> l & 1) != 0) {
+                Thread t = threads[base + l];
+                boolean g = op.guardUniform() ? w.up[op.guard()] != op.guardNegated() : t.p[op.guard()] != op.guardNegated();
+                if (g) {
+                    active |= 1 << l;
+                }
+            }
+        }
+        switch (op.opcode()) {
+            case "SHFL" -> {
+                String mode = op.modifiers().get(0);
+                int[] src = new int[32];
+                for (int l = 0; l < count; l++) {
+                    if ((active >>> l & 1) != 0) {
+                        src[l] = read(o.get(2), threads[base + l], w);
+                    }
+                }
+                for (int l = 0; l < count; l++) {
+                    if ((active >>> l & 1) == 0) {
+                        continue;
+                    }
+                    Thread t = threads[base + l];
+                    int b = read(o.get(3), t, w) & 0x1f, c = read(o.get(4), t, w);
+                    int segmask = (c >>> 8) & 0x1f, clamp = c & 0x1f;
+                    int maxLane = (l & segmask) | (clamp & ~segmask), minLane = l & segmask;
+                    int j;
+                    boolean ok;
+                    switch (mode) {
+                        case "UP" -> { j = l - b; ok = j >= maxLane; }
+                        case "DOWN" -> { j = l + b; ok = j <= maxLane; }
+                        case "BFLY" -> { j = l ^ b; ok = j <= maxLane; }
+                        case "IDX" -> { j = minLane | (b & ~segmask); ok = j <= maxLane; }
+                        default -> throw unimplemented(op);
+                    }
+                    if (!ok) {
+                        j = l;
+                    }
+                    if ((active >>> j & 1) == 0) {
+                        throw new Stop(new Fault.InvalidExecution(ref(t), op.where(),
+                                "SHFL reads lane " + j + ", which is not active (undefined)"));
+                    }
+                    writeR(t, o.get(1), src[j]);
+                    if (o.get(0) instanceof Pred) {
+                        writeP(t, o.get(0), ok);
+                    }
+                }
+            }
+            case "VOTE", "VOTEU" -> {
+                String mode = op.modifiers().get(0);
+                SassOperand in = o.get(o.size() - 1);
+                int ballot = 0;
+                for (int l = 0; l < count; l++) {
+                    if ((active >>> l & 1) != 0 && pred(in, threads[base + l], w)) {
+                        ballot |= 1 << l;
+                    }
+                }
+                boolean r = switch (mode) {
+                    case "ANY" -> ballot != 0;
+                    case "ALL" -> ballot == active;
+                    case "EQ" -> ballot == 0 || ballot == active;
+                    default -> throw unimplemented(op);
+                };
+                if (op.opcode().equals("VOTEU")) {
+                    if (o.get(0) instanceof UReg) {
+                        writeU(w, o.get(0), ballot);
+                        if (o.size() == 3 && o.get(1) instanceof UPred up && up.index() != 7) {
+                            w.up[up.index()] = r;
+                        }
+                    } else if (o.get(0) instanceof UPred up && up.index() != 7) {
+                        w.up[up.index()] = r;
+                    }
+                } else {
+                    for (int l = 0; l < count; l++) {
+                        if ((active >>> l & 1) == 0) {
+                            continue;
+                        }
+                        Thread t = threads[base + l];
+                        if (o.get(0) instanceof Reg) {
+                            writeR(t, o.get(0), ballot);
+                            if (o.size() == 3) {
+                                writeP(t, o.get(1), r);
+                            }
+                        } else {
+                            writeP(t, o.get(0), r);
+                        }
+                    }
+                }
+            }
+            case "REDUX" -> {
+                String mode = op.modifiers().isEmpty() ? "AND" : op.modifiers().get(0);
+                boolean signed = op.has("S32");
+                long acc = switch (mode) {
+                    case "AND" -> -1L;
+                    case "MIN" -> signed ? Integer.MAX_VALUE : 0xffffffffL;
+                    case "MAX" -> signed ? Integer.MIN_VALUE : 0;
+                    default -> 0;
+                };
+                for (int l = 0; l < count; l++) {
+                    if ((active >>> l & 1) == 0) {
+                        continue;
+                    }
+                    int x = read(o.get(1), threads[base + l], w);
+                    long v = signed ? x : Integer.toUnsignedLong(x);
+                    acc = switch (mode) {
+                        case "SUM" -> acc + v;
+                        case "MIN" -> Math.min(acc, v);
+                        case "MAX" -> Math.max(acc, v);
+                        case "AND" -> acc & v;
+                        case "OR" -> acc | v;
+                        case "XOR" -> acc ^ v;
+                        default -> throw unimplemented(op);
+                    };
+                }
+                if (!(o.get(0) instanceof UReg)) {
+                    throw unimplemented(op);
+                }
+                writeU(w, o.get(0), (int) acc);
+            }
+            case "MATCH" -> {
+                if (op.has("U64")) {
+                    throw unimplemented(op);
+                }
+                if (op.has("ALL")) { // MATCH.ALL Pd, Rd, Ra: all active lanes hold the same value
+                    int first = -1, src0 = 0;
+                    boolean same = true;
+                    for (int l = 0; l < count; l++) {
+                        if ((active >>> l & 1) != 0) {
+                            int x = read(o.get(o.size() - 1), threads[base + l], w);
+                            if (first == -1) {
+                                first = l;
+                                src0 = x;
+                            } else {
+                                same &= x == src0;
+                            }
+                        }
+                    }
+                    for (int l = 0; l < count; l++) {
+                        if ((active >>> l & 1) != 0) {
+                            Thread t = threads[base + l];
+                            for (SassOperand d : o.subList(0, o.size() - 1)) {
+                                if (d instanceof Pred) {
+                                    writeP(t, d, same);
+                                } else {
+                                    writeR(t, d, same ? active : 0);
+                                }
+                            }
+                        }
+                    }
+                    break;
+                }
+                if (!op.has("ANY") || !(o.get(0) instanceof Reg)) {
+                    throw unimplemented(op);
+                }
+                int[] v = new int[32];
+                for (int l = 0; l < count; l++) {
+                    if ((active >>> l & 1) != 0) {
+                        v[l] = read(o.get(1), threads[base + l], w);
+                    }
+                }
+                for (int l = 0; l < count; l++) {
+                    if ((active >>> l & 1) == 0) {
+                        continue;
+                    }
+                    int same = 0;
+                    for (int k = 0; k < count; k++) {
+                        if ((active >>> k & 1) != 0 && v[k] == v[l]) {
+                            same |= 1 << k;
+                        }
+                    }
+                    writeR(threads[base + l], o.get(0), same);
+                }
+            }
+            default -> throw unimplemented(op);
+        }
+        for (int l = 0; l < count; l++) {
+            if ((group >>> l & 1) != 0) {
+                threads[base + l].pc++;
+            }
+        }
+    }
+
+    private Stop unimplemented(SassOp op) {
+        return new Stop(new Fault.Unimplemented(op.fullName(), op.where()));
+    }
+
+    // ------------------------------------------------------------------ operand access
+
+    private int read(SassOperand o, Thread t, Warp w) {
+        if (o instanceof Reg r) {
+            int v = r.index() == 255 ? 0 : t.r[r.index()];
+            if (r.suffix().equals("H1")) {
+                v >>>= 16;
+            } else if (r.suffix().equals("H0")) {
+                v &= 0xffff;
+            }
+            if (r.invert()) {
+                v = ~v;
+            }
+            return r.negate() ? -v : v;
+        }
+        if (o instanceof UReg u) {
+            int v = u.index() == 63 ? 0 : w.ur[u.index()];
+            if (u.invert()) {
+                v = ~v;
+            }
+            return u.negate() ? -v : v;
+        }
+        if (o instanceof Imm i) {
+            return i.floating() ? Float.floatToRawIntBits((float) i.value()) : (int) i.bits();
+        }
+        if (o instanceof CBank c) {
+            if (c.abs()) {
+                throw new Stop(new Fault.Unimplemented("|c[..]| as an integer operand", ""));
+            }
+            int v = (int) cbank(c, t, 4);
+            return c.negate() ? -v : v;
+        }
+        throw new Stop(new Fault.Unimplemented("operand " + o, ""));
+    }
+
+    private long cbank(CBank c, Thread t, int size) {
+        Region bank = c.bank() == 0 ? cbank0 : c.bank() < banks.length ? banks[c.bank()] : null;
+        if (bank == null) {
+            throw new Stop(new Fault.Unimplemented("constant bank " + c.bank() + " (not in the cubin)", ""));
+        }
+        long addr = c.offset() + (c.baseReg() >= 0 && c.baseReg() != 255 ? Integer.toUnsignedLong(t.r[c.baseReg()]) : 0);
+        return bank.load(addr, size);
+    }
+
+    /** A float source with |x| and -x applied on the value. */
+    private float readF(SassOperand o, Thread t, Warp w) {
+        if (o instanceof UReg u && u.negate()) {
+            return -Float.intBitsToFloat(u.index() == 63 ? 0 : w.ur[u.index()]);
+        }
+        if (o instanceof CBank c && (c.negate() || c.abs())) {
+            float f = Float.intBitsToFloat((int) cbank(c, t, 4));
+            if (c.abs()) {
+                f = Math.abs(f);
+            }
+            return c.negate() ? -f : f;
+        }
+        if (o instanceof Reg r && (r.abs() || r.negate())) {
+            float f = Float.intBitsToFloat(r.index() == 255 ? 0 : t.r[r.index()]);
+            if (r.abs()) {
+                f = Math.abs(f);
+            }
+            return r.negate() ? -f : f;
+        }
+        if (o instanceof Imm i && i.floating()) {
+            return (float) i.value();
+        }
+        if (o instanceof Imm i) {
+            return Float.intBitsToFloat((int) i.bits());
+        }
+        return Float.intBitsToFloat(read(o, t, w));
+    }
+
+    private boolean pred(SassOperand o, Thread t, Warp w) {
+        if (o instanceof Pred p) {
+            return t.p[p.index()] != p.negated();
+        }
+        if (o instanceof UPred p) {
+            return w.up[p.index()] != p.negated();
+        }
+        throw new Stop(new Fault.Unimplemented("predicate operand " + o, ""));
+    }
+
+    private static void writeR(Thread t, SassOperand d, int v) {
+        int i = ((Reg) d).index();
+        if (i != 255) {
+            t.r[i] = v;
+        }
+    }
+
+    private static void writeR64(Thread t, SassOperand d, long v) {
+        int i = ((Reg) d).index();
+        if (i != 255) {
+            t.r[i] = (int) v;
+            t.r[i + 1] = (int) (v >>> 32);
+        }
+    }
+
+    private static void writeP(Thread t, SassOperand d, boolean v) {
+        int i = ((Pred) d).index();
+        if (i != 7) {
+            t.p[i] = v;
+        }
+    }
+
+    /** {@code wideDefault}: global accesses with {@code .E} take a 64-bit register pair even without {@code .64}. */
+    private long address(Mem m, Thread t, Warp w, boolean wideDefault) {
+        long a = m.offset();
+        if (m.reg() >= 0) {
+            a += m.wide() || wideDefault ? (Integer.toUnsignedLong(t.r[m.reg()]) | (long) t.r[m.reg() + 1] << 32)
+                    : Integer.toUnsignedLong(t.r[m.reg()]) * m.scale();
+        }
+        if (m.ureg() >= 0) {
+            a += m.wide() || m.reg() < 0 ? (Integer.toUnsignedLong(w.ur[m.ureg()]) | (long) w.ur[m.ureg() + 1] << 32)
+                    : Integer.toUnsignedLong(w.ur[m.ureg()]);
+        }
+        return a;
+    }
+
+    private static boolean wideGlobal(SassOp op) {
+        return (op.opcode().endsWith("G") || op.opcode().equals("RED")) && op.has("E");
+    }
+
+    private static int accessSize(SassOp op) {
+        for (String m : op.modifiers()) {
+            switch (m) {
+                case "U8", "S8": return 1;
+                case "U16", "S16": return 2;
+                case "64": return 8;
+                case "128": return 16;
+                default: break;
+            }
+        }
+        return 4;
+    }
+
+    private static boolean signedAccess(SassOp op) {
+        return op.has("S8") || op.has("S16");
+    }
+
+    // ------------------------------------------------------------------ semantics
+
+    private void step(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        switch (op.opcode()) {
+            case "NOP", "BSSY", "BSYNC", "WARPSYNC", "DEPBAR", "MEMBAR", "ERRBAR", "CCTL", "YIELD" -> t.pc++;
+            case "EXIT" -> {
+                if (!o.isEmpty() && !pred(o.get(0), t, w)) { // EXIT Pp: exits only where Pp holds
+                    t.pc++;
+                    break;
+                }
+                t.exited = true;
+                exitedCount++;
+                releaseBarriers();
+            }
+            case "BRA" -> {
+                if (op.modifiers().contains("DIV") || op.modifiers().contains("CONV") || o.size() > 2
+                        || !(o.get(o.size() - 1) instanceof SassOperand.Target)) {
+                    throw unimplemented(op);
+                }
+                if (o.size() == 2 && !pred(o.get(0), t, w)) { // BRA Pp, target: also conditional on Pp
+                    t.pc++;
+                    break;
+                }
+                t.pc = (int) (((SassOperand.Target) o.get(o.size() - 1)).address() / 16);
+            }
+            case "BAR" -> {
+                if (op.has("RED")) {
+                    // BAR.RED.{POPC|AND|OR} id, {!}Pp; the result is read afterwards with B2R.RESULT
+                    int id = read(o.get(0), t, w);
+                    t.barrier = id;
+                    t.barrierPredicate = pred(o.get(o.size() - 1), t, w);
+                    t.barrierOp = op;
+                    arrived[id]++;
+                    releaseBarriers();
+                    break;
+                }
+                if (!op.has("SYNC")) {
+                    throw unimplemented(op);
+                }
+                int id = o.isEmpty() ? 0 : read(o.get(0), t, w);
+                t.barrier = id;
+                t.barrierOp = null;
+                arrived[id]++;
+                releaseBarriers();
+            }
+            case "B2R" -> {
+                if (!op.has("RESULT")) {
+                    throw unimplemented(op);
+                }
+                writeR(t, o.get(0), t.barrierResult);
+                if (o.size() > 1) {
+                    writeP(t, o.get(1), t.barrierResult != 0);
+                }
+                t.pc++;
+            }
+            case "MOV" -> {
+                writeR(t, o.get(0), read(o.get(1), t, w));
+                t.pc++;
+            }
+            case "S2R" -> {
+                writeR(t, o.get(0), special(((SassOperand.Special) o.get(1)).name(), t));
+                t.pc++;
+            }
+            case "CS2R" -> {
+                String sr = ((SassOperand.Special) o.get(1)).name();
+                if (op.has("32")) {
+                    writeR(t, o.get(0), special(sr, t));
+                } else {
+                    writeR64(t, o.get(0), sr.equals("SRZ") ? 0 : warpInstructions);
+                }
+                t.pc++;
+            }
+            case "LDC" -> {
+                CBank c = (CBank) o.get(1);
+                int size = accessSize(op);
+                if (size == 8) {
+                    writeR64(t, o.get(0), cbank(c, t, 8));
+                } else {
+                    long v = cbank(c, t, size);
+                    writeR(t, o.get(0), signedAccess(op) ? (int) (size == 1 ? (byte) v : (short) v) : (int) v);
+                }
+                t.pc++;
+            }
+            case "IMAD" -> {
+                imad(op, t, w);
+                t.pc++;
+            }
+            case "IADD3" -> {
+                iadd3(op, t, w);
+                t.pc++;
+            }
+            case "LEA" -> {
+                lea(op, t, w);
+                t.pc++;
+            }
+            case "LOP3" -> {
+                int k = o.size();
+                if (o.get(0) instanceof Pred) { // LOP3.LUT P0, Rd, a, b, c, lut, !PT: the result and its zero test
+                    int a = read(o.get(2), t, w), b = read(o.get(3), t, w), c = read(o.get(4), t, w);
+                    int lut = read(o.get(5), t, w);
+                    int r = 0;
+                    for (int bit = 0; bit < 8; bit++) {
+                        if ((lut >>> bit & 1) != 0) {
+                            r |= ((bit & 4) != 0 ? a : ~a) & ((bit & 2) != 0 ? b : ~b) & ((bit & 1) != 0 ? c : ~c);
+                        }
+                    }
+                    writeR(t, o.get(1), r);
+                    writeP(t, o.get(0), r != 0);
+                    t.pc++;
+                    break;
+                }
+                boolean predOut = o.get(1) instanceof Pred;
+                int i = predOut ? 2 : 1;
+                int a = read(o.get(i), t, w), b = read(o.get(i + 1), t, w), c = read(o.get(i + 2), t, w);
+                int lut = read(o.get(i + 3), t, w);
+                int r = 0;
+                for (int bit = 0; bit < 8; bit++) {
+                    if ((lut >>> bit & 1) != 0) {
+                        r |= ((bit & 4) != 0 ? a : ~a) & ((bit & 2) != 0 ? b : ~b) & ((bit & 1) != 0 ? c : ~c);
+                    }
+                }
+                writeR(t, o.get(0), r);
+                if (predOut) {
+                    writeP(t, o.get(1), r != 0);
+                }
+                if (k > i + 4 && !(o.get(i + 4) instanceof Pred)) {
+                    throw unimplemented(op);
+                }
+                t.pc++;
+            }
+            case "SHF" -> {
+                shf(op, t, w);
+                t.pc++;
+            }
+            case "CALL" -> {
+                if (!op.has("REL") || !(o.get(o.size() - 1) instanceof SassOperand.Target target)) {
+                    throw unimplemented(op); // calls into other sections, absolute calls
+                }
+                t.pc = (int) (target.address() / 16); // the caller already put the return address in a register
+            }
+            case "RET" -> {
+                if (!op.has("REL") || !(o.get(0) instanceof Reg r)) {
+                    throw unimplemented(op);
+                }
+                t.pc = (int) (Integer.toUnsignedLong(t.r[r.index()]) / 16);
+            }
+            case "FCHK" -> {
+                // FCHK flags divisions the fast path cannot do exactly; flagging every one sends them all through
+                // ptxas's slow path, which is exact for every input.
+                writeP(t, o.get(0), true);
+                t.pc++;
+            }
+            case "VIMNMX" -> {
+                int a = read(o.get(1), t, w), b = read(o.get(2), t, w);
+                boolean min = pred(o.get(3), t, w); // as IMNMX: the predicate selects the minimum
+                if (op.modifiers().stream().anyMatch(m -> !m.equals("U32") && !m.equals("S32"))) {
+                    throw unimplemented(op);
+                }
+                int c = op.has("U32") ? Integer.compareUnsigned(a, b) : Integer.compare(a, b);
+                writeR(t, o.get(0), min ? (c <= 0 ? a : b) : (c >= 0 ? a : b));
+                t.pc++;
+            }
+            case "VABSDIFF" -> {
+                int a = read(o.get(1), t, w), b = read(o.get(2), t, w), c = read(o.get(3), t, w);
+                boolean u = op.has("U32");
+                boolean less = u ? Integer.compareUnsigned(a, b) < 0 : a < b;
+                writeR(t, o.get(0), (less ? b - a : a - b) + c);
+                t.pc++;
+            }
+            case "SGXT" -> {
+                int a = read(o.get(1), t, w), n = read(o.get(2), t, w) & 0xff;
+                n = Math.min(n, 32);
+                int v = n == 0 ? 0 : n == 32 ? a : a & ((1 << n) - 1);
+                if (!op.has("U32") && n > 0 && n < 32 && (v >>> (n - 1) & 1) != 0) {
+                    v |= -(1 << n);
+                }
+                writeR(t, o.get(0), v);
+                t.pc++;
+            }
+            case "BMSK" -> {
+                int pos = read(o.get(1), t, w) & 0xff, len = read(o.get(2), t, w) & 0xff;
+                long end = Math.min(32, (long) pos + len);
+                writeR(t, o.get(0), pos >= 32 ? 0 : (int) (((1L << end) - 1) & ~((1L << pos) - 1)));
+                t.pc++;
+            }
+            case "P2R" -> {
+                int mask = read(o.get(3), t, w);
+                int v = 0;
+                for (int k = 0; k < 7; k++) {
+                    v |= (t.p[k] ? 1 : 0) << k;
+                }
+                writeR(t, o.get(0), (read(o.get(2), t, w) & ~mask) | (v & mask));
+                t.pc++;
+            }
+            case "IDP" -> {
+                int a = read(o.get(1), t, w), b = read(o.get(2), t, w), acc = read(o.get(3), t, w);
+                boolean aSigned = op.modifiers().contains("S8") || op.modifiers().contains("S16")
+                        ? op.modifiers().get(op.modifiers().size() - 2).startsWith("S") : false;
+                boolean bSigned = op.modifiers().get(op.modifiers().size() - 1).startsWith("S");
+                if (op.has("4A")) {
+                    for (int k = 0; k < 4; k++) {
+                        int x = aSigned ? (byte) (a >> 8 * k) : a >>> 8 * k & 0xff;
+                        int y = bSigned ? (byte) (b >> 8 * k) : b >>> 8 * k & 0xff;
+                        acc += x * y;
+                    }
+                } else {
+                    int hiOff = op.has("HI") ? 2 : 0;
+                    for (int k = 0; k < 2; k++) {
+                        int x = aSigned ? (short) (a >> 16 * k) : a >>> 16 * k & 0xffff;
+                        int y = bSigned ? (byte) (b >> 8 * (k + hiOff)) : b >>> 8 * (k + hiOff) & 0xff;
+                        acc += x * y;
+                    }
+                }
+                writeR(t, o.get(0), acc);
+                t.pc++;
+            }
+            case "I2FP" -> {
+                if (!op.has("F32") || op.modifiers().size() != 2) {
+                    throw unimplemented(op);
+                }
+                int v = read(o.get(1), t, w);
+                float f = op.has("U32") ? (float) Integer.toUnsignedLong(v) : (float) v;
+                writeR(t, o.get(0), Float.floatToRawIntBits(f));
+                t.pc++;
+            }
+            case "F2F" -> {
+                if (op.has("F64") && op.modifiers().indexOf("F64") == 0 && op.has("F32")) { // F2F.F64.F32
+                    writeR64(t, o.get(0), Double.doubleToRawLongBits(readF(o.get(1), t, w)));
+                } else if (op.has("F32") && op.modifiers().indexOf("F32") == 0 && op.has("F64")) { // F2F.F32.F64{.RZ}
+                    double d = readD(o.get(1), t, w);
+                    org.jptxas.simulator.numeric.Rounding rnd = op.has("RZ") ? org.jptxas.simulator.numeric.Rounding.RZ
+                            : op.has("RM") ? org.jptxas.simulator.numeric.Rounding.RM
+                            : op.has("RP") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
+                    float f = Double.isNaN(d) || Double.isInfinite(d) || d == 0 ? (float) d
+                            : org.jptxas.simulator.numeric.Ieee.roundToFloat(new java.math.BigDecimal(d), rnd);
+                    writeR(t, o.get(0), Float.isNaN(f) ? 0x7fffffff : Float.floatToRawIntBits(f));
+                } else {
+                    throw unimplemented(op);
+                }
+                t.pc++;
+            }
+            case "RED", "REDG", "ATOMG", "ATOMS", "ATOM" -> {
+                atomic(op, t, w);
+                t.pc++;
+            }
+            case "MUFU" -> {
+                if (op.has("RCP64H") || op.has("RSQ64H")) {
+                    // Seeds for f64 Newton iterations: the high word of the f64 result from the high word of the input.
+                    double d = Double.longBitsToDouble((long) read(o.get(1), t, w) << 32);
+                    double r = op.has("RCP64H") ? 1.0 / d : 1.0 / Math.sqrt(d);
+                    writeR(t, o.get(0), (int) (Double.doubleToRawLongBits(r) >>> 32));
+                    t.pc++;
+                    break;
+                }
+                float x = readF(o.get(1), t, w);
+                double r = switch (op.modifiers().get(0)) {
+                    case "RCP" -> 1.0 / x;
+                    case "RSQ" -> 1.0 / Math.sqrt(x);
+                    case "SQRT" -> Math.sqrt(x);
+                    case "EX2" -> Math.pow(2.0, x);
+                    case "LG2" -> Math.log(x) / Math.log(2.0);
+                    case "SIN" -> Math.sin(2 * Math.PI * x); // the argument is in revolutions (pre-scaled by 1/2pi)
+                    case "COS" -> Math.cos(2 * Math.PI * x);
+                    case "TANH" -> Math.tanh(x);
+                    default -> throw unimplemented(op);
+                };
+                float f = (float) r;
+                writeR(t, o.get(0), Float.isNaN(f) ? 0x7fffffff : Float.floatToRawIntBits(f));
+                t.pc++;
+            }
+            case "I2F" -> {
+                i2f(op, t, w);
+                t.pc++;
+            }
+            case "F2I" -> {
+                f2i(op, t, w);
+                t.pc++;
+            }
+            case "DFMA", "DADD", "DMUL" -> {
+                double a = readD(o.get(1), t, w), b = readD(o.get(2), t, w);
+                org.jptxas.simulator.numeric.Rounding rnd = op.has("RZ") ? org.jptxas.simulator.numeric.Rounding.RZ
+                        : op.has("RM") ? org.jptxas.simulator.numeric.Rounding.RM
+                        : op.has("RP") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
+                double r = switch (op.opcode()) {
+                    case "DADD" -> org.jptxas.simulator.numeric.Ieee.add(a, b, rnd);
+                    case "DMUL" -> org.jptxas.simulator.numeric.Ieee.mul(a, b, rnd);
+                    default -> org.jptxas.simulator.numeric.Ieee.fma(a, b, readD(o.get(3), t, w), rnd);
+                };
+                writeR64(t, o.get(0), Double.isNaN(r) ? 0x7fffffffffffffffL : Double.doubleToRawLongBits(r));
+                t.pc++;
+            }
+            case "POPC" -> {
+                writeR(t, o.get(0), Integer.bitCount(read(o.get(1), t, w)));
+                t.pc++;
+            }
+            case "BREV" -> {
+                writeR(t, o.get(0), Integer.reverse(read(o.get(1), t, w)));
+                t.pc++;
+            }
+            case "FLO" -> {
+                int x = read(o.get(1), t, w);
+                boolean signed = !op.has("U32");
+                if (signed && x < 0) {
+                    x = ~x;
+                }
+                int msb = x == 0 ? -1 : 31 - Integer.numberOfLeadingZeros(x);
+                writeR(t, o.get(0), op.has("SH") ? (msb < 0 ? -1 : 31 - msb) : msb);
+                t.pc++;
+            }
+            case "BMOV" -> {
+                // Convergence-barrier registers are not modelled (groups reconverge by address): saving one reads 0.
+                if (o.get(0) instanceof Reg) {
+                    writeR(t, o.get(0), 0);
+                }
+                t.pc++;
+            }
+            case "VIADD" -> {
+                writeR(t, o.get(0), read(o.get(1), t, w) + read(o.get(2), t, w));
+                t.pc++;
+            }
+            case "IABS" -> {
+                writeR(t, o.get(0), Math.abs(read(o.get(1), t, w)));
+                t.pc++;
+            }
+            case "IMNMX" -> {
+                int a = read(o.get(1), t, w), b = read(o.get(2), t, w);
+                boolean min = pred(o.get(3), t, w);
+                int c = op.has("U32") ? Integer.compareUnsigned(a, b) : Integer.compare(a, b);
+                writeR(t, o.get(0), min == (c <= 0) ? a : b);
+                t.pc++;
+            }
+            case "FMNMX" -> {
+                float a = readF(o.get(1), t, w), b = readF(o.get(2), t, w);
+                boolean min = pred(o.get(3), t, w);
+                float r = Float.isNaN(a) ? b : Float.isNaN(b) ? a : min ? Math.min(a, b) : Math.max(a, b);
+                writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
+                t.pc++;
+            }
+            case "PLOP3" -> {
+                int lut = read(o.get(5), t, w);
+                boolean a = pred(o.get(2), t, w), b = pred(o.get(3), t, w), c = pred(o.get(4), t, w);
+                int idx = (a ? 4 : 0) | (b ? 2 : 0) | (c ? 1 : 0);
+                writeP(t, o.get(0), (lut >>> idx & 1) != 0);
+                if (o.size() > 6) {
+                    int lut2 = read(o.get(6), t, w);
+                    writeP(t, o.get(1), (lut2 >>> idx & 1) != 0);
+                }
+                t.pc++;
+            }
+            case "PRMT" -> {
+                int a = read(o.get(1), t, w), sel = read(o.get(2), t, w), b = read(o.get(3), t, w);
+                if (!op.modifiers().isEmpty()) {
+                    throw unimplemented(op);
+                }
+                long pool = Integer.toUnsignedLong(b) << 32 | Integer.toUnsignedLong(a);
+                int r = 0;
+                for (int k = 0; k < 4; k++) {
+                    int s = sel >>> (4 * k) & 0xf;
+                    int v = (int) (pool >>> (8 * (s & 7))) & 0xff;
+                    if ((s & 8) != 0) {
+                        v = (v & 0x80) != 0 ? 0xff : 0;
+                    }
+                    r |= v << (8 * k);
+                }
+                writeR(t, o.get(0), r);
+                t.pc++;
+            }
+            case "HFMA2", "HADD2", "HMUL2" -> {
+                half2(op, t, w);
+                t.pc++;
+            }
+            case "SEL", "FSEL" -> {
+                writeR(t, o.get(0), pred(o.get(3), t, w) ? read(o.get(1), t, w) : read(o.get(2), t, w));
+                t.pc++;
+            }
+            case "ISETP" -> {
+                isetp(op, t, w);
+                t.pc++;
+            }
+            case "FSETP", "DSETP" -> {
+                fsetp(op, t, w);
+                t.pc++;
+            }
+            case "FADD", "FMUL", "FFMA" -> {
+                ffma(op, t, w);
+                t.pc++;
+            }
+            case "LDG", "LDS", "LDL" -> {
+                load(op, t, w);
+                t.pc++;
+            }
+            case "STG", "STS", "STL" -> {
+                store(op, t, w);
+                t.pc++;
+            }
+            default -> throw unimplemented(op);
+        }
+    }
+
+    private void releaseBarriers() {
+        for (int id = 0; id < arrived.length; id++) {
+            if (arrived[id] > 0 && arrived[id] >= threads.length - exitedCount) {
+                int popc = 0;
+                boolean all = true, any = false;
+                for (Thread t : threads) {
+                    if (t.barrier == id) {
+                        popc += t.barrierPredicate ? 1 : 0;
+                        all &= t.barrierPredicate;
+                        any |= t.barrierPredicate;
+                    }
+                }
+                for (Thread t : threads) {
+                    if (t.barrier == id) {
+                        SassOp bop = t.barrierOp;
+                        if (bop != null) {
+                            t.barrierResult = bop.has("POPC") ? popc : (bop.has("AND") ? all : any) ? 1 : 0;
+                        }
+                        t.barrier = -1;
+                        t.pc++;
+                    }
+                }
+                arrived[id] = 0;
+            }
+        }
+    }
+
+    private int special(String sr, Thread t) {
+        return switch (sr) {
+            case "SR_TID.X" -> t.tid.x();
+            case "SR_TID.Y" -> t.tid.y();
+            case "SR_TID.Z" -> t.tid.z();
+            case "SR_CTAID.X" -> cta.x();
+            case "SR_CTAID.Y" -> cta.y();
+            case "SR_CTAID.Z" -> cta.z();
+            case "SR_LANEID" -> t.lane;
+            case "SR_TID" -> t.tid.x() | t.tid.y() << 16 | t.tid.z() << 26;
+            case "SR_CLOCKLO", "SR_GLOBALTIMERLO" -> (int) warpInstructions;
+            case "SR_CLOCKHI", "SR_GLOBALTIMERHI" -> (int) (warpInstructions >>> 32);
+            case "SR_LEMASK" -> (1 << t.lane) - 1;
+            case "SR_EQMASK" -> 1 << t.lane;
+            case "SRZ" -> 0;
+            case "SR_CgaCtaId" -> 0; // the block's rank in its cluster: clusters of one block
+            default -> throw new Stop(new Fault.Unimplemented("special register " + sr, ""));
+        };
+    }
+
+    private void uniform(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        switch (op.opcode()) {
+            case "S2UR" -> writeU(w, o.get(0), special(((SassOperand.Special) o.get(1)).name(), t));
+            case "ULDC" -> {
+                CBank c = (CBank) o.get(1);
+                if (op.has("64")) {
+                    long v = cbank(c, t, 8);
+                    writeU(w, o.get(0), (int) v);
+                    int i = ((UReg) o.get(0)).index();
+                    if (i != 63) {
+                        w.ur[i + 1] = (int) (v >>> 32);
+                    }
+                } else {
+                    writeU(w, o.get(0), (int) cbank(c, t, 4));
+                }
+            }
+            case "UMOV" -> writeU(w, o.get(0), read(o.get(1), t, w));
+            case "ULEA" -> {
+                if (!op.modifiers().isEmpty() || o.size() != 4) {
+                    throw unimplemented(op);
+                }
+                writeU(w, o.get(0), (read(o.get(1), t, w) << (read(o.get(3), t, w) & 31)) + read(o.get(2), t, w));
+            }
+            case "UIADD3" -> {
+                int i = 1;
+                SassOperand p0 = null, p1 = null;
+                if (o.get(i) instanceof UPred) {
+                    p0 = o.get(i++);
+                    if (o.get(i) instanceof UPred) {
+                        p1 = o.get(i++);
+                    }
+                }
+                long sum = addend(o.get(i), t, w) + addend(o.get(i + 1), t, w) + addend(o.get(i + 2), t, w);
+                if (op.has("X")) {
+                    for (int k = i + 3; k < o.size(); k++) {
+                        sum += pred(o.get(k), t, w) ? 1 : 0;
+                    }
+                }
+                writeU(w, o.get(0), (int) sum);
+                if (p0 != null && ((UPred) p0).index() != 7) {
+                    w.up[((UPred) p0).index()] = (sum >>> 32 & 1) != 0;
+                }
+                if (p1 != null && ((UPred) p1).index() != 7) {
+                    w.up[((UPred) p1).index()] = (sum >>> 33 & 1) != 0;
+                }
+            }
+            case "USHF" -> {
+                if (!(op.has("L") && op.has("U32") && !op.has("HI")) || !(o.get(3) instanceof UReg z && z.index() == 63)) {
+                    throw unimplemented(op);
+                }
+                int sh = read(o.get(2), t, w) & 0x7fffffff;
+                writeU(w, o.get(0), sh >= 32 ? 0 : read(o.get(1), t, w) << sh);
+            }
+            case "ULOP3" -> {
+                int a = read(o.get(1), t, w), b = read(o.get(2), t, w), c = read(o.get(3), t, w);
+                int lut = read(o.get(4), t, w);
+                int r = 0;
+                for (int bit = 0; bit < 8; bit++) {
+                    if ((lut >>> bit & 1) != 0) {
+                        r |= ((bit & 4) != 0 ? a : ~a) & ((bit & 2) != 0 ? b : ~b) & ((bit & 1) != 0 ? c : ~c);
+                    }
+                }
+                writeU(w, o.get(0), r);
+            }
+            case "UFLO" -> {
+                int x = read(o.get(1), t, w);
+                int msb = x == 0 ? -1 : 31 - Integer.numberOfLeadingZeros(x);
+                writeU(w, o.get(0), op.has("SH") ? (msb < 0 ? -1 : 31 - msb) : msb);
+            }
+            case "UIMAD" -> {
+                if (!op.modifiers().isEmpty()) {
+                    throw unimplemented(op);
+                }
+                writeU(w, o.get(0), read(o.get(1), t, w) * read(o.get(2), t, w) + read(o.get(3), t, w));
+            }
+            case "R2UR" -> writeU(w, o.get(0), read(o.get(1), t, w));
+            default -> throw unimplemented(op);
+        }
+    }
+
+    private static void writeU(Warp w, SassOperand d, int v) {
+        int i = ((UReg) d).index();
+        if (i != 63) {
+            w.ur[i] = v;
+        }
+    }
+
+    /** A packed-half source: register swizzles (.H0_H0, .H1_H1), negation and |abs| apply to both halves. */
+    private int halfPair(SassOperand o, Thread t, Warp w, SassOp op) {
+        if (o instanceof Reg r) {
+            int v = r.index() == 255 ? 0 : t.r[r.index()];
+            switch (r.suffix()) {
+                case "" -> { }
+                case "H0_H0" -> v = (v & 0xffff) | (v << 16);
+                case "H1_H1" -> v = (v >>> 16) | (v & 0xffff0000);
+                default -> throw unimplemented(op);
+            }
+            if (r.abs()) {
+                v &= 0x7fff7fff;
+            }
+            if (r.negate()) {
+                v ^= 0x80008000;
+            }
+            return v;
+        }
+        throw unimplemented(op);
+    }
+
+    /** HADD2 / HMUL2 / HFMA2 on packed halves, round to nearest; HFMA2's C may be two half immediates (hi, lo). */
+    private void half2(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        if (op.opcode().equals("HADD2") && op.modifiers().equals(List.of("F32")) && o.size() == 3) {
+            // HADD2.F32 Rd, a, b: the low halves (after swizzles) added into an f32 result
+            int a = halfPair(o.get(1), t, w, op), b = halfPair(o.get(2), t, w, op);
+            float r = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(a & 0xffff)
+                    + org.jptxas.simulator.numeric.SmallFloats.halfToFloat(b & 0xffff);
+            writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
+            return;
+        }
+        for (String m : op.modifiers()) {
+            if (!m.equals("MMA")) {
+                throw unimplemented(op);
+            }
+        }
+        boolean fma = op.opcode().equals("HFMA2");
+        boolean mul = op.opcode().equals("HMUL2");
+        int a = halfPair(o.get(1), t, w, op);
+        int b;
+        int c;
+        int next;
+        if (o.get(2) instanceof Imm i2 && o.size() > 3 && o.get(3) instanceof Imm i3 && !fma) {
+            b = (org.jptxas.simulator.numeric.SmallFloats.toHalf(i2.value()) << 16) | org.jptxas.simulator.numeric.SmallFloats.toHalf(i3.value());
+            next = 4;
+        } else {
+            b = halfPair(o.get(2), t, w, op);
+            next = 3;
+        }
+        if (fma) {
+            if (o.size() == next + 2 && o.get(next) instanceof Imm hi && o.get(next + 1) instanceof Imm lo) {
+                c = (org.jptxas.simulator.numeric.SmallFloats.toHalf(hi.value()) << 16) | org.jptxas.simulator.numeric.SmallFloats.toHalf(lo.value());
+            } else if (o.size() == next + 1) {
+                c = halfPair(o.get(next), t, w, op);
+            } else {
+                throw unimplemented(op);
+            }
+        } else {
+            if (o.size() != next) {
+                throw unimplemented(op);
+            }
+            c = mul ? 0x80008000 : 0; // x*y + (-0) keeps a product's sign; x + y*1 below for add
+        }
+        int r = 0;
+        for (int k = 0; k < 2; k++) {
+            double x = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(a >>> (16 * k) & 0xffff);
+            double y = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(b >>> (16 * k) & 0xffff);
+            double z = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(c >>> (16 * k) & 0xffff);
+            double v = fma ? Math.fma(x, y, z) : mul ? x * y : x + y;
+            r |= (org.jptxas.simulator.numeric.SmallFloats.toHalf(v) & 0xffff) << (16 * k);
+        }
+        writeR(t, o.get(0), r);
+    }
+
+    private double readD(SassOperand o, Thread t, Warp w) {
+        if (o instanceof Imm i) {
+            return i.floating() ? i.value() : Double.longBitsToDouble(i.bits() << 32);
+        }
+        double d = Double.longBitsToDouble(read64(o, t, w));
+        boolean neg = o instanceof Reg r ? r.negate() : o instanceof UReg u ? u.negate() : o instanceof CBank c && c.negate();
+        boolean abs = o instanceof Reg r ? r.abs() : o instanceof CBank c && c.abs();
+        if (abs) {
+            d = Math.abs(d);
+        }
+        return neg ? -d : d;
+    }
+
+    /** RED/ATOMG/ATOMS: add, min, max, and, or, xor, exch, cas, inc on global or shared memory, 32/64-bit, f32/f64 add. */
+    private void atomic(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean red = op.opcode().startsWith("RED");
+        boolean sharedSpace = op.opcode().equals("ATOMS");
+        int i = 0;
+        SassOperand dst = null;
+        if (!red) {
+            if (o.get(0) instanceof Pred) {
+                i++; // ATOMG's predicate result (reported for some forms): not used by ptxas's code here
+            }
+            dst = o.get(i++);
+        }
+        Mem m = (Mem) o.get(i++);
+        String kind = null;
+        for (String mod : op.modifiers()) {
+            switch (mod) {
+                case "ADD", "MIN", "MAX", "AND", "OR", "XOR", "EXCH", "CAS", "INC", "DEC" -> kind = mod;
+                default -> { }
+            }
+        }
+        if (op.has("POPC") && op.has("INC")) {
+            kind = "POPC_INC";
+        }
+        if (kind == null) {
+            throw unimplemented(op);
+        }
+        boolean is64 = op.has("64") || op.has("F64") || op.has("U64") || op.has("S64");
+        boolean f32 = op.has("F32") || op.has("FTZ") && op.has("RN") && !op.has("F64");
+        boolean f64 = op.has("F64");
+        boolean signed = op.has("S32") || op.has("S64");
+        int size = is64 ? 8 : 4;
+        long a = address(m, t, w, !sharedSpace && op.has("E"));
+        Region r = sharedSpace ? shared : null;
+        long old = r == null ? launch.global().load(a, size) : r.load(a, size);
+        long v = kind.equals("POPC_INC") ? 1 : size == 8 ? read64(o.get(i), t, w) : Integer.toUnsignedLong(read(o.get(i), t, w));
+        long mask = size == 8 ? -1L : 0xffffffffL;
+        long nv = switch (kind) {
+            case "ADD" -> f64 ? Double.doubleToRawLongBits(Double.longBitsToDouble(old) + Double.longBitsToDouble(v))
+                    : f32 ? Integer.toUnsignedLong(Float.floatToRawIntBits(Float.intBitsToFloat((int) old) + Float.intBitsToFloat((int) v)))
+                    : old + v;
+            case "POPC_INC" -> old + 1;
+            case "MIN" -> signed ? (size == 8 ? Math.min(old, v) : Math.min((int) old, (int) v))
+                    : (Long.compareUnsigned(old & mask, v & mask) <= 0 ? old : v);
+            case "MAX" -> signed ? (size == 8 ? Math.max(old, v) : Math.max((int) old, (int) v))
+                    : (Long.compareUnsigned(old & mask, v & mask) >= 0 ? old : v);
+            case "AND" -> old & v;
+            case "OR" -> old | v;
+            case "XOR" -> old ^ v;
+            case "EXCH" -> v;
+            case "CAS" -> {
+                long swap = size == 8 ? read64(o.get(i + 1), t, w) : Integer.toUnsignedLong(read(o.get(i + 1), t, w));
+                yield (old & mask) == (v & mask) ? swap : old;
+            }
+            case "INC" -> Long.compareUnsigned(old & mask, v & mask) >= 0 ? 0 : old + 1;
+            case "DEC" -> (old & mask) == 0 || Long.compareUnsigned(old & mask, v & mask) > 0 ? v : old - 1;
+            default -> throw unimplemented(op);
+        };
+        if (f32 && !kind.equals("ADD")) {
+            throw unimplemented(op);
+        }
+        if (r == null) {
+            launch.global().store(a, size, nv);
+        } else {
+            r.store(a, size, nv);
+        }
+        if (dst != null) {
+            if (size == 8) {
+                writeR64(t, dst, old);
+            } else {
+                writeR(t, dst, (int) old);
+            }
+        }
+    }
+
+    /** I2F{.F64}{.S32|.U32|.S64|.U64}{.RZ|.RM|.RP}: integer to float in a rounding direction. */
+    private void i2f(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean wideSrc = op.has("S64") || op.has("U64");
+        boolean unsigned = op.has("U32") || op.has("U64");
+        boolean toF64 = op.has("F64");
+        if (op.has("F16") || op.has("S16") || op.has("U16") || op.has("S8") || op.has("U8")) {
+            throw unimplemented(op);
+        }
+        long v = wideSrc ? read64(o.get(1), t, w) : unsigned ? Integer.toUnsignedLong(read(o.get(1), t, w)) : read(o.get(1), t, w);
+        java.math.BigDecimal exact = unsigned && wideSrc && v < 0 ? new java.math.BigDecimal(Long.toUnsignedString(v))
+                : java.math.BigDecimal.valueOf(v);
+        org.jptxas.simulator.numeric.Rounding rnd = op.has("RZ") ? org.jptxas.simulator.numeric.Rounding.RZ
+                : op.has("RM") ? org.jptxas.simulator.numeric.Rounding.RM
+                : op.has("RP") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
+        if (toF64) {
+            writeR64(t, o.get(0), Double.doubleToRawLongBits(v == 0 ? 0.0 : org.jptxas.simulator.numeric.Ieee.roundToDouble(exact, rnd)));
+        } else {
+            writeR(t, o.get(0), Float.floatToRawIntBits(v == 0 ? 0.0f : org.jptxas.simulator.numeric.Ieee.roundToFloat(exact, rnd)));
+        }
+    }
+
+    /** F2I{.FTZ}{.U32|.S32|.U64|.S64}{.F64}{.TRUNC|.FLOOR|.CEIL}{.NTZ}: saturating, NaN to 0. */
+    private void f2i(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean fromF64 = op.has("F64");
+        if (op.has("F16") || op.has("S16") || op.has("U16") || op.has("S8") || op.has("U8")) {
+            throw unimplemented(op);
+        }
+        double x = fromF64 ? readD(o.get(1), t, w) : readF(o.get(1), t, w);
+        if (op.has("FTZ") && !fromF64) {
+            x = org.jptxas.simulator.numeric.Ieee.ftz((float) x);
+        }
+        double r = op.has("TRUNC") ? (x < 0 ? Math.ceil(x) : Math.floor(x)) : op.has("FLOOR") ? Math.floor(x)
+                : op.has("CEIL") ? Math.ceil(x) : Math.rint(x);
+        boolean unsigned = op.has("U32") || op.has("U64");
+        boolean wide = op.has("S64") || op.has("U64");
+        long v;
+        if (Double.isNaN(r)) {
+            v = 0;
+        } else if (wide) {
+            if (unsigned) {
+                v = r <= 0 ? 0 : r >= 0x1p64 ? -1L : new java.math.BigDecimal(r).toBigInteger().longValue();
+            } else {
+                v = (long) r;
+            }
+        } else if (unsigned) {
+            v = r <= 0 ? 0 : r >= 4294967295.0 ? 0xffffffffL : (long) r;
+        } else {
+            v = (int) r;
+        }
+        if (wide) {
+            writeR64(t, o.get(0), v);
+        } else {
+            writeR(t, o.get(0), (int) v);
+        }
+    }
+
+    private void imad(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean signed = !op.has("U32");
+        if (op.has("WIDE")) {
+            // IMAD.WIDE{.U32}{.X} Rd, {Pc,} a, b, c64 {, Pcin}: the optional carry out of the 64-bit sum chains wide adds
+            int i = 1;
+            SassOperand pOut = null;
+            if (o.get(1) instanceof Pred) {
+                pOut = o.get(1);
+                i = 2;
+            }
+            long a = signed ? read(o.get(i), t, w) : Integer.toUnsignedLong(read(o.get(i), t, w));
+            long b = signed ? read(o.get(i + 1), t, w) : Integer.toUnsignedLong(read(o.get(i + 1), t, w));
+            long c = read64(o.get(i + 2), t, w);
+            long cin = op.has("X") ? (pred(o.get(o.size() - 1), t, w) ? 1 : 0) : 0;
+            long prod = a * b;
+            long s1 = prod + c;
+            boolean carry = Long.compareUnsigned(s1, prod) < 0;
+            long s2 = s1 + cin;
+            carry |= cin == 1 && s2 == 0;
+            writeR64(t, o.get(0), s2);
+            if (pOut != null) {
+                writeP(t, pOut, carry);
+            }
+            return;
+        }
+        if (op.has("HI")) {
+            // IMAD.HI{.U32}{.X} Rd, {Pc,} a, b, c64 {, Pcin}: high word of a*b plus a 64-bit C (a register pair; ptxas's
+            // Newton steps put the estimate in its high half), with an optional carry out of bit 64.
+            int i = 1;
+            SassOperand pOut = null;
+            if (o.get(1) instanceof Pred) {
+                pOut = o.get(1);
+                i = 2;
+            }
+            if (!(o.get(i + 2) instanceof Reg)) {
+                throw unimplemented(op);
+            }
+            int x = read(o.get(i), t, w), y = read(o.get(i + 1), t, w);
+            java.math.BigInteger p = signed ? java.math.BigInteger.valueOf((long) x * y)
+                    : java.math.BigInteger.valueOf(Integer.toUnsignedLong(x) * Integer.toUnsignedLong(y))
+                            .and(java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE));
+            long c64 = read64(o.get(i + 2), t, w);
+            java.math.BigInteger sum = p.add(java.math.BigInteger.valueOf(c64).and(java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE)));
+            if (op.has("X")) {
+                sum = sum.add(java.math.BigInteger.valueOf(pred(o.get(o.size() - 1), t, w) ? 1 : 0));
+            }
+            writeR(t, o.get(0), sum.shiftRight(32).intValue());
+            if (pOut != null) {
+                writeP(t, pOut, sum.testBit(64));
+            }
+            return;
+        }
+        int a = read(o.get(1), t, w), b = read(o.get(2), t, w), c = read(o.get(3), t, w);
+        int r = a * b + c;
+        if (op.has("X")) {
+            r += pred(o.get(o.size() - 1), t, w) ? 1 : 0;
+        }
+        writeR(t, o.get(0), r);
+    }
+
+    private long read64(SassOperand o, Thread t, Warp w) {
+        if (o instanceof Reg r) {
+            return r.index() == 255 ? 0 : Integer.toUnsignedLong(t.r[r.index()]) | (long) t.r[r.index() + 1] << 32;
+        }
+        if (o instanceof UReg u) {
+            return u.index() == 63 ? 0 : Integer.toUnsignedLong(w.ur[u.index()]) | (long) w.ur[u.index() + 1] << 32;
+        }
+        if (o instanceof CBank c) {
+            return cbank(c, t, 8);
+        }
+        if (o instanceof Imm i) {
+            return i.bits();
+        }
+        throw new Stop(new Fault.Unimplemented("64-bit operand " + o, ""));
+    }
+
+    /** Contribution of a source to a carry-propagating sum: {@code -x} adds {@code ~x + 1} as the hardware does. */
+    private long addend(SassOperand o, Thread t, Warp w) {
+        if (o instanceof Reg r && r.negate()) {
+            int v = r.index() == 255 ? 0 : t.r[r.index()];
+            return Integer.toUnsignedLong(~v) + 1;
+        }
+        if (o instanceof UReg u && u.negate()) {
+            int v = u.index() == 63 ? 0 : w.ur[u.index()];
+            return Integer.toUnsignedLong(~v) + 1;
+        }
+        return Integer.toUnsignedLong(read(o, t, w));
+    }
+
+    private void iadd3(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        int i = 1;
+        SassOperand p0 = null, p1 = null;
+        if (o.get(i) instanceof Pred) {
+            p0 = o.get(i++);
+            if (o.get(i) instanceof Pred) {
+                p1 = o.get(i++);
+            }
+        }
+        long sum = addend(o.get(i), t, w) + addend(o.get(i + 1), t, w) + addend(o.get(i + 2), t, w);
+        if (op.has("X")) {
+            for (int k = i + 3; k < o.size(); k++) {
+                sum += pred(o.get(k), t, w) ? 1 : 0;
+            }
+        }
+        writeR(t, o.get(0), (int) sum);
+        if (p0 != null) {
+            writeP(t, p0, (sum >>> 32 & 1) != 0);
+        }
+        if (p1 != null) {
+            writeP(t, p1, (sum >>> 33 & 1) != 0);
+        }
+    }
+
+    private void lea(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        int i = 1;
+        SassOperand pOut = null;
+        if (o.get(i) instanceof Pred) {
+            pOut = o.get(i++);
+        }
+        if (op.has("HI")) {
+            // LEA.HI d, lo, base, hi, shift [, carry]; .SX32: hi is the sign of lo
+            int lo = read(o.get(i), t, w);
+            long base = Integer.toUnsignedLong(read(o.get(i + 1), t, w));
+            int hi;
+            int shiftIdx;
+            if (op.has("SX32")) {
+                hi = lo >> 31;
+                shiftIdx = i + 2;
+            } else {
+                hi = read(o.get(i + 2), t, w);
+                shiftIdx = i + 3;
+            }
+            int sh = read(o.get(shiftIdx), t, w) & 63;
+            long wide = (Integer.toUnsignedLong(lo) | (long) hi << 32) << sh;
+            long sum = base + ((wide >>> 32) & 0xffffffffL);
+            if (op.has("X") && shiftIdx + 1 < o.size()) {
+                sum += pred(o.get(shiftIdx + 1), t, w) ? 1 : 0;
+            }
+            writeR(t, o.get(0), (int) sum);
+            if (pOut != null) {
+                writeP(t, pOut, (sum >>> 32 & 1) != 0);
+            }
+            return;
+        }
+        long a = Integer.toUnsignedLong(read(o.get(i), t, w));
+        long b = Integer.toUnsignedLong(read(o.get(i + 1), t, w));
+        int sh = read(o.get(i + 2), t, w) & 31;
+        long sum = ((a << sh) & 0xffffffffL) + b;
+        if (op.has("X") && i + 3 < o.size()) {
+            sum += pred(o.get(i + 3), t, w) ? 1 : 0;
+        }
+        writeR(t, o.get(0), (int) sum);
+        if (pOut != null) {
+            writeP(t, pOut, (sum >>> 32 & 1) != 0); // carry out of the low 32 bits, consumed by LEA.HI.X
+        }
+    }
+
+    private void shf(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        long lo = Integer.toUnsignedLong(read(o.get(1), t, w));
+        int shRaw = read(o.get(2), t, w);
+        long hi = Integer.toUnsignedLong(read(o.get(3), t, w));
+        boolean left = op.has("L");
+        boolean wrap = op.has("W");
+        boolean hiOut = op.has("HI");
+        boolean is64 = op.has("U64") || op.has("S64");
+        boolean signed = op.has("S32") || op.has("S64");
+        int maxShift = is64 ? 63 : 31;
+        int sh = wrap ? shRaw & maxShift : Math.min(shRaw & 0x7fffffff, is64 ? 64 : 32);
+        if (shRaw < 0 && !wrap) {
+            sh = is64 ? 64 : 32;
+        }
+        long v = hi << 32 | lo;
+        long r;
+        if (left) {
+            long s = sh >= 64 ? 0 : v << sh;
+            r = hiOut ? s >>> 32 : s;
+        } else if (signed) {
+            long x = is64 ? v : (long) (int) hi << 32 | lo;
+            long s = x >> Math.min(sh, 63);
+            r = hiOut ? s >> 32 : s;
+        } else {
+            long s = sh >= 64 ? 0 : v >>> sh;
+            r = hiOut ? s >>> 32 : s;
+        }
+        writeR(t, o.get(0), (int) r);
+    }
+
+    private void isetp(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        String cmp = op.modifiers().get(0);
+        boolean unsigned = op.has("U32");
+        String bool = op.has("AND") ? "AND" : op.has("OR") ? "OR" : "XOR";
+        int a = read(o.get(2), t, w), b = read(o.get(3), t, w);
+        boolean c = pred(o.get(4), t, w);
+        int ca = unsigned ? Integer.compareUnsigned(a, b) : Integer.compare(a, b);
+        boolean r;
+        if (op.has("EX")) {
+            boolean low = pred(o.get(5), t, w);
+            r = switch (cmp) {
+                case "EQ" -> ca == 0 && low;
+                case "NE" -> ca != 0 || low;
+                case "LT" -> ca < 0 || (ca == 0 && low);
+                case "LE" -> ca < 0 || (ca == 0 && low);
+                case "GT" -> ca > 0 || (ca == 0 && low);
+                case "GE" -> ca > 0 || (ca == 0 && low);
+                default -> throw unimplemented(op);
+            };
+        } else {
+            r = switch (cmp) {
+                case "EQ" -> ca == 0;
+                case "NE" -> ca != 0;
+                case "LT" -> ca < 0;
+                case "LE" -> ca <= 0;
+                case "GT" -> ca > 0;
+                case "GE" -> ca >= 0;
+                case "F" -> false;
+                case "T" -> true;
+                default -> throw unimplemented(op);
+            };
+        }
+        writeP(t, o.get(0), combine(bool, r, c));
+        writeP(t, o.get(1), combine(bool, !r, c));
+    }
+
+    private static boolean combine(String bool, boolean a, boolean b) {
+        return switch (bool) {
+            case "AND" -> a && b;
+            case "OR" -> a || b;
+            default -> a ^ b;
+        };
+    }
+
+    private void fsetp(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        String cmp = op.modifiers().get(0);
+        String bool = op.has("AND") ? "AND" : op.has("OR") ? "OR" : "XOR";
+        boolean dbl = op.opcode().equals("DSETP");
+        double a = dbl ? readD(o.get(2), t, w) : readF(o.get(2), t, w), b = dbl ? readD(o.get(3), t, w) : readF(o.get(3), t, w);
+        if (op.has("FTZ") && !dbl) {
+            a = org.jptxas.simulator.numeric.Ieee.ftz((float) a);
+            b = org.jptxas.simulator.numeric.Ieee.ftz((float) b);
+        }
+        boolean nan = Double.isNaN(a) || Double.isNaN(b);
+        boolean r = switch (cmp) {
+            case "EQ" -> a == b;
+            case "NE" -> a != b && !nan;
+            case "LT" -> a < b;
+            case "LE" -> a <= b;
+            case "GT" -> a > b;
+            case "GE" -> a >= b;
+            case "EQU" -> a == b || nan;
+            case "NEU" -> a != b;
+            case "LTU" -> !(a >= b);
+            case "LEU" -> !(a > b);
+            case "GTU" -> !(a <= b);
+            case "GEU" -> !(a < b);
+            case "NUM" -> !nan;
+            case "NAN" -> nan;
+            case "F" -> false;
+            case "T" -> true;
+            default -> throw unimplemented(op);
+        };
+        boolean c = pred(o.get(4), t, w);
+        writeP(t, o.get(0), combine(bool, r, c));
+        writeP(t, o.get(1), combine(bool, !r, c));
+    }
+
+    private void ffma(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        org.jptxas.simulator.numeric.Rounding rnd = op.has("RZ") ? org.jptxas.simulator.numeric.Rounding.RZ
+                : op.has("RM") ? org.jptxas.simulator.numeric.Rounding.RM
+                : op.has("RP") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
+        boolean ftz = op.has("FTZ");
+        float a = readF(o.get(1), t, w), b = readF(o.get(2), t, w);
+        if (ftz) {
+            a = org.jptxas.simulator.numeric.Ieee.ftz(a);
+            b = org.jptxas.simulator.numeric.Ieee.ftz(b);
+        }
+        float r;
+        switch (op.opcode()) {
+            case "FADD" -> r = org.jptxas.simulator.numeric.Ieee.add(a, b, rnd);
+            case "FMUL" -> r = org.jptxas.simulator.numeric.Ieee.mul(a, b, rnd);
+            default -> {
+                float c = readF(o.get(3), t, w);
+                if (ftz) {
+                    c = org.jptxas.simulator.numeric.Ieee.ftz(c);
+                }
+                r = org.jptxas.simulator.numeric.Ieee.fma(a, b, c, rnd);
+            }
+        }
+        if (ftz) {
+            r = org.jptxas.simulator.numeric.Ieee.ftz(r);
+        }
+        if (op.has("SAT")) {
+            r = org.jptxas.simulator.numeric.Ieee.saturate(r);
+        }
+        writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
+    }
+
+    private Region spaceRegion(SassOp op, Thread t) {
+        return switch (op.opcode()) {
+            case "LDS", "STS" -> shared;
+            case "LDL", "STL" -> {
+                if (t.local == null) {
+                    t.local = new Region("local memory", AddressSpace.LOCAL, 0, STACK_BYTES);
+                }
+                yield t.local;
+            }
+            default -> null;
+        };
+    }
+
+    private void load(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        long a = address((Mem) o.get(1), t, w, wideGlobal(op));
+        int size = accessSize(op);
+        Region r = spaceRegion(op, t);
+        int d = ((Reg) o.get(0)).index();
+        if (size <= 4) {
+            long v = r == null ? launch.global().load(a, size) : r.load(a, size);
+            int x = (int) v;
+            if (signedAccess(op)) {
+                x = size == 1 ? (byte) v : (short) v;
+            }
+            if (d != 255) {
+                t.r[d] = x;
+            }
+            return;
+        }
+        if ((a & (size - 1)) != 0) {
+            throw new MemoryAccessException(r == null ? AddressSpace.GLOBAL : r.space(), a, size, "misaligned");
+        }
+        for (int k = 0; k < size / 4; k++) {
+            long v = r == null ? launch.global().load(a + 4L * k, 4) : r.load(a + 4L * k, 4);
+            if (d != 255) {
+                t.r[d + k] = (int) v;
+            }
+        }
+    }
+
+    private void store(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        long a = address((Mem) o.get(0), t, w, wideGlobal(op));
+        int size = accessSize(op);
+        Region r = spaceRegion(op, t);
+        int s = ((Reg) o.get(1)).index();
+        if (size <= 4) {
+            long v = s == 255 ? 0 : Integer.toUnsignedLong(t.r[s]);
+            if (r == null) {
+                launch.global().store(a, size, v);
+            } else {
+                r.store(a, size, v);
+            }
+            return;
+        }
+        if ((a & (size - 1)) != 0) {
+            throw new MemoryAccessException(r == null ? AddressSpace.GLOBAL : r.space(), a, size, "misaligned");
+        }
+        for (int k = 0; k < size / 4; k++) {
+            long v = s == 255 ? 0 : Integer.toUnsignedLong(t.r[s + k]);
+            if (r == null) {
+                launch.global().store(a + 4L * k, 4, v);
+            } else {
+                r.store(a + 4L * k, 4, v);
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package org.jptxas.simulator.sass;
+
+/** An operand of a SASS instruction in nvdisasm syntax, with its prefix/suffix modifiers. */
+sealed interface SassOperand {
+    /** {@code R2}, {@code -R2}, {@code |R2|}, {@code ~R2}, {@code R2.H1}: index 255 is RZ. */
+    record Reg(int index, boolean negate, boolean abs, boolean invert, String suffix) implements SassOperand {}
+
+    /** {@code UR4}; 63 is URZ. */
+    record UReg(int index, boolean negate, boolean invert) implements SassOperand {}
+
+    /** {@code P0}, {@code !P0}, {@code PT} (7). */
+    record Pred(int index, boolean negated) implements SassOperand {}
+
+    /** {@code UP0}, {@code !UPT}. */
+    record UPred(int index, boolean negated) implements SassOperand {}
+
+    /** A hex immediate (two's complement {@code bits}) or a decimal float literal ({@code floating}: {@code value}). */
+    record Imm(long bits, double value, boolean floating) implements SassOperand {}
+
+    /** {@code c[0x0][0x160]}, {@code c[0x0][R2+0x10]}: base register -1 when absent. */
+    record CBank(int bank, int baseReg, long offset, boolean negate, boolean abs) implements SassOperand {}
+
+    /** {@code [R2.64+0x10]}, {@code desc[UR4][R2.64]}, {@code [UR4+0x8]}, {@code [R2.X4+UR4]}: the register is scaled by {@code scale}. */
+    record Mem(int reg, boolean wide, int scale, int ureg, long offset) implements SassOperand {}
+
+    /** {@code SR_TID.X}, {@code SRZ}. */
+    record Special(String name) implements SassOperand {}
+
+    /** A branch target address. */
+    record Target(long address) implements SassOperand {}
+
+    /** Anything else, kept as text ({@code B0}, {@code 0x0} barrier ids are Imm). */
+    record Other(String text) implements SassOperand {}
+}

@@ -1,0 +1,161 @@
+package org.jptxas.simulator.sass;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.jptxas.ori.target.Target;
+import org.jptxas.simulator.exec.ExecutionLimits;
+import org.jptxas.simulator.exec.Fault;
+import org.jptxas.simulator.exec.Launch;
+import org.jptxas.simulator.exec.LaunchResult;
+import org.jptxas.simulator.launch.LaunchSpecReader;
+import org.jptxas.testing.OracleCubins;
+import org.jptxas.testing.Oracles;
+import org.jptxas.testing.kernels.KernelCase;
+import org.jptxas.testing.kernels.KernelSuite;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The SASS emulator on ptxas 13's cubins of the suite, for sm_75 … sm_90 (instruction text from nvdisasm until
+ * jptxas's decoder covers these kernels). The invariant checked for every kernel: the emulator either reproduces the
+ * reference or stops with "unimplemented instruction"; it never completes with a wrong value. A floor of kernels must
+ * run to completion, and the coverage (instruction classes seen vs executed) is printed.
+ */
+class SassEmulatorSuiteTest {
+    static final List<String> ARCHES = List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90");
+    /** Kernels the emulator must run to completion on every SM today (grows as instructions are added). */
+    static final Set<String> MUST_COMPLETE = Set.of("saxpy", "vec_add_i32", "reduce_sum_f32", "stencil_1d",
+            "scan_block_i32", "gemm_tile_f32", "dynamic_shared");
+
+    /** The kernels that must complete, on every SM (part of every build). */
+    @Test
+    void coreKernelsRunOnEverySm(@TempDir Path dir) throws Exception {
+        check(dir, KernelSuite.all().stream().filter(k -> MUST_COMPLETE.contains(k.name())).toList());
+    }
+
+    /** Kernels of the whole suite that complete today, per SM: a floor, so coverage never silently regresses. */
+    static final Map<String, Integer> COMPLETED_FLOOR = Map.of("sm_75", 50, "sm_80", 51, "sm_86", 51, "sm_89", 51, "sm_90", 49);
+
+    /** The whole suite: wrong values never, unimplemented stops allowed (CI's corpus profile). */
+    @Test
+    @Tag("slow")
+    void wholeSuiteMatchesTheReferenceOrStopsByName(@TempDir Path dir) throws Exception {
+        Map<String, Set<String>> completed = check(dir, KernelSuite.all());
+        for (String arch : ARCHES) {
+            int n = completed.getOrDefault(arch, Set.of()).size();
+            assertTrue(n >= COMPLETED_FLOOR.get(arch), arch + ": only " + n + " kernels completed, floor "
+                    + COMPLETED_FLOOR.get(arch));
+        }
+    }
+
+    /** nvdisasm's listing of a cached cubin, cached beside it (the cubin cache is content-addressed). */
+    static SassListing listing(Path nvdisasm, Path cubin) throws java.io.IOException {
+        Path cached = cubin.resolveSibling(cubin.getFileName() + ".nvdisasm.txt");
+        if (Files.isRegularFile(cached)) {
+            return SassListing.parse(Files.readString(cached));
+        }
+        org.jptxas.testing.Processes.Result r = org.jptxas.testing.Processes.run(
+                List.of(nvdisasm.toString(), "-c", cubin.toString()), cubin.getParent());
+        if (r.exitCode() != 0) {
+            throw new java.io.IOException("nvdisasm failed: " + r.stderr());
+        }
+        Path tmp = Files.createTempFile(cubin.getParent(), "listing", ".tmp");
+        Files.writeString(tmp, r.stdout());
+        Files.move(tmp, cached, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        return SassListing.parse(r.stdout());
+    }
+
+    Map<String, Set<String>> check(Path dir, List<KernelCase> kernels) throws Exception {
+        Oracles.assumePtxas13();
+        Path nvdisasm = Oracles.assumeNvdisasm();
+        ConcurrentLinkedQueue<String> wrong = new ConcurrentLinkedQueue<>();
+        Map<String, Set<String>> completed = new ConcurrentHashMap<>();
+        Set<String> seen = ConcurrentHashMap.newKeySet(), executed = ConcurrentHashMap.newKeySet();
+        Map<String, Integer> stops = new ConcurrentHashMap<>();
+        java.util.concurrent.atomic.AtomicLong warpInstructions = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
+        kernels.parallelStream().forEach(k -> {
+            for (String arch : ARCHES) {
+                if (!k.supports(Integer.parseInt(arch.substring(3)))) {
+                    continue;
+                }
+                try {
+                    OracleCubins.Compiled c = OracleCubins.ptxas13(k.ptx(), arch);
+                    if (!c.ok()) {
+                        wrong.add(k.name() + " " + arch + ": ptxas failed");
+                        continue;
+                    }
+                    Path cubin = c.cubin().orElseThrow();
+                    SassEmulator emu = SassEmulator.fromCubin(arch, Files.readAllBytes(cubin),
+                            listing(nvdisasm, cubin));
+                    seen.addAll(emu.classesSeen());
+                    Path d = dir.resolve(k.name() + "-" + arch);
+                    Launch launch = Launch.prepare(Target.of(arch), LaunchSpecReader.read(k.materialize(d)));
+                    long t0 = System.nanoTime();
+                    LaunchResult r = emu.execute(launch, ExecutionLimits.DEFAULT.withMaxWarpInstructions(20_000_000));
+                    nanos.addAndGet(System.nanoTime() - t0);
+                    warpInstructions.addAndGet(r.warpInstructions());
+                    executed.addAll(emu.classesExecuted());
+                    if (r.fault().isPresent()) {
+                        Fault f = r.fault().get();
+                        if (f instanceof Fault.Unimplemented u) {
+                            stops.merge(u.name(), 1, Integer::sum);
+                        } else {
+                            wrong.add(k.name() + " " + arch + ": " + f.describe());
+                        }
+                        continue;
+                    }
+                    Map<String, byte[]> actual = new LinkedHashMap<>();
+                    int i = 0;
+                    for (KernelCase.Arg a : k.args()) {
+                        if (a instanceof KernelCase.Buffer b && b.output()) {
+                            actual.put(b.name(), launch.arguments().get(i).buffer().orElseThrow().bytes());
+                        }
+                        i++;
+                    }
+                    List<String> problems = k.compare(actual, 3);
+                    if (problems.isEmpty()) {
+                        completed.computeIfAbsent(arch, x -> ConcurrentHashMap.newKeySet()).add(k.name());
+                    } else {
+                        wrong.add(arch + ": " + String.join("; ", problems));
+                    }
+                } catch (Exception e) {
+                    wrong.add(k.name() + " " + arch + ": " + e);
+                }
+            }
+        });
+        Set<String> notExecuted = new TreeSet<>(seen);
+        notExecuted.removeAll(executed);
+        System.out.println("SASS emulator: completed per SM: " + new TreeSet<>(completed.keySet()).stream()
+                .map(a -> a + "=" + completed.get(a).size()).toList());
+        System.out.println("SASS emulator: instruction classes seen " + seen.size() + ", executed " + executed.size());
+        System.out.println("SASS emulator: stops by unimplemented instruction: " + new java.util.TreeMap<>(stops));
+        System.out.printf("SASS emulator: %d warp instructions in %.2f s of launches (all threads of the pool)%n",
+                warpInstructions.get(), nanos.get() / 1e9);
+        assertTrue(wrong.isEmpty(), "wrong results or unexpected faults:\n" + String.join("\n", wrong));
+        List<String> missing = new ArrayList<>();
+        for (String arch : ARCHES) {
+            for (String k : MUST_COMPLETE) {
+                if (kernels.stream().noneMatch(x -> x.name().equals(k))) {
+                    continue;
+                }
+                if (!completed.getOrDefault(arch, Set.of()).contains(k)) {
+                    missing.add(k + " " + arch);
+                }
+            }
+        }
+        assertTrue(missing.isEmpty(), "did not complete: " + missing);
+        return completed;
+    }
+}

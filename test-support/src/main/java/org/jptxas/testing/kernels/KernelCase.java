@@ -1,0 +1,249 @@
+package org.jptxas.testing.kernels;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * One kernel of the suite: its PTX (under {@code kernels/<name>/}), its launch (extents and arguments with
+ * deterministic inputs) and a CPU reference that computes the expected contents of every output buffer.
+ */
+public final class KernelCase {
+    /** A kernel argument, in parameter order. */
+    public sealed interface Arg {
+        String name();
+    }
+
+    /** A scalar by value: {@code type} is a launch-spec type name ({@code u32}, {@code f32}, ...). */
+    public record Scalar(String name, String type, long bits, String jsonValue) implements Arg {}
+
+    /** A global buffer; {@code check} is null for a pure input. */
+    public record Buffer(String name, Elem elem, byte[] initial, boolean input, Check check) implements Arg {
+        public boolean output() {
+            return check != null;
+        }
+
+        public int count() {
+            return initial.length / elem.size();
+        }
+    }
+
+    private final String name;
+    private final String entry;
+    private final int minSm;
+    private final Extent grid;
+    private final Extent block;
+    private final int dynamicSharedBytes;
+    private final List<Arg> args;
+    private final Consumer<Io> reference;
+    private final String description;
+
+    KernelCase(String name, String entry, int minSm, Extent grid, Extent block, int dynamicSharedBytes, List<Arg> args,
+               Consumer<Io> reference, String description) {
+        this.name = name;
+        this.entry = entry;
+        this.minSm = minSm;
+        this.grid = grid;
+        this.block = block;
+        this.dynamicSharedBytes = dynamicSharedBytes;
+        this.args = List.copyOf(args);
+        this.reference = Objects.requireNonNull(reference, "reference of " + name);
+        this.description = description;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String entry() {
+        return entry;
+    }
+
+    /** Lowest SM the kernel's instructions need (80 for {@code redux.sync}). */
+    public int minSm() {
+        return minSm;
+    }
+
+    public Extent grid() {
+        return grid;
+    }
+
+    public Extent block() {
+        return block;
+    }
+
+    public int dynamicSharedBytes() {
+        return dynamicSharedBytes;
+    }
+
+    public List<Arg> args() {
+        return args;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public boolean supports(int sm) {
+        return sm >= minSm;
+    }
+
+    /** {@code kernels/<name>/} in the repository. */
+    public Path dir() {
+        return KernelSuite.kernelsDir().resolve(name);
+    }
+
+    public Path ptx() {
+        return dir().resolve(name + ".ptx");
+    }
+
+    public Path cuda() {
+        return dir().resolve(name + ".cu");
+    }
+
+    public Path launchJson() {
+        return dir().resolve("launch.json");
+    }
+
+    /** Fresh copies of every buffer's initial contents, by name. */
+    public Map<String, byte[]> initialBuffers() {
+        Map<String, byte[]> m = new LinkedHashMap<>();
+        for (Arg a : args) {
+            if (a instanceof Buffer b) {
+                m.put(b.name(), b.initial().clone());
+            }
+        }
+        return m;
+    }
+
+    /** The expected final contents of every output buffer, by name (the reference run on fresh inputs). */
+    public Map<String, byte[]> expectedOutputs() {
+        Map<String, byte[]> buffers = initialBuffers();
+        Map<String, Long> scalars = new LinkedHashMap<>();
+        for (Arg a : args) {
+            if (a instanceof Scalar s) {
+                scalars.put(s.name(), s.bits());
+            }
+        }
+        Io io = new Io(buffers, scalars);
+        reference.accept(io);
+        io.flush();
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        for (Arg a : args) {
+            if (a instanceof Buffer b && b.output()) {
+                out.put(b.name(), buffers.get(b.name()));
+            }
+        }
+        return out;
+    }
+
+    /** Output buffers by name. */
+    public List<Buffer> outputs() {
+        return args.stream().filter(a -> a instanceof Buffer b && b.output()).map(a -> (Buffer) a).toList();
+    }
+
+    /**
+     * Compares every output against the reference; returns human-readable mismatches (at most {@code limit} per
+     * buffer), empty when all match.
+     */
+    public List<String> compare(Map<String, byte[]> actualOutputs, int limit) {
+        Map<String, byte[]> expected = expectedOutputs();
+        List<String> problems = new ArrayList<>();
+        for (Buffer b : outputs()) {
+            byte[] e = expected.get(b.name());
+            byte[] a = actualOutputs.get(b.name());
+            if (a == null || a.length != e.length) {
+                problems.add(name + ": output " + b.name() + " missing or of the wrong size");
+                continue;
+            }
+            ByteBuffer eb = ByteBuffer.wrap(e).order(ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer ab = ByteBuffer.wrap(a).order(ByteOrder.LITTLE_ENDIAN);
+            int bad = 0;
+            for (int i = 0; i < b.count(); i++) {
+                long ev = element(eb, b.elem(), i), av = element(ab, b.elem(), i);
+                if (!b.check().matches(b.elem(), ev, av)) {
+                    if (bad < limit) {
+                        problems.add(name + ": " + b.name() + "[" + i + "] expected " + b.elem().format(ev) + " got "
+                                + b.elem().format(av) + " (" + b.check() + ")");
+                    }
+                    bad++;
+                }
+            }
+            if (bad > limit) {
+                problems.add(name + ": " + b.name() + ": " + (bad - limit) + " more mismatches");
+            }
+        }
+        return problems;
+    }
+
+    private static long element(ByteBuffer b, Elem e, int i) {
+        return switch (e.size()) {
+            case 1 -> b.get(i) & 0xffL;
+            case 2 -> b.getShort(2 * i) & 0xffffL;
+            case 4 -> b.getInt(4 * i) & 0xffffffffL;
+            default -> b.getLong(8 * i);
+        };
+    }
+
+    /**
+     * The launch spec of this case in {@code bin/jptxas-run}'s format; input buffers read {@code <buffer>.bin},
+     * outputs are written to {@code <buffer>.out.bin} (paths relative to the spec).
+     */
+    public String launchSpecJson() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("{\n  \"entry\": \"").append(entry).append("\",\n");
+        sb.append("  \"grid\": ").append(grid.json()).append(",\n");
+        sb.append("  \"block\": ").append(block.json()).append(",\n");
+        sb.append("  \"dynamic_shared_bytes\": ").append(dynamicSharedBytes).append(",\n");
+        sb.append("  \"params\": [");
+        for (int i = 0; i < args.size(); i++) {
+            sb.append(i == 0 ? "\n    " : ",\n    ");
+            Arg a = args.get(i);
+            if (a instanceof Scalar s) {
+                sb.append("{\"type\": \"").append(s.type()).append("\", \"value\": ").append(s.jsonValue()).append('}');
+            } else if (a instanceof Buffer b) {
+                sb.append("{\"type\": \"ptr\", \"bytes\": ").append(b.initial().length);
+                if (b.input()) {
+                    sb.append(", \"in\": \"").append(b.name()).append(".bin\"");
+                }
+                if (b.output()) {
+                    sb.append(", \"out\": \"").append(b.name()).append(".out.bin\"");
+                }
+                sb.append('}');
+            }
+        }
+        sb.append("\n  ]\n}\n");
+        return sb.toString();
+    }
+
+    /** Writes {@code launch.json} and every input {@code .bin} into {@code dir}; returns the spec's path. */
+    public Path materialize(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            for (Arg a : args) {
+                if (a instanceof Buffer b && b.input()) {
+                    Files.write(dir.resolve(b.name() + ".bin"), b.initial());
+                }
+            }
+            Path spec = dir.resolve("launch.json");
+            Files.writeString(spec, launchSpecJson());
+            return spec;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,120 @@
+package org.jptxas.testing.kernels;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** Fluent construction of a {@link KernelCase}; arguments are added in parameter order. */
+public final class KernelCaseBuilder {
+    private final String name;
+    private String entry;
+    private int minSm = 75;
+    private Extent grid = new Extent(1, 1, 1);
+    private Extent block = new Extent(1, 1, 1);
+    private int dynamicShared;
+    private String description = "";
+    private final List<KernelCase.Arg> args = new ArrayList<>();
+
+    KernelCaseBuilder(String name) {
+        this.name = name;
+        this.entry = name;
+    }
+
+    public KernelCaseBuilder describe(String d) {
+        description = d;
+        return this;
+    }
+
+    public KernelCaseBuilder minSm(int sm) {
+        minSm = sm;
+        return this;
+    }
+
+    public KernelCaseBuilder grid(int x, int y, int z) {
+        grid = new Extent(x, y, z);
+        return this;
+    }
+
+    public KernelCaseBuilder grid(int x) {
+        return grid(x, 1, 1);
+    }
+
+    public KernelCaseBuilder block(int x, int y, int z) {
+        block = new Extent(x, y, z);
+        return this;
+    }
+
+    public KernelCaseBuilder block(int x) {
+        return block(x, 1, 1);
+    }
+
+    public KernelCaseBuilder dynamicShared(int bytes) {
+        dynamicShared = bytes;
+        return this;
+    }
+
+    public KernelCaseBuilder u32(String n, long v) {
+        args.add(new KernelCase.Scalar(n, "u32", v & 0xffffffffL, Long.toString(v & 0xffffffffL)));
+        return this;
+    }
+
+    public KernelCaseBuilder s32(String n, int v) {
+        args.add(new KernelCase.Scalar(n, "s32", v, Integer.toString(v)));
+        return this;
+    }
+
+    public KernelCaseBuilder f32(String n, float v) {
+        args.add(new KernelCase.Scalar(n, "f32", Float.floatToRawIntBits(v) & 0xffffffffL, Float.toString(v)));
+        return this;
+    }
+
+    public KernelCaseBuilder buffer(String n, Elem elem, byte[] initial, boolean input, Check check) {
+        args.add(new KernelCase.Buffer(n, elem, initial, input, check));
+        return this;
+    }
+
+    public KernelCaseBuilder in(String n, int[] v) {
+        return buffer(n, Elem.I32, Bytes.of(v), true, null);
+    }
+
+    public KernelCaseBuilder in(String n, float[] v) {
+        return buffer(n, Elem.F32, Bytes.of(v), true, null);
+    }
+
+    public KernelCaseBuilder in(String n, double[] v) {
+        return buffer(n, Elem.F64, Bytes.of(v), true, null);
+    }
+
+    public KernelCaseBuilder in(String n, long[] v) {
+        return buffer(n, Elem.I64, Bytes.of(v), true, null);
+    }
+
+    public KernelCaseBuilder in(String n, Elem elem, byte[] v) {
+        return buffer(n, elem, v, true, null);
+    }
+
+    public KernelCaseBuilder inOut(String n, int[] v, Check c) {
+        return buffer(n, Elem.I32, Bytes.of(v), true, c);
+    }
+
+    public KernelCaseBuilder inOut(String n, float[] v, Check c) {
+        return buffer(n, Elem.F32, Bytes.of(v), true, c);
+    }
+
+    public KernelCaseBuilder inOut(String n, Elem elem, byte[] v, Check c) {
+        return buffer(n, elem, v, true, c);
+    }
+
+    /** A zero-filled output buffer of {@code count} elements. */
+    public KernelCaseBuilder out(String n, Elem elem, int count, Check c) {
+        return buffer(n, elem, new byte[count * elem.size()], false, c);
+    }
+
+    public KernelCaseBuilder out(String n, Elem elem, int count) {
+        return out(n, elem, count, elem.floating() ? Check.FLOAT : Check.EXACT);
+    }
+
+    public KernelCase reference(Consumer<Io> reference) {
+        return new KernelCase(name, entry, minSm, grid, block, dynamicShared, args, reference, description);
+    }
+}

@@ -1,0 +1,45 @@
+package org.jptxas.testing.kernels;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jptxas.testing.RepoRoot;
+
+/**
+ * The project's kernel suite, shared by the simulator (PTX interpreter and SASS emulator must agree with the
+ * references) and by code generation (our cubins must compute the references). Every kernel lives in
+ * {@code kernels/<name>/} as CUDA source, the PTX nvcc 13 generated from it, and the launch spec this class
+ * generates ({@link KernelCase#launchSpecJson()}); inputs are generated here, deterministically.
+ */
+public final class KernelSuite {
+    private KernelSuite() {}
+
+    /** Every case, in a stable order. */
+    public static List<KernelCase> all() {
+        List<KernelCase> all = new ArrayList<>();
+        all.addAll(MemoryKernels.all());
+        all.addAll(ArithmeticKernels.all());
+        all.addAll(WarpKernels.all());
+        return List.copyOf(all);
+    }
+
+    public static Optional<KernelCase> byName(String name) {
+        return all().stream().filter(k -> k.name().equals(name)).findFirst();
+    }
+
+    public static KernelCaseBuilder kernel(String name) {
+        return new KernelCaseBuilder(name);
+    }
+
+    /** {@code kernels/} at the repository root. */
+    public static Path kernelsDir() {
+        Path root = RepoRoot.find().orElseThrow(() -> new IllegalStateException("repository root not found"));
+        Path dir = root.resolve("kernels");
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalStateException("no kernels/ folder in " + root);
+        }
+        return dir;
+    }
+}
