@@ -735,8 +735,8 @@ public final class PtxChecker {
     }
 
     private OperandUse exprUse(Expr e) {
-        if (e instanceof Expr.IntLit) {
-            return OperandUse.of(OperandShape.IMMEDIATE_INT);
+        if (e instanceof Expr.IntLit lit) {
+            return OperandUse.immediate(lit.value());
         }
         if (e instanceof Expr.FloatLit f) {
             return new OperandUse(OperandShape.IMMEDIATE_FLOAT, f.form() == Expr.FloatForm.HEX_F32 ? "f32" : "f64", 0);
