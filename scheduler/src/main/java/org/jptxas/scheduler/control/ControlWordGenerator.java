@@ -204,7 +204,7 @@ public final class ControlWordGenerator {
                 t = issue;
                 wait[i] = waitMask;
                 clearWaited(waitMask);
-                pipeFree[c.pipe()] = issue + model.issueInterval(c.pipe());
+                pipeFree[c.pipe()] = issue + model.pipeBusy(c);
                 // Effects of i.
                 int wsb = -1;
                 if (c.variable() && !in.defs().isEmpty() && hasRealDef(in)) {
@@ -239,7 +239,8 @@ public final class ControlWordGenerator {
                 if (nop && in.has(SchedFlag.NOP)) {
                     stall[i] = 0;
                 }
-                boolean yield = !nop && !latencyBound[i];
+                boolean yield = !nop && stall[i] <= cls[i].yieldMaxStall()
+                        && !(stall[i] == 2 && latencyBound[i] && !cls[i].variable());
                 int reuse = yield && i + 1 < n ? reuse(in, code.get(i + 1)) : 0;
                 out.add(new ControlWord(stall[i], yield, wr[i], rd[i], wait[i], reuse));
             }

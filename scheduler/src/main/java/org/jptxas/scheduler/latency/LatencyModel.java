@@ -49,7 +49,7 @@ public final class LatencyModel {
         }
         for (LatencyTableData.LatencyClassEntry c : table.classes()) {
             OpClass oc = new OpClass(classes.size(), c.name(), pipes.indexOf(c.pipe()), readerGroups.indexOf(c.reader()),
-                    c.variable(), c.readsLate(), c.war(), c.waw(), c.minStall(),
+                    c.variable(), c.readsLate(), c.war(), c.waw(), c.minStall(), c.yieldMaxStall(), c.issueCycles(),
                     c.scoreboardOrder().stream().mapToInt(Integer::intValue).toArray());
             classes.add(oc);
             byName.put(c.name(), oc);
@@ -159,6 +159,11 @@ public final class LatencyModel {
     /** Cycles between two issues to the same pipe. */
     public int issueInterval(int pipe) {
         return issueInterval[pipe];
+    }
+
+    /** Cycles an instruction of class {@code c} keeps its pipe from accepting the next instruction. */
+    public int pipeBusy(OpClass c) {
+        return Math.max(issueInterval[c.pipe()], c.issueCycles());
     }
 
     /**

@@ -7,7 +7,8 @@ package org.jptxas.scheduler.latency;
  * @param pipe        index of its pipe
  */
 public record OpClass(int id, String name, int pipe, int readerGroup, boolean variable, boolean readsLate,
-                      int war, int waw, int minStall, int[] scoreboardOrder) {
+                      int war, int waw, int minStall, int yieldMaxStall, int issueCycles,
+                      int[] scoreboardOrder) {
     @Override
     public String toString() {
         return name;

@@ -230,7 +230,7 @@ public final class ListScheduler {
         private void commit(int i, int issue) {
             scheduled[i] = true;
             OpClass c = g.opClass(i);
-            pipeFree[c.pipe()] = issue + model.issueInterval(c.pipe());
+            pipeFree[c.pipe()] = issue + model.pipeBusy(c);
             cycle = issue + 1;
             live += gprDefWidth[i];
             maxLive = Math.max(maxLive, live);

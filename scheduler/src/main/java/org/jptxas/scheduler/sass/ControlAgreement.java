@@ -10,6 +10,7 @@ import org.jptxas.scheduler.control.ControlWordGenerator;
 import org.jptxas.scheduler.hazard.Hazard;
 import org.jptxas.scheduler.hazard.HazardChecker;
 import org.jptxas.scheduler.latency.LatencyModel;
+import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SimpleInstr;
 
 /**
@@ -67,7 +68,24 @@ public final class ControlAgreement {
                 unknown.merge(p.mnemonic(), 1, Integer::sum);
             }
         }
+        markEndLoop(instrs);
         return new Decoded(instrs, control, unknown);
+    }
+
+    /** The unguarded BRA-to-itself that ends every function is padding: ptxas gives it stall 0, like the NOPs after. */
+    private static void markEndLoop(List<SimpleInstr> instrs) {
+        for (int i = instrs.size() - 1; i >= 0; i--) {
+            SimpleInstr in = instrs.get(i);
+            if (in.has(SchedFlag.NOP)) {
+                continue;
+            }
+            if (in.has(SchedFlag.BRANCH) && in.guard() == null) {
+                java.util.EnumSet<SchedFlag> f = java.util.EnumSet.of(SchedFlag.NOP, SchedFlag.BRANCH);
+                instrs.set(i, new SimpleInstr(in.name(), in.latencyClass(), in.defs(), in.uses(), in.guard(),
+                        in.reuseSlots(), in.memKind(), in.memSpace(), f));
+            }
+            return;
+        }
     }
 
     /** Hazards in the file's own control words. */

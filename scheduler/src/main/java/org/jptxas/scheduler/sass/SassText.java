@@ -56,6 +56,10 @@ public final class SassText {
         String mnemonic = parts[0];
         Set<String> mods = new HashSet<>(Arrays.asList(parts).subList(1, parts.length));
         Optional<OpClass> oc = model.classify(mnemonic, mods);
+        if (line.text().startsWith("@!PT ") || line.text().startsWith("@!UPT ")) {
+            // Never executes: ptxas uses such instructions as padding; they occupy an issue slot and nothing else.
+            return new Parsed(SimpleInstr.builder("nop").name(line.text()).build(), mnemonic, true);
+        }
         SimpleInstr.Builder b = SimpleInstr.builder(oc.map(OpClass::name).orElse("alu")).name(line.text());
         if (guard != null) {
             b.guard(guard.file(), guard.first());

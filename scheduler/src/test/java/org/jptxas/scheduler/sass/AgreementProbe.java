@@ -16,8 +16,9 @@ public final class AgreementProbe {
         ControlAgreement.Tally total = ControlAgreement.Tally.empty();
         boolean diff = Boolean.getBoolean("diff");
         for (int a = 1; a < args.length; a++) {
-            Processes.Result r = Processes.run(List.of(nvdisasm.toString(), "-hex", "-c", args[a]), Path.of("."));
-            Map<String, List<SassLine>> fns = NvdisasmListing.parse(r.stdout());
+            String text = args[a].endsWith(".sass") ? Files.readString(Path.of(args[a]))
+                    : Processes.run(List.of(nvdisasm.toString(), "-hex", "-c", args[a]), Path.of(".")).stdout();
+            Map<String, List<SassLine>> fns = NvdisasmListing.parse(text);
             for (List<SassLine> f : fns.values()) {
                 total = total.plus(ControlAgreement.compare(f, model, Integer.parseInt(sm)));
                 if (diff) {

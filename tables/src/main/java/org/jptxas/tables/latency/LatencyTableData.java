@@ -64,6 +64,9 @@ public record LatencyTableData(
      * @param waw             cycles a later writer of a register this class writes must stay behind it
      * @param readsLate       reads its sources after issue (stores, atomics): a later overwrite needs a read scoreboard
      * @param minStall        smallest stall count ptxas gives this class (e.g. 5 on branches)
+     * @param yieldMaxStall   largest stall count with which ptxas still sets bit 109 on this class
+     * @param issueCycles     cycles this class keeps its pipe busy, when longer than the pipe's issue interval (0 = the
+     *                        interval; IMAD.WIDE takes two FMA issue slots)
      * @param scoreboardOrder preferred write-scoreboard indices, first free one wins
      */
     public record LatencyClassEntry(
@@ -76,6 +79,8 @@ public record LatencyTableData(
             int waw,
             boolean readsLate,
             int minStall,
+            int yieldMaxStall,
+            int issueCycles,
             List<Integer> scoreboardOrder,
             String description) {
         public LatencyClassEntry {
