@@ -156,6 +156,7 @@ public final class ControlWordGenerator {
                         }
                         if (writerSb[f][reg] >= 0) {
                             waitMask |= 1 << writerSb[f][reg];
+                            minIssue = Math.max(minIssue, time[w] + model.rawOrDefault(cls[w], r.file(), group));
                         } else if (!cls[w].variable()) {
                             depIssue = Math.max(depIssue, time[w] + model.rawOrDefault(cls[w], r.file(), group));
                         }
