@@ -50,6 +50,8 @@ public final class DagBuilder {
         }
         int[] memWriter = new int[SPACES.length];
         Arrays.fill(memWriter, -1);
+        int[] readerFence = new int[SPACES.length];
+        Arrays.fill(readerFence, -1);
         IntList[] memReaders = new IntList[SPACES.length];
         for (int s = 0; s < SPACES.length; s++) {
             memReaders[s] = new IntList();
@@ -74,7 +76,7 @@ public final class DagBuilder {
             for (RegRange r : in.defs()) {
                 write(r, i, c, classes, lastWriter, readers);
             }
-            memory(in, i, memWriter, memReaders);
+            memory(in, i, memWriter, readerFence, memReaders);
 
             if (orderPoint) {
                 for (int k = 0; k < sinceOrderPoint.size; k++) {
@@ -114,7 +116,8 @@ public final class DagBuilder {
         for (int reg = r.first(); reg < r.first() + r.count(); reg++) {
             int w = lastWriter[f][reg];
             if (w >= 0 && w != i) {
-                edge(w, i, model.rawOrDefault(classes[w], r.file(), group), DepKind.RAW);
+                edge(w, i, classes[w].variable() ? model.expectedLatency(classes[w])
+                        : model.rawOrDefault(classes[w], r.file(), group), DepKind.RAW);
             }
             IntList rl = readers[f][reg];
             if (rl == null) {
@@ -150,13 +153,19 @@ public final class DagBuilder {
         }
     }
 
-    private void memory(SchedInstr in, int i, int[] memWriter, IntList[] memReaders) {
+    /**
+     * Memory ordering by state space. {@code memWriter[s]} is the last store to space s; {@code readerFence[s]} the
+     * last store that was ordered after all earlier readers of s (those readers then need no further edges).
+     * Loads follow stores to aliasing spaces; stores follow loads and stores to aliasing spaces.
+     */
+    private void memory(SchedInstr in, int i, int[] memWriter, int[] readerFence, IntList[] memReaders) {
         MemKind k = in.memKind();
         boolean fence = in.has(SchedFlag.FENCE) || in.has(SchedFlag.BARRIER) || in.has(SchedFlag.CALL);
         if (k == MemKind.NONE && !fence) {
             return;
         }
         MemSpace space = in.memSpace();
+        boolean writes = fence || k.writes();
         for (int s = 0; s < SPACES.length; s++) {
             if (!fence && !space.mayAlias(SPACES[s])) {
                 continue;
@@ -164,32 +173,32 @@ public final class DagBuilder {
             if (memWriter[s] >= 0) {
                 edge(memWriter[s], i, 1, DepKind.MEMORY);
             }
-            if (fence || k.writes()) {
+            if (writes) {
+                if (readerFence[s] >= 0) {
+                    edge(readerFence[s], i, 1, DepKind.MEMORY);
+                }
                 for (int r = 0; r < memReaders[s].size; r++) {
                     edge(memReaders[s].get(r), i, 1, DepKind.MEMORY);
                 }
+                memReaders[s].clear();
+                readerFence[s] = i;
             }
         }
         if (fence) {
-            for (int s = 0; s < SPACES.length; s++) {
-                memWriter[s] = i;
-                memReaders[s].clear();
-            }
+            java.util.Arrays.fill(memWriter, i);
         } else if (k.writes()) {
             memWriter[space.ordinal()] = i;
-            memReaders[space.ordinal()].clear();
-            // A later access to an aliasing space must also see this write: record it as a reader there too.
-            for (int s = 0; s < SPACES.length; s++) {
-                if (s != space.ordinal() && space.mayAlias(SPACES[s])) {
-                    memReaders[s].add(i);
-                }
-            }
-        } else {
+        }
+        if (k.reads() && !fence) {
             memReaders[space.ordinal()].add(i);
         }
     }
 
     private void edge(int f, int t, int latency, DepKind k) {
+        if (edges > 0 && from[edges - 1] == f && to[edges - 1] == t && kind[edges - 1] == k.ordinal()) {
+            lat[edges - 1] = Math.max(lat[edges - 1], latency); // a value read through several operands: one edge
+            return;
+        }
         if (edges == from.length) {
             int cap = edges * 2;
             from = Arrays.copyOf(from, cap);

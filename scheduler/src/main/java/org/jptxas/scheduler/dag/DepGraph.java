@@ -9,6 +9,8 @@ import org.jptxas.scheduler.model.SchedInstr;
  * always go from a lower to a higher index), stored as compressed successor and predecessor arrays.
  */
 public final class DepGraph {
+    private static final DepKind[] KINDS = DepKind.values();
+
     private final List<? extends SchedInstr> instrs;
     private final OpClass[] classes;
     private final int[] succStart;
@@ -92,7 +94,7 @@ public final class DepGraph {
     }
 
     public DepKind succKind(int edge) {
-        return DepKind.values()[succKind[edge]];
+        return KINDS[succKind[edge]];
     }
 
     public int predBegin(int i) {
@@ -112,7 +114,7 @@ public final class DepGraph {
     }
 
     public DepKind predKind(int edge) {
-        return DepKind.values()[predKind[edge]];
+        return KINDS[predKind[edge]];
     }
 
     public int predCount(int i) {

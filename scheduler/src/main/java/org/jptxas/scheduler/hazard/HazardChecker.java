@@ -145,7 +145,7 @@ public final class HazardChecker {
         for (int reg = r.first(); reg < r.first() + r.count(); reg++) {
             int f = r.file().ordinal();
             int w = writer[f][reg];
-            if (w < 0) {
+            if (w < 0 || reported(out, i, w)) {
                 continue;
             }
             if (cls[w].variable()) {
@@ -164,6 +164,16 @@ public final class HazardChecker {
                 }
             }
         }
+    }
+
+    /** One report per producer and consumer pair (a value read twice is one hazard). */
+    private static boolean reported(List<Hazard> out, int i, int producer) {
+        for (int k = out.size() - 1; k >= 0 && out.get(k).index() == i; k--) {
+            if (out.get(k).producer() == producer) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String name(RegFile f, int reg) {

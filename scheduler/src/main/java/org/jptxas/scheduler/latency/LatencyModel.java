@@ -187,6 +187,18 @@ public final class LatencyModel {
         return file == RegFile.B ? 1 : 4;
     }
 
+    /**
+     * The latency the list scheduler plans with for a variable-latency producer (its consumers wait on a scoreboard,
+     * so the control words do not depend on it): memory loads through the LSU or texture pipes are long (ptxas calls
+     * anything above 19 cycles long), other decoupled units (MUFU, conversions, S2R, FP64 on consumer parts) medium.
+     */
+    public int expectedLatency(OpClass c) {
+        if (!c.variable()) {
+            return 1;
+        }
+        return isHot(c) ? 30 : 12;
+    }
+
     /** Write-after-read cycles: a writer of class {@code writer} after a reader of class {@code reader}. */
     public int war(OpClass reader, OpClass writer) {
         return writer.variable() ? Math.max(reader.war(), 1) : 1;

@@ -70,6 +70,7 @@ public final class ListScheduler {
         private int hotColdBudget;
         private boolean hotColdActive = true;
         private int horizon;
+        private int readyTargets;
 
         Run(DepGraph g, SchedOptions opt) {
             this.g = g;
@@ -129,6 +130,9 @@ public final class ListScheduler {
                 }
                 int best = select();
                 ready.remove(best);
+                if (barrierTarget[best]) {
+                    readyTargets--;
+                }
                 waiting.remove(best);
                 int issue = Math.max(cycle, Math.max(earliest[best], pipeFree[g.opClass(best).pipe()]));
                 order[k] = best;
@@ -139,13 +143,17 @@ public final class ListScheduler {
         }
 
         private int select() {
-            int targets = 0;
+            // The seed's pre-scan keeps at most 32 barrier targets; scanning the best 32 nodes keeps this O(1).
+            int targets = readyTargets;
             int stallFreeTargets = 0;
             int minTierCount = 0;
             int minHeight = Integer.MAX_VALUE;
+            int scanned = 0;
             for (int node : ready.nodes()) {
+                if (++scanned > 32) {
+                    break;
+                }
                 if (barrierTarget[node]) {
-                    targets++;
                     if (earliest[node] <= cycle) {
                         stallFreeTargets++;
                     }
@@ -156,9 +164,6 @@ public final class ListScheduler {
                     } else if (h == minHeight) {
                         minTierCount++;
                     }
-                }
-                if (targets > 32) {
-                    break; // the seed's table holds at most 32 barrier targets
                 }
             }
             spill.rescanIfNeeded(targets, minTierCount);
@@ -180,6 +185,9 @@ public final class ListScheduler {
             ready.gprDelta[i] = gprDelta(i);
             ready.priority[i] = priority(i);
             ready.add(i);
+            if (barrierTarget[i]) {
+                readyTargets++;
+            }
             if (earliest[i] > cycle) {
                 waiting.add(i);
             }
@@ -187,12 +195,17 @@ public final class ListScheduler {
         }
 
         private void promoteWaiting() {
+            while (!waiting.isEmpty() && scheduled[waiting.peek()]) {
+                waiting.poll();
+            }
             if (ready.isEmpty() && !waiting.isEmpty()) {
                 cycle = Math.max(cycle, earliest[waiting.peek()]);
             }
             while (!waiting.isEmpty() && earliest[waiting.peek()] <= cycle) {
                 int i = waiting.poll();
-                ready.rekey(i, () -> ready.priority[i] = priority(i));
+                if (!scheduled[i]) {
+                    ready.rekey(i, () -> ready.priority[i] = priority(i));
+                }
             }
         }
 
@@ -207,7 +220,8 @@ public final class ListScheduler {
         private int priority(int i) {
             OpClass c = g.opClass(i);
             boolean stallFree = earliest[i] <= cycle;
-            boolean critical = spill.active() || earliest[i] + g.height(i) >= horizon;
+            // Critical: can issue now and lies on the longest remaining path (a stalled node is never critical).
+            boolean critical = spill.active() || stallFree && earliest[i] + g.height(i) >= horizon;
             boolean hot = switch (opt.mode()) {
                 case DYN_BATCH -> model.pipeName(c.pipe()).equals("mma");
                 default -> hotColdActive && model.isHot(c);
