@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.latency.OpClass;
+import org.jptxas.scheduler.model.ControlFlow;
 import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.RegRange;
 import org.jptxas.scheduler.model.SchedFlag;
@@ -22,7 +23,8 @@ import org.jptxas.scheduler.model.SchedInstr;
  *       instruction overwrites one of those sources, and that writer waits on it;</li>
  *   <li>operand-reuse flags are set where the next instruction reads the same GPR in the same slot.</li>
  * </ul>
- * The simulation is linear over the sequence; branch targets take the fall-through state. Stateless; thread-safe.
+ * At a branch target the states of every predecessor merge (conservatively); loops take a second pass. Stateless;
+ * thread-safe.
  */
 public final class ControlWordGenerator {
     private final LatencyModel model;
@@ -33,45 +35,59 @@ public final class ControlWordGenerator {
 
     /** Control words for {@code code} in its given order. */
     public List<ControlWord> generate(List<? extends SchedInstr> code) {
-        return new Run(code).run();
+        return generate(code, ControlFlow.linear(code.size()));
+    }
+
+    /** Control words for {@code code} with the given control flow (state merges at branch targets). */
+    public List<ControlWord> generate(List<? extends SchedInstr> code, ControlFlow flow) {
+        return new Run(code, flow).run();
     }
 
     private final class Run {
         private final List<? extends SchedInstr> code;
+        private final ControlFlow flow;
         private final int n;
         private final OpClass[] cls;
         private final int[] firstConsumer;
         private final int[] firstOverwrite;
+        private final boolean[] jumpSource;
+        /** Block leaders whose block calls: a callee cannot know our scoreboards, so all are drained there. */
+        private final boolean[] drainAtCall;
         private final int guardGroup = model.readerGroup(LatencyModel.GUARD);
         private final int branchGroup = model.readerGroup(LatencyModel.BRANCH);
-
-        // Per register: last writer (index), whether it waits on a scoreboard, and the scoreboard of a late reader.
-        private final int[][] writer = new int[RegFile.values().length][];
-        private final int[][] writerSb = new int[RegFile.values().length][];
-        private final int[][] readerSb = new int[RegFile.values().length][];
         private final long[] time;
-        private final int[] sbProducers = new int[8];
-        private final long[] sbSetTime = new long[8];
-        private final int[] sbGroup = new int[8];
-        private final long[] pipeFree;
 
-        Run(List<? extends SchedInstr> code) {
+        Run(List<? extends SchedInstr> code, ControlFlow flow) {
             this.code = code;
+            this.flow = flow;
             n = code.size();
+            if (flow.size() != n) {
+                throw new IllegalArgumentException("control flow of " + flow.size() + " instructions for " + n);
+            }
             cls = new OpClass[n];
             for (int i = 0; i < n; i++) {
                 cls[i] = model.opClass(code.get(i).latencyClass());
             }
-            for (RegFile f : RegFile.values()) {
-                writer[f.ordinal()] = filled(f.size());
-                writerSb[f.ordinal()] = filled(f.size());
-                readerSb[f.ordinal()] = filled(f.size());
-            }
             time = new long[n];
-            pipeFree = new long[model.pipeCount()];
-            Arrays.fill(sbGroup, -1);
             firstConsumer = new int[n];
             firstOverwrite = new int[n];
+            jumpSource = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                for (int p : flow.jumpPredecessors(i)) {
+                    jumpSource[p] = true;
+                }
+            }
+            drainAtCall = new boolean[n];
+            int leader = 0;
+            for (int i = 0; i < n; i++) {
+                SchedInstr in = code.get(i);
+                if (i > 0 && (flow.isJoin(i) || isControl(code.get(i - 1)))) {
+                    leader = i;
+                }
+                if (in.has(SchedFlag.CALL)) {
+                    drainAtCall[i] = true;
+                }
+            }
             lookahead();
         }
 
@@ -86,11 +102,9 @@ public final class ControlWordGenerator {
             Arrays.fill(firstConsumer, -1);
             Arrays.fill(firstOverwrite, -1);
             int[][] lastW = new int[RegFile.values().length][];
-            for (RegFile f : RegFile.values()) {
-                lastW[f.ordinal()] = filled(f.size());
-            }
             int[][] lastLateReader = new int[RegFile.values().length][];
             for (RegFile f : RegFile.values()) {
+                lastW[f.ordinal()] = filled(f.size());
                 lastLateReader[f.ordinal()] = filled(f.size());
             }
             for (int idx = 0; idx < n; idx++) {
@@ -119,14 +133,41 @@ public final class ControlWordGenerator {
                     });
                 }
                 if (cls[i].readsLate()) {
+                    // Only GPR sources are read late; a source the instruction also writes is covered by its
+                    // write scoreboard, which any overwrite must wait for anyway.
                     for (RegRange r : in.uses()) {
-                        forEach(r, (f, reg) -> lastLateReader[f][reg] = i);
+                        if (r.file() == RegFile.R) {
+                            forEach(r, (f, reg) -> {
+                                if (!writesReg(in, f, reg)) {
+                                    lastLateReader[f][reg] = i;
+                                }
+                            });
+                        }
                     }
                 }
             }
         }
 
+        private long exitTime(int j) {
+            return time[j] + Math.max(1, cls[j].minStall());
+        }
+
         List<ControlWord> run() {
+            boolean backEdges = false;
+            for (int i = 0; i < n && !backEdges; i++) {
+                for (int p : flow.jumpPredecessors(i)) {
+                    backEdges |= p >= i;
+                }
+            }
+            IssueState[] exits = new IssueState[n];
+            List<ControlWord> out = null;
+            for (int pass = 0; pass < (backEdges ? 2 : 1); pass++) {
+                out = pass(exits);
+            }
+            return out;
+        }
+
+        private List<ControlWord> pass(IssueState[] exits) {
             int[] stall = new int[n];
             boolean[] latencyBound = new boolean[n];
             int[] wait = new int[n];
@@ -134,64 +175,79 @@ public final class ControlWordGenerator {
             int[] rd = new int[n];
             Arrays.fill(wr, ControlWord.NONE);
             Arrays.fill(rd, ControlWord.NONE);
-            long t = 0;
+            IssueState st = new IssueState(model.pipeCount());
             for (int i = 0; i < n; i++) {
                 SchedInstr in = code.get(i);
                 OpClass c = cls[i];
-                long minIssue = 0;
-                long depIssue = 0;
-                if (i > 0) {
-                    minIssue = time[i - 1] + Math.max(1, cls[i - 1].minStall());
+                long entry = i > 0 ? Math.max(exitTime(i - 1), time[i - 1] + c.issueGap()) : 0;
+                if (flow.isJoin(i)) {
+                    IssueState merged = flow.fallsInto(i) ? st : null;
+                    for (int p : flow.jumpPredecessors(i)) {
+                        if (exits[p] != null) {
+                            IssueState s = exits[p].copy().shift(entry - exitTime(p));
+                            if (merged == null) {
+                                merged = s;
+                            } else {
+                                merged.mergeFrom(s, model);
+                            }
+                        }
+                    }
+                    st = merged != null ? merged : new IssueState(model.pipeCount());
                 }
-                minIssue = Math.max(minIssue, pipeFree[c.pipe()]);
+                long minIssue = Math.max(entry, st.pipeFree[c.pipe()]);
+                long depIssue = 0;
                 int waitMask = 0;
-                int group = in.has(SchedFlag.BRANCH) || in.has(SchedFlag.EXIT) ? branchGroup : c.readerGroup();
-                // True dependences.
+                if (drainAtCall[i]) {
+                    for (int k = 0; k < model.scoreboards(); k++) {
+                        if (st.sbCount[k] > 0) {
+                            waitMask |= 1 << k;
+                        }
+                    }
+                }
+                boolean branch = in.has(SchedFlag.BRANCH) || in.has(SchedFlag.EXIT);
+                int group = branch ? branchGroup : c.readerGroup();
                 for (RegRange r : in.uses()) {
                     for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
                         int f = r.file().ordinal();
-                        int w = writer[f][reg];
-                        if (w < 0) {
-                            continue;
-                        }
-                        if (writerSb[f][reg] >= 0) {
-                            waitMask |= 1 << writerSb[f][reg];
-                            minIssue = Math.max(minIssue, time[w] + model.rawOrDefault(cls[w], r.file(), group));
-                        } else if (!cls[w].variable()) {
-                            depIssue = Math.max(depIssue, time[w] + model.rawOrDefault(cls[w], r.file(), group));
-                        }
-                    }
-                }
-                if (in.guard() != null && !in.guard().isZero()) {
-                    int f = in.guard().file().ordinal();
-                    int reg = in.guard().first();
-                    int w = writer[f][reg];
-                    if (w >= 0) {
-                        if (writerSb[f][reg] >= 0) {
-                            waitMask |= 1 << writerSb[f][reg];
-                        } else if (!cls[w].variable()) {
-                            int g = in.has(SchedFlag.BRANCH) || in.has(SchedFlag.EXIT) ? branchGroup : guardGroup;
-                            depIssue = Math.max(depIssue, time[w] + model.rawOrDefault(cls[w], in.guard().file(), g));
+                        int sb = st.writeSb[f][reg] & 0x3f;
+                        if (sb != 0) {
+                            waitMask |= sb;
+                            int w = st.writer[f][reg];
+                            if (w >= 0 && st.writeTime[f][reg] != IssueState.NEVER) {
+                                minIssue = Math.max(minIssue, st.writeTime[f][reg] + model.rawOrDefault(cls[w], r.file(), group));
+                            }
+                        } else if (st.writerClass[f][reg] >= 0) {
+                            depIssue = Math.max(depIssue, st.writeTime[f][reg]
+                                    + model.rawOrDefault(model.classById(st.writerClass[f][reg]), r.file(), group));
                         }
                     }
                 }
-                // Output and anti dependences.
+                RegRange g = in.guard();
+                if (g != null && !g.isZero()) {
+                    int f = g.file().ordinal();
+                    int reg = g.first();
+                    int sb = st.writeSb[f][reg] & 0x3f;
+                    if (sb != 0) {
+                        waitMask |= sb;
+                    } else if (st.writerClass[f][reg] >= 0) {
+                        depIssue = Math.max(depIssue, st.writeTime[f][reg] + model.rawOrDefault(
+                                model.classById(st.writerClass[f][reg]), g.file(), branch ? branchGroup : guardGroup));
+                    }
+                }
                 for (RegRange r : in.defs()) {
                     for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
                         int f = r.file().ordinal();
-                        if (writerSb[f][reg] >= 0) {
-                            waitMask |= 1 << writerSb[f][reg];
-                        } else if (writer[f][reg] >= 0 && !cls[writer[f][reg]].variable() && c.variable()) {
-                            depIssue = Math.max(depIssue, time[writer[f][reg]] + model.waw(cls[writer[f][reg]], c));
-                        }
-                        if (readerSb[f][reg] >= 0) {
-                            waitMask |= 1 << readerSb[f][reg];
+                        waitMask |= st.writeSb[f][reg] & 0x3f;
+                        waitMask |= st.readSb[f][reg] & 0x3f;
+                        if (c.variable() && st.writerClass[f][reg] >= 0 && st.writeTime[f][reg] != IssueState.NEVER) {
+                            depIssue = Math.max(depIssue, st.writeTime[f][reg]
+                                    + model.waw(model.classById(st.writerClass[f][reg]), c));
                         }
                     }
                 }
                 for (int k = 0; k < model.scoreboards(); k++) {
-                    if ((waitMask >> k & 1) != 0) {
-                        minIssue = Math.max(minIssue, sbSetTime[k] + model.scoreboardSetup());
+                    if ((waitMask >> k & 1) != 0 && st.sbCount[k] > 0) {
+                        minIssue = Math.max(minIssue, st.sbSet[k] + model.scoreboardSetup());
                     }
                 }
                 long issue = Math.max(minIssue, depIssue);
@@ -202,32 +258,39 @@ public final class ControlWordGenerator {
                     issue = time[i - 1] + s;
                 }
                 time[i] = issue;
-                t = issue;
                 wait[i] = waitMask;
-                clearWaited(waitMask);
-                pipeFree[c.pipe()] = issue + model.pipeBusy(c);
-                // Effects of i.
+                st.clearWaited(waitMask);
+                st.pipeFree[c.pipe()] = issue + model.pipeBusy(c);
                 int wsb = -1;
-                if (c.variable() && !in.defs().isEmpty() && hasRealDef(in)) {
-                    wsb = allocate(c, firstConsumer[i], issue);
+                if (c.variable() && hasRealDef(in)) {
+                    wsb = allocate(st, c, firstConsumer[i], issue, i);
                     wr[i] = wsb;
                 }
                 for (RegRange r : in.defs()) {
                     for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
                         int f = r.file().ordinal();
-                        writer[f][reg] = i;
-                        writerSb[f][reg] = wsb;
-                        readerSb[f][reg] = -1;
+                        st.writer[f][reg] = i;
+                        st.writerClass[f][reg] = c.variable() ? -1 : c.id();
+                        st.writeTime[f][reg] = issue;
+                        st.writeSb[f][reg] = wsb >= 0 ? 1 << wsb : 0;
+                        st.readSb[f][reg] = 0;
                     }
                 }
                 if (c.readsLate() && firstOverwrite[i] >= 0) {
-                    int rsb = allocate(c, -2 - firstOverwrite[i], issue);
+                    int rsb = allocate(st, c, -2 - firstOverwrite[i], issue, i);
                     rd[i] = rsb;
                     for (RegRange r : in.uses()) {
+                        if (r.file() != RegFile.R) {
+                            continue;
+                        }
                         for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
-                            readerSb[r.file().ordinal()][reg] = rsb;
+                            st.readSb[r.file().ordinal()][reg] |= 1 << rsb;
+                            st.reader[r.file().ordinal()][reg] = i;
                         }
                     }
+                }
+                if (jumpSource[i]) {
+                    exits[i] = st.copy();
                 }
             }
             if (n > 0) {
@@ -236,16 +299,28 @@ public final class ControlWordGenerator {
             List<ControlWord> out = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
                 SchedInstr in = code.get(i);
-                boolean nop = in.has(SchedFlag.NOP) || stall[i] == 0;
-                if (nop && in.has(SchedFlag.NOP)) {
+                if (in.has(SchedFlag.NOP)) {
                     stall[i] = 0;
                 }
-                boolean yield = !nop && stall[i] <= cls[i].yieldMaxStall()
+                boolean yield = stall[i] > 0 && stall[i] <= cls[i].yieldMaxStall()
                         && !(stall[i] == 2 && latencyBound[i] && !cls[i].variable());
-                int reuse = yield && i + 1 < n ? reuse(in, code.get(i + 1)) : 0;
+                int reuse = yield && i + 1 < n && flow.fallsInto(i + 1) && !flow.isJoin(i + 1) ? reuse(in, code.get(i + 1)) : 0;
                 out.add(new ControlWord(stall[i], yield, wr[i], rd[i], wait[i], reuse));
             }
             return out;
+        }
+
+        private boolean isControl(SchedInstr in) {
+            return in.has(SchedFlag.BRANCH) || in.has(SchedFlag.EXIT) || in.has(SchedFlag.CALL);
+        }
+
+        private boolean writesReg(SchedInstr in, int file, int reg) {
+            for (RegRange d : in.defs()) {
+                if (d.file().ordinal() == file && reg >= d.first() && reg < d.first() + d.count()) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private boolean hasRealDef(SchedInstr in) {
@@ -257,62 +332,38 @@ public final class ControlWordGenerator {
             return false;
         }
 
-        /** Frees waited scoreboards: registers they covered become plain (completed) values. */
-        private void clearWaited(int mask) {
-            if (mask == 0) {
-                return;
-            }
-            for (int k = 0; k < model.scoreboards(); k++) {
-                if ((mask >> k & 1) != 0) {
-                    sbProducers[k] = 0;
-                    sbGroup[k] = -1;
-                }
-            }
-            for (RegFile f : RegFile.values()) {
-                int[] ws = writerSb[f.ordinal()];
-                int[] rs = readerSb[f.ordinal()];
-                for (int r = 0; r < ws.length; r++) {
-                    if (ws[r] >= 0 && (mask >> ws[r] & 1) != 0) {
-                        ws[r] = -1;
-                    }
-                    if (rs[r] >= 0 && (mask >> rs[r] & 1) != 0) {
-                        rs[r] = -1;
-                    }
-                }
-            }
-        }
-
         /**
          * Picks a scoreboard: one already pending for the same first consumer ({@code group}), else the first free one
          * in the class's preferred order, else the one set longest ago (recycled: its consumers then wait for both).
          */
-        private int allocate(OpClass c, int group, long issue) {
+        private int allocate(IssueState st, OpClass c, int group, long issue, int producer) {
             int[] order = c.scoreboardOrder().length > 0 ? c.scoreboardOrder() : new int[] {0, 1, 2, 3, 4, 5};
             if (group != -1) {
                 for (int k : order) {
-                    if (sbProducers[k] > 0 && sbGroup[k] == group) {
-                        return take(k, group, issue);
+                    if (st.sbCount[k] > 0 && st.sbGroup[k] == group) {
+                        return take(st, k, group, issue, producer);
                     }
                 }
             }
             for (int k : order) {
-                if (sbProducers[k] == 0) {
-                    return take(k, group, issue);
+                if (st.sbCount[k] == 0) {
+                    return take(st, k, group, issue, producer);
                 }
             }
             int oldest = order[0];
             for (int k : order) {
-                if (sbSetTime[k] < sbSetTime[oldest]) {
+                if (st.sbSet[k] < st.sbSet[oldest]) {
                     oldest = k;
                 }
             }
-            return take(oldest, group, issue);
+            return take(st, oldest, group, issue, producer);
         }
 
-        private int take(int k, int group, long issue) {
-            sbProducers[k]++;
-            sbGroup[k] = group;
-            sbSetTime[k] = issue;
+        private int take(IssueState st, int k, int group, long issue, int producer) {
+            st.sbCount[k]++;
+            st.sbGroup[k] = group;
+            st.sbSet[k] = issue;
+            st.sbProducer[k] = producer;
             return k;
         }
 

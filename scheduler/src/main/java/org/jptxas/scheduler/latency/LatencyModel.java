@@ -49,7 +49,7 @@ public final class LatencyModel {
         }
         for (LatencyTableData.LatencyClassEntry c : table.classes()) {
             OpClass oc = new OpClass(classes.size(), c.name(), pipes.indexOf(c.pipe()), readerGroups.indexOf(c.reader()),
-                    c.variable(), c.readsLate(), c.war(), c.waw(), c.minStall(), c.yieldMaxStall(), c.issueCycles(),
+                    c.variable(), c.readsLate(), c.war(), c.waw(), c.minStall(), c.yieldMaxStall(), c.issueCycles(), c.issueGap(),
                     c.scoreboardOrder().stream().mapToInt(Integer::intValue).toArray());
             classes.add(oc);
             byName.put(c.name(), oc);
@@ -108,6 +108,11 @@ public final class LatencyModel {
 
     public List<OpClass> classes() {
         return List.copyOf(classes);
+    }
+
+    /** The class with id {@code id}. */
+    public OpClass classById(int id) {
+        return classes.get(id);
     }
 
     public OpClass opClass(String name) {

@@ -7,7 +7,7 @@ package org.jptxas.scheduler.latency;
  * @param pipe        index of its pipe
  */
 public record OpClass(int id, String name, int pipe, int readerGroup, boolean variable, boolean readsLate,
-                      int war, int waw, int minStall, int yieldMaxStall, int issueCycles,
+                      int war, int waw, int minStall, int yieldMaxStall, int issueCycles, int issueGap,
                       int[] scoreboardOrder) {
     @Override
     public String toString() {

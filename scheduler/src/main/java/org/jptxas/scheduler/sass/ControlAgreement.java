@@ -10,6 +10,7 @@ import org.jptxas.scheduler.control.ControlWordGenerator;
 import org.jptxas.scheduler.hazard.Hazard;
 import org.jptxas.scheduler.hazard.HazardChecker;
 import org.jptxas.scheduler.latency.LatencyModel;
+import org.jptxas.scheduler.model.ControlFlow;
 import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SimpleInstr;
 
@@ -53,7 +54,39 @@ public final class ControlAgreement {
     }
 
     /** One function's instructions as scheduler instructions plus the control words found in the file. */
-    public record Decoded(List<SimpleInstr> instrs, List<ControlWord> fileControl, Map<String, Integer> unknown) {}
+    public record Decoded(List<SimpleInstr> instrs, List<ControlWord> fileControl, ControlFlow flow,
+                          Map<String, Integer> unknown) {}
+
+    private static final java.util.regex.Pattern TARGET = java.util.regex.Pattern.compile("`\\((\\.L_\\w+)\\)");
+
+    /** Branch edges from the listing's labels: BRA/JMP to a label; unguarded BRA, JMP, BRX, EXIT, RET never fall through. */
+    public static ControlFlow controlFlow(List<SassLine> lines) {
+        Map<String, Integer> labels = new java.util.HashMap<>();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).label() != null) {
+                labels.put(lines.get(i).label(), i);
+            }
+        }
+        int n = lines.size();
+        int[] targets = new int[n];
+        boolean[] unconditional = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            String t = lines.get(i).text().strip();
+            boolean guarded = t.startsWith("@") && !t.startsWith("@PT ");
+            String body = guarded ? t.substring(t.indexOf(' ') + 1).strip() : t.replaceFirst("^@PT\\s+", "");
+            String m = body.split("[ .;]", 2)[0];
+            targets[i] = -1;
+            if (m.equals("BRA") || m.equals("JMP")) {
+                java.util.regex.Matcher x = TARGET.matcher(body);
+                if (x.find() && labels.containsKey(x.group(1))) {
+                    targets[i] = labels.get(x.group(1));
+                }
+            }
+            unconditional[i] = !guarded && (m.equals("BRA") || m.equals("JMP") || m.equals("BRX") || m.equals("JMX")
+                    || m.equals("EXIT") || m.equals("RET"));
+        }
+        return ControlFlow.fromBranches(targets, unconditional);
+    }
 
     public static Decoded decode(List<SassLine> lines, LatencyModel model, int sm) {
         SassText parser = new SassText(model, sm);
@@ -69,7 +102,7 @@ public final class ControlAgreement {
             }
         }
         markEndLoop(instrs);
-        return new Decoded(instrs, control, unknown);
+        return new Decoded(instrs, control, controlFlow(lines), unknown);
     }
 
     /** The unguarded BRA-to-itself that ends every function is padding: ptxas gives it stall 0, like the NOPs after. */
@@ -91,13 +124,13 @@ public final class ControlAgreement {
     /** Hazards in the file's own control words. */
     public static List<Hazard> checkHazards(List<SassLine> lines, LatencyModel model, int sm) {
         Decoded d = decode(lines, model, sm);
-        return new HazardChecker(model).check(d.instrs(), d.fileControl());
+        return new HazardChecker(model).check(d.instrs(), d.fileControl(), d.flow());
     }
 
     /** Recomputes control words for one function and compares them field by field with the file's. */
     public static Tally compare(List<SassLine> lines, LatencyModel model, int sm) {
         Decoded d = decode(lines, model, sm);
-        List<ControlWord> ours = new ControlWordGenerator(model).generate(d.instrs());
+        List<ControlWord> ours = new ControlWordGenerator(model).generate(d.instrs(), d.flow());
         int stall = 0;
         int wait = 0;
         int yield = 0;
@@ -112,7 +145,7 @@ public final class ControlAgreement {
             wr += a.writeSb() == b.writeSb() ? 1 : 0;
             rd += a.readSb() == b.readSb() ? 1 : 0;
         }
-        List<Hazard> hazards = new HazardChecker(model).check(d.instrs(), d.fileControl());
+        List<Hazard> hazards = new HazardChecker(model).check(d.instrs(), d.fileControl(), d.flow());
         Map<String, Integer> kinds = new TreeMap<>();
         int errors = 0;
         for (Hazard h : hazards) {
@@ -136,7 +169,7 @@ public final class ControlAgreement {
     /** A side-by-side listing of one function: text, the file's control word, ours. For calibration. */
     public static String diff(List<SassLine> lines, LatencyModel model, int sm) {
         Decoded d = decode(lines, model, sm);
-        List<ControlWord> ours = new ControlWordGenerator(model).generate(d.instrs());
+        List<ControlWord> ours = new ControlWordGenerator(model).generate(d.instrs(), d.flow());
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < lines.size(); i++) {
             ControlWord a = d.fileControl().get(i);

@@ -25,7 +25,7 @@ public final class NvdisasmListing {
         Map<String, List<SassLine>> out = new LinkedHashMap<>();
         List<SassLine> current = null;
         String function = null;
-        boolean label = false;
+        String label = null;
         String pendingText = null;
         int pendingAddr = 0;
         long pendingLo = 0;
@@ -34,7 +34,7 @@ public final class NvdisasmListing {
             if (m.find()) {
                 function = m.group(1);
                 current = out.computeIfAbsent(function, k -> new ArrayList<>());
-                label = false;
+                label = null;
                 continue;
             }
             if (current == null) {
@@ -51,11 +51,12 @@ public final class NvdisasmListing {
             if (m.find() && pendingText != null) {
                 current.add(new SassLine(function, pendingAddr, pendingText, pendingLo, Long.parseUnsignedLong(m.group(1), 16), label));
                 pendingText = null;
-                label = false;
+                label = null;
                 continue;
             }
-            if (LABEL.matcher(line).find() && line.strip().startsWith(".L_")) {
-                label = true;
+            Matcher lm = LABEL.matcher(line);
+            if (lm.find() && line.strip().startsWith(".L_")) {
+                label = lm.group(1);
             }
         }
         return out;

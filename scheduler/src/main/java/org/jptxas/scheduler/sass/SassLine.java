@@ -3,6 +3,10 @@ package org.jptxas.scheduler.sass;
 /**
  * One disassembled sm_70+ instruction: its text as nvdisasm prints it and its two little-endian qwords.
  *
- * @param branchTarget whether a label precedes it (some branch may jump here)
+ * @param label the label in front of it (a branch may jump here), or {@code null}
  */
-public record SassLine(String function, int address, String text, long lo, long hi, boolean branchTarget) {}
+public record SassLine(String function, int address, String text, long lo, long hi, String label) {
+    public boolean branchTarget() {
+        return label != null;
+    }
+}

@@ -16,7 +16,7 @@ class SassTextTest {
     private final SassText parser = new SassText(LatencyModel.of("sm80"), 80);
 
     private SimpleInstr parse(String text) {
-        return parser.parse(new SassLine("f", 0, text, 0x0000000604027981L, 0, false)).instr();
+        return parser.parse(new SassLine("f", 0, text, 0x0000000604027981L, 0, null)).instr();
     }
 
     @Test
@@ -75,7 +75,7 @@ class SassTextTest {
         var fns = NvdisasmListing.parse(text);
         assertEquals(List.of("k"), List.copyOf(fns.keySet()));
         assertEquals(2, fns.get("k").size());
-        assertTrue(fns.get("k").get(1).branchTarget());
+        assertEquals(".L_x_0", fns.get("k").get(1).label());
         assertEquals(0x000fea0003800000L, fns.get("k").get(1).hi());
     }
 }

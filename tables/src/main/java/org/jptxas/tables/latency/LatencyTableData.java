@@ -67,6 +67,7 @@ public record LatencyTableData(
      * @param yieldMaxStall   largest stall count with which ptxas still sets bit 109 on this class
      * @param issueCycles     cycles this class keeps its pipe busy, when longer than the pipe's issue interval (0 = the
      *                        interval; IMAD.WIDE takes two FMA issue slots)
+     * @param issueGap        smallest distance in cycles from the previous instruction's issue (S2R and CALL: 2)
      * @param scoreboardOrder preferred write-scoreboard indices, first free one wins
      */
     public record LatencyClassEntry(
@@ -81,6 +82,7 @@ public record LatencyTableData(
             int minStall,
             int yieldMaxStall,
             int issueCycles,
+            int issueGap,
             List<Integer> scoreboardOrder,
             String description) {
         public LatencyClassEntry {
