@@ -1,0 +1,84 @@
+package org.jptxas.isel.sass;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+
+/** Floating-point immediates as nvdisasm prints them: C's {@code %.20g} of the exact value, {@code +INF}, {@code +QNAN}. */
+final class FloatText {
+    private static final MathContext DIGITS20 = new MathContext(20, RoundingMode.HALF_EVEN);
+
+    private FloatText() {}
+
+    static String format(double v) {
+        if (Double.isNaN(v)) {
+            return (Double.doubleToRawLongBits(v) < 0 ? "-" : "+") + "QNAN";
+        }
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "+INF" : "-INF";
+        }
+        if (v == 0) {
+            return (1 / v < 0) ? "-0" : "0";
+        }
+        BigDecimal d = new BigDecimal(v).round(DIGITS20);
+        int exp = d.precision() - d.scale() - 1; // decimal exponent of the leading digit
+        if (exp >= -4 && exp < 20) {
+            String s = d.setScale(Math.max(0, 19 - exp), RoundingMode.UNNECESSARY).toPlainString();
+            return stripZeros(s);
+        }
+        BigDecimal unscaled = d.movePointLeft(exp);
+        String mant = stripZeros(unscaled.setScale(19, RoundingMode.UNNECESSARY).toPlainString());
+        int a = Math.abs(exp);
+        return mant + "e" + (exp < 0 ? "-" : "+") + (a < 10 ? "0" : "") + a;
+    }
+
+    private static String stripZeros(String s) {
+        if (s.indexOf('.') < 0) {
+            return s;
+        }
+        int end = s.length();
+        while (s.charAt(end - 1) == '0') {
+            end--;
+        }
+        if (s.charAt(end - 1) == '.') {
+            end--;
+        }
+        return s.substring(0, end);
+    }
+
+    /** Parses what {@link #format} prints (and plain decimals); NaN comes back as the canonical quiet NaN. */
+    static double parse(String s) {
+        switch (s) {
+            case "+INF", "INF": return Double.POSITIVE_INFINITY;
+            case "-INF": return Double.NEGATIVE_INFINITY;
+            case "+QNAN", "QNAN": return Double.NaN;
+            case "-QNAN": return Double.longBitsToDouble(0xfff8000000000000L);
+            default: return Double.parseDouble(s);
+        }
+    }
+
+    static double halfToDouble(int h) {
+        int sign = (h >> 15) & 1, exp = (h >> 10) & 31, frac = h & 1023;
+        double v;
+        if (exp == 31) {
+            v = frac == 0 ? Double.POSITIVE_INFINITY : Double.NaN;
+        } else if (exp == 0) {
+            v = frac * 0x1p-24;
+        } else {
+            v = (1024 + frac) * Math.scalb(1.0, exp - 25);
+        }
+        return sign != 0 ? -v : v;
+    }
+
+    /** The binary16 encoding of {@code v} if it is exactly representable (or infinite/NaN), else -1. */
+    static int doubleToHalfExact(double v) {
+        for (int h = 0; h < 0x10000; h++) {
+            double d = halfToDouble(h);
+            if (Double.isNaN(v) ? Double.isNaN(d) && (h >> 15) == (Double.doubleToRawLongBits(v) < 0 ? 1 : 0) && (h & 0x3ff) == 0x200
+                    : Double.compare(d, v) == 0) {
+                return h;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,118 @@
+package org.jptxas.isel.sass;
+
+import java.util.List;
+
+/**
+ * Assembles nvdisasm-syntax text back into 128-bit words. A line may start with a control annotation
+ * ({@link Control#text()}) and an address comment ({@code /*0040*}{@code /}), and may end with {@code ;}. Without
+ * an annotation the control bits are zero. Values that do not fit their field are errors, never truncated.
+ */
+public final class SassAssembler {
+    private final SassIsa isa;
+
+    public SassAssembler(SassIsa isa) {
+        this.isa = isa;
+    }
+
+    /** Thrown for text that no form of the table can encode; the message says why. */
+    public static final class AssemblyException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public AssemblyException(String message) {
+            super(message);
+        }
+    }
+
+    /** Assembles one line at {@code address}; returns {lo, hi}. */
+    public long[] assemble(String line, long address, LabelResolver labels) {
+        String t = line.strip();
+        Control control = new Control(0, false, 0, 0, 0);
+        if (t.startsWith("[B")) {
+            int end = t.indexOf(']');
+            if (end < 0) {
+                throw new AssemblyException("unterminated control annotation: " + line);
+            }
+            try {
+                control = Control.parse(t.substring(0, end + 1));
+            } catch (IllegalArgumentException e) {
+                throw new AssemblyException(e.getMessage());
+            }
+            t = t.substring(end + 1).strip();
+        }
+        if (t.startsWith("/*")) {
+            int end = t.indexOf("*/");
+            if (end < 0) {
+                throw new AssemblyException("unterminated comment: " + line);
+            }
+            t = t.substring(end + 2).strip();
+        }
+        if (t.endsWith(";")) {
+            t = t.substring(0, t.length() - 1);
+        }
+        return assemble(SassLexer.normalize(t), control, address, labels);
+    }
+
+    /** Assembles normalized instruction text with the given control bits. */
+    public long[] assemble(String text, Control control, long address, LabelResolver labels) {
+        SassLexer.Lexed lexed = SassLexer.lex(text);
+        List<SassForm> candidates = isa.formsWithSkeleton(lexed.skeleton());
+        if (candidates.isEmpty()) {
+            throw new AssemblyException("no " + isa.sm() + " encoding form for '" + text + "'");
+        }
+        String firstError = null;
+        List<Lexeme> lexemes = lexed.lexemes();
+        outer:
+        for (SassForm f : candidates) {
+            long[] words = {f.bitsLo, f.bitsHi};
+            for (int i = 0; i < f.slots.length; i++) {
+                SassSlot s = f.slots[i];
+                Lexeme lex = lexemes.get(i);
+                if (s instanceof SassSlot.Literal l) {
+                    if (!l.text().equals(lex.text())) {
+                        if (firstError == null) {
+                            firstError = "operand " + (i + 1) + " must be " + l.text() + " in this form, not " + lex.text();
+                        }
+                        continue outer;
+                    }
+                } else {
+                    SassSlot.Field fs = (SassSlot.Field) s;
+                    try {
+                        fs.field().insert(fs.kind().encode(lex, fs.field().width(), fs.shift(), address, labels), words);
+                    } catch (IllegalArgumentException e) {
+                        if (firstError == null) {
+                            firstError = e.getMessage();
+                        }
+                        continue outer;
+                    }
+                }
+            }
+            if (f.excludeSlots.length != 0) {
+                long[] values = new long[f.slots.length];
+                for (int i = 0; i < f.slots.length; i++) {
+                    if (f.slots[i] instanceof SassSlot.Field fs) {
+                        values[i] = fs.field().extract(words[0], words[1]);
+                    }
+                }
+                if (f.excluded(values)) {
+                    if (firstError == null) {
+                        firstError = "nvdisasm prints these operand values with another form";
+                    }
+                    continue;
+                }
+            }
+            // Control bits the form fixes ([125:122] when printed as .reuse) come from the text, not the annotation.
+            words[1] |= control.toHi() & ~f.maskHi;
+            // The words must decode with this very form: a form whose fixed bits happen to fit (e.g. a narrow branch
+            // offset) but that the decoder would not pick is the wrong encoding.
+            SassInstruction back = isa.decode(words[0], words[1]);
+            if (!(back instanceof SassInstruction.Known k) || k.form() != f) {
+                if (firstError == null) {
+                    firstError = "the values do not fit form " + f.mnemonic;
+                }
+                continue;
+            }
+            return words;
+        }
+        throw new AssemblyException("cannot encode '" + text + "' for " + isa.sm() + ": " + firstError);
+    }
+}

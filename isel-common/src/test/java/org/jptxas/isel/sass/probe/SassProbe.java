@@ -1,0 +1,172 @@
+package org.jptxas.isel.sass.probe;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jptxas.isel.sass.Control;
+import org.jptxas.tables.sass.SassFormData;
+import org.jptxas.testing.RepoRoot;
+
+/**
+ * The table probe: {@code derive} compiles the corpus and the probe kernels with ptxas 13 for sm_75 ... sm_90,
+ * disassembles every cubin with nvdisasm 12.5, learns the encoding forms ({@link FormLearner}) and writes
+ * {@code tables/.../sass/volta-base.json} plus one overlay per SM. See {@code tools/sass-probe/README.md}.
+ */
+public final class SassProbe {
+    private SassProbe() {}
+
+    public static void main(String[] args) throws IOException {
+        String cmd = args.length == 0 ? "derive" : args[0];
+        if (!cmd.equals("derive") && !cmd.equals("fixture")) {
+            System.err.println("usage: SassProbe derive [sm,...] | fixture");
+            System.exit(2);
+        }
+        List<OracleSamples.Job> jobs = new ArrayList<>(OracleSamples.corpusJobs());
+        jobs.addAll(OracleSamples.kernelJobs());
+        System.err.println("jobs: " + jobs.size());
+        List<OracleSamples.Result> results = OracleSamples.run(jobs);
+        Map<String, List<OracleSamples.Result>> bySm = new LinkedHashMap<>();
+        for (OracleSamples.Result r : results) {
+            if (r.error() != null) {
+                System.err.println("skipped " + r.job() + ": " + r.error());
+            }
+            bySm.computeIfAbsent(r.job().sm(), k -> new ArrayList<>()).add(r);
+        }
+        if (cmd.equals("fixture")) {
+            writeFixtures(bySm);
+            return;
+        }
+        Map<String, List<SassFormData>> tables = new LinkedHashMap<>();
+        List<String> only = args.length > 1 ? List.of(args[1].split(",")) : OracleSamples.SMS;
+        for (String sm : only) {
+            List<Sample> samples = dedupe(OracleSamples.samples(bySm.getOrDefault(sm, List.of())));
+            FormLearner learner = new FormLearner();
+            List<SassFormData> forms = learner.learn(sm, samples);
+            learner.log().forEach(System.err::println);
+            System.err.println(sm + ": " + samples.size() + " distinct samples, " + forms.size() + " forms");
+            tables.put(sm, forms);
+        }
+        if (only.size() == OracleSamples.SMS.size()) {
+            write(tables);
+        }
+    }
+
+    /**
+     * Writes the small oracle fixture the fast unit tests use: per SM, up to {@value #FIXTURE_SIZE} words (one per
+     * dispatch key first, then one per form) as raw bytes, and nvdisasm's raw-mode listing of them.
+     */
+    static void writeFixtures(Map<String, List<OracleSamples.Result>> bySm) throws IOException {
+        Path dir = RepoRoot.find().orElseThrow().resolve("isel-common/src/test/resources/org/jptxas/isel/sass/fixture");
+        Files.createDirectories(dir);
+        for (String sm : OracleSamples.SMS) {
+            List<Sample> samples = dedupe(OracleSamples.samples(bySm.getOrDefault(sm, List.of())));
+            org.jptxas.isel.sass.SassIsa isa = org.jptxas.isel.sass.SassIsa.forSm(sm);
+            Map<Integer, Sample> perKey = new LinkedHashMap<>();
+            Map<Object, Sample> perForm = new LinkedHashMap<>();
+            for (Sample s : samples) {
+                if (FormLearner.needsRelocation(s)) {
+                    continue;
+                }
+                org.jptxas.isel.sass.SassInstruction inst = isa.decode(s.lo(), s.hi());
+                if (inst instanceof org.jptxas.isel.sass.SassInstruction.Known k) {
+                    perKey.putIfAbsent(k.form().key(), s);
+                    perForm.putIfAbsent(k.form(), s);
+                }
+            }
+            java.util.LinkedHashSet<Sample> chosen = new java.util.LinkedHashSet<>(perKey.values());
+            List<Sample> rest = new ArrayList<>(perForm.values());
+            java.util.Collections.shuffle(rest, new java.util.Random(42));
+            for (Sample s : rest) {
+                if (chosen.size() >= FIXTURE_SIZE) {
+                    break;
+                }
+                chosen.add(s);
+            }
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            for (Sample s : chosen) {
+                for (long w : new long[] {s.lo(), s.hi()}) {
+                    for (int i = 0; i < 8; i++) {
+                        bytes.write((int) (w >>> (8 * i)) & 0xff);
+                    }
+                }
+            }
+            String name = sm.replace("_", "");
+            String oracleSm = sm.equals("sm_90") ? "sm_90a" : sm;
+            String listing = org.jptxas.isel.sass.oracle.OracleListings.run(bytes.toByteArray(),
+                    List.of("-b", org.jptxas.isel.sass.oracle.OracleListings.binaryName(oracleSm), "-hex"));
+            Files.write(dir.resolve(name + ".bin"), bytes.toByteArray());
+            Files.writeString(dir.resolve(name + ".nvdisasm.txt"), listing);
+            System.err.println(sm + ": fixture of " + chosen.size() + " instructions");
+        }
+    }
+
+    static final int FIXTURE_SIZE = 400;
+
+    /** Drops repeats (same word without control bits, same text, same address when a label is involved). */
+    static List<Sample> dedupe(List<Sample> samples) {
+        Set<String> seen = new HashSet<>();
+        List<Sample> out = new ArrayList<>();
+        for (Sample s : samples) {
+            String k = s.lo() + "|" + (s.hi() & ~Control.HI_MASK) + "|" + s.text()
+                    + (s.text().indexOf('`') >= 0 ? "|" + s.address() + s.labels() : "");
+            if (seen.add(k)) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    /** Forms identical in every SM go to the base; the rest to the SM overlays. */
+    static void write(Map<String, List<SassFormData>> tables) throws IOException {
+        Map<String, Integer> count = new HashMap<>();
+        for (List<SassFormData> forms : tables.values()) {
+            for (SassFormData f : forms) {
+                count.merge((FormLearner.identity(f) + f.exclude()), 1, Integer::sum);
+            }
+        }
+        int n = tables.size();
+        List<SassFormData> base = new ArrayList<>();
+        Set<String> inBase = new HashSet<>();
+        for (SassFormData f : tables.values().iterator().next()) {
+            if (count.get((FormLearner.identity(f) + f.exclude())) == n && inBase.add((FormLearner.identity(f) + f.exclude()))) {
+                base.add(f);
+            }
+        }
+        Path dir = RepoRoot.find().orElseThrow().resolve("tables/src/main/resources/org/jptxas/tables/sass");
+        Files.createDirectories(dir);
+        String provenance = "isel-common SassProbe derive: ptxas 13.0 output, nvdisasm 12.5 text";
+        writeTable(dir.resolve("volta-base.json"), "base", provenance, base);
+        for (Map.Entry<String, List<SassFormData>> e : tables.entrySet()) {
+            List<SassFormData> overlay = new ArrayList<>();
+            for (SassFormData f : e.getValue()) {
+                if (!inBase.contains((FormLearner.identity(f) + f.exclude()))) {
+                    overlay.add(f);
+                }
+            }
+            writeTable(dir.resolve(e.getKey().replace("_", "") + ".json"), e.getKey(), provenance, overlay);
+            System.err.println(e.getKey() + ": " + (e.getValue().size() - overlay.size()) + " base forms + "
+                    + overlay.size() + " overlay forms");
+        }
+    }
+
+    private static void writeTable(Path file, String scope, String provenance, List<SassFormData> forms)
+            throws IOException {
+        ObjectMapper mapper = new ObjectMapper();
+        StringBuilder sb = new StringBuilder();
+        sb.append("{\"format\": \"volta-128\", \"scope\": ").append(mapper.writeValueAsString(scope))
+                .append(", \"derivedWith\": ").append(mapper.writeValueAsString(provenance)).append(",\n\"forms\": [\n");
+        for (int i = 0; i < forms.size(); i++) {
+            sb.append(mapper.writeValueAsString(forms.get(i))).append(i + 1 < forms.size() ? ",\n" : "\n");
+        }
+        sb.append("]}\n");
+        Files.writeString(file, sb.toString());
+    }
+}

@@ -1,0 +1,36 @@
+package org.jptxas.tables.sass;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One JSON file of SASS encoding forms for the 128-bit Volta-family format: either the shared base
+ * ({@code volta-base.json}, forms every SM sm_75 ... sm_90 agrees on) or a per-SM overlay ({@code sm90.json}, ...).
+ *
+ * <p>A <em>form</em> is one instruction class (the 13-bit dispatch key: bits [11:0] plus bit 91) together with one
+ * setting of every non-operand bit (its modifiers, which the printed mnemonic names), and the list of operand slots
+ * in print order. Each slot is either a field (kind plus bit positions) or a literal that the form's fixed bits
+ * imply. The tables are derived by {@code tools/sass-probe} from ptxas output and nvdisasm 12.5.
+ *
+ * @param format always {@code "volta-128"}
+ * @param scope {@code "base"} or the SM name of an overlay ({@code "sm_90"})
+ * @param derivedWith how the file was produced (tool and oracle versions), for provenance
+ * @param forms the forms
+ */
+public record SassFormTable(String format, String scope, String derivedWith, List<SassFormData> forms) {
+    @JsonCreator
+    public SassFormTable(@JsonProperty(value = "format", required = true) String format,
+                         @JsonProperty(value = "scope", required = true) String scope,
+                         @JsonProperty(value = "derivedWith", required = true) String derivedWith,
+                         @JsonProperty(value = "forms", required = true) List<SassFormData> forms) {
+        if (!"volta-128".equals(format)) {
+            throw new IllegalArgumentException("format must be 'volta-128', not '" + format + "'");
+        }
+        this.format = format;
+        this.scope = Objects.requireNonNull(scope);
+        this.derivedWith = Objects.requireNonNull(derivedWith);
+        this.forms = List.copyOf(forms);
+    }
+}

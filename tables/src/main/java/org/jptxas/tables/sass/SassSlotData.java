@@ -1,0 +1,83 @@
+package org.jptxas.tables.sass;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Set;
+
+/**
+ * One operand slot of a form, written in the table as one string: either a field {@code "KIND hi:lo[,hi:lo...]"}
+ * (plus {@code " >>2"} for a label in 4-byte units), e.g. {@code "GPR 23:16"}, {@code "LABEL 63:34,81:64 >>2"}, or a
+ * literal {@code "=RZ"}: a fixed operand text implied by the form's fixed bits.
+ *
+ * @param kind how the field's value prints ({@link #KINDS}); {@code null} for a literal
+ * @param bits the field's bit positions, least significant value bit first, as inclusive ranges {@code hi:lo}
+ *     separated by commas; {@code null} for a literal
+ * @param shift for {@code LABEL}: the byte offset is the field value shifted left by this; 0 otherwise
+ * @param literal the slot's fixed text, or {@code null} for a field
+ */
+public record SassSlotData(String kind, String bits, int shift, String literal) {
+    /** The slot kinds the engine knows (org.jptxas.isel.sass.SlotKind). */
+    public static final Set<String> KINDS = Set.of("GPR", "UGPR", "PRED", "UPRED", "BAR", "SB", "HEX", "SHEX",
+            "SHEX_PLUS", "F32", "F64HI", "F16", "LABEL");
+
+    public SassSlotData {
+        if (literal == null) {
+            if (kind == null || !KINDS.contains(kind)) {
+                throw new IllegalArgumentException("unknown slot kind '" + kind + "' (known: " + KINDS + ")");
+            }
+            if (bits == null || bits.isEmpty() || !bits.chars().allMatch(c -> c == ':' || c == ',' || (c >= '0' && c <= '9'))) {
+                throw new IllegalArgumentException("bad bit ranges '" + bits + "' (want hi:lo[,hi:lo...])");
+            }
+            if (shift < 0 || shift > 4) {
+                throw new IllegalArgumentException("bad shift " + shift);
+            }
+        } else if (kind != null || bits != null) {
+            throw new IllegalArgumentException("a slot is a field or a literal, not both");
+        }
+    }
+
+    public static SassSlotData field(String kind, String bits, int shift) {
+        return new SassSlotData(kind, bits, shift, null);
+    }
+
+    public static SassSlotData literal(String text) {
+        return new SassSlotData(null, null, 0, text);
+    }
+
+    public boolean isLiteral() {
+        return literal != null;
+    }
+
+    @JsonCreator
+    public static SassSlotData parse(String text) {
+        if (text.startsWith("=")) {
+            return literal(text.substring(1));
+        }
+        String[] parts = text.split(" ");
+        if (parts.length < 2 || parts.length > 3 || (parts.length == 3 && !parts[2].startsWith(">>"))) {
+            throw new IllegalArgumentException("bad slot '" + text + "' (want 'KIND hi:lo' or '=literal')");
+        }
+        int shift = 0;
+        if (parts.length == 3) {
+            try {
+                shift = Integer.parseInt(parts[2].substring(2));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("bad shift in slot '" + text + "'");
+            }
+        }
+        return field(parts[0], parts[1], shift);
+    }
+
+    @JsonValue
+    public String text() {
+        if (literal != null) {
+            return "=" + literal;
+        }
+        return kind + " " + bits + (shift != 0 ? " >>" + shift : "");
+    }
+
+    @Override
+    public String toString() {
+        return text();
+    }
+}
