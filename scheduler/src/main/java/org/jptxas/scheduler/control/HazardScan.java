@@ -49,12 +49,22 @@ public final class HazardScan {
         return out;
     }
 
+    /** Pipes whose variable-latency results return in issue order (shared-memory loads, tensor steps). */
+    private boolean[] inOrderPipes() {
+        boolean[] in = new boolean[model.pipeCount()];
+        for (int p = 0; p < in.length; p++) {
+            in[p] = model.pipeName(p).equals("lsu") || model.pipeName(p).equals("mma");
+        }
+        return in;
+    }
+
     private List<Hazard> pass(List<? extends SchedInstr> code, List<ControlWord> control, ControlFlow flow, OpClass[] cls,
                               boolean[] jumpSource, IssueState[] exits, long[] time) {
         int n = code.size();
         int guardGroup = model.readerGroup(LatencyModel.GUARD);
         int branchGroup = model.readerGroup(LatencyModel.BRANCH);
         List<Hazard> out = new ArrayList<>();
+        boolean[] inOrderPipe = inOrderPipes();
         IssueState st = new IssueState(model.pipeCount());
         long t = 0;
         for (int i = 0; i < n; i++) {
@@ -83,7 +93,7 @@ public final class HazardScan {
                             "SB" + k + " waited " + (t - st.sbSet[k]) + " cycles after it was set"));
                 }
             }
-            st.clearWaited(mask);
+            st.clearWaitedInOrder(mask, inOrderPipe);
             boolean branch = in.has(SchedFlag.BRANCH) || in.has(SchedFlag.EXIT);
             for (RegRange r : in.uses()) {
                 checkRead(i, r, branch ? branchGroup : c.readerGroup(), t, st, out);
@@ -110,6 +120,7 @@ public final class HazardScan {
                 st.sbCount[wsb]++;
                 st.sbSet[wsb] = t;
                 st.sbProducer[wsb] = i;
+                st.sbPipe[wsb] = c.pipe();
             }
             for (RegRange r : in.defs()) {
                 for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
@@ -118,6 +129,7 @@ public final class HazardScan {
                     st.writerClass[f][reg] = c.variable() ? -1 : c.id();
                     st.writeTime[f][reg] = t;
                     st.writeSb[f][reg] = !c.variable() ? 0 : wsb >= 0 ? 1 << wsb : IssueState.NO_SCOREBOARD;
+                    st.writePipe[f][reg] = c.variable() ? c.pipe() : -1;
                     st.readSb[f][reg] = 0;
                 }
             }

@@ -27,6 +27,10 @@ public final class IssueState {
     final long[] sbSet = new long[8];
     final int[] sbGroup = new int[8];
     final int[] sbProducer = new int[8];
+    /** Pipe of the last producer set on each scoreboard (-1: none). */
+    final int[] sbPipe = new int[8];
+    /** Per register: pipe of a pending variable-latency write (for in-order completion), -1 otherwise. */
+    final int[][] writePipe = new int[RegFile.values().length][];
     final long[] pipeFree;
 
     public IssueState(int pipes) {
@@ -39,7 +43,9 @@ public final class IssueState {
             writeSb[k] = new int[f.size()];
             readSb[k] = new int[f.size()];
             reader[k] = filled(f.size(), -1);
+            writePipe[k] = filled(f.size(), -1);
         }
+        Arrays.fill(sbPipe, -1);
         Arrays.fill(sbSet, NEVER);
         Arrays.fill(sbGroup, -1);
         Arrays.fill(sbProducer, -1);
@@ -62,7 +68,9 @@ public final class IssueState {
             s.writeSb[k] = writeSb[k].clone();
             s.readSb[k] = readSb[k].clone();
             s.reader[k] = reader[k].clone();
+            s.writePipe[k] = writePipe[k].clone();
         }
+        System.arraycopy(sbPipe, 0, s.sbPipe, 0, 8);
         System.arraycopy(sbCount, 0, s.sbCount, 0, 8);
         System.arraycopy(sbSet, 0, s.sbSet, 0, 8);
         System.arraycopy(sbGroup, 0, s.sbGroup, 0, 8);
@@ -133,6 +141,27 @@ public final class IssueState {
         }
         OpClass c = model.classById(s.writerClass[k][r]);
         return s.writeTime[k][r] + Math.max(0, model.rawOrDefault(c, f, 0));
+    }
+
+    /**
+     * Scoreboards in {@code mask} are waited for; and because a pipe's results come back in order, so is every
+     * earlier write of the same in-order pipe that set no scoreboard of its own (ptxas relies on this for shared
+     * loads: only the last of a group carries a scoreboard).
+     */
+    public void clearWaitedInOrder(int mask, boolean[] inOrderPipe) {
+        for (int k = 0; k < 8; k++) {
+            if ((mask >> k & 1) == 0 || sbCount[k] == 0 || sbPipe[k] < 0 || !inOrderPipe[sbPipe[k]]) {
+                continue;
+            }
+            for (int f = 0; f < writeSb.length; f++) {
+                for (int r = 0; r < writeSb[f].length; r++) {
+                    if (writeSb[f][r] == NO_SCOREBOARD && writePipe[f][r] == sbPipe[k] && writeTime[f][r] <= sbSet[k]) {
+                        writeSb[f][r] = 0;
+                    }
+                }
+            }
+        }
+        clearWaited(mask);
     }
 
     /** Scoreboards in {@code mask} are waited for: their producers are complete. */
