@@ -24,9 +24,10 @@ public final class ControlAgreement {
 
     /** Counts of matching fields over some instructions. */
     public record Tally(int instructions, int stall, int waitMask, int yield, int writeSb, int readSb, int hazards,
-                        Map<String, Integer> hazardKinds, Map<String, Integer> unknownMnemonics) {
+                        Map<String, Integer> hazardKinds, Map<String, Integer> unknownMnemonics,
+                        long ourStallCycles, long fileStallCycles) {
         public static Tally empty() {
-            return new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new TreeMap<>());
+            return new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new TreeMap<>(), 0, 0);
         }
 
         public Tally plus(Tally o) {
@@ -35,7 +36,8 @@ public final class ControlAgreement {
             Map<String, Integer> um = new TreeMap<>(unknownMnemonics);
             o.unknownMnemonics.forEach((k, v) -> um.merge(k, v, Integer::sum));
             return new Tally(instructions + o.instructions, stall + o.stall, waitMask + o.waitMask, yield + o.yield,
-                    writeSb + o.writeSb, readSb + o.readSb, hazards + o.hazards, hk, um);
+                    writeSb + o.writeSb, readSb + o.readSb, hazards + o.hazards, hk, um,
+                    ourStallCycles + o.ourStallCycles, fileStallCycles + o.fileStallCycles);
         }
 
         private static String pct(int a, int b) {
@@ -48,6 +50,7 @@ public final class ControlAgreement {
                     + sm + ": wait agreement: " + pct(waitMask, instructions) + "\n"
                     + sm + ": yield agreement: " + pct(yield, instructions) + ", write-SB agreement: "
                     + pct(writeSb, instructions) + ", read-SB agreement: " + pct(readSb, instructions) + "\n"
+                    + sm + ": stall cycles, same order: jptxas " + ourStallCycles + " vs ptxas " + fileStallCycles + "\n"
                     + sm + ": hazards in ptxas's control words: " + hazards + (hazardKinds.isEmpty() ? "" : " " + hazardKinds)
                     + (unknownMnemonics.isEmpty() ? "" : "\n" + sm + ": mnemonics without a latency class: " + unknownMnemonics.keySet());
         }
@@ -136,9 +139,13 @@ public final class ControlAgreement {
         int yield = 0;
         int wr = 0;
         int rd = 0;
+        long ourCycles = 0;
+        long fileCycles = 0;
         for (int i = 0; i < ours.size(); i++) {
             ControlWord a = ours.get(i);
             ControlWord b = d.fileControl().get(i);
+            ourCycles += a.stall();
+            fileCycles += b.stall();
             stall += a.stall() == b.stall() ? 1 : 0;
             wait += a.waitMask() == b.waitMask() ? 1 : 0;
             yield += a.yield() == b.yield() ? 1 : 0;
@@ -154,7 +161,7 @@ public final class ControlAgreement {
                 kinds.merge(h.kind().name(), 1, Integer::sum);
             }
         }
-        return new Tally(ours.size(), stall, wait, yield, wr, rd, errors, kinds, d.unknown());
+        return new Tally(ours.size(), stall, wait, yield, wr, rd, errors, kinds, d.unknown(), ourCycles, fileCycles);
     }
 
     /** Compares every function of a listing. */
