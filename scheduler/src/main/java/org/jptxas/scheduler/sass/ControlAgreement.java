@@ -124,6 +124,42 @@ public final class ControlAgreement {
         }
     }
 
+    /**
+     * {@code jnvdisasm --recompute-control}: keeps each function's instruction order, recomputes the control bits
+     * with the model of {@code sm} (e.g. {@code sm_80}) and returns the per-SM report lines
+     * ({@code stall agreement: N/M}, {@code wait agreement: N/M}, ...).
+     */
+    public static String recomputeControlReport(byte[] cubin, String sm) {
+        LatencyModel model = modelFor(sm);
+        return compareAll(DecodedListing.fromCubin(cubin, sm), model, smNumber(sm)).report(sm);
+    }
+
+    /**
+     * {@code jnvdisasm --check-hazards}: one line per hazard in the cubin's own control words
+     * ({@code function+0xaddr: KIND ...}); empty when there are none (the tool then exits 0).
+     */
+    public static List<String> checkHazards(byte[] cubin, String sm) {
+        LatencyModel model = modelFor(sm);
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, List<SassLine>> f : DecodedListing.fromCubin(cubin, sm).entrySet()) {
+            for (Hazard h : checkHazards(f.getValue(), model, smNumber(sm))) {
+                if (h.isError()) {
+                    SassLine at = f.getValue().get(h.index());
+                    out.add(String.format("%s+0x%04x: %s: %s (%s)", f.getKey(), at.address(), h.kind(), h.detail(), at.text()));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static LatencyModel modelFor(String sm) {
+        return LatencyModel.forTarget(sm).orElseThrow(() -> new IllegalArgumentException("no latency model for " + sm));
+    }
+
+    private static int smNumber(String sm) {
+        return Integer.parseInt(sm.replaceAll("\\D", ""));
+    }
+
     /** Hazards in the file's own control words. */
     public static List<Hazard> checkHazards(List<SassLine> lines, LatencyModel model, int sm) {
         Decoded d = decode(lines, model, sm);

@@ -47,6 +47,9 @@ class DecodedListingTest {
             assertEquals(viaText.instructions(), viaDecoder.instructions());
             assertTrue(Math.abs(viaText.stall() - viaDecoder.stall()) <= viaText.instructions() / 100,
                     "text " + viaText.report(sm) + "\ndecoder " + viaDecoder.report(sm));
+            String report = ControlAgreement.recomputeControlReport(Files.readAllBytes(cubin), sm);
+            assertTrue(report.startsWith(sm + ": stall agreement: " + viaDecoder.stall() + "/" + viaDecoder.instructions()), report);
+            assertEquals(viaDecoder.hazards(), ControlAgreement.checkHazards(Files.readAllBytes(cubin), sm).size());
         }
     }
 }
