@@ -1,0 +1,415 @@
+package org.jptxas.scheduler.control;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.jptxas.scheduler.latency.LatencyModel;
+import org.jptxas.scheduler.latency.OpClass;
+import org.jptxas.scheduler.model.ControlFlow;
+import org.jptxas.scheduler.model.RegFile;
+import org.jptxas.scheduler.model.RegRange;
+import org.jptxas.scheduler.model.SchedFlag;
+import org.jptxas.scheduler.model.SchedInstr;
+
+/**
+ * Computes control words for an instruction sequence in a fixed order, by simulating issue cycles the way the
+ * latency model describes them:
+ * <ul>
+ *   <li>fixed-latency producers are covered by stall counts placed on the instruction just before the consumer
+ *       (the latest point, as ptxas does), never below the class's minimum stall or the pipe's issue interval;</li>
+ *   <li>variable-latency producers get a write scoreboard; producers whose first consumer is the same instruction
+ *       share one; the consumer waits on it; when all six are busy the oldest is recycled;</li>
+ *   <li>instructions that read sources after issue (stores, atomics, shuffles) get a read scoreboard when a later
+ *       instruction overwrites one of those sources, and that writer waits on it;</li>
+ *   <li>operand-reuse flags are set where the next instruction reads the same GPR in the same slot.</li>
+ * </ul>
+ * At a branch target the states of every predecessor merge (conservatively); loops take a second pass. Stateless;
+ * thread-safe.
+ */
+public final class ControlWordGenerator {
+    private final LatencyModel model;
+
+    public ControlWordGenerator(LatencyModel model) {
+        this.model = model;
+    }
+
+    /** Control words for {@code code} in its given order. */
+    public List<ControlWord> generate(List<? extends SchedInstr> code) {
+        return generate(code, ControlFlow.linear(code.size()));
+    }
+
+    /** Control words for {@code code} with the given control flow (state merges at branch targets). */
+    public List<ControlWord> generate(List<? extends SchedInstr> code, ControlFlow flow) {
+        return new Run(code, flow).run();
+    }
+
+    private final class Run {
+        private final List<? extends SchedInstr> code;
+        private final ControlFlow flow;
+        private final int n;
+        private final OpClass[] cls;
+        private final int[] firstConsumer;
+        private final int[] firstOverwrite;
+        private final boolean[] jumpSource;
+        /** Block leaders whose block calls: a callee cannot know our scoreboards, so all are drained there. */
+        private final boolean[] drainAtCall;
+        private final int guardGroup = model.readerGroup(LatencyModel.GUARD);
+        private final int branchGroup = model.readerGroup(LatencyModel.BRANCH);
+        private final long[] time;
+
+        Run(List<? extends SchedInstr> code, ControlFlow flow) {
+            this.code = code;
+            this.flow = flow;
+            n = code.size();
+            if (flow.size() != n) {
+                throw new IllegalArgumentException("control flow of " + flow.size() + " instructions for " + n);
+            }
+            cls = new OpClass[n];
+            for (int i = 0; i < n; i++) {
+                cls[i] = model.opClass(code.get(i).latencyClass());
+            }
+            time = new long[n];
+            firstConsumer = new int[n];
+            firstOverwrite = new int[n];
+            jumpSource = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                for (int p : flow.jumpPredecessors(i)) {
+                    jumpSource[p] = true;
+                }
+            }
+            drainAtCall = new boolean[n];
+            int leader = 0;
+            for (int i = 0; i < n; i++) {
+                SchedInstr in = code.get(i);
+                if (i > 0 && (flow.isJoin(i) || isControl(code.get(i - 1)))) {
+                    leader = i;
+                }
+                if (in.has(SchedFlag.CALL)) {
+                    drainAtCall[i] = true;
+                }
+            }
+            lookahead();
+        }
+
+        private int[] filled(int size) {
+            int[] a = new int[size];
+            Arrays.fill(a, -1);
+            return a;
+        }
+
+        /** For each variable producer, its first consumer; for each late reader, the first overwrite of a source. */
+        private void lookahead() {
+            Arrays.fill(firstConsumer, -1);
+            Arrays.fill(firstOverwrite, -1);
+            int[][] lastW = new int[RegFile.values().length][];
+            int[][] lastLateReader = new int[RegFile.values().length][];
+            for (RegFile f : RegFile.values()) {
+                lastW[f.ordinal()] = filled(f.size());
+                lastLateReader[f.ordinal()] = filled(f.size());
+            }
+            for (int idx = 0; idx < n; idx++) {
+                final int i = idx;
+                SchedInstr in = code.get(i);
+                for (RegRange r : reads(in)) {
+                    forEach(r, (f, reg) -> {
+                        int w = lastW[f][reg];
+                        if (w >= 0 && cls[w].variable() && firstConsumer[w] < 0) {
+                            firstConsumer[w] = i;
+                        }
+                    });
+                }
+                for (RegRange r : in.defs()) {
+                    forEach(r, (f, reg) -> {
+                        int w = lastW[f][reg];
+                        if (w >= 0 && w != i && cls[w].variable() && firstConsumer[w] < 0) {
+                            firstConsumer[w] = i;
+                        }
+                        int lr = lastLateReader[f][reg];
+                        if (lr >= 0 && lr != i && firstOverwrite[lr] < 0) {
+                            firstOverwrite[lr] = i;
+                        }
+                        lastW[f][reg] = i;
+                        lastLateReader[f][reg] = -1;
+                    });
+                }
+                if (cls[i].readsLate()) {
+                    // Only GPR sources are read late; a source the instruction also writes is covered by its
+                    // write scoreboard, which any overwrite must wait for anyway.
+                    for (RegRange r : in.uses()) {
+                        if (r.file() == RegFile.R) {
+                            forEach(r, (f, reg) -> {
+                                if (!writesReg(in, f, reg)) {
+                                    lastLateReader[f][reg] = i;
+                                }
+                            });
+                        }
+                    }
+                }
+            }
+        }
+
+        private long exitTime(int j) {
+            return time[j] + Math.max(1, cls[j].minStall());
+        }
+
+        List<ControlWord> run() {
+            boolean backEdges = false;
+            for (int i = 0; i < n && !backEdges; i++) {
+                for (int p : flow.jumpPredecessors(i)) {
+                    backEdges |= p >= i;
+                }
+            }
+            IssueState[] exits = new IssueState[n];
+            List<ControlWord> out = null;
+            for (int pass = 0; pass < (backEdges ? 2 : 1); pass++) {
+                out = pass(exits);
+            }
+            return out;
+        }
+
+        private List<ControlWord> pass(IssueState[] exits) {
+            int[] stall = new int[n];
+            boolean[] latencyBound = new boolean[n];
+            int[] wait = new int[n];
+            int[] wr = new int[n];
+            int[] rd = new int[n];
+            Arrays.fill(wr, ControlWord.NONE);
+            Arrays.fill(rd, ControlWord.NONE);
+            IssueState st = new IssueState(model.pipeCount());
+            for (int i = 0; i < n; i++) {
+                SchedInstr in = code.get(i);
+                OpClass c = cls[i];
+                long entry = i > 0 ? Math.max(exitTime(i - 1), time[i - 1] + c.issueGap()) : 0;
+                if (flow.isJoin(i)) {
+                    IssueState merged = flow.fallsInto(i) ? st : null;
+                    for (int p : flow.jumpPredecessors(i)) {
+                        if (exits[p] != null) {
+                            IssueState s = exits[p].copy().shift(entry - exitTime(p));
+                            if (merged == null) {
+                                merged = s;
+                            } else {
+                                merged.mergeFrom(s, model);
+                            }
+                        }
+                    }
+                    st = merged != null ? merged : new IssueState(model.pipeCount());
+                }
+                long minIssue = Math.max(entry, st.pipeFree[c.pipe()]);
+                long depIssue = 0;
+                int waitMask = 0;
+                if (drainAtCall[i]) {
+                    for (int k = 0; k < model.scoreboards(); k++) {
+                        if (st.sbCount[k] > 0) {
+                            waitMask |= 1 << k;
+                        }
+                    }
+                }
+                boolean branch = in.has(SchedFlag.BRANCH) || in.has(SchedFlag.EXIT);
+                int group = branch ? branchGroup : c.readerGroup();
+                for (RegRange r : in.uses()) {
+                    for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
+                        int f = r.file().ordinal();
+                        int sb = st.writeSb[f][reg] & 0x3f;
+                        if (sb != 0) {
+                            waitMask |= sb;
+                            int w = st.writer[f][reg];
+                            if (w >= 0 && st.writeTime[f][reg] != IssueState.NEVER) {
+                                minIssue = Math.max(minIssue, st.writeTime[f][reg] + model.rawOrDefault(cls[w], r.file(), group));
+                            }
+                        } else if (st.writerClass[f][reg] >= 0) {
+                            depIssue = Math.max(depIssue, st.writeTime[f][reg]
+                                    + model.rawOrDefault(model.classById(st.writerClass[f][reg]), r.file(), group));
+                        }
+                    }
+                }
+                RegRange g = in.guard();
+                if (g != null && !g.isZero()) {
+                    int f = g.file().ordinal();
+                    int reg = g.first();
+                    int sb = st.writeSb[f][reg] & 0x3f;
+                    if (sb != 0) {
+                        waitMask |= sb;
+                    } else if (st.writerClass[f][reg] >= 0) {
+                        depIssue = Math.max(depIssue, st.writeTime[f][reg] + model.rawOrDefault(
+                                model.classById(st.writerClass[f][reg]), g.file(), branch ? branchGroup : guardGroup));
+                    }
+                }
+                for (RegRange r : in.defs()) {
+                    for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
+                        int f = r.file().ordinal();
+                        waitMask |= st.writeSb[f][reg] & 0x3f;
+                        waitMask |= st.readSb[f][reg] & 0x3f;
+                        if (c.variable() && st.writerClass[f][reg] >= 0 && st.writeTime[f][reg] != IssueState.NEVER) {
+                            depIssue = Math.max(depIssue, st.writeTime[f][reg]
+                                    + model.waw(model.classById(st.writerClass[f][reg]), c));
+                        }
+                    }
+                }
+                for (int k = 0; k < model.scoreboards(); k++) {
+                    if ((waitMask >> k & 1) != 0 && st.sbCount[k] > 0) {
+                        minIssue = Math.max(minIssue, st.sbSet[k] + model.scoreboardSetup());
+                    }
+                }
+                long issue = Math.max(minIssue, depIssue);
+                if (i > 0) {
+                    long s = Math.min(model.maxStall(), issue - time[i - 1]);
+                    stall[i - 1] = (int) s;
+                    latencyBound[i - 1] = depIssue > minIssue;
+                    issue = time[i - 1] + s;
+                }
+                time[i] = issue;
+                wait[i] = waitMask;
+                st.clearWaited(waitMask);
+                st.pipeFree[c.pipe()] = issue + model.pipeBusy(c);
+                int wsb = -1;
+                if (c.variable() && hasRealDef(in)) {
+                    wsb = allocate(st, c, firstConsumer[i], issue, i);
+                    wr[i] = wsb;
+                }
+                for (RegRange r : in.defs()) {
+                    for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
+                        int f = r.file().ordinal();
+                        st.writer[f][reg] = i;
+                        st.writerClass[f][reg] = c.variable() ? -1 : c.id();
+                        st.writeTime[f][reg] = issue;
+                        st.writeSb[f][reg] = wsb >= 0 ? 1 << wsb : 0;
+                        st.readSb[f][reg] = 0;
+                    }
+                }
+                if (c.readsLate() && firstOverwrite[i] >= 0) {
+                    int rsb = allocate(st, c, -2 - firstOverwrite[i], issue, i);
+                    rd[i] = rsb;
+                    for (RegRange r : in.uses()) {
+                        if (r.file() != RegFile.R) {
+                            continue;
+                        }
+                        for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
+                            st.readSb[r.file().ordinal()][reg] |= 1 << rsb;
+                            st.reader[r.file().ordinal()][reg] = i;
+                        }
+                    }
+                }
+                if (jumpSource[i]) {
+                    exits[i] = st.copy();
+                }
+            }
+            if (n > 0) {
+                stall[n - 1] = Math.max(1, cls[n - 1].minStall());
+            }
+            List<ControlWord> out = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                SchedInstr in = code.get(i);
+                if (in.has(SchedFlag.NOP)) {
+                    stall[i] = 0;
+                }
+                boolean yield = stall[i] > 0 && stall[i] <= cls[i].yieldMaxStall()
+                        && !(stall[i] == 2 && latencyBound[i] && !cls[i].variable());
+                int reuse = yield && i + 1 < n && flow.fallsInto(i + 1) && !flow.isJoin(i + 1) ? reuse(in, code.get(i + 1)) : 0;
+                out.add(new ControlWord(stall[i], yield, wr[i], rd[i], wait[i], reuse));
+            }
+            return out;
+        }
+
+        private boolean isControl(SchedInstr in) {
+            return in.has(SchedFlag.BRANCH) || in.has(SchedFlag.EXIT) || in.has(SchedFlag.CALL);
+        }
+
+        private boolean writesReg(SchedInstr in, int file, int reg) {
+            for (RegRange d : in.defs()) {
+                if (d.file().ordinal() == file && reg >= d.first() && reg < d.first() + d.count()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private boolean hasRealDef(SchedInstr in) {
+            for (RegRange r : in.defs()) {
+                if (!r.isZero() && r.file() != RegFile.B) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * Picks a scoreboard: one already pending for the same first consumer ({@code group}), else the first free one
+         * in the class's preferred order, else the one set longest ago (recycled: its consumers then wait for both).
+         */
+        private int allocate(IssueState st, OpClass c, int group, long issue, int producer) {
+            int[] order = c.scoreboardOrder().length > 0 ? c.scoreboardOrder() : new int[] {0, 1, 2, 3, 4, 5};
+            if (group != -1) {
+                for (int k : order) {
+                    if (st.sbCount[k] > 0 && st.sbGroup[k] == group) {
+                        return take(st, k, group, issue, producer);
+                    }
+                }
+            }
+            for (int k : order) {
+                if (st.sbCount[k] == 0) {
+                    return take(st, k, group, issue, producer);
+                }
+            }
+            int oldest = order[0];
+            for (int k : order) {
+                if (st.sbSet[k] < st.sbSet[oldest]) {
+                    oldest = k;
+                }
+            }
+            return take(st, oldest, group, issue, producer);
+        }
+
+        private int take(IssueState st, int k, int group, long issue, int producer) {
+            st.sbCount[k]++;
+            st.sbGroup[k] = group;
+            st.sbSet[k] = issue;
+            st.sbProducer[k] = producer;
+            return k;
+        }
+
+        private int reuse(SchedInstr a, SchedInstr b) {
+            List<RegRange> sa = a.reuseSlots();
+            List<RegRange> sb = b.reuseSlots();
+            int mask = 0;
+            for (int k = 0; k < Math.min(Math.min(sa.size(), sb.size()), 4); k++) {
+                RegRange x = sa.get(k);
+                RegRange y = sb.get(k);
+                if (x != null && y != null && x.file() == RegFile.R && !x.isZero() && x.equals(y) && !writes(a, x)) {
+                    mask |= 1 << k;
+                }
+            }
+            return mask;
+        }
+
+        private boolean writes(SchedInstr a, RegRange r) {
+            for (RegRange d : a.defs()) {
+                if (d.overlaps(r)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    static List<RegRange> reads(SchedInstr in) {
+        if (in.guard() == null) {
+            return in.uses();
+        }
+        List<RegRange> all = new ArrayList<>(in.uses());
+        all.add(in.guard());
+        return all;
+    }
+
+    interface RegVisitor {
+        void visit(int file, int reg);
+    }
+
+    static void forEach(RegRange r, RegVisitor v) {
+        if (r.isZero()) {
+            return;
+        }
+        for (int reg = r.first(); reg < r.first() + r.count(); reg++) {
+            v.visit(r.file().ordinal(), reg);
+        }
+    }
+}

@@ -1,0 +1,200 @@
+package org.jptxas.scheduler.control;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jptxas.scheduler.hazard.Hazard;
+import org.jptxas.scheduler.hazard.HazardKind;
+import org.jptxas.scheduler.latency.LatencyModel;
+import org.jptxas.scheduler.latency.OpClass;
+import org.jptxas.scheduler.model.ControlFlow;
+import org.jptxas.scheduler.model.RegFile;
+import org.jptxas.scheduler.model.RegRange;
+import org.jptxas.scheduler.model.SchedFlag;
+import org.jptxas.scheduler.model.SchedInstr;
+
+/**
+ * The simulation behind {@link org.jptxas.scheduler.hazard.HazardChecker}: replays given control words over the
+ * same {@link IssueState} the generator uses, so the two cannot drift apart. Issue cycles follow the stall counts;
+ * a scoreboard wait returns as soon as it is allowed (the worst case for what follows).
+ */
+public final class HazardScan {
+    private final LatencyModel model;
+
+    public HazardScan(LatencyModel model) {
+        this.model = model;
+    }
+
+    public List<Hazard> check(List<? extends SchedInstr> code, List<ControlWord> control, ControlFlow flow) {
+        int n = code.size();
+        if (n != control.size() || n != flow.size()) {
+            throw new IllegalArgumentException(n + " instructions, " + control.size() + " control words, "
+                    + flow.size() + " flow entries");
+        }
+        OpClass[] cls = new OpClass[n];
+        boolean[] jumpSource = new boolean[n];
+        boolean backEdges = false;
+        for (int i = 0; i < n; i++) {
+            cls[i] = model.opClass(code.get(i).latencyClass());
+            for (int p : flow.jumpPredecessors(i)) {
+                jumpSource[p] = true;
+                backEdges |= p >= i;
+            }
+        }
+        IssueState[] exits = new IssueState[n];
+        long[] time = new long[n]; // kept across passes: a back edge re-bases on the previous pass's cycles
+        List<Hazard> out = null;
+        for (int pass = 0; pass < (backEdges ? 2 : 1); pass++) {
+            out = pass(code, control, flow, cls, jumpSource, exits, time);
+        }
+        return out;
+    }
+
+    /** Pipes whose variable-latency results return in issue order (shared-memory loads, tensor steps). */
+    private boolean[] inOrderPipes() {
+        boolean[] in = new boolean[model.pipeCount()];
+        for (int p = 0; p < in.length; p++) {
+            in[p] = model.pipeName(p).equals("lsu") || model.pipeName(p).equals("mma");
+        }
+        return in;
+    }
+
+    private List<Hazard> pass(List<? extends SchedInstr> code, List<ControlWord> control, ControlFlow flow, OpClass[] cls,
+                              boolean[] jumpSource, IssueState[] exits, long[] time) {
+        int n = code.size();
+        int guardGroup = model.readerGroup(LatencyModel.GUARD);
+        int branchGroup = model.readerGroup(LatencyModel.BRANCH);
+        List<Hazard> out = new ArrayList<>();
+        boolean[] inOrderPipe = inOrderPipes();
+        IssueState st = new IssueState(model.pipeCount());
+        long t = 0;
+        for (int i = 0; i < n; i++) {
+            SchedInstr in = code.get(i);
+            OpClass c = cls[i];
+            ControlWord cw = control.get(i);
+            if (flow.isJoin(i)) {
+                IssueState merged = flow.fallsInto(i) ? st : null;
+                for (int p : flow.jumpPredecessors(i)) {
+                    if (exits[p] != null) {
+                        IssueState s = exits[p].copy().shift(t - (time[p] + Math.max(1, control.get(p).stall())));
+                        if (merged == null) {
+                            merged = s;
+                        } else {
+                            merged.mergeFrom(s, model);
+                        }
+                    }
+                }
+                st = merged != null ? merged : new IssueState(model.pipeCount());
+            }
+            time[i] = t;
+            int mask = cw.waitMask();
+            for (int k = 0; k < 6; k++) {
+                if ((mask >> k & 1) != 0 && st.sbCount[k] > 0 && t < st.sbSet[k] + model.scoreboardSetup()) {
+                    out.add(new Hazard(i, st.sbProducer[k], HazardKind.WAIT_TOO_EARLY,
+                            "SB" + k + " waited " + (t - st.sbSet[k]) + " cycles after it was set"));
+                }
+            }
+            st.clearWaitedInOrder(mask, inOrderPipe);
+            boolean branch = in.has(SchedFlag.BRANCH) || in.has(SchedFlag.EXIT);
+            for (RegRange r : in.uses()) {
+                checkRead(i, r, branch ? branchGroup : c.readerGroup(), t, st, out);
+            }
+            if (in.guard() != null) {
+                checkRead(i, in.guard(), branch ? branchGroup : guardGroup, t, st, out);
+            }
+            for (RegRange r : in.defs()) {
+                for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
+                    int f = r.file().ordinal();
+                    if (st.writeSb[f][reg] != 0) {
+                        out.add(new Hazard(i, st.writer[f][reg], HazardKind.WAW, name(r.file(), reg) + " still being written"));
+                    }
+                    if (st.readSb[f][reg] != 0) {
+                        out.add(new Hazard(i, st.reader[f][reg], HazardKind.WAR, name(r.file(), reg) + " may still be read"));
+                    }
+                }
+            }
+            int wsb = cw.writeSb() < 6 ? cw.writeSb() : -1;
+            if (wsb >= 0) {
+                if (st.sbCount[wsb] > 0) {
+                    out.add(new Hazard(i, st.sbProducer[wsb], HazardKind.SCOREBOARD_SHARED, "SB" + wsb + " already pending"));
+                }
+                st.sbCount[wsb]++;
+                st.sbSet[wsb] = t;
+                st.sbProducer[wsb] = i;
+                st.sbPipe[wsb] = c.pipe();
+            }
+            for (RegRange r : in.defs()) {
+                for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
+                    int f = r.file().ordinal();
+                    st.writer[f][reg] = i;
+                    st.writerClass[f][reg] = c.variable() ? -1 : c.id();
+                    st.writeTime[f][reg] = t;
+                    st.writeSb[f][reg] = !c.variable() ? 0 : wsb >= 0 ? 1 << wsb : IssueState.NO_SCOREBOARD;
+                    st.writePipe[f][reg] = c.variable() ? c.pipe() : -1;
+                    st.readSb[f][reg] = 0;
+                }
+            }
+            int rsb = cw.readSb() < 6 ? cw.readSb() : -1;
+            if (rsb >= 0) {
+                st.sbCount[rsb]++;
+                st.sbSet[rsb] = t;
+                st.sbProducer[rsb] = i;
+                for (RegRange r : in.uses()) {
+                    if (r.file() != RegFile.R) {
+                        continue; // uniform operands and predicates are read at issue
+                    }
+                    for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
+                        st.readSb[r.file().ordinal()][reg] |= 1 << rsb;
+                        st.reader[r.file().ordinal()][reg] = i;
+                    }
+                }
+            }
+            if (jumpSource[i]) {
+                exits[i] = st.copy();
+            }
+            t += Math.max(1, cw.stall());
+        }
+        return out;
+    }
+
+    private void checkRead(int i, RegRange r, int group, long t, IssueState st, List<Hazard> out) {
+        if (r.isZero()) {
+            return;
+        }
+        for (int reg = r.first(); reg < r.first() + r.count(); reg++) {
+            int f = r.file().ordinal();
+            int w = st.writer[f][reg];
+            if (reported(out, i, w)) {
+                continue;
+            }
+            int sb = st.writeSb[f][reg];
+            if ((sb & IssueState.NO_SCOREBOARD) != 0) {
+                out.add(new Hazard(i, w, HazardKind.RAW_SCOREBOARD,
+                        name(r.file(), reg) + " read, but its variable-latency producer set no scoreboard"));
+            } else if (sb != 0) {
+                out.add(new Hazard(i, w, HazardKind.RAW_SCOREBOARD,
+                        name(r.file(), reg) + " read without waiting on SB mask " + Integer.toBinaryString(sb)));
+            } else if (st.writerClass[f][reg] >= 0 && st.writeTime[f][reg] != IssueState.NEVER) {
+                int need = model.rawOrDefault(model.classById(st.writerClass[f][reg]), r.file(), group);
+                long have = t - st.writeTime[f][reg];
+                if (have < need) {
+                    out.add(new Hazard(i, w, HazardKind.RAW_STALL,
+                            name(r.file(), reg) + " read " + have + " cycles after its producer, needs " + need));
+                }
+            }
+        }
+    }
+
+    /** One report per producer and consumer pair (a value read twice is one hazard). */
+    private static boolean reported(List<Hazard> out, int i, int producer) {
+        for (int k = out.size() - 1; k >= 0 && out.get(k).index() == i; k--) {
+            if (out.get(k).producer() == producer) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String name(RegFile f, int reg) {
+        return RegRange.of(f, reg).toString();
+    }
+}

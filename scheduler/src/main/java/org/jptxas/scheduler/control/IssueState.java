@@ -1,0 +1,192 @@
+package org.jptxas.scheduler.control;
+
+import java.util.Arrays;
+import org.jptxas.scheduler.latency.LatencyModel;
+import org.jptxas.scheduler.latency.OpClass;
+import org.jptxas.scheduler.model.RegFile;
+
+/**
+ * What the issue logic knows at one point of the program, per register: the last fixed-latency writer (class and
+ * issue cycle), the scoreboards covering a pending variable-latency write or a pending late read; per scoreboard:
+ * how many producers are outstanding and when the last was set; per pipe: when it accepts the next instruction.
+ * States of several predecessors merge conservatively at a join. Shared by the generator and the hazard checker.
+ */
+public final class IssueState {
+    /** In {@link #writeSb}: a variable-latency write that set no scoreboard at all. */
+    public static final int NO_SCOREBOARD = 1 << 7;
+    static final long NEVER = Long.MIN_VALUE / 4;
+
+    final int[][] writerClass = new int[RegFile.values().length][];
+    final long[][] writeTime = new long[RegFile.values().length][];
+    /** Producer index (for reports); -1 when merged or unknown. */
+    final int[][] writer = new int[RegFile.values().length][];
+    final int[][] writeSb = new int[RegFile.values().length][];
+    final int[][] readSb = new int[RegFile.values().length][];
+    final int[][] reader = new int[RegFile.values().length][];
+    final int[] sbCount = new int[8];
+    final long[] sbSet = new long[8];
+    final int[] sbGroup = new int[8];
+    final int[] sbProducer = new int[8];
+    /** Pipe of the last producer set on each scoreboard (-1: none). */
+    final int[] sbPipe = new int[8];
+    /** Per register: pipe of a pending variable-latency write (for in-order completion), -1 otherwise. */
+    final int[][] writePipe = new int[RegFile.values().length][];
+    final long[] pipeFree;
+
+    public IssueState(int pipes) {
+        for (RegFile f : RegFile.values()) {
+            int k = f.ordinal();
+            writerClass[k] = filled(f.size(), -1);
+            writeTime[k] = new long[f.size()];
+            Arrays.fill(writeTime[k], NEVER);
+            writer[k] = filled(f.size(), -1);
+            writeSb[k] = new int[f.size()];
+            readSb[k] = new int[f.size()];
+            reader[k] = filled(f.size(), -1);
+            writePipe[k] = filled(f.size(), -1);
+        }
+        Arrays.fill(sbPipe, -1);
+        Arrays.fill(sbSet, NEVER);
+        Arrays.fill(sbGroup, -1);
+        Arrays.fill(sbProducer, -1);
+        pipeFree = new long[pipes];
+        Arrays.fill(pipeFree, NEVER);
+    }
+
+    private static int[] filled(int n, int v) {
+        int[] a = new int[n];
+        Arrays.fill(a, v);
+        return a;
+    }
+
+    public IssueState copy() {
+        IssueState s = new IssueState(pipeFree.length);
+        for (int k = 0; k < writerClass.length; k++) {
+            s.writerClass[k] = writerClass[k].clone();
+            s.writeTime[k] = writeTime[k].clone();
+            s.writer[k] = writer[k].clone();
+            s.writeSb[k] = writeSb[k].clone();
+            s.readSb[k] = readSb[k].clone();
+            s.reader[k] = reader[k].clone();
+            s.writePipe[k] = writePipe[k].clone();
+        }
+        System.arraycopy(sbPipe, 0, s.sbPipe, 0, 8);
+        System.arraycopy(sbCount, 0, s.sbCount, 0, 8);
+        System.arraycopy(sbSet, 0, s.sbSet, 0, 8);
+        System.arraycopy(sbGroup, 0, s.sbGroup, 0, 8);
+        System.arraycopy(sbProducer, 0, s.sbProducer, 0, 8);
+        System.arraycopy(pipeFree, 0, s.pipeFree, 0, pipeFree.length);
+        return s;
+    }
+
+    /** Moves every recorded cycle by {@code delta} (to re-base a predecessor's state onto a join point). */
+    public IssueState shift(long delta) {
+        for (long[] t : writeTime) {
+            for (int r = 0; r < t.length; r++) {
+                if (t[r] != NEVER) {
+                    t[r] += delta;
+                }
+            }
+        }
+        for (int k = 0; k < 8; k++) {
+            if (sbSet[k] != NEVER) {
+                sbSet[k] += delta;
+            }
+        }
+        for (int p = 0; p < pipeFree.length; p++) {
+            if (pipeFree[p] != NEVER) {
+                pipeFree[p] += delta;
+            }
+        }
+        return this;
+    }
+
+    /** Adds {@code o}'s constraints to this state: the later fixed-latency result, the union of pending scoreboards. */
+    public void mergeFrom(IssueState o, LatencyModel model) {
+        for (int k = 0; k < writerClass.length; k++) {
+            RegFile file = RegFile.values()[k];
+            for (int r = 0; r < writerClass[k].length; r++) {
+                if (o.writerClass[k][r] >= 0 && o.writeTime[k][r] != NEVER
+                        && (writerClass[k][r] < 0 || ready(o, k, r, file, model) > ready(this, k, r, file, model))) {
+                    writerClass[k][r] = o.writerClass[k][r];
+                    writeTime[k][r] = o.writeTime[k][r];
+                    writer[k][r] = o.writer[k][r];
+                }
+                if (o.writeSb[k][r] != 0) {
+                    writeSb[k][r] |= o.writeSb[k][r];
+                    writer[k][r] = o.writer[k][r];
+                }
+                if (o.readSb[k][r] != 0) {
+                    readSb[k][r] |= o.readSb[k][r];
+                    reader[k][r] = o.reader[k][r];
+                }
+            }
+        }
+        for (int k = 0; k < 8; k++) {
+            if (o.sbCount[k] > 0) {
+                sbGroup[k] = sbCount[k] > 0 && sbGroup[k] != o.sbGroup[k] ? -1 : o.sbGroup[k];
+                sbCount[k] = Math.max(sbCount[k], o.sbCount[k]);
+                sbProducer[k] = o.sbProducer[k];
+            }
+            sbSet[k] = Math.max(sbSet[k], o.sbSet[k]);
+        }
+        for (int p = 0; p < pipeFree.length; p++) {
+            pipeFree[p] = Math.max(pipeFree[p], o.pipeFree[p]);
+        }
+    }
+
+    private static long ready(IssueState s, int k, int r, RegFile f, LatencyModel model) {
+        if (s.writerClass[k][r] < 0 || s.writeTime[k][r] == NEVER) {
+            return NEVER;
+        }
+        OpClass c = model.classById(s.writerClass[k][r]);
+        return s.writeTime[k][r] + Math.max(0, model.rawOrDefault(c, f, 0));
+    }
+
+    /**
+     * Scoreboards in {@code mask} are waited for; and because a pipe's results come back in order, so is every
+     * earlier write of the same in-order pipe that set no scoreboard of its own (ptxas relies on this for shared
+     * loads: only the last of a group carries a scoreboard).
+     */
+    public void clearWaitedInOrder(int mask, boolean[] inOrderPipe) {
+        for (int k = 0; k < 8; k++) {
+            if ((mask >> k & 1) == 0 || sbCount[k] == 0 || sbPipe[k] < 0 || !inOrderPipe[sbPipe[k]]) {
+                continue;
+            }
+            for (int f = 0; f < writeSb.length; f++) {
+                for (int r = 0; r < writeSb[f].length; r++) {
+                    if (writeSb[f][r] == NO_SCOREBOARD && writePipe[f][r] == sbPipe[k] && writeTime[f][r] <= sbSet[k]) {
+                        writeSb[f][r] = 0;
+                    }
+                }
+            }
+        }
+        clearWaited(mask);
+    }
+
+    /** Scoreboards in {@code mask} are waited for: their producers are complete. */
+    public void clearWaited(int mask) {
+        if (mask == 0) {
+            return;
+        }
+        for (int k = 0; k < 8; k++) {
+            if ((mask >> k & 1) != 0) {
+                sbCount[k] = 0;
+                sbGroup[k] = -1;
+            }
+        }
+        int keep = ~mask;
+        for (int f = 0; f < writeSb.length; f++) {
+            int[] ws = writeSb[f];
+            int[] rs = readSb[f];
+            for (int r = 0; r < ws.length; r++) {
+                if (ws[r] != 0 && (ws[r] & NO_SCOREBOARD) == 0) {
+                    ws[r] &= keep;
+                }
+                if (rs[r] != 0) {
+                    rs[r] &= keep;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package org.jptxas.scheduler.hazard;
+
+/**
+ * One problem found by the {@link HazardChecker}.
+ *
+ * @param index    the instruction that would misbehave
+ * @param producer the earlier instruction involved, or -1
+ * @param kind     what is wrong
+ * @param detail   a short explanation (register, cycles)
+ */
+public record Hazard(int index, int producer, HazardKind kind, String detail) {
+    /** Shared scoreboards are legal (the counter covers both producers); every other kind is a real hazard. */
+    public boolean isError() {
+        return kind != HazardKind.SCOREBOARD_SHARED;
+    }
+
+    @Override
+    public String toString() {
+        return "[" + index + "] " + kind + (producer >= 0 ? " (after [" + producer + "])" : "") + ": " + detail;
+    }
+}

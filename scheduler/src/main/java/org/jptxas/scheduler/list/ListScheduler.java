@@ -1,0 +1,278 @@
+package org.jptxas.scheduler.list;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import org.jptxas.scheduler.dag.DagBuilder;
+import org.jptxas.scheduler.dag.DepGraph;
+import org.jptxas.scheduler.dag.DepKind;
+import org.jptxas.scheduler.dag.Regions;
+import org.jptxas.scheduler.latency.LatencyModel;
+import org.jptxas.scheduler.latency.OpClass;
+import org.jptxas.scheduler.model.RegFile;
+import org.jptxas.scheduler.model.RegRange;
+import org.jptxas.scheduler.model.SchedInstr;
+
+/**
+ * The one list-scheduling engine of ptxas, parameterised by {@link SchedMode}. Per region: build the DAG, seed the
+ * ready list with nodes that have no predecessors, then repeatedly take the best ready node, issue it at the earliest
+ * cycle its producers and its pipe allow, and release its successors. Stateless between calls; thread-safe.
+ */
+public final class ListScheduler {
+    private final LatencyModel model;
+
+    public ListScheduler(LatencyModel model) {
+        this.model = model;
+    }
+
+    /** Schedules one basic block; regions longer than {@link SchedOptions#maxRegion()} are scheduled one by one. */
+    public Schedule schedule(List<? extends SchedInstr> block, SchedOptions options) {
+        int[] order = new int[block.size()];
+        int pos = 0;
+        int cycles = 0;
+        int maxLive = 0;
+        for (Regions.Range r : Regions.splitBlock(block.size(), options.maxRegion())) {
+            List<? extends SchedInstr> region = block.subList(r.start(), r.end());
+            Schedule s = scheduleRegion(new DagBuilder(model).build(region), options);
+            for (int k : s.order()) {
+                order[pos++] = r.start() + k;
+            }
+            cycles += s.cycles();
+            maxLive = Math.max(maxLive, s.maxLive());
+        }
+        return new Schedule(order, cycles, maxLive);
+    }
+
+    /** Schedules one region whose DAG is already built. */
+    public Schedule scheduleRegion(DepGraph g, SchedOptions options) {
+        return new Run(g, options).run();
+    }
+
+    /** The mutable state of one scheduling run. */
+    private final class Run {
+        private final DepGraph g;
+        private final SchedOptions opt;
+        private final int n;
+        private final int[] remainingPreds;
+        private final int[] earliest;
+        private final boolean[] scheduled;
+        private final boolean[] barrierTarget;
+        private final int[] gprDefWidth;
+        private final int[] remainingUses;
+        private final int[][] gprUseDefs;
+        private final int[] pipeFree;
+        private final ReadyList ready;
+        private final PriorityQueue<Integer> waiting;
+        private final SpillModeState spill = new SpillModeState();
+        private int cycle;
+        private int live;
+        private int maxLive;
+        private int hotColdBudget;
+        private boolean hotColdActive = true;
+        private int horizon;
+        private int readyTargets;
+
+        Run(DepGraph g, SchedOptions opt) {
+            this.g = g;
+            this.opt = opt;
+            this.n = g.size();
+            remainingPreds = new int[n];
+            earliest = new int[n];
+            scheduled = new boolean[n];
+            barrierTarget = new boolean[n];
+            gprDefWidth = new int[n];
+            remainingUses = new int[n];
+            gprUseDefs = new int[n][];
+            pipeFree = new int[model.pipeCount()];
+            ready = new ReadyList(n);
+            waiting = new PriorityQueue<>((a, b) -> earliest[a] != earliest[b] ? Integer.compare(earliest[a], earliest[b])
+                    : Integer.compare(a, b));
+            hotColdBudget = opt.hotColdBudget();
+            for (int i = 0; i < n; i++) {
+                remainingPreds[i] = g.predCount(i);
+                for (int e = g.predBegin(i); e < g.predEnd(i); e++) {
+                    if (g.predKind(e) == DepKind.RAW && g.opClass(g.pred(e)).variable()) {
+                        barrierTarget[i] = true;
+                    }
+                }
+                for (RegRange d : g.instr(i).defs()) {
+                    if (d.file() == RegFile.R && !d.isZero()) {
+                        gprDefWidth[i] += d.count();
+                    }
+                }
+            }
+            // Block-local GPR values: which producers each instruction consumes, and how many consumers remain.
+            for (int i = 0; i < n; i++) {
+                List<Integer> defs = new ArrayList<>();
+                for (int e = g.predBegin(i); e < g.predEnd(i); e++) {
+                    int p = g.pred(e);
+                    if (g.predKind(e) == DepKind.RAW && gprDefWidth[p] > 0 && !defs.contains(p)) {
+                        defs.add(p);
+                        remainingUses[p]++;
+                    }
+                }
+                gprUseDefs[i] = defs.stream().mapToInt(Integer::intValue).toArray();
+            }
+        }
+
+        Schedule run() {
+            for (int i = 0; i < n; i++) {
+                if (remainingPreds[i] == 0) {
+                    release(i);
+                }
+            }
+            int[] order = new int[n];
+            int last = 0;
+            for (int k = 0; k < n; k++) {
+                promoteWaiting();
+                if (ready.isEmpty()) {
+                    throw new IllegalStateException("cycle in dependency graph");
+                }
+                int best = select();
+                ready.remove(best);
+                if (barrierTarget[best]) {
+                    readyTargets--;
+                }
+                waiting.remove(best);
+                int issue = Math.max(cycle, Math.max(earliest[best], pipeFree[g.opClass(best).pipe()]));
+                order[k] = best;
+                commit(best, issue);
+                last = issue;
+            }
+            return new Schedule(order, n == 0 ? 0 : last + 1, maxLive);
+        }
+
+        private int select() {
+            // The seed's pre-scan keeps at most 32 barrier targets; scanning the best 32 nodes keeps this O(1).
+            int targets = readyTargets;
+            int stallFreeTargets = 0;
+            int minTierCount = 0;
+            int minHeight = Integer.MAX_VALUE;
+            int scanned = 0;
+            for (int node : ready.nodes()) {
+                if (++scanned > 32) {
+                    break;
+                }
+                if (barrierTarget[node]) {
+                    if (earliest[node] <= cycle) {
+                        stallFreeTargets++;
+                    }
+                    int h = ready.height[node];
+                    if (h < minHeight) {
+                        minHeight = h;
+                        minTierCount = 1;
+                    } else if (h == minHeight) {
+                        minTierCount++;
+                    }
+                }
+            }
+            spill.rescanIfNeeded(targets, minTierCount);
+            boolean overBudget = live > opt.effectiveBudget();
+            boolean pressureFirst = overBudget && opt.mode() != SchedMode.ILP;
+            int best = ready.best(pressureFirst);
+            boolean winnerStallFree = earliest[best] <= cycle;
+            boolean bestOver = live + ready.gprDelta[best] > opt.effectiveBudget();
+            if (spill.afterSelection(barrierTarget[best], targets, stallFreeTargets, bestOver, winnerStallFree)) {
+                rekeyAll();
+            }
+            return best;
+        }
+
+        /** A node whose predecessors are all scheduled enters the ready list (stall-free once its cycle comes). */
+        private void release(int i) {
+            ready.height[i] = g.height(i);
+            ready.earliest[i] = earliest[i];
+            ready.gprDelta[i] = gprDelta(i);
+            ready.priority[i] = priority(i);
+            ready.add(i);
+            if (barrierTarget[i]) {
+                readyTargets++;
+            }
+            if (earliest[i] > cycle) {
+                waiting.add(i);
+            }
+            horizon = Math.max(horizon, earliest[i] + g.height(i));
+        }
+
+        private void promoteWaiting() {
+            while (!waiting.isEmpty() && scheduled[waiting.peek()]) {
+                waiting.poll();
+            }
+            if (ready.isEmpty() && !waiting.isEmpty()) {
+                cycle = Math.max(cycle, earliest[waiting.peek()]);
+            }
+            while (!waiting.isEmpty() && earliest[waiting.peek()] <= cycle) {
+                int i = waiting.poll();
+                if (!scheduled[i]) {
+                    ready.rekey(i, () -> ready.priority[i] = priority(i));
+                }
+            }
+        }
+
+        private void rekeyAll() {
+            List<Integer> all = new ArrayList<>();
+            ready.nodes().forEach(all::add);
+            for (int i : all) {
+                ready.rekey(i, () -> ready.priority[i] = priority(i));
+            }
+        }
+
+        private int priority(int i) {
+            OpClass c = g.opClass(i);
+            boolean stallFree = earliest[i] <= cycle;
+            // Critical: can issue now and lies on the longest remaining path (a stalled node is never critical).
+            boolean critical = spill.active() || stallFree && earliest[i] + g.height(i) >= horizon;
+            boolean hot = switch (opt.mode()) {
+                case DYN_BATCH -> model.pipeName(c.pipe()).equals("mma");
+                default -> hotColdActive && model.isHot(c);
+            };
+            boolean pressure = opt.mode() == SchedMode.REDUCE_REG && ready.gprDelta[i] < 0;
+            return Priority.pack(false, false, hot, pressure, true, stallFree, critical, barrierTarget[i]);
+        }
+
+        /** GPRs this instruction makes live minus the GPRs whose last block-local use it is. */
+        private int gprDelta(int i) {
+            int d = gprDefWidth[i];
+            for (int p : gprUseDefs[i]) {
+                if (remainingUses[p] == 1) {
+                    d -= gprDefWidth[p];
+                }
+            }
+            return d;
+        }
+
+        private void commit(int i, int issue) {
+            scheduled[i] = true;
+            OpClass c = g.opClass(i);
+            pipeFree[c.pipe()] = issue + model.pipeBusy(c);
+            cycle = issue + 1;
+            live += gprDefWidth[i];
+            maxLive = Math.max(maxLive, live);
+            for (int p : gprUseDefs[i]) {
+                if (--remainingUses[p] == 0) {
+                    live -= gprDefWidth[p];
+                } else if (remainingUses[p] == 1) {
+                    // The last remaining consumer of p now frees it: its pressure delta changes.
+                    for (int e = g.succBegin(p); e < g.succEnd(p); e++) {
+                        int s = g.succ(e);
+                        if (!scheduled[s] && g.succKind(e) == DepKind.RAW) {
+                            ready.rekey(s, () -> ready.gprDelta[s] = gprDelta(s));
+                        }
+                    }
+                }
+            }
+            if (hotColdActive && !model.isHot(c) && c.variable()) {
+                if (--hotColdBudget <= 0) {
+                    hotColdActive = false;
+                }
+            }
+            for (int e = g.succBegin(i); e < g.succEnd(i); e++) {
+                int s = g.succ(e);
+                earliest[s] = Math.max(earliest[s], issue + g.succLatency(e));
+                if (--remainingPreds[s] == 0) {
+                    release(s);
+                }
+            }
+        }
+    }
+}

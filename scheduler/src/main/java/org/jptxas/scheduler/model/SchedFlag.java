@@ -1,0 +1,19 @@
+package org.jptxas.scheduler.model;
+
+/** Properties that constrain where an instruction may move and how its control word is formed. */
+public enum SchedFlag {
+    /** Thread-block or warp barrier (BAR, WARPSYNC): orders every memory access and every side effect. */
+    BARRIER,
+    /** Memory fence (MEMBAR, ERRBAR, DEPBAR): orders every memory access. */
+    FENCE,
+    /** Call or return: a full scheduling barrier. */
+    CALL,
+    /** Branch or jump: ends a block, stays last. */
+    BRANCH,
+    /** EXIT or KILL. */
+    EXIT,
+    /** Convergence control (BSSY, BSYNC, BREAK): keeps its place relative to other control instructions. */
+    CONTROL,
+    /** A padding NOP. */
+    NOP
+}

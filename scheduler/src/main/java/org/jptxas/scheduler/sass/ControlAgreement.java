@@ -1,0 +1,229 @@
+package org.jptxas.scheduler.sass;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.jptxas.scheduler.control.ControlWord;
+import org.jptxas.scheduler.control.ControlWordGenerator;
+import org.jptxas.scheduler.hazard.Hazard;
+import org.jptxas.scheduler.hazard.HazardChecker;
+import org.jptxas.scheduler.latency.LatencyModel;
+import org.jptxas.scheduler.model.ControlFlow;
+import org.jptxas.scheduler.model.SchedFlag;
+import org.jptxas.scheduler.model.SimpleInstr;
+
+/**
+ * Library entry points behind {@code jnvdisasm --recompute-control} and {@code --check-hazards}: keep an existing
+ * instruction order, recompute its control words with the model, and compare them with the ones in the file; or
+ * check the file's own control words for hazards.
+ */
+public final class ControlAgreement {
+    private ControlAgreement() {}
+
+    /** Counts of matching fields over some instructions. */
+    public record Tally(int instructions, int stall, int waitMask, int yield, int writeSb, int readSb, int hazards,
+                        Map<String, Integer> hazardKinds, Map<String, Integer> unknownMnemonics,
+                        long ourStallCycles, long fileStallCycles) {
+        public static Tally empty() {
+            return new Tally(0, 0, 0, 0, 0, 0, 0, new TreeMap<>(), new TreeMap<>(), 0, 0);
+        }
+
+        public Tally plus(Tally o) {
+            Map<String, Integer> hk = new TreeMap<>(hazardKinds);
+            o.hazardKinds.forEach((k, v) -> hk.merge(k, v, Integer::sum));
+            Map<String, Integer> um = new TreeMap<>(unknownMnemonics);
+            o.unknownMnemonics.forEach((k, v) -> um.merge(k, v, Integer::sum));
+            return new Tally(instructions + o.instructions, stall + o.stall, waitMask + o.waitMask, yield + o.yield,
+                    writeSb + o.writeSb, readSb + o.readSb, hazards + o.hazards, hk, um,
+                    ourStallCycles + o.ourStallCycles, fileStallCycles + o.fileStallCycles);
+        }
+
+        private static String pct(int a, int b) {
+            return String.format("%d/%d (%.1f%%)", a, b, b == 0 ? 100.0 : 100.0 * a / b);
+        }
+
+        /** The report lines {@code jnvdisasm --recompute-control} prints per SM. */
+        public String report(String sm) {
+            return sm + ": stall agreement: " + pct(stall, instructions) + "\n"
+                    + sm + ": wait agreement: " + pct(waitMask, instructions) + "\n"
+                    + sm + ": yield agreement: " + pct(yield, instructions) + ", write-SB agreement: "
+                    + pct(writeSb, instructions) + ", read-SB agreement: " + pct(readSb, instructions) + "\n"
+                    + sm + ": stall cycles, same order: jptxas " + ourStallCycles + " vs ptxas " + fileStallCycles + "\n"
+                    + sm + ": hazards in ptxas's control words: " + hazards + (hazardKinds.isEmpty() ? "" : " " + hazardKinds)
+                    + (unknownMnemonics.isEmpty() ? "" : "\n" + sm + ": mnemonics without a latency class: " + unknownMnemonics.keySet());
+        }
+    }
+
+    /** One function's instructions as scheduler instructions plus the control words found in the file. */
+    public record Decoded(List<SimpleInstr> instrs, List<ControlWord> fileControl, ControlFlow flow,
+                          Map<String, Integer> unknown) {}
+
+    private static final java.util.regex.Pattern TARGET = java.util.regex.Pattern.compile("`\\((\\.L_\\w+)\\)");
+
+    /** Branch edges from the listing's labels: BRA/JMP to a label; unguarded BRA, JMP, BRX, EXIT, RET never fall through. */
+    public static ControlFlow controlFlow(List<SassLine> lines) {
+        Map<String, Integer> labels = new java.util.HashMap<>();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).label() != null) {
+                labels.put(lines.get(i).label(), i);
+            }
+        }
+        int n = lines.size();
+        int[] targets = new int[n];
+        boolean[] unconditional = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            String t = lines.get(i).text().strip();
+            boolean guarded = t.startsWith("@") && !t.startsWith("@PT ");
+            String body = guarded ? t.substring(t.indexOf(' ') + 1).strip() : t.replaceFirst("^@PT\\s+", "");
+            String m = body.split("[ .;]", 2)[0];
+            targets[i] = -1;
+            if (m.equals("BRA") || m.equals("JMP")) {
+                java.util.regex.Matcher x = TARGET.matcher(body);
+                if (x.find() && labels.containsKey(x.group(1))) {
+                    targets[i] = labels.get(x.group(1));
+                }
+            }
+            unconditional[i] = !guarded && (m.equals("BRA") || m.equals("JMP") || m.equals("BRX") || m.equals("JMX")
+                    || m.equals("EXIT") || m.equals("RET"));
+        }
+        return ControlFlow.fromBranches(targets, unconditional);
+    }
+
+    public static Decoded decode(List<SassLine> lines, LatencyModel model, int sm) {
+        SassText parser = new SassText(model, sm);
+        List<SimpleInstr> instrs = new ArrayList<>();
+        List<ControlWord> control = new ArrayList<>();
+        Map<String, Integer> unknown = new TreeMap<>();
+        for (SassLine l : lines) {
+            SassText.Parsed p = parser.parse(l);
+            instrs.add(p.instr());
+            control.add(ControlWord.fromHighQword(l.hi()));
+            if (!p.known()) {
+                unknown.merge(p.mnemonic(), 1, Integer::sum);
+            }
+        }
+        markEndLoop(instrs);
+        return new Decoded(instrs, control, controlFlow(lines), unknown);
+    }
+
+    /** The unguarded BRA-to-itself that ends every function is padding: ptxas gives it stall 0, like the NOPs after. */
+    private static void markEndLoop(List<SimpleInstr> instrs) {
+        for (int i = instrs.size() - 1; i >= 0; i--) {
+            SimpleInstr in = instrs.get(i);
+            if (in.has(SchedFlag.NOP)) {
+                continue;
+            }
+            if (in.has(SchedFlag.BRANCH) && in.guard() == null) {
+                java.util.EnumSet<SchedFlag> f = java.util.EnumSet.of(SchedFlag.NOP, SchedFlag.BRANCH);
+                instrs.set(i, new SimpleInstr(in.name(), in.latencyClass(), in.defs(), in.uses(), in.guard(),
+                        in.reuseSlots(), in.memKind(), in.memSpace(), f));
+            }
+            return;
+        }
+    }
+
+    /**
+     * {@code jnvdisasm --recompute-control}: keeps each function's instruction order, recomputes the control bits
+     * with the model of {@code sm} (e.g. {@code sm_80}) and returns the per-SM report lines
+     * ({@code stall agreement: N/M}, {@code wait agreement: N/M}, ...).
+     */
+    public static String recomputeControlReport(byte[] cubin, String sm) {
+        LatencyModel model = modelFor(sm);
+        return compareAll(DecodedListing.fromCubin(cubin, sm), model, smNumber(sm)).report(sm);
+    }
+
+    /**
+     * {@code jnvdisasm --check-hazards}: one line per hazard in the cubin's own control words
+     * ({@code function+0xaddr: KIND ...}); empty when there are none (the tool then exits 0).
+     */
+    public static List<String> checkHazards(byte[] cubin, String sm) {
+        LatencyModel model = modelFor(sm);
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, List<SassLine>> f : DecodedListing.fromCubin(cubin, sm).entrySet()) {
+            for (Hazard h : checkHazards(f.getValue(), model, smNumber(sm))) {
+                if (h.isError()) {
+                    SassLine at = f.getValue().get(h.index());
+                    out.add(String.format("%s+0x%04x: %s: %s (%s)", f.getKey(), at.address(), h.kind(), h.detail(), at.text()));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static LatencyModel modelFor(String sm) {
+        return LatencyModel.forTarget(sm).orElseThrow(() -> new IllegalArgumentException("no latency model for " + sm));
+    }
+
+    private static int smNumber(String sm) {
+        return Integer.parseInt(sm.replaceAll("\\D", ""));
+    }
+
+    /** Hazards in the file's own control words. */
+    public static List<Hazard> checkHazards(List<SassLine> lines, LatencyModel model, int sm) {
+        Decoded d = decode(lines, model, sm);
+        return new HazardChecker(model).check(d.instrs(), d.fileControl(), d.flow());
+    }
+
+    /** Recomputes control words for one function and compares them field by field with the file's. */
+    public static Tally compare(List<SassLine> lines, LatencyModel model, int sm) {
+        Decoded d = decode(lines, model, sm);
+        List<ControlWord> ours = new ControlWordGenerator(model).generate(d.instrs(), d.flow());
+        int stall = 0;
+        int wait = 0;
+        int yield = 0;
+        int wr = 0;
+        int rd = 0;
+        long ourCycles = 0;
+        long fileCycles = 0;
+        for (int i = 0; i < ours.size(); i++) {
+            ControlWord a = ours.get(i);
+            ControlWord b = d.fileControl().get(i);
+            ourCycles += a.stall();
+            fileCycles += b.stall();
+            stall += a.stall() == b.stall() ? 1 : 0;
+            wait += a.waitMask() == b.waitMask() ? 1 : 0;
+            yield += a.yield() == b.yield() ? 1 : 0;
+            wr += a.writeSb() == b.writeSb() ? 1 : 0;
+            rd += a.readSb() == b.readSb() ? 1 : 0;
+        }
+        List<Hazard> hazards = new HazardChecker(model).check(d.instrs(), d.fileControl(), d.flow());
+        Map<String, Integer> kinds = new TreeMap<>();
+        int errors = 0;
+        for (Hazard h : hazards) {
+            if (h.isError()) {
+                errors++;
+                kinds.merge(h.kind().name(), 1, Integer::sum);
+            }
+        }
+        return new Tally(ours.size(), stall, wait, yield, wr, rd, errors, kinds, d.unknown(), ourCycles, fileCycles);
+    }
+
+    /** Compares every function of a listing. */
+    public static Tally compareAll(Map<String, List<SassLine>> functions, LatencyModel model, int sm) {
+        Tally t = Tally.empty();
+        for (List<SassLine> f : functions.values()) {
+            t = t.plus(compare(f, model, sm));
+        }
+        return t;
+    }
+
+    /** A side-by-side listing of one function: text, the file's control word, ours. For calibration. */
+    public static String diff(List<SassLine> lines, LatencyModel model, int sm) {
+        Decoded d = decode(lines, model, sm);
+        List<ControlWord> ours = new ControlWordGenerator(model).generate(d.instrs(), d.flow());
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < lines.size(); i++) {
+            ControlWord a = d.fileControl().get(i);
+            ControlWord b = ours.get(i);
+            sb.append(String.format("%04x %-48.48s | %-28s | %-28s%s%n", lines.get(i).address(), lines.get(i).text(), a, b,
+                    a.stall() != b.stall() || a.waitMask() != b.waitMask() ? "  <<" : ""));
+        }
+        return sb.toString();
+    }
+
+    static TreeSet<String> none() {
+        return new TreeSet<>();
+    }
+}

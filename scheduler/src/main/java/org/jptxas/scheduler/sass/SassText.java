@@ -1,0 +1,316 @@
+package org.jptxas.scheduler.sass;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jptxas.scheduler.latency.LatencyModel;
+import org.jptxas.scheduler.latency.OpClass;
+import org.jptxas.scheduler.model.MemKind;
+import org.jptxas.scheduler.model.MemSpace;
+import org.jptxas.scheduler.model.RegFile;
+import org.jptxas.scheduler.model.RegRange;
+import org.jptxas.scheduler.model.SchedFlag;
+import org.jptxas.scheduler.model.SimpleInstr;
+
+/**
+ * Turns one line of sm_70+ SASS text into a {@link SimpleInstr}: which registers it reads and writes (with widths),
+ * its guard, memory space, control flags and reuse slots. Operand roles follow the SASS convention (destinations
+ * first); the few instructions that break it are listed here by name.
+ */
+public final class SassText {
+    private static final Pattern REG = Pattern.compile("(?<![\\w.])(UR|UP|R|P|B)(\\d+|Z|T)((?:\\.(?:64|128|reuse|H0|H1|B0|B1|B2|B3|X4|F32|U32|H0_H0|H1_H1))*)");
+    private static final Set<String> NO_DEST = Set.of("STG", "STS", "ST", "STL", "RED", "BRA", "EXIT", "BAR", "BSYNC",
+            "CALL", "RET", "NOP", "MEMBAR", "WARPSYNC", "DEPBAR", "ERRBAR", "CCTL", "YIELD", "KILL", "JMP", "JMX", "BRX",
+            "STSM", "SUST", "SURED", "REDG", "LDGDEPBAR", "ARRIVES", "NANOSLEEP", "FENCE", "CCTLL", "BREAK", "BPT", "RTT");
+    private static final Set<String> PAIR_DEST = Set.of("SHFL", "ATOM", "ATOMG", "ATOMS", "VOTE", "MATCH");
+
+    private final LatencyModel model;
+    private final int sm;
+
+    public SassText(LatencyModel model, int sm) {
+        this.model = model;
+        this.sm = sm;
+    }
+
+    /** Parsed instruction plus whether its mnemonic had a latency class (else it is modelled as {@code alu}). */
+    public record Parsed(SimpleInstr instr, String mnemonic, boolean known) {}
+
+    public Parsed parse(SassLine line) {
+        String text = line.text().strip();
+        RegRange guard = null;
+        if (text.startsWith("@")) {
+            int sp = text.indexOf(' ');
+            String g = text.substring(1, sp).replace("!", "");
+            guard = register(g).orElse(null);
+            text = text.substring(sp + 1).strip();
+        }
+        int sp = text.indexOf(' ');
+        String opcode = sp < 0 ? text : text.substring(0, sp);
+        String rest = sp < 0 ? "" : text.substring(sp + 1);
+        String[] parts = opcode.split("\\.");
+        String mnemonic = parts[0];
+        Set<String> mods = new HashSet<>(Arrays.asList(parts).subList(1, parts.length));
+        Optional<OpClass> oc = model.classify(mnemonic, mods);
+        if (line.text().startsWith("@!PT ") || line.text().startsWith("@!UPT ")) {
+            // Never executes: ptxas uses such instructions as padding; they occupy an issue slot and nothing else.
+            return new Parsed(SimpleInstr.builder("nop").name(line.text()).build(), mnemonic, true);
+        }
+        SimpleInstr.Builder b = SimpleInstr.builder(oc.map(OpClass::name).orElse("alu")).name(line.text());
+        if (guard != null) {
+            b.guard(guard.file(), guard.first());
+        }
+        flags(mnemonic, b);
+        memory(mnemonic, mods, b);
+        List<String> ops = splitOperands(rest);
+        int width = widthOf(mnemonic, mods);
+        int dests = destCount(mnemonic, ops);
+        List<RegRange> slots = new ArrayList<>();
+        for (int k = 0; k < ops.size(); k++) {
+            String op = ops.get(k);
+            boolean dest = k < dests;
+            boolean memOperand = op.contains("[");
+            List<RegRange> regs = registers(op, mnemonic, mods, dest, width, k - dests);
+            for (RegRange r : regs) {
+                if (dest) {
+                    b.def(r);
+                } else {
+                    b.use(r);
+                }
+            }
+            if (mnemonic.equals("BREAK")) {
+                // BREAK both reads and clears its barrier register.
+                regs.stream().filter(r -> r.file() == RegFile.B).forEach(b::def);
+            }
+            if (!dest && slots.size() < 3) {
+                slots.add(!memOperand && regs.size() == 1 && regs.get(0).file() == RegFile.R
+                        && op.replaceAll("^[-|!~]+", "").startsWith("R") ? RegRange.of(RegFile.R, regs.get(0).first()) : null);
+            }
+        }
+        if (sm < 90 && (mnemonic.equals("LDG") || mnemonic.equals("LD") || mnemonic.equals("ATOMG"))
+                && mods.contains("E") && !rest.contains("desc[")) {
+            // ptxas's 64-bit global descriptor lives in a uniform pair named in bits [37:32] (not printed).
+            int ur = (int) (line.lo() >>> 32 & 0x3f);
+            if (ur < 63) {
+                b.use(RegFile.UR, ur, 2);
+            }
+        }
+        b.reuseSlots(slots.toArray(new RegRange[0]));
+        return new Parsed(b.build(), mnemonic, oc.isPresent());
+    }
+
+    private static int destCount(String mnemonic, List<String> ops) {
+        if (NO_DEST.contains(mnemonic) || ops.isEmpty()) {
+            return 0;
+        }
+        if (PAIR_DEST.contains(mnemonic) && ops.size() > 1 && isPred(ops.get(0))) {
+            return 2;
+        }
+        if (mnemonic.equals("BSSY")) {
+            return 1;
+        }
+        if (ops.size() > 1 && isPred(ops.get(1)) && !ops.get(1).startsWith("!")) {
+            return 2;
+        }
+        return 1;
+    }
+
+    private static boolean isPred(String op) {
+        return op.matches("!?U?P(\\d|T)");
+    }
+
+    private void flags(String m, SimpleInstr.Builder b) {
+        switch (m) {
+            case "BAR", "WARPSYNC", "ARRIVES" -> b.flag(SchedFlag.BARRIER);
+            case "MEMBAR", "ERRBAR", "DEPBAR", "FENCE", "LDGDEPBAR", "CCTL" -> b.flag(SchedFlag.FENCE);
+            case "CALL", "RET" -> b.flag(SchedFlag.CALL);
+            case "BRA", "JMP", "BRX", "JMX" -> b.flag(SchedFlag.BRANCH);
+            case "EXIT", "KILL" -> b.flag(SchedFlag.EXIT);
+            case "BSSY", "BSYNC", "BREAK", "YIELD" -> b.flag(SchedFlag.CONTROL);
+            case "NOP" -> b.flag(SchedFlag.NOP);
+            default -> { }
+        }
+    }
+
+    private static void memory(String m, Set<String> mods, SimpleInstr.Builder b) {
+        switch (m) {
+            case "LDG" -> b.mem(MemKind.LOAD, MemSpace.GLOBAL);
+            case "STG", "REDG" -> b.mem(m.equals("STG") ? MemKind.STORE : MemKind.ATOMIC, MemSpace.GLOBAL);
+            case "RED", "ATOMG" -> b.mem(MemKind.ATOMIC, MemSpace.GLOBAL);
+            case "LDS", "LDSM" -> b.mem(MemKind.LOAD, MemSpace.SHARED);
+            case "STS", "STSM" -> b.mem(MemKind.STORE, MemSpace.SHARED);
+            case "ATOMS" -> b.mem(MemKind.ATOMIC, MemSpace.SHARED);
+            case "LDL" -> b.mem(MemKind.LOAD, MemSpace.LOCAL);
+            case "STL" -> b.mem(MemKind.STORE, MemSpace.LOCAL);
+            case "LD" -> b.mem(MemKind.LOAD, MemSpace.GENERIC);
+            case "ST" -> b.mem(MemKind.STORE, MemSpace.GENERIC);
+            case "ATOM" -> b.mem(MemKind.ATOMIC, MemSpace.GENERIC);
+            case "LDGSTS" -> b.mem(MemKind.ATOMIC, MemSpace.SHARED);
+            case "LDC" -> b.mem(MemKind.LOAD, MemSpace.CONST);
+            case "TEX", "TLD", "TLD4", "TXD", "TMML", "TXQ" -> b.mem(MemKind.LOAD, MemSpace.TEXTURE);
+            case "SULD" -> b.mem(MemKind.LOAD, MemSpace.SURFACE);
+            case "SUST" -> b.mem(MemKind.STORE, MemSpace.SURFACE);
+            case "SUATOM", "SURED" -> b.mem(MemKind.ATOMIC, MemSpace.SURFACE);
+            default -> { }
+        }
+    }
+
+    /** Width in registers of the data operands (destination of loads, source of stores), from the size modifier. */
+    private static int widthOf(String m, Set<String> mods) {
+        if (mods.contains("128")) {
+            return 4;
+        }
+        if (mods.contains("64")) {
+            return 2;
+        }
+        if (m.startsWith("D") && Set.of("DADD", "DFMA", "DMUL", "DSETP", "DMNMX").contains(m)) {
+            return 2;
+        }
+        return 1;
+    }
+
+    private List<RegRange> registers(String op, String m, Set<String> mods, boolean dest, int width, int srcIndex) {
+        List<RegRange> out = new ArrayList<>();
+        Matcher x = REG.matcher(op);
+        boolean memOperand = op.contains("[");
+        while (x.find()) {
+            String file = x.group(1);
+            String num = x.group(2);
+            String suffix = x.group(3);
+            int w = suffix.contains(".128") ? 4 : suffix.contains(".64") ? 2 : 1;
+            RegFile f = switch (file) {
+                case "R" -> RegFile.R;
+                case "UR" -> RegFile.UR;
+                case "P" -> RegFile.P;
+                case "UP" -> RegFile.UP;
+                default -> RegFile.B;
+            };
+            int reg;
+            if (num.equals("Z") || num.equals("T")) {
+                reg = f.zero();
+                if (reg < 0) {
+                    continue;
+                }
+            } else {
+                reg = Integer.parseInt(num);
+            }
+            if (f == RegFile.R && !memOperand && w == 1) {
+                w = dataWidth(m, mods, dest, width, srcIndex);
+            }
+            if (f == RegFile.UR && !memOperand && w == 1 && (m.equals("ULDC") || m.equals("LDC") || m.startsWith("UMOV")) && dest) {
+                w = width;
+            }
+            if (op.startsWith("desc[") && f == RegFile.UR && w == 1) {
+                w = 2;
+            }
+            if (reg + w > f.size()) {
+                w = f.size() - reg;
+            }
+            if (w >= 1) {
+                out.add(new RegRange(f, reg, w));
+            }
+        }
+        return out;
+    }
+
+    /** Width of a plain GPR operand (not an address). */
+    private static int dataWidth(String m, Set<String> mods, boolean dest, int width, int srcIndex) {
+        switch (m) {
+            case "IMAD":
+                if (mods.contains("WIDE")) {
+                    return dest || srcIndex == 2 ? 2 : 1;
+                }
+                return 1;
+            case "CS2R":
+                return dest && !mods.contains("32") ? 2 : 1;
+            case "DADD", "DFMA", "DMUL", "DMNMX":
+                return 2;
+            case "DSETP":
+                return dest ? 1 : 2;
+            case "F2F", "F2I", "I2F", "F2FP", "I2I":
+                return conversionWidth(m, mods, dest);
+            case "HMMA", "IMMA", "DMMA", "BMMA":
+                return 2;
+            default:
+                break;
+        }
+        boolean load = m.startsWith("LD") || m.equals("ATOM") || m.equals("ATOMG") || m.equals("ATOMS") || m.equals("SHFL")
+                || m.equals("TEX") || m.equals("TLD") || m.equals("SULD");
+        boolean store = m.startsWith("ST") || m.equals("RED") || m.equals("SUST");
+        if (dest && load || !dest && (store || m.startsWith("ATOM"))) {
+            return width;
+        }
+        return 1;
+    }
+
+    private static int conversionWidth(String m, Set<String> mods, boolean dest) {
+        List<String> types = new ArrayList<>();
+        for (String t : mods) {
+            if (t.matches("[FSU](8|16|32|64)")) {
+                types.add(t);
+            }
+        }
+        if (types.isEmpty()) {
+            return 1;
+        }
+        if (types.size() >= 2) {
+            // Order in the text: destination type first. HashSet lost it, so recover from the mnemonic order below.
+            return types.stream().anyMatch(t -> t.endsWith("64")) ? (dest ? 2 : 1) : 1;
+        }
+        String t = types.get(0);
+        if (!t.endsWith("64")) {
+            return 1;
+        }
+        boolean floatType = t.startsWith("F");
+        return switch (m) {
+            case "F2I" -> floatType == !dest ? 2 : 1;
+            case "I2F" -> floatType == dest ? 2 : 1;
+            default -> 2;
+        };
+    }
+
+    private static Optional<RegRange> register(String tok) {
+        Matcher x = REG.matcher(tok);
+        if (!x.find()) {
+            return Optional.empty();
+        }
+        RegFile f = switch (x.group(1)) {
+            case "UP" -> RegFile.UP;
+            case "P" -> RegFile.P;
+            default -> null;
+        };
+        if (f == null) {
+            return Optional.empty();
+        }
+        String num = x.group(2);
+        return Optional.of(RegRange.of(f, num.equals("T") ? f.zero() : Integer.parseInt(num)));
+    }
+
+    /** Splits at top-level commas (not inside brackets or braces). */
+    static List<String> splitOperands(String s) {
+        List<String> out = new ArrayList<>();
+        int depth = 0;
+        StringBuilder cur = new StringBuilder();
+        for (char ch : s.toCharArray()) {
+            if (ch == '[' || ch == '{' || ch == '(') {
+                depth++;
+            } else if (ch == ']' || ch == '}' || ch == ')') {
+                depth--;
+            }
+            if (ch == ',' && depth == 0) {
+                out.add(cur.toString().strip());
+                cur.setLength(0);
+            } else {
+                cur.append(ch);
+            }
+        }
+        if (!cur.toString().isBlank()) {
+            out.add(cur.toString().strip());
+        }
+        return out;
+    }
+}

@@ -1,0 +1,92 @@
+package org.jptxas.scheduler.sass;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jptxas.scheduler.latency.LatencyModel;
+import org.jptxas.testing.Corpus;
+import org.jptxas.testing.OracleCubins;
+import org.jptxas.testing.Oracles;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keeps ptxas 13's instruction order, recomputes the control bits with jptxas's model and compares them with
+ * ptxas's (issue 8's acceptance measure). The fast test uses a few corpus files on sm_80; the slow one sweeps the
+ * corpus on sm_75, 80, 86, 89 and 90 and writes {@code target/control-agreement.txt}.
+ */
+class ControlAgreementOracleTest {
+    private static final List<String> FAST_FILES = List.of("ptx/cudarc/sin.ptx", "ptx/cudarc/custom_kernels.ptx",
+            "ptx/cuda_jl/test__core__ptx__vadd.ptx");
+
+    @Test
+    void smallKernelsOnSm80AgreeWithPtxas() {
+        Oracles.assumePtxas13();
+        Path corpus = Corpus.assumeDir();
+        LatencyModel model = LatencyModel.forTarget("sm_80").orElseThrow();
+        ControlAgreement.Tally t = ControlAgreement.Tally.empty();
+        for (String f : FAST_FILES) {
+            OracleCubins.Compiled c = OracleCubins.ptxas13(corpus.resolve(f), "sm_80");
+            if (c.ok()) {
+                t = t.plus(ControlAgreement.compareAll(decode(c.cubin().orElseThrow(), "sm_80"), model, 80));
+            }
+        }
+        System.out.println(t.report("sm_80"));
+        assertTrue(t.instructions() > 100, "compiled something");
+        assertTrue(t.stall() >= 0.85 * t.instructions(), t.report("sm_80"));
+        assertTrue(t.waitMask() >= 0.85 * t.instructions(), t.report("sm_80"));
+    }
+
+    /** ptxas's cubin through jptxas's own cubin reader and SASS decoder. */
+    private static Map<String, List<SassLine>> decode(Path cubin, String sm) {
+        try {
+            return DecodedListing.fromCubin(Files.readAllBytes(cubin), sm);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    @Tag("slow")
+    void corpusAgreementPerSm() throws IOException {
+        Oracles.assumePtxas13();
+        List<Corpus.Entry> entries = Corpus.assumeEntries().stream().filter(Corpus.Entry::ptxasAccepts).toList();
+        boolean all = Boolean.getBoolean("jptxas.agreement.all");
+        StringBuilder report = new StringBuilder();
+        Map<String, ControlAgreement.Tally> bySm = new ConcurrentHashMap<>();
+        for (String sm : List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90")) {
+            int smNumber = Integer.parseInt(sm.substring(3));
+            LatencyModel model = LatencyModel.forTarget(sm).orElseThrow();
+            List<Corpus.Entry> chosen = new ArrayList<>();
+            for (int i = 0; i < entries.size(); i++) {
+                Corpus.Entry e = entries.get(i);
+                String arch = e.arch().isEmpty() ? "sm_75" : e.arch();
+                // Every third file by default, to stay inside the CI time budget; -Djptxas.agreement.all=true for all.
+                if (Integer.parseInt(arch.replaceAll("\\D", "")) <= smNumber && (all || i % 3 == 0)) {
+                    chosen.add(e);
+                }
+            }
+            ControlAgreement.Tally t = chosen.parallelStream().map(e -> {
+                OracleCubins.Compiled c = OracleCubins.ptxas13(e.file(), sm);
+                return c.ok() ? ControlAgreement.compareAll(decode(c.cubin().orElseThrow(), sm), model, smNumber)
+                        : ControlAgreement.Tally.empty();
+            }).reduce(ControlAgreement.Tally.empty(), ControlAgreement.Tally::plus);
+            bySm.put(sm, t);
+            report.append(t.report(sm)).append("\n");
+        }
+        Path out = Path.of("target", "control-agreement.txt");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, report.toString());
+        System.out.println(report);
+        for (var e : bySm.entrySet()) {
+            ControlAgreement.Tally t = e.getValue();
+            assertTrue(t.stall() >= 0.80 * t.instructions(), e.getKey() + " regressed: " + t.report(e.getKey()));
+        }
+    }
+}

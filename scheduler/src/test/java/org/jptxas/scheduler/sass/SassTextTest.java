@@ -1,0 +1,81 @@
+package org.jptxas.scheduler.sass;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.jptxas.scheduler.latency.LatencyModel;
+import org.jptxas.scheduler.model.MemSpace;
+import org.jptxas.scheduler.model.RegFile;
+import org.jptxas.scheduler.model.RegRange;
+import org.jptxas.scheduler.model.SchedFlag;
+import org.jptxas.scheduler.model.SimpleInstr;
+import org.junit.jupiter.api.Test;
+
+class SassTextTest {
+    private final SassText parser = new SassText(LatencyModel.of("sm80"), 80);
+
+    private SimpleInstr parse(String text) {
+        return parser.parse(new SassLine("f", 0, text, 0x0000000604027981L, 0, null)).instr();
+    }
+
+    @Test
+    void destinationsComeFirstAndWidthsFollowModifiers() {
+        SimpleInstr wide = parse("IMAD.WIDE R4, R0, R5, c[0x0][0x168]");
+        assertEquals("imadWide", wide.latencyClass());
+        assertEquals(List.of(new RegRange(RegFile.R, 4, 2)), wide.defs());
+        assertEquals(List.of(RegRange.of(RegFile.R, 0), RegRange.of(RegFile.R, 5)), wide.uses());
+        SimpleInstr carry = parse("IADD3 R6, P6, R6, R4, RZ");
+        assertEquals(List.of(RegRange.of(RegFile.R, 6), RegRange.of(RegFile.P, 6)), carry.defs());
+        SimpleInstr setp = parse("ISETP.GE.AND P0, PT, R0, c[0x0][0x170], PT");
+        assertEquals(2, setp.defs().size());
+        assertEquals(List.of(RegRange.of(RegFile.R, 0), RegRange.of(RegFile.P, 7)), setp.uses());
+    }
+
+    @Test
+    void memoryOperandsAndHiddenDescriptor() {
+        SimpleInstr ldg = parse("LDG.E.64 R2, [R4.64+0x10]");
+        assertEquals(List.of(new RegRange(RegFile.R, 2, 2)), ldg.defs());
+        assertTrue(ldg.uses().contains(new RegRange(RegFile.R, 4, 2)));
+        assertTrue(ldg.uses().contains(new RegRange(RegFile.UR, 6, 2)), "descriptor UR6 from bits [37:32]");
+        assertEquals(MemSpace.GLOBAL, ldg.memSpace());
+        SimpleInstr stg = parse("STG.E.128 [R2.64], R8");
+        assertTrue(stg.defs().isEmpty());
+        assertTrue(stg.uses().contains(new RegRange(RegFile.R, 8, 4)));
+        SimpleInstr sts = parse("STS [R3+0x4], R2");
+        assertEquals(MemSpace.SHARED, sts.memSpace());
+    }
+
+    @Test
+    void guardsFlagsAndReuseSlots() {
+        SimpleInstr exit = parse("@!P0 EXIT");
+        assertEquals(RegRange.of(RegFile.P, 0), exit.guard());
+        assertTrue(exit.has(SchedFlag.EXIT));
+        SimpleInstr mov = parse("IMAD.MOV.U32 R13, RZ, RZ, R6.reuse");
+        assertEquals(3, mov.reuseSlots().size());
+        assertTrue(mov.reuseSlots().get(0) == null || mov.reuseSlots().get(0).isZero(), "RZ never reuses");
+        assertEquals(RegRange.of(RegFile.R, 6), mov.reuseSlots().get(2));
+        assertEquals("nop", parse("@!PT LDS RZ, [RZ]").latencyClass(), "never-executed padding");
+        SimpleInstr shfl = parse("SHFL.BFLY PT, R3, R2, 0x1, 0x1f");
+        assertEquals(List.of(RegRange.of(RegFile.P, 7), RegRange.of(RegFile.R, 3)), shfl.defs());
+    }
+
+    @Test
+    void parsesAListing() {
+        String text = """
+                //--------------------- .text.k --------------------------
+                	.section	.text.k,"ax",@progbits
+                k:
+                        /*0000*/                   IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;   /* 0x00000a00ff017624 */
+                                                                                           /* 0x000fe400078e00ff */
+                .L_x_0:
+                        /*0010*/                   EXIT ;                                    /* 0x000000000000794d */
+                                                                                           /* 0x000fea0003800000 */
+                """;
+        var fns = NvdisasmListing.parse(text);
+        assertEquals(List.of("k"), List.copyOf(fns.keySet()));
+        assertEquals(2, fns.get("k").size());
+        assertEquals(".L_x_0", fns.get("k").get(1).label());
+        assertEquals(0x000fea0003800000L, fns.get("k").get(1).hi());
+    }
+}

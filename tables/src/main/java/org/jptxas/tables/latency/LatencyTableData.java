@@ -1,0 +1,147 @@
+package org.jptxas.tables.latency;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The JSON shape of one per-SM latency table ({@code latency/smNN.json}). A table may {@code extends} another; its
+ * pipes, classes and opcode rules then replace the parent's entries of the same name (see {@link LatencyTables}).
+ *
+ * @param sm               the table's name, e.g. {@code sm80}
+ * @param extendsTable     the parent table's name, or {@code ""}
+ * @param targets          the {@code -arch} names this table serves, e.g. {@code ["sm_80", "sm_86"]}
+ * @param source           where the numbers come from
+ * @param scoreboards      number of hardware dependency scoreboards (6 on sm_70+)
+ * @param maxStall         largest stall count the control word holds (15)
+ * @param scoreboardSetup  cycles between a variable-latency instruction's issue and the earliest instruction that can
+ *                         wait on its scoreboard
+ * @param pipes            functional-unit pipes
+ * @param classes          latency classes
+ * @param opcodes          rules mapping a SASS mnemonic (plus modifiers) to a latency class
+ */
+public record LatencyTableData(
+        String sm,
+        @JsonProperty("extends") String extendsTable,
+        List<String> targets,
+        String source,
+        int scoreboards,
+        int maxStall,
+        int scoreboardSetup,
+        List<Pipe> pipes,
+        List<LatencyClassEntry> classes,
+        List<OpcodeRule> opcodes) {
+
+    /**
+     * A functional-unit pipe.
+     *
+     * @param issueInterval cycles between two issues of the same warp to this pipe (its inverse throughput)
+     */
+    public record Pipe(String name, int issueInterval, String description) {
+        public Pipe {
+            Objects.requireNonNull(name, "name");
+            if (issueInterval < 1 || issueInterval > 64) {
+                throw new IllegalArgumentException("pipe " + name + ": issueInterval " + issueInterval + " outside 1..64");
+            }
+        }
+    }
+
+    /**
+     * A latency class: how an instruction of this class produces and consumes registers.
+     *
+     * @param name            class name, referenced by opcode rules
+     * @param pipe            the pipe it issues to
+     * @param variable        variable latency: consumers learn of completion through a scoreboard, not a stall count
+     * @param reader          the reader group this class belongs to when it reads a register (a column key of
+     *                        {@code latency})
+     * @param latency         read-after-write cycles by destination register file ({@code R}, {@code P}, {@code UR},
+     *                        {@code UP}) and reader group ({@code *} = any other group); for a variable class these
+     *                        are the cycles a consumer needs after the scoreboard clears (usually none)
+     * @param war             cycles a later writer of a register this class reads must stay behind it
+     * @param waw             cycles a later writer of a register this class writes must stay behind it
+     * @param readsLate       reads its sources after issue (stores, atomics): a later overwrite needs a read scoreboard
+     * @param minStall        smallest stall count ptxas gives this class (e.g. 5 on branches)
+     * @param yieldMaxStall   largest stall count with which ptxas still sets bit 109 on this class
+     * @param issueCycles     cycles this class keeps its pipe busy, when longer than the pipe's issue interval (0 = the
+     *                        interval; IMAD.WIDE takes two FMA issue slots)
+     * @param issueGap        smallest distance in cycles from the previous instruction's issue (S2R and CALL: 2)
+     * @param scoreboardOrder preferred write-scoreboard indices, first free one wins
+     */
+    public record LatencyClassEntry(
+            String name,
+            String pipe,
+            boolean variable,
+            String reader,
+            Map<String, Map<String, Integer>> latency,
+            int war,
+            int waw,
+            boolean readsLate,
+            int minStall,
+            int yieldMaxStall,
+            int issueCycles,
+            int issueGap,
+            List<Integer> scoreboardOrder,
+            String description) {
+        public LatencyClassEntry {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(pipe, "pipe");
+            Objects.requireNonNull(reader, "reader");
+            latency = Map.copyOf(latency);
+            scoreboardOrder = List.copyOf(scoreboardOrder);
+            for (String file : latency.keySet()) {
+                if (!Set.of("R", "P", "UR", "UP").contains(file)) {
+                    throw new IllegalArgumentException("class " + name + ": unknown register file '" + file + "' in latency");
+                }
+                latency.get(file).forEach((group, cycles) -> {
+                    if (cycles < 0 || cycles > 64) {
+                        throw new IllegalArgumentException("class " + name + ": latency " + file + "/" + group + " = " + cycles);
+                    }
+                });
+            }
+            if (war < 0 || waw < 0 || minStall < 0 || minStall > 15) {
+                throw new IllegalArgumentException("class " + name + ": negative war/waw or minStall outside 0..15");
+            }
+        }
+    }
+
+    /**
+     * Maps instructions to a class: the mnemonic must equal {@code mnemonic} and carry every modifier of
+     * {@code modifiers}; the matching rule with the most modifiers wins.
+     */
+    public record OpcodeRule(String mnemonic, List<String> modifiers, String latencyClass) {
+        public OpcodeRule {
+            Objects.requireNonNull(mnemonic, "mnemonic");
+            Objects.requireNonNull(latencyClass, "latencyClass");
+            modifiers = List.copyOf(modifiers);
+        }
+
+        /** The key under which an overlay replaces a parent's rule. */
+        public String key() {
+            return modifiers.isEmpty() ? mnemonic : mnemonic + "." + String.join(".", modifiers);
+        }
+    }
+
+    public LatencyTableData {
+        Objects.requireNonNull(sm, "sm");
+        Objects.requireNonNull(extendsTable, "extends");
+        targets = List.copyOf(targets);
+        pipes = List.copyOf(pipes);
+        classes = List.copyOf(classes);
+        opcodes = List.copyOf(opcodes);
+        unique("pipe", pipes.stream().map(Pipe::name).toList());
+        unique("class", classes.stream().map(LatencyClassEntry::name).toList());
+        unique("opcode rule", opcodes.stream().map(OpcodeRule::key).toList());
+    }
+
+    private static void unique(String what, List<String> names) {
+        Set<String> seen = new HashSet<>();
+        for (String n : names) {
+            if (!seen.add(n)) {
+                throw new IllegalArgumentException(what + " '" + n + "' given twice");
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package org.jptxas.tables.latency;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.jptxas.tables.TableException;
+import org.jptxas.tables.TableLoader;
+
+/**
+ * Loads the per-SM latency tables ({@code latency/*.json}) and resolves {@code extends} overlays into one flat,
+ * validated {@link LatencyTableData}. Resolved tables are immutable and cached per class loader.
+ */
+public final class LatencyTables {
+    /** Every bundled table, parents before children. */
+    public static final List<String> TABLES = List.of("sm75", "sm80", "sm86", "sm89", "sm90");
+
+    private static final Map<String, LatencyTableData> RESOLVED = new ConcurrentHashMap<>();
+
+    private LatencyTables() {}
+
+    /** The resolved table named {@code name} (e.g. {@code sm80}). */
+    public static LatencyTableData table(String name) {
+        return RESOLVED.computeIfAbsent(name, n -> resolve(n, new HashSet<>()));
+    }
+
+    /** The table serving {@code -arch} target {@code target} (e.g. {@code sm_86}), if any. */
+    public static Optional<LatencyTableData> forTarget(String target) {
+        String plain = target.replaceAll("[af]$", "");
+        for (String name : TABLES) {
+            LatencyTableData t = table(name);
+            if (t.targets().contains(target) || t.targets().contains(plain)) {
+                return Optional.of(t);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static LatencyTableData resolve(String name, Set<String> visiting) {
+        String file = "latency/" + name + ".json";
+        if (!visiting.add(name)) {
+            throw new TableException(file, "extends", "cyclic 'extends' chain through " + name, null);
+        }
+        LatencyTableData own = TableLoader.load(file, LatencyTableData.class);
+        if (!own.sm().equals(name)) {
+            throw new TableException(file, "sm", "names itself '" + own.sm() + "'", null);
+        }
+        LatencyTableData merged = own.extendsTable().isEmpty() ? own : overlay(resolve(own.extendsTable(), visiting), own);
+        validate(file, merged);
+        return merged;
+    }
+
+    /** The child's entries replace the parent's entries of the same name; new entries are appended. */
+    static LatencyTableData overlay(LatencyTableData parent, LatencyTableData child) {
+        return new LatencyTableData(child.sm(), child.extendsTable(), child.targets(),
+                child.source().isEmpty() ? parent.source() : child.source(),
+                child.scoreboards(), child.maxStall(), child.scoreboardSetup(),
+                merge(parent.pipes(), child.pipes(), LatencyTableData.Pipe::name),
+                merge(parent.classes(), child.classes(), LatencyTableData.LatencyClassEntry::name),
+                merge(parent.opcodes(), child.opcodes(), LatencyTableData.OpcodeRule::key));
+    }
+
+    private static <T> List<T> merge(List<T> parent, List<T> child, Function<T, String> key) {
+        Map<String, T> byKey = new LinkedHashMap<>();
+        parent.forEach(e -> byKey.put(key.apply(e), e));
+        child.forEach(e -> byKey.put(key.apply(e), e));
+        return new ArrayList<>(byKey.values());
+    }
+
+    /** Cross-references: every class names a known pipe and reader group, every rule a known class. */
+    static void validate(String file, LatencyTableData t) {
+        Set<String> pipes = new HashSet<>();
+        t.pipes().forEach(p -> pipes.add(p.name()));
+        Set<String> readers = new HashSet<>();
+        t.classes().forEach(c -> readers.add(c.reader()));
+        readers.add("*");
+        readers.add("guard");
+        readers.add("branch");
+        Set<String> classes = new HashSet<>();
+        for (int i = 0; i < t.classes().size(); i++) {
+            LatencyTableData.LatencyClassEntry c = t.classes().get(i);
+            classes.add(c.name());
+            if (!pipes.contains(c.pipe())) {
+                throw new TableException(file, "classes[" + i + "].pipe", "unknown pipe '" + c.pipe() + "'", null);
+            }
+            for (var perFile : c.latency().entrySet()) {
+                for (String group : perFile.getValue().keySet()) {
+                    if (!readers.contains(group)) {
+                        throw new TableException(file, "classes[" + i + "].latency." + perFile.getKey(),
+                                "unknown reader group '" + group + "'", null);
+                    }
+                }
+            }
+            for (int sb : c.scoreboardOrder()) {
+                if (sb < 0 || sb >= t.scoreboards()) {
+                    throw new TableException(file, "classes[" + i + "].scoreboardOrder", "scoreboard " + sb + " does not exist", null);
+                }
+            }
+        }
+        for (int i = 0; i < t.opcodes().size(); i++) {
+            if (!classes.contains(t.opcodes().get(i).latencyClass())) {
+                throw new TableException(file, "opcodes[" + i + "].latencyClass",
+                        "unknown class '" + t.opcodes().get(i).latencyClass() + "'", null);
+            }
+        }
+    }
+}

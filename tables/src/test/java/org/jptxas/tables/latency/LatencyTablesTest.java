@@ -1,0 +1,78 @@
+package org.jptxas.tables.latency;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.jptxas.tables.TableException;
+import org.jptxas.tables.TableLoader;
+import org.junit.jupiter.api.Test;
+
+class LatencyTablesTest {
+    @Test
+    void everyBundledTableLoadsAndValidates() {
+        for (String name : LatencyTables.TABLES) {
+            LatencyTableData t = LatencyTables.table(name);
+            assertEquals(name, t.sm());
+            assertEquals(6, t.scoreboards(), name);
+            assertFalse(t.classes().isEmpty(), name);
+            assertFalse(t.opcodes().isEmpty(), name + " inherits its parent's opcode rules");
+        }
+    }
+
+    @Test
+    void targetsResolveToTheirTable() {
+        assertEquals("sm75", LatencyTables.forTarget("sm_75").orElseThrow().sm());
+        assertEquals("sm80", LatencyTables.forTarget("sm_80").orElseThrow().sm());
+        assertEquals("sm86", LatencyTables.forTarget("sm_87").orElseThrow().sm());
+        assertEquals("sm89", LatencyTables.forTarget("sm_89").orElseThrow().sm());
+        assertEquals("sm90", LatencyTables.forTarget("sm_90a").orElseThrow().sm());
+        assertTrue(LatencyTables.forTarget("sm_50").isEmpty(), "sm_50 waits for its backend");
+    }
+
+    @Test
+    void overlayReplacesByNameAndKeepsTheRest() {
+        LatencyTableData parent = LatencyTables.table("sm80");
+        LatencyTableData.LatencyClassEntry alu = parent.classes().stream().filter(c -> c.name().equals("alu")).findFirst().orElseThrow();
+        LatencyTableData.LatencyClassEntry changed = new LatencyTableData.LatencyClassEntry("alu", alu.pipe(), false, alu.reader(),
+                alu.latency(), 1, 1, false, 3, 2, 0, 1, List.of(), "changed");
+        LatencyTableData child = new LatencyTableData("x", "sm80", List.of("sm_x"), "", 6, 15, 2, List.of(), List.of(changed), List.of());
+        LatencyTableData merged = LatencyTables.overlay(parent, child);
+        assertEquals(parent.classes().size(), merged.classes().size());
+        assertEquals(3, merged.classes().stream().filter(c -> c.name().equals("alu")).findFirst().orElseThrow().minStall());
+        assertEquals(parent.opcodes(), merged.opcodes());
+    }
+
+    @Test
+    void unknownFieldIsRejectedWithFileAndEntry() {
+        String json = "{\"sm\":\"t\",\"extends\":\"\",\"targets\":[],\"source\":\"\",\"scoreboards\":6,\"maxStall\":15,"
+                + "\"scoreboardSetup\":2,\"pipes\":[{\"name\":\"alu\",\"issueInterval\":2,\"description\":\"\",\"speed\":1}],"
+                + "\"classes\":[],\"opcodes\":[]}";
+        TableException e = assertThrows(TableException.class, () -> TableLoader.read("latency/t.json",
+                new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), LatencyTableData.class));
+        assertTrue(e.getMessage().contains("latency/t.json"), e.getMessage());
+        assertTrue(e.getMessage().contains("pipes[0]"), e.getMessage());
+        assertTrue(e.getMessage().contains("speed"), e.getMessage());
+    }
+
+    @Test
+    void ruleNamingAnUnknownClassFailsValidation() {
+        LatencyTableData t = new LatencyTableData("t", "", List.of(), "", 6, 15, 2,
+                List.of(new LatencyTableData.Pipe("alu", 2, "")), List.of(),
+                List.of(new LatencyTableData.OpcodeRule("IADD3", List.of(), "nope")));
+        TableException e = assertThrows(TableException.class, () -> LatencyTables.validate("latency/t.json", t));
+        assertTrue(e.getMessage().contains("opcodes[0].latencyClass"), e.getMessage());
+    }
+
+    @Test
+    void duplicateClassNamesAreRejected() {
+        LatencyTableData.LatencyClassEntry c = new LatencyTableData.LatencyClassEntry("a", "alu", false, "alu",
+                java.util.Map.of(), 1, 1, false, 1, 2, 0, 1, List.of(), "");
+        assertThrows(IllegalArgumentException.class, () -> new LatencyTableData("t", "", List.of(), "", 6, 15, 2,
+                List.of(new LatencyTableData.Pipe("alu", 2, "")), List.of(c, c), List.of()));
+    }
+}
