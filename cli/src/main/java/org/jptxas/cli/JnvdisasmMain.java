@@ -131,7 +131,13 @@ public final class JnvdisasmMain implements Callable<Integer> {
             err.println("jnvdisasm fatal   : " + sm + " code is not supported (sm_75, sm_80, sm_86, sm_89, sm_90)");
             return 1;
         }
-        SassListing listing = new SassListing(isa, hex, control);
+        // nvdisasm aligns the encoding comments after the longest instruction of the whole file: measure first.
+        int width = 0;
+        SassListing measure = new SassListing(isa, false, control);
+        for (Section s : cubin.textSections()) {
+            width = Math.max(width, measure.render(s.data(), 0, s.functionName(), symbolsIn(cubin, s), 0).width());
+        }
+        SassListing listing = new SassListing(isa, hex, control).endLabelsFrom(measure.branchLabels());
         int unknown = 0;
         for (Section s : cubin.textSections()) {
             String fn = s.functionName();
@@ -139,11 +145,23 @@ public final class JnvdisasmMain implements Callable<Integer> {
             out.println("//--------------------- " + s.name() + " --------------------------");
             out.println("\t.section\t" + s.name() + ",\"ax\",@progbits");
             out.println(fn + ":");
-            SassListing.Block b = listing.render(s.data(), 0, fn);
+            SassListing.Block b = listing.render(s.data(), 0, fn, symbolsIn(cubin, s), width);
             b.lines().forEach(out::println);
             unknown += b.unknown();
         }
         return report(unknown);
+    }
+
+    /** Function symbols defined inside {@code s} other than its own (internal subroutines), by offset. */
+    private static java.util.Map<Long, String> symbolsIn(Cubin cubin, Section s) {
+        int index = cubin.sectionIndex(s.name());
+        java.util.Map<Long, String> out = new java.util.TreeMap<>();
+        for (org.jptxas.isel.cubin.Symbol sym : cubin.symbols()) {
+            if (sym.shndx() == index && sym.symbolType() == 2 && !sym.name().equals(s.functionName())) {
+                out.putIfAbsent(sym.value(), sym.name());
+            }
+        }
+        return out;
     }
 
     private int report(int unknown) {

@@ -124,6 +124,10 @@ public final class SassLexer {
                     j = number(s, i + 1);
                 } else {
                     j = i + 1 + (s.startsWith("INF", i + 1) ? 3 : 4);
+                    // nvdisasm writes a blank after INF/QNAN ("+INF , PT"): it belongs to the value's text.
+                    if (j < n && s.charAt(j) == ' ') {
+                        j++;
+                    }
                 }
                 pieces.add(lit.toString());
                 lit.setLength(0);

@@ -16,9 +16,25 @@ public final class SassListing {
     private final boolean hex;
     private final boolean control;
     private int nextLabel;
+    /** When >= 0, end-of-function labels are numbered from here (after every branch label of the file). */
+    private int nextEndLabel = -1;
 
     /** One rendered code block. */
-    public record Block(List<String> lines, Map<Long, String> labels, String endLabel, int unknown) {}
+    public record Block(List<String> lines, Map<Long, String> labels, String endLabel, int unknown, int width) {}
+
+    /**
+     * Numbers end-of-function labels from {@code first} on, as nvdisasm does once all branch labels of the file are
+     * numbered ({@code first} = the branch-label count, {@link #branchLabels()} of a first pass).
+     */
+    public SassListing endLabelsFrom(int first) {
+        this.nextEndLabel = first;
+        return this;
+    }
+
+    /** Branch labels numbered so far. */
+    public int branchLabels() {
+        return nextLabel;
+    }
 
     public SassListing(SassIsa isa, boolean hex, boolean control) {
         this.isa = isa;
@@ -31,6 +47,22 @@ public final class SassListing {
      * lines; without (raw mode) they print as addresses.
      */
     public Block render(byte[] code, long baseAddress, String functionName) {
+        return render(code, baseAddress, functionName, 0);
+    }
+
+    /**
+     * As {@link #render(byte[], long, String)}, with the encoding comments at least {@code minWidth + 2} columns in:
+     * nvdisasm aligns them after the longest instruction of the whole file ({@link Block#width()}).
+     */
+    public Block render(byte[] code, long baseAddress, String functionName, int minWidth) {
+        return render(code, baseAddress, functionName, Map.of(), minWidth);
+    }
+
+    /**
+     * As above, with {@code symbols}: other function symbols inside the section (address → name, e.g. internal
+     * subroutines), which name their addresses instead of {@code .L_x_N} and get their own label lines.
+     */
+    public Block render(byte[] code, long baseAddress, String functionName, Map<Long, String> symbols, int minWidth) {
         int n = code.length / 16;
         SassInstruction[] insts = new SassInstruction[n];
         TreeMap<Long, String> labels = new TreeMap<>();
@@ -39,6 +71,7 @@ public final class SassListing {
         }
         String endLabel = null;
         if (functionName != null) {
+            labels.putAll(symbols);
             for (int i = 0; i < n; i++) {
                 if (insts[i] instanceof SassInstruction.Known k) {
                     for (long t : k.branchTargets(baseAddress + 16L * i)) {
@@ -49,11 +82,12 @@ public final class SassListing {
                     }
                 }
             }
-            endLabel = ".L_x_" + nextLabel++;
+            endLabel = nextEndLabel >= 0 ? ".L_x_" + nextEndLabel++ : null;
             labels.put(baseAddress, functionName);
+            labels.putAll(symbols);
         }
         List<String> texts = new ArrayList<>(n);
-        int width = 0;
+        int width = minWidth;
         int unknown = 0;
         boolean padding = false;
         for (int i = 0; i < n; i++) {
@@ -102,6 +136,6 @@ public final class SassListing {
         if (endLabel != null) {
             lines.add(endLabel + ":");
         }
-        return new Block(lines, labels, endLabel, unknown);
+        return new Block(lines, labels, endLabel, unknown, width);
     }
 }

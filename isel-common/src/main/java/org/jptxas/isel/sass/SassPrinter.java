@@ -15,6 +15,7 @@ public final class SassPrinter {
     }
 
     public static void append(SassInstruction inst, long address, LabelNamer labels, StringBuilder sb) {
+        int start = sb.length();
         if (inst instanceof SassInstruction.Known k) {
             SassForm f = k.form();
             String[] pieces = f.pieces;
@@ -30,6 +31,9 @@ public final class SassPrinter {
                 }
             }
             sb.append(pieces[slots.length]);
+            while (sb.length() > start && sb.charAt(sb.length() - 1) == ' ') {
+                sb.setLength(sb.length() - 1);
+            }
         } else {
             sb.append("UNKNOWN ").append("0x").append(SassIsa.hex128(inst.lo(), inst.hi()));
         }

@@ -78,9 +78,9 @@ public enum SlotKind {
                     out.append(this == SHEX_PLUS ? "+0x" : "0x").append(Long.toHexString(v));
                 }
             }
-            case F32 -> out.append(FloatText.format(Float.intBitsToFloat((int) value)));
-            case F64HI -> out.append(FloatText.format(Double.longBitsToDouble(value << 32)));
-            case F16 -> out.append(FloatText.format(FloatText.halfToDouble((int) value)));
+            case F32 -> appendFloat(FloatText.format(Float.intBitsToFloat((int) value)), out);
+            case F64HI -> appendFloat(FloatText.format(Double.longBitsToDouble(value << 32)), out);
+            case F16 -> appendFloat(FloatText.format(FloatText.halfToDouble((int) value)), out);
             case LABEL -> {
                 long target = address + 16 + (signExtend(value, width) << shift);
                 String name = labels == null ? null : labels.nameOf(target);
@@ -93,6 +93,14 @@ public enum SlotKind {
                 }
             }
             default -> throw new AssertionError(this);
+        }
+    }
+
+    /** nvdisasm follows INF and QNAN with a blank (dropped again at the end of the text). */
+    private static void appendFloat(String text, StringBuilder out) {
+        out.append(text);
+        if (text.endsWith("INF") || text.endsWith("QNAN")) {
+            out.append(' ');
         }
     }
 
@@ -185,7 +193,7 @@ public enum SlotKind {
             throw new IllegalArgumentException("expected a decimal number, found " + lex.text());
         }
         try {
-            return FloatText.parse(lex.text());
+            return FloatText.parse(lex.text().strip());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("bad number " + lex.text());
         }

@@ -41,6 +41,11 @@ public final class FormLearner {
     private final Map<Integer, Solution> labelPriors = new HashMap<>();
     /** Dispatch keys for which nvdisasm printed {@code .reuse}: their bits [125:122] stay part of the form. */
     private final java.util.Set<Integer> reuseKeys = new java.util.HashSet<>();
+    /**
+     * Keys seen with bits [125:122] set and no {@code .reuse} printed: there the bits are proven invisible and go to
+     * the control annotation. Elsewhere they stay in the form, so an unseen {@code .reuse} decodes as UNKNOWN.
+     */
+    private final java.util.Set<Integer> opexKeys = new java.util.HashSet<>();
     private final List<String> log = new ArrayList<>();
 
     public List<String> log() {
@@ -88,6 +93,8 @@ public final class FormLearner {
         for (Lexed l : all) {
             if (l.s.text().contains(".reuse")) {
                 reuseKeys.add(l.key);
+            } else if ((l.s.hi() & Control.OPEX_MASK) != 0) {
+                opexKeys.add(l.key);
             }
         }
         Map<String, List<Lexed>> pools = new LinkedHashMap<>();
@@ -625,6 +632,10 @@ public final class FormLearner {
 
     // ---------------------------------------------------------------------------------------------- forms
 
+    private boolean invisibleOpex(int key) {
+        return opexKeys.contains(key) && !reuseKeys.contains(key);
+    }
+
     private List<SassFormData> buildForms(List<Lexed> pool, Solution[] sol) {
         long fieldLo = 0, fieldHi = 0;
         for (Solution s : sol) {
@@ -635,7 +646,7 @@ public final class FormLearner {
             }
         }
         long maskLo = ~fieldLo & ~CTRL_LO;
-        long maskHi = ~fieldHi & ~CTRL_HI & (reuseKeys.contains(pool.get(0).key) ? -1L : ~Control.OPEX_MASK);
+        long maskHi = ~fieldHi & ~CTRL_HI & (invisibleOpex(pool.get(0).key) ? ~Control.OPEX_MASK : -1L);
         Map<String, SassFormData> out = new LinkedHashMap<>();
         for (int i = 0; i < sol.length; i++) {
             if (sol[i] == null && pool.get(0).lex.lexemes().get(i).type() == Lexeme.Type.LABEL) {
@@ -650,8 +661,11 @@ public final class FormLearner {
                 slots.add(s == null ? SassSlotData.literal(l.lex.lexemes().get(i).text())
                         : SassSlotData.field(s.kind().name(), new BitField(s.positions()).text(), s.shift()));
             }
+            // nvdisasm never prints "@PT" / "@UPT": a guard field never holds the true predicate in this form.
+            List<String> exclude = sol.length > 0 && sol[0] != null && l.lex.pieces().get(0).equals("@")
+                    && (sol[0].kind() == SlotKind.PRED || sol[0].kind() == SlotKind.UPRED) ? List.of("0=0x7") : List.of();
             SassFormData f = new SassFormData(l.mnemonic, l.key, l.lex.pieces(), SassIsa.hex128(maskLo, maskHi),
-                    SassIsa.hex128(l.s.lo() & maskLo, l.s.hi() & maskHi), slots, List.of());
+                    SassIsa.hex128(l.s.lo() & maskLo, l.s.hi() & maskHi), slots, exclude);
             out.putIfAbsent(identity(f), f);
         }
         return new ArrayList<>(out.values());
@@ -666,7 +680,7 @@ public final class FormLearner {
             }
             slots.add(SassSlotData.literal(x.text()));
         }
-        long maskLo = ~CTRL_LO, maskHi = ~CTRL_HI & (reuseKeys.contains(l.key) ? -1L : ~Control.OPEX_MASK);
+        long maskLo = ~CTRL_LO, maskHi = ~CTRL_HI & (invisibleOpex(l.key) ? ~Control.OPEX_MASK : -1L);
         return new SassFormData(l.mnemonic, l.key, l.lex.pieces(), SassIsa.hex128(maskLo, maskHi),
                 SassIsa.hex128(l.s.lo() & maskLo, l.s.hi() & maskHi), slots, List.of());
     }
