@@ -1,5 +1,6 @@
 package org.jptxas.cli;
 
+import org.jptxas.frontend.ptx.ast.PtxVersions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -169,7 +170,7 @@ final class JptxasCommand {
             return 0;
         }
         if (listVersion) {
-            PtxIsaVersions.ALL.forEach(out::println);
+            PtxVersions.ALL.forEach(out::println);
             return 0;
         }
         if (machine != null && !machine.equals("64")) {
