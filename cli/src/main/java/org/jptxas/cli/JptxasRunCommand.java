@@ -61,11 +61,6 @@ final class JptxasRunCommand {
     @Option(names = "--strict-hazards", description = "Make hazards fatal (SASS emulation; the PTX interpreter has none).")
     boolean strictHazards;
 
-    @Option(names = "--nvdisasm", paramLabel = "<path>",
-            description = "nvdisasm to list a cubin's instructions while jptxas's own decoder is incomplete "
-                    + "(default: JPTXAS_NVDISASM, PATH, the CUDA oracle folder).")
-    Path nvdisasm;
-
     @Option(names = "--compare", paramLabel = "<other.ptx|other.cubin>",
             description = "Differential run: launch the same spec on this second program too and compare every "
                     + "buffer byte for byte (exit 1 on any difference).")
@@ -218,43 +213,15 @@ final class JptxasRunCommand {
         if (cubin.sm() != Target.parse(want).map(Target::sm).orElse(-1)) {
             throw new Fatal(input + " is a cubin for sm_" + cubin.sm() + ", not " + want + " (use --arch sm_" + cubin.sm() + ")");
         }
-        Path tool = findNvdisasm();
-        if (tool == null) {
-            throw new Fatal(input + ": SASS emulation not yet supported without nvdisasm: jptxas's own SASS decoder does "
-                    + "not cover ptxas's code yet (install the CUDA oracle, set JPTXAS_NVDISASM or pass --nvdisasm)");
-        }
         try {
-            org.jptxas.simulator.sass.SassListing listing = org.jptxas.simulator.sass.SassListing.fromNvdisasm(tool, in);
-            emulator = org.jptxas.simulator.sass.SassEmulator.fromCubin(want, bytes, listing);
+            emulator = org.jptxas.simulator.sass.SassEmulator.fromCubin(want, bytes);
             return emulator;
-        } catch (IOException e) {
-            throw new Fatal(input + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            throw new Fatal(input + ": cannot decode the cubin's code: " + e.getMessage());
         }
     }
 
     private org.jptxas.simulator.sass.SassEmulator emulator;
-
-    private Path findNvdisasm() {
-        if (nvdisasm != null) {
-            return Files.isExecutable(workDir.resolve(nvdisasm)) ? workDir.resolve(nvdisasm) : null;
-        }
-        String env = System.getenv("JPTXAS_NVDISASM");
-        if (env != null && !env.isBlank() && Files.isExecutable(Path.of(env))) {
-            return Path.of(env);
-        }
-        String path = System.getenv("PATH");
-        if (path != null) {
-            for (String dir : path.split(java.io.File.pathSeparator)) {
-                if (!dir.isBlank() && Files.isExecutable(Path.of(dir, "nvdisasm"))) {
-                    return Path.of(dir, "nvdisasm");
-                }
-            }
-        }
-        String home = System.getenv("CUDA_ORACLE_HOME");
-        Path oracle = (home != null && !home.isBlank() ? Path.of(home) : Path.of(System.getProperty("user.home"), ".cache", "cuda-oracle"))
-                .resolve("12.5").resolve("usr").resolve("bin").resolve("nvdisasm");
-        return Files.isExecutable(oracle) ? oracle : null;
-    }
 
     private KernelExecutor executorFor(Path in) throws Fatal {
         return executorFor(in, input);

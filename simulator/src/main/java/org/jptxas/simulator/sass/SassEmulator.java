@@ -19,60 +19,33 @@ public final class SassEmulator implements KernelExecutor {
     private final String sm;
     private final SassListing listing;
     private final Map<String, Integer> staticShared;
-    /** Constant banks other than 0, per kernel ({@code .nv.constantN.<kernel>}) or module-wide ({@code .nv.constantN}). */
-    private final Map<String, Map<Integer, byte[]>> constantBanks;
+    /** Constant banks other than 0 and module variables, relocated per launch. */
+    private final ModuleData module;
     /** Opcode classes (mnemonic with modifiers) seen in the program and executed by launches, for coverage reports. */
     private final Set<String> executed = new TreeSet<>();
-    /** Set when the cubin needs a loader step the emulator lacks; launches then stop by name. */
-    private String unsupportedLoad;
 
-    /**
-     * @param sm the target ({@code sm_90}) the cubin is for
-     * @param staticShared static shared-memory bytes per kernel ({@code .nv.shared.<kernel>} sizes)
-     */
-    public SassEmulator(String sm, SassListing listing, Map<String, Integer> staticShared) {
-        this(sm, listing, staticShared, Map.of());
-    }
-
-    public SassEmulator(String sm, SassListing listing, Map<String, Integer> staticShared,
-                        Map<String, Map<Integer, byte[]>> constantBanks) {
+    private SassEmulator(String sm, SassListing listing, Map<String, Integer> staticShared, ModuleData module) {
         this.sm = sm;
         this.listing = listing;
         this.staticShared = Map.copyOf(staticShared);
-        this.constantBanks = Map.copyOf(constantBanks);
+        this.module = module;
     }
 
     /**
-     * Loads a cubin: its kernels' code as listed by {@code listing} and their static shared memory from the
-     * {@code .nv.shared.<kernel>} sections.
+     * Loads a cubin, decoding its kernels with jptxas's own SASS decoder (no NVIDIA tool): code, static shared
+     * memory ({@code .nv.shared.<kernel>}), constant banks and module variables.
+     *
+     * @throws org.jptxas.isel.cubin.CubinFormatException for bytes that are not a cubin
      */
+    public static SassEmulator fromCubin(String sm, byte[] cubin) {
+        org.jptxas.isel.cubin.Cubin c = org.jptxas.isel.cubin.Cubin.read(cubin);
+        return new SassEmulator(sm, SassListing.decode(sm, c), ModuleData.staticShared(c), ModuleData.of(c));
+    }
+
+    /** Loads a cubin whose instructions come from another listing (an nvdisasm cross-check). */
     public static SassEmulator fromCubin(String sm, byte[] cubin, SassListing listing) {
         org.jptxas.isel.cubin.Cubin c = org.jptxas.isel.cubin.Cubin.read(cubin);
-        java.util.Map<String, Integer> shared = new java.util.HashMap<>();
-        java.util.Map<String, Map<Integer, byte[]>> banks = new java.util.HashMap<>();
-        java.util.regex.Pattern cb = java.util.regex.Pattern.compile("\\.nv\\.constant(\\d+)(?:\\.(.+))?");
-        for (org.jptxas.isel.cubin.Section s : c.sections()) {
-            if (s.name().startsWith(".nv.shared.")) {
-                shared.put(s.name().substring(".nv.shared.".length()), (int) s.size());
-            }
-            java.util.regex.Matcher m = cb.matcher(s.name());
-            if (m.matches() && !m.group(1).equals("0")) {
-                String owner = m.group(2) == null ? "" : m.group(2);
-                byte[] data = s.type() == 8 ? new byte[(int) s.size()] : s.data(); // SHT_NOBITS: zeros
-                banks.computeIfAbsent(owner, k -> new java.util.HashMap<>()).put(Integer.parseInt(m.group(1)), data);
-            }
-        }
-        SassEmulator e = new SassEmulator(sm, listing, shared, banks);
-        for (org.jptxas.isel.cubin.Section s : c.sections()) {
-            String n = s.name();
-            // Module variables live in .nv.global(.init); their addresses reach the code through relocated constant
-            // banks, which this loader does not apply yet. (sm_90's .rela.text shared-window relocations are fine:
-            // the emulator places shared memory where they point.)
-            if (n.startsWith(".nv.global") || n.startsWith(".rel.nv.constant") || n.startsWith(".rela.nv.constant")) {
-                e.unsupportedLoad = "loading a cubin with module variables (" + n + ")";
-            }
-        }
-        return e;
+        return new SassEmulator(sm, listing, ModuleData.staticShared(c), ModuleData.of(c));
     }
 
     @Override
@@ -104,12 +77,11 @@ public final class SassEmulator implements KernelExecutor {
             throw new LaunchException("no kernel '" + launch.entry() + "' in the cubin (kernels: "
                     + String.join(", ", entries()) + ")");
         }
-        if (unsupportedLoad != null) {
-            return LaunchResult.faulted(name(), new org.jptxas.simulator.exec.Fault.Unimplemented(unsupportedLoad,
-                    "load of " + launch.entry()), 0, 0);
+        if (module.unsupported().isPresent()) {
+            return LaunchResult.faulted(name(), new org.jptxas.simulator.exec.Fault.Unimplemented(
+                    module.unsupported().get(), "load of " + launch.entry()), 0, 0);
         }
-        Map<Integer, byte[]> banks = new java.util.HashMap<>(constantBanks.getOrDefault("", Map.of()));
-        banks.putAll(constantBanks.getOrDefault(launch.entry(), Map.of()));
+        Map<Integer, byte[]> banks = module.load(launch.entry(), launch.global());
         SassMachine m = new SassMachine(name(), code, launch, limits, staticShared.getOrDefault(launch.entry(), 0), banks);
         LaunchResult r = m.run();
         synchronized (this) {

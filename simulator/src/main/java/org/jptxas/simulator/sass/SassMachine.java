@@ -457,6 +457,9 @@ final class SassMachine {
     }
 
     private Stop unimplemented(SassOp op) {
+        if (op.opcode().equals(SassListing.UNKNOWN)) {
+            return new Stop(new Fault.Unimplemented("UNKNOWN (bits jptxas's SASS decoder does not know)", op.where()));
+        }
         return new Stop(new Fault.Unimplemented(op.fullName(), op.where()));
     }
 
@@ -568,11 +571,11 @@ final class SassMachine {
     private long address(Mem m, Thread t, Warp w, boolean wideDefault) {
         long a = m.offset();
         if (m.reg() >= 0) {
-            a += m.wide() || wideDefault ? (Integer.toUnsignedLong(t.r[m.reg()]) | (long) t.r[m.reg() + 1] << 32)
+            a += m.wide() || wideDefault && !m.zeroExtended() ? (Integer.toUnsignedLong(t.r[m.reg()]) | (long) t.r[m.reg() + 1] << 32)
                     : Integer.toUnsignedLong(t.r[m.reg()]) * m.scale();
         }
         if (m.ureg() >= 0) {
-            a += m.wide() || m.reg() < 0 ? (Integer.toUnsignedLong(w.ur[m.ureg()]) | (long) w.ur[m.ureg() + 1] << 32)
+            a += m.wide() || m.reg() < 0 || m.zeroExtended() ? (Integer.toUnsignedLong(w.ur[m.ureg()]) | (long) w.ur[m.ureg() + 1] << 32)
                     : Integer.toUnsignedLong(w.ur[m.ureg()]);
         }
         return a;

@@ -20,8 +20,11 @@ sealed interface SassOperand {
     /** {@code c[0x0][0x160]}, {@code c[0x0][R2+0x10]}: base register -1 when absent. */
     record CBank(int bank, int baseReg, long offset, boolean negate, boolean abs) implements SassOperand {}
 
-    /** {@code [R2.64+0x10]}, {@code desc[UR4][R2.64]}, {@code [UR4+0x8]}, {@code [R2.X4+UR4]}: the register is scaled by {@code scale}. */
-    record Mem(int reg, boolean wide, int scale, int ureg, long offset) implements SassOperand {}
+    /**
+     * {@code [R2.64+0x10]}, {@code desc[UR4][R2.64]}, {@code [UR4+0x8]}, {@code [R2.X4+UR4]}: the register is scaled by
+     * {@code scale}; {@code [R6.U32+UR4]} ({@code zeroExtended}): a 32-bit register plus a 64-bit uniform base.
+     */
+    record Mem(int reg, boolean wide, int scale, int ureg, long offset, boolean zeroExtended) implements SassOperand {}
 
     /** {@code SR_TID.X}, {@code SRZ}. */
     record Special(String name) implements SassOperand {}

@@ -113,7 +113,7 @@ final class SassParser {
             String inner = body.substring(1, body.length() - 1);
             int reg = -1;
             int scale = 1;
-            boolean wide = false;
+            boolean wide = false, zeroExtended = false;
             long off = 0;
             for (String part : inner.replace("+-", "+-").split("\\+")) {
                 part = part.trim();
@@ -127,6 +127,7 @@ final class SassParser {
                     for (String suffix : new String[] {".64", ".U32", ".X4", ".X8", ".X16"}) {
                         if (r.endsWith(suffix)) {
                             wide |= suffix.equals(".64");
+                            zeroExtended |= suffix.equals(".U32");
                             scale = suffix.startsWith(".X") ? Integer.parseInt(suffix.substring(2)) : scale;
                             r = r.substring(0, r.length() - suffix.length());
                         }
@@ -136,7 +137,7 @@ final class SassParser {
                     off += number(part);
                 }
             }
-            return new SassOperand.Mem(reg, wide, scale, ureg, off);
+            return new SassOperand.Mem(reg, wide, scale, ureg, off, zeroExtended);
         }
         if (o.startsWith("SR")) {
             return new SassOperand.Special(o);

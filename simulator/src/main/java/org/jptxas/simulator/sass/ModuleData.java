@@ -1,0 +1,142 @@
+package org.jptxas.simulator.sass;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jptxas.isel.cubin.Cubin;
+import org.jptxas.isel.cubin.Relocation;
+import org.jptxas.isel.cubin.Relocations;
+import org.jptxas.isel.cubin.Section;
+import org.jptxas.isel.cubin.SectionType;
+import org.jptxas.isel.cubin.Symbol;
+import org.jptxas.simulator.memory.GlobalMemory;
+import org.jptxas.simulator.memory.Region;
+
+/**
+ * A cubin's module data as the driver loads it: the constant banks other than 0, and the module variables of
+ * {@code .nv.global} / {@code .nv.global.init}, placed in device memory at each launch, whose addresses reach the code
+ * through relocations of the constant banks ({@code .rel(a).nv.constantN}). Immutable: each launch gets its own
+ * copies.
+ */
+final class ModuleData {
+    private static final Pattern BANK = Pattern.compile("\\.nv\\.constant(\\d+)(?:\\.(.+))?");
+
+    /** A constant bank: {@code owner} is the kernel for {@code .nv.constantN.<kernel>}, "" for module-wide banks. */
+    private record Bank(String owner, int number, byte[] data) {}
+
+    /** A module-variable section and the bytes it starts with (zeros for {@code .nv.global}). */
+    private record VariableSection(int index, String name, byte[] init) {}
+
+    /** One relocation of a constant bank by the address of a module variable. */
+    private record Patch(int bankSection, long offset, int type, int symbolSection, long symbolValue, long addend) {}
+
+    private final Map<Integer, Bank> banks;
+    private final List<VariableSection> variables;
+    private final List<Patch> patches;
+    private final Optional<String> unsupported;
+
+    private ModuleData(Map<Integer, Bank> banks, List<VariableSection> variables, List<Patch> patches,
+                       Optional<String> unsupported) {
+        this.banks = banks;
+        this.variables = variables;
+        this.patches = patches;
+        this.unsupported = unsupported;
+    }
+
+    static ModuleData of(Cubin cubin) {
+        Map<Integer, Bank> banks = new HashMap<>();
+        List<VariableSection> variables = new ArrayList<>();
+        List<Section> sections = cubin.sections();
+        for (int i = 0; i < sections.size(); i++) {
+            Section s = sections.get(i);
+            Matcher m = BANK.matcher(s.name());
+            if (m.matches() && !m.group(1).equals("0")) {
+                byte[] data = s.type() == SectionType.NOBITS ? new byte[(int) s.size()] : s.data();
+                banks.put(i, new Bank(m.group(2) == null ? "" : m.group(2), Integer.parseInt(m.group(1)), data));
+            }
+            if (s.name().equals(".nv.global") || s.name().equals(".nv.global.init")) {
+                byte[] init = s.type() == SectionType.NOBITS ? new byte[(int) s.size()] : s.data();
+                variables.add(new VariableSection(i, s.name(), init));
+            }
+        }
+        List<Symbol> symbols = cubin.symbols();
+        List<Patch> patches = new ArrayList<>();
+        String unsupported = null;
+        for (Section s : sections) {
+            if (s.type() != SectionType.REL && s.type() != SectionType.RELA) {
+                continue;
+            }
+            boolean intoBank = banks.containsKey(s.info());
+            boolean intoText = s.info() > 0 && s.info() < sections.size() && sections.get(s.info()).isText();
+            if (!intoBank && !intoText) {
+                continue; // debug info
+            }
+            for (Relocation r : Relocations.decode(s)) {
+                Symbol sym = r.symbol() < symbols.size() ? symbols.get(r.symbol()) : null;
+                boolean toVariable = sym != null && variables.stream().anyMatch(v -> v.index() == sym.shndx());
+                if (intoBank && toVariable) {
+                    patches.add(new Patch(s.info(), r.offset(), r.type(), sym.shndx(), sym.value(), r.addend()));
+                } else if (intoBank) {
+                    unsupported = "relocation " + r.typeName() + " of " + sections.get(s.info()).name() + " to "
+                            + (sym == null ? "symbol " + r.symbol() : "'" + sym.name() + "'");
+                } else if (toVariable) {
+                    // Code that embeds a variable's address would have to be decoded again per launch.
+                    unsupported = "relocation " + r.typeName() + " of " + sections.get(s.info()).name()
+                            + " to module variable '" + sym.name() + "'";
+                }
+                // Other code relocations (sm_90 shared windows, calls) need nothing: the emulator places shared
+                // memory where they point and resolves calls by address.
+            }
+        }
+        return new ModuleData(Map.copyOf(banks), List.copyOf(variables), List.copyOf(patches),
+                Optional.ofNullable(unsupported).map(u -> "loading a cubin with " + u));
+    }
+
+    /** A loader step this cubin needs that the emulator lacks (launches then stop by name). */
+    Optional<String> unsupported() {
+        return unsupported;
+    }
+
+    /**
+     * Places the module variables in {@code global} and returns the constant banks {@code entry} sees (module-wide
+     * banks overridden by its own), relocated to those addresses.
+     */
+    Map<Integer, byte[]> load(String entry, GlobalMemory global) {
+        Map<Integer, Long> sectionBase = new HashMap<>();
+        for (VariableSection v : variables) {
+            Region r = global.allocate(v.name(), v.init().length);
+            System.arraycopy(v.init(), 0, r.bytes(), 0, v.init().length);
+            sectionBase.put(v.index(), r.base());
+        }
+        Map<Integer, byte[]> copies = new HashMap<>();
+        banks.forEach((index, bank) -> copies.put(index, bank.data().clone()));
+        for (Patch p : patches) {
+            long address = sectionBase.get(p.symbolSection()) + p.symbolValue() + p.addend();
+            Relocations.apply(copies.get(p.bankSection()), p.offset(), p.type(), address);
+        }
+        Map<Integer, byte[]> visible = new HashMap<>();
+        for (String owner : new String[] {"", entry}) {
+            banks.forEach((index, bank) -> {
+                if (bank.owner().equals(owner)) {
+                    visible.put(bank.number(), copies.get(index));
+                }
+            });
+        }
+        return visible;
+    }
+
+    /** Static shared-memory bytes per kernel ({@code .nv.shared.<kernel>} sizes). */
+    static Map<String, Integer> staticShared(Cubin cubin) {
+        Map<String, Integer> shared = new HashMap<>();
+        for (Section s : cubin.sections()) {
+            if (s.name().startsWith(".nv.shared.")) {
+                shared.put(s.name().substring(".nv.shared.".length()), (int) s.size());
+            }
+        }
+        return shared;
+    }
+}
