@@ -169,8 +169,20 @@ final class JptxasRunCommand {
         out.printf("%s: %s on %s by the %s: grid %s, block %s, %d threads%n", TOOL, launch.entry(), target.name(),
                 result.executor(), launch.grid(), launch.block(), launch.grid().count() * launch.block().count());
         out.printf("  %d warp instructions, %d thread instructions%n", result.warpInstructions(), result.threadInstructions());
-        if (strictHazards) {
-            out.println("  hazards: not checked yet (the latency model is not wired into the emulator)");
+        boolean hazardFault = false;
+        if (emulator != null) {
+            org.jptxas.simulator.sass.SassEmulator.HazardReport h = emulator.hazards();
+            if (h.unavailable().isPresent()) {
+                out.println("  hazards: not checked (" + h.unavailable().get() + ")");
+                hazardFault = strictHazards;
+            } else {
+                // The scheduler's latency model is not exact yet: hazards are information unless --strict-hazards.
+                out.println("  hazards: " + h.hazards().size() + " in the cubin's control words (scheduler's latency model)");
+                h.hazards().forEach(line -> out.println("    " + line));
+                hazardFault = strictHazards && !h.hazards().isEmpty();
+            }
+        } else if (strictHazards) {
+            out.println("  hazards: none (the PTX interpreter has no pipeline)");
         }
         if (coverage && emulator != null) {
             java.util.Set<String> seen = emulator.classesSeen();
@@ -182,6 +194,11 @@ final class JptxasRunCommand {
         }
         if (result.fault().isPresent()) {
             out.println("  FAULT: " + result.fault().get().describe());
+            out.println("  no output files written");
+            return FAULT;
+        }
+        if (hazardFault) {
+            out.println("  FAULT: hazards are fatal with --strict-hazards");
             out.println("  no output files written");
             return FAULT;
         }

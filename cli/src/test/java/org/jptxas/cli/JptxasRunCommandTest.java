@@ -88,6 +88,11 @@ class JptxasRunCommandTest {
         assertEquals(0, r.rc(), r.out() + r.err());
         assertTrue(r.out().contains("by the SASS emulator (sm_86)"), r.out());
         assertTrue(r.out().contains("executed  FFMA"), r.out());
+        assertTrue(r.out().contains("  hazards: "), r.out());
+        Run strict = run(dir, "--arch", "sm_86", "saxpy.cubin", "--spec", "launch.json", "--strict-hazards");
+        boolean clean = strict.out().contains("  hazards: 0 ");
+        assertEquals(clean ? 0 : 1, strict.rc(), strict.out() + strict.err());
+        assertEquals(!clean, strict.out().contains("hazards are fatal with --strict-hazards"), strict.out());
         KernelCase k = KernelSuite.byName("saxpy").orElseThrow();
         assertArrayEquals(k.expectedOutputs().get("y"), Files.readAllBytes(dir.resolve("y.out.bin")));
         Run agree = run(dir, "--arch", "sm_86", "saxpy.cubin", "--spec", "launch.json", "--compare", "saxpy.ptx");

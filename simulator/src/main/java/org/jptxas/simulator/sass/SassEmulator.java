@@ -24,8 +24,20 @@ public final class SassEmulator implements KernelExecutor {
     /** Opcode classes (mnemonic with modifiers) seen in the program and executed by launches, for coverage reports. */
     private final Set<String> executed = new TreeSet<>();
 
-    private SassEmulator(String sm, SassListing listing, Map<String, Integer> staticShared, ModuleData module) {
+    /** The cubin's bytes, for the hazard check of its control words. */
+    private final byte[] cubin;
+    private HazardReport hazards;
+
+    /**
+     * The scheduler's hazard checker on the cubin's own control words (stall counts, scoreboards, waits) with the
+     * latency model of the target: one line per hazard ({@code function+0xaddr: KIND: detail (instruction)}).
+     * {@code unavailable} says why no check was made (no latency model for the target, undecodable code).
+     */
+    public record HazardReport(List<String> hazards, java.util.Optional<String> unavailable) {}
+
+    private SassEmulator(String sm, byte[] cubin, SassListing listing, Map<String, Integer> staticShared, ModuleData module) {
         this.sm = sm;
+        this.cubin = cubin.clone();
         this.listing = listing;
         this.staticShared = Map.copyOf(staticShared);
         this.module = module;
@@ -39,13 +51,26 @@ public final class SassEmulator implements KernelExecutor {
      */
     public static SassEmulator fromCubin(String sm, byte[] cubin) {
         org.jptxas.isel.cubin.Cubin c = org.jptxas.isel.cubin.Cubin.read(cubin);
-        return new SassEmulator(sm, SassListing.decode(sm, c), ModuleData.staticShared(c), ModuleData.of(c));
+        return new SassEmulator(sm, cubin, SassListing.decode(sm, c), ModuleData.staticShared(c), ModuleData.of(c));
     }
 
     /** Loads a cubin whose instructions come from another listing (an nvdisasm cross-check). */
     public static SassEmulator fromCubin(String sm, byte[] cubin, SassListing listing) {
         org.jptxas.isel.cubin.Cubin c = org.jptxas.isel.cubin.Cubin.read(cubin);
-        return new SassEmulator(sm, listing, ModuleData.staticShared(c), ModuleData.of(c));
+        return new SassEmulator(sm, cubin, listing, ModuleData.staticShared(c), ModuleData.of(c));
+    }
+
+    /** The hazard check of the whole cubin (computed once). The latency model is not exact yet: information only. */
+    public synchronized HazardReport hazards() {
+        if (hazards == null) {
+            try {
+                hazards = new HazardReport(List.copyOf(
+                        org.jptxas.scheduler.sass.ControlAgreement.checkHazards(cubin, sm)), java.util.Optional.empty());
+            } catch (RuntimeException e) {
+                hazards = new HazardReport(List.of(), java.util.Optional.of(String.valueOf(e.getMessage())));
+            }
+        }
+        return hazards;
     }
 
     @Override

@@ -166,6 +166,8 @@ class SassEmulatorSuiteTest {
         Map<String, Set<String>> completed = new ConcurrentHashMap<>();
         Set<String> seen = ConcurrentHashMap.newKeySet(), executed = ConcurrentHashMap.newKeySet();
         Map<String, Integer> stops = new ConcurrentHashMap<>();
+        java.util.concurrent.atomic.AtomicInteger hazards = new java.util.concurrent.atomic.AtomicInteger();
+        ConcurrentLinkedQueue<String> hazardExamples = new ConcurrentLinkedQueue<>(), hazardsUnavailable = new ConcurrentLinkedQueue<>();
         java.util.concurrent.atomic.AtomicLong warpInstructions = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
         kernels.parallelStream().forEach(k -> {
@@ -183,6 +185,12 @@ class SassEmulatorSuiteTest {
                     SassEmulator emu = nvdisasm == null ? SassEmulator.fromCubin(arch, Files.readAllBytes(cubin))
                             : SassEmulator.fromCubin(arch, Files.readAllBytes(cubin), nvdisasmListing(nvdisasm, cubin));
                     seen.addAll(emu.classesSeen());
+                    if (nvdisasm == null) {
+                        SassEmulator.HazardReport h = emu.hazards();
+                        hazards.addAndGet(h.hazards().size());
+                        h.hazards().stream().limit(1).forEach(x -> hazardExamples.add(k.name() + " " + arch + " " + x));
+                        h.unavailable().ifPresent(u -> hazardsUnavailable.add(k.name() + " " + arch + ": " + u));
+                    }
                     Path d = dir.resolve(k.name() + "-" + arch);
                     Launch launch = Launch.prepare(Target.of(arch), LaunchSpecReader.read(k.materialize(d)));
                     long t0 = System.nanoTime();
@@ -230,6 +238,12 @@ class SassEmulatorSuiteTest {
         System.out.println("SASS emulator: stops by unimplemented instruction: " + new java.util.TreeMap<>(stops));
         System.out.printf("SASS emulator: %d warp instructions in %.2f s of launches (all threads of the pool)%n",
                 warpInstructions.get(), nanos.get() / 1e9);
+        if (nvdisasm == null) {
+            // Information only: the scheduler's latency model is not exact yet (issue 6 wants zero on ptxas's code).
+            System.out.println("SASS emulator: hazards on ptxas's code (scheduler's model): " + hazards
+                    + "; first per cubin: " + hazardExamples.stream().limit(10).toList()
+                    + "; not checked: " + hazardsUnavailable.size() + " " + hazardsUnavailable.stream().limit(3).toList());
+        }
         assertTrue(wrong.isEmpty(), "wrong results or unexpected faults:\n" + String.join("\n", wrong));
         List<String> missing = new ArrayList<>();
         for (String arch : ARCHES) {
