@@ -1,15 +1,10 @@
 package org.jptxas.simulator.sass;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -118,25 +113,5 @@ public final class SassListing {
             out.put(fn, List.copyOf(ops));
         });
         return new SassListing(out);
-    }
-
-    /** Runs {@code nvdisasm -c} on a cubin file. */
-    public static SassListing fromNvdisasm(Path nvdisasm, Path cubin) throws IOException {
-        Process p = new ProcessBuilder(nvdisasm.toString(), "-c", cubin.toString()).redirectErrorStream(true).start();
-        p.getOutputStream().close();
-        String text;
-        try (InputStream in = p.getInputStream()) {
-            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        try {
-            if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                p.destroyForcibly();
-                throw new IOException("nvdisasm failed on " + cubin + ": " + text.lines().findFirst().orElse(""));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
-        }
-        return parse(text);
     }
 }

@@ -28,50 +28,35 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The SASS emulator on ptxas 13's cubins of the suite, for sm_75 … sm_90, decoded by jptxas's own SASS decoder (no
- * NVIDIA tool; nvdisasm only in an optional cross-check of the decoded instructions). The invariant checked for every kernel: the emulator either reproduces the
+ * NVIDIA tool; nvdisasm only in an optional cross-check of the decoded instructions). The invariant checked for
+ * every kernel: the emulator either reproduces the
  * reference or stops with "unimplemented instruction"; it never completes with a wrong value. A floor of kernels must
  * run to completion, and the coverage (instruction classes seen vs executed) is printed.
  */
 class SassEmulatorSuiteTest {
     static final List<String> ARCHES = List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90");
-    /**
-     * Kernels the emulator must run to completion on every SM from nvdisasm's text (the emulator's own floor) and,
-     * as a subset, from jptxas's decoder (limited today by the decoder's tables: instructions they lack decode as
-     * UNKNOWN and stop the run by address).
-     */
+    /** Kernels the emulator must run to completion on every SM (part of every build). */
     static final Set<String> MUST_COMPLETE = Set.of("saxpy", "vec_add_i32", "reduce_sum_f32", "stencil_1d",
-            "scan_block_i32", "gemm_tile_f32", "dynamic_shared");
-    static final Set<String> MUST_COMPLETE_DECODED = Set.of("saxpy", "vec_add_i32");
+            "scan_block_i32", "gemm_tile_f32", "dynamic_shared", "constant_mem");
 
-    /** The kernels that must complete, on every SM, decoded by jptxas (part of every build; no NVIDIA tool). */
+    /** The kernels that must complete, on every SM, decoded by jptxas (no NVIDIA tool). */
     @Test
     void coreKernelsRunOnEverySm(@TempDir Path dir) throws Exception {
-        check(dir, KernelSuite.all().stream().filter(k -> MUST_COMPLETE_DECODED.contains(k.name())).toList(), null);
+        check(dir, KernelSuite.all().stream().filter(k -> MUST_COMPLETE.contains(k.name())).toList());
     }
 
-    /** Kernels of the whole suite that complete from nvdisasm's text, per SM: the emulator's own floor. */
+    /** Kernels of the whole suite that complete today, per SM: a floor, so coverage never silently regresses. */
     static final Map<String, Integer> COMPLETED_FLOOR = Map.of("sm_75", 51, "sm_80", 52, "sm_86", 52, "sm_89", 52, "sm_90", 50);
-    /** The same from jptxas's decoder (no NVIDIA tool): a floor that rises with the decoder's tables. */
-    static final Map<String, Integer> DECODED_FLOOR = Map.of("sm_75", 9, "sm_80", 12, "sm_86", 15, "sm_89", 16, "sm_90", 12);
 
     /** The whole suite decoded by jptxas: wrong values never, stops by name allowed (CI's corpus profile). */
     @Test
     @Tag("slow")
     void wholeSuiteMatchesTheReferenceOrStopsByName(@TempDir Path dir) throws Exception {
-        floor(check(dir, KernelSuite.all(), null), DECODED_FLOOR);
-    }
-
-    /** The whole suite from nvdisasm's text, where the CUDA 12.5 oracle is installed (skipped without it). */
-    @Test
-    @Tag("slow")
-    void wholeSuiteFromNvdisasmText(@TempDir Path dir) throws Exception {
-        floor(check(dir, KernelSuite.all(), Oracles.assumeNvdisasm()), COMPLETED_FLOOR);
-    }
-
-    private static void floor(Map<String, Set<String>> completed, Map<String, Integer> floor) {
+        Map<String, Set<String>> completed = check(dir, KernelSuite.all());
         for (String arch : ARCHES) {
             int n = completed.getOrDefault(arch, Set.of()).size();
-            assertTrue(n >= floor.get(arch), arch + ": only " + n + " kernels completed, floor " + floor.get(arch));
+            assertTrue(n >= COMPLETED_FLOOR.get(arch), arch + ": only " + n + " kernels completed, floor "
+                    + COMPLETED_FLOOR.get(arch));
         }
     }
 
@@ -149,18 +134,11 @@ class SassEmulatorSuiteTest {
         return SassListing.parse(r.stdout());
     }
 
-    /** Kernels whose decoded code the cross-check shows wrong today (enc's tables; see the report of issue 6). */
-    static final Set<String> KNOWN_DECODER_BUGS = Set.of(
-            // FFMA with a c[0x3][..] operand prints as c[0x0][0x3001c] on sm_75..sm_89 (bank folded into offset)
-            "constant_mem sm_75", "constant_mem sm_80", "constant_mem sm_86", "constant_mem sm_89");
-
     /**
-     * Runs {@code kernels} on every SM; instructions from jptxas's decoder, or from nvdisasm's listing when
-     * {@code nvdisasm} is given. Decoded runs tolerate faults at instructions the decoder prints differently from
-     * nvdisasm (those are decoder-table bugs, reported by {@link #decodedInstructionsEqualNvdisasms}): they are
-     * listed, not failed.
+     * Runs {@code kernels} on every SM from ptxas 13's cubins decoded by jptxas; every kernel must reproduce its
+     * reference or stop by name (unimplemented instruction, or bits the decoder does not know).
      */
-    Map<String, Set<String>> check(Path dir, List<KernelCase> kernels, Path nvdisasm) throws Exception {
+    Map<String, Set<String>> check(Path dir, List<KernelCase> kernels) throws Exception {
         Oracles.assumePtxas13();
         ConcurrentLinkedQueue<String> wrong = new ConcurrentLinkedQueue<>();
         Map<String, Set<String>> completed = new ConcurrentHashMap<>();
@@ -182,15 +160,12 @@ class SassEmulatorSuiteTest {
                         continue;
                     }
                     Path cubin = c.cubin().orElseThrow();
-                    SassEmulator emu = nvdisasm == null ? SassEmulator.fromCubin(arch, Files.readAllBytes(cubin))
-                            : SassEmulator.fromCubin(arch, Files.readAllBytes(cubin), nvdisasmListing(nvdisasm, cubin));
+                    SassEmulator emu = SassEmulator.fromCubin(arch, Files.readAllBytes(cubin));
                     seen.addAll(emu.classesSeen());
-                    if (nvdisasm == null) {
-                        SassEmulator.HazardReport h = emu.hazards();
-                        hazards.addAndGet(h.hazards().size());
-                        h.hazards().stream().limit(1).forEach(x -> hazardExamples.add(k.name() + " " + arch + " " + x));
-                        h.unavailable().ifPresent(u -> hazardsUnavailable.add(k.name() + " " + arch + ": " + u));
-                    }
+                    SassEmulator.HazardReport h = emu.hazards();
+                    hazards.addAndGet(h.hazards().size());
+                    h.hazards().stream().limit(1).forEach(x -> hazardExamples.add(k.name() + " " + arch + " " + x));
+                    h.unavailable().ifPresent(u -> hazardsUnavailable.add(k.name() + " " + arch + ": " + u));
                     Path d = dir.resolve(k.name() + "-" + arch);
                     Launch launch = Launch.prepare(Target.of(arch), LaunchSpecReader.read(k.materialize(d)));
                     long t0 = System.nanoTime();
@@ -202,8 +177,6 @@ class SassEmulatorSuiteTest {
                         Fault f = r.fault().get();
                         if (f instanceof Fault.Unimplemented u) {
                             stops.merge(u.name(), 1, Integer::sum);
-                        } else if (nvdisasm == null && KNOWN_DECODER_BUGS.contains(k.name() + " " + arch)) {
-                            stops.merge("decoder bug: " + f.describe().replaceAll(",.*", ""), 1, Integer::sum);
                         } else {
                             wrong.add(k.name() + " " + arch + ": " + f.describe());
                         }
@@ -230,24 +203,20 @@ class SassEmulatorSuiteTest {
         });
         Set<String> notExecuted = new TreeSet<>(seen);
         notExecuted.removeAll(executed);
-        System.out.println("SASS emulator (" + (nvdisasm == null ? "jptxas decoder" : "nvdisasm text")
-                + "): completed: " + new java.util.TreeMap<>(completed));
         System.out.println("SASS emulator: completed per SM: " + new TreeSet<>(completed.keySet()).stream()
                 .map(a -> a + "=" + completed.get(a).size()).toList());
         System.out.println("SASS emulator: instruction classes seen " + seen.size() + ", executed " + executed.size());
         System.out.println("SASS emulator: stops by unimplemented instruction: " + new java.util.TreeMap<>(stops));
         System.out.printf("SASS emulator: %d warp instructions in %.2f s of launches (all threads of the pool)%n",
                 warpInstructions.get(), nanos.get() / 1e9);
-        if (nvdisasm == null) {
-            // Information only: the scheduler's latency model is not exact yet (issue 6 wants zero on ptxas's code).
-            System.out.println("SASS emulator: hazards on ptxas's code (scheduler's model): " + hazards
-                    + "; first per cubin: " + hazardExamples.stream().limit(10).toList()
-                    + "; not checked: " + hazardsUnavailable.size() + " " + hazardsUnavailable.stream().limit(3).toList());
-        }
+        // Information only: the scheduler's latency model is not exact yet (issue 6 wants zero on ptxas's code).
+        System.out.println("SASS emulator: hazards on ptxas's code (scheduler's model): " + hazards
+                + "; first per cubin: " + hazardExamples.stream().limit(10).toList()
+                + "; not checked: " + hazardsUnavailable.size() + " " + hazardsUnavailable.stream().limit(3).toList());
         assertTrue(wrong.isEmpty(), "wrong results or unexpected faults:\n" + String.join("\n", wrong));
         List<String> missing = new ArrayList<>();
         for (String arch : ARCHES) {
-            for (String k : nvdisasm == null ? MUST_COMPLETE_DECODED : MUST_COMPLETE) {
+            for (String k : MUST_COMPLETE) {
                 if (kernels.stream().noneMatch(x -> x.name().equals(k))) {
                     continue;
                 }

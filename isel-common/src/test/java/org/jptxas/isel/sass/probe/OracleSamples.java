@@ -73,9 +73,27 @@ public final class OracleSamples {
         return jobs;
     }
 
-    /** The project's probe kernels ({@code tools/sass-probe/kernels/*.ptx}). */
+    /**
+     * The project's probe kernels ({@code tools/sass-probe/kernels/*.ptx}) and the kernel suite's
+     * ({@code kernels/<name>/<name>.ptx}, the code the SASS emulator runs).
+     */
     public static List<Job> kernelJobs() {
-        Path dir = RepoRoot.find().orElseThrow().resolve("tools/sass-probe/kernels");
+        Path root = RepoRoot.find().orElseThrow();
+        List<Job> jobs = new ArrayList<>(kernelJobs(root.resolve("tools/sass-probe/kernels")));
+        Path suite = root.resolve("kernels");
+        if (Files.isDirectory(suite)) {
+            try (var s = Files.list(suite)) {
+                for (Path d : s.filter(Files::isDirectory).sorted().toList()) {
+                    jobs.addAll(kernelJobs(d));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return jobs;
+    }
+
+    private static List<Job> kernelJobs(Path dir) {
         List<Job> jobs = new ArrayList<>();
         if (!Files.isDirectory(dir)) {
             return jobs;
