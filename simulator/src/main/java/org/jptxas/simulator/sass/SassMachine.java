@@ -765,6 +765,17 @@ final class SassMachine {
                 writeR(t, o.get(0), min ? (c <= 0 ? a : b) : (c >= 0 ? a : b));
                 t.pc++;
             }
+            case "VIADDMNMX" -> { // sm_90: min or max of (a + b) and c; as IMNMX, the predicate selects the minimum
+                int a = read(o.get(1), t, w), b = read(o.get(2), t, w), c = read(o.get(3), t, w);
+                boolean min = pred(o.get(4), t, w);
+                if (op.modifiers().stream().anyMatch(m -> !m.equals("U32") && !m.equals("S32"))) {
+                    throw unimplemented(op);
+                }
+                int sum = a + b;
+                int cmp = op.has("U32") ? Integer.compareUnsigned(sum, c) : Integer.compare(sum, c);
+                writeR(t, o.get(0), min ? (cmp <= 0 ? sum : c) : (cmp >= 0 ? sum : c));
+                t.pc++;
+            }
             case "VABSDIFF" -> {
                 int a = read(o.get(1), t, w), b = read(o.get(2), t, w), c = read(o.get(3), t, w);
                 boolean u = op.has("U32");
@@ -1180,7 +1191,8 @@ final class SassMachine {
         int b;
         int c;
         int next;
-        if (o.get(2) instanceof Imm i2 && o.size() > 3 && o.get(3) instanceof Imm i3 && !fma) {
+        // An immediate pair as the second operand: HADD2/HMUL2 R0, R2, 1, 1 and HFMA2(.MMA) R0, R2, 1, 1, R5.
+        if (o.get(2) instanceof Imm i2 && o.size() > 3 && o.get(3) instanceof Imm i3 && (!fma || o.size() == 5)) {
             b = (org.jptxas.simulator.numeric.SmallFloats.toHalf(i2.value()) << 16) | org.jptxas.simulator.numeric.SmallFloats.toHalf(i3.value());
             next = 4;
         } else {
