@@ -54,12 +54,6 @@ public final class SassEmulator implements KernelExecutor {
         return new SassEmulator(sm, cubin, SassListing.decode(sm, c), ModuleData.staticShared(c), ModuleData.of(c));
     }
 
-    /** Loads a cubin whose instructions come from another listing (an nvdisasm cross-check). */
-    public static SassEmulator fromCubin(String sm, byte[] cubin, SassListing listing) {
-        org.jptxas.isel.cubin.Cubin c = org.jptxas.isel.cubin.Cubin.read(cubin);
-        return new SassEmulator(sm, cubin, listing, ModuleData.staticShared(c), ModuleData.of(c));
-    }
-
     /** The hazard check of the whole cubin (computed once). The latency model is not exact yet: information only. */
     public synchronized HazardReport hazards() {
         if (hazards == null) {
