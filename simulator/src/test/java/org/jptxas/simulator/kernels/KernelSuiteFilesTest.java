@@ -56,10 +56,18 @@ class KernelSuiteFilesTest {
         String ptx = Files.readString(k.ptx());
         assertTrue(ptx.contains(".entry " + k.entry() + "("), "no .entry " + k.entry() + " in " + k.ptx());
         if (Boolean.getBoolean("jptxas.kernels.regenerate")) {
-            Files.writeString(k.launchJson(), k.launchSpecJson());
+            k.materialize(k.launchJson().getParent());
         }
         assertTrue(Files.isRegularFile(k.launchJson()), k.launchJson() + " missing (run with -Djptxas.kernels.regenerate=true)");
         assertEquals(k.launchSpecJson(), Files.readString(k.launchJson()), "stale " + k.launchJson());
+        // The committed inputs are the generated ones, so `bin/jptxas-run --spec kernels/<k>/launch.json` runs as is.
+        for (KernelCase.Arg a : k.args()) {
+            if (a instanceof KernelCase.Buffer b && b.input()) {
+                Path bin = k.launchJson().resolveSibling(b.name() + ".bin");
+                assertTrue(Files.isRegularFile(bin), bin + " missing (run with -Djptxas.kernels.regenerate=true)");
+                assertTrue(Arrays.equals(b.initial(), Files.readAllBytes(bin)), "stale " + bin);
+            }
+        }
     }
 
     @ParameterizedTest(name = "{0}")
