@@ -231,19 +231,67 @@ public final class JnvdisasmMain implements Callable<Integer> {
         for (Section s : cubin.textSections()) {
             width = Math.max(width, measure.render(s.data(), 0, s.functionName(), symbolsIn(cubin, s), 0).width());
         }
-        SassListing listing = new SassListing(isa, hex, control).endLabelsFrom(measure.branchLabels());
+        SassListing listing = new SassListing(isa, hex, control).endLabelsFrom(measure.branchLabels())
+                .endLabelOrder(endLabelOrder(cubin));
+        NvdisasmDirectives.fileHeader(cubin).forEach(out::println);
         int unknown = 0;
         for (Section s : cubin.textSections()) {
             String fn = s.functionName();
+            java.util.Map<Long, String> internal = symbolsIn(cubin, s);
+            SassListing.Block b = listing.render(s.data(), 0, fn, internal, width);
             out.println();
-            out.println("//--------------------- " + s.name() + " --------------------------");
-            out.println("\t.section\t" + s.name() + ",\"ax\",@progbits");
-            out.println(fn + ":");
-            SassListing.Block b = listing.render(s.data(), 0, fn, symbolsIn(cubin, s), width);
-            b.lines().forEach(out::println);
+            out.println();
+            out.println(NvdisasmDirectives.banner(s.name()));
+            NvdisasmDirectives.sectionHeader(cubin, s, b.endLabel()).forEach(out::println);
+            java.util.Map<String, String> internalEnds = internalSymbolEnds(cubin, s, b.endLabel());
+            for (String line : b.lines()) {
+                if (line.endsWith(":") && internalEnds.containsKey(line.substring(0, line.length() - 1))) {
+                    String name = line.substring(0, line.length() - 1);
+                    NvdisasmDirectives.typeAndSize(name, internalEnds.get(name)).forEach(out::println);
+                }
+                out.println(line);
+            }
             unknown += b.unknown();
         }
+        NvdisasmDirectives.undefinedSymbols(cubin).forEach(out::println);
         return report(unknown);
+    }
+
+    /**
+     * Internal function symbols of {@code s} and the label their {@code .size} ends at: the section's end label when
+     * the symbol runs to the section end, else none (its end label is not tracked yet).
+     */
+    private static java.util.Map<String, String> internalSymbolEnds(Cubin cubin, Section s, String endLabel) {
+        int index = cubin.sectionIndex(s.name());
+        java.util.Map<String, String> out = new java.util.HashMap<>();
+        for (org.jptxas.isel.cubin.Symbol sym : cubin.symbols()) {
+            if (sym.shndx() == index && sym.symbolType() == 2 && !sym.name().equals(s.functionName())) {
+                out.put(sym.name(), sym.value() + sym.size() == s.size() ? endLabel : null);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * nvdisasm numbers end-of-function labels by section, in the order of each section's first function symbol in
+     * the symbol table (an internal subroutine symbol early in the table moves its section first).
+     */
+    private static List<String> endLabelOrder(Cubin cubin) {
+        List<org.jptxas.isel.cubin.Symbol> symbols = cubin.symbols();
+        List<Section> sections = new java.util.ArrayList<>(cubin.textSections());
+        java.util.Map<Section, Integer> first = new java.util.HashMap<>();
+        for (Section s : sections) {
+            int index = cubin.sectionIndex(s.name());
+            int min = Integer.MAX_VALUE;
+            for (int i = 0; i < symbols.size(); i++) {
+                if (symbols.get(i).shndx() == index && symbols.get(i).symbolType() == 2) {
+                    min = Math.min(min, i);
+                }
+            }
+            first.put(s, min);
+        }
+        sections.sort(java.util.Comparator.comparingInt(first::get));
+        return sections.stream().map(Section::functionName).toList();
     }
 
     /** Function symbols defined inside {@code s} other than its own (internal subroutines), by offset. */
