@@ -7,12 +7,20 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.jptxas.isel.cubin.Cubin;
 import org.jptxas.isel.cubin.Section;
 import org.jptxas.isel.sass.SassIsa;
 import org.jptxas.isel.sass.SassListing;
+import org.jptxas.scheduler.hazard.Hazard;
+import org.jptxas.scheduler.latency.LatencyModel;
+import org.jptxas.scheduler.sass.ControlAgreement;
+import org.jptxas.scheduler.sass.DecodedListing;
+import org.jptxas.scheduler.sass.SassLine;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,6 +47,16 @@ public final class JnvdisasmMain implements Callable<Integer> {
 
     @Option(names = {"-ctrl", "--print-control"}, description = "Append each instruction's control bits.")
     boolean control;
+
+    @Option(names = "--check-hazards", description = "Instead of a listing, check the file's own control bits with"
+            + " jptxas's latency model: list every hazard (read before its producer completes, WAR/WAW, scoreboard"
+            + " reused while live); exit status 1 if there is any.")
+    boolean checkHazards;
+
+    @Option(names = "--recompute-control", description = "Instead of a listing, keep the instruction order,"
+            + " recompute the control bits with jptxas's model and print how many stall counts and wait masks agree"
+            + " with the file's.")
+    boolean recomputeControl;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help.")
     boolean help;
@@ -89,22 +107,102 @@ public final class JnvdisasmMain implements Callable<Integer> {
             err.println("jnvdisasm fatal   : Cannot read " + input + ": " + e.getMessage());
             return 1;
         }
+        if (checkHazards && recomputeControl) {
+            err.println("jnvdisasm fatal   : --check-hazards and --recompute-control are exclusive");
+            return 1;
+        }
+        if (checkHazards || recomputeControl) {
+            return controlAnalysis(bytes);
+        }
         return binary != null ? raw(bytes) : cubin(bytes);
     }
 
-    private int raw(byte[] bytes) {
+    /** {@code --check-hazards} and {@code --recompute-control}, on a cubin or (with {@code -b}) a raw binary. */
+    private int controlAnalysis(byte[] bytes) {
+        String sm;
+        Map<String, List<SassLine>> functions;
+        if (binary != null) {
+            sm = rawSm();
+            if (sm == null || !rawSizeOk(bytes)) {
+                return 1;
+            }
+            functions = Map.of(input.getFileName().toString(),
+                    DecodedListing.lines(SassIsa.forSm(sm), input.getFileName().toString(), bytes));
+        } else {
+            Cubin cubin = readCubin(bytes);
+            if (cubin == null) {
+                return 1;
+            }
+            sm = "sm_" + cubin.sm();
+            try {
+                functions = DecodedListing.fromCubin(bytes, sm);
+            } catch (IllegalArgumentException e) {
+                err.println("jnvdisasm fatal   : " + sm + " code is not supported (sm_75, sm_80, sm_86, sm_89, sm_90)");
+                return 1;
+            }
+        }
+        String modelSm = sm.replace("a", "");
+        Optional<LatencyModel> model = LatencyModel.forTarget(modelSm);
+        if (model.isEmpty()) {
+            err.println("jnvdisasm fatal   : no latency model for " + modelSm);
+            return 1;
+        }
+        int smNumber = Integer.parseInt(modelSm.substring(3));
+        if (recomputeControl) {
+            out.println(ControlAgreement.compareAll(functions, model.get(), smNumber).report(modelSm));
+            return 0;
+        }
+        int hazards = 0;
+        int instructions = 0;
+        for (Map.Entry<String, List<SassLine>> f : functions.entrySet()) {
+            instructions += f.getValue().size();
+            for (Hazard h : ControlAgreement.checkHazards(f.getValue(), model.get(), smNumber)) {
+                if (h.isError()) {
+                    SassLine at = f.getValue().get(h.index());
+                    out.printf("%s+0x%04x: %s: %s (%s)%n", f.getKey(), at.address(), h.kind(), h.detail(), at.text().strip());
+                    hazards++;
+                }
+            }
+        }
+        out.println(modelSm + ": " + hazards + " hazard(s) in " + instructions + " instructions");
+        return hazards == 0 ? 0 : 1;
+    }
+
+    /** The SM named by {@code -b} as {@code sm_XX}, or null after reporting an unsupported one. */
+    private String rawSm() {
         String sm = binary.toLowerCase(Locale.ROOT);
         if (!sm.matches("sm(75|80|86|89|90a?)")) {
             err.println("jnvdisasm fatal   : Unsupported SM for -b: " + binary + " (SM75, SM80, SM86, SM89, SM90, SM90a)");
-            return 1;
+            return null;
         }
+        return "sm_" + sm.substring(2);
+    }
+
+    private boolean rawSizeOk(byte[] bytes) {
         if (bytes.length % 16 != 0) {
             err.println("jnvdisasm fatal   : Raw binary size " + bytes.length + " is not a multiple of 16 bytes");
+            return false;
+        }
+        return true;
+    }
+
+    private Cubin readCubin(byte[] bytes) {
+        try {
+            return Cubin.read(bytes);
+        } catch (RuntimeException e) {
+            err.println("jnvdisasm fatal   : " + input + " is not a cubin (" + e.getMessage() + "); use -b SMxy for raw"
+                    + " binaries");
+            return null;
+        }
+    }
+
+    private int raw(byte[] bytes) {
+        String smName = rawSm();
+        if (smName == null || !rawSizeOk(bytes)) {
             return 1;
         }
-        String smName = "sm_" + sm.substring(2);
         SassIsa isa = SassIsa.forSm(smName);
-        String n = sm.substring(2);
+        String n = smName.substring(3);
         String virtualSm = "EF_CUDA_SM" + n.replace("a", "");
         out.println("\t.headerflags\t@\"EF_CUDA_64BIT_ADDRESS " + (n.endsWith("a") ? "EF_CUDA_ACCELERATORS " : "")
                 + virtualSm + " EF_CUDA_VIRTUAL_SM(" + virtualSm + ")\"");
@@ -114,12 +212,8 @@ public final class JnvdisasmMain implements Callable<Integer> {
     }
 
     private int cubin(byte[] bytes) {
-        Cubin cubin;
-        try {
-            cubin = Cubin.read(bytes);
-        } catch (RuntimeException e) {
-            err.println("jnvdisasm fatal   : " + input + " is not a cubin (" + e.getMessage() + "); use -b SMxy for raw"
-                    + " binaries");
+        Cubin cubin = readCubin(bytes);
+        if (cubin == null) {
             return 1;
         }
         int smNumber = cubin.sm();
@@ -137,19 +231,67 @@ public final class JnvdisasmMain implements Callable<Integer> {
         for (Section s : cubin.textSections()) {
             width = Math.max(width, measure.render(s.data(), 0, s.functionName(), symbolsIn(cubin, s), 0).width());
         }
-        SassListing listing = new SassListing(isa, hex, control).endLabelsFrom(measure.branchLabels());
+        SassListing listing = new SassListing(isa, hex, control).endLabelsFrom(measure.branchLabels())
+                .endLabelOrder(endLabelOrder(cubin));
+        NvdisasmDirectives.fileHeader(cubin).forEach(out::println);
         int unknown = 0;
         for (Section s : cubin.textSections()) {
             String fn = s.functionName();
+            java.util.Map<Long, String> internal = symbolsIn(cubin, s);
+            SassListing.Block b = listing.render(s.data(), 0, fn, internal, width);
             out.println();
-            out.println("//--------------------- " + s.name() + " --------------------------");
-            out.println("\t.section\t" + s.name() + ",\"ax\",@progbits");
-            out.println(fn + ":");
-            SassListing.Block b = listing.render(s.data(), 0, fn, symbolsIn(cubin, s), width);
-            b.lines().forEach(out::println);
+            out.println();
+            out.println(NvdisasmDirectives.banner(s.name()));
+            NvdisasmDirectives.sectionHeader(cubin, s, b.endLabel()).forEach(out::println);
+            java.util.Map<String, String> internalEnds = internalSymbolEnds(cubin, s, b.endLabel());
+            for (String line : b.lines()) {
+                if (line.endsWith(":") && internalEnds.containsKey(line.substring(0, line.length() - 1))) {
+                    String name = line.substring(0, line.length() - 1);
+                    NvdisasmDirectives.typeAndSize(name, internalEnds.get(name)).forEach(out::println);
+                }
+                out.println(line);
+            }
             unknown += b.unknown();
         }
+        NvdisasmDirectives.undefinedSymbols(cubin).forEach(out::println);
         return report(unknown);
+    }
+
+    /**
+     * Internal function symbols of {@code s} and the label their {@code .size} ends at: the section's end label when
+     * the symbol runs to the section end, else none (its end label is not tracked yet).
+     */
+    private static java.util.Map<String, String> internalSymbolEnds(Cubin cubin, Section s, String endLabel) {
+        int index = cubin.sectionIndex(s.name());
+        java.util.Map<String, String> out = new java.util.HashMap<>();
+        for (org.jptxas.isel.cubin.Symbol sym : cubin.symbols()) {
+            if (sym.shndx() == index && sym.symbolType() == 2 && !sym.name().equals(s.functionName())) {
+                out.put(sym.name(), sym.value() + sym.size() == s.size() ? endLabel : null);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * nvdisasm numbers end-of-function labels by section, in the order of each section's first function symbol in
+     * the symbol table (an internal subroutine symbol early in the table moves its section first).
+     */
+    private static List<String> endLabelOrder(Cubin cubin) {
+        List<org.jptxas.isel.cubin.Symbol> symbols = cubin.symbols();
+        List<Section> sections = new java.util.ArrayList<>(cubin.textSections());
+        java.util.Map<Section, Integer> first = new java.util.HashMap<>();
+        for (Section s : sections) {
+            int index = cubin.sectionIndex(s.name());
+            int min = Integer.MAX_VALUE;
+            for (int i = 0; i < symbols.size(); i++) {
+                if (symbols.get(i).shndx() == index && symbols.get(i).symbolType() == 2) {
+                    min = Math.min(min, i);
+                }
+            }
+            first.put(s, min);
+        }
+        sections.sort(java.util.Comparator.comparingInt(first::get));
+        return sections.stream().map(Section::functionName).toList();
     }
 
     /** Function symbols defined inside {@code s} other than its own (internal subroutines), by offset. */

@@ -4,9 +4,15 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 
-/** Floating-point immediates as nvdisasm prints them: C's {@code %.20g} of the exact value, {@code +INF}, {@code +QNAN}. */
+/**
+ * Floating-point immediates as nvdisasm prints them: C's {@code %.20g} of the exact value below 1e9 in magnitude,
+ * C's {@code %.20e} (21 significant digits, trailing zeros kept) from 1e9 on, {@code +INF}, {@code +QNAN}. The 1e9
+ * switch was mapped with nvdisasm 12.5 in raw mode: 999999936 prints as an integer, 1e9 and 2^30 in e-form.
+ */
 final class FloatText {
     private static final MathContext DIGITS20 = new MathContext(20, RoundingMode.HALF_EVEN);
+    private static final MathContext DIGITS21 = new MathContext(21, RoundingMode.HALF_EVEN);
+    private static final double EXPONENT_FORM_FROM = 1e9;
 
     private FloatText() {}
 
@@ -19,6 +25,11 @@ final class FloatText {
         }
         if (v == 0) {
             return (1 / v < 0) ? "-0" : "0";
+        }
+        if (Math.abs(v) >= EXPONENT_FORM_FROM) {
+            BigDecimal e = new BigDecimal(v).round(DIGITS21);
+            int exp = e.precision() - e.scale() - 1;
+            return e.movePointLeft(exp).setScale(20, RoundingMode.UNNECESSARY).toPlainString() + "e+" + (exp < 10 ? "0" : "") + exp;
         }
         BigDecimal d = new BigDecimal(v).round(DIGITS20);
         int exp = d.precision() - d.scale() - 1; // decimal exponent of the leading digit

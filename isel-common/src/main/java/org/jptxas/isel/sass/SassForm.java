@@ -139,6 +139,61 @@ public final class SassForm {
         return (lo & maskLo) == bitsLo && (hi & maskHi) == bitsHi;
     }
 
+    /** Whether the form explains these bits: its fixed bits match and no exclusion applies. */
+    boolean appliesTo(long lo, long hi) {
+        if (!matches(lo, hi)) {
+            return false;
+        }
+        if (excludeSlots.length == 0) {
+            return true;
+        }
+        long[] values = new long[slots.length];
+        for (int i = 0; i < slots.length; i++) {
+            if (slots[i] instanceof SassSlot.Field field) {
+                values[i] = field.field().extract(lo, hi);
+            }
+        }
+        return !excluded(values);
+    }
+
+    /**
+     * Like {@link #appliesTo} but honouring only exclusions on the guard predicate (bits [14:12]): for operand-value
+     * aliases the learner's other exclusions stand in for the alias rule, which the caller applies itself.
+     */
+    boolean appliesToGuardOnly(long lo, long hi) {
+        if (!matches(lo, hi)) {
+            return false;
+        }
+        for (int e = 0; e < excludeSlots.length; e++) {
+            boolean guardOnly = true;
+            boolean all = true;
+            for (int t = 0; t < excludeSlots[e].length; t++) {
+                SassSlot.Field f = (SassSlot.Field) slots[excludeSlots[e][t]];
+                guardOnly &= f.kind() == SlotKind.PRED && java.util.Arrays.equals(f.field().positions(), GUARD_POSITIONS);
+                all &= f.field().extract(lo, hi) == excludeValues[e][t];
+            }
+            if (guardOnly && all) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final int[] GUARD_POSITIONS = BitField.parse("14:12").positions();
+
+    /**
+     * Whether {@code other} is an equally specific form that could explain the same bits but prints differently:
+     * the tables cannot tell which text nvdisasm would choose (an operand-value-dependent alias such as
+     * {@code IMAD.SHL.U32} / {@code IMAD.U32}), so an instruction both explain must decode as unknown.
+     */
+    boolean rivals(SassForm other) {
+        return other != this && other.key == key && other.specificity == specificity
+                && ((bitsLo ^ other.bitsLo) & maskLo & other.maskLo) == 0
+                && ((bitsHi ^ other.bitsHi) & maskHi & other.maskHi) == 0
+                && !(other.mnemonic.equals(mnemonic) && other.skeleton.equals(skeleton)
+                        && java.util.Arrays.equals(other.slots, slots));
+    }
+
     @Override
     public String toString() {
         return mnemonic + " [" + skeleton + "]";

@@ -88,8 +88,15 @@ public final class SassIsa {
         final long[] masksLo, masksHi;
         private final long[] keysLo, keysHi;
         private final int[] keysMask;
-        private final SassForm[][] slots;
+        private final Candidate[][] slots;
         private final int cap;
+
+        /**
+         * A form and its equally specific rivals (usually none): if a rival also applies, the decode is ambiguous.
+         * {@code hideable}: predicate slots that nvdisasm was seen to omit (a sibling form lacks them) - printing
+         * {@code PT} there is unproven (nvdisasm omits a PT carry-out of IADD3), so such a decode is refused.
+         */
+        record Candidate(SassForm form, SassForm[] rivals, int[] hideable) {}
 
         KeyTable(SassForm[] forms) {
             Map<List<Long>, List<SassForm>> byMask = new HashMap<>();
@@ -114,7 +121,7 @@ public final class SassIsa {
             keysLo = new long[cap];
             keysHi = new long[cap];
             keysMask = new int[cap];
-            slots = new SassForm[cap][];
+            slots = new Candidate[cap][];
             for (Map.Entry<List<Long>, List<SassForm>> g : groups.entrySet()) {
                 int k = (int) (long) g.getKey().get(0);
                 long kl = g.getKey().get(1), kh = g.getKey().get(2);
@@ -125,8 +132,60 @@ public final class SassIsa {
                 keysMask[i] = k;
                 keysLo[i] = kl;
                 keysHi[i] = kh;
-                slots[i] = g.getValue().toArray(SassForm[]::new);
+                slots[i] = g.getValue().stream()
+                        .map(f -> new Candidate(f, Arrays.stream(forms).filter(f::rivals).toArray(SassForm[]::new),
+                                hideablePredicates(f, forms)))
+                        .toArray(Candidate[]::new);
             }
+        }
+
+        private static int[] hideablePredicates(SassForm f, SassForm[] forms) {
+            Map<String, List<SassForm>> siblings = new HashMap<>();
+            for (SassForm g : forms) {
+                if (g.mnemonic.equals(f.mnemonic)) {
+                    siblings.computeIfAbsent(operandShape(g.skeleton), x -> new ArrayList<>()).add(g);
+                }
+            }
+            List<Integer> out = new ArrayList<>();
+            for (int i = 0; i < f.slots.length; i++) {
+                if (f.slots[i] instanceof SassSlot.Field fd && (fd.kind() == SlotKind.PRED || fd.kind() == SlotKind.UPRED)
+                        && !(i == 0 && f.pieces[0].startsWith("@"))) {
+                    String without = skeletonWithout(f.pieces, i);
+                    // Evidence that nvdisasm hides PT there: a sibling without the operand fixes its field to PT.
+                    long[] m = fd.field().mask();
+                    long[] pt = new long[2];
+                    fd.field().insert(7, pt);
+                    if (without != null && siblings.getOrDefault(operandShape(without), List.of()).stream().anyMatch(
+                            g -> (g.maskLo & m[0]) == m[0] && (g.maskHi & m[1]) == m[1]
+                                    && (g.bitsLo & m[0]) == pt[0] && (g.bitsHi & m[1]) == pt[1])) {
+                        out.add(i);
+                    }
+                }
+            }
+            return out.stream().mapToInt(Integer::intValue).toArray();
+        }
+
+        /** A skeleton without operand decorations (reuse flags, negation, inversion, absolute value). */
+        private static String operandShape(String skeleton) {
+            return skeleton.replace(".reuse", "").replaceAll("[-~!|]", "");
+        }
+
+        /** The skeleton with operand {@code i} and one adjacent ", " removed, or null if it has no separator. */
+        private static String skeletonWithout(String[] pieces, int i) {
+            String before = pieces[i];
+            String after = pieces[i + 1];
+            String merged;
+            if (after.startsWith(", ")) {
+                merged = before + after.substring(2);
+            } else if (before.endsWith(", ")) {
+                merged = before.substring(0, before.length() - 2) + after;
+            } else {
+                return null;
+            }
+            List<String> p = new ArrayList<>(Arrays.asList(pieces));
+            p.set(i, merged);
+            p.remove(i + 1);
+            return String.join("{}", p);
         }
 
         private int slot(int k, long kl, long kh) {
@@ -135,7 +194,7 @@ public final class SassIsa {
         }
 
         /** The forms fixing bits {@code lo}/{@code hi} under mask {@code k}, or null. */
-        SassForm[] find(int k, long lo, long hi) {
+        Candidate[] find(int k, long lo, long hi) {
             long kl = lo & masksLo[k], kh = hi & masksHi[k];
             int i = slot(k, kl, kh);
             while (slots[i] != null) {
@@ -158,12 +217,16 @@ public final class SassIsa {
         if (t == null) {
             return new SassInstruction.Unknown(lo, hi);
         }
+        if (ImadAlias.covers(lo, hi)) {
+            return imadAlias(t, lo, hi);
+        }
         for (int k = 0; k < t.masksLo.length; k++) {
-            SassForm[] fs = t.find(k, lo, hi);
-            if (fs == null) {
+            KeyTable.Candidate[] cs = t.find(k, lo, hi);
+            if (cs == null) {
                 continue;
             }
-            for (SassForm f : fs) {
+            for (KeyTable.Candidate c : cs) {
+                SassForm f = c.form();
                 SassSlot[] slots = f.slots;
                 long[] values = new long[slots.length];
                 for (int i = 0; i < slots.length; i++) {
@@ -174,7 +237,50 @@ public final class SassIsa {
                 if (f.excludeSlots.length != 0 && f.excluded(values)) {
                     continue;
                 }
+                for (SassForm r : c.rivals()) {
+                    if (r.appliesTo(lo, hi)) {
+                        return new SassInstruction.Unknown(lo, hi);
+                    }
+                }
+                for (int h : c.hideable()) {
+                    if (values[h] == 7) {
+                        return new SassInstruction.Unknown(lo, hi);
+                    }
+                }
                 return new SassInstruction.Known(f, values, Control.fromHi(hi & ~f.maskHi), lo, hi);
+            }
+        }
+        return new SassInstruction.Unknown(lo, hi);
+    }
+
+    /**
+     * IMAD keys: the most specific applicable form named as nvdisasm names it ({@link ImadAlias}); unknown if
+     * none is, or if two equally specific ones with that name would print differently.
+     */
+    private static SassInstruction imadAlias(KeyTable t, long lo, long hi) {
+        String want = ImadAlias.mnemonic(lo, hi);
+        for (int k = 0; k < t.masksLo.length; k++) {
+            KeyTable.Candidate[] cs = t.find(k, lo, hi);
+            if (cs == null) {
+                continue;
+            }
+            for (KeyTable.Candidate c : cs) {
+                SassForm f = c.form();
+                if (!f.mnemonic.equals(want) || !f.appliesToGuardOnly(lo, hi)) {
+                    continue;
+                }
+                for (SassForm r : c.rivals()) {
+                    if (r.mnemonic.equals(want) && r.appliesToGuardOnly(lo, hi)) {
+                        return new SassInstruction.Unknown(lo, hi);
+                    }
+                }
+                long[] v = new long[f.slots.length];
+                for (int i = 0; i < v.length; i++) {
+                    if (f.slots[i] instanceof SassSlot.Field field) {
+                        v[i] = field.field().extract(lo, hi);
+                    }
+                }
+                return new SassInstruction.Known(f, v, Control.fromHi(hi & ~f.maskHi), lo, hi);
             }
         }
         return new SassInstruction.Unknown(lo, hi);

@@ -18,6 +18,7 @@ public final class SassListing {
     private int nextLabel;
     /** When >= 0, end-of-function labels are numbered from here (after every branch label of the file). */
     private int nextEndLabel = -1;
+    private int unranked;
 
     /** One rendered code block. */
     public record Block(List<String> lines, Map<Long, String> labels, String endLabel, int unknown, int width) {}
@@ -28,6 +29,22 @@ public final class SassListing {
      */
     public SassListing endLabelsFrom(int first) {
         this.nextEndLabel = first;
+        return this;
+    }
+
+    /** When set, the end label of function {@code f} is numbered from the {@code endLabelsFrom} base plus its rank. */
+    private Map<String, Integer> endLabelRank = Map.of();
+
+    /**
+     * nvdisasm numbers end-of-function labels in symbol-table order of the functions, not in section order: give
+     * that order here (after {@link #endLabelsFrom}).
+     */
+    public SassListing endLabelOrder(List<String> functionsInSymbolOrder) {
+        Map<String, Integer> rank = new java.util.HashMap<>();
+        for (String f : functionsInSymbolOrder) {
+            rank.putIfAbsent(f, rank.size());
+        }
+        this.endLabelRank = rank;
         return this;
     }
 
@@ -82,7 +99,9 @@ public final class SassListing {
                     }
                 }
             }
-            endLabel = nextEndLabel >= 0 ? ".L_x_" + nextEndLabel++ : null;
+            Integer rank = endLabelRank.get(functionName);
+            endLabel = nextEndLabel < 0 ? null
+                    : rank != null ? ".L_x_" + (nextEndLabel + rank) : ".L_x_" + (nextEndLabel + endLabelRank.size() + unranked++);
             labels.put(baseAddress, functionName);
             labels.putAll(symbols);
         }

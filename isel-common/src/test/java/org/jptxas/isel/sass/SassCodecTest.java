@@ -48,6 +48,20 @@ class SassCodecTest {
         assertEquals("0.63661974668502807617", FloatText.format(Float.intBitsToFloat(0x3f22f983)));
         assertEquals("-7.5497894158615963534e-08", FloatText.format(Float.intBitsToFloat(0xb3a22168)));
         assertEquals("105615", FloatText.format(Float.intBitsToFloat(0x47ce4780)));
+        // nvdisasm 12.5 raw-mode probes: %.20g below 1e9 in magnitude, %.20e (zeros kept) from 1e9 on.
+        assertEquals("999999936", FloatText.format(999999936.0f));
+        assertEquals("-999999936", FloatText.format(-999999936.0f));
+        assertEquals("1.00000000000000000000e+09", FloatText.format(1e9f));
+        assertEquals("-1.00000000000000000000e+09", FloatText.format(-1e9f));
+        assertEquals("1.07374182400000000000e+09", FloatText.format(0x1p30f));
+        assertEquals("1.84467440737095516160e+19", FloatText.format(0x1p64f));
+        assertEquals("1.00000002004087734272e+20", FloatText.format(1e20f));
+        assertEquals("1.00000001504746621988e+30", FloatText.format(1e30f));
+        assertEquals("8.98846567431157953865e+307", FloatText.format(0x1p1023));
+        assertEquals("9.989999671233817935e-05", FloatText.format(9.99e-5f));
+        assertEquals("0.00015000000712461769581", FloatText.format(1.5e-4f));
+        assertEquals("1.000000003171076851e-30", FloatText.format(1e-30f));
+        assertEquals(0x1p64, FloatText.parse(FloatText.format(0x1p64f)));
         assertEquals("+INF", FloatText.format(Double.POSITIVE_INFINITY));
         assertEquals("0.5", FloatText.format(0.5));
         assertEquals(1.0, FloatText.halfToDouble(0x3c00));

@@ -38,6 +38,7 @@ class SassHeldOutTest {
         int checked = 0, exact = 0, unknown = 0;
         Map<String, Integer> unknownOps = new TreeMap<>();
         List<String> wrong = new ArrayList<>();
+        List<String> unknownSamples = new ArrayList<>();
         for (OracleSamples.Job j : jobs) {
             OracleCubins.Compiled c = OracleCubins.ptxas125(j.ptx(), j.arch());
             if (!c.ok()) {
@@ -61,9 +62,11 @@ class SassHeldOutTest {
                         exact++;
                     } else if (inst instanceof SassInstruction.Unknown) {
                         unknown++;
-                        unknownOps.merge(SassDifferentialTest.opcodeOf(l.text()), 1, Integer::sum);
+                        if (unknownOps.merge(SassDifferentialTest.opcodeOf(l.text()), 1, Integer::sum) <= 3) {
+                            unknownSamples.add(l.text() + String.format(" /* %016x%016x */", l.hi(), l.lo()));
+                        }
                     } else if (wrong.size() < 30) {
-                        wrong.add("want '" + l.text() + "' got '" + text + "'");
+                        wrong.add("want '" + l.text() + "' got '" + text + "'" + String.format(" /* %016x%016x */", l.hi(), l.lo()));
                     }
                 }
             }
@@ -72,6 +75,7 @@ class SassHeldOutTest {
         System.out.printf("%s held-out (ptxas 12.5, %d files): %d instructions, %d exact (%.2f%%), %d UNKNOWN, %d wrong%n",
                 sm, jobs.size(), checked, exact, 100.0 * exact / Math.max(1, checked), unknown, silent);
         System.out.println("  UNKNOWN by opcode: " + unknownOps);
+        unknownSamples.forEach(u -> System.out.println("  UNKNOWN e.g. " + u));
         wrong.forEach(w -> System.out.println("  WRONG " + w));
         assertTrue(checked > 0);
         assertTrue(silent <= checked / 1000, silent + " silently wrong decodes:\n" + String.join("\n", wrong));
