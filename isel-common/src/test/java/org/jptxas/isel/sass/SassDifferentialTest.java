@@ -17,7 +17,6 @@ import org.jptxas.isel.sass.oracle.NvdisasmListing;
 import org.jptxas.isel.sass.probe.FormLearner;
 import org.jptxas.isel.sass.probe.OracleSamples;
 import org.jptxas.isel.sass.probe.Sample;
-import org.jptxas.testing.OracleCubins;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -59,7 +58,7 @@ class SassDifferentialTest {
                 continue;
             }
             cubins++;
-            Cubin cubin = Cubin.read(Files.readAllBytes(OracleCubins.ptxas13(r.job().ptx(), r.job().arch()).cubin().orElseThrow()));
+            Cubin cubin = Cubin.read(Files.readAllBytes(OracleSamples.compile(r.job()).cubin().orElseThrow()));
             Map<String, byte[]> text = new LinkedHashMap<>();
             for (Section s : cubin.textSections()) {
                 text.put(s.name(), s.data());

@@ -24,8 +24,18 @@ import org.jptxas.testing.RepoRoot;
 public final class OracleSamples {
     public static final List<String> SMS = List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90");
 
-    /** One compilation: {@code arch} is what ptxas gets, {@code sm} the table it belongs to. */
-    public record Job(Path ptx, String arch, String sm) {}
+    /**
+     * One compilation: {@code arch} is what ptxas gets, {@code sm} the table it belongs to; {@code relocatable}
+     * compiles with {@code -c} (calls and returns then use the absolute, relocated forms such as RET.ABS.NODEC).
+     */
+    public record Job(Path ptx, String arch, String sm, boolean relocatable) {
+        public Job(Path ptx, String arch, String sm) {
+            this(ptx, arch, sm, false);
+        }
+    }
+
+    /** A probe kernel carrying this line is also compiled with {@code -c}. */
+    static final String RELOCATABLE_MARKER = "// sass-probe: relocatable";
 
     /** One compiled and disassembled job. */
     public record Result(Job job, NvdisasmListing listing, String error) {}
@@ -101,8 +111,13 @@ public final class OracleSamples {
         try (var s = Files.list(dir)) {
             for (Path p : s.filter(f -> f.toString().endsWith(".ptx")).sorted().toList()) {
                 String target = targetOf(p);
+                boolean alsoRelocatable = Files.readString(p).contains(RELOCATABLE_MARKER);
                 for (String arch : allowed(target)) {
-                    jobs.add(new Job(p, arch, arch.equals("sm_90a") ? "sm_90" : arch));
+                    String sm = arch.equals("sm_90a") ? "sm_90" : arch;
+                    jobs.add(new Job(p, arch, sm));
+                    if (alsoRelocatable) {
+                        jobs.add(new Job(p, arch, sm, true));
+                    }
                 }
             }
         } catch (IOException e) {
@@ -141,8 +156,15 @@ public final class OracleSamples {
         }
     }
 
+    /** The job's ptxas 13 compilation (from the shared cache). */
+    public static OracleCubins.Compiled compile(Job j) {
+        return j.relocatable()
+                ? OracleCubins.ptxas13(j.ptx(), j.arch(), "-c")
+                : OracleCubins.ptxas13(j.ptx(), j.arch());
+    }
+
     static Result runOne(Job j) {
-        OracleCubins.Compiled c = OracleCubins.ptxas13(j.ptx(), j.arch());
+        OracleCubins.Compiled c = compile(j);
         if (!c.ok()) {
             return new Result(j, null, "ptxas: " + c.diagnostics().lines().findFirst().orElse(""));
         }
