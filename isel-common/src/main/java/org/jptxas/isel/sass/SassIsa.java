@@ -213,6 +213,19 @@ public final class SassIsa {
 
     /** Decodes one instruction: a {@link SassInstruction.Known} or, if no form explains the bits, an Unknown. */
     public SassInstruction decode(long lo, long hi) {
+        return decode(lo, hi, true);
+    }
+
+    /**
+     * The table probe's view: the first applicable form even where {@link #decode} refuses (an equally specific
+     * rival also applies, or a hideable predicate holds PT), so the probe can see which form would misprint the
+     * sample and give it an exclusion. Never use it to disassemble.
+     */
+    public SassInstruction decodeForProbe(long lo, long hi) {
+        return decode(lo, hi, false);
+    }
+
+    private SassInstruction decode(long lo, long hi, boolean refuseAmbiguous) {
         KeyTable t = tables[keyOf(lo, hi)];
         if (t == null) {
             return new SassInstruction.Unknown(lo, hi);
@@ -237,14 +250,16 @@ public final class SassIsa {
                 if (f.excludeSlots.length != 0 && f.excluded(values)) {
                     continue;
                 }
-                for (SassForm r : c.rivals()) {
-                    if (r.appliesTo(lo, hi)) {
-                        return new SassInstruction.Unknown(lo, hi);
+                if (refuseAmbiguous) {
+                    for (SassForm r : c.rivals()) {
+                        if (r.appliesTo(lo, hi)) {
+                            return new SassInstruction.Unknown(lo, hi);
+                        }
                     }
-                }
-                for (int h : c.hideable()) {
-                    if (values[h] == 7) {
-                        return new SassInstruction.Unknown(lo, hi);
+                    for (int h : c.hideable()) {
+                        if (values[h] == 7) {
+                            return new SassInstruction.Unknown(lo, hi);
+                        }
                     }
                 }
                 return new SassInstruction.Known(f, values, Control.fromHi(hi & ~f.maskHi), lo, hi);

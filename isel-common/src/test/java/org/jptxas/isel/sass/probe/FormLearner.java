@@ -138,6 +138,14 @@ public final class FormLearner {
                     continue;
                 }
                 wrong++;
+                if (inst instanceof SassInstruction.Unknown) {
+                    // Refused as ambiguous? If the form that would apply misprints, it is the one to give an
+                    // exclusion; if it prints right, the refusal stands and the sample gets an exact form.
+                    SassInstruction applies = isa.decodeForProbe(l.s.lo(), l.s.hi());
+                    if (!SassPrinter.text(applies, l.s.address(), addr -> labelAt(l.s, addr)).equals(l.s.text())) {
+                        inst = applies;
+                    }
+                }
                 if (round == 9 && wrong % 3 == 1 && System.getenv("SASS_PROBE_DEBUG") != null) {
                     log.add("  want: " + l.s.text() + "\n  got:  " + text + "\n  word: "
                             + SassIsa.hex128(l.s.lo(), l.s.hi()) + "  form: "
