@@ -175,7 +175,8 @@ public final class HazardScan {
             int sb = st.writeSb[f][reg];
             if ((sb & IssueState.NO_SCOREBOARD) != 0) {
                 out.add(new Hazard(i, w, HazardKind.RAW_SCOREBOARD,
-                        name(r.file(), reg) + " read, but its variable-latency producer set no scoreboard"));
+                        name(r.file(), reg) + " read " + (t - st.writeTime[f][reg])
+                                + " cycles after its variable-latency producer, which set no scoreboard"));
             } else if (sb != 0) {
                 out.add(new Hazard(i, w, HazardKind.RAW_SCOREBOARD,
                         name(r.file(), reg) + " read without waiting on SB mask " + Integer.toBinaryString(sb)));
