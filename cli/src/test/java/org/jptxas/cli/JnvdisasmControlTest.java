@@ -7,8 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.function.LongUnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,35 +29,19 @@ class JnvdisasmControlTest {
         return RepoRoot.find().orElseThrow().resolve("isel-common/src/test/resources/org/jptxas/isel/cubin").resolve(name);
     }
 
-    /**
-     * Known disagreements of the scheduler's latency model with ptxas (the model wants more cycles than ptxas waits
-     * after uniform-datapath producers, RET's register, so it reports hazards ptxas's code does not have). Listed so
-     * that no new one appears unnoticed; an entry becomes unused (fine) when the model is calibrated.
-     */
-    private static final Map<String, Set<String>> KNOWN_MODEL_DISAGREEMENTS = Map.of(
-            "call125_sm_75_c.cubin", Set.of("k+0x0070: RAW_STALL: UR4"),
-            "call_sm_90_c.cubin", Set.of("k+0x0090: RAW_STALL: UR4", "k+0x00a0: RAW_STALL: UR5"),
-            "fixture_sm_80_c.cubin", Set.of("axpy+0x0120: RAW_STALL: UR4", "axpy+0x0130: RAW_STALL: UR5"),
-            "fixture_sm_90.cubin", Set.of("axpy+0x0340: RAW_STALL: R2"),
-            "fixture_sm_90_c.cubin", Set.of("axpy+0x0090: RAW_STALL: UR4", "axpy+0x0090: RAW_STALL: UR5",
-                    "axpy+0x0190: RAW_STALL: UR4", "axpy+0x01b0: RAW_STALL: UR5"));
-
-    /** ptxas's own output: no hazard beyond the listed model disagreements; the exit status follows the count. */
+    /** ptxas's own (correct) output: the latency model must find no hazard in it, and the tool exits 0. */
     @ParameterizedTest
     @ValueSource(strings = {"fixture_sm_75.cubin", "fixture_sm_75_c.cubin", "fixture_sm_80.cubin", "fixture_sm_80_c.cubin",
             "fixture_sm_90.cubin", "fixture_sm_90_c.cubin", "fixture125_sm_86.cubin", "fixture125_sm_75_c.cubin",
             "call125_sm_75_c.cubin", "call_sm_90_c.cubin"})
-    void ptxasOutputHasOnlyKnownModelDisagreements(String name) {
+    void ptxasOutputHasNoHazards(String name) {
         JnvdisasmMainTest.Run r = JnvdisasmMainTest.run("--check-hazards", cubinFixture(name).toString());
-        Set<String> known = KNOWN_MODEL_DISAGREEMENTS.getOrDefault(name, Set.of());
         List<String> listed = r.out().lines().filter(l -> l.contains("+0x")).toList();
-        for (String line : listed) {
-            assertTrue(known.contains(line.substring(0, line.indexOf(" read "))), "new hazard: " + line);
-        }
+        assertEquals(List.of(), listed, "hazards in ptxas's own control words");
         Matcher m = Pattern.compile("sm_\\d+: (\\d+) hazard\\(s\\) in [1-9]\\d* instructions").matcher(r.out());
         assertTrue(m.find(), r.out() + r.err());
-        assertEquals(listed.size(), Integer.parseInt(m.group(1)), r.out());
-        assertEquals(listed.isEmpty() ? 0 : 1, r.rc(), r.out());
+        assertEquals(0, Integer.parseInt(m.group(1)), r.out());
+        assertEquals(0, r.rc(), r.out());
     }
 
     @Test

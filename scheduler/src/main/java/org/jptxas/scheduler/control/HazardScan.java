@@ -96,10 +96,10 @@ public final class HazardScan {
             st.clearWaitedInOrder(mask, inOrderPipe);
             boolean branch = in.has(SchedFlag.BRANCH) || in.has(SchedFlag.EXIT);
             for (RegRange r : in.uses()) {
-                checkRead(i, r, branch ? branchGroup : c.readerGroup(), t, st, out);
+                checkRead(i, r, branch ? branchGroup : c.readerGroup(), t, lateHigh(c, r), st, out);
             }
             if (in.guard() != null) {
-                checkRead(i, in.guard(), branch ? branchGroup : guardGroup, t, st, out);
+                checkRead(i, in.guard(), branch ? branchGroup : guardGroup, t, 0, st, out);
             }
             for (RegRange r : in.defs()) {
                 for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
@@ -130,6 +130,7 @@ public final class HazardScan {
                     st.writeTime[f][reg] = t;
                     st.writeSb[f][reg] = !c.variable() ? 0 : wsb >= 0 ? 1 << wsb : IssueState.NO_SCOREBOARD;
                     st.writePipe[f][reg] = c.variable() ? c.pipe() : -1;
+                    st.wideLow[f][reg] = r.file() == RegFile.R && r.count() == 2 && reg == r.first() && !c.variable();
                     st.readSb[f][reg] = 0;
                 }
             }
@@ -156,7 +157,12 @@ public final class HazardScan {
         return out;
     }
 
-    private void checkRead(int i, RegRange r, int group, long t, IssueState st, List<Hazard> out) {
+    /** Cycles after issue at which {@code reader} reads the high register of {@code r} (a 64-bit R source). */
+    private int lateHigh(OpClass reader, RegRange r) {
+        return r.file() == RegFile.R && r.count() == 2 ? model.highHalfReadLate(reader) : 0;
+    }
+
+    private void checkRead(int i, RegRange r, int group, long t, int highLate, IssueState st, List<Hazard> out) {
         if (r.isZero()) {
             return;
         }
@@ -169,13 +175,15 @@ public final class HazardScan {
             int sb = st.writeSb[f][reg];
             if ((sb & IssueState.NO_SCOREBOARD) != 0) {
                 out.add(new Hazard(i, w, HazardKind.RAW_SCOREBOARD,
-                        name(r.file(), reg) + " read, but its variable-latency producer set no scoreboard"));
+                        name(r.file(), reg) + " read " + (t - st.writeTime[f][reg])
+                                + " cycles after its variable-latency producer, which set no scoreboard"));
             } else if (sb != 0) {
                 out.add(new Hazard(i, w, HazardKind.RAW_SCOREBOARD,
                         name(r.file(), reg) + " read without waiting on SB mask " + Integer.toBinaryString(sb)));
             } else if (st.writerClass[f][reg] >= 0 && st.writeTime[f][reg] != IssueState.NEVER) {
-                int need = model.rawOrDefault(model.classById(st.writerClass[f][reg]), r.file(), group);
-                long have = t - st.writeTime[f][reg];
+                OpClass wc = model.classById(st.writerClass[f][reg]);
+                int need = st.wideLow[f][reg] ? model.rawLowHalf(wc, group) : model.rawOrDefault(wc, r.file(), group);
+                long have = t - st.writeTime[f][reg] + (reg == r.first() + 1 ? highLate : 0);
                 if (have < need) {
                     out.add(new Hazard(i, w, HazardKind.RAW_STALL,
                             name(r.file(), reg) + " read " + have + " cycles after its producer, needs " + need));

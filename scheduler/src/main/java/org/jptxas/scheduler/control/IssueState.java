@@ -31,6 +31,8 @@ public final class IssueState {
     final int[] sbPipe = new int[8];
     /** Per register: pipe of a pending variable-latency write (for in-order completion), -1 otherwise. */
     final int[][] writePipe = new int[RegFile.values().length][];
+    /** Per register: written as the low half of a 64-bit result by a class that writes it early. */
+    final boolean[][] wideLow = new boolean[RegFile.values().length][];
     final long[] pipeFree;
 
     public IssueState(int pipes) {
@@ -44,6 +46,7 @@ public final class IssueState {
             readSb[k] = new int[f.size()];
             reader[k] = filled(f.size(), -1);
             writePipe[k] = filled(f.size(), -1);
+            wideLow[k] = new boolean[f.size()];
         }
         Arrays.fill(sbPipe, -1);
         Arrays.fill(sbSet, NEVER);
@@ -69,6 +72,7 @@ public final class IssueState {
             s.readSb[k] = readSb[k].clone();
             s.reader[k] = reader[k].clone();
             s.writePipe[k] = writePipe[k].clone();
+            s.wideLow[k] = wideLow[k].clone();
         }
         System.arraycopy(sbPipe, 0, s.sbPipe, 0, 8);
         System.arraycopy(sbCount, 0, s.sbCount, 0, 8);
@@ -108,9 +112,13 @@ public final class IssueState {
             for (int r = 0; r < writerClass[k].length; r++) {
                 if (o.writerClass[k][r] >= 0 && o.writeTime[k][r] != NEVER
                         && (writerClass[k][r] < 0 || ready(o, k, r, file, model) > ready(this, k, r, file, model))) {
+                    // An early low half only when no other path wrote the register (conservative at joins).
+                    wideLow[k][r] = o.wideLow[k][r] && writerClass[k][r] < 0;
                     writerClass[k][r] = o.writerClass[k][r];
                     writeTime[k][r] = o.writeTime[k][r];
                     writer[k][r] = o.writer[k][r];
+                } else if (o.writerClass[k][r] >= 0) {
+                    wideLow[k][r] &= o.wideLow[k][r];
                 }
                 if (o.writeSb[k][r] != 0) {
                     writeSb[k][r] |= o.writeSb[k][r];

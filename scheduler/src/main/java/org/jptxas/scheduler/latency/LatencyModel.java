@@ -31,6 +31,10 @@ public final class LatencyModel {
     private final List<String> pipes = new ArrayList<>();
     /** raw[file][writer][readerGroup]; -1 where the table gives none (variable producers). */
     private final int[][][] raw;
+    /** Per class and reader group: cycles until the low register of a 64-bit result is readable (-1: as the whole). */
+    private final int[][] lowHalfRaw;
+    /** Per class: cycles after issue at which the high register of a 64-bit source is read. */
+    private final int[] highHalfReadLate;
     private final Map<String, List<LatencyTableData.OpcodeRule>> rulesByMnemonic = new HashMap<>();
 
     private LatencyModel(LatencyTableData table) {
@@ -64,6 +68,19 @@ public final class LatencyModel {
                 for (int g = 0; g < readerGroups.size(); g++) {
                     raw[f.ordinal()][oc.id()][g] = row == null ? -1 : row.getOrDefault(readerGroups.get(g), dflt);
                 }
+            }
+        }
+        lowHalfRaw = new int[classes.size()][readerGroups.size()];
+        highHalfReadLate = new int[classes.size()];
+        for (int[] row : lowHalfRaw) {
+            java.util.Arrays.fill(row, -1);
+        }
+        for (LatencyTableData.WideSplit w : table.wideSplits()) {
+            OpClass oc = byName.get(w.latencyClass());
+            highHalfReadLate[oc.id()] = w.highHalfReadLate();
+            int dflt = w.lowHalfLatency().getOrDefault("*", -1);
+            for (int g = 0; g < readerGroups.size(); g++) {
+                lowHalfRaw[oc.id()][g] = w.lowHalfLatency().getOrDefault(readerGroups.get(g), dflt);
             }
         }
         for (LatencyTableData.OpcodeRule r : table.opcodes()) {
@@ -177,6 +194,21 @@ public final class LatencyModel {
      */
     public int raw(OpClass writer, RegFile file, int readerGroup) {
         return raw[file.ordinal()][writer.id()][readerGroup];
+    }
+
+    /**
+     * Read-after-write cycles for the low register of a 64-bit R result of {@code writer} (Hopper's IMAD.WIDE writes
+     * it early); never more than {@link #rawOrDefault}.
+     */
+    public int rawLowHalf(OpClass writer, int readerGroup) {
+        int whole = rawOrDefault(writer, RegFile.R, readerGroup);
+        int low = lowHalfRaw[writer.id()][readerGroup];
+        return low < 0 ? whole : Math.min(low, whole);
+    }
+
+    /** Cycles after issue at which {@code reader} reads the high register of a 64-bit R source (0: at issue). */
+    public int highHalfReadLate(OpClass reader) {
+        return highHalfReadLate[reader.id()];
     }
 
     /** Read-after-write cycles as the scheduler must assume them (never less than 1 for a fixed writer). */

@@ -33,7 +33,8 @@ public record LatencyTableData(
         int scoreboardSetup,
         List<Pipe> pipes,
         List<LatencyClassEntry> classes,
-        List<OpcodeRule> opcodes) {
+        List<OpcodeRule> opcodes,
+        List<WideSplit> wideSplits) {
 
     /**
      * A functional-unit pipe.
@@ -45,6 +46,26 @@ public record LatencyTableData(
             Objects.requireNonNull(name, "name");
             if (issueInterval < 1 || issueInterval > 64) {
                 throw new IllegalArgumentException("pipe " + name + ": issueInterval " + issueInterval + " outside 1..64");
+            }
+        }
+    }
+
+    /**
+     * A class whose 64-bit register operands are handled one 32-bit half at a time (Hopper's IMAD.WIDE): the low
+     * half of its destination is ready early, the high half of a 64-bit source is read late.
+     *
+     * @param latencyClass     the class it refines
+     * @param lowHalfLatency   read-after-write cycles of the destination's low register by reader group ({@code *} =
+     *                         the class's own latency); the high register keeps the class's latency
+     * @param highHalfReadLate cycles after issue at which the high register of a 64-bit source is read
+     */
+    public record WideSplit(String latencyClass, Map<String, Integer> lowHalfLatency, int highHalfReadLate,
+                            String description) {
+        public WideSplit {
+            Objects.requireNonNull(latencyClass, "latencyClass");
+            lowHalfLatency = Map.copyOf(lowHalfLatency);
+            if (highHalfReadLate < 0 || highHalfReadLate > 15) {
+                throw new IllegalArgumentException("wide split " + latencyClass + ": highHalfReadLate " + highHalfReadLate);
             }
         }
     }

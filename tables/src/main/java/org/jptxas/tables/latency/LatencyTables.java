@@ -62,7 +62,8 @@ public final class LatencyTables {
                 child.scoreboards(), child.maxStall(), child.scoreboardSetup(),
                 merge(parent.pipes(), child.pipes(), LatencyTableData.Pipe::name),
                 merge(parent.classes(), child.classes(), LatencyTableData.LatencyClassEntry::name),
-                merge(parent.opcodes(), child.opcodes(), LatencyTableData.OpcodeRule::key));
+                merge(parent.opcodes(), child.opcodes(), LatencyTableData.OpcodeRule::key),
+                merge(parent.wideSplits(), child.wideSplits(), LatencyTableData.WideSplit::latencyClass));
     }
 
     private static <T> List<T> merge(List<T> parent, List<T> child, Function<T, String> key) {
@@ -100,6 +101,12 @@ public final class LatencyTables {
                 if (sb < 0 || sb >= t.scoreboards()) {
                     throw new TableException(file, "classes[" + i + "].scoreboardOrder", "scoreboard " + sb + " does not exist", null);
                 }
+            }
+        }
+        for (int i = 0; i < t.wideSplits().size(); i++) {
+            if (!classes.contains(t.wideSplits().get(i).latencyClass())) {
+                throw new TableException(file, "wideSplits[" + i + "].latencyClass",
+                        "unknown class '" + t.wideSplits().get(i).latencyClass() + "'", null);
             }
         }
         for (int i = 0; i < t.opcodes().size(); i++) {
