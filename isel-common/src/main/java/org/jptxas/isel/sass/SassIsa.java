@@ -313,7 +313,8 @@ public final class SassIsa {
         return out;
     }
 
-    static long le64(byte[] b, int p) {
+    /** The little-endian 64-bit word at {@code p}: one half of an instruction as the code stream stores it. */
+    public static long le64(byte[] b, int p) {
         long v = 0;
         for (int i = 7; i >= 0; i--) {
             v = (v << 8) | (b[p + i] & 0xff);

@@ -50,8 +50,8 @@ public class SassDecodeBenchmark {
         int n = code.length / 16;
         for (int i = 0; i < WORDS; i++) {
             int p = (i % n) * 16;
-            lo[i] = le64(code, p);
-            hi[i] = le64(code, p + 8);
+            lo[i] = SassIsa.le64(code, p);
+            hi[i] = SassIsa.le64(code, p + 8);
         }
     }
 
@@ -62,13 +62,5 @@ public class SassDecodeBenchmark {
             SassInstruction ins = isa.decode(lo[i], hi[i]);
             bh.consume(ins);
         }
-    }
-
-    private static long le64(byte[] b, int p) {
-        long v = 0;
-        for (int i = 7; i >= 0; i--) {
-            v = (v << 8) | (b[p + i] & 0xff);
-        }
-        return v;
     }
 }

@@ -15,7 +15,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jptxas.isel.cubin.dump.ElfDump;
-import org.jptxas.testing.Corpus;
 import org.jptxas.testing.OracleCubins;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -26,8 +25,6 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("slow")
 class CorpusRoundTripTest {
-    static final List<String> ARCHS = List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120");
-
     /**
      * Rebuilds {@code cubin} from its {@link CubinFacts} with {@link CubinBuilder}; null when the new cubin reads
      * back with the same code, per-function .nv.info records and register counts, else what differs.
@@ -78,15 +75,7 @@ class CorpusRoundTripTest {
 
     @Test
     void everyPtxas13CubinRoundTrips() throws Exception {
-        List<Corpus.Entry> entries = Corpus.assumeEntries().stream().filter(Corpus.Entry::ptxasAccepts).toList();
-        record Job(Corpus.Entry entry, String arch, boolean relocatable) {}
-        List<Job> jobs = new ArrayList<>();
-        for (Corpus.Entry e : entries) {
-            for (String arch : ARCHS) {
-                jobs.add(new Job(e, arch, false));
-                jobs.add(new Job(e, arch, true));
-            }
-        }
+        List<CorpusCubin> jobs = CorpusCubin.all();
         AtomicInteger identical = new AtomicInteger();
         AtomicInteger plannedLayout = new AtomicInteger();
         AtomicInteger notCompiled = new AtomicInteger();
@@ -95,16 +84,14 @@ class CorpusRoundTripTest {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             List<Future<?>> futures = new ArrayList<>();
-            for (Job job : jobs) {
+            for (CorpusCubin job : jobs) {
                 futures.add(pool.submit(() -> {
-                    OracleCubins.Compiled c = job.relocatable()
-                            ? OracleCubins.ptxas13(job.entry().file(), job.arch(), "-c")
-                            : OracleCubins.ptxas13(job.entry().file(), job.arch());
+                    OracleCubins.Compiled c = job.compile();
                     if (!c.ok()) {
                         notCompiled.incrementAndGet();
                         return;
                     }
-                    String what = job.entry().file().getFileName() + " " + job.arch() + (job.relocatable() ? " -c" : "");
+                    String what = job.describe();
                     try {
                         byte[] bytes = Files.readAllBytes(c.cubin().orElseThrow());
                         Cubin cubin = Cubin.read(bytes);
@@ -139,7 +126,8 @@ class CorpusRoundTripTest {
         System.out.printf("cubin round trip: %d of %d ptxas 13 cubins byte-identical (%d corpus files x %d targets x"
                         + " exec/-c; %d not compiled by ptxas); %d laid out exactly as LayoutPlanner plans; %d rebuilt"
                         + " from facts with the same code, .nv.info.<f> and register counts%n",
-                identical.get(), jobs.size() - notCompiled.get(), entries.size(), ARCHS.size(), notCompiled.get(),
+                identical.get(), jobs.size() - notCompiled.get(), jobs.size() / (2 * CorpusCubin.ARCHS.size()),
+                CorpusCubin.ARCHS.size(), notCompiled.get(),
                 plannedLayout.get(), rebuilt.get());
         assertEquals(List.of(), List.copyOf(failures));
         assertTrue(identical.get() > 0, "no cubin compiled");

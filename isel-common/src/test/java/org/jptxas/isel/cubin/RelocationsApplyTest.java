@@ -1,5 +1,6 @@
 package org.jptxas.isel.cubin;
 
+import org.jptxas.isel.sass.SassIsa;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,12 +27,12 @@ class RelocationsApplyTest {
     void fieldsLandWhereTheNamesSay() {
         byte[] code = new byte[32];
         Relocations.apply(code, 0, Relocation.typeCode("R_CUDA_ABS32_LO_32"), 0x1122334455667788L);
-        assertEquals(0x55667788L, le64(code, 0) >>> 32);
+        assertEquals(0x55667788L, SassIsa.le64(code, 0) >>> 32);
         Relocations.apply(code, 16, Relocation.typeCode("R_CUDA_ABS32_HI_32"), 0x1122334455667788L);
-        assertEquals(0x11223344L, le64(code, 16) >>> 32);
+        assertEquals(0x11223344L, SassIsa.le64(code, 16) >>> 32);
         byte[] w = new byte[8];
         Relocations.apply(w, 0, Relocation.typeCode("R_CUDA_64"), -2L);
-        assertEquals(-2L, le64(w, 0));
+        assertEquals(-2L, SassIsa.le64(w, 0));
         assertThrows(IllegalArgumentException.class,
                 () -> Relocations.apply(new byte[16], 0, Relocation.typeCode("R_CUDA_TEX_HEADER_INDEX"), 1));
     }
@@ -85,13 +86,5 @@ class RelocationsApplyTest {
         Processes.Result r = Processes.run(List.of(nvdisasm.toString(), "-b", sm, "-hex", raw.toString()), tmp);
         assertEquals(0, r.exitCode(), r.stderr());
         return r.stdout();
-    }
-
-    private static long le64(byte[] b, int at) {
-        long v = 0;
-        for (int i = 7; i >= 0; i--) {
-            v = v << 8 | (b[at + i] & 0xff);
-        }
-        return v;
     }
 }

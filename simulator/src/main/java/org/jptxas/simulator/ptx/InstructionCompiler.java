@@ -453,14 +453,7 @@ final class InstructionCompiler {
             }
             if (hi) {
                 if (size == 8) {
-                    return simple(th -> {
-                        long x = a.get(th), y = b.get(th);
-                        long h = Math.multiplyHigh(x, y);
-                        if (!signed) {
-                            h += ((x >> 63) & y) + ((y >> 63) & x);
-                        }
-                        write(th, d, h);
-                    });
+                    return simple(th -> write(th, d, mulHigh64(a.get(th), b.get(th), signed)));
                 }
                 return simple(th -> write(th, d, (ext(a.get(th), t) * ext(b.get(th), t)) >> bitsN));
             }
@@ -647,14 +640,7 @@ final class InstructionCompiler {
         if (has("hi")) {
             boolean signed = isSigned(t);
             if (size == 8) {
-                return simple(th -> {
-                    long x = a.get(th), y = b.get(th);
-                    long h = Math.multiplyHigh(x, y);
-                    if (!signed) {
-                        h += ((x >> 63) & y) + ((y >> 63) & x);
-                    }
-                    write(th, d, h + c.get(th));
-                });
+                return simple(th -> write(th, d, mulHigh64(a.get(th), b.get(th), signed) + c.get(th)));
             }
             return simple(th -> write(th, d, ((ext(a.get(th), t) * ext(b.get(th), t)) >> (8 * size)) + c.get(th)));
         }
@@ -1501,7 +1487,7 @@ final class InstructionCompiler {
                         p = ((ext(x, t) * ext(y, t)) >> 32) & m;
                     }
                 } else {
-                    p = hi ? (isSigned(t) ? Math.multiplyHigh(x, y) : Math.multiplyHigh(x, y) + ((x >> 63) & y) + ((y >> 63) & x)) : x * y;
+                    p = hi ? mulHigh64(x, y, isSigned(t)) : x * y;
                 }
                 x = p & m;
                 y = c.get(th) & m;
@@ -1837,5 +1823,11 @@ final class InstructionCompiler {
                 }
             }
         }, m);
+    }
+
+    /** The high 64 bits of the 128-bit product (Java 17 has no unsigned multiplyHigh: correct the signed one). */
+    static long mulHigh64(long x, long y, boolean signed) {
+        long h = Math.multiplyHigh(x, y);
+        return signed ? h : h + ((x >> 63) & y) + ((y >> 63) & x);
     }
 }

@@ -10,7 +10,7 @@ import org.jptxas.isel.cubin.Cubin;
 import org.jptxas.isel.cubin.CubinFacts;
 import org.jptxas.isel.cubin.FunctionFacts;
 import org.jptxas.isel.cubin.Symbol;
-import org.jptxas.testing.Corpus;
+import org.jptxas.isel.cubin.CorpusCubin;
 import org.jptxas.testing.OracleCubins;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -39,36 +39,28 @@ class FunctionInfoCorpusTest {
         int equal = 0;
         int total = 0;
         List<String> diffs = new ArrayList<>();
-        for (Corpus.Entry e : Corpus.assumeEntries()) {
-            if (!e.ptxasAccepts()) {
+        for (CorpusCubin job : CorpusCubin.all()) {
+            OracleCubins.Compiled c = job.compile();
+            if (!c.ok()) {
                 continue;
             }
-            for (String arch : List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120")) {
-                for (boolean reloc : new boolean[] {false, true}) {
-                    OracleCubins.Compiled c = reloc ? OracleCubins.ptxas13(e.file(), arch, "-c") : OracleCubins.ptxas13(e.file(), arch);
-                    if (!c.ok()) {
-                        continue;
-                    }
-                    Cubin cubin = Cubin.read(Files.readAllBytes(c.cubin().orElseThrow()));
-                    List<Symbol> symbols = cubin.symbols();
-                    var global = cubin.section(".nv.info");
-                    if (global.isEmpty()) {
-                        continue;
-                    }
-                    List<String> expected = named(NvInfo.decode(global.get().data(), ".nv.info"), symbols);
-                    java.util.Map<String, Integer> index = new java.util.HashMap<>();
-                    for (int i = symbols.size() - 1; i >= 0; i--) {
-                        index.put(symbols.get(i).name(), i);
-                    }
-                    List<String> actual = named(GlobalInfo.records(CubinFacts.functions(cubin), reloc, index::get), symbols);
-                    total++;
-                    if (expected.equals(actual)) {
-                        equal++;
-                    } else if (diffs.size() < 5) {
-                        diffs.add(e.file().getFileName() + " " + arch + (reloc ? " -c" : "") + "\n  ptxas:  " + expected
-                                + "\n  jptxas: " + actual);
-                    }
-                }
+            Cubin cubin = Cubin.read(Files.readAllBytes(c.cubin().orElseThrow()));
+            List<Symbol> symbols = cubin.symbols();
+            var global = cubin.section(".nv.info");
+            if (global.isEmpty()) {
+                continue;
+            }
+            List<String> expected = named(NvInfo.decode(global.get().data(), ".nv.info"), symbols);
+            java.util.Map<String, Integer> index = new java.util.HashMap<>();
+            for (int i = symbols.size() - 1; i >= 0; i--) {
+                index.put(symbols.get(i).name(), i);
+            }
+            List<String> actual = named(GlobalInfo.records(CubinFacts.functions(cubin), job.relocatable(), index::get), symbols);
+            total++;
+            if (expected.equals(actual)) {
+                equal++;
+            } else if (diffs.size() < 5) {
+                diffs.add(job.describe() + "\n  ptxas:  " + expected + "\n  jptxas: " + actual);
             }
         }
         System.out.printf("global .nv.info regenerated from facts: %d of %d equal to ptxas%n", equal, total);
@@ -81,39 +73,32 @@ class FunctionInfoCorpusTest {
     void regeneratedFunctionInfoEqualsPtxas() throws Exception {
         int equal = 0;
         List<String> diffs = new ArrayList<>();
-        for (Corpus.Entry e : Corpus.assumeEntries()) {
-            if (!e.ptxasAccepts()) {
+        for (CorpusCubin job : CorpusCubin.all()) {
+            OracleCubins.Compiled c = job.compile();
+            if (!c.ok()) {
                 continue;
             }
-            for (String arch : List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120")) {
-                for (boolean reloc : new boolean[] {false, true}) {
-                    OracleCubins.Compiled c = reloc ? OracleCubins.ptxas13(e.file(), arch, "-c") : OracleCubins.ptxas13(e.file(), arch);
-                    if (!c.ok()) {
-                        continue;
-                    }
-                    Cubin cubin = Cubin.read(Files.readAllBytes(c.cubin().orElseThrow()));
-                    List<Symbol> symbols = cubin.symbols();
-                    for (FunctionFacts f : CubinFacts.functions(cubin)) {
-                        var info = cubin.section(".nv.info." + f.name());
-                        if (info.isEmpty()) {
-                            continue;
-                        }
-                        List<Attribute> expected = NvInfo.decode(info.get().data(), info.get().name());
-                        int c0 = expected.stream().filter(a -> a instanceof Attribute.ParamCbank)
-                                .mapToInt(a -> ((Attribute.ParamCbank) a).symbol()).findFirst().orElse(0);
-                        int base = expected.stream().filter(a -> a instanceof Attribute.ParamCbank)
-                                .mapToInt(a -> ((Attribute.ParamCbank) a).offset()).findFirst().orElse(0);
-                        List<Attribute> actual = FunctionInfo.records(cubin.sm(), f, base, c0, FunctionInfo.CUDA_API_VERSION_13_0);
-                        if (expected.equals(actual)) {
-                            equal++;
-                        } else if (diffs.size() < 10) {
-                            diffs.add(e.file().getFileName() + " " + arch + (reloc ? " -c " : " ") + f.name()
-                                    + "\n  ptxas:  " + expected.stream().map(Attribute::name).toList()
-                                    + "\n  jptxas: " + actual.stream().map(Attribute::name).toList());
-                        } else {
-                            diffs.add("");
-                        }
-                    }
+            Cubin cubin = Cubin.read(Files.readAllBytes(c.cubin().orElseThrow()));
+            List<Symbol> symbols = cubin.symbols();
+            for (FunctionFacts f : CubinFacts.functions(cubin)) {
+                var info = cubin.section(".nv.info." + f.name());
+                if (info.isEmpty()) {
+                    continue;
+                }
+                List<Attribute> expected = NvInfo.decode(info.get().data(), info.get().name());
+                int c0 = expected.stream().filter(a -> a instanceof Attribute.ParamCbank)
+                        .mapToInt(a -> ((Attribute.ParamCbank) a).symbol()).findFirst().orElse(0);
+                int base = expected.stream().filter(a -> a instanceof Attribute.ParamCbank)
+                        .mapToInt(a -> ((Attribute.ParamCbank) a).offset()).findFirst().orElse(0);
+                List<Attribute> actual = FunctionInfo.records(cubin.sm(), f, base, c0, FunctionInfo.CUDA_API_VERSION_13_0);
+                if (expected.equals(actual)) {
+                    equal++;
+                } else if (diffs.size() < 10) {
+                    diffs.add(job.describe() + " " + f.name()
+                            + "\n  ptxas:  " + expected.stream().map(Attribute::name).toList()
+                            + "\n  jptxas: " + actual.stream().map(Attribute::name).toList());
+                } else {
+                    diffs.add("");
                 }
             }
         }
