@@ -1,0 +1,45 @@
+package org.jptxas.ori.ir;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalInt;
+
+/**
+ * What a function declares beyond its code, as the front end resolves it.
+ *
+ * @param params       kernel parameters (in constant bank 0 from the target's parameter base) or, for a
+ *                     {@code .func}, its parameters in call order
+ * @param paramBytes   size of the kernel parameter block (CBANK_PARAM_SIZE); 0 for device functions
+ * @param results      a device function's return parameters (empty for kernels)
+ * @param sharedBytes  static shared memory the kernel uses (its own and the module-scope {@code .shared} variables
+ *                     it references, laid out by the front end); dynamic {@code extern .shared} starts after it
+ * @param localBytes   local memory the PTX declares ({@code .local} arrays) before any spilling
+ * @param maxnreg      {@code .maxnreg}
+ * @param maxntid      {@code .maxntid} (empty when absent)
+ * @param reqntid      {@code .reqntid} (empty when absent)
+ * @param minnctapersm {@code .minnctapersm}
+ * @param callees      names of the functions this one calls
+ */
+public record FunctionAttrs(List<Param> params, int paramBytes, List<Param> results, long sharedBytes,
+                            long localBytes, OptionalInt maxnreg, List<Integer> maxntid, List<Integer> reqntid,
+                            OptionalInt minnctapersm, List<String> callees) {
+    /** One parameter: ordinal, byte offset in its block, size and alignment in bytes, and its PTX type name. */
+    public record Param(int ordinal, String name, int offset, int size, int alignment, String ptxType) {
+        public Param {
+            Objects.requireNonNull(name, "name");
+        }
+    }
+
+    public static final FunctionAttrs NONE = new FunctionAttrs(List.of(), 0, List.of(), 0, 0, OptionalInt.empty(),
+            List.of(), List.of(), OptionalInt.empty(), List.of());
+
+    public FunctionAttrs {
+        params = List.copyOf(params);
+        results = List.copyOf(results);
+        maxntid = List.copyOf(maxntid);
+        reqntid = List.copyOf(reqntid);
+        callees = List.copyOf(callees);
+        Objects.requireNonNull(maxnreg, "maxnreg");
+        Objects.requireNonNull(minnctapersm, "minnctapersm");
+    }
+}
