@@ -79,6 +79,11 @@ final class SuiteRun {
         } catch (RuntimeException e) {
             return new Outcome(k.name(), arch, Kind.COMPILE_ERROR, "crash: " + e, null, null);
         }
+        return execute(k, arch, compiled, dir);
+    }
+
+    /** Runs a compiled kernel in the SASS emulator and compares its outputs with the reference. */
+    Outcome execute(KernelCase k, String arch, CompiledModule compiled, Path dir) {
         byte[] cubin = compiled.cubin();
         try {
             SassEmulator emu = SassEmulator.fromCubin(arch, cubin);
