@@ -65,7 +65,8 @@ final class IntervalBuilder {
                     LiveInterval iv = intervals[k];
                     iv.weight += w;
                     if (liveNow.get(k)) {
-                        if (unguarded) {
+                        // A guarded write or a write of one part keeps the rest of the old value.
+                        if (unguarded && !r.isPart()) {
                             iv.setFrom(pos + 1);
                             liveNow.clear(k);
                         }

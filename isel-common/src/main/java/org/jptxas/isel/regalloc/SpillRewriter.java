@@ -136,6 +136,9 @@ final class SpillRewriter {
                 boolean defs = false;
                 for (Reg r : in.dsts()) {
                     defs |= is(r, file, index);
+                    // Writing one part keeps the rest: reload it first. (A guarded write needs no reload: the
+                    // store after it has the same guard.)
+                    uses |= is(r, file, index) && r.isPart();
                 }
                 if (!uses && !defs) {
                     out.add(in);
@@ -147,11 +150,11 @@ final class SpillRewriter {
                 if (uses) {
                     out.add(reload.make(temp));
                     frame.loadBytes += bytes;
-                    RegOperands.mapUses(in, r -> is(r, file, index) ? withComps(temp, r.comps()) : r);
+                    RegOperands.mapUses(in, r -> is(r, file, index) ? like(temp, r) : r);
                 }
                 out.add(in);
                 if (defs) {
-                    RegOperands.mapDefs(in, r -> is(r, file, index) ? withComps(temp, r.comps()) : r);
+                    RegOperands.mapDefs(in, r -> is(r, file, index) ? like(temp, r) : r);
                     out.add(store.make(temp, in.guard()));
                     frame.storeBytes += bytes;
                 }
@@ -167,7 +170,8 @@ final class SpillRewriter {
         return r.virtual() && r.file() == file && r.index() == index;
     }
 
-    private static Reg withComps(Reg temp, int comps) {
-        return comps == temp.comps() ? temp : Reg.virt(temp.file(), temp.index(), comps);
+    /** The temporary in the shape of the reference it replaces (whole or the same part). */
+    private static Reg like(Reg temp, Reg ref) {
+        return new Reg(temp.file(), temp.index(), temp.comps(), true, ref.part());
     }
 }

@@ -289,6 +289,61 @@ class RegisterAllocatorTest {
     }
 
     @Test
+    void partsOfTuplesLandOnTheirComponents() {
+        OriBuilder b = new OriBuilder();
+        Reg out = b.param64(0);
+        Reg x = b.param(8);
+        Reg wide = b.r(2);
+        // wide.lo = x + 1 ; wide.hi = x ; then a 64-bit store of wide, and of out + wide via parts.
+        b.emit("IADD3", List.of(), List.of(wide.component(0)), List.of(OriBuilder.s(x), OriBuilder.s(1),
+                OriBuilder.s(Reg.RZ)));
+        b.emit("MOV", List.of(), List.of(wide.component(1)), List.of(OriBuilder.s(x)));
+        b.store(out, wide);
+        Reg sum = b.r(2);
+        b.emit("IADD3", List.of(), List.of(sum.component(0), Reg.PT), List.of(OriBuilder.s(out.component(0)),
+                OriBuilder.s(wide.component(0)), OriBuilder.s(Reg.RZ)));
+        b.emit("IADD3", List.of("X"), List.of(sum.component(1)), List.of(OriBuilder.s(out.component(1)),
+                OriBuilder.s(wide.component(1)), OriBuilder.s(Reg.RZ)));
+        b.store(sum, x);
+        b.exit();
+        OriFunction f = b.function();
+        allocate(f, SM80);
+        List<Instr> is = f.body().block(0).instrs();
+        Reg w = (Reg) ((org.jptxas.ori.ir.Src) is.get(4).srcs().get(1)).value();
+        assertEquals(2, w.comps());
+        assertEquals(w.index(), is.get(2).dsts().get(0).index());
+        assertEquals(w.index() + 1, is.get(3).dsts().get(0).index());
+        assertEquals(is.get(5).dsts().get(0).index() + 1, is.get(6).dsts().get(0).index());
+    }
+
+    @Test
+    void spilledTuplesReloadBeforePartWrites() {
+        OriFunction f = pressure(30, b -> { });
+        // Make a long-lived pair written by parts, so that it spills under a tight limit.
+        OriBuilder b = new OriBuilder();
+        Reg out = b.param64(0);
+        Reg pair = b.r(2);
+        b.emit("MOV", List.of(), List.of(pair.component(0)), List.of(OriBuilder.s(7)));
+        b.emit("MOV", List.of(), List.of(pair.component(1)), List.of(OriBuilder.s(8)));
+        List<Reg> vs = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            vs.add(b.param(8 + 4 * i));
+        }
+        Reg acc = b.mov(0);
+        for (Reg v : vs) {
+            b.addInto(acc, acc, v);
+        }
+        b.emit("IADD3", List.of(), List.of(pair.component(1)), List.of(OriBuilder.s(pair.component(1)),
+                OriBuilder.s(acc), OriBuilder.s(Reg.RZ)));
+        b.store(out, pair);
+        b.exit();
+        OriFunction g = b.function();
+        Allocation a = allocate(g, RegisterLimits.of(Target.of("sm_80"), OptionalInt.of(24), OptionalInt.empty()));
+        assertTrue(a.spillBytes() > 0, a.toString());
+        assertTrue(f.body().instructionCount() > 0);
+    }
+
+    @Test
     void sameInputSameAllocation() {
         String first = null;
         for (int i = 0; i < 3; i++) {
