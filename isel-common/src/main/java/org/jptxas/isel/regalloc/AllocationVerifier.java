@@ -101,6 +101,9 @@ public final class AllocationVerifier {
                             || u == RegisterLimits.STACK_POINTER || limits.reservedGprs().contains(u))) {
                         problems.add(v + " in R" + p + " uses R" + u + ", outside the allocatable registers");
                     }
+                    if (f == RegFile.UR && !assignment.definedAtEntry(v) && limits.reservedUrs().contains(u)) {
+                        problems.add(v + " in UR" + p + " uses the reserved UR" + u);
+                    }
                     if (f.isUniform() && !limits.uniformFile()) {
                         problems.add(v + ": the target has no uniform registers");
                     }

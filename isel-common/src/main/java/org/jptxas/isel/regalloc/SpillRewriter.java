@@ -71,11 +71,31 @@ final class SpillRewriter {
     }
 
     static void rewrite(FunctionBody body, ValueTable values, BitSet spilled, ValueTable.Constraints constraints,
-            Frame frame) {
+            Frame frame, LiveInterval[] intervals) {
         SpillRewriter w = new SpillRewriter(body, values, constraints, frame);
         for (int k = spilled.nextSetBit(0); k >= 0; k = spilled.nextSetBit(k + 1)) {
-            w.spill(k);
+            Instr remat = intervals[k].rematDef;
+            if (remat != null) {
+                w.rematerialize(k, remat);
+            } else {
+                w.spill(k);
+            }
         }
+    }
+
+    /** Repeats the value's only definition (a constant move) before each use and deletes the original. */
+    private void rematerialize(int key, Instr def) {
+        RegFile file = values.file(key);
+        int index = values.index(key);
+        for (BasicBlock b : body.blocks()) {
+            b.instrs().removeIf(i -> i == def);
+        }
+        rewriteAccesses(file, index, values.comps(key),
+                t -> new Instr(def.op(), def.mods(), List.of(t), new ArrayList<>(def.srcs()), Guard.ALWAYS,
+                        def.line()),
+                (t, g) -> {
+                    throw new IllegalStateException("rematerialized value redefined");
+                }, 0);
     }
 
     private void spill(int key) {
