@@ -91,43 +91,60 @@ public final class SingleDefs {
     }
 
     /**
-     * The one instruction defining {@code r} when {@code r} is SSA-like: virtual, written once, unguarded, and that
-     * write dominates every read. Null otherwise.
+     * The one instruction defining {@code r} when {@code r} is SSA-like: virtual, written by one unguarded
+     * instruction, and that write dominates every read. Null otherwise.
      */
     public Instr soleDef(Reg r) {
-        if (!r.virtual()) {
-            return null;
-        }
-        Key k = key(r);
-        Boolean ok = ssa.get(k);
-        if (ok == null) {
-            ok = computeSsa(k);
-            ssa.put(k, ok);
-        }
-        return ok ? defs.get(k).get(0) : null;
+        return stable(r) && defs.get(key(r)).size() == 1 ? defs.get(key(r)).get(0) : null;
     }
 
-    private boolean computeSsa(Key k) {
+    /**
+     * True when {@code r} holds one value wherever it is read: virtual, every write unguarded, either one write of
+     * the whole register or one write per part (a 64-bit value built as {@code .lo} and {@code .hi}), and every
+     * write dominates every read.
+     */
+    public boolean stable(Reg r) {
+        if (!r.virtual()) {
+            return false;
+        }
+        return ssa.computeIfAbsent(key(r), this::computeStable);
+    }
+
+    private boolean computeStable(Key k) {
         List<Instr> d = defs.get(k);
-        if (d == null || d.size() != 1) {
+        if (d == null || d.isEmpty()) {
             return false;
         }
-        Instr def = d.get(0);
-        if (!def.guard().isAlways()) {
-            return false;
-        }
-        int writes = 0;
-        for (Reg r : def.dsts()) {
-            if (r.virtual() && key(r).equals(k)) {
-                writes++;
+        boolean whole = false;
+        java.util.Set<Integer> parts = new java.util.HashSet<>();
+        for (Instr def : d) {
+            if (!def.guard().isAlways()) {
+                return false;
+            }
+            for (Reg r : def.dsts()) {
+                if (!r.virtual() || !key(r).equals(k)) {
+                    continue;
+                }
+                if (r.isPart()) {
+                    if (!parts.add(r.part())) {
+                        return false;
+                    }
+                } else {
+                    if (whole) {
+                        return false;
+                    }
+                    whole = true;
+                }
             }
         }
-        if (writes != 1) {
+        if (whole && (!parts.isEmpty() || d.size() != 1)) {
             return false;
         }
         for (Instr u : uses.getOrDefault(k, List.of())) {
-            if (u == def || !dominates(def, u)) {
-                return false;
+            for (Instr def : d) {
+                if (u == def || !dominates(def, u)) {
+                    return false;
+                }
             }
         }
         return true;

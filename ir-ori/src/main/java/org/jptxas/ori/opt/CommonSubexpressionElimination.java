@@ -74,14 +74,14 @@ public final class CommonSubexpressionElimination implements Pass {
                 sb.append("|_");
                 continue;
             }
-            if (sd.soleDef(d) != in) {
+            if (d.isPart() || sd.soleDef(d) != in) {
                 return null;
             }
             sb.append('|').append(d.file()).append(d.comps());
         }
         for (Src s : in.srcs()) {
             for (Reg r : usedBy(s)) {
-                if (r.virtual() && sd.soleDef(r) == null) {
+                if (r.virtual() && !sd.stable(r)) {
                     return null;
                 }
                 if (!r.virtual() && !r.isZero()) {

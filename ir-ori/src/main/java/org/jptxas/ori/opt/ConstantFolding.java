@@ -49,6 +49,16 @@ public final class ConstantFolding implements Pass {
                     Boolean gv = predValue(new Src(g.predicate(), false, false, g.negated()), preds);
                     if (gv != null) {
                         if (!gv) {
+                            if (onlyDefinitionOfUsedRegister(in, sd)) {
+                                // Its readers read an undefined value; keep a definition for the verifier.
+                                Reg d = OpInfo.soleRDst(in);
+                                if (d != null && !in.isTerminator()) {
+                                    OpInfo.makeMov(in, d, Reg.RZ);
+                                    in.setGuard(Guard.ALWAYS);
+                                    changed = true;
+                                }
+                                continue;
+                            }
                             instrs.remove(i--);
                             changed = true;
                             continue;
@@ -65,6 +75,15 @@ public final class ConstantFolding implements Pass {
         }
         changed |= removeJumpsToNext(body);
         return changed;
+    }
+
+    private static boolean onlyDefinitionOfUsedRegister(Instr in, SingleDefs sd) {
+        for (Reg d : in.dsts()) {
+            if (d.virtual() && sd.defs(d).size() == 1 && !sd.uses(d).isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Long value(Src s, Map<Key, Long> consts) {

@@ -34,14 +34,14 @@ public final class CopyPropagation implements Pass {
                     continue;
                 }
                 Reg a = mov.dsts().get(0);
-                if (sd.soleDef(a) != mov) {
+                if (a.isPart() || sd.soleDef(a) != mov) {
                     continue;
                 }
                 if (src.value() instanceof Reg r) {
-                    if (r.file() != a.file() || r.comps() != a.comps()) {
+                    if (r.file() != a.file() || r.comps() != a.comps() || r.isPart()) {
                         continue;
                     }
-                    if (r.isZero() || r.virtual() && (sd.soleDef(r) != null || stableInBlock(b, mov, a, r, sd))) {
+                    if (r.isZero() || r.virtual() && (sd.stable(r) || stableInBlock(b, mov, a, r, sd))) {
                         for (Instr use : sd.uses(a)) {
                             changed |= Rewrites.replaceUses(use, a, r);
                         }

@@ -16,6 +16,11 @@ final class Rewrites {
         return a.virtual() == b.virtual() && a.file() == b.file() && a.index() == b.index();
     }
 
+    /** {@code to} read where {@code r} (the whole of {@code from} or one of its parts) was read. */
+    private static Reg substitute(Reg r, Reg to) {
+        return r.isPart() ? to.component(r.part()) : to;
+    }
+
     /** Replaces every read of {@code from} by {@code to} (same file and width); returns whether any changed. */
     static boolean replaceUses(Instr in, Reg from, Reg to) {
         boolean changed = false;
@@ -23,14 +28,14 @@ final class Rewrites {
         for (int i = 0; i < srcs.size(); i++) {
             Src s = srcs.get(i);
             if (s.value() instanceof Reg r && sameReg(r, from)) {
-                srcs.set(i, new Src(to, s.neg(), s.abs(), s.not()));
+                srcs.set(i, new Src(substitute(r, to), s.neg(), s.abs(), s.not()));
                 changed = true;
             } else if (s.value() instanceof CBank c && c.index() != null && sameReg(c.index(), from)) {
-                srcs.set(i, new Src(new CBank(c.bank(), c.offset(), to), s.neg(), s.abs(), s.not()));
+                srcs.set(i, new Src(new CBank(c.bank(), c.offset(), substitute(c.index(), to)), s.neg(), s.abs(), s.not()));
                 changed = true;
             } else if (s.value() instanceof Addr a) {
-                Reg base = sameReg(a.base(), from) ? to : a.base();
-                Reg ub = a.uniformBase() != null && sameReg(a.uniformBase(), from) ? to : a.uniformBase();
+                Reg base = sameReg(a.base(), from) ? substitute(a.base(), to) : a.base();
+                Reg ub = a.uniformBase() != null && sameReg(a.uniformBase(), from) ? substitute(a.uniformBase(), to) : a.uniformBase();
                 if (base != a.base() || ub != a.uniformBase()) {
                     srcs.set(i, new Src(new Addr(base, ub, a.offset()), s.neg(), s.abs(), s.not()));
                     changed = true;
@@ -39,7 +44,7 @@ final class Rewrites {
         }
         Guard g = in.guard();
         if (!g.isAlways() && sameReg(g.predicate(), from)) {
-            in.setGuard(new Guard(to, g.negated()));
+            in.setGuard(new Guard(substitute(g.predicate(), to), g.negated()));
             changed = true;
         }
         return changed;
