@@ -47,6 +47,25 @@ class OptDifferentialTest {
         check(passes, true, 300);
     }
 
+    /** Each pass must actually do something on programs made for it, or its differential test proves nothing. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pipelines")
+    void everyPassChangesSomePrograms(String name, List<Pass> passes) {
+        int changed = 0;
+        for (long seed = 0; seed < 100; seed++) {
+            FunctionBody before = RandomPrograms.generate(seed, 40, true);
+            FunctionBody after = RandomPrograms.generate(seed, 40, true);
+            OptPipeline.of(passes).run(new OriFunction("r", true, 0, after), SM80);
+            if (!IrPrinter.print(new OriFunction("r", true, 0, before)).equals(IrPrinter.print(new OriFunction("r", true, 0, after)))) {
+                changed++;
+            }
+        }
+        int[] counts = check(passes, true, 100);
+        System.out.printf("pass %-10s changed %3d of 100 programs; instructions %d -> %d (%.1f%%)%n", name, changed,
+                counts[0], counts[1], 100.0 * (counts[0] - counts[1]) / counts[0]);
+        assertTrue(changed > 10, name + " changed only " + changed + " programs");
+    }
+
     static int[] check(List<Pass> passes, boolean branches, int programs) {
         int before = 0;
         int after = 0;

@@ -173,7 +173,9 @@ final class OriEvaluator {
         Addr a = (Addr) s.value();
         long base = a.base().isZero() ? 0 : a.wide() ? read64(a.base()) : read(a.base());
         long ub = a.uniformBase() == null ? 0 : read(a.uniformBase());
-        return base + ub + a.offset();
+        long sum = base + ub + a.offset();
+        // Shared and local windows are 32-bit address spaces.
+        return a.wide() ? sum : sum & 0xffffffffL;
     }
 
     private void step(Instr in) {

@@ -195,6 +195,7 @@ final class RandomPrograms {
         if (rnd.nextInt(12) == 0 && !history.isEmpty()) {
             Instr old = history.get(rnd.nextInt(history.size()));
             if (OpInfo.isPure(old) && old.dsts().size() == 1 && old.dsts().get(0).file() == RegFile.R
+                    && old.dsts().get(0).comps() == 1
                     && old.guard().isAlways()) {
                 Reg d = dst();
                 emit(new Instr(old.op(), old.mods(), List.of(d), old.srcs(), Guard.ALWAYS, 0));
@@ -236,6 +237,10 @@ final class RandomPrograms {
                     .filter(x -> x.equals("U32")).toList(), List.of(dst()), src(), operand(),
                     rnd.nextBoolean() ? Src.of(Reg.PT) : Src.of(Reg.PT).inverted());
             case 13 -> {
+                if (rnd.nextBoolean()) {
+                    in = wideAccess();
+                    break;
+                }
                 // A 32-bit address computed by an add, then a load from it: address folding.
                 Reg a = body.newVirtual(RegFile.R, 1);
                 emit(ins("IADD3", List.of(), List.of(a), src(), Src.of(Imm.ofInt(rnd.nextInt(64) * 4)), Src.of(Reg.RZ)));
@@ -276,6 +281,24 @@ final class RandomPrograms {
             in.setGuard(new Guard(preds.get(rnd.nextInt(preds.size())), rnd.nextBoolean()));
         }
         emit(in);
+    }
+
+    /** A 64-bit address x + k built by the IADD3 / IADD3.X carry pair, then a global load or store from it. */
+    private Instr wideAccess() {
+        Reg x = body.newVirtual(RegFile.R, 2);
+        emit(ins("IMAD_WIDE", List.of("U32"), List.of(x), src(), Src.of(Imm.ofInt(4)), Src.of(Reg.RZ)));
+        Reg t = body.newVirtual(RegFile.R, 2);
+        Reg p = body.newVirtual(RegFile.P, 1);
+        boolean negative = rnd.nextBoolean();
+        int k = negative ? -4 * (1 + rnd.nextInt(64)) : 4 * rnd.nextInt(64);
+        emit(ins("IADD3", List.of(), List.of(t.component(0), p), Src.of(x.component(0)), Src.of(Imm.ofInt(k)),
+                Src.of(Reg.RZ)));
+        emit(ins("IADD3", List.of("X"), List.of(t.component(1)), Src.of(x.component(1)),
+                negative ? Src.of(Imm.ofInt(-1)) : Src.of(Reg.RZ), Src.of(Reg.RZ), Src.of(p), Src.of(Reg.PT).inverted()));
+        if (rnd.nextBoolean()) {
+            return ins("LDG", List.of("E"), List.of(dst()), Src.of(Addr.of(t, 4L * rnd.nextInt(4))));
+        }
+        return ins("STG", List.of("E"), List.of(), Src.of(Addr.of(t, 4L * rnd.nextInt(4))), src());
     }
 
     private Src neg(Src s) {
