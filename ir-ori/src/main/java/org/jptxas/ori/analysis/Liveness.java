@@ -14,7 +14,8 @@ import org.jptxas.ori.ir.RegFile;
 
 /**
  * Live virtual registers at block boundaries, by backward data flow over bit sets. Each virtual register is one
- * bit whatever its tuple size. A guarded definition does not kill: the old value survives where the guard is false.
+ * bit whatever its tuple size. A guarded definition does not kill: the old value survives where the guard is false;
+ * neither does a definition of one part of a tuple (the other parts survive).
  */
 public final class Liveness {
     private final Map<RegFile, Integer> base = new EnumMap<>(RegFile.class);
@@ -45,7 +46,7 @@ public final class Liveness {
                 }
                 if (in.guard().isAlways()) {
                     for (Reg r : in.dsts()) {
-                        if (r.virtual()) {
+                        if (r.virtual() && !r.isPart()) {
                             d.set(key(r));
                         }
                     }
@@ -122,7 +123,7 @@ public final class Liveness {
             Instr in = instrs.get(i);
             if (in.guard().isAlways()) {
                 for (Reg r : in.dsts()) {
-                    if (r.virtual()) {
+                    if (r.virtual() && !r.isPart()) {
                         live.clear(key(r));
                     }
                 }

@@ -5,8 +5,17 @@ import java.util.Objects;
 /**
  * A register operand: virtual (numbered per function and file, before register allocation) or physical.
  * {@code comps} consecutive 32-bit registers form a tuple (64-bit values are 2, vectors up to 4); predicates are 1.
+ *
+ * <p>{@code part} selects one 32-bit component of a virtual tuple ({@code %r5.lo} is part 0 of the 64-bit
+ * {@code %r5}, {@code %r5.hi} part 1): {@code comps} stays the size of the whole tuple, so every reference to a
+ * virtual register agrees on its size, and the operand is 32 bits wide. {@code part} is {@link #WHOLE} (-1) for the
+ * whole register. After allocation a part of {@code %rN} (allocated at {@code Rb}) is the physical {@code R(b+part)};
+ * physical registers never carry a part ({@link #component} gives the physical register directly).
  */
-public record Reg(RegFile file, int index, int comps, boolean virtual) implements Operand {
+public record Reg(RegFile file, int index, int comps, boolean virtual, int part) implements Operand {
+    /** {@link #part} of a reference to the whole register. */
+    public static final int WHOLE = -1;
+
     public static final Reg RZ = new Reg(RegFile.R, RegFile.R.count(), 1, false);
     public static final Reg URZ = new Reg(RegFile.UR, RegFile.UR.count(), 1, false);
     public static final Reg PT = new Reg(RegFile.P, RegFile.P.count(), 1, false);
@@ -23,6 +32,15 @@ public record Reg(RegFile file, int index, int comps, boolean virtual) implement
         if (!virtual && index + comps - 1 > file.count()) {
             throw new IllegalArgumentException(file.prefix() + index + " with " + comps + " components is out of range");
         }
+        if (part != WHOLE && (!virtual || part < 0 || part >= comps || comps == 1)) {
+            throw new IllegalArgumentException("bad part " + part + " of " + file.prefix() + index + " (" + comps
+                    + " components, " + (virtual ? "virtual" : "physical") + ")");
+        }
+    }
+
+    /** A reference to a whole register. */
+    public Reg(RegFile file, int index, int comps, boolean virtual) {
+        this(file, index, comps, virtual, WHOLE);
     }
 
     public static Reg virt(RegFile file, int id, int comps) {
@@ -38,12 +56,36 @@ public record Reg(RegFile file, int index, int comps, boolean virtual) implement
         return !virtual && index == file.count();
     }
 
-    /** One 32-bit component of a tuple. */
+    /** True for a reference to one 32-bit component of a virtual tuple. */
+    public boolean isPart() {
+        return part != WHOLE;
+    }
+
+    /** The number of 32-bit registers this operand reads or writes: 1 for a part, else {@code comps}. */
+    public int width() {
+        return part == WHOLE ? comps : 1;
+    }
+
+    /** The whole register a part belongs to (this register when it is whole). */
+    public Reg whole() {
+        return part == WHOLE ? this : new Reg(file, index, comps, virtual);
+    }
+
+    /**
+     * One 32-bit component of a tuple: for a physical tuple the physical register {@code index + i}, for a virtual
+     * tuple a {@linkplain #isPart() part}; a one-component register is its own component 0.
+     */
     public Reg component(int i) {
-        if (i < 0 || i >= comps) {
+        if (i < 0 || i >= width()) {
             throw new IndexOutOfBoundsException(i);
         }
-        return isZero() ? this : new Reg(file, index + (virtual ? 0 : i), 1, virtual);
+        if (isZero() || (comps == 1)) {
+            return this;
+        }
+        if (virtual) {
+            return part == WHOLE ? new Reg(file, index, comps, true, i) : this;
+        }
+        return new Reg(file, index + i, 1, false);
     }
 
     @Override
@@ -52,6 +94,9 @@ public record Reg(RegFile file, int index, int comps, boolean virtual) implement
             return file.zeroName();
         }
         String base = virtual ? "%" + file.prefix().toLowerCase() + index : file.prefix() + index;
+        if (part != WHOLE) {
+            return base + (comps == 2 ? (part == 0 ? ".lo" : ".hi") : "." + part);
+        }
         return comps == 1 ? base : base + "." + (32 * comps);
     }
 }

@@ -15,14 +15,22 @@ public final class OriOpcodes {
     private final OriOpcode[] byIndex;
     private final Map<String, OriOpcode> byName;
     private final List<OpcodeTableData.Generation> generations;
+    private final int ptxasCount;
 
     private OriOpcodes(OpcodeTableData data) {
         this.generations = data.generations();
-        this.byIndex = new OriOpcode[data.opcodeCount()];
+        this.ptxasCount = data.opcodeCount();
+        this.byIndex = new OriOpcode[data.opcodeCount() + data.jptxasOpcodes().size()];
         Map<String, OriOpcode> names = new HashMap<>();
         for (OpcodeTableData.Entry e : data.opcodes()) {
             OriOpcode op = new OriOpcode(e.index(), e.name(), e.group(), e.description(), generationOf(e.index()));
             byIndex[e.index()] = op;
+            names.put(e.name(), op);
+        }
+        int next = data.opcodeCount();
+        for (OpcodeTableData.JptxasEntry e : data.jptxasOpcodes()) {
+            OriOpcode op = new OriOpcode(next, e.name(), e.group(), e.description(), e.sm());
+            byIndex[next++] = op;
             names.put(e.name(), op);
         }
         this.byName = Collections.unmodifiableMap(names);
@@ -42,9 +50,28 @@ public final class OriOpcodes {
         return new OriOpcodes(data);
     }
 
-    /** Number of opcode slots (named or not). */
+    /** Number of opcode slots (named or not): ptxas's table followed by jptxas's own opcodes. */
     public int size() {
         return byIndex.length;
+    }
+
+    /** Number of slots of ptxas's own table; indices from here on are jptxas's {@code jptxasOpcodes}. */
+    public int ptxasCount() {
+        return ptxasCount;
+    }
+
+    /** True for an opcode jptxas numbered itself (not in ptxas's name table). */
+    public boolean isJptxasOpcode(OriOpcode op) {
+        return op.index() >= ptxasCount;
+    }
+
+    /** The opcode named {@code name}; an {@link IllegalArgumentException} for a name neither list has. */
+    public OriOpcode require(String name) {
+        OriOpcode op = byName.get(name);
+        if (op == null) {
+            throw new IllegalArgumentException("no Ori opcode named " + name);
+        }
+        return op;
     }
 
     public Optional<OriOpcode> byIndex(int index) {

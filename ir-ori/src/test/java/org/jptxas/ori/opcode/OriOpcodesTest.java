@@ -28,7 +28,32 @@ class OriOpcodesTest {
         assertEquals("STG", ops.byIndex(97).orElseThrow().name());
         assertEquals("HSET2", ops.byIndex(130).orElseThrow().name());
         assertEquals("INTRINSIC", ops.byIndex(135).orElseThrow().name());
-        assertEquals(322, ops.size());
+        assertEquals(322, ops.ptxasCount());
+    }
+
+    @Test
+    void jptxasOpcodesFollowPtxasTable() {
+        OriOpcode uiadd3 = ops.byName("UIADD3").orElseThrow();
+        assertEquals(322, uiadd3.index(), "jptxas numbers its own opcodes from opcodeCount upward");
+        assertTrue(ops.isJptxasOpcode(uiadd3));
+        assertFalse(ops.isJptxasOpcode(ops.byName("IADD3").orElseThrow()));
+        assertEquals(75, uiadd3.firstSm());
+        assertFalse(ops.byName("VIADD").orElseThrow().availableOn(89));
+        assertTrue(ops.byName("VIADD").orElseThrow().availableOn(90));
+        assertEquals(ops.size() - 1, ops.all().get(ops.all().size() - 1).index());
+        for (String n : new String[] {"ULDC", "S2UR", "R2UR", "F2FP", "I2FP", "REDUX", "LDGSTS", "LDSM", "HMNMX2",
+                "UPLOP3", "USEL", "UISETP", "UFLO", "UPOPC", "UBREV", "USGXT", "ULEA", "UMOV", "USHF", "ULOP3",
+                "UIMAD", "F2IP", "VIMNMX"}) {
+            assertEquals(n, ops.byName(n).orElseThrow(() -> new AssertionError(n)).name());
+        }
+    }
+
+    @Test
+    void jptxasOpcodeMayNotRepeatAPtxasName() {
+        TableException e = reject("{\"source\":\"s\",\"opcodeCount\":4,\"generations\":[{\"sm\":70,\"first\":0,\"last\":3}],"
+                + "\"opcodes\":[{\"index\":1,\"name\":\"IMAD\",\"group\":\"INTEGER\",\"description\":\"d\"}],"
+                + "\"jptxasNote\":\"n\",\"jptxasOpcodes\":[{\"name\":\"IMAD\",\"group\":\"INTEGER\",\"sm\":75,\"description\":\"d\"}]}");
+        assertTrue(e.getMessage().contains("jptxas opcode IMAD is already named"), e.getMessage());
     }
 
     @Test
@@ -58,7 +83,7 @@ class OriOpcodesTest {
         assertEquals(-1, ops.generationOf(321));
         assertTrue(ops.byIndex(150).isEmpty(), "unnamed slots stay empty rather than guessed");
         assertTrue(ops.byIndex(-1).isEmpty());
-        assertTrue(ops.byIndex(322).isEmpty());
+        assertTrue(ops.byIndex(ops.size()).isEmpty());
     }
 
     @Test
@@ -77,7 +102,7 @@ class OriOpcodesTest {
     void duplicateIndexIsRejectedWithBothNames() {
         TableException e = reject("{\"source\":\"s\",\"opcodeCount\":4,\"generations\":[{\"sm\":70,\"first\":0,\"last\":3}],"
                 + "\"opcodes\":[{\"index\":1,\"name\":\"IMAD\",\"group\":\"INTEGER\",\"description\":\"d\"},"
-                + "{\"index\":1,\"name\":\"IADD3\",\"group\":\"INTEGER\",\"description\":\"d\"}]}");
+                + "{\"index\":1,\"name\":\"IADD3\",\"group\":\"INTEGER\",\"description\":\"d\"}],\"jptxasNote\":\"\",\"jptxasOpcodes\":[]}");
         assertTrue(e.getMessage().contains("bad-opcodes.json"), e.getMessage());
         assertTrue(e.getMessage().contains("opcode index 1 given twice (IMAD, IADD3)"), e.getMessage());
     }
@@ -85,21 +110,21 @@ class OriOpcodesTest {
     @Test
     void unknownGroupNamesTheEntry() {
         TableException e = reject("{\"source\":\"s\",\"opcodeCount\":4,\"generations\":[{\"sm\":70,\"first\":0,\"last\":3}],"
-                + "\"opcodes\":[{\"index\":1,\"name\":\"IMAD\",\"group\":\"WIZARDRY\",\"description\":\"d\"}]}");
+                + "\"opcodes\":[{\"index\":1,\"name\":\"IMAD\",\"group\":\"WIZARDRY\",\"description\":\"d\"}],\"jptxasNote\":\"\",\"jptxasOpcodes\":[]}");
         assertEquals("opcodes[0].group", e.entry());
     }
 
     @Test
     void gapBetweenGenerationsIsRejected() {
         TableException e = reject("{\"source\":\"s\",\"opcodeCount\":4,\"generations\":[{\"sm\":70,\"first\":0,\"last\":1},"
-                + "{\"sm\":73,\"first\":3,\"last\":3}],\"opcodes\":[]}");
+                + "{\"sm\":73,\"first\":3,\"last\":3}],\"opcodes\":[],\"jptxasNote\":\"\",\"jptxasOpcodes\":[]}");
         assertTrue(e.getMessage().contains("generation sm_73 starts at 3"), e.getMessage());
     }
 
     @Test
     void indexOutsideTableIsRejected() {
         TableException e = reject("{\"source\":\"s\",\"opcodeCount\":2,\"generations\":[],"
-                + "\"opcodes\":[{\"index\":5,\"name\":\"IMAD\",\"group\":\"INTEGER\",\"description\":\"d\"}]}");
+                + "\"opcodes\":[{\"index\":5,\"name\":\"IMAD\",\"group\":\"INTEGER\",\"description\":\"d\"}],\"jptxasNote\":\"\",\"jptxasOpcodes\":[]}");
         assertTrue(e.getMessage().contains("index 5 outside 0..1"), e.getMessage());
     }
 }
