@@ -316,17 +316,17 @@ final class F32Sequences {
         m.braIf(p0, false, direct);
         // |x| >= 2^126: the reciprocal is denormal; compute it for the significand in [1,2) with directed roundings and
         // shift it right by hand, rounding to nearest even.
-        Reg mx = m.r(), three = m.r(), mask = m.r(), rc = m.r(), e = m.r(), rm = m.r(), rp = m.r(), lo = m.r(),
+        Reg mx = m.r(), three = m.r(), mask = m.r(), rc = m.r(), e2 = m.r(), rm = m.r(), rp = m.r(), lo = m.r(),
                 mant = m.r(), inexact = m.r(), sh = m.r(), k2 = m.r(), out = m.r();
         m.lop3(mx, x, 0x7fffff, RZ, 0xc0);
         m.mov(three, 3);
         m.lop3(mx, mx, 0x3f800000, RZ, 0xfc);
         m.shf("L.U32", mask, three, k, RZ);
         m.mufu("RCP", rc, mx);
-        m.ffma("", e, mx, rc, -1.0f);
-        m.fadd("FTZ", e, neg(e), neg(RZ));
-        m.ffma("RM", rm, rc, e, rc);
-        m.ffma("RP", rp, rc, e, rc);
+        m.ffma("", e2, mx, rc, -1.0f);
+        m.fadd("FTZ", e2, neg(e2), neg(RZ));
+        m.ffma("RM", rm, rc, e2, rc);
+        m.ffma("RP", rp, rc, e2, rc);
         m.lop3(lo, rm, 0x7fffff, RZ, 0xc0);
         m.fsetp("NEU.FTZ", p0, rm, rp);
         m.lop3(mant, lo, 0x800000, RZ, 0xfc);
