@@ -245,9 +245,9 @@ public final class AtomicLowerer implements InstructionLowerer {
             return next;
         }
         Reg carry = cx.newReg(RegFile.P, 1);
-        cx.emitUnguarded("IADD3", List.of(), List.of(next.component(0), carry, Reg.PT),
+        cx.emitUnguarded("IADD3", List.of(), List.of(next.component(0), carry),
                 List.of(Src.of(old.component(0)), Src.of(b.component(0)), Src.of(Reg.RZ)));
-        cx.emitUnguarded("IADD3", List.of("X"), List.of(next.component(1), Reg.PT, Reg.PT),
+        cx.emitUnguarded("IADD3", List.of("X"), List.of(next.component(1)),
                 List.of(Src.of(old.component(1)), Src.of(b.component(1)), Src.of(Reg.RZ), Src.of(carry),
                         Src.of(Reg.PT).inverted()));
         return next;

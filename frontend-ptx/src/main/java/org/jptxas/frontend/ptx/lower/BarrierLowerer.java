@@ -70,7 +70,7 @@ public final class BarrierLowerer implements InstructionLowerer {
         srcs.add(SyncOperands.predicate(cx, ops.get(ops.size() - 1)));
         cx.emit("BAR", mods, List.of(), srcs);
         if (kind.equals("popc")) {
-            cx.emit("B2R", List.of("RESULT"), List.of(cx.dst(d, PtxType.U32), Reg.PT), List.of());
+            cx.emit("B2R", List.of("RESULT"), List.of(cx.dst(d, PtxType.U32)), List.of());
         } else {
             cx.emit("B2R", List.of("RESULT"), List.of(Reg.RZ, cx.dst(d, PtxType.PRED)), List.of());
         }
@@ -89,7 +89,7 @@ public final class BarrierLowerer implements InstructionLowerer {
             cx.emit("SHF", List.of("L", "U32"), List.of(shifted),
                     List.of(Src.of(countReg), Src.of(new Imm(16)), Src.of(Reg.RZ)));
             Reg packed = cx.newReg(RegFile.R, 1);
-            cx.emit("LOP3", List.of("LUT"), List.of(Reg.PT, packed),
+            cx.emit("LOP3", List.of("LUT"), List.of(packed),
                     List.of(Src.of(shifted), Src.of(new Imm(0xfff0000)), id, Src.of(new Imm(0xe2)),
                             Src.of(Reg.PT).inverted()));
             return List.of(Src.of(packed), Src.of(packed));

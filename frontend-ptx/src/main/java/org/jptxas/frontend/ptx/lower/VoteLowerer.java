@@ -12,7 +12,7 @@ import org.jptxas.ori.ir.Src;
 
 /**
  * {@code vote} and {@code activemask}, as ptxas 13 emits them: {@code vote.all/.any/.uni.pred d, {!}a} is
- * {@code VOTE.ALL/ANY/EQ Pd, {!}Pa} (the register result RZ), {@code vote.ballot.b32 d, {!}a} is
+ * {@code VOTE.ALL/ANY/EQ Pd, {!}Pa}, {@code vote.ballot.b32 d, {!}a} is
  * {@code VOTE.ANY Rd, PT, {!}Pa}, {@code activemask.b32 d} is {@code VOTE.ANY Rd, PT, PT}. A ballot under a partial
  * member mask is ANDed with the mask (ptxas's sm_75 code does the same). (ptxas's sm_75 -O3 code rewrites
  * vote.all/uni into ballots compared with the active mask; VOTE.ALL and VOTE.EQ exist there too.)
@@ -43,6 +43,6 @@ public final class VoteLowerer implements InstructionLowerer {
             return;
         }
         String mode = insn.hasModifier("all") ? "ALL" : insn.hasModifier("any") ? "ANY" : "EQ";
-        cx.emit("VOTE", List.of(mode), List.of(Reg.RZ, cx.dst(ops.get(0), PtxType.PRED)), List.of(a));
+        cx.emit("VOTE", List.of(mode), List.of(cx.dst(ops.get(0), PtxType.PRED)), List.of(a));
     }
 }
