@@ -87,8 +87,11 @@ public final class Instr {
             } else if (s.value() instanceof CBank c && c.index() != null) {
                 used.add(c.index());
             } else if (s.value() instanceof Addr a) {
-                used.add(a.base());
-                if (a.uniformBase() != null) {
+                // The registers an address reads are uses like any other (liveness, def-use, RA depend on it).
+                if (!a.base().isZero()) {
+                    used.add(a.base());
+                }
+                if (a.uniformBase() != null && !a.uniformBase().isZero()) {
                     used.add(a.uniformBase());
                 }
             }

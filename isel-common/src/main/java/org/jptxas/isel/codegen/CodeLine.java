@@ -10,26 +10,27 @@ import org.jptxas.ori.ir.Sym;
  *
  * @param label     the label defined at this instruction (a branch target), or null
  * @param text      the instruction text; branch targets are written {@code `(label)}
+ * @param assembly  what the assembler encodes: {@code text} with a relocated field as {@code 0x0}
  * @param control   the control bits, null until a {@link ControlPass} has run
- * @param symbol    the relocated symbol operand, or null; its text in {@code text} is {@code symbol.toString()}
- *                  (or, for calls, {@code `(name)}) and it encodes as zero plus a relocation
+ * @param symbol    the relocated symbol operand, or null: it encodes as zero plus a relocation
  * @param ptxLine   the PTX line the instruction came from (0: none)
  */
-public record CodeLine(String label, String text, Control control, Sym symbol, int ptxLine) {
+public record CodeLine(String label, String text, String assembly, Control control, Sym symbol, int ptxLine) {
     public CodeLine {
         Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(assembly, "assembly");
     }
 
     public static CodeLine of(String text) {
-        return new CodeLine(null, text, null, null, 0);
+        return new CodeLine(null, text, text, null, null, 0);
     }
 
     public CodeLine withControl(Control c) {
-        return new CodeLine(label, text, c, symbol, ptxLine);
+        return new CodeLine(label, text, assembly, c, symbol, ptxLine);
     }
 
     public CodeLine withLabel(String l) {
-        return new CodeLine(l, text, control, symbol, ptxLine);
+        return new CodeLine(l, text, assembly, control, symbol, ptxLine);
     }
 
     /** The mnemonic with its modifiers, without guard: {@code IMAD.WIDE.U32}. */

@@ -18,11 +18,11 @@ public record CodegenPipeline(List<OriPass> optimizations, List<OriPass> legaliz
     }
 
     /**
-     * The bring-up pipeline: no optimisation or legalisation, {@link NaiveRegisterAllocator},
-     * {@link NaiveSassEmitter}, {@link ConservativeControl}.
+     * The bring-up pipeline: no optimisation or legalisation, {@link LinearScanAllocation},
+     * {@link PassThroughSassEmitter}, {@link ConservativeControl}.
      */
     public static CodegenPipeline naive() {
-        return new CodegenPipeline(List.of(), List.of(), new NaiveRegisterAllocator(), new NaiveSassEmitter(),
+        return new CodegenPipeline(List.of(), List.of(), new LinearScanAllocation(), new PassThroughSassEmitter(),
                 new ConservativeControl());
     }
 

@@ -14,7 +14,7 @@ import org.jptxas.isel.cubin.FunctionFacts;
  * @param spillLoads  bytes of spill loads
  */
 public record CompiledFunction(List<CodeLine> code, FunctionFacts facts, List<CubinBuilder.CodeRelocation> relocations,
-                               int spillStores, int spillLoads) {
+                               long spillStores, long spillLoads) {
     public CompiledFunction {
         code = List.copyOf(code);
         relocations = List.copyOf(relocations);

@@ -84,13 +84,10 @@ public final class FunctionCodegen {
         for (int i = 0; i < code.size(); i++) {
             CodeLine line = code.get(i);
             long address = (long) i * FunctionLayout.INSTRUCTION_BYTES;
-            String text = line.text();
+            String text = line.assembly();
             if (line.symbol() != null) {
                 Sym s = line.symbol();
                 relocations.add(new CubinBuilder.CodeRelocation(f.name(), address, relocationType(s), s.name(), s.addend()));
-                if (s.part() != Sym.Part.WHOLE) {
-                    text = text.replace(s.toString(), "0x0");
-                }
             }
             long[] words;
             try {
@@ -123,8 +120,10 @@ public final class FunctionCodegen {
             }
         }
         highestGpr = Math.max(highestGpr, highestGpr(f));
+        int registers = ra.registers() > 0 ? Math.max(ra.registers(), highestGpr + 1 + EXTRA_REGISTERS)
+                : highestGpr + 1 + EXTRA_REGISTERS;
         FunctionAttrs attrs = f.attrs();
-        int frame = (int) attrs.localBytes() + ra.spillBytes();
+        int frame = (int) ra.frameBytes();
         long shared = attrs.sharedBytes();
         if (cx.sm() >= 90 && shared > 0) {
             shared += 1024;
@@ -134,7 +133,7 @@ public final class FunctionCodegen {
             params.add(new FunctionFacts.Param(p.ordinal(), p.offset(), p.size()));
         }
         int maxRegCount = attrs.maxnreg().orElse(cx.options().maxRegCount().orElse(255));
-        FunctionFacts facts = new FunctionFacts(f.name(), f.entry(), bytes.array(), highestGpr + 1 + EXTRA_REGISTERS, frame,
+        FunctionFacts facts = new FunctionFacts(f.name(), f.entry(), bytes.array(), registers, frame,
                 frame, frame, shared, f.entry() ? params : List.of(), f.entry() ? attrs.paramBytes() : 0, barriers,
                 f.entry() ? exits.stream().mapToInt(Integer::intValue).toArray() : new int[0], OptionalInt.empty(),
                 maxRegCount, List.of(), attrs.callees());

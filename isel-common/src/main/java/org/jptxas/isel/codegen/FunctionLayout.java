@@ -22,7 +22,7 @@ public final class FunctionLayout {
     /** {@code code} followed by the self-branch and the padding of {@code sm}. */
     public static List<CodeLine> withEnd(List<CodeLine> code, int sm) {
         List<CodeLine> out = new ArrayList<>(code);
-        out.add(new CodeLine(END_LABEL, "BRA `(" + END_LABEL + ")", null, null, 0));
+        out.add(CodeLine.of("BRA `(" + END_LABEL + ")").withLabel(END_LABEL));
         int minNops = sm >= 80 ? 8 : 0;
         int size = out.size() * INSTRUCTION_BYTES + minNops * INSTRUCTION_BYTES;
         int padded = (size + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;

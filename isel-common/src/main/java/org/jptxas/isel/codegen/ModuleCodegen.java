@@ -79,6 +79,20 @@ public final class ModuleCodegen {
                 cmem3 = Math.max(cmem3, g.offset() + g.size());
             }
         }
+        if (cmem3 > 0) {
+            byte[] bank3 = new byte[(int) cmem3];
+            List<CubinBuilder.ConstantVariable> vars = new ArrayList<>();
+            for (GlobalVar g : module.globals()) {
+                if (g.space() == GlobalVar.Space.CONSTANT) {
+                    byte[] init = g.init();
+                    if (init != null) {
+                        System.arraycopy(init, 0, bank3, (int) g.offset(), init.length);
+                    }
+                    vars.add(new CubinBuilder.ConstantVariable(g.name(), g.offset(), g.size(), g.visible()));
+                }
+            }
+            builder.constantBank3(bank3, vars);
+        }
         for (CompiledFunction c : compiled) {
             builder.add(c.facts());
             c.relocations().forEach(builder::relocation);

@@ -3,17 +3,16 @@ package org.jptxas.isel.codegen;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.OriFunction;
 
-/** Makes every register of a function physical, in place (spilling to local memory when it must). */
+/** The register-allocation stage: makes every register of a function physical, in place. */
 @FunctionalInterface
 public interface RegisterAllocator {
     /**
      * What allocation produced.
      *
-     * @param spillBytes local-memory bytes added for spills (part of the stack frame)
+     * @param registers the register count to report (REGCOUNT); 0 to derive it from the code
+     * @param frameBytes the local frame: the function's own local memory plus spill slots
      */
-    record Result(int spillBytes, int spillStoreBytes, int spillLoadBytes) {
-        public static final Result NONE = new Result(0, 0, 0);
-    }
+    record Result(int registers, long frameBytes, long spillStoreBytes, long spillLoadBytes) {}
 
     Result allocate(OriFunction function, CodegenContext context) throws CompilationException;
 }

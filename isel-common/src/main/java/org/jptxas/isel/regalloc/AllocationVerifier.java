@@ -101,6 +101,9 @@ public final class AllocationVerifier {
                             || u == RegisterLimits.STACK_POINTER || limits.reservedGprs().contains(u))) {
                         problems.add(v + " in R" + p + " uses R" + u + ", outside the allocatable registers");
                     }
+                    if (f == RegFile.UR && !assignment.definedAtEntry(v) && limits.reservedUrs().contains(u)) {
+                        problems.add(v + " in UR" + p + " uses the reserved UR" + u);
+                    }
                     if (f.isUniform() && !limits.uniformFile()) {
                         problems.add(v + ": the target has no uniform registers");
                     }
@@ -169,9 +172,9 @@ public final class AllocationVerifier {
                     continue;
                 }
                 int own = r.virtual() ? key(r) : -1;
-                int p = r.virtual() ? assignment.physicalIndex(r) : r.index();
+                Reg written = r.virtual() ? assignment.physical(r) : r;
                 List<List<Integer>> units = occupants.get(r.file());
-                for (int u = p; u < p + r.comps() && u < units.size(); u++) {
+                for (int u = written.index(); u < written.index() + written.comps() && u < units.size(); u++) {
                     for (int other : units.get(u)) {
                         if (other != own && defined.get(other)) {
                             clobbered.set(other);
@@ -180,7 +183,7 @@ public final class AllocationVerifier {
                 }
                 if (own >= 0) {
                     defined.set(own);
-                    if (in.guard().isAlways()) {
+                    if (in.guard().isAlways() && !r.isPart()) {
                         clobbered.clear(own);
                     }
                 }

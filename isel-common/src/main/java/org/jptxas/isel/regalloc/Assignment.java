@@ -41,10 +41,17 @@ public final class Assignment {
         return definedAtEntry.get(virtual.file()).get(virtual.index());
     }
 
-    /** The physical register of a virtual one (same tuple size), or null if unassigned. */
+    /**
+     * The physical register of a virtual one (same tuple size; a part is the one physical register of its
+     * component), or null if unassigned.
+     */
     public Reg physical(Reg virtual) {
         int p = physicalIndex(virtual);
-        return p < 0 ? null : Reg.phys(virtual.file(), p, virtual.comps());
+        if (p < 0) {
+            return null;
+        }
+        return virtual.isPart() ? Reg.phys(virtual.file(), p + virtual.part(), 1)
+                : Reg.phys(virtual.file(), p, virtual.comps());
     }
 
     /** The physical index of a virtual register's first component, or -1. */

@@ -64,8 +64,11 @@ final class IntervalBuilder {
                     int k = live.key(r);
                     LiveInterval iv = intervals[k];
                     iv.weight += w;
+                    iv.defs++;
+                    iv.rematDef = iv.defs == 1 && unguarded && !r.isPart() && rematerializable(in) ? in : null;
                     if (liveNow.get(k)) {
-                        if (unguarded) {
+                        // A guarded write or a write of one part keeps the rest of the old value.
+                        if (unguarded && !r.isPart()) {
                             iv.setFrom(pos + 1);
                             liveNow.clear(k);
                         }
@@ -107,8 +110,30 @@ final class IntervalBuilder {
         for (LiveInterval iv : intervals) {
             if (iv != null) {
                 iv.finish();
+                if (iv.defs != 1 || iv.fixed >= 0) {
+                    iv.rematDef = null;
+                }
             }
         }
         return intervals;
+    }
+
+    /**
+     * A copy of a constant into one register ({@code MOV}/{@code UMOV} of an immediate or an unindexed constant-bank
+     * word): cheaper to repeat before each use than to spill and reload.
+     */
+    static boolean rematerializable(Instr in) {
+        if (in.dsts().size() != 1 || !in.mods().isEmpty() || in.srcs().isEmpty()) {
+            return false;
+        }
+        String op = in.op().name();
+        if (!op.equals("MOV") && !op.equals("UMOV")) {
+            return false;
+        }
+        Object v = in.srcs().get(0).value();
+        boolean constant = v instanceof org.jptxas.ori.ir.Imm
+                || v instanceof org.jptxas.ori.ir.CBank c && c.index() == null;
+        return constant && in.dsts().get(0).comps() == 1 && !in.srcs().get(0).hasModifiers()
+                && (in.srcs().size() == 1 || in.srcs().get(1).value() instanceof org.jptxas.ori.ir.Imm);
     }
 }

@@ -144,8 +144,9 @@ final class LinearScan {
         return true;
     }
 
+    /** Spill cost per position covered; rematerializable values cost a quarter (no memory traffic). */
     private static double priority(LiveInterval iv) {
-        return iv.weight / Math.max(1, iv.length());
+        return iv.weight / Math.max(1, iv.length()) * (iv.rematDef != null ? 0.25 : 1);
     }
 
     private void evictOrSpill(LiveInterval cur, List<LiveInterval> active, List<LiveInterval> inactive) {

@@ -15,6 +15,9 @@ final class LiveInterval {
     final int fixed;
     double weight;
     boolean spillable = true;
+    /** The single definition, when it can be re-executed before each use instead of spilling; else null. */
+    org.jptxas.ori.ir.Instr rematDef;
+    int defs;
     /** Assigned register (first component), or -1. */
     int reg = -1;
     /** Index of the first range that may still matter for the scan position. */

@@ -57,7 +57,7 @@ final class RegOperands {
 
     /**
      * The source register of a plain copy ({@code MOV d, s}, {@code MOV d, s, 0xf}, {@code UMOV d, s},
-     * {@code IMAD.MOV.U32 d, RZ, RZ, s}) whose destination is one register of the same file and size; else null.
+     * {@code IMAD.MOV.U32 d, RZ, RZ, s}) between whole registers of the same file and size; else null.
      */
     static Reg copySource(Instr in) {
         if (in.dsts().size() != 1) {
@@ -87,7 +87,7 @@ final class RegOperands {
             }
         }
         if (s.hasModifiers() || !(s.value() instanceof Reg r) || r.isZero() || r.file() != d.file()
-                || r.comps() != d.comps()) {
+                || r.isPart() || d.isPart() || r.comps() != d.comps()) {
             return null;
         }
         return r;

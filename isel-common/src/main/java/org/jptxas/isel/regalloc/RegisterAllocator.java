@@ -72,7 +72,7 @@ public final class RegisterAllocator {
             if (spilled.isEmpty()) {
                 break;
             }
-            SpillRewriter.rewrite(body, values, spilled, constraints, frame);
+            SpillRewriter.rewrite(body, values, spilled, constraints, frame, intervals);
         }
         Assignment assignment = new Assignment();
         for (int k = 0; k < values.size(); k++) {
@@ -120,7 +120,8 @@ public final class RegisterAllocator {
             ok[r] = switch (file) {
                 case R -> r <= limits.highestGpr() && r != RegisterLimits.STACK_POINTER
                         && !limits.reservedGprs().contains(r);
-                case UR, UP -> limits.uniformFile();
+                case UR -> limits.uniformFile() && !limits.reservedUrs().contains(r);
+                case UP -> limits.uniformFile();
                 case P -> true;
             };
         }

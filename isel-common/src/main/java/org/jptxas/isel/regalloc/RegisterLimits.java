@@ -13,8 +13,11 @@ import org.jptxas.ori.target.Target;
  * @param maxRegisters     register count limit, {@value #MIN_REGISTERS}..{@value #MAX_REGISTERS}
  * @param uniformFile      whether UR/UP exist (sm_75 and later)
  * @param reservedGprs     general registers never allocated beyond R1 (the stack pointer, always reserved)
+ * @param reservedUrs      uniform registers never allocated (e.g. UR4-UR5 when a later stage loads the global
+ *                         memory descriptor there)
  */
-public record RegisterLimits(int maxRegisters, boolean uniformFile, List<Integer> reservedGprs) {
+public record RegisterLimits(int maxRegisters, boolean uniformFile, List<Integer> reservedGprs,
+                             List<Integer> reservedUrs) {
     /** ptxas (12.x, 13.x) raises smaller limits to this for every sm_75..sm_90 profile, with a warning. */
     public static final int MIN_REGISTERS = 24;
     /** Largest register count; larger {@code --maxrregcount} values are ignored with a warning. */
@@ -30,11 +33,12 @@ public record RegisterLimits(int maxRegisters, boolean uniformFile, List<Integer
                     + MAX_REGISTERS);
         }
         reservedGprs = List.copyOf(reservedGprs);
+        reservedUrs = List.copyOf(reservedUrs);
     }
 
     /** No limit beyond the hardware's. */
     public static RegisterLimits of(Target target) {
-        return new RegisterLimits(MAX_REGISTERS, target.sm() >= 75, List.of());
+        return new RegisterLimits(MAX_REGISTERS, target.sm() >= 75, List.of(), List.of());
     }
 
     /**
@@ -48,7 +52,7 @@ public record RegisterLimits(int maxRegisters, boolean uniformFile, List<Integer
                 limit = Math.min(limit, Math.max(MIN_REGISTERS, requested.getAsInt()));
             }
         }
-        return new RegisterLimits(limit, target.sm() >= 75, List.of());
+        return new RegisterLimits(limit, target.sm() >= 75, List.of(), List.of());
     }
 
     /** The warning ptxas prints for a {@code --maxrregcount} value it adjusts or ignores, if any. */
@@ -67,7 +71,14 @@ public record RegisterLimits(int maxRegisters, boolean uniformFile, List<Integer
     public RegisterLimits reserving(List<Integer> gprs) {
         List<Integer> all = new java.util.ArrayList<>(reservedGprs);
         all.addAll(gprs);
-        return new RegisterLimits(maxRegisters, uniformFile, all);
+        return new RegisterLimits(maxRegisters, uniformFile, all, reservedUrs);
+    }
+
+    /** The same limits with more uniform registers kept out of allocation. */
+    public RegisterLimits reservingUniform(List<Integer> urs) {
+        List<Integer> all = new java.util.ArrayList<>(reservedUrs);
+        all.addAll(urs);
+        return new RegisterLimits(maxRegisters, uniformFile, reservedGprs, all);
     }
 
     /** Highest general register index the allocator may assign. */

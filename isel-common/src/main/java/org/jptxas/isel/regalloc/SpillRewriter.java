@@ -71,11 +71,31 @@ final class SpillRewriter {
     }
 
     static void rewrite(FunctionBody body, ValueTable values, BitSet spilled, ValueTable.Constraints constraints,
-            Frame frame) {
+            Frame frame, LiveInterval[] intervals) {
         SpillRewriter w = new SpillRewriter(body, values, constraints, frame);
         for (int k = spilled.nextSetBit(0); k >= 0; k = spilled.nextSetBit(k + 1)) {
-            w.spill(k);
+            Instr remat = intervals[k].rematDef;
+            if (remat != null) {
+                w.rematerialize(k, remat);
+            } else {
+                w.spill(k);
+            }
         }
+    }
+
+    /** Repeats the value's only definition (a constant move) before each use and deletes the original. */
+    private void rematerialize(int key, Instr def) {
+        RegFile file = values.file(key);
+        int index = values.index(key);
+        for (BasicBlock b : body.blocks()) {
+            b.instrs().removeIf(i -> i == def);
+        }
+        rewriteAccesses(file, index, values.comps(key),
+                t -> new Instr(def.op(), def.mods(), List.of(t), new ArrayList<>(def.srcs()), Guard.ALWAYS,
+                        def.line()),
+                (t, g) -> {
+                    throw new IllegalStateException("rematerialized value redefined");
+                }, 0);
     }
 
     private void spill(int key) {
@@ -136,6 +156,9 @@ final class SpillRewriter {
                 boolean defs = false;
                 for (Reg r : in.dsts()) {
                     defs |= is(r, file, index);
+                    // Writing one part keeps the rest: reload it first. (A guarded write needs no reload: the
+                    // store after it has the same guard.)
+                    uses |= is(r, file, index) && r.isPart();
                 }
                 if (!uses && !defs) {
                     out.add(in);
@@ -147,11 +170,11 @@ final class SpillRewriter {
                 if (uses) {
                     out.add(reload.make(temp));
                     frame.loadBytes += bytes;
-                    RegOperands.mapUses(in, r -> is(r, file, index) ? withComps(temp, r.comps()) : r);
+                    RegOperands.mapUses(in, r -> is(r, file, index) ? like(temp, r) : r);
                 }
                 out.add(in);
                 if (defs) {
-                    RegOperands.mapDefs(in, r -> is(r, file, index) ? withComps(temp, r.comps()) : r);
+                    RegOperands.mapDefs(in, r -> is(r, file, index) ? like(temp, r) : r);
                     out.add(store.make(temp, in.guard()));
                     frame.storeBytes += bytes;
                 }
@@ -167,7 +190,8 @@ final class SpillRewriter {
         return r.virtual() && r.file() == file && r.index() == index;
     }
 
-    private static Reg withComps(Reg temp, int comps) {
-        return comps == temp.comps() ? temp : Reg.virt(temp.file(), temp.index(), comps);
+    /** The temporary in the shape of the reference it replaces (whole or the same part). */
+    private static Reg like(Reg temp, Reg ref) {
+        return new Reg(temp.file(), temp.index(), temp.comps(), true, ref.part());
     }
 }

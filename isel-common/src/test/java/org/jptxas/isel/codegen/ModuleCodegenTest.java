@@ -17,6 +17,26 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class ModuleCodegenTest {
+    @ParameterizedTest
+    @ValueSource(strings = {"sm_80", "sm_90"})
+    void constantAndGlobalVariablesGetTheirSections(String arch) throws Exception {
+        org.jptxas.ori.ir.OriModule m = SaxpyOri.module(arch);
+        byte[] init = {1, 2, 3, 4, 5, 6, 7, 8};
+        m = new org.jptxas.ori.ir.OriModule(m.sourceName(), m.target(), m.functions(), List.of(
+                new org.jptxas.ori.ir.GlobalVar("coeffs", org.jptxas.ori.ir.GlobalVar.Space.CONSTANT, 8, 4, 8, init, false),
+                new org.jptxas.ori.ir.GlobalVar("table", org.jptxas.ori.ir.GlobalVar.Space.GLOBAL, 8, 8, 0, init, true)));
+        ModuleCodegen.Result r = new ModuleCodegen(CodegenPipeline.naive()).compile(m, Target.of(arch),
+                CompileOptions.defaults(), IrObserver.NONE, false);
+        Cubin cubin = Cubin.read(r.cubin());
+        var bank3 = cubin.section(".nv.constant3").orElseThrow();
+        assertEquals(16, bank3.size());
+        assertArrayEquals(init, java.util.Arrays.copyOfRange(bank3.data(), 8, 16));
+        assertTrue(cubin.section(".nv.global.init").isPresent());
+        if (arch.equals("sm_80")) {
+            assertTrue(r.resourceReport().startsWith("jptxas info    : 8 bytes gmem, 16 bytes cmem[3]"), r.resourceReport());
+        }
+    }
+
     static ModuleCodegen.Result compile(String arch) throws Exception {
         return new ModuleCodegen(CodegenPipeline.naive()).compile(SaxpyOri.module(arch), Target.of(arch),
                 CompileOptions.defaults(), IrObserver.NONE, false);

@@ -61,7 +61,8 @@ final class SaxpyOri {
         b0.instrs().add(op("S2R", List.of(), List.of(tid), new SpecialReg("SR_TID.X")));
         // sm_90 has no c-bank operand in these forms: the values come through LDC first.
         boolean ldc = target.sm() >= 90;
-        Operand ntid = ldc ? load(body, b0, CBank.of(0, 0), 1) : CBank.of(0, 0);
+        // nvdisasm spells an LDC of offset 0 c[0x0][RZ]: the form has an index register.
+        Operand ntid = ldc ? load(body, b0, new CBank(0, 0, Reg.RZ), 1) : CBank.of(0, 0);
         Operand n = ldc ? load(body, b0, CBank.of(0, base), 1) : CBank.of(0, base);
         Operand xp = ldc ? load(body, b0, CBank.of(0, base + 8), 2) : CBank.of(0, base + 8);
         Operand yp = ldc ? load(body, b0, CBank.of(0, base + 16), 2) : CBank.of(0, base + 16);
