@@ -80,6 +80,19 @@ public final class SassIsa {
         return bySkeleton.getOrDefault(skeleton, List.of());
     }
 
+    /** Built on first use by the assembler's fallback; see {@link FormGeneralizer}. */
+    private volatile Map<String, List<SassForm>> generalized;
+
+    /** Assembler-only forms with literal operands generalized to fields (see {@link FormGeneralizer}). */
+    List<SassForm> generalizedWithSkeleton(String skeleton) {
+        Map<String, List<SassForm>> g = generalized;
+        if (g == null) {
+            g = FormGeneralizer.generalize(byKey);
+            generalized = g;
+        }
+        return g.getOrDefault(skeleton, List.of());
+    }
+
     /**
      * The forms of one key grouped by mask: masks are tried most specific first (then by value), and for each mask one
      * hash probe finds the forms whose fixed bits equal the instruction's bits under it. Allocation-free.
