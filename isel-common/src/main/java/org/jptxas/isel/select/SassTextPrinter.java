@@ -216,12 +216,9 @@ public final class SassTextPrinter {
             return List.of(new Spelling("`(" + blockLabels.apply(bl.block()) + ")"));
         }
         if (v instanceof Sym sym) {
-            String name = sym.addend() == 0 ? sym.name() : sym.name() + "+0x" + Long.toHexString(sym.addend());
-            return switch (sym.part()) {
-                case WHOLE -> List.of(new Spelling("`(" + name + ")"));
-                case LO32 -> List.of(new Spelling("32@lo(" + name + ")", "0x0"));
-                case HI32 -> List.of(new Spelling("32@hi(" + name + ")", "0x0"));
-            };
+            // The relocated half keeps Ori's spelling (32@lo(g), 32@hi(g+8)), which the driver replaces by 0x0.
+            return sym.part() == Sym.Part.WHOLE ? List.of(new Spelling("`(" + sym.name() + ")"))
+                    : List.of(new Spelling(sym.toString(), "0x0"));
         }
         throw new IllegalArgumentException("operand " + v);
     }

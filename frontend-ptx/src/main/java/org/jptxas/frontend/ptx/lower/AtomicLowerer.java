@@ -73,7 +73,8 @@ public final class AtomicLowerer implements InstructionLowerer {
         Reg b = SyncOperands.register(cx, ops.get(i++), valueType);
         Reg c = op.equals("cas") ? SyncOperands.register(cx, ops.get(i++), valueType) : null;
         Addr addr = cx.address(addrOperand, space == Space.SHARED ? StateSpace.SHARED : StateSpace.GLOBAL);
-        Reg d = dstOperand == null ? cx.newReg(RegFile.R, comps) : cx.dst(dstOperand, valueType);
+        Reg d = dstOperand != null ? cx.dst(dstOperand, valueType)
+                : space == Space.GLOBAL ? null : cx.newReg(RegFile.R, comps); // red: no result (ATOMS needs one)
 
         Scope scope = MemoryOrdering.scope(insn);
         Semantics sem = MemoryOrdering.semantics(insn);
@@ -96,7 +97,7 @@ public final class AtomicLowerer implements InstructionLowerer {
                     List<String> mods = new ArrayList<>();
                     mods.add(op.toUpperCase());
                     mods.addAll(typeMods);
-                    cx.emit("ATOMS", mods, List.of(d), sources(addr, b, c));
+                    cx.emit("ATOMS", mods, List.of(red ? Reg.RZ : d), sources(addr, b, c));
                 }
             }
             case GENERIC -> {
