@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import org.jptxas.isel.codegen.CodeLine;
 import org.jptxas.isel.codegen.CodegenContext;
-import org.jptxas.isel.codegen.NaiveSassEmitter;
+import org.jptxas.isel.codegen.PassThroughSassEmitter;
 import org.jptxas.isel.codegen.SassEmitter;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.Diagnostic;
@@ -31,7 +31,7 @@ public final class SelectingSassEmitter implements SassEmitter {
     @Override
     public List<CodeLine> emit(OriFunction function, CodegenContext context) throws CompilationException {
         FunctionBody body = function.body();
-        String[] labels = NaiveSassEmitter.blockLabels(body);
+        String[] labels = PassThroughSassEmitter.blockLabels(body);
         List<CodeLine> out = new ArrayList<>(body.instructionCount());
         List<Diagnostic> errors = new ArrayList<>();
         for (BasicBlock b : body.blocks()) {
@@ -39,7 +39,8 @@ public final class SelectingSassEmitter implements SassEmitter {
             for (Instr in : b.instrs()) {
                 try {
                     SassLine line = selector.emit(in, id -> labels[id]);
-                    out.add(new CodeLine(pending, line.text(), null, symbolOf(in), in.line()));
+                    out.add(new CodeLine(pending, line.text(), line.assemblyText(), null,
+                            line.relocation() != null ? line.relocation() : symbolOf(in), in.line()));
                 } catch (SelectionException e) {
                     errors.add(Diagnostic.error(context.sourceName(), in.line(), "Internal error: " + e.getMessage()));
                 }
