@@ -113,9 +113,11 @@ final class LinearScan {
         }
     }
 
-    /** Order-insensitive removal (lists are scanned whole; determinism comes from the fixed iteration order). */
+    /** Constant-time removal by moving the last element into the hole (callers walk the lists backwards). */
     private static void removeAt(List<LiveInterval> list, int i) {
-        list.remove(i);
+        int last = list.size() - 1;
+        list.set(i, list.get(last));
+        list.remove(last);
     }
 
     private static void block(boolean[] blocked, LiveInterval it) {

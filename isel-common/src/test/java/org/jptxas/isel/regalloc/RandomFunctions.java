@@ -21,14 +21,21 @@ final class RandomFunctions {
     private final List<Reg> pairs = new ArrayList<>();
     private final List<Reg> preds = new ArrayList<>();
     private int budget;
+    private final int reachBack;
 
-    private RandomFunctions(long seed, int instructions) {
+    private RandomFunctions(long seed, int instructions, int reachBack) {
         this.rnd = new Random(seed);
         this.budget = instructions;
+        this.reachBack = reachBack;
     }
 
     static OriFunction generate(long seed, int instructions) {
-        return new RandomFunctions(seed, instructions).build();
+        return new RandomFunctions(seed, instructions, 40).build();
+    }
+
+    /** {@code reachBack}: one operand in this many comes from anywhere before (a long-lived value). */
+    static OriFunction generate(long seed, int instructions, int reachBack) {
+        return new RandomFunctions(seed, instructions, reachBack).build();
     }
 
     private OriFunction build() {
@@ -47,7 +54,7 @@ final class RandomFunctions {
     private Reg pick(List<Reg> from) {
         // Prefer recent values (realistic short lifetimes) but reach back sometimes.
         int n = from.size();
-        int i = rnd.nextInt(40) == 0 ? rnd.nextInt(n) : Math.max(0, n - 1 - rnd.nextInt(Math.min(n, 24)));
+        int i = rnd.nextInt(reachBack) == 0 ? rnd.nextInt(n) : Math.max(0, n - 1 - rnd.nextInt(Math.min(n, 24)));
         return from.get(i);
     }
 
