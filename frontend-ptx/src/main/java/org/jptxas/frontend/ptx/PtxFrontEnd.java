@@ -10,7 +10,7 @@ import org.jptxas.frontend.ptx.parse.ParseResult;
 import org.jptxas.frontend.ptx.parse.PtxParser;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.Diagnostic;
-import org.jptxas.ori.diag.UnsupportedFeatureException;
+import org.jptxas.frontend.ptx.lower.PtxLowering;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
 
@@ -41,7 +41,7 @@ public final class PtxFrontEnd {
         if (checked.hasErrors()) {
             throw new CompilationException(all);
         }
-        return new Checked(fileName, checked.resolved(), all);
+        return new Checked(fileName, checked.resolved(), all, target);
     }
 
     /** A PTX module that parsed and passed the semantic checks. */
@@ -56,11 +56,11 @@ public final class PtxFrontEnd {
         OriModule lower() throws CompilationException;
     }
 
-    private record Checked(String fileName, ResolvedModule resolved, List<Diagnostic> warnings) implements CheckedModule {
+    private record Checked(String fileName, ResolvedModule resolved, List<Diagnostic> warnings, Target target)
+            implements CheckedModule {
         @Override
         public OriModule lower() throws CompilationException {
-            throw new UnsupportedFeatureException(null, 0,
-                    "Code generation (lowering PTX to Ori) is not yet supported by jptxas; use --syntax-only to check PTX");
+            return PtxLowering.lower(fileName, resolved, target);
         }
     }
 

@@ -75,6 +75,19 @@ public interface LoweringContext {
     /** Places {@code block} after the current one in layout and makes it the insertion point. */
     void startBlock(BasicBlock block);
 
+    /**
+     * The virtual register holding a device function's parameter or return value, or a call site's {@code .param}
+     * variable ({@code param0}, {@code retval0}). In a lowered {@code .func}, the parameters' registers are the first
+     * virtual registers created, in declaration order, then the return values' (R file; sizes by type).
+     */
+    Reg paramRegister(org.jptxas.frontend.ptx.ast.Expr.SymbolRef param);
+
+    /** The block a PTX label starts ({@code bra $L__BB0_2}). */
+    BasicBlock branchTarget(org.jptxas.frontend.ptx.ast.Expr.SymbolRef label);
+
+    /** True when lowering a kernel ({@code .entry}); {@code ret} becomes {@code EXIT} there. */
+    boolean isKernel();
+
     /** The error for valid PTX that jptxas does not lower yet, positioned at the instruction. */
     UnsupportedFeatureException unsupported(String what);
 }

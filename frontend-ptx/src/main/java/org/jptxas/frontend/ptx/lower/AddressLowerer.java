@@ -1,0 +1,91 @@
+package org.jptxas.frontend.ptx.lower;
+
+import com.google.auto.service.AutoService;
+import java.util.List;
+import java.util.Set;
+import org.jptxas.frontend.ptx.ast.Instruction;
+import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.frontend.ptx.ast.StateSpace;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.ir.CBank;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.Src;
+
+/**
+ * {@code cvta}, {@code isspacep}, {@code prefetch}/{@code prefetchu}: generic ↔ window addresses as ptxas computes
+ * them (window bases in constant bank 0: shared at {@code c[0x0][0x18]}, local at {@code c[0x0][0x20]}; global is
+ * identity), QSPC for {@code isspacep.shared/local/global}; prefetches are hints and lower to nothing.
+ */
+@AutoService(InstructionLowerer.class)
+public final class AddressLowerer implements InstructionLowerer {
+    @Override
+    public Set<String> opcodes() {
+        return Set.of("cvta", "isspacep", "prefetch", "prefetchu");
+    }
+
+    @Override
+    public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
+        switch (insn.opcode()) {
+            case "cvta" -> cvta(insn, cx);
+            case "isspacep" -> isspacep(insn, cx);
+            default -> {
+                // prefetch hints: no architectural effect; ptxas drops most of them too
+            }
+        }
+    }
+
+    private static int windowBase(StateSpace s) {
+        return s == StateSpace.LOCAL ? 0x20 : 0x18;
+    }
+
+    private void cvta(Instruction insn, LoweringContext cx) throws CompilationException {
+        boolean toWindow = insn.hasModifier("to");
+        StateSpace space = MemoryLowerer.space(insn);
+        PtxType t = Ptx.type(insn);
+        Reg d = cx.dst(Ptx.op(insn, 0), t);
+        Src a = cx.src(Ptx.op(insn, 1), t);
+        if (space == null || (space != StateSpace.GLOBAL && space != StateSpace.SHARED && space != StateSpace.LOCAL)) {
+            throw cx.unsupported(null);
+        }
+        if (space == StateSpace.GLOBAL) {
+            MovLowerer.move(cx, d, a, t);
+            return;
+        }
+        int base = windowBase(space);
+        if (toWindow) {
+            // window offset = generic - window base (low 32 bits suffice)
+            Reg lo = d.width() == 2 ? d.component(0) : d;
+            cx.emit("IADD3", List.of(), List.of(lo, Reg.PT, Reg.PT),
+                    List.of(Ptx.lo(a), Src.of(CBank.of(0, base)).negated(), Ptx.rz()));
+            if (d.width() == 2) {
+                cx.emit("MOV", List.of(), List.of(d.component(1)), List.of(Ptx.rz()));
+            }
+            return;
+        }
+        if (d.width() != 2) {
+            throw cx.unsupported("32-bit generic addresses");
+        }
+        Reg carry = Ptx.pred(cx);
+        Reg lo = Ptx.r32(cx);
+        cx.emit("IADD3", List.of(), List.of(lo, carry, Reg.PT), List.of(Ptx.lo(a), Src.of(CBank.of(0, base)), Ptx.rz()));
+        cx.emit("IADD3", List.of("X"), List.of(d.component(1), Reg.PT, Reg.PT),
+                List.of(Ptx.rz(), Src.of(CBank.of(0, base + 4)), Ptx.rz(), Src.of(carry), Ptx.notPt()));
+        cx.emit("MOV", List.of(), List.of(d.component(0)), List.of(Src.of(lo)));
+    }
+
+    private void isspacep(Instruction insn, LoweringContext cx) throws CompilationException {
+        StateSpace space = MemoryLowerer.space(insn);
+        Reg p = cx.dst(Ptx.op(insn, 0), PtxType.PRED);
+        Src a = cx.src(Ptx.op(insn, 1), PtxType.U64);
+        String kind = switch (space == null ? StateSpace.REG : space) {
+            case SHARED -> "S";
+            case LOCAL -> "L";
+            case GLOBAL -> "G";
+            default -> null;
+        };
+        if (kind == null || !(a.value() instanceof Reg r) || r.width() != 2) {
+            throw cx.unsupported(null);
+        }
+        cx.emit("QSPC", List.of("E", kind), List.of(p, Reg.RZ), List.of(Src.of(org.jptxas.ori.ir.Addr.of(r, 0))));
+    }
+}

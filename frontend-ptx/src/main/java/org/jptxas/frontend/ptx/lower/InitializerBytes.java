@@ -1,0 +1,79 @@
+package org.jptxas.frontend.ptx.lower;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jptxas.frontend.ptx.ast.Declarator;
+import org.jptxas.frontend.ptx.ast.Expr;
+import org.jptxas.frontend.ptx.ast.Initializer;
+import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.frontend.ptx.ast.VariableDecl;
+import org.jptxas.frontend.ptx.parse.ConstantEvaluator;
+
+/** The initial bytes of a module variable (little endian, element by element, zero-filled to the size). */
+final class InitializerBytes {
+    /** An initializer jptxas cannot turn into bytes (addresses need relocations). */
+    static final class NotConstant extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        NotConstant(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private InitializerBytes() {}
+
+    static byte[] of(VariableDecl decl, Declarator d, long size) throws NotConstant {
+        byte[] out = new byte[(int) size];
+        List<Expr> scalars = new ArrayList<>();
+        flatten(d.initializer(), scalars);
+        int elem = decl.type() == PtxType.PRED ? 4 : decl.type().sizeBytes();
+        int pos = 0;
+        for (Expr e : scalars) {
+            if (pos + elem > out.length) {
+                break;
+            }
+            long bits = bits(e, decl.type());
+            for (int i = 0; i < elem; i++) {
+                out[pos + i] = (byte) (bits >>> (8 * i));
+            }
+            pos += elem;
+        }
+        return out;
+    }
+
+    private static void flatten(Initializer init, List<Expr> out) throws NotConstant {
+        if (init instanceof Initializer.Value v) {
+            out.add(v.value());
+        } else if (init instanceof Initializer.Aggregate a) {
+            for (Initializer e : a.elements()) {
+                flatten(e, out);
+            }
+        } else {
+            throw new NotConstant("texture/sampler field initializers");
+        }
+    }
+
+    /** The raw bits of a constant of {@code type}: integers truncated, floats converted to the type's format. */
+    static long bits(Expr e, PtxType type) throws NotConstant {
+        boolean isFloat = switch (type) {
+            case F16, BF16, F32, F64 -> true;
+            default -> false;
+        };
+        if (e instanceof Expr.FloatLit f) {
+            return isFloat ? FloatBits.convert(f, type) : FloatBits.rawBits(f);
+        }
+        if (e instanceof Expr.Unary u && u.op() == Expr.UnaryOp.NEG && u.operand() instanceof Expr.FloatLit f && isFloat) {
+            return FloatBits.negate(FloatBits.convert(f, type), type);
+        }
+        long v;
+        try {
+            v = ConstantEvaluator.evaluate(e);
+        } catch (ConstantEvaluator.NotConstantException ex) {
+            throw new NotConstant("initializers with addresses of variables");
+        }
+        if (isFloat) {
+            return FloatBits.fromInteger(v, type);
+        }
+        return v;
+    }
+}

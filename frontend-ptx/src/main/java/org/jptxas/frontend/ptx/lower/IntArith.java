@@ -1,0 +1,273 @@
+package org.jptxas.frontend.ptx.lower;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jptxas.frontend.ptx.ast.Instruction;
+import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.ir.Imm;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
+
+/**
+ * Integer add/sub/mul/mad/min/max/abs/neg (8 to 64 bits, carry chains) with ptxas's idioms: IADD3 (with carry-out
+ * predicate and {@code .X} for the high half), IMAD / IMAD.WIDE / IMAD.HI, IMNMX, IABS.
+ *
+ * <p>Operand shapes (full Ori forms): {@code IADD3 d, cout0, cout1, a, b, c [, cin0, cin1 when X]};
+ * {@code IMAD d, a, b, c}; {@code IMAD.WIDE d.64, a, b, c.64}; {@code IMNMX d, a, b, p} (PT = min).
+ */
+final class IntArith {
+    private IntArith() {}
+
+    static Src neg(Src s) {
+        if (s.value() instanceof Imm m) {
+            return Ptx.imm(-(int) m.bits());
+        }
+        return s.negated();
+    }
+
+    static void iadd3(LoweringContext cx, Reg d, Src a, Src b, Src c) {
+        cx.emit("IADD3", List.of(), List.of(d, Reg.PT, Reg.PT), List.of(a, b, c));
+    }
+
+    /** 64-bit {@code d = a + b} (b negated: a - b). */
+    static void add64(LoweringContext cx, Reg d, Src a, Src b, boolean subtract) {
+        Reg carry = Ptx.pred(cx);
+        cx.emit("IADD3", List.of(), List.of(d.component(0), carry, Reg.PT),
+                List.of(Ptx.lo(a), subtract ? neg(Ptx.lo(b)) : Ptx.lo(b), Ptx.rz()));
+        Src bh = Ptx.hi(b);
+        if (subtract) {
+            bh = bh.value() instanceof Imm m ? Ptx.imm(~m.bits()) : bh.inverted();
+        }
+        cx.emit("IADD3", List.of("X"), List.of(d.component(1), Reg.PT, Reg.PT),
+                List.of(Ptx.hi(a), bh, Ptx.rz(), Src.of(carry), Ptx.notPt()));
+    }
+
+    static void add(Instruction insn, LoweringContext cx, PtxType t, boolean subtract) throws CompilationException {
+        boolean sat = insn.hasModifier("sat");
+        boolean cc = insn.hasModifier("cc");
+        Reg d = cx.dst(Ptx.op(insn, 0), t);
+        Src a = cx.src(Ptx.op(insn, 1), t);
+        Src b = cx.src(Ptx.op(insn, 2), t);
+        if (Ptx.wide(t)) {
+            if (cc) {
+                throw cx.unsupported("64-bit carry chains");
+            }
+            add64(cx, d, a, b, subtract);
+            return;
+        }
+        if (sat) {
+            throw cx.unsupported(null);
+        }
+        if (cc) {
+            Reg carry = ((FunctionLowerer) cx).carryFlag();
+            cx.emit("IADD3", List.of(), List.of(d, carry, Reg.PT), List.of(a, subtract ? neg(b) : b, Ptx.rz()));
+            return;
+        }
+        if (a.value() instanceof Imm && !(b.value() instanceof Imm) && !subtract) {
+            Src x = a;
+            a = b;
+            b = x;
+        }
+        iadd3(cx, d, a, subtract ? neg(b) : b, Ptx.rz());
+    }
+
+    /** {@code addc}/{@code subc} [.cc]: IADD3.X with the function's carry flag. */
+    static void addc(Instruction insn, LoweringContext cx, PtxType t, boolean subtract) throws CompilationException {
+        if (Ptx.wide(t)) {
+            throw cx.unsupported(null);
+        }
+        Reg d = cx.dst(Ptx.op(insn, 0), t);
+        Src a = cx.src(Ptx.op(insn, 1), t);
+        Src b = cx.src(Ptx.op(insn, 2), t);
+        Reg carry = ((FunctionLowerer) cx).carryFlag();
+        if (subtract) {
+            b = b.value() instanceof Imm m ? Ptx.imm(~m.bits()) : b.inverted();
+        }
+        Reg cout = insn.hasModifier("cc") ? carry : Reg.PT;
+        cx.emit("IADD3", List.of("X"), List.of(d, cout, Reg.PT), List.of(a, b, Ptx.rz(), Src.of(carry), Ptx.notPt()));
+    }
+
+    static void mul(Instruction insn, LoweringContext cx, PtxType t, boolean mad) throws CompilationException {
+        boolean hi = insn.hasModifier("hi");
+        boolean wide = insn.hasModifier("wide");
+        boolean cc = insn.hasModifier("cc");
+        if (insn.hasModifier("sat")) {
+            throw cx.unsupported(null);
+        }
+        PtxType dt = wide ? widen(t) : t;
+        Reg d = cx.dst(Ptx.op(insn, 0), dt);
+        Src a = cx.src(Ptx.op(insn, 1), t);
+        Src b = cx.src(Ptx.op(insn, 2), t);
+        Src c = mad ? cx.src(Ptx.op(insn, 3), dt) : null;
+        if (a.value() instanceof Imm && !(b.value() instanceof Imm)) {
+            Src x = a;
+            a = b;
+            b = x;
+        }
+        String u = Ptx.signed(t) ? null : "U32";
+        if (c != null && !(c.value() instanceof Reg) && !(b.value() instanceof Reg)) {
+            // one immediate/constant slot per IMAD: the addend goes to a register
+            Reg r = cx.newReg(RegFile.R, wide || Ptx.wide(t) ? 2 : 1);
+            MovLowerer.move(cx, r, c, dt);
+            c = Src.of(r);
+        }
+        if (t.sizeBytes() < 4) {
+            a = extend(cx, a, t);
+            b = extend(cx, b, t);
+        }
+        if (wide) {
+            if (t.sizeBytes() == 4) {
+                cx.emit("IMAD_WIDE", u == null ? List.of() : List.of(u), List.of(d), List.of(a, b, mad ? c : Ptx.rz()));
+            } else {
+                // 16 x 16 -> 32
+                cx.emit("IMAD", List.of(), List.of(d), List.of(a, b, mad ? c : Ptx.rz()));
+            }
+            return;
+        }
+        if (Ptx.wide(t)) {
+            if (hi) {
+                throw cx.unsupported("64-bit mul.hi");
+            }
+            mul64(cx, d, a, b, mad ? c : null);
+            return;
+        }
+        if (hi) {
+            Reg h = mad ? Ptx.r32(cx) : d;
+            List<String> mods = u == null ? List.of("HI") : List.of("HI", "U32");
+            cx.emit("IMAD", mods, List.of(h), List.of(a, b, Ptx.rz()));
+            if (mad) {
+                emitAdd(cx, insn, d, Src.of(h), c, cc);
+            }
+            return;
+        }
+        if (cc) {
+            Reg p = Ptx.r32(cx);
+            cx.emit("IMAD", List.of(), List.of(p), List.of(a, b, Ptx.rz()));
+            emitAdd(cx, insn, d, Src.of(p), c, true);
+            return;
+        }
+        cx.emit("IMAD", List.of(), List.of(d), List.of(a, b, mad ? c : Ptx.rz()));
+    }
+
+    private static void emitAdd(LoweringContext cx, Instruction insn, Reg d, Src a, Src b, boolean cc) {
+        if (cc || insn.opcode().equals("madc")) {
+            Reg carry = ((FunctionLowerer) cx).carryFlag();
+            Reg cout = cc ? carry : Reg.PT;
+            if (insn.opcode().equals("madc")) {
+                cx.emit("IADD3", List.of("X"), List.of(d, cout, Reg.PT),
+                        List.of(a, b, Ptx.rz(), Src.of(carry), Ptx.notPt()));
+            } else {
+                cx.emit("IADD3", List.of(), List.of(d, cout, Reg.PT), List.of(a, b, Ptx.rz()));
+            }
+        } else {
+            iadd3(cx, d, a, b, Ptx.rz());
+        }
+    }
+
+    static void madc(Instruction insn, LoweringContext cx, PtxType t) throws CompilationException {
+        if (Ptx.wide(t)) {
+            throw cx.unsupported(null);
+        }
+        boolean hi = insn.hasModifier("hi");
+        Reg d = cx.dst(Ptx.op(insn, 0), t);
+        Src a = cx.src(Ptx.op(insn, 1), t);
+        Src b = cx.src(Ptx.op(insn, 2), t);
+        Src c = cx.src(Ptx.op(insn, 3), t);
+        Reg p = Ptx.r32(cx);
+        List<String> mods = hi ? (Ptx.signed(t) ? List.of("HI") : List.of("HI", "U32")) : List.of();
+        cx.emit("IMAD", mods, List.of(p), List.of(a, b, Ptx.rz()));
+        emitAdd(cx, insn, d, Src.of(p), c, insn.hasModifier("cc"));
+    }
+
+    /** 64-bit {@code d = a * b (+ c)}: IMAD.WIDE.U32 of the low halves plus the two cross products. */
+    static void mul64(LoweringContext cx, Reg d, Src a, Src b, Src c) {
+        Reg t = cx.newReg(RegFile.R, 2);
+        cx.emit("IMAD_WIDE", List.of("U32"), List.of(t), List.of(Ptx.lo(a), Ptx.lo(b), c == null ? Ptx.rz() : c));
+        Reg h = Ptx.r32(cx);
+        cx.emit("IMAD", List.of(), List.of(h), List.of(Ptx.lo(a), Ptx.hi(b), Src.of(t.component(1))));
+        cx.emit("IMAD", List.of(), List.of(d.component(1)), List.of(Ptx.hi(a), Ptx.lo(b), Src.of(h)));
+        cx.emit("MOV", List.of(), List.of(d.component(0)), List.of(Src.of(t.component(0))));
+    }
+
+    static PtxType widen(PtxType t) {
+        return switch (t) {
+            case S16 -> PtxType.S32;
+            case U16 -> PtxType.U32;
+            case S32 -> PtxType.S64;
+            default -> PtxType.U64;
+        };
+    }
+
+    /** Zero- or sign-extends an 8/16-bit value held in a 32-bit register. */
+    static Src extend(LoweringContext cx, Src v, PtxType t) {
+        if (!(v.value() instanceof Reg r) || r.isZero() || t.sizeBytes() >= 4) {
+            if (v.value() instanceof Imm m && Ptx.signed(t) && t.sizeBytes() < 4) {
+                long bits = t.sizeBytes() == 1 ? (byte) m.bits() : (short) m.bits();
+                return Ptx.imm(bits);
+            }
+            return v;
+        }
+        Reg out = Ptx.r32(cx);
+        if (Ptx.signed(t)) {
+            cx.emit("SGXT", List.of(), List.of(out), List.of(v, Ptx.imm(8 * t.sizeBytes())));
+        } else {
+            cx.emit("LOP3", List.of("LUT"), List.of(Reg.PT, out),
+                    List.of(v, Ptx.imm(t.sizeBytes() == 1 ? 0xff : 0xffff), Ptx.rz(), Ptx.imm(0xc0), Ptx.notPt()));
+        }
+        return Src.of(out);
+    }
+
+    static void minMax(Instruction insn, LoweringContext cx, PtxType t, boolean min) throws CompilationException {
+        Reg d = cx.dst(Ptx.op(insn, 0), t);
+        Src a = cx.src(Ptx.op(insn, 1), t);
+        Src b = cx.src(Ptx.op(insn, 2), t);
+        if (insn.hasModifier("relu")) {
+            throw cx.unsupported(null);
+        }
+        if (Ptx.wide(t)) {
+            Reg p = Ptx.pred(cx);
+            Compare.int64(cx, p, Reg.PT, min ? "LT" : "GT", Ptx.signed(t), a, b, Ptx.pt(), "AND");
+            cx.emit("SEL", List.of(), List.of(d.component(0)), List.of(Ptx.lo(a), Ptx.lo(b), Src.of(p)));
+            cx.emit("SEL", List.of(), List.of(d.component(1)), List.of(Ptx.hi(a), Ptx.hi(b), Src.of(p)));
+            return;
+        }
+        if (t.sizeBytes() < 4) {
+            a = extend(cx, a, t);
+            b = extend(cx, b, t);
+        }
+        if (a.value() instanceof Imm && !(b.value() instanceof Imm)) {
+            Src x = a;
+            a = b;
+            b = x;
+        }
+        cx.emit("IMNMX", Ptx.signed(t) ? List.of() : List.of("U32"), List.of(d),
+                List.of(a, b, min ? Ptx.pt() : Ptx.notPt()));
+    }
+
+    static void abs(Instruction insn, LoweringContext cx, PtxType t) throws CompilationException {
+        Reg d = cx.dst(Ptx.op(insn, 0), t);
+        Src a = cx.src(Ptx.op(insn, 1), t);
+        if (Ptx.wide(t)) {
+            Reg p = Ptx.pred(cx);
+            cx.emit("ISETP", List.of("LT", "AND"), List.of(p, Reg.PT), List.of(Ptx.hi(a), Ptx.rz(), Ptx.pt()));
+            Reg n = cx.newReg(RegFile.R, 2);
+            add64(cx, n, Ptx.imm(0) , a, true);
+            cx.emit("SEL", List.of(), List.of(d.component(0)), List.of(Src.of(n.component(0)), Ptx.lo(a), Src.of(p)));
+            cx.emit("SEL", List.of(), List.of(d.component(1)), List.of(Src.of(n.component(1)), Ptx.hi(a), Src.of(p)));
+            return;
+        }
+        cx.emit("IABS", List.of(), List.of(d), List.of(extend(cx, a, t)));
+    }
+
+    static void negate(Instruction insn, LoweringContext cx, PtxType t) throws CompilationException {
+        Reg d = cx.dst(Ptx.op(insn, 0), t);
+        Src a = cx.src(Ptx.op(insn, 1), t);
+        if (Ptx.wide(t)) {
+            add64(cx, d, Src.of(Reg.RZ), a, true);
+            return;
+        }
+        iadd3(cx, d, neg(a), Ptx.rz(), Ptx.rz());
+    }
+}
