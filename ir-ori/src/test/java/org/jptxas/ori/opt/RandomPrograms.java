@@ -203,7 +203,7 @@ final class RandomPrograms {
             }
         }
         Instr in;
-        switch (rnd.nextInt(16)) {
+        switch (rnd.nextInt(17)) {
             case 0 -> in = ins("MOV", List.of(), List.of(dst()), operand());
             case 1, 2 -> in = ins("IADD3", List.of(), List.of(dst()), neg(src()), neg(operand()), neg(src()));
             case 3 -> in = ins("IMAD", List.of(), List.of(dst()), src(), operand(), src());
@@ -274,6 +274,14 @@ final class RandomPrograms {
                         in = ins("IADD3", List.of(), List.of(dst()), Src.of(t), Src.of(Reg.RZ), src());
                     }
                 }
+            }
+            case 15 -> {
+                // A parameter read into a register whose readers take it in the immediate/uniform slot.
+                Reg t = body.newVirtual(RegFile.R, 1);
+                emit(ins("MOV", List.of(), List.of(t), Src.of(CBank.of(0, 0x160 + 4 * rnd.nextInt(8)))));
+                emit(ins("IADD3", List.of(), List.of(dst()), src(), Src.of(t), src()));
+                in = ins("ISETP", List.of(cmp(), "AND"), List.of(preds.get(rnd.nextInt(preds.size())), Reg.PT),
+                        src(), Src.of(t), Src.of(Reg.PT));
             }
             default -> in = ins("MOV", List.of(), List.of(dst()), src());
         }
