@@ -30,7 +30,7 @@ class BitMiscTest {
                         : new BitLowerer(), ptx);
         Random rnd = new Random(ptx.hashCode());
         int[] vs = values(rnd);
-        for (int k = 0; k < 20000; k++) {
+        for (int k = 0; k < 3000; k++) {
             int a = vs[rnd.nextInt(vs.length)], b = vs[rnd.nextInt(vs.length)], c = vs[rnd.nextInt(vs.length)];
             int e = rnd.nextInt(40);
             if (smallC) {
@@ -100,7 +100,7 @@ class BitMiscTest {
             "bfind.shiftamt.s64 %d, %a", "brev.b64 %e, %a"}) {
             Harness h = new Harness().reg("%a", PtxType.B64).reg("%d", PtxType.U32).reg("%e", PtxType.B64)
                     .lower(new BitLowerer(), ptx);
-            for (int k = 0; k < 5000; k++) {
+            for (int k = 0; k < 2000; k++) {
                 long a = k < 3 ? new long[] {0, -1, 1}[k] : rnd.nextLong() >> rnd.nextInt(64);
                 OriEvaluator ev = h.eval();
                 ev.set64(h.r("%a"), a);
