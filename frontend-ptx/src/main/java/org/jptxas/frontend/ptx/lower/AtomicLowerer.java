@@ -1,5 +1,6 @@
 package org.jptxas.frontend.ptx.lower;
 
+import com.google.auto.service.AutoService;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -34,6 +35,7 @@ import org.jptxas.ori.ir.Src;
  * (default and .gpu), {@code STRONG.SM} (.cta; sm_75 prints {@code STRONG.CTA}), {@code STRONG.SYS}; release and
  * acquire semantics add the fences of {@link MemoryOrdering}.
  */
+@AutoService(InstructionLowerer.class)
 public final class AtomicLowerer implements InstructionLowerer {
     private static final List<String> OPERATIONS =
             List.of("add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas");
@@ -49,17 +51,17 @@ public final class AtomicLowerer implements InstructionLowerer {
         String op = SyncOperands.first(insn, null, OPERATIONS.toArray(String[]::new));
         PtxType type = SyncOperands.type(insn);
         if (op == null || type == null) {
-            throw cx.unsupported("'" + insn.fullName() + "'");
+            throw cx.unsupported("no operation or type");
         }
         if (SyncOperands.hasAny(insn, "v2", "v4", "v8")) {
-            throw cx.unsupported("Vector atomics '" + insn.fullName() + "'");
+            throw cx.unsupported("vector atomics");
         }
         if (insn.hasModifier("shared::cluster")) {
-            throw cx.unsupported("Atomics on .shared::cluster '" + insn.fullName() + "'");
+            throw cx.unsupported("atomics on .shared::cluster");
         }
         List<String> typeMods = typeModifiers(op, type);
         if (typeMods == null) {
-            throw cx.unsupported("Atomic operation '" + insn.fullName() + "'");
+            throw cx.unsupported(op + "." + type.ptxName() + " atomics");
         }
         Space space = insn.hasModifier("global") ? Space.GLOBAL
                 : SyncOperands.hasAny(insn, "shared", "shared::cta") ? Space.SHARED : Space.GENERIC;
@@ -194,7 +196,7 @@ public final class AtomicLowerer implements InstructionLowerer {
             throws CompilationException {
         boolean wide = type.sizeBytes() == 8;
         if (!op.equals("add") || !(type == PtxType.F32 || wide)) {
-            throw cx.unsupported("Atomic '" + op + "." + type.ptxName() + "' on shared memory");
+            throw cx.unsupported(op + "." + type.ptxName() + " on shared memory");
         }
         BasicBlock done = cx.branchAroundGuard();
         BasicBlock loop = cx.newBlock();

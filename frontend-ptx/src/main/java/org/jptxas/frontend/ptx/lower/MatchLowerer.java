@@ -1,5 +1,6 @@
 package org.jptxas.frontend.ptx.lower;
 
+import com.google.auto.service.AutoService;
 import java.util.List;
 import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Instruction;
@@ -15,6 +16,7 @@ import org.jptxas.ori.ir.Src;
  * {@code MATCH.ALL[.U64] Pp|PT, Rd, Ra} (sm_80/sm_90; ptxas's sm_75 code builds match.all from MATCH.ANY compared
  * with the active mask). Under a partial member mask, a WARPSYNC first and the match.any result ANDed with the mask.
  */
+@AutoService(InstructionLowerer.class)
 public final class MatchLowerer implements InstructionLowerer {
     @Override
     public Set<String> opcodes() {

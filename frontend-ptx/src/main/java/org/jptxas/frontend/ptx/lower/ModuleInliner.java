@@ -45,6 +45,7 @@ import org.jptxas.ori.opcode.OriOpcodes;
  */
 public final class ModuleInliner {
     private final String fileName;
+    private final String target;
     private final Map<String, OriFunction> byName = new LinkedHashMap<>();
     private final Map<String, OriFunction> done = new HashMap<>();
     private final Set<String> inProgress = new HashSet<>();
@@ -52,6 +53,7 @@ public final class ModuleInliner {
 
     private ModuleInliner(OriModule module) {
         this.fileName = module.sourceName();
+        this.target = module.target().name();
         for (OriFunction f : module.functions()) {
             byName.put(f.name(), f);
         }
@@ -111,12 +113,12 @@ public final class ModuleInliner {
                     String name = callee(in);
                     OriFunction g = byName.get(name);
                     if (g == null || g.body().blocks().isEmpty()) {
-                        throw new UnsupportedFeatureException(fileName, in.line(),
-                                "Call to external function '" + name + "' not yet supported");
+                        throw new UnsupportedFeatureException(fileName, in.line(), "Instruction 'call' not yet supported for "
+                                + target + " (call to external function '" + name + "')");
                     }
                     if (inProgress.contains(name)) {
-                        throw new UnsupportedFeatureException(fileName, in.line(),
-                                "Recursive call to '" + name + "' not yet supported (needs a true call with the ABI)");
+                        throw new UnsupportedFeatureException(fileName, in.line(), "Instruction 'call' not yet supported for "
+                                + target + " (recursive call to '" + name + "')");
                     }
                     OriFunction gi = inlined(g);
                     targets.put(in, gi);

@@ -1,5 +1,6 @@
 package org.jptxas.frontend.ptx.lower;
 
+import com.google.auto.service.AutoService;
 import java.util.List;
 import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Instruction;
@@ -17,6 +18,7 @@ import org.jptxas.ori.ir.Src;
  * member mask is ANDed with the mask (ptxas's sm_75 code does the same). (ptxas's sm_75 -O3 code rewrites
  * vote.all/uni into ballots compared with the active mask; VOTE.ALL and VOTE.EQ exist there too.)
  */
+@AutoService(InstructionLowerer.class)
 public final class VoteLowerer implements InstructionLowerer {
     @Override
     public Set<String> opcodes() {
