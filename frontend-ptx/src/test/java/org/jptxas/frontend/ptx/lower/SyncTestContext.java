@@ -246,17 +246,4 @@ final class SyncTestContext implements LoweringContext {
         return new UnsupportedFeatureException("t.ptx", insn.pos().line(), what + " not yet supported");
     }
 
-    // Stand-ins for LoweringContext methods added by the lower framework after this context was written.
-    @Override
-    public boolean isKernel() {
-        return true;
-    }
-    @Override
-    public org.jptxas.ori.ir.BasicBlock branchTarget(org.jptxas.frontend.ptx.ast.Expr.SymbolRef label) {
-        throw new UnsupportedOperationException("branch targets in this test context");
-    }
-    @Override
-    public org.jptxas.ori.ir.Reg paramRegister(org.jptxas.frontend.ptx.ast.Expr.SymbolRef param) {
-        throw new UnsupportedOperationException("parameter registers in this test context");
-    }
 }
