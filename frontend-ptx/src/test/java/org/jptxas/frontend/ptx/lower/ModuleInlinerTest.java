@@ -36,6 +36,16 @@ class ModuleInlinerTest {
     private static void assertVerifies(OriFunction f) {
         List<String> problems = IrVerifier.verify(f.name(), f.body());
         assertTrue(problems.isEmpty(), () -> problems + "\n" + IrPrinter.print(f));
+        // no calling-convention register (R4...) is left: the inliner rewrote every parameter and result copy
+        for (BasicBlock b : f.body().blocks()) {
+            for (Instr in : b.instrs()) {
+                List<org.jptxas.ori.ir.Reg> regs = new java.util.ArrayList<>(in.dsts());
+                regs.addAll(in.usedRegs());
+                for (org.jptxas.ori.ir.Reg r : regs) {
+                    assertTrue(r.virtual() || r.isZero() || r.index() == 1, () -> in + "\n" + IrPrinter.print(f));
+                }
+            }
+        }
     }
 
     @Test
