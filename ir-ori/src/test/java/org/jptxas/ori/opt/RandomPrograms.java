@@ -289,6 +289,24 @@ final class RandomPrograms {
         emit(ins("IMAD_WIDE", List.of("U32"), List.of(x), src(), Src.of(Imm.ofInt(4)), Src.of(Reg.RZ)));
         Reg t = body.newVirtual(RegFile.R, 2);
         Reg p = body.newVirtual(RegFile.P, 1);
+        if (rnd.nextBoolean()) {
+            // x + y with y a 64-bit parameter read part by part and copied part by part, as lowering does.
+            Reg param = body.newVirtual(RegFile.R, 2);
+            int off = 0x160 + 8 * rnd.nextInt(4);
+            emit(ins("MOV", List.of(), List.of(param.component(0)), Src.of(CBank.of(0, off))));
+            emit(ins("MOV", List.of(), List.of(param.component(1)), Src.of(CBank.of(0, off + 4))));
+            Reg y = body.newVirtual(RegFile.R, 2);
+            emit(ins("MOV", List.of(), List.of(y.component(0)), Src.of(param.component(0))));
+            emit(ins("MOV", List.of(), List.of(y.component(1)), Src.of(param.component(1))));
+            emit(ins("IADD3", List.of(), List.of(t.component(0), p, Reg.PT), Src.of(y.component(0)),
+                    Src.of(x.component(0)), Src.of(Reg.RZ)));
+            emit(ins("IADD3", List.of("X"), List.of(t.component(1), Reg.PT, Reg.PT), Src.of(y.component(1)),
+                    Src.of(x.component(1)), Src.of(Reg.RZ), Src.of(p), Src.of(Reg.PT).inverted()));
+            if (rnd.nextBoolean()) {
+                return ins("LDG", List.of("E"), List.of(dst()), Src.of(Addr.of(t, 4L * rnd.nextInt(4))));
+            }
+            return ins("STG", List.of("E"), List.of(), Src.of(Addr.of(t, 4L * rnd.nextInt(4))), src());
+        }
         boolean negative = rnd.nextBoolean();
         int k = negative ? -4 * (1 + rnd.nextInt(64)) : 4 * rnd.nextInt(64);
         emit(ins("IADD3", List.of(), List.of(t.component(0), p), Src.of(x.component(0)), Src.of(Imm.ofInt(k)),
