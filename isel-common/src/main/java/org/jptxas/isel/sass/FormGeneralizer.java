@@ -9,17 +9,19 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Assembler-only forms for operand values the learned tables saw only once. The learner keeps a value that never
+ * Fallback forms for operand values the learned tables saw only once. The learner keeps a value that never
  * varied in its pool as literal text ({@code S2R R11, SR_CTAID.Z} only with R11), so the assembler refuses any other
  * register there although the hardware field exists. Where another form of the same dispatch key and mnemonic, with
  * the same operands (guard aside), has a field of a compatible kind at that operand, and the literal form's fixed
  * bits at the field's positions encode exactly the literal, the field is the literal's: the generalized form frees
- * those bits. Generalized forms are used only after every learned form failed, and only for assembling.
+ * those bits. Generalized forms are used only after every learned form failed: by the assembler for text no learned
+ * form encodes, by the decoder for words no learned form explains.
  */
 final class FormGeneralizer {
     private FormGeneralizer() {}
 
-    static Map<String, List<SassForm>> generalize(SassForm[][] byKey) {
+    /** Every generalized form, most specific first. */
+    static List<SassForm> generalize(SassForm[][] byKey) {
         Map<String, SassForm> unique = new LinkedHashMap<>();
         for (SassForm[] forms : byKey) {
             if (forms.length < 2) {
@@ -33,12 +35,9 @@ final class FormGeneralizer {
                 }
             }
         }
-        Map<String, List<SassForm>> bySkeleton = new LinkedHashMap<>();
-        for (SassForm g : unique.values()) {
-            bySkeleton.computeIfAbsent(g.skeleton, k -> new ArrayList<>()).add(g);
-        }
-        bySkeleton.replaceAll((k, v) -> List.copyOf(v));
-        return bySkeleton;
+        List<SassForm> all = new ArrayList<>(unique.values());
+        all.sort(java.util.Comparator.comparingInt((SassForm f) -> -f.specificity));
+        return List.copyOf(all);
     }
 
     private static int guardSlots(SassForm f) {

@@ -56,6 +56,7 @@ class GeneralizedFormsOracleTest {
             List<String> texts = new ArrayList<>();
             ByteArrayOutputStream code = new ByteArrayOutputStream();
             int failed = 0;
+            int undecoded = 0;
             for (KernelCase k : KernelSuite.all().subList(0, 12)) {
                 OracleCubins.Compiled c = OracleCubins.ptxas13(k.ptx(), sm);
                 if (!c.ok()) {
@@ -76,6 +77,11 @@ class GeneralizedFormsOracleTest {
                             failed++;
                             continue;
                         }
+                        SassInstruction back = isa.decode(w[0], w[1]);
+                        if (!(back instanceof SassInstruction.Known)
+                                || !SassPrinter.text(back, 16L * texts.size(), null).equals(r)) {
+                            undecoded++;
+                        }
                         texts.add(r);
                         code.write(ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(w[0]).putLong(w[1]).array());
                     }
@@ -94,11 +100,12 @@ class GeneralizedFormsOracleTest {
                     diffs.add(texts.get(i) + "  <>  " + theirs);
                 }
             }
-            System.out.printf("%s: %d renumbered instructions assembled (%d not encodable), nvdisasm agrees on %d%n", sm,
-                    texts.size(), failed, same);
+            System.out.printf("%s: %d renumbered instructions assembled (%d not encodable), nvdisasm agrees on %d,"
+                    + " jptxas's decoder on %d%n", sm, texts.size(), failed, same, texts.size() - undecoded);
             diffs.forEach(d -> System.out.println("  " + d));
             assertEquals(texts.size(), same, sm + ": " + diffs);
             assertTrue(failed * 20 < texts.size(), sm + ": too many unencodable: " + failed);
+            assertTrue(undecoded * 200 < texts.size(), sm + ": our decoder does not read back " + undecoded);
         }
     }
 }
