@@ -295,7 +295,8 @@ public final class SassTextPrinter {
             t = "-" + t;
         }
         if (src.not()) {
-            t = "!" + t;
+            // A predicate is inverted (!P0), a register's bits complemented (~R3).
+            t = (src.value() instanceof Reg r && r.file().isPredicate() ? "!" : "~") + t;
         }
         return t;
     }

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The assembler on registers the learned tables never saw at a place: ptxas's instructions for suite kernels with
- * every register renumbered, assembled (generalized forms included) and disassembled by nvdisasm, must read back
- * as the renumbered text.
+ * every register renumbered and two thirds of them guarded, assembled (generalized forms included) and disassembled
+ * by nvdisasm, must read back as that text.
  */
 class GeneralizedFormsOracleTest {
     private static final Pattern REG = Pattern.compile("\\b(UR|R)(\\d+)\\b");
@@ -70,6 +70,12 @@ class GeneralizedFormsOracleTest {
                             continue;
                         }
                         String r = renumber(t);
+                        // Every third instruction guarded, every third negated: guards the tables saw on few forms.
+                        if (!r.startsWith("@")) {
+                            int n = texts.size() + failed;
+                            String p = r.startsWith("U") ? "UP" : "P";
+                            r = n % 3 == 1 ? "@" + p + "1 " + r : n % 3 == 2 ? "@!" + p + "2 " + r : r;
+                        }
                         long[] w;
                         try {
                             w = asm.assemble(r, new Control(0, false, 7, 7, 0), 16L * texts.size(), n -> 0);
@@ -105,7 +111,7 @@ class GeneralizedFormsOracleTest {
             diffs.forEach(d -> System.out.println("  " + d));
             assertEquals(texts.size(), same, sm + ": " + diffs);
             assertTrue(failed * 20 < texts.size(), sm + ": too many unencodable: " + failed);
-            assertTrue(undecoded * 200 < texts.size(), sm + ": our decoder does not read back " + undecoded);
+            assertTrue(undecoded * 100 < texts.size(), sm + ": our decoder does not read back " + undecoded);
         }
     }
 }
