@@ -102,7 +102,23 @@ final class FormGeneralizer {
                 return g.kind();
             }
         }
-        return f.mnemonic.startsWith("U") ? SlotKind.UPRED : SlotKind.PRED;
+        return f.mnemonic.startsWith("U") || f.mnemonic.startsWith("S2UR") ? SlotKind.UPRED : SlotKind.PRED;
+    }
+
+    /** The text around the operands, without guard, mnemonic and .reuse: sibling forms must agree on it. */
+    private static List<String> operandText(SassForm f) {
+        int g = guardSlots(f);
+        List<String> out = new ArrayList<>();
+        for (int i = g; i < f.pieces.length; i++) {
+            String p = f.pieces[i].replace(".reuse", "");
+            if (i == g) {
+                int sp = p.indexOf(f.mnemonic);
+                p = sp < 0 ? p : p.substring(sp + f.mnemonic.length());
+            }
+            // Names (SR_CTAID.X) may differ between siblings; operand decorations (-, |, [, ~) may not.
+            out.add(p.replaceAll("[A-Za-z0-9_.]", ""));
+        }
+        return out;
     }
 
     private static int guardSlots(SassForm f) {
@@ -141,7 +157,8 @@ final class FormGeneralizer {
             for (SassForm d : siblings) {
                 int gd = guardSlots(d);
                 // First pass: the same mnemonic; second: any form of the key (modifiers are other bits).
-                if (d == f || (pass == 0) != d.mnemonic.equals(f.mnemonic) || d.slots.length - gd != f.slots.length - gf) {
+                if (d == f || (pass == 0) != d.mnemonic.equals(f.mnemonic) || d.slots.length - gd != f.slots.length - gf
+                        || !operandText(d).equals(operandText(f))) {
                     continue;
                 }
                 if (!(d.slots[i - gf + gd] instanceof SassSlot.Field df) || !kinds.contains(df.kind())) {
