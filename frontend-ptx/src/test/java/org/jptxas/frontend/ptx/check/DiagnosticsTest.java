@@ -55,6 +55,15 @@ class DiagnosticsTest {
     }
 
     @Test
+    void minnctapersmAloneIsIgnoredWithPtxassWarningAtTheClosingBrace() {
+        // ptxas 13: "w.ptx, line 7; warning : .minnctapersm is ignored when neither .maxntid nor .reqntid is specified."
+        assertEquals(List.of("jptxas bad.ptx, line 7; warning : .minnctapersm is ignored when neither .maxntid nor"
+                + " .reqntid is specified."),
+                diagnostics(HEADER + ".visible .entry k() .minnctapersm 2\n{\n ret;\n}\n"));
+        assertEquals(List.of(), diagnostics(HEADER + ".visible .entry k() .maxntid 128 .minnctapersm 2\n{\n ret;\n}\n"));
+    }
+
+    @Test
     void unknownSymbolsAreAllReported() {
         assertEquals(List.of("jptxas bad.ptx, line 7; error   : Unknown symbol '%q'",
                 "jptxas bad.ptx, line 8; error   : Unknown symbol '%z'"),
