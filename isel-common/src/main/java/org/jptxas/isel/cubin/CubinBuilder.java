@@ -34,6 +34,22 @@ public final class CubinBuilder {
     /** A variable in global memory: {@code .nv.global} when {@code init} is null, else {@code .nv.global.init}. */
     public record GlobalVariable(String name, long size, int alignment, byte[] init, boolean visible) {}
 
+    /** A {@code .const} variable of constant bank 3: its offset in the bank, size and linkage. */
+    public record ConstantVariable(String name, long offset, long size, boolean visible) {}
+
+    private byte[] bank3;
+    private final List<ConstantVariable> constantVariables = new ArrayList<>();
+
+    /**
+     * The module's {@code .const} data, {@code .nv.constant3} (code reads it as {@code c[0x3][offset]}), and the
+     * variables in it.
+     */
+    public CubinBuilder constantBank3(byte[] data, List<ConstantVariable> variables) {
+        this.bank3 = data.clone();
+        constantVariables.addAll(variables);
+        return this;
+    }
+
     /** A relocation of a function's code against a function or global variable, by name. */
     public record CodeRelocation(String function, long offset, String type, String symbol, long addend) {}
 
@@ -136,7 +152,11 @@ public final class CubinBuilder {
                 data.add(".nv.shared." + f.name());
             }
         }
-        List<String> constants = functions.stream().map(f -> ".nv.constant0." + f.name()).toList();
+        List<String> constants = new ArrayList<>();
+        if (bank3 != null) {
+            constants.add(".nv.constant3");
+        }
+        functions.stream().map(f -> ".nv.constant0." + f.name()).forEach(constants::add);
         if (hopperLayout && !v7()) {
             names.addAll(code);
             names.addAll(data);
@@ -165,9 +185,17 @@ public final class CubinBuilder {
         Map<String, Integer> symbolIndex = new HashMap<>();
         for (String n : names) {
             if (n.startsWith(".text.") || n.startsWith(".nv.shared.") || n.startsWith(".nv.constant0.")
-                    || n.equals(".nv.callgraph") || n.startsWith(".nv.global") || n.equals(".nv.rel.action")) {
+                    || n.equals(".nv.callgraph") || n.startsWith(".nv.global") || n.equals(".nv.rel.action")
+                    || n.equals(".nv.constant3")) {
                 symbolIndex.put(n, symbols.size());
                 symbols.add(new Symbol(n, str.add(n), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_SECTION), 0, index.get(n), 0, 0));
+                if (n.equals(".nv.constant3")) {
+                    for (ConstantVariable c : constantVariables) {
+                        if (!c.visible()) {
+                            addConstantSymbol(c, symbols, symbolIndex, str, index);
+                        }
+                    }
+                }
             }
         }
         long[] globalOffset = new long[2];
@@ -195,6 +223,11 @@ public final class CubinBuilder {
         for (GlobalVariable g : globals) {
             if (g.visible()) {
                 addGlobalSymbol(g, symbols, symbolIndex, str, index, globalOffset);
+            }
+        }
+        for (ConstantVariable c : constantVariables) {
+            if (c.visible() && bank3 != null) {
+                addConstantSymbol(c, symbols, symbolIndex, str, index);
             }
         }
         for (FunctionFacts f : functions) {
@@ -285,6 +318,10 @@ public final class CubinBuilder {
                 return new Section(n, name, relocatable ? SectionType.CUDA_GLOBAL_INIT : SectionType.PROGBITS,
                         Section.SHF_WRITE | Section.SHF_ALLOC, 0, b.length, 0, 0, align, 0, b);
             }
+            case ".nv.constant3" -> {
+                return new Section(n, name, relocatable ? SectionType.CUDA_CONSTANT_B0 + 3 : SectionType.PROGBITS,
+                        Section.SHF_ALLOC, 0, bank3.length, 0, 0, 4, 0, bank3);
+            }
             case ".nv.callgraph" -> {
                 ByteWriter w = new ByteWriter();
                 for (int k = 1; k <= 4; k++) {
@@ -356,6 +393,14 @@ public final class CubinBuilder {
         symbolIndex.put(g.name(), symbols.size());
         symbols.add(new Symbol(g.name(), str.add(g.name()), Symbol.info(g.visible() ? Symbol.STB_GLOBAL : Symbol.STB_LOCAL,
                 type), relocatable ? Symbol.STO_CUDA_GLOBAL : 0, index.get(section), value, g.size()));
+    }
+
+    private void addConstantSymbol(ConstantVariable c, List<Symbol> symbols, Map<String, Integer> symbolIndex,
+                                   StringTable.Builder str, Map<String, Integer> index) {
+        int type = relocatable ? Symbol.STT_CUDA_OBJECT : Symbol.STT_OBJECT;
+        symbolIndex.put(c.name(), symbols.size());
+        symbols.add(new Symbol(c.name(), str.add(c.name()), Symbol.info(c.visible() ? Symbol.STB_GLOBAL : Symbol.STB_LOCAL,
+                type), relocatable ? Symbol.STO_CUDA_CONSTANT : 0, index.get(".nv.constant3"), c.offset(), c.size()));
     }
 
     private List<Attribute> globalInfo(Map<String, Integer> symbolIndex) {
