@@ -25,7 +25,7 @@ public record Addr(Reg base, Reg uniformBase, long offset) implements Operand {
 
     /** Whether the address is 64 bits wide ({@code .64} in SASS). */
     public boolean wide() {
-        return base.comps() == 2;
+        return base.width() == 2;
     }
 
     public Addr withBase(Reg newBase) {

@@ -78,7 +78,7 @@ public final class Instr {
         this.line = line;
     }
 
-    /** Every register this instruction reads: register sources, constant-bank indices and the guard. */
+    /** Every register this instruction reads: register sources, constant-bank indices, address bases and the guard. */
     public List<Reg> usedRegs() {
         List<Reg> used = new ArrayList<>();
         for (Src s : srcs) {
@@ -86,6 +86,14 @@ public final class Instr {
                 used.add(r);
             } else if (s.value() instanceof CBank c && c.index() != null) {
                 used.add(c.index());
+            } else if (s.value() instanceof Addr a) {
+                // The registers an address reads are uses like any other (liveness, def-use, RA depend on it).
+                if (!a.base().isZero()) {
+                    used.add(a.base());
+                }
+                if (a.uniformBase() != null && !a.uniformBase().isZero()) {
+                    used.add(a.uniformBase());
+                }
             }
         }
         if (!guard.isAlways()) {

@@ -1,0 +1,81 @@
+package org.jptxas.ori.analysis;
+
+import java.util.ArrayDeque;
+import java.util.BitSet;
+import java.util.Deque;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.Reg;
+
+/**
+ * Virtual registers that some definition may have reached at each block entry (forward union data flow, keyed
+ * like {@link Liveness#key}). A register live but not maybe-defined holds no value yet: whatever its physical
+ * register contains is as good as anything, so register allocation need not keep it alive there.
+ */
+public final class MaybeDefined {
+    private final BitSet[] in;
+    private final BitSet[] out;
+
+    /** {@code atEntry}: registers defined on entry to the function (incoming values); may be empty. */
+    public MaybeDefined(FunctionBody body, Cfg cfg, Liveness keys, BitSet atEntry) {
+        int n = body.blocks().size();
+        BitSet[] gen = new BitSet[n];
+        in = new BitSet[n];
+        out = new BitSet[n];
+        for (BasicBlock b : body.blocks()) {
+            BitSet g = new BitSet();
+            for (Instr i : b.instrs()) {
+                for (Reg r : i.dsts()) {
+                    if (r.virtual()) {
+                        g.set(keys.key(r));
+                    }
+                }
+            }
+            gen[b.id()] = g;
+            in[b.id()] = new BitSet();
+            out[b.id()] = (BitSet) g.clone();
+        }
+        if (n == 0) {
+            return;
+        }
+        in[0].or(atEntry);
+        out[0].or(atEntry);
+        Deque<Integer> work = new ArrayDeque<>();
+        boolean[] queued = new boolean[n];
+        for (int b : cfg.reversePostorder()) {
+            work.add(b);
+            queued[b] = true;
+        }
+        while (!work.isEmpty()) {
+            int b = work.poll();
+            queued[b] = false;
+            BitSet newIn = (BitSet) in[b].clone();
+            for (int p : cfg.predsView(b)) {
+                newIn.or(out[p]);
+            }
+            BitSet newOut = (BitSet) newIn.clone();
+            newOut.or(gen[b]);
+            in[b] = newIn;
+            if (!newOut.equals(out[b])) {
+                out[b] = newOut;
+                for (int s : cfg.succsView(b)) {
+                    if (!queued[s]) {
+                        queued[s] = true;
+                        work.add(s);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Registers some definition may reach at the start of {@code block}; do not modify. */
+    public BitSet inView(int block) {
+        return in[block];
+    }
+
+    /** Registers some definition may reach at the end of {@code block}; do not modify. */
+    public BitSet outView(int block) {
+        return out[block];
+    }
+}

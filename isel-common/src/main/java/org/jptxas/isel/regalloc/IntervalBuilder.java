@@ -1,0 +1,139 @@
+package org.jptxas.isel.regalloc;
+
+import java.util.BitSet;
+import java.util.List;
+import org.jptxas.ori.analysis.Cfg;
+import org.jptxas.ori.analysis.Dominators;
+import org.jptxas.ori.analysis.Liveness;
+import org.jptxas.ori.analysis.LoopNesting;
+import org.jptxas.ori.analysis.MaybeDefined;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.Reg;
+
+/**
+ * Builds the live intervals of every virtual register of a body from block liveness (Wimmer and Franz's backward
+ * walk), restricted to where some definition may have reached: before its first definition a register holds
+ * nothing worth keeping. Also weighs each register by its occurrences, ten times more per loop level.
+ */
+final class IntervalBuilder {
+    private static final double[] LOOP_WEIGHT = {1, 10, 100, 1000, 10000, 100000};
+
+    private IntervalBuilder() {}
+
+    /** Intervals indexed by {@link Liveness#key}; null for keys never mentioned. */
+    static LiveInterval[] build(FunctionBody body, ValueTable values) {
+        Cfg cfg = Cfg.of(body);
+        Liveness live = new Liveness(body, cfg);
+        LoopNesting loops = new LoopNesting(cfg, new Dominators(cfg));
+        MaybeDefined defined = new MaybeDefined(body, cfg, live, values.definedAtEntry());
+        int width = values.size();
+        LiveInterval[] intervals = new LiveInterval[width];
+        for (int k = 0; k < width; k++) {
+            if (values.mentioned(k)) {
+                intervals[k] = new LiveInterval(k, values.file(k), values.comps(k), values.fixed(k));
+                intervals[k].spillable = values.spillable(k);
+            }
+        }
+        List<BasicBlock> blocks = body.blocks();
+        int[] firstPos = new int[blocks.size() + 1];
+        for (int b = 0; b < blocks.size(); b++) {
+            firstPos[b + 1] = firstPos[b] + 2 * blocks.get(b).instrs().size();
+        }
+        int[] firstDef = new int[width];
+        for (int b = blocks.size() - 1; b >= 0; b--) {
+            BasicBlock block = blocks.get(b);
+            int blockFrom = firstPos[b];
+            int blockTo = firstPos[b + 1];
+            double w = LOOP_WEIGHT[Math.min(loops.depth(b), LOOP_WEIGHT.length - 1)];
+            BitSet liveNow = live.liveOutSet(b);
+            liveNow.and(defined.outView(b));
+            for (int k = liveNow.nextSetBit(0); k >= 0; k = liveNow.nextSetBit(k + 1)) {
+                intervals[k].addRange(blockFrom, blockTo);
+            }
+            List<Instr> instrs = block.instrs();
+            for (int i = instrs.size() - 1; i >= 0; i--) {
+                Instr in = instrs.get(i);
+                int pos = blockFrom + 2 * i;
+                boolean unguarded = in.guard().isAlways();
+                for (Reg r : in.dsts()) {
+                    if (!r.virtual()) {
+                        continue;
+                    }
+                    int k = live.key(r);
+                    LiveInterval iv = intervals[k];
+                    iv.weight += w;
+                    iv.defs++;
+                    iv.rematDef = iv.defs == 1 && unguarded && !r.isPart() && rematerializable(in) ? in : null;
+                    if (liveNow.get(k)) {
+                        // A guarded write or a write of one part keeps the rest of the old value.
+                        if (unguarded && !r.isPart()) {
+                            iv.setFrom(pos + 1);
+                            liveNow.clear(k);
+                        }
+                    } else {
+                        iv.addRange(pos + 1, pos + 2);
+                    }
+                }
+                for (Reg r : in.usedRegs()) {
+                    if (!r.virtual()) {
+                        continue;
+                    }
+                    int k = live.key(r);
+                    LiveInterval iv = intervals[k];
+                    iv.weight += w;
+                    if (!liveNow.get(k)) {
+                        iv.addRange(blockFrom, pos + 1);
+                        liveNow.set(k);
+                    }
+                }
+            }
+            // Live at the block start but never defined on the way here: nothing to keep until the first def.
+            liveNow.andNot(defined.inView(b));
+            if (!liveNow.isEmpty()) {
+                for (int k = liveNow.nextSetBit(0); k >= 0; k = liveNow.nextSetBit(k + 1)) {
+                    firstDef[k] = blockTo;
+                }
+                for (int i = instrs.size() - 1; i >= 0; i--) {
+                    for (Reg r : instrs.get(i).dsts()) {
+                        if (r.virtual() && liveNow.get(live.key(r))) {
+                            firstDef[live.key(r)] = blockFrom + 2 * i + 1;
+                        }
+                    }
+                }
+                for (int k = liveNow.nextSetBit(0); k >= 0; k = liveNow.nextSetBit(k + 1)) {
+                    intervals[k].cutBelow(blockFrom, firstDef[k]);
+                }
+            }
+        }
+        for (LiveInterval iv : intervals) {
+            if (iv != null) {
+                iv.finish();
+                if (iv.defs != 1 || iv.fixed >= 0) {
+                    iv.rematDef = null;
+                }
+            }
+        }
+        return intervals;
+    }
+
+    /**
+     * A copy of a constant into one register ({@code MOV}/{@code UMOV} of an immediate or an unindexed constant-bank
+     * word): cheaper to repeat before each use than to spill and reload.
+     */
+    static boolean rematerializable(Instr in) {
+        if (in.dsts().size() != 1 || !in.mods().isEmpty() || in.srcs().isEmpty()) {
+            return false;
+        }
+        String op = in.op().name();
+        if (!op.equals("MOV") && !op.equals("UMOV")) {
+            return false;
+        }
+        Object v = in.srcs().get(0).value();
+        boolean constant = v instanceof org.jptxas.ori.ir.Imm
+                || v instanceof org.jptxas.ori.ir.CBank c && c.index() == null;
+        return constant && in.dsts().get(0).comps() == 1 && !in.srcs().get(0).hasModifiers()
+                && (in.srcs().size() == 1 || in.srcs().get(1).value() instanceof org.jptxas.ori.ir.Imm);
+    }
+}

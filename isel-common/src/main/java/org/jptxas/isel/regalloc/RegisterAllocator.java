@@ -1,0 +1,245 @@
+package org.jptxas.isel.regalloc;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jptxas.ori.ir.Addr;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.OriFunction;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
+
+/**
+ * Register allocation of one Ori function, in place: virtual registers of the R, UR, P and UP files become physical
+ * ones. Precoloured physical registers (call ABI) stay where they are and block their registers where live; R1 (the
+ * stack pointer) and the zero registers are never allocated. Rounds of linear scan ({@link LinearScan}) alternate
+ * with spill rewriting ({@link SpillRewriter}) until everything fits; then copies whose two sides got the same
+ * register are deleted. Deterministic: no hash-order iteration anywhere.
+ */
+public final class RegisterAllocator {
+    private static final int MAX_ROUNDS = 64;
+
+    private RegisterAllocator() {}
+
+    public static Allocation allocate(OriFunction function, RegisterLimits limits) {
+        return allocate(function, limits, false);
+    }
+
+    /**
+     * Allocates {@code function}'s registers within {@code limits}. With {@code verify}, the assignment is checked
+     * by {@link AllocationVerifier} before the rewrite and a failure throws {@link IllegalStateException}.
+     *
+     * @throws RegisterAllocationException when values that cannot be spilled do not fit
+     */
+    public static Allocation allocate(OriFunction function, RegisterLimits limits, boolean verify) {
+        FunctionBody body = function.body();
+        ValueTable.Constraints constraints = new ValueTable.Constraints();
+        renamePrecoloured(body, constraints);
+        if (!limits.uniformFile()) {
+            for (BasicBlock b : body.blocks()) {
+                for (Instr in : b.instrs()) {
+                    for (Reg r : in.dsts()) {
+                        if (r.file().isUniform() && !r.isZero()) {
+                            throw new RegisterAllocationException("uniform register " + r
+                                    + " on a target without uniform registers");
+                        }
+                    }
+                }
+            }
+        }
+        SpillRewriter.Frame frame = new SpillRewriter.Frame(function.attrs().localBytes());
+        int rounds = 0;
+        ValueTable values;
+        LiveInterval[] intervals;
+        while (true) {
+            rounds++;
+            if (rounds > MAX_ROUNDS) {
+                throw new RegisterAllocationException(function.name() + ": register allocation did not converge in "
+                        + MAX_ROUNDS + " spill rounds");
+            }
+            values = new ValueTable(body, constraints);
+            intervals = IntervalBuilder.build(body, values);
+            int[][] hints = copyHints(body, values);
+            BitSet spilled = new BitSet();
+            for (RegFile f : RegFile.values()) {
+                LinearScan.run(f, allowed(f, limits), intervals, hints, spilled);
+            }
+            if (spilled.isEmpty()) {
+                break;
+            }
+            SpillRewriter.rewrite(body, values, spilled, constraints, frame, intervals);
+        }
+        Assignment assignment = new Assignment();
+        for (int k = 0; k < values.size(); k++) {
+            if (!values.mentioned(k)) {
+                continue;
+            }
+            Reg v = Reg.virt(values.file(k), values.index(k), values.comps(k));
+            LiveInterval iv = intervals[k];
+            // A register no definition reaches holds garbage wherever it is; the first register will do.
+            assignment.assign(v, iv.isEmpty() ? (iv.fixed >= 0 ? iv.fixed : firstAllowed(v, limits)) : iv.reg);
+            if (values.definedAtEntry().get(k)) {
+                assignment.markDefinedAtEntry(v);
+            }
+        }
+        if (verify) {
+            List<String> problems = AllocationVerifier.verify(body, assignment, limits);
+            if (!problems.isEmpty()) {
+                throw new IllegalStateException(function.name() + ": register allocation verifier: "
+                        + String.join("; ", problems.subList(0, Math.min(5, problems.size()))));
+            }
+        }
+        int copiesRemoved = rewrite(body, assignment);
+        return statistics(body, frame, copiesRemoved, rounds);
+    }
+
+    private static int firstAllowed(Reg v, RegisterLimits limits) {
+        boolean[] ok = allowed(v.file(), limits);
+        int align = LinearScan.alignment(v.comps());
+        for (int r = 0; r + v.comps() <= ok.length; r += align) {
+            boolean all = true;
+            for (int c = 0; c < v.comps(); c++) {
+                all &= ok[r + c];
+            }
+            if (all) {
+                return r;
+            }
+        }
+        return 0;
+    }
+
+    /** Registers the allocator may hand out in {@code file}. */
+    static boolean[] allowed(RegFile file, RegisterLimits limits) {
+        boolean[] ok = new boolean[file.count()];
+        for (int r = 0; r < ok.length; r++) {
+            ok[r] = switch (file) {
+                case R -> r <= limits.highestGpr() && r != RegisterLimits.STACK_POINTER
+                        && !limits.reservedGprs().contains(r);
+                case UR -> limits.uniformFile() && !limits.reservedUrs().contains(r);
+                case UP -> limits.uniformFile();
+                case P -> true;
+            };
+        }
+        return ok;
+    }
+
+    /**
+     * Replaces every precoloured physical register (except R1 and the zero registers) by a virtual register fixed to
+     * it, so liveness sees it; incoming values count as defined at entry.
+     */
+    private static Map<Reg, Reg> renamePrecoloured(FunctionBody body, ValueTable.Constraints constraints) {
+        Map<Reg, Reg> renamed = new HashMap<>();
+        java.util.function.UnaryOperator<Reg> f = r -> {
+            if (r.virtual() || r.isZero() || (r.file() == RegFile.R && r.index() == RegisterLimits.STACK_POINTER)) {
+                return r;
+            }
+            return renamed.computeIfAbsent(r, p -> {
+                Reg v = body.newVirtual(p.file(), p.comps());
+                constraints.fixed.get(p.file()).put(v.index(), p.index());
+                constraints.definedAtEntry.get(p.file()).set(v.index());
+                return v;
+            });
+        };
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                RegOperands.mapUses(in, f);
+                RegOperands.mapDefs(in, f);
+            }
+        }
+        return renamed;
+    }
+
+    /** For each register key, the keys it is copied to or from, in instruction order. */
+    private static int[][] copyHints(FunctionBody body, ValueTable values) {
+        List<List<Integer>> partners = new ArrayList<>();
+        for (int k = 0; k < values.size(); k++) {
+            partners.add(null);
+        }
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                Reg s = RegOperands.copySource(in);
+                Reg d = in.dsts().isEmpty() ? null : in.dsts().get(0);
+                if (s == null || !s.virtual() || !d.virtual()) {
+                    continue;
+                }
+                int ks = values.key(s);
+                int kd = values.key(d);
+                if (ks == kd) {
+                    continue;
+                }
+                add(partners, kd, ks);
+                add(partners, ks, kd);
+            }
+        }
+        int[][] hints = new int[values.size()][];
+        for (int k = 0; k < hints.length; k++) {
+            if (partners.get(k) != null) {
+                hints[k] = partners.get(k).stream().mapToInt(Integer::intValue).toArray();
+            }
+        }
+        return hints;
+    }
+
+    private static void add(List<List<Integer>> partners, int k, int other) {
+        if (partners.get(k) == null) {
+            partners.set(k, new ArrayList<>(2));
+        }
+        partners.get(k).add(other);
+    }
+
+    /** Makes every register physical and deletes copies that became self-copies; returns how many. */
+    private static int rewrite(FunctionBody body, Assignment assignment) {
+        java.util.function.UnaryOperator<Reg> f = r -> r.virtual() ? assignment.physical(r) : r;
+        int removed = 0;
+        for (BasicBlock b : body.blocks()) {
+            List<Instr> instrs = b.instrs();
+            for (int i = 0; i < instrs.size(); i++) {
+                Instr in = instrs.get(i);
+                RegOperands.mapUses(in, f);
+                RegOperands.mapDefs(in, f);
+                Reg s = RegOperands.copySource(in);
+                if (s != null && s.equals(in.dsts().get(0))) {
+                    instrs.remove(i--);
+                    removed++;
+                }
+            }
+        }
+        return removed;
+    }
+
+    private static Allocation statistics(FunctionBody body, SpillRewriter.Frame frame, int copiesRemoved,
+            int rounds) {
+        int[] high = new int[RegFile.values().length];
+        high[RegFile.R.ordinal()] = RegisterLimits.STACK_POINTER + 1;
+        boolean stackPointer = false;
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                List<Reg> regs = new ArrayList<>(in.dsts());
+                regs.addAll(in.usedRegs());
+                for (Reg r : regs) {
+                    if (r.isZero()) {
+                        continue;
+                    }
+                    high[r.file().ordinal()] = Math.max(high[r.file().ordinal()], r.index() + r.comps());
+                }
+                for (Src s : in.srcs()) {
+                    if (s.value() instanceof Reg r && r.file() == RegFile.R && r.index() == 1 && !r.virtual()
+                            || s.value() instanceof Addr a && a.base().file() == RegFile.R && a.base().index() == 1
+                            && !a.base().virtual()) {
+                        stackPointer = true;
+                    }
+                }
+            }
+        }
+        int gprs = high[RegFile.R.ordinal()];
+        long spillBytes = frame.spillBytes();
+        return new Allocation(gprs + RegisterLimits.EXTRA_COUNTED, gprs, high[RegFile.UR.ordinal()],
+                high[RegFile.P.ordinal()], high[RegFile.UP.ordinal()], spillBytes, frame.localBytes + spillBytes,
+                frame.storeBytes, frame.loadBytes, stackPointer, copiesRemoved, rounds);
+    }
+}

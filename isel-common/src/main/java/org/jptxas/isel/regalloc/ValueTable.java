@@ -1,0 +1,127 @@
+package org.jptxas.isel.regalloc;
+
+import java.util.BitSet;
+import java.util.EnumMap;
+import java.util.Map;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+
+/**
+ * The virtual registers of one allocation round, densely keyed exactly as {@code Liveness.key} keys them (files in
+ * declaration order, then index): file, tuple size (the widest use), precolouring and spillability.
+ */
+final class ValueTable {
+    private final int[] base = new int[RegFile.values().length];
+    private final int[] count = new int[RegFile.values().length];
+    private final RegFile[] files;
+    private final int[] index;
+    private final int[] comps;
+    private final int[] fixed;
+    private final boolean[] spillable;
+    private final boolean[] mentioned;
+    private final BitSet definedAtEntry = new BitSet();
+
+    /** Per-file state the allocator keeps across rounds, indexed by virtual register number. */
+    static final class Constraints {
+        final Map<RegFile, Map<Integer, Integer>> fixed = new EnumMap<>(RegFile.class);
+        final Map<RegFile, BitSet> unspillable = new EnumMap<>(RegFile.class);
+        final Map<RegFile, BitSet> definedAtEntry = new EnumMap<>(RegFile.class);
+
+        Constraints() {
+            for (RegFile f : RegFile.values()) {
+                fixed.put(f, new java.util.HashMap<>());
+                unspillable.put(f, new BitSet());
+                definedAtEntry.put(f, new BitSet());
+            }
+        }
+    }
+
+    ValueTable(FunctionBody body, Constraints constraints) {
+        int offset = 0;
+        for (RegFile f : RegFile.values()) {
+            base[f.ordinal()] = offset;
+            count[f.ordinal()] = body.virtualCount(f);
+            offset += body.virtualCount(f);
+        }
+        files = new RegFile[offset];
+        index = new int[offset];
+        comps = new int[offset];
+        fixed = new int[offset];
+        spillable = new boolean[offset];
+        mentioned = new boolean[offset];
+        for (RegFile f : RegFile.values()) {
+            for (int i = 0; i < body.virtualCount(f); i++) {
+                int k = base[f.ordinal()] + i;
+                files[k] = f;
+                index[k] = i;
+                fixed[k] = constraints.fixed.get(f).getOrDefault(i, -1);
+                spillable[k] = fixed[k] < 0 && !constraints.unspillable.get(f).get(i);
+                if (constraints.definedAtEntry.get(f).get(i)) {
+                    definedAtEntry.set(k);
+                }
+            }
+        }
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                for (Reg r : in.dsts()) {
+                    note(r);
+                }
+                for (Reg r : in.usedRegs()) {
+                    note(r);
+                }
+            }
+        }
+    }
+
+    private void note(Reg r) {
+        if (r.virtual()) {
+            int k = key(r);
+            mentioned[k] = true;
+            comps[k] = Math.max(comps[k], r.comps());
+        }
+    }
+
+    /** A virtual register that existed when the table was made. */
+    boolean contains(Reg r) {
+        return r.virtual() && r.index() < count[r.file().ordinal()];
+    }
+
+    int key(Reg r) {
+        return base[r.file().ordinal()] + r.index();
+    }
+
+    int size() {
+        return files.length;
+    }
+
+    RegFile file(int key) {
+        return files[key];
+    }
+
+    int index(int key) {
+        return index[key];
+    }
+
+    int comps(int key) {
+        return comps[key];
+    }
+
+    int fixed(int key) {
+        return fixed[key];
+    }
+
+    boolean spillable(int key) {
+        return spillable[key];
+    }
+
+    boolean mentioned(int key) {
+        return mentioned[key];
+    }
+
+    BitSet definedAtEntry() {
+        return definedAtEntry;
+    }
+}
