@@ -34,7 +34,11 @@ public final class CopyPropagation implements Pass {
                     continue;
                 }
                 Reg a = mov.dsts().get(0);
-                if (a.isPart() || sd.soleDef(a) != mov) {
+                if (a.isPart()) {
+                    changed |= propagatePart(mov, a, src, sd, cx);
+                    continue;
+                }
+                if (sd.soleDef(a) != mov) {
                     continue;
                 }
                 if (src.value() instanceof Reg r) {
@@ -46,12 +50,53 @@ public final class CopyPropagation implements Pass {
                             changed |= Rewrites.replaceUses(use, a, r);
                         }
                     }
-                } else if (src.value() instanceof CBank c && c.index() == null) {
+                } else if (src.value() instanceof CBank c && c.index() == null && cx.aluReadsConstantBank()) {
                     for (Instr use : sd.uses(a)) {
                         changed |= putConstant(use, a, src);
                     }
                 }
             }
+        }
+        return changed;
+    }
+
+    /**
+     * A tuple written part by part: {@code MOV a.i, b.i} for every part from one stable tuple {@code b} makes
+     * {@code a} a copy of {@code b}; {@code MOV a.i, c[..]} puts the constant into the reads of {@code a.i}.
+     */
+    private static boolean propagatePart(Instr mov, Reg a, Src src, SingleDefs sd, OptContext cx) {
+        Reg whole = a.whole();
+        if (!sd.stable(whole)) {
+            return false;
+        }
+        if (src.value() instanceof CBank c && c.index() == null) {
+            if (!cx.aluReadsConstantBank()) {
+                return false;
+            }
+            boolean changed = false;
+            for (Instr use : sd.uses(whole)) {
+                changed |= putConstant(use, a, src);
+            }
+            return changed;
+        }
+        if (!(src.value() instanceof Reg r) || !r.isPart() || r.part() != a.part() || r.comps() != a.comps()
+                || r.file() != a.file() || !sd.stable(r.whole()) || a.part() != 0) {
+            return false;
+        }
+        List<Instr> defs = sd.defs(whole);
+        if (defs.size() != a.comps()) {
+            return false;
+        }
+        for (Instr d : defs) {
+            Src s = OpInfo.movSource(d);
+            if (s == null || s.hasModifiers() || !(s.value() instanceof Reg x) || !x.isPart()
+                    || !Rewrites.sameReg(x, r) || x.part() != d.dsts().get(0).part()) {
+                return false;
+            }
+        }
+        boolean changed = false;
+        for (Instr use : new ArrayList<>(sd.uses(whole))) {
+            changed |= Rewrites.replaceUses(use, whole, r.whole());
         }
         return changed;
     }
@@ -85,7 +130,7 @@ public final class CopyPropagation implements Pass {
         }
         List<Src> srcs = use.srcs();
         for (int slot : OpInfo.nonRegisterSlots(use)) {
-            if (slot < srcs.size() && srcs.get(slot).value() instanceof Reg r && Rewrites.sameReg(r, a)) {
+            if (slot < srcs.size() && srcs.get(slot).value() instanceof Reg r && r.equals(a)) {
                 Src old = srcs.get(slot);
                 if (old.hasModifiers() && !(old.neg() && !old.not() && !old.abs() && OpInfo.is(use, "IADD3"))) {
                     return false;
@@ -97,7 +142,7 @@ public final class CopyPropagation implements Pass {
         // A commutative form can bring the read into the slot.
         String op = use.op().name();
         if (srcs.size() >= 3 && (op.equals("IADD3") || op.equals("IMAD") || op.equals("IMNMX"))
-                && srcs.get(0).value() instanceof Reg r && Rewrites.sameReg(r, a) && !OpInfo.isRZ(srcs.get(1))
+                && srcs.get(0).value() instanceof Reg r && r.equals(a) && !OpInfo.isRZ(srcs.get(1))
                 && !srcs.get(0).hasModifiers()) {
             Src old = srcs.get(0);
             srcs.set(0, srcs.get(1));

@@ -26,8 +26,16 @@ public final class InstructionCombining implements Pass {
     public boolean run(FunctionBody body, OptContext cx) {
         SingleDefs sd = new SingleDefs(body);
         boolean changed = false;
+        java.util.Set<Instr> removed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (BasicBlock b : body.blocks()) {
             for (Instr outer : b.instrs()) {
+                if (removed.contains(outer)) {
+                    continue;
+                }
+                if (OpInfo.is(outer, "IADD3") && outer.mods().equals(List.of("X"))) {
+                    changed |= combineWideAdd(outer, sd, removed, cx);
+                    continue;
+                }
                 if (!plainResult(outer)) {
                     continue;
                 }
@@ -37,6 +45,9 @@ public final class InstructionCombining implements Pass {
                     default -> false;
                 };
             }
+        }
+        for (BasicBlock b : body.blocks()) {
+            b.instrs().removeIf(removed::contains);
         }
         return changed;
     }
@@ -139,6 +150,123 @@ public final class InstructionCombining implements Pass {
             }
         }
         return false;
+    }
+
+    /**
+     * {@code IMAD.WIDE t, a, b, RZ} feeding a 64-bit add {@code d = t + y} done as the IADD3 / IADD3.X carry pair
+     * becomes {@code IMAD.WIDE d, a, b, y}, with {@code y} a stable register pair or two consecutive constant-bank
+     * words (ptxas's {@code IMAD.WIDE R2, R0, R3, c[0x0][0x160]}).
+     */
+    private static boolean combineWideAdd(Instr hi, SingleDefs sd, java.util.Set<Instr> removed, OptContext cx) {
+        Reg dHi = OpInfo.soleRDst(hi);
+        if (dHi == null || !dHi.virtual() || !dHi.isPart() || dHi.part() != 1 || dHi.comps() != 2
+                || hi.srcs().size() != 5 || !hi.guard().isAlways()) {
+            return false;
+        }
+        Reg d = dHi.whole();
+        Src carry = hi.srcs().get(3);
+        Boolean carry2 = OpInfo.constPred(hi.srcs().get(4));
+        if (!(carry.value() instanceof Reg p) || !p.virtual() || carry.hasModifiers() || carry2 == null || carry2
+                || sd.uses(p).size() != 1 || sd.soleDef(p) == null || !sd.stable(d)) {
+            return false;
+        }
+        List<Instr> defs = sd.defs(d);
+        if (defs.size() != 2) {
+            return false;
+        }
+        Instr lo = defs.get(0) == hi ? defs.get(1) : defs.get(0);
+        if (!OpInfo.is(lo, "IADD3") || !lo.mods().isEmpty() || lo.srcs().size() != 3 || lo.dsts().size() < 2
+                || !lo.dsts().get(0).isPart() || lo.dsts().get(0).part() != 0 || !lo.dsts().get(1).equals(p)) {
+            return false;
+        }
+        for (int i = 2; i < lo.dsts().size(); i++) {
+            if (!lo.dsts().get(i).isZero()) {
+                return false;
+            }
+        }
+        Src[] loTerms = twoTerms(lo.srcs().subList(0, 3));
+        Src[] hiTerms = twoTerms(hi.srcs().subList(0, 3));
+        if (loTerms == null || hiTerms == null) {
+            return false;
+        }
+        for (int k = 0; k < 2; k++) {
+            Src tl = loTerms[k];
+            if (!(tl.value() instanceof Reg t) || !t.isPart() || t.part() != 0 || t.comps() != 2) {
+                continue;
+            }
+            Src yl = loTerms[1 - k];
+            int hk = hiTerms[0].value() instanceof Reg th && th.isPart() && th.part() == 1 && Rewrites.sameReg(th, t) ? 0
+                    : hiTerms[1].value() instanceof Reg th2 && th2.isPart() && th2.part() == 1 && Rewrites.sameReg(th2, t) ? 1 : -1;
+            if (hk < 0) {
+                continue;
+            }
+            Src yh = hiTerms[1 - hk];
+            Instr wide = sd.soleDef(t.whole());
+            if (wide == null || !OpInfo.is(wide, "IMAD_WIDE") || wide.srcs().size() != 3
+                    || !OpInfo.isRZ(wide.srcs().get(2)) || !List.of("U32").containsAll(wide.mods())) {
+                // Other readers of t keep the multiply alive; the pair still becomes one instruction.
+                continue;
+            }
+            Src a = wide.srcs().get(0);
+            Src b = wide.srcs().get(1);
+            if (!availableLater(a, sd) || !availableLater(b, sd)) {
+                continue;
+            }
+            Src addend = pairAddend(yl, yh, sd);
+            if (addend != null && addend.value() instanceof org.jptxas.ori.ir.CBank && !cx.aluReadsConstantBank()) {
+                continue;
+            }
+            if (addend == null || OpInfo.isNonRegister(addend) && OpInfo.isNonRegister(a)) {
+                continue;
+            }
+            hi.dsts().clear();
+            hi.dsts().add(d);
+            hi.setOp(OpInfo.op("IMAD_WIDE"));
+            hi.setMods(wide.mods());
+            hi.srcs().clear();
+            hi.srcs().addAll(List.of(a, b, addend));
+            removed.add(lo);
+            return true;
+        }
+        return false;
+    }
+
+    /** The two non-zero terms of an add (the third zero), or null. */
+    private static Src[] twoTerms(List<Src> srcs) {
+        Src[] out = new Src[2];
+        int n = 0;
+        for (Src s : srcs) {
+            if (isZero(s)) {
+                continue;
+            }
+            if (n == 2 || s.hasModifiers()) {
+                return null;
+            }
+            out[n++] = s;
+        }
+        return n == 2 ? out : null;
+    }
+
+    private static boolean availableLater(Src s, SingleDefs sd) {
+        if (s.value() instanceof Reg r) {
+            return r.isZero() || r.virtual() && sd.stable(r);
+        }
+        return !s.hasModifiers() && (s.value() instanceof Imm || s.value() instanceof org.jptxas.ori.ir.CBank c
+                && c.index() == null);
+    }
+
+    /** The 64-bit addend whose halves are {@code lo} and {@code hi}: a stable pair or two constant words. */
+    private static Src pairAddend(Src lo, Src hi, SingleDefs sd) {
+        if (lo.value() instanceof Reg l && hi.value() instanceof Reg h && l.isPart() && h.isPart() && l.part() == 0
+                && h.part() == 1 && l.comps() == 2 && Rewrites.sameReg(l, h) && sd.stable(l.whole())) {
+            return Src.of(l.whole());
+        }
+        if (lo.value() instanceof org.jptxas.ori.ir.CBank l && hi.value() instanceof org.jptxas.ori.ir.CBank h
+                && l.index() == null && h.index() == null && l.bank() == h.bank() && h.offset() == l.offset() + 4
+                && l.offset() % 8 == 0) {
+            return Src.of(l);
+        }
+        return null;
     }
 
     private static Src negate(Src x) {

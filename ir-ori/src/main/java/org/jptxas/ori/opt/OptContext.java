@@ -17,4 +17,12 @@ public record OptContext(Target target, String function) {
     public boolean hasUniformDatapath() {
         return target.sm() >= 75;
     }
+
+    /**
+     * ALU instructions read constant-bank operands directly ({@code IADD3 R0, R1, c[0x0][0x160], RZ}) before
+     * Hopper; sm_90 code reads them through uniform registers (ULDC), which the uniform-datapath pass introduces.
+     */
+    public boolean aluReadsConstantBank() {
+        return target.sm() < 90;
+    }
 }

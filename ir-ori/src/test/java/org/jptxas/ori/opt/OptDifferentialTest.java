@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class OptDifferentialTest {
     private static final Target SM80 = Target.of("sm_80");
+    private static final Target SM90 = Target.of("sm_90");
     private static final long[] INPUTS = {1, 0x1234, -77, 0xabcdef};
 
     static Stream<Arguments> pipelines() {
@@ -32,19 +33,20 @@ class OptDifferentialTest {
                 Arguments.of("addrfold", List.<Pass>of(new AddressModeFolding())),
                 Arguments.of("ifconv", List.<Pass>of(new IfConversion())),
                 Arguments.of("uniform", List.<Pass>of(new UniformDatapath())),
-                Arguments.of("O3", OptPipeline.forLevel(3).passes()));
+                Arguments.of("O3", OptPipeline.forLevel(3).passes()),
+                Arguments.of("O3-sm90", OptPipeline.forLevel(3).passes()));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("pipelines")
     void straightLineProgramsKeepTheirStores(String name, List<Pass> passes) {
-        check(passes, false, 300);
+        check(passes, false, 150, targetFor(name));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("pipelines")
     void programsWithBranchesKeepTheirStores(String name, List<Pass> passes) {
-        check(passes, true, 300);
+        check(passes, true, 150, targetFor(name));
     }
 
     /** Each pass must actually do something on programs made for it, or its differential test proves nothing. */
@@ -55,18 +57,23 @@ class OptDifferentialTest {
         for (long seed = 0; seed < 100; seed++) {
             FunctionBody before = RandomPrograms.generate(seed, 40, true);
             FunctionBody after = RandomPrograms.generate(seed, 40, true);
-            OptPipeline.of(passes).run(new OriFunction("r", true, 0, after), SM80);
+            OptPipeline.of(passes).run(new OriFunction("r", true, 0, after), targetFor(name));
             if (!IrPrinter.print(new OriFunction("r", true, 0, before)).equals(IrPrinter.print(new OriFunction("r", true, 0, after)))) {
                 changed++;
             }
         }
-        int[] counts = check(passes, true, 100);
+        int[] counts = check(passes, true, 100, targetFor(name));
         System.out.printf("pass %-10s changed %3d of 100 programs; instructions %d -> %d (%.1f%%)%n", name, changed,
                 counts[0], counts[1], 100.0 * (counts[0] - counts[1]) / counts[0]);
         assertTrue(changed > 10, name + " changed only " + changed + " programs");
     }
 
-    static int[] check(List<Pass> passes, boolean branches, int programs) {
+    /** The uniform-datapath pass and the sm_90 pipeline run for sm_90 (constants only through URs), the rest sm_80. */
+    static Target targetFor(String name) {
+        return name.equals("uniform") || name.endsWith("sm90") ? SM90 : SM80;
+    }
+
+    static int[] check(List<Pass> passes, boolean branches, int programs, Target target) {
         int before = 0;
         int after = 0;
         for (long seed = 0; seed < programs; seed++) {
@@ -74,7 +81,7 @@ class OptDifferentialTest {
             FunctionBody optimized = RandomPrograms.generate(seed, 40, branches);
             assertTrue(IrVerifier.verify("random", original).isEmpty(), () -> IrVerifier.verify("random", original).toString());
             String dump = IrPrinter.print(new OriFunction("random" + seed, true, 0, RandomPrograms.generate(seed, 40, branches)));
-            OptPipeline.of(passes).verifying(true).run(new OriFunction("random" + seed, true, 0, optimized), SM80);
+            OptPipeline.of(passes).verifying(true).run(new OriFunction("random" + seed, true, 0, optimized), target);
             before += original.instructionCount();
             after += optimized.instructionCount();
             for (long input : INPUTS) {

@@ -184,6 +184,14 @@ final class OriEvaluator {
         List<Reg> d = in.dsts();
         switch (in.op().name()) {
             case "MOV" -> write(d.get(0), val(s.get(0)));
+            case "ULDC" -> {
+                if (m.contains("64")) {
+                    CBank c = (CBank) s.get(0).value();
+                    write64(d.get(0), val(s.get(0)) | val(Src.of(new CBank(c.bank(), c.offset() + 4, c.index()))) << 32);
+                } else {
+                    write(d.get(0), val(s.get(0)));
+                }
+            }
             case "S2R" -> write(d.get(0), val(s.get(0)));
             case "IADD3" -> {
                 long sum = val(s.get(0)) + val(s.get(1)) + val(s.get(2));
@@ -211,8 +219,16 @@ final class OriEvaluator {
             case "IMAD_WIDE" -> {
                 long a = val(s.get(0));
                 long b = val(s.get(1));
-                long c = s.get(2).value() instanceof Reg r && r.comps() == 2 && !r.isPart() ? read64(r)
-                        : s.get(2).value() instanceof Reg r2 && r2.isZero() ? 0 : val(s.get(2));
+                long c;
+                if (s.get(2).value() instanceof Reg r && r.comps() == 2 && !r.isPart()) {
+                    c = read64(r);
+                } else if (s.get(2).value() instanceof Reg r2 && r2.isZero()) {
+                    c = 0;
+                } else if (s.get(2).value() instanceof CBank cb) {
+                    c = val(s.get(2)) | val(Src.of(new CBank(cb.bank(), cb.offset() + 4, cb.index()))) << 32;
+                } else {
+                    throw new UnsupportedOperationException("IMAD.WIDE addend " + s.get(2));
+                }
                 long p = m.contains("U32") ? a * b : (long) (int) a * (long) (int) b;
                 write64(d.get(0), p + c);
             }

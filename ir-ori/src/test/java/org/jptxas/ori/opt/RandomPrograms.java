@@ -203,7 +203,7 @@ final class RandomPrograms {
             }
         }
         Instr in;
-        switch (rnd.nextInt(16)) {
+        switch (rnd.nextInt(17)) {
             case 0 -> in = ins("MOV", List.of(), List.of(dst()), operand());
             case 1, 2 -> in = ins("IADD3", List.of(), List.of(dst()), neg(src()), neg(operand()), neg(src()));
             case 3 -> in = ins("IMAD", List.of(), List.of(dst()), src(), operand(), src());
@@ -275,6 +275,14 @@ final class RandomPrograms {
                     }
                 }
             }
+            case 15 -> {
+                // A parameter read into a register whose readers take it in the immediate/uniform slot.
+                Reg t = body.newVirtual(RegFile.R, 1);
+                emit(ins("MOV", List.of(), List.of(t), Src.of(CBank.of(0, 0x160 + 4 * rnd.nextInt(8)))));
+                emit(ins("IADD3", List.of(), List.of(dst()), src(), Src.of(t), src()));
+                in = ins("ISETP", List.of(cmp(), "AND"), List.of(preds.get(rnd.nextInt(preds.size())), Reg.PT),
+                        src(), Src.of(t), Src.of(Reg.PT));
+            }
             default -> in = ins("MOV", List.of(), List.of(dst()), src());
         }
         if (rnd.nextInt(8) == 0 && !in.dsts().isEmpty() && in.dsts().get(0).file() == RegFile.R) {
@@ -289,6 +297,24 @@ final class RandomPrograms {
         emit(ins("IMAD_WIDE", List.of("U32"), List.of(x), src(), Src.of(Imm.ofInt(4)), Src.of(Reg.RZ)));
         Reg t = body.newVirtual(RegFile.R, 2);
         Reg p = body.newVirtual(RegFile.P, 1);
+        if (rnd.nextBoolean()) {
+            // x + y with y a 64-bit parameter read part by part and copied part by part, as lowering does.
+            Reg param = body.newVirtual(RegFile.R, 2);
+            int off = 0x160 + 8 * rnd.nextInt(4);
+            emit(ins("MOV", List.of(), List.of(param.component(0)), Src.of(CBank.of(0, off))));
+            emit(ins("MOV", List.of(), List.of(param.component(1)), Src.of(CBank.of(0, off + 4))));
+            Reg y = body.newVirtual(RegFile.R, 2);
+            emit(ins("MOV", List.of(), List.of(y.component(0)), Src.of(param.component(0))));
+            emit(ins("MOV", List.of(), List.of(y.component(1)), Src.of(param.component(1))));
+            emit(ins("IADD3", List.of(), List.of(t.component(0), p, Reg.PT), Src.of(y.component(0)),
+                    Src.of(x.component(0)), Src.of(Reg.RZ)));
+            emit(ins("IADD3", List.of("X"), List.of(t.component(1), Reg.PT, Reg.PT), Src.of(y.component(1)),
+                    Src.of(x.component(1)), Src.of(Reg.RZ), Src.of(p), Src.of(Reg.PT).inverted()));
+            if (rnd.nextBoolean()) {
+                return ins("LDG", List.of("E"), List.of(dst()), Src.of(Addr.of(t, 4L * rnd.nextInt(4))));
+            }
+            return ins("STG", List.of("E"), List.of(), Src.of(Addr.of(t, 4L * rnd.nextInt(4))), src());
+        }
         boolean negative = rnd.nextBoolean();
         int k = negative ? -4 * (1 + rnd.nextInt(64)) : 4 * rnd.nextInt(64);
         emit(ins("IADD3", List.of(), List.of(t.component(0), p), Src.of(x.component(0)), Src.of(Imm.ofInt(k)),

@@ -227,7 +227,23 @@ final class SyncTestContext implements LoweringContext {
     }
 
     @Override
+    public Reg paramRegister(Expr.SymbolRef param) {
+        throw new UnsupportedOperationException("parameters are not modelled by the test context");
+    }
+
+    @Override
+    public BasicBlock branchTarget(Expr.SymbolRef label) {
+        throw new UnsupportedOperationException("labels are not modelled by the test context");
+    }
+
+    @Override
+    public boolean isKernel() {
+        return true;
+    }
+
+    @Override
     public UnsupportedFeatureException unsupported(String what) {
         return new UnsupportedFeatureException("t.ptx", insn.pos().line(), what + " not yet supported");
     }
+
 }

@@ -210,6 +210,21 @@ final class TestLoweringContext implements LoweringContext {
     }
 
     @Override
+    public Reg paramRegister(Expr.SymbolRef param) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public BasicBlock branchTarget(Expr.SymbolRef label) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public boolean isKernel() {
+        return true;
+    }
+
+    @Override
     public UnsupportedFeatureException unsupported(String what) {
         return new UnsupportedFeatureException("test.ptx", 1, what + " not yet supported");
     }
