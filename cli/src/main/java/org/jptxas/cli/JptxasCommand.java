@@ -20,6 +20,9 @@ import org.jptxas.isel.spi.CompiledModule;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.diag.Severity;
+import org.jptxas.ori.ir.GlobalVar;
+import org.jptxas.ori.ir.OriFunction;
+import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
 import org.jptxas.ori.target.TargetCatalog;
 import picocli.CommandLine;
@@ -100,6 +103,17 @@ final class JptxasCommand {
 
     @Option(names = "--debug-trace", description = "Print stack traces of internal errors.")
     boolean debugTrace;
+
+    @Option(names = "--out-sass", paramLabel = "<file>",
+            description = "Also write the generated SASS as text (nvdisasm -c layout).")
+    String outSass;
+
+    @Option(names = "--dump-ir", paramLabel = "<pass>",
+            description = "Print the Ori of every function after pass <pass> (lower, regalloc, ...; 'all' for every pass).")
+    String dumpIr;
+
+    @Option(names = "--verify-ir", description = "Check the Ori between passes (internal consistency).")
+    boolean verifyIr;
 
     private final PrintWriter out;
     private final PrintWriter err;
@@ -195,11 +209,15 @@ final class JptxasCommand {
                 throw new Fatal(e.getMessage());
             }
         }
-        if (!parseOnly && inputs.size() > 1) {
-            throw new Fatal("Compiling several input files into one output is not supported yet by jptxas");
-        }
+        List<OriModule> modules = new ArrayList<>();
         for (String input : inputs) {
-            compileOne(input, target, backend, options, parseOnly);
+            OriModule m = frontEnd(input, target, parseOnly);
+            if (m != null) {
+                modules.add(m);
+            }
+        }
+        if (!hadError && !parseOnly) {
+            generate(modules, target, backend, options);
         }
         if (hadError) {
             err.println(Diagnostic.fatal("Ptx assembly aborted due to errors").format(TOOL));
@@ -208,7 +226,8 @@ final class JptxasCommand {
         return 0;
     }
 
-    private void compileOne(String input, Target target, Backend backend, CompileOptions options, boolean parseOnly) {
+    /** Parses, checks and (unless only checking) lowers one input; null when it had errors or only checking. */
+    private OriModule frontEnd(String input, Target target, boolean parseOnly) {
         String text;
         try {
             text = new String(Files.readAllBytes(workDir.resolve(input)), StandardCharsets.ISO_8859_1);
@@ -219,25 +238,59 @@ final class JptxasCommand {
         try {
             PtxFrontEnd.CheckedModule checked = new PtxFrontEnd(target).check(input, text);
             checked.warnings().forEach(this::report);
-            if (parseOnly) {
-                return;
-            }
-            CompiledModule result = backend.compile(new CompileRequest(checked.lower(), target, options));
-            result.messages().forEach(this::report);
-            if (hadError) {
-                return;
-            }
-            Path output = workDir.resolve(outputFile == null ? "elf.o" : outputFile);
-            try {
-                AtomicFiles.write(output, result.cubin());
-            } catch (IOException | SecurityException e) {
-                report(Diagnostic.fatal("Output file '" + (outputFile == null ? "elf.o" : outputFile)
-                        + "' could not be opened"));
-            }
+            return parseOnly ? null : checked.lower();
         } catch (CompilationException e) {
             e.diagnostics().forEach(this::report);
             hadError = true;
+            return null;
         }
+    }
+
+    /**
+     * Compiles every input into one cubin, as ptxas does with several inputs (it takes them last first), and writes
+     * the outputs only when everything succeeded.
+     */
+    private void generate(List<OriModule> modules, Target target, Backend backend, CompileOptions options) {
+        List<OriModule> reversed = new ArrayList<>(modules);
+        java.util.Collections.reverse(reversed);
+        OriModule module = reversed.size() == 1 ? reversed.get(0) : merge(reversed, target);
+        CompiledModule result;
+        try {
+            result = backend.compile(new CompileRequest(module, target, options, new IrDebug(dumpIr, verifyIr, out)));
+        } catch (CompilationException e) {
+            e.diagnostics().forEach(this::report);
+            hadError = true;
+            return;
+        }
+        result.messages().forEach(this::report);
+        if (hadError) {
+            return;
+        }
+        err.print(result.resourceReport());
+        String name = outputFile == null ? "elf.o" : outputFile;
+        try {
+            AtomicFiles.write(workDir.resolve(name), result.cubin());
+        } catch (IOException | SecurityException e) {
+            report(Diagnostic.fatal("Output file '" + name + "' could not be opened"));
+            return;
+        }
+        if (outSass != null) {
+            try {
+                AtomicFiles.write(workDir.resolve(outSass), result.sass().getBytes(StandardCharsets.UTF_8));
+            } catch (IOException | SecurityException e) {
+                report(Diagnostic.fatal("Output file '" + outSass + "' could not be opened"));
+            }
+        }
+    }
+
+    private static OriModule merge(List<OriModule> modules, Target target) {
+        List<OriFunction> functions = new ArrayList<>();
+        List<GlobalVar> globals = new ArrayList<>();
+        for (OriModule m : modules) {
+            functions.addAll(m.functions());
+            globals.addAll(m.globals());
+        }
+        return new OriModule(modules.get(0).sourceName(), target, functions, globals);
     }
 
     private void report(Diagnostic d) {

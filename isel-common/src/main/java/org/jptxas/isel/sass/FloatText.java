@@ -9,14 +9,15 @@ import java.math.RoundingMode;
  * C's {@code %.20e} (21 significant digits, trailing zeros kept) from 1e9 on, {@code +INF}, {@code +QNAN}. The 1e9
  * switch was mapped with nvdisasm 12.5 in raw mode: 999999936 prints as an integer, 1e9 and 2^30 in e-form.
  */
-final class FloatText {
+public final class FloatText {
     private static final MathContext DIGITS20 = new MathContext(20, RoundingMode.HALF_EVEN);
     private static final MathContext DIGITS21 = new MathContext(21, RoundingMode.HALF_EVEN);
     private static final double EXPONENT_FORM_FROM = 1e9;
 
     private FloatText() {}
 
-    static String format(double v) {
+    /** nvdisasm's text of a floating-point immediate. */
+    public static String format(double v) {
         if (Double.isNaN(v)) {
             return (Double.doubleToRawLongBits(v) < 0 ? "-" : "+") + "QNAN";
         }

@@ -2,6 +2,9 @@ package org.jptxas.isel.spi;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import org.jptxas.isel.codegen.CodegenPipeline;
+import org.jptxas.isel.codegen.ModuleCodegen;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.UnsupportedFeatureException;
 import org.jptxas.ori.target.TargetCatalog;
@@ -45,9 +48,22 @@ public abstract class FamilyBackend implements Backend {
         return targets;
     }
 
+    /**
+     * The code-generation stages for {@code target} (matchers, legalisation, allocation, control bits); empty when
+     * this backend cannot generate code yet.
+     */
+    public Optional<CodegenPipeline> pipeline(Target target) {
+        return Optional.empty();
+    }
+
     @Override
     public CompiledModule compile(CompileRequest request) throws CompilationException {
-        throw new UnsupportedFeatureException(null, 0,
-                "Code generation for " + request.target().name() + " is not yet supported by backend " + id);
+        return new ModuleCodegen(requirePipeline(request.target())).compile(request);
+    }
+
+    /** The pipeline for {@code target}, or the "not yet supported" error. */
+    public CodegenPipeline requirePipeline(Target target) throws CompilationException {
+        return pipeline(target).orElseThrow(() -> new UnsupportedFeatureException(null, 0,
+                "Code generation for " + target.name() + " is not yet supported by backend " + id));
     }
 }

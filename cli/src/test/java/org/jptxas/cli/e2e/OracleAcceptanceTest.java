@@ -1,0 +1,168 @@
+package org.jptxas.cli.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jptxas.frontend.ptx.PtxFrontEnd;
+import org.jptxas.isel.codegen.IrObserver;
+import org.jptxas.isel.codegen.ModuleCodegen;
+import org.jptxas.isel.spi.BackendRegistry;
+import org.jptxas.isel.spi.CompileOptions;
+import org.jptxas.isel.spi.FamilyBackend;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.ir.OriModule;
+import org.jptxas.ori.target.Target;
+import org.jptxas.testing.Oracles;
+import org.jptxas.testing.Processes;
+import org.jptxas.testing.kernels.KernelCase;
+import org.jptxas.testing.kernels.KernelSuite;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * NVIDIA's tools accept what jptxas writes, for every suite kernel jptxas compiles (sm_75 … sm_90): nvdisasm 12.5
+ * disassembles each cubin to exactly our {@code --out-sass} instruction lines and to bin/jnvdisasm's, cuobjdump 12.5
+ * {@code -elf} reads it,
+ * and the relocatable ({@code -c}) object links with nvlink (13 for ptxas 13's object format; 12.5 for the CUDA 12
+ * one). Skips without the oracles.
+ */
+class OracleAcceptanceTest {
+    private final BackendRegistry registry = BackendRegistry.discover(OracleAcceptanceTest.class.getClassLoader());
+
+    private Optional<ModuleCodegen.Result> compile(KernelCase k, String arch, boolean relocatable, boolean cuda12)
+            throws Exception {
+        Target target = Target.of(arch);
+        try {
+            OriModule m = new PtxFrontEnd(target).check(k.ptx().getFileName().toString(), Files.readString(k.ptx(),
+                    java.nio.charset.StandardCharsets.ISO_8859_1)).lower();
+            FamilyBackend backend = (FamilyBackend) registry.forTarget(target);
+            CompileOptions o = new CompileOptions(3, OptionalInt.empty(), relocatable, false, false, false, false);
+            return Optional.of(new ModuleCodegen(backend.requirePipeline(target)).compile(m, target, o, IrObserver.NONE,
+                    cuda12));
+        } catch (CompilationException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The instruction and label lines of a {@code nvdisasm -c} listing (or of ours). */
+    static List<String> codeLines(String listing) {
+        List<String> out = new ArrayList<>();
+        for (String l : listing.split("\n")) {
+            if (l.matches("\\s+/\\*[0-9a-f]{4}\\*/.*") || l.matches("\\.L_x_\\d+:")) {
+                out.add(l.stripTrailing());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    @Tag("slow")
+    void nvdisasmAndCuobjdumpAcceptOurCubins(@TempDir Path dir) throws Exception {
+        Path nvdisasm = Oracles.assumeNvdisasm();
+        Path cuobjdump = Oracles.assumeCuobjdump();
+        AtomicInteger compiled = new AtomicInteger();
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        KernelSuite.all().parallelStream().forEach(k -> {
+            for (String arch : SuiteRun.ARCHES) {
+                if (!k.supports(Integer.parseInt(arch.substring(3)))) {
+                    continue;
+                }
+                try {
+                    Optional<ModuleCodegen.Result> r = compile(k, arch, false, false);
+                    if (r.isEmpty()) {
+                        continue;
+                    }
+                    compiled.incrementAndGet();
+                    Path cubin = dir.resolve(k.name() + "-" + arch + ".cubin");
+                    Files.write(cubin, r.get().cubin());
+                    Processes.Result dis = Processes.run(List.of(nvdisasm.toString(), "-c", cubin.toString()), dir);
+                    if (dis.exitCode() != 0) {
+                        failures.add(k.name() + " " + arch + ": nvdisasm: " + dis.stderr());
+                    } else if (!codeLines(dis.stdout()).equals(codeLines(r.get().sass()))) {
+                        failures.add(k.name() + " " + arch + ": nvdisasm text differs from --out-sass:\n"
+                                + firstDifference(codeLines(dis.stdout()), codeLines(r.get().sass())));
+                    }
+                    List<String> ours = codeLines(org.jptxas.cli.JnvdisasmRunner.listing(cubin));
+                    if (dis.exitCode() == 0 && !codeLines(dis.stdout()).equals(ours)) {
+                        failures.add(k.name() + " " + arch + ": jnvdisasm text differs from nvdisasm:\n"
+                                + firstDifference(codeLines(dis.stdout()), ours));
+                    }
+                    Processes.Result elf = Processes.run(List.of(cuobjdump.toString(), "-elf", cubin.toString()), dir);
+                    if (elf.exitCode() != 0) {
+                        failures.add(k.name() + " " + arch + ": cuobjdump -elf: " + elf.stderr());
+                    }
+                } catch (Exception e) {
+                    failures.add(k.name() + " " + arch + ": " + e);
+                }
+            }
+        });
+        System.out.println("oracle acceptance: " + compiled.get() + " cubins checked, " + failures.size() + " failures");
+        failures.stream().limit(20).forEach(f -> System.out.println("  " + f));
+        assertTrue(failures.isEmpty(), failures.size() + " failures, first: " + failures.peek());
+    }
+
+    @Test
+    @Tag("slow")
+    void relocatableObjectsLinkWithNvlink(@TempDir Path dir) throws Exception {
+        Path nvlink125 = Oracles.assumeNvlink();
+        Optional<Path> nvlink13 = Optional.of(Path.of("/usr/local/bin/nvlink")).filter(Files::isExecutable);
+        AtomicInteger linked = new AtomicInteger();
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        KernelSuite.all().parallelStream().forEach(k -> {
+            for (String arch : SuiteRun.ARCHES) {
+                if (!k.supports(Integer.parseInt(arch.substring(3)))) {
+                    continue;
+                }
+                try {
+                    for (boolean cuda12 : new boolean[] {true, false}) {
+                        Path linker = cuda12 ? nvlink125 : nvlink13.orElse(null);
+                        if (linker == null) {
+                            continue;
+                        }
+                        Optional<ModuleCodegen.Result> r = compile(k, arch, true, cuda12);
+                        if (r.isEmpty()) {
+                            break;
+                        }
+                        Path obj = dir.resolve(k.name() + "-" + arch + (cuda12 ? "-v7" : "") + ".o");
+                        Files.write(obj, r.get().cubin());
+                        Path out = dir.resolve(k.name() + "-" + arch + (cuda12 ? "-v7" : "") + ".cubin");
+                        Processes.Result link = Processes.run(List.of(linker.toString(), "-arch=" + arch, obj.toString(),
+                                "-o", out.toString()), dir);
+                        if (link.exitCode() != 0) {
+                            failures.add(k.name() + " " + arch + (cuda12 ? " (nvlink 12.5)" : " (nvlink 13)") + ": "
+                                    + link.stderr().strip());
+                        } else {
+                            linked.incrementAndGet();
+                        }
+                    }
+                } catch (Exception e) {
+                    failures.add(k.name() + " " + arch + ": " + e);
+                }
+            }
+        });
+        System.out.println("nvlink: " + linked.get() + " objects linked, " + failures.size() + " failures");
+        failures.stream().limit(20).forEach(f -> System.out.println("  " + f));
+        assertTrue(failures.isEmpty(), failures.size() + " failures, first: " + failures.peek());
+    }
+
+    static String firstDifference(List<String> a, List<String> b) {
+        for (int i = 0; i < Math.max(a.size(), b.size()); i++) {
+            String x = i < a.size() ? a.get(i) : "<end>";
+            String y = i < b.size() ? b.get(i) : "<end>";
+            if (!x.equals(y)) {
+                return "  nvdisasm: " + x + "\n  jptxas:   " + y;
+            }
+        }
+        assertEquals(a, b);
+        return "";
+    }
+}

@@ -1,0 +1,171 @@
+package org.jptxas.cli.e2e;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jptxas.frontend.ptx.PtxFrontEnd;
+import org.jptxas.isel.spi.Backend;
+import org.jptxas.isel.spi.BackendRegistry;
+import org.jptxas.isel.spi.CompileOptions;
+import org.jptxas.isel.spi.CompileRequest;
+import org.jptxas.isel.spi.CompiledModule;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.diag.Diagnostic;
+import org.jptxas.ori.ir.OriModule;
+import org.jptxas.ori.target.Target;
+import org.jptxas.simulator.exec.ExecutionLimits;
+import org.jptxas.simulator.exec.Fault;
+import org.jptxas.simulator.exec.Launch;
+import org.jptxas.simulator.exec.LaunchResult;
+import org.jptxas.simulator.launch.LaunchSpecReader;
+import org.jptxas.simulator.sass.SassEmulator;
+import org.jptxas.testing.kernels.KernelCase;
+
+/**
+ * Compiles suite kernels with jptxas (front end, backend) and runs the cubins in the SASS emulator against the CPU
+ * references. Each (kernel, SM) ends in one {@link Outcome}; the tally prints per SM.
+ */
+final class SuiteRun {
+    static final List<String> ARCHES = List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90");
+    private static final Pattern NOT_SUPPORTED = Pattern.compile("Instruction '([^']+)' not yet supported");
+
+    enum Kind { CORRECT, UNSUPPORTED, COMPILE_ERROR, EMULATOR_STOP, FAULT, WRONG }
+
+    record Outcome(String kernel, String arch, Kind kind, String detail, byte[] cubin, String sass) {}
+
+    private final BackendRegistry registry = BackendRegistry.discover(SuiteRun.class.getClassLoader());
+
+    /** Compiles {@code ptx} for {@code arch}; the module, or the diagnostics of the failure. */
+    CompiledModule compile(Path ptx, String arch, CompileOptions options) throws CompilationException {
+        Target target = Target.of(arch);
+        String text;
+        try {
+            text = Files.readString(ptx, StandardCharsets.ISO_8859_1);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        OriModule module = new PtxFrontEnd(target).check(ptx.getFileName().toString(), text).lower();
+        Backend backend;
+        try {
+            backend = registry.forTarget(target);
+        } catch (org.jptxas.isel.spi.BackendSelectionException e) {
+            throw new IllegalStateException(e.getMessage());
+        }
+        return backend.compile(new CompileRequest(module, target, options));
+    }
+
+    Outcome run(KernelCase k, String arch, Path dir) {
+        CompiledModule compiled;
+        try {
+            compiled = compile(k.ptx(), arch, CompileOptions.defaults());
+        } catch (CompilationException e) {
+            String msg = e.diagnostics().stream().map(d -> d.format("jptxas")).reduce((a, b) -> a + "\n" + b).orElse("");
+            Matcher m = NOT_SUPPORTED.matcher(msg);
+            if (m.find()) {
+                return new Outcome(k.name(), arch, Kind.UNSUPPORTED, m.group(1), null, null);
+            }
+            boolean unsupported = e instanceof org.jptxas.ori.diag.UnsupportedFeatureException
+                    || msg.contains("not yet supported");
+            return new Outcome(k.name(), arch, unsupported ? Kind.UNSUPPORTED : Kind.COMPILE_ERROR, firstLine(msg), null, null);
+        } catch (RuntimeException e) {
+            return new Outcome(k.name(), arch, Kind.COMPILE_ERROR, "crash: " + e, null, null);
+        }
+        return execute(k, arch, compiled, dir);
+    }
+
+    /** Runs a compiled kernel in the SASS emulator and compares its outputs with the reference. */
+    Outcome execute(KernelCase k, String arch, CompiledModule compiled, Path dir) {
+        byte[] cubin = compiled.cubin();
+        try {
+            SassEmulator emu = SassEmulator.fromCubin(arch, cubin);
+            Path d = Files.createDirectories(dir.resolve(k.name() + "-" + arch));
+            Launch launch = Launch.prepare(Target.of(arch), LaunchSpecReader.read(k.materialize(d)));
+            LaunchResult r = emu.execute(launch, ExecutionLimits.DEFAULT.withMaxWarpInstructions(20_000_000));
+            if (r.fault().isPresent()) {
+                Fault f = r.fault().get();
+                return new Outcome(k.name(), arch, f instanceof Fault.Unimplemented ? Kind.EMULATOR_STOP : Kind.FAULT,
+                        f.describe(), cubin, compiled.sass());
+            }
+            Map<String, byte[]> actual = new LinkedHashMap<>();
+            int i = 0;
+            for (KernelCase.Arg a : k.args()) {
+                if (a instanceof KernelCase.Buffer b && b.output()) {
+                    actual.put(b.name(), launch.arguments().get(i).buffer().orElseThrow().bytes());
+                }
+                i++;
+            }
+            List<String> problems = k.compare(actual, 3);
+            return problems.isEmpty() ? new Outcome(k.name(), arch, Kind.CORRECT, "", cubin, compiled.sass())
+                    : new Outcome(k.name(), arch, Kind.WRONG, String.join("; ", problems), cubin, compiled.sass());
+        } catch (Exception e) {
+            return new Outcome(k.name(), arch, Kind.FAULT, "emulator: " + e, cubin, compiled.sass());
+        }
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    /** Runs every kernel on every SM it supports, in parallel. */
+    List<Outcome> runAll(List<KernelCase> kernels, Path dir) {
+        ConcurrentLinkedQueue<Outcome> out = new ConcurrentLinkedQueue<>();
+        kernels.parallelStream().forEach(k -> {
+            for (String arch : ARCHES) {
+                if (k.supports(Integer.parseInt(arch.substring(3)))) {
+                    out.add(run(k, arch, dir));
+                }
+            }
+        });
+        List<Outcome> list = new ArrayList<>(out);
+        list.sort(java.util.Comparator.comparing(Outcome::kernel).thenComparing(Outcome::arch));
+        return list;
+    }
+
+    /** The report: per SM the count of each outcome, the missing instructions, and the failures by name. */
+    static String report(List<Outcome> outcomes) {
+        StringBuilder sb = new StringBuilder();
+        Map<String, Map<Kind, Integer>> perSm = new TreeMap<>();
+        Map<String, Integer> missing = new TreeMap<>();
+        for (Outcome o : outcomes) {
+            perSm.computeIfAbsent(o.arch(), a -> new TreeMap<>()).merge(o.kind(), 1, Integer::sum);
+            if (o.kind() == Kind.UNSUPPORTED) {
+                missing.merge(o.detail(), 1, Integer::sum);
+            }
+        }
+        perSm.forEach((arch, counts) -> sb.append("end-to-end ").append(arch).append(": ")
+                .append(counts.getOrDefault(Kind.CORRECT, 0)).append(" correct of ")
+                .append(counts.values().stream().mapToInt(Integer::intValue).sum()).append(' ').append(counts).append('\n'));
+        sb.append("end-to-end unsupported (kernel-SM pairs by reason): ").append(missing).append('\n');
+        for (Outcome o : outcomes) {
+            if (o.kind() != Kind.CORRECT && o.kind() != Kind.UNSUPPORTED) {
+                sb.append("  ").append(o.kind()).append(' ').append(o.kernel()).append(' ').append(o.arch()).append(": ")
+                        .append(o.detail().length() > 300 ? o.detail().substring(0, 300) + "..." : o.detail()).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    static Map<String, Integer> correctPerSm(List<Outcome> outcomes) {
+        Map<String, Integer> m = new ConcurrentHashMap<>();
+        for (Outcome o : outcomes) {
+            if (o.kind() == Kind.CORRECT) {
+                m.merge(o.arch(), 1, Integer::sum);
+            }
+        }
+        return m;
+    }
+
+    static String format(Diagnostic d) {
+        return d.format("jptxas");
+    }
+}

@@ -1,0 +1,182 @@
+package org.jptxas.cli.report;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.jptxas.frontend.ptx.PtxFrontEnd;
+import org.jptxas.isel.codegen.CodegenPipeline;
+import org.jptxas.isel.codegen.ModuleCodegen;
+import org.jptxas.isel.codegen.OriPass;
+import org.jptxas.isel.spi.Backend;
+import org.jptxas.isel.spi.FamilyBackend;
+import org.jptxas.ori.opt.OptPipeline;
+import org.jptxas.isel.spi.BackendRegistry;
+import org.jptxas.isel.spi.CompileOptions;
+import org.jptxas.isel.spi.CompileRequest;
+import org.jptxas.isel.spi.CompiledModule;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.ir.OriModule;
+import org.jptxas.ori.target.Target;
+import org.jptxas.testing.OracleCubins;
+
+/**
+ * The code-quality report of issue 7: per input and SM, jptxas's SASS instruction count and register count against
+ * ptxas -O3's (ptxas cubins from the shared {@link OracleCubins} cache), with geometric means of the ratios per SM
+ * and overall. Inputs jptxas cannot compile yet are listed with the reason and left out of the means.
+ */
+final class CodegenRatioReport {
+    static final List<String> ARCHES = List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90");
+    static final double GOAL_INSTRUCTIONS = 1.5;
+    static final double GOAL_REGISTERS = 1.3;
+
+    /** One (input, SM) pair: both sides' stats, or why ours is missing. */
+    record Row(String input, String arch, CubinStats ours, CubinStats ptxas, String problem) {
+        boolean compared() {
+            return ours != null && ptxas != null && ptxas.instructions() > 0;
+        }
+
+        double instructionRatio() {
+            return (double) ours.instructions() / ptxas.instructions();
+        }
+
+        double registerRatio() {
+            return (double) Math.max(ours.registers(), 1) / Math.max(ptxas.registers(), 1);
+        }
+    }
+
+    private final BackendRegistry registry = BackendRegistry.discover(CodegenRatioReport.class.getClassLoader());
+
+    /** Compiles {@code ptx} with jptxas and ptxas for {@code arch}. */
+    Row measure(String name, Path ptx, String arch) {
+        OracleCubins.Compiled theirs = OracleCubins.ptxas13(ptx, arch);
+        CubinStats ptxasStats = null;
+        if (theirs.ok()) {
+            try {
+                ptxasStats = CubinStats.of(Files.readAllBytes(theirs.cubin().orElseThrow()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        if (ptxasStats == null) {
+            return new Row(name, arch, null, null, "ptxas rejects it");
+        }
+        try {
+            byte[] cubin = compile(ptx, arch).cubin();
+            return new Row(name, arch, CubinStats.of(cubin), ptxasStats, null);
+        } catch (CompilationException e) {
+            String msg = e.diagnostics().isEmpty() ? e.toString() : e.diagnostics().get(0).message();
+            return new Row(name, arch, null, ptxasStats, shorten(msg));
+        } catch (RuntimeException | StackOverflowError e) {
+            return new Row(name, arch, null, ptxasStats, "internal error: " + shorten(String.valueOf(e)));
+        }
+    }
+
+    private static String shorten(String s) {
+        String line = s.lines().findFirst().orElse("");
+        return line.length() > 90 ? line.substring(0, 87) + "..." : line;
+    }
+
+    CompiledModule compile(Path ptx, String arch) throws CompilationException {
+        Target target = Target.of(arch);
+        String text;
+        try {
+            text = Files.readString(ptx, StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        OriModule module = new PtxFrontEnd(target).check(ptx.getFileName().toString(), text).lower();
+        Backend backend;
+        try {
+            backend = registry.forTarget(target);
+        } catch (org.jptxas.isel.spi.BackendSelectionException e) {
+            throw new IllegalStateException(e.getMessage());
+        }
+        CompileRequest request = new CompileRequest(module, target, CompileOptions.defaults());
+        if (backend instanceof FamilyBackend family) {
+            CodegenPipeline pipeline = family.requirePipeline(target);
+            if (pipeline.optimizations().isEmpty()) {
+                // Until the backends plug the optimizer in themselves, the report measures it plugged in here.
+                pipeline = pipeline.withOptimizations(List.of(OriPass.of("opt", (f, cx) ->
+                        OptPipeline.forLevel(cx.options().optLevel()).run(f, cx.target()))));
+            }
+            return new ModuleCodegen(pipeline).compile(request);
+        }
+        return backend.compile(request);
+    }
+
+    static double geomean(List<Double> xs) {
+        return xs.isEmpty() ? Double.NaN : Math.exp(xs.stream().mapToDouble(Math::log).average().orElse(0));
+    }
+
+    /** The printed table: one line per row, geometric means per SM and overall, and the problems tallied. */
+    static String format(String title, List<Row> rows) {
+        rows = new ArrayList<>(rows);
+        rows.sort(Comparator.comparing(Row::input).thenComparing(Row::arch));
+        StringBuilder sb = new StringBuilder();
+        sb.append("== ").append(title).append(" ==\n");
+        sb.append(String.format(Locale.ROOT, "%-40s %-6s %7s %7s %6s %5s %5s %6s  %s%n", "input", "sm", "instr",
+                "ptxas", "ratio", "regs", "ptxas", "ratio", "note"));
+        Map<String, List<Double>> instr = new TreeMap<>();
+        Map<String, List<Double>> regs = new TreeMap<>();
+        Map<String, Integer> problems = new TreeMap<>();
+        for (Row r : rows) {
+            if (r.compared()) {
+                sb.append(String.format(Locale.ROOT, "%-40s %-6s %7d %7d %6.2f %5d %5d %6.2f%n", clip(r.input()), r.arch(),
+                        r.ours().instructions(), r.ptxas().instructions(), r.instructionRatio(), r.ours().registers(),
+                        r.ptxas().registers(), r.registerRatio()));
+                instr.computeIfAbsent(r.arch(), a -> new ArrayList<>()).add(r.instructionRatio());
+                regs.computeIfAbsent(r.arch(), a -> new ArrayList<>()).add(r.registerRatio());
+                instr.computeIfAbsent("all", a -> new ArrayList<>()).add(r.instructionRatio());
+                regs.computeIfAbsent("all", a -> new ArrayList<>()).add(r.registerRatio());
+            } else {
+                sb.append(String.format(Locale.ROOT, "%-40s %-6s %7s %7s %6s %5s %5s %6s  %s%n", clip(r.input()), r.arch(),
+                        "-", r.ptxas() == null ? "-" : String.valueOf(r.ptxas().instructions()), "-", "-",
+                        r.ptxas() == null ? "-" : String.valueOf(r.ptxas().registers()), "-", r.problem()));
+                problems.merge(r.problem(), 1, Integer::sum);
+            }
+        }
+        sb.append("-- geometric means (compared pairs; goal: instructions <= ").append(GOAL_INSTRUCTIONS)
+                .append("x, registers <= ").append(GOAL_REGISTERS).append("x)\n");
+        for (String key : instr.keySet()) {
+            double gi = geomean(instr.get(key));
+            double gr = geomean(regs.get(key));
+            sb.append(String.format(Locale.ROOT, "%-6s pairs %4d  instructions %.3fx %-8s registers %.3fx %s%n", key,
+                    instr.get(key).size(), gi, gi <= GOAL_INSTRUCTIONS ? "(goal)" : "(over)", gr,
+                    gr <= GOAL_REGISTERS ? "(goal)" : "(over)"));
+        }
+        long compared = rows.stream().filter(Row::compared).count();
+        sb.append("-- ").append(compared).append(" of ").append(rows.size()).append(" pairs compared");
+        if (instr.isEmpty()) {
+            sb.append(" (no pair compiled by jptxas yet)");
+        }
+        sb.append('\n');
+        problems.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(25)
+                .forEach(e -> sb.append(String.format(Locale.ROOT, "   %4d x %s%n", e.getValue(), e.getKey())));
+        return sb.toString();
+    }
+
+    private static String clip(String s) {
+        return s.length() > 40 ? "..." + s.substring(s.length() - 37) : s;
+    }
+
+    static Optional<Path> write(String fileName, String text) {
+        try {
+            Path dir = Path.of("target", "reports");
+            Files.createDirectories(dir);
+            Path p = dir.resolve(fileName);
+            Files.writeString(p, text);
+            return Optional.of(p);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package org.jptxas.cli.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jptxas.isel.cubin.Cubin;
+import org.jptxas.isel.cubin.CubinFacts;
+import org.jptxas.isel.cubin.FunctionFacts;
+import org.jptxas.isel.sass.SassInstruction;
+import org.jptxas.isel.sass.SassIsa;
+
+/**
+ * Instruction and register counts of a cubin's functions, as the ratio report compares them: instructions up to
+ * the function's end, without the trailing self-branch and NOP padding; registers as REGCOUNT in .nv.info.
+ */
+record CubinStats(List<Function> functions) {
+    record Function(String name, boolean entry, int instructions, int registers) {}
+
+    static CubinStats of(byte[] cubinBytes) {
+        Cubin cubin = Cubin.read(cubinBytes);
+        SassIsa isa = SassIsa.forSm("sm_" + cubin.sm());
+        List<Function> out = new ArrayList<>();
+        for (FunctionFacts f : CubinFacts.functions(cubin)) {
+            byte[] code = f.code();
+            out.add(new Function(f.name(), f.entry(), countInstructions(isa, code), f.registers()));
+        }
+        return new CubinStats(out);
+    }
+
+    /** Instructions before the layout tail: trailing NOPs, then the self-branch {@code BRA `(.L_x_N)} before them. */
+    static int countInstructions(SassIsa isa, byte[] code) {
+        List<SassInstruction> all = isa.decodeAll(code, 0, code.length);
+        int n = all.size();
+        while (n > 0 && mnemonic(all.get(n - 1)).equals("NOP")) {
+            n--;
+        }
+        if (n > 0 && mnemonic(all.get(n - 1)).equals("BRA")
+                && all.get(n - 1) instanceof SassInstruction.Known k
+                && k.branchTargets(16L * (n - 1)).equals(List.of(16L * (n - 1)))) {
+            n--;
+        }
+        return n;
+    }
+
+    private static String mnemonic(SassInstruction in) {
+        return in instanceof SassInstruction.Known k ? k.mnemonic() : "?";
+    }
+
+    int instructions() {
+        return functions.stream().mapToInt(Function::instructions).sum();
+    }
+
+    /** The largest register count of the module's functions (a kernel's launch needs its own). */
+    int registers() {
+        return functions.stream().mapToInt(Function::registers).max().orElse(0);
+    }
+}

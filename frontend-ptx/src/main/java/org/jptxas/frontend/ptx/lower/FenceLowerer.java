@@ -1,0 +1,52 @@
+package org.jptxas.frontend.ptx.lower;
+
+import com.google.auto.service.AutoService;
+import java.util.Set;
+import org.jptxas.frontend.ptx.ast.Instruction;
+import org.jptxas.frontend.ptx.lower.MemoryOrdering.Scope;
+import org.jptxas.ori.diag.CompilationException;
+
+/**
+ * {@code membar} and {@code fence}: {@code membar.cta/gl/sys} are {@code fence.sc} at CTA/GPU/system scope. As
+ * ptxas 13 -O3 emits them: {@code MEMBAR.SC.<scope>} (sc) or {@code MEMBAR.ALL.<scope>} (acq_rel), then for the GPU
+ * and system scopes {@code ERRBAR} (+ {@code CGAERRBAR} on sm_90) and {@code CCTL.IVALL}; {@code fence.acquire} is
+ * the {@code CCTL.IVALL} alone, {@code fence.release} the MEMBAR.ALL and ERRBAR. {@code .cluster} scope is served as
+ * GPU scope (ptxas does the same). {@code fence.proxy.alias} gets a system-scope fence (ptxas picks GPU or system
+ * scope at run time from a driver constant).
+ */
+@AutoService(InstructionLowerer.class)
+public final class FenceLowerer implements InstructionLowerer {
+    @Override
+    public Set<String> opcodes() {
+        return Set.of("membar", "fence");
+    }
+
+    @Override
+    public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
+        if (insn.opcode().equals("membar")) {
+            if (insn.hasModifier("proxy")) {
+                throw cx.unsupported("proxy fences");
+            }
+            Scope scope = insn.hasModifier("cta") ? Scope.CTA : insn.hasModifier("sys") ? Scope.SYS : Scope.GPU;
+            MemoryOrdering.fence(cx, scope, true);
+            return;
+        }
+        if (insn.hasModifier("proxy")) {
+            if (insn.hasModifier("alias")) {
+                MemoryOrdering.fence(cx, Scope.SYS, true);
+                return;
+            }
+            throw cx.unsupported("proxy fences");
+        }
+        if (insn.hasModifier("mbarrier_init") || insn.hasModifier("op_restrict")) {
+            throw cx.unsupported("mbarrier fences");
+        }
+        Scope scope = MemoryOrdering.scope(insn);
+        switch (MemoryOrdering.semantics(insn)) {
+            case ACQUIRE -> MemoryOrdering.acquireFence(cx, scope);
+            case RELEASE -> MemoryOrdering.releaseFence(cx, scope);
+            case ACQ_REL -> MemoryOrdering.fence(cx, scope, false);
+            default -> MemoryOrdering.fence(cx, scope, true); // fence.sc and a bare fence
+        }
+    }
+}

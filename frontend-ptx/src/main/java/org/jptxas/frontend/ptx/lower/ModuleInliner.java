@@ -1,0 +1,337 @@
+package org.jptxas.frontend.ptx.lower;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.diag.UnsupportedFeatureException;
+import org.jptxas.ori.ir.Addr;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.BlockLabel;
+import org.jptxas.ori.ir.CBank;
+import org.jptxas.ori.ir.FunctionAttrs;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Guard;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.OriFunction;
+import org.jptxas.ori.ir.OriModule;
+import org.jptxas.ori.ir.Operand;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.ir.Sym;
+import org.jptxas.ori.opcode.OriOpcodes;
+
+/**
+ * Inlines {@code .func} calls at the Ori level, as ptxas does in whole-program compilation: every call
+ * pseudo-instruction of {@link CallLowerer} to a non-recursive function of the module is replaced by a copy of the
+ * callee's (already inlined) body.
+ *
+ * <p>A lowered device function follows the calling convention: its entry copies the parameters from {@code R4}
+ * upwards ({@code MOV %p, R4}, each value aligned to its size in words) and every RET is preceded by the copies of
+ * the return values into {@code R4}... The inliner rewrites exactly those copies: an entry copy takes the call's
+ * argument of that word, a return copy writes the call's destination of that word; the callee's other virtual
+ * registers get fresh numbers in the caller. Every {@code RET} of the callee becomes a branch (with the RET's guard) to the continuation block; the
+ * callee's own frame adjustment of {@code R1} stays, so its locals sit below the caller's. A guarded call branches
+ * around the whole expansion. Layout: the caller's block up to the call, the callee's blocks in their order, then
+ * the rest of the caller's block, so fall-through edges need no new branches.
+ *
+ * <p>Calls to recursive functions (a cycle in the call graph) and to functions without a body cannot be inlined;
+ * they are reported by name as not yet supported (true calls with NVIDIA's ABI are later work).
+ */
+public final class ModuleInliner {
+    private final String fileName;
+    private final String target;
+    private final Map<String, OriFunction> byName = new LinkedHashMap<>();
+    private final Map<String, OriFunction> done = new HashMap<>();
+    private final Set<String> inProgress = new HashSet<>();
+    private final OriOpcodes opcodes = OriOpcodes.get();
+
+    private ModuleInliner(OriModule module) {
+        this.fileName = module.sourceName();
+        this.target = module.target().name();
+        for (OriFunction f : module.functions()) {
+            byName.put(f.name(), f);
+        }
+    }
+
+    /**
+     * The module as a whole-program compilation emits it: its kernels, every call inlined. Device functions are
+     * dropped, as ptxas drops them (even {@code .visible} ones) when it inlines every call.
+     */
+    public static OriModule inline(OriModule module) throws CompilationException {
+        ModuleInliner inliner = new ModuleInliner(module);
+        List<OriFunction> out = new ArrayList<>();
+        for (OriFunction f : module.functions()) {
+            if (f.entry()) {
+                out.add(inliner.inlined(f));
+            }
+        }
+        return new OriModule(module.sourceName(), module.target(), out, module.globals());
+    }
+
+    /** Every function of the module (kernels and device functions) with its calls inlined, for relocatable output. */
+    public static OriModule inlineKeepingFunctions(OriModule module) throws CompilationException {
+        ModuleInliner inliner = new ModuleInliner(module);
+        List<OriFunction> out = new ArrayList<>();
+        for (OriFunction f : module.functions()) {
+            out.add(inliner.inlined(f));
+        }
+        return new OriModule(module.sourceName(), module.target(), out, module.globals());
+    }
+
+    /** Whether {@code in} is the call pseudo-instruction of {@link CallLowerer}. */
+    public static boolean isCall(Instr in) {
+        return in.op().name().equals("CALL") && !in.srcs().isEmpty()
+                && in.srcs().get(0).value() instanceof Sym s && s.kind() == Sym.Kind.FUNCTION;
+    }
+
+    private static String callee(Instr call) {
+        return ((Sym) call.srcs().get(0).value()).name();
+    }
+
+    private OriFunction inlined(OriFunction f) throws CompilationException {
+        OriFunction known = done.get(f.name());
+        if (known != null) {
+            return known;
+        }
+        inProgress.add(f.name());
+        try {
+            boolean hasCalls = false;
+            long calleeFrame = 0;
+            Map<Instr, OriFunction> targets = new HashMap<>();
+            for (BasicBlock b : f.body().blocks()) {
+                for (Instr in : b.instrs()) {
+                    if (!isCall(in)) {
+                        continue;
+                    }
+                    hasCalls = true;
+                    String name = callee(in);
+                    OriFunction g = byName.get(name);
+                    if (g == null || g.body().blocks().isEmpty()) {
+                        throw new UnsupportedFeatureException(fileName, in.line(), "Instruction 'call' not yet supported for "
+                                + target + " (call to external function '" + name + "')");
+                    }
+                    if (inProgress.contains(name)) {
+                        throw new UnsupportedFeatureException(fileName, in.line(), "Instruction 'call' not yet supported for "
+                                + target + " (recursive call to '" + name + "')");
+                    }
+                    OriFunction gi = inlined(g);
+                    targets.put(in, gi);
+                    calleeFrame = Math.max(calleeFrame, gi.attrs().localBytes());
+                }
+            }
+            OriFunction result = hasCalls ? expand(f, targets, calleeFrame) : f;
+            done.put(f.name(), result);
+            return result;
+        } finally {
+            inProgress.remove(f.name());
+        }
+    }
+
+    /** One inlined call site: the blocks of the callee copy and the caller's continuation. */
+    private record Site(List<BasicBlock> calleeBlocks, BasicBlock cont) {}
+
+    private OriFunction expand(OriFunction f, Map<Instr, OriFunction> targets, long calleeFrame) {
+        FunctionBody src = f.body();
+        FunctionBody out = new FunctionBody();
+        for (RegFile file : RegFile.values()) {
+            for (int i = 0; i < src.virtualCount(file); i++) {
+                out.newVirtual(file, 1); // keeps the caller's register numbers
+            }
+        }
+        // plan: create every output block in layout order
+        Map<Integer, BasicBlock> blockMap = new HashMap<>();
+        Map<Instr, Site> sites = new HashMap<>();
+        for (BasicBlock b : src.blocks()) {
+            blockMap.put(b.id(), out.addBlock(b.label()));
+            for (Instr in : b.instrs()) {
+                OriFunction g = targets.get(in);
+                if (g == null) {
+                    continue;
+                }
+                List<BasicBlock> calleeBlocks = new ArrayList<>();
+                for (BasicBlock gb : g.body().blocks()) {
+                    calleeBlocks.add(out.addBlock(null));
+                }
+                sites.put(in, new Site(calleeBlocks, out.addBlock(null)));
+            }
+        }
+        // fill
+        for (BasicBlock b : src.blocks()) {
+            BasicBlock cur = blockMap.get(b.id());
+            for (Instr in : b.instrs()) {
+                Site site = sites.get(in);
+                if (site == null) {
+                    cur.instrs().add(copy(in, r -> r, blockMap::get));
+                    continue;
+                }
+                OriFunction g = targets.get(in);
+                if (!in.guard().isAlways()) { // a guarded call branches around its expansion
+                    Guard skip = new Guard(in.guard().predicate(), !in.guard().negated());
+                    cur.instrs().add(new Instr(opcodes.require("BRA"), List.of(), List.of(),
+                            List.of(Src.of(site.cont().ref())), skip, in.line()));
+                }
+                inlineBody(in, g, out, site);
+                cur = site.cont();
+            }
+        }
+        FunctionAttrs a = f.attrs();
+        FunctionAttrs attrs = new FunctionAttrs(a.params(), a.paramBytes(), a.results(), a.sharedBytes(),
+                a.localBytes() + calleeFrame, a.maxnreg(), a.maxntid(), a.reqntid(), a.minnctapersm(), List.of());
+        return new OriFunction(f.name(), f.entry(), f.line(), out, attrs);
+    }
+
+    private void inlineBody(Instr call, OriFunction g, FunctionBody out, Site site) {
+        Map<Integer, BasicBlock> gBlocks = new HashMap<>();
+        List<BasicBlock> gSrc = g.body().blocks();
+        for (int i = 0; i < gSrc.size(); i++) {
+            gBlocks.put(gSrc.get(i).id(), site.calleeBlocks().get(i));
+        }
+        Map<RegFile, Map<Integer, Reg>> fresh = new EnumMap<>(RegFile.class);
+        java.util.function.UnaryOperator<Reg> rename = r -> {
+            if (!r.virtual()) {
+                return r;
+            }
+            Reg whole = fresh.computeIfAbsent(r.file(), x -> new HashMap<>())
+                    .computeIfAbsent(r.index(), x -> out.newVirtual(r.file(), r.comps()));
+            return r.isPart() ? whole.component(r.part()) : whole;
+        };
+        // the call's arguments and results by calling-convention word (R4 + word), as the callee's copies use them
+        Map<Integer, Src> argWords = abiWords(call.srcs().subList(1, call.srcs().size()));
+        List<Src> resultSrcs = new ArrayList<>();
+        for (Reg d : call.dsts()) {
+            resultSrcs.add(Src.of(d));
+        }
+        Map<Integer, Src> resultWords = abiWords(resultSrcs);
+        for (BasicBlock gb : gSrc) {
+            BasicBlock target = gBlocks.get(gb.id());
+            for (Instr in : gb.instrs()) {
+                String op = in.op().name();
+                if (op.equals("RET")) {
+                    target.instrs().add(new Instr(opcodes.require("BRA"), List.of(), List.of(),
+                            List.of(Src.of(site.cont().ref())), in.guard(), in.line()));
+                    continue;
+                }
+                Integer fromWord = abiSource(in);
+                if (fromWord != null) { // entry copy of a parameter: take the argument
+                    Src arg = argWords.get(fromWord);
+                    if (arg != null) {
+                        target.instrs().add(new Instr(in.op(), in.mods(), List.of(rename.apply(in.dsts().get(0))),
+                                List.of(arg), renameGuard(in.guard(), rename), call.line()));
+                    }
+                    continue;
+                }
+                Integer toWord = abiDestination(in);
+                if (toWord != null) { // copy of a return value: into the call's destination
+                    Src res = resultWords.get(toWord);
+                    if (res != null) {
+                        Src value = in.srcs().get(0);
+                        target.instrs().add(new Instr(in.op(), in.mods(), List.of((Reg) res.value()),
+                                List.of(new Src(operand(value.value(), rename, gBlocks::get), value.neg(), value.abs(),
+                                        value.not())), renameGuard(in.guard(), rename), call.line()));
+                    }
+                    continue;
+                }
+                target.instrs().add(copy(in, rename, gBlocks::get));
+            }
+        }
+        // the last callee block's unconditional branch to the continuation is a fall-through
+        BasicBlock lastCallee = site.calleeBlocks().get(site.calleeBlocks().size() - 1);
+        Instr tail = lastCallee.last();
+        if (tail != null && tail.op().name().equals("BRA") && tail.guard().isAlways()
+                && tail.branchTarget() != null && tail.branchTarget().block() == site.cont().id()) {
+            lastCallee.instrs().remove(lastCallee.instrs().size() - 1);
+        }
+    }
+
+    /** The first register of the calling convention's parameter/result block ({@code R4}). */
+    private static final int ABI_FIRST = 4;
+
+    /**
+     * Values by calling-convention word: each value aligned to its size in words, 64-bit values as their two
+     * halves (the layout the callee's entry and return copies use).
+     */
+    private static Map<Integer, Src> abiWords(List<Src> values) {
+        Map<Integer, Src> words = new HashMap<>();
+        int word = 0;
+        for (Src v : values) {
+            if (v.value() instanceof Reg r && r.width() > 1) {
+                int n = r.width();
+                word = (word + n - 1) / n * n;
+                for (int k = 0; k < n; k++) {
+                    words.put(word + k, Src.of(r.component(k)));
+                }
+                word += n;
+            } else {
+                words.put(word++, v);
+            }
+        }
+        return words;
+    }
+
+    /** For {@code MOV %v, R(4+w)} (a parameter's entry copy), w; else null. */
+    private static Integer abiSource(Instr in) {
+        if (!in.op().name().equals("MOV") || in.dsts().size() != 1 || !in.dsts().get(0).virtual()
+                || in.srcs().size() != 1 || !(in.srcs().get(0).value() instanceof Reg r)) {
+            return null;
+        }
+        return abiWord(r);
+    }
+
+    /** For {@code MOV R(4+w), value} (a return value's copy before RET), w; else null. */
+    private static Integer abiDestination(Instr in) {
+        if (!in.op().name().equals("MOV") || in.dsts().size() != 1 || in.srcs().size() != 1) {
+            return null;
+        }
+        return abiWord(in.dsts().get(0));
+    }
+
+    private static Integer abiWord(Reg r) {
+        if (r.virtual() || r.file() != RegFile.R || r.isZero() || r.index() < ABI_FIRST) {
+            return null;
+        }
+        return r.index() - ABI_FIRST;
+    }
+
+    private static Guard renameGuard(Guard g, java.util.function.UnaryOperator<Reg> rename) {
+        return g.isAlways() ? g : new Guard(rename.apply(g.predicate()), g.negated());
+    }
+
+    private static Instr copy(Instr in, java.util.function.UnaryOperator<Reg> rename,
+            java.util.function.IntFunction<BasicBlock> blocks) {
+        List<Reg> dsts = new ArrayList<>();
+        for (Reg d : in.dsts()) {
+            dsts.add(rename.apply(d));
+        }
+        List<Src> srcs = new ArrayList<>();
+        for (Src s : in.srcs()) {
+            srcs.add(new Src(operand(s.value(), rename, blocks), s.neg(), s.abs(), s.not()));
+        }
+        Guard g = in.guard().isAlways() ? in.guard() : new Guard(rename.apply(in.guard().predicate()), in.guard().negated());
+        return new Instr(in.op(), in.mods(), dsts, srcs, g, in.line());
+    }
+
+    private static Operand operand(Operand o, java.util.function.UnaryOperator<Reg> rename,
+            java.util.function.IntFunction<BasicBlock> blocks) {
+        if (o instanceof Reg r) {
+            return rename.apply(r);
+        }
+        if (o instanceof BlockLabel l) {
+            return blocks.apply(l.block()).ref();
+        }
+        if (o instanceof Addr a) {
+            return new Addr(rename.apply(a.base()), a.uniformBase() == null ? null : rename.apply(a.uniformBase()),
+                    a.offset());
+        }
+        if (o instanceof CBank c && c.index() != null) {
+            return new CBank(c.bank(), c.offset(), rename.apply(c.index()));
+        }
+        return o;
+    }
+}

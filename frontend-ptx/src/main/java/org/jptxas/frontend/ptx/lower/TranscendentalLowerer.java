@@ -1,0 +1,77 @@
+package org.jptxas.frontend.ptx.lower;
+
+import static org.jptxas.frontend.ptx.lower.MathEmitter.abs;
+
+import com.google.auto.service.AutoService;
+import java.util.Set;
+import org.jptxas.frontend.ptx.ast.Instruction;
+import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.Src;
+
+/**
+ * {@code sin}, {@code cos}, {@code lg2}, {@code ex2}, {@code tanh} ({@code .approx}): MUFU with the operand scaling
+ * ptxas uses (sin/cos take revolutions: FMUL.RZ by 1/2pi; lg2 scales denormal inputs by 2^24 and subtracts 24; ex2
+ * halves arguments below -126 and squares the result). f16/bf16 forms convert through f32.
+ */
+@AutoService(InstructionLowerer.class)
+public final class TranscendentalLowerer implements InstructionLowerer {
+    private static final float INV_2PI = 0.15915493667125701904f;
+
+    @Override
+    public Set<String> opcodes() {
+        return Set.of("sin", "cos", "lg2", "ex2", "tanh");
+    }
+
+    @Override
+    public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
+        PtxType t = MathTypes.type(insn);
+        if (t != PtxType.F32) {
+            throw cx.unsupported(insn.fullName());
+        }
+        boolean ftz = insn.hasModifier("ftz");
+        MathEmitter m = new MathEmitter(cx);
+        Reg d = cx.dst(insn.operands().get(0), t);
+        Src x = cx.src(insn.operands().get(1), t);
+        switch (insn.opcode()) {
+            case "sin", "cos" -> {
+                Reg rev = m.r();
+                m.fmul("RZ", rev, x, INV_2PI);
+                m.mufu(insn.opcode().equals("sin") ? "SIN" : "COS", d, rev);
+            }
+            case "tanh" -> m.mufu("TANH", d, x);
+            case "lg2" -> {
+                if (ftz) {
+                    m.mufu("LG2", d, x);
+                    return;
+                }
+                m.ownControl();
+                Reg xs = m.r(), r = m.r(), p0 = m.p();
+                m.mov(xs, x);
+                m.fsetp("GEU", p0, abs(xs), Float.MIN_NORMAL);
+                m.atNot(p0).fmul("", xs, xs, 16777216f);
+                m.mufu("LG2", r, xs);
+                m.mov(d, r);
+                m.atNot(p0).fadd("", d, r, -24f);
+                m.finish();
+            }
+            case "ex2" -> {
+                if (ftz) {
+                    m.mufu("EX2", d, x);
+                    return;
+                }
+                m.ownControl();
+                Reg xs = m.r(), r = m.r(), p0 = m.p();
+                m.mov(xs, x);
+                m.fsetp("GEU", p0, xs, -126f);
+                m.atNot(p0).fmul("", xs, xs, 0.5f);
+                m.mufu("EX2", r, xs);
+                m.mov(d, r);
+                m.atNot(p0).fmul("", d, r, r);
+                m.finish();
+            }
+            default -> throw cx.unsupported(insn.fullName());
+        }
+    }
+}

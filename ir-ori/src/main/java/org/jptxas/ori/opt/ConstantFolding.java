@@ -1,0 +1,330 @@
+package org.jptxas.ori.opt;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jptxas.ori.analysis.SingleDefs;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Guard;
+import org.jptxas.ori.ir.Imm;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
+
+/**
+ * Constant folding and propagation. Walks the blocks in reverse postorder, so the one definition of an SSA-like
+ * register is seen before its reads; instructions whose inputs are all known become {@code MOV d, imm}; known
+ * registers are substituted into the slots that take an immediate (swapping commutative operands to get there);
+ * known predicates become {@code PT}/{@code !PT}; guards on known predicates disappear (the instruction always runs)
+ * or delete the instruction (it never runs), which folds branches. Algebraic identities (x+0, x*1, x*0, SEL on a
+ * known predicate, LOP3 tables that reduce to one input) become moves.
+ */
+public final class ConstantFolding implements Pass {
+    private record Key(RegFile file, int id) {
+        static Key of(Reg r) {
+            return new Key(r.file(), r.index());
+        }
+    }
+
+    @Override
+    public String name() {
+        return "constfold";
+    }
+
+    @Override
+    public boolean run(FunctionBody body, OptContext cx) {
+        SingleDefs sd = new SingleDefs(body);
+        Map<Key, Long> consts = new HashMap<>();
+        Map<Key, Boolean> preds = new HashMap<>();
+        boolean changed = false;
+        for (int bid : sd.cfg().reversePostorder()) {
+            BasicBlock b = body.block(bid);
+            List<Instr> instrs = b.instrs();
+            for (int i = 0; i < instrs.size(); i++) {
+                Instr in = instrs.get(i);
+                Guard g = in.guard();
+                if (!g.isAlways()) {
+                    Boolean gv = predValue(new Src(g.predicate(), false, false, g.negated()), preds);
+                    if (gv != null) {
+                        if (!gv) {
+                            if (onlyDefinitionOfUsedRegister(in, sd)) {
+                                // Its readers read an undefined value; keep a definition for the verifier.
+                                Reg d = OpInfo.soleRDst(in);
+                                if (d != null && !in.isTerminator()) {
+                                    OpInfo.makeMov(in, d, Reg.RZ);
+                                    in.setGuard(Guard.ALWAYS);
+                                    changed = true;
+                                }
+                                continue;
+                            }
+                            instrs.remove(i--);
+                            changed = true;
+                            continue;
+                        }
+                        if (!in.isTerminator() || i == instrs.size() - 1) {
+                            in.setGuard(Guard.ALWAYS);
+                            changed = true;
+                        }
+                    }
+                }
+                changed |= substitute(in, consts, preds);
+                changed |= fold(in, sd, consts, preds);
+            }
+        }
+        changed |= removeJumpsToNext(body);
+        return changed;
+    }
+
+    private static boolean onlyDefinitionOfUsedRegister(Instr in, SingleDefs sd) {
+        for (Reg d : in.dsts()) {
+            if (d.virtual() && sd.defs(d).size() == 1 && !sd.uses(d).isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Long value(Src s, Map<Key, Long> consts) {
+        Long v = OpInfo.const32(s);
+        if (v != null) {
+            return v;
+        }
+        if (s.value() instanceof Reg r && r.virtual() && r.file() == RegFile.R && r.comps() == 1 && !s.abs()) {
+            Long c = consts.get(Key.of(r));
+            if (c == null) {
+                return null;
+            }
+            long x = s.neg() ? -c : c;
+            return (s.not() ? ~x : x) & 0xffffffffL;
+        }
+        return null;
+    }
+
+    private static Boolean predValue(Src s, Map<Key, Boolean> preds) {
+        Boolean v = OpInfo.constPred(s);
+        if (v != null) {
+            return v;
+        }
+        if (s.value() instanceof Reg r && r.virtual() && r.file() == RegFile.P) {
+            Boolean c = preds.get(Key.of(r));
+            return c == null ? null : c ^ s.not();
+        }
+        return null;
+    }
+
+    /** Puts known values into the slots that can hold them; known predicates everywhere. */
+    private static boolean substitute(Instr in, Map<Key, Long> consts, Map<Key, Boolean> preds) {
+        boolean changed = false;
+        List<Src> srcs = in.srcs();
+        for (int i = 0; i < srcs.size(); i++) {
+            Src s = srcs.get(i);
+            if (s.value() instanceof Reg r && r.virtual() && r.file() == RegFile.P) {
+                Boolean v = predValue(s, preds);
+                if (v != null) {
+                    srcs.set(i, OpInfo.pt(v));
+                    changed = true;
+                }
+            }
+        }
+        int[] slots = OpInfo.nonRegisterSlots(in);
+        if (slots.length == 0 || OpInfo.nonRegisterCount(in) > 0) {
+            return changed;
+        }
+        // Move a known operand of a commutative instruction into the slot that takes immediates.
+        String op = in.op().name();
+        int known = -1;
+        for (int i = 0; i < srcs.size() && i < 3; i++) {
+            Src s = srcs.get(i);
+            if (s.value() instanceof Reg && !OpInfo.isRZ(s) && value(s, consts) != null) {
+                known = i;
+                break;
+            }
+        }
+        if (known < 0) {
+            return changed;
+        }
+        for (int slot : slots) {
+            if (slot == known) {
+                srcs.set(slot, Src.of(Imm.ofInt((int) (long) value(srcs.get(slot), consts))));
+                return true;
+            }
+        }
+        int slot = slots[0];
+        if (slot != 1 || srcs.size() < 2 || OpInfo.isRZ(srcs.get(1))) {
+            return changed;
+        }
+        if (op.equals("IADD3") || op.equals("IMNMX") || (op.equals("IMAD") || op.equals("IMAD_WIDE")) && known == 0) {
+            Src k = srcs.get(known);
+            srcs.set(known, srcs.get(1));
+            srcs.set(1, Src.of(Imm.ofInt((int) (long) value(k, consts))));
+            return true;
+        }
+        if (op.equals("LOP3") && srcs.size() >= 4 && OpInfo.imm(srcs.get(3)) != null && known != 1) {
+            int lut = (int) (long) OpInfo.imm(srcs.get(3));
+            Src k = srcs.get(known);
+            srcs.set(known, srcs.get(1));
+            srcs.set(1, Src.of(Imm.ofInt((int) (long) value(k, consts))));
+            srcs.set(3, Src.of(Imm.ofInt(Lut.swap(lut, known, 1))));
+            return true;
+        }
+        if (op.equals("ISETP") && known == 0 && !in.mods().contains("EX")) {
+            List<String> swapped = swapCompare(in.mods());
+            if (swapped != null) {
+                Src k = srcs.get(0);
+                srcs.set(0, srcs.get(1));
+                srcs.set(1, Src.of(Imm.ofInt((int) (long) value(k, consts))));
+                in.setMods(swapped);
+                return true;
+            }
+        }
+        if (op.equals("SEL") && known == 0 && srcs.size() == 3) {
+            Src k = srcs.get(0);
+            srcs.set(0, srcs.get(1));
+            srcs.set(1, Src.of(Imm.ofInt((int) (long) value(k, consts))));
+            srcs.set(2, srcs.get(2).inverted());
+            return true;
+        }
+        return changed;
+    }
+
+    private static List<String> swapCompare(List<String> mods) {
+        String[][] pairs = {{"LT", "GT"}, {"GT", "LT"}, {"LE", "GE"}, {"GE", "LE"}, {"EQ", "EQ"}, {"NE", "NE"}};
+        for (int i = 0; i < mods.size(); i++) {
+            for (String[] p : pairs) {
+                if (mods.get(i).equals(p[0])) {
+                    java.util.ArrayList<String> out = new java.util.ArrayList<>(mods);
+                    out.set(i, p[1]);
+                    return out;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean fold(Instr in, SingleDefs sd, Map<Key, Long> consts, Map<Key, Boolean> preds) {
+        if (OpInfo.is(in, "ISETP")) {
+            Boolean r = IntFolder.foldIsetp(in, s -> value(s, consts), s -> predValue(s, preds));
+            if (r != null && in.dsts().size() >= 1 && in.dsts().get(0).virtual() && sd.soleDef(in.dsts().get(0)) == in
+                    && OpInfo.extraDstsAreSinks(in)) {
+                preds.put(Key.of(in.dsts().get(0)), r);
+            }
+            return false;
+        }
+        Reg d = OpInfo.soleRDst(in);
+        if (d == null || d.file() != RegFile.R || d.comps() != 1 || !d.virtual()) {
+            return false;
+        }
+        Long v = IntFolder.fold(in, s -> value(s, consts), s -> predValue(s, preds));
+        if (v != null) {
+            boolean already = OpInfo.movSource(in) != null && OpInfo.imm(in.srcs().get(0)) != null
+                    && OpInfo.imm(in.srcs().get(0)) == (long) v && in.srcs().size() == 1;
+            if (in.guard().isAlways() && sd.soleDef(d) == in) {
+                consts.put(Key.of(d), v);
+            }
+            if (!already) {
+                OpInfo.makeMov(in, d, Imm.ofInt((int) (long) v));
+                return true;
+            }
+            return false;
+        }
+        Src copy = identity(in, consts, preds);
+        if (copy != null) {
+            OpInfo.makeMov(in, d, copy);
+            return true;
+        }
+        return false;
+    }
+
+    /** The one source an instruction reduces to (x+0, x*1, SEL on a known predicate, ...), or null. */
+    private static Src identity(Instr in, Map<Key, Long> consts, Map<Key, Boolean> preds) {
+        List<Src> s = in.srcs();
+        List<String> m = in.mods();
+        switch (in.op().name()) {
+            case "IADD3": {
+                if (s.size() != 3 || m.contains("X")) {
+                    return null;
+                }
+                Src only = null;
+                for (Src x : s) {
+                    Long v = value(x, consts);
+                    if (v != null && v == 0) {
+                        continue;
+                    }
+                    if (only != null) {
+                        return null;
+                    }
+                    only = x;
+                }
+                return only != null && !only.hasModifiers() ? only : null;
+            }
+            case "IMAD": {
+                if (s.size() != 3 || m.contains("X") || m.contains("HI") || m.contains("WIDE")) {
+                    return null;
+                }
+                Long a = value(s.get(0), consts);
+                Long b = value(s.get(1), consts);
+                Long c = value(s.get(2), consts);
+                if ((a != null && a == 0 || b != null && b == 0) && !s.get(2).hasModifiers()) {
+                    return s.get(2);
+                }
+                if (c != null && c == 0) {
+                    if (a != null && a == 1 && !s.get(1).hasModifiers()) {
+                        return s.get(1);
+                    }
+                    if (b != null && b == 1 && !s.get(0).hasModifiers()) {
+                        return s.get(0);
+                    }
+                }
+                return null;
+            }
+            case "SEL": {
+                if (s.size() != 3) {
+                    return null;
+                }
+                Boolean p = predValue(s.get(2), preds);
+                if (p == null) {
+                    return null;
+                }
+                Src chosen = s.get(p ? 0 : 1);
+                return chosen.hasModifiers() ? null : chosen;
+            }
+            case "LOP3": {
+                if (s.size() < 4 || !m.contains("LUT") || OpInfo.imm(s.get(3)) == null) {
+                    return null;
+                }
+                int lut = (int) (long) OpInfo.imm(s.get(3));
+                for (int i = 0; i < 3; i++) {
+                    Long v = value(s.get(i), consts);
+                    if (v != null && (v == 0 || v == 0xffffffffL)) {
+                        lut = Lut.fix(lut, i, v != 0);
+                    }
+                }
+                for (int i = 0; i < 3; i++) {
+                    if (Lut.isIdentity(lut, i) && !s.get(i).hasModifiers()) {
+                        return s.get(i);
+                    }
+                }
+                return null;
+            }
+            default:
+                return null;
+        }
+    }
+
+    /** Deletes unconditional branches to the block that follows in layout. */
+    static boolean removeJumpsToNext(FunctionBody body) {
+        boolean changed = false;
+        for (BasicBlock b : body.blocks()) {
+            Instr last = b.last();
+            if (last != null && OpInfo.is(last, "BRA") && last.guard().isAlways() && last.mods().isEmpty()
+                    && last.branchTarget() != null && last.branchTarget().block() == b.id() + 1
+                    && last.srcs().size() == 1) {
+                b.instrs().remove(b.instrs().size() - 1);
+                changed = true;
+            }
+        }
+        return changed;
+    }
+}

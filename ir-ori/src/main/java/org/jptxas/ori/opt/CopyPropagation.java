@@ -1,0 +1,154 @@
+package org.jptxas.ori.opt;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jptxas.ori.analysis.SingleDefs;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.CBank;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.Src;
+
+/**
+ * Copy propagation. For {@code MOV a, b} where {@code a} is SSA-like, every read of {@code a} reads {@code b}
+ * instead when {@code b} holds the same value there: {@code b} is SSA-like too (its one definition dominates the
+ * move, which dominates every read of {@code a}), or all reads of {@code a} are in the move's block and {@code b}
+ * is not rewritten before the last of them. A constant-bank source goes into the reads that take one. The move is
+ * then dead and dead-code elimination removes it.
+ */
+public final class CopyPropagation implements Pass {
+    @Override
+    public String name() {
+        return "copyprop";
+    }
+
+    @Override
+    public boolean run(FunctionBody body, OptContext cx) {
+        SingleDefs sd = new SingleDefs(body);
+        boolean changed = false;
+        for (BasicBlock b : body.blocks()) {
+            for (Instr mov : new ArrayList<>(b.instrs())) {
+                Src src = OpInfo.movSource(mov);
+                if (src == null || src.hasModifiers() || !mov.guard().isAlways()) {
+                    continue;
+                }
+                Reg a = mov.dsts().get(0);
+                if (a.isPart()) {
+                    changed |= propagatePart(mov, a, src, sd, cx);
+                    continue;
+                }
+                if (sd.soleDef(a) != mov) {
+                    continue;
+                }
+                if (src.value() instanceof Reg r) {
+                    if (r.file() != a.file() || r.comps() != a.comps() || r.isPart()) {
+                        continue;
+                    }
+                    if (r.isZero() || r.virtual() && (sd.stable(r) || stableInBlock(b, mov, a, r, sd))) {
+                        for (Instr use : sd.uses(a)) {
+                            changed |= Rewrites.replaceUses(use, a, r);
+                        }
+                    }
+                } else if (src.value() instanceof CBank c && c.index() == null && cx.aluReadsConstantBank()) {
+                    for (Instr use : sd.uses(a)) {
+                        changed |= putConstant(use, a, src);
+                    }
+                }
+            }
+        }
+        return changed;
+    }
+
+    /**
+     * A tuple written part by part: {@code MOV a.i, b.i} for every part from one stable tuple {@code b} makes
+     * {@code a} a copy of {@code b}; {@code MOV a.i, c[..]} puts the constant into the reads of {@code a.i}.
+     */
+    private static boolean propagatePart(Instr mov, Reg a, Src src, SingleDefs sd, OptContext cx) {
+        Reg whole = a.whole();
+        if (!sd.stable(whole)) {
+            return false;
+        }
+        if (src.value() instanceof CBank c && c.index() == null) {
+            if (!cx.aluReadsConstantBank()) {
+                return false;
+            }
+            boolean changed = false;
+            for (Instr use : sd.uses(whole)) {
+                changed |= putConstant(use, a, src);
+            }
+            return changed;
+        }
+        if (!(src.value() instanceof Reg r) || !r.isPart() || r.part() != a.part() || r.comps() != a.comps()
+                || r.file() != a.file() || !sd.stable(r.whole()) || a.part() != 0) {
+            return false;
+        }
+        List<Instr> defs = sd.defs(whole);
+        if (defs.size() != a.comps()) {
+            return false;
+        }
+        for (Instr d : defs) {
+            Src s = OpInfo.movSource(d);
+            if (s == null || s.hasModifiers() || !(s.value() instanceof Reg x) || !x.isPart()
+                    || !Rewrites.sameReg(x, r) || x.part() != d.dsts().get(0).part()) {
+                return false;
+            }
+        }
+        boolean changed = false;
+        for (Instr use : new ArrayList<>(sd.uses(whole))) {
+            changed |= Rewrites.replaceUses(use, whole, r.whole());
+        }
+        return changed;
+    }
+
+    /** All reads of {@code a} follow {@code mov} in block {@code b}, with no write of {@code r} in between. */
+    private static boolean stableInBlock(BasicBlock b, Instr mov, Reg a, Reg r, SingleDefs sd) {
+        List<Instr> uses = sd.uses(a);
+        int last = -1;
+        int at = sd.position(mov).index();
+        for (Instr u : uses) {
+            SingleDefs.Position p = sd.position(u);
+            if (p.block() != b.id() || p.index() <= at) {
+                return false;
+            }
+            last = Math.max(last, p.index());
+        }
+        List<Instr> instrs = b.instrs();
+        for (int i = at + 1; i < last; i++) {
+            if (Rewrites.writes(instrs.get(i), r)) {
+                return false;
+            }
+        }
+        // The last reader itself may write r: it reads before it writes.
+        return true;
+    }
+
+    /** Replaces a read of {@code a} by a constant-bank operand where the instruction's operand form allows it. */
+    private static boolean putConstant(Instr use, Reg a, Src constant) {
+        if (OpInfo.nonRegisterCount(use) > 0) {
+            return false;
+        }
+        List<Src> srcs = use.srcs();
+        for (int slot : OpInfo.nonRegisterSlots(use)) {
+            if (slot < srcs.size() && srcs.get(slot).value() instanceof Reg r && r.equals(a)) {
+                Src old = srcs.get(slot);
+                if (old.hasModifiers() && !(old.neg() && !old.not() && !old.abs() && OpInfo.is(use, "IADD3"))) {
+                    return false;
+                }
+                srcs.set(slot, new Src(constant.value(), old.neg(), false, false));
+                return true;
+            }
+        }
+        // A commutative form can bring the read into the slot.
+        String op = use.op().name();
+        if (srcs.size() >= 3 && (op.equals("IADD3") || op.equals("IMAD") || op.equals("IMNMX"))
+                && srcs.get(0).value() instanceof Reg r && r.equals(a) && !OpInfo.isRZ(srcs.get(1))
+                && !srcs.get(0).hasModifiers()) {
+            Src old = srcs.get(0);
+            srcs.set(0, srcs.get(1));
+            srcs.set(1, new Src(constant.value(), old.neg(), false, false));
+            return true;
+        }
+        return false;
+    }
+}

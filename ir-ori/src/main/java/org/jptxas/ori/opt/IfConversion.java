@@ -1,0 +1,102 @@
+package org.jptxas.ori.opt;
+
+import java.util.List;
+import java.util.Set;
+import org.jptxas.ori.analysis.Cfg;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Guard;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.opcode.OpcodeGroup;
+
+/**
+ * Predication of short branches (if-conversion). A triangle {@code A: @P BRA C; B: ...; C:} becomes B's
+ * instructions guarded by {@code @!P}; a diamond {@code A: @P BRA C; B: ...; BRA D; C: ...; D:} becomes B guarded
+ * by {@code @!P} and C by {@code @P}. Only when each side has at most {@link #MAX_SIDE} instructions, none already
+ * guarded, none a control, barrier or warp-collective instruction, none rewriting P, and the sides are entered
+ * only from A: a branch costs more than a few predicated-off issue slots, and divergence goes away.
+ */
+public final class IfConversion implements Pass {
+    /** The most instructions a side may have: ptxas predicates short branches only. */
+    public static final int MAX_SIDE = 4;
+
+    private static final Set<OpcodeGroup> NOT_PREDICABLE = Set.of(OpcodeGroup.CONTROL, OpcodeGroup.SYNC,
+            OpcodeGroup.WARP, OpcodeGroup.MARKER, OpcodeGroup.PSEUDO, OpcodeGroup.TENSOR);
+
+    @Override
+    public String name() {
+        return "ifconv";
+    }
+
+    @Override
+    public boolean run(FunctionBody body, OptContext cx) {
+        boolean changed = false;
+        boolean again = true;
+        while (again) {
+            again = false;
+            Cfg cfg = Cfg.of(body);
+            List<BasicBlock> blocks = body.blocks();
+            for (BasicBlock a : blocks) {
+                if (!cfg.isReachable(a.id()) || a.id() + 2 >= blocks.size()) {
+                    continue;
+                }
+                Instr br = a.last();
+                if (br == null || !OpInfo.is(br, "BRA") || br.guard().isAlways() || !br.mods().isEmpty()
+                        || br.srcs().size() != 1 || br.branchTarget() == null) {
+                    continue;
+                }
+                int target = br.branchTarget().block();
+                BasicBlock b = blocks.get(a.id() + 1);
+                Guard taken = br.guard();
+                Guard fallthrough = new Guard(taken.predicate(), !taken.negated());
+                if (target == b.id() + 1 && onlyFrom(cfg, b.id(), a.id()) && convertible(b.instrs(), br)) {
+                    guardAll(b.instrs(), fallthrough);
+                    a.instrs().remove(a.instrs().size() - 1);
+                    changed = again = true;
+                    break;
+                }
+                Instr join = b.last();
+                if (target == b.id() + 1 && join != null && OpInfo.is(join, "BRA") && join.guard().isAlways()
+                        && join.mods().isEmpty() && join.branchTarget() != null
+                        && join.branchTarget().block() == target + 1) {
+                    BasicBlock c = blocks.get(target);
+                    List<Instr> bBody = b.instrs().subList(0, b.instrs().size() - 1);
+                    if (onlyFrom(cfg, b.id(), a.id()) && onlyFrom(cfg, c.id(), a.id())
+                            && convertible(bBody, br) && convertible(c.instrs(), br)) {
+                        b.instrs().remove(b.instrs().size() - 1);
+                        guardAll(b.instrs(), fallthrough);
+                        guardAll(c.instrs(), taken);
+                        a.instrs().remove(a.instrs().size() - 1);
+                        changed = again = true;
+                        break;
+                    }
+                }
+            }
+        }
+        return changed;
+    }
+
+    private static boolean onlyFrom(Cfg cfg, int block, int pred) {
+        int[] p = cfg.predecessors(block);
+        return p.length == 1 && p[0] == pred;
+    }
+
+    private static boolean convertible(List<Instr> side, Instr branch) {
+        if (side.isEmpty() || side.size() > MAX_SIDE) {
+            return false;
+        }
+        for (Instr in : side) {
+            if (!in.guard().isAlways() || in.isTerminator() || NOT_PREDICABLE.contains(in.op().group())
+                    || OpInfo.is(in, "VOTE") || Rewrites.writes(in, branch.guard().predicate())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void guardAll(List<Instr> side, Guard g) {
+        for (Instr in : side) {
+            in.setGuard(g);
+        }
+    }
+}

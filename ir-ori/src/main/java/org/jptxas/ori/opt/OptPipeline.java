@@ -1,0 +1,116 @@
+package org.jptxas.ori.opt;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.jptxas.ori.analysis.IrVerifier;
+import org.jptxas.ori.ir.OriFunction;
+import org.jptxas.ori.ir.OriModule;
+import org.jptxas.ori.target.Target;
+
+/**
+ * The mid-level optimization pipeline the driver runs on each lowered function before legalization and register
+ * allocation. {@link #forLevel} gives ptxas's {@code -O} levels their pass lists; the sequence repeats until nothing
+ * changes (at most {@link #MAX_ROUNDS} times) because folding feeds propagation and the other way round.
+ * Immutable and thread-safe; one instance can optimize many functions in parallel.
+ */
+public final class OptPipeline {
+    /** Rounds of the whole sequence before giving up on a fixed point. */
+    public static final int MAX_ROUNDS = 4;
+
+    /** Called after every pass that ran on a function (for {@code --dump-ir=PASS}, statistics). */
+    @FunctionalInterface
+    public interface Observer {
+        void afterPass(Pass pass, OriFunction function, boolean changed);
+    }
+
+    private final List<Pass> passes;
+    private final boolean verify;
+    private final Observer observer;
+
+    private OptPipeline(List<Pass> passes, boolean verify, Observer observer) {
+        this.passes = List.copyOf(passes);
+        this.verify = verify;
+        this.observer = observer;
+    }
+
+    /** The passes for {@code -O0} … {@code -O3} (ptxas's default is 3). Level 0 runs nothing. */
+    public static OptPipeline forLevel(int optLevel) {
+        List<Pass> p = new ArrayList<>();
+        if (optLevel >= 1) {
+            p.add(new ConstantFolding());
+            p.add(new CopyPropagation());
+        }
+        if (optLevel >= 2) {
+            p.add(new CommonSubexpressionElimination());
+            p.add(new InstructionCombining());
+            p.add(new AddressModeFolding());
+        }
+        if (optLevel >= 1) {
+            p.add(new DeadCodeElimination());
+        }
+        if (optLevel >= 3) {
+            p.add(new IfConversion());
+            p.add(new UniformDatapath());
+            p.add(new DeadCodeElimination());
+        }
+        return new OptPipeline(p, false, null);
+    }
+
+    /** A pipeline of exactly these passes (tests, experiments). */
+    public static OptPipeline of(List<Pass> passes) {
+        return new OptPipeline(passes, false, null);
+    }
+
+    /** The same pipeline, checking the IR with {@link IrVerifier} after every pass ({@code --verify-ir}). */
+    public OptPipeline verifying(boolean on) {
+        return new OptPipeline(passes, on, observer);
+    }
+
+    public OptPipeline observedBy(Observer o) {
+        return new OptPipeline(passes, verify, Objects.requireNonNull(o, "observer"));
+    }
+
+    public List<Pass> passes() {
+        return passes;
+    }
+
+    /** Optimizes every lowered function of the module in place. */
+    public void run(OriModule module) {
+        for (OriFunction f : module.functions()) {
+            run(f, module.target());
+        }
+    }
+
+    /**
+     * Optimizes one function in place.
+     *
+     * @throws IllegalStateException when verifying and a pass leaves the IR malformed (names the pass and problems)
+     */
+    public void run(OriFunction function, Target target) {
+        if (function.body().blocks().isEmpty()) {
+            return;
+        }
+        OptContext cx = new OptContext(target, function.name());
+        for (int round = 0; round < MAX_ROUNDS; round++) {
+            boolean any = false;
+            for (Pass pass : passes) {
+                boolean changed = pass.run(function.body(), cx);
+                any |= changed;
+                if (verify && changed) {
+                    List<String> problems = IrVerifier.verify(function.name(), function.body());
+                    if (!problems.isEmpty()) {
+                        throw new IllegalStateException("IR malformed after pass " + pass.name() + ":\n  "
+                                + String.join("\n  ", problems));
+                    }
+                }
+                if (observer != null) {
+                    observer.afterPass(pass, function, changed);
+                }
+            }
+            if (!any) {
+                break;
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package org.jptxas.ori.opt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.stream.Stream;
+import org.jptxas.ori.analysis.IrPrinter;
+import org.jptxas.ori.analysis.IrVerifier;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.OriFunction;
+import org.jptxas.ori.target.Target;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Differential check of every pass and of the whole pipeline: random programs evaluated before and after on
+ * several inputs must store the same values at the same addresses in the same order.
+ */
+class OptDifferentialTest {
+    private static final Target SM80 = Target.of("sm_80");
+    private static final Target SM90 = Target.of("sm_90");
+    private static final long[] INPUTS = {1, 0x1234, -77, 0xabcdef};
+
+    static Stream<Arguments> pipelines() {
+        return Stream.of(
+                Arguments.of("constfold", List.<Pass>of(new ConstantFolding())),
+                Arguments.of("copyprop", List.<Pass>of(new CopyPropagation())),
+                Arguments.of("dce", List.<Pass>of(new DeadCodeElimination())),
+                Arguments.of("cse", List.<Pass>of(new CommonSubexpressionElimination())),
+                Arguments.of("combine", List.<Pass>of(new InstructionCombining())),
+                Arguments.of("addrfold", List.<Pass>of(new AddressModeFolding())),
+                Arguments.of("ifconv", List.<Pass>of(new IfConversion())),
+                Arguments.of("uniform", List.<Pass>of(new UniformDatapath())),
+                Arguments.of("O3", OptPipeline.forLevel(3).passes()),
+                Arguments.of("O3-sm90", OptPipeline.forLevel(3).passes()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pipelines")
+    void straightLineProgramsKeepTheirStores(String name, List<Pass> passes) {
+        check(passes, false, 150, targetFor(name));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pipelines")
+    void programsWithBranchesKeepTheirStores(String name, List<Pass> passes) {
+        check(passes, true, 150, targetFor(name));
+    }
+
+    /** Each pass must actually do something on programs made for it, or its differential test proves nothing. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pipelines")
+    void everyPassChangesSomePrograms(String name, List<Pass> passes) {
+        int changed = 0;
+        for (long seed = 0; seed < 100; seed++) {
+            FunctionBody before = RandomPrograms.generate(seed, 40, true);
+            FunctionBody after = RandomPrograms.generate(seed, 40, true);
+            OptPipeline.of(passes).run(new OriFunction("r", true, 0, after), targetFor(name));
+            if (!IrPrinter.print(new OriFunction("r", true, 0, before)).equals(IrPrinter.print(new OriFunction("r", true, 0, after)))) {
+                changed++;
+            }
+        }
+        int[] counts = check(passes, true, 100, targetFor(name));
+        System.out.printf("pass %-10s changed %3d of 100 programs; instructions %d -> %d (%.1f%%)%n", name, changed,
+                counts[0], counts[1], 100.0 * (counts[0] - counts[1]) / counts[0]);
+        assertTrue(changed > 10, name + " changed only " + changed + " programs");
+    }
+
+    /** The uniform-datapath pass and the sm_90 pipeline run for sm_90 (constants only through URs), the rest sm_80. */
+    static Target targetFor(String name) {
+        return name.equals("uniform") || name.endsWith("sm90") ? SM90 : SM80;
+    }
+
+    static int[] check(List<Pass> passes, boolean branches, int programs, Target target) {
+        int before = 0;
+        int after = 0;
+        for (long seed = 0; seed < programs; seed++) {
+            FunctionBody original = RandomPrograms.generate(seed, 40, branches);
+            FunctionBody optimized = RandomPrograms.generate(seed, 40, branches);
+            assertTrue(IrVerifier.verify("random", original).isEmpty(), () -> IrVerifier.verify("random", original).toString());
+            String dump = IrPrinter.print(new OriFunction("random" + seed, true, 0, RandomPrograms.generate(seed, 40, branches)));
+            OptPipeline.of(passes).verifying(true).run(new OriFunction("random" + seed, true, 0, optimized), target);
+            before += original.instructionCount();
+            after += optimized.instructionCount();
+            for (long input : INPUTS) {
+                List<OriEvaluator.Store> expected = OriEvaluator.run(original, input);
+                List<OriEvaluator.Store> actual = OriEvaluator.run(optimized, input);
+                long s = seed;
+                assertEquals(expected, actual, () -> "seed " + s + ", input " + input + "\nbefore:\n" + dump
+                        + "after:\n" + IrPrinter.print(new OriFunction("opt", true, 0, optimized)));
+            }
+        }
+        return new int[] {before, after};
+    }
+}

@@ -1,0 +1,82 @@
+package org.jptxas.isel.codegen;
+
+import java.util.Objects;
+import org.jptxas.isel.sass.Control;
+import org.jptxas.ori.ir.Sym;
+
+/**
+ * One SASS instruction of a function being generated, as nvdisasm prints it (without address and {@code ;}):
+ * {@code @P0 BRA `(.L_3)}, {@code MOV R2, 32@lo(g)}.
+ *
+ * @param label     the label defined at this instruction (a branch target), or null
+ * @param text      the instruction text; branch targets are written {@code `(label)}
+ * @param assembly  what the assembler encodes: {@code text} with a relocated field as {@code 0x0}
+ * @param control   the control bits, null until a {@link ControlPass} has run
+ * @param symbol    the relocated symbol operand, or null: it encodes as zero plus a relocation
+ * @param ptxLine   the PTX line the instruction came from (0: none)
+ */
+public record CodeLine(String label, String text, String assembly, Control control, Sym symbol, int ptxLine) {
+    public CodeLine {
+        Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(assembly, "assembly");
+    }
+
+    public static CodeLine of(String text) {
+        return new CodeLine(null, text, text, null, null, 0);
+    }
+
+    public CodeLine withControl(Control c) {
+        return new CodeLine(label, text, assembly, c, symbol, ptxLine);
+    }
+
+    public CodeLine withLabel(String l) {
+        return new CodeLine(l, text, assembly, control, symbol, ptxLine);
+    }
+
+    /** The mnemonic with its modifiers, without guard: {@code IMAD.WIDE.U32}. */
+    public String opcode() {
+        String t = unguarded();
+        int sp = t.indexOf(' ');
+        return sp < 0 ? t : t.substring(0, sp);
+    }
+
+    /** The base mnemonic: {@code IMAD}. */
+    public String mnemonic() {
+        String op = opcode();
+        int dot = op.indexOf('.');
+        return dot < 0 ? op : op.substring(0, dot);
+    }
+
+    /** Whether the instruction has a guard other than {@code @PT}. */
+    public boolean guarded() {
+        String t = text.strip();
+        return t.startsWith("@") && !t.startsWith("@PT ");
+    }
+
+    /** The text without its guard. */
+    public String unguarded() {
+        String t = text.strip();
+        return t.startsWith("@") ? t.substring(t.indexOf(' ') + 1).strip() : t;
+    }
+
+    /** The label this instruction branches to ({@code `(label)}), or null. */
+    public String branchTarget() {
+        int i = text.indexOf("`(");
+        if (i < 0) {
+            return null;
+        }
+        int j = text.indexOf(')', i);
+        return text.substring(i + 2, j);
+    }
+
+    /** Control never continues with the next instruction: an unguarded BRA, JMP, BRX, JMX, EXIT or RET. */
+    public boolean endsControl() {
+        if (guarded()) {
+            return false;
+        }
+        return switch (mnemonic()) {
+            case "BRA", "JMP", "BRX", "JMX", "EXIT", "RET" -> true;
+            default -> false;
+        };
+    }
+}

@@ -1,0 +1,179 @@
+package org.jptxas.isel.codegen;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jptxas.isel.cubin.CubinBuilder;
+import org.jptxas.isel.cubin.FunctionFacts;
+import org.jptxas.isel.sass.SassAssembler;
+import org.jptxas.isel.sass.SassIsa;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.diag.Diagnostic;
+import org.jptxas.ori.ir.Addr;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.CBank;
+import org.jptxas.ori.ir.FunctionAttrs;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.OriFunction;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.ir.Sym;
+
+/**
+ * Compiles one function: Ori passes, register allocation, emission, control bits, layout, encoding and the facts the
+ * cubin records. Stateless apart from its configuration; one call per function.
+ */
+public final class FunctionCodegen {
+    /** ptxas counts two registers more than the highest one the code names. */
+    static final int EXTRA_REGISTERS = 2;
+    private static final Pattern GPR = Pattern.compile("(?<![\\w.])R(\\d+)");
+    private static final Pattern BARRIER_ID = Pattern.compile("^BAR\\.(?:SYNC|RED|ARV|SYNCALL)[\\w.]*\\s+(0x[0-9a-f]+|R\\d+)");
+
+    private final CodegenPipeline pipeline;
+    private final IrObserver observer;
+
+    public FunctionCodegen(CodegenPipeline pipeline, IrObserver observer) {
+        this.pipeline = pipeline;
+        this.observer = observer;
+    }
+
+    public CompiledFunction compile(OriFunction f, CodegenContext cx) throws CompilationException {
+        observer.afterPass("lower", f);
+        if (cx.options().optLevel() > 0) {
+            for (OriPass p : pipeline.optimizations()) {
+                p.run(f, cx);
+                observer.afterPass(p.name(), f);
+            }
+        }
+        OriPass addresses = AddressTable.pass();
+        addresses.run(f, cx);
+        observer.afterPass(addresses.name(), f);
+        for (OriPass p : pipeline.legalization()) {
+            p.run(f, cx);
+            observer.afterPass(p.name(), f);
+        }
+        RegisterAllocator.Result ra = pipeline.allocator().allocate(f, cx);
+        observer.afterPass("regalloc", f);
+        List<CodeLine> body = pipeline.emitter().emit(f, cx);
+        body = pipeline.control().apply(body, cx.target());
+        List<CodeLine> code = FunctionLayout.withEnd(body, cx.sm());
+        for (int i = body.size(); i < code.size(); i++) {
+            code.set(i, code.get(i).withControl(FunctionLayout.PADDING_CONTROL));
+        }
+        return assemble(f, cx, code, ra);
+    }
+
+    private CompiledFunction assemble(OriFunction f, CodegenContext cx, List<CodeLine> code, RegisterAllocator.Result ra)
+            throws CompilationException {
+        Map<String, Long> labels = new HashMap<>();
+        for (int i = 0; i < code.size(); i++) {
+            if (code.get(i).label() != null) {
+                labels.put(code.get(i).label(), (long) i * FunctionLayout.INSTRUCTION_BYTES);
+            }
+        }
+        SassAssembler asm = new SassAssembler(SassIsa.forSm("sm_" + cx.sm()));
+        ByteBuffer bytes = ByteBuffer.allocate(code.size() * FunctionLayout.INSTRUCTION_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        List<CubinBuilder.CodeRelocation> relocations = new ArrayList<>();
+        List<Integer> exits = new ArrayList<>();
+        int barriers = 0;
+        int highestGpr = 1;
+        for (int i = 0; i < code.size(); i++) {
+            CodeLine line = code.get(i);
+            long address = (long) i * FunctionLayout.INSTRUCTION_BYTES;
+            String text = line.assembly();
+            if (line.symbol() != null) {
+                Sym s = line.symbol();
+                relocations.add(new CubinBuilder.CodeRelocation(f.name(), address, relocationType(s), s.name(), s.addend()));
+            }
+            long[] words;
+            try {
+                words = asm.assemble(text, line.control(), address, name -> {
+                    Long a = labels.get(name);
+                    if (a != null) {
+                        return a;
+                    }
+                    if (line.symbol() != null && line.symbol().name().equals(name)) {
+                        return 0;
+                    }
+                    throw new IllegalArgumentException("unknown label " + name);
+                });
+            } catch (SassAssembler.AssemblyException | IllegalArgumentException e) {
+                throw new CompilationException(Diagnostic.error(cx.sourceName(), line.ptxLine(),
+                        "Internal error: cannot encode '" + line.text() + "' for sm_" + cx.sm() + ": " + e.getMessage()));
+            }
+            bytes.putLong(words[0]).putLong(words[1]);
+            if (line.mnemonic().equals("EXIT")) {
+                exits.add((int) address);
+            }
+            Matcher bar = BARRIER_ID.matcher(line.unguarded());
+            if (bar.find()) {
+                String id = bar.group(1);
+                barriers = Math.max(barriers, id.startsWith("R") ? 16 : Integer.decode(id) + 1);
+            }
+            Matcher m = GPR.matcher(text);
+            while (m.find()) {
+                highestGpr = Math.max(highestGpr, Integer.parseInt(m.group(1)));
+            }
+        }
+        highestGpr = Math.max(highestGpr, highestGpr(f));
+        int registers = ra.registers() > 0 ? Math.max(ra.registers(), highestGpr + 1 + EXTRA_REGISTERS)
+                : highestGpr + 1 + EXTRA_REGISTERS;
+        FunctionAttrs attrs = f.attrs();
+        int frame = (int) ra.frameBytes();
+        long shared = attrs.sharedBytes();
+        if (cx.sm() >= 90 && shared > 0) {
+            shared += 1024;
+        }
+        List<FunctionFacts.Param> params = new ArrayList<>();
+        for (FunctionAttrs.Param p : attrs.params()) {
+            params.add(new FunctionFacts.Param(p.ordinal(), p.offset(), p.size()));
+        }
+        int maxRegCount = attrs.maxnreg().orElse(cx.options().maxRegCount().orElse(255));
+        FunctionFacts facts = new FunctionFacts(f.name(), f.entry(), bytes.array(), registers, frame,
+                frame, frame, shared, f.entry() ? params : List.of(), f.entry() ? attrs.paramBytes() : 0, barriers,
+                f.entry() ? exits.stream().mapToInt(Integer::intValue).toArray() : new int[0], OptionalInt.empty(),
+                maxRegCount, List.of(), attrs.callees());
+        return new CompiledFunction(code, facts, relocations, ra.spillStoreBytes(), ra.spillLoadBytes());
+    }
+
+    static String relocationType(Sym s) {
+        return switch (s.part()) {
+            case LO32 -> "R_CUDA_ABS32_LO_32";
+            case HI32 -> "R_CUDA_ABS32_HI_32";
+            case WHOLE -> "R_CUDA_ABS47_34";
+        };
+    }
+
+    /** The highest general-purpose register the allocated Ori names, tuples included. */
+    static int highestGpr(OriFunction f) {
+        int high = 1;
+        for (BasicBlock b : f.body().blocks()) {
+            for (Instr in : b.instrs()) {
+                for (Reg r : in.dsts()) {
+                    high = Math.max(high, top(r));
+                }
+                for (Src s : in.srcs()) {
+                    if (s.value() instanceof Reg r) {
+                        high = Math.max(high, top(r));
+                    } else if (s.value() instanceof Addr a) {
+                        high = Math.max(high, top(a.base()));
+                    } else if (s.value() instanceof CBank c && c.index() != null) {
+                        high = Math.max(high, top(c.index()));
+                    }
+                }
+            }
+        }
+        return high;
+    }
+
+    private static int top(Reg r) {
+        return r.file() == RegFile.R && !r.isZero() && !r.virtual() ? r.index() + r.comps() - 1 : 0;
+    }
+}

@@ -1,0 +1,121 @@
+package org.jptxas.isel.codegen;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.jptxas.isel.cubin.CubinBuilder;
+import org.jptxas.isel.cubin.ResourceReport;
+import org.jptxas.isel.spi.CompileOptions;
+import org.jptxas.isel.spi.CompileRequest;
+import org.jptxas.isel.spi.CompiledModule;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.diag.Diagnostic;
+import org.jptxas.ori.ir.GlobalVar;
+import org.jptxas.ori.ir.OriFunction;
+import org.jptxas.ori.ir.OriModule;
+import org.jptxas.ori.target.Target;
+
+/**
+ * Compiles a whole Ori module to a cubin with a backend's {@link CodegenPipeline}: every function with a body
+ * through {@link FunctionCodegen}, then {@link CubinBuilder} with the module's globals and the code relocations.
+ * Thread-safe: it holds only its configuration.
+ */
+public final class ModuleCodegen {
+    private final CodegenPipeline pipeline;
+
+    public ModuleCodegen(CodegenPipeline pipeline) {
+        this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
+    }
+
+    /** What a module compiles to: the cubin, its SASS listing, the {@code -v} report lines and the warnings. */
+    public record Result(byte[] cubin, List<CompiledFunction> functions, String sass, String resourceReport,
+                         List<Diagnostic> messages) {
+        public Result {
+            cubin = cubin.clone();
+            functions = List.copyOf(functions);
+            messages = List.copyOf(messages);
+        }
+
+        @Override
+        public byte[] cubin() {
+            return cubin.clone();
+        }
+    }
+
+    /** The backend entry point: compile, and with {@code -v} add the resource report as info lines. */
+    public CompiledModule compile(CompileRequest request) throws CompilationException {
+        Result r = compile(request.module(), request.target(), request.options(), request.observer(), false);
+        return new CompiledModule(r.cubin(), r.messages(), r.sass(), request.options().verbose() ? r.resourceReport() : "");
+    }
+
+    /**
+     * Compiles {@code module} for {@code target}.
+     *
+     * @param cuda12Abi write the CUDA 12 object format (ABI v7), which nvlink 12.5 links
+     */
+    public Result compile(OriModule module, Target target, CompileOptions options, IrObserver observer,
+                          boolean cuda12Abi) throws CompilationException {
+        List<Diagnostic> messages = new ArrayList<>();
+        FunctionCodegen fc = new FunctionCodegen(pipeline, observer);
+        List<CompiledFunction> compiled = new ArrayList<>();
+        AddressTable addresses = new AddressTable();
+        for (OriFunction f : module.functions()) {
+            if (f.body().blocks().isEmpty()) {
+                continue;
+            }
+            compiled.add(fc.compile(f, new CodegenContext(module, f, target, options, messages, observer, addresses)));
+        }
+        CubinBuilder builder = new CubinBuilder(target.sm(), options.relocatable())
+                .options("-arch " + target.name() + " ");
+        if (cuda12Abi) {
+            builder.abiVersion7();
+        }
+        long gmem = 0;
+        long cmem3 = 0;
+        for (GlobalVar g : module.globals()) {
+            if (g.space() == GlobalVar.Space.GLOBAL) {
+                builder.global(new CubinBuilder.GlobalVariable(g.name(), g.size(), g.alignment(), g.init(), g.visible()));
+                gmem += g.size();
+            } else {
+                cmem3 = Math.max(cmem3, g.offset() + g.size());
+            }
+        }
+        if (cmem3 > 0) {
+            byte[] bank3 = new byte[(int) cmem3];
+            List<CubinBuilder.ConstantVariable> vars = new ArrayList<>();
+            for (GlobalVar g : module.globals()) {
+                if (g.space() == GlobalVar.Space.CONSTANT) {
+                    byte[] init = g.init();
+                    if (init != null) {
+                        System.arraycopy(init, 0, bank3, (int) g.offset(), init.length);
+                    }
+                    vars.add(new CubinBuilder.ConstantVariable(g.name(), g.offset(), g.size(), g.visible()));
+                }
+            }
+            builder.constantBank3(bank3, vars);
+        }
+        builder.addressTable(addresses.slots());
+        for (CompiledFunction c : compiled) {
+            builder.add(c.facts());
+            c.relocations().forEach(builder::relocation);
+        }
+        byte[] cubin = builder.build().write();
+        String sass = SassTextListing.render(compiled);
+        List<ResourceReport.FunctionUsage> usage = new ArrayList<>();
+        int paramBase = CubinBuilder.paramBase(target.sm());
+        for (CompiledFunction c : compiled) {
+            var f = c.facts();
+            List<long[]> banks = new ArrayList<>();
+            if (target.sm() < 90 && f.entry()) {
+                banks.add(new long[] {0, paramBase + f.paramBytes()});
+            }
+            long shared = target.sm() >= 90 && f.sharedBytes() > 0 ? f.sharedBytes() - 1024 : f.sharedBytes();
+            usage.add(new ResourceReport.FunctionUsage(f.name(), f.entry(), f.frameSize(), c.spillStores(), c.spillLoads(),
+                    f.registers(), f.barriers(), shared, banks));
+        }
+        List<long[]> moduleBanks = cmem3 > 0 && target.sm() < 90 ? List.of(new long[] {3, cmem3}) : List.of();
+        String report = ResourceReport.format("jptxas", target.name(), new ResourceReport.ModuleUsage(gmem, moduleBanks),
+                usage);
+        return new Result(cubin, compiled, sass, report, messages);
+    }
+}

@@ -1,0 +1,374 @@
+package org.jptxas.isel.select;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.IntFunction;
+import org.jptxas.isel.sass.FloatText;
+import org.jptxas.isel.sass.SassAssembler;
+import org.jptxas.isel.sass.SassInstruction;
+import org.jptxas.isel.sass.SassIsa;
+import org.jptxas.isel.sass.SassPrinter;
+import org.jptxas.ori.ir.Addr;
+import org.jptxas.ori.ir.BlockLabel;
+import org.jptxas.ori.ir.CBank;
+import org.jptxas.ori.ir.Imm;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.Operand;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.ir.SpecialReg;
+import org.jptxas.ori.ir.Sym;
+
+/**
+ * Prints an allocated instruction as the nvdisasm text of one target, such that the target's
+ * {@link SassAssembler} encodes it.
+ *
+ * <p>What nvdisasm omits and how it spells an immediate depend on the encoding form, so the printer asks the target's
+ * form table instead of keeping hand lists: it builds the candidate spellings (every operand present first, then
+ * without default-valued {@code PT}/{@code RZ} operands; an immediate as signed hex, unsigned hex, binary32 or the
+ * high half of a binary64; a 64-bit address with and without {@code .64}) and keeps the first the assembler accepts.
+ * The assembler accepts only text that decodes back with the same form, i.e. nvdisasm's own spelling, so the result
+ * is the canonical text. Immutable and thread-safe.
+ */
+public final class SassTextPrinter {
+    /** Where branch targets are placed while checking a candidate (any reachable address works). */
+    private static final long PROBE_TARGET = 0x100;
+    /** Bound on the omission subsets tried: more than this many default operands are never all optional. */
+    private static final int MAX_OMITTABLE = 6;
+    private static final org.jptxas.isel.sass.Control PROBE_CONTROL = new org.jptxas.isel.sass.Control(0, false, 7, 7, 0);
+
+    private final SassIsa isa;
+    private final SassAssembler assembler;
+
+    public SassTextPrinter(SassIsa isa) {
+        this.isa = Objects.requireNonNull(isa, "isa");
+        this.assembler = new SassAssembler(isa);
+    }
+
+    /** The printer of a target's table ({@code sm_75}, {@code sm_80}, {@code sm_86}, {@code sm_89}, {@code sm_90}). */
+    public static SassTextPrinter forSm(String sm) {
+        return new SassTextPrinter(SassIsa.forSm(sm));
+    }
+
+    public SassIsa isa() {
+        return isa;
+    }
+
+    /** An Ori instruction whose spelling is already the target's (sm_80 Ori on sm_80). */
+    public SassLine print(Instr ins, IntFunction<String> blockLabels) {
+        return print(SelectedInstr.passThrough(ins), blockLabels);
+    }
+
+    /**
+     * The text of {@code s}; {@code blockLabels} names a block id's label ({@code .L_x_3}).
+     *
+     * @throws SelectionException when no spelling of the instruction is encodable on this target
+     */
+    public SassLine print(SelectedInstr s, IntFunction<String> blockLabels) {
+        List<Src> ops = s.operands();
+        int n = ops.size();
+        List<List<Spelling>> alternatives = new ArrayList<>(n);
+        List<Integer> omittable = new ArrayList<>();
+        Sym reloc = null;
+        String label = null;
+        for (int i = 0; i < n; i++) {
+            Src src = ops.get(i);
+            if (src.value() instanceof Reg r && r.virtual()) {
+                throw new SelectionException(s.line(), "virtual register " + r + " reached the SASS printer in '" + s + "'");
+            }
+            alternatives.add(spell(src, blockLabels));
+            if (isDefault(src) && omittable.size() < MAX_OMITTABLE && i != s.descriptor()) {
+                omittable.add(i);
+            }
+            if (src.value() instanceof Sym sym) {
+                if (sym.part() == Sym.Part.WHOLE) {
+                    label = sym.name();
+                } else {
+                    reloc = sym;
+                }
+            } else if (src.value() instanceof BlockLabel bl) {
+                label = blockLabels.apply(bl.block());
+            }
+        }
+        String[] firstError = {null};
+        SassLine line = search(s, alternatives, omittable, reloc, label, firstError);
+        if (line != null) {
+            return line;
+        }
+        // Last resort: some forms were only ever seen with operand-reuse flags. Setting .reuse on a source is a
+        // cache hint; it is safe when no other operand of the instruction names the register (so the instruction
+        // does not overwrite what it asks the next one to reuse).
+        List<Integer> reusable = new ArrayList<>();
+        for (int i = 1; i < n && reusable.size() < 3; i++) {
+            if (reusable(ops, i)) {
+                reusable.add(i);
+            }
+        }
+        for (int mask = 1; mask < (1 << reusable.size()); mask++) {
+            List<List<Spelling>> withReuse = new ArrayList<>(alternatives);
+            for (int b = 0; b < reusable.size(); b++) {
+                if ((mask & (1 << b)) != 0) {
+                    int i = reusable.get(b);
+                    withReuse.set(i, alternatives.get(i).stream()
+                            .map(sp -> new Spelling(sp.display + ".reuse", sp.assembly + ".reuse")).toList());
+                }
+            }
+            line = search(s, withReuse, omittable, reloc, label, firstError);
+            if (line != null) {
+                return line;
+            }
+        }
+        throw new SelectionException(s.line(), "no " + isa.sm() + " encoding for '" + s + "'"
+                + (s.line() > 0 ? " (PTX line " + s.line() + ")" : "") + ": " + firstError[0]);
+    }
+
+    /** The first candidate spelling the target encodes, fewest omissions first; null if none. */
+    private SassLine search(SelectedInstr s, List<List<Spelling>> alternatives, List<Integer> omittable, Sym reloc,
+                            String probeLabel, String[] firstError) {
+        int n = alternatives.size();
+        for (int dropped = 0; dropped <= omittable.size(); dropped++) {
+            for (int mask = 0; mask < (1 << omittable.size()); mask++) {
+                if (Integer.bitCount(mask) != dropped) {
+                    continue;
+                }
+                boolean[] omit = new boolean[n];
+                for (int b = 0; b < omittable.size(); b++) {
+                    omit[omittable.get(b)] = (mask & (1 << b)) != 0;
+                }
+                int[] choice = new int[n];
+                while (true) {
+                    Candidate c = render(s, alternatives, omit, choice);
+                    try {
+                        long[] words = assembler.assemble(c.assembly, PROBE_CONTROL, 0, name -> PROBE_TARGET);
+                        String text;
+                        if (reloc != null) {
+                            text = c.display;
+                        } else {
+                            SassInstruction back = isa.decode(words[0], words[1]);
+                            text = SassPrinter.text(back, 0, a -> a == PROBE_TARGET ? probeLabel : null);
+                        }
+                        return new SassLine(text, reloc == null ? text : c.assembly, reloc);
+                    } catch (SassAssembler.AssemblyException e) {
+                        if (firstError[0] == null) {
+                            firstError[0] = e.getMessage();
+                        }
+                    }
+                    if (!next(choice, alternatives, omit)) {
+                        break;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** A general register source no other operand of the instruction overlaps. */
+    private static boolean reusable(List<Src> ops, int i) {
+        if (!(ops.get(i).value() instanceof Reg r) || r.file() != RegFile.R || r.isZero() || ops.get(i).abs()) {
+            return false;
+        }
+        for (int j = 0; j < ops.size(); j++) {
+            if (j != i && overlaps(ops.get(j).value(), r)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean overlaps(Operand o, Reg r) {
+        if (o instanceof Reg q) {
+            return q.file() == r.file() && !q.isZero() && q.index() < r.index() + r.comps()
+                    && r.index() < q.index() + q.comps();
+        }
+        if (o instanceof Addr a) {
+            return overlaps(a.base(), r) || (a.uniformBase() != null && overlaps(a.uniformBase(), r));
+        }
+        return o instanceof CBank c && c.index() != null && overlaps(c.index(), r);
+    }
+
+    /** Advances the mixed-radix counter over the present operands' spellings; false when exhausted. */
+    private static boolean next(int[] choice, List<List<Spelling>> alternatives, boolean[] omit) {
+        for (int i = choice.length - 1; i >= 0; i--) {
+            if (omit[i]) {
+                continue;
+            }
+            if (++choice[i] < alternatives.get(i).size()) {
+                return true;
+            }
+            choice[i] = 0;
+        }
+        return false;
+    }
+
+    private record Candidate(String display, String assembly) {}
+
+    private static Candidate render(SelectedInstr s, List<List<Spelling>> alternatives, boolean[] omit, int[] choice) {
+        StringBuilder d = new StringBuilder(48);
+        StringBuilder a = new StringBuilder(48);
+        if (!s.guard().isAlways()) {
+            String g = "@" + (s.guard().negated() ? "!" : "") + regName(s.guard().predicate()) + " ";
+            d.append(g);
+            a.append(g);
+        }
+        d.append(s.mnemonic());
+        a.append(s.mnemonic());
+        String sep = " ";
+        for (int i = 0; i < alternatives.size(); i++) {
+            if (omit[i]) {
+                continue;
+            }
+            Spelling sp = alternatives.get(i).get(choice[i]);
+            if (i == s.descriptor()) {
+                d.append(sep).append("desc[").append(sp.display).append(']');
+                a.append(sep).append("desc[").append(sp.assembly).append(']');
+                sep = "";
+                continue;
+            }
+            d.append(sep).append(sp.display);
+            a.append(sep).append(sp.assembly);
+            sep = ", ";
+        }
+        return new Candidate(d.toString(), a.toString());
+    }
+
+    /** How an operand may be written: nvdisasm's text and the text the assembler takes for it. */
+    private record Spelling(String display, String assembly) {
+        Spelling(String text) {
+            this(text, text);
+        }
+    }
+
+    /** A predicate or zero register at its default value, which some forms leave out of the text. */
+    private static boolean isDefault(Src src) {
+        return src.value() instanceof Reg r && r.isZero() && !src.hasModifiers();
+    }
+
+    private static List<Spelling> spell(Src src, IntFunction<String> blockLabels) {
+        Operand v = src.value();
+        if (v instanceof Reg r) {
+            return List.of(new Spelling(decorate(src, regName(r))));
+        }
+        if (v instanceof Imm imm) {
+            List<Spelling> out = new ArrayList<>(4);
+            for (String t : immediateTexts(imm.bits(), src.neg())) {
+                out.add(new Spelling(t));
+            }
+            return out;
+        }
+        if (v instanceof CBank c) {
+            if (c.index() == null && c.offset() == 0) {
+                // Forms with an index register print offset 0 as c[0x0][RZ] (LDC).
+                return List.of(new Spelling(decorate(src, cbankText(c))),
+                        new Spelling(decorate(src, "c[0x" + Integer.toHexString(c.bank()) + "][RZ]")));
+            }
+            return List.of(new Spelling(decorate(src, cbankText(c))));
+        }
+        if (v instanceof Addr addr) {
+            if (addr.base().isZero() && addr.uniformBase() == null && addr.offset() == 0) {
+                return List.of(new Spelling("[RZ]"), new Spelling(addressText(addr, false)));
+            }
+            if (addr.wide() && !addr.base().isZero()) {
+                return List.of(new Spelling(addressText(addr, true)), new Spelling(addressText(addr, false)));
+            }
+            return List.of(new Spelling(addressText(addr, false)));
+        }
+        if (v instanceof SpecialReg sr) {
+            return List.of(new Spelling(sr.name()));
+        }
+        if (v instanceof BlockLabel bl) {
+            return List.of(new Spelling("`(" + blockLabels.apply(bl.block()) + ")"));
+        }
+        if (v instanceof Sym sym) {
+            // The relocated half keeps Ori's spelling (32@lo(g), 32@hi(g+8)), which the driver replaces by 0x0.
+            return sym.part() == Sym.Part.WHOLE ? List.of(new Spelling("`(" + sym.name() + ")"))
+                    : List.of(new Spelling(sym.toString(), "0x0"));
+        }
+        throw new IllegalArgumentException("operand " + v);
+    }
+
+    private static String decorate(Src src, String text) {
+        String t = src.abs() ? "|" + text + "|" : text;
+        if (src.neg()) {
+            t = "-" + t;
+        }
+        if (src.not()) {
+            t = "!" + t;
+        }
+        return t;
+    }
+
+    static String regName(Reg r) {
+        return r.isZero() ? r.file().zeroName() : r.file().prefix() + r.index();
+    }
+
+    /**
+     * The spellings an immediate may take, one per slot kind: signed hex, unsigned hex, binary32, and the high half
+     * of a binary64 (or a whole binary64 whose low half is zero).
+     */
+    static List<String> immediateTexts(long bits, boolean neg) {
+        List<String> out = new ArrayList<>(4);
+        if (bits >= Integer.MIN_VALUE && bits < 0) {
+            out.add("-0x" + Long.toHexString(-bits));
+            bits &= 0xffffffffL;
+        } else if ((bits >>> 31) == 1 && (bits >>> 32) == 0) {
+            out.add("-0x" + Long.toHexString(0x100000000L - bits));
+        }
+        out.add("0x" + Long.toHexString(bits));
+        if ((bits >>> 32) == 0) {
+            out.add(floatText(FloatText.format(Float.intBitsToFloat((int) bits))));
+            if (bits != 0) {
+                out.add(floatText(FloatText.format(Double.longBitsToDouble(bits << 32))));
+            }
+        } else if ((bits & 0xffffffffL) == 0) {
+            out.add(floatText(FloatText.format(Double.longBitsToDouble(bits))));
+        }
+        if (neg) {
+            out.replaceAll(t -> t.startsWith("-") ? t.substring(1) : "-" + t);
+        }
+        return out;
+    }
+
+    /** nvdisasm follows INF and QNAN with a blank. */
+    private static String floatText(String t) {
+        return t.endsWith("INF") || t.endsWith("QNAN") ? t + " " : t;
+    }
+
+    static String cbankText(CBank c) {
+        StringBuilder sb = new StringBuilder("c[0x").append(Integer.toHexString(c.bank())).append("][");
+        if (c.index() != null) {
+            sb.append(regName(c.index()));
+            if (c.offset() != 0) {
+                sb.append("+0x").append(Integer.toHexString(c.offset()));
+            }
+        } else {
+            sb.append("0x").append(Integer.toHexString(c.offset()));
+        }
+        return sb.append(']').toString();
+    }
+
+    /** {@code [R2.64+UR4+0x10]}; {@code dot64} spells a 64-bit base with {@code .64} (sm_80 on; sm_75 has none). */
+    static String addressText(Addr addr, boolean dot64) {
+        StringBuilder sb = new StringBuilder("[");
+        boolean any = false;
+        if (!addr.base().isZero()) {
+            sb.append(regName(addr.base()));
+            if (dot64) {
+                sb.append(".64");
+            }
+            any = true;
+        }
+        if (addr.uniformBase() != null && !addr.uniformBase().isZero()) {
+            sb.append(any ? "+" : "").append(regName(addr.uniformBase()));
+            any = true;
+        }
+        long off = addr.offset();
+        if (!any) {
+            sb.append(off < 0 ? "-0x" + Long.toHexString(-off) : "0x" + Long.toHexString(off));
+        } else if (off != 0) {
+            sb.append(off < 0 ? "+-0x" + Long.toHexString(-off) : "+0x" + Long.toHexString(off));
+        }
+        return sb.append(']').toString();
+    }
+}

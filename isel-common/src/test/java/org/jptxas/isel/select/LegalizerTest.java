@@ -1,0 +1,99 @@
+package org.jptxas.isel.select;
+
+import static org.jptxas.isel.select.OriBuild.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
+import org.junit.jupiter.api.Test;
+
+class LegalizerTest {
+    private static List<String> legalize(InstructionSelector sel, Instr... instrs) {
+        FunctionBody body = new FunctionBody();
+        BasicBlock b = body.addBlock("entry");
+        for (int i = 0; i < 40; i++) {
+            body.newVirtual(RegFile.R, 1); // ids 0..39 are the test's own
+        }
+        b.instrs().addAll(List.of(instrs));
+        Legalizer.Result r = new Legalizer(sel).legalize(body);
+        assertTrue(r.unencodable().isEmpty(), "left unencodable: " + r.unencodable());
+        return b.instrs().stream().map(Instr::toString).toList();
+    }
+
+    @Test
+    void legalInstructionsAreLeftAlone() {
+        Instr add = ins("IADD3", mods(), dst(vr(1)), dst(Reg.PT), dst(Reg.PT), vr(2), imm(4), Reg.RZ);
+        assertEquals(List.of("IADD3 %r1, PT, PT, %r2, 0x4, RZ"), legalize(InstructionSelectorTest.SM80, add));
+    }
+
+    @Test
+    void twoConstantBanksMoveOneIntoARegister() {
+        Instr add = ins("IADD3", mods(), dst(vr(1)), dst(Reg.PT), dst(Reg.PT), c(0, 0x160), c(0, 0x164), Reg.RZ);
+        List<String> out = legalize(InstructionSelectorTest.SM80, add);
+        assertEquals(2, out.size(), out.toString());
+        assertTrue(out.get(0).matches("MOV %r\\d+, c\\[0x0\\]\\[0x16[04]\\]"), out.toString());
+    }
+
+    @Test
+    void aConstantInARegisterOnlySlotIsSwappedOrMoved() {
+        // FFMA takes a constant as second source only: a commutative swap is enough.
+        Instr fma = ins("FFMA", mods(), dst(vr(1)), c(0, 0x170), vr(2), vr(3));
+        assertEquals(List.of("FFMA %r1, %r2, c[0x0][0x170], %r3"), legalize(InstructionSelectorTest.SM80, fma));
+        // SHF's first source is register-only and the operation is not commutative: a move.
+        Instr shf = ins("SHF", mods("L", "U32"), dst(vr(1)), c(0, 0x170), vr(2), Reg.RZ);
+        List<String> out = legalize(InstructionSelectorTest.SM80, shf);
+        assertEquals(2, out.size(), out.toString());
+        assertTrue(out.get(1).startsWith("SHF.L.U32 %r1, %r40, %r2, RZ"), out.toString());
+    }
+
+    @Test
+    void wideImmediatesAndDoubleConstantsGoThroughRegisters() {
+        // The low half of 1 + 2^-52 does not fit the 32-bit field: the constant goes into a register pair.
+        Instr dadd = ins("DADD", mods(), dst(vr(2, 2)), vr(4, 2), imm(0x3ff0000000000001L));
+        List<String> out = legalize(InstructionSelectorTest.SM80, dadd);
+        assertEquals(3, out.size(), out.toString());
+        assertTrue(out.get(0).startsWith("MOV %r40.lo, 0x1") && out.get(1).startsWith("MOV %r40.hi, 0x3ff00000"),
+                out.toString());
+        // A double immediate whose low half is zero fits DMUL's field as it is.
+        Instr fits = ins("DMUL", mods(), dst(vr(2, 2)), vr(4, 2), imm(0x3ff8000000000000L));
+        assertEquals(1, legalize(InstructionSelectorTest.SM80, fits).size());
+    }
+
+    @Test
+    void sm90GlobalAccessesGetTheDescriptorLoadedOnceAtEntry() {
+        Instr ld = ins("LDG", mods("E"), dst(vr(1)), addr(vr(2, 2), 0));
+        Instr st = ins("STG", mods("E"), addr(vr(2, 2), 4), vr(1));
+        List<String> out = legalize(InstructionSelectorTest.SM90, ld, st);
+        assertEquals(3, out.size(), out.toString());
+        assertTrue(out.get(0).matches("ULDC\\.64 %ur(\\d+)\\.64, c\\[0x0\\]\\[0x208\\]"), out.toString());
+        String desc = out.get(0).substring(8, out.get(0).indexOf(','));
+        assertTrue(out.get(1).endsWith(", " + desc) && out.get(2).endsWith(", " + desc), out.toString());
+        // sm_80 needs none.
+        assertEquals(1, legalize(InstructionSelectorTest.SM80, ins("LDG", mods("E"), dst(vr(1)), addr(vr(2, 2), 0))).size());
+    }
+
+    @Test
+    void anAddressOffsetTheFormLacksIsAddedToTheBase() {
+        // sm_75's table has LDG.E.CONSTANT.SYS only without an offset: the offset goes into a 64-bit add with carry.
+        Instr ld = ins("LDG", mods("E", "CONSTANT"), dst(vr(6)), addr(vr(4, 2), 0x10));
+        List<String> out = legalize(InstructionSelectorTest.SM75, ld);
+        assertEquals(3, out.size(), out.toString());
+        assertTrue(out.get(0).startsWith("IADD3 %r40.lo, %p0, PT, %r4.lo, 0x10, RZ"), out.toString());
+        assertTrue(out.get(1).startsWith("IADD3.X %r40.hi, PT, PT, RZ, %r4.hi, RZ, %p0, !PT"), out.toString());
+        assertTrue(out.get(2).contains("[%r40.64]"), out.toString());
+    }
+
+    @Test
+    void uniformRegisterWhereOnlyRFitsIsMoved() {
+        Instr fma = ins("FFMA", mods(), dst(vr(1)), vr(2), vr(3), new Src(vur(5), false, false, false));
+        List<String> out = legalize(InstructionSelectorTest.SM80, fma);
+        // FFMA's third source takes R or... whichever encodes; the result must encode either way.
+        assertTrue(out.size() <= 2, out.toString());
+    }
+}
