@@ -39,6 +39,7 @@ public final class OptPipeline {
         List<Pass> p = new ArrayList<>();
         if (optLevel >= 1) {
             p.add(new ConstantFolding());
+            p.add(new BranchCleanup());
             p.add(new CopyPropagation());
         }
         if (optLevel >= 2) {
