@@ -41,6 +41,8 @@ final class IntervalBuilder {
         for (int b = 0; b < blocks.size(); b++) {
             firstPos[b + 1] = firstPos[b] + 2 * blocks.get(b).instrs().size();
         }
+        int[] results = java.util.stream.IntStream.range(0, width)
+                .filter(k -> values.mentioned(k) && values.fixed(k) >= 0 && values.written(k)).toArray();
         int[] firstDef = new int[width];
         // Per tuple: the parts that later instructions of the current block write before any read (walking back).
         int[] partsWritten = new int[width];
@@ -59,6 +61,15 @@ final class IntervalBuilder {
                 Instr in = instrs.get(i);
                 int pos = blockFrom + 2 * i;
                 boolean unguarded = in.guard().isAlways();
+                if (in.op().name().equals("RET")) {
+                    // A device function's results: the precoloured registers it writes are read by its caller.
+                    for (int k : results) {
+                        if (!liveNow.get(k)) {
+                            intervals[k].addRange(blockFrom, pos + 1);
+                            liveNow.set(k);
+                        }
+                    }
+                }
                 for (Reg r : in.dsts()) {
                     if (!r.virtual()) {
                         continue;
