@@ -47,7 +47,7 @@ public final class MovLowerer implements InstructionLowerer {
             return;
         }
         Reg dst = cx.dst(d, t);
-        Src v = cx.src(s, t);
+        Src v = cx.srcAllowingConstant(s, t);
         move(cx, dst, v, t);
     }
 
