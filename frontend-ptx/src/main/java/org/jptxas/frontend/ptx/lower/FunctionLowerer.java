@@ -963,6 +963,11 @@ final class FunctionLowerer implements LoweringContext {
     }
 
     private Instr append(String opcode, List<String> mods, List<Reg> dsts, List<Src> srcs, Guard g) {
+        if (opcode.equals("IMAD") && mods.contains("WIDE")) {
+            // one spelling in Ori: IMAD.WIDE is the opcode IMAD_WIDE (ori-opcodes.json), not IMAD with a WIDE modifier
+            opcode = "IMAD_WIDE";
+            mods = mods.stream().filter(m -> !m.equals("WIDE")).toList();
+        }
         return appendRaw(opcode, mods, dsts, legalize(opcode, srcs), g);
     }
 
