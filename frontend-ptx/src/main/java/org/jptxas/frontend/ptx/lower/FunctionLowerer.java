@@ -523,6 +523,12 @@ final class FunctionLowerer implements LoweringContext {
             if (sym instanceof Symbol.Special sp) {
                 return special(sp, r.component(), constantOk);
             }
+            if (sym instanceof Symbol.Function fn) {
+                // a function's address (indirect calls): relocated halves, as for global variables
+                Reg a = pair(Src.of(new Sym(fn.name(), Sym.Kind.FUNCTION, Sym.Part.LO32, 0)),
+                        Src.of(new Sym(fn.name(), Sym.Kind.FUNCTION, Sym.Part.HI32, 0)));
+                return type != null && type.sizeBytes() <= 4 ? a.component(0) : a;
+            }
             throw unsupportedRuntime("operand " + r.name());
         }
         if (operand instanceof Expr.FloatLit f) {
