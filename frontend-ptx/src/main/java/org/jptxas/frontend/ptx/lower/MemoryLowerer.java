@@ -326,6 +326,10 @@ public final class MemoryLowerer implements InstructionLowerer {
                 off = -off;
             }
         }
+        if (elemBytes < 4 && vec == 1 && off % elemBytes == 0) {
+            subWordParam(cx, load, t, p, (int) off, value);
+            return;
+        }
         if (off % 4 != 0 || (elemBytes < 4 && vec > 1)) {
             throw cx.unsupported("sub-word parameter access");
         }
@@ -354,6 +358,45 @@ public final class MemoryLowerer implements InstructionLowerer {
                     cx.emit("MOV", List.of(), List.of(slot), List.of(Ptx.part(v, c)));
                 }
             }
+        }
+    }
+
+    /**
+     * An 8/16-bit access at a byte offset of a register-held parameter: PRMT extracts (zero- or sign-extending) or
+     * inserts the bytes, leaving the rest of the word as it is.
+     */
+    private void subWordParam(LoweringContext cx, boolean load, PtxType t, Reg p, int off, Operand value)
+            throws CompilationException {
+        int word = off / 4;
+        int at = off % 4;
+        int n = t.sizeBytes();
+        if (word >= p.comps()) {
+            throw cx.unsupported("parameter offset " + off);
+        }
+        Reg slot = p.comps() == 1 ? p : p.component(word);
+        if (load) {
+            int sel = 0;
+            for (int i = 0; i < 4; i++) {
+                int nib = i < n ? at + i : Ptx.signed(t) ? 8 | (at + n - 1) : 4;
+                sel |= nib << (4 * i);
+            }
+            Reg d = cx.dst(value, t);
+            cx.emit("PRMT", List.of(), List.of(d.width() == 2 ? d.component(0) : d),
+                    List.of(Src.of(slot), Ptx.imm(sel), Ptx.rz()));
+            if (d.width() == 2) {
+                cx.emit("MOV", List.of(), List.of(d.component(1)), List.of(Ptx.rz()));
+            }
+        } else {
+            int sel = 0;
+            for (int i = 0; i < 4; i++) {
+                int nib = i >= at && i < at + n ? i - at : 4 + i;
+                sel |= nib << (4 * i);
+            }
+            Src v = cx.src(value, t);
+            if (v.value() instanceof Reg r && r.width() == 2) {
+                v = Src.of(r.component(0));
+            }
+            cx.emit("PRMT", List.of(), List.of(slot), List.of(v, Ptx.imm(sel), Src.of(slot)));
         }
     }
 

@@ -205,6 +205,16 @@ class LowerersTest {
     }
 
     @Test
+    void subWordParametersAreBytesOfTheirRegister() throws Exception {
+        String ptx = HEADER + ".func (.param .b32 r) f(.param .b32 a)\n{\n.reg .b16 %h<3>;\n"
+                + "ld.param.s8 %h1, [a+1];\nld.param.u16 %h2, [a+2];\nst.param.b16 [r+2], %h1;\nst.param.b8 [r], %h2;\nret;\n}\n";
+        OriFunction f = new PtxFrontEnd(Target.of("sm_80")).check("t.ptx", ptx).lowerWithoutInlining().functions().get(0);
+        List<String> code = text(f);
+        assertHas(code, "PRMT %r2, %r0, 0x9991, RZ", "PRMT %r3, %r0, 0x4432, RZ", "PRMT %r1, %r2, 0x1054, %r1",
+                "PRMT %r1, %r3, 0x7650, %r1");
+    }
+
+    @Test
     void unsupportedInstructionsAreNamedAtTheirLine() throws Exception {
         UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class,
                 () -> kernel("", ".reg .b32 %r<2>;\npmevent 1;"));
