@@ -599,8 +599,11 @@ final class FunctionLowerer implements LoweringContext {
                 return r;
             }
             case PARAM -> {
-                if (kernelParams.containsKey(d)) {
-                    throw unsupportedRuntime("the address of kernel parameter " + v.name());
+                Integer k = kernelParams.get(d);
+                if (k != null) {
+                    // a kernel parameter's address: its offset in constant bank 0 (ld.param through it is an LDC)
+                    int at = DriverConstants.paramBase(target) + k;
+                    return wide ? pair(Src.of(Imm.ofInt(at)), Src.of(Reg.RZ)) : Imm.ofInt(at);
                 }
                 return paramRegister(declOf.getOrDefault(d, v.decl()), d);
             }

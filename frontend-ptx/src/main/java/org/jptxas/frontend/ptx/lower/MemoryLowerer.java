@@ -279,6 +279,24 @@ public final class MemoryLowerer implements InstructionLowerer {
         if (base == null) {
             throw cx.unsupported("parameter address");
         }
+        if (cx.resolved().symbolOf(base).orElse(null) instanceof org.jptxas.frontend.ptx.check.Symbol.Variable rv
+                && rv.space() == StateSpace.REG) {
+            // through a register holding a kernel parameter's address (mov.b64 %rd, param): constant bank 0
+            if (!load || !cx.isKernel()) {
+                throw cx.unsupported("parameter access through a register");
+            }
+            Addr a = cx.address(addrOp, StateSpace.SHARED);
+            Reg index = a.base().width() == 2 ? a.base().component(0) : a.base();
+            Reg tuple = loadTarget(cx, value, t, vec, t.sizeBytes() * vec);
+            List<String> mods = new ArrayList<>();
+            String size = Ptx.sizeMod(t, t.sizeBytes() * vec);
+            if (size != null) {
+                mods.add(size);
+            }
+            cx.emit("LDC", mods, List.of(tuple), List.of(Src.of(new CBank(0, (int) a.offset(), index))));
+            distribute(cx, tuple, value, t, vec);
+            return;
+        }
         boolean kernelParam = cx.resolved().symbolOf(base).filter(s -> s instanceof org.jptxas.frontend.ptx.check.Symbol.Variable)
                 .map(s -> (org.jptxas.frontend.ptx.check.Symbol.Variable) s)
                 .map(v -> cx.isKernel() && isKernelParam(cx, v)).orElse(false);

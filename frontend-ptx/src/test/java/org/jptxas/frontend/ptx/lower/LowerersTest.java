@@ -215,6 +215,12 @@ class LowerersTest {
     }
 
     @Test
+    void kernelParameterAddressesReadConstantBankZero() throws Exception {
+        List<String> code = kernel(".param .u64 in", ".reg .b64 %rd<3>;\nmov.b64 %rd1, in;\nld.param.b64 %rd2, [%rd1];");
+        assertHas(code, "MOV %r1.lo, 0x160", "LDC.64 %r2.64, c[0x0][%r0.lo+0x0]");
+    }
+
+    @Test
     void unsupportedInstructionsAreNamedAtTheirLine() throws Exception {
         UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class,
                 () -> kernel("", ".reg .b32 %r<2>;\npmevent 1;"));
