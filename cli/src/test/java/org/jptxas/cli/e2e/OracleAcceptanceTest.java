@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * NVIDIA's tools accept what jptxas writes, for every suite kernel jptxas compiles (sm_75 … sm_90): nvdisasm 12.5
- * disassembles each cubin to exactly our {@code --out-sass} instruction lines, cuobjdump 12.5 {@code -elf} reads it,
+ * disassembles each cubin to exactly our {@code --out-sass} instruction lines and to bin/jnvdisasm's, cuobjdump 12.5
+ * {@code -elf} reads it,
  * and the relocatable ({@code -c}) object links with nvlink (13 for ptxas 13's object format; 12.5 for the CUDA 12
  * one). Skips without the oracles.
  */
@@ -90,6 +91,11 @@ class OracleAcceptanceTest {
                         failures.add(k.name() + " " + arch + ": nvdisasm text differs from --out-sass:\n"
                                 + firstDifference(codeLines(dis.stdout()), codeLines(r.get().sass())));
                     }
+                    List<String> ours = codeLines(org.jptxas.cli.JnvdisasmRunner.listing(cubin));
+                    if (dis.exitCode() == 0 && !codeLines(dis.stdout()).equals(ours)) {
+                        failures.add(k.name() + " " + arch + ": jnvdisasm text differs from nvdisasm:\n"
+                                + firstDifference(codeLines(dis.stdout()), ours));
+                    }
                     Processes.Result elf = Processes.run(List.of(cuobjdump.toString(), "-elf", cubin.toString()), dir);
                     if (elf.exitCode() != 0) {
                         failures.add(k.name() + " " + arch + ": cuobjdump -elf: " + elf.stderr());
@@ -100,7 +106,7 @@ class OracleAcceptanceTest {
             }
         });
         System.out.println("oracle acceptance: " + compiled.get() + " cubins checked, " + failures.size() + " failures");
-        failures.stream().limit(20).forEach(f -> System.out.println("  " + f));
+        failures.stream().sorted().forEach(f -> System.out.println("  " + f));
         assertTrue(failures.isEmpty(), failures.size() + " failures, first: " + failures.peek());
     }
 

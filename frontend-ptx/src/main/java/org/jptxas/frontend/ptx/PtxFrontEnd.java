@@ -10,6 +10,7 @@ import org.jptxas.frontend.ptx.parse.ParseResult;
 import org.jptxas.frontend.ptx.parse.PtxParser;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.Diagnostic;
+import org.jptxas.frontend.ptx.lower.ModuleInliner;
 import org.jptxas.frontend.ptx.lower.PtxLowering;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
@@ -52,14 +53,25 @@ public final class PtxFrontEnd {
         /** Warnings found while checking (no errors: those throw). */
         List<Diagnostic> warnings();
 
-        /** Lowers the module to Ori for {@code target}. */
+        /**
+         * Lowers the module to Ori for {@code target}, as a whole-program compilation: every {@code .func} call
+         * inlined ({@link org.jptxas.frontend.ptx.lower.ModuleInliner}), device functions dropped.
+         */
         OriModule lower() throws CompilationException;
+
+        /** Lowers every function, kernels and device functions, with the calls left as call pseudo-instructions. */
+        OriModule lowerWithoutInlining() throws CompilationException;
     }
 
     private record Checked(String fileName, ResolvedModule resolved, List<Diagnostic> warnings, Target target)
             implements CheckedModule {
         @Override
         public OriModule lower() throws CompilationException {
+            return ModuleInliner.inline(lowerWithoutInlining());
+        }
+
+        @Override
+        public OriModule lowerWithoutInlining() throws CompilationException {
             return PtxLowering.lower(fileName, resolved, target);
         }
     }

@@ -8,12 +8,21 @@ import java.util.Map;
  * jptxas's own SASS text of a module ({@code --out-sass}), in the layout of {@code nvdisasm -c}'s instruction lines:
  * {@code /*addr*}{@code /}, a P-register guard right-aligned in 18 columns, the instruction, {@code " ;"} (no blank
  * before it on the closing self-branch and the padding NOPs), branch targets named {@code .L_x_N} in order of first
- * reference across the module, and a {@code .text.<name>:} line before each function.
+ * reference across the module, and a {@code .text.<name>:} line before each function. After its last instruction
+ * each function gets its end label, numbered (as nvdisasm does) after every branch label of the module, in the
+ * cubin's symbol order (device functions, then kernels).
  */
 public final class SassTextListing {
     private SassTextListing() {}
 
     public static String render(List<CompiledFunction> functions) {
+        int branchLabels = 0;
+        for (CompiledFunction f : functions) {
+            branchLabels += (int) branchLabelNames(f, 0).values().stream().filter(n -> n.startsWith(".L_x_")).count();
+        }
+        List<String> symbolOrder = new java.util.ArrayList<>();
+        functions.stream().filter(f -> !f.facts().entry()).forEach(f -> symbolOrder.add(f.facts().name()));
+        functions.stream().filter(f -> f.facts().entry()).forEach(f -> symbolOrder.add(f.facts().name()));
         StringBuilder sb = new StringBuilder();
         int next = 0;
         for (CompiledFunction f : functions) {
@@ -24,13 +33,8 @@ public final class SassTextListing {
                     address.put(code.get(i).label(), i);
                 }
             }
-            Map<String, String> names = new HashMap<>();
-            for (CodeLine l : code) {
-                String t = l.branchTarget();
-                if (t != null && address.containsKey(t) && !names.containsKey(t)) {
-                    names.put(t, address.get(t) == 0 ? f.facts().name() : ".L_x_" + next++);
-                }
-            }
+            Map<String, String> names = branchLabelNames(f, next);
+            next += (int) names.values().stream().filter(n -> n.startsWith(".L_x_")).count();
             sb.append(".text.").append(f.facts().name()).append(":\n");
             boolean padding = false;
             for (int i = 0; i < code.size(); i++) {
@@ -54,7 +58,28 @@ public final class SassTextListing {
                         .append(" ".repeat(Math.max(0, 18 - guard.length()))).append(guard).append(' ').append(text)
                         .append(padding ? ";" : " ;").append('\n');
             }
+            sb.append(".L_x_").append(branchLabels + symbolOrder.indexOf(f.facts().name())).append(":\n");
         }
         return sb.toString();
+    }
+
+    /** Branch-target labels of {@code f} in order of first reference, numbered from {@code first}. */
+    private static Map<String, String> branchLabelNames(CompiledFunction f, int first) {
+        List<CodeLine> code = f.code();
+        Map<String, Integer> address = new HashMap<>();
+        for (int i = 0; i < code.size(); i++) {
+            if (code.get(i).label() != null) {
+                address.put(code.get(i).label(), i);
+            }
+        }
+        Map<String, String> names = new HashMap<>();
+        int next = first;
+        for (CodeLine l : code) {
+            String t = l.branchTarget();
+            if (t != null && address.containsKey(t) && !names.containsKey(t)) {
+                names.put(t, address.get(t) == 0 ? f.facts().name() : ".L_x_" + next++);
+            }
+        }
+        return names;
     }
 }

@@ -62,6 +62,7 @@ final class LinearScan {
         unhandled.sort(Comparator.comparingInt(LiveInterval::start).thenComparingInt(iv -> iv.key));
         int units = allowed.length;
         boolean[] blocked = new boolean[units];
+        List<LiveInterval> conflicts = new ArrayList<>();
         for (LiveInterval cur : unhandled) {
             int pos = cur.start();
             for (int i = active.size() - 1; i >= 0; i--) {
@@ -84,12 +85,15 @@ final class LinearScan {
             }
             cur.covers(pos);
             Arrays.fill(blocked, false);
+            conflicts.clear();
             for (LiveInterval it : active) {
                 block(blocked, it);
+                conflicts.add(it);
             }
             for (LiveInterval it : inactive) {
                 if (it.intersects(cur)) {
                     block(blocked, it);
+                    conflicts.add(it);
                 }
             }
             int reg = choose(cur, blocked);
@@ -98,13 +102,22 @@ final class LinearScan {
                 active.add(cur);
                 continue;
             }
-            evictOrSpill(cur, active, inactive);
+            LiveInterval[] victims = evictOrSpill(cur, conflicts);
+            if (victims != null) {
+                for (LiveInterval v : victims) {
+                    active.remove(v);
+                    inactive.remove(v);
+                }
+                active.add(cur);
+            }
         }
     }
 
-    /** Order-insensitive removal (lists are scanned whole; determinism comes from the fixed iteration order). */
+    /** Constant-time removal by moving the last element into the hole (callers walk the lists backwards). */
     private static void removeAt(List<LiveInterval> list, int i) {
-        list.remove(i);
+        int last = list.size() - 1;
+        list.set(i, list.get(last));
+        list.remove(last);
     }
 
     private static void block(boolean[] blocked, LiveInterval it) {
@@ -149,59 +162,55 @@ final class LinearScan {
         return iv.weight / Math.max(1, iv.length()) * (iv.rematDef != null ? 0.25 : 1);
     }
 
-    private void evictOrSpill(LiveInterval cur, List<LiveInterval> active, List<LiveInterval> inactive) {
+    /**
+     * No register is free for {@code cur}: spills it, or evicts the cheapest aligned register's occupants among
+     * {@code conflicts} (returned, for removal from the scan's lists) and gives the register to {@code cur}.
+     */
+    private LiveInterval[] evictOrSpill(LiveInterval cur, List<LiveInterval> conflicts) {
+        int units = allowed.length;
+        double[] unitCost = new double[units];
+        boolean[] pinned = new boolean[units];
+        for (LiveInterval it : conflicts) {
+            for (int c = 0; c < it.comps && it.reg + c < units; c++) {
+                if (it.spillable) {
+                    unitCost[it.reg + c] = Math.max(unitCost[it.reg + c], priority(it));
+                } else {
+                    pinned[it.reg + c] = true;
+                }
+            }
+        }
         int align = alignment(cur.comps);
         int bestReg = -1;
         double bestCost = Double.POSITIVE_INFINITY;
-        List<LiveInterval> bestVictims = null;
-        for (int r = 0; r + cur.comps <= allowed.length; r += align) {
+        for (int r = 0; r + cur.comps <= units; r += align) {
             boolean ok = true;
-            for (int c = 0; c < cur.comps; c++) {
-                ok &= allowed[r + c];
-            }
-            if (!ok) {
-                continue;
-            }
-            List<LiveInterval> victims = new ArrayList<>();
             double cost = 0;
-            for (List<LiveInterval> list : List.of(active, inactive)) {
-                for (LiveInterval it : list) {
-                    if (it.reg + it.comps <= r || it.reg >= r + cur.comps
-                            || (list == inactive && !it.intersects(cur))) {
-                        continue;
-                    }
-                    if (!it.spillable) {
-                        ok = false;
-                        break;
-                    }
-                    victims.add(it);
-                    cost = Math.max(cost, priority(it));
-                }
-                if (!ok) {
-                    break;
-                }
+            for (int c = 0; c < cur.comps && ok; c++) {
+                ok = allowed[r + c] && !pinned[r + c];
+                cost = Math.max(cost, unitCost[r + c]);
             }
             if (ok && cost < bestCost) {
                 bestCost = cost;
                 bestReg = r;
-                bestVictims = victims;
             }
         }
         if (cur.spillable && (bestReg < 0 || priority(cur) <= bestCost)) {
             spilled.set(cur.key);
-            return;
+            return null;
         }
         if (bestReg < 0) {
             throw new RegisterAllocationException("no " + file.prefix() + " register left for a value that cannot "
                     + "be spilled (" + cur + ")");
         }
-        for (LiveInterval v : bestVictims) {
-            spilled.set(v.key);
-            v.reg = -1;
-            active.remove(v);
-            inactive.remove(v);
+        List<LiveInterval> victims = new ArrayList<>();
+        for (LiveInterval it : conflicts) {
+            if (it.reg < bestReg + cur.comps && it.reg + it.comps > bestReg) {
+                spilled.set(it.key);
+                it.reg = -1;
+                victims.add(it);
+            }
         }
         cur.reg = bestReg;
-        active.add(cur);
+        return victims.toArray(new LiveInterval[0]);
     }
 }

@@ -121,6 +121,9 @@ final class LiveInterval {
     boolean intersects(LiveInterval o) {
         int i = cursor;
         int j = o.cursor;
+        if (j >= o.count || i >= count || o.from[j] >= to[count - 1] || from[i] >= o.to[o.count - 1]) {
+            return false;
+        }
         while (i < count && j < o.count) {
             if (to[i] <= o.from[j]) {
                 i++;

@@ -70,51 +70,43 @@ final class SpillRewriter {
         this.isetp = ops.byName("ISETP").orElseThrow();
     }
 
+    /** How one spilled register is reloaded before a use and stored after a definition (store null: remat). */
+    private record Plan(RegFile file, int comps, Reload reload, Store store, long bytes) {}
+
     static void rewrite(FunctionBody body, ValueTable values, BitSet spilled, ValueTable.Constraints constraints,
             Frame frame, LiveInterval[] intervals) {
         SpillRewriter w = new SpillRewriter(body, values, constraints, frame);
+        Plan[] plans = new Plan[values.size()];
+        java.util.Set<Instr> deleted = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (int k = spilled.nextSetBit(0); k >= 0; k = spilled.nextSetBit(k + 1)) {
             Instr remat = intervals[k].rematDef;
             if (remat != null) {
-                w.rematerialize(k, remat);
+                deleted.add(remat);
+                plans[k] = new Plan(values.file(k), values.comps(k), t -> new Instr(remat.op(), remat.mods(),
+                        List.of(t), new ArrayList<>(remat.srcs()), Guard.ALWAYS, remat.line()), null, 0);
             } else {
-                w.spill(k);
+                plans[k] = w.plan(k);
             }
         }
+        w.rewriteAll(plans, deleted);
     }
 
-    /** Repeats the value's only definition (a constant move) before each use and deletes the original. */
-    private void rematerialize(int key, Instr def) {
-        RegFile file = values.file(key);
-        int index = values.index(key);
-        for (BasicBlock b : body.blocks()) {
-            b.instrs().removeIf(i -> i == def);
-        }
-        rewriteAccesses(file, index, values.comps(key),
-                t -> new Instr(def.op(), def.mods(), List.of(t), new ArrayList<>(def.srcs()), Guard.ALWAYS,
-                        def.line()),
-                (t, g) -> {
-                    throw new IllegalStateException("rematerialized value redefined");
-                }, 0);
-    }
-
-    private void spill(int key) {
+    private Plan plan(int key) {
         RegFile file = values.file(key);
         int comps = values.comps(key);
-        int index = values.index(key);
         switch (file) {
             case R -> {
                 long offset = frame.slot(4 * comps);
-                rewriteAccesses(file, index, comps,
-                        t -> new Instr(ldl, sizeMods(comps), List.of(t),
-                                List.of(Src.of(Addr.of(STACK_POINTER, offset))), Guard.ALWAYS, 0),
-                        (t, g) -> new Instr(stl, sizeMods(comps), List.of(),
-                                List.of(Src.of(Addr.of(STACK_POINTER, offset)), Src.of(t)), g, 0),
+                List<String> mods = sizeMods(comps);
+                Addr slot = Addr.of(STACK_POINTER, offset);
+                return new Plan(file, comps,
+                        t -> new Instr(ldl, mods, List.of(t), List.of(Src.of(slot)), Guard.ALWAYS, 0),
+                        (t, g) -> new Instr(stl, mods, List.of(), List.of(Src.of(slot), Src.of(t)), g, 0),
                         4L * comps);
             }
             case P -> {
                 Reg carrier = body.newVirtual(RegFile.R, 1);
-                rewriteAccesses(file, index, comps,
+                return new Plan(file, comps,
                         t -> new Instr(isetp, List.of("NE", "AND"), List.of(t, Reg.PT),
                                 List.of(Src.of(carrier), Src.of(Reg.RZ), Src.of(Reg.PT)), Guard.ALWAYS, 0),
                         (t, g) -> new Instr(sel, List.of(), List.of(carrier),
@@ -143,40 +135,61 @@ final class SpillRewriter {
         Instr make(Reg temp, Guard guard);
     }
 
-    private void rewriteAccesses(RegFile file, int index, int comps, Reload reload, Store store, long bytes) {
+    /** One pass over the body: each instruction touching spilled registers gets its reloads, temps and stores. */
+    private void rewriteAll(Plan[] plans, java.util.Set<Instr> deleted) {
+        int[] temp = new int[plans.length];
+        List<Integer> touched = new ArrayList<>(4);
         for (BasicBlock b : body.blocks()) {
             List<Instr> instrs = b.instrs();
             List<Instr> out = new ArrayList<>(instrs.size() + 4);
             boolean changed = false;
             for (Instr in : instrs) {
-                boolean uses = false;
+                if (deleted.contains(in)) {
+                    changed = true;
+                    continue;
+                }
+                touched.clear();
+                boolean any = false;
                 for (Reg r : in.usedRegs()) {
-                    uses |= is(r, file, index);
+                    any |= note(r, plans, touched, temp, true);
                 }
-                boolean defs = false;
                 for (Reg r : in.dsts()) {
-                    defs |= is(r, file, index);
-                    // Writing one part keeps the rest: reload it first. (A guarded write needs no reload: the
-                    // store after it has the same guard.)
-                    uses |= is(r, file, index) && r.isPart();
+                    any |= note(r, plans, touched, temp, r.isPart());
                 }
-                if (!uses && !defs) {
+                if (!any) {
                     out.add(in);
                     continue;
                 }
                 changed = true;
-                Reg temp = body.newVirtual(file, comps);
-                constraints.unspillable.get(file).set(temp.index());
-                if (uses) {
-                    out.add(reload.make(temp));
-                    frame.loadBytes += bytes;
-                    RegOperands.mapUses(in, r -> is(r, file, index) ? like(temp, r) : r);
+                // temp[k] > 0: needs a reload first; both signs carry (index + 1) of the fresh temporary.
+                for (int k : touched) {
+                    Plan p = plans[k];
+                    Reg t = body.newVirtual(p.file(), p.comps());
+                    constraints.unspillable.get(p.file()).set(t.index());
+                    boolean reload = temp[k] > 0;
+                    temp[k] = reload ? t.index() + 1 : -(t.index() + 1);
+                    if (reload) {
+                        out.add(p.reload().make(t));
+                        frame.loadBytes += p.bytes();
+                    }
                 }
+                RegOperands.mapUses(in, r -> mapped(r, plans, temp));
+                RegOperands.mapDefs(in, r -> mapped(r, plans, temp));
                 out.add(in);
-                if (defs) {
-                    RegOperands.mapDefs(in, r -> is(r, file, index) ? like(temp, r) : r);
-                    out.add(store.make(temp, in.guard()));
-                    frame.storeBytes += bytes;
+                for (int k : touched) {
+                    boolean defined = false;
+                    for (Reg r : in.dsts()) {
+                        defined |= r.virtual() && r.file() == plans[k].file() && Math.abs(temp[k]) - 1 == r.index();
+                    }
+                    if (defined) {
+                        Plan p = plans[k];
+                        if (p.store() == null) {
+                            throw new IllegalStateException("rematerialized register redefined");
+                        }
+                        out.add(p.store().make(Reg.virt(p.file(), Math.abs(temp[k]) - 1, p.comps()), in.guard()));
+                        frame.storeBytes += p.bytes();
+                    }
+                    temp[k] = 0;
                 }
             }
             if (changed) {
@@ -186,12 +199,33 @@ final class SpillRewriter {
         }
     }
 
-    private static boolean is(Reg r, RegFile file, int index) {
-        return r.virtual() && r.file() == file && r.index() == index;
+    /** Records a spilled register an instruction touches; {@code reload}: its value must be loaded first. */
+    private boolean note(Reg r, Plan[] plans, List<Integer> touched, int[] temp, boolean reload) {
+        if (!values.contains(r)) {
+            return false;
+        }
+        int k = values.key(r);
+        if (k >= plans.length || plans[k] == null) {
+            return false;
+        }
+        if (temp[k] == 0) {
+            touched.add(k);
+            temp[k] = -1;
+        }
+        if (reload) {
+            temp[k] = 1;
+        }
+        return true;
     }
 
-    /** The temporary in the shape of the reference it replaces (whole or the same part). */
-    private static Reg like(Reg temp, Reg ref) {
-        return new Reg(temp.file(), temp.index(), temp.comps(), true, ref.part());
+    private Reg mapped(Reg r, Plan[] plans, int[] temp) {
+        if (!values.contains(r)) {
+            return r;
+        }
+        int k = values.key(r);
+        if (k >= plans.length || plans[k] == null || temp[k] == 0) {
+            return r;
+        }
+        return new Reg(r.file(), Math.abs(temp[k]) - 1, r.comps(), true, r.part());
     }
 }

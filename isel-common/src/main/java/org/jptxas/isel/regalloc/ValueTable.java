@@ -15,6 +15,7 @@ import org.jptxas.ori.ir.RegFile;
  */
 final class ValueTable {
     private final int[] base = new int[RegFile.values().length];
+    private final int[] count = new int[RegFile.values().length];
     private final RegFile[] files;
     private final int[] index;
     private final int[] comps;
@@ -42,6 +43,7 @@ final class ValueTable {
         int offset = 0;
         for (RegFile f : RegFile.values()) {
             base[f.ordinal()] = offset;
+            count[f.ordinal()] = body.virtualCount(f);
             offset += body.virtualCount(f);
         }
         files = new RegFile[offset];
@@ -80,6 +82,11 @@ final class ValueTable {
             mentioned[k] = true;
             comps[k] = Math.max(comps[k], r.comps());
         }
+    }
+
+    /** A virtual register that existed when the table was made. */
+    boolean contains(Reg r) {
+        return r.virtual() && r.index() < count[r.file().ordinal()];
     }
 
     int key(Reg r) {

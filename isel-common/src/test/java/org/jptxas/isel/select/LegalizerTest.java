@@ -80,9 +80,9 @@ class LegalizerTest {
 
     @Test
     void anAddressOffsetTheFormLacksIsAddedToTheBase() {
-        // sm_80's table has ATOMG.E.ADD only without an offset: the offset goes into a 64-bit add with carry.
-        Instr atom = ins("ATOMG", mods("E", "ADD", "STRONG", "GPU"), dst(Reg.PT), dst(vr(6)), addr(vr(4, 2), 0x10), vr(9));
-        List<String> out = legalize(InstructionSelectorTest.SM80, atom);
+        // sm_75's table has LDG.E.CONSTANT.SYS only without an offset: the offset goes into a 64-bit add with carry.
+        Instr ld = ins("LDG", mods("E", "CONSTANT"), dst(vr(6)), addr(vr(4, 2), 0x10));
+        List<String> out = legalize(InstructionSelectorTest.SM75, ld);
         assertEquals(3, out.size(), out.toString());
         assertTrue(out.get(0).startsWith("IADD3 %r40.lo, %p0, PT, %r4.lo, 0x10, RZ"), out.toString());
         assertTrue(out.get(1).startsWith("IADD3.X %r40.hi, PT, PT, RZ, %r4.hi, RZ, %p0, !PT"), out.toString());

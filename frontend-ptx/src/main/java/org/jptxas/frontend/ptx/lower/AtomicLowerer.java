@@ -1,5 +1,6 @@
 package org.jptxas.frontend.ptx.lower;
 
+import com.google.auto.service.AutoService;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -23,17 +24,18 @@ import org.jptxas.ori.ir.Src;
  * <ul>
  *   <li>global: {@code ATOMG.E.<op>[.<type>].STRONG.<scope> PT, Rd, [Ra.64+off], Rb[, Rc]} and
  *       {@code RED.E.<op>[.<type>].STRONG.<scope> [Ra.64+off], Rb} (sm_90 spells the latter {@code REDG});</li>
- *   <li>shared: {@code ATOMS.<op>[.<type>] Rd, [Ra+off], Rb[, Rc]} ({@code red.shared} too, into a dead register);
- *       operations ATOMS lacks (f32/f64 add) become ptxas's compare-and-swap loop
+ *   <li>shared: {@code ATOMS.<op>[.<type>] Rd, [Ra+off], Rb[, Rc]} ({@code red.shared} into RZ); operations
+ *       ATOMS lacks (f32/f64 add, 64-bit add/min/max/and/or/xor) become ptxas's compare-and-swap loop
  *       {@code LDS; <op>; ATOMS.CAST.SPIN; ISETP.EQ.U32.AND P, flag, 1; @!P BRA loop};</li>
- *   <li>generic: {@code ATOM.E...}; floating-point adds report in their predicate whether the address was global,
- *       and fall back, like ptxas, to a compare-and-swap loop for the other windows.</li>
+ *   <li>generic: {@code ATOM.E...}; f32/f64/64-bit integer adds report in their predicate whether the address was
+ *       global, and fall back, like ptxas, to a compare-and-swap loop for the other windows.</li>
  * </ul>
  * Type modifiers as nvdisasm prints them: none for u32/b32, {@code S32}, {@code 64} (u64/b64), {@code S64},
  * {@code F32.FTZ.RN}, {@code F64.RN}, {@code F16x2.RN}, {@code BF16x2.RN}. Scope modifiers: {@code STRONG.GPU}
  * (default and .gpu), {@code STRONG.SM} (.cta; sm_75 prints {@code STRONG.CTA}), {@code STRONG.SYS}; release and
  * acquire semantics add the fences of {@link MemoryOrdering}.
  */
+@AutoService(InstructionLowerer.class)
 public final class AtomicLowerer implements InstructionLowerer {
     private static final List<String> OPERATIONS =
             List.of("add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas");
@@ -49,17 +51,17 @@ public final class AtomicLowerer implements InstructionLowerer {
         String op = SyncOperands.first(insn, null, OPERATIONS.toArray(String[]::new));
         PtxType type = SyncOperands.type(insn);
         if (op == null || type == null) {
-            throw cx.unsupported("'" + insn.fullName() + "'");
+            throw cx.unsupported("no operation or type");
         }
         if (SyncOperands.hasAny(insn, "v2", "v4", "v8")) {
-            throw cx.unsupported("Vector atomics '" + insn.fullName() + "'");
+            throw cx.unsupported("vector atomics");
         }
         if (insn.hasModifier("shared::cluster")) {
-            throw cx.unsupported("Atomics on .shared::cluster '" + insn.fullName() + "'");
+            throw cx.unsupported("atomics on .shared::cluster");
         }
         List<String> typeMods = typeModifiers(op, type);
         if (typeMods == null) {
-            throw cx.unsupported("Atomic operation '" + insn.fullName() + "'");
+            throw cx.unsupported(op + "." + type.ptxName() + " atomics");
         }
         Space space = insn.hasModifier("global") ? Space.GLOBAL
                 : SyncOperands.hasAny(insn, "shared", "shared::cta") ? Space.SHARED : Space.GENERIC;
@@ -102,8 +104,9 @@ public final class AtomicLowerer implements InstructionLowerer {
             }
             case GENERIC -> {
                 List<String> mods = mods(op, typeMods, scope, true);
-                if (isFloat(type) && op.equals("add") && comps <= 2 && !type.equals(PtxType.F16X2)
-                        && !type.equals(PtxType.BF16X2)) {
+                // ptxas checks the result predicate of f32/f64/u64 adds and finishes non-global addresses itself
+                if (op.equals("add") && (type == PtxType.F32 || type == PtxType.F64 || type == PtxType.U64
+                        || type == PtxType.S64)) {
                     genericFloatAdd(cx, mods, type, addr, b, d);
                 } else {
                     cx.emit("ATOM", mods, List.of(Reg.PT, red ? Reg.RZ : d), sources(addr, b, c));
@@ -193,14 +196,16 @@ public final class AtomicLowerer implements InstructionLowerer {
     private static void sharedCasLoop(LoweringContext cx, String op, PtxType type, Addr addr, Reg b, Reg d)
             throws CompilationException {
         boolean wide = type.sizeBytes() == 8;
-        if (!op.equals("add") || !(type == PtxType.F32 || wide)) {
-            throw cx.unsupported("Atomic '" + op + "." + type.ptxName() + "' on shared memory");
+        boolean supported = op.equals("add") ? type == PtxType.F32 || wide
+                : wide && !isFloat(type) && List.of("min", "max", "and", "or", "xor").contains(op);
+        if (!supported) {
+            throw cx.unsupported(op + "." + type.ptxName() + " on shared memory");
         }
         BasicBlock done = cx.branchAroundGuard();
         BasicBlock loop = cx.newBlock();
         cx.startBlock(loop);
         cx.emit("LDS", wide ? List.of("64") : List.of(), List.of(d), List.of(Src.of(addr)));
-        Reg next = add(cx, type, d, b);
+        Reg next = op.equals("add") ? add(cx, type, d, b) : combine64(cx, op, type, d, b);
         Reg flag = cx.newReg(RegFile.R, wide ? 2 : 1);
         cx.emit("ATOMS", wide ? List.of("CAST", "SPIN", "64") : List.of("CAST", "SPIN"), List.of(flag),
                 List.of(Src.of(addr), Src.of(d), Src.of(next)));
@@ -216,7 +221,7 @@ public final class AtomicLowerer implements InstructionLowerer {
      * window and a plain load/add/store for local addresses (undefined for atomics in PTX).
      */
     private static void genericFloatAdd(LoweringContext cx, List<String> mods, PtxType type, Addr addr, Reg b, Reg d) {
-        boolean wide = type == PtxType.F64;
+        boolean wide = type.sizeBytes() == 8;
         BasicBlock done = cx.branchAroundGuard();
         Reg handled = cx.newReg(RegFile.P, 1);
         cx.emit("ATOM", mods, List.of(handled, d), List.of(Src.of(addr), Src.of(b)));
@@ -251,6 +256,38 @@ public final class AtomicLowerer implements InstructionLowerer {
         cx.emitUnguarded("IADD3", List.of("X"), List.of(next.component(1)),
                 List.of(Src.of(old.component(1)), Src.of(b.component(1)), Src.of(Reg.RZ), Src.of(carry),
                         Src.of(Reg.PT).inverted()));
+        return next;
+    }
+
+    /**
+     * {@code old <op> b} on 64-bit integers, on the halves: min/max as a chained compare
+     * ({@code ISETP.LT/GT.U32.AND} low, {@code ISETP.LT/GT[.U32].AND.EX} high) and two SELs; and/or/xor as two LOP3s.
+     */
+    private static Reg combine64(LoweringContext cx, String op, PtxType type, Reg old, Reg b) {
+        Reg next = cx.newReg(RegFile.R, 2);
+        if (op.equals("min") || op.equals("max")) {
+            String cmp = op.equals("min") ? "LT" : "GT";
+            Reg p = cx.newReg(RegFile.P, 1);
+            cx.emitUnguarded("ISETP", List.of(cmp, "U32", "AND"), List.of(p, Reg.PT),
+                    List.of(Src.of(old.component(0)), Src.of(b.component(0)), Src.of(Reg.PT)));
+            cx.emitUnguarded("ISETP", type == PtxType.S64 ? List.of(cmp, "AND", "EX") : List.of(cmp, "U32", "AND", "EX"),
+                    List.of(p, Reg.PT), List.of(Src.of(old.component(1)), Src.of(b.component(1)), Src.of(Reg.PT),
+                            Src.of(p)));
+            for (int c = 0; c < 2; c++) {
+                cx.emitUnguarded("SEL", List.of(), List.of(next.component(c)),
+                        List.of(Src.of(old.component(c)), Src.of(b.component(c)), Src.of(p)));
+            }
+            return next;
+        }
+        int lut = switch (op) {
+            case "and" -> 0xc0;
+            case "or" -> 0xfc;
+            default -> 0x3c;
+        };
+        for (int c = 0; c < 2; c++) {
+            cx.emitUnguarded("LOP3", List.of("LUT"), List.of(next.component(c)), List.of(Src.of(old.component(c)),
+                    Src.of(b.component(c)), Src.of(Reg.RZ), Src.of(new Imm(lut)), Src.of(Reg.PT).inverted()));
+        }
         return next;
     }
 

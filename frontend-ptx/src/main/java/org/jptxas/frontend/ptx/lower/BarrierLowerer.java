@@ -1,5 +1,6 @@
 package org.jptxas.frontend.ptx.lower;
 
+import com.google.auto.service.AutoService;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -28,6 +29,7 @@ import org.jptxas.ori.ir.Src;
  *   <li>{@code bar.warp.sync m}: {@code WARPSYNC m}.</li>
  * </ul>
  */
+@AutoService(InstructionLowerer.class)
 public final class BarrierLowerer implements InstructionLowerer {
     @Override
     public Set<String> opcodes() {
@@ -42,7 +44,7 @@ public final class BarrierLowerer implements InstructionLowerer {
             return;
         }
         if (insn.hasModifier("cluster")) {
-            throw cx.unsupported("Instruction '" + insn.fullName() + "'");
+            throw cx.unsupported("cluster barriers");
         }
         boolean deferBlocking = insn.opcode().equals("bar") || insn.hasModifier("aligned");
         if (insn.hasModifier("red")) {

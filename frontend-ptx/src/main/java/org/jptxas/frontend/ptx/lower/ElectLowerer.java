@@ -1,5 +1,6 @@
 package org.jptxas.frontend.ptx.lower;
 
+import com.google.auto.service.AutoService;
 import java.util.List;
 import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Instruction;
@@ -15,6 +16,7 @@ import org.jptxas.ori.ir.Src;
  * ({@code IMAD.U32 Rd, RZ, RZ, URd}); a sink {@code _} for d gives {@code URZ}. A partial member mask gets a
  * WARPSYNC first.
  */
+@AutoService(InstructionLowerer.class)
 public final class ElectLowerer implements InstructionLowerer {
     @Override
     public Set<String> opcodes() {
@@ -24,7 +26,7 @@ public final class ElectLowerer implements InstructionLowerer {
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
         if (cx.target().sm() < 90) {
-            throw cx.unsupported("Instruction 'elect.sync' for " + cx.target().name());
+            throw cx.unsupported("ELECT needs sm_90");
         }
         List<Operand> ops = insn.operands();
         Operand d = ops.get(0);

@@ -1,5 +1,6 @@
 package org.jptxas.frontend.ptx.lower;
 
+import com.google.auto.service.AutoService;
 import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.lower.MemoryOrdering.Scope;
@@ -13,6 +14,7 @@ import org.jptxas.ori.diag.CompilationException;
  * GPU scope (ptxas does the same). {@code fence.proxy.alias} gets a system-scope fence (ptxas picks GPU or system
  * scope at run time from a driver constant).
  */
+@AutoService(InstructionLowerer.class)
 public final class FenceLowerer implements InstructionLowerer {
     @Override
     public Set<String> opcodes() {
@@ -23,7 +25,7 @@ public final class FenceLowerer implements InstructionLowerer {
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
         if (insn.opcode().equals("membar")) {
             if (insn.hasModifier("proxy")) {
-                throw cx.unsupported("Instruction '" + insn.fullName() + "'");
+                throw cx.unsupported("proxy fences");
             }
             Scope scope = insn.hasModifier("cta") ? Scope.CTA : insn.hasModifier("sys") ? Scope.SYS : Scope.GPU;
             MemoryOrdering.fence(cx, scope, true);
@@ -34,10 +36,10 @@ public final class FenceLowerer implements InstructionLowerer {
                 MemoryOrdering.fence(cx, Scope.SYS, true);
                 return;
             }
-            throw cx.unsupported("Instruction '" + insn.fullName() + "'");
+            throw cx.unsupported("proxy fences");
         }
         if (insn.hasModifier("mbarrier_init") || insn.hasModifier("op_restrict")) {
-            throw cx.unsupported("Instruction '" + insn.fullName() + "'");
+            throw cx.unsupported("mbarrier fences");
         }
         Scope scope = MemoryOrdering.scope(insn);
         switch (MemoryOrdering.semantics(insn)) {

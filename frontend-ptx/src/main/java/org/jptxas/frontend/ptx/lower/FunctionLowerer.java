@@ -162,19 +162,22 @@ final class FunctionLowerer implements LoweringContext {
                     List.of(Src.of(CBank.of(0, DriverConstants.STACK_POINTER))), Guard.ALWAYS, fn.pos().line()));
         }
         if (frameBytes > 0) {
-            prologue.add(new Instr(ops.require("IADD3"), List.of(), List.of(SP),
+            prologue.add(new Instr(ops.require("IADD3"), List.of(), List.of(SP, Reg.PT, Reg.PT),
                     List.of(Src.of(SP), Src.of(Imm.ofInt((int) -frameBytes)), Src.of(Reg.RZ)), Guard.ALWAYS,
                     fn.pos().line()));
             if (!fn.isEntry()) {
                 for (BasicBlock b : layout) {
                     Instr t = b.last();
                     if (t != null && t.op().name().equals("RET")) {
-                        b.instrs().add(b.instrs().size() - 1, new Instr(ops.require("IADD3"), List.of(), List.of(SP),
+                        b.instrs().add(b.instrs().size() - 1, new Instr(ops.require("IADD3"), List.of(), List.of(SP, Reg.PT, Reg.PT),
                                 List.of(Src.of(SP), Src.of(Imm.ofInt((int) frameBytes)), Src.of(Reg.RZ)),
                                 t.guard(), t.line()));
                     }
                 }
             }
+        }
+        if (!fn.isEntry()) {
+            abi(prologue);
         }
         layout.get(0).instrs().addAll(0, prologue);
 
@@ -183,6 +186,56 @@ final class FunctionLowerer implements LoweringContext {
                 tuning(TuningDirective.Kind.MAXNREG), tuningList(TuningDirective.Kind.MAXNTID),
                 tuningList(TuningDirective.Kind.REQNTID), tuning(TuningDirective.Kind.MINNCTAPERSM), callees);
         return new OriFunction(fn.name(), fn.isEntry(), fn.pos().line(), out, attrs);
+    }
+
+    /** First register of the parameter and return-value block of a device function's calling convention. */
+    static final int ABI_FIRST_REG = 4;
+
+    /**
+     * A device function's calling convention: parameters arrive in consecutive registers from R4 (each parameter
+     * aligned to its size), return values leave the same way; the entry copies them into the parameters' virtual
+     * registers and every RET is preceded by copies out. An inliner replaces both copies with the call's values.
+     */
+    private void abi(List<Instr> prologue) {
+        int word = 0;
+        for (VariableDecl v : fn.params()) {
+            for (Declarator d : v.declarators()) {
+                Reg p = paramRegister(v, d);
+                word = (int) DataLayout.alignUp(word, p.comps());
+                for (int k = 0; k < p.comps() && ABI_FIRST_REG + word + k < 255; k++) {
+                    prologue.add(new Instr(ops.require("MOV"), List.of(), List.of(p.component(k)),
+                            List.of(Src.of(Reg.phys(RegFile.R, ABI_FIRST_REG + word + k, 1))), Guard.ALWAYS,
+                            fn.pos().line()));
+                }
+                word += p.comps();
+            }
+        }
+        List<Instr> out = new ArrayList<>();
+        word = 0;
+        for (VariableDecl v : fn.returns()) {
+            for (Declarator d : v.declarators()) {
+                Reg p = paramRegister(v, d);
+                word = (int) DataLayout.alignUp(word, p.comps());
+                for (int k = 0; k < p.comps() && ABI_FIRST_REG + word + k < 255; k++) {
+                    out.add(new Instr(ops.require("MOV"), List.of(), List.of(Reg.phys(RegFile.R, ABI_FIRST_REG + word + k, 1)),
+                            List.of(Src.of(p.component(k))), Guard.ALWAYS, fn.pos().line()));
+                }
+                word += p.comps();
+            }
+        }
+        if (out.isEmpty()) {
+            return;
+        }
+        for (BasicBlock b : layout) {
+            Instr t = b.last();
+            if (t != null && t.op().name().equals("RET")) {
+                int at = b.instrs().size() - 1;
+                for (Instr m : out) {
+                    Instr copy = new Instr(m.op(), m.mods(), m.dsts(), m.srcs(), t.guard(), t.line());
+                    b.instrs().add(at++, copy);
+                }
+            }
+        }
     }
 
     private static String typeName(VariableDecl v) {
@@ -472,15 +525,15 @@ final class FunctionLowerer implements LoweringContext {
         if (base.width() == 2) {
             Reg out = newReg(RegFile.R, 2);
             Reg carry = newReg(RegFile.P, 1);
-            emitUnguarded("IADD3", List.of(), List.of(out.component(0), carry),
+            emitUnguarded("IADD3", List.of(), List.of(out.component(0), carry, Reg.PT),
                     List.of(Src.of(base.component(0)), Src.of(Imm.ofInt((int) offset)), Src.of(Reg.RZ)));
-            emitUnguarded("IADD3", List.of("X"), List.of(out.component(1)),
+            emitUnguarded("IADD3", List.of("X"), List.of(out.component(1), Reg.PT, Reg.PT),
                     List.of(Src.of(base.component(1)), Src.of(Imm.ofInt((int) (offset >> 32))), Src.of(Reg.RZ),
                             Src.of(carry), Src.of(Reg.PT).inverted()));
             return out;
         }
         Reg out = newReg(RegFile.R, 1);
-        emitUnguarded("IADD3", List.of(), List.of(out),
+        emitUnguarded("IADD3", List.of(), List.of(out, Reg.PT, Reg.PT),
                 List.of(Src.of(base), Src.of(Imm.ofInt((int) offset)), Src.of(Reg.RZ)));
         return out;
     }
@@ -511,7 +564,7 @@ final class FunctionLowerer implements LoweringContext {
             case LOCAL -> {
                 Long off = frame.get(d);
                 Reg a = newReg(RegFile.R, 1);
-                emitUnguarded("IADD3", List.of(), List.of(a),
+                emitUnguarded("IADD3", List.of(), List.of(a, Reg.PT, Reg.PT),
                         List.of(Src.of(SP), Src.of(Imm.ofInt(off == null ? 0 : off.intValue())), Src.of(Reg.RZ)));
                 return wide ? pair(Src.of(a), Src.of(Reg.RZ)) : a;
             }
@@ -774,7 +827,7 @@ final class FunctionLowerer implements LoweringContext {
         Reg window;
         if (space == StateSpace.LOCAL) {
             window = newReg(RegFile.R, 1);
-            emitUnguarded("IADD3", List.of(), List.of(window),
+            emitUnguarded("IADD3", List.of(), List.of(window, Reg.PT, Reg.PT),
                     List.of(Src.of(SP), Src.of(Imm.ofInt((int) offset)), Src.of(Reg.RZ)));
         } else if (space == StateSpace.SHARED) {
             window = null;
@@ -784,10 +837,10 @@ final class FunctionLowerer implements LoweringContext {
         int base = space == StateSpace.LOCAL ? 0x20 : 0x18;
         Reg out = newReg(RegFile.R, 2);
         Reg carry = newReg(RegFile.P, 1);
-        emitUnguarded("IADD3", List.of(), List.of(out.component(0), carry),
+        emitUnguarded("IADD3", List.of(), List.of(out.component(0), carry, Reg.PT),
                 List.of(Src.of(window == null ? Imm.ofInt((int) offset) : window), Src.of(CBank.of(0, base)),
                         Src.of(Reg.RZ)));
-        emitUnguarded("IADD3", List.of("X"), List.of(out.component(1)),
+        emitUnguarded("IADD3", List.of("X"), List.of(out.component(1), Reg.PT, Reg.PT),
                 List.of(Src.of(Reg.RZ), Src.of(CBank.of(0, base + 4)), Src.of(Reg.RZ), Src.of(carry),
                         Src.of(Reg.PT).inverted()));
         return out;
@@ -803,7 +856,75 @@ final class FunctionLowerer implements LoweringContext {
         return append(opcode, mods, dsts, srcs, Guard.ALWAYS);
     }
 
+    /** Opcodes whose first source must be a register (SASS has no immediate or constant in that slot). */
+    private static final Set<String> REGISTER_FIRST = Set.of("IADD3", "IMAD", "IMAD_WIDE", "ISETP", "LOP3", "SHF", "FADD",
+            "FMUL", "FFMA", "FMNMX", "FSETP", "SEL", "FSEL", "IMNMX", "DADD", "DMUL", "DFMA", "DSETP", "PRMT", "LEA",
+            "HADD2", "HMUL2", "HFMA2", "HMNMX2", "IABS", "SGXT", "FLO", "POPC", "BREV", "BMSK");
+
+    /** Opcodes with one immediate/constant slot (the second source) among their second and third sources. */
+    private static final Set<String> ONE_CONSTANT_SLOT = Set.of("IADD3", "IMAD", "IMAD_WIDE", "FFMA", "DFMA", "LOP3",
+            "HFMA2", "PRMT", "SHF");
+
+    private static boolean isConstant(Src s) {
+        return !(s.value() instanceof Reg);
+    }
+
+    /**
+     * Keeps every emitted instruction encodable: a constant in a register-only slot goes to a register first
+     * (commutative adds swap it into the constant slot instead).
+     */
+    private List<Src> legalize(String opcode, List<Src> srcs) {
+        if (srcs.isEmpty() || !REGISTER_FIRST.contains(opcode)) {
+            return srcs;
+        }
+        List<Src> out = new ArrayList<>(srcs);
+        if (isConstant(out.get(0))) {
+            if (opcode.equals("IADD3") && out.size() >= 3 && !isConstant(out.get(1))) {
+                Src x = out.get(0);
+                out.set(0, out.get(1));
+                out.set(1, x);
+            } else {
+                out.set(0, materialize(out.get(0)));
+            }
+        }
+        if (ONE_CONSTANT_SLOT.contains(opcode) && out.size() >= 3 && isConstant(out.get(2))
+                && !(opcode.equals("SHF") || opcode.equals("PRMT") || opcode.equals("LOP3"))) {
+            if (opcode.equals("IADD3") && !isConstant(out.get(1))) {
+                Src x = out.get(1);
+                out.set(1, out.get(2));
+                out.set(2, x);
+            } else if (isConstant(out.get(1))) {
+                out.set(2, materialize(out.get(2)));
+            }
+        }
+        if (opcode.equals("SHF") && out.size() >= 3 && isConstant(out.get(2))) {
+            out.set(2, materialize(out.get(2)));
+        }
+        if ((opcode.equals("LOP3") || opcode.equals("PRMT")) && out.size() >= 3 && isConstant(out.get(1))
+                && isConstant(out.get(2))) {
+            out.set(2, materialize(out.get(2)));
+        }
+        return out;
+    }
+
+    private Src materialize(Src s) {
+        boolean wide = s.value() instanceof Imm m && (m.bits() >>> 32) != 0;
+        Reg r = body.newVirtual(RegFile.R, wide ? 2 : 1);
+        if (wide) {
+            Imm m = (Imm) s.value();
+            appendRaw("MOV", List.of(), List.of(r.component(0)), List.of(Src.of(new Imm(m.bits() & 0xffffffffL))), Guard.ALWAYS);
+            appendRaw("MOV", List.of(), List.of(r.component(1)), List.of(Src.of(new Imm(m.bits() >>> 32))), Guard.ALWAYS);
+        } else {
+            appendRaw("MOV", List.of(), List.of(r), List.of(Src.of(s.value())), Guard.ALWAYS);
+        }
+        return new Src(r, s.neg(), s.abs(), s.not());
+    }
+
     private Instr append(String opcode, List<String> mods, List<Reg> dsts, List<Src> srcs, Guard g) {
+        return appendRaw(opcode, mods, dsts, legalize(opcode, srcs), g);
+    }
+
+    private Instr appendRaw(String opcode, List<String> mods, List<Reg> dsts, List<Src> srcs, Guard g) {
         Instr in = new Instr(ops.require(opcode), mods, dsts, srcs, g, insn == null ? 0 : insn.pos().line());
         if (current == null) {
             BasicBlock b = body.addBlock(null);

@@ -1,5 +1,6 @@
 package org.jptxas.frontend.ptx.lower;
 
+import com.google.auto.service.AutoService;
 import java.util.List;
 import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Instruction;
@@ -12,9 +13,10 @@ import org.jptxas.ori.ir.Src;
 
 /**
  * {@code match.any.sync.b32/.b64 d, a, m}: {@code MATCH.ANY[.U64] Rd, Ra}; {@code match.all.sync d[|p], a, m}:
- * {@code MATCH.ALL[.U64] Pp|PT, Rd, Ra} (sm_80/sm_90; ptxas's sm_75 code builds match.all from MATCH.ANY compared
- * with the active mask). Under a partial member mask, a WARPSYNC first and the match.any result ANDed with the mask.
+ * {@code MATCH.ALL[.U64] Pp|PT, Rd, Ra} on sm_80+; on sm_75, as ptxas, MATCH.ANY compared with the active mask
+ * ({@code VOTE.ANY R, PT, PT; ISETP.EQ.U32.AND p, PT, any, active, PT; SEL d, active, RZ, p}). Under a partial member mask, a WARPSYNC first and the match.any result ANDed with the mask.
  */
+@AutoService(InstructionLowerer.class)
 public final class MatchLowerer implements InstructionLowerer {
     @Override
     public Set<String> opcodes() {
@@ -38,7 +40,20 @@ public final class MatchLowerer implements InstructionLowerer {
                 p = pair.second() instanceof Operand.Sink ? Reg.PT : cx.dst(pair.second(), PtxType.PRED);
             }
             Reg d = dst instanceof Operand.Sink ? cx.newReg(RegFile.R, 1) : cx.dst(dst, PtxType.B32);
-            cx.emit("MATCH", mods, List.of(p, d), List.of(Src.of(a)));
+            if (cx.target().sm() >= 80) {
+                cx.emit("MATCH", mods, List.of(p, d), List.of(Src.of(a)));
+                return;
+            }
+            // sm_75, as ptxas: MATCH.ANY, and all lanes agree when the match equals the active mask
+            List<String> anyMods = type == PtxType.B64 ? List.of("ANY", "U64") : List.of("ANY");
+            Reg same = cx.newReg(RegFile.R, 1);
+            cx.emit("MATCH", anyMods, List.of(same), List.of(Src.of(a)));
+            Reg active = cx.newReg(RegFile.R, 1);
+            cx.emit("VOTE", List.of("ANY"), List.of(active, Reg.PT), List.of(Src.of(Reg.PT)));
+            Reg agree = p.isZero() ? cx.newReg(RegFile.P, 1) : p;
+            cx.emit("ISETP", List.of("EQ", "U32", "AND"), List.of(agree, Reg.PT),
+                    List.of(Src.of(same), Src.of(active), Src.of(Reg.PT)));
+            cx.emit("SEL", List.of(), List.of(d), List.of(Src.of(active), Src.of(Reg.RZ), Src.of(agree)));
             return;
         }
         if (WarpMasks.isFull(mask)) {

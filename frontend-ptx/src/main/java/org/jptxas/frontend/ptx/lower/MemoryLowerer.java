@@ -41,6 +41,15 @@ public final class MemoryLowerer implements InstructionLowerer {
         Operand.Address addrOp = (Operand.Address) insn.operands().get(load ? 1 : 0);
         Operand value = insn.operands().get(load ? 0 : 1);
         int elemBytes = t == PtxType.PRED ? 4 : t.sizeBytes();
+        if (vec > 1 && !(value instanceof Operand.Vector)) {
+            // a vector register (.reg .v4 .u32 %v): one scalar access of the whole width
+            if (elemBytes * vec > 16 || elemBytes < 4) {
+                throw cx.unsupported("vector register of sub-word elements");
+            }
+            t = elemBytes * vec == 8 ? PtxType.B64 : elemBytes * vec == 16 ? PtxType.B128 : PtxType.B32;
+            elemBytes = t.sizeBytes();
+            vec = 1;
+        }
         int bytes = elemBytes * vec;
         if (bytes > 16 || insn.modifiers().stream().anyMatch(m -> m.startsWith("L2::") && m.contains("cache_hint"))) {
             throw cx.unsupported(null);
@@ -52,7 +61,7 @@ public final class MemoryLowerer implements InstructionLowerer {
         Addr addr = cx.address(addrOp, space);
         List<String> mods = new ArrayList<>();
         String op;
-        switch (space) {
+        switch (space == null ? StateSpace.REG : space) {
             case GLOBAL -> {
                 op = load ? "LDG" : "STG";
                 mods.add("E");

@@ -32,10 +32,11 @@ import org.jptxas.ori.opcode.OriOpcodes;
  * pseudo-instruction of {@link CallLowerer} to a non-recursive function of the module is replaced by a copy of the
  * callee's (already inlined) body.
  *
- * <p>The callee's parameters and return values are its first virtual registers, in declaration order (parameters,
- * then results: the front end's convention); the inliner copies the call's argument registers into fresh copies of
- * the parameter registers before the body, and the copies of the result registers into the call's destinations
- * after it. Every {@code RET} of the callee becomes a branch (with the RET's guard) to the continuation block; the
+ * <p>A lowered device function follows the calling convention: its entry copies the parameters from {@code R4}
+ * upwards ({@code MOV %p, R4}, each value aligned to its size in words) and every RET is preceded by the copies of
+ * the return values into {@code R4}... The inliner rewrites exactly those copies: an entry copy takes the call's
+ * argument of that word, a return copy writes the call's destination of that word; the callee's other virtual
+ * registers get fresh numbers in the caller. Every {@code RET} of the callee becomes a branch (with the RET's guard) to the continuation block; the
  * callee's own frame adjustment of {@code R1} stays, so its locals sit below the caller's. A guarded call branches
  * around the whole expansion. Layout: the caller's block up to the call, the callee's blocks in their order, then
  * the rest of the caller's block, so fall-through edges need no new branches.
@@ -45,6 +46,7 @@ import org.jptxas.ori.opcode.OriOpcodes;
  */
 public final class ModuleInliner {
     private final String fileName;
+    private final String target;
     private final Map<String, OriFunction> byName = new LinkedHashMap<>();
     private final Map<String, OriFunction> done = new HashMap<>();
     private final Set<String> inProgress = new HashSet<>();
@@ -52,6 +54,7 @@ public final class ModuleInliner {
 
     private ModuleInliner(OriModule module) {
         this.fileName = module.sourceName();
+        this.target = module.target().name();
         for (OriFunction f : module.functions()) {
             byName.put(f.name(), f);
         }
@@ -111,12 +114,12 @@ public final class ModuleInliner {
                     String name = callee(in);
                     OriFunction g = byName.get(name);
                     if (g == null || g.body().blocks().isEmpty()) {
-                        throw new UnsupportedFeatureException(fileName, in.line(),
-                                "Call to external function '" + name + "' not yet supported");
+                        throw new UnsupportedFeatureException(fileName, in.line(), "Instruction 'call' not yet supported for "
+                                + target + " (call to external function '" + name + "')");
                     }
                     if (inProgress.contains(name)) {
-                        throw new UnsupportedFeatureException(fileName, in.line(),
-                                "Recursive call to '" + name + "' not yet supported (needs a true call with the ABI)");
+                        throw new UnsupportedFeatureException(fileName, in.line(), "Instruction 'call' not yet supported for "
+                                + target + " (recursive call to '" + name + "')");
                     }
                     OriFunction gi = inlined(g);
                     targets.put(in, gi);
@@ -132,7 +135,7 @@ public final class ModuleInliner {
     }
 
     /** One inlined call site: the blocks of the callee copy and the caller's continuation. */
-    private record Site(BasicBlock argBlock, List<BasicBlock> calleeBlocks, BasicBlock cont) {}
+    private record Site(List<BasicBlock> calleeBlocks, BasicBlock cont) {}
 
     private OriFunction expand(OriFunction f, Map<Instr, OriFunction> targets, long calleeFrame) {
         FunctionBody src = f.body();
@@ -152,12 +155,11 @@ public final class ModuleInliner {
                 if (g == null) {
                     continue;
                 }
-                BasicBlock argBlock = in.guard().isAlways() ? null : out.addBlock(null);
                 List<BasicBlock> calleeBlocks = new ArrayList<>();
                 for (BasicBlock gb : g.body().blocks()) {
                     calleeBlocks.add(out.addBlock(null));
                 }
-                sites.put(in, new Site(argBlock, calleeBlocks, out.addBlock(null)));
+                sites.put(in, new Site(calleeBlocks, out.addBlock(null)));
             }
         }
         // fill
@@ -170,14 +172,12 @@ public final class ModuleInliner {
                     continue;
                 }
                 OriFunction g = targets.get(in);
-                BasicBlock argBlock = cur;
-                if (site.argBlock() != null) {
+                if (!in.guard().isAlways()) { // a guarded call branches around its expansion
                     Guard skip = new Guard(in.guard().predicate(), !in.guard().negated());
                     cur.instrs().add(new Instr(opcodes.require("BRA"), List.of(), List.of(),
                             List.of(Src.of(site.cont().ref())), skip, in.line()));
-                    argBlock = site.argBlock();
                 }
-                inlineBody(in, g, out, argBlock, site);
+                inlineBody(in, g, out, site);
                 cur = site.cont();
             }
         }
@@ -187,7 +187,7 @@ public final class ModuleInliner {
         return new OriFunction(f.name(), f.entry(), f.line(), out, attrs);
     }
 
-    private void inlineBody(Instr call, OriFunction g, FunctionBody out, BasicBlock argBlock, Site site) {
+    private void inlineBody(Instr call, OriFunction g, FunctionBody out, Site site) {
         Map<Integer, BasicBlock> gBlocks = new HashMap<>();
         List<BasicBlock> gSrc = g.body().blocks();
         for (int i = 0; i < gSrc.size(); i++) {
@@ -202,25 +202,43 @@ public final class ModuleInliner {
                     .computeIfAbsent(r.index(), x -> out.newVirtual(r.file(), r.comps()));
             return r.isPart() ? whole.component(r.part()) : whole;
         };
-        int line = call.line();
-        // arguments → the callee's parameter registers (its first virtual R registers)
-        List<FunctionAttrs.Param> params = g.attrs().params();
-        List<FunctionAttrs.Param> results = g.attrs().results();
-        int nArgs = Math.min(params.size(), call.srcs().size() - 1);
-        for (int i = 0; i < nArgs; i++) {
-            Reg formal = rename.apply(Reg.virt(RegFile.R, i, comps(params.get(i))));
-            Src actual = call.srcs().get(i + 1);
-            copyInto(argBlock, formal, actual, line);
+        // the call's arguments and results by calling-convention word (R4 + word), as the callee's copies use them
+        Map<Integer, Src> argWords = abiWords(call.srcs().subList(1, call.srcs().size()));
+        List<Src> resultSrcs = new ArrayList<>();
+        for (Reg d : call.dsts()) {
+            resultSrcs.add(Src.of(d));
         }
+        Map<Integer, Src> resultWords = abiWords(resultSrcs);
         for (BasicBlock gb : gSrc) {
             BasicBlock target = gBlocks.get(gb.id());
             for (Instr in : gb.instrs()) {
-                if (in.op().name().equals("RET")) {
+                String op = in.op().name();
+                if (op.equals("RET")) {
                     target.instrs().add(new Instr(opcodes.require("BRA"), List.of(), List.of(),
                             List.of(Src.of(site.cont().ref())), in.guard(), in.line()));
-                } else {
-                    target.instrs().add(copy(in, rename, gBlocks::get));
+                    continue;
                 }
+                Integer fromWord = abiSource(in);
+                if (fromWord != null) { // entry copy of a parameter: take the argument
+                    Src arg = argWords.get(fromWord);
+                    if (arg != null) {
+                        target.instrs().add(new Instr(in.op(), in.mods(), List.of(rename.apply(in.dsts().get(0))),
+                                List.of(arg), renameGuard(in.guard(), rename), call.line()));
+                    }
+                    continue;
+                }
+                Integer toWord = abiDestination(in);
+                if (toWord != null) { // copy of a return value: into the call's destination
+                    Src res = resultWords.get(toWord);
+                    if (res != null) {
+                        Src value = in.srcs().get(0);
+                        target.instrs().add(new Instr(in.op(), in.mods(), List.of((Reg) res.value()),
+                                List.of(new Src(operand(value.value(), rename, gBlocks::get), value.neg(), value.abs(),
+                                        value.not())), renameGuard(in.guard(), rename), call.line()));
+                    }
+                    continue;
+                }
+                target.instrs().add(copy(in, rename, gBlocks::get));
             }
         }
         // the last callee block's unconditional branch to the continuation is a fall-through
@@ -230,33 +248,59 @@ public final class ModuleInliner {
                 && tail.branchTarget() != null && tail.branchTarget().block() == site.cont().id()) {
             lastCallee.instrs().remove(lastCallee.instrs().size() - 1);
         }
-        // results → the call's destinations
-        for (int j = 0; j < Math.min(results.size(), call.dsts().size()); j++) {
-            Reg dst = call.dsts().get(j);
-            if (dst == null) {
-                continue;
-            }
-            Reg formal = rename.apply(Reg.virt(RegFile.R, params.size() + j, comps(results.get(j))));
-            copyInto(site.cont(), dst, Src.of(formal), line);
-        }
     }
 
-    private static int comps(FunctionAttrs.Param p) {
-        return Math.max(1, Math.min(4, (p.size() + 3) / 4));
+    /** The first register of the calling convention's parameter/result block ({@code R4}). */
+    private static final int ABI_FIRST = 4;
+
+    /**
+     * Values by calling-convention word: each value aligned to its size in words, 64-bit values as their two
+     * halves (the layout the callee's entry and return copies use).
+     */
+    private static Map<Integer, Src> abiWords(List<Src> values) {
+        Map<Integer, Src> words = new HashMap<>();
+        int word = 0;
+        for (Src v : values) {
+            if (v.value() instanceof Reg r && r.width() > 1) {
+                int n = r.width();
+                word = (word + n - 1) / n * n;
+                for (int k = 0; k < n; k++) {
+                    words.put(word + k, Src.of(r.component(k)));
+                }
+                word += n;
+            } else {
+                words.put(word++, v);
+            }
+        }
+        return words;
     }
 
-    /** {@code MOV}s of {@code value} into {@code dst}, one per 32-bit component. */
-    private void copyInto(BasicBlock block, Reg dst, Src value, int line) {
-        if (value.value() instanceof Reg r && r.comps() > 1 && !r.isPart()) {
-            int n = Math.min(dst.width(), r.comps());
-            for (int c = 0; c < n; c++) {
-                block.instrs().add(new Instr(opcodes.require("MOV"), List.of(), List.of(dst.component(c)),
-                        List.of(Src.of(r.component(c))), Guard.ALWAYS, line));
-            }
-            return;
+    /** For {@code MOV %v, R(4+w)} (a parameter's entry copy), w; else null. */
+    private static Integer abiSource(Instr in) {
+        if (!in.op().name().equals("MOV") || in.dsts().size() != 1 || !in.dsts().get(0).virtual()
+                || in.srcs().size() != 1 || !(in.srcs().get(0).value() instanceof Reg r)) {
+            return null;
         }
-        block.instrs().add(new Instr(opcodes.require("MOV"), List.of(), List.of(dst.width() > 1 ? dst.component(0) : dst),
-                List.of(value), Guard.ALWAYS, line));
+        return abiWord(r);
+    }
+
+    /** For {@code MOV R(4+w), value} (a return value's copy before RET), w; else null. */
+    private static Integer abiDestination(Instr in) {
+        if (!in.op().name().equals("MOV") || in.dsts().size() != 1 || in.srcs().size() != 1) {
+            return null;
+        }
+        return abiWord(in.dsts().get(0));
+    }
+
+    private static Integer abiWord(Reg r) {
+        if (r.virtual() || r.file() != RegFile.R || r.isZero() || r.index() < ABI_FIRST) {
+            return null;
+        }
+        return r.index() - ABI_FIRST;
+    }
+
+    private static Guard renameGuard(Guard g, java.util.function.UnaryOperator<Reg> rename) {
+        return g.isAlways() ? g : new Guard(rename.apply(g.predicate()), g.negated());
     }
 
     private static Instr copy(Instr in, java.util.function.UnaryOperator<Reg> rename,

@@ -1,5 +1,6 @@
 package org.jptxas.frontend.ptx.lower;
 
+import com.google.auto.service.AutoService;
 import java.util.List;
 import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Instruction;
@@ -18,6 +19,7 @@ import org.jptxas.ori.ir.Src;
  * {@code WARPSYNC.EXCLUSIVE m} first, as ptxas emits it. Before sm_80 (no REDUX; ptxas rejects redux there) and for
  * the sm_100a f32 forms: a named unsupported error.
  */
+@AutoService(InstructionLowerer.class)
 public final class ReduxLowerer implements InstructionLowerer {
     @Override
     public Set<String> opcodes() {
@@ -27,11 +29,11 @@ public final class ReduxLowerer implements InstructionLowerer {
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
         if (cx.target().sm() < 80) {
-            throw cx.unsupported("Instruction 'redux.sync' for " + cx.target().name() + " (REDUX needs sm_80)");
+            throw cx.unsupported("REDUX needs sm_80");
         }
         PtxType type = SyncOperands.type(insn);
         if (type == PtxType.F32) {
-            throw cx.unsupported("Instruction '" + insn.fullName() + "'");
+            throw cx.unsupported("f32 reductions");
         }
         boolean signed = type == PtxType.S32;
         List<String> mods;
@@ -48,7 +50,7 @@ public final class ReduxLowerer implements InstructionLowerer {
         } else if (insn.hasModifier("xor")) {
             mods = List.of("XOR");
         } else {
-            throw cx.unsupported("Instruction '" + insn.fullName() + "'");
+            throw cx.unsupported("no reduction operation");
         }
         List<Operand> ops = insn.operands();
         WarpMasks.syncIfPartial(cx, ops.get(2), true);

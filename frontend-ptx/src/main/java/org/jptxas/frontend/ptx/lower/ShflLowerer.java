@@ -1,5 +1,6 @@
 package org.jptxas.frontend.ptx.lower;
 
+import com.google.auto.service.AutoService;
 import java.util.List;
 import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Instruction;
@@ -16,6 +17,7 @@ import org.jptxas.ori.ir.Src;
  * immediate or a register exactly as PTX gives them; a zero reads as {@code RZ}, as ptxas prints it. The same on
  * sm_75, sm_80 and sm_90.
  */
+@AutoService(InstructionLowerer.class)
 public final class ShflLowerer implements InstructionLowerer {
     @Override
     public Set<String> opcodes() {
@@ -26,7 +28,7 @@ public final class ShflLowerer implements InstructionLowerer {
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
         String mode = SyncOperands.first(insn, null, "idx", "up", "down", "bfly");
         if (mode == null) {
-            throw cx.unsupported("Instruction '" + insn.fullName() + "'");
+            throw cx.unsupported("no shuffle mode");
         }
         List<Operand> ops = insn.operands();
         Operand dst = ops.get(0);

@@ -1,5 +1,6 @@
 package org.jptxas.frontend.ptx.lower;
 
+import com.google.auto.service.AutoService;
 import java.util.List;
 import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Instruction;
@@ -13,6 +14,7 @@ import org.jptxas.ori.ir.Src;
  * (guarded ones behind a branch; a guarded BPT is the same), and {@code NANOSLEEP t} with t an immediate, a constant
  * bank operand or a register (sm_75 prints {@code NANOSLEEP.WARP}).
  */
+@AutoService(InstructionLowerer.class)
 public final class TrapLowerer implements InstructionLowerer {
     @Override
     public Set<String> opcodes() {

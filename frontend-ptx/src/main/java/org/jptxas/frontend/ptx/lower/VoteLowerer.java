@@ -1,5 +1,6 @@
 package org.jptxas.frontend.ptx.lower;
 
+import com.google.auto.service.AutoService;
 import java.util.List;
 import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Instruction;
@@ -14,9 +15,10 @@ import org.jptxas.ori.ir.Src;
  * {@code vote} and {@code activemask}, as ptxas 13 emits them: {@code vote.all/.any/.uni.pred d, {!}a} is
  * {@code VOTE.ALL/ANY/EQ Pd, {!}Pa}, {@code vote.ballot.b32 d, {!}a} is
  * {@code VOTE.ANY Rd, PT, {!}Pa}, {@code activemask.b32 d} is {@code VOTE.ANY Rd, PT, PT}. A ballot under a partial
- * member mask is ANDed with the mask (ptxas's sm_75 code does the same). (ptxas's sm_75 -O3 code rewrites
- * vote.all/uni into ballots compared with the active mask; VOTE.ALL and VOTE.EQ exist there too.)
+ * member mask is ANDed with the mask (ptxas's sm_75 code does the same). For sm_75, as ptxas, vote.all/any/uni
+ * are ballots compared with zero or the active mask ({@code VOTE.ANY R, PT, {!}a; ISETP...}).
  */
+@AutoService(InstructionLowerer.class)
 public final class VoteLowerer implements InstructionLowerer {
     @Override
     public Set<String> opcodes() {
@@ -43,6 +45,29 @@ public final class VoteLowerer implements InstructionLowerer {
             return;
         }
         String mode = insn.hasModifier("all") ? "ALL" : insn.hasModifier("any") ? "ANY" : "EQ";
-        cx.emit("VOTE", List.of(mode), List.of(cx.dst(ops.get(0), PtxType.PRED)), List.of(a));
+        Reg d = cx.dst(ops.get(0), PtxType.PRED);
+        if (cx.target().sm() >= 80) {
+            cx.emit("VOTE", List.of(mode), List.of(d), List.of(a));
+            return;
+        }
+        // sm_75, as ptxas: from ballots. all(a) = ballot(!a) == 0, any(a) = ballot(a) != 0,
+        // uni(a) = ballot(a) == 0 || ballot(a) == active
+        Reg ballot = cx.newReg(RegFile.R, 1);
+        cx.emit("VOTE", List.of("ANY"), List.of(ballot, Reg.PT), List.of(mode.equals("ALL") ? a.inverted() : a));
+        switch (mode) {
+            case "ALL" -> cx.emit("ISETP", List.of("EQ", "U32", "AND"), List.of(d, Reg.PT),
+                    List.of(Src.of(ballot), Src.of(Reg.RZ), Src.of(Reg.PT)));
+            case "ANY" -> cx.emit("ISETP", List.of("NE", "U32", "AND"), List.of(d, Reg.PT),
+                    List.of(Src.of(ballot), Src.of(Reg.RZ), Src.of(Reg.PT)));
+            default -> {
+                Reg active = cx.newReg(RegFile.R, 1);
+                cx.emit("VOTE", List.of("ANY"), List.of(active, Reg.PT), List.of(Src.of(Reg.PT)));
+                Reg none = cx.newReg(RegFile.P, 1);
+                cx.emit("ISETP", List.of("EQ", "U32", "AND"), List.of(none, Reg.PT),
+                        List.of(Src.of(ballot), Src.of(Reg.RZ), Src.of(Reg.PT)));
+                cx.emit("ISETP", List.of("EQ", "U32", "OR"), List.of(d, Reg.PT),
+                        List.of(Src.of(ballot), Src.of(active), Src.of(none)));
+            }
+        }
     }
 }

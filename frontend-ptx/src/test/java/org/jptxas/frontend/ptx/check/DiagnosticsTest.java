@@ -236,10 +236,10 @@ class DiagnosticsTest {
     }
 
     @Test
-    void codeGenerationIsNamedAsNotYetSupported() throws CompilationException {
-        var checked = new PtxFrontEnd(Target.of("sm_90")).check("ok.ptx", kernel(""));
+    void instructionsWithoutLoweringAreNamedAsNotYetSupported() throws CompilationException {
+        var checked = new PtxFrontEnd(Target.of("sm_90")).check("ok.ptx", kernel("pmevent 1;\n"));
         CompilationException e = org.junit.jupiter.api.Assertions.assertThrows(CompilationException.class, checked::lower);
-        assertTrue(e.getMessage().contains("Code generation"), e.getMessage());
-        assertTrue(e.getMessage().contains("not yet supported"), e.getMessage());
+        assertTrue(e.getMessage().contains("Instruction 'pmevent' not yet supported for sm_90"), e.getMessage());
+        assertTrue(e.diagnostics().get(0).line() > 0, "positioned at the instruction");
     }
 }

@@ -24,7 +24,7 @@ class SyncLowerersTest {
     private static String kernel(String target, String body) {
         return ".version 8.5\n.target " + target + "\n.address_size 64\n"
                 + ".visible .entry k()\n{\n .reg .b32 %r<40>;\n .reg .b64 %rd<20>;\n .reg .f32 %f<8>;\n"
-                + " .reg .f64 %fd<8>;\n .reg .pred %p<8>;\n .shared .align 8 .b8 sm[256];\n" + body + "\n}\n";
+                + " .reg .f64 %fd<8>;\n .reg .pred %p<8>;\n .reg .f16x2 %hh<4>;\n .reg .f16 %h<4>;\n .shared .align 8 .b8 sm[256];\n" + body + "\n}\n";
     }
 
     /** The function's instructions, one per line, as Instr prints them (virtual registers %rN/%pN/%urN). */
@@ -139,6 +139,22 @@ class SyncLowerersTest {
     }
 
     @Test
+    void sharedSixtyFourBitMinIsACasLoopWithAChainedCompare() throws CompilationException {
+        String t = text(lower("sm_80", "atom.shared.min.s64 %rd1, [sm+8], %rd2;"));
+        assertEquals("""
+                LDS.64 %r1.64, [0x8]
+                ISETP.LT.U32.AND %p0, PT, %r1.lo, %r0.lo, PT
+                ISETP.LT.AND.EX %p0, PT, %r1.hi, %r0.hi, PT, %p0
+                SEL %r2.lo, %r1.lo, %r0.lo, %p0
+                SEL %r2.hi, %r1.hi, %r0.hi, %p0
+                ATOMS.CAST.SPIN.64 %r3.64, [0x8], %r1.64, %r2.64
+                ISETP.EQ.U32.AND %p1, PT, %r3.lo, 0x1, PT
+                ISETP.EQ.U32.AND.EX %p1, PT, %r3.hi, RZ, PT, %p1
+                @!%p1 BRA bb1
+                EXIT""", t);
+    }
+
+    @Test
     void genericAtomicsUseAtomAndFloatAddFallsBack() throws CompilationException {
         String t = text(lower("sm_80", """
                 atom.add.u32 %r1, [%rd1], %r2;
@@ -161,8 +177,9 @@ class SyncLowerersTest {
     @Test
     void unsupportedAtomicsAreNamed() {
         UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class,
-                () -> lower("sm_80", "atom.shared.min.u64 %rd1, [sm], %rd2;"));
-        assertTrue(e.getMessage().contains("min.u64"), e.getMessage());
+                () -> lower("sm_80", "atom.shared.add.noftz.f16x2 %hh1, [sm], %hh2;"));
+        assertTrue(e.getMessage().contains("add.f16x2 on shared memory"), e.getMessage());
+        assertThrows(UnsupportedFeatureException.class, () -> lower("sm_80", "atom.global.add.noftz.f16 %h1, [%rd1], %h2;"));
     }
 
     @Test
@@ -257,6 +274,27 @@ class SyncLowerersTest {
                 VOTE.ANY %r11, PT, PT
                 MATCH.ANY %r12, %r0
                 MATCH.ALL.U64 %p3, %r14, %r13.64
+                EXIT""", t);
+    }
+
+    @Test
+    void turingVotesAndMatchAllAreBallotsAsPtxasDoes() throws CompilationException {
+        String t = text(lower("sm_75", """
+                vote.sync.all.pred %p2, %p1, -1;
+                vote.sync.uni.pred %p3, %p1, -1;
+                match.all.sync.b32 %r1|%p4, %r2, -1;
+                """));
+        assertEquals("""
+                VOTE.ANY %r0, PT, !%p0
+                ISETP.EQ.U32.AND %p1, PT, %r0, RZ, PT
+                VOTE.ANY %r1, PT, %p0
+                VOTE.ANY %r2, PT, PT
+                ISETP.EQ.U32.AND %p3, PT, %r1, RZ, PT
+                ISETP.EQ.U32.OR %p2, PT, %r1, %r2, %p3
+                MATCH.ANY %r5, %r3
+                VOTE.ANY %r6, PT, PT
+                ISETP.EQ.U32.AND %p4, PT, %r5, %r6, PT
+                SEL %r4, %r6, RZ, %p4
                 EXIT""", t);
     }
 

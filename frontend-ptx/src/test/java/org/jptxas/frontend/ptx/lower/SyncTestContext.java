@@ -227,21 +227,23 @@ final class SyncTestContext implements LoweringContext {
     }
 
     @Override
-    public UnsupportedFeatureException unsupported(String what) {
-        return new UnsupportedFeatureException("t.ptx", insn.pos().line(), what + " not yet supported");
+    public Reg paramRegister(Expr.SymbolRef param) {
+        throw new UnsupportedOperationException("parameters are not modelled by the test context");
     }
 
-    // Stand-ins for LoweringContext methods added by the lower framework after this context was written.
+    @Override
+    public BasicBlock branchTarget(Expr.SymbolRef label) {
+        throw new UnsupportedOperationException("labels are not modelled by the test context");
+    }
+
     @Override
     public boolean isKernel() {
         return true;
     }
+
     @Override
-    public org.jptxas.ori.ir.BasicBlock branchTarget(org.jptxas.frontend.ptx.ast.Expr.SymbolRef label) {
-        throw new UnsupportedOperationException("branch targets in this test context");
+    public UnsupportedFeatureException unsupported(String what) {
+        return new UnsupportedFeatureException("t.ptx", insn.pos().line(), what + " not yet supported");
     }
-    @Override
-    public org.jptxas.ori.ir.Reg paramRegister(org.jptxas.frontend.ptx.ast.Expr.SymbolRef param) {
-        throw new UnsupportedOperationException("parameter registers in this test context");
-    }
+
 }

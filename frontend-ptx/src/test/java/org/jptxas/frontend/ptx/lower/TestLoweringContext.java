@@ -103,16 +103,6 @@ final class TestLoweringContext implements LoweringContext {
     }
 
     @Override
-    public boolean isKernel() {
-        return true;
-    }
-
-    @Override
-    public org.jptxas.ori.ir.BasicBlock branchTarget(org.jptxas.frontend.ptx.ast.Expr.SymbolRef label) {
-        throw new UnsupportedOperationException("branch targets in the math test context");
-    }
-
-    @Override
     public ResolvedModule resolved() {
         throw new UnsupportedOperationException();
     }
@@ -220,13 +210,22 @@ final class TestLoweringContext implements LoweringContext {
     }
 
     @Override
-    public UnsupportedFeatureException unsupported(String what) {
-        return new UnsupportedFeatureException("test.ptx", 1, what + " not yet supported");
+    public Reg paramRegister(Expr.SymbolRef param) {
+        throw new UnsupportedOperationException();
     }
 
-    // Stand-ins for LoweringContext methods added by the lower framework after this context was written.
     @Override
-    public org.jptxas.ori.ir.Reg paramRegister(org.jptxas.frontend.ptx.ast.Expr.SymbolRef param) {
-        throw new UnsupportedOperationException("parameter registers in this test context");
+    public BasicBlock branchTarget(Expr.SymbolRef label) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public boolean isKernel() {
+        return true;
+    }
+
+    @Override
+    public UnsupportedFeatureException unsupported(String what) {
+        return new UnsupportedFeatureException("test.ptx", 1, what + " not yet supported");
     }
 }

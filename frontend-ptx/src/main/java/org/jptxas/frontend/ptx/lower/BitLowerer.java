@@ -1,0 +1,176 @@
+package org.jptxas.frontend.ptx.lower;
+
+import static org.jptxas.frontend.ptx.lower.MathEmitter.RZ;
+import static org.jptxas.frontend.ptx.lower.MathEmitter.neg;
+
+import com.google.auto.service.AutoService;
+import java.util.Set;
+import org.jptxas.frontend.ptx.ast.Instruction;
+import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.ir.Imm;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.Src;
+
+/**
+ * Bit-field and bit-counting instructions: {@code bfe} (SHF + SGXT), {@code bfi} (BMSK + SHF + LOP3), {@code bfind}
+ * (FLO), {@code brev} (BREV), {@code clz} (FLO.U32 + IADD3), {@code popc} (POPC), {@code prmt} (PRMT and its modes);
+ * 64-bit forms of brev/clz/popc/bfind are composed from the halves.
+ */
+@AutoService(InstructionLowerer.class)
+public final class BitLowerer implements InstructionLowerer {
+    @Override
+    public Set<String> opcodes() {
+        return Set.of("bfe", "bfi", "bfind", "brev", "clz", "popc", "prmt");
+    }
+
+    static Object part(Src s, int i) {
+        if (s.value() instanceof Reg r) {
+            return r.comps() == 2 ? r.component(i) : (i == 0 ? r : RZ);
+        }
+        long bits = ((Imm) s.value()).bits();
+        return (int) (i == 0 ? bits : bits >>> 32);
+    }
+
+    @Override
+    public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
+        PtxType t = MathTypes.type(insn);
+        boolean wide = t.sizeBytes() == 8;
+        MathEmitter m = new MathEmitter(cx);
+        switch (insn.opcode()) {
+            case "popc" -> {
+                Reg d = cx.dst(insn.operands().get(0), PtxType.U32);
+                Src a = cx.src(insn.operands().get(1), t);
+                if (!wide) {
+                    m.op("POPC", "", d, a);
+                } else {
+                    Reg l = m.r(), h = m.r();
+                    m.op("POPC", "", l, part(a, 0));
+                    m.op("POPC", "", h, part(a, 1));
+                    m.iadd3(d, l, h, RZ);
+                }
+            }
+            case "brev" -> {
+                Reg d = cx.dst(insn.operands().get(0), t);
+                Src a = cx.src(insn.operands().get(1), t);
+                if (!wide) {
+                    m.op("BREV", "", d, a);
+                } else {
+                    Reg l = m.r(), h = m.r();
+                    m.op("BREV", "", h, part(a, 0));
+                    m.op("BREV", "", l, part(a, 1));
+                    m.mov(d.component(0), l);
+                    m.mov(d.component(1), h);
+                }
+            }
+            case "clz" -> {
+                Reg d = cx.dst(insn.operands().get(0), PtxType.U32);
+                Src a = cx.src(insn.operands().get(1), t);
+                if (!wide) {
+                    Reg f = m.r();
+                    m.op("FLO", "U32", f, a);
+                    m.iadd3(d, neg(f), 0x1f, RZ);
+                } else {
+                    // clz(hi) when hi != 0, else 32 + clz(lo) (= 64 for zero)
+                    Reg fh = m.r(), fl = m.r(), ch = m.r(), cl = m.r(), p = m.p();
+                    m.op("FLO", "U32", fh, part(a, 1));
+                    m.op("FLO", "U32", fl, part(a, 0));
+                    m.iadd3(ch, neg(fh), 0x1f, RZ);
+                    m.iadd3(cl, neg(fl), 0x3f, RZ);
+                    m.isetp("NE.U32", p, part(a, 1), RZ);
+                    m.sel(d, ch, cl, p);
+                }
+            }
+            case "bfind" -> {
+                Reg d = cx.dst(insn.operands().get(0), PtxType.U32);
+                Src a = cx.src(insn.operands().get(1), t);
+                boolean signed = MathTypes.isSigned(t);
+                boolean sh = insn.hasModifier("shiftamt");
+                if (!wide) {
+                    m.op("FLO", (signed ? "" : "U32") + (sh ? (signed ? "SH" : ".SH") : ""), d, a);
+                } else {
+                    // the highest non-sign bit: FLO of the high word (after inverting negatives), else of the low word
+                    Reg hi = m.r(), lo = m.r(), fh = m.r(), fl = m.r(), r = m.r(), p = m.p();
+                    if (signed) {
+                        Reg sign = m.r();
+                        m.shf("R.S32.HI", sign, RZ, 0x1f, part(a, 1));
+                        m.lop3(hi, part(a, 1), sign, RZ, 0x3c);
+                        m.lop3(lo, part(a, 0), sign, RZ, 0x3c);
+                    } else {
+                        m.mov(hi, part(a, 1));
+                        m.mov(lo, part(a, 0));
+                    }
+                    m.op("FLO", "U32", fh, hi);
+                    m.op("FLO", "U32", fl, lo);
+                    m.isetp("NE.U32", p, hi, RZ);
+                    m.iadd3(fh, fh, 0x20, RZ);
+                    m.sel(r, fh, fl, p);
+                    if (sh) {
+                        // shift amount 63 - msb, or all ones when none
+                        Reg none = m.p(), s = m.r();
+                        m.isetp("EQ", none, r, -1);
+                        m.iadd3(s, neg(r), 0x3f, RZ);
+                        m.sel(d, -1, s, none);
+                    } else {
+                        m.mov(d, r);
+                    }
+                }
+            }
+            case "bfe" -> {
+                if (wide) {
+                    throw cx.unsupported(insn.fullName());
+                }
+                Reg d = cx.dst(insn.operands().get(0), t);
+                Src a = cx.src(insn.operands().get(1), t);
+                Src pos = cx.src(insn.operands().get(2), PtxType.U32);
+                Src len = cx.src(insn.operands().get(3), PtxType.U32);
+                boolean signed = MathTypes.isSigned(t);
+                Object p = byteOf(m, pos), l = byteOf(m, len);
+                Reg s = m.r();
+                m.shf(signed ? "R.S32.HI" : "R.U32.HI", s, RZ, p, a);
+                m.op("SGXT", signed ? "" : "U32", d, s, l);
+            }
+            case "bfi" -> {
+                if (wide) {
+                    throw cx.unsupported(insn.fullName());
+                }
+                Reg d = cx.dst(insn.operands().get(0), t);
+                Src f = cx.src(insn.operands().get(1), t);
+                Src b = cx.src(insn.operands().get(2), t);
+                Src pos = cx.src(insn.operands().get(3), PtxType.U32);
+                Src len = cx.src(insn.operands().get(4), PtxType.U32);
+                Object p = byteOf(m, pos), l = byteOf(m, len);
+                Reg mask = m.r(), s = m.r();
+                m.op("BMSK", "", mask, p, l);
+                m.shf("L.U32", s, f, p, RZ);
+                m.lop3(d, s, mask, b, 0xe2);
+            }
+            case "prmt" -> {
+                Reg d = cx.dst(insn.operands().get(0), PtxType.B32);
+                Src a = cx.src(insn.operands().get(1), PtxType.B32);
+                Src b = cx.src(insn.operands().get(2), PtxType.B32);
+                Src c = cx.src(insn.operands().get(3), PtxType.B32);
+                String mode = "";
+                for (String mod : insn.modifiers()) {
+                    switch (mod) {
+                        case "f4e", "b4e", "rc8", "ecl", "ecr", "rc16" -> mode = mod.toUpperCase();
+                        default -> {
+                        }
+                    }
+                }
+                m.op("PRMT", mode, d, a, c, b);
+            }
+            default -> throw cx.unsupported(insn.fullName());
+        }
+    }
+
+    /** The low byte of a position/length operand (PTX takes them modulo 256). */
+    private static Object byteOf(MathEmitter m, Src s) {
+        if (s.value() instanceof Imm imm) {
+            return (int) (imm.bits() & 0xff);
+        }
+        Reg r = m.r();
+        m.lop3(r, s, 0xff, RZ, 0xc0);
+        return r;
+    }
+}

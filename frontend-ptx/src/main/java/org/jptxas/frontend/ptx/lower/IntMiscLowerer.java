@@ -1,0 +1,152 @@
+package org.jptxas.frontend.ptx.lower;
+
+import static org.jptxas.frontend.ptx.lower.MathEmitter.PT;
+import static org.jptxas.frontend.ptx.lower.MathEmitter.RZ;
+import static org.jptxas.frontend.ptx.lower.MathEmitter.abs;
+
+import com.google.auto.service.AutoService;
+import java.util.List;
+import java.util.Set;
+import org.jptxas.frontend.ptx.ast.Instruction;
+import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.Src;
+
+/**
+ * {@code dp4a}/{@code dp2a} (IDP), {@code sad} (VABSDIFF), {@code mul24}/{@code mad24} (24-bit operands extended by
+ * SGXT/PRMT, IMAD or IMAD.WIDE + funnel shift for .hi), {@code copysign} (LOP3 on the sign bit), {@code testp}
+ * (FSETP/DSETP classification) and {@code fns}.
+ */
+@AutoService(InstructionLowerer.class)
+public final class IntMiscLowerer implements InstructionLowerer {
+    @Override
+    public Set<String> opcodes() {
+        return Set.of("dp4a", "dp2a", "sad", "mul24", "mad24", "copysign", "testp", "fns");
+    }
+
+    private static String byteType(PtxType t) {
+        return MathTypes.isSigned(t) ? "S8" : "U8";
+    }
+
+    @Override
+    public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
+        MathEmitter m = new MathEmitter(cx);
+        List<PtxType> types = MathTypes.types(insn);
+        switch (insn.opcode()) {
+            case "dp4a", "dp2a" -> {
+                PtxType at = types.get(0), bt = types.get(1);
+                Reg d = cx.dst(insn.operands().get(0), PtxType.B32);
+                Src a = cx.src(insn.operands().get(1), PtxType.B32);
+                Src b = cx.src(insn.operands().get(2), PtxType.B32);
+                Src c = cx.src(insn.operands().get(3), PtxType.B32);
+                String mods = insn.opcode().equals("dp4a") ? "4A." + byteType(at) + "." + byteType(bt)
+                        : "2A." + (insn.hasModifier("hi") ? "HI" : "LO") + "." + (MathTypes.isSigned(at) ? "S16" : "U16")
+                                + "." + byteType(bt);
+                m.op("IDP", mods, d, a, b, c);
+            }
+            case "sad" -> {
+                PtxType t = types.get(0);
+                if (t.sizeBytes() == 8) {
+                    throw cx.unsupported(insn.fullName());
+                }
+                Reg d = cx.dst(insn.operands().get(0), t);
+                Src a = cx.src(insn.operands().get(1), t);
+                Src b = cx.src(insn.operands().get(2), t);
+                Src c = cx.src(insn.operands().get(3), t);
+                boolean signed = MathTypes.isSigned(t);
+                Object aw = a, bw = b;
+                if (t.sizeBytes() == 2) {
+                    Reg x = m.r(), y = m.r();
+                    CvtLowerer.extend(m, x, a, 16, signed);
+                    CvtLowerer.extend(m, y, b, 16, signed);
+                    aw = x;
+                    bw = y;
+                }
+                m.op("VABSDIFF", signed ? "" : "U32", d, aw, bw, c);
+            }
+            case "mul24", "mad24" -> {
+                PtxType t = types.get(0);
+                boolean signed = MathTypes.isSigned(t);
+                boolean hi = insn.hasModifier("hi");
+                Reg d = cx.dst(insn.operands().get(0), t);
+                Src a = cx.src(insn.operands().get(1), t);
+                Src b = cx.src(insn.operands().get(2), t);
+                Object c = insn.opcode().equals("mad24") ? cx.src(insn.operands().get(3), t) : RZ;
+                Reg x = m.r(), y = m.r();
+                extend24(m, x, a, signed);
+                extend24(m, y, b, signed);
+                if (!hi) {
+                    m.imad(d, x, y, c);
+                } else {
+                    // bits 47..16 of the 48-bit product
+                    Reg p = m.r2();
+                    m.emit("IMAD", signed ? "WIDE" : "WIDE.U32", List.of(p, PT), x, y, RZ);
+                    if (c == RZ) {
+                        m.shf("R.U64", d, p.component(0), 0x10, p.component(1));
+                    } else {
+                        Reg h = m.r();
+                        m.shf("R.U64", h, p.component(0), 0x10, p.component(1));
+                        m.iadd3(d, h, c, RZ);
+                    }
+                }
+            }
+            case "copysign" -> {
+                PtxType t = types.get(0);
+                Reg d = cx.dst(insn.operands().get(0), t);
+                Src a = cx.src(insn.operands().get(1), t);
+                Src b = cx.src(insn.operands().get(2), t);
+                if (t == PtxType.F32) {
+                    m.lop3(d, b, 0x80000000, a, 0xb8);
+                } else {
+                    Reg h = m.r(), l = m.r();
+                    m.lop3(h, BitLowerer.part(b, 1), 0x80000000, BitLowerer.part(a, 1), 0xb8);
+                    m.mov(l, BitLowerer.part(b, 0));
+                    m.mov(d.component(0), l);
+                    m.mov(d.component(1), h);
+                }
+            }
+            case "testp" -> testp(insn, cx, m, types.get(0));
+            default -> throw cx.unsupported(insn.fullName());
+        }
+    }
+
+    private static void extend24(MathEmitter m, Reg d, Src s, boolean signed) {
+        if (signed) {
+            m.op("SGXT", "", d, s, 0x18);
+        } else {
+            m.op("PRMT", "", d, s, 0x7210, RZ);
+        }
+    }
+
+    private static void testp(Instruction insn, LoweringContext cx, MathEmitter m, PtxType t) throws CompilationException {
+        Reg p = cx.dst(insn.operands().get(0), PtxType.PRED);
+        Src x = cx.src(insn.operands().get(1), t);
+        boolean dbl = t == PtxType.F64;
+        Object inf = dbl ? (Object) Double.POSITIVE_INFINITY : (Object) Float.POSITIVE_INFINITY;
+        Object minNormal = dbl ? (Object) Double.MIN_NORMAL : (Object) Float.MIN_NORMAL;
+        String op = dbl ? "DSETP" : "FSETP";
+        String cls = insn.modifiers().get(0);
+        switch (cls) {
+            case "finite" -> setp(m, op, "LT", "AND", p, abs(x), inf, PT);
+            case "infinite" -> setp(m, op, "EQ", "AND", p, abs(x), inf, PT);
+            case "number" -> setp(m, op, "NUM", "AND", p, x, x, PT);
+            case "notanumber" -> setp(m, op, "NAN", "AND", p, x, x, PT);
+            case "normal" -> {
+                Reg q = m.p();
+                setp(m, op, "LT", "AND", q, abs(x), inf, PT);
+                setp(m, op, "GE", "AND", p, abs(x), minNormal, q);
+            }
+            case "subnormal" -> {
+                Reg q = m.p();
+                setp(m, op, "LT", "AND", q, abs(x), minNormal, PT);
+                setp(m, op, "NE", "AND", p, x, dbl ? (Object) 0.0 : (Object) RZ, q);
+            }
+            default -> throw cx.unsupported(insn.fullName());
+        }
+    }
+
+    private static void setp(MathEmitter m, String op, String cmp, String bool, Reg p, Object a, Object b, Object c) {
+        m.emit(op, cmp + "." + bool, List.of(p, PT), a, b, c);
+    }
+}

@@ -1,0 +1,208 @@
+package org.jptxas.frontend.ptx.lower;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Random;
+import java.util.function.LongBinaryOperator;
+import org.jptxas.frontend.ptx.ast.PtxType;
+import org.junit.jupiter.api.Test;
+
+/** Bit-field, counting, permute, dot-product, sad, 24-bit multiply, copysign and testp against PTX's definitions. */
+class BitMiscTest {
+    interface Op3 {
+        long apply(int a, int b, int c);
+    }
+
+    static int[] values(Random rnd) {
+        int[] v = new int[400];
+        int[] edges = {0, 1, -1, 0x80000000, 0x7fffffff, 31, 32, 33, 255, 256, 0x100, 0xff00ff, 0x12345678};
+        for (int i = 0; i < v.length; i++) {
+            v[i] = i < edges.length ? edges[i] : rnd.nextInt() >> rnd.nextInt(32);
+        }
+        return v;
+    }
+
+    static void check3(String ptx, PtxType t, Op3 ref, boolean smallC) {
+        Harness h = new Harness().reg("%a", t).reg("%b", t).reg("%c", t).reg("%e", t).reg("%d", t)
+                .lower(ptx.startsWith("bf") || ptx.startsWith("prmt") || ptx.startsWith("dp") || ptx.startsWith("sad")
+                        || ptx.startsWith("mul24") || ptx.startsWith("mad24")
+                        ? (ptx.startsWith("bf") || ptx.startsWith("prmt") ? new BitLowerer() : new IntMiscLowerer())
+                        : new BitLowerer(), ptx);
+        Random rnd = new Random(ptx.hashCode());
+        int[] vs = values(rnd);
+        for (int k = 0; k < 3000; k++) {
+            int a = vs[rnd.nextInt(vs.length)], b = vs[rnd.nextInt(vs.length)], c = vs[rnd.nextInt(vs.length)];
+            int e = rnd.nextInt(40);
+            if (smallC) {
+                c = rnd.nextInt(4) == 0 ? rnd.nextInt() : rnd.nextInt(40);
+            }
+            OriEvaluator ev = h.eval();
+            ev.set(h.r("%a"), a);
+            ev.set(h.r("%b"), b);
+            ev.set(h.r("%c"), c);
+            ev.set(h.r("%e"), e);
+            ev.run();
+            long want = ptx.startsWith("bfi.") ? bfi(a, b, c, e) : ref.apply(a, b, c);
+            assertEquals((int) want, ev.get(h.r("%d")), ptx + " " + a + ", " + b + ", " + c + ", " + e);
+        }
+    }
+
+    static int bfe(int a, int pos, int len, boolean signed) {
+        pos &= 0xff;
+        len &= 0xff;
+        int msb = pos + len - 1;
+        boolean sbit = signed && (len != 0) && ((a >>> Math.min(msb, 31)) & 1) != 0 && len != 0;
+        if (!signed) {
+            sbit = false;
+        }
+        int d = 0;
+        for (int i = 0; i <= 31; i++) {
+            int bit = (i < len && pos + i <= 31) ? (a >>> (pos + i)) & 1 : (sbit ? 1 : 0);
+            d |= bit << i;
+        }
+        return d;
+    }
+
+    static int bfi(int a, int b, int pos, int len) {
+        pos &= 0xff;
+        len &= 0xff;
+        int d = b;
+        for (int i = 0; i < len && pos + i <= 31; i++) {
+            d = (d & ~(1 << (pos + i))) | (((a >>> i) & 1) << (pos + i));
+        }
+        return d;
+    }
+
+    @Test
+    void bitField() {
+        check3("bfe.u32 %d, %a, %b, %c", PtxType.U32, (a, b, c) -> bfe(a, b, c, false), true);
+        check3("bfe.s32 %d, %a, %b, %c", PtxType.S32, (a, b, c) -> bfe(a, b, c, true), true);
+        check3("bfi.b32 %d, %a, %b, %c, %e", PtxType.B32, null, true);
+    }
+
+    @Test
+    void counting() {
+        check3("popc.b32 %d, %a", PtxType.B32, (a, b, c) -> Integer.bitCount(a), false);
+        check3("brev.b32 %d, %a", PtxType.B32, (a, b, c) -> Integer.reverse(a), false);
+        check3("clz.b32 %d, %a", PtxType.B32, (a, b, c) -> Integer.numberOfLeadingZeros(a), false);
+        check3("bfind.u32 %d, %a", PtxType.U32, (a, b, c) -> a == 0 ? -1 : 31 - Integer.numberOfLeadingZeros(a), false);
+        check3("bfind.s32 %d, %a", PtxType.S32, (a, b, c) -> {
+            int x = a < 0 ? ~a : a;
+            return x == 0 ? -1 : 31 - Integer.numberOfLeadingZeros(x);
+        }, false);
+        check3("bfind.shiftamt.u32 %d, %a", PtxType.U32, (a, b, c) -> a == 0 ? -1 : Integer.numberOfLeadingZeros(a), false);
+    }
+
+    @Test
+    void wideCounting() {
+        Random rnd = new Random(1);
+        for (String ptx : new String[] {"popc.b64 %d, %a", "clz.b64 %d, %a", "bfind.u64 %d, %a", "bfind.s64 %d, %a",
+            "bfind.shiftamt.s64 %d, %a", "brev.b64 %e, %a"}) {
+            Harness h = new Harness().reg("%a", PtxType.B64).reg("%d", PtxType.U32).reg("%e", PtxType.B64)
+                    .lower(new BitLowerer(), ptx);
+            for (int k = 0; k < 2000; k++) {
+                long a = k < 3 ? new long[] {0, -1, 1}[k] : rnd.nextLong() >> rnd.nextInt(64);
+                OriEvaluator ev = h.eval();
+                ev.set64(h.r("%a"), a);
+                ev.run();
+                long x = ptx.contains("s64") && a < 0 ? ~a : a;
+                long want = switch (ptx.substring(0, ptx.indexOf(' '))) {
+                    case "popc.b64" -> Long.bitCount(a);
+                    case "clz.b64" -> Long.numberOfLeadingZeros(a);
+                    case "bfind.u64", "bfind.s64" -> x == 0 ? -1 : 63 - Long.numberOfLeadingZeros(x);
+                    case "bfind.shiftamt.s64" -> x == 0 ? -1 : Long.numberOfLeadingZeros(x);
+                    default -> Long.reverse(a);
+                };
+                long got = ptx.startsWith("brev") ? ev.get64(h.r("%e")) : ev.get(h.r("%d"));
+                assertEquals(ptx.startsWith("brev") ? want : (int) want, got, ptx + " " + a);
+            }
+        }
+    }
+
+    static int prmt(int a, int b, int c, String mode) {
+        long pool = Integer.toUnsignedLong(b) << 32 | Integer.toUnsignedLong(a);
+        int r = 0;
+        for (int k = 0; k < 4; k++) {
+            int s = c >>> (4 * k) & 0xf;
+            int v = (int) (pool >>> (8 * (s & 7))) & 0xff;
+            if ((s & 8) != 0) {
+                v = (v & 0x80) != 0 ? 0xff : 0;
+            }
+            r |= v << (8 * k);
+        }
+        return r;
+    }
+
+    @Test
+    void permuteDotSadMul24() {
+        check3("prmt.b32 %d, %a, %b, %c", PtxType.B32, (a, b, c) -> prmt(a, b, c, ""), false);
+        check3("dp4a.s32.u32 %d, %a, %b, %c", PtxType.S32, (a, b, c) -> {
+            int acc = c;
+            for (int k = 0; k < 4; k++) {
+                acc += (byte) (a >> 8 * k) * (b >>> 8 * k & 0xff);
+            }
+            return acc;
+        }, false);
+        check3("dp2a.hi.u32.s32 %d, %a, %b, %c", PtxType.S32, (a, b, c) -> {
+            int acc = c;
+            for (int k = 0; k < 2; k++) {
+                acc += (a >>> 16 * k & 0xffff) * (byte) (b >> 8 * (k + 2));
+            }
+            return acc;
+        }, false);
+        check3("sad.s32 %d, %a, %b, %c", PtxType.S32, (a, b, c) -> Math.abs((long) a - b) + c, false);
+        check3("sad.u32 %d, %a, %b, %c", PtxType.U32,
+                (a, b, c) -> Math.abs(Integer.toUnsignedLong(a) - Integer.toUnsignedLong(b)) + c, false);
+        check3("mul24.lo.s32 %d, %a, %b", PtxType.S32, (a, b, c) -> (long) (a << 8 >> 8) * (b << 8 >> 8), false);
+        check3("mul24.hi.s32 %d, %a, %b", PtxType.S32, (a, b, c) -> ((long) (a << 8 >> 8) * (b << 8 >> 8)) >> 16, false);
+        check3("mul24.hi.u32 %d, %a, %b", PtxType.U32, (a, b, c) -> ((long) (a & 0xffffff) * (b & 0xffffff)) >>> 16, false);
+        check3("mad24.lo.u32 %d, %a, %b, %c", PtxType.U32, (a, b, c) -> (long) (a & 0xffffff) * (b & 0xffffff) + c, false);
+        check3("mad24.hi.s32 %d, %a, %b, %c", PtxType.S32,
+                (a, b, c) -> (((long) (a << 8 >> 8) * (b << 8 >> 8)) >> 16) + c, false);
+    }
+
+    @Test
+    void copysignAndTestp() {
+        Harness h = new Harness().reg("%a", PtxType.F32).reg("%b", PtxType.F32).reg("%d", PtxType.F32)
+                .lower(new IntMiscLowerer(), "copysign.f32 %d, %a, %b");
+        for (float a : Harness.SPECIAL_F32) {
+            for (float b : Harness.SPECIAL_F32) {
+                OriEvaluator ev = h.eval();
+                ev.setF(h.r("%a"), a);
+                ev.setF(h.r("%b"), b);
+                ev.run();
+                assertEquals(Float.floatToRawIntBits(b) & 0x7fffffff | Float.floatToRawIntBits(a) & 0x80000000,
+                        ev.get(h.r("%d")));
+            }
+        }
+        String[] classes = {"finite", "infinite", "number", "notanumber", "normal", "subnormal"};
+        for (String cls : classes) {
+            for (String ty : new String[] {"f32", "f64"}) {
+                PtxType t = ty.equals("f32") ? PtxType.F32 : PtxType.F64;
+                Harness th = new Harness().reg("%a", t).reg("%p", PtxType.PRED)
+                        .lower(new IntMiscLowerer(), "testp." + cls + "." + ty + " %p, %a");
+                for (float f : Harness.SPECIAL_F32) {
+                    double x = ty.equals("f32") ? f : (f == Float.MIN_VALUE ? Double.MIN_VALUE : f);
+                    OriEvaluator ev = th.eval();
+                    if (t == PtxType.F32) {
+                        ev.setF(th.r("%a"), f);
+                    } else {
+                        ev.setD(th.r("%a"), x);
+                    }
+                    ev.run();
+                    double ax = Math.abs(x);
+                    double minNormal = t == PtxType.F32 ? Float.MIN_NORMAL : Double.MIN_NORMAL;
+                    boolean want = switch (cls) {
+                        case "finite" -> Double.isFinite(x);
+                        case "infinite" -> Double.isInfinite(x);
+                        case "number" -> !Double.isNaN(x);
+                        case "notanumber" -> Double.isNaN(x);
+                        case "normal" -> Double.isFinite(x) && ax >= minNormal;
+                        default -> ax < minNormal && x != 0;
+                    };
+                    assertEquals(want, ev.getP(th.r("%p")), "testp." + cls + "." + ty + " " + x);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package org.jptxas.frontend.ptx.lower;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.jptxas.frontend.ptx.PtxFrontEnd;
+import org.jptxas.ori.analysis.IrPrinter;
+import org.jptxas.ori.analysis.IrVerifier;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.diag.UnsupportedFeatureException;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.OriFunction;
+import org.jptxas.ori.ir.OriModule;
+import org.jptxas.ori.target.Target;
+import org.jptxas.testing.RepoRoot;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/** {@link ModuleInliner} on modules the real front end lowers: calls vanish, the result verifies, errors are named. */
+class ModuleInlinerTest {
+    private static final String HEADER = ".version 8.5\n.target sm_80\n.address_size 64\n";
+
+    private static PtxFrontEnd.CheckedModule check(String ptx) throws CompilationException {
+        return new PtxFrontEnd(Target.of("sm_80")).check("t.ptx", ptx);
+    }
+
+    private static long count(OriFunction f, String op) {
+        return f.body().blocks().stream().flatMap(b -> b.instrs().stream()).filter(i -> i.op().name().equals(op)).count();
+    }
+
+    private static void assertVerifies(OriFunction f) {
+        List<String> problems = IrVerifier.verify(f.name(), f.body());
+        assertTrue(problems.isEmpty(), () -> problems + "\n" + IrPrinter.print(f));
+        // no calling-convention register (R4...) is left: the inliner rewrote every parameter and result copy
+        for (BasicBlock b : f.body().blocks()) {
+            for (Instr in : b.instrs()) {
+                List<org.jptxas.ori.ir.Reg> regs = new java.util.ArrayList<>(in.dsts());
+                regs.addAll(in.usedRegs());
+                for (org.jptxas.ori.ir.Reg r : regs) {
+                    assertTrue(r.virtual() || r.isZero() || r.index() == 1, () -> in + "\n" + IrPrinter.print(f));
+                }
+            }
+        }
+    }
+
+    @Test
+    void callsBecomeInlinedBodiesAndDeviceFunctionsAreDropped() throws CompilationException {
+        String ptx = HEADER + """
+                .func (.param .b32 r) twice(.param .b32 x)
+                {
+                    .reg .b32 %r<3>;
+                    ld.param.b32 %r1, [x];
+                    add.s32 %r2, %r1, %r1;
+                    st.param.b32 [r], %r2;
+                    ret;
+                }
+                .func (.param .b32 r) quad(.param .b32 x)
+                {
+                    .reg .b32 %r<4>;
+                    ld.param.b32 %r1, [x];
+                    {
+                    .param .b32 a; .param .b32 b;
+                    st.param.b32 [a], %r1;
+                    call.uni (b), twice, (a);
+                    ld.param.b32 %r2, [b];
+                    }
+                    {
+                    .param .b32 a; .param .b32 b;
+                    st.param.b32 [a], %r2;
+                    call.uni (b), twice, (a);
+                    ld.param.b32 %r3, [b];
+                    }
+                    st.param.b32 [r], %r3;
+                    ret;
+                }
+                .visible .entry k(.param .u64 out, .param .u32 v)
+                {
+                    .reg .b32 %r<4>; .reg .b64 %rd<2>; .reg .pred %p<2>;
+                    ld.param.u64 %rd1, [out];
+                    ld.param.u32 %r1, [v];
+                    setp.eq.u32 %p1, %r1, 0;
+                    {
+                    .param .b32 a; .param .b32 b;
+                    st.param.b32 [a], %r1;
+                    @%p1 call.uni (b), quad, (a);
+                    ld.param.b32 %r2, [b];
+                    }
+                    st.global.u32 [%rd1], %r2;
+                    ret;
+                }
+                """;
+        OriModule raw = check(ptx).lowerWithoutInlining();
+        assertEquals(3, raw.functions().size());
+        OriModule m = ModuleInliner.inline(raw);
+        assertEquals(1, m.functions().size());
+        OriFunction k = m.functions().get(0);
+        assertEquals("k", k.name());
+        assertVerifies(k);
+        assertEquals(0, count(k, "CALL"));
+        assertEquals(0, count(k, "RET"));
+        assertEquals(1, count(k, "EXIT"));
+        // twice is inlined twice into quad, quad once into k: two adds of the doubled value
+        assertEquals(2, k.body().blocks().stream().flatMap(b -> b.instrs().stream())
+                .filter(i -> i.op().name().equals("IADD3") || i.op().name().equals("IMAD")).count(), IrPrinter.print(k));
+        // the guarded call branches around its expansion
+        Instr skip = k.body().blocks().stream().map(BasicBlock::last).filter(i -> i != null
+                && i.op().name().equals("BRA") && i.guard().negated()).findFirst().orElseThrow();
+        assertTrue(skip.branchTarget().block() > 0);
+        // the whole-program default does the same
+        assertEquals(1, check(ptx).lower().functions().size());
+        OriModule kept = ModuleInliner.inlineKeepingFunctions(raw);
+        assertEquals(3, kept.functions().size());
+        kept.functions().forEach(f -> assertEquals(0, count(f, "CALL"), f.name()));
+    }
+
+    @Test
+    void recursionIsANamedUnsupportedCall() throws CompilationException {
+        String ptx = HEADER + """
+                .func (.param .b32 r) f(.param .b32 x)
+                {
+                    .reg .b32 %r<3>;
+                    ld.param.b32 %r1, [x];
+                    {
+                    .param .b32 a; .param .b32 b;
+                    st.param.b32 [a], %r1;
+                    call.uni (b), f, (a);
+                    ld.param.b32 %r2, [b];
+                    }
+                    st.param.b32 [r], %r2;
+                    ret;
+                }
+                .visible .entry k(.param .u32 v)
+                {
+                    .reg .b32 %r<3>;
+                    ld.param.u32 %r1, [v];
+                    {
+                    .param .b32 a; .param .b32 b;
+                    st.param.b32 [a], %r1;
+                    call.uni (b), f, (a);
+                    ld.param.b32 %r2, [b];
+                    }
+                    ret;
+                }
+                """;
+        UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> check(ptx).lower());
+        String msg = e.diagnostics().get(0).message();
+        assertEquals("Instruction 'call' not yet supported for sm_80 (recursive call to 'f')", msg);
+        assertEquals(11, e.diagnostics().get(0).line());
+    }
+
+    @Test
+    void suiteCallKernelInlines() throws Exception {
+        Path root = RepoRoot.find().orElse(null);
+        Assumptions.assumeTrue(root != null, "repository root not found");
+        Path file = root.resolve("kernels/call_func/call_func.ptx");
+        OriModule m = new PtxFrontEnd(Target.of("sm_80")).check("call_func.ptx", Files.readString(file)).lower();
+        assertEquals(List.of("call_func"), m.functions().stream().map(OriFunction::name).toList());
+        assertVerifies(m.functions().get(0));
+        assertEquals(0, count(m.functions().get(0), "CALL"));
+    }
+}
