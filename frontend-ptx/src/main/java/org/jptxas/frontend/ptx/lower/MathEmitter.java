@@ -67,6 +67,7 @@ final class MathEmitter {
     void finish() {
         if (own && join != null) {
             cx.startBlock(join);
+            join = null;
         }
     }
 
@@ -109,7 +110,12 @@ final class MathEmitter {
             return Src.of(Imm.ofFloat(f));
         }
         if (o instanceof Double d) {
-            return Src.of(new Imm(Double.doubleToRawLongBits(d)));
+            // an f64 immediate of DFMA/DMUL/DADD/DSETP is the high word of the double (the low word must be zero)
+            long bits = Double.doubleToRawLongBits(d);
+            if ((bits & 0xffffffffL) != 0) {
+                throw new IllegalArgumentException("f64 immediate with a non-zero low word: " + d);
+            }
+            return Src.of(new Imm(bits >>> 32));
         }
         throw new IllegalArgumentException("not a source: " + o);
     }
