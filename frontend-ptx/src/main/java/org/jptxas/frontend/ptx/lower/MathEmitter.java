@@ -140,9 +140,22 @@ final class MathEmitter {
     /** Emits {@code opcode.mods dsts, srcs}; {@code mods} is dotted ("HI.U32"). */
     Instr emit(String opcode, String modifiers, List<Reg> dsts, Object... srcs) {
         List<Src> s = new ArrayList<>(srcs.length);
+        Guard pending = nextGuard;
+        nextGuard = null;
         for (Object o : srcs) {
-            s.add(src(o));
+            if (o instanceof Double d) {
+                // f64 constants go through a register pair: the backends' f64 immediate slots do not yet agree on
+                // the operand's type (some forms read the 32 bits as an f32), which silently changes the constant
+                Reg pair = r2();
+                long bits = Double.doubleToRawLongBits(d);
+                mov(pair.component(0), (int) bits);
+                mov(pair.component(1), (int) (bits >>> 32));
+                s.add(Src.of(pair));
+            } else {
+                s.add(src(o));
+            }
         }
+        nextGuard = pending;
         Instr i;
         if (own) {
             i = cx.emitUnguarded(opcode, mods(modifiers), dsts, s);
