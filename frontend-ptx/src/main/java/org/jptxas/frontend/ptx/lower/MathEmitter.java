@@ -143,9 +143,10 @@ final class MathEmitter {
         Guard pending = nextGuard;
         nextGuard = null;
         for (Object o : srcs) {
-            if (o instanceof Double d) {
-                // f64 constants go through a register pair: the backends' f64 immediate slots do not yet agree on
-                // the operand's type (some forms read the 32 bits as an f32), which silently changes the constant
+            if (o instanceof Double d && !opcode.equals("DSETP")) {
+                // f64 constants of DFMA/DMUL/DADD go through a register pair: the backends' f64 immediate slots of
+                // those do not yet agree on the operand's type (some forms read the 32 bits as an f32, silently
+                // changing the constant); DSETP keeps ptxas's immediate forms (|x| against +INF)
                 Reg pair = r2();
                 long bits = Double.doubleToRawLongBits(d);
                 mov(pair.component(0), (int) bits);
