@@ -13,7 +13,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.jptxas.frontend.ptx.PtxFrontEnd;
+import org.jptxas.isel.codegen.CodegenPipeline;
+import org.jptxas.isel.codegen.ModuleCodegen;
+import org.jptxas.isel.codegen.OriPass;
 import org.jptxas.isel.spi.Backend;
+import org.jptxas.isel.spi.FamilyBackend;
+import org.jptxas.ori.opt.OptPipeline;
 import org.jptxas.isel.spi.BackendRegistry;
 import org.jptxas.isel.spi.CompileOptions;
 import org.jptxas.isel.spi.CompileRequest;
@@ -95,7 +100,17 @@ final class CodegenRatioReport {
         } catch (org.jptxas.isel.spi.BackendSelectionException e) {
             throw new IllegalStateException(e.getMessage());
         }
-        return backend.compile(new CompileRequest(module, target, CompileOptions.defaults()));
+        CompileRequest request = new CompileRequest(module, target, CompileOptions.defaults());
+        if (backend instanceof FamilyBackend family) {
+            CodegenPipeline pipeline = family.requirePipeline(target);
+            if (pipeline.optimizations().isEmpty()) {
+                // Until the backends plug the optimizer in themselves, the report measures it plugged in here.
+                pipeline = pipeline.withOptimizations(List.of(OriPass.of("opt", (f, cx) ->
+                        OptPipeline.forLevel(cx.options().optLevel()).run(f, cx.target()))));
+            }
+            return new ModuleCodegen(pipeline).compile(request);
+        }
+        return backend.compile(request);
     }
 
     static double geomean(List<Double> xs) {

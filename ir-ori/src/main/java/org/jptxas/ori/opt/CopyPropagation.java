@@ -35,7 +35,7 @@ public final class CopyPropagation implements Pass {
                 }
                 Reg a = mov.dsts().get(0);
                 if (a.isPart()) {
-                    changed |= propagatePart(mov, a, src, sd);
+                    changed |= propagatePart(mov, a, src, sd, cx);
                     continue;
                 }
                 if (sd.soleDef(a) != mov) {
@@ -50,7 +50,7 @@ public final class CopyPropagation implements Pass {
                             changed |= Rewrites.replaceUses(use, a, r);
                         }
                     }
-                } else if (src.value() instanceof CBank c && c.index() == null) {
+                } else if (src.value() instanceof CBank c && c.index() == null && cx.aluReadsConstantBank()) {
                     for (Instr use : sd.uses(a)) {
                         changed |= putConstant(use, a, src);
                     }
@@ -64,12 +64,15 @@ public final class CopyPropagation implements Pass {
      * A tuple written part by part: {@code MOV a.i, b.i} for every part from one stable tuple {@code b} makes
      * {@code a} a copy of {@code b}; {@code MOV a.i, c[..]} puts the constant into the reads of {@code a.i}.
      */
-    private static boolean propagatePart(Instr mov, Reg a, Src src, SingleDefs sd) {
+    private static boolean propagatePart(Instr mov, Reg a, Src src, SingleDefs sd, OptContext cx) {
         Reg whole = a.whole();
         if (!sd.stable(whole)) {
             return false;
         }
         if (src.value() instanceof CBank c && c.index() == null) {
+            if (!cx.aluReadsConstantBank()) {
+                return false;
+            }
             boolean changed = false;
             for (Instr use : sd.uses(whole)) {
                 changed |= putConstant(use, a, src);

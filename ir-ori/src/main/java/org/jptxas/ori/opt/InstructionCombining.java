@@ -33,7 +33,7 @@ public final class InstructionCombining implements Pass {
                     continue;
                 }
                 if (OpInfo.is(outer, "IADD3") && outer.mods().equals(List.of("X"))) {
-                    changed |= combineWideAdd(outer, sd, removed);
+                    changed |= combineWideAdd(outer, sd, removed, cx);
                     continue;
                 }
                 if (!plainResult(outer)) {
@@ -157,7 +157,7 @@ public final class InstructionCombining implements Pass {
      * becomes {@code IMAD.WIDE d, a, b, y}, with {@code y} a stable register pair or two consecutive constant-bank
      * words (ptxas's {@code IMAD.WIDE R2, R0, R3, c[0x0][0x160]}).
      */
-    private static boolean combineWideAdd(Instr hi, SingleDefs sd, java.util.Set<Instr> removed) {
+    private static boolean combineWideAdd(Instr hi, SingleDefs sd, java.util.Set<Instr> removed, OptContext cx) {
         Reg dHi = OpInfo.soleRDst(hi);
         if (dHi == null || !dHi.virtual() || !dHi.isPart() || dHi.part() != 1 || dHi.comps() != 2
                 || hi.srcs().size() != 5 || !hi.guard().isAlways()) {
@@ -203,8 +203,8 @@ public final class InstructionCombining implements Pass {
             Src yh = hiTerms[1 - hk];
             Instr wide = sd.soleDef(t.whole());
             if (wide == null || !OpInfo.is(wide, "IMAD_WIDE") || wide.srcs().size() != 3
-                    || !OpInfo.isRZ(wide.srcs().get(2)) || !List.of("U32").containsAll(wide.mods())
-                    || sd.uses(t.whole()).size() != 2) {
+                    || !OpInfo.isRZ(wide.srcs().get(2)) || !List.of("U32").containsAll(wide.mods())) {
+                // Other readers of t keep the multiply alive; the pair still becomes one instruction.
                 continue;
             }
             Src a = wide.srcs().get(0);
@@ -213,6 +213,9 @@ public final class InstructionCombining implements Pass {
                 continue;
             }
             Src addend = pairAddend(yl, yh, sd);
+            if (addend != null && addend.value() instanceof org.jptxas.ori.ir.CBank && !cx.aluReadsConstantBank()) {
+                continue;
+            }
             if (addend == null || OpInfo.isNonRegister(addend) && OpInfo.isNonRegister(a)) {
                 continue;
             }

@@ -186,6 +186,8 @@ final class OpInfo {
             case "MOV" -> new int[] {0};
             case "IMAD", "IMAD_WIDE" -> new int[] {1, 2};
             case "IADD3", "LOP3", "ISETP", "SEL", "SHF", "LEA", "IMNMX", "PRMT" -> new int[] {1};
+            case "FFMA" -> new int[] {1, 2};
+            case "FADD", "FMUL", "FMNMX", "FSETP", "FSEL" -> new int[] {1};
             default -> new int[0];
         };
     }
@@ -206,5 +208,16 @@ final class OpInfo {
             }
         }
         return n;
+    }
+
+    /** Whether a non-register operand reads register {@code r} (an address base, a constant-bank index). */
+    static boolean usesRegister(Src s, Reg r) {
+        Instr probe = Instr.of(op("MOV"), List.of(), List.of(s));
+        for (Reg u : probe.usedRegs()) {
+            if (Rewrites.sameReg(u, r)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -4,17 +4,32 @@ import java.util.Objects;
 import org.jptxas.ori.target.Target;
 
 /**
- * What passes may know about the compilation: the target (the uniform datapath exists from sm_75) and the
- * function's name for messages.
+ * What passes may know about the compilation: the target (the uniform datapath exists from sm_75), the function's
+ * name for messages, and whether it is a kernel. A device function's parameters and results are virtual registers
+ * read before any write and written without a later read (live across its entry and its RET), so passes keep
+ * writes nothing in the body reads.
  */
-public record OptContext(Target target, String function) {
+public record OptContext(Target target, String function, boolean entry) {
     public OptContext {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(function, "function");
     }
 
+    /** A context for a device function (the conservative choice). */
+    public OptContext(Target target, String function) {
+        this(target, function, false);
+    }
+
     /** Turing and later have the uniform datapath (UR/UP registers, S2UR, ULDC, U-ops). */
     public boolean hasUniformDatapath() {
         return target.sm() >= 75;
+    }
+
+    /**
+     * ALU instructions read constant-bank operands directly ({@code IADD3 R0, R1, c[0x0][0x160], RZ}) before
+     * Hopper; sm_90 code reads them through uniform registers (ULDC), which the uniform-datapath pass introduces.
+     */
+    public boolean aluReadsConstantBank() {
+        return target.sm() < 90;
     }
 }

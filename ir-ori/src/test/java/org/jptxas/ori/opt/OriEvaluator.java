@@ -184,6 +184,14 @@ final class OriEvaluator {
         List<Reg> d = in.dsts();
         switch (in.op().name()) {
             case "MOV" -> write(d.get(0), val(s.get(0)));
+            case "ULDC" -> {
+                if (m.contains("64")) {
+                    CBank c = (CBank) s.get(0).value();
+                    write64(d.get(0), val(s.get(0)) | val(Src.of(new CBank(c.bank(), c.offset() + 4, c.index()))) << 32);
+                } else {
+                    write(d.get(0), val(s.get(0)));
+                }
+            }
             case "S2R" -> write(d.get(0), val(s.get(0)));
             case "IADD3" -> {
                 long sum = val(s.get(0)) + val(s.get(1)) + val(s.get(2));

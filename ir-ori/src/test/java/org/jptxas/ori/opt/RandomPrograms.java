@@ -84,6 +84,8 @@ final class RandomPrograms {
                 emitted += triangle();
             } else if (region == 2) {
                 emitted += diamond();
+            } else if (region == 3 && rnd.nextInt(3) == 0) {
+                emitted += earlyExit();
             } else {
                 randomInstr();
                 emitted++;
@@ -100,6 +102,28 @@ final class RandomPrograms {
         }
         emit(ins("EXIT", List.of(), List.of()));
         return body;
+    }
+
+    /** A bounds check: {@code @P BRA exit} over the rest, the exit block laid out right after the branch's fall-through. */
+    private int earlyExit() {
+        Reg p = pickPred();
+        int exitId = cur.id() + 2;
+        Instr br = ins("BRA", List.of(), List.of(), Src.of(new BlockLabel(exitId)));
+        br.setGuard(new Guard(p, rnd.nextBoolean()));
+        emit(br);
+        cur = body.addBlock(null);
+        randomInstr();
+        emit(ins("BRA", List.of(), List.of(), Src.of(new BlockLabel(exitId + 1))));
+        cur = body.addBlock(null);
+        if (rnd.nextBoolean()) {
+            int slot = 0;
+            for (Reg r : regs) {
+                emit(ins("STS", List.of(), List.of(), Src.of(Addr.of(Reg.RZ, 0x200 + 4L * slot++)), Src.of(r)));
+            }
+        }
+        emit(ins("EXIT", List.of(), List.of()));
+        cur = body.addBlock(null);
+        return 1;
     }
 
     private int triangle() {
@@ -203,7 +227,7 @@ final class RandomPrograms {
             }
         }
         Instr in;
-        switch (rnd.nextInt(16)) {
+        switch (rnd.nextInt(17)) {
             case 0 -> in = ins("MOV", List.of(), List.of(dst()), operand());
             case 1, 2 -> in = ins("IADD3", List.of(), List.of(dst()), neg(src()), neg(operand()), neg(src()));
             case 3 -> in = ins("IMAD", List.of(), List.of(dst()), src(), operand(), src());
@@ -274,6 +298,14 @@ final class RandomPrograms {
                         in = ins("IADD3", List.of(), List.of(dst()), Src.of(t), Src.of(Reg.RZ), src());
                     }
                 }
+            }
+            case 15 -> {
+                // A parameter read into a register whose readers take it in the immediate/uniform slot.
+                Reg t = body.newVirtual(RegFile.R, 1);
+                emit(ins("MOV", List.of(), List.of(t), Src.of(CBank.of(0, 0x160 + 4 * rnd.nextInt(8)))));
+                emit(ins("IADD3", List.of(), List.of(dst()), src(), Src.of(t), src()));
+                in = ins("ISETP", List.of(cmp(), "AND"), List.of(preds.get(rnd.nextInt(preds.size())), Reg.PT),
+                        src(), Src.of(t), Src.of(Reg.PT));
             }
             default -> in = ins("MOV", List.of(), List.of(dst()), src());
         }
