@@ -80,8 +80,9 @@ class LegalizerTest {
 
     @Test
     void anAddressOffsetTheFormLacksIsAddedToTheBase() {
-        // sm_80's table has ATOMG.E.ADD only without an offset: the offset goes into a 64-bit add with carry.
-        Instr atom = ins("ATOMG", mods("E", "ADD", "STRONG", "GPU"), dst(Reg.PT), dst(vr(6)), addr(vr(4, 2), 0x10), vr(9));
+        // sm_80's table has LD.E.128.STRONG.GPU only without an offset: the offset goes into a 64-bit add with carry.
+        // (ATOMG.E.ADD, used here before, has offset forms since the sync probe kernels.)
+        Instr atom = ins("LD", mods("E", "128", "STRONG", "GPU"), dst(vr(6, 4)), addr(vr(4, 2), 0x10));
         List<String> out = legalize(InstructionSelectorTest.SM80, atom);
         assertEquals(3, out.size(), out.toString());
         assertTrue(out.get(0).startsWith("IADD3 %r40.lo, %p0, PT, %r4.lo, 0x10, RZ"), out.toString());
