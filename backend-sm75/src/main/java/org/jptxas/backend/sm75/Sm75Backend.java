@@ -17,6 +17,6 @@ public final class Sm75Backend extends FamilyBackend {
 
     @Override
     public Optional<CodegenPipeline> pipeline(Target target) {
-        return Optional.of(Sm75Isel.install(CodegenPipeline.naive().withControl(LatencyControlPass.forTarget(target)), target));
+        return Optional.of(Sm75Isel.install(CodegenPipeline.standard().withControl(LatencyControlPass.forTarget(target)), target));
     }
 }

@@ -17,6 +17,6 @@ public final class Sm80Backend extends FamilyBackend {
 
     @Override
     public Optional<CodegenPipeline> pipeline(Target target) {
-        return Optional.of(Sm80Isel.install(CodegenPipeline.naive().withControl(LatencyControlPass.forTarget(target)), target));
+        return Optional.of(Sm80Isel.install(CodegenPipeline.standard().withControl(LatencyControlPass.forTarget(target)), target));
     }
 }

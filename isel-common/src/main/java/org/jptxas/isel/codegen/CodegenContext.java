@@ -19,9 +19,18 @@ public final class CodegenContext {
     private final Target target;
     private final CompileOptions options;
     private final List<Diagnostic> messages;
+    private final IrObserver observer;
+    private final AddressTable addressTable;
 
     public CodegenContext(OriModule module, OriFunction function, Target target, CompileOptions options,
                           List<Diagnostic> messages) {
+        this(module, function, target, options, messages, IrObserver.NONE, new AddressTable());
+    }
+
+    public CodegenContext(OriModule module, OriFunction function, Target target, CompileOptions options,
+                          List<Diagnostic> messages, IrObserver observer, AddressTable addressTable) {
+        this.observer = Objects.requireNonNull(observer, "observer");
+        this.addressTable = Objects.requireNonNull(addressTable, "addressTable");
         this.module = Objects.requireNonNull(module, "module");
         this.function = Objects.requireNonNull(function, "function");
         this.target = Objects.requireNonNull(target, "target");
@@ -63,6 +72,16 @@ public final class CodegenContext {
             return Math.min(255, n.getAsInt());
         }
         return Math.min(255, options.maxRegCount().orElse(255));
+    }
+
+    /** The module's constant-bank-4 address table ({@link AddressTable}). */
+    public AddressTable addressTable() {
+        return addressTable;
+    }
+
+    /** Who watches the Ori between passes. */
+    public IrObserver observer() {
+        return observer;
     }
 
     public void warn(int line, String message) {

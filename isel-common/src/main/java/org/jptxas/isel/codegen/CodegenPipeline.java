@@ -26,6 +26,15 @@ public record CodegenPipeline(List<OriPass> optimizations, List<OriPass> legaliz
                 new ConservativeControl());
     }
 
+    /**
+     * The default pipeline: the mid-level optimizer ({@link OptimizerPass}), {@link LinearScanAllocation},
+     * {@link PassThroughSassEmitter}, {@link ConservativeControl}; backends replace the emitter (instruction
+     * selection), add legalisation and give their control pass.
+     */
+    public static CodegenPipeline standard() {
+        return naive().withOptimizations(List.of(new OptimizerPass()));
+    }
+
     public CodegenPipeline withOptimizations(List<OriPass> passes) {
         return new CodegenPipeline(passes, legalization, allocator, emitter, control);
     }

@@ -52,6 +52,9 @@ public final class FunctionCodegen {
                 observer.afterPass(p.name(), f);
             }
         }
+        OriPass addresses = AddressTable.pass();
+        addresses.run(f, cx);
+        observer.afterPass(addresses.name(), f);
         for (OriPass p : pipeline.legalization()) {
             p.run(f, cx);
             observer.afterPass(p.name(), f);

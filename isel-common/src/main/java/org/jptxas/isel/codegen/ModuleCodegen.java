@@ -58,11 +58,12 @@ public final class ModuleCodegen {
         List<Diagnostic> messages = new ArrayList<>();
         FunctionCodegen fc = new FunctionCodegen(pipeline, observer);
         List<CompiledFunction> compiled = new ArrayList<>();
+        AddressTable addresses = new AddressTable();
         for (OriFunction f : module.functions()) {
             if (f.body().blocks().isEmpty()) {
                 continue;
             }
-            compiled.add(fc.compile(f, new CodegenContext(module, f, target, options, messages)));
+            compiled.add(fc.compile(f, new CodegenContext(module, f, target, options, messages, observer, addresses)));
         }
         CubinBuilder builder = new CubinBuilder(target.sm(), options.relocatable())
                 .options("-arch " + target.name() + " ");
@@ -93,6 +94,7 @@ public final class ModuleCodegen {
             }
             builder.constantBank3(bank3, vars);
         }
+        builder.addressTable(addresses.slots());
         for (CompiledFunction c : compiled) {
             builder.add(c.facts());
             c.relocations().forEach(builder::relocation);

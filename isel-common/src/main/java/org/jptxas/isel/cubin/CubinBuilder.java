@@ -50,6 +50,24 @@ public final class CubinBuilder {
         return this;
     }
 
+    /** One 8-byte slot of constant bank 4: the address of {@code symbol} plus {@code addend} (relocated R_CUDA_64). */
+    public record BankAddress(String symbol, long addend) {}
+
+    private final List<BankAddress> addressTable = new ArrayList<>();
+
+    /**
+     * The addresses code reads from constant bank 4 ({@code .nv.constant4}, slot {@code i} at {@code c[0x4][8*i]}),
+     * as ptxas gives kernels the addresses of module variables; each slot is relocated ({@code .rel(a).nv.constant4}).
+     */
+    public CubinBuilder addressTable(List<BankAddress> slots) {
+        addressTable.addAll(slots);
+        return this;
+    }
+
+    private boolean addressTableRela() {
+        return sm >= 90 && !v7() || addressTable.stream().anyMatch(a -> a.addend() != 0);
+    }
+
     /** A relocation of a function's code against a function or global variable, by name. */
     public record CodeRelocation(String function, long offset, String type, String symbol, long addend) {}
 
@@ -136,6 +154,9 @@ public final class CubinBuilder {
         if (sm < 90) {
             names.add(".nv.rel.action");
         }
+        if (!addressTable.isEmpty()) {
+            names.add(addressTableRela() ? ".rela.nv.constant4" : ".rel.nv.constant4");
+        }
         for (FunctionFacts f : functions) {
             if (relocations.stream().anyMatch(r -> r.function().equals(f.name()) && !rela(r))) {
                 names.add(".rel.text." + f.name());
@@ -155,6 +176,9 @@ public final class CubinBuilder {
         List<String> constants = new ArrayList<>();
         if (bank3 != null) {
             constants.add(".nv.constant3");
+        }
+        if (!addressTable.isEmpty()) {
+            constants.add(".nv.constant4");
         }
         functions.stream().map(f -> ".nv.constant0." + f.name()).forEach(constants::add);
         if (hopperLayout && !v7()) {
@@ -186,7 +210,7 @@ public final class CubinBuilder {
         for (String n : names) {
             if (n.startsWith(".text.") || n.startsWith(".nv.shared.") || n.startsWith(".nv.constant0.")
                     || n.equals(".nv.callgraph") || n.startsWith(".nv.global") || n.equals(".nv.rel.action")
-                    || n.equals(".nv.constant3")) {
+                    || n.equals(".nv.constant3") || n.equals(".nv.constant4")) {
                 symbolIndex.put(n, symbols.size());
                 symbols.add(new Symbol(n, str.add(n), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_SECTION), 0, index.get(n), 0, 0));
                 if (n.equals(".nv.constant3")) {
@@ -321,6 +345,26 @@ public final class CubinBuilder {
             case ".nv.constant3" -> {
                 return new Section(n, name, relocatable ? SectionType.CUDA_CONSTANT_B0 + 3 : SectionType.PROGBITS,
                         Section.SHF_ALLOC, 0, bank3.length, 0, 0, 4, 0, bank3);
+            }
+            case ".nv.constant4" -> {
+                int size = 8 * addressTable.size();
+                return new Section(n, name, relocatable ? SectionType.CUDA_CONSTANT_B0 + 4 : SectionType.PROGBITS,
+                        Section.SHF_ALLOC, 0, size, 0, 0, 8, 0, new byte[size]);
+            }
+            case ".rel.nv.constant4", ".rela.nv.constant4" -> {
+                boolean withAddend = n.startsWith(".rela.");
+                List<Relocation> list = new ArrayList<>();
+                for (int i = 0; i < addressTable.size(); i++) {
+                    BankAddress a = addressTable.get(i);
+                    Integer sym = symbolIndex.get(a.symbol());
+                    if (sym == null) {
+                        throw new IllegalArgumentException("address of unknown symbol " + a.symbol());
+                    }
+                    list.add(new Relocation(8L * i, sym, Relocation.typeCode("R_CUDA_64"), a.addend()));
+                }
+                byte[] b = Relocations.encode(list, withAddend);
+                return new Section(n, name, withAddend ? SectionType.RELA : SectionType.REL, Section.SHF_INFO_LINK, 0,
+                        b.length, symtab, index.get(".nv.constant4"), 8, Relocations.entrySize(withAddend), b);
             }
             case ".nv.callgraph" -> {
                 ByteWriter w = new ByteWriter();

@@ -98,7 +98,8 @@ public final class Matcher {
                 }
                 Operand o = t.index() < ins.dsts().size() ? ins.dsts().get(t.index())
                         : ins.srcs().get(t.index() - ins.dsts().size()).value();
-                if (!t.kinds().contains(kindOf(o))) {
+                if (!t.kinds().contains(kindOf(o)) && !(o instanceof Reg r && r.isZero()
+                        && t.kinds().contains(zeroKindOf(r)))) {
                     return false;
                 }
                 if (t.ranged() && o instanceof Imm imm) {
@@ -116,6 +117,16 @@ public final class Matcher {
     static long signedValue(Imm imm) {
         long b = imm.bits();
         return (b >>> 32) == 0 ? (long) (int) b : b;
+    }
+
+    /** RZ, URZ, PT or UPT as a pattern names it. */
+    static OperandKind zeroKindOf(Reg r) {
+        return switch (r.file()) {
+            case R -> OperandKind.RZ;
+            case UR -> OperandKind.URZ;
+            case P -> OperandKind.PT;
+            case UP -> OperandKind.UPT;
+        };
     }
 
     static OperandKind kindOf(Operand o) {

@@ -16,6 +16,7 @@ import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Operand;
 import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.ir.SpecialReg;
 import org.jptxas.ori.ir.Sym;
@@ -36,6 +37,7 @@ public final class SassTextPrinter {
     private static final long PROBE_TARGET = 0x100;
     /** Bound on the omission subsets tried: more than this many default operands are never all optional. */
     private static final int MAX_OMITTABLE = 6;
+    private static final org.jptxas.isel.sass.Control PROBE_CONTROL = new org.jptxas.isel.sass.Control(0, false, 7, 7, 0);
 
     private final SassIsa isa;
     private final SassAssembler assembler;
@@ -90,9 +92,42 @@ public final class SassTextPrinter {
                 label = blockLabels.apply(bl.block());
             }
         }
-        String firstError = null;
-        String probeLabel = label;
-        // Fewest omissions first: the full text is nvdisasm's whenever it encodes.
+        String[] firstError = {null};
+        SassLine line = search(s, alternatives, omittable, reloc, label, firstError);
+        if (line != null) {
+            return line;
+        }
+        // Last resort: some forms were only ever seen with operand-reuse flags. Setting .reuse on a source is a
+        // cache hint; it is safe when no other operand of the instruction names the register (so the instruction
+        // does not overwrite what it asks the next one to reuse).
+        List<Integer> reusable = new ArrayList<>();
+        for (int i = 1; i < n && reusable.size() < 3; i++) {
+            if (reusable(ops, i)) {
+                reusable.add(i);
+            }
+        }
+        for (int mask = 1; mask < (1 << reusable.size()); mask++) {
+            List<List<Spelling>> withReuse = new ArrayList<>(alternatives);
+            for (int b = 0; b < reusable.size(); b++) {
+                if ((mask & (1 << b)) != 0) {
+                    int i = reusable.get(b);
+                    withReuse.set(i, alternatives.get(i).stream()
+                            .map(sp -> new Spelling(sp.display + ".reuse", sp.assembly + ".reuse")).toList());
+                }
+            }
+            line = search(s, withReuse, omittable, reloc, label, firstError);
+            if (line != null) {
+                return line;
+            }
+        }
+        throw new SelectionException(s.line(), "no " + isa.sm() + " encoding for '" + s + "'"
+                + (s.line() > 0 ? " (PTX line " + s.line() + ")" : "") + ": " + firstError[0]);
+    }
+
+    /** The first candidate spelling the target encodes, fewest omissions first; null if none. */
+    private SassLine search(SelectedInstr s, List<List<Spelling>> alternatives, List<Integer> omittable, Sym reloc,
+                            String probeLabel, String[] firstError) {
+        int n = alternatives.size();
         for (int dropped = 0; dropped <= omittable.size(); dropped++) {
             for (int mask = 0; mask < (1 << omittable.size()); mask++) {
                 if (Integer.bitCount(mask) != dropped) {
@@ -106,8 +141,7 @@ public final class SassTextPrinter {
                 while (true) {
                     Candidate c = render(s, alternatives, omit, choice);
                     try {
-                        long[] words = assembler.assemble(c.assembly, new org.jptxas.isel.sass.Control(0, false, 7, 7, 0),
-                                0, name -> PROBE_TARGET);
+                        long[] words = assembler.assemble(c.assembly, PROBE_CONTROL, 0, name -> PROBE_TARGET);
                         String text;
                         if (reloc != null) {
                             text = c.display;
@@ -117,8 +151,8 @@ public final class SassTextPrinter {
                         }
                         return new SassLine(text, reloc == null ? text : c.assembly, reloc);
                     } catch (SassAssembler.AssemblyException e) {
-                        if (firstError == null) {
-                            firstError = e.getMessage();
+                        if (firstError[0] == null) {
+                            firstError[0] = e.getMessage();
                         }
                     }
                     if (!next(choice, alternatives, omit)) {
@@ -127,8 +161,31 @@ public final class SassTextPrinter {
                 }
             }
         }
-        throw new SelectionException(s.line(), "no " + isa.sm() + " encoding for '" + s + "'"
-                + (s.line() > 0 ? " (PTX line " + s.line() + ")" : "") + ": " + firstError);
+        return null;
+    }
+
+    /** A general register source no other operand of the instruction overlaps. */
+    private static boolean reusable(List<Src> ops, int i) {
+        if (!(ops.get(i).value() instanceof Reg r) || r.file() != RegFile.R || r.isZero() || ops.get(i).abs()) {
+            return false;
+        }
+        for (int j = 0; j < ops.size(); j++) {
+            if (j != i && overlaps(ops.get(j).value(), r)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean overlaps(Operand o, Reg r) {
+        if (o instanceof Reg q) {
+            return q.file() == r.file() && !q.isZero() && q.index() < r.index() + r.comps()
+                    && r.index() < q.index() + q.comps();
+        }
+        if (o instanceof Addr a) {
+            return overlaps(a.base(), r) || (a.uniformBase() != null && overlaps(a.uniformBase(), r));
+        }
+        return o instanceof CBank c && c.index() != null && overlaps(c.index(), r);
     }
 
     /** Advances the mixed-radix counter over the present operands' spellings; false when exhausted. */
@@ -201,9 +258,17 @@ public final class SassTextPrinter {
             return out;
         }
         if (v instanceof CBank c) {
+            if (c.index() == null && c.offset() == 0) {
+                // Forms with an index register print offset 0 as c[0x0][RZ] (LDC).
+                return List.of(new Spelling(decorate(src, cbankText(c))),
+                        new Spelling(decorate(src, "c[0x" + Integer.toHexString(c.bank()) + "][RZ]")));
+            }
             return List.of(new Spelling(decorate(src, cbankText(c))));
         }
         if (v instanceof Addr addr) {
+            if (addr.base().isZero() && addr.uniformBase() == null && addr.offset() == 0) {
+                return List.of(new Spelling("[RZ]"), new Spelling(addressText(addr, false)));
+            }
             if (addr.wide() && !addr.base().isZero()) {
                 return List.of(new Spelling(addressText(addr, true)), new Spelling(addressText(addr, false)));
             }

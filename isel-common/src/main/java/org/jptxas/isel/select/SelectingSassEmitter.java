@@ -39,8 +39,8 @@ public final class SelectingSassEmitter implements SassEmitter {
             for (Instr in : b.instrs()) {
                 try {
                     SassLine line = selector.emit(in, id -> labels[id]);
-                    out.add(new CodeLine(pending, line.text(), line.assemblyText(), null,
-                            line.relocation() != null ? line.relocation() : symbolOf(in), in.line()));
+                    Sym sym = line.relocation() != null ? line.relocation() : symbolOf(in);
+                    out.add(new CodeLine(pending, line.text(), line.assemblyText(), null, sym, in.line()));
                 } catch (SelectionException e) {
                     errors.add(Diagnostic.error(context.sourceName(), in.line(), "Internal error: " + e.getMessage()));
                 }

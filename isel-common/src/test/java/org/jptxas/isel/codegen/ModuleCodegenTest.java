@@ -28,6 +28,7 @@ class ModuleCodegenTest {
         ModuleCodegen.Result r = new ModuleCodegen(CodegenPipeline.naive()).compile(m, Target.of(arch),
                 CompileOptions.defaults(), IrObserver.NONE, false);
         Cubin cubin = Cubin.read(r.cubin());
+        assertTrue(cubin.section(".nv.constant4").isEmpty(), "no address table without address uses");
         var bank3 = cubin.section(".nv.constant3").orElseThrow();
         assertEquals(16, bank3.size());
         assertArrayEquals(init, java.util.Arrays.copyOfRange(bank3.data(), 8, 16));
@@ -40,6 +41,29 @@ class ModuleCodegenTest {
     static ModuleCodegen.Result compile(String arch) throws Exception {
         return new ModuleCodegen(CodegenPipeline.naive()).compile(SaxpyOri.module(arch), Target.of(arch),
                 CompileOptions.defaults(), IrObserver.NONE, false);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sm_80", "sm_89"})
+    void globalAddressesComeFromARelocatedBank4Table(String arch) throws Exception {
+        org.jptxas.ori.ir.OriModule m = SaxpyOri.module(arch);
+        var body = m.functions().get(0).body();
+        var lo = body.newVirtual(org.jptxas.ori.ir.RegFile.R, 1);
+        var hi = body.newVirtual(org.jptxas.ori.ir.RegFile.R, 1);
+        var sym = new org.jptxas.ori.ir.Sym("table", org.jptxas.ori.ir.Sym.Kind.GLOBAL, org.jptxas.ori.ir.Sym.Part.LO32, 0);
+        var symHi = new org.jptxas.ori.ir.Sym("table", org.jptxas.ori.ir.Sym.Kind.GLOBAL, org.jptxas.ori.ir.Sym.Part.HI32, 0);
+        var b1 = body.block(1).instrs();
+        b1.add(0, SaxpyOri.op("MOV", List.of(), List.of(lo), sym));
+        b1.add(1, SaxpyOri.op("MOV", List.of(), List.of(hi), symHi));
+        b1.add(2, SaxpyOri.op("STG", List.of("E"), List.of(), org.jptxas.ori.ir.Addr.of(b1.get(4).dsts().get(0), 0), lo));
+        m = new org.jptxas.ori.ir.OriModule(m.sourceName(), m.target(), m.functions(), List.of(
+                new org.jptxas.ori.ir.GlobalVar("table", org.jptxas.ori.ir.GlobalVar.Space.GLOBAL, 8, 8, 0, null, true)));
+        ModuleCodegen.Result r = new ModuleCodegen(CodegenPipeline.naive()).compile(m, Target.of(arch),
+                CompileOptions.defaults(), IrObserver.NONE, false);
+        Cubin cubin = Cubin.read(r.cubin());
+        assertEquals(8, cubin.section(".nv.constant4").orElseThrow().size());
+        assertTrue(cubin.section(".rel.nv.constant4").isPresent());
+        assertTrue(r.sass().contains("MOV R") && r.sass().contains("c[0x4][0x0]") && r.sass().contains("c[0x4][0x4]"), r.sass());
     }
 
     @ParameterizedTest

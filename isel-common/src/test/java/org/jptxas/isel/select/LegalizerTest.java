@@ -80,10 +80,9 @@ class LegalizerTest {
 
     @Test
     void anAddressOffsetTheFormLacksIsAddedToTheBase() {
-        // sm_80's table has LD.E.128.STRONG.GPU only without an offset: the offset goes into a 64-bit add with carry.
-        // (ATOMG.E.ADD, used here before, has offset forms since the sync probe kernels.)
-        Instr atom = ins("LD", mods("E", "128", "STRONG", "GPU"), dst(vr(6, 4)), addr(vr(4, 2), 0x10));
-        List<String> out = legalize(InstructionSelectorTest.SM80, atom);
+        // sm_75's table has LDG.E.CONSTANT.SYS only without an offset: the offset goes into a 64-bit add with carry.
+        Instr ld = ins("LDG", mods("E", "CONSTANT"), dst(vr(6)), addr(vr(4, 2), 0x10));
+        List<String> out = legalize(InstructionSelectorTest.SM75, ld);
         assertEquals(3, out.size(), out.toString());
         assertTrue(out.get(0).startsWith("IADD3 %r40.lo, %p0, PT, %r4.lo, 0x10, RZ"), out.toString());
         assertTrue(out.get(1).startsWith("IADD3.X %r40.hi, PT, PT, RZ, %r4.hi, RZ, %p0, !PT"), out.toString());

@@ -12,6 +12,11 @@ public enum OperandKind {
     P,
     /** A uniform predicate, UPT included. */
     UP,
+    /** The constant registers (RZ, URZ, PT, UPT): a register of their file that is also its zero / true value. */
+    RZ,
+    URZ,
+    PT,
+    UPT,
     IMM,
     CBANK,
     ADDR,
@@ -21,7 +26,7 @@ public enum OperandKind {
 
     /** The pattern spelling: register files upper case, the rest lower case. */
     public String spelling() {
-        return ordinal() <= UP.ordinal() ? name() : name().toLowerCase(Locale.ROOT);
+        return ordinal() <= UPT.ordinal() ? name() : name().toLowerCase(Locale.ROOT);
     }
 
     public static OperandKind parse(String s) {
@@ -30,6 +35,6 @@ public enum OperandKind {
                 return k;
             }
         }
-        throw new IllegalArgumentException("unknown operand kind '" + s + "' (R UR P UP imm cbank addr sym label special)");
+        throw new IllegalArgumentException("unknown operand kind '" + s + "' (R UR P UP RZ URZ PT UPT imm cbank addr sym label special)");
     }
 }

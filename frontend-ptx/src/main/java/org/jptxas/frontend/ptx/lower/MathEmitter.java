@@ -154,6 +154,13 @@ final class MathEmitter {
         return emit(opcode, modifiers, List.of(dst), srcs);
     }
 
+    /** A register holding the immediate {@code v} (for operand slots that take only registers). */
+    Reg imm(Object v) {
+        Reg r = r();
+        mov(r, v);
+        return r;
+    }
+
     // ---- frequent instructions, in SASS operand order with the omitted defaults present ----
 
     Instr mov(Reg d, Object s) {

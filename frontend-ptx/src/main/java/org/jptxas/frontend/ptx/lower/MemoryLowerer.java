@@ -40,6 +40,9 @@ public final class MemoryLowerer implements InstructionLowerer {
         int vec = insn.hasModifier("v8") ? 8 : insn.hasModifier("v4") ? 4 : insn.hasModifier("v2") ? 2 : 1;
         Operand.Address addrOp = (Operand.Address) insn.operands().get(load ? 1 : 0);
         Operand value = insn.operands().get(load ? 0 : 1);
+        if (value instanceof Operand.Vector one && one.elements().size() == 1 && vec == 1) {
+            value = one.elements().get(0); // { %r1 }: a braced scalar, as Triton writes them
+        }
         int elemBytes = t == PtxType.PRED ? 4 : t.sizeBytes();
         if (vec > 1 && !(value instanceof Operand.Vector)) {
             // a vector register (.reg .v4 .u32 %v): one scalar access of the whole width

@@ -23,7 +23,7 @@ class CvtTest {
                 -32768L, -32769L, 65535L, 65536L, 0x7fffffffL, 0x80000000L, -0x80000000L, -0x80000001L, 0xffffffffL,
                 0x100000000L, Long.MAX_VALUE, Long.MIN_VALUE, 0x8000000000000000L + 5, 0x1234_5678_9abc_def0L));
         Random r = new Random(9);
-        for (int i = 0; i < 300; i++) {
+        for (int i = 0; i < 120; i++) {
             v.add(r.nextLong() >> r.nextInt(64));
         }
         return v;
@@ -171,7 +171,7 @@ class CvtTest {
             for (String ftz : new String[] {"", ".ftz"}) {
                 String ptx = "cvt." + r + ftz + ".f32.f64 %d, %s";
                 Harness h = cvt(ptx, PtxType.F32, PtxType.F64);
-                for (int k = 0; k < 3000; k++) {
+                for (int k = 0; k < 1500; k++) {
                     double x = Double.longBitsToDouble(rnd.nextLong());
                     if (k % 3 == 0) {
                         x = Math.scalb(rnd.nextDouble(), rnd.nextInt(300) - 150) * (rnd.nextBoolean() ? 1 : -1);
@@ -199,7 +199,7 @@ class CvtTest {
             boolean bf = ptx.contains("bf16");
             Harness h = cvt(ptx, bf ? PtxType.BF16 : PtxType.F16, PtxType.F32);
             OriEvaluator.Rnd m = ptx.contains(".rz") ? OriEvaluator.Rnd.RZ : OriEvaluator.Rnd.RN;
-            for (int k = 0; k < 20000; k++) {
+            for (int k = 0; k < 4000; k++) {
                 float x = k < Harness.SPECIAL_F32.length ? Harness.SPECIAL_F32[k] : Harness.randomFloat(rnd);
                 if (k % 2 == 0) {
                     x = Math.scalb(rnd.nextFloat(), rnd.nextInt(50) - 30) * (rnd.nextBoolean() ? 1 : -1);

@@ -16,6 +16,10 @@ class IntDivisionTest {
     }
 
     static void check(String ptx, PtxType t, Ref ref) {
+        check(ptx, t, ref, 3_000);
+    }
+
+    static void check(String ptx, PtxType t, Ref ref, int count) {
         Harness h = new Harness().reg("%a", t).reg("%b", t).reg("%d", t).lower(new DivisionLowerer(), ptx);
         Random rnd = new Random(ptx.hashCode());
         int mask = t.sizeBytes() == 2 ? 0xffff : -1;
@@ -24,7 +28,7 @@ class IntDivisionTest {
                 run(h, ptx, ref, a, b, mask);
             }
         }
-        for (int k = 0; k < 200_000; k++) {
+        for (int k = 0; k < count; k++) {
             int a = rnd.nextInt(), b = rnd.nextInt();
             switch (rnd.nextInt(4)) {
                 case 0 -> b >>= rnd.nextInt(32);
@@ -78,5 +82,61 @@ class IntDivisionTest {
             ev.run();
             assertEquals(p ? 14 : 12345, ev.get(h.r("%d")));
         }
+    }
+
+    interface Ref64 {
+        long apply(long a, long b);
+    }
+
+    static void check64(String ptx, Ref64 ref) {
+        check64(ptx, ref, 2_500);
+    }
+
+    static void check64(String ptx, Ref64 ref, int count) {
+        PtxType t = ptx.contains("s64") ? PtxType.S64 : PtxType.U64;
+        Harness h = new Harness().reg("%a", t).reg("%b", t).reg("%d", t).lower(new DivisionLowerer(), ptx);
+        Random rnd = new Random(ptx.hashCode());
+        long[] edges = {0, 1, 2, 3, -1, -2, Long.MIN_VALUE, Long.MAX_VALUE, 0xffffffffL, 0x100000000L, 7, 1L << 32 | 1,
+            0x8000000000000001L, 1000000007L, 0xdeadbeefcafeL};
+        for (long a : edges) {
+            for (long b : edges) {
+                run64(h, ptx, ref, a, b);
+            }
+        }
+        for (int k = 0; k < count; k++) {
+            long a = rnd.nextLong() >> rnd.nextInt(64), b = rnd.nextLong() >> rnd.nextInt(64);
+            if (rnd.nextInt(4) == 0) {
+                b = rnd.nextInt(1000) - 500;
+            }
+            run64(h, ptx, ref, a, b);
+        }
+    }
+
+    static void run64(Harness h, String ptx, Ref64 ref, long a, long b) {
+        OriEvaluator ev = h.eval();
+        ev.set64(h.r("%a"), a);
+        ev.set64(h.r("%b"), b);
+        ev.run();
+        assertEquals(ref.apply(a, b), ev.get64(h.r("%d")), ptx + " " + a + ", " + b);
+    }
+
+    @Test
+    void sixtyFourBit() {
+        check64("div.u64 %d, %a, %b", (a, b) -> b == 0 ? -1 : Long.divideUnsigned(a, b));
+        check64("rem.u64 %d, %a, %b", (a, b) -> b == 0 ? -1 : Long.remainderUnsigned(a, b));
+        check64("div.s64 %d, %a, %b", (a, b) -> b == 0 ? -1 : a / b);
+        check64("rem.s64 %d, %a, %b", (a, b) -> b == 0 ? (a < 0 ? 1 : -1) : a % b);
+    }
+
+    @org.junit.jupiter.api.Tag("slow")
+    @Test
+    void manyInputs() {
+        check("div.u32 %d, %a, %b", PtxType.U32, (a, b) -> b == 0 ? -1 : Integer.divideUnsigned(a, b), 1_000_000);
+        check("rem.u32 %d, %a, %b", PtxType.U32, (a, b) -> b == 0 ? -1 : Integer.remainderUnsigned(a, b), 500_000);
+        check("div.s32 %d, %a, %b", PtxType.S32, (a, b) -> b == 0 ? -1 : a / b, 1_000_000);
+        check("rem.s32 %d, %a, %b", PtxType.S32, (a, b) -> b == 0 ? -1 : a % b, 500_000);
+        check64("div.u64 %d, %a, %b", (a, b) -> b == 0 ? -1 : Long.divideUnsigned(a, b), 300_000);
+        check64("div.s64 %d, %a, %b", (a, b) -> b == 0 ? -1 : a / b, 200_000);
+        check64("rem.u64 %d, %a, %b", (a, b) -> b == 0 ? -1 : Long.remainderUnsigned(a, b), 200_000);
     }
 }

@@ -234,6 +234,8 @@ final class OriEvaluator {
         switch (op) {
             case "MOV" -> set(d.get(0), s32(i, 0));
             case "IMAD" -> imad(i);
+            case "IMAD_WIDE" -> imad(new Instr(i.op(), java.util.stream.Stream.concat(java.util.stream.Stream.of("WIDE"),
+                    i.mods().stream()).toList(), i.dsts(), i.srcs(), i.guard(), i.line()));
             case "IADD3" -> {
                 long sum = 0;
                 for (int k = 0; k < 3; k++) {
@@ -377,28 +379,49 @@ final class OriEvaluator {
         return f64(i, k);
     }
 
+    /** A 64-bit addend: a whole register pair, or a 32-bit value zero-extended. */
+    private long addend64(Instr i, int k) {
+        Src s = i.srcs().get(k);
+        if (s.value() instanceof Reg reg && !reg.isZero() && reg.comps() == 2 && !reg.isPart()) {
+            return get64(reg);
+        }
+        return Integer.toUnsignedLong(s32(i, k));
+    }
+
     private void imad(Instr i) {
         Reg d = i.dsts().get(0);
         boolean signed = !has(i, "U32");
-        if (has(i, "WIDE")) {
+        Reg carryOut = i.dsts().size() > 1 && !i.dsts().get(1).isZero() ? i.dsts().get(1) : null;
+        if (has(i, "WIDE") || has(i, "HI")) {
             long a = signed ? s32(i, 0) : Integer.toUnsignedLong(s32(i, 0));
             long b = signed ? s32(i, 1) : Integer.toUnsignedLong(s32(i, 1));
-            set64(d, a * b + s64(i, 2));
-            return;
-        }
-        if (has(i, "HI")) {
-            long a = signed ? s32(i, 0) : Integer.toUnsignedLong(s32(i, 0));
-            long b = signed ? s32(i, 1) : Integer.toUnsignedLong(s32(i, 1));
-            long hi;
-            if (signed) {
-                hi = (a * b) >> 32;
-            } else {
-                hi = Math.multiplyHigh(a, b) << 32 | (a * b) >>> 32;
+            java.math.BigInteger prod = java.math.BigInteger.valueOf(a).multiply(java.math.BigInteger.valueOf(b));
+            java.math.BigInteger mask64 = java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE);
+            if (!signed) {
+                prod = prod.and(mask64);
             }
-            set(d, (int) hi + s32(i, 2));
+            java.math.BigInteger c = java.math.BigInteger.valueOf(addend64(i, 2)).and(mask64);
+            java.math.BigInteger sum = prod.and(mask64).add(c);
+            if (has(i, "X")) {
+                sum = sum.add(java.math.BigInteger.valueOf(pr(i, 3) ? 1 : 0));
+            }
+            if (has(i, "WIDE")) {
+                set64(d, sum.longValue());
+            } else {
+                // high word of the 64-bit product plus the 64-bit addend
+                java.math.BigInteger full = signed ? java.math.BigInteger.valueOf(a * b).add(c) : sum;
+                set(d, full.shiftRight(32).intValue());
+            }
+            if (carryOut != null) {
+                setP(carryOut, sum.testBit(64));
+            }
             return;
         }
-        set(d, s32(i, 0) * s32(i, 1) + s32(i, 2));
+        int r = s32(i, 0) * s32(i, 1) + s32(i, 2);
+        if (has(i, "X")) {
+            r += pr(i, 3) ? 1 : 0;
+        }
+        set(d, r);
     }
 
     private void shf(Instr i) {

@@ -228,5 +228,4 @@ final class TestLoweringContext implements LoweringContext {
     public UnsupportedFeatureException unsupported(String what) {
         return new UnsupportedFeatureException("test.ptx", 1, what + " not yet supported");
     }
-
 }

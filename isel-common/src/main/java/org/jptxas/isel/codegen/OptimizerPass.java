@@ -1,0 +1,44 @@
+package org.jptxas.isel.codegen;
+
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.ir.OriFunction;
+import org.jptxas.ori.opt.OptPipeline;
+
+/**
+ * The mid-level optimizer ({@link OptPipeline} of the {@code -O} level) as one stage; every inner pass is reported
+ * to the {@link IrObserver} under its own name ({@code --dump-ir=constfold}), and {@code --verify-ir} checks after
+ * each one.
+ */
+public final class OptimizerPass implements OriPass {
+    @Override
+    public String name() {
+        return "opt";
+    }
+
+    @Override
+    public void run(OriFunction function, CodegenContext cx) throws CompilationException {
+        OptPipeline p = OptPipeline.forLevel(cx.options().optLevel()).observedBy((pass, f, changed) -> {
+            try {
+                cx.observer().afterPass(pass.name(), f);
+            } catch (CompilationException e) {
+                throw new Observed(e);
+            }
+        });
+        try {
+            p.run(function, cx.target());
+        } catch (Observed o) {
+            throw o.cause;
+        }
+    }
+
+    /** Carries the observer's checked exception through the optimizer. */
+    private static final class Observed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient CompilationException cause;
+
+        Observed(CompilationException cause) {
+            super(null, null, false, false);
+            this.cause = cause;
+        }
+    }
+}
