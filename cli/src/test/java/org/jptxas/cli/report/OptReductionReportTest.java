@@ -61,6 +61,8 @@ class OptReductionReportTest {
                     continue;
                 }
                 int n0 = f.body().instructionCount();
+                // A device function's parameters are read before any write: the input's own problems are not ours.
+                List<String> input = IrVerifier.verify(f.name(), f.body());
                 int[] last = {n0};
                 try {
                     OptPipeline.forLevel(3).verifying(true).observedBy((Pass p, OriFunction fn, boolean changed) -> {
@@ -72,7 +74,8 @@ class OptReductionReportTest {
                     broken.add(name + " " + f.name() + ": " + e.getMessage());
                     continue;
                 }
-                List<String> problems = IrVerifier.verify(f.name(), f.body());
+                List<String> problems = new ArrayList<>(IrVerifier.verify(f.name(), f.body()));
+                problems.removeAll(input);
                 if (!problems.isEmpty()) {
                     broken.add(name + " " + f.name() + ": " + problems.get(0));
                 }

@@ -35,6 +35,16 @@ public final class DeadCodeElimination implements Pass {
         Map<Instr, Boolean> live = new IdentityHashMap<>();
         Deque<Instr> work = new ArrayDeque<>();
         List<BasicBlock> blocks = body.blocks();
+        java.util.Set<Key> read = new java.util.HashSet<>();
+        if (!cx.entry()) {
+            for (BasicBlock b : blocks) {
+                for (Instr in : b.instrs()) {
+                    for (Reg r : in.usedRegs()) {
+                        read.add(new Key(r.file(), r.index()));
+                    }
+                }
+            }
+        }
         for (BasicBlock b : blocks) {
             for (Instr in : b.instrs()) {
                 for (Reg d : in.dsts()) {
@@ -43,6 +53,7 @@ public final class DeadCodeElimination implements Pass {
                     }
                 }
                 boolean root = !OpInfo.isPure(in) && cfg.isReachable(b.id()) || writesPhysical(in)
+                        || !cx.entry() && writesUnread(in, read)
                         || b.id() == blocks.size() - 1 && in == b.last() && in.isTerminator();
                 if (root) {
                     live.put(in, true);
@@ -68,6 +79,16 @@ public final class DeadCodeElimination implements Pass {
             changed |= b.instrs().removeIf(in -> !live.containsKey(in));
         }
         return changed;
+    }
+
+    /** A device function's write of a register its body never reads: possibly a result, live at RET. */
+    private static boolean writesUnread(Instr in, java.util.Set<Key> read) {
+        for (Reg d : in.dsts()) {
+            if (d.virtual() && !read.contains(new Key(d.file(), d.index()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean writesPhysical(Instr in) {

@@ -84,6 +84,8 @@ final class RandomPrograms {
                 emitted += triangle();
             } else if (region == 2) {
                 emitted += diamond();
+            } else if (region == 3 && rnd.nextInt(3) == 0) {
+                emitted += earlyExit();
             } else {
                 randomInstr();
                 emitted++;
@@ -100,6 +102,28 @@ final class RandomPrograms {
         }
         emit(ins("EXIT", List.of(), List.of()));
         return body;
+    }
+
+    /** A bounds check: {@code @P BRA exit} over the rest, the exit block laid out right after the branch's fall-through. */
+    private int earlyExit() {
+        Reg p = pickPred();
+        int exitId = cur.id() + 2;
+        Instr br = ins("BRA", List.of(), List.of(), Src.of(new BlockLabel(exitId)));
+        br.setGuard(new Guard(p, rnd.nextBoolean()));
+        emit(br);
+        cur = body.addBlock(null);
+        randomInstr();
+        emit(ins("BRA", List.of(), List.of(), Src.of(new BlockLabel(exitId + 1))));
+        cur = body.addBlock(null);
+        if (rnd.nextBoolean()) {
+            int slot = 0;
+            for (Reg r : regs) {
+                emit(ins("STS", List.of(), List.of(), Src.of(Addr.of(Reg.RZ, 0x200 + 4L * slot++)), Src.of(r)));
+            }
+        }
+        emit(ins("EXIT", List.of(), List.of()));
+        cur = body.addBlock(null);
+        return 1;
     }
 
     private int triangle() {

@@ -20,6 +20,8 @@ final class LinearScan {
     private final LiveInterval[] all;
     private final int[][] hints;
     private final BitSet spilled;
+    /** One past the highest register handed out so far. */
+    private int high;
 
     private LinearScan(RegFile file, boolean[] allowed, LiveInterval[] all, int[][] hints, BitSet spilled) {
         this.file = file;
@@ -98,6 +100,7 @@ final class LinearScan {
             }
             int reg = choose(cur, blocked);
             if (reg >= 0) {
+                high = Math.max(high, reg + cur.comps);
                 cur.reg = reg;
                 active.add(cur);
                 continue;
@@ -137,6 +140,18 @@ final class LinearScan {
             }
         }
         int align = alignment(cur.comps);
+        if (cur.comps <= 2) {
+            // Fill holes first: a register whose aligned buddy (the other half of its pair, or the other pair of
+            // its quad) is taken, so that free aligned pairs and quads stay whole for the tuples that need them.
+            int span = 2 * align;
+            for (int r = 0; r + cur.comps <= Math.min(high, allowed.length); r += align) {
+                int buddy = r ^ align;
+                if (fits(r, cur.comps, blocked) && buddy + align <= allowed.length
+                        && !fits(buddy, cur.comps, blocked) && r / span == buddy / span) {
+                    return r;
+                }
+            }
+        }
         for (int r = 0; r + cur.comps <= allowed.length; r += align) {
             if (fits(r, cur.comps, blocked)) {
                 return r;

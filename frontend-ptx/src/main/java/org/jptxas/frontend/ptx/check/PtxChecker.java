@@ -314,6 +314,7 @@ public final class PtxChecker {
         if (f.body() == null) {
             return;
         }
+        minnctapersmNeedsThreadBound(f);
         Scope params = new Scope(moduleScope);
         for (VariableDecl p : f.returns()) {
             parameterSpace(f, p);
@@ -326,6 +327,20 @@ public final class PtxChecker {
         Set<String> declaredInBody = new HashSet<>();
         collectDeclaredNames(f.body(), declaredInBody);
         new BodyChecker(declaredInBody).block(f.body(), params);
+    }
+
+    /** ptxas warns, at the body's closing brace, that .minnctapersm alone has no effect. */
+    private void minnctapersmNeedsThreadBound(FunctionDecl f) {
+        boolean min = false;
+        boolean threads = false;
+        for (TuningDirective t : f.tuning()) {
+            min |= t.kind() == TuningDirective.Kind.MINNCTAPERSM;
+            threads |= t.kind() == TuningDirective.Kind.MAXNTID || t.kind() == TuningDirective.Kind.REQNTID;
+        }
+        if (min && !threads) {
+            diagnostics.add(new Diagnostic(Severity.WARNING, fileName, f.body().end().line(),
+                    ".minnctapersm is ignored when neither .maxntid nor .reqntid is specified."));
+        }
     }
 
     private void parameterSpace(FunctionDecl f, VariableDecl p) {

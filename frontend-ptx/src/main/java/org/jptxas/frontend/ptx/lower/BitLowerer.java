@@ -118,7 +118,8 @@ public final class BitLowerer implements InstructionLowerer {
             }
             case "bfe" -> {
                 if (wide) {
-                    throw cx.unsupported(insn.fullName());
+                    bfe64(insn, cx, m, t);
+                    return;
                 }
                 Reg d = cx.dst(insn.operands().get(0), t);
                 Src a = cx.src(insn.operands().get(1), t);
@@ -132,7 +133,8 @@ public final class BitLowerer implements InstructionLowerer {
             }
             case "bfi" -> {
                 if (wide) {
-                    throw cx.unsupported(insn.fullName());
+                    bfi64(insn, cx, m, t);
+                    return;
                 }
                 Reg d = cx.dst(insn.operands().get(0), t);
                 Src f = cx.src(insn.operands().get(1), t);
@@ -162,6 +164,73 @@ public final class BitLowerer implements InstructionLowerer {
             }
             default -> throw cx.unsupported(insn.fullName());
         }
+    }
+
+    /** (0:1) << l - 1: the 64-bit mask of the low {@code l} bits (all ones from 64 on). */
+    private static Reg lowMask64(MathEmitter m, Object l) {
+        Reg one = m.r(), k = m.r2(), mk = m.r2(), c = m.p();
+        m.mov(one, 1);
+        m.shf("L.U32", k.component(0), one, l, RZ);
+        m.shf("L.U64.HI", k.component(1), one, l, RZ);
+        m.emit("IADD3", "", java.util.List.of(mk.component(0), c, MathEmitter.PT), k.component(0), -1, RZ);
+        m.emit("IADD3", "X", java.util.List.of(mk.component(1), MathEmitter.PT, MathEmitter.PT), k.component(1), -1,
+                RZ, c, MathEmitter.not(MathEmitter.PT));
+        return mk;
+    }
+
+    private static void bfe64(Instruction insn, LoweringContext cx, MathEmitter m, PtxType t) {
+        Reg d = cx.dst(insn.operands().get(0), t);
+        Src a = cx.src(insn.operands().get(1), t);
+        Object p = byteOf(m, cx.src(insn.operands().get(2), PtxType.U32));
+        Object l = byteOf(m, cx.src(insn.operands().get(3), PtxType.U32));
+        boolean signed = MathTypes.isSigned(t);
+        Reg s = m.r2();
+        m.shf(signed ? "R.S64" : "R.U64", s.component(0), part(a, 0), p, part(a, 1));
+        m.shf(signed ? "R.S32.HI" : "R.U32.HI", s.component(1), RZ, p, part(a, 1));
+        if (!signed) {
+            Reg mk = lowMask64(m, l);
+            Reg lo = m.r(), hi = m.r();
+            m.lop3(lo, s.component(0), mk.component(0), RZ, 0xc0);
+            m.lop3(hi, s.component(1), mk.component(1), RZ, 0xc0);
+            m.mov(d.component(0), lo);
+            m.mov(d.component(1), hi);
+            return;
+        }
+        // sign-extend from bit len-1: shift left by 64-len, then arithmetic right; len 0 gives 0, len >= 64 keeps s
+        Reg k = m.r(), sh = m.r2(), r = m.r2(), zero = m.p(), all = m.p(), lo = m.r(), hi = m.r();
+        m.iadd3(k, MathEmitter.neg(l instanceof Reg lr ? lr : m.imm(l)), 0x40, RZ);
+        m.shf("L.U32", sh.component(0), s.component(0), k, RZ);
+        m.shf("L.U64.HI", sh.component(1), s.component(0), k, s.component(1));
+        m.shf("R.S64", r.component(0), sh.component(0), k, sh.component(1));
+        m.shf("R.S32.HI", r.component(1), RZ, k, sh.component(1));
+        m.isetp("EQ.U32", zero, l, RZ);
+        m.isetp("GE.U32", all, l, 0x40);
+        m.sel(lo, s.component(0), r.component(0), all);
+        m.sel(hi, s.component(1), r.component(1), all);
+        m.sel(lo, RZ, lo, zero);
+        m.sel(hi, RZ, hi, zero);
+        m.mov(d.component(0), lo);
+        m.mov(d.component(1), hi);
+    }
+
+    private static void bfi64(Instruction insn, LoweringContext cx, MathEmitter m, PtxType t) {
+        Reg d = cx.dst(insn.operands().get(0), t);
+        Src f = cx.src(insn.operands().get(1), t);
+        Src b = cx.src(insn.operands().get(2), t);
+        Object p = byteOf(m, cx.src(insn.operands().get(3), PtxType.U32));
+        Object l = byteOf(m, cx.src(insn.operands().get(4), PtxType.U32));
+        Reg mk = lowMask64(m, l);
+        Reg fm0 = m.r(), fm1 = m.r(), ms0 = m.r(), ms1 = m.r(), fs0 = m.r(), fs1 = m.r(), lo = m.r(), hi = m.r();
+        m.lop3(fm0, mk.component(0), part(f, 0), RZ, 0xc0);
+        m.lop3(fm1, mk.component(1), part(f, 1), RZ, 0xc0);
+        m.shf("L.U32", ms0, mk.component(0), p, RZ);
+        m.shf("L.U32", fs0, fm0, p, RZ);
+        m.shf("L.U64.HI", ms1, mk.component(0), p, mk.component(1));
+        m.shf("L.U64.HI", fs1, fm0, p, fm1);
+        m.lop3(lo, fs0, part(b, 0), ms0, 0xf4);
+        m.lop3(hi, fs1, part(b, 1), ms1, 0xf4);
+        m.mov(d.component(0), lo);
+        m.mov(d.component(1), hi);
     }
 
     /** The low byte of a position/length operand (PTX takes them modulo 256). */

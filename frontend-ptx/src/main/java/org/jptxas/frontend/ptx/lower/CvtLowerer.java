@@ -45,6 +45,23 @@ public final class CvtLowerer implements InstructionLowerer {
         String rnd = MathTypes.rounding(insn);
         boolean sat = insn.hasModifier("sat");
         boolean ftz = insn.hasModifier("ftz");
+        if (fp8(insn, cx, m, dt, st)) {
+            return;
+        }
+        if (dt == PtxType.TF32 && st == PtxType.F32 && "rna".equals(MathTypes.rounding(insn)) && !insn.hasModifier("relu")
+                && !insn.hasModifier("satfinite")) {
+            // round to nearest, ties away, at bit 13 (finite inputs only), then clear the 13 low bits
+            Reg d = cx.dst(insn.operands().get(0), PtxType.B32);
+            Src x = cx.src(insn.operands().get(1), st);
+            m.ownControl();
+            Reg t = m.r(), p = m.p();
+            m.mov(t, x);
+            m.fsetp("GEU", p, abs(t), Float.POSITIVE_INFINITY);
+            m.atNot(p).iadd3(t, t, 0x1000, RZ);
+            m.lop3(d, t, 0xffffe000, RZ, 0xc0);
+            m.finish();
+            return;
+        }
         if (insn.hasModifier("relu") || insn.hasModifier("satfinite") || insn.operands().size() != 2) {
             if ((dt == PtxType.F16X2 || dt == PtxType.BF16X2) && st == PtxType.F32 && insn.operands().size() == 3) {
                 packF16x2(insn, cx, m, dt, rnd);
@@ -66,6 +83,36 @@ public final class CvtLowerer implements InstructionLowerer {
         } else {
             floatToFloat(cx, insn, m, d, dt, s, st, rnd, sat, ftz);
         }
+    }
+
+    /** The fp8 pair conversions of sm_89+: f16x2 from e4m3x2/e5m2x2 (UNPACK_B), e4m3x2/e5m2x2 from two f32. */
+    private static boolean fp8(Instruction insn, LoweringContext cx, MathEmitter m, PtxType dt, PtxType st)
+            throws CompilationException {
+        boolean fromFp8 = st == PtxType.E4M3X2 || st == PtxType.E5M2X2;
+        boolean toFp8 = dt == PtxType.E4M3X2 || dt == PtxType.E5M2X2;
+        if (!fromFp8 && !toFp8) {
+            return false;
+        }
+        if (cx.target().sm() < 89) {
+            throw cx.unsupported(insn.fullName() + " (needs sm_89)");
+        }
+        if (fromFp8 && dt == PtxType.F16X2) {
+            Reg d = cx.dst(insn.operands().get(0), dt);
+            Src a = cx.src(insn.operands().get(1), st);
+            String f = st == PtxType.E4M3X2 ? "E4M3" : "E5M2";
+            m.op("F2FP", "F16." + f + ".UNPACK_B" + (insn.hasModifier("relu") ? ".RELU" : ""), d, a);
+            return true;
+        }
+        if (toFp8 && st == PtxType.F32 && insn.operands().size() == 3 && insn.hasModifier("satfinite")) {
+            Reg d = cx.dst(insn.operands().get(0), dt);
+            Src a = cx.src(insn.operands().get(1), st);
+            Src b = cx.src(insn.operands().get(2), st);
+            String f = dt == PtxType.E4M3X2 ? "E4M3" : "E5M2";
+            m.op("F2FP", "SATFINITE." + f + ".F32.PACK_AB_MERGE_C" + (insn.hasModifier("relu") ? ".RELU" : ""), d, a,
+                    b, RZ);
+            return true;
+        }
+        throw cx.unsupported(insn.fullName());
     }
 
     // ---- integer <- integer ----

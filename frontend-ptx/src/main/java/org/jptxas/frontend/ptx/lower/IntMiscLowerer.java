@@ -48,7 +48,8 @@ public final class IntMiscLowerer implements InstructionLowerer {
             case "sad" -> {
                 PtxType t = types.get(0);
                 if (t.sizeBytes() == 8) {
-                    throw cx.unsupported(insn.fullName());
+                    sad64(insn, cx, m, t);
+                    return;
                 }
                 Reg d = cx.dst(insn.operands().get(0), t);
                 Src a = cx.src(insn.operands().get(1), t);
@@ -109,6 +110,30 @@ public final class IntMiscLowerer implements InstructionLowerer {
             case "testp" -> testp(insn, cx, m, types.get(0));
             default -> throw cx.unsupported(insn.fullName());
         }
+    }
+
+    /** sad.{s64,u64}: |a - b| + c with 64-bit carry chains (ptxas's sequence). */
+    private static void sad64(Instruction insn, LoweringContext cx, MathEmitter m, PtxType t) {
+        Reg d = cx.dst(insn.operands().get(0), t);
+        Reg a = F64Sequences.pair(m, cx.src(insn.operands().get(1), t));
+        Reg b = F64Sequences.pair(m, cx.src(insn.operands().get(2), t));
+        Reg c = F64Sequences.pair(m, cx.src(insn.operands().get(3), t));
+        boolean signed = MathTypes.isSigned(t);
+        Reg ge = m.p(), p1 = m.p(), p2 = m.p(), c3 = m.p();
+        Reg d0 = m.r(), d1 = m.r(), e0 = m.r(), e1 = m.r(), s0 = m.r(), s1 = m.r(), lo = m.r(), hi = m.r();
+        Reg a0 = a.component(0), a1 = a.component(1), b0 = b.component(0), b1 = b.component(1);
+        m.isetp("GE.U32", ge, a0, b0);
+        m.emit("IADD3", "", List.of(d0, p1, PT), a0, MathEmitter.neg(b0), RZ);
+        m.emit("IADD3", "", List.of(e0, p2, PT), MathEmitter.neg(a0), b0, RZ);
+        m.emit("ISETP", (signed ? "GE" : "GE.U32") + ".AND.EX", List.of(ge, PT), a1, b1, PT, ge);
+        m.emit("IMAD", "X", List.of(d1), a1, 1, MathEmitter.not(b1), p1);
+        m.emit("IADD3", "X", List.of(e1, PT, PT), MathEmitter.not(a1), b1, RZ, p2, MathEmitter.not(PT));
+        m.sel(s0, d0, e0, ge);
+        m.sel(s1, d1, e1, ge);
+        m.emit("IADD3", "", List.of(lo, c3, PT), c.component(0), s0, RZ);
+        m.emit("IADD3", "X", List.of(hi, PT, PT), c.component(1), s1, RZ, c3, MathEmitter.not(PT));
+        m.mov(d.component(0), lo);
+        m.mov(d.component(1), hi);
     }
 
     private static void extend24(MathEmitter m, Reg d, Src s, boolean signed) {

@@ -80,13 +80,19 @@ public interface LoweringContext {
      * variable ({@code param0}, {@code retval0}). In a lowered {@code .func}, the parameters' registers are the first
      * virtual registers created, in declaration order, then the return values' (R file; sizes by type).
      */
-    Reg paramRegister(org.jptxas.frontend.ptx.ast.Expr.SymbolRef param);
+    default Reg paramRegister(org.jptxas.frontend.ptx.ast.Expr.SymbolRef param) {
+        throw new UnsupportedOperationException("paramRegister: not provided by " + getClass().getSimpleName());
+    }
 
     /** The block a PTX label starts ({@code bra $L__BB0_2}). */
-    BasicBlock branchTarget(org.jptxas.frontend.ptx.ast.Expr.SymbolRef label);
+    default BasicBlock branchTarget(org.jptxas.frontend.ptx.ast.Expr.SymbolRef label) {
+        throw new UnsupportedOperationException("branchTarget: not provided by " + getClass().getSimpleName());
+    }
 
     /** True when lowering a kernel ({@code .entry}); {@code ret} becomes {@code EXIT} there. */
-    boolean isKernel();
+    default boolean isKernel() {
+        return true;
+    }
 
     /** The error for valid PTX that jptxas does not lower yet, positioned at the instruction. */
     UnsupportedFeatureException unsupported(String what);

@@ -99,8 +99,28 @@ final class ParseSupport {
             return;
         }
         lastSyntaxErrorLine = line;
+        if (bad != null && bad.kind != PtxGrammarConstants.EOF && preprocessorDirective(bad, line)) {
+            return;
+        }
         String near = bad == null || bad.kind == PtxGrammarConstants.EOF ? "" : shown(bad);
         fatal(line, "Parsing error near '" + near + "': syntax error");
+    }
+
+    /**
+     * ptxas 13's macro preprocessor runs before its scanner but is closed to users: every {@code .IF} conditional is
+     * "ill formed" (fatal), and a {@code .MACRO} definition is an unimplemented feature (an error; scanning goes on).
+     * jptxas reports them the same way rather than as plain syntax errors.
+     */
+    private boolean preprocessorDirective(Token bad, int line) {
+        if (".IF".equals(bad.image)) {
+            fatal(line, "Ill formed conditional");
+            throw new AbortParse();
+        }
+        if (".MACRO".equals(bad.image)) {
+            diagnostics.add(Diagnostic.error(fileName, line, "Unimplemented feature: macro definitions"));
+            return true;
+        }
+        return false;
     }
 
     private static String shown(Token t) {

@@ -44,6 +44,26 @@ class DiagnosticsTest {
     }
 
     @Test
+    void preprocessorDirectivesAreRefusedAsPtxas13RefusesThem() {
+        // ptxas 13: "line 4; fatal   : Ill formed conditional" for any .IF, then it stops.
+        assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Ill formed conditional"),
+                diagnostics(HEADER + ".IF 1\n.ENDIF\n.visible .entry k()\n{\nret;\n}\n"));
+        // ptxas 13: "line 4; error   : Unimplemented feature: macro definitions", then a syntax error at .ENDM.
+        List<String> d = diagnostics(HEADER + ".MACRO FOO\nret;\n.ENDM\n.visible .entry k()\n{\nret;\n}\n");
+        assertEquals("jptxas bad.ptx, line 4; error   : Unimplemented feature: macro definitions", d.get(0));
+        assertTrue(d.size() > 1, d::toString);
+    }
+
+    @Test
+    void minnctapersmAloneIsIgnoredWithPtxassWarningAtTheClosingBrace() {
+        // ptxas 13: "w.ptx, line 7; warning : .minnctapersm is ignored when neither .maxntid nor .reqntid is specified."
+        assertEquals(List.of("jptxas bad.ptx, line 7; warning : .minnctapersm is ignored when neither .maxntid nor"
+                + " .reqntid is specified."),
+                diagnostics(HEADER + ".visible .entry k() .minnctapersm 2\n{\n ret;\n}\n"));
+        assertEquals(List.of(), diagnostics(HEADER + ".visible .entry k() .maxntid 128 .minnctapersm 2\n{\n ret;\n}\n"));
+    }
+
+    @Test
     void unknownSymbolsAreAllReported() {
         assertEquals(List.of("jptxas bad.ptx, line 7; error   : Unknown symbol '%q'",
                 "jptxas bad.ptx, line 8; error   : Unknown symbol '%z'"),

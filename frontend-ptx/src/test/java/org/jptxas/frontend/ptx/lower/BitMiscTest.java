@@ -30,7 +30,7 @@ class BitMiscTest {
                         : new BitLowerer(), ptx);
         Random rnd = new Random(ptx.hashCode());
         int[] vs = values(rnd);
-        for (int k = 0; k < 3000; k++) {
+        for (int k = 0; k < 1500; k++) {
             int a = vs[rnd.nextInt(vs.length)], b = vs[rnd.nextInt(vs.length)], c = vs[rnd.nextInt(vs.length)];
             int e = rnd.nextInt(40);
             if (smallC) {
@@ -202,6 +202,58 @@ class BitMiscTest {
                     };
                     assertEquals(want, ev.getP(th.r("%p")), "testp." + cls + "." + ty + " " + x);
                 }
+            }
+        }
+    }
+
+    static long bfe64(long a, int pos, int len, boolean signed) {
+        pos &= 0xff;
+        len &= 0xff;
+        boolean sbit = signed && len != 0 && ((a >>> Math.min(pos + len - 1, 63)) & 1) != 0;
+        long d = 0;
+        for (int i = 0; i <= 63; i++) {
+            long bit = (i < len && pos + i <= 63) ? (a >>> (pos + i)) & 1 : (sbit ? 1 : 0);
+            d |= bit << i;
+        }
+        return d;
+    }
+
+    static long bfi64(long a, long b, int pos, int len) {
+        pos &= 0xff;
+        len &= 0xff;
+        long d = b;
+        for (int i = 0; i < len && pos + i <= 63; i++) {
+            d = (d & ~(1L << (pos + i))) | (((a >>> i) & 1) << (pos + i));
+        }
+        return d;
+    }
+
+    @Test
+    void sixtyFourBitFieldsAndSad() {
+        Random rnd = new Random(11);
+        for (String ptx : new String[] {"bfe.u64 %d, %a, %p, %l", "bfe.s64 %d, %a, %p, %l", "bfi.b64 %d, %a, %b, %p, %l",
+            "sad.s64 %d, %a, %b, %c", "sad.u64 %d, %a, %b, %c"}) {
+            PtxType t = ptx.contains("s64") ? PtxType.S64 : ptx.contains("u64") ? PtxType.U64 : PtxType.B64;
+            Harness h = new Harness().reg("%a", t).reg("%b", t).reg("%c", t).reg("%d", t).reg("%p", PtxType.U32)
+                    .reg("%l", PtxType.U32).lower(ptx.startsWith("sad") ? new IntMiscLowerer() : new BitLowerer(), ptx);
+            for (int k = 0; k < 1500; k++) {
+                long a = rnd.nextLong() >> rnd.nextInt(64), b = rnd.nextLong() >> rnd.nextInt(64), c = rnd.nextLong();
+                int p = rnd.nextInt(5) == 0 ? rnd.nextInt() : rnd.nextInt(72), l = rnd.nextInt(5) == 0 ? rnd.nextInt() : rnd.nextInt(72);
+                OriEvaluator ev = h.eval();
+                ev.set64(h.r("%a"), a);
+                ev.set64(h.r("%b"), b);
+                ev.set64(h.r("%c"), c);
+                ev.set(h.r("%p"), p);
+                ev.set(h.r("%l"), l);
+                ev.run();
+                long want = switch (ptx.substring(0, 7)) {
+                    case "bfe.u64" -> bfe64(a, p, l, false);
+                    case "bfe.s64" -> bfe64(a, p, l, true);
+                    case "bfi.b64" -> bfi64(a, b, p, l);
+                    case "sad.s64" -> (a >= b ? a - b : b - a) + c;
+                    default -> (Long.compareUnsigned(a, b) >= 0 ? a - b : b - a) + c;
+                };
+                assertEquals(want, ev.get64(h.r("%d")), ptx + " a=" + a + " b=" + b + " p=" + p + " l=" + l);
             }
         }
     }

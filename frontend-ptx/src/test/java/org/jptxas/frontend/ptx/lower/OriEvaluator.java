@@ -160,7 +160,7 @@ final class OriEvaluator {
         } else {
             long bits = ((Imm) s.value()).bits();
             // a 32-bit immediate of a double instruction is the high word (as SASS takes f64 immediates)
-            v = Double.longBitsToDouble(bits);
+            v = Double.longBitsToDouble((bits >>> 32) == 0 ? bits << 32 : bits);
         }
         if (s.abs()) {
             v = Math.abs(v);
@@ -234,6 +234,8 @@ final class OriEvaluator {
         switch (op) {
             case "MOV" -> set(d.get(0), s32(i, 0));
             case "IMAD" -> imad(i);
+            case "IMAD_WIDE" -> imad(new Instr(i.op(), java.util.stream.Stream.concat(java.util.stream.Stream.of("WIDE"),
+                    i.mods().stream()).toList(), i.dsts(), i.srcs(), i.guard(), i.line()));
             case "IADD3" -> {
                 long sum = 0;
                 for (int k = 0; k < 3; k++) {
