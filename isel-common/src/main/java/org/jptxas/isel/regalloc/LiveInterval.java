@@ -136,6 +136,11 @@ final class LiveInterval {
         return false;
     }
 
+    /** Whether the two intervals share a position anywhere (whole intervals, ignoring cursors). */
+    boolean overlapsWhole(LiveInterval o) {
+        return !overlapsOnlyWithin(o, 0, 0);
+    }
+
     /** Whether every position both intervals cover lies in [lo, hi) (whole intervals, ignoring cursors). */
     boolean overlapsOnlyWithin(LiveInterval o, int lo, int hi) {
         int i = 0;
