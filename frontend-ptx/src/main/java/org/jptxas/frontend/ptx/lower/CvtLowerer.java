@@ -474,7 +474,10 @@ public final class CvtLowerer implements InstructionLowerer {
                             // a result below 2^-126 before rounding flushes to a signed zero
                             m.ownControl();
                             Reg p = m.p();
-                            m.dsetp("GEU", p, abs(s), (double) Float.MIN_NORMAL);
+                            // |s| >= 2^-126 (or NaN) from the high word alone: 2^-126 is 0x38100000_00000000
+                            Reg ah = m.r();
+                            m.lop3(ah, hi(s), 0x7fffffff, RZ, 0xc0);
+                            m.isetp("GE.U32", p, ah, 0x38100000);
                             m.atNot(p).fmul("", t, t, Float.MIN_NORMAL);
                         }
                         if (sat) {

@@ -216,7 +216,7 @@ final class F64Sequences {
         // slow path: NaN, zero, infinity, denormal inputs and inputs whose reciprocal is denormal
         BasicBlock nan = m.newBlock(), small = m.newBlock();
         Reg ax = m.r(), axm1 = m.r();
-        m.dsetp("GTU", p0, abs(x), Double.POSITIVE_INFINITY);
+        m.dsetp("NAN", p0, x, x);
         m.braIf(p0, false, nan);
         m.lop3(ax, xh, 0x7fffffff, RZ, 0xc0);
         m.iadd3(axm1, ax, -1, RZ);
@@ -365,13 +365,17 @@ final class F64Sequences {
         m.dsetp("NEU", p0, x, RZ);
         m.lop3(sign, xh, 0x80000000, RZ, 0xc0);
         m.braIf(p0, true, zero);
-        m.dsetp("GTU", p0, abs(x), Double.POSITIVE_INFINITY);
+        m.dsetp("NAN", p0, x, x);
         m.braIf(p0, false, nanIn);
         m.isetp("NE", p0, sign, RZ);
         m.at(p0).mov(res.component(0), RZ);
         m.at(p0).mov(res.component(1), 0xfff80000);
         m.braIf(p0, false, done);
-        m.dsetp("NEU", p0, abs(x), Double.POSITIVE_INFINITY);
+        // not infinite: |x|'s high word is not 0x7ff00000 or its low word is not zero (no f64 immediate compares)
+        Reg ax = m.r();
+        m.lop3(ax, xh, 0x7fffffff, RZ, 0xc0);
+        m.isetp("NE.U32", p0, ax, 0x7ff00000);
+        m.isetp("NE.U32", "OR", p0, x.component(0), RZ, p0);
         m.atNot(p0).mov(res.component(0), RZ);
         m.atNot(p0).mov(res.component(1), RZ);
         m.braIf(p0, true, done);
