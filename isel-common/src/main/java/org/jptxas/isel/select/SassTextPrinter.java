@@ -294,7 +294,9 @@ public final class SassTextPrinter {
             t = "-" + t;
         }
         if (src.not()) {
-            t = "!" + t;
+            // a predicate's negation is !P; a general register's bitwise complement is ~R (IADD3.X ~R5, LOP3 inputs)
+            boolean predicate = src.value() instanceof Reg r && r.file().isPredicate();
+            t = (predicate ? "!" : "~") + t;
         }
         return t;
     }
