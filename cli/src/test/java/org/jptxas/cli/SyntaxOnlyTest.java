@@ -45,9 +45,11 @@ class SyntaxOnlyTest {
 
     @Test
     void compilingAValidFileStopsAtCodeGenerationWithoutOutput() throws IOException {
-        CliRun r = run("k.ptx", GOOD, "-arch=sm_90", "k.ptx", "-o", "k.cubin");
+        // an instruction code generation does not handle yet (the trivial GOOD kernel compiles now)
+        String unsupported = GOOD.replace("ret;", "pmevent 1;\nret;");
+        CliRun r = run("k.ptx", unsupported, "-arch=sm_90", "k.ptx", "-o", "k.cubin");
         assertEquals(255, r.exitCode());
-        assertTrue(r.err().contains("is not yet supported"), r.err());
+        assertTrue(r.err().contains("Instruction 'pmevent' not yet supported"), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
         assertFalse(Files.exists(dir.resolve("k.cubin")));
     }

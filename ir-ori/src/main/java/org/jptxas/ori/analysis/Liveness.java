@@ -15,7 +15,8 @@ import org.jptxas.ori.ir.RegFile;
 /**
  * Live virtual registers at block boundaries, by backward data flow over bit sets. Each virtual register is one
  * bit whatever its tuple size. A guarded definition does not kill: the old value survives where the guard is false;
- * neither does a definition of one part of a tuple (the other parts survive).
+ * neither does a definition of one part of a tuple (the other parts survive), unless the block writes every part
+ * before reading the old ones (a 64-bit value computed half by half).
  */
 public final class Liveness {
     private final Map<RegFile, Integer> base = new EnumMap<>(RegFile.class);
@@ -35,12 +36,16 @@ public final class Liveness {
         BitSet[] def = new BitSet[n];
         liveIn = new BitSet[n];
         liveOut = new BitSet[n];
+        // Parts of each tuple written (unguarded) so far in the block: once every part is, the tuple is defined.
+        int[] partsWritten = new int[width];
+        java.util.List<Integer> touched = new java.util.ArrayList<>();
         for (BasicBlock b : body.blocks()) {
             BitSet u = new BitSet(width);
             BitSet d = new BitSet(width);
             for (Instr in : b.instrs()) {
                 for (Reg r : in.usedRegs()) {
-                    if (r.virtual() && !d.get(key(r))) {
+                    if (r.virtual() && !d.get(key(r))
+                            && (!r.isPart() || (partsWritten[key(r)] & (1 << r.part())) == 0)) {
                         u.set(key(r));
                     }
                 }
@@ -48,10 +53,23 @@ public final class Liveness {
                     for (Reg r : in.dsts()) {
                         if (r.virtual() && !r.isPart()) {
                             d.set(key(r));
+                        } else if (r.virtual()) {
+                            int k = key(r);
+                            if (partsWritten[k] == 0) {
+                                touched.add(k);
+                            }
+                            partsWritten[k] |= 1 << r.part();
+                            if (partsWritten[k] == (1 << r.comps()) - 1) {
+                                d.set(k);
+                            }
                         }
                     }
                 }
             }
+            for (int k : touched) {
+                partsWritten[k] = 0;
+            }
+            touched.clear();
             use[b.id()] = u;
             def[b.id()] = d;
             liveIn[b.id()] = (BitSet) u.clone();

@@ -26,7 +26,7 @@ public final class AllocationVerifier {
     private final RegisterLimits limits;
     private final int[] base = new int[RegFile.values().length];
     private final int width;
-    /** Per file and physical unit, the keys of the virtual registers assigned over it. */
+    /** Per file and physical unit, the components (4 * key + component) of the virtual registers over it. */
     private final Map<RegFile, List<List<Integer>>> occupants = new EnumMap<>(RegFile.class);
     private final List<String> problems = new ArrayList<>();
 
@@ -107,7 +107,7 @@ public final class AllocationVerifier {
                     if (f.isUniform() && !limits.uniformFile()) {
                         problems.add(v + ": the target has no uniform registers");
                     }
-                    occupants.get(f).get(u).add(base[f.ordinal()] + i);
+                    occupants.get(f).get(u).add(4 * (base[f.ordinal()] + i) + (u - p));
                 }
             }
         }
@@ -116,16 +116,18 @@ public final class AllocationVerifier {
     private void checkDataFlow() {
         Cfg cfg = Cfg.of(body);
         int n = body.blocks().size();
+        int bits = 4 * width;
         BitSet[] definedIn = new BitSet[n];
         BitSet[] clobberedIn = new BitSet[n];
         for (int b = 0; b < n; b++) {
-            definedIn[b] = new BitSet(width);
-            clobberedIn[b] = new BitSet(width);
+            definedIn[b] = new BitSet(bits);
+            clobberedIn[b] = new BitSet(bits);
         }
         for (RegFile f : RegFile.values()) {
             for (int i = 0; i < body.virtualCount(f); i++) {
                 if (assignment.definedAtEntry(Reg.virt(f, i, 1))) {
-                    definedIn[0].set(base[f.ordinal()] + i);
+                    int k = base[f.ordinal()] + i;
+                    definedIn[0].set(4 * k, 4 * k + 4);
                 }
             }
         }
@@ -155,15 +157,30 @@ public final class AllocationVerifier {
         return target.cardinality() != before;
     }
 
+    /** The component bits [from, to) a virtual register operand reads or writes: one part, or the whole tuple. */
+    private int fromBit(Reg r) {
+        return 4 * key(r) + (r.isPart() ? r.part() : 0);
+    }
+
+    private int toBit(Reg r) {
+        return r.isPart() ? fromBit(r) + 1 : 4 * key(r) + r.comps();
+    }
+
     private void transfer(BasicBlock block, BitSet defined, BitSet clobbered, boolean report) {
         List<Instr> instrs = block.instrs();
         for (int i = 0; i < instrs.size(); i++) {
             Instr in = instrs.get(i);
             if (report) {
                 for (Reg r : in.usedRegs()) {
-                    if (r.virtual() && defined.get(key(r)) && clobbered.get(key(r))) {
-                        problems.add(block + " #" + i + " (" + in + "): " + r + " in " + assignment.physical(r)
-                                + " may have been overwritten by another value");
+                    if (!r.virtual()) {
+                        continue;
+                    }
+                    for (int bit = fromBit(r); bit < toBit(r); bit++) {
+                        if (defined.get(bit) && clobbered.get(bit)) {
+                            problems.add(block + " #" + i + " (" + in + "): " + r + " in " + assignment.physical(r)
+                                    + " may have been overwritten by another value");
+                            break;
+                        }
                     }
                 }
             }
@@ -171,20 +188,21 @@ public final class AllocationVerifier {
                 if (r.isZero()) {
                     continue;
                 }
-                int own = r.virtual() ? key(r) : -1;
                 Reg written = r.virtual() ? assignment.physical(r) : r;
                 List<List<Integer>> units = occupants.get(r.file());
+                int ownFrom = r.virtual() ? fromBit(r) : -1;
+                int ownTo = r.virtual() ? toBit(r) : -1;
                 for (int u = written.index(); u < written.index() + written.comps() && u < units.size(); u++) {
                     for (int other : units.get(u)) {
-                        if (other != own && defined.get(other)) {
+                        if ((other < ownFrom || other >= ownTo) && defined.get(other)) {
                             clobbered.set(other);
                         }
                     }
                 }
-                if (own >= 0) {
-                    defined.set(own);
-                    if (in.guard().isAlways() && !r.isPart()) {
-                        clobbered.clear(own);
+                if (r.virtual()) {
+                    defined.set(ownFrom, ownTo);
+                    if (in.guard().isAlways()) {
+                        clobbered.clear(ownFrom, ownTo);
                     }
                 }
             }

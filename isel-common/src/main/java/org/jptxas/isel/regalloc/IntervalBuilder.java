@@ -41,7 +41,11 @@ final class IntervalBuilder {
         for (int b = 0; b < blocks.size(); b++) {
             firstPos[b + 1] = firstPos[b] + 2 * blocks.get(b).instrs().size();
         }
+        int[] results = java.util.stream.IntStream.range(0, width)
+                .filter(k -> values.mentioned(k) && values.fixed(k) >= 0 && values.written(k)).toArray();
         int[] firstDef = new int[width];
+        // Per tuple: the parts that later instructions of the current block write before any read (walking back).
+        int[] partsWritten = new int[width];
         for (int b = blocks.size() - 1; b >= 0; b--) {
             BasicBlock block = blocks.get(b);
             int blockFrom = firstPos[b];
@@ -57,6 +61,15 @@ final class IntervalBuilder {
                 Instr in = instrs.get(i);
                 int pos = blockFrom + 2 * i;
                 boolean unguarded = in.guard().isAlways();
+                if (in.op().name().equals("RET")) {
+                    // A device function's results: the precoloured registers it writes are read by its caller.
+                    for (int k : results) {
+                        if (!liveNow.get(k)) {
+                            intervals[k].addRange(blockFrom, pos + 1);
+                            liveNow.set(k);
+                        }
+                    }
+                }
                 for (Reg r : in.dsts()) {
                     if (!r.virtual()) {
                         continue;
@@ -67,10 +80,17 @@ final class IntervalBuilder {
                     iv.defs++;
                     iv.rematDef = iv.defs == 1 && unguarded && !r.isPart() && rematerializable(in) ? in : null;
                     if (liveNow.get(k)) {
-                        // A guarded write or a write of one part keeps the rest of the old value.
-                        if (unguarded && !r.isPart()) {
+                        // A guarded write keeps the old value; so does a write of one part, unless the later
+                        // instructions of this block write every other part before anything reads the old one.
+                        boolean kills = unguarded && !r.isPart();
+                        if (unguarded && r.isPart()) {
+                            partsWritten[k] |= 1 << r.part();
+                            kills = partsWritten[k] == (1 << r.comps()) - 1;
+                        }
+                        if (kills) {
                             iv.setFrom(pos + 1);
                             liveNow.clear(k);
+                            partsWritten[k] = 0;
                         }
                     } else {
                         iv.addRange(pos + 1, pos + 2);
@@ -87,7 +107,11 @@ final class IntervalBuilder {
                         iv.addRange(blockFrom, pos + 1);
                         liveNow.set(k);
                     }
+                    partsWritten[k] &= r.isPart() ? ~(1 << r.part()) : 0;
                 }
+            }
+            for (int k = liveNow.nextSetBit(0); k >= 0; k = liveNow.nextSetBit(k + 1)) {
+                partsWritten[k] = 0;
             }
             // Live at the block start but never defined on the way here: nothing to keep until the first def.
             liveNow.andNot(defined.inView(b));

@@ -20,6 +20,10 @@ final class LinearScan {
     private final LiveInterval[] all;
     private final int[][] hints;
     private final BitSet spilled;
+    /** One past the highest register handed out so far. */
+    private int high;
+    /** Per register, every interval ever placed over it (stale entries are skipped by checking {@code reg}). */
+    private final List<List<LiveInterval>> placed = new ArrayList<>();
 
     private LinearScan(RegFile file, boolean[] allowed, LiveInterval[] all, int[][] hints, BitSet spilled) {
         this.file = file;
@@ -27,6 +31,87 @@ final class LinearScan {
         this.all = all;
         this.hints = hints;
         this.spilled = spilled;
+    }
+
+    private void recordAt(LiveInterval iv, int reg) {
+        while (placed.size() < reg + iv.comps) {
+            placed.add(new ArrayList<>());
+        }
+        for (int c = 0; c < iv.comps; c++) {
+            placed.get(reg + c).add(iv);
+        }
+    }
+
+    /** Whether {@code iv} could sit at {@code reg} for its whole lifetime, given everything placed so far. */
+    private boolean freeForWhole(LiveInterval iv, int reg) {
+        if (reg % alignment(iv.comps) != 0 || reg + iv.comps > allowed.length) {
+            return false;
+        }
+        for (int u = reg; u < reg + iv.comps; u++) {
+            if (!allowed[u]) {
+                return false;
+            }
+            if (u < placed.size()) {
+                for (LiveInterval o : placed.get(u)) {
+                    if (o != iv && o.reg >= 0 && o.reg <= u && u < o.reg + o.comps && o.overlapsWhole(iv)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Second chance before raising the register count: find an aligned place below {@code high} whose occupants
+     * (among {@code conflicts}; none fixed) can each move to another register below {@code high} that is free for
+     * their whole lifetime; move them and return the place, else -1.
+     */
+    private int makeRoom(LiveInterval cur, List<LiveInterval> conflicts) {
+        int align = alignment(cur.comps);
+        for (int b = 0; b + cur.comps <= high; b += align) {
+            boolean ok = true;
+            for (int c = 0; c < cur.comps && ok; c++) {
+                ok = allowed[b + c];
+            }
+            List<LiveInterval> movers = new ArrayList<>();
+            for (LiveInterval it : conflicts) {
+                if (ok && it.reg >= 0 && it.reg < b + cur.comps && it.reg + it.comps > b) {
+                    ok = it.fixed < 0;
+                    if (!movers.contains(it)) {
+                        movers.add(it);
+                    }
+                }
+            }
+            if (!ok || movers.isEmpty() || movers.size() > 2) {
+                continue;
+            }
+            int[] old = new int[movers.size()];
+            int moved = 0;
+            for (LiveInterval m : movers) {
+                old[moved] = m.reg;
+                int target = -1;
+                for (int r = 0; r + m.comps <= high && target < 0; r += alignment(m.comps)) {
+                    boolean clear = r + m.comps <= b || r >= b + cur.comps;
+                    if (clear && r != m.reg && freeForWhole(m, r)) {
+                        target = r;
+                    }
+                }
+                if (target < 0) {
+                    break;
+                }
+                m.reg = target;
+                recordAt(m, target);
+                moved++;
+            }
+            if (moved == movers.size()) {
+                return b;
+            }
+            for (int i = 0; i < moved; i++) {
+                movers.get(i).reg = old[i];
+            }
+        }
+        return -1;
     }
 
     /** Tuple alignment: pairs even, three- and four-component tuples on multiples of four. */
@@ -53,6 +138,7 @@ final class LinearScan {
             iv.cursor = 0;
             if (iv.fixed >= 0) {
                 iv.reg = iv.fixed;
+                recordAt(iv, iv.fixed);
                 inactive.add(iv);
             } else {
                 iv.reg = -1;
@@ -97,7 +183,16 @@ final class LinearScan {
                 }
             }
             int reg = choose(cur, blocked);
+            if (reg >= 0 && reg + cur.comps > high) {
+                // Taking a new register raises the count: first try to make room below by moving others.
+                int made = makeRoom(cur, conflicts);
+                if (made >= 0) {
+                    reg = made;
+                }
+            }
             if (reg >= 0) {
+                recordAt(cur, reg);
+                high = Math.max(high, reg + cur.comps);
                 cur.reg = reg;
                 active.add(cur);
                 continue;
@@ -137,6 +232,18 @@ final class LinearScan {
             }
         }
         int align = alignment(cur.comps);
+        if (cur.comps <= 2) {
+            // Fill holes first: a register whose aligned buddy (the other half of its pair, or the other pair of
+            // its quad) is taken, so that free aligned pairs and quads stay whole for the tuples that need them.
+            int span = 2 * align;
+            for (int r = 0; r + cur.comps <= Math.min(high, allowed.length); r += align) {
+                int buddy = r ^ align;
+                if (fits(r, cur.comps, blocked) && buddy + align <= allowed.length
+                        && !fits(buddy, cur.comps, blocked) && r / span == buddy / span) {
+                    return r;
+                }
+            }
+        }
         for (int r = 0; r + cur.comps <= allowed.length; r += align) {
             if (fits(r, cur.comps, blocked)) {
                 return r;

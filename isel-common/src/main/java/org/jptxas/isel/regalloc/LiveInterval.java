@@ -136,6 +136,63 @@ final class LiveInterval {
         return false;
     }
 
+    /** Whether the two intervals share a position anywhere (whole intervals, ignoring cursors). */
+    boolean overlapsWhole(LiveInterval o) {
+        return !overlapsOnlyWithin(o, 0, 0);
+    }
+
+    /** Whether every position both intervals cover lies in [lo, hi) (whole intervals, ignoring cursors). */
+    boolean overlapsOnlyWithin(LiveInterval o, int lo, int hi) {
+        int i = 0;
+        int j = 0;
+        while (i < count && j < o.count) {
+            int f = Math.max(from[i], o.from[j]);
+            int t = Math.min(to[i], o.to[j]);
+            if (f < t && (f < lo || t > hi)) {
+                return false;
+            }
+            if (to[i] <= o.to[j]) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+        return true;
+    }
+
+    /** Absorbs {@code o}'s ranges (both finished); used when two registers are coalesced into one. */
+    void absorb(LiveInterval o) {
+        int[] nf = new int[count + o.count];
+        int[] nt = new int[count + o.count];
+        int n = 0;
+        int i = 0;
+        int j = 0;
+        while (i < count || j < o.count) {
+            int f;
+            int t;
+            if (j >= o.count || (i < count && from[i] <= o.from[j])) {
+                f = from[i];
+                t = to[i++];
+            } else {
+                f = o.from[j];
+                t = o.to[j++];
+            }
+            if (n > 0 && f <= nt[n - 1]) {
+                nt[n - 1] = Math.max(nt[n - 1], t);
+            } else {
+                nf[n] = f;
+                nt[n++] = t;
+            }
+        }
+        from = nf;
+        to = nt;
+        count = n;
+        weight += o.weight;
+        spillable &= o.spillable;
+        rematDef = null;
+        defs += o.defs;
+    }
+
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder(file.prefix()).append("v").append(key).append(':');

@@ -53,6 +53,8 @@ public final class RegisterAllocator {
             }
         }
         SpillRewriter.Frame frame = new SpillRewriter.Frame(function.attrs().localBytes());
+        ValueTable before = new ValueTable(body, constraints);
+        int coalesced = Coalescer.run(body, before, IntervalBuilder.build(body, before));
         int rounds = 0;
         ValueTable values;
         LiveInterval[] intervals;
@@ -94,7 +96,7 @@ public final class RegisterAllocator {
                         + String.join("; ", problems.subList(0, Math.min(5, problems.size()))));
             }
         }
-        int copiesRemoved = rewrite(body, assignment);
+        int copiesRemoved = coalesced + rewrite(body, assignment);
         return statistics(body, frame, copiesRemoved, rounds);
     }
 

@@ -22,6 +22,7 @@ final class ValueTable {
     private final int[] fixed;
     private final boolean[] spillable;
     private final boolean[] mentioned;
+    private final boolean[] written;
     private final BitSet definedAtEntry = new BitSet();
 
     /** Per-file state the allocator keeps across rounds, indexed by virtual register number. */
@@ -52,6 +53,7 @@ final class ValueTable {
         fixed = new int[offset];
         spillable = new boolean[offset];
         mentioned = new boolean[offset];
+        written = new boolean[offset];
         for (RegFile f : RegFile.values()) {
             for (int i = 0; i < body.virtualCount(f); i++) {
                 int k = base[f.ordinal()] + i;
@@ -68,6 +70,9 @@ final class ValueTable {
             for (Instr in : b.instrs()) {
                 for (Reg r : in.dsts()) {
                     note(r);
+                    if (r.virtual()) {
+                        written[key(r)] = true;
+                    }
                 }
                 for (Reg r : in.usedRegs()) {
                     note(r);
@@ -115,6 +120,11 @@ final class ValueTable {
 
     boolean spillable(int key) {
         return spillable[key];
+    }
+
+    /** Some instruction writes it. */
+    boolean written(int key) {
+        return written[key];
     }
 
     boolean mentioned(int key) {

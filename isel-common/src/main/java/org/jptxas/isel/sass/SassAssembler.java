@@ -56,63 +56,85 @@ public final class SassAssembler {
     public long[] assemble(String text, Control control, long address, LabelResolver labels) {
         SassLexer.Lexed lexed = SassLexer.lex(text);
         List<SassForm> candidates = isa.formsWithSkeleton(lexed.skeleton());
-        if (candidates.isEmpty()) {
-            throw new AssemblyException("no " + isa.sm() + " encoding form for '" + text + "'");
-        }
-        String firstError = null;
-        List<Lexeme> lexemes = lexed.lexemes();
-        outer:
+        String[] firstError = {null};
         for (SassForm f : candidates) {
-            long[] words = {f.bitsLo, f.bitsHi};
-            for (int i = 0; i < f.slots.length; i++) {
-                SassSlot s = f.slots[i];
-                Lexeme lex = lexemes.get(i);
-                if (s instanceof SassSlot.Literal l) {
-                    if (!l.text().equals(lex.text())) {
-                        if (firstError == null) {
-                            firstError = "operand " + (i + 1) + " must be " + l.text() + " in this form, not " + lex.text();
-                        }
-                        continue outer;
-                    }
-                } else {
-                    SassSlot.Field fs = (SassSlot.Field) s;
-                    try {
-                        fs.field().insert(fs.kind().encode(lex, fs.field().width(), fs.shift(), address, labels), words);
-                    } catch (IllegalArgumentException e) {
-                        if (firstError == null) {
-                            firstError = e.getMessage();
-                        }
-                        continue outer;
-                    }
-                }
+            long[] words = encode(f, lexed.lexemes(), control, address, labels, firstError);
+            if (words == null) {
+                continue;
             }
-            if (f.excludeSlots.length != 0) {
-                long[] values = new long[f.slots.length];
-                for (int i = 0; i < f.slots.length; i++) {
-                    if (f.slots[i] instanceof SassSlot.Field fs) {
-                        values[i] = fs.field().extract(words[0], words[1]);
-                    }
-                }
-                if (f.excluded(values)) {
-                    if (firstError == null) {
-                        firstError = "nvdisasm prints these operand values with another form";
-                    }
-                    continue;
-                }
-            }
-            // Control bits the form fixes ([125:122] when printed as .reuse) come from the text, not the annotation.
-            words[1] |= control.toHi() & ~f.maskHi;
             // The words must decode with this very form: a form whose fixed bits happen to fit (e.g. a narrow branch
             // offset) but that the decoder would not pick is the wrong encoding.
             SassInstruction back = isa.decode(words[0], words[1]);
             if (!(back instanceof SassInstruction.Known k) || k.form() != f) {
-                if (firstError == null) {
-                    firstError = "the values do not fit form " + f.mnemonic;
+                if (firstError[0] == null) {
+                    firstError[0] = "the values do not fit form " + f.mnemonic;
                 }
                 continue;
             }
             return words;
         }
-        throw new AssemblyException("cannot encode '" + text + "' for " + isa.sm() + ": " + firstError);
+        // Operand values the learned tables saw only once: a generalized form. Its words must not decode as something
+        // else (the decoder either prints the same text or does not know the encoding).
+        for (SassForm f : isa.generalizedWithSkeleton(lexed.skeleton())) {
+            long[] words = encode(f, lexed.lexemes(), control, address, labels, firstError);
+            if (words == null) {
+                continue;
+            }
+            SassInstruction back = isa.decode(words[0], words[1]);
+            if (back instanceof SassInstruction.Known k
+                    && !SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text)) {
+                continue;
+            }
+            return words;
+        }
+        if (candidates.isEmpty() && firstError[0] == null) {
+            throw new AssemblyException("no " + isa.sm() + " encoding form for '" + text + "'");
+        }
+        throw new AssemblyException("cannot encode '" + text + "' for " + isa.sm() + ": " + firstError[0]);
+    }
+
+    /** The words of {@code f} with the operand values, or null (noting why in {@code firstError}). */
+    private static long[] encode(SassForm f, List<Lexeme> lexemes, Control control, long address, LabelResolver labels,
+                                 String[] firstError) {
+        long[] words = {f.bitsLo, f.bitsHi};
+        for (int i = 0; i < f.slots.length; i++) {
+            SassSlot s = f.slots[i];
+            Lexeme lex = lexemes.get(i);
+            if (s instanceof SassSlot.Literal l) {
+                if (!l.text().equals(lex.text())) {
+                    if (firstError[0] == null) {
+                        firstError[0] = "operand " + (i + 1) + " must be " + l.text() + " in this form, not " + lex.text();
+                    }
+                    return null;
+                }
+            } else {
+                SassSlot.Field fs = (SassSlot.Field) s;
+                try {
+                    fs.field().insert(fs.kind().encode(lex, fs.field().width(), fs.shift(), address, labels), words);
+                } catch (IllegalArgumentException e) {
+                    if (firstError[0] == null) {
+                        firstError[0] = e.getMessage();
+                    }
+                    return null;
+                }
+            }
+        }
+        if (f.excludeSlots.length != 0) {
+            long[] values = new long[f.slots.length];
+            for (int i = 0; i < f.slots.length; i++) {
+                if (f.slots[i] instanceof SassSlot.Field fs) {
+                    values[i] = fs.field().extract(words[0], words[1]);
+                }
+            }
+            if (f.excluded(values)) {
+                if (firstError[0] == null) {
+                    firstError[0] = "nvdisasm prints these operand values with another form";
+                }
+                return null;
+            }
+        }
+        // Control bits the form fixes ([125:122] when printed as .reuse) come from the text, not the annotation.
+        words[1] |= control.toHi() & ~f.maskHi;
+        return words;
     }
 }

@@ -80,6 +80,60 @@ public final class SassIsa {
         return bySkeleton.getOrDefault(skeleton, List.of());
     }
 
+    /** Generalized forms by skeleton and by key, built on first use; see {@link FormGeneralizer}. */
+    private record Generalized(Map<String, List<SassForm>> bySkeleton, Map<Integer, List<SassForm>> byKey) {}
+
+    private volatile Generalized generalized;
+
+    private Generalized generalized() {
+        Generalized g = generalized;
+        if (g == null) {
+            Map<String, List<SassForm>> sk = new LinkedHashMap<>();
+            Map<Integer, List<SassForm>> key = new HashMap<>();
+            for (SassForm f : FormGeneralizer.generalize(byKey)) {
+                sk.computeIfAbsent(f.skeleton, k -> new ArrayList<>()).add(f);
+                key.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+            }
+            g = new Generalized(sk, key);
+            generalized = g;
+        }
+        return g;
+    }
+
+    /** The assembler's fallback forms (literal operands generalized to fields; see {@link FormGeneralizer}). */
+    List<SassForm> generalizedWithSkeleton(String skeleton) {
+        return generalized().bySkeleton().getOrDefault(skeleton, List.of());
+    }
+
+    /**
+     * The decoder's fallback for words no learned form explains: the most specific generalized form that applies,
+     * unless an equally specific one prints differently.
+     */
+    private SassInstruction decodeGeneralized(int key, long lo, long hi) {
+        SassForm found = null;
+        for (SassForm f : generalized().byKey().getOrDefault(key, List.of())) {
+            if (found != null && f.specificity < found.specificity) {
+                break;
+            }
+            if (f.appliesTo(lo, hi)) {
+                if (found != null && !(found.skeleton.equals(f.skeleton) && Arrays.equals(found.slots, f.slots))) {
+                    return new SassInstruction.Unknown(lo, hi);
+                }
+                found = found == null ? f : found;
+            }
+        }
+        if (found == null) {
+            return new SassInstruction.Unknown(lo, hi);
+        }
+        long[] values = new long[found.slots.length];
+        for (int i = 0; i < values.length; i++) {
+            if (found.slots[i] instanceof SassSlot.Field field) {
+                values[i] = field.field().extract(lo, hi);
+            }
+        }
+        return new SassInstruction.Known(found, values, Control.fromHi(hi & ~found.maskHi), lo, hi);
+    }
+
     /**
      * The forms of one key grouped by mask: masks are tried most specific first (then by value), and for each mask one
      * hash probe finds the forms whose fixed bits equal the instruction's bits under it. Allocation-free.
@@ -265,7 +319,7 @@ public final class SassIsa {
                 return new SassInstruction.Known(f, values, Control.fromHi(hi & ~f.maskHi), lo, hi);
             }
         }
-        return new SassInstruction.Unknown(lo, hi);
+        return refuseAmbiguous ? decodeGeneralized(keyOf(lo, hi), lo, hi) : new SassInstruction.Unknown(lo, hi);
     }
 
     /**

@@ -145,8 +145,19 @@ public final class Legalizer implements OriPass {
         List<Instr> foldAddressOffset(Instr ins) {
             for (int s = 0; s < ins.srcs().size(); s++) {
                 Src src = ins.srcs().get(s);
-                if (!(src.value() instanceof Addr a) || a.offset() == 0 || a.base().isZero()
-                        || a.base().file() != RegFile.R) {
+                if (!(src.value() instanceof Addr a) || a.offset() == 0 || a.base().file() != RegFile.R) {
+                    continue;
+                }
+                if (a.base().isZero()) {
+                    // An absolute window address the form lacks: the address into a register.
+                    Reg base = body.newVirtual(RegFile.R, 1);
+                    Instr mov = new Instr(opcode("MOV"), List.of(), List.of(base), List.of(Src.of(Imm.ofInt((int) a.offset()))),
+                            Guard.ALWAYS, ins.line());
+                    ins.srcs().set(s, new Src(new Addr(base, a.uniformBase(), 0), src.neg(), src.abs(), src.not()));
+                    if (encodes(mov) && encodes(ins)) {
+                        return List.of(mov);
+                    }
+                    ins.srcs().set(s, src);
                     continue;
                 }
                 List<Instr> adds = new ArrayList<>();

@@ -143,10 +143,11 @@ public final class SassTextPrinter {
                     try {
                         long[] words = assembler.assemble(c.assembly, PROBE_CONTROL, 0, name -> PROBE_TARGET);
                         String text;
-                        if (reloc != null) {
+                        SassInstruction back = isa.decode(words[0], words[1]);
+                        if (reloc != null || !(back instanceof SassInstruction.Known)) {
+                            // A generalized form's words the decoder does not know: the candidate is the text.
                             text = c.display;
                         } else {
-                            SassInstruction back = isa.decode(words[0], words[1]);
                             text = SassPrinter.text(back, 0, a -> a == PROBE_TARGET ? probeLabel : null);
                         }
                         return new SassLine(text, reloc == null ? text : c.assembly, reloc);
@@ -294,9 +295,8 @@ public final class SassTextPrinter {
             t = "-" + t;
         }
         if (src.not()) {
-            // a predicate's negation is !P; a general register's bitwise complement is ~R (IADD3.X ~R5, LOP3 inputs)
-            boolean predicate = src.value() instanceof Reg r && r.file().isPredicate();
-            t = (predicate ? "!" : "~") + t;
+            // A predicate is inverted (!P0), a register's bits complemented (~R3).
+            t = (src.value() instanceof Reg r && r.file().isPredicate() ? "!" : "~") + t;
         }
         return t;
     }

@@ -14,7 +14,7 @@ import org.jptxas.ori.ir.Src;
  * Random structured Ori functions (straight runs, if/else diamonds, counted loops; 32-bit, pair and part values,
  * predicates, guarded writes) for allocator stress and timing. Same seed, same function.
  */
-final class RandomFunctions {
+public final class RandomFunctions {
     private final Random rnd;
     private final OriBuilder b = new OriBuilder();
     private final List<Reg> gprs = new ArrayList<>();
@@ -34,7 +34,7 @@ final class RandomFunctions {
     }
 
     /** {@code reachBack}: one operand in this many comes from anywhere before (a long-lived value). */
-    static OriFunction generate(long seed, int instructions, int reachBack) {
+    public static OriFunction generate(long seed, int instructions, int reachBack) {
         return new RandomFunctions(seed, instructions, reachBack).build();
     }
 

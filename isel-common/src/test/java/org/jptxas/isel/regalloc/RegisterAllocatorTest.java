@@ -375,6 +375,33 @@ class RegisterAllocatorTest {
     }
 
     @Test
+    void deviceFunctionResultsSurviveUntilRet() {
+        OriBuilder b = new OriBuilder();
+        Reg r4 = Reg.phys(RegFile.R, 4, 1);
+        Reg r5 = Reg.phys(RegFile.R, 5, 1);
+        Reg x = b.r();
+        b.emit("MOV", List.of(), List.of(x), List.of(OriBuilder.s(r4)));
+        Reg y = b.add(x, 1);
+        b.emit("MOV", List.of(), List.of(r4), List.of(OriBuilder.s(y)));
+        Reg z = b.add(x, 2);
+        Reg w = b.add(z, z);
+        b.emit("MOV", List.of(), List.of(r5), List.of(OriBuilder.s(w)));
+        b.emit("RET", List.of("REL", "NODEC"), List.of(), List.of());
+        OriFunction f = new OriFunction("f", false, 1, b.body, org.jptxas.ori.ir.FunctionAttrs.NONE);
+        allocate(f, SM80);
+        for (Instr in : f.body().block(0).instrs()) {
+            Instr movR4 = f.body().block(0).instrs().stream()
+                    .filter(i -> i.dsts().size() == 1 && i.dsts().get(0).equals(r4)).findFirst().orElse(null);
+            int at = f.body().block(0).instrs().indexOf(movR4);
+            if (movR4 != null && f.body().block(0).instrs().indexOf(in) > at) {
+                for (Reg d : in.dsts()) {
+                    assertNotEquals(r4, d, "result R4 overwritten before RET: " + IrPrinter.print(f));
+                }
+            }
+        }
+    }
+
+    @Test
     void sameInputSameAllocation() {
         String first = null;
         for (int i = 0; i < 3; i++) {

@@ -17,7 +17,7 @@ import org.jptxas.ori.ir.Src;
 
 /**
  * Test helper: nvdisasm text back into a {@link SelectedInstr}, for the operand kinds Ori has (no half-word
- * swizzles, bitwise-not operands, branch targets or relocations: those give empty).
+ * swizzles, branch targets or relocations: those give empty).
  */
 final class SassTextParser {
     private static final Pattern REG = Pattern.compile("(UR|UP|R|P)(\\d+|Z|T)");
@@ -29,7 +29,7 @@ final class SassTextParser {
 
     static Optional<SelectedInstr> parse(String text) {
         String t = text.replace(".reuse", "").strip();
-        if (t.contains("`(") || t.contains("@lo") || t.contains("@hi") || t.contains("~")) {
+        if (t.contains("`(") || t.contains("@lo") || t.contains("@hi")) {
             return Optional.empty();
         }
         Guard guard = Guard.ALWAYS;
@@ -73,7 +73,7 @@ final class SassTextParser {
 
     private static Src operand(String o, String mnemonic) {
         boolean not = false, neg = false, abs = false;
-        if (o.startsWith("!")) {
+        if (o.startsWith("!") || o.startsWith("~")) {
             not = true;
             o = o.substring(1);
         }

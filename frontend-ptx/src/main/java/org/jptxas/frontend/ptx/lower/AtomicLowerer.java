@@ -251,9 +251,9 @@ public final class AtomicLowerer implements InstructionLowerer {
             return next;
         }
         Reg carry = cx.newReg(RegFile.P, 1);
-        cx.emitUnguarded("IADD3", List.of(), List.of(next.component(0), carry),
+        cx.emitUnguarded("IADD3", List.of(), List.of(next.component(0), carry, Reg.PT),
                 List.of(Src.of(old.component(0)), Src.of(b.component(0)), Src.of(Reg.RZ)));
-        cx.emitUnguarded("IADD3", List.of("X"), List.of(next.component(1)),
+        cx.emitUnguarded("IADD3", List.of("X"), List.of(next.component(1), Reg.PT, Reg.PT),
                 List.of(Src.of(old.component(1)), Src.of(b.component(1)), Src.of(Reg.RZ), Src.of(carry),
                         Src.of(Reg.PT).inverted()));
         return next;
@@ -285,7 +285,7 @@ public final class AtomicLowerer implements InstructionLowerer {
             default -> 0x3c;
         };
         for (int c = 0; c < 2; c++) {
-            cx.emitUnguarded("LOP3", List.of("LUT"), List.of(next.component(c)), List.of(Src.of(old.component(c)),
+            cx.emitUnguarded("LOP3", List.of("LUT"), List.of(Reg.PT, next.component(c)), List.of(Src.of(old.component(c)),
                     Src.of(b.component(c)), Src.of(Reg.RZ), Src.of(new Imm(lut)), Src.of(Reg.PT).inverted()));
         }
         return next;

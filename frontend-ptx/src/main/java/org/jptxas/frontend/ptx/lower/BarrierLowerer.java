@@ -91,7 +91,7 @@ public final class BarrierLowerer implements InstructionLowerer {
             cx.emit("SHF", List.of("L", "U32"), List.of(shifted),
                     List.of(Src.of(countReg), Src.of(new Imm(16)), Src.of(Reg.RZ)));
             Reg packed = cx.newReg(RegFile.R, 1);
-            cx.emit("LOP3", List.of("LUT"), List.of(packed),
+            cx.emit("LOP3", List.of("LUT"), List.of(Reg.PT, packed),
                     List.of(Src.of(shifted), Src.of(new Imm(0xfff0000)), id, Src.of(new Imm(0xe2)),
                             Src.of(Reg.PT).inverted()));
             return List.of(Src.of(packed), Src.of(packed));

@@ -48,6 +48,20 @@ public final class CvtLowerer implements InstructionLowerer {
         if (fp8(insn, cx, m, dt, st)) {
             return;
         }
+        if (dt == PtxType.TF32 && st == PtxType.F32 && "rna".equals(MathTypes.rounding(insn)) && !insn.hasModifier("relu")
+                && !insn.hasModifier("satfinite")) {
+            // round to nearest, ties away, at bit 13 (finite inputs only), then clear the 13 low bits
+            Reg d = cx.dst(insn.operands().get(0), PtxType.B32);
+            Src x = cx.src(insn.operands().get(1), st);
+            m.ownControl();
+            Reg t = m.r(), p = m.p();
+            m.mov(t, x);
+            m.fsetp("GEU", p, abs(t), Float.POSITIVE_INFINITY);
+            m.atNot(p).iadd3(t, t, 0x1000, RZ);
+            m.lop3(d, t, 0xffffe000, RZ, 0xc0);
+            m.finish();
+            return;
+        }
         if (insn.hasModifier("relu") || insn.hasModifier("satfinite") || insn.operands().size() != 2) {
             if ((dt == PtxType.F16X2 || dt == PtxType.BF16X2) && st == PtxType.F32 && insn.operands().size() == 3) {
                 packF16x2(insn, cx, m, dt, rnd);
@@ -460,7 +474,10 @@ public final class CvtLowerer implements InstructionLowerer {
                             // a result below 2^-126 before rounding flushes to a signed zero
                             m.ownControl();
                             Reg p = m.p();
-                            m.dsetp("GEU", p, abs(s), (double) Float.MIN_NORMAL);
+                            // |s| >= 2^-126 (or NaN) from the high word alone: 2^-126 is 0x38100000_00000000
+                            Reg ah = m.r();
+                            m.lop3(ah, hi(s), 0x7fffffff, RZ, 0xc0);
+                            m.isetp("GE.U32", p, ah, 0x38100000);
                             m.atNot(p).fmul("", t, t, Float.MIN_NORMAL);
                         }
                         if (sat) {

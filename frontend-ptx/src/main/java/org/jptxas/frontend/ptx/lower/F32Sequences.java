@@ -70,9 +70,11 @@ final class F32Sequences {
         m.braIf(p0, false, nanIn);
         m.lop3Test(p0, bn, 0x7fffffff, an, 0xc8);
         m.braIf(p0, true, invalid);
+        // inf / inf is invalid (ptxas: @!P1 BRA !P2 on the two "not infinite" tests)
         Reg bothInf = m.p();
-        m.fsetp("EQ.FTZ", p2, abs(a), INF);
-        m.fsetp("EQ.FTZ", "AND", bothInf, abs(b), INF, p2);
+        m.fsetp("NEU.FTZ", p2, abs(a), INF);
+        m.fsetp("NEU.FTZ", p1, abs(b), INF);
+        m.plop3(bothInf, p1, p2, PT, 0x02);
         m.braIf(bothInf, false, invalid);
         m.fsetp("NEU.FTZ", p1, abs(b), INF);
         m.fsetp("NEU.FTZ", p0, abs(a), INF);
@@ -195,12 +197,14 @@ final class F32Sequences {
         m.fsetp("GTU.FTZ", p1, abs(b), INF);
         m.plop3(p0, p0, p1, PT, 0xa8);
         m.braIf(p0, false, nanIn);
-        // 0/0 and inf/inf are invalid
-        m.fsetp("EQ.FTZ", p2, a, RZ);
-        m.fsetp("EQ.FTZ", "AND", both, b, RZ, p2);
+        // 0/0 and inf/inf are invalid (both "non-zero" tests false, or both "not infinite" tests false)
+        m.fsetp("NEU.FTZ", p2, a, RZ);
+        m.fsetp("NEU.FTZ", p1, b, RZ);
+        m.plop3(both, p1, p2, PT, 0x02);
         m.braIf(both, false, invalid);
-        m.fsetp("EQ.FTZ", p2, abs(a), INF);
-        m.fsetp("EQ.FTZ", "AND", both, abs(b), INF, p2);
+        m.fsetp("NEU.FTZ", p2, abs(a), INF);
+        m.fsetp("NEU.FTZ", p1, abs(b), INF);
+        m.plop3(both, p1, p2, PT, 0x02);
         m.braIf(both, false, invalid);
         m.fsetp("NEU.FTZ", p1, a, RZ);
         m.fsetp("NEU.FTZ", p3, abs(b), INF);

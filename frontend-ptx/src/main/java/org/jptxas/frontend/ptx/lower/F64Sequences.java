@@ -84,7 +84,11 @@ final class F64Sequences {
         m.mov(bn.component(0), b.component(0));
         m.lop3(ea, ah, 0x7ff00000, RZ, 0xc0);
         m.isetp("GE.U32", p1, ea, eb);
-        m.atNot(p0).op("DMUL", "", bn, b, TWO_1023);
+        // a denormal b is scaled by 2^1023 (ptxas: @!P0 DMUL; computed unconditionally here, then selected)
+        Reg bs2 = m.r2();
+        m.op("DMUL", "", bs2, b, TWO_1023);
+        m.atNot(p0).mov(bn.component(0), bs2.component(0));
+        m.atNot(p0).mov(bn.component(1), bs2.component(1));
         m.sel(expA, c1ca, 0x63400000, not(p1));
         m.fsetp("GEU", p1, abs(ah), EXP_NONZERO);
         m.mufu("RCP64H", seed.component(1), bn.component(1));
@@ -110,7 +114,13 @@ final class F64Sequences {
             m.sel(ex, c1ca, 0x63400000, not(p0));
             m.lop3(ex, ex, 0x80000000, ah, 0xf8);
             m.lop3(one.component(1), ex, 0x100000, RZ, 0xfc);
-            m.dfma("", an, an, 2.0, neg(one));
+            // 2*an - one (ptxas: DFMA an, an, 2, -one), as -one * 1 + 2*an: 2*an is exact, so the rounding is the
+            // same, and the backends encode this operand shape
+            Reg an2 = m.r2(), unit = m.r2();
+            m.op("DMUL", "", an2, an, 2.0);
+            m.mov(unit.component(0), RZ);
+            m.mov(unit.component(1), 0x3ff00000);
+            m.dfma("", an, neg(one), unit, an2);
             m.lop3(eaw, an.component(1), 0x7ff00000, RZ, 0xc0);
         }
         m.bra(scaled);
@@ -206,7 +216,7 @@ final class F64Sequences {
         // slow path: NaN, zero, infinity, denormal inputs and inputs whose reciprocal is denormal
         BasicBlock nan = m.newBlock(), small = m.newBlock();
         Reg ax = m.r(), axm1 = m.r();
-        m.dsetp("GTU", p0, abs(x), Double.POSITIVE_INFINITY);
+        m.dsetp("NAN", p0, x, x);
         m.braIf(p0, false, nan);
         m.lop3(ax, xh, 0x7fffffff, RZ, 0xc0);
         m.iadd3(axm1, ax, -1, RZ);
@@ -355,13 +365,17 @@ final class F64Sequences {
         m.dsetp("NEU", p0, x, RZ);
         m.lop3(sign, xh, 0x80000000, RZ, 0xc0);
         m.braIf(p0, true, zero);
-        m.dsetp("GTU", p0, abs(x), Double.POSITIVE_INFINITY);
+        m.dsetp("NAN", p0, x, x);
         m.braIf(p0, false, nanIn);
         m.isetp("NE", p0, sign, RZ);
         m.at(p0).mov(res.component(0), RZ);
         m.at(p0).mov(res.component(1), 0xfff80000);
         m.braIf(p0, false, done);
-        m.dsetp("NEU", p0, abs(x), Double.POSITIVE_INFINITY);
+        // not infinite: |x|'s high word is not 0x7ff00000 or its low word is not zero (no f64 immediate compares)
+        Reg ax = m.r();
+        m.lop3(ax, xh, 0x7fffffff, RZ, 0xc0);
+        m.isetp("NE.U32", p0, ax, 0x7ff00000);
+        m.isetp("NE.U32", "OR", p0, x.component(0), RZ, p0);
         m.atNot(p0).mov(res.component(0), RZ);
         m.atNot(p0).mov(res.component(1), RZ);
         m.braIf(p0, true, done);

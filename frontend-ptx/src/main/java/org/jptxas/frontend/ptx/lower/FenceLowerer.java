@@ -1,6 +1,7 @@
 package org.jptxas.frontend.ptx.lower;
 
 import com.google.auto.service.AutoService;
+import java.util.List;
 import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.lower.MemoryOrdering.Scope;
@@ -12,7 +13,9 @@ import org.jptxas.ori.diag.CompilationException;
  * and system scopes {@code ERRBAR} (+ {@code CGAERRBAR} on sm_90) and {@code CCTL.IVALL}; {@code fence.acquire} is
  * the {@code CCTL.IVALL} alone, {@code fence.release} the MEMBAR.ALL and ERRBAR. {@code .cluster} scope is served as
  * GPU scope (ptxas does the same). {@code fence.proxy.alias} gets a system-scope fence (ptxas picks GPU or system
- * scope at run time from a driver constant).
+ * scope at run time from a driver constant). sm_90 {@code fence.proxy.async}: {@code MEMBAR.ALL.CTA/GPU;
+ * FENCE.VIEW.ASYNC.S} ({@code .global}: {@code FENCE.VIEW.ASYNC.G}); {@code fence.proxy.tensormap::generic.release}
+ * is a release fence; the tensormap acquire (DEPBAR + UTMACCTL.IV) is not lowered yet.
  */
 @AutoService(InstructionLowerer.class)
 public final class FenceLowerer implements InstructionLowerer {
@@ -34,6 +37,22 @@ public final class FenceLowerer implements InstructionLowerer {
         if (insn.hasModifier("proxy")) {
             if (insn.hasModifier("alias")) {
                 MemoryOrdering.fence(cx, Scope.SYS, true);
+                return;
+            }
+            if (insn.hasModifier("async") && cx.target().sm() >= 90) {
+                // ptxas: fence.proxy.async{.shared::cta} = MEMBAR.ALL.CTA (GPU when unqualified); FENCE.VIEW.ASYNC.S,
+                // fence.proxy.async.global = FENCE.VIEW.ASYNC.G
+                if (insn.hasModifier("global")) {
+                    cx.emit("FENCE", List.of("VIEW", "ASYNC", "G"), List.of(), List.of());
+                } else {
+                    boolean cta = insn.hasModifier("shared::cta");
+                    cx.emit("MEMBAR", List.of("ALL", cta ? "CTA" : "GPU"), List.of(), List.of());
+                    cx.emit("FENCE", List.of("VIEW", "ASYNC", "S"), List.of(), List.of());
+                }
+                return;
+            }
+            if (insn.hasModifier("tensormap::generic") && insn.hasModifier("release")) {
+                MemoryOrdering.releaseFence(cx, MemoryOrdering.scope(insn));
                 return;
             }
             throw cx.unsupported("proxy fences");

@@ -2,7 +2,6 @@ package org.jptxas.frontend.ptx.lower;
 
 import static org.jptxas.frontend.ptx.lower.MathEmitter.PT;
 import static org.jptxas.frontend.ptx.lower.MathEmitter.RZ;
-import static org.jptxas.frontend.ptx.lower.MathEmitter.abs;
 
 import com.google.auto.service.AutoService;
 import java.util.List;
@@ -148,24 +147,34 @@ public final class IntMiscLowerer implements InstructionLowerer {
         Reg p = cx.dst(insn.operands().get(0), PtxType.PRED);
         Src x = cx.src(insn.operands().get(1), t);
         boolean dbl = t == PtxType.F64;
-        Object inf = dbl ? (Object) Double.POSITIVE_INFINITY : (Object) Float.POSITIVE_INFINITY;
-        Object minNormal = dbl ? (Object) Double.MIN_NORMAL : (Object) Float.MIN_NORMAL;
-        String op = dbl ? "DSETP" : "FSETP";
         String cls = insn.modifiers().get(0);
+        if (cls.equals("number") || cls.equals("notanumber")) {
+            setp(m, dbl ? "DSETP" : "FSETP", cls.equals("number") ? "NUM" : "NAN", "AND", p, x, x, PT);
+            return;
+        }
+        // classify on the magnitude's bits: high word (f64) or the whole word (f32) against the exponent limits;
+        // for f64 the low word decides at the boundaries
+        Reg ax = m.r();
+        m.lop3(ax, dbl ? BitLowerer.part(x, 1) : x, 0x7fffffff, RZ, 0xc0);
+        int inf = dbl ? 0x7ff00000 : 0x7f800000, minNormal = dbl ? 0x00100000 : 0x00800000;
+        Object lo = dbl ? BitLowerer.part(x, 0) : RZ;
         switch (cls) {
-            case "finite" -> setp(m, op, "LT", "AND", p, abs(x), inf, PT);
-            case "infinite" -> setp(m, op, "EQ", "AND", p, abs(x), inf, PT);
-            case "number" -> setp(m, op, "NUM", "AND", p, x, x, PT);
-            case "notanumber" -> setp(m, op, "NAN", "AND", p, x, x, PT);
+            case "finite" -> m.isetp("LT.U32", p, ax, inf);
+            case "infinite" -> {
+                Reg q = m.p();
+                m.isetp("EQ.U32", q, ax, inf);
+                m.isetp("EQ.U32", "AND", p, lo, RZ, q);
+            }
             case "normal" -> {
                 Reg q = m.p();
-                setp(m, op, "LT", "AND", q, abs(x), inf, PT);
-                setp(m, op, "GE", "AND", p, abs(x), minNormal, q);
+                m.isetp("LT.U32", q, ax, inf);
+                m.isetp("GE.U32", "AND", p, ax, minNormal, q);
             }
             case "subnormal" -> {
-                Reg q = m.p();
-                setp(m, op, "LT", "AND", q, abs(x), minNormal, PT);
-                setp(m, op, "NE", "AND", p, x, dbl ? (Object) 0.0 : (Object) RZ, q);
+                Reg q = m.p(), nz = m.r();
+                m.isetp("LT.U32", q, ax, minNormal);
+                m.lop3(nz, ax, lo, RZ, 0xfc);
+                m.isetp("NE.U32", "AND", p, nz, RZ, q);
             }
             default -> throw cx.unsupported(insn.fullName());
         }

@@ -67,6 +67,7 @@ final class MathEmitter {
     void finish() {
         if (own && join != null) {
             cx.startBlock(join);
+            join = null;
         }
     }
 
@@ -109,7 +110,12 @@ final class MathEmitter {
             return Src.of(Imm.ofFloat(f));
         }
         if (o instanceof Double d) {
-            return Src.of(new Imm(Double.doubleToRawLongBits(d)));
+            // an f64 immediate of DFMA/DMUL/DADD/DSETP is the high word of the double (the low word must be zero)
+            long bits = Double.doubleToRawLongBits(d);
+            if ((bits & 0xffffffffL) != 0) {
+                throw new IllegalArgumentException("f64 immediate with a non-zero low word: " + d);
+            }
+            return Src.of(new Imm(bits >>> 32));
         }
         throw new IllegalArgumentException("not a source: " + o);
     }
@@ -134,9 +140,23 @@ final class MathEmitter {
     /** Emits {@code opcode.mods dsts, srcs}; {@code mods} is dotted ("HI.U32"). */
     Instr emit(String opcode, String modifiers, List<Reg> dsts, Object... srcs) {
         List<Src> s = new ArrayList<>(srcs.length);
+        Guard pending = nextGuard;
+        nextGuard = null;
         for (Object o : srcs) {
-            s.add(src(o));
+            if (o instanceof Double d && !opcode.equals("DSETP")) {
+                // f64 constants of DFMA/DMUL/DADD go through a register pair: the backends' f64 immediate slots of
+                // those do not yet agree on the operand's type (some forms read the 32 bits as an f32, silently
+                // changing the constant); DSETP keeps ptxas's immediate forms (|x| against +INF)
+                Reg pair = r2();
+                long bits = Double.doubleToRawLongBits(d);
+                mov(pair.component(0), (int) bits);
+                mov(pair.component(1), (int) (bits >>> 32));
+                s.add(Src.of(pair));
+            } else {
+                s.add(src(o));
+            }
         }
+        nextGuard = pending;
         Instr i;
         if (own) {
             i = cx.emitUnguarded(opcode, mods(modifiers), dsts, s);

@@ -51,7 +51,7 @@ final class WarpMasks {
             return value;
         }
         Reg r = cx.newReg(RegFile.R, 1);
-        cx.emit("LOP3", List.of("LUT"), List.of(r),
+        cx.emit("LOP3", List.of("LUT"), List.of(Reg.PT, r),
                 List.of(Src.of(value), mask(cx, mask), Src.of(Reg.RZ), Src.of(new Imm(0xc0)), Src.of(Reg.PT).inverted()));
         return r;
     }

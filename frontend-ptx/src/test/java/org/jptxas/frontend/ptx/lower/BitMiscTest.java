@@ -30,7 +30,7 @@ class BitMiscTest {
                         : new BitLowerer(), ptx);
         Random rnd = new Random(ptx.hashCode());
         int[] vs = values(rnd);
-        for (int k = 0; k < 3000; k++) {
+        for (int k = 0; k < 1500; k++) {
             int a = vs[rnd.nextInt(vs.length)], b = vs[rnd.nextInt(vs.length)], c = vs[rnd.nextInt(vs.length)];
             int e = rnd.nextInt(40);
             if (smallC) {
@@ -236,7 +236,7 @@ class BitMiscTest {
             PtxType t = ptx.contains("s64") ? PtxType.S64 : ptx.contains("u64") ? PtxType.U64 : PtxType.B64;
             Harness h = new Harness().reg("%a", t).reg("%b", t).reg("%c", t).reg("%d", t).reg("%p", PtxType.U32)
                     .reg("%l", PtxType.U32).lower(ptx.startsWith("sad") ? new IntMiscLowerer() : new BitLowerer(), ptx);
-            for (int k = 0; k < 3000; k++) {
+            for (int k = 0; k < 1500; k++) {
                 long a = rnd.nextLong() >> rnd.nextInt(64), b = rnd.nextLong() >> rnd.nextInt(64), c = rnd.nextLong();
                 int p = rnd.nextInt(5) == 0 ? rnd.nextInt() : rnd.nextInt(72), l = rnd.nextInt(5) == 0 ? rnd.nextInt() : rnd.nextInt(72);
                 OriEvaluator ev = h.eval();

@@ -218,4 +218,21 @@ class CvtTest {
         ev.run();
         assertEquals(1.5f, Float.intBitsToFloat(ev.get(back.r("%d"))));
     }
+
+    @Test
+    void tf32RoundsHalfAway() {
+        Harness h = new Harness().reg("%s", PtxType.F32).reg("%d", PtxType.B32).lower(new CvtLowerer(),
+                "cvt.rna.tf32.f32 %d, %s");
+        Random rnd = new Random(8);
+        for (int k = 0; k < 3000; k++) {
+            float x = k < Harness.SPECIAL_F32.length ? Harness.SPECIAL_F32[k] : Harness.randomFloat(rnd);
+            OriEvaluator ev = h.eval();
+            ev.setF(h.r("%s"), x);
+            ev.run();
+            int bits = Float.floatToRawIntBits(x);
+            // the value rounded at 10 fraction bits, ties away from zero (a carry may reach the exponent, even to inf)
+            int want = (Float.isFinite(x) ? bits + 0x1000 : bits) & 0xffffe000;
+            assertEquals(want, ev.get(h.r("%d")), "tf32 " + x);
+        }
+    }
 }

@@ -131,12 +131,12 @@ class IntDivisionTest {
     @org.junit.jupiter.api.Tag("slow")
     @Test
     void manyInputs() {
-        check("div.u32 %d, %a, %b", PtxType.U32, (a, b) -> b == 0 ? -1 : Integer.divideUnsigned(a, b), 1_000_000);
-        check("rem.u32 %d, %a, %b", PtxType.U32, (a, b) -> b == 0 ? -1 : Integer.remainderUnsigned(a, b), 500_000);
-        check("div.s32 %d, %a, %b", PtxType.S32, (a, b) -> b == 0 ? -1 : a / b, 1_000_000);
-        check("rem.s32 %d, %a, %b", PtxType.S32, (a, b) -> b == 0 ? -1 : a % b, 500_000);
-        check64("div.u64 %d, %a, %b", (a, b) -> b == 0 ? -1 : Long.divideUnsigned(a, b), 300_000);
-        check64("div.s64 %d, %a, %b", (a, b) -> b == 0 ? -1 : a / b, 200_000);
-        check64("rem.u64 %d, %a, %b", (a, b) -> b == 0 ? -1 : Long.remainderUnsigned(a, b), 200_000);
+        check("div.u32 %d, %a, %b", PtxType.U32, (a, b) -> b == 0 ? -1 : Integer.divideUnsigned(a, b), 300_000);
+        check("rem.u32 %d, %a, %b", PtxType.U32, (a, b) -> b == 0 ? -1 : Integer.remainderUnsigned(a, b), 200_000);
+        check("div.s32 %d, %a, %b", PtxType.S32, (a, b) -> b == 0 ? -1 : a / b, 300_000);
+        check("rem.s32 %d, %a, %b", PtxType.S32, (a, b) -> b == 0 ? -1 : a % b, 200_000);
+        check64("div.u64 %d, %a, %b", (a, b) -> b == 0 ? -1 : Long.divideUnsigned(a, b), 150_000);
+        check64("div.s64 %d, %a, %b", (a, b) -> b == 0 ? -1 : a / b, 100_000);
+        check64("rem.u64 %d, %a, %b", (a, b) -> b == 0 ? -1 : Long.remainderUnsigned(a, b), 100_000);
     }
 }

@@ -160,7 +160,7 @@ final class OriEvaluator {
         } else {
             long bits = ((Imm) s.value()).bits();
             // a 32-bit immediate of a double instruction is the high word (as SASS takes f64 immediates)
-            v = Double.longBitsToDouble(bits);
+            v = Double.longBitsToDouble((bits >>> 32) == 0 ? bits << 32 : bits);
         }
         if (s.abs()) {
             v = Math.abs(v);

@@ -120,8 +120,8 @@ class SyncLowerersTest {
                 ISETP.EQ.U32.AND %p1, PT, %r6, 0x1, PT
                 @!%p1 BRA bb2
                 LDS.64 %r8.64, [0x10]
-                IADD3 %r9.lo, %p2, %r8.lo, %r7.lo, RZ
-                IADD3.X %r9.hi, %r8.hi, %r7.hi, RZ, %p2, !PT
+                IADD3 %r9.lo, %p2, PT, %r8.lo, %r7.lo, RZ
+                IADD3.X %r9.hi, PT, PT, %r8.hi, %r7.hi, RZ, %p2, !PT
                 ATOMS.CAST.SPIN.64 %r10.64, [0x10], %r8.64, %r9.64
                 ISETP.EQ.U32.AND %p3, PT, %r10.lo, 0x1, PT
                 ISETP.EQ.U32.AND.EX %p3, PT, %r10.hi, RZ, PT, %p3
@@ -203,7 +203,7 @@ class SyncLowerersTest {
                 BAR.SYNC.DEFER_BLOCKING 0x2, 0x40
                 BAR.SYNC.DEFER_BLOCKING %r0
                 SHF.L.U32 %r2, %r1, 0x10, RZ
-                LOP3.LUT %r3, %r2, 0xfff0000, %r0, 0xe2, !PT
+                LOP3.LUT PT, %r3, %r2, 0xfff0000, %r0, 0xe2, !PT
                 BAR.SYNC.DEFER_BLOCKING %r3, %r3
                 BAR.ARV 0x3, %r1
                 BAR.RED.POPC.DEFER_BLOCKING 0x0, %p0
@@ -269,7 +269,7 @@ class SyncLowerersTest {
                 VOTE.ANY %r7, PT, %p0
                 WARPSYNC %r3
                 VOTE.ANY %r8, PT, %p0
-                LOP3.LUT %r9, %r8, %r3, RZ, 0xc0, !PT
+                LOP3.LUT PT, %r9, %r8, %r3, RZ, 0xc0, !PT
                 MOV %r10, %r9
                 VOTE.ANY %r11, PT, PT
                 MATCH.ANY %r12, %r0
