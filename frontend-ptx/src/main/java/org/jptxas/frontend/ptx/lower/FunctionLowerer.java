@@ -912,6 +912,10 @@ final class FunctionLowerer implements LoweringContext {
             "FMUL", "FFMA", "FMNMX", "FSETP", "SEL", "FSEL", "IMNMX", "DADD", "DMUL", "DFMA", "DSETP", "PRMT", "LEA",
             "HADD2", "HMUL2", "HFMA2", "HMNMX2", "IABS", "SGXT", "FLO", "POPC", "BREV", "BMSK");
 
+    /** Opcodes whose integer sources read RZ for a zero immediate. */
+    private static final Set<String> ZERO_AS_RZ = Set.of("IADD3", "IMAD", "IMAD_WIDE", "ISETP", "SEL", "IMNMX", "MOV",
+            "SHF", "FSEL");
+
     /** Opcodes with one immediate/constant slot (the second source) among their second and third sources. */
     private static final Set<String> ONE_CONSTANT_SLOT = Set.of("IADD3", "IMAD", "IMAD_WIDE", "FFMA", "DFMA", "LOP3",
             "HFMA2", "PRMT", "SHF");
@@ -925,10 +929,21 @@ final class FunctionLowerer implements LoweringContext {
      * (commutative adds swap it into the constant slot instead).
      */
     private List<Src> legalize(String opcode, List<Src> srcs) {
-        if (srcs.isEmpty() || !REGISTER_FIRST.contains(opcode)) {
+        if (srcs.isEmpty()) {
             return srcs;
         }
         List<Src> out = new ArrayList<>(srcs);
+        // a zero operand is RZ, as ptxas writes it (the register forms exist where immediate ones may not);
+        // LUTs, shift counts of LEA and other control immediates past the third source stay immediates
+        for (int i = 0; i < Math.min(3, out.size()); i++) {
+            Src x = out.get(i);
+            if (x.value() instanceof Imm m && m.bits() == 0 && !x.hasModifiers() && ZERO_AS_RZ.contains(opcode)) {
+                out.set(i, Src.of(Reg.RZ));
+            }
+        }
+        if (!REGISTER_FIRST.contains(opcode)) {
+            return out;
+        }
         if (isConstant(out.get(0))) {
             if (opcode.equals("IADD3") && out.size() >= 3 && !isConstant(out.get(1))) {
                 Src x = out.get(0);

@@ -106,6 +106,12 @@ final class IntArith {
             a = b;
             b = x;
         }
+        if (!mad && !hi && !wide && t.sizeBytes() == 4 && b.value() instanceof Imm m && Long.bitCount(m.bits()) == 1) {
+            // multiplication by a power of two: IMAD.SHL.U32, as ptxas writes it
+            Reg d0 = cx.dst(Ptx.op(insn, 0), dt);
+            cx.emit("IMAD", List.of("SHL", "U32"), List.of(d0), List.of(a, b, Ptx.rz()));
+            return;
+        }
         String u = Ptx.signed(t) ? null : "U32";
         if (c != null && !(c.value() instanceof Reg) && !(b.value() instanceof Reg)) {
             // one immediate/constant slot per IMAD: the addend goes to a register
@@ -190,9 +196,17 @@ final class IntArith {
     static void mul64(LoweringContext cx, Reg d, Src a, Src b, Src c) {
         Reg t = cx.newReg(RegFile.R, 2);
         cx.emit("IMAD_WIDE", List.of("U32"), List.of(t), List.of(Ptx.lo(a), Ptx.lo(b), c == null ? Ptx.rz() : c));
-        Reg h = Ptx.r32(cx);
-        cx.emit("IMAD", List.of(), List.of(h), List.of(Ptx.lo(a), Ptx.hi(b), Src.of(t.component(1))));
-        cx.emit("IMAD", List.of(), List.of(d.component(1)), List.of(Ptx.hi(a), Ptx.lo(b), Src.of(h)));
+        Src high = Src.of(t.component(1));
+        if (!isZero(Ptx.hi(b))) {
+            Reg h = Ptx.r32(cx);
+            cx.emit("IMAD", List.of(), List.of(h), List.of(Ptx.lo(a), Ptx.hi(b), high));
+            high = Src.of(h);
+        }
+        if (isZero(Ptx.hi(a))) {
+            cx.emit("MOV", List.of(), List.of(d.component(1)), List.of(high));
+        } else {
+            cx.emit("IMAD", List.of(), List.of(d.component(1)), List.of(Ptx.hi(a), Ptx.lo(b), high));
+        }
         cx.emit("MOV", List.of(), List.of(d.component(0)), List.of(Src.of(t.component(0))));
     }
 
@@ -241,6 +255,10 @@ final class IntArith {
         cx.emit("MOV", List.of(), List.of(r.component(0)), List.of(Src.of(x)));
         cx.emit("MOV", List.of(), List.of(r.component(1)), List.of(Ptx.rz()));
         return r;
+    }
+
+    private static boolean isZero(Src s) {
+        return (s.value() instanceof Imm m && m.bits() == 0) || (s.value() instanceof Reg r && r.isZero());
     }
 
     static PtxType widen(PtxType t) {

@@ -78,6 +78,9 @@ class CorpusLoweringTest {
                 + instructions + " Ori instructions), " + (entries.size() - lowered.get()) + " unsupported; "
                 + "first missing instruction: " + top);
         System.out.println(gaps.size() + " instructions hit SASS-table gaps");
+        if (System.getenv("LOWER_GAPS") != null) {
+            gaps.forEach(g -> System.out.println("GAP " + g));
+        }
         problems.stream().limit(80).forEach(System.out::println);
         assertEquals(List.of(), problems.stream().limit(20).toList(), problems.size() + " problems");
     }
