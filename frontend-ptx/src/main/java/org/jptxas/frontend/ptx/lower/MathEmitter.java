@@ -206,8 +206,9 @@ final class MathEmitter {
         return emit("LEA", "", List.of(d, PT), a, b, shift);
     }
 
+    /** {@code LOP3.LUT PT, d, a, b, c, lut, !PT} (the full shape: predicate destination first, !PT last). */
     Instr lop3(Reg d, Object a, Object b, Object c, int lut) {
-        return emit("LOP3", "LUT", List.of(d), a, b, c, lut, PT);
+        return emit("LOP3", "LUT", List.of(PT, d), a, b, c, lut, not(PT));
     }
 
     /** {@code LOP3.LUT P, RZ, a, b, c, lut, !PT}: only the non-zero test of the result. */
