@@ -179,7 +179,7 @@ final class FunctionLowerer implements LoweringContext {
         if (!fn.isEntry()) {
             abi(prologue);
         }
-        prologue.addAll(undefinedReads());
+        prologue.addAll(undefinedReads(prologue));
         layout.get(0).instrs().addAll(0, prologue);
 
         FunctionBody out = relayout();
@@ -193,9 +193,16 @@ final class FunctionLowerer implements LoweringContext {
      * PTX may read a register no instruction writes (compilers leave such reads on paths that do not matter); the
      * value is arbitrary, so jptxas gives it zero at the entry, which keeps every virtual register defined.
      */
-    private List<Instr> undefinedReads() {
+    private List<Instr> undefinedReads(List<Instr> prologue) {
         Map<String, Reg> used = new java.util.LinkedHashMap<>();
         Set<String> defined = new HashSet<>();
+        for (Instr in : prologue) { // the calling convention's entry copies define the parameters
+            for (Reg r : in.dsts()) {
+                if (r.virtual()) {
+                    defined.add(r.file() + ":" + r.index());
+                }
+            }
+        }
         for (BasicBlock b : layout) {
             for (Instr in : b.instrs()) {
                 for (Reg r : in.usedRegs()) {

@@ -107,6 +107,10 @@ class ModuleInlinerTest {
         // twice is inlined twice into quad, quad once into k: two adds of the doubled value
         assertEquals(2, k.body().blocks().stream().flatMap(b -> b.instrs().stream())
                 .filter(i -> i.op().name().equals("IADD3") || i.op().name().equals("IMAD")).count(), IrPrinter.print(k));
+        // the arguments reach the callee: nothing in the expansion overwrites a parameter with zero
+        assertEquals(0, k.body().blocks().stream().flatMap(b -> b.instrs().stream())
+                .filter(i -> i.op().name().equals("MOV") && i.srcs().get(0).value().equals(org.jptxas.ori.ir.Reg.RZ))
+                .count(), IrPrinter.print(k));
         // the guarded call branches around its expansion
         Instr skip = k.body().blocks().stream().map(BasicBlock::last).filter(i -> i != null
                 && i.op().name().equals("BRA") && i.guard().negated()).findFirst().orElseThrow();
