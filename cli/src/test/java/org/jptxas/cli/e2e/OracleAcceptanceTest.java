@@ -106,7 +106,7 @@ class OracleAcceptanceTest {
             }
         });
         System.out.println("oracle acceptance: " + compiled.get() + " cubins checked, " + failures.size() + " failures");
-        failures.stream().limit(20).forEach(f -> System.out.println("  " + f));
+        failures.stream().sorted().forEach(f -> System.out.println("  " + f));
         assertTrue(failures.isEmpty(), failures.size() + " failures, first: " + failures.peek());
     }
 

@@ -25,6 +25,7 @@ public record Addr(Reg base, Reg uniformBase, long offset) implements Operand {
 
     /** Whether the address is 64 bits wide ({@code .64} in SASS). */
     public boolean wide() {
+        // A part of a 64-bit tuple ([%r7.lo]) is a 32-bit base.
         return base.width() == 2;
     }
 

@@ -84,7 +84,7 @@ public final class AddressModeFolding implements Pass {
             if (v != null) {
                 constant += (int) (long) v;
             } else if (s.value() instanceof Reg r && !s.hasModifiers() && x == null && r.file() == RegFile.R
-                    && r.width() == 1 && (r.virtual() && sd.stable(r) || isStackPointer(r))) {
+                    && r.comps() == 1 && !r.isPart() && (r.virtual() && sd.stable(r) || isStackPointer(r))) {
                 x = r;
             } else {
                 return null;

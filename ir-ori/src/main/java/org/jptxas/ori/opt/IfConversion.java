@@ -23,6 +23,14 @@ public final class IfConversion implements Pass {
     private static final Set<OpcodeGroup> NOT_PREDICABLE = Set.of(OpcodeGroup.CONTROL, OpcodeGroup.SYNC,
             OpcodeGroup.WARP, OpcodeGroup.MARKER, OpcodeGroup.PSEUDO, OpcodeGroup.TENSOR);
 
+    /**
+     * Opcodes the SASS form tables of every target (sm_75 ... sm_90) encode with a guard in several operand forms:
+     * the tables were learned from ptxas's output and only hold guarded forms ptxas writes, so predicating anything
+     * else could leave an instruction the assembler cannot encode.
+     */
+    private static final Set<String> GUARDED_FORMS = Set.of("IADD3", "IMAD", "ISETP", "LEA", "LOP3", "SEL", "SHF",
+            "FADD", "FFMA", "FMUL", "FSETP", "DFMA", "LDC", "LDG", "LDS", "STG", "STS", "LD", "ST", "ATOMG");
+
     @Override
     public String name() {
         return "ifconv";
@@ -49,7 +57,7 @@ public final class IfConversion implements Pass {
                 BasicBlock b = blocks.get(a.id() + 1);
                 Guard taken = br.guard();
                 Guard fallthrough = new Guard(taken.predicate(), !taken.negated());
-                if (target == b.id() + 1 && onlyFrom(cfg, b.id(), a.id()) && convertible(b.instrs(), br)) {
+                if (target == b.id() + 1 && onlyFrom(cfg, b.id(), a.id()) && convertible(b.instrs(), br, cx)) {
                     guardAll(b.instrs(), fallthrough);
                     a.instrs().remove(a.instrs().size() - 1);
                     changed = again = true;
@@ -62,7 +70,7 @@ public final class IfConversion implements Pass {
                     BasicBlock c = blocks.get(target);
                     List<Instr> bBody = b.instrs().subList(0, b.instrs().size() - 1);
                     if (onlyFrom(cfg, b.id(), a.id()) && onlyFrom(cfg, c.id(), a.id())
-                            && convertible(bBody, br) && convertible(c.instrs(), br)) {
+                            && convertible(bBody, br, cx) && convertible(c.instrs(), br, cx)) {
                         b.instrs().remove(b.instrs().size() - 1);
                         guardAll(b.instrs(), fallthrough);
                         guardAll(c.instrs(), taken);
@@ -81,13 +89,31 @@ public final class IfConversion implements Pass {
         return p.length == 1 && p[0] == pred;
     }
 
-    private static boolean convertible(List<Instr> side, Instr branch) {
+    /** Without the backend's answer: opcodes with guarded forms everywhere, in the operand shapes ptxas writes. */
+    private static boolean habituallyGuarded(Instr in) {
+        if (!GUARDED_FORMS.contains(in.op().name())) {
+            return false;
+        }
+        for (org.jptxas.ori.ir.Src s : in.srcs()) {
+            Boolean p = OpInfo.constPred(s);
+            if (p != null && p) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean convertible(List<Instr> side, Instr branch, OptContext cx) {
         if (side.isEmpty() || side.size() > MAX_SIDE) {
             return false;
         }
         for (Instr in : side) {
             if (!in.guard().isAlways() || in.isTerminator() || NOT_PREDICABLE.contains(in.op().group())
                     || OpInfo.is(in, "VOTE") || Rewrites.writes(in, branch.guard().predicate())) {
+                return false;
+            }
+            Instr guarded = new Instr(in.op(), in.mods(), in.dsts(), in.srcs(), branch.guard(), in.line());
+            if (!cx.canEncode(guarded).orElseGet(() -> habituallyGuarded(in))) {
                 return false;
             }
         }

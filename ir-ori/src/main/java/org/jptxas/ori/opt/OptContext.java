@@ -9,15 +9,24 @@ import org.jptxas.ori.target.Target;
  * read before any write and written without a later read (live across its entry and its RET), so passes keep
  * writes nothing in the body reads.
  */
-public record OptContext(Target target, String function, boolean entry) {
+public record OptContext(Target target, String function, boolean entry,
+                         java.util.function.Predicate<org.jptxas.ori.ir.Instr> encodable) {
     public OptContext {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(function, "function");
     }
 
-    /** A context for a device function (the conservative choice). */
+    /** A context for a device function (the conservative choice) without an encodability check. */
     public OptContext(Target target, String function) {
-        this(target, function, false);
+        this(target, function, false, null);
+    }
+
+    /**
+     * Whether the backend can encode {@code in} (virtual registers, after its legalization) on the target, when
+     * the backend said how to ask; empty when it did not, and passes keep to forms ptxas itself writes.
+     */
+    public java.util.Optional<Boolean> canEncode(org.jptxas.ori.ir.Instr in) {
+        return encodable == null ? java.util.Optional.empty() : java.util.Optional.of(encodable.test(in));
     }
 
     /** Turing and later have the uniform datapath (UR/UP registers, S2UR, ULDC, U-ops). */

@@ -27,11 +27,14 @@ public final class OptPipeline {
     private final List<Pass> passes;
     private final boolean verify;
     private final Observer observer;
+    private final java.util.function.Predicate<org.jptxas.ori.ir.Instr> encodable;
 
-    private OptPipeline(List<Pass> passes, boolean verify, Observer observer) {
+    private OptPipeline(List<Pass> passes, boolean verify, Observer observer,
+                        java.util.function.Predicate<org.jptxas.ori.ir.Instr> encodable) {
         this.passes = List.copyOf(passes);
         this.verify = verify;
         this.observer = observer;
+        this.encodable = encodable;
     }
 
     /** The passes for {@code -O0} … {@code -O3} (ptxas's default is 3). Level 0 runs nothing. */
@@ -55,21 +58,29 @@ public final class OptPipeline {
             p.add(new UniformDatapath());
             p.add(new DeadCodeElimination());
         }
-        return new OptPipeline(p, false, null);
+        return new OptPipeline(p, false, null, null);
     }
 
     /** A pipeline of exactly these passes (tests, experiments). */
     public static OptPipeline of(List<Pass> passes) {
-        return new OptPipeline(passes, false, null);
+        return new OptPipeline(passes, false, null, null);
     }
 
     /** The same pipeline, checking the IR with {@link IrVerifier} after every pass ({@code --verify-ir}). */
     public OptPipeline verifying(boolean on) {
-        return new OptPipeline(passes, on, observer);
+        return new OptPipeline(passes, on, observer, encodable);
     }
 
     public OptPipeline observedBy(Observer o) {
-        return new OptPipeline(passes, verify, Objects.requireNonNull(o, "observer"));
+        return new OptPipeline(passes, verify, Objects.requireNonNull(o, "observer"), encodable);
+    }
+
+    /**
+     * The same pipeline asking the backend whether a rewritten instruction encodes (for example, an instruction
+     * if-conversion would guard): {@code check} gets Ori with virtual registers, as the backend's legalizer sees it.
+     */
+    public OptPipeline encodableWhen(java.util.function.Predicate<org.jptxas.ori.ir.Instr> check) {
+        return new OptPipeline(passes, verify, observer, Objects.requireNonNull(check, "check"));
     }
 
     public List<Pass> passes() {
@@ -92,7 +103,7 @@ public final class OptPipeline {
         if (function.body().blocks().isEmpty()) {
             return;
         }
-        OptContext cx = new OptContext(target, function.name(), function.entry());
+        OptContext cx = new OptContext(target, function.name(), function.entry(), encodable);
         // Problems the input already has (a device function's parameters are read before any write) are the
         // producer's; a pass is blamed only for new ones.
         List<String> before = verify ? IrVerifier.verify(function.name(), function.body()) : List.of();

@@ -60,6 +60,10 @@ public final class FunctionCodegen {
             observer.afterPass(p.name(), f);
         }
         RegisterAllocator.Result ra = pipeline.allocator().allocate(f, cx);
+        if (GlobalDescriptor.applies(cx.sm()) && !GlobalDescriptor.install(f)) {
+            throw new CompilationException(Diagnostic.error(cx.sourceName(), f.line(), "Function '" + f.name()
+                    + "' uses every uniform register: none is left for the global memory descriptor"));
+        }
         observer.afterPass("regalloc", f);
         List<CodeLine> body = pipeline.emitter().emit(f, cx);
         body = pipeline.control().apply(body, cx.target());

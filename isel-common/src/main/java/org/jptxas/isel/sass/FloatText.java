@@ -16,6 +16,11 @@ public final class FloatText {
 
     private FloatText() {}
 
+    /** nvdisasm follows these immediates (INF, QNAN, negative zero) with a blank before the {@code ;}. */
+    public static boolean trailingBlank(String text) {
+        return text.endsWith("INF") || text.endsWith("QNAN") || text.endsWith("-0.0");
+    }
+
     /** nvdisasm's text of a floating-point immediate. */
     public static String format(double v) {
         if (Double.isNaN(v)) {
@@ -25,7 +30,7 @@ public final class FloatText {
             return v > 0 ? "+INF" : "-INF";
         }
         if (v == 0) {
-            return (1 / v < 0) ? "-0" : "0";
+            return (1 / v < 0) ? "-0.0" : "0";  // nvdisasm 12.5: FFMA R0, R0, R3, -0.0
         }
         if (Math.abs(v) >= EXPONENT_FORM_FROM) {
             BigDecimal e = new BigDecimal(v).round(DIGITS21);

@@ -129,7 +129,7 @@ public final class SassListing {
             // nvdisasm writes the closing self-loop and the padding NOPs after it without the blank before ';'.
             padding = selfLoop || (padding && text.equals("NOP"));
             sb.append(" ".repeat(Math.max(0, 18 - guard.length()))).append(guard).append(' ').append(text)
-                    .append(text.endsWith("INF") || text.endsWith("QNAN") ? " " : "").append(padding ? ";" : " ;");
+                    .append(FloatText.trailingBlank(text) ? " " : "").append(padding ? ";" : " ;");
             if (control) {
                 sb.append(' ').append(insts[i].control().text());
             }

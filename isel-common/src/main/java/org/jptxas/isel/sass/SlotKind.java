@@ -99,7 +99,7 @@ public enum SlotKind {
     /** nvdisasm follows INF and QNAN with a blank (dropped again at the end of the text). */
     private static void appendFloat(String text, StringBuilder out) {
         out.append(text);
-        if (text.endsWith("INF") || text.endsWith("QNAN")) {
+        if (FloatText.trailingBlank(text)) {
             out.append(' ');
         }
     }

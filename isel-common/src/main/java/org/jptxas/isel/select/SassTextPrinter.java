@@ -332,7 +332,7 @@ public final class SassTextPrinter {
 
     /** nvdisasm follows INF and QNAN with a blank. */
     private static String floatText(String t) {
-        return t.endsWith("INF") || t.endsWith("QNAN") ? t + " " : t;
+        return FloatText.trailingBlank(t) ? t + " " : t;
     }
 
     static String cbankText(CBank c) {

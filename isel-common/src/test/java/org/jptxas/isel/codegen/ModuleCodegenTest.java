@@ -92,6 +92,9 @@ class ModuleCodegenTest {
                 .map(l -> lines.indexOf(l) * 16).orElseThrow()}, f.exitOffsets());
         assertEquals(24, f.paramBytes());
         assertTrue(r.sass().contains("EXIT ;"), r.sass());
+        // sm_80 … sm_89 read the global memory descriptor from UR4 (a hidden field); it is loaded once at the entry.
+        boolean descriptor = r.sass().contains("ULDC.64 UR4, c[0x0][0x118]");
+        assertEquals(arch.equals("sm_80") || arch.equals("sm_86") || arch.equals("sm_89"), descriptor, r.sass());
         assertTrue(r.resourceReport().contains("Compiling entry function 'saxpy' for '" + arch + "'"), r.resourceReport());
     }
 }

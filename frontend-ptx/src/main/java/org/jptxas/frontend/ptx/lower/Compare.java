@@ -93,6 +93,18 @@ public final class Compare implements InstructionLowerer {
             a = FloatArith.f64(cx, a);
             b = FloatArith.f64(cx, b);
             cx.emit("DSETP", List.of(cmp, bool), List.of(p, q), List.of(a, b, c));
+        } else if (t == PtxType.F16 || t == PtxType.F16X2 || t == PtxType.BF16 || t == PtxType.BF16X2) {
+            // HSETP2 compares both halves: p takes the low half's result (the scalar's), q the high half's
+            List<String> mods = new ArrayList<>();
+            if (t == PtxType.BF16 || t == PtxType.BF16X2) {
+                mods.add("BF16_V2");
+            }
+            mods.add(cmp);
+            if (ftz) {
+                mods.add("FTZ");
+            }
+            mods.add(bool);
+            cx.emit("HSETP2", mods, List.of(p, q), List.of(a, b, c));
         } else if (Ptx.isFloat(t)) {
             throw cx.unsupported(null);
         } else if (Ptx.wide(t)) {
@@ -193,6 +205,23 @@ public final class Compare implements InstructionLowerer {
         Src a = cx.src(Ptx.op(insn, 1), t);
         Src b = cx.src(Ptx.op(insn, 2), t);
         Src c = bool != null ? predSrc(cx, insn.operands().get(3)) : Ptx.pt();
+        if (t == PtxType.F16X2 || t == PtxType.BF16X2) {
+            // per half: 1.0 (BF) for a float result, all ones for an integer one
+            List<String> mods = new ArrayList<>();
+            if (t == PtxType.BF16X2) {
+                mods.add("BF16_V2");
+            }
+            if (dt == PtxType.F16X2 || dt == PtxType.BF16X2) {
+                mods.add("BF");
+            }
+            mods.add(cmp);
+            if (insn.hasModifier("ftz")) {
+                mods.add("FTZ");
+            }
+            mods.add(bool == null ? "AND" : bool);
+            cx.emit("HSET2", mods, List.of(d), List.of(a, b, c));
+            return;
+        }
         Reg p = Ptx.pred(cx);
         compare(cx, insn, p, Reg.PT, cmp, t, a, b, c, bool == null ? "AND" : bool);
         long one = dt == PtxType.F32 ? Float.floatToRawIntBits(1.0f) : 0xffffffffL;

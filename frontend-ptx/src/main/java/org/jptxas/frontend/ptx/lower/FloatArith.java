@@ -136,8 +136,8 @@ final class FloatArith {
     }
 
     static void minMax(Instruction insn, LoweringContext cx, PtxType t, boolean min) throws CompilationException {
-        if (insn.hasModifier("NaN") || insn.hasModifier("xorsign") || insn.hasModifier("abs")
-                || insn.operands().size() > 3) {
+        if (insn.hasModifier("xorsign") || insn.hasModifier("abs") || insn.operands().size() > 3
+                || (insn.hasModifier("NaN") && t == PtxType.F64)) {
             throw cx.unsupported(null);
         }
         Reg d = cx.dst(Ptx.op(insn, 0), t);
@@ -151,7 +151,14 @@ final class FloatArith {
                     a = b;
                     b = x;
                 }
-                cx.emit("FMNMX", insn.hasModifier("ftz") ? List.of("FTZ") : List.of(), List.of(d), List.of(a, b, which));
+                List<String> mods = new ArrayList<>();
+                if (insn.hasModifier("ftz")) {
+                    mods.add("FTZ");
+                }
+                if (insn.hasModifier("NaN")) {
+                    mods.add("NAN");
+                }
+                cx.emit("FMNMX", mods, List.of(d), List.of(a, b, which));
             }
             case F64 -> {
                 a = f64(cx, a);
@@ -171,7 +178,14 @@ final class FloatArith {
             }
             case F16, F16X2, BF16, BF16X2 -> {
                 boolean bf = t == PtxType.BF16 || t == PtxType.BF16X2;
-                cx.emit("HMNMX2", bf ? List.of("BF16_V2") : List.of(), List.of(d), List.of(a, b, which));
+                List<String> mods = new ArrayList<>();
+                if (bf) {
+                    mods.add("BF16_V2");
+                }
+                if (insn.hasModifier("NaN")) {
+                    mods.add("NAN");
+                }
+                cx.emit("HMNMX2", mods, List.of(d), List.of(a, b, which));
             }
             default -> throw cx.unsupported(null);
         }

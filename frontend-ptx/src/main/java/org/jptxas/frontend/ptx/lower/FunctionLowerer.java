@@ -179,6 +179,7 @@ final class FunctionLowerer implements LoweringContext {
         if (!fn.isEntry()) {
             abi(prologue);
         }
+        prologue.addAll(undefinedReads());
         layout.get(0).instrs().addAll(0, prologue);
 
         FunctionBody out = relayout();
@@ -186,6 +187,47 @@ final class FunctionLowerer implements LoweringContext {
                 tuning(TuningDirective.Kind.MAXNREG), tuningList(TuningDirective.Kind.MAXNTID),
                 tuningList(TuningDirective.Kind.REQNTID), tuning(TuningDirective.Kind.MINNCTAPERSM), callees);
         return new OriFunction(fn.name(), fn.isEntry(), fn.pos().line(), out, attrs);
+    }
+
+    /**
+     * PTX may read a register no instruction writes (compilers leave such reads on paths that do not matter); the
+     * value is arbitrary, so jptxas gives it zero at the entry, which keeps every virtual register defined.
+     */
+    private List<Instr> undefinedReads() {
+        Map<String, Reg> used = new java.util.LinkedHashMap<>();
+        Set<String> defined = new HashSet<>();
+        for (BasicBlock b : layout) {
+            for (Instr in : b.instrs()) {
+                for (Reg r : in.usedRegs()) {
+                    if (r.virtual()) {
+                        used.putIfAbsent(r.file() + ":" + r.index(), r.whole());
+                    }
+                }
+                for (Reg r : in.dsts()) {
+                    if (r.virtual()) {
+                        defined.add(r.file() + ":" + r.index());
+                    }
+                }
+            }
+        }
+        List<Instr> out = new ArrayList<>();
+        for (Map.Entry<String, Reg> e : used.entrySet()) {
+            if (defined.contains(e.getKey())) {
+                continue;
+            }
+            Reg r = e.getValue();
+            if (r.file().isPredicate()) {
+                out.add(new Instr(ops.require("PLOP3"), List.of("LUT"), List.of(r, Reg.PT),
+                        List.of(Src.of(Reg.PT), Src.of(Reg.PT), Src.of(Reg.PT), Src.of(Imm.ofInt(0)), Src.of(Imm.ofInt(0))),
+                        Guard.ALWAYS, fn.pos().line()));
+            } else {
+                for (int k = 0; k < r.comps(); k++) {
+                    out.add(new Instr(ops.require("MOV"), List.of(), List.of(r.component(k)), List.of(Src.of(Reg.RZ)),
+                            Guard.ALWAYS, fn.pos().line()));
+                }
+            }
+        }
+        return out;
     }
 
     /** First register of the parameter and return-value block of a device function's calling convention. */
@@ -481,6 +523,12 @@ final class FunctionLowerer implements LoweringContext {
             if (sym instanceof Symbol.Special sp) {
                 return special(sp, r.component(), constantOk);
             }
+            if (sym instanceof Symbol.Function fn) {
+                // a function's address (indirect calls): relocated halves, as for global variables
+                Reg a = pair(Src.of(new Sym(fn.name(), Sym.Kind.FUNCTION, Sym.Part.LO32, 0)),
+                        Src.of(new Sym(fn.name(), Sym.Kind.FUNCTION, Sym.Part.HI32, 0)));
+                return type != null && type.sizeBytes() <= 4 ? a.component(0) : a;
+            }
             throw unsupportedRuntime("operand " + r.name());
         }
         if (operand instanceof Expr.FloatLit f) {
@@ -551,8 +599,11 @@ final class FunctionLowerer implements LoweringContext {
                 return r;
             }
             case PARAM -> {
-                if (kernelParams.containsKey(d)) {
-                    throw unsupportedRuntime("the address of kernel parameter " + v.name());
+                Integer k = kernelParams.get(d);
+                if (k != null) {
+                    // a kernel parameter's address: its offset in constant bank 0 (ld.param through it is an LDC)
+                    int at = DriverConstants.paramBase(target) + k;
+                    return wide ? pair(Src.of(Imm.ofInt(at)), Src.of(Reg.RZ)) : Imm.ofInt(at);
                 }
                 return paramRegister(declOf.getOrDefault(d, v.decl()), d);
             }
@@ -921,6 +972,11 @@ final class FunctionLowerer implements LoweringContext {
     }
 
     private Instr append(String opcode, List<String> mods, List<Reg> dsts, List<Src> srcs, Guard g) {
+        if (opcode.equals("IMAD") && mods.contains("WIDE")) {
+            // one spelling in Ori: IMAD.WIDE is the opcode IMAD_WIDE (ori-opcodes.json), not IMAD with a WIDE modifier
+            opcode = "IMAD_WIDE";
+            mods = mods.stream().filter(m -> !m.equals("WIDE")).toList();
+        }
         return appendRaw(opcode, mods, dsts, legalize(opcode, srcs), g);
     }
 
@@ -963,6 +1019,9 @@ final class FunctionLowerer implements LoweringContext {
 
     @Override
     public void startBlock(BasicBlock block) {
+        if (block == current) {
+            return; // already the insertion point
+        }
         placeAndStart(block);
     }
 

@@ -128,7 +128,12 @@ final class IntArith {
         }
         if (Ptx.wide(t)) {
             if (hi) {
-                throw cx.unsupported("64-bit mul.hi");
+                Reg h = mad ? cx.newReg(RegFile.R, 2) : d;
+                mulHi64(cx, h, a, b, Ptx.signed(t));
+                if (mad) {
+                    add64(cx, d, Src.of(h), c, false);
+                }
+                return;
             }
             mul64(cx, d, a, b, mad ? c : null);
             return;
@@ -189,6 +194,53 @@ final class IntArith {
         cx.emit("IMAD", List.of(), List.of(h), List.of(Ptx.lo(a), Ptx.hi(b), Src.of(t.component(1))));
         cx.emit("IMAD", List.of(), List.of(d.component(1)), List.of(Ptx.hi(a), Ptx.lo(b), Src.of(h)));
         cx.emit("MOV", List.of(), List.of(d.component(0)), List.of(Src.of(t.component(0))));
+    }
+
+    /**
+     * The high 64 bits of a 64 x 64-bit product: four IMAD.WIDE.U32 partial products chained through their 64-bit
+     * addends ({@code u = aL*bH + hi(aL*bL)}, {@code v = aH*bL + lo(u)}, {@code hi = aH*bH + hi(u) + hi(v)}); the
+     * signed form subtracts {@code b} when {@code a < 0} and {@code a} when {@code b < 0}.
+     */
+    static void mulHi64(LoweringContext cx, Reg d, Src a, Src b, boolean signed) {
+        Src aL = Ptx.lo(a);
+        Src aH = Ptx.hi(a);
+        Src bL = Ptx.lo(b);
+        Src bH = Ptx.hi(b);
+        Reg t = cx.newReg(RegFile.R, 2);
+        cx.emit("IMAD_WIDE", List.of("U32"), List.of(t), List.of(aL, bL, Ptx.rz()));
+        Reg u = cx.newReg(RegFile.R, 2);
+        cx.emit("IMAD_WIDE", List.of("U32"), List.of(u), List.of(aL, bH, Src.of(zeroExtended(cx, t.component(1)))));
+        Reg v = cx.newReg(RegFile.R, 2);
+        cx.emit("IMAD_WIDE", List.of("U32"), List.of(v), List.of(aH, bL, Src.of(zeroExtended(cx, u.component(0)))));
+        Reg w = cx.newReg(RegFile.R, 2);
+        cx.emit("IMAD_WIDE", List.of("U32"), List.of(w), List.of(aH, bH, Src.of(zeroExtended(cx, u.component(1)))));
+        if (!signed) {
+            add64(cx, d, Src.of(w), Src.of(zeroExtended(cx, v.component(1))), false);
+            return;
+        }
+        Reg h = cx.newReg(RegFile.R, 2);
+        add64(cx, h, Src.of(w), Src.of(zeroExtended(cx, v.component(1))), false);
+        Reg h2 = cx.newReg(RegFile.R, 2);
+        subtractIfNegative(cx, h2, Src.of(h), aH, b);
+        subtractIfNegative(cx, d, Src.of(h2), bH, a);
+    }
+
+    /** {@code d = h - (signWord < 0 ? x : 0)}. */
+    private static void subtractIfNegative(LoweringContext cx, Reg d, Src h, Src signWord, Src x) {
+        Reg p = Ptx.pred(cx);
+        cx.emit("ISETP", List.of("LT", "AND"), List.of(p, Reg.PT), List.of(signWord, Ptx.rz(), Ptx.pt()));
+        Reg s = cx.newReg(RegFile.R, 2);
+        cx.emit("SEL", List.of(), List.of(s.component(0)), List.of(Ptx.lo(x), Ptx.rz(), Src.of(p)));
+        cx.emit("SEL", List.of(), List.of(s.component(1)), List.of(Ptx.hi(x), Ptx.rz(), Src.of(p)));
+        add64(cx, d, h, Src.of(s), true);
+    }
+
+    /** A fresh pair holding {@code x} zero-extended to 64 bits. */
+    private static Reg zeroExtended(LoweringContext cx, Reg x) {
+        Reg r = cx.newReg(RegFile.R, 2);
+        cx.emit("MOV", List.of(), List.of(r.component(0)), List.of(Src.of(x)));
+        cx.emit("MOV", List.of(), List.of(r.component(1)), List.of(Ptx.rz()));
+        return r;
     }
 
     static PtxType widen(PtxType t) {

@@ -40,6 +40,9 @@ public final class MemoryLowerer implements InstructionLowerer {
         int vec = insn.hasModifier("v8") ? 8 : insn.hasModifier("v4") ? 4 : insn.hasModifier("v2") ? 2 : 1;
         Operand.Address addrOp = (Operand.Address) insn.operands().get(load ? 1 : 0);
         Operand value = insn.operands().get(load ? 0 : 1);
+        if (value instanceof Operand.Vector one && one.elements().size() == 1 && vec == 1) {
+            value = one.elements().get(0); // { %r1 }: a braced scalar, as Triton writes them
+        }
         int elemBytes = t == PtxType.PRED ? 4 : t.sizeBytes();
         if (vec > 1 && !(value instanceof Operand.Vector)) {
             // a vector register (.reg .v4 .u32 %v): one scalar access of the whole width
@@ -276,6 +279,24 @@ public final class MemoryLowerer implements InstructionLowerer {
         if (base == null) {
             throw cx.unsupported("parameter address");
         }
+        if (cx.resolved().symbolOf(base).orElse(null) instanceof org.jptxas.frontend.ptx.check.Symbol.Variable rv
+                && rv.space() == StateSpace.REG) {
+            // through a register holding a kernel parameter's address (mov.b64 %rd, param): constant bank 0
+            if (!load || !cx.isKernel()) {
+                throw cx.unsupported("parameter access through a register");
+            }
+            Addr a = cx.address(addrOp, StateSpace.SHARED);
+            Reg index = a.base().width() == 2 ? a.base().component(0) : a.base();
+            Reg tuple = loadTarget(cx, value, t, vec, t.sizeBytes() * vec);
+            List<String> mods = new ArrayList<>();
+            String size = Ptx.sizeMod(t, t.sizeBytes() * vec);
+            if (size != null) {
+                mods.add(size);
+            }
+            cx.emit("LDC", mods, List.of(tuple), List.of(Src.of(new CBank(0, (int) a.offset(), index))));
+            distribute(cx, tuple, value, t, vec);
+            return;
+        }
         boolean kernelParam = cx.resolved().symbolOf(base).filter(s -> s instanceof org.jptxas.frontend.ptx.check.Symbol.Variable)
                 .map(s -> (org.jptxas.frontend.ptx.check.Symbol.Variable) s)
                 .map(v -> cx.isKernel() && isKernelParam(cx, v)).orElse(false);
@@ -323,6 +344,10 @@ public final class MemoryLowerer implements InstructionLowerer {
                 off = -off;
             }
         }
+        if (elemBytes < 4 && vec == 1 && off % elemBytes == 0) {
+            subWordParam(cx, load, t, p, (int) off, value);
+            return;
+        }
         if (off % 4 != 0 || (elemBytes < 4 && vec > 1)) {
             throw cx.unsupported("sub-word parameter access");
         }
@@ -351,6 +376,45 @@ public final class MemoryLowerer implements InstructionLowerer {
                     cx.emit("MOV", List.of(), List.of(slot), List.of(Ptx.part(v, c)));
                 }
             }
+        }
+    }
+
+    /**
+     * An 8/16-bit access at a byte offset of a register-held parameter: PRMT extracts (zero- or sign-extending) or
+     * inserts the bytes, leaving the rest of the word as it is.
+     */
+    private void subWordParam(LoweringContext cx, boolean load, PtxType t, Reg p, int off, Operand value)
+            throws CompilationException {
+        int word = off / 4;
+        int at = off % 4;
+        int n = t.sizeBytes();
+        if (word >= p.comps()) {
+            throw cx.unsupported("parameter offset " + off);
+        }
+        Reg slot = p.comps() == 1 ? p : p.component(word);
+        if (load) {
+            int sel = 0;
+            for (int i = 0; i < 4; i++) {
+                int nib = i < n ? at + i : Ptx.signed(t) ? 8 | (at + n - 1) : 4;
+                sel |= nib << (4 * i);
+            }
+            Reg d = cx.dst(value, t);
+            cx.emit("PRMT", List.of(), List.of(d.width() == 2 ? d.component(0) : d),
+                    List.of(Src.of(slot), Ptx.imm(sel), Ptx.rz()));
+            if (d.width() == 2) {
+                cx.emit("MOV", List.of(), List.of(d.component(1)), List.of(Ptx.rz()));
+            }
+        } else {
+            int sel = 0;
+            for (int i = 0; i < 4; i++) {
+                int nib = i >= at && i < at + n ? i - at : 4 + i;
+                sel |= nib << (4 * i);
+            }
+            Src v = cx.src(value, t);
+            if (v.value() instanceof Reg r && r.width() == 2) {
+                v = Src.of(r.component(0));
+            }
+            cx.emit("PRMT", List.of(), List.of(slot), List.of(v, Ptx.imm(sel), Src.of(slot)));
         }
     }
 

@@ -65,12 +65,18 @@ public final class MovLowerer implements InstructionLowerer {
         }
     }
 
+    /** Bits of one element: the type's own for {@code mov.v4.u16}, else the packed type split by the elements. */
+    private static int elementBits(Instruction insn, PtxType t, int n) {
+        boolean vectorType = insn.hasModifier("v2") || insn.hasModifier("v4") || insn.hasModifier("v8");
+        return vectorType ? t.sizeBytes() * 8 : t.sizeBytes() * 8 / n;
+    }
+
     private void pack(Instruction insn, LoweringContext cx, Reg dst, Operand.Vector vec, PtxType t)
             throws CompilationException {
         int n = vec.elements().size();
-        int bits = t.sizeBytes() * 8 / n;
-        if (bits == 32 && dst.width() == 2 && n == 2) {
-            for (int k = 0; k < 2; k++) {
+        int bits = elementBits(insn, t, n);
+        if (bits == 32 && dst.width() == n) {
+            for (int k = 0; k < n; k++) {
                 cx.emit("MOV", List.of(), List.of(dst.component(k)), List.of(cx.src(vec.elements().get(k), PtxType.B32)));
             }
         } else if (bits == 16 && n == 2) {
@@ -99,7 +105,7 @@ public final class MovLowerer implements InstructionLowerer {
     private void unpack(Instruction insn, LoweringContext cx, Operand.Vector vec, Src v, PtxType t)
             throws CompilationException {
         int n = vec.elements().size();
-        int bits = t.sizeBytes() * 8 / n;
+        int bits = elementBits(insn, t, n);
         for (int k = 0; k < n; k++) {
             Operand e = vec.elements().get(k);
             if (e instanceof Operand.Sink) {

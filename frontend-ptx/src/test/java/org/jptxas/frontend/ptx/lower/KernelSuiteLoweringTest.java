@@ -69,7 +69,14 @@ class KernelSuiteLoweringTest {
         List<String> gaps = new ArrayList<>();
         List<Path> files = kernelFiles();
         for (Path f : files) {
-            Outcome o = lower(f, Target.of("sm_80"));
+            Outcome o;
+            try {
+                o = lower(f, Target.of("sm_80"));
+            } catch (RuntimeException e) {
+                StackTraceElement[] st = e.getStackTrace();
+                problems.add(f.getFileName() + ": " + e + (st.length > 2 ? " at " + st[0] + " / " + st[1] + " / " + st[2] : ""));
+                continue;
+            }
             if (o.module() == null) {
                 missing.merge(missing(o.unsupported()), 1, Integer::sum);
                 System.out.println("unsupported: " + f.getFileName() + ": " + o.unsupported());

@@ -234,6 +234,8 @@ final class OriEvaluator {
         switch (op) {
             case "MOV" -> set(d.get(0), s32(i, 0));
             case "IMAD" -> imad(i);
+            case "IMAD_WIDE" -> imad(new Instr(i.op(), java.util.stream.Stream.concat(java.util.stream.Stream.of("WIDE"),
+                    i.mods().stream()).toList(), i.dsts(), i.srcs(), i.guard(), i.line()));
             case "IADD3" -> {
                 long sum = 0;
                 for (int k = 0; k < 3; k++) {

@@ -1,0 +1,202 @@
+package org.jptxas.ori.opt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.jptxas.ori.analysis.IrVerifier;
+import org.jptxas.ori.ir.Addr;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.BlockLabel;
+import org.jptxas.ori.ir.CBank;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Guard;
+import org.jptxas.ori.ir.Imm;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.OriFunction;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.SpecialReg;
+import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.target.Target;
+import org.junit.jupiter.api.Test;
+
+/** Hand-built Ori as the PTX lowering writes it, and the exact Ori ptxas's idioms say the passes should leave. */
+class PassIdiomsTest {
+    private static Instr ins(String op, List<String> mods, List<Reg> dsts, Src... srcs) {
+        return new Instr(OpInfo.op(op), mods, dsts, List.of(srcs), Guard.ALWAYS, 0);
+    }
+
+    private static Src s(Object o) {
+        return o instanceof Integer i ? Src.of(Imm.ofInt(i)) : Src.of((org.jptxas.ori.ir.Operand) o);
+    }
+
+    private static String optimize(FunctionBody body, String sm) {
+        OptPipeline.forLevel(3).verifying(true).run(new OriFunction("k", true, 0, body), Target.of(sm));
+        assertTrue(IrVerifier.verify("k", body).isEmpty());
+        StringBuilder sb = new StringBuilder();
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                sb.append(in).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    /** saxpy's bounds check and addressing as lowered: copies, 64-bit parameter pairs, mul.wide + add.s64. */
+    private static FunctionBody saxpy() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock entry = f.addBlock(null);
+        BasicBlock body = f.addBlock(null);
+        BasicBlock exit = f.addBlock("$L_exit");
+        Reg n = f.newVirtual(RegFile.R, 1);
+        Reg a = f.newVirtual(RegFile.R, 1);
+        Reg x = f.newVirtual(RegFile.R, 2);
+        Reg cta = f.newVirtual(RegFile.R, 1);
+        Reg ntid = f.newVirtual(RegFile.R, 1);
+        Reg tid = f.newVirtual(RegFile.R, 1);
+        Reg i = f.newVirtual(RegFile.R, 1);
+        Reg p = f.newVirtual(RegFile.P, 1);
+        List<Instr> e = entry.instrs();
+        e.add(ins("MOV", List.of(), List.of(n), s(CBank.of(0, 0x160))));
+        e.add(ins("MOV", List.of(), List.of(a), s(CBank.of(0, 0x164))));
+        e.add(ins("MOV", List.of(), List.of(x.component(0)), s(CBank.of(0, 0x168))));
+        e.add(ins("MOV", List.of(), List.of(x.component(1)), s(CBank.of(0, 0x16c))));
+        e.add(ins("S2R", List.of(), List.of(cta), s(new SpecialReg("SR_CTAID.X"))));
+        e.add(ins("MOV", List.of(), List.of(ntid), s(CBank.of(0, 0x0))));
+        e.add(ins("S2R", List.of(), List.of(tid), s(new SpecialReg("SR_TID.X"))));
+        e.add(ins("IMAD", List.of(), List.of(i), s(cta), s(ntid), s(tid)));
+        e.add(ins("ISETP", List.of("GE", "U32", "AND"), List.of(p, Reg.PT), s(i), s(n), s(Reg.PT)));
+        Instr br = ins("BRA", List.of(), List.of(), s(new BlockLabel(2)));
+        br.setGuard(new Guard(p, false));
+        e.add(br);
+        Reg xc = f.newVirtual(RegFile.R, 2);
+        Reg off = f.newVirtual(RegFile.R, 2);
+        Reg addr = f.newVirtual(RegFile.R, 2);
+        Reg c = f.newVirtual(RegFile.P, 1);
+        Reg v = f.newVirtual(RegFile.R, 1);
+        Reg r = f.newVirtual(RegFile.R, 1);
+        List<Instr> b = body.instrs();
+        b.add(ins("MOV", List.of(), List.of(xc.component(0)), s(x.component(0))));
+        b.add(ins("MOV", List.of(), List.of(xc.component(1)), s(x.component(1))));
+        b.add(ins("IMAD_WIDE", List.of("U32"), List.of(off), s(i), s(4), s(Reg.RZ)));
+        b.add(ins("IADD3", List.of(), List.of(addr.component(0), c, Reg.PT), s(xc.component(0)), s(off.component(0)), s(Reg.RZ)));
+        b.add(ins("IADD3", List.of("X"), List.of(addr.component(1), Reg.PT, Reg.PT), s(xc.component(1)),
+                s(off.component(1)), s(Reg.RZ), s(c), Src.of(Reg.PT).inverted()));
+        b.add(ins("LDG", List.of("E"), List.of(v), s(Addr.of(addr, 0))));
+        b.add(ins("FMUL", List.of(), List.of(r), s(v), s(a)));
+        b.add(ins("STG", List.of("E"), List.of(), s(Addr.of(addr, 0)), s(r)));
+        exit.instrs().add(ins("EXIT", List.of(), List.of()));
+        return f;
+    }
+
+    @Test
+    void saxpyBecomesPtxasShapedOnSm80() {
+        assertEquals("""
+                S2R %r3, SR_CTAID.X
+                S2R %r5, SR_TID.X
+                IMAD %r6, %r3, c[0x0][0x0], %r5
+                ISETP.GE.U32.AND %p0, PT, %r6, c[0x0][0x160], PT
+                @%p0 EXIT
+                IMAD_WIDE.U32 %r9.64, %r6, 0x4, c[0x0][0x168]
+                LDG.E %r10, [%r9.64]
+                FMUL %r11, %r10, c[0x0][0x164]
+                STG.E [%r9.64], %r11
+                EXIT
+                """, optimize(saxpy(), "sm_80"));
+    }
+
+    @Test
+    void saxpyReadsConstantsThroughUniformRegistersOnSm90() {
+        String out = optimize(saxpy(), "sm_90");
+        // No ALU instruction reads a constant bank on sm_90: parameters come through ULDC into uniform registers.
+        assertTrue(out.contains("ULDC %ur2, c[0x0][0x0]"), out);
+        assertTrue(out.contains("IMAD %r6, %r3, %ur2, %r5"), out);
+        assertTrue(out.contains("ISETP.GE.U32.AND %p0, PT, %r6, %ur0, PT"), out);
+        assertTrue(out.contains("FMUL %r11, %r10, %ur1"), out);
+        assertTrue(out.lines().filter(l -> l.contains("c[") && !l.startsWith("ULDC") && !l.startsWith("MOV")).count() == 0, out);
+        assertTrue(out.contains("@%p0 EXIT"), out);
+    }
+
+    @Test
+    void logicChainsBecomeOneLop3WithTheComposedTable() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        Reg x = f.newVirtual(RegFile.R, 1);
+        Reg y = f.newVirtual(RegFile.R, 1);
+        Reg z = f.newVirtual(RegFile.R, 1);
+        Reg t = f.newVirtual(RegFile.R, 1);
+        Reg d = f.newVirtual(RegFile.R, 1);
+        b.instrs().add(ins("S2R", List.of(), List.of(x), s(new SpecialReg("SR_TID.X"))));
+        b.instrs().add(ins("S2R", List.of(), List.of(y), s(new SpecialReg("SR_TID.Y"))));
+        b.instrs().add(ins("S2R", List.of(), List.of(z), s(new SpecialReg("SR_TID.Z"))));
+        // t = x ^ y; d = t & z  ->  LOP3 d, x, y, z, (a ^ b) & c = 0x28
+        b.instrs().add(ins("LOP3", List.of("LUT"), List.of(t), s(x), s(y), s(Reg.RZ), s(0x3c), Src.of(Reg.PT).inverted()));
+        b.instrs().add(ins("LOP3", List.of("LUT"), List.of(d), s(t), s(z), s(Reg.RZ), s(0xc0), Src.of(Reg.PT).inverted()));
+        b.instrs().add(ins("STS", List.of(), List.of(), s(Addr.of(Reg.RZ, 0)), s(d)));
+        b.instrs().add(ins("EXIT", List.of(), List.of()));
+        String out = optimize(f, "sm_80");
+        assertTrue(out.contains("LOP3.LUT %r4, %r0, %r1, %r2, 0x28, !PT"), out);
+        assertEquals(6, f.instructionCount(), out);
+    }
+
+    @Test
+    void sharedAddressArithmeticFoldsIntoTheOffsetAndShiftAddBecomesLea() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        Reg tid = f.newVirtual(RegFile.R, 1);
+        Reg sh = f.newVirtual(RegFile.R, 1);
+        Reg base = f.newVirtual(RegFile.R, 1);
+        Reg a = f.newVirtual(RegFile.R, 1);
+        Reg v = f.newVirtual(RegFile.R, 1);
+        b.instrs().add(ins("S2R", List.of(), List.of(tid), s(new SpecialReg("SR_TID.X"))));
+        b.instrs().add(ins("S2R", List.of(), List.of(base), s(new SpecialReg("SR_TID.Y"))));
+        b.instrs().add(ins("SHF", List.of("L", "U32"), List.of(sh), s(tid), s(2), s(Reg.RZ)));
+        b.instrs().add(ins("IADD3", List.of(), List.of(a), s(sh), s(base), s(Reg.RZ)));
+        Reg a2 = f.newVirtual(RegFile.R, 1);
+        b.instrs().add(ins("IADD3", List.of(), List.of(a2), s(a), s(0x80), s(Reg.RZ)));
+        b.instrs().add(ins("LDS", List.of(), List.of(v), s(Addr.of(a2, 4))));
+        b.instrs().add(ins("STS", List.of(), List.of(), s(Addr.of(a2, 8)), s(v)));
+        b.instrs().add(ins("EXIT", List.of(), List.of()));
+        assertEquals("""
+                S2R %r0, SR_TID.X
+                S2R %r2, SR_TID.Y
+                LEA %r3, %r0, %r2, 0x2
+                LDS %r4, [%r3+0x84]
+                STS [%r3+0x88], %r4
+                EXIT
+                """, optimize(f, "sm_80"));
+    }
+
+    @Test
+    void constantBranchesFoldAndShortDiamondsBecomePredicated() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock a = f.addBlock(null);
+        BasicBlock then = f.addBlock(null);
+        BasicBlock other = f.addBlock(null);
+        BasicBlock join = f.addBlock(null);
+        Reg x = f.newVirtual(RegFile.R, 1);
+        Reg y = f.newVirtual(RegFile.R, 1);
+        Reg p = f.newVirtual(RegFile.P, 1);
+        Reg q = f.newVirtual(RegFile.P, 1);
+        a.instrs().add(ins("S2R", List.of(), List.of(x), s(new SpecialReg("SR_TID.X"))));
+        a.instrs().add(ins("ISETP", List.of("LT", "AND"), List.of(q, Reg.PT), s(3), s(4), s(Reg.PT)));
+        a.instrs().add(ins("ISETP", List.of("GT", "AND"), List.of(p, Reg.PT), s(x), s(15), s(q)));
+        Instr br = ins("BRA", List.of(), List.of(), s(new BlockLabel(2)));
+        br.setGuard(new Guard(p, false));
+        a.instrs().add(br);
+        then.instrs().add(ins("IADD3", List.of(), List.of(y), s(x), s(1), s(Reg.RZ)));
+        then.instrs().add(ins("BRA", List.of(), List.of(), s(new BlockLabel(3))));
+        other.instrs().add(ins("IADD3", List.of(), List.of(y), s(x), s(-1), s(Reg.RZ)));
+        join.instrs().add(ins("STS", List.of(), List.of(), s(Addr.of(Reg.RZ, 0)), s(y)));
+        join.instrs().add(ins("EXIT", List.of(), List.of()));
+        assertEquals("""
+                S2R %r0, SR_TID.X
+                ISETP.GT.AND %p0, PT, %r0, 0xf, PT
+                @!%p0 IADD3 %r1, %r0, 0x1, RZ
+                @%p0 IADD3 %r1, %r0, 0xffffffff, RZ
+                STS [RZ], %r1
+                EXIT
+                """, optimize(f, "sm_80"));
+    }
+}
