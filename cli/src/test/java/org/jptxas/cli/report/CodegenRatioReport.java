@@ -44,6 +44,11 @@ final class CodegenRatioReport {
             return ours != null && ptxas != null && ptxas.instructions() > 0;
         }
 
+        /** Why the pair is not compared. */
+        String why() {
+            return problem != null ? problem : "no function code (module-scope data only)";
+        }
+
         double instructionRatio() {
             return (double) ours.instructions() / ptxas.instructions();
         }
@@ -140,8 +145,8 @@ final class CodegenRatioReport {
             } else {
                 sb.append(String.format(Locale.ROOT, "%-40s %-6s %7s %7s %6s %5s %5s %6s  %s%n", clip(r.input()), r.arch(),
                         "-", r.ptxas() == null ? "-" : String.valueOf(r.ptxas().instructions()), "-", "-",
-                        r.ptxas() == null ? "-" : String.valueOf(r.ptxas().registers()), "-", r.problem()));
-                problems.merge(r.problem(), 1, Integer::sum);
+                        r.ptxas() == null ? "-" : String.valueOf(r.ptxas().registers()), "-", r.why()));
+                problems.merge(r.why(), 1, Integer::sum);
             }
         }
         sb.append("-- geometric means (compared pairs; goal: instructions <= ").append(GOAL_INSTRUCTIONS)
