@@ -43,4 +43,30 @@ class CorpusAllocationTest {
         failures.forEach(System.out::println);
         assertEquals(List.of(), failures);
     }
+
+    /** The same files under {@code --maxrregcount 24}: the large kernels spill, and every spill verifies. */
+    @Test
+    void corpusAllocatesUnderTheMinimumLimit() {
+        List<Corpus.Entry> entries = Corpus.assumeEntries().stream().filter(Corpus.Entry::ptxasAccepts).toList();
+        List<PtxAllocation.Row> rows = Collections.synchronizedList(new ArrayList<>());
+        List<String> unsupported = Collections.synchronizedList(new ArrayList<>());
+        List<String> failures = Collections.synchronizedList(new ArrayList<>());
+        entries.parallelStream().forEach(e -> {
+            try {
+                rows.addAll(PtxAllocation.run(e.file(), Target.of("sm_80"), unsupported, false, true,
+                        java.util.OptionalInt.of(24)));
+            } catch (Throwable t) {
+                failures.add(e.file().getFileName() + ": " + t.getMessage());
+            }
+        });
+        long spilled = rows.stream().filter(r -> r.spillBytes() > 0).count();
+        long bytes = rows.stream().mapToLong(PtxAllocation.Row::spillBytes).sum();
+        System.out.printf("corpus sm_80 --maxrregcount 24: %d functions allocated and verified, %d spill "
+                + "(%d bytes of spill slots in all), %d failures%n", rows.size(), spilled, bytes, failures.size());
+        failures.forEach(System.out::println);
+        assertEquals(List.of(), failures);
+        for (PtxAllocation.Row r : rows) {
+            org.junit.jupiter.api.Assertions.assertTrue(r.ours() <= 24, r.toString());
+        }
+    }
 }

@@ -31,6 +31,12 @@ final class PtxAllocation {
     /** With {@code optimize}, the functions go through the -O3 mid-level pipeline first, as the driver runs it. */
     static List<Row> run(Path ptx, Target target, List<String> unsupported, boolean withOracle, boolean optimize)
             throws Exception {
+        return run(ptx, target, unsupported, withOracle, optimize, java.util.OptionalInt.empty());
+    }
+
+    /** With {@code maxrregcount}, allocation runs under that limit (as {@code --maxrregcount}). */
+    static List<Row> run(Path ptx, Target target, List<String> unsupported, boolean withOracle, boolean optimize,
+            java.util.OptionalInt maxrregcount) throws Exception {
         OriModule module;
         try {
             module = new PtxFrontEnd(target).check(ptx.getFileName().toString(), Files.readString(ptx)).lower();
@@ -56,7 +62,7 @@ final class PtxAllocation {
             if (optimize) {
                 org.jptxas.ori.opt.OptPipeline.forLevel(3).run(fn, target);
             }
-            RegisterLimits limits = RegisterLimits.of(target, java.util.OptionalInt.empty(), fn.attrs().maxnreg());
+            RegisterLimits limits = RegisterLimits.of(target, maxrregcount, fn.attrs().maxnreg());
             Allocation a;
             try {
                 a = RegisterAllocator.allocate(fn, limits, true);

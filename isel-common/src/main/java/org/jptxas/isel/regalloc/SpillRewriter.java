@@ -154,7 +154,10 @@ final class SpillRewriter {
                     any |= note(r, plans, touched, temp, true);
                 }
                 for (Reg r : in.dsts()) {
-                    any |= note(r, plans, touched, temp, r.isPart());
+                    // A part write keeps the other parts, and a guarded write keeps the old value where the guard
+                    // is false: both reload first, which also keeps the temporary's interval short (a temporary
+                    // only ever written under a guard would look live around any loop).
+                    any |= note(r, plans, touched, temp, r.isPart() || !in.guard().isAlways());
                 }
                 if (!any) {
                     out.add(in);
