@@ -195,9 +195,95 @@ public final class FormLearner {
             }
             forms = next;
         }
+        forms = generalizeLiterals(sm, forms, all);
         forms.sort(Comparator.comparingInt(SassFormData::key).thenComparing(SassFormData::mnemonic)
                 .thenComparing(f -> String.join("{}", f.pieces())).thenComparing(SassFormData::bits));
         return forms;
+    }
+
+    /**
+     * Register literals become nvdisasm-confirmed fields ({@link LiteralFieldGeneralizer}); a generalized form that
+     * then decodes some sample wrongly (it now competes with forms it did not compete with before) is put back.
+     */
+    private List<SassFormData> generalizeLiterals(String sm, List<SassFormData> learned, List<Lexed> all) {
+        if (System.getenv("SASS_PROBE_NO_GENERALIZE") != null) {
+            return learned;
+        }
+        List<long[]> example = new ArrayList<>(java.util.Collections.nCopies(learned.size(), (long[]) null));
+        SassIsa learnedIsa = new SassIsa(sm, learned);
+        java.util.IdentityHashMap<Object, Integer> learnedIndex = new java.util.IdentityHashMap<>();
+        for (int i = 0; i < learnedIsa.forms().size(); i++) {
+            learnedIndex.put(learnedIsa.forms().get(i), i);
+        }
+        for (Lexed l : all) {
+            if (learnedIsa.decode(l.s.lo(), l.s.hi()) instanceof SassInstruction.Known k) {
+                int i = learnedIndex.get(k.form());
+                if (example.get(i) == null) {
+                    example.set(i, new long[] {l.s.lo(), l.s.hi()});
+                }
+            }
+        }
+        List<SassFormData> general = new LiteralFieldGeneralizer(sm, log).generalize(learned, example);
+        java.util.Set<String> original = new java.util.HashSet<>();
+        for (SassFormData f : learned) {
+            original.add(identity(f) + f.exclude());
+        }
+        for (int round = 0; round < 5; round++) {
+            SassIsa isa = new SassIsa(sm, general);
+            java.util.IdentityHashMap<Object, Integer> index = new java.util.IdentityHashMap<>();
+            for (int i = 0; i < isa.forms().size(); i++) {
+                index.put(isa.forms().get(i), i);
+            }
+            java.util.Set<Integer> revert = new java.util.TreeSet<>();
+            boolean unknownFromGeneral = false;
+            for (Lexed l : all) {
+                SassInstruction inst = isa.decode(l.s.lo(), l.s.hi());
+                if (SassPrinter.text(inst, l.s.address(), addr -> labelAt(l.s, addr)).equals(l.s.text())) {
+                    continue;
+                }
+                SassInstruction applies = inst instanceof SassInstruction.Known ? inst
+                        : isa.decodeForProbe(l.s.lo(), l.s.hi());
+                if (applies instanceof SassInstruction.Known k) {
+                    int i = index.get(k.form());
+                    if (!original.contains(identity(general.get(i)) + general.get(i).exclude())) {
+                        revert.add(i);
+                    }
+                } else {
+                    unknownFromGeneral = true;
+                }
+            }
+            if (revert.isEmpty()) {
+                if (unknownFromGeneral) {
+                    log.add(sm + ": generalization leaves samples undecoded; keeping the learned forms");
+                    return learned;
+                }
+                log.add(sm + ": generalized forms verified against every sample (round " + round + ")");
+                return general;
+            }
+            // Put back the learned forms the reverted ones came from: regenerate without them generalized.
+            java.util.Set<String> drop = new java.util.HashSet<>();
+            for (int i : revert) {
+                drop.add(general.get(i).mnemonic() + "|" + general.get(i).key() + "|" + general.get(i).pieces());
+            }
+            List<SassFormData> next = new ArrayList<>();
+            for (SassFormData f : general) {
+                if (!drop.contains(f.mnemonic() + "|" + f.key() + "|" + f.pieces())) {
+                    next.add(f);
+                }
+            }
+            java.util.Set<String> have = new java.util.HashSet<>();
+            for (SassFormData f : next) {
+                have.add(identity(f) + f.exclude());
+            }
+            for (SassFormData f : learned) {
+                if (drop.contains(f.mnemonic() + "|" + f.key() + "|" + f.pieces()) && have.add(identity(f) + f.exclude())) {
+                    next.add(f);
+                }
+            }
+            log.add(sm + ": " + revert.size() + " generalized forms misdecode samples; their learned forms restored");
+            general = next;
+        }
+        return learned;
     }
 
     private static String labelAt(Sample s, long addr) {
