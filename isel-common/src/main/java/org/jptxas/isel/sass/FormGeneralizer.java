@@ -35,6 +35,12 @@ final class FormGeneralizer {
                 for (SassForm base : g == null ? List.of(f) : List.of(f, g)) {
                     out.addAll(guarded(base, guardKind));
                 }
+                for (SassForm base : List.copyOf(out.isEmpty() ? List.of(f) : concat(f, out))) {
+                    SassForm plain = withoutReuse(base);
+                    if (plain != null) {
+                        out.add(plain);
+                    }
+                }
                 for (SassForm o : out) {
                     unique.putIfAbsent(o.skeleton + "|" + Arrays.toString(o.slots) + "|" + o.maskLo + "|" + o.maskHi
                             + "|" + o.bitsLo + "|" + o.bitsHi, o);
@@ -44,6 +50,41 @@ final class FormGeneralizer {
         List<SassForm> all = new ArrayList<>(unique.values());
         all.sort(java.util.Comparator.comparingInt((SassForm f) -> -f.specificity));
         return List.copyOf(all);
+    }
+
+    private static List<SassForm> concat(SassForm f, List<SassForm> more) {
+        List<SassForm> all = new ArrayList<>(more.size() + 1);
+        all.add(f);
+        all.addAll(more);
+        return all;
+    }
+
+    /** The operand-reuse flags, bits [125:122] (one per source slot). */
+    private static final long REUSE_HI = 0xfL << (122 - 64);
+
+    /**
+     * The spelling without {@code .reuse} of a form learned only with reuse flags. The flags are hints that the next
+     * instruction reads the same register in the same slot; code generation must never set them by accident (and
+     * nvdisasm rejects some flag/control combinations), so a form ptxas happened to emit with them also gets its
+     * flag-free encoding: the same bits with [125:122] clear.
+     */
+    private static SassForm withoutReuse(SassForm f) {
+        boolean any = false;
+        List<String> pieces = new ArrayList<>(f.pieces.length);
+        for (String p : f.pieces) {
+            String q = p.replace(".reuse", "");
+            any |= !q.equals(p);
+            pieces.add(q);
+        }
+        if (!any || (f.maskHi & REUSE_HI) != REUSE_HI) {
+            return null;
+        }
+        try {
+            return new SassForm(f.key, f.mnemonic, pieces, List.of(f.slots), f.maskLo, f.maskHi, f.bitsLo,
+                    f.bitsHi & ~REUSE_HI, f.exclusions());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     private static final long GUARD_REG = 7L << 12;

@@ -241,16 +241,17 @@ public final class FormLearner {
                 if (SassPrinter.text(inst, l.s.address(), addr -> labelAt(l.s, addr)).equals(l.s.text())) {
                     continue;
                 }
-                SassInstruction applies = inst instanceof SassInstruction.Known ? inst
-                        : isa.decodeForProbe(l.s.lo(), l.s.hi());
-                if (applies instanceof SassInstruction.Known k) {
-                    int i = index.get(k.form());
-                    if (!original.contains(identity(general.get(i)) + general.get(i).exclude())) {
+                // Any generalized form that matches the word is a suspect: it either decoded the sample wrongly
+                // or made the decode ambiguous against the learned form.
+                boolean blamed = false;
+                for (int i = 0; i < general.size(); i++) {
+                    SassFormData g = general.get(i);
+                    if (!original.contains(identity(g) + g.exclude()) && matches(g, l.s.lo(), l.s.hi())) {
                         revert.add(i);
+                        blamed = true;
                     }
-                } else {
-                    unknownFromGeneral = true;
                 }
+                unknownFromGeneral |= !blamed;
             }
             if (revert.isEmpty()) {
                 if (unknownFromGeneral) {
@@ -284,6 +285,13 @@ public final class FormLearner {
             general = next;
         }
         return learned;
+    }
+
+    /** Whether the form's fixed bits match the word (control bits aside). */
+    private static boolean matches(SassFormData f, long lo, long hi) {
+        long[] mask = SassIsa.hex128(f.mask());
+        long[] bits = SassIsa.hex128(f.bits());
+        return (lo & mask[0]) == bits[0] && (hi & mask[1] & ~Control.HI_MASK) == (bits[1] & ~Control.HI_MASK);
     }
 
     private static String labelAt(Sample s, long addr) {
