@@ -531,10 +531,9 @@ final class FunctionLowerer implements LoweringContext {
                 return special(sp, r.component(), constantOk);
             }
             if (sym instanceof Symbol.Function fn) {
-                // a function's address (indirect calls): relocated halves, as for global variables
-                Reg a = pair(Src.of(new Sym(fn.name(), Sym.Kind.FUNCTION, Sym.Part.LO32, 0)),
-                        Src.of(new Sym(fn.name(), Sym.Kind.FUNCTION, Sym.Part.HI32, 0)));
-                return type != null && type.sizeBytes() <= 4 ? a.component(0) : a;
+                // A function's address needs the function in the cubin, but device functions are inlined and
+                // dropped until true calls exist: say so instead of failing at relocation time.
+                throw unsupportedRuntime("address of function '" + fn.name() + "' (indirect calls)");
             }
             throw unsupportedRuntime("operand " + r.name());
         }
