@@ -223,7 +223,9 @@ public final class FormLearner {
                 }
             }
         }
-        List<SassFormData> general = new LiteralFieldGeneralizer(sm, log).generalize(learned, example);
+        LiteralFieldGeneralizer generalizer = new LiteralFieldGeneralizer(sm, log);
+        learned = generalizer.checkFields(learned, example);
+        List<SassFormData> general = generalizer.generalize(learned, example);
         java.util.Set<String> original = new java.util.HashSet<>();
         for (SassFormData f : learned) {
             original.add(identity(f) + f.exclude());

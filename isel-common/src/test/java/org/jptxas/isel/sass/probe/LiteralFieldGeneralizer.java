@@ -156,6 +156,129 @@ final class LiteralFieldGeneralizer {
         return out;
     }
 
+    /**
+     * Checks every register field of every form against nvdisasm: the form's example word with that field changed
+     * must print as jptxas prints it. Pools whose samples always held the same register in two operands (in-place
+     * {@code FADD R4, R4, -24}) cannot tell the two fields apart, and the learner may have swapped them; such a form
+     * gets the swapped assignment if that one passes, and is reported otherwise.
+     */
+    List<SassFormData> checkFields(List<SassFormData> forms, List<long[]> example) {
+        record Flip(int form, int slot) {}
+        List<Flip> flips = new ArrayList<>();
+        List<long[]> words = new ArrayList<>();
+        for (int i = 0; i < forms.size(); i++) {
+            SassFormData f = forms.get(i);
+            if (example.get(i) == null || f.slots().stream().anyMatch(s -> "LABEL".equals(s.kind()))) {
+                continue;
+            }
+            for (int j = 0; j < f.slots().size(); j++) {
+                SassSlotData s = f.slots().get(j);
+                RegKind kind = kindOf(s);
+                if (kind == null || lowBit(s.bits()) < 0) {
+                    continue;
+                }
+                int start = lowBit(s.bits());
+                long value = field(example.get(i), start, kind.width());
+                flips.add(new Flip(i, j));
+                words.add(example.get(i));
+                words.add(with(example.get(i), start, kind.width(), alternative(kind, value)));
+            }
+        }
+        if (flips.isEmpty()) {
+            return forms;
+        }
+        List<String> texts = disassemble(words);
+        java.util.Set<Integer> bad = new java.util.TreeSet<>();
+        for (int n = 0; n < flips.size(); n++) {
+            Flip fl = flips.get(n);
+            if (texts.get(2 * n) == null || texts.get(2 * n + 1) == null) {
+                continue;
+            }
+            SassIsa one = new SassIsa(sm, List.of(forms.get(fl.form())));
+            if (texts.get(2 * n).equals(print(one, words.get(2 * n)))
+                    && !texts.get(2 * n + 1).equals(print(one, words.get(2 * n + 1)))) {
+                bad.add(fl.form());
+            }
+        }
+        List<SassFormData> out = new ArrayList<>(forms);
+        int fixed = 0;
+        List<String> unfixed = new ArrayList<>();
+        for (int i : bad) {
+            SassFormData f = forms.get(i);
+            SassFormData repaired = null;
+            for (int a = 0; a < f.slots().size() && repaired == null; a++) {
+                for (int b = a + 1; b < f.slots().size() && repaired == null; b++) {
+                    SassSlotData sa = f.slots().get(a);
+                    SassSlotData sb = f.slots().get(b);
+                    if (kindOf(sa) == null || !sa.kind().equals(sb.kind()) || sa.isLiteral() || sb.isLiteral()) {
+                        continue;
+                    }
+                    List<SassSlotData> slots = new ArrayList<>(f.slots());
+                    slots.set(a, sb);
+                    slots.set(b, sa);
+                    SassFormData g = new SassFormData(f.mnemonic(), f.key(), f.pieces(), f.mask(), f.bits(), slots,
+                            f.exclude());
+                    if (passes(g, example.get(i))) {
+                        repaired = g;
+                    }
+                }
+            }
+            if (repaired != null) {
+                out.set(i, repaired);
+                fixed++;
+            } else {
+                unfixed.add(f.mnemonic() + " " + f.slots());
+            }
+        }
+        log.add(sm + ": register fields checked by nvdisasm: " + flips.size() + " fields, " + bad.size()
+                + " forms print a changed register wrongly, " + fixed + " repaired by swapping two fields"
+                + (unfixed.isEmpty() ? "" : "; not repaired: " + unfixed));
+        return out;
+    }
+
+    /** Whether every register field of {@code f}, changed in {@code word}, prints as nvdisasm prints it. */
+    private boolean passes(SassFormData f, long[] word) {
+        List<long[]> words = new ArrayList<>();
+        words.add(word);
+        for (SassSlotData s : f.slots()) {
+            RegKind kind = kindOf(s);
+            if (kind != null && lowBit(s.bits()) >= 0) {
+                int start = lowBit(s.bits());
+                words.add(with(word, start, kind.width(), alternative(kind, field(word, start, kind.width()))));
+            }
+        }
+        List<String> texts = disassemble(words);
+        SassIsa one = new SassIsa(sm, List.of(f));
+        for (int n = 0; n < words.size(); n++) {
+            if (texts.get(n) == null || !texts.get(n).equals(print(one, words.get(n)))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static RegKind kindOf(SassSlotData s) {
+        if (s.isLiteral()) {
+            return null;
+        }
+        for (RegKind k : KINDS.values()) {
+            if (k.kind().equals(s.kind())) {
+                return k;
+            }
+        }
+        return null;
+    }
+
+    private static long field(long[] w, int start, int width) {
+        long v = 0;
+        for (int b = 0; b < width; b++) {
+            if (bit(w, start + b)) {
+                v |= 1L << b;
+            }
+        }
+        return v;
+    }
+
     private static List<Integer> starts(SassFormData f, int slot, RegKind kind, long value, long[] mask, long[] bits,
             Map<String, Integer> byKeySlot, Map<String, Map<Integer, Integer>> bySlot) {
         long[] used = fieldMask(f);
