@@ -35,7 +35,7 @@ final class FormGeneralizer {
                 for (SassForm base : g == null ? List.of(f) : List.of(f, g)) {
                     out.addAll(guarded(base, guardKind));
                 }
-                for (SassForm base : List.copyOf(out.isEmpty() ? List.of(f) : concat(f, out))) {
+                for (SassForm base : concat(f, out)) {
                     SassForm plain = withoutReuse(base);
                     if (plain != null) {
                         out.add(plain);

@@ -124,10 +124,7 @@ public final class FormLearner {
         // values (nvdisasm prints an alias or hides a default operand there); samples no form explains get exact forms.
         for (int round = 0; round < 10; round++) {
             SassIsa isa = new SassIsa(sm, forms);
-            java.util.IdentityHashMap<Object, Integer> index = new java.util.IdentityHashMap<>();
-            for (int i = 0; i < isa.forms().size(); i++) {
-                index.put(isa.forms().get(i), i);
-            }
+            java.util.IdentityHashMap<Object, Integer> index = formIndex(isa);
             Map<Integer, java.util.LinkedHashSet<String>> exclusions = new LinkedHashMap<>();
             List<Lexed> unknown = new ArrayList<>();
             int wrong = 0;
@@ -211,10 +208,7 @@ public final class FormLearner {
         }
         List<long[]> example = new ArrayList<>(java.util.Collections.nCopies(learned.size(), (long[]) null));
         SassIsa learnedIsa = new SassIsa(sm, learned);
-        java.util.IdentityHashMap<Object, Integer> learnedIndex = new java.util.IdentityHashMap<>();
-        for (int i = 0; i < learnedIsa.forms().size(); i++) {
-            learnedIndex.put(learnedIsa.forms().get(i), i);
-        }
+        java.util.IdentityHashMap<Object, Integer> learnedIndex = formIndex(learnedIsa);
         for (Lexed l : all) {
             if (learnedIsa.decode(l.s.lo(), l.s.hi()) instanceof SassInstruction.Known k) {
                 int i = learnedIndex.get(k.form());
@@ -232,10 +226,6 @@ public final class FormLearner {
         }
         for (int round = 0; round < 5; round++) {
             SassIsa isa = new SassIsa(sm, general);
-            java.util.IdentityHashMap<Object, Integer> index = new java.util.IdentityHashMap<>();
-            for (int i = 0; i < isa.forms().size(); i++) {
-                index.put(isa.forms().get(i), i);
-            }
             java.util.Set<Integer> revert = new java.util.TreeSet<>();
             boolean unknownFromGeneral = false;
             for (Lexed l : all) {
@@ -287,6 +277,15 @@ public final class FormLearner {
             general = next;
         }
         return learned;
+    }
+
+    /** Each decoder form's position in the form list the decoder was built from. */
+    private static java.util.IdentityHashMap<Object, Integer> formIndex(SassIsa isa) {
+        java.util.IdentityHashMap<Object, Integer> index = new java.util.IdentityHashMap<>();
+        for (int i = 0; i < isa.forms().size(); i++) {
+            index.put(isa.forms().get(i), i);
+        }
+        return index;
     }
 
     /** Whether the form's fixed bits match the word (control bits aside). */

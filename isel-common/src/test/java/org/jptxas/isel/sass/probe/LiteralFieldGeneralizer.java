@@ -77,8 +77,8 @@ final class LiteralFieldGeneralizer {
             if (example.get(i) == null || f.slots().stream().anyMatch(s -> "LABEL".equals(s.kind()))) {
                 continue;
             }
-            long[] mask = words(f.mask());
-            long[] bits = words(f.bits());
+            long[] mask = SassIsa.hex128(f.mask());
+            long[] bits = SassIsa.hex128(f.bits());
             for (int j = 0; j < f.slots().size(); j++) {
                 SassSlotData s = f.slots().get(j);
                 if (!s.isLiteral()) {
@@ -369,8 +369,8 @@ final class LiteralFieldGeneralizer {
     private static SassFormData withField(SassFormData f, int slot, RegKind kind, int start) {
         List<SassSlotData> slots = new ArrayList<>(f.slots());
         slots.set(slot, SassSlotData.field(kind.kind(), (start + kind.width() - 1) + ":" + start, 0));
-        long[] mask = words(f.mask());
-        long[] bits = words(f.bits());
+        long[] mask = SassIsa.hex128(f.mask());
+        long[] bits = SassIsa.hex128(f.bits());
         for (int b = 0; b < kind.width(); b++) {
             clear(mask, start + b);
             clear(bits, start + b);
@@ -399,12 +399,6 @@ final class LiteralFieldGeneralizer {
             return -1;
         }
         return Integer.parseInt(parts[0].split(":")[1]);
-    }
-
-    /** The table's 32-digit hex (high word first) as {lo, hi}. */
-    private static long[] words(String hex) {
-        long[] w = SassIsa.hex128(hex);
-        return new long[] {w[0], w[1]};
     }
 
     private static String hex(long[] w) {
