@@ -3,6 +3,7 @@ package org.jptxas.cli.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
+import org.jptxas.isel.codegen.SaxpyOri;
 import org.jptxas.isel.spi.BackendRegistry;
 import org.jptxas.isel.spi.CompileOptions;
 import org.jptxas.isel.spi.CompileRequest;
@@ -24,7 +25,7 @@ class HandLoweredEndToEndTest {
     void handLoweredSaxpyComputesTheReference(String arch, @TempDir Path dir) throws Exception {
         Target target = Target.of(arch);
         CompiledModule m = BackendRegistry.discover(getClass().getClassLoader()).forTarget(target)
-                .compile(new CompileRequest(HandLoweredSaxpy.module(arch), target, CompileOptions.defaults()));
+                .compile(new CompileRequest(SaxpyOri.module(arch), target, CompileOptions.defaults()));
         KernelCase saxpy = KernelSuite.byName("saxpy").orElseThrow();
         SuiteRun.Outcome o = new SuiteRun().execute(saxpy, arch, m, dir);
         assertEquals(SuiteRun.Kind.CORRECT, o.kind(), o.detail() + "\n" + o.sass());

@@ -23,24 +23,24 @@ import org.jptxas.ori.opcode.OriOpcodes;
 import org.jptxas.ori.target.Target;
 
 /** examples/saxpy.ptx as the front end lowers it (sm_80 spelling, virtual registers), written by hand. */
-final class SaxpyOri {
+public final class SaxpyOri {
     private SaxpyOri() {}
 
-    static Instr op(String name, List<String> mods, List<Reg> dsts, Operand... srcs) {
+    public static Instr op(String name, List<String> mods, List<Reg> dsts, Operand... srcs) {
         List<Src> s = new ArrayList<>();
         Arrays.stream(srcs).forEach(o -> s.add(Src.of(o)));
         return new Instr(OriOpcodes.get().byName(name).orElseThrow(() -> new IllegalArgumentException(name)), mods, dsts, s,
                 Guard.ALWAYS, 0);
     }
 
-    static Reg load(FunctionBody body, BasicBlock b, CBank c, int comps) {
+    public static Reg load(FunctionBody body, BasicBlock b, CBank c, int comps) {
         Reg r = body.newVirtual(RegFile.R, comps);
         b.instrs().add(op("LDC", comps == 2 ? List.of("64") : List.of(), List.of(r), c));
         return r;
     }
 
     /** y[i] = a * x[i] + y[i] for i < n; parameters n (u32), a (f32), x, y (u64) from the target's parameter base. */
-    static OriModule module(String arch) {
+    public static OriModule module(String arch) {
         Target target = Target.of(arch);
         int base = org.jptxas.isel.cubin.CubinBuilder.paramBase(target.sm());
         FunctionBody body = new FunctionBody();
