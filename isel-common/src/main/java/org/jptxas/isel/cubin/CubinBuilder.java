@@ -270,9 +270,9 @@ public final class CubinBuilder {
         // String tables last: every name is in them by now.
         sections.set(1, sections.get(1).withData(shstr.toByteArray()));
         sections.set(2, sections.get(2).withData(str.toByteArray()));
-        List<Segment> segments = relocatable ? List.of() : segments(sections);
-        Layout layout = LayoutPlanner.plan(sections, relocatable ? 0 : segments.size() + 2);
-        List<ProgramHeader> phdrs = relocatable ? List.of() : programHeaders(sections, layout, segments);
+        List<LayoutPlanner.Segment> segments = relocatable ? List.of() : LayoutPlanner.segments(sm, sections);
+        Layout layout = LayoutPlanner.plan(sm, sections, relocatable ? 0 : segments.size() + 2);
+        List<ProgramHeader> phdrs = relocatable ? List.of() : LayoutPlanner.programHeaders(sm, sections, layout, segments);
         ElfHeader header = v7()
                 ? new ElfHeader(ElfHeader.OSABI_CUDA_V7, 7, 0, relocatable ? ElfHeader.ET_REL : ElfHeader.ET_EXEC,
                         ElfHeader.EM_CUDA, 125, 0, ElfFlags.v7(sm, false), 64, 56, 64, 1)
@@ -481,88 +481,5 @@ public final class CubinBuilder {
         d.bytes(area.toByteArray());
         d.padTo((d.size() + 3) & ~3);
         return new Note("NVIDIA Corp", Note.NT_CUDA_TKINFO, d.toByteArray());
-    }
-
-    /** A LOAD segment to be: the sections it spans and its permissions. */
-    private record Segment(List<Integer> sections, int flags) {}
-
-    /**
-     * The LOAD segments ptxas writes (besides those covering the program header table). Below sm_90: one R+X
-     * segment from the first to the last allocated section with file bytes, and one R+W segment over the
-     * uninitialised (NOBITS) ones. From sm_90 on: one segment per run of allocated sections with the same
-     * permissions (R constants, R+X code, R+W data), in section order.
-     */
-    private List<Segment> segments(List<Section> sections) {
-        List<Segment> out = new ArrayList<>();
-        if (sm < 90) {
-            List<Integer> bits = new ArrayList<>();
-            List<Integer> nobits = new ArrayList<>();
-            for (int i = 1; i < sections.size(); i++) {
-                Section s = sections.get(i);
-                if ((s.flags() & Section.SHF_ALLOC) != 0) {
-                    (s.fileSize() > 0 ? bits : nobits).add(i);
-                }
-            }
-            if (!bits.isEmpty()) {
-                out.add(new Segment(bits, ProgramHeader.PF_R | ProgramHeader.PF_X));
-            }
-            if (!nobits.isEmpty()) {
-                out.add(new Segment(nobits, ProgramHeader.PF_R | ProgramHeader.PF_W));
-            }
-            return out;
-        }
-        List<Integer> run = new ArrayList<>();
-        int runFlags = -1;
-        for (int i = 1; i < sections.size(); i++) {
-            Section s = sections.get(i);
-            if ((s.flags() & Section.SHF_ALLOC) == 0 || s.size() == 0) {
-                continue;
-            }
-            int flags = ProgramHeader.PF_R | ((s.flags() & Section.SHF_EXECINSTR) != 0 ? ProgramHeader.PF_X : 0)
-                    | ((s.flags() & Section.SHF_WRITE) != 0 ? ProgramHeader.PF_W : 0);
-            if (flags != runFlags && !run.isEmpty()) {
-                out.add(new Segment(run, runFlags));
-                run = new ArrayList<>();
-            }
-            run.add(i);
-            runFlags = flags;
-        }
-        if (!run.isEmpty()) {
-            out.add(new Segment(run, runFlags));
-        }
-        return out;
-    }
-
-    /** PHDR, the LOAD segments, and a LOAD over the program header table (first below sm_90, last from sm_90). */
-    private List<ProgramHeader> programHeaders(List<Section> sections, Layout layout, List<Segment> segments) {
-        long phSize = (segments.size() + 2L) * CubinReader.PHDR_SIZE;
-        int tableFlags = sm < 90 ? ProgramHeader.PF_R | ProgramHeader.PF_X : ProgramHeader.PF_R;
-        List<ProgramHeader> out = new ArrayList<>();
-        out.add(new ProgramHeader(ProgramHeader.PT_PHDR, tableFlags, layout.phoff(), 0, 0, phSize, phSize, 8));
-        ProgramHeader table = new ProgramHeader(ProgramHeader.PT_LOAD, tableFlags, layout.phoff(), 0, 0, phSize, phSize, 8);
-        if (sm >= 90) {
-            out.add(table);
-        }
-        for (Segment seg : segments) {
-            long start = Long.MAX_VALUE;
-            long fileEnd = -1;
-            long memSize = 0;
-            for (int i : seg.sections()) {
-                Section s = sections.get(i);
-                start = Math.min(start, layout.sectionOffset(i));
-                if (s.fileSize() > 0) {
-                    fileEnd = Math.max(fileEnd, layout.sectionOffset(i) + s.size());
-                } else {
-                    memSize += s.size();
-                }
-            }
-            long fileSize = fileEnd < 0 ? 0 : fileEnd - start;
-            out.add(new ProgramHeader(ProgramHeader.PT_LOAD, seg.flags(), start, 0, 0, fileSize,
-                    fileSize > 0 ? fileSize : memSize, 8));
-        }
-        if (sm < 90) {
-            out.add(table);
-        }
-        return out;
     }
 }

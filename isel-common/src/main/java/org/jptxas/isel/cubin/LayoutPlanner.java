@@ -1,29 +1,64 @@
 package org.jptxas.isel.cubin;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Computes file layouts: each section's bytes at the next offset aligned to its {@code sh_addralign}, in section
- * order, after the ELF header; then the section header table (8-aligned), then the program header table — the
- * layout ptxas writes for cubins without capsule-Mercury sections.
+ * Computes file layouts and program headers as ptxas 13 writes them, from the sections alone.
+ *
+ * <p>Sections are placed in section-header order after the ELF header, each at the next offset aligned to its
+ * {@code sh_addralign} (NOBITS sections take no room), then the section header table (8-aligned), then the program
+ * header table. Two ptxas habits on top of that, found by measuring every corpus cubin:
+ * <ul>
+ *   <li>From sm_90 on, {@code .shstrtab} is followed by zero bytes: ptxas sizes the file region of the section-name
+ *       table before dropping names it reserved. On sm_90 the region is 14 bytes longer plus {@code 18 + length} per
+ *       function ({@code .text.<f>} section); from sm_100 on it is always 36 bytes longer.</li>
+ *   <li>From sm_100 on, a capsule-Mercury copy ({@code .nv.merc.X}) whose bytes equal those of the section it mirrors
+ *       ({@code .X}; {@code .nv.constant3} for {@code .nv.merc.nv.constant.user}, {@code .nv.constant4} for
+ *       {@code .nv.merc.nv.constant.pic}) shares that section's file bytes instead of taking room of its own.</li>
+ * </ul>
  */
 public final class LayoutPlanner {
     private LayoutPlanner() {}
 
-    /** A copy of {@code cubin} laid out afresh (gap bytes dropped). */
+    /** A copy of {@code cubin} laid out afresh (gap bytes dropped), program headers recomputed for executables. */
     public static Cubin relayout(Cubin cubin) {
-        return new Cubin(cubin.header(), cubin.sections(), cubin.programHeaders(),
-                plan(cubin.sections(), cubin.programHeaders().size()));
+        int sm = cubin.sm();
+        List<Section> sections = cubin.sections();
+        boolean executable = !cubin.programHeaders().isEmpty();
+        List<Segment> segments = executable ? segments(sm, sections) : List.of();
+        Layout layout = plan(sm, sections, executable ? segments.size() + 2 : 0);
+        List<ProgramHeader> phdrs = executable ? programHeaders(sm, sections, layout, segments) : List.of();
+        return new Cubin(cubin.header(), sections, phdrs, layout);
     }
 
+    /** The layout without ptxas's per-target habits (sections packed in order); see {@link #plan(int, List, int)}. */
     public static Layout plan(List<Section> sections, int phnum) {
+        return plan(0, sections, phnum);
+    }
+
+    /** The layout ptxas 13 gives {@code sections} for target {@code sm} with {@code phnum} program headers. */
+    public static Layout plan(int sm, List<Section> sections, int phnum) {
         long[] offsets = new long[sections.size()];
+        Map<String, Integer> byName = new HashMap<>();
         long at = CubinReader.EHDR_SIZE;
         for (int i = 1; i < sections.size(); i++) {
             Section s = sections.get(i);
-            at = align(at, s.addralign());
-            offsets[i] = at;
-            at += s.fileSize();
+            int mirror = sm >= 100 ? mirrorOf(s, sections, byName) : -1;
+            if (mirror > 0) {
+                offsets[i] = offsets[mirror];
+            } else {
+                at = align(at, s.addralign());
+                offsets[i] = at;
+                at += s.fileSize();
+                if (i == 1 && s.type() == SectionType.STRTAB) {
+                    at += shstrtabSlack(sm, sections);
+                }
+            }
+            byName.putIfAbsent(s.name(), i);
         }
         long shoff = align(at, 8);
         long phoff = phnum == 0 ? 0 : shoff + (long) sections.size() * CubinReader.SHDR_SIZE;
@@ -32,7 +67,128 @@ public final class LayoutPlanner {
         return new Layout(offsets, shoff, phoff, end, List.of());
     }
 
+    /** Zero bytes ptxas leaves after {@code .shstrtab} (see the class comment). */
+    static long shstrtabSlack(int sm, List<Section> sections) {
+        if (sm >= 100) {
+            return 36;
+        }
+        if (sm >= 90) {
+            long slack = 14;
+            for (Section s : sections) {
+                if (s.isText()) {
+                    slack += 18 + s.functionName().length();
+                }
+            }
+            return slack;
+        }
+        return 0;
+    }
+
+    /** The earlier section whose bytes a capsule-Mercury copy shares, or -1. */
+    private static int mirrorOf(Section s, List<Section> sections, Map<String, Integer> byName) {
+        String prefix = ".nv.merc.";
+        if (!s.name().startsWith(prefix) || s.fileSize() == 0) {
+            return -1;
+        }
+        String rest = s.name().substring(prefix.length());
+        String original = switch (rest) {
+            case "nv.constant.user" -> ".nv.constant3";
+            case "nv.constant.pic" -> ".nv.constant4";
+            default -> rest.startsWith("nv.info") || rest.startsWith("rela.") || rest.startsWith("symtab") ? null
+                    : "." + rest;
+        };
+        Integer at = original == null ? null : byName.get(original);
+        if (at == null) {
+            return -1;
+        }
+        Section o = sections.get(at);
+        return o.fileSize() == s.fileSize() && Arrays.equals(o.data(), s.data()) ? at : -1;
+    }
+
     static long align(long at, long alignment) {
         return alignment <= 1 ? at : (at + alignment - 1) / alignment * alignment;
+    }
+
+    /** A LOAD segment to be: the sections it spans and its permissions. */
+    record Segment(List<Integer> sections, int flags) {}
+
+    /**
+     * The LOAD segments ptxas writes (besides those covering the program header table). Below sm_90: one R+X
+     * segment from the first to the last allocated section with file bytes, and one R+W segment over the
+     * uninitialised (NOBITS) ones. From sm_90 on: one segment per run of allocated sections with the same
+     * permissions (R constants, R+X code, R+W data), in section order.
+     */
+    static List<Segment> segments(int sm, List<Section> sections) {
+        List<Segment> out = new ArrayList<>();
+        if (sm < 90) {
+            List<Integer> bits = new ArrayList<>();
+            List<Integer> nobits = new ArrayList<>();
+            for (int i = 1; i < sections.size(); i++) {
+                Section s = sections.get(i);
+                if ((s.flags() & Section.SHF_ALLOC) != 0) {
+                    (s.fileSize() > 0 ? bits : nobits).add(i);
+                }
+            }
+            if (!bits.isEmpty()) {
+                out.add(new Segment(bits, ProgramHeader.PF_R | ProgramHeader.PF_X));
+            }
+            if (!nobits.isEmpty()) {
+                out.add(new Segment(nobits, ProgramHeader.PF_R | ProgramHeader.PF_W));
+            }
+            return out;
+        }
+        List<Integer> run = new ArrayList<>();
+        int runFlags = -1;
+        for (int i = 1; i < sections.size(); i++) {
+            Section s = sections.get(i);
+            if ((s.flags() & Section.SHF_ALLOC) == 0 || s.size() == 0) {
+                continue;
+            }
+            int flags = ProgramHeader.PF_R | ((s.flags() & Section.SHF_EXECINSTR) != 0 ? ProgramHeader.PF_X : 0)
+                    | ((s.flags() & Section.SHF_WRITE) != 0 ? ProgramHeader.PF_W : 0);
+            if (flags != runFlags && !run.isEmpty()) {
+                out.add(new Segment(run, runFlags));
+                run = new ArrayList<>();
+            }
+            run.add(i);
+            runFlags = flags;
+        }
+        if (!run.isEmpty()) {
+            out.add(new Segment(run, runFlags));
+        }
+        return out;
+    }
+
+    /** PHDR, the LOAD segments, and a LOAD over the program header table (first below sm_90, last from sm_90). */
+    static List<ProgramHeader> programHeaders(int sm, List<Section> sections, Layout layout, List<Segment> segments) {
+        long phSize = (segments.size() + 2L) * CubinReader.PHDR_SIZE;
+        int tableFlags = sm < 90 ? ProgramHeader.PF_R | ProgramHeader.PF_X : ProgramHeader.PF_R;
+        List<ProgramHeader> out = new ArrayList<>();
+        out.add(new ProgramHeader(ProgramHeader.PT_PHDR, tableFlags, layout.phoff(), 0, 0, phSize, phSize, 8));
+        ProgramHeader table = new ProgramHeader(ProgramHeader.PT_LOAD, tableFlags, layout.phoff(), 0, 0, phSize, phSize, 8);
+        if (sm >= 90) {
+            out.add(table);
+        }
+        for (Segment seg : segments) {
+            long start = Long.MAX_VALUE;
+            long fileEnd = -1;
+            long memSize = 0;
+            for (int i : seg.sections()) {
+                Section s = sections.get(i);
+                start = Math.min(start, layout.sectionOffset(i));
+                if (s.fileSize() > 0) {
+                    fileEnd = Math.max(fileEnd, layout.sectionOffset(i) + s.size());
+                } else {
+                    memSize += s.size();
+                }
+            }
+            long fileSize = fileEnd < 0 ? 0 : fileEnd - start;
+            out.add(new ProgramHeader(ProgramHeader.PT_LOAD, seg.flags(), start, 0, 0, fileSize,
+                    fileSize > 0 ? fileSize : memSize, 8));
+        }
+        if (sm < 90) {
+            out.add(table);
+        }
+        return out;
     }
 }
