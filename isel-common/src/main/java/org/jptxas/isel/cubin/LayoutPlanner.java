@@ -18,7 +18,8 @@ import java.util.Map;
  *       function ({@code .text.<f>} section); from sm_100 on it is always 36 bytes longer.</li>
  *   <li>From sm_100 on, a capsule-Mercury copy ({@code .nv.merc.X}) whose bytes equal those of the section it mirrors
  *       ({@code .X}; {@code .nv.constant3} for {@code .nv.merc.nv.constant.user}, {@code .nv.constant4} for
- *       {@code .nv.merc.nv.constant.pic}) shares that section's file bytes instead of taking room of its own.</li>
+ *       {@code .nv.merc.nv.constant.pic}) shares that section's file bytes instead of taking room of its own, unless (in relocatable output) its
+ *       relocations carry other addends than the original's.</li>
  * </ul>
  */
 public final class LayoutPlanner {
@@ -44,10 +45,13 @@ public final class LayoutPlanner {
     public static Layout plan(int sm, List<Section> sections, int phnum) {
         long[] offsets = new long[sections.size()];
         Map<String, Integer> byName = new HashMap<>();
+        for (int i = sections.size() - 1; i > 0; i--) {
+            byName.put(sections.get(i).name(), i);
+        }
         long at = CubinReader.EHDR_SIZE;
         for (int i = 1; i < sections.size(); i++) {
             Section s = sections.get(i);
-            int mirror = sm >= 100 ? mirrorOf(s, sections, byName) : -1;
+            int mirror = sm >= 100 ? mirrorOf(i, sections, byName, phnum == 0) : -1;
             if (mirror > 0) {
                 offsets[i] = offsets[mirror];
             } else {
@@ -58,7 +62,6 @@ public final class LayoutPlanner {
                     at += shstrtabSlack(sm, sections);
                 }
             }
-            byName.putIfAbsent(s.name(), i);
         }
         long shoff = align(at, 8);
         long phoff = phnum == 0 ? 0 : shoff + (long) sections.size() * CubinReader.SHDR_SIZE;
@@ -85,9 +88,11 @@ public final class LayoutPlanner {
     }
 
     /** The earlier section whose bytes a capsule-Mercury copy shares, or -1. */
-    private static int mirrorOf(Section s, List<Section> sections, Map<String, Integer> byName) {
+    private static int mirrorOf(int index, List<Section> sections, Map<String, Integer> byName,
+                                boolean relocatable) {
+        Section s = sections.get(index);
         String prefix = ".nv.merc.";
-        if (!s.name().startsWith(prefix) || s.fileSize() == 0) {
+        if (!s.name().startsWith(prefix) || !SectionType.occupiesFile(s.type())) {
             return -1;
         }
         String rest = s.name().substring(prefix.length());
@@ -98,11 +103,39 @@ public final class LayoutPlanner {
                     : "." + rest;
         };
         Integer at = original == null ? null : byName.get(original);
-        if (at == null) {
+        if (at == null || at > index) {
             return -1;
         }
         Section o = sections.get(at);
-        return o.fileSize() == s.fileSize() && Arrays.equals(o.data(), s.data()) ? at : -1;
+        if (o.fileSize() != s.fileSize() || !Arrays.equals(o.data(), s.data())) {
+            return -1;
+        }
+        // In relocatable output (no program headers), a copy whose relocations carry other addends than the original's (e.g. .debug_info pointing into a
+        // .debug_line whose copy differs) keeps bytes of its own.
+        Integer rel = byName.get(".rela" + original);
+        Integer mercRel = byName.get(".nv.merc.rela" + original);
+        if (relocatable && rel != null && mercRel != null && !sameAddends(sections.get(rel), sections.get(mercRel))) {
+            return -1;
+        }
+        return at;
+    }
+
+    private static boolean sameAddends(Section a, Section b) {
+        try {
+            List<Relocation> x = Relocations.decode(a);
+            List<Relocation> y = Relocations.decode(b);
+            if (x.size() != y.size()) {
+                return false;
+            }
+            for (int i = 0; i < x.size(); i++) {
+                if (x.get(i).offset() != y.get(i).offset() || x.get(i).addend() != y.get(i).addend()) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (CubinFormatException e) {
+            return false;
+        }
     }
 
     static long align(long at, long alignment) {
@@ -125,8 +158,8 @@ public final class LayoutPlanner {
             List<Integer> nobits = new ArrayList<>();
             for (int i = 1; i < sections.size(); i++) {
                 Section s = sections.get(i);
-                if ((s.flags() & Section.SHF_ALLOC) != 0) {
-                    (s.fileSize() > 0 ? bits : nobits).add(i);
+                if (loadable(s)) {
+                    ((s.flags() & Section.SHF_WRITE) == 0 ? bits : nobits).add(i);
                 }
             }
             if (!bits.isEmpty()) {
@@ -141,7 +174,7 @@ public final class LayoutPlanner {
         int runFlags = -1;
         for (int i = 1; i < sections.size(); i++) {
             Section s = sections.get(i);
-            if ((s.flags() & Section.SHF_ALLOC) == 0 || s.size() == 0) {
+            if (!loadable(s) || s.size() == 0 && SectionType.occupiesFile(s.type())) {
                 continue;
             }
             int flags = ProgramHeader.PF_R | ((s.flags() & Section.SHF_EXECINSTR) != 0 ? ProgramHeader.PF_X : 0)
@@ -158,6 +191,13 @@ public final class LayoutPlanner {
         }
         return out;
     }
+
+    /** Allocated and not a capsule-Mercury copy (those carry processor-specific flags and are never loaded). */
+    private static boolean loadable(Section s) {
+        return (s.flags() & Section.SHF_ALLOC) != 0 && (s.flags() & SHF_MASKPROC) == 0;
+    }
+
+    private static final long SHF_MASKPROC = 0xf0000000L;
 
     /** PHDR, the LOAD segments, and a LOAD over the program header table (first below sm_90, last from sm_90). */
     static List<ProgramHeader> programHeaders(int sm, List<Section> sections, Layout layout, List<Segment> segments) {
@@ -176,15 +216,14 @@ public final class LayoutPlanner {
             for (int i : seg.sections()) {
                 Section s = sections.get(i);
                 start = Math.min(start, layout.sectionOffset(i));
-                if (s.fileSize() > 0) {
-                    fileEnd = Math.max(fileEnd, layout.sectionOffset(i) + s.size());
-                } else {
+                // A NOBITS section's (aligned) offset still extends the file part, as ptxas counts it.
+                fileEnd = Math.max(fileEnd, layout.sectionOffset(i) + s.fileSize());
+                if (s.fileSize() == 0) {
                     memSize += s.size();
                 }
             }
             long fileSize = fileEnd < 0 ? 0 : fileEnd - start;
-            out.add(new ProgramHeader(ProgramHeader.PT_LOAD, seg.flags(), start, 0, 0, fileSize,
-                    fileSize > 0 ? fileSize : memSize, 8));
+            out.add(new ProgramHeader(ProgramHeader.PT_LOAD, seg.flags(), start, 0, 0, fileSize, fileSize + memSize, 8));
         }
         if (sm < 90) {
             out.add(table);
