@@ -73,11 +73,40 @@ class CorpusRoundTripTest {
         return true;
     }
 
+    /**
+     * The one known layout exception: on sm_100+ ptxas leaves slack after {@code .strtab} when the cubin has
+     * capsule-Mercury constant banks it renames ({@code .nv.constant.user} → {@code .nv.constant3},
+     * {@code .nv.constant.pic} → {@code .nv.constant4}, {@code entry_image_header_indices},
+     * {@code optimizer}); its size is not derived yet (it is not the length of the names involved).
+     */
+    static final String STRTAB_SLACK = "sm_100+ .strtab slack";
+
+    /** Null when laying {@code cubin} out afresh gives {@code bytes}; else what differs. */
+    static String relayoutProblem(Cubin cubin, byte[] bytes) {
+        Cubin again = LayoutPlanner.relayout(cubin);
+        if (Arrays.equals(again.write(), bytes)) {
+            return null;
+        }
+        long[] expected = cubin.layout().sectionOffsets();
+        long[] planned = again.layout().sectionOffsets();
+        for (int i = 0; i < expected.length; i++) {
+            if (expected[i] != planned[i]) {
+                if (cubin.sm() >= 100 && cubin.section(i).type() == SectionType.SYMTAB && i == 3
+                        && planned[i] < expected[i]) {
+                    return STRTAB_SLACK;
+                }
+                return "relaid out: " + cubin.section(i).name() + " at " + planned[i] + ", ptxas " + expected[i];
+            }
+        }
+        return "relaid out: program headers or tables differ";
+    }
+
     @Test
     void everyPtxas13CubinRoundTrips() throws Exception {
         List<CorpusCubin> jobs = CorpusCubin.all();
         AtomicInteger identical = new AtomicInteger();
         AtomicInteger plannedLayout = new AtomicInteger();
+        AtomicInteger strtabSlack = new AtomicInteger();
         AtomicInteger notCompiled = new AtomicInteger();
         AtomicInteger rebuilt = new AtomicInteger();
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
@@ -101,8 +130,13 @@ class CorpusRoundTripTest {
                         }
                         ElfDump.print(cubin);
                         identical.incrementAndGet();
-                        if (LayoutPlanner.plan(cubin.sections(), cubin.programHeaders().size()).equals(cubin.layout())) {
+                        String layoutProblem = relayoutProblem(cubin, bytes);
+                        if (layoutProblem == null) {
                             plannedLayout.incrementAndGet();
+                        } else if (layoutProblem.equals(STRTAB_SLACK)) {
+                            strtabSlack.incrementAndGet();
+                        } else {
+                            failures.add(what + ": " + layoutProblem);
                         }
                         String rebuildProblem = rebuildProblem(cubin);
                         if (rebuildProblem == null) {
@@ -124,11 +158,12 @@ class CorpusRoundTripTest {
             pool.shutdownNow();
         }
         System.out.printf("cubin round trip: %d of %d ptxas 13 cubins byte-identical (%d corpus files x %d targets x"
-                        + " exec/-c; %d not compiled by ptxas); %d laid out exactly as LayoutPlanner plans; %d rebuilt"
+                        + " exec/-c; %d not compiled by ptxas); %d byte-identical when laid out afresh by LayoutPlanner"
+                        + " (offsets and program headers recomputed), %d not (sm_100+ .strtab slack); %d rebuilt"
                         + " from facts with the same code, .nv.info.<f> and register counts%n",
                 identical.get(), jobs.size() - notCompiled.get(), jobs.size() / (2 * CorpusCubin.ARCHS.size()),
                 CorpusCubin.ARCHS.size(), notCompiled.get(),
-                plannedLayout.get(), rebuilt.get());
+                plannedLayout.get(), strtabSlack.get(), rebuilt.get());
         assertEquals(List.of(), List.copyOf(failures));
         assertTrue(identical.get() > 0, "no cubin compiled");
     }

@@ -34,7 +34,21 @@ class RelocationsApplyTest {
         Relocations.apply(w, 0, Relocation.typeCode("R_CUDA_64"), -2L);
         assertEquals(-2L, SassIsa.le64(w, 0));
         assertThrows(IllegalArgumentException.class,
-                () -> Relocations.apply(new byte[16], 0, Relocation.typeCode("R_CUDA_TEX_HEADER_INDEX"), 1));
+                () -> Relocations.apply(new byte[16], 0, Relocation.typeCode("R_CUDA_SURF_HW_DESC"), 1));
+        byte[] yield = new byte[16];
+        Arrays.fill(yield, (byte) 0xff);
+        Relocations.applyResolved(yield, 0, Relocation.typeCode("R_CUDA_YIELD_OPCODE9_0"), 0, 0);
+        Relocations.applyResolved(yield, 0, Relocation.typeCode("R_CUDA_YIELD_CLEAR_PRED4_87"), 0, 0);
+        assertEquals(0x118, SassIsa.le64(yield, 0) & 0x1ff);
+        assertEquals(0, SassIsa.le64(yield, 8) >>> 23 & 0xf);
+        byte[] cbank = new byte[16];
+        Relocations.applyResolved(cbank, 0, Relocation.typeCode("R_CUDA_CONST_FIELD22_37"), 0x380, 3);
+        assertEquals(3L << 54 | 0x380L << 37, SassIsa.le64(cbank, 0)); // nvlink 13 writes sm_100 offsets from bit 37
+        byte[] kept = {1, 2, 3, 4, 5, 6, 7, 8};
+        Relocations.applyResolved(kept, 0, Relocation.typeCode("R_CUDA_UNUSED_CLEAR64"), 0, 0);
+        assertEquals(0x0807060504030201L, SassIsa.le64(kept, 0));
+        Relocations.apply(kept, 0, Relocation.typeCode("R_CUDA_UNUSED_CLEAR64"), 0);
+        assertEquals(0, SassIsa.le64(kept, 0));
     }
 
     @Test
