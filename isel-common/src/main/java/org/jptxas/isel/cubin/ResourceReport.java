@@ -28,11 +28,27 @@ public final class ResourceReport {
      */
     public record FunctionUsage(String name, boolean entry, long stackFrame, long spillStores, long spillLoads,
                                 int registers, int barriers, long sharedBytes, List<long[]> constantBanks,
-                                List<FunctionUsage> callees) {
+                                List<FunctionUsage> callees, Extras extras) {
         public FunctionUsage(String name, boolean entry, long stackFrame, long spillStores, long spillLoads,
                              int registers, int barriers, long sharedBytes, List<long[]> constantBanks) {
             this(name, entry, stackFrame, spillStores, spillLoads, registers, barriers, sharedBytes, constantBanks, List.of());
         }
+
+        public FunctionUsage(String name, boolean entry, long stackFrame, long spillStores, long spillLoads,
+                             int registers, int barriers, long sharedBytes, List<long[]> constantBanks,
+                             List<FunctionUsage> callees) {
+            this(name, entry, stackFrame, spillStores, spillLoads, registers, barriers, sharedBytes, constantBanks,
+                    callees, Extras.NONE);
+        }
+    }
+
+    /**
+     * The rarer items of a kernel's "Used" line: the cumulative stack size (the kernel's MIN_STACK_SIZE, printed
+     * when not 0), the number of textures it binds (printed below sm_90), and for code compiled without the ABI
+     * ({@code abiless}: no "Function properties" lines) its local memory bytes ("N bytes lmem").
+     */
+    public record Extras(long cumulativeStack, int textures, boolean abiless, long localBytes) {
+        public static final Extras NONE = new Extras(0, 0, false, 0);
     }
 
     /** The report lines (each ending in a newline) for {@code tool} (e.g. "jptxas") and target {@code arch}. */
@@ -45,25 +61,37 @@ public final class ResourceReport {
         }
         out.append(tool).append(" info    : ").append(String.join(", ", moduleItems)).append('\n');
         for (FunctionUsage f : functions) {
+            Extras x = f.extras();
             if (f.entry()) {
                 out.append(tool).append(" info    : Compiling entry function '").append(f.name()).append("' for '")
                         .append(arch).append("'\n");
             }
-            out.append(tool).append(" info    : Function properties for ").append(f.name()).append('\n');
-            out.append("    ").append(f.stackFrame()).append(" bytes stack frame, ").append(f.spillStores())
-                    .append(" bytes spill stores, ").append(f.spillLoads()).append(" bytes spill loads\n");
+            if (!x.abiless()) {
+                out.append(tool).append(" info    : Function properties for ").append(f.name()).append('\n');
+                out.append("    ").append(f.stackFrame()).append(" bytes stack frame, ").append(f.spillStores())
+                        .append(" bytes spill stores, ").append(f.spillLoads()).append(" bytes spill loads\n");
+            }
             if (f.entry()) {
                 out.append(tool).append(" info    : Used ").append(f.registers()).append(" registers, used ")
                         .append(f.barriers()).append(" barriers");
+                if (x.cumulativeStack() > 0) {
+                    out.append(", ").append(x.cumulativeStack()).append(" bytes cumulative stack size");
+                }
                 if (f.sharedBytes() > 0) {
                     out.append(", ").append(f.sharedBytes()).append(" bytes smem");
                 }
                 for (long[] bank : f.constantBanks()) {
                     out.append(", ").append(bank[1]).append(" bytes cmem[").append(bank[0]).append(']');
                 }
+                if (x.localBytes() > 0) {
+                    out.append(", ").append(x.localBytes()).append(" bytes lmem");
+                }
+                if (x.textures() > 0) {
+                    out.append(", ").append(x.textures()).append(" textures");
+                }
                 out.append('\n');
             }
-            for (FunctionUsage c : f.callees()) {
+            for (FunctionUsage c : x.abiless() ? List.<FunctionUsage>of() : f.callees()) {
                 out.append(tool).append(" info    : Function properties for ").append(c.name()).append('\n');
                 out.append("    ").append(c.stackFrame()).append(" bytes stack frame, ").append(c.spillStores())
                         .append(" bytes spill stores, ").append(c.spillLoads()).append(" bytes spill loads\n");
@@ -90,6 +118,12 @@ public final class ResourceReport {
                 moduleBanks.add(new long[] {Long.parseLong(n.substring(".nv.constant".length())), s.size()});
             }
         }
+        // Code compiled without the ABI (e.g. PTX whose functions take .reg parameters): EI_ABIVERSION 2 below
+        // sm_90. From sm_90 on the header does not say; a .nv.local.<f> section (locals outside any stack frame)
+        // still does, but a function without locals compiled without the ABI cannot be told from the cubin (code
+        // generation, which knows, passes Extras through format directly).
+        boolean abiless = cubin.header().abiVersion() == 2
+                || sm >= 90 && cubin.sections().stream().anyMatch(s -> s.name().startsWith(".nv.local."));
         List<FunctionUsage> functions = new ArrayList<>();
         for (FunctionFacts f : CubinFacts.functions(cubin)) {
             List<long[]> banks = new ArrayList<>();
@@ -116,9 +150,31 @@ public final class ResourceReport {
                 String name = in.name().substring(prefix.length());
                 callees.add(new FunctionUsage(name, false, in.frameSize(), 0, 0, 0, 0, 0, List.of()));
             }
+            long local = cubin.section(".nv.local." + f.name()).map(Section::size).orElse(0L);
+            Extras extras = new Extras(f.minStackSize(), sm >= 90 ? 0 : textures(cubin, f.name()), abiless, local);
             functions.add(new FunctionUsage(f.name(), f.entry(), f.frameSize(), 0, 0, f.registers(), f.barriers(),
-                    shared, banks, callees));
+                    shared, banks, callees, extras));
         }
         return format(tool, arch, new ModuleUsage(gmem, moduleBanks), functions);
     }
+
+    /** Texture references a kernel binds: distinct texture symbols its constant bank 0 slots are relocated to. */
+    private static int textures(Cubin cubin, String function) {
+        List<Symbol> symbols = cubin.symbols();
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (Section s : cubin.sections()) {
+            if ((s.type() == SectionType.REL || s.type() == SectionType.RELA)
+                    && cubin.section(s.info()).name().equals(".nv.constant0." + function)) {
+                for (Relocation r : Relocations.decode(s)) {
+                    if (r.symbol() < symbols.size() && symbols.get(r.symbol()).symbolType() == STT_CUDA_TEXTURE) {
+                        seen.add(r.symbol());
+                    }
+                }
+            }
+        }
+        return seen.size();
+    }
+
+    /** Symbol type of a texture reference. */
+    static final int STT_CUDA_TEXTURE = 10;
 }

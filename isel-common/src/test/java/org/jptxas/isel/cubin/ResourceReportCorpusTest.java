@@ -62,7 +62,8 @@ class ResourceReportCorpusTest {
         System.out.printf("-v report: %d equal to ptxas -v, %d different, %d with spills not compared%n", equal,
                 diffs.size(), spills);
         diffs.stream().filter(d -> !d.isEmpty()).forEach(System.out::println);
-        // Known gaps: texture counts ("N textures") and ABI-less kernels ("N bytes lmem", no properties line).
-        assertTrue(equal >= (equal + diffs.size()) * 9 / 10, equal + " equal");
+        // The one known gap: multiple_return.ptx on sm_90, compiled without the ABI (.reg parameters), which
+        // ptxas 13's sm_90 cubin does not record (no "Function properties" lines in ptxas's report).
+        assertTrue(diffs.size() <= 1, diffs.size() + " reports differ");
     }
 }
