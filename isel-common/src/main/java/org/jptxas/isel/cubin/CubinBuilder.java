@@ -19,8 +19,9 @@ import org.jptxas.isel.cubin.info.NvInfo;
  * <pre>{@code
  * Cubin cubin = new CubinBuilder(90, false).add(facts).build();
  * }</pre>
- * Not yet written: relocations, debug sections, constant banks other than 0, global variables and, on sm_100+, the
- * capsule-Mercury sections ptxas adds.
+ * Also written: {@code .debug_frame} ({@link DebugFrame}) with its relocations. Not yet written as ptxas does:
+ * ptxas's symbol order, {@code .nv.shared.reserved.0} on sm_90+, DWARF line tables and, on sm_100+, the
+ * capsule-Mercury sections.
  */
 public final class CubinBuilder {
     private final int sm;
@@ -139,6 +140,7 @@ public final class CubinBuilder {
         names.add(".shstrtab");
         names.add(".strtab");
         names.add(".symtab");
+        names.add(".debug_frame");
         if (!v7()) {
             names.add(".note.nv.tkinfo");
             names.add(".note.nv.cuinfo");
@@ -165,6 +167,9 @@ public final class CubinBuilder {
                 names.add(".rela.text." + f.name());
             }
         }
+        if (!functions.isEmpty()) {
+            names.add(debugFrameRela() ? ".rela.debug_frame" : ".rel.debug_frame");
+        }
         List<String> code = new ArrayList<>();
         List<String> data = new ArrayList<>();
         for (FunctionFacts f : functions) {
@@ -172,6 +177,9 @@ public final class CubinBuilder {
             if (f.sharedBytes() > 0) {
                 data.add(".nv.shared." + f.name());
             }
+        }
+        if (reservesShared() && !relocatable) {
+            data.add(0, RESERVED_SHARED);
         }
         List<String> constants = new ArrayList<>();
         if (bank3 != null) {
@@ -202,24 +210,40 @@ public final class CubinBuilder {
             shstr.add(names.get(i));
         }
 
-        // Symbols: null, a section symbol per text/shared/constant section, then functions (device functions
-        // local, kernels global with STO_CUDA_ENTRY).
+        // Symbols in ptxas 13's order (measured on single-kernel cubins): null; section symbols of the notes, then
+        // of each function's code (and, below sm_90, its constant bank 0 and shared memory); module data; local
+        // variables and functions; on sm_90+ the weak reserved-shared symbols; .debug_frame, .nv.callgraph and
+        // .nv.rel.action; the global symbols (kernels with STO_CUDA_ENTRY); on sm_90+ the section symbols of constant
+        // bank 0 come last, after the globals. sh_info of .symtab is one past the last local symbol.
         List<Symbol> symbols = new ArrayList<>();
         symbols.add(new Symbol("", 0, 0, 0, 0, 0, 0));
         Map<String, Integer> symbolIndex = new HashMap<>();
-        for (String n : names) {
-            if (n.startsWith(".text.") || n.startsWith(".nv.shared.") || n.startsWith(".nv.constant0.")
-                    || n.equals(".nv.callgraph") || n.startsWith(".nv.global") || n.equals(".nv.rel.action")
-                    || n.equals(".nv.constant3") || n.equals(".nv.constant4")) {
+        java.util.function.Consumer<String> sectionSymbol = n -> {
+            if (index.containsKey(n) && !symbolIndex.containsKey(n)) {
                 symbolIndex.put(n, symbols.size());
                 symbols.add(new Symbol(n, str.add(n), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_SECTION), 0, index.get(n), 0, 0));
-                if (n.equals(".nv.constant3")) {
-                    for (ConstantVariable c : constantVariables) {
-                        if (!c.visible()) {
-                            addConstantSymbol(c, symbols, symbolIndex, str, index);
-                        }
+            }
+        };
+        boolean bank0Last = sm >= 90 && !v7();
+        sectionSymbol.accept(".note.nv.tkinfo");
+        sectionSymbol.accept(".note.nv.cuinfo");
+        for (FunctionFacts f : functions) {
+            sectionSymbol.accept(".text." + f.name());
+            if (!bank0Last) {
+                sectionSymbol.accept(".nv.constant0." + f.name());
+            }
+            sectionSymbol.accept(".nv.shared." + f.name());
+        }
+        for (String n : names) {
+            if (n.equals(".nv.constant3")) {
+                sectionSymbol.accept(n);
+                for (ConstantVariable c : constantVariables) {
+                    if (!c.visible()) {
+                        addConstantSymbol(c, symbols, symbolIndex, str, index);
                     }
                 }
+            } else if (n.equals(".nv.constant4") || n.startsWith(".nv.global")) {
+                sectionSymbol.accept(n);
             }
         }
         long[] globalOffset = new long[2];
@@ -243,7 +267,26 @@ public final class CubinBuilder {
                         index.get(".text." + f.name()), 0, f.code().length));
             }
         }
-        int firstGlobal = symbols.size();
+        if (reservesShared()) {
+            // ptxas 13's weak symbols of sm_90+: the unified function/data tables (-c only) and the reserved
+            // shared-memory window (its size is the alias's offset).
+            if (relocatable) {
+                for (String t : UNIFIED_TABLE_SYMBOLS) {
+                    symbols.add(new Symbol(t, str.add(t), Symbol.info(Symbol.STB_WEAK, Symbol.STT_OBJECT), 0, 0, 0, 8));
+                }
+            }
+            long reserved = reservedSharedBytes();
+            symbols.add(new Symbol(".nv.reservedSmem.offset0", str.add(".nv.reservedSmem.offset0"),
+                    Symbol.info(Symbol.STB_WEAK, Symbol.STT_OBJECT), 0, 0, reserved, 4));
+            if (!relocatable) {
+                symbols.add(new Symbol("__nv_reservedSMEM_offset_0_alias", str.add("__nv_reservedSMEM_offset_0_alias"),
+                        Symbol.info(Symbol.STB_WEAK, Symbol.STT_NOTYPE), Symbol.STO_CUDA_RESERVED_SHARED,
+                        index.get(RESERVED_SHARED), reserved, 0));
+            }
+        }
+        sectionSymbol.accept(".debug_frame");
+        sectionSymbol.accept(".nv.callgraph");
+        sectionSymbol.accept(".nv.rel.action");
         for (GlobalVariable g : globals) {
             if (g.visible()) {
                 addGlobalSymbol(g, symbols, symbolIndex, str, index, globalOffset);
@@ -261,8 +304,18 @@ public final class CubinBuilder {
                         Symbol.STO_CUDA_ENTRY, index.get(".text." + f.name()), 0, f.code().length));
             }
         }
+        for (FunctionFacts f : functions) {
+            sectionSymbol.accept(".nv.constant0." + f.name());
+        }
+        int firstGlobal = 0;
+        for (int i = 0; i < symbols.size(); i++) {
+            if (symbols.get(i).info() >> 4 == Symbol.STB_LOCAL) {
+                firstGlobal = i + 1;
+            }
+        }
 
         int symtab = index.get(".symtab");
+        debugFrame = DebugFrame.encode(sm, functions, relocatable);
         List<Section> sections = new ArrayList<>();
         for (String n : names) {
             sections.add(section(n, index, symbols, symbolIndex, shstr, str, symtab, firstGlobal));
@@ -308,6 +361,34 @@ public final class CubinBuilder {
             case ".nv.info" -> {
                 byte[] b = NvInfo.encode(globalInfo(symbolIndex));
                 return new Section(n, name, SectionType.CUDA_INFO, 0, 0, b.length, symtab, 0, 4, 0, b);
+            }
+            case ".debug_frame" -> {
+                byte[] b = debugFrame.bytes();
+                return new Section(n, name, SectionType.PROGBITS, 0, 0, b.length, 0, 0, 1, 0, b);
+            }
+            case ".rel.debug_frame", ".rela.debug_frame" -> {
+                boolean withAddend = n.startsWith(".rela.");
+                // ptxas lists them from the last FDE to the first, each FDE's from its last field to its first.
+                List<Relocation> list = new ArrayList<>();
+                for (int i = functions.size() - 1; i >= 0; i--) {
+                    long fde = debugFrame.fdeOffsets().get(i);
+                    int fn = symbolIndex.get(functions.get(i).name());
+                    if (relocatable) {
+                        list.add(new Relocation(fde + DebugFrame.RANGE_FIELD, fn, Relocation.typeCode("R_CUDA_UNUSED_CLEAR64"), 0));
+                    }
+                    list.add(new Relocation(fde + DebugFrame.LOCATION_FIELD, fn, Relocation.typeCode("R_CUDA_64"), 0));
+                    if (relocatable) {
+                        list.add(new Relocation(fde + DebugFrame.CIE_POINTER_FIELD, symbolIndex.get(".debug_frame"),
+                                Relocation.typeCode("R_CUDA_64"), debugFrame.cieOffsets().get(i)));
+                    }
+                }
+                byte[] b = Relocations.encode(list, withAddend);
+                return new Section(n, name, withAddend ? SectionType.RELA : SectionType.REL, Section.SHF_INFO_LINK, 0,
+                        b.length, symtab, index.get(".debug_frame"), 8, Relocations.entrySize(withAddend), b);
+            }
+            case RESERVED_SHARED -> {
+                return new Section(n, name, SectionType.NOBITS, Section.SHF_WRITE | Section.SHF_ALLOC, 0,
+                        reservedSharedBytes(), 0, 0, 1, 0, null);
             }
             case ".nv.compat" -> {
                 byte[] b = NvInfo.encode(compat());
@@ -420,6 +501,28 @@ public final class CubinBuilder {
         byte[] b = new byte[paramBase(sm) + f.paramBytes()];
         return new Section(n, name, relocatable ? SectionType.CUDA_CONSTANT_B0 : SectionType.PROGBITS,
                 Section.SHF_ALLOC | Section.SHF_INFO_LINK, 0, b.length, 0, text, 4, 0, b);
+    }
+
+    private DebugFrame.Encoded debugFrame;
+
+    /** The shared-memory window ptxas 13 reserves from sm_90 on (executables get a section for it). */
+    static final String RESERVED_SHARED = ".nv.shared.reserved.0";
+
+    static final List<String> UNIFIED_TABLE_SYMBOLS = List.of("__UDT_OFFSET", "__UFT_OFFSET", "__UFT_CANONICAL",
+            "__UDT_CANONICAL", "__UFT", "__UDT", "__UFT_END", "__UDT_END");
+
+    private boolean reservesShared() {
+        return sm >= 90 && !v7();
+    }
+
+    /** Bytes of {@code .nv.shared.reserved.0}: 0 on sm_90, 0x40 from sm_100 on. */
+    private long reservedSharedBytes() {
+        return sm >= 100 ? 0x40 : 0;
+    }
+
+    /** {@code .debug_frame}'s relocations carry addends in relocatable output and from sm_90 on. */
+    private boolean debugFrameRela() {
+        return relocatable || sm >= 90 && !v7();
     }
 
     private boolean rela(CodeRelocation r) {
