@@ -95,10 +95,22 @@ public final class CubinBuilder {
     public CubinBuilder(int sm, boolean relocatable) {
         this.sm = sm;
         this.relocatable = relocatable;
+        this.ptxTarget = sm;
     }
 
     public CubinBuilder add(FunctionFacts function) {
         functions.add(function);
+        return this;
+    }
+
+    private int ptxTarget;
+
+    /**
+     * The SM of the PTX module's {@code .target} (e.g. 52 for {@code .target sm_52}), which ptxas records as the
+     * virtual SM of {@code .note.nv.cuinfo}; the target SM unless set.
+     */
+    public CubinBuilder ptxTarget(int virtualSm) {
+        this.ptxTarget = virtualSm;
         return this;
     }
 
@@ -153,7 +165,7 @@ public final class CubinBuilder {
             names.add(".nv.info." + f.name());
         }
         names.add(".nv.callgraph");
-        if (sm < 90) {
+        if (sm < 90 && !relocatable) {
             names.add(".nv.rel.action");
         }
         if (!addressTable.isEmpty()) {
@@ -168,7 +180,13 @@ public final class CubinBuilder {
             }
         }
         if (!functions.isEmpty()) {
-            names.add(debugFrameRela() ? ".rela.debug_frame" : ".rel.debug_frame");
+            // Below sm_90, -c splits them: the entries without addend in .rel, the CIE pointers in .rela.
+            if (!debugFrameRela() || relocatable && sm < 90) {
+                names.add(".rel.debug_frame");
+            }
+            if (debugFrameRela()) {
+                names.add(".rela.debug_frame");
+            }
         }
         List<String> code = new ArrayList<>();
         List<String> data = new ArrayList<>();
@@ -231,6 +249,11 @@ public final class CubinBuilder {
             sectionSymbol.accept(".text." + f.name());
             if (!bank0Last) {
                 sectionSymbol.accept(".nv.constant0." + f.name());
+                if (relocatable && f.entry() && !v7()) {
+                    // Below sm_90, -c names a kernel's parameter block: a CUDA object in bank 0 at the parameter base.
+                    symbols.add(new Symbol("_param", str.add("_param"), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_CUDA_OBJECT),
+                            PARAM_SYMBOL_OTHER, index.get(".nv.constant0." + f.name()), paramBase(sm), f.paramBytes()));
+                }
             }
             sectionSymbol.accept(".nv.shared." + f.name());
         }
@@ -354,9 +377,10 @@ public final class CubinBuilder {
                 return new Section(n, name, SectionType.NOTE, 0x02000000L, 0, b.length, 0, 0, 4, 0, b);
             }
             case ".note.nv.cuinfo" -> {
-                byte[] b = Note.encode(List.of(Note.cuinfo(sm, FunctionInfo.CUDA_API_VERSION_13_0)));
+                byte[] b = Note.encode(List.of(Note.cuinfo(ptxTarget, FunctionInfo.CUDA_API_VERSION_13_0)));
+                // From sm_90 on it also points (SHF_INFO_LINK) at .nv.compat.
                 return new Section(n, name, SectionType.NOTE, sm >= 90 ? 0x01000040L : 0x01000000L, 0, b.length,
-                        index.get(".note.nv.tkinfo"), 0, 4, 0, b);
+                        index.get(".note.nv.tkinfo"), index.getOrDefault(".nv.compat", 0), 4, 0, b);
             }
             case ".nv.info" -> {
                 byte[] b = NvInfo.encode(globalInfo(symbolIndex));
@@ -368,16 +392,21 @@ public final class CubinBuilder {
             }
             case ".rel.debug_frame", ".rela.debug_frame" -> {
                 boolean withAddend = n.startsWith(".rela.");
+                boolean split = relocatable && sm < 90;
+                boolean functionFields = !split || !withAddend;
+                boolean ciePointers = relocatable && (!split || withAddend);
                 // ptxas lists them from the last FDE to the first, each FDE's from its last field to its first.
                 List<Relocation> list = new ArrayList<>();
                 for (int i = functions.size() - 1; i >= 0; i--) {
                     long fde = debugFrame.fdeOffsets().get(i);
                     int fn = symbolIndex.get(functions.get(i).name());
-                    if (relocatable) {
+                    if (relocatable && functionFields) {
                         list.add(new Relocation(fde + DebugFrame.RANGE_FIELD, fn, Relocation.typeCode("R_CUDA_UNUSED_CLEAR64"), 0));
                     }
-                    list.add(new Relocation(fde + DebugFrame.LOCATION_FIELD, fn, Relocation.typeCode("R_CUDA_64"), 0));
-                    if (relocatable) {
+                    if (functionFields) {
+                        list.add(new Relocation(fde + DebugFrame.LOCATION_FIELD, fn, Relocation.typeCode("R_CUDA_64"), 0));
+                    }
+                    if (ciePointers) {
                         list.add(new Relocation(fde + DebugFrame.CIE_POINTER_FIELD, symbolIndex.get(".debug_frame"),
                                 Relocation.typeCode("R_CUDA_64"), debugFrame.cieOffsets().get(i)));
                     }
@@ -504,6 +533,9 @@ public final class CubinBuilder {
     }
 
     private DebugFrame.Encoded debugFrame;
+
+    /** {@code st_other} of {@code _param}: the constant storage class with bit 0 set, as ptxas writes it. */
+    static final int PARAM_SYMBOL_OTHER = 0x81;
 
     /** The shared-memory window ptxas 13 reserves from sm_90 on (executables get a section for it). */
     static final String RESERVED_SHARED = ".nv.shared.reserved.0";

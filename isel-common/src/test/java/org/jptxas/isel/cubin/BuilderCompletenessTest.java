@@ -1,0 +1,183 @@
+package org.jptxas.isel.cubin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jptxas.isel.cubin.info.NvInfo;
+import org.jptxas.testing.OracleCubins;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How completely {@link CubinBuilder} writes what ptxas writes: for every corpus cubin whose content the builder
+ * covers (code, .nv.info facts, constant bank 0; no module variables, no code relocations, no DWARF line tables,
+ * no capsule Mercury), the cubin built from ptxas's own code and facts ({@link CubinFacts}) is compared with ptxas's,
+ * aspect by aspect: section list, symbols, .nv.info and .nv.info.&lt;f&gt;, constant banks, .note.nv.cuinfo,
+ * .nv.shared.reserved.0, .debug_frame. The tool note (.note.nv.tkinfo) names jptxas by design and is not compared.
+ * Reports the count per aspect; the floors guard what is reached.
+ */
+@Tag("slow")
+class BuilderCompletenessTest {
+    static final List<String> ASPECTS = List.of("sections", "symbols", ".nv.info", ".nv.info.<f>", "constant banks",
+            ".note.nv.cuinfo", ".nv.shared.reserved.0", ".debug_frame", "all");
+
+    /** True when the builder has every input the cubin needs (see the class comment). */
+    static boolean covered(Cubin c) {
+        for (Section s : c.sections()) {
+            String n = s.name();
+            if (n.startsWith(".nv.global") || n.matches("\\.nv\\.constant[1-9].*") || n.startsWith(".rel.text")
+                    || n.startsWith(".rela.text") || n.startsWith(".rel.nv.constant") || n.startsWith(".rela.nv.constant")
+                    || n.startsWith(".debug_") && !n.equals(".debug_frame") || n.startsWith(".nv_debug")
+                    || n.startsWith(".nv.merc") || n.startsWith(".nv.capmerc") || n.startsWith(".nv.local.")) {
+                return false;
+            }
+        }
+        return c.header().abiVersion() >= 8;
+    }
+
+    /** The cubin the builder writes from {@code ptxas}'s code and facts. */
+    static Cubin rebuild(Cubin ptxas) {
+        CubinBuilder b = new CubinBuilder(ptxas.sm(), ptxas.header().relocatable());
+        CubinFacts.functions(ptxas).forEach(b::add);
+        // The PTX .target is a module fact ptxas records in .note.nv.cuinfo (descriptor bytes 2-3, file bytes 26-27).
+        ptxas.section(".note.nv.cuinfo").ifPresent(n -> b.ptxTarget((n.data()[26] & 0xff) | (n.data()[27] & 0xff) << 8));
+        return Cubin.read(b.build().write());
+    }
+
+    /** The aspects (of {@link #ASPECTS}) in which {@code built} differs from {@code ptxas}. */
+    static List<String> differences(Cubin ptxas, Cubin built) {
+        List<String> out = new ArrayList<>();
+        if (!sectionRows(ptxas).equals(sectionRows(built))) {
+            out.add("sections");
+        }
+        if (!symbolRows(ptxas).equals(symbolRows(built))) {
+            out.add("symbols");
+        }
+        if (!info(ptxas, ".nv.info").equals(info(built, ".nv.info"))) {
+            out.add(".nv.info");
+        }
+        for (Section s : ptxas.sections()) {
+            if (s.name().startsWith(".nv.info.") && !info(ptxas, s.name()).equals(info(built, s.name()))) {
+                out.add(".nv.info.<f>");
+                break;
+            }
+        }
+        for (Section s : ptxas.sections()) {
+            if (s.name().startsWith(".nv.constant") && !Objects.equals(data(ptxas, s.name()), data(built, s.name()))) {
+                out.add("constant banks");
+                break;
+            }
+        }
+        for (String n : List.of(".note.nv.cuinfo", ".nv.shared.reserved.0", ".debug_frame")) {
+            if (!Objects.equals(data(ptxas, n), data(built, n))
+                    || ptxas.section(n).map(Section::size).orElse(-1L) != built.section(n).map(Section::size).orElse(-1L)) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
+    static List<String> sectionRows(Cubin c) {
+        List<String> rows = new ArrayList<>();
+        for (Section s : c.sections()) {
+            String link = s.link() > 0 && s.link() < c.sections().size() ? c.section(s.link()).name() : "" + s.link();
+            boolean infoIsSection = (s.flags() & Section.SHF_INFO_LINK) != 0 || s.type() == SectionType.REL
+                    || s.type() == SectionType.RELA;
+            String info = infoIsSection && s.info() > 0 && s.info() < c.sections().size() ? c.section(s.info()).name()
+                    : s.type() == SectionType.SYMTAB ? "symtab" : "" + s.info();
+            rows.add(s.name() + " type=" + Integer.toHexString(s.type()) + " flags=" + Long.toHexString(s.flags())
+                    + " link=" + link + " info=" + info + " align=" + s.addralign() + " entsize=" + s.entsize()
+                    + " size=" + (s.name().equals(".shstrtab") || s.name().equals(".strtab")
+                    || s.name().equals(".note.nv.tkinfo") ? "-" : s.size()));
+        }
+        return rows;
+    }
+
+    static List<String> symbolRows(Cubin c) {
+        List<String> rows = new ArrayList<>();
+        for (Symbol s : c.symbols()) {
+            String section = s.shndx() > 0 && s.shndx() < c.sections().size() ? c.section(s.shndx()).name() : "" + s.shndx();
+            rows.add(s.name() + " info=" + s.info() + " other=" + s.other() + " in=" + section + " value=" + s.value()
+                    + " size=" + s.size());
+        }
+        int symtab = c.symtabIndex();
+        rows.add("first global " + (symtab < 0 ? -1 : c.section(symtab).info()));
+        return rows;
+    }
+
+    private static List<?> info(Cubin c, String name) {
+        return c.section(name).map(s -> NvInfo.decode(s.data(), s.name())).orElse(List.of());
+    }
+
+    private static String data(Cubin c, String name) {
+        return c.section(name).map(s -> Arrays.toString(s.data())).orElse(null);
+    }
+
+    @Test
+    void builderWritesWhatPtxasWrites() throws Exception {
+        List<CorpusCubin> jobs = CorpusCubin.all();
+        Map<String, AtomicInteger> equal = new ConcurrentHashMap<>();
+        ASPECTS.forEach(a -> equal.put(a, new AtomicInteger()));
+        AtomicInteger covered = new AtomicInteger();
+        AtomicInteger compiled = new AtomicInteger();
+        Map<String, String> examples = new ConcurrentHashMap<>();
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (CorpusCubin job : jobs) {
+                futures.add(pool.submit(() -> {
+                    OracleCubins.Compiled c = job.compile();
+                    if (!c.ok()) {
+                        return null;
+                    }
+                    compiled.incrementAndGet();
+                    Cubin ptxas = Cubin.read(Files.readAllBytes(c.cubin().orElseThrow()));
+                    if (!covered(ptxas)) {
+                        return null;
+                    }
+                    covered.incrementAndGet();
+                    try {
+                        List<String> diff = differences(ptxas, rebuild(ptxas));
+                        for (String a : ASPECTS) {
+                            if (a.equals("all") ? diff.isEmpty() : !diff.contains(a)) {
+                                equal.get(a).incrementAndGet();
+                            } else if (!a.equals("all")) {
+                                examples.putIfAbsent(a, job.describe());
+                            }
+                        }
+                    } catch (RuntimeException e) {
+                        failures.add(job.describe() + ": " + e);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        ASPECTS.forEach(a -> counts.put(a, equal.get(a).get()));
+        System.out.printf("builder completeness: %d of %d ptxas 13 cubins have only content the builder covers;"
+                + " built from ptxas's code and facts, equal to ptxas in:%n", covered.get(), compiled.get());
+        counts.forEach((a, n) -> System.out.printf("  %-22s %4d / %d%s%n", a, n, covered.get(),
+                examples.containsKey(a) ? "   (e.g. not " + examples.get(a) + ")" : ""));
+        assertEquals(List.of(), List.copyOf(failures));
+        assertTrue(covered.get() > 0, "no covered cubin");
+    }
+}
