@@ -179,5 +179,13 @@ class BuilderCompletenessTest {
                 examples.containsKey(a) ? "   (e.g. not " + examples.get(a) + ")" : ""));
         assertEquals(List.of(), List.copyOf(failures));
         assertTrue(covered.get() > 0, "no covered cubin");
+        // Floors (of 959 covered cubins when measured): what is left is listed in the report of issue 5 — kernels
+        // without .visible (local entry symbols), dynamic shared memory (empty .nv.shared.<f>), the call-frame
+        // programs of functions with calls, symbol order with several functions.
+        for (String a : List.of("constant banks", ".note.nv.cuinfo", ".nv.shared.reserved.0")) {
+            assertEquals(covered.get(), counts.get(a), a);
+        }
+        assertTrue(counts.get("all") * 100 >= covered.get() * 65, "all aspects equal in only " + counts.get("all"));
+        assertTrue(counts.get(".debug_frame") * 100 >= covered.get() * 69, ".debug_frame: " + counts.get(".debug_frame"));
     }
 }
