@@ -104,6 +104,13 @@ public final class CubinBuilder {
     }
 
     private int ptxTarget;
+    private final java.util.Set<String> hiddenEntries = new java.util.HashSet<>();
+
+    /** Marks kernel {@code function} as declared without {@code .visible}: ptxas gives it a local symbol. */
+    public CubinBuilder hiddenEntry(String function) {
+        hiddenEntries.add(function);
+        return this;
+    }
 
     /**
      * The SM of the PTX module's {@code .target} (e.g. 52 for {@code .target sm_52}), which ptxas records as the
@@ -246,7 +253,14 @@ public final class CubinBuilder {
         sectionSymbol.accept(".note.nv.tkinfo");
         sectionSymbol.accept(".note.nv.cuinfo");
         for (FunctionFacts f : functions) {
+            if (f.entry() && hiddenEntries.contains(f.name())) {
+                // A kernel without .visible: a local symbol, written before its code section's.
+                symbolIndex.put(f.name(), symbols.size());
+                symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_FUNC),
+                        Symbol.STO_CUDA_ENTRY, index.get(".text." + f.name()), 0, f.code().length));
+            }
             sectionSymbol.accept(".text." + f.name());
+            sectionSymbol.accept(".nv.shared." + f.name());
             if (!bank0Last) {
                 sectionSymbol.accept(".nv.constant0." + f.name());
                 if (relocatable && f.entry() && !v7()) {
@@ -255,7 +269,12 @@ public final class CubinBuilder {
                             PARAM_SYMBOL_OTHER, index.get(".nv.constant0." + f.name()), paramBase(sm), f.paramBytes()));
                 }
             }
-            sectionSymbol.accept(".nv.shared." + f.name());
+            if (f == functions.get(0)) {
+                weakSymbols(symbols, str, index);
+            }
+        }
+        if (functions.isEmpty()) {
+            weakSymbols(symbols, str, index);
         }
         for (String n : names) {
             if (n.equals(".nv.constant3")) {
@@ -290,23 +309,6 @@ public final class CubinBuilder {
                         index.get(".text." + f.name()), 0, f.code().length));
             }
         }
-        if (reservesShared()) {
-            // ptxas 13's weak symbols of sm_90+: the unified function/data tables (-c only) and the reserved
-            // shared-memory window (its size is the alias's offset).
-            if (relocatable) {
-                for (String t : UNIFIED_TABLE_SYMBOLS) {
-                    symbols.add(new Symbol(t, str.add(t), Symbol.info(Symbol.STB_WEAK, Symbol.STT_OBJECT), 0, 0, 0, 8));
-                }
-            }
-            long reserved = reservedSharedBytes();
-            symbols.add(new Symbol(".nv.reservedSmem.offset0", str.add(".nv.reservedSmem.offset0"),
-                    Symbol.info(Symbol.STB_WEAK, Symbol.STT_OBJECT), 0, 0, reserved, 4));
-            if (!relocatable) {
-                symbols.add(new Symbol("__nv_reservedSMEM_offset_0_alias", str.add("__nv_reservedSMEM_offset_0_alias"),
-                        Symbol.info(Symbol.STB_WEAK, Symbol.STT_NOTYPE), Symbol.STO_CUDA_RESERVED_SHARED,
-                        index.get(RESERVED_SHARED), reserved, 0));
-            }
-        }
         sectionSymbol.accept(".debug_frame");
         sectionSymbol.accept(".nv.callgraph");
         sectionSymbol.accept(".nv.rel.action");
@@ -321,7 +323,7 @@ public final class CubinBuilder {
             }
         }
         for (FunctionFacts f : functions) {
-            if (f.entry()) {
+            if (f.entry() && !hiddenEntries.contains(f.name())) {
                 symbolIndex.put(f.name(), symbols.size());
                 symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_GLOBAL, Symbol.STT_FUNC),
                         Symbol.STO_CUDA_ENTRY, index.get(".text." + f.name()), 0, f.code().length));
@@ -530,6 +532,29 @@ public final class CubinBuilder {
         byte[] b = new byte[paramBase(sm) + f.paramBytes()];
         return new Section(n, name, relocatable ? SectionType.CUDA_CONSTANT_B0 : SectionType.PROGBITS,
                 Section.SHF_ALLOC | Section.SHF_INFO_LINK, 0, b.length, 0, text, 4, 0, b);
+    }
+
+    /**
+     * ptxas 13's weak symbols of sm_90+, written after the first function's section symbols: the unified
+     * function/data tables (-c only) and the reserved shared-memory window (its size is the alias's offset).
+     */
+    private void weakSymbols(List<Symbol> symbols, StringTable.Builder str, Map<String, Integer> index) {
+        if (!reservesShared()) {
+            return;
+        }
+        if (relocatable) {
+            for (String t : UNIFIED_TABLE_SYMBOLS) {
+                symbols.add(new Symbol(t, str.add(t), Symbol.info(Symbol.STB_WEAK, Symbol.STT_OBJECT), 0, 0, 0, 8));
+            }
+        }
+        long reserved = reservedSharedBytes();
+        symbols.add(new Symbol(".nv.reservedSmem.offset0", str.add(".nv.reservedSmem.offset0"),
+                Symbol.info(Symbol.STB_WEAK, Symbol.STT_OBJECT), 0, 0, reserved, 4));
+        if (!relocatable) {
+            symbols.add(new Symbol("__nv_reservedSMEM_offset_0_alias", str.add("__nv_reservedSMEM_offset_0_alias"),
+                    Symbol.info(Symbol.STB_WEAK, Symbol.STT_NOTYPE), Symbol.STO_CUDA_RESERVED_SHARED,
+                    index.get(RESERVED_SHARED), reserved, 0));
+        }
     }
 
     private DebugFrame.Encoded debugFrame;

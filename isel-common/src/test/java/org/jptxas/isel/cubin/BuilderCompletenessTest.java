@@ -52,6 +52,11 @@ class BuilderCompletenessTest {
     static Cubin rebuild(Cubin ptxas) {
         CubinBuilder b = new CubinBuilder(ptxas.sm(), ptxas.header().relocatable());
         CubinFacts.functions(ptxas).forEach(b::add);
+        for (Symbol s : ptxas.symbols()) {
+            if (s.isEntry() && s.info() >> 4 == Symbol.STB_LOCAL) {
+                b.hiddenEntry(s.name());
+            }
+        }
         // The PTX .target is a module fact ptxas records in .note.nv.cuinfo (descriptor bytes 2-3, file bytes 26-27).
         ptxas.section(".note.nv.cuinfo").ifPresent(n -> b.ptxTarget((n.data()[26] & 0xff) | (n.data()[27] & 0xff) << 8));
         return Cubin.read(b.build().write());
