@@ -11,8 +11,8 @@ import java.util.List;
  * symbol); relocatable output also relocates the CIE pointer and marks the address range
  * {@code R_CUDA_UNUSED_CLEAR64}.
  *
- * <p>The call-frame program of a function that makes no calls, measured on the corpus: rows at the first EXIT + 16
- * ({@code DW_CFA_def_cfa} of the stack register with the frame size) and at the last EXIT, plus, below sm_90, a
+ * <p>The call-frame program of a function that makes no calls, measured on the corpus: rows after the first instruction that ends a
+ * basic block ({@code DW_CFA_def_cfa} of the stack register with the frame size) and at the last EXIT, plus, below sm_90, a
  * first row after the stack-pointer set-up at 0x10; below sm_90 the rows stay in that order (the last advance may be
  * negative), from sm_90 on they are sorted by address. Functions with calls or internal subroutines get an empty
  * program here (ptxas writes {@code DW_CFA_register} rows for the saved return address; not derived yet).
@@ -78,11 +78,29 @@ public final class DebugFrame {
     /** The call-frame program (see the class comment). */
     static byte[] program(int sm, FunctionFacts f) {
         int[] exits = f.exitOffsets();
-        if (exits.length == 0 || !f.callees().isEmpty() || !f.inner().isEmpty() || f.crsStackSize().isPresent()) {
+        if (!f.callees().isEmpty() || !f.inner().isEmpty() || f.crsStackSize().isPresent()) {
             return new byte[0];
         }
         record Row(long at, boolean defCfa) {}
         List<Row> rows = new ArrayList<>();
+        if (!f.entry()) {
+            // A device function: the frame is defined from its first instruction to its last RET.
+            int ret = lastOf(f.code(), RET);
+            if (ret < 0) {
+                return new byte[0];
+            }
+            rows.add(new Row(0, true));
+            rows.add(new Row(ret, false));
+            return encodeRows(rows.stream().map(r -> new long[] {r.at(), r.defCfa() ? 1 : 0}).toList(), f.frameSize());
+        }
+        if (exits.length == 0) {
+            // A kernel that only traps: its BPT.TRAP stands for the exit.
+            int trap = lastOf(f.code(), BPT);
+            if (trap < 0) {
+                return new byte[0];
+            }
+            exits = new int[] {trap};
+        }
         if (sm < 90) {
             rows.add(new Row(0x10, false));
         }
@@ -92,25 +110,59 @@ public final class DebugFrame {
             first = Math.min(first, e);
             last = Math.max(last, e);
         }
-        rows.add(new Row(first + 16L, true));
+        rows.add(new Row(endOfFirstBlock(f.code(), first) + 16L, true));
         rows.add(new Row(last, false));
         if (sm >= 90) {
             rows.sort(java.util.Comparator.comparingLong(Row::at));
         }
+        return encodeRows(rows.stream().map(r -> new long[] {r.at(), r.defCfa() ? 1 : 0}).toList(), f.frameSize());
+    }
+
+    /** Rows {address, 1 for DW_CFA_def_cfa else 0} as advance_loc4 (in 4-byte units, 30 bits) and def_cfa. */
+    private static byte[] encodeRows(List<long[]> rows, int frameSize) {
         ByteWriter w = new ByteWriter();
         long at = 0;
-        for (Row r : rows) {
-            if (r.at() != at) {
-                w.u8(DW_CFA_ADVANCE_LOC4).u32((int) ((r.at() - at) / 4 & 0x3fffffff));
-                at = r.at();
+        for (long[] r : rows) {
+            if (r[0] != at) {
+                w.u8(DW_CFA_ADVANCE_LOC4).u32((int) ((r[0] - at) / 4 & 0x3fffffff));
+                at = r[0];
             }
-            if (r.defCfa()) {
+            if (r[1] != 0) {
                 w.u8(DW_CFA_DEF_CFA);
                 uleb(w, STACK_REGISTER);
-                uleb(w, f.frameSize());
+                uleb(w, frameSize);
             }
         }
         return w.toByteArray();
+    }
+
+    static final int RET = 0x950;
+    static final int BPT = 0x95c;
+
+    /** Offset of the last instruction with {@code opcode} (bits [11:0]), or -1. */
+    private static int lastOf(byte[] code, int opcode) {
+        int found = -1;
+        for (int at = 0; at + 16 <= code.length; at += 16) {
+            if (((code[at] & 0xff) | (code[at + 1] & 0x0f) << 8) == opcode) {
+                found = at;
+            }
+        }
+        return found;
+    }
+
+    /** Opcodes (bits [11:0]) that end a basic block: BRA, BRX, JMP, JMX, EXIT, RET, CALL, BREAK, BSYNC. */
+    private static final java.util.Set<Integer> BLOCK_ENDS = java.util.Set.of(0x947, 0x949, 0x94a, 0x94c, 0x94d, 0x950,
+            0x943, 0x944, 0x942, 0x941, BPT);
+
+    /** Offset of the first instruction that ends a basic block (at the latest the first EXIT). */
+    static int endOfFirstBlock(byte[] code, int firstExit) {
+        for (int at = 0; at + 16 <= code.length && at < firstExit; at += 16) {
+            int opcode = (code[at] & 0xff) | (code[at + 1] & 0x0f) << 8;
+            if (BLOCK_ENDS.contains(opcode)) {
+                return at;
+            }
+        }
+        return firstExit;
     }
 
     private static void uleb(ByteWriter w, long v) {
