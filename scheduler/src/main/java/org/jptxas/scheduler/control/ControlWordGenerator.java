@@ -245,6 +245,9 @@ public final class ControlWordGenerator {
                         }
                     }
                 }
+                if (c.drainsWrites()) {
+                    depIssue = Math.max(depIssue, drainTime(st));
+                }
                 for (int k = 0; k < model.scoreboards(); k++) {
                     if ((waitMask >> k & 1) != 0 && st.sbCount[k] > 0) {
                         minIssue = Math.max(minIssue, st.sbSet[k] + model.scoreboardSetup());
@@ -308,6 +311,23 @@ public final class ControlWordGenerator {
                 out.add(new ControlWord(stall[i], yield, wr[i], rd[i], wait[i], reuse));
             }
             return out;
+        }
+
+        /** The first cycle at which every outstanding fixed-latency write is complete for a draining instruction. */
+        private long drainTime(IssueState st) {
+            long t = 0;
+            for (RegFile file : RegFile.values()) {
+                int f = file.ordinal();
+                for (int reg = 0; reg < st.writerClass[f].length; reg++) {
+                    if (st.writerClass[f][reg] >= 0 && st.writeTime[f][reg] != IssueState.NEVER) {
+                        int d = model.drain(model.classById(st.writerClass[f][reg]), file);
+                        if (d >= 0) {
+                            t = Math.max(t, st.writeTime[f][reg] + d);
+                        }
+                    }
+                }
+            }
+            return t;
         }
 
         private boolean isControl(SchedInstr in) {

@@ -84,6 +84,9 @@ public record LatencyTableData(
      * @param war             cycles a later writer of a register this class reads must stay behind it
      * @param waw             cycles a later writer of a register this class writes must stay behind it
      * @param readsLate       reads its sources after issue (stores, atomics): a later overwrite needs a read scoreboard
+     * @param drainsWrites    issues only once every outstanding fixed-latency register write is complete, as read by
+     *                        reader group {@code drain} (ptxas does this before CALL and BSYNC: the code after them
+     *                        may read any register); a writer class without a {@code drain} column imposes nothing
      * @param minStall        smallest stall count ptxas gives this class (e.g. 5 on branches)
      * @param yieldMaxStall   largest stall count with which ptxas still sets bit 109 on this class
      * @param issueCycles     cycles this class keeps its pipe busy, when longer than the pipe's issue interval (0 = the
@@ -100,6 +103,7 @@ public record LatencyTableData(
             int war,
             int waw,
             boolean readsLate,
+            boolean drainsWrites,
             int minStall,
             int yieldMaxStall,
             int issueCycles,

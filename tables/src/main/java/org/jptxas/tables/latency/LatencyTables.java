@@ -82,6 +82,7 @@ public final class LatencyTables {
         readers.add("*");
         readers.add("guard");
         readers.add("branch");
+        readers.add("drain"); // the column read by classes that drain writes (CALL, BSYNC)
         Set<String> classes = new HashSet<>();
         for (int i = 0; i < t.classes().size(); i++) {
             LatencyTableData.LatencyClassEntry c = t.classes().get(i);
