@@ -235,6 +235,8 @@ public final class SassText {
                 return conversionWidth(m, mods, dest);
             case "HMMA", "IMMA", "DMMA", "BMMA":
                 return 2;
+            case "RET", "CALL":
+                return 2; // a 64-bit return or target address
             default:
                 break;
         }
