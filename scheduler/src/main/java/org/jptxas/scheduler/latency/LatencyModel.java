@@ -133,6 +133,11 @@ public final class LatencyModel {
         return table.maxStall();
     }
 
+    /** Largest stall per instruction ptxas uses when it spreads a long wait over padding instructions. */
+    public int paddingStall() {
+        return table.paddingStall();
+    }
+
     public int scoreboardSetup() {
         return table.scoreboardSetup();
     }

@@ -19,6 +19,9 @@ import java.util.Set;
  * @param maxStall         largest stall count the control word holds (15)
  * @param scoreboardSetup  cycles between a variable-latency instruction's issue and the earliest instruction that can
  *                         wait on its scoreboard
+ * @param paddingStall     largest stall ptxas puts on each instruction of a run that ends in padding (NOP or a
+ *                         never-executed {@code @!UPT UIADD3}) before a consumer: it front-loads the wait there,
+ *                         because one stall count cannot cover the gap
  * @param pipes            functional-unit pipes
  * @param classes          latency classes
  * @param opcodes          rules mapping a SASS mnemonic (plus modifiers) to a latency class
@@ -31,6 +34,7 @@ public record LatencyTableData(
         int scoreboards,
         int maxStall,
         int scoreboardSetup,
+        int paddingStall,
         List<Pipe> pipes,
         List<LatencyClassEntry> classes,
         List<OpcodeRule> opcodes,

@@ -59,7 +59,7 @@ public final class LatencyTables {
     static LatencyTableData overlay(LatencyTableData parent, LatencyTableData child) {
         return new LatencyTableData(child.sm(), child.extendsTable(), child.targets(),
                 child.source().isEmpty() ? parent.source() : child.source(),
-                child.scoreboards(), child.maxStall(), child.scoreboardSetup(),
+                child.scoreboards(), child.maxStall(), child.scoreboardSetup(), child.paddingStall(),
                 merge(parent.pipes(), child.pipes(), LatencyTableData.Pipe::name),
                 merge(parent.classes(), child.classes(), LatencyTableData.LatencyClassEntry::name),
                 merge(parent.opcodes(), child.opcodes(), LatencyTableData.OpcodeRule::key),
