@@ -60,7 +60,8 @@ public final class CorpusCalibration {
                     dump.append(e.file().getFileName()).append('\t').append(i).append('\t').append(here).append('\t').append(next)
                             .append('\t').append(b.stall()).append('\t').append(a.stall()).append('\t').append(b.waitMask())
                             .append('\t').append(a.waitMask()).append('\t').append(lines.get(i).text().strip()).append('\t')
-                            .append(i + 1 < lines.size() ? lines.get(i + 1).text().strip() : "-").append('\n');
+                            .append(i + 1 < lines.size() ? lines.get(i + 1).text().strip() : "-").append('\t').append(b.writeSb())
+                            .append('\t').append(a.writeSb()).append('\n');
                     if (a.stall() != b.stall()) {
                         String key = here + " -> " + next + " ours " + a.stall() + " ptxas " + b.stall();
                         stallGroups.merge(key, 1, Integer::sum);

@@ -91,6 +91,8 @@ public record LatencyTableData(
      * @param drainsWrites    issues only once every outstanding fixed-latency register write is complete, as read by
      *                        reader group {@code drain} (ptxas does this before CALL and BSYNC: the code after them
      *                        may read any register); a writer class without a {@code drain} column imposes nothing
+     * @param maxLatency      for a variable class, cycles after issue by which ptxas counts on the result being written:
+     *                        a consumer at least that far away needs no scoreboard (ptxas then sets none); 0 = no bound
      * @param minStall        smallest stall count ptxas gives this class (e.g. 5 on branches)
      * @param yieldMaxStall   largest stall count with which ptxas still sets bit 109 on this class
      * @param issueCycles     cycles this class keeps its pipe busy, when longer than the pipe's issue interval (0 = the
@@ -108,6 +110,7 @@ public record LatencyTableData(
             int waw,
             boolean readsLate,
             boolean drainsWrites,
+            int maxLatency,
             int minStall,
             int yieldMaxStall,
             int issueCycles,
