@@ -108,7 +108,10 @@ public final class HazardScan {
                             && !(c.variable() && st.writePipe[f][reg] == c.pipe() && inOrderPipe[c.pipe()])) {
                         out.add(new Hazard(i, st.writer[f][reg], HazardKind.WAW, name(r.file(), reg) + " still being written"));
                     }
-                    if (st.readSb[f][reg] != 0) {
+                    int lateReader = st.reader[f][reg];
+                    boolean queuedBehind = lateReader >= 0 && c.variable() && inOrderPipe[c.pipe()]
+                            && cls[lateReader].pipe() == c.pipe(); // an in-order pipe reads before it writes back
+                    if (st.readSb[f][reg] != 0 && !queuedBehind) {
                         out.add(new Hazard(i, st.reader[f][reg], HazardKind.WAR, name(r.file(), reg) + " may still be read"));
                     }
                 }
