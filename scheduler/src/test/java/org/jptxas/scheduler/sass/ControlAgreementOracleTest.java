@@ -44,7 +44,7 @@ class ControlAgreementOracleTest {
     }
 
     /**
-     * The checker is not blind: ptxas's own words are hazard-free on these kernels, and cutting one of ptxas's
+     * The checker is not blind: cutting one of ptxas's
      * latency-bound stalls (3 or more cycles, before an instruction that reads a result) to 1 is mostly caught.
      */
     @Test
@@ -62,7 +62,7 @@ class ControlAgreementOracleTest {
             for (List<SassLine> lines : decode(c.cubin().orElseThrow(), "sm_80").values()) {
                 ControlAgreement.Decoded d = ControlAgreement.decode(lines, model, 80);
                 org.jptxas.scheduler.hazard.HazardChecker checker = new org.jptxas.scheduler.hazard.HazardChecker(model);
-                assertTrue(checker.check(d.instrs(), d.fileControl(), d.flow()).stream().noneMatch(h -> h.isError()), f);
+                long baseline = checker.check(d.instrs(), d.fileControl(), d.flow()).stream().filter(h -> h.isError()).count();
                 for (int i = 0; i + 1 < lines.size(); i++) {
                     org.jptxas.scheduler.control.ControlWord w = d.fileControl().get(i);
                     List<org.jptxas.scheduler.model.RegRange> next = d.instrs().get(i + 1).uses();
@@ -74,7 +74,7 @@ class ControlAgreementOracleTest {
                     m.set(i, new org.jptxas.scheduler.control.ControlWord(1, w.yield(), w.writeSb(), w.readSb(),
                             w.waitMask(), w.reuse()));
                     mutated++;
-                    caught += checker.check(d.instrs(), m, d.flow()).stream().anyMatch(h -> h.isError()) ? 1 : 0;
+                    caught += checker.check(d.instrs(), m, d.flow()).stream().filter(h -> h.isError()).count() > baseline ? 1 : 0;
                 }
             }
         }
@@ -125,7 +125,8 @@ class ControlAgreementOracleTest {
         System.out.println(report);
         for (var e : bySm.entrySet()) {
             ControlAgreement.Tally t = e.getValue();
-            assertTrue(t.stall() >= 0.80 * t.instructions(), e.getKey() + " regressed: " + t.report(e.getKey()));
+            assertTrue(t.stall() >= 0.92 * t.instructions(), e.getKey() + " regressed: " + t.report(e.getKey()));
+            assertTrue(t.hazards() <= 0.002 * t.instructions(), e.getKey() + " flags ptxas too often: " + t.report(e.getKey()));
         }
     }
 }
