@@ -17,7 +17,7 @@ import org.jptxas.simulator.sass.SassOperand.UReg;
  */
 final class DecodedOp {
     /** The fast-path handler; {@code SLOW} runs the per-thread semantics. */
-    enum Kind { SLOW, MOV, IMAD, IMAD_WIDE, IADD3, LOP3, SHF, ISETP, FFMA, FADD, FMUL, FSETP, SEL, LOAD, STORE, BRA, S2R, NOP }
+    enum Kind { SLOW, MOV, IMAD, IMAD_WIDE, IADD3, LEA, LOP3, SHF, ISETP, FFMA, FADD, FMUL, FSETP, SEL, LOAD, STORE, BRA, S2R, NOP }
 
     /** How a source slot is read: per lane from R, or once per warp instruction (immediate, UR, fixed c[][]). */
     static final byte REG = 0, CONST = 1, UREG = 2, CBANK = 3;
@@ -69,7 +69,7 @@ final class DecodedOp {
 
     static final int F_X = 1, F_UNSIGNED = 2, F_WIDE_GLOBAL = 4, F_SIGNED_ACCESS = 8, F_FTZ = 16, F_SAT = 32,
             F_HI = 64, F_LEFT = 128, F_WRAP = 256, F_64 = 512, F_EX = 1024, F_AND = 2048, F_OR = 4096,
-            F_SHARED = 8192;
+            F_SHARED = 8192, F_SX32 = 16384;
 
     /** Comparisons (ISETP/FSETP). */
     static final int EQ = 0, NE = 1, LT = 2, LE = 3, GT = 4, GE = 5, EQU = 6, NEU = 7, LTU = 8, LEU = 9, GTU = 10,
@@ -334,6 +334,43 @@ final class DecodedOp {
                     b.flags |= F_X;
                 }
                 return Kind.IADD3;
+            }
+            case "LEA" -> {
+                if (!only(op, "HI", "X", "SX32")) {
+                    return Kind.SLOW;
+                }
+                b.dst = b.dstReg(o.get(0));
+                int i = 1;
+                if (o.get(i) instanceof Pred) {
+                    b.pd0 = b.dstPred(o.get(i++));
+                }
+                boolean hi = op.has("HI"), sx = op.has("SX32");
+                if (sx && !hi) {
+                    return Kind.SLOW;
+                }
+                b.src(o.get(i), true, false);
+                b.src(o.get(i + 1), true, false);
+                int shiftIdx;
+                if (hi && !sx) {
+                    b.src(o.get(i + 2), true, false);
+                    shiftIdx = i + 3;
+                } else if (hi) {
+                    b.src(new Imm(0, 0, false), false, false);
+                    shiftIdx = i + 2;
+                } else {
+                    b.src(new Imm(0, 0, false), false, false);
+                    shiftIdx = i + 2;
+                }
+                b.src(o.get(shiftIdx), true, false);
+                if (op.has("X") && shiftIdx + 1 < o.size()) {
+                    b.predSrc(o.get(shiftIdx + 1), false);
+                    b.flags |= F_X;
+                }
+                if (shiftIdx + 2 < o.size() || !op.has("X") && shiftIdx + 1 < o.size()) {
+                    return Kind.SLOW;
+                }
+                b.flags |= (hi ? F_HI : 0) | (sx ? F_SX32 : 0);
+                return Kind.LEA;
             }
             case "LOP3" -> {
                 if (!only(op, "LUT")) {

@@ -139,6 +139,37 @@ final class FastPath {
                     }
                 }
             }
+            case LEA -> {
+                int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2), rs = reg(d, 3);
+                int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w), uc = uniform(m, d, 2, w), us = uniform(m, d, 3, w);
+                boolean na = d.srcNeg[0], nb = d.srcNeg[1], nc = d.srcNeg[2], ns = d.srcNeg[3];
+                boolean hi = d.is(DecodedOp.F_HI), sx = d.is(DecodedOp.F_SX32), x = d.is(DecodedOp.F_X);
+                int dst = d.dst, pd = d.pd0, ps = d.ps0;
+                boolean psn = d.ps0Neg;
+                for (int k = group; k != 0; k &= k - 1) {
+                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+                    t.pc++;
+                    if (t.p[g] == gn) {
+                        continue;
+                    }
+                    int a = lane(t, ra, na, ua), b = lane(t, rb, nb, ub), sh = lane(t, rs, ns, us);
+                    long sum;
+                    if (hi) {
+                        int h = sx ? a >> 31 : lane(t, rc, nc, uc);
+                        long wide = (Integer.toUnsignedLong(a) | (long) h << 32) << (sh & 63);
+                        sum = Integer.toUnsignedLong(b) + ((wide >>> 32) & 0xffffffffL);
+                    } else {
+                        sum = ((Integer.toUnsignedLong(a) << (sh & 31)) & 0xffffffffL) + Integer.toUnsignedLong(b);
+                    }
+                    if (x && t.p[ps] != psn) {
+                        sum++;
+                    }
+                    t.r[dst] = (int) sum;
+                    if (pd >= 0) {
+                        t.p[pd] = (sum >>> 32 & 1) != 0;
+                    }
+                }
+            }
             case LOP3 -> {
                 int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
                 int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w), uc = uniform(m, d, 2, w);
@@ -343,6 +374,11 @@ final class FastPath {
             }
             default -> throw new IllegalStateException("no fast path for " + d.kind);
         }
+    }
+
+    /** A source's integer value for one lane: its register (negated if marked) or the slot's uniform value. */
+    private static int lane(Thread t, int reg, boolean neg, int uniform) {
+        return reg >= 0 ? (neg ? -t.r[reg] : t.r[reg]) : uniform;
     }
 
     /** The per-lane register of a slot, or -1 when the slot is warp-uniform. */

@@ -2,6 +2,7 @@ package org.jptxas.simulator.sass;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jptxas.simulator.exec.ExecutionLimits;
@@ -29,6 +30,8 @@ public final class SassEmulator implements KernelExecutor {
     /** The cubin's bytes, for the hazard check of its control words. */
     private final byte[] cubin;
     private HazardReport hazards;
+    private ExecutionTiming timingModel;
+    private String timingUnavailable;
     /** Strict Volta convergence (see {@link #withStrictConvergence}). */
     private final boolean strictConvergence;
 
@@ -45,6 +48,29 @@ public final class SassEmulator implements KernelExecutor {
      * latency model of the target: one line per hazard ({@code function+0xaddr: KIND: detail (instruction)}).
      * {@code unavailable} says why no check was made (no latency model for the target, undecodable code).
      */
+    /**
+     * The timing of one launch: hazards on the executed paths ({@code function+0xaddr: KIND: detail (instruction)}),
+     * the cycle estimate per warp (min, max, sum over warps), and why nothing was checked, if so.
+     */
+    public record Timing(List<String> hazards, long warps, long minCycles, long maxCycles, long totalCycles,
+                         boolean partial, Optional<String> unavailable) {
+        public static Timing unavailable(String why) {
+            return new Timing(List.of(), 0, 0, 0, 0, false, Optional.of(why));
+        }
+
+        public String summary() {
+            if (unavailable.isPresent()) {
+                return "cycles: not estimated (" + unavailable.get() + ")";
+            }
+            return String.format("cycles per warp (latency model, encoded control words): min %d, max %d, mean %.0f over %d warp(s)%s",
+                    minCycles, maxCycles, warps == 0 ? 0.0 : (double) totalCycles / warps, warps,
+                    partial ? " (traces truncated: partial)" : "");
+        }
+    }
+
+    /** A launch's result with its timing (hazards on the executed paths, cycles per warp). */
+    public record TimedResult(LaunchResult result, Timing timing) {}
+
     public record HazardReport(List<String> hazards, java.util.Optional<String> unavailable) {}
 
     private SassEmulator(String sm, byte[] cubin, SassListing listing, Map<String, Integer> staticShared, ModuleData module) {
@@ -129,22 +155,57 @@ public final class SassEmulator implements KernelExecutor {
 
     @Override
     public LaunchResult execute(Launch launch, ExecutionLimits limits) throws LaunchException {
+        return run(launch, limits, false).result();
+    }
+
+    /**
+     * Runs a launch recording every warp's issue order, then checks hazards along the executed paths and estimates
+     * cycles per warp with the target's latency model and the cubin's control words.
+     */
+    public TimedResult executeTimed(Launch launch, ExecutionLimits limits) throws LaunchException {
+        return run(launch, limits, true);
+    }
+
+    private synchronized ExecutionTiming timingModel() {
+        if (timingModel == null && timingUnavailable == null) {
+            try {
+                timingModel = ExecutionTiming.of(cubin, sm);
+            } catch (RuntimeException e) {
+                timingUnavailable = String.valueOf(e.getMessage());
+            }
+        }
+        return timingModel;
+    }
+
+    private TimedResult run(Launch launch, ExecutionLimits limits, boolean timed) throws LaunchException {
         List<SassOp> code = listing.functions().get(launch.entry());
         if (code == null) {
             throw new LaunchException("no kernel '" + launch.entry() + "' in the cubin (kernels: "
                     + String.join(", ", entries()) + ")");
         }
         if (module.unsupported().isPresent()) {
-            return LaunchResult.faulted(name(), new org.jptxas.simulator.exec.Fault.Unimplemented(
-                    module.unsupported().get(), "load of " + launch.entry()), 0, 0);
+            return new TimedResult(LaunchResult.faulted(name(), new org.jptxas.simulator.exec.Fault.Unimplemented(
+                    module.unsupported().get(), "load of " + launch.entry()), 0, 0), Timing.unavailable("no launch"));
         }
         Map<Integer, byte[]> banks = module.load(launch.entry(), launch.global());
-        SassMachine m = new SassMachine(name(), decoded.get(launch.entry()), launch, limits, staticShared.getOrDefault(launch.entry(), 0), banks,
-                strictConvergence);
+        SassMachine m = new SassMachine(name(), decoded.get(launch.entry()), launch, limits,
+                staticShared.getOrDefault(launch.entry(), 0), banks, strictConvergence, timed);
         LaunchResult r = m.run();
         synchronized (this) {
             executed.addAll(m.executedClasses());
         }
-        return r;
+        Timing timing;
+        if (!timed) {
+            timing = Timing.unavailable("not recorded");
+        } else if (timingModel() == null) {
+            timing = Timing.unavailable(timingUnavailable);
+        } else {
+            try {
+                timing = timingModel().analyze(launch.entry(), m.traces(), m.tracesTruncated());
+            } catch (RuntimeException e) {
+                timing = Timing.unavailable(String.valueOf(e.getMessage()));
+            }
+        }
+        return new TimedResult(r, timing);
     }
 }

@@ -73,6 +73,9 @@ final class SassMachine {
         final int base;
         final int count;
         int nextTag = 1;
+        /** The addresses (pc) this warp issued, in order, when the launch records timing traces. */
+        int[] trace;
+        int traceLength;
 
         Warp(int base, int count) {
             this.base = base;
@@ -115,12 +118,36 @@ final class SassMachine {
     private Warp[] warpState;
     /** Volta semantics without merging by address: groups reconverge only at BSYNC, WARPSYNC, BAR and EXIT. */
     private final boolean strict;
+    /** Distinct issue traces of the warps (pc sequences) with how many warps ran each, when timing is recorded. */
+    private final java.util.Map<Trace, int[]> traces;
+    /** Trace entries still allowed (recording stops beyond it, and {@link #tracesTruncated} says so). */
+    private long traceBudget = 4_000_000;
+    private boolean tracesTruncated;
+
+    /** One warp's issue order, compared by content. */
+    record Trace(int[] pcs) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Trace t && java.util.Arrays.equals(pcs, t.pcs);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.hashCode(pcs);
+        }
+
+        @Override
+        public String toString() {
+            return "Trace[" + pcs.length + " instructions]";
+        }
+    }
     private long warpInstructions;
     private long threadInstructions;
 
     SassMachine(String executor, DecodedOp[] code, Launch launch, ExecutionLimits limits, int staticShared,
-                java.util.Map<Integer, byte[]> otherBanks, boolean strict) throws LaunchException {
+                java.util.Map<Integer, byte[]> otherBanks, boolean strict, boolean recordTraces) throws LaunchException {
         this.strict = strict;
+        this.traces = recordTraces ? new java.util.LinkedHashMap<>() : null;
         for (java.util.Map.Entry<Integer, byte[]> e : otherBanks.entrySet()) {
             if (e.getKey() > 0 && e.getKey() < banks.length) {
                 banks[e.getKey()] = new Region("constant bank " + e.getKey(), AddressSpace.CONST, 0,
@@ -178,6 +205,9 @@ final class SassMachine {
         warpState = new Warp[warps];
         for (int w = 0; w < warps; w++) {
             warpState[w] = new Warp(w * 32, Math.min(32, n - w * 32));
+            if (traces != null) {
+                warpState[w].trace = new int[64];
+            }
         }
         while (exitedCount < n) {
             boolean progress = false;
@@ -188,6 +218,32 @@ final class SassMachine {
                 throw new Stop(new Fault.BarrierDeadlock(p, deadlock(n)));
             }
         }
+        if (traces != null) {
+            for (Warp w : warpState) {
+                traces.computeIfAbsent(new Trace(java.util.Arrays.copyOf(w.trace, w.traceLength)), k -> new int[1])[0]++;
+            }
+        }
+    }
+
+    /** The distinct warp issue traces of the launch and how many warps ran each (empty unless recorded). */
+    java.util.Map<Trace, int[]> traces() {
+        return traces == null ? java.util.Map.of() : traces;
+    }
+
+    boolean tracesTruncated() {
+        return tracesTruncated;
+    }
+
+    private void record(Warp w, int pc) {
+        if (traceBudget <= 0) {
+            tracesTruncated = true;
+            return;
+        }
+        traceBudget--;
+        if (w.traceLength == w.trace.length) {
+            w.trace = java.util.Arrays.copyOf(w.trace, w.trace.length * 2);
+        }
+        w.trace[w.traceLength++] = pc;
     }
 
     /** Who waits where when no warp can move: counts, and the first waiting thread with its instruction. */
@@ -326,6 +382,9 @@ final class SassMachine {
             throw new Stop(new Fault.StepLimitExceeded(limits.maxWarpInstructions(), ref(first), op.where()));
         }
         threadInstructions += Integer.bitCount(group);
+        if (warp.trace != null) {
+            record(warp, pc);
+        }
         if (!ran[pc]) {
             ran[pc] = true;
             executed.add(className(op));
