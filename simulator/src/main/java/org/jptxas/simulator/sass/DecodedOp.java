@@ -22,10 +22,35 @@ final class DecodedOp {
     /** How a source slot is read: per lane from R, or once per warp instruction (immediate, UR, fixed c[][]). */
     static final byte REG = 0, CONST = 1, UREG = 2, CBANK = 3;
 
-    /** Registers per thread: R0..R254, RZ at 255 (always 0, never written), two scratch slots for RZ destinations. */
-    static final int REGS = 258;
-    /** Destination index of RZ: a scratch slot, so inner loops need no test. */
-    static final int RZ_SINK = 256;
+    /**
+     * The register file of a function is sized to the registers it names: R0..Rmax plus headroom for register
+     * pairs and quads, then {@link #zero} (RZ as a source: always 0, never written) and scratch slots from
+     * {@code zero + 1} where RZ destinations go, so inner loops need no test. The per-thread semantics never index
+     * RZ (they test for 255).
+     */
+    static int zeroSlot(List<SassOp> ops) {
+        int max = 0;
+        for (SassOp op : ops) {
+            for (SassOperand o : op.operands()) {
+                if (o instanceof Reg r && r.index() != 255) {
+                    max = Math.max(max, r.index());
+                } else if (o instanceof SassOperand.Mem m && m.reg() >= 0) {
+                    max = Math.max(max, m.reg() + 1);
+                } else if (o instanceof CBank c && c.baseReg() >= 0 && c.baseReg() != 255) {
+                    max = Math.max(max, c.baseReg());
+                }
+            }
+        }
+        return Math.min(255, max + 4);
+    }
+
+    /** Registers per thread for code decoded with zero slot {@code zero}. */
+    static int registerFileSize(int zero) {
+        return zero + 6;
+    }
+
+    /** RZ as a source (always 0); RZ destinations write {@code zero + 1} and up. */
+    final int zero;
     /** Predicates per thread: P0..P6, PT at 7 (always true), a scratch slot for PT destinations. */
     static final int PREDS = 9;
     static final int PT_SINK = 8;
@@ -53,7 +78,7 @@ final class DecodedOp {
     final long[] srcConst64;
     final CBank[] srcBank;
     final boolean[] srcNeg, srcAbs;
-    /** Destination register (RZ mapped to {@link #RZ_SINK}), or -1. */
+    /** Destination register (RZ mapped to a scratch slot), or -1. */
     final int dst;
     /** Predicate destinations (PT mapped to {@link #PT_SINK}), or -1. */
     final int pd0, pd1;
@@ -77,6 +102,7 @@ final class DecodedOp {
 
     private DecodedOp(SassOp op, Builder b) {
         this.op = op;
+        this.zero = b.zero;
         this.pc = (int) (op.address() / 16);
         this.kind = b.kind;
         String o = op.opcode();
@@ -116,22 +142,23 @@ final class DecodedOp {
     static DecodedOp[] decodeAll(List<SassOp> ops) {
         int n = ops.isEmpty() ? 0 : (int) (ops.get(ops.size() - 1).address() / 16) + 1;
         DecodedOp[] code = new DecodedOp[n];
+        int zero = zeroSlot(ops);
         for (SassOp o : ops) {
-            code[(int) (o.address() / 16)] = decode(o);
+            code[(int) (o.address() / 16)] = decode(o, zero);
         }
         return code;
     }
 
-    static DecodedOp decode(SassOp op) {
-        Builder b = new Builder();
+    static DecodedOp decode(SassOp op, int zero) {
+        Builder b = new Builder(zero);
         try {
             b.kind = fastKind(op, b);
         } catch (Unsupported | RuntimeException e) {
-            b = new Builder();
+            b = new Builder(zero);
             b.kind = Kind.SLOW;
         }
         if (b.kind == null) {
-            b = new Builder();
+            b = new Builder(zero);
             b.kind = Kind.SLOW;
         }
         return new DecodedOp(op, b);
@@ -147,6 +174,7 @@ final class DecodedOp {
     }
 
     private static final class Builder {
+        final int zero;
         Kind kind;
         int slots;
         final byte[] srcKind = new byte[6];
@@ -160,6 +188,10 @@ final class DecodedOp {
         int aux, flags;
         SassOperand.Mem mem;
 
+        Builder(int zero) {
+            this.zero = zero;
+        }
+
         /** Adds a source slot; {@code negOk}/{@code absOk}: whether the handler applies those modifiers. */
         void src(SassOperand o, boolean negOk, boolean absOk) throws Unsupported {
             int s = slots++;
@@ -168,7 +200,7 @@ final class DecodedOp {
                     throw new Unsupported();
                 }
                 srcKind[s] = REG;
-                srcIndex[s] = r.index();
+                srcIndex[s] = r.index() == 255 ? zero : r.index();
                 srcNeg[s] = r.negate();
                 srcAbs[s] = r.abs();
             } else if (o instanceof UReg u) {
@@ -199,7 +231,7 @@ final class DecodedOp {
             if (!(o instanceof Reg r) || r.negate() || r.abs() || r.invert() || !r.suffix().isEmpty()) {
                 throw new Unsupported();
             }
-            return r.index() == 255 ? RZ_SINK : r.index();
+            return r.index() == 255 ? zero + 1 : r.index();
         }
 
         int dstPred(SassOperand o) throws Unsupported {
@@ -485,7 +517,7 @@ final class DecodedOp {
                     return Kind.SLOW;
                 }
                 b.mem = mm;
-                b.dst = reg.index() == 255 && load ? RZ_SINK : reg.index();
+                b.dst = reg.index() == 255 ? (load ? b.zero + 1 : b.zero) : reg.index();
                 int size = 4;
                 for (String mod : op.modifiers()) {
                     switch (mod) {

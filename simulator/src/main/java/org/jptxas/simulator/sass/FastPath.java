@@ -101,7 +101,7 @@ final class FastPath {
                     if (t.p[g] != gn) {
                         int a = ra >= 0 ? (na ? -t.r[ra] : t.r[ra]) : ua;
                         int b = rb >= 0 ? (nb ? -t.r[rb] : t.r[rb]) : ub;
-                        long c = rc < 0 ? uc : rc == 255 ? 0 : Integer.toUnsignedLong(t.r[rc]) | (long) t.r[rc + 1] << 32;
+                        long c = rc < 0 ? uc : rc == d.zero ? 0 : Integer.toUnsignedLong(t.r[rc]) | (long) t.r[rc + 1] << 32;
                         long p = unsigned ? Integer.toUnsignedLong(a) * Integer.toUnsignedLong(b) : (long) a * b;
                         long s = p + c;
                         t.r[dst] = (int) s;

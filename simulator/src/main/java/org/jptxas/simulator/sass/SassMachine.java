@@ -33,7 +33,7 @@ final class SassMachine {
         final int linear;
         final int lane;
         final Dim3Point tid;
-        final int[] r = new int[DecodedOp.REGS];
+        final int[] r;
         final boolean[] p = new boolean[DecodedOp.PREDS];
         int pc;
         boolean exited;
@@ -52,7 +52,25 @@ final class SassMachine {
         /** The instruction the thread waits at (for deadlock reports). */
         SassOp waitOp;
 
-        Thread(int linear, Dim3Point tid) {
+        void reset() {
+            java.util.Arrays.fill(r, 0);
+            java.util.Arrays.fill(p, false);
+            p[7] = true;
+            pc = 0;
+            exited = false;
+            barrier = -1;
+            barrierPredicate = false;
+            barrierOp = null;
+            barrierResult = 0;
+            local = null;
+            tag = 0;
+            convWait = -1;
+            syncMask = 0;
+            waitOp = null;
+        }
+
+        Thread(int linear, Dim3Point tid, int registers) {
+            this.r = new int[registers];
             this.linear = linear;
             this.lane = linear & 31;
             this.tid = tid;
@@ -116,6 +134,8 @@ final class SassMachine {
     private int exitedCount;
     private final int[] arrived = new int[16];
     private Warp[] warpState;
+    /** Registers per thread (see {@link DecodedOp#zeroSlot}). */
+    private final int registers;
     /** Volta semantics without merging by address: groups reconverge only at BSYNC, WARPSYNC, BAR and EXIT. */
     private final boolean strict;
     /** Distinct issue traces of the warps (pc sequences) with how many warps ran each, when timing is recorded. */
@@ -162,6 +182,14 @@ final class SassMachine {
         this.limits = limits;
         this.code = code;
         this.ran = new boolean[code.length];
+        int zero = 255;
+        for (DecodedOp d : code) {
+            if (d != null) {
+                zero = d.zero;
+                break;
+            }
+        }
+        this.registers = DecodedOp.registerFileSize(zero);
         this.bank0 = launch.constantBank0(launch.naturalLayout(), STACK_BYTES);
         this.cbank0 = new Region("constant bank 0", AddressSpace.CONST, 0, java.util.Arrays.copyOf(bank0, 0x10000));
         this.sharedBytes = ((staticShared + 15) & ~15) + launch.dynamicSharedBytes();
@@ -195,9 +223,15 @@ final class SassMachine {
         cta = p;
         shared = new Region("shared memory", AddressSpace.SHARED, 0, sharedBase + sharedBytes);
         int n = (int) launch.block().count();
-        threads = new Thread[n];
-        for (int i = 0; i < n; i++) {
-            threads[i] = new Thread(i, launch.block().point(i));
+        if (threads == null) {
+            threads = new Thread[n];
+            for (int i = 0; i < n; i++) {
+                threads[i] = new Thread(i, launch.block().point(i), registers);
+            }
+        } else { // the next block of the grid: the same threads, reset
+            for (Thread t : threads) {
+                t.reset();
+            }
         }
         exitedCount = 0;
         java.util.Arrays.fill(arrived, 0);
@@ -1013,7 +1047,7 @@ final class SassMachine {
                 }
                 t.exited = true;
                 exitedCount++;
-                releaseBarriers();
+                releaseBarriers(-1);
             }
             case "BRA" -> {
                 if (op.modifiers().contains("DIV") || op.modifiers().contains("CONV") || o.size() > 2
@@ -1034,7 +1068,7 @@ final class SassMachine {
                     t.barrierPredicate = pred(o.get(o.size() - 1), t, w);
                     t.barrierOp = op;
                     arrived[id]++;
-                    releaseBarriers();
+                    releaseBarriers(id);
                     break;
                 }
                 if (!op.has("SYNC")) {
@@ -1044,7 +1078,7 @@ final class SassMachine {
                 t.barrier = id;
                 t.barrierOp = null;
                 arrived[id]++;
-                releaseBarriers();
+                releaseBarriers(id);
             }
             case "B2R" -> {
                 if (!op.has("RESULT")) {
@@ -1404,8 +1438,9 @@ final class SassMachine {
         }
     }
 
-    private void releaseBarriers() {
-        for (int id = 0; id < arrived.length; id++) {
+    /** Releases barrier {@code only} (every barrier for -1) once all threads that have not exited arrived. */
+    private void releaseBarriers(int only) {
+        for (int id = only < 0 ? 0 : only; id < (only < 0 ? arrived.length : only + 1); id++) {
             if (arrived[id] > 0 && arrived[id] >= threads.length - exitedCount) {
                 int popc = 0;
                 boolean all = true, any = false;
