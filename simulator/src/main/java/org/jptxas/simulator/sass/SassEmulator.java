@@ -12,9 +12,12 @@ import org.jptxas.simulator.exec.LaunchException;
 import org.jptxas.simulator.exec.LaunchResult;
 
 /**
- * The SASS emulator: runs a cubin's kernel instruction by instruction with Volta+ per-thread program counters
- * (threads at the same address execute together; divergent groups run lowest address first). Instructions it does
- * not implement stop the run with their name; it never guesses a value.
+ * The SASS emulator: runs a cubin's kernel with Volta+ per-thread program counters. Each function is decoded once
+ * into {@link DecodedOp}s; the hot opcodes run lane-vectorised over a converged group ({@link FastPath}), the rest
+ * through per-thread semantics. Convergence barriers (BSSY/BSYNC/BREAK/BMOV) and WARPSYNC are modelled; by default
+ * threads at the same address also run together (lowest address first), while {@link #withStrictConvergence strict}
+ * mode joins diverged threads only where the code asks for it. Instructions it does not implement stop the run with
+ * their name; it never guesses a value. {@link #executeTimed} adds hazards per executed instruction and cycles.
  */
 public final class SassEmulator implements KernelExecutor {
     private final String sm;
