@@ -20,8 +20,9 @@ import org.jptxas.scheduler.sass.SassLine;
 /**
  * Hazards and cycles along the paths warps actually executed, with the scheduler's latency model and the control
  * words encoded in the cubin: each distinct warp issue trace (the instruction addresses in issue order, loops
- * unrolled as they ran) is checked by the scheduler's {@link HazardChecker} as straight-line code, so every register
- * read is checked against the producer that really preceded it (stall counts, yields, scoreboard set and wait as
+ * unrolled as they ran), split per thread (a thread reads only what it wrote, whatever other diverged groups of its
+ * warp issued in between), is checked by the scheduler's {@link HazardChecker} as straight-line code, so every
+ * register read is checked against the producer that really preceded it (stall counts, yields, scoreboard set and wait as
  * encoded). The cycle estimate per warp issues each instruction after its stall count and after the scoreboards it
  * waits on are released (variable-latency results at the model's expected latency).
  */
@@ -69,14 +70,36 @@ final class ExecutionTiming {
         long warps = 0, min = Long.MAX_VALUE, max = 0, total = 0;
         long budget = CHECK_BUDGET;
         boolean partial = truncated;
+        Set<SassMachine.Trace> threadTraces = new LinkedHashSet<>();
         for (Map.Entry<SassMachine.Trace, int[]> e : traces.entrySet()) {
-            int[] pcs = e.getKey().pcs();
+            int[] issued = e.getKey().pcs();
             int count = e.getValue()[0];
-            long cycles = cycles(d, pcs);
+            long cycles = cycles(d, issued);
             warps += count;
             total += cycles * count;
             min = Math.min(min, cycles);
             max = Math.max(max, cycles);
+            // Hazards are per thread: diverged groups of a warp interleave, but a thread only reads what it wrote.
+            int lanes = 0;
+            for (int i = 1; i < issued.length; i += 2) {
+                lanes |= issued[i];
+            }
+            for (int l = 0; l < 32; l++) {
+                if ((lanes >>> l & 1) == 0) {
+                    continue;
+                }
+                int[] mine = new int[issued.length / 2];
+                int n = 0;
+                for (int i = 0; i < issued.length; i += 2) {
+                    if ((issued[i + 1] >>> l & 1) != 0) {
+                        mine[n++] = issued[i];
+                    }
+                }
+                threadTraces.add(new SassMachine.Trace(java.util.Arrays.copyOf(mine, n)));
+            }
+        }
+        for (SassMachine.Trace t : threadTraces) {
+            int[] pcs = t.pcs();
             if (budget < pcs.length) {
                 partial = true;
                 continue;
@@ -98,11 +121,12 @@ final class ExecutionTiming {
         return new SassEmulator.Timing(List.copyOf(found), warps, warps == 0 ? 0 : min, max, total, partial, Optional.empty());
     }
 
-    /** Issue cycles of one trace: stall counts, scoreboard waits released at the producers' expected latency. */
-    private long cycles(ControlAgreement.Decoded d, int[] pcs) {
+    /** Issue cycles of one warp trace: stall counts, scoreboard waits released at the producers' expected latency. */
+    private long cycles(ControlAgreement.Decoded d, int[] issued) {
         long cycle = 0;
         long[] released = new long[Math.max(6, model.scoreboards())];
-        for (int pc : pcs) {
+        for (int i = 0; i < issued.length; i += 2) {
+            int pc = issued[i];
             ControlWord cw = d.fileControl().get(pc);
             for (int k = 0; k < released.length; k++) {
                 if ((cw.waitMask() >>> k & 1) != 0) {

@@ -91,7 +91,7 @@ final class SassMachine {
         final int base;
         final int count;
         int nextTag = 1;
-        /** The addresses (pc) this warp issued, in order, when the launch records timing traces. */
+        /** What this warp issued, in order, when the launch records timing traces: pairs of pc and group mask. */
         int[] trace;
         int traceLength;
 
@@ -144,7 +144,7 @@ final class SassMachine {
     private long traceBudget = 4_000_000;
     private boolean tracesTruncated;
 
-    /** One warp's issue order, compared by content. */
+    /** One warp's issue order (pc and group mask pairs), or one thread's (pcs), compared by content. */
     record Trace(int[] pcs) {
         @Override
         public boolean equals(Object o) {
@@ -268,16 +268,17 @@ final class SassMachine {
         return tracesTruncated;
     }
 
-    private void record(Warp w, int pc) {
+    private void record(Warp w, int pc, int group) {
         if (traceBudget <= 0) {
             tracesTruncated = true;
             return;
         }
         traceBudget--;
-        if (w.traceLength == w.trace.length) {
+        if (w.traceLength + 2 > w.trace.length) {
             w.trace = java.util.Arrays.copyOf(w.trace, w.trace.length * 2);
         }
         w.trace[w.traceLength++] = pc;
+        w.trace[w.traceLength++] = group;
     }
 
     /** Who waits where when no warp can move: counts, and the first waiting thread with its instruction. */
@@ -417,7 +418,7 @@ final class SassMachine {
         }
         threadInstructions += Integer.bitCount(group);
         if (warp.trace != null) {
-            record(warp, pc);
+            record(warp, pc, group);
         }
         if (!ran[pc]) {
             ran[pc] = true;
