@@ -66,6 +66,11 @@ final class JptxasRunCommand {
                     + "buffer byte for byte (exit 1 on any difference).")
     String compare;
 
+    @Option(names = "--strict-convergence", description = "SASS emulation: Volta convergence without merging by address "
+            + "(diverged threads rejoin only at BSYNC, WARPSYNC, BAR or EXIT; warp-synchronous instructions missing "
+            + "member threads are faults).")
+    boolean strictConvergence;
+
     @Option(names = "--coverage", description = "SASS emulation: print the instruction classes seen and executed.")
     boolean coverage;
 
@@ -161,8 +166,16 @@ final class JptxasRunCommand {
             throw new Fatal(e.getMessage());
         }
         LaunchResult result;
+        org.jptxas.simulator.sass.SassEmulator.Timing timing = null;
         try {
-            result = executor.execute(launch, ExecutionLimits.DEFAULT.withMaxWarpInstructions(maxWarpInstructions));
+            ExecutionLimits limits = ExecutionLimits.DEFAULT.withMaxWarpInstructions(maxWarpInstructions);
+            if (emulator != null) { // the SASS emulator also checks hazards per executed instruction and counts cycles
+                org.jptxas.simulator.sass.SassEmulator.TimedResult timed = emulator.executeTimed(launch, limits);
+                result = timed.result();
+                timing = timed.timing();
+            } else {
+                result = executor.execute(launch, limits);
+            }
         } catch (LaunchException e) {
             throw new Fatal(e.getMessage());
         }
@@ -180,6 +193,14 @@ final class JptxasRunCommand {
                 out.println("  hazards: " + h.hazards().size() + " in the cubin's control words (scheduler's latency model)");
                 h.hazards().forEach(line -> out.println("    " + line));
                 hazardFault = strictHazards && !h.hazards().isEmpty();
+            }
+            if (timing != null && timing.unavailable().isEmpty()) {
+                out.println("  hazards on the executed paths: " + timing.hazards().size() + " (per executed instruction)");
+                timing.hazards().forEach(line -> out.println("    " + line));
+                hazardFault |= strictHazards && !timing.hazards().isEmpty();
+            }
+            if (timing != null) {
+                out.println("  " + timing.summary());
             }
         } else if (strictHazards) {
             out.println("  hazards: none (the PTX interpreter has no pipeline)");
@@ -232,6 +253,9 @@ final class JptxasRunCommand {
         }
         try {
             emulator = org.jptxas.simulator.sass.SassEmulator.fromCubin(want, bytes);
+            if (strictConvergence) {
+                emulator = emulator.withStrictConvergence(true);
+            }
             return emulator;
         } catch (RuntimeException e) {
             throw new Fatal(input + ": cannot decode the cubin's code: " + e.getMessage());

@@ -2,6 +2,7 @@ package org.jptxas.simulator.sass;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jptxas.simulator.exec.ExecutionLimits;
@@ -11,14 +12,19 @@ import org.jptxas.simulator.exec.LaunchException;
 import org.jptxas.simulator.exec.LaunchResult;
 
 /**
- * The SASS emulator: runs a cubin's kernel instruction by instruction with Volta+ per-thread program counters
- * (threads at the same address execute together; divergent groups run lowest address first). Instructions it does
- * not implement stop the run with their name; it never guesses a value.
+ * The SASS emulator: runs a cubin's kernel with Volta+ per-thread program counters. Each function is decoded once
+ * into {@link DecodedOp}s; the hot opcodes run lane-vectorised over a converged group ({@link FastPath}), the rest
+ * through per-thread semantics. Convergence barriers (BSSY/BSYNC/BREAK/BMOV) and WARPSYNC are modelled; by default
+ * threads at the same address also run together (lowest address first), while {@link #withStrictConvergence strict}
+ * mode joins diverged threads only where the code asks for it. Instructions it does not implement stop the run with
+ * their name; it never guesses a value. {@link #executeTimed} adds hazards per executed instruction and cycles.
  */
 public final class SassEmulator implements KernelExecutor {
     private final String sm;
     private final SassListing listing;
     private final Map<String, Integer> staticShared;
+    /** Every function decoded once for execution. */
+    private final Map<String, DecodedOp[]> decoded = new java.util.HashMap<>();
     /** Constant banks other than 0 and module variables, relocated per launch. */
     private final ModuleData module;
     /** Opcode classes (mnemonic with modifiers) seen in the program and executed by launches, for coverage reports. */
@@ -27,20 +33,81 @@ public final class SassEmulator implements KernelExecutor {
     /** The cubin's bytes, for the hazard check of its control words. */
     private final byte[] cubin;
     private HazardReport hazards;
+    private ExecutionTiming timingModel;
+    private String timingUnavailable;
+    /** Strict Volta convergence (see {@link #withStrictConvergence}). */
+    private final boolean strictConvergence;
+
+    /**
+     * The default convergence model: strict when the system property {@code jptxas.emu.convergence} is
+     * {@code strict} (e.g. {@code mvn ... -Dsurefire.argLine=-Djptxas.emu.convergence=strict}), else by address.
+     */
+    public static boolean strictByDefault() {
+        return "strict".equals(System.getProperty("jptxas.emu.convergence"));
+    }
 
     /**
      * The scheduler's hazard checker on the cubin's own control words (stall counts, scoreboards, waits) with the
      * latency model of the target: one line per hazard ({@code function+0xaddr: KIND: detail (instruction)}).
      * {@code unavailable} says why no check was made (no latency model for the target, undecodable code).
      */
+    /**
+     * The timing of one launch: hazards on the executed paths ({@code function+0xaddr: KIND: detail (instruction)}),
+     * the cycle estimate per warp (min, max, sum over warps), and why nothing was checked, if so.
+     */
+    public record Timing(List<String> hazards, long warps, long minCycles, long maxCycles, long totalCycles,
+                         boolean partial, Optional<String> unavailable) {
+        public static Timing unavailable(String why) {
+            return new Timing(List.of(), 0, 0, 0, 0, false, Optional.of(why));
+        }
+
+        public String summary() {
+            if (unavailable.isPresent()) {
+                return "cycles: not estimated (" + unavailable.get() + ")";
+            }
+            return String.format("cycles per warp (latency model, encoded control words): min %d, max %d, mean %.0f over %d warp(s)%s",
+                    minCycles, maxCycles, warps == 0 ? 0.0 : (double) totalCycles / warps, warps,
+                    partial ? " (traces truncated: partial)" : "");
+        }
+    }
+
+    /** A launch's result with its timing (hazards on the executed paths, cycles per warp). */
+    public record TimedResult(LaunchResult result, Timing timing) {}
+
     public record HazardReport(List<String> hazards, java.util.Optional<String> unavailable) {}
 
     private SassEmulator(String sm, byte[] cubin, SassListing listing, Map<String, Integer> staticShared, ModuleData module) {
+        this(sm, cubin, listing, staticShared, module, strictByDefault(), null);
+    }
+
+    private SassEmulator(String sm, byte[] cubin, SassListing listing, Map<String, Integer> staticShared, ModuleData module,
+                         boolean strictConvergence, Map<String, DecodedOp[]> decoded) {
+        this.strictConvergence = strictConvergence;
         this.sm = sm;
         this.cubin = cubin.clone();
         this.listing = listing;
         this.staticShared = Map.copyOf(staticShared);
         this.module = module;
+        if (decoded != null) {
+            this.decoded.putAll(decoded);
+        } else {
+            listing.functions().forEach((name, ops) -> this.decoded.put(name, DecodedOp.decodeAll(ops)));
+        }
+    }
+
+    /**
+     * This emulator with Volta's convergence semantics enforced ({@code true}): threads that diverged run as separate
+     * groups until a BSYNC, WARPSYNC or block barrier joins them (never merely because they reach the same address),
+     * the group at the highest address first; warp-synchronous instructions (SHFL, VOTE, MATCH, REDUX) executed by a
+     * group missing live threads of their member mask are faults. {@code false}: threads at the same address run
+     * together (code without BSSY/BSYNC still computes what it would on a converging GPU).
+     */
+    public SassEmulator withStrictConvergence(boolean strict) {
+        return new SassEmulator(sm, cubin, listing, staticShared, module, strict, decoded);
+    }
+
+    public boolean strictConvergence() {
+        return strictConvergence;
     }
 
     /**
@@ -91,21 +158,57 @@ public final class SassEmulator implements KernelExecutor {
 
     @Override
     public LaunchResult execute(Launch launch, ExecutionLimits limits) throws LaunchException {
+        return run(launch, limits, false).result();
+    }
+
+    /**
+     * Runs a launch recording every warp's issue order, then checks hazards along the executed paths and estimates
+     * cycles per warp with the target's latency model and the cubin's control words.
+     */
+    public TimedResult executeTimed(Launch launch, ExecutionLimits limits) throws LaunchException {
+        return run(launch, limits, true);
+    }
+
+    private synchronized ExecutionTiming timingModel() {
+        if (timingModel == null && timingUnavailable == null) {
+            try {
+                timingModel = ExecutionTiming.of(cubin, sm);
+            } catch (RuntimeException e) {
+                timingUnavailable = String.valueOf(e.getMessage());
+            }
+        }
+        return timingModel;
+    }
+
+    private TimedResult run(Launch launch, ExecutionLimits limits, boolean timed) throws LaunchException {
         List<SassOp> code = listing.functions().get(launch.entry());
         if (code == null) {
             throw new LaunchException("no kernel '" + launch.entry() + "' in the cubin (kernels: "
                     + String.join(", ", entries()) + ")");
         }
         if (module.unsupported().isPresent()) {
-            return LaunchResult.faulted(name(), new org.jptxas.simulator.exec.Fault.Unimplemented(
-                    module.unsupported().get(), "load of " + launch.entry()), 0, 0);
+            return new TimedResult(LaunchResult.faulted(name(), new org.jptxas.simulator.exec.Fault.Unimplemented(
+                    module.unsupported().get(), "load of " + launch.entry()), 0, 0), Timing.unavailable("no launch"));
         }
         Map<Integer, byte[]> banks = module.load(launch.entry(), launch.global());
-        SassMachine m = new SassMachine(name(), code, launch, limits, staticShared.getOrDefault(launch.entry(), 0), banks);
+        SassMachine m = new SassMachine(name(), decoded.get(launch.entry()), launch, limits,
+                staticShared.getOrDefault(launch.entry(), 0), banks, strictConvergence, timed);
         LaunchResult r = m.run();
         synchronized (this) {
             executed.addAll(m.executedClasses());
         }
-        return r;
+        Timing timing;
+        if (!timed) {
+            timing = Timing.unavailable("not recorded");
+        } else if (timingModel() == null) {
+            timing = Timing.unavailable(timingUnavailable);
+        } else {
+            try {
+                timing = timingModel().analyze(launch.entry(), m.traces(), m.tracesTruncated());
+            } catch (RuntimeException e) {
+                timing = Timing.unavailable(String.valueOf(e.getMessage()));
+            }
+        }
+        return new TimedResult(r, timing);
     }
 }

@@ -74,6 +74,9 @@ class SassEmulatorSuiteTest {
         ConcurrentLinkedQueue<String> hazardExamples = new ConcurrentLinkedQueue<>(), hazardsUnavailable = new ConcurrentLinkedQueue<>();
         java.util.concurrent.atomic.AtomicLong warpInstructions = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicInteger executedHazards = new java.util.concurrent.atomic.AtomicInteger();
+        ConcurrentLinkedQueue<String> executedExamples = new ConcurrentLinkedQueue<>();
+        java.util.concurrent.atomic.AtomicLong cycles = new java.util.concurrent.atomic.AtomicLong(), warps = new java.util.concurrent.atomic.AtomicLong();
         kernels.parallelStream().forEach(k -> {
             for (String arch : ARCHES) {
                 if (!k.supports(Integer.parseInt(arch.substring(3)))) {
@@ -86,7 +89,7 @@ class SassEmulatorSuiteTest {
                         continue;
                     }
                     Path cubin = c.cubin().orElseThrow();
-                    SassEmulator emu = SassEmulator.fromCubin(arch, Files.readAllBytes(cubin));
+                    SassEmulator emu = SassEmulator.fromCubin(arch, Files.readAllBytes(cubin)).withStrictConvergence(true);
                     seen.addAll(emu.classesSeen());
                     SassEmulator.HazardReport h = emu.hazards();
                     hazards.addAndGet(h.hazards().size());
@@ -95,8 +98,15 @@ class SassEmulatorSuiteTest {
                     Path d = dir.resolve(k.name() + "-" + arch);
                     Launch launch = Launch.prepare(Target.of(arch), LaunchSpecReader.read(k.materialize(d)));
                     long t0 = System.nanoTime();
-                    LaunchResult r = emu.execute(launch, ExecutionLimits.DEFAULT.withMaxWarpInstructions(20_000_000));
+                    SassEmulator.TimedResult timed = emu.executeTimed(launch, ExecutionLimits.DEFAULT.withMaxWarpInstructions(20_000_000));
+                    LaunchResult r = timed.result();
                     nanos.addAndGet(System.nanoTime() - t0);
+                    executedHazards.addAndGet(timed.timing().hazards().size());
+                    timed.timing().hazards().stream().limit(1).forEach(x -> executedExamples.add(k.name() + " " + arch + " " + x));
+                    timed.timing().unavailable().filter(u -> r.completed())
+                            .ifPresent(u -> hazardsUnavailable.add(k.name() + " " + arch + " (executed): " + u));
+                    cycles.addAndGet(timed.timing().totalCycles());
+                    warps.addAndGet(timed.timing().warps());
                     warpInstructions.addAndGet(r.warpInstructions());
                     executed.addAll(emu.classesExecuted());
                     if (r.fault().isPresent()) {
@@ -139,6 +149,10 @@ class SassEmulatorSuiteTest {
         System.out.println("SASS emulator: hazards on ptxas's code (scheduler's model): " + hazards
                 + "; first per cubin: " + hazardExamples.stream().limit(10).toList()
                 + "; not checked: " + hazardsUnavailable.size() + " " + hazardsUnavailable.stream().limit(3).toList());
+        System.out.println("SASS emulator: hazards on the executed paths (scheduler's model, per executed instruction): "
+                + executedHazards + "; first per cubin: " + executedExamples.stream().limit(10).toList());
+        System.out.printf("SASS emulator: %d warps, %.0f cycles per warp on average (latency model)%n", warps.get(),
+                warps.get() == 0 ? 0.0 : (double) cycles.get() / warps.get());
         assertTrue(wrong.isEmpty(), "wrong results or unexpected faults:\n" + String.join("\n", wrong));
         List<String> missing = new ArrayList<>();
         for (String arch : ARCHES) {
