@@ -145,23 +145,56 @@ final class ReuseFlags {
         return false;
     }
 
-    /** {@code text} with {@code .reuse} after the operands of the slots in {@code mask}. */
+    /** {@code text} with {@code .reuse} after the operands of the slots in {@code mask}; nothing else changes. */
     static String withReuse(String text, int mask) {
         if (mask == 0) {
             return text;
         }
         Slots s = slots(text);
-        String t = text.strip();
-        int sp = t.startsWith("@") ? t.indexOf(' ', t.indexOf(' ') + 1) : t.indexOf(' ');
-        StringBuilder sb = new StringBuilder(t.substring(0, sp + 1));
-        List<String> ops = new ArrayList<>(s.operands());
-        for (int k = 0; k < 3; k++) {
-            if ((mask >> k & 1) != 0 && s.operandIndex()[k] != Slots.NONE) {
-                ops.set(s.operandIndex()[k], ops.get(s.operandIndex()[k]) + ".reuse");
+        int[] ends = operandEnds(text);
+        StringBuilder sb = new StringBuilder(text);
+        for (int k = 2; k >= 0; k--) {
+            int op = s.operandIndex()[k];
+            if ((mask >> k & 1) != 0 && op != Slots.NONE) {
+                sb.insert(ends[op], ".reuse");
             }
         }
-        sb.append(String.join(", ", ops));
         return sb.toString();
+    }
+
+    /** The offset in {@code text} just after the last non-blank character of each operand. */
+    private static int[] operandEnds(String text) {
+        String t = text.stripTrailing();
+        String lead = t.stripLeading();
+        int start = t.length() - lead.length();
+        if (lead.startsWith("@")) {
+            start = t.indexOf(' ', start) + 1;
+            while (t.charAt(start) == ' ') {
+                start++;
+            }
+        }
+        int sp = t.indexOf(' ', start);
+        List<Integer> ends = new ArrayList<>();
+        if (sp < 0) {
+            return new int[0];
+        }
+        int depth = 0;
+        int lastNonBlank = -1;
+        for (int i = sp + 1; i < t.length(); i++) {
+            char ch = t.charAt(i);
+            if (ch == '[' || ch == '{' || ch == '(') {
+                depth++;
+            } else if (ch == ']' || ch == '}' || ch == ')') {
+                depth--;
+            }
+            if (ch == ',' && depth == 0) {
+                ends.add(lastNonBlank + 1);
+            } else if (ch != ' ') {
+                lastNonBlank = i;
+            }
+        }
+        ends.add(lastNonBlank + 1);
+        return ends.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** Splits at top-level commas (not inside brackets or braces). */

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jptxas.isel.codegen.CodeLine;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.model.RegFile;
@@ -27,6 +29,8 @@ final class SassView {
     static final int DESCRIPTOR_UR = 4;
     private static final Set<String> DESCRIPTOR_USERS = Set.of("LDG", "STG", "LD", "ST", "ATOM", "ATOMG", "RED", "REDG");
     private static final Set<String> WARP_SYNC = Set.of("SHFL", "VOTE", "VOTEU", "MATCH", "REDUX", "ELECT");
+    /** The first register of an address operand, unless printed as a pair ({@code .64}). */
+    private static final Pattern ADDRESS = Pattern.compile("\\[(UR|R)(\\d+)(?![\\d.])");
     private static final Set<String> ORDERED_MEMORY = Set.of("STRONG", "SYS", "GPU", "SM", "VOLATILE", "MMIO");
 
     private final SassText parser;
@@ -68,6 +72,10 @@ final class SassView {
         long lo = (long) (descriptor ? DESCRIPTOR_UR : RegFile.UR.zero()) << 32;
         SassText.Parsed p = parser.parse(new SassLine("", index * 16, line.text(), lo, 0, line.label()));
         SimpleInstr in = p.instr();
+        if (DESCRIPTOR_USERS.contains(p.mnemonic()) && modifiers(line).contains("E")) {
+            in = widenAddress(in, line.text());
+            p = new SassText.Parsed(in, p.mnemonic(), p.known());
+        }
         // SassText reads the descriptor of loads and atomics from the encoding; stores and reductions read it too.
         if (descriptor && DESCRIPTOR_USERS.contains(p.mnemonic()) && modifiers(line).contains("E")
                 && !line.text().contains("desc[") && !readsDescriptor(in)) {
@@ -78,6 +86,31 @@ final class SassView {
             p = new SassText.Parsed(in, p.mnemonic(), p.known());
         }
         return p;
+    }
+
+    /**
+     * {@code .E} accesses take a 64-bit address: sm_75 prints its register pair as {@code [R2]} (later SMs as
+     * {@code [R2.64]}), so a lone address register is widened to the pair it names.
+     */
+    private static SimpleInstr widenAddress(SimpleInstr in, String text) {
+        Matcher m = ADDRESS.matcher(text);
+        if (!m.find()) {
+            return in;
+        }
+        RegFile file = m.group(1).equals("UR") ? RegFile.UR : RegFile.R;
+        int reg = Integer.parseInt(m.group(2));
+        List<RegRange> uses = new ArrayList<>(in.uses());
+        boolean changed = false;
+        for (int k = 0; k < uses.size(); k++) {
+            RegRange r = uses.get(k);
+            if (r.file() == file && r.first() == reg && r.count() == 1 && reg + 1 < file.zero()) {
+                uses.set(k, new RegRange(file, reg, 2));
+                changed = true;
+                break;
+            }
+        }
+        return changed ? new SimpleInstr(in.name(), in.latencyClass(), in.defs(), uses, in.guard(), in.reuseSlots(),
+                in.memKind(), in.memSpace(), in.flags()) : in;
     }
 
     private static Set<String> modifiers(CodeLine line) {
