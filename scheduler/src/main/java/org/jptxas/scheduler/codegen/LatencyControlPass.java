@@ -23,7 +23,8 @@ import org.jptxas.scheduler.sass.SassLine;
  * reordered before register allocation in ReduceReg mode ({@link PreRaScheduler}) and the allocated SASS of each
  * block in ILP mode ({@link PostRaScheduler}); at -O0 the order stays as generated. Then, always,
  * {@link ControlWordGenerator} places stalls, yields, scoreboards and waits, and {@link ReuseFlags} the operand-reuse
- * flags (written into the text as {@code .reuse}, where the encoding tables have the form).
+ * flags (written into the text as {@code .reuse}, where the encoding tables have the form). The static hazard checker
+ * then verifies the words and {@link ControlRepair} lengthens stalls or adds waits where it objects.
  * {@link #apply(List, Target)} (no compilation context) keeps the order.
  */
 public final class LatencyControlPass implements ControlPass {
@@ -65,7 +66,8 @@ public final class LatencyControlPass implements ControlPass {
             texts.add(c.text());
         }
         ControlFlow flow = ControlAgreement.controlFlow(lines);
-        List<ControlWord> words = new ControlWordGenerator(model).generate(instrs, flow);
+        List<ControlWord> words = ControlRepair.repair(model, instrs,
+                new ControlWordGenerator(model).generate(instrs, flow), flow);
         boolean[] blockStart = new boolean[code.size()];
         for (int i = 0; i < code.size(); i++) {
             blockStart[i] = code.get(i).label() != null || flow.isJoin(i);
