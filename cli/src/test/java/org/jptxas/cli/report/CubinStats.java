@@ -12,7 +12,7 @@ import org.jptxas.isel.sass.SassIsa;
  * Instruction and register counts of a cubin's functions, as the ratio report compares them: instructions up to
  * the function's end, without the trailing self-branch and NOP padding; registers as REGCOUNT in .nv.info.
  */
-record CubinStats(List<Function> functions, int hazards) {
+record CubinStats(List<Function> functions, int hazards, long cycles) {
     /** @param stallCycles the sum of the stall counts of the counted instructions' control words */
     record Function(String name, boolean entry, int instructions, int registers, long stallCycles) {}
 
@@ -20,10 +20,12 @@ record CubinStats(List<Function> functions, int hazards) {
         Cubin cubin = Cubin.read(cubinBytes);
         SassIsa isa = SassIsa.forSm("sm_" + cubin.sm());
         List<Function> out = new ArrayList<>();
+        java.util.Map<String, Integer> counted = new java.util.HashMap<>();
         for (FunctionFacts f : CubinFacts.functions(cubin)) {
             byte[] code = f.code();
             int n = countInstructions(isa, code);
             out.add(new Function(f.name(), f.entry(), n, f.registers(), stallCycles(code, n)));
+            counted.put(f.name(), n);
         }
         int hazards;
         try {
@@ -31,7 +33,13 @@ record CubinStats(List<Function> functions, int hazards) {
         } catch (RuntimeException e) {
             hazards = -1;
         }
-        return new CubinStats(out, hazards);
+        long cycles;
+        try {
+            cycles = StaticCycles.of(cubinBytes, cubin.sm(), counted);
+        } catch (RuntimeException e) {
+            cycles = 0;
+        }
+        return new CubinStats(out, hazards, cycles);
     }
 
     /** The stall counts ([108:105]) of the first {@code n} instructions, summed. */
