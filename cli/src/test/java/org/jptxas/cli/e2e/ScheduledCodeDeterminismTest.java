@@ -1,8 +1,11 @@
 package org.jptxas.cli.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
+import java.util.OptionalInt;
+import org.jptxas.scheduler.sass.ControlAgreement;
 import org.jptxas.isel.spi.CompileOptions;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
@@ -29,6 +32,25 @@ class ScheduledCodeDeterminismTest {
                     continue; // not compiled yet on this SM: nothing to compare
                 }
                 assertArrayEquals(first, run.compile(k.ptx(), arch, CompileOptions.defaults()).cubin(), name + " " + arch);
+            }
+        }
+    }
+
+    /** -O0 moves nothing, and its control bits are still hazard-free by the static checker. */
+    @Test
+    void minusO0ControlBitsAreHazardFree() throws Exception {
+        SuiteRun run = new SuiteRun();
+        CompileOptions o0 = new CompileOptions(0, OptionalInt.empty(), false, false, false, false, false);
+        for (String name : List.of("gemm_tile_f32", "sqrt_rcp_f32", "f64_div_sqrt")) {
+            KernelCase k = KernelSuite.byName(name).orElseThrow();
+            for (String arch : List.of("sm_75", "sm_80", "sm_90")) {
+                byte[] cubin;
+                try {
+                    cubin = run.compile(k.ptx(), arch, o0).cubin();
+                } catch (org.jptxas.ori.diag.CompilationException e) {
+                    continue;
+                }
+                assertEquals(List.of(), ControlAgreement.checkHazards(cubin, arch), name + " " + arch);
             }
         }
     }
