@@ -225,8 +225,12 @@ public final class ControlWordGenerator {
                                 minIssue = Math.max(minIssue, st.writeTime[f][reg] + model.rawOrDefault(cls[w], r.file(), group));
                             }
                         } else if (st.writerClass[f][reg] >= 0) {
-                            depIssue = Math.max(depIssue, st.writeTime[f][reg]
-                                    + model.rawOrDefault(model.classById(st.writerClass[f][reg]), r.file(), group));
+                            // Hopper's wide split: the low half of a 64-bit result is readable early, the high half
+                            // of a 64-bit source is read late.
+                            OpClass wc = model.classById(st.writerClass[f][reg]);
+                            int need = st.wideLow[f][reg] ? model.rawLowHalf(wc, group) : model.rawOrDefault(wc, r.file(), group);
+                            int late = r.file() == RegFile.R && r.count() == 2 && reg == r.first() + 1 ? model.highHalfReadLate(c) : 0;
+                            depIssue = Math.max(depIssue, st.writeTime[f][reg] + need - late);
                         }
                     }
                 }
@@ -287,6 +291,7 @@ public final class ControlWordGenerator {
                         st.writerClass[f][reg] = c.variable() ? -1 : c.id();
                         st.writeTime[f][reg] = issue;
                         st.writeSb[f][reg] = wsb >= 0 ? 1 << wsb : 0;
+                        st.wideLow[f][reg] = r.file() == RegFile.R && r.count() == 2 && reg == r.first() && !c.variable();
                         st.readSb[f][reg] = 0;
                     }
                 }

@@ -68,6 +68,57 @@ class HazardCheckerTest {
         assertTrue(!h.get(0).isError());
     }
 
+    private static SimpleInstr xu(int d, int a) {
+        return SimpleInstr.builder("xu").name("I2F R" + d + ", R" + a).def(org.jptxas.scheduler.model.RegFile.R, d)
+                .use(org.jptxas.scheduler.model.RegFile.R, a).build();
+    }
+
+    private static SimpleInstr nop() {
+        return SimpleInstr.builder("nop").name("NOP").build();
+    }
+
+    @Test
+    void aConversionReadWithoutScoreboardIsSafeOnlyPastItsLatencyBound() {
+        // ptxas reads I2F/F2I results without a scoreboard 10 or more cycles later (sm80 "xu" maxLatency 10).
+        List<SimpleInstr> code = List.of(xu(2, 4), alu(5, 6, 6), alu(3, 2, 2));
+        List<Hazard> early = checker.check(code, List.of(cw(1, 7, 7, 0), cw(8, 7, 7, 0), cw(1, 7, 7, 0)));
+        assertEquals(HazardKind.RAW_SCOREBOARD, early.get(0).kind(), "read 9 cycles after the I2F");
+        assertTrue(checker.check(code, List.of(cw(1, 7, 7, 0), cw(9, 7, 7, 0), cw(1, 7, 7, 0))).isEmpty());
+        // A load has no such bound: any distance without a scoreboard is a hazard.
+        List<SimpleInstr> load = List.of(ldg(2, 4), alu(5, 6, 6), alu(3, 2, 2));
+        assertEquals(HazardKind.RAW_SCOREBOARD,
+                checker.check(load, List.of(cw(1, 7, 7, 0), cw(15, 7, 7, 0), cw(1, 7, 7, 0))).get(0).kind());
+    }
+
+    @Test
+    void overwritingAConversionResultEarlyIsAWawHazard() {
+        List<SimpleInstr> code = List.of(xu(2, 4), alu(2, 3, 3));
+        assertEquals(HazardKind.WAW, checker.check(code, List.of(cw(2, 7, 7, 0), cw(1, 7, 7, 0))).get(0).kind());
+        assertTrue(checker.check(code, List.of(cw(10, 7, 7, 0), cw(1, 7, 7, 0))).isEmpty());
+    }
+
+    @Test
+    void callsWaitForEveryOutstandingWrite() {
+        LatencyModel hopper = LatencyModel.of("sm90");
+        SimpleInstr call = SimpleInstr.builder("call").name("CALL").flag(org.jptxas.scheduler.model.SchedFlag.CALL).build();
+        List<ControlWord> words = new ControlWordGenerator(hopper).generate(List.of(alu(2, 3, 3), call));
+        assertEquals(7, words.get(0).stall(), "Hopper: an ALU write completes 7 cycles before a CALL may issue");
+        assertEquals(2, new ControlWordGenerator(model).generate(List.of(alu(2, 3, 3), call)).get(0).stall());
+    }
+
+    @Test
+    void aLongWaitIsFrontLoadedOverPaddingAndStaysHazardFree() {
+        SimpleInstr mma = SimpleInstr.builder("mmaLong").name("HMMA.16816").def(org.jptxas.scheduler.model.RegFile.R, 8, 4)
+                .use(org.jptxas.scheduler.model.RegFile.R, 8, 4).build();
+        List<SimpleInstr> code = List.of(mma, nop(), nop(), mma);
+        List<ControlWord> words = new ControlWordGenerator(model).generate(code);
+        assertEquals(List.of(11, 11, 2), words.subList(0, 3).stream().map(ControlWord::stall).toList(), "as ptxas: 11+11+2");
+        assertTrue(checker.check(code, words).isEmpty());
+        List<ControlWord> shortened = new java.util.ArrayList<>(words);
+        shortened.set(1, cw(10, 7, 7, 0));
+        assertEquals(HazardKind.RAW_STALL, checker.check(code, shortened).get(0).kind());
+    }
+
     @Test
     void generatedControlWordsAreHazardFree() {
         ControlWordGenerator gen = new ControlWordGenerator(model);
