@@ -59,6 +59,8 @@ public final class FunctionCodegen {
             p.run(f, cx);
             observer.afterPass(p.name(), f);
         }
+        pipeline.control().beforeAllocation(f, cx);
+        observer.afterPass("schedule", f);
         RegisterAllocator.Result ra = pipeline.allocator().allocate(f, cx);
         if (GlobalDescriptor.applies(cx.sm()) && !GlobalDescriptor.install(f)) {
             throw new CompilationException(Diagnostic.error(cx.sourceName(), f.line(), "Function '" + f.name()
@@ -66,7 +68,7 @@ public final class FunctionCodegen {
         }
         observer.afterPass("regalloc", f);
         List<CodeLine> body = pipeline.emitter().emit(f, cx);
-        body = pipeline.control().apply(body, cx.target());
+        body = pipeline.control().apply(body, cx);
         List<CodeLine> code = FunctionLayout.withEnd(body, cx.sm());
         for (int i = body.size(); i < code.size(); i++) {
             code.set(i, code.get(i).withControl(FunctionLayout.PADDING_CONTROL));
