@@ -227,6 +227,9 @@ public final class SassTextPrinter {
                 sep = "";
                 continue;
             }
+            if (i > 0 && sp.display.startsWith("`(") && s.mnemonic().startsWith("RET.")) {
+                sep = " "; // nvdisasm writes a return's function after its register without a comma
+            }
             d.append(sep).append(sp.display);
             a.append(sep).append(sp.assembly);
             sep = ", ";
