@@ -113,6 +113,12 @@ public final class FunctionCodegen {
         for (int i = body.size(); i < code.size(); i++) {
             code.set(i, code.get(i).withControl(FunctionLayout.PADDING_CONTROL));
         }
+        if (!inner.isEmpty()) { // as ptxas: the last subroutine's symbol runs to the section end (padding included)
+            inner = new ArrayList<>(inner);
+            FunctionFacts.InnerFunction last = inner.get(inner.size() - 1);
+            inner.set(inner.size() - 1, new FunctionFacts.InnerFunction(last.name(), last.offset(),
+                    (long) code.size() * FunctionLayout.INSTRUCTION_BYTES - last.offset(), last.frameSize()));
+        }
         return assemble(f, cx, code, ra, inner);
     }
 
