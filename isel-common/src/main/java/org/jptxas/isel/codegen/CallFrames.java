@@ -58,7 +58,8 @@ public final class CallFrames {
     /** Whether {@code in} is a true call (the call pseudo-instruction after the calling convention). */
     static boolean isCall(Instr in) {
         return in.op().name().equals("CALL") && !in.srcs().isEmpty()
-                && in.srcs().get(0).value() instanceof Sym s && s.kind() == Sym.Kind.FUNCTION;
+                && (in.srcs().get(0).value() instanceof Sym s && s.kind() == Sym.Kind.FUNCTION
+                || in.srcs().get(0).value() instanceof Reg);
     }
 
     /** Rewrites the allocated {@code f} as described above; returns the allocation result with the final frame. */
@@ -74,7 +75,10 @@ public final class CallFrames {
                 }
                 calls = true;
                 Guard g = in.guard();
-                is.set(i, new Instr(in.op(), in.mods(), List.of(), List.of(in.srcs().get(0)), g, in.line()));
+                List<Src> printed = in.srcs().get(0).value() instanceof Reg target // R6, R7, owner: R6 `(owner)
+                        ? List.of(Src.of(Reg.phys(RegFile.R, target.index(), 2)), in.srcs().get(2))
+                        : List.of(in.srcs().get(0));
+                is.set(i, new Instr(in.op(), in.mods(), List.of(), printed, g, in.line()));
                 is.add(i, new Instr(ops.require("MOV"), List.of(), List.of(Reg.phys(RegFile.R, RETURN_ADDRESS + 1, 1)),
                         List.of(Src.of(Imm.ofInt(0))), g, in.line()));
                 is.add(i, new Instr(ops.require("MOV"), List.of(), List.of(Reg.phys(RegFile.R, RETURN_ADDRESS, 1)),
@@ -114,7 +118,9 @@ public final class CallFrames {
         }
         long spillEnd = ra.frameBytes();
         long saveBase = (spillEnd + 3) / 4 * 4;
-        long total = (saveBase + 4L * saved.size() + 7) / 8 * 8;
+        // R1 stays 16-byte aligned for whatever a function's locals or its callees' need
+        long align = calls || f.attrs().localBytes() > 0 ? 16 : 8;
+        long total = (saveBase + 4L * saved.size() + align - 1) / align * align;
         long extra = Math.max(0, total - own);
         if (extra == 0 && saved.isEmpty()) {
             if (subroutine) {
@@ -182,6 +188,28 @@ public final class CallFrames {
 
     private static boolean definesSp(Instr in) {
         return !in.dsts().isEmpty() && in.dsts().get(0).equals(SP);
+    }
+
+    private static final Pattern FUNCTION_ADDRESS = Pattern.compile("32@(lo|hi)\\(([^)+]+)\\)");
+
+    /**
+     * Resolves the addresses of functions placed in this section ({@code 32@lo($owner$f)}): the low word is the
+     * subroutine's offset in the section, the high word 0; nothing is left to relocate.
+     */
+    static List<CodeLine> resolveFunctionAddresses(List<CodeLine> code, java.util.Map<String, Long> labels) {
+        List<CodeLine> out = new ArrayList<>(code);
+        for (int i = 0; i < out.size(); i++) {
+            CodeLine line = out.get(i);
+            Sym s = line.symbol();
+            if (s == null || s.kind() != Sym.Kind.FUNCTION || s.part() == Sym.Part.WHOLE || !labels.containsKey(s.name())) {
+                continue;
+            }
+            long value = s.part() == Sym.Part.LO32 ? labels.get(s.name()) + s.addend() : 0;
+            String hex = "0x" + Long.toHexString(value);
+            String text = FUNCTION_ADDRESS.matcher(line.text()).replaceAll(hex);
+            out.set(i, new CodeLine(line.label(), text, text, line.control(), null, line.ptxLine()));
+        }
+        return out;
     }
 
     /**

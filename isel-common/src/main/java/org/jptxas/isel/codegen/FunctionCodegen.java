@@ -131,6 +131,9 @@ public final class FunctionCodegen {
                 labels.put(code.get(i).label(), (long) i * FunctionLayout.INSTRUCTION_BYTES);
             }
         }
+        if (!inner.isEmpty()) {
+            code = CallFrames.resolveFunctionAddresses(code, labels);
+        }
         SassAssembler asm = new SassAssembler(SassIsa.forSm("sm_" + cx.sm()));
         ByteBuffer bytes = ByteBuffer.allocate(code.size() * FunctionLayout.INSTRUCTION_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         List<CubinBuilder.CodeRelocation> relocations = new ArrayList<>();

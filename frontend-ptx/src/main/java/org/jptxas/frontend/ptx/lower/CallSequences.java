@@ -39,6 +39,8 @@ public final class CallSequences {
     static final int LAST_ARG = 15;
     /** The return-address pair. */
     static final int RETURN_ADDRESS = 20;
+    /** The register pair a call through an address reads the address from. */
+    static final int INDIRECT_TARGET = 6;
     /** Uniform registers from here on are preserved across calls. */
     static final int FIRST_SAVED_UR = 36;
 
@@ -70,12 +72,24 @@ public final class CallSequences {
         for (BasicBlock b : body.blocks()) {
             List<Instr> out = new ArrayList<>();
             for (Instr in : b.instrs()) {
-                if (!ModuleInliner.isCall(in)) {
+                if (ModuleInliner.isCall(in)) {
+                    any = true;
+                    expand(in, Src.of(new Sym(local.apply(ModuleInliner.callee(in)), Sym.Kind.FUNCTION)), owner, ops,
+                            out, fileName, target);
+                } else if (ModuleInliner.isIndirectCall(in)) {
+                    any = true;
+                    expand(in, in.srcs().get(0), owner, ops, out, fileName, target);
+                } else {
+                    for (int k = 0; k < in.srcs().size(); k++) { // a function's address: its local copy's
+                        Src src = in.srcs().get(k);
+                        if (src.value() instanceof Sym sym && sym.kind() == Sym.Kind.FUNCTION) {
+                            any = true;
+                            in.srcs().set(k, Src.of(new Sym(local.apply(sym.name()), sym.kind(), sym.part(),
+                                    sym.addend())));
+                        }
+                    }
                     out.add(in);
-                    continue;
                 }
-                any = true;
-                expand(in, local.apply(ModuleInliner.callee(in)), ops, out, fileName, target);
             }
             b.instrs().clear();
             b.instrs().addAll(out);
@@ -118,7 +132,13 @@ public final class CallSequences {
         return out;
     }
 
-    private static void expand(Instr call, String target, OriOpcodes ops, List<Instr> out, String fileName,
+    /**
+     * The call's copies around the call pseudo-instruction: a direct call's sources are the target symbol and the
+     * argument registers; a call through an address first moves the address into {@code R6}/{@code R7} (the only
+     * register pair the learned forms of {@code CALL.REL.NOINC R6} take) and its sources are those two registers,
+     * the section owner's symbol (the function the address is relative to) and the argument registers.
+     */
+    private static void expand(Instr call, Src target, String owner, OriOpcodes ops, List<Instr> out, String fileName,
             String arch) throws CompilationException {
         Guard g = call.guard();
         Map<Integer, Src> args = words(call.srcs().subList(1, call.srcs().size()));
@@ -134,7 +154,21 @@ public final class CallSequences {
                     + arch + " (arguments or results beyond " + (LAST_ARG - FIRST_ARG + 1) + " words)");
         }
         List<Src> srcs = new ArrayList<>();
-        srcs.add(Src.of(new Sym(target, Sym.Kind.FUNCTION)));
+        if (target.value() instanceof Reg address) {
+            if (args.containsKey(INDIRECT_TARGET - FIRST_ARG) || args.containsKey(INDIRECT_TARGET + 1 - FIRST_ARG)) {
+                throw new UnsupportedFeatureException(fileName, call.line(), "Instruction 'call' not yet supported for "
+                        + arch + " (indirect call with more than " + (INDIRECT_TARGET - FIRST_ARG) + " argument words)");
+            }
+            for (int k = 0; k < 2; k++) {
+                Reg r = Reg.phys(RegFile.R, INDIRECT_TARGET + k, 1);
+                out.add(new Instr(ops.require("MOV"), List.of(), List.of(r), List.of(Src.of(address.component(k))), g,
+                        call.line()));
+                srcs.add(Src.of(r));
+            }
+            srcs.add(Src.of(new Sym(owner, Sym.Kind.FUNCTION)));
+        } else {
+            srcs.add(target);
+        }
         for (Map.Entry<Integer, Src> a : new java.util.TreeMap<>(args).entrySet()) {
             Reg r = Reg.phys(RegFile.R, FIRST_ARG + a.getKey(), 1);
             out.add(new Instr(ops.require("MOV"), List.of(), List.of(r), List.of(a.getValue()), g, call.line()));

@@ -103,17 +103,26 @@ public final class ModuleInliner {
         while (!work.isEmpty()) {
             for (BasicBlock b : work.poll().body().blocks()) {
                 for (Instr in : b.instrs()) {
-                    if (isCall(in) && !reached.contains(callee(in))) {
-                        reached.add(callee(in));
-                        work.add(done.get(callee(in)));
+                    List<String> targets = new ArrayList<>(addressesTaken(in));
+                    if (isCall(in)) {
+                        targets.add(callee(in));
+                    }
+                    for (String t : targets) {
+                        if (!reached.contains(t) && done.containsKey(t)) {
+                            reached.add(t);
+                            work.add(done.get(t));
+                        }
                     }
                 }
             }
         }
         java.util.function.UnaryOperator<String> local = g -> CallSequences.subroutineName(f.name(), g);
         out.add(CallSequences.apply(f, local, f.name(), fileName, target));
-        for (OriFunction g : byName.values()) { // module order, as ptxas lays them out
-            if (reached.contains(g.name())) {
+        List<String> ordered = new ArrayList<>(reached);
+        java.util.Collections.sort(ordered); // ptxas lays subroutines out by name
+        for (String name : ordered) {
+            OriFunction g = byName.get(name);
+            {
                 OriFunction copy = new OriFunction(local.apply(g.name()), false, g.line(), done.get(g.name()).body(),
                         done.get(g.name()).attrs());
                 out.add(CallSequences.apply(copy, local, f.name(), fileName, target));
@@ -125,6 +134,22 @@ public final class ModuleInliner {
     public static boolean isCall(Instr in) {
         return in.op().name().equals("CALL") && !in.srcs().isEmpty()
                 && in.srcs().get(0).value() instanceof Sym s && s.kind() == Sym.Kind.FUNCTION;
+    }
+
+    /** Whether {@code in} is a call pseudo-instruction through a function address (a register). */
+    public static boolean isIndirectCall(Instr in) {
+        return in.op().name().equals("CALL") && !in.srcs().isEmpty() && in.srcs().get(0).value() instanceof Reg;
+    }
+
+    /** The functions whose address {@code in} takes ({@code MOV r, 32@lo(f)}). */
+    static List<String> addressesTaken(Instr in) {
+        List<String> out = new ArrayList<>();
+        for (Src s : in.srcs()) {
+            if (s.value() instanceof Sym sym && sym.kind() == Sym.Kind.FUNCTION && sym.part() != Sym.Part.WHOLE) {
+                out.add(sym.name());
+            }
+        }
+        return out;
     }
 
     static String callee(Instr call) {
@@ -165,10 +190,17 @@ public final class ModuleInliner {
             }
             OriFunction result = !targets.isEmpty() ? expand(f, targets, calleeFrame) : f;
             done.put(f.name(), result);
-            for (BasicBlock b : result.body().blocks()) { // the recursive functions it calls, compiled once each
+            for (BasicBlock b : result.body().blocks()) { // functions it calls or takes the address of, once each
                 for (Instr in : b.instrs()) {
-                    if (isCall(in) && !done.containsKey(callee(in))) {
-                        inlined(byName.get(callee(in)));
+                    List<String> reached = new ArrayList<>(addressesTaken(in));
+                    if (isCall(in)) {
+                        reached.add(callee(in));
+                    }
+                    for (String t : reached) {
+                        OriFunction g = byName.get(t);
+                        if (!done.containsKey(t) && g != null && !g.body().blocks().isEmpty()) {
+                            inlined(g);
+                        }
                     }
                 }
             }
