@@ -12,7 +12,7 @@ final class MemoryKernels {
     static List<KernelCase> all() {
         return List.of(saxpy(), vecAdd(), reduceSum(), reduceAtomic(), scanBlock(), gemmTile(), gemmF64(), stencil1d(),
                 stencil2d(), bitonicSort(), rankSort(), histogram(), atomicCasFmax(), atomicMix(), atomicAddF64(),
-                dynamicShared(), transposeTile(), localArray(), callFunc(), callRecursive(), callDeepLocal(), constantMem(), collatz());
+                dynamicShared(), transposeTile(), localArray(), callFunc(), callRecursive(), callDeepLocal(), callIndirect(), constantMem(), collatz());
     }
 
     static KernelCase saxpy() {
@@ -396,6 +396,25 @@ final class MemoryKernels {
                     int[] in = io.i32("in"), out = io.i32("out");
                     for (int i = 0; i < n; i++) {
                         out[i] = walk(in[i], 8 + (in[i] & 15));
+                    }
+                });
+    }
+
+    static KernelCase callIndirect() {
+        Gen g = new Gen("call_indirect");
+        int n = 64;
+        java.util.List<java.util.function.IntBinaryOperator> ops = java.util.List.of((a, b) -> a + b,
+                (a, b) -> a * b + 1, (a, b) -> (a ^ b) >>> 1, (a, b) -> (a << 3) - b);
+        return kernel("call_indirect").describe("calls through a table of function addresses").grid(1).block(64)
+                .in("in", Elem.U32, Bytes.of(g.bits32(n))).out("out", Elem.U32, n).s32("n", n)
+                .reference(io -> {
+                    int[] in = io.i32("in"), out = io.i32("out");
+                    for (int i = 0; i < n; i++) {
+                        int acc = in[i];
+                        for (int k = 0; k < 3; k++) {
+                            acc = ops.get((in[i] >>> (2 * k)) & 3).applyAsInt(acc, in[i] + k);
+                        }
+                        out[i] = acc;
                     }
                 });
     }
