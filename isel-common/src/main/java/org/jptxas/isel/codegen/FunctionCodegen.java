@@ -194,7 +194,8 @@ public final class FunctionCodegen {
         int maxRegCount = attrs.maxnreg().orElse(cx.options().maxRegCount().orElse(255));
         FunctionFacts facts = new FunctionFacts(f.name(), f.entry(), bytes.array(), registers, frame,
                 frame, frame, shared, f.entry() ? params : List.of(), f.entry() ? attrs.paramBytes() : 0, barriers,
-                f.entry() ? exits.stream().mapToInt(Integer::intValue).toArray() : new int[0], OptionalInt.empty(),
+                f.entry() ? exits.stream().mapToInt(Integer::intValue).toArray() : new int[0],
+                inner.isEmpty() ? OptionalInt.empty() : OptionalInt.of(0), // ptxas: CRS_STACK_SIZE 0 with calls
                 maxRegCount, List.of(), attrs.callees(), inner);
         return new CompiledFunction(code, facts, relocations, ra.spillStoreBytes(), ra.spillLoadBytes());
     }
