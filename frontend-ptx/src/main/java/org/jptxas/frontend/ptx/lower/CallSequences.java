@@ -51,15 +51,6 @@ public final class CallSequences {
         return "$" + owner + "$" + callee;
     }
 
-    /** Whether {@code name} names a subroutine placed in another function's section; its owner then. */
-    public static String ownerOf(String name) {
-        if (!name.startsWith("$")) {
-            return null;
-        }
-        int end = name.indexOf('$', 1);
-        return end < 0 ? null : name.substring(1, end);
-    }
-
     /**
      * {@code f} with every call renamed by {@code local} and expanded to the convention's copies; a subroutine
      * (not {@code owner} itself, not a kernel) also keeps its return address.
