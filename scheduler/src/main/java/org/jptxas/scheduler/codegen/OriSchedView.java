@@ -32,6 +32,8 @@ import org.jptxas.scheduler.model.SimpleInstr;
  * and every opcode not listed here are order points nothing crosses.
  */
 final class OriSchedView {
+    /** R1, the ABI's stack pointer. */
+    private static final int STACK_POINTER = 1;
     /** Pure computations: they move freely within their dependences. */
     private static final Set<String> PURE = Set.of("IMAD", "IMAD_WIDE", "IADD3", "BMSK", "SGXT", "LOP3", "ISETP",
             "IABS", "LEA", "SHF", "PRMT", "VABSDIFF", "VABSDIFF4", "IDP", "IDE", "IMNMX", "POPC", "FLO", "BREV", "FFMA",
@@ -138,7 +140,7 @@ final class OriSchedView {
             b.flag(SchedFlag.FENCE);
             return;
         }
-        if (PURE.contains(op) && !readsClock(in)) {
+        if (PURE.contains(op) && !readsClock(in) && !definesStackPointer(in)) {
             return;
         }
         switch (op) {
@@ -148,6 +150,19 @@ final class OriSchedView {
             case "BAR", "BAR_INDEXED", "WARPSYNC" -> b.flag(SchedFlag.BARRIER);
             default -> b.flag(SchedFlag.CONTROL);
         }
+    }
+
+    /**
+     * Stack-pointer adjustments keep their place: the call-frame pass after allocation finds a function's own frame
+     * adjustment at the head of its entry block and before each {@code RET}, and lays its saves out around it.
+     */
+    private static boolean definesStackPointer(Instr in) {
+        for (Reg d : in.dsts()) {
+            if (!d.virtual() && d.file() == org.jptxas.ori.ir.RegFile.R && d.index() == STACK_POINTER) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Clock and timer reads must keep their place relative to everything. */

@@ -90,4 +90,22 @@ class PreRaSchedulerTest {
         assertEquals(before.subList(0, bar).stream().sorted().toList(), order.subList(0, bar).stream().sorted().toList());
         assertEquals(before.get(bar), order.get(bar));
     }
+
+    /** The call-frame pass finds a function's own frame adjustment at the head of its entry block. */
+    @Test
+    void stackPointerAdjustmentKeepsItsPlace() {
+        FunctionBody body = new FunctionBody();
+        BasicBlock b = body.addBlock(null);
+        Reg sp = Reg.phys(RegFile.R, 1, 1);
+        Reg a = body.newVirtual(RegFile.R, 1);
+        Reg c = body.newVirtual(RegFile.R, 1);
+        b.instrs().add(op("IADD3", List.of(), List.of(sp, Reg.PT, Reg.PT), sp, Imm.ofInt(-32), Reg.RZ));
+        b.instrs().add(op("MOV", List.of(), List.of(a), CBank.of(0, 0x160)));
+        b.instrs().add(op("IMAD", List.of(), List.of(c), a, a, a));
+        b.instrs().add(op("STG", List.of("E"), List.of(), Addr.of(body.newVirtual(RegFile.R, 2), 0), c));
+        b.instrs().add(op("EXIT", List.of(), List.of()));
+        new PreRaScheduler(SM80).run(new OriFunction("k", true, 1, body), 255);
+        List<String> order = names(b);
+        assertTrue(order.get(0).startsWith("IADD3 R1"), () -> "frame adjustment first: " + order);
+    }
 }
