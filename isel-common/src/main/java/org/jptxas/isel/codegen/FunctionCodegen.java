@@ -59,12 +59,15 @@ public final class FunctionCodegen {
             p.run(f, cx);
             observer.afterPass(p.name(), f);
         }
+        Reconvergence simt = Reconvergence.analyze(f, cx);
         RegisterAllocator.Result ra = pipeline.allocator().allocate(f, cx);
         if (GlobalDescriptor.applies(cx.sm()) && !GlobalDescriptor.install(f)) {
             throw new CompilationException(Diagnostic.error(cx.sourceName(), f.line(), "Function '" + f.name()
                     + "' uses every uniform register: none is left for the global memory descriptor"));
         }
         observer.afterPass("regalloc", f);
+        simt.insert(f, cx);
+        observer.afterPass("reconvergence", f);
         List<CodeLine> body = pipeline.emitter().emit(f, cx);
         body = pipeline.control().apply(body, cx.target());
         List<CodeLine> code = FunctionLayout.withEnd(body, cx.sm());
