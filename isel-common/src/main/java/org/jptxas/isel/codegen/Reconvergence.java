@@ -34,7 +34,7 @@ import org.jptxas.ori.opcode.OriOpcodes;
  * <p>Placement (observed on ptxas 13, sm_75 … sm_90):
  * <ul>
  *   <li>Only divergent branches ({@link Divergence}) get a barrier; branches on uniform values do not, nor branches
- *       whose post-dominator is the exit (both sides leave the kernel). A conditional branch to a block that only
+ *       whose post-dominator is the exit (both sides leave the kernel) or a block that only exits. A conditional branch to a block that only
  *       exits becomes a guarded {@code EXIT} first, as ptxas's, so early returns do not hide the join.</li>
  *   <li>A loop's exits share one barrier, set before the loop (the {@code BSSY} goes to the nearest dominator of the
  *       branch outside every loop that does not contain the join).</li>
@@ -95,7 +95,6 @@ public final class Reconvergence {
         int n = cfg.size();
         List<Region> regions = new ArrayList<>();
         BitSet divergentBlocks = new BitSet();
-        BitSet barrierSynced = new BitSet();
         for (int b : cfg.reversePostorder()) {
             Instr last = body.block(b).last();
             if (last == null || !divergentBranches.contains(last)) {
@@ -104,11 +103,10 @@ public final class Reconvergence {
             int join = pdom.ipdom(b);
             BitSet inside = Divergence.region(cfg, b, join < 0 || join == pdom.exit() ? -1 : join);
             divergentBlocks.or(inside);
-            if (join < 0 || join == pdom.exit()) {
+            if (join < 0 || join == pdom.exit() || onlyExits(body.block(join))) {
                 continue;
             }
-            if (containsCtaBarrier(body, inside) || startsWithCtaBarrier(body.block(join))) {
-                barrierSynced.set(join);
+            if (containsCtaBarrier(body, inside)) {
                 continue;
             }
             if (regions.stream().anyMatch(r -> r.join == join && (r.blocks.get(b) || r.start == b))) {
@@ -127,7 +125,7 @@ public final class Reconvergence {
             regions.add(new Region(start, join, blocks));
         }
         List<Region> placed = nest(regions);
-        warpSyncs(body, cx, divergentBlocks, barrierSynced);
+        warpSyncs(body, cx, divergentBlocks);
         place(body, cx, placed, n);
     }
 
@@ -213,6 +211,11 @@ public final class Reconvergence {
         return true;
     }
 
+    /** A join that only exits needs no barrier: the threads leave as they arrive. */
+    private static boolean onlyExits(BasicBlock b) {
+        return b.instrs().size() == 1 && b.instrs().get(0).op().name().equals("EXIT") && b.instrs().get(0).guard().isAlways();
+    }
+
     private static boolean containsCtaBarrier(FunctionBody body, BitSet blocks) {
         for (int b = blocks.nextSetBit(0); b >= 0; b = blocks.nextSetBit(b + 1)) {
             for (Instr in : body.block(b).instrs()) {
@@ -222,10 +225,6 @@ public final class Reconvergence {
             }
         }
         return false;
-    }
-
-    private static boolean startsWithCtaBarrier(BasicBlock b) {
-        return !b.instrs().isEmpty() && isCtaBarrier(b.instrs().get(0));
     }
 
     private static boolean isCtaBarrier(Instr in) {
@@ -243,14 +242,13 @@ public final class Reconvergence {
         };
     }
 
-    private static void warpSyncs(FunctionBody body, CodegenContext cx, BitSet divergentBlocks, BitSet barrierSynced) {
+    private static void warpSyncs(FunctionBody body, CodegenContext cx, BitSet divergentBlocks) {
         for (BasicBlock b : body.blocks()) {
             boolean divergentHere = divergentBlocks.get(b.id());
             List<Instr> instrs = b.instrs();
             for (int i = 0; i < instrs.size(); i++) {
                 Instr in = instrs.get(i);
-                boolean needs = divergentHere && (isWarpSynchronous(in) || isCtaBarrier(in))
-                        || (i == 0 && barrierSynced.get(b.id()) && isCtaBarrier(in));
+                boolean needs = divergentHere && (isWarpSynchronous(in) || isCtaBarrier(in));
                 if (needs && !(i > 0 && instrs.get(i - 1).op().name().equals("WARPSYNC"))) {
                     Instr sync = fullWarpSync(cx.sm(), in.line());
                     if (!in.guard().isAlways() && isWarpSynchronous(in)) {
