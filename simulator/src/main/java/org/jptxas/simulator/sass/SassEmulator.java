@@ -19,6 +19,8 @@ public final class SassEmulator implements KernelExecutor {
     private final String sm;
     private final SassListing listing;
     private final Map<String, Integer> staticShared;
+    /** Every function decoded once for execution. */
+    private final Map<String, DecodedOp[]> decoded = new java.util.HashMap<>();
     /** Constant banks other than 0 and module variables, relocated per launch. */
     private final ModuleData module;
     /** Opcode classes (mnemonic with modifiers) seen in the program and executed by launches, for coverage reports. */
@@ -27,6 +29,16 @@ public final class SassEmulator implements KernelExecutor {
     /** The cubin's bytes, for the hazard check of its control words. */
     private final byte[] cubin;
     private HazardReport hazards;
+    /** Strict Volta convergence (see {@link #withStrictConvergence}). */
+    private final boolean strictConvergence;
+
+    /**
+     * The default convergence model: strict when the system property {@code jptxas.emu.convergence} is
+     * {@code strict} (e.g. {@code mvn ... -Dsurefire.argLine=-Djptxas.emu.convergence=strict}), else by address.
+     */
+    public static boolean strictByDefault() {
+        return "strict".equals(System.getProperty("jptxas.emu.convergence"));
+    }
 
     /**
      * The scheduler's hazard checker on the cubin's own control words (stall counts, scoreboards, waits) with the
@@ -36,11 +48,37 @@ public final class SassEmulator implements KernelExecutor {
     public record HazardReport(List<String> hazards, java.util.Optional<String> unavailable) {}
 
     private SassEmulator(String sm, byte[] cubin, SassListing listing, Map<String, Integer> staticShared, ModuleData module) {
+        this(sm, cubin, listing, staticShared, module, strictByDefault(), null);
+    }
+
+    private SassEmulator(String sm, byte[] cubin, SassListing listing, Map<String, Integer> staticShared, ModuleData module,
+                         boolean strictConvergence, Map<String, DecodedOp[]> decoded) {
+        this.strictConvergence = strictConvergence;
         this.sm = sm;
         this.cubin = cubin.clone();
         this.listing = listing;
         this.staticShared = Map.copyOf(staticShared);
         this.module = module;
+        if (decoded != null) {
+            this.decoded.putAll(decoded);
+        } else {
+            listing.functions().forEach((name, ops) -> this.decoded.put(name, DecodedOp.decodeAll(ops)));
+        }
+    }
+
+    /**
+     * This emulator with Volta's convergence semantics enforced ({@code true}): threads that diverged run as separate
+     * groups until a BSYNC, WARPSYNC or block barrier joins them (never merely because they reach the same address),
+     * the group at the highest address first; warp-synchronous instructions (SHFL, VOTE, MATCH, REDUX) executed by a
+     * group missing live threads of their member mask are faults. {@code false}: threads at the same address run
+     * together (code without BSSY/BSYNC still computes what it would on a converging GPU).
+     */
+    public SassEmulator withStrictConvergence(boolean strict) {
+        return new SassEmulator(sm, cubin, listing, staticShared, module, strict, decoded);
+    }
+
+    public boolean strictConvergence() {
+        return strictConvergence;
     }
 
     /**
@@ -101,7 +139,8 @@ public final class SassEmulator implements KernelExecutor {
                     module.unsupported().get(), "load of " + launch.entry()), 0, 0);
         }
         Map<Integer, byte[]> banks = module.load(launch.entry(), launch.global());
-        SassMachine m = new SassMachine(name(), code, launch, limits, staticShared.getOrDefault(launch.entry(), 0), banks);
+        SassMachine m = new SassMachine(name(), decoded.get(launch.entry()), launch, limits, staticShared.getOrDefault(launch.entry(), 0), banks,
+                strictConvergence);
         LaunchResult r = m.run();
         synchronized (this) {
             executed.addAll(m.executedClasses());

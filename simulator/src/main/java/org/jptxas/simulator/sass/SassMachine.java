@@ -33,8 +33,8 @@ final class SassMachine {
         final int linear;
         final int lane;
         final Dim3Point tid;
-        final int[] r = new int[256];
-        final boolean[] p = new boolean[8];
+        final int[] r = new int[DecodedOp.REGS];
+        final boolean[] p = new boolean[DecodedOp.PREDS];
         int pc;
         boolean exited;
         int barrier = -1;
@@ -43,6 +43,14 @@ final class SassMachine {
         /** The last BAR.RED's result, read by B2R.RESULT. */
         int barrierResult;
         Region local;
+        /** Strict convergence: threads run together only when they share pc and tag (a fresh tag per divergence). */
+        int tag;
+        /** Waiting at BSYNC Bx (x), at WARPSYNC ({@link #WAIT_WARPSYNC}), or -1. */
+        int convWait = -1;
+        /** The member mask of the WARPSYNC this thread waits at, or last passed (0: none). */
+        int syncMask;
+        /** The instruction the thread waits at (for deadlock reports). */
+        SassOp waitOp;
 
         Thread(int linear, Dim3Point tid) {
             this.linear = linear;
@@ -52,13 +60,28 @@ final class SassMachine {
         }
     }
 
-    /** Per-warp uniform state. */
+    static final int WAIT_WARPSYNC = 16;
+
+    /** Per-warp uniform state and convergence barriers. */
     static final class Warp {
         final int[] ur = new int[64];
         final boolean[] up = new boolean[8];
+        /** Convergence barriers B0..B15: the lanes BSSY recorded (BREAK and BMOV edit them). */
+        final int[] convergence = new int[16];
+        /** The reconvergence address BSSY recorded, for messages. */
+        final long[] reconvergeAt = new long[16];
+        final int base;
+        final int count;
+        int nextTag = 1;
 
-        Warp() {
+        Warp(int base, int count) {
+            this.base = base;
+            this.count = count;
             up[7] = true;
+        }
+
+        int lanes() {
+            return count == 32 ? -1 : (1 << count) - 1;
         }
     }
 
@@ -74,7 +97,7 @@ final class SassMachine {
     }
 
     private final String executor;
-    private final SassOp[] code;
+    private final DecodedOp[] code;
     private final Launch launch;
     private final ExecutionLimits limits;
     private final byte[] bank0;
@@ -89,11 +112,15 @@ final class SassMachine {
     private Thread[] threads;
     private int exitedCount;
     private final int[] arrived = new int[16];
+    private Warp[] warpState;
+    /** Volta semantics without merging by address: groups reconverge only at BSYNC, WARPSYNC, BAR and EXIT. */
+    private final boolean strict;
     private long warpInstructions;
     private long threadInstructions;
 
-    SassMachine(String executor, List<SassOp> ops, Launch launch, ExecutionLimits limits, int staticShared,
-                java.util.Map<Integer, byte[]> otherBanks) throws LaunchException {
+    SassMachine(String executor, DecodedOp[] code, Launch launch, ExecutionLimits limits, int staticShared,
+                java.util.Map<Integer, byte[]> otherBanks, boolean strict) throws LaunchException {
+        this.strict = strict;
         for (java.util.Map.Entry<Integer, byte[]> e : otherBanks.entrySet()) {
             if (e.getKey() > 0 && e.getKey() < banks.length) {
                 banks[e.getKey()] = new Region("constant bank " + e.getKey(), AddressSpace.CONST, 0,
@@ -106,12 +133,8 @@ final class SassMachine {
         this.executor = executor;
         this.launch = launch;
         this.limits = limits;
-        int n = ops.isEmpty() ? 0 : (int) (ops.get(ops.size() - 1).address() / 16) + 1;
-        this.code = new SassOp[n];
-        this.ran = new boolean[n];
-        for (SassOp o : ops) {
-            code[(int) (o.address() / 16)] = o;
-        }
+        this.code = code;
+        this.ran = new boolean[code.length];
         this.bank0 = launch.constantBank0(launch.naturalLayout(), STACK_BYTES);
         this.cbank0 = new Region("constant bank 0", AddressSpace.CONST, 0, java.util.Arrays.copyOf(bank0, 0x10000));
         this.sharedBytes = ((staticShared + 15) & ~15) + launch.dynamicSharedBytes();
@@ -152,60 +175,153 @@ final class SassMachine {
         exitedCount = 0;
         java.util.Arrays.fill(arrived, 0);
         int warps = (n + 31) / 32;
-        Warp[] warpState = new Warp[warps];
+        warpState = new Warp[warps];
         for (int w = 0; w < warps; w++) {
-            warpState[w] = new Warp();
+            warpState[w] = new Warp(w * 32, Math.min(32, n - w * 32));
         }
         while (exitedCount < n) {
             boolean progress = false;
             for (int w = 0; w < warps; w++) {
-                progress |= runWarp(w, warpState[w]);
+                progress |= runWarp(warpState[w]);
             }
             if (!progress && exitedCount < n) {
-                int waiting = 0;
-                for (Thread t : threads) {
-                    waiting += t.barrier >= 0 ? 1 : 0;
-                }
-                throw new Stop(new Fault.BarrierDeadlock(p, waiting + " thread(s) wait at a barrier; " + exitedCount
-                        + " of " + n + " exited"));
+                throw new Stop(new Fault.BarrierDeadlock(p, deadlock(n)));
             }
         }
     }
 
-    private boolean runWarp(int w, Warp warp) {
-        int base = w * 32, count = Math.min(32, threads.length - base);
+    /** Who waits where when no warp can move: counts, and the first waiting thread with its instruction. */
+    private String deadlock(int n) {
+        int atBar = 0, atBsync = 0, atWarpsync = 0;
+        Thread first = null;
+        for (Thread t : threads) {
+            if (t.exited) {
+                continue;
+            }
+            if (t.barrier >= 0) {
+                atBar++;
+            } else if (t.convWait == WAIT_WARPSYNC) {
+                atWarpsync++;
+            } else if (t.convWait >= 0) {
+                atBsync++;
+            }
+            if (first == null) {
+                first = t;
+            }
+        }
+        String where = "";
+        if (first != null) {
+            SassOp op = first.waitOp != null ? first.waitOp : first.barrierOp;
+            where = "; e.g. thread " + ref(first) + " at " + (op != null ? op.where() : String.format("0x%04x", first.pc * 16L));
+            if (first.convWait >= 0 && first.convWait < 16) {
+                Warp w = warpState[first.linear / 32];
+                where += String.format(" (B%d waits for lanes 0x%08x)", first.convWait, w.convergence[first.convWait]);
+            }
+        }
+        return atBar + " thread(s) wait at a barrier, " + atBsync + " at BSYNC, " + atWarpsync + " at WARPSYNC; "
+                + exitedCount + " of " + n + " exited" + where;
+    }
+
+    private static boolean ready(Thread t) {
+        return !t.exited && t.barrier < 0 && t.convWait < 0;
+    }
+
+    /**
+     * Runs one warp for up to a quantum of instructions. Lax mode: the group at the lowest address, all ready
+     * threads there (merging by address). Strict mode: a group is the ready threads sharing pc and tag; the current
+     * group runs on until it branches or blocks, then the group at the highest address (lowest tag, lowest lane)
+     * is picked: a deterministic order that exposes code relying on reconvergence it did not ask for.
+     */
+    private boolean runWarp(Warp warp) {
+        int base = warp.base, count = warp.count;
         int steps = 0;
+        int group = 0, pc = 0, nextOther = 0;
+        boolean valid = false;
         while (steps < QUANTUM) {
-            int best = Integer.MAX_VALUE;
-            for (int l = 0; l < count; l++) {
-                Thread t = threads[base + l];
-                if (!t.exited && t.barrier < 0) {
-                    best = Math.min(best, t.pc);
+            if (!valid) {
+                int chosen = -1;
+                for (int l = 0; l < count; l++) {
+                    Thread t = threads[base + l];
+                    if (ready(t) && (chosen < 0 || better(t, threads[base + chosen]))) {
+                        chosen = l;
+                    }
+                }
+                if (chosen < 0) {
+                    break;
+                }
+                Thread c = threads[base + chosen];
+                pc = c.pc;
+                group = 0;
+                nextOther = Integer.MAX_VALUE;
+                for (int l = 0; l < count; l++) {
+                    Thread t = threads[base + l];
+                    if (ready(t)) {
+                        if (t.pc == pc && (!strict || t.tag == c.tag)) {
+                            group |= 1 << l;
+                        } else {
+                            nextOther = Math.min(nextOther, t.pc);
+                        }
+                    }
                 }
             }
-            if (best == Integer.MAX_VALUE) {
-                break;
-            }
-            int group = 0;
-            for (int l = 0; l < count; l++) {
-                Thread t = threads[base + l];
-                if (!t.exited && t.barrier < 0 && t.pc == best) {
-                    group |= 1 << l;
-                }
-            }
-            execute(best, base, count, group, warp);
+            DecodedOp d = execute(pc, base, count, group, warp);
             steps++;
+            DecodedOp.Kind k = d.kind;
+            if (k != DecodedOp.Kind.SLOW && k != DecodedOp.Kind.BRA) {
+                // Straight-line code: the whole group moved to pc + 1 and stays the next pick.
+                pc++;
+                valid = strict || nextOther > pc;
+            } else {
+                if (strict || k == DecodedOp.Kind.BRA) {
+                    splitDiverged(warp, group);
+                }
+                valid = false;
+            }
         }
         return steps > 0;
     }
 
-    private void execute(int pc, int base, int count, int group, Warp warp) {
+    /** Lax: lowest pc first. Strict: highest pc first, then lowest tag (lanes in order). */
+    private boolean better(Thread t, Thread best) {
+        if (!strict) {
+            return t.pc < best.pc;
+        }
+        return t.pc > best.pc || t.pc == best.pc && t.tag < best.tag;
+    }
+
+    /** After a branch: threads of one group now at different addresses get distinct tags (one keeps the old one). */
+    private void splitDiverged(Warp w, int group) {
+        int rest = 0;
+        for (int k = group; k != 0; k &= k - 1) {
+            int l = Integer.numberOfTrailingZeros(k);
+            if (ready(threads[w.base + l])) {
+                rest |= 1 << l;
+            }
+        }
+        boolean first = true;
+        while (rest != 0) {
+            int pc = threads[w.base + Integer.numberOfTrailingZeros(rest)].pc;
+            int tag = first ? threads[w.base + Integer.numberOfTrailingZeros(rest)].tag : w.nextTag++;
+            for (int k = rest; k != 0; k &= k - 1) {
+                int l = Integer.numberOfTrailingZeros(k);
+                Thread t = threads[w.base + l];
+                if (t.pc == pc) {
+                    t.tag = tag;
+                    rest &= ~(1 << l);
+                }
+            }
+            first = false;
+        }
+    }
+
+    private DecodedOp execute(int pc, int base, int count, int group, Warp warp) {
         Thread first = threads[base + Integer.numberOfTrailingZeros(group)];
         if (pc >= code.length || code[pc] == null) {
             throw new Stop(new Fault.InvalidExecution(ref(first), String.format("0x%04x", pc * 16L),
                     "execution ran off the end of the kernel's code"));
         }
-        SassOp op = code[pc];
+        DecodedOp d = code[pc];
+        SassOp op = d.op;
         if (++warpInstructions > limits.maxWarpInstructions()) {
             throw new Stop(new Fault.StepLimitExceeded(limits.maxWarpInstructions(), ref(first), op.where()));
         }
@@ -215,6 +331,28 @@ final class SassMachine {
             executed.add(className(op));
         }
         try {
+            if (d.kind != DecodedOp.Kind.SLOW) {
+                FastPath.run(this, d, threads, base, group, warp);
+                return d;
+            }
+            if (d.convergenceOp || d.collective) {
+                int active = 0;
+                for (int k = group; k != 0; k &= k - 1) {
+                    int l = Integer.numberOfTrailingZeros(k);
+                    Thread t = threads[base + l];
+                    boolean g = op.guardUniform() ? warp.up[op.guard()] != op.guardNegated() : t.p[op.guard()] != op.guardNegated();
+                    if (g) {
+                        active |= 1 << l;
+                    }
+                }
+                if (d.convergenceOp) {
+                    convergence(op, group, active, warp);
+                } else {
+                    checkConverged(op, group, active, warp);
+                    warpCollective(op, base, count, group, warp);
+                }
+                return d;
+            }
             if (op.guardUniform()) {
                 boolean g = warp.up[op.guard()] != op.guardNegated();
                 for (int l = 0; l < count; l++) {
@@ -227,15 +365,7 @@ final class SassMachine {
                         }
                     }
                 }
-                return;
-            }
-            if (op.opcode().equals("SHFL") || op.opcode().equals("VOTE") || op.opcode().equals("VOTEU")
-                    || op.opcode().equals("REDUX") || op.opcode().equals("MATCH")) {
-                warpCollective(op, base, count, group, warp);
-                return;
-            }
-            boolean uniformOp = op.opcode().startsWith("U") || op.opcode().equals("S2UR") || op.opcode().equals("R2UR");
-            if (uniformOp) {
+            } else if (d.uniformOp) {
                 // Uniform datapath: computed once for the warp (from its first active thread's registers).
                 if (first.p[op.guard()] != op.guardNegated()) {
                     uniform(op, first, warp);
@@ -245,18 +375,22 @@ final class SassMachine {
                         threads[base + l].pc++;
                     }
                 }
-                return;
-            }
-            for (int l = 0; l < count; l++) {
-                if ((group >>> l & 1) != 0) {
-                    Thread t = threads[base + l];
-                    if (t.p[op.guard()] != op.guardNegated()) {
-                        step(op, t, warp);
-                    } else {
-                        t.pc++;
+            } else {
+                for (int l = 0; l < count; l++) {
+                    if ((group >>> l & 1) != 0) {
+                        Thread t = threads[base + l];
+                        if (t.p[op.guard()] != op.guardNegated()) {
+                            step(op, t, warp);
+                        } else {
+                            t.pc++;
+                        }
                     }
                 }
             }
+            if (d.exit) {
+                afterExit(warp);
+            }
+            return d;
         } catch (MemoryAccessException e) {
             throw new Stop(new Fault.MemoryFault(ref(first), op.where(), e));
         } catch (Stop s) {
@@ -463,6 +597,194 @@ final class SassMachine {
         return new Stop(new Fault.Unimplemented(op.fullName(), op.where()));
     }
 
+    // ------------------------------------------------------------------ convergence (Volta independent threads)
+
+    private int exitedMask(Warp w) {
+        int m = 0;
+        for (int l = 0; l < w.count; l++) {
+            if (threads[w.base + l].exited) {
+                m |= 1 << l;
+            }
+        }
+        return m;
+    }
+
+    private void advance(Warp w, int lanes) {
+        for (int k = lanes; k != 0; k &= k - 1) {
+            threads[w.base + Integer.numberOfTrailingZeros(k)].pc++;
+        }
+    }
+
+    private static int barrierIndex(SassOperand o, SassOp op) {
+        if (o instanceof SassOperand.Other b && b.text().matches("B\\d+")) {
+            return Integer.parseInt(b.text().substring(1));
+        }
+        throw new Stop(new Fault.Unimplemented(op.fullName() + " (operand " + o + ")", op.where()));
+    }
+
+    /**
+     * BSSY records the executing threads in a convergence barrier; BSYNC waits until every recorded thread that has
+     * not exited arrives; BREAK drops threads from it; BMOV saves, restores or clears it; WARPSYNC waits for the
+     * threads of its member mask (at any WARPSYNC). Released threads continue as one group.
+     */
+    private void convergence(SassOp op, int group, int active, Warp w) {
+        List<SassOperand> o = op.operands();
+        switch (op.opcode()) {
+            case "BSSY" -> {
+                int b = barrierIndex(o.get(0), op);
+                w.convergence[b] = active;
+                w.reconvergeAt[b] = o.get(1) instanceof SassOperand.Target t ? t.address() : -1;
+                advance(w, group);
+            }
+            case "BSYNC" -> {
+                int b = barrierIndex(o.get(0), op);
+                int waiting = active & w.convergence[b];
+                for (int k = waiting; k != 0; k &= k - 1) {
+                    Thread t = threads[w.base + Integer.numberOfTrailingZeros(k)];
+                    t.convWait = b;
+                    t.waitOp = op;
+                }
+                advance(w, group & ~waiting);
+                releaseConvergence(w, b);
+            }
+            case "BREAK" -> {
+                int b = barrierIndex(o.get(o.size() - 1), op);
+                int leaving = active;
+                if (o.size() == 2) {
+                    leaving = 0;
+                    for (int k = active; k != 0; k &= k - 1) {
+                        int l = Integer.numberOfTrailingZeros(k);
+                        if (pred(o.get(0), threads[w.base + l], w)) {
+                            leaving |= 1 << l;
+                        }
+                    }
+                }
+                w.convergence[b] &= ~leaving;
+                advance(w, group);
+                releaseConvergence(w, b);
+            }
+            case "BMOV" -> {
+                if (!op.has("32")) {
+                    throw unimplemented(op);
+                }
+                if (o.get(0) instanceof SassOperand.Other) { // BMOV.32 Bx, Ra: restore a saved barrier
+                    int b = barrierIndex(o.get(0), op);
+                    if (active != 0) {
+                        w.convergence[b] = read(o.get(1), threads[w.base + Integer.numberOfTrailingZeros(active)], w);
+                    }
+                    advance(w, group);
+                    releaseConvergence(w, b);
+                } else { // BMOV.32{.CLEAR} Rd, Bx: save (and clear) a barrier
+                    int b = barrierIndex(o.get(1), op);
+                    int v = w.convergence[b];
+                    for (int k = active; k != 0; k &= k - 1) {
+                        writeR(threads[w.base + Integer.numberOfTrailingZeros(k)], o.get(0), v);
+                    }
+                    if (op.has("CLEAR") && active != 0) {
+                        w.convergence[b] = 0;
+                    }
+                    advance(w, group);
+                }
+            }
+            case "WARPSYNC" -> {
+                for (int k = active; k != 0; k &= k - 1) {
+                    int l = Integer.numberOfTrailingZeros(k);
+                    Thread t = threads[w.base + l];
+                    int mask = op.has("ALL") || o.isEmpty() ? -1 : read(o.get(0), t, w);
+                    t.syncMask = mask | 1 << l;
+                    t.convWait = WAIT_WARPSYNC;
+                    t.waitOp = op;
+                }
+                advance(w, group & ~active);
+                releaseWarpSync(w);
+            }
+            default -> throw unimplemented(op);
+        }
+    }
+
+    /** Releases the threads waiting at BSYNC Bb once every live thread Bb records has arrived. */
+    private void releaseConvergence(Warp w, int b) {
+        int waiting = 0;
+        for (int l = 0; l < w.count; l++) {
+            if (threads[w.base + l].convWait == b) {
+                waiting |= 1 << l;
+            }
+        }
+        if (waiting == 0) {
+            return;
+        }
+        int need = w.convergence[b] & w.lanes() & ~exitedMask(w);
+        if ((need & ~waiting) != 0) {
+            return;
+        }
+        int tag = w.nextTag++;
+        for (int k = waiting; k != 0; k &= k - 1) {
+            Thread t = threads[w.base + Integer.numberOfTrailingZeros(k)];
+            t.convWait = -1;
+            t.waitOp = null;
+            t.syncMask = 0;
+            t.tag = tag;
+            t.pc++;
+        }
+    }
+
+    /** Releases the threads waiting at WARPSYNC whose member masks (live threads) have all arrived. */
+    private void releaseWarpSync(Warp w) {
+        int waiting = 0;
+        for (int l = 0; l < w.count; l++) {
+            if (threads[w.base + l].convWait == WAIT_WARPSYNC) {
+                waiting |= 1 << l;
+            }
+        }
+        if (waiting == 0) {
+            return;
+        }
+        int live = w.lanes() & ~exitedMask(w), release = 0;
+        for (int k = waiting; k != 0; k &= k - 1) {
+            int l = Integer.numberOfTrailingZeros(k);
+            if ((threads[w.base + l].syncMask & live & ~waiting) == 0) {
+                release |= 1 << l;
+            }
+        }
+        int tag = w.nextTag++;
+        for (int k = release; k != 0; k &= k - 1) {
+            Thread t = threads[w.base + Integer.numberOfTrailingZeros(k)];
+            t.convWait = -1;
+            t.waitOp = null;
+            t.tag = tag;
+            t.pc++;
+        }
+    }
+
+    /** Exited threads no longer hold back the convergence barriers and WARPSYNCs of their warp. */
+    private void afterExit(Warp w) {
+        for (int b = 0; b < 16; b++) {
+            releaseConvergence(w, b);
+        }
+        releaseWarpSync(w);
+    }
+
+    /**
+     * A warp-synchronous instruction must be executed by every live thread its member mask names (the mask of the
+     * last WARPSYNC; in strict mode without one, the whole warp): a thread missing from the group is a fault.
+     */
+    private void checkConverged(SassOp op, int group, int active, Warp w) {
+        List<SassOperand> o = op.operands();
+        if (active == 0 || op.opcode().startsWith("VOTE") && o.get(o.size() - 1) instanceof Pred p && p.index() == 7
+                && !p.negated()) {
+            return; // VOTE{U}.ANY d, PT, PT is activemask: defined in divergent code
+        }
+        Thread first = threads[w.base + Integer.numberOfTrailingZeros(active)];
+        int mask = first.syncMask != 0 ? first.syncMask : strict ? -1 : 0;
+        int missing = mask & w.lanes() & ~exitedMask(w) & ~group;
+        if (missing != 0) {
+            Thread absent = threads[w.base + Integer.numberOfTrailingZeros(missing)];
+            throw new Stop(new Fault.InvalidExecution(ref(first), op.where(), String.format(
+                    "%s with member mask 0x%08x names thread(s) 0x%08x not converged with this group 0x%08x "
+                    + "(e.g. lane %d at 0x%04x)", op.opcode(), mask, missing, group, absent.lane, absent.pc * 16L)));
+        }
+    }
+
     // ------------------------------------------------------------------ operand access
 
     private int read(SassOperand o, Thread t, Warp w) {
@@ -496,6 +818,23 @@ final class SassMachine {
             return c.negate() ? -v : v;
         }
         throw new Stop(new Fault.Unimplemented("operand " + o, ""));
+    }
+
+    /** A constant-bank word at a fixed address (no base register). */
+    long constant(CBank c, int size) {
+        return cbank(c, null, size);
+    }
+
+    Dim3Point cta() {
+        return cta;
+    }
+
+    Region sharedRegion() {
+        return shared;
+    }
+
+    org.jptxas.simulator.memory.GlobalMemory globalMemory() {
+        return launch.global();
     }
 
     private long cbank(CBank c, Thread t, int size) {
@@ -568,7 +907,7 @@ final class SassMachine {
     }
 
     /** {@code wideDefault}: global accesses with {@code .E} take a 64-bit register pair even without {@code .64}. */
-    private long address(Mem m, Thread t, Warp w, boolean wideDefault) {
+    long address(Mem m, Thread t, Warp w, boolean wideDefault) {
         long a = m.offset();
         if (m.reg() >= 0) {
             a += m.wide() || wideDefault && !m.zeroExtended() ? (Integer.toUnsignedLong(t.r[m.reg()]) | (long) t.r[m.reg() + 1] << 32)
@@ -607,7 +946,7 @@ final class SassMachine {
     private void step(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         switch (op.opcode()) {
-            case "NOP", "BSSY", "BSYNC", "WARPSYNC", "DEPBAR", "MEMBAR", "ERRBAR", "CCTL", "YIELD" -> t.pc++;
+            case "NOP", "DEPBAR", "MEMBAR", "ERRBAR", "CCTL", "YIELD" -> t.pc++;
             case "EXIT" -> {
                 if (!o.isEmpty() && !pred(o.get(0), t, w)) { // EXIT Pp: exits only where Pp holds
                     t.pc++;
@@ -923,13 +1262,6 @@ final class SassMachine {
                 writeR(t, o.get(0), op.has("SH") ? (msb < 0 ? -1 : 31 - msb) : msb);
                 t.pc++;
             }
-            case "BMOV" -> {
-                // Convergence-barrier registers are not modelled (groups reconverge by address): saving one reads 0.
-                if (o.get(0) instanceof Reg) {
-                    writeR(t, o.get(0), 0);
-                }
-                t.pc++;
-            }
             case "VIADD" -> {
                 writeR(t, o.get(0), read(o.get(1), t, w) + read(o.get(2), t, w));
                 t.pc++;
@@ -1025,8 +1357,14 @@ final class SassMachine {
                         any |= t.barrierPredicate;
                     }
                 }
+                int[] tags = new int[warpState.length]; // released threads of one warp continue as one group
                 for (Thread t : threads) {
                     if (t.barrier == id) {
+                        Warp w = warpState[t.linear / 32];
+                        if (tags[t.linear / 32] == 0) {
+                            tags[t.linear / 32] = w.nextTag++;
+                        }
+                        t.tag = tags[t.linear / 32];
                         SassOp bop = t.barrierOp;
                         if (bop != null) {
                             t.barrierResult = bop.has("POPC") ? popc : (bop.has("AND") ? all : any) ? 1 : 0;

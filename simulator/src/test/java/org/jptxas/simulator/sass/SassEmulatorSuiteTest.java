@@ -86,7 +86,7 @@ class SassEmulatorSuiteTest {
                         continue;
                     }
                     Path cubin = c.cubin().orElseThrow();
-                    SassEmulator emu = SassEmulator.fromCubin(arch, Files.readAllBytes(cubin));
+                    SassEmulator emu = SassEmulator.fromCubin(arch, Files.readAllBytes(cubin)).withStrictConvergence(true);
                     seen.addAll(emu.classesSeen());
                     SassEmulator.HazardReport h = emu.hazards();
                     hazards.addAndGet(h.hazards().size());

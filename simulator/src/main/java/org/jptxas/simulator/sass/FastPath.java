@@ -1,0 +1,459 @@
+package org.jptxas.simulator.sass;
+
+import static org.jptxas.simulator.sass.DecodedOp.CBANK;
+import static org.jptxas.simulator.sass.DecodedOp.CONST;
+import static org.jptxas.simulator.sass.DecodedOp.REG;
+import static org.jptxas.simulator.sass.DecodedOp.UREG;
+
+import org.jptxas.simulator.memory.AddressSpace;
+import org.jptxas.simulator.memory.MemoryAccessException;
+import org.jptxas.simulator.memory.Region;
+import org.jptxas.simulator.numeric.Ieee;
+import org.jptxas.simulator.numeric.Rounding;
+import org.jptxas.simulator.sass.SassMachine.Thread;
+import org.jptxas.simulator.sass.SassMachine.Warp;
+
+/**
+ * The emulator's hot path: one pre-decoded instruction executed for every lane of a converged group in one loop,
+ * warp-uniform sources (immediates, UR, fixed constant-bank words) read once, no strings, maps or operand objects
+ * per lane. Semantics are those of {@link SassMachine}'s per-thread code for the same forms (bit-exact; the suite
+ * tests compare both against the CPU references).
+ */
+final class FastPath {
+    private FastPath() {}
+
+    /** Executes {@code d} for the lanes of {@code group} (every lane's pc advances or branches). */
+    static void run(SassMachine m, DecodedOp d, Thread[] th, int base, int group, Warp w) {
+        final int g = d.guard;
+        final boolean gn = d.guardNegated;
+        switch (d.kind) {
+            case NOP -> {
+                for (int k = group; k != 0; k &= k - 1) {
+                    th[base + Integer.numberOfTrailingZeros(k)].pc++;
+                }
+            }
+            case BRA -> {
+                int target = d.aux;
+                for (int k = group; k != 0; k &= k - 1) {
+                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+                    t.pc = t.p[g] != gn ? target : t.pc + 1;
+                }
+            }
+            case MOV -> {
+                int ra = reg(d, 0), ua = uniform(m, d, 0, w), dst = d.dst;
+                for (int k = group; k != 0; k &= k - 1) {
+                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+                    t.pc++;
+                    if (t.p[g] != gn) {
+                        t.r[dst] = ra >= 0 ? t.r[ra] : ua;
+                    }
+                }
+            }
+            case S2R -> {
+                int dst = d.dst;
+                for (int k = group; k != 0; k &= k - 1) {
+                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+                    t.pc++;
+                    if (t.p[g] != gn) {
+                        t.r[dst] = switch (d.aux) {
+                            case DecodedOp.SR_TID_X -> t.tid.x();
+                            case DecodedOp.SR_TID_Y -> t.tid.y();
+                            case DecodedOp.SR_TID_Z -> t.tid.z();
+                            case DecodedOp.SR_CTAID_X -> m.cta().x();
+                            case DecodedOp.SR_CTAID_Y -> m.cta().y();
+                            case DecodedOp.SR_CTAID_Z -> m.cta().z();
+                            default -> t.lane;
+                        };
+                    }
+                }
+            }
+            case IMAD -> {
+                int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
+                int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w), uc = uniform(m, d, 2, w);
+                boolean na = d.srcNeg[0] && ra >= 0, nb = d.srcNeg[1] && rb >= 0, nc = d.srcNeg[2] && rc >= 0;
+                int dst = d.dst, pc = d.ps0;
+                boolean pcn = d.ps0Neg, x = d.is(DecodedOp.F_X);
+                for (int k = group; k != 0; k &= k - 1) {
+                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+                    t.pc++;
+                    if (t.p[g] != gn) {
+                        int a = ra >= 0 ? (na ? -t.r[ra] : t.r[ra]) : ua;
+                        int b = rb >= 0 ? (nb ? -t.r[rb] : t.r[rb]) : ub;
+                        int c = rc >= 0 ? (nc ? -t.r[rc] : t.r[rc]) : uc;
+                        int r = a * b + c;
+                        if (x && t.p[pc] != pcn) {
+                            r++;
+                        }
+                        t.r[dst] = r;
+                    }
+                }
+            }
+            case IMAD_WIDE -> {
+                int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
+                int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w);
+                long uc = rc >= 0 ? 0 : uniform64(m, d, 2, w);
+                boolean na = d.srcNeg[0] && ra >= 0, nb = d.srcNeg[1] && rb >= 0;
+                boolean unsigned = d.is(DecodedOp.F_UNSIGNED);
+                int dst = d.dst;
+                for (int k = group; k != 0; k &= k - 1) {
+                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+                    t.pc++;
+                    if (t.p[g] != gn) {
+                        int a = ra >= 0 ? (na ? -t.r[ra] : t.r[ra]) : ua;
+                        int b = rb >= 0 ? (nb ? -t.r[rb] : t.r[rb]) : ub;
+                        long c = rc < 0 ? uc : rc == 255 ? 0 : Integer.toUnsignedLong(t.r[rc]) | (long) t.r[rc + 1] << 32;
+                        long p = unsigned ? Integer.toUnsignedLong(a) * Integer.toUnsignedLong(b) : (long) a * b;
+                        long s = p + c;
+                        t.r[dst] = (int) s;
+                        t.r[dst + 1] = (int) (s >>> 32);
+                    }
+                }
+            }
+            case IADD3 -> {
+                int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
+                long ua = addend(m, d, 0, w), ub = addend(m, d, 1, w), uc = addend(m, d, 2, w);
+                boolean na = d.srcNeg[0], nb = d.srcNeg[1], nc = d.srcNeg[2];
+                int dst = d.dst, pd0 = d.pd0, pd1 = d.pd1, ps0 = d.ps0, ps1 = d.ps1;
+                boolean ps0n = d.ps0Neg, ps1n = d.ps1Neg, x = d.is(DecodedOp.F_X);
+                for (int k = group; k != 0; k &= k - 1) {
+                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+                    t.pc++;
+                    if (t.p[g] != gn) {
+                        long sum = (ra >= 0 ? laneAddend(t.r[ra], na) : ua) + (rb >= 0 ? laneAddend(t.r[rb], nb) : ub)
+                                + (rc >= 0 ? laneAddend(t.r[rc], nc) : uc);
+                        if (x) {
+                            if (ps0 >= 0 && t.p[ps0] != ps0n) {
+                                sum++;
+                            }
+                            if (ps1 >= 0 && t.p[ps1] != ps1n) {
+                                sum++;
+                            }
+                        }
+                        t.r[dst] = (int) sum;
+                        if (pd0 >= 0) {
+                            t.p[pd0] = (sum >>> 32 & 1) != 0;
+                            if (pd1 >= 0) {
+                                t.p[pd1] = (sum >>> 33 & 1) != 0;
+                            }
+                        }
+                    }
+                }
+            }
+            case LOP3 -> {
+                int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
+                int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w), uc = uniform(m, d, 2, w);
+                int lut = d.aux, dst = d.dst, pd = d.pd0;
+                for (int k = group; k != 0; k &= k - 1) {
+                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+                    t.pc++;
+                    if (t.p[g] != gn) {
+                        int a = ra >= 0 ? t.r[ra] : ua, b = rb >= 0 ? t.r[rb] : ub, c = rc >= 0 ? t.r[rc] : uc;
+                        int r = lop3(lut, a, b, c);
+                        t.r[dst] = r;
+                        if (pd >= 0) {
+                            t.p[pd] = r != 0;
+                        }
+                    }
+                }
+            }
+            case SHF -> {
+                int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
+                int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w), uc = uniform(m, d, 2, w);
+                int dst = d.dst, f = d.flags;
+                for (int k = group; k != 0; k &= k - 1) {
+                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+                    t.pc++;
+                    if (t.p[g] != gn) {
+                        t.r[dst] = shf(f, ra >= 0 ? t.r[ra] : ua, rb >= 0 ? t.r[rb] : ub, rc >= 0 ? t.r[rc] : uc);
+                    }
+                }
+            }
+            case ISETP -> {
+                int ra = reg(d, 0), rb = reg(d, 1);
+                int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w);
+                int cmp = d.aux, f = d.flags, pd0 = d.pd0, pd1 = d.pd1, pc = d.ps0, pl = d.ps1;
+                boolean pcn = d.ps0Neg, pln = d.ps1Neg, unsigned = d.is(DecodedOp.F_UNSIGNED), ex = d.is(DecodedOp.F_EX);
+                for (int k = group; k != 0; k &= k - 1) {
+                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+                    t.pc++;
+                    if (t.p[g] != gn) {
+                        int a = ra >= 0 ? t.r[ra] : ua, b = rb >= 0 ? t.r[rb] : ub;
+                        int ca = unsigned ? Integer.compareUnsigned(a, b) : Integer.compare(a, b);
+                        boolean r;
+                        if (ex) {
+                            boolean low = t.p[pl] != pln;
+                            r = switch (cmp) {
+                                case DecodedOp.EQ -> ca == 0 && low;
+                                case DecodedOp.NE -> ca != 0 || low;
+                                default -> cmp == DecodedOp.LT || cmp == DecodedOp.LE ? ca < 0 || ca == 0 && low
+                                        : ca > 0 || ca == 0 && low;
+                            };
+                        } else {
+                            r = switch (cmp) {
+                                case DecodedOp.EQ -> ca == 0;
+                                case DecodedOp.NE -> ca != 0;
+                                case DecodedOp.LT -> ca < 0;
+                                case DecodedOp.LE -> ca <= 0;
+                                case DecodedOp.GT -> ca > 0;
+                                case DecodedOp.GE -> ca >= 0;
+                                case DecodedOp.F -> false;
+                                default -> true;
+                            };
+                        }
+                        boolean c = t.p[pc] != pcn;
+                        t.p[pd0] = combine(f, r, c);
+                        t.p[pd1] = combine(f, !r, c);
+                    }
+                }
+            }
+            case FSETP -> {
+                int ra = reg(d, 0), rb = reg(d, 1);
+                int ua = raw(m, d, 0, w), ub = raw(m, d, 1, w);
+                boolean na = d.srcNeg[0], nb = d.srcNeg[1], aa = d.srcAbs[0], ab = d.srcAbs[1];
+                int cmp = d.aux, f = d.flags, pd0 = d.pd0, pd1 = d.pd1, pc = d.ps0;
+                boolean pcn = d.ps0Neg, ftz = d.is(DecodedOp.F_FTZ);
+                for (int k = group; k != 0; k &= k - 1) {
+                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+                    t.pc++;
+                    if (t.p[g] != gn) {
+                        float a = flt(ra >= 0 ? t.r[ra] : ua, na, aa), b = flt(rb >= 0 ? t.r[rb] : ub, nb, ab);
+                        if (ftz) {
+                            a = Ieee.ftz(a);
+                            b = Ieee.ftz(b);
+                        }
+                        boolean r = fcompare(cmp, a, b);
+                        boolean c = t.p[pc] != pcn;
+                        t.p[pd0] = combine(f, r, c);
+                        t.p[pd1] = combine(f, !r, c);
+                    }
+                }
+            }
+            case FFMA, FADD, FMUL -> {
+                int ra = reg(d, 0), rb = reg(d, 1), rc = d.kind == DecodedOp.Kind.FFMA ? reg(d, 2) : -1;
+                int ua = raw(m, d, 0, w), ub = raw(m, d, 1, w), uc = d.kind == DecodedOp.Kind.FFMA ? raw(m, d, 2, w) : 0;
+                boolean na = d.srcNeg[0], nb = d.srcNeg[1], aa = d.srcAbs[0], ab = d.srcAbs[1];
+                boolean nc = d.kind == DecodedOp.Kind.FFMA && d.srcNeg[2], ac = d.kind == DecodedOp.Kind.FFMA && d.srcAbs[2];
+                boolean ftz = d.is(DecodedOp.F_FTZ), sat = d.is(DecodedOp.F_SAT);
+                DecodedOp.Kind kind = d.kind;
+                int dst = d.dst;
+                for (int k = group; k != 0; k &= k - 1) {
+                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+                    t.pc++;
+                    if (t.p[g] != gn) {
+                        float a = flt(ra >= 0 ? t.r[ra] : ua, na, aa), b = flt(rb >= 0 ? t.r[rb] : ub, nb, ab);
+                        if (ftz) {
+                            a = Ieee.ftz(a);
+                            b = Ieee.ftz(b);
+                        }
+                        float r;
+                        if (kind == DecodedOp.Kind.FADD) {
+                            r = a + b;
+                        } else if (kind == DecodedOp.Kind.FMUL) {
+                            r = a * b;
+                        } else {
+                            float c = flt(rc >= 0 ? t.r[rc] : uc, nc, ac);
+                            if (ftz) {
+                                c = Ieee.ftz(c);
+                            }
+                            r = Ieee.fma(a, b, c, Rounding.RN);
+                        }
+                        if (ftz) {
+                            r = Ieee.ftz(r);
+                        }
+                        if (sat) {
+                            r = Ieee.saturate(r);
+                        }
+                        t.r[dst] = Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r);
+                    }
+                }
+            }
+            case SEL -> {
+                int ra = reg(d, 0), rb = reg(d, 1);
+                int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w);
+                int dst = d.dst, ps = d.ps0;
+                boolean psn = d.ps0Neg;
+                for (int k = group; k != 0; k &= k - 1) {
+                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+                    t.pc++;
+                    if (t.p[g] != gn) {
+                        t.r[dst] = t.p[ps] != psn ? (ra >= 0 ? t.r[ra] : ua) : (rb >= 0 ? t.r[rb] : ub);
+                    }
+                }
+            }
+            case LOAD -> {
+                Region region = d.is(DecodedOp.F_SHARED) ? m.sharedRegion() : null;
+                int size = d.aux, dst = d.dst;
+                boolean wide = d.is(DecodedOp.F_WIDE_GLOBAL), signed = d.is(DecodedOp.F_SIGNED_ACCESS);
+                for (int k = group; k != 0; k &= k - 1) {
+                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+                    t.pc++;
+                    if (t.p[g] == gn) {
+                        continue;
+                    }
+                    long a = m.address(d.mem, t, w, wide);
+                    if (size <= 4) {
+                        long v = region == null ? m.globalMemory().load(a, size) : region.load(a, size);
+                        int x = (int) v;
+                        if (signed) {
+                            x = size == 1 ? (byte) v : (short) v;
+                        }
+                        t.r[dst] = x;
+                        continue;
+                    }
+                    if ((a & (size - 1)) != 0) {
+                        throw new MemoryAccessException(region == null ? AddressSpace.GLOBAL : region.space(), a, size, "misaligned");
+                    }
+                    for (int q = 0; q < size / 4; q++) {
+                        t.r[dst + q] = (int) (region == null ? m.globalMemory().load(a + 4L * q, 4) : region.load(a + 4L * q, 4));
+                    }
+                }
+            }
+            case STORE -> {
+                Region region = d.is(DecodedOp.F_SHARED) ? m.sharedRegion() : null;
+                int size = d.aux, src = d.dst;
+                boolean wide = d.is(DecodedOp.F_WIDE_GLOBAL);
+                for (int k = group; k != 0; k &= k - 1) {
+                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+                    t.pc++;
+                    if (t.p[g] == gn) {
+                        continue;
+                    }
+                    long a = m.address(d.mem, t, w, wide);
+                    if (size <= 4) {
+                        long v = Integer.toUnsignedLong(t.r[src]);
+                        if (region == null) {
+                            m.globalMemory().store(a, size, v);
+                        } else {
+                            region.store(a, size, v);
+                        }
+                        continue;
+                    }
+                    if ((a & (size - 1)) != 0) {
+                        throw new MemoryAccessException(region == null ? AddressSpace.GLOBAL : region.space(), a, size, "misaligned");
+                    }
+                    for (int q = 0; q < size / 4; q++) {
+                        long v = Integer.toUnsignedLong(t.r[src + q]);
+                        if (region == null) {
+                            m.globalMemory().store(a + 4L * q, 4, v);
+                        } else {
+                            region.store(a + 4L * q, 4, v);
+                        }
+                    }
+                }
+            }
+            default -> throw new IllegalStateException("no fast path for " + d.kind);
+        }
+    }
+
+    /** The per-lane register of a slot, or -1 when the slot is warp-uniform. */
+    private static int reg(DecodedOp d, int s) {
+        return d.srcKind[s] == REG ? d.srcIndex[s] : -1;
+    }
+
+    /** A warp-uniform slot's 32-bit value with integer negation applied (0 for per-lane slots). */
+    private static int uniform(SassMachine m, DecodedOp d, int s, Warp w) {
+        int v = raw(m, d, s, w);
+        return d.srcNeg[s] && d.srcKind[s] != CONST && !d.srcAbs[s] && d.srcKind[s] != REG ? -v : v;
+    }
+
+    /** A warp-uniform slot's bits without modifiers (float handlers apply |x| and -x themselves). */
+    private static int raw(SassMachine m, DecodedOp d, int s, Warp w) {
+        return switch (d.srcKind[s]) {
+            case CONST -> d.srcConst[s];
+            case UREG -> d.srcIndex[s] == 63 ? 0 : w.ur[d.srcIndex[s]];
+            case CBANK -> (int) m.constant(d.srcBank[s], 4);
+            default -> 0;
+        };
+    }
+
+    private static long uniform64(SassMachine m, DecodedOp d, int s, Warp w) {
+        return switch (d.srcKind[s]) {
+            case CONST -> d.srcConst64[s];
+            case UREG -> d.srcIndex[s] == 63 ? 0 : Integer.toUnsignedLong(w.ur[d.srcIndex[s]]) | (long) w.ur[d.srcIndex[s] + 1] << 32;
+            case CBANK -> m.constant(d.srcBank[s], 8);
+            default -> 0;
+        };
+    }
+
+    /** IADD3's contribution of a warp-uniform slot: {@code -UR} adds {@code ~x + 1} as the hardware does. */
+    private static long addend(SassMachine m, DecodedOp d, int s, Warp w) {
+        if (d.srcKind[s] == REG) {
+            return 0;
+        }
+        int v = raw(m, d, s, w);
+        return d.srcKind[s] == UREG && d.srcNeg[s] ? Integer.toUnsignedLong(~v) + 1 : Integer.toUnsignedLong(v);
+    }
+
+    private static long laneAddend(int v, boolean neg) {
+        return neg ? Integer.toUnsignedLong(~v) + 1 : Integer.toUnsignedLong(v);
+    }
+
+    /** A float source: the bits with |x| then -x applied to the value (immediates carry their sign in the bits). */
+    private static float flt(int bits, boolean neg, boolean abs) {
+        float f = Float.intBitsToFloat(bits);
+        if (abs) {
+            f = Math.abs(f);
+        }
+        return neg ? -f : f;
+    }
+
+    static int lop3(int lut, int a, int b, int c) {
+        int r = 0;
+        for (int bits = lut; bits != 0; bits &= bits - 1) {
+            int bit = Integer.numberOfTrailingZeros(bits);
+            r |= ((bit & 4) != 0 ? a : ~a) & ((bit & 2) != 0 ? b : ~b) & ((bit & 1) != 0 ? c : ~c);
+        }
+        return r;
+    }
+
+    private static int shf(int f, int loBits, int shRaw, int hiBits) {
+        long lo = Integer.toUnsignedLong(loBits), hi = Integer.toUnsignedLong(hiBits);
+        boolean left = (f & DecodedOp.F_LEFT) != 0, wrap = (f & DecodedOp.F_WRAP) != 0, hiOut = (f & DecodedOp.F_HI) != 0;
+        boolean is64 = (f & DecodedOp.F_64) != 0, signed = (f & DecodedOp.F_UNSIGNED) == 0;
+        int maxShift = is64 ? 63 : 31;
+        int sh = wrap ? shRaw & maxShift : Math.min(shRaw & 0x7fffffff, is64 ? 64 : 32);
+        if (shRaw < 0 && !wrap) {
+            sh = is64 ? 64 : 32;
+        }
+        long v = hi << 32 | lo;
+        long r;
+        if (left) {
+            long s = sh >= 64 ? 0 : v << sh;
+            r = hiOut ? s >>> 32 : s;
+        } else if (signed) {
+            long x = is64 ? v : (long) (int) hi << 32 | lo;
+            long s = x >> Math.min(sh, 63);
+            r = hiOut ? s >> 32 : s;
+        } else {
+            long s = sh >= 64 ? 0 : v >>> sh;
+            r = hiOut ? s >>> 32 : s;
+        }
+        return (int) r;
+    }
+
+    private static boolean combine(int f, boolean a, boolean b) {
+        return (f & DecodedOp.F_AND) != 0 ? a && b : (f & DecodedOp.F_OR) != 0 ? a || b : a ^ b;
+    }
+
+    private static boolean fcompare(int cmp, float a, float b) {
+        boolean nan = Float.isNaN(a) || Float.isNaN(b);
+        return switch (cmp) {
+            case DecodedOp.EQ -> a == b;
+            case DecodedOp.NE -> a != b && !nan;
+            case DecodedOp.LT -> a < b;
+            case DecodedOp.LE -> a <= b;
+            case DecodedOp.GT -> a > b;
+            case DecodedOp.GE -> a >= b;
+            case DecodedOp.EQU -> a == b || nan;
+            case DecodedOp.NEU -> a != b;
+            case DecodedOp.LTU -> !(a >= b);
+            case DecodedOp.LEU -> !(a > b);
+            case DecodedOp.GTU -> !(a <= b);
+            case DecodedOp.GEU -> !(a < b);
+            case DecodedOp.NUM -> !nan;
+            case DecodedOp.NAN -> nan;
+            case DecodedOp.F -> false;
+            default -> true;
+        };
+    }
+}
