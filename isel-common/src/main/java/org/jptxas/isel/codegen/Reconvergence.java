@@ -67,6 +67,7 @@ public final class Reconvergence {
         if (f.entry()) {
             foldExitBranches(body);
         }
+        foldFullMasks(body);
         Cfg cfg = Cfg.of(body);
         Divergence divergence = new Divergence(body, cfg, new PostDominators(cfg));
         Set<Instr> branches = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -85,9 +86,6 @@ public final class Reconvergence {
 
     /** Inserts the barriers and WARPSYNCs into the allocated function. */
     public void insert(OriFunction f, CodegenContext cx) {
-        if (divergentBranches.isEmpty()) {
-            return;
-        }
         FunctionBody body = f.body();
         Cfg cfg = Cfg.of(body);
         Dominators dom = new Dominators(cfg);
@@ -95,6 +93,7 @@ public final class Reconvergence {
         int n = cfg.size();
         List<Region> regions = new ArrayList<>();
         BitSet divergentBlocks = new BitSet();
+        List<Integer> unjoined = new ArrayList<>();
         for (int b : cfg.reversePostorder()) {
             Instr last = body.block(b).last();
             if (last == null || !divergentBranches.contains(last)) {
@@ -107,6 +106,7 @@ public final class Reconvergence {
                 continue;
             }
             if (containsCtaBarrier(body, inside)) {
+                unjoined.add(join);
                 continue;
             }
             if (regions.stream().anyMatch(r -> r.join == join && (r.blocks.get(b) || r.start == b))) {
@@ -114,17 +114,31 @@ public final class Reconvergence {
             }
             int start = regionStart(cfg, dom, b, join);
             if (start < 0 || !dom.dominates(start, join)) {
+                unjoined.add(join);
                 continue;
             }
             BitSet blocks = Divergence.region(cfg, start, join);
             blocks.set(start);
             if (!allPredecessorsInside(cfg, join, blocks)) {
+                unjoined.add(join);
                 continue;
             }
             regions.removeIf(r -> r.join == join && blocks.get(r.start));
             regions.add(new Region(start, join, blocks));
         }
         List<Region> placed = nest(regions);
+        for (Region r : regions) {
+            if (!placed.contains(r)) {
+                unjoined.add(r.join);
+            }
+        }
+        // Where the warp may still be split: inside divergent regions, and after joins left without a barrier.
+        BitSet split = (BitSet) divergentBlocks.clone();
+        for (int join : unjoined) {
+            split.set(join);
+            split.or(Divergence.region(cfg, join, -1));
+        }
+        fullWarpSyncs(body, cx, split);
         warpSyncs(body, cx, divergentBlocks);
         place(body, cx, placed, n);
     }
@@ -259,6 +273,94 @@ public final class Reconvergence {
                 }
             }
         }
+    }
+
+    /**
+     * A full-warp WARPSYNC where the warp is converged goes (ptxas leaves nothing for a full member mask held in a
+     * register, and a NOP for {@code bar.warp.sync -1}, which we drop too: a converged warp runs in lockstep); where
+     * the warp may be split it stays, spelled {@code WARPSYNC.ALL} on sm_90 (which has no immediate form).
+     */
+    private static void fullWarpSyncs(FunctionBody body, CodegenContext cx, BitSet split) {
+        for (BasicBlock b : body.blocks()) {
+            List<Instr> instrs = b.instrs();
+            for (int i = 0; i < instrs.size(); i++) {
+                Instr in = instrs.get(i);
+                if (!isFullWarpSync(in) || !in.guard().isAlways()) {
+                    continue;
+                }
+                if (split.get(b.id())) {
+                    instrs.set(i, fullWarpSync(cx.sm(), in.line()));
+                } else {
+                    instrs.remove(i--);
+                }
+            }
+        }
+    }
+
+    private static boolean isFullWarpSync(Instr in) {
+        if (!in.op().name().equals("WARPSYNC")) {
+            return false;
+        }
+        if (in.srcs().isEmpty()) {
+            return in.hasMod("ALL");
+        }
+        return in.srcs().size() == 1 && in.srcs().get(0).value() instanceof Imm imm
+                && (imm.bits() & FULL_MASK) == FULL_MASK && !in.srcs().get(0).hasModifiers();
+    }
+
+    /**
+     * {@code WARPSYNC %r} whose mask register only ever holds the full warp ({@code mov.u32 %r, -1}) takes the
+     * immediate, so that the insertion step can drop or keep it knowing the mask; the MOV goes when nothing else
+     * reads the register.
+     */
+    static void foldFullMasks(FunctionBody body) {
+        Map<Reg, List<Instr>> defs = new java.util.HashMap<>();
+        Map<Reg, Integer> uses = new java.util.HashMap<>();
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                for (Reg d : in.dsts()) {
+                    if (d.virtual()) {
+                        defs.computeIfAbsent(d.whole(), k -> new ArrayList<>()).add(in);
+                    }
+                }
+                for (Reg r : in.usedRegs()) {
+                    if (r.virtual()) {
+                        uses.merge(r.whole(), 1, Integer::sum);
+                    }
+                }
+            }
+        }
+        Map<Reg, Integer> folded = new java.util.HashMap<>();
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                if (!in.op().name().equals("WARPSYNC") || in.srcs().size() != 1
+                        || !(in.srcs().get(0).value() instanceof Reg r) || !r.virtual() || r.isPart()
+                        || in.srcs().get(0).hasModifiers()) {
+                    continue;
+                }
+                List<Instr> ds = defs.getOrDefault(r, List.of());
+                if (ds.isEmpty() || !ds.stream().allMatch(Reconvergence::movesFullMask)) {
+                    continue;
+                }
+                in.srcs().set(0, Src.of(new Imm(FULL_MASK)));
+                folded.merge(r, 1, Integer::sum);
+            }
+        }
+        for (Map.Entry<Reg, Integer> e : folded.entrySet()) {
+            if (e.getValue().equals(uses.get(e.getKey()))) {
+                Set<Instr> dead = Collections.newSetFromMap(new IdentityHashMap<>());
+                dead.addAll(defs.get(e.getKey()));
+                for (BasicBlock b : body.blocks()) {
+                    b.instrs().removeIf(dead::contains);
+                }
+            }
+        }
+    }
+
+    private static boolean movesFullMask(Instr in) {
+        return in.op().name().equals("MOV") && in.guard().isAlways() && in.dsts().size() == 1
+                && in.srcs().size() == 1 && in.srcs().get(0).value() instanceof Imm imm
+                && (imm.bits() & FULL_MASK) == FULL_MASK && !in.srcs().get(0).hasModifiers();
     }
 
     private static Instr fullWarpSync(int sm, int line) {
