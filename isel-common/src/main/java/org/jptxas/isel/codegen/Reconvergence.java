@@ -105,7 +105,7 @@ public final class Reconvergence {
             if (join < 0 || join == pdom.exit() || onlyExits(body.block(join))) {
                 continue;
             }
-            if (containsCtaBarrier(body, inside)) {
+            if (containsBarrier(body, inside, cx.sm())) {
                 unjoined.add(join);
                 continue;
             }
@@ -139,7 +139,7 @@ public final class Reconvergence {
             split.or(Divergence.region(cfg, join, -1));
         }
         fullWarpSyncs(body, cx, split);
-        warpSyncs(body, cx, divergentBlocks);
+        warpSyncs(body, cx, split);
         place(body, cx, placed, n);
     }
 
@@ -230,10 +230,11 @@ public final class Reconvergence {
         return b.instrs().size() == 1 && b.instrs().get(0).op().name().equals("EXIT") && b.instrs().get(0).guard().isAlways();
     }
 
-    private static boolean containsCtaBarrier(FunctionBody body, BitSet blocks) {
+    /** A CTA barrier in the region; from sm_90 on also a warp-synchronous instruction (ptxas then uses WARPSYNC). */
+    private static boolean containsBarrier(FunctionBody body, BitSet blocks, int sm) {
         for (int b = blocks.nextSetBit(0); b >= 0; b = blocks.nextSetBit(b + 1)) {
             for (Instr in : body.block(b).instrs()) {
-                if (isCtaBarrier(in)) {
+                if (isCtaBarrier(in) || sm >= 90 && isWarpSynchronous(in)) {
                     return true;
                 }
             }
@@ -256,9 +257,9 @@ public final class Reconvergence {
         };
     }
 
-    private static void warpSyncs(FunctionBody body, CodegenContext cx, BitSet divergentBlocks) {
+    private static void warpSyncs(FunctionBody body, CodegenContext cx, BitSet split) {
         for (BasicBlock b : body.blocks()) {
-            boolean divergentHere = divergentBlocks.get(b.id());
+            boolean divergentHere = split.get(b.id());
             List<Instr> instrs = b.instrs();
             for (int i = 0; i < instrs.size(); i++) {
                 Instr in = instrs.get(i);
