@@ -37,6 +37,8 @@ final class CodegenRatioReport {
     static final List<String> ARCHES = List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90");
     static final double GOAL_INSTRUCTIONS = 1.5;
     static final double GOAL_REGISTERS = 1.3;
+    /** Issue 8: the stall cycles along each kernel within 10 % of ptxas's. */
+    static final double GOAL_STALLS = 1.1;
 
     /** One (input, SM) pair: both sides' stats, or why ours is missing. */
     record Row(String input, String arch, CubinStats ours, CubinStats ptxas, String problem) {
@@ -51,6 +53,16 @@ final class CodegenRatioReport {
 
         double instructionRatio() {
             return (double) ours.instructions() / ptxas.instructions();
+        }
+
+        /** Stall cycles summed along the code (the control words' stall counts), ours over ptxas's. */
+        double stallRatio() {
+            return (double) Math.max(ours.stallCycles(), 1) / Math.max(ptxas.stallCycles(), 1);
+        }
+
+        /** The static issue-cycle estimate ({@link StaticCycles}), ours over ptxas's. */
+        double cycleRatio() {
+            return (double) Math.max(ours.cycles(), 1) / Math.max(ptxas.cycles(), 1);
         }
 
         double registerRatio() {
@@ -128,16 +140,33 @@ final class CodegenRatioReport {
         rows.sort(Comparator.comparing(Row::input).thenComparing(Row::arch));
         StringBuilder sb = new StringBuilder();
         sb.append("== ").append(title).append(" ==\n");
-        sb.append(String.format(Locale.ROOT, "%-40s %-6s %7s %7s %6s %5s %5s %6s  %s%n", "input", "sm", "instr",
-                "ptxas", "ratio", "regs", "ptxas", "ratio", "note"));
+        sb.append(String.format(Locale.ROOT, "%-40s %-6s %7s %7s %6s %5s %5s %6s %7s %7s %6s %7s %7s %6s %4s  %s%n",
+                "input", "sm", "instr", "ptxas", "ratio", "regs", "ptxas", "ratio", "stalls", "ptxas", "ratio", "cycles",
+                "ptxas", "ratio", "hzd", "note"));
         Map<String, List<Double>> instr = new TreeMap<>();
+        Map<String, List<Double>> stalls = new TreeMap<>();
+        Map<String, List<Double>> cycles = new TreeMap<>();
+        Map<String, long[]> stallSums = new TreeMap<>();
+        int hazards = 0;
         Map<String, List<Double>> regs = new TreeMap<>();
         Map<String, Integer> problems = new TreeMap<>();
         for (Row r : rows) {
             if (r.compared()) {
-                sb.append(String.format(Locale.ROOT, "%-40s %-6s %7d %7d %6.2f %5d %5d %6.2f%n", clip(r.input()), r.arch(),
-                        r.ours().instructions(), r.ptxas().instructions(), r.instructionRatio(), r.ours().registers(),
-                        r.ptxas().registers(), r.registerRatio()));
+                sb.append(String.format(Locale.ROOT, "%-40s %-6s %7d %7d %6.2f %5d %5d %6.2f %7d %7d %6.2f %7d %7d %6.2f %4d%n",
+                        clip(r.input()), r.arch(), r.ours().instructions(), r.ptxas().instructions(), r.instructionRatio(),
+                        r.ours().registers(), r.ptxas().registers(), r.registerRatio(), r.ours().stallCycles(),
+                        r.ptxas().stallCycles(), r.stallRatio(), r.ours().cycles(), r.ptxas().cycles(), r.cycleRatio(),
+                        r.ours().hazards()));
+                hazards += Math.max(0, r.ours().hazards());
+                for (String key : List.of(r.arch(), "all")) {
+                    stalls.computeIfAbsent(key, a -> new ArrayList<>()).add(r.stallRatio());
+                    cycles.computeIfAbsent(key, a -> new ArrayList<>()).add(r.cycleRatio());
+                    long[] sum = stallSums.computeIfAbsent(key, a -> new long[4]);
+                    sum[0] += r.ours().stallCycles();
+                    sum[1] += r.ptxas().stallCycles();
+                    sum[2] += r.ours().cycles();
+                    sum[3] += r.ptxas().cycles();
+                }
                 instr.computeIfAbsent(r.arch(), a -> new ArrayList<>()).add(r.instructionRatio());
                 regs.computeIfAbsent(r.arch(), a -> new ArrayList<>()).add(r.registerRatio());
                 instr.computeIfAbsent("all", a -> new ArrayList<>()).add(r.instructionRatio());
@@ -158,6 +187,24 @@ final class CodegenRatioReport {
                     instr.get(key).size(), gi, gi <= GOAL_INSTRUCTIONS ? "(goal)" : "(over)", gr,
                     gr <= GOAL_REGISTERS ? "(goal)" : "(over)"));
         }
+        sb.append("-- stall cycles along the code (sum of control-word stalls; goal: within ").append(
+                Math.round((GOAL_STALLS - 1) * 100)).append(" % of ptxas -O3)\n");
+        for (String key : stalls.keySet()) {
+            long[] sum = stallSums.get(key);
+            double total = (double) sum[0] / Math.max(sum[1], 1);
+            double gs = geomean(stalls.get(key));
+            sb.append(String.format(Locale.ROOT, "%-6s stalls jptxas %7d ptxas %7d  total %.3fx  geomean %.3fx %s%n", key,
+                    sum[0], sum[1], total, gs, gs <= GOAL_STALLS ? "(goal)" : "(over)"));
+        }
+        sb.append("-- static issue-cycle estimate (stalls plus scoreboard waits at the model's expected latencies, "
+                + "each instruction once)\n");
+        for (String key : cycles.keySet()) {
+            long[] sum = stallSums.get(key);
+            double gc = geomean(cycles.get(key));
+            sb.append(String.format(Locale.ROOT, "%-6s cycles jptxas %7d ptxas %7d  total %.3fx  geomean %.3fx %s%n", key,
+                    sum[2], sum[3], (double) sum[2] / Math.max(sum[3], 1), gc, gc <= GOAL_STALLS ? "(goal)" : "(over)"));
+        }
+        sb.append("-- hazards in jptxas's cubins (static checker): ").append(hazards).append('\n');
         long compared = rows.stream().filter(Row::compared).count();
         sb.append("-- ").append(compared).append(" of ").append(rows.size()).append(" pairs compared");
         if (instr.isEmpty()) {

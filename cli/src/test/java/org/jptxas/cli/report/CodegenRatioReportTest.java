@@ -40,6 +40,9 @@ class CodegenRatioReportTest {
         CodegenRatioReport.write("codegen-ratios-suite.txt", text);
         assertTrue(rows.stream().allMatch(r -> r.ptxas() != null && r.ptxas().instructions() > 0),
                 "ptxas's cubin of some suite kernel gave no instruction count:\n" + text);
+        // Issue 8's gate: the static hazard checker finds nothing in any suite cubin jptxas produces.
+        assertTrue(rows.stream().filter(CodegenRatioReport.Row::compared).allMatch(r -> r.ours().hazards() == 0),
+                "hazards in jptxas's suite cubins (column hzd):\n" + text);
     }
 
     @Test

@@ -60,6 +60,8 @@ public final class FunctionCodegen {
             observer.afterPass(p.name(), f);
         }
         Reconvergence simt = Reconvergence.analyze(f, cx);
+        pipeline.control().beforeAllocation(f, cx);
+        observer.afterPass("schedule", f);
         RegisterAllocator.Result ra = pipeline.allocator().allocate(f, cx);
         if (GlobalDescriptor.applies(cx.sm()) && !GlobalDescriptor.install(f)) {
             throw new CompilationException(Diagnostic.error(cx.sourceName(), f.line(), "Function '" + f.name()
@@ -69,7 +71,7 @@ public final class FunctionCodegen {
         simt.insert(f, cx);
         observer.afterPass("reconvergence", f);
         List<CodeLine> body = pipeline.emitter().emit(f, cx);
-        body = pipeline.control().apply(body, cx.target());
+        body = pipeline.control().apply(body, cx);
         List<CodeLine> code = FunctionLayout.withEnd(body, cx.sm());
         for (int i = body.size(); i < code.size(); i++) {
             code.set(i, code.get(i).withControl(FunctionLayout.PADDING_CONTROL));

@@ -3,20 +3,29 @@ package org.jptxas.scheduler.codegen;
 import java.util.ArrayList;
 import java.util.List;
 import org.jptxas.isel.codegen.CodeLine;
+import org.jptxas.isel.codegen.CodegenContext;
 import org.jptxas.isel.codegen.ControlPass;
 import org.jptxas.isel.sass.Control;
+import org.jptxas.isel.sass.SassAssembler;
+import org.jptxas.isel.sass.SassIsa;
+import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.target.Target;
 import org.jptxas.scheduler.control.ControlWord;
 import org.jptxas.scheduler.control.ControlWordGenerator;
 import org.jptxas.scheduler.latency.LatencyModel;
+import org.jptxas.scheduler.model.ControlFlow;
+import org.jptxas.scheduler.model.SimpleInstr;
 import org.jptxas.scheduler.sass.ControlAgreement;
 import org.jptxas.scheduler.sass.SassLine;
 
 /**
- * Control bits from the target's latency model: the SASS text is read back into scheduler instructions
- * ({@link org.jptxas.scheduler.sass.SassText}), the control flow comes from the labels, and
- * {@link ControlWordGenerator} places stalls, scoreboards and waits. Keeps the order. Operand reuse is left off:
- * the reuse flags are part of the instruction text ({@code .reuse}), which the emitter owns.
+ * The scheduler in the code generator, with the target's latency model. From -O1 on: the Ori of each block is
+ * reordered before register allocation in ReduceReg mode ({@link PreRaScheduler}) and the allocated SASS of each
+ * block in ILP mode ({@link PostRaScheduler}); at -O0 the order stays as generated. Then, always,
+ * {@link ControlWordGenerator} places stalls, yields, scoreboards and waits, and {@link ReuseFlags} the operand-reuse
+ * flags (written into the text as {@code .reuse}, where the encoding tables have the form). The static hazard checker
+ * then verifies the words and {@link ControlRepair} lengthens stalls or adds waits where it objects.
+ * {@link #apply(List, Target)} (no compilation context) keeps the order.
  */
 public final class LatencyControlPass implements ControlPass {
     private final LatencyModel model;
@@ -32,19 +41,75 @@ public final class LatencyControlPass implements ControlPass {
     }
 
     @Override
+    public void beforeAllocation(OriFunction function, CodegenContext cx) {
+        if (cx.options().optLevel() > 0) {
+            new PreRaScheduler(model).run(function, cx.maxRegisters());
+        }
+    }
+
+    @Override
+    public List<CodeLine> apply(List<CodeLine> code, CodegenContext cx) {
+        List<CodeLine> ordered = cx.options().optLevel() > 0 ? new PostRaScheduler(model, cx.sm()).schedule(code) : code;
+        return apply(ordered, cx.target());
+    }
+
+    @Override
     public List<CodeLine> apply(List<CodeLine> code, Target target) {
+        SassView view = new SassView(model, target.sm());
         List<SassLine> lines = new ArrayList<>(code.size());
+        List<SimpleInstr> instrs = new ArrayList<>(code.size());
+        List<String> texts = new ArrayList<>(code.size());
         for (int i = 0; i < code.size(); i++) {
             CodeLine c = code.get(i);
             lines.add(new SassLine("", i * 16, c.text(), 0, 0, c.label()));
+            instrs.add(view.forControl(c, i));
+            texts.add(c.text());
         }
-        ControlAgreement.Decoded d = ControlAgreement.decode(lines, model, target.sm());
-        List<ControlWord> words = new ControlWordGenerator(model).generate(d.instrs(), d.flow());
+        ControlFlow flow = ControlAgreement.controlFlow(lines);
+        List<ControlWord> words = ControlRepair.repair(model, instrs,
+                new ControlWordGenerator(model).generate(instrs, flow), flow);
+        boolean[] blockStart = new boolean[code.size()];
+        for (int i = 0; i < code.size(); i++) {
+            blockStart[i] = code.get(i).label() != null || flow.isJoin(i);
+        }
+        int[] reuse = ReuseFlags.masks(texts, instrs, words, blockStart, model);
+        SassAssembler asm = new SassAssembler(SassIsa.forSm(target.name().startsWith("sm_") ? target.name() : "sm_" + target.sm()));
         List<CodeLine> out = new ArrayList<>(code.size());
         for (int i = 0; i < code.size(); i++) {
             ControlWord w = words.get(i);
-            out.add(code.get(i).withControl(new Control(w.stall(), w.yield(), w.writeSb(), w.readSb(), w.waitMask())));
+            Control control = new Control(w.stall(), w.yield(), w.writeSb(), w.readSb(), w.waitMask());
+            out.add(withReuse(code.get(i), reuse[i], control, asm, i));
         }
         return out;
+    }
+
+    /**
+     * The line with the largest subset of the reuse flags {@code mask} the encoding tables can express (a flag is a
+     * hint: leaving it off is always correct).
+     */
+    private static CodeLine withReuse(CodeLine line, int mask, Control control, SassAssembler asm, int index) {
+        for (int m = mask; m != 0; m = nextSubset(m, mask)) {
+            String text = ReuseFlags.withReuse(line.text(), m);
+            String assembly = ReuseFlags.withReuse(line.assembly(), m);
+            try {
+                asm.assemble(assembly, control, index * 16L, name -> 0);
+            } catch (SassAssembler.AssemblyException | IllegalArgumentException e) {
+                continue;
+            }
+            return new CodeLine(line.label(), text, assembly, control, line.symbol(), line.ptxLine());
+        }
+        return line.withControl(control);
+    }
+
+    /** Subsets of {@code full} by decreasing number of flags (then decreasing value); 0 after the last. */
+    private static int nextSubset(int m, int full) {
+        for (int bits = Integer.bitCount(m); bits > 0; bits--) {
+            for (int s = (bits == Integer.bitCount(m) ? m - 1 : full); s > 0; s--) {
+                if ((s & ~full) == 0 && Integer.bitCount(s) == bits) {
+                    return s;
+                }
+            }
+        }
+        return 0;
     }
 }

@@ -56,6 +56,8 @@ public final class ControlWordGenerator {
         private final int guardGroup = model.readerGroup(LatencyModel.GUARD);
         private final int branchGroup = model.readerGroup(LatencyModel.BRANCH);
         private final long[] time;
+        /** Padding: no operands and no pipe (NOP, never-executed instructions). */
+        private final boolean[] padding;
 
         Run(List<? extends SchedInstr> code, ControlFlow flow) {
             this.code = code;
@@ -69,6 +71,12 @@ public final class ControlWordGenerator {
                 cls[i] = model.opClass(code.get(i).latencyClass());
             }
             time = new long[n];
+            padding = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                SchedInstr in = code.get(i);
+                padding[i] = in.defs().isEmpty() && in.uses().isEmpty() && in.guard() == null
+                        && model.pipeName(cls[i].pipe()).equals("none") && !in.has(SchedFlag.CALL);
+            }
             firstConsumer = new int[n];
             firstOverwrite = new int[n];
             jumpSource = new boolean[n];
@@ -245,12 +253,18 @@ public final class ControlWordGenerator {
                         }
                     }
                 }
+                if (c.drainsWrites()) {
+                    depIssue = Math.max(depIssue, drainTime(st));
+                }
                 for (int k = 0; k < model.scoreboards(); k++) {
                     if ((waitMask >> k & 1) != 0 && st.sbCount[k] > 0) {
                         minIssue = Math.max(minIssue, st.sbSet[k] + model.scoreboardSetup());
                     }
                 }
                 long issue = Math.max(minIssue, depIssue);
+                if (i > 0 && !padding[i] && padding[i - 1]) {
+                    issue = spreadOverPadding(i, issue, stall);
+                }
                 if (i > 0) {
                     long s = Math.min(model.maxStall(), issue - time[i - 1]);
                     stall[i - 1] = (int) s;
@@ -296,11 +310,15 @@ public final class ControlWordGenerator {
             if (n > 0) {
                 stall[n - 1] = Math.max(1, cls[n - 1].minStall());
             }
+            int tail = n;
+            while (tail > 0 && code.get(tail - 1).has(SchedFlag.NOP)) {
+                tail--;
+            }
             List<ControlWord> out = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
                 SchedInstr in = code.get(i);
-                if (in.has(SchedFlag.NOP)) {
-                    stall[i] = 0;
+                if (i >= tail) {
+                    stall[i] = 0; // the end-of-function self-branch and the NOPs after it never wait
                 }
                 boolean yield = stall[i] > 0 && stall[i] <= cls[i].yieldMaxStall()
                         && !(stall[i] == 2 && latencyBound[i] && !cls[i].variable());
@@ -308,6 +326,54 @@ public final class ControlWordGenerator {
                 out.add(new ControlWord(stall[i], yield, wr[i], rd[i], wait[i], reuse));
             }
             return out;
+        }
+
+        /**
+         * Instruction {@code i} follows padding (NOPs, never-executed instructions) that ptxas placed because one stall
+         * count could not cover the wait: like ptxas, front-load the wait on the last real instruction and the padding,
+         * at most {@link LatencyModel#paddingStall()} cycles each (the maximum stall when even that cannot cover it).
+         * Padding has no operands, so its issue cycles can move freely. Returns {@code i}'s issue cycle.
+         */
+        private long spreadOverPadding(int i, long issue, int[] stall) {
+            int a = i - 1;
+            while (a >= 0 && padding[a]) {
+                a--;
+            }
+            if (a < 0) {
+                return issue;
+            }
+            for (int m = a + 1; m <= i; m++) {
+                if (flow.isJoin(m)) {
+                    return issue;
+                }
+            }
+            int k = i - a;
+            long gap = Math.min(Math.max(issue - time[a], k), (long) model.maxStall() * k);
+            int cap = gap > (long) model.paddingStall() * k ? model.maxStall() : model.paddingStall();
+            for (int m = a; m < i - 1; m++) {
+                int s = (int) Math.min(cap, gap - (i - 1 - m));
+                stall[m] = s;
+                time[m + 1] = time[m] + s;
+                gap -= s;
+            }
+            return time[i - 1] + gap;
+        }
+
+        /** The first cycle at which every outstanding fixed-latency write is complete for a draining instruction. */
+        private long drainTime(IssueState st) {
+            long t = 0;
+            for (RegFile file : RegFile.values()) {
+                int f = file.ordinal();
+                for (int reg = 0; reg < st.writerClass[f].length; reg++) {
+                    if (st.writerClass[f][reg] >= 0 && st.writeTime[f][reg] != IssueState.NEVER) {
+                        int d = model.drain(model.classById(st.writerClass[f][reg]), file);
+                        if (d >= 0) {
+                            t = Math.max(t, st.writeTime[f][reg] + d);
+                        }
+                    }
+                }
+            }
+            return t;
         }
 
         private boolean isControl(SchedInstr in) {

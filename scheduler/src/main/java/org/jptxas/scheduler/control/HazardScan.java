@@ -104,10 +104,14 @@ public final class HazardScan {
             for (RegRange r : in.defs()) {
                 for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
                     int f = r.file().ordinal();
-                    if (st.writeSb[f][reg] != 0) {
+                    if (st.writeSb[f][reg] != 0 && !st.boundElapsed(f, reg, t, model)
+                            && !(c.variable() && st.writePipe[f][reg] == c.pipe() && inOrderPipe[c.pipe()])) {
                         out.add(new Hazard(i, st.writer[f][reg], HazardKind.WAW, name(r.file(), reg) + " still being written"));
                     }
-                    if (st.readSb[f][reg] != 0) {
+                    int lateReader = st.reader[f][reg];
+                    boolean queuedBehind = lateReader >= 0 && c.variable() && inOrderPipe[c.pipe()]
+                            && cls[lateReader].pipe() == c.pipe(); // an in-order pipe reads before it writes back
+                    if (st.readSb[f][reg] != 0 && !queuedBehind) {
                         out.add(new Hazard(i, st.reader[f][reg], HazardKind.WAR, name(r.file(), reg) + " may still be read"));
                     }
                 }
@@ -128,8 +132,13 @@ public final class HazardScan {
                     st.writer[f][reg] = i;
                     st.writerClass[f][reg] = c.variable() ? -1 : c.id();
                     st.writeTime[f][reg] = t;
-                    st.writeSb[f][reg] = !c.variable() ? 0 : wsb >= 0 ? 1 << wsb : IssueState.NO_SCOREBOARD;
+                    boolean predicate = r.file() == RegFile.P || r.file() == RegFile.UP;
+                    // A memory instruction's predicate result is known once its sources are read: ptxas covers it
+                    // with the read scoreboard.
+                    int cover = wsb >= 0 ? 1 << wsb : predicate && rsbOf(cw) >= 0 ? 1 << rsbOf(cw) : IssueState.NO_SCOREBOARD;
+                    st.writeSb[f][reg] = !c.variable() ? 0 : cover;
                     st.writePipe[f][reg] = c.variable() ? c.pipe() : -1;
+                    st.varClass[f][reg] = c.variable() ? c.id() : -1;
                     st.wideLow[f][reg] = r.file() == RegFile.R && r.count() == 2 && reg == r.first() && !c.variable();
                     st.readSb[f][reg] = 0;
                 }
@@ -157,6 +166,10 @@ public final class HazardScan {
         return out;
     }
 
+    private static int rsbOf(ControlWord cw) {
+        return cw.readSb() < 6 ? cw.readSb() : -1;
+    }
+
     /** Cycles after issue at which {@code reader} reads the high register of {@code r} (a 64-bit R source). */
     private int lateHigh(OpClass reader, RegRange r) {
         return r.file() == RegFile.R && r.count() == 2 ? model.highHalfReadLate(reader) : 0;
@@ -173,6 +186,9 @@ public final class HazardScan {
                 continue;
             }
             int sb = st.writeSb[f][reg];
+            if (sb != 0 && st.boundElapsed(f, reg, t, model)) {
+                continue;
+            }
             if ((sb & IssueState.NO_SCOREBOARD) != 0) {
                 out.add(new Hazard(i, w, HazardKind.RAW_SCOREBOARD,
                         name(r.file(), reg) + " read " + (t - st.writeTime[f][reg])

@@ -31,6 +31,8 @@ public final class IssueState {
     final int[] sbPipe = new int[8];
     /** Per register: pipe of a pending variable-latency write (for in-order completion), -1 otherwise. */
     final int[][] writePipe = new int[RegFile.values().length][];
+    /** Per register: class of a pending variable-latency write (for its latency bound), -1 otherwise. */
+    final int[][] varClass = new int[RegFile.values().length][];
     /** Per register: written as the low half of a 64-bit result by a class that writes it early. */
     final boolean[][] wideLow = new boolean[RegFile.values().length][];
     final long[] pipeFree;
@@ -46,6 +48,7 @@ public final class IssueState {
             readSb[k] = new int[f.size()];
             reader[k] = filled(f.size(), -1);
             writePipe[k] = filled(f.size(), -1);
+            varClass[k] = filled(f.size(), -1);
             wideLow[k] = new boolean[f.size()];
         }
         Arrays.fill(sbPipe, -1);
@@ -72,6 +75,7 @@ public final class IssueState {
             s.readSb[k] = readSb[k].clone();
             s.reader[k] = reader[k].clone();
             s.writePipe[k] = writePipe[k].clone();
+            s.varClass[k] = varClass[k].clone();
             s.wideLow[k] = wideLow[k].clone();
         }
         System.arraycopy(sbPipe, 0, s.sbPipe, 0, 8);
@@ -123,6 +127,9 @@ public final class IssueState {
                 if (o.writeSb[k][r] != 0) {
                     writeSb[k][r] |= o.writeSb[k][r];
                     writer[k][r] = o.writer[k][r];
+                    varClass[k][r] = o.varClass[k][r];
+                    writePipe[k][r] = o.writePipe[k][r];
+                    writeTime[k][r] = Math.max(writeTime[k][r], o.writeTime[k][r]); // the later write is the stricter
                 }
                 if (o.readSb[k][r] != 0) {
                     readSb[k][r] |= o.readSb[k][r];
@@ -170,6 +177,19 @@ public final class IssueState {
             }
         }
         clearWaited(mask);
+    }
+
+    /**
+     * Whether the pending variable-latency write of register {@code r} in file {@code f} is complete at cycle
+     * {@code t} by its class's latency bound (ptxas relies on it instead of a scoreboard far enough away).
+     */
+    boolean boundElapsed(int f, int r, long t, LatencyModel model) {
+        int vc = varClass[f][r];
+        if (vc < 0 || writeTime[f][r] == NEVER) {
+            return false;
+        }
+        int bound = model.classById(vc).maxLatency();
+        return bound > 0 && t - writeTime[f][r] >= bound;
     }
 
     /** Scoreboards in {@code mask} are waited for: their producers are complete. */

@@ -20,6 +20,11 @@ public final class LatencyModel {
     public static final String GUARD = "guard";
     /** Reader group used for any register read by a branch. */
     public static final String BRANCH = "branch";
+    /**
+     * Latency column read by a class that {@linkplain OpClass#drainsWrites() drains writes}: cycles from a write until
+     * such an instruction may issue. Not a reader group (a missing entry means no constraint, not {@code *}).
+     */
+    public static final String DRAIN = "drain";
 
     private static final Map<String, LatencyModel> BY_TABLE = new ConcurrentHashMap<>();
 
@@ -31,6 +36,8 @@ public final class LatencyModel {
     private final List<String> pipes = new ArrayList<>();
     /** raw[file][writer][readerGroup]; -1 where the table gives none (variable producers). */
     private final int[][][] raw;
+    /** drain[file][writer]: cycles until a draining instruction may issue after the write; -1: no constraint. */
+    private final int[][] drain;
     /** Per class and reader group: cycles until the low register of a 64-bit result is readable (-1: as the whole). */
     private final int[][] lowHalfRaw;
     /** Per class: cycles after issue at which the high register of a 64-bit source is read. */
@@ -53,7 +60,7 @@ public final class LatencyModel {
         }
         for (LatencyTableData.LatencyClassEntry c : table.classes()) {
             OpClass oc = new OpClass(classes.size(), c.name(), pipes.indexOf(c.pipe()), readerGroups.indexOf(c.reader()),
-                    c.variable(), c.readsLate(), c.war(), c.waw(), c.minStall(), c.yieldMaxStall(), c.issueCycles(), c.issueGap(),
+                    c.variable(), c.readsLate(), c.drainsWrites(), c.maxLatency(), c.war(), c.waw(), c.minStall(), c.yieldMaxStall(), c.issueCycles(), c.issueGap(),
                     c.scoreboardOrder().stream().mapToInt(Integer::intValue).toArray());
             classes.add(oc);
             byName.put(c.name(), oc);
@@ -68,6 +75,13 @@ public final class LatencyModel {
                 for (int g = 0; g < readerGroups.size(); g++) {
                     raw[f.ordinal()][oc.id()][g] = row == null ? -1 : row.getOrDefault(readerGroups.get(g), dflt);
                 }
+            }
+        }
+        drain = new int[files.length][classes.size()];
+        for (LatencyTableData.LatencyClassEntry c : table.classes()) {
+            for (RegFile f : files) {
+                Map<String, Integer> row = c.latency().get(f.tableKey());
+                drain[f.ordinal()][byName.get(c.name()).id()] = row == null ? -1 : row.getOrDefault(DRAIN, -1);
             }
         }
         lowHalfRaw = new int[classes.size()][readerGroups.size()];
@@ -117,6 +131,11 @@ public final class LatencyModel {
 
     public int maxStall() {
         return table.maxStall();
+    }
+
+    /** Largest stall per instruction ptxas uses when it spreads a long wait over padding instructions. */
+    public int paddingStall() {
+        return table.paddingStall();
     }
 
     public int scoreboardSetup() {
@@ -204,6 +223,14 @@ public final class LatencyModel {
         int whole = rawOrDefault(writer, RegFile.R, readerGroup);
         int low = lowHalfRaw[writer.id()][readerGroup];
         return low < 0 ? whole : Math.min(low, whole);
+    }
+
+    /**
+     * Cycles after a write of {@code file} by {@code writer} before an instruction that drains writes (CALL, BSYNC)
+     * may issue; -1 when the table sets no such constraint.
+     */
+    public int drain(OpClass writer, RegFile file) {
+        return writer.variable() ? -1 : drain[file.ordinal()][writer.id()];
     }
 
     /** Cycles after issue at which {@code reader} reads the high register of a 64-bit R source (0: at issue). */

@@ -19,6 +19,9 @@ import org.jptxas.scheduler.model.SchedInstr;
  * cycle its producers and its pipe allow, and release its successors. Stateless between calls; thread-safe.
  */
 public final class ListScheduler {
+    /** How close to the GPR budget (registers) ReduceReg starts preferring instructions that free registers. */
+    static final int PRESSURE_MARGIN = 8;
+    private static final boolean DEBUG = System.getenv("SCHED_DEBUG") != null;
     private final LatencyModel model;
 
     public ListScheduler(LatencyModel model) {
@@ -71,6 +74,8 @@ public final class ListScheduler {
         private boolean hotColdActive = true;
         private int horizon;
         private int readyTargets;
+        /** Ready nodes still in {@link #waiting}: their earliest cycle has not come. */
+        private int stalled;
 
         Run(DepGraph g, SchedOptions opt) {
             this.g = g;
@@ -125,15 +130,31 @@ public final class ListScheduler {
             int last = 0;
             for (int k = 0; k < n; k++) {
                 promoteWaiting();
+                if (stalled == ready.size() && stalled > 0) {
+                    // Nothing can issue now: move to the cycle the first waiting node becomes ready, so the choice is
+                    // made among nodes that issue then rather than by priority among nodes that all stall.
+                    cycle = Math.max(cycle, earliest[waiting.peek()]);
+                    promoteWaiting();
+                }
                 if (ready.isEmpty()) {
                     throw new IllegalStateException("cycle in dependency graph");
                 }
                 int best = select();
+                if (DEBUG) {
+                    StringBuilder sb = new StringBuilder("cycle " + cycle + " pick " + best + ":");
+                    for (int nd : ready.nodes()) {
+                        sb.append(" [").append(nd).append(" p=").append(Integer.toBinaryString(ready.priority[nd])).append(" e=")
+                                .append(earliest[nd]).append(" h=").append(ready.height[nd]).append(" pipe=").append(pipeFree[g.opClass(nd).pipe()]).append("]");
+                    }
+                    System.out.println(sb);
+                }
                 ready.remove(best);
                 if (barrierTarget[best]) {
                     readyTargets--;
                 }
-                waiting.remove(best);
+                if (!stallFreeNow(best) && waiting.remove(best)) {
+                    stalled--;
+                }
                 int issue = Math.max(cycle, Math.max(earliest[best], pipeFree[g.opClass(best).pipe()]));
                 order[k] = best;
                 commit(best, issue);
@@ -190,8 +211,14 @@ public final class ListScheduler {
             }
             if (earliest[i] > cycle) {
                 waiting.add(i);
+                stalled++;
             }
             horizon = Math.max(horizon, earliest[i] + g.height(i));
+        }
+
+        /** Whether {@code i} left the waiting queue already (its earliest cycle has come). */
+        private boolean stallFreeNow(int i) {
+            return earliest[i] <= cycle;
         }
 
         private void promoteWaiting() {
@@ -204,6 +231,7 @@ public final class ListScheduler {
             while (!waiting.isEmpty() && earliest[waiting.peek()] <= cycle) {
                 int i = waiting.poll();
                 if (!scheduled[i]) {
+                    stalled--;
                     ready.rekey(i, () -> ready.priority[i] = priority(i));
                 }
             }
@@ -226,7 +254,10 @@ public final class ListScheduler {
                 case DYN_BATCH -> model.pipeName(c.pipe()).equals("mma");
                 default -> hotColdActive && model.isHot(c);
             };
-            boolean pressure = opt.mode() == SchedMode.REDUCE_REG && ready.gprDelta[i] < 0;
+            // Pressure relief outranks latency only near the budget (the seed's overflow check); below it ReduceReg
+            // schedules for latency like ILP, so loads still start early.
+            boolean pressure = opt.mode() == SchedMode.REDUCE_REG && ready.gprDelta[i] < 0
+                    && live + PRESSURE_MARGIN > opt.effectiveBudget();
             return Priority.pack(false, false, hot, pressure, true, stallFree, critical, barrierTarget[i]);
         }
 

@@ -26,7 +26,7 @@ public final class SassText {
     private static final Pattern REG = Pattern.compile("(?<![\\w.])(UR|UP|R|P|B)(\\d+|Z|T)((?:\\.(?:64|128|reuse|H0|H1|B0|B1|B2|B3|X4|F32|U32|H0_H0|H1_H1))*)");
     private static final Set<String> NO_DEST = Set.of("STG", "STS", "ST", "STL", "RED", "BRA", "EXIT", "BAR", "BSYNC",
             "CALL", "RET", "NOP", "MEMBAR", "WARPSYNC", "DEPBAR", "ERRBAR", "CCTL", "YIELD", "KILL", "JMP", "JMX", "BRX",
-            "STSM", "SUST", "SURED", "REDG", "LDGDEPBAR", "ARRIVES", "NANOSLEEP", "FENCE", "CCTLL", "BREAK", "BPT", "RTT");
+            "STSM", "SUST", "SURED", "REDG", "LDGSTS", "LDGDEPBAR", "ARRIVES", "NANOSLEEP", "FENCE", "CCTLL", "BREAK", "BPT", "RTT");
     private static final Set<String> PAIR_DEST = Set.of("SHFL", "ATOM", "ATOMG", "ATOMS", "VOTE", "MATCH");
 
     private final LatencyModel model;
@@ -234,7 +234,9 @@ public final class SassText {
             case "F2F", "F2I", "I2F", "F2FP", "I2I":
                 return conversionWidth(m, mods, dest);
             case "HMMA", "IMMA", "DMMA", "BMMA":
-                return 2;
+                return mmaWidth(m, mods, dest, srcIndex);
+            case "RET", "CALL":
+                return 2; // a 64-bit return or target address
             default:
                 break;
         }
@@ -245,6 +247,29 @@ public final class SassText {
             return width;
         }
         return 1;
+    }
+
+    /**
+     * Registers per operand of a warp-level matrix multiply, by shape: m16n8k16 (HMMA.16816, IMMA.16832) has a
+     * 4-register A and a 2-register B; m16n8k8/k4 (HMMA.1688, HMMA.1684, IMMA.16816) a 2-register A and one B
+     * register; the accumulator is 4 registers for 32-bit results of an m16 shape, else 2. Volta's 884 steps and
+     * DMMA.884 use pairs.
+     */
+    private static int mmaWidth(String m, Set<String> mods, boolean dest, int srcIndex) {
+        boolean m16 = mods.contains("16816") || mods.contains("1688") || mods.contains("1684") || mods.contains("16832")
+                || mods.contains("16864");
+        if (!m16) {
+            return 2;
+        }
+        boolean bigK = m.equals("HMMA") ? mods.contains("16816") : mods.contains("16832") || mods.contains("16864");
+        if (dest || srcIndex == 2) {
+            boolean wideAcc = mods.contains("F32") || m.equals("IMMA") || m.equals("BMMA");
+            return wideAcc ? 4 : 2;
+        }
+        if (srcIndex == 0) {
+            return bigK ? 4 : 2;
+        }
+        return bigK ? 2 : 1;
     }
 
     private static int conversionWidth(String m, Set<String> mods, boolean dest) {

@@ -19,6 +19,9 @@ import java.util.Set;
  * @param maxStall         largest stall count the control word holds (15)
  * @param scoreboardSetup  cycles between a variable-latency instruction's issue and the earliest instruction that can
  *                         wait on its scoreboard
+ * @param paddingStall     largest stall ptxas puts on each instruction of a run that ends in padding (NOP or a
+ *                         never-executed {@code @!UPT UIADD3}) before a consumer: it front-loads the wait there,
+ *                         because one stall count cannot cover the gap
  * @param pipes            functional-unit pipes
  * @param classes          latency classes
  * @param opcodes          rules mapping a SASS mnemonic (plus modifiers) to a latency class
@@ -31,6 +34,7 @@ public record LatencyTableData(
         int scoreboards,
         int maxStall,
         int scoreboardSetup,
+        int paddingStall,
         List<Pipe> pipes,
         List<LatencyClassEntry> classes,
         List<OpcodeRule> opcodes,
@@ -84,6 +88,11 @@ public record LatencyTableData(
      * @param war             cycles a later writer of a register this class reads must stay behind it
      * @param waw             cycles a later writer of a register this class writes must stay behind it
      * @param readsLate       reads its sources after issue (stores, atomics): a later overwrite needs a read scoreboard
+     * @param drainsWrites    issues only once every outstanding fixed-latency register write is complete, as read by
+     *                        reader group {@code drain} (ptxas does this before CALL and BSYNC: the code after them
+     *                        may read any register); a writer class without a {@code drain} column imposes nothing
+     * @param maxLatency      for a variable class, cycles after issue by which ptxas counts on the result being written:
+     *                        a consumer at least that far away needs no scoreboard (ptxas then sets none); 0 = no bound
      * @param minStall        smallest stall count ptxas gives this class (e.g. 5 on branches)
      * @param yieldMaxStall   largest stall count with which ptxas still sets bit 109 on this class
      * @param issueCycles     cycles this class keeps its pipe busy, when longer than the pipe's issue interval (0 = the
@@ -100,6 +109,8 @@ public record LatencyTableData(
             int war,
             int waw,
             boolean readsLate,
+            boolean drainsWrites,
+            int maxLatency,
             int minStall,
             int yieldMaxStall,
             int issueCycles,

@@ -59,7 +59,7 @@ public final class LatencyTables {
     static LatencyTableData overlay(LatencyTableData parent, LatencyTableData child) {
         return new LatencyTableData(child.sm(), child.extendsTable(), child.targets(),
                 child.source().isEmpty() ? parent.source() : child.source(),
-                child.scoreboards(), child.maxStall(), child.scoreboardSetup(),
+                child.scoreboards(), child.maxStall(), child.scoreboardSetup(), child.paddingStall(),
                 merge(parent.pipes(), child.pipes(), LatencyTableData.Pipe::name),
                 merge(parent.classes(), child.classes(), LatencyTableData.LatencyClassEntry::name),
                 merge(parent.opcodes(), child.opcodes(), LatencyTableData.OpcodeRule::key),
@@ -82,6 +82,7 @@ public final class LatencyTables {
         readers.add("*");
         readers.add("guard");
         readers.add("branch");
+        readers.add("drain"); // the column read by classes that drain writes (CALL, BSYNC)
         Set<String> classes = new HashSet<>();
         for (int i = 0; i < t.classes().size(); i++) {
             LatencyTableData.LatencyClassEntry c = t.classes().get(i);

@@ -1,0 +1,81 @@
+package org.jptxas.scheduler.codegen;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jptxas.scheduler.control.ControlWord;
+import org.jptxas.scheduler.hazard.Hazard;
+import org.jptxas.scheduler.hazard.HazardChecker;
+import org.jptxas.scheduler.hazard.HazardKind;
+import org.jptxas.scheduler.latency.LatencyModel;
+import org.jptxas.scheduler.model.ControlFlow;
+import org.jptxas.scheduler.model.SchedInstr;
+
+/**
+ * The code generator's last line of defence: the static {@link HazardChecker} verifies the generated control words,
+ * and each hazard it reports is repaired conservatively — a read too soon after a fixed-latency producer lengthens
+ * the stall of the instructions issuing just before it (on the fall-through and on every branch into it), a read of
+ * a variable-latency result without its scoreboard gets the wait. Repeats until the checker is satisfied (or gives
+ * up after a few rounds, leaving what is left for the checker's users to see).
+ */
+final class ControlRepair {
+    private static final int ROUNDS = 8;
+    private static final Pattern CYCLES = Pattern.compile("read (\\d+) cycles after its producer, needs (\\d+)");
+
+    private ControlRepair() {}
+
+    static List<ControlWord> repair(LatencyModel model, List<? extends SchedInstr> code, List<ControlWord> words,
+                                    ControlFlow flow) {
+        HazardChecker checker = new HazardChecker(model);
+        List<ControlWord> out = new ArrayList<>(words);
+        for (int round = 0; round < ROUNDS; round++) {
+            boolean changed = false;
+            for (Hazard h : checker.check(code, out, flow)) {
+                if (h.isError()) {
+                    changed |= fix(h, out, flow);
+                }
+            }
+            if (!changed) {
+                break;
+            }
+        }
+        return out;
+    }
+
+    private static boolean fix(Hazard h, List<ControlWord> words, ControlFlow flow) {
+        int i = h.index();
+        if (h.kind() == HazardKind.RAW_SCOREBOARD && h.producer() >= 0) {
+            int sb = words.get(h.producer()).writeSb();
+            if (sb != ControlWord.NONE && (words.get(i).waitMask() >> sb & 1) == 0) {
+                ControlWord w = words.get(i);
+                words.set(i, new ControlWord(w.stall(), w.yield(), w.writeSb(), w.readSb(), w.waitMask() | 1 << sb, w.reuse()));
+                return true;
+            }
+            return false;
+        }
+        int deficit = 1;
+        Matcher m = CYCLES.matcher(h.detail());
+        if (m.find()) {
+            deficit = Math.max(1, Integer.parseInt(m.group(2)) - Integer.parseInt(m.group(1)));
+        }
+        boolean changed = false;
+        if (i > 0 && flow.fallsInto(i)) {
+            changed |= lengthen(words, i - 1, deficit);
+        }
+        for (int p : flow.jumpPredecessors(i)) {
+            changed |= lengthen(words, p, deficit);
+        }
+        return changed;
+    }
+
+    private static boolean lengthen(List<ControlWord> words, int at, int cycles) {
+        ControlWord w = words.get(at);
+        int stall = Math.min(15, w.stall() + cycles);
+        if (stall == w.stall()) {
+            return false;
+        }
+        words.set(at, new ControlWord(stall, w.yield(), w.writeSb(), w.readSb(), w.waitMask(), w.reuse()));
+        return true;
+    }
+}

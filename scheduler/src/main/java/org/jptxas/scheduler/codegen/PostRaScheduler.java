@@ -1,0 +1,66 @@
+package org.jptxas.scheduler.codegen;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jptxas.isel.codegen.CodeLine;
+import org.jptxas.scheduler.latency.LatencyModel;
+import org.jptxas.scheduler.list.ListScheduler;
+import org.jptxas.scheduler.list.SchedOptions;
+import org.jptxas.scheduler.model.SimpleInstr;
+
+/**
+ * Post-allocation scheduling: each block of the allocated SASS (from a label, or from the instruction after a
+ * branch, exit, return or call, to the next) is reordered by the list scheduler in ILP mode. Dependences are on
+ * physical registers, so the allocator's reuse of a register orders its reader before the next writer (WAR) and the
+ * writers among themselves (WAW). A block keeps its label on whichever instruction now comes first.
+ */
+final class PostRaScheduler {
+    private final SassView view;
+    private final ListScheduler scheduler;
+
+    PostRaScheduler(LatencyModel model, int sm) {
+        this.view = new SassView(model, sm);
+        this.scheduler = new ListScheduler(model);
+    }
+
+    List<CodeLine> schedule(List<CodeLine> code) {
+        List<CodeLine> out = new ArrayList<>(code.size());
+        int start = 0;
+        for (int i = 0; i <= code.size(); i++) {
+            boolean boundary = i == code.size() || i > start && (code.get(i).label() != null || endsBlock(code.get(i - 1)));
+            if (boundary && i > start) {
+                out.addAll(scheduleBlock(code.subList(start, i)));
+                start = i;
+            }
+        }
+        return out;
+    }
+
+    private List<CodeLine> scheduleBlock(List<CodeLine> block) {
+        if (block.size() < 3) {
+            return block;
+        }
+        List<SimpleInstr> instrs = new ArrayList<>(block.size());
+        for (int i = 0; i < block.size(); i++) {
+            instrs.add(view.forMotion(block.get(i), i));
+        }
+        int[] order = scheduler.schedule(instrs, SchedOptions.ilp()).order();
+        String label = block.get(0).label();
+        List<CodeLine> out = new ArrayList<>(block.size());
+        for (int k = 0; k < order.length; k++) {
+            CodeLine line = block.get(order[k]);
+            if (order[k] == 0 && k != 0) {
+                line = line.withLabel(null);
+            }
+            out.add(k == 0 && order[0] != 0 ? line.withLabel(label) : line);
+        }
+        return out;
+    }
+
+    private static boolean endsBlock(CodeLine line) {
+        return switch (line.mnemonic()) {
+            case "BRA", "BRX", "JMP", "JMX", "EXIT", "RET", "CALL" -> true;
+            default -> false;
+        };
+    }
+}

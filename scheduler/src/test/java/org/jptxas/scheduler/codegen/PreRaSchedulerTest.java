@@ -1,0 +1,93 @@
+package org.jptxas.scheduler.codegen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.jptxas.ori.ir.Addr;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.CBank;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Guard;
+import org.jptxas.ori.ir.Imm;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.Operand;
+import org.jptxas.ori.ir.OriFunction;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.opcode.OriOpcodes;
+import org.jptxas.scheduler.latency.LatencyModel;
+import org.junit.jupiter.api.Test;
+
+class PreRaSchedulerTest {
+    private static final LatencyModel SM80 = LatencyModel.forTarget("sm_80").orElseThrow();
+
+    static Instr op(String name, List<String> mods, List<Reg> dsts, Operand... srcs) {
+        List<Src> s = new ArrayList<>();
+        Arrays.stream(srcs).forEach(o -> s.add(Src.of(o)));
+        return new Instr(OriOpcodes.get().byName(name).orElseThrow(), mods, dsts, s, Guard.ALWAYS, 0);
+    }
+
+    private static List<String> names(BasicBlock b) {
+        List<String> out = new ArrayList<>();
+        b.instrs().forEach(i -> out.add(i.toString()));
+        return out;
+    }
+
+    /** Two address computations, two loads, a use: both loads start before either result is needed. */
+    private static OriFunction twoLoads(FunctionBody body, String between) {
+        BasicBlock b = body.addBlock(null);
+        Reg i = body.newVirtual(RegFile.R, 1);
+        Reg four = body.newVirtual(RegFile.R, 1);
+        Reg xa = body.newVirtual(RegFile.R, 2);
+        Reg ya = body.newVirtual(RegFile.R, 2);
+        Reg x = body.newVirtual(RegFile.R, 1);
+        Reg y = body.newVirtual(RegFile.R, 1);
+        Reg r = body.newVirtual(RegFile.R, 1);
+        b.instrs().add(op("MOV", List.of(), List.of(i), CBank.of(0, 0x160)));
+        b.instrs().add(op("MOV", List.of(), List.of(four), Imm.ofInt(4)));
+        b.instrs().add(op("IMAD_WIDE", List.of("U32"), List.of(xa), i, four, CBank.of(0, 0x168)));
+        b.instrs().add(op("LDG", List.of("E"), List.of(x), Addr.of(xa, 0)));
+        if (between != null) {
+            b.instrs().add(op(between, List.of("SYNC", "DEFER_BLOCKING"), List.of(), Imm.ofInt(0)));
+        }
+        Reg four2 = body.newVirtual(RegFile.R, 1);
+        b.instrs().add(op("MOV", List.of(), List.of(four2), Imm.ofInt(4)));
+        b.instrs().add(op("IMAD_WIDE", List.of("U32"), List.of(ya), i, four2, CBank.of(0, 0x170)));
+        b.instrs().add(op("LDG", List.of("E"), List.of(y), Addr.of(ya, 0)));
+        b.instrs().add(op("FADD", List.of(), List.of(r), x, y));
+        b.instrs().add(op("STG", List.of("E"), List.of(), Addr.of(ya, 0), r));
+        b.instrs().add(op("EXIT", List.of(), List.of()));
+        return new OriFunction("k", true, 1, body);
+    }
+
+    @Test
+    void independentLoadsIssueBeforeTheFirstIsConsumed() {
+        FunctionBody body = new FunctionBody();
+        OriFunction f = twoLoads(body, null);
+        new PreRaScheduler(SM80).run(f, 255);
+        List<String> order = names(body.blocks().get(0));
+        System.out.println(order);
+        int secondAddress = order.indexOf(order.stream().filter(s -> s.contains("0x170")).findFirst().orElseThrow());
+        int firstLoad = order.indexOf(order.stream().filter(s -> s.startsWith("LDG")).findFirst().orElseThrow());
+        assertTrue(secondAddress < firstLoad, () -> "both addresses first: " + order);
+        assertEquals("EXIT", order.get(order.size() - 1));
+        assertTrue(order.indexOf(order.stream().filter(s -> s.startsWith("STG")).findFirst().orElseThrow())
+                > order.indexOf(order.stream().filter(s -> s.startsWith("FADD")).findFirst().orElseThrow()));
+    }
+
+    @Test
+    void nothingCrossesABarrier() {
+        FunctionBody body = new FunctionBody();
+        OriFunction f = twoLoads(body, "BAR");
+        List<String> before = names(body.blocks().get(0));
+        new PreRaScheduler(SM80).run(f, 255);
+        List<String> order = names(body.blocks().get(0));
+        int bar = before.indexOf(before.stream().filter(s -> s.startsWith("BAR")).findFirst().orElseThrow());
+        assertEquals(before.subList(0, bar).stream().sorted().toList(), order.subList(0, bar).stream().sorted().toList());
+        assertEquals(before.get(bar), order.get(bar));
+    }
+}
