@@ -5,7 +5,7 @@ import java.util.List;
 
 /** A straight-line run of instructions; only the last may branch. Its id is its index in the function's layout. */
 public final class BasicBlock {
-    private final int id;
+    private int id;
     private final String label;
     private final List<Instr> instrs = new ArrayList<>();
 
@@ -16,6 +16,11 @@ public final class BasicBlock {
 
     public int id() {
         return id;
+    }
+
+    /** Moves the block to another layout position (only {@link FunctionBody#insertBlock}). */
+    void renumber(int newId) {
+        this.id = newId;
     }
 
     /** The PTX label this block started at, or null. */

@@ -20,6 +20,33 @@ public final class FunctionBody {
         return b;
     }
 
+    /**
+     * Inserts an empty block at layout position {@code at}: the blocks from {@code at} on move one place down and
+     * every branch target is renumbered, so control flow is unchanged (the block before falls through into the new one).
+     */
+    public BasicBlock insertBlock(int at, String label) {
+        if (at < 0 || at > blocks.size()) {
+            throw new IndexOutOfBoundsException("block position " + at + " of " + blocks.size());
+        }
+        BasicBlock inserted = new BasicBlock(at, label);
+        blocks.add(at, inserted);
+        for (int i = at + 1; i < blocks.size(); i++) {
+            blocks.get(i).renumber(i);
+        }
+        for (BasicBlock b : blocks) {
+            for (Instr in : b.instrs()) {
+                List<Src> srcs = in.srcs();
+                for (int i = 0; i < srcs.size(); i++) {
+                    Src s = srcs.get(i);
+                    if (s.value() instanceof BlockLabel l && l.block() >= at) {
+                        srcs.set(i, new Src(new BlockLabel(l.block() + 1), s.neg(), s.abs(), s.not()));
+                    }
+                }
+            }
+        }
+        return inserted;
+    }
+
     public List<BasicBlock> blocks() {
         return Collections.unmodifiableList(blocks);
     }

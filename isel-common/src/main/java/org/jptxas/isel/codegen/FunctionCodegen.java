@@ -96,6 +96,7 @@ public final class FunctionCodegen {
             p.run(f, cx);
             observer.afterPass(p.name(), f);
         }
+        Reconvergence simt = Reconvergence.analyze(f, cx);
         pipeline.control().beforeAllocation(f, cx);
         observer.afterPass("schedule", f);
         RegisterAllocator.Result ra = CallFrames.afterAllocation(f, pipeline.allocator().allocate(f, cx));
@@ -104,6 +105,8 @@ public final class FunctionCodegen {
                     + "' uses every uniform register: none is left for the global memory descriptor"));
         }
         observer.afterPass("regalloc", f);
+        simt.insert(f, cx);
+        observer.afterPass("reconvergence", f);
         List<CodeLine> body = pipeline.emitter().emit(f, cx);
         body = pipeline.control().apply(body, cx);
         return new Generated(body, ra);

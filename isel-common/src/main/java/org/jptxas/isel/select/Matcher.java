@@ -153,7 +153,7 @@ public final class Matcher {
         if (o instanceof BlockLabel) {
             return OperandKind.LABEL;
         }
-        if (o instanceof SpecialReg) {
+        if (o instanceof SpecialReg || o instanceof org.jptxas.ori.ir.BarrierReg) {
             return OperandKind.SPECIAL;
         }
         throw new IllegalArgumentException("operand " + o);

@@ -281,6 +281,9 @@ public final class SassTextPrinter {
         if (v instanceof SpecialReg sr) {
             return List.of(new Spelling(sr.name()));
         }
+        if (v instanceof org.jptxas.ori.ir.BarrierReg b) {
+            return List.of(new Spelling(b.toString()));
+        }
         if (v instanceof BlockLabel bl) {
             return List.of(new Spelling("`(" + blockLabels.apply(bl.block()) + ")"));
         }

@@ -22,6 +22,7 @@ public final class KernelSuite {
         all.addAll(MemoryKernels.all());
         all.addAll(ArithmeticKernels.all());
         all.addAll(WarpKernels.all());
+        all.addAll(DivergenceKernels.all());
         return List.copyOf(all);
     }
 
