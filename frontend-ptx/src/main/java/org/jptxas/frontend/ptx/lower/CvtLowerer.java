@@ -27,7 +27,7 @@ import org.jptxas.ori.ir.Src;
 public final class CvtLowerer implements InstructionLowerer {
     @Override
     public Set<String> opcodes() {
-        return Set.of("cvt");
+        return Set.of("cvt", "cvt.pack");
     }
 
     @Override
