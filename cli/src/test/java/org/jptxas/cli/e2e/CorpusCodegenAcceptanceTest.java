@@ -43,9 +43,15 @@ class CorpusCodegenAcceptanceTest {
             + "|cp\\.async|cp\\.reduce\\.async|tcgen05|tensormap|tex|tld4|txq|suld|sust|sured|suq|istypep)"
             + "(?:\\.[^']*)?)' not yet supported");
 
+    private static final String FORMS = "forms: no SASS form yet for ";
+    private static final String NEGATIVE_OFFSET = "forms: LD's negative offset from a 32-bit address register is"
+            + " encoded as a 24-bit unsigned one";
+
     /**
      * Failures that belong to another helper's area, each with its reason. Keys are a corpus path (relative to the
      * corpus folder; every SM) or {@code path@sm_XX} (that SM only). Entries that compile now are reported as stale.
+     * {@code calls}: true calls with NVIDIA's ABI; {@code forms} (issue 4): SASS forms the learned tables lack, found
+     * by the encoder after ISel (the lowering's Ori is right; ptxas emits the same instruction).
      */
     static final Map<String, String> KNOWN_FAILURES = Map.ofEntries(
             Map.entry("ptx/zluda/assertfail.ptx", "calls: extern call to __assertfail needs NVIDIA's call ABI"),
@@ -53,7 +59,39 @@ class CorpusCodegenAcceptanceTest {
             Map.entry("ptx/gpuocelot/functions__indirectCall.ptx", "calls: indirect call through a function address"),
             Map.entry("ptx/ptx90parser_samples/hello.ptx", "calls: extern call to vprintf needs NVIDIA's call ABI"),
             Map.entry("ptx/llvm_misc/Kenun99_Smartian-GPU__kernel.ptx",
-                    "calls: extern call to malloc needs NVIDIA's call ABI"));
+                    "calls: extern call to malloc needs NVIDIA's call ABI"),
+            Map.entry("ptx/cudarc/custom_kernels.ptx", FORMS + "FSETP.LTU.AND with an f32 immediate"),
+            Map.entry("ptx/cudarc/sin.ptx", FORMS + "FSETP.LEU.AND with an f32 immediate"),
+            Map.entry("ptx/rust_cuda_nvvm/path_tracer.ptx", FORMS + "FSETP.LEU.AND with an f32 immediate"),
+            Map.entry("ptx/zluda/vector4.ptx", FORMS + "generic LD.E.128"),
+            Map.entry("ptx/zluda/min_nan_f16.ptx", FORMS + "HMNMX2.NAN"),
+            Map.entry("ptx/gpuocelot/data__matrixMul_kernel.ptx@sm_75", FORMS + "ISETP.LT.U32.AND.EX"),
+            Map.entry("ptx/gpuocelot/data__matrixMul_kernel.ptx@sm_80", FORMS + "ISETP.LT.U32.AND.EX"),
+            Map.entry("ptx/rust_cuda_nvvm/add.ptx@sm_75", FORMS + "ISETP.LT.U32.AND.EX with a constant operand"),
+            Map.entry("ptx/rust_cuda_nvvm/add.ptx@sm_80", FORMS + "ISETP.LT.U32.AND.EX with a constant operand"),
+            Map.entry("ptx/rust_cuda_nvvm/add.ptx@sm_90", FORMS + "ISETP.LT.U32.AND.EX with a uniform operand"),
+            Map.entry("ptx/gpuocelot/rodinia__hotspot.ptx@sm_75", FORMS + "IMAD with a negated constant operand"),
+            Map.entry("ptx/gpuocelot/rodinia__hotspot.ptx@sm_90", FORMS + "IMNMX (VIMNMX) of two registers"),
+            Map.entry("ptx/gpuocelot/sdk2.2__convolutionSeparable_kernel.ptx@sm_90",
+                    FORMS + "IMNMX (VIMNMX) of two registers"),
+            Map.entry("ptx/gpuocelot/sdk2.2__simpleVote_kernel.ptx@sm_75", FORMS + "STG.E.S8"),
+            Map.entry("ptx/zluda/atom_inc.ptx@sm_75", FORMS + "ATOM.E.INC"),
+            Map.entry("ptx/zluda/warp_sz.ptx@sm_75", FORMS + "generic ST.E.U8"),
+            Map.entry("ptx/zluda/fma_f16x2.ptx@sm_80", FORMS + "HFMA2 of four registers"),
+            Map.entry("ptx/zluda/fma_f16x2.ptx@sm_90", FORMS + "HFMA2 of four registers"),
+            Map.entry("ptx/zluda/fma_bf16x2.ptx@sm_90", FORMS + "HFMA2.BF16_V2"),
+            Map.entry("ptx/gpuocelot/parboil__scan_largearray_kernel.ptx@sm_90",
+                    FORMS + "ISETP.LE.U32 of two registers"),
+            Map.entry("ptx/gpuocelot/parboil__tpacf.ptx@sm_90", FORMS + "ISETP.LE.U32 of two registers"),
+            Map.entry("ptx/gpuocelot/sdk2.2__bitonic_kernel.ptx@sm_90", FORMS + "ISETP.LE.U32 of two registers"),
+            Map.entry("ptx/gpuocelot/sdk2.2__radixsort_kernel.ptx@sm_90", FORMS + "ISETP.LE.U32 of two registers"),
+            Map.entry("ptx/librecuda/dynamic_shared_mem__write_float.ptx@sm_80", FORMS + "I2F.S16 of a register"),
+            Map.entry("ptx/librecuda/dynamic_shared_mem__write_float.ptx@sm_86", FORMS + "I2F.S16 of a register"),
+            Map.entry("ptx/librecuda/dynamic_shared_mem__write_float.ptx@sm_89", FORMS + "I2F.S16 of a register"),
+            Map.entry("ptx/librecuda/dynamic_shared_mem__write_float.ptx@sm_90", FORMS + "I2F.S16 of a register"),
+            Map.entry("ptx/gpuocelot/rodinia__hwt.ptx@sm_75", NEGATIVE_OFFSET),
+            Map.entry("ptx/gpuocelot/rodinia__hwt.ptx@sm_90", NEGATIVE_OFFSET),
+            Map.entry("ptx/gpuocelot/rodinia__track_ellipse_kernel.ptx@sm_90", NEGATIVE_OFFSET));
 
     enum Verdict { COMPILED, OUT_OF_SCOPE, FAILED, KNOWN }
 
