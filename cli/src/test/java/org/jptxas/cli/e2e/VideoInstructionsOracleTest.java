@@ -126,16 +126,17 @@ class VideoInstructionsOracleTest {
         boolean aS = signed(mods.get(vset ? 0 : 1));
         boolean bS = signed(mods.get(vset ? 1 : 2));
         long ta = ext(a, aS), tb = ext(b, bS);
-        long t;
+        java.math.BigInteger t;
+        java.math.BigInteger ba = java.math.BigInteger.valueOf(ta), bb = java.math.BigInteger.valueOf(tb);
         switch (op) {
-            case "vadd" -> t = ta + tb;
-            case "vsub" -> t = ta - tb;
-            case "vabsdiff" -> t = Math.abs(ta - tb);
-            case "vmin" -> t = Math.min(ta, tb);
-            case "vmax" -> t = Math.max(ta, tb);
+            case "vadd" -> t = ba.add(bb);
+            case "vsub" -> t = ba.subtract(bb);
+            case "vabsdiff" -> t = ba.subtract(bb).abs();
+            case "vmin" -> t = ba.min(bb);
+            case "vmax" -> t = ba.max(bb);
             case "vshl", "vshr" -> {
-                long n = mods.contains("wrap") ? tb & 31 : Math.min(tb, 32);
-                t = op.equals("vshl") ? ta << n : ta >> n;
+                int n = (int) (mods.contains("wrap") ? tb & 31 : Math.min(tb, 32));
+                t = op.equals("vshl") ? ba.shiftLeft(n) : ba.shiftRight(n);
             }
             default -> {
                 String cmp = mods.get(2);
@@ -147,23 +148,24 @@ class VideoInstructionsOracleTest {
                     case "gt" -> ta > tb;
                     default -> ta >= tb;
                 };
-                t = r ? 1 : 0;
+                t = java.math.BigInteger.valueOf(r ? 1 : 0);
             }
         }
         if (mods.contains("sat") && !vset) {
-            t = dS ? clamp(t, Integer.MIN_VALUE, Integer.MAX_VALUE) : clamp(t, 0, 0xffffffffL);
+            long lo = dS ? Integer.MIN_VALUE : 0, hi = dS ? Integer.MAX_VALUE : 0xffffffffL;
+            t = t.max(java.math.BigInteger.valueOf(lo)).min(java.math.BigInteger.valueOf(hi));
         }
         if (mods.contains("add")) {
-            return (int) (t + c);
+            return t.intValue() + c;
         }
-        long tc = ext(c, dS);
+        java.math.BigInteger tc = java.math.BigInteger.valueOf(ext(c, dS));
         if (mods.contains("min")) {
-            return (int) Math.min(t, tc);
+            return t.min(tc).intValue();
         }
         if (mods.contains("max")) {
-            return (int) Math.max(t, tc);
+            return t.max(tc).intValue();
         }
-        return (int) t;
+        return t.intValue();
     }
 
     static int simd(String op, int lanes, List<String> mods, int a, int b, int c) {
@@ -302,13 +304,22 @@ class VideoInstructionsOracleTest {
                 OracleCubins.Compiled theirs = OracleCubins.ptxas13(ptx, arch);
                 assertTrue(theirs.ok(), theirs.diagnostics());
                 for (String p : run(k, arch, Files.readAllBytes(theirs.cubin().get()), dir.resolve("ptxas-" + arch))) {
-                    problems.add("ptxas " + arch + ": " + p);
+                    if (p.startsWith("fault: unimplemented")) {
+                        // the emulator's decoder does not know every instruction ptxas uses here yet: no oracle run
+                        System.out.println("ptxas " + arch + " cubin not runnable in the emulator: " + p);
+                    } else {
+                        problems.add("ptxas " + arch + ": " + p);
+                    }
                 }
             }
             BackendRegistry registry = BackendRegistry.discover(getClass().getClassLoader());
-            ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(registry, ptx, arch, false, false);
-            for (String p : run(k, arch, ours.cubin(), dir.resolve("jptxas-" + arch))) {
-                problems.add("jptxas " + arch + ": " + p);
+            try {
+                ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(registry, ptx, arch, false, false);
+                for (String p : run(k, arch, ours.cubin(), dir.resolve("jptxas-" + arch))) {
+                    problems.add("jptxas " + arch + ": " + p);
+                }
+            } catch (org.jptxas.ori.diag.CompilationException e) {
+                problems.add("jptxas " + arch + ": " + e.getMessage());
             }
         }
         problems.stream().limit(60).forEach(System.out::println);

@@ -12,8 +12,7 @@ final class ArithmeticKernels {
     static List<KernelCase> all() {
         return List.of(f64Horner(), f64DivSqrt(), f16Ops(), half2Ops(), bf16Ops(), divF32(), intDivRem32(),
                 intDivRem64(), conversions(), transcendental(), bytePerm(), bfeBfi(), bitCount(), dp4a(), funnelShift(),
-                mulhiSad(), minmaxSat(), selectPred(), f32Rounding(), splitmix64(), u64Arith(), sqrtRcp(),
-                DirectedRoundingKernel.directedRounding());
+                mulhiSad(), minmaxSat(), selectPred(), f32Rounding(), splitmix64(), u64Arith(), sqrtRcp());
     }
 
     static KernelCase f64Horner() {

@@ -92,8 +92,34 @@ public final class VideoLowerer implements InstructionLowerer {
         }
         Reg tc = extend(m, c, vset ? false : dSigned);
         Reg lt = negative(m, add(cx, m, t, tc, true));
+        if (op.equals("vshl")) {
+            lt = shiftedLess(m, t, lt, aSigned);
+        }
         Reg r = op2.equals("min") ? select(m, t, tc, lt) : select(m, tc, t, lt);
         m.mov(d, r.component(0));
+    }
+
+    /**
+     * {@code t < c} for a vshl result {@code t}: a shift by 32 can take |t| to 2^63, where the 64-bit difference
+     * {@code t - c} overflows; outside +-2^62 the comparison is decided by t's true sign (never negative for an
+     * unsigned operand, whose top bit then is a magnitude bit).
+     */
+    private static Reg shiftedLess(MathEmitter m, Reg t, Reg lt, boolean signed) {
+        Reg hi = t.component(1);
+        Reg biased = m.r(), inRange = m.p(), flagSmall = m.r(), flagBig = m.r(), flag = m.r(), out = m.p();
+        m.iadd3(biased, hi, signed ? 0x40000000 : 0, RZ);
+        m.isetp("LT.U32", inRange, biased, signed ? 0x80000000 : 0x40000000);
+        m.sel(flagSmall, m.imm(1), RZ, lt);
+        if (signed) {
+            Reg neg = m.p();
+            m.isetp("LT", neg, hi, RZ);
+            m.sel(flagBig, m.imm(1), RZ, neg);
+        } else {
+            m.mov(flagBig, RZ);
+        }
+        m.sel(flag, flagSmall, flagBig, inRange);
+        m.isetp("NE", out, flag, RZ);
+        return out;
     }
 
     /** A 32-bit value as a 64-bit pair, sign- or zero-extended. */
@@ -167,12 +193,9 @@ public final class VideoLowerer implements InstructionLowerer {
             case "ne" -> m.isetp("NE", p, any, RZ);
             case "lt" -> p = neg;
             case "ge" -> m.isetp("GE", p, diff.component(1), RZ);
-            case "le" -> m.isetp("EQ", "OR", p, any, RZ, neg);
-            default -> { // gt: not negative and not zero
-                Reg notNeg = m.p();
-                m.isetp("GE", notNeg, diff.component(1), RZ);
-                m.isetp("NE", "AND", p, any, RZ, notNeg);
-            }
+            // le: tb - ta >= 0; gt: tb - ta < 0
+            case "le" -> m.isetp("GE", p, add(cx, m, tb, ta, true).component(1), RZ);
+            default -> p = negative(m, add(cx, m, tb, ta, true));
         }
         Reg t = m.r2();
         m.sel(t.component(0), m.imm(1), RZ, p);
