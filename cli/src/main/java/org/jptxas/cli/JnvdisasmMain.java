@@ -231,7 +231,8 @@ public final class JnvdisasmMain implements Callable<Integer> {
         for (Section s : cubin.textSections()) {
             width = Math.max(width, measure.render(s.data(), 0, s.functionName(), symbolsIn(cubin, s), 0).width());
         }
-        SassListing listing = new SassListing(isa, hex, control).endLabelsFrom(measure.branchLabels())
+        SassListing listing = new SassListing(isa, hex, control)
+                .endLabelsFrom(measure.branchLabels() + innerEndLabels(cubin))
                 .endLabelOrder(endLabelOrder(cubin));
         NvdisasmDirectives.fileHeader(cubin).forEach(out::println);
         int unknown = 0;
@@ -258,6 +259,20 @@ public final class JnvdisasmMain implements Callable<Integer> {
     }
 
     /**
+     * End labels nvdisasm numbers before the sections' own: one per internal subroutine symbol that ends before its
+     * section does (local symbols come first in the table; one that runs to the section end shares the section's).
+     */
+    private static int innerEndLabels(Cubin cubin) {
+        int n = 0;
+        for (Section s : cubin.textSections()) {
+            for (String end : internalSymbolEnds(cubin, s, "").values()) {
+                n += "".equals(end) ? 0 : 1;
+            }
+        }
+        return n;
+    }
+
+    /**
      * Internal function symbols of {@code s} and the label their {@code .size} ends at: the section's end label when
      * the symbol runs to the section end, else none (its end label is not tracked yet).
      */
@@ -267,6 +282,16 @@ public final class JnvdisasmMain implements Callable<Integer> {
         for (org.jptxas.isel.cubin.Symbol sym : cubin.symbols()) {
             if (sym.shndx() == index && sym.symbolType() == 2 && !sym.name().equals(s.functionName())) {
                 out.put(sym.name(), sym.value() + sym.size() == s.size() ? endLabel : null);
+            }
+        }
+        for (org.jptxas.isel.cubin.Symbol sym : cubin.symbols()) { // one ending where the next begins: that one
+            if (out.containsKey(sym.name()) && out.get(sym.name()) == null) {
+                for (org.jptxas.isel.cubin.Symbol next : cubin.symbols()) {
+                    if (next.shndx() == index && next.symbolType() == 2 && next.value() == sym.value() + sym.size()
+                            && out.containsKey(next.name())) {
+                        out.put(sym.name(), next.name());
+                    }
+                }
             }
         }
         return out;

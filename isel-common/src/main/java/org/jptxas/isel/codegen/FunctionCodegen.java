@@ -45,6 +45,43 @@ public final class FunctionCodegen {
     }
 
     public CompiledFunction compile(OriFunction f, CodegenContext cx) throws CompilationException {
+        Generated g = generate(f, cx);
+        return layoutAndAssemble(f, cx, g.body(), g.allocation(), List.of());
+    }
+
+    /** A function's code before layout: its instructions with control bits, and what allocation produced. */
+    record Generated(List<CodeLine> body, RegisterAllocator.Result allocation) {}
+
+    /**
+     * Compiles {@code owner} with the subroutines ptxas places in its section (true calls, {@link CallFrames}): each
+     * is generated on its own, then they are laid out after the owner under their symbols and assembled together.
+     */
+    public CompiledFunction compileWithSubroutines(OriFunction owner, CodegenContext cx, List<OriFunction> subroutines,
+            java.util.function.Function<OriFunction, CodegenContext> contexts) throws CompilationException {
+        Generated main = generate(owner, cx);
+        List<CodeLine> body = new ArrayList<>(main.body());
+        long frame = main.allocation().frameBytes();
+        int registers = main.allocation().registers();
+        long stores = main.allocation().spillStoreBytes();
+        long loads = main.allocation().spillLoadBytes();
+        List<FunctionFacts.InnerFunction> inner = new ArrayList<>();
+        for (int k = 0; k < subroutines.size(); k++) {
+            OriFunction sub = subroutines.get(k);
+            Generated g = generate(sub, contexts.apply(sub));
+            List<CodeLine> lines = SubroutineLabels.localize(g.body(), sub.name(), k);
+            long offset = (long) body.size() * FunctionLayout.INSTRUCTION_BYTES;
+            inner.add(new FunctionFacts.InnerFunction(sub.name(), offset,
+                    (long) lines.size() * FunctionLayout.INSTRUCTION_BYTES, (int) g.allocation().frameBytes()));
+            body.addAll(lines);
+            registers = Math.max(registers, g.allocation().registers());
+            stores += g.allocation().spillStoreBytes();
+            loads += g.allocation().spillLoadBytes();
+        }
+        RegisterAllocator.Result ra = new RegisterAllocator.Result(registers, frame, stores, loads);
+        return layoutAndAssemble(owner, cx, body, ra, inner);
+    }
+
+    private Generated generate(OriFunction f, CodegenContext cx) throws CompilationException {
         observer.afterPass("lower", f);
         if (cx.options().optLevel() > 0) {
             for (OriPass p : pipeline.optimizations()) {
@@ -59,7 +96,7 @@ public final class FunctionCodegen {
             p.run(f, cx);
             observer.afterPass(p.name(), f);
         }
-        RegisterAllocator.Result ra = pipeline.allocator().allocate(f, cx);
+        RegisterAllocator.Result ra = CallFrames.afterAllocation(f, pipeline.allocator().allocate(f, cx));
         if (GlobalDescriptor.applies(cx.sm()) && !GlobalDescriptor.install(f)) {
             throw new CompilationException(Diagnostic.error(cx.sourceName(), f.line(), "Function '" + f.name()
                     + "' uses every uniform register: none is left for the global memory descriptor"));
@@ -67,20 +104,35 @@ public final class FunctionCodegen {
         observer.afterPass("regalloc", f);
         List<CodeLine> body = pipeline.emitter().emit(f, cx);
         body = pipeline.control().apply(body, cx.target());
-        List<CodeLine> code = FunctionLayout.withEnd(body, cx.sm());
+        return new Generated(body, ra);
+    }
+
+    private CompiledFunction layoutAndAssemble(OriFunction f, CodegenContext cx, List<CodeLine> body,
+            RegisterAllocator.Result ra, List<FunctionFacts.InnerFunction> inner) throws CompilationException {
+        List<CodeLine> code = FunctionLayout.withEnd(CallFrames.finishCalls(body), cx.sm());
         for (int i = body.size(); i < code.size(); i++) {
             code.set(i, code.get(i).withControl(FunctionLayout.PADDING_CONTROL));
         }
-        return assemble(f, cx, code, ra);
+        if (!inner.isEmpty()) { // as ptxas: the last subroutine's symbol runs to the section end (padding included)
+            inner = new ArrayList<>(inner);
+            FunctionFacts.InnerFunction last = inner.get(inner.size() - 1);
+            inner.set(inner.size() - 1, new FunctionFacts.InnerFunction(last.name(), last.offset(),
+                    (long) code.size() * FunctionLayout.INSTRUCTION_BYTES - last.offset(), last.frameSize()));
+        }
+        return assemble(f, cx, code, ra, inner);
     }
 
-    private CompiledFunction assemble(OriFunction f, CodegenContext cx, List<CodeLine> code, RegisterAllocator.Result ra)
-            throws CompilationException {
+    private CompiledFunction assemble(OriFunction f, CodegenContext cx, List<CodeLine> code, RegisterAllocator.Result ra,
+            List<FunctionFacts.InnerFunction> inner) throws CompilationException {
         Map<String, Long> labels = new HashMap<>();
+        labels.put(f.name(), 0L);
         for (int i = 0; i < code.size(); i++) {
             if (code.get(i).label() != null) {
                 labels.put(code.get(i).label(), (long) i * FunctionLayout.INSTRUCTION_BYTES);
             }
+        }
+        if (!inner.isEmpty()) {
+            code = CallFrames.resolveFunctionAddresses(code, labels);
         }
         SassAssembler asm = new SassAssembler(SassIsa.forSm("sm_" + cx.sm()));
         ByteBuffer bytes = ByteBuffer.allocate(code.size() * FunctionLayout.INSTRUCTION_BYTES).order(ByteOrder.LITTLE_ENDIAN);
@@ -92,7 +144,7 @@ public final class FunctionCodegen {
             CodeLine line = code.get(i);
             long address = (long) i * FunctionLayout.INSTRUCTION_BYTES;
             String text = line.assembly();
-            if (line.symbol() != null) {
+            if (line.symbol() != null && !labels.containsKey(line.symbol().name())) {
                 Sym s = line.symbol();
                 relocations.add(new CubinBuilder.CodeRelocation(f.name(), address, relocationType(s), s.name(), s.addend()));
             }
@@ -143,7 +195,7 @@ public final class FunctionCodegen {
         FunctionFacts facts = new FunctionFacts(f.name(), f.entry(), bytes.array(), registers, frame,
                 frame, frame, shared, f.entry() ? params : List.of(), f.entry() ? attrs.paramBytes() : 0, barriers,
                 f.entry() ? exits.stream().mapToInt(Integer::intValue).toArray() : new int[0], OptionalInt.empty(),
-                maxRegCount, List.of(), attrs.callees());
+                maxRegCount, List.of(), attrs.callees(), inner);
         return new CompiledFunction(code, facts, relocations, ra.spillStoreBytes(), ra.spillLoadBytes());
     }
 

@@ -59,11 +59,21 @@ public final class ModuleCodegen {
         FunctionCodegen fc = new FunctionCodegen(pipeline, observer);
         List<CompiledFunction> compiled = new ArrayList<>();
         AddressTable addresses = new AddressTable();
+        java.util.Map<String, List<OriFunction>> subroutines = new java.util.LinkedHashMap<>();
         for (OriFunction f : module.functions()) {
-            if (f.body().blocks().isEmpty()) {
+            String owner = CallFrames.ownerOf(f.name());
+            if (owner != null) {
+                subroutines.computeIfAbsent(owner, o -> new ArrayList<>()).add(f);
+            }
+        }
+        for (OriFunction f : module.functions()) {
+            if (f.body().blocks().isEmpty() || CallFrames.ownerOf(f.name()) != null) {
                 continue;
             }
-            compiled.add(fc.compile(f, new CodegenContext(module, f, target, options, messages, observer, addresses)));
+            CodegenContext cx = new CodegenContext(module, f, target, options, messages, observer, addresses);
+            List<OriFunction> subs = subroutines.get(f.name());
+            compiled.add(subs == null ? fc.compile(f, cx) : fc.compileWithSubroutines(f, cx, subs,
+                    g -> new CodegenContext(module, g, target, options, messages, observer, addresses)));
         }
         CubinBuilder builder = new CubinBuilder(target.sm(), options.relocatable())
                 .options("-arch " + target.name() + " ");

@@ -21,6 +21,9 @@ public final class SassTextListing {
             branchLabels += (int) branchLabelNames(f, 0).values().stream().filter(n -> n.startsWith(".L_x_")).count();
         }
         List<String> symbolOrder = new java.util.ArrayList<>();
+        // local symbols (subroutines inside a function's section) come first in the symbol table
+        // (the last one runs to its section's end and shares the section's end label)
+        functions.forEach(f -> f.facts().inner().forEach(in -> symbolOrder.add(in.name())));
         functions.stream().filter(f -> !f.facts().entry()).forEach(f -> symbolOrder.add(f.facts().name()));
         functions.stream().filter(f -> f.facts().entry()).forEach(f -> symbolOrder.add(f.facts().name()));
         StringBuilder sb = new StringBuilder();
@@ -39,7 +42,15 @@ public final class SassTextListing {
             boolean padding = false;
             for (int i = 0; i < code.size(); i++) {
                 CodeLine l = code.get(i);
-                if (l.label() != null && names.containsKey(l.label()) && i != 0) {
+                var inner = innerAt(f, i);
+                if (inner != null) {
+                    var after = innerAt(f, i, 1);
+                    String end = after != null ? after.name()
+                            : ".L_x_" + (branchLabels + symbolOrder.indexOf(inner.name()));
+                    sb.append("        .type           ").append(inner.name()).append(",@function\n")
+                            .append("        .size           ").append(inner.name()).append(",(").append(end)
+                            .append(" - ").append(inner.name()).append(")\n").append(inner.name()).append(":\n");
+                } else if (l.label() != null && names.containsKey(l.label()) && i != 0) {
                     sb.append(names.get(l.label())).append(":\n");
                 }
                 String text = l.text();
@@ -58,7 +69,9 @@ public final class SassTextListing {
                         .append(" ".repeat(Math.max(0, 18 - guard.length()))).append(guard).append(' ').append(text)
                         .append(padding ? ";" : " ;").append('\n');
             }
-            sb.append(".L_x_").append(branchLabels + symbolOrder.indexOf(f.facts().name())).append(":\n");
+            List<org.jptxas.isel.cubin.FunctionFacts.InnerFunction> inner = f.facts().inner();
+            String endSymbol = inner.isEmpty() ? f.facts().name() : inner.get(inner.size() - 1).name();
+            sb.append(".L_x_").append(branchLabels + symbolOrder.indexOf(endSymbol)).append(":\n");
         }
         return sb.toString();
     }
@@ -77,9 +90,26 @@ public final class SassTextListing {
         for (CodeLine l : code) {
             String t = l.branchTarget();
             if (t != null && address.containsKey(t) && !names.containsKey(t)) {
-                names.put(t, address.get(t) == 0 ? f.facts().name() : ".L_x_" + next++);
+                var inner = innerAt(f, address.get(t));
+                names.put(t, address.get(t) == 0 ? f.facts().name() : inner != null ? inner.name() : ".L_x_" + next++);
             }
         }
         return names;
+    }
+
+    /** The subroutine of {@code f} starting at instruction {@code index}, or null. */
+    private static org.jptxas.isel.cubin.FunctionFacts.InnerFunction innerAt(CompiledFunction f, int index) {
+        return innerAt(f, index, 0);
+    }
+
+    /** The subroutine {@code skip} places after the one starting at instruction {@code index}, or null. */
+    private static org.jptxas.isel.cubin.FunctionFacts.InnerFunction innerAt(CompiledFunction f, int index, int skip) {
+        List<org.jptxas.isel.cubin.FunctionFacts.InnerFunction> inner = f.facts().inner();
+        for (int k = 0; k < inner.size(); k++) {
+            if (inner.get(k).offset() == (long) index * FunctionLayout.INSTRUCTION_BYTES) {
+                return k + skip < inner.size() ? inner.get(k + skip) : null;
+            }
+        }
+        return null;
     }
 }

@@ -60,6 +60,8 @@ final class Insn {
     static final class CallSite {
         final String calleeName;
         CompiledFunction callee;
+        /** An indirect call's function address (then {@code calleeName} is null), else null. */
+        Src target;
         final int[] argOffsets;
         final Src[] argValues;
         final int[] retOffsets;

@@ -146,8 +146,7 @@ final class InstructionCompiler {
                 return Src.imm(32);
             }
             if (s != null && s.kind() == Symbol.Kind.FUNCTION) {
-                long fake = 0x0000_0400_0000_0000L + 16L * (r.name().hashCode() & 0xffffL);
-                return Src.imm(fake); // an opaque code address; indirect calls are not interpreted
+                return Src.imm(functionAddress(r.name())); // an opaque code address, which indirect calls look up
             }
             if (s == null) {
                 Special sp = Special.of(r.name(), r.component()).orElseThrow(() -> fc.error(line(), "undefined name '" + r.name()
@@ -1375,6 +1374,11 @@ final class InstructionCompiler {
         return in;
     }
 
+    /** The opaque address a function's name evaluates to ({@code mov.u64 %rd, f}). */
+    static long functionAddress(String name) {
+        return 0x0000_0400_0000_0000L + 16L * (name.hashCode() & 0xffffL);
+    }
+
     private Insn call() throws ProgramException, Unsupported {
         // call{.uni} [(ret, ...),] func [, (arg, ...)] [, prototype];
         List<Operand> rets = List.of();
@@ -1386,12 +1390,16 @@ final class InstructionCompiler {
             rets = pl.elements();
             i++;
         }
+        Src target = null;
         if (i < ops.size() && ops.get(i) instanceof Expr.SymbolRef r) {
             Symbol s = fc.lookup(r.name());
-            if (s == null || s.kind() != Symbol.Kind.FUNCTION) {
-                throw unsupported(); // indirect call through a register
+            if (s != null && s.kind() == Symbol.Kind.REGISTER) {
+                target = src(r, PtxType.U64); // indirect call: the callee is looked up by address when it runs
+            } else if (s == null || s.kind() != Symbol.Kind.FUNCTION) {
+                throw unsupported();
+            } else {
+                callee = r.name();
             }
-            callee = r.name();
             i++;
         } else {
             throw unsupported();
@@ -1424,6 +1432,7 @@ final class InstructionCompiler {
         }
         Insn in = kind(Insn.Kind.CALL);
         in.call = new Insn.CallSite(callee, argOffsets, argValues, retOffsets, retRegs);
+        in.call.target = target;
         return in;
     }
 

@@ -317,7 +317,11 @@ final class Machine {
 
     private void call(ThreadState t, Insn in) {
         Insn.CallSite cs = in.call;
-        CompiledFunction f = cs.callee;
+        CompiledFunction f = cs.target != null ? program.functionAt(cs.target.get(t)) : cs.callee;
+        if (f == null && cs.target != null) {
+            throw new FaultException(new Fault.InvalidExecution(t.ref(), in.where(),
+                    "indirect call to 0x" + Long.toHexString(cs.target.get(t)) + ", which is no function's address"));
+        }
         if (f == null) {
             if (cs.calleeName.equals("__assertfail")) {
                 throw new FaultException(new Fault.Trap(t.ref(), in.where() + ": device-side assert failed"));

@@ -99,7 +99,7 @@ public final class PtxProgram {
             for (Insn in : f.code) {
                 if (in.call != null) {
                     // An external callee (vprintf, malloc, __assertfail) stays null: the call stops the run by name.
-                    in.call.callee = functions.get(in.call.calleeName);
+                    in.call.callee = in.call.calleeName == null ? null : functions.get(in.call.calleeName);
                 }
             }
         }
@@ -220,5 +220,15 @@ public final class PtxProgram {
             case F64 -> Double.doubleToRawLongBits((double) (long) v);
             default -> v;
         };
+    }
+
+    /** The function whose address ({@link InstructionCompiler#functionAddress}) is {@code address}, or null. */
+    CompiledFunction functionAt(long address) {
+        for (CompiledFunction f : functions.values()) {
+            if (!f.entry && InstructionCompiler.functionAddress(f.name) == address) {
+                return f;
+            }
+        }
+        return null;
     }
 }

@@ -738,10 +738,15 @@ final class SassMachine {
                 t.pc++;
             }
             case "CALL" -> {
-                if (!op.has("REL") || !(o.get(o.size() - 1) instanceof SassOperand.Target target)) {
+                // the caller already put the return address in a register
+                if (op.has("REL") && o.size() == 1 && o.get(0) instanceof Reg r) {
+                    // CALL.REL.NOINC R6 `(f): through a function address (its offset in the section) in R6
+                    t.pc = (int) (Integer.toUnsignedLong(t.r[r.index()]) / 16);
+                } else if (!op.has("REL") || !(o.get(o.size() - 1) instanceof SassOperand.Target target)) {
                     throw unimplemented(op); // calls into other sections, absolute calls
+                } else {
+                    t.pc = (int) (target.address() / 16);
                 }
-                t.pc = (int) (target.address() / 16); // the caller already put the return address in a register
             }
             case "RET" -> {
                 if (!op.has("REL") || !(o.get(0) instanceof Reg r)) {

@@ -12,7 +12,7 @@ final class MemoryKernels {
     static List<KernelCase> all() {
         return List.of(saxpy(), vecAdd(), reduceSum(), reduceAtomic(), scanBlock(), gemmTile(), gemmF64(), stencil1d(),
                 stencil2d(), bitonicSort(), rankSort(), histogram(), atomicCasFmax(), atomicMix(), atomicAddF64(),
-                dynamicShared(), transposeTile(), localArray(), callFunc(), callRecursive(), constantMem(), collatz());
+                dynamicShared(), transposeTile(), localArray(), callFunc(), callRecursive(), callDeepLocal(), callIndirect(), constantMem(), collatz());
     }
 
     static KernelCase saxpy() {
@@ -369,6 +369,52 @@ final class MemoryKernels {
                     for (int i = 0; i < n; i++) {
                         out[2 * i] = fib(in[i] % 12);
                         out[2 * i + 1] = ackermann(in[i] % 3, in[i] % 4);
+                    }
+                });
+    }
+
+    /** The CUDA source's {@code walk}: a local buffer per level, live across the recursive call. */
+    static int walk(int x, int depth) {
+        int[] buf = new int[8];
+        for (int k = 0; k < 8; k++) {
+            buf[k] = x * (2 * k + 1) + depth;
+        }
+        if (depth == 0) {
+            return buf[x & 7];
+        }
+        int r = walk(buf[(x >>> 3) & 7] ^ (x >>> 1), depth - 1);
+        return r + buf[(r + depth) & 7];
+    }
+
+    static KernelCase callDeepLocal() {
+        Gen g = new Gen("call_deep_local");
+        int n = 64;
+        return kernel("call_deep_local").describe("deep recursion with a local array in every frame").grid(1).block(64)
+                .in("in", Elem.U32, Bytes.of(g.bits32(n)))
+                .out("out", Elem.U32, n).s32("n", n)
+                .reference(io -> {
+                    int[] in = io.i32("in"), out = io.i32("out");
+                    for (int i = 0; i < n; i++) {
+                        out[i] = walk(in[i], 8 + (in[i] & 15));
+                    }
+                });
+    }
+
+    static KernelCase callIndirect() {
+        Gen g = new Gen("call_indirect");
+        int n = 64;
+        java.util.List<java.util.function.IntBinaryOperator> ops = java.util.List.of((a, b) -> a + b,
+                (a, b) -> a * b + 1, (a, b) -> (a ^ b) >>> 1, (a, b) -> (a << 3) - b);
+        return kernel("call_indirect").describe("calls through a table of function addresses").grid(1).block(64)
+                .in("in", Elem.U32, Bytes.of(g.bits32(n))).out("out", Elem.U32, n).s32("n", n)
+                .reference(io -> {
+                    int[] in = io.i32("in"), out = io.i32("out");
+                    for (int i = 0; i < n; i++) {
+                        int acc = in[i];
+                        for (int k = 0; k < 3; k++) {
+                            acc = ops.get((in[i] >>> (2 * k)) & 3).applyAsInt(acc, in[i] + k);
+                        }
+                        out[i] = acc;
                     }
                 });
     }

@@ -21,8 +21,9 @@ import org.jptxas.ori.ir.Sym;
  * are the target ({@link Sym.Kind#FUNCTION}) followed by the argument {@code .param} registers, in PTX order.
  *
  * <p>The pseudo form exists only between lowering and {@link ModuleInliner}, which replaces every such call by the
- * callee's body (arguments and results become register copies, {@code ret} a branch to the continuation). Indirect
- * calls (through a register and a prototype) are not supported yet.
+ * callee's body (arguments and results become register copies, {@code ret} a branch to the continuation). An
+ * indirect call (through a register and a prototype) has the 64-bit function address as its first source and stays
+ * a true call ({@link CallSequences}).
  */
 @AutoService(InstructionLowerer.class)
 public final class CallLowerer implements InstructionLowerer {
@@ -40,17 +41,22 @@ public final class CallLowerer implements InstructionLowerer {
         Operand.ParenList results = null;
         Operand.ParenList args = null;
         String target = null;
+        Src indirect = null;
         for (Operand o : ops) {
             if (o instanceof Operand.ParenList list) {
-                if (target == null) {
+                if (target == null && indirect == null) {
                     results = list;
                 } else if (args == null) {
                     args = list;
                 }
-            } else if (target == null) {
+            } else if (target == null && indirect == null) {
                 if (o instanceof Expr.SymbolRef ref
                         && cx.resolved().symbolOf(ref).orElse(null) instanceof Symbol.Function fn) {
                     target = fn.name();
+                } else if (o instanceof Expr.SymbolRef ref
+                        && cx.resolved().symbolOf(ref).orElse(null) instanceof Symbol.Variable v
+                        && v.space() == StateSpace.REG) {
+                    indirect = Src.of(SyncOperands.register(cx, o, PtxType.B64)); // through a function address
                 } else {
                     throw cx.unsupported("indirect call");
                 }
@@ -59,7 +65,7 @@ public final class CallLowerer implements InstructionLowerer {
                 continue;
             }
         }
-        if (target == null) {
+        if (target == null && indirect == null) {
             throw cx.unsupported("call without a target");
         }
         List<Reg> dsts = new ArrayList<>();
@@ -69,7 +75,7 @@ public final class CallLowerer implements InstructionLowerer {
             }
         }
         List<Src> srcs = new ArrayList<>();
-        srcs.add(Src.of(new Sym(target, Sym.Kind.FUNCTION)));
+        srcs.add(indirect != null ? indirect : Src.of(new Sym(target, Sym.Kind.FUNCTION)));
         if (args != null) {
             for (Operand a : args.elements()) {
                 srcs.addAll(wideParamArgument(cx, a).orElse(List.of(value(cx, a, false))));

@@ -560,9 +560,11 @@ final class FunctionLowerer implements LoweringContext {
                 return special(sp, r.component(), constantOk);
             }
             if (sym instanceof Symbol.Function fn) {
-                // A function's address needs the function in the cubin, but device functions are inlined and
-                // dropped until true calls exist: say so instead of failing at relocation time.
-                throw unsupportedRuntime("address of function '" + fn.name() + "' (indirect calls)");
+                // A function's address: its offset in the section code generation places it in (an
+                // address-taken function stays a function, see ModuleInliner/CallSequences).
+                Reg a = pair(Src.of(new Sym(fn.name(), Sym.Kind.FUNCTION, Sym.Part.LO32, 0)),
+                        Src.of(new Sym(fn.name(), Sym.Kind.FUNCTION, Sym.Part.HI32, 0)));
+                return type != null && type.sizeBytes() == 8 ? a : a.component(0);
             }
             throw unsupportedRuntime("operand " + r.name());
         }

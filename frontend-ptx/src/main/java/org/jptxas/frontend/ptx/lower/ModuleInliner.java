@@ -41,8 +41,10 @@ import org.jptxas.ori.opcode.OriOpcodes;
  * around the whole expansion. Layout: the caller's block up to the call, the callee's blocks in their order, then
  * the rest of the caller's block, so fall-through edges need no new branches.
  *
- * <p>Calls to recursive functions (a cycle in the call graph) and to functions without a body cannot be inlined;
- * they are reported by name as not yet supported (true calls with NVIDIA's ABI are later work).
+ * <p>Calls to recursive functions (on a cycle of the call graph) stay true calls: each caller that reaches such a
+ * function gets its own copy {@code $caller$callee} after it, as ptxas lays them out in the caller's section, and
+ * {@link CallSequences} puts the calling convention's register copies around every call. Calls to functions without
+ * a body are reported by name as not yet supported.
  */
 public final class ModuleInliner {
     private final String fileName;
@@ -51,6 +53,8 @@ public final class ModuleInliner {
     private final Map<String, OriFunction> done = new HashMap<>();
     private final Set<String> inProgress = new HashSet<>();
     private final OriOpcodes opcodes = OriOpcodes.get();
+    /** Functions on a cycle of the call graph: their calls stay true calls. */
+    private final Set<String> recursive;
 
     private ModuleInliner(OriModule module) {
         this.fileName = module.sourceName();
@@ -58,6 +62,7 @@ public final class ModuleInliner {
         for (OriFunction f : module.functions()) {
             byName.put(f.name(), f);
         }
+        this.recursive = CallGraph.of(module).recursive();
     }
 
     /**
@@ -69,7 +74,7 @@ public final class ModuleInliner {
         List<OriFunction> out = new ArrayList<>();
         for (OriFunction f : module.functions()) {
             if (f.entry()) {
-                out.add(inliner.inlined(f));
+                inliner.withSubroutines(inliner.inlined(f), out);
             }
         }
         return new OriModule(module.sourceName(), module.target(), out, module.globals());
@@ -80,9 +85,49 @@ public final class ModuleInliner {
         ModuleInliner inliner = new ModuleInliner(module);
         List<OriFunction> out = new ArrayList<>();
         for (OriFunction f : module.functions()) {
-            out.add(inliner.inlined(f));
+            if (!f.body().blocks().isEmpty()) {
+                inliner.withSubroutines(inliner.inlined(f), out);
+            }
         }
         return new OriModule(module.sourceName(), module.target(), out, module.globals());
+    }
+
+    /**
+     * Adds {@code f} to {@code out} followed by its subroutines: a copy {@code $f$g} of every recursive function
+     * {@code g} it reaches through true calls (ptxas places them in {@code f}'s section under those local names),
+     * with every call renamed to the copies and the calling convention's copies in place ({@link CallSequences}).
+     */
+    private void withSubroutines(OriFunction f, List<OriFunction> out) throws CompilationException {
+        List<String> reached = new ArrayList<>();
+        java.util.ArrayDeque<OriFunction> work = new java.util.ArrayDeque<>(List.of(f));
+        while (!work.isEmpty()) {
+            for (BasicBlock b : work.poll().body().blocks()) {
+                for (Instr in : b.instrs()) {
+                    List<String> targets = new ArrayList<>(addressesTaken(in));
+                    if (isCall(in)) {
+                        targets.add(callee(in));
+                    }
+                    for (String t : targets) {
+                        if (!reached.contains(t) && done.containsKey(t)) {
+                            reached.add(t);
+                            work.add(done.get(t));
+                        }
+                    }
+                }
+            }
+        }
+        java.util.function.UnaryOperator<String> local = g -> CallSequences.subroutineName(f.name(), g);
+        out.add(CallSequences.apply(f, local, f.name(), fileName, target));
+        List<String> ordered = new ArrayList<>(reached);
+        java.util.Collections.sort(ordered); // ptxas lays subroutines out by name
+        for (String name : ordered) {
+            OriFunction g = byName.get(name);
+            {
+                OriFunction copy = new OriFunction(local.apply(g.name()), false, g.line(), done.get(g.name()).body(),
+                        done.get(g.name()).attrs());
+                out.add(CallSequences.apply(copy, local, f.name(), fileName, target));
+            }
+        }
     }
 
     /** Whether {@code in} is the call pseudo-instruction of {@link CallLowerer}. */
@@ -91,7 +136,23 @@ public final class ModuleInliner {
                 && in.srcs().get(0).value() instanceof Sym s && s.kind() == Sym.Kind.FUNCTION;
     }
 
-    private static String callee(Instr call) {
+    /** Whether {@code in} is a call pseudo-instruction through a function address (a register). */
+    public static boolean isIndirectCall(Instr in) {
+        return in.op().name().equals("CALL") && !in.srcs().isEmpty() && in.srcs().get(0).value() instanceof Reg;
+    }
+
+    /** The functions whose address {@code in} takes ({@code MOV r, 32@lo(f)}). */
+    static List<String> addressesTaken(Instr in) {
+        List<String> out = new ArrayList<>();
+        for (Src s : in.srcs()) {
+            if (s.value() instanceof Sym sym && sym.kind() == Sym.Kind.FUNCTION && sym.part() != Sym.Part.WHOLE) {
+                out.add(sym.name());
+            }
+        }
+        return out;
+    }
+
+    static String callee(Instr call) {
         return ((Sym) call.srcs().get(0).value()).name();
     }
 
@@ -102,7 +163,6 @@ public final class ModuleInliner {
         }
         inProgress.add(f.name());
         try {
-            boolean hasCalls = false;
             long calleeFrame = 0;
             Map<Instr, OriFunction> targets = new HashMap<>();
             for (BasicBlock b : f.body().blocks()) {
@@ -110,12 +170,14 @@ public final class ModuleInliner {
                     if (!isCall(in)) {
                         continue;
                     }
-                    hasCalls = true;
                     String name = callee(in);
                     OriFunction g = byName.get(name);
                     if (g == null || g.body().blocks().isEmpty()) {
                         throw new UnsupportedFeatureException(fileName, in.line(), "Instruction 'call' not yet supported for "
                                 + target + " (call to external function '" + name + "')");
+                    }
+                    if (recursive.contains(name)) {
+                        continue; // stays a true call
                     }
                     if (inProgress.contains(name)) {
                         throw new UnsupportedFeatureException(fileName, in.line(), "Instruction 'call' not yet supported for "
@@ -126,8 +188,22 @@ public final class ModuleInliner {
                     calleeFrame = Math.max(calleeFrame, gi.attrs().localBytes());
                 }
             }
-            OriFunction result = hasCalls ? expand(f, targets, calleeFrame) : f;
+            OriFunction result = !targets.isEmpty() ? expand(f, targets, calleeFrame) : f;
             done.put(f.name(), result);
+            for (BasicBlock b : result.body().blocks()) { // functions it calls or takes the address of, once each
+                for (Instr in : b.instrs()) {
+                    List<String> reached = new ArrayList<>(addressesTaken(in));
+                    if (isCall(in)) {
+                        reached.add(callee(in));
+                    }
+                    for (String t : reached) {
+                        OriFunction g = byName.get(t);
+                        if (!done.containsKey(t) && g != null && !g.body().blocks().isEmpty()) {
+                            inlined(g);
+                        }
+                    }
+                }
+            }
             return result;
         } finally {
             inProgress.remove(f.name());

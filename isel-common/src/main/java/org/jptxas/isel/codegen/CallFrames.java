@@ -1,0 +1,249 @@
+package org.jptxas.isel.codegen;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jptxas.isel.sass.Control;
+import org.jptxas.ori.ir.Addr;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.Guard;
+import org.jptxas.ori.ir.Imm;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.OriFunction;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.ir.Sym;
+import org.jptxas.ori.opcode.OriOpcodes;
+
+/**
+ * The after-allocation half of NVIDIA's calling convention (the call sequences themselves are placed in Ori by the
+ * front end's {@code CallSequences}): every call gets its return address moved into {@code R20}/{@code R21} and
+ * loses the clobber list it carried for the allocator; a subroutine saves the callee-saved registers it writes
+ * ({@code R2}, {@code R16} and up but {@code R20}/{@code R21}) in its frame at entry and reloads them before each
+ * {@code RET}; and any function whose spill slots (or saves) lie beyond its declared locals grows its frame by
+ * that much ({@code IADD3 R1, R1, -extra}), so the slots sit below the caller's frame.
+ */
+public final class CallFrames {
+    /** The return-address pair of the convention. */
+    public static final int RETURN_ADDRESS = 20;
+    /** Placeholder of the return-address move until the layout knows the address. */
+    static final int RETURN_PLACEHOLDER = 0xfffff0;
+    private static final Pattern RETURN_MOVE = Pattern.compile("^(.*\\bR20, (?:RZ, RZ, )?)(0xfffff0)$");
+    private static final Reg SP = Reg.phys(RegFile.R, 1, 1);
+
+    private CallFrames() {}
+
+    /** Whether {@code r} must be preserved by a callee. */
+    public static boolean calleeSaved(int r) {
+        return r == 2 || r >= 16 && r != RETURN_ADDRESS && r != RETURN_ADDRESS + 1 && r < RegFile.R.count();
+    }
+
+    /** Whether {@code f} is a subroutine placed in another function's section ({@code $owner$name}). */
+    public static boolean isSubroutine(OriFunction f) {
+        return ownerOf(f.name()) != null;
+    }
+
+    /** The owner of a subroutine name {@code $owner$callee}, else null. */
+    public static String ownerOf(String name) {
+        if (!name.startsWith("$")) {
+            return null;
+        }
+        int end = name.indexOf('$', 1);
+        return end < 0 ? null : name.substring(1, end);
+    }
+
+    /** Whether {@code in} is a true call (the call pseudo-instruction after the calling convention). */
+    static boolean isCall(Instr in) {
+        return in.op().name().equals("CALL") && !in.srcs().isEmpty()
+                && (in.srcs().get(0).value() instanceof Sym s && s.kind() == Sym.Kind.FUNCTION
+                || in.srcs().get(0).value() instanceof Reg);
+    }
+
+    /** Rewrites the allocated {@code f} as described above; returns the allocation result with the final frame. */
+    static RegisterAllocator.Result afterAllocation(OriFunction f, RegisterAllocator.Result ra) {
+        OriOpcodes ops = OriOpcodes.get();
+        boolean calls = false;
+        for (BasicBlock b : f.body().blocks()) {
+            List<Instr> is = b.instrs();
+            for (int i = 0; i < is.size(); i++) {
+                Instr in = is.get(i);
+                if (!isCall(in)) {
+                    continue;
+                }
+                calls = true;
+                Guard g = in.guard();
+                List<Src> printed = in.srcs().get(0).value() instanceof Reg target // R6, R7, owner: R6 `(owner)
+                        ? List.of(Src.of(Reg.phys(RegFile.R, target.index(), 2)), in.srcs().get(2))
+                        : List.of(in.srcs().get(0));
+                is.set(i, new Instr(in.op(), in.mods(), List.of(), printed, g, in.line()));
+                is.add(i, new Instr(ops.require("MOV"), List.of(), List.of(Reg.phys(RegFile.R, RETURN_ADDRESS + 1, 1)),
+                        List.of(Src.of(Imm.ofInt(0))), g, in.line()));
+                is.add(i, new Instr(ops.require("MOV"), List.of(), List.of(Reg.phys(RegFile.R, RETURN_ADDRESS, 1)),
+                        List.of(Src.of(Imm.ofInt(RETURN_PLACEHOLDER))), g, in.line()));
+                i += 2;
+            }
+        }
+        boolean subroutine = isSubroutine(f);
+        TreeSet<Integer> saved = new TreeSet<>();
+        if (subroutine) {
+            if (calls) { // its calls overwrite the return address it returns through
+                saved.add(RETURN_ADDRESS);
+                saved.add(RETURN_ADDRESS + 1);
+            }
+            for (BasicBlock b : f.body().blocks()) {
+                for (Instr in : b.instrs()) {
+                    for (Reg d : in.dsts()) {
+                        if (d.file() == RegFile.R && !d.virtual() && !d.isZero()) {
+                            for (int k = 0; k < d.comps(); k++) {
+                                if (calleeSaved(d.index() + k)) {
+                                    saved.add(d.index() + k);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        List<Instr> entry = f.body().blocks().get(0).instrs();
+        int prologueEnd = 0;
+        long own = 0;
+        while (prologueEnd < entry.size() && definesSp(entry.get(prologueEnd))) {
+            Instr in = entry.get(prologueEnd++);
+            if (in.op().name().equals("IADD3") && in.srcs().get(1).value() instanceof Imm imm) {
+                own -= (int) imm.bits();
+            }
+        }
+        long spillEnd = ra.frameBytes();
+        long saveBase = (spillEnd + 3) / 4 * 4;
+        // R1 stays 16-byte aligned for whatever a function's locals or its callees' need
+        long align = calls || f.attrs().localBytes() > 0 ? 16 : 8;
+        long total = (saveBase + 4L * saved.size() + align - 1) / align * align;
+        long extra = Math.max(0, total - own);
+        if (extra == 0 && saved.isEmpty()) {
+            if (subroutine) {
+                epilogues(f, ops, saved, 0, 0);
+            }
+            return ra;
+        }
+        List<Instr> prologue = new ArrayList<>();
+        if (extra > 0) {
+            prologue.add(adjust(ops, -extra, Guard.ALWAYS, f.line()));
+        }
+        long slot = saveBase;
+        for (int r : saved) {
+            prologue.add(new Instr(ops.require("STL"), List.of(), List.of(),
+                    List.of(Src.of(Addr.of(SP, slot)), Src.of(Reg.phys(RegFile.R, r, 1))), Guard.ALWAYS, f.line()));
+            slot += 4;
+        }
+        entry.addAll(prologueEnd, prologue);
+        if (subroutine) {
+            epilogues(f, ops, saved, saveBase, extra);
+        }
+        return new RegisterAllocator.Result(ra.registers(), total, ra.spillStoreBytes(), ra.spillLoadBytes());
+    }
+
+    /** Reloads the saved registers and releases the extra frame before every RET. */
+    private static void epilogues(OriFunction f, OriOpcodes ops, TreeSet<Integer> saved, long saveBase, long extra) {
+        for (BasicBlock b : f.body().blocks()) {
+            List<Instr> is = b.instrs();
+            for (int i = 0; i < is.size(); i++) {
+                Instr ret = is.get(i);
+                if (!ret.op().name().equals("RET")) {
+                    continue;
+                }
+                if (ret.srcs().size() == 3) { // R20, R21, function: printed as the pair and the function
+                    ret = new Instr(ret.op(), ret.mods(), List.of(),
+                            List.of(Src.of(Reg.phys(RegFile.R, RETURN_ADDRESS, 2)), ret.srcs().get(2)), ret.guard(),
+                            ret.line());
+                    is.set(i, ret);
+                }
+                int at = i;
+                while (at > 0 && definesSp(is.get(at - 1))) {
+                    at--;
+                }
+                List<Instr> epilogue = new ArrayList<>();
+                long slot = saveBase;
+                for (int r : saved) {
+                    epilogue.add(new Instr(ops.require("LDL"), List.of(), List.of(Reg.phys(RegFile.R, r, 1)),
+                            List.of(Src.of(Addr.of(SP, slot))), ret.guard(), ret.line()));
+                    slot += 4;
+                }
+                is.addAll(at, epilogue);
+                i += epilogue.size();
+                if (extra > 0) {
+                    is.add(i, adjust(ops, extra, ret.guard(), ret.line()));
+                    i++;
+                }
+            }
+        }
+    }
+
+    private static Instr adjust(OriOpcodes ops, long bytes, Guard g, int line) {
+        return new Instr(ops.require("IADD3"), List.of(), List.of(SP, Reg.PT, Reg.PT),
+                List.of(Src.of(SP), Src.of(Imm.ofInt((int) bytes)), Src.of(Reg.RZ)), g, line);
+    }
+
+    private static boolean definesSp(Instr in) {
+        return !in.dsts().isEmpty() && in.dsts().get(0).equals(SP);
+    }
+
+    private static final Pattern FUNCTION_ADDRESS = Pattern.compile("32@(lo|hi)\\(([^)+]+)\\)");
+
+    /**
+     * Resolves the addresses of functions placed in this section ({@code 32@lo($owner$f)}): the low word is the
+     * subroutine's offset in the section, the high word 0; nothing is left to relocate.
+     */
+    static List<CodeLine> resolveFunctionAddresses(List<CodeLine> code, java.util.Map<String, Long> labels) {
+        List<CodeLine> out = new ArrayList<>(code);
+        for (int i = 0; i < out.size(); i++) {
+            CodeLine line = out.get(i);
+            Sym s = line.symbol();
+            if (s == null || s.kind() != Sym.Kind.FUNCTION || s.part() == Sym.Part.WHOLE || !labels.containsKey(s.name())) {
+                continue;
+            }
+            long value = s.part() == Sym.Part.LO32 ? labels.get(s.name()) + s.addend() : 0;
+            String hex = "0x" + Long.toHexString(value);
+            String text = FUNCTION_ADDRESS.matcher(line.text()).replaceAll(hex);
+            out.set(i, new CodeLine(line.label(), text, text, line.control(), null, line.ptxLine()));
+        }
+        return out;
+    }
+
+    /**
+     * Writes each call's return address (the byte offset, in the section, of the instruction after it) into the
+     * move placed before it, and makes calls and returns wait for every scoreboard with at least ptxas's stall, so
+     * nothing in flight crosses into the other function.
+     */
+    static List<CodeLine> finishCalls(List<CodeLine> code) {
+        List<CodeLine> out = new ArrayList<>(code);
+        for (int i = 0; i < out.size(); i++) {
+            CodeLine line = out.get(i);
+            String m = line.mnemonic();
+            if (!m.equals("CALL") && !m.equals("RET")) {
+                continue;
+            }
+            Control c = line.control();
+            if (c != null) {
+                out.set(i, line.withControl(new Control(Math.max(c.stall(), m.equals("CALL") ? 5 : 6), true,
+                        c.writeBarrier(), c.readBarrier(), 0x3f, c.opex())));
+            }
+            if (m.equals("CALL")) {
+                for (int j = i - 1; j >= 0; j--) {
+                    CodeLine prev = out.get(j);
+                    Matcher mv = RETURN_MOVE.matcher(prev.unguarded());
+                    if (mv.matches()) {
+                        String address = "0x" + Long.toHexString((long) (i + 1) * FunctionLayout.INSTRUCTION_BYTES);
+                        String guard = prev.guarded() ? prev.text().strip().substring(0, prev.text().strip().indexOf(' ') + 1) : "";
+                        String text = guard + mv.group(1) + address;
+                        out.set(j, new CodeLine(prev.label(), text, text, prev.control(), prev.symbol(), prev.ptxLine()));
+                        break;
+                    }
+                }
+            }
+        }
+        return out;
+    }
+}

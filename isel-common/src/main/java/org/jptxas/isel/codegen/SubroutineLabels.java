@@ -1,0 +1,42 @@
+package org.jptxas.isel.codegen;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A subroutine's code made ready to follow its owner in one section: its block labels get a prefix of their own
+ * (every function numbers its blocks from 0), and its first instruction carries the subroutine's symbol.
+ */
+final class SubroutineLabels {
+    private SubroutineLabels() {}
+
+    static List<CodeLine> localize(List<CodeLine> code, String symbol, int index) {
+        String first = code.isEmpty() ? null : code.get(0).label();
+        String prefix = ".L_s" + index + "_";
+        List<CodeLine> out = new ArrayList<>(code.size());
+        for (int i = 0; i < code.size(); i++) {
+            CodeLine c = code.get(i);
+            String label = c.label() == null ? null : rename(c.label(), first, symbol, prefix);
+            if (i == 0) {
+                label = symbol;
+            }
+            String target = c.branchTarget();
+            String text = c.text();
+            String assembly = c.assembly();
+            if (target != null && target.startsWith(".L")) {
+                String to = "`(" + rename(target, first, symbol, prefix) + ")";
+                text = text.replace("`(" + target + ")", to);
+                assembly = assembly.replace("`(" + target + ")", to);
+            }
+            out.add(new CodeLine(label, text, assembly, c.control(), c.symbol(), c.ptxLine()));
+        }
+        return out;
+    }
+
+    private static String rename(String label, String first, String symbol, String prefix) {
+        if (label.equals(first)) {
+            return symbol;
+        }
+        return label.startsWith(".L_") ? prefix + label.substring(3) : label;
+    }
+}
