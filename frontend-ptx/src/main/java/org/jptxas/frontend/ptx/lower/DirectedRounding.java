@@ -40,7 +40,7 @@ final class DirectedRounding {
     }
 
     /** Below this magnitude the residual's operands are scaled up (by 2^200 for f64, 2^64 for f32) to keep it exact. */
-    private static final double SMALL_F64 = 0x1p-900;
+    private static final int SMALL_F64_HIGH_WORD = (-900 + 1023) << 20;
     private static final float SMALL_F32 = 0x1p-90f;
 
     /** {@code div.{rz,rm,rp}.f64 d, a, b} (a null for {@code rcp}, read as 1). */
@@ -59,12 +59,11 @@ final class DirectedRounding {
         if (a == null) {
             m.dfma("", r, neg(b), q, 1.0);
         } else {
-            Reg small = m.p(), as2 = m.r2(), q2 = m.r2();
-            m.dsetp("LT", small, abs(a), SMALL_F64);
+            Reg notSmall = notSmallF64(m, a), as2 = m.r2(), q2 = m.r2();
             copyPair(m, as2, a);
             copyPair(m, q2, q);
-            m.at(small).op("DMUL", "", as2, a, 0x1p200);
-            m.at(small).op("DMUL", "", q2, q, 0x1p200);
+            m.atNot(notSmall).op("DMUL", "", as2, a, 0x1p200);
+            m.atNot(notSmall).op("DMUL", "", q2, q, 0x1p200);
             m.dfma("", r, neg(b), q2, as2);
         }
         flipSign(m, r.component(1), b.component(1));
@@ -80,12 +79,11 @@ final class DirectedRounding {
         Reg x = F64Sequences.pair(m, xs);
         Reg s = m.r2();
         F64Sequences.sqrtRn(new MathEmitter(cx), s, Src.of(x));
-        Reg small = m.p(), x2 = m.r2(), s2 = m.r2(), r = m.r2();
-        m.dsetp("LT", small, abs(x), SMALL_F64);
+        Reg notSmall = notSmallF64(m, x), x2 = m.r2(), s2 = m.r2(), r = m.r2();
         copyPair(m, x2, x);
         copyPair(m, s2, s);
-        m.at(small).op("DMUL", "", x2, x, 0x1p200);
-        m.at(small).op("DMUL", "", s2, s, 0x1p100);
+        m.atNot(notSmall).op("DMUL", "", x2, x, 0x1p200);
+        m.atNot(notSmall).op("DMUL", "", s2, s, 0x1p100);
         m.dfma("", r, neg(s2), s2, x2);
         step(m, mode, s, r, true);
         copyPair(m, d, s);
@@ -118,25 +116,25 @@ final class DirectedRounding {
         }
         m.start(done);
         Reg r = m.r();
-        Reg small = m.p();
+        Reg notSmall = m.p();
         if (sqrt) {
             Reg x2 = m.r(), s2 = m.r();
-            m.fsetp("LT", small, abs(b), SMALL_F32);
+            m.fsetp("GEU", notSmall, abs(b), SMALL_F32);
             m.mov(x2, b);
             m.mov(s2, q);
-            m.at(small).fmul("", x2, b, 0x1p64f);
-            m.at(small).fmul("", s2, q, 0x1p32f);
+            m.atNot(notSmall).fmul("", x2, b, 0x1p64f);
+            m.atNot(notSmall).fmul("", s2, q, 0x1p32f);
             m.ffma("", r, neg(s2), s2, x2);
         } else if (a == null) {
             m.ffma("", r, neg(b), q, 1.0f);
             flipSign(m, r, b);
         } else {
             Reg a2 = m.r(), q2 = m.r();
-            m.fsetp("LT", small, abs(a), SMALL_F32);
+            m.fsetp("GEU", notSmall, abs(a), SMALL_F32);
             m.mov(a2, a);
             m.mov(q2, q);
-            m.at(small).fmul("", a2, a, 0x1p64f);
-            m.at(small).fmul("", q2, q, 0x1p64f);
+            m.atNot(notSmall).fmul("", a2, a, 0x1p64f);
+            m.atNot(notSmall).fmul("", q2, q, 0x1p64f);
             m.ffma("", r, neg(b), q2, a2);
             flipSign(m, r, b);
         }
@@ -170,39 +168,56 @@ final class DirectedRounding {
     }
 
     /**
+     * Not below 2^-900 in magnitude (or NaN), from the high word read as an f32: the bit patterns of non-negative
+     * values order as their magnitudes do, and an all-ones exponent is an f32 NaN (unordered: true).
+     */
+    private static Reg notSmallF64(MathEmitter m, Reg x) {
+        Reg p = m.p();
+        m.fsetp("GEU", p, abs(x.component(1)), Float.intBitsToFloat(SMALL_F64_HIGH_WORD));
+        return p;
+    }
+
+    /**
      * Moves {@code q} one step toward the true result when {@code mode} asks: {@code r} has the sign of
-     * (true - q); a step away from zero adds 1 to the bit pattern, a step toward zero subtracts 1.
+     * (true - q); a step away from zero adds 1 to the bit pattern, a step toward zero subtracts 1. The residual is
+     * tested on its bits (non-zero and not NaN; its sign), which every SM encodes.
      */
     private static void step(MathEmitter m, Mode mode, Reg q, Reg r, boolean wide) {
-        Reg above = m.p(), below = m.p(), qNeg = m.p();
+        Reg hi = wide ? r.component(1) : r;
+        Reg mag = m.r(), key = m.r(), valid = m.p(), rNeg = m.p(), qNeg = m.p();
+        m.lop3(mag, hi, 0x7fffffff, RZ, 0xc0);
         if (wide) {
-            m.dsetp("GT", above, r, RZ);
-            m.dsetp("LT", below, r, RZ);
-        } else {
-            m.fsetp("GT", above, r, RZ);
-            m.fsetp("LT", below, r, RZ);
+            // a non-zero low word counts as one more unit: 0 < key <= 0x7ff00000 exactly for non-zero non-NaN values
+            Reg loSet = m.p(), bit = m.r();
+            m.isetp("NE", loSet, r.component(0), RZ);
+            m.sel(bit, m.imm(1), RZ, loSet);
+            m.lop3(mag, mag, bit, RZ, 0xfc);
         }
+        m.iadd3(key, mag, -1, RZ);
+        m.isetp("LT.U32", valid, key, wide ? 0x7ff00000 : 0x7f800000);
+        m.isetp("LT", rNeg, hi, RZ);
         m.isetp("LT", qNeg, wide ? q.component(1) : q, RZ);
         Reg minusOne = m.imm(-1), one = m.imm(1);
-        Reg delta = m.r();
+        Reg step = m.r(), delta = m.r();
         switch (mode) {
-            case RZ -> { // toward zero: |true| < |q|
-                Reg ifNeg = m.r(), ifPos = m.r();
-                m.sel(ifNeg, minusOne, RZ, above);
-                m.sel(ifPos, minusOne, RZ, below);
-                m.sel(delta, ifNeg, ifPos, qNeg);
+            case RZ -> { // toward zero: the true result is below a positive q or above a negative one
+                Reg ifPos = m.r(), ifNeg = m.r();
+                m.sel(ifPos, minusOne, RZ, rNeg);
+                m.sel(ifNeg, RZ, -1, rNeg);
+                m.sel(step, ifNeg, ifPos, qNeg);
             }
             case RM -> { // toward -inf: the true result is below q
                 Reg dir = m.r();
                 m.sel(dir, one, -1, qNeg);
-                m.sel(delta, dir, RZ, below);
+                m.sel(step, dir, RZ, rNeg);
             }
             case RP -> { // toward +inf: the true result is above q
                 Reg dir = m.r();
                 m.sel(dir, minusOne, 1, qNeg);
-                m.sel(delta, dir, RZ, above);
+                m.sel(step, RZ, dir, rNeg);
             }
         }
+        m.sel(delta, step, RZ, valid);
         if (!wide) {
             m.iadd3(q, q, delta, RZ);
             return;
