@@ -21,9 +21,9 @@ import org.jptxas.ori.opcode.OriOpcodes;
 /**
  * The after-allocation half of NVIDIA's calling convention (the call sequences themselves are placed in Ori by the
  * front end's {@code CallSequences}): every call gets its return address moved into {@code R20}/{@code R21} and
- * loses the clobber list it carried for the allocator; a subroutine saves the callee-saved registers it writes
- * ({@code R2}, {@code R16} and up but {@code R20}/{@code R21}) in its frame at entry and reloads them before each
- * {@code RET}; and any function whose spill slots (or saves) lie beyond its declared locals grows its frame by
+ * loses the clobber list it carried for the allocator; a callee (a subroutine, or a function of its own in
+ * relocatable output) saves the callee-saved registers it writes ({@code R2}, {@code R16} and up but
+ * {@code R20}/{@code R21}) in its frame at entry and reloads them before each {@code RET}; and any function whose spill slots (or saves) lie beyond its declared locals grows its frame by
  * that much ({@code IADD3 R1, R1, -extra}), so the slots sit below the caller's frame.
  */
 public final class CallFrames {
@@ -86,9 +86,9 @@ public final class CallFrames {
                 i += 2;
             }
         }
-        boolean subroutine = isSubroutine(f);
+        boolean callee = !f.entry(); // a subroutine or a function of its own (relocatable output)
         TreeSet<Integer> saved = new TreeSet<>();
-        if (subroutine) {
+        if (callee) {
             if (calls) { // its calls overwrite the return address it returns through
                 saved.add(RETURN_ADDRESS);
                 saved.add(RETURN_ADDRESS + 1);
@@ -123,7 +123,7 @@ public final class CallFrames {
         long total = (saveBase + 4L * saved.size() + align - 1) / align * align;
         long extra = Math.max(0, total - own);
         if (extra == 0 && saved.isEmpty()) {
-            if (subroutine) {
+            if (callee) {
                 epilogues(f, ops, saved, 0, 0);
             }
             return ra;
@@ -139,7 +139,7 @@ public final class CallFrames {
             slot += 4;
         }
         entry.addAll(prologueEnd, prologue);
-        if (subroutine) {
+        if (callee) {
             epilogues(f, ops, saved, saveBase, extra);
         }
         return new RegisterAllocator.Result(ra.registers(), total, ra.spillStoreBytes(), ra.spillLoadBytes());
@@ -154,10 +154,11 @@ public final class CallFrames {
                 if (!ret.op().name().equals("RET")) {
                     continue;
                 }
-                if (ret.srcs().size() == 3) { // R20, R21, function: printed as the pair and the function
+                if (ret.srcs().size() >= 2 && ret.srcs().get(0).value() instanceof Reg) {
+                    // R20, R21 (, function): printed as the pair and the function, or the pair and 0x0 (absolute)
+                    Src second = ret.srcs().size() == 3 ? ret.srcs().get(2) : Src.of(Imm.ofInt(0));
                     ret = new Instr(ret.op(), ret.mods(), List.of(),
-                            List.of(Src.of(Reg.phys(RegFile.R, RETURN_ADDRESS, 2)), ret.srcs().get(2)), ret.guard(),
-                            ret.line());
+                            List.of(Src.of(Reg.phys(RegFile.R, RETURN_ADDRESS, 2)), second), ret.guard(), ret.line());
                     is.set(i, ret);
                 }
                 int at = i;

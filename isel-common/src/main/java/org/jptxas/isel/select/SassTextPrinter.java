@@ -227,8 +227,8 @@ public final class SassTextPrinter {
                 sep = "";
                 continue;
             }
-            if (i > 0 && sp.display.startsWith("`(") && (s.mnemonic().startsWith("RET.") || s.mnemonic().startsWith("CALL."))) {
-                sep = " "; // nvdisasm writes the function a return or call register is relative to without a comma
+            if (i > 0 && (s.mnemonic().startsWith("RET.") || sp.display.startsWith("`(") && s.mnemonic().startsWith("CALL."))) {
+                sep = " "; // nvdisasm writes what a return or call register is relative to without a comma
             }
             d.append(sep).append(sp.display);
             a.append(sep).append(sp.assembly);

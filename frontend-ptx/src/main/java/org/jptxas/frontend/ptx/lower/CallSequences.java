@@ -95,7 +95,7 @@ public final class CallSequences {
             b.instrs().addAll(out);
         }
         boolean subroutine = !f.entry() && !f.name().equals(owner);
-        if (subroutine) {
+        if (!f.entry()) {
             // RET reads the return address where the caller left it; the allocator keeps R20/R21 free wherever
             // that value is live, and a subroutine that calls saves and reloads the pair (code generation).
             for (BasicBlock b : body.blocks()) {
@@ -103,15 +103,19 @@ public final class CallSequences {
                 for (int i = 0; i < is.size(); i++) {
                     Instr in = is.get(i);
                     if (in.op().name().equals("RET")) {
-                        is.set(i, new Instr(in.op(), List.of("REL", "NODEC"), List.of(),
-                                List.of(Src.of(Reg.phys(RegFile.R, RETURN_ADDRESS, 1)),
-                                        Src.of(Reg.phys(RegFile.R, RETURN_ADDRESS + 1, 1)),
-                                        Src.of(new Sym(owner, Sym.Kind.FUNCTION))), in.guard(), in.line()));
+                        // a subroutine returns relative to its section's function, a function of its own absolutely
+                        List<Src> srcs = new ArrayList<>(List.of(Src.of(Reg.phys(RegFile.R, RETURN_ADDRESS, 1)),
+                                Src.of(Reg.phys(RegFile.R, RETURN_ADDRESS + 1, 1))));
+                        if (subroutine) {
+                            srcs.add(Src.of(new Sym(owner, Sym.Kind.FUNCTION)));
+                        }
+                        is.set(i, new Instr(in.op(), subroutine ? List.of("REL", "NODEC") : List.of("ABS", "NODEC"),
+                                List.of(), srcs, in.guard(), in.line()));
                     }
                 }
             }
         }
-        return any || subroutine ? new OriFunction(f.name(), f.entry(), f.line(), body, f.attrs()) : f;
+        return any || !f.entry() ? new OriFunction(f.name(), f.entry(), f.line(), body, f.attrs()) : f;
     }
 
     /** A deep copy (instructions are mutable; the inliner may still copy from the original). */

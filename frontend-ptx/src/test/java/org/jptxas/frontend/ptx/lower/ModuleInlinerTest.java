@@ -1,7 +1,6 @@
 package org.jptxas.frontend.ptx.lower;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -11,7 +10,6 @@ import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.ori.analysis.IrPrinter;
 import org.jptxas.ori.analysis.IrVerifier;
 import org.jptxas.ori.diag.CompilationException;
-import org.jptxas.ori.diag.UnsupportedFeatureException;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.OriFunction;
@@ -122,39 +120,93 @@ class ModuleInlinerTest {
         kept.functions().forEach(f -> assertEquals(0, count(f, "CALL"), f.name()));
     }
 
+    private static final String RECURSIVE = HEADER + """
+            .func (.param .b32 r) f(.param .b32 x)
+            {
+                .reg .b32 %r<3>;
+                ld.param.b32 %r1, [x];
+                {
+                .param .b32 a; .param .b32 b;
+                st.param.b32 [a], %r1;
+                call.uni (b), f, (a);
+                ld.param.b32 %r2, [b];
+                }
+                st.param.b32 [r], %r2;
+                ret;
+            }
+            .func (.param .b32 r) g(.param .b32 x)
+            {
+                .reg .b32 %r<3>;
+                ld.param.b32 %r1, [x];
+                add.s32 %r2, %r1, 1;
+                st.param.b32 [r], %r2;
+                ret;
+            }
+            .visible .entry k(.param .u32 v)
+            {
+                .reg .b32 %r<4>; .reg .b64 %rd<2>;
+                ld.param.u32 %r1, [v];
+                {
+                .param .b32 a; .param .b32 b;
+                st.param.b32 [a], %r1;
+                call.uni (b), f, (a);
+                ld.param.b32 %r2, [b];
+                }
+                mov.u64 %rd1, g;
+                {
+                .param .b32 a; .param .b32 b;
+                st.param.b32 [a], %r2;
+                proto : .callprototype (.param .b32 _) _ (.param .b32 _);
+                call (b), %rd1, (a), proto;
+                ld.param.b32 %r3, [b];
+                }
+                ret;
+            }
+            """;
+
+    private static List<Instr> instrs(OriFunction f) {
+        return f.body().blocks().stream().flatMap(b -> b.instrs().stream()).toList();
+    }
+
+    private static boolean physical(org.jptxas.ori.ir.Operand o, int index) {
+        return o instanceof org.jptxas.ori.ir.Reg r && !r.virtual() && r.file() == org.jptxas.ori.ir.RegFile.R
+                && r.index() == index;
+    }
+
     @Test
-    void recursionIsANamedUnsupportedCall() throws CompilationException {
-        String ptx = HEADER + """
-                .func (.param .b32 r) f(.param .b32 x)
-                {
-                    .reg .b32 %r<3>;
-                    ld.param.b32 %r1, [x];
-                    {
-                    .param .b32 a; .param .b32 b;
-                    st.param.b32 [a], %r1;
-                    call.uni (b), f, (a);
-                    ld.param.b32 %r2, [b];
-                    }
-                    st.param.b32 [r], %r2;
-                    ret;
-                }
-                .visible .entry k(.param .u32 v)
-                {
-                    .reg .b32 %r<3>;
-                    ld.param.u32 %r1, [v];
-                    {
-                    .param .b32 a; .param .b32 b;
-                    st.param.b32 [a], %r1;
-                    call.uni (b), f, (a);
-                    ld.param.b32 %r2, [b];
-                    }
-                    ret;
-                }
-                """;
-        UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> check(ptx).lower());
-        String msg = e.diagnostics().get(0).message();
-        assertEquals("Instruction 'call' not yet supported for sm_80 (recursive call to 'f')", msg);
-        assertEquals(11, e.diagnostics().get(0).line());
+    void recursionAndIndirectCallsStayTrueCallsWithTheConvention() throws CompilationException {
+        OriModule m = check(RECURSIVE).lower();
+        // the kernel, then a copy of each function it reaches by a true call or by address, by name, as ptxas lays them out
+        assertEquals(List.of("k", "$k$f", "$k$g"), m.functions().stream().map(OriFunction::name).toList());
+        OriFunction k = m.functions().get(0);
+        List<Instr> calls = instrs(k).stream().filter(i -> i.op().name().equals("CALL")).toList();
+        assertEquals(2, calls.size(), IrPrinter.print(k));
+        Instr direct = calls.get(0);
+        assertEquals("$k$f", ((org.jptxas.ori.ir.Sym) direct.srcs().get(0).value()).name());
+        assertTrue(physical(direct.srcs().get(1).value(), 4), direct.toString()); // the argument in R4
+        // the call clobbers the caller-saved registers and the return address, never R2 or R16 and up
+        assertTrue(direct.dsts().stream().anyMatch(r -> physical(r, 0)) && direct.dsts().stream().anyMatch(r -> physical(r, 20)));
+        assertTrue(direct.dsts().stream().noneMatch(r -> physical(r, 2) || physical(r, 16)), direct.toString());
+        Instr indirect = calls.get(1);
+        assertTrue(physical(indirect.srcs().get(0).value(), 6) && physical(indirect.srcs().get(1).value(), 7),
+                indirect.toString()); // through R6/R7, relative to the kernel
+        assertEquals("k", ((org.jptxas.ori.ir.Sym) indirect.srcs().get(2).value()).name());
+        assertTrue(instrs(k).stream().anyMatch(i -> i.srcs().stream().anyMatch(s -> s.value() instanceof org.jptxas.ori.ir.Sym y
+                && y.name().equals("$k$g") && y.part() == org.jptxas.ori.ir.Sym.Part.LO32)), IrPrinter.print(k));
+        OriFunction f = m.functions().get(1);
+        assertTrue(instrs(f).stream().anyMatch(i -> i.op().name().equals("CALL")
+                && ((org.jptxas.ori.ir.Sym) i.srcs().get(0).value()).name().equals("$k$f")), IrPrinter.print(f));
+        Instr ret = instrs(f).stream().filter(i -> i.op().name().equals("RET")).findFirst().orElseThrow();
+        assertTrue(physical(ret.srcs().get(0).value(), 20) && physical(ret.srcs().get(1).value(), 21), ret.toString());
+        // relocatable output keeps the same calls
+        OriModule c = ModuleInliner.inlineKeepingFunctions(check(RECURSIVE).lowerWithoutInlining());
+        assertTrue(c.functions().stream().anyMatch(x -> x.name().equals("$k$f")));
+    }
+
+    @Test
+    void callGraphFindsCycles() throws CompilationException {
+        OriModule raw = check(RECURSIVE).lowerWithoutInlining();
+        assertEquals(java.util.Set.of("f"), CallGraph.of(raw).recursive());
     }
 
     @Test

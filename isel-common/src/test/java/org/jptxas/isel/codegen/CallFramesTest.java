@@ -1,0 +1,99 @@
+package org.jptxas.isel.codegen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.stream.Collectors;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.FunctionAttrs;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Guard;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.OriFunction;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.ir.Sym;
+import org.jptxas.ori.opcode.OriOpcodes;
+import org.junit.jupiter.api.Test;
+
+/** The after-allocation half of the calling convention on an allocated subroutine and on a kernel. */
+class CallFramesTest {
+    private static final OriOpcodes OPS = OriOpcodes.get();
+
+    private static Reg r(int i) {
+        return Reg.phys(RegFile.R, i, 1);
+    }
+
+    private static Instr mov(Reg d, Reg s) {
+        return new Instr(OPS.require("MOV"), List.of(), List.of(d), List.of(Src.of(s)), Guard.ALWAYS, 0);
+    }
+
+    private static OriFunction function(String name, boolean entry, List<Instr> code) {
+        FunctionBody body = new FunctionBody();
+        BasicBlock b = body.addBlock(null);
+        b.instrs().addAll(code);
+        return new OriFunction(name, entry, 1, body, FunctionAttrs.NONE);
+    }
+
+    private static Instr call(String target) {
+        return new Instr(OPS.require("CALL"), List.of("REL", "NOINC"), List.of(r(0), r(4), r(20), r(21)),
+                List.of(Src.of(new Sym(target, Sym.Kind.FUNCTION)), Src.of(r(4))), Guard.ALWAYS, 0);
+    }
+
+    private static String text(OriFunction f) {
+        return f.body().blocks().get(0).instrs().stream().map(Instr::toString).collect(Collectors.joining("\n"));
+    }
+
+    @Test
+    void subroutineSavesWhatItWritesAndItsReturnAddressAroundItsCalls() {
+        Instr ret = new Instr(OPS.require("RET"), List.of("REL", "NODEC"), List.of(),
+                List.of(Src.of(r(20)), Src.of(r(21)), Src.of(new Sym("k", Sym.Kind.FUNCTION))), Guard.ALWAYS, 0);
+        OriFunction f = function("$k$f", false, new java.util.ArrayList<>(List.of(mov(r(16), r(4)), call("$k$f"),
+                mov(r(4), r(16)), mov(r(3), r(4)), ret)));
+        RegisterAllocator.Result out = CallFrames.afterAllocation(f, new RegisterAllocator.Result(20, 0, 0, 0));
+        List<Instr> is = f.body().blocks().get(0).instrs();
+        String t = text(f);
+        // R16 (callee-saved, written) and R20/R21 (its call overwrites them) are saved; R3, R4 are not
+        assertEquals(16, out.frameBytes(), t); // 12 bytes of saves, 16-aligned because it calls
+        assertEquals("IADD3", is.get(0).op().name(), t);
+        assertEquals(3, is.stream().filter(i -> i.op().name().equals("STL")).count(), t);
+        assertEquals(3, is.stream().filter(i -> i.op().name().equals("LDL")).count(), t);
+        assertFalse(t.contains("STL [R1+0xc], R3") || t.contains(", R3\nLDL"), t);
+        // the call gets its return-address moves and loses its clobber list; RET names the pair after the reloads
+        int c = is.indexOf(is.stream().filter(i -> i.op().name().equals("CALL")).findFirst().orElseThrow());
+        assertTrue(is.get(c).dsts().isEmpty() && is.get(c).srcs().size() == 1, t);
+        assertEquals(r(20), is.get(c - 2).dsts().get(0), t);
+        assertEquals(r(21), is.get(c - 1).dsts().get(0), t);
+        Instr last = is.get(is.size() - 1);
+        assertEquals("RET", last.op().name());
+        assertEquals(Reg.phys(RegFile.R, 20, 2), last.srcs().get(0).value());
+        assertEquals("IADD3", is.get(is.size() - 2).op().name(), t);
+        assertEquals("LDL", is.get(is.size() - 3).op().name(), t);
+    }
+
+    @Test
+    void kernelWithoutSpillsKeepsItsFrameAndReturnAddressesAreResolved() {
+        OriFunction k = function("k", true, new java.util.ArrayList<>(List.of(mov(r(4), r(2)), call("$k$f"),
+                new Instr(OPS.require("EXIT"), List.of(), List.of(), List.of(), Guard.ALWAYS, 0))));
+        RegisterAllocator.Result out = CallFrames.afterAllocation(k, new RegisterAllocator.Result(20, 0, 0, 0));
+        assertEquals(0, out.frameBytes());
+        assertEquals(0, k.body().blocks().get(0).instrs().stream().filter(i -> i.op().name().equals("STL")).count());
+        List<CodeLine> code = List.of(CodeLine.of("MOV R4, R2"), CodeLine.of("MOV R20, 0xfffff0"),
+                CodeLine.of("MOV R21, 0x0"), CodeLine.of("CALL.REL.NOINC `($k$f)"), CodeLine.of("EXIT"));
+        List<CodeLine> done = CallFrames.finishCalls(code);
+        assertEquals("MOV R20, 0x40", done.get(1).text()); // the instruction after the call
+        assertEquals("MOV R20, 0x40", done.get(1).assembly());
+    }
+
+    @Test
+    void calleeSavedSet() {
+        assertTrue(CallFrames.calleeSaved(2) && CallFrames.calleeSaved(16) && CallFrames.calleeSaved(22));
+        assertFalse(CallFrames.calleeSaved(0) || CallFrames.calleeSaved(3) || CallFrames.calleeSaved(15)
+                || CallFrames.calleeSaved(20) || CallFrames.calleeSaved(21) || CallFrames.calleeSaved(255));
+        assertEquals("k", CallFrames.ownerOf("$k$f"));
+        assertEquals(null, CallFrames.ownerOf("k"));
+    }
+}
