@@ -55,11 +55,13 @@ class CorpusCodegenAcceptanceTest {
      */
     static final Map<String, String> KNOWN_FAILURES = Map.ofEntries(
             Map.entry("ptx/zluda/assertfail.ptx", "calls: extern call to __assertfail needs NVIDIA's call ABI"),
-            Map.entry("ptx/zluda/func_ptr.ptx", "calls: indirect call through a function address"),
-            Map.entry("ptx/gpuocelot/functions__indirectCall.ptx", "calls: indirect call through a function address"),
+            Map.entry("ptx/ptx90parser_samples/matrix_free_device_matrix_vector_04.1.sm_80.ptx",
+                    "calls: extern call to __assertfail needs NVIDIA's call ABI"),
             Map.entry("ptx/ptx90parser_samples/hello.ptx", "calls: extern call to vprintf needs NVIDIA's call ABI"),
             Map.entry("ptx/llvm_misc/Kenun99_Smartian-GPU__kernel.ptx",
                     "calls: extern call to malloc needs NVIDIA's call ABI"),
+            Map.entry("ptx/nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx",
+                    FORMS + "IADD3 with two negated registers and an immediate (sm_90 also WARPSYNC R, LDC.S8)"),
             Map.entry("ptx/cudarc/custom_kernels.ptx", FORMS + "FSETP.LTU.AND with an f32 immediate"),
             Map.entry("ptx/cudarc/sin.ptx", FORMS + "FSETP.LEU.AND with an f32 immediate"),
             Map.entry("ptx/rust_cuda_nvvm/path_tracer.ptx", FORMS + "FSETP.LEU.AND with an f32 immediate"),

@@ -78,7 +78,12 @@ public final class CallLowerer implements InstructionLowerer {
         srcs.add(indirect != null ? indirect : Src.of(new Sym(target, Sym.Kind.FUNCTION)));
         if (args != null) {
             for (Operand a : args.elements()) {
-                srcs.addAll(wideParamArgument(cx, a).orElse(List.of(value(cx, a, false))));
+                java.util.Optional<List<Src>> wide = wideParamArgument(cx, a);
+                if (wide.isPresent()) {
+                    srcs.addAll(wide.get());
+                } else {
+                    srcs.add(value(cx, a, false));
+                }
             }
         }
         cx.emit("CALL", CALL_MODS, dsts, srcs);
