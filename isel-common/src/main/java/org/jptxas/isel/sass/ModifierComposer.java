@@ -36,7 +36,7 @@ final class ModifierComposer {
                 byName.put(e.getKey(), v);
                 byValue.put(v, e.getKey());
             }
-            return new Group(BitField.parse(g.bits()), byName, byValue, g.operand() == null ? -1 : g.operand(),
+            return new Group(BitField.parse(g.bits()), byName, byValue, g.operand(),
                     "prefix".equals(g.side()));
         }
     }
@@ -104,7 +104,10 @@ final class ModifierComposer {
             }
             int slot = g.operand() + mp;
             long[] m = g.field().mask();
-            if (slot >= f.slots.length || (f.maskLo & m[0]) != m[0] || (f.maskHi & m[1]) != m[1]) {
+            // Only register operands: a sign before an immediate is part of the number's text.
+            if (slot >= f.slots.length || !(f.slots[slot] instanceof SassSlot.Field fd) || !(fd.kind() == SlotKind.GPR
+                    || fd.kind() == SlotKind.UGPR || fd.kind() == SlotKind.PRED || fd.kind() == SlotKind.UPRED)
+                    || (f.maskLo & m[0]) != m[0] || (f.maskHi & m[1]) != m[1]) {
                 continue;
             }
             long v = g.field().extract(f.bitsLo, f.bitsHi);

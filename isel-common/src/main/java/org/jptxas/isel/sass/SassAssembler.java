@@ -94,9 +94,10 @@ public final class SassAssembler {
             if (words == null) {
                 continue;
             }
+            // The words must decode with this composed form, or at least print the same text.
             SassInstruction back = isa.decode(words[0], words[1]);
-            if (!(back instanceof SassInstruction.Known k)
-                    || !SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text)) {
+            if (!(back instanceof SassInstruction.Known k) || (k.form() != f
+                    && !SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text))) {
                 continue;
             }
             return words;

@@ -1,7 +1,6 @@
 package org.jptxas.tables.sass;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,27 +13,26 @@ import java.util.Map;
  * <p>An operand modifier (negation, absolute value, predicate inversion, half-word swizzle) names its operand:
  * {@code operand} is its index in print order (guard excluded) and {@code side} says whether the value prints before
  * the operand ({@code "prefix"}: {@code -}, {@code !}, {@code ~}) or after it ({@code "suffix"}: {@code .H0_H0}).
- * Mnemonic modifiers have neither.
+ * Mnemonic modifiers have side {@code "mnemonic"} and operand -1.
  *
  * @param bits the field's bit positions as in {@link SassSlotData} ({@code hi:lo[,hi:lo...]})
  * @param values printed name to value (hex), in value order
- * @param operand the decorated operand, or null for a mnemonic modifier
- * @param side {@code "prefix"} or {@code "suffix"} for an operand modifier, else null
+ * @param operand the decorated operand, or -1 for a mnemonic modifier
+ * @param side {@code "mnemonic"}, {@code "prefix"} or {@code "suffix"}
  */
-@JsonInclude(JsonInclude.Include.NON_NULL)
-public record SassModifierGroup(String bits, Map<String, String> values, Integer operand, String side) {
+public record SassModifierGroup(String bits, Map<String, String> values, int operand, String side) {
     public SassModifierGroup(String bits, Map<String, String> values) {
-        this(bits, values, null, null);
+        this(bits, values, -1, "mnemonic");
     }
 
     @JsonCreator
     public SassModifierGroup(@JsonProperty(value = "bits", required = true) String bits,
                              @JsonProperty(value = "values", required = true) Map<String, String> values,
-                             @JsonProperty("operand") Integer operand,
-                             @JsonProperty("side") String side) {
-        if ((operand == null) != (side == null) || (side != null && !side.equals("prefix") && !side.equals("suffix"))) {
-            throw new IllegalArgumentException("modifier at " + bits + ": an operand modifier needs operand and side"
-                    + " (prefix|suffix), a mnemonic modifier neither");
+                             @JsonProperty(value = "operand", required = true) int operand,
+                             @JsonProperty(value = "side", required = true) String side) {
+        if (side.equals("mnemonic") ? operand != -1 : !(side.equals("prefix") || side.equals("suffix")) || operand < 0) {
+            throw new IllegalArgumentException("modifier at " + bits + ": side must be mnemonic (operand -1), prefix or"
+                    + " suffix (operand >= 0), not " + side + " with operand " + operand);
         }
         if (bits.isEmpty() || !bits.chars().allMatch(c -> c == ':' || c == ',' || (c >= '0' && c <= '9'))) {
             throw new IllegalArgumentException("bad bit ranges '" + bits + "' (want hi:lo[,hi:lo...])");
@@ -48,7 +46,7 @@ public record SassModifierGroup(String bits, Map<String, String> values, Integer
                 throw new IllegalArgumentException("modifier at " + bits + ": bad or repeated value '" + e.getValue()
                         + "' for '" + e.getKey() + "'");
             }
-            if (!e.getKey().matches(side == null ? "[A-Za-z0-9_]*" : "[-!~]?|[.][A-Za-z0-9_]+")) {
+            if (!e.getKey().matches(side.equals("mnemonic") ? "[A-Za-z0-9_]*" : "[-!~]?|[.][A-Za-z0-9_]+")) {
                 throw new IllegalArgumentException("modifier at " + bits + ": bad name '" + e.getKey() + "'");
             }
         }
