@@ -40,18 +40,31 @@ class OracleAcceptanceTest {
 
     private Optional<ModuleCodegen.Result> compile(KernelCase k, String arch, boolean relocatable, boolean cuda12)
             throws Exception {
-        Target target = Target.of(arch);
         try {
-            OriModule m = new PtxFrontEnd(target).check(k.ptx().getFileName().toString(), Files.readString(k.ptx(),
-                    java.nio.charset.StandardCharsets.ISO_8859_1)).lower();
-            FamilyBackend backend = (FamilyBackend) registry.forTarget(target);
-            CompileOptions o = new CompileOptions(3, OptionalInt.empty(), relocatable, false, false, false, false);
-            return Optional.of(new ModuleCodegen(backend.requirePipeline(target)).compile(m, target, o, IrObserver.NONE,
-                    cuda12));
+            return Optional.of(compilePtx(registry, k.ptx(), arch, relocatable, cuda12));
         } catch (CompilationException | RuntimeException e) {
             // Not compilable yet (or a compiler crash): SuiteEndToEndTest reports these by name.
             return Optional.empty();
         }
+    }
+
+    /**
+     * Compiles one PTX file in-process with -O3 as bin/jptxas does: the cubin and its SASS text ({@code --out-sass});
+     * {@code relocatable} is {@code -c}, {@code cuda12} the CUDA 12 (ABI v7) object format nvlink 12.5 reads.
+     */
+    static ModuleCodegen.Result compilePtx(BackendRegistry registry, Path ptx, String arch, boolean relocatable,
+            boolean cuda12) throws CompilationException, java.io.IOException {
+        Target target = Target.of(arch);
+        OriModule m = new PtxFrontEnd(target).check(ptx.getFileName().toString(), Files.readString(ptx,
+                java.nio.charset.StandardCharsets.ISO_8859_1)).lower();
+        FamilyBackend backend;
+        try {
+            backend = (FamilyBackend) registry.forTarget(target);
+        } catch (org.jptxas.isel.spi.BackendSelectionException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        CompileOptions o = new CompileOptions(3, OptionalInt.empty(), relocatable, false, false, false, false);
+        return new ModuleCodegen(backend.requirePipeline(target)).compile(m, target, o, IrObserver.NONE, cuda12);
     }
 
     /**

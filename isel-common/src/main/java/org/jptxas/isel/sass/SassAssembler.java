@@ -87,7 +87,22 @@ public final class SassAssembler {
             }
             return words;
         }
-        if (candidates.isEmpty() && firstError[0] == null) {
+        // Modifier combinations ptxas never emitted: a learned form with its modifier enums set to the text's values.
+        List<SassForm> composed = isa.composedWithSkeleton(lexed.skeleton());
+        for (SassForm f : composed) {
+            long[] words = encode(f, lexed.lexemes(), control, address, labels, firstError);
+            if (words == null) {
+                continue;
+            }
+            // The words must decode with this composed form, or at least print the same text.
+            SassInstruction back = isa.decode(words[0], words[1]);
+            if (!(back instanceof SassInstruction.Known k) || (k.form() != f
+                    && !SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text))) {
+                continue;
+            }
+            return words;
+        }
+        if (candidates.isEmpty() && composed.isEmpty() && firstError[0] == null) {
             throw new AssemblyException("no " + isa.sm() + " encoding form for '" + text + "'");
         }
         throw new AssemblyException("cannot encode '" + text + "' for " + isa.sm() + ": " + firstError[0]);

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jptxas.tables.sass.SassFormData;
+import org.jptxas.tables.sass.SassModifierClass;
 import org.jptxas.tables.sass.SassSlotData;
 import org.jptxas.tables.sass.SassTables;
 
@@ -27,9 +28,16 @@ public final class SassIsa {
     private final KeyTable[] tables = new KeyTable[1 << 13];
     private final Map<String, List<SassForm>> bySkeleton;
     private final List<SassForm> forms;
+    private final List<SassModifierClass> modifiers;
 
     public SassIsa(String sm, List<SassFormData> data) {
+        this(sm, data, List.of());
+    }
+
+    /** An ISA whose independent modifiers ({@link ModifierComposer}) compose onto the learned forms. */
+    public SassIsa(String sm, List<SassFormData> data, List<SassModifierClass> modifiers) {
         this.sm = sm;
+        this.modifiers = List.copyOf(modifiers);
         List<SassForm> all = new ArrayList<>(data.size());
         for (SassFormData d : data) {
             all.add(toForm(d));
@@ -65,7 +73,7 @@ public final class SassIsa {
     /** The bundled table of {@code sm} (sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a), loaded once. */
     public static SassIsa forSm(String sm) {
         String c = SassTables.canonical(sm);
-        return LOADED.computeIfAbsent(c, k -> new SassIsa(k, SassTables.forms(k)));
+        return LOADED.computeIfAbsent(c, k -> new SassIsa(k, SassTables.forms(k), SassTables.modifiers(k)));
     }
 
     public String sm() {
@@ -105,13 +113,69 @@ public final class SassIsa {
         return generalized().bySkeleton().getOrDefault(skeleton, List.of());
     }
 
+    /** Forms of modifier combinations no learned form has, built on first use; see {@link ModifierComposer}. */
+    private volatile Generalized composed;
+
+    private Generalized composed() {
+        Generalized c = composed;
+        if (c == null) {
+            Map<Integer, List<SassForm>> base = new HashMap<>();
+            for (SassForm[] forms : byKey) {
+                for (SassForm f : forms) {
+                    base.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+                }
+            }
+            for (List<SassForm> forms : generalized().byKey().values()) {
+                for (SassForm f : forms) {
+                    base.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+                }
+            }
+            Map<String, List<SassForm>> sk = new LinkedHashMap<>();
+            Map<Integer, List<SassForm>> key = new HashMap<>();
+            for (SassForm f : ModifierComposer.compose(modifiers, base)) {
+                sk.computeIfAbsent(f.skeleton, k -> new ArrayList<>()).add(f);
+                key.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+            }
+            c = new Generalized(sk, key);
+            composed = c;
+        }
+        return c;
+    }
+
+    /** The assembler's last resort: forms of modifier combinations composed from the modifier tables. */
+    List<SassForm> composedWithSkeleton(String skeleton) {
+        return composed().bySkeleton().getOrDefault(skeleton, List.of());
+    }
+
+    /** Every composed form (the modifier oracle test and the probe check each with nvdisasm). */
+    public List<SassForm> composedForms() {
+        List<SassForm> out = new ArrayList<>();
+        composed().byKey().values().forEach(out::addAll);
+        out.sort(Comparator.comparingInt((SassForm f) -> f.key).thenComparing(f -> f.mnemonic)
+                .thenComparing(f -> f.skeleton).thenComparingLong(f -> f.bitsHi).thenComparingLong(f -> f.bitsLo));
+        return out;
+    }
+
+    /** The modifier classes this ISA composes. */
+    public List<SassModifierClass> modifiers() {
+        return modifiers;
+    }
+
     /**
      * The decoder's fallback for words no learned form explains: the most specific generalized form that applies,
-     * unless an equally specific one prints differently.
+     * unless an equally specific one prints differently; then the same over composed modifier forms.
      */
     private SassInstruction decodeGeneralized(int key, long lo, long hi) {
+        SassInstruction g = decodeFallback(generalized().byKey().getOrDefault(key, List.of()), lo, hi);
+        if (g instanceof SassInstruction.Unknown && !modifiers.isEmpty()) {
+            return decodeFallback(composed().byKey().getOrDefault(key, List.of()), lo, hi);
+        }
+        return g;
+    }
+
+    private static SassInstruction decodeFallback(List<SassForm> candidates, long lo, long hi) {
         SassForm found = null;
-        for (SassForm f : generalized().byKey().getOrDefault(key, List.of())) {
+        for (SassForm f : candidates) {
             if (found != null && f.specificity < found.specificity) {
                 break;
             }

@@ -47,4 +47,43 @@ public final class SassTables {
         all.addAll(overlay.forms());
         return all;
     }
+
+    /** The modifier base file name. */
+    public static final String MODIFIER_BASE = "sass/modifiers-base.json";
+
+    /** The modifier overlay of {@code sm}, e.g. {@code sass/modifiers-sm90.json}. */
+    public static String modifierOverlayName(String sm) {
+        return "sass/modifiers-" + canonical(sm).replace("_", "") + ".json";
+    }
+
+    /**
+     * The independent modifier classes of {@code sm}: the overlay's, plus the base's that the overlay does not
+     * replace (same mnemonic and key). Empty when the files do not exist yet.
+     */
+    public static List<SassModifierClass> modifiers(String sm) {
+        String c = canonical(sm);
+        if (!SMS.contains(c)) {
+            throw new IllegalArgumentException("no SASS modifier table for " + sm + " (have " + SMS + ")");
+        }
+        if (SassTables.class.getResource("/org/jptxas/tables/" + MODIFIER_BASE) == null) {
+            return List.of();
+        }
+        SassModifierTable base = TableLoader.load(MODIFIER_BASE, SassModifierTable.class);
+        SassModifierTable overlay = TableLoader.load(modifierOverlayName(c), SassModifierTable.class);
+        if (!"base".equals(base.scope()) || !c.equals(overlay.scope())) {
+            throw new IllegalStateException("SASS modifier tables have the wrong scope: " + base.scope() + ", "
+                    + overlay.scope());
+        }
+        java.util.Set<String> replaced = new java.util.HashSet<>();
+        for (SassModifierClass m : overlay.classes()) {
+            replaced.add(m.mnemonic() + "/" + m.key());
+        }
+        List<SassModifierClass> all = new ArrayList<>(overlay.classes());
+        for (SassModifierClass m : base.classes()) {
+            if (!replaced.contains(m.mnemonic() + "/" + m.key())) {
+                all.add(m);
+            }
+        }
+        return all;
+    }
 }

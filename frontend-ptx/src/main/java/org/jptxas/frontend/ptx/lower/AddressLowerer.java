@@ -34,8 +34,20 @@ public final class AddressLowerer implements InstructionLowerer {
         }
     }
 
-    private static int windowBase(StateSpace s) {
+    private static int windowBase(StateSpace s, LoweringContext cx) {
+        if (s == StateSpace.CONST) {
+            return constWindowBase(cx.target());
+        }
         return s == StateSpace.LOCAL ? 0x20 : 0x18;
+    }
+
+    /**
+     * Where constant bank 0 holds the 64-bit generic address of the module's constant bank ({@code .const}
+     * variables): {@code c[0x0][0x50]} on sm_75..sm_89, {@code c[0x0][0xd0]} on sm_90 (ptxas 13's
+     * {@code cvta.const}).
+     */
+    static int constWindowBase(org.jptxas.ori.target.Target target) {
+        return target.sm() >= 90 ? 0xd0 : 0x50;
     }
 
     private void cvta(Instruction insn, LoweringContext cx) throws CompilationException {
@@ -44,14 +56,18 @@ public final class AddressLowerer implements InstructionLowerer {
         PtxType t = Ptx.type(insn);
         Reg d = cx.dst(Ptx.op(insn, 0), t);
         Src a = cx.src(Ptx.op(insn, 1), t);
-        if (space == null || (space != StateSpace.GLOBAL && space != StateSpace.SHARED && space != StateSpace.LOCAL)) {
+        if (space == null || (space != StateSpace.GLOBAL && space != StateSpace.SHARED && space != StateSpace.LOCAL
+                && space != StateSpace.CONST)) {
             throw cx.unsupported(null);
+        }
+        if (space == StateSpace.CONST && cx.target().sm() > 90) {
+            throw cx.unsupported("generic addresses of .const on " + cx.target().name());
         }
         if (space == StateSpace.GLOBAL) {
             MovLowerer.move(cx, d, a, t);
             return;
         }
-        int base = windowBase(space);
+        int base = windowBase(space, cx);
         if (toWindow) {
             // window offset = generic - window base (low 32 bits suffice)
             Reg lo = d.width() == 2 ? d.component(0) : d;

@@ -78,10 +78,27 @@ public final class CallLowerer implements InstructionLowerer {
         srcs.add(indirect != null ? indirect : Src.of(new Sym(target, Sym.Kind.FUNCTION)));
         if (args != null) {
             for (Operand a : args.elements()) {
-                srcs.add(value(cx, a, false));
+                java.util.Optional<List<Src>> wide = wideParamArgument(cx, a);
+                if (wide.isPresent()) {
+                    srcs.addAll(wide.get());
+                } else {
+                    srcs.add(value(cx, a, false));
+                }
             }
         }
         cx.emit("CALL", CALL_MODS, dsts, srcs);
+    }
+
+    /** A call-site {@code .param} variable larger than 16 bytes: its register tuples, in word order. */
+    private static java.util.Optional<List<Src>> wideParamArgument(LoweringContext cx, Operand o) {
+        if (o instanceof Expr.SymbolRef ref && cx.resolved().symbolOf(ref).orElse(null) instanceof Symbol.Variable v
+                && v.space() == StateSpace.PARAM) {
+            List<org.jptxas.ori.ir.Reg> regs = cx.paramRegisters(ref);
+            if (regs.size() > 1) {
+                return java.util.Optional.of(regs.stream().map(Src::of).toList());
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     /** A call-site {@code .param} variable's register, or (old style) a register or immediate argument. */

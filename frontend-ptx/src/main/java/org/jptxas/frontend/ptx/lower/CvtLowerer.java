@@ -27,7 +27,7 @@ import org.jptxas.ori.ir.Src;
 public final class CvtLowerer implements InstructionLowerer {
     @Override
     public Set<String> opcodes() {
-        return Set.of("cvt");
+        return Set.of("cvt", "cvt.pack");
     }
 
     @Override
@@ -458,7 +458,11 @@ public final class CvtLowerer implements InstructionLowerer {
                         }
                         m.op("F2F", "F64.F32", d, x);
                     }
-                    case F16 -> m.op("F2F", "F64.F16", d, s);
+                    case F16 -> {
+                        Reg t = m.r();
+                        halfToFloat(m, t, s);
+                        m.op("F2F", "F64.F32", d, t);
+                    }
                     default -> throw cx.unsupported(insn.fullName());
                 }
                 if (sat) {
@@ -487,7 +491,7 @@ public final class CvtLowerer implements InstructionLowerer {
                     }
                     case F16 -> {
                         Reg t = sat ? m.r() : d;
-                        m.op("HADD2_F32", "", t, neg(RZ), s);
+                        halfToFloat(m, t, s);
                         if (sat) {
                             m.fadd("SAT", d, RZ, t);
                         }
@@ -567,6 +571,27 @@ public final class CvtLowerer implements InstructionLowerer {
             throw cx.unsupported(insn.fullName());
         }
         m.op("F2FP", String.join(".", mods), d, a, b);
+    }
+
+    /**
+     * f16 (low half of {@code s}) to f32, exactly, on the integer and FMUL pipes: ptxas's {@code HADD2.F32 d, -RZ,
+     * s.H0_H0} needs an operand swizzle Ori does not carry yet. The magnitude bits moved to an f32's place and scaled
+     * by 2^112 give every finite value (subnormal halves become normal floats); an all-ones exponent (infinity, NaN)
+     * keeps its payload with the f32 exponent all ones; the sign goes back last.
+     */
+    static void halfToFloat(MathEmitter m, Reg d, Object s) {
+        Reg mag = m.r(), bits = m.r(), scaled = m.r(), special = m.p(), sign = m.r(), abs = m.r();
+        m.lop3(mag, s, 0x7fff, RZ, 0xc0);
+        m.shf("L.U32", bits, mag, 13, RZ);
+        m.fmul("", scaled, bits, 0x1p112f);
+        m.isetp("GE.U32", special, mag, 0x7c00);
+        Reg inf = m.r();
+        m.lop3(inf, bits, 0x7f800000, RZ, 0xfc);
+        m.sel(abs, inf, scaled, special);
+        Reg h = m.r();
+        m.lop3(h, s, 0x8000, RZ, 0xc0);
+        m.shf("L.U32", sign, h, 16, RZ);
+        m.lop3(d, abs, sign, RZ, 0xfc);
     }
 
     /** {@code cvt.pack.sat.{u8,s8,u16,s16}.{s32,u32}{.b32} d, a, b{, c}}: I2IP. */

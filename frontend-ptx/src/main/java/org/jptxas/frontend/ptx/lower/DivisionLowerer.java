@@ -33,6 +33,18 @@ public final class DivisionLowerer implements InstructionLowerer {
             throw cx.unsupported("rem." + t.ptxName());
         }
         boolean ftz = insn.hasModifier("ftz");
+        DirectedRounding.Mode directed = DirectedRounding.mode(MathTypes.rounding(insn));
+        if (directed != null && (t == PtxType.F32 || t == PtxType.F64)) {
+            Reg d = cx.dst(insn.operands().get(0), t);
+            Src a = cx.src(insn.operands().get(1), t);
+            Src b = cx.src(insn.operands().get(2), t);
+            if (t == PtxType.F32) {
+                DirectedRounding.f32(cx, directed, d, a, b, false, ftz);
+            } else {
+                DirectedRounding.quotientF64(cx, directed, d, a, b);
+            }
+            return;
+        }
         if (t == PtxType.F32) {
             Reg d = cx.dst(insn.operands().get(0), t);
             Src a = cx.src(insn.operands().get(1), t);

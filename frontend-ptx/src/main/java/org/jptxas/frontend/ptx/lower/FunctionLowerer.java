@@ -81,6 +81,8 @@ final class FunctionLowerer implements LoweringContext {
 
     /** Registers by declarator: a {@link Reg} or, for {@code %r<N>}, a lazily filled {@code Reg[]}. */
     private final Map<Declarator, Object> regs = new IdentityHashMap<>();
+    /** Registers of parameters larger than 16 bytes ({@link #paramRegisters(VariableDecl, Declarator)}). */
+    private final Map<Declarator, List<Reg>> wideParams = new IdentityHashMap<>();
     private final Map<Declarator, VariableDecl> declOf = new IdentityHashMap<>();
     private final Deque<Map<String, Declarator>> scopes = new ArrayDeque<>();
     private final Map<Declarator, Integer> kernelParams = new IdentityHashMap<>();
@@ -121,7 +123,7 @@ final class FunctionLowerer implements LoweringContext {
                 if (fn.isEntry()) {
                     kernelParams.put(d, off);
                 } else {
-                    paramRegister(v, d);
+                    paramRegisters(v, d);
                 }
             }
         }
@@ -249,14 +251,15 @@ final class FunctionLowerer implements LoweringContext {
         int word = 0;
         for (VariableDecl v : fn.params()) {
             for (Declarator d : v.declarators()) {
-                Reg p = paramRegister(v, d);
-                word = (int) DataLayout.alignUp(word, p.comps());
-                for (int k = 0; k < p.comps() && ABI_FIRST_REG + word + k < 255; k++) {
-                    prologue.add(new Instr(ops.require("MOV"), List.of(), List.of(p.component(k)),
-                            List.of(Src.of(Reg.phys(RegFile.R, ABI_FIRST_REG + word + k, 1))), Guard.ALWAYS,
-                            fn.pos().line()));
+                for (Reg p : paramRegisters(v, d)) {
+                    word = (int) DataLayout.alignUp(word, p.comps());
+                    for (int k = 0; k < p.comps() && ABI_FIRST_REG + word + k < 255; k++) {
+                        prologue.add(new Instr(ops.require("MOV"), List.of(), List.of(p.component(k)),
+                                List.of(Src.of(Reg.phys(RegFile.R, ABI_FIRST_REG + word + k, 1))), Guard.ALWAYS,
+                                fn.pos().line()));
+                    }
+                    word += p.comps();
                 }
-                word += p.comps();
             }
         }
         List<Instr> out = new ArrayList<>();
@@ -486,7 +489,33 @@ final class FunctionLowerer implements LoweringContext {
     }
 
     private Reg paramRegister(VariableDecl v, Declarator d) {
+        if (isWideParam(v, d)) {
+            throw unsupportedRuntime("a parameter larger than 16 bytes (" + d.name() + ") used as one value");
+        }
         return (Reg) regs.computeIfAbsent(d, x -> freshFor(v, d));
+    }
+
+    /** Whether a {@code .param} variable is larger than one register tuple (a by-value struct or array). */
+    private static boolean isWideParam(VariableDecl v, Declarator d) {
+        return v.type() != PtxType.PRED && DataLayout.size(v, d) > 16;
+    }
+
+    /**
+     * A parameter's registers: its one tuple, or for a parameter larger than 16 bytes consecutive tuples of four words
+     * (the last one shorter), word {@code w} being component {@code w % 4} of tuple {@code w / 4}.
+     */
+    private List<Reg> paramRegisters(VariableDecl v, Declarator d) {
+        if (!isWideParam(v, d)) {
+            return List.of(paramRegister(v, d));
+        }
+        return wideParams.computeIfAbsent(d, x -> {
+            int words = (int) ((DataLayout.size(v, d) + 3) / 4);
+            List<Reg> chunks = new ArrayList<>();
+            for (int w = 0; w < words; w += 4) {
+                chunks.add(body.newVirtual(RegFile.R, Math.min(4, words - w)));
+            }
+            return List.copyOf(chunks);
+        });
     }
 
     // ---------------------------------------------------------------- LoweringContext
@@ -888,12 +917,13 @@ final class FunctionLowerer implements LoweringContext {
             window = newReg(RegFile.R, 1);
             emitUnguarded("IADD3", List.of(), List.of(window, Reg.PT, Reg.PT),
                     List.of(Src.of(SP), Src.of(Imm.ofInt((int) offset)), Src.of(Reg.RZ)));
-        } else if (space == StateSpace.SHARED) {
+        } else if (space == StateSpace.SHARED || (space == StateSpace.CONST && target.sm() <= 90)) {
             window = null;
         } else {
             throw unsupportedRuntime("generic address of " + space.directive() + " variables");
         }
-        int base = space == StateSpace.LOCAL ? 0x20 : 0x18;
+        int base = space == StateSpace.LOCAL ? 0x20
+                : space == StateSpace.CONST ? AddressLowerer.constWindowBase(target) : 0x18;
         Reg out = newReg(RegFile.R, 2);
         Reg carry = newReg(RegFile.P, 1);
         emitUnguarded("IADD3", List.of(), List.of(out.component(0), carry, Reg.PT),
@@ -1054,6 +1084,15 @@ final class FunctionLowerer implements LoweringContext {
         String msg = "Instruction '" + name + "' not yet supported for " + target.name()
                 + (what == null || what.isEmpty() ? "" : " (" + what + ")");
         return new UnsupportedFeatureException(fileName, insn == null ? fn.pos().line() : insn.pos().line(), msg);
+    }
+
+    @Override
+    public List<Reg> paramRegisters(Expr.SymbolRef param) {
+        Symbol sym = resolved.symbolOf(param).orElse(null);
+        if (sym instanceof Symbol.Variable v && v.space() == StateSpace.PARAM && !kernelParams.containsKey(v.declarator())) {
+            return paramRegisters(declOf.getOrDefault(v.declarator(), v.decl()), v.declarator());
+        }
+        throw unsupportedRuntime("parameter " + param.name());
     }
 
     @Override

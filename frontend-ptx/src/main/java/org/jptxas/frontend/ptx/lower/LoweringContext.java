@@ -84,6 +84,15 @@ public interface LoweringContext {
         throw new UnsupportedOperationException("paramRegister: not provided by " + getClass().getSimpleName());
     }
 
+    /**
+     * Every register of a {@code .param} variable, in word order: {@code List.of(paramRegister(param))}, or for one
+     * larger than 16 bytes (a by-value struct) consecutive tuples of four words, word {@code w} being component
+     * {@code w % 4} of tuple {@code w / 4}.
+     */
+    default java.util.List<Reg> paramRegisters(org.jptxas.frontend.ptx.ast.Expr.SymbolRef param) {
+        return java.util.List.of(paramRegister(param));
+    }
+
     /** The block a PTX label starts ({@code bra $L__BB0_2}). */
     default BasicBlock branchTarget(org.jptxas.frontend.ptx.ast.Expr.SymbolRef label) {
         throw new UnsupportedOperationException("branchTarget: not provided by " + getClass().getSimpleName());

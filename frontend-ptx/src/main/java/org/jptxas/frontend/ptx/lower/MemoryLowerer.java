@@ -332,7 +332,7 @@ public final class MemoryLowerer implements InstructionLowerer {
             return;
         }
         // Device-function or call-site parameter: a register, addressed in 32-bit words.
-        Reg p = cx.paramRegister(base);
+        List<Reg> p = cx.paramRegisters(base);
         long off = 0;
         if (e instanceof Expr.Binary b) {
             try {
@@ -360,10 +360,10 @@ public final class MemoryLowerer implements InstructionLowerer {
             }
             for (int c = 0; c < per; c++) {
                 int w = word + k * per + c;
-                if (w >= p.comps()) {
-                    throw cx.unsupported("parameter larger than 16 bytes");
+                Reg slot = paramWord(p, w);
+                if (slot == null) {
+                    throw cx.unsupported("parameter offset " + 4 * w);
                 }
-                Reg slot = p.comps() == 1 ? p : p.component(w);
                 if (load) {
                     Reg d = cx.dst(vals.get(k), t);
                     Reg dc = d.width() == 1 ? d : d.component(c);
@@ -383,15 +383,14 @@ public final class MemoryLowerer implements InstructionLowerer {
      * An 8/16-bit access at a byte offset of a register-held parameter: PRMT extracts (zero- or sign-extending) or
      * inserts the bytes, leaving the rest of the word as it is.
      */
-    private void subWordParam(LoweringContext cx, boolean load, PtxType t, Reg p, int off, Operand value)
+    private void subWordParam(LoweringContext cx, boolean load, PtxType t, List<Reg> p, int off, Operand value)
             throws CompilationException {
-        int word = off / 4;
         int at = off % 4;
         int n = t.sizeBytes();
-        if (word >= p.comps()) {
+        Reg slot = paramWord(p, off / 4);
+        if (slot == null) {
             throw cx.unsupported("parameter offset " + off);
         }
-        Reg slot = p.comps() == 1 ? p : p.component(word);
         if (load) {
             int sel = 0;
             for (int i = 0; i < 4; i++) {
@@ -416,6 +415,19 @@ public final class MemoryLowerer implements InstructionLowerer {
             }
             cx.emit("PRMT", List.of(), List.of(slot), List.of(v, Ptx.imm(sel), Src.of(slot)));
         }
+    }
+
+    /** Word {@code w} of a parameter's registers ({@link LoweringContext#paramRegisters}), or null past its end. */
+    private static Reg paramWord(List<Reg> chunks, int w) {
+        if (w < 0) {
+            return null;
+        }
+        Reg c = chunks.size() == 1 ? chunks.get(0) : w / 4 < chunks.size() ? chunks.get(w / 4) : null;
+        int k = chunks.size() == 1 ? w : w % 4;
+        if (c == null || k >= c.comps()) {
+            return null;
+        }
+        return c.comps() == 1 ? c : c.component(k);
     }
 
     private static boolean isKernelParam(LoweringContext cx, org.jptxas.frontend.ptx.check.Symbol.Variable v) {

@@ -12,7 +12,10 @@ import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.Src;
 
-/** {@code rcp}, {@code sqrt} and {@code rsqrt}: IEEE-exact {@code .rn} forms and the MUFU approximations. */
+/**
+ * {@code rcp}, {@code sqrt} and {@code rsqrt}: IEEE-exact {@code .rn} forms, the directed roundings
+ * ({@link DirectedRounding}) and the MUFU approximations.
+ */
 @AutoService(InstructionLowerer.class)
 public final class RcpSqrtLowerer implements InstructionLowerer {
     @Override
@@ -30,6 +33,17 @@ public final class RcpSqrtLowerer implements InstructionLowerer {
         MathEmitter m = new MathEmitter(cx);
         Reg d = cx.dst(insn.operands().get(0), t);
         Src x = cx.src(insn.operands().get(1), t);
+        DirectedRounding.Mode directed = approx ? null : DirectedRounding.mode(rnd);
+        if (directed != null && !op.equals("rsqrt") && (t == PtxType.F32 || t == PtxType.F64)) {
+            if (t == PtxType.F32) {
+                DirectedRounding.f32(cx, directed, d, null, x, op.equals("sqrt"), ftz);
+            } else if (op.equals("rcp")) {
+                DirectedRounding.quotientF64(cx, directed, d, null, x);
+            } else {
+                DirectedRounding.sqrtF64(cx, directed, d, x);
+            }
+            return;
+        }
         if (t == PtxType.F32) {
             if (approx) {
                 approxF32(m, op, d, x, ftz);

@@ -25,9 +25,13 @@ public final class SassProbe {
 
     public static void main(String[] args) throws IOException {
         String cmd = args.length == 0 ? "derive" : args[0];
-        if (!cmd.equals("derive") && !cmd.equals("fixture")) {
-            System.err.println("usage: SassProbe derive [sm,...] | fixture");
+        if (!cmd.equals("derive") && !cmd.equals("fixture") && !cmd.equals("modifiers")) {
+            System.err.println("usage: SassProbe derive [sm,...] | modifiers [sm,...] | fixture");
             System.exit(2);
+        }
+        if (cmd.equals("modifiers")) {
+            learnModifiers(args.length > 1 ? List.of(args[1].split(",")) : OracleSamples.SMS);
+            return;
         }
         List<OracleSamples.Job> jobs = new ArrayList<>(OracleSamples.corpusJobs());
         jobs.addAll(OracleSamples.kernelJobs());
@@ -56,7 +60,85 @@ public final class SassProbe {
         }
         if (only.size() == OracleSamples.SMS.size()) {
             write(tables);
+            learnModifiers(only);
         }
+    }
+
+    /**
+     * Learns the independent modifier enums of each SM from the bundled (just written) form tables
+     * ({@link ModifierLearner}) and, for all SMs, writes {@code sass/modifiers-base.json} plus one overlay per SM.
+     */
+    static void learnModifiers(List<String> sms) throws IOException {
+        Path dir = RepoRoot.find().orElseThrow().resolve("tables/src/main/resources/org/jptxas/tables/sass");
+        Map<String, List<org.jptxas.tables.sass.SassModifierClass>> perSm = new LinkedHashMap<>();
+        for (String sm : sms) {
+            List<SassFormData> forms = readForms(dir, sm);
+            ModifierLearner learner = new ModifierLearner(sm, forms);
+            List<org.jptxas.tables.sass.SassModifierClass> classes = learner.learn();
+            learner.log().forEach(System.err::println);
+            System.err.println(sm + ": " + classes.size() + " modifier classes, "
+                    + classes.stream().mapToInt(c -> c.groups().size()).sum() + " enums");
+            perSm.put(sm, classes);
+        }
+        if (sms.size() != OracleSamples.SMS.size()) {
+            return;
+        }
+        ObjectMapper mapper = new ObjectMapper();
+        Map<String, Integer> count = new HashMap<>();
+        for (List<org.jptxas.tables.sass.SassModifierClass> cs : perSm.values()) {
+            for (var c : cs) {
+                count.merge(mapper.writeValueAsString(c), 1, Integer::sum);
+            }
+        }
+        List<org.jptxas.tables.sass.SassModifierClass> base = new ArrayList<>();
+        Set<String> inBase = new HashSet<>();
+        for (var c : perSm.values().iterator().next()) {
+            String k = mapper.writeValueAsString(c);
+            if (count.get(k) == perSm.size() && inBase.add(k)) {
+                base.add(c);
+            }
+        }
+        Set<String> baseIds = new HashSet<>();
+        base.forEach(c -> baseIds.add(c.mnemonic() + "/" + c.key()));
+        String provenance = "isel-common SassProbe modifiers: enums from ptxas 13.0 forms, named and confirmed by nvdisasm 12.5";
+        writeModifiers(dir.resolve("modifiers-base.json"), "base", provenance, base, mapper);
+        for (Map.Entry<String, List<org.jptxas.tables.sass.SassModifierClass>> e : perSm.entrySet()) {
+            List<org.jptxas.tables.sass.SassModifierClass> overlay = new ArrayList<>();
+            for (var c : e.getValue()) {
+                if (!inBase.contains(mapper.writeValueAsString(c))) {
+                    overlay.add(c);
+                }
+            }
+            // A base class this SM lacks must not apply to it: nothing to override with, so such classes stay
+            // out of the base (the base holds only classes every SM has identically).
+            writeModifiers(dir.resolve("modifiers-" + e.getKey().replace("_", "") + ".json"), e.getKey(), provenance,
+                    overlay, mapper);
+        }
+    }
+
+    private static List<SassFormData> readForms(Path dir, String sm) throws IOException {
+        ObjectMapper mapper = new ObjectMapper();
+        List<SassFormData> all = new ArrayList<>();
+        for (String name : List.of("volta-base.json", sm.replace("_", "") + ".json")) {
+            all.addAll(mapper.readValue(dir.resolve(name).toFile(), org.jptxas.tables.sass.SassFormTable.class).forms());
+        }
+        return all;
+    }
+
+    private static void writeModifiers(Path file, String scope, String provenance,
+                                       List<org.jptxas.tables.sass.SassModifierClass> classes, ObjectMapper mapper)
+            throws IOException {
+        List<org.jptxas.tables.sass.SassModifierClass> sorted = new ArrayList<>(classes);
+        sorted.sort(java.util.Comparator.comparing(org.jptxas.tables.sass.SassModifierClass::mnemonic)
+                .thenComparingInt(org.jptxas.tables.sass.SassModifierClass::key));
+        StringBuilder sb = new StringBuilder();
+        sb.append("{\"format\": \"volta-128-modifiers\", \"scope\": ").append(mapper.writeValueAsString(scope))
+                .append(", \"derivedWith\": ").append(mapper.writeValueAsString(provenance)).append(",\n\"classes\": [\n");
+        for (int i = 0; i < sorted.size(); i++) {
+            sb.append(mapper.writeValueAsString(sorted.get(i))).append(i + 1 < sorted.size() ? ",\n" : "\n");
+        }
+        sb.append("]}\n");
+        Files.writeString(file, sb.toString());
     }
 
     /**

@@ -1,0 +1,347 @@
+package org.jptxas.frontend.ptx.lower;
+
+import static org.jptxas.frontend.ptx.lower.MathEmitter.RZ;
+
+import com.google.auto.service.AutoService;
+import java.util.List;
+import java.util.Set;
+import org.jptxas.frontend.ptx.ast.Instruction;
+import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.Src;
+
+/**
+ * The video instructions, as ptxas expands them into integer ALU code (there is no video unit on sm_75+).
+ * <ul>
+ *   <li>Scalar {@code vadd}, {@code vsub}, {@code vabsdiff}, {@code vmin}, {@code vmax}, {@code vshl}, {@code vshr}
+ *       and {@code vset}: the operands sign- or zero-extended by their types, the operation on 64-bit register pairs
+ *       (exact for the 34-bit intermediate the ISA describes), the optional {@code .sat} clamp to the destination
+ *       type's range, then the optional secondary {@code .add}/{@code .min}/{@code .max} with {@code c}.
+ *   <li>SIMD {@code vadd2/4}, {@code vsub2/4}, {@code vavrg2/4}, {@code vabsdiff2/4}, {@code vmin2/4},
+ *       {@code vmax2/4} and {@code vset2/4}: each half-word or byte lane extended to 32 bits (PRMT), the operation,
+ *       the optional per-lane clamp, then either the lanes packed into {@code d} or, with {@code .add}, their sum
+ *       added to {@code c}.
+ * </ul>
+ * Operand selectors ({@code a.b1}, {@code d.h0}, masks) are not accepted by the front end yet, so only the default
+ * selectors occur; {@code vmad} is not lowered yet.
+ */
+@AutoService(InstructionLowerer.class)
+public final class VideoLowerer implements InstructionLowerer {
+    @Override
+    public Set<String> opcodes() {
+        return Set.of("vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset", "vadd2", "vsub2", "vavrg2",
+                "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4",
+                "vset4");
+    }
+
+    @Override
+    public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
+        String op = insn.opcode();
+        if (op.endsWith("2") || op.endsWith("4")) {
+            simd(insn, cx, op.substring(0, op.length() - 1), op.endsWith("2") ? 2 : 4);
+        } else {
+            scalar(insn, cx, op);
+        }
+    }
+
+    // ---------------------------------------------------------------- scalar
+
+    private static void scalar(Instruction insn, LoweringContext cx, String op) throws CompilationException {
+        MathEmitter m = new MathEmitter(cx);
+        List<PtxType> types = MathTypes.types(insn);
+        boolean vset = op.equals("vset");
+        // vset.atype.btype; the others dtype.atype.btype
+        boolean dSigned = !vset && MathTypes.isSigned(types.get(0));
+        boolean aSigned = MathTypes.isSigned(types.get(vset ? 0 : 1));
+        boolean bSigned = MathTypes.isSigned(types.get(vset ? 1 : 2));
+        Reg d = cx.dst(Ptx.op(insn, 0), PtxType.B32);
+        Src a = cx.src(Ptx.op(insn, 1), PtxType.B32);
+        Src b = cx.src(Ptx.op(insn, 2), PtxType.B32);
+        Reg ta = extend(m, a, aSigned);
+        Reg tb = extend(m, b, bSigned);
+        Reg t;
+        switch (op) {
+            case "vadd" -> t = add(cx, m, ta, tb, false);
+            case "vsub" -> t = add(cx, m, ta, tb, true);
+            case "vabsdiff" -> {
+                Reg ab = add(cx, m, ta, tb, true), ba = add(cx, m, tb, ta, true);
+                t = select(m, ba, ab, negative(m, ab));
+            }
+            case "vmin", "vmax" -> {
+                Reg lt = negative(m, add(cx, m, ta, tb, true));
+                t = op.equals("vmin") ? select(m, ta, tb, lt) : select(m, tb, ta, lt);
+            }
+            case "vshl", "vshr" -> t = shift(m, insn, ta, b, op.equals("vshl"));
+            case "vset" -> t = compare(cx, m, insn, ta, tb);
+            default -> throw cx.unsupported(insn.fullName());
+        }
+        if (insn.hasModifier("sat") && !vset) {
+            t = saturate32(m, t, dSigned, op.equals("vshl") && !aSigned);
+        }
+        String op2 = insn.hasModifier("add") ? "add" : insn.hasModifier("min") ? "min"
+                : insn.hasModifier("max") ? "max" : null;
+        if (op2 == null) {
+            m.mov(d, t.component(0));
+            return;
+        }
+        Src c = cx.src(Ptx.op(insn, 3), PtxType.B32);
+        if (op2.equals("add")) {
+            m.iadd3(d, t.component(0), c, RZ);
+            return;
+        }
+        Reg tc = extend(m, c, vset ? false : dSigned);
+        Reg lt = negative(m, add(cx, m, t, tc, true));
+        if (op.equals("vshl")) {
+            lt = shiftedLess(m, t, lt, aSigned);
+        }
+        Reg r = op2.equals("min") ? select(m, t, tc, lt) : select(m, tc, t, lt);
+        m.mov(d, r.component(0));
+    }
+
+    /**
+     * {@code t < c} for a vshl result {@code t}: a shift by 32 can take |t| to 2^63, where the 64-bit difference
+     * {@code t - c} overflows; outside +-2^62 the comparison is decided by t's true sign (never negative for an
+     * unsigned operand, whose top bit then is a magnitude bit).
+     */
+    private static Reg shiftedLess(MathEmitter m, Reg t, Reg lt, boolean signed) {
+        Reg hi = t.component(1);
+        Reg biased = m.r(), inRange = m.p(), flagSmall = m.r(), flagBig = m.r(), flag = m.r(), out = m.p();
+        m.iadd3(biased, hi, signed ? 0x40000000 : 0, RZ);
+        m.isetp("LT.U32", inRange, biased, signed ? 0x80000000 : 0x40000000);
+        m.sel(flagSmall, m.imm(1), RZ, lt);
+        if (signed) {
+            Reg neg = m.p();
+            m.isetp("LT", neg, hi, RZ);
+            m.sel(flagBig, m.imm(1), RZ, neg);
+        } else {
+            m.mov(flagBig, RZ);
+        }
+        m.sel(flag, flagSmall, flagBig, inRange);
+        m.isetp("NE", out, flag, RZ);
+        return out;
+    }
+
+    /** A 32-bit value as a 64-bit pair, sign- or zero-extended. */
+    private static Reg extend(MathEmitter m, Src x, boolean signed) {
+        Reg p = m.r2();
+        m.mov(p.component(0), x);
+        if (signed) {
+            m.shf("R.S32.HI", p.component(1), RZ, 31, p.component(0));
+        } else {
+            m.mov(p.component(1), RZ);
+        }
+        return p;
+    }
+
+    private static Reg add(LoweringContext cx, MathEmitter m, Reg x, Reg y, boolean subtract) {
+        Reg s = m.r2();
+        IntArith.add64(cx, s, Src.of(x), Src.of(y), subtract);
+        return s;
+    }
+
+    /** Whether a 64-bit pair is negative. */
+    private static Reg negative(MathEmitter m, Reg x) {
+        Reg p = m.p();
+        m.isetp("LT", p, x.component(1), RZ);
+        return p;
+    }
+
+    /** {@code p ? x : y}, both halves. */
+    private static Reg select(MathEmitter m, Reg x, Reg y, Reg p) {
+        Reg s = m.r2();
+        m.sel(s.component(0), x.component(0), y.component(0), p);
+        m.sel(s.component(1), x.component(1), y.component(1), p);
+        return s;
+    }
+
+    /** vshl/vshr: the count clamped to 32 ({@code .clamp}) or taken modulo 32 ({@code .wrap}). */
+    private static Reg shift(MathEmitter m, Instruction insn, Reg ta, Src b, boolean left) {
+        Reg n = m.r();
+        if (insn.hasModifier("wrap")) {
+            m.lop3(n, b, 31, RZ, 0xc0);
+        } else {
+            Reg p = m.p();
+            m.mov(n, b);
+            m.isetp("LT.U32", p, n, 32);
+            m.sel(n, n, 32, p);
+        }
+        Reg s = m.r2();
+        if (left) {
+            m.shf("L.U64.HI", s.component(1), ta.component(0), n, ta.component(1));
+            m.shf("L.U32", s.component(0), ta.component(0), n, RZ);
+        } else {
+            m.shf("R.S64", s.component(0), ta.component(0), n, ta.component(1));
+            m.shf("R.S32.HI", s.component(1), RZ, n, ta.component(1));
+        }
+        return s;
+    }
+
+    /** vset: 1 when {@code ta cmp tb} holds (compared as 64-bit values), else 0. */
+    private static Reg compare(LoweringContext cx, MathEmitter m, Instruction insn, Reg ta, Reg tb)
+            throws CompilationException {
+        Reg diff = add(cx, m, ta, tb, true);
+        Reg neg = negative(m, diff);
+        Reg any = m.r(), zero = m.p();
+        m.lop3(any, diff.component(0), diff.component(1), RZ, 0xfc);
+        m.isetp("EQ", zero, any, RZ);
+        String cmp = insn.modifiers().stream().filter(s -> Set.of("eq", "ne", "lt", "le", "gt", "ge").contains(s))
+                .findFirst().orElseThrow(() -> new IllegalStateException("vset without a comparison"));
+        Reg p = m.p();
+        switch (cmp) {
+            case "eq" -> p = zero;
+            case "ne" -> m.isetp("NE", p, any, RZ);
+            case "lt" -> p = neg;
+            case "ge" -> m.isetp("GE", p, diff.component(1), RZ);
+            // le: tb - ta >= 0; gt: tb - ta < 0
+            case "le" -> m.isetp("GE", p, add(cx, m, tb, ta, true).component(1), RZ);
+            default -> p = negative(m, add(cx, m, tb, ta, true));
+        }
+        Reg t = m.r2();
+        m.sel(t.component(0), m.imm(1), RZ, p);
+        m.mov(t.component(1), RZ);
+        return t;
+    }
+
+    /**
+     * Clamps a 64-bit value to the 32-bit range of the destination type; the result's high word is the low word's
+     * extension again. {@code nonNegative}: the value is known to be non-negative even when its top bit is set (an
+     * unsigned operand shifted left by 32).
+     */
+    private static Reg saturate32(MathEmitter m, Reg t, boolean signed, boolean nonNegative) {
+        Reg lo = t.component(0), hi = t.component(1);
+        Reg fits = m.p(), neg = m.p();
+        if (signed) {
+            Reg ext = m.r();
+            m.shf("R.S32.HI", ext, RZ, 31, lo);
+            m.isetp("EQ", fits, hi, ext);
+        } else {
+            m.isetp("EQ", fits, hi, RZ);
+        }
+        Reg bound = m.r();
+        if (nonNegative) {
+            m.mov(bound, signed ? 0x7fffffff : 0xffffffff);
+        } else {
+            m.isetp("LT", neg, hi, RZ);
+            m.sel(bound, m.imm(signed ? 0x80000000 : 0), signed ? 0x7fffffff : 0xffffffff, neg);
+        }
+        Reg s = m.r2();
+        m.sel(s.component(0), lo, bound, fits);
+        if (signed) {
+            m.shf("R.S32.HI", s.component(1), RZ, 31, s.component(0));
+        } else {
+            m.mov(s.component(1), RZ);
+        }
+        return s;
+    }
+
+    // ---------------------------------------------------------------- SIMD
+
+    private static void simd(Instruction insn, LoweringContext cx, String op, int lanes) throws CompilationException {
+        MathEmitter m = new MathEmitter(cx);
+        List<PtxType> types = MathTypes.types(insn);
+        boolean vset = op.equals("vset");
+        boolean dSigned = !vset && MathTypes.isSigned(types.get(0));
+        boolean aSigned = MathTypes.isSigned(types.get(vset ? 0 : 1));
+        boolean bSigned = MathTypes.isSigned(types.get(vset ? 1 : 2));
+        int bits = 32 / lanes;
+        Reg d = cx.dst(Ptx.op(insn, 0), PtxType.B32);
+        Src a = cx.src(Ptx.op(insn, 1), PtxType.B32);
+        Src b = cx.src(Ptx.op(insn, 2), PtxType.B32);
+        Src c = cx.src(Ptx.op(insn, 3), PtxType.B32);
+        boolean accumulate = insn.hasModifier("add");
+        boolean sat = insn.hasModifier("sat");
+        String cmp = vset ? insn.modifiers().stream()
+                .filter(s -> Set.of("eq", "ne", "lt", "le", "gt", "ge").contains(s)).findFirst().orElseThrow() : null;
+        Reg[] t = new Reg[lanes];
+        for (int i = 0; i < lanes; i++) {
+            Reg va = lane(m, a, i, bits, aSigned);
+            Reg vb = lane(m, b, i, bits, bSigned);
+            Reg r = m.r();
+            switch (op) {
+                case "vadd" -> m.iadd3(r, va, vb, RZ);
+                case "vsub" -> m.iadd3(r, va, MathEmitter.neg(vb), RZ);
+                case "vavrg" -> {
+                    // (va + vb + 1) >> 1 when the sum is non-negative, else (va + vb) >> 1 (arithmetic shifts)
+                    Reg sum = m.r(), p = m.p(), up = m.r();
+                    m.iadd3(sum, va, vb, RZ);
+                    m.isetp("GE", p, sum, RZ);
+                    m.sel(up, m.imm(1), RZ, p);
+                    m.iadd3(sum, sum, up, RZ);
+                    m.shf("R.S32.HI", r, RZ, 1, sum);
+                }
+                case "vabsdiff" -> {
+                    Reg x = m.r(), y = m.r(), p = m.p();
+                    m.iadd3(x, va, MathEmitter.neg(vb), RZ);
+                    m.iadd3(y, vb, MathEmitter.neg(va), RZ);
+                    m.isetp("LT", p, x, RZ);
+                    m.sel(r, y, x, p);
+                }
+                case "vmin", "vmax" -> {
+                    Reg p = m.p();
+                    m.isetp("LT", p, va, vb);
+                    if (op.equals("vmin")) {
+                        m.sel(r, va, vb, p);
+                    } else {
+                        m.sel(r, vb, va, p);
+                    }
+                }
+                case "vset" -> {
+                    Reg p = m.p();
+                    m.isetp(cmp.toUpperCase(), p, va, vb);
+                    m.sel(r, m.imm(1), RZ, p);
+                }
+                default -> throw cx.unsupported(insn.fullName());
+            }
+            if (sat && !vset) {
+                r = clampLane(m, r, bits, dSigned);
+            }
+            t[i] = r;
+        }
+        if (accumulate) {
+            Reg sum = m.r();
+            m.mov(sum, c);
+            for (Reg r : t) {
+                m.iadd3(sum, sum, r, RZ);
+            }
+            m.mov(d, sum);
+            return;
+        }
+        if (lanes == 2) {
+            m.op("PRMT", "", d, t[0], 0x5410, t[1]);
+        } else {
+            Reg lo = m.r(), hi = m.r();
+            m.op("PRMT", "", lo, t[0], 0x0040, t[1]);
+            m.op("PRMT", "", hi, t[2], 0x0040, t[3]);
+            m.op("PRMT", "", d, lo, 0x5410, hi);
+        }
+    }
+
+    /** Lane {@code i} ({@code bits} wide) of {@code x}, sign- or zero-extended to 32 bits (PRMT). */
+    private static Reg lane(MathEmitter m, Src x, int i, int bits, boolean signed) {
+        int bytes = bits / 8;
+        int first = i * bytes;
+        int top = first + bytes - 1;
+        int sel = 0;
+        for (int k = 0; k < 4; k++) {
+            int nib = k < bytes ? first + k : signed ? 8 | top : 4;
+            sel |= nib << (4 * k);
+        }
+        Reg r = m.r();
+        Object src = x.value() instanceof Reg ? x : m.imm(x);
+        m.op("PRMT", "", r, src, sel, RZ);
+        return r;
+    }
+
+    /** Clamps a lane result to the lane type's range. */
+    private static Reg clampLane(MathEmitter m, Reg r, int bits, boolean signed) {
+        int max = signed ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;
+        int min = signed ? -(1 << (bits - 1)) : 0;
+        Reg hiP = m.p(), loP = m.p(), x = m.r(), y = m.r();
+        m.isetp("GT", hiP, r, max);
+        m.sel(x, m.imm(max), r, hiP);
+        m.isetp("LT", loP, x, min);
+        m.sel(y, m.imm(min), x, loP);
+        return y;
+    }
+}

@@ -1,0 +1,35 @@
+package org.jptxas.tables.sass;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+
+/**
+ * The independent modifiers of one instruction class (mnemonic + dispatch key): any combination of their values may
+ * be composed onto a learned form of the class, except the {@code refused} spellings (combinations nvdisasm rejected
+ * or printed otherwise when the probe checked them).
+ *
+ * @param mnemonic the class's base mnemonic, e.g. {@code "FSETP"}
+ * @param key the 13-bit dispatch key (see {@link SassFormData#key()})
+ * @param groups the modifiers in print order
+ * @param refused composed spellings (the form's text skeleton, operands as {@code {}}) that must not be composed
+ *     for this key
+ */
+public record SassModifierClass(String mnemonic, int key, List<SassModifierGroup> groups, List<String> refused) {
+    @JsonCreator
+    public SassModifierClass(@JsonProperty(value = "mnemonic", required = true) String mnemonic,
+                             @JsonProperty(value = "key", required = true) int key,
+                             @JsonProperty(value = "groups", required = true) List<SassModifierGroup> groups,
+                             @JsonProperty(value = "refused", required = true) List<String> refused) {
+        if (key < 0 || key >= 1 << 13) {
+            throw new IllegalArgumentException("key must be a 13-bit value, not " + key);
+        }
+        if (groups.isEmpty()) {
+            throw new IllegalArgumentException("modifier class " + mnemonic + "/" + key + " has no groups");
+        }
+        this.mnemonic = mnemonic;
+        this.key = key;
+        this.groups = List.copyOf(groups);
+        this.refused = List.copyOf(refused);
+    }
+}
