@@ -134,14 +134,6 @@ public enum SlotKind {
                 return width >= 64 ? s : s & ((1L << width) - 1);
             }
             case F32 -> {
-                // Hex text is the value's raw binary32 bits (code generation writes float immediates that way).
-                if (lex.type() == Lexeme.Type.HEX) {
-                    if (lex.number() < Integer.MIN_VALUE || lex.number() > 0xffffffffL) {
-                        throw new IllegalArgumentException(lex.text() + " does not fit 32 bits");
-                    }
-                    v = lex.number() & 0xffffffffL;
-                    break;
-                }
                 double d = decimal(lex);
                 float f = (float) d;
                 if (!Double.isNaN(d) && (double) f != d) {
