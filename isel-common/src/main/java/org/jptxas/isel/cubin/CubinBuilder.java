@@ -261,6 +261,12 @@ public final class CubinBuilder {
             }
             sectionSymbol.accept(".text." + f.name());
             sectionSymbol.accept(".nv.shared." + f.name());
+            for (FunctionFacts.InnerFunction in : f.inner()) {
+                // Functions placed in this one's code follow its section symbols; ptxas's internal helpers are weak.
+                symbolIndex.put(in.name(), symbols.size());
+                symbols.add(new Symbol(in.name(), str.add(in.name()), Symbol.info(in.weak() ? Symbol.STB_WEAK
+                        : Symbol.STB_LOCAL, Symbol.STT_FUNC), 0, index.get(".text." + f.name()), in.offset(), in.size()));
+            }
             if (!bank0Last) {
                 sectionSymbol.accept(".nv.constant0." + f.name());
                 if (relocatable && f.entry() && !v7()) {
@@ -294,13 +300,6 @@ public final class CubinBuilder {
                 continue;
             }
             addGlobalSymbol(g, symbols, symbolIndex, str, index, globalOffset);
-        }
-        for (FunctionFacts f : functions) {
-            for (FunctionFacts.InnerFunction in : f.inner()) {
-                symbolIndex.put(in.name(), symbols.size());
-                symbols.add(new Symbol(in.name(), str.add(in.name()), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_FUNC), 0,
-                        index.get(".text." + f.name()), in.offset(), in.size()));
-            }
         }
         for (FunctionFacts f : functions) {
             if (!f.entry()) {
@@ -394,23 +393,41 @@ public final class CubinBuilder {
             }
             case ".rel.debug_frame", ".rela.debug_frame" -> {
                 boolean withAddend = n.startsWith(".rela.");
+                // Below sm_90, -c splits them: R_CUDA_64 without addend (the locations, the first CIE pointer) in
+                // .rel, the rest (address ranges, the other CIE pointers) in .rela.
                 boolean split = relocatable && sm < 90;
-                boolean functionFields = !split || !withAddend;
-                boolean ciePointers = relocatable && (!split || withAddend);
-                // ptxas lists them from the last FDE to the first, each FDE's from its last field to its first.
+                // ptxas lists them from the last FDE to the first, each FDE's from its last field to its first, then
+                // the addresses in the CIEs of inner functions, also from the last to the first.
+                List<Relocation> all = new ArrayList<>();
+                int r64 = Relocation.typeCode("R_CUDA_64");
+                List<DebugFrame.Fde> fdes = debugFrame.fdes();
+                for (int i = fdes.size() - 1; i >= 0; i--) {
+                    DebugFrame.Fde fde = fdes.get(i);
+                    int fn = symbolIndex.get(functions.get(fde.function()).name());
+                    if (relocatable) {
+                        all.add(new Relocation(fde.fdeOffset() + DebugFrame.RANGE_FIELD, fn,
+                                Relocation.typeCode("R_CUDA_UNUSED_CLEAR64"), 0));
+                    }
+                    // The location field holds the inner function's offset, which REL adds in place.
+                    all.add(new Relocation(fde.fdeOffset() + DebugFrame.LOCATION_FIELD, fn, r64,
+                            withAddend ? fde.location() : 0));
+                    if (relocatable) {
+                        all.add(new Relocation(fde.fdeOffset() + DebugFrame.CIE_POINTER_FIELD,
+                                symbolIndex.get(".debug_frame"), r64, fde.ciePointerAddend()));
+                    }
+                }
+                for (int i = fdes.size() - 1; i >= 0; i--) {
+                    DebugFrame.Fde fde = fdes.get(i);
+                    if (fde.cieAddressOffset() >= 0) {
+                        all.add(new Relocation(fde.cieAddressOffset(), symbolIndex.get(functions.get(fde.function()).name()),
+                                r64, 0));
+                    }
+                }
                 List<Relocation> list = new ArrayList<>();
-                for (int i = functions.size() - 1; i >= 0; i--) {
-                    long fde = debugFrame.fdeOffsets().get(i);
-                    int fn = symbolIndex.get(functions.get(i).name());
-                    if (relocatable && functionFields) {
-                        list.add(new Relocation(fde + DebugFrame.RANGE_FIELD, fn, Relocation.typeCode("R_CUDA_UNUSED_CLEAR64"), 0));
-                    }
-                    if (functionFields) {
-                        list.add(new Relocation(fde + DebugFrame.LOCATION_FIELD, fn, Relocation.typeCode("R_CUDA_64"), 0));
-                    }
-                    if (ciePointers) {
-                        list.add(new Relocation(fde + DebugFrame.CIE_POINTER_FIELD, symbolIndex.get(".debug_frame"),
-                                Relocation.typeCode("R_CUDA_64"), debugFrame.cieOffsets().get(i)));
+                for (Relocation r : all) {
+                    boolean inRel = r.type() == r64 && r.addend() == 0;
+                    if (!split || inRel != withAddend) {
+                        list.add(r);
                     }
                 }
                 byte[] b = Relocations.encode(list, withAddend);

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 @Tag("slow")
 class BuilderCompletenessTest {
     static final List<String> ASPECTS = List.of("sections", "symbols", ".nv.info", ".nv.info.<f>", "constant banks",
-            ".note.nv.cuinfo", ".nv.shared.reserved.0", ".debug_frame", "all");
+            ".note.nv.cuinfo", ".nv.shared.reserved.0", ".debug_frame", "relocations", "all");
 
     /** True when the builder has every input the cubin needs (see the class comment). */
     static boolean covered(Cubin c) {
@@ -88,11 +88,28 @@ class BuilderCompletenessTest {
         }
         for (String n : List.of(".note.nv.cuinfo", ".nv.shared.reserved.0", ".debug_frame")) {
             if (!Objects.equals(data(ptxas, n), data(built, n))
-                    || ptxas.section(n).map(Section::size).orElse(-1L) != built.section(n).map(Section::size).orElse(-1L)) {
+                    || !ptxas.section(n).map(Section::size).equals(built.section(n).map(Section::size))) {
                 out.add(n);
             }
         }
+        if (!relocationRows(ptxas).equals(relocationRows(built))) {
+            out.add("relocations");
+        }
         return out;
+    }
+
+    /** Every relocation as "section: offset symbol type addend", symbols by name. */
+    static List<String> relocationRows(Cubin c) {
+        List<String> rows = new ArrayList<>();
+        for (Section s : c.sections()) {
+            if (s.type() == SectionType.REL || s.type() == SectionType.RELA) {
+                for (Relocation r : Relocations.decode(s)) {
+                    String sym = r.symbol() < c.symbols().size() ? c.symbols().get(r.symbol()).name() : "#" + r.symbol();
+                    rows.add(s.name() + ": " + Long.toHexString(r.offset()) + " " + sym + " " + r.typeName() + " " + r.addend());
+                }
+            }
+        }
+        return rows;
     }
 
     static List<String> sectionRows(Cubin c) {
