@@ -103,6 +103,22 @@ public final class CubinBuilder {
         return this;
     }
 
+    private final Map<String, Integer> sharedAlignment = new HashMap<>();
+
+    /**
+     * The alignment of {@code .nv.shared.<function>}: the largest of its shared variables' (4 unless set). A
+     * function given an alignment but no shared bytes uses only dynamic shared memory ({@code .extern .shared}):
+     * ptxas still writes its section, empty and without a section symbol.
+     */
+    public CubinBuilder sharedAlignment(String function, int alignment) {
+        sharedAlignment.put(function, alignment);
+        return this;
+    }
+
+    private boolean hasShared(FunctionFacts f) {
+        return f.sharedBytes() > 0 || sharedAlignment.containsKey(f.name());
+    }
+
     private int ptxTarget;
     private final java.util.Set<String> hiddenEntries = new java.util.HashSet<>();
 
@@ -199,7 +215,7 @@ public final class CubinBuilder {
         List<String> data = new ArrayList<>();
         for (FunctionFacts f : functions) {
             code.add(".text." + f.name());
-            if (f.sharedBytes() > 0) {
+            if (hasShared(f)) {
                 data.add(".nv.shared." + f.name());
             }
         }
@@ -260,7 +276,9 @@ public final class CubinBuilder {
                         Symbol.STO_CUDA_ENTRY, index.get(".text." + f.name()), 0, f.code().length));
             }
             sectionSymbol.accept(".text." + f.name());
-            sectionSymbol.accept(".nv.shared." + f.name());
+            if (f.sharedBytes() > 0) {
+                sectionSymbol.accept(".nv.shared." + f.name());
+            }
             for (FunctionFacts.InnerFunction in : f.inner()) {
                 // Functions placed in this one's code follow its section symbols; ptxas's internal helpers are weak.
                 symbolIndex.put(in.name(), symbols.size());
@@ -396,31 +414,36 @@ public final class CubinBuilder {
                 // Below sm_90, -c splits them: R_CUDA_64 without addend (the locations, the first CIE pointer) in
                 // .rel, the rest (address ranges, the other CIE pointers) in .rela.
                 boolean split = relocatable && sm < 90;
-                // ptxas lists them from the last FDE to the first, each FDE's from its last field to its first, then
-                // the addresses in the CIEs of inner functions, also from the last to the first.
+                // ptxas lists them function by function from the last to the first: the FDEs' fields (from the last
+                // FDE to the first, each from its last field to its first), then the addresses in the CIEs of the
+                // functions placed inside it, also from the last to the first.
                 List<Relocation> all = new ArrayList<>();
                 int r64 = Relocation.typeCode("R_CUDA_64");
                 List<DebugFrame.Fde> fdes = debugFrame.fdes();
-                for (int i = fdes.size() - 1; i >= 0; i--) {
-                    DebugFrame.Fde fde = fdes.get(i);
-                    int fn = symbolIndex.get(functions.get(fde.function()).name());
-                    if (relocatable) {
-                        all.add(new Relocation(fde.fdeOffset() + DebugFrame.RANGE_FIELD, fn,
-                                Relocation.typeCode("R_CUDA_UNUSED_CLEAR64"), 0));
+                for (int k = functions.size() - 1; k >= 0; k--) {
+                    int fn = symbolIndex.get(functions.get(k).name());
+                    for (int i = fdes.size() - 1; i >= 0; i--) {
+                        DebugFrame.Fde fde = fdes.get(i);
+                        if (fde.function() != k) {
+                            continue;
+                        }
+                        if (relocatable) {
+                            all.add(new Relocation(fde.fdeOffset() + DebugFrame.RANGE_FIELD, fn,
+                                    Relocation.typeCode("R_CUDA_UNUSED_CLEAR64"), 0));
+                        }
+                        // The location field holds the inner function's offset, which REL adds in place.
+                        all.add(new Relocation(fde.fdeOffset() + DebugFrame.LOCATION_FIELD, fn, r64,
+                                withAddend ? fde.location() : 0));
+                        if (relocatable) {
+                            all.add(new Relocation(fde.fdeOffset() + DebugFrame.CIE_POINTER_FIELD,
+                                    symbolIndex.get(".debug_frame"), r64, fde.ciePointerAddend()));
+                        }
                     }
-                    // The location field holds the inner function's offset, which REL adds in place.
-                    all.add(new Relocation(fde.fdeOffset() + DebugFrame.LOCATION_FIELD, fn, r64,
-                            withAddend ? fde.location() : 0));
-                    if (relocatable) {
-                        all.add(new Relocation(fde.fdeOffset() + DebugFrame.CIE_POINTER_FIELD,
-                                symbolIndex.get(".debug_frame"), r64, fde.ciePointerAddend()));
-                    }
-                }
-                for (int i = fdes.size() - 1; i >= 0; i--) {
-                    DebugFrame.Fde fde = fdes.get(i);
-                    if (fde.cieAddressOffset() >= 0) {
-                        all.add(new Relocation(fde.cieAddressOffset(), symbolIndex.get(functions.get(fde.function()).name()),
-                                r64, 0));
+                    for (int i = fdes.size() - 1; i >= 0; i--) {
+                        DebugFrame.Fde fde = fdes.get(i);
+                        if (fde.function() == k && fde.cieAddressOffset() >= 0) {
+                            all.add(new Relocation(fde.cieAddressOffset(), fn, r64, 0));
+                        }
                     }
                 }
                 List<Relocation> list = new ArrayList<>();
@@ -544,7 +567,8 @@ public final class CubinBuilder {
         }
         if (n.startsWith(".nv.shared.")) {
             return new Section(n, name, relocatable ? SectionType.CUDA_SHARED : SectionType.NOBITS,
-                    Section.SHF_WRITE | Section.SHF_ALLOC | Section.SHF_INFO_LINK, 0, f.sharedBytes(), 0, text, 4, 0, null);
+                    Section.SHF_WRITE | Section.SHF_ALLOC | Section.SHF_INFO_LINK, 0, f.sharedBytes(), 0, text,
+                    sharedAlignment.getOrDefault(f.name(), 4), 0, null);
         }
         byte[] b = new byte[paramBase(sm) + f.paramBytes()];
         return new Section(n, name, relocatable ? SectionType.CUDA_CONSTANT_B0 : SectionType.PROGBITS,

@@ -184,9 +184,10 @@ public final class DebugFrame {
             if (ret < 0) {
                 return new byte[0];
             }
-            rows.add(new Row(0, true));
-            rows.add(new Row(ret, false));
-            return encodeRows(rows.stream().map(r -> new long[] {r.at(), r.defCfa() ? 1 : 0}).toList(), f.frameSize());
+            // ptxas writes the advance to the first instruction even though it is zero.
+            byte[] program = encodeRows(List.of(new long[] {0, 1}, new long[] {ret, 0}), f.frameSize());
+            return java.nio.ByteBuffer.allocate(5 + program.length).put((byte) DW_CFA_ADVANCE_LOC4).putInt(0)
+                    .put(program).array();
         }
         if (exits.length == 0) {
             // A kernel that only traps: its BPT.TRAP stands for the exit.

@@ -57,6 +57,9 @@ class BuilderCompletenessTest {
                 b.hiddenEntry(s.name());
             }
         }
+        for (FunctionFacts f : CubinFacts.functions(ptxas)) {
+            ptxas.section(".nv.shared." + f.name()).ifPresent(s -> b.sharedAlignment(f.name(), (int) s.addralign()));
+        }
         // The PTX .target is a module fact ptxas records in .note.nv.cuinfo (descriptor bytes 2-3, file bytes 26-27).
         ptxas.section(".note.nv.cuinfo").ifPresent(n -> b.ptxTarget((n.data()[26] & 0xff) | (n.data()[27] & 0xff) << 8));
         return Cubin.read(b.build().write());
