@@ -280,10 +280,10 @@ public final class CubinBuilder {
                 sectionSymbol.accept(".nv.shared." + f.name());
             }
             for (FunctionFacts.InnerFunction in : f.inner()) {
-                // Functions placed in this one's code follow its section symbols; ptxas's internal helpers are weak.
-                symbolIndex.put(in.name(), symbols.size());
-                symbols.add(new Symbol(in.name(), str.add(in.name()), Symbol.info(in.weak() ? Symbol.STB_WEAK
-                        : Symbol.STB_LOCAL, Symbol.STT_FUNC), 0, index.get(".text." + f.name()), in.offset(), in.size()));
+                // Functions placed in this one's code follow its section symbols (global ones follow the function).
+                if (in.binding() != FunctionFacts.Binding.GLOBAL) {
+                    addInnerSymbol(f, in, symbols, symbolIndex, str, index);
+                }
             }
             if (!bank0Last) {
                 sectionSymbol.accept(".nv.constant0." + f.name());
@@ -344,6 +344,11 @@ public final class CubinBuilder {
                 symbolIndex.put(f.name(), symbols.size());
                 symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_GLOBAL, Symbol.STT_FUNC),
                         Symbol.STO_CUDA_ENTRY, index.get(".text." + f.name()), 0, f.code().length));
+            }
+            for (FunctionFacts.InnerFunction in : f.inner()) {
+                if (in.binding() == FunctionFacts.Binding.GLOBAL) {
+                    addInnerSymbol(f, in, symbols, symbolIndex, str, index);
+                }
             }
         }
         for (FunctionFacts f : functions) {
@@ -625,6 +630,13 @@ public final class CubinBuilder {
 
     private boolean rela(CodeRelocation r) {
         return sm >= 90 && !v7() || r.addend() != 0;
+    }
+
+    private static void addInnerSymbol(FunctionFacts host, FunctionFacts.InnerFunction in, List<Symbol> symbols,
+                                       Map<String, Integer> symbolIndex, StringTable.Builder str, Map<String, Integer> index) {
+        symbolIndex.put(in.name(), symbols.size());
+        symbols.add(new Symbol(in.name(), str.add(in.name()), Symbol.info(in.binding().elf(), Symbol.STT_FUNC), 0,
+                index.get(".text." + host.name()), in.offset(), in.size()));
     }
 
     private void addGlobalSymbol(GlobalVariable g, List<Symbol> symbols, Map<String, Integer> symbolIndex,

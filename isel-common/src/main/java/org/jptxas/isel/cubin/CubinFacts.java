@@ -110,7 +110,7 @@ public final class CubinFacts {
                     FrameEntry fe = frameCursor < frames.size() ? frames.get(frameCursor++) : null;
                     boolean matches = fe != null && fe.range() == s.size() && fe.returnRegister() >= 0;
                     inner.add(new FunctionFacts.InnerFunction(s.name(), s.value(), s.size(),
-                            global.getOrDefault(k, new int[4])[1], s.info() >> 4 == Symbol.STB_WEAK,
+                            global.getOrDefault(k, new int[4])[1], FunctionFacts.Binding.of(s.info() >> 4),
                             matches ? fe.returnRegister() : FunctionFacts.InnerFunction.ABI_RETURN_REGISTER,
                             matches ? fe.program() : new byte[0]));
                 }
