@@ -140,16 +140,19 @@ public final class DebugFrame {
         if (in.frameSize() <= 0) {
             return new byte[0];
         }
-        byte[] code = host.code();
-        long end = Math.min(code.length, in.offset() + in.size());
-        for (long at = in.offset(); at + 16 <= end; at += 16) {
-            int i = (int) at;
-            int opcode = (code[i] & 0xff) | (code[i + 1] & 0x0f) << 8;
-            if (opcode == IADD3_IMMEDIATE && code[i + 2] == 1 && code[i + 3] == 1) {
-                return encodeRows(List.of(new long[] {at + 16 - in.offset(), 1}), in.frameSize());
+        int at = stackLowering(host.code(), (int) in.offset(), (int) Math.min(host.code().length, in.offset() + in.size()));
+        return at < 0 ? new byte[0] : encodeRows(List.of(new long[] {at + 16 - in.offset(), 1}), in.frameSize());
+    }
+
+    /** Offset of the first {@code IADD3 R1, R1, imm} (the stack pointer lowered) in [from, to), or -1. */
+    static int stackLowering(byte[] code, int from, int to) {
+        for (int at = from; at + 16 <= to; at += 16) {
+            int opcode = (code[at] & 0xff) | (code[at + 1] & 0x0f) << 8;
+            if (opcode == IADD3_IMMEDIATE && code[at + 2] == 1 && code[at + 3] == 1) {
+                return at;
             }
         }
-        return new byte[0];
+        return -1;
     }
 
     /** {@code IADD3 Rd, Ra, imm, Rc} (bits [11:0]). */
@@ -200,6 +203,15 @@ public final class DebugFrame {
         if (sm < 90) {
             rows.add(new Row(0x10, false));
         }
+        int lowered = f.frameSize() > 0 ? stackLowering(f.code(), 0, f.code().length) : -1;
+        if (lowered >= 0) {
+            // A kernel with a stack frame: the frame is defined after the stack pointer is lowered, and redefined
+            // at once (an advance of zero) with offset 0.
+            ByteWriter w = new ByteWriter().bytes(encodeRows(List.of(new long[] {sm < 90 ? 0x10 : 0, 0},
+                    new long[] {lowered + 16L, 1}), f.frameSize()));
+            w.u8(DW_CFA_ADVANCE_LOC4).u32(0).bytes(encodeRows(List.of(new long[] {0, 1}), 0));
+            return w.toByteArray();
+        }
         int first = exits[0];
         int last = exits[0];
         for (int e : exits) {
@@ -246,16 +258,16 @@ public final class DebugFrame {
         return found;
     }
 
-    /** Opcodes (bits [11:0]) that end a basic block: BRA, BRX, JMP, JMX, EXIT, RET, CALL, BREAK, BSYNC. */
+    /** Opcodes (bits [11:0]) that end a basic block: BRA, BRX, JMP, JMX, EXIT, RET, BREAK, BSYNC, BPT, MEMBAR. */
     private static final java.util.Set<Integer> BLOCK_ENDS = java.util.Set.of(0x947, 0x949, 0x94a, 0x94c, 0x94d, 0x950,
-            0x943, 0x944, 0x942, 0x941, BPT);
+            0x942, 0x941, BPT, 0x992);
 
     /**
      * Where the second basic block starts: after the first instruction that ends a block (at the latest the first
      * EXIT), or earlier at the first target of a branch (a loop head).
      */
     static long secondBlock(byte[] code, int firstExit) {
-        long start = endOfFirstBlock(code, firstExit) + 16L;
+        long start = endOfFirstBlock(code, firstExit);
         for (int at = 0; at + 16 <= code.length; at += 16) {
             int opcode = (code[at] & 0xff) | (code[at + 1] & 0x0f) << 8;
             if (opcode == BRA) {
@@ -272,16 +284,25 @@ public final class DebugFrame {
 
     static final int BRA = 0x947;
 
-    /** Offset of the first instruction that ends a basic block (at the latest the first EXIT). */
-    static int endOfFirstBlock(byte[] code, int firstExit) {
+    /**
+     * Where the first basic block ends: after the first instruction that ends one (at the latest the first EXIT),
+     * or before the first call (a call starts its own block).
+     */
+    static long endOfFirstBlock(byte[] code, int firstExit) {
         for (int at = 0; at + 16 <= code.length && at < firstExit; at += 16) {
             int opcode = (code[at] & 0xff) | (code[at + 1] & 0x0f) << 8;
-            if (BLOCK_ENDS.contains(opcode)) {
+            if (opcode == CALL_ABS || opcode == CALL_REL) {
                 return at;
             }
+            if (BLOCK_ENDS.contains(opcode)) {
+                return at + 16L;
+            }
         }
-        return firstExit;
+        return firstExit + 16L;
     }
+
+    static final int CALL_ABS = 0x943;
+    static final int CALL_REL = 0x944;
 
     private static void uleb(ByteWriter w, long v) {
         do {
