@@ -70,12 +70,12 @@ public final class DebugFrame {
             fdes.add(new Fde(cie, w.size(), k, 0, addend, -1));
             w.bytes(withCiePointer(fde(program(sm, f), 0, range), cie, relocatable));
             for (FunctionFacts.InnerFunction in : f.inner()) {
-                byte[] abiCie = abiCie(in.returnRegister());
+                byte[] abiCie = abiCie(in.returnRegisters());
                 cie = w.size();
                 w.bytes(abiCie);
                 byte[] program = in.callFrameProgram().length > 0 ? in.callFrameProgram() : innerProgram(f, in);
                 byte[] fde = fde(program, in.offset(), in.size());
-                fdes.add(new Fde(cie, w.size(), k, in.offset(), assumed, cie + ABI_CIE_ADDRESS_FIELD));
+                fdes.add(new Fde(cie, w.size(), k, in.offset(), assumed, cie + abiCieAddressField(abiCie)));
                 assumed += abiCie.length + fde.length;
                 w.bytes(withCiePointer(fde, cie, relocatable));
             }
@@ -99,22 +99,32 @@ public final class DebugFrame {
 
     /** The return-address column of the call-ABI CIE. */
     static final long RETURN_COLUMN = 0x5000100L;
-    /** Offset of the relocated {@code DW_OP_addr} operand in {@link #abiCie}. */
-    static final int ABI_CIE_ADDRESS_FIELD = 0x38;
+    /** Offset of the relocated {@code DW_OP_addr} operand in an {@link #abiCie}: after the last DW_OP_addr opcode. */
+    static int abiCieAddressField(byte[] cie) {
+        // The expression ends: DW_OP_addr, 8 address bytes, DW_OP_bregx, register (4 bytes), 0, DW_OP_plus.
+        int end = cie.length;
+        while (cie[end - 1] == 0) {
+            end--; // padding
+        }
+        return end - 7 - 8;
+    }
 
     /**
      * The CIE ptxas writes before the FDE of a function placed in another's code: the return-address column is
      * computed ({@code DW_CFA_val_expression}) as the host function's address (relocated) plus the return register;
-     * RZ, the stack pointer and the return register keep their values.
+     * RZ, the stack pointer and the return registers of the call chain keep their values.
      */
-    static byte[] abiCie(int returnRegister) {
+    static byte[] abiCie(List<Integer> returnRegisters) {
+        int returnRegister = returnRegisters.get(returnRegisters.size() - 1);
         ByteWriter body = new ByteWriter();
         body.u64(-1L).u8(3).u8(0).u8(4).u8(0x7c);
         uleb(body, RETURN_COLUMN);
         body.u8(DW_CFA_DEF_CFA);
         uleb(body, STACK_REGISTER);
         uleb(body, 0);
-        for (int r : new int[] {255, 1, returnRegister}) {
+        List<Integer> same = new ArrayList<>(List.of(255, 1));
+        same.addAll(returnRegisters);
+        for (int r : same) {
             body.u8(DW_CFA_SAME_VALUE);
             uleb(body, register(r));
         }
@@ -207,7 +217,11 @@ public final class DebugFrame {
         if (lowered >= 0) {
             // A kernel with a stack frame: the frame is defined after the stack pointer is lowered, and redefined
             // at once (an advance of zero) with offset 0.
-            ByteWriter w = new ByteWriter().bytes(encodeRows(List.of(new long[] {sm < 90 ? 0x10 : 0, 0},
+            // From sm_90 on only the second is written.
+            if (sm >= 90) {
+                return encodeRows(List.of(new long[] {lowered + 16L, 1}), 0);
+            }
+            ByteWriter w = new ByteWriter().bytes(encodeRows(List.of(new long[] {0x10, 0},
                     new long[] {lowered + 16L, 1}), f.frameSize()));
             w.u8(DW_CFA_ADVANCE_LOC4).u32(0).bytes(encodeRows(List.of(new long[] {0, 1}), 0));
             return w.toByteArray();
@@ -218,7 +232,7 @@ public final class DebugFrame {
             first = Math.min(first, e);
             last = Math.max(last, e);
         }
-        rows.add(new Row(secondBlock(f.code(), first), true));
+        rows.add(new Row(secondBlock(sm, f.code(), first), true));
         rows.add(new Row(last, false));
         if (sm >= 90) {
             rows.sort(java.util.Comparator.comparingLong(Row::at));
@@ -258,16 +272,17 @@ public final class DebugFrame {
         return found;
     }
 
-    /** Opcodes (bits [11:0]) that end a basic block: BRA, BRX, JMP, JMX, EXIT, RET, BREAK, BSYNC, BPT, MEMBAR. */
+    /** Opcodes (bits [11:0]) that end a basic block: BRA, BRX, JMP, JMX, EXIT, RET, BREAK, BSYNC, BPT. */
     private static final java.util.Set<Integer> BLOCK_ENDS = java.util.Set.of(0x947, 0x949, 0x94a, 0x94c, 0x94d, 0x950,
-            0x942, 0x941, BPT, 0x992);
+            0x942, 0x941, BPT);
+    static final int MEMBAR = 0x992;
 
     /**
      * Where the second basic block starts: after the first instruction that ends a block (at the latest the first
      * EXIT), or earlier at the first target of a branch (a loop head).
      */
-    static long secondBlock(byte[] code, int firstExit) {
-        long start = endOfFirstBlock(code, firstExit);
+    static long secondBlock(int sm, byte[] code, int firstExit) {
+        long start = endOfFirstBlock(sm, code, firstExit);
         for (int at = 0; at + 16 <= code.length; at += 16) {
             int opcode = (code[at] & 0xff) | (code[at + 1] & 0x0f) << 8;
             if (opcode == BRA) {
@@ -286,15 +301,15 @@ public final class DebugFrame {
 
     /**
      * Where the first basic block ends: after the first instruction that ends one (at the latest the first EXIT),
-     * or before the first call (a call starts its own block).
+     * or before the first call (a call starts its own block). Below sm_90 a MEMBAR ends one too.
      */
-    static long endOfFirstBlock(byte[] code, int firstExit) {
+    static long endOfFirstBlock(int sm, byte[] code, int firstExit) {
         for (int at = 0; at + 16 <= code.length && at < firstExit; at += 16) {
             int opcode = (code[at] & 0xff) | (code[at + 1] & 0x0f) << 8;
             if (opcode == CALL_ABS || opcode == CALL_REL) {
                 return at;
             }
-            if (BLOCK_ENDS.contains(opcode)) {
+            if (BLOCK_ENDS.contains(opcode) || opcode == MEMBAR && sm < 90) {
                 return at + 16L;
             }
         }
