@@ -198,7 +198,9 @@ public final class CubinBuilder {
             if (relocations.stream().anyMatch(r -> r.function().equals(f.name()) && !rela(r))) {
                 names.add(".rel.text." + f.name());
             }
-            if (relocations.stream().anyMatch(r -> r.function().equals(f.name()) && rela(r))) {
+            // From sm_90 on, a function with inner functions keeps an (empty) RELA section for its resolved calls.
+            if (relocations.stream().anyMatch(r -> r.function().equals(f.name()) && rela(r))
+                    || sm >= 90 && !v7() && !f.inner().isEmpty()) {
                 names.add(".rela.text." + f.name());
             }
         }
@@ -279,11 +281,10 @@ public final class CubinBuilder {
             if (f.sharedBytes() > 0) {
                 sectionSymbol.accept(".nv.shared." + f.name());
             }
-            for (FunctionFacts.InnerFunction in : f.inner()) {
-                // Functions placed in this one's code follow its section symbols (global ones follow the function).
-                if (in.binding() != FunctionFacts.Binding.GLOBAL) {
-                    addInnerSymbol(f, in, symbols, symbolIndex, str, index);
-                }
+            // Functions placed in this one's code follow its section symbols (and from sm_90 on the weak symbols
+            // of the first function); global ones follow the function.
+            if (!(f == functions.get(0) && reservesShared())) {
+                addInnerSymbols(f, symbols, symbolIndex, str, index);
             }
             if (!bank0Last) {
                 sectionSymbol.accept(".nv.constant0." + f.name());
@@ -295,6 +296,9 @@ public final class CubinBuilder {
             }
             if (f == functions.get(0)) {
                 weakSymbols(symbols, str, index);
+                if (reservesShared()) {
+                    addInnerSymbols(f, symbols, symbolIndex, str, index);
+                }
             }
         }
         if (functions.isEmpty()) {
@@ -630,6 +634,15 @@ public final class CubinBuilder {
 
     private boolean rela(CodeRelocation r) {
         return sm >= 90 && !v7() || r.addend() != 0;
+    }
+
+    private static void addInnerSymbols(FunctionFacts host, List<Symbol> symbols, Map<String, Integer> symbolIndex,
+                                        StringTable.Builder str, Map<String, Integer> index) {
+        for (FunctionFacts.InnerFunction in : host.inner()) {
+            if (in.binding() != FunctionFacts.Binding.GLOBAL) {
+                addInnerSymbol(host, in, symbols, symbolIndex, str, index);
+            }
+        }
     }
 
     private static void addInnerSymbol(FunctionFacts host, FunctionFacts.InnerFunction in, List<Symbol> symbols,
