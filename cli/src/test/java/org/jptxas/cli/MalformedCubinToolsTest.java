@@ -91,7 +91,7 @@ class MalformedCubinToolsTest {
                 damaged.add(java.util.Arrays.copyOf(good, len));
                 names.add("cut to " + len);
             }
-            for (int n = 0; n < 60; n++) {
+            for (int n = 0; n < 40; n++) {
                 byte[] copy = good.clone();
                 int flips = 1 + random.nextInt(4);
                 for (int f = 0; f < flips; f++) {

@@ -330,7 +330,9 @@ public final class CubinBuilder {
                         index.get(".text." + f.name()), 0, f.code().length));
             }
         }
-        sectionSymbol.accept(".debug_frame");
+        if (!functions.isEmpty()) {
+            sectionSymbol.accept(".debug_frame"); // an empty .debug_frame gets no symbol
+        }
         sectionSymbol.accept(".nv.callgraph");
         sectionSymbol.accept(".nv.rel.action");
         for (GlobalVariable g : globals) {
@@ -674,6 +676,11 @@ public final class CubinBuilder {
     }
 
     private List<Attribute> globalInfo(Map<String, Integer> symbolIndex) {
+        if (functions.isEmpty() && !v7()) {
+            // A module without code: ptxas records only the Mercury ISA version, module-wide.
+            return List.of(new Attribute.Inline(0x5f, org.jptxas.isel.cubin.info.EiFormat.HVAL,
+                    org.jptxas.isel.cubin.tables.CubinTables.nvInfoRules(sm).mercuryIsaVersion()));
+        }
         return GlobalInfo.records(functions, relocatable, symbolIndex::get);
     }
 
