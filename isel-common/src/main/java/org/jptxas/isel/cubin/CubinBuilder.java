@@ -119,6 +119,32 @@ public final class CubinBuilder {
         return f.sharedBytes() > 0 || sharedAlignment.containsKey(f.name());
     }
 
+    private final Map<String, FunctionFacts.Binding> deviceBindings = new HashMap<>();
+    private final Map<String, String> prototypes = new java.util.LinkedHashMap<>();
+
+    /**
+     * The binding of device function {@code function}'s symbol (relocatable output): global for a
+     * {@code .visible .func}, weak for ptxas's internal helpers ({@code __cuda_sm70_...}); local unless set.
+     */
+    public CubinBuilder functionBinding(String function, FunctionFacts.Binding binding) {
+        deviceBindings.put(function, binding);
+        return this;
+    }
+
+    private FunctionFacts.Binding binding(FunctionFacts f) {
+        return deviceBindings.getOrDefault(f.name(), FunctionFacts.Binding.LOCAL);
+    }
+
+    /**
+     * Records {@code function}'s prototype in {@code .nv.prototype} as ptxas does for device functions of relocatable
+     * output: {@code signature} is ptxas's type string, e.g. {@code "#ili"} for a .b32 result and (.b64, .b32)
+     * parameters, {@code "#vll"} for no result and two .b64 parameters.
+     */
+    public CubinBuilder prototype(String function, String signature) {
+        prototypes.put(function, signature);
+        return this;
+    }
+
     private int ptxTarget;
     private final java.util.Set<String> hiddenEntries = new java.util.HashSet<>();
 
@@ -188,6 +214,9 @@ public final class CubinBuilder {
             names.add(".nv.info." + f.name());
         }
         names.add(".nv.callgraph");
+        if (!prototypes.isEmpty()) {
+            names.add(".nv.prototype");
+        }
         if (sm < 90 && !relocatable) {
             names.add(".nv.rel.action");
         }
@@ -231,7 +260,8 @@ public final class CubinBuilder {
         if (!addressTable.isEmpty()) {
             constants.add(".nv.constant4");
         }
-        functions.stream().map(f -> ".nv.constant0." + f.name()).forEach(constants::add);
+        // Device functions have no parameter bank.
+        functions.stream().filter(FunctionFacts::entry).map(f -> ".nv.constant0." + f.name()).forEach(constants::add);
         if (hopperLayout && !v7()) {
             names.addAll(code);
             names.addAll(data);
@@ -258,6 +288,9 @@ public final class CubinBuilder {
         // variables and functions; on sm_90+ the weak reserved-shared symbols; .debug_frame, .nv.callgraph and
         // .nv.rel.action; the global symbols (kernels with STO_CUDA_ENTRY); on sm_90+ the section symbols of constant
         // bank 0 come last, after the globals. sh_info of .symtab is one past the last local symbol.
+        // ptxas puts the prototype strings first in .strtab.
+        prototypeString = new HashMap<>();
+        prototypes.values().forEach(p -> prototypeString.put(p, str.add(p)));
         List<Symbol> symbols = new ArrayList<>();
         symbols.add(new Symbol("", 0, 0, 0, 0, 0, 0));
         Map<String, Integer> symbolIndex = new HashMap<>();
@@ -280,6 +313,12 @@ public final class CubinBuilder {
             sectionSymbol.accept(".text." + f.name());
             if (f.sharedBytes() > 0) {
                 sectionSymbol.accept(".nv.shared." + f.name());
+            }
+            if (!f.entry() && binding(f) == FunctionFacts.Binding.WEAK) {
+                // An internal helper (weak) follows its code section's symbol.
+                symbolIndex.put(f.name(), symbols.size());
+                symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_WEAK, Symbol.STT_FUNC), 0,
+                        index.get(".text." + f.name()), 0, f.code().length));
             }
             // Functions placed in this one's code follow its section symbols (and from sm_90 on the weak symbols
             // of the first function); global ones follow the function.
@@ -324,7 +363,7 @@ public final class CubinBuilder {
             addGlobalSymbol(g, symbols, symbolIndex, str, index, globalOffset);
         }
         for (FunctionFacts f : functions) {
-            if (!f.entry()) {
+            if (!f.entry() && binding(f) == FunctionFacts.Binding.LOCAL) {
                 symbolIndex.put(f.name(), symbols.size());
                 symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_FUNC), 0,
                         index.get(".text." + f.name()), 0, f.code().length));
@@ -334,6 +373,7 @@ public final class CubinBuilder {
             sectionSymbol.accept(".debug_frame"); // an empty .debug_frame gets no symbol
         }
         sectionSymbol.accept(".nv.callgraph");
+        sectionSymbol.accept(".nv.prototype");
         sectionSymbol.accept(".nv.rel.action");
         for (GlobalVariable g : globals) {
             if (g.visible()) {
@@ -346,6 +386,11 @@ public final class CubinBuilder {
             }
         }
         for (FunctionFacts f : functions) {
+            if (!f.entry() && binding(f) == FunctionFacts.Binding.GLOBAL) {
+                symbolIndex.put(f.name(), symbols.size());
+                symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_GLOBAL, Symbol.STT_FUNC), 0,
+                        index.get(".text." + f.name()), 0, f.code().length));
+            }
             if (f.entry() && !hiddenEntries.contains(f.name())) {
                 symbolIndex.put(f.name(), symbols.size());
                 symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_GLOBAL, Symbol.STT_FUNC),
@@ -358,7 +403,9 @@ public final class CubinBuilder {
             }
         }
         for (FunctionFacts f : functions) {
-            sectionSymbol.accept(".nv.constant0." + f.name());
+            if (f.entry()) {
+                sectionSymbol.accept(".nv.constant0." + f.name());
+            }
         }
         int firstGlobal = 0;
         for (int i = 0; i < symbols.size(); i++) {
@@ -529,6 +576,18 @@ public final class CubinBuilder {
                 return new Section(n, name, withAddend ? SectionType.RELA : SectionType.REL, Section.SHF_INFO_LINK, 0,
                         b.length, symtab, index.get(".nv.constant4"), 8, Relocations.entrySize(withAddend), b);
             }
+            case ".nv.prototype" -> {
+                ByteWriter w = new ByteWriter();
+                for (Map.Entry<String, String> p : prototypes.entrySet()) {
+                    Integer sym = symbolIndex.get(p.getKey());
+                    if (sym == null) {
+                        throw new IllegalArgumentException("prototype of unknown function " + p.getKey());
+                    }
+                    w.u32(sym).u32(prototypeString.get(p.getValue()));
+                }
+                byte[] b = w.toByteArray();
+                return new Section(n, name, SectionType.CUDA_PROTOTYPE, 0, 0, b.length, symtab, 0, 4, 8, b);
+            }
             case ".nv.callgraph" -> {
                 ByteWriter w = new ByteWriter();
                 for (int k = 1; k <= 4; k++) {
@@ -565,7 +624,7 @@ public final class CubinBuilder {
                     b.length, symtab, text, 8, Relocations.entrySize(withAddend), b);
         }
         if (n.startsWith(".nv.info.")) {
-            byte[] b = NvInfo.encode(FunctionInfo.records(sm, f, paramBase(sm), symbolIndex.get(".nv.constant0." + f.name()),
+            byte[] b = NvInfo.encode(FunctionInfo.records(sm, f, paramBase(sm), symbolIndex.getOrDefault(".nv.constant0." + f.name(), 0),
                     apiVersion(), v7()));
             return new Section(n, name, SectionType.CUDA_INFO, Section.SHF_INFO_LINK, 0, b.length, symtab, text, 4, 0, b);
         }
@@ -610,6 +669,7 @@ public final class CubinBuilder {
     }
 
     private DebugFrame.Encoded debugFrame;
+    private Map<String, Integer> prototypeString;
 
     /** {@code st_other} of {@code _param}: the constant storage class with bit 0 set, as ptxas writes it. */
     static final int PARAM_SYMBOL_OTHER = 0x81;
@@ -676,12 +736,13 @@ public final class CubinBuilder {
     }
 
     private List<Attribute> globalInfo(Map<String, Integer> symbolIndex) {
-        if (functions.isEmpty() && !v7()) {
-            // A module without code: ptxas records only the Mercury ISA version, module-wide.
-            return List.of(new Attribute.Inline(0x5f, org.jptxas.isel.cubin.info.EiFormat.HVAL,
+        List<Attribute> records = new ArrayList<>(GlobalInfo.records(functions, relocatable, symbolIndex::get));
+        if (!v7() && functions.stream().noneMatch(FunctionFacts::entry)) {
+            // Without kernels ptxas records the Mercury ISA version module-wide.
+            records.add(new Attribute.Inline(0x5f, org.jptxas.isel.cubin.info.EiFormat.HVAL,
                     org.jptxas.isel.cubin.tables.CubinTables.nvInfoRules(sm).mercuryIsaVersion()));
         }
-        return GlobalInfo.records(functions, relocatable, symbolIndex::get);
+        return records;
     }
 
     /** The seven .nv.compat records ptxas 13 writes on sm_90+. */

@@ -24,6 +24,13 @@ public final class DebugFrame {
     static final byte[] CIE = HexFormat.of().parseHex("ffffffff2400000000000000ffffffff"
             + "ffffffff0300047cffffffff0f0c8180" + "80280008ff8180280881808028000000");
 
+    /**
+     * The CIE of a device function (relocatable output): the return address in R20, which with R21, RZ and the
+     * stack pointer keeps its value.
+     */
+    static final byte[] DEVICE_CIE = HexFormat.of().parseHex("ffffffff2c00000000000000ffffffff"
+            + "ffffffff0300047c948080280c818080" + "280008ff818028088180802808948080" + "2808958080280000");
+
     /** The DWARF number ptxas gives the stack-pointer register in {@code DW_CFA_def_cfa}. */
     static final long STACK_REGISTER = 0x5000001;
 
@@ -64,9 +71,11 @@ public final class DebugFrame {
             // pre-sm_90 program (ptxas 13 keeps it when it drops the sm_90+ set-up row).
             long addend = assumed;
             long range = f.inner().isEmpty() ? f.code().length : f.inner().get(0).offset();
-            assumed += CIE.length + fde(program(Math.min(sm, 89), f), 0, range).length;
+            assumed += (f.entry() ? CIE : DEVICE_CIE).length + fde(program(Math.min(sm, 89), f), 0, range).length;
             int cie = w.size();
-            w.bytes(CIE);
+            // A device function's CIE names the call ABI's return register pair.
+            byte[] ownCie = f.entry() ? CIE : DEVICE_CIE;
+            w.bytes(ownCie);
             fdes.add(new Fde(cie, w.size(), k, 0, addend, -1));
             w.bytes(withCiePointer(fde(program(sm, f), 0, range), cie, relocatable));
             for (FunctionFacts.InnerFunction in : f.inner()) {

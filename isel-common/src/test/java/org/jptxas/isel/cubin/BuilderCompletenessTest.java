@@ -52,11 +52,31 @@ class BuilderCompletenessTest {
     static Cubin rebuild(Cubin ptxas) {
         CubinBuilder b = new CubinBuilder(ptxas.sm(), ptxas.header().relocatable());
         CubinFacts.functions(ptxas).forEach(b::add);
+        java.util.Set<String> devices = new java.util.HashSet<>();
+        CubinFacts.functions(ptxas).stream().filter(f -> !f.entry()).forEach(f -> devices.add(f.name()));
         for (Symbol s : ptxas.symbols()) {
             if (s.isEntry() && s.info() >> 4 == Symbol.STB_LOCAL) {
                 b.hiddenEntry(s.name());
             }
+            if (devices.contains(s.name()) && s.symbolType() == Symbol.STT_FUNC) {
+                b.functionBinding(s.name(), FunctionFacts.Binding.of(s.info() >> 4));
+            }
         }
+        // Prototypes (symbol, .strtab offset of the type string) are facts of the PTX declarations.
+        ptxas.section(".nv.prototype").ifPresent(p -> {
+            byte[] d = p.data();
+            byte[] strtab = ptxas.section(".strtab").map(Section::data).orElse(new byte[0]);
+            for (int at = 0; at + 8 <= d.length; at += 8) {
+                int sym = java.nio.ByteBuffer.wrap(d, at, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+                int str = java.nio.ByteBuffer.wrap(d, at + 4, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+                int end = str;
+                while (end < strtab.length && strtab[end] != 0) {
+                    end++;
+                }
+                b.prototype(ptxas.symbols().get(sym).name(), new String(strtab, str, end - str,
+                        java.nio.charset.StandardCharsets.ISO_8859_1));
+            }
+        });
         for (FunctionFacts f : CubinFacts.functions(ptxas)) {
             ptxas.section(".nv.shared." + f.name()).ifPresent(s -> b.sharedAlignment(f.name(), (int) s.addralign()));
         }
