@@ -310,16 +310,22 @@ public final class CubinBuilder {
                 symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_FUNC),
                         Symbol.STO_CUDA_ENTRY, index.get(".text." + f.name()), 0, f.code().length));
             }
-            sectionSymbol.accept(".text." + f.name());
-            if (f.sharedBytes() > 0) {
-                sectionSymbol.accept(".nv.shared." + f.name());
+            boolean deviceFirst = f == functions.get(0) && !f.entry();
+            if (deviceFirst) {
+                // sm_90+: before a device function's section symbols come the weak symbols.
+                weakSymbols(symbols, str, index);
             }
             if (!f.entry() && binding(f) == FunctionFacts.Binding.WEAK) {
-                // An internal helper (weak) follows its code section's symbol.
+                // An internal helper (weak) comes before its code section's symbol.
                 symbolIndex.put(f.name(), symbols.size());
                 symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_WEAK, Symbol.STT_FUNC), 0,
                         index.get(".text." + f.name()), 0, f.code().length));
             }
+            sectionSymbol.accept(".text." + f.name());
+            if (f.sharedBytes() > 0) {
+                sectionSymbol.accept(".nv.shared." + f.name());
+            }
+
             // Functions placed in this one's code follow its section symbols (and from sm_90 on the weak symbols
             // of the first function); global ones follow the function.
             if (!(f == functions.get(0) && reservesShared())) {
@@ -333,7 +339,7 @@ public final class CubinBuilder {
                             PARAM_SYMBOL_OTHER, index.get(".nv.constant0." + f.name()), paramBase(sm), f.paramBytes()));
                 }
             }
-            if (f == functions.get(0)) {
+            if (f == functions.get(0) && !deviceFirst) {
                 weakSymbols(symbols, str, index);
                 if (reservesShared()) {
                     addInnerSymbols(f, symbols, symbolIndex, str, index);

@@ -206,8 +206,11 @@ public final class DebugFrame {
             if (ret < 0) {
                 return new byte[0];
             }
-            // ptxas writes the advance to the first instruction even though it is zero.
+            // Below sm_90 ptxas writes the advance to the first instruction even though it is zero.
             byte[] program = encodeRows(List.of(new long[] {0, 1}, new long[] {ret, 0}), f.frameSize());
+            if (sm >= 90) {
+                return program;
+            }
             return java.nio.ByteBuffer.allocate(5 + program.length).put((byte) DW_CFA_ADVANCE_LOC4).putInt(0)
                     .put(program).array();
         }
