@@ -145,6 +145,14 @@ public final class CubinBuilder {
         return this;
     }
 
+    private boolean texmodeIndependent;
+
+    /** The module declares {@code .target ..., texmode_independent}: ptxas records TEXMODE_INDEPENDENT. */
+    public CubinBuilder texmodeIndependent() {
+        this.texmodeIndependent = true;
+        return this;
+    }
+
     private int ptxTarget;
     private final java.util.Set<String> hiddenEntries = new java.util.HashSet<>();
 
@@ -675,6 +683,8 @@ public final class CubinBuilder {
     }
 
     private DebugFrame.Encoded debugFrame;
+    static final int TEXMODE_INDEPENDENT = 0x4d;
+    static final int GLOBAL_MIN_STACK_SIZE = 0x12;
     private Map<String, Integer> prototypeString;
 
     /** {@code st_other} of {@code _param}: the constant storage class with bit 0 set, as ptxas writes it. */
@@ -743,6 +753,14 @@ public final class CubinBuilder {
 
     private List<Attribute> globalInfo(Map<String, Integer> symbolIndex) {
         List<Attribute> records = new ArrayList<>(GlobalInfo.records(functions, relocatable, symbolIndex::get));
+        if (texmodeIndependent) {
+            // After the functions' records, before the kernels' MIN_STACK_SIZE.
+            int at = records.size();
+            while (at > 0 && records.get(at - 1).code() == GLOBAL_MIN_STACK_SIZE) {
+                at--;
+            }
+            records.add(at, new Attribute.Flag(TEXMODE_INDEPENDENT));
+        }
         if (!v7() && functions.stream().noneMatch(FunctionFacts::entry)) {
             // Without kernels ptxas records the Mercury ISA version module-wide.
             records.add(new Attribute.Inline(0x5f, org.jptxas.isel.cubin.info.EiFormat.HVAL,

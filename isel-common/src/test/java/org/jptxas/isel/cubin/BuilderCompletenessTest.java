@@ -62,6 +62,10 @@ class BuilderCompletenessTest {
                 b.functionBinding(s.name(), FunctionFacts.Binding.of(s.info() >> 4));
             }
         }
+        if (info(ptxas, ".nv.info").stream().anyMatch(a -> a instanceof org.jptxas.isel.cubin.info.Attribute.Flag f
+                && f.code() == CubinBuilder.TEXMODE_INDEPENDENT)) {
+            b.texmodeIndependent(); // a module fact: .target ..., texmode_independent
+        }
         // Prototypes (symbol, .strtab offset of the type string) are facts of the PTX declarations.
         ptxas.section(".nv.prototype").ifPresent(p -> {
             byte[] d = p.data();
