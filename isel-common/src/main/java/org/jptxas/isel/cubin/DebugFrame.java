@@ -82,7 +82,7 @@ public final class DebugFrame {
                 byte[] abiCie = abiCie(in.returnRegisters());
                 cie = w.size();
                 w.bytes(abiCie);
-                byte[] program = in.callFrameProgram().length > 0 ? in.callFrameProgram() : innerProgram(f, in);
+                byte[] program = in.callFrameProgram().length > 0 ? in.callFrameProgram() : innerProgram(sm, f, in);
                 byte[] fde = fde(program, in.offset(), in.size());
                 fdes.add(new Fde(cie, w.size(), k, in.offset(), assumed, cie + abiCieAddressField(abiCie)));
                 assumed += abiCie.length + fde.length;
@@ -153,15 +153,65 @@ public final class DebugFrame {
 
     /**
      * The program of an inner function without one given: the frame is defined by the stack pointer and the frame
-     * size after the instruction that lowers the stack pointer ({@code IADD3 R1, R1, -size}).
+     * size after the instruction that lowers the stack pointer ({@code IADD3 R1, R1, -size}); a leaf that returns
+     * through another register than the one its return address came in (a {@code MOV Rk, Rra} before
+     * {@code RET Rk}) says so after that move ({@code DW_CFA_register}); one that returns through the call ABI's
+     * return register (R20), not an internal helper, gets a device function's program (the frame from the first
+     * instruction to the RET).
      */
-    static byte[] innerProgram(FunctionFacts host, FunctionFacts.InnerFunction in) {
-        if (in.frameSize() <= 0) {
-            return new byte[0];
+    static byte[] innerProgram(int sm, FunctionFacts host, FunctionFacts.InnerFunction in) {
+        byte[] code = host.code();
+        int from = (int) in.offset();
+        int to = (int) Math.min(code.length, in.offset() + in.size());
+        ByteWriter w = new ByteWriter();
+        long at = 0;
+        int lowered = in.frameSize() > 0 ? stackLowering(code, from, to) : -1;
+        if (lowered >= 0) {
+            w.bytes(encodeRows(List.of(new long[] {lowered + 16L - from, 1}), in.frameSize()));
+            at = lowered + 16L - from;
         }
-        int at = stackLowering(host.code(), (int) in.offset(), (int) Math.min(host.code().length, in.offset() + in.size()));
-        return at < 0 ? new byte[0] : encodeRows(List.of(new long[] {at + 16 - in.offset(), 1}), in.frameSize());
+        int ret = -1;
+        for (int i = from; i + 16 <= to; i += 16) {
+            if (opcode(code, i) == RET) {
+                ret = i;
+            }
+        }
+        int ra = in.returnRegister();
+        int k = ret >= 0 ? code[ret + 3] & 0xff : ra;
+        if (lowered < 0 && k == ra && ret >= 0 && ra == FunctionFacts.InnerFunction.ABI_RETURN_REGISTER
+                && in.binding() != FunctionFacts.Binding.WEAK) {
+            byte[] rows = encodeRows(List.of(new long[] {0, 1}, new long[] {ret - from, 0}), 0);
+            return sm >= 90 ? rows : new ByteWriter().u8(DW_CFA_ADVANCE_LOC4).u32(0).bytes(rows).toByteArray();
+        }
+        if (lowered < 0 && k != ra) {
+            for (int i = ret - 16; i >= from; i -= 16) {
+                if ((code[i + 2] & 0xff) != k) {
+                    continue;
+                }
+                int op = opcode(code, i);
+                boolean move = op == MOV && (code[i + 4] & 0xff) == ra
+                        || op == IMAD_MOV && (code[i + 3] & 0xff) == 0xff && (code[i + 8] & 0xff) == ra;
+                if (move) {
+                    long row = i + 16L - from;
+                    w.u8(DW_CFA_ADVANCE_LOC4).u32((int) ((row - at) / 4));
+                    w.u8(DW_CFA_REGISTER);
+                    uleb(w, register(ra));
+                    uleb(w, register(k));
+                }
+                break;
+            }
+        }
+        return w.toByteArray();
     }
+
+    private static int opcode(byte[] code, int at) {
+        return (code[at] & 0xff) | (code[at + 1] & 0x0f) << 8;
+    }
+
+    /** {@code MOV Rd, Rb} and {@code IMAD.MOV.U32 Rd, RZ, RZ, Rc} (bits [11:0], register forms). */
+    static final int MOV = 0x202;
+    static final int IMAD_MOV = 0x224;
+    static final int DW_CFA_REGISTER = 0x09;
 
     /** Offset of the first {@code IADD3 R1, R1, imm} (the stack pointer lowered) in [from, to), or -1. */
     static int stackLowering(byte[] code, int from, int to) {
