@@ -252,7 +252,7 @@ class BuilderCompletenessTest {
                 ".debug_frame derived", derivedFrames.get(), covered.get());
         assertEquals(List.of(), List.copyOf(failures));
         assertTrue(covered.get() > 0, "no covered cubin");
-        // Floors (of 959 covered cubins when measured: all 952, .debug_frame 953, derived .debug_frame 882): what is
+        // Floors (of 959 covered cubins when measured: all 952, .debug_frame 953, derived .debug_frame 953): what is
         // left is listed in the report of issue 5 — where ptxas's kernel call-frame row follows its own block
         // structure (a call scheduled after its return-address set-up), sm_90 MEMBAR rows, and -c _SREG symbols.
         for (String a : List.of("sections", ".nv.info", ".nv.info.<f>", "constant banks", ".note.nv.cuinfo",
@@ -261,6 +261,6 @@ class BuilderCompletenessTest {
         }
         assertTrue(counts.get("all") * 100 >= covered.get() * 99, "all aspects equal in only " + counts.get("all"));
         assertTrue(counts.get(".debug_frame") * 100 >= covered.get() * 99, ".debug_frame: " + counts.get(".debug_frame"));
-        assertTrue(derivedFrames.get() * 100 >= covered.get() * 90, ".debug_frame derived: " + derivedFrames.get());
+        assertTrue(derivedFrames.get() * 100 >= covered.get() * 99, ".debug_frame derived: " + derivedFrames.get());
     }
 }
