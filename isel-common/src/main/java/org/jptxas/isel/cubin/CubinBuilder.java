@@ -19,9 +19,14 @@ import org.jptxas.isel.cubin.info.NvInfo;
  * <pre>{@code
  * Cubin cubin = new CubinBuilder(90, false).add(facts).build();
  * }</pre>
- * Also written: {@code .debug_frame} ({@link DebugFrame}) with its relocations. Not yet written as ptxas does:
- * ptxas's symbol order, {@code .nv.shared.reserved.0} on sm_90+, DWARF line tables and, on sm_100+, the
- * capsule-Mercury sections.
+ * Also written: {@code .debug_frame} ({@link DebugFrame}) with its relocations, functions placed inside others'
+ * code ({@link FunctionFacts#inner()}: symbols, FRAME_SIZE, FDEs, the empty {@code .rela.text} of resolved calls
+ * on sm_90+), device functions of relocatable output ({@link #functionBinding}, {@link #prototype} for
+ * {@code .nv.prototype}), {@code .nv.shared.reserved.0} on sm_90+, shared-memory alignment and dynamic shared
+ * memory ({@link #sharedAlignment}), module facts ({@link #hiddenEntry}, {@link #ptxTarget},
+ * {@link #texmodeIndependent}), constant banks 3 and 4, global variables and code relocations. Checked by
+ * {@code BuilderCompletenessTest}: rebuilt from ptxas's code and facts, 952 of the 959 covered corpus cubins equal
+ * ptxas's in every compared aspect. Not written: DWARF line tables and, on sm_100+, the capsule-Mercury sections.
  */
 public final class CubinBuilder {
     private final int sm;

@@ -6,16 +6,25 @@ import java.util.List;
 
 /**
  * The {@code .debug_frame} section ptxas 13 writes: 64-bit DWARF call-frame information, for each function (in
- * section order) a copy of one fixed CIE and the function's FDE, padded with {@code DW_CFA_nop} to a multiple of 8
- * bytes. The FDE's initial location is 0 in the file and relocated ({@code R_CUDA_64} against the function's
- * symbol); relocatable output also relocates the CIE pointer and marks the address range
- * {@code R_CUDA_UNUSED_CLEAR64}.
+ * section order) a copy of its CIE and its FDE, then for each function placed inside its code (ptxas's
+ * {@code $kernel$callee} copies and internal helpers) a call-ABI CIE ({@link #abiCie}) and that function's FDE; each
+ * entry padded with {@code DW_CFA_nop} to a multiple of 8 bytes. Kernels use one fixed CIE, device functions of
+ * relocatable output {@link #DEVICE_CIE}. An FDE's initial location holds the inner function's offset (0 for a
+ * function) and is relocated ({@code R_CUDA_64} against the function's symbol), as is the host address in a call-ABI
+ * CIE; relocatable output also relocates the CIE pointer and marks the address range {@code R_CUDA_UNUSED_CLEAR64}.
  *
- * <p>The call-frame program of a function that makes no calls, measured on the corpus: rows after the first instruction that ends a
- * basic block ({@code DW_CFA_def_cfa} of the stack register with the frame size) and at the last EXIT, plus, below sm_90, a
- * first row after the stack-pointer set-up at 0x10; below sm_90 the rows stay in that order (the last advance may be
- * negative), from sm_90 on they are sorted by address. Functions with calls or internal subroutines get an empty
- * program here (ptxas writes {@code DW_CFA_register} rows for the saved return address; not derived yet).
+ * <p>The call-frame programs, measured on the corpus (equal to ptxas's in 953 of 959 covered cubins):
+ * <ul>
+ *   <li>a kernel: a row where the second basic block starts ({@code DW_CFA_def_cfa} of the stack register with the
+ *       frame size) and one at the last EXIT, plus, below sm_90, a first row at 0x10; below sm_90 the rows stay in
+ *       that order (the last advance may be negative), from sm_90 on they are sorted by address. The first block
+ *       ends after a branch, EXIT, RET, BSYNC, BREAK, BPT or (below sm_90) MEMBAR, before a call, or at the first
+ *       branch target. A kernel with a stack frame instead defines the frame after the stack pointer is lowered;</li>
+ *   <li>a device function: the frame from its first instruction to its last RET;</li>
+ *   <li>an inner function: as given by code generation ({@link FunctionFacts.InnerFunction#callFrameProgram}), or
+ *       derived ({@link #innerProgram}).</li>
+ * </ul>
+ * Device functions that make calls get an empty program (ptxas's rows for saved registers are not derived).
  */
 public final class DebugFrame {
     private DebugFrame() {}
