@@ -87,11 +87,11 @@ class MalformedCubinToolsTest {
             byte[] good = e.getValue();
             List<byte[]> damaged = new ArrayList<>();
             List<String> names = new ArrayList<>();
-            for (int len = 0; len < good.length; len += len < 128 ? 7 : 131) {
+            for (int len = 0; len < good.length; len += len < 128 ? 9 : 173) {
                 damaged.add(java.util.Arrays.copyOf(good, len));
                 names.add("cut to " + len);
             }
-            for (int n = 0; n < 40; n++) {
+            for (int n = 0; n < 30; n++) {
                 byte[] copy = good.clone();
                 int flips = 1 + random.nextInt(4);
                 for (int f = 0; f < flips; f++) {

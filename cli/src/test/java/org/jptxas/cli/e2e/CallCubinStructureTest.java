@@ -23,6 +23,7 @@ import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -131,6 +132,7 @@ class CallCubinStructureTest {
     }
 
     @Test
+    @Tag("slow") // about 25 s: 20 compilations by jptxas (and ptxas on a cold cache)
     void callKernelsCarryPtxasSectionsAndAttributes() throws Exception {
         SuiteRun run = new SuiteRun();
         Map<String, String> differences = new TreeMap<>();
