@@ -346,10 +346,14 @@ public final class CubinBuilder {
             }
             if (!bank0Last) {
                 sectionSymbol.accept(".nv.constant0." + f.name());
-                if (relocatable && f.entry() && !v7()) {
+                if (relocatable && f.entry() && !v7() && f.paramBytes() > 0) {
                     // Below sm_90, -c names a kernel's parameter block: a CUDA object in bank 0 at the parameter base.
                     symbols.add(new Symbol("_param", str.add("_param"), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_CUDA_OBJECT),
                             PARAM_SYMBOL_OTHER, index.get(".nv.constant0." + f.name()), paramBase(sm), f.paramBytes()));
+                } else if (relocatable && f.entry() && !v7()) {
+                    // Without parameters it names the special-register area below the parameter base instead.
+                    symbols.add(new Symbol("_SREG", str.add("_SREG"), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_CUDA_OBJECT),
+                            PARAM_SYMBOL_OTHER, index.get(".nv.constant0." + f.name()), 0, paramBase(sm)));
                 }
             }
             if (f == functions.get(0) && !deviceFirst) {
