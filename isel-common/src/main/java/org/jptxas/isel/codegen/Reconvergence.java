@@ -141,6 +141,53 @@ public final class Reconvergence {
         fullWarpSyncs(body, cx, split);
         warpSyncs(body, cx, split);
         place(body, cx, placed, n);
+        int deepest = placed.stream().mapToInt(r -> r.depth).max().orElse(-1);
+        wrapIndirectCalls(body, cx, deepest + 1);
+    }
+
+    /**
+     * An indirect call may send the lanes of a warp to different functions; as ptxas does, each one sits in a region
+     * of its own, {@code BSSY Bn} before the call and {@code BSYNC Bn} where it returns to (the return address is the
+     * instruction after the {@code CALL}), so the lanes re-join there. The barrier is above every one the function's
+     * own regions use, so a call inside a region never reuses the enclosing barrier.
+     */
+    private static void wrapIndirectCalls(FunctionBody body, CodegenContext cx, int depth) {
+        OriOpcodes ops = OriOpcodes.get();
+        BarrierReg barrier = new BarrierReg(depth);
+        for (int b = 0; b < body.blocks().size(); b++) {
+            List<Instr> instrs = body.block(b).instrs();
+            for (int i = 0; i < instrs.size(); i++) {
+                Instr call = instrs.get(i);
+                if (!call.op().name().equals("CALL") || call.srcs().isEmpty() || !(call.srcs().get(0).value() instanceof Reg)) {
+                    continue;
+                }
+                // the continuation becomes a block of its own, so the BSSY can name it
+                BasicBlock rest = body.insertBlock(b + 1, null);
+                List<Instr> tail = instrs.subList(i + 1, instrs.size());
+                rest.instrs().addAll(tail);
+                tail.clear();
+                instrs.add(new Instr(ops.require("BSYNC"), List.of(), List.of(), List.of(Src.of(barrier)), Guard.ALWAYS,
+                        call.line()));
+                int at = i;
+                while (at > 0 && setsReturnAddress(instrs.get(at - 1))) {
+                    at--;
+                }
+                instrs.add(at, new Instr(ops.require("BSSY"), List.of(), List.of(),
+                        List.of(Src.of(barrier), Src.of(new BlockLabel(b + 1))), Guard.ALWAYS, call.line()));
+                if (cx.sm() < 80) {
+                    instrs.add(at, new Instr(ops.require("BMOV"), List.of("32", "CLEAR"), List.of(Reg.RZ),
+                            List.of(Src.of(barrier)), Guard.ALWAYS, call.line()));
+                }
+                break; // the continuation is the next block; it is scanned next
+            }
+        }
+    }
+
+    private static boolean setsReturnAddress(Instr in) {
+        return in.op().name().equals("MOV") && in.dsts().size() == 1 && !in.dsts().get(0).virtual()
+                && in.dsts().get(0).file() == org.jptxas.ori.ir.RegFile.R
+                && (in.dsts().get(0).index() == CallFrames.RETURN_ADDRESS
+                || in.dsts().get(0).index() == CallFrames.RETURN_ADDRESS + 1);
     }
 
     /** A region from the block holding its BSSY to its join; {@code depth} is the barrier register. */
