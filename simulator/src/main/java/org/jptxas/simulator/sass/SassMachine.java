@@ -796,7 +796,11 @@ final class SassMachine {
         }
     }
 
-    /** Releases the threads waiting at BSYNC Bb once every live thread Bb records has arrived. */
+    /**
+     * Releases the threads waiting at BSYNC Bb once every live thread Bb records has arrived. Only the threads Bb
+     * records go: a callee saves the caller's barrier ({@code BMOV.32.CLEAR}), reuses the register and restores it
+     * before returning, so caller threads already waiting at the same barrier register keep waiting meanwhile.
+     */
     private void releaseConvergence(Warp w, int b) {
         int waiting = 0;
         for (int l = 0; l < w.count; l++) {
@@ -804,7 +808,8 @@ final class SassMachine {
                 waiting |= 1 << l;
             }
         }
-        if (waiting == 0) {
+        int released = waiting & w.convergence[b];
+        if (released == 0) {
             return;
         }
         int need = w.convergence[b] & w.lanes() & ~exitedMask(w);
@@ -812,7 +817,7 @@ final class SassMachine {
             return;
         }
         int tag = w.nextTag++;
-        for (int k = waiting; k != 0; k &= k - 1) {
+        for (int k = released; k != 0; k &= k - 1) {
             Thread t = threads[w.base + Integer.numberOfTrailingZeros(k)];
             t.convWait = -1;
             t.waitOp = null;
