@@ -99,13 +99,16 @@ public final class FunctionCodegen {
         Reconvergence simt = Reconvergence.analyze(f, cx);
         pipeline.control().beforeAllocation(f, cx);
         observer.afterPass("schedule", f);
-        RegisterAllocator.Result ra = CallFrames.afterAllocation(f, pipeline.allocator().allocate(f, cx));
+        RegisterAllocator.Result allocated = pipeline.allocator().allocate(f, cx);
+        observer.afterPass("regalloc", f);
+        simt.insert(f, cx);
+        // a callee keeps its caller's convergence barriers in callee-saved registers, which its frame then saves
+        ConvergenceBarrierSaves.insert(f, cx);
+        RegisterAllocator.Result ra = CallFrames.afterAllocation(f, allocated);
         if (GlobalDescriptor.applies(cx.sm()) && !GlobalDescriptor.install(f)) {
             throw new CompilationException(Diagnostic.error(cx.sourceName(), f.line(), "Function '" + f.name()
                     + "' uses every uniform register: none is left for the global memory descriptor"));
         }
-        observer.afterPass("regalloc", f);
-        simt.insert(f, cx);
         observer.afterPass("reconvergence", f);
         List<CodeLine> body = pipeline.emitter().emit(f, cx);
         body = pipeline.control().apply(body, cx);
