@@ -79,7 +79,13 @@ public final class PtxFrontEnd {
 
         @Override
         public OriModule lowerRelocatable() throws CompilationException {
-            return ModuleInliner.inlineKeepingFunctions(lowerWithoutInlining());
+            java.util.Set<String> visible = new java.util.HashSet<>();
+            for (org.jptxas.frontend.ptx.ast.FunctionDecl f : resolved.module().functions()) {
+                if (f.linkage() != org.jptxas.frontend.ptx.ast.Linkage.NONE) {
+                    visible.add(f.name());
+                }
+            }
+            return ModuleInliner.inlineKeepingFunctions(lowerWithoutInlining(), visible::contains);
         }
 
         @Override

@@ -117,7 +117,7 @@ public final class FunctionCodegen {
 
     private CompiledFunction layoutAndAssemble(OriFunction f, CodegenContext cx, List<CodeLine> body,
             RegisterAllocator.Result ra, List<FunctionFacts.InnerFunction> inner) throws CompilationException {
-        List<CodeLine> code = FunctionLayout.withEnd(CallFrames.finishCalls(body), cx.sm());
+        List<CodeLine> code = FunctionLayout.withEnd(CallFrames.finishCalls(body, f.name()), cx.sm());
         for (int i = body.size(); i < code.size(); i++) {
             code.set(i, code.get(i).withControl(FunctionLayout.PADDING_CONTROL));
         }
@@ -152,9 +152,10 @@ public final class FunctionCodegen {
             CodeLine line = code.get(i);
             long address = (long) i * FunctionLayout.INSTRUCTION_BYTES;
             String text = line.assembly();
-            if (line.symbol() != null && !labels.containsKey(line.symbol().name())) {
+            if (line.symbol() != null && (!labels.containsKey(line.symbol().name()) || CallFrames.isSectionRelative(line))) {
                 Sym s = line.symbol();
-                relocations.add(new CubinBuilder.CodeRelocation(f.name(), address, relocationType(s), s.name(), s.addend()));
+                String type = line.mnemonic().equals("CALL") && cx.sm() >= 90 ? "R_CUDA_ABS55_16_34" : relocationType(s);
+                relocations.add(new CubinBuilder.CodeRelocation(f.name(), address, type, s.name(), s.addend()));
             }
             long[] words;
             try {

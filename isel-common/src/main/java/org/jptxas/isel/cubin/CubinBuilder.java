@@ -229,7 +229,9 @@ public final class CubinBuilder {
         if (!addressTable.isEmpty()) {
             constants.add(".nv.constant4");
         }
-        functions.stream().map(f -> ".nv.constant0." + f.name()).forEach(constants::add);
+        // a device function of its own (-c) has no parameter bank: its arguments travel in registers
+        functions.stream().filter(f -> f.entry() || !relocatable).map(f -> ".nv.constant0." + f.name())
+                .forEach(constants::add);
         if (hopperLayout && !v7()) {
             names.addAll(code);
             names.addAll(data);
@@ -320,7 +322,7 @@ public final class CubinBuilder {
             addGlobalSymbol(g, symbols, symbolIndex, str, index, globalOffset);
         }
         for (FunctionFacts f : functions) {
-            if (!f.entry()) {
+            if (!f.entry() && !relocatable) {
                 symbolIndex.put(f.name(), symbols.size());
                 symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_FUNC), 0,
                         index.get(".text." + f.name()), 0, f.code().length));
@@ -340,6 +342,12 @@ public final class CubinBuilder {
             }
         }
         for (FunctionFacts f : functions) {
+            if (!f.entry() && relocatable) {
+                // -c: a device function of its own is visible to the other objects of the link
+                symbolIndex.put(f.name(), symbols.size());
+                symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_GLOBAL, Symbol.STT_FUNC), 0,
+                        index.get(".text." + f.name()), 0, f.code().length));
+            }
             if (f.entry() && !hiddenEntries.contains(f.name())) {
                 symbolIndex.put(f.name(), symbols.size());
                 symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_GLOBAL, Symbol.STT_FUNC),
@@ -348,6 +356,18 @@ public final class CubinBuilder {
             for (FunctionFacts.InnerFunction in : f.inner()) {
                 if (in.binding() == FunctionFacts.Binding.GLOBAL) {
                     addInnerSymbol(f, in, symbols, symbolIndex, str, index);
+                }
+            }
+        }
+        if (relocatable) {
+            // functions of other objects the code calls (CALL.ABS relocations against names defined nowhere here):
+            // undefined global symbols the linker resolves
+            for (CodeRelocation r : relocations) {
+                if (!symbolIndex.containsKey(r.symbol()) && !index.containsKey(r.symbol())
+                        && (r.type().equals("R_CUDA_ABS47_34") || r.type().equals("R_CUDA_ABS55_16_34"))) {
+                    symbolIndex.put(r.symbol(), symbols.size());
+                    symbols.add(new Symbol(r.symbol(), str.add(r.symbol()), Symbol.info(Symbol.STB_GLOBAL,
+                            Symbol.STT_FUNC), 0, 0, 0, 0));
                 }
             }
         }
@@ -559,7 +579,7 @@ public final class CubinBuilder {
                     b.length, symtab, text, 8, Relocations.entrySize(withAddend), b);
         }
         if (n.startsWith(".nv.info.")) {
-            byte[] b = NvInfo.encode(FunctionInfo.records(sm, f, paramBase(sm), symbolIndex.get(".nv.constant0." + f.name()),
+            byte[] b = NvInfo.encode(FunctionInfo.records(sm, f, paramBase(sm), symbolIndex.getOrDefault(".nv.constant0." + f.name(), 0),
                     apiVersion(), v7()));
             return new Section(n, name, SectionType.CUDA_INFO, Section.SHF_INFO_LINK, 0, b.length, symtab, text, 4, 0, b);
         }

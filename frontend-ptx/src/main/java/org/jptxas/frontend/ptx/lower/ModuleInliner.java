@@ -91,13 +91,15 @@ public final class ModuleInliner {
      * Every function of the module (kernels and device functions) with its calls inlined, for relocatable output
      * ({@code -c}): calls to functions without a body here ({@code .extern .func}) stay calls to the external symbol,
      * {@code CALL.ABS.NOINC} with the return address relocated against the calling function, for the linker to
-     * resolve; every device function is kept as a function of its own (another object may call it).
+     * resolve; every device function {@code exported} names is kept as a function of its own (another object
+     * may call it); the module's internal ones live on inlined, or as copies in their callers' sections.
      */
-    public static OriModule inlineKeepingFunctions(OriModule module) throws CompilationException {
+    public static OriModule inlineKeepingFunctions(OriModule module, java.util.function.Predicate<String> exported)
+            throws CompilationException {
         ModuleInliner inliner = new ModuleInliner(module, true);
         List<OriFunction> out = new ArrayList<>();
         for (OriFunction f : module.functions()) {
-            if (!f.body().blocks().isEmpty()) {
+            if (!f.body().blocks().isEmpty() && (f.entry() || exported.test(f.name()))) {
                 inliner.withSubroutines(inliner.inlined(f), out);
             }
         }
@@ -280,7 +282,8 @@ public final class ModuleInliner {
         }
         FunctionAttrs a = f.attrs();
         FunctionAttrs attrs = new FunctionAttrs(a.params(), a.paramBytes(), a.results(), a.sharedBytes(),
-                a.localBytes() + calleeFrame, a.maxnreg(), a.maxntid(), a.reqntid(), a.minnctapersm(), List.of());
+                a.localBytes() + calleeFrame, a.maxnreg(), a.maxntid(), a.reqntid(), a.minnctapersm(),
+                a.callees().stream().filter(c -> targets.values().stream().noneMatch(g -> g.name().equals(c))).toList());
         return new OriFunction(f.name(), f.entry(), f.line(), out, attrs);
     }
 
