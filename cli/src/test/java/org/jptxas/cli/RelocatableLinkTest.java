@@ -75,6 +75,24 @@ class RelocatableLinkTest {
         assertFalse(Files.exists(dir.resolve("caller.cubin")));
     }
 
+    /**
+     * {@code printf} and {@code assert} call the driver's {@code vprintf} and {@code __assertfail}: with -c they stay
+     * relocated absolute calls (as ptxas -c writes them), a whole-program compilation names them as not supported.
+     */
+    @Test
+    void systemCalls(@TempDir Path dir) throws IOException {
+        copy(dir, "printf.ptx", "sm_80");
+        CliRun whole = CliRun.run(dir, "-arch=sm_80", "printf.ptx", "-o", "printf.cubin");
+        assertEquals(255, whole.exitCode());
+        assertTrue(whole.err().contains("not yet supported for sm_80 (system call 'vprintf'"), whole.err());
+        CliRun c = CliRun.run(dir, "-arch=sm_80", "-c", "printf.ptx", "-o", "printf.o");
+        assertEquals(0, c.exitCode(), c.err());
+        String elf = ElfDump.print(Cubin.read(Files.readAllBytes(dir.resolve("printf.o"))));
+        for (String callee : new String[] {"vprintf", "__assertfail"}) {
+            assertTrue(elf.lines().anyMatch(l -> l.contains(callee) && l.contains("R_CUDA_ABS47_34")), elf);
+        }
+    }
+
     private static void compile(Path dir, String arch) throws IOException {
         for (String name : new String[] {"caller", "callee"}) {
             copy(dir, name + ".ptx", arch);
