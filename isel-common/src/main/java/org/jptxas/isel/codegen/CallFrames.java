@@ -191,10 +191,15 @@ public final class CallFrames {
         return line.guarded() ? t.substring(0, t.indexOf(' ') + 1) : "";
     }
 
-    /** {@code MOV R20, 32@lo((f + .L@srel))}: encoded as 0x0, the linker writes the address ({@link #isSectionRelative}). */
-    private static CodeLine returnAddressMove(CodeLine move, String prefix, Sym.Part part, String section, long offset) {
-        String text = guardOf(move) + prefix + (part == Sym.Part.LO32 ? "32@lo((" : "32@hi((") + section + " + 0x"
-                + Long.toHexString(offset) + SECTION_RELATIVE + "))";
+    /**
+     * {@code MOV R20, 32@lo((f + .L@srel))}, nvdisasm's text of the relocated return address (the label names the
+     * instruction after the call); encoded as 0x0, the linker writes the address ({@link #isSectionRelative}).
+     */
+    private static CodeLine returnAddressMove(CodeLine move, String prefix, Sym.Part part, String section, long offset,
+            String label) {
+        String target = label != null ? label : "0x" + Long.toHexString(offset);
+        String text = guardOf(move) + prefix + (part == Sym.Part.LO32 ? "32@lo((" : "32@hi((") + section + " + "
+                + target + SECTION_RELATIVE + "))";
         String assembly = guardOf(move) + prefix + "0x0";
         return new CodeLine(move.label(), text, assembly, move.control(), new Sym(section, Sym.Kind.FUNCTION, part, offset),
                 move.ptxLine());
@@ -202,6 +207,8 @@ public final class CallFrames {
 
     /** Marks a return address relative to the section's own function, which stays a relocation. */
     static final String SECTION_RELATIVE = "@srel";
+    /** The label a relocated return address names ({@code + .L_x_0@srel}). */
+    static final Pattern SECTION_RELATIVE_LABEL = Pattern.compile("\\+ ([.$\\w]+)@srel");
 
     /** Whether {@code line} holds a return address the linker relocates (its symbol is the section's function). */
     static boolean isSectionRelative(CodeLine line) {
@@ -261,6 +268,12 @@ public final class CallFrames {
             if (m.equals("CALL")) {
                 long returnAddress = (long) (i + 1) * FunctionLayout.INSTRUCTION_BYTES;
                 boolean absolute = line.opcode().startsWith("CALL.ABS");
+                String returnLabel = null;
+                if (absolute && i + 1 < out.size()) { // the listing names the return point, as nvdisasm does
+                    CodeLine next = out.get(i + 1);
+                    returnLabel = next.label() != null ? next.label() : ".L_ret_" + (i + 1);
+                    out.set(i + 1, next.withLabel(returnLabel));
+                }
                 if (absolute && line.symbol() != null) {
                     // CALL.ABS.NOINC `(f): the callee's address comes from an R_CUDA_ABS relocation
                     String callee = line.symbol().name();
@@ -276,11 +289,13 @@ public final class CallFrames {
                     Matcher hi = RETURN_MOVE_HIGH.matcher(prev.unguarded());
                     if (!high && hi.matches()) {
                         // the absolute return address: the section's function plus the offset, relocated (RELA)
-                        out.set(j, returnAddressMove(prev, hi.group(1), Sym.Part.HI32, section, returnAddress));
+                        out.set(j, returnAddressMove(prev, hi.group(1), Sym.Part.HI32, section, returnAddress,
+                                returnLabel));
                         high = true;
                     } else if (!low && mv.matches()) {
                         if (absolute) {
-                            out.set(j, returnAddressMove(prev, mv.group(1), Sym.Part.LO32, section, returnAddress));
+                            out.set(j, returnAddressMove(prev, mv.group(1), Sym.Part.LO32, section, returnAddress,
+                                    returnLabel));
                         } else {
                             String text = guardOf(prev) + mv.group(1) + "0x" + Long.toHexString(returnAddress);
                             out.set(j, new CodeLine(prev.label(), text, text, prev.control(), prev.symbol(), prev.ptxLine()));
