@@ -108,10 +108,10 @@ public final class CubinFacts {
                 if (k != sym && s.shndx() == i && s.symbolType() == Symbol.STT_FUNC) {
                     // Its FDE follows the host's, after a call-ABI CIE naming the return register.
                     FrameEntry fe = frameCursor < frames.size() ? frames.get(frameCursor++) : null;
-                    boolean matches = fe != null && fe.range() == s.size() && fe.returnRegister() >= 0;
+                    boolean matches = fe != null && fe.range() == s.size() && !fe.returnRegisters().isEmpty();
                     inner.add(new FunctionFacts.InnerFunction(s.name(), s.value(), s.size(),
                             global.getOrDefault(k, new int[4])[1], FunctionFacts.Binding.of(s.info() >> 4),
-                            matches ? fe.returnRegister() : FunctionFacts.InnerFunction.ABI_RETURN_REGISTER,
+                            matches ? fe.returnRegisters() : List.of(FunctionFacts.InnerFunction.ABI_RETURN_REGISTER),
                             matches ? fe.program() : new byte[0]));
                 }
             }
@@ -121,13 +121,13 @@ public final class CubinFacts {
         return out;
     }
 
-    /** One FDE of .debug_frame: address range, program (padding included), return register its CIE names or -1. */
-    private record FrameEntry(long range, byte[] program, int returnRegister) {}
+    /** One FDE of .debug_frame: address range, program (padding included), return registers its CIE names. */
+    private record FrameEntry(long range, byte[] program, List<Integer> returnRegisters) {}
 
     /** The FDEs of a ptxas .debug_frame (64-bit DWARF: each entry is 0xffffffff, a 64-bit length, the body). */
     private static List<FrameEntry> frameEntries(byte[] b) {
         List<FrameEntry> out = new ArrayList<>();
-        int returnRegister = -1;
+        List<Integer> returnRegisters = List.of();
         int at = 0;
         while (at + 12 <= b.length) {
             long length = qword(b, at + 4);
@@ -137,9 +137,9 @@ public final class CubinFacts {
             }
             int end = (int) (body + length);
             if (qword(b, body) == -1L) {
-                returnRegister = lastSameValue(b, body + 8, end);
+                returnRegisters = returnRegisters(b, body + 8, end);
             } else {
-                out.add(new FrameEntry(qword(b, body + 16), java.util.Arrays.copyOfRange(b, body + 24, end), returnRegister));
+                out.add(new FrameEntry(qword(b, body + 16), java.util.Arrays.copyOfRange(b, body + 24, end), returnRegisters));
             }
             at = end;
         }
@@ -147,32 +147,43 @@ public final class CubinFacts {
     }
 
     /**
-     * The general register of the last {@code DW_CFA_same_value} of a CIE's initial instructions (the return
-     * register in the call-ABI CIE), or -1 when the CIE has no val_expression (the plain CIE).
+     * The return registers a call-ABI CIE names: the general registers it keeps ({@code DW_CFA_same_value}) other
+     * than RZ and the stack pointer, ending with the one its return column's val_expression adds; empty for the
+     * plain CIE.
      */
-    private static int lastSameValue(byte[] b, int at, int end) {
+    private static List<Integer> returnRegisters(byte[] b, int at, int end) {
         at += 4; // version, augmentation "", code and data alignment
         long[] v = new long[2];
         at = uleb(b, at, v); // return-address column
-        long last = -1;
-        boolean expression = false;
+        List<Integer> kept = new ArrayList<>();
+        long own = -1;
         while (at < end) {
             int op = b[at++] & 0xff;
             switch (op) {
                 case 0x0c -> at = uleb(b, uleb(b, at, v), v);
                 case 0x08 -> {
                     at = uleb(b, at, v);
-                    last = v[0];
+                    long r = v[0] - DebugFrame.register(0);
+                    if (r >= 0 && r < 255 && r != 1) {
+                        kept.add((int) r);
+                    }
                 }
                 case 0x16 -> {
-                    expression = true;
+                    // val_expression(column, length, DW_OP_addr a8, DW_OP_bregx register, 0, DW_OP_plus)
+                    at = uleb(b, uleb(b, at, v), v);
+                    if (at + 10 < end && (b[at] & 0xff) == 0x03 && (b[at + 9] & 0xff) == 0x92) {
+                        uleb(b, at + 10, v);
+                        own = v[0] - DebugFrame.register(0);
+                    }
                     at = end;
                 }
                 default -> at = end;
             }
         }
-        return expression && last >= DebugFrame.register(0) && last < DebugFrame.register(255)
-                ? (int) (last - DebugFrame.register(0)) : -1;
+        if (own < 0 || kept.isEmpty() || kept.get(kept.size() - 1) != own) {
+            return List.of();
+        }
+        return kept;
     }
 
     private static int uleb(byte[] b, int at, long[] value) {

@@ -38,26 +38,36 @@ public record FunctionFacts(String name, boolean entry, byte[] code, int registe
      *
      * @param binding          its symbol's binding: local for a copy of a {@code .func}, global for a copy of a
      *                         {@code .visible .func}, weak for ptxas's internal helpers ({@code $__internal_...})
-     * @param returnRegister   the register holding the return address on entry (R20 under the call ABI), which
-     *                         its {@code .debug_frame} CIE names
+     * @param returnRegisters  the registers holding return addresses on entry, its callers' (inner functions calling
+     *                         it, outermost first) and last its own (R20 under the call ABI), which its
+     *                         {@code .debug_frame} CIE names
      * @param callFrameProgram the DWARF call-frame instructions of its FDE (as ptxas writes them, padding
      *                         included); empty to let {@link DebugFrame} derive them from the code
      */
-    public record InnerFunction(String name, long offset, long size, int frameSize, Binding binding, int returnRegister,
-                                byte[] callFrameProgram) {
+    public record InnerFunction(String name, long offset, long size, int frameSize, Binding binding,
+                                List<Integer> returnRegisters, byte[] callFrameProgram) {
         /** The call ABI's return-address register. */
         public static final int ABI_RETURN_REGISTER = 20;
 
         public InnerFunction {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(binding, "binding");
+            returnRegisters = List.copyOf(returnRegisters);
+            if (returnRegisters.isEmpty()) {
+                throw new IllegalArgumentException("no return register");
+            }
             callFrameProgram = callFrameProgram.clone();
         }
 
         /** An inner function under the call ABI: weak when ptxas would name it an internal helper, else local. */
         public InnerFunction(String name, long offset, long size, int frameSize) {
             this(name, offset, size, frameSize, name.startsWith("$__internal") ? Binding.WEAK : Binding.LOCAL,
-                    ABI_RETURN_REGISTER, new byte[0]);
+                    List.of(ABI_RETURN_REGISTER), new byte[0]);
+        }
+
+        /** The register holding its own return address on entry. */
+        public int returnRegister() {
+            return returnRegisters.get(returnRegisters.size() - 1);
         }
 
         @Override
@@ -67,12 +77,12 @@ public record FunctionFacts(String name, boolean entry, byte[] code, int registe
 
         /** The same function with {@code frameSize}. */
         public InnerFunction withFrameSize(int frame) {
-            return new InnerFunction(name, offset, size, frame, binding, returnRegister, callFrameProgram);
+            return new InnerFunction(name, offset, size, frame, binding, returnRegisters, callFrameProgram);
         }
 
         /** The same function with {@code bytes} of code. */
         public InnerFunction withSize(long bytes) {
-            return new InnerFunction(name, offset, bytes, frameSize, binding, returnRegister, callFrameProgram);
+            return new InnerFunction(name, offset, bytes, frameSize, binding, returnRegisters, callFrameProgram);
         }
     }
 
