@@ -56,9 +56,12 @@ import org.jptxas.ori.opcode.OriOpcodes;
 public final class Reconvergence {
     private static final long FULL_MASK = 0xffffffffL;
     private final Set<Instr> divergentBranches;
+    /** Calls through a function address that differs between threads (the threads may run different callees). */
+    private final Set<Instr> divergentCalls;
 
-    private Reconvergence(Set<Instr> divergentBranches) {
+    private Reconvergence(Set<Instr> divergentBranches, Set<Instr> divergentCalls) {
         this.divergentBranches = divergentBranches;
+        this.divergentCalls = divergentCalls;
     }
 
     /** Canonicalises exit branches and records which branch instructions diverge. */
@@ -71,12 +74,19 @@ public final class Reconvergence {
         Cfg cfg = Cfg.of(body);
         Divergence divergence = new Divergence(body, cfg, new PostDominators(cfg));
         Set<Instr> branches = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Instr> calls = Collections.newSetFromMap(new IdentityHashMap<>());
         for (BasicBlock b : body.blocks()) {
             if (divergence.isDivergentBranch(b.id())) {
                 branches.add(b.last());
             }
+            for (Instr in : b.instrs()) {
+                if (in.op().name().equals("CALL") && !in.srcs().isEmpty() && in.srcs().get(0).value() instanceof Reg target
+                        && divergence.isDivergent(target)) {
+                    calls.add(in);
+                }
+            }
         }
-        return new Reconvergence(branches);
+        return new Reconvergence(branches, calls);
     }
 
     /** The branches {@link #analyze} found divergent (by identity; RA rewrites instructions in place). */
@@ -140,7 +150,51 @@ public final class Reconvergence {
         }
         fullWarpSyncs(body, cx, split);
         warpSyncs(body, cx, split);
+        Map<Instr, Integer> callDepth = new IdentityHashMap<>();
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                if (divergentCalls.contains(in)) {
+                    callDepth.put(in, (int) placed.stream().filter(r -> r.blocks.get(b.id())).count());
+                }
+            }
+        }
         place(body, cx, placed, n);
+        joinAfterCalls(body, cx, callDepth);
+    }
+
+    /**
+     * A call through a per-thread function address splits the warp among its callees: as ptxas does, the warp
+     * re-joins right after the call ({@code BSSY Bn} before it, {@code BSYNC Bn} after it, {@code n} inside every
+     * enclosing region's barrier).
+     */
+    private static void joinAfterCalls(FunctionBody body, CodegenContext cx, Map<Instr, Integer> callDepth) {
+        OriOpcodes ops = OriOpcodes.get();
+        for (int b = 0; b < body.blocks().size(); b++) {
+            List<Instr> instrs = body.block(b).instrs();
+            for (int i = 0; i < instrs.size(); i++) {
+                Integer depth = callDepth.get(instrs.get(i));
+                if (depth == null || depth >= BarrierReg.COUNT) {
+                    continue;
+                }
+                Instr call = instrs.get(i);
+                // split: [... CALL] [BSYNC] [rest]; the BSSY names the rest
+                BasicBlock rest = body.insertBlock(b + 1, null);
+                List<Instr> after = new ArrayList<>(instrs.subList(i + 1, instrs.size()));
+                instrs.subList(i + 1, instrs.size()).clear();
+                rest.instrs().addAll(after);
+                BasicBlock sync = body.insertBlock(b + 1, null);
+                BarrierReg barrier = new BarrierReg(depth);
+                sync.instrs().add(new Instr(ops.require("BSYNC"), List.of(), List.of(), List.of(Src.of(barrier)),
+                        Guard.ALWAYS, call.line()));
+                instrs.add(i, new Instr(ops.require("BSSY"), List.of(), List.of(),
+                        List.of(Src.of(barrier), Src.of(new BlockLabel(b + 2))), Guard.ALWAYS, call.line()));
+                if (cx.sm() < 80) {
+                    instrs.add(i, new Instr(ops.require("BMOV"), List.of("32", "CLEAR"), List.of(Reg.RZ),
+                            List.of(Src.of(barrier)), Guard.ALWAYS, call.line()));
+                }
+                break; // the rest of this block moved on: it is visited as block b + 2
+            }
+        }
     }
 
     /** A region from the block holding its BSSY to its join; {@code depth} is the barrier register. */
