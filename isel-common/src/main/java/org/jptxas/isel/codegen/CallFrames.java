@@ -262,7 +262,8 @@ public final class CallFrames {
             }
             Control c = line.control();
             if (c != null) {
-                out.set(i, line.withControl(new Control(Math.max(c.stall(), m.equals("CALL") ? 5 : 6), true,
+                int stall = Math.max(c.stall(), m.equals("CALL") ? 5 : 6);
+                out.set(i, line.withControl(new Control(stall, Control.yieldAllowed(stall),
                         c.writeBarrier(), c.readBarrier(), 0x3f, c.opex())));
             }
             if (m.equals("CALL")) {

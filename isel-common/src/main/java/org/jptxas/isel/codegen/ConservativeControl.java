@@ -39,6 +39,6 @@ public final class ConservativeControl implements ControlPass {
             return FunctionLayout.PADDING_CONTROL;
         }
         boolean variable = VARIABLE_LATENCY.contains(line.mnemonic());
-        return new Control(15, true, variable ? WRITE_SB : Control.NONE, variable ? READ_SB : Control.NONE, WAIT_ALL);
+        return new Control(15, false, variable ? WRITE_SB : Control.NONE, variable ? READ_SB : Control.NONE, WAIT_ALL);
     }
 }

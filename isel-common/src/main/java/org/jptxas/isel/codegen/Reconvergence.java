@@ -56,12 +56,9 @@ import org.jptxas.ori.opcode.OriOpcodes;
 public final class Reconvergence {
     private static final long FULL_MASK = 0xffffffffL;
     private final Set<Instr> divergentBranches;
-    /** Calls through a function address that differs between threads (the threads may run different callees). */
-    private final Set<Instr> divergentCalls;
 
-    private Reconvergence(Set<Instr> divergentBranches, Set<Instr> divergentCalls) {
+    private Reconvergence(Set<Instr> divergentBranches) {
         this.divergentBranches = divergentBranches;
-        this.divergentCalls = divergentCalls;
     }
 
     /** Canonicalises exit branches and records which branch instructions diverge. */
@@ -74,19 +71,12 @@ public final class Reconvergence {
         Cfg cfg = Cfg.of(body);
         Divergence divergence = new Divergence(body, cfg, new PostDominators(cfg));
         Set<Instr> branches = Collections.newSetFromMap(new IdentityHashMap<>());
-        Set<Instr> calls = Collections.newSetFromMap(new IdentityHashMap<>());
         for (BasicBlock b : body.blocks()) {
             if (divergence.isDivergentBranch(b.id())) {
                 branches.add(b.last());
             }
-            for (Instr in : b.instrs()) {
-                if (in.op().name().equals("CALL") && !in.srcs().isEmpty() && in.srcs().get(0).value() instanceof Reg target
-                        && divergence.isDivergent(target)) {
-                    calls.add(in);
-                }
-            }
         }
-        return new Reconvergence(branches, calls);
+        return new Reconvergence(branches);
     }
 
     /** The branches {@link #analyze} found divergent (by identity; RA rewrites instructions in place). */
@@ -150,51 +140,54 @@ public final class Reconvergence {
         }
         fullWarpSyncs(body, cx, split);
         warpSyncs(body, cx, split);
-        Map<Instr, Integer> callDepth = new IdentityHashMap<>();
-        for (BasicBlock b : body.blocks()) {
-            for (Instr in : b.instrs()) {
-                if (divergentCalls.contains(in)) {
-                    callDepth.put(in, (int) placed.stream().filter(r -> r.blocks.get(b.id())).count());
-                }
-            }
-        }
         place(body, cx, placed, n);
-        joinAfterCalls(body, cx, callDepth);
+        int deepest = placed.stream().mapToInt(r -> r.depth).max().orElse(-1);
+        wrapIndirectCalls(body, cx, deepest + 1);
     }
 
     /**
-     * A call through a per-thread function address splits the warp among its callees: as ptxas does, the warp
-     * re-joins right after the call ({@code BSSY Bn} before it, {@code BSYNC Bn} after it, {@code n} inside every
-     * enclosing region's barrier).
+     * An indirect call may send the lanes of a warp to different functions; as ptxas does, each one sits in a region
+     * of its own, {@code BSSY Bn} before the call and {@code BSYNC Bn} where it returns to (the return address is the
+     * instruction after the {@code CALL}), so the lanes re-join there. The barrier is above every one the function's
+     * own regions use, so a call inside a region never reuses the enclosing barrier.
      */
-    private static void joinAfterCalls(FunctionBody body, CodegenContext cx, Map<Instr, Integer> callDepth) {
+    private static void wrapIndirectCalls(FunctionBody body, CodegenContext cx, int depth) {
         OriOpcodes ops = OriOpcodes.get();
+        BarrierReg barrier = new BarrierReg(depth);
         for (int b = 0; b < body.blocks().size(); b++) {
             List<Instr> instrs = body.block(b).instrs();
             for (int i = 0; i < instrs.size(); i++) {
-                Integer depth = callDepth.get(instrs.get(i));
-                if (depth == null || depth >= BarrierReg.COUNT) {
+                Instr call = instrs.get(i);
+                if (!call.op().name().equals("CALL") || call.srcs().isEmpty() || !(call.srcs().get(0).value() instanceof Reg)) {
                     continue;
                 }
-                Instr call = instrs.get(i);
-                // split: [... CALL] [BSYNC] [rest]; the BSSY names the rest
+                // the continuation becomes a block of its own, so the BSSY can name it
                 BasicBlock rest = body.insertBlock(b + 1, null);
-                List<Instr> after = new ArrayList<>(instrs.subList(i + 1, instrs.size()));
-                instrs.subList(i + 1, instrs.size()).clear();
-                rest.instrs().addAll(after);
-                BasicBlock sync = body.insertBlock(b + 1, null);
-                BarrierReg barrier = new BarrierReg(depth);
-                sync.instrs().add(new Instr(ops.require("BSYNC"), List.of(), List.of(), List.of(Src.of(barrier)),
-                        Guard.ALWAYS, call.line()));
-                instrs.add(i, new Instr(ops.require("BSSY"), List.of(), List.of(),
-                        List.of(Src.of(barrier), Src.of(new BlockLabel(b + 2))), Guard.ALWAYS, call.line()));
+                List<Instr> tail = instrs.subList(i + 1, instrs.size());
+                rest.instrs().addAll(tail);
+                tail.clear();
+                instrs.add(new Instr(ops.require("BSYNC"), List.of(), List.of(), List.of(Src.of(barrier)), Guard.ALWAYS,
+                        call.line()));
+                int at = i;
+                while (at > 0 && setsReturnAddress(instrs.get(at - 1))) {
+                    at--;
+                }
+                instrs.add(at, new Instr(ops.require("BSSY"), List.of(), List.of(),
+                        List.of(Src.of(barrier), Src.of(new BlockLabel(b + 1))), Guard.ALWAYS, call.line()));
                 if (cx.sm() < 80) {
-                    instrs.add(i, new Instr(ops.require("BMOV"), List.of("32", "CLEAR"), List.of(Reg.RZ),
+                    instrs.add(at, new Instr(ops.require("BMOV"), List.of("32", "CLEAR"), List.of(Reg.RZ),
                             List.of(Src.of(barrier)), Guard.ALWAYS, call.line()));
                 }
-                break; // the rest of this block moved on: it is visited as block b + 2
+                break; // the continuation is the next block; it is scanned next
             }
         }
+    }
+
+    private static boolean setsReturnAddress(Instr in) {
+        return in.op().name().equals("MOV") && in.dsts().size() == 1 && !in.dsts().get(0).virtual()
+                && in.dsts().get(0).file() == org.jptxas.ori.ir.RegFile.R
+                && (in.dsts().get(0).index() == CallFrames.RETURN_ADDRESS
+                || in.dsts().get(0).index() == CallFrames.RETURN_ADDRESS + 1);
     }
 
     /** A region from the block holding its BSSY to its join; {@code depth} is the barrier register. */

@@ -36,6 +36,20 @@ public record Control(int stall, boolean yield, int writeBarrier, int readBarrie
         }
     }
 
+    /**
+     * Whether the bit at [109] may be set with this stall count. nvdisasm checks the 5-bit {bit 109, stall} value
+     * against each instruction class's table; probing every class ptxas emits (sm_75 … sm_90) shows bit 109 set is
+     * legal only with stalls 1 … 11, and {@code .reuse} only with bit 109 set.
+     */
+    public static boolean yieldAllowed(int stall) {
+        return stall >= 1 && stall <= 11;
+    }
+
+    /** Whether these bits are a value nvdisasm (and the hardware) accept for any instruction class. */
+    public boolean legal() {
+        return !yield || yieldAllowed(stall);
+    }
+
     public static Control fromHi(long hi) {
         int c = (int) ((hi >>> SHIFT) & 0x1ffff);
         return new Control(c & 15, ((c >> 4) & 1) != 0, (c >> 5) & 7, (c >> 8) & 7, (c >> 11) & 63,

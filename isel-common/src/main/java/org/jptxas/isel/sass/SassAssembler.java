@@ -54,6 +54,10 @@ public final class SassAssembler {
 
     /** Assembles normalized instruction text with the given control bits. */
     public long[] assemble(String text, Control control, long address, LabelResolver labels) {
+        if (!control.legal()) {
+            throw new AssemblyException("illegal scheduling value " + control.text() + " for '" + text
+                    + "': the Y bit needs a stall of 1 to 11");
+        }
         SassLexer.Lexed lexed = SassLexer.lex(text);
         List<SassForm> candidates = isa.formsWithSkeleton(lexed.skeleton());
         String[] firstError = {null};

@@ -102,4 +102,21 @@ class SassCodecTest {
         assertThrows(SassAssembler.AssemblyException.class, () -> asm.assemble("LDC R1, c[0x0][0x28", 0, null));
         assertThrows(SassAssembler.AssemblyException.class, () -> asm.assemble("FROB R1, R2", 0, null));
     }
+
+    /** nvdisasm rejects the Y bit with stall 0 or 12..15 for every instruction class (probed sm_75 … sm_90). */
+    @Test
+    void assemblerRejectsIllegalSchedulingValues() {
+        SassAssembler asm = new SassAssembler(SassIsa.forSm("sm_80"));
+        for (int stall = 0; stall < 16; stall++) {
+            String text = String.format("[B------:R-:W-:Y:S%02d] /*0000*/ BRA `(.L_x_0) ;", stall);
+            String plain = String.format("[B------:R-:W-:-:S%02d] /*0000*/ BRA `(.L_x_0) ;", stall);
+            assertEquals(stall >= 1 && stall <= 11, Control.yieldAllowed(stall));
+            if (Control.yieldAllowed(stall)) {
+                asm.assemble(text, 0, name -> 0);
+            } else {
+                assertThrows(SassAssembler.AssemblyException.class, () -> asm.assemble(text, 0, name -> 0), text);
+            }
+            asm.assemble(plain, 0, name -> 0);
+        }
+    }
 }

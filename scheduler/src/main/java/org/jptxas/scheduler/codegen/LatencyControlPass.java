@@ -77,8 +77,10 @@ public final class LatencyControlPass implements ControlPass {
         List<CodeLine> out = new ArrayList<>(code.size());
         for (int i = 0; i < code.size(); i++) {
             ControlWord w = words.get(i);
-            Control control = new Control(w.stall(), w.yield(), w.writeSb(), w.readSb(), w.waitMask());
-            out.add(withReuse(code.get(i), reuse[i], control, asm, i));
+            // the Y bit is legal only with stalls 1..11, and operand reuse only with the Y bit
+            boolean yield = w.yield() && Control.yieldAllowed(w.stall());
+            Control control = new Control(w.stall(), yield, w.writeSb(), w.readSb(), w.waitMask());
+            out.add(withReuse(code.get(i), yield ? reuse[i] : 0, control, asm, i));
         }
         return out;
     }

@@ -10,6 +10,7 @@ import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.model.RegRange;
 import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SchedInstr;
+import org.jptxas.scheduler.sass.SassText;
 
 /**
  * Operand-reuse flags ({@code .reuse}) as ptxas 13 sets them, learned from its output for the kernel suite: a
@@ -41,7 +42,7 @@ final class ReuseFlags {
         }
         int sp = t.indexOf(' ');
         String mnemonic = (sp < 0 ? t : t.substring(0, sp)).split("\\.")[0];
-        List<String> ops = split(sp < 0 ? "" : t.substring(sp + 1));
+        List<String> ops = SassText.splitOperands(sp < 0 ? "" : t.substring(sp + 1));
         int[] index = {Slots.NONE, Slots.NONE, Slots.NONE};
         int[] gpr = {Slots.NONE, Slots.NONE, Slots.NONE};
         int dests = destinations(mnemonic, ops);
@@ -195,29 +196,5 @@ final class ReuseFlags {
         }
         ends.add(lastNonBlank + 1);
         return ends.stream().mapToInt(Integer::intValue).toArray();
-    }
-
-    /** Splits at top-level commas (not inside brackets or braces). */
-    static List<String> split(String s) {
-        List<String> out = new ArrayList<>();
-        int depth = 0;
-        StringBuilder cur = new StringBuilder();
-        for (char ch : s.toCharArray()) {
-            if (ch == '[' || ch == '{' || ch == '(') {
-                depth++;
-            } else if (ch == ']' || ch == '}' || ch == ')') {
-                depth--;
-            }
-            if (ch == ',' && depth == 0) {
-                out.add(cur.toString().strip());
-                cur.setLength(0);
-            } else {
-                cur.append(ch);
-            }
-        }
-        if (!cur.toString().isBlank()) {
-            out.add(cur.toString().strip());
-        }
-        return out;
     }
 }

@@ -316,7 +316,7 @@ public final class SassText {
     }
 
     /** Splits at top-level commas (not inside brackets or braces). */
-    static List<String> splitOperands(String s) {
+    public static List<String> splitOperands(String s) {
         List<String> out = new ArrayList<>();
         int depth = 0;
         StringBuilder cur = new StringBuilder();

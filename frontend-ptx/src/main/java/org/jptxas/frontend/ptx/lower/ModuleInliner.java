@@ -312,12 +312,12 @@ public final class ModuleInliner {
             return r.isPart() ? whole.component(r.part()) : whole;
         };
         // the call's arguments and results by calling-convention word (R4 + word), as the callee's copies use them
-        Map<Integer, Src> argWords = abiWords(call.srcs().subList(1, call.srcs().size()));
+        Map<Integer, Src> argWords = CallSequences.words(call.srcs().subList(1, call.srcs().size()));
         List<Src> resultSrcs = new ArrayList<>();
         for (Reg d : call.dsts()) {
             resultSrcs.add(Src.of(d));
         }
-        Map<Integer, Src> resultWords = abiWords(resultSrcs);
+        Map<Integer, Src> resultWords = CallSequences.words(resultSrcs);
         for (BasicBlock gb : gSrc) {
             BasicBlock target = gBlocks.get(gb.id());
             for (Instr in : gb.instrs()) {
@@ -361,28 +361,6 @@ public final class ModuleInliner {
 
     /** The first register of the calling convention's parameter/result block ({@code R4}). */
     private static final int ABI_FIRST = 4;
-
-    /**
-     * Values by calling-convention word: each value aligned to its size in words, 64-bit values as their two
-     * halves (the layout the callee's entry and return copies use).
-     */
-    private static Map<Integer, Src> abiWords(List<Src> values) {
-        Map<Integer, Src> words = new HashMap<>();
-        int word = 0;
-        for (Src v : values) {
-            if (v.value() instanceof Reg r && r.width() > 1) {
-                int n = r.width();
-                word = (word + n - 1) / n * n;
-                for (int k = 0; k < n; k++) {
-                    words.put(word + k, Src.of(r.component(k)));
-                }
-                word += n;
-            } else {
-                words.put(word++, v);
-            }
-        }
-        return words;
-    }
 
     /** For {@code MOV %v, R(4+w)} (a parameter's entry copy), w; else null. */
     private static Integer abiSource(Instr in) {
