@@ -106,6 +106,10 @@ public final class ModuleCodegen {
         }
         builder.addressTable(addresses.slots());
         for (CompiledFunction c : compiled) {
+            if (options.relocatable() && !c.facts().entry()) {
+                // -c keeps only exported device functions as functions of their own: other objects call them
+                builder.functionBinding(c.facts().name(), org.jptxas.isel.cubin.FunctionFacts.Binding.GLOBAL);
+            }
             builder.add(c.facts());
             c.relocations().forEach(builder::relocation);
         }

@@ -58,6 +58,10 @@ public final class SassTextListing {
                 if (t != null && names.containsKey(t)) {
                     text = text.replace("`(" + t + ")", "`(" + names.get(t) + ")");
                 }
+                String r = returnLabel(l);
+                if (r != null && names.containsKey(r)) {
+                    text = text.replace("+ " + r + CallFrames.SECTION_RELATIVE, "+ " + names.get(r) + CallFrames.SECTION_RELATIVE);
+                }
                 String guard = "";
                 if (text.startsWith("@P") || text.startsWith("@!P")) {
                     int sp = text.indexOf(' ');
@@ -87,14 +91,23 @@ public final class SassTextListing {
         }
         Map<String, String> names = new HashMap<>();
         int next = first;
-        for (CodeLine l : code) {
-            String t = l.branchTarget();
-            if (t != null && address.containsKey(t) && !names.containsKey(t)) {
+        // nvdisasm names the return points of relocated calls (32@lo((f + .L_x_0@srel))) first, then branch targets
+        List<String> referenced = new java.util.ArrayList<>();
+        code.stream().map(SassTextListing::returnLabel).filter(java.util.Objects::nonNull).forEach(referenced::add);
+        code.stream().map(CodeLine::branchTarget).filter(java.util.Objects::nonNull).forEach(referenced::add);
+        for (String t : referenced) {
+            if (address.containsKey(t) && !names.containsKey(t)) {
                 var inner = innerAt(f, address.get(t));
                 names.put(t, address.get(t) == 0 ? f.facts().name() : inner != null ? inner.name() : ".L_x_" + next++);
             }
         }
         return names;
+    }
+
+    /** The return point a relocated return-address move names ({@code 32@lo((f + .L_x_0@srel))}), or null. */
+    private static String returnLabel(CodeLine l) {
+        java.util.regex.Matcher m = CallFrames.SECTION_RELATIVE_LABEL.matcher(l.text());
+        return m.find() ? m.group(1) : null;
     }
 
     /** The subroutine of {@code f} starting at instruction {@code index}, or null. */

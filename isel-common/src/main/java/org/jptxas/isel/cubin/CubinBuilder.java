@@ -425,6 +425,18 @@ public final class CubinBuilder {
                 }
             }
         }
+        if (relocatable) {
+            // functions of other objects the code calls (CALL.ABS relocations against names defined nowhere here):
+            // undefined global symbols the linker resolves
+            for (CodeRelocation r : relocations) {
+                if (!symbolIndex.containsKey(r.symbol()) && !index.containsKey(r.symbol())
+                        && (r.type().equals("R_CUDA_ABS47_34") || r.type().equals("R_CUDA_ABS55_16_34"))) {
+                    symbolIndex.put(r.symbol(), symbols.size());
+                    symbols.add(new Symbol(r.symbol(), str.add(r.symbol()), Symbol.info(Symbol.STB_GLOBAL,
+                            Symbol.STT_FUNC), 0, 0, 0, 0));
+                }
+            }
+        }
         for (FunctionFacts f : functions) {
             if (f.entry()) {
                 sectionSymbol.accept(".nv.constant0." + f.name());
