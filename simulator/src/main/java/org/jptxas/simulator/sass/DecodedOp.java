@@ -17,7 +17,7 @@ import org.jptxas.simulator.sass.SassOperand.UReg;
  */
 final class DecodedOp {
     /** The fast-path handler; {@code SLOW} runs the per-thread semantics. */
-    enum Kind { SLOW, MOV, IMAD, IMAD_WIDE, IADD3, LEA, LOP3, SHF, ISETP, FFMA, FADD, FMUL, FSETP, SEL, LOAD, STORE, BRA, S2R, NOP }
+    enum Kind { SLOW, MOV, IMAD, IMAD_WIDE, IADD3, LEA, LOP3, SHF, ISETP, FFMA, FADD, FMUL, DFMA, DADD, DMUL, FSETP, SEL, LOAD, STORE, BRA, S2R, NOP }
 
     /** How a source slot is read: per lane from R, or once per warp instruction (immediate, UR, fixed c[][]). */
     static final byte REG = 0, CONST = 1, UREG = 2, CBANK = 3;
@@ -91,6 +91,13 @@ final class DecodedOp {
     final int flags;
     /** LOAD/STORE: the address operand and the register the data comes from or goes to. */
     final SassOperand.Mem mem;
+    /**
+     * LOAD/STORE address, pre-decoded: a per-lane register (-1: none) read as a pair or scaled 32-bit value, plus a
+     * warp-uniform UR (-1: none) read as a pair or 32-bit value, plus the offset.
+     */
+    final int addrReg, addrScale, addrUreg;
+    final boolean addrRegPair, addrUregPair;
+    final long addrOffset;
 
     static final int F_X = 1, F_UNSIGNED = 2, F_WIDE_GLOBAL = 4, F_SIGNED_ACCESS = 8, F_FTZ = 16, F_SAT = 32,
             F_HI = 64, F_LEFT = 128, F_WRAP = 256, F_64 = 512, F_EX = 1024, F_AND = 2048, F_OR = 4096,
@@ -132,6 +139,14 @@ final class DecodedOp {
         this.aux = b.aux;
         this.flags = b.flags;
         this.mem = b.mem;
+        SassOperand.Mem m = b.mem;
+        boolean wideDefault = (b.flags & F_WIDE_GLOBAL) != 0;
+        this.addrReg = m == null ? -1 : m.reg();
+        this.addrScale = m == null ? 1 : m.scale();
+        this.addrRegPair = m != null && (m.wide() || wideDefault && !m.zeroExtended());
+        this.addrUreg = m == null ? -1 : m.ureg();
+        this.addrUregPair = m != null && (m.wide() || m.reg() < 0 || m.zeroExtended());
+        this.addrOffset = m == null ? 0 : m.offset();
     }
 
     boolean is(int flag) {
@@ -498,6 +513,25 @@ final class DecodedOp {
                 b.flags |= (op.has("FTZ") ? F_FTZ : 0) | (op.has("SAT") ? F_SAT : 0);
                 return fma ? Kind.FFMA : op.opcode().equals("FADD") ? Kind.FADD : Kind.FMUL;
             }
+            case "DFMA", "DADD", "DMUL" -> {
+                boolean fma = op.opcode().equals("DFMA");
+                if (!op.modifiers().isEmpty() || o.size() != (fma ? 4 : 3)) {
+                    return Kind.SLOW; // directed rounding: the per-thread semantics
+                }
+                b.dst = b.dstReg(o.get(0));
+                for (int k = 1; k < o.size(); k++) {
+                    SassOperand s = o.get(k);
+                    if (s instanceof Reg r && r.index() == 255) {
+                        throw new Unsupported(); // RZ as a pair: the per-thread semantics
+                    }
+                    b.src(s, true, true);
+                    if (s instanceof Imm i) { // f64 immediates: the value, or the high word of its bits
+                        b.srcConst64[k - 1] = Double.doubleToRawLongBits(i.floating() ? i.value()
+                                : Double.longBitsToDouble(i.bits() << 32));
+                    }
+                }
+                return fma ? Kind.DFMA : op.opcode().equals("DADD") ? Kind.DADD : Kind.DMUL;
+            }
             case "SEL", "FSEL" -> {
                 if (!op.modifiers().isEmpty() || o.size() != 4) {
                     return Kind.SLOW;
@@ -528,7 +562,7 @@ final class DecodedOp {
                         default -> { }
                     }
                 }
-                if (size > 4 && reg.index() == 255) {
+                if (size > 4 && reg.index() == 255 || mm.reg() == 255 || mm.ureg() == 63) {
                     return Kind.SLOW;
                 }
                 b.aux = size;

@@ -5,7 +5,7 @@ import static org.jptxas.simulator.sass.DecodedOp.CONST;
 import static org.jptxas.simulator.sass.DecodedOp.REG;
 import static org.jptxas.simulator.sass.DecodedOp.UREG;
 
-import org.jptxas.simulator.memory.AddressSpace;
+import org.jptxas.simulator.memory.GlobalMemory;
 import org.jptxas.simulator.memory.MemoryAccessException;
 import org.jptxas.simulator.memory.Region;
 import org.jptxas.simulator.numeric.Ieee;
@@ -22,49 +22,33 @@ import org.jptxas.simulator.sass.SassMachine.Warp;
 final class FastPath {
     private FastPath() {}
 
-    /** Executes {@code d} for the lanes of {@code group} (every lane's pc advances or branches). */
-    static void run(SassMachine m, DecodedOp d, Thread[] th, int base, int group, Warp w) {
-        final int g = d.guard;
-        final boolean gn = d.guardNegated;
+    /**
+     * Executes straight-line {@code d} for the lanes {@code act} (the group's lanes whose guard holds). Program
+     * counters are the caller's: the whole group moves to the next instruction.
+     */
+    static void run(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
         switch (d.kind) {
-            case NOP -> {
-                for (int k = group; k != 0; k &= k - 1) {
-                    th[base + Integer.numberOfTrailingZeros(k)].pc++;
-                }
-            }
-            case BRA -> {
-                int target = d.aux;
-                for (int k = group; k != 0; k &= k - 1) {
-                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.pc = t.p[g] != gn ? target : t.pc + 1;
-                }
-            }
+            case NOP -> { }
             case MOV -> {
                 int ra = reg(d, 0), ua = uniform(m, d, 0, w), dst = d.dst;
-                for (int k = group; k != 0; k &= k - 1) {
+                for (int k = act; k != 0; k &= k - 1) {
                     Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.pc++;
-                    if (t.p[g] != gn) {
-                        t.r[dst] = ra >= 0 ? t.r[ra] : ua;
-                    }
+                    t.r[dst] = ra >= 0 ? t.r[ra] : ua;
                 }
             }
             case S2R -> {
                 int dst = d.dst;
-                for (int k = group; k != 0; k &= k - 1) {
+                for (int k = act; k != 0; k &= k - 1) {
                     Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.pc++;
-                    if (t.p[g] != gn) {
-                        t.r[dst] = switch (d.aux) {
-                            case DecodedOp.SR_TID_X -> t.tid.x();
-                            case DecodedOp.SR_TID_Y -> t.tid.y();
-                            case DecodedOp.SR_TID_Z -> t.tid.z();
-                            case DecodedOp.SR_CTAID_X -> m.cta().x();
-                            case DecodedOp.SR_CTAID_Y -> m.cta().y();
-                            case DecodedOp.SR_CTAID_Z -> m.cta().z();
-                            default -> t.lane;
-                        };
-                    }
+                    t.r[dst] = switch (d.aux) {
+                        case DecodedOp.SR_TID_X -> t.tid.x();
+                        case DecodedOp.SR_TID_Y -> t.tid.y();
+                        case DecodedOp.SR_TID_Z -> t.tid.z();
+                        case DecodedOp.SR_CTAID_X -> m.cta().x();
+                        case DecodedOp.SR_CTAID_Y -> m.cta().y();
+                        case DecodedOp.SR_CTAID_Z -> m.cta().z();
+                        default -> t.lane;
+                    };
                 }
             }
             case IMAD -> {
@@ -73,19 +57,16 @@ final class FastPath {
                 boolean na = d.srcNeg[0] && ra >= 0, nb = d.srcNeg[1] && rb >= 0, nc = d.srcNeg[2] && rc >= 0;
                 int dst = d.dst, pc = d.ps0;
                 boolean pcn = d.ps0Neg, x = d.is(DecodedOp.F_X);
-                for (int k = group; k != 0; k &= k - 1) {
+                for (int k = act; k != 0; k &= k - 1) {
                     Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.pc++;
-                    if (t.p[g] != gn) {
-                        int a = ra >= 0 ? (na ? -t.r[ra] : t.r[ra]) : ua;
-                        int b = rb >= 0 ? (nb ? -t.r[rb] : t.r[rb]) : ub;
-                        int c = rc >= 0 ? (nc ? -t.r[rc] : t.r[rc]) : uc;
-                        int r = a * b + c;
-                        if (x && t.p[pc] != pcn) {
-                            r++;
-                        }
-                        t.r[dst] = r;
+                    int a = ra >= 0 ? (na ? -t.r[ra] : t.r[ra]) : ua;
+                    int b = rb >= 0 ? (nb ? -t.r[rb] : t.r[rb]) : ub;
+                    int c = rc >= 0 ? (nc ? -t.r[rc] : t.r[rc]) : uc;
+                    int r = a * b + c;
+                    if (x && t.p[pc] != pcn) {
+                        r++;
                     }
+                    t.r[dst] = r;
                 }
             }
             case IMAD_WIDE -> {
@@ -95,18 +76,15 @@ final class FastPath {
                 boolean na = d.srcNeg[0] && ra >= 0, nb = d.srcNeg[1] && rb >= 0;
                 boolean unsigned = d.is(DecodedOp.F_UNSIGNED);
                 int dst = d.dst;
-                for (int k = group; k != 0; k &= k - 1) {
+                for (int k = act; k != 0; k &= k - 1) {
                     Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.pc++;
-                    if (t.p[g] != gn) {
-                        int a = ra >= 0 ? (na ? -t.r[ra] : t.r[ra]) : ua;
-                        int b = rb >= 0 ? (nb ? -t.r[rb] : t.r[rb]) : ub;
-                        long c = rc < 0 ? uc : rc == d.zero ? 0 : Integer.toUnsignedLong(t.r[rc]) | (long) t.r[rc + 1] << 32;
-                        long p = unsigned ? Integer.toUnsignedLong(a) * Integer.toUnsignedLong(b) : (long) a * b;
-                        long s = p + c;
-                        t.r[dst] = (int) s;
-                        t.r[dst + 1] = (int) (s >>> 32);
-                    }
+                    int a = ra >= 0 ? (na ? -t.r[ra] : t.r[ra]) : ua;
+                    int b = rb >= 0 ? (nb ? -t.r[rb] : t.r[rb]) : ub;
+                    long c = rc < 0 ? uc : rc == d.zero ? 0 : Integer.toUnsignedLong(t.r[rc]) | (long) t.r[rc + 1] << 32;
+                    long p = unsigned ? Integer.toUnsignedLong(a) * Integer.toUnsignedLong(b) : (long) a * b;
+                    long s = p + c;
+                    t.r[dst] = (int) s;
+                    t.r[dst + 1] = (int) (s >>> 32);
                 }
             }
             case IADD3 -> {
@@ -115,26 +93,23 @@ final class FastPath {
                 boolean na = d.srcNeg[0], nb = d.srcNeg[1], nc = d.srcNeg[2];
                 int dst = d.dst, pd0 = d.pd0, pd1 = d.pd1, ps0 = d.ps0, ps1 = d.ps1;
                 boolean ps0n = d.ps0Neg, ps1n = d.ps1Neg, x = d.is(DecodedOp.F_X);
-                for (int k = group; k != 0; k &= k - 1) {
+                for (int k = act; k != 0; k &= k - 1) {
                     Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.pc++;
-                    if (t.p[g] != gn) {
-                        long sum = (ra >= 0 ? laneAddend(t.r[ra], na) : ua) + (rb >= 0 ? laneAddend(t.r[rb], nb) : ub)
-                                + (rc >= 0 ? laneAddend(t.r[rc], nc) : uc);
-                        if (x) {
-                            if (ps0 >= 0 && t.p[ps0] != ps0n) {
-                                sum++;
-                            }
-                            if (ps1 >= 0 && t.p[ps1] != ps1n) {
-                                sum++;
-                            }
+                    long sum = (ra >= 0 ? laneAddend(t.r[ra], na) : ua) + (rb >= 0 ? laneAddend(t.r[rb], nb) : ub)
+                            + (rc >= 0 ? laneAddend(t.r[rc], nc) : uc);
+                    if (x) {
+                        if (ps0 >= 0 && t.p[ps0] != ps0n) {
+                            sum++;
                         }
-                        t.r[dst] = (int) sum;
-                        if (pd0 >= 0) {
-                            t.p[pd0] = (sum >>> 32 & 1) != 0;
-                            if (pd1 >= 0) {
-                                t.p[pd1] = (sum >>> 33 & 1) != 0;
-                            }
+                        if (ps1 >= 0 && t.p[ps1] != ps1n) {
+                            sum++;
+                        }
+                    }
+                    t.r[dst] = (int) sum;
+                    if (pd0 >= 0) {
+                        t.p[pd0] = (sum >>> 32 & 1) != 0;
+                        if (pd1 >= 0) {
+                            t.p[pd1] = (sum >>> 33 & 1) != 0;
                         }
                     }
                 }
@@ -146,12 +121,8 @@ final class FastPath {
                 boolean hi = d.is(DecodedOp.F_HI), sx = d.is(DecodedOp.F_SX32), x = d.is(DecodedOp.F_X);
                 int dst = d.dst, pd = d.pd0, ps = d.ps0;
                 boolean psn = d.ps0Neg;
-                for (int k = group; k != 0; k &= k - 1) {
+                for (int k = act; k != 0; k &= k - 1) {
                     Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.pc++;
-                    if (t.p[g] == gn) {
-                        continue;
-                    }
                     int a = lane(t, ra, na, ua), b = lane(t, rb, nb, ub), sh = lane(t, rs, ns, us);
                     long sum;
                     if (hi) {
@@ -174,16 +145,13 @@ final class FastPath {
                 int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
                 int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w), uc = uniform(m, d, 2, w);
                 int lut = d.aux, dst = d.dst, pd = d.pd0;
-                for (int k = group; k != 0; k &= k - 1) {
+                for (int k = act; k != 0; k &= k - 1) {
                     Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.pc++;
-                    if (t.p[g] != gn) {
-                        int a = ra >= 0 ? t.r[ra] : ua, b = rb >= 0 ? t.r[rb] : ub, c = rc >= 0 ? t.r[rc] : uc;
-                        int r = lop3(lut, a, b, c);
-                        t.r[dst] = r;
-                        if (pd >= 0) {
-                            t.p[pd] = r != 0;
-                        }
+                    int a = ra >= 0 ? t.r[ra] : ua, b = rb >= 0 ? t.r[rb] : ub, c = rc >= 0 ? t.r[rc] : uc;
+                    int r = lop3(lut, a, b, c);
+                    t.r[dst] = r;
+                    if (pd >= 0) {
+                        t.p[pd] = r != 0;
                     }
                 }
             }
@@ -191,12 +159,9 @@ final class FastPath {
                 int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
                 int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w), uc = uniform(m, d, 2, w);
                 int dst = d.dst, f = d.flags;
-                for (int k = group; k != 0; k &= k - 1) {
+                for (int k = act; k != 0; k &= k - 1) {
                     Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.pc++;
-                    if (t.p[g] != gn) {
-                        t.r[dst] = shf(f, ra >= 0 ? t.r[ra] : ua, rb >= 0 ? t.r[rb] : ub, rc >= 0 ? t.r[rc] : uc);
-                    }
+                    t.r[dst] = shf(f, ra >= 0 ? t.r[ra] : ua, rb >= 0 ? t.r[rb] : ub, rc >= 0 ? t.r[rc] : uc);
                 }
             }
             case ISETP -> {
@@ -204,37 +169,34 @@ final class FastPath {
                 int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w);
                 int cmp = d.aux, f = d.flags, pd0 = d.pd0, pd1 = d.pd1, pc = d.ps0, pl = d.ps1;
                 boolean pcn = d.ps0Neg, pln = d.ps1Neg, unsigned = d.is(DecodedOp.F_UNSIGNED), ex = d.is(DecodedOp.F_EX);
-                for (int k = group; k != 0; k &= k - 1) {
+                for (int k = act; k != 0; k &= k - 1) {
                     Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.pc++;
-                    if (t.p[g] != gn) {
-                        int a = ra >= 0 ? t.r[ra] : ua, b = rb >= 0 ? t.r[rb] : ub;
-                        int ca = unsigned ? Integer.compareUnsigned(a, b) : Integer.compare(a, b);
-                        boolean r;
-                        if (ex) {
-                            boolean low = t.p[pl] != pln;
-                            r = switch (cmp) {
-                                case DecodedOp.EQ -> ca == 0 && low;
-                                case DecodedOp.NE -> ca != 0 || low;
-                                default -> cmp == DecodedOp.LT || cmp == DecodedOp.LE ? ca < 0 || ca == 0 && low
-                                        : ca > 0 || ca == 0 && low;
-                            };
-                        } else {
-                            r = switch (cmp) {
-                                case DecodedOp.EQ -> ca == 0;
-                                case DecodedOp.NE -> ca != 0;
-                                case DecodedOp.LT -> ca < 0;
-                                case DecodedOp.LE -> ca <= 0;
-                                case DecodedOp.GT -> ca > 0;
-                                case DecodedOp.GE -> ca >= 0;
-                                case DecodedOp.F -> false;
-                                default -> true;
-                            };
-                        }
-                        boolean c = t.p[pc] != pcn;
-                        t.p[pd0] = combine(f, r, c);
-                        t.p[pd1] = combine(f, !r, c);
+                    int a = ra >= 0 ? t.r[ra] : ua, b = rb >= 0 ? t.r[rb] : ub;
+                    int ca = unsigned ? Integer.compareUnsigned(a, b) : Integer.compare(a, b);
+                    boolean r;
+                    if (ex) {
+                        boolean low = t.p[pl] != pln;
+                        r = switch (cmp) {
+                            case DecodedOp.EQ -> ca == 0 && low;
+                            case DecodedOp.NE -> ca != 0 || low;
+                            default -> cmp == DecodedOp.LT || cmp == DecodedOp.LE ? ca < 0 || ca == 0 && low
+                                    : ca > 0 || ca == 0 && low;
+                        };
+                    } else {
+                        r = switch (cmp) {
+                            case DecodedOp.EQ -> ca == 0;
+                            case DecodedOp.NE -> ca != 0;
+                            case DecodedOp.LT -> ca < 0;
+                            case DecodedOp.LE -> ca <= 0;
+                            case DecodedOp.GT -> ca > 0;
+                            case DecodedOp.GE -> ca >= 0;
+                            case DecodedOp.F -> false;
+                            default -> true;
+                        };
                     }
+                    boolean c = t.p[pc] != pcn;
+                    t.p[pd0] = combine(f, r, c);
+                    t.p[pd1] = combine(f, !r, c);
                 }
             }
             case FSETP -> {
@@ -243,20 +205,17 @@ final class FastPath {
                 boolean na = d.srcNeg[0], nb = d.srcNeg[1], aa = d.srcAbs[0], ab = d.srcAbs[1];
                 int cmp = d.aux, f = d.flags, pd0 = d.pd0, pd1 = d.pd1, pc = d.ps0;
                 boolean pcn = d.ps0Neg, ftz = d.is(DecodedOp.F_FTZ);
-                for (int k = group; k != 0; k &= k - 1) {
+                for (int k = act; k != 0; k &= k - 1) {
                     Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.pc++;
-                    if (t.p[g] != gn) {
-                        float a = flt(ra >= 0 ? t.r[ra] : ua, na, aa), b = flt(rb >= 0 ? t.r[rb] : ub, nb, ab);
-                        if (ftz) {
-                            a = Ieee.ftz(a);
-                            b = Ieee.ftz(b);
-                        }
-                        boolean r = fcompare(cmp, a, b);
-                        boolean c = t.p[pc] != pcn;
-                        t.p[pd0] = combine(f, r, c);
-                        t.p[pd1] = combine(f, !r, c);
+                    float a = flt(ra >= 0 ? t.r[ra] : ua, na, aa), b = flt(rb >= 0 ? t.r[rb] : ub, nb, ab);
+                    if (ftz) {
+                        a = Ieee.ftz(a);
+                        b = Ieee.ftz(b);
                     }
+                    boolean r = fcompare(cmp, a, b);
+                    boolean c = t.p[pc] != pcn;
+                    t.p[pd0] = combine(f, r, c);
+                    t.p[pd1] = combine(f, !r, c);
                 }
             }
             case FFMA, FADD, FMUL -> {
@@ -267,35 +226,50 @@ final class FastPath {
                 boolean ftz = d.is(DecodedOp.F_FTZ), sat = d.is(DecodedOp.F_SAT);
                 DecodedOp.Kind kind = d.kind;
                 int dst = d.dst;
-                for (int k = group; k != 0; k &= k - 1) {
+                for (int k = act; k != 0; k &= k - 1) {
                     Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.pc++;
-                    if (t.p[g] != gn) {
-                        float a = flt(ra >= 0 ? t.r[ra] : ua, na, aa), b = flt(rb >= 0 ? t.r[rb] : ub, nb, ab);
-                        if (ftz) {
-                            a = Ieee.ftz(a);
-                            b = Ieee.ftz(b);
-                        }
-                        float r;
-                        if (kind == DecodedOp.Kind.FADD) {
-                            r = a + b;
-                        } else if (kind == DecodedOp.Kind.FMUL) {
-                            r = a * b;
-                        } else {
-                            float c = flt(rc >= 0 ? t.r[rc] : uc, nc, ac);
-                            if (ftz) {
-                                c = Ieee.ftz(c);
-                            }
-                            r = Ieee.fma(a, b, c, Rounding.RN);
-                        }
-                        if (ftz) {
-                            r = Ieee.ftz(r);
-                        }
-                        if (sat) {
-                            r = Ieee.saturate(r);
-                        }
-                        t.r[dst] = Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r);
+                    float a = flt(ra >= 0 ? t.r[ra] : ua, na, aa), b = flt(rb >= 0 ? t.r[rb] : ub, nb, ab);
+                    if (ftz) {
+                        a = Ieee.ftz(a);
+                        b = Ieee.ftz(b);
                     }
+                    float r;
+                    if (kind == DecodedOp.Kind.FADD) {
+                        r = a + b;
+                    } else if (kind == DecodedOp.Kind.FMUL) {
+                        r = a * b;
+                    } else {
+                        float c = flt(rc >= 0 ? t.r[rc] : uc, nc, ac);
+                        if (ftz) {
+                            c = Ieee.ftz(c);
+                        }
+                        r = Ieee.fma(a, b, c, Rounding.RN);
+                    }
+                    if (ftz) {
+                        r = Ieee.ftz(r);
+                    }
+                    if (sat) {
+                        r = Ieee.saturate(r);
+                    }
+                    t.r[dst] = Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r);
+                }
+            }
+            case DFMA, DADD, DMUL -> {
+                DecodedOp.Kind kind = d.kind;
+                int n = kind == DecodedOp.Kind.DFMA ? 3 : 2;
+                int ra = reg(d, 0), rb = reg(d, 1), rc = n == 3 ? reg(d, 2) : -1;
+                double ua = uniformDouble(m, d, 0, w), ub = uniformDouble(m, d, 1, w), uc = n == 3 ? uniformDouble(m, d, 2, w) : 0;
+                boolean na = d.srcNeg[0], nb = d.srcNeg[1], aa = d.srcAbs[0], ab = d.srcAbs[1];
+                boolean nc = n == 3 && d.srcNeg[2], ac = n == 3 && d.srcAbs[2];
+                int dst = d.dst;
+                for (int k = act; k != 0; k &= k - 1) {
+                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+                    double a = ra >= 0 ? dbl(t, ra, na, aa) : ua, b = rb >= 0 ? dbl(t, rb, nb, ab) : ub;
+                    double r = kind == DecodedOp.Kind.DADD ? a + b : kind == DecodedOp.Kind.DMUL ? a * b
+                            : Math.fma(a, b, rc >= 0 ? dbl(t, rc, nc, ac) : uc);
+                    long bits = Double.isNaN(r) ? 0x7fffffffffffffffL : Double.doubleToRawLongBits(r);
+                    t.r[dst] = (int) bits;
+                    t.r[dst + 1] = (int) (bits >>> 32);
                 }
             }
             case SEL -> {
@@ -303,77 +277,96 @@ final class FastPath {
                 int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w);
                 int dst = d.dst, ps = d.ps0;
                 boolean psn = d.ps0Neg;
-                for (int k = group; k != 0; k &= k - 1) {
+                for (int k = act; k != 0; k &= k - 1) {
                     Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.pc++;
-                    if (t.p[g] != gn) {
-                        t.r[dst] = t.p[ps] != psn ? (ra >= 0 ? t.r[ra] : ua) : (rb >= 0 ? t.r[rb] : ub);
-                    }
+                    t.r[dst] = t.p[ps] != psn ? (ra >= 0 ? t.r[ra] : ua) : (rb >= 0 ? t.r[rb] : ub);
                 }
             }
             case LOAD -> {
-                Region region = d.is(DecodedOp.F_SHARED) ? m.sharedRegion() : null;
                 int size = d.aux, dst = d.dst;
-                boolean wide = d.is(DecodedOp.F_WIDE_GLOBAL), signed = d.is(DecodedOp.F_SIGNED_ACCESS);
-                for (int k = group; k != 0; k &= k - 1) {
+                boolean signed = d.is(DecodedOp.F_SIGNED_ACCESS);
+                int ar = d.addrReg, scale = d.addrScale;
+                boolean pair = d.addrRegPair;
+                long uniformPart = uniformAddress(d, w);
+                Region r = d.is(DecodedOp.F_SHARED) ? m.sharedRegion() : null;
+                GlobalMemory global = r == null ? m.globalMemory() : null;
+                for (int k = act; k != 0; k &= k - 1) {
                     Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.pc++;
-                    if (t.p[g] == gn) {
-                        continue;
+                    long a = uniformPart + laneAddress(t, ar, pair, scale);
+                    if (global != null && (r == null || !r.contains(a, size))) {
+                        r = global.region(a, size);
                     }
-                    long a = m.address(d.mem, t, w, wide);
-                    if (size <= 4) {
-                        long v = region == null ? m.globalMemory().load(a, size) : region.load(a, size);
-                        int x = (int) v;
-                        if (signed) {
-                            x = size == 1 ? (byte) v : (short) v;
+                    if (size == 4) {
+                        t.r[dst] = r.load32(a);
+                    } else if (size < 4) {
+                        long v = r.load(a, size);
+                        t.r[dst] = !signed ? (int) v : size == 1 ? (byte) v : (short) v;
+                    } else {
+                        if ((a & (size - 1)) != 0) {
+                            throw new MemoryAccessException(r.space(), a, size, "misaligned");
                         }
-                        t.r[dst] = x;
-                        continue;
-                    }
-                    if ((a & (size - 1)) != 0) {
-                        throw new MemoryAccessException(region == null ? AddressSpace.GLOBAL : region.space(), a, size, "misaligned");
-                    }
-                    for (int q = 0; q < size / 4; q++) {
-                        t.r[dst + q] = (int) (region == null ? m.globalMemory().load(a + 4L * q, 4) : region.load(a + 4L * q, 4));
+                        for (int q = 0; q < size / 4; q++) {
+                            t.r[dst + q] = r.load32(a + 4L * q);
+                        }
                     }
                 }
             }
             case STORE -> {
-                Region region = d.is(DecodedOp.F_SHARED) ? m.sharedRegion() : null;
                 int size = d.aux, src = d.dst;
-                boolean wide = d.is(DecodedOp.F_WIDE_GLOBAL);
-                for (int k = group; k != 0; k &= k - 1) {
+                int ar = d.addrReg, scale = d.addrScale;
+                boolean pair = d.addrRegPair;
+                long uniformPart = uniformAddress(d, w);
+                Region r = d.is(DecodedOp.F_SHARED) ? m.sharedRegion() : null;
+                GlobalMemory global = r == null ? m.globalMemory() : null;
+                for (int k = act; k != 0; k &= k - 1) {
                     Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.pc++;
-                    if (t.p[g] == gn) {
-                        continue;
+                    long a = uniformPart + laneAddress(t, ar, pair, scale);
+                    if (global != null && (r == null || !r.contains(a, size))) {
+                        r = global.region(a, size);
                     }
-                    long a = m.address(d.mem, t, w, wide);
-                    if (size <= 4) {
-                        long v = Integer.toUnsignedLong(t.r[src]);
-                        if (region == null) {
-                            m.globalMemory().store(a, size, v);
-                        } else {
-                            region.store(a, size, v);
+                    if (size == 4) {
+                        r.store32(a, t.r[src]);
+                    } else if (size < 4) {
+                        r.store(a, size, Integer.toUnsignedLong(t.r[src]));
+                    } else {
+                        if ((a & (size - 1)) != 0) {
+                            throw new MemoryAccessException(r.space(), a, size, "misaligned");
                         }
-                        continue;
-                    }
-                    if ((a & (size - 1)) != 0) {
-                        throw new MemoryAccessException(region == null ? AddressSpace.GLOBAL : region.space(), a, size, "misaligned");
-                    }
-                    for (int q = 0; q < size / 4; q++) {
-                        long v = Integer.toUnsignedLong(t.r[src + q]);
-                        if (region == null) {
-                            m.globalMemory().store(a + 4L * q, 4, v);
-                        } else {
-                            region.store(a + 4L * q, 4, v);
+                        for (int q = 0; q < size / 4; q++) {
+                            r.store32(a + 4L * q, t.r[src + q]);
                         }
                     }
                 }
             }
             default -> throw new IllegalStateException("no fast path for " + d.kind);
         }
+    }
+
+    /** BRA: the lanes {@code act} of {@code group} (at {@code pc}) jump to the target, the others fall through. */
+    static void branch(DecodedOp d, Thread[] th, int base, int group, int act, int pc) {
+        int target = d.aux;
+        for (int k = group; k != 0; k &= k - 1) {
+            int l = Integer.numberOfTrailingZeros(k);
+            th[base + l].pc = (act >>> l & 1) != 0 ? target : pc + 1;
+        }
+    }
+
+    /** The warp-uniform part of a LOAD/STORE address: offset plus UR (a pair or a zero-extended word). */
+    private static long uniformAddress(DecodedOp d, Warp w) {
+        long a = d.addrOffset;
+        int u = d.addrUreg;
+        if (u >= 0) {
+            a += d.addrUregPair ? Integer.toUnsignedLong(w.ur[u]) | (long) w.ur[u + 1] << 32 : Integer.toUnsignedLong(w.ur[u]);
+        }
+        return a;
+    }
+
+    /** The per-lane part of a LOAD/STORE address: a register pair or a scaled zero-extended register, or 0. */
+    private static long laneAddress(Thread t, int reg, boolean pair, int scale) {
+        if (reg < 0) {
+            return 0;
+        }
+        return pair ? Integer.toUnsignedLong(t.r[reg]) | (long) t.r[reg + 1] << 32 : Integer.toUnsignedLong(t.r[reg]) * scale;
     }
 
     /** A source's integer value for one lane: its register (negated if marked) or the slot's uniform value. */
@@ -409,6 +402,27 @@ final class FastPath {
             case CBANK -> m.constant(d.srcBank[s], 8);
             default -> 0;
         };
+    }
+
+    /** A warp-uniform f64 slot's value with |x| then -x applied (immediates carry their sign). */
+    private static double uniformDouble(SassMachine m, DecodedOp d, int s, Warp w) {
+        if (d.srcKind[s] == REG) {
+            return 0;
+        }
+        double v = Double.longBitsToDouble(uniform64(m, d, s, w));
+        if (d.srcAbs[s]) {
+            v = Math.abs(v);
+        }
+        return d.srcNeg[s] ? -v : v;
+    }
+
+    /** A per-lane f64 register pair with |x| then -x applied. */
+    private static double dbl(Thread t, int reg, boolean neg, boolean abs) {
+        double v = Double.longBitsToDouble(Integer.toUnsignedLong(t.r[reg]) | (long) t.r[reg + 1] << 32);
+        if (abs) {
+            v = Math.abs(v);
+        }
+        return neg ? -v : v;
     }
 
     /** IADD3's contribution of a warp-uniform slot: {@code -UR} adds {@code ~x + 1} as the hardware does. */

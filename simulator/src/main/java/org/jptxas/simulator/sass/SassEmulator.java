@@ -27,8 +27,8 @@ public final class SassEmulator implements KernelExecutor {
     private final Map<String, DecodedOp[]> decoded = new java.util.HashMap<>();
     /** Constant banks other than 0 and module variables, relocated per launch. */
     private final ModuleData module;
-    /** Opcode classes (mnemonic with modifiers) seen in the program and executed by launches, for coverage reports. */
-    private final Set<String> executed = new TreeSet<>();
+    /** Per function, which instructions launches have executed (by pc), for coverage reports. */
+    private final Map<String, boolean[]> executed = new java.util.HashMap<>();
 
     /** The cubin's bytes, for the hazard check of its control words. */
     private final byte[] cubin;
@@ -153,7 +153,16 @@ public final class SassEmulator implements KernelExecutor {
 
     /** The instruction classes executed so far by this emulator's launches. */
     public synchronized Set<String> classesExecuted() {
-        return new TreeSet<>(executed);
+        Set<String> s = new TreeSet<>();
+        executed.forEach((function, ran) -> {
+            DecodedOp[] code = decoded.get(function);
+            for (int pc = 0; pc < ran.length; pc++) {
+                if (ran[pc]) {
+                    s.add(SassMachine.className(code[pc].op));
+                }
+            }
+        });
+        return s;
     }
 
     @Override
@@ -195,7 +204,11 @@ public final class SassEmulator implements KernelExecutor {
                 staticShared.getOrDefault(launch.entry(), 0), banks, strictConvergence, timed);
         LaunchResult r = m.run();
         synchronized (this) {
-            executed.addAll(m.executedClasses());
+            boolean[] ran = m.ran();
+            boolean[] all = executed.computeIfAbsent(launch.entry(), k -> new boolean[ran.length]);
+            for (int pc = 0; pc < ran.length; pc++) {
+                all[pc] |= ran[pc];
+            }
         }
         Timing timing;
         if (!timed) {
