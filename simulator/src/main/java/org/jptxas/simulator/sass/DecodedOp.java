@@ -16,8 +16,25 @@ import org.jptxas.simulator.sass.SassOperand.UReg;
  * through {@link SassMachine}'s per-thread semantics, which stop by name on anything unimplemented.
  */
 final class DecodedOp {
-    /** The fast-path handler; {@code SLOW} runs the per-thread semantics. */
-    enum Kind { SLOW, MOV, IMAD, IMAD_WIDE, IADD3, LEA, LOP3, SHF, ISETP, FFMA, FADD, FMUL, DFMA, DADD, DMUL, FSETP, SEL, LOAD, STORE, BRA, S2R, NOP }
+    /**
+     * The fast-path handler; {@code SLOW} runs the per-thread semantics. Straight-line kinds run in {@link FastPath}
+     * and move the whole group to the next instruction; the others (branch, block barrier, exit) change which
+     * threads run next and are executed by {@link SassMachine} per warp.
+     */
+    enum Kind {
+        SLOW(false), MOV, IMAD, IMAD_WIDE, IADD3, LEA, LOP3, SHF, ISETP, FFMA, FADD, FMUL, DFMA, DADD, DMUL, FSETP, SEL,
+        LOAD, STORE, S2R, NOP, BRA(false), BAR_SYNC(false), EXIT(false);
+
+        final boolean straightLine;
+
+        Kind() {
+            this(true);
+        }
+
+        Kind(boolean straightLine) {
+            this.straightLine = straightLine;
+        }
+    }
 
     /** How a source slot is read: per lane from R, or once per warp instruction (immediate, UR, fixed c[][]). */
     static final byte REG = 0, CONST = 1, UREG = 2, CBANK = 3;
@@ -569,6 +586,22 @@ final class DecodedOp {
                 b.flags |= (global && op.has("E") ? F_WIDE_GLOBAL : 0) | (op.has("S8") || op.has("S16") ? F_SIGNED_ACCESS : 0)
                         | (global ? 0 : F_SHARED);
                 return load ? Kind.LOAD : Kind.STORE;
+            }
+            case "BAR" -> {
+                // BAR.SYNC{.DEFER_BLOCKING} {id}: arrive at a block barrier with a fixed id
+                if (!op.has("SYNC") || !only(op, "SYNC", "DEFER_BLOCKING") || o.size() > 1) {
+                    return Kind.SLOW;
+                }
+                if (o.size() == 1) {
+                    if (!(o.get(0) instanceof Imm id) || id.floating() || id.bits() < 0 || id.bits() > 15) {
+                        return Kind.SLOW;
+                    }
+                    b.aux = (int) id.bits();
+                }
+                return Kind.BAR_SYNC;
+            }
+            case "EXIT" -> {
+                return op.modifiers().isEmpty() && o.isEmpty() ? Kind.EXIT : Kind.SLOW;
             }
             case "BRA" -> {
                 if (!op.modifiers().isEmpty() || o.size() != 1 || !(o.get(0) instanceof Target t)) {

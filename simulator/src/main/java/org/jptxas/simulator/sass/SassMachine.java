@@ -333,7 +333,33 @@ final class SassMachine {
         int group = 0, pc = 0, nextOther = 0;
         boolean valid = false, pcMoved = false;
         while (steps < QUANTUM) {
-            if (!valid) {
+            if (!valid && !strict) {
+                // Lax: the ready threads at the lowest address, in one pass (and the next address after it).
+                int lowest = Integer.MAX_VALUE, at = 0, other = Integer.MAX_VALUE;
+                for (int l = 0; l < count; l++) {
+                    Thread t = threads[base + l];
+                    if (ready(t)) {
+                        int p = t.pc;
+                        if (p < lowest) {
+                            if (at != 0) {
+                                other = Math.min(other, lowest);
+                            }
+                            lowest = p;
+                            at = 1 << l;
+                        } else if (p == lowest) {
+                            at |= 1 << l;
+                        } else {
+                            other = Math.min(other, p);
+                        }
+                    }
+                }
+                if (at == 0) {
+                    break;
+                }
+                pc = lowest;
+                group = at;
+                nextOther = other;
+            } else if (!valid) {
                 int chosen = -1;
                 for (int l = 0; l < count; l++) {
                     Thread t = threads[base + l];
@@ -362,7 +388,7 @@ final class SassMachine {
             DecodedOp d = fetch(pc, base, group, warp);
             steps++;
             DecodedOp.Kind k = d.kind;
-            if (k != DecodedOp.Kind.SLOW && k != DecodedOp.Kind.BRA) {
+            if (k.straightLine) {
                 // Straight-line code: the group moves to pc + 1 and stays the next pick. Its threads' pcs are
                 // written back only when the group changes or slow semantics run (pcMoved).
                 try {
@@ -382,10 +408,11 @@ final class SassMachine {
                     setPc(base, group, pc);
                     pcMoved = false;
                 }
-                if (k == DecodedOp.Kind.BRA) {
-                    FastPath.branch(d, threads, base, group, guarded(d, base, group), pc);
-                } else {
-                    execute(d, pc, base, count, group, warp);
+                switch (k) {
+                    case BRA -> FastPath.branch(d, threads, base, group, guarded(d, base, group), pc);
+                    case BAR_SYNC -> barrierSync(d.aux, base, group, guarded(d, base, group));
+                    case EXIT -> exit(warp, group, guarded(d, base, group));
+                    default -> execute(d, pc, base, count, group, warp);
                 }
                 if (strict || k == DecodedOp.Kind.BRA) {
                     splitDiverged(warp, group);
@@ -1513,6 +1540,39 @@ final class SassMachine {
             }
             default -> throw unimplemented(op);
         }
+    }
+
+    /** BAR.SYNC id for a group: the lanes {@code act} arrive and wait, the others move on. */
+    private void barrierSync(int id, int base, int group, int act) {
+        for (int k = group; k != 0; k &= k - 1) {
+            int l = Integer.numberOfTrailingZeros(k);
+            Thread t = threads[base + l];
+            if ((act >>> l & 1) != 0) {
+                t.barrier = id;
+                t.barrierOp = null;
+                arrived[id]++;
+            } else {
+                t.pc++;
+            }
+        }
+        releaseBarriers(id);
+    }
+
+    /** EXIT for a group: the lanes {@code act} exit (releasing what waited for them), the others move on. */
+    private void exit(Warp w, int group, int act) {
+        for (int k = group; k != 0; k &= k - 1) {
+            int l = Integer.numberOfTrailingZeros(k);
+            Thread t = threads[w.base + l];
+            if ((act >>> l & 1) != 0) {
+                t.exited = true;
+                exitedCount++;
+            } else {
+                t.pc++;
+            }
+        }
+        w.exited |= act;
+        releaseBarriers(-1);
+        afterExit(w);
     }
 
     /** Releases barrier {@code only} (every barrier for -1) once all threads that have not exited arrived. */
