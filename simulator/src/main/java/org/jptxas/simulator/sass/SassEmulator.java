@@ -35,6 +35,9 @@ public final class SassEmulator implements KernelExecutor {
     private HazardReport hazards;
     private ExecutionTiming timingModel;
     private String timingUnavailable;
+    /** Thread states of finished launches, reset and reused by the next launch of the same shape (launches may run in parallel). */
+    private final java.util.concurrent.ConcurrentLinkedQueue<SassMachine.Thread[]> idleThreads =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** Strict Volta convergence (see {@link #withStrictConvergence}). */
     private final boolean strictConvergence;
 
@@ -202,7 +205,11 @@ public final class SassEmulator implements KernelExecutor {
         Map<Integer, byte[]> banks = module.load(launch.entry(), launch.global());
         SassMachine m = new SassMachine(name(), decoded.get(launch.entry()), launch, limits,
                 staticShared.getOrDefault(launch.entry(), 0), banks, strictConvergence, timed);
+        m.reuse(idleThreads.poll());
         LaunchResult r = m.run();
+        if (m.threads() != null && idleThreads.size() < 4) {
+            idleThreads.offer(m.threads());
+        }
         synchronized (this) {
             boolean[] ran = m.ran();
             boolean[] all = executed.computeIfAbsent(launch.entry(), k -> new boolean[ran.length]);

@@ -133,6 +133,8 @@ final class SassMachine {
     private Dim3Point cta;
     private Region shared;
     private Thread[] threads;
+    /** Threads of an earlier launch with the same block shape and register count, to reset instead of allocating. */
+    private Thread[] reusable;
     private int exitedCount;
     private final int[] arrived = new int[16];
     private Warp[] warpState;
@@ -198,6 +200,24 @@ final class SassMachine {
         this.sharedBytes = ((staticShared + 15) & ~15) + launch.dynamicSharedBytes();
     }
 
+    /** Offers the threads of an earlier launch for reuse (taken when the block shape and register count match). */
+    void reuse(Thread[] earlier) {
+        this.reusable = earlier;
+    }
+
+    /** This launch's threads, for {@link #reuse} by a later launch once this one has finished. */
+    Thread[] threads() {
+        return threads;
+    }
+
+    private static boolean fits(Thread[] t, Dim3 block, int registers) {
+        if (t.length != block.count() || t[0].r.length != registers) {
+            return false;
+        }
+        Dim3Point last = t[t.length - 1].tid;
+        return last.x() == block.x() - 1 && last.y() == block.y() - 1 && last.z() == block.z() - 1;
+    }
+
     /** Which instructions of the code ran, by pc (the launch's contribution to the coverage report). */
     boolean[] ran() {
         return ran;
@@ -227,10 +247,16 @@ final class SassMachine {
         cta = p;
         shared = new Region("shared memory", AddressSpace.SHARED, 0, sharedBase + sharedBytes);
         int n = (int) launch.block().count();
-        if (threads == null) {
+        if (threads == null && reusable != null && fits(reusable, launch.block(), registers)) {
+            threads = reusable;
+            for (Thread t : threads) {
+                t.reset();
+            }
+        } else if (threads == null) {
             threads = new Thread[n];
+            int bx = launch.block().x(), bxy = bx * launch.block().y(); // a block has at most 1024 threads
             for (int i = 0; i < n; i++) {
-                threads[i] = new Thread(i, launch.block().point(i), registers);
+                threads[i] = new Thread(i, new Dim3Point(i % bx, i % bxy / bx, i / bxy), registers);
             }
         } else { // the next block of the grid: the same threads, reset
             for (Thread t : threads) {
