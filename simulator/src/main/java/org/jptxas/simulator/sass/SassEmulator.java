@@ -147,10 +147,20 @@ public final class SassEmulator implements KernelExecutor {
         return List.copyOf(listing.functions().keySet());
     }
 
-    /** Every instruction class in the program's functions. */
+    /**
+     * Every instruction class in the program's functions, except the NOPs that pad a function's end to its alignment
+     * (after its final instruction, unreachable).
+     */
     public Set<String> classesSeen() {
         Set<String> s = new TreeSet<>();
-        listing.functions().values().forEach(ops -> ops.forEach(o -> s.add(SassMachine.className(o))));
+        listing.functions().values().forEach(ops -> {
+            int end = ops.size();
+            while (end > 0 && ops.get(end - 1).opcode().equals("NOP") && ops.get(end - 1).modifiers().isEmpty()
+                    && ops.get(end - 1).guard() == 7 && !ops.get(end - 1).guardNegated()) {
+                end--;
+            }
+            ops.subList(0, end).forEach(o -> s.add(SassMachine.className(o)));
+        });
         return s;
     }
 
