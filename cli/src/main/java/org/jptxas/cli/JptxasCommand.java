@@ -238,7 +238,8 @@ final class JptxasCommand {
         try {
             PtxFrontEnd.CheckedModule checked = new PtxFrontEnd(target).check(input, text);
             checked.warnings().forEach(this::report);
-            return parseOnly ? null : checked.lower();
+            // -c: device functions stay functions of their own and extern calls are left to the linker
+            return parseOnly ? null : compileOnly ? checked.lowerRelocatable() : checked.lower();
         } catch (CompilationException e) {
             e.diagnostics().forEach(this::report);
             hadError = true;

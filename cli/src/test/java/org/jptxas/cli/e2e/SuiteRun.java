@@ -43,6 +43,16 @@ final class SuiteRun {
     record Outcome(String kernel, String arch, Kind kind, String detail, byte[] cubin, String sass) {}
 
     private final BackendRegistry registry = BackendRegistry.discover(SuiteRun.class.getClassLoader());
+    /** Run the emulator with Volta's strict convergence (diverged threads join only where the code says). */
+    private final boolean strictConvergence;
+
+    SuiteRun() {
+        this(false);
+    }
+
+    SuiteRun(boolean strictConvergence) {
+        this.strictConvergence = strictConvergence;
+    }
 
     /** Compiles {@code ptx} for {@code arch}; the module, or the diagnostics of the failure. */
     CompiledModule compile(Path ptx, String arch, CompileOptions options) throws CompilationException {
@@ -64,9 +74,13 @@ final class SuiteRun {
     }
 
     Outcome run(KernelCase k, String arch, Path dir) {
+        return run(k, arch, dir, CompileOptions.defaults());
+    }
+
+    Outcome run(KernelCase k, String arch, Path dir, CompileOptions options) {
         CompiledModule compiled;
         try {
-            compiled = compile(k.ptx(), arch, CompileOptions.defaults());
+            compiled = compile(k.ptx(), arch, options);
         } catch (CompilationException e) {
             String msg = e.diagnostics().stream().map(d -> d.format("jptxas")).reduce((a, b) -> a + "\n" + b).orElse("");
             Matcher m = NOT_SUPPORTED.matcher(msg);
@@ -86,7 +100,7 @@ final class SuiteRun {
     Outcome execute(KernelCase k, String arch, CompiledModule compiled, Path dir) {
         byte[] cubin = compiled.cubin();
         try {
-            SassEmulator emu = SassEmulator.fromCubin(arch, cubin);
+            SassEmulator emu = SassEmulator.fromCubin(arch, cubin).withStrictConvergence(strictConvergence);
             Path d = Files.createDirectories(dir.resolve(k.name() + "-" + arch));
             Launch launch = Launch.prepare(Target.of(arch), LaunchSpecReader.read(k.materialize(d)));
             LaunchResult r = emu.execute(launch, ExecutionLimits.DEFAULT.withMaxWarpInstructions(20_000_000));

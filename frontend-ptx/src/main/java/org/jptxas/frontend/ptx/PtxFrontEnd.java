@@ -61,6 +61,13 @@ public final class PtxFrontEnd {
 
         /** Lowers every function, kernels and device functions, with the calls left as call pseudo-instructions. */
         OriModule lowerWithoutInlining() throws CompilationException;
+
+        /**
+         * Lowers the module for relocatable output ({@code -c}): calls into the module inlined, every device
+         * function kept as a function of its own, calls to {@code .extern .func}s left to the linker
+         * ({@link org.jptxas.frontend.ptx.lower.ModuleInliner#inlineKeepingFunctions}).
+         */
+        OriModule lowerRelocatable() throws CompilationException;
     }
 
     private record Checked(String fileName, ResolvedModule resolved, List<Diagnostic> warnings, Target target)
@@ -68,6 +75,17 @@ public final class PtxFrontEnd {
         @Override
         public OriModule lower() throws CompilationException {
             return ModuleInliner.inline(lowerWithoutInlining());
+        }
+
+        @Override
+        public OriModule lowerRelocatable() throws CompilationException {
+            java.util.Set<String> visible = new java.util.HashSet<>();
+            for (org.jptxas.frontend.ptx.ast.FunctionDecl f : resolved.module().functions()) {
+                if (f.linkage() != org.jptxas.frontend.ptx.ast.Linkage.NONE) {
+                    visible.add(f.name());
+                }
+            }
+            return ModuleInliner.inlineKeepingFunctions(lowerWithoutInlining(), visible::contains);
         }
 
         @Override

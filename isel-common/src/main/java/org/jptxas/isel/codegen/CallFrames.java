@@ -32,6 +32,7 @@ public final class CallFrames {
     /** Placeholder of the return-address move until the layout knows the address. */
     static final int RETURN_PLACEHOLDER = 0xfffff0;
     private static final Pattern RETURN_MOVE = Pattern.compile("^(.*\\bR20, (?:RZ, RZ, )?)(0xfffff0)$");
+    private static final Pattern RETURN_MOVE_HIGH = Pattern.compile("^(.*\\bR21, (?:RZ, RZ, )?)(0x0)$");
     private static final Reg SP = Reg.phys(RegFile.R, 1, 1);
 
     private CallFrames() {}
@@ -77,6 +78,9 @@ public final class CallFrames {
                 Guard g = in.guard();
                 List<Src> printed = in.srcs().get(0).value() instanceof Reg target // R6, R7, owner: R6 `(owner)
                         ? List.of(Src.of(Reg.phys(RegFile.R, target.index(), 2)), in.srcs().get(2))
+                        : in.hasMod("ABS") && in.srcs().get(0).value() instanceof Sym callee
+                        // a call into another object: encoded as 0x0 with a relocation ({@link #finishCalls})
+                        ? List.of(Src.of(new Sym(callee.name(), Sym.Kind.FUNCTION, Sym.Part.LO32, 0)))
                         : List.of(in.srcs().get(0));
                 is.set(i, new Instr(in.op(), in.mods(), List.of(), printed, g, in.line()));
                 is.add(i, new Instr(ops.require("MOV"), List.of(), List.of(Reg.phys(RegFile.R, RETURN_ADDRESS + 1, 1)),
@@ -182,6 +186,28 @@ public final class CallFrames {
         }
     }
 
+    private static String guardOf(CodeLine line) {
+        String t = line.text().strip();
+        return line.guarded() ? t.substring(0, t.indexOf(' ') + 1) : "";
+    }
+
+    /** {@code MOV R20, 32@lo((f + .L@srel))}: encoded as 0x0, the linker writes the address ({@link #isSectionRelative}). */
+    private static CodeLine returnAddressMove(CodeLine move, String prefix, Sym.Part part, String section, long offset) {
+        String text = guardOf(move) + prefix + (part == Sym.Part.LO32 ? "32@lo((" : "32@hi((") + section + " + 0x"
+                + Long.toHexString(offset) + SECTION_RELATIVE + "))";
+        String assembly = guardOf(move) + prefix + "0x0";
+        return new CodeLine(move.label(), text, assembly, move.control(), new Sym(section, Sym.Kind.FUNCTION, part, offset),
+                move.ptxLine());
+    }
+
+    /** Marks a return address relative to the section's own function, which stays a relocation. */
+    static final String SECTION_RELATIVE = "@srel";
+
+    /** Whether {@code line} holds a return address the linker relocates (its symbol is the section's function). */
+    static boolean isSectionRelative(CodeLine line) {
+        return line.symbol() != null && line.text().contains(SECTION_RELATIVE);
+    }
+
     private static Instr adjust(OriOpcodes ops, long bytes, Guard g, int line) {
         return new Instr(ops.require("IADD3"), List.of(), List.of(SP, Reg.PT, Reg.PT),
                 List.of(Src.of(SP), Src.of(Imm.ofInt((int) bytes)), Src.of(Reg.RZ)), g, line);
@@ -202,7 +228,8 @@ public final class CallFrames {
         for (int i = 0; i < out.size(); i++) {
             CodeLine line = out.get(i);
             Sym s = line.symbol();
-            if (s == null || s.kind() != Sym.Kind.FUNCTION || s.part() == Sym.Part.WHOLE || !labels.containsKey(s.name())) {
+            if (s == null || s.kind() != Sym.Kind.FUNCTION || s.part() == Sym.Part.WHOLE || !labels.containsKey(s.name())
+                    || isSectionRelative(line)) {
                 continue;
             }
             long value = s.part() == Sym.Part.LO32 ? labels.get(s.name()) + s.addend() : 0;
@@ -218,7 +245,7 @@ public final class CallFrames {
      * move placed before it, and makes calls and returns wait for every scoreboard with at least ptxas's stall, so
      * nothing in flight crosses into the other function.
      */
-    static List<CodeLine> finishCalls(List<CodeLine> code) {
+    static List<CodeLine> finishCalls(List<CodeLine> code, String section) {
         List<CodeLine> out = new ArrayList<>(code);
         for (int i = 0; i < out.size(); i++) {
             CodeLine line = out.get(i);
@@ -232,15 +259,33 @@ public final class CallFrames {
                         c.writeBarrier(), c.readBarrier(), 0x3f, c.opex())));
             }
             if (m.equals("CALL")) {
-                for (int j = i - 1; j >= 0; j--) {
+                long returnAddress = (long) (i + 1) * FunctionLayout.INSTRUCTION_BYTES;
+                boolean absolute = line.opcode().startsWith("CALL.ABS");
+                if (absolute && line.symbol() != null) {
+                    // CALL.ABS.NOINC `(f): the callee's address comes from an R_CUDA_ABS relocation
+                    String callee = line.symbol().name();
+                    String text = guardOf(line) + line.opcode() + " `(" + callee + ")";
+                    out.set(i, new CodeLine(line.label(), text, out.get(i).assembly(), out.get(i).control(),
+                            new Sym(callee, Sym.Kind.FUNCTION), line.ptxLine()));
+                }
+                boolean high = !absolute; // a relative return address has no high word to relocate
+                boolean low = false;
+                for (int j = i - 1; j >= 0 && !(low && high); j--) {
                     CodeLine prev = out.get(j);
                     Matcher mv = RETURN_MOVE.matcher(prev.unguarded());
-                    if (mv.matches()) {
-                        String address = "0x" + Long.toHexString((long) (i + 1) * FunctionLayout.INSTRUCTION_BYTES);
-                        String guard = prev.guarded() ? prev.text().strip().substring(0, prev.text().strip().indexOf(' ') + 1) : "";
-                        String text = guard + mv.group(1) + address;
-                        out.set(j, new CodeLine(prev.label(), text, text, prev.control(), prev.symbol(), prev.ptxLine()));
-                        break;
+                    Matcher hi = RETURN_MOVE_HIGH.matcher(prev.unguarded());
+                    if (!high && hi.matches()) {
+                        // the absolute return address: the section's function plus the offset, relocated (RELA)
+                        out.set(j, returnAddressMove(prev, hi.group(1), Sym.Part.HI32, section, returnAddress));
+                        high = true;
+                    } else if (!low && mv.matches()) {
+                        if (absolute) {
+                            out.set(j, returnAddressMove(prev, mv.group(1), Sym.Part.LO32, section, returnAddress));
+                        } else {
+                            String text = guardOf(prev) + mv.group(1) + "0x" + Long.toHexString(returnAddress);
+                            out.set(j, new CodeLine(prev.label(), text, text, prev.control(), prev.symbol(), prev.ptxLine()));
+                        }
+                        low = true;
                     }
                 }
             }

@@ -99,13 +99,16 @@ public final class FunctionCodegen {
         Reconvergence simt = Reconvergence.analyze(f, cx);
         pipeline.control().beforeAllocation(f, cx);
         observer.afterPass("schedule", f);
-        RegisterAllocator.Result ra = CallFrames.afterAllocation(f, pipeline.allocator().allocate(f, cx));
+        RegisterAllocator.Result allocated = pipeline.allocator().allocate(f, cx);
+        observer.afterPass("regalloc", f);
+        simt.insert(f, cx);
+        // a callee keeps its caller's convergence barriers in callee-saved registers, which its frame then saves
+        ConvergenceBarrierSaves.insert(f, cx);
+        RegisterAllocator.Result ra = CallFrames.afterAllocation(f, allocated);
         if (GlobalDescriptor.applies(cx.sm()) && !GlobalDescriptor.install(f)) {
             throw new CompilationException(Diagnostic.error(cx.sourceName(), f.line(), "Function '" + f.name()
                     + "' uses every uniform register: none is left for the global memory descriptor"));
         }
-        observer.afterPass("regalloc", f);
-        simt.insert(f, cx);
         observer.afterPass("reconvergence", f);
         List<CodeLine> body = pipeline.emitter().emit(f, cx);
         body = pipeline.control().apply(body, cx);
@@ -114,7 +117,7 @@ public final class FunctionCodegen {
 
     private CompiledFunction layoutAndAssemble(OriFunction f, CodegenContext cx, List<CodeLine> body,
             RegisterAllocator.Result ra, List<FunctionFacts.InnerFunction> inner) throws CompilationException {
-        List<CodeLine> code = FunctionLayout.withEnd(CallFrames.finishCalls(body), cx.sm());
+        List<CodeLine> code = FunctionLayout.withEnd(CallFrames.finishCalls(body, f.name()), cx.sm());
         for (int i = body.size(); i < code.size(); i++) {
             code.set(i, code.get(i).withControl(FunctionLayout.PADDING_CONTROL));
         }
@@ -149,9 +152,10 @@ public final class FunctionCodegen {
             CodeLine line = code.get(i);
             long address = (long) i * FunctionLayout.INSTRUCTION_BYTES;
             String text = line.assembly();
-            if (line.symbol() != null && !labels.containsKey(line.symbol().name())) {
+            if (line.symbol() != null && (!labels.containsKey(line.symbol().name()) || CallFrames.isSectionRelative(line))) {
                 Sym s = line.symbol();
-                relocations.add(new CubinBuilder.CodeRelocation(f.name(), address, relocationType(s), s.name(), s.addend()));
+                String type = line.mnemonic().equals("CALL") && cx.sm() >= 90 ? "R_CUDA_ABS55_16_34" : relocationType(s);
+                relocations.add(new CubinBuilder.CodeRelocation(f.name(), address, type, s.name(), s.addend()));
             }
             long[] words;
             try {

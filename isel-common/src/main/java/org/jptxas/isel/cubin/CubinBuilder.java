@@ -103,6 +103,22 @@ public final class CubinBuilder {
         return this;
     }
 
+    private final Map<String, Integer> sharedAlignment = new HashMap<>();
+
+    /**
+     * The alignment of {@code .nv.shared.<function>}: the largest of its shared variables' (4 unless set). A
+     * function given an alignment but no shared bytes uses only dynamic shared memory ({@code .extern .shared}):
+     * ptxas still writes its section, empty and without a section symbol.
+     */
+    public CubinBuilder sharedAlignment(String function, int alignment) {
+        sharedAlignment.put(function, alignment);
+        return this;
+    }
+
+    private boolean hasShared(FunctionFacts f) {
+        return f.sharedBytes() > 0 || sharedAlignment.containsKey(f.name());
+    }
+
     private int ptxTarget;
     private final java.util.Set<String> hiddenEntries = new java.util.HashSet<>();
 
@@ -199,7 +215,7 @@ public final class CubinBuilder {
         List<String> data = new ArrayList<>();
         for (FunctionFacts f : functions) {
             code.add(".text." + f.name());
-            if (f.sharedBytes() > 0) {
+            if (hasShared(f)) {
                 data.add(".nv.shared." + f.name());
             }
         }
@@ -213,7 +229,9 @@ public final class CubinBuilder {
         if (!addressTable.isEmpty()) {
             constants.add(".nv.constant4");
         }
-        functions.stream().map(f -> ".nv.constant0." + f.name()).forEach(constants::add);
+        // a device function of its own (-c) has no parameter bank: its arguments travel in registers
+        functions.stream().filter(f -> f.entry() || !relocatable).map(f -> ".nv.constant0." + f.name())
+                .forEach(constants::add);
         if (hopperLayout && !v7()) {
             names.addAll(code);
             names.addAll(data);
@@ -260,7 +278,15 @@ public final class CubinBuilder {
                         Symbol.STO_CUDA_ENTRY, index.get(".text." + f.name()), 0, f.code().length));
             }
             sectionSymbol.accept(".text." + f.name());
-            sectionSymbol.accept(".nv.shared." + f.name());
+            if (f.sharedBytes() > 0) {
+                sectionSymbol.accept(".nv.shared." + f.name());
+            }
+            for (FunctionFacts.InnerFunction in : f.inner()) {
+                // Functions placed in this one's code follow its section symbols (global ones follow the function).
+                if (in.binding() != FunctionFacts.Binding.GLOBAL) {
+                    addInnerSymbol(f, in, symbols, symbolIndex, str, index);
+                }
+            }
             if (!bank0Last) {
                 sectionSymbol.accept(".nv.constant0." + f.name());
                 if (relocatable && f.entry() && !v7()) {
@@ -296,14 +322,7 @@ public final class CubinBuilder {
             addGlobalSymbol(g, symbols, symbolIndex, str, index, globalOffset);
         }
         for (FunctionFacts f : functions) {
-            for (FunctionFacts.InnerFunction in : f.inner()) {
-                symbolIndex.put(in.name(), symbols.size());
-                symbols.add(new Symbol(in.name(), str.add(in.name()), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_FUNC), 0,
-                        index.get(".text." + f.name()), in.offset(), in.size()));
-            }
-        }
-        for (FunctionFacts f : functions) {
-            if (!f.entry()) {
+            if (!f.entry() && !relocatable) {
                 symbolIndex.put(f.name(), symbols.size());
                 symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_FUNC), 0,
                         index.get(".text." + f.name()), 0, f.code().length));
@@ -323,10 +342,33 @@ public final class CubinBuilder {
             }
         }
         for (FunctionFacts f : functions) {
+            if (!f.entry() && relocatable) {
+                // -c: a device function of its own is visible to the other objects of the link
+                symbolIndex.put(f.name(), symbols.size());
+                symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_GLOBAL, Symbol.STT_FUNC), 0,
+                        index.get(".text." + f.name()), 0, f.code().length));
+            }
             if (f.entry() && !hiddenEntries.contains(f.name())) {
                 symbolIndex.put(f.name(), symbols.size());
                 symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_GLOBAL, Symbol.STT_FUNC),
                         Symbol.STO_CUDA_ENTRY, index.get(".text." + f.name()), 0, f.code().length));
+            }
+            for (FunctionFacts.InnerFunction in : f.inner()) {
+                if (in.binding() == FunctionFacts.Binding.GLOBAL) {
+                    addInnerSymbol(f, in, symbols, symbolIndex, str, index);
+                }
+            }
+        }
+        if (relocatable) {
+            // functions of other objects the code calls (CALL.ABS relocations against names defined nowhere here):
+            // undefined global symbols the linker resolves
+            for (CodeRelocation r : relocations) {
+                if (!symbolIndex.containsKey(r.symbol()) && !index.containsKey(r.symbol())
+                        && (r.type().equals("R_CUDA_ABS47_34") || r.type().equals("R_CUDA_ABS55_16_34"))) {
+                    symbolIndex.put(r.symbol(), symbols.size());
+                    symbols.add(new Symbol(r.symbol(), str.add(r.symbol()), Symbol.info(Symbol.STB_GLOBAL,
+                            Symbol.STT_FUNC), 0, 0, 0, 0));
+                }
             }
         }
         for (FunctionFacts f : functions) {
@@ -394,23 +436,46 @@ public final class CubinBuilder {
             }
             case ".rel.debug_frame", ".rela.debug_frame" -> {
                 boolean withAddend = n.startsWith(".rela.");
+                // Below sm_90, -c splits them: R_CUDA_64 without addend (the locations, the first CIE pointer) in
+                // .rel, the rest (address ranges, the other CIE pointers) in .rela.
                 boolean split = relocatable && sm < 90;
-                boolean functionFields = !split || !withAddend;
-                boolean ciePointers = relocatable && (!split || withAddend);
-                // ptxas lists them from the last FDE to the first, each FDE's from its last field to its first.
+                // ptxas lists them function by function from the last to the first: the FDEs' fields (from the last
+                // FDE to the first, each from its last field to its first), then the addresses in the CIEs of the
+                // functions placed inside it, also from the last to the first.
+                List<Relocation> all = new ArrayList<>();
+                int r64 = Relocation.typeCode("R_CUDA_64");
+                List<DebugFrame.Fde> fdes = debugFrame.fdes();
+                for (int k = functions.size() - 1; k >= 0; k--) {
+                    int fn = symbolIndex.get(functions.get(k).name());
+                    for (int i = fdes.size() - 1; i >= 0; i--) {
+                        DebugFrame.Fde fde = fdes.get(i);
+                        if (fde.function() != k) {
+                            continue;
+                        }
+                        if (relocatable) {
+                            all.add(new Relocation(fde.fdeOffset() + DebugFrame.RANGE_FIELD, fn,
+                                    Relocation.typeCode("R_CUDA_UNUSED_CLEAR64"), 0));
+                        }
+                        // The location field holds the inner function's offset, which REL adds in place.
+                        all.add(new Relocation(fde.fdeOffset() + DebugFrame.LOCATION_FIELD, fn, r64,
+                                withAddend ? fde.location() : 0));
+                        if (relocatable) {
+                            all.add(new Relocation(fde.fdeOffset() + DebugFrame.CIE_POINTER_FIELD,
+                                    symbolIndex.get(".debug_frame"), r64, fde.ciePointerAddend()));
+                        }
+                    }
+                    for (int i = fdes.size() - 1; i >= 0; i--) {
+                        DebugFrame.Fde fde = fdes.get(i);
+                        if (fde.function() == k && fde.cieAddressOffset() >= 0) {
+                            all.add(new Relocation(fde.cieAddressOffset(), fn, r64, 0));
+                        }
+                    }
+                }
                 List<Relocation> list = new ArrayList<>();
-                for (int i = functions.size() - 1; i >= 0; i--) {
-                    long fde = debugFrame.fdeOffsets().get(i);
-                    int fn = symbolIndex.get(functions.get(i).name());
-                    if (relocatable && functionFields) {
-                        list.add(new Relocation(fde + DebugFrame.RANGE_FIELD, fn, Relocation.typeCode("R_CUDA_UNUSED_CLEAR64"), 0));
-                    }
-                    if (functionFields) {
-                        list.add(new Relocation(fde + DebugFrame.LOCATION_FIELD, fn, Relocation.typeCode("R_CUDA_64"), 0));
-                    }
-                    if (ciePointers) {
-                        list.add(new Relocation(fde + DebugFrame.CIE_POINTER_FIELD, symbolIndex.get(".debug_frame"),
-                                Relocation.typeCode("R_CUDA_64"), debugFrame.cieOffsets().get(i)));
+                for (Relocation r : all) {
+                    boolean inRel = r.type() == r64 && r.addend() == 0;
+                    if (!split || inRel != withAddend) {
+                        list.add(r);
                     }
                 }
                 byte[] b = Relocations.encode(list, withAddend);
@@ -514,7 +579,7 @@ public final class CubinBuilder {
                     b.length, symtab, text, 8, Relocations.entrySize(withAddend), b);
         }
         if (n.startsWith(".nv.info.")) {
-            byte[] b = NvInfo.encode(FunctionInfo.records(sm, f, paramBase(sm), symbolIndex.get(".nv.constant0." + f.name()),
+            byte[] b = NvInfo.encode(FunctionInfo.records(sm, f, paramBase(sm), symbolIndex.getOrDefault(".nv.constant0." + f.name(), 0),
                     apiVersion(), v7()));
             return new Section(n, name, SectionType.CUDA_INFO, Section.SHF_INFO_LINK, 0, b.length, symtab, text, 4, 0, b);
         }
@@ -527,7 +592,8 @@ public final class CubinBuilder {
         }
         if (n.startsWith(".nv.shared.")) {
             return new Section(n, name, relocatable ? SectionType.CUDA_SHARED : SectionType.NOBITS,
-                    Section.SHF_WRITE | Section.SHF_ALLOC | Section.SHF_INFO_LINK, 0, f.sharedBytes(), 0, text, 4, 0, null);
+                    Section.SHF_WRITE | Section.SHF_ALLOC | Section.SHF_INFO_LINK, 0, f.sharedBytes(), 0, text,
+                    sharedAlignment.getOrDefault(f.name(), 4), 0, null);
         }
         byte[] b = new byte[paramBase(sm) + f.paramBytes()];
         return new Section(n, name, relocatable ? SectionType.CUDA_CONSTANT_B0 : SectionType.PROGBITS,
@@ -584,6 +650,13 @@ public final class CubinBuilder {
 
     private boolean rela(CodeRelocation r) {
         return sm >= 90 && !v7() || r.addend() != 0;
+    }
+
+    private static void addInnerSymbol(FunctionFacts host, FunctionFacts.InnerFunction in, List<Symbol> symbols,
+                                       Map<String, Integer> symbolIndex, StringTable.Builder str, Map<String, Integer> index) {
+        symbolIndex.put(in.name(), symbols.size());
+        symbols.add(new Symbol(in.name(), str.add(in.name()), Symbol.info(in.binding().elf(), Symbol.STT_FUNC), 0,
+                index.get(".text." + host.name()), in.offset(), in.size()));
     }
 
     private void addGlobalSymbol(GlobalVariable g, List<Symbol> symbols, Map<String, Integer> symbolIndex,

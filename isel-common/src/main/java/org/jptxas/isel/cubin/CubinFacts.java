@@ -60,6 +60,8 @@ public final class CubinFacts {
                 }
             }
         });
+        List<FrameEntry> frames = cubin.section(".debug_frame").map(s -> frameEntries(s.data())).orElse(List.of());
+        int frameCursor = 0;
         List<FunctionFacts> out = new ArrayList<>();
         for (int i = 0; i < cubin.sections().size(); i++) {
             Section text = cubin.section(i);
@@ -100,17 +102,96 @@ public final class CubinFacts {
             params.sort(java.util.Comparator.comparingInt(FunctionFacts.Param::ordinal));
             long shared = cubin.section(".nv.shared." + fn).map(Section::size).orElse(0L);
             List<FunctionFacts.InnerFunction> inner = new ArrayList<>();
+            frameCursor++; // the function's own FDE
             for (int k = 0; k < symbols.size(); k++) {
                 Symbol s = symbols.get(k);
                 if (k != sym && s.shndx() == i && s.symbolType() == Symbol.STT_FUNC) {
+                    // Its FDE follows the host's, after a call-ABI CIE naming the return register.
+                    FrameEntry fe = frameCursor < frames.size() ? frames.get(frameCursor++) : null;
+                    boolean matches = fe != null && fe.range() == s.size() && fe.returnRegister() >= 0;
                     inner.add(new FunctionFacts.InnerFunction(s.name(), s.value(), s.size(),
-                            global.getOrDefault(k, new int[4])[1]));
+                            global.getOrDefault(k, new int[4])[1], FunctionFacts.Binding.of(s.info() >> 4),
+                            matches ? fe.returnRegister() : FunctionFacts.InnerFunction.ABI_RETURN_REGISTER,
+                            matches ? fe.program() : new byte[0]));
                 }
             }
             out.add(new FunctionFacts(fn, entry, text.data(), g[0], g[1], g[2], g[3], shared, params, paramBytes,
                     barriers, exits, crs, maxReg, extra, callees.getOrDefault(sym, List.of()), inner));
         }
         return out;
+    }
+
+    /** One FDE of .debug_frame: address range, program (padding included), return register its CIE names or -1. */
+    private record FrameEntry(long range, byte[] program, int returnRegister) {}
+
+    /** The FDEs of a ptxas .debug_frame (64-bit DWARF: each entry is 0xffffffff, a 64-bit length, the body). */
+    private static List<FrameEntry> frameEntries(byte[] b) {
+        List<FrameEntry> out = new ArrayList<>();
+        int returnRegister = -1;
+        int at = 0;
+        while (at + 12 <= b.length) {
+            long length = qword(b, at + 4);
+            int body = at + 12;
+            if (length < 24 || body + length > b.length) {
+                break;
+            }
+            int end = (int) (body + length);
+            if (qword(b, body) == -1L) {
+                returnRegister = lastSameValue(b, body + 8, end);
+            } else {
+                out.add(new FrameEntry(qword(b, body + 16), java.util.Arrays.copyOfRange(b, body + 24, end), returnRegister));
+            }
+            at = end;
+        }
+        return out;
+    }
+
+    /**
+     * The general register of the last {@code DW_CFA_same_value} of a CIE's initial instructions (the return
+     * register in the call-ABI CIE), or -1 when the CIE has no val_expression (the plain CIE).
+     */
+    private static int lastSameValue(byte[] b, int at, int end) {
+        at += 4; // version, augmentation "", code and data alignment
+        long[] v = new long[2];
+        at = uleb(b, at, v); // return-address column
+        long last = -1;
+        boolean expression = false;
+        while (at < end) {
+            int op = b[at++] & 0xff;
+            switch (op) {
+                case 0x0c -> at = uleb(b, uleb(b, at, v), v);
+                case 0x08 -> {
+                    at = uleb(b, at, v);
+                    last = v[0];
+                }
+                case 0x16 -> {
+                    expression = true;
+                    at = end;
+                }
+                default -> at = end;
+            }
+        }
+        return expression && last >= DebugFrame.register(0) && last < DebugFrame.register(255)
+                ? (int) (last - DebugFrame.register(0)) : -1;
+    }
+
+    private static int uleb(byte[] b, int at, long[] value) {
+        long v = 0;
+        int shift = 0;
+        while (at < b.length) {
+            int x = b[at++] & 0xff;
+            v |= (long) (x & 0x7f) << shift;
+            shift += 7;
+            if ((x & 0x80) == 0) {
+                break;
+            }
+        }
+        value[0] = v;
+        return at;
+    }
+
+    private static long qword(byte[] b, int at) {
+        return (word(b, at) & 0xffffffffL) | (long) word(b, at + 4) << 32;
     }
 
     private static int word(byte[] b, int at) {

@@ -37,40 +37,138 @@ public final class DebugFrame {
     /** Byte offset of each FDE's address-range field from the FDE start. */
     static final int RANGE_FIELD = 0x1c;
 
-    /** The section bytes and where each function's CIE and FDE start (in the order of the functions given). */
-    public record Encoded(byte[] bytes, List<Integer> cieOffsets, List<Integer> fdeOffsets) {}
+    /**
+     * One FDE of the section: where it and its CIE start, the function (index in the list given) whose symbol its
+     * location is relocated against, the location's value (the offset of an inner function in its host's code),
+     * the CIE pointer's addend in relocatable output, and the offset of the CIE's relocated {@code DW_OP_addr}
+     * (-1 for the plain CIE).
+     */
+    public record Fde(int cieOffset, int fdeOffset, int function, long location, long ciePointerAddend,
+                      int cieAddressOffset) {}
+
+    /** The section bytes and its FDEs in section order. */
+    public record Encoded(byte[] bytes, List<Fde> fdes) {}
 
     /**
-     * {@code .debug_frame} for {@code functions} in section order: ptxas writes a copy of the CIE before each FDE.
+     * {@code .debug_frame} for {@code functions} in section order: ptxas writes a copy of the CIE before each FDE,
+     * and after a function's FDE those of the functions placed inside its code, each after a CIE of the call ABI.
      * In an executable the FDE's CIE pointer holds the CIE's offset; in relocatable output it is 0 and relocated.
      */
     public static Encoded encode(int sm, List<FunctionFacts> functions, boolean relocatable) {
         ByteWriter w = new ByteWriter();
-        List<Integer> cies = new ArrayList<>();
-        List<Integer> fdes = new ArrayList<>();
-        for (FunctionFacts f : functions) {
+        List<Fde> fdes = new ArrayList<>();
+        long assumed = 0;
+        for (int k = 0; k < functions.size(); k++) {
+            FunctionFacts f = functions.get(k);
+            // The addend of a CIE pointer in relocatable output is where the CIE would be if every FDE had the
+            // pre-sm_90 program (ptxas 13 keeps it when it drops the sm_90+ set-up row).
+            long addend = assumed;
+            long range = f.inner().isEmpty() ? f.code().length : f.inner().get(0).offset();
+            assumed += CIE.length + fde(program(Math.min(sm, 89), f), 0, range).length;
             int cie = w.size();
-            cies.add(cie);
             w.bytes(CIE);
-            fdes.add(w.size());
-            byte[] fde = fde(sm, f);
-            if (!relocatable) {
-                for (int i = 0; i < 4; i++) {
-                    fde[CIE_POINTER_FIELD + i] = (byte) (cie >>> (8 * i));
-                }
+            fdes.add(new Fde(cie, w.size(), k, 0, addend, -1));
+            w.bytes(withCiePointer(fde(program(sm, f), 0, range), cie, relocatable));
+            for (FunctionFacts.InnerFunction in : f.inner()) {
+                byte[] abiCie = abiCie(in.returnRegister());
+                cie = w.size();
+                w.bytes(abiCie);
+                byte[] program = in.callFrameProgram().length > 0 ? in.callFrameProgram() : innerProgram(f, in);
+                byte[] fde = fde(program, in.offset(), in.size());
+                fdes.add(new Fde(cie, w.size(), k, in.offset(), assumed, cie + ABI_CIE_ADDRESS_FIELD));
+                assumed += abiCie.length + fde.length;
+                w.bytes(withCiePointer(fde, cie, relocatable));
             }
-            w.bytes(fde);
         }
-        return new Encoded(w.toByteArray(), cies, fdes);
+        return new Encoded(w.toByteArray(), fdes);
     }
 
-    /** One FDE: 64-bit length, CIE pointer 0, location 0, address range, program, nops to a multiple of 8. */
-    static byte[] fde(int sm, FunctionFacts f) {
-        byte[] program = program(sm, f);
+    private static byte[] withCiePointer(byte[] fde, int cie, boolean relocatable) {
+        if (!relocatable) {
+            for (int i = 0; i < 4; i++) {
+                fde[CIE_POINTER_FIELD + i] = (byte) (cie >>> (8 * i));
+            }
+        }
+        return fde;
+    }
+
+    /** The DWARF number of general register {@code r} (R1 is the stack pointer, 255 RZ). */
+    static long register(int r) {
+        return 0x5000000L + r;
+    }
+
+    /** The return-address column of the call-ABI CIE. */
+    static final long RETURN_COLUMN = 0x5000100L;
+    /** Offset of the relocated {@code DW_OP_addr} operand in {@link #abiCie}. */
+    static final int ABI_CIE_ADDRESS_FIELD = 0x38;
+
+    /**
+     * The CIE ptxas writes before the FDE of a function placed in another's code: the return-address column is
+     * computed ({@code DW_CFA_val_expression}) as the host function's address (relocated) plus the return register;
+     * RZ, the stack pointer and the return register keep their values.
+     */
+    static byte[] abiCie(int returnRegister) {
+        ByteWriter body = new ByteWriter();
+        body.u64(-1L).u8(3).u8(0).u8(4).u8(0x7c);
+        uleb(body, RETURN_COLUMN);
+        body.u8(DW_CFA_DEF_CFA);
+        uleb(body, STACK_REGISTER);
+        uleb(body, 0);
+        for (int r : new int[] {255, 1, returnRegister}) {
+            body.u8(DW_CFA_SAME_VALUE);
+            uleb(body, register(r));
+        }
+        ByteWriter expression = new ByteWriter().u8(DW_OP_ADDR).u64(0).u8(DW_OP_BREGX);
+        uleb(expression, register(returnRegister));
+        expression.u8(0).u8(DW_OP_PLUS);
+        byte[] e = expression.toByteArray();
+        body.u8(DW_CFA_VAL_EXPRESSION);
+        uleb(body, RETURN_COLUMN);
+        uleb(body, e.length);
+        body.bytes(e);
+        int total = (12 + body.size() + 7) & ~7;
+        ByteWriter w = new ByteWriter().u32(0xffffffff).u64(total - 12).bytes(body.toByteArray());
+        w.padTo(total);
+        return w.toByteArray();
+    }
+
+    /**
+     * The program of an inner function without one given: the frame is defined by the stack pointer and the frame
+     * size after the instruction that lowers the stack pointer ({@code IADD3 R1, R1, -size}).
+     */
+    static byte[] innerProgram(FunctionFacts host, FunctionFacts.InnerFunction in) {
+        if (in.frameSize() <= 0) {
+            return new byte[0];
+        }
+        int at = stackLowering(host.code(), (int) in.offset(), (int) Math.min(host.code().length, in.offset() + in.size()));
+        return at < 0 ? new byte[0] : encodeRows(List.of(new long[] {at + 16 - in.offset(), 1}), in.frameSize());
+    }
+
+    /** Offset of the first {@code IADD3 R1, R1, imm} (the stack pointer lowered) in [from, to), or -1. */
+    static int stackLowering(byte[] code, int from, int to) {
+        for (int at = from; at + 16 <= to; at += 16) {
+            int opcode = (code[at] & 0xff) | (code[at + 1] & 0x0f) << 8;
+            if (opcode == IADD3_IMMEDIATE && code[at + 2] == 1 && code[at + 3] == 1) {
+                return at;
+            }
+        }
+        return -1;
+    }
+
+    /** {@code IADD3 Rd, Ra, imm, Rc} (bits [11:0]). */
+    static final int IADD3_IMMEDIATE = 0x810;
+    static final int DW_CFA_SAME_VALUE = 0x08;
+    static final int DW_CFA_VAL_EXPRESSION = 0x16;
+    static final int DW_OP_ADDR = 0x03;
+    static final int DW_OP_BREGX = 0x92;
+    static final int DW_OP_PLUS = 0x22;
+
+    /** One FDE: 64-bit length, CIE pointer 0, location, address range, program, nops to a multiple of 8. */
+    static byte[] fde(byte[] program, long location, long range) {
         int body = 8 + 8 + 8 + program.length;
         int total = (12 + body + 7) & ~7;
         ByteWriter w = new ByteWriter();
-        w.u32(0xffffffff).u64(total - 12).u64(0).u64(0).u64(f.code().length).bytes(program);
+        w.u32(0xffffffff).u64(total - 12).u64(0).u64(location).u64(range).bytes(program);
         w.padTo(total);
         return w.toByteArray();
     }
@@ -78,7 +176,7 @@ public final class DebugFrame {
     /** The call-frame program (see the class comment). */
     static byte[] program(int sm, FunctionFacts f) {
         int[] exits = f.exitOffsets();
-        if (!f.callees().isEmpty() || !f.inner().isEmpty() || f.crsStackSize().isPresent()) {
+        if (!f.entry() && !f.callees().isEmpty() || f.crsStackSize().orElse(0) > 0) {
             return new byte[0];
         }
         record Row(long at, boolean defCfa) {}
@@ -89,9 +187,10 @@ public final class DebugFrame {
             if (ret < 0) {
                 return new byte[0];
             }
-            rows.add(new Row(0, true));
-            rows.add(new Row(ret, false));
-            return encodeRows(rows.stream().map(r -> new long[] {r.at(), r.defCfa() ? 1 : 0}).toList(), f.frameSize());
+            // ptxas writes the advance to the first instruction even though it is zero.
+            byte[] program = encodeRows(List.of(new long[] {0, 1}, new long[] {ret, 0}), f.frameSize());
+            return java.nio.ByteBuffer.allocate(5 + program.length).put((byte) DW_CFA_ADVANCE_LOC4).putInt(0)
+                    .put(program).array();
         }
         if (exits.length == 0) {
             // A kernel that only traps: its BPT.TRAP stands for the exit.
@@ -104,13 +203,22 @@ public final class DebugFrame {
         if (sm < 90) {
             rows.add(new Row(0x10, false));
         }
+        int lowered = f.frameSize() > 0 ? stackLowering(f.code(), 0, f.code().length) : -1;
+        if (lowered >= 0) {
+            // A kernel with a stack frame: the frame is defined after the stack pointer is lowered, and redefined
+            // at once (an advance of zero) with offset 0.
+            ByteWriter w = new ByteWriter().bytes(encodeRows(List.of(new long[] {sm < 90 ? 0x10 : 0, 0},
+                    new long[] {lowered + 16L, 1}), f.frameSize()));
+            w.u8(DW_CFA_ADVANCE_LOC4).u32(0).bytes(encodeRows(List.of(new long[] {0, 1}), 0));
+            return w.toByteArray();
+        }
         int first = exits[0];
         int last = exits[0];
         for (int e : exits) {
             first = Math.min(first, e);
             last = Math.max(last, e);
         }
-        rows.add(new Row(endOfFirstBlock(f.code(), first) + 16L, true));
+        rows.add(new Row(secondBlock(f.code(), first), true));
         rows.add(new Row(last, false));
         if (sm >= 90) {
             rows.sort(java.util.Comparator.comparingLong(Row::at));
@@ -150,20 +258,51 @@ public final class DebugFrame {
         return found;
     }
 
-    /** Opcodes (bits [11:0]) that end a basic block: BRA, BRX, JMP, JMX, EXIT, RET, CALL, BREAK, BSYNC. */
+    /** Opcodes (bits [11:0]) that end a basic block: BRA, BRX, JMP, JMX, EXIT, RET, BREAK, BSYNC, BPT, MEMBAR. */
     private static final java.util.Set<Integer> BLOCK_ENDS = java.util.Set.of(0x947, 0x949, 0x94a, 0x94c, 0x94d, 0x950,
-            0x943, 0x944, 0x942, 0x941, BPT);
+            0x942, 0x941, BPT, 0x992);
 
-    /** Offset of the first instruction that ends a basic block (at the latest the first EXIT). */
-    static int endOfFirstBlock(byte[] code, int firstExit) {
-        for (int at = 0; at + 16 <= code.length && at < firstExit; at += 16) {
+    /**
+     * Where the second basic block starts: after the first instruction that ends a block (at the latest the first
+     * EXIT), or earlier at the first target of a branch (a loop head).
+     */
+    static long secondBlock(byte[] code, int firstExit) {
+        long start = endOfFirstBlock(code, firstExit);
+        for (int at = 0; at + 16 <= code.length; at += 16) {
             int opcode = (code[at] & 0xff) | (code[at + 1] & 0x0f) << 8;
-            if (BLOCK_ENDS.contains(opcode)) {
-                return at;
+            if (opcode == BRA) {
+                int offset = (code[at + 4] & 0xff) | (code[at + 5] & 0xff) << 8 | (code[at + 6] & 0xff) << 16
+                        | code[at + 7] << 24;
+                long target = at + 16L + offset;
+                if (target > 0 && target < start) {
+                    start = target;
+                }
             }
         }
-        return firstExit;
+        return start;
     }
+
+    static final int BRA = 0x947;
+
+    /**
+     * Where the first basic block ends: after the first instruction that ends one (at the latest the first EXIT),
+     * or before the first call (a call starts its own block).
+     */
+    static long endOfFirstBlock(byte[] code, int firstExit) {
+        for (int at = 0; at + 16 <= code.length && at < firstExit; at += 16) {
+            int opcode = (code[at] & 0xff) | (code[at + 1] & 0x0f) << 8;
+            if (opcode == CALL_ABS || opcode == CALL_REL) {
+                return at;
+            }
+            if (BLOCK_ENDS.contains(opcode)) {
+                return at + 16L;
+            }
+        }
+        return firstExit + 16L;
+    }
+
+    static final int CALL_ABS = 0x943;
+    static final int CALL_REL = 0x944;
 
     private static void uleb(ByteWriter w, long v) {
         do {

@@ -33,8 +33,69 @@ public record FunctionFacts(String name, boolean entry, byte[] code, int registe
                             int maxStackSize, long sharedBytes, List<Param> params, int paramBytes, int barriers,
                             int[] exitOffsets, OptionalInt crsStackSize, int maxRegCount,
                             List<Attribute> extraAttributes, List<String> callees, List<InnerFunction> inner) {
-    /** A function symbol inside another function's code: name, byte offset, size and frame size. */
-    public record InnerFunction(String name, long offset, long size, int frameSize) {}
+    /**
+     * A function symbol inside another function's code: name, byte offset, size and frame size.
+     *
+     * @param binding          its symbol's binding: local for a copy of a {@code .func}, global for a copy of a
+     *                         {@code .visible .func}, weak for ptxas's internal helpers ({@code $__internal_...})
+     * @param returnRegister   the register holding the return address on entry (R20 under the call ABI), which
+     *                         its {@code .debug_frame} CIE names
+     * @param callFrameProgram the DWARF call-frame instructions of its FDE (as ptxas writes them, padding
+     *                         included); empty to let {@link DebugFrame} derive them from the code
+     */
+    public record InnerFunction(String name, long offset, long size, int frameSize, Binding binding, int returnRegister,
+                                byte[] callFrameProgram) {
+        /** The call ABI's return-address register. */
+        public static final int ABI_RETURN_REGISTER = 20;
+
+        public InnerFunction {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(binding, "binding");
+            callFrameProgram = callFrameProgram.clone();
+        }
+
+        /** An inner function under the call ABI: weak when ptxas would name it an internal helper, else local. */
+        public InnerFunction(String name, long offset, long size, int frameSize) {
+            this(name, offset, size, frameSize, name.startsWith("$__internal") ? Binding.WEAK : Binding.LOCAL,
+                    ABI_RETURN_REGISTER, new byte[0]);
+        }
+
+        @Override
+        public byte[] callFrameProgram() {
+            return callFrameProgram.clone();
+        }
+
+        /** The same function with {@code frameSize}. */
+        public InnerFunction withFrameSize(int frame) {
+            return new InnerFunction(name, offset, size, frame, binding, returnRegister, callFrameProgram);
+        }
+
+        /** The same function with {@code bytes} of code. */
+        public InnerFunction withSize(long bytes) {
+            return new InnerFunction(name, offset, bytes, frameSize, binding, returnRegister, callFrameProgram);
+        }
+    }
+
+    /** The binding of an inner function's symbol. */
+    public enum Binding {
+        LOCAL(Symbol.STB_LOCAL), GLOBAL(Symbol.STB_GLOBAL), WEAK(Symbol.STB_WEAK);
+
+        private final int elf;
+
+        Binding(int elf) {
+            this.elf = elf;
+        }
+
+        /** The ELF {@code STB_*} value. */
+        public int elf() {
+            return elf;
+        }
+
+        /** The binding of ELF value {@code stb} (local for any other). */
+        public static Binding of(int stb) {
+            return stb == Symbol.STB_GLOBAL ? GLOBAL : stb == Symbol.STB_WEAK ? WEAK : LOCAL;
+        }
+    }
 
     /** Facts without inner functions. */
     public FunctionFacts(String name, boolean entry, byte[] code, int registers, int frameSize, int minStackSize,

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 @Tag("slow")
 class BuilderCompletenessTest {
     static final List<String> ASPECTS = List.of("sections", "symbols", ".nv.info", ".nv.info.<f>", "constant banks",
-            ".note.nv.cuinfo", ".nv.shared.reserved.0", ".debug_frame", "all");
+            ".note.nv.cuinfo", ".nv.shared.reserved.0", ".debug_frame", "relocations", "all");
 
     /** True when the builder has every input the cubin needs (see the class comment). */
     static boolean covered(Cubin c) {
@@ -56,6 +56,9 @@ class BuilderCompletenessTest {
             if (s.isEntry() && s.info() >> 4 == Symbol.STB_LOCAL) {
                 b.hiddenEntry(s.name());
             }
+        }
+        for (FunctionFacts f : CubinFacts.functions(ptxas)) {
+            ptxas.section(".nv.shared." + f.name()).ifPresent(s -> b.sharedAlignment(f.name(), (int) s.addralign()));
         }
         // The PTX .target is a module fact ptxas records in .note.nv.cuinfo (descriptor bytes 2-3, file bytes 26-27).
         ptxas.section(".note.nv.cuinfo").ifPresent(n -> b.ptxTarget((n.data()[26] & 0xff) | (n.data()[27] & 0xff) << 8));
@@ -88,11 +91,28 @@ class BuilderCompletenessTest {
         }
         for (String n : List.of(".note.nv.cuinfo", ".nv.shared.reserved.0", ".debug_frame")) {
             if (!Objects.equals(data(ptxas, n), data(built, n))
-                    || ptxas.section(n).map(Section::size).orElse(-1L) != built.section(n).map(Section::size).orElse(-1L)) {
+                    || !ptxas.section(n).map(Section::size).equals(built.section(n).map(Section::size))) {
                 out.add(n);
             }
         }
+        if (!relocationRows(ptxas).equals(relocationRows(built))) {
+            out.add("relocations");
+        }
         return out;
+    }
+
+    /** Every relocation as "section: offset symbol type addend", symbols by name. */
+    static List<String> relocationRows(Cubin c) {
+        List<String> rows = new ArrayList<>();
+        for (Section s : c.sections()) {
+            if (s.type() == SectionType.REL || s.type() == SectionType.RELA) {
+                for (Relocation r : Relocations.decode(s)) {
+                    String sym = r.symbol() < c.symbols().size() ? c.symbols().get(r.symbol()).name() : "#" + r.symbol();
+                    rows.add(s.name() + ": " + Long.toHexString(r.offset()) + " " + sym + " " + r.typeName() + " " + r.addend());
+                }
+            }
+        }
+        return rows;
     }
 
     static List<String> sectionRows(Cubin c) {

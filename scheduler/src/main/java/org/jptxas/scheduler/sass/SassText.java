@@ -82,8 +82,8 @@ public final class SassText {
                     b.use(r);
                 }
             }
-            if (mnemonic.equals("BREAK")) {
-                // BREAK both reads and clears its barrier register.
+            if (mnemonic.equals("BREAK") || mnemonic.equals("BMOV") && mods.contains("CLEAR")) {
+                // BREAK and BMOV.32.CLEAR both read and clear their barrier register.
                 regs.stream().filter(r -> r.file() == RegFile.B).forEach(b::def);
             }
             if (!dest && slots.size() < 3) {

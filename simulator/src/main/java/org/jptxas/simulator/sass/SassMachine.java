@@ -51,6 +51,8 @@ final class SassMachine {
         int syncMask;
         /** The instruction the thread waits at (for deadlock reports). */
         SassOp waitOp;
+        /** Calls entered and not yet returned from: lax mode merges threads at one address only in one frame depth. */
+        int callDepth;
 
         void reset() {
             java.util.Arrays.fill(r, 0);
@@ -67,6 +69,7 @@ final class SassMachine {
             convWait = -1;
             syncMask = 0;
             waitOp = null;
+            callDepth = 0;
         }
 
         Thread(int linear, Dim3Point tid, int registers) {
@@ -349,7 +352,7 @@ final class SassMachine {
 
     /**
      * Runs one warp for up to a quantum of instructions. Lax mode: the group at the lowest address, all ready
-     * threads there (merging by address). Strict mode: a group is the ready threads sharing pc and tag; the current
+     * threads there at the same call depth (merging by address, never across frames of a recursion). Strict mode: a group is the ready threads sharing pc and tag; the current
      * group runs on until it branches or blocks, then the group at the highest address (lowest tag, lowest lane)
      * is picked: a deterministic order that exposes code relying on reconvergence it did not ask for.
      */
@@ -403,7 +406,7 @@ final class SassMachine {
                 for (int l = 0; l < count; l++) {
                     Thread t = threads[base + l];
                     if (ready(t)) {
-                        if (t.pc == pc && (!strict || t.tag == c.tag)) {
+                        if (t.pc == pc && (strict ? t.tag == c.tag : t.callDepth == c.callDepth)) {
                             group |= 1 << l;
                         } else {
                             nextOther = Math.min(nextOther, t.pc);
@@ -452,10 +455,14 @@ final class SassMachine {
         return steps > 0;
     }
 
-    /** Lax: lowest pc first. Strict: highest pc first, then lowest tag (lanes in order). */
+    /**
+     * Lax: the deepest call first (a callee's threads finish before their callers' other threads go on, as on a
+     * reconvergence stack: callers and callees share the convergence barrier registers), then lowest pc. Strict:
+     * highest pc first, then lowest tag (lanes in order).
+     */
     private boolean better(Thread t, Thread best) {
         if (!strict) {
-            return t.pc < best.pc;
+            return t.callDepth > best.callDepth || t.callDepth == best.callDepth && t.pc < best.pc;
         }
         return t.pc > best.pc || t.pc == best.pc && t.tag < best.tag;
     }
@@ -909,7 +916,11 @@ final class SassMachine {
         }
     }
 
-    /** Releases the threads waiting at BSYNC Bb once every live thread Bb records has arrived. */
+    /**
+     * Releases the threads waiting at BSYNC Bb once every live thread Bb records has arrived. Only the threads Bb
+     * records go: a callee saves the caller's barrier ({@code BMOV.32.CLEAR}), reuses the register and restores it
+     * before returning, so caller threads already waiting at the same barrier register keep waiting meanwhile.
+     */
     private void releaseConvergence(Warp w, int b) {
         int waiting = 0;
         for (int l = 0; l < w.count; l++) {
@@ -917,7 +928,8 @@ final class SassMachine {
                 waiting |= 1 << l;
             }
         }
-        if (waiting == 0) {
+        int released = waiting & w.convergence[b];
+        if (released == 0) {
             return;
         }
         int need = w.convergence[b] & w.lanes() & ~exitedMask(w);
@@ -925,7 +937,7 @@ final class SassMachine {
             return;
         }
         int tag = w.nextTag++;
-        for (int k = waiting; k != 0; k &= k - 1) {
+        for (int k = released; k != 0; k &= k - 1) {
             Thread t = threads[w.base + Integer.numberOfTrailingZeros(k)];
             t.convWait = -1;
             t.waitOp = null;
@@ -1296,6 +1308,7 @@ final class SassMachine {
             }
             case "CALL" -> {
                 // the caller already put the return address in a register
+                t.callDepth++;
                 if (op.has("REL") && o.size() == 1 && o.get(0) instanceof Reg r) {
                     // CALL.REL.NOINC R6 `(f): through a function address (its offset in the section) in R6
                     t.pc = (int) (Integer.toUnsignedLong(t.r[r.index()]) / 16);
@@ -1309,6 +1322,7 @@ final class SassMachine {
                 if (!op.has("REL") || !(o.get(0) instanceof Reg r)) {
                     throw unimplemented(op);
                 }
+                t.callDepth--;
                 t.pc = (int) (Integer.toUnsignedLong(t.r[r.index()]) / 16);
             }
             case "FCHK" -> {

@@ -12,7 +12,8 @@ final class MemoryKernels {
     static List<KernelCase> all() {
         return List.of(saxpy(), vecAdd(), reduceSum(), reduceAtomic(), scanBlock(), gemmTile(), gemmF64(), stencil1d(),
                 stencil2d(), bitonicSort(), rankSort(), histogram(), atomicCasFmax(), atomicMix(), atomicAddF64(),
-                dynamicShared(), transposeTile(), localArray(), callFunc(), callRecursive(), callDeepLocal(), callIndirect(), constantMem(), collatz());
+                dynamicShared(), transposeTile(), localArray(), callFunc(), callRecursive(), callDeepLocal(), callIndirect(), constantMem(), collatz(),
+                callDiverge());
     }
 
     static KernelCase saxpy() {
@@ -415,6 +416,36 @@ final class MemoryKernels {
                             acc = ops.get((in[i] >>> (2 * k)) & 3).applyAsInt(acc, in[i] + k);
                         }
                         out[i] = acc;
+                    }
+                });
+    }
+
+    /** The CUDA source's {@code rec}: diverges around its own recursive call. */
+    static int divergingRec(int x, int d) {
+        int r;
+        if (((x >>> d) & 1) != 0) {
+            r = d > 0 ? divergingRec(x * 3 + d, d - 1) + 1 : x ^ 5;
+        } else {
+            r = (x >>> 1) + d;
+        }
+        return r * 7 + d;
+    }
+
+    static KernelCase callDiverge() {
+        Gen g = new Gen("call_diverge");
+        int n = 64;
+        return kernel("call_diverge")
+                .describe("a recursive call inside a divergent region whose callee diverges too, then a full-warp shuffle")
+                .grid(1).block(64)
+                .in("in", Elem.U32, Bytes.of(g.bits32(n))).out("out", Elem.U32, n)
+                .reference(io -> {
+                    int[] in = io.i32("in"), out = io.i32("out");
+                    int[] r = new int[n];
+                    for (int i = 0; i < n; i++) {
+                        r[i] = (in[i] & 2) != 0 ? divergingRec(in[i], (in[i] >>> 2) & 7) : in[i];
+                    }
+                    for (int i = 0; i < n; i++) {
+                        out[i] = r[i ^ 1] + r[i];
                     }
                 });
     }

@@ -55,8 +55,8 @@ public final class CallSequences {
      * {@code f} with every call renamed by {@code local} and expanded to the convention's copies; a subroutine
      * (not {@code owner} itself, not a kernel) also keeps its return address.
      */
-    static OriFunction apply(OriFunction f, UnaryOperator<String> local, String owner, String fileName, String target)
-            throws CompilationException {
+    static OriFunction apply(OriFunction f, UnaryOperator<String> local, java.util.function.Predicate<String> external,
+            String owner, String fileName, String target) throws CompilationException {
         OriOpcodes ops = OriOpcodes.get();
         FunctionBody body = copyOf(f.body());
         boolean any = false;
@@ -65,11 +65,13 @@ public final class CallSequences {
             for (Instr in : b.instrs()) {
                 if (ModuleInliner.isCall(in)) {
                     any = true;
-                    expand(in, Src.of(new Sym(local.apply(ModuleInliner.callee(in)), Sym.Kind.FUNCTION)), owner, ops,
-                            out, fileName, target);
+                    String callee = ModuleInliner.callee(in);
+                    // a function of another object is called absolutely, through its symbol (the linker relocates it)
+                    expand(in, Src.of(new Sym(local.apply(callee), Sym.Kind.FUNCTION)), owner, ops, out, fileName,
+                            target, external.test(callee) ? List.of("ABS", "NOINC") : List.of("REL", "NOINC"));
                 } else if (ModuleInliner.isIndirectCall(in)) {
                     any = true;
-                    expand(in, in.srcs().get(0), owner, ops, out, fileName, target);
+                    expand(in, in.srcs().get(0), owner, ops, out, fileName, target, List.of("REL", "NOINC"));
                 } else {
                     for (int k = 0; k < in.srcs().size(); k++) { // a function's address: its local copy's
                         Src src = in.srcs().get(k);
@@ -134,7 +136,7 @@ public final class CallSequences {
      * the section owner's symbol (the function the address is relative to) and the argument registers.
      */
     private static void expand(Instr call, Src target, String owner, OriOpcodes ops, List<Instr> out, String fileName,
-            String arch) throws CompilationException {
+            String arch, List<String> mods) throws CompilationException {
         Guard g = call.guard();
         Map<Integer, Src> args = words(call.srcs().subList(1, call.srcs().size()));
         List<Src> results = new ArrayList<>();
@@ -169,7 +171,7 @@ public final class CallSequences {
             out.add(new Instr(ops.require("MOV"), List.of(), List.of(r), List.of(a.getValue()), g, call.line()));
             srcs.add(Src.of(r));
         }
-        out.add(new Instr(call.op(), List.of("REL", "NOINC"), clobbered(), srcs, g, call.line()));
+        out.add(new Instr(call.op(), mods, clobbered(), srcs, g, call.line()));
         for (Map.Entry<Integer, Src> r : new java.util.TreeMap<>(res).entrySet()) {
             out.add(new Instr(ops.require("MOV"), List.of(), List.of((Reg) r.getValue().value()),
                     List.of(Src.of(Reg.phys(RegFile.R, FIRST_ARG + r.getKey(), 1))), g, call.line()));

@@ -55,8 +55,15 @@ public final class ModuleInliner {
     private final OriOpcodes opcodes = OriOpcodes.get();
     /** Functions on a cycle of the call graph: their calls stay true calls. */
     private final Set<String> recursive;
+    /** Relocatable output: calls to functions defined elsewhere ({@code .extern .func}) stay calls to their symbols. */
+    private final boolean relocatable;
 
     private ModuleInliner(OriModule module) {
+        this(module, false);
+    }
+
+    private ModuleInliner(OriModule module, boolean relocatable) {
+        this.relocatable = relocatable;
         this.fileName = module.sourceName();
         this.target = module.target().name();
         for (OriFunction f : module.functions()) {
@@ -80,12 +87,19 @@ public final class ModuleInliner {
         return new OriModule(module.sourceName(), module.target(), out, module.globals());
     }
 
-    /** Every function of the module (kernels and device functions) with its calls inlined, for relocatable output. */
-    public static OriModule inlineKeepingFunctions(OriModule module) throws CompilationException {
-        ModuleInliner inliner = new ModuleInliner(module);
+    /**
+     * Every function of the module (kernels and device functions) with its calls inlined, for relocatable output
+     * ({@code -c}): calls to functions without a body here ({@code .extern .func}) stay calls to the external symbol,
+     * {@code CALL.ABS.NOINC} with the return address relocated against the calling function, for the linker to
+     * resolve; every device function {@code exported} names is kept as a function of its own (another object
+     * may call it); the module's internal ones live on inlined, or as copies in their callers' sections.
+     */
+    public static OriModule inlineKeepingFunctions(OriModule module, java.util.function.Predicate<String> exported)
+            throws CompilationException {
+        ModuleInliner inliner = new ModuleInliner(module, true);
         List<OriFunction> out = new ArrayList<>();
         for (OriFunction f : module.functions()) {
-            if (!f.body().blocks().isEmpty()) {
+            if (!f.body().blocks().isEmpty() && (f.entry() || exported.test(f.name()))) {
                 inliner.withSubroutines(inliner.inlined(f), out);
             }
         }
@@ -116,8 +130,8 @@ public final class ModuleInliner {
                 }
             }
         }
-        java.util.function.UnaryOperator<String> local = g -> CallSequences.subroutineName(f.name(), g);
-        out.add(CallSequences.apply(f, local, f.name(), fileName, target));
+        java.util.function.UnaryOperator<String> local = g -> external(g) ? g : CallSequences.subroutineName(f.name(), g);
+        out.add(CallSequences.apply(f, local, this::external, f.name(), fileName, target));
         List<String> ordered = new ArrayList<>(reached);
         java.util.Collections.sort(ordered); // ptxas lays subroutines out by name
         for (String name : ordered) {
@@ -125,9 +139,15 @@ public final class ModuleInliner {
             {
                 OriFunction copy = new OriFunction(local.apply(g.name()), false, g.line(), done.get(g.name()).body(),
                         done.get(g.name()).attrs());
-                out.add(CallSequences.apply(copy, local, f.name(), fileName, target));
+                out.add(CallSequences.apply(copy, local, this::external, f.name(), fileName, target));
             }
         }
+    }
+
+    /** Whether {@code name} is a function defined in another object (relocatable output only). */
+    private boolean external(String name) {
+        OriFunction g = byName.get(name);
+        return relocatable && (g == null || g.body().blocks().isEmpty());
     }
 
     /** Whether {@code in} is the call pseudo-instruction of {@link CallLowerer}. */
@@ -172,6 +192,9 @@ public final class ModuleInliner {
                     }
                     String name = callee(in);
                     OriFunction g = byName.get(name);
+                    if ((g == null || g.body().blocks().isEmpty()) && relocatable) {
+                        continue; // a call to an external symbol, resolved by the linker
+                    }
                     if (g == null || g.body().blocks().isEmpty()) {
                         throw new UnsupportedFeatureException(fileName, in.line(), "Instruction 'call' not yet supported for "
                                 + target + " (call to external function '" + name + "')");
@@ -259,7 +282,8 @@ public final class ModuleInliner {
         }
         FunctionAttrs a = f.attrs();
         FunctionAttrs attrs = new FunctionAttrs(a.params(), a.paramBytes(), a.results(), a.sharedBytes(),
-                a.localBytes() + calleeFrame, a.maxnreg(), a.maxntid(), a.reqntid(), a.minnctapersm(), List.of());
+                a.localBytes() + calleeFrame, a.maxnreg(), a.maxntid(), a.reqntid(), a.minnctapersm(),
+                a.callees().stream().filter(c -> targets.values().stream().noneMatch(g -> g.name().equals(c))).toList());
         return new OriFunction(f.name(), f.entry(), f.line(), out, attrs);
     }
 

@@ -115,7 +115,7 @@ class ModuleInlinerTest {
         assertTrue(skip.branchTarget().block() > 0);
         // the whole-program default does the same
         assertEquals(1, check(ptx).lower().functions().size());
-        OriModule kept = ModuleInliner.inlineKeepingFunctions(raw);
+        OriModule kept = ModuleInliner.inlineKeepingFunctions(raw, name -> true);
         assertEquals(3, kept.functions().size());
         kept.functions().forEach(f -> assertEquals(0, count(f, "CALL"), f.name()));
     }
@@ -199,7 +199,7 @@ class ModuleInlinerTest {
         Instr ret = instrs(f).stream().filter(i -> i.op().name().equals("RET")).findFirst().orElseThrow();
         assertTrue(physical(ret.srcs().get(0).value(), 20) && physical(ret.srcs().get(1).value(), 21), ret.toString());
         // relocatable output keeps the same calls
-        OriModule c = ModuleInliner.inlineKeepingFunctions(check(RECURSIVE).lowerWithoutInlining());
+        OriModule c = ModuleInliner.inlineKeepingFunctions(check(RECURSIVE).lowerWithoutInlining(), name -> true);
         assertTrue(c.functions().stream().anyMatch(x -> x.name().equals("$k$f")));
     }
 
