@@ -363,19 +363,21 @@ final class SassMachine {
         boolean valid = false, pcMoved = false;
         while (steps < QUANTUM) {
             if (!valid && !strict) {
-                // Lax: the ready threads at the lowest address, in one pass (and the next address after it).
-                int lowest = Integer.MAX_VALUE, at = 0, other = Integer.MAX_VALUE;
+                // Lax, in one pass: the ready threads of the deepest call at the lowest address there (as better()
+                // orders them), and the lowest address of the other ready threads.
+                int depth = Integer.MIN_VALUE, lowest = Integer.MAX_VALUE, at = 0, other = Integer.MAX_VALUE;
                 for (int l = 0; l < count; l++) {
                     Thread t = threads[base + l];
                     if (ready(t)) {
-                        int p = t.pc;
-                        if (p < lowest) {
+                        int p = t.pc, dd = t.callDepth;
+                        if (dd > depth || dd == depth && p < lowest) {
                             if (at != 0) {
                                 other = Math.min(other, lowest);
                             }
+                            depth = dd;
                             lowest = p;
                             at = 1 << l;
-                        } else if (p == lowest) {
+                        } else if (dd == depth && p == lowest) {
                             at |= 1 << l;
                         } else {
                             other = Math.min(other, p);
