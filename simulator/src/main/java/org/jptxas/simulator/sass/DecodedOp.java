@@ -473,9 +473,7 @@ final class DecodedOp {
                 b.src(o.get(1), false, false);
                 b.src(o.get(2), false, false);
                 b.src(o.get(3), false, false);
-                b.flags |= (op.has("L") ? F_LEFT : 0) | (op.has("W") ? F_WRAP : 0) | (op.has("HI") ? F_HI : 0)
-                        | (op.has("U64") || op.has("S64") ? F_64 : 0)
-                        | (op.has("S32") || op.has("S64") ? 0 : F_UNSIGNED);
+                b.flags |= FunnelShift.mode(op);
                 return Kind.SHF;
             }
             case "ISETP" -> {

@@ -161,7 +161,7 @@ final class FastPath {
                 int dst = d.dst, f = d.flags;
                 for (int k = act; k != 0; k &= k - 1) {
                     Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.r[dst] = shf(f, ra >= 0 ? t.r[ra] : ua, rb >= 0 ? t.r[rb] : ub, rc >= 0 ? t.r[rc] : uc);
+                    t.r[dst] = FunnelShift.shift(f, ra >= 0 ? t.r[ra] : ua, rb >= 0 ? t.r[rb] : ub, rc >= 0 ? t.r[rc] : uc);
                 }
             }
             case ISETP -> {
@@ -282,63 +282,54 @@ final class FastPath {
                     t.r[dst] = t.p[ps] != psn ? (ra >= 0 ? t.r[ra] : ua) : (rb >= 0 ? t.r[rb] : ub);
                 }
             }
-            case LOAD -> {
-                int size = d.aux, dst = d.dst;
-                boolean signed = d.is(DecodedOp.F_SIGNED_ACCESS);
-                int ar = d.addrReg, scale = d.addrScale;
-                boolean pair = d.addrRegPair;
-                long uniformPart = uniformAddress(d, w);
-                Region r = d.is(DecodedOp.F_SHARED) ? m.sharedRegion() : null;
-                GlobalMemory global = r == null ? m.globalMemory() : null;
-                for (int k = act; k != 0; k &= k - 1) {
-                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    long a = uniformPart + laneAddress(t, ar, pair, scale);
-                    if (global != null && (r == null || !r.contains(a, size))) {
-                        r = global.region(a, size);
-                    }
-                    if (size == 4) {
-                        t.r[dst] = r.load32(a);
-                    } else if (size < 4) {
-                        long v = r.load(a, size);
-                        t.r[dst] = !signed ? (int) v : size == 1 ? (byte) v : (short) v;
-                    } else {
-                        if ((a & (size - 1)) != 0) {
-                            throw new MemoryAccessException(r.space(), a, size, "misaligned");
-                        }
-                        for (int q = 0; q < size / 4; q++) {
-                            t.r[dst + q] = r.load32(a + 4L * q);
-                        }
-                    }
-                }
-            }
-            case STORE -> {
-                int size = d.aux, src = d.dst;
-                int ar = d.addrReg, scale = d.addrScale;
-                boolean pair = d.addrRegPair;
-                long uniformPart = uniformAddress(d, w);
-                Region r = d.is(DecodedOp.F_SHARED) ? m.sharedRegion() : null;
-                GlobalMemory global = r == null ? m.globalMemory() : null;
-                for (int k = act; k != 0; k &= k - 1) {
-                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    long a = uniformPart + laneAddress(t, ar, pair, scale);
-                    if (global != null && (r == null || !r.contains(a, size))) {
-                        r = global.region(a, size);
-                    }
-                    if (size == 4) {
-                        r.store32(a, t.r[src]);
-                    } else if (size < 4) {
-                        r.store(a, size, Integer.toUnsignedLong(t.r[src]));
-                    } else {
-                        if ((a & (size - 1)) != 0) {
-                            throw new MemoryAccessException(r.space(), a, size, "misaligned");
-                        }
-                        for (int q = 0; q < size / 4; q++) {
-                            r.store32(a + 4L * q, t.r[src + q]);
-                        }
-                    }
-                }
-            }
+            case LOAD, STORE -> access(m, d, th, base, act, w, d.kind == DecodedOp.Kind.LOAD);
             default -> throw new IllegalStateException("no fast path for " + d.kind);
+        }
+    }
+
+    /**
+     * LDG/LDS ({@code load}) and STG/STS for the lanes {@code act}: the address's uniform part once, its register
+     * part per lane; global accesses find their buffer once and again only when a lane leaves it.
+     */
+    private static void access(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w, boolean load) {
+        int size = d.aux, data = d.dst;
+        boolean signed = d.is(DecodedOp.F_SIGNED_ACCESS);
+        int ar = d.addrReg, scale = d.addrScale;
+        boolean pair = d.addrRegPair;
+        long uniformPart = uniformAddress(d, w);
+        Region r = d.is(DecodedOp.F_SHARED) ? m.sharedRegion() : null;
+        GlobalMemory global = r == null ? m.globalMemory() : null;
+        for (int k = act; k != 0; k &= k - 1) {
+            Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+            long a = uniformPart + laneAddress(t, ar, pair, scale);
+            if (global != null && (r == null || !r.contains(a, size))) {
+                r = global.region(a, size);
+            }
+            if (size == 4) {
+                if (load) {
+                    t.r[data] = r.load32(a);
+                } else {
+                    r.store32(a, t.r[data]);
+                }
+            } else if (size < 4) {
+                if (load) {
+                    long v = r.load(a, size);
+                    t.r[data] = !signed ? (int) v : size == 1 ? (byte) v : (short) v;
+                } else {
+                    r.store(a, size, Integer.toUnsignedLong(t.r[data]));
+                }
+            } else {
+                if ((a & (size - 1)) != 0) {
+                    throw new MemoryAccessException(r.space(), a, size, "misaligned");
+                }
+                for (int q = 0; q < size / 4; q++) {
+                    if (load) {
+                        t.r[data + q] = r.load32(a + 4L * q);
+                    } else {
+                        r.store32(a + 4L * q, t.r[data + q]);
+                    }
+                }
+            }
         }
     }
 
@@ -454,31 +445,6 @@ final class FastPath {
             r |= ((bit & 4) != 0 ? a : ~a) & ((bit & 2) != 0 ? b : ~b) & ((bit & 1) != 0 ? c : ~c);
         }
         return r;
-    }
-
-    private static int shf(int f, int loBits, int shRaw, int hiBits) {
-        long lo = Integer.toUnsignedLong(loBits), hi = Integer.toUnsignedLong(hiBits);
-        boolean left = (f & DecodedOp.F_LEFT) != 0, wrap = (f & DecodedOp.F_WRAP) != 0, hiOut = (f & DecodedOp.F_HI) != 0;
-        boolean is64 = (f & DecodedOp.F_64) != 0, signed = (f & DecodedOp.F_UNSIGNED) == 0;
-        int maxShift = is64 ? 63 : 31;
-        int sh = wrap ? shRaw & maxShift : Math.min(shRaw & 0x7fffffff, is64 ? 64 : 32);
-        if (shRaw < 0 && !wrap) {
-            sh = is64 ? 64 : 32;
-        }
-        long v = hi << 32 | lo;
-        long r;
-        if (left) {
-            long s = sh >= 64 ? 0 : v << sh;
-            r = hiOut ? s >>> 32 : s;
-        } else if (signed) {
-            long x = is64 ? v : (long) (int) hi << 32 | lo;
-            long s = x >> Math.min(sh, 63);
-            r = hiOut ? s >> 32 : s;
-        } else {
-            long s = sh >= 64 ? 0 : v >>> sh;
-            r = hiOut ? s >>> 32 : s;
-        }
-        return (int) r;
     }
 
     private static boolean combine(int f, boolean a, boolean b) {

@@ -1718,13 +1718,8 @@ final class SassMachine {
                     w.up[((UPred) p1).index()] = (sum >>> 33 & 1) != 0;
                 }
             }
-            case "USHF" -> {
-                if (!(op.has("L") && op.has("U32") && !op.has("HI")) || !(o.get(3) instanceof UReg z && z.index() == 63)) {
-                    throw unimplemented(op);
-                }
-                int sh = read(o.get(2), t, w) & 0x7fffffff;
-                writeU(w, o.get(0), sh >= 32 ? 0 : read(o.get(1), t, w) << sh);
-            }
+            case "USHF" -> writeU(w, o.get(0), FunnelShift.shift(FunnelShift.mode(op), read(o.get(1), t, w),
+                    read(o.get(2), t, w), read(o.get(3), t, w)));
             case "ULOP3" -> {
                 int a = read(o.get(1), t, w), b = read(o.get(2), t, w), c = read(o.get(3), t, w);
                 int lut = read(o.get(4), t, w);
@@ -2143,33 +2138,8 @@ final class SassMachine {
 
     private void shf(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
-        long lo = Integer.toUnsignedLong(read(o.get(1), t, w));
-        int shRaw = read(o.get(2), t, w);
-        long hi = Integer.toUnsignedLong(read(o.get(3), t, w));
-        boolean left = op.has("L");
-        boolean wrap = op.has("W");
-        boolean hiOut = op.has("HI");
-        boolean is64 = op.has("U64") || op.has("S64");
-        boolean signed = op.has("S32") || op.has("S64");
-        int maxShift = is64 ? 63 : 31;
-        int sh = wrap ? shRaw & maxShift : Math.min(shRaw & 0x7fffffff, is64 ? 64 : 32);
-        if (shRaw < 0 && !wrap) {
-            sh = is64 ? 64 : 32;
-        }
-        long v = hi << 32 | lo;
-        long r;
-        if (left) {
-            long s = sh >= 64 ? 0 : v << sh;
-            r = hiOut ? s >>> 32 : s;
-        } else if (signed) {
-            long x = is64 ? v : (long) (int) hi << 32 | lo;
-            long s = x >> Math.min(sh, 63);
-            r = hiOut ? s >> 32 : s;
-        } else {
-            long s = sh >= 64 ? 0 : v >>> sh;
-            r = hiOut ? s >>> 32 : s;
-        }
-        writeR(t, o.get(0), (int) r);
+        writeR(t, o.get(0), FunnelShift.shift(FunnelShift.mode(op), read(o.get(1), t, w), read(o.get(2), t, w),
+                read(o.get(3), t, w)));
     }
 
     private void isetp(SassOp op, Thread t, Warp w) {
