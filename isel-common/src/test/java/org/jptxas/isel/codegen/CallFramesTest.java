@@ -83,9 +83,65 @@ class CallFramesTest {
         assertEquals(0, k.body().blocks().get(0).instrs().stream().filter(i -> i.op().name().equals("STL")).count());
         List<CodeLine> code = List.of(CodeLine.of("MOV R4, R2"), CodeLine.of("MOV R20, 0xfffff0"),
                 CodeLine.of("MOV R21, 0x0"), CodeLine.of("CALL.REL.NOINC `($k$f)"), CodeLine.of("EXIT"));
-        List<CodeLine> done = CallFrames.finishCalls(code);
+        List<CodeLine> done = CallFrames.finishCalls(code, "k");
         assertEquals("MOV R20, 0x40", done.get(1).text()); // the instruction after the call
         assertEquals("MOV R20, 0x40", done.get(1).assembly());
+    }
+
+    @Test
+    void callIntoAnotherObjectIsAbsoluteAndRelocated() {
+        Instr call = new Instr(OPS.require("CALL"), List.of("ABS", "NOINC"), List.of(r(0), r(4), r(20), r(21)),
+                List.of(Src.of(new Sym("ext", Sym.Kind.FUNCTION)), Src.of(r(4))), Guard.ALWAYS, 0);
+        OriFunction k = function("k", true, new java.util.ArrayList<>(List.of(call,
+                new Instr(OPS.require("EXIT"), List.of(), List.of(), List.of(), Guard.ALWAYS, 0))));
+        CallFrames.afterAllocation(k, new RegisterAllocator.Result(20, 0, 0, 0));
+        Instr c = k.body().blocks().get(0).instrs().stream().filter(i -> i.op().name().equals("CALL")).findFirst()
+                .orElseThrow();
+        // printed as a relocated half (encoded 0x0) until the layout names the callee
+        assertEquals(new Sym("ext", Sym.Kind.FUNCTION, Sym.Part.LO32, 0), c.srcs().get(0).value());
+        Sym lo = new Sym("ext", Sym.Kind.FUNCTION, Sym.Part.LO32, 0);
+        List<CodeLine> code = List.of(CodeLine.of("MOV R20, 0xfffff0"), CodeLine.of("MOV R21, 0x0"),
+                new CodeLine(null, "CALL.ABS.NOINC 32@lo(ext)", "CALL.ABS.NOINC 0x0", null, lo, 0), CodeLine.of("EXIT"));
+        List<CodeLine> done = CallFrames.finishCalls(code, "k");
+        assertEquals("CALL.ABS.NOINC `(ext)", done.get(2).text());
+        assertEquals("CALL.ABS.NOINC 0x0", done.get(2).assembly());
+        assertEquals(new Sym("ext", Sym.Kind.FUNCTION), done.get(2).symbol());
+        // the return address: the kernel's own symbol plus the offset after the call, for the linker
+        assertEquals("MOV R20, 0x0", done.get(0).assembly());
+        assertEquals(new Sym("k", Sym.Kind.FUNCTION, Sym.Part.LO32, 0x30), done.get(0).symbol());
+        assertEquals(new Sym("k", Sym.Kind.FUNCTION, Sym.Part.HI32, 0x30), done.get(1).symbol());
+        assertTrue(CallFrames.isSectionRelative(done.get(0)) && CallFrames.isSectionRelative(done.get(1)));
+    }
+
+    @Test
+    void calleeKeepsItsCallersConvergenceBarrier() throws Exception {
+        Instr bssy = new Instr(OPS.require("BSSY"), List.of(), List.of(),
+                List.of(Src.of(new org.jptxas.ori.ir.BarrierReg(0)), Src.of(new org.jptxas.ori.ir.BlockLabel(0))),
+                Guard.ALWAYS, 0);
+        Instr bsync = new Instr(OPS.require("BSYNC"), List.of(), List.of(),
+                List.of(Src.of(new org.jptxas.ori.ir.BarrierReg(0))), Guard.ALWAYS, 0);
+        Instr ret = new Instr(OPS.require("RET"), List.of("REL", "NODEC"), List.of(),
+                List.of(Src.of(r(20)), Src.of(r(21)), Src.of(new Sym("k", Sym.Kind.FUNCTION))), Guard.ALWAYS, 0);
+        OriFunction f = function("$k$f", false, new java.util.ArrayList<>(List.of(mov(r(16), r(4)), bssy, bsync,
+                mov(r(4), r(16)), ret)));
+        ConvergenceBarrierSaves.insert(f, null);
+        String t = text(f);
+        List<Instr> is = f.body().blocks().get(0).instrs();
+        // R16 is taken: the barrier waits in R17 (callee-saved), cleared at entry and restored before RET
+        assertEquals("BMOV", is.get(0).op().name(), t);
+        assertEquals(List.of("32", "CLEAR"), is.get(0).mods(), t);
+        assertEquals(r(17), is.get(0).dsts().get(0), t);
+        assertEquals("BMOV", is.get(is.size() - 2).op().name(), t);
+        assertEquals(r(17), is.get(is.size() - 2).srcs().get(1).value(), t);
+        // and the frame saves R17 like any callee-saved register the function writes
+        CallFrames.afterAllocation(f, new RegisterAllocator.Result(20, 0, 0, 0));
+        assertTrue(text(f).contains("R17"), text(f));
+        assertEquals(2, f.body().blocks().get(0).instrs().stream().filter(i -> i.op().name().equals("STL")).count(),
+                text(f));
+        // a kernel has no caller: nothing to keep
+        OriFunction k = function("k", true, new java.util.ArrayList<>(List.of(bssy, bsync)));
+        ConvergenceBarrierSaves.insert(k, null);
+        assertEquals(2, k.body().blocks().get(0).instrs().size());
     }
 
     @Test

@@ -144,6 +144,9 @@ public final class ModuleInliner {
         }
     }
 
+    /** The CUDA runtime's device-side system calls (printf, assert, device malloc/free), provided by the driver. */
+    private static final Set<String> SYSTEM_CALLS = Set.of("vprintf", "__assertfail", "malloc", "free");
+
     /** Whether {@code name} is a function defined in another object (relocatable output only). */
     private boolean external(String name) {
         OriFunction g = byName.get(name);
@@ -196,6 +199,12 @@ public final class ModuleInliner {
                         continue; // a call to an external symbol, resolved by the linker
                     }
                     if (g == null || g.body().blocks().isEmpty()) {
+                        if (SYSTEM_CALLS.contains(name)) {
+                            // ptxas calls these through the driver's address table (LDC.64, LEPC, CALL.ABS.NOINC R)
+                            throw new UnsupportedFeatureException(fileName, in.line(), "Instruction 'call' not yet "
+                                    + "supported for " + target + " (system call '" + name + "' in a whole-program "
+                                    + "compilation; with -c it stays a relocated call the driver resolves)");
+                        }
                         throw new UnsupportedFeatureException(fileName, in.line(), "Instruction 'call' not yet supported for "
                                 + target + " (call to external function '" + name + "')");
                     }
