@@ -29,261 +29,287 @@ final class FastPath {
     static void run(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
         switch (d.kind) {
             case NOP -> { }
-            case MOV -> {
-                int ra = reg(d, 0), ua = uniform(m, d, 0, w), dst = d.dst;
-                for (int k = act; k != 0; k &= k - 1) {
-                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.r[dst] = ra >= 0 ? t.r[ra] : ua;
-                }
-            }
-            case S2R -> {
-                int dst = d.dst;
-                for (int k = act; k != 0; k &= k - 1) {
-                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.r[dst] = switch (d.aux) {
-                        case DecodedOp.SR_TID_X -> t.tid.x();
-                        case DecodedOp.SR_TID_Y -> t.tid.y();
-                        case DecodedOp.SR_TID_Z -> t.tid.z();
-                        case DecodedOp.SR_CTAID_X -> m.cta().x();
-                        case DecodedOp.SR_CTAID_Y -> m.cta().y();
-                        case DecodedOp.SR_CTAID_Z -> m.cta().z();
-                        default -> t.lane;
-                    };
-                }
-            }
-            case IMAD -> {
-                int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
-                int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w), uc = uniform(m, d, 2, w);
-                boolean na = d.srcNeg[0] && ra >= 0, nb = d.srcNeg[1] && rb >= 0, nc = d.srcNeg[2] && rc >= 0;
-                int dst = d.dst, pc = d.ps0;
-                boolean pcn = d.ps0Neg, x = d.is(DecodedOp.F_X);
-                for (int k = act; k != 0; k &= k - 1) {
-                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    int a = ra >= 0 ? (na ? -t.r[ra] : t.r[ra]) : ua;
-                    int b = rb >= 0 ? (nb ? -t.r[rb] : t.r[rb]) : ub;
-                    int c = rc >= 0 ? (nc ? -t.r[rc] : t.r[rc]) : uc;
-                    int r = a * b + c;
-                    if (x && t.p[pc] != pcn) {
-                        r++;
-                    }
-                    t.r[dst] = r;
-                }
-            }
-            case IMAD_WIDE -> {
-                int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
-                int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w);
-                long uc = rc >= 0 ? 0 : uniform64(m, d, 2, w);
-                boolean na = d.srcNeg[0] && ra >= 0, nb = d.srcNeg[1] && rb >= 0;
-                boolean unsigned = d.is(DecodedOp.F_UNSIGNED);
-                int dst = d.dst;
-                for (int k = act; k != 0; k &= k - 1) {
-                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    int a = ra >= 0 ? (na ? -t.r[ra] : t.r[ra]) : ua;
-                    int b = rb >= 0 ? (nb ? -t.r[rb] : t.r[rb]) : ub;
-                    long c = rc < 0 ? uc : rc == d.zero ? 0 : Integer.toUnsignedLong(t.r[rc]) | (long) t.r[rc + 1] << 32;
-                    long p = unsigned ? Integer.toUnsignedLong(a) * Integer.toUnsignedLong(b) : (long) a * b;
-                    long s = p + c;
-                    t.r[dst] = (int) s;
-                    t.r[dst + 1] = (int) (s >>> 32);
-                }
-            }
-            case IADD3 -> {
-                int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
-                long ua = addend(m, d, 0, w), ub = addend(m, d, 1, w), uc = addend(m, d, 2, w);
-                boolean na = d.srcNeg[0], nb = d.srcNeg[1], nc = d.srcNeg[2];
-                int dst = d.dst, pd0 = d.pd0, pd1 = d.pd1, ps0 = d.ps0, ps1 = d.ps1;
-                boolean ps0n = d.ps0Neg, ps1n = d.ps1Neg, x = d.is(DecodedOp.F_X);
-                for (int k = act; k != 0; k &= k - 1) {
-                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    long sum = (ra >= 0 ? laneAddend(t.r[ra], na) : ua) + (rb >= 0 ? laneAddend(t.r[rb], nb) : ub)
-                            + (rc >= 0 ? laneAddend(t.r[rc], nc) : uc);
-                    if (x) {
-                        if (ps0 >= 0 && t.p[ps0] != ps0n) {
-                            sum++;
-                        }
-                        if (ps1 >= 0 && t.p[ps1] != ps1n) {
-                            sum++;
-                        }
-                    }
-                    t.r[dst] = (int) sum;
-                    if (pd0 >= 0) {
-                        t.p[pd0] = (sum >>> 32 & 1) != 0;
-                        if (pd1 >= 0) {
-                            t.p[pd1] = (sum >>> 33 & 1) != 0;
-                        }
-                    }
-                }
-            }
-            case LEA -> {
-                int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2), rs = reg(d, 3);
-                int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w), uc = uniform(m, d, 2, w), us = uniform(m, d, 3, w);
-                boolean na = d.srcNeg[0], nb = d.srcNeg[1], nc = d.srcNeg[2], ns = d.srcNeg[3];
-                boolean hi = d.is(DecodedOp.F_HI), sx = d.is(DecodedOp.F_SX32), x = d.is(DecodedOp.F_X);
-                int dst = d.dst, pd = d.pd0, ps = d.ps0;
-                boolean psn = d.ps0Neg;
-                for (int k = act; k != 0; k &= k - 1) {
-                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    int a = lane(t, ra, na, ua), b = lane(t, rb, nb, ub), sh = lane(t, rs, ns, us);
-                    long sum;
-                    if (hi) {
-                        int h = sx ? a >> 31 : lane(t, rc, nc, uc);
-                        long wide = (Integer.toUnsignedLong(a) | (long) h << 32) << (sh & 63);
-                        sum = Integer.toUnsignedLong(b) + ((wide >>> 32) & 0xffffffffL);
-                    } else {
-                        sum = ((Integer.toUnsignedLong(a) << (sh & 31)) & 0xffffffffL) + Integer.toUnsignedLong(b);
-                    }
-                    if (x && t.p[ps] != psn) {
-                        sum++;
-                    }
-                    t.r[dst] = (int) sum;
-                    if (pd >= 0) {
-                        t.p[pd] = (sum >>> 32 & 1) != 0;
-                    }
-                }
-            }
-            case LOP3 -> {
-                int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
-                int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w), uc = uniform(m, d, 2, w);
-                int lut = d.aux, dst = d.dst, pd = d.pd0;
-                for (int k = act; k != 0; k &= k - 1) {
-                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    int a = ra >= 0 ? t.r[ra] : ua, b = rb >= 0 ? t.r[rb] : ub, c = rc >= 0 ? t.r[rc] : uc;
-                    int r = lop3(lut, a, b, c);
-                    t.r[dst] = r;
-                    if (pd >= 0) {
-                        t.p[pd] = r != 0;
-                    }
-                }
-            }
-            case SHF -> {
-                int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
-                int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w), uc = uniform(m, d, 2, w);
-                int dst = d.dst, f = d.flags;
-                for (int k = act; k != 0; k &= k - 1) {
-                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.r[dst] = FunnelShift.shift(f, ra >= 0 ? t.r[ra] : ua, rb >= 0 ? t.r[rb] : ub, rc >= 0 ? t.r[rc] : uc);
-                }
-            }
-            case ISETP -> {
-                int ra = reg(d, 0), rb = reg(d, 1);
-                int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w);
-                int cmp = d.aux, f = d.flags, pd0 = d.pd0, pd1 = d.pd1, pc = d.ps0, pl = d.ps1;
-                boolean pcn = d.ps0Neg, pln = d.ps1Neg, unsigned = d.is(DecodedOp.F_UNSIGNED), ex = d.is(DecodedOp.F_EX);
-                for (int k = act; k != 0; k &= k - 1) {
-                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    int a = ra >= 0 ? t.r[ra] : ua, b = rb >= 0 ? t.r[rb] : ub;
-                    int ca = unsigned ? Integer.compareUnsigned(a, b) : Integer.compare(a, b);
-                    boolean r;
-                    if (ex) {
-                        boolean low = t.p[pl] != pln;
-                        r = switch (cmp) {
-                            case DecodedOp.EQ -> ca == 0 && low;
-                            case DecodedOp.NE -> ca != 0 || low;
-                            default -> cmp == DecodedOp.LT || cmp == DecodedOp.LE ? ca < 0 || ca == 0 && low
-                                    : ca > 0 || ca == 0 && low;
-                        };
-                    } else {
-                        r = switch (cmp) {
-                            case DecodedOp.EQ -> ca == 0;
-                            case DecodedOp.NE -> ca != 0;
-                            case DecodedOp.LT -> ca < 0;
-                            case DecodedOp.LE -> ca <= 0;
-                            case DecodedOp.GT -> ca > 0;
-                            case DecodedOp.GE -> ca >= 0;
-                            case DecodedOp.F -> false;
-                            default -> true;
-                        };
-                    }
-                    boolean c = t.p[pc] != pcn;
-                    t.p[pd0] = combine(f, r, c);
-                    t.p[pd1] = combine(f, !r, c);
-                }
-            }
-            case FSETP -> {
-                int ra = reg(d, 0), rb = reg(d, 1);
-                int ua = raw(m, d, 0, w), ub = raw(m, d, 1, w);
-                boolean na = d.srcNeg[0], nb = d.srcNeg[1], aa = d.srcAbs[0], ab = d.srcAbs[1];
-                int cmp = d.aux, f = d.flags, pd0 = d.pd0, pd1 = d.pd1, pc = d.ps0;
-                boolean pcn = d.ps0Neg, ftz = d.is(DecodedOp.F_FTZ);
-                for (int k = act; k != 0; k &= k - 1) {
-                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    float a = flt(ra >= 0 ? t.r[ra] : ua, na, aa), b = flt(rb >= 0 ? t.r[rb] : ub, nb, ab);
-                    if (ftz) {
-                        a = Ieee.ftz(a);
-                        b = Ieee.ftz(b);
-                    }
-                    boolean r = fcompare(cmp, a, b);
-                    boolean c = t.p[pc] != pcn;
-                    t.p[pd0] = combine(f, r, c);
-                    t.p[pd1] = combine(f, !r, c);
-                }
-            }
-            case FFMA, FADD, FMUL -> {
-                int ra = reg(d, 0), rb = reg(d, 1), rc = d.kind == DecodedOp.Kind.FFMA ? reg(d, 2) : -1;
-                int ua = raw(m, d, 0, w), ub = raw(m, d, 1, w), uc = d.kind == DecodedOp.Kind.FFMA ? raw(m, d, 2, w) : 0;
-                boolean na = d.srcNeg[0], nb = d.srcNeg[1], aa = d.srcAbs[0], ab = d.srcAbs[1];
-                boolean nc = d.kind == DecodedOp.Kind.FFMA && d.srcNeg[2], ac = d.kind == DecodedOp.Kind.FFMA && d.srcAbs[2];
-                boolean ftz = d.is(DecodedOp.F_FTZ), sat = d.is(DecodedOp.F_SAT);
-                DecodedOp.Kind kind = d.kind;
-                int dst = d.dst;
-                for (int k = act; k != 0; k &= k - 1) {
-                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    float a = flt(ra >= 0 ? t.r[ra] : ua, na, aa), b = flt(rb >= 0 ? t.r[rb] : ub, nb, ab);
-                    if (ftz) {
-                        a = Ieee.ftz(a);
-                        b = Ieee.ftz(b);
-                    }
-                    float r;
-                    if (kind == DecodedOp.Kind.FADD) {
-                        r = a + b;
-                    } else if (kind == DecodedOp.Kind.FMUL) {
-                        r = a * b;
-                    } else {
-                        float c = flt(rc >= 0 ? t.r[rc] : uc, nc, ac);
-                        if (ftz) {
-                            c = Ieee.ftz(c);
-                        }
-                        r = Ieee.fma(a, b, c, Rounding.RN);
-                    }
-                    if (ftz) {
-                        r = Ieee.ftz(r);
-                    }
-                    if (sat) {
-                        r = Ieee.saturate(r);
-                    }
-                    t.r[dst] = Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r);
-                }
-            }
-            case DFMA, DADD, DMUL -> {
-                DecodedOp.Kind kind = d.kind;
-                int n = kind == DecodedOp.Kind.DFMA ? 3 : 2;
-                int ra = reg(d, 0), rb = reg(d, 1), rc = n == 3 ? reg(d, 2) : -1;
-                double ua = uniformDouble(m, d, 0, w), ub = uniformDouble(m, d, 1, w), uc = n == 3 ? uniformDouble(m, d, 2, w) : 0;
-                boolean na = d.srcNeg[0], nb = d.srcNeg[1], aa = d.srcAbs[0], ab = d.srcAbs[1];
-                boolean nc = n == 3 && d.srcNeg[2], ac = n == 3 && d.srcAbs[2];
-                int dst = d.dst;
-                for (int k = act; k != 0; k &= k - 1) {
-                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    double a = ra >= 0 ? dbl(t, ra, na, aa) : ua, b = rb >= 0 ? dbl(t, rb, nb, ab) : ub;
-                    double r = kind == DecodedOp.Kind.DADD ? a + b : kind == DecodedOp.Kind.DMUL ? a * b
-                            : Math.fma(a, b, rc >= 0 ? dbl(t, rc, nc, ac) : uc);
-                    long bits = Double.isNaN(r) ? 0x7fffffffffffffffL : Double.doubleToRawLongBits(r);
-                    t.r[dst] = (int) bits;
-                    t.r[dst + 1] = (int) (bits >>> 32);
-                }
-            }
-            case SEL -> {
-                int ra = reg(d, 0), rb = reg(d, 1);
-                int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w);
-                int dst = d.dst, ps = d.ps0;
-                boolean psn = d.ps0Neg;
-                for (int k = act; k != 0; k &= k - 1) {
-                    Thread t = th[base + Integer.numberOfTrailingZeros(k)];
-                    t.r[dst] = t.p[ps] != psn ? (ra >= 0 ? t.r[ra] : ua) : (rb >= 0 ? t.r[rb] : ub);
-                }
-            }
+            case MOV -> mov(m, d, th, base, act, w);
+            case S2R -> s2r(m, d, th, base, act, w);
+            case IMAD -> imad(m, d, th, base, act, w);
+            case IMAD_WIDE -> imadWide(m, d, th, base, act, w);
+            case IADD3 -> iadd3(m, d, th, base, act, w);
+            case LEA -> lea(m, d, th, base, act, w);
+            case LOP3 -> lop3Op(m, d, th, base, act, w);
+            case SHF -> shf(m, d, th, base, act, w);
+            case ISETP -> isetp(m, d, th, base, act, w);
+            case FSETP -> fsetp(m, d, th, base, act, w);
+            case FFMA, FADD, FMUL -> floatArith(m, d, th, base, act, w);
+            case DFMA, DADD, DMUL -> doubleArith(m, d, th, base, act, w);
+            case SEL -> sel(m, d, th, base, act, w);
             case LOAD, STORE -> access(m, d, th, base, act, w, d.kind == DecodedOp.Kind.LOAD);
             default -> throw new IllegalStateException("no fast path for " + d.kind);
+        }
+    }
+
+    private static void mov(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
+        int ra = reg(d, 0), ua = uniform(m, d, 0, w), dst = d.dst;
+        for (int k = act; k != 0; k &= k - 1) {
+            Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+            t.r[dst] = ra >= 0 ? t.r[ra] : ua;
+        }
+    }
+
+    private static void s2r(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
+        int dst = d.dst;
+        for (int k = act; k != 0; k &= k - 1) {
+            Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+            t.r[dst] = switch (d.aux) {
+                case DecodedOp.SR_TID_X -> t.tid.x();
+                case DecodedOp.SR_TID_Y -> t.tid.y();
+                case DecodedOp.SR_TID_Z -> t.tid.z();
+                case DecodedOp.SR_CTAID_X -> m.cta().x();
+                case DecodedOp.SR_CTAID_Y -> m.cta().y();
+                case DecodedOp.SR_CTAID_Z -> m.cta().z();
+                default -> t.lane;
+            };
+        }
+    }
+
+    private static void imad(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
+        int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
+        int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w), uc = uniform(m, d, 2, w);
+        boolean na = d.srcNeg[0] && ra >= 0, nb = d.srcNeg[1] && rb >= 0, nc = d.srcNeg[2] && rc >= 0;
+        int dst = d.dst, pc = d.ps0;
+        boolean pcn = d.ps0Neg, x = d.is(DecodedOp.F_X);
+        for (int k = act; k != 0; k &= k - 1) {
+            Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+            int a = ra >= 0 ? (na ? -t.r[ra] : t.r[ra]) : ua;
+            int b = rb >= 0 ? (nb ? -t.r[rb] : t.r[rb]) : ub;
+            int c = rc >= 0 ? (nc ? -t.r[rc] : t.r[rc]) : uc;
+            int r = a * b + c;
+            if (x && t.p[pc] != pcn) {
+                r++;
+            }
+            t.r[dst] = r;
+        }
+    }
+
+    private static void imadWide(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
+        int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
+        int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w);
+        long uc = rc >= 0 ? 0 : uniform64(m, d, 2, w);
+        boolean na = d.srcNeg[0] && ra >= 0, nb = d.srcNeg[1] && rb >= 0;
+        boolean unsigned = d.is(DecodedOp.F_UNSIGNED);
+        int dst = d.dst;
+        for (int k = act; k != 0; k &= k - 1) {
+            Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+            int a = ra >= 0 ? (na ? -t.r[ra] : t.r[ra]) : ua;
+            int b = rb >= 0 ? (nb ? -t.r[rb] : t.r[rb]) : ub;
+            long c = rc < 0 ? uc : rc == d.zero ? 0 : Integer.toUnsignedLong(t.r[rc]) | (long) t.r[rc + 1] << 32;
+            long p = unsigned ? Integer.toUnsignedLong(a) * Integer.toUnsignedLong(b) : (long) a * b;
+            long s = p + c;
+            t.r[dst] = (int) s;
+            t.r[dst + 1] = (int) (s >>> 32);
+        }
+    }
+
+    private static void iadd3(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
+        int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
+        long ua = addend(m, d, 0, w), ub = addend(m, d, 1, w), uc = addend(m, d, 2, w);
+        boolean na = d.srcNeg[0], nb = d.srcNeg[1], nc = d.srcNeg[2];
+        int dst = d.dst, pd0 = d.pd0, pd1 = d.pd1, ps0 = d.ps0, ps1 = d.ps1;
+        boolean ps0n = d.ps0Neg, ps1n = d.ps1Neg, x = d.is(DecodedOp.F_X);
+        for (int k = act; k != 0; k &= k - 1) {
+            Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+            long sum = (ra >= 0 ? laneAddend(t.r[ra], na) : ua) + (rb >= 0 ? laneAddend(t.r[rb], nb) : ub)
+                    + (rc >= 0 ? laneAddend(t.r[rc], nc) : uc);
+            if (x) {
+                if (ps0 >= 0 && t.p[ps0] != ps0n) {
+                    sum++;
+                }
+                if (ps1 >= 0 && t.p[ps1] != ps1n) {
+                    sum++;
+                }
+            }
+            t.r[dst] = (int) sum;
+            if (pd0 >= 0) {
+                t.p[pd0] = (sum >>> 32 & 1) != 0;
+                if (pd1 >= 0) {
+                    t.p[pd1] = (sum >>> 33 & 1) != 0;
+                }
+            }
+        }
+    }
+
+    private static void lea(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
+        int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2), rs = reg(d, 3);
+        int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w), uc = uniform(m, d, 2, w), us = uniform(m, d, 3, w);
+        boolean na = d.srcNeg[0], nb = d.srcNeg[1], nc = d.srcNeg[2], ns = d.srcNeg[3];
+        boolean hi = d.is(DecodedOp.F_HI), sx = d.is(DecodedOp.F_SX32), x = d.is(DecodedOp.F_X);
+        int dst = d.dst, pd = d.pd0, ps = d.ps0;
+        boolean psn = d.ps0Neg;
+        for (int k = act; k != 0; k &= k - 1) {
+            Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+            int a = lane(t, ra, na, ua), b = lane(t, rb, nb, ub), sh = lane(t, rs, ns, us);
+            long sum;
+            if (hi) {
+                int h = sx ? a >> 31 : lane(t, rc, nc, uc);
+                long wide = (Integer.toUnsignedLong(a) | (long) h << 32) << (sh & 63);
+                sum = Integer.toUnsignedLong(b) + ((wide >>> 32) & 0xffffffffL);
+            } else {
+                sum = ((Integer.toUnsignedLong(a) << (sh & 31)) & 0xffffffffL) + Integer.toUnsignedLong(b);
+            }
+            if (x && t.p[ps] != psn) {
+                sum++;
+            }
+            t.r[dst] = (int) sum;
+            if (pd >= 0) {
+                t.p[pd] = (sum >>> 32 & 1) != 0;
+            }
+        }
+    }
+
+    private static void lop3Op(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
+        int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
+        int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w), uc = uniform(m, d, 2, w);
+        int lut = d.aux, dst = d.dst, pd = d.pd0;
+        for (int k = act; k != 0; k &= k - 1) {
+            Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+            int a = ra >= 0 ? t.r[ra] : ua, b = rb >= 0 ? t.r[rb] : ub, c = rc >= 0 ? t.r[rc] : uc;
+            int r = lop3(lut, a, b, c);
+            t.r[dst] = r;
+            if (pd >= 0) {
+                t.p[pd] = r != 0;
+            }
+        }
+    }
+
+    private static void shf(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
+        int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
+        int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w), uc = uniform(m, d, 2, w);
+        int dst = d.dst, f = d.flags;
+        for (int k = act; k != 0; k &= k - 1) {
+            Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+            t.r[dst] = FunnelShift.shift(f, ra >= 0 ? t.r[ra] : ua, rb >= 0 ? t.r[rb] : ub, rc >= 0 ? t.r[rc] : uc);
+        }
+    }
+
+    private static void isetp(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
+        int ra = reg(d, 0), rb = reg(d, 1);
+        int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w);
+        int cmp = d.aux, f = d.flags, pd0 = d.pd0, pd1 = d.pd1, pc = d.ps0, pl = d.ps1;
+        boolean pcn = d.ps0Neg, pln = d.ps1Neg, unsigned = d.is(DecodedOp.F_UNSIGNED), ex = d.is(DecodedOp.F_EX);
+        for (int k = act; k != 0; k &= k - 1) {
+            Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+            int a = ra >= 0 ? t.r[ra] : ua, b = rb >= 0 ? t.r[rb] : ub;
+            int ca = unsigned ? Integer.compareUnsigned(a, b) : Integer.compare(a, b);
+            boolean r;
+            if (ex) {
+                boolean low = t.p[pl] != pln;
+                r = switch (cmp) {
+                    case DecodedOp.EQ -> ca == 0 && low;
+                    case DecodedOp.NE -> ca != 0 || low;
+                    default -> cmp == DecodedOp.LT || cmp == DecodedOp.LE ? ca < 0 || ca == 0 && low
+                            : ca > 0 || ca == 0 && low;
+                };
+            } else {
+                r = switch (cmp) {
+                    case DecodedOp.EQ -> ca == 0;
+                    case DecodedOp.NE -> ca != 0;
+                    case DecodedOp.LT -> ca < 0;
+                    case DecodedOp.LE -> ca <= 0;
+                    case DecodedOp.GT -> ca > 0;
+                    case DecodedOp.GE -> ca >= 0;
+                    case DecodedOp.F -> false;
+                    default -> true;
+                };
+            }
+            boolean c = t.p[pc] != pcn;
+            t.p[pd0] = combine(f, r, c);
+            t.p[pd1] = combine(f, !r, c);
+        }
+    }
+
+    private static void fsetp(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
+        int ra = reg(d, 0), rb = reg(d, 1);
+        int ua = raw(m, d, 0, w), ub = raw(m, d, 1, w);
+        boolean na = d.srcNeg[0], nb = d.srcNeg[1], aa = d.srcAbs[0], ab = d.srcAbs[1];
+        int cmp = d.aux, f = d.flags, pd0 = d.pd0, pd1 = d.pd1, pc = d.ps0;
+        boolean pcn = d.ps0Neg, ftz = d.is(DecodedOp.F_FTZ);
+        for (int k = act; k != 0; k &= k - 1) {
+            Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+            float a = flt(ra >= 0 ? t.r[ra] : ua, na, aa), b = flt(rb >= 0 ? t.r[rb] : ub, nb, ab);
+            if (ftz) {
+                a = Ieee.ftz(a);
+                b = Ieee.ftz(b);
+            }
+            boolean r = fcompare(cmp, a, b);
+            boolean c = t.p[pc] != pcn;
+            t.p[pd0] = combine(f, r, c);
+            t.p[pd1] = combine(f, !r, c);
+        }
+    }
+
+    private static void floatArith(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
+        int ra = reg(d, 0), rb = reg(d, 1), rc = d.kind == DecodedOp.Kind.FFMA ? reg(d, 2) : -1;
+        int ua = raw(m, d, 0, w), ub = raw(m, d, 1, w), uc = d.kind == DecodedOp.Kind.FFMA ? raw(m, d, 2, w) : 0;
+        boolean na = d.srcNeg[0], nb = d.srcNeg[1], aa = d.srcAbs[0], ab = d.srcAbs[1];
+        boolean nc = d.kind == DecodedOp.Kind.FFMA && d.srcNeg[2], ac = d.kind == DecodedOp.Kind.FFMA && d.srcAbs[2];
+        boolean ftz = d.is(DecodedOp.F_FTZ), sat = d.is(DecodedOp.F_SAT);
+        DecodedOp.Kind kind = d.kind;
+        int dst = d.dst;
+        for (int k = act; k != 0; k &= k - 1) {
+            Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+            float a = flt(ra >= 0 ? t.r[ra] : ua, na, aa), b = flt(rb >= 0 ? t.r[rb] : ub, nb, ab);
+            if (ftz) {
+                a = Ieee.ftz(a);
+                b = Ieee.ftz(b);
+            }
+            float r;
+            if (kind == DecodedOp.Kind.FADD) {
+                r = a + b;
+            } else if (kind == DecodedOp.Kind.FMUL) {
+                r = a * b;
+            } else {
+                float c = flt(rc >= 0 ? t.r[rc] : uc, nc, ac);
+                if (ftz) {
+                    c = Ieee.ftz(c);
+                }
+                r = Ieee.fma(a, b, c, Rounding.RN);
+            }
+            if (ftz) {
+                r = Ieee.ftz(r);
+            }
+            if (sat) {
+                r = Ieee.saturate(r);
+            }
+            t.r[dst] = Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r);
+        }
+    }
+
+    private static void doubleArith(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
+        DecodedOp.Kind kind = d.kind;
+        int n = kind == DecodedOp.Kind.DFMA ? 3 : 2;
+        int ra = reg(d, 0), rb = reg(d, 1), rc = n == 3 ? reg(d, 2) : -1;
+        double ua = uniformDouble(m, d, 0, w), ub = uniformDouble(m, d, 1, w), uc = n == 3 ? uniformDouble(m, d, 2, w) : 0;
+        boolean na = d.srcNeg[0], nb = d.srcNeg[1], aa = d.srcAbs[0], ab = d.srcAbs[1];
+        boolean nc = n == 3 && d.srcNeg[2], ac = n == 3 && d.srcAbs[2];
+        int dst = d.dst;
+        for (int k = act; k != 0; k &= k - 1) {
+            Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+            double a = ra >= 0 ? dbl(t, ra, na, aa) : ua, b = rb >= 0 ? dbl(t, rb, nb, ab) : ub;
+            double r = kind == DecodedOp.Kind.DADD ? a + b : kind == DecodedOp.Kind.DMUL ? a * b
+                    : Math.fma(a, b, rc >= 0 ? dbl(t, rc, nc, ac) : uc);
+            long bits = Double.isNaN(r) ? 0x7fffffffffffffffL : Double.doubleToRawLongBits(r);
+            t.r[dst] = (int) bits;
+            t.r[dst + 1] = (int) (bits >>> 32);
+        }
+    }
+
+    private static void sel(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
+        int ra = reg(d, 0), rb = reg(d, 1);
+        int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w);
+        int dst = d.dst, ps = d.ps0;
+        boolean psn = d.ps0Neg;
+        for (int k = act; k != 0; k &= k - 1) {
+            Thread t = th[base + Integer.numberOfTrailingZeros(k)];
+            t.r[dst] = t.p[ps] != psn ? (ra >= 0 ? t.r[ra] : ua) : (rb >= 0 ? t.r[rb] : ub);
         }
     }
 
