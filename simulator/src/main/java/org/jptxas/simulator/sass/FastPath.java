@@ -190,39 +190,50 @@ final class FastPath {
         }
     }
 
+    /**
+     * Comparison outcomes a comparison accepts, as bits: 1 less, 2 equal, 4 greater, 8 unordered (a NaN operand),
+     * indexed by {@link DecodedOp}'s comparison codes.
+     */
+    private static final int[] ACCEPTS = new int[16];
+
+    static {
+        ACCEPTS[DecodedOp.EQ] = 2;
+        ACCEPTS[DecodedOp.NE] = 1 | 4;
+        ACCEPTS[DecodedOp.LT] = 1;
+        ACCEPTS[DecodedOp.LE] = 1 | 2;
+        ACCEPTS[DecodedOp.GT] = 4;
+        ACCEPTS[DecodedOp.GE] = 4 | 2;
+        ACCEPTS[DecodedOp.EQU] = 2 | 8;
+        ACCEPTS[DecodedOp.NEU] = 1 | 4 | 8;
+        ACCEPTS[DecodedOp.LTU] = 1 | 8;
+        ACCEPTS[DecodedOp.LEU] = 1 | 2 | 8;
+        ACCEPTS[DecodedOp.GTU] = 4 | 8;
+        ACCEPTS[DecodedOp.GEU] = 4 | 2 | 8;
+        ACCEPTS[DecodedOp.NUM] = 1 | 2 | 4;
+        ACCEPTS[DecodedOp.NAN] = 8;
+        ACCEPTS[DecodedOp.F] = 0;
+        ACCEPTS[DecodedOp.T] = 15;
+    }
+
+    /** The truth table of ISETP/FSETP's .AND/.OR/.XOR with the chained predicate, bit {@code result << 1 | chained}. */
+    private static int combineTable(int flags) {
+        return (flags & DecodedOp.F_AND) != 0 ? 0b1000 : (flags & DecodedOp.F_OR) != 0 ? 0b1110 : 0b0110;
+    }
+
     private static void isetp(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
         int ra = reg(d, 0), rb = reg(d, 1);
         int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w);
-        int cmp = d.aux, f = d.flags, pd0 = d.pd0, pd1 = d.pd1, pc = d.ps0, pl = d.ps1;
+        int accepts = ACCEPTS[d.aux], table = combineTable(d.flags), pd0 = d.pd0, pd1 = d.pd1, pc = d.ps0, pl = d.ps1;
         boolean pcn = d.ps0Neg, pln = d.ps1Neg, unsigned = d.is(DecodedOp.F_UNSIGNED), ex = d.is(DecodedOp.F_EX);
         for (int k = act; k != 0; k &= k - 1) {
             Thread t = th[base + Integer.numberOfTrailingZeros(k)];
             int a = ra >= 0 ? t.r[ra] : ua, b = rb >= 0 ? t.r[rb] : ub;
-            int ca = unsigned ? Integer.compareUnsigned(a, b) : Integer.compare(a, b);
-            boolean r;
-            if (ex) {
-                boolean low = t.p[pl] != pln;
-                r = switch (cmp) {
-                    case DecodedOp.EQ -> ca == 0 && low;
-                    case DecodedOp.NE -> ca != 0 || low;
-                    default -> cmp == DecodedOp.LT || cmp == DecodedOp.LE ? ca < 0 || ca == 0 && low
-                            : ca > 0 || ca == 0 && low;
-                };
-            } else {
-                r = switch (cmp) {
-                    case DecodedOp.EQ -> ca == 0;
-                    case DecodedOp.NE -> ca != 0;
-                    case DecodedOp.LT -> ca < 0;
-                    case DecodedOp.LE -> ca <= 0;
-                    case DecodedOp.GT -> ca > 0;
-                    case DecodedOp.GE -> ca >= 0;
-                    case DecodedOp.F -> false;
-                    default -> true;
-                };
-            }
-            boolean c = t.p[pc] != pcn;
-            t.p[pd0] = combine(f, r, c);
-            t.p[pd1] = combine(f, !r, c);
+            int outcome = (unsigned ? Integer.compareUnsigned(a, b) : Integer.compare(a, b)) < 0 ? 0 : a == b ? 1 : 2;
+            // .EX (the high half of a wide comparison): equal high halves defer to the low halves' result
+            int r = ex && outcome == 1 ? (t.p[pl] != pln ? 1 : 0) : accepts >>> outcome & 1;
+            int c = t.p[pc] != pcn ? 1 : 0;
+            t.p[pd0] = (table >>> (r << 1 | c) & 1) != 0;
+            t.p[pd1] = (table >>> ((r ^ 1) << 1 | c) & 1) != 0;
         }
     }
 
@@ -230,7 +241,7 @@ final class FastPath {
         int ra = reg(d, 0), rb = reg(d, 1);
         int ua = raw(m, d, 0, w), ub = raw(m, d, 1, w);
         boolean na = d.srcNeg[0], nb = d.srcNeg[1], aa = d.srcAbs[0], ab = d.srcAbs[1];
-        int cmp = d.aux, f = d.flags, pd0 = d.pd0, pd1 = d.pd1, pc = d.ps0;
+        int accepts = ACCEPTS[d.aux], table = combineTable(d.flags), pd0 = d.pd0, pd1 = d.pd1, pc = d.ps0;
         boolean pcn = d.ps0Neg, ftz = d.is(DecodedOp.F_FTZ);
         for (int k = act; k != 0; k &= k - 1) {
             Thread t = th[base + Integer.numberOfTrailingZeros(k)];
@@ -239,10 +250,11 @@ final class FastPath {
                 a = Ieee.ftz(a);
                 b = Ieee.ftz(b);
             }
-            boolean r = fcompare(cmp, a, b);
-            boolean c = t.p[pc] != pcn;
-            t.p[pd0] = combine(f, r, c);
-            t.p[pd1] = combine(f, !r, c);
+            int outcome = a < b ? 0 : a == b ? 1 : a > b ? 2 : 3;
+            int r = accepts >>> outcome & 1;
+            int c = t.p[pc] != pcn ? 1 : 0;
+            t.p[pd0] = (table >>> (r << 1 | c) & 1) != 0;
+            t.p[pd1] = (table >>> ((r ^ 1) << 1 | c) & 1) != 0;
         }
     }
 
@@ -471,31 +483,5 @@ final class FastPath {
             r |= ((bit & 4) != 0 ? a : ~a) & ((bit & 2) != 0 ? b : ~b) & ((bit & 1) != 0 ? c : ~c);
         }
         return r;
-    }
-
-    private static boolean combine(int f, boolean a, boolean b) {
-        return (f & DecodedOp.F_AND) != 0 ? a && b : (f & DecodedOp.F_OR) != 0 ? a || b : a ^ b;
-    }
-
-    private static boolean fcompare(int cmp, float a, float b) {
-        boolean nan = Float.isNaN(a) || Float.isNaN(b);
-        return switch (cmp) {
-            case DecodedOp.EQ -> a == b;
-            case DecodedOp.NE -> a != b && !nan;
-            case DecodedOp.LT -> a < b;
-            case DecodedOp.LE -> a <= b;
-            case DecodedOp.GT -> a > b;
-            case DecodedOp.GE -> a >= b;
-            case DecodedOp.EQU -> a == b || nan;
-            case DecodedOp.NEU -> a != b;
-            case DecodedOp.LTU -> !(a >= b);
-            case DecodedOp.LEU -> !(a > b);
-            case DecodedOp.GTU -> !(a <= b);
-            case DecodedOp.GEU -> !(a < b);
-            case DecodedOp.NUM -> !nan;
-            case DecodedOp.NAN -> nan;
-            case DecodedOp.F -> false;
-            default -> true;
-        };
     }
 }
