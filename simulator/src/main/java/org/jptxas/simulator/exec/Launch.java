@@ -42,12 +42,17 @@ public final class Launch {
     private final List<Argument> arguments;
 
     private Launch(Target target, String entry, LaunchSpec spec, GlobalMemory global, List<Argument> arguments) {
+        this(target, entry, spec.grid(), spec.block(), spec.cluster(), spec.dynamicSharedBytes(), global, arguments);
+    }
+
+    private Launch(Target target, String entry, Dim3 grid, Dim3 block, Optional<Dim3> cluster, int dynamicSharedBytes,
+                   GlobalMemory global, List<Argument> arguments) {
         this.target = target;
         this.entry = entry;
-        this.grid = spec.grid();
-        this.block = spec.block();
-        this.cluster = spec.cluster();
-        this.dynamicSharedBytes = spec.dynamicSharedBytes();
+        this.grid = grid;
+        this.block = block;
+        this.cluster = cluster;
+        this.dynamicSharedBytes = dynamicSharedBytes;
         this.global = global;
         this.arguments = List.copyOf(arguments);
     }
@@ -100,6 +105,28 @@ public final class Launch {
         } catch (IOException e) {
             throw new LaunchException("param " + index + ": cannot read input " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A launch identical to this one with its own global memory holding a copy of this launch's buffers as they are
+     * now (same device addresses): prepare once, then run copies repeatedly without re-reading the input files.
+     */
+    public Launch copy() {
+        GlobalMemory fresh = new GlobalMemory();
+        java.util.Map<Region, Region> moved = new java.util.IdentityHashMap<>();
+        for (Region r : global.regions()) {
+            Region c = fresh.allocate(r.name(), r.size());
+            if (c.base() != r.base()) {
+                throw new IllegalStateException("global memory layout not reproducible: " + r.name());
+            }
+            System.arraycopy(r.bytes(), 0, c.bytes(), 0, r.size());
+            moved.put(r, c);
+        }
+        List<Argument> args = new ArrayList<>(arguments.size());
+        for (Argument a : arguments) {
+            args.add(new Argument(a.spec(), a.bits(), a.buffer().map(moved::get)));
+        }
+        return new Launch(target, entry, grid, block, cluster, dynamicSharedBytes, fresh, args);
     }
 
     /** Writes every buffer that has an {@code out} file. */

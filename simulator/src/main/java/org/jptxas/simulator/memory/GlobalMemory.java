@@ -59,7 +59,16 @@ public final class GlobalMemory {
         return Optional.empty();
     }
 
-    private Region region(long address, int size) {
+    /**
+     * The allocation holding {@code [address, address + size)}.
+     *
+     * @throws MemoryAccessException when no allocation holds it
+     */
+    public Region region(long address, int size) {
+        Region l = last;
+        if (l != null && l.contains(address, size)) {
+            return l;
+        }
         return find(address, size).orElseThrow(() -> new MemoryAccessException(AddressSpace.GLOBAL, address, size,
                 "out of bounds (no allocation there)"));
     }

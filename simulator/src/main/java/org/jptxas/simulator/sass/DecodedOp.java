@@ -16,8 +16,25 @@ import org.jptxas.simulator.sass.SassOperand.UReg;
  * through {@link SassMachine}'s per-thread semantics, which stop by name on anything unimplemented.
  */
 final class DecodedOp {
-    /** The fast-path handler; {@code SLOW} runs the per-thread semantics. */
-    enum Kind { SLOW, MOV, IMAD, IMAD_WIDE, IADD3, LEA, LOP3, SHF, ISETP, FFMA, FADD, FMUL, FSETP, SEL, LOAD, STORE, BRA, S2R, NOP }
+    /**
+     * The fast-path handler; {@code SLOW} runs the per-thread semantics. Straight-line kinds run in {@link FastPath}
+     * and move the whole group to the next instruction; the others (branch, block barrier, exit) change which
+     * threads run next and are executed by {@link SassMachine} per warp.
+     */
+    enum Kind {
+        SLOW(false), MOV, IMAD, IMAD_WIDE, IADD3, LEA, LOP3, SHF, ISETP, FFMA, FADD, FMUL, DFMA, DADD, DMUL, FSETP, SEL,
+        LOAD, STORE, S2R, NOP, BRA(false), BAR_SYNC(false), EXIT(false);
+
+        final boolean straightLine;
+
+        Kind() {
+            this(true);
+        }
+
+        Kind(boolean straightLine) {
+            this.straightLine = straightLine;
+        }
+    }
 
     /** How a source slot is read: per lane from R, or once per warp instruction (immediate, UR, fixed c[][]). */
     static final byte REG = 0, CONST = 1, UREG = 2, CBANK = 3;
@@ -91,6 +108,13 @@ final class DecodedOp {
     final int flags;
     /** LOAD/STORE: the address operand and the register the data comes from or goes to. */
     final SassOperand.Mem mem;
+    /**
+     * LOAD/STORE address, pre-decoded: a per-lane register (-1: none) read as a pair or scaled 32-bit value, plus a
+     * warp-uniform UR (-1: none) read as a pair or 32-bit value, plus the offset.
+     */
+    final int addrReg, addrScale, addrUreg;
+    final boolean addrRegPair, addrUregPair;
+    final long addrOffset;
 
     static final int F_X = 1, F_UNSIGNED = 2, F_WIDE_GLOBAL = 4, F_SIGNED_ACCESS = 8, F_FTZ = 16, F_SAT = 32,
             F_HI = 64, F_LEFT = 128, F_WRAP = 256, F_64 = 512, F_EX = 1024, F_AND = 2048, F_OR = 4096,
@@ -132,6 +156,14 @@ final class DecodedOp {
         this.aux = b.aux;
         this.flags = b.flags;
         this.mem = b.mem;
+        SassOperand.Mem m = b.mem;
+        boolean wideDefault = (b.flags & F_WIDE_GLOBAL) != 0;
+        this.addrReg = m == null ? -1 : m.reg();
+        this.addrScale = m == null ? 1 : m.scale();
+        this.addrRegPair = m != null && (m.wide() || wideDefault && !m.zeroExtended());
+        this.addrUreg = m == null ? -1 : m.ureg();
+        this.addrUregPair = m != null && (m.wide() || m.reg() < 0 || m.zeroExtended());
+        this.addrOffset = m == null ? 0 : m.offset();
     }
 
     boolean is(int flag) {
@@ -441,9 +473,7 @@ final class DecodedOp {
                 b.src(o.get(1), false, false);
                 b.src(o.get(2), false, false);
                 b.src(o.get(3), false, false);
-                b.flags |= (op.has("L") ? F_LEFT : 0) | (op.has("W") ? F_WRAP : 0) | (op.has("HI") ? F_HI : 0)
-                        | (op.has("U64") || op.has("S64") ? F_64 : 0)
-                        | (op.has("S32") || op.has("S64") ? 0 : F_UNSIGNED);
+                b.flags |= FunnelShift.mode(op);
                 return Kind.SHF;
             }
             case "ISETP" -> {
@@ -498,6 +528,25 @@ final class DecodedOp {
                 b.flags |= (op.has("FTZ") ? F_FTZ : 0) | (op.has("SAT") ? F_SAT : 0);
                 return fma ? Kind.FFMA : op.opcode().equals("FADD") ? Kind.FADD : Kind.FMUL;
             }
+            case "DFMA", "DADD", "DMUL" -> {
+                boolean fma = op.opcode().equals("DFMA");
+                if (!op.modifiers().isEmpty() || o.size() != (fma ? 4 : 3)) {
+                    return Kind.SLOW; // directed rounding: the per-thread semantics
+                }
+                b.dst = b.dstReg(o.get(0));
+                for (int k = 1; k < o.size(); k++) {
+                    SassOperand s = o.get(k);
+                    if (s instanceof Reg r && r.index() == 255) {
+                        throw new Unsupported(); // RZ as a pair: the per-thread semantics
+                    }
+                    b.src(s, true, true);
+                    if (s instanceof Imm i) { // f64 immediates: the value, or the high word of its bits
+                        b.srcConst64[k - 1] = Double.doubleToRawLongBits(i.floating() ? i.value()
+                                : Double.longBitsToDouble(i.bits() << 32));
+                    }
+                }
+                return fma ? Kind.DFMA : op.opcode().equals("DADD") ? Kind.DADD : Kind.DMUL;
+            }
             case "SEL", "FSEL" -> {
                 if (!op.modifiers().isEmpty() || o.size() != 4) {
                     return Kind.SLOW;
@@ -528,13 +577,29 @@ final class DecodedOp {
                         default -> { }
                     }
                 }
-                if (size > 4 && reg.index() == 255) {
+                if (size > 4 && reg.index() == 255 || mm.reg() == 255 || mm.ureg() == 63) {
                     return Kind.SLOW;
                 }
                 b.aux = size;
                 b.flags |= (global && op.has("E") ? F_WIDE_GLOBAL : 0) | (op.has("S8") || op.has("S16") ? F_SIGNED_ACCESS : 0)
                         | (global ? 0 : F_SHARED);
                 return load ? Kind.LOAD : Kind.STORE;
+            }
+            case "BAR" -> {
+                // BAR.SYNC{.DEFER_BLOCKING} {id}: arrive at a block barrier with a fixed id
+                if (!op.has("SYNC") || !only(op, "SYNC", "DEFER_BLOCKING") || o.size() > 1) {
+                    return Kind.SLOW;
+                }
+                if (o.size() == 1) {
+                    if (!(o.get(0) instanceof Imm id) || id.floating() || id.bits() < 0 || id.bits() > 15) {
+                        return Kind.SLOW;
+                    }
+                    b.aux = (int) id.bits();
+                }
+                return Kind.BAR_SYNC;
+            }
+            case "EXIT" -> {
+                return op.modifiers().isEmpty() && o.isEmpty() ? Kind.EXIT : Kind.SLOW;
             }
             case "BRA" -> {
                 if (!op.modifiers().isEmpty() || o.size() != 1 || !(o.get(0) instanceof Target t)) {

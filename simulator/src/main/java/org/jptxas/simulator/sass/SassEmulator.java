@@ -27,14 +27,17 @@ public final class SassEmulator implements KernelExecutor {
     private final Map<String, DecodedOp[]> decoded = new java.util.HashMap<>();
     /** Constant banks other than 0 and module variables, relocated per launch. */
     private final ModuleData module;
-    /** Opcode classes (mnemonic with modifiers) seen in the program and executed by launches, for coverage reports. */
-    private final Set<String> executed = new TreeSet<>();
+    /** Per function, which instructions launches have executed (by pc), for coverage reports. */
+    private final Map<String, boolean[]> executed = new java.util.HashMap<>();
 
     /** The cubin's bytes, for the hazard check of its control words. */
     private final byte[] cubin;
     private HazardReport hazards;
     private ExecutionTiming timingModel;
     private String timingUnavailable;
+    /** Thread states of finished launches, reset and reused by the next launch of the same shape (launches may run in parallel). */
+    private final java.util.concurrent.ConcurrentLinkedQueue<SassMachine.Thread[]> idleThreads =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** Strict Volta convergence (see {@link #withStrictConvergence}). */
     private final boolean strictConvergence;
 
@@ -144,16 +147,35 @@ public final class SassEmulator implements KernelExecutor {
         return List.copyOf(listing.functions().keySet());
     }
 
-    /** Every instruction class in the program's functions. */
+    /**
+     * Every instruction class in the program's functions, except the NOPs that pad a function's end to its alignment
+     * (after its final instruction, unreachable).
+     */
     public Set<String> classesSeen() {
         Set<String> s = new TreeSet<>();
-        listing.functions().values().forEach(ops -> ops.forEach(o -> s.add(SassMachine.className(o))));
+        listing.functions().values().forEach(ops -> {
+            int end = ops.size();
+            while (end > 0 && ops.get(end - 1).opcode().equals("NOP") && ops.get(end - 1).modifiers().isEmpty()
+                    && ops.get(end - 1).guard() == 7 && !ops.get(end - 1).guardNegated()) {
+                end--;
+            }
+            ops.subList(0, end).forEach(o -> s.add(SassMachine.className(o)));
+        });
         return s;
     }
 
     /** The instruction classes executed so far by this emulator's launches. */
     public synchronized Set<String> classesExecuted() {
-        return new TreeSet<>(executed);
+        Set<String> s = new TreeSet<>();
+        executed.forEach((function, ran) -> {
+            DecodedOp[] code = decoded.get(function);
+            for (int pc = 0; pc < ran.length; pc++) {
+                if (ran[pc]) {
+                    s.add(SassMachine.className(code[pc].op));
+                }
+            }
+        });
+        return s;
     }
 
     @Override
@@ -193,9 +215,17 @@ public final class SassEmulator implements KernelExecutor {
         Map<Integer, byte[]> banks = module.load(launch.entry(), launch.global());
         SassMachine m = new SassMachine(name(), decoded.get(launch.entry()), launch, limits,
                 staticShared.getOrDefault(launch.entry(), 0), banks, strictConvergence, timed);
+        m.reuse(idleThreads.poll());
         LaunchResult r = m.run();
+        if (m.threads() != null && idleThreads.size() < 4) {
+            idleThreads.offer(m.threads());
+        }
         synchronized (this) {
-            executed.addAll(m.executedClasses());
+            boolean[] ran = m.ran();
+            boolean[] all = executed.computeIfAbsent(launch.entry(), k -> new boolean[ran.length]);
+            for (int pc = 0; pc < ran.length; pc++) {
+                all[pc] |= ran[pc];
+            }
         }
         Timing timing;
         if (!timed) {

@@ -1,8 +1,6 @@
 package org.jptxas.simulator.sass;
 
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.Fault;
 import org.jptxas.simulator.exec.Launch;
@@ -27,6 +25,8 @@ final class SassMachine {
     private static final int QUANTUM = 256;
     /** Local memory per thread reported to the kernel as the stack top ({@code c[0x0][0x28]}). */
     private static final int STACK_BYTES = 16 * 1024;
+    /** The window of constant bank 0 the code may read. */
+    private static final int CBANK0_BYTES = 0x10000;
 
     /** Per-thread architectural state. */
     static final class Thread {
@@ -93,6 +93,8 @@ final class SassMachine {
         final long[] reconvergeAt = new long[16];
         final int base;
         final int count;
+        /** Lanes that have exited. */
+        int exited;
         int nextTag = 1;
         /** What this warp issued, in order, when the launch records timing traces: pairs of pc and group mask. */
         int[] trace;
@@ -124,16 +126,18 @@ final class SassMachine {
     private final DecodedOp[] code;
     private final Launch launch;
     private final ExecutionLimits limits;
-    private final byte[] bank0;
+    /** Constant bank 0 as filled (the rest of its 64 KiB reads as zeros, see {@link #cbank}). */
     private final Region cbank0;
     private final int sharedBytes;
     private final int sharedBase;
     private final Region[] banks = new Region[18];
-    private final Set<String> executed = new HashSet<>();
-    private boolean[] ran;
+    /** Which instructions ran (by pc), for the coverage report. */
+    private final boolean[] ran;
     private Dim3Point cta;
     private Region shared;
     private Thread[] threads;
+    /** Threads of an earlier launch with the same block shape and register count, to reset instead of allocating. */
+    private Thread[] reusable;
     private int exitedCount;
     private final int[] arrived = new int[16];
     private Warp[] warpState;
@@ -193,13 +197,33 @@ final class SassMachine {
             }
         }
         this.registers = DecodedOp.registerFileSize(zero);
-        this.bank0 = launch.constantBank0(launch.naturalLayout(), STACK_BYTES);
-        this.cbank0 = new Region("constant bank 0", AddressSpace.CONST, 0, java.util.Arrays.copyOf(bank0, 0x10000));
+        byte[] bank0 = launch.constantBank0(launch.naturalLayout(), STACK_BYTES);
+        this.cbank0 = new Region("constant bank 0", AddressSpace.CONST, 0,
+                java.util.Arrays.copyOf(bank0, Math.max(16, (bank0.length + 15) & ~15)));
         this.sharedBytes = ((staticShared + 15) & ~15) + launch.dynamicSharedBytes();
     }
 
-    Set<String> executedClasses() {
-        return executed;
+    /** Offers the threads of an earlier launch for reuse (taken when the block shape and register count match). */
+    void reuse(Thread[] earlier) {
+        this.reusable = earlier;
+    }
+
+    /** This launch's threads, for {@link #reuse} by a later launch once this one has finished. */
+    Thread[] threads() {
+        return threads;
+    }
+
+    private static boolean fits(Thread[] t, Dim3 block, int registers) {
+        if (t.length != block.count() || t[0].r.length != registers) {
+            return false;
+        }
+        Dim3Point last = t[t.length - 1].tid;
+        return last.x() == block.x() - 1 && last.y() == block.y() - 1 && last.z() == block.z() - 1;
+    }
+
+    /** Which instructions of the code ran, by pc (the launch's contribution to the coverage report). */
+    boolean[] ran() {
+        return ran;
     }
 
     static String className(SassOp o) {
@@ -226,10 +250,16 @@ final class SassMachine {
         cta = p;
         shared = new Region("shared memory", AddressSpace.SHARED, 0, sharedBase + sharedBytes);
         int n = (int) launch.block().count();
-        if (threads == null) {
+        if (threads == null && reusable != null && fits(reusable, launch.block(), registers)) {
+            threads = reusable;
+            for (Thread t : threads) {
+                t.reset();
+            }
+        } else if (threads == null) {
             threads = new Thread[n];
+            int bx = launch.block().x(), bxy = bx * launch.block().y(); // a block has at most 1024 threads
             for (int i = 0; i < n; i++) {
-                threads[i] = new Thread(i, launch.block().point(i), registers);
+                threads[i] = new Thread(i, new Dim3Point(i % bx, i % bxy / bx, i / bxy), registers);
             }
         } else { // the next block of the grid: the same threads, reset
             for (Thread t : threads) {
@@ -330,9 +360,37 @@ final class SassMachine {
         int base = warp.base, count = warp.count;
         int steps = 0;
         int group = 0, pc = 0, nextOther = 0;
-        boolean valid = false;
+        boolean valid = false, pcMoved = false;
         while (steps < QUANTUM) {
-            if (!valid) {
+            if (!valid && !strict) {
+                // Lax, in one pass: the ready threads of the deepest call at the lowest address there (as better()
+                // orders them), and the lowest address of the other ready threads.
+                int depth = Integer.MIN_VALUE, lowest = Integer.MAX_VALUE, at = 0, other = Integer.MAX_VALUE;
+                for (int l = 0; l < count; l++) {
+                    Thread t = threads[base + l];
+                    if (ready(t)) {
+                        int p = t.pc, dd = t.callDepth;
+                        if (dd > depth || dd == depth && p < lowest) {
+                            if (at != 0) {
+                                other = Math.min(other, lowest);
+                            }
+                            depth = dd;
+                            lowest = p;
+                            at = 1 << l;
+                        } else if (dd == depth && p == lowest) {
+                            at |= 1 << l;
+                        } else {
+                            other = Math.min(other, p);
+                        }
+                    }
+                }
+                if (at == 0) {
+                    break;
+                }
+                pc = lowest;
+                group = at;
+                nextOther = other;
+            } else if (!valid) {
                 int chosen = -1;
                 for (int l = 0; l < count; l++) {
                     Thread t = threads[base + l];
@@ -358,19 +416,43 @@ final class SassMachine {
                     }
                 }
             }
-            DecodedOp d = execute(pc, base, count, group, warp);
+            DecodedOp d = fetch(pc, base, group, warp);
             steps++;
             DecodedOp.Kind k = d.kind;
-            if (k != DecodedOp.Kind.SLOW && k != DecodedOp.Kind.BRA) {
-                // Straight-line code: the whole group moved to pc + 1 and stays the next pick.
+            if (k.straightLine) {
+                // Straight-line code: the group moves to pc + 1 and stays the next pick. Its threads' pcs are
+                // written back only when the group changes or slow semantics run (pcMoved).
+                try {
+                    FastPath.run(this, d, threads, base, guarded(d, base, group), warp);
+                } catch (MemoryAccessException | Stop | ClassCastException | IndexOutOfBoundsException e) {
+                    throw fault(e, d.op, threads[base + Integer.numberOfTrailingZeros(group)]);
+                }
                 pc++;
+                pcMoved = true;
                 valid = strict || nextOther > pc;
+                if (!valid) {
+                    setPc(base, group, pc);
+                    pcMoved = false;
+                }
             } else {
+                if (pcMoved) {
+                    setPc(base, group, pc);
+                    pcMoved = false;
+                }
+                switch (k) {
+                    case BRA -> FastPath.branch(d, threads, base, group, guarded(d, base, group), pc);
+                    case BAR_SYNC -> barrierSync(d.aux, base, group, guarded(d, base, group));
+                    case EXIT -> exit(warp, group, guarded(d, base, group));
+                    default -> execute(d, pc, base, count, group, warp);
+                }
                 if (strict || k == DecodedOp.Kind.BRA) {
                     splitDiverged(warp, group);
                 }
                 valid = false;
             }
+        }
+        if (pcMoved) {
+            setPc(base, group, pc);
         }
         return steps > 0;
     }
@@ -412,30 +494,54 @@ final class SassMachine {
         }
     }
 
-    private DecodedOp execute(int pc, int base, int count, int group, Warp warp) {
-        Thread first = threads[base + Integer.numberOfTrailingZeros(group)];
+    /** The group's threads are at {@code pc} (straight-line fast-path code leaves their pcs behind). */
+    private void setPc(int base, int group, int pc) {
+        for (int k = group; k != 0; k &= k - 1) {
+            threads[base + Integer.numberOfTrailingZeros(k)].pc = pc;
+        }
+    }
+
+    /** The lanes of {@code group} whose guard predicate holds (fast-path instructions: a per-thread guard or PT). */
+    private int guarded(DecodedOp d, int base, int group) {
+        int g = d.guard;
+        if (g == 7) {
+            return d.guardNegated ? 0 : group;
+        }
+        boolean gn = d.guardNegated;
+        int act = 0;
+        for (int k = group; k != 0; k &= k - 1) {
+            int l = Integer.numberOfTrailingZeros(k);
+            if (threads[base + l].p[g] != gn) {
+                act |= 1 << l;
+            }
+        }
+        return act;
+    }
+
+    /** The instruction at {@code pc}, counted (limits, statistics, trace, coverage) as issued for {@code group}. */
+    private DecodedOp fetch(int pc, int base, int group, Warp warp) {
         if (pc >= code.length || code[pc] == null) {
-            throw new Stop(new Fault.InvalidExecution(ref(first), String.format("0x%04x", pc * 16L),
-                    "execution ran off the end of the kernel's code"));
+            throw new Stop(new Fault.InvalidExecution(ref(threads[base + Integer.numberOfTrailingZeros(group)]),
+                    String.format("0x%04x", pc * 16L), "execution ran off the end of the kernel's code"));
         }
         DecodedOp d = code[pc];
-        SassOp op = d.op;
         if (++warpInstructions > limits.maxWarpInstructions()) {
-            throw new Stop(new Fault.StepLimitExceeded(limits.maxWarpInstructions(), ref(first), op.where()));
+            throw new Stop(new Fault.StepLimitExceeded(limits.maxWarpInstructions(),
+                    ref(threads[base + Integer.numberOfTrailingZeros(group)]), d.op.where()));
         }
         threadInstructions += Integer.bitCount(group);
         if (warp.trace != null) {
             record(warp, pc, group);
         }
-        if (!ran[pc]) {
-            ran[pc] = true;
-            executed.add(className(op));
-        }
+        ran[pc] = true;
+        return d;
+    }
+
+    /** Runs an instruction the fast path leaves to the per-thread semantics (threads' pcs are current). */
+    private void execute(DecodedOp d, int pc, int base, int count, int group, Warp warp) {
+        Thread first = threads[base + Integer.numberOfTrailingZeros(group)];
+        SassOp op = d.op;
         try {
-            if (d.kind != DecodedOp.Kind.SLOW) {
-                FastPath.run(this, d, threads, base, group, warp);
-                return d;
-            }
             if (d.convergenceOp || d.collective) {
                 int active = 0;
                 for (int k = group; k != 0; k &= k - 1) {
@@ -452,7 +558,7 @@ final class SassMachine {
                     checkConverged(op, group, active, warp);
                     warpCollective(op, base, count, group, warp);
                 }
-                return d;
+                return;
             }
             if (op.guardUniform()) {
                 boolean g = warp.up[op.guard()] != op.guardNegated();
@@ -491,18 +597,25 @@ final class SassMachine {
             if (d.exit) {
                 afterExit(warp);
             }
-            return d;
-        } catch (MemoryAccessException e) {
-            throw new Stop(new Fault.MemoryFault(ref(first), op.where(), e));
-        } catch (Stop s) {
-            if (s.fault instanceof Fault.Unimplemented u && u.instruction().isEmpty()) {
-                throw new Stop(new Fault.Unimplemented(op.fullName() + " (" + u.name() + ")", op.where()));
-            }
-            throw s;
-        } catch (ClassCastException | IndexOutOfBoundsException e) {
-            // An operand form the emulator's semantics for this opcode do not cover: stop by name, never guess.
-            throw new Stop(new Fault.Unimplemented(op.fullName() + " (this operand form)", op.where()));
+            return;
+        } catch (MemoryAccessException | Stop | ClassCastException | IndexOutOfBoundsException e) {
+            throw fault(e, op, first);
         }
+    }
+
+    /** What an exception raised while {@code op} ran for {@code first}'s group means for the launch. */
+    private Stop fault(RuntimeException e, SassOp op, Thread first) {
+        if (e instanceof MemoryAccessException m) {
+            return new Stop(new Fault.MemoryFault(ref(first), op.where(), m));
+        }
+        if (e instanceof Stop s) {
+            if (s.fault instanceof Fault.Unimplemented u && u.instruction().isEmpty()) {
+                return new Stop(new Fault.Unimplemented(op.fullName() + " (" + u.name() + ")", op.where()));
+            }
+            return s;
+        }
+        // An operand form the emulator's semantics for this opcode do not cover: stop by name, never guess.
+        return new Stop(new Fault.Unimplemented(op.fullName() + " (this operand form)", op.where()));
     }
 
     /** SHFL and VOTE over the threads of the group whose guard holds (the converged, active threads). */
@@ -700,14 +813,8 @@ final class SassMachine {
 
     // ------------------------------------------------------------------ convergence (Volta independent threads)
 
-    private int exitedMask(Warp w) {
-        int m = 0;
-        for (int l = 0; l < w.count; l++) {
-            if (threads[w.base + l].exited) {
-                m |= 1 << l;
-            }
-        }
-        return m;
+    private static int exitedMask(Warp w) {
+        return w.exited;
     }
 
     private void advance(Warp w, int lanes) {
@@ -717,8 +824,16 @@ final class SassMachine {
     }
 
     private static int barrierIndex(SassOperand o, SassOp op) {
-        if (o instanceof SassOperand.Other b && b.text().matches("B\\d+")) {
-            return Integer.parseInt(b.text().substring(1));
+        if (o instanceof SassOperand.Other b) {
+            String text = b.text();
+            int n = text.length() > 1 && text.length() <= 3 && text.charAt(0) == 'B' ? 0 : -1;
+            for (int i = 1; n >= 0 && i < text.length(); i++) {
+                char c = text.charAt(i);
+                n = c >= '0' && c <= '9' ? n * 10 + (c - '0') : -1;
+            }
+            if (n >= 0 && n < 16) {
+                return n;
+            }
         }
         throw new Stop(new Fault.Unimplemented(op.fullName() + " (operand " + o + ")", op.where()));
     }
@@ -864,6 +979,13 @@ final class SassMachine {
 
     /** Exited threads no longer hold back the convergence barriers and WARPSYNCs of their warp. */
     private void afterExit(Warp w) {
+        boolean waiting = false;
+        for (int l = 0; l < w.count && !waiting; l++) {
+            waiting = threads[w.base + l].convWait >= 0;
+        }
+        if (!waiting) {
+            return;
+        }
         for (int b = 0; b < 16; b++) {
             releaseConvergence(w, b);
         }
@@ -949,6 +1071,9 @@ final class SassMachine {
             throw new Stop(new Fault.Unimplemented("constant bank " + c.bank() + " (not in the cubin)", ""));
         }
         long addr = c.offset() + (c.baseReg() >= 0 && c.baseReg() != 255 ? Integer.toUnsignedLong(t.r[c.baseReg()]) : 0);
+        if (bank == cbank0 && addr >= cbank0.size() && addr <= CBANK0_BYTES - size && (addr & (size - 1)) == 0) {
+            return 0; // the unfilled part of bank 0's 64 KiB window (allocated only as far as the driver fills it)
+        }
         return bank.load(addr, size);
     }
 
@@ -1059,6 +1184,7 @@ final class SassMachine {
                     break;
                 }
                 t.exited = true;
+                w.exited |= 1 << t.lane;
                 exitedCount++;
                 releaseBarriers(-1);
             }
@@ -1458,6 +1584,39 @@ final class SassMachine {
         }
     }
 
+    /** BAR.SYNC id for a group: the lanes {@code act} arrive and wait, the others move on. */
+    private void barrierSync(int id, int base, int group, int act) {
+        for (int k = group; k != 0; k &= k - 1) {
+            int l = Integer.numberOfTrailingZeros(k);
+            Thread t = threads[base + l];
+            if ((act >>> l & 1) != 0) {
+                t.barrier = id;
+                t.barrierOp = null;
+                arrived[id]++;
+            } else {
+                t.pc++;
+            }
+        }
+        releaseBarriers(id);
+    }
+
+    /** EXIT for a group: the lanes {@code act} exit (releasing what waited for them), the others move on. */
+    private void exit(Warp w, int group, int act) {
+        for (int k = group; k != 0; k &= k - 1) {
+            int l = Integer.numberOfTrailingZeros(k);
+            Thread t = threads[w.base + l];
+            if ((act >>> l & 1) != 0) {
+                t.exited = true;
+                exitedCount++;
+            } else {
+                t.pc++;
+            }
+        }
+        w.exited |= act;
+        releaseBarriers(-1);
+        afterExit(w);
+    }
+
     /** Releases barrier {@code only} (every barrier for -1) once all threads that have not exited arrived. */
     private void releaseBarriers(int only) {
         for (int id = only < 0 ? 0 : only; id < (only < 0 ? arrived.length : only + 1); id++) {
@@ -1559,13 +1718,8 @@ final class SassMachine {
                     w.up[((UPred) p1).index()] = (sum >>> 33 & 1) != 0;
                 }
             }
-            case "USHF" -> {
-                if (!(op.has("L") && op.has("U32") && !op.has("HI")) || !(o.get(3) instanceof UReg z && z.index() == 63)) {
-                    throw unimplemented(op);
-                }
-                int sh = read(o.get(2), t, w) & 0x7fffffff;
-                writeU(w, o.get(0), sh >= 32 ? 0 : read(o.get(1), t, w) << sh);
-            }
+            case "USHF" -> writeU(w, o.get(0), FunnelShift.shift(FunnelShift.mode(op), read(o.get(1), t, w),
+                    read(o.get(2), t, w), read(o.get(3), t, w)));
             case "ULOP3" -> {
                 int a = read(o.get(1), t, w), b = read(o.get(2), t, w), c = read(o.get(3), t, w);
                 int lut = read(o.get(4), t, w);
@@ -1984,33 +2138,8 @@ final class SassMachine {
 
     private void shf(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
-        long lo = Integer.toUnsignedLong(read(o.get(1), t, w));
-        int shRaw = read(o.get(2), t, w);
-        long hi = Integer.toUnsignedLong(read(o.get(3), t, w));
-        boolean left = op.has("L");
-        boolean wrap = op.has("W");
-        boolean hiOut = op.has("HI");
-        boolean is64 = op.has("U64") || op.has("S64");
-        boolean signed = op.has("S32") || op.has("S64");
-        int maxShift = is64 ? 63 : 31;
-        int sh = wrap ? shRaw & maxShift : Math.min(shRaw & 0x7fffffff, is64 ? 64 : 32);
-        if (shRaw < 0 && !wrap) {
-            sh = is64 ? 64 : 32;
-        }
-        long v = hi << 32 | lo;
-        long r;
-        if (left) {
-            long s = sh >= 64 ? 0 : v << sh;
-            r = hiOut ? s >>> 32 : s;
-        } else if (signed) {
-            long x = is64 ? v : (long) (int) hi << 32 | lo;
-            long s = x >> Math.min(sh, 63);
-            r = hiOut ? s >> 32 : s;
-        } else {
-            long s = sh >= 64 ? 0 : v >>> sh;
-            r = hiOut ? s >>> 32 : s;
-        }
-        writeR(t, o.get(0), (int) r);
+        writeR(t, o.get(0), FunnelShift.shift(FunnelShift.mode(op), read(o.get(1), t, w), read(o.get(2), t, w),
+                read(o.get(3), t, w)));
     }
 
     private void isetp(SassOp op, Thread t, Warp w) {

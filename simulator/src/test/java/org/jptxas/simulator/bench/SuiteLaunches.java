@@ -27,11 +27,13 @@ public final class SuiteLaunches {
     public static final List<String> KERNELS = List.of("saxpy", "vec_add_i32", "reduce_sum_f32", "stencil_1d",
             "scan_block_i32", "gemm_tile_f32", "dynamic_shared", "constant_mem", "collatz", "splitmix64", "bitonic_sort", "stencil_2d_f32", "f64_horner", "funnel_shift");
 
-    /** One kernel ready to run: its emulator and its launch spec. */
-    public record Prepared(String name, String arch, SassEmulator emulator, LaunchSpec spec) {
+    /**
+     * One kernel ready to run: its emulator, its launch spec and the launch prepared once from it (input files read);
+     * each run executes a fresh copy of that launch, so the measurement is the emulator's, not the disk's.
+     */
+    public record Prepared(String name, String arch, SassEmulator emulator, LaunchSpec spec, Launch pristine) {
         public LaunchResult run() throws LaunchException {
-            Launch launch = Launch.prepare(Target.of(arch), spec);
-            return emulator.execute(launch, ExecutionLimits.DEFAULT);
+            return emulator.execute(pristine.copy(), ExecutionLimits.DEFAULT);
         }
     }
 
@@ -50,7 +52,7 @@ public final class SuiteLaunches {
             try {
                 SassEmulator emu = SassEmulator.fromCubin(arch, Files.readAllBytes(c.cubin().orElseThrow()));
                 LaunchSpec spec = LaunchSpecReader.read(k.materialize(dir.resolve(k.name() + "-" + arch)));
-                out.add(new Prepared(k.name(), arch, emu, spec));
+                out.add(new Prepared(k.name(), arch, emu, spec, Launch.prepare(Target.of(arch), spec)));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             } catch (Exception e) {

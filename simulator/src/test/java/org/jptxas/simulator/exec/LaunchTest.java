@@ -50,6 +50,29 @@ class LaunchTest {
                 l.arguments().get(2).buffer().orElseThrow().bytes());
     }
 
+    /** A copy has the same buffers at the same addresses with the same bytes, in memory of its own. */
+    @Test
+    void copiesAreIdenticalAndIndependent(@TempDir Path dir) throws Exception {
+        Files.write(dir.resolve("x.bin"), new byte[] {1, 2, 3, 4});
+        Files.writeString(dir.resolve("launch.json"), SAXPY);
+        Launch l = Launch.prepare(Target.of("sm_80"), LaunchSpecReader.read(dir.resolve("launch.json")));
+        Launch c = l.copy();
+        assertArrayEquals(l.constantBank0(l.naturalLayout(), 0), c.constantBank0(c.naturalLayout(), 0));
+        for (int i = 2; i < 4; i++) {
+            var original = l.arguments().get(i).buffer().orElseThrow();
+            var copied = c.arguments().get(i).buffer().orElseThrow();
+            assertEquals(original.base(), copied.base());
+            assertArrayEquals(original.bytes(), copied.bytes());
+            assertTrue(original != copied && original.bytes() != copied.bytes());
+            assertTrue(c.global().find(copied.base(), 4).orElseThrow() == copied);
+        }
+        c.arguments().get(2).buffer().orElseThrow().store32(c.arguments().get(2).buffer().orElseThrow().base(), -1);
+        assertEquals(1, l.arguments().get(2).buffer().orElseThrow().bytes()[0]);
+        assertEquals(l.entry(), c.entry());
+        assertEquals(l.grid(), c.grid());
+        assertEquals(l.block(), c.block());
+    }
+
     @Test
     void ptxAlignmentRulesPadBeforeWideParameters() {
         ParamLayout p = ParamLayout.of(List.of(new ParamLayout.Declared(4, 4), new ParamLayout.Declared(8, 8),

@@ -45,6 +45,35 @@ class SassEmulatorSuiteTest {
         check(dir, KernelSuite.all().stream().filter(k -> MUST_COMPLETE.contains(k.name())).toList());
     }
 
+    /**
+     * Launches of suite kernels with other inputs, for code paths the suite's own inputs do not reach (coverage):
+     * gemm_tile_f32 with N = 64 runs ptxas's 4x-unrolled main loop (taken for N > 48), whose exit test is the only
+     * ISETP.LE.AND in the suite's code.
+     */
+    static final List<KernelCase> COVERAGE_VARIANTS = List.of(gemmTile(64));
+
+    static KernelCase gemmTile(int n) {
+        org.jptxas.testing.kernels.Gen g = new org.jptxas.testing.kernels.Gen("gemm_tile_f32-" + n);
+        return KernelSuite.kernel("gemm_tile_f32").describe("16x16 shared tiles, N = " + n).grid(n / 16, n / 16, 1)
+                .block(16, 16, 1).in("A", g.integralFloats(n * n, -8, 8)).in("B", g.integralFloats(n * n, -8, 8))
+                .out("C", org.jptxas.testing.kernels.Elem.F32, n * n).s32("N", n)
+                .reference(io -> {
+                    float[] a = io.f32("A"), b = io.f32("B"), c = io.f32("C");
+                    for (int r = 0; r < n; r++) {
+                        for (int col = 0; col < n; col++) {
+                            float acc = 0;
+                            for (int k = 0; k < n; k++) {
+                                acc = Math.fma(a[r * n + k], b[k * n + col], acc);
+                            }
+                            c[r * n + col] = acc;
+                        }
+                    }
+                });
+    }
+
+    /** Instruction classes seen in the cubins of the last {@link #check} but never executed. */
+    private Set<String> notExecuted = Set.of();
+
     /** Kernels of the whole suite that complete, per SM (every kernel the SM supports: warp_redux needs sm_80). */
     static final Map<String, Integer> COMPLETED_FLOOR = Map.of("sm_75", 51, "sm_80", 52, "sm_86", 52, "sm_89", 52, "sm_90", 52);
 
@@ -52,7 +81,10 @@ class SassEmulatorSuiteTest {
     @Test
     @Tag("slow")
     void wholeSuiteMatchesTheReferenceOrStopsByName(@TempDir Path dir) throws Exception {
-        Map<String, Set<String>> completed = check(dir, KernelSuite.all());
+        List<KernelCase> kernels = new ArrayList<>(KernelSuite.all());
+        kernels.addAll(COVERAGE_VARIANTS);
+        Map<String, Set<String>> completed = check(dir, kernels);
+        assertTrue(notExecuted.isEmpty(), "instruction classes of ptxas's code the suite never executes: " + notExecuted);
         for (String arch : ARCHES) {
             int n = completed.getOrDefault(arch, Set.of()).size();
             assertTrue(n >= COMPLETED_FLOOR.get(arch), arch + ": only " + n + " kernels completed, floor "
@@ -95,7 +127,7 @@ class SassEmulatorSuiteTest {
                     hazards.addAndGet(h.hazards().size());
                     h.hazards().stream().limit(1).forEach(x -> hazardExamples.add(k.name() + " " + arch + " " + x));
                     h.unavailable().ifPresent(u -> hazardsUnavailable.add(k.name() + " " + arch + ": " + u));
-                    Path d = dir.resolve(k.name() + "-" + arch);
+                    Path d = Files.createTempDirectory(dir, k.name() + "-" + arch + "-"); // variants share names
                     Launch launch = Launch.prepare(Target.of(arch), LaunchSpecReader.read(k.materialize(d)));
                     long t0 = System.nanoTime();
                     SassEmulator.TimedResult timed = emu.executeTimed(launch, ExecutionLimits.DEFAULT.withMaxWarpInstructions(20_000_000));
@@ -139,9 +171,11 @@ class SassEmulatorSuiteTest {
         });
         Set<String> notExecuted = new TreeSet<>(seen);
         notExecuted.removeAll(executed);
+        this.notExecuted = notExecuted;
         System.out.println("SASS emulator: completed per SM: " + new TreeSet<>(completed.keySet()).stream()
                 .map(a -> a + "=" + completed.get(a).size()).toList());
-        System.out.println("SASS emulator: instruction classes seen " + seen.size() + ", executed " + executed.size());
+        System.out.println("SASS emulator: instruction classes seen " + seen.size() + ", executed " + executed.size()
+                + (notExecuted.isEmpty() ? "" : "; not executed: " + notExecuted));
         System.out.println("SASS emulator: stops by unimplemented instruction: " + new java.util.TreeMap<>(stops));
         System.out.printf("SASS emulator: %d warp instructions in %.2f s of launches (all threads of the pool)%n",
                 warpInstructions.get(), nanos.get() / 1e9);
