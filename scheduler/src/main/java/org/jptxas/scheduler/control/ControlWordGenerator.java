@@ -308,6 +308,9 @@ public final class ControlWordGenerator {
                         }
                     }
                 }
+                if (in.scoreboardDrain() != 0) {
+                    st.clearWaited(in.scoreboardDrain()); // DEPBAR holds the next issue until they drain
+                }
                 if (jumpSource[i]) {
                     exits[i] = st.copy();
                 }

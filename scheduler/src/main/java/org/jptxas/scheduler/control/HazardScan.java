@@ -158,6 +158,9 @@ public final class HazardScan {
                     }
                 }
             }
+            if (in.scoreboardDrain() != 0) {
+                st.clearWaitedInOrder(in.scoreboardDrain(), inOrderPipe); // DEPBAR holds the next issue until they drain
+            }
             if (jumpSource[i]) {
                 exits[i] = st.copy();
             }

@@ -40,6 +40,14 @@ public interface SchedInstr {
         return Set.of();
     }
 
+    /**
+     * Scoreboards this instruction itself waits to drain, besides its control word's wait mask: a
+     * {@code DEPBAR.LE SBk, 0x0, {i,j}} holds issue until SBk, SBi and SBj are all clear. 0 for everything else.
+     */
+    default int scoreboardDrain() {
+        return 0;
+    }
+
     default boolean has(SchedFlag f) {
         return flags().contains(f);
     }

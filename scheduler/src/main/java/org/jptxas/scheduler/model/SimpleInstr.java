@@ -17,7 +17,13 @@ public record SimpleInstr(
         List<RegRange> reuseSlots,
         MemKind memKind,
         MemSpace memSpace,
-        Set<SchedFlag> flags) implements SchedInstr {
+        Set<SchedFlag> flags,
+        int scoreboardDrain) implements SchedInstr {
+
+    public SimpleInstr(String name, String latencyClass, List<RegRange> defs, List<RegRange> uses, RegRange guard,
+                       List<RegRange> reuseSlots, MemKind memKind, MemSpace memSpace, Set<SchedFlag> flags) {
+        this(name, latencyClass, defs, uses, guard, reuseSlots, memKind, memSpace, flags, 0);
+    }
 
     public SimpleInstr {
         Objects.requireNonNull(latencyClass, "latencyClass");
@@ -47,6 +53,7 @@ public record SimpleInstr(
         private MemKind memKind = MemKind.NONE;
         private MemSpace memSpace = MemSpace.NONE;
         private final EnumSet<SchedFlag> flags = EnumSet.noneOf(SchedFlag.class);
+        private int scoreboardDrain;
 
         private Builder(String latencyClass) {
             this.latencyClass = latencyClass;
@@ -106,8 +113,14 @@ public record SimpleInstr(
             return this;
         }
 
+        /** Scoreboards the instruction drains before the next one issues (see {@link SchedInstr#scoreboardDrain()}). */
+        public Builder scoreboardDrain(int mask) {
+            scoreboardDrain = mask;
+            return this;
+        }
+
         public SimpleInstr build() {
-            return new SimpleInstr(name, latencyClass, defs, uses, guard, reuseSlots, memKind, memSpace, flags);
+            return new SimpleInstr(name, latencyClass, defs, uses, guard, reuseSlots, memKind, memSpace, flags, scoreboardDrain);
         }
     }
 }

@@ -118,7 +118,7 @@ public final class ControlAgreement {
             if (in.has(SchedFlag.BRANCH) && in.guard() == null) {
                 java.util.EnumSet<SchedFlag> f = java.util.EnumSet.of(SchedFlag.NOP, SchedFlag.BRANCH);
                 instrs.set(i, new SimpleInstr(in.name(), in.latencyClass(), in.defs(), in.uses(), in.guard(),
-                        in.reuseSlots(), in.memKind(), in.memSpace(), f));
+                        in.reuseSlots(), in.memKind(), in.memSpace(), f, in.scoreboardDrain()));
             }
             return;
         }

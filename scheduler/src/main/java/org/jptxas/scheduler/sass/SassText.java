@@ -99,8 +99,33 @@ public final class SassText {
                 b.use(RegFile.UR, ur, 2);
             }
         }
+        if (mnemonic.equals("DEPBAR")) {
+            b.scoreboardDrain(depbarDrain(rest));
+        }
         b.reuseSlots(slots.toArray(new RegRange[0]));
         return new Parsed(b.build(), mnemonic, oc.isPresent());
+    }
+
+    private static final Pattern DEPBAR = Pattern.compile("SB(\\d)\\s*,\\s*(0x[0-9a-fA-F]+|\\d+)(?:\\s*,\\s*\\{([\\d,\\s]*)})?");
+
+    /**
+     * Scoreboards a {@code DEPBAR.LE SBk, n{, {i,j}}} drains: the listed ones always; SBk itself when {@code n} is 0
+     * (a non-zero count leaves the newest {@code n} producers pending, which this mask cannot say).
+     */
+    static int depbarDrain(String operands) {
+        Matcher m = DEPBAR.matcher(operands);
+        if (!m.find()) {
+            return 0;
+        }
+        int mask = Long.decode(m.group(2)) == 0 ? 1 << Integer.parseInt(m.group(1)) : 0;
+        if (m.group(3) != null) {
+            for (String k : m.group(3).split(",")) {
+                if (!k.isBlank()) {
+                    mask |= 1 << Integer.parseInt(k.strip());
+                }
+            }
+        }
+        return mask;
     }
 
     private static int destCount(String mnemonic, List<String> ops) {
