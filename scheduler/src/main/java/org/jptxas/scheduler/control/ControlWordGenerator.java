@@ -10,6 +10,7 @@ import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.RegRange;
 import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SchedInstr;
+import org.jptxas.scheduler.model.ScoreboardDrain;
 
 /**
  * Computes control words for an instruction sequence in a fixed order, by simulating issue cycles the way the
@@ -56,6 +57,7 @@ public final class ControlWordGenerator {
         private final int guardGroup = model.readerGroup(LatencyModel.GUARD);
         private final int branchGroup = model.readerGroup(LatencyModel.BRANCH);
         private final long[] time;
+        private final boolean[] inOrderPipe = new boolean[model.pipeCount()];
         /** Padding: no operands and no pipe (NOP, never-executed instructions). */
         private final boolean[] padding;
 
@@ -71,6 +73,9 @@ public final class ControlWordGenerator {
                 cls[i] = model.opClass(code.get(i).latencyClass());
             }
             time = new long[n];
+            for (int p = 0; p < inOrderPipe.length; p++) {
+                inOrderPipe[p] = model.inOrder(p);
+            }
             padding = new boolean[n];
             for (int i = 0; i < n; i++) {
                 SchedInstr in = code.get(i);
@@ -282,6 +287,7 @@ public final class ControlWordGenerator {
                 int wsb = -1;
                 if (c.variable() && hasRealDef(in)) {
                     wsb = allocate(st, c, firstConsumer[i], issue, i);
+                    st.sbPipe[wsb] = c.pipe();
                     wr[i] = wsb;
                 }
                 for (RegRange r : in.defs()) {
@@ -308,8 +314,12 @@ public final class ControlWordGenerator {
                         }
                     }
                 }
-                if (in.scoreboardDrain() != 0) {
-                    st.clearWaited(in.scoreboardDrain()); // DEPBAR holds the next issue until they drain
+                ScoreboardDrain drain = in.scoreboardDrain();
+                if (!drain.isNone()) { // DEPBAR holds the next issue until they drain
+                    st.clearWaitedInOrder(drain.drained(), inOrderPipe);
+                    if (drain.partial() >= 0) {
+                        st.drainTo(drain.partial(), drain.pending(), inOrderPipe);
+                    }
                 }
                 if (jumpSource[i]) {
                     exits[i] = st.copy();
@@ -434,9 +444,8 @@ public final class ControlWordGenerator {
         }
 
         private int take(IssueState st, int k, int group, long issue, int producer) {
-            st.sbCount[k]++;
+            st.recordSet(k, issue);
             st.sbGroup[k] = group;
-            st.sbSet[k] = issue;
             st.sbProducer[k] = producer;
             return k;
         }

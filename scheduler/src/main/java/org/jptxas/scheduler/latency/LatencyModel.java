@@ -197,6 +197,11 @@ public final class LatencyModel {
         return pipes.get(pipe);
     }
 
+    /** Whether the pipe's variable-latency results return in issue order. */
+    public boolean inOrder(int pipe) {
+        return table.pipes().get(pipe).inOrder();
+    }
+
     /** Cycles between two issues to the same pipe. */
     public int issueInterval(int pipe) {
         return issueInterval[pipe];

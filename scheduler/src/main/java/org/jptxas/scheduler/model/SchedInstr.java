@@ -41,11 +41,11 @@ public interface SchedInstr {
     }
 
     /**
-     * Scoreboards this instruction itself waits to drain, besides its control word's wait mask: a
-     * {@code DEPBAR.LE SBk, 0x0, {i,j}} holds issue until SBk, SBi and SBj are all clear. 0 for everything else.
+     * Scoreboards this instruction itself waits for, besides its control word's wait mask (a {@code DEPBAR.LE});
+     * {@link ScoreboardDrain#NONE} for everything else.
      */
-    default int scoreboardDrain() {
-        return 0;
+    default ScoreboardDrain scoreboardDrain() {
+        return ScoreboardDrain.NONE;
     }
 
     default boolean has(SchedFlag f) {

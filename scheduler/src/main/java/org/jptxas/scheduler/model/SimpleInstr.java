@@ -18,11 +18,11 @@ public record SimpleInstr(
         MemKind memKind,
         MemSpace memSpace,
         Set<SchedFlag> flags,
-        int scoreboardDrain) implements SchedInstr {
+        ScoreboardDrain scoreboardDrain) implements SchedInstr {
 
     public SimpleInstr(String name, String latencyClass, List<RegRange> defs, List<RegRange> uses, RegRange guard,
                        List<RegRange> reuseSlots, MemKind memKind, MemSpace memSpace, Set<SchedFlag> flags) {
-        this(name, latencyClass, defs, uses, guard, reuseSlots, memKind, memSpace, flags, 0);
+        this(name, latencyClass, defs, uses, guard, reuseSlots, memKind, memSpace, flags, ScoreboardDrain.NONE);
     }
 
     public SimpleInstr {
@@ -31,6 +31,7 @@ public record SimpleInstr(
         uses = List.copyOf(uses);
         reuseSlots = java.util.Collections.unmodifiableList(new ArrayList<>(reuseSlots));
         flags = flags.isEmpty() ? Set.of() : Set.copyOf(flags);
+        Objects.requireNonNull(scoreboardDrain, "scoreboardDrain");
     }
 
     public static Builder builder(String latencyClass) {
@@ -53,7 +54,7 @@ public record SimpleInstr(
         private MemKind memKind = MemKind.NONE;
         private MemSpace memSpace = MemSpace.NONE;
         private final EnumSet<SchedFlag> flags = EnumSet.noneOf(SchedFlag.class);
-        private int scoreboardDrain;
+        private ScoreboardDrain scoreboardDrain = ScoreboardDrain.NONE;
 
         private Builder(String latencyClass) {
             this.latencyClass = latencyClass;
@@ -114,8 +115,8 @@ public record SimpleInstr(
         }
 
         /** Scoreboards the instruction drains before the next one issues (see {@link SchedInstr#scoreboardDrain()}). */
-        public Builder scoreboardDrain(int mask) {
-            scoreboardDrain = mask;
+        public Builder scoreboardDrain(ScoreboardDrain d) {
+            scoreboardDrain = d;
             return this;
         }
 

@@ -44,8 +44,10 @@ public record LatencyTableData(
      * A functional-unit pipe.
      *
      * @param issueInterval cycles between two issues of the same warp to this pipe (its inverse throughput)
+     * @param inOrder       its variable-latency results come back in issue order (ptxas covers several loads of one
+     *                      pipe with the last one's scoreboard, and counts them with {@code DEPBAR.LE SBk, n})
      */
-    public record Pipe(String name, int issueInterval, String description) {
+    public record Pipe(String name, int issueInterval, boolean inOrder, String description) {
         public Pipe {
             Objects.requireNonNull(name, "name");
             if (issueInterval < 1 || issueInterval > 64) {

@@ -62,7 +62,7 @@ class LatencyTablesTest {
     @Test
     void ruleNamingAnUnknownClassFailsValidation() {
         LatencyTableData t = new LatencyTableData("t", "", List.of(), "", 6, 15, 2, 15,
-                List.of(new LatencyTableData.Pipe("alu", 2, "")), List.of(),
+                List.of(new LatencyTableData.Pipe("alu", 2, false, "")), List.of(),
                 List.of(new LatencyTableData.OpcodeRule("IADD3", List.of(), "nope")), List.of());
         TableException e = assertThrows(TableException.class, () -> LatencyTables.validate("latency/t.json", t));
         assertTrue(e.getMessage().contains("opcodes[0].latencyClass"), e.getMessage());
@@ -73,6 +73,6 @@ class LatencyTablesTest {
         LatencyTableData.LatencyClassEntry c = new LatencyTableData.LatencyClassEntry("a", "alu", false, "alu",
                 java.util.Map.of(), 1, 1, false, false, 0, 1, 2, 0, 1, List.of(), "");
         assertThrows(IllegalArgumentException.class, () -> new LatencyTableData("t", "", List.of(), "", 6, 15, 2, 15,
-                List.of(new LatencyTableData.Pipe("alu", 2, "")), List.of(c, c), List.of(), List.of()));
+                List.of(new LatencyTableData.Pipe("alu", 2, false, "")), List.of(c, c), List.of(), List.of()));
     }
 }
