@@ -155,7 +155,9 @@ public final class HazardScan {
                     for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
                         st.readSb[r.file().ordinal()][reg] |= 1 << rsb;
                         st.reader[r.file().ordinal()][reg] = i;
-                        st.readCover[r.file().ordinal()][reg] = wsb >= 0 ? 1 << wsb : 0;
+                        long slot = IssueState.coverSlot(rsb, wsb >= 0 ? 1 << wsb : 0);
+                        st.readCover[r.file().ordinal()][reg] = st.readCover[r.file().ordinal()][reg]
+                                & ~IssueState.coverSlot(rsb, 0x3f) | slot;
                     }
                 }
             }

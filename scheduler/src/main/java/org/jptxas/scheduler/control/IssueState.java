@@ -38,8 +38,11 @@ public final class IssueState {
     /** Per register: written as the low half of a 64-bit result by a class that writes it early. */
     final boolean[][] wideLow = new boolean[RegFile.values().length][];
     final long[] pipeFree;
-    /** Per register with a pending late read: the write scoreboard of that reader (its write implies the read). */
-    final int[][] readCover = new int[RegFile.values().length][];
+    /**
+     * Per register with pending late reads, per read scoreboard k (bits [6k, 6k+6)): write scoreboards whose
+     * completion implies that read is done (the reader's own result is written after it read its sources).
+     */
+    final long[][] readCover = new long[RegFile.values().length][];
     /** Per scoreboard: issue cycles of its pending producers, newest first; length -1 when unknown (after a join). */
     final long[][] sbHistory = new long[8][HISTORY];
     final int[] sbHistoryLength = new int[8];
@@ -57,7 +60,7 @@ public final class IssueState {
             writePipe[k] = filled(f.size(), -1);
             varClass[k] = filled(f.size(), -1);
             wideLow[k] = new boolean[f.size()];
-            readCover[k] = new int[f.size()];
+            readCover[k] = new long[f.size()];
         }
         Arrays.fill(sbPipe, -1);
         Arrays.fill(sbSet, NEVER);
@@ -149,7 +152,7 @@ public final class IssueState {
                 }
                 if (o.readSb[k][r] != 0) {
                     // The union of pending reads is covered only by a write both paths' readers share.
-                    readCover[k][r] = readSb[k][r] != 0 ? readCover[k][r] & o.readCover[k][r] : o.readCover[k][r];
+                    readCover[k][r] = mergeCover(readSb[k][r], readCover[k][r], o.readSb[k][r], o.readCover[k][r]);
                     readSb[k][r] |= o.readSb[k][r];
                     reader[k][r] = o.reader[k][r];
                 }
@@ -216,6 +219,36 @@ public final class IssueState {
         return bound > 0 && t - writeTime[f][r] >= bound;
     }
 
+    /** Read scoreboard bit {@code k}'s slot in a {@link #readCover} word. */
+    static long coverSlot(int k, int writeSbMask) {
+        return (long) (writeSbMask & 0x3f) << (6 * k);
+    }
+
+    /** Pending reads {@code pending} after waiting on {@code mask}: direct waits, and waits on a covering write. */
+    private static int clearReads(int pending, long cover, int mask) {
+        int left = pending & ~mask;
+        for (int k = 0; k < 6; k++) {
+            if ((left >> k & 1) != 0 && (cover >>> (6 * k) & mask & 0x3f) != 0) {
+                left &= ~(1 << k);
+            }
+        }
+        return left;
+    }
+
+    /** Covers of a union of pending reads: where both paths have a read on the same scoreboard, only common covers. */
+    private static long mergeCover(int pa, long ca, int pb, long cb) {
+        long out = 0;
+        for (int k = 0; k < 6; k++) {
+            long a = ca >>> (6 * k) & 0x3f;
+            long b = cb >>> (6 * k) & 0x3f;
+            boolean inA = (pa >> k & 1) != 0;
+            boolean inB = (pb >> k & 1) != 0;
+            long c = inA && inB ? a & b : inA ? a : inB ? b : 0;
+            out |= c << (6 * k);
+        }
+        return out;
+    }
+
     /** A producer issued at cycle {@code t} sets scoreboard {@code k}. */
     void recordSet(int k, long t) {
         sbCount[k]++;
@@ -278,8 +311,7 @@ public final class IssueState {
                     ws[r] &= keep;
                 }
                 if (rs[r] != 0) {
-                    // A reader's own result is written after it read its sources.
-                    rs[r] = (readCover[f][r] & mask) != 0 ? 0 : rs[r] & keep;
+                    rs[r] = clearReads(rs[r], readCover[f][r], mask);
                 }
             }
         }
