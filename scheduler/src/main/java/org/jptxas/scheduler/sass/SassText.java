@@ -28,7 +28,7 @@ public final class SassText {
     private static final Set<String> NO_DEST = Set.of("STG", "STS", "ST", "STL", "RED", "BRA", "EXIT", "BAR", "BSYNC",
             "CALL", "RET", "NOP", "MEMBAR", "WARPSYNC", "DEPBAR", "ERRBAR", "CCTL", "YIELD", "KILL", "JMP", "JMX", "BRX",
             "STSM", "SUST", "SURED", "REDG", "LDGSTS", "LDGDEPBAR", "ARRIVES", "NANOSLEEP", "FENCE", "CCTLL", "BREAK", "BPT", "RTT");
-    private static final Set<String> PAIR_DEST = Set.of("SHFL", "ATOM", "ATOMG", "ATOMS", "VOTE", "MATCH");
+    private static final Set<String> PAIR_DEST = Set.of("SHFL", "ATOM", "ATOMG", "ATOMS", "MATCH");
 
     private final LatencyModel model;
     private final int sm;
@@ -140,6 +140,9 @@ public final class SassText {
         }
         if (mnemonic.equals("BSSY")) {
             return 1;
+        }
+        if (mnemonic.equals("VOTE")) {
+            return ops.size() - 1; // VOTE.ANY R5, P1, P0 (a GPR and a predicate result) or VOTE.ALL P1, P0
         }
         if (ops.size() > 1 && isPred(ops.get(1)) && !ops.get(1).startsWith("!")) {
             return 2;
