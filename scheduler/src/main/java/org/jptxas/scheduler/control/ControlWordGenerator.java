@@ -39,6 +39,31 @@ public final class ControlWordGenerator {
         return generate(code, ControlFlow.linear(code.size()));
     }
 
+    /**
+     * Control words of debug code (ptxas for a {@code .target ..., debug} module): fully serialized, every instruction
+     * stalls the maximum and waits for scoreboards 0 and 1, every variable-latency result sets scoreboard 0; the
+     * padding after the end-of-function loop stays at 0.
+     */
+    public List<ControlWord> generateDebug(List<? extends SchedInstr> code) {
+        int n = code.size();
+        int tail = n;
+        while (tail > 0 && code.get(tail - 1).has(SchedFlag.NOP)) {
+            tail--;
+        }
+        List<ControlWord> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            SchedInstr in = code.get(i);
+            if (i >= tail) {
+                out.add(new ControlWord(0, false, ControlWord.NONE, ControlWord.NONE, 0, 0));
+                continue;
+            }
+            OpClass c = model.opClass(in.latencyClass());
+            boolean writes = c.variable() && in.defs().stream().anyMatch(r -> !r.isZero() && r.file() != RegFile.B);
+            out.add(new ControlWord(model.maxStall(), false, writes ? 0 : ControlWord.NONE, ControlWord.NONE, 0b11, 0));
+        }
+        return out;
+    }
+
     /** Control words for {@code code} with the given control flow (state merges at branch targets). */
     public List<ControlWord> generate(List<? extends SchedInstr> code, ControlFlow flow) {
         return new Run(code, flow).run();

@@ -82,6 +82,14 @@ class ControlAgreementOracleTest {
         assertTrue(caught >= 0.9 * mutated, caught + " of " + mutated + " shortened dependent stalls caught");
     }
 
+    private static boolean isDebug(Path cubin) {
+        try {
+            return DecodedListing.isDebug(Files.readAllBytes(cubin));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** ptxas's cubin through jptxas's own cubin reader and SASS decoder. */
     private static Map<String, List<SassLine>> decode(Path cubin, String sm) {
         try {
@@ -113,7 +121,7 @@ class ControlAgreementOracleTest {
             }
             ControlAgreement.Tally t = chosen.parallelStream().map(e -> {
                 OracleCubins.Compiled c = OracleCubins.ptxas13(e.file(), sm);
-                return c.ok() ? ControlAgreement.compareAll(decode(c.cubin().orElseThrow(), sm), model, smNumber)
+                return c.ok() ? ControlAgreement.compareAll(decode(c.cubin().orElseThrow(), sm), model, smNumber, isDebug(c.cubin().orElseThrow()))
                         : ControlAgreement.Tally.empty();
             }).reduce(ControlAgreement.Tally.empty(), ControlAgreement.Tally::plus);
             bySm.put(sm, t);
