@@ -82,6 +82,8 @@ public final class ControlWordGenerator {
         private final int guardGroup = model.readerGroup(LatencyModel.GUARD);
         private final int branchGroup = model.readerGroup(LatencyModel.BRANCH);
         private final long[] time;
+        /** Earliest issue of the instruction after a class that {@linkplain OpClass#drainsOnExit() drains on exit}. */
+        private final long[] exitFloor;
         private final boolean[] inOrderPipe = new boolean[model.pipeCount()];
         /** Padding: no operands and no pipe (NOP, never-executed instructions). */
         private final boolean[] padding;
@@ -98,6 +100,7 @@ public final class ControlWordGenerator {
                 cls[i] = model.opClass(code.get(i).latencyClass());
             }
             time = new long[n];
+            exitFloor = new long[n];
             for (int p = 0; p < inOrderPipe.length; p++) {
                 inOrderPipe[p] = model.inOrder(p);
             }
@@ -187,7 +190,7 @@ public final class ControlWordGenerator {
         }
 
         private long exitTime(int j) {
-            return time[j] + Math.max(1, cls[j].minStall());
+            return Math.max(time[j] + Math.max(1, cls[j].minStall()), exitFloor[j]);
         }
 
         List<ControlWord> run() {
@@ -306,6 +309,7 @@ public final class ControlWordGenerator {
                     issue = time[i - 1] + s;
                 }
                 time[i] = issue;
+                exitFloor[i] = c.drainsOnExit() ? drainTime(st) : 0;
                 wait[i] = waitMask;
                 st.clearWaited(waitMask);
                 st.pipeFree[c.pipe()] = issue + model.pipeBusy(c);

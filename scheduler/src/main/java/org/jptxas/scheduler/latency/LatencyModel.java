@@ -60,7 +60,7 @@ public final class LatencyModel {
         }
         for (LatencyTableData.LatencyClassEntry c : table.classes()) {
             OpClass oc = new OpClass(classes.size(), c.name(), pipes.indexOf(c.pipe()), readerGroups.indexOf(c.reader()),
-                    c.variable(), c.readsLate(), c.drainsWrites(), c.maxLatency(), c.war(), c.waw(), c.minStall(), c.yieldMaxStall(), c.issueCycles(), c.issueGap(),
+                    c.variable(), c.readsLate(), c.drainsWrites(), c.drainsOnExit(), c.maxLatency(), c.war(), c.waw(), c.minStall(), c.yieldMaxStall(), c.issueCycles(), c.issueGap(),
                     c.scoreboardOrder().stream().mapToInt(Integer::intValue).toArray());
             classes.add(oc);
             byName.put(c.name(), oc);

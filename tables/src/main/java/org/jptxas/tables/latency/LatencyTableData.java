@@ -93,6 +93,8 @@ public record LatencyTableData(
      * @param drainsWrites    issues only once every outstanding fixed-latency register write is complete, as read by
      *                        reader group {@code drain} (ptxas does this before CALL and BSYNC: the code after them
      *                        may read any register); a writer class without a {@code drain} column imposes nothing
+     * @param drainsOnExit    the instruction after this one waits for every outstanding fixed-latency write, by the
+     *                        same {@code drain} column (Hopper's BRA: its stall, not the issue, covers them)
      * @param maxLatency      for a variable class, cycles after issue by which ptxas counts on the result being written:
      *                        a consumer at least that far away needs no scoreboard (ptxas then sets none); 0 = no bound
      * @param minStall        smallest stall count ptxas gives this class (e.g. 5 on branches)
@@ -112,6 +114,7 @@ public record LatencyTableData(
             int waw,
             boolean readsLate,
             boolean drainsWrites,
+            boolean drainsOnExit,
             int maxLatency,
             int minStall,
             int yieldMaxStall,
