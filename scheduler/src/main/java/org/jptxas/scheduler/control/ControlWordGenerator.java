@@ -236,6 +236,9 @@ public final class ControlWordGenerator {
                     st = merged != null ? merged : new IssueState(model.pipeCount());
                 }
                 long minIssue = Math.max(entry, st.pipeFree[c.pipe()]);
+                for (int p : c.alsoPipes()) {
+                    minIssue = Math.max(minIssue, st.pipeFree[p]);
+                }
                 long depIssue = 0;
                 int waitMask = 0;
                 if (drainAtCall[i]) {
@@ -313,6 +316,9 @@ public final class ControlWordGenerator {
                 wait[i] = waitMask;
                 st.clearWaited(waitMask);
                 st.pipeFree[c.pipe()] = issue + model.pipeBusy(c);
+                for (int p : c.alsoPipes()) {
+                    st.pipeFree[p] = Math.max(st.pipeFree[p], issue + Math.max(model.issueInterval(p), c.issueCycles()));
+                }
                 int wsb = -1;
                 if (c.variable() && hasRealDef(in)) {
                     wsb = allocate(st, c, firstConsumer[i], issue, i);

@@ -61,7 +61,8 @@ public final class LatencyModel {
         for (LatencyTableData.LatencyClassEntry c : table.classes()) {
             OpClass oc = new OpClass(classes.size(), c.name(), pipes.indexOf(c.pipe()), readerGroups.indexOf(c.reader()),
                     c.variable(), c.readsLate(), c.drainsWrites(), c.drainsOnExit(), c.maxLatency(), c.war(), c.waw(), c.minStall(), c.yieldMaxStall(), c.issueCycles(), c.issueGap(),
-                    c.scoreboardOrder().stream().mapToInt(Integer::intValue).toArray());
+                    c.scoreboardOrder().stream().mapToInt(Integer::intValue).toArray(),
+                    c.alsoPipes().stream().mapToInt(p -> pipeIndex(p, c.name())).toArray());
             classes.add(oc);
             byName.put(c.name(), oc);
         }
@@ -100,6 +101,14 @@ public final class LatencyModel {
         for (LatencyTableData.OpcodeRule r : table.opcodes()) {
             rulesByMnemonic.computeIfAbsent(r.mnemonic(), k -> new ArrayList<>()).add(r);
         }
+    }
+
+    private int pipeIndex(String pipe, String className) {
+        int p = pipes.indexOf(pipe);
+        if (p < 0) {
+            throw new IllegalArgumentException("latency table " + table.sm() + ": class " + className + " names unknown pipe " + pipe);
+        }
+        return p;
     }
 
     /** The model of a bundled table, e.g. {@code sm80}. */

@@ -93,6 +93,8 @@ public record LatencyTableData(
      * @param drainsWrites    issues only once every outstanding fixed-latency register write is complete, as read by
      *                        reader group {@code drain} (ptxas does this before CALL and BSYNC: the code after them
      *                        may read any register); a writer class without a {@code drain} column imposes nothing
+     * @param alsoPipes       further pipes the class occupies for its issue cycles (Ampere's BAR.SYNC: the branch
+     *                        unit and the memory queue)
      * @param drainsOnExit    the instruction after this one waits for every outstanding fixed-latency write, by the
      *                        same {@code drain} column (Hopper's BRA: its stall, not the issue, covers them)
      * @param maxLatency      for a variable class, cycles after issue by which ptxas counts on the result being written:
@@ -107,6 +109,7 @@ public record LatencyTableData(
     public record LatencyClassEntry(
             String name,
             String pipe,
+            List<String> alsoPipes,
             boolean variable,
             String reader,
             Map<String, Map<String, Integer>> latency,
@@ -128,6 +131,7 @@ public record LatencyTableData(
             Objects.requireNonNull(reader, "reader");
             latency = Map.copyOf(latency);
             scoreboardOrder = List.copyOf(scoreboardOrder);
+            alsoPipes = List.copyOf(alsoPipes);
             for (String file : latency.keySet()) {
                 if (!Set.of("R", "P", "UR", "UP").contains(file)) {
                     throw new IllegalArgumentException("class " + name + ": unknown register file '" + file + "' in latency");

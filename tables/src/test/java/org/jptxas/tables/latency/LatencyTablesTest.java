@@ -38,7 +38,7 @@ class LatencyTablesTest {
     void overlayReplacesByNameAndKeepsTheRest() {
         LatencyTableData parent = LatencyTables.table("sm80");
         LatencyTableData.LatencyClassEntry alu = parent.classes().stream().filter(c -> c.name().equals("alu")).findFirst().orElseThrow();
-        LatencyTableData.LatencyClassEntry changed = new LatencyTableData.LatencyClassEntry("alu", alu.pipe(), false, alu.reader(),
+        LatencyTableData.LatencyClassEntry changed = new LatencyTableData.LatencyClassEntry("alu", alu.pipe(), List.of(), false, alu.reader(),
                 alu.latency(), 1, 1, false, false, false, 0, 3, 2, 0, 1, List.of(), "changed");
         LatencyTableData child = new LatencyTableData("x", "sm80", List.of("sm_x"), "", 6, 15, 2, 15, List.of(), List.of(changed), List.of(), List.of());
         LatencyTableData merged = LatencyTables.overlay(parent, child);
@@ -70,7 +70,7 @@ class LatencyTablesTest {
 
     @Test
     void duplicateClassNamesAreRejected() {
-        LatencyTableData.LatencyClassEntry c = new LatencyTableData.LatencyClassEntry("a", "alu", false, "alu",
+        LatencyTableData.LatencyClassEntry c = new LatencyTableData.LatencyClassEntry("a", "alu", List.of(), false, "alu",
                 java.util.Map.of(), 1, 1, false, false, false, 0, 1, 2, 0, 1, List.of(), "");
         assertThrows(IllegalArgumentException.class, () -> new LatencyTableData("t", "", List.of(), "", 6, 15, 2, 15,
                 List.of(new LatencyTableData.Pipe("alu", 2, false, "")), List.of(c, c), List.of(), List.of()));
