@@ -50,7 +50,7 @@ class LatencyTablesTest {
     @Test
     void unknownFieldIsRejectedWithFileAndEntry() {
         String json = "{\"sm\":\"t\",\"extends\":\"\",\"targets\":[],\"source\":\"\",\"scoreboards\":6,\"maxStall\":15,"
-                + "\"scoreboardSetup\":2,\"paddingStall\":15,\"pipes\":[{\"name\":\"alu\",\"issueInterval\":2,\"description\":\"\",\"speed\":1}],"
+                + "\"scoreboardSetup\":2,\"paddingStall\":15,\"pipes\":[{\"name\":\"alu\",\"issueInterval\":2,\"inOrder\":false,\"description\":\"\",\"speed\":1}],"
                 + "\"classes\":[],\"opcodes\":[]}";
         TableException e = assertThrows(TableException.class, () -> TableLoader.read("latency/t.json",
                 new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), LatencyTableData.class));
