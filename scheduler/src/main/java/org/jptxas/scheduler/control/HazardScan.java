@@ -223,7 +223,8 @@ public final class HazardScan {
                         name(r.file(), reg) + " read without waiting on SB mask " + Integer.toBinaryString(sb)));
             } else if (st.writerClass[f][reg] >= 0 && st.writeTime[f][reg] != IssueState.NEVER) {
                 OpClass wc = model.classById(st.writerClass[f][reg]);
-                int need = st.wideLow[f][reg] ? model.rawLowHalf(wc, group) : model.rawOrDefault(wc, r.file(), group);
+                int need = st.wideLow[f][reg] ? Math.min(model.rawLowHalf(wc, group), model.rawRequired(wc, r.file(), group))
+                        : model.rawRequired(wc, r.file(), group);
                 long have = t - st.writeTime[f][reg] + (reg == r.first() + 1 ? highLate : 0);
                 if (have < need) {
                     out.add(new Hazard(i, w, HazardKind.RAW_STALL,

@@ -99,6 +99,17 @@ class ControlAgreementOracleTest {
         }
     }
 
+    /**
+     * Stall and wait agreement floors per SM (a little under what was measured; raise them as the model improves).
+     * Sampled: every third corpus file, as CI runs it; all: {@code -Djptxas.agreement.all=true}.
+     */
+    private static final Map<String, double[]> FLOORS_SAMPLED = Map.of(
+            "sm_75", new double[] {0.957, 0.873}, "sm_80", new double[] {0.940, 0.870}, "sm_86", new double[] {0.956, 0.891},
+            "sm_89", new double[] {0.955, 0.890}, "sm_90", new double[] {0.954, 0.905});
+    private static final Map<String, double[]> FLOORS_ALL = Map.of(
+            "sm_75", new double[] {0.950, 0.887}, "sm_80", new double[] {0.951, 0.885}, "sm_86", new double[] {0.960, 0.896},
+            "sm_89", new double[] {0.959, 0.895}, "sm_90", new double[] {0.956, 0.899});
+
     @Test
     @Tag("slow")
     void corpusAgreementPerSm() throws IOException {
@@ -133,8 +144,13 @@ class ControlAgreementOracleTest {
         System.out.println(report);
         for (var e : bySm.entrySet()) {
             ControlAgreement.Tally t = e.getValue();
-            assertTrue(t.stall() >= 0.92 * t.instructions(), e.getKey() + " regressed: " + t.report(e.getKey()));
-            assertTrue(t.hazards() <= 0.002 * t.instructions(), e.getKey() + " flags ptxas too often: " + t.report(e.getKey()));
+            double[] floor = (all ? FLOORS_ALL : FLOORS_SAMPLED).get(e.getKey());
+            assertTrue(t.stall() >= floor[0] * t.instructions(), e.getKey() + " stall agreement regressed below "
+                    + floor[0] + ": " + t.report(e.getKey()));
+            assertTrue(t.waitMask() >= floor[1] * t.instructions(), e.getKey() + " wait agreement regressed below "
+                    + floor[1] + ": " + t.report(e.getKey()));
+            // The model must never be more pessimistic than ptxas: its own control words are hazard-free.
+            assertTrue(t.hazards() == 0, e.getKey() + " flags ptxas's code: " + t.report(e.getKey()));
         }
     }
 }

@@ -86,7 +86,10 @@ public record LatencyTableData(
      *                        {@code latency})
      * @param latency         read-after-write cycles by destination register file ({@code R}, {@code P}, {@code UR},
      *                        {@code UP}) and reader group ({@code *} = any other group); for a variable class these
-     *                        are the cycles a consumer needs after the scoreboard clears (usually none)
+     *                        are the cycles a consumer needs after the scoreboard clears (usually none); a
+     *                        {@code min:<group>} column gives the shortest distance ptxas itself uses where it usually
+     *                        schedules further apart (code generation plans with the usual value, the hazard checker
+     *                        holds code to the minimum)
      * @param war             cycles a later writer of a register this class reads must stay behind it
      * @param waw             cycles a later writer of a register this class writes must stay behind it
      * @param readsLate       reads its sources after issue (stores, atomics): a later overwrite needs a read scoreboard
