@@ -149,7 +149,8 @@ public final class JnvdisasmMain implements Callable<Integer> {
         }
         int smNumber = Integer.parseInt(modelSm.substring(3));
         if (recomputeControl) {
-            out.println(ControlAgreement.compareAll(functions, model.get(), smNumber).report(modelSm));
+            boolean debugCode = binary == null && DecodedListing.isDebug(bytes);
+            out.println(ControlAgreement.compareAll(functions, model.get(), smNumber, debugCode).report(modelSm));
             return 0;
         }
         int hazards = 0;

@@ -64,7 +64,7 @@ final class SassView {
         EnumSet<SchedFlag> flags = EnumSet.of(extra);
         flags.addAll(in.flags());
         return new SimpleInstr(in.name(), in.latencyClass(), in.defs(), in.uses(), in.guard(), in.reuseSlots(),
-                in.memKind(), in.memSpace(), flags);
+                in.memKind(), in.memSpace(), flags, in.scoreboardDrain());
     }
 
     private SassText.Parsed parse(CodeLine line, int index) {
@@ -82,7 +82,7 @@ final class SassView {
             List<RegRange> uses = new ArrayList<>(in.uses());
             uses.add(new RegRange(RegFile.UR, DESCRIPTOR_UR, 2));
             in = new SimpleInstr(in.name(), in.latencyClass(), in.defs(), uses, in.guard(), in.reuseSlots(),
-                    in.memKind(), in.memSpace(), in.flags());
+                    in.memKind(), in.memSpace(), in.flags(), in.scoreboardDrain());
             p = new SassText.Parsed(in, p.mnemonic(), p.known());
         }
         return p;
@@ -110,7 +110,7 @@ final class SassView {
             }
         }
         return changed ? new SimpleInstr(in.name(), in.latencyClass(), in.defs(), uses, in.guard(), in.reuseSlots(),
-                in.memKind(), in.memSpace(), in.flags()) : in;
+                in.memKind(), in.memSpace(), in.flags(), in.scoreboardDrain()) : in;
     }
 
     private static Set<String> modifiers(CodeLine line) {

@@ -10,6 +10,7 @@ import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.RegRange;
 import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SchedInstr;
+import org.jptxas.scheduler.model.ScoreboardDrain;
 
 /**
  * Computes control words for an instruction sequence in a fixed order, by simulating issue cycles the way the
@@ -38,6 +39,31 @@ public final class ControlWordGenerator {
         return generate(code, ControlFlow.linear(code.size()));
     }
 
+    /**
+     * Control words of debug code (ptxas for a {@code .target ..., debug} module): fully serialized, every instruction
+     * stalls the maximum and waits for scoreboards 0 and 1, every variable-latency result sets scoreboard 0; the
+     * padding after the end-of-function loop stays at 0.
+     */
+    public List<ControlWord> generateDebug(List<? extends SchedInstr> code) {
+        int n = code.size();
+        int tail = n;
+        while (tail > 0 && code.get(tail - 1).has(SchedFlag.NOP)) {
+            tail--;
+        }
+        List<ControlWord> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            SchedInstr in = code.get(i);
+            if (i >= tail) {
+                out.add(new ControlWord(0, false, ControlWord.NONE, ControlWord.NONE, 0, 0));
+                continue;
+            }
+            OpClass c = model.opClass(in.latencyClass());
+            boolean writes = c.variable() && in.defs().stream().anyMatch(r -> !r.isZero() && r.file() != RegFile.B);
+            out.add(new ControlWord(model.maxStall(), false, writes ? 0 : ControlWord.NONE, ControlWord.NONE, 0b11, 0));
+        }
+        return out;
+    }
+
     /** Control words for {@code code} with the given control flow (state merges at branch targets). */
     public List<ControlWord> generate(List<? extends SchedInstr> code, ControlFlow flow) {
         return new Run(code, flow).run();
@@ -56,6 +82,9 @@ public final class ControlWordGenerator {
         private final int guardGroup = model.readerGroup(LatencyModel.GUARD);
         private final int branchGroup = model.readerGroup(LatencyModel.BRANCH);
         private final long[] time;
+        /** Earliest issue of the instruction after a class that {@linkplain OpClass#drainsOnExit() drains on exit}. */
+        private final long[] exitFloor;
+        private final boolean[] inOrderPipe = new boolean[model.pipeCount()];
         /** Padding: no operands and no pipe (NOP, never-executed instructions). */
         private final boolean[] padding;
 
@@ -71,6 +100,10 @@ public final class ControlWordGenerator {
                 cls[i] = model.opClass(code.get(i).latencyClass());
             }
             time = new long[n];
+            exitFloor = new long[n];
+            for (int p = 0; p < inOrderPipe.length; p++) {
+                inOrderPipe[p] = model.inOrder(p);
+            }
             padding = new boolean[n];
             for (int i = 0; i < n; i++) {
                 SchedInstr in = code.get(i);
@@ -157,7 +190,7 @@ public final class ControlWordGenerator {
         }
 
         private long exitTime(int j) {
-            return time[j] + Math.max(1, cls[j].minStall());
+            return Math.max(time[j] + Math.max(1, cls[j].minStall()), exitFloor[j]);
         }
 
         List<ControlWord> run() {
@@ -203,6 +236,9 @@ public final class ControlWordGenerator {
                     st = merged != null ? merged : new IssueState(model.pipeCount());
                 }
                 long minIssue = Math.max(entry, st.pipeFree[c.pipe()]);
+                for (int p : c.alsoPipes()) {
+                    minIssue = Math.max(minIssue, st.pipeFree[p]);
+                }
                 long depIssue = 0;
                 int waitMask = 0;
                 if (drainAtCall[i]) {
@@ -276,12 +312,17 @@ public final class ControlWordGenerator {
                     issue = time[i - 1] + s;
                 }
                 time[i] = issue;
+                exitFloor[i] = c.drainsOnExit() ? drainTime(st) : 0;
                 wait[i] = waitMask;
                 st.clearWaited(waitMask);
                 st.pipeFree[c.pipe()] = issue + model.pipeBusy(c);
+                for (int p : c.alsoPipes()) {
+                    st.pipeFree[p] = Math.max(st.pipeFree[p], issue + Math.max(model.issueInterval(p), c.issueCycles()));
+                }
                 int wsb = -1;
                 if (c.variable() && hasRealDef(in)) {
                     wsb = allocate(st, c, firstConsumer[i], issue, i);
+                    st.sbPipe[wsb] = c.pipe();
                     wr[i] = wsb;
                 }
                 for (RegRange r : in.defs()) {
@@ -306,6 +347,13 @@ public final class ControlWordGenerator {
                             st.readSb[r.file().ordinal()][reg] |= 1 << rsb;
                             st.reader[r.file().ordinal()][reg] = i;
                         }
+                    }
+                }
+                ScoreboardDrain drain = in.scoreboardDrain();
+                if (!drain.isNone()) { // DEPBAR holds the next issue until they drain
+                    st.clearWaitedInOrder(drain.drained(), inOrderPipe);
+                    if (drain.partial() >= 0) {
+                        st.drainTo(drain.partial(), drain.pending(), inOrderPipe);
                     }
                 }
                 if (jumpSource[i]) {
@@ -431,9 +479,8 @@ public final class ControlWordGenerator {
         }
 
         private int take(IssueState st, int k, int group, long issue, int producer) {
-            st.sbCount[k]++;
+            st.recordSet(k, issue);
             st.sbGroup[k] = group;
-            st.sbSet[k] = issue;
             st.sbProducer[k] = producer;
             return k;
         }

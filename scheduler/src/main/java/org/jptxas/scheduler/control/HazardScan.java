@@ -11,6 +11,7 @@ import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.RegRange;
 import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SchedInstr;
+import org.jptxas.scheduler.model.ScoreboardDrain;
 
 /**
  * The simulation behind {@link org.jptxas.scheduler.hazard.HazardChecker}: replays given control words over the
@@ -49,11 +50,11 @@ public final class HazardScan {
         return out;
     }
 
-    /** Pipes whose variable-latency results return in issue order (shared-memory loads, tensor steps). */
+    /** Pipes whose variable-latency results return in issue order (the table's {@code inOrder}). */
     private boolean[] inOrderPipes() {
         boolean[] in = new boolean[model.pipeCount()];
         for (int p = 0; p < in.length; p++) {
-            in[p] = model.pipeName(p).equals("lsu") || model.pipeName(p).equals("mma");
+            in[p] = model.inOrder(p);
         }
         return in;
     }
@@ -105,7 +106,8 @@ public final class HazardScan {
                 for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
                     int f = r.file().ordinal();
                     if (st.writeSb[f][reg] != 0 && !st.boundElapsed(f, reg, t, model)
-                            && !(c.variable() && st.writePipe[f][reg] == c.pipe() && inOrderPipe[c.pipe()])) {
+                            && !(c.variable() && st.writePipe[f][reg] == c.pipe() && inOrderPipe[c.pipe()])
+                            && !exclusive(code, st.writer[f][reg], i, st)) {
                         out.add(new Hazard(i, st.writer[f][reg], HazardKind.WAW, name(r.file(), reg) + " still being written"));
                     }
                     int lateReader = st.reader[f][reg];
@@ -121,8 +123,7 @@ public final class HazardScan {
                 if (st.sbCount[wsb] > 0) {
                     out.add(new Hazard(i, st.sbProducer[wsb], HazardKind.SCOREBOARD_SHARED, "SB" + wsb + " already pending"));
                 }
-                st.sbCount[wsb]++;
-                st.sbSet[wsb] = t;
+                st.recordSet(wsb, t);
                 st.sbProducer[wsb] = i;
                 st.sbPipe[wsb] = c.pipe();
             }
@@ -145,8 +146,7 @@ public final class HazardScan {
             }
             int rsb = cw.readSb() < 6 ? cw.readSb() : -1;
             if (rsb >= 0) {
-                st.sbCount[rsb]++;
-                st.sbSet[rsb] = t;
+                st.recordSet(rsb, t);
                 st.sbProducer[rsb] = i;
                 for (RegRange r : in.uses()) {
                     if (r.file() != RegFile.R) {
@@ -155,7 +155,17 @@ public final class HazardScan {
                     for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
                         st.readSb[r.file().ordinal()][reg] |= 1 << rsb;
                         st.reader[r.file().ordinal()][reg] = i;
+                        long slot = IssueState.coverSlot(rsb, wsb >= 0 ? 1 << wsb : 0);
+                        st.readCover[r.file().ordinal()][reg] = st.readCover[r.file().ordinal()][reg]
+                                & ~IssueState.coverSlot(rsb, 0x3f) | slot;
                     }
+                }
+            }
+            ScoreboardDrain drain = in.scoreboardDrain();
+            if (!drain.isNone()) { // DEPBAR holds the next issue until they drain
+                st.clearWaitedInOrder(drain.drained(), inOrderPipe);
+                if (drain.partial() >= 0) {
+                    st.drainTo(drain.partial(), drain.pending(), inOrderPipe);
                 }
             }
             if (jumpSource[i]) {
@@ -164,6 +174,21 @@ public final class HazardScan {
             t += Math.max(1, cw.stall());
         }
         return out;
+    }
+
+    /**
+     * Whether instructions {@code a} (earlier) and {@code b} never both execute: guarded by the same predicate with
+     * opposite senses, the predicate not rewritten in between.
+     */
+    private static boolean exclusive(List<? extends SchedInstr> code, int a, int b, IssueState st) {
+        if (a < 0 || a >= b) {
+            return false;
+        }
+        RegRange ga = code.get(a).guard();
+        RegRange gb = code.get(b).guard();
+        return ga != null && ga.equals(gb) && !ga.isZero()
+                && code.get(a).has(SchedFlag.NEGATED_GUARD) != code.get(b).has(SchedFlag.NEGATED_GUARD)
+                && st.writer[ga.file().ordinal()][ga.first()] < a;
     }
 
     private static int rsbOf(ControlWord cw) {
@@ -198,7 +223,8 @@ public final class HazardScan {
                         name(r.file(), reg) + " read without waiting on SB mask " + Integer.toBinaryString(sb)));
             } else if (st.writerClass[f][reg] >= 0 && st.writeTime[f][reg] != IssueState.NEVER) {
                 OpClass wc = model.classById(st.writerClass[f][reg]);
-                int need = st.wideLow[f][reg] ? model.rawLowHalf(wc, group) : model.rawOrDefault(wc, r.file(), group);
+                int need = st.wideLow[f][reg] ? Math.min(model.rawLowHalf(wc, group), model.rawRequired(wc, r.file(), group))
+                        : model.rawRequired(wc, r.file(), group);
                 long have = t - st.writeTime[f][reg] + (reg == r.first() + 1 ? highLate : 0);
                 if (have < need) {
                     out.add(new Hazard(i, w, HazardKind.RAW_STALL,

@@ -15,6 +15,8 @@ public final class IssueState {
     /** In {@link #writeSb}: a variable-latency write that set no scoreboard at all. */
     public static final int NO_SCOREBOARD = 1 << 7;
     static final long NEVER = Long.MIN_VALUE / 4;
+    /** Producers remembered per scoreboard for {@code DEPBAR.LE} counts. */
+    private static final int HISTORY = 16;
 
     final int[][] writerClass = new int[RegFile.values().length][];
     final long[][] writeTime = new long[RegFile.values().length][];
@@ -36,6 +38,14 @@ public final class IssueState {
     /** Per register: written as the low half of a 64-bit result by a class that writes it early. */
     final boolean[][] wideLow = new boolean[RegFile.values().length][];
     final long[] pipeFree;
+    /**
+     * Per register with pending late reads, per read scoreboard k (bits [6k, 6k+6)): write scoreboards whose
+     * completion implies that read is done (the reader's own result is written after it read its sources).
+     */
+    final long[][] readCover = new long[RegFile.values().length][];
+    /** Per scoreboard: issue cycles of its pending producers, newest first; length -1 when unknown (after a join). */
+    final long[][] sbHistory = new long[8][HISTORY];
+    final int[] sbHistoryLength = new int[8];
 
     public IssueState(int pipes) {
         for (RegFile f : RegFile.values()) {
@@ -50,6 +60,7 @@ public final class IssueState {
             writePipe[k] = filled(f.size(), -1);
             varClass[k] = filled(f.size(), -1);
             wideLow[k] = new boolean[f.size()];
+            readCover[k] = new long[f.size()];
         }
         Arrays.fill(sbPipe, -1);
         Arrays.fill(sbSet, NEVER);
@@ -77,7 +88,12 @@ public final class IssueState {
             s.writePipe[k] = writePipe[k].clone();
             s.varClass[k] = varClass[k].clone();
             s.wideLow[k] = wideLow[k].clone();
+            s.readCover[k] = readCover[k].clone();
         }
+        for (int k = 0; k < 8; k++) {
+            s.sbHistory[k] = sbHistory[k].clone();
+        }
+        System.arraycopy(sbHistoryLength, 0, s.sbHistoryLength, 0, 8);
         System.arraycopy(sbPipe, 0, s.sbPipe, 0, 8);
         System.arraycopy(sbCount, 0, s.sbCount, 0, 8);
         System.arraycopy(sbSet, 0, s.sbSet, 0, 8);
@@ -99,6 +115,9 @@ public final class IssueState {
         for (int k = 0; k < 8; k++) {
             if (sbSet[k] != NEVER) {
                 sbSet[k] += delta;
+            }
+            for (int h = 0; h < sbHistoryLength[k]; h++) {
+                sbHistory[k][h] += delta;
             }
         }
         for (int p = 0; p < pipeFree.length; p++) {
@@ -132,6 +151,8 @@ public final class IssueState {
                     writeTime[k][r] = Math.max(writeTime[k][r], o.writeTime[k][r]); // the later write is the stricter
                 }
                 if (o.readSb[k][r] != 0) {
+                    // The union of pending reads is covered only by a write both paths' readers share.
+                    readCover[k][r] = mergeCover(readSb[k][r], readCover[k][r], o.readSb[k][r], o.readCover[k][r]);
                     readSb[k][r] |= o.readSb[k][r];
                     reader[k][r] = o.reader[k][r];
                 }
@@ -139,6 +160,12 @@ public final class IssueState {
         }
         for (int k = 0; k < 8; k++) {
             if (o.sbCount[k] > 0) {
+                if (sbCount[k] > 0) {
+                    sbHistoryLength[k] = -1; // producers of two paths: which are the newest is unknown
+                } else {
+                    sbHistory[k] = o.sbHistory[k].clone();
+                    sbHistoryLength[k] = o.sbHistoryLength[k];
+                }
                 sbGroup[k] = sbCount[k] > 0 && sbGroup[k] != o.sbGroup[k] ? -1 : o.sbGroup[k];
                 sbCount[k] = Math.max(sbCount[k], o.sbCount[k]);
                 sbProducer[k] = o.sbProducer[k];
@@ -192,6 +219,77 @@ public final class IssueState {
         return bound > 0 && t - writeTime[f][r] >= bound;
     }
 
+    /** Read scoreboard bit {@code k}'s slot in a {@link #readCover} word. */
+    static long coverSlot(int k, int writeSbMask) {
+        return (long) (writeSbMask & 0x3f) << (6 * k);
+    }
+
+    /** Pending reads {@code pending} after waiting on {@code mask}: direct waits, and waits on a covering write. */
+    private static int clearReads(int pending, long cover, int mask) {
+        int left = pending & ~mask;
+        for (int k = 0; k < 6; k++) {
+            if ((left >> k & 1) != 0 && (cover >>> (6 * k) & mask & 0x3f) != 0) {
+                left &= ~(1 << k);
+            }
+        }
+        return left;
+    }
+
+    /** Covers of a union of pending reads: where both paths have a read on the same scoreboard, only common covers. */
+    private static long mergeCover(int pa, long ca, int pb, long cb) {
+        long out = 0;
+        for (int k = 0; k < 6; k++) {
+            long a = ca >>> (6 * k) & 0x3f;
+            long b = cb >>> (6 * k) & 0x3f;
+            boolean inA = (pa >> k & 1) != 0;
+            boolean inB = (pb >> k & 1) != 0;
+            long c = inA && inB ? a & b : inA ? a : inB ? b : 0;
+            out |= c << (6 * k);
+        }
+        return out;
+    }
+
+    /** A producer issued at cycle {@code t} sets scoreboard {@code k}. */
+    void recordSet(int k, long t) {
+        sbCount[k]++;
+        sbSet[k] = t;
+        if (sbHistoryLength[k] >= 0) {
+            System.arraycopy(sbHistory[k], 0, sbHistory[k], 1, HISTORY - 1);
+            sbHistory[k][0] = t;
+            sbHistoryLength[k] = Math.min(HISTORY, sbHistoryLength[k] + 1);
+        }
+    }
+
+    /**
+     * {@code DEPBAR.LE SBk, pending}: scoreboard {@code k} counts down to its {@code pending} newest producers. When its
+     * pipe returns results in order, every older write it covers is complete, and so is every older write of that
+     * pipe that set no scoreboard. Without a known history (after a join) nothing is assumed.
+     */
+    public void drainTo(int k, int pending, boolean[] inOrderPipe) {
+        if (sbCount[k] <= pending) {
+            return;
+        }
+        if (pending == 0) {
+            clearWaitedInOrder(1 << k, inOrderPipe);
+            return;
+        }
+        if (sbPipe[k] < 0 || !inOrderPipe[sbPipe[k]] || sbHistoryLength[k] <= pending || sbCount[k] > sbHistoryLength[k]) {
+            return;
+        }
+        long done = sbHistory[k][pending];
+        for (int f = 0; f < writeSb.length; f++) {
+            for (int r = 0; r < writeSb[f].length; r++) {
+                int ws = writeSb[f][r];
+                if (ws != 0 && writeTime[f][r] <= done
+                        && ((ws & NO_SCOREBOARD) == 0 ? (ws >> k & 1) != 0 : writePipe[f][r] == sbPipe[k])) {
+                    writeSb[f][r] = (ws & NO_SCOREBOARD) == 0 ? ws & ~(1 << k) : 0;
+                }
+            }
+        }
+        sbCount[k] = pending;
+        sbHistoryLength[k] = pending;
+    }
+
     /** Scoreboards in {@code mask} are waited for: their producers are complete. */
     public void clearWaited(int mask) {
         if (mask == 0) {
@@ -201,6 +299,7 @@ public final class IssueState {
             if ((mask >> k & 1) != 0) {
                 sbCount[k] = 0;
                 sbGroup[k] = -1;
+                sbHistoryLength[k] = 0;
             }
         }
         int keep = ~mask;
@@ -212,7 +311,7 @@ public final class IssueState {
                     ws[r] &= keep;
                 }
                 if (rs[r] != 0) {
-                    rs[r] &= keep;
+                    rs[r] = clearReads(rs[r], readCover[f][r], mask);
                 }
             }
         }

@@ -36,6 +36,13 @@ public final class LatencyModel {
     private final List<String> pipes = new ArrayList<>();
     /** raw[file][writer][readerGroup]; -1 where the table gives none (variable producers). */
     private final int[][][] raw;
+    /**
+     * required[file][writer][readerGroup]: the shortest distance ptxas itself uses, from a {@code min:<group>} column
+     * where the usual distance ({@link #raw}) is longer; else as raw. The hazard checker holds code to this.
+     */
+    private final int[][][] required;
+    /** Prefix of a latency column giving the required (shortest safe) distance for a reader group. */
+    public static final String REQUIRED_PREFIX = "min:";
     /** drain[file][writer]: cycles until a draining instruction may issue after the write; -1: no constraint. */
     private final int[][] drain;
     /** Per class and reader group: cycles until the low register of a 64-bit result is readable (-1: as the whole). */
@@ -60,8 +67,9 @@ public final class LatencyModel {
         }
         for (LatencyTableData.LatencyClassEntry c : table.classes()) {
             OpClass oc = new OpClass(classes.size(), c.name(), pipes.indexOf(c.pipe()), readerGroups.indexOf(c.reader()),
-                    c.variable(), c.readsLate(), c.drainsWrites(), c.maxLatency(), c.war(), c.waw(), c.minStall(), c.yieldMaxStall(), c.issueCycles(), c.issueGap(),
-                    c.scoreboardOrder().stream().mapToInt(Integer::intValue).toArray());
+                    c.variable(), c.readsLate(), c.drainsWrites(), c.drainsOnExit(), c.maxLatency(), c.war(), c.waw(), c.minStall(), c.yieldMaxStall(), c.issueCycles(), c.issueGap(),
+                    c.scoreboardOrder().stream().mapToInt(Integer::intValue).toArray(),
+                    c.alsoPipes().stream().mapToInt(p -> pipeIndex(p, c.name())).toArray());
             classes.add(oc);
             byName.put(c.name(), oc);
         }
@@ -74,6 +82,18 @@ public final class LatencyModel {
                 int dflt = row == null ? -1 : row.getOrDefault("*", -1);
                 for (int g = 0; g < readerGroups.size(); g++) {
                     raw[f.ordinal()][oc.id()][g] = row == null ? -1 : row.getOrDefault(readerGroups.get(g), dflt);
+                }
+            }
+        }
+        required = new int[files.length][classes.size()][readerGroups.size()];
+        for (LatencyTableData.LatencyClassEntry c : table.classes()) {
+            OpClass oc = byName.get(c.name());
+            for (RegFile f : files) {
+                Map<String, Integer> row = c.latency().get(f.tableKey());
+                for (int g = 0; g < readerGroups.size(); g++) {
+                    int usual = raw[f.ordinal()][oc.id()][g];
+                    Integer min = row == null ? null : row.get(REQUIRED_PREFIX + readerGroups.get(g));
+                    required[f.ordinal()][oc.id()][g] = min != null && usual >= 0 ? Math.min(min, usual) : usual;
                 }
             }
         }
@@ -100,6 +120,14 @@ public final class LatencyModel {
         for (LatencyTableData.OpcodeRule r : table.opcodes()) {
             rulesByMnemonic.computeIfAbsent(r.mnemonic(), k -> new ArrayList<>()).add(r);
         }
+    }
+
+    private int pipeIndex(String pipe, String className) {
+        int p = pipes.indexOf(pipe);
+        if (p < 0) {
+            throw new IllegalArgumentException("latency table " + table.sm() + ": class " + className + " names unknown pipe " + pipe);
+        }
+        return p;
     }
 
     /** The model of a bundled table, e.g. {@code sm80}. */
@@ -197,6 +225,11 @@ public final class LatencyModel {
         return pipes.get(pipe);
     }
 
+    /** Whether the pipe's variable-latency results return in issue order. */
+    public boolean inOrder(int pipe) {
+        return table.pipes().get(pipe).inOrder();
+    }
+
     /** Cycles between two issues to the same pipe. */
     public int issueInterval(int pipe) {
         return issueInterval[pipe];
@@ -236,6 +269,16 @@ public final class LatencyModel {
     /** Cycles after issue at which {@code reader} reads the high register of a 64-bit R source (0: at issue). */
     public int highHalfReadLate(OpClass reader) {
         return highHalfReadLate[reader.id()];
+    }
+
+    /**
+     * Read-after-write cycles a reader needs at least (what the hazard checker enforces): the table's
+     * {@code min:<group>} column where ptxas sometimes reads sooner than it usually schedules, else as
+     * {@link #rawOrDefault}.
+     */
+    public int rawRequired(OpClass writer, RegFile file, int readerGroup) {
+        int r = required[file.ordinal()][writer.id()][readerGroup];
+        return r >= 0 ? r : rawOrDefault(writer, file, readerGroup);
     }
 
     /** Read-after-write cycles as the scheduler must assume them (never less than 1 for a fixed writer). */

@@ -15,5 +15,7 @@ public enum SchedFlag {
     /** Convergence control (BSSY, BSYNC, BREAK): keeps its place relative to other control instructions. */
     CONTROL,
     /** A padding NOP. */
-    NOP
+    NOP,
+    /** The guard predicate is negated ({@code @!P0}). */
+    NEGATED_GUARD
 }

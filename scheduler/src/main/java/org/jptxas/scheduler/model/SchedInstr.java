@@ -40,6 +40,14 @@ public interface SchedInstr {
         return Set.of();
     }
 
+    /**
+     * Scoreboards this instruction itself waits for, besides its control word's wait mask (a {@code DEPBAR.LE});
+     * {@link ScoreboardDrain#NONE} for everything else.
+     */
+    default ScoreboardDrain scoreboardDrain() {
+        return ScoreboardDrain.NONE;
+    }
+
     default boolean has(SchedFlag f) {
         return flags().contains(f);
     }

@@ -17,7 +17,13 @@ public record SimpleInstr(
         List<RegRange> reuseSlots,
         MemKind memKind,
         MemSpace memSpace,
-        Set<SchedFlag> flags) implements SchedInstr {
+        Set<SchedFlag> flags,
+        ScoreboardDrain scoreboardDrain) implements SchedInstr {
+
+    public SimpleInstr(String name, String latencyClass, List<RegRange> defs, List<RegRange> uses, RegRange guard,
+                       List<RegRange> reuseSlots, MemKind memKind, MemSpace memSpace, Set<SchedFlag> flags) {
+        this(name, latencyClass, defs, uses, guard, reuseSlots, memKind, memSpace, flags, ScoreboardDrain.NONE);
+    }
 
     public SimpleInstr {
         Objects.requireNonNull(latencyClass, "latencyClass");
@@ -25,6 +31,7 @@ public record SimpleInstr(
         uses = List.copyOf(uses);
         reuseSlots = java.util.Collections.unmodifiableList(new ArrayList<>(reuseSlots));
         flags = flags.isEmpty() ? Set.of() : Set.copyOf(flags);
+        Objects.requireNonNull(scoreboardDrain, "scoreboardDrain");
     }
 
     public static Builder builder(String latencyClass) {
@@ -47,6 +54,7 @@ public record SimpleInstr(
         private MemKind memKind = MemKind.NONE;
         private MemSpace memSpace = MemSpace.NONE;
         private final EnumSet<SchedFlag> flags = EnumSet.noneOf(SchedFlag.class);
+        private ScoreboardDrain scoreboardDrain = ScoreboardDrain.NONE;
 
         private Builder(String latencyClass) {
             this.latencyClass = latencyClass;
@@ -106,8 +114,14 @@ public record SimpleInstr(
             return this;
         }
 
+        /** Scoreboards the instruction drains before the next one issues (see {@link SchedInstr#scoreboardDrain()}). */
+        public Builder scoreboardDrain(ScoreboardDrain d) {
+            scoreboardDrain = d;
+            return this;
+        }
+
         public SimpleInstr build() {
-            return new SimpleInstr(name, latencyClass, defs, uses, guard, reuseSlots, memKind, memSpace, flags);
+            return new SimpleInstr(name, latencyClass, defs, uses, guard, reuseSlots, memKind, memSpace, flags, scoreboardDrain);
         }
     }
 }

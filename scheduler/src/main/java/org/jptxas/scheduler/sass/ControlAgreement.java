@@ -118,7 +118,7 @@ public final class ControlAgreement {
             if (in.has(SchedFlag.BRANCH) && in.guard() == null) {
                 java.util.EnumSet<SchedFlag> f = java.util.EnumSet.of(SchedFlag.NOP, SchedFlag.BRANCH);
                 instrs.set(i, new SimpleInstr(in.name(), in.latencyClass(), in.defs(), in.uses(), in.guard(),
-                        in.reuseSlots(), in.memKind(), in.memSpace(), f));
+                        in.reuseSlots(), in.memKind(), in.memSpace(), f, in.scoreboardDrain()));
             }
             return;
         }
@@ -131,7 +131,7 @@ public final class ControlAgreement {
      */
     public static String recomputeControlReport(byte[] cubin, String sm) {
         LatencyModel model = modelFor(sm);
-        return compareAll(DecodedListing.fromCubin(cubin, sm), model, smNumber(sm)).report(sm);
+        return compareAll(DecodedListing.fromCubin(cubin, sm), model, smNumber(sm), DecodedListing.isDebug(cubin)).report(sm);
     }
 
     /**
@@ -168,8 +168,17 @@ public final class ControlAgreement {
 
     /** Recomputes control words for one function and compares them field by field with the file's. */
     public static Tally compare(List<SassLine> lines, LatencyModel model, int sm) {
+        return compare(lines, model, sm, false);
+    }
+
+    /**
+     * As {@link #compare(List, LatencyModel, int)}; {@code debugCode}: the cubin holds debug code (see
+     * {@link DecodedListing#isDebug}), whose control words ptxas serializes.
+     */
+    public static Tally compare(List<SassLine> lines, LatencyModel model, int sm, boolean debugCode) {
         Decoded d = decode(lines, model, sm);
-        List<ControlWord> ours = new ControlWordGenerator(model).generate(d.instrs(), d.flow());
+        ControlWordGenerator generator = new ControlWordGenerator(model);
+        List<ControlWord> ours = debugCode ? generator.generateDebug(d.instrs()) : generator.generate(d.instrs(), d.flow());
         int stall = 0;
         int wait = 0;
         int yield = 0;
@@ -202,9 +211,14 @@ public final class ControlAgreement {
 
     /** Compares every function of a listing. */
     public static Tally compareAll(Map<String, List<SassLine>> functions, LatencyModel model, int sm) {
+        return compareAll(functions, model, sm, false);
+    }
+
+    /** Compares every function of a listing; {@code debugCode} as in {@link #compare(List, LatencyModel, int, boolean)}. */
+    public static Tally compareAll(Map<String, List<SassLine>> functions, LatencyModel model, int sm, boolean debugCode) {
         Tally t = Tally.empty();
         for (List<SassLine> f : functions.values()) {
-            t = t.plus(compare(f, model, sm));
+            t = t.plus(compare(f, model, sm, debugCode));
         }
         return t;
     }

@@ -32,6 +32,11 @@ public final class DecodedListing {
         return out;
     }
 
+    /** Whether the cubin holds debug code (ptxas for a {@code .target ..., debug} module: it has {@code .debug_info}). */
+    public static boolean isDebug(byte[] cubinBytes) {
+        return Cubin.read(cubinBytes).section(".debug_info").isPresent();
+    }
+
     public static Map<String, List<SassLine>> fromCubin(byte[] cubinBytes) {
         return fromCubin(cubinBytes, null);
     }

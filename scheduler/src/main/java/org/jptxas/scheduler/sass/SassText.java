@@ -15,6 +15,7 @@ import org.jptxas.scheduler.model.MemSpace;
 import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.RegRange;
 import org.jptxas.scheduler.model.SchedFlag;
+import org.jptxas.scheduler.model.ScoreboardDrain;
 import org.jptxas.scheduler.model.SimpleInstr;
 
 /**
@@ -27,7 +28,7 @@ public final class SassText {
     private static final Set<String> NO_DEST = Set.of("STG", "STS", "ST", "STL", "RED", "BRA", "EXIT", "BAR", "BSYNC",
             "CALL", "RET", "NOP", "MEMBAR", "WARPSYNC", "DEPBAR", "ERRBAR", "CCTL", "YIELD", "KILL", "JMP", "JMX", "BRX",
             "STSM", "SUST", "SURED", "REDG", "LDGSTS", "LDGDEPBAR", "ARRIVES", "NANOSLEEP", "FENCE", "CCTLL", "BREAK", "BPT", "RTT");
-    private static final Set<String> PAIR_DEST = Set.of("SHFL", "ATOM", "ATOMG", "ATOMS", "VOTE", "MATCH");
+    private static final Set<String> PAIR_DEST = Set.of("SHFL", "ATOM", "ATOMG", "ATOMS", "MATCH");
 
     private final LatencyModel model;
     private final int sm;
@@ -63,6 +64,9 @@ public final class SassText {
         SimpleInstr.Builder b = SimpleInstr.builder(oc.map(OpClass::name).orElse("alu")).name(line.text());
         if (guard != null) {
             b.guard(guard.file(), guard.first());
+            if (line.text().strip().startsWith("@!")) {
+                b.flag(SchedFlag.NEGATED_GUARD);
+            }
         }
         flags(mnemonic, b);
         memory(mnemonic, mods, b);
@@ -74,7 +78,7 @@ public final class SassText {
             String op = ops.get(k);
             boolean dest = k < dests;
             boolean memOperand = op.contains("[");
-            List<RegRange> regs = registers(op, mnemonic, mods, dest, width, k - dests);
+            List<RegRange> regs = registers(op, mnemonic, mods, typeOrder(parts), dest, width, k - dests);
             for (RegRange r : regs) {
                 if (dest) {
                     b.def(r);
@@ -99,8 +103,32 @@ public final class SassText {
                 b.use(RegFile.UR, ur, 2);
             }
         }
+        if (mnemonic.equals("DEPBAR")) {
+            b.scoreboardDrain(depbarDrain(rest));
+        }
         b.reuseSlots(slots.toArray(new RegRange[0]));
         return new Parsed(b.build(), mnemonic, oc.isPresent());
+    }
+
+    private static final Pattern DEPBAR = Pattern.compile("SB(\\d)\\s*,\\s*(0x[0-9a-fA-F]+|\\d+)(?:\\s*,\\s*\\{([\\d,\\s]*)})?");
+
+    /** What a {@code DEPBAR.LE SBk, n{, {i,j}}} waits for: the listed scoreboards, and SBk down to {@code n}. */
+    static ScoreboardDrain depbarDrain(String operands) {
+        Matcher m = DEPBAR.matcher(operands);
+        if (!m.find()) {
+            return ScoreboardDrain.NONE;
+        }
+        int sb = Integer.parseInt(m.group(1));
+        int pending = (int) (long) Long.decode(m.group(2));
+        int mask = pending == 0 ? 1 << sb : 0;
+        if (m.group(3) != null) {
+            for (String k : m.group(3).split(",")) {
+                if (!k.isBlank()) {
+                    mask |= 1 << Integer.parseInt(k.strip());
+                }
+            }
+        }
+        return new ScoreboardDrain(mask, pending == 0 ? -1 : sb, pending);
     }
 
     private static int destCount(String mnemonic, List<String> ops) {
@@ -112,6 +140,9 @@ public final class SassText {
         }
         if (mnemonic.equals("BSSY")) {
             return 1;
+        }
+        if (mnemonic.equals("VOTE")) {
+            return ops.size() - 1; // VOTE.ANY R5, P1, P0 (a GPR and a predicate result) or VOTE.ALL P1, P0
         }
         if (ops.size() > 1 && isPred(ops.get(1)) && !ops.get(1).startsWith("!")) {
             return 2;
@@ -173,7 +204,7 @@ public final class SassText {
         return 1;
     }
 
-    private List<RegRange> registers(String op, String m, Set<String> mods, boolean dest, int width, int srcIndex) {
+    private List<RegRange> registers(String op, String m, Set<String> mods, List<String> types, boolean dest, int width, int srcIndex) {
         List<RegRange> out = new ArrayList<>();
         Matcher x = REG.matcher(op);
         boolean memOperand = op.contains("[");
@@ -199,7 +230,7 @@ public final class SassText {
                 reg = Integer.parseInt(num);
             }
             if (f == RegFile.R && !memOperand && w == 1) {
-                w = dataWidth(m, mods, dest, width, srcIndex);
+                w = dataWidth(m, mods, types, dest, width, srcIndex);
             }
             if (f == RegFile.UR && !memOperand && w == 1 && (m.equals("ULDC") || m.equals("LDC") || m.startsWith("UMOV")) && dest) {
                 w = width;
@@ -218,7 +249,7 @@ public final class SassText {
     }
 
     /** Width of a plain GPR operand (not an address). */
-    private static int dataWidth(String m, Set<String> mods, boolean dest, int width, int srcIndex) {
+    private static int dataWidth(String m, Set<String> mods, List<String> types, boolean dest, int width, int srcIndex) {
         switch (m) {
             case "IMAD":
                 if (mods.contains("WIDE")) {
@@ -232,7 +263,7 @@ public final class SassText {
             case "DSETP":
                 return dest ? 1 : 2;
             case "F2F", "F2I", "I2F", "F2FP", "I2I":
-                return conversionWidth(m, mods, dest);
+                return conversionWidth(m, types, dest);
             case "HMMA", "IMMA", "DMMA", "BMMA":
                 return mmaWidth(m, mods, dest, srcIndex);
             case "RET", "CALL":
@@ -272,19 +303,24 @@ public final class SassText {
         return bigK ? 2 : 1;
     }
 
-    private static int conversionWidth(String m, Set<String> mods, boolean dest) {
+    /** The type modifiers ({@code F32}, {@code S64}, ...) of an opcode, in the order the text gives them. */
+    private static List<String> typeOrder(String[] opcodeParts) {
         List<String> types = new ArrayList<>();
-        for (String t : mods) {
-            if (t.matches("[FSU](8|16|32|64)")) {
-                types.add(t);
+        for (int k = 1; k < opcodeParts.length; k++) {
+            if (opcodeParts[k].matches("[FSU](8|16|32|64)")) {
+                types.add(opcodeParts[k]);
             }
         }
+        return types;
+    }
+
+    /** Width of a conversion's operand; with two types the first is the destination's, the second the source's. */
+    private static int conversionWidth(String m, List<String> types, boolean dest) {
         if (types.isEmpty()) {
             return 1;
         }
         if (types.size() >= 2) {
-            // Order in the text: destination type first. HashSet lost it, so recover from the mnemonic order below.
-            return types.stream().anyMatch(t -> t.endsWith("64")) ? (dest ? 2 : 1) : 1;
+            return types.get(dest ? 0 : 1).endsWith("64") ? 2 : 1;
         }
         String t = types.get(0);
         if (!t.endsWith("64")) {

@@ -82,6 +82,14 @@ class ControlAgreementOracleTest {
         assertTrue(caught >= 0.9 * mutated, caught + " of " + mutated + " shortened dependent stalls caught");
     }
 
+    private static boolean isDebug(Path cubin) {
+        try {
+            return DecodedListing.isDebug(Files.readAllBytes(cubin));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** ptxas's cubin through jptxas's own cubin reader and SASS decoder. */
     private static Map<String, List<SassLine>> decode(Path cubin, String sm) {
         try {
@@ -90,6 +98,17 @@ class ControlAgreementOracleTest {
             throw new java.io.UncheckedIOException(e);
         }
     }
+
+    /**
+     * Stall and wait agreement floors per SM (a little under what was measured; raise them as the model improves).
+     * Sampled: every third corpus file, as CI runs it; all: {@code -Djptxas.agreement.all=true}.
+     */
+    private static final Map<String, double[]> FLOORS_SAMPLED = Map.of(
+            "sm_75", new double[] {0.957, 0.873}, "sm_80", new double[] {0.940, 0.870}, "sm_86", new double[] {0.956, 0.891},
+            "sm_89", new double[] {0.955, 0.890}, "sm_90", new double[] {0.954, 0.905});
+    private static final Map<String, double[]> FLOORS_ALL = Map.of(
+            "sm_75", new double[] {0.950, 0.887}, "sm_80", new double[] {0.951, 0.885}, "sm_86", new double[] {0.960, 0.896},
+            "sm_89", new double[] {0.959, 0.895}, "sm_90", new double[] {0.956, 0.899});
 
     @Test
     @Tag("slow")
@@ -113,7 +132,7 @@ class ControlAgreementOracleTest {
             }
             ControlAgreement.Tally t = chosen.parallelStream().map(e -> {
                 OracleCubins.Compiled c = OracleCubins.ptxas13(e.file(), sm);
-                return c.ok() ? ControlAgreement.compareAll(decode(c.cubin().orElseThrow(), sm), model, smNumber)
+                return c.ok() ? ControlAgreement.compareAll(decode(c.cubin().orElseThrow(), sm), model, smNumber, isDebug(c.cubin().orElseThrow()))
                         : ControlAgreement.Tally.empty();
             }).reduce(ControlAgreement.Tally.empty(), ControlAgreement.Tally::plus);
             bySm.put(sm, t);
@@ -125,8 +144,13 @@ class ControlAgreementOracleTest {
         System.out.println(report);
         for (var e : bySm.entrySet()) {
             ControlAgreement.Tally t = e.getValue();
-            assertTrue(t.stall() >= 0.92 * t.instructions(), e.getKey() + " regressed: " + t.report(e.getKey()));
-            assertTrue(t.hazards() <= 0.002 * t.instructions(), e.getKey() + " flags ptxas too often: " + t.report(e.getKey()));
+            double[] floor = (all ? FLOORS_ALL : FLOORS_SAMPLED).get(e.getKey());
+            assertTrue(t.stall() >= floor[0] * t.instructions(), e.getKey() + " stall agreement regressed below "
+                    + floor[0] + ": " + t.report(e.getKey()));
+            assertTrue(t.waitMask() >= floor[1] * t.instructions(), e.getKey() + " wait agreement regressed below "
+                    + floor[1] + ": " + t.report(e.getKey()));
+            // The model must never be more pessimistic than ptxas: its own control words are hazard-free.
+            assertTrue(t.hazards() == 0, e.getKey() + " flags ptxas's code: " + t.report(e.getKey()));
         }
     }
 }

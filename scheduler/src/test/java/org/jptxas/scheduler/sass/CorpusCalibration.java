@@ -40,17 +40,21 @@ public final class CorpusCalibration {
                 return ControlAgreement.Tally.empty();
             }
             Map<String, List<SassLine>> fns;
+            boolean debug;
             try {
-                fns = DecodedListing.fromCubin(Files.readAllBytes(c.cubin().orElseThrow()), sm);
+                byte[] bytes = Files.readAllBytes(c.cubin().orElseThrow());
+                fns = DecodedListing.fromCubin(bytes, sm);
+                debug = DecodedListing.isDebug(bytes);
             } catch (Exception x) {
                 return ControlAgreement.Tally.empty();
             }
             ControlAgreement.Tally t = ControlAgreement.Tally.empty();
             for (var fn : fns.entrySet()) {
                 List<SassLine> lines = fn.getValue();
-                t = t.plus(ControlAgreement.compare(lines, model, smNumber));
+                t = t.plus(ControlAgreement.compare(lines, model, smNumber, debug));
                 ControlAgreement.Decoded d = ControlAgreement.decode(lines, model, smNumber);
-                List<ControlWord> ours = new ControlWordGenerator(model).generate(d.instrs(), d.flow());
+                List<ControlWord> ours = debug ? new ControlWordGenerator(model).generateDebug(d.instrs())
+                        : new ControlWordGenerator(model).generate(d.instrs(), d.flow());
                 StringBuilder dump = new StringBuilder();
                 for (int i = 0; i < lines.size(); i++) {
                     ControlWord a = ours.get(i);

@@ -44,8 +44,10 @@ public record LatencyTableData(
      * A functional-unit pipe.
      *
      * @param issueInterval cycles between two issues of the same warp to this pipe (its inverse throughput)
+     * @param inOrder       its variable-latency results come back in issue order (ptxas covers several loads of one
+     *                      pipe with the last one's scoreboard, and counts them with {@code DEPBAR.LE SBk, n})
      */
-    public record Pipe(String name, int issueInterval, String description) {
+    public record Pipe(String name, int issueInterval, boolean inOrder, String description) {
         public Pipe {
             Objects.requireNonNull(name, "name");
             if (issueInterval < 1 || issueInterval > 64) {
@@ -84,13 +86,20 @@ public record LatencyTableData(
      *                        {@code latency})
      * @param latency         read-after-write cycles by destination register file ({@code R}, {@code P}, {@code UR},
      *                        {@code UP}) and reader group ({@code *} = any other group); for a variable class these
-     *                        are the cycles a consumer needs after the scoreboard clears (usually none)
+     *                        are the cycles a consumer needs after the scoreboard clears (usually none); a
+     *                        {@code min:<group>} column gives the shortest distance ptxas itself uses where it usually
+     *                        schedules further apart (code generation plans with the usual value, the hazard checker
+     *                        holds code to the minimum)
      * @param war             cycles a later writer of a register this class reads must stay behind it
      * @param waw             cycles a later writer of a register this class writes must stay behind it
      * @param readsLate       reads its sources after issue (stores, atomics): a later overwrite needs a read scoreboard
      * @param drainsWrites    issues only once every outstanding fixed-latency register write is complete, as read by
      *                        reader group {@code drain} (ptxas does this before CALL and BSYNC: the code after them
      *                        may read any register); a writer class without a {@code drain} column imposes nothing
+     * @param alsoPipes       further pipes the class occupies for its issue cycles (Ampere's BAR.SYNC: the branch
+     *                        unit and the memory queue)
+     * @param drainsOnExit    the instruction after this one waits for every outstanding fixed-latency write, by the
+     *                        same {@code drain} column (Hopper's BRA: its stall, not the issue, covers them)
      * @param maxLatency      for a variable class, cycles after issue by which ptxas counts on the result being written:
      *                        a consumer at least that far away needs no scoreboard (ptxas then sets none); 0 = no bound
      * @param minStall        smallest stall count ptxas gives this class (e.g. 5 on branches)
@@ -103,6 +112,7 @@ public record LatencyTableData(
     public record LatencyClassEntry(
             String name,
             String pipe,
+            List<String> alsoPipes,
             boolean variable,
             String reader,
             Map<String, Map<String, Integer>> latency,
@@ -110,6 +120,7 @@ public record LatencyTableData(
             int waw,
             boolean readsLate,
             boolean drainsWrites,
+            boolean drainsOnExit,
             int maxLatency,
             int minStall,
             int yieldMaxStall,
@@ -123,6 +134,7 @@ public record LatencyTableData(
             Objects.requireNonNull(reader, "reader");
             latency = Map.copyOf(latency);
             scoreboardOrder = List.copyOf(scoreboardOrder);
+            alsoPipes = List.copyOf(alsoPipes);
             for (String file : latency.keySet()) {
                 if (!Set.of("R", "P", "UR", "UP").contains(file)) {
                     throw new IllegalArgumentException("class " + name + ": unknown register file '" + file + "' in latency");

@@ -90,9 +90,15 @@ public final class LatencyTables {
             if (!pipes.contains(c.pipe())) {
                 throw new TableException(file, "classes[" + i + "].pipe", "unknown pipe '" + c.pipe() + "'", null);
             }
+            for (String p : c.alsoPipes()) {
+                if (!pipes.contains(p)) {
+                    throw new TableException(file, "classes[" + i + "].alsoPipes", "unknown pipe '" + p + "'", null);
+                }
+            }
             for (var perFile : c.latency().entrySet()) {
                 for (String group : perFile.getValue().keySet()) {
-                    if (!readers.contains(group)) {
+                    // "min:<group>": the shortest distance ptxas itself uses for that group (the hazard checker's bound).
+                    if (!readers.contains(group.startsWith("min:") ? group.substring(4) : group)) {
                         throw new TableException(file, "classes[" + i + "].latency." + perFile.getKey(),
                                 "unknown reader group '" + group + "'", null);
                     }

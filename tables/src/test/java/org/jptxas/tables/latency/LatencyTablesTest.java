@@ -38,8 +38,8 @@ class LatencyTablesTest {
     void overlayReplacesByNameAndKeepsTheRest() {
         LatencyTableData parent = LatencyTables.table("sm80");
         LatencyTableData.LatencyClassEntry alu = parent.classes().stream().filter(c -> c.name().equals("alu")).findFirst().orElseThrow();
-        LatencyTableData.LatencyClassEntry changed = new LatencyTableData.LatencyClassEntry("alu", alu.pipe(), false, alu.reader(),
-                alu.latency(), 1, 1, false, false, 0, 3, 2, 0, 1, List.of(), "changed");
+        LatencyTableData.LatencyClassEntry changed = new LatencyTableData.LatencyClassEntry("alu", alu.pipe(), List.of(), false, alu.reader(),
+                alu.latency(), 1, 1, false, false, false, 0, 3, 2, 0, 1, List.of(), "changed");
         LatencyTableData child = new LatencyTableData("x", "sm80", List.of("sm_x"), "", 6, 15, 2, 15, List.of(), List.of(changed), List.of(), List.of());
         LatencyTableData merged = LatencyTables.overlay(parent, child);
         assertEquals(parent.classes().size(), merged.classes().size());
@@ -50,7 +50,7 @@ class LatencyTablesTest {
     @Test
     void unknownFieldIsRejectedWithFileAndEntry() {
         String json = "{\"sm\":\"t\",\"extends\":\"\",\"targets\":[],\"source\":\"\",\"scoreboards\":6,\"maxStall\":15,"
-                + "\"scoreboardSetup\":2,\"paddingStall\":15,\"pipes\":[{\"name\":\"alu\",\"issueInterval\":2,\"description\":\"\",\"speed\":1}],"
+                + "\"scoreboardSetup\":2,\"paddingStall\":15,\"pipes\":[{\"name\":\"alu\",\"issueInterval\":2,\"inOrder\":false,\"description\":\"\",\"speed\":1}],"
                 + "\"classes\":[],\"opcodes\":[]}";
         TableException e = assertThrows(TableException.class, () -> TableLoader.read("latency/t.json",
                 new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), LatencyTableData.class));
@@ -62,7 +62,7 @@ class LatencyTablesTest {
     @Test
     void ruleNamingAnUnknownClassFailsValidation() {
         LatencyTableData t = new LatencyTableData("t", "", List.of(), "", 6, 15, 2, 15,
-                List.of(new LatencyTableData.Pipe("alu", 2, "")), List.of(),
+                List.of(new LatencyTableData.Pipe("alu", 2, false, "")), List.of(),
                 List.of(new LatencyTableData.OpcodeRule("IADD3", List.of(), "nope")), List.of());
         TableException e = assertThrows(TableException.class, () -> LatencyTables.validate("latency/t.json", t));
         assertTrue(e.getMessage().contains("opcodes[0].latencyClass"), e.getMessage());
@@ -70,9 +70,9 @@ class LatencyTablesTest {
 
     @Test
     void duplicateClassNamesAreRejected() {
-        LatencyTableData.LatencyClassEntry c = new LatencyTableData.LatencyClassEntry("a", "alu", false, "alu",
-                java.util.Map.of(), 1, 1, false, false, 0, 1, 2, 0, 1, List.of(), "");
+        LatencyTableData.LatencyClassEntry c = new LatencyTableData.LatencyClassEntry("a", "alu", List.of(), false, "alu",
+                java.util.Map.of(), 1, 1, false, false, false, 0, 1, 2, 0, 1, List.of(), "");
         assertThrows(IllegalArgumentException.class, () -> new LatencyTableData("t", "", List.of(), "", 6, 15, 2, 15,
-                List.of(new LatencyTableData.Pipe("alu", 2, "")), List.of(c, c), List.of(), List.of()));
+                List.of(new LatencyTableData.Pipe("alu", 2, false, "")), List.of(c, c), List.of(), List.of()));
     }
 }
