@@ -96,14 +96,16 @@ public final class DirectedRoundingKernel {
         return single ? Math.nextAfter((float) q, toward) : Math.nextAfter(q, toward);
     }
 
-    static int bmsk(int a, int b, boolean wrap) {
+    /** PTX {@code bmsk.clamp/.wrap.b32} as the ISA defines it. */
+    public static int bmsk(int a, int b, boolean wrap) {
         long start = wrap ? a & 31 : Math.min(Integer.toUnsignedLong(a), 32);
         long width = wrap ? b & 31 : Math.min(Integer.toUnsignedLong(b), 32);
         long mask = width >= 32 ? 0xffffffffL : (1L << width) - 1;
         return start >= 32 ? 0 : (int) (mask << start);
     }
 
-    static int szext(int a, int b, boolean wrap, boolean signed) {
+    /** PTX {@code szext.clamp/.wrap.s32/.u32} as the ISA defines it. */
+    public static int szext(int a, int b, boolean wrap, boolean signed) {
         long n = wrap ? b & 31 : Math.min(Integer.toUnsignedLong(b), 32);
         if (n == 0) {
             return 0;

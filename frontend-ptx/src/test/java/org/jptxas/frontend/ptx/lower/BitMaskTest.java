@@ -4,27 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Random;
 import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.testing.kernels.DirectedRoundingKernel;
 import org.junit.jupiter.api.Test;
 
 /** {@code bmsk} and {@code szext} in both modes against the PTX ISA definitions, and {@code createpolicy}'s word. */
 class BitMaskTest {
-    static int bmsk(int a, int b, boolean wrap) {
-        long start = wrap ? a & 31 : Math.min(Integer.toUnsignedLong(a), 32);
-        long width = wrap ? b & 31 : Math.min(Integer.toUnsignedLong(b), 32);
-        long mask = width >= 32 ? 0xffffffffL : (1L << width) - 1;
-        return start >= 32 ? 0 : (int) (mask << start);
+    private static int bmsk(int a, int b, boolean wrap) {
+        return DirectedRoundingKernel.bmsk(a, b, wrap);
     }
 
-    static int szext(int a, int b, boolean wrap, boolean signed) {
-        long n = wrap ? b & 31 : Math.min(Integer.toUnsignedLong(b), 32);
-        if (n == 0) {
-            return 0;
-        }
-        if (n >= 32) {
-            return a;
-        }
-        int shift = (int) (32 - n);
-        return signed ? (a << shift) >> shift : (a << shift) >>> shift;
+    private static int szext(int a, int b, boolean wrap, boolean signed) {
+        return DirectedRoundingKernel.szext(a, b, wrap, signed);
     }
 
     static void check(String ptx, java.util.function.IntBinaryOperator ref) {
