@@ -46,10 +46,7 @@ public final class ControlWordGenerator {
      */
     public List<ControlWord> generateDebug(List<? extends SchedInstr> code) {
         int n = code.size();
-        int tail = n;
-        while (tail > 0 && code.get(tail - 1).has(SchedFlag.NOP)) {
-            tail--;
-        }
+        int tail = paddingStart(code);
         List<ControlWord> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             SchedInstr in = code.get(i);
@@ -363,10 +360,7 @@ public final class ControlWordGenerator {
             if (n > 0) {
                 stall[n - 1] = Math.max(1, cls[n - 1].minStall());
             }
-            int tail = n;
-            while (tail > 0 && code.get(tail - 1).has(SchedFlag.NOP)) {
-                tail--;
-            }
+            int tail = paddingStart(code);
             List<ControlWord> out = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
                 SchedInstr in = code.get(i);
@@ -529,5 +523,14 @@ public final class ControlWordGenerator {
         for (int reg = r.first(); reg < r.first() + r.count(); reg++) {
             v.visit(r.file().ordinal(), reg);
         }
+    }
+
+    /** Where the trailing NOP padding of a function starts ({@code code.size()} when there is none). */
+    private static int paddingStart(List<? extends SchedInstr> code) {
+        int tail = code.size();
+        while (tail > 0 && code.get(tail - 1).has(SchedFlag.NOP)) {
+            tail--;
+        }
+        return tail;
     }
 }
