@@ -180,7 +180,7 @@ class CorpusCodegenAcceptanceTest {
             if (link.exitCode() != 0) {
                 return failure(rel, arch, known, "nvlink 12.5: " + link.stderr().strip());
             }
-            return new Outcome(rel, arch, Verdict.COMPILED, "");
+            return new Outcome(rel, arch, Verdict.COMPILED, hazards(r.cubin(), arch));
         } catch (Exception | StackOverflowError e) {
             return failure(rel, arch, known, "crash after compiling: " + e);
         }
@@ -190,6 +190,12 @@ class CorpusCodegenAcceptanceTest {
         String first = message.lines().findFirst().orElse(message);
         return known != null ? new Outcome(rel, arch, Verdict.KNOWN, first + " [known: " + known + "]")
                 : new Outcome(rel, arch, Verdict.FAILED, message);
+    }
+
+    /** Issue 8: the static hazard checker's findings in our cubin ("" when there are none). */
+    private static String hazards(byte[] cubin, String arch) {
+        List<String> found = org.jptxas.scheduler.sass.ControlAgreement.checkHazards(cubin, arch);
+        return found.isEmpty() ? "" : found.size() + " hazard(s), first: " + found.get(0).strip();
     }
 
     static String report(List<Outcome> outcomes) {
@@ -202,6 +208,14 @@ class CorpusCodegenAcceptanceTest {
                 + " failures (other helpers' areas), %d failed%n", arch, c.values().stream().mapToInt(i -> i).sum(),
                 c.getOrDefault(Verdict.COMPILED, 0), c.getOrDefault(Verdict.OUT_OF_SCOPE, 0),
                 c.getOrDefault(Verdict.KNOWN, 0), c.getOrDefault(Verdict.FAILED, 0))));
+        Map<String, Integer> hazardous = new TreeMap<>();
+        outcomes.stream().filter(o -> o.verdict() == Verdict.COMPILED && !o.detail().isEmpty())
+                .forEach(o -> hazardous.merge(o.arch(), 1, Integer::sum));
+        sb.append("  compiled cubins with hazards (static checker, issue 8): ").append(hazardous).append('\n');
+        outcomes.stream().filter(o -> o.verdict() == Verdict.COMPILED && !o.detail().isEmpty())
+                .sorted((a, b) -> (a.file() + a.arch()).compareTo(b.file() + b.arch()))
+                .forEach(o -> sb.append("  HAZARDS ").append(o.arch()).append(' ').append(o.file()).append(": ")
+                        .append(o.detail()).append('\n'));
         Map<String, Integer> scope = new TreeMap<>();
         outcomes.stream().filter(o -> o.verdict() == Verdict.OUT_OF_SCOPE)
                 .forEach(o -> scope.merge(o.detail().replaceAll("\\..*", ""), 1, Integer::sum));
