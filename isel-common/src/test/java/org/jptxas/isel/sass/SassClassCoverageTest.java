@@ -22,10 +22,7 @@ import org.junit.jupiter.api.Test;
 @Tag("slow")
 class SassClassCoverageTest {
     /** Opcode classes allowed to decode UNKNOWN somewhere in the ptxas 13 output, each with the reason. */
-    static final Map<String, String> KNOWN_UNKNOWN = Map.of(
-            "CALL", "CALL.ABS.NOINC `(callee): the target bits are 0 and nvdisasm names the callee from the cubin's"
-                    + " relocation, so the probe cannot learn the form from the word alone (needs the relocation-aware"
-                    + " decoder of the cubin issue); CALL.REL.NOINC decodes");
+    static final Map<String, String> KNOWN_UNKNOWN = Map.of(); // CALL.ABS.NOINC decodes since the -c call forms
 
     @Test
     void everyEmittedClassDecodesOrIsListed() {
