@@ -16,11 +16,13 @@ import org.jptxas.scheduler.model.SchedInstr;
  * The code generator's last line of defence: the static {@link HazardChecker} verifies the generated control words,
  * and each hazard it reports is repaired conservatively — a read too soon after a fixed-latency producer lengthens
  * the stall of the instructions issuing just before it (on the fall-through and on every branch into it), a read of
- * a variable-latency result without its scoreboard gets the wait. Repeats until the checker is satisfied (or gives
+ * a variable-latency result without its scoreboard gets the wait, and so does an overwrite of a register a late reader
+ * may still read or a variable-latency producer may still write. Repeats until the checker is satisfied (or gives
  * up after a few rounds, leaving what is left for the checker's users to see).
  */
 final class ControlRepair {
     private static final int ROUNDS = 8;
+    private static final int ALL_SCOREBOARDS = 0x3f;
     private static final Pattern CYCLES = Pattern.compile("read (\\d+) cycles after its producer, needs (\\d+)");
 
     private ControlRepair() {}
@@ -53,6 +55,22 @@ final class ControlRepair {
                 return true;
             }
             return false;
+        }
+        if ((h.kind() == HazardKind.WAR || h.kind() == HazardKind.WAW) && h.producer() >= 0) {
+            // a late read or a variable-latency write still pending (often from the previous loop iteration): wait on
+            // the scoreboard that releases it
+            ControlWord p = words.get(h.producer());
+            int sb = h.kind() == HazardKind.WAR ? p.readSb() : p.writeSb();
+            ControlWord w = words.get(i);
+            if (sb != ControlWord.NONE && (w.waitMask() >> sb & 1) == 0) {
+                words.set(i, new ControlWord(w.stall(), w.yield(), w.writeSb(), w.readSb(), w.waitMask() | 1 << sb, w.reuse()));
+                return true;
+            }
+            // merged over paths, another scoreboard covers it: wait on every scoreboard set by then
+            if (w.waitMask() != ALL_SCOREBOARDS) {
+                words.set(i, new ControlWord(w.stall(), w.yield(), w.writeSb(), w.readSb(), ALL_SCOREBOARDS, w.reuse()));
+                return true;
+            }
         }
         int deficit = 1;
         Matcher m = CYCLES.matcher(h.detail());
