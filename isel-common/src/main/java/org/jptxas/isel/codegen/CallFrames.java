@@ -63,6 +63,11 @@ public final class CallFrames {
                 || in.srcs().get(0).value() instanceof Reg);
     }
 
+    /** Whether {@code in} is a true call through a register (before {@link #afterAllocation} rewrites its operands). */
+    static boolean isIndirectCall(Instr in) {
+        return isCall(in) && in.srcs().get(0).value() instanceof Reg;
+    }
+
     /** Rewrites the allocated {@code f} as described above; returns the allocation result with the final frame. */
     static RegisterAllocator.Result afterAllocation(OriFunction f, RegisterAllocator.Result ra) {
         OriOpcodes ops = OriOpcodes.get();

@@ -158,7 +158,7 @@ public final class Reconvergence {
             List<Instr> instrs = body.block(b).instrs();
             for (int i = 0; i < instrs.size(); i++) {
                 Instr call = instrs.get(i);
-                if (!call.op().name().equals("CALL") || call.srcs().isEmpty() || !(call.srcs().get(0).value() instanceof Reg)) {
+                if (!CallFrames.isIndirectCall(call)) {
                     continue;
                 }
                 // the continuation becomes a block of its own, so the BSSY can name it
@@ -168,26 +168,22 @@ public final class Reconvergence {
                 tail.clear();
                 instrs.add(new Instr(ops.require("BSYNC"), List.of(), List.of(), List.of(Src.of(barrier)), Guard.ALWAYS,
                         call.line()));
-                int at = i;
-                while (at > 0 && setsReturnAddress(instrs.get(at - 1))) {
-                    at--;
-                }
-                instrs.add(at, new Instr(ops.require("BSSY"), List.of(), List.of(),
-                        List.of(Src.of(barrier), Src.of(new BlockLabel(b + 1))), Guard.ALWAYS, call.line()));
-                if (cx.sm() < 80) {
-                    instrs.add(at, new Instr(ops.require("BMOV"), List.of("32", "CLEAR"), List.of(Reg.RZ),
-                            List.of(Src.of(barrier)), Guard.ALWAYS, call.line()));
-                }
+                // the return-address moves come later (CallFrames), between the BSSY and the CALL
+                insertBssy(instrs, i, barrier, b + 1, call.line(), cx.sm());
                 break; // the continuation is the next block; it is scanned next
             }
         }
     }
 
-    private static boolean setsReturnAddress(Instr in) {
-        return in.op().name().equals("MOV") && in.dsts().size() == 1 && !in.dsts().get(0).virtual()
-                && in.dsts().get(0).file() == org.jptxas.ori.ir.RegFile.R
-                && (in.dsts().get(0).index() == CallFrames.RETURN_ADDRESS
-                || in.dsts().get(0).index() == CallFrames.RETURN_ADDRESS + 1);
+    /** {@code BSSY barrier, join} at {@code at}; sm_75 first clears the barrier register, as ptxas does. */
+    private static void insertBssy(List<Instr> instrs, int at, BarrierReg barrier, int join, int line, int sm) {
+        OriOpcodes ops = OriOpcodes.get();
+        instrs.add(at, new Instr(ops.require("BSSY"), List.of(), List.of(),
+                List.of(Src.of(barrier), Src.of(new BlockLabel(join))), Guard.ALWAYS, line));
+        if (sm < 80) {
+            instrs.add(at, new Instr(ops.require("BMOV"), List.of("32", "CLEAR"), List.of(Reg.RZ),
+                    List.of(Src.of(barrier)), Guard.ALWAYS, line));
+        }
     }
 
     /** A region from the block holding its BSSY to its join; {@code depth} is the barrier register. */
@@ -434,15 +430,7 @@ public final class Reconvergence {
             if (last != null && last.isTerminator()) {
                 at--;
             }
-            int line = last != null ? last.line() : 0;
-            BarrierReg barrier = new BarrierReg(r.depth);
-            Instr bssy = new Instr(ops.require("BSSY"), List.of(), List.of(),
-                    List.of(Src.of(barrier), Src.of(new BlockLabel(r.join))), Guard.ALWAYS, line);
-            instrs.add(at, bssy);
-            if (cx.sm() < 80) {
-                instrs.add(at, new Instr(ops.require("BMOV"), List.of("32", "CLEAR"), List.of(Reg.RZ),
-                        List.of(Src.of(barrier)), Guard.ALWAYS, line));
-            }
+            insertBssy(instrs, at, new BarrierReg(r.depth), r.join, last != null ? last.line() : 0, cx.sm());
         }
         // One BSYNC block per join, inner barriers first. Everything is gathered on the current block ids first;
         // the joins are then done from the last in layout to the first, so the ids still to do do not move.
