@@ -50,26 +50,7 @@ class SassEmulatorSuiteTest {
      * gemm_tile_f32 with N = 64 runs ptxas's 4x-unrolled main loop (taken for N > 48), whose exit test is the only
      * ISETP.LE.AND in the suite's code.
      */
-    static final List<KernelCase> COVERAGE_VARIANTS = List.of(gemmTile(64));
-
-    static KernelCase gemmTile(int n) {
-        org.jptxas.testing.kernels.Gen g = new org.jptxas.testing.kernels.Gen("gemm_tile_f32-" + n);
-        return KernelSuite.kernel("gemm_tile_f32").describe("16x16 shared tiles, N = " + n).grid(n / 16, n / 16, 1)
-                .block(16, 16, 1).in("A", g.integralFloats(n * n, -8, 8)).in("B", g.integralFloats(n * n, -8, 8))
-                .out("C", org.jptxas.testing.kernels.Elem.F32, n * n).s32("N", n)
-                .reference(io -> {
-                    float[] a = io.f32("A"), b = io.f32("B"), c = io.f32("C");
-                    for (int r = 0; r < n; r++) {
-                        for (int col = 0; col < n; col++) {
-                            float acc = 0;
-                            for (int k = 0; k < n; k++) {
-                                acc = Math.fma(a[r * n + k], b[k * n + col], acc);
-                            }
-                            c[r * n + col] = acc;
-                        }
-                    }
-                });
-    }
+    static final List<KernelCase> COVERAGE_VARIANTS = List.of(KernelSuite.gemmTile(64));
 
     /** Instruction classes seen in the cubins of the last {@link #check} but never executed. */
     private Set<String> notExecuted = Set.of();

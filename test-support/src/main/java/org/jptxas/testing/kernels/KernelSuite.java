@@ -30,6 +30,11 @@ public final class KernelSuite {
         return all().stream().filter(k -> k.name().equals(name)).findFirst();
     }
 
+    /** {@code gemm_tile_f32} on larger matrices (the suite's case is N = 32): its unrolled loop runs other paths. */
+    public static KernelCase gemmTile(int n) {
+        return MemoryKernels.gemmTile(n, "gemm_tile_f32-" + n, "16x16 shared tiles, N = " + n);
+    }
+
     public static KernelCaseBuilder kernel(String name) {
         return new KernelCaseBuilder(name);
     }

@@ -89,9 +89,13 @@ final class MemoryKernels {
     }
 
     static KernelCase gemmTile() {
-        Gen g = new Gen("gemm_tile_f32");
-        int n = 32;
-        return kernel("gemm_tile_f32").describe("16x16 shared tiles").grid(2, 2, 1).block(16, 16, 1)
+        return gemmTile(32, "gemm_tile_f32", "16x16 shared tiles");
+    }
+
+    /** The tiled GEMM on {@code n} x {@code n} matrices ({@code n} a multiple of 16), inputs seeded by {@code seed}. */
+    static KernelCase gemmTile(int n, String seed, String description) {
+        Gen g = new Gen(seed);
+        return kernel("gemm_tile_f32").describe(description).grid(n / 16, n / 16, 1).block(16, 16, 1)
                 .in("A", g.integralFloats(n * n, -8, 8)).in("B", g.integralFloats(n * n, -8, 8))
                 .out("C", Elem.F32, n * n).s32("N", n)
                 .reference(io -> {
