@@ -5,9 +5,14 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.target.Target;
 import org.jptxas.ori.target.TargetCatalog;
+import org.jptxas.simulator.exec.BufferComparison;
 import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.KernelExecutor;
 import org.jptxas.simulator.exec.Launch;
@@ -66,6 +71,24 @@ final class JptxasRunCommand {
                     + "buffer byte for byte (exit 1 on any difference).")
     String compare;
 
+    @Option(names = "--differential", description = "Three-way differential run of a PTX kernel: (a) the PTX "
+            + "interpreter, (b) the SASS emulator on ptxas's cubin for --arch (ptxas from PATH or --ptxas; skipped, "
+            + "with a note, when absent), (c) the SASS emulator on jptxas's own cubin. Prints each leg's result, "
+            + "hazards and cycles, compares every buffer pairwise (see --tolerance) and exits 1 on any difference, "
+            + "fault or failed leg (with --strict-hazards also on hazards). Outputs are written from leg (a) when all "
+            + "legs agree.")
+    boolean differential;
+
+    @Option(names = "--ptxas", paramLabel = "<path>", description = "The ptxas for --differential. Default: ptxas on PATH.")
+    Path ptxas;
+
+    @Option(names = "--tolerance", paramLabel = "[<param>=]<type>[:<abs>:<rel>]",
+            description = "How --compare and --differential compare buffers (repeatable): as elements of <type> "
+                    + "(u8..u64, s8..s64, f16, bf16, f32, f64) for the pointer parameter number <param>, or for all "
+                    + "of them. Integers: exact. Floats: equal bits or both NaN, or |x - ref| <= abs + rel*|ref| "
+                    + "(ref: the first run; infinities only equal themselves). Default: every byte equal.")
+    List<String> tolerances = new ArrayList<>();
+
     @Option(names = "--strict-convergence", description = "SASS emulation: Volta convergence without merging by address "
             + "(diverged threads rejoin only at BSYNC, WARPSYNC, BAR or EXIT; warp-synchronous instructions missing "
             + "member threads are faults).")
@@ -88,7 +111,7 @@ final class JptxasRunCommand {
     }
 
     /** A fatal problem with the input: one line, exit 255. */
-    private static final class Fatal extends Exception {
+    static final class Fatal extends Exception {
         private static final long serialVersionUID = 1L;
 
         Fatal(String message) {
@@ -154,6 +177,15 @@ final class JptxasRunCommand {
             throw new Fatal(e.getMessage());
         } catch (IllegalArgumentException e) {
             throw new Fatal("--grid/--block: " + e.getMessage());
+        }
+        Comparisons comparisons = comparisons();
+        if (differential) {
+            if (compare != null) {
+                throw new Fatal("--differential and --compare cannot be combined");
+            }
+            ExecutionLimits limits = ExecutionLimits.DEFAULT.withMaxWarpInstructions(maxWarpInstructions);
+            return new DifferentialRun(out, workDir, target, launchSpec, limits, comparisons, strictHazards,
+                    strictConvergence).run(in, input, ptxasCommand());
         }
         KernelExecutor executor = executorFor(in);
         Launch launch;
@@ -224,7 +256,8 @@ final class JptxasRunCommand {
             return FAULT;
         }
         boolean agree = compare == null
-                || compareWith(target, launchSpec, launch, ExecutionLimits.DEFAULT.withMaxWarpInstructions(maxWarpInstructions));
+                || compareWith(target, launchSpec, launch, ExecutionLimits.DEFAULT.withMaxWarpInstructions(maxWarpInstructions),
+                        comparisons);
         try {
             for (Path p : launch.writeOutputs()) {
                 out.println("  wrote " + p);
@@ -268,8 +301,9 @@ final class JptxasRunCommand {
         return executorFor(in, input);
     }
 
-    /** Runs the spec on the second program and compares all buffers with the first run's; true when identical. */
-    private boolean compareWith(Target target, LaunchSpec spec, Launch first, ExecutionLimits limits) throws Fatal {
+    /** Runs the spec on the second program and compares all buffers with the first run's; true when they agree. */
+    private boolean compareWith(Target target, LaunchSpec spec, Launch first, ExecutionLimits limits,
+                                Comparisons comparisons) throws Fatal {
         Path other = workDir.resolve(compare);
         if (!Files.isRegularFile(other)) {
             throw new Fatal("Input file '" + compare + "' could not be read");
@@ -288,42 +322,88 @@ final class JptxasRunCommand {
             out.println("  DIFFERENCE: the second run faulted: " + r.fault().get().describe());
             return false;
         }
-        boolean same = true;
-        for (int i = 0; i < first.arguments().size(); i++) {
-            var a = first.arguments().get(i).buffer();
-            var b = second.arguments().get(i).buffer();
-            if (a.isEmpty() || b.isEmpty()) {
-                continue;
-            }
-            byte[] x = a.get().bytes(), y = b.get().bytes();
-            int firstDiff = -1, count = 0;
-            for (int k = 0; k < x.length; k++) {
-                if (x[k] != y[k]) {
-                    count++;
-                    if (firstDiff < 0) {
-                        firstDiff = k;
-                    }
-                }
-            }
-            if (count > 0) {
-                same = false;
-                int word = firstDiff & ~3;
-                out.printf("  DIFFERENCE in param %d: %d of %d bytes differ, first at offset 0x%x (word 0x%08x vs 0x%08x)%n",
-                        i, count, x.length, firstDiff, le32(x, word), le32(y, word));
-            }
-        }
+        boolean same = comparisons.compare(first, second, "", out);
         if (same) {
-            out.println("  every buffer agrees byte for byte");
+            out.println("  every buffer agrees " + (comparisons.exact() ? "byte for byte" : "(" + comparisons + ")"));
         }
         return same;
     }
 
-    private static int le32(byte[] b, int off) {
-        int v = 0;
-        for (int k = 3; k >= 0; k--) {
-            v = (v << 8) | (off + k < b.length ? b[off + k] & 0xff : 0);
+    /** How buffers are compared: by pointer parameter number, else the default ({@code --tolerance}). */
+    record Comparisons(Map<Integer, BufferComparison> byParam, BufferComparison fallback) {
+        BufferComparison of(int param) {
+            return byParam.getOrDefault(param, fallback);
         }
-        return v;
+
+        boolean exact() {
+            return byParam.isEmpty() && fallback.equals(BufferComparison.EXACT);
+        }
+
+        /**
+         * Compares every buffer of {@code b} with {@code a}'s (the reference), printing each difference prefixed by
+         * {@code label}; true when all agree.
+         */
+        boolean compare(Launch a, Launch b, String label, PrintWriter out) {
+            boolean same = true;
+            for (int i = 0; i < a.arguments().size(); i++) {
+                var x = a.arguments().get(i).buffer();
+                var y = b.arguments().get(i).buffer();
+                if (x.isEmpty() || y.isEmpty()) {
+                    continue;
+                }
+                BufferComparison how = of(i);
+                BufferComparison.Outcome o = how.compare(x.get().bytes(), y.get().bytes());
+                if (!o.same()) {
+                    same = false;
+                    out.printf("  DIFFERENCE %sin param %d (%s): %d of %d %s differ, first %s%n", label, i, how,
+                            o.differing(), o.elements(), how.type().isEmpty() ? "bytes" : "elements", o.firstDetail());
+                }
+            }
+            return same;
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder sb = new StringBuilder(fallback.toString());
+            new java.util.TreeMap<>(byParam).forEach((k, v) -> sb.append("; param ").append(k).append(": ").append(v));
+            return sb.toString();
+        }
+    }
+
+    private Comparisons comparisons() throws Fatal {
+        Map<Integer, BufferComparison> byParam = new HashMap<>();
+        BufferComparison fallback = BufferComparison.EXACT;
+        for (String t : tolerances) {
+            try {
+                int eq = t.indexOf('=');
+                if (eq < 0) {
+                    fallback = BufferComparison.parse(t);
+                } else {
+                    byParam.put(Integer.parseInt(t.substring(0, eq).trim()), BufferComparison.parse(t.substring(eq + 1)));
+                }
+            } catch (IllegalArgumentException e) { // NumberFormatException included
+                throw new Fatal("--tolerance " + t + ": " + e.getMessage());
+            }
+        }
+        return new Comparisons(Map.copyOf(byParam), fallback);
+    }
+
+    /** The ptxas for --differential: --ptxas, else the first ptxas on PATH; empty when there is none. */
+    private java.util.Optional<Path> ptxasCommand() {
+        if (ptxas != null) {
+            Path p = workDir.resolve(ptxas);
+            return Files.isExecutable(p) ? java.util.Optional.of(p) : java.util.Optional.empty();
+        }
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return java.util.Optional.empty();
+        }
+        for (String dir : path.split(java.io.File.pathSeparator)) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "ptxas"))) {
+                return java.util.Optional.of(Path.of(dir, "ptxas"));
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     private KernelExecutor executorFor(Path in, String displayName) throws Fatal {

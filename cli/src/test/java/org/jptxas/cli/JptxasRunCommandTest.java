@@ -110,4 +110,64 @@ class JptxasRunCommandTest {
         assertEquals(255, noEntry.rc());
         assertTrue(noEntry.err().contains("no kernel 'nope' in the cubin"), noEntry.err());
     }
+
+    /** Three legs agree on saxpy; a ptxas that hands back a wrong kernel's cubin makes leg (b) disagree: exit 1. */
+    @Test
+    void differentialRunsThreeLegsAndFailsWhenOneDisagrees(@TempDir Path dir) throws Exception {
+        Path ptxas = org.jptxas.testing.Oracles.assumePtxas13();
+        saxpy(dir);
+        Run agree = run(dir, "--arch", "sm_80", "saxpy.ptx", "--spec", "launch.json", "--differential",
+                "--ptxas", ptxas.toString(), "--tolerance", "3=f32");
+        assertEquals(0, agree.rc(), agree.out() + agree.err());
+        assertTrue(agree.out().contains("(a) PTX interpreter: completed"), agree.out());
+        assertTrue(agree.out().contains("(b) SASS emulator on ptxas's cubin (" + ptxas + "): completed"), agree.out());
+        assertTrue(agree.out().contains("(c) SASS emulator on jptxas's cubin: completed"), agree.out());
+        assertTrue(agree.out().contains("hazards on the executed paths: "), agree.out());
+        assertTrue(agree.out().contains("(a) vs (b): every buffer agrees"), agree.out());
+        assertTrue(agree.out().contains("(b) vs (c): every buffer agrees"), agree.out());
+        assertTrue(agree.out().contains("param 3: f32, exact (NaN = NaN)"), agree.out());
+        KernelCase k = KernelSuite.byName("saxpy").orElseThrow();
+        assertArrayEquals(k.expectedOutputs().get("y"), Files.readAllBytes(dir.resolve("y.out.bin")));
+        Files.delete(dir.resolve("y.out.bin"));
+
+        // A "ptxas" that compiles a kernel computing something else under the same name.
+        Files.writeString(dir.resolve("bad.ptx"), Files.readString(dir.resolve("saxpy.ptx"))
+                .replaceAll("fma\\.rn\\.f32\\s+(%f\\d+), (%f\\d+), (%f\\d+), (%f\\d+)", "add.f32 $1, $3, $4"));
+        Path wrong = dir.resolve("wrong-ptxas");
+        Files.writeString(wrong, "#!/bin/sh\nout=\nprev=\nfor a; do [ \"$prev\" = -o ] && out=$a; prev=$a; done\n"
+                + "exec '" + ptxas + "' -arch=sm_80 -o \"$out\" '" + dir.resolve("bad.ptx") + "'\n");
+        wrong.toFile().setExecutable(true);
+        Run differ = run(dir, "--arch", "sm_80", "saxpy.ptx", "--spec", "launch.json", "--differential",
+                "--ptxas", wrong.toString());
+        assertEquals(1, differ.rc(), differ.out() + differ.err());
+        assertTrue(differ.out().contains("DIFFERENCE (a) vs (b) in param 3"), differ.out());
+        assertTrue(differ.out().contains("DIFFERENCE (b) vs (c) in param 3"), differ.out());
+        assertTrue(differ.out().contains("(a) vs (c): every buffer agrees"), differ.out());
+        assertTrue(differ.out().contains("DIFFERENTIAL FAILED"), differ.out());
+        assertFalse(Files.exists(dir.resolve("y.out.bin")));
+    }
+
+    /** Without ptxas the differential says so and still compares the interpreter with jptxas's cubin. */
+    @Test
+    void differentialWithoutPtxasRunsTheOtherLegs(@TempDir Path dir) throws Exception {
+        saxpy(dir);
+        Run r = run(dir, "--arch", "sm_80", "saxpy.ptx", "--spec", "launch.json", "--differential",
+                "--ptxas", dir.resolve("no-such-ptxas").toString());
+        assertEquals(0, r.rc(), r.out() + r.err());
+        assertTrue(r.out().contains("(b) SASS emulator on ptxas's cubin: SKIPPED: no ptxas"), r.out());
+        assertTrue(r.out().contains("(a) vs (c): every buffer agrees"), r.out());
+        assertTrue(r.out().contains("differential: 2 legs agree (1 skipped)"), r.out());
+        // A wrong spec for the kernel (grid too large for n's buffers) is a fault of every leg: exit 1.
+        String spec = Files.readString(dir.resolve("launch.json")).replace("\"value\": 1000", "\"value\": 2000");
+        Files.writeString(dir.resolve("launch.json"), spec);
+        Run fault = run(dir, "--arch", "sm_80", "saxpy.ptx", "--spec", "launch.json", "--grid", "8", "--differential",
+                "--ptxas", dir.resolve("no-such-ptxas").toString());
+        assertEquals(1, fault.rc(), fault.out() + fault.err());
+        assertTrue(fault.out().contains("(a) PTX interpreter: FAULT: memory fault"), fault.out());
+        Run badTolerance = run(dir, "saxpy.ptx", "--spec", "launch.json", "--differential", "--tolerance", "u32:1:1");
+        assertEquals(255, badTolerance.rc());
+        assertTrue(badTolerance.err().contains("tolerances apply to float types only"), badTolerance.err());
+        Run help = run(dir, "--help");
+        assertTrue(help.out().contains("--differential") && help.out().contains("--tolerance"), help.out());
+    }
 }

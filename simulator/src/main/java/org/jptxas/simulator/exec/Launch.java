@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,6 +41,9 @@ public final class Launch {
     private final int dynamicSharedBytes;
     private final GlobalMemory global;
     private final List<Argument> arguments;
+    /** {@link #naturalConstantBank0}'s last result and its stack top (shared read-only by this launch's copies). */
+    private byte[] naturalBank0;
+    private int naturalBank0Stack = -1;
 
     private Launch(Target target, String entry, LaunchSpec spec, GlobalMemory global, List<Argument> arguments) {
         this(target, entry, spec.grid(), spec.block(), spec.cluster(), spec.dynamicSharedBytes(), global, arguments);
@@ -126,7 +130,10 @@ public final class Launch {
         for (Argument a : arguments) {
             args.add(new Argument(a.spec(), a.bits(), a.buffer().map(moved::get)));
         }
-        return new Launch(target, entry, grid, block, cluster, dynamicSharedBytes, fresh, args);
+        Launch c = new Launch(target, entry, grid, block, cluster, dynamicSharedBytes, fresh, args);
+        c.naturalBank0 = naturalBank0;
+        c.naturalBank0Stack = naturalBank0Stack;
+        return c;
     }
 
     /** Writes every buffer that has an {@code out} file. */
@@ -171,6 +178,19 @@ public final class Launch {
             put(area, slot.offset(), slot.size(), a.bits());
         }
         return area;
+    }
+
+    /**
+     * {@link #constantBank0} for the {@link #naturalLayout}, padded to a multiple of 16 bytes, computed once per launch
+     * and its {@link #copy copies} (same arguments and addresses). The array is shared: callers must not change it.
+     */
+    public byte[] naturalConstantBank0(int stackTop) throws LaunchException {
+        if (naturalBank0 == null || naturalBank0Stack != stackTop) {
+            byte[] bank0 = constantBank0(naturalLayout(), stackTop);
+            naturalBank0 = Arrays.copyOf(bank0, Math.max(16, (bank0.length + 15) & ~15));
+            naturalBank0Stack = stackTop;
+        }
+        return naturalBank0;
     }
 
     /** The default layout when the kernel's declaration is not at hand: natural alignment of each argument. */

@@ -20,7 +20,7 @@ import org.jptxas.simulator.memory.Region;
  * A cubin's module data as the driver loads it: the constant banks other than 0, and the module variables of
  * {@code .nv.global} / {@code .nv.global.init}, placed in device memory at each launch, whose addresses reach the code
  * through relocations of the constant banks ({@code .rel(a).nv.constantN}). Immutable: each launch gets its own
- * copies.
+ * copies of what it may change (variables, relocated banks); unrelocated banks are shared read-only.
  */
 final class ModuleData {
     private static final Pattern BANK = Pattern.compile("\\.nv\\.constant(\\d+)(?:\\.(.+))?");
@@ -112,8 +112,9 @@ final class ModuleData {
             System.arraycopy(v.init(), 0, r.bytes(), 0, v.init().length);
             sectionBase.put(v.index(), r.base());
         }
+        // Banks are read-only to the code: only relocated banks need a copy of their own per launch.
         Map<Integer, byte[]> copies = new HashMap<>();
-        banks.forEach((index, bank) -> copies.put(index, bank.data().clone()));
+        banks.forEach((index, bank) -> copies.put(index, patches.isEmpty() ? bank.data() : bank.data().clone()));
         for (Patch p : patches) {
             long address = sectionBase.get(p.symbolSection()) + p.symbolValue() + p.addend();
             Relocations.apply(copies.get(p.bankSection()), p.offset(), p.type(), address);

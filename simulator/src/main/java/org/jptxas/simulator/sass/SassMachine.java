@@ -131,6 +131,13 @@ final class SassMachine {
     private final int sharedBytes;
     private final int sharedBase;
     private final Region[] banks = new Region[18];
+    private static final String[] BANK_NAMES = new String[18];
+
+    static {
+        for (int i = 0; i < BANK_NAMES.length; i++) {
+            BANK_NAMES[i] = "constant bank " + i;
+        }
+    }
     /** Which instructions ran (by pc), for the coverage report. */
     private final boolean[] ran;
     private Dim3Point cta;
@@ -177,8 +184,9 @@ final class SassMachine {
         this.traces = recordTraces ? new java.util.LinkedHashMap<>() : null;
         for (java.util.Map.Entry<Integer, byte[]> e : otherBanks.entrySet()) {
             if (e.getKey() > 0 && e.getKey() < banks.length) {
-                banks[e.getKey()] = new Region("constant bank " + e.getKey(), AddressSpace.CONST, 0,
-                        java.util.Arrays.copyOf(e.getValue(), Math.max(e.getValue().length, 16)));
+                byte[] b = e.getValue(); // read-only: constant banks are never stored to
+                banks[e.getKey()] = new Region(BANK_NAMES[e.getKey()], AddressSpace.CONST, 0,
+                        b.length >= 16 ? b : java.util.Arrays.copyOf(b, 16));
             }
         }
         // From sm_90 the first KiB of a block's shared window is reserved: ptxas's code addresses shared
@@ -197,9 +205,7 @@ final class SassMachine {
             }
         }
         this.registers = DecodedOp.registerFileSize(zero);
-        byte[] bank0 = launch.constantBank0(launch.naturalLayout(), STACK_BYTES);
-        this.cbank0 = new Region("constant bank 0", AddressSpace.CONST, 0,
-                java.util.Arrays.copyOf(bank0, Math.max(16, (bank0.length + 15) & ~15)));
+        this.cbank0 = new Region("constant bank 0", AddressSpace.CONST, 0, launch.naturalConstantBank0(STACK_BYTES));
         this.sharedBytes = ((staticShared + 15) & ~15) + launch.dynamicSharedBytes();
     }
 
