@@ -94,7 +94,7 @@ public final class SassEmulator implements KernelExecutor {
         if (decoded != null) {
             this.decoded.putAll(decoded);
         } else {
-            listing.functions().forEach((name, ops) -> this.decoded.put(name, DecodedOp.decodeAll(ops)));
+            listing.programs().forEach((name, ops) -> this.decoded.put(name, DecodedOp.decodeAll(ops)));
         }
     }
 

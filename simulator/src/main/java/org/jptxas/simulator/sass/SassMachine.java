@@ -810,6 +810,18 @@ final class SassMachine {
         }
     }
 
+    /** {@code RET.ABS}'s operands as printed: the register of the return-address pair and an offset. */
+    private static final java.util.regex.Pattern RET_ABS = java.util.regex.Pattern.compile("R(\\d+) (0x[0-9a-fA-F]+|\\d+)");
+
+    /** The instruction index of code address {@code address} (a jump target); outside the code is a fault. */
+    private int codeIndex(long address, SassOp op, Thread t) {
+        if (address < 0 || address % 16 != 0 || address / 16 >= code.length) {
+            throw new Stop(new Fault.InvalidExecution(ref(t), op.where(),
+                    "jump to 0x" + Long.toHexString(address) + ", outside the code"));
+        }
+        return (int) (address / 16);
+    }
+
     private Stop unimplemented(SassOp op) {
         if (op.opcode().equals(SassListing.UNKNOWN)) {
             return new Stop(new Fault.Unimplemented("UNKNOWN (bits jptxas's SASS decoder does not know)", op.where()));
@@ -1317,7 +1329,10 @@ final class SassMachine {
             case "CALL" -> {
                 // the caller already put the return address in a register
                 t.callDepth++;
-                if (op.has("REL") && o.size() == 1 && o.get(0) instanceof Reg r) {
+                if (op.has("ABS") && o.size() == 1 && o.get(0) instanceof SassOperand.Target target) {
+                    // CALL.ABS.NOINC `(f): the address the driver gave f (its relocation, in a linked module's image)
+                    t.pc = codeIndex(target.address(), op, t);
+                } else if (op.has("REL") && o.size() == 1 && o.get(0) instanceof Reg r) {
                     // CALL.REL.NOINC R6 `(f): through a function address (its offset in the section) in R6
                     t.pc = (int) (Integer.toUnsignedLong(t.r[r.index()]) / 16);
                 } else if (!op.has("REL") || !(o.get(o.size() - 1) instanceof SassOperand.Target target)) {
@@ -1327,6 +1342,18 @@ final class SassMachine {
                 }
             }
             case "RET" -> {
+                if (op.has("ABS")) {
+                    // RET.ABS.NODEC R20 0x0: to the 64-bit address in the register pair plus the offset
+                    java.util.regex.Matcher m = RET_ABS.matcher(o.size() == 1 && o.get(0) instanceof SassOperand.Other x ? x.text() : "");
+                    if (!m.matches()) {
+                        throw unimplemented(op);
+                    }
+                    int r = Integer.parseInt(m.group(1));
+                    long address = (Integer.toUnsignedLong(t.r[r]) | (long) t.r[r + 1] << 32) + Long.decode(m.group(2));
+                    t.callDepth--;
+                    t.pc = codeIndex(address, op, t);
+                    break;
+                }
                 if (!op.has("REL") || !(o.get(0) instanceof Reg r)) {
                     throw unimplemented(op);
                 }
