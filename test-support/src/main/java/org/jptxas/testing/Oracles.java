@@ -40,6 +40,15 @@ public final class Oracles {
         return cuda125Bin().map(b -> b.resolve("nvlink"));
     }
 
+    /** nvlink 13, which links ptxas 13's objects (12.5's does not): on PATH, else CUDA 13's install folder. */
+    public static Optional<Path> nvlink13() {
+        return onPath("nvlink").or(() -> Optional.of(Path.of("/usr/local/cuda-13.0/bin/nvlink")).filter(Files::isExecutable));
+    }
+
+    public static Path assumeNvlink13() {
+        return assume(nvlink13(), "nvlink 13 not installed");
+    }
+
     public static Optional<Path> ptxas125() {
         return cuda125Bin().map(b -> b.resolve("ptxas"));
     }

@@ -11,9 +11,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.jptxas.ori.target.Target;
 import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.Fault;
@@ -22,7 +20,6 @@ import org.jptxas.simulator.exec.LaunchResult;
 import org.jptxas.simulator.launch.LaunchSpecReader;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -41,8 +38,7 @@ class LinkedCallTest {
     @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
     void linkedCubinCallsAcrossSections(String arch, @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         Path ptxas = Oracles.assumePtxas13();
-        Path nvlink = nvlink13().orElse(null);
-        Assumptions.assumeTrue(nvlink != null, "nvlink 13 not installed");
+        Path nvlink = Oracles.assumeNvlink13();
         for (String name : List.of("linked_main", "linked_lib")) {
             Files.writeString(dir.resolve(name + ".ptx"), resource(name + ".ptx").replace(".target sm_75", ".target " + arch));
             run(dir, ptxas.toString(), "-arch=" + arch, "-c", name + ".ptx", "-o", name + ".o");
@@ -106,20 +102,5 @@ class LinkedCallTest {
         try (InputStream in = LinkedCallTest.class.getResourceAsStream("/link/" + name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-    }
-
-    /** nvlink 13 (ptxas 13's objects need it): on PATH, else the CUDA 13 install folder. */
-    static Optional<Path> nvlink13() {
-        List<Path> candidates = new ArrayList<>();
-        String path = System.getenv("PATH");
-        if (path != null) {
-            for (String d : path.split(java.io.File.pathSeparator)) {
-                if (!d.isEmpty()) {
-                    candidates.add(Path.of(d, "nvlink"));
-                }
-            }
-        }
-        candidates.add(Path.of("/usr/local/cuda-13.0/bin/nvlink"));
-        return candidates.stream().filter(Files::isExecutable).findFirst();
     }
 }
