@@ -41,9 +41,15 @@ public final class Launch {
     private final int dynamicSharedBytes;
     private final GlobalMemory global;
     private final List<Argument> arguments;
-    /** {@link #naturalConstantBank0}'s last result and its stack top (shared read-only by this launch's copies). */
-    private byte[] naturalBank0;
-    private int naturalBank0Stack = -1;
+    /** {@link #naturalConstantBank0}'s result, shared by this launch and its copies (same arguments and addresses). */
+    private final Bank0Memo bank0Memo;
+
+    /** A computed constant bank 0 and the stack top it was computed for. */
+    private record Bank0(int stackTop, byte[] bytes) {}
+
+    private static final class Bank0Memo {
+        private volatile Bank0 value;
+    }
 
     private Launch(Target target, String entry, LaunchSpec spec, GlobalMemory global, List<Argument> arguments) {
         this(target, entry, spec.grid(), spec.block(), spec.cluster(), spec.dynamicSharedBytes(), global, arguments);
@@ -51,6 +57,12 @@ public final class Launch {
 
     private Launch(Target target, String entry, Dim3 grid, Dim3 block, Optional<Dim3> cluster, int dynamicSharedBytes,
                    GlobalMemory global, List<Argument> arguments) {
+        this(target, entry, grid, block, cluster, dynamicSharedBytes, global, List.copyOf(arguments), new Bank0Memo());
+    }
+
+    private Launch(Target target, String entry, Dim3 grid, Dim3 block, Optional<Dim3> cluster, int dynamicSharedBytes,
+                   GlobalMemory global, List<Argument> arguments, Bank0Memo bank0Memo) {
+        this.bank0Memo = bank0Memo;
         this.target = target;
         this.entry = entry;
         this.grid = grid;
@@ -58,7 +70,7 @@ public final class Launch {
         this.cluster = cluster;
         this.dynamicSharedBytes = dynamicSharedBytes;
         this.global = global;
-        this.arguments = List.copyOf(arguments);
+        this.arguments = arguments;
     }
 
     /**
@@ -117,23 +129,30 @@ public final class Launch {
      */
     public Launch copy() {
         GlobalMemory fresh = new GlobalMemory();
-        java.util.Map<Region, Region> moved = new java.util.IdentityHashMap<>();
-        for (Region r : global.regions()) {
-            Region c = fresh.allocate(r.name(), r.size());
+        List<Region> old = global.regionsView();
+        List<Region> moved = new ArrayList<>(old.size());
+        for (Region r : old) {
+            Region c = fresh.allocateCopy(r.name(), r.bytes());
             if (c.base() != r.base()) {
                 throw new IllegalStateException("global memory layout not reproducible: " + r.name());
             }
-            System.arraycopy(r.bytes(), 0, c.bytes(), 0, r.size());
-            moved.put(r, c);
+            moved.add(c);
         }
-        List<Argument> args = new ArrayList<>(arguments.size());
-        for (Argument a : arguments) {
-            args.add(new Argument(a.spec(), a.bits(), a.buffer().map(moved::get)));
+        Argument[] args = new Argument[arguments.size()];
+        for (int i = 0; i < args.length; i++) {
+            Argument a = arguments.get(i);
+            args[i] = a.buffer().isEmpty() ? a : new Argument(a.spec(), a.bits(), Optional.of(moved.get(indexOf(old, a.buffer().get()))));
         }
-        Launch c = new Launch(target, entry, grid, block, cluster, dynamicSharedBytes, fresh, args);
-        c.naturalBank0 = naturalBank0;
-        c.naturalBank0Stack = naturalBank0Stack;
-        return c;
+        return new Launch(target, entry, grid, block, cluster, dynamicSharedBytes, fresh, List.of(args), bank0Memo);
+    }
+
+    private static int indexOf(List<Region> regions, Region r) {
+        for (int i = 0; i < regions.size(); i++) {
+            if (regions.get(i) == r) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("buffer outside the launch's global memory: " + r.name());
     }
 
     /** Writes every buffer that has an {@code out} file. */
@@ -185,12 +204,13 @@ public final class Launch {
      * and its {@link #copy copies} (same arguments and addresses). The array is shared: callers must not change it.
      */
     public byte[] naturalConstantBank0(int stackTop) throws LaunchException {
-        if (naturalBank0 == null || naturalBank0Stack != stackTop) {
+        Bank0 b = bank0Memo.value;
+        if (b == null || b.stackTop() != stackTop) {
             byte[] bank0 = constantBank0(naturalLayout(), stackTop);
-            naturalBank0 = Arrays.copyOf(bank0, Math.max(16, (bank0.length + 15) & ~15));
-            naturalBank0Stack = stackTop;
+            b = new Bank0(stackTop, Arrays.copyOf(bank0, Math.max(16, (bank0.length + 15) & ~15)));
+            bank0Memo.value = b;
         }
-        return naturalBank0;
+        return b.bytes();
     }
 
     /** The default layout when the kernel's declaration is not at hand: natural alignment of each argument. */

@@ -32,6 +32,19 @@ public final class GlobalMemory {
         return r;
     }
 
+    /** Allocates a region holding a copy of {@code contents} (as {@link #allocate} followed by a copy, without zeroing first). */
+    public Region allocateCopy(String name, byte[] contents) {
+        Region r = new Region(name, AddressSpace.GLOBAL, next, contents.clone());
+        regions.add(r);
+        next = (next + Math.max(contents.length, 1) + GUARD + ALIGNMENT - 1) & -ALIGNMENT;
+        return r;
+    }
+
+    /** The allocations in address order (a live, unmodifiable view). */
+    public List<Region> regionsView() {
+        return java.util.Collections.unmodifiableList(regions);
+    }
+
     public List<Region> regions() {
         return List.copyOf(regions);
     }

@@ -38,6 +38,8 @@ final class ModuleData {
     private final List<VariableSection> variables;
     private final List<Patch> patches;
     private final Optional<String> unsupported;
+    /** Per kernel, the banks it sees when the module has no variables (then nothing changes between launches). */
+    private final Map<String, Map<Integer, byte[]>> unrelocated = new java.util.concurrent.ConcurrentHashMap<>();
 
     private ModuleData(Map<Integer, Bank> banks, List<VariableSection> variables, List<Patch> patches,
                        Optional<String> unsupported) {
@@ -106,6 +108,10 @@ final class ModuleData {
      * banks overridden by its own), relocated to those addresses.
      */
     Map<Integer, byte[]> load(String entry, GlobalMemory global) {
+        if (variables.isEmpty() && patches.isEmpty()) { // nothing to place or relocate: the same read-only banks each time
+            return unrelocated.computeIfAbsent(entry, e -> Map.copyOf(visible(e, banks.entrySet().stream()
+                    .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, x -> x.getValue().data())))));
+        }
         Map<Integer, Long> sectionBase = new HashMap<>();
         for (VariableSection v : variables) {
             Region r = global.allocate(v.name(), v.init().length);
@@ -119,6 +125,11 @@ final class ModuleData {
             long address = sectionBase.get(p.symbolSection()) + p.symbolValue() + p.addend();
             Relocations.apply(copies.get(p.bankSection()), p.offset(), p.type(), address);
         }
+        return visible(entry, copies);
+    }
+
+    /** The banks {@code entry} sees, by bank number (module-wide ones overridden by its own), from {@code data} by section. */
+    private Map<Integer, byte[]> visible(String entry, Map<Integer, byte[]> copies) {
         Map<Integer, byte[]> visible = new HashMap<>();
         for (String owner : new String[] {"", entry}) {
             banks.forEach((index, bank) -> {

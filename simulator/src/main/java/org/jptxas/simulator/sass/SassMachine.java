@@ -106,6 +106,18 @@ final class SassMachine {
             up[7] = true;
         }
 
+        /** The state of a fresh warp (a block's trace was copied when it ended). */
+        void reset() {
+            java.util.Arrays.fill(ur, 0);
+            java.util.Arrays.fill(up, false);
+            up[7] = true;
+            java.util.Arrays.fill(convergence, 0);
+            java.util.Arrays.fill(reconvergeAt, 0);
+            exited = 0;
+            nextTag = 1;
+            traceLength = 0;
+        }
+
         int lanes() {
             return count == 32 ? -1 : (1 << count) - 1;
         }
@@ -275,11 +287,17 @@ final class SassMachine {
         exitedCount = 0;
         java.util.Arrays.fill(arrived, 0);
         int warps = (n + 31) / 32;
-        warpState = new Warp[warps];
-        for (int w = 0; w < warps; w++) {
-            warpState[w] = new Warp(w * 32, Math.min(32, n - w * 32));
-            if (traces != null) {
-                warpState[w].trace = new int[64];
+        if (warpState == null) {
+            warpState = new Warp[warps];
+            for (int w = 0; w < warps; w++) {
+                warpState[w] = new Warp(w * 32, Math.min(32, n - w * 32));
+                if (traces != null) {
+                    warpState[w].trace = new int[64];
+                }
+            }
+        } else { // the next block of the grid: the same warps, reset
+            for (Warp w : warpState) {
+                w.reset();
             }
         }
         while (exitedCount < n) {

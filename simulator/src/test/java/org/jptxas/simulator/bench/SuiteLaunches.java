@@ -70,6 +70,7 @@ public final class SuiteLaunches {
         List<String> names = args.length > 2 ? List.of(args[2].split(",")) : KERNELS;
         long totalWarp = 0, totalNanos = 0;
         java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+        com.sun.management.ThreadMXBean alloc = cpu instanceof com.sun.management.ThreadMXBean a ? a : null;
         List<Prepared> all = prepare(arch, names, dir);
         for (int round = 0; round < 3; round++) { // warm-up: the JIT compiles the executor with every kernel's profile
             for (Prepared p : all) {
@@ -80,6 +81,7 @@ public final class SuiteLaunches {
             }
         }
         for (Prepared p : all) {
+            long bytes0 = alloc == null ? 0 : alloc.getCurrentThreadAllocatedBytes();
             long warp = 0, t0 = cpu.getCurrentThreadCpuTime(), deadline = t0 + (long) (seconds * 1e9);
             int runs = 0;
             while (cpu.getCurrentThreadCpuTime() < deadline) {
@@ -91,10 +93,11 @@ public final class SuiteLaunches {
                 runs++;
             }
             long ns = cpu.getCurrentThreadCpuTime() - t0;
+            long allocated = alloc == null ? 0 : alloc.getCurrentThreadAllocatedBytes() - bytes0;
             totalWarp += warp;
             totalNanos += ns;
-            System.out.printf("%-16s %s %6d runs %9d warp-instr/run %10.0f warp-instr/s (thread CPU time)%n", p.name(), arch, runs,
-                    warp / runs, warp / (ns / 1e9));
+            System.out.printf("%-16s %s %6d runs %9d warp-instr/run %10.0f warp-instr/s (thread CPU time) %8d bytes allocated/run%n",
+                    p.name(), arch, runs, warp / runs, warp / (ns / 1e9), allocated / runs);
         }
         System.out.printf("all %s: %.0f warp-instr/s%n", arch, totalWarp / (totalNanos / 1e9));
     }
