@@ -50,9 +50,14 @@ public final class GlobalMemory {
     }
 
     public Optional<Region> find(long address, int size) {
+        return Optional.ofNullable(lookup(address, size));
+    }
+
+    /** The allocation holding the range, or null. */
+    private Region lookup(long address, int size) {
         Region l = last;
         if (l != null && l.contains(address, size)) {
-            return Optional.of(l);
+            return l;
         }
         // Regions are sorted by base: binary search for the last region starting at or below the address.
         int lo = 0, hi = regions.size() - 1, found = -1;
@@ -67,9 +72,9 @@ public final class GlobalMemory {
         }
         if (found >= 0 && regions.get(found).contains(address, size)) {
             last = regions.get(found);
-            return Optional.of(last);
+            return last;
         }
-        return Optional.empty();
+        return null;
     }
 
     /**
@@ -78,12 +83,11 @@ public final class GlobalMemory {
      * @throws MemoryAccessException when no allocation holds it
      */
     public Region region(long address, int size) {
-        Region l = last;
-        if (l != null && l.contains(address, size)) {
-            return l;
+        Region r = lookup(address, size);
+        if (r == null) {
+            throw new MemoryAccessException(AddressSpace.GLOBAL, address, size, "out of bounds (no allocation there)");
         }
-        return find(address, size).orElseThrow(() -> new MemoryAccessException(AddressSpace.GLOBAL, address, size,
-                "out of bounds (no allocation there)"));
+        return r;
     }
 
     public long load(long address, int size) {

@@ -36,8 +36,11 @@ public final class SassEmulator implements KernelExecutor {
     private ExecutionTiming timingModel;
     private String timingUnavailable;
     /** Thread states of finished launches, reset and reused by the next launch of the same shape (launches may run in parallel). */
-    private final java.util.concurrent.ConcurrentLinkedQueue<SassMachine.Thread[]> idleThreads =
+    private final java.util.concurrent.ConcurrentLinkedQueue<Idle> idleThreads =
             new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    /** A finished launch's threads and their warps. */
+    private record Idle(SassMachine.Thread[] threads, SassMachine.Warp[] warps) {}
     /** Strict Volta convergence (see {@link #withStrictConvergence}). */
     private final boolean strictConvergence;
 
@@ -215,10 +218,11 @@ public final class SassEmulator implements KernelExecutor {
         Map<Integer, byte[]> banks = module.load(launch.entry(), launch.global());
         SassMachine m = new SassMachine(name(), decoded.get(launch.entry()), launch, limits,
                 staticShared.getOrDefault(launch.entry(), 0), banks, strictConvergence, timed);
-        m.reuse(idleThreads.poll());
+        Idle idle = idleThreads.poll();
+        m.reuse(idle == null ? null : idle.threads(), idle == null ? null : idle.warps());
         LaunchResult r = m.run();
-        if (m.threads() != null && idleThreads.size() < 4) {
-            idleThreads.offer(m.threads());
+        if (m.threads() != null && m.warps() != null && idleThreads.size() < 4) {
+            idleThreads.offer(new Idle(m.threads(), m.warps()));
         }
         synchronized (this) {
             boolean[] ran = m.ran();

@@ -157,6 +157,8 @@ final class SassMachine {
     private Thread[] threads;
     /** Threads of an earlier launch with the same block shape and register count, to reset instead of allocating. */
     private Thread[] reusable;
+    /** The warps of those threads (taken with them). */
+    private Warp[] reusableWarps;
     private int exitedCount;
     private final int[] arrived = new int[16];
     private Warp[] warpState;
@@ -222,11 +224,17 @@ final class SassMachine {
     }
 
     /** Offers the threads of an earlier launch for reuse (taken when the block shape and register count match). */
-    void reuse(Thread[] earlier) {
+    void reuse(Thread[] earlier, Warp[] earlierWarps) {
         this.reusable = earlier;
+        this.reusableWarps = earlierWarps;
     }
 
     /** This launch's threads, for {@link #reuse} by a later launch once this one has finished. */
+    /** This launch's warps, for {@link #reuse} with its threads. */
+    Warp[] warps() {
+        return warpState;
+    }
+
     Thread[] threads() {
         return threads;
     }
@@ -270,6 +278,7 @@ final class SassMachine {
         int n = (int) launch.block().count();
         if (threads == null && reusable != null && fits(reusable, launch.block(), registers)) {
             threads = reusable;
+            warpState = reusableWarps; // same block shape: the same warps (reset below)
             for (Thread t : threads) {
                 t.reset();
             }
@@ -295,9 +304,12 @@ final class SassMachine {
                     warpState[w].trace = new int[64];
                 }
             }
-        } else { // the next block of the grid: the same warps, reset
+        } else { // the next block of the grid, or a reused launch's warps: reset
             for (Warp w : warpState) {
                 w.reset();
+                if (traces != null && w.trace == null) {
+                    w.trace = new int[64];
+                }
             }
         }
         while (exitedCount < n) {
