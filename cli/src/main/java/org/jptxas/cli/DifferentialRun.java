@@ -169,23 +169,7 @@ final class DifferentialRun {
             return failed(name, e.getMessage());
         }
         printResult(name, timed.result());
-        boolean hazardFault = false;
-        SassEmulator.HazardReport h = emulator.hazards();
-        if (h.unavailable().isPresent()) {
-            out.println("      hazards: not checked (" + h.unavailable().get() + ")");
-            hazardFault = strictHazards;
-        } else {
-            out.println("      hazards: " + h.hazards().size() + " in the cubin's control words");
-            h.hazards().forEach(line -> out.println("        " + line));
-            hazardFault = strictHazards && !h.hazards().isEmpty();
-        }
-        SassEmulator.Timing timing = timed.timing();
-        if (timing.unavailable().isEmpty()) {
-            out.println("      hazards on the executed paths: " + timing.hazards().size());
-            timing.hazards().forEach(line -> out.println("        " + line));
-            hazardFault |= strictHazards && !timing.hazards().isEmpty();
-        }
-        out.println("      " + timing.summary());
+        boolean hazardFault = JptxasRunCommand.printHazards(out, "      ", emulator, timed.timing(), strictHazards);
         if (hazardFault) {
             out.println("      FAULT: hazards are fatal with --strict-hazards");
         }

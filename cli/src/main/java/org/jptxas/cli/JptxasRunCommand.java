@@ -216,24 +216,7 @@ final class JptxasRunCommand {
         out.printf("  %d warp instructions, %d thread instructions%n", result.warpInstructions(), result.threadInstructions());
         boolean hazardFault = false;
         if (emulator != null) {
-            org.jptxas.simulator.sass.SassEmulator.HazardReport h = emulator.hazards();
-            if (h.unavailable().isPresent()) {
-                out.println("  hazards: not checked (" + h.unavailable().get() + ")");
-                hazardFault = strictHazards;
-            } else {
-                // The scheduler's latency model is not exact yet: hazards are information unless --strict-hazards.
-                out.println("  hazards: " + h.hazards().size() + " in the cubin's control words (scheduler's latency model)");
-                h.hazards().forEach(line -> out.println("    " + line));
-                hazardFault = strictHazards && !h.hazards().isEmpty();
-            }
-            if (timing != null && timing.unavailable().isEmpty()) {
-                out.println("  hazards on the executed paths: " + timing.hazards().size() + " (per executed instruction)");
-                timing.hazards().forEach(line -> out.println("    " + line));
-                hazardFault |= strictHazards && !timing.hazards().isEmpty();
-            }
-            if (timing != null) {
-                out.println("  " + timing.summary());
-            }
+            hazardFault = printHazards(out, "  ", emulator, timing, strictHazards);
         } else if (strictHazards) {
             out.println("  hazards: none (the PTX interpreter has no pipeline)");
         }
@@ -267,6 +250,34 @@ final class JptxasRunCommand {
         }
         out.println("  completed");
         return agree ? 0 : FAULT;
+    }
+
+    /**
+     * Prints the hazards of the cubin's control words and of the executed paths, and the cycle estimate, each line
+     * indented by {@code indent}; true when {@code strict} makes them a fault (also when they could not be checked).
+     */
+    static boolean printHazards(PrintWriter out, String indent, org.jptxas.simulator.sass.SassEmulator emulator,
+                                org.jptxas.simulator.sass.SassEmulator.Timing timing, boolean strict) {
+        boolean fault;
+        org.jptxas.simulator.sass.SassEmulator.HazardReport h = emulator.hazards();
+        if (h.unavailable().isPresent()) {
+            out.println(indent + "hazards: not checked (" + h.unavailable().get() + ")");
+            fault = strict;
+        } else {
+            // The scheduler's latency model is not exact yet: hazards are information unless --strict-hazards.
+            out.println(indent + "hazards: " + h.hazards().size() + " in the cubin's control words (scheduler's latency model)");
+            h.hazards().forEach(line -> out.println(indent + "  " + line));
+            fault = strict && !h.hazards().isEmpty();
+        }
+        if (timing != null && timing.unavailable().isEmpty()) {
+            out.println(indent + "hazards on the executed paths: " + timing.hazards().size() + " (per executed instruction)");
+            timing.hazards().forEach(line -> out.println(indent + "  " + line));
+            fault |= strict && !timing.hazards().isEmpty();
+        }
+        if (timing != null) {
+            out.println(indent + timing.summary());
+        }
+        return fault;
     }
 
     private String archName() {
