@@ -234,6 +234,8 @@ public final class SassEmulator implements KernelExecutor {
         Timing timing;
         if (!timed) {
             timing = Timing.unavailable("not recorded");
+        } else if (listing.programs().get(launch.entry()) != code) {
+            timing = Timing.unavailable("linked code calling into other sections: the latency model follows one function");
         } else if (timingModel() == null) {
             timing = Timing.unavailable(timingUnavailable);
         } else {
