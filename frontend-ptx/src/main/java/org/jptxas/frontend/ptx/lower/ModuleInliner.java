@@ -43,8 +43,11 @@ import org.jptxas.ori.opcode.OriOpcodes;
  *
  * <p>Calls to recursive functions (on a cycle of the call graph) stay true calls: each caller that reaches such a
  * function gets its own copy {@code $caller$callee} after it, as ptxas lays them out in the caller's section, and
- * {@link CallSequences} puts the calling convention's register copies around every call. Calls to functions without
- * a body are reported by name as not yet supported.
+ * {@link CallSequences} puts the calling convention's register copies around every call. Calls to the driver's
+ * system functions ({@code vprintf}, {@code __assertfail}, {@code malloc}, {@code free}) stay true calls
+ * ({@code CALL.ABS}, which code generation routes through constant bank 4); calls to other functions without a body
+ * are reported by name as not yet supported. In relocatable output, calls to exported functions of the module and to
+ * {@code .extern .func}s stay calls by symbol ({@link #inlineKeepingFunctions}).
  */
 public final class ModuleInliner {
     private final String fileName;
@@ -92,10 +95,11 @@ public final class ModuleInliner {
 
     /**
      * Every function of the module (kernels and device functions) with its calls inlined, for relocatable output
-     * ({@code -c}): calls to functions without a body here ({@code .extern .func}) stay calls to the external symbol,
-     * {@code CALL.ABS.NOINC} with the return address relocated against the calling function, for the linker to
-     * resolve; every device function {@code exported} names is kept as a function of its own (another object
-     * may call it); the module's internal ones live on inlined, or as copies in their callers' sections.
+     * ({@code -c}): calls to functions without a body here ({@code .extern .func}) and, as ptxas -c makes them, to
+     * the device functions {@code exported} names stay calls to the symbol, {@code CALL.ABS.NOINC} with the return
+     * address relocated against the calling function, for the linker to resolve; every device function
+     * {@code exported} names is kept as a function of its own (another object may call it); the module's internal
+     * ones live on inlined, or as copies in their callers' sections.
      */
     public static OriModule inlineKeepingFunctions(OriModule module, java.util.function.Predicate<String> exported)
             throws CompilationException {
