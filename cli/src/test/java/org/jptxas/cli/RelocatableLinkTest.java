@@ -13,7 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jptxas.isel.cubin.Cubin;
+import org.jptxas.isel.cubin.Symbol;
 import org.jptxas.isel.cubin.dump.ElfDump;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -77,20 +80,122 @@ class RelocatableLinkTest {
 
     /**
      * {@code printf} and {@code assert} call the driver's {@code vprintf} and {@code __assertfail}: with -c they stay
-     * relocated absolute calls (as ptxas -c writes them), a whole-program compilation names them as not supported.
+     * relocated absolute calls (as ptxas -c writes them).
      */
     @Test
-    void systemCalls(@TempDir Path dir) throws IOException {
+    void systemCallsStayRelocatedCallsWithC(@TempDir Path dir) throws IOException {
         copy(dir, "printf.ptx", "sm_80");
-        CliRun whole = CliRun.run(dir, "-arch=sm_80", "printf.ptx", "-o", "printf.cubin");
-        assertEquals(255, whole.exitCode());
-        assertTrue(whole.err().contains("not yet supported for sm_80 (system call 'vprintf'"), whole.err());
         CliRun c = CliRun.run(dir, "-arch=sm_80", "-c", "printf.ptx", "-o", "printf.o");
         assertEquals(0, c.exitCode(), c.err());
         String elf = ElfDump.print(Cubin.read(Files.readAllBytes(dir.resolve("printf.o"))));
         for (String callee : new String[] {"vprintf", "__assertfail"}) {
             assertTrue(elf.lines().anyMatch(l -> l.contains(callee) && l.contains("R_CUDA_ABS47_34")), elf);
         }
+        assertFalse(elf.contains("SYSCALL_OFFSETS"), "the linker writes SYSCALL_OFFSETS, not ptxas -c\n" + elf);
+    }
+
+    private static final Pattern INSTRUCTION = Pattern.compile("^\\s+/\\*([0-9a-f]{4,})\\*/\\s+(.*?) ?;$");
+
+    /**
+     * A whole-program compilation calls them as ptxas 13 does in an executable: the callee's address from a slot of
+     * constant bank 4 ({@code LDC.64 R2, c[0x4][R]}; the slot relocated R_CUDA_64 against the undefined function
+     * symbol, which the loader resolves), a PC-relative return address in R20/R21 ({@code LEPC R20, `(return)} on
+     * sm_90; {@code LEPC R20} plus the distance to the return point below) and {@code CALL.ABS.NOINC R2}, whose
+     * offsets SYSCALL_OFFSETS lists.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
+    void wholeProgramSystemCallsGoThroughConstantBank4(String arch, @TempDir Path dir) throws IOException {
+        copy(dir, "printf.ptx", arch);
+        CliRun whole = CliRun.run(dir, "-arch=" + arch, "printf.ptx", "-o", "printf.cubin", "--out-sass", "printf.sass");
+        assertEquals(0, whole.exitCode(), whole.err());
+        Cubin cubin = Cubin.read(Files.readAllBytes(dir.resolve("printf.cubin")));
+        String elf = ElfDump.print(cubin);
+        for (String callee : new String[] {"vprintf", "__assertfail"}) {
+            assertTrue(elf.lines().anyMatch(l -> l.matches("0x[0-9a-f]+\\s+" + callee + "\\s+R_CUDA_64.*")), elf);
+            Symbol sym = cubin.symbols().stream().filter(x -> x.name().equals(callee)).findFirst().orElseThrow();
+            assertEquals(0, sym.shndx(), callee + " is undefined: the loader resolves it");
+            assertEquals(Symbol.STT_FUNC, sym.symbolType());
+        }
+        assertTrue(elf.contains(arch.equals("sm_75") || arch.equals("sm_80") || arch.equals("sm_86")
+                || arch.equals("sm_89") ? ".rel.nv.constant4" : ".rela.nv.constant4"), elf);
+        List<String> sass = Files.readAllLines(dir.resolve("printf.sass"));
+        List<long[]> calls = new ArrayList<>(); // address, index in sass
+        List<String> offsets = new ArrayList<>();
+        for (int i = 0; i < sass.size(); i++) {
+            Matcher m = INSTRUCTION.matcher(sass.get(i));
+            if (m.matches() && m.group(2).endsWith("CALL.ABS.NOINC R2")) {
+                calls.add(new long[] {Long.parseLong(m.group(1), 16), i});
+                offsets.add("0x" + m.group(1).replaceFirst("^0+(?=.)", ""));
+            }
+        }
+        assertEquals(2, calls.size(), String.join("\n", sass));
+        String syscalls = elf.substring(elf.indexOf("EIATTR_SYSCALL_OFFSETS"));
+        syscalls = syscalls.substring(syscalls.indexOf("Value:") + 6, syscalls.indexOf('\n', syscalls.indexOf("Value:")));
+        assertEquals(offsets, List.of(syscalls.trim().split("\\s+")), elf);
+        for (long[] call : calls) {
+            int at = (int) call[1];
+            boolean loaded = false;
+            long lepc = -1;
+            long distance = -1;
+            for (int k = at - 1; k >= 0 && lepc < 0; k--) {
+                Matcher m = INSTRUCTION.matcher(sass.get(k));
+                if (!m.matches()) {
+                    continue;
+                }
+                String text = m.group(2).replaceFirst("^@!?P\\d\\s+", "");
+                if (text.startsWith("IADD3 R20, P") && text.endsWith(", RZ")) {
+                    distance = Long.decode(text.replaceAll(".*R20, (0x[0-9a-f]+), RZ$", "$1"));
+                }
+                if (text.startsWith("LEPC R20")) {
+                    lepc = Long.parseLong(m.group(1), 16);
+                    if (arch.equals("sm_90")) {
+                        String label = text.replaceAll(".*`\\((.*)\\)$", "$1");
+                        assertEquals(label + ":", sass.get(at + 1).trim(), "LEPC names the return point");
+                    } else {
+                        assertEquals(call[0] + 0x10, lepc + distance, "return address is the instruction after CALL");
+                    }
+                }
+            }
+            for (int k = at - 1; k >= 0 && !loaded; k--) {
+                loaded = sass.get(k).contains("LDC.64 R2, c[0x4][R");
+            }
+            assertTrue(lepc >= 0 && loaded, "LDC.64 R2, c[0x4][R..] and LEPC R20 before the call at " + call[0]);
+        }
+    }
+
+    /**
+     * With -c a call to a {@code .visible .func} of the same module is a true call by symbol, as ptxas -c makes it
+     * ({@code CALL.ABS.NOINC `(f)} relocated against the function's own global symbol, return address relocated),
+     * not an inlined copy; nvlink 13 links the object.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"sm_75", "sm_90"})
+    void callsToExportedFunctionsStayCalls(String arch, @TempDir Path dir) throws Exception {
+        String ptx = Files.readString(org.jptxas.testing.kernels.KernelSuite.byName("call_func").orElseThrow().ptx())
+                .replace(".func  (.param .b32 func_retval0) _Z3mixii", ".visible .func  (.param .b32 func_retval0) _Z3mixii");
+        assertTrue(ptx.contains(".visible .func  (.param .b32 func_retval0) _Z3mixii"));
+        Files.writeString(dir.resolve("k.ptx"), ptx);
+        CliRun r = CliRun.run(dir, "-arch=" + arch, "-c", "k.ptx", "-o", "k.o", "--out-sass", "k.sass");
+        assertEquals(0, r.exitCode(), r.err());
+        String sass = Files.readString(dir.resolve("k.sass"));
+        assertEquals(2, sass.lines().filter(l -> l.contains("CALL.ABS.NOINC `(_Z3mixii)")).count(), sass);
+        Cubin o = Cubin.read(Files.readAllBytes(dir.resolve("k.o")));
+        String elf = ElfDump.print(o);
+        String callType = arch.equals("sm_90") ? "R_CUDA_ABS55_16_34" : "R_CUDA_ABS47_34";
+        assertEquals(2, elf.lines().filter(l -> l.contains("_Z3mixii") && l.contains(callType)).count(), elf);
+        Symbol mix = o.symbols().stream().filter(x -> x.name().equals("_Z3mixii")).findFirst().orElseThrow();
+        assertTrue(mix.shndx() > 0 && mix.info() >> 4 == Symbol.STB_GLOBAL, "a global function of its own");
+        Path nvlink = nvlink13().orElse(null);
+        Assumptions.assumeTrue(nvlink != null, "nvlink 13 not installed");
+        Process p = new ProcessBuilder(nvlink.toString(), "-arch=" + arch, "k.o", "-o", "linked.cubin")
+                .directory(dir.toFile()).redirectErrorStream(true).start();
+        String out;
+        try (InputStream in = p.getInputStream()) {
+            out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), "nvlink: " + out);
     }
 
     private static void compile(Path dir, String arch) throws IOException {

@@ -50,16 +50,14 @@ class CorpusCodegenAcceptanceTest {
     /**
      * Failures that belong to another helper's area, each with its reason. Keys are a corpus path (relative to the
      * corpus folder; every SM) or {@code path@sm_XX} (that SM only). Entries that compile now are reported as stale.
-     * {@code calls}: true calls with NVIDIA's ABI; {@code forms} (issue 4): SASS forms the learned tables lack, found
+     * {@code forms} (issue 4): SASS forms the learned tables lack, found
      * by the encoder after ISel (the lowering's Ori is right; ptxas emits the same instruction).
      */
     static final Map<String, String> KNOWN_FAILURES = Map.ofEntries(
-            Map.entry("ptx/zluda/assertfail.ptx", "calls: extern call to __assertfail needs NVIDIA's call ABI"),
             Map.entry("ptx/ptx90parser_samples/matrix_free_device_matrix_vector_04.1.sm_80.ptx",
-                    "calls: extern call to __assertfail needs NVIDIA's call ABI"),
-            Map.entry("ptx/ptx90parser_samples/hello.ptx", "calls: extern call to vprintf needs NVIDIA's call ABI"),
-            Map.entry("ptx/llvm_misc/Kenun99_Smartian-GPU__kernel.ptx",
-                    "calls: extern call to malloc needs NVIDIA's call ABI"),
+                    FORMS + "STL.U8 (sm_80), ATOM.E.CAS.64.STRONG.GPU (sm_86 and up)"),
+            Map.entry("ptx/llvm_misc/Kenun99_Smartian-GPU__kernel.ptx", NEGATIVE_OFFSET
+                    + " (LD.E.U8, LD.E.64); also IMAD R, R, 0x40, RZ reads back as IMAD.SHL"),
             Map.entry("ptx/nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx",
                     FORMS + "IADD3 with two negated registers and an immediate (sm_90 also WARPSYNC R, LDC.S8)"),
             Map.entry("ptx/cudarc/custom_kernels.ptx", FORMS + "FSETP.LTU.AND with an f32 immediate"),

@@ -63,8 +63,9 @@ public final class PtxFrontEnd {
         OriModule lowerWithoutInlining() throws CompilationException;
 
         /**
-         * Lowers the module for relocatable output ({@code -c}): calls into the module inlined, every device
-         * function kept as a function of its own, calls to {@code .extern .func}s left to the linker
+         * Lowers the module for relocatable output ({@code -c}): calls to internal functions of the module inlined,
+         * every exported device function kept as a function of its own and called by symbol, calls to
+         * {@code .extern .func}s left to the linker
          * ({@link org.jptxas.frontend.ptx.lower.ModuleInliner#inlineKeepingFunctions}).
          */
         OriModule lowerRelocatable() throws CompilationException;

@@ -65,11 +65,63 @@ public final class CallFrames {
 
     /** Whether {@code in} is a true call through a register (before {@link #afterAllocation} rewrites its operands). */
     static boolean isIndirectCall(Instr in) {
-        return isCall(in) && in.srcs().get(0).value() instanceof Reg;
+        return isCall(in) && in.srcs().get(0).value() instanceof Reg && !in.hasMod("ABS");
     }
+
+    /**
+     * Whether {@code in} is a whole-program system call: {@code CALL.ABS} through the register pair holding the
+     * address the loader put in constant bank 4 ({@link AddressTable}).
+     */
+    static boolean isSystemCall(Instr in) {
+        return isCall(in) && in.srcs().get(0).value() instanceof Reg && in.hasMod("ABS");
+    }
+
+    /** The carry of the sm_75 … sm_89 return-address sum (any predicate but the call's guard: calls clobber them). */
+    private static Reg carry(Guard g) {
+        return Reg.phys(RegFile.P, !g.isAlways() && g.predicate().index() == 0 ? 1 : 0, 1);
+    }
+
+    /**
+     * A system call's return address is PC-relative, as ptxas makes it in an executable (nothing left to relocate):
+     * from sm_90 on {@code LEPC R20, `(return point)}; before, {@code LEPC} gives its own address, to which
+     * {@code IADD3}/{@code IADD3.X} add the distance to the return point ({@link #RETURN_DISTANCE_PLACEHOLDER} until
+     * {@link #finishCalls} knows it). The call itself is {@code CALL.ABS.NOINC R2} (the last instruction returned).
+     */
+    private static List<Instr> systemCallSequence(Instr call, OriOpcodes ops, int sm, String function) {
+        Guard g = call.guard();
+        Reg ra = Reg.phys(RegFile.R, RETURN_ADDRESS, 2);
+        List<Instr> out = new ArrayList<>();
+        // sm_90's LEPC names a label: the function's own until finishCalls knows the return point
+        out.add(new Instr(ops.require("LEPC"), List.of(), List.of(ra),
+                sm >= 90 ? List.of(Src.of(new Sym(function, Sym.Kind.FUNCTION))) : List.of(), g, call.line()));
+        if (sm < 90) {
+            Reg lo = Reg.phys(RegFile.R, RETURN_ADDRESS, 1);
+            Reg hi = Reg.phys(RegFile.R, RETURN_ADDRESS + 1, 1);
+            Reg c = carry(g);
+            out.add(new Instr(ops.require("IADD3"), List.of(), List.of(lo, c, Reg.PT),
+                    List.of(Src.of(lo), Src.of(Imm.ofInt(RETURN_DISTANCE_PLACEHOLDER)), Src.of(Reg.RZ)), g, call.line()));
+            out.add(new Instr(ops.require("IADD3"), List.of("X"), List.of(hi, Reg.PT, Reg.PT),
+                    List.of(Src.of(Reg.RZ), Src.of(hi), Src.of(Reg.RZ), Src.of(c), Src.of(Reg.PT).inverted()), g,
+                    call.line()));
+        }
+        Reg target = (Reg) call.srcs().get(0).value();
+        out.add(new Instr(call.op(), call.mods(), List.of(),
+                List.of(Src.of(Reg.phys(RegFile.R, target.index(), 2))), g, call.line()));
+        return out;
+    }
+
+    /** Placeholder of the distance from {@code LEPC} to the return point (sm_75 … sm_89). */
+    static final int RETURN_DISTANCE_PLACEHOLDER = 0xfffff8;
+    private static final Pattern RETURN_DISTANCE = Pattern.compile("^(.*\\bR20, P\\d, (?:PT, )?R20, )(0xfffff8)(, RZ)$");
+    private static final Pattern LEPC_R20 = Pattern.compile("^LEPC R20(?:, `\\(.*\\))?$");
 
     /** Rewrites the allocated {@code f} as described above; returns the allocation result with the final frame. */
     static RegisterAllocator.Result afterAllocation(OriFunction f, RegisterAllocator.Result ra) {
+        return afterAllocation(f, ra, 90);
+    }
+
+    /** As above for SM {@code sm} (how a call through a loaded address gets its return address). */
+    static RegisterAllocator.Result afterAllocation(OriFunction f, RegisterAllocator.Result ra, int sm) {
         OriOpcodes ops = OriOpcodes.get();
         boolean calls = false;
         for (BasicBlock b : f.body().blocks()) {
@@ -81,6 +133,13 @@ public final class CallFrames {
                 }
                 calls = true;
                 Guard g = in.guard();
+                if (isSystemCall(in)) {
+                    List<Instr> seq = systemCallSequence(in, ops, sm, f.name());
+                    is.set(i, seq.get(seq.size() - 1));
+                    is.addAll(i, seq.subList(0, seq.size() - 1));
+                    i += seq.size() - 1;
+                    continue;
+                }
                 List<Src> printed = in.srcs().get(0).value() instanceof Reg target // R6, R7, owner: R6 `(owner)
                         ? List.of(Src.of(Reg.phys(RegFile.R, target.index(), 2)), in.srcs().get(2))
                         : in.hasMod("ABS") && in.srcs().get(0).value() instanceof Sym callee
@@ -119,10 +178,17 @@ public final class CallFrames {
         List<Instr> entry = f.body().blocks().get(0).instrs();
         int prologueEnd = 0;
         long own = 0;
-        while (prologueEnd < entry.size() && definesSp(entry.get(prologueEnd))) {
-            Instr in = entry.get(prologueEnd++);
-            if (in.op().name().equals("IADD3") && in.srcs().get(1).value() instanceof Imm imm) {
-                own -= (int) imm.bits();
+        // the frame set-up (a kernel's MOV R1, c[0x0][0x28], then its locals' IADD3 R1): other instructions the
+        // scheduler placed among it do not end it, the first use of R1 does
+        for (int k = 0; k < entry.size(); k++) {
+            Instr in = entry.get(k);
+            if (definesSp(in)) {
+                prologueEnd = k + 1;
+                if (in.op().name().equals("IADD3") && in.srcs().get(1).value() instanceof Imm imm) {
+                    own -= (int) imm.bits();
+                }
+            } else if (readsSp(in)) {
+                break;
             }
         }
         long spillEnd = ra.frameBytes();
@@ -210,6 +276,34 @@ public final class CallFrames {
                 move.ptxLine());
     }
 
+    /**
+     * Completes the return address of the system call at {@code call} ({@link #systemCallSequence}): the
+     * {@code LEPC} before it names the return point (sm_90+), or the {@code IADD3} after the {@code LEPC} gets the
+     * distance from the {@code LEPC} to the return point.
+     */
+    private static void pcRelativeReturn(List<CodeLine> out, int call, String returnLabel) {
+        int lepc = call - 1;
+        while (lepc >= 0 && !LEPC_R20.matcher(out.get(lepc).unguarded()).matches()) {
+            lepc--;
+        }
+        if (lepc < 0) {
+            throw new IllegalStateException("system call without LEPC at instruction " + call);
+        }
+        for (int j = lepc + 1; j < call; j++) {
+            CodeLine add = out.get(j);
+            Matcher m = RETURN_DISTANCE.matcher(add.unguarded());
+            if (m.matches()) {
+                String text = guardOf(add) + m.group(1) + "0x" + Long.toHexString((long) (call + 1 - lepc)
+                        * FunctionLayout.INSTRUCTION_BYTES) + m.group(3);
+                out.set(j, new CodeLine(add.label(), text, text, add.control(), add.symbol(), add.ptxLine()));
+                return;
+            }
+        }
+        CodeLine l = out.get(lepc);
+        String text = guardOf(l) + "LEPC R20, `(" + returnLabel + ")";
+        out.set(lepc, new CodeLine(l.label(), text, text, l.control(), l.symbol(), l.ptxLine()));
+    }
+
     /** Marks a return address relative to the section's own function, which stays a relocation. */
     static final String SECTION_RELATIVE = "@srel";
     /** The label a relocated return address names ({@code + .L_x_0@srel}). */
@@ -223,6 +317,10 @@ public final class CallFrames {
     private static Instr adjust(OriOpcodes ops, long bytes, Guard g, int line) {
         return new Instr(ops.require("IADD3"), List.of(), List.of(SP, Reg.PT, Reg.PT),
                 List.of(Src.of(SP), Src.of(Imm.ofInt((int) bytes)), Src.of(Reg.RZ)), g, line);
+    }
+
+    private static boolean readsSp(Instr in) {
+        return in.usedRegs().stream().anyMatch(r -> r.equals(SP));
     }
 
     private static boolean definesSp(Instr in) {
@@ -279,6 +377,10 @@ public final class CallFrames {
                     CodeLine next = out.get(i + 1);
                     returnLabel = next.label() != null ? next.label() : ".L_ret_" + (i + 1);
                     out.set(i + 1, next.withLabel(returnLabel));
+                }
+                if (absolute && line.symbol() == null && returnLabel != null) {
+                    pcRelativeReturn(out, i, returnLabel);
+                    continue;
                 }
                 if (absolute && line.symbol() != null) {
                     // CALL.ABS.NOINC `(f): the callee's address comes from an R_CUDA_ABS relocation

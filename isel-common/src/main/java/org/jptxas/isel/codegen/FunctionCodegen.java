@@ -11,6 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jptxas.isel.cubin.CubinBuilder;
 import org.jptxas.isel.cubin.FunctionFacts;
+import org.jptxas.isel.cubin.info.Attribute;
 import org.jptxas.isel.sass.SassAssembler;
 import org.jptxas.isel.sass.SassIsa;
 import org.jptxas.ori.diag.CompilationException;
@@ -31,6 +32,8 @@ import org.jptxas.ori.ir.Sym;
  * cubin records. Stateless apart from its configuration; one call per function.
  */
 public final class FunctionCodegen {
+    /** EIATTR_SYSCALL_OFFSETS: the offsets of an executable's calls through driver addresses. */
+    static final int SYSCALL_OFFSETS = 0x46;
     /** ptxas counts two registers more than the highest one the code names. */
     static final int EXTRA_REGISTERS = 2;
     private static final Pattern GPR = Pattern.compile("(?<![\\w.])R(\\d+)");
@@ -104,7 +107,7 @@ public final class FunctionCodegen {
         simt.insert(f, cx);
         // a callee keeps its caller's convergence barriers in callee-saved registers, which its frame then saves
         ConvergenceBarrierSaves.insert(f, cx);
-        RegisterAllocator.Result ra = CallFrames.afterAllocation(f, allocated);
+        RegisterAllocator.Result ra = CallFrames.afterAllocation(f, allocated, cx.sm());
         if (GlobalDescriptor.applies(cx.sm()) && !GlobalDescriptor.install(f)) {
             throw new CompilationException(Diagnostic.error(cx.sourceName(), f.line(), "Function '" + f.name()
                     + "' uses every uniform register: none is left for the global memory descriptor"));
@@ -146,6 +149,7 @@ public final class FunctionCodegen {
         ByteBuffer bytes = ByteBuffer.allocate(code.size() * FunctionLayout.INSTRUCTION_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         List<CubinBuilder.CodeRelocation> relocations = new ArrayList<>();
         List<Integer> exits = new ArrayList<>();
+        List<Integer> systemCalls = new ArrayList<>();
         int barriers = 0;
         int highestGpr = 1;
         for (int i = 0; i < code.size(); i++) {
@@ -177,6 +181,9 @@ public final class FunctionCodegen {
             if (line.mnemonic().equals("EXIT")) {
                 exits.add((int) address);
             }
+            if (line.opcode().startsWith("CALL.ABS") && line.symbol() == null) {
+                systemCalls.add((int) address); // a call through a loaded address (SYSCALL_OFFSETS)
+            }
             Matcher bar = BARRIER_ID.matcher(line.unguarded());
             if (bar.find()) {
                 String id = bar.group(1);
@@ -205,7 +212,8 @@ public final class FunctionCodegen {
                 frame, frame, shared, f.entry() ? params : List.of(), f.entry() ? attrs.paramBytes() : 0, barriers,
                 f.entry() ? exits.stream().mapToInt(Integer::intValue).toArray() : new int[0],
                 inner.isEmpty() ? OptionalInt.empty() : OptionalInt.of(0), // ptxas: CRS_STACK_SIZE 0 with calls
-                maxRegCount, List.of(), attrs.callees(), inner);
+                maxRegCount, systemCalls.isEmpty() ? List.of() : List.of(new Attribute.Words(SYSCALL_OFFSETS,
+                        systemCalls.stream().mapToInt(Integer::intValue).toArray())), attrs.callees(), inner);
         return new CompiledFunction(code, facts, relocations, ra.spillStoreBytes(), ra.spillLoadBytes());
     }
 

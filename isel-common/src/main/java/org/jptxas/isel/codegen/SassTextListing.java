@@ -16,10 +16,18 @@ public final class SassTextListing {
     private SassTextListing() {}
 
     public static String render(List<CompiledFunction> functions) {
-        int branchLabels = 0;
+        // nvdisasm names the return points of relocated calls (32@lo((f + .L_x_0@srel))) of every function first,
+        // then the branch targets of every function
+        Map<CompiledFunction, Map<String, String>> labelNames = new java.util.IdentityHashMap<>();
+        int[] counter = {0};
         for (CompiledFunction f : functions) {
-            branchLabels += (int) branchLabelNames(f, 0).values().stream().filter(n -> n.startsWith(".L_x_")).count();
+            labelNames.put(f, new HashMap<>());
+            nameLabels(f, f.code().stream().map(SassTextListing::returnLabel), counter, labelNames.get(f));
         }
+        for (CompiledFunction f : functions) {
+            nameLabels(f, f.code().stream().map(CodeLine::branchTarget), counter, labelNames.get(f));
+        }
+        int branchLabels = counter[0];
         List<String> symbolOrder = new java.util.ArrayList<>();
         // local symbols (subroutines inside a function's section) come first in the symbol table
         // (the last one runs to its section's end and shares the section's end label)
@@ -27,7 +35,6 @@ public final class SassTextListing {
         functions.stream().filter(f -> !f.facts().entry()).forEach(f -> symbolOrder.add(f.facts().name()));
         functions.stream().filter(f -> f.facts().entry()).forEach(f -> symbolOrder.add(f.facts().name()));
         StringBuilder sb = new StringBuilder();
-        int next = 0;
         for (CompiledFunction f : functions) {
             List<CodeLine> code = f.code();
             Map<String, Integer> address = new HashMap<>();
@@ -36,8 +43,7 @@ public final class SassTextListing {
                     address.put(code.get(i).label(), i);
                 }
             }
-            Map<String, String> names = branchLabelNames(f, next);
-            next += (int) names.values().stream().filter(n -> n.startsWith(".L_x_")).count();
+            Map<String, String> names = labelNames.get(f);
             sb.append(".text.").append(f.facts().name()).append(":\n");
             boolean padding = false;
             for (int i = 0; i < code.size(); i++) {
@@ -80,8 +86,9 @@ public final class SassTextListing {
         return sb.toString();
     }
 
-    /** Branch-target labels of {@code f} in order of first reference, numbered from {@code first}. */
-    private static Map<String, String> branchLabelNames(CompiledFunction f, int first) {
+    /** Names the labels of {@code f} in {@code referenced} (in order; null entries skipped) not named yet. */
+    private static void nameLabels(CompiledFunction f, java.util.stream.Stream<String> referenced, int[] counter,
+            Map<String, String> names) {
         List<CodeLine> code = f.code();
         Map<String, Integer> address = new HashMap<>();
         for (int i = 0; i < code.size(); i++) {
@@ -89,19 +96,12 @@ public final class SassTextListing {
                 address.put(code.get(i).label(), i);
             }
         }
-        Map<String, String> names = new HashMap<>();
-        int next = first;
-        // nvdisasm names the return points of relocated calls (32@lo((f + .L_x_0@srel))) first, then branch targets
-        List<String> referenced = new java.util.ArrayList<>();
-        code.stream().map(SassTextListing::returnLabel).filter(java.util.Objects::nonNull).forEach(referenced::add);
-        code.stream().map(CodeLine::branchTarget).filter(java.util.Objects::nonNull).forEach(referenced::add);
-        for (String t : referenced) {
+        for (String t : referenced.filter(java.util.Objects::nonNull).toList()) {
             if (address.containsKey(t) && !names.containsKey(t)) {
                 var inner = innerAt(f, address.get(t));
-                names.put(t, address.get(t) == 0 ? f.facts().name() : inner != null ? inner.name() : ".L_x_" + next++);
+                names.put(t, address.get(t) == 0 ? f.facts().name() : inner != null ? inner.name() : ".L_x_" + counter[0]++);
             }
         }
-        return names;
     }
 
     /** The return point a relocated return-address move names ({@code 32@lo((f + .L_x_0@srel))}), or null. */

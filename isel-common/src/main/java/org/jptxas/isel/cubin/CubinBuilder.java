@@ -437,6 +437,15 @@ public final class CubinBuilder {
                 }
             }
         }
+        // functions the driver provides (vprintf, malloc, ...) whose addresses constant bank 4 holds: undefined
+        // global symbols the loader resolves
+        for (BankAddress a : addressTable) {
+            if (!symbolIndex.containsKey(a.symbol()) && !index.containsKey(a.symbol())) {
+                symbolIndex.put(a.symbol(), symbols.size());
+                symbols.add(new Symbol(a.symbol(), str.add(a.symbol()), Symbol.info(Symbol.STB_GLOBAL, Symbol.STT_FUNC),
+                        0, 0, 0, 0));
+            }
+        }
         for (FunctionFacts f : functions) {
             if (f.entry()) {
                 sectionSymbol.accept(".nv.constant0." + f.name());

@@ -152,4 +152,51 @@ class CallFramesTest {
         assertEquals("k", CallFrames.ownerOf("$k$f"));
         assertEquals(null, CallFrames.ownerOf("k"));
     }
+
+    private static Instr systemCall(Guard g) {
+        return new Instr(OPS.require("CALL"), List.of("ABS", "NOINC"), List.of(r(0), r(4), r(20), r(21)),
+                List.of(Src.of(Reg.phys(RegFile.R, 2, 2)), Src.of(r(4))), g, 0);
+    }
+
+    @Test
+    void systemCallGetsAPcRelativeReturnAddress() {
+        Reg p0 = Reg.phys(RegFile.P, 0, 1);
+        OriFunction k = function("k", true, new java.util.ArrayList<>(List.of(systemCall(new Guard(p0, false)),
+                new Instr(OPS.require("EXIT"), List.of(), List.of(), List.of(), Guard.ALWAYS, 0))));
+        CallFrames.afterAllocation(k, new RegisterAllocator.Result(24, 0, 0, 0), 80);
+        List<Instr> is = k.body().blocks().get(0).instrs();
+        String t = text(k);
+        // LEPC R20; R20 += distance with the carry in a predicate other than the call's guard P0; CALL.ABS R2
+        assertEquals(List.of("LEPC", "IADD3", "IADD3", "CALL", "EXIT"), is.stream().map(i -> i.op().name()).toList(), t);
+        assertEquals(Reg.phys(RegFile.P, 1, 1), is.get(1).dsts().get(1), t);
+        assertTrue(is.subList(0, 4).stream().allMatch(i -> i.guard().predicate().equals(p0)), t);
+        assertEquals(List.of(Src.of(Reg.phys(RegFile.R, 2, 2))), is.get(3).srcs(), t);
+        assertFalse(CallFrames.isIndirectCall(systemCall(Guard.ALWAYS)), "no convergence region of its own");
+
+        List<CodeLine> code = List.of(CodeLine.of("LEPC R20"), CodeLine.of("IADD3 R20, P0, R20, 0xfffff8, RZ"),
+                CodeLine.of("IADD3.X R21, RZ, R21, RZ, P0, !PT"), CodeLine.of("CALL.ABS.NOINC R2"), CodeLine.of("EXIT"));
+        List<CodeLine> done = CallFrames.finishCalls(code, "k");
+        assertEquals("IADD3 R20, P0, R20, 0x40, RZ", done.get(1).text()); // from the LEPC to the EXIT
+        assertEquals("CALL.ABS.NOINC R2", done.get(3).text());
+        List<CodeLine> sm90 = CallFrames.finishCalls(List.of(CodeLine.of("MOV R4, R2"), CodeLine.of("LEPC R20, `(k)"),
+                CodeLine.of("CALL.ABS.NOINC R2"), CodeLine.of("EXIT")), "k");
+        String label = sm90.get(3).label();
+        assertTrue(label != null, "the return point gets a label");
+        assertEquals("LEPC R20, `(" + label + ")", sm90.get(1).text());
+    }
+
+    @Test
+    void frameAdjustmentFollowsTheStackPointerSetUpWhereverTheSchedulerPutIt() {
+        Reg sp = r(1);
+        Instr zero = mov(r(5), Reg.RZ);
+        Instr init = new Instr(OPS.require("MOV"), List.of(), List.of(sp),
+                List.of(Src.of(org.jptxas.ori.ir.CBank.of(0, 0x28))), Guard.ALWAYS, 0);
+        OriFunction k = function("k", true, new java.util.ArrayList<>(List.of(zero, init, call("$k$f"),
+                new Instr(OPS.require("EXIT"), List.of(), List.of(), List.of(), Guard.ALWAYS, 0))));
+        CallFrames.afterAllocation(k, new RegisterAllocator.Result(24, 4, 0, 0));
+        List<Instr> is = k.body().blocks().get(0).instrs();
+        int set = is.indexOf(init);
+        int grow = is.indexOf(is.stream().filter(i -> i.op().name().equals("IADD3")).findFirst().orElseThrow());
+        assertTrue(grow > set, "the frame grows after R1 is loaded\n" + text(k));
+    }
 }

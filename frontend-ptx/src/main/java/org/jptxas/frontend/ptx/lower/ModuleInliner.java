@@ -43,8 +43,11 @@ import org.jptxas.ori.opcode.OriOpcodes;
  *
  * <p>Calls to recursive functions (on a cycle of the call graph) stay true calls: each caller that reaches such a
  * function gets its own copy {@code $caller$callee} after it, as ptxas lays them out in the caller's section, and
- * {@link CallSequences} puts the calling convention's register copies around every call. Calls to functions without
- * a body are reported by name as not yet supported.
+ * {@link CallSequences} puts the calling convention's register copies around every call. Calls to the driver's
+ * system functions ({@code vprintf}, {@code __assertfail}, {@code malloc}, {@code free}) stay true calls
+ * ({@code CALL.ABS}, which code generation routes through constant bank 4); calls to other functions without a body
+ * are reported by name as not yet supported. In relocatable output, calls to exported functions of the module and to
+ * {@code .extern .func}s stay calls by symbol ({@link #inlineKeepingFunctions}).
  */
 public final class ModuleInliner {
     private final String fileName;
@@ -57,13 +60,16 @@ public final class ModuleInliner {
     private final Set<String> recursive;
     /** Relocatable output: calls to functions defined elsewhere ({@code .extern .func}) stay calls to their symbols. */
     private final boolean relocatable;
+    /** Relocatable output: the device functions other objects may call, which stay functions called by symbol. */
+    private final java.util.function.Predicate<String> exported;
 
     private ModuleInliner(OriModule module) {
-        this(module, false);
+        this(module, false, name -> false);
     }
 
-    private ModuleInliner(OriModule module, boolean relocatable) {
+    private ModuleInliner(OriModule module, boolean relocatable, java.util.function.Predicate<String> exported) {
         this.relocatable = relocatable;
+        this.exported = exported;
         this.fileName = module.sourceName();
         this.target = module.target().name();
         for (OriFunction f : module.functions()) {
@@ -89,14 +95,15 @@ public final class ModuleInliner {
 
     /**
      * Every function of the module (kernels and device functions) with its calls inlined, for relocatable output
-     * ({@code -c}): calls to functions without a body here ({@code .extern .func}) stay calls to the external symbol,
-     * {@code CALL.ABS.NOINC} with the return address relocated against the calling function, for the linker to
-     * resolve; every device function {@code exported} names is kept as a function of its own (another object
-     * may call it); the module's internal ones live on inlined, or as copies in their callers' sections.
+     * ({@code -c}): calls to functions without a body here ({@code .extern .func}) and, as ptxas -c makes them, to
+     * the device functions {@code exported} names stay calls to the symbol, {@code CALL.ABS.NOINC} with the return
+     * address relocated against the calling function, for the linker to resolve; every device function
+     * {@code exported} names is kept as a function of its own (another object may call it); the module's internal
+     * ones live on inlined, or as copies in their callers' sections.
      */
     public static OriModule inlineKeepingFunctions(OriModule module, java.util.function.Predicate<String> exported)
             throws CompilationException {
-        ModuleInliner inliner = new ModuleInliner(module, true);
+        ModuleInliner inliner = new ModuleInliner(module, true, exported);
         List<OriFunction> out = new ArrayList<>();
         for (OriFunction f : module.functions()) {
             if (!f.body().blocks().isEmpty() && (f.entry() || exported.test(f.name()))) {
@@ -122,7 +129,8 @@ public final class ModuleInliner {
                         targets.add(callee(in));
                     }
                     for (String t : targets) {
-                        if (!reached.contains(t) && done.containsKey(t)) {
+                        // an exported function is called by its symbol (a function of its own), never copied
+                        if (!reached.contains(t) && done.containsKey(t) && !(isCall(in) && external(t))) {
                             reached.add(t);
                             work.add(done.get(t));
                         }
@@ -147,10 +155,17 @@ public final class ModuleInliner {
     /** The CUDA runtime's device-side system calls (printf, assert, device malloc/free), provided by the driver. */
     private static final Set<String> SYSTEM_CALLS = Set.of("vprintf", "__assertfail", "malloc", "free");
 
-    /** Whether {@code name} is a function defined in another object (relocatable output only). */
+    /**
+     * Whether {@code name} is a function without a body here that stays a call: any such function in relocatable
+     * output (the linker resolves it), only the driver's system calls in a whole-program compilation (the loader
+     * resolves their addresses, which code reads from constant bank 4).
+     */
     private boolean external(String name) {
         OriFunction g = byName.get(name);
-        return relocatable && (g == null || g.body().blocks().isEmpty());
+        if (g != null && !g.body().blocks().isEmpty()) {
+            return relocatable && exported.test(name) && !g.entry(); // ptxas -c calls those by symbol too
+        }
+        return relocatable || SYSTEM_CALLS.contains(name);
     }
 
     /** Whether {@code in} is the call pseudo-instruction of {@link CallLowerer}. */
@@ -195,16 +210,10 @@ public final class ModuleInliner {
                     }
                     String name = callee(in);
                     OriFunction g = byName.get(name);
-                    if ((g == null || g.body().blocks().isEmpty()) && relocatable) {
-                        continue; // a call to an external symbol, resolved by the linker
+                    if (external(name)) {
+                        continue; // a call to an external symbol, resolved by the linker or the driver
                     }
                     if (g == null || g.body().blocks().isEmpty()) {
-                        if (SYSTEM_CALLS.contains(name)) {
-                            // ptxas calls these through the driver's address table (LDC.64, LEPC, CALL.ABS.NOINC R)
-                            throw new UnsupportedFeatureException(fileName, in.line(), "Instruction 'call' not yet "
-                                    + "supported for " + target + " (system call '" + name + "' in a whole-program "
-                                    + "compilation; with -c it stays a relocated call the driver resolves)");
-                        }
                         throw new UnsupportedFeatureException(fileName, in.line(), "Instruction 'call' not yet supported for "
                                 + target + " (call to external function '" + name + "')");
                     }
@@ -290,9 +299,20 @@ public final class ModuleInliner {
             }
         }
         FunctionAttrs a = f.attrs();
+        // what it still calls: its own calls that stay calls, and those of the functions inlined into it
+        java.util.LinkedHashSet<String> callees = new java.util.LinkedHashSet<>();
+        a.callees().stream().filter(c -> targets.values().stream().noneMatch(g -> g.name().equals(c)))
+                .forEach(callees::add);
+        for (BasicBlock b : src.blocks()) { // in code order: the output must not depend on hashing
+            for (Instr in : b.instrs()) {
+                if (targets.containsKey(in)) {
+                    callees.addAll(targets.get(in).attrs().callees());
+                }
+            }
+        }
         FunctionAttrs attrs = new FunctionAttrs(a.params(), a.paramBytes(), a.results(), a.sharedBytes(),
                 a.localBytes() + calleeFrame, a.maxnreg(), a.maxntid(), a.reqntid(), a.minnctapersm(),
-                a.callees().stream().filter(c -> targets.values().stream().noneMatch(g -> g.name().equals(c))).toList());
+                List.copyOf(callees));
         return new OriFunction(f.name(), f.entry(), f.line(), out, attrs);
     }
 

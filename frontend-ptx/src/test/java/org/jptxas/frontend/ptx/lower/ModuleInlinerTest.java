@@ -115,9 +115,22 @@ class ModuleInlinerTest {
         assertTrue(skip.branchTarget().block() > 0);
         // the whole-program default does the same
         assertEquals(1, check(ptx).lower().functions().size());
+        // relocatable output: calls to functions of the module no other object may call are inlined ...
+        OriModule internal = ModuleInliner.inlineKeepingFunctions(raw, name -> false);
+        assertEquals(List.of("k"), internal.functions().stream().map(OriFunction::name).toList());
+        assertEquals(0, count(internal.functions().get(0), "CALL"));
+        // ... calls to exported ones stay true calls by symbol (CALL.ABS, relocated), as ptxas -c makes them
         OriModule kept = ModuleInliner.inlineKeepingFunctions(raw, name -> true);
         assertEquals(3, kept.functions().size());
-        kept.functions().forEach(f -> assertEquals(0, count(f, "CALL"), f.name()));
+        for (OriFunction f : kept.functions()) {
+            for (Instr call : instrs(f).stream().filter(i -> i.op().name().equals("CALL")).toList()) {
+                assertEquals(List.of("ABS", "NOINC"), call.mods(), call.toString());
+                String callee = ((org.jptxas.ori.ir.Sym) call.srcs().get(0).value()).name();
+                assertTrue(callee.equals("quad") || callee.equals("twice"), callee);
+            }
+        }
+        assertEquals(1, count(kept.functions().stream().filter(f -> f.name().equals("k")).findFirst().orElseThrow(),
+                "CALL"));
     }
 
     private static final String RECURSIVE = HEADER + """
@@ -199,8 +212,14 @@ class ModuleInlinerTest {
         Instr ret = instrs(f).stream().filter(i -> i.op().name().equals("RET")).findFirst().orElseThrow();
         assertTrue(physical(ret.srcs().get(0).value(), 20) && physical(ret.srcs().get(1).value(), 21), ret.toString());
         // relocatable output keeps the same calls
-        OriModule c = ModuleInliner.inlineKeepingFunctions(check(RECURSIVE).lowerWithoutInlining(), name -> true);
+        OriModule c = ModuleInliner.inlineKeepingFunctions(check(RECURSIVE).lowerWithoutInlining(), name -> false);
         assertTrue(c.functions().stream().anyMatch(x -> x.name().equals("$k$f")));
+        // unless f is exported: then k calls it by symbol and f is a function of its own
+        OriModule e = ModuleInliner.inlineKeepingFunctions(check(RECURSIVE).lowerWithoutInlining(), "f"::equals);
+        assertTrue(e.functions().stream().noneMatch(x -> x.name().equals("$k$f")), e.functions().toString());
+        assertTrue(e.functions().stream().anyMatch(x -> x.name().equals("f")));
+        assertTrue(instrs(e.functions().get(0)).stream().anyMatch(i -> i.op().name().equals("CALL") && i.hasMod("ABS")
+                && ((org.jptxas.ori.ir.Sym) i.srcs().get(0).value()).name().equals("f")));
     }
 
     @Test
@@ -218,5 +237,57 @@ class ModuleInlinerTest {
         assertEquals(List.of("call_func"), m.functions().stream().map(OriFunction::name).toList());
         assertVerifies(m.functions().get(0));
         assertEquals(0, count(m.functions().get(0), "CALL"));
+    }
+
+    /**
+     * A whole-program compilation keeps a call to a system function (here {@code malloc}, inside an inlined helper)
+     * as a true call of the ABI, {@code CALL.ABS} by name, for code generation to route through constant bank 4; the
+     * kernel's callees name it (.nv.callgraph). Another function without a body is still refused.
+     */
+    @Test
+    void systemCallsStayCallsInAWholeProgram() throws CompilationException {
+        String ptx = HEADER + """
+                .extern .func (.param .b64 r) malloc(.param .b64 n);
+                .func (.param .b64 r) alloc(.param .b64 n)
+                {
+                    .reg .b64 %rd<3>;
+                    ld.param.b64 %rd1, [n];
+                    {
+                    .param .b64 a; .param .b64 b;
+                    st.param.b64 [a], %rd1;
+                    call.uni (b), malloc, (a);
+                    ld.param.b64 %rd2, [b];
+                    }
+                    st.param.b64 [r], %rd2;
+                    ret;
+                }
+                .visible .entry k(.param .u64 out)
+                {
+                    .reg .b64 %rd<3>;
+                    ld.param.u64 %rd1, [out];
+                    {
+                    .param .b64 a; .param .b64 b;
+                    st.param.b64 [a], 64;
+                    call.uni (b), alloc, (a);
+                    ld.param.b64 %rd2, [b];
+                    }
+                    st.global.u64 [%rd1], %rd2;
+                    ret;
+                }
+                """;
+        OriModule m = check(ptx).lower();
+        assertEquals(List.of("k"), m.functions().stream().map(OriFunction::name).toList());
+        OriFunction k = m.functions().get(0);
+        List<Instr> calls = instrs(k).stream().filter(i -> i.op().name().equals("CALL")).toList();
+        assertEquals(1, calls.size(), IrPrinter.print(k));
+        assertEquals(List.of("ABS", "NOINC"), calls.get(0).mods());
+        assertEquals("malloc", ((org.jptxas.ori.ir.Sym) calls.get(0).srcs().get(0).value()).name());
+        assertTrue(calls.get(0).srcs().stream().skip(1).allMatch(a -> a.value() instanceof org.jptxas.ori.ir.Reg r
+                && !r.virtual() && r.index() >= 4), calls.get(0).toString()); // the size in R4/R5
+        assertEquals(List.of("malloc"), k.attrs().callees());
+        String other = ptx.replace("malloc", "my_alloc");
+        CompilationException e = org.junit.jupiter.api.Assertions.assertThrows(CompilationException.class,
+                () -> check(other).lower());
+        assertTrue(e.getMessage().contains("call to external function 'my_alloc'"), e.getMessage());
     }
 }
