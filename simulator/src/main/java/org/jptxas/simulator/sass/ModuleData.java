@@ -31,18 +31,30 @@ final class ModuleData {
     /** A module-variable section and the bytes it starts with (zeros for {@code .nv.global}). */
     private record VariableSection(int index, String name, byte[] init) {}
 
-    /** One relocation of a constant bank by the address of a module variable. */
+    /**
+     * One relocation of a constant bank by the address of a module variable, or ({@code symbolSection} -1) by the
+     * fixed address {@code symbolValue} of a system call.
+     */
     private record Patch(int bankSection, long offset, int type, int symbolSection, long symbolValue, long addend) {}
+
+    /**
+     * Where system calls (undefined functions such as {@code vprintf}, {@code malloc}, {@code __assertfail} whose
+     * addresses the code loads from a constant bank) appear to live: the k-th at {@code SYSTEM_CALLS + 16 * k}, far
+     * from code and data, so a call there is recognized by its address.
+     */
+    static final long SYSTEM_CALLS = 0x7fff_0000_0000_0000L;
 
     private final Map<Integer, Bank> banks;
     private final List<VariableSection> variables;
     private final List<Patch> patches;
     private final Optional<String> unsupported;
+    private final List<String> systemCalls;
     /** Per kernel, the banks it sees when the module has no variables (then nothing changes between launches). */
     private final Map<String, Map<Integer, byte[]>> unrelocated = new java.util.concurrent.ConcurrentHashMap<>();
 
     private ModuleData(Map<Integer, Bank> banks, List<VariableSection> variables, List<Patch> patches,
-                       Optional<String> unsupported) {
+                       Optional<String> unsupported, List<String> systemCalls) {
+        this.systemCalls = systemCalls;
         this.banks = banks;
         this.variables = variables;
         this.patches = patches;
@@ -67,6 +79,7 @@ final class ModuleData {
         }
         List<Symbol> symbols = cubin.symbols();
         List<Patch> patches = new ArrayList<>();
+        List<String> systemCalls = new ArrayList<>();
         String unsupported = null;
         for (Section s : sections) {
             if (s.type() != SectionType.REL && s.type() != SectionType.RELA) {
@@ -80,8 +93,16 @@ final class ModuleData {
             for (Relocation r : Relocations.decode(s)) {
                 Symbol sym = r.symbol() < symbols.size() ? symbols.get(r.symbol()) : null;
                 boolean toVariable = sym != null && variables.stream().anyMatch(v -> v.index() == sym.shndx());
+                boolean toSystemCall = sym != null && sym.shndx() == Symbol.SHN_UNDEF
+                        && sym.symbolType() == Symbol.STT_FUNC;
                 if (intoBank && toVariable) {
                     patches.add(new Patch(s.info(), r.offset(), r.type(), sym.shndx(), sym.value(), r.addend()));
+                } else if (intoBank && toSystemCall) {
+                    if (!systemCalls.contains(sym.name())) {
+                        systemCalls.add(sym.name());
+                    }
+                    long address = SYSTEM_CALLS + 16L * systemCalls.indexOf(sym.name());
+                    patches.add(new Patch(s.info(), r.offset(), r.type(), -1, address, r.addend()));
                 } else if (intoBank) {
                     unsupported = "relocation " + r.typeName() + " of " + sections.get(s.info()).name() + " to "
                             + (sym == null ? "symbol " + r.symbol() : "'" + sym.name() + "'");
@@ -95,7 +116,14 @@ final class ModuleData {
             }
         }
         return new ModuleData(Map.copyOf(banks), List.copyOf(variables), List.copyOf(patches),
-                Optional.ofNullable(unsupported).map(u -> "loading a cubin with " + u));
+                Optional.ofNullable(unsupported).map(u -> "loading a cubin with " + u), List.copyOf(systemCalls));
+    }
+
+    /** The system call at {@code address} (see {@link #SYSTEM_CALLS}), if it is one. */
+    Optional<String> systemCallAt(long address) {
+        long k = (address - SYSTEM_CALLS) / 16;
+        return address >= SYSTEM_CALLS && address % 16 == 0 && k < systemCalls.size()
+                ? Optional.of(systemCalls.get((int) k)) : Optional.empty();
     }
 
     /** A loader step this cubin needs that the emulator lacks (launches then stop by name). */
@@ -122,7 +150,8 @@ final class ModuleData {
         Map<Integer, byte[]> copies = new HashMap<>();
         banks.forEach((index, bank) -> copies.put(index, patches.isEmpty() ? bank.data() : bank.data().clone()));
         for (Patch p : patches) {
-            long address = sectionBase.get(p.symbolSection()) + p.symbolValue() + p.addend();
+            long base = p.symbolSection() < 0 ? 0 : sectionBase.get(p.symbolSection());
+            long address = base + p.symbolValue() + p.addend();
             Relocations.apply(copies.get(p.bankSection()), p.offset(), p.type(), address);
         }
         return visible(entry, copies);

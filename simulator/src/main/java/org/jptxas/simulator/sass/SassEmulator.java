@@ -217,7 +217,7 @@ public final class SassEmulator implements KernelExecutor {
         }
         Map<Integer, byte[]> banks = module.load(launch.entry(), launch.global());
         SassMachine m = new SassMachine(name(), decoded.get(launch.entry()), launch, limits,
-                staticShared.getOrDefault(launch.entry(), 0), banks, strictConvergence, timed);
+                staticShared.getOrDefault(launch.entry(), 0), banks, module::systemCallAt, strictConvergence, timed);
         Idle idle = idleThreads.poll();
         m.reuse(idle == null ? null : idle.threads(), idle == null ? null : idle.warps());
         LaunchResult r = m.run();

@@ -166,6 +166,8 @@ final class SassMachine {
     private final int registers;
     /** Volta semantics without merging by address: groups reconverge only at BSYNC, WARPSYNC, BAR and EXIT. */
     private final boolean strict;
+    /** The system call (vprintf, malloc, __assertfail, ...) a code address stands for, if any. */
+    private final java.util.function.LongFunction<java.util.Optional<String>> systemCallAt;
     /** Distinct issue traces of the warps (pc sequences) with how many warps ran each, when timing is recorded. */
     private final java.util.Map<Trace, int[]> traces;
     /** Trace entries still allowed (recording stops beyond it, and {@link #tracesTruncated} says so). */
@@ -193,7 +195,10 @@ final class SassMachine {
     private long threadInstructions;
 
     SassMachine(String executor, DecodedOp[] code, Launch launch, ExecutionLimits limits, int staticShared,
-                java.util.Map<Integer, byte[]> otherBanks, boolean strict, boolean recordTraces) throws LaunchException {
+                java.util.Map<Integer, byte[]> otherBanks,
+                java.util.function.LongFunction<java.util.Optional<String>> systemCallAt, boolean strict,
+                boolean recordTraces) throws LaunchException {
+        this.systemCallAt = systemCallAt;
         this.strict = strict;
         this.traces = recordTraces ? new java.util.LinkedHashMap<>() : null;
         for (java.util.Map.Entry<Integer, byte[]> e : otherBanks.entrySet()) {
@@ -1281,6 +1286,14 @@ final class SassMachine {
                 writeR(t, o.get(0), read(o.get(1), t, w));
                 t.pc++;
             }
+            case "LEPC" -> {
+                // the code address of the label it names (sm_90+), else its own (ptxas adds the distance to the
+                // return point: IADD3 R20, P0, P1, -R20(LEPC's address), R9(return point), R14(LEPC))
+                long address = o.size() > 1 && o.get(1) instanceof SassOperand.Target target ? target.address()
+                        : 16L * t.pc;
+                writeR64(t, o.get(0), address);
+                t.pc++;
+            }
             case "S2R" -> {
                 writeR(t, o.get(0), special(((SassOperand.Special) o.get(1)).name(), t));
                 t.pc++;
@@ -1362,6 +1375,16 @@ final class SassMachine {
                 if (op.has("ABS") && o.size() == 1 && o.get(0) instanceof SassOperand.Target target) {
                     // CALL.ABS.NOINC `(f): the address the driver gave f (its relocation, in a linked module's image)
                     t.pc = codeIndex(target.address(), op, t);
+                } else if (op.has("ABS") && o.size() == 1 && o.get(0) instanceof Reg r) {
+                    // CALL.ABS.NOINC R2: to the 64-bit address in the pair, a system call's loaded from bank 4
+                    long address = Integer.toUnsignedLong(t.r[r.index()]) | (long) t.r[r.index() + 1] << 32;
+                    java.util.Optional<String> system = systemCallAt.apply(address);
+                    if (system.isPresent()) {
+                        throw new Stop(system.get().equals("__assertfail")
+                                ? new Fault.Trap(ref(t), op.where() + ": device-side assert failed")
+                                : new Fault.Unimplemented("system call " + system.get(), op.where()));
+                    }
+                    t.pc = codeIndex(address, op, t);
                 } else if (op.has("REL") && o.size() == 1 && o.get(0) instanceof Reg r) {
                     // CALL.REL.NOINC R6 `(f): through a function address (its offset in the section) in R6
                     t.pc = (int) (Integer.toUnsignedLong(t.r[r.index()]) / 16);
