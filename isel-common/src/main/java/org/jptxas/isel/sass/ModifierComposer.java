@@ -62,8 +62,11 @@ final class ModifierComposer {
                     continue;
                 }
                 for (SassForm g : composeOnto(f, groups)) {
-                    if (!refused.contains(g.skeleton) && !existing.contains(identity(g))) {
-                        unique.putIfAbsent(identity(g), g);
+                    if (!refused.contains(g.skeleton)) {
+                        String id = identity(g);
+                        if (!existing.contains(id)) {
+                            unique.putIfAbsent(id, g);
+                        }
                     }
                 }
             }
@@ -73,9 +76,19 @@ final class ModifierComposer {
         return List.copyOf(all);
     }
 
+    /** Skeleton, slots, masks and bits as one string (slots spelled by hand: records' generated toString is slow). */
     private static String identity(SassForm f) {
-        return f.skeleton + "|" + java.util.Arrays.toString(f.slots) + "|" + f.maskLo + "|" + f.maskHi + "|" + f.bitsLo
-                + "|" + f.bitsHi;
+        StringBuilder sb = new StringBuilder(f.skeleton.length() + 32 * f.slots.length + 64).append(f.skeleton).append('|');
+        for (SassSlot slot : f.slots) {
+            if (slot instanceof SassSlot.Field fs) {
+                sb.append("F:").append(fs.kind()).append(':').append(fs.field()).append(':').append(fs.shift());
+            } else {
+                sb.append("L:").append(((SassSlot.Literal) slot).text());
+            }
+            sb.append(';');
+        }
+        return sb.append('|').append(f.maskLo).append('|').append(f.maskHi).append('|').append(f.bitsLo).append('|')
+                .append(f.bitsHi).toString();
     }
 
     static String base(String mnemonic) {

@@ -2,7 +2,9 @@ package org.jptxas.isel.select;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
 import org.jptxas.isel.sass.FloatText;
 import org.jptxas.isel.sass.SassAssembler;
@@ -12,6 +14,7 @@ import org.jptxas.isel.sass.SassPrinter;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BlockLabel;
 import org.jptxas.ori.ir.CBank;
+import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Operand;
@@ -30,7 +33,10 @@ import org.jptxas.ori.ir.Sym;
  * without default-valued {@code PT}/{@code RZ} operands; an immediate as signed hex, unsigned hex, binary32 or the
  * high half of a binary64; a 64-bit address with and without {@code .64}) and keeps the first the assembler accepts.
  * The assembler accepts only text that decodes back with the same form, i.e. nvdisasm's own spelling, so the result
- * is the canonical text. Immutable and thread-safe.
+ * is the canonical text. The search costs several trial assemblies per instruction, and the same instruction is printed
+ * many times (the legalizer's encodability checks, selection, every function of a batch), so the outcome is memoized
+ * per printer, keyed by everything it depends on; the memo only ever maps a key to the one answer the search gives,
+ * so the printer stays observably immutable. Thread-safe.
  */
 public final class SassTextPrinter {
     /** Where branch targets are placed while checking a candidate (any reachable address works). */
@@ -39,8 +45,16 @@ public final class SassTextPrinter {
     private static final int MAX_OMITTABLE = 6;
     private static final org.jptxas.isel.sass.Control PROBE_CONTROL = new org.jptxas.isel.sass.Control(0, false, 7, 7, 0);
 
+    /** Bound on the memoized outcomes; past it, new outcomes are computed but not kept. */
+    private static final int MEMO_LIMIT = 1 << 16;
+
     private final SassIsa isa;
     private final SassAssembler assembler;
+    /** Outcome per instruction: the {@link SassLine}, or the first assembler error (a {@link String}) if none. */
+    private final Map<PrintKey, Object> memo = new ConcurrentHashMap<>();
+
+    /** What {@link #print(SelectedInstr, IntFunction)}'s outcome depends on: the line number only names errors. */
+    private record PrintKey(Guard guard, String mnemonic, List<Src> operands, int descriptor, List<String> labels) {}
 
     public SassTextPrinter(SassIsa isa) {
         this.isa = Objects.requireNonNull(isa, "isa");
@@ -68,6 +82,34 @@ public final class SassTextPrinter {
      */
     public SassLine print(SelectedInstr s, IntFunction<String> blockLabels) {
         List<Src> ops = s.operands();
+        List<String> labels = List.of();
+        for (Src src : ops) {
+            if (src.value() instanceof Reg r && r.virtual()) {
+                throw new SelectionException(s.line(), "virtual register " + r + " reached the SASS printer in '" + s + "'");
+            }
+            if (src.value() instanceof BlockLabel bl) {
+                labels = labels.isEmpty() ? new ArrayList<>(1) : labels;
+                labels.add(blockLabels.apply(bl.block()));
+            }
+        }
+        PrintKey key = new PrintKey(s.guard(), s.mnemonic(), ops, s.descriptor(), labels);
+        Object outcome = memo.get(key);
+        if (outcome == null) {
+            outcome = search(s, blockLabels);
+            if (memo.size() < MEMO_LIMIT) {
+                memo.putIfAbsent(key, outcome);
+            }
+        }
+        if (outcome instanceof SassLine line) {
+            return line;
+        }
+        throw new SelectionException(s.line(), "no " + isa.sm() + " encoding for '" + s + "'"
+                + (s.line() > 0 ? " (PTX line " + s.line() + ")" : "") + ": " + outcome);
+    }
+
+    /** The canonical line of {@code s}, or the first assembler error when no spelling encodes. */
+    private Object search(SelectedInstr s, IntFunction<String> blockLabels) {
+        List<Src> ops = s.operands();
         int n = ops.size();
         List<List<Spelling>> alternatives = new ArrayList<>(n);
         List<Integer> omittable = new ArrayList<>();
@@ -75,9 +117,6 @@ public final class SassTextPrinter {
         String label = null;
         for (int i = 0; i < n; i++) {
             Src src = ops.get(i);
-            if (src.value() instanceof Reg r && r.virtual()) {
-                throw new SelectionException(s.line(), "virtual register " + r + " reached the SASS printer in '" + s + "'");
-            }
             alternatives.add(spell(src, blockLabels));
             if (isDefault(src) && omittable.size() < MAX_OMITTABLE && i != s.descriptor()) {
                 omittable.add(i);
@@ -120,8 +159,7 @@ public final class SassTextPrinter {
                 return line;
             }
         }
-        throw new SelectionException(s.line(), "no " + isa.sm() + " encoding for '" + s + "'"
-                + (s.line() > 0 ? " (PTX line " + s.line() + ")" : "") + ": " + firstError[0]);
+        return String.valueOf(firstError[0]);
     }
 
     /** The first candidate spelling the target encodes, fewest omissions first; null if none. */

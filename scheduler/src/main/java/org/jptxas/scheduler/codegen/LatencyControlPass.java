@@ -49,13 +49,17 @@ public final class LatencyControlPass implements ControlPass {
 
     @Override
     public List<CodeLine> apply(List<CodeLine> code, CodegenContext cx) {
-        List<CodeLine> ordered = cx.options().optLevel() > 0 ? new PostRaScheduler(model, cx.sm()).schedule(code) : code;
-        return apply(ordered, cx.target());
+        SassView view = new SassView(model, cx.target().sm());
+        List<CodeLine> ordered = cx.options().optLevel() > 0 ? new PostRaScheduler(model, view).schedule(code) : code;
+        return apply(ordered, cx.target(), view);
     }
 
     @Override
     public List<CodeLine> apply(List<CodeLine> code, Target target) {
-        SassView view = new SassView(model, target.sm());
+        return apply(code, target, new SassView(model, target.sm()));
+    }
+
+    private List<CodeLine> apply(List<CodeLine> code, Target target, SassView view) {
         List<SassLine> lines = new ArrayList<>(code.size());
         List<SimpleInstr> instrs = new ArrayList<>(code.size());
         List<String> texts = new ArrayList<>(code.size());

@@ -19,7 +19,12 @@ final class PostRaScheduler {
     private final ListScheduler scheduler;
 
     PostRaScheduler(LatencyModel model, int sm) {
-        this.view = new SassView(model, sm);
+        this(model, new SassView(model, sm));
+    }
+
+    /** With the caller's view of the lines (its parses are reused). */
+    PostRaScheduler(LatencyModel model, SassView view) {
+        this.view = view;
         this.scheduler = new ListScheduler(model);
     }
 

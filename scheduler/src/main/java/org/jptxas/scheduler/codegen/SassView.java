@@ -2,7 +2,9 @@ package org.jptxas.scheduler.codegen;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,6 +37,9 @@ final class SassView {
 
     private final SassText parser;
     private final int sm;
+    /** Parses by line text: what a line means depends on its text alone, and the passes view each line twice. */
+    private final Map<String, SassText.Parsed> parsed = new HashMap<>();
+    private final Map<String, SimpleInstr> motion = new HashMap<>();
 
     SassView(LatencyModel model, int sm) {
         this.parser = new SassText(model, sm);
@@ -48,6 +53,10 @@ final class SassView {
 
     /** The instruction with the extra ordering constraints of code motion. */
     SimpleInstr forMotion(CodeLine line, int index) {
+        return motion.computeIfAbsent(line.text(), t -> motionOf(line, index));
+    }
+
+    private SimpleInstr motionOf(CodeLine line, int index) {
         SassText.Parsed p = parse(line, index);
         SimpleInstr in = p.instr();
         Set<String> mods = modifiers(line);
@@ -68,6 +77,15 @@ final class SassView {
     }
 
     private SassText.Parsed parse(CodeLine line, int index) {
+        SassText.Parsed p = parsed.get(line.text());
+        if (p == null) {
+            p = parseText(line, index);
+            parsed.put(line.text(), p);
+        }
+        return p;
+    }
+
+    private SassText.Parsed parseText(CodeLine line, int index) {
         boolean descriptor = sm >= 80 && sm < 90;
         long lo = (long) (descriptor ? DESCRIPTOR_UR : RegFile.UR.zero()) << 32;
         SassText.Parsed p = parser.parse(new SassLine("", index * 16, line.text(), lo, 0, line.label()));

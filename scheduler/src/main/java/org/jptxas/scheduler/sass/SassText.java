@@ -73,12 +73,13 @@ public final class SassText {
         List<String> ops = splitOperands(rest);
         int width = widthOf(mnemonic, mods);
         int dests = destCount(mnemonic, ops);
+        List<String> types = typeOrder(parts);
         List<RegRange> slots = new ArrayList<>();
         for (int k = 0; k < ops.size(); k++) {
             String op = ops.get(k);
             boolean dest = k < dests;
             boolean memOperand = op.contains("[");
-            List<RegRange> regs = registers(op, mnemonic, mods, typeOrder(parts), dest, width, k - dests);
+            List<RegRange> regs = registers(op, mnemonic, mods, types, dest, width, k - dests);
             for (RegRange r : regs) {
                 if (dest) {
                     b.def(r);
@@ -92,7 +93,7 @@ public final class SassText {
             }
             if (!dest && slots.size() < 3) {
                 slots.add(!memOperand && regs.size() == 1 && regs.get(0).file() == RegFile.R
-                        && op.replaceAll("^[-|!~]+", "").startsWith("R") ? RegRange.of(RegFile.R, regs.get(0).first()) : null);
+                        && startsWithGpr(op) ? RegRange.of(RegFile.R, regs.get(0).first()) : null);
             }
         }
         if (sm < 90 && (mnemonic.equals("LDG") || mnemonic.equals("LD") || mnemonic.equals("ATOMG"))
@@ -150,8 +151,26 @@ public final class SassText {
         return 1;
     }
 
+    /** {@code !?U?P(\d|T)}: a predicate register, possibly negated, alone. */
     private static boolean isPred(String op) {
-        return op.matches("!?U?P(\\d|T)");
+        int k = op.startsWith("!") ? 1 : 0;
+        if (op.startsWith("U", k)) {
+            k++;
+        }
+        if (op.length() != k + 2 || op.charAt(k) != 'P') {
+            return false;
+        }
+        char c = op.charAt(k + 1);
+        return c == 'T' || c >= '0' && c <= '9';
+    }
+
+    /** Whether the operand, past its sign, absolute-value and negation marks, starts with {@code R}. */
+    private static boolean startsWithGpr(String op) {
+        int k = 0;
+        while (k < op.length() && "-|!~".indexOf(op.charAt(k)) >= 0) {
+            k++;
+        }
+        return op.startsWith("R", k);
     }
 
     private void flags(String m, SimpleInstr.Builder b) {
@@ -307,11 +326,20 @@ public final class SassText {
     private static List<String> typeOrder(String[] opcodeParts) {
         List<String> types = new ArrayList<>();
         for (int k = 1; k < opcodeParts.length; k++) {
-            if (opcodeParts[k].matches("[FSU](8|16|32|64)")) {
+            if (isTypeModifier(opcodeParts[k])) {
                 types.add(opcodeParts[k]);
             }
         }
         return types;
+    }
+
+    /** {@code [FSU](8|16|32|64)}. */
+    private static boolean isTypeModifier(String m) {
+        if (m.length() < 2 || "FSU".indexOf(m.charAt(0)) < 0) {
+            return false;
+        }
+        String size = m.substring(1);
+        return size.equals("8") || size.equals("16") || size.equals("32") || size.equals("64");
     }
 
     /** Width of a conversion's operand; with two types the first is the destination's, the second the source's. */
