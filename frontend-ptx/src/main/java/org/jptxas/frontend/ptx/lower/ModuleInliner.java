@@ -84,7 +84,7 @@ public final class ModuleInliner {
                 inliner.withSubroutines(inliner.inlined(f), out);
             }
         }
-        return new OriModule(module.sourceName(), module.target(), out, module.globals());
+        return module.withFunctions(out);
     }
 
     /**
@@ -103,7 +103,7 @@ public final class ModuleInliner {
                 inliner.withSubroutines(inliner.inlined(f), out);
             }
         }
-        return new OriModule(module.sourceName(), module.target(), out, module.globals());
+        return module.withFunctions(out);
     }
 
     /**
@@ -144,8 +144,7 @@ public final class ModuleInliner {
         }
     }
 
-    /** The CUDA runtime's device-side system calls (printf, assert, device malloc/free), provided by the driver. */
-    private static final Set<String> SYSTEM_CALLS = Set.of("vprintf", "__assertfail", "malloc", "free");
+    private static final Set<String> SYSTEM_CALLS = org.jptxas.ori.ir.ModuleDeclarations.SYSTEM_CALLS;
 
     /** Whether {@code name} is a function defined in another object (relocatable output only). */
     private boolean external(String name) {
