@@ -833,8 +833,8 @@ public final class CubinBuilder {
                 }
             }
         }
-        if (externs.isEmpty()) {
-            return f;
+        if (externs.isEmpty() || f.extraAttributes().stream().anyMatch(a -> a.code() == EXTERNS)) {
+            return f; // none, or given with the facts (read back from a cubin)
         }
         List<Attribute> extra = new ArrayList<>(f.extraAttributes());
         extra.add(new Attribute.Words(EXTERNS, externs.stream().mapToInt(Integer::intValue).toArray()));

@@ -22,8 +22,7 @@ public final class CubinFacts {
     static final int MIN_STACK_SIZE = 0x12;
     static final int MAX_STACK_SIZE = 0x23;
     /** Records {@link org.jptxas.isel.cubin.info.FunctionInfo} derives from the typed facts. */
-    static final Set<Integer> DERIVED = Set.of(0x36, 0x37, 0x35, 0x0a, 0x19, 0x17, 0x50, 0x1b, 0x4c, 0x5f, 0x4a, 0x1c, 0x1e,
-            CubinBuilder.EXTERNS);
+    static final Set<Integer> DERIVED = Set.of(0x36, 0x37, 0x35, 0x0a, 0x19, 0x17, 0x50, 0x1b, 0x4c, 0x5f, 0x4a, 0x1c, 0x1e);
 
     public static List<FunctionFacts> functions(Cubin cubin) {
         List<Symbol> symbols = cubin.symbols();
