@@ -168,6 +168,19 @@ class CallCubinStructureTest {
         return rows;
     }
 
+    /** How the structure of {@code ours} differs from ptxas's cubin {@code theirs}; null when it does not. */
+    private static String difference(byte[] theirs, byte[] ours) {
+        List<String> expected = structure(Cubin.read(theirs));
+        List<String> actual = structure(Cubin.read(ours));
+        if (expected.equals(actual)) {
+            return null;
+        }
+        List<String> diff = new ArrayList<>();
+        expected.stream().filter(r -> !actual.contains(r)).forEach(r -> diff.add("- " + r));
+        actual.stream().filter(r -> !expected.contains(r)).forEach(r -> diff.add("+ " + r));
+        return diff.isEmpty() ? "order differs: " + firstDifference(expected, actual) : String.join("\n    ", diff);
+    }
+
     private static String firstDifference(List<String> expected, List<String> actual) {
         for (int i = 0; i < Math.min(expected.size(), actual.size()); i++) {
             if (!expected.get(i).equals(actual.get(i))) {
@@ -203,16 +216,11 @@ class CallCubinStructureTest {
                         java.nio.charset.StandardCharsets.ISO_8859_1);
                 OracleCubins.Compiled p = OracleCubins.ptxas13(ptx, arch, "-c");
                 org.junit.jupiter.api.Assertions.assertTrue(p.ok(), p.diagnostics());
-                byte[] ours = OracleAcceptanceTest.compilePtx(registry, ptx, arch, true, false).cubin();
+                byte[] ours = OracleAcceptanceTest.compilePtx(registry, ptx, arch, true, false, true).cubin();
                 compared++;
-                List<String> expected = structure(Cubin.read(Files.readAllBytes(p.cubin().orElseThrow())));
-                List<String> actual = structure(Cubin.read(ours));
-                if (!expected.equals(actual)) {
-                    List<String> diff = new ArrayList<>();
-                    expected.stream().filter(r -> !actual.contains(r)).forEach(r -> diff.add("- " + r));
-                    actual.stream().filter(r -> !expected.contains(r)).forEach(r -> diff.add("+ " + r));
-                    differences.put(name + " " + arch, diff.isEmpty() ? "order differs: " + firstDifference(expected, actual)
-                            : String.join("\n    ", diff));
+                String diff = difference(Files.readAllBytes(p.cubin().orElseThrow()), ours);
+                if (diff != null) {
+                    differences.put(name + " " + arch, diff);
                 }
             }
         }
@@ -241,7 +249,7 @@ class CallCubinStructureTest {
                 java.nio.file.Path ptx = dir.resolve(name + "-" + arch + ".ptx");
                 Files.writeString(ptx, text.replace(".target sm_75", ".target " + arch),
                         java.nio.charset.StandardCharsets.ISO_8859_1);
-                byte[] object = OracleAcceptanceTest.compilePtx(registry, ptx, arch, true, true).cubin();
+                byte[] object = OracleAcceptanceTest.compilePtx(registry, ptx, arch, true, true, true).cubin();
                 Cubin c = Cubin.read(object);
                 org.junit.jupiter.api.Assertions.assertEquals(7, c.header().abiVersion());
                 List<String> rows = structure(c);
@@ -281,16 +289,9 @@ class CallCubinStructureTest {
                     continue;
                 }
                 compared++;
-                List<String> expected = structure(Cubin.read(Files.readAllBytes(p.cubin().orElseThrow())));
-                List<String> actual = structure(Cubin.read(ours));
-                if (!expected.equals(actual)) {
-                    List<String> diff = new ArrayList<>();
-                    expected.stream().filter(r -> !actual.contains(r)).forEach(r -> diff.add("- " + r));
-                    actual.stream().filter(r -> !expected.contains(r)).forEach(r -> diff.add("+ " + r));
-                    if (diff.isEmpty()) {
-                        diff.add("order differs");
-                    }
-                    differences.put(name + " " + arch, String.join("\n    ", diff));
+                String diff = difference(Files.readAllBytes(p.cubin().orElseThrow()), ours);
+                if (diff != null) {
+                    differences.put(name + " " + arch, diff);
                 }
             }
         }
