@@ -291,7 +291,8 @@ final class JptxasCommand {
             functions.addAll(m.functions());
             globals.addAll(m.globals());
         }
-        return new OriModule(modules.get(0).sourceName(), target, functions, globals);
+        return new OriModule(modules.get(0).sourceName(), target, functions, globals,
+                org.jptxas.ori.ir.ModuleDeclarations.merge(modules.stream().map(OriModule::declarations).toList()));
     }
 
     private void report(Diagnostic d) {

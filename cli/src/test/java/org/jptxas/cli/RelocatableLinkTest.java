@@ -49,6 +49,20 @@ class RelocatableLinkTest {
         assertTrue(callee.contains(".text._Z7ext_mixjj") && callee.contains(".text._Z6helperj"), callee);
         assertFalse(callee.contains(".nv.constant0._Z7ext_mixjj"), "device functions take no parameter bank\n" + callee);
         assertTrue(Files.readString(dir.resolve("callee.sass")).contains("RET.ABS.NODEC R20 0x0"));
+        // What the linker reads about the call, as ptxas -c writes it: the callee's prototype, the caller's EXTERNS.
+        assertTrue(section(caller, ".nv.prototype").contains("(#iii)>"), caller);
+        assertTrue(caller.contains("externs:\t_Z7ext_mixjj("), caller);
+        assertTrue(section(caller, ".nv.callgraph").matches("(?s).*<0,-1>\\s*<\\d+,\\d+>\\s*<0,-2>.*"), caller);
+        String prototypes = section(callee, ".nv.prototype");
+        assertTrue(prototypes.contains("(#iii)>") && prototypes.contains("(#ii)>"), callee);
+    }
+
+    /** The lines of {@code name} in a {@code -elf} listing, up to the next blank line. */
+    private static String section(String elf, String name) {
+        int at = elf.indexOf("\n" + name + "\n");
+        assertTrue(at >= 0, "no " + name + "\n" + elf);
+        int end = elf.indexOf("\n\n", at + 1);
+        return elf.substring(at + 1, end < 0 ? elf.length() : end);
     }
 
     @ParameterizedTest
@@ -92,6 +106,11 @@ class RelocatableLinkTest {
             assertTrue(elf.lines().anyMatch(l -> l.contains(callee) && l.contains("R_CUDA_ABS47_34")), elf);
         }
         assertFalse(elf.contains("SYSCALL_OFFSETS"), "the linker writes SYSCALL_OFFSETS, not ptxas -c\n" + elf);
+        // ptxas 13 gives system calls its system-call ABI in their prototypes (from sm_80 on)
+        String abi = "|12p4r20sRx" + "0".repeat(60) + "fff9)>";
+        assertTrue(section(elf, ".nv.prototype").contains("(#ill" + abi), elf);
+        assertTrue(section(elf, ".nv.prototype").contains("(#vllill" + abi), elf);
+        assertTrue(elf.contains("externs:\tvprintf(0x"), elf);
     }
 
     private static final Pattern INSTRUCTION = Pattern.compile("^\\s+/\\*([0-9a-f]{4,})\\*/\\s+(.*?) ?;$");

@@ -25,6 +25,7 @@ import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The cubins jptxas writes for the suite's kernels with true calls carry what ptxas 13 writes for the same PTX:
@@ -95,13 +96,49 @@ class CallCubinStructureTest {
                 }
             }
             if (s.type() == SectionType.REL || s.type() == SectionType.RELA) {
+                // Sorted: their order follows the code's (ptxas lists them from the last instruction to the first).
+                List<String> relocations = new ArrayList<>();
                 for (Relocation r : Relocations.decode(s)) {
-                    rows.add(s.name() + " " + c.symbols().get(r.symbol()).name() + " " + r.typeName());
+                    relocations.add(s.name() + " " + c.symbols().get(r.symbol()).name() + " " + r.typeName());
                 }
+                if (s.name().startsWith(".rel.text.") || s.name().startsWith(".rela.text.")) {
+                    java.util.Collections.sort(relocations);
+                }
+                rows.addAll(relocations);
             }
         }
         c.section(".debug_frame").ifPresent(s -> rows.addAll(debugFrame(s.data())));
+        c.section(".nv.callgraph").ifPresent(s -> rows.add(".nv.callgraph " + pairs(c, s.data(), false)));
+        c.section(".nv.prototype").ifPresent(s -> rows.add(".nv.prototype " + pairs(c, s.data(), true)));
         return rows;
+    }
+
+    /**
+     * The (symbol, symbol) pairs of .nv.callgraph, or the (symbol, type string) pairs of .nv.prototype, by name,
+     * in the section's order.
+     */
+    private static String pairs(Cubin c, byte[] b, boolean prototype) {
+        byte[] strtab = c.section(".strtab").map(Section::data).orElse(new byte[0]);
+        java.nio.ByteBuffer w = java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        List<String> out = new ArrayList<>();
+        while (w.remaining() >= 8) {
+            int first = w.getInt();
+            int second = w.getInt();
+            String a = first > 0 && first < c.symbols().size() ? c.symbols().get(first).name() : "" + first;
+            String z;
+            if (prototype) {
+                int end = second;
+                while (end >= 0 && end < strtab.length && strtab[end] != 0) {
+                    end++;
+                }
+                z = second >= 0 && second <= end ? new String(strtab, second, end - second,
+                        java.nio.charset.StandardCharsets.ISO_8859_1) : "" + second;
+            } else {
+                z = second > 0 && second < c.symbols().size() ? c.symbols().get(second).name() : "" + second;
+            }
+            out.add("<" + a + "," + z + ">");
+        }
+        return String.join(" ", out);
     }
 
     private static String symbolOf(Attribute a) {
@@ -131,6 +168,105 @@ class CallCubinStructureTest {
         return rows;
     }
 
+    /** How the structure of {@code ours} differs from ptxas's cubin {@code theirs}; null when it does not. */
+    private static String difference(byte[] theirs, byte[] ours) {
+        List<String> expected = structure(Cubin.read(theirs));
+        List<String> actual = structure(Cubin.read(ours));
+        if (expected.equals(actual)) {
+            return null;
+        }
+        List<String> diff = new ArrayList<>();
+        expected.stream().filter(r -> !actual.contains(r)).forEach(r -> diff.add("- " + r));
+        actual.stream().filter(r -> !expected.contains(r)).forEach(r -> diff.add("+ " + r));
+        return diff.isEmpty() ? "order differs: " + firstDifference(expected, actual) : String.join("\n    ", diff);
+    }
+
+    private static String firstDifference(List<String> expected, List<String> actual) {
+        for (int i = 0; i < Math.min(expected.size(), actual.size()); i++) {
+            if (!expected.get(i).equals(actual.get(i))) {
+                return "ptxas " + expected.get(i) + ", jptxas " + actual.get(i);
+            }
+        }
+        return "lengths " + expected.size() + ", " + actual.size();
+    }
+
+    /** The {@code -c} inputs compared with ptxas's relocatable output (cli test resources {@code link/}). */
+    static final List<String> RELOCATABLE = List.of("caller.ptx", "extern_calls.ptx", "extern_types.ptx");
+
+    /**
+     * Relocatable objects calling {@code .extern} functions carry what ptxas 13 -c writes: an undefined symbol per
+     * called function in declaration order, EXTERNS and CRS_STACK_SIZE in the caller's .nv.info, the calls in
+     * .nv.callgraph after its first marker, a {@code .nv.prototype} type string per function (with ptxas 13's
+     * system-call ABI for malloc/free from sm_80 on), and the relocation sections in ptxas's order.
+     */
+    @Test
+    void relocatableExternCallsCarryPtxasStructure(@TempDir java.nio.file.Path dir) throws Exception {
+        org.jptxas.isel.spi.BackendRegistry registry = org.jptxas.isel.spi.BackendRegistry.discover(
+                CallCubinStructureTest.class.getClassLoader());
+        Map<String, String> differences = new TreeMap<>();
+        int compared = 0;
+        for (String name : RELOCATABLE) {
+            String text;
+            try (java.io.InputStream in = CallCubinStructureTest.class.getResourceAsStream("/link/" + name)) {
+                text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+            }
+            for (String arch : ARCHES) {
+                java.nio.file.Path ptx = dir.resolve(arch + "-" + name);
+                Files.writeString(ptx, text.replace(".target sm_75", ".target " + arch),
+                        java.nio.charset.StandardCharsets.ISO_8859_1);
+                OracleCubins.Compiled p = OracleCubins.ptxas13(ptx, arch, "-c");
+                org.junit.jupiter.api.Assertions.assertTrue(p.ok(), p.diagnostics());
+                byte[] ours = OracleAcceptanceTest.compilePtx(registry, ptx, arch, true, false, true).cubin();
+                compared++;
+                String diff = difference(Files.readAllBytes(p.cubin().orElseThrow()), ours);
+                if (diff != null) {
+                    differences.put(name + " " + arch, diff);
+                }
+            }
+        }
+        System.out.printf("relocatable extern calls: %d of %d (file, SM) objects carry ptxas's structure%n",
+                compared - differences.size(), compared);
+        differences.forEach((key, d) -> System.out.println("  " + key + ":\n    " + d));
+        assertEquals(Map.of(), differences);
+    }
+
+    /**
+     * The CUDA 12 form (ABI v7) of the two objects of {@code link/} (a kernel calling an {@code .extern .func}, the
+     * object defining it) carries the prototypes and EXTERNS and links with nvlink 12.5 on every SM.
+     */
+    @Test
+    void cuda12ObjectsWithExternCallsLinkWithNvlink125(@TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path nvlink = org.jptxas.testing.Oracles.assumeNvlink();
+        org.jptxas.isel.spi.BackendRegistry registry = org.jptxas.isel.spi.BackendRegistry.discover(
+                CallCubinStructureTest.class.getClassLoader());
+        for (String arch : ARCHES) {
+            List<String> objects = new ArrayList<>();
+            for (String name : List.of("caller", "callee")) {
+                String text;
+                try (java.io.InputStream in = CallCubinStructureTest.class.getResourceAsStream("/link/" + name + ".ptx")) {
+                    text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+                }
+                java.nio.file.Path ptx = dir.resolve(name + "-" + arch + ".ptx");
+                Files.writeString(ptx, text.replace(".target sm_75", ".target " + arch),
+                        java.nio.charset.StandardCharsets.ISO_8859_1);
+                byte[] object = OracleAcceptanceTest.compilePtx(registry, ptx, arch, true, true, true).cubin();
+                Cubin c = Cubin.read(object);
+                org.junit.jupiter.api.Assertions.assertEquals(7, c.header().abiVersion());
+                List<String> rows = structure(c);
+                org.junit.jupiter.api.Assertions.assertTrue(rows.stream().anyMatch(r -> r.startsWith(".nv.prototype ")
+                        && r.contains("<_Z7ext_mixjj,#iii>")), name + " " + arch + ": " + rows);
+                java.nio.file.Path o = dir.resolve(name + "-" + arch + ".o");
+                Files.write(o, object);
+                objects.add(o.toString());
+            }
+            List<String> cmd = new ArrayList<>(List.of(nvlink.toString(), "-arch=" + arch));
+            cmd.addAll(objects);
+            cmd.addAll(List.of("-o", dir.resolve("linked-" + arch + ".cubin").toString()));
+            org.jptxas.testing.Processes.Result link = org.jptxas.testing.Processes.run(cmd, dir);
+            assertEquals(0, link.exitCode(), arch + ": nvlink 12.5: " + link.stderr());
+        }
+    }
+
     @Test
     @Tag("slow") // about 25 s: 20 compilations by jptxas (and ptxas on a cold cache)
     void callKernelsCarryPtxasSectionsAndAttributes() throws Exception {
@@ -153,16 +289,9 @@ class CallCubinStructureTest {
                     continue;
                 }
                 compared++;
-                List<String> expected = structure(Cubin.read(Files.readAllBytes(p.cubin().orElseThrow())));
-                List<String> actual = structure(Cubin.read(ours));
-                if (!expected.equals(actual)) {
-                    List<String> diff = new ArrayList<>();
-                    expected.stream().filter(r -> !actual.contains(r)).forEach(r -> diff.add("- " + r));
-                    actual.stream().filter(r -> !expected.contains(r)).forEach(r -> diff.add("+ " + r));
-                    if (diff.isEmpty()) {
-                        diff.add("order differs");
-                    }
-                    differences.put(name + " " + arch, String.join("\n    ", diff));
+                String diff = difference(Files.readAllBytes(p.cubin().orElseThrow()), ours);
+                if (diff != null) {
+                    differences.put(name + " " + arch, diff);
                 }
             }
         }

@@ -54,9 +54,19 @@ class OracleAcceptanceTest {
      */
     static ModuleCodegen.Result compilePtx(BackendRegistry registry, Path ptx, String arch, boolean relocatable,
             boolean cuda12) throws CompilationException, java.io.IOException {
+        return compilePtx(registry, ptx, arch, relocatable, cuda12, false);
+    }
+
+    /**
+     * As {@link #compilePtx(BackendRegistry, Path, String, boolean, boolean)}; {@code separate} lowers as bin/jptxas -c
+     * does (exported device functions kept, calls to {@code .extern} functions left to the linker).
+     */
+    static ModuleCodegen.Result compilePtx(BackendRegistry registry, Path ptx, String arch, boolean relocatable,
+            boolean cuda12, boolean separate) throws CompilationException, java.io.IOException {
         Target target = Target.of(arch);
-        OriModule m = new PtxFrontEnd(target).check(ptx.getFileName().toString(), Files.readString(ptx,
-                java.nio.charset.StandardCharsets.ISO_8859_1)).lower();
+        PtxFrontEnd.CheckedModule checked = new PtxFrontEnd(target).check(ptx.getFileName().toString(),
+                Files.readString(ptx, java.nio.charset.StandardCharsets.ISO_8859_1));
+        OriModule m = separate ? checked.lowerRelocatable() : checked.lower();
         FamilyBackend backend;
         try {
             backend = (FamilyBackend) registry.forTarget(target);

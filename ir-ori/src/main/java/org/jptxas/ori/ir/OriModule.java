@@ -8,14 +8,26 @@ import org.jptxas.ori.target.Target;
  * A whole compilation unit in Ori form, as the front end hands it to a backend.
  *
  * @param sourceName the input file name, for diagnostics
- * @param globals    module-scope global and constant variables
+ * @param globals      module-scope global and constant variables
+ * @param declarations what the module declares that the object file records (target, function linkages and types)
  */
-public record OriModule(String sourceName, Target target, List<OriFunction> functions, List<GlobalVar> globals) {
+public record OriModule(String sourceName, Target target, List<OriFunction> functions, List<GlobalVar> globals,
+                        ModuleDeclarations declarations) {
     public OriModule {
         Objects.requireNonNull(sourceName, "sourceName");
         Objects.requireNonNull(target, "target");
         functions = List.copyOf(functions);
         globals = List.copyOf(globals);
+        Objects.requireNonNull(declarations, "declarations");
+    }
+
+    public OriModule(String sourceName, Target target, List<OriFunction> functions, List<GlobalVar> globals) {
+        this(sourceName, target, functions, globals, ModuleDeclarations.NONE);
+    }
+
+    /** The same module with {@code replacement} as its functions. */
+    public OriModule withFunctions(List<OriFunction> replacement) {
+        return new OriModule(sourceName, target, replacement, globals, declarations);
     }
 
     public OriModule(String sourceName, Target target, List<OriFunction> functions) {

@@ -211,10 +211,21 @@ public final class FunctionCodegen {
         FunctionFacts facts = new FunctionFacts(f.name(), f.entry(), bytes.array(), registers, frame,
                 frame, frame, shared, f.entry() ? params : List.of(), f.entry() ? attrs.paramBytes() : 0, barriers,
                 f.entry() ? exits.stream().mapToInt(Integer::intValue).toArray() : new int[0],
-                inner.isEmpty() ? OptionalInt.empty() : OptionalInt.of(0), // ptxas: CRS_STACK_SIZE 0 with calls
+                crsStackSize(code, inner),
                 maxRegCount, systemCalls.isEmpty() ? List.of() : List.of(new Attribute.Words(SYSCALL_OFFSETS,
                         systemCalls.stream().mapToInt(Integer::intValue).toArray())), attrs.callees(), inner);
         return new CompiledFunction(code, facts, relocations, ra.spillStoreBytes(), ra.spillLoadBytes());
+    }
+
+    /**
+     * ptxas's CRS_STACK_SIZE: 0 for a function with inner functions, or with calls and a conditional branch or exit
+     * (a call on a path not every thread takes); none otherwise.
+     */
+    static OptionalInt crsStackSize(List<CodeLine> code, List<?> inner) {
+        boolean calls = code.stream().anyMatch(l -> l.mnemonic().equals("CALL"));
+        boolean conditional = code.stream().anyMatch(l -> l.guarded()
+                && (l.mnemonic().equals("BRA") || l.mnemonic().equals("EXIT")));
+        return !inner.isEmpty() || calls && conditional ? OptionalInt.of(0) : OptionalInt.empty();
     }
 
     static String relocationType(Sym s) {

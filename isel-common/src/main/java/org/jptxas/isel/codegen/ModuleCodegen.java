@@ -113,6 +113,7 @@ public final class ModuleCodegen {
             builder.add(c.facts());
             c.relocations().forEach(builder::relocation);
         }
+        ObjectDeclarations.apply(module.declarations(), compiled, options.relocatable(), builder);
         byte[] cubin = builder.build().write();
         String sass = SassTextListing.render(compiled);
         List<ResourceReport.FunctionUsage> usage = new ArrayList<>();

@@ -150,6 +150,63 @@ public final class CubinBuilder {
         return this;
     }
 
+    private final List<String> externFunctions = new ArrayList<>();
+
+    /**
+     * Declares {@code function} as defined in another object (relocatable output; {@code .extern .func}). The
+     * undefined symbols of the functions the code calls come in the order of these declarations (any other after).
+     */
+    public CubinBuilder externFunction(String function) {
+        if (!externFunctions.contains(function)) {
+            externFunctions.add(function);
+        }
+        return this;
+    }
+
+    /**
+     * ptxas's {@code .nv.prototype} type string for a function: {@code #}, the result's code ({@code v} without
+     * one), then the parameters' codes: {@code i}/{@code l} for 32/64-bit integer or bit scalars, {@code f}/{@code d}
+     * for f32/f64, {@code b<bytes>} for byte arrays and anything else. ptxas 13 (not CUDA 12) appends an ABI
+     * descriptor to system calls ({@code vprintf}, {@code malloc}, ...) from sm_80 on: pass {@code systemCall}.
+     *
+     * @param results, params each element a PTX type name ({@code "b32"}, {@code "f64"}, {@code "b8"}) and its
+     *                         byte size as {@code type:size}
+     */
+    public String prototypeSignature(List<String> results, List<String> params, boolean systemCall) {
+        StringBuilder sb = new StringBuilder("#");
+        if (results.isEmpty()) {
+            sb.append('v');
+        }
+        for (String r : results) {
+            sb.append(prototypeCode(r));
+        }
+        for (String p : params) {
+            sb.append(prototypeCode(p));
+        }
+        if (systemCall && sm >= 80 && !v7()) {
+            sb.append(SYSTEM_CALL_ABI);
+        }
+        return sb.toString();
+    }
+
+    /** What ptxas 13 appends to a system call's prototype from sm_80 on. */
+    static final String SYSTEM_CALL_ABI = "|12p4r20sRx" + "0".repeat(60) + "fff9";
+
+    private static String prototypeCode(String typeAndSize) {
+        int colon = typeAndSize.lastIndexOf(':');
+        String type = typeAndSize.substring(0, colon);
+        int size = Integer.parseInt(typeAndSize.substring(colon + 1));
+        String bits = type.replaceAll("^[a-z]+", "");
+        boolean scalar = !type.contains(".") && bits.matches("[0-9]+") && Integer.parseInt(bits) == 8 * size;
+        if (scalar && type.startsWith("f")) {
+            return size == 4 ? "f" : size == 8 ? "d" : "b" + size;
+        }
+        if (scalar && (size == 4 || size == 8)) {
+            return size == 4 ? "i" : "l";
+        }
+        return "b" + size;
+    }
+
     private boolean texmodeIndependent;
 
     /** The module declares {@code .target ..., texmode_independent}: ptxas records TEXMODE_INDEPENDENT. */
@@ -237,12 +294,18 @@ public final class CubinBuilder {
             names.add(addressTableRela() ? ".rela.nv.constant4" : ".rel.nv.constant4");
         }
         for (FunctionFacts f : functions) {
-            if (relocations.stream().anyMatch(r -> r.function().equals(f.name()) && !rela(r))) {
+            long firstRel = firstRelocation(f, false);
+            long firstRela = firstRelocation(f, true);
+            // From sm_90 on, a function with inner functions keeps an (empty) RELA section for its resolved calls.
+            boolean hasRela = firstRela < Long.MAX_VALUE || sm >= 90 && !v7() && !f.inner().isEmpty();
+            // Of the two, ptxas writes first the one holding the relocation nearest the start of the code.
+            if (hasRela && firstRela < firstRel) {
+                names.add(".rela.text." + f.name());
+            }
+            if (firstRel < Long.MAX_VALUE) {
                 names.add(".rel.text." + f.name());
             }
-            // From sm_90 on, a function with inner functions keeps an (empty) RELA section for its resolved calls.
-            if (relocations.stream().anyMatch(r -> r.function().equals(f.name()) && rela(r))
-                    || sm >= 90 && !v7() && !f.inner().isEmpty()) {
+            if (hasRela && firstRela >= firstRel) {
                 names.add(".rela.text." + f.name());
             }
         }
@@ -346,11 +409,12 @@ public final class CubinBuilder {
             }
             if (!bank0Last) {
                 sectionSymbol.accept(".nv.constant0." + f.name());
-                if (relocatable && f.entry() && !v7() && f.paramBytes() > 0) {
-                    // Below sm_90, -c names a kernel's parameter block: a CUDA object in bank 0 at the parameter base.
+                if (relocatable && f.entry() && sm < 90 && f.paramBytes() > 0) {
+                    // Below sm_90, -c names a kernel's parameter block (CUDA 12 as ptxas 13): a CUDA object in bank 0 at the
+                    // parameter base.
                     symbols.add(new Symbol("_param", str.add("_param"), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_CUDA_OBJECT),
                             PARAM_SYMBOL_OTHER, index.get(".nv.constant0." + f.name()), paramBase(sm), f.paramBytes()));
-                } else if (relocatable && f.entry() && !v7()) {
+                } else if (relocatable && f.entry() && sm < 90) {
                     // Without parameters it names the special-register area below the parameter base instead.
                     symbols.add(new Symbol("_SREG", str.add("_SREG"), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_CUDA_OBJECT),
                             PARAM_SYMBOL_OTHER, index.get(".nv.constant0." + f.name()), 0, paramBase(sm)));
@@ -427,14 +491,19 @@ public final class CubinBuilder {
         }
         if (relocatable) {
             // functions of other objects the code calls (CALL.ABS relocations against names defined nowhere here):
-            // undefined global symbols the linker resolves
+            // undefined global symbols the linker resolves, in the order the module declares them
+            List<String> undefined = new ArrayList<>();
             for (CodeRelocation r : relocations) {
-                if (!symbolIndex.containsKey(r.symbol()) && !index.containsKey(r.symbol())
-                        && (r.type().equals("R_CUDA_ABS47_34") || r.type().equals("R_CUDA_ABS55_16_34"))) {
-                    symbolIndex.put(r.symbol(), symbols.size());
-                    symbols.add(new Symbol(r.symbol(), str.add(r.symbol()), Symbol.info(Symbol.STB_GLOBAL,
-                            Symbol.STT_FUNC), 0, 0, 0, 0));
+                if (!symbolIndex.containsKey(r.symbol()) && !index.containsKey(r.symbol()) && isCall(r)
+                        && !undefined.contains(r.symbol())) {
+                    undefined.add(r.symbol());
                 }
+            }
+            undefined.sort(java.util.Comparator.comparingInt(n -> externFunctions.contains(n)
+                    ? externFunctions.indexOf(n) : externFunctions.size()));
+            for (String u : undefined) {
+                symbolIndex.put(u, symbols.size());
+                symbols.add(new Symbol(u, str.add(u), Symbol.info(Symbol.STB_GLOBAL, Symbol.STT_FUNC), 0, 0, 0, 0));
             }
         }
         // functions the driver provides (vprintf, malloc, ...) whose addresses constant bank 4 holds: undefined
@@ -621,27 +690,35 @@ public final class CubinBuilder {
                         b.length, symtab, index.get(".nv.constant4"), 8, Relocations.entrySize(withAddend), b);
             }
             case ".nv.prototype" -> {
-                ByteWriter w = new ByteWriter();
+                // By symbol index (the strings are in .strtab in the order given).
+                java.util.TreeMap<Integer, String> bySymbol = new java.util.TreeMap<>();
                 for (Map.Entry<String, String> p : prototypes.entrySet()) {
                     Integer sym = symbolIndex.get(p.getKey());
                     if (sym == null) {
                         throw new IllegalArgumentException("prototype of unknown function " + p.getKey());
                     }
-                    w.u32(sym).u32(prototypeString.get(p.getValue()));
+                    bySymbol.put(sym, p.getValue());
                 }
+                ByteWriter w = new ByteWriter();
+                bySymbol.forEach((sym, p) -> w.u32(sym).u32(prototypeString.get(p)));
                 byte[] b = w.toByteArray();
                 return new Section(n, name, SectionType.CUDA_PROTOTYPE, 0, 0, b.length, symtab, 0, 4, 8, b);
             }
             case ".nv.callgraph" -> {
                 ByteWriter w = new ByteWriter();
-                for (int k = 1; k <= 4; k++) {
-                    w.u32(0).u32(-k);
-                }
+                ByteWriter calls = new ByteWriter();
                 for (FunctionFacts f : functions) {
                     for (String callee : f.callees()) {
                         if (symbolIndex.containsKey(callee)) {
-                            w.u32(symbolIndex.get(f.name())).u32(symbolIndex.get(callee));
+                            calls.u32(symbolIndex.get(f.name())).u32(symbolIndex.get(callee));
                         }
+                    }
+                }
+                for (int k = 1; k <= 4; k++) {
+                    w.u32(0).u32(-k);
+                    // Relocatable output lists the direct calls after the first marker.
+                    if (k == 1 && relocatable || k == 4 && !relocatable) {
+                        w.bytes(calls.toByteArray());
                     }
                 }
                 byte[] b = w.toByteArray();
@@ -663,13 +740,15 @@ public final class CubinBuilder {
                     list.add(new Relocation(r.offset(), sym, Relocation.typeCode(r.type()), r.addend()));
                 }
             }
+            // ptxas lists a function's code relocations from the last instruction to the first.
+            list.sort(java.util.Comparator.comparingLong(Relocation::offset).reversed());
             byte[] b = Relocations.encode(list, withAddend);
             return new Section(n, name, withAddend ? SectionType.RELA : SectionType.REL, Section.SHF_INFO_LINK, 0,
                     b.length, symtab, text, 8, Relocations.entrySize(withAddend), b);
         }
         if (n.startsWith(".nv.info.")) {
-            byte[] b = NvInfo.encode(FunctionInfo.records(sm, f, paramBase(sm), symbolIndex.getOrDefault(".nv.constant0." + f.name(), 0),
-                    apiVersion(), v7()));
+            byte[] b = NvInfo.encode(FunctionInfo.records(sm, withCallRecords(f, symbols, symbolIndex), paramBase(sm),
+                    symbolIndex.getOrDefault(".nv.constant0." + f.name(), 0), apiVersion(), v7()));
             return new Section(n, name, SectionType.CUDA_INFO, Section.SHF_INFO_LINK, 0, b.length, symtab, text, 4, 0, b);
         }
         if (n.startsWith(".text.")) {
@@ -714,6 +793,7 @@ public final class CubinBuilder {
 
     private DebugFrame.Encoded debugFrame;
     static final int TEXMODE_INDEPENDENT = 0x4d;
+    static final int EXTERNS = 0x0f;
     static final int GLOBAL_MIN_STACK_SIZE = 0x12;
     private Map<String, Integer> prototypeString;
 
@@ -738,6 +818,38 @@ public final class CubinBuilder {
     /** {@code .debug_frame}'s relocations carry addends in relocatable output and from sm_90 on. */
     private boolean debugFrameRela() {
         return relocatable || sm >= 90 && !v7();
+    }
+
+    /** The offset of {@code f}'s first relocation of the kind (with or without addend); MAX_VALUE if none. */
+    private long firstRelocation(FunctionFacts f, boolean withAddend) {
+        return relocations.stream().filter(r -> r.function().equals(f.name()) && rela(r) == withAddend)
+                .mapToLong(CodeRelocation::offset).min().orElse(Long.MAX_VALUE);
+    }
+
+    /** Whether {@code r} relocates a call's target ({@code CALL.ABS}). */
+    public static boolean isCall(CodeRelocation r) {
+        return r.type().equals("R_CUDA_ABS47_34") || r.type().equals("R_CUDA_ABS55_16_34");
+    }
+
+    /** {@code f} with the EXTERNS record of its calls: the undefined functions it calls, by symbol index. */
+    private FunctionFacts withCallRecords(FunctionFacts f, List<Symbol> symbols, Map<String, Integer> symbolIndex) {
+        java.util.TreeSet<Integer> externs = new java.util.TreeSet<>();
+        for (CodeRelocation r : relocations) {
+            if (r.function().equals(f.name()) && isCall(r)) {
+                Integer sym = symbolIndex.get(r.symbol());
+                if (sym != null && symbols.get(sym).shndx() == 0) {
+                    externs.add(sym);
+                }
+            }
+        }
+        if (externs.isEmpty() || f.extraAttributes().stream().anyMatch(a -> a.code() == EXTERNS)) {
+            return f; // none, or given with the facts (read back from a cubin)
+        }
+        List<Attribute> extra = new ArrayList<>(f.extraAttributes());
+        extra.add(new Attribute.Words(EXTERNS, externs.stream().mapToInt(Integer::intValue).toArray()));
+        return new FunctionFacts(f.name(), f.entry(), f.code(), f.registers(), f.frameSize(), f.minStackSize(),
+                f.maxStackSize(), f.sharedBytes(), f.params(), f.paramBytes(), f.barriers(), f.exitOffsets(),
+                f.crsStackSize(), f.maxRegCount(), extra, f.callees(), f.inner());
     }
 
     private boolean rela(CodeRelocation r) {

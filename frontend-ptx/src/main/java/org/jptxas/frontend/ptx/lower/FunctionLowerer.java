@@ -290,7 +290,7 @@ final class FunctionLowerer implements LoweringContext {
         }
     }
 
-    private static String typeName(VariableDecl v) {
+    static String typeName(VariableDecl v) {
         return (v.vectorLength() > 0 ? "v" + v.vectorLength() + "." : "") + v.type().ptxName();
     }
 

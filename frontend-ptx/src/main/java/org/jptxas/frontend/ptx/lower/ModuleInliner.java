@@ -90,7 +90,7 @@ public final class ModuleInliner {
                 inliner.withSubroutines(inliner.inlined(f), out);
             }
         }
-        return new OriModule(module.sourceName(), module.target(), out, module.globals());
+        return module.withFunctions(out);
     }
 
     /**
@@ -110,7 +110,7 @@ public final class ModuleInliner {
                 inliner.withSubroutines(inliner.inlined(f), out);
             }
         }
-        return new OriModule(module.sourceName(), module.target(), out, module.globals());
+        return module.withFunctions(out);
     }
 
     /**
@@ -152,8 +152,7 @@ public final class ModuleInliner {
         }
     }
 
-    /** The CUDA runtime's device-side system calls (printf, assert, device malloc/free), provided by the driver. */
-    private static final Set<String> SYSTEM_CALLS = Set.of("vprintf", "__assertfail", "malloc", "free");
+    private static final Set<String> SYSTEM_CALLS = org.jptxas.ori.ir.ModuleDeclarations.SYSTEM_CALLS;
 
     /**
      * Whether {@code name} is a function without a body here that stays a call: any such function in relocatable

@@ -22,7 +22,9 @@ import org.jptxas.frontend.ptx.check.ResolvedModule;
 import org.jptxas.frontend.ptx.check.Symbol;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.UnsupportedFeatureException;
+import org.jptxas.ori.ir.FunctionAttrs;
 import org.jptxas.ori.ir.GlobalVar;
+import org.jptxas.ori.ir.ModuleDeclarations;
 import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
@@ -154,7 +156,48 @@ public final class PtxLowering {
                     List.copyOf(callees.get(f)));
             functions.add(fl.lower());
         }
-        return new OriModule(fileName, target, functions, globals);
+        return new OriModule(fileName, target, functions, globals, declarations(resolved));
+    }
+
+    /** The module's target, texture mode and declared functions (in source order, each name once). */
+    static ModuleDeclarations declarations(ResolvedModule resolved) {
+        Map<String, ModuleDeclarations.Function> byName = new LinkedHashMap<>();
+        for (FunctionDecl f : resolved.module().functions()) {
+            ModuleDeclarations.Function known = byName.get(f.name());
+            boolean defined = f.isDefinition() || known != null && known.defined();
+            ModuleDeclarations.Linkage linkage = switch (f.linkage()) {
+                case VISIBLE -> ModuleDeclarations.Linkage.VISIBLE;
+                case WEAK -> ModuleDeclarations.Linkage.WEAK;
+                case EXTERN -> ModuleDeclarations.Linkage.EXTERN;
+                default -> ModuleDeclarations.Linkage.INTERNAL;
+            };
+            if (known != null && linkage == ModuleDeclarations.Linkage.EXTERN) {
+                linkage = known.linkage();
+            }
+            byName.put(f.name(), new ModuleDeclarations.Function(f.name(), f.isEntry(), linkage, defined,
+                    declaredParams(f.returns()), declaredParams(f.params())));
+        }
+        var target = resolved.module().target();
+        java.util.OptionalInt sm = java.util.OptionalInt.empty();
+        if (target.isPresent() && !target.get().architectures().isEmpty()) {
+            String digits = target.get().architectures().get(0).replaceAll("^[a-z]+_|[^0-9]+$", "");
+            if (digits.matches("[0-9]+")) {
+                sm = java.util.OptionalInt.of(Integer.parseInt(digits));
+            }
+        }
+        return new ModuleDeclarations(sm, target.map(t -> t.has("texmode_independent")).orElse(false),
+                List.copyOf(byName.values()));
+    }
+
+    private static List<FunctionAttrs.Param> declaredParams(List<VariableDecl> vars) {
+        List<FunctionAttrs.Param> out = new ArrayList<>();
+        for (VariableDecl v : vars) {
+            for (Declarator d : v.declarators()) {
+                out.add(new FunctionAttrs.Param(out.size(), d.name(), 0, (int) DataLayout.size(v, d),
+                        DataLayout.alignment(v), FunctionLowerer.typeName(v)));
+            }
+        }
+        return out;
     }
 
     private static long place(List<Declarator> ds, Map<Declarator, VariableDecl> declOf, Map<Declarator, Placement> placed,
