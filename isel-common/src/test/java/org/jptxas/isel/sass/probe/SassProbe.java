@@ -25,16 +25,22 @@ public final class SassProbe {
 
     public static void main(String[] args) throws IOException {
         String cmd = args.length == 0 ? "derive" : args[0];
-        if (!cmd.equals("derive") && !cmd.equals("fixture") && !cmd.equals("modifiers")) {
-            System.err.println("usage: SassProbe derive [sm,...] | modifiers [sm,...] | fixture");
+        if (!cmd.equals("derive") && !cmd.equals("fixture") && !cmd.equals("modifiers") && !cmd.equals("fields")) {
+            System.err.println("usage: SassProbe derive [sm,...] | fields | modifiers [sm,...] | fixture");
             System.exit(2);
         }
         if (cmd.equals("modifiers")) {
             learnModifiers(args.length > 1 ? List.of(args[1].split(",")) : OracleSamples.SMS);
             return;
         }
-        List<OracleSamples.Job> jobs = new ArrayList<>(OracleSamples.corpusJobs());
-        jobs.addAll(OracleSamples.kernelJobs());
+        List<OracleSamples.Job> jobs = new ArrayList<>();
+        if (cmd.equals("fields")) {
+            // Only the relocatable probe kernels: the other facts come from the tables as written.
+            OracleSamples.kernelJobs().stream().filter(OracleSamples.Job::relocatable).forEach(jobs::add);
+        } else {
+            jobs.addAll(OracleSamples.corpusJobs());
+            jobs.addAll(OracleSamples.kernelJobs());
+        }
         System.err.println("jobs: " + jobs.size());
         List<OracleSamples.Result> results = OracleSamples.run(jobs);
         Map<String, List<OracleSamples.Result>> bySm = new LinkedHashMap<>();
@@ -46,6 +52,11 @@ public final class SassProbe {
         }
         if (cmd.equals("fixture")) {
             writeFixtures(bySm);
+            return;
+        }
+        if (cmd.equals("fields")) {
+            probeFields(bySm);
+            learnModifiers(OracleSamples.SMS);
             return;
         }
         Map<String, List<SassFormData>> tables = new LinkedHashMap<>();
@@ -60,8 +71,27 @@ public final class SassProbe {
         }
         if (only.size() == OracleSamples.SMS.size()) {
             write(tables);
+            probeFields(bySm);
             learnModifiers(only);
         }
+    }
+
+    /**
+     * Widens address offset fields and derives the relocated forms ({@link FieldProber}) on the tables as written,
+     * and writes them again.
+     */
+    static void probeFields(Map<String, List<OracleSamples.Result>> bySm) throws IOException {
+        Path dir = RepoRoot.find().orElseThrow().resolve("tables/src/main/resources/org/jptxas/tables/sass");
+        Map<String, List<SassFormData>> tables = new LinkedHashMap<>();
+        for (String sm : OracleSamples.SMS) {
+            FieldProber prober = new FieldProber(sm);
+            List<Sample> relocated = OracleSamples.samples(bySm.getOrDefault(sm, List.of()).stream()
+                    .filter(r -> r.job().relocatable()).toList());
+            List<SassFormData> forms = prober.relocatedForms(prober.widenOffsets(readForms(dir, sm)), relocated);
+            prober.log().forEach(System.err::println);
+            tables.put(sm, forms);
+        }
+        write(tables);
     }
 
     /**
