@@ -103,7 +103,61 @@ final class FieldProber {
                 }
             }
         }
+        // A learned twin of a widened form that fixed the sign-extension bits of negative samples (0xff in 63:56
+        // above a 24-bit field) prints and encodes nothing the widened form does not, and would take small positive
+        // offsets with those bits set: dropped.
+        List<SassFormData> widened = new ArrayList<>();
+        for (SassFormData g : out) {
+            if (g.slots().stream().anyMatch(x -> !x.isLiteral() && x.kind().equals("SHEX_PLUS"))) {
+                widened.add(g);
+            }
+        }
+        for (SassFormData g : widened) {
+            if (!out.contains(g)) {
+                continue;
+            }
+            SassIsa alone = new SassIsa(sm, List.of(g));
+            int before = out.size();
+            out.removeIf(h -> h != g && h.key() == g.key() && h.pieces().equals(g.pieces()) && subsumedTwin(h, g, alone));
+            if (out.size() < before) {
+                log.add(sm + " offset widened: " + g.mnemonic() + " drops " + (before - out.size()) + " narrower twin(s)");
+            }
+        }
         return out;
+    }
+
+    /** Whether every word of {@code h} is a word of {@code g} and prints the same with an offset of -0x10. */
+    private boolean subsumedTwin(SassFormData h, SassFormData g, SassIsa alone) {
+        long[] hm = SassIsa.hex128(h.mask()), hb = SassIsa.hex128(h.bits());
+        long[] gm = SassIsa.hex128(g.mask()), gb = SassIsa.hex128(g.bits());
+        long[] field = {0, 0};
+        for (SassSlotData s : g.slots()) {
+            if (!s.isLiteral() && s.kind().equals("SHEX_PLUS")) {
+                long[] m = BitField.parse(s.bits()).mask();
+                field[0] |= m[0];
+                field[1] |= m[1];
+            }
+        }
+        for (int w = 0; w < 2; w++) {
+            long extra = hm[w] & ~gm[w];
+            // h is g with some high offset bits fixed to one (the sign extension of its negative samples), no more
+            if ((hm[w] & gm[w]) != gm[w] || (hb[w] & gm[w]) != gb[w] || (extra & ~field[w]) != 0
+                    || (hb[w] & extra) != extra) {
+                return false;
+            }
+        }
+        if (h.mask().equals(g.mask())) {
+            return false;
+        }
+        long[] word = {hb[0], hb[1]};
+        for (SassSlotData s : h.slots()) {
+            if (!s.isLiteral() && s.kind().equals("SHEX_PLUS")) {
+                BitField f = BitField.parse(s.bits());
+                f.insert(OFFSET & ((1L << f.width()) - 1), word);
+            }
+        }
+        String ht = print(h, word[0], word[1], 0);
+        return ht != null && ht.equals(print(g, word[0], word[1], 0)) && alone.decode(word[0], word[1]) != null;
     }
 
     /** {@code f} with slot {@code si} (bits {@code hiBit:loBit}) extended up to {@code top}, those bits freed. */
