@@ -44,8 +44,6 @@ class CorpusCodegenAcceptanceTest {
             + "(?:\\.[^']*)?)' not yet supported");
 
     private static final String FORMS = "forms: no SASS form yet for ";
-    private static final String NEGATIVE_OFFSET = "forms: LD's negative offset from a 32-bit address register is"
-            + " encoded as a 24-bit unsigned one";
 
     /**
      * Failures that belong to another helper's area, each with its reason. Keys are a corpus path (relative to the
@@ -60,25 +58,14 @@ class CorpusCodegenAcceptanceTest {
             Map.entry("ptx/ptx90parser_samples/hello.ptx", "calls: extern call to vprintf needs NVIDIA's call ABI"),
             Map.entry("ptx/llvm_misc/Kenun99_Smartian-GPU__kernel.ptx",
                     "calls: extern call to malloc needs NVIDIA's call ABI"),
-            Map.entry("ptx/nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx",
-                    FORMS + "IADD3 with two negated registers and an immediate (sm_90 also WARPSYNC R, LDC.S8)"),
-            Map.entry("ptx/cudarc/custom_kernels.ptx", FORMS + "FSETP.LTU.AND with an f32 immediate"),
-            Map.entry("ptx/rust_cuda_nvvm/path_tracer.ptx", FORMS + "FSETP.LEU.AND with an f32 immediate"),
-            Map.entry("ptx/zluda/vector4.ptx", FORMS + "generic LD.E.128"),
-            Map.entry("ptx/zluda/min_nan_f16.ptx", FORMS + "HMNMX2.NAN"),
-            Map.entry("ptx/gpuocelot/rodinia__hotspot.ptx@sm_75", FORMS + "IMAD with a negated constant operand"),
-            Map.entry("ptx/gpuocelot/rodinia__hotspot.ptx@sm_90", FORMS + "IMNMX (VIMNMX) of two registers"),
-            Map.entry("ptx/gpuocelot/sdk2.2__convolutionSeparable_kernel.ptx@sm_90",
-                    FORMS + "IMNMX (VIMNMX) of two registers"),
-            Map.entry("ptx/gpuocelot/sdk2.2__simpleVote_kernel.ptx@sm_75", FORMS + "STG.E.S8"),
-            Map.entry("ptx/zluda/atom_inc.ptx@sm_75", FORMS + "ATOM.E.INC"),
-            Map.entry("ptx/zluda/warp_sz.ptx@sm_75", FORMS + "generic ST.E.U8"),
-            Map.entry("ptx/zluda/fma_f16x2.ptx@sm_80", FORMS + "HFMA2 of four registers"),
-            Map.entry("ptx/zluda/fma_f16x2.ptx@sm_90", FORMS + "HFMA2 of four registers"),
-            Map.entry("ptx/zluda/fma_bf16x2.ptx@sm_90", FORMS + "HFMA2.BF16_V2"),
-            Map.entry("ptx/gpuocelot/rodinia__hwt.ptx@sm_75", NEGATIVE_OFFSET),
-            Map.entry("ptx/gpuocelot/rodinia__hwt.ptx@sm_90", NEGATIVE_OFFSET),
-            Map.entry("ptx/gpuocelot/rodinia__track_ellipse_kernel.ptx@sm_90", NEGATIVE_OFFSET));
+            Map.entry("ptx/nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_86",
+                    FORMS + "IADD3 with two negated registers and an immediate"),
+            Map.entry("ptx/nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_89",
+                    FORMS + "IADD3 with two negated registers and an immediate"),
+            Map.entry("ptx/nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_90",
+                    FORMS + "IADD3 with two negated registers and an immediate"),
+            Map.entry("ptx/cudarc/custom_kernels.ptx@sm_75", FORMS + "IADD3.X with an inverted source and a P1 carry"),
+            Map.entry("ptx/cudarc/custom_kernels.ptx@sm_90", FORMS + "IADD3.X with an inverted source and a P1 carry"));
 
     enum Verdict { COMPILED, OUT_OF_SCOPE, FAILED, KNOWN }
 
