@@ -69,9 +69,9 @@ public enum SlotKind {
                     out.append(prefix).append(value);
                 }
             }
-            case HEX -> out.append("0x").append(Long.toHexString(value));
+            case HEX -> out.append("0x").append(Long.toHexString(value << shift));
             case SHEX, SHEX_PLUS -> {
-                long v = signExtend(value, width);
+                long v = signExtend(value, width) << shift;
                 if (v < 0) {
                     out.append(this == SHEX_PLUS ? "+-0x" : "-0x").append(Long.toHexString(-v));
                 } else {
@@ -121,13 +121,13 @@ public enum SlotKind {
                 if (lex.type() != Lexeme.Type.HEX || lex.text().charAt(0) == '-' || lex.text().charAt(0) == '+') {
                     throw new IllegalArgumentException("expected an unsigned hex number, found " + lex.text());
                 }
-                v = lex.number();
+                v = unshift(lex, lex.number(), shift);
             }
             case SHEX, SHEX_PLUS -> {
                 if (lex.type() != Lexeme.Type.HEX || (lex.text().charAt(0) == '+') != (this == SHEX_PLUS)) {
                     throw new IllegalArgumentException("expected a signed hex number, found " + lex.text());
                 }
-                long s = lex.number();
+                long s = unshift(lex, lex.number(), shift);
                 if (width < 64 && (s < -(1L << (width - 1)) || s >= (1L << (width - 1)))) {
                     throw new IllegalArgumentException(lex.text() + " does not fit a signed " + width + "-bit field");
                 }
@@ -186,6 +186,14 @@ public enum SlotKind {
             throw new IllegalArgumentException(lex.text() + " does not fit a " + width + "-bit field");
         }
         return v;
+    }
+
+    /** A number field in units of {@code 1 << shift} (absolute call targets): the value, which must be aligned. */
+    private static long unshift(Lexeme lex, long v, int shift) {
+        if ((v & ((1L << shift) - 1)) != 0) {
+            throw new IllegalArgumentException(lex.text() + " is not a multiple of " + (1L << shift));
+        }
+        return v >> shift;
     }
 
     private static double decimal(Lexeme lex) {

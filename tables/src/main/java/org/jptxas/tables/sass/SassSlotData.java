@@ -6,13 +6,15 @@ import java.util.Set;
 
 /**
  * One operand slot of a form, written in the table as one string: either a field {@code "KIND hi:lo[,hi:lo...]"}
- * (plus {@code " >>2"} for a label in 4-byte units), e.g. {@code "GPR 23:16"}, {@code "LABEL 63:34,81:64 >>2"}, or a
+ * (plus {@code " >>2"} for a label or number in 4-byte units), e.g. {@code "GPR 23:16"}, {@code "LABEL 63:34,81:64 >>2"},
+ * {@code "HEX 80:34 >>2"} (an absolute call target), or a
  * literal {@code "=RZ"}: a fixed operand text implied by the form's fixed bits.
  *
  * @param kind how the field's value prints ({@link #KINDS}); {@code null} for a literal
  * @param bits the field's bit positions, least significant value bit first, as inclusive ranges {@code hi:lo}
  *     separated by commas; {@code null} for a literal
- * @param shift for {@code LABEL}: the byte offset is the field value shifted left by this; 0 otherwise
+ * @param shift for {@code LABEL}, {@code HEX} and {@code SHEX}: the printed offset or number is the field value
+ *     shifted left by this (code addresses in 4-byte units); 0 otherwise
  * @param literal the slot's fixed text, or {@code null} for a field
  */
 public record SassSlotData(String kind, String bits, int shift, String literal) {

@@ -25,16 +25,22 @@ public final class SassProbe {
 
     public static void main(String[] args) throws IOException {
         String cmd = args.length == 0 ? "derive" : args[0];
-        if (!cmd.equals("derive") && !cmd.equals("fixture") && !cmd.equals("modifiers")) {
-            System.err.println("usage: SassProbe derive [sm,...] | modifiers [sm,...] | fixture");
+        if (!List.of("derive", "fixture", "modifiers", "fields", "add").contains(cmd)) {
+            System.err.println("usage: SassProbe derive [sm,...] | add | fields | modifiers [sm,...] | fixture");
             System.exit(2);
         }
         if (cmd.equals("modifiers")) {
             learnModifiers(args.length > 1 ? List.of(args[1].split(",")) : OracleSamples.SMS);
             return;
         }
-        List<OracleSamples.Job> jobs = new ArrayList<>(OracleSamples.corpusJobs());
-        jobs.addAll(OracleSamples.kernelJobs());
+        List<OracleSamples.Job> jobs = new ArrayList<>();
+        if (cmd.equals("fields")) {
+            // Only the relocatable probe kernels: the other facts come from the tables as written.
+            OracleSamples.kernelJobs().stream().filter(OracleSamples.Job::relocatable).forEach(jobs::add);
+        } else {
+            jobs.addAll(OracleSamples.corpusJobs());
+            jobs.addAll(OracleSamples.kernelJobs());
+        }
         System.err.println("jobs: " + jobs.size());
         List<OracleSamples.Result> results = OracleSamples.run(jobs);
         Map<String, List<OracleSamples.Result>> bySm = new LinkedHashMap<>();
@@ -46,6 +52,16 @@ public final class SassProbe {
         }
         if (cmd.equals("fixture")) {
             writeFixtures(bySm);
+            return;
+        }
+        if (cmd.equals("fields")) {
+            probeFields(bySm);
+            learnModifiers(OracleSamples.SMS);
+            return;
+        }
+        if (cmd.equals("add")) {
+            addKernelForms(bySm, args.length > 1 ? List.of(args[1].split(",")) : OracleSamples.SMS);
+            probeFields(bySm);
             return;
         }
         Map<String, List<SassFormData>> tables = new LinkedHashMap<>();
@@ -60,8 +76,119 @@ public final class SassProbe {
         }
         if (only.size() == OracleSamples.SMS.size()) {
             write(tables);
+            probeFields(bySm);
             learnModifiers(only);
         }
+    }
+
+    /**
+     * The incremental derivation ({@code probe add}): learns forms from the probe kernels' samples alone, adds to the
+     * written tables those whose text the tables cannot assemble to the same bits, and keeps an added form only while
+     * every sample (corpus, suite and kernels) still decodes to nvdisasm's text. Cheaper than {@code derive} (the
+     * learner and its nvdisasm checks see a few thousand samples per SM, not the corpus); the modifier enums stay as
+     * they are. {@code add sm_75,sm_80} learns only those SMs and leaves the others' forms as they are.
+     */
+    static void addKernelForms(Map<String, List<OracleSamples.Result>> bySm, List<String> only) throws IOException {
+        Path dir = RepoRoot.find().orElseThrow().resolve("tables/src/main/resources/org/jptxas/tables/sass");
+        Path kernels = RepoRoot.find().orElseThrow().resolve("tools/sass-probe/kernels");
+        Map<String, List<SassFormData>> tables = new LinkedHashMap<>();
+        for (String sm : OracleSamples.SMS) {
+            if (!only.contains(sm)) {
+                tables.put(sm, readForms(dir, sm)); // unchanged
+                continue;
+            }
+            List<OracleSamples.Result> results = bySm.getOrDefault(sm, List.of());
+            List<Sample> all = dedupe(OracleSamples.samples(results));
+            List<Sample> probe = dedupe(OracleSamples.samples(results.stream()
+                    .filter(r -> r.job().ptx().startsWith(kernels)).toList()));
+            FormLearner learner = new FormLearner();
+            List<SassFormData> learned = learner.learn(sm, probe);
+            List<SassFormData> forms = new ArrayList<>(readForms(dir, sm));
+            org.jptxas.isel.sass.SassIsa old = new org.jptxas.isel.sass.SassIsa(sm, forms);
+            org.jptxas.isel.sass.SassAssembler asm = new org.jptxas.isel.sass.SassAssembler(old);
+            // A learned form is new when one of its probe samples is text the tables cannot assemble to its bits.
+            org.jptxas.isel.sass.SassIsa fresh = new org.jptxas.isel.sass.SassIsa(sm, learned);
+            Map<org.jptxas.isel.sass.SassForm, SassFormData> learnedOf = new java.util.IdentityHashMap<>();
+            for (int i = 0; i < learned.size(); i++) {
+                learnedOf.put(fresh.forms().get(i), learned.get(i));
+            }
+            java.util.LinkedHashSet<SassFormData> needed = new java.util.LinkedHashSet<>();
+            for (Sample s : probe) {
+                if (FormLearner.needsRelocation(s)
+                        || !(fresh.decode(s.lo(), s.hi()) instanceof org.jptxas.isel.sass.SassInstruction.Known k)) {
+                    continue;
+                }
+                try {
+                    long[] back = asm.assemble(s.text(), Control.fromHi(s.hi()), s.address(),
+                            name -> s.labels().getOrDefault(name, -1L));
+                    if (back[0] == s.lo() && (back[1] & ~(Control.HI_MASK | Control.OPEX_MASK)) == (s.hi() & ~(Control.HI_MASK | Control.OPEX_MASK))) {
+                        continue;
+                    }
+                } catch (RuntimeException e) {
+                    // the tables cannot write this text yet
+                }
+                needed.add(learnedOf.get(k.form()));
+            }
+            List<SassFormData> added = new ArrayList<>(needed);
+            // Drop added forms that make any sample decode differently from nvdisasm, until none does.
+            while (true) {
+                List<SassFormData> trial = new ArrayList<>(forms);
+                trial.addAll(added);
+                org.jptxas.isel.sass.SassIsa isa = new org.jptxas.isel.sass.SassIsa(sm, trial);
+                Map<org.jptxas.isel.sass.SassForm, SassFormData> dataOf = new java.util.IdentityHashMap<>();
+                for (int i = 0; i < trial.size(); i++) {
+                    dataOf.put(isa.forms().get(i), trial.get(i));
+                }
+                Set<SassFormData> addedSet = new HashSet<>(added);
+                Set<SassFormData> bad = new HashSet<>();
+                for (Sample s : all) {
+                    if (FormLearner.needsRelocation(s)) {
+                        continue;
+                    }
+                    org.jptxas.isel.sass.SassInstruction inst = isa.decode(s.lo(), s.hi());
+                    if (inst instanceof org.jptxas.isel.sass.SassInstruction.Known k
+                            && org.jptxas.isel.sass.SassPrinter.text(inst, s.address(),
+                                    addr -> FormLearner.labelAt(s.labels(), addr)).equals(s.text())) {
+                        continue;
+                    }
+                    if (inst instanceof org.jptxas.isel.sass.SassInstruction.Known k && addedSet.contains(dataOf.get(k.form()))) {
+                        bad.add(dataOf.get(k.form()));
+                    } else if (!(inst instanceof org.jptxas.isel.sass.SassInstruction.Known)
+                            && old.decode(s.lo(), s.hi()) instanceof org.jptxas.isel.sass.SassInstruction.Known) {
+                        int key = FormLearner.keyOf(s.lo(), s.hi());
+                        added.stream().filter(f -> f.key() == key).forEach(bad::add); // a rival made it ambiguous
+                    }
+                }
+                if (bad.isEmpty()) {
+                    break;
+                }
+                added.removeAll(bad);
+            }
+            added.forEach(f -> System.err.println(sm + " added: " + f.mnemonic() + " " + f.pieces() + " " + f.slots()));
+            System.err.println(sm + ": " + learned.size() + " forms learned from " + probe.size()
+                    + " probe kernel samples, " + added.size() + " added");
+            forms.addAll(added);
+            tables.put(sm, forms);
+        }
+        write(tables);
+    }
+
+    /**
+     * Widens address offset fields and derives the relocated forms ({@link FieldProber}) on the tables as written,
+     * and writes them again.
+     */
+    static void probeFields(Map<String, List<OracleSamples.Result>> bySm) throws IOException {
+        Path dir = RepoRoot.find().orElseThrow().resolve("tables/src/main/resources/org/jptxas/tables/sass");
+        Map<String, List<SassFormData>> tables = new LinkedHashMap<>();
+        for (String sm : OracleSamples.SMS) {
+            FieldProber prober = new FieldProber(sm);
+            List<Sample> relocated = OracleSamples.samples(bySm.getOrDefault(sm, List.of()).stream()
+                    .filter(r -> r.job().relocatable()).toList());
+            List<SassFormData> forms = prober.relocatedForms(prober.widenOffsets(readForms(dir, sm)), relocated);
+            prober.log().forEach(System.err::println);
+            tables.put(sm, forms);
+        }
+        write(tables);
     }
 
     /**

@@ -1,0 +1,41 @@
+package org.jptxas.isel.sass;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Field facts the probe's bit-flip step ({@code probe fields}) derives, checked against the bundled tables with words
+ * nvdisasm 12.5 read in raw mode ({@code nvdisasm -b SMxx -hex}): absolute call and return targets in 4-byte units
+ * (sm_90 splits them: the low 8 bits of the units at [23:16]), and sm_75's generic {@code LD.E [R+off]}, whose
+ * signed offset has 32 bits (a 24-bit one prints {@code +0xfffffc}).
+ */
+class SassFieldFactsTest {
+    private static final Control CONTROL = new Control(5, true, 7, 7, 0);
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "sm_75|0000123400007943|000fea0003c00000|CALL.ABS.NOINC 0x1234",
+        "sm_75|ffffffc014007950|000fea0003e3ffff|RET.ABS.NODEC R20 -0x40",
+        "sm_75|fffffffc12077980|000ea2000010e900|LD.E.SYS R7, [R18+-0x4]",
+        "sm_90|0000123400167943|000fea0003c00000|CALL.ABS.NOINC 0x123458",
+    })
+    void decodesPrintsAndAssemblesLikeNvdisasm(String sm, String lo, String hi, String text) {
+        SassIsa isa = SassIsa.forSm(sm);
+        long l = Long.parseUnsignedLong(lo, 16), h = Long.parseUnsignedLong(hi, 16);
+        SassInstruction inst = isa.decode(l, h);
+        assertEquals(text, SassPrinter.text(inst, 0, a -> null));
+        long[] back = new SassAssembler(isa).assemble(text, Control.fromHi(h), 0, null);
+        assertArrayEquals(new long[] {l, h}, back);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"sm_75|CALL.ABS.NOINC 0x1236", "sm_90|CALL.ABS.NOINC 0x123459"})
+    void misalignedTargetsAreRefused(String sm, String text) {
+        SassAssembler asm = new SassAssembler(SassIsa.forSm(sm));
+        assertThrows(RuntimeException.class, () -> asm.assemble(text, CONTROL, 0, null));
+    }
+}
