@@ -53,8 +53,6 @@ class CorpusCodegenAcceptanceTest {
     static final Map<String, String> KNOWN_FAILURES = Map.ofEntries(
             Map.entry("ptx/ptx90parser_samples/matrix_free_device_matrix_vector_04.1.sm_80.ptx",
                     FORMS + "STL.U8 (sm_80), ATOM.E.CAS.64.STRONG.GPU (sm_86 and up)"),
-            Map.entry("ptx/llvm_misc/Kenun99_Smartian-GPU__kernel.ptx", NEGATIVE_OFFSET
-                    + " (LD.E.U8, LD.E.64); also IMAD R, R, 0x40, RZ reads back as IMAD.SHL"),
             Map.entry("ptx/nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_86",
                     FORMS + "IADD3 with two negated registers and an immediate"),
             Map.entry("ptx/nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_89",
