@@ -390,7 +390,7 @@ public final class SassIsa {
      * IMAD keys: the most specific applicable form named as nvdisasm names it ({@link ImadAlias}); unknown if
      * none is, or if two equally specific ones with that name would print differently.
      */
-    private static SassInstruction imadAlias(KeyTable t, long lo, long hi) {
+    private SassInstruction imadAlias(KeyTable t, long lo, long hi) {
         String want = ImadAlias.mnemonic(lo, hi);
         for (int k = 0; k < t.masksLo.length; k++) {
             KeyTable.Candidate[] cs = t.find(k, lo, hi);
@@ -416,7 +416,30 @@ public final class SassIsa {
                 return new SassInstruction.Known(f, v, Control.fromHi(hi & ~f.maskHi), lo, hi);
             }
         }
-        return new SassInstruction.Unknown(lo, hi);
+        // No learned form of that name: a generalized one (e.g. the guarded spelling of a form ptxas was only seen
+        // to write unguarded), the most specific, unless an equally specific one prints differently.
+        SassForm found = null;
+        for (SassForm f : generalized().byKey().getOrDefault(keyOf(lo, hi), List.of())) {
+            if (found != null && f.specificity < found.specificity) {
+                break;
+            }
+            if (f.mnemonic.equals(want) && f.appliesToGuardOnly(lo, hi)) {
+                if (found != null && !(found.skeleton.equals(f.skeleton) && Arrays.equals(found.slots, f.slots))) {
+                    return new SassInstruction.Unknown(lo, hi);
+                }
+                found = found == null ? f : found;
+            }
+        }
+        if (found == null) {
+            return new SassInstruction.Unknown(lo, hi);
+        }
+        long[] v = new long[found.slots.length];
+        for (int i = 0; i < v.length; i++) {
+            if (found.slots[i] instanceof SassSlot.Field field) {
+                v[i] = field.field().extract(lo, hi);
+            }
+        }
+        return new SassInstruction.Known(found, v, Control.fromHi(hi & ~found.maskHi), lo, hi);
     }
 
     /** Decodes little-endian instruction bytes (a multiple of 16). */
