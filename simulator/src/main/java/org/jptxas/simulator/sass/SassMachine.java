@@ -1227,6 +1227,69 @@ final class SassMachine {
 
     // ------------------------------------------------------------------ semantics
 
+    /** {@link #step} for LEPC (kept out of step so that step stays small enough to be compiled). */
+    private void lepc(SassOp op, List<SassOperand> o, Thread t) {
+        // the code address of the label it names (sm_90+), else its own (ptxas adds the distance to the
+        // return point: IADD3 R20, P0, P1, -R20(LEPC's address), R9(return point), R14(LEPC))
+        long address = o.size() > 1 && o.get(1) instanceof SassOperand.Target target ? target.address()
+                : 16L * t.pc;
+        writeR64(t, o.get(0), address);
+        t.pc++;
+    }
+
+    /** {@link #step} for CALL (kept out of step so that step stays small enough to be compiled). */
+    private void call(SassOp op, List<SassOperand> o, Thread t) {
+        // the caller already put the return address in a register
+        t.callDepth++;
+        if (op.has("ABS") && o.size() == 1 && o.get(0) instanceof SassOperand.Target target) {
+            // CALL.ABS.NOINC `(f): the address the driver gave f (its relocation, in a linked module's image)
+            t.pc = codeIndex(target.address(), op, t);
+        } else if (op.has("ABS") && o.size() == 1 && o.get(0) instanceof Reg r) {
+            // CALL.ABS.NOINC R2: to the 64-bit address in the pair, a system call's loaded from bank 4
+            long address = Integer.toUnsignedLong(t.r[r.index()]) | (long) t.r[r.index() + 1] << 32;
+            java.util.Optional<String> system = systemCallAt.apply(address);
+            if (system.isPresent()) {
+                throw new Stop(system.get().equals("__assertfail")
+                        ? new Fault.Trap(ref(t), op.where() + ": device-side assert failed")
+                        : new Fault.Unimplemented("system call " + system.get(), op.where()));
+            }
+            t.pc = codeIndex(address, op, t);
+        } else if (op.has("REL") && o.size() == 1 && o.get(0) instanceof Reg r) {
+            // CALL.REL.NOINC R6 `(f): through a function address (its offset in the section) in R6
+            t.pc = (int) (Integer.toUnsignedLong(t.r[r.index()]) / 16);
+        } else if (!op.has("REL") || !(o.get(o.size() - 1) instanceof SassOperand.Target target)) {
+            throw unimplemented(op); // calls into other sections, absolute calls
+        } else {
+            t.pc = (int) (target.address() / 16);
+        }
+    }
+
+    /** {@link #step} for RET (kept out of step so that step stays small enough to be compiled). */
+    private void ret(SassOp op, List<SassOperand> o, Thread t) {
+        if (op.has("ABS")) {
+            // RET.ABS.NODEC R20 0x0: to the 64-bit address in the register pair plus the offset
+            java.util.regex.Matcher m = RET_ABS.matcher(o.size() == 1 && o.get(0) instanceof SassOperand.Other x ? x.text() : "");
+            if (!m.matches()) {
+                throw unimplemented(op);
+            }
+            int r = Integer.parseInt(m.group(1));
+            long address = (Integer.toUnsignedLong(t.r[r]) | (long) t.r[r + 1] << 32) + Long.decode(m.group(2));
+            t.callDepth--;
+            t.pc = codeIndex(address, op, t);
+            return;
+        }
+        if (!op.has("REL") || !(o.get(0) instanceof Reg r)) {
+            throw unimplemented(op);
+        }
+        t.callDepth--;
+        t.pc = (int) (Integer.toUnsignedLong(t.r[r.index()]) / 16);
+    }
+
+    /**
+     * One instruction for one thread. HotSpot does not compile methods over 8000 bytes of bytecode
+     * (DontCompileHugeMethods), and interpreting this one costs the emulator 2-4x: keep each case's work in a helper
+     * ({@code javap -c} shows the size; at 8142 bytes collatz fell from 28 M to 6 M warp-instructions/s).
+     */
     private void step(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         switch (op.opcode()) {
@@ -1286,14 +1349,7 @@ final class SassMachine {
                 writeR(t, o.get(0), read(o.get(1), t, w));
                 t.pc++;
             }
-            case "LEPC" -> {
-                // the code address of the label it names (sm_90+), else its own (ptxas adds the distance to the
-                // return point: IADD3 R20, P0, P1, -R20(LEPC's address), R9(return point), R14(LEPC))
-                long address = o.size() > 1 && o.get(1) instanceof SassOperand.Target target ? target.address()
-                        : 16L * t.pc;
-                writeR64(t, o.get(0), address);
-                t.pc++;
-            }
+            case "LEPC" -> lepc(op, o, t);
             case "S2R" -> {
                 writeR(t, o.get(0), special(((SassOperand.Special) o.get(1)).name(), t));
                 t.pc++;
@@ -1369,50 +1425,8 @@ final class SassMachine {
                 shf(op, t, w);
                 t.pc++;
             }
-            case "CALL" -> {
-                // the caller already put the return address in a register
-                t.callDepth++;
-                if (op.has("ABS") && o.size() == 1 && o.get(0) instanceof SassOperand.Target target) {
-                    // CALL.ABS.NOINC `(f): the address the driver gave f (its relocation, in a linked module's image)
-                    t.pc = codeIndex(target.address(), op, t);
-                } else if (op.has("ABS") && o.size() == 1 && o.get(0) instanceof Reg r) {
-                    // CALL.ABS.NOINC R2: to the 64-bit address in the pair, a system call's loaded from bank 4
-                    long address = Integer.toUnsignedLong(t.r[r.index()]) | (long) t.r[r.index() + 1] << 32;
-                    java.util.Optional<String> system = systemCallAt.apply(address);
-                    if (system.isPresent()) {
-                        throw new Stop(system.get().equals("__assertfail")
-                                ? new Fault.Trap(ref(t), op.where() + ": device-side assert failed")
-                                : new Fault.Unimplemented("system call " + system.get(), op.where()));
-                    }
-                    t.pc = codeIndex(address, op, t);
-                } else if (op.has("REL") && o.size() == 1 && o.get(0) instanceof Reg r) {
-                    // CALL.REL.NOINC R6 `(f): through a function address (its offset in the section) in R6
-                    t.pc = (int) (Integer.toUnsignedLong(t.r[r.index()]) / 16);
-                } else if (!op.has("REL") || !(o.get(o.size() - 1) instanceof SassOperand.Target target)) {
-                    throw unimplemented(op); // calls into other sections, absolute calls
-                } else {
-                    t.pc = (int) (target.address() / 16);
-                }
-            }
-            case "RET" -> {
-                if (op.has("ABS")) {
-                    // RET.ABS.NODEC R20 0x0: to the 64-bit address in the register pair plus the offset
-                    java.util.regex.Matcher m = RET_ABS.matcher(o.size() == 1 && o.get(0) instanceof SassOperand.Other x ? x.text() : "");
-                    if (!m.matches()) {
-                        throw unimplemented(op);
-                    }
-                    int r = Integer.parseInt(m.group(1));
-                    long address = (Integer.toUnsignedLong(t.r[r]) | (long) t.r[r + 1] << 32) + Long.decode(m.group(2));
-                    t.callDepth--;
-                    t.pc = codeIndex(address, op, t);
-                    break;
-                }
-                if (!op.has("REL") || !(o.get(0) instanceof Reg r)) {
-                    throw unimplemented(op);
-                }
-                t.callDepth--;
-                t.pc = (int) (Integer.toUnsignedLong(t.r[r.index()]) / 16);
-            }
+            case "CALL" -> call(op, o, t);
+            case "RET" -> ret(op, o, t);
             case "FCHK" -> {
                 // FCHK flags divisions the fast path cannot do exactly; flagging every one sends them all through
                 // ptxas's slow path, which is exact for every input.
