@@ -174,12 +174,18 @@ public final class SassIsa {
     }
 
     private static SassInstruction decodeFallback(List<SassForm> candidates, long lo, long hi) {
+        return decodeFallback(candidates, lo, hi, f -> f.appliesTo(lo, hi));
+    }
+
+    /** As above, over the candidates {@code applies} accepts. */
+    private static SassInstruction decodeFallback(List<SassForm> candidates, long lo, long hi,
+                                                  java.util.function.Predicate<SassForm> applies) {
         SassForm found = null;
         for (SassForm f : candidates) {
             if (found != null && f.specificity < found.specificity) {
                 break;
             }
-            if (f.appliesTo(lo, hi)) {
+            if (applies.test(f)) {
                 if (found != null && !(found.skeleton.equals(f.skeleton) && Arrays.equals(found.slots, f.slots))) {
                     return new SassInstruction.Unknown(lo, hi);
                 }
@@ -418,28 +424,8 @@ public final class SassIsa {
         }
         // No learned form of that name: a generalized one (e.g. the guarded spelling of a form ptxas was only seen
         // to write unguarded), the most specific, unless an equally specific one prints differently.
-        SassForm found = null;
-        for (SassForm f : generalized().byKey().getOrDefault(keyOf(lo, hi), List.of())) {
-            if (found != null && f.specificity < found.specificity) {
-                break;
-            }
-            if (f.mnemonic.equals(want) && f.appliesToGuardOnly(lo, hi)) {
-                if (found != null && !(found.skeleton.equals(f.skeleton) && Arrays.equals(found.slots, f.slots))) {
-                    return new SassInstruction.Unknown(lo, hi);
-                }
-                found = found == null ? f : found;
-            }
-        }
-        if (found == null) {
-            return new SassInstruction.Unknown(lo, hi);
-        }
-        long[] v = new long[found.slots.length];
-        for (int i = 0; i < v.length; i++) {
-            if (found.slots[i] instanceof SassSlot.Field field) {
-                v[i] = field.field().extract(lo, hi);
-            }
-        }
-        return new SassInstruction.Known(found, v, Control.fromHi(hi & ~found.maskHi), lo, hi);
+        return decodeFallback(generalized().byKey().getOrDefault(keyOf(lo, hi), List.of()), lo, hi,
+                f -> f.mnemonic.equals(want) && f.appliesToGuardOnly(lo, hi));
     }
 
     /** Decodes little-endian instruction bytes (a multiple of 16). */

@@ -11,7 +11,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Field facts the probe's bit-flip step ({@code probe fields}) derives, checked against the bundled tables with words
  * nvdisasm 12.5 read in raw mode ({@code nvdisasm -b SMxx -hex}): absolute call and return targets in 4-byte units
  * (sm_90 splits them: the low 8 bits of the units at [23:16]), and sm_75's generic {@code LD.E [R+off]}, whose
- * signed offset has 32 bits (a 24-bit one prints {@code +0xfffffc}).
+ * signed offset has 32 bits (a 24-bit one prints {@code +0xfffffc}); and guarded IMAD aliases, decoded through the
+ * generalized guarded forms.
  */
 class SassFieldFactsTest {
     private static final Control CONTROL = new Control(5, true, 7, 7, 0);
@@ -22,6 +23,11 @@ class SassFieldFactsTest {
         "sm_75|ffffffc014007950|000fea0003e3ffff|RET.ABS.NODEC R20 -0x40",
         "sm_75|fffffffc12077980|000ea2000010e900|LD.E.SYS R7, [R18+-0x4]",
         "sm_90|0000123400167943|000fea0003c00000|CALL.ABS.NOINC 0x123458",
+        // guarded IMAD aliases ptxas was only seen to write unguarded (ptxas 13 writes the first for a predicated
+        // add.u32 r, a, a); the learned forms alone decode them as UNKNOWN
+        "sm_80|0000000102058824|040fe400078e0202|@!P0 IMAD.IADD R5, R2.reuse, 0x1, R2",
+        "sm_80|0000000302058824|040fe400078e0203|@!P0 IMAD R5, R2.reuse, 0x3, R3",
+        "sm_90|0000000107058824|040fe400078e0207|@!P0 IMAD.IADD R5, R7.reuse, 0x1, R7",
     })
     void decodesPrintsAndAssemblesLikeNvdisasm(String sm, String lo, String hi, String text) {
         SassIsa isa = SassIsa.forSm(sm);
