@@ -5,8 +5,14 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
 
-/** Writes an output file completely or not at all: a temporary file beside it, then a rename. */
+/**
+ * Writes an output file completely or not at all: a temporary file beside it, then a rename. The file gets the
+ * permissions of the one it replaces, else rw-r--r-- as ptxas's output gets under the usual umask (a temporary file
+ * is created owner-only).
+ */
 final class AtomicFiles {
     private AtomicFiles() {}
 
@@ -16,6 +22,10 @@ final class AtomicFiles {
         Path tmp = Files.createTempFile(dir, "." + absolute.getFileName() + ".", ".tmp");
         try {
             Files.write(tmp, bytes);
+            if (Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {
+                Files.setPosixFilePermissions(tmp, Files.exists(absolute) ? Files.getPosixFilePermissions(absolute)
+                        : PosixFilePermissions.fromString("rw-r--r--"));
+            }
             try {
                 Files.move(tmp, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {

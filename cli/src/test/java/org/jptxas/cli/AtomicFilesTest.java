@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +27,19 @@ class AtomicFilesTest {
         try (var files = Files.list(dir)) {
             assertEquals(List.of("k.cubin"), files.map(p -> p.getFileName().toString()).toList());
         }
+    }
+
+    @Test
+    void newFilesAreWorldReadableAndReplacedFilesKeepTheirPermissions() throws IOException {
+        Assumptions.assumeTrue(Files.getFileStore(dir).supportsFileAttributeView(PosixFileAttributeView.class));
+        Path fresh = dir.resolve("new.cubin");
+        AtomicFiles.write(fresh, new byte[] {1});
+        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh)));
+        Path kept = dir.resolve("kept.cubin");
+        Files.write(kept, new byte[] {0});
+        Files.setPosixFilePermissions(kept, PosixFilePermissions.fromString("rw-rw----"));
+        AtomicFiles.write(kept, new byte[] {1});
+        assertEquals("rw-rw----", PosixFilePermissions.toString(Files.getPosixFilePermissions(kept)));
     }
 
     @Test
