@@ -31,10 +31,7 @@ final class ModuleData {
     /** A module-variable section and the bytes it starts with (zeros for {@code .nv.global}). */
     private record VariableSection(int index, String name, byte[] init) {}
 
-    /**
-     * One relocation of a constant bank by the address of a module variable, or ({@code symbolSection} -1) by the
-     * fixed address {@code symbolValue} of a system call.
-     */
+    /** One relocation of a constant bank by the address of a module variable. */
     private record Patch(int bankSection, long offset, int type, int symbolSection, long symbolValue, long addend) {}
 
     /**
@@ -101,8 +98,12 @@ final class ModuleData {
                     if (!systemCalls.contains(sym.name())) {
                         systemCalls.add(sym.name());
                     }
-                    long address = SYSTEM_CALLS + 16L * systemCalls.indexOf(sym.name());
-                    patches.add(new Patch(s.info(), r.offset(), r.type(), -1, address, r.addend()));
+                    // a fixed address: patched once here, not per launch
+                    Bank b = banks.get(s.info());
+                    byte[] data = b.data().clone();
+                    Relocations.apply(data, r.offset(), r.type(),
+                            SYSTEM_CALLS + 16L * systemCalls.indexOf(sym.name()) + r.addend());
+                    banks.put(s.info(), new Bank(b.owner(), b.number(), data));
                 } else if (intoBank) {
                     unsupported = "relocation " + r.typeName() + " of " + sections.get(s.info()).name() + " to "
                             + (sym == null ? "symbol " + r.symbol() : "'" + sym.name() + "'");
@@ -150,8 +151,7 @@ final class ModuleData {
         Map<Integer, byte[]> copies = new HashMap<>();
         banks.forEach((index, bank) -> copies.put(index, patches.isEmpty() ? bank.data() : bank.data().clone()));
         for (Patch p : patches) {
-            long base = p.symbolSection() < 0 ? 0 : sectionBase.get(p.symbolSection());
-            long address = base + p.symbolValue() + p.addend();
+            long address = sectionBase.get(p.symbolSection()) + p.symbolValue() + p.addend();
             Relocations.apply(copies.get(p.bankSection()), p.offset(), p.type(), address);
         }
         return visible(entry, copies);
