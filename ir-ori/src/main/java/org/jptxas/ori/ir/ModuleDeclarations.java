@@ -22,6 +22,11 @@ public record ModuleDeclarations(OptionalInt ptxTargetSm, boolean texmodeIndepen
     /** No declarations: what a module built without a PTX front end carries. */
     public static final ModuleDeclarations NONE = new ModuleDeclarations(OptionalInt.empty(), false, List.of());
 
+    /** Whether the module is compiled without the calling ABI: ptxas disables it for a function with several results. */
+    public boolean abiDisabled() {
+        return functions.stream().anyMatch(f -> f.results().size() > 1);
+    }
+
     /** A function's linking directive ({@link #INTERNAL} when none is written). */
     public enum Linkage { INTERNAL, VISIBLE, WEAK, EXTERN }
 

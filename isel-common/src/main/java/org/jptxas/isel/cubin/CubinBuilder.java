@@ -34,6 +34,7 @@ public final class CubinBuilder {
     private final List<FunctionFacts> functions = new ArrayList<>();
     private String options = "";
     private int abiVersion = 8;
+    private boolean withoutAbi;
     private final List<GlobalVariable> globals = new ArrayList<>();
     private final List<CodeRelocation> relocations = new ArrayList<>();
 
@@ -246,6 +247,15 @@ public final class CubinBuilder {
      */
     public CubinBuilder abiVersion7() {
         this.abiVersion = 7;
+        return this;
+    }
+
+    /**
+     * Marks code compiled without the calling ABI (ptxas disables it for PTX functions with several return values):
+     * ptxas 13 then writes EI_ABIVERSION 2 below sm_90.
+     */
+    public CubinBuilder withoutAbi() {
+        this.withoutAbi = true;
         return this;
     }
 
@@ -542,7 +552,7 @@ public final class CubinBuilder {
         ElfHeader header = v7()
                 ? new ElfHeader(ElfHeader.OSABI_CUDA_V7, 7, 0, relocatable ? ElfHeader.ET_REL : ElfHeader.ET_EXEC,
                         ElfHeader.EM_CUDA, 125, 0, ElfFlags.v7(sm, false), 64, 56, 64, 1)
-                : new ElfHeader(ElfHeader.OSABI_CUDA_V8, 8, 0, relocatable ? ElfHeader.ET_REL : ElfHeader.ET_EXEC,
+                : new ElfHeader(ElfHeader.OSABI_CUDA_V8, withoutAbi && sm < 90 ? 2 : 8, 0, relocatable ? ElfHeader.ET_REL : ElfHeader.ET_EXEC,
                         ElfHeader.EM_CUDA, 1, 0, ElfFlags.v8(sm), 64, relocatable ? 0 : 56, 64, 1);
         return new Cubin(header, sections, phdrs, layout);
     }

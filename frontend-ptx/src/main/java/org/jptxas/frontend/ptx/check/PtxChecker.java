@@ -314,6 +314,10 @@ public final class PtxChecker {
         if (f.body() == null) {
             return;
         }
+        if (f.returns().size() > 1) {
+            diagnostics.add(new Diagnostic(Severity.WARNING, null, 0, "Function '" + f.name()
+                    + "' with multiple return values found, disabling ABI"));
+        }
         minnctapersmNeedsThreadBound(f);
         Scope params = new Scope(moduleScope);
         for (VariableDecl p : f.returns()) {
