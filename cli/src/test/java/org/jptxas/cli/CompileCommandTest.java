@@ -62,6 +62,72 @@ class CompileCommandTest {
         assertTrue(sass.contains("EXIT ;") && sass.contains("BRA `(.L_x_"), sass);
     }
 
+    /**
+     * A function with two results makes ptxas compile without the calling ABI: it warns, writes EI_ABIVERSION 2 below
+     * sm_90 and prints no "Function properties" lines (ptxas 13.0 -v on the same text, sm_89 and sm_90).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"sm_89", "sm_90"})
+    void severalResultsDisableTheAbi(String arch) throws IOException {
+        Files.writeString(dir.resolve("two.ptx"), """
+                .version 6.5
+                .target sm_30
+                .address_size 64
+                .func (.reg .u32 a, .reg .pred b) two(.reg .u32 x)
+                {
+                    add.u32 a, x, 1;
+                    setp.eq.u32 b, x, 0;
+                    ret;
+                }
+                .visible .entry k(.param .u64 out)
+                {
+                    .reg .u64 o;
+                    .reg .u32 t;
+                    .reg .pred p;
+                    ld.param.u64 o, [out];
+                    call (t, p), two, (t);
+                    st.u32 [o], t;
+                    @p st.u32 [o+4], 123;
+                    ret;
+                }
+                """);
+        CliRun r = CliRun.run(dir, "-arch=" + arch, "-v", "two.ptx", "-o", "two.cubin");
+        assumeLowered(r);
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.err().contains("jptxas warning : Function 'two' with multiple return values found, disabling ABI"),
+                r.err());
+        assertFalse(r.err().contains("Function properties"), r.err());
+        assertTrue(r.err().contains("jptxas info    : Used "), r.err());
+        byte[] cubin = Files.readAllBytes(dir.resolve("two.cubin"));
+        assertEquals(arch.equals("sm_89") ? 2 : 8, cubin[8]);
+    }
+
+    /**
+     * A kernel declared without .visible gets a local symbol written before its code section's, as ptxas 13 writes
+     * it, and the --out-sass listing labels it and numbers the section end label as nvdisasm does.
+     */
+    @Test
+    void hiddenKernelIsALocalSymbol() throws IOException {
+        Path a = saxpy();
+        Files.writeString(a, Files.readString(a).replace(".visible .entry saxpy", ".entry saxpy"));
+        CliRun r = CliRun.run(dir, "-arch=sm_80", "saxpy.ptx", "-o", "hidden.cubin", "--out-sass", "hidden.sass");
+        assumeLowered(r);
+        assertEquals(0, r.exitCode(), r.err());
+        Cubin cubin = Cubin.read(Files.readAllBytes(dir.resolve("hidden.cubin")));
+        List<org.jptxas.isel.cubin.Symbol> symbols = cubin.symbols();
+        int kernel = -1;
+        int text = -1;
+        for (int i = 0; i < symbols.size(); i++) {
+            kernel = symbols.get(i).name().equals("saxpy") ? i : kernel;
+            text = symbols.get(i).name().equals(".text.saxpy") ? i : text;
+        }
+        assertEquals(org.jptxas.isel.cubin.Symbol.STB_LOCAL, symbols.get(kernel).binding());
+        assertEquals(text - 1, kernel, "the kernel's symbol comes right before its section's");
+        assertEquals(List.of("saxpy"), CubinFacts.functions(cubin).stream().map(f -> f.name()).toList());
+        String sass = Files.readString(dir.resolve("hidden.sass"));
+        assertTrue(sass.contains("\nsaxpy:\n") && sass.contains(".size           saxpy,(.L_x_"), sass);
+    }
+
     @Test
     void severalInputsGoIntoOneCubin() throws IOException {
         Path a = saxpy();

@@ -80,6 +80,10 @@ public final class ModuleCodegen {
         if (cuda12Abi) {
             builder.abiVersion7();
         }
+        boolean abiless = module.declarations().abiDisabled();
+        if (abiless) {
+            builder.withoutAbi();
+        }
         long gmem = 0;
         long cmem3 = 0;
         for (GlobalVar g : module.globals()) {
@@ -115,7 +119,7 @@ public final class ModuleCodegen {
         }
         ObjectDeclarations.apply(module.declarations(), compiled, options.relocatable(), builder);
         byte[] cubin = builder.build().write();
-        String sass = SassTextListing.render(compiled);
+        String sass = SassTextListing.render(compiled, ObjectDeclarations.hiddenEntries(module.declarations()));
         List<ResourceReport.FunctionUsage> usage = new ArrayList<>();
         int paramBase = CubinBuilder.paramBase(target.sm());
         for (CompiledFunction c : compiled) {
@@ -126,7 +130,8 @@ public final class ModuleCodegen {
             }
             long shared = target.sm() >= 90 && f.sharedBytes() > 0 ? f.sharedBytes() - 1024 : f.sharedBytes();
             usage.add(new ResourceReport.FunctionUsage(f.name(), f.entry(), f.frameSize(), c.spillStores(), c.spillLoads(),
-                    f.registers(), f.barriers(), shared, banks));
+                    f.registers(), f.barriers(), shared, banks, List.of(), abiless
+                            ? new ResourceReport.Extras(0, 0, true, f.frameSize()) : ResourceReport.Extras.NONE));
         }
         List<long[]> moduleBanks = cmem3 > 0 && target.sm() < 90 ? List.of(new long[] {3, cmem3}) : List.of();
         String report = ResourceReport.format("jptxas", target.name(), new ResourceReport.ModuleUsage(gmem, moduleBanks),

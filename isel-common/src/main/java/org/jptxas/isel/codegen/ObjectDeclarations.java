@@ -11,7 +11,7 @@ import org.jptxas.ori.ir.ModuleDeclarations;
 
 /**
  * Hands the module facts the object file records to {@link CubinBuilder}, as ptxas does: the PTX {@code .target}'s
- * SM and {@code texmode_independent}, and for relocatable
+ * SM, {@code texmode_independent} and the kernels declared without {@code .visible} (local symbols), and for relocatable
  * output the bindings of weak device functions, the called {@code .extern .func}s in declaration order and the
  * {@code .nv.prototype} of every exported device function and called external one.
  */
@@ -30,8 +30,12 @@ final class ObjectDeclarations {
             present.add(c.facts().name());
             c.relocations().stream().filter(CubinBuilder::isCall).forEach(r -> called.add(r.symbol()));
         }
-        // Not yet: kernels declared without .visible (CubinBuilder#hiddenEntry) change the symbol order, which the
-        // --out-sass listing's label numbering does not follow yet (functions__indirectCall.ptx).
+        Set<String> hidden = hiddenEntries(declarations);
+        for (CompiledFunction c : compiled) {
+            if (hidden.contains(c.facts().name())) {
+                builder.hiddenEntry(c.facts().name());
+            }
+        }
         if (!relocatable) {
             return;
         }
@@ -56,6 +60,17 @@ final class ObjectDeclarations {
             builder.prototype(f.name(), builder.prototypeSignature(types(f.results()), types(f.params()),
                     !f.defined() && ModuleDeclarations.SYSTEM_CALLS.contains(f.name())));
         }
+    }
+
+    /** The kernels declared without {@code .visible} (or {@code .weak}): ptxas makes their symbols local. */
+    static Set<String> hiddenEntries(ModuleDeclarations declarations) {
+        Set<String> hidden = new HashSet<>();
+        for (ModuleDeclarations.Function f : declarations.functions()) {
+            if (f.entry() && f.defined() && f.linkage() == ModuleDeclarations.Linkage.INTERNAL) {
+                hidden.add(f.name());
+            }
+        }
+        return hidden;
     }
 
     private static List<String> types(List<FunctionAttrs.Param> params) {

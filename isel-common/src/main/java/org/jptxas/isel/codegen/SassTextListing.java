@@ -10,12 +10,18 @@ import java.util.Map;
  * before it on the closing self-branch and the padding NOPs), branch targets named {@code .L_x_N} in order of first
  * reference across the module, and a {@code .text.<name>:} line before each function. After its last instruction
  * each function gets its end label, numbered (as nvdisasm does) after every branch label of the module, in the
- * cubin's symbol order (device functions, then kernels).
+ * cubin's symbol order (kernels declared without {@code .visible} and functions placed inside another's code, then
+ * device functions, then the other kernels).
  */
 public final class SassTextListing {
     private SassTextListing() {}
 
     public static String render(List<CompiledFunction> functions) {
+        return render(functions, java.util.Set.of());
+    }
+
+    /** @param hiddenEntries kernels declared without {@code .visible}: local symbols, listed first in the cubin */
+    public static String render(List<CompiledFunction> functions, java.util.Set<String> hiddenEntries) {
         // nvdisasm names the return points of relocated calls (32@lo((f + .L_x_0@srel))) of every function first,
         // then the branch targets of every function
         Map<CompiledFunction, Map<String, String>> labelNames = new java.util.IdentityHashMap<>();
@@ -29,11 +35,23 @@ public final class SassTextListing {
         }
         int branchLabels = counter[0];
         List<String> symbolOrder = new java.util.ArrayList<>();
-        // local symbols (subroutines inside a function's section) come first in the symbol table
-        // (the last one runs to its section's end and shares the section's end label)
-        functions.forEach(f -> f.facts().inner().forEach(in -> symbolOrder.add(in.name())));
+        // local symbols (hidden kernels, subroutines inside a function's section) come first in the symbol table
+        // (the last subroutine runs to its section's end and shares the section's end label)
+        boolean[] hidden = new boolean[functions.size()];
+        for (int i = 0; i < functions.size(); i++) {
+            var facts = functions.get(i).facts();
+            hidden[i] = facts.entry() && hiddenEntries.contains(facts.name());
+            if (hidden[i]) {
+                symbolOrder.add(facts.name());
+            }
+            facts.inner().forEach(in -> symbolOrder.add(in.name()));
+        }
         functions.stream().filter(f -> !f.facts().entry()).forEach(f -> symbolOrder.add(f.facts().name()));
-        functions.stream().filter(f -> f.facts().entry()).forEach(f -> symbolOrder.add(f.facts().name()));
+        for (int i = 0; i < functions.size(); i++) {
+            if (functions.get(i).facts().entry() && !hidden[i]) {
+                symbolOrder.add(functions.get(i).facts().name());
+            }
+        }
         StringBuilder sb = new StringBuilder();
         for (CompiledFunction f : functions) {
             List<CodeLine> code = f.code();
@@ -45,14 +63,21 @@ public final class SassTextListing {
             }
             Map<String, String> names = labelNames.get(f);
             sb.append(".text.").append(f.facts().name()).append(":\n");
+            if (hiddenEntries.contains(f.facts().name()) && f.facts().entry()) {
+                // nvdisasm labels a local kernel symbol like a function placed inside the code
+                String n = f.facts().name();
+                sb.append("        .type           ").append(n).append(",@function\n")
+                        .append("        .size           ").append(n).append(",(.L_x_")
+                        .append(branchLabels + sectionEnd(f, symbolOrder)).append(" - ").append(n).append(")\n")
+                        .append(n).append(":\n");
+            }
             boolean padding = false;
             for (int i = 0; i < code.size(); i++) {
                 CodeLine l = code.get(i);
                 var inner = innerAt(f, i);
                 if (inner != null) {
                     var after = innerAt(f, i, 1);
-                    String end = after != null ? after.name()
-                            : ".L_x_" + (branchLabels + symbolOrder.indexOf(inner.name()));
+                    String end = after != null ? after.name() : ".L_x_" + (branchLabels + sectionEnd(f, symbolOrder));
                     sb.append("        .type           ").append(inner.name()).append(",@function\n")
                             .append("        .size           ").append(inner.name()).append(",(").append(end)
                             .append(" - ").append(inner.name()).append(")\n").append(inner.name()).append(":\n");
@@ -79,11 +104,19 @@ public final class SassTextListing {
                         .append(" ".repeat(Math.max(0, 18 - guard.length()))).append(guard).append(' ').append(text)
                         .append(padding ? ";" : " ;").append('\n');
             }
-            List<org.jptxas.isel.cubin.FunctionFacts.InnerFunction> inner = f.facts().inner();
-            String endSymbol = inner.isEmpty() ? f.facts().name() : inner.get(inner.size() - 1).name();
-            sb.append(".L_x_").append(branchLabels + symbolOrder.indexOf(endSymbol)).append(":\n");
+            sb.append(".L_x_").append(branchLabels + sectionEnd(f, symbolOrder)).append(":\n");
         }
         return sb.toString();
+    }
+
+    /**
+     * The symbol whose end label is {@code f}'s section end: the first in symbol order of those running to the
+     * section's end (the function and its last inner function).
+     */
+    private static int sectionEnd(CompiledFunction f, List<String> symbolOrder) {
+        List<org.jptxas.isel.cubin.FunctionFacts.InnerFunction> inner = f.facts().inner();
+        int own = symbolOrder.indexOf(f.facts().name());
+        return inner.isEmpty() ? own : Math.min(own, symbolOrder.indexOf(inner.get(inner.size() - 1).name()));
     }
 
     /** Names the labels of {@code f} in {@code referenced} (in order; null entries skipped) not named yet. */
