@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.jptxas.tables.sass.SassFormData;
 import org.jptxas.tables.sass.SassModifierClass;
 import org.jptxas.tables.sass.SassSlotData;
@@ -424,8 +425,11 @@ public final class SassIsa {
         }
         // No learned form of that name: a generalized one (e.g. the guarded spelling of a form ptxas was only seen
         // to write unguarded), the most specific, unless an equally specific one prints differently.
-        return decodeFallback(generalized().byKey().getOrDefault(keyOf(lo, hi), List.of()), lo, hi,
-                f -> f.mnemonic.equals(want) && f.appliesToGuardOnly(lo, hi));
+        // Then a composed one: ptxas never writes some names (the signed IMAD.SHL), but the modifier tables compose them.
+        Predicate<SassForm> named = f -> f.mnemonic.equals(want) && f.appliesToGuardOnly(lo, hi);
+        SassInstruction g = decodeFallback(generalized().byKey().getOrDefault(keyOf(lo, hi), List.of()), lo, hi, named);
+        return g instanceof SassInstruction.Known ? g
+                : decodeFallback(composed().byKey().getOrDefault(keyOf(lo, hi), List.of()), lo, hi, named);
     }
 
     /** Decodes little-endian instruction bytes (a multiple of 16). */

@@ -28,7 +28,7 @@ import org.jptxas.ori.opcode.OriOpcodes;
  * allocation. What the target accepts is not kept in hand lists: an instruction is tried as the target's selector
  * would emit it, with stand-in physical registers, against the target's SASS form table. When that fails, the
  * legalizer tries, fewest changes first: the sm_90 memory descriptor the selected form names, swapping the first two
- * sources of a commutative operation, and moving sources into fresh registers ({@code MOV}, {@code LDC}, {@code ULDC},
+ * sources of a commutative operation (and the third with either for IADD3), and moving sources into fresh registers ({@code MOV}, {@code LDC}, {@code ULDC},
  * {@code UMOV}, chosen again by what encodes): an immediate or constant-bank operand where only a register fits, a
  * second constant bank, an immediate too wide for its field, a 64-bit immediate (two {@code MOV}s into the halves), a
  * uniform register where only R fits. An instruction nothing fixes is left alone for selection to report.
@@ -110,6 +110,17 @@ public final class Legalizer implements OriPass {
                     return List.of();
                 }
                 swapFirstSources(ins);
+            }
+            if (ins.op().name().equals("IADD3") && ins.srcs().size() >= 3) {
+                // a three-way sum: the third source may trade places too (ptxas writes "-R, R, -R", never "-R, -R, R")
+                for (int[] p : new int[][] {{1, 2}, {0, 2}}) {
+                    swapSources(ins, p[0], p[1]);
+                    if (encodes(ins)) {
+                        rewritten++;
+                        return List.of();
+                    }
+                    swapSources(ins, p[0], p[1]);
+                }
             }
             List<Integer> movable = new ArrayList<>();
             for (int s = 0; s < ins.srcs().size(); s++) {
@@ -318,9 +329,13 @@ public final class Legalizer implements OriPass {
     }
 
     private static void swapFirstSources(Instr ins) {
-        Src a = ins.srcs().get(0);
-        ins.srcs().set(0, ins.srcs().get(1));
-        ins.srcs().set(1, a);
+        swapSources(ins, 0, 1);
+    }
+
+    private static void swapSources(Instr ins, int i, int j) {
+        Src a = ins.srcs().get(i);
+        ins.srcs().set(i, ins.srcs().get(j));
+        ins.srcs().set(j, a);
     }
 
     private static List<List<Integer>> subsets(List<Integer> items, int k) {

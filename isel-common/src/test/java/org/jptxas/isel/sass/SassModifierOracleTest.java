@@ -28,7 +28,7 @@ class SassModifierOracleTest {
         List<String> failures = new ArrayList<>();
         for (SassForm f : composed) {
             long[] w = null;
-            for (int variant = 0; variant < 3 && w == null; variant++) {
+            for (int variant = 0; variant < ModifierLearner.EXAMPLE_VARIANTS && w == null; variant++) {
                 long[] x = ModifierLearner.example(f, variant);
                 if (isa.decode(x[0], x[1]) instanceof SassInstruction.Known k && k.form() == f) {
                     w = x;

@@ -53,7 +53,7 @@ public final class FormLearner {
     }
 
     /** The exclusion that keeps {@code k}'s form from printing these field values: the default-valued fields. */
-    private static String exclusionFor(SassInstruction.Known k) {
+    static String exclusionFor(SassInstruction.Known k) {
         List<org.jptxas.isel.sass.SassSlot> slots = k.form().slots();
         StringBuilder special = new StringBuilder();
         StringBuilder every = new StringBuilder();

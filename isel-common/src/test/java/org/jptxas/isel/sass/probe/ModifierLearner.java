@@ -236,7 +236,7 @@ public final class ModifierLearner {
             List<SassForm> owners = new ArrayList<>();
             for (SassForm f : composed) {
                 long[] w = null;
-                for (int variant = 0; variant < 3 && w == null; variant++) {
+                for (int variant = 0; variant < EXAMPLE_VARIANTS && w == null; variant++) {
                     long[] x = example(f, variant);
                     if (composedIsa.decode(x[0], x[1]) instanceof SassInstruction.Known k && k.form() == f) {
                         w = x;
@@ -474,16 +474,21 @@ public final class ModifierLearner {
      * registers R2, R4, ...: nvdisasm canonicalizes some instructions whose sources are one register, and register
      * pairs must be even); variant 1 zeroes every field, variant 2 sets each to 1.
      */
+    /** How many example words {@link #example} makes per form. */
+    public static final int EXAMPLE_VARIANTS = 4;
+
     public static long[] example(SassForm f, int variant) {
         long[] w = {f.bitsLo(), f.bitsHi()};
         int i = 0;
         for (SassSlot s : f.slots()) {
             if (s instanceof SassSlot.Field fd) {
                 long max = (1L << fd.field().width()) - 1;
+                // variant 3: powers of two, the values nvdisasm names an IMAD by (IMAD.SHL for a*2^k+RZ)
                 long v = switch (variant) {
                     case 0 -> (2L * (i + 1)) & max;
                     case 1 -> 0;
-                    default -> 1;
+                    case 2 -> 1;
+                    default -> (1L << (i + 1)) & max;
                 };
                 set(fd.field(), v, w);
             }
