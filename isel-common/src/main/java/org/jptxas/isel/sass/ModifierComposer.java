@@ -62,7 +62,7 @@ final class ModifierComposer {
                     continue;
                 }
                 for (SassForm g : composeOnto(f, groups)) {
-                    if (!refused.contains(g.skeleton)) {
+                    if (!refused.contains(g.refusalKey())) {
                         String id = identity(g);
                         if (!existing.contains(id)) {
                             unique.putIfAbsent(id, g);

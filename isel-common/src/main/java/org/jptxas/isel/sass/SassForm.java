@@ -115,6 +115,26 @@ public final class SassForm {
     }
 
     /** {@link #pieces()} joined with {@code "{}"}: the assembler's lookup key. */
+    /**
+     * What a refusal names: the skeleton, followed for a form with literal operands by their texts
+     * ({@code "IMAD.SHL {}, {}, {}, {} [_,_,_,RZ]"}), so that nvdisasm refusing one spelling of a skeleton (IMAD.SHL
+     * with a register addend prints as IMAD) does not refuse the others (IMAD.SHL with RZ).
+     */
+    public String refusalKey() {
+        boolean literal = false;
+        for (SassSlot slot : slots) {
+            literal |= slot instanceof SassSlot.Literal;
+        }
+        if (!literal) {
+            return skeleton;
+        }
+        StringBuilder sb = new StringBuilder(skeleton).append(" [");
+        for (int i = 0; i < slots.length; i++) {
+            sb.append(i > 0 ? "," : "").append(slots[i] instanceof SassSlot.Literal l ? l.text() : "_");
+        }
+        return sb.append(']').toString();
+    }
+
     public String skeleton() {
         return skeleton;
     }

@@ -244,7 +244,7 @@ public final class ModifierLearner {
                 }
                 if (w == null) {
                     refused.computeIfAbsent(base(f.mnemonic()) + "/" + f.key(), k -> new LinkedHashSet<>())
-                            .add(f.skeleton());
+                            .add(f.refusalKey());
                     continue;
                 }
                 words.add(w);
@@ -261,7 +261,7 @@ public final class ModifierLearner {
                 } else {
                     SassForm f = owners.get(i);
                     refused.computeIfAbsent(base(f.mnemonic()) + "/" + f.key(), k -> new LinkedHashSet<>())
-                            .add(f.skeleton());
+                            .add(f.refusalKey());
                     if (System.getenv("SASS_PROBE_DEBUG") != null) {
                         log.add("  refused " + f.mnemonic() + ": nvdisasm "
                                 + (read[i] == null ? "rejects the word" : "'" + read[i].text() + "'") + ", jptxas '"
@@ -479,16 +479,24 @@ public final class ModifierLearner {
 
     public static long[] example(SassForm f, int variant) {
         long[] w = {f.bitsLo(), f.bitsHi()};
+        int lastRegister = -1;
+        for (int k = 0; k < f.slots().size(); k++) {
+            if (f.slots().get(k) instanceof SassSlot.Field fd && fd.kind() == org.jptxas.isel.sass.SlotKind.GPR) {
+                lastRegister = k;
+            }
+        }
         int i = 0;
         for (SassSlot s : f.slots()) {
             if (s instanceof SassSlot.Field fd) {
                 long max = (1L << fd.field().width()) - 1;
-                // variant 3: powers of two, the values nvdisasm names an IMAD by (IMAD.SHL for a*2^k+RZ)
+                // variant 3: the values nvdisasm names an IMAD alias by (IMAD.SHL for a*2^k+RZ): immediates are
+                // powers of two, the last register is RZ
                 long v = switch (variant) {
                     case 0 -> (2L * (i + 1)) & max;
                     case 1 -> 0;
                     case 2 -> 1;
-                    default -> (1L << (i + 1)) & max;
+                    default -> i == lastRegister ? 0xff & max : fd.kind() == org.jptxas.isel.sass.SlotKind.GPR
+                            ? (2L * (i + 1)) & max : (1L << (i + 1)) & max;
                 };
                 set(fd.field(), v, w);
             }
