@@ -174,8 +174,22 @@ public final class SassIsa {
         return g;
     }
 
-    private static SassInstruction decodeFallback(List<SassForm> candidates, long lo, long hi) {
-        return decodeFallback(candidates, lo, hi, f -> f.appliesTo(lo, hi));
+    private SassInstruction decodeFallback(List<SassForm> candidates, long lo, long hi) {
+        return decodeFallback(candidates, lo, hi, f -> f.appliesTo(lo, hi) && !printsHiddenPt(f, lo, hi));
+    }
+
+    /** Per fallback form, its predicate slots nvdisasm hides when PT (as the learned forms of its key show). */
+    private final Map<SassForm, int[]> fallbackHideable = new ConcurrentHashMap<>();
+
+    /** Whether {@code f} would print a PT that nvdisasm hides (see {@link KeyTable.Candidate}). */
+    private boolean printsHiddenPt(SassForm f, long lo, long hi) {
+        int[] hideable = fallbackHideable.computeIfAbsent(f, x -> KeyTable.hideablePredicates(x, byKey[x.key]));
+        for (int h : hideable) {
+            if (((SassSlot.Field) f.slots[h]).field().extract(lo, hi) == 7) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** As above, over the candidates {@code applies} accepts. */
@@ -363,6 +377,7 @@ public final class SassIsa {
             if (cs == null) {
                 continue;
             }
+            candidates:
             for (KeyTable.Candidate c : cs) {
                 SassForm f = c.form();
                 SassSlot[] slots = f.slots;
@@ -383,7 +398,8 @@ public final class SassIsa {
                     }
                     for (int h : c.hideable()) {
                         if (values[h] == 7) {
-                            return new SassInstruction.Unknown(lo, hi);
+                            // nvdisasm hides this PT, so the form misprints it; a form without the operand may not
+                            continue candidates;
                         }
                     }
                 }

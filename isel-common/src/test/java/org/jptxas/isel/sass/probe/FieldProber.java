@@ -35,6 +35,9 @@ final class FieldProber {
     private static final int CONTROL_LO = 105;
     private static final int CONTROL_HI = 121;
     private static final long OFFSET = -0x10;
+    /** Control bits without scoreboards (stall 1), which nvdisasm accepts on every instruction. */
+    private static final long QUIET = new org.jptxas.isel.sass.Control(1, false, org.jptxas.isel.sass.Control.NONE,
+            org.jptxas.isel.sass.Control.NONE, 0).toHi();
 
     private final String sm;
     private final List<String> log = new ArrayList<>();
@@ -73,7 +76,9 @@ final class FieldProber {
                         break;
                     }
                     SassFormData w = top == hiBit ? f : widen(f, si, loBit, hiBit, top);
-                    long[] word = {bits[0], bits[1]};
+                    // nvdisasm refuses a store whose control bits are all zero (scoreboard 0 set on both sides):
+                    // the trial words get no scoreboards
+                    long[] word = {bits[0], (bits[1] & ~org.jptxas.isel.sass.Control.HI_MASK) | QUIET};
                     BitField.parse(w.slots().get(si).bits()).insert(OFFSET & ((1L << (top - loBit + 1)) - 1), word);
                     trials.add(new Trial(fi, si, top, word[0], word[1], w));
                 }
