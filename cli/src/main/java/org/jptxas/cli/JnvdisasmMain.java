@@ -233,8 +233,8 @@ public final class JnvdisasmMain implements Callable<Integer> {
             width = Math.max(width, measure.render(s.data(), 0, s.functionName(), symbolsIn(cubin, s), 0).width());
         }
         SassListing listing = new SassListing(isa, hex, control)
-                .endLabelsFrom(measure.branchLabels() + innerEndLabels(cubin))
-                .endLabelOrder(endLabelOrder(cubin));
+                .endLabelsFrom(measure.branchLabels())
+                .endLabelRanks(endLabelRanks(cubin));
         NvdisasmDirectives.fileHeader(cubin).forEach(out::println);
         int unknown = 0;
         for (Section s : cubin.textSections()) {
@@ -257,20 +257,6 @@ public final class JnvdisasmMain implements Callable<Integer> {
         }
         NvdisasmDirectives.undefinedSymbols(cubin).forEach(out::println);
         return report(unknown);
-    }
-
-    /**
-     * End labels nvdisasm numbers before the sections' own: one per internal subroutine symbol that ends before its
-     * section does (local symbols come first in the table; one that runs to the section end shares the section's).
-     */
-    private static int innerEndLabels(Cubin cubin) {
-        int n = 0;
-        for (Section s : cubin.textSections()) {
-            for (String end : internalSymbolEnds(cubin, s, "").values()) {
-                n += "".equals(end) ? 0 : 1;
-            }
-        }
-        return n;
     }
 
     /**
@@ -299,25 +285,24 @@ public final class JnvdisasmMain implements Callable<Integer> {
     }
 
     /**
-     * nvdisasm numbers end-of-function labels by section, in the order of each section's first function symbol in
-     * the symbol table (an internal subroutine symbol early in the table moves its section first).
+     * nvdisasm numbers end labels after the branch labels, one per function symbol in symbol-table order (a symbol
+     * ending where another begins is named by that one, its number unused): a section's end label is the number of
+     * the first function symbol that runs to the section's end (a hidden kernel's own, else its last subroutine's).
      */
-    private static List<String> endLabelOrder(Cubin cubin) {
-        List<org.jptxas.isel.cubin.Symbol> symbols = cubin.symbols();
-        List<Section> sections = new java.util.ArrayList<>(cubin.textSections());
-        java.util.Map<Section, Integer> first = new java.util.HashMap<>();
-        for (Section s : sections) {
+    private static java.util.Map<String, Integer> endLabelRanks(Cubin cubin) {
+        List<org.jptxas.isel.cubin.Symbol> functions = cubin.symbols().stream().filter(x -> x.symbolType() == 2).toList();
+        java.util.Map<String, Integer> ranks = new java.util.HashMap<>();
+        for (Section s : cubin.textSections()) {
             int index = cubin.sectionIndex(s.name());
-            int min = Integer.MAX_VALUE;
-            for (int i = 0; i < symbols.size(); i++) {
-                if (symbols.get(i).shndx() == index && symbols.get(i).symbolType() == 2) {
-                    min = Math.min(min, i);
+            for (int i = 0; i < functions.size(); i++) {
+                org.jptxas.isel.cubin.Symbol f = functions.get(i);
+                if (f.shndx() == index && f.value() + f.size() == s.size()) {
+                    ranks.put(s.functionName(), i);
+                    break;
                 }
             }
-            first.put(s, min);
         }
-        sections.sort(java.util.Comparator.comparingInt(first::get));
-        return sections.stream().map(Section::functionName).toList();
+        return ranks;
     }
 
     /** Function symbols defined inside {@code s} other than its own (internal subroutines), by offset. */

@@ -92,6 +92,9 @@ final class NvdisasmDirectives {
         } else {
             out.add(s.name() + ":");
             out.addAll(typeAndSize(fn, endLabel));
+            if (sym != null && sym.other() != 0) { // a kernel declared without .visible
+                out.add(directive(".other", fn + ",@\"" + other(sym.other()) + "\""));
+            }
             out.add(fn + ":");
         }
         return out;

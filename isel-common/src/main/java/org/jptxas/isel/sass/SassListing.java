@@ -36,15 +36,11 @@ public final class SassListing {
     private Map<String, Integer> endLabelRank = Map.of();
 
     /**
-     * nvdisasm numbers end-of-function labels in symbol-table order of the functions, not in section order: give
-     * that order here (after {@link #endLabelsFrom}).
+     * The end-label number of each function, counted from {@link #endLabelsFrom}: nvdisasm numbers end labels in
+     * symbol-table order, not in section order, so the caller, who has the symbols, ranks them.
      */
-    public SassListing endLabelOrder(List<String> functionsInSymbolOrder) {
-        Map<String, Integer> rank = new java.util.HashMap<>();
-        for (String f : functionsInSymbolOrder) {
-            rank.putIfAbsent(f, rank.size());
-        }
-        this.endLabelRank = rank;
+    public SassListing endLabelRanks(Map<String, Integer> ranks) {
+        this.endLabelRank = Map.copyOf(ranks);
         return this;
     }
 
