@@ -19,10 +19,11 @@ import java.util.OptionalInt;
  * @param reqntid      {@code .reqntid} (empty when absent)
  * @param minnctapersm {@code .minnctapersm}
  * @param callees      names of the functions this one calls
+ * @param sharedAlignment the largest alignment of the kernel's shared variables, dynamic ones included (0: none)
  */
 public record FunctionAttrs(List<Param> params, int paramBytes, List<Param> results, long sharedBytes,
                             long localBytes, OptionalInt maxnreg, List<Integer> maxntid, List<Integer> reqntid,
-                            OptionalInt minnctapersm, List<String> callees) {
+                            OptionalInt minnctapersm, List<String> callees, int sharedAlignment) {
     /** One parameter: ordinal, byte offset in its block, size and alignment in bytes, and its PTX type name. */
     public record Param(int ordinal, String name, int offset, int size, int alignment, String ptxType) {
         public Param {
@@ -32,6 +33,13 @@ public record FunctionAttrs(List<Param> params, int paramBytes, List<Param> resu
 
     public static final FunctionAttrs NONE = new FunctionAttrs(List.of(), 0, List.of(), 0, 0, OptionalInt.empty(),
             List.of(), List.of(), OptionalInt.empty(), List.of());
+
+    /** Attributes without shared variables' alignment (hand-built functions). */
+    public FunctionAttrs(List<Param> params, int paramBytes, List<Param> results, long sharedBytes, long localBytes,
+                         OptionalInt maxnreg, List<Integer> maxntid, List<Integer> reqntid, OptionalInt minnctapersm,
+                         List<String> callees) {
+        this(params, paramBytes, results, sharedBytes, localBytes, maxnreg, maxntid, reqntid, minnctapersm, callees, 0);
+    }
 
     public FunctionAttrs {
         params = List.copyOf(params);

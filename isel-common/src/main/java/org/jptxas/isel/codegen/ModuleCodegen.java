@@ -80,6 +80,11 @@ public final class ModuleCodegen {
         if (cuda12Abi) {
             builder.abiVersion7();
         }
+        for (OriFunction f : module.functions()) {
+            if (f.entry() && f.attrs().sharedAlignment() > 0) {
+                builder.sharedAlignment(f.name(), f.attrs().sharedAlignment());
+            }
+        }
         boolean abiless = module.declarations().abiDisabled();
         if (abiless) {
             builder.withoutAbi();

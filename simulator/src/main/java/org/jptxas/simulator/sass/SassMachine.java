@@ -208,8 +208,8 @@ final class SassMachine {
                         b.length >= 16 ? b : java.util.Arrays.copyOf(b, 16));
             }
         }
-        // From sm_90 the first KiB of a block's shared window is reserved: ptxas's code addresses shared
-        // variables from 0x400 (ULEA of SR_CgaCtaId and 0x400).
+        // From sm_90 the first KiB of a block's shared window is reserved for the system: ptxas's code addresses
+        // shared variables from 0x400 (ULEA of SR_CgaCtaId and 0x400).
         this.sharedBase = launch.target().sm() >= 90 ? 0x400 : 0;
         this.executor = executor;
         this.launch = launch;
@@ -279,7 +279,8 @@ final class SassMachine {
 
     private void runCta(Dim3Point p) {
         cta = p;
-        shared = new Region("shared memory", AddressSpace.SHARED, 0, sharedBase + sharedBytes);
+        // the reserved KiB is not part of the region: code that stores there (below 0x400 from sm_90 on) faults
+        shared = new Region("shared memory", AddressSpace.SHARED, sharedBase, sharedBytes);
         int n = (int) launch.block().count();
         if (threads == null && reusable != null && fits(reusable, launch.block(), registers)) {
             threads = reusable;

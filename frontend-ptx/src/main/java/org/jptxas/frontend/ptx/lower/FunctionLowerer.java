@@ -68,6 +68,7 @@ final class FunctionLowerer implements LoweringContext {
     private final FunctionDecl fn;
     private final Map<Declarator, PtxLowering.Placement> placed;
     private final long sharedBytes;
+    private final int sharedAlignment;
     private final List<String> callees;
     private final OriOpcodes ops = OriOpcodes.get();
 
@@ -95,7 +96,7 @@ final class FunctionLowerer implements LoweringContext {
     private boolean guardConsumed;
 
     FunctionLowerer(String fileName, ResolvedModule resolved, Target target, LowererRegistry lowerers, FunctionDecl fn,
-            Map<Declarator, PtxLowering.Placement> placed, long sharedBytes, List<String> callees) {
+            Map<Declarator, PtxLowering.Placement> placed, long sharedBytes, int sharedAlignment, List<String> callees) {
         this.fileName = fileName;
         this.resolved = resolved;
         this.target = target;
@@ -103,6 +104,7 @@ final class FunctionLowerer implements LoweringContext {
         this.fn = fn;
         this.placed = placed;
         this.sharedBytes = sharedBytes;
+        this.sharedAlignment = sharedAlignment;
         this.callees = callees;
     }
 
@@ -187,7 +189,8 @@ final class FunctionLowerer implements LoweringContext {
         FunctionBody out = relayout();
         FunctionAttrs attrs = new FunctionAttrs(params, fn.isEntry() ? paramBytes : 0, results, sharedBytes, frameBytes,
                 tuning(TuningDirective.Kind.MAXNREG), tuningList(TuningDirective.Kind.MAXNTID),
-                tuningList(TuningDirective.Kind.REQNTID), tuning(TuningDirective.Kind.MINNCTAPERSM), callees);
+                tuningList(TuningDirective.Kind.REQNTID), tuning(TuningDirective.Kind.MINNCTAPERSM), callees,
+                sharedAlignment);
         return new OriFunction(fn.name(), fn.isEntry(), fn.pos().line(), out, attrs);
     }
 

@@ -43,6 +43,8 @@ public final class PtxLowering {
     private final String fileName;
     private final ResolvedModule resolved;
     private final Target target;
+    /** The reserved start of a block's shared window from sm_90 on. */
+    static final long RESERVED_SHARED_SM90 = 0x400;
     private final LowererRegistry lowerers;
 
     /** Where a variable lives: its space-relative offset (shared window, constant bank 3, frame) and size. */
@@ -129,7 +131,10 @@ public final class PtxLowering {
         List<OriFunction> functions = new ArrayList<>();
         for (FunctionDecl f : defined) {
             Map<Declarator, Placement> placed = new IdentityHashMap<>(modulePlaced);
-            long top = 0;
+            // From sm_90 on the first KiB of a block's shared window is reserved for the system: ptxas places shared
+            // variables from 0x400 (and the kernel's shared size counts the reserved KiB; FunctionCodegen adds it).
+            long base = target.sm() >= 90 ? RESERVED_SHARED_SM90 : 0;
+            long top = base;
             boolean callsAny = !transitiveCallees(f, callees, byName).isEmpty();
             List<Declarator> extern = new ArrayList<>();
             if (!f.isEntry() || callsAny) {
@@ -152,8 +157,15 @@ public final class PtxLowering {
                 VariableDecl v = declOf.get(d);
                 placed.put(d, new Placement(StateSpace.SHARED, DataLayout.alignUp(dynamicBase, DataLayout.alignment(v)), 0));
             }
-            FunctionLowerer fl = new FunctionLowerer(fileName, resolved, target, lowerers, f, placed, top,
-                    List.copyOf(callees.get(f)));
+            // the shared section's alignment: the largest of the variables this function's window holds
+            int sharedAlignment = 0;
+            for (Map.Entry<Declarator, Placement> e : placed.entrySet()) {
+                if (e.getValue().space() == StateSpace.SHARED && !modulePlaced.containsKey(e.getKey())) {
+                    sharedAlignment = Math.max(sharedAlignment, DataLayout.alignment(declOf.get(e.getKey())));
+                }
+            }
+            FunctionLowerer fl = new FunctionLowerer(fileName, resolved, target, lowerers, f, placed, top - base,
+                    sharedAlignment, List.copyOf(callees.get(f)));
             functions.add(fl.lower());
         }
         return new OriModule(fileName, target, functions, globals, declarations(resolved));
