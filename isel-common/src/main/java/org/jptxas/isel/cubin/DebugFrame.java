@@ -13,12 +13,12 @@ import java.util.List;
  * function) and is relocated ({@code R_CUDA_64} against the function's symbol), as is the host address in a call-ABI
  * CIE; relocatable output also relocates the CIE pointer and marks the address range {@code R_CUDA_UNUSED_CLEAR64}.
  *
- * <p>The call-frame programs, measured on the corpus (equal to ptxas's in 953 of 959 covered cubins):
+ * <p>The call-frame programs, measured on the corpus (equal to ptxas's in 955 of 959 covered cubins):
  * <ul>
  *   <li>a kernel: a row where the second basic block starts ({@code DW_CFA_def_cfa} of the stack register with the
  *       frame size) and one at the last EXIT, plus, below sm_90, a first row at 0x10; below sm_90 the rows stay in
  *       that order (the last advance may be negative), from sm_90 on they are sorted by address. The first block
- *       ends after a branch, EXIT, RET, BSYNC, BREAK, BPT or (below sm_90) MEMBAR, before a call, or at the first
+ *       ends after a branch, EXIT, RET, BSYNC, BREAK, BPT or a fence's MEMBAR, before a call, or at the first
  *       branch target. A kernel with a stack frame instead defines the frame after the stack pointer is lowered;</li>
  *   <li>a device function: the frame from its first instruction to its last RET;</li>
  *   <li>an inner function: as given by code generation ({@link FunctionFacts.InnerFunction#callFrameProgram}), or
@@ -372,21 +372,43 @@ public final class DebugFrame {
 
     /**
      * Where the first basic block ends: after the first instruction that ends one (at the latest the first EXIT),
-     * or before the first call (a call starts its own block). Below sm_90 a MEMBAR ends one too.
+     * or before the first call (a call starts its own block). A MEMBAR ends one too, below sm_90 always; from sm_90
+     * on only a fence of the PTX's own (membar/fence: MEMBAR.SC, or MEMBAR.ALL with the CCTL.IVALL of its acquire
+     * side soon after), not the MEMBAR.ALL of a release sequence (st.release: MEMBAR.ALL.GPU, ERRBAR, CGAERRBAR, ST),
+     * whose bits are the same; measured on the corpus and on membar/fence kernels.
      */
     static long endOfFirstBlock(int sm, byte[] code, int firstExit) {
         for (int at = 0; at + 16 <= code.length && at < firstExit; at += 16) {
-            int opcode = (code[at] & 0xff) | (code[at + 1] & 0x0f) << 8;
+            int opcode = opcodeAt(code, at);
             if (opcode == CALL_ABS || opcode == CALL_REL) {
                 return at;
             }
-            if (BLOCK_ENDS.contains(opcode) || opcode == MEMBAR && sm < 90) {
+            if (BLOCK_ENDS.contains(opcode) || opcode == MEMBAR && (sm < 90 || isFence(code, at))) {
                 return at + 16L;
             }
         }
         return firstExit + 16L;
     }
 
+    private static int opcodeAt(byte[] code, int at) {
+        return (code[at] & 0xff) | (code[at + 1] & 0x0f) << 8;
+    }
+
+    /** Whether the MEMBAR at {@code at} is a fence of its own (see {@link #endOfFirstBlock}). */
+    private static boolean isFence(byte[] code, int at) {
+        boolean all = (code[at + 9] & 0x80) != 0; // bit 79: .ALL rather than .SC
+        if (!all) {
+            return true;
+        }
+        for (int next = at + 16; next <= at + 48 && next + 16 <= code.length; next += 16) {
+            if (opcodeAt(code, next) == CCTL) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static final int CCTL = 0x98f;
     static final int CALL_ABS = 0x943;
     static final int CALL_REL = 0x944;
 
