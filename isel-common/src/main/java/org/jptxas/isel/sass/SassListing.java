@@ -105,6 +105,12 @@ public final class SassListing {
         int width = minWidth;
         int unknown = 0;
         boolean padding = false;
+        // the closing self-loop is the last instruction before the padding NOPs (a self-loop elsewhere, e.g. after
+        // a trap, is printed as any other)
+        int closing = n - 1;
+        while (closing > 0 && insts[closing] instanceof SassInstruction.Known k && k.form().mnemonic().equals("NOP")) {
+            closing--;
+        }
         for (int i = 0; i < n; i++) {
             long addr = baseAddress + 16L * i;
             StringBuilder sb = new StringBuilder(96);
@@ -120,7 +126,7 @@ public final class SassListing {
                 guard = text.substring(0, sp);
                 text = text.substring(sp + 1);
             }
-            boolean selfLoop = insts[i] instanceof SassInstruction.Known k && guard.isEmpty()
+            boolean selfLoop = i == closing && insts[i] instanceof SassInstruction.Known k && guard.isEmpty()
                     && k.branchTargets(addr).equals(List.of(addr));
             // nvdisasm writes the closing self-loop and the padding NOPs after it without the blank before ';'.
             padding = selfLoop || (padding && text.equals("NOP"));
