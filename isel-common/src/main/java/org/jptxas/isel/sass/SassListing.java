@@ -105,12 +105,6 @@ public final class SassListing {
         int width = minWidth;
         int unknown = 0;
         boolean padding = false;
-        // the closing self-loop is the last instruction before the padding NOPs (a self-loop elsewhere, e.g. after
-        // a trap, is printed as any other)
-        int closing = n - 1;
-        while (closing > 0 && insts[closing] instanceof SassInstruction.Known k && k.form().mnemonic().equals("NOP")) {
-            closing--;
-        }
         for (int i = 0; i < n; i++) {
             long addr = baseAddress + 16L * i;
             StringBuilder sb = new StringBuilder(96);
@@ -126,8 +120,12 @@ public final class SassListing {
                 guard = text.substring(0, sp);
                 text = text.substring(sp + 1);
             }
-            boolean selfLoop = i == closing && insts[i] instanceof SassInstruction.Known k && guard.isEmpty()
-                    && k.branchTargets(addr).equals(List.of(addr));
+            // a closing self-loop: followed by a NOP or nothing (one followed by code, e.g. after a trap in the
+            // middle of a function, is printed as any other)
+            boolean selfLoop = insts[i] instanceof SassInstruction.Known k && guard.isEmpty()
+                    && k.branchTargets(addr).equals(List.of(addr))
+                    && (i + 1 == n || insts[i + 1] instanceof SassInstruction.Known next
+                            && next.form().mnemonic().equals("NOP"));
             // nvdisasm writes the closing self-loop and the padding NOPs after it without the blank before ';'.
             padding = selfLoop || (padding && text.equals("NOP"));
             sb.append(" ".repeat(Math.max(0, 18 - guard.length()))).append(guard).append(' ').append(text)

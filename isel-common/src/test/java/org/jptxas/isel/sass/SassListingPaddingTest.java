@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * nvdisasm writes the closing self-loop of a function and the NOPs after it without the blank before ';', but a
- * self-loop elsewhere (a trap's, matrix_free_device_matrix_vector_04.1.sm_80.ptx) like any other instruction.
+ * self-loop followed by code (after a trap, matrix_free_device_matrix_vector_04.1.sm_80.ptx) like any other instruction.
  */
 class SassListingPaddingTest {
     @Test
