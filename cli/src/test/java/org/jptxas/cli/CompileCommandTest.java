@@ -14,6 +14,7 @@ import org.jptxas.isel.cubin.CubinFacts;
 import org.jptxas.testing.RepoRoot;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
@@ -126,6 +127,46 @@ class CompileCommandTest {
         assertEquals(List.of("saxpy"), CubinFacts.functions(cubin).stream().map(f -> f.name()).toList());
         String sass = Files.readString(dir.resolve("hidden.sass"));
         assertTrue(sass.contains("\nsaxpy:\n") && sass.contains(".size           saxpy,(.L_x_"), sass);
+    }
+
+    /**
+     * .nv.shared.<kernel> is aligned as ptxas 13 aligns it: the largest alignment of the kernel's shared variables (1
+     * for a lone .b8 array), at least 16 for dynamic shared memory.
+     */
+    @ParameterizedTest
+    @CsvSource({".shared .align 16 .b8 buf[100];,16", ".shared .b8 buf[3];,1", ".shared .align 4 .b8 buf[8];,4"})
+    void sharedSectionTakesTheVariablesAlignment(String declaration, long alignment) throws IOException {
+        Files.writeString(dir.resolve("sh.ptx"), """
+                .version 8.0
+                .target sm_80
+                .address_size 64
+                .extern .shared .align 8 .b8 dyn[];
+                .visible .entry sh(.param .u64 out)
+                {
+                    DECL
+                    .reg .b16 %h<2>;
+                    .reg .b64 %rd<2>;
+                    ld.param.u64 %rd1, [out];
+                    ld.shared.u8 %h1, [buf+1];
+                    st.global.u8 [%rd1], %h1;
+                    ret;
+                }
+                .visible .entry dynamic(.param .u64 out)
+                {
+                    .reg .b16 %h<2>;
+                    .reg .b64 %rd<2>;
+                    ld.param.u64 %rd1, [out];
+                    ld.shared.u8 %h1, [dyn+1];
+                    st.global.u8 [%rd1], %h1;
+                    ret;
+                }
+                """.replace("DECL", declaration));
+        CliRun r = CliRun.run(dir, "-arch=sm_80", "sh.ptx", "-o", "sh.cubin");
+        assumeLowered(r);
+        assertEquals(0, r.exitCode(), r.err());
+        Cubin cubin = Cubin.read(Files.readAllBytes(dir.resolve("sh.cubin")));
+        assertEquals(alignment, cubin.section(".nv.shared.sh").orElseThrow().addralign());
+        assertEquals(16, cubin.section(".nv.shared.dynamic").orElseThrow().addralign());
     }
 
     @Test

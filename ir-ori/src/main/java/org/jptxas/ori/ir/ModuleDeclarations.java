@@ -24,7 +24,7 @@ public record ModuleDeclarations(OptionalInt ptxTargetSm, boolean texmodeIndepen
 
     /** Whether the module is compiled without the calling ABI: ptxas disables it for a function with several results. */
     public boolean abiDisabled() {
-        return functions.stream().anyMatch(f -> f.results().size() > 1);
+        return functions.stream().anyMatch(f -> f.defined() && f.results().size() > 1);
     }
 
     /** A function's linking directive ({@link #INTERNAL} when none is written). */

@@ -157,11 +157,13 @@ public final class PtxLowering {
                 VariableDecl v = declOf.get(d);
                 placed.put(d, new Placement(StateSpace.SHARED, DataLayout.alignUp(dynamicBase, DataLayout.alignment(v)), 0));
             }
-            // the shared section's alignment: the largest of the variables this function's window holds
+            // the shared section's alignment: the largest of the variables this function's window holds, dynamic
+            // shared memory counting at least 16 (ptxas 13: 16 for an .extern .shared .align 8 array alone)
             int sharedAlignment = 0;
             for (Map.Entry<Declarator, Placement> e : placed.entrySet()) {
                 if (e.getValue().space() == StateSpace.SHARED && !modulePlaced.containsKey(e.getKey())) {
-                    sharedAlignment = Math.max(sharedAlignment, DataLayout.alignment(declOf.get(e.getKey())));
+                    int align = DataLayout.alignment(declOf.get(e.getKey()));
+                    sharedAlignment = Math.max(sharedAlignment, extern.contains(e.getKey()) ? Math.max(16, align) : align);
                 }
             }
             FunctionLowerer fl = new FunctionLowerer(fileName, resolved, target, lowerers, f, placed, top - base,
