@@ -16,10 +16,6 @@ import java.util.Map;
 public final class SassTextListing {
     private SassTextListing() {}
 
-    public static String render(List<CompiledFunction> functions) {
-        return render(functions, java.util.Set.of());
-    }
-
     /** @param hiddenEntries kernels declared without {@code .visible}: local symbols, listed first in the cubin */
     public static String render(List<CompiledFunction> functions, java.util.Set<String> hiddenEntries) {
         // nvdisasm names the return points of relocated calls (32@lo((f + .L_x_0@srel))) of every function first,
@@ -65,11 +61,7 @@ public final class SassTextListing {
             sb.append(".text.").append(f.facts().name()).append(":\n");
             if (hiddenEntries.contains(f.facts().name()) && f.facts().entry()) {
                 // nvdisasm labels a local kernel symbol like a function placed inside the code
-                String n = f.facts().name();
-                sb.append("        .type           ").append(n).append(",@function\n")
-                        .append("        .size           ").append(n).append(",(.L_x_")
-                        .append(branchLabels + sectionEnd(f, symbolOrder)).append(" - ").append(n).append(")\n")
-                        .append(n).append(":\n");
+                symbolHeader(sb, f.facts().name(), ".L_x_" + (branchLabels + sectionEnd(f, symbolOrder)));
             }
             boolean padding = false;
             for (int i = 0; i < code.size(); i++) {
@@ -78,9 +70,7 @@ public final class SassTextListing {
                 if (inner != null) {
                     var after = innerAt(f, i, 1);
                     String end = after != null ? after.name() : ".L_x_" + (branchLabels + sectionEnd(f, symbolOrder));
-                    sb.append("        .type           ").append(inner.name()).append(",@function\n")
-                            .append("        .size           ").append(inner.name()).append(",(").append(end)
-                            .append(" - ").append(inner.name()).append(")\n").append(inner.name()).append(":\n");
+                    symbolHeader(sb, inner.name(), end);
                 } else if (l.label() != null && names.containsKey(l.label()) && i != 0) {
                     sb.append(names.get(l.label())).append(":\n");
                 }
@@ -107,6 +97,13 @@ public final class SassTextListing {
             sb.append(".L_x_").append(branchLabels + sectionEnd(f, symbolOrder)).append(":\n");
         }
         return sb.toString();
+    }
+
+    /** nvdisasm's lines for a function symbol inside a section: {@code .type}, {@code .size} up to {@code end}, label. */
+    private static void symbolHeader(StringBuilder sb, String name, String end) {
+        sb.append("        .type           ").append(name).append(",@function\n")
+                .append("        .size           ").append(name).append(",(").append(end).append(" - ").append(name)
+                .append(")\n").append(name).append(":\n");
     }
 
     /**

@@ -225,7 +225,7 @@ public final class DebugFrame {
     /** Offset of the first {@code IADD3 R1, R1, imm} (the stack pointer lowered) in [from, to), or -1. */
     static int stackLowering(byte[] code, int from, int to) {
         for (int at = from; at + 16 <= to; at += 16) {
-            int opcode = (code[at] & 0xff) | (code[at + 1] & 0x0f) << 8;
+            int opcode = opcode(code, at);
             if (opcode == IADD3_IMMEDIATE && code[at + 2] == 1 && code[at + 3] == 1) {
                 return at;
             }
@@ -336,7 +336,7 @@ public final class DebugFrame {
     private static int lastOf(byte[] code, int opcode) {
         int found = -1;
         for (int at = 0; at + 16 <= code.length; at += 16) {
-            if (((code[at] & 0xff) | (code[at + 1] & 0x0f) << 8) == opcode) {
+            if (opcode(code, at) == opcode) {
                 found = at;
             }
         }
@@ -355,7 +355,7 @@ public final class DebugFrame {
     static long secondBlock(int sm, byte[] code, int firstExit) {
         long start = endOfFirstBlock(sm, code, firstExit);
         for (int at = 0; at + 16 <= code.length; at += 16) {
-            int opcode = (code[at] & 0xff) | (code[at + 1] & 0x0f) << 8;
+            int opcode = opcode(code, at);
             if (opcode == BRA) {
                 int offset = (code[at + 4] & 0xff) | (code[at + 5] & 0xff) << 8 | (code[at + 6] & 0xff) << 16
                         | code[at + 7] << 24;
@@ -379,7 +379,7 @@ public final class DebugFrame {
      */
     static long endOfFirstBlock(int sm, byte[] code, int firstExit) {
         for (int at = 0; at + 16 <= code.length && at < firstExit; at += 16) {
-            int opcode = opcodeAt(code, at);
+            int opcode = opcode(code, at);
             if (opcode == CALL_ABS || opcode == CALL_REL) {
                 return at;
             }
@@ -390,10 +390,6 @@ public final class DebugFrame {
         return firstExit + 16L;
     }
 
-    private static int opcodeAt(byte[] code, int at) {
-        return (code[at] & 0xff) | (code[at + 1] & 0x0f) << 8;
-    }
-
     /** Whether the MEMBAR at {@code at} is a fence of its own (see {@link #endOfFirstBlock}). */
     private static boolean isFence(byte[] code, int at) {
         boolean all = (code[at + 9] & 0x80) != 0; // bit 79: .ALL rather than .SC
@@ -401,7 +397,7 @@ public final class DebugFrame {
             return true;
         }
         for (int next = at + 16; next <= at + 48 && next + 16 <= code.length; next += 16) {
-            if (opcodeAt(code, next) == CCTL) {
+            if (opcode(code, next) == CCTL) {
                 return true;
             }
         }

@@ -114,7 +114,6 @@ public final class SassForm {
         return List.of(slots);
     }
 
-    /** {@link #pieces()} joined with {@code "{}"}: the assembler's lookup key. */
     /**
      * What a refusal names: the skeleton, followed for a form with literal operands by their texts
      * ({@code "IMAD.SHL {}, {}, {}, {} [_,_,_,RZ]"}), so that nvdisasm refusing one spelling of a skeleton (IMAD.SHL
@@ -135,6 +134,7 @@ public final class SassForm {
         return sb.append(']').toString();
     }
 
+    /** {@link #pieces()} joined with {@code "{}"}: the assembler's lookup key. */
     public String skeleton() {
         return skeleton;
     }

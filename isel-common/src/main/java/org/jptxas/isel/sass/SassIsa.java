@@ -194,7 +194,7 @@ public final class SassIsa {
 
     /** As above, over the candidates {@code applies} accepts. */
     private static SassInstruction decodeFallback(List<SassForm> candidates, long lo, long hi,
-                                                  java.util.function.Predicate<SassForm> applies) {
+                                                  Predicate<SassForm> applies) {
         SassForm found = null;
         for (SassForm f : candidates) {
             if (found != null && f.specificity < found.specificity) {
