@@ -1195,7 +1195,7 @@ final class SassMachine {
     long address(Mem m, Thread t, Warp w, boolean wideDefault) {
         long a = m.offset();
         if (m.reg() >= 0) {
-            a += m.wide() || wideDefault && !m.zeroExtended() ? (Integer.toUnsignedLong(t.r[m.reg()]) | (long) t.r[m.reg() + 1] << 32)
+            a += m.wide() || wideDefault && !m.zeroExtended() ? pair(t, m.reg())
                     : Integer.toUnsignedLong(t.r[m.reg()]) * m.scale();
         }
         if (m.ureg() >= 0) {
@@ -1247,7 +1247,7 @@ final class SassMachine {
             t.pc = codeIndex(target.address(), op, t);
         } else if (op.has("ABS") && o.size() == 1 && o.get(0) instanceof Reg r) {
             // CALL.ABS.NOINC R2: to the 64-bit address in the pair, a system call's loaded from bank 4
-            long address = Integer.toUnsignedLong(t.r[r.index()]) | (long) t.r[r.index() + 1] << 32;
+            long address = pair(t, r.index());
             java.util.Optional<String> system = systemCallAt.apply(address);
             if (system.isPresent()) {
                 throw new Stop(system.get().equals("__assertfail")
@@ -1274,7 +1274,7 @@ final class SassMachine {
                 throw unimplemented(op);
             }
             int r = Integer.parseInt(m.group(1));
-            long address = (Integer.toUnsignedLong(t.r[r]) | (long) t.r[r + 1] << 32) + Long.decode(m.group(2));
+            long address = pair(t, r) + Long.decode(m.group(2));
             t.callDepth--;
             t.pc = codeIndex(address, op, t);
             return;
@@ -2138,9 +2138,14 @@ final class SassMachine {
         writeR(t, o.get(0), r);
     }
 
+    /** The 64-bit value of register pair {@code r}, {@code r + 1} (low word first). */
+    private static long pair(Thread t, int r) {
+        return Integer.toUnsignedLong(t.r[r]) | (long) t.r[r + 1] << 32;
+    }
+
     private long read64(SassOperand o, Thread t, Warp w) {
         if (o instanceof Reg r) {
-            return r.index() == 255 ? 0 : Integer.toUnsignedLong(t.r[r.index()]) | (long) t.r[r.index() + 1] << 32;
+            return r.index() == 255 ? 0 : pair(t, r.index());
         }
         if (o instanceof UReg u) {
             return u.index() == 63 ? 0 : Integer.toUnsignedLong(w.ur[u.index()]) | (long) w.ur[u.index() + 1] << 32;
