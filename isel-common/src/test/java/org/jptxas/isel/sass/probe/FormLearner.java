@@ -52,6 +52,13 @@ public final class FormLearner {
         return log;
     }
 
+    /** {@code f} with the exclusions {@code add} after its own (each once). */
+    static SassFormData withExclusions(SassFormData f, java.util.Collection<String> add) {
+        java.util.LinkedHashSet<String> ex = new java.util.LinkedHashSet<>(f.exclude());
+        ex.addAll(add);
+        return new SassFormData(f.mnemonic(), f.key(), f.pieces(), f.mask(), f.bits(), f.slots(), new ArrayList<>(ex));
+    }
+
     /** The exclusion that keeps {@code k}'s form from printing these field values: the default-valued fields. */
     static String exclusionFor(SassInstruction.Known k) {
         List<org.jptxas.isel.sass.SassSlot> slots = k.form().slots();
@@ -168,13 +175,7 @@ public final class FormLearner {
             for (int i = 0; i < forms.size(); i++) {
                 SassFormData f = forms.get(i);
                 java.util.LinkedHashSet<String> add = exclusions.get(i);
-                if (add != null) {
-                    java.util.LinkedHashSet<String> ex = new java.util.LinkedHashSet<>(f.exclude());
-                    ex.addAll(add);
-                    f = new SassFormData(f.mnemonic(), f.key(), f.pieces(), f.mask(), f.bits(), f.slots(),
-                            new ArrayList<>(ex));
-                }
-                next.add(f);
+                next.add(add == null ? f : withExclusions(f, add));
             }
             if (exclusions.isEmpty() || round >= 3) {
                 Map<String, SassFormData> exact = new LinkedHashMap<>();

@@ -7,11 +7,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.jptxas.isel.sass.Control;
+import org.jptxas.isel.sass.SassAssembler;
+import org.jptxas.isel.sass.SassForm;
+import org.jptxas.isel.sass.SassInstruction;
+import org.jptxas.isel.sass.SassIsa;
+import org.jptxas.isel.sass.SassPrinter;
 import org.jptxas.tables.sass.SassFormData;
 import org.jptxas.testing.RepoRoot;
 
@@ -104,18 +111,18 @@ public final class SassProbe {
             FormLearner learner = new FormLearner();
             List<SassFormData> learned = learner.learn(sm, probe);
             List<SassFormData> forms = new ArrayList<>(readForms(dir, sm));
-            org.jptxas.isel.sass.SassIsa old = new org.jptxas.isel.sass.SassIsa(sm, forms);
-            org.jptxas.isel.sass.SassAssembler asm = new org.jptxas.isel.sass.SassAssembler(old);
+            SassIsa old = new SassIsa(sm, forms);
+            SassAssembler asm = new SassAssembler(old);
             // A learned form is new when one of its probe samples is text the tables cannot assemble to its bits.
-            org.jptxas.isel.sass.SassIsa fresh = new org.jptxas.isel.sass.SassIsa(sm, learned);
-            Map<org.jptxas.isel.sass.SassForm, SassFormData> learnedOf = new java.util.IdentityHashMap<>();
+            SassIsa fresh = new SassIsa(sm, learned);
+            Map<SassForm, SassFormData> learnedOf = new IdentityHashMap<>();
             for (int i = 0; i < learned.size(); i++) {
                 learnedOf.put(fresh.forms().get(i), learned.get(i));
             }
-            java.util.LinkedHashSet<SassFormData> needed = new java.util.LinkedHashSet<>();
+            LinkedHashSet<SassFormData> needed = new LinkedHashSet<>();
             for (Sample s : probe) {
                 if (FormLearner.needsRelocation(s)
-                        || !(fresh.decode(s.lo(), s.hi()) instanceof org.jptxas.isel.sass.SassInstruction.Known k)) {
+                        || !(fresh.decode(s.lo(), s.hi()) instanceof SassInstruction.Known k)) {
                     continue;
                 }
                 try {
@@ -134,57 +141,50 @@ public final class SassProbe {
             // sample, or that a sample's word would take where the decoder then refuses it (a hideable predicate
             // holding PT: nvdisasm hides it, and a less specific form prints it right), first gets an exclusion for
             // the sample's default-valued fields, as the learner gives; a form still failing after that is dropped.
-            Map<SassFormData, java.util.LinkedHashSet<String>> exclusions = new java.util.LinkedHashMap<>();
+            Map<SassFormData, LinkedHashSet<String>> exclusions = new LinkedHashMap<>();
             for (int round = 0; ; round++) {
                 List<SassFormData> withExclusions = new ArrayList<>();
                 for (SassFormData f : added) {
-                    java.util.LinkedHashSet<String> ex = exclusions.get(f);
-                    if (ex == null) {
-                        withExclusions.add(f);
-                    } else {
-                        java.util.LinkedHashSet<String> all2 = new java.util.LinkedHashSet<>(f.exclude());
-                        all2.addAll(ex);
-                        withExclusions.add(new SassFormData(f.mnemonic(), f.key(), f.pieces(), f.mask(), f.bits(),
-                                f.slots(), new ArrayList<>(all2)));
-                    }
+                    LinkedHashSet<String> ex = exclusions.get(f);
+                    withExclusions.add(ex == null ? f : FormLearner.withExclusions(f, ex));
                 }
                 List<SassFormData> trial = new ArrayList<>(forms);
                 trial.addAll(withExclusions);
-                org.jptxas.isel.sass.SassIsa isa = new org.jptxas.isel.sass.SassIsa(sm, trial);
-                Map<org.jptxas.isel.sass.SassForm, SassFormData> addedOf = new java.util.IdentityHashMap<>();
+                SassIsa isa = new SassIsa(sm, trial);
+                Map<SassForm, SassFormData> addedOf = new IdentityHashMap<>();
                 for (int i = 0; i < added.size(); i++) {
                     addedOf.put(isa.forms().get(forms.size() + i), added.get(i));
                 }
                 Set<SassFormData> bad = new HashSet<>();
-                Map<SassFormData, java.util.LinkedHashSet<String>> more = new java.util.LinkedHashMap<>();
+                Map<SassFormData, LinkedHashSet<String>> more = new LinkedHashMap<>();
                 for (Sample s : all) {
                     if (FormLearner.needsRelocation(s)) {
                         continue;
                     }
-                    org.jptxas.isel.sass.SassInstruction inst = isa.decode(s.lo(), s.hi());
-                    if (inst instanceof org.jptxas.isel.sass.SassInstruction.Known
-                            && org.jptxas.isel.sass.SassPrinter.text(inst, s.address(),
+                    SassInstruction inst = isa.decode(s.lo(), s.hi());
+                    if (inst instanceof SassInstruction.Known
+                            && SassPrinter.text(inst, s.address(),
                                     addr -> FormLearner.labelAt(s.labels(), addr)).equals(s.text())) {
                         continue;
                     }
-                    if (!(inst instanceof org.jptxas.isel.sass.SassInstruction.Known)) {
-                        if (!(old.decode(s.lo(), s.hi()) instanceof org.jptxas.isel.sass.SassInstruction.Known)) {
+                    if (!(inst instanceof SassInstruction.Known)) {
+                        if (!(old.decode(s.lo(), s.hi()) instanceof SassInstruction.Known)) {
                             continue; // the tables did not explain it before either
                         }
                         inst = isa.decodeForProbe(s.lo(), s.hi());
                     }
-                    SassFormData culprit = inst instanceof org.jptxas.isel.sass.SassInstruction.Known k
+                    SassFormData culprit = inst instanceof SassInstruction.Known k
                             ? addedOf.get(k.form()) : null;
                     if (culprit == null) {
                         int key = FormLearner.keyOf(s.lo(), s.hi());
                         added.stream().filter(f -> f.key() == key).forEach(bad::add); // a rival made it ambiguous
                         continue;
                     }
-                    String ex = FormLearner.exclusionFor((org.jptxas.isel.sass.SassInstruction.Known) inst);
+                    String ex = FormLearner.exclusionFor((SassInstruction.Known) inst);
                     if (ex == null || round >= 4) {
                         bad.add(culprit);
                     } else {
-                        more.computeIfAbsent(culprit, x -> new java.util.LinkedHashSet<>()).add(ex);
+                        more.computeIfAbsent(culprit, x -> new LinkedHashSet<>()).add(ex);
                     }
                 }
                 if (bad.isEmpty() && more.isEmpty()) {
@@ -194,7 +194,7 @@ public final class SassProbe {
                 added.removeAll(bad);
                 more.forEach((f, ex) -> {
                     if (!bad.contains(f)) {
-                        exclusions.computeIfAbsent(f, x -> new java.util.LinkedHashSet<>()).addAll(ex);
+                        exclusions.computeIfAbsent(f, x -> new LinkedHashSet<>()).addAll(ex);
                     }
                 });
             }
@@ -311,20 +311,20 @@ public final class SassProbe {
         Files.createDirectories(dir);
         for (String sm : OracleSamples.SMS) {
             List<Sample> samples = dedupe(OracleSamples.samples(bySm.getOrDefault(sm, List.of())));
-            org.jptxas.isel.sass.SassIsa isa = org.jptxas.isel.sass.SassIsa.forSm(sm);
+            SassIsa isa = SassIsa.forSm(sm);
             Map<Integer, Sample> perKey = new LinkedHashMap<>();
             Map<Object, Sample> perForm = new LinkedHashMap<>();
             for (Sample s : samples) {
                 if (FormLearner.needsRelocation(s)) {
                     continue;
                 }
-                org.jptxas.isel.sass.SassInstruction inst = isa.decode(s.lo(), s.hi());
-                if (inst instanceof org.jptxas.isel.sass.SassInstruction.Known k) {
+                SassInstruction inst = isa.decode(s.lo(), s.hi());
+                if (inst instanceof SassInstruction.Known k) {
                     perKey.putIfAbsent(k.form().key(), s);
                     perForm.putIfAbsent(k.form(), s);
                 }
             }
-            java.util.LinkedHashSet<Sample> chosen = new java.util.LinkedHashSet<>(perKey.values());
+            LinkedHashSet<Sample> chosen = new LinkedHashSet<>(perKey.values());
             List<Sample> rest = new ArrayList<>(perForm.values());
             java.util.Collections.shuffle(rest, new java.util.Random(42));
             for (Sample s : rest) {
