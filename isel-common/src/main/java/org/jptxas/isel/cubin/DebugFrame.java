@@ -13,18 +13,23 @@ import java.util.List;
  * function) and is relocated ({@code R_CUDA_64} against the function's symbol), as is the host address in a call-ABI
  * CIE; relocatable output also relocates the CIE pointer and marks the address range {@code R_CUDA_UNUSED_CLEAR64}.
  *
- * <p>The call-frame programs, measured on the corpus (equal to ptxas's in 955 of 959 covered cubins):
+ * <p>The call-frame programs, measured on the corpus (equal to ptxas's, section by section, in 2,076 of the 2,238
+ * cubins ptxas 13 writes for it, executable and relocatable, sm_75 to sm_120):
  * <ul>
  *   <li>a kernel: a row where the second basic block starts ({@code DW_CFA_def_cfa} of the stack register with the
- *       frame size) and one at the last EXIT, plus, below sm_90, a first row at 0x10; below sm_90 the rows stay in
- *       that order (the last advance may be negative), from sm_90 on they are sorted by address. The first block
- *       ends after a branch, EXIT, RET, BSYNC, BREAK, BPT or a fence's MEMBAR, before a call, or at the first
- *       branch target. A kernel with a stack frame instead defines the frame after the stack pointer is lowered;</li>
- *   <li>a device function: the frame from its first instruction to its last RET;</li>
+ *       frame size) and one at the last exit (or a call or trap placed after it), plus, below sm_90, a first row
+ *       at 0x10; below sm_90 the rows stay in that order (the last advance may be negative), from sm_90 on they are
+ *       sorted by address. The first block ends after a branch, EXIT, RET, BSYNC, BREAK, BPT or a fence's MEMBAR,
+ *       before a call, or at the first branch target. A kernel with a stack frame instead defines the frame after
+ *       the stack pointer is lowered;</li>
+ *   <li>a device function ({@link #deviceProgram}): the frame from where its body starts to its last RET, with the
+ *       registers it saves and restores and the copies of its return address;</li>
  *   <li>an inner function: as given by code generation ({@link FunctionFacts.InnerFunction#callFrameProgram}), or
  *       derived ({@link #innerProgram}).</li>
  * </ul>
- * Device functions that make calls get an empty program (ptxas's rows for saved registers are not derived).
+ * Not derived: the debug CIEs of {@code -G} code, sm_100/sm_120 block starts, a kernel whose call block ptxas
+ * starts at the return-address set-up (it does in some files and not in others with the same code), and a device
+ * function that realigns its stack pointer.
  */
 public final class DebugFrame {
     private DebugFrame() {}
@@ -174,9 +179,9 @@ public final class DebugFrame {
         int to = (int) Math.min(code.length, in.offset() + in.size());
         ByteWriter w = new ByteWriter();
         long at = 0;
-        int lowered = in.frameSize() > 0 ? stackLowering(code, from, to) : -1;
+        int lowered = in.frameSize() > 0 ? stackAdjustment(code, from, to, true) : -1;
         if (lowered >= 0) {
-            w.bytes(encodeRows(List.of(new long[] {lowered + 16L - from, 1}), in.frameSize()));
+            w.bytes(encodeProgram(sm, List.of(defCfa(lowered + 16L - from, in.frameSize())), false));
             at = lowered + 16L - from;
         }
         int ret = -1;
@@ -189,8 +194,7 @@ public final class DebugFrame {
         int k = ret >= 0 ? code[ret + 3] & 0xff : ra;
         if (lowered < 0 && k == ra && ret >= 0 && ra == FunctionFacts.InnerFunction.ABI_RETURN_REGISTER
                 && in.binding() != FunctionFacts.Binding.WEAK) {
-            byte[] rows = encodeRows(List.of(new long[] {0, 1}, new long[] {ret - from, 0}), 0);
-            return sm >= 90 ? rows : new ByteWriter().u8(DW_CFA_ADVANCE_LOC4).u32(0).bytes(rows).toByteArray();
+            return encodeProgram(sm, List.of(defCfa(0, 0), bare(ret - from)), true);
         }
         if (lowered < 0 && k != ra) {
             for (int i = ret - 16; i >= from; i -= 16) {
@@ -222,11 +226,15 @@ public final class DebugFrame {
     static final int IMAD_MOV = 0x224;
     static final int DW_CFA_REGISTER = 0x09;
 
-    /** Offset of the first {@code IADD3 R1, R1, imm} (the stack pointer lowered) in [from, to), or -1. */
-    static int stackLowering(byte[] code, int from, int to) {
+    /**
+     * Offset of the first {@code IADD3 R1, R1, imm, RZ} or {@code VIADD R1, R1, imm} in [from, to) that lowers the
+     * stack pointer ({@code lower}, a negative immediate) or raises it, or -1.
+     */
+    static int stackAdjustment(byte[] code, int from, int to, boolean lower) {
         for (int at = from; at + 16 <= to; at += 16) {
             int opcode = opcode(code, at);
-            if (opcode == IADD3_IMMEDIATE && code[at + 2] == 1 && code[at + 3] == 1) {
+            if ((opcode == IADD3_IMMEDIATE || opcode == VIADD_IMMEDIATE) && code[at + 2] == 1 && code[at + 3] == 1
+                    && unguarded(code, at) && immediate(code, at) != 0 && immediate(code, at) < 0 == lower) {
                 return at;
             }
         }
@@ -253,49 +261,47 @@ public final class DebugFrame {
 
     /** The call-frame program (see the class comment). */
     static byte[] program(int sm, FunctionFacts f) {
-        int[] exits = f.exitOffsets();
-        if (!f.entry() && !f.callees().isEmpty() || f.crsStackSize().orElse(0) > 0) {
+        if (f.crsStackSize().orElse(0) > 0) {
             return new byte[0];
         }
-        record Row(long at, boolean defCfa) {}
-        List<Row> rows = new ArrayList<>();
-        if (!f.entry()) {
-            // A device function: the frame is defined from its first instruction to its last RET.
-            int ret = lastOf(f.code(), RET);
-            if (ret < 0) {
-                return new byte[0];
-            }
-            // Below sm_90 ptxas writes the advance to the first instruction even though it is zero.
-            byte[] program = encodeRows(List.of(new long[] {0, 1}, new long[] {ret, 0}), f.frameSize());
-            if (sm >= 90) {
-                return program;
-            }
-            return java.nio.ByteBuffer.allocate(5 + program.length).put((byte) DW_CFA_ADVANCE_LOC4).putInt(0)
-                    .put(program).array();
+        return f.entry() ? kernelProgram(sm, f) : deviceProgram(sm, f);
+    }
+
+    /**
+     * One row of a call-frame program: its address, the CFA instructions there (none: a bare advance), and whether
+     * its advance is written even when it is zero.
+     */
+    private record Row(long at, byte[] instructions, boolean advance) {
+        Row(long at, byte[] instructions) {
+            this(at, instructions, false);
         }
+
+        Row advancing() {
+            return new Row(at, instructions, true);
+        }
+    }
+
+    private static Row defCfa(long at, long frame) {
+        ByteWriter w = new ByteWriter().u8(DW_CFA_DEF_CFA);
+        uleb(w, STACK_REGISTER);
+        uleb(w, frame);
+        return new Row(at, w.toByteArray());
+    }
+
+    private static Row bare(long at) {
+        return new Row(at, new byte[0]);
+    }
+
+    private static byte[] kernelProgram(int sm, FunctionFacts f) {
+        byte[] code = f.code();
+        int[] exits = f.exitOffsets();
         if (exits.length == 0) {
             // A kernel that only traps: its BPT.TRAP stands for the exit.
-            int trap = lastOf(f.code(), BPT);
+            int trap = lastOf(code, BPT);
             if (trap < 0) {
                 return new byte[0];
             }
             exits = new int[] {trap};
-        }
-        if (sm < 90) {
-            rows.add(new Row(0x10, false));
-        }
-        int lowered = f.frameSize() > 0 ? stackLowering(f.code(), 0, f.code().length) : -1;
-        if (lowered >= 0) {
-            // A kernel with a stack frame: the frame is defined after the stack pointer is lowered, and redefined
-            // at once (an advance of zero) with offset 0.
-            // From sm_90 on only the second is written.
-            if (sm >= 90) {
-                return encodeRows(List.of(new long[] {lowered + 16L, 1}), 0);
-            }
-            ByteWriter w = new ByteWriter().bytes(encodeRows(List.of(new long[] {0x10, 0},
-                    new long[] {lowered + 16L, 1}), f.frameSize()));
-            w.u8(DW_CFA_ADVANCE_LOC4).u32(0).bytes(encodeRows(List.of(new long[] {0, 1}), 0));
-            return w.toByteArray();
         }
         int first = exits[0];
         int last = exits[0];
@@ -303,31 +309,243 @@ public final class DebugFrame {
             first = Math.min(first, e);
             last = Math.max(last, e);
         }
-        rows.add(new Row(secondBlock(sm, f.code(), first), true));
-        rows.add(new Row(last, false));
-        if (sm >= 90) {
-            rows.sort(java.util.Comparator.comparingLong(Row::at));
+        // The last row is at the last exit or at a call or trap after it (in code placed after the exits), in the
+        // kernel's own code (inner functions follow it).
+        int end = (int) f.inner().stream().mapToLong(FunctionFacts.InnerFunction::offset).min().orElse(code.length);
+        for (int at = last; at + 16 <= end; at += 16) {
+            if (isCall(opcode(code, at)) || opcode(code, at) == BPT) {
+                last = at;
+            }
         }
-        return encodeRows(rows.stream().map(r -> new long[] {r.at(), r.defCfa() ? 1 : 0}).toList(), f.frameSize());
+        List<Row> rows = new ArrayList<>();
+        if (sm < 90) {
+            rows.add(bare(0x10));
+        }
+        int lowered = f.frameSize() > 0 ? stackAdjustment(code, 0, code.length, true) : -1;
+        if (lowered >= 0) {
+            // A kernel with a stack frame: the frame is defined after the stack pointer is lowered. A kernel of one
+            // block (one exit, no branch or call before it) redefines it at once (an advance of zero) with offset 0;
+            // any other keeps it to its last exit.
+            rows.add(defCfa(lowered + 16L, f.frameSize()));
+            if (oneBlock(code, last)) {
+                rows.add(defCfa(lowered + 16L, 0).advancing());
+                if (sm >= 90) {
+                    rows.remove(0); // from sm_90 on only the second is written
+                }
+            } else {
+                rows.add(bare(last));
+            }
+            return encodeProgram(sm, rows, false);
+        }
+        rows.add(defCfa(secondBlock(sm, code, first), f.frameSize()));
+        rows.add(bare(last));
+        return encodeProgram(sm, rows, false);
     }
 
-    /** Rows {address, 1 for DW_CFA_def_cfa else 0} as advance_loc4 (in 4-byte units, 30 bits) and def_cfa. */
-    private static byte[] encodeRows(List<long[]> rows, int frameSize) {
+    /** Whether the code before {@code exit} has no branch, call, return or other exit. */
+    private static boolean oneBlock(byte[] code, int exit) {
+        for (int at = 0; at < exit; at += 16) {
+            int opcode = opcode(code, at);
+            if (BLOCK_ENDS.contains(opcode) || isCall(opcode)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A device function: the frame is defined where its body starts (after the stack pointer is lowered, or after
+     * the copies of its arguments and barrier registers that open it), redefined with offset 0 after the stack
+     * pointer is raised again, and described to its last RET. Registers the call ABI preserves (R16-R31: the
+     * return address in R20/R21 and the callee-saved ones) are followed where they are saved to the frame
+     * ({@code DW_CFA_offset_extended}, data alignment -4) and restored ({@code DW_CFA_restore_extended} for the
+     * return address, which the CIE says keeps its value; {@code DW_CFA_expression} for the others), and where
+     * the return address is copied to another register and back ({@code DW_CFA_register} source, destination).
+     */
+    private static byte[] deviceProgram(int sm, FunctionFacts f) {
+        byte[] code = f.code();
+        int ret = lastOf(code, RET);
+        if (ret < 0) {
+            return new byte[0];
+        }
+        List<Row> rows = new ArrayList<>();
+        int lowered = stackAdjustment(code, 0, ret, true);
+        if (lowered < 0) {
+            rows.add(defCfa(prologueEnd(code), f.frameSize()));
+            rows.addAll(returnAddressCopies(code, 0, ret));
+            rows.add(bare(ret));
+            return encodeProgram(sm, rows, true);
+        }
+        int frame = -immediate(code, lowered);
+        rows.add(defCfa(lowered + 16L, frame));
+        int raised = stackAdjustment(code, lowered + 16, ret, false);
+        // Saves: the stores to the frame before the body's first branch or call, each register's first.
+        record Save(int register, int slot, int at) {}
+        java.util.Map<Integer, Save> saves = new java.util.LinkedHashMap<>();
+        for (int at = lowered + 16; at < ret; at += 16) {
+            int opcode = opcode(code, at);
+            if (BLOCK_ENDS.contains(opcode) || isCall(opcode)) {
+                break;
+            }
+            if (opcode == STL && unguarded(code, at) && code[at + 3] == 1) {
+                int r = code[at + 4] & 0xff;
+                for (int k = 0; k < localWords(code, at); k++) {
+                    saves.putIfAbsent(r + k, new Save(r + k, localOffset(code, at) + 4 * k, at));
+                }
+            }
+        }
+        // ptxas adds the save area's base (its lowest slot) to the CFA offset of every saved register but the
+        // return address (measured: offsets, and restore expressions, are frame - slot + base).
+        int base = saves.values().stream().mapToInt(Save::slot).min().orElse(0);
+        java.util.function.ToLongFunction<Save> cfaOffset =
+                v -> frame - v.slot() + (isReturnAddress(v.register()) ? 0 : base);
+        for (Save v : saves.values()) {
+            ByteWriter w = new ByteWriter().u8(DW_CFA_OFFSET_EXTENDED);
+            uleb(w, register(v.register()));
+            uleb(w, cfaOffset.applyAsLong(v) / 4);
+            rows.add(new Row(v.at() + 16L, w.toByteArray()));
+        }
+        // Restores: loads of a saved register from its slot after the last call, before the frame is popped.
+        int lastCall = lowered;
+        for (int at = lowered; at < ret; at += 16) {
+            if (opcode(code, at) == CALL_ABS || opcode(code, at) == CALL_REL) {
+                lastCall = at;
+            }
+        }
+        for (int at = lastCall + 16; at < (raised >= 0 ? raised : ret); at += 16) {
+            if (opcode(code, at) != LDL || !unguarded(code, at) || code[at + 3] != 1) {
+                continue;
+            }
+            int r = code[at + 2] & 0xff;
+            for (int k = 0; k < localWords(code, at); k++) {
+                Save v = saves.get(r + k);
+                if (v == null || v.slot() != localOffset(code, at) + 4 * k) {
+                    continue;
+                }
+                saves.remove(r + k);
+                ByteWriter w = new ByteWriter();
+                if (isReturnAddress(v.register())) {
+                    // The CIE says the return address keeps its value.
+                    w.u8(DW_CFA_RESTORE_EXTENDED);
+                    uleb(w, register(v.register()));
+                } else {
+                    ByteWriter e = new ByteWriter().u8(DW_OP_BREGX);
+                    uleb(e, STACK_REGISTER);
+                    sleb(e, -cfaOffset.applyAsLong(v));
+                    w.u8(DW_CFA_EXPRESSION);
+                    uleb(w, register(v.register()));
+                    uleb(w, e.size());
+                    w.bytes(e.toByteArray());
+                }
+                rows.add(new Row(at + 16L, w.toByteArray()));
+            }
+        }
+        rows.addAll(returnAddressCopies(code, lowered + 16, ret));
+        rows.sort(java.util.Comparator.comparingLong(Row::at));
+        if (raised >= 0) {
+            rows.add(defCfa(raised + 16L, 0));
+        }
+        rows.add(bare(ret));
+        return encodeProgram(sm, rows, true);
+    }
+
+    private static boolean isReturnAddress(int r) {
+        return r == FunctionFacts.InnerFunction.ABI_RETURN_REGISTER || r == FunctionFacts.InnerFunction.ABI_RETURN_REGISTER + 1;
+    }
+
+    /** {@code DW_CFA_register} rows where the return address (R20/R21) is copied to another register or back. */
+    private static List<Row> returnAddressCopies(byte[] code, int from, int to) {
+        List<Row> rows = new ArrayList<>();
+        for (int at = from; at < to; at += 16) {
+            int source = moveSource(code, at);
+            int destination = code[at + 2] & 0xff;
+            boolean returnAddress = source == 20 || source == 21 || destination == 20 || destination == 21;
+            if (source >= 0 && source != destination && returnAddress && source != 255) {
+                ByteWriter w = new ByteWriter().u8(DW_CFA_REGISTER);
+                uleb(w, register(source));
+                uleb(w, register(destination));
+                rows.add(new Row(at + 16L, w.toByteArray()));
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * Where a device function's body starts: after the unconditional register copies ({@code MOV},
+     * {@code IMAD.MOV.U32}) and barrier-register saves ({@code BMOV.32.CLEAR}) that open it.
+     */
+    private static int prologueEnd(byte[] code) {
+        int at = 0;
+        while (at + 16 <= code.length && unguarded(code, at)
+                && (moveSource(code, at) >= 0 || opcode(code, at) == BMOV_CLEAR)) {
+            at += 16;
+        }
+        return at;
+    }
+
+    /** The source register of a register copy ({@code MOV Rd, Rs}, {@code IMAD.MOV.U32 Rd, RZ, RZ, Rs}), or -1. */
+    private static int moveSource(byte[] code, int at) {
+        int opcode = opcode(code, at);
+        if (opcode == MOV) {
+            return code[at + 4] & 0xff;
+        }
+        if (opcode == IMAD_MOV && (code[at + 3] & 0xff) == 0xff && (code[at + 4] & 0xff) == 0xff) {
+            return code[at + 8] & 0xff;
+        }
+        return -1;
+    }
+
+    private static boolean unguarded(byte[] code, int at) {
+        return (code[at + 1] & 0xf0) == 0x70; // guard predicate PT
+    }
+
+    /** The signed 24-bit offset of {@code STL/LDL [Ra + offset]} (bits [63:40]). */
+    private static int localOffset(byte[] code, int at) {
+        return ((code[at + 5] & 0xff) | (code[at + 6] & 0xff) << 8 | code[at + 7] << 16);
+    }
+
+    /** Registers an STL/LDL moves: 1, 2 for {@code .64}, 4 for {@code .128} (size field, bits [75:73]). */
+    private static int localWords(byte[] code, int at) {
+        int size = (code[at + 9] >> 1) & 7;
+        return size == 5 ? 2 : size == 6 ? 4 : 1;
+    }
+
+    /** The signed 32-bit immediate of {@code IADD3 Rd, Ra, imm, Rc} and {@code VIADD Rd, Ra, imm} (bits [63:32]). */
+    private static int immediate(byte[] code, int at) {
+        return java.nio.ByteBuffer.wrap(code, at + 4, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+    }
+
+    /**
+     * Rows as advance_loc4 (in 4-byte units, 30 bits; the advance may be negative where rows are not in address
+     * order) and their instructions. From sm_90 on the rows are sorted by address. Below sm_90 a device function's
+     * program opens with an advance even when it is zero.
+     */
+    private static byte[] encodeProgram(int sm, List<Row> rows, boolean device) {
+        if (sm >= 90) {
+            rows = new ArrayList<>(rows);
+            rows.sort(java.util.Comparator.comparingLong(Row::at));
+        }
         ByteWriter w = new ByteWriter();
         long at = 0;
-        for (long[] r : rows) {
-            if (r[0] != at) {
-                w.u8(DW_CFA_ADVANCE_LOC4).u32((int) ((r[0] - at) / 4 & 0x3fffffff));
-                at = r[0];
+        boolean firstRow = true;
+        for (Row r : rows) {
+            if (r.at() != at || r.advance() || firstRow && device && sm < 90) {
+                w.u8(DW_CFA_ADVANCE_LOC4).u32((int) ((r.at() - at) / 4 & 0x3fffffff));
+                at = r.at();
             }
-            if (r[1] != 0) {
-                w.u8(DW_CFA_DEF_CFA);
-                uleb(w, STACK_REGISTER);
-                uleb(w, frameSize);
-            }
+            firstRow = false;
+            w.bytes(r.instructions());
         }
         return w.toByteArray();
     }
+
+    static final int STL = 0x387;
+    static final int LDL = 0x983;
+    static final int BMOV_CLEAR = 0x355;
+    static final int VIADD_IMMEDIATE = 0x836;
+    static final int DW_CFA_OFFSET_EXTENDED = 0x05;
+    static final int DW_CFA_RESTORE_EXTENDED = 0x06;
+    static final int DW_CFA_EXPRESSION = 0x10;
 
     static final int RET = 0x950;
     static final int BPT = 0x95c;
@@ -357,9 +575,7 @@ public final class DebugFrame {
         for (int at = 0; at + 16 <= code.length; at += 16) {
             int opcode = opcode(code, at);
             if (opcode == BRA) {
-                int offset = (code[at + 4] & 0xff) | (code[at + 5] & 0xff) << 8 | (code[at + 6] & 0xff) << 16
-                        | code[at + 7] << 24;
-                long target = at + 16L + offset;
+                long target = at + 16L + branchOffset(sm, code, at);
                 if (target > 0 && target < start) {
                     start = target;
                 }
@@ -369,6 +585,16 @@ public final class DebugFrame {
     }
 
     static final int BRA = 0x947;
+
+    /**
+     * The byte offset of a {@code BRA} (from the next instruction), in 4-byte units in bits [63:34] (below sm_90)
+     * or [23:16] then [63:34] (sm_90 on); the bits above 63 only extend the sign here.
+     */
+    static long branchOffset(int sm, byte[] code, int at) {
+        int high = immediate(code, at) >> 2; // bits [63:34], signed
+        long units = sm >= 90 ? (long) high << 8 | (code[at + 2] & 0xff) : high;
+        return units * 4;
+    }
 
     /**
      * Where the first basic block ends: after the first instruction that ends one (at the latest the first EXIT),
@@ -406,7 +632,23 @@ public final class DebugFrame {
 
     static final int CCTL = 0x98f;
     static final int CALL_ABS = 0x943;
+    /** {@code CALL.ABS} through a register (the address of {@code vprintf} and other system calls). */
+    static final int CALL_ABS_REGISTER = 0x343;
+
+    static boolean isCall(int opcode) {
+        return opcode == CALL_ABS || opcode == CALL_REL || opcode == CALL_ABS_REGISTER;
+    }
     static final int CALL_REL = 0x944;
+
+    private static void sleb(ByteWriter w, long v) {
+        boolean more = true;
+        while (more) {
+            int b = (int) (v & 0x7f);
+            v >>= 7;
+            more = !(v == 0 && (b & 0x40) == 0 || v == -1 && (b & 0x40) != 0);
+            w.u8(more ? b | 0x80 : b);
+        }
+    }
 
     private static void uleb(ByteWriter w, long v) {
         do {

@@ -201,6 +201,7 @@ class BuilderCompletenessTest {
         AtomicInteger covered = new AtomicInteger();
         AtomicInteger compiled = new AtomicInteger();
         AtomicInteger derivedFrames = new AtomicInteger();
+        AtomicInteger framesFromCode = new AtomicInteger();
         Map<String, String> examples = new ConcurrentHashMap<>();
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -214,6 +215,12 @@ class BuilderCompletenessTest {
                     }
                     compiled.incrementAndGet();
                     Cubin ptxas = Cubin.read(Files.readAllBytes(c.cubin().orElseThrow()));
+                    if (ptxas.section(".debug_frame").map(s -> Arrays.equals(s.data(), DebugFrame.encode(ptxas.sm(),
+                            CubinFacts.functions(ptxas), ptxas.header().relocatable()).bytes())).orElse(true)) {
+                        framesFromCode.incrementAndGet();
+                    } else {
+                        examples.putIfAbsent("frames from code", job.describe());
+                    }
                     if (!covered(ptxas)) {
                         return null;
                     }
@@ -250,6 +257,8 @@ class BuilderCompletenessTest {
                 examples.containsKey(a) ? "   (e.g. not " + examples.get(a) + ")" : ""));
         System.out.printf("  %-22s %4d / %d   (inner functions' call-frame programs derived, not taken from ptxas)%n",
                 ".debug_frame derived", derivedFrames.get(), covered.get());
+        System.out.printf("  .debug_frame of every cubin, from its code and facts alone: %d / %d   (e.g. not %s)%n",
+                framesFromCode.get(), compiled.get(), examples.get("frames from code"));
         assertEquals(List.of(), List.copyOf(failures));
         assertTrue(covered.get() > 0, "no covered cubin");
         // Floors (of 959 covered cubins when measured: all 955, .debug_frame 955, derived .debug_frame 955): what is
@@ -262,5 +271,9 @@ class BuilderCompletenessTest {
         assertTrue(counts.get("all") * 100 >= covered.get() * 99, "all aspects equal in only " + counts.get("all"));
         assertTrue(counts.get(".debug_frame") * 100 >= covered.get() * 99, ".debug_frame: " + counts.get(".debug_frame"));
         assertTrue(derivedFrames.get() * 100 >= covered.get() * 99, ".debug_frame derived: " + derivedFrames.get());
+        // Of all 2,238 cubins (relocations, calls and DWARF included) when measured: 2,076. What is left: the debug
+        // CIEs of -G code, sm_100/sm_120 block starts, and a kernel's call block that ptxas starts at the
+        // return-address set-up in some files and at the call in others.
+        assertTrue(framesFromCode.get() * 100 >= compiled.get() * 92, ".debug_frame of every cubin: " + framesFromCode.get());
     }
 }
