@@ -58,6 +58,97 @@ class LinkedRunTest {
         }
     }
 
+    /** A kernel calling a recursive internal function and a plain one: out[0] = 2 * fib(n). */
+    static final String RECURSIVE = """
+            .version 8.0
+            .target sm_75
+            .address_size 64
+            .func (.param .b32 r) fib(.param .b32 n)
+            {
+              .reg .pred %p;
+              .reg .b32 %r<6>;
+              ld.param.b32 %r1, [n];
+              setp.lt.u32 %p, %r1, 2;
+              @%p bra DONE;
+              add.s32 %r2, %r1, -1;
+              {
+              .param .b32 a0; .param .b32 r0;
+              st.param.b32 [a0], %r2;
+              call (r0), fib, (a0);
+              ld.param.b32 %r3, [r0];
+              }
+              add.s32 %r4, %r1, -2;
+              {
+              .param .b32 a1; .param .b32 r1;
+              st.param.b32 [a1], %r4;
+              call (r1), fib, (a1);
+              ld.param.b32 %r5, [r1];
+              }
+              add.s32 %r1, %r3, %r5;
+            DONE:
+              st.param.b32 [r], %r1;
+              ret;
+            }
+            .func (.param .b32 r) twice(.param .b32 n)
+            {
+              .reg .b32 %r<3>;
+              ld.param.b32 %r1, [n];
+              add.s32 %r2, %r1, %r1;
+              st.param.b32 [r], %r2;
+              ret;
+            }
+            .visible .entry k(.param .u64 out, .param .u32 n)
+            {
+              .reg .b32 %r<4>;
+              .reg .b64 %rd<2>;
+              ld.param.u64 %rd1, [out];
+              ld.param.u32 %r1, [n];
+              {
+              .param .b32 a0; .param .b32 r0;
+              st.param.b32 [a0], %r1;
+              call (r0), fib, (a0);
+              ld.param.b32 %r2, [r0];
+              }
+              {
+              .param .b32 a1; .param .b32 r1;
+              st.param.b32 [a1], %r2;
+              call (r1), twice, (a1);
+              ld.param.b32 %r3, [r1];
+              }
+              st.global.u32 [%rd1], %r3;
+              ret;
+            }
+            """;
+
+    /**
+     * A recursive internal function under {@code -c} is a function of its own that calls itself ({@code CALL.REL}
+     * to its start, the return address relocated), internal or exported: linked by nvlink 13 alone, the kernel
+     * computes 2 * fib(12).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"sm_75", "sm_80", "sm_90"})
+    void recursiveInternalFunctionOfAnObjectRuns(String arch, @TempDir Path dir) throws Exception {
+        Path nvlink = Oracles.assumeNvlink13();
+        Files.writeString(dir.resolve("launch.json"), "{\"entry\":\"k\",\"grid\":[1,1,1],\"block\":[1,1,1],"
+                + "\"params\":[{\"type\":\"ptr\",\"bytes\":4,\"out\":\"out.bin\"},{\"type\":\"u32\",\"value\":12}]}");
+        // internal (a local symbol) and exported (.visible: a global one) alike
+        for (String fib : List.of(".func (.param .b32 r) fib(", ".visible .func (.param .b32 r) fib(")) {
+            Files.writeString(dir.resolve("rec.ptx"), RECURSIVE.replace(".target sm_75", ".target " + arch)
+                    .replace(".func (.param .b32 r) fib(", fib));
+            CliRun r = CliRun.run(dir, "-arch=" + arch, "-c", "rec.ptx", "-o", "rec.o");
+            assertEquals(0, r.exitCode(), r.err());
+            Processes.Result link = Processes.run(List.of(nvlink.toString(), "-arch=" + arch, "rec.o", "-o", "rec.cubin"),
+                    dir);
+            assertEquals(0, link.exitCode(), "nvlink: " + link.stdout() + link.stderr());
+            Files.deleteIfExists(dir.resolve("out.bin"));
+            JptxasRunCommandTest.Run run = JptxasRunCommandTest.run(dir, "--arch", arch, "rec.cubin", "--spec",
+                    "launch.json");
+            assertEquals(0, run.rc(), fib + ": " + run.out() + run.err());
+            byte[] out = Files.readAllBytes(dir.resolve("out.bin"));
+            assertEquals(2 * 144, ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).getInt(), fib + ": " + run.out());
+        }
+    }
+
     /** out[i] = ext_mix(in[i], i) + 1, with ext_mix as callee.cu defines it; out[N..] stays 0. */
     static byte[] reference() {
         ByteBuffer out = ByteBuffer.allocate(4 * 256).order(ByteOrder.LITTLE_ENDIAN);

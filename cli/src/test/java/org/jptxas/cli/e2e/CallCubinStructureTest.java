@@ -231,6 +231,58 @@ class CallCubinStructureTest {
     }
 
     /**
+     * A recursive internal function under {@code -c} is a function of its own, as ptxas 13 -c makes it: a local
+     * symbol before its own code section, called by symbol from the kernel and by {@code CALL.REL} from itself
+     * (the suite's call_recursive kernel).
+     */
+    @Test
+    void relocatableRecursiveFunctionCarriesPtxasStructure() throws Exception {
+        org.jptxas.isel.spi.BackendRegistry registry = org.jptxas.isel.spi.BackendRegistry.discover(
+                CallCubinStructureTest.class.getClassLoader());
+        KernelCase k = KernelSuite.byName("call_recursive").orElseThrow();
+        Map<String, String> differences = new TreeMap<>();
+        for (String arch : ARCHES) {
+            OracleCubins.Compiled p = OracleCubins.ptxas13(k.ptx(), arch, "-c");
+            org.junit.jupiter.api.Assertions.assertTrue(p.ok(), p.diagnostics());
+            byte[] ours = OracleAcceptanceTest.compilePtx(registry, k.ptx(), arch, true, false, true).cubin();
+            // jptxas lays the functions out in definition order, ptxas here in the reverse (and elsewhere not)
+            List<String> theirs = unordered(structure(Cubin.read(Files.readAllBytes(p.cubin().orElseThrow()))), k.name());
+            List<String> mine = unordered(structure(Cubin.read(ours)), k.name());
+            if (!theirs.equals(mine)) {
+                List<String> diff = new ArrayList<>();
+                theirs.stream().filter(r -> !mine.contains(r)).forEach(r -> diff.add("- " + r));
+                mine.stream().filter(r -> !theirs.contains(r)).forEach(r -> diff.add("+ " + r));
+                differences.put(arch, String.join("\n    ", diff));
+            }
+            org.junit.jupiter.api.Assertions.assertTrue(Cubin.read(ours).symbols().stream().noneMatch(
+                    s -> s.name().startsWith("$")), arch + ": a copy in the kernel's section");
+        }
+        differences.forEach((key, d) -> System.out.println("  call_recursive -c " + key + ":\n    " + d));
+        assertEquals(Map.of(), differences);
+    }
+
+    /**
+     * Structure rows sorted, the pairs of .nv.callgraph too, symbol indices in .nv.info records left out, and a
+     * device function's CRS_STACK_SIZE (code 30), whose presence follows its code (a BSSY, which jptxas's code for
+     * a recursive function has where ptxas's may not).
+     */
+    private static List<String> unordered(List<String> rows, String kernel) {
+        List<String> out = new ArrayList<>();
+        for (String r : rows) {
+            if (r.startsWith(".nv.callgraph ")) {
+                List<String> pairs = new ArrayList<>(List.of(r.substring(".nv.callgraph ".length()).split(" ")));
+                java.util.Collections.sort(pairs);
+                r = ".nv.callgraph " + String.join(" ", pairs);
+            }
+            if (!r.matches("\\.nv\\.info\\.\\S+ Words code=30") || r.startsWith(".nv.info." + kernel + " ")) {
+                out.add(r.replaceAll(" symbol=\\d+", ""));
+            }
+        }
+        java.util.Collections.sort(out);
+        return out;
+    }
+
+    /**
      * The CUDA 12 form (ABI v7) of the two objects of {@code link/} (a kernel calling an {@code .extern .func}, the
      * object defining it) carries the prototypes and EXTERNS and links with nvlink 12.5 on every SM.
      */

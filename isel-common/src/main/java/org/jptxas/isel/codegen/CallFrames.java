@@ -383,11 +383,15 @@ public final class CallFrames {
                     continue;
                 }
                 if (absolute && line.symbol() != null) {
-                    // CALL.ABS.NOINC `(f): the callee's address comes from an R_CUDA_ABS relocation
+                    // CALL.ABS.NOINC `(f): the callee's address comes from an R_CUDA_ABS relocation; a function of
+                    // its own calling itself (recursion, -c) branches to its start instead, CALL.REL.NOINC `(f), as
+                    // ptxas does (its return address stays absolute and relocated)
                     String callee = line.symbol().name();
-                    String text = guardOf(line) + line.opcode() + " `(" + callee + ")";
-                    out.set(i, new CodeLine(line.label(), text, out.get(i).assembly(), out.get(i).control(),
-                            new Sym(callee, Sym.Kind.FUNCTION), line.ptxLine()));
+                    boolean self = callee.equals(section);
+                    String opcode = self ? line.opcode().replace("CALL.ABS", "CALL.REL") : line.opcode();
+                    String text = guardOf(line) + opcode + " `(" + callee + ")";
+                    out.set(i, new CodeLine(line.label(), text, self ? text : out.get(i).assembly(),
+                            out.get(i).control(), new Sym(callee, Sym.Kind.FUNCTION), line.ptxLine()));
                 }
                 boolean high = !absolute; // a relative return address has no high word to relocate
                 boolean low = false;

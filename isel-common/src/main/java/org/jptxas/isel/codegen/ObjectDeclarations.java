@@ -12,7 +12,7 @@ import org.jptxas.ori.ir.ModuleDeclarations;
 /**
  * Hands the module facts the object file records to {@link CubinBuilder}, as ptxas does: the PTX {@code .target}'s
  * SM, {@code texmode_independent} and the kernels declared without {@code .visible} (local symbols), and for relocatable
- * output the bindings of weak device functions, the called {@code .extern .func}s in declaration order and the
+ * output the bindings of weak and internal device functions, the called {@code .extern .func}s in declaration order and the
  * {@code .nv.prototype} of every exported device function and called external one.
  */
 final class ObjectDeclarations {
@@ -46,6 +46,10 @@ final class ObjectDeclarations {
             boolean external = !f.defined() && called.contains(f.name()) && !present.contains(f.name());
             if (exported && f.linkage() == ModuleDeclarations.Linkage.WEAK) {
                 builder.functionBinding(f.name(), FunctionFacts.Binding.WEAK);
+            }
+            if (f.defined() && !f.entry() && f.linkage() == ModuleDeclarations.Linkage.INTERNAL
+                    && present.contains(f.name())) {
+                builder.functionBinding(f.name(), FunctionFacts.Binding.LOCAL); // a recursive internal function
             }
             if (external) {
                 builder.externFunction(f.name());

@@ -401,10 +401,11 @@ public final class CubinBuilder {
                 // sm_90+: before a device function's section symbols come the weak symbols.
                 weakSymbols(symbols, str, index);
             }
-            if (!f.entry() && binding(f) == FunctionFacts.Binding.WEAK) {
-                // An internal helper (weak) comes before its code section's symbol.
+            if (!f.entry() && binding(f) != FunctionFacts.Binding.GLOBAL) {
+                // An internal helper (weak) or a module-internal function (local: -c keeps recursive ones) comes
+                // before its code section's symbol.
                 symbolIndex.put(f.name(), symbols.size());
-                symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_WEAK, Symbol.STT_FUNC), 0,
+                symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(binding(f).elf(), Symbol.STT_FUNC), 0,
                         index.get(".text." + f.name()), 0, f.code().length));
             }
             sectionSymbol.accept(".text." + f.name());
@@ -458,13 +459,6 @@ public final class CubinBuilder {
                 continue;
             }
             addGlobalSymbol(g, symbols, symbolIndex, str, index, globalOffset);
-        }
-        for (FunctionFacts f : functions) {
-            if (!f.entry() && binding(f) == FunctionFacts.Binding.LOCAL) {
-                symbolIndex.put(f.name(), symbols.size());
-                symbols.add(new Symbol(f.name(), str.add(f.name()), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_FUNC), 0,
-                        index.get(".text." + f.name()), 0, f.code().length));
-            }
         }
         if (!functions.isEmpty()) {
             sectionSymbol.accept(".debug_frame"); // an empty .debug_frame gets no symbol

@@ -98,11 +98,15 @@ public final class ModuleInliner {
      * ({@code -c}): calls to functions without a body here ({@code .extern .func}) and, as ptxas -c makes them, to
      * the device functions {@code exported} names stay calls to the symbol, {@code CALL.ABS.NOINC} with the return
      * address relocated against the calling function, for the linker to resolve; every device function
-     * {@code exported} names is kept as a function of its own (another object may call it); the module's internal
-     * ones live on inlined, or as copies in their callers' sections.
+     * {@code exported} names is kept as a function of its own (another object may call it), and so is every
+     * recursive one (a local symbol); the module's other internal functions live on inlined.
      */
     public static OriModule inlineKeepingFunctions(OriModule module, java.util.function.Predicate<String> exported)
             throws CompilationException {
+        // ptxas -c also keeps the module's recursive functions as functions of their own (local symbols), called
+        // by symbol from every caller instead of copied into each caller's section.
+        Set<String> recursive = CallGraph.of(module).recursive();
+        exported = exported.or(recursive::contains);
         ModuleInliner inliner = new ModuleInliner(module, true, exported);
         List<OriFunction> out = new ArrayList<>();
         for (OriFunction f : module.functions()) {
