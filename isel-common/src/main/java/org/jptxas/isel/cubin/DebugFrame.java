@@ -1,8 +1,12 @@
 package org.jptxas.isel.cubin;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * The {@code .debug_frame} section ptxas 13 writes: 64-bit DWARF call-frame information, for each function (in
@@ -356,11 +360,12 @@ public final class DebugFrame {
     /**
      * A device function: the frame is defined where its body starts (after the stack pointer is lowered, or after
      * the copies of its arguments and barrier registers that open it), redefined with offset 0 after the stack
-     * pointer is raised again, and described to its last RET. Registers the call ABI preserves (R16-R31: the
-     * return address in R20/R21 and the callee-saved ones) are followed where they are saved to the frame
-     * ({@code DW_CFA_offset_extended}, data alignment -4) and restored ({@code DW_CFA_restore_extended} for the
-     * return address, which the CIE says keeps its value; {@code DW_CFA_expression} for the others), and where
-     * the return address is copied to another register and back ({@code DW_CFA_register} source, destination).
+     * pointer is raised again, and described to its last RET. The registers it saves to its frame before its
+     * body's first branch or call (the return address in R20/R21, the callee-saved ones) are followed where they
+     * are saved ({@code DW_CFA_offset_extended}, data alignment -4) and restored after its last call
+     * ({@code DW_CFA_restore_extended} for the return address, which the CIE says keeps its value;
+     * {@code DW_CFA_expression} for the others), and the return address where it is copied to another register
+     * and back ({@code DW_CFA_register} source, destination).
      */
     private static byte[] deviceProgram(int sm, FunctionFacts f) {
         byte[] code = f.code();
@@ -381,7 +386,7 @@ public final class DebugFrame {
         int raised = stackAdjustment(code, lowered + 16, ret, false);
         // Saves: the stores to the frame before the body's first branch or call, each register's first.
         record Save(int register, int slot, int at) {}
-        java.util.Map<Integer, Save> saves = new java.util.LinkedHashMap<>();
+        Map<Integer, Save> saves = new LinkedHashMap<>();
         for (int at = lowered + 16; at < ret; at += 16) {
             int opcode = opcode(code, at);
             if (BLOCK_ENDS.contains(opcode) || isCall(opcode)) {
@@ -397,7 +402,7 @@ public final class DebugFrame {
         // ptxas adds the save area's base (its lowest slot) to the CFA offset of every saved register but the
         // return address (measured: offsets, and restore expressions, are frame - slot + base).
         int base = saves.values().stream().mapToInt(Save::slot).min().orElse(0);
-        java.util.function.ToLongFunction<Save> cfaOffset =
+        ToLongFunction<Save> cfaOffset =
                 v -> frame - v.slot() + (isReturnAddress(v.register()) ? 0 : base);
         for (Save v : saves.values()) {
             ByteWriter w = new ByteWriter().u8(DW_CFA_OFFSET_EXTENDED);
@@ -408,7 +413,7 @@ public final class DebugFrame {
         // Restores: loads of a saved register from its slot after the last call, before the frame is popped.
         int lastCall = lowered;
         for (int at = lowered; at < ret; at += 16) {
-            if (opcode(code, at) == CALL_ABS || opcode(code, at) == CALL_REL) {
+            if (isCall(opcode(code, at))) {
                 lastCall = at;
             }
         }
@@ -441,7 +446,7 @@ public final class DebugFrame {
             }
         }
         rows.addAll(returnAddressCopies(code, lowered + 16, ret));
-        rows.sort(java.util.Comparator.comparingLong(Row::at));
+        rows.sort(Comparator.comparingLong(Row::at));
         if (raised >= 0) {
             rows.add(defCfa(raised + 16L, 0));
         }
@@ -449,8 +454,10 @@ public final class DebugFrame {
         return encodeProgram(sm, rows, true);
     }
 
+    /** Whether {@code r} holds the call ABI's return address (R20, and R21 for its high word). */
     private static boolean isReturnAddress(int r) {
-        return r == FunctionFacts.InnerFunction.ABI_RETURN_REGISTER || r == FunctionFacts.InnerFunction.ABI_RETURN_REGISTER + 1;
+        return r == FunctionFacts.InnerFunction.ABI_RETURN_REGISTER
+                || r == FunctionFacts.InnerFunction.ABI_RETURN_REGISTER + 1;
     }
 
     /** {@code DW_CFA_register} rows where the return address (R20/R21) is copied to another register or back. */
@@ -459,7 +466,7 @@ public final class DebugFrame {
         for (int at = from; at < to; at += 16) {
             int source = moveSource(code, at);
             int destination = code[at + 2] & 0xff;
-            boolean returnAddress = source == 20 || source == 21 || destination == 20 || destination == 21;
+            boolean returnAddress = isReturnAddress(source) || isReturnAddress(destination);
             if (source >= 0 && source != destination && returnAddress && source != 255) {
                 ByteWriter w = new ByteWriter().u8(DW_CFA_REGISTER);
                 uleb(w, register(source));
@@ -523,7 +530,7 @@ public final class DebugFrame {
     private static byte[] encodeProgram(int sm, List<Row> rows, boolean device) {
         if (sm >= 90) {
             rows = new ArrayList<>(rows);
-            rows.sort(java.util.Comparator.comparingLong(Row::at));
+            rows.sort(Comparator.comparingLong(Row::at));
         }
         ByteWriter w = new ByteWriter();
         long at = 0;

@@ -3,8 +3,6 @@ package org.jptxas.isel.cubin;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
@@ -80,18 +78,10 @@ class DebugFrameDeviceTest {
             }
             """;
 
-    private static byte[] code(long[][] words) {
-        ByteBuffer b = ByteBuffer.allocate(16 * words.length).order(ByteOrder.LITTLE_ENDIAN);
-        for (long[] w : words) {
-            b.putLong(w[0]).putLong(w[1]);
-        }
-        return b.array();
-    }
-
     @Test
     void savedRegistersAreFollowedThroughTheFrame() {
-        FunctionFacts outer = new FunctionFacts("outer", false, code(OUTER_SM80), 24, 0x18, 0x18, 0x18, 0, List.of(),
-                0, 0, new int[0], OptionalInt.empty(), 255, List.of(), List.of("inner"), List.of());
+        FunctionFacts outer = new FunctionFacts("outer", false, DebugFrameFenceTest.code(OUTER_SM80), 24, 0x18, 0x18,
+                0x18, 0, List.of(), 0, 0, new int[0], OptionalInt.empty(), 255, List.of(), List.of("inner"), List.of());
         assertEquals(OUTER_SM80_PROGRAM, HexFormat.of().formatHex(DebugFrame.program(80, outer)));
     }
 
@@ -99,10 +89,11 @@ class DebugFrameDeviceTest {
     void sm90BranchOffsetsStartInTheLowByte() {
         // BRA at 0xf0 back to 0xa0, and a self-loop, as ptxas 13 writes them for sm_90 (offset in 4-byte units in
         // bits [23:16] and [63:34]); below sm_90 the same back branch has its offset in bits [63:34] alone.
-        byte[] loop = code(new long[][] {{0xfffffffc00e88947L, 0}, {0xfffffffc00fc7947L, 0}});
+        byte[] loop = DebugFrameFenceTest.code(new long[] {0xfffffffc00e88947L, 0},
+                new long[] {0xfffffffc00fc7947L, 0});
         assertEquals(-0x60, DebugFrame.branchOffset(90, loop, 0));
         assertEquals(-0x10, DebugFrame.branchOffset(90, loop, 16));
-        byte[] sm80 = code(new long[][] {{0xffffffa000007947L, 0}});
+        byte[] sm80 = DebugFrameFenceTest.code(new long[] {0xffffffa000007947L, 0});
         assertEquals(-0x60, DebugFrame.branchOffset(80, sm80, 0));
     }
 

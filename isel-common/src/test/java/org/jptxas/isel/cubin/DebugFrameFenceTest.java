@@ -21,7 +21,8 @@ class DebugFrameFenceTest {
     private static final long[] ST = {0x0000000408007985L, 0x000fe2000c101d04L};
     private static final long[] EXIT = {0x000000000000794dL, 0x000fea0003800000L};
 
-    private static byte[] code(long[]... words) {
+    /** Instruction words (low, high) as code bytes. */
+    static byte[] code(long[]... words) {
         ByteBuffer b = ByteBuffer.allocate(16 * words.length).order(ByteOrder.LITTLE_ENDIAN);
         for (long[] w : words) {
             b.putLong(w[0]).putLong(w[1]);
