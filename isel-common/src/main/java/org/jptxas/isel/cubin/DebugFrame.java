@@ -17,23 +17,23 @@ import java.util.function.ToLongFunction;
  * function) and is relocated ({@code R_CUDA_64} against the function's symbol), as is the host address in a call-ABI
  * CIE; relocatable output also relocates the CIE pointer and marks the address range {@code R_CUDA_UNUSED_CLEAR64}.
  *
- * <p>The call-frame programs, measured on the corpus (equal to ptxas's, section by section, in 2,076 of the 2,238
+ * <p>The call-frame programs, measured on the corpus (equal to ptxas's, section by section, in 2,133 of the 2,238
  * cubins ptxas 13 writes for it, executable and relocatable, sm_75 to sm_120):
  * <ul>
  *   <li>a kernel: a row where the second basic block starts ({@code DW_CFA_def_cfa} of the stack register with the
  *       frame size) and one at the last exit (or a call or trap placed after it), plus, below sm_90, a first row
  *       at 0x10; below sm_90 the rows stay in that order (the last advance may be negative), from sm_90 on they are
  *       sorted by address. The first block ends after a branch, EXIT, RET, BSYNC, BREAK, BPT or a fence's MEMBAR,
- *       before a call, or at the first branch target. A kernel with a stack frame instead defines the frame after
+ *       before a call (a system call's LEPC), or at the first branch target. A kernel with a stack frame instead defines the frame after
  *       the stack pointer is lowered;</li>
  *   <li>a device function ({@link #deviceProgram}): the frame from where its body starts to its last RET, with the
  *       registers it saves and restores and the copies of its return address;</li>
  *   <li>an inner function: as given by code generation ({@link FunctionFacts.InnerFunction#callFrameProgram}), or
  *       derived ({@link #innerProgram}).</li>
  * </ul>
- * Not derived: the debug CIEs of {@code -G} code, sm_100/sm_120 block starts, a kernel whose call block ptxas
- * starts at the return-address set-up (it does in some files and not in others with the same code), and a device
- * function that realigns its stack pointer.
+ * Not derived: the debug CIEs of {@code -G} code, a kernel whose call block ptxas starts at the return-address
+ * set-up (it does in some files and not in others with the same code), a device function that realigns its stack
+ * pointer, and an inner function whose return address ptxas describes as a constant.
  */
 public final class DebugFrame {
     private DebugFrame() {}
@@ -568,9 +568,12 @@ public final class DebugFrame {
         return found;
     }
 
-    /** Opcodes (bits [11:0]) that end a basic block: BRA, BRX, JMP, JMX, EXIT, RET, BREAK, BSYNC, BPT. */
+    /** The branch ptxas 13 writes from sm_100 on (its offset laid out as sm_90's); no sm_75-sm_90 form has it. */
+    static final int BRA_SM100 = 0x547;
+
+    /** Opcodes (bits [11:0]) that end a basic block: BRA, BRX, JMP, JMX, EXIT, RET, BREAK, BSYNC, BPT, sm_100's BRA. */
     private static final java.util.Set<Integer> BLOCK_ENDS = java.util.Set.of(0x947, 0x949, 0x94a, 0x94c, 0x94d, 0x950,
-            0x942, 0x941, BPT);
+            0x942, 0x941, BPT, BRA_SM100);
     static final int MEMBAR = 0x992;
 
     /**
@@ -581,7 +584,7 @@ public final class DebugFrame {
         long start = endOfFirstBlock(sm, code, firstExit);
         for (int at = 0; at + 16 <= code.length; at += 16) {
             int opcode = opcode(code, at);
-            if (opcode == BRA) {
+            if (opcode == BRA || opcode == BRA_SM100) {
                 long target = at + 16L + branchOffset(sm, code, at);
                 if (target > 0 && target < start) {
                     start = target;
@@ -616,6 +619,15 @@ public final class DebugFrame {
             if (opcode == CALL_ABS || opcode == CALL_REL) {
                 return at;
             }
+            if (opcode == CALL_ABS_REGISTER) {
+                // A system call's block starts where its PC-relative return address is set up (LEPC).
+                for (int back = at - 16; back >= 0; back -= 16) {
+                    if (opcode(code, back) == LEPC || opcode(code, back) == LEPC_SM90) {
+                        return back;
+                    }
+                }
+                return at;
+            }
             if (BLOCK_ENDS.contains(opcode) || opcode == MEMBAR && (sm < 90 || isFence(code, at))) {
                 return at + 16L;
             }
@@ -638,6 +650,9 @@ public final class DebugFrame {
     }
 
     static final int CCTL = 0x98f;
+    /** {@code LEPC Rd} below sm_90 and from sm_90 on. */
+    static final int LEPC = 0x34e;
+    static final int LEPC_SM90 = 0x94e;
     static final int CALL_ABS = 0x943;
     /** {@code CALL.ABS} through a register (the address of {@code vprintf} and other system calls). */
     static final int CALL_ABS_REGISTER = 0x343;

@@ -271,9 +271,9 @@ class BuilderCompletenessTest {
         assertTrue(counts.get("all") * 100 >= covered.get() * 99, "all aspects equal in only " + counts.get("all"));
         assertTrue(counts.get(".debug_frame") * 100 >= covered.get() * 99, ".debug_frame: " + counts.get(".debug_frame"));
         assertTrue(derivedFrames.get() * 100 >= covered.get() * 99, ".debug_frame derived: " + derivedFrames.get());
-        // Of all 2,238 cubins (relocations, calls and DWARF included) when measured: 2,076. What is left: the debug
-        // CIEs of -G code, sm_100/sm_120 block starts, and a kernel's call block that ptxas starts at the
-        // return-address set-up in some files and at the call in others.
-        assertTrue(framesFromCode.get() * 100 >= compiled.get() * 92, ".debug_frame of every cubin: " + framesFromCode.get());
+        // Of all 2,238 cubins (relocations, calls and DWARF included) when measured: 2,133. What is left: the debug
+        // CIEs of -G code, and a kernel's call block that ptxas starts at the return-address set-up in some files
+        // and at the call in others (see DebugFrame).
+        assertTrue(framesFromCode.get() * 100 >= compiled.get() * 95, ".debug_frame of every cubin: " + framesFromCode.get());
     }
 }
