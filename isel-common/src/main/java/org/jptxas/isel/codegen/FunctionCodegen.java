@@ -218,8 +218,8 @@ public final class FunctionCodegen {
     }
 
     /**
-     * ptxas's CRS_STACK_SIZE of a kernel: 0 for a function with inner functions, or with calls and a conditional branch or exit
-     * (a call on a path not every thread takes); none otherwise.
+     * ptxas's CRS_STACK_SIZE of a kernel: 0 for a kernel with inner functions, or with calls and a conditional
+     * branch or exit (a call on a path not every thread takes); none otherwise.
      */
     static OptionalInt crsStackSize(List<CodeLine> code, List<?> inner) {
         boolean calls = code.stream().anyMatch(l -> l.mnemonic().equals("CALL"));

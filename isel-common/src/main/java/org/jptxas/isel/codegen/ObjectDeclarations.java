@@ -11,9 +11,9 @@ import org.jptxas.ori.ir.ModuleDeclarations;
 
 /**
  * Hands the module facts the object file records to {@link CubinBuilder}, as ptxas does: the PTX {@code .target}'s
- * SM, {@code texmode_independent} and the kernels declared without {@code .visible} (local symbols), and for relocatable
- * output the bindings of weak and internal device functions, the called {@code .extern .func}s in declaration order and the
- * {@code .nv.prototype} of every exported device function and called external one.
+ * SM, {@code texmode_independent} and the kernels declared without {@code .visible} (local symbols), and for
+ * relocatable output the bindings of weak and internal device functions, the called {@code .extern .func}s in
+ * declaration order and the {@code .nv.prototype} of every exported device function and called external one.
  */
 final class ObjectDeclarations {
     private ObjectDeclarations() {}
