@@ -10,7 +10,6 @@ import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.RegRange;
 import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SchedInstr;
-import org.jptxas.scheduler.model.ScoreboardDrain;
 
 /**
  * Computes control words for an instruction sequence in a fixed order, by simulating issue cycles the way the
@@ -219,18 +218,8 @@ public final class ControlWordGenerator {
                 OpClass c = cls[i];
                 long entry = i > 0 ? Math.max(exitTime(i - 1), time[i - 1] + c.issueGap()) : 0;
                 if (flow.isJoin(i)) {
-                    IssueState merged = flow.fallsInto(i) ? st : null;
-                    for (int p : flow.jumpPredecessors(i)) {
-                        if (exits[p] != null) {
-                            IssueState s = exits[p].copy().shift(entry - exitTime(p));
-                            if (merged == null) {
-                                merged = s;
-                            } else {
-                                merged.mergeFrom(s, model);
-                            }
-                        }
-                    }
-                    st = merged != null ? merged : new IssueState(model.pipeCount());
+                    long at = entry;
+                    st = IssueState.atJoin(i, st, flow, exits, p -> at - exitTime(p), model);
                 }
                 long minIssue = Math.max(entry, st.pipeFree[c.pipe()]);
                 for (int p : c.alsoPipes()) {
@@ -346,13 +335,7 @@ public final class ControlWordGenerator {
                         }
                     }
                 }
-                ScoreboardDrain drain = in.scoreboardDrain();
-                if (!drain.isNone()) { // DEPBAR holds the next issue until they drain
-                    st.clearWaitedInOrder(drain.drained(), inOrderPipe);
-                    if (drain.partial() >= 0) {
-                        st.drainTo(drain.partial(), drain.pending(), inOrderPipe);
-                    }
-                }
+                st.drain(in.scoreboardDrain(), inOrderPipe); // DEPBAR holds the next issue until they drain
                 if (jumpSource[i]) {
                     exits[i] = st.copy();
                 }

@@ -11,7 +11,6 @@ import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.RegRange;
 import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SchedInstr;
-import org.jptxas.scheduler.model.ScoreboardDrain;
 
 /**
  * The simulation behind {@link org.jptxas.scheduler.hazard.HazardChecker}: replays given control words over the
@@ -73,18 +72,9 @@ public final class HazardScan {
             OpClass c = cls[i];
             ControlWord cw = control.get(i);
             if (flow.isJoin(i)) {
-                IssueState merged = flow.fallsInto(i) ? st : null;
-                for (int p : flow.jumpPredecessors(i)) {
-                    if (exits[p] != null) {
-                        IssueState s = exits[p].copy().shift(t - (time[p] + Math.max(1, control.get(p).stall())));
-                        if (merged == null) {
-                            merged = s;
-                        } else {
-                            merged.mergeFrom(s, model);
-                        }
-                    }
-                }
-                st = merged != null ? merged : new IssueState(model.pipeCount());
+                long at = t;
+                st = IssueState.atJoin(i, st, flow, exits, p -> at - (time[p] + Math.max(1, control.get(p).stall())),
+                        model);
             }
             time[i] = t;
             int mask = cw.waitMask();
@@ -161,13 +151,7 @@ public final class HazardScan {
                     }
                 }
             }
-            ScoreboardDrain drain = in.scoreboardDrain();
-            if (!drain.isNone()) { // DEPBAR holds the next issue until they drain
-                st.clearWaitedInOrder(drain.drained(), inOrderPipe);
-                if (drain.partial() >= 0) {
-                    st.drainTo(drain.partial(), drain.pending(), inOrderPipe);
-                }
-            }
+            st.drain(in.scoreboardDrain(), inOrderPipe); // DEPBAR holds the next issue until they drain
             if (jumpSource[i]) {
                 exits[i] = st.copy();
             }

@@ -1,9 +1,12 @@
 package org.jptxas.scheduler.control;
 
 import java.util.Arrays;
+import java.util.function.IntToLongFunction;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.latency.OpClass;
+import org.jptxas.scheduler.model.ControlFlow;
 import org.jptxas.scheduler.model.RegFile;
+import org.jptxas.scheduler.model.ScoreboardDrain;
 
 /**
  * What the issue logic knows at one point of the program, per register: the last fixed-latency writer (class and
@@ -44,7 +47,7 @@ public final class IssueState {
      */
     final long[][] readCover = new long[RegFile.values().length][];
     /** Per scoreboard: issue cycles of its pending producers, newest first; length -1 when unknown (after a join). */
-    final long[][] sbHistory = new long[8][HISTORY];
+    final long[][] sbHistory = new long[8][];
     final int[] sbHistoryLength = new int[8];
 
     public IssueState(int pipes) {
@@ -62,6 +65,9 @@ public final class IssueState {
             wideLow[k] = new boolean[f.size()];
             readCover[k] = new long[f.size()];
         }
+        for (int k = 0; k < 8; k++) {
+            sbHistory[k] = new long[HISTORY];
+        }
         Arrays.fill(sbPipe, -1);
         Arrays.fill(sbSet, NEVER);
         Arrays.fill(sbGroup, -1);
@@ -77,30 +83,66 @@ public final class IssueState {
     }
 
     public IssueState copy() {
-        IssueState s = new IssueState(pipeFree.length);
+        return new IssueState(this);
+    }
+
+    /** A copy of {@code o}: every array cloned, none filled first. */
+    private IssueState(IssueState o) {
         for (int k = 0; k < writerClass.length; k++) {
-            s.writerClass[k] = writerClass[k].clone();
-            s.writeTime[k] = writeTime[k].clone();
-            s.writer[k] = writer[k].clone();
-            s.writeSb[k] = writeSb[k].clone();
-            s.readSb[k] = readSb[k].clone();
-            s.reader[k] = reader[k].clone();
-            s.writePipe[k] = writePipe[k].clone();
-            s.varClass[k] = varClass[k].clone();
-            s.wideLow[k] = wideLow[k].clone();
-            s.readCover[k] = readCover[k].clone();
+            writerClass[k] = o.writerClass[k].clone();
+            writeTime[k] = o.writeTime[k].clone();
+            writer[k] = o.writer[k].clone();
+            writeSb[k] = o.writeSb[k].clone();
+            readSb[k] = o.readSb[k].clone();
+            reader[k] = o.reader[k].clone();
+            writePipe[k] = o.writePipe[k].clone();
+            varClass[k] = o.varClass[k].clone();
+            wideLow[k] = o.wideLow[k].clone();
+            readCover[k] = o.readCover[k].clone();
         }
         for (int k = 0; k < 8; k++) {
-            s.sbHistory[k] = sbHistory[k].clone();
+            sbHistory[k] = o.sbHistory[k].clone();
         }
-        System.arraycopy(sbHistoryLength, 0, s.sbHistoryLength, 0, 8);
-        System.arraycopy(sbPipe, 0, s.sbPipe, 0, 8);
-        System.arraycopy(sbCount, 0, s.sbCount, 0, 8);
-        System.arraycopy(sbSet, 0, s.sbSet, 0, 8);
-        System.arraycopy(sbGroup, 0, s.sbGroup, 0, 8);
-        System.arraycopy(sbProducer, 0, s.sbProducer, 0, 8);
-        System.arraycopy(pipeFree, 0, s.pipeFree, 0, pipeFree.length);
-        return s;
+        System.arraycopy(o.sbHistoryLength, 0, sbHistoryLength, 0, 8);
+        System.arraycopy(o.sbPipe, 0, sbPipe, 0, 8);
+        System.arraycopy(o.sbCount, 0, sbCount, 0, 8);
+        System.arraycopy(o.sbSet, 0, sbSet, 0, 8);
+        System.arraycopy(o.sbGroup, 0, sbGroup, 0, 8);
+        System.arraycopy(o.sbProducer, 0, sbProducer, 0, 8);
+        pipeFree = o.pipeFree.clone();
+    }
+
+    /**
+     * The state where instruction {@code i} joins control flow: the state falling into it ({@code current}, when
+     * the previous instruction falls through) merged with the exit state of each jump predecessor that has one,
+     * re-based by {@code delta} (the predecessor's index to the cycles between its exit and this entry); a fresh
+     * state when there is neither.
+     */
+    static IssueState atJoin(int i, IssueState current, ControlFlow flow, IssueState[] exits,
+                             IntToLongFunction delta, LatencyModel model) {
+        IssueState merged = flow.fallsInto(i) ? current : null;
+        for (int p : flow.jumpPredecessors(i)) {
+            if (exits[p] != null) {
+                IssueState s = exits[p].copy().shift(delta.applyAsLong(p));
+                if (merged == null) {
+                    merged = s;
+                } else {
+                    merged.mergeFrom(s, model);
+                }
+            }
+        }
+        return merged != null ? merged : new IssueState(model.pipeCount());
+    }
+
+    /** A DEPBAR's wait: the scoreboards it drains are clear, a partial drain leaves at most its pending count. */
+    void drain(ScoreboardDrain drain, boolean[] inOrderPipe) {
+        if (drain.isNone()) {
+            return;
+        }
+        clearWaitedInOrder(drain.drained(), inOrderPipe);
+        if (drain.partial() >= 0) {
+            drainTo(drain.partial(), drain.pending(), inOrderPipe);
+        }
     }
 
     /** Moves every recorded cycle by {@code delta} (to re-base a predecessor's state onto a join point). */
