@@ -211,6 +211,9 @@ public final class SassText {
 
     /** Width in registers of the data operands (destination of loads, source of stores), from the size modifier. */
     private static int widthOf(String m, Set<String> mods) {
+        if (m.equals("LDSM")) { // LDSM.16.M88[.2|.4]: one register per 8x8 matrix
+            return mods.contains("4") ? 4 : mods.contains("2") ? 2 : 1;
+        }
         if (mods.contains("128")) {
             return 4;
         }

@@ -47,6 +47,15 @@ class SassTextTest {
     }
 
     @Test
+    void ldsmWritesOneRegisterPerMatrix() {
+        // LDSM.16.M88.4 R4 writes R4..R7: a narrower def let a copy of R5 move above it (ldmatrix_frag on sm_80)
+        assertEquals(List.of(new RegRange(RegFile.R, 4, 4)), parse("LDSM.16.M88.4 R4, [R2]").defs());
+        assertEquals(List.of(new RegRange(RegFile.R, 8, 2)), parse("LDSM.16.MT88.2 R8, [R2+0x10]").defs());
+        assertEquals(List.of(RegRange.of(RegFile.R, 3)), parse("LDSM.16.M88 R3, [R2]").defs());
+        assertEquals(MemSpace.SHARED, parse("LDSM.16.M88.4 R4, [R2]").memSpace());
+    }
+
+    @Test
     void guardsFlagsAndReuseSlots() {
         SimpleInstr exit = parse("@!P0 EXIT");
         assertEquals(RegRange.of(RegFile.P, 0), exit.guard());
