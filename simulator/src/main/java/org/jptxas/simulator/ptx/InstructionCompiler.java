@@ -15,7 +15,10 @@ import org.jptxas.frontend.ptx.ast.Expr;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.simulator.exec.Fault;
 import org.jptxas.simulator.memory.AddressSpace;
+import org.jptxas.simulator.memory.MemoryAccessException;
+import org.jptxas.simulator.memory.Region;
 import org.jptxas.simulator.numeric.Ieee;
 import org.jptxas.simulator.numeric.Rounding;
 import org.jptxas.simulator.ptx.PtxProgram.Symbol;
@@ -380,6 +383,7 @@ final class InstructionCompiler {
             case "vote" -> vote();
             case "match" -> match();
             case "redux" -> redux();
+            case "ldmatrix" -> ldmatrix();
             default -> throw unsupported();
         };
     }
@@ -1832,6 +1836,97 @@ final class InstructionCompiler {
                 }
             }
         }, m);
+    }
+
+    /**
+     * {@code ldmatrix.sync.aligned.m8n8.x1|x2|x4{.trans}{.shared{::cta}}.b16 {d0, ...}, [a]}: N = 1, 2 or 4 8x8
+     * matrices of 16-bit elements; lane t gives the address of row t%8 of matrix t/8 (16 bytes, 16-byte aligned, in
+     * shared memory: a shared-space address with {@code .shared}, else a generic one that must point into the shared
+     * window). Every lane t receives in di, low half first, elements (t/4, 2(t%4)) and (t/4, 2(t%4)+1) of matrix i,
+     * or with {@code .trans} elements (2(t%4), t/4) and (2(t%4)+1, t/4). The whole warp executes it (as a
+     * {@code .sync} instruction with a full member mask); a row whose lane does not execute it is undefined.
+     */
+    private Insn ldmatrix() throws ProgramException, Unsupported {
+        int n = has("x4") ? 4 : has("x2") ? 2 : has("x1") ? 1 : 0;
+        AddressSpace s = has("shared::cta") ? AddressSpace.SHARED : space();
+        if (n == 0 || !has("sync") || !has("aligned") || !has("m8n8") || !has("b16")
+                || s != AddressSpace.SHARED && s != AddressSpace.GENERIC) {
+            throw unsupported();
+        }
+        for (String m : mods) {
+            switch (m) {
+                case "sync", "aligned", "m8n8", "x1", "x2", "x4", "trans", "shared", "shared::cta", "b16" -> { }
+                default -> throw unsupported();
+            }
+        }
+        List<Operand> elements = op(0) instanceof Operand.Vector v ? v.elements() : List.of(op(0));
+        if (elements.size() != n) {
+            throw fc.error(line(), "ldmatrix." + (n == 1 ? "x1" : n == 2 ? "x2" : "x4") + " needs " + n
+                    + " destination register(s), not " + elements.size());
+        }
+        int[] regs = new int[n];
+        for (int i = 0; i < n; i++) {
+            regs[i] = dst(elements.get(i));
+        }
+        Src addr = memory(op(1));
+        boolean trans = has("trans");
+        String where = "line " + line() + " (" + text() + ")";
+        return warp((lanes, group) -> {
+            int[][] rows = new int[8 * n][];
+            for (int r = 0; r < 8 * n; r++) {
+                if ((group >>> r & 1) == 0) {
+                    throw new InterpreterError("ldmatrix reads row " + (r & 7) + " of matrix " + r / 8 + " from lane "
+                            + r + ", which is not executing it (undefined)");
+                }
+                ThreadState th = lanes[r];
+                try {
+                    rows[r] = matrixRow(th, s, addr.get(th));
+                } catch (MemoryAccessException e) {
+                    throw new FaultException(new Fault.MemoryFault(th.ref(), where, e));
+                }
+            }
+            for (int l = 0; l < 32; l++) {
+                if ((group >>> l & 1) == 0) {
+                    continue;
+                }
+                for (int i = 0; i < n; i++) {
+                    long v;
+                    if (trans) { // column l/4 of rows 2(l%4) and 2(l%4)+1
+                        int[] lo = rows[8 * i + 2 * (l % 4)], hi = rows[8 * i + 2 * (l % 4) + 1];
+                        v = lo[l / 4] | (long) hi[l / 4] << 16;
+                    } else { // row l/4, columns 2(l%4) and 2(l%4)+1
+                        int[] row = rows[8 * i + l / 4];
+                        v = row[2 * (l % 4)] | (long) row[2 * (l % 4) + 1] << 16;
+                    }
+                    write(lanes[l], regs[i], v);
+                }
+            }
+        }, t -> 0xffffffffL);
+    }
+
+    /** One 16-byte matrix row of ldmatrix as its eight 16-bit elements, from shared memory. */
+    private static int[] matrixRow(ThreadState th, AddressSpace s, long a) {
+        long off = a & 0xffffffffL; // a shared-space address is 32-bit (register + offset wraps as in LDSM's Ra + imm)
+        if (s == AddressSpace.GENERIC) {
+            if (Machine.windowOf(a) != AddressSpace.SHARED) {
+                throw new MemoryAccessException(AddressSpace.GENERIC, a, 16,
+                        "ldmatrix needs a generic address in the shared window");
+            }
+            off = a - Machine.SHARED_WINDOW;
+        }
+        Region shared = th.cta.shared;
+        if ((off & 15) != 0) {
+            throw new MemoryAccessException(AddressSpace.SHARED, off, 16, "misaligned");
+        }
+        if (!shared.contains(off, 16)) {
+            throw new MemoryAccessException(AddressSpace.SHARED, off, 16, "out of bounds of " + shared.name()
+                    + " [0x" + Long.toHexString(shared.base()) + ", 0x" + Long.toHexString(shared.end()) + ")");
+        }
+        int[] e = new int[8];
+        for (int c = 0; c < 8; c++) {
+            e[c] = shared.load16(off + 2L * c);
+        }
+        return e;
     }
 
     /** The high 64 bits of the 128-bit product (Java 17 has no unsigned multiplyHigh: correct the signed one). */

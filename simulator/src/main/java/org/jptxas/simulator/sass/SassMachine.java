@@ -660,7 +660,7 @@ final class SassMachine {
         return new Stop(new Fault.Unimplemented(op.fullName() + " (this operand form)", op.where()));
     }
 
-    /** SHFL and VOTE over the threads of the group whose guard holds (the converged, active threads). */
+    /** SHFL, VOTE, REDUX, MATCH and LDSM over the group's threads whose guard holds (the converged, active threads). */
     private void warpCollective(SassOp op, int base, int count, int group, Warp w) {
         List<SassOperand> o = op.operands();
         int active = 0;
@@ -837,11 +837,86 @@ final class SassMachine {
                     writeR(threads[base + l], o.get(0), same);
                 }
             }
+            case "LDSM" -> ldsm(op, base, count, active, w);
             default -> throw unimplemented(op);
         }
         for (int l = 0; l < count; l++) {
             if ((group >>> l & 1) != 0) {
                 threads[base + l].pc++;
+            }
+        }
+    }
+
+    /**
+     * {@code LDSM.16.M88{.2|.4} Rd, [Ra+imm]} ({@code .MT88}: transposed) for the lanes {@code active}: N = 1, 2 or 4
+     * 8x8 matrices of 16-bit elements; lane 8i+j gives the shared address of row j of matrix i (16 bytes, aligned),
+     * and every active lane t receives in Rd+i, low half first, elements (t/4, 2(t%4)) and (t/4, 2(t%4)+1) of matrix
+     * i, or with MT88 elements (2(t%4), t/4) and (2(t%4)+1, t/4). Addresses of the other lanes are not read. A row
+     * address outside shared memory or misaligned is a memory fault of the lane that gave it; a row whose lane is
+     * not active is undefined (a fault, as SHFL reading an inactive lane). All rows are read before any register is
+     * written, so Rd may overlap Ra.
+     */
+    private void ldsm(SassOp op, int base, int count, int active, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean trans = op.has("MT88");
+        int n = op.has("4") ? 4 : op.has("2") ? 2 : 1;
+        for (String m : op.modifiers()) {
+            if (!m.equals("16") && !m.equals("M88") && !m.equals("MT88") && !m.equals("2") && !m.equals("4")) {
+                throw unimplemented(op);
+            }
+        }
+        if (!op.has("16") || trans == op.has("M88") || op.has("2") && op.has("4") || o.size() != 2
+                || !(o.get(0) instanceof Reg d) || d.negate() || d.abs() || d.invert() || !d.suffix().isEmpty()
+                || !(o.get(1) instanceof Mem m)) {
+            throw unimplemented(op);
+        }
+        if (active == 0) {
+            return;
+        }
+        int[][] rows = new int[8 * n][];
+        for (int r = 0; r < 8 * n; r++) {
+            if (r >= count || (active >>> r & 1) == 0) {
+                Thread t = threads[base + Integer.numberOfTrailingZeros(active)];
+                throw new Stop(new Fault.InvalidExecution(ref(t), op.where(), "LDSM reads row " + (r & 7)
+                        + " of matrix " + r / 8 + " from lane " + r + ", which is not active (undefined)"));
+            }
+            Thread t = threads[base + r];
+            long a = address(m, t, w, false) & 0xffffffffL; // Ra + imm (+ UR) as a 32-bit shared address
+            try {
+                if ((a & 15) != 0) {
+                    throw new MemoryAccessException(AddressSpace.SHARED, a, 16, "misaligned");
+                }
+                if (!shared.contains(a, 16)) {
+                    throw new MemoryAccessException(AddressSpace.SHARED, a, 16, "out of bounds of " + shared.name()
+                            + " [0x" + Long.toHexString(shared.base()) + ", 0x" + Long.toHexString(shared.end()) + ")");
+                }
+                int[] row = new int[4];
+                for (int k = 0; k < 4; k++) {
+                    row[k] = shared.load32(a + 4L * k);
+                }
+                rows[r] = row;
+            } catch (MemoryAccessException e) {
+                throw new Stop(new Fault.MemoryFault(ref(t), op.where(), e));
+            }
+        }
+        if (d.index() == 255) {
+            return;
+        }
+        for (int l = 0; l < count; l++) {
+            if ((active >>> l & 1) == 0) {
+                continue;
+            }
+            Thread t = threads[base + l];
+            for (int i = 0; i < n; i++) {
+                int v;
+                if (trans) { // column l/4 of rows 2(l%4) and 2(l%4)+1
+                    int c = l >>> 2;
+                    int[] lo = rows[8 * i + 2 * (l & 3)], hi = rows[8 * i + 2 * (l & 3) + 1];
+                    v = (lo[c >>> 1] >>> 16 * (c & 1) & 0xffff) | (hi[c >>> 1] >>> 16 * (c & 1)) << 16;
+                } else { // row l/4, columns 2(l%4) and 2(l%4)+1: the row's word l%4
+                    v = rows[8 * i + (l >>> 2)][l & 3];
+                }
+                t.r[d.index() + i] = v;
             }
         }
     }

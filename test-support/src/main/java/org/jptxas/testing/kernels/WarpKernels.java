@@ -10,7 +10,38 @@ final class WarpKernels {
 
     static List<KernelCase> all() {
         return List.of(warpReduceShfl(), scanWarpShfl(), shflIdx(), warpVote(), warpMatch(), warpRedux(), syncCount(),
-                specialRegs());
+                specialRegs(), ldmatrixFrag());
+    }
+
+    /**
+     * ldmatrix x1, x2, x4 and x4.trans over four 8x8 matrices of 16-bit elements (lane t gives row t % 8 of matrix
+     * t / 8): lane t receives, of each matrix, the elements (t / 4, 2 (t % 4)) and (t / 4, 2 (t % 4) + 1), low half
+     * first; transposed, the elements (2 (t % 4), t / 4) and (2 (t % 4) + 1, t / 4).
+     */
+    static KernelCase ldmatrixFrag() {
+        Gen g = new Gen("ldmatrix_frag");
+        return kernel("ldmatrix_frag").describe("ldmatrix.sync.aligned.m8n8 x1/x2/x4 and x4.trans (sm_75+)").grid(1)
+                .block(32).in("in", g.bits32(128)).out("out", Elem.U32, 11 * 32)
+                .reference(io -> {
+                    int[] in = io.i32("in"), out = io.i32("out");
+                    for (int t = 0; t < 32; t++) {
+                        int r = t / 4, c = 2 * (t % 4);
+                        int[] row = new int[4], trans = new int[4];
+                        for (int m = 0; m < 4; m++) {
+                            row[m] = element(in, m, r, c) | element(in, m, r, c + 1) << 16;
+                            trans[m] = element(in, m, c, r) | element(in, m, c + 1, r) << 16;
+                        }
+                        int[] o = {row[0], row[0], row[1], row[0], row[1], row[2], row[3], trans[0], trans[1], trans[2],
+                            trans[3]};
+                        System.arraycopy(o, 0, out, 11 * t, 11);
+                    }
+                });
+    }
+
+    /** Element (row, column) of 8x8 matrix m of 16-bit values packed two to a word, low half first. */
+    private static int element(int[] words, int m, int row, int column) {
+        int index = 64 * m + 8 * row + column;
+        return words[index / 2] >>> (16 * (index % 2)) & 0xffff;
     }
 
     static KernelCase warpReduceShfl() {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class SyncLowerersTest {
     private static final InstructionLowerer[] ALL = {new AtomicLowerer(), new BarrierLowerer(), new FenceLowerer(),
             new TrapLowerer(), new ShflLowerer(), new VoteLowerer(), new MatchLowerer(), new ReduxLowerer(),
-            new ElectLowerer()};
+            new ElectLowerer(), new MatrixLoadLowerer()};
 
     private static String kernel(String target, String body) {
         return ".version 8.5\n.target " + target + "\n.address_size 64\n"
@@ -243,6 +243,31 @@ class SyncLowerersTest {
                 @%p0 BPT.TRAP 0x1
                 BPT.TRAP 0x1
                 EXIT""", t);
+    }
+
+    @Test
+    void ldmatrixIsOneLdsmIntoATuple() throws CompilationException {
+        String t = text(lower("sm_80", """
+                ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2, %r3, %r4}, [%r5+32];
+                ldmatrix.sync.aligned.m8n8.x1.trans.shared::cta.b16 {%r6}, [%r5];
+                ldmatrix.sync.aligned.m8n8.x2.b16 {%r7, %r8}, [%rd1];
+                """));
+        assertEquals("""
+                LDSM.16.M88.4 %r1.128, [%r0+0x20]
+                MOV %r2, %r1.0
+                MOV %r3, %r1.1
+                MOV %r4, %r1.2
+                MOV %r5, %r1.3
+                LDSM.16.MT88 %r6, [%r0]
+                MOV %r7, %r6
+                IADD3 %r9, PT, PT, %r8.lo, -c[0x0][0x18], RZ
+                LDSM.16.M88.2 %r10.64, [%r9]
+                MOV %r11, %r10.lo
+                MOV %r12, %r10.hi
+                EXIT""", t);
+        // a generic address is converted to the shared window; a global one is an error, as ptxas makes it
+        assertThrows(CompilationException.class, () -> lower("sm_80",
+                "ldmatrix.sync.aligned.m8n8.x4.global.b16 {%r1, %r2, %r3, %r4}, [%rd1];"));
     }
 
     @Test
