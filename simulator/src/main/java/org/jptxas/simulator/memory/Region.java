@@ -92,6 +92,13 @@ public final class Region {
         return (long) I64.get(data, offset(address, 8));
     }
 
+    /** The 16 bytes at a 16-byte aligned {@code address} as four little-endian words (one vector access). */
+    public int[] load128(long address) {
+        int off = offset(address, 16);
+        return new int[] {(int) I32.get(data, off), (int) I32.get(data, off + 4), (int) I32.get(data, off + 8),
+            (int) I32.get(data, off + 12)};
+    }
+
     public void store8(long address, int value) {
         data[offset(address, 1)] = (byte) value;
     }

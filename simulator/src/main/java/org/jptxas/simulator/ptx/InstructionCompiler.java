@@ -1914,17 +1914,10 @@ final class InstructionCompiler {
             }
             off = a - Machine.SHARED_WINDOW;
         }
-        Region shared = th.cta.shared;
-        if ((off & 15) != 0) {
-            throw new MemoryAccessException(AddressSpace.SHARED, off, 16, "misaligned");
-        }
-        if (!shared.contains(off, 16)) {
-            throw new MemoryAccessException(AddressSpace.SHARED, off, 16, "out of bounds of " + shared.name()
-                    + " [0x" + Long.toHexString(shared.base()) + ", 0x" + Long.toHexString(shared.end()) + ")");
-        }
+        int[] words = th.cta.shared.load128(off);
         int[] e = new int[8];
         for (int c = 0; c < 8; c++) {
-            e[c] = shared.load16(off + 2L * c);
+            e[c] = words[c / 2] >>> 16 * (c % 2) & 0xffff;
         }
         return e;
     }

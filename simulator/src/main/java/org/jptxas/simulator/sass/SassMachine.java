@@ -883,18 +883,7 @@ final class SassMachine {
             Thread t = threads[base + r];
             long a = address(m, t, w, false) & 0xffffffffL; // Ra + imm (+ UR) as a 32-bit shared address
             try {
-                if ((a & 15) != 0) {
-                    throw new MemoryAccessException(AddressSpace.SHARED, a, 16, "misaligned");
-                }
-                if (!shared.contains(a, 16)) {
-                    throw new MemoryAccessException(AddressSpace.SHARED, a, 16, "out of bounds of " + shared.name()
-                            + " [0x" + Long.toHexString(shared.base()) + ", 0x" + Long.toHexString(shared.end()) + ")");
-                }
-                int[] row = new int[4];
-                for (int k = 0; k < 4; k++) {
-                    row[k] = shared.load32(a + 4L * k);
-                }
-                rows[r] = row;
+                rows[r] = shared.load128(a);
             } catch (MemoryAccessException e) {
                 throw new Stop(new Fault.MemoryFault(ref(t), op.where(), e));
             }
