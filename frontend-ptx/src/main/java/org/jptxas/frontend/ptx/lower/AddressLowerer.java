@@ -69,10 +69,7 @@ public final class AddressLowerer implements InstructionLowerer {
         }
         int base = windowBase(space, cx);
         if (toWindow) {
-            // window offset = generic - window base (low 32 bits suffice)
-            Reg lo = d.width() == 2 ? d.component(0) : d;
-            cx.emit("IADD3", List.of(), List.of(lo, Reg.PT, Reg.PT),
-                    List.of(Ptx.lo(a), Src.of(CBank.of(0, base)).negated(), Ptx.rz()));
+            windowOffset(cx, d.width() == 2 ? d.component(0) : d, a, space);
             if (d.width() == 2) {
                 cx.emit("MOV", List.of(), List.of(d.component(1)), List.of(Ptx.rz()));
             }
@@ -87,6 +84,15 @@ public final class AddressLowerer implements InstructionLowerer {
         cx.emit("IADD3", List.of("X"), List.of(d.component(1), Reg.PT, Reg.PT),
                 List.of(Ptx.rz(), Src.of(CBank.of(0, base + 4)), Ptx.rz(), Src.of(carry), Ptx.notPt()));
         cx.emit("MOV", List.of(), List.of(d.component(0)), List.of(Src.of(lo)));
+    }
+
+    /**
+     * {@code dst = generic - window base}: the offset in the window of {@code space} of a generic address (its low
+     * 32 bits suffice), as {@code cvta.to} computes it and as instructions that take only window addresses need it.
+     */
+    static void windowOffset(LoweringContext cx, Reg dst, Src generic, StateSpace space) {
+        cx.emit("IADD3", List.of(), List.of(dst, Reg.PT, Reg.PT),
+                List.of(Ptx.lo(generic), Src.of(CBank.of(0, windowBase(space, cx))).negated(), Ptx.rz()));
     }
 
     private void isspacep(Instruction insn, LoweringContext cx) throws CompilationException {

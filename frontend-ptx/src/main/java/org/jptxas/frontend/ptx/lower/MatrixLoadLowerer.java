@@ -9,7 +9,6 @@ import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.frontend.ptx.ast.StateSpace;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.Addr;
-import org.jptxas.ori.ir.CBank;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
@@ -18,7 +17,7 @@ import org.jptxas.ori.ir.Src;
  * {@code ldmatrix.sync.aligned.m8n8.x1|x2|x4{.trans}{.shared{::cta}}.b16 {d...}, [a]}: one
  * {@code LDSM.16.M88[.2|.4]} ({@code .MT88} transposed) into a tuple of as many registers, copied to the
  * destinations, as ptxas writes it from sm_75 on. A generic address (no state space) becomes a shared one as
- * {@code cvta.to.shared} makes it: its low word minus the shared window's base ({@code c[0x0][0x18]}).
+ * {@code cvta.to.shared} makes it ({@link AddressLowerer#windowOffset}).
  */
 @AutoService(InstructionLowerer.class)
 public final class MatrixLoadLowerer implements InstructionLowerer {
@@ -47,12 +46,9 @@ public final class MatrixLoadLowerer implements InstructionLowerer {
         }
         Addr addr = cx.address((Operand.Address) insn.operands().get(1), space == null ? null : StateSpace.SHARED);
         if (space == null) {
-            // a generic address into shared memory: its window offset, low word minus the window base
+            // a generic address into shared memory: its offset in the shared window
             Reg window = cx.newReg(RegFile.R, 1);
-            Reg generic = addr.base();
-            cx.emit("IADD3", List.of(), List.of(window, Reg.PT, Reg.PT), List.of(
-                    Src.of(generic.width() == 2 ? generic.component(0) : generic),
-                    Src.of(CBank.of(0, 0x18)).negated(), Ptx.rz()));
+            AddressLowerer.windowOffset(cx, window, Src.of(addr.base()), StateSpace.SHARED);
             addr = Addr.of(window, addr.offset());
         }
         Reg tuple = count == 1 ? cx.newReg(RegFile.R, 1) : cx.newReg(RegFile.R, count);
