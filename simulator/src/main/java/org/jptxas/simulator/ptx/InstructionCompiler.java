@@ -16,9 +16,9 @@ import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.simulator.exec.Fault;
+import org.jptxas.simulator.exec.MatrixFragments;
 import org.jptxas.simulator.memory.AddressSpace;
 import org.jptxas.simulator.memory.MemoryAccessException;
-import org.jptxas.simulator.memory.Region;
 import org.jptxas.simulator.numeric.Ieee;
 import org.jptxas.simulator.numeric.Rounding;
 import org.jptxas.simulator.ptx.PtxProgram.Symbol;
@@ -1890,21 +1890,13 @@ final class InstructionCompiler {
                     continue;
                 }
                 for (int i = 0; i < n; i++) {
-                    long v;
-                    if (trans) { // column l/4 of rows 2(l%4) and 2(l%4)+1
-                        int[] lo = rows[8 * i + 2 * (l % 4)], hi = rows[8 * i + 2 * (l % 4) + 1];
-                        v = lo[l / 4] | (long) hi[l / 4] << 16;
-                    } else { // row l/4, columns 2(l%4) and 2(l%4)+1
-                        int[] row = rows[8 * i + l / 4];
-                        v = row[2 * (l % 4)] | (long) row[2 * (l % 4) + 1] << 16;
-                    }
-                    write(lanes[l], regs[i], v);
+                    write(lanes[l], regs[i], Integer.toUnsignedLong(MatrixFragments.of(rows, 8 * i, l, trans)));
                 }
             }
         }, t -> 0xffffffffL);
     }
 
-    /** One 16-byte matrix row of ldmatrix as its eight 16-bit elements, from shared memory. */
+    /** One 16-byte matrix row of ldmatrix as four little-endian words, from shared memory. */
     private static int[] matrixRow(ThreadState th, AddressSpace s, long a) {
         long off = a & 0xffffffffL; // a shared-space address is 32-bit (register + offset wraps as in LDSM's Ra + imm)
         if (s == AddressSpace.GENERIC) {
@@ -1914,12 +1906,7 @@ final class InstructionCompiler {
             }
             off = a - Machine.SHARED_WINDOW;
         }
-        int[] words = th.cta.shared.load128(off);
-        int[] e = new int[8];
-        for (int c = 0; c < 8; c++) {
-            e[c] = words[c / 2] >>> 16 * (c % 2) & 0xffff;
-        }
-        return e;
+        return th.cta.shared.load128(off);
     }
 
     /** The high 64 bits of the 128-bit product (Java 17 has no unsigned multiplyHigh: correct the signed one). */

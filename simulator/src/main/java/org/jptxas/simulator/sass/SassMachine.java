@@ -6,6 +6,7 @@ import org.jptxas.simulator.exec.Fault;
 import org.jptxas.simulator.exec.Launch;
 import org.jptxas.simulator.exec.LaunchException;
 import org.jptxas.simulator.exec.LaunchResult;
+import org.jptxas.simulator.exec.MatrixFragments;
 import org.jptxas.simulator.exec.ThreadRef;
 import org.jptxas.simulator.launch.Dim3;
 import org.jptxas.simulator.launch.Dim3Point;
@@ -897,15 +898,7 @@ final class SassMachine {
             }
             Thread t = threads[base + l];
             for (int i = 0; i < n; i++) {
-                int v;
-                if (trans) { // column l/4 of rows 2(l%4) and 2(l%4)+1
-                    int c = l >>> 2;
-                    int[] lo = rows[8 * i + 2 * (l & 3)], hi = rows[8 * i + 2 * (l & 3) + 1];
-                    v = (lo[c >>> 1] >>> 16 * (c & 1) & 0xffff) | (hi[c >>> 1] >>> 16 * (c & 1)) << 16;
-                } else { // row l/4, columns 2(l%4) and 2(l%4)+1: the row's word l%4
-                    v = rows[8 * i + (l >>> 2)][l & 3];
-                }
-                t.r[d.index() + i] = v;
+                t.r[d.index() + i] = MatrixFragments.of(rows, 8 * i, l, trans);
             }
         }
     }
