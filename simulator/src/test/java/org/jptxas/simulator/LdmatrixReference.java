@@ -2,6 +2,8 @@ package org.jptxas.simulator;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.SplittableRandom;
 
 /**
  * The fragments of PTX {@code ldmatrix.m8n8.b16} (SASS {@code LDSM.16.M88} / {@code .MT88}) computed from matrices,
@@ -33,5 +35,36 @@ public final class LdmatrixReference {
             }
         }
         return out;
+    }
+
+    /** {@code size} random bytes from {@code seed}: the shared memory the rows are read from. */
+    public static byte[] image(long seed, int size) {
+        byte[] b = new byte[size];
+        new SplittableRandom(seed).nextBytes(b);
+        return b;
+    }
+
+    /** 32 distinct 16-byte rows of the first 64 of the image, shuffled: lane l gives row {@code rows[l]}. */
+    public static int[] rows(long seed) {
+        int[] all = new int[64];
+        for (int i = 0; i < 64; i++) {
+            all[i] = i;
+        }
+        SplittableRandom r = new SplittableRandom(seed);
+        for (int i = 63; i > 0; i--) {
+            int j = r.nextInt(i + 1), x = all[i];
+            all[i] = all[j];
+            all[j] = x;
+        }
+        return Arrays.copyOf(all, 32);
+    }
+
+    /** {@link #fragments} for lane l giving row {@code rows[l]} of the image. */
+    public static int[][] fragmentsOfRows(byte[] image, int[] rows, int n, boolean trans) {
+        int[] offsets = new int[32];
+        for (int l = 0; l < 32; l++) {
+            offsets[l] = 16 * rows[l];
+        }
+        return fragments(image, offsets, n, trans);
     }
 }

@@ -1,5 +1,8 @@
 package org.jptxas.simulator.ptx;
 
+import static org.jptxas.simulator.LdmatrixReference.fragmentsOfRows;
+import static org.jptxas.simulator.LdmatrixReference.image;
+import static org.jptxas.simulator.LdmatrixReference.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +12,6 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.jptxas.ori.target.Target;
 import org.jptxas.simulator.LdmatrixReference;
 import org.jptxas.simulator.exec.ExecutionLimits;
@@ -91,27 +93,6 @@ class PtxLdmatrixTest {
 
     record Out(LaunchResult result, ByteBuffer out) {}
 
-    static byte[] image(long seed) {
-        byte[] b = new byte[IMAGE];
-        new SplittableRandom(seed).nextBytes(b);
-        return b;
-    }
-
-    /** 32 distinct rows of the image's 64, shuffled. */
-    static int[] rows(long seed) {
-        int[] all = new int[64];
-        for (int i = 0; i < 64; i++) {
-            all[i] = i;
-        }
-        SplittableRandom r = new SplittableRandom(seed);
-        for (int i = 63; i > 0; i--) {
-            int j = r.nextInt(i + 1), x = all[i];
-            all[i] = all[j];
-            all[j] = x;
-        }
-        return java.util.Arrays.copyOf(all, 32);
-    }
-
     static Out run(String ldmatrix, byte[] image, int[] rows) throws Exception {
         return run(PtxInterpreter.load("ldmatrix.ptx", KERNEL.replace("LDMATRIX", ldmatrix)), "sm_80", image, rows);
     }
@@ -133,14 +114,6 @@ class PtxLdmatrixTest {
         return l.arguments().get(param).buffer().orElseThrow().bytes();
     }
 
-    static int[][] reference(byte[] image, int[] rows, int n, boolean trans) {
-        int[] offsets = new int[32];
-        for (int l = 0; l < 32; l++) {
-            offsets[l] = 16 * rows[l];
-        }
-        return LdmatrixReference.fragments(image, offsets, n, trans);
-    }
-
     /** Every shape, with 32- and 64-bit shared addresses, offsets, {@code .shared::cta} and generic addresses. */
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
@@ -156,11 +129,11 @@ class PtxLdmatrixTest {
         int n = ldmatrix.contains(".x4") ? 4 : ldmatrix.contains(".x2") ? 2 : 1;
         boolean trans = ldmatrix.contains(".trans");
         long seed = ldmatrix.hashCode();
-        byte[] image = image(seed);
+        byte[] image = image(seed, IMAGE);
         int[] rows = rows(seed + 1);
         Out o = run(ldmatrix, image, rows);
         assertTrue(o.result().completed(), () -> o.result().fault().orElseThrow().describe());
-        int[][] want = reference(image, rows, n, trans);
+        int[][] want = fragmentsOfRows(image, rows, n, trans);
         for (int t = 0; t < 32; t++) {
             for (int i = 0; i < 4; i++) {
                 int w = i < n ? want[t][i] : SENTINEL, got = o.out().getInt(16 * t + 4 * i);
@@ -197,13 +170,13 @@ class PtxLdmatrixTest {
                 .withStrictConvergence(true);
         int n = ldmatrix.contains(".x4") ? 4 : ldmatrix.contains(".x2") ? 2 : 1;
         long seed = ldmatrix.hashCode() + sm.hashCode();
-        byte[] image = image(seed);
+        byte[] image = image(seed, IMAGE);
         int[] rows = rows(seed + 1);
         Out o = run(emu, sm, image, rows);
         assertTrue(o.result().completed(), () -> o.result().fault().orElseThrow().describe());
         assertTrue(emu.classesExecuted().stream().anyMatch(k -> k.startsWith("LDSM.16.")),
                 emu.classesExecuted().toString());
-        int[][] want = reference(image, rows, n, ldmatrix.contains(".trans"));
+        int[][] want = fragmentsOfRows(image, rows, n, ldmatrix.contains(".trans"));
         for (int t = 0; t < 32; t++) {
             for (int i = 0; i < 4; i++) {
                 int w = i < n ? want[t][i] : SENTINEL, got = o.out().getInt(16 * t + 4 * i);
@@ -219,7 +192,8 @@ class PtxLdmatrixTest {
     void misalignedRowIsAMemoryFaultOfItsLane() throws Exception {
         int[] rows = rows(9);
         // %r16 + 40: every row 8 bytes past its start
-        Out o = run("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r20, %r21, %r22, %r23}, [%r16+40]", image(9), rows);
+        Out o = run("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r20, %r21, %r22, %r23}, [%r16+40]",
+                image(9, IMAGE), rows);
         Fault.MemoryFault f = assertInstanceOf(Fault.MemoryFault.class, o.result().fault().orElseThrow());
         assertEquals(0, f.thread().thread().x(), f.describe());
         assertEquals(AddressSpace.SHARED, f.access().space());
@@ -232,7 +206,7 @@ class PtxLdmatrixTest {
     void rowOutsideSharedMemoryIsAMemoryFault() throws Exception {
         int[] rows = rows(10);
         rows[5] = 64;
-        Out o = run("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r20}, [%r15]", image(10), rows);
+        Out o = run("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r20}, [%r15]", image(10, IMAGE), rows);
         Fault.MemoryFault f = assertInstanceOf(Fault.MemoryFault.class, o.result().fault().orElseThrow());
         assertEquals(5, f.thread().thread().x(), f.describe());
         assertEquals(IMAGE, f.access().address());
@@ -240,14 +214,14 @@ class PtxLdmatrixTest {
         // the same row index given by a lane .x1 does not read: no fault
         rows = rows(10);
         rows[8] = 64;
-        Out ok = run("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r20}, [%r15]", image(10), rows);
+        Out ok = run("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r20}, [%r15]", image(10, IMAGE), rows);
         assertTrue(ok.result().completed(), () -> ok.result().fault().orElseThrow().describe());
     }
 
     /** Without a state space the address is generic and must point into the shared window: a global one faults. */
     @Test
     void genericAddressOutsideTheSharedWindowFaults() throws Exception {
-        Out o = run("ldmatrix.sync.aligned.m8n8.x2.b16 {%r20, %r21}, [%rd3]", image(11), rows(11));
+        Out o = run("ldmatrix.sync.aligned.m8n8.x2.b16 {%r20, %r21}, [%rd3]", image(11, IMAGE), rows(11));
         Fault.MemoryFault f = assertInstanceOf(Fault.MemoryFault.class, o.result().fault().orElseThrow());
         assertEquals(AddressSpace.GENERIC, f.access().space());
         assertEquals(0, f.thread().thread().x(), f.describe());
@@ -256,7 +230,7 @@ class PtxLdmatrixTest {
     /** A row whose lane does not execute ldmatrix (guard false in lane 3) is undefined: the run stops. */
     @Test
     void rowOfALaneNotExecutingItIsInvalid() throws Exception {
-        Out o = run("@%p1 ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r20}, [%r15]", image(12), rows(12));
+        Out o = run("@%p1 ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r20}, [%r15]", image(12, IMAGE), rows(12));
         Fault.InvalidExecution f = assertInstanceOf(Fault.InvalidExecution.class, o.result().fault().orElseThrow());
         assertTrue(f.message().contains("lane 3"), f.describe());
     }

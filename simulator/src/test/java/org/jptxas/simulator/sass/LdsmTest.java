@@ -1,5 +1,8 @@
 package org.jptxas.simulator.sass;
 
+import static org.jptxas.simulator.LdmatrixReference.fragmentsOfRows;
+import static org.jptxas.simulator.LdmatrixReference.image;
+import static org.jptxas.simulator.LdmatrixReference.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SplittableRandom;
 import org.jptxas.ori.target.Target;
 import org.jptxas.simulator.LdmatrixReference;
 import org.jptxas.simulator.abi.ConstantBank0Layout;
@@ -94,36 +96,6 @@ class LdsmTest {
         return new Run(m.run(), m.threads());
     }
 
-    static byte[] image(long seed) {
-        byte[] b = new byte[SHARED];
-        new SplittableRandom(seed).nextBytes(b);
-        return b;
-    }
-
-    /** 32 distinct rows of the 64, shuffled: lane l gives row rows[l]. */
-    static int[] rows(long seed) {
-        int[] all = new int[64];
-        for (int i = 0; i < 64; i++) {
-            all[i] = i;
-        }
-        SplittableRandom r = new SplittableRandom(seed);
-        for (int i = 63; i > 0; i--) {
-            int j = r.nextInt(i + 1), x = all[i];
-            all[i] = all[j];
-            all[j] = x;
-        }
-        return java.util.Arrays.copyOf(all, 32);
-    }
-
-    /** The reference fragments ({@link LdmatrixReference}) for lane l giving row {@code rows[l]} of the image. */
-    static int[][] reference(byte[] image, int[] rows, int n, boolean trans) {
-        int[] offsets = new int[32];
-        for (int l = 0; l < 32; l++) {
-            offsets[l] = 16 * rows[l];
-        }
-        return LdmatrixReference.fragments(image, offsets, n, trans);
-    }
-
     static void check(Run run, int[][] expected, int n, String what) {
         assertTrue(run.result().completed(), () -> run.result().fault().orElseThrow().describe());
         for (int t = 0; t < 32; t++) {
@@ -153,23 +125,24 @@ class LdsmTest {
         int disp = (address.contains("+0x40") ? 0x40 : address.contains("+0x10") ? 0x10 : 0)
                 + (address.contains("UR4") ? ur4 : 0);
         long seed = 31L * n + shape.length() + address.length();
-        byte[] image = image(seed);
+        byte[] image = image(seed, SHARED);
         int[] rows = rows(seed + 1);
         int[] regs = new int[32];
         for (int l = 0; l < 32; l++) {
             regs[l] = sharedBase(sm) + 16 * rows[l] - disp;
         }
         String ldsm = "LDSM.16." + shape + (n == 1 ? "" : "." + n) + " R" + RD + ", " + address;
-        check(run(sm, image, regs, ur4, "", ldsm), reference(image, rows, n, shape.equals("MT88")), n, sm + " " + ldsm);
+        check(run(sm, image, regs, ur4, "", ldsm), fragmentsOfRows(image, rows, n, shape.equals("MT88")), n,
+                sm + " " + ldsm);
     }
 
     /** {@code [RZ+imm]}: every lane gives the same row, so each matrix repeats one row (rows 0..7 all row 5). */
     @Test
     void sameRowForEveryLaneFromAnImmediateAddress() throws Exception {
-        byte[] image = image(7);
+        byte[] image = image(7, SHARED);
         int[] rows = new int[32];
         java.util.Arrays.fill(rows, 5);
-        int[][] want = reference(image, rows, 4, true);
+        int[][] want = fragmentsOfRows(image, rows, 4, true);
         check(run("sm_80", image, new int[32], 0, "", "LDSM.16.MT88.4 R20, [RZ+0x50]"), want, 4, "RZ+0x50 MT88.4");
         // with every row equal, lane t's transposed pair is element t/4 twice
         ByteBuffer b = ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN);
@@ -180,20 +153,20 @@ class LdsmTest {
     /** Only lanes 0..8N-1 give rows: the other lanes' addresses (here misaligned and out of bounds) are not read. */
     @Test
     void lanesThatGiveNoRowAreNotRead() throws Exception {
-        byte[] image = image(11);
+        byte[] image = image(11, SHARED);
         int[] rows = rows(12);
         int[] regs = new int[32];
         for (int l = 0; l < 32; l++) {
             regs[l] = l < 16 ? 16 * rows[l] : 0x7fff_fff3;
         }
         Run r = run("sm_80", image, regs, 0, "", "LDSM.16.M88.2 R20, [R16]");
-        check(r, reference(image, rows, 2, false), 2, "M88.2");
+        check(r, fragmentsOfRows(image, rows, 2, false), 2, "M88.2");
     }
 
     /** The destination may be the address register: every row is read before a register is written. */
     @Test
     void destinationMayOverlapTheAddressRegister() throws Exception {
-        byte[] image = image(21);
+        byte[] image = image(21, SHARED);
         int[] rows = rows(22);
         int[] regs = new int[32];
         for (int l = 0; l < 32; l++) {
@@ -201,7 +174,7 @@ class LdsmTest {
         }
         Run r = run("sm_80", image, regs, 0, "", "LDSM.16.M88.4 R16, [R16]");
         assertTrue(r.result().completed(), () -> r.result().fault().orElseThrow().describe());
-        int[][] want = reference(image, rows, 4, false);
+        int[][] want = fragmentsOfRows(image, rows, 4, false);
         for (int t = 0; t < 32; t++) {
             for (int i = 0; i < 4; i++) {
                 assertEquals(want[t][i], r.threads()[t].r[16 + i], "lane " + t + " R" + (16 + i));
@@ -225,7 +198,7 @@ class LdsmTest {
             default -> 0x3f0;
         };
         regs[13] = bad;
-        Run r = run(sm, image(4), regs, 0, "", "LDSM.16.MT88.4 R20, [R16]");
+        Run r = run(sm, image(4, SHARED), regs, 0, "", "LDSM.16.MT88.4 R20, [R16]");
         Fault.MemoryFault f = assertInstanceOf(Fault.MemoryFault.class, r.result().fault().orElseThrow());
         assertEquals(13, f.thread().thread().x(), f.describe());
         assertEquals(AddressSpace.SHARED, f.access().space());
@@ -242,17 +215,19 @@ class LdsmTest {
         for (int l = 0; l < 32; l++) {
             regs[l] = 16 * l;
         }
-        Run r = run("sm_80", image(5), regs, 0, "ISETP.NE.AND P0, PT, R0, 0x3, PT", "@P0 LDSM.16.M88 R20, [R16]");
+        Run r = run("sm_80", image(5, SHARED), regs, 0, "ISETP.NE.AND P0, PT, R0, 0x3, PT",
+                "@P0 LDSM.16.M88 R20, [R16]");
         Fault.InvalidExecution f = assertInstanceOf(Fault.InvalidExecution.class, r.result().fault().orElseThrow());
         assertTrue(f.message().contains("lane 3"), f.describe());
         // the same guard with lane 3 outside the rows read (.x1 reads lanes 0..7; lane 9 is off): fine
-        Run ok = run("sm_80", image(5), regs, 0, "ISETP.NE.AND P0, PT, R0, 0x9, PT", "@P0 LDSM.16.M88 R20, [R16]");
+        Run ok = run("sm_80", image(5, SHARED), regs, 0, "ISETP.NE.AND P0, PT, R0, 0x9, PT",
+                "@P0 LDSM.16.M88 R20, [R16]");
         assertTrue(ok.result().completed(), () -> ok.result().fault().orElseThrow().describe());
         int[] rows = new int[32];
         for (int l = 0; l < 32; l++) {
             rows[l] = l;
         }
-        int[][] want = reference(image(5), rows, 1, false);
+        int[][] want = fragmentsOfRows(image(5, SHARED), rows, 1, false);
         for (int t = 0; t < 32; t++) {
             assertEquals(t == 9 ? SENTINEL : want[t][0], ok.threads()[t].r[RD], "lane " + t);
         }
