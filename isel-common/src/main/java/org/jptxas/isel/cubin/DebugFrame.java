@@ -181,12 +181,10 @@ public final class DebugFrame {
         byte[] code = host.code();
         int from = (int) in.offset();
         int to = (int) Math.min(code.length, in.offset() + in.size());
-        ByteWriter w = new ByteWriter();
-        long at = 0;
+        List<Row> rows = new ArrayList<>();
         int lowered = in.frameSize() > 0 ? stackAdjustment(code, from, to, true) : -1;
         if (lowered >= 0) {
-            w.bytes(encodeProgram(sm, List.of(defCfa(lowered + 16L - from, in.frameSize())), false));
-            at = lowered + 16L - from;
+            rows.add(defCfa(lowered + 16L - from, in.frameSize()));
         }
         int ret = -1;
         for (int i = from; i + 16 <= to; i += 16) {
@@ -205,20 +203,13 @@ public final class DebugFrame {
                 if ((code[i + 2] & 0xff) != k) {
                     continue;
                 }
-                int op = opcode(code, i);
-                boolean move = op == MOV && (code[i + 4] & 0xff) == ra
-                        || op == IMAD_MOV && (code[i + 3] & 0xff) == 0xff && (code[i + 8] & 0xff) == ra;
-                if (move) {
-                    long row = i + 16L - from;
-                    w.u8(DW_CFA_ADVANCE_LOC4).u32((int) ((row - at) / 4));
-                    w.u8(DW_CFA_REGISTER);
-                    uleb(w, register(ra));
-                    uleb(w, register(k));
+                if (moveSource(code, i) == ra) {
+                    rows.add(registerRow(i + 16L - from, ra, k).advancing());
                 }
                 break;
             }
         }
-        return w.toByteArray();
+        return encodeProgram(sm, rows, false);
     }
 
     private static int opcode(byte[] code, int at) {
@@ -289,6 +280,14 @@ public final class DebugFrame {
         ByteWriter w = new ByteWriter().u8(DW_CFA_DEF_CFA);
         uleb(w, STACK_REGISTER);
         uleb(w, frame);
+        return new Row(at, w.toByteArray());
+    }
+
+    /** {@code DW_CFA_register source, destination}: register {@code source}'s value is in {@code destination}. */
+    private static Row registerRow(long at, int source, int destination) {
+        ByteWriter w = new ByteWriter().u8(DW_CFA_REGISTER);
+        uleb(w, register(source));
+        uleb(w, register(destination));
         return new Row(at, w.toByteArray());
     }
 
@@ -468,10 +467,7 @@ public final class DebugFrame {
             int destination = code[at + 2] & 0xff;
             boolean returnAddress = isReturnAddress(source) || isReturnAddress(destination);
             if (source >= 0 && source != destination && returnAddress && source != 255) {
-                ByteWriter w = new ByteWriter().u8(DW_CFA_REGISTER);
-                uleb(w, register(source));
-                uleb(w, register(destination));
-                rows.add(new Row(at + 16L, w.toByteArray()));
+                rows.add(registerRow(at + 16L, source, destination));
             }
         }
         return rows;
