@@ -60,7 +60,10 @@ public final class ModuleInliner {
     private final Set<String> recursive;
     /** Relocatable output: calls to functions defined elsewhere ({@code .extern .func}) stay calls to their symbols. */
     private final boolean relocatable;
-    /** Relocatable output: the device functions other objects may call, which stay functions called by symbol. */
+    /**
+     * Relocatable output: the device functions other objects may call and the recursive ones, which stay functions
+     * called by symbol.
+     */
     private final java.util.function.Predicate<String> exported;
 
     private ModuleInliner(OriModule module) {
@@ -69,13 +72,15 @@ public final class ModuleInliner {
 
     private ModuleInliner(OriModule module, boolean relocatable, java.util.function.Predicate<String> exported) {
         this.relocatable = relocatable;
-        this.exported = exported;
         this.fileName = module.sourceName();
         this.target = module.target().name();
         for (OriFunction f : module.functions()) {
             byName.put(f.name(), f);
         }
         this.recursive = CallGraph.of(module).recursive();
+        // ptxas -c also keeps the module's recursive functions as functions of their own (local symbols), called
+        // by symbol from every caller instead of copied into each caller's section.
+        this.exported = relocatable ? exported.or(recursive::contains) : exported;
     }
 
     /**
@@ -103,14 +108,10 @@ public final class ModuleInliner {
      */
     public static OriModule inlineKeepingFunctions(OriModule module, java.util.function.Predicate<String> exported)
             throws CompilationException {
-        // ptxas -c also keeps the module's recursive functions as functions of their own (local symbols), called
-        // by symbol from every caller instead of copied into each caller's section.
-        Set<String> recursive = CallGraph.of(module).recursive();
-        exported = exported.or(recursive::contains);
         ModuleInliner inliner = new ModuleInliner(module, true, exported);
         List<OriFunction> out = new ArrayList<>();
         for (OriFunction f : module.functions()) {
-            if (!f.body().blocks().isEmpty() && (f.entry() || exported.test(f.name()))) {
+            if (!f.body().blocks().isEmpty() && (f.entry() || inliner.exported.test(f.name()))) {
                 inliner.withSubroutines(inliner.inlined(f), out);
             }
         }
