@@ -1,7 +1,5 @@
 package org.jptxas.testing;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +13,8 @@ import java.util.Optional;
 
 /**
  * The shared PTX corpus ({@code ../shared/corpus} beside the repository, or {@code JPTXAS_CORPUS}), read through its
- * {@code INDEX.tsv}. It is never copied into the project; tests that use it skip when it is absent.
+ * {@code INDEX.tsv}. It is never copied into the project; tests that use it skip when it is absent, and fail under CI
+ * ({@link Prerequisites}).
  */
 public final class Corpus {
     private Corpus() {}
@@ -50,7 +49,7 @@ public final class Corpus {
 
     public static Path assumeDir() {
         Optional<Path> d = dir();
-        assumeTrue(d.isPresent(), "shared corpus not found (../shared/corpus or JPTXAS_CORPUS)");
+        Prerequisites.require(d.isPresent(), "shared corpus not found (../shared/corpus or JPTXAS_CORPUS)");
         return d.get();
     }
 

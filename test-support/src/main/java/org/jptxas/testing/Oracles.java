@@ -1,15 +1,14 @@
 package org.jptxas.testing;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Finds the NVIDIA tools used as test oracles. Tests call the {@code assume...} methods so that they are skipped,
- * not failed, on a machine without the tool (a bare JDK); CI installs them with {@code scripts/cuda-oracle}.
+ * Finds the NVIDIA tools used as test oracles. Tests call the {@code assume...} methods: on a machine without the tool
+ * (a bare JDK) the test is skipped; under CI, which installs them with {@code scripts/cuda-oracle}, it fails
+ * ({@link Prerequisites}).
  */
 public final class Oracles {
     private Oracles() {}
@@ -40,9 +39,14 @@ public final class Oracles {
         return cuda125Bin().map(b -> b.resolve("nvlink"));
     }
 
-    /** nvlink 13, which links ptxas 13's objects (12.5's does not): on PATH, else CUDA 13's install folder. */
+    /**
+     * nvlink 13, which links ptxas 13's objects (12.5's does not): on PATH, else in CUDA 13's install folder
+     * ({@code CUDA13_HOME}, by default {@code /usr/local/cuda-13.0}).
+     */
     public static Optional<Path> nvlink13() {
-        return onPath("nvlink").or(() -> Optional.of(Path.of("/usr/local/cuda-13.0/bin/nvlink")).filter(Files::isExecutable));
+        String home = System.getenv("CUDA13_HOME");
+        Path cuda13 = Path.of(home != null && !home.isBlank() ? home : "/usr/local/cuda-13.0");
+        return onPath("nvlink").or(() -> Optional.of(cuda13.resolve("bin").resolve("nvlink")).filter(Files::isExecutable));
     }
 
     public static Path assumeNvlink13() {
@@ -73,9 +77,9 @@ public final class Oracles {
         return assume(ptxas125(), "ptxas 12.5 oracle not installed (scripts/cuda-oracle install)");
     }
 
-    /** The tool's path, or skips the calling test with {@code why}. */
+    /** The tool's path; without it the calling test is skipped, or fails under CI ({@link Prerequisites}). */
     private static Path assume(Optional<Path> tool, String why) {
-        assumeTrue(tool.isPresent(), why);
+        Prerequisites.require(tool.isPresent(), why);
         return tool.get();
     }
 
