@@ -34,24 +34,28 @@ public final class Divergence {
 
     public Divergence(FunctionBody body, Cfg cfg, PostDominators pdom) {
         int n = cfg.size();
-        Map<Long, Set<Integer>> useBlocks = new HashMap<>();
-        Map<Long, Set<Integer>> defBlocks = new HashMap<>();
+        Map<Long, BitSet> useBlocks = new HashMap<>();
+        Set<Long> written = new HashSet<>();
+        List<Set<Long>> defsInBlock = new ArrayList<>();
         for (BasicBlock b : body.blocks()) {
+            Set<Long> defined = new HashSet<>();
+            defsInBlock.add(defined);
             for (Instr in : b.instrs()) {
                 for (Reg r : in.usedRegs()) {
                     for (long k : keys(r)) {
-                        useBlocks.computeIfAbsent(k, x -> new HashSet<>()).add(b.id());
+                        useBlocks.computeIfAbsent(k, x -> new BitSet()).set(b.id());
                     }
                 }
                 for (Reg r : in.dsts()) {
                     for (long k : keys(r)) {
-                        defBlocks.computeIfAbsent(k, x -> new HashSet<>()).add(b.id());
+                        written.add(k);
+                        defined.add(k);
                     }
                 }
             }
         }
         for (Long used : useBlocks.keySet()) {
-            if (!defBlocks.containsKey(used)) {
+            if (!written.contains(used)) {
                 divergent.add(used);
             }
         }
@@ -79,14 +83,14 @@ public final class Divergence {
                 }
                 divergentBranches.set(b);
                 changed = true;
+                // values written inside the region (found from its blocks, not by scanning every value) and read
+                // outside it
                 BitSet region = region(cfg, b, pdom.ipdom(b));
-                for (Map.Entry<Long, Set<Integer>> def : defBlocks.entrySet()) {
-                    if (divergent.contains(def.getKey()) || def.getValue().stream().noneMatch(region::get)) {
-                        continue;
-                    }
-                    Set<Integer> uses = useBlocks.getOrDefault(def.getKey(), Set.of());
-                    if (uses.stream().anyMatch(u -> !region.get(u))) {
-                        divergent.add(def.getKey());
+                for (int r = region.nextSetBit(0); r >= 0; r = region.nextSetBit(r + 1)) {
+                    for (long key : defsInBlock.get(r)) {
+                        if (!divergent.contains(key) && usedOutside(useBlocks.get(key), region)) {
+                            divergent.add(key);
+                        }
                     }
                 }
             }
@@ -116,6 +120,17 @@ public final class Divergence {
             }
         }
         return seen;
+    }
+
+    private static boolean usedOutside(BitSet uses, BitSet region) {
+        if (uses != null) {
+            for (int u = uses.nextSetBit(0); u >= 0; u = uses.nextSetBit(u + 1)) {
+                if (!region.get(u)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** True when the conditional branch ending {@code block} may send the threads of a warp different ways. */

@@ -25,21 +25,61 @@ public final class FunctionBody {
      * every branch target is renumbered, so control flow is unchanged (the block before falls through into the new one).
      */
     public BasicBlock insertBlock(int at, String label) {
-        if (at < 0 || at > blocks.size()) {
-            throw new IndexOutOfBoundsException("block position " + at + " of " + blocks.size());
+        return insertBlocks(new int[] {at}, label).get(0);
+    }
+
+    /**
+     * Inserts one empty block before each of the blocks now at {@code positions} (ascending, distinct; the block count
+     * itself appends one), as {@link #insertBlock} would one by one from the last position to the first, but renumbers
+     * the branch targets once: a pass over the code per insertion made many insertions quadratic. Returns the new
+     * blocks in the order of {@code positions}.
+     */
+    public List<BasicBlock> insertBlocks(int[] positions) {
+        return insertBlocks(positions, null);
+    }
+
+    private List<BasicBlock> insertBlocks(int[] positions, String label) {
+        for (int k = 0; k < positions.length; k++) {
+            if (positions[k] < 0 || positions[k] > blocks.size() || k > 0 && positions[k] <= positions[k - 1]) {
+                throw new IndexOutOfBoundsException("block positions " + java.util.Arrays.toString(positions) + " of "
+                        + blocks.size());
+            }
         }
-        BasicBlock inserted = new BasicBlock(at, label);
-        blocks.add(at, inserted);
-        for (int i = at + 1; i < blocks.size(); i++) {
-            blocks.get(i).renumber(i);
+        if (positions.length == 0) {
+            return List.of();
         }
+        // old id -> new id: each old block moves down by the insertions at or before it
+        int[] moved = new int[blocks.size()];
+        for (int id = 0, k = 0; id < blocks.size(); id++) {
+            while (k < positions.length && positions[k] <= id) {
+                k++;
+            }
+            moved[id] = id + k;
+        }
+        List<BasicBlock> inserted = new ArrayList<>(positions.length);
+        List<BasicBlock> layout = new ArrayList<>(blocks.size() + positions.length);
+        for (int id = 0, k = 0; id <= blocks.size(); id++) {
+            while (k < positions.length && positions[k] == id) {
+                BasicBlock b = new BasicBlock(layout.size(), label);
+                inserted.add(b);
+                layout.add(b);
+                k++;
+            }
+            if (id < blocks.size()) {
+                BasicBlock b = blocks.get(id);
+                b.renumber(layout.size());
+                layout.add(b);
+            }
+        }
+        blocks.clear();
+        blocks.addAll(layout);
         for (BasicBlock b : blocks) {
             for (Instr in : b.instrs()) {
                 List<Src> srcs = in.srcs();
                 for (int i = 0; i < srcs.size(); i++) {
                     Src s = srcs.get(i);
-                    if (s.value() instanceof BlockLabel l && l.block() >= at) {
-                        srcs.set(i, new Src(new BlockLabel(l.block() + 1), s.neg(), s.abs(), s.not()));
+                    if (s.value() instanceof BlockLabel l && moved[l.block()] != l.block()) {
+                        srcs.set(i, new Src(new BlockLabel(moved[l.block()]), s.neg(), s.abs(), s.not()));
                     }
                 }
             }

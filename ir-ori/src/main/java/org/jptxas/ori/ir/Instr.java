@@ -80,7 +80,7 @@ public final class Instr {
 
     /** Every register this instruction reads: register sources, constant-bank indices, address bases and the guard. */
     public List<Reg> usedRegs() {
-        List<Reg> used = new ArrayList<>();
+        List<Reg> used = new ArrayList<>(srcs.size() + 1);
         for (Src s : srcs) {
             if (s.value() instanceof Reg r) {
                 used.add(r);

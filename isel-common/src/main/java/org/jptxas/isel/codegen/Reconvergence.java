@@ -432,9 +432,8 @@ public final class Reconvergence {
             }
             insertBssy(instrs, at, new BarrierReg(r.depth), r.join, last != null ? last.line() : 0, cx.sm());
         }
-        // One BSYNC block per join, inner barriers first. Everything is gathered on the current block ids first;
-        // the joins are then done from the last in layout to the first, so the ids still to do do not move.
-        TreeMap<Integer, List<Region>> byJoin = new TreeMap<>(Comparator.reverseOrder());
+        // One BSYNC block per join, inner barriers first. Everything is gathered on the current block ids first.
+        TreeMap<Integer, List<Region>> byJoin = new TreeMap<>();
         for (Region r : regions) {
             byJoin.computeIfAbsent(r.join, k -> new ArrayList<>()).add(r);
         }
@@ -461,20 +460,24 @@ public final class Reconvergence {
             List<Instr> first = body.block(join).instrs();
             lines.put(join, first.isEmpty() ? 0 : first.get(0).line());
         }
-        for (Map.Entry<Integer, List<Region>> e : byJoin.entrySet()) {
-            int join = e.getKey();
-            List<Region> ending = e.getValue();
+        // One insertion for all joins: a block before each join, branch targets renumbered once.
+        int[] joins = byJoin.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
+        List<BasicBlock> syncs = body.insertBlocks(joins);
+        for (int k = 0; k < joins.length; k++) {
+            int join = joins[k];
+            List<Region> ending = byJoin.get(join);
             ending.sort(Comparator.comparingInt((Region r) -> r.depth).reversed());
-            BasicBlock sync = body.insertBlock(join, null);
+            BasicBlock sync = syncs.get(k);
             for (Region r : ending) {
                 sync.instrs().add(new Instr(ops.require("BSYNC"), List.of(), List.of(),
                         List.of(Src.of(new BarrierReg(r.depth))), Guard.ALWAYS, lines.get(join)));
             }
+            // the join itself is now the block after the BSYNC block
             for (Instr in : retargets.get(join)) {
                 List<Src> srcs = in.srcs();
                 for (int i = 0; i < srcs.size(); i++) {
-                    if (srcs.get(i).value() instanceof BlockLabel l && l.block() == join + 1) {
-                        srcs.set(i, Src.of(new BlockLabel(join)));
+                    if (srcs.get(i).value() instanceof BlockLabel l && l.block() == sync.id() + 1) {
+                        srcs.set(i, Src.of(new BlockLabel(sync.id())));
                     }
                 }
             }
