@@ -1,7 +1,7 @@
 package org.jptxas.ori.analysis;
 
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +9,7 @@ import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
-import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.VirtualNumbering;
 
 /**
  * The SSA-like part of a non-SSA function body: virtual registers written by exactly one unguarded instruction
@@ -18,21 +18,25 @@ import org.jptxas.ori.ir.RegFile;
  * after rewriting.
  */
 public final class SingleDefs {
-    private record Key(RegFile file, int id) {}
-
     /** Where an instruction sits: block id and index in the block. */
     public record Position(int block, int index) {}
 
     private final Map<Instr, Position> positions = new IdentityHashMap<>();
-    private final Map<Key, List<Instr>> defs = new HashMap<>();
-    private final Map<Key, List<Instr>> uses = new HashMap<>();
-    private final Map<Key, Boolean> ssa = new HashMap<>();
+    private final VirtualNumbering numbers;
+    private final List<List<Instr>> defs;
+    private final List<List<Instr>> uses;
+    /** Per register number: 0 not computed yet, 1 stable, -1 not. */
+    private final byte[] ssa;
     private final Dominators dominators;
     private final Cfg cfg;
 
     public SingleDefs(FunctionBody body) {
         this.cfg = Cfg.of(body);
         this.dominators = new Dominators(cfg);
+        this.numbers = new VirtualNumbering(body);
+        this.defs = new ArrayList<>(Collections.nCopies(numbers.size(), null));
+        this.uses = new ArrayList<>(Collections.nCopies(numbers.size(), null));
+        this.ssa = new byte[numbers.size()];
         for (BasicBlock b : body.blocks()) {
             List<Instr> instrs = b.instrs();
             for (int i = 0; i < instrs.size(); i++) {
@@ -40,20 +44,31 @@ public final class SingleDefs {
                 positions.put(in, new Position(b.id(), i));
                 for (Reg r : in.usedRegs()) {
                     if (r.virtual()) {
-                        uses.computeIfAbsent(key(r), k -> new ArrayList<>()).add(in);
+                        add(uses, numbers.of(r), in);
                     }
                 }
                 for (Reg r : in.dsts()) {
                     if (r.virtual()) {
-                        defs.computeIfAbsent(key(r), k -> new ArrayList<>()).add(in);
+                        add(defs, numbers.of(r), in);
                     }
                 }
             }
         }
     }
 
-    private static Key key(Reg r) {
-        return new Key(r.file(), r.index());
+    private static void add(List<List<Instr>> lists, int k, Instr in) {
+        List<Instr> l = lists.get(k);
+        if (l == null) {
+            l = new ArrayList<>(1);
+            lists.set(k, l);
+        }
+        l.add(in);
+    }
+
+    /** The list of register number {@code k}, empty for registers made after this snapshot. */
+    private static List<Instr> of(List<List<Instr>> lists, int k) {
+        List<Instr> l = k >= 0 && k < lists.size() ? lists.get(k) : null;
+        return l == null ? List.of() : l;
     }
 
     public Cfg cfg() {
@@ -83,11 +98,11 @@ public final class SingleDefs {
     }
 
     public List<Instr> defs(Reg r) {
-        return defs.getOrDefault(key(r), List.of());
+        return r.virtual() ? of(defs, numbers.of(r)) : List.of();
     }
 
     public List<Instr> uses(Reg r) {
-        return uses.getOrDefault(key(r), List.of());
+        return r.virtual() ? of(uses, numbers.of(r)) : List.of();
     }
 
     /**
@@ -95,7 +110,7 @@ public final class SingleDefs {
      * instruction, and that write dominates every read. Null otherwise.
      */
     public Instr soleDef(Reg r) {
-        return stable(r) && defs.get(key(r)).size() == 1 ? defs.get(key(r)).get(0) : null;
+        return stable(r) && defs(r).size() == 1 ? defs(r).get(0) : null;
     }
 
     /**
@@ -107,12 +122,19 @@ public final class SingleDefs {
         if (!r.virtual()) {
             return false;
         }
-        return ssa.computeIfAbsent(key(r), this::computeStable);
+        int k = numbers.of(r);
+        if (k < 0) {
+            return false;
+        }
+        if (ssa[k] == 0) {
+            ssa[k] = (byte) (computeStable(k) ? 1 : -1);
+        }
+        return ssa[k] > 0;
     }
 
-    private boolean computeStable(Key k) {
-        List<Instr> d = defs.get(k);
-        if (d == null || d.isEmpty()) {
+    private boolean computeStable(int k) {
+        List<Instr> d = of(defs, k);
+        if (d.isEmpty()) {
             return false;
         }
         boolean whole = false;
@@ -122,7 +144,7 @@ public final class SingleDefs {
                 return false;
             }
             for (Reg r : def.dsts()) {
-                if (!r.virtual() || !key(r).equals(k)) {
+                if (!r.virtual() || numbers.of(r) != k) {
                     continue;
                 }
                 if (r.isPart()) {
@@ -140,7 +162,7 @@ public final class SingleDefs {
         if (whole && (!parts.isEmpty() || d.size() != 1)) {
             return false;
         }
-        for (Instr u : uses.getOrDefault(k, List.of())) {
+        for (Instr u : of(uses, k)) {
             for (Instr def : d) {
                 if (u == def || !dominates(def, u)) {
                     return false;

@@ -1,6 +1,7 @@
 package org.jptxas.ori.ir;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import org.jptxas.ori.opcode.OriOpcode;
@@ -13,15 +14,43 @@ public final class Instr {
     private OriOpcode op;
     private List<String> mods;
     private final List<Reg> dsts;
-    private final List<Src> srcs;
+    private final Sources srcs;
     private Guard guard;
     private int line;
+    /** {@link #usedRegs()} as last computed, for the sources' {@code version} and guard it was computed from. */
+    private List<Reg> used;
+    private int usedVersion;
+    private Guard usedGuard;
+
+    /**
+     * The source list, counting its changes: passes rewrite sources in place through {@link #srcs()}, and
+     * {@link #usedRegs()}, asked for many times per pass, is recomputed only after such a change.
+     */
+    private static final class Sources extends ArrayList<Src> {
+        private static final long serialVersionUID = 1L;
+        private int sets;
+
+        Sources(List<Src> srcs) {
+            super(srcs);
+        }
+
+        @Override
+        public Src set(int index, Src element) {
+            sets++;
+            return super.set(index, element);
+        }
+
+        /** Changes so far: structural ones ({@code modCount}) and replacements. */
+        int version() {
+            return modCount + sets;
+        }
+    }
 
     public Instr(OriOpcode op, List<String> mods, List<Reg> dsts, List<Src> srcs, Guard guard, int line) {
         this.op = Objects.requireNonNull(op, "op");
         this.mods = List.copyOf(mods);
         this.dsts = new ArrayList<>(dsts);
-        this.srcs = new ArrayList<>(srcs);
+        this.srcs = new Sources(srcs);
         this.guard = Objects.requireNonNull(guard, "guard");
         this.line = line;
     }
@@ -78,8 +107,20 @@ public final class Instr {
         this.line = line;
     }
 
-    /** Every register this instruction reads: register sources, constant-bank indices, address bases and the guard. */
+    /**
+     * Every register this instruction reads: register sources, constant-bank indices, address bases and the guard.
+     * Unmodifiable; computed again only after the sources or the guard changed.
+     */
     public List<Reg> usedRegs() {
+        if (used == null || usedVersion != srcs.version() || usedGuard != guard) {
+            used = Collections.unmodifiableList(computeUsedRegs());
+            usedVersion = srcs.version();
+            usedGuard = guard;
+        }
+        return used;
+    }
+
+    private List<Reg> computeUsedRegs() {
         List<Reg> used = new ArrayList<>(srcs.size() + 1);
         for (Src s : srcs) {
             if (s.value() instanceof Reg r) {

@@ -2,8 +2,8 @@ package org.jptxas.ori.opt;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +12,7 @@ import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
-import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.VirtualNumbering;
 
 /**
  * Dead-code elimination by marking: instructions with effects beyond their destinations (memory, atomics,
@@ -21,8 +21,6 @@ import org.jptxas.ori.ir.RegFile;
  * The last block keeps its terminator so the function still ends.
  */
 public final class DeadCodeElimination implements Pass {
-    private record Key(RegFile file, int id) {}
-
     @Override
     public String name() {
         return "dce";
@@ -31,16 +29,19 @@ public final class DeadCodeElimination implements Pass {
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
         Cfg cfg = Cfg.of(body);
-        Map<Key, List<Instr>> defs = new HashMap<>();
+        VirtualNumbering numbers = new VirtualNumbering(body);
+        List<List<Instr>> defs = new ArrayList<>(java.util.Collections.nCopies(numbers.size(), null));
         Map<Instr, Boolean> live = new IdentityHashMap<>();
         Deque<Instr> work = new ArrayDeque<>();
         List<BasicBlock> blocks = body.blocks();
-        java.util.Set<Key> read = new java.util.HashSet<>();
+        BitSet read = new BitSet(numbers.size());
         if (!cx.entry()) {
             for (BasicBlock b : blocks) {
                 for (Instr in : b.instrs()) {
                     for (Reg r : in.usedRegs()) {
-                        read.add(new Key(r.file(), r.index()));
+                        if (r.virtual()) {
+                            read.set(numbers.of(r));
+                        }
                     }
                 }
             }
@@ -49,11 +50,15 @@ public final class DeadCodeElimination implements Pass {
             for (Instr in : b.instrs()) {
                 for (Reg d : in.dsts()) {
                     if (d.virtual()) {
-                        defs.computeIfAbsent(new Key(d.file(), d.index()), k -> new ArrayList<>()).add(in);
+                        int k = numbers.of(d);
+                        if (defs.get(k) == null) {
+                            defs.set(k, new ArrayList<>(1));
+                        }
+                        defs.get(k).add(in);
                     }
                 }
                 boolean root = !OpInfo.isPure(in) && cfg.isReachable(b.id()) || writesPhysical(in)
-                        || !cx.entry() && writesUnread(in, read)
+                        || !cx.entry() && writesUnread(in, read, numbers)
                         || b.id() == blocks.size() - 1 && in == b.last() && in.isTerminator();
                 if (root) {
                     live.put(in, true);
@@ -64,10 +69,10 @@ public final class DeadCodeElimination implements Pass {
         while (!work.isEmpty()) {
             Instr in = work.poll();
             for (Reg r : in.usedRegs()) {
-                if (!r.virtual()) {
+                if (!r.virtual() || defs.get(numbers.of(r)) == null) {
                     continue;
                 }
-                for (Instr d : defs.getOrDefault(new Key(r.file(), r.index()), List.of())) {
+                for (Instr d : defs.get(numbers.of(r))) {
                     if (live.putIfAbsent(d, true) == null) {
                         work.add(d);
                     }
@@ -82,9 +87,9 @@ public final class DeadCodeElimination implements Pass {
     }
 
     /** A device function's write of a register its body never reads: possibly a result, live at RET. */
-    private static boolean writesUnread(Instr in, java.util.Set<Key> read) {
+    private static boolean writesUnread(Instr in, BitSet read, VirtualNumbering numbers) {
         for (Reg d : in.dsts()) {
-            if (d.virtual() && !read.contains(new Key(d.file(), d.index()))) {
+            if (d.virtual() && !read.get(numbers.of(d))) {
                 return true;
             }
         }

@@ -199,4 +199,26 @@ class PassIdiomsTest {
                 EXIT
                 """, optimize(f, "sm_80"));
     }
+
+    /**
+     * A device function's write of a virtual register its body never reads may be a result, live at RET: it stays,
+     * even where the body reads the physical register of the same number (the two were once taken for one register,
+     * and the write was dropped).
+     */
+    @Test
+    void deviceFunctionKeepsUnreadVirtualWriteBesideAPhysicalRegisterOfTheSameNumber() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock entry = f.addBlock(null);
+        Reg r0 = f.newVirtual(RegFile.R, 1);
+        Reg r1 = f.newVirtual(RegFile.R, 1);
+        Reg result = f.newVirtual(RegFile.R, 1);
+        Reg argument = new Reg(RegFile.R, result.index(), 1, false);
+        List<Instr> e = entry.instrs();
+        e.add(ins("MOV", List.of(), List.of(r0), s(argument)));
+        e.add(ins("MOV", List.of(), List.of(r1), s(7)));
+        e.add(ins("IADD3", List.of(), List.of(result), s(r0), s(r1), s(Reg.RZ)));
+        e.add(ins("RET", List.of(), List.of()));
+        new DeadCodeElimination().run(f, new OptContext(Target.of("sm_80"), "f", false, null));
+        assertTrue(entry.instrs().stream().anyMatch(in -> in.dsts().contains(result)), entry.instrs().toString());
+    }
 }

@@ -1,0 +1,51 @@
+package org.jptxas.ori.ir;
+
+/**
+ * Dense numbers for the virtual registers of one body, every file together, so that analyses index arrays instead
+ * of hashing (file, id) pairs. A snapshot: registers created afterwards have no number.
+ */
+public final class VirtualNumbering {
+    private static final RegFile[] FILES = RegFile.values();
+    private final int[] base = new int[FILES.length + 1];
+
+    public VirtualNumbering(FunctionBody body) {
+        int[] count = new int[FILES.length];
+        for (RegFile f : FILES) {
+            count[f.ordinal()] = body.virtualCount(f);
+        }
+        // registers made without newVirtual (tests, rewriters) are numbered too
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                for (Reg r : in.dsts()) {
+                    see(r, count);
+                }
+                for (Reg r : in.usedRegs()) {
+                    see(r, count);
+                }
+            }
+        }
+        for (int f = 0; f < FILES.length; f++) {
+            base[f + 1] = base[f] + count[f];
+        }
+    }
+
+    private static void see(Reg r, int[] count) {
+        if (r.virtual() && r.index() >= count[r.file().ordinal()]) {
+            count[r.file().ordinal()] = r.index() + 1;
+        }
+    }
+
+    /** How many numbers there are: arrays indexed by {@link #of} have this size. */
+    public int size() {
+        return base[FILES.length];
+    }
+
+    /**
+     * The number of a virtual register (its components share it); -1 for a physical one, or one made after this
+     * numbering.
+     */
+    public int of(Reg r) {
+        int f = r.file().ordinal();
+        return r.virtual() && r.index() < base[f + 1] - base[f] ? base[f] + r.index() : -1;
+    }
+}
