@@ -14,6 +14,7 @@ import org.jptxas.isel.codegen.ModuleCodegen;
 import org.jptxas.isel.cubin.Cubin;
 import org.jptxas.isel.cubin.Section;
 import org.jptxas.isel.spi.CompileOptions;
+import org.jptxas.cli.MalformedCubinToolsTest;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.gate.Gate;
 import org.jptxas.testing.kernels.KernelCase;
@@ -38,6 +39,7 @@ import org.opentest4j.AssertionFailedError;
  * <tr><td>OracleAcceptanceTest#readBack</td><td>empty list, crashing compiler, flipped encoding bit, wrong SASS
  * line</td></tr>
  * <tr><td>OracleAcceptanceTest#links</td><td>empty list, crashing compiler, object for another SM</td></tr>
+ * <tr><td>MalformedCubinToolsTest</td><td>no runs, a two-line diagnostic, a stack trace</td></tr>
  * </table>
  */
 class CliGateFaultsTest {
@@ -192,5 +194,28 @@ class CliGateFaultsTest {
         Gate otherSm = OracleAcceptanceTest.links(sm90, (p, a, r, c) -> OracleAcceptanceTest.JPTXAS.compile(p, "sm_80",
                 r, c), nvlink13, nvlink125, dir);
         fails(() -> otherSm.verify(2), "2 differences");
+    }
+
+    // ---------------------------------------------------------------- damaged cubins end in one line
+
+    @Test
+    void malformedCubinGateFailsOnNoRunsATwoLineDiagnosticAndATrace() {
+        Gate clean = Gate.named("damaged cubins");
+        MalformedCubinToolsTest.judge(clean, "cut", new MalformedCubinToolsTest.Outcome(255, "",
+                "jcuobjdump fatal   : Malformed cubin 'x.cubin': not an ELF file\n"));
+        assertTrue(clean.passes(1));
+
+        int runs = org.jptxas.testing.gate.Figures.get("malformed.runs").value().intValue();
+        fails(() -> Gate.named("damaged cubins").verify(runs), "compared 0 items, fewer than the minimum " + runs);
+
+        Gate twoLines = Gate.named("damaged cubins");
+        MalformedCubinToolsTest.judge(twoLines, "cut", new MalformedCubinToolsTest.Outcome(255, "",
+                "jcuobjdump fatal   : Malformed cubin 'x.cubin'\n  section 3 runs past the end\n"));
+        fails(() -> twoLines.verify(1), "not a one-line diagnostic: 2 lines");
+
+        Gate trace = Gate.named("damaged cubins");
+        MalformedCubinToolsTest.judge(trace, "flip", new MalformedCubinToolsTest.Outcome(1, "",
+                "java.lang.ArrayIndexOutOfBoundsException: 9\n\tat org.jptxas.isel.cubin.Cubin.read(Cubin.java:41)\n"));
+        fails(() -> trace.verify(1), "stack trace or internal error");
     }
 }
