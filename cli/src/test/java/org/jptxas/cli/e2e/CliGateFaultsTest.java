@@ -40,6 +40,8 @@ import org.opentest4j.AssertionFailedError;
  * line</td></tr>
  * <tr><td>OracleAcceptanceTest#links</td><td>empty list, crashing compiler, object for another SM</td></tr>
  * <tr><td>MalformedCubinToolsTest</td><td>no runs, a two-line diagnostic, a stack trace</td></tr>
+ * <tr><td>OptReductionReportTest (its own #gateFailsOnPlantedFaults)</td><td>crashing lowering, no functions, no
+ * input</td></tr>
  * </table>
  */
 class CliGateFaultsTest {
