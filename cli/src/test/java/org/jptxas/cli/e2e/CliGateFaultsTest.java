@@ -39,6 +39,8 @@ import org.opentest4j.AssertionFailedError;
  * <tr><td>OracleAcceptanceTest#readBack</td><td>empty list, crashing compiler, flipped encoding bit, wrong SASS
  * line</td></tr>
  * <tr><td>OracleAcceptanceTest#links</td><td>empty list, crashing compiler, object for another SM</td></tr>
+ * <tr><td>CallCubinStructureTest#structureGate</td><td>empty list, crashing compiler, another kernel's cubin
+ * </td></tr>
  * <tr><td>MalformedCubinToolsTest</td><td>no runs, a two-line diagnostic, a stack trace</td></tr>
  * <tr><td>OptReductionReportTest (its own #gateFailsOnPlantedFaults)</td><td>crashing lowering, no functions, no
  * input</td></tr>
@@ -219,5 +221,23 @@ class CliGateFaultsTest {
         MalformedCubinToolsTest.judge(trace, "flip", new MalformedCubinToolsTest.Outcome(1, "",
                 "java.lang.ArrayIndexOutOfBoundsException: 9\n\tat org.jptxas.isel.cubin.Cubin.read(Cubin.java:41)\n"));
         fails(() -> trace.verify(1), "stack trace or internal error");
+    }
+
+    // ---------------------------------------------------------------- call kernels carry ptxas's structure
+
+    @Test
+    void structureGateFailsOnAnEmptyListACrashAndAnotherKernelsCubin() {
+        Oracles.assumePtxas13();
+        KernelCase recursive = KernelSuite.byName("call_recursive").orElseThrow();
+        KernelCase deep = KernelSuite.byName("call_deep_local").orElseThrow();
+        List<KernelCase> one = List.of(recursive);
+        int pairs = SuiteRun.pairs(one).size();
+        assertTrue(CallCubinStructureTest.structureGate(one, new SuiteRun(), Map.of()).passes(pairs));
+        fails(() -> CallCubinStructureTest.structureGate(List.of(), new SuiteRun(), Map.of()).verify(pairs), "compared 0 items");
+        fails(() -> CallCubinStructureTest.structureGate(one, new SuiteRun(false, throwing()), Map.of()).verify(pairs),
+                pairs + " crashes of our code");
+        SuiteRun jptxas = new SuiteRun();
+        SuiteRun other = new SuiteRun(false, (ptx, arch, options) -> jptxas.compile(deep.ptx(), arch, options));
+        fails(() -> CallCubinStructureTest.structureGate(one, other, Map.of()).verify(pairs), pairs + " differences");
     }
 }
