@@ -41,6 +41,7 @@ import org.opentest4j.AssertionFailedError;
  * <tr><td>OracleAcceptanceTest#links</td><td>empty list, crashing compiler, object for another SM</td></tr>
  * <tr><td>CallCubinStructureTest#structureGate</td><td>empty list, crashing compiler, another kernel's cubin
  * </td></tr>
+ * <tr><td>ReconvergencePlacementTest#barriers</td><td>crashing compiler, code without BSSY</td></tr>
  * <tr><td>MalformedCubinToolsTest</td><td>no runs, a two-line diagnostic, a stack trace</td></tr>
  * <tr><td>OptReductionReportTest (its own #gateFailsOnPlantedFaults)</td><td>crashing lowering, no functions, no
  * input</td></tr>
@@ -239,5 +240,24 @@ class CliGateFaultsTest {
         SuiteRun jptxas = new SuiteRun();
         SuiteRun other = new SuiteRun(false, (ptx, arch, options) -> jptxas.compile(deep.ptx(), arch, options));
         fails(() -> CallCubinStructureTest.structureGate(one, other, Map.of()).verify(pairs), pairs + " differences");
+    }
+
+    // ---------------------------------------------------------------- BSSY where ptxas has them
+
+    @Test
+    void barrierGateFailsOnACrashAndOnCodeWithoutBarriers() {
+        Path nvdisasm = Oracles.assumeNvdisasm();
+        KernelCase diverge = KernelSuite.byName("call_diverge").orElseThrow();
+        List<KernelCase> one = List.of(diverge);
+        ReconvergencePlacementTest.Barriers real = ReconvergencePlacementTest.barriers(one, new SuiteRun(), nvdisasm, dir);
+        assertEquals(1, real.ptxasKernels(), real.report());
+        assertTrue(real.gate().passes(1), real.report());
+        fails(() -> ReconvergencePlacementTest.barriers(one, new SuiteRun(false, throwing()), nvdisasm, dir).gate()
+                .verify(1), "1 crashes of our code");
+        // saxpy's code (no divergent region) in place of call_diverge's
+        SuiteRun jptxas = new SuiteRun();
+        SuiteRun flat = new SuiteRun(false, (ptx, arch, options) -> jptxas.compile(SAXPY.ptx(), arch, options));
+        fails(() -> ReconvergencePlacementTest.barriers(one, flat, nvdisasm, dir).gate().verify(1),
+                "call_diverge: ptxas gives it");
     }
 }
