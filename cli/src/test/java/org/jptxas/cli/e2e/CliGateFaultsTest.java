@@ -42,6 +42,7 @@ import org.opentest4j.AssertionFailedError;
  * <tr><td>CallCubinStructureTest#structureGate</td><td>empty list, crashing compiler, another kernel's cubin
  * </td></tr>
  * <tr><td>ReconvergencePlacementTest#barriers</td><td>crashing compiler, code without BSSY</td></tr>
+ * <tr><td>VideoInstructionsOracleTest#gate</td><td>no SM, crashing compiler, code computing vsub for vadd</td></tr>
  * <tr><td>MalformedCubinToolsTest</td><td>no runs, a two-line diagnostic, a stack trace</td></tr>
  * <tr><td>OptReductionReportTest (its own #gateFailsOnPlantedFaults)</td><td>crashing lowering, no functions, no
  * input</td></tr>
@@ -193,7 +194,7 @@ class CliGateFaultsTest {
         Gate crash = OracleAcceptanceTest.links(sm90, (p, a, r, c) -> {
             throw new IllegalStateException("planted compiler crash");
         }, nvlink13, nvlink125, dir);
-        fails(() -> crash.verify(2), "2 crashes of our code");
+        fails(() -> crash.verify(1), "2 crashes of our code");
 
         // an object for sm_80 where sm_90 was asked for: both linkers refuse it
         Gate otherSm = OracleAcceptanceTest.links(sm90, (p, a, r, c) -> OracleAcceptanceTest.JPTXAS.compile(p, "sm_80",
@@ -259,5 +260,30 @@ class CliGateFaultsTest {
         SuiteRun flat = new SuiteRun(false, (ptx, arch, options) -> jptxas.compile(SAXPY.ptx(), arch, options));
         fails(() -> ReconvergencePlacementTest.barriers(one, flat, nvdisasm, dir).gate().verify(1),
                 "call_diverge: ptxas gives it");
+    }
+
+    // ---------------------------------------------------------------- video instructions against the model
+
+    @Test
+    void videoGateFailsOnNoSmACrashAndWrongCode() throws Exception {
+        List<String> variants = List.of("vadd.u32.u32.u32 d, a, b;", "vabsdiff.s32.s32.s32.sat d, a, b;",
+                "vmax2.u32.u32.u32.add d, a, b, c;");
+        List<String> sm80 = List.of("sm_80");
+        Gate real = VideoInstructionsOracleTest.gate(variants, sm80, false, VideoInstructionsOracleTest.JPTXAS, Map.of(),
+                dir.resolve("real"));
+        assertTrue(real.passes(1), real.summary());
+        Gate none = VideoInstructionsOracleTest.gate(variants, List.of(), false, VideoInstructionsOracleTest.JPTXAS, Map.of(),
+                dir.resolve("none"));
+        fails(() -> none.verify(1), "compared 0 items");
+        Gate crash = VideoInstructionsOracleTest.gate(variants, sm80, false, (ptx, arch) -> {
+            throw new IllegalStateException("planted compiler crash");
+        }, Map.of(), dir.resolve("crash"));
+        fails(() -> crash.verify(1), "jptxas sm_80: java.lang.IllegalStateException");
+        Gate wrong = VideoInstructionsOracleTest.gate(variants, sm80, false, (ptx, arch) -> {
+            Path sub = ptx.resolveSibling("vsub.ptx");
+            Files.writeString(sub, Files.readString(ptx).replace("vadd.u32", "vsub.u32"));
+            return VideoInstructionsOracleTest.JPTXAS.compile(sub, arch);
+        }, Map.of(), dir.resolve("wrong"));
+        fails(() -> wrong.verify(1), "jptxas sm_80: 1 variants differ, first: vadd.u32.u32.u32 d, a, b;");
     }
 }
