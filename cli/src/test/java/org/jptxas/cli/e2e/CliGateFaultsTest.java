@@ -13,7 +13,6 @@ import java.util.Map;
 import org.jptxas.isel.codegen.ModuleCodegen;
 import org.jptxas.isel.cubin.Cubin;
 import org.jptxas.isel.cubin.Section;
-import org.jptxas.isel.spi.CompileOptions;
 import org.jptxas.cli.MalformedCubinToolsTest;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.gate.Gate;

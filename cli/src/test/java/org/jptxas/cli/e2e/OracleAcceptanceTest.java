@@ -41,8 +41,9 @@ class OracleAcceptanceTest {
         ModuleCodegen.Result compile(Path ptx, String arch, boolean relocatable, boolean cuda12) throws Exception;
     }
 
+    /** jptxas as bin/jptxas runs it: {@code -c} lowers for separate compilation. */
     static final Compile JPTXAS = (ptx, arch, relocatable, cuda12) -> compilePtx(REGISTRY, ptx, arch, relocatable,
-            cuda12);
+            cuda12, relocatable);
 
     /**
      * Compiles one PTX file in-process with -O3 as bin/jptxas does: the cubin and its SASS text ({@code --out-sass});
