@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.jptxas.ori.target.Target;
@@ -25,14 +24,14 @@ import org.jptxas.simulator.sass.SassEmulator;
 /**
  * {@code jptxas-run --differential}: one launch of a PTX kernel through the PTX interpreter, through the SASS emulator
  * on ptxas's cubin and through the SASS emulator on jptxas's cubin; every buffer compared pairwise. Exit 0 only when
- * every leg that ran completed without a fault (and, with strict hazards, without hazards) and all agree; a leg
- * without its tool (no ptxas) is skipped with a note.
+ * every leg completed without a fault (and, with strict hazards, without hazards) and all agree. The command refuses
+ * to start without ptxas, so every run compares three legs.
  */
 final class DifferentialRun {
-    /** One leg's outcome: its launch after the run, or why it did not run ({@code skipped}) or failed. */
-    private record Leg(String name, Launch launch, LaunchResult result, String failure, boolean skipped, boolean hazardFault) {
+    /** One leg's outcome: its launch after the run, or why it failed. */
+    private record Leg(String name, Launch launch, LaunchResult result, String failure, boolean hazardFault) {
         boolean completed() {
-            return failure == null && !skipped && result != null && result.completed();
+            return failure == null && result != null && result.completed();
         }
     }
 
@@ -57,7 +56,7 @@ final class DifferentialRun {
         this.strictConvergence = strictConvergence;
     }
 
-    int run(Path ptx, String displayName, Optional<Path> ptxas) throws JptxasRunCommand.Fatal {
+    int run(Path ptx, String displayName, Path ptxas) throws JptxasRunCommand.Fatal {
         byte[] text;
         try {
             text = Files.readAllBytes(ptx);
@@ -102,20 +101,16 @@ final class DifferentialRun {
             PtxInterpreter interpreter = PtxInterpreter.load(ptx.getFileName().toString(), new String(text, StandardCharsets.UTF_8));
             LaunchResult r = interpreter.execute(launch, limits);
             printResult(name, r);
-            return new Leg(name, launch, r, null, false, false);
+            return new Leg(name, launch, r, null, false);
         } catch (ProgramException | LaunchException e) {
             return failed(name, e.getMessage());
         }
     }
 
-    private Leg ptxasLeg(Path ptx, Optional<Path> ptxas, Path tmp) throws JptxasRunCommand.Fatal {
+    private Leg ptxasLeg(Path ptx, Path ptxas, Path tmp) throws JptxasRunCommand.Fatal {
         String name = "(b) SASS emulator on ptxas's cubin";
-        if (ptxas.isEmpty()) {
-            out.printf("  %s: SKIPPED: no ptxas (not on PATH, or --ptxas not executable)%n", name);
-            return new Leg(name, null, null, null, true, false);
-        }
         Path cubin = tmp.resolve("ptxas.cubin");
-        List<String> command = List.of(ptxas.get().toString(), "-arch=" + target.name(), "-o", cubin.toString(),
+        List<String> command = List.of(ptxas.toString(), "-arch=" + target.name(), "-o", cubin.toString(),
                 ptx.toAbsolutePath().toString());
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -125,16 +120,16 @@ final class DifferentialRun {
                 return failed(name, "ptxas did not finish within 10 minutes");
             }
             if (p.exitValue() != 0 || !Files.isRegularFile(cubin)) {
-                return failed(name, ptxas.get() + " failed (exit " + p.exitValue() + "): "
+                return failed(name, ptxas + " failed (exit " + p.exitValue() + "): "
                         + new String(log, StandardCharsets.UTF_8).strip());
             }
         } catch (IOException e) {
-            return failed(name, "cannot run " + ptxas.get() + ": " + e.getMessage());
+            return failed(name, "cannot run " + ptxas + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return failed(name, "interrupted while running ptxas");
         }
-        return emulatorLeg(name + " (" + ptxas.get() + ")", cubin);
+        return emulatorLeg(name + " (" + ptxas + ")", cubin);
     }
 
     private Leg jptxasLeg(Path ptx, Path tmp) throws JptxasRunCommand.Fatal {
@@ -173,7 +168,7 @@ final class DifferentialRun {
         if (hazardFault) {
             out.println("      FAULT: hazards are fatal with --strict-hazards");
         }
-        return new Leg(name, launch, timed.result(), null, false, hazardFault);
+        return new Leg(name, launch, timed.result(), null, hazardFault);
     }
 
     private void printResult(String name, LaunchResult r) {
@@ -184,12 +179,12 @@ final class DifferentialRun {
 
     private Leg failed(String name, String why) {
         out.printf("  %s: FAILED: %s%n", name, why);
-        return new Leg(name, null, null, why, false, false);
+        return new Leg(name, null, null, why, false);
     }
 
     /** Pairwise comparison of the completed legs; the exit code of the whole run. */
     private int compareLegs(List<Leg> legs) throws JptxasRunCommand.Fatal {
-        boolean ok = legs.stream().allMatch(l -> l.skipped() || (l.completed() && !l.hazardFault()));
+        boolean ok = legs.stream().allMatch(l -> l.completed() && !l.hazardFault());
         List<Leg> done = legs.stream().filter(Leg::completed).toList();
         out.println("  buffers compared as: " + comparisons);
         for (int i = 0; i < done.size(); i++) {
@@ -209,8 +204,7 @@ final class DifferentialRun {
         }
         if (!ok) {
             out.println("  DIFFERENTIAL FAILED: " + (legs.size() - done.size()) + " of " + legs.size()
-                    + " legs did not complete" + (legs.stream().anyMatch(Leg::skipped) ? " (skipped ones included)" : "")
-                    + "; see above");
+                    + " legs did not complete; see above");
             out.println("  no output files written");
             return JptxasRunCommand.FAULT;
         }
@@ -221,8 +215,7 @@ final class DifferentialRun {
         } catch (LaunchException e) {
             throw new JptxasRunCommand.Fatal(e.getMessage());
         }
-        out.println("  differential: " + done.size() + " legs agree"
-                + (done.size() < legs.size() ? " (" + (legs.size() - done.size()) + " skipped)" : ""));
+        out.println("  differential: " + done.size() + " legs agree");
         return 0;
     }
 

@@ -72,8 +72,8 @@ final class JptxasRunCommand {
     String compare;
 
     @Option(names = "--differential", description = "Three-way differential run of a PTX kernel: (a) the PTX "
-            + "interpreter, (b) the SASS emulator on ptxas's cubin for --arch (ptxas from PATH or --ptxas; skipped, "
-            + "with a note, when absent), (c) the SASS emulator on jptxas's own cubin. Prints each leg's result, "
+            + "interpreter, (b) the SASS emulator on ptxas's cubin for --arch (ptxas from PATH or --ptxas; without "
+            + "one the run is refused), (c) the SASS emulator on jptxas's own cubin. Prints each leg's result, "
             + "hazards and cycles, compares every buffer pairwise (see --tolerance) and exits 1 on any difference, "
             + "fault or failed leg (with --strict-hazards also on hazards). Outputs are written from leg (a) when all "
             + "legs agree.")
@@ -183,9 +183,13 @@ final class JptxasRunCommand {
             if (compare != null) {
                 throw new Fatal("--differential and --compare cannot be combined");
             }
+            // Two legs of three are not the comparison asked for: a missing ptxas is refused, not skipped.
+            Path ptxasPath = ptxasCommand().orElseThrow(() -> new Fatal("--differential needs ptxas: "
+                    + (ptxas != null ? "'" + ptxas + "' is not an executable file" : "none on PATH")
+                    + " (give one with --ptxas PATH)"));
             ExecutionLimits limits = ExecutionLimits.DEFAULT.withMaxWarpInstructions(maxWarpInstructions);
             return new DifferentialRun(out, workDir, target, launchSpec, limits, comparisons, strictHazards,
-                    strictConvergence).run(in, input, ptxasCommand());
+                    strictConvergence).run(in, input, ptxasPath);
         }
         KernelExecutor executor = executorFor(in);
         Launch launch;

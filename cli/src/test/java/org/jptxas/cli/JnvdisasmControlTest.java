@@ -70,8 +70,9 @@ class JnvdisasmControlTest {
         Path good = cubinFixture("fixture_sm_80.cubin");
         int[] ok = agreement(JnvdisasmMainTest.run("--recompute-control", good.toString()), "sm_80");
         assertEquals(instructionCount(good), ok[2]);
-        assertTrue(ok[0] * 100 >= ok[2] * 70, "stall agreement " + ok[0] + "/" + ok[2]);
-        assertTrue(ok[1] * 100 >= ok[2] * 70, "wait agreement " + ok[1] + "/" + ok[2]);
+        // The latency model's agreement with ptxas on this fixture, exact: a change of the model shows here
+        assertEquals(78, ok[0], "stall agreement " + ok[0] + "/" + ok[2]);
+        assertEquals(73, ok[1], "wait agreement " + ok[1] + "/" + ok[2]);
         // Stall 15 on every instruction: only the (few) instructions the model also gives 15 still agree.
         Path slow = withControl(good, dir, hi -> hi | (0xfL << 41));
         int[] bad = agreement(JnvdisasmMainTest.run("--recompute-control", slow.toString()), "sm_80");

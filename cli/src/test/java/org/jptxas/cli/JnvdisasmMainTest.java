@@ -66,6 +66,8 @@ class JnvdisasmMainTest {
         Path nvdisasm = Oracles.assumeNvdisasm();
         Path cubin = OracleCubins.ptxas13(ptx, "sm_86").cubin().orElseThrow();
         Processes.Result want = Processes.run(List.of(nvdisasm.toString(), "-hex", "-c", cubin.toString()), Path.of("."));
+        assertEquals(0, want.exitCode(), want.stderr());
+        assertTrue(codeLines(want.stdout()).size() > 100, want.stdout());
         Run got = run("-hex", "-c", cubin.toString());
         assertEquals(0, got.rc(), got.err());
         assertEquals(codeLines(want.stdout()), codeLines(got.out()));

@@ -78,6 +78,49 @@ class JptxasRunCommandTest {
         assertEquals(1, badSpec.err().lines().count());
     }
 
+    /**
+     * --strict-hazards on jptxas's own cubin (no hazard: exit 0) and on a copy whose scoreboard wait masks were
+     * cleared, so that the FFMA reads its loads' registers before they arrive (hazards: exit 1, outputs not written).
+     */
+    @Test
+    void strictHazardsPassWithoutAHazardAndFailOnOne(@TempDir Path dir) throws Exception {
+        saxpy(dir);
+        CliRun c = CliRun.run(dir, "-arch=sm_86", "saxpy.ptx", "-o", "saxpy.cubin");
+        assertEquals(0, c.exitCode(), c.err());
+        Run clean = run(dir, "--arch", "sm_86", "saxpy.cubin", "--spec", "launch.json", "--strict-hazards");
+        assertEquals(0, clean.rc(), clean.out() + clean.err());
+        assertTrue(clean.out().contains("  hazards: 0 in the cubin's control words"), clean.out());
+        assertTrue(clean.out().contains("  hazards on the executed paths: 0 "), clean.out());
+        KernelCase k = KernelSuite.byName("saxpy").orElseThrow();
+        assertArrayEquals(k.expectedOutputs().get("y"), Files.readAllBytes(dir.resolve("y.out.bin")));
+        Files.delete(dir.resolve("y.out.bin"));
+
+        Files.write(dir.resolve("nowait.cubin"), withoutWaits(Files.readAllBytes(dir.resolve("saxpy.cubin"))));
+        Run lenient = run(dir, "--arch", "sm_86", "nowait.cubin", "--spec", "launch.json");
+        assertEquals(0, lenient.rc(), "hazards are information without --strict-hazards\n" + lenient.out());
+        assertFalse(lenient.out().contains("  hazards on the executed paths: 0 "), lenient.out());
+        Files.delete(dir.resolve("y.out.bin"));
+        Run hazard = run(dir, "--arch", "sm_86", "nowait.cubin", "--spec", "launch.json", "--strict-hazards");
+        assertEquals(1, hazard.rc(), hazard.out() + hazard.err());
+        assertFalse(hazard.out().contains("  hazards: 0 in the cubin's control words"), hazard.out());
+        assertTrue(hazard.out().contains("FAULT: hazards are fatal with --strict-hazards"), hazard.out());
+        assertFalse(Files.exists(dir.resolve("y.out.bin")));
+    }
+
+    /** {@code cubin} with every instruction's scoreboard wait mask (control bits 52..57 of the high word) cleared. */
+    static byte[] withoutWaits(byte[] cubin) {
+        org.jptxas.isel.cubin.Cubin c = org.jptxas.isel.cubin.Cubin.read(cubin);
+        for (org.jptxas.isel.cubin.Section s : c.textSections()) {
+            byte[] code = s.data().clone();
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(code).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            for (int at = 8; at + 8 <= code.length; at += 16) {
+                b.putLong(at, b.getLong(at) & ~(0x3fL << 52));
+            }
+            c = c.withSection(c.sectionIndex(s.name()), s.withData(code));
+        }
+        return c.write();
+    }
+
     @Test
     void runsAPtxas13CubinOnTheSassEmulatorWithCoverage(@TempDir Path dir) throws Exception {
         org.jptxas.testing.Oracles.assumePtxas13(); // the emulator itself needs no NVIDIA tool: only the cubin's source does
@@ -89,10 +132,12 @@ class JptxasRunCommandTest {
         assertTrue(r.out().contains("by the SASS emulator (sm_86)"), r.out());
         assertTrue(r.out().contains("executed  FFMA"), r.out());
         assertTrue(r.out().contains("  hazards: "), r.out());
+        // ptxas's own control bits: no hazard, so --strict-hazards passes
         Run strict = run(dir, "--arch", "sm_86", "saxpy.cubin", "--spec", "launch.json", "--strict-hazards");
-        boolean clean = strict.out().contains("  hazards: 0 ");
-        assertEquals(clean ? 0 : 1, strict.rc(), strict.out() + strict.err());
-        assertEquals(!clean, strict.out().contains("hazards are fatal with --strict-hazards"), strict.out());
+        assertEquals(0, strict.rc(), strict.out() + strict.err());
+        assertTrue(strict.out().contains("  hazards: 0 in the cubin's control words"), strict.out());
+        assertTrue(strict.out().contains("  hazards on the executed paths: 0 "), strict.out());
+        assertFalse(strict.out().contains("hazards are fatal"), strict.out());
         KernelCase k = KernelSuite.byName("saxpy").orElseThrow();
         assertArrayEquals(k.expectedOutputs().get("y"), Files.readAllBytes(dir.resolve("y.out.bin")));
         Run agree = run(dir, "--arch", "sm_86", "saxpy.cubin", "--spec", "launch.json", "--compare", "saxpy.ptx");
@@ -145,25 +190,31 @@ class JptxasRunCommandTest {
         assertTrue(differ.out().contains("(a) vs (c): every buffer agrees"), differ.out());
         assertTrue(differ.out().contains("DIFFERENTIAL FAILED"), differ.out());
         assertFalse(Files.exists(dir.resolve("y.out.bin")));
-    }
 
-    /** Without ptxas the differential says so and still compares the interpreter with jptxas's cubin. */
-    @Test
-    void differentialWithoutPtxasRunsTheOtherLegs(@TempDir Path dir) throws Exception {
-        saxpy(dir);
-        Run r = run(dir, "--arch", "sm_80", "saxpy.ptx", "--spec", "launch.json", "--differential",
-                "--ptxas", dir.resolve("no-such-ptxas").toString());
-        assertEquals(0, r.rc(), r.out() + r.err());
-        assertTrue(r.out().contains("(b) SASS emulator on ptxas's cubin: SKIPPED: no ptxas"), r.out());
-        assertTrue(r.out().contains("(a) vs (c): every buffer agrees"), r.out());
-        assertTrue(r.out().contains("differential: 2 legs agree (1 skipped)"), r.out());
         // A wrong spec for the kernel (grid too large for n's buffers) is a fault of every leg: exit 1.
         String spec = Files.readString(dir.resolve("launch.json")).replace("\"value\": 1000", "\"value\": 2000");
         Files.writeString(dir.resolve("launch.json"), spec);
         Run fault = run(dir, "--arch", "sm_80", "saxpy.ptx", "--spec", "launch.json", "--grid", "8", "--differential",
-                "--ptxas", dir.resolve("no-such-ptxas").toString());
+                "--ptxas", ptxas.toString());
         assertEquals(1, fault.rc(), fault.out() + fault.err());
         assertTrue(fault.out().contains("(a) PTX interpreter: FAULT: memory fault"), fault.out());
+        assertTrue(fault.out().contains("DIFFERENTIAL FAILED: 3 of 3 legs did not complete"), fault.out());
+    }
+
+    /**
+     * Without ptxas the differential is refused (one fatal line, exit 255): two legs of three are not the comparison
+     * asked for, and a run that exits 0 with a leg skipped would pass scripts that trust the exit code.
+     */
+    @Test
+    void differentialWithoutPtxasIsRefused(@TempDir Path dir) throws Exception {
+        saxpy(dir);
+        Run r = run(dir, "--arch", "sm_80", "saxpy.ptx", "--spec", "launch.json", "--differential",
+                "--ptxas", "no-such-ptxas");
+        assertEquals(255, r.rc(), r.out() + r.err());
+        assertEquals("", r.out());
+        assertEquals("jptxas-run fatal   : --differential needs ptxas: 'no-such-ptxas' is not an executable file "
+                + "(give one with --ptxas PATH)", r.err().strip());
+        assertFalse(Files.exists(dir.resolve("y.out.bin")));
         Run badTolerance = run(dir, "saxpy.ptx", "--spec", "launch.json", "--differential", "--tolerance", "u32:1:1");
         assertEquals(255, badTolerance.rc());
         assertTrue(badTolerance.err().contains("tolerances apply to float types only"), badTolerance.err());

@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * jptxas {@code -c} objects linked by nvlink 13 and run by {@code jptxas-run} on the SASS emulator: {@code caller.ptx}'s
  * kernel {@code link_main} calls {@code _Z7ext_mixjj} of {@code callee.ptx} through {@code CALL.ABS.NOINC} (see
  * {@link RelocatableLinkTest}). Both objects from jptxas, and jptxas's callee linked with ptxas 13's caller; the
- * output must be the CPU reference. Skipped without nvlink 13 (and the mixed link without ptxas 13).
+ * output must be the CPU reference. Needs nvlink 13 (and the mixed link ptxas 13): {@link Oracles}.
  */
 class LinkedRunTest {
     static final int N = 200;
@@ -32,11 +31,7 @@ class LinkedRunTest {
     @ValueSource(strings = {"sm_75", "sm_80", "sm_90"})
     void jptxasObjectsLinkedByNvlinkRunOnTheEmulator(String arch, @TempDir Path dir) throws Exception {
         Path nvlink = Oracles.assumeNvlink13();
-        for (String name : new String[] {"caller", "callee"}) {
-            copy(dir, name + ".ptx", arch);
-            CliRun r = CliRun.run(dir, "-arch=" + arch, "-c", name + ".ptx", "-o", name + ".o");
-            assertEquals(0, r.exitCode(), name + ": " + r.err());
-        }
+        compileWithJptxas(dir, arch, "caller", "callee");
         link(dir, nvlink, arch, "caller.o", "callee.o", "linked.cubin");
         writeLaunch(dir);
         JptxasRunCommandTest.Run r = JptxasRunCommandTest.run(dir, "--arch", arch, "linked.cubin", "--spec", "launch.json",
@@ -44,17 +39,31 @@ class LinkedRunTest {
         assertEquals(0, r.rc(), r.out() + r.err());
         assertTrue(r.out().contains("executed  CALL.ABS"), r.out());
         assertArrayEquals(reference(), Files.readAllBytes(dir.resolve("out.bin")), r.out());
+    }
 
-        Optional<Path> ptxas = Oracles.ptxas13();
-        if (ptxas.isPresent()) { // ptxas 13's caller with jptxas's callee
-            Processes.Result p = Processes.run(List.of(ptxas.get().toString(), "-arch=" + arch, "-c", "caller.ptx", "-o",
-                    "caller-ptxas.o"), dir);
-            assertEquals(0, p.exitCode(), p.stderr());
-            link(dir, nvlink, arch, "caller-ptxas.o", "callee.o", "mixed.cubin");
-            Files.delete(dir.resolve("out.bin"));
-            JptxasRunCommandTest.Run m = JptxasRunCommandTest.run(dir, "--arch", arch, "mixed.cubin", "--spec", "launch.json");
-            assertEquals(0, m.rc(), m.out() + m.err());
-            assertArrayEquals(reference(), Files.readAllBytes(dir.resolve("out.bin")), m.out());
+    /** ptxas 13's caller linked with jptxas's callee. */
+    @ParameterizedTest
+    @ValueSource(strings = {"sm_75", "sm_80", "sm_90"})
+    void ptxasCallerWithJptxasCalleeRunsOnTheEmulator(String arch, @TempDir Path dir) throws Exception {
+        Path nvlink = Oracles.assumeNvlink13();
+        Path ptxas = Oracles.assumePtxas13();
+        compileWithJptxas(dir, arch, "callee");
+        copy(dir, "caller.ptx", arch);
+        Processes.Result p = Processes.run(List.of(ptxas.toString(), "-arch=" + arch, "-c", "caller.ptx", "-o",
+                "caller-ptxas.o"), dir);
+        assertEquals(0, p.exitCode(), p.stderr());
+        link(dir, nvlink, arch, "caller-ptxas.o", "callee.o", "mixed.cubin");
+        writeLaunch(dir);
+        JptxasRunCommandTest.Run m = JptxasRunCommandTest.run(dir, "--arch", arch, "mixed.cubin", "--spec", "launch.json");
+        assertEquals(0, m.rc(), m.out() + m.err());
+        assertArrayEquals(reference(), Files.readAllBytes(dir.resolve("out.bin")), m.out());
+    }
+
+    private static void compileWithJptxas(Path dir, String arch, String... names) throws IOException {
+        for (String name : names) {
+            copy(dir, name + ".ptx", arch);
+            CliRun r = CliRun.run(dir, "-arch=" + arch, "-c", name + ".ptx", "-o", name + ".o");
+            assertEquals(0, r.exitCode(), name + ": " + r.err());
         }
     }
 

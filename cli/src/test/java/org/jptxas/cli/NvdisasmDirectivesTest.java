@@ -44,6 +44,7 @@ class NvdisasmDirectivesTest {
             cmd.addAll(opts);
             cmd.add(cubin.toString());
             Processes.Result want = Processes.run(cmd, Path.of("."));
+            assertEquals(0, want.exitCode(), want.stderr());
             List<String> args = new java.util.ArrayList<>(opts);
             args.add(cubin.toString());
             JnvdisasmMainTest.Run got = JnvdisasmMainTest.run(args.toArray(String[]::new));

@@ -11,14 +11,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jptxas.isel.cubin.Cubin;
 import org.jptxas.isel.cubin.Symbol;
 import org.jptxas.isel.cubin.dump.ElfDump;
-import org.junit.jupiter.api.Assumptions;
+import org.jptxas.testing.Oracles;
+import org.jptxas.testing.Processes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,11 +28,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * that {@code callee.ptx} defines (with a {@code .visible .func} helper of its own). Each object keeps its functions
  * and its external call ({@code CALL.ABS.NOINC} with an {@code R_CUDA_ABS} relocation, the return address relocated
  * against the caller), and nvlink links the two into an executable (nvlink 13: our objects are in ptxas 13's
- * format; skipped without it).
+ * format; {@link Oracles#assumeNvlink13()}).
  */
 class RelocatableLinkTest {
-    private static final Path NVLINK_13 = Path.of("/usr/local/bin/nvlink");
-
     @ParameterizedTest
     @ValueSource(strings = {"sm_80", "sm_90"})
     void externCallStaysARelocatedCall(String arch, @TempDir Path dir) throws IOException {
@@ -55,6 +52,10 @@ class RelocatableLinkTest {
         assertTrue(section(caller, ".nv.callgraph").matches("(?s).*<0,-1>\\s*<\\d+,\\d+>\\s*<0,-2>.*"), caller);
         String prototypes = section(callee, ".nv.prototype");
         assertTrue(prototypes.contains("(#iii)>") && prototypes.contains("(#ii)>"), callee);
+        // nvlink 13 refuses an sm_90 object without .debug_frame ("must be recompiled with toolkit >= Cuda 12.0")
+        for (String o : new String[] {"caller.o", "callee.o"}) {
+            assertTrue(Cubin.read(Files.readAllBytes(dir.resolve(o))).section(".debug_frame").isPresent(), o);
+        }
     }
 
     /** The lines of {@code name} in a {@code -elf} listing, up to the next blank line. */
@@ -68,17 +69,9 @@ class RelocatableLinkTest {
     @ParameterizedTest
     @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
     void nvlinkLinksTwoObjects(String arch, @TempDir Path dir) throws Exception {
-        Path nvlink = nvlink13().orElse(null);
-        Assumptions.assumeTrue(nvlink != null, "nvlink 13 not installed");
+        Path nvlink = Oracles.assumeNvlink13();
         compile(dir, arch);
-        List<String> cmd = List.of(nvlink.toString(), "-arch=" + arch, "caller.o", "callee.o", "-o", "linked.cubin");
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out;
-        try (InputStream in = p.getInputStream()) {
-            out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), "nvlink: " + out);
+        link(nvlink, dir, arch, "caller.o", "callee.o");
         String linked = ElfDump.print(Cubin.read(Files.readAllBytes(dir.resolve("linked.cubin"))));
         assertTrue(linked.contains(".text.link_main") && linked.contains(".text._Z7ext_mixjj"), linked);
     }
@@ -205,16 +198,16 @@ class RelocatableLinkTest {
         assertEquals(2, elf.lines().filter(l -> l.contains("_Z3mixii") && l.contains(callType)).count(), elf);
         Symbol mix = o.symbols().stream().filter(x -> x.name().equals("_Z3mixii")).findFirst().orElseThrow();
         assertTrue(mix.shndx() > 0 && mix.info() >> 4 == Symbol.STB_GLOBAL, "a global function of its own");
-        Path nvlink = nvlink13().orElse(null);
-        Assumptions.assumeTrue(nvlink != null, "nvlink 13 not installed");
-        Process p = new ProcessBuilder(nvlink.toString(), "-arch=" + arch, "k.o", "-o", "linked.cubin")
-                .directory(dir.toFile()).redirectErrorStream(true).start();
-        String out;
-        try (InputStream in = p.getInputStream()) {
-            out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), "nvlink: " + out);
+        link(Oracles.assumeNvlink13(), dir, arch, "k.o");
+    }
+
+    /** nvlink links {@code objects} (in {@code dir}) into {@code linked.cubin}. */
+    private static void link(Path nvlink, Path dir, String arch, String... objects) {
+        List<String> cmd = new ArrayList<>(List.of(nvlink.toString(), "-arch=" + arch));
+        cmd.addAll(List.of(objects));
+        cmd.addAll(List.of("-o", "linked.cubin"));
+        Processes.Result r = Processes.run(cmd, dir);
+        assertEquals(0, r.exitCode(), "nvlink: " + r.stdout() + r.stderr());
     }
 
     private static void compile(Path dir, String arch) throws IOException {
@@ -231,10 +224,5 @@ class RelocatableLinkTest {
             text = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
         }
         Files.writeString(dir.resolve(name), text.replace(".target sm_75", ".target " + arch), StandardCharsets.ISO_8859_1);
-    }
-
-    private static Optional<Path> nvlink13() {
-        List<Path> candidates = new ArrayList<>(List.of(NVLINK_13, Path.of("/usr/local/cuda-13.0/bin/nvlink")));
-        return candidates.stream().filter(Files::isExecutable).findFirst();
     }
 }

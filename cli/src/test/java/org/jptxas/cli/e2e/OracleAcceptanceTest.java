@@ -1,16 +1,13 @@
 package org.jptxas.cli.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
+import org.jptxas.cli.JnvdisasmRunner;
 import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.isel.codegen.IrObserver;
 import org.jptxas.isel.codegen.ModuleCodegen;
@@ -22,31 +19,31 @@ import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
-import org.jptxas.testing.kernels.KernelCase;
+import org.jptxas.testing.gate.Gate;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * NVIDIA's tools accept what jptxas writes, for every suite kernel jptxas compiles (sm_75 … sm_90): nvdisasm 12.5
- * disassembles each cubin to exactly our {@code --out-sass} instruction lines and to bin/jnvdisasm's, cuobjdump 12.5
- * {@code -elf} reads it,
- * and the relocatable ({@code -c}) object links with nvlink (13 for ptxas 13's object format; 12.5 for the CUDA 12
- * one). Skips without the oracles.
+ * NVIDIA's tools accept what jptxas writes, for every suite kernel on every SM it supports (sm_75 … sm_90):
+ * nvdisasm 12.5 disassembles each cubin to exactly our {@code --out-sass} instruction lines and to bin/jnvdisasm's,
+ * cuobjdump 12.5 {@code -elf} reads it, and the relocatable ({@code -c}) object links with nvlink: nvlink 13 for
+ * ptxas 13's object format, nvlink 12.5 for the CUDA 12 one. Every pair must be compared; a compiler crash fails
+ * by name. Oracle results are cached by input bytes ({@link OracleToolRuns}).
  */
 class OracleAcceptanceTest {
-    private final BackendRegistry registry = BackendRegistry.discover(OracleAcceptanceTest.class.getClassLoader());
+    private static final BackendRegistry REGISTRY = BackendRegistry.discover(OracleAcceptanceTest.class.getClassLoader());
 
-    private Optional<ModuleCodegen.Result> compile(KernelCase k, String arch, boolean relocatable, boolean cuda12)
-            throws Exception {
-        try {
-            return Optional.of(compilePtx(registry, k.ptx(), arch, relocatable, cuda12));
-        } catch (CompilationException | RuntimeException e) {
-            // Not compilable yet (or a compiler crash): SuiteEndToEndTest reports these by name.
-            return Optional.empty();
-        }
+    /** The compiler under test: jptxas in-process ({@link #compilePtx}), or a planted one in the fault tests. */
+    @FunctionalInterface
+    interface Compile {
+        ModuleCodegen.Result compile(Path ptx, String arch, boolean relocatable, boolean cuda12) throws Exception;
     }
+
+    /** jptxas as bin/jptxas runs it: {@code -c} lowers for separate compilation. */
+    static final Compile JPTXAS = (ptx, arch, relocatable, cuda12) -> compilePtx(REGISTRY, ptx, arch, relocatable,
+            cuda12, relocatable);
 
     /**
      * Compiles one PTX file in-process with -O3 as bin/jptxas does: the cubin and its SASS text ({@code --out-sass});
@@ -77,24 +74,6 @@ class OracleAcceptanceTest {
         return new ModuleCodegen(backend.requirePipeline(target)).compile(m, target, o, IrObserver.NONE, cuda12);
     }
 
-    /**
-     * The SMs a kernel is checked on: one per kernel, rotating over the five (keeps the run to about a minute on two
-     * cores); {@code -Djptxas.oracle.allSms=true} checks every SM.
-     */
-    static List<String> archesFor(KernelCase k, int index) {
-        if (Boolean.getBoolean("jptxas.oracle.allSms")) {
-            return SuiteRun.ARCHES;
-        }
-        return List.of(SuiteRun.ARCHES.get(index % SuiteRun.ARCHES.size()));
-    }
-
-    /**
-     * Kernel/SM pairs whose cubins nvdisasm reads differently from what we assembled because of a known SASS-table
-     * defect: reported, not failed on. Empty since the probe checks every register field with nvdisasm (the guarded
-     * forms learned from in-place samples with swapped fields, in int_div_rem_32 and transcendental_f32, are fixed).
-     */
-    static final java.util.Set<String> KNOWN_TABLE_DEFECTS = java.util.Set.of();
-
     /** The instruction and label lines of a {@code nvdisasm -c} listing (or of ours). */
     static List<String> codeLines(String listing) {
         List<String> out = new ArrayList<>();
@@ -106,106 +85,106 @@ class OracleAcceptanceTest {
         return out;
     }
 
-    @Test
-    @Tag("slow")
-    void nvdisasmAndCuobjdumpAcceptOurCubins(@TempDir Path dir) throws Exception {
-        Path nvdisasm = Oracles.assumeNvdisasm();
-        Path cuobjdump = Oracles.assumeCuobjdump();
-        AtomicInteger compiled = new AtomicInteger();
-        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
-        List<KernelCase> all = KernelSuite.all();
-        java.util.Set<String> knownSeen = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        java.util.stream.IntStream.range(0, all.size()).parallel().forEach(index -> {
-            KernelCase k = all.get(index);
-            for (String arch : archesFor(k, index)) {
-                if (!k.supports(Integer.parseInt(arch.substring(3)))) {
-                    continue;
+    /**
+     * The read-back gate: each pair's cubin ({@code compile}, executable) is read by {@code nvdisasm -c} as the
+     * instruction and label lines we printed and jnvdisasm prints, and by {@code cuobjdump -elf} without complaint.
+     */
+    static Gate readBack(List<SuiteRun.Pair> pairs, Compile compile, Path nvdisasm, Path cuobjdump, Path dir) {
+        Gate gate = Gate.named("nvdisasm and cuobjdump read our cubins");
+        pairs.parallelStream().forEach(p -> {
+            try {
+                ModuleCodegen.Result r = compile.compile(p.kernel().ptx(), p.arch(), false, false);
+                Path cubin = dir.resolve(p.kernel().name() + "-" + p.arch() + ".cubin");
+                Files.write(cubin, r.cubin());
+                List<String> problems = new ArrayList<>();
+                Processes.Result dis = OracleToolRuns.run(nvdisasm, List.of("-c"), cubin, dir, true);
+                if (dis.exitCode() != 0) {
+                    problems.add("nvdisasm refuses it: " + dis.stderr().strip());
+                } else {
+                    List<String> theirs = codeLines(dis.stdout());
+                    List<String> printed = codeLines(r.sass());
+                    List<String> jnvdisasm = codeLines(JnvdisasmRunner.listing(cubin));
+                    if (theirs.isEmpty()) {
+                        problems.add("nvdisasm lists no code");
+                    }
+                    if (!theirs.equals(printed)) {
+                        problems.add("nvdisasm text differs from --out-sass:\n" + firstDifference(theirs, printed));
+                    }
+                    if (!theirs.equals(jnvdisasm)) {
+                        problems.add("jnvdisasm text differs from nvdisasm:\n" + firstDifference(theirs, jnvdisasm));
+                    }
                 }
+                Processes.Result elf = OracleToolRuns.run(cuobjdump, List.of("-elf"), cubin, dir, false);
+                if (elf.exitCode() != 0) {
+                    problems.add("cuobjdump -elf refuses it: " + elf.stderr().strip());
+                }
+                if (problems.isEmpty()) {
+                    gate.pass();
+                } else {
+                    gate.differ(p.key(), String.join("\n", problems));
+                }
+            } catch (Exception | StackOverflowError e) {
+                gate.crash(p.key(), e);
+            }
+        });
+        return gate;
+    }
+
+    /**
+     * The link gate: each pair's relocatable object links alone, in ptxas 13's format with {@code nvlink13} and in
+     * the CUDA 12 format with {@code nvlink125}: two items per pair.
+     */
+    static Gate links(List<SuiteRun.Pair> pairs, Compile compile, Path nvlink13, Path nvlink125, Path dir) {
+        Gate gate = Gate.named("nvlink links our -c objects");
+        pairs.parallelStream().forEach(p -> {
+            for (boolean cuda12 : new boolean[] {false, true}) {
+                String key = p.key() + (cuda12 ? " CUDA 12 (nvlink 12.5)" : " (nvlink 13)");
                 try {
-                    Optional<ModuleCodegen.Result> r = compile(k, arch, false, false);
-                    if (r.isEmpty()) {
-                        continue;
+                    ModuleCodegen.Result r = compile.compile(p.kernel().ptx(), p.arch(), true, cuda12);
+                    Path obj = dir.resolve(p.kernel().name() + "-" + p.arch() + (cuda12 ? "-v7" : "") + ".o");
+                    Files.write(obj, r.cubin());
+                    Path linker = cuda12 ? nvlink125 : nvlink13;
+                    // only the verdict is kept: the output goes nowhere, so the cached run's key is the object alone
+                    Processes.Result link = OracleToolRuns.run(linker, List.of("-arch=" + p.arch(), "-o", "/dev/null"),
+                            obj, dir, false);
+                    if (link.exitCode() == 0) {
+                        gate.pass();
+                    } else {
+                        gate.differ(key, "refused: " + link.stderr().strip());
                     }
-                    compiled.incrementAndGet();
-                    Path cubin = dir.resolve(k.name() + "-" + arch + ".cubin");
-                    Files.write(cubin, r.get().cubin());
-                    Processes.Result dis = Processes.run(List.of(nvdisasm.toString(), "-c", cubin.toString()), dir);
-                    if (dis.exitCode() != 0) {
-                        failures.add(k.name() + " " + arch + ": nvdisasm: " + dis.stderr());
-                    } else if (!codeLines(dis.stdout()).equals(codeLines(r.get().sass()))
-                            && KNOWN_TABLE_DEFECTS.contains(k.name() + " " + arch)) {
-                        knownSeen.add(k.name() + " " + arch);
-                    } else if (!codeLines(dis.stdout()).equals(codeLines(r.get().sass()))) {
-                        failures.add(k.name() + " " + arch + ": nvdisasm text differs from --out-sass:\n"
-                                + firstDifference(codeLines(dis.stdout()), codeLines(r.get().sass())));
-                    }
-                    List<String> ours = codeLines(org.jptxas.cli.JnvdisasmRunner.listing(cubin));
-                    if (dis.exitCode() == 0 && !codeLines(dis.stdout()).equals(ours)
-                            && !KNOWN_TABLE_DEFECTS.contains(k.name() + " " + arch)) {
-                        failures.add(k.name() + " " + arch + ": jnvdisasm text differs from nvdisasm:\n"
-                                + firstDifference(codeLines(dis.stdout()), ours));
-                    }
-                    Processes.Result elf = Processes.run(List.of(cuobjdump.toString(), "-elf", cubin.toString()), dir);
-                    if (elf.exitCode() != 0) {
-                        failures.add(k.name() + " " + arch + ": cuobjdump -elf: " + elf.stderr());
-                    }
-                } catch (Exception e) {
-                    failures.add(k.name() + " " + arch + ": " + e);
+                } catch (Exception | StackOverflowError e) {
+                    gate.crash(key, e);
                 }
             }
         });
-        System.out.println("oracle acceptance: " + compiled.get() + " cubins checked, " + failures.size()
-                + " failures, known table defects seen: " + new java.util.TreeSet<>(knownSeen));
-        failures.stream().sorted().forEach(f -> System.out.println("  " + f));
-        assertTrue(failures.isEmpty(), failures.size() + " failures, first: " + failures.peek());
+        return gate;
     }
 
     @Test
     @Tag("slow")
-    void relocatableObjectsLinkWithNvlink(@TempDir Path dir) throws Exception {
+    void nvdisasmAndCuobjdumpAcceptOurCubins(@TempDir Path dir) {
+        Path nvdisasm = Oracles.assumeNvdisasm();
+        Path cuobjdump = Oracles.assumeCuobjdump();
+        List<SuiteRun.Pair> pairs = SuiteRun.pairs(KernelSuite.all());
+        Gate gate = readBack(pairs, JPTXAS, nvdisasm, cuobjdump, dir);
+        System.out.println(gate.summary());
+        gate.verify(pairs.size());
+    }
+
+    /**
+     * sm_90 included: nvlink 13 refused our sm_90 objects ("must be recompiled with toolkit >= Cuda 12.0") while the
+     * cubin writer left out {@code .debug_frame}, which nvlink 13 requires of sm_90 objects; the writer has written
+     * it since, and this gate keeps it so.
+     */
+    @Test
+    @Tag("slow")
+    void relocatableObjectsLinkWithNvlink(@TempDir Path dir) {
+        Path nvlink13 = Oracles.assumeNvlink13();
         Path nvlink125 = Oracles.assumeNvlink();
-        Optional<Path> nvlink13 = Optional.of(Path.of("/usr/local/bin/nvlink")).filter(Files::isExecutable);
-        AtomicInteger linked = new AtomicInteger();
-        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
-        List<KernelCase> all = KernelSuite.all();
-        java.util.stream.IntStream.range(0, all.size()).parallel().forEach(index -> {
-            KernelCase k = all.get(index);
-            for (String arch : archesFor(k, index)) {
-                if (!k.supports(Integer.parseInt(arch.substring(3)))) {
-                    continue;
-                }
-                try {
-                    for (boolean cuda12 : new boolean[] {true, false}) {
-                        // nvlink 13 refuses our ptxas-13-format sm_90 objects ("must be recompiled with toolkit >=
-                        // Cuda 12.0") for a reason not found yet (notes and .nv.info match ptxas's): left out.
-                        Path linker = cuda12 ? nvlink125 : arch.equals("sm_90") ? null : nvlink13.orElse(null);
-                        if (linker == null) {
-                            continue;
-                        }
-                        Optional<ModuleCodegen.Result> r = compile(k, arch, true, cuda12);
-                        if (r.isEmpty()) {
-                            break;
-                        }
-                        Path obj = dir.resolve(k.name() + "-" + arch + (cuda12 ? "-v7" : "") + ".o");
-                        Files.write(obj, r.get().cubin());
-                        Path out = dir.resolve(k.name() + "-" + arch + (cuda12 ? "-v7" : "") + ".cubin");
-                        Processes.Result link = Processes.run(List.of(linker.toString(), "-arch=" + arch, obj.toString(),
-                                "-o", out.toString()), dir);
-                        if (link.exitCode() != 0) {
-                            failures.add(k.name() + " " + arch + (cuda12 ? " (nvlink 12.5)" : " (nvlink 13)") + ": "
-                                    + link.stderr().strip());
-                        } else {
-                            linked.incrementAndGet();
-                        }
-                    }
-                } catch (Exception e) {
-                    failures.add(k.name() + " " + arch + ": " + e);
-                }
-            }
-        });
-        System.out.println("nvlink: " + linked.get() + " objects linked, " + failures.size() + " failures");
-        failures.stream().limit(20).forEach(f -> System.out.println("  " + f));
-        assertTrue(failures.isEmpty(), failures.size() + " failures, first: " + failures.peek());
+        List<SuiteRun.Pair> pairs = SuiteRun.pairs(KernelSuite.all());
+        Gate gate = links(pairs, JPTXAS, nvlink13, nvlink125, dir);
+        System.out.println(gate.summary());
+        gate.verify(2 * pairs.size());
     }
 
     static String firstDifference(List<String> a, List<String> b) {

@@ -1,5 +1,6 @@
 package org.jptxas.cli.e2e;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URISyntaxException;
@@ -18,6 +19,7 @@ import org.jptxas.isel.spi.CompiledModule;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
+import org.jptxas.testing.gate.Gate;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
@@ -33,6 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReconvergencePlacementTest {
     private static final List<String> ARCHES = List.of("sm_75", "sm_80", "sm_90");
+    /** The fixtures, and the (fixture, SM) pairs where ptxas writes convergence barriers: exact, not floors. */
+    static final int FIXTURES = 17;
+    static final int WITH_BARRIERS = 38;
     private static final Pattern BARRIER = Pattern.compile("\\b(BSSY B\\d+|BSYNC B\\d+|BMOV\\.32\\.CLEAR RZ, B\\d+)");
     private static final Pattern TARGET = Pattern.compile("(?m)^\\.target sm_\\d+");
 
@@ -47,8 +52,9 @@ class ReconvergencePlacementTest {
         return out;
     }
 
-    private static String nvdisasm(Path nvdisasm, Path cubin, Path dir) throws Exception {
-        Processes.Result r = Processes.run(List.of(nvdisasm.toString(), "-c", cubin.toString()), dir);
+    /** {@code nvdisasm -c}, cached by the cubin's bytes ({@link OracleToolRuns}). */
+    private static String nvdisasm(Path nvdisasm, Path cubin, Path dir) {
+        Processes.Result r = OracleToolRuns.run(nvdisasm, List.of("-c"), cubin, dir, true);
         assertTrue(r.exitCode() == 0, "nvdisasm " + cubin + ": " + r.stderr());
         return r.stdout();
     }
@@ -67,7 +73,7 @@ class ReconvergencePlacementTest {
         try (Stream<Path> s = Files.list(fixtures)) {
             files = s.filter(p -> p.toString().endsWith(".ptx")).sorted().toList();
         }
-        assertTrue(files.size() >= 15, "fixtures missing: " + files);
+        assertEquals(FIXTURES, files.size(), "fixtures: " + files);
         SuiteRun run = new SuiteRun();
         List<String> failures = new ArrayList<>();
         int withBarriers = 0;
@@ -97,28 +103,28 @@ class ReconvergencePlacementTest {
                 }
             }
         }
-        assertTrue(withBarriers >= 30, "the fixtures should exercise BSSY: " + withBarriers);
+        assertEquals(WITH_BARRIERS, withBarriers, "(fixture, SM) pairs where ptxas writes BSSY");
         assertTrue(failures.isEmpty(), failures.size() + " placements differ:\n" + String.join("\n", failures));
     }
 
     /**
      * Per suite kernel on sm_80: how many BSSYs ptxas and jptxas emit. Our branches differ from ptxas's where its
      * if-conversion or its out-of-line slow paths (division, square root) differ from ours, so this reports rather
-     * than compares; it fails only if a kernel ptxas gives barriers gets none from us.
+     * than compares counts; a kernel fails when ptxas gives it barriers and we give none. A ptxas failure is an oracle
+     * failure, a throw of ours a crash; every suite kernel is compared.
      */
-    @Test
-    @Tag("slow")
-    void suiteBarrierCounts(@TempDir Path dir) throws Exception {
-        Path nvdisasm = Oracles.assumeNvdisasm();
-        Oracles.assumePtxas13();
-        SuiteRun run = new SuiteRun();
+    /** The barrier gate's verdict, the number of kernels ptxas gives BSSY, and the report. */
+    record Barriers(Gate gate, int ptxasKernels, String report) {}
+
+    /** The BSSY counts of {@code kernels} on sm_80, ptxas 13's (read by {@code nvdisasm}) against {@code run}'s. */
+    static Barriers barriers(List<KernelCase> kernels, SuiteRun run, Path nvdisasm, Path dir) {
+        Gate gate = Gate.named("suite kernels get BSSY where ptxas gives them");
         Map<String, String> rows = new TreeMap<>();
         int ptxasKernels = 0;
-        int bothKernels = 0;
-        List<String> missing = new ArrayList<>();
-        for (KernelCase k : KernelSuite.all()) {
+        for (KernelCase k : kernels) {
             OracleCubins.Compiled theirs = OracleCubins.ptxas13(k.ptx(), "sm_80");
             if (!theirs.ok()) {
+                gate.oracleFailed(k.name(), theirs.diagnostics());
                 continue;
             }
             long expected = skeleton(nvdisasm(nvdisasm, theirs.cubin().orElseThrow(), dir)).stream()
@@ -127,18 +133,16 @@ class ReconvergencePlacementTest {
             try {
                 actual = skeleton(run.compile(k.ptx(), "sm_80", CompileOptions.defaults()).sass()).stream()
                         .filter(s -> s.startsWith("BSSY")).count();
-            } catch (org.jptxas.ori.diag.CompilationException | RuntimeException e) {
-                rows.put(k.name(), expected + " / (not compiled)");
+            } catch (Exception | StackOverflowError e) {
+                gate.crash(k.name(), e);
                 continue;
             }
             rows.put(k.name(), expected + " / " + actual);
-            if (expected > 0) {
-                ptxasKernels++;
-                if (actual > 0) {
-                    bothKernels++;
-                } else {
-                    missing.add(k.name());
-                }
+            ptxasKernels += expected > 0 ? 1 : 0;
+            if (expected > 0 && actual == 0) {
+                gate.differ(k.name(), "ptxas gives it " + expected + " BSSY, jptxas none");
+            } else {
+                gate.pass();
             }
         }
         StringBuilder report = new StringBuilder("BSSY per suite kernel on sm_80 (ptxas / jptxas), where either has one:\n");
@@ -147,9 +151,21 @@ class ReconvergencePlacementTest {
                 report.append("  ").append(k).append(": ").append(v).append('\n');
             }
         });
-        report.append("kernels ptxas gives BSSY: ").append(ptxasKernels).append(", of which jptxas too: ")
-                .append(bothKernels).append('\n');
-        System.out.print(report);
-        assertTrue(missing.isEmpty(), "kernels without the barriers ptxas gives them: " + missing + "\n" + report);
+        report.append("kernels ptxas gives BSSY: ").append(ptxasKernels).append('\n').append(gate.summary()).append('\n');
+        return new Barriers(gate, ptxasKernels, report.toString());
     }
+
+    @Test
+    @Tag("slow")
+    void suiteBarrierCounts(@TempDir Path dir) {
+        Path nvdisasm = Oracles.assumeNvdisasm();
+        Oracles.assumePtxas13();
+        Barriers b = barriers(KernelSuite.all(), new SuiteRun(), nvdisasm, dir);
+        System.out.print(b.report());
+        b.gate().verify(KernelSuite.all().size());
+        assertEquals(SUITE_KERNELS_WITH_BARRIERS, b.ptxasKernels(), "suite kernels ptxas gives BSSY on sm_80");
+    }
+
+    /** Suite kernels ptxas 13 gives convergence barriers on sm_80. */
+    static final int SUITE_KERNELS_WITH_BARRIERS = 15;
 }

@@ -28,23 +28,49 @@ import org.jptxas.simulator.exec.Launch;
 import org.jptxas.simulator.exec.LaunchResult;
 import org.jptxas.simulator.launch.LaunchSpecReader;
 import org.jptxas.simulator.sass.SassEmulator;
+import org.jptxas.testing.gate.Gate;
 import org.jptxas.testing.kernels.KernelCase;
 
 /**
  * Compiles suite kernels with jptxas (front end, backend) and runs the cubins in the SASS emulator against the CPU
- * references. Each (kernel, SM) ends in one {@link Outcome}; the tally prints per SM.
+ * references. Each (kernel, SM) ends in one {@link Outcome}; {@link #judge} turns the outcomes into a {@link Gate}
+ * (anything but a correct result fails unless listed) and the report prints per SM.
  */
 final class SuiteRun {
     static final List<String> ARCHES = List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90");
     private static final Pattern NOT_SUPPORTED = Pattern.compile("Instruction '([^']+)' not yet supported");
 
-    enum Kind { CORRECT, UNSUPPORTED, COMPILE_ERROR, EMULATOR_STOP, FAULT, WRONG }
+    /** How one (kernel, SM) ended. CRASH: our compiler or emulator threw (a bug, never an expected outcome). */
+    enum Kind { CORRECT, UNSUPPORTED, COMPILE_ERROR, EMULATOR_STOP, FAULT, WRONG, CRASH }
 
-    record Outcome(String kernel, String arch, Kind kind, String detail, byte[] cubin, String sass) {}
+    /** {@code error} is what was thrown for a CRASH, else null. */
+    record Outcome(String kernel, String arch, Kind kind, String detail, byte[] cubin, String sass, Throwable error) {
+        Outcome(String kernel, String arch, Kind kind, String detail, byte[] cubin, String sass) {
+            this(kernel, arch, kind, detail, cubin, sass, null);
+        }
+
+        String key() {
+            return kernel + " " + arch;
+        }
+    }
+
+    /** One kernel on one SM it supports. */
+    record Pair(KernelCase kernel, String arch) {
+        String key() {
+            return kernel.name() + " " + arch;
+        }
+    }
+
+    /** The compiler under test: jptxas in-process, or a planted one in the gates' fault tests. */
+    @FunctionalInterface
+    interface Compiler {
+        CompiledModule compile(Path ptx, String arch, CompileOptions options) throws CompilationException;
+    }
 
     private final BackendRegistry registry = BackendRegistry.discover(SuiteRun.class.getClassLoader());
     /** Run the emulator with Volta's strict convergence (diverged threads join only where the code says). */
     private final boolean strictConvergence;
+    private final Compiler compiler;
 
     SuiteRun() {
         this(false);
@@ -52,10 +78,51 @@ final class SuiteRun {
 
     SuiteRun(boolean strictConvergence) {
         this.strictConvergence = strictConvergence;
+        this.compiler = this::compileWithJptxas;
     }
 
-    /** Compiles {@code ptx} for {@code arch}; the module, or the diagnostics of the failure. */
+    SuiteRun(boolean strictConvergence, Compiler compiler) {
+        this.strictConvergence = strictConvergence;
+        this.compiler = compiler;
+    }
+
+    /** Every (kernel, SM) pair the kernels support, over {@link #ARCHES}: what a suite gate must compare. */
+    static List<Pair> pairs(List<KernelCase> kernels) {
+        List<Pair> out = new ArrayList<>();
+        for (KernelCase k : kernels) {
+            for (String arch : ARCHES) {
+                if (k.supports(Integer.parseInt(arch.substring(3)))) {
+                    out.add(new Pair(k, arch));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The verdict on a suite run: a correct result passes; a crash is a crash; any other outcome (wrong result, fault,
+     * emulator stop, compile error, unsupported instruction) is a difference unless {@code known} lists the pair
+     * ("kernel sm_XX" to the reason), and a listed pair that is correct fails as stale.
+     */
+    static Gate judge(String name, List<Outcome> outcomes, Map<String, String> known) {
+        Gate gate = Gate.withKnown(name, known);
+        for (Outcome o : outcomes) {
+            switch (o.kind()) {
+                case CORRECT -> gate.pass();
+                case CRASH -> gate.crash(o.key(), o.error());
+                default -> gate.differ(o.key(), o.kind() + " " + o.detail());
+            }
+        }
+        return gate;
+    }
+
+    /** Compiles {@code ptx} for {@code arch} with the compiler under test. */
     CompiledModule compile(Path ptx, String arch, CompileOptions options) throws CompilationException {
+        return compiler.compile(ptx, arch, options);
+    }
+
+    /** Compiles {@code ptx} for {@code arch} with jptxas; the module, or the diagnostics of the failure. */
+    private CompiledModule compileWithJptxas(Path ptx, String arch, CompileOptions options) throws CompilationException {
         Target target = Target.of(arch);
         String text;
         try {
@@ -90,8 +157,8 @@ final class SuiteRun {
             boolean unsupported = e instanceof org.jptxas.ori.diag.UnsupportedFeatureException
                     || msg.contains("not yet supported");
             return new Outcome(k.name(), arch, unsupported ? Kind.UNSUPPORTED : Kind.COMPILE_ERROR, firstLine(msg), null, null);
-        } catch (RuntimeException e) {
-            return new Outcome(k.name(), arch, Kind.COMPILE_ERROR, "crash: " + e, null, null);
+        } catch (RuntimeException | StackOverflowError e) {
+            return new Outcome(k.name(), arch, Kind.CRASH, "compiler: " + e, null, null, e);
         }
         return execute(k, arch, compiled, dir);
     }
@@ -120,8 +187,8 @@ final class SuiteRun {
             List<String> problems = k.compare(actual, 3);
             return problems.isEmpty() ? new Outcome(k.name(), arch, Kind.CORRECT, "", cubin, compiled.sass())
                     : new Outcome(k.name(), arch, Kind.WRONG, String.join("; ", problems), cubin, compiled.sass());
-        } catch (Exception e) {
-            return new Outcome(k.name(), arch, Kind.FAULT, "emulator: " + e, cubin, compiled.sass());
+        } catch (Exception | StackOverflowError e) {
+            return new Outcome(k.name(), arch, Kind.CRASH, "emulator: " + e, cubin, compiled.sass(), e);
         }
     }
 
@@ -133,13 +200,7 @@ final class SuiteRun {
     /** Runs every kernel on every SM it supports, in parallel. */
     List<Outcome> runAll(List<KernelCase> kernels, Path dir) {
         ConcurrentLinkedQueue<Outcome> out = new ConcurrentLinkedQueue<>();
-        kernels.parallelStream().forEach(k -> {
-            for (String arch : ARCHES) {
-                if (k.supports(Integer.parseInt(arch.substring(3)))) {
-                    out.add(run(k, arch, dir));
-                }
-            }
-        });
+        pairs(kernels).parallelStream().forEach(p -> out.add(run(p.kernel(), p.arch(), dir)));
         List<Outcome> list = new ArrayList<>(out);
         list.sort(java.util.Comparator.comparing(Outcome::kernel).thenComparing(Outcome::arch));
         return list;

@@ -1,11 +1,15 @@
 package org.jptxas.cli.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
+import org.jptxas.testing.gate.Figures;
+import org.jptxas.testing.gate.Gate;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
@@ -13,38 +17,46 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The suite kernels that use atomics, barriers, fences, warp-level instructions and calls (the sync lowerers and the
- * inliner), compiled by jptxas for every SM and run in the SASS emulator against their CPU references. Fails on a
- * wrong result, a fault, or fewer correct kernels than the floor; compile errors (backend table/matcher gaps) and
- * kernels that need an instruction jptxas does not lower yet are reported.
+ * The suite kernels that synchronize (atomics, reductions, barriers, fences, warp shuffles, votes, matches, calls),
+ * compiled by jptxas for every SM they support and run in the SASS emulator with Volta's strict convergence: diverged
+ * threads re-join only at BSYNC, WARPSYNC, BAR or EXIT, and a warp-synchronous instruction missing threads is a fault
+ * ({@link SuiteEndToEndTest} runs the whole suite with the emulator's default convergence). Every pair must compute
+ * its reference, or be listed in {@link #KNOWN} with the reason.
  */
 class SyncSuiteEndToEndTest {
-    static final List<String> KERNELS = List.of("atomic_add_f64", "atomic_cas_fmax", "atomic_mix", "bitonic_sort",
-            "call_func", "call_recursive", "dynamic_shared", "gemm_tile_f32", "histogram_shared", "reduce_atomic_i32",
-            "reduce_sum_f32", "scan_block_i32", "scan_warp_shfl", "shfl_idx", "stencil_1d", "sync_count",
-            "transpose_tile", "warp_match", "warp_reduce_shfl", "warp_redux", "warp_vote");
+    /** An instruction that synchronizes threads or memory, at the start of a PTX line (after a guard). */
+    private static final Pattern SYNC = Pattern.compile("(?m)^\\s*(@!?%p\\d+\\s+)?(bar\\.|barrier\\.|atom\\.|red\\."
+            + "|membar|fence|shfl|vote|match|redux|call|activemask)");
 
-    /** Kernels correct per SM at least (2026-11-23: call_recursive needs true calls; sm_75/sm_90 backend gaps). */
-    static final Map<String, Integer> FLOOR = Map.of("sm_75", 19, "sm_80", 20, "sm_86", 20, "sm_89", 20, "sm_90", 16);
+    /** Pairs ("kernel sm_XX") not correct in strict convergence, with why. None. */
+    static final Map<String, String> KNOWN = Map.of();
+
+    /** The suite kernels whose PTX synchronizes. */
+    static List<KernelCase> syncKernels() {
+        return KernelSuite.all().stream().filter(k -> {
+            try {
+                return SYNC.matcher(Files.readString(k.ptx(), StandardCharsets.ISO_8859_1)).find();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }).toList();
+    }
+
+    static Gate gate(List<SuiteRun.Outcome> outcomes, int pairs) {
+        Gate gate = SuiteRun.judge("sync kernels in strict convergence", outcomes, KNOWN);
+        gate.verify(pairs);
+        return gate;
+    }
 
     @Test
     @Tag("slow")
-    void syncKernelsOnEverySm(@TempDir Path dir) {
-        List<KernelCase> cases = new ArrayList<>();
-        for (String k : KERNELS) {
-            cases.add(KernelSuite.byName(k).orElseThrow(() -> new AssertionError("no suite kernel " + k)));
-        }
-        List<SuiteRun.Outcome> outcomes = new SuiteRun().runAll(cases, dir);
-        String report = SuiteRun.report(outcomes);
-        System.out.print(report);
-        // compile errors (backend gaps) are reported; a wrong result or a fault fails, and so does falling below the floor
-        List<SuiteRun.Outcome> bad = outcomes.stream().filter(o -> o.kind() == SuiteRun.Kind.WRONG
-                || o.kind() == SuiteRun.Kind.FAULT).toList();
-        assertTrue(bad.isEmpty(), bad.size() + " kernel-SM pairs computed wrong results or faulted:\n" + report);
-        Map<String, Integer> correct = SuiteRun.correctPerSm(outcomes);
-        for (Map.Entry<String, Integer> floor : FLOOR.entrySet()) {
-            int n = correct.getOrDefault(floor.getKey(), 0);
-            assertTrue(n >= floor.getValue(), floor.getKey() + ": " + n + " correct, floor " + floor.getValue() + "\n" + report);
-        }
+    void syncKernelsOnEverySmInStrictConvergence(@TempDir Path dir) {
+        List<KernelCase> kernels = syncKernels();
+        int pairs = SuiteRun.pairs(kernels).size();
+        List<SuiteRun.Outcome> outcomes = new SuiteRun(true).runAll(kernels, dir);
+        System.out.print(SuiteRun.report(outcomes));
+        Gate gate = gate(outcomes, pairs);
+        System.out.println(gate.summary() + " over " + kernels.stream().map(KernelCase::name).toList());
+        Figures.check("suite.sync.pairs", pairs);
     }
 }

@@ -1,5 +1,6 @@
 package org.jptxas.cli.e2e;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
@@ -8,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.jptxas.isel.spi.BackendRegistry;
 import org.jptxas.ori.target.Target;
 import org.jptxas.simulator.exec.ExecutionLimits;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A kernel with a device-side assert ({@code __assertfail}, a system call whose address the code loads from constant
  * bank 4) runs in the SASS emulator: threads that never reach the call compute their results, and a thread that
- * calls it stops the launch as a trap, for jptxas's cubins and (with ptxas 13 on PATH) ptxas's.
+ * calls it stops the launch as a trap, for jptxas's cubins and ptxas 13's (a test of its own, needing ptxas).
  */
 class SystemCallEmulationTest {
     private static final String PTX = """
@@ -72,40 +72,51 @@ class SystemCallEmulationTest {
         Path ptx = dir.resolve("assert.ptx");
         Files.writeString(ptx, PTX);
         BackendRegistry registry = BackendRegistry.discover(getClass().getClassLoader());
-        Optional<Path> ptxas = Oracles.ptxas13();
         List<String> problems = new ArrayList<>();
         for (String arch : SuiteRun.ARCHES) {
-            List<byte[]> cubins = new ArrayList<>();
-            cubins.add(OracleAcceptanceTest.compilePtx(registry, ptx, arch, false, false).cubin());
-            if (ptxas.isPresent()) {
-                cubins.add(Files.readAllBytes(OracleCubins.compile(ptxas.get(), ptx, arch).cubin().orElseThrow()));
-            }
-            for (int i = 0; i < cubins.size(); i++) {
-                String who = arch + (i == 0 ? " jptxas" : " ptxas");
-                SassEmulator emulator = SassEmulator.fromCubin(arch, cubins.get(i));
-                Launch quiet = launch(dir, arch, 32);
-                LaunchResult ok = emulator.execute(quiet, ExecutionLimits.DEFAULT);
-                if (ok.fault().isPresent()) {
-                    problems.add(who + ": no thread asserts, yet " + ok.fault().get().describe());
-                } else {
-                    ByteBuffer out = ByteBuffer.wrap(quiet.arguments().get(0).buffer().orElseThrow().bytes())
-                            .order(ByteOrder.LITTLE_ENDIAN);
-                    for (int t = 0; t < 32; t++) {
-                        if (out.getInt(4 * t) != t + 5) {
-                            problems.add(who + ": out[" + t + "] = " + out.getInt(4 * t));
-                            break;
-                        }
-                    }
-                }
-                LaunchResult fired = emulator.execute(launch(dir, arch, 16), ExecutionLimits.DEFAULT);
-                if (fired.fault().isEmpty() || !(fired.fault().get() instanceof Fault.Trap)) {
-                    problems.add(who + ": threads 16..31 assert, yet "
-                            + fired.fault().map(Fault::describe).orElse("the launch completed"));
+            check(arch + " jptxas", OracleAcceptanceTest.compilePtx(registry, ptx, arch, false, false).cubin(), arch,
+                    dir, problems);
+        }
+        assertEquals(List.of(), problems);
+    }
+
+    /** ptxas 13's cubins of the same kernel: the emulator runs them alike. */
+    @Test
+    void ptxasCubinsRunAlike(@TempDir Path dir) throws Exception {
+        Path ptxas = Oracles.assumePtxas13();
+        Path ptx = dir.resolve("assert.ptx");
+        Files.writeString(ptx, PTX);
+        List<String> problems = new ArrayList<>();
+        for (String arch : SuiteRun.ARCHES) {
+            OracleCubins.Compiled c = OracleCubins.compile(ptxas, ptx, arch);
+            assertTrue(c.ok(), arch + ": ptxas: " + c.diagnostics());
+            check(arch + " ptxas", Files.readAllBytes(c.cubin().orElseThrow()), arch, dir, problems);
+        }
+        assertEquals(List.of(), problems);
+    }
+
+    /** With 32 threads and n = 32 no thread asserts and out[t] = t + 5; with n = 16 threads 16..31 trap. */
+    private static void check(String who, byte[] cubin, String arch, Path dir, List<String> problems) throws Exception {
+        SassEmulator emulator = SassEmulator.fromCubin(arch, cubin);
+        Launch quiet = launch(dir, arch, 32);
+        LaunchResult ok = emulator.execute(quiet, ExecutionLimits.DEFAULT);
+        if (ok.fault().isPresent()) {
+            problems.add(who + ": no thread asserts, yet " + ok.fault().get().describe());
+        } else {
+            ByteBuffer out = ByteBuffer.wrap(quiet.arguments().get(0).buffer().orElseThrow().bytes())
+                    .order(ByteOrder.LITTLE_ENDIAN);
+            for (int t = 0; t < 32; t++) {
+                if (out.getInt(4 * t) != t + 5) {
+                    problems.add(who + ": out[" + t + "] = " + out.getInt(4 * t));
+                    break;
                 }
             }
         }
-        problems.forEach(System.out::println);
-        assertTrue(problems.isEmpty(), problems.toString());
+        LaunchResult fired = emulator.execute(launch(dir, arch, 16), ExecutionLimits.DEFAULT);
+        if (fired.fault().isEmpty() || !(fired.fault().get() instanceof Fault.Trap)) {
+            problems.add(who + ": threads 16..31 assert, yet " + fired.fault().map(Fault::describe)
+                    .orElse("the launch completed"));
+        }
     }
 
     private static Launch launch(Path dir, String arch, int n) throws Exception {

@@ -1,7 +1,5 @@
 package org.jptxas.cli.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,8 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.jptxas.isel.codegen.ModuleCodegen;
-import org.jptxas.isel.spi.BackendRegistry;
 import org.jptxas.ori.target.Target;
 import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.Launch;
@@ -20,9 +16,11 @@ import org.jptxas.simulator.launch.LaunchSpecReader;
 import org.jptxas.simulator.sass.SassEmulator;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
+import org.jptxas.testing.gate.Gate;
 import org.jptxas.testing.kernels.Elem;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * .add/.min/.max, SIMD vadd2/4 ... vset2/4 with .sat and .add) end to end: one kernel computes every variant for 512
  * operand triples (edge values and random bits); ptxas 13's cubin and ours run in the SASS emulator, and both must
  * equal the Java model of the PTX ISA semantics below (so ptxas's output checks the model, the model checks ours).
+ * ptxas's cubins do not run in the emulator yet ({@link #KNOWN}), so today the model checks our code alone.
  */
 class VideoInstructionsOracleTest {
     static final int N = 512;
@@ -214,7 +213,7 @@ class VideoInstructionsOracleTest {
 
     // ---------------------------------------------------------------- the kernel
 
-    static String ptx() {
+    static String ptx(List<String> variants) {
         StringBuilder sb = new StringBuilder();
         sb.append(".version 7.0\n.target sm_75\n.address_size 64\n\n");
         sb.append(".visible .entry video_ops(.param .u64 in_a, .param .u64 in_b, .param .u64 in_c, .param .u64 out)\n");
@@ -224,10 +223,10 @@ class VideoInstructionsOracleTest {
         sb.append("  ld.param.u64 pa, [in_a];\n  add.u64 pa, pa, off;\n  ld.global.u32 a, [pa];\n");
         sb.append("  ld.param.u64 pb, [in_b];\n  add.u64 pb, pb, off;\n  ld.global.u32 b, [pb];\n");
         sb.append("  ld.param.u64 pc, [in_c];\n  add.u64 pc, pc, off;\n  ld.global.u32 c, [pc];\n");
-        sb.append("  mul.wide.u32 off, i, ").append(4 * VARIANTS.size()).append(";\n");
+        sb.append("  mul.wide.u32 off, i, ").append(4 * variants.size()).append(";\n");
         sb.append("  ld.param.u64 po, [out];\n  add.u64 po, po, off;\n");
-        for (int k = 0; k < VARIANTS.size(); k++) {
-            sb.append("  ").append(VARIANTS.get(k)).append('\n');
+        for (int k = 0; k < variants.size(); k++) {
+            sb.append("  ").append(variants.get(k)).append('\n');
             sb.append("  st.global.u32 [po+").append(4 * k).append("], d;\n");
         }
         sb.append("  ret;\n}\n");
@@ -245,31 +244,31 @@ class VideoInstructionsOracleTest {
         return v;
     }
 
-    static KernelCase kernelCase() {
+    static KernelCase kernelCase(List<String> variants) {
         Random rnd = new Random(42);
         int[] a = operands(rnd, 0), b = operands(rnd, 1), c = operands(rnd, 2);
-        int k = VARIANTS.size();
+        int k = variants.size();
         return KernelSuite.kernel("video_ops").describe("video instructions").grid(N / 128).block(128)
                 .in("in_a", a).in("in_b", b).in("in_c", c).out("out", Elem.I32, N * k)
                 .reference(io -> {
                     int[] out = io.i32("out");
                     for (int i = 0; i < N; i++) {
                         for (int j = 0; j < k; j++) {
-                            out[i * k + j] = model(VARIANTS.get(j), a[i], b[i], c[i]);
+                            out[i * k + j] = model(variants.get(j), a[i], b[i], c[i]);
                         }
                     }
                 });
     }
 
     /** Runs a cubin on the kernel's inputs; the mismatches against the model, by variant. */
-    static List<String> run(KernelCase k, String arch, byte[] cubin, Path dir) throws Exception {
+    static List<String> run(KernelCase k, List<String> variants, String arch, byte[] cubin, Path dir) throws Exception {
         Launch launch = Launch.prepare(Target.of(arch), LaunchSpecReader.read(k.materialize(dir)));
         LaunchResult r = SassEmulator.fromCubin(arch, cubin).execute(launch,
                 ExecutionLimits.DEFAULT.withMaxWarpInstructions(50_000_000));
         if (r.fault().isPresent()) {
             return List.of("fault: " + r.fault().get().describe());
         }
-        int[] got = new int[N * VARIANTS.size()];
+        int[] got = new int[N * variants.size()];
         java.nio.ByteBuffer.wrap(launch.arguments().get(3).buffer().orElseThrow().bytes())
                 .order(java.nio.ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(got);
         int[] want = new int[got.length];
@@ -278,8 +277,8 @@ class VideoInstructionsOracleTest {
         Map<String, String> bad = new LinkedHashMap<>();
         for (int i = 0; i < got.length; i++) {
             if (got[i] != want[i]) {
-                String v = VARIANTS.get(i % VARIANTS.size());
-                int t = i / VARIANTS.size();
+                String v = variants.get(i % variants.size());
+                int t = i / variants.size();
                 bad.putIfAbsent(v, String.format("%s  a=%08x b=%08x c=%08x: got %08x want %08x", v,
                         k.initialBuffers().isEmpty() ? 0 : word(k, "in_a", t), word(k, "in_b", t), word(k, "in_c", t),
                         got[i], want[i]));
@@ -293,37 +292,71 @@ class VideoInstructionsOracleTest {
                 .getInt(4 * i);
     }
 
-    @Test
-    void ptxasAndJptxasAgreeWithTheModel(@TempDir Path dir) throws Exception {
-        KernelCase k = kernelCase();
-        Path ptx = dir.resolve("video_ops.ptx");
-        Files.writeString(ptx, ptx(), StandardCharsets.UTF_8);
-        List<String> problems = new ArrayList<>();
-        for (String arch : List.of("sm_80", "sm_90")) {
-            if (Oracles.ptxas13().isPresent()) {
+    /**
+     * ptxas's cubins that the emulator cannot run yet, with why (exact: one that runs fails as stale, and then
+     * checks the model). Until then the model is checked against jptxas's code only.
+     */
+    static final Map<String, String> KNOWN = Map.of(
+            "ptxas sm_80", "ptxas's cubin has IADD3.X R8, R6.reuse, -0x1, RZ, P2, !PT at 0x0a30, a form jptxas's SASS"
+                    + " tables do not know (the emulator stops at it)",
+            "ptxas sm_90", "ptxas's cubin has ISETP.GT.U32.AND.EX P5, PT, R8.reuse, RZ, PT, P5 at 0x02f0, a form"
+                    + " jptxas's SASS tables do not know (the emulator stops at it)");
+
+    /** The compiler under test: jptxas's cubin of a PTX file for an SM. */
+    @FunctionalInterface
+    interface Compile {
+        byte[] compile(Path ptx, String arch) throws Exception;
+    }
+
+    static final Compile JPTXAS = (ptx, arch) -> OracleAcceptanceTest.JPTXAS.compile(ptx, arch, false, false).cubin();
+
+    /**
+     * The gate: for each SM, ptxas 13's cubin and {@code compile}'s run in the emulator and must both equal the model
+     * on every variant; items "ptxas sm_XX" (without {@code ptxasLeg}, none) and "jptxas sm_XX".
+     */
+    static Gate gate(List<String> variants, List<String> arches, boolean ptxasLeg, Compile compile,
+                     Map<String, String> known, Path dir) throws java.io.IOException {
+        KernelCase k = kernelCase(variants);
+        Path ptx = Files.createDirectories(dir).resolve("video_ops.ptx");
+        Files.writeString(ptx, ptx(variants), StandardCharsets.UTF_8);
+        Gate gate = Gate.withKnown("video instructions against the model", known);
+        for (String arch : arches) {
+            if (ptxasLeg) {
                 OracleCubins.Compiled theirs = OracleCubins.ptxas13(ptx, arch);
-                assertTrue(theirs.ok(), theirs.diagnostics());
-                for (String p : run(k, arch, Files.readAllBytes(theirs.cubin().get()), dir.resolve("ptxas-" + arch))) {
-                    if (p.startsWith("fault: unimplemented")) {
-                        // the emulator's decoder does not know every instruction ptxas uses here yet: no oracle run
-                        System.out.println("ptxas " + arch + " cubin not runnable in the emulator: " + p);
-                    } else {
-                        problems.add("ptxas " + arch + ": " + p);
-                    }
+                if (!theirs.ok()) {
+                    gate.oracleFailed("ptxas " + arch, theirs.diagnostics());
+                } else {
+                    judge(gate, "ptxas " + arch, () -> run(k, variants, arch, Files.readAllBytes(theirs.cubin().get()),
+                            dir.resolve("ptxas-" + arch)));
                 }
             }
-            BackendRegistry registry = BackendRegistry.discover(getClass().getClassLoader());
-            try {
-                ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(registry, ptx, arch, false, false);
-                for (String p : run(k, arch, ours.cubin(), dir.resolve("jptxas-" + arch))) {
-                    problems.add("jptxas " + arch + ": " + p);
-                }
-            } catch (org.jptxas.ori.diag.CompilationException e) {
-                problems.add("jptxas " + arch + ": " + e.getMessage());
-            }
+            judge(gate, "jptxas " + arch, () -> run(k, variants, arch, compile.compile(ptx, arch),
+                    dir.resolve("jptxas-" + arch)));
         }
-        problems.stream().limit(60).forEach(System.out::println);
-        assertTrue(problems.isEmpty(), problems.size() + " variant mismatches, first: "
-                + (problems.isEmpty() ? "" : problems.get(0)));
+        return gate;
+    }
+
+    private static void judge(Gate gate, String key, java.util.concurrent.Callable<List<String>> leg) {
+        try {
+            List<String> problems = leg.call();
+            if (problems.isEmpty()) {
+                gate.pass();
+            } else {
+                problems.stream().limit(20).forEach(p -> System.out.println(key + ": " + p));
+                gate.differ(key, problems.size() + " variants differ, first: " + problems.get(0));
+            }
+        } catch (Exception | StackOverflowError e) {
+            gate.crash(key, e);
+        }
+    }
+
+    @Test
+    @Tag("slow") // 15-30 s: 512 threads through some 300 variants, twice per SM
+    void ptxasAndJptxasAgreeWithTheModel(@TempDir Path dir) throws Exception {
+        Oracles.assumePtxas13();
+        List<String> arches = List.of("sm_80", "sm_90");
+        Gate gate = gate(VARIANTS, arches, true, JPTXAS, KNOWN, dir);
+        System.out.println(gate.summary());
+        gate.verify(2 * arches.size());
     }
 }
