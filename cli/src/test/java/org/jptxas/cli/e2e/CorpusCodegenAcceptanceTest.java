@@ -1,5 +1,7 @@
 package org.jptxas.cli.e2e;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -7,21 +9,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.jptxas.isel.codegen.ModuleCodegen;
 import org.jptxas.isel.spi.BackendRegistry;
 import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.scheduler.sass.ControlAgreement;
 import org.jptxas.testing.Corpus;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
+import org.jptxas.testing.gate.Figures;
+import org.jptxas.testing.gate.Gate;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,29 +37,115 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 7's corpus acceptance for code generation: for sm_75, sm_80, sm_86, sm_89 and sm_90, every ptxas-accepted
  * file of the shared corpus whose {@code .target} allows the SM is compiled in-process and ends in one of three
- * classes: compiled; out of scope (a named "not yet supported" for tensor-core, async-copy, TMA, texture or surface
- * instructions, which the issue leaves for later); or failed. Every compiled cubin must be read by nvdisasm 12.5 as
- * exactly our {@code --out-sass} text and bin/jnvdisasm's, be accepted by {@code cuobjdump -elf}, and its {@code -c}
- * object (CUDA 12 format) must link with nvlink 12.5. A failure fails the test unless {@link #KNOWN_FAILURES} names
- * it with its reason (another helper's area). Per-SM counts go to stdout and {@code target/reports/corpus-codegen.txt}.
+ * classes: compiled; out of scope (a "not yet supported" naming an instruction family of {@link #OUT_OF_SCOPE}, which
+ * the issue leaves for later); or failed. Every compiled cubin must be read by nvdisasm 12.5 as exactly our
+ * {@code --out-sass} text and bin/jnvdisasm's, be accepted by {@code cuobjdump -elf}, its {@code -c} object (CUDA 12
+ * format) must link with nvlink 12.5, and the static hazard checker must find nothing in its control bits.
+ *
+ * <p>The gate ({@link #classify}): a failure is a difference by file and SM, an exception of our code a crash by
+ * file and SM; the out-of-scope list is exact (a family that no longer occurs anywhere fails as stale); compiled
+ * files per SM are figures. Per-SM counts go to stdout and {@code target/reports/corpus-codegen.txt}.
  */
-class CorpusCodegenAcceptanceTest {
-
-    /** Instructions issue 7 leaves for later; a "not yet supported" naming one of them is out of scope. */
-    static final Pattern OUT_OF_SCOPE = Pattern.compile("Instruction '((?:w?mma|wgmma|ldmatrix|stmatrix|movmatrix"
-            + "|cp\\.async|cp\\.reduce\\.async|tcgen05|tensormap|tex|tld4|txq|suld|sust|sured|suq|istypep)"
-            + "(?:\\.[^']*)?)' not yet supported");
+public class CorpusCodegenAcceptanceTest {
 
     /**
-     * Failures known and accepted for now, each with its reason. Keys are a corpus path (relative to the corpus
-     * folder; every SM) or {@code path@sm_XX} (that SM only). Entries that compile now are reported as stale. Empty:
-     * the last ones (SASS forms the tables lacked) were derived with tools/sass-probe/kernels/codegen_gaps_next.ptx.
+     * The instruction families issue 7 leaves for later, each with its reason. Exact: each must stop some corpus file
+     * on some SM. The old list's other families (ldmatrix, which compiles now; stmatrix, movmatrix, wgmma,
+     * cp.reduce.async, tcgen05, tensormap, tld4, txq, suld, sust, sured, suq, istypep) stop no file the test compiles
+     * for sm_75 … sm_90 (wgmma and tensormap occur only in sm_90a files); one that appears fails by name.
      */
-    static final Map<String, String> KNOWN_FAILURES = Map.of();
+    static final Map<String, String> OUT_OF_SCOPE = outOfScope();
 
-    enum Verdict { COMPILED, OUT_OF_SCOPE, FAILED, KNOWN }
+    private static Map<String, String> outOfScope() {
+        Map<String, String> m = new LinkedHashMap<>();
+        String tensor = "tensor-core matrix instructions (HMMA/IMMA/GMMA selection, fragment layouts): not in issue 7";
+        m.put("mma", tensor);
+        m.put("wmma", tensor);
+        m.put("cp.async", "asynchronous copies (LDGSTS; bulk copies with TMA and mbarriers): not in issue 7");
+        m.put("tex", "texture fetches (TEX/TLD and texture headers): not in issue 7");
+        return m;
+    }
 
-    record Outcome(String file, String arch, Verdict verdict, String detail) {}
+    /** A "not yet supported" naming an instruction; group 1 is its full name. */
+    static final Pattern NOT_SUPPORTED = Pattern.compile("Instruction '([^']+)' not yet supported");
+
+    /** The out-of-scope family a compiler message stops at, if it is a "not yet supported" of a listed family. */
+    public static Optional<String> outOfScopeFamily(String message) {
+        Matcher m = NOT_SUPPORTED.matcher(message);
+        return m.find() ? family(m.group(1)) : Optional.empty();
+    }
+
+    /** The out-of-scope family an instruction belongs to: the longest listed name it equals or starts with {@code .}. */
+    static Optional<String> family(String instruction) {
+        return OUT_OF_SCOPE.keySet().stream()
+                .filter(f -> instruction.equals(f) || instruction.startsWith(f + "."))
+                .max((a, b) -> a.length() - b.length());
+    }
+
+    enum Verdict { COMPILED, OUT_OF_SCOPE, FAILED }
+
+    /** One (file, SM)'s end: {@code detail} is the family (out of scope) or what failed. */
+    record Outcome(String file, String arch, Verdict verdict, String detail) {
+        String key() {
+            return file + "@" + arch;
+        }
+    }
+
+    /** One compilation to check. */
+    record Task(Path ptx, String file, String arch) {}
+
+    /** What the gate runs on each task: compiles and checks, returning the outcome, or throws (a crash). */
+    interface Checker {
+        Outcome check(Task t) throws Exception;
+    }
+
+    /** The gate and every outcome. */
+    record Run(Gate gate, List<Outcome> outcomes) {
+        /** Compiled files per SM. */
+        Map<String, Integer> compiled() {
+            Map<String, Integer> m = new TreeMap<>();
+            outcomes.stream().filter(o -> o.verdict() == Verdict.COMPILED).forEach(o -> m.merge(o.arch(), 1, Integer::sum));
+            return m;
+        }
+    }
+
+    /**
+     * The gate's core: runs {@code checker} on every task (on {@code threads} threads). Compiled passes; out of scope
+     * is a known exception of its family; a failure is a difference by {@code file@arch}; an exception is a crash.
+     */
+    static Run classify(List<Task> tasks, Checker checker, int threads) throws Exception {
+        Gate gate = Gate.withKnown("corpus code generation", OUT_OF_SCOPE);
+        ConcurrentLinkedQueue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (Task t : tasks) {
+                futures.add(pool.submit(() -> {
+                    Outcome o;
+                    try {
+                        o = checker.check(t);
+                    } catch (Exception | StackOverflowError e) {
+                        gate.crash(t.file() + "@" + t.arch(), e);
+                        return;
+                    }
+                    outcomes.add(o);
+                    switch (o.verdict()) {
+                        case COMPILED -> gate.pass();
+                        case OUT_OF_SCOPE -> gate.differ(o.detail(), o.key());
+                        case FAILED -> gate.differ(o.key(), o.detail());
+                    }
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        List<Outcome> sorted = new ArrayList<>(outcomes);
+        sorted.sort((a, b) -> (a.file() + a.arch()).compareTo(b.file() + b.arch()));
+        return new Run(gate, sorted);
+    }
 
     private final BackendRegistry registry = BackendRegistry.discover(getClass().getClassLoader());
 
@@ -72,148 +166,175 @@ class CorpusCodegenAcceptanceTest {
         Path nvdisasm = Oracles.assumeNvdisasm();
         Path cuobjdump = Oracles.assumeCuobjdump();
         Path nvlink = Oracles.assumeNvlink();
-        List<Callable<Outcome>> tasks = new ArrayList<>();
+        List<Task> tasks = new ArrayList<>();
         for (String arch : SuiteRun.ARCHES) {
             for (Corpus.Entry e : entries) {
                 if (e.ptxasAccepts() && targetAllows(e.arch(), arch)) {
-                    String rel = corpus.relativize(e.file()).toString();
-                    tasks.add(() -> check(e.file(), rel, arch, dir, nvdisasm, cuobjdump, nvlink));
+                    tasks.add(new Task(e.file(), corpus.relativize(e.file()).toString(), arch));
                 }
             }
         }
-        List<Outcome> outcomes = new ArrayList<>();
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
-        try {
-            List<Future<Outcome>> futures = new ArrayList<>();
-            for (Callable<Outcome> t : tasks) {
-                futures.add(pool.submit(t));
-            }
-            for (Future<Outcome> f : futures) {
-                outcomes.add(f.get());
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-        String report = report(outcomes);
+        Run run = classify(tasks, t -> check(t, dir, nvdisasm, cuobjdump, nvlink),
+                Math.max(2, Runtime.getRuntime().availableProcessors()));
+        String report = report(run);
         System.out.println(report);
         Path reports = Files.createDirectories(Path.of("target", "reports"));
         Files.writeString(reports.resolve("corpus-codegen.txt"), report, StandardCharsets.UTF_8);
-        List<Outcome> failed = outcomes.stream().filter(o -> o.verdict() == Verdict.FAILED).toList();
-        assertTrue(failed.isEmpty(), () -> failed.size() + " unexpected failures, first: " + failed.get(0));
-        // Issue 8: the hazard checker finds nothing in any cubin jptxas produces for the corpus.
-        List<Outcome> hazardous = outcomes.stream()
-                .filter(o -> o.verdict() == Verdict.COMPILED && !o.detail().isEmpty()).toList();
-        assertTrue(hazardous.isEmpty(), () -> hazardous.size() + " cubins with hazards, first: " + hazardous.get(0));
-        // The known-failure list stays honest: an entry that compiles now must go.
-        List<String> stale = staleKnownFailures(outcomes);
-        assertTrue(stale.isEmpty(), () -> "known failures that no longer fail (remove them): " + stale);
+        run.gate().verify(Math.max(1, tasks.size()));
+        Map<String, Integer> compiled = run.compiled();
+        for (String arch : SuiteRun.ARCHES) {
+            Figures.check("codegen.corpus.compiled." + arch, compiled.getOrDefault(arch, 0));
+        }
     }
 
-    private Outcome check(Path ptx, String rel, String arch, Path dir, Path nvdisasm, Path cuobjdump, Path nvlink) {
-        String known = KNOWN_FAILURES.getOrDefault(rel + "@" + arch, KNOWN_FAILURES.get(rel));
+    private Outcome check(Task t, Path dir, Path nvdisasm, Path cuobjdump, Path nvlink) throws Exception {
+        String rel = t.file();
+        String arch = t.arch();
         ModuleCodegen.Result r;
         try {
-            r = OracleAcceptanceTest.compilePtx(registry, ptx, arch, false, false);
+            r = OracleAcceptanceTest.compilePtx(registry, t.ptx(), arch, false, false);
         } catch (CompilationException e) {
             String msg = e.diagnostics().isEmpty() ? String.valueOf(e.getMessage())
                     : e.diagnostics().get(0).format("jptxas");
-            Matcher m = OUT_OF_SCOPE.matcher(msg);
-            if (m.find()) {
-                return new Outcome(rel, arch, Verdict.OUT_OF_SCOPE, m.group(1));
-            }
-            return failure(rel, arch, known, msg);
-        } catch (Exception | StackOverflowError e) {
-            return failure(rel, arch, known, "crash: " + e);
+            Optional<String> family = outOfScopeFamily(msg);
+            return family.isPresent() ? new Outcome(rel, arch, Verdict.OUT_OF_SCOPE, family.get())
+                    : new Outcome(rel, arch, Verdict.FAILED, msg);
         }
-        try {
-            String base = rel.replace('/', '_') + "-" + arch;
-            Path cubin = dir.resolve(base + ".cubin");
-            Files.write(cubin, r.cubin());
-            Processes.Result dis = OracleToolRuns.run(nvdisasm, List.of("-c"), cubin, dir, true);
-            if (dis.exitCode() != 0) {
-                return failure(rel, arch, known, "nvdisasm: " + dis.stderr().strip());
-            }
-            List<String> theirs = OracleAcceptanceTest.codeLines(dis.stdout());
-            List<String> ours = OracleAcceptanceTest.codeLines(r.sass());
-            if (!theirs.equals(ours)) {
-                return failure(rel, arch, known, "nvdisasm text differs from --out-sass:\n"
-                        + OracleAcceptanceTest.firstDifference(theirs, ours));
-            }
-            List<String> jnv = OracleAcceptanceTest.codeLines(org.jptxas.cli.JnvdisasmRunner.listing(cubin));
-            if (!theirs.equals(jnv)) {
-                return failure(rel, arch, known, "jnvdisasm text differs from nvdisasm:\n"
-                        + OracleAcceptanceTest.firstDifference(theirs, jnv));
-            }
-            Processes.Result elf = OracleToolRuns.run(cuobjdump, List.of("-elf"), cubin, dir, false);
-            if (elf.exitCode() != 0) {
-                return failure(rel, arch, known, "cuobjdump -elf: " + elf.stderr().strip());
-            }
-            ModuleCodegen.Result object = OracleAcceptanceTest.compilePtx(registry, ptx, arch, true, true);
-            Path obj = dir.resolve(base + ".o");
-            Files.write(obj, object.cubin());
-            Processes.Result link = OracleToolRuns.run(nvlink, List.of("-arch=" + arch, "-o", base + ".linked"), obj,
-                    dir, false);
-            if (link.exitCode() != 0) {
-                return failure(rel, arch, known, "nvlink 12.5: " + link.stderr().strip());
-            }
-            return new Outcome(rel, arch, Verdict.COMPILED, hazards(r.cubin(), arch));
-        } catch (Exception | StackOverflowError e) {
-            return failure(rel, arch, known, "crash after compiling: " + e);
+        String base = rel.replace('/', '_') + "-" + arch;
+        Path cubin = dir.resolve(base + ".cubin");
+        Files.write(cubin, r.cubin());
+        Processes.Result dis = OracleToolRuns.run(nvdisasm, List.of("-c"), cubin, dir, true);
+        if (dis.exitCode() != 0) {
+            return failed(t, "nvdisasm: " + dis.stderr().strip());
         }
+        List<String> theirs = OracleAcceptanceTest.codeLines(dis.stdout());
+        List<String> ours = OracleAcceptanceTest.codeLines(r.sass());
+        if (!theirs.equals(ours)) {
+            return failed(t, "nvdisasm text differs from --out-sass:\n" + OracleAcceptanceTest.firstDifference(theirs, ours));
+        }
+        List<String> jnv = OracleAcceptanceTest.codeLines(org.jptxas.cli.JnvdisasmRunner.listing(cubin));
+        if (!theirs.equals(jnv)) {
+            return failed(t, "jnvdisasm text differs from nvdisasm:\n" + OracleAcceptanceTest.firstDifference(theirs, jnv));
+        }
+        Processes.Result elf = OracleToolRuns.run(cuobjdump, List.of("-elf"), cubin, dir, false);
+        if (elf.exitCode() != 0) {
+            return failed(t, "cuobjdump -elf: " + elf.stderr().strip());
+        }
+        ModuleCodegen.Result object = OracleAcceptanceTest.compilePtx(registry, t.ptx(), arch, true, true);
+        Path obj = dir.resolve(base + ".o");
+        Files.write(obj, object.cubin());
+        Processes.Result link = OracleToolRuns.run(nvlink, List.of("-arch=" + arch, "-o", base + ".linked"), obj, dir,
+                false);
+        if (link.exitCode() != 0) {
+            return failed(t, "nvlink 12.5: " + link.stderr().strip());
+        }
+        return hazardVerdict(t, ControlAgreement.checkHazards(r.cubin(), arch));
     }
 
-    private static Outcome failure(String rel, String arch, String known, String message) {
-        String first = message.lines().findFirst().orElse(message);
-        return known != null ? new Outcome(rel, arch, Verdict.KNOWN, first + " [known: " + known + "]")
-                : new Outcome(rel, arch, Verdict.FAILED, message);
+    private static Outcome failed(Task t, String why) {
+        return new Outcome(t.file(), t.arch(), Verdict.FAILED, why);
     }
 
-    /** Issue 8: the static hazard checker's findings in our cubin ("" when there are none). */
-    private static String hazards(byte[] cubin, String arch) {
-        List<String> found = org.jptxas.scheduler.sass.ControlAgreement.checkHazards(cubin, arch);
-        return found.isEmpty() ? "" : found.size() + " hazard(s), first: " + found.get(0).strip();
+    /** Issue 8: the static hazard checker's findings in our cubin fail it. */
+    static Outcome hazardVerdict(Task t, List<String> hazards) {
+        return hazards.isEmpty() ? new Outcome(t.file(), t.arch(), Verdict.COMPILED, "")
+                : failed(t, hazards.size() + " hazard(s) in jptxas's control bits, first: " + hazards.get(0).strip());
     }
 
-    static String report(List<Outcome> outcomes) {
+    static String report(Run run) {
         StringBuilder sb = new StringBuilder("corpus code generation (issue 7 acceptance):\n");
         Map<String, Map<Verdict, Integer>> counts = new TreeMap<>();
-        for (Outcome o : outcomes) {
+        for (Outcome o : run.outcomes()) {
             counts.computeIfAbsent(o.arch(), a -> new EnumMap<>(Verdict.class)).merge(o.verdict(), 1, Integer::sum);
         }
-        counts.forEach((arch, c) -> sb.append(String.format("  %s: %d files: %d compiled, %d out of scope, %d known"
-                + " failures (other helpers' areas), %d failed%n", arch, c.values().stream().mapToInt(i -> i).sum(),
-                c.getOrDefault(Verdict.COMPILED, 0), c.getOrDefault(Verdict.OUT_OF_SCOPE, 0),
-                c.getOrDefault(Verdict.KNOWN, 0), c.getOrDefault(Verdict.FAILED, 0))));
-        Map<String, Integer> hazardous = new TreeMap<>();
-        outcomes.stream().filter(o -> o.verdict() == Verdict.COMPILED && !o.detail().isEmpty())
-                .forEach(o -> hazardous.merge(o.arch(), 1, Integer::sum));
-        sb.append("  compiled cubins with hazards (static checker, issue 8; must be none): ").append(hazardous).append('\n');
-        outcomes.stream().filter(o -> o.verdict() == Verdict.COMPILED && !o.detail().isEmpty())
-                .sorted((a, b) -> (a.file() + a.arch()).compareTo(b.file() + b.arch()))
-                .forEach(o -> sb.append("  HAZARDS ").append(o.arch()).append(' ').append(o.file()).append(": ")
+        counts.forEach((arch, c) -> sb.append(String.format("  %s: %d files: %d compiled, %d out of scope, %d failed%n",
+                arch, c.values().stream().mapToInt(i -> i).sum(), c.getOrDefault(Verdict.COMPILED, 0),
+                c.getOrDefault(Verdict.OUT_OF_SCOPE, 0), c.getOrDefault(Verdict.FAILED, 0))));
+        Map<String, Long> scope = run.outcomes().stream().filter(o -> o.verdict() == Verdict.OUT_OF_SCOPE)
+                .collect(Collectors.groupingBy(Outcome::detail, TreeMap::new, Collectors.counting()));
+        sb.append("  out of scope by family: ").append(scope).append('\n');
+        sb.append("  ").append(run.gate().summary()).append('\n');
+        run.gate().crashes().forEach(c -> sb.append("  CRASH ").append(c).append('\n'));
+        run.gate().stale().forEach(s -> sb.append("  STALE out-of-scope family (remove it) ").append(s).append('\n'));
+        run.outcomes().stream().filter(o -> o.verdict() == Verdict.FAILED)
+                .forEach(o -> sb.append("  FAILED ").append(o.arch()).append(' ').append(o.file()).append(": ")
                         .append(o.detail()).append('\n'));
-        Map<String, Integer> scope = new TreeMap<>();
-        outcomes.stream().filter(o -> o.verdict() == Verdict.OUT_OF_SCOPE)
-                .forEach(o -> scope.merge(o.detail().replaceAll("\\..*", ""), 1, Integer::sum));
-        sb.append("  out of scope by instruction: ").append(scope).append('\n');
-        List<String> stale = staleKnownFailures(outcomes);
-        if (!stale.isEmpty()) {
-            sb.append("  known failures that no longer fail (remove them): ").append(stale).append('\n');
-        }
-        for (Verdict v : List.of(Verdict.FAILED, Verdict.KNOWN)) {
-            outcomes.stream().filter(o -> o.verdict() == v)
-                    .sorted((a, b) -> (a.file() + a.arch()).compareTo(b.file() + b.arch()))
-                    .forEach(o -> sb.append("  ").append(v).append(' ').append(o.arch()).append(' ').append(o.file())
-                            .append(": ").append(o.detail()).append('\n'));
-        }
         return sb.toString();
     }
 
-    /** The {@link #KNOWN_FAILURES} keys no outcome was a known failure of (sorted). */
-    private static List<String> staleKnownFailures(List<Outcome> outcomes) {
-        return KNOWN_FAILURES.keySet().stream()
-                .filter(key -> outcomes.stream().noneMatch(o -> o.verdict() == Verdict.KNOWN
-                        && (key.equals(o.file()) || key.equals(o.file() + "@" + o.arch()))))
-                .sorted().toList();
+    // The gate's own logic on planted input (no oracle, no corpus).
+
+    private static List<Task> tasks(int n) {
+        List<Task> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(new Task(Path.of("f" + i + ".ptx"), "f" + i + ".ptx", "sm_80"));
+        }
+        return out;
+    }
+
+    /** Every listed family once, the rest compiled: what a healthy run looks like. */
+    private static Checker healthy(List<Task> tasks) {
+        List<String> families = new ArrayList<>(OUT_OF_SCOPE.keySet());
+        return t -> {
+            int i = tasks.indexOf(t);
+            return i < families.size() ? new Outcome(t.file(), t.arch(), Verdict.OUT_OF_SCOPE, families.get(i))
+                    : new Outcome(t.file(), t.arch(), Verdict.COMPILED, "");
+        };
+    }
+
+    @Test
+    void aHealthyRunPasses() throws Exception {
+        List<Task> tasks = tasks(OUT_OF_SCOPE.size() + 3);
+        Run run = classify(tasks, healthy(tasks), 2);
+        run.gate().verify(tasks.size());
+        assertEquals(Map.of("sm_80", 3), run.compiled());
+    }
+
+    @Test
+    void anEmptyCorpusFails() throws Exception {
+        assertFalse(classify(List.of(), healthy(List.of()), 2).gate().passes(1));
+    }
+
+    @Test
+    void aThrowingCompileIsACrashByName() throws Exception {
+        List<Task> tasks = tasks(OUT_OF_SCOPE.size() + 3);
+        Checker ok = healthy(tasks);
+        Run run = classify(tasks, t -> {
+            if (t.file().equals("f" + OUT_OF_SCOPE.size() + ".ptx")) {
+                throw new IllegalStateException("planted compiler crash");
+            }
+            return ok.check(t);
+        }, 2);
+        assertFalse(run.gate().passes(1));
+        assertEquals(1, run.gate().crashes().size());
+        assertTrue(run.gate().crashes().get(0).startsWith("f" + OUT_OF_SCOPE.size() + ".ptx@sm_80: "), run.gate().crashes().get(0));
+    }
+
+    @Test
+    void anOutOfScopeFamilyThatNoLongerOccursIsStale() throws Exception {
+        List<Task> tasks = tasks(OUT_OF_SCOPE.size() + 3);
+        Run run = classify(tasks, t -> new Outcome(t.file(), t.arch(), Verdict.COMPILED, ""), 2);
+        assertEquals(OUT_OF_SCOPE.size(), run.gate().stale().size());
+        assertFalse(run.gate().passes(1));
+    }
+
+    @Test
+    void aHazardInOurCodeFails() throws Exception {
+        List<Task> tasks = tasks(OUT_OF_SCOPE.size() + 3);
+        Checker ok = healthy(tasks);
+        Run run = classify(tasks, t -> t.file().equals("f" + OUT_OF_SCOPE.size() + ".ptx")
+                ? hazardVerdict(t, List.of("k+0x0030: RAW_SCOREBOARD: planted")) : ok.check(t), 2);
+        assertEquals(1, run.gate().differences().size());
+        assertFalse(run.gate().passes(1));
+    }
+
+    @Test
+    void onlyListedFamiliesAreOutOfScope() {
+        assertEquals(Optional.of("mma"), family("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
+        assertEquals(Optional.of("wmma"), family("wmma.load.a.sync.aligned.row.m16n16k16.global.f16"));
+        assertEquals(Optional.of("cp.async"), family("cp.async.bulk.tensor.2d.shared::cluster.global.tile"));
+        assertEquals(Optional.of("tex"), family("tex.2d.v4.f32.f32"));
+        assertEquals(Optional.empty(), family("ldmatrix.sync.aligned.m8n8.x4.shared.b16"), "ldmatrix compiles");
+        assertEquals(Optional.empty(), family("texture"), "a family name is a whole word");
     }
 }

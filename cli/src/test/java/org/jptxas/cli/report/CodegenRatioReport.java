@@ -26,6 +26,7 @@ import org.jptxas.isel.spi.CompiledModule;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
+import org.jptxas.scheduler.codegen.LatencyControlPass;
 import org.jptxas.testing.OracleCubins;
 
 /**
@@ -40,10 +41,35 @@ final class CodegenRatioReport {
     /** Issue 8: the stall cycles along each kernel within 10 % of ptxas's. */
     static final double GOAL_STALLS = 1.1;
 
-    /** One (input, SM) pair: both sides' stats, or why ours is missing. */
-    record Row(String input, String arch, CubinStats ours, CubinStats ptxas, String problem) {
+    /** How a pair ended. */
+    enum Kind { COMPARED, PTXAS_FAILED, OURS_FAILED, OURS_CRASHED, NO_CODE }
+
+    /**
+     * One (input, SM) pair: both sides' stats, or why ours is missing ({@code crash}: what our compiler threw).
+     * {@code generatorHazards}: the static checker's findings in our cubin compiled again without the control repair
+     * (the control-word generator's own misses, which the repair hides from the final code), or -1 when not measured.
+     */
+    record Row(String input, String arch, CubinStats ours, CubinStats ptxas, String problem, Throwable crash,
+               int generatorHazards) {
+        Row(String input, String arch, CubinStats ours, CubinStats ptxas, String problem) {
+            this(input, arch, ours, ptxas, problem, null, -1);
+        }
+
         boolean compared() {
             return ours != null && ptxas != null && ptxas.instructions() > 0;
+        }
+
+        Kind kind() {
+            if (compared()) {
+                return Kind.COMPARED;
+            }
+            if (ptxas == null) {
+                return Kind.PTXAS_FAILED;
+            }
+            if (crash != null) {
+                return Kind.OURS_CRASHED;
+            }
+            return ours == null ? Kind.OURS_FAILED : Kind.NO_CODE;
         }
 
         /** Why the pair is not compared. */
@@ -70,7 +96,29 @@ final class CodegenRatioReport {
         }
     }
 
+    /** jptxas as the report runs it: {@code repair} false compiles without the control repair. */
+    interface Compiler {
+        CompiledModule compile(Path ptx, String arch, boolean repair) throws CompilationException;
+    }
+
     private final BackendRegistry registry = BackendRegistry.discover(CodegenRatioReport.class.getClassLoader());
+    private final Compiler compiler;
+    /** Whether {@link #measure} also compiles without the control repair ({@link Row#generatorHazards}). */
+    private final boolean measureGenerator;
+
+    CodegenRatioReport() {
+        this(false);
+    }
+
+    CodegenRatioReport(boolean measureGenerator) {
+        this.compiler = this::compile;
+        this.measureGenerator = measureGenerator;
+    }
+
+    CodegenRatioReport(Compiler compiler, boolean measureGenerator) {
+        this.compiler = compiler;
+        this.measureGenerator = measureGenerator;
+    }
 
     /** Compiles {@code ptx} with jptxas and ptxas for {@code arch}. */
     Row measure(String name, Path ptx, String arch) {
@@ -84,16 +132,21 @@ final class CodegenRatioReport {
             }
         }
         if (ptxasStats == null) {
-            return new Row(name, arch, null, null, "ptxas rejects it");
+            return new Row(name, arch, null, null, "ptxas rejects it: " + shorten(theirs.diagnostics()));
         }
         try {
-            byte[] cubin = compile(ptx, arch).cubin();
-            return new Row(name, arch, CubinStats.of(cubin), ptxasStats, null);
+            byte[] cubin = compiler.compile(ptx, arch, true).cubin();
+            int generator = -1;
+            if (measureGenerator) {
+                generator = org.jptxas.scheduler.sass.ControlAgreement.checkHazards(
+                        compiler.compile(ptx, arch, false).cubin(), arch).size();
+            }
+            return new Row(name, arch, CubinStats.of(cubin), ptxasStats, null, null, generator);
         } catch (CompilationException e) {
             String msg = e.diagnostics().isEmpty() ? e.toString() : e.diagnostics().get(0).message();
-            return new Row(name, arch, null, ptxasStats, shorten(msg));
+            return new Row(name, arch, null, ptxasStats, msg.lines().findFirst().orElse(""));
         } catch (RuntimeException | StackOverflowError e) {
-            return new Row(name, arch, null, ptxasStats, "internal error: " + shorten(String.valueOf(e)));
+            return new Row(name, arch, null, ptxasStats, "internal error: " + shorten(String.valueOf(e)), e, -1);
         }
     }
 
@@ -103,6 +156,11 @@ final class CodegenRatioReport {
     }
 
     CompiledModule compile(Path ptx, String arch) throws CompilationException {
+        return compile(ptx, arch, true);
+    }
+
+    /** As {@link #compile(Path, String)}; {@code repair} false: without the control repair (a fresh lowering each time). */
+    CompiledModule compile(Path ptx, String arch, boolean repair) throws CompilationException {
         Target target = Target.of(arch);
         String text;
         try {
@@ -120,6 +178,9 @@ final class CodegenRatioReport {
         CompileRequest request = new CompileRequest(module, target, CompileOptions.defaults());
         if (backend instanceof FamilyBackend family) {
             CodegenPipeline pipeline = family.requirePipeline(target);
+            if (!repair) {
+                pipeline = pipeline.withControl(LatencyControlPass.forTarget(target).withoutRepair());
+            }
             if (pipeline.optimizations().isEmpty()) {
                 // Until the backends plug the optimizer in themselves, the report measures it plugged in here.
                 pipeline = pipeline.withOptimizations(List.of(OriPass.of("opt", (f, cx) ->
@@ -127,7 +188,25 @@ final class CodegenRatioReport {
             }
             return new ModuleCodegen(pipeline).compile(request);
         }
+        if (!repair) {
+            throw new IllegalStateException(backend.id() + " has no pipeline to compile without the control repair");
+        }
         return backend.compile(request);
+    }
+
+    /** The figures of a set of rows, over the compared pairs. */
+    record Summary(int pairs, double instructions, double registers, double stallTotal, double stallGeomean,
+                   long hazards, long generatorHazards) {}
+
+    static Summary summarize(List<Row> rows) {
+        List<Row> c = rows.stream().filter(Row::compared).toList();
+        long ours = c.stream().mapToLong(r -> r.ours().stallCycles()).sum();
+        long theirs = c.stream().mapToLong(r -> r.ptxas().stallCycles()).sum();
+        return new Summary(c.size(), geomean(c.stream().map(Row::instructionRatio).toList()),
+                geomean(c.stream().map(Row::registerRatio).toList()), (double) ours / Math.max(theirs, 1),
+                geomean(c.stream().map(Row::stallRatio).toList()),
+                c.stream().mapToLong(r -> r.ours().hazards() < 0 ? 1 : r.ours().hazards()).sum(),
+                c.stream().mapToLong(r -> Math.max(0, r.generatorHazards())).sum());
     }
 
     static double geomean(List<Double> xs) {
@@ -174,8 +253,8 @@ final class CodegenRatioReport {
             } else {
                 sb.append(String.format(Locale.ROOT, "%-40s %-6s %7s %7s %6s %5s %5s %6s  %s%n", clip(r.input()), r.arch(),
                         "-", r.ptxas() == null ? "-" : String.valueOf(r.ptxas().instructions()), "-", "-",
-                        r.ptxas() == null ? "-" : String.valueOf(r.ptxas().registers()), "-", r.why()));
-                problems.merge(r.why(), 1, Integer::sum);
+                        r.ptxas() == null ? "-" : String.valueOf(r.ptxas().registers()), "-", shorten(r.why())));
+                problems.merge(shorten(r.why()), 1, Integer::sum);
             }
         }
         sb.append("-- geometric means (compared pairs; goal: instructions <= ").append(GOAL_INSTRUCTIONS)

@@ -29,9 +29,24 @@ import org.jptxas.scheduler.sass.SassLine;
  */
 public final class LatencyControlPass implements ControlPass {
     private final LatencyModel model;
+    private final boolean repair;
 
     public LatencyControlPass(LatencyModel model) {
+        this(model, true);
+    }
+
+    private LatencyControlPass(LatencyModel model, boolean repair) {
         this.model = model;
+        this.repair = repair;
+    }
+
+    /**
+     * The same pass without {@link ControlRepair}: the control words exactly as {@link ControlWordGenerator} places
+     * them. For tests only: checking its output measures the generator's own misses, which the repair would hide
+     * from every check of the final code (the repair uses the same checker).
+     */
+    public LatencyControlPass withoutRepair() {
+        return new LatencyControlPass(model, false);
     }
 
     /** The pass with the latency model of {@code target}. */
@@ -70,8 +85,8 @@ public final class LatencyControlPass implements ControlPass {
             texts.add(c.text());
         }
         ControlFlow flow = ControlAgreement.controlFlow(lines);
-        List<ControlWord> words = ControlRepair.repair(model, instrs,
-                new ControlWordGenerator(model).generate(instrs, flow), flow);
+        List<ControlWord> generated = new ControlWordGenerator(model).generate(instrs, flow);
+        List<ControlWord> words = repair ? ControlRepair.repair(model, instrs, generated, flow) : generated;
         boolean[] blockStart = new boolean[code.size()];
         for (int i = 0; i < code.size(); i++) {
             blockStart[i] = code.get(i).label() != null || flow.isJoin(i);

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,7 +22,7 @@ class HugeMethodTest {
     @Test
     void hotClassesHaveNoMethodHotSpotWillNotCompile() throws Exception {
         Path javap = Path.of(System.getProperty("java.home"), "bin", "javap");
-        Assumptions.assumeTrue(Files.isExecutable(javap), "no javap in " + System.getProperty("java.home"));
+        org.jptxas.testing.Prerequisites.require(Files.isExecutable(javap), "no javap in " + System.getProperty("java.home"));
         String classes = Path.of(SassMachine.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         List<String> huge = new ArrayList<>();
         for (String cls : List.of(SassMachine.class.getName(), FastPath.class.getName())) {

@@ -102,6 +102,10 @@ public final class Figures {
     }
 
     static void check(String key, BigDecimal measured) {
+        check(key, measured, Boolean.getBoolean("jptxas.figures.update"));
+    }
+
+    static void check(String key, BigDecimal measured, boolean update) {
         Figure f = get(key);
         BigDecimal m = measured.setScale(f.value().scale(), RoundingMode.HALF_UP);
         int cmp = m.compareTo(f.value());
@@ -110,7 +114,7 @@ public final class Figures {
             return;
         }
         boolean better = f.better() == Better.HIGHER ? cmp > 0 : f.better() == Better.LOWER && cmp < 0;
-        if (better && Boolean.getBoolean("jptxas.figures.update")) {
+        if (better && update) {
             record(f, m);
             return;
         }

@@ -91,11 +91,13 @@ class FiguresTest {
         Figures.all().put("test.only.rate", new Figures.Figure("test.only.rate", new BigDecimal("95.1"),
                 Figures.Better.HIGHER, "FiguresTest", "a rate"));
         try {
-            Figures.check("test.only.rate", 95.14);
-            Figures.checkPercent("test.only.rate", 951, 1000);
-            AssertionFailedError down = assertThrows(AssertionFailedError.class, () -> Figures.check("test.only.rate", 95.04));
+            Figures.check("test.only.rate", new BigDecimal("95.14"), false);
+            Figures.check("test.only.rate", new BigDecimal("95.1000"), false);
+            AssertionFailedError down = assertThrows(AssertionFailedError.class,
+                    () -> Figures.check("test.only.rate", new BigDecimal("95.04"), false));
             assertTrue(down.getMessage().contains("regressed"), down.getMessage());
-            AssertionFailedError up = assertThrows(AssertionFailedError.class, () -> Figures.check("test.only.rate", 95.16));
+            AssertionFailedError up = assertThrows(AssertionFailedError.class,
+                    () -> Figures.check("test.only.rate", new BigDecimal("95.16"), false));
             assertTrue(up.getMessage().contains("improved"), up.getMessage());
             assertThrows(AssertionFailedError.class, () -> Figures.checkPercent("test.only.rate", 0, 0));
             assertThrows(AssertionFailedError.class, () -> Figures.check("no.such.figure", 1));

@@ -1,6 +1,10 @@
 package org.jptxas.frontend.ptx.lower;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.io.IOException;
+import java.nio.file.Path;
 
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -17,23 +21,35 @@ import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
 import org.jptxas.testing.Corpus;
+import org.jptxas.testing.gate.Figures;
+import org.jptxas.testing.gate.Gate;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every ptxas-accepted file of the shared corpus either lowers (verifier clean, every instruction with an sm_80
- * encoding) or stops with a "not yet supported" error naming an instruction or variable; any other exception fails.
- * Prints the counts and the instructions most often missing.
+ * encoding) or stops with a "not yet supported" error naming an instruction or variable; any other error is a
+ * difference and any other exception a crash, by file. How many files lower is a figure. Prints the counts and the
+ * instructions most often missing.
  */
-@Tag("slow")
 class CorpusLoweringTest {
-    @Test
-    void corpusLowersOrNamesWhatIsMissing() {
-        List<Corpus.Entry> entries = Corpus.assumeEntries().stream().filter(Corpus.Entry::ptxasAccepts).toList();
+    /** One file's lowering: throws what the front end throws. */
+    interface Lowering {
+        OriModule lower(String name, String text, Target target) throws CompilationException;
+    }
+
+    static final Lowering FRONT_END = (name, text, target) -> new PtxFrontEnd(target).check(name, text).lower();
+
+    /** The gate, how many files lowered, and the unsupported instructions by family. */
+    record Result(Gate gate, int lowered, int instructions, Map<String, Integer> missing, List<String> gaps) {}
+
+    /** The gate's core over (file, arch) entries. */
+    static Result lowerAll(List<Corpus.Entry> entries, Lowering lowering) {
+        Gate gate = Gate.named("corpus lowering");
         AtomicInteger lowered = new AtomicInteger();
         AtomicInteger instructions = new AtomicInteger();
         Map<String, Integer> missing = Collections.synchronizedMap(new TreeMap<>());
-        List<String> problems = Collections.synchronizedList(new ArrayList<>());
         List<String> gaps = Collections.synchronizedList(new ArrayList<>());
         entries.parallelStream().forEach(e -> {
             String name = e.file().getFileName().toString();
@@ -43,45 +59,87 @@ class CorpusLoweringTest {
                 String text = Files.readString(e.file());
                 OriModule m;
                 try {
-                    m = new PtxFrontEnd(target).check(name, text).lower();
+                    m = lowering.lower(name, text, target);
                 } catch (UnsupportedFeatureException u) {
                     String msg = u.diagnostics().get(0).message();
-                    if (!msg.startsWith("Instruction '") && !msg.startsWith("Variable '")) {
-                        problems.add(name + ": unsupported without naming an instruction: " + msg);
-                    }
                     if (System.getenv("LOWER_VERBOSE") != null) {
                         System.out.println("unsupported: " + name + ": " + msg);
                     }
+                    if (!msg.startsWith("Instruction '") && !msg.startsWith("Variable '")) {
+                        gate.differ(name, "unsupported without naming an instruction: " + msg);
+                        return;
+                    }
                     missing.merge(msg.startsWith("Instruction '") ? KernelSuiteLoweringTest.missing(msg) : "(variable)", 1,
                             Integer::sum);
+                    gate.pass();
                     return;
                 }
-                lowered.incrementAndGet();
+                List<String> problems = new ArrayList<>();
                 NaiveSass sass = new NaiveSass();
+                int n = 0;
                 for (OriFunction fn : m.functions()) {
-                    instructions.addAndGet(fn.body().instructionCount());
-                    IrVerifier.verify(fn.name(), fn.body()).forEach(p -> problems.add(name + ": " + p));
+                    n += fn.body().instructionCount();
+                    problems.addAll(IrVerifier.verify(fn.name(), fn.body()));
                     for (String p : sass.check(fn)) {
                         (NaiveSass.tableGap(p) ? gaps : problems).add(name + ": " + p);
                     }
                 }
+                instructions.addAndGet(n);
+                if (problems.isEmpty()) {
+                    lowered.incrementAndGet();
+                    gate.pass();
+                } else {
+                    gate.differ(name, problems.size() + " problems, first: " + problems.get(0));
+                }
             } catch (CompilationException c) {
-                problems.add(name + ": " + c.getMessage());
+                gate.differ(name, String.valueOf(c.getMessage()));
             } catch (Exception | StackOverflowError x) {
-                StackTraceElement[] st = x.getStackTrace();
-                problems.add(name + ": " + x + (st.length > 0 ? " at " + st[0] : ""));
+                gate.crash(name, x);
             }
         });
-        List<Map.Entry<String, Integer>> top = new ArrayList<>(missing.entrySet());
+        return new Result(gate, lowered.get(), instructions.get(), new TreeMap<>(missing), List.copyOf(gaps));
+    }
+
+    @Test
+    @Tag("slow")
+    void corpusLowersOrNamesWhatIsMissing() {
+        List<Corpus.Entry> entries = Corpus.assumeEntries().stream().filter(Corpus.Entry::ptxasAccepts).toList();
+        Result r = lowerAll(entries, FRONT_END);
+        List<Map.Entry<String, Integer>> top = new ArrayList<>(r.missing().entrySet());
         top.sort((a, b) -> b.getValue() - a.getValue());
-        System.out.println("corpus: " + entries.size() + " ptxas-accepted files, " + lowered + " lowered ("
-                + instructions + " Ori instructions), " + (entries.size() - lowered.get()) + " unsupported; "
-                + "first missing instruction: " + top);
-        System.out.println(gaps.size() + " instructions hit SASS-table gaps");
+        System.out.println("corpus: " + entries.size() + " ptxas-accepted files, " + r.lowered() + " lowered ("
+                + r.instructions() + " Ori instructions); unsupported by instruction: " + top);
+        System.out.println(r.gate().summary());
+        System.out.println(r.gaps().size() + " instructions hit SASS-table gaps");
         if (System.getenv("LOWER_GAPS") != null) {
-            gaps.forEach(g -> System.out.println("GAP " + g));
+            r.gaps().forEach(g -> System.out.println("GAP " + g));
         }
-        problems.stream().limit(80).forEach(System.out::println);
-        assertEquals(List.of(), problems.stream().limit(20).toList(), problems.size() + " problems");
+        r.gate().verify(Math.max(1, entries.size()));
+        Figures.check("frontend.corpus.lowered", r.lowered());
+    }
+
+    private static Corpus.Entry planted(Path dir, String text) throws IOException {
+        Path f = dir.resolve("k.ptx");
+        Files.writeString(f, text);
+        return new Corpus.Entry(f, Map.of("ptxas", "ok", "ptxas_arch", "sm_80"));
+    }
+
+    static final String KERNEL = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  ret;\n}\n";
+
+    @Test
+    void theGateCountsALoweredFileAndFailsOnNothingACrashAndAnUnnamedRefusal(@TempDir Path dir) throws IOException {
+        Corpus.Entry e = planted(dir, KERNEL);
+        Result ok = lowerAll(List.of(e), FRONT_END);
+        ok.gate().verify(1);
+        assertEquals(1, ok.lowered());
+        assertFalse(lowerAll(List.of(), FRONT_END).gate().passes(1), "an empty corpus");
+        Result crash = lowerAll(List.of(e), (n, t, target) -> {
+            throw new IllegalStateException("planted");
+        });
+        assertEquals(1, crash.gate().crashes().size());
+        Result unnamed = lowerAll(List.of(e), (n, t, target) -> {
+            throw new UnsupportedFeatureException(n, 1, "something unnamed");
+        });
+        assertFalse(unnamed.gate().passes(1));
     }
 }

@@ -16,7 +16,6 @@ import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
 import org.jptxas.testing.RepoRoot;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** {@link ModuleInliner} on modules the real front end lowers: calls vanish, the result verifies, errors are named. */
@@ -232,7 +231,7 @@ class ModuleInlinerTest {
     @Test
     void suiteCallKernelInlines() throws Exception {
         Path root = RepoRoot.find().orElse(null);
-        Assumptions.assumeTrue(root != null, "repository root not found");
+        org.jptxas.testing.Prerequisites.require(root != null, "repository root not found");
         Path file = root.resolve("kernels/call_func/call_func.ptx");
         OriModule m = new PtxFrontEnd(Target.of("sm_80")).check("call_func.ptx", Files.readString(file)).lower();
         assertEquals(List.of("call_func"), m.functions().stream().map(OriFunction::name).toList());
