@@ -70,12 +70,12 @@ public record CorpusCubin(Corpus.Entry entry, String arch, boolean relocatable) 
         }
     }
 
-    static boolean refused(String diagnostics) {
+    public static boolean refused(String diagnostics) {
         return diagnostics.lines().anyMatch(l -> REFUSALS.stream().anyMatch(l::contains));
     }
 
     /** Whether the file's {@code .target} is above this target (ptxas then refuses it, whatever it says first). */
-    boolean targetAbove() {
+    public boolean targetAbove() {
         String target = entry.get("target").split(",")[0].strip().replaceAll("[a-z]+$", "");
         return target.matches("sm_\\d+") && Integer.parseInt(target.substring(3)) > Integer.parseInt(arch.substring(3));
     }

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.jptxas.isel.cubin.CorpusCubin;
 import org.jptxas.isel.cubin.Cubin;
@@ -47,13 +46,16 @@ class SassTextPrinterCorpusTest {
             "sm_90: @P0 IMAD R39, R47, -0x9, R54", SIGNED_IMAD);
 
 
-    /** The printer under test: {@code SassTextPrinter} of the SM. */
-    static String print(SassIsa isa, SelectedInstr instr) {
-        try {
-            return new SassTextPrinter(isa).print(instr, b -> "x").text();
-        } catch (SelectionException e) {
-            return "error: " + e.getMessage();
-        }
+    /** The printer under test: {@code SassTextPrinter} of the SM (one per cubin: it remembers what it printed). */
+    static Function<SelectedInstr, String> printer(SassIsa isa) {
+        SassTextPrinter printer = new SassTextPrinter(isa);
+        return instr -> {
+            try {
+                return printer.print(instr, b -> "x").text();
+            } catch (SelectionException e) {
+                return "error: " + e.getMessage();
+            }
+        };
     }
 
     /** What a gate run did not compare, by reason. */
@@ -65,7 +67,7 @@ class SassTextPrinterCorpusTest {
 
     /** The gate: one item per decoded instruction of each job's ptxas 13 cubin. */
     static Gate roundTrip(String name, List<CorpusCubin> jobs, Function<CorpusCubin, OracleCubins.Compiled> compile,
-                          Map<String, String> known, BiFunction<SassIsa, SelectedInstr, String> printer,
+                          Map<String, String> known, Function<SassIsa, Function<SelectedInstr, String>> printerFor,
                           Uncompared uncompared) {
         Gate gate = Gate.withKnown(name, known);
         GateRuns.each(jobs, CorpusCubin::describe, gate, job -> {
@@ -75,6 +77,7 @@ class SassTextPrinterCorpusTest {
             }
             Cubin cubin = Cubin.read(bytes);
             SassIsa isa = SassIsa.forSm(job.arch());
+            Function<SelectedInstr, String> printer = printerFor.apply(isa);
             for (Section s : cubin.textSections()) {
                 byte[] code = s.data();
                 List<SassInstruction> insts = isa.decodeAll(code, 0, code.length);
@@ -91,7 +94,7 @@ class SassTextPrinterCorpusTest {
                                 1, Integer::sum);
                         continue;
                     }
-                    String got = printer.apply(isa, parsed.get());
+                    String got = printer.apply(parsed.get());
                     if (got.equals(expected)) {
                         gate.pass();
                     } else {
@@ -115,7 +118,7 @@ class SassTextPrinterCorpusTest {
         }
         Uncompared un = new Uncompared();
         Gate gate = roundTrip("printer round trip, 8 suite kernels x 3 SMs", jobs, CorpusCubin::compile, Map.of(),
-                SassTextPrinterCorpusTest::print, un);
+                SassTextPrinterCorpusTest::printer, un);
         System.out.println(gate.summary() + "; not compared: " + un.unknown() + " UNKNOWN, " + un.unparsed()
                 + " the parser cannot read");
         gate.verify(2262);
@@ -133,7 +136,7 @@ class SassTextPrinterCorpusTest {
         }
         Uncompared un = new Uncompared();
         Gate gate = roundTrip("printer round trip, corpus x 5 SMs", jobs, CorpusCubin::compile, CORPUS_KNOWN,
-                SassTextPrinterCorpusTest::print, un);
+                SassTextPrinterCorpusTest::printer, un);
         System.out.println(gate.summary() + "; not compared: " + un.unknown() + " UNKNOWN, " + un.unparsed()
                 + " the parser cannot read: " + un.unparsedByOpcode());
         gate.verify(1);
