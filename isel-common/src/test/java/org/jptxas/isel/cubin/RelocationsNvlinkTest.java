@@ -1,8 +1,5 @@
 package org.jptxas.isel.cubin;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,13 +10,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import org.jptxas.isel.gates.GateRuns;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
+import org.jptxas.testing.gate.Figures;
+import org.jptxas.testing.gate.Gate;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,7 +40,7 @@ class RelocationsNvlinkTest {
     private static final Set<Integer> TEXTURE_LIKE = Set.of(10, 11, 12);
 
     /** One tally per (type, target section kind). */
-    private static final class Tally {
+    static final class Tally {
         int equal;
         int differ;
         int keptForDriver;
@@ -58,62 +57,74 @@ class RelocationsNvlinkTest {
         }
     }
 
+    /** What nvlink wrote for one object linked alone, or its failure. */
+    record Linked(int exitCode, String diagnostics, byte[] cubin) {}
+
     @Test
-    void relocationsApplyAsNvlinkAppliesThem() throws Exception {
-        Path nvlink = Oracles.assumePtxas13().resolveSibling("nvlink");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(nvlink), "nvlink 13 not next to ptxas 13");
+    void relocationsApplyAsNvlinkAppliesThem() {
+        Path nvlink = Oracles.assumeNvlink13();
         List<CorpusCubin> jobs = CorpusCubin.all().stream().filter(CorpusCubin::relocatable).toList();
+        AtomicInteger n = new AtomicInteger();
         Map<String, Tally> tallies = new TreeMap<>();
-        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int n = 0; n < jobs.size(); n++) {
-                CorpusCubin job = jobs.get(n);
-                Path out = tmp.resolve("linked" + n + ".cubin");
-                futures.add(pool.submit(() -> {
-                    OracleCubins.Compiled c = job.compile();
-                    if (!c.ok()) {
-                        return null;
-                    }
-                    Path object = c.cubin().orElseThrow();
-                    Processes.Result r = Processes.run(List.of(nvlink.toString(), "-arch=" + job.arch(),
-                            object.toString(), "-o", out.toString()), tmp);
-                    if (r.exitCode() != 0) {
-                        failures.add(job.describe() + ": nvlink failed: " + r.stderr().strip());
-                        return null;
-                    }
-                    Map<String, Tally> mine = new TreeMap<>();
-                    compare(job, Cubin.read(Files.readAllBytes(object)), Cubin.read(Files.readAllBytes(out)),
-                            mine, failures);
-                    synchronized (tallies) {
-                        mine.forEach((k, v) -> tallies.merge(k, v, Tally::plus));
-                    }
-                    Files.delete(out);
-                    return null;
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-        int equal = 0;
+        Gate gate = compare(jobs, CorpusCubin::compile, (job, object) -> link(nvlink, job, object,
+                tmp.resolve("linked" + n.incrementAndGet() + ".cubin")), tallies);
         System.out.println("relocations vs nvlink 13 (each corpus -c object linked alone):");
         for (Map.Entry<String, Tally> e : tallies.entrySet()) {
             Tally t = e.getValue();
-            equal += t.equal;
             System.out.printf("  %-44s equal %5d, differ %4d | left for the driver %5d, target chosen by nvlink %5d,"
                     + " section rewritten by nvlink %5d%n", e.getKey(), t.equal, t.differ, t.keptForDriver,
                     t.chosenByNvlink, t.sectionRewritten);
         }
-        assertEquals(List.of(), List.copyOf(failures).subList(0, Math.min(20, failures.size())));
-        assertTrue(equal > 0, "nothing compared");
+        System.out.println(gate.summary());
+        gate.verify(1);
+        Figures.check("cubin.relocations.nvlink.equal", gate.compared());
     }
 
-    private static void compare(CorpusCubin job, Cubin object, Cubin linked, Map<String, Tally> tallies,
-                                ConcurrentLinkedQueue<String> failures) {
+    static Linked link(Path nvlink, CorpusCubin job, Path object, Path out) {
+        Processes.Result r = Processes.run(List.of(nvlink.toString(), "-arch=" + job.arch(), object.toString(), "-o",
+                out.toString()), out.getParent());
+        try {
+            byte[] bytes = r.exitCode() == 0 ? Files.readAllBytes(out) : null;
+            Files.deleteIfExists(out);
+            return new Linked(r.exitCode(), r.stderr(), bytes);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The gate: one item per relocation whose nvlink result is comparable (see the class comment), equal when our
+     * applied bytes are nvlink's. An nvlink failure on an object ptxas wrote is an oracle failure.
+     */
+    static Gate compare(List<CorpusCubin> jobs, Function<CorpusCubin, OracleCubins.Compiled> compile,
+                        BiFunction<CorpusCubin, Path, Linked> linker, Map<String, Tally> tallies) {
+        Gate gate = Gate.named("relocations applied as nvlink 13 applies them");
+        GateRuns.each(jobs, CorpusCubin::describe, gate, job -> {
+            byte[] bytes = job.bytes(compile, gate);
+            if (bytes == null) {
+                return;
+            }
+            Linked l;
+            try {
+                l = linker.apply(job, compile.apply(job).cubin().orElseThrow());
+            } catch (RuntimeException | AssertionError e) {
+                gate.oracleFailed(job.describe(), "nvlink: " + e);
+                return;
+            }
+            if (l.exitCode() != 0) {
+                gate.oracleFailed(job.describe(), "nvlink exit " + l.exitCode() + ": " + l.diagnostics());
+                return;
+            }
+            Map<String, Tally> mine = new TreeMap<>();
+            compare(job, Cubin.read(bytes), Cubin.read(l.cubin()), mine, gate);
+            synchronized (tallies) {
+                mine.forEach((k, v) -> tallies.merge(k, v, Tally::plus));
+            }
+        });
+        return gate;
+    }
+
+    private static void compare(CorpusCubin job, Cubin object, Cubin linked, Map<String, Tally> tallies, Gate gate) {
         List<Symbol> symbols = object.symbols();
         Map<String, Symbol> linkedSymbols = new HashMap<>();
         for (Symbol s : linked.symbols()) {
@@ -187,10 +198,11 @@ class RelocationsNvlinkTest {
                 int at = (int) (target.isText() ? r.offset() & ~15L : r.offset());
                 if (Arrays.equals(ours, at, at + unit, theirs, at, at + unit)) {
                     t.equal++;
+                    gate.pass();
                 } else {
                     t.differ++;
-                    failures.add(job.describe() + ": " + r.typeName() + " at " + target.name() + "+0x"
-                            + Long.toHexString(r.offset()) + " against " + symbols.get(r.symbol()).name()
+                    gate.differ(job.describe() + ": " + r.typeName() + " at " + target.name() + "+0x"
+                            + Long.toHexString(r.offset()), "against " + symbols.get(r.symbol()).name()
                             + ": ours " + hex(ours, at, unit) + ", nvlink " + hex(theirs, at, unit));
                 }
             }

@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import org.jptxas.isel.cubin.Cubin;
 import org.jptxas.isel.cubin.Section;
 import org.jptxas.isel.sass.probe.OracleSamples;
+import org.jptxas.isel.cubin.CorpusCubin;
 import org.jptxas.testing.OracleCubins;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,7 +37,10 @@ class SassBlackwellEvidenceTest {
         for (int i = 0; i < jobs.size(); i += 8) {
             OracleCubins.Compiled a = OracleCubins.ptxas13(jobs.get(i).ptx(), "sm_90");
             OracleCubins.Compiled b = OracleCubins.ptxas13(jobs.get(i).ptx(), target);
-            if (!a.ok() || !b.ok()) {
+            assertTrue(a.ok(), jobs.get(i).ptx() + " sm_90: " + a.diagnostics());
+            if (!b.ok()) {
+                // ptxas refuses Hopper-only instructions (wgmma) for Blackwell; any other failure is the oracle's.
+                assertTrue(CorpusCubin.refused(b.diagnostics()), jobs.get(i).ptx() + " " + target + ": " + b.diagnostics());
                 continue;
             }
             files++;
@@ -67,6 +71,7 @@ class SassBlackwellEvidenceTest {
         System.out.printf("%s: %d files, %d words, %d decodable with the sm_90 table (%.1f%%), confirmed classes"
                 + " (identical words in sm_90 output): %s%n", target, files, words, decodable,
                 100.0 * decodable / Math.max(1, words), confirmed);
-        assertTrue(files > 0 && !confirmed.isEmpty(), "no evidence for " + target);
+        // Every 8th sm_90 corpus file ptxas compiles for the target (measured: 23).
+        assertTrue(files >= 23 && !confirmed.isEmpty(), "too little evidence for " + target + ": " + files + " files");
     }
 }

@@ -29,6 +29,7 @@ class SassClassCoverageTest {
         Map<String, TreeSet<String>> classesBySm = new TreeMap<>();
         Map<String, TreeMap<String, Integer>> unknownBySm = new TreeMap<>();
         List<String> examples = new ArrayList<>();
+        List<String> oracleFailures = new ArrayList<>();
         for (String sm : OracleSamples.SMS) {
             List<OracleSamples.Job> jobs = new ArrayList<>();
             for (OracleSamples.Job j : OracleSamples.corpusJobs()) {
@@ -47,6 +48,7 @@ class SassClassCoverageTest {
             int instructions = 0;
             for (OracleSamples.Result r : OracleSamples.run(jobs)) {
                 if (r.listing() == null) {
+                    oracleFailures.add(sm + " " + r.job().ptx().getFileName() + ": " + r.error());
                     continue;
                 }
                 for (NvdisasmListing.Section s : r.listing().sections()) {
@@ -69,6 +71,9 @@ class SassClassCoverageTest {
             assertTrue(instructions > 0, "no instructions for " + sm);
         }
         examples.forEach(e -> System.out.println("  UNKNOWN e.g. " + e));
+        // Every job is a file ptxas 13 accepts for an SM its .target allows: a failed compilation or listing would
+        // drop its classes silently.
+        assertTrue(oracleFailures.isEmpty(), "ptxas 13 or nvdisasm failed on: " + oracleFailures);
         TreeSet<String> unlisted = new TreeSet<>();
         TreeSet<String> everUnknown = new TreeSet<>();
         unknownBySm.values().forEach(m -> everUnknown.addAll(m.keySet()));

@@ -7,6 +7,7 @@ import java.util.List;
 import org.jptxas.isel.sass.oracle.RawOracle;
 import org.jptxas.isel.sass.probe.ModifierLearner;
 import org.jptxas.testing.Oracles;
+import org.jptxas.testing.gate.Figures;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -16,6 +17,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * must assemble to a word that prints the same.
  */
 class SassModifierOracleTest {
+    private static final String SHADOWED = "composed from sm_80's IADD3 R, R.reuse, c[0x0][...], RZ, whose bank the"
+            + " form now fixes (it decoded bank 3 as an offset): every example word decodes through another form";
+
+    /** Composed forms without a confirming example, exactly, per SM (stale entries fail). */
+    static final java.util.Map<String, String> KNOWN = java.util.Map.of(
+            "sm_80 IADD3 [@!{} IADD3 {}, {}, c[{}][{}], {}]: no example word decodes with it", SHADOWED,
+            "sm_80 IADD3 [@{} IADD3 {}, {}, c[{}][{}], {}]: no example word decodes with it", SHADOWED,
+            "sm_80 IADD3 [IADD3 {}, {}, c[{}][{}], {}]: no example word decodes with it", SHADOWED);
+
     @ParameterizedTest
     @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
     void nvdisasmReadsEveryComposedFormAsPrinted(String sm) {
@@ -68,6 +78,11 @@ class SassModifierOracleTest {
         }
         System.out.printf("%s: %d modifier classes, %d composed forms, %d read back exactly by nvdisasm, %d reassembled%n",
                 sm, isa.modifiers().size(), composed.size(), exact, reassembled);
+        List<String> stale = new ArrayList<>();
+        KNOWN.keySet().stream().filter(k -> k.startsWith(sm + " ") && !failures.remove(k.substring(sm.length() + 1)))
+                .forEach(stale::add);
+        assertTrue(stale.isEmpty(), "known failures that no longer occur (remove them): " + stale);
+        Figures.check("sass.modifiers.composed." + sm, composed.size());
         assertTrue(failures.isEmpty(), failures.size() + " failures:\n"
                 + String.join("\n", failures.subList(0, Math.min(40, failures.size()))));
     }

@@ -35,7 +35,7 @@ class OracleRewriteTest {
         Process p = new ProcessBuilder(Oracles.assumeNvdisasm().toString(), "-c", c.cubin().get().toString())
                 .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
-        p.waitFor();
+        assertTrue(p.waitFor() == 0, "nvdisasm failed on " + sm + ": " + out);
         List<String> lines = new ArrayList<>();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("/\\*[0-9a-f]{4}\\*/\\s+(.*?)\\s*;").matcher(out);
         while (m.find()) {
@@ -103,7 +103,8 @@ class OracleRewriteTest {
             }
         }
         System.out.println("ISel rewrites vs ptxas: " + (checked - problems.size()) + "/" + checked + " agree");
-        assertTrue(checked >= 60, "too few instructions checked: " + checked);
+        // Every instruction of rewrites.ptx in the families checked (measured: 76); fewer means some were dropped.
+        assertTrue(checked >= 76, "too few instructions checked: " + checked);
         problems.forEach(p -> System.out.println("  " + p));
         assertTrue(problems.isEmpty(), String.join("\n", problems));
     }
