@@ -149,7 +149,9 @@ final class DifferentialRun {
     private Leg emulatorLeg(String name, Path cubin) throws JptxasRunCommand.Fatal {
         SassEmulator emulator;
         try {
-            emulator = SassEmulator.fromCubin(target.name(), Files.readAllBytes(cubin));
+            emulator = SassEmulator.fromCubin(InstalledBackends.withTables(InstalledBackends.ofEnvironment(),
+                    target.name()).orElseThrow(() -> new IllegalArgumentException("no installed backend reads "
+                            + target.name() + " code")), Files.readAllBytes(cubin));
             if (strictConvergence) {
                 emulator = emulator.withStrictConvergence(true);
             }

@@ -106,11 +106,14 @@ final class JcuobjdumpCommand {
                 return fatal("Malformed cubin '" + input + "': " + e.getMessage());
             }
             if (sass) {
-                try {
-                    out.print(SassDump.print(cubin));
-                } catch (UnsupportedOperationException e) {
-                    return fatal(e.getMessage());
+                org.jptxas.isel.spi.BackendRegistry installed = InstalledBackends.ofEnvironment();
+                java.util.Optional<org.jptxas.isel.spi.TargetDescription> target =
+                        InstalledBackends.withTables(installed, "sm_" + cubin.sm());
+                if (target.isEmpty()) {
+                    return fatal("disassembly of sm_" + cubin.sm() + " code is not supported (the installed backends"
+                            + " have SASS tables for " + InstalledBackends.readable(installed) + ")");
                 }
+                out.print(SassDump.print(cubin, target.get().isa()));
             }
             if (rewrite != null) {
                 try {

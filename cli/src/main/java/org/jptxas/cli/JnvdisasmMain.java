@@ -15,6 +15,8 @@ import java.util.concurrent.Callable;
 import org.jptxas.isel.cubin.Cubin;
 import org.jptxas.isel.cubin.Section;
 import org.jptxas.isel.sass.SassIsa;
+import org.jptxas.isel.spi.BackendRegistry;
+import org.jptxas.isel.spi.TargetDescription;
 import org.jptxas.isel.sass.SassListing;
 import org.jptxas.scheduler.hazard.Hazard;
 import org.jptxas.scheduler.latency.LatencyModel;
@@ -119,45 +121,39 @@ public final class JnvdisasmMain implements Callable<Integer> {
 
     /** {@code --check-hazards} and {@code --recompute-control}, on a cubin or (with {@code -b}) a raw binary. */
     private int controlAnalysis(byte[] bytes) {
-        String sm;
+        TargetDescription target;
         Map<String, List<SassLine>> functions;
         if (binary != null) {
-            sm = rawSm();
-            if (sm == null || !rawSizeOk(bytes)) {
+            target = rawTarget();
+            if (target == null || !rawSizeOk(bytes)) {
                 return 1;
             }
             functions = Map.of(input.getFileName().toString(),
-                    DecodedListing.lines(SassIsa.forSm(sm), input.getFileName().toString(), bytes));
+                    DecodedListing.lines(target.isa(), input.getFileName().toString(), bytes));
         } else {
             Cubin cubin = readCubin(bytes);
             if (cubin == null) {
                 return 1;
             }
-            sm = "sm_" + cubin.sm();
-            try {
-                functions = DecodedListing.fromCubin(bytes, sm);
-            } catch (IllegalArgumentException e) {
-                err.println("jnvdisasm fatal   : " + sm + " code is not supported (sm_75, sm_80, sm_86, sm_89, sm_90)");
+            target = cubinTarget(cubin);
+            if (target == null) {
                 return 1;
             }
+            functions = DecodedListing.fromCubin(bytes, target.isa());
         }
-        String modelSm = sm.replace("a", "");
-        Optional<LatencyModel> model = LatencyModel.forTarget(modelSm);
-        if (model.isEmpty()) {
-            err.println("jnvdisasm fatal   : no latency model for " + modelSm);
-            return 1;
-        }
-        int smNumber = Integer.parseInt(modelSm.substring(3));
+        String modelSm = target.target().name().replace("a", "");
+        LatencyModel model = LatencyModel.of(target);
+        boolean urInAddressBits = ControlAgreement.urInAddressBits(target);
         if (recomputeControl) {
             boolean debugCode = binary == null && DecodedListing.isDebug(bytes);
-            out.println(ControlAgreement.compareAll(functions, model.get(), smNumber, debugCode).report(modelSm));
+            out.println(ControlAgreement.compareAll(functions, model, urInAddressBits, debugCode).report(modelSm));
             return 0;
         }
         int hazards = 0;
         int instructions = 0;
         for (Map.Entry<String, List<SassLine>> f : functions.entrySet()) {
             instructions += f.getValue().size();
-            for (Hazard h : ControlAgreement.checkHazards(f.getValue(), model.get(), smNumber)) {
+            for (Hazard h : ControlAgreement.checkHazards(f.getValue(), model, urInAddressBits)) {
                 if (h.isError()) {
                     SassLine at = f.getValue().get(h.index());
                     out.printf("%s+0x%04x: %s: %s (%s)%n", f.getKey(), at.address(), h.kind(), h.detail(), at.text().strip());
@@ -170,13 +166,38 @@ public final class JnvdisasmMain implements Callable<Integer> {
     }
 
     /** The SM named by {@code -b} as {@code sm_XX}, or null after reporting an unsupported one. */
-    private String rawSm() {
+    /** The target {@code -b SMxx} names, when an installed backend has its SASS tables (else a fatal line). */
+    private TargetDescription rawTarget() {
         String sm = binary.toLowerCase(Locale.ROOT);
-        if (!sm.matches("sm(75|80|86|89|90a?)")) {
-            err.println("jnvdisasm fatal   : Unsupported SM for -b: " + binary + " (SM75, SM80, SM86, SM89, SM90, SM90a)");
+        Optional<TargetDescription> d = sm.matches("sm\\d+[a-z]?")
+                ? InstalledBackends.withTables(registry(), "sm_" + sm.substring(2)) : Optional.empty();
+        if (d.isEmpty()) {
+            err.println("jnvdisasm fatal   : Unsupported SM for -b: " + binary + " ("
+                    + InstalledBackends.readable(registry()).replace("sm_", "SM") + ")");
             return null;
         }
-        return "sm_" + sm.substring(2);
+        return d.get();
+    }
+
+    /** The target of a cubin's code, when an installed backend has its SASS tables (else a fatal line). */
+    private TargetDescription cubinTarget(Cubin cubin) {
+        String sm = "sm_" + cubin.sm();
+        Optional<TargetDescription> d = InstalledBackends.withTables(registry(), sm);
+        if (d.isEmpty()) {
+            err.println("jnvdisasm fatal   : " + sm + " code is not supported (" + InstalledBackends.readable(registry())
+                    + ")");
+            return null;
+        }
+        return d.get();
+    }
+
+    private BackendRegistry registry;
+
+    private BackendRegistry registry() {
+        if (registry == null) {
+            registry = InstalledBackends.ofEnvironment();
+        }
+        return registry;
     }
 
     private boolean rawSizeOk(byte[] bytes) {
@@ -198,12 +219,12 @@ public final class JnvdisasmMain implements Callable<Integer> {
     }
 
     private int raw(byte[] bytes) {
-        String smName = rawSm();
-        if (smName == null || !rawSizeOk(bytes)) {
+        TargetDescription target = rawTarget();
+        if (target == null || !rawSizeOk(bytes)) {
             return 1;
         }
-        SassIsa isa = SassIsa.forSm(smName);
-        String n = smName.substring(3);
+        SassIsa isa = target.isa();
+        String n = target.target().name().substring(3);
         String virtualSm = "EF_CUDA_SM" + n.replace("a", "");
         out.println("\t.headerflags\t@\"EF_CUDA_64BIT_ADDRESS " + (n.endsWith("a") ? "EF_CUDA_ACCELERATORS " : "")
                 + virtualSm + " EF_CUDA_VIRTUAL_SM(" + virtualSm + ")\"");
@@ -217,15 +238,11 @@ public final class JnvdisasmMain implements Callable<Integer> {
         if (cubin == null) {
             return 1;
         }
-        int smNumber = cubin.sm();
-        String sm = "sm_" + smNumber;
-        SassIsa isa;
-        try {
-            isa = SassIsa.forSm(sm);
-        } catch (IllegalArgumentException e) {
-            err.println("jnvdisasm fatal   : " + sm + " code is not supported (sm_75, sm_80, sm_86, sm_89, sm_90)");
+        TargetDescription target = cubinTarget(cubin);
+        if (target == null) {
             return 1;
         }
+        SassIsa isa = target.isa();
         // nvdisasm aligns the encoding comments after the longest instruction of the whole file: measure first.
         int width = 0;
         SassListing measure = new SassListing(isa, false, control);

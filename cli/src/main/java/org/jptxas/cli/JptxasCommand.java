@@ -13,6 +13,7 @@ import java.util.OptionalInt;
 import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.isel.spi.Backend;
 import org.jptxas.isel.spi.BackendRegistry;
+import org.jptxas.isel.spi.TargetDescription;
 import org.jptxas.isel.spi.BackendSelectionException;
 import org.jptxas.isel.spi.CompileOptions;
 import org.jptxas.isel.spi.CompileRequest;
@@ -192,31 +193,37 @@ final class JptxasCommand {
         }
         CompileOptions options = compileOptions();
         if (listTargets) {
-            new TargetLister(out).list(registry());
+            new TargetLister(out).list(registry(), DEFAULT_TARGET);
             return 0;
         }
         if (inputs.isEmpty()) {
             throw new Fatal("No input files specified");
         }
-        String arch = gpuName == null ? TargetCatalog.get().defaultTarget().name() : gpuName;
+        String arch = gpuName == null ? DEFAULT_TARGET.name() : gpuName;
         boolean parseOnly = syntaxOnly || arch.startsWith("compute_") || arch.startsWith("lto_");
         Target target = resolveTarget(arch);
         Backend backend = null;
+        TargetDescription description = null;
         if (!parseOnly) {
             try {
                 backend = registry().forTarget(target);
             } catch (BackendSelectionException e) {
                 throw new Fatal(e.getMessage());
             }
+            description = backend.description(target).filter(TargetDescription::codeGeneration).orElse(null);
         }
         List<OriModule> modules = new ArrayList<>();
         for (String input : inputs) {
-            OriModule m = frontEnd(input, target, parseOnly);
+            OriModule m = frontEnd(input, target, description, parseOnly);
             if (m != null) {
                 modules.add(m);
             }
         }
-        if (!hadError && !parseOnly) {
+        if (!hadError && !parseOnly && description == null) {
+            // checked but not lowered: the backend lists the target without generating code for it
+            report(Diagnostic.fatal("Code generation for " + target.name() + " is not yet supported by backend "
+                    + backend.id()));
+        } else if (!hadError && !parseOnly) {
             generate(modules, target, backend, options);
         }
         if (hadError) {
@@ -226,8 +233,11 @@ final class JptxasCommand {
         return 0;
     }
 
-    /** Parses, checks and (unless only checking) lowers one input; null when it had errors or only checking. */
-    private OriModule frontEnd(String input, Target target, boolean parseOnly) {
+    /**
+     * Parses, checks and (unless only checking, or the target has no code generation) lowers one input for the
+     * described target; null when it had errors or was only checked.
+     */
+    private OriModule frontEnd(String input, Target target, TargetDescription description, boolean parseOnly) {
         String text;
         try {
             text = new String(Files.readAllBytes(workDir.resolve(input)), StandardCharsets.ISO_8859_1);
@@ -236,10 +246,15 @@ final class JptxasCommand {
             throw new Fatal("Input file '" + input + "' could not be opened");
         }
         try {
-            PtxFrontEnd.CheckedModule checked = new PtxFrontEnd(target).check(input, text);
+            TargetCatalog catalog = registry().catalog(DEFAULT_TARGET);
+            PtxFrontEnd.CheckedModule checked = (description == null ? new PtxFrontEnd(target, catalog)
+                    : new PtxFrontEnd(description.profile(), catalog)).check(input, text);
             checked.warnings().forEach(this::report);
+            if (parseOnly || description == null) {
+                return null;
+            }
             // -c: device functions stay functions of their own and extern calls are left to the linker
-            return parseOnly ? null : compileOnly ? checked.lowerRelocatable() : checked.lower();
+            return compileOnly ? checked.lowerRelocatable() : checked.lower();
         } catch (CompilationException e) {
             e.diagnostics().forEach(this::report);
             hadError = true;
@@ -314,8 +329,7 @@ final class JptxasCommand {
         String real = arch.startsWith("compute_") ? "sm_" + arch.substring("compute_".length())
                 : arch.startsWith("lto_") ? "sm_" + arch.substring("lto_".length()) : arch;
         Target target = Target.parse(real).orElseThrow(() -> notDefined(arch));
-        boolean known = TargetCatalog.get().info(target.name()).isPresent()
-                || registry().targets().containsKey(target);
+        boolean known = registry().targets().containsKey(target);
         if (!known) {
             throw notDefined(arch);
         }
@@ -351,6 +365,9 @@ final class JptxasCommand {
         }
         return new CompileOptions(level, maxRegs, compileOnly, debug, lineInfo, verbose, warnOnSpills);
     }
+
+    /** ptxas's target when no {@code -arch} is given. */
+    static final Target DEFAULT_TARGET = Target.of("sm_75");
 
     private BackendRegistry registry;
 

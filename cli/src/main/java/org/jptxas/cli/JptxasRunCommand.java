@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.target.Target;
-import org.jptxas.ori.target.TargetCatalog;
 import org.jptxas.simulator.exec.BufferComparison;
 import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.KernelExecutor;
@@ -152,7 +151,7 @@ final class JptxasRunCommand {
             throw new Fatal("No launch spec specified (--spec launch.json)");
         }
         String archName = archName();
-        Target target = Target.parse(archName).filter(t -> TargetCatalog.get().info(t.name()).isPresent())
+        Target target = Target.parse(archName).filter(t -> installed().targets().containsKey(t))
                 .orElseThrow(() -> new Fatal("Value '" + archName + "' is not a known target (sm_XY)"));
         Path in = workDir.resolve(input);
         if (!Files.isRegularFile(in)) {
@@ -285,7 +284,17 @@ final class JptxasRunCommand {
     }
 
     private String archName() {
-        return arch == null ? TargetCatalog.get().defaultTarget().name() : arch;
+        return arch == null ? JptxasCommand.DEFAULT_TARGET.name() : arch;
+    }
+
+    private org.jptxas.isel.spi.BackendRegistry installed;
+
+    /** The installed backends (found once per command). */
+    private org.jptxas.isel.spi.BackendRegistry installed() {
+        if (installed == null) {
+            installed = InstalledBackends.ofEnvironment();
+        }
+        return installed;
     }
 
     private KernelExecutor sassEmulator(Path in, byte[] bytes, String input) throws Fatal {
@@ -299,8 +308,9 @@ final class JptxasRunCommand {
         if (cubin.sm() != Target.parse(want).map(Target::sm).orElse(-1)) {
             throw new Fatal(input + " is a cubin for sm_" + cubin.sm() + ", not " + want + " (use --arch sm_" + cubin.sm() + ")");
         }
+        org.jptxas.isel.spi.TargetDescription target = InstalledBackends.withTables(installed(), want).orElseThrow(() -> new Fatal(input + ": no installed backend reads " + want + " code"));
         try {
-            emulator = org.jptxas.simulator.sass.SassEmulator.fromCubin(want, bytes);
+            emulator = org.jptxas.simulator.sass.SassEmulator.fromCubin(target, bytes);
             if (strictConvergence) {
                 emulator = emulator.withStrictConvergence(true);
             }

@@ -62,7 +62,6 @@ class JcuobjdumpCommandTest {
     void sassListsEveryInstruction() throws IOException {
         cubin("k.cubin");
         Run r = run("-sass", "k.cubin");
-        assertTrue(org.jptxas.isel.cubin.dump.SassDump.tablesPresent(), "the SASS tables are built into jptxas");
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().contains("\t\tFunction : k\n"), r.out());
         assertEquals(16, r.out().lines().filter(l -> l.startsWith("        /*")).count(), r.out());
@@ -118,6 +117,6 @@ class JcuobjdumpCommandTest {
         cubin("b.cubin");
         assertOneFatalLine(run("--rewrite", "o.cubin", "a.cubin", "b.cubin"), "--rewrite takes exactly one input file");
         Files.write(dir.resolve("b100.cubin"), new CubinBuilder(100, false).build().write());
-        assertOneFatalLine(run("-sass", "b100.cubin"), "disassembly of sm_100 code is not supported yet");
+        assertOneFatalLine(run("-sass", "b100.cubin"), "disassembly of sm_100 code is not supported (the installed backends have SASS tables for sm_75");
     }
 }

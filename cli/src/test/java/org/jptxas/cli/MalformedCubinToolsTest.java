@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.isel.spi.BackendRegistry;
 import org.jptxas.isel.spi.CompileOptions;
 import org.jptxas.isel.spi.CompileRequest;
@@ -20,6 +19,7 @@ import org.jptxas.testing.gate.Gate;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jptxas.frontend.ptx.TestFrontEnds;
 
 /**
  * Truncated and bit-flipped cubins given to {@code jcuobjdump} (-elf, -sass, --rewrite) and {@code jnvdisasm}: every
@@ -52,7 +52,7 @@ public class MalformedCubinToolsTest {
     private static byte[] compile(String kernel, String arch, boolean relocatable) throws Exception {
         Path ptx = KernelSuite.byName(kernel).orElseThrow().ptx();
         Target target = Target.of(arch);
-        var module = new PtxFrontEnd(target).check(ptx.getFileName().toString(),
+        var module = TestFrontEnds.of(target).check(ptx.getFileName().toString(),
                 Files.readString(ptx, StandardCharsets.ISO_8859_1)).lower();
         CompileOptions options = new CompileOptions(3, java.util.OptionalInt.empty(), relocatable, false, false, false,
                 false);

@@ -63,6 +63,31 @@ public final class TableLoader {
         }
     }
 
+    /**
+     * Converts a JSON tree (a table assembled from parts, such as a backend's defaults merged with one target's
+     * entries) into a record, as strictly as {@link #read}; {@code name} is used in messages.
+     */
+    public static <T> T convert(String name, com.fasterxml.jackson.databind.JsonNode tree, Class<T> type) {
+        try {
+            return MAPPER.treeToValue(tree, type);
+        } catch (JsonMappingException e) {
+            throw new TableException(name, entryPath(e.getPath()), describe(e), e);
+        } catch (JsonProcessingException e) {
+            throw new TableException(name, "", "not valid: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** Reads a JSON tree strictly (duplicate keys and trailing content are errors). */
+    public static com.fasterxml.jackson.databind.JsonNode readTree(String name, InputStream in) {
+        try {
+            return MAPPER.readTree(in);
+        } catch (JsonProcessingException e) {
+            throw new TableException(name, "", "not valid JSON: " + e.getOriginalMessage() + at(e), e);
+        } catch (IOException e) {
+            throw new TableException(name, "", "cannot be read: " + e.getMessage(), e);
+        }
+    }
+
     private static String describe(JsonMappingException e) {
         if (e instanceof UnrecognizedPropertyException u) {
             return "unknown field '" + u.getPropertyName() + "'" + at(e);

@@ -4,10 +4,7 @@ import com.google.auto.service.AutoService;
 import org.jptxas.isel.spi.Backend;
 import org.jptxas.isel.spi.FamilyBackend;
 
-/** Blackwell (sm_100 ... sm_121) */
+/** The targets of {@code backend.json} beside this class: listed, refused by name (no code generation yet). */
 @AutoService(Backend.class)
 public final class Sm100Backend extends FamilyBackend {
-    public Sm100Backend() {
-        super("sm100", "Blackwell (sm_100 ... sm_121)");
-    }
 }

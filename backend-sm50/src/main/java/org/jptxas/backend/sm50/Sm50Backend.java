@@ -4,10 +4,7 @@ import com.google.auto.service.AutoService;
 import org.jptxas.isel.spi.Backend;
 import org.jptxas.isel.spi.FamilyBackend;
 
-/** Maxwell, Pascal and Volta (sm_50 ... sm_72), MercExpand scheduling */
+/** The targets of {@code backend.json} beside this class: listed, refused by name (no code generation yet). */
 @AutoService(Backend.class)
 public final class Sm50Backend extends FamilyBackend {
-    public Sm50Backend() {
-        super("sm50", "Maxwell, Pascal and Volta (sm_50 ... sm_72), MercExpand scheduling");
-    }
 }

@@ -1,22 +1,17 @@
 package org.jptxas.backend.sm75;
 
 import com.google.auto.service.AutoService;
-import java.util.Optional;
 import org.jptxas.isel.codegen.CodegenPipeline;
 import org.jptxas.isel.spi.Backend;
 import org.jptxas.isel.spi.FamilyBackend;
-import org.jptxas.ori.target.Target;
-import org.jptxas.scheduler.codegen.LatencyControlPass;
+import org.jptxas.isel.spi.TargetDescription;
+import org.jptxas.scheduler.codegen.ListScheduledPipeline;
 
-/** Turing (sm_75) */
+/** The targets of {@code backend.json} beside this class, list-scheduled. */
 @AutoService(Backend.class)
 public final class Sm75Backend extends FamilyBackend {
-    public Sm75Backend() {
-        super("sm75", "Turing (sm_75)");
-    }
-
     @Override
-    public Optional<CodegenPipeline> pipeline(Target target) {
-        return Optional.of(Sm75Isel.install(CodegenPipeline.standard().withControl(LatencyControlPass.forTarget(target)), target));
+    protected CodegenPipeline pipeline(TargetDescription description) {
+        return ListScheduledPipeline.of(description);
     }
 }

@@ -1,22 +1,17 @@
 package org.jptxas.backend.sm89_90;
 
 import com.google.auto.service.AutoService;
-import java.util.Optional;
 import org.jptxas.isel.codegen.CodegenPipeline;
 import org.jptxas.isel.spi.Backend;
 import org.jptxas.isel.spi.FamilyBackend;
-import org.jptxas.ori.target.Target;
-import org.jptxas.scheduler.codegen.LatencyControlPass;
+import org.jptxas.isel.spi.TargetDescription;
+import org.jptxas.scheduler.codegen.ListScheduledPipeline;
 
-/** Ada and Hopper (sm_89, sm_90, sm_90a) */
+/** The targets of {@code backend.json} beside this class, list-scheduled. */
 @AutoService(Backend.class)
 public final class Sm89To90Backend extends FamilyBackend {
-    public Sm89To90Backend() {
-        super("sm89-90", "Ada and Hopper (sm_89, sm_90, sm_90a)");
-    }
-
     @Override
-    public Optional<CodegenPipeline> pipeline(Target target) {
-        return Optional.of(Sm89To90Isel.install(CodegenPipeline.standard().withControl(LatencyControlPass.forTarget(target)), target));
+    protected CodegenPipeline pipeline(TargetDescription description) {
+        return ListScheduledPipeline.of(description);
     }
 }

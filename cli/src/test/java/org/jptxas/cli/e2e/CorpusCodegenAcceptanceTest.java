@@ -33,6 +33,7 @@ import org.jptxas.testing.gate.Gate;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Issue 7's corpus acceptance for code generation: for sm_75, sm_80, sm_86, sm_89 and sm_90, every ptxas-accepted
@@ -228,7 +229,7 @@ public class CorpusCodegenAcceptanceTest {
         if (link.exitCode() != 0) {
             return failed(t, "nvlink 12.5: " + link.stderr().strip());
         }
-        return hazardVerdict(t, ControlAgreement.checkHazards(r.cubin(), arch));
+        return hazardVerdict(t, ControlAgreement.checkHazards(r.cubin(), TestTargets.of(arch)));
     }
 
     private static Outcome failed(Task t, String why) {

@@ -20,6 +20,7 @@ import org.jptxas.testing.kernels.DirectedRoundingKernel;
 import org.jptxas.testing.kernels.KernelCase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * div/rcp/sqrt with .rz/.rm/.rp (f32, f64) and bmsk/szext end to end: the nvcc-generated kernel
@@ -40,7 +41,7 @@ class DirectedRoundingEndToEndTest {
         for (String arch : SuiteRun.ARCHES) {
             ModuleCodegen.Result r = OracleAcceptanceTest.compilePtx(registry, ptx, arch, false, false);
             Launch launch = Launch.prepare(Target.of(arch), LaunchSpecReader.read(k.materialize(dir.resolve(arch))));
-            LaunchResult result = SassEmulator.fromCubin(arch, r.cubin()).execute(launch,
+            LaunchResult result = SassEmulator.fromCubin(TestTargets.of(arch), r.cubin()).execute(launch,
                     ExecutionLimits.DEFAULT.withMaxWarpInstructions(20_000_000));
             if (result.fault().isPresent()) {
                 problems.add(arch + ": " + result.fault().get().describe());

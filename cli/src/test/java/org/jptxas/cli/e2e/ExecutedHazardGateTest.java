@@ -26,6 +26,7 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * The hazard gate on jptxas's own code that does not go through the check the code generator repaired against: the
@@ -59,7 +60,7 @@ class ExecutedHazardGateTest {
                     byte[] cubin = compile.cubin(k, arch);
                     Path d = Files.createTempDirectory(dir, k.name() + "-" + arch + "-");
                     Launch launch = Launch.prepare(Target.of(arch), LaunchSpecReader.read(k.materialize(d)));
-                    SassEmulator.TimedResult timed = SassEmulator.fromCubin(arch, cubin)
+                    SassEmulator.TimedResult timed = SassEmulator.fromCubin(TestTargets.of(arch), cubin)
                             .executeTimed(launch, ExecutionLimits.DEFAULT.withMaxWarpInstructions(20_000_000));
                     LaunchResult r = timed.result();
                     executed.addAndGet(r.warpInstructions());

@@ -14,6 +14,7 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * The code generator alone, independent of the front end: saxpy's Ori written by hand goes through each backend's
@@ -31,7 +32,7 @@ class HandLoweredEndToEndTest {
         assertEquals(SuiteRun.Kind.CORRECT, o.kind(), o.detail() + "\n" + o.sass());
         // The scheduler's hazard checker finds nothing wrong with our control bits.
         org.jptxas.simulator.sass.SassEmulator.HazardReport h =
-                org.jptxas.simulator.sass.SassEmulator.fromCubin(arch, m.cubin()).hazards();
+                org.jptxas.simulator.sass.SassEmulator.fromCubin(TestTargets.of(arch), m.cubin()).hazards();
         assertEquals(java.util.List.of(), h.hazards(), m.sass());
         assertEquals(java.util.Optional.empty(), h.unavailable());
     }

@@ -24,6 +24,7 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jptxas.frontend.ptx.TestFrontEnds;
 
 /**
  * NVIDIA's tools accept what jptxas writes, for every suite kernel on every SM it supports (sm_75 … sm_90):
@@ -61,7 +62,7 @@ class OracleAcceptanceTest {
     static ModuleCodegen.Result compilePtx(BackendRegistry registry, Path ptx, String arch, boolean relocatable,
             boolean cuda12, boolean separate) throws CompilationException, java.io.IOException {
         Target target = Target.of(arch);
-        PtxFrontEnd.CheckedModule checked = new PtxFrontEnd(target).check(ptx.getFileName().toString(),
+        PtxFrontEnd.CheckedModule checked = TestFrontEnds.of(target).check(ptx.getFileName().toString(),
                 Files.readString(ptx, java.nio.charset.StandardCharsets.ISO_8859_1));
         OriModule m = separate ? checked.lowerRelocatable() : checked.lower();
         FamilyBackend backend;

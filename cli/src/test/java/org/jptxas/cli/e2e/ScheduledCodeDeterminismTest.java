@@ -15,6 +15,7 @@ import org.jptxas.testing.gate.Gate;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Same input, same output: with pre- and post-allocation scheduling, reuse flags and control repair in the pipeline,
@@ -67,7 +68,7 @@ class ScheduledCodeDeterminismTest {
             Arrays.equals(first, compile.cubin(k, arch)) ? "" : "the second compilation differs";
 
     static final Check HAZARD_FREE = (k, arch, cubin, compile) -> {
-        List<String> hazards = ControlAgreement.checkHazards(cubin, arch);
+        List<String> hazards = ControlAgreement.checkHazards(cubin, TestTargets.of(arch));
         return hazards.isEmpty() ? "" : hazards.size() + " hazards, first " + hazards.get(0);
     };
 

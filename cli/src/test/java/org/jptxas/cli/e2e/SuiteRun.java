@@ -12,7 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.isel.spi.Backend;
 import org.jptxas.isel.spi.BackendRegistry;
 import org.jptxas.isel.spi.CompileOptions;
@@ -30,6 +29,8 @@ import org.jptxas.simulator.launch.LaunchSpecReader;
 import org.jptxas.simulator.sass.SassEmulator;
 import org.jptxas.testing.gate.Gate;
 import org.jptxas.testing.kernels.KernelCase;
+import org.jptxas.frontend.ptx.TestFrontEnds;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Compiles suite kernels with jptxas (front end, backend) and runs the cubins in the SASS emulator against the CPU
@@ -130,7 +131,7 @@ final class SuiteRun {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        OriModule module = new PtxFrontEnd(target).check(ptx.getFileName().toString(), text).lower();
+        OriModule module = TestFrontEnds.of(target).check(ptx.getFileName().toString(), text).lower();
         Backend backend;
         try {
             backend = registry.forTarget(target);
@@ -167,7 +168,7 @@ final class SuiteRun {
     Outcome execute(KernelCase k, String arch, CompiledModule compiled, Path dir) {
         byte[] cubin = compiled.cubin();
         try {
-            SassEmulator emu = SassEmulator.fromCubin(arch, cubin).withStrictConvergence(strictConvergence);
+            SassEmulator emu = SassEmulator.fromCubin(TestTargets.of(arch), cubin).withStrictConvergence(strictConvergence);
             Path d = Files.createDirectories(dir.resolve(k.name() + "-" + arch));
             Launch launch = Launch.prepare(Target.of(arch), LaunchSpecReader.read(k.materialize(d)));
             LaunchResult r = emu.execute(launch, ExecutionLimits.DEFAULT.withMaxWarpInstructions(20_000_000));

@@ -21,6 +21,7 @@ import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * A kernel with a device-side assert ({@code __assertfail}, a system call whose address the code loads from constant
@@ -97,7 +98,7 @@ class SystemCallEmulationTest {
 
     /** With 32 threads and n = 32 no thread asserts and out[t] = t + 5; with n = 16 threads 16..31 trap. */
     private static void check(String who, byte[] cubin, String arch, Path dir, List<String> problems) throws Exception {
-        SassEmulator emulator = SassEmulator.fromCubin(arch, cubin);
+        SassEmulator emulator = SassEmulator.fromCubin(TestTargets.of(arch), cubin);
         Launch quiet = launch(dir, arch, 32);
         LaunchResult ok = emulator.execute(quiet, ExecutionLimits.DEFAULT);
         if (ok.fault().isPresent()) {

@@ -23,6 +23,7 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * The video instructions (scalar vadd/vsub/vabsdiff/vmin/vmax/vshl/vshr/vset with .sat and the secondary
@@ -263,7 +264,7 @@ class VideoInstructionsOracleTest {
     /** Runs a cubin on the kernel's inputs; the mismatches against the model, by variant. */
     static List<String> run(KernelCase k, List<String> variants, String arch, byte[] cubin, Path dir) throws Exception {
         Launch launch = Launch.prepare(Target.of(arch), LaunchSpecReader.read(k.materialize(dir)));
-        LaunchResult r = SassEmulator.fromCubin(arch, cubin).execute(launch,
+        LaunchResult r = SassEmulator.fromCubin(TestTargets.of(arch), cubin).execute(launch,
                 ExecutionLimits.DEFAULT.withMaxWarpInstructions(50_000_000));
         if (r.fault().isPresent()) {
             return List.of("fault: " + r.fault().get().describe());

@@ -12,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.isel.codegen.CodegenPipeline;
 import org.jptxas.isel.codegen.ModuleCodegen;
 import org.jptxas.isel.codegen.OriPass;
@@ -28,6 +27,8 @@ import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
 import org.jptxas.scheduler.codegen.LatencyControlPass;
 import org.jptxas.testing.OracleCubins;
+import org.jptxas.frontend.ptx.TestFrontEnds;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * The code-quality report of issue 7: per input and SM, jptxas's SASS instruction count and register count against
@@ -139,7 +140,7 @@ final class CodegenRatioReport {
             int generator = -1;
             if (measureGenerator) {
                 generator = org.jptxas.scheduler.sass.ControlAgreement.checkHazards(
-                        compiler.compile(ptx, arch, false).cubin(), arch).size();
+                        compiler.compile(ptx, arch, false).cubin(), TestTargets.of(arch)).size();
             }
             return new Row(name, arch, CubinStats.of(cubin), ptxasStats, null, null, generator);
         } catch (CompilationException e) {
@@ -168,7 +169,7 @@ final class CodegenRatioReport {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        OriModule module = new PtxFrontEnd(target).check(ptx.getFileName().toString(), text).lower();
+        OriModule module = TestFrontEnds.of(target).check(ptx.getFileName().toString(), text).lower();
         Backend backend;
         try {
             backend = registry.forTarget(target);
@@ -179,12 +180,12 @@ final class CodegenRatioReport {
         if (backend instanceof FamilyBackend family) {
             CodegenPipeline pipeline = family.requirePipeline(target);
             if (!repair) {
-                pipeline = pipeline.withControl(LatencyControlPass.forTarget(target).withoutRepair());
+                pipeline = pipeline.withControl(LatencyControlPass.of(pipeline.description()).withoutRepair());
             }
             if (pipeline.optimizations().isEmpty()) {
                 // Until the backends plug the optimizer in themselves, the report measures it plugged in here.
                 pipeline = pipeline.withOptimizations(List.of(OriPass.of("opt", (f, cx) ->
-                        OptPipeline.forLevel(cx.options().optLevel()).run(f, cx.target()))));
+                        OptPipeline.forLevel(cx.options().optLevel()).run(f, cx.profile()))));
             }
             return new ModuleCodegen(pipeline).compile(request);
         }

@@ -18,6 +18,7 @@ import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Issue 7's report (run by {@code mvn verify -Pcorpus}, so CI prints it; also {@code scripts/codegen-report}):
@@ -199,11 +200,11 @@ class CodegenRatioReportTest {
         Path hotspot = Corpus.assumeDir().resolve("ptx/gpuocelot/rodinia__hotspot.ptx");
         CodegenRatioReport report = new CodegenRatioReport();
         List<String> unrepaired = org.jptxas.scheduler.sass.ControlAgreement.checkHazards(
-                report.compile(hotspot, "sm_80", false).cubin(), "sm_80");
+                report.compile(hotspot, "sm_80", false).cubin(), TestTargets.of("sm_80"));
         System.out.println("hotspot sm_80 without the repair: " + unrepaired);
         assertEquals(1, unrepaired.size(), unrepaired.toString());
         assertEquals(List.of(), org.jptxas.scheduler.sass.ControlAgreement.checkHazards(
-                report.compile(hotspot, "sm_80", true).cubin(), "sm_80"));
+                report.compile(hotspot, "sm_80", true).cubin(), TestTargets.of("sm_80")));
     }
 
     /** Without the repair, the suite's control words come straight from the generator; the report can measure that. */

@@ -7,6 +7,7 @@ import org.jptxas.isel.cubin.CubinFacts;
 import org.jptxas.isel.cubin.FunctionFacts;
 import org.jptxas.isel.sass.SassInstruction;
 import org.jptxas.isel.sass.SassIsa;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Instruction and register counts of a cubin's functions, as the ratio report compares them: instructions up to
@@ -18,7 +19,7 @@ record CubinStats(List<Function> functions, int hazards, long cycles) {
 
     static CubinStats of(byte[] cubinBytes) {
         Cubin cubin = Cubin.read(cubinBytes);
-        SassIsa isa = SassIsa.forSm("sm_" + cubin.sm());
+        SassIsa isa = TestTargets.of("sm_" + cubin.sm()).isa();
         List<Function> out = new ArrayList<>();
         java.util.Map<String, Integer> counted = new java.util.HashMap<>();
         for (FunctionFacts f : CubinFacts.functions(cubin)) {
@@ -29,7 +30,7 @@ record CubinStats(List<Function> functions, int hazards, long cycles) {
         }
         int hazards;
         try {
-            hazards = org.jptxas.scheduler.sass.ControlAgreement.checkHazards(cubinBytes, "sm_" + cubin.sm()).size();
+            hazards = org.jptxas.scheduler.sass.ControlAgreement.checkHazards(cubinBytes, TestTargets.of("sm_" + cubin.sm())).size();
         } catch (RuntimeException e) {
             hazards = -1;
         }

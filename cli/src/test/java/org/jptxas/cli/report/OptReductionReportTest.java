@@ -16,14 +16,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.ori.analysis.IrVerifier;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.opt.OptPipeline;
 import org.jptxas.ori.opt.Pass;
-import org.jptxas.ori.target.Target;
 import org.jptxas.testing.Corpus;
 import org.jptxas.testing.gate.Figures;
 import org.jptxas.testing.gate.Gate;
@@ -31,6 +29,8 @@ import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.jptxas.frontend.ptx.TestFrontEnds;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * What the mid-level optimizer does to lowered PTX: every kernel of the suite (and, tagged slow, every corpus file
@@ -41,7 +41,7 @@ import org.junit.jupiter.api.Test;
  * is no item; the counts are figures.
  */
 class OptReductionReportTest {
-    private static final Target SM80 = Target.of("sm_80");
+    private static final org.jptxas.ori.target.TargetProfile SM80 = TestTargets.profile("sm_80");
 
     /** Totals over many functions: instructions before, after, removed by each pass; the gate; refused inputs. */
     static final class Tally {
@@ -62,7 +62,7 @@ class OptReductionReportTest {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            add(name, text, (file, t) -> new PtxFrontEnd(SM80).check(file, t).lower());
+            add(name, text, (file, t) -> TestFrontEnds.of(SM80.target()).check(file, t).lower());
         }
 
         /** {@code lowering} is the front end, or a planted one in the fault test. */
@@ -159,7 +159,7 @@ class OptReductionReportTest {
         int functions = Figures.get("opt.suite.functions").value().intValue();
         String saxpy = Files.readString(KernelSuite.byName("saxpy").orElseThrow().ptx(), StandardCharsets.ISO_8859_1);
         Tally real = new Tally("real");
-        real.add("saxpy", saxpy, (file, t) -> new PtxFrontEnd(SM80).check(file, t).lower());
+        real.add("saxpy", saxpy, (file, t) -> TestFrontEnds.of(SM80.target()).check(file, t).lower());
         real.gate.verify(1);
 
         Tally crash = new Tally("crash");
@@ -170,7 +170,7 @@ class OptReductionReportTest {
                 () -> crash.gate.verify(1)).getMessage().contains("saxpy (lowering): java.lang.IllegalStateException"));
 
         Tally empty = new Tally("no functions");
-        empty.add("saxpy", saxpy, (file, t) -> new OriModule(file, SM80, List.of()));
+        empty.add("saxpy", saxpy, (file, t) -> new OriModule(file, SM80.target(), List.of()));
         org.junit.jupiter.api.Assertions.assertThrows(org.opentest4j.AssertionFailedError.class,
                 () -> verifySuite(empty, functions));
         org.junit.jupiter.api.Assertions.assertThrows(org.opentest4j.AssertionFailedError.class,
@@ -205,7 +205,7 @@ class OptReductionReportTest {
         return KernelSuite.all().parallelStream().mapToLong(k -> {
             try {
                 String text = Files.readString(k.ptx(), StandardCharsets.ISO_8859_1);
-                OriModule m = new PtxFrontEnd(SM80).check(k.name(), text).lower();
+                OriModule m = TestFrontEnds.of(SM80.target()).check(k.name(), text).lower();
                 long total = 0;
                 for (OriFunction f : m.functions()) {
                     if (!f.body().blocks().isEmpty()) {

@@ -8,6 +8,7 @@ import org.jptxas.scheduler.latency.OpClass;
 import org.jptxas.scheduler.sass.DecodedListing;
 import org.jptxas.scheduler.sass.SassLine;
 import org.jptxas.scheduler.sass.SassText;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * A static issue-cycle estimate of a cubin's code, for comparing schedules: the instructions are issued once each in
@@ -20,13 +21,13 @@ final class StaticCycles {
 
     /** The estimate per function name, over each function's first {@code counted.get(name)} instructions. */
     static long of(byte[] cubin, int sm, Map<String, Integer> counted) {
-        LatencyModel model = LatencyModel.forTarget("sm_" + sm).orElse(null);
+        LatencyModel model = java.util.Optional.of(LatencyModel.of(TestTargets.of("sm_" + sm))).orElse(null);
         if (model == null) {
             return 0;
         }
-        SassText parser = new SassText(model, sm);
+        SassText parser = new SassText(model, sm < 90);
         long total = 0;
-        for (Map.Entry<String, List<SassLine>> f : DecodedListing.fromCubin(cubin, "sm_" + sm).entrySet()) {
+        for (Map.Entry<String, List<SassLine>> f : DecodedListing.fromCubin(cubin, TestTargets.of("sm_" + sm).isa()).entrySet()) {
             List<SassLine> lines = f.getValue();
             int n = Math.min(lines.size(), counted.getOrDefault(f.getKey(), lines.size()));
             long t = 0;

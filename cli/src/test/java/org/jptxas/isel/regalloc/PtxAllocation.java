@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.isel.cubin.Cubin;
 import org.jptxas.isel.cubin.CubinFacts;
 import org.jptxas.isel.cubin.FunctionFacts;
@@ -15,6 +14,8 @@ import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
 import org.jptxas.testing.OracleCubins;
+import org.jptxas.frontend.ptx.TestFrontEnds;
+import org.jptxas.isel.spi.TestTargets;
 
 /** Lowers a PTX file, allocates every function with the verifier on, and compares register counts with ptxas. */
 final class PtxAllocation {
@@ -39,7 +40,7 @@ final class PtxAllocation {
             java.util.OptionalInt maxrregcount) throws Exception {
         OriModule module;
         try {
-            module = new PtxFrontEnd(target).check(ptx.getFileName().toString(), Files.readString(ptx)).lower();
+            module = TestFrontEnds.of(target).check(ptx.getFileName().toString(), Files.readString(ptx)).lower();
         } catch (CompilationException | RuntimeException e) {
             // Not lowered yet (or a front-end bug, which is the front end's tests' business).
             unsupported.add(ptx.getFileName() + ": " + e);
@@ -60,9 +61,9 @@ final class PtxAllocation {
                 continue;
             }
             if (optimize) {
-                org.jptxas.ori.opt.OptPipeline.forLevel(3).run(fn, target);
+                org.jptxas.ori.opt.OptPipeline.forLevel(3).run(fn, TestTargets.profile(target.name()));
             }
-            RegisterLimits limits = RegisterLimits.of(target, maxrregcount, fn.attrs().maxnreg());
+            RegisterLimits limits = RegisterLimits.of(TestTargets.profile(target.name()), maxrregcount, fn.attrs().maxnreg());
             Allocation a;
             try {
                 a = RegisterAllocator.allocate(fn, limits, true);

@@ -14,6 +14,8 @@ import org.jptxas.frontend.ptx.lower.ModuleInliner;
 import org.jptxas.frontend.ptx.lower.PtxLowering;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetCatalog;
+import org.jptxas.ori.target.TargetProfile;
 
 /**
  * Entry point of the PTX front end: parse and check a PTX module, then lower it to Ori.
@@ -21,10 +23,29 @@ import org.jptxas.ori.target.Target;
  */
 public final class PtxFrontEnd {
     private final Target target;
+    private final TargetProfile profile;
+    private final TargetCatalog catalog;
 
-    /** @param target the real target being compiled for, used for target gating of instructions */
-    public PtxFrontEnd(Target target) {
+    /**
+     * A front end that parses and checks (and lowers nothing).
+     *
+     * @param target  the real target being compiled for, used for target gating of instructions
+     * @param catalog the targets a {@code .target} directive may name (those the installed backends describe)
+     */
+    public PtxFrontEnd(Target target, TargetCatalog catalog) {
         this.target = target;
+        this.profile = null;
+        this.catalog = java.util.Objects.requireNonNull(catalog, "catalog");
+    }
+
+    /**
+     * A front end that also lowers to Ori, with the target's ABI facts (where the parameters are, the reserved
+     * shared memory), which come from the backend's description of the target.
+     */
+    public PtxFrontEnd(TargetProfile profile, TargetCatalog catalog) {
+        this.target = profile.target();
+        this.profile = profile;
+        this.catalog = java.util.Objects.requireNonNull(catalog, "catalog");
     }
 
     /**
@@ -36,13 +57,13 @@ public final class PtxFrontEnd {
         if (parsed.hasErrors()) {
             throw new CompilationException(parsed.diagnostics());
         }
-        CheckResult checked = PtxChecker.check(fileName, parsed.module(), target);
+        CheckResult checked = PtxChecker.check(fileName, parsed.module(), target, catalog);
         List<Diagnostic> all = new ArrayList<>(parsed.diagnostics());
         all.addAll(checked.diagnostics());
         if (checked.hasErrors()) {
             throw new CompilationException(all);
         }
-        return new Checked(fileName, checked.resolved(), all, target);
+        return new Checked(fileName, checked.resolved(), all, profile);
     }
 
     /** A PTX module that parsed and passed the semantic checks. */
@@ -71,7 +92,7 @@ public final class PtxFrontEnd {
         OriModule lowerRelocatable() throws CompilationException;
     }
 
-    private record Checked(String fileName, ResolvedModule resolved, List<Diagnostic> warnings, Target target)
+    private record Checked(String fileName, ResolvedModule resolved, List<Diagnostic> warnings, TargetProfile profile)
             implements CheckedModule {
         @Override
         public OriModule lower() throws CompilationException {
@@ -91,7 +112,10 @@ public final class PtxFrontEnd {
 
         @Override
         public OriModule lowerWithoutInlining() throws CompilationException {
-            return PtxLowering.lower(fileName, resolved, target);
+            if (profile == null) {
+                throw new IllegalStateException("this front end checks only: lowering needs the target's profile");
+            }
+            return PtxLowering.lower(fileName, resolved, profile);
         }
     }
 

@@ -1,15 +1,16 @@
 package org.jptxas.ori.opt;
 
 import java.util.Objects;
-import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetFeature;
+import org.jptxas.ori.target.TargetProfile;
 
 /**
- * What passes may know about the compilation: the target (the uniform datapath exists from sm_75), the function's
- * name for messages, and whether it is a kernel. A device function's parameters and results are virtual registers
+ * What passes may know about the compilation: the target's profile (its features), the function's name for
+ * messages, and whether it is a kernel. A device function's parameters and results are virtual registers
  * read before any write and written without a later read (live across its entry and its RET), so passes keep
  * writes nothing in the body reads.
  */
-public record OptContext(Target target, String function, boolean entry,
+public record OptContext(TargetProfile target, String function, boolean entry,
                          java.util.function.Predicate<org.jptxas.ori.ir.Instr> encodable) {
     public OptContext {
         Objects.requireNonNull(target, "target");
@@ -17,7 +18,7 @@ public record OptContext(Target target, String function, boolean entry,
     }
 
     /** A context for a device function (the conservative choice) without an encodability check. */
-    public OptContext(Target target, String function) {
+    public OptContext(TargetProfile target, String function) {
         this(target, function, false, null);
     }
 
@@ -29,9 +30,9 @@ public record OptContext(Target target, String function, boolean entry,
         return encodable == null ? java.util.Optional.empty() : java.util.Optional.of(encodable.test(in));
     }
 
-    /** Turing and later have the uniform datapath (UR/UP registers, S2UR, ULDC, U-ops). */
+    /** The uniform datapath (UR/UP registers, S2UR, ULDC, U-ops; Turing and later). */
     public boolean hasUniformDatapath() {
-        return target.sm() >= 75;
+        return target.has(TargetFeature.UNIFORM_DATAPATH);
     }
 
     /**
@@ -39,6 +40,6 @@ public record OptContext(Target target, String function, boolean entry,
      * Hopper; sm_90 code reads them through uniform registers (ULDC), which the uniform-datapath pass introduces.
      */
     public boolean aluReadsConstantBank() {
-        return target.sm() < 90;
+        return target.has(TargetFeature.ALU_READS_CONSTANT_BANK);
     }
 }

@@ -6,7 +6,7 @@ import java.util.Objects;
 import org.jptxas.ori.analysis.IrVerifier;
 import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.OriModule;
-import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetProfile;
 
 /**
  * The mid-level optimization pipeline the driver runs on each lowered function before legalization and register
@@ -87,10 +87,10 @@ public final class OptPipeline {
         return passes;
     }
 
-    /** Optimizes every lowered function of the module in place. */
-    public void run(OriModule module) {
+    /** Optimizes every lowered function of the module in place, for the target {@code profile} describes. */
+    public void run(OriModule module, TargetProfile profile) {
         for (OriFunction f : module.functions()) {
-            run(f, module.target());
+            run(f, profile);
         }
     }
 
@@ -99,7 +99,7 @@ public final class OptPipeline {
      *
      * @throws IllegalStateException when verifying and a pass leaves the IR malformed (names the pass and problems)
      */
-    public void run(OriFunction function, Target target) {
+    public void run(OriFunction function, TargetProfile target) {
         if (function.body().blocks().isEmpty()) {
             return;
         }

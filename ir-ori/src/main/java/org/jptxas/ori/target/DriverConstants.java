@@ -29,15 +29,4 @@ public final class DriverConstants {
 
     /** {@code %nsmid}. */
     public static final int NSMID = 0x10c;
-
-    /** Offset of the kernel parameters in constant bank 0: 0x160 on sm_75..sm_89, 0x210 on sm_90, 0x380 on sm_100+. */
-    public static int paramBase(Target target) {
-        int sm = target.sm();
-        return sm >= 100 ? 0x380 : sm >= 90 ? 0x210 : 0x160;
-    }
-
-    /** The 64-bit global-memory descriptor ptxas loads into UR4 ({@code ULDC.64 UR4, c[0x0][0x118]} on sm_80). */
-    public static int memoryDescriptor(Target target) {
-        return target.sm() >= 90 ? 0x208 : 0x118;
-    }
 }

@@ -9,7 +9,8 @@ import org.jptxas.ori.analysis.IrPrinter;
 import org.jptxas.ori.analysis.IrVerifier;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.OriFunction;
-import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetProfile;
+import org.jptxas.ori.target.TestProfiles;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -19,8 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * several inputs must store the same values at the same addresses in the same order.
  */
 class OptDifferentialTest {
-    private static final Target SM80 = Target.of("sm_80");
-    private static final Target SM90 = Target.of("sm_90");
+    private static final TargetProfile SM80 = TestProfiles.of("sm_80");
+    private static final TargetProfile SM90 = TestProfiles.of("sm_90");
     private static final long[] INPUTS = {1, -77, 0xabcdef};
 
     static Stream<Arguments> pipelines() {
@@ -82,11 +83,11 @@ class OptDifferentialTest {
     }
 
     /** The uniform-datapath pass and the sm_90 pipeline run for sm_90 (constants only through URs), the rest sm_80. */
-    static Target targetFor(String name) {
+    static TargetProfile targetFor(String name) {
         return name.equals("uniform") || name.endsWith("sm90") ? SM90 : SM80;
     }
 
-    static int[] check(List<Pass> passes, boolean branches, int programs, Target target) {
+    static int[] check(List<Pass> passes, boolean branches, int programs, TargetProfile target) {
         int before = 0;
         int after = 0;
         for (long seed = 0; seed < programs; seed++) {

@@ -18,7 +18,7 @@ import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.SpecialReg;
 import org.jptxas.ori.ir.Src;
-import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TestProfiles;
 import org.junit.jupiter.api.Test;
 
 /** Hand-built Ori as the PTX lowering writes it, and the exact Ori ptxas's idioms say the passes should leave. */
@@ -32,7 +32,7 @@ class PassIdiomsTest {
     }
 
     private static String optimize(FunctionBody body, String sm) {
-        OptPipeline.forLevel(3).verifying(true).run(new OriFunction("k", true, 0, body), Target.of(sm));
+        OptPipeline.forLevel(3).verifying(true).run(new OriFunction("k", true, 0, body), TestProfiles.of(sm));
         assertTrue(IrVerifier.verify("k", body).isEmpty());
         StringBuilder sb = new StringBuilder();
         for (BasicBlock b : body.blocks()) {
@@ -218,7 +218,7 @@ class PassIdiomsTest {
         e.add(ins("MOV", List.of(), List.of(r1), s(7)));
         e.add(ins("IADD3", List.of(), List.of(result), s(r0), s(r1), s(Reg.RZ)));
         e.add(ins("RET", List.of(), List.of()));
-        new DeadCodeElimination().run(f, new OptContext(Target.of("sm_80"), "f", false, null));
+        new DeadCodeElimination().run(f, new OptContext(TestProfiles.of("sm_80"), "f", false, null));
         assertTrue(entry.instrs().stream().anyMatch(in -> in.dsts().contains(result)), entry.instrs().toString());
     }
 }

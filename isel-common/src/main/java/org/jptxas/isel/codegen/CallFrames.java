@@ -87,14 +87,16 @@ public final class CallFrames {
      * {@code IADD3}/{@code IADD3.X} add the distance to the return point ({@link #RETURN_DISTANCE_PLACEHOLDER} until
      * {@link #finishCalls} knows it). The call itself is {@code CALL.ABS.NOINC R2} (the last instruction returned).
      */
-    private static List<Instr> systemCallSequence(Instr call, OriOpcodes ops, int sm, String function) {
+    private static List<Instr> systemCallSequence(Instr call, OriOpcodes ops, boolean lepcNamesReturnPoint,
+            String function) {
         Guard g = call.guard();
         Reg ra = Reg.phys(RegFile.R, RETURN_ADDRESS, 2);
         List<Instr> out = new ArrayList<>();
         // sm_90's LEPC names a label: the function's own until finishCalls knows the return point
         out.add(new Instr(ops.require("LEPC"), List.of(), List.of(ra),
-                sm >= 90 ? List.of(Src.of(new Sym(function, Sym.Kind.FUNCTION))) : List.of(), g, call.line()));
-        if (sm < 90) {
+                lepcNamesReturnPoint ? List.of(Src.of(new Sym(function, Sym.Kind.FUNCTION))) : List.of(), g,
+                call.line()));
+        if (!lepcNamesReturnPoint) {
             Reg lo = Reg.phys(RegFile.R, RETURN_ADDRESS, 1);
             Reg hi = Reg.phys(RegFile.R, RETURN_ADDRESS + 1, 1);
             Reg c = carry(g);
@@ -117,11 +119,15 @@ public final class CallFrames {
 
     /** Rewrites the allocated {@code f} as described above; returns the allocation result with the final frame. */
     static RegisterAllocator.Result afterAllocation(OriFunction f, RegisterAllocator.Result ra) {
-        return afterAllocation(f, ra, 90);
+        return afterAllocation(f, ra, true);
     }
 
-    /** As above for SM {@code sm} (how a call through a loaded address gets its return address). */
-    static RegisterAllocator.Result afterAllocation(OriFunction f, RegisterAllocator.Result ra, int sm) {
+    /**
+     * As above; {@code lepcNamesReturnPoint} says how a call through a loaded address gets its return address
+     * ({@link org.jptxas.ori.target.TargetFeature#LEPC_NAMES_RETURN_POINT}).
+     */
+    static RegisterAllocator.Result afterAllocation(OriFunction f, RegisterAllocator.Result ra,
+            boolean lepcNamesReturnPoint) {
         OriOpcodes ops = OriOpcodes.get();
         boolean calls = false;
         for (BasicBlock b : f.body().blocks()) {
@@ -134,7 +140,7 @@ public final class CallFrames {
                 calls = true;
                 Guard g = in.guard();
                 if (isSystemCall(in)) {
-                    List<Instr> seq = systemCallSequence(in, ops, sm, f.name());
+                    List<Instr> seq = systemCallSequence(in, ops, lepcNamesReturnPoint, f.name());
                     is.set(i, seq.get(seq.size() - 1));
                     is.addAll(i, seq.subList(0, seq.size() - 1));
                     i += seq.size() - 1;

@@ -7,7 +7,10 @@ import org.jptxas.isel.spi.CompileOptions;
 import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.OriModule;
+import org.jptxas.isel.spi.TargetDescription;
 import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetFeature;
+import org.jptxas.ori.target.TargetProfile;
 
 /**
  * What every stage of one function's code generation may consult: the module, the target, the options, and a sink
@@ -16,24 +19,25 @@ import org.jptxas.ori.target.Target;
 public final class CodegenContext {
     private final OriModule module;
     private final OriFunction function;
-    private final Target target;
+    private final TargetDescription description;
     private final CompileOptions options;
     private final List<Diagnostic> messages;
     private final IrObserver observer;
     private final AddressTable addressTable;
 
-    public CodegenContext(OriModule module, OriFunction function, Target target, CompileOptions options,
-                          List<Diagnostic> messages) {
-        this(module, function, target, options, messages, IrObserver.NONE, new AddressTable());
+    public CodegenContext(OriModule module, OriFunction function, TargetDescription description,
+                          CompileOptions options, List<Diagnostic> messages) {
+        this(module, function, description, options, messages, IrObserver.NONE, new AddressTable());
     }
 
-    public CodegenContext(OriModule module, OriFunction function, Target target, CompileOptions options,
-                          List<Diagnostic> messages, IrObserver observer, AddressTable addressTable) {
+    public CodegenContext(OriModule module, OriFunction function, TargetDescription description,
+                          CompileOptions options, List<Diagnostic> messages, IrObserver observer,
+                          AddressTable addressTable) {
         this.observer = Objects.requireNonNull(observer, "observer");
         this.addressTable = Objects.requireNonNull(addressTable, "addressTable");
         this.module = Objects.requireNonNull(module, "module");
         this.function = Objects.requireNonNull(function, "function");
-        this.target = Objects.requireNonNull(target, "target");
+        this.description = Objects.requireNonNull(description, "description");
         this.options = Objects.requireNonNull(options, "options");
         this.messages = Objects.requireNonNull(messages, "messages");
     }
@@ -47,11 +51,21 @@ public final class CodegenContext {
     }
 
     public Target target() {
-        return target;
+        return description.target();
     }
 
-    public int sm() {
-        return target.sm();
+    /** The target's description: its tables, ABI, features and cubin flavour. */
+    public TargetDescription description() {
+        return description;
+    }
+
+    /** The target's ABI facts and features. */
+    public TargetProfile profile() {
+        return description.profile();
+    }
+
+    public boolean has(TargetFeature feature) {
+        return description.has(feature);
     }
 
     public CompileOptions options() {

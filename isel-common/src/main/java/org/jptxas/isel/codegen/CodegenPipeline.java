@@ -2,14 +2,18 @@ package org.jptxas.isel.codegen;
 
 import java.util.List;
 import java.util.Objects;
+import org.jptxas.isel.spi.TargetDescription;
 
 /**
- * The stages a backend plugs into the shared code generator: Ori optimisation passes (run from -O1 on), the
- * backend's legalisation passes (always), register allocation, SASS emission and control bits.
+ * The stages a backend plugs into the shared code generator for one target: Ori optimisation passes (run from -O1
+ * on), the backend's legalisation passes (always), register allocation, SASS emission and control bits; and the
+ * target's description, which every stage may consult.
  */
-public record CodegenPipeline(List<OriPass> optimizations, List<OriPass> legalization, RegisterAllocator allocator,
-                              SassEmitter emitter, ControlPass control) {
+public record CodegenPipeline(TargetDescription description, List<OriPass> optimizations, List<OriPass> legalization,
+                              RegisterAllocator allocator, SassEmitter emitter, ControlPass control) {
     public CodegenPipeline {
+        Objects.requireNonNull(description, "description");
+        description.codegen();
         optimizations = List.copyOf(optimizations);
         legalization = List.copyOf(legalization);
         Objects.requireNonNull(allocator, "allocator");
@@ -21,9 +25,9 @@ public record CodegenPipeline(List<OriPass> optimizations, List<OriPass> legaliz
      * The bring-up pipeline: no optimisation or legalisation, {@link LinearScanAllocation},
      * {@link PassThroughSassEmitter}, {@link ConservativeControl}.
      */
-    public static CodegenPipeline naive() {
-        return new CodegenPipeline(List.of(), List.of(), new LinearScanAllocation(), new PassThroughSassEmitter(),
-                new ConservativeControl());
+    public static CodegenPipeline naive(TargetDescription description) {
+        return new CodegenPipeline(description, List.of(), List.of(), new LinearScanAllocation(),
+                new PassThroughSassEmitter(), new ConservativeControl());
     }
 
     /**
@@ -31,27 +35,27 @@ public record CodegenPipeline(List<OriPass> optimizations, List<OriPass> legaliz
      * {@link PassThroughSassEmitter}, {@link ConservativeControl}; backends replace the emitter (instruction
      * selection), add legalisation and give their control pass.
      */
-    public static CodegenPipeline standard() {
-        return naive().withOptimizations(List.of(new OptimizerPass()));
+    public static CodegenPipeline standard(TargetDescription description) {
+        return naive(description).withOptimizations(List.of(new OptimizerPass()));
     }
 
     public CodegenPipeline withOptimizations(List<OriPass> passes) {
-        return new CodegenPipeline(passes, legalization, allocator, emitter, control);
+        return new CodegenPipeline(description, passes, legalization, allocator, emitter, control);
     }
 
     public CodegenPipeline withLegalization(List<OriPass> passes) {
-        return new CodegenPipeline(optimizations, passes, allocator, emitter, control);
+        return new CodegenPipeline(description, optimizations, passes, allocator, emitter, control);
     }
 
     public CodegenPipeline withAllocator(RegisterAllocator a) {
-        return new CodegenPipeline(optimizations, legalization, a, emitter, control);
+        return new CodegenPipeline(description, optimizations, legalization, a, emitter, control);
     }
 
     public CodegenPipeline withEmitter(SassEmitter e) {
-        return new CodegenPipeline(optimizations, legalization, allocator, e, control);
+        return new CodegenPipeline(description, optimizations, legalization, allocator, e, control);
     }
 
     public CodegenPipeline withControl(ControlPass c) {
-        return new CodegenPipeline(optimizations, legalization, allocator, emitter, c);
+        return new CodegenPipeline(description, optimizations, legalization, allocator, emitter, c);
     }
 }

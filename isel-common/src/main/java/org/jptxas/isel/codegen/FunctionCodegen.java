@@ -13,7 +13,6 @@ import org.jptxas.isel.cubin.CubinBuilder;
 import org.jptxas.isel.cubin.FunctionFacts;
 import org.jptxas.isel.cubin.info.Attribute;
 import org.jptxas.isel.sass.SassAssembler;
-import org.jptxas.isel.sass.SassIsa;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.ir.Addr;
@@ -26,6 +25,7 @@ import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.ir.Sym;
+import org.jptxas.ori.target.TargetFeature;
 
 /**
  * Compiles one function: Ori passes, register allocation, emission, control bits, layout, encoding and the facts the
@@ -107,8 +107,9 @@ public final class FunctionCodegen {
         simt.insert(f, cx);
         // a callee keeps its caller's convergence barriers in callee-saved registers, which its frame then saves
         ConvergenceBarrierSaves.insert(f, cx);
-        RegisterAllocator.Result ra = CallFrames.afterAllocation(f, allocated, cx.sm());
-        if (GlobalDescriptor.applies(cx.sm()) && !GlobalDescriptor.install(f)) {
+        RegisterAllocator.Result ra = CallFrames.afterAllocation(f, allocated,
+                cx.has(TargetFeature.LEPC_NAMES_RETURN_POINT));
+        if (cx.has(TargetFeature.GLOBAL_DESCRIPTOR_IN_UR) && !GlobalDescriptor.install(f, cx.profile().memoryDescriptor())) {
             throw new CompilationException(Diagnostic.error(cx.sourceName(), f.line(), "Function '" + f.name()
                     + "' uses every uniform register: none is left for the global memory descriptor"));
         }
@@ -120,7 +121,7 @@ public final class FunctionCodegen {
 
     private CompiledFunction layoutAndAssemble(OriFunction f, CodegenContext cx, List<CodeLine> body,
             RegisterAllocator.Result ra, List<FunctionFacts.InnerFunction> inner) throws CompilationException {
-        List<CodeLine> code = FunctionLayout.withEnd(CallFrames.finishCalls(body, f.name()), cx.sm());
+        List<CodeLine> code = FunctionLayout.withEnd(CallFrames.finishCalls(body, f.name()), cx.profile().trailingNops());
         for (int i = body.size(); i < code.size(); i++) {
             code.set(i, code.get(i).withControl(FunctionLayout.PADDING_CONTROL));
         }
@@ -145,7 +146,7 @@ public final class FunctionCodegen {
         if (!inner.isEmpty()) {
             code = CallFrames.resolveFunctionAddresses(code, labels);
         }
-        SassAssembler asm = new SassAssembler(SassIsa.forSm("sm_" + cx.sm()));
+        SassAssembler asm = new SassAssembler(cx.description().isa());
         ByteBuffer bytes = ByteBuffer.allocate(code.size() * FunctionLayout.INSTRUCTION_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         List<CubinBuilder.CodeRelocation> relocations = new ArrayList<>();
         List<Integer> exits = new ArrayList<>();
@@ -158,7 +159,8 @@ public final class FunctionCodegen {
             String text = line.assembly();
             if (line.symbol() != null && (!labels.containsKey(line.symbol().name()) || CallFrames.isSectionRelative(line))) {
                 Sym s = line.symbol();
-                String type = line.mnemonic().equals("CALL") && cx.sm() >= 90 ? "R_CUDA_ABS55_16_34" : relocationType(s);
+                String type = line.mnemonic().equals("CALL") && !cx.profile().callRelocation().isEmpty()
+                        ? cx.profile().callRelocation() : relocationType(s);
                 relocations.add(new CubinBuilder.CodeRelocation(f.name(), address, type, s.name(), s.addend()));
             }
             long[] words;
@@ -175,7 +177,8 @@ public final class FunctionCodegen {
                 });
             } catch (SassAssembler.AssemblyException | IllegalArgumentException e) {
                 throw new CompilationException(Diagnostic.error(cx.sourceName(), line.ptxLine(),
-                        "Internal error: cannot encode '" + line.text() + "' for sm_" + cx.sm() + ": " + e.getMessage()));
+                        "Internal error: cannot encode '" + line.text() + "' for " + cx.target().name() + ": "
+                                + e.getMessage()));
             }
             bytes.putLong(words[0]).putLong(words[1]);
             if (line.mnemonic().equals("EXIT")) {
@@ -200,8 +203,8 @@ public final class FunctionCodegen {
         FunctionAttrs attrs = f.attrs();
         int frame = (int) ra.frameBytes();
         long shared = attrs.sharedBytes();
-        if (cx.sm() >= 90 && shared > 0) {
-            shared += 1024;
+        if (shared > 0) {
+            shared += cx.profile().reservedShared();
         }
         List<FunctionFacts.Param> params = new ArrayList<>();
         for (FunctionAttrs.Param p : attrs.params()) {
@@ -211,7 +214,8 @@ public final class FunctionCodegen {
         FunctionFacts facts = new FunctionFacts(f.name(), f.entry(), bytes.array(), registers, frame,
                 frame, frame, shared, f.entry() ? params : List.of(), f.entry() ? attrs.paramBytes() : 0, barriers,
                 f.entry() ? exits.stream().mapToInt(Integer::intValue).toArray() : new int[0],
-                f.entry() ? crsStackSize(code, inner) : deviceCrsStackSize(code, cx.sm()),
+                f.entry() ? crsStackSize(code, inner)
+                        : deviceCrsStackSize(code, cx.has(TargetFeature.CRS_STACK_ZERO_WITH_BSSY)),
                 maxRegCount, systemCalls.isEmpty() ? List.of() : List.of(new Attribute.Words(SYSCALL_OFFSETS,
                         systemCalls.stream().mapToInt(Integer::intValue).toArray())), attrs.callees(), inner);
         return new CompiledFunction(code, facts, relocations, ra.spillStoreBytes(), ra.spillLoadBytes());
@@ -230,12 +234,13 @@ public final class FunctionCodegen {
 
     /**
      * ptxas's CRS_STACK_SIZE of a device function (a function of its own under -c): 0 when it has a convergence
-     * barrier (BSSY), except on sm_80 and sm_86; none otherwise (measured on the corpus, sm_75 to sm_120: 547 of
-     * the 555 device functions with a BSSY, and every one without).
+     * barrier (BSSY) and the target records it ({@link TargetFeature#CRS_STACK_ZERO_WITH_BSSY}: not sm_80 and sm_86);
+     * none otherwise (measured on the corpus, sm_75 to sm_120: 547 of the 555 device functions with a BSSY, and every
+     * one without).
      */
-    static OptionalInt deviceCrsStackSize(List<CodeLine> code, int sm) {
+    static OptionalInt deviceCrsStackSize(List<CodeLine> code, boolean zeroWithBssy) {
         boolean bssy = code.stream().anyMatch(l -> l.mnemonic().equals("BSSY"));
-        return bssy && sm != 80 && sm != 86 ? OptionalInt.of(0) : OptionalInt.empty();
+        return bssy && zeroWithBssy ? OptionalInt.of(0) : OptionalInt.empty();
     }
 
     static String relocationType(Sym s) {

@@ -7,8 +7,8 @@ import org.jptxas.isel.sass.Control;
 /**
  * The end of a function's code as ptxas lays it out: after the last instruction, a {@code BRA} to itself (so a
  * fetch past the end never runs off), then {@code NOP}s up to the size unit: the code size is a multiple of 128
- * bytes, and from sm_80 on at least eight NOPs follow the self-branch (every ptxas 13 cubin of the shared corpus,
- * sm_75 … sm_120).
+ * bytes, and at least the target's {@code trailingNops} follow the self-branch (eight from sm_80 on in every ptxas 13
+ * cubin of the shared corpus, sm_75 … sm_120).
  */
 public final class FunctionLayout {
     private FunctionLayout() {}
@@ -19,11 +19,10 @@ public final class FunctionLayout {
     public static final Control PADDING_CONTROL = new Control(0, false, Control.NONE, Control.NONE, 0);
     static final String END_LABEL = ".L_end";
 
-    /** {@code code} followed by the self-branch and the padding of {@code sm}. */
-    public static List<CodeLine> withEnd(List<CodeLine> code, int sm) {
+    /** {@code code} followed by the self-branch and the padding, at least {@code minNops} NOPs. */
+    public static List<CodeLine> withEnd(List<CodeLine> code, int minNops) {
         List<CodeLine> out = new ArrayList<>(code);
         out.add(CodeLine.of("BRA `(" + END_LABEL + ")").withLabel(END_LABEL));
-        int minNops = sm >= 80 ? 8 : 0;
         int size = out.size() * INSTRUCTION_BYTES + minNops * INSTRUCTION_BYTES;
         int padded = (size + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
         while (out.size() * INSTRUCTION_BYTES < padded) {

@@ -23,16 +23,14 @@ import org.jptxas.ori.opcode.OriOpcodes;
  */
 final class GlobalDescriptor {
     static final int PAIR = 4;
-    static final CBank SOURCE = CBank.of(0, 0x118);
 
     private GlobalDescriptor() {}
 
-    static boolean applies(int sm) {
-        return sm >= 80 && sm < 90;
-    }
-
-    /** Inserts the descriptor load when {@code f} accesses global memory; false when no UR quad was free. */
-    static boolean install(OriFunction f) {
+    /**
+     * Inserts the descriptor load from bank 0 at {@code source} (the driver's place for it) when {@code f} accesses
+     * global memory; false when no UR quad was free.
+     */
+    static boolean install(OriFunction f, int source) {
         if (!usesGlobalMemory(f)) {
             return true;
         }
@@ -67,7 +65,7 @@ final class GlobalDescriptor {
             }
         }
         Instr load = new Instr(OriOpcodes.get().byName("ULDC").orElseThrow(), List.of("64"),
-                List.of(Reg.phys(RegFile.UR, PAIR, 2)), List.of(Src.of(SOURCE)), Guard.ALWAYS, 0);
+                List.of(Reg.phys(RegFile.UR, PAIR, 2)), List.of(Src.of(CBank.of(0, source))), Guard.ALWAYS, 0);
         f.body().block(0).instrs().add(0, load);
         return true;
     }

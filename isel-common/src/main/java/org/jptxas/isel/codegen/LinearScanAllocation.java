@@ -11,7 +11,7 @@ import org.jptxas.ori.ir.OriFunction;
 public final class LinearScanAllocation implements RegisterAllocator {
     @Override
     public Result allocate(OriFunction function, CodegenContext cx) throws CompilationException {
-        RegisterLimits limits = RegisterLimits.of(cx.target(), cx.options().maxRegCount(), function.attrs().maxnreg());
+        RegisterLimits limits = RegisterLimits.of(cx.profile(), cx.options().maxRegCount(), function.attrs().maxnreg());
         try {
             Allocation a = org.jptxas.isel.regalloc.RegisterAllocator.allocate(function, limits);
             return new Result(a.registers(), a.frameBytes(), a.spillStoreBytes(), a.spillLoadBytes());

@@ -14,6 +14,7 @@ import org.jptxas.ori.ir.GlobalVar;
 import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetProfile;
 
 /**
  * Compiles a whole Ori module to a cubin with a backend's {@link CodegenPipeline}: every function with a body
@@ -70,12 +71,13 @@ public final class ModuleCodegen {
             if (f.body().blocks().isEmpty() || CallFrames.ownerOf(f.name()) != null) {
                 continue;
             }
-            CodegenContext cx = new CodegenContext(module, f, target, options, messages, observer, addresses);
+            CodegenContext cx = new CodegenContext(module, f, pipeline.description(), options, messages, observer,
+                    addresses);
             List<OriFunction> subs = subroutines.get(f.name());
             compiled.add(subs == null ? fc.compile(f, cx) : fc.compileWithSubroutines(f, cx, subs,
-                    g -> new CodegenContext(module, g, target, options, messages, observer, addresses)));
+                    g -> new CodegenContext(module, g, pipeline.description(), options, messages, observer, addresses)));
         }
-        CubinBuilder builder = new CubinBuilder(target.sm(), options.relocatable())
+        CubinBuilder builder = new CubinBuilder(target.sm(), pipeline.description().cubin(), options.relocatable())
                 .options("-arch " + target.name() + " ");
         if (cuda12Abi) {
             builder.abiVersion7();
@@ -126,19 +128,21 @@ public final class ModuleCodegen {
         byte[] cubin = builder.build().write();
         String sass = SassTextListing.render(compiled, ObjectDeclarations.hiddenEntries(module.declarations()));
         List<ResourceReport.FunctionUsage> usage = new ArrayList<>();
-        int paramBase = CubinBuilder.paramBase(target.sm());
+        TargetProfile profile = pipeline.description().profile();
+        int paramBase = profile.paramBase();
         for (CompiledFunction c : compiled) {
             var f = c.facts();
             List<long[]> banks = new ArrayList<>();
-            if (target.sm() < 90 && f.entry()) {
+            if (!pipeline.description().cubin().hopperLayout() && f.entry()) {
                 banks.add(new long[] {0, paramBase + f.paramBytes()});
             }
-            long shared = target.sm() >= 90 && f.sharedBytes() > 0 ? f.sharedBytes() - 1024 : f.sharedBytes();
+            long shared = f.sharedBytes() > 0 ? f.sharedBytes() - profile.reservedShared() : f.sharedBytes();
             usage.add(new ResourceReport.FunctionUsage(f.name(), f.entry(), f.frameSize(), c.spillStores(), c.spillLoads(),
                     f.registers(), f.barriers(), shared, banks, List.of(), abiless
                             ? new ResourceReport.Extras(0, 0, true, f.frameSize()) : ResourceReport.Extras.NONE));
         }
-        List<long[]> moduleBanks = cmem3 > 0 && target.sm() < 90 ? List.of(new long[] {3, cmem3}) : List.of();
+        List<long[]> moduleBanks = cmem3 > 0 && !pipeline.description().cubin().hopperLayout()
+                ? List.of(new long[] {3, cmem3}) : List.of();
         String report = ResourceReport.format("jptxas", target.name(), new ResourceReport.ModuleUsage(gmem, moduleBanks),
                 usage);
         return new Result(cubin, compiled, sass, report, messages);

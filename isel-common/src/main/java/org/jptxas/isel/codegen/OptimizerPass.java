@@ -25,7 +25,7 @@ public final class OptimizerPass implements OriPass {
             }
         });
         try {
-            p.run(function, cx.target());
+            p.run(function, cx.profile());
         } catch (Observed o) {
             throw o.cause;
         }

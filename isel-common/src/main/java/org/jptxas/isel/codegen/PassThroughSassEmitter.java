@@ -18,6 +18,7 @@ import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 
+import org.jptxas.ori.target.TargetFeature;
 /**
  * Bring-up stand-in for instruction selection: prints every allocated Ori instruction as it is (its sm_80
  * spelling) with the target's {@link SassTextPrinter}. On sm_90 a global access names the memory descriptor
@@ -29,13 +30,14 @@ public final class PassThroughSassEmitter implements SassEmitter {
 
     @Override
     public List<CodeLine> emit(OriFunction function, CodegenContext context) throws CompilationException {
-        SassTextPrinter printer = SassTextPrinter.forSm("sm_" + context.sm());
+        SassTextPrinter printer = SassTextPrinter.of(context.description());
         FunctionBody body = function.body();
         String[] labels = blockLabels(body);
         List<CodeLine> out = new ArrayList<>();
-        boolean descriptor = context.sm() >= 90 && usesGlobalMemory(body);
+        boolean descriptor = context.has(TargetFeature.GLOBAL_DESCRIPTOR_OPERAND) && usesGlobalMemory(body);
         if (descriptor) {
-            out.add(CodeLine.of("ULDC.64 UR4, c[0x0][0x208]"));
+            out.add(CodeLine.of("ULDC.64 UR4, c[0x0][0x" + Integer.toHexString(context.profile().memoryDescriptor())
+                    + "]"));
         }
         for (BasicBlock b : body.blocks()) {
             String pending = labels[b.id()];
@@ -49,7 +51,8 @@ public final class PassThroughSassEmitter implements SassEmitter {
                     line = printer.print(s, id -> labels[id]);
                 } catch (SelectionException e) {
                     throw new CompilationException(Diagnostic.error(context.sourceName(), in.line(),
-                            "Internal error: no sm_" + context.sm() + " encoding for '" + in + "': " + e.getMessage()));
+                            "Internal error: no " + context.target().name() + " encoding for '" + in + "': "
+                                    + e.getMessage()));
                 }
                 out.add(new CodeLine(pending, line.text(), line.assemblyText(), null, line.relocation(), in.line()));
                 pending = null;

@@ -26,6 +26,7 @@ import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.opcode.OriOpcode;
 import org.jptxas.ori.opcode.OriOpcodes;
 
+import org.jptxas.ori.target.TargetFeature;
 /**
  * Volta SIMT reconvergence, as ptxas lays it out: a warp split by a divergent branch is re-joined at the branch's
  * immediate post-dominator with a convergence barrier, {@code BSSY Bn, join} where the region starts and
@@ -105,7 +106,7 @@ public final class Reconvergence {
             if (join < 0 || join == pdom.exit() || onlyExits(body.block(join))) {
                 continue;
             }
-            if (containsBarrier(body, inside, cx.sm())) {
+            if (containsBarrier(body, inside, cx.has(TargetFeature.WARPSYNC_ALL))) {
                 unjoined.add(join);
                 continue;
             }
@@ -169,18 +170,19 @@ public final class Reconvergence {
                 instrs.add(new Instr(ops.require("BSYNC"), List.of(), List.of(), List.of(Src.of(barrier)), Guard.ALWAYS,
                         call.line()));
                 // the return-address moves come later (CallFrames), between the BSSY and the CALL
-                insertBssy(instrs, i, barrier, b + 1, call.line(), cx.sm());
+                insertBssy(instrs, i, barrier, b + 1, call.line(), cx.has(TargetFeature.CLEAR_BARRIER_BEFORE_BSSY));
                 break; // the continuation is the next block; it is scanned next
             }
         }
     }
 
-    /** {@code BSSY barrier, join} at {@code at}; sm_75 first clears the barrier register, as ptxas does. */
-    private static void insertBssy(List<Instr> instrs, int at, BarrierReg barrier, int join, int line, int sm) {
+    /** {@code BSSY barrier, join} at {@code at}, first clearing the barrier register where ptxas does (sm_75). */
+    private static void insertBssy(List<Instr> instrs, int at, BarrierReg barrier, int join, int line,
+            boolean clearFirst) {
         OriOpcodes ops = OriOpcodes.get();
         instrs.add(at, new Instr(ops.require("BSSY"), List.of(), List.of(),
                 List.of(Src.of(barrier), Src.of(new BlockLabel(join))), Guard.ALWAYS, line));
-        if (sm < 80) {
+        if (clearFirst) {
             instrs.add(at, new Instr(ops.require("BMOV"), List.of("32", "CLEAR"), List.of(Reg.RZ),
                     List.of(Src.of(barrier)), Guard.ALWAYS, line));
         }
@@ -273,11 +275,14 @@ public final class Reconvergence {
         return b.instrs().size() == 1 && b.instrs().get(0).op().name().equals("EXIT") && b.instrs().get(0).guard().isAlways();
     }
 
-    /** A CTA barrier in the region; from sm_90 on also a warp-synchronous instruction (ptxas then uses WARPSYNC). */
-    private static boolean containsBarrier(FunctionBody body, BitSet blocks, int sm) {
+    /**
+     * A CTA barrier in the region; with {@code warpSyncAll} (sm_90) also a warp-synchronous instruction (ptxas then
+     * uses WARPSYNC).
+     */
+    private static boolean containsBarrier(FunctionBody body, BitSet blocks, boolean warpSyncAll) {
         for (int b = blocks.nextSetBit(0); b >= 0; b = blocks.nextSetBit(b + 1)) {
             for (Instr in : body.block(b).instrs()) {
-                if (isCtaBarrier(in) || sm >= 90 && isWarpSynchronous(in)) {
+                if (isCtaBarrier(in) || warpSyncAll && isWarpSynchronous(in)) {
                     return true;
                 }
             }
@@ -308,7 +313,7 @@ public final class Reconvergence {
                 Instr in = instrs.get(i);
                 boolean needs = divergentHere && (isWarpSynchronous(in) || isCtaBarrier(in));
                 if (needs && !(i > 0 && instrs.get(i - 1).op().name().equals("WARPSYNC"))) {
-                    Instr sync = fullWarpSync(cx.sm(), in.line());
+                    Instr sync = fullWarpSync(cx.has(TargetFeature.WARPSYNC_ALL), in.line());
                     if (!in.guard().isAlways() && isWarpSynchronous(in)) {
                         sync.setGuard(in.guard());
                     }
@@ -333,7 +338,7 @@ public final class Reconvergence {
                     continue;
                 }
                 if (split.get(b.id())) {
-                    instrs.set(i, fullWarpSync(cx.sm(), in.line()));
+                    instrs.set(i, fullWarpSync(cx.has(TargetFeature.WARPSYNC_ALL), in.line()));
                 } else {
                     instrs.remove(i--);
                 }
@@ -407,9 +412,9 @@ public final class Reconvergence {
                 && (imm.bits() & FULL_MASK) == FULL_MASK && !in.srcs().get(0).hasModifiers();
     }
 
-    private static Instr fullWarpSync(int sm, int line) {
+    private static Instr fullWarpSync(boolean warpSyncAll, int line) {
         OriOpcode warpsync = OriOpcodes.get().require("WARPSYNC");
-        if (sm >= 90) {
+        if (warpSyncAll) {
             return new Instr(warpsync, List.of("ALL"), List.of(), List.of(), Guard.ALWAYS, line);
         }
         return new Instr(warpsync, List.of(), List.of(), List.of(Src.of(new Imm(FULL_MASK))), Guard.ALWAYS, line);
@@ -430,7 +435,8 @@ public final class Reconvergence {
             if (last != null && last.isTerminator()) {
                 at--;
             }
-            insertBssy(instrs, at, new BarrierReg(r.depth), r.join, last != null ? last.line() : 0, cx.sm());
+            insertBssy(instrs, at, new BarrierReg(r.depth), r.join, last != null ? last.line() : 0,
+                    cx.has(TargetFeature.CLEAR_BARRIER_BEFORE_BSSY));
         }
         // One BSYNC block per join, inner barriers first. Everything is gathered on the current block ids first.
         TreeMap<Integer, List<Region>> byJoin = new TreeMap<>();

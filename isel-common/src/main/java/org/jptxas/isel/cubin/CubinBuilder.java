@@ -30,6 +30,7 @@ import org.jptxas.isel.cubin.info.NvInfo;
  */
 public final class CubinBuilder {
     private final int sm;
+    private final CubinFlavor flavor;
     private final boolean relocatable;
     private final List<FunctionFacts> functions = new ArrayList<>();
     private String options = "";
@@ -72,7 +73,7 @@ public final class CubinBuilder {
     }
 
     private boolean addressTableRela() {
-        return sm >= 90 && !v7() || addressTable.stream().anyMatch(a -> a.addend() != 0);
+        return flavor.hopperLayout() && !v7() || addressTable.stream().anyMatch(a -> a.addend() != 0);
     }
 
     /** A relocation of a function's code against a function or global variable, by name. */
@@ -97,11 +98,21 @@ public final class CubinBuilder {
     /** The 16 bytes of {@code .nv.rel.action} that ptxas 13 writes on sm_75 … sm_89 (the same in every cubin). */
     static final byte[] REL_ACTION = java.util.HexFormat.of().parseHex("73000000000000000000001125000536");
 
-    /** @param relocatable {@code -c} output (ET_REL, CUDA section types) rather than an executable */
-    public CubinBuilder(int sm, boolean relocatable) {
+    /**
+     * A cubin for SM {@code sm} laid out as {@code flavor} says.
+     *
+     * @param relocatable {@code -c} output (ET_REL, CUDA section types) rather than an executable
+     */
+    public CubinBuilder(int sm, CubinFlavor flavor, boolean relocatable) {
         this.sm = sm;
+        this.flavor = java.util.Objects.requireNonNull(flavor, "flavor");
         this.relocatable = relocatable;
         this.ptxTarget = sm;
+    }
+
+    /** A cubin for SM {@code sm} in the flavour ptxas 13 writes for it ({@link CubinFlavors#forSm}). */
+    public CubinBuilder(int sm, boolean relocatable) {
+        this(sm, CubinFlavors.forSm(sm), relocatable);
     }
 
     public CubinBuilder add(FunctionFacts function) {
@@ -184,7 +195,7 @@ public final class CubinBuilder {
         for (String p : params) {
             sb.append(prototypeCode(p));
         }
-        if (systemCall && sm >= 80 && !v7()) {
+        if (systemCall && flavor.systemCallAbi() && !v7()) {
             sb.append(SYSTEM_CALL_ABI);
         }
         return sb.toString();
@@ -268,12 +279,12 @@ public final class CubinBuilder {
     }
 
     /** Offset of the kernel parameters in constant bank 0. */
-    public static int paramBase(int sm) {
-        return sm >= 100 ? 0x380 : sm >= 90 ? 0x210 : 0x160;
+    private int paramBase() {
+        return flavor.parameterBase();
     }
 
     public Cubin build() {
-        boolean hopperLayout = sm >= 90;
+        boolean hopperLayout = flavor.hopperLayout();
         StringTable.Builder shstr = new StringTable.Builder();
         StringTable.Builder str = new StringTable.Builder();
         List<String> names = new ArrayList<>();
@@ -297,7 +308,7 @@ public final class CubinBuilder {
         if (!prototypes.isEmpty()) {
             names.add(".nv.prototype");
         }
-        if (sm < 90 && !relocatable) {
+        if (!hopperLayout && !relocatable) {
             names.add(".nv.rel.action");
         }
         if (!addressTable.isEmpty()) {
@@ -307,7 +318,7 @@ public final class CubinBuilder {
             long firstRel = firstRelocation(f, false);
             long firstRela = firstRelocation(f, true);
             // From sm_90 on, a function with inner functions keeps an (empty) RELA section for its resolved calls.
-            boolean hasRela = firstRela < Long.MAX_VALUE || sm >= 90 && !v7() && !f.inner().isEmpty();
+            boolean hasRela = firstRela < Long.MAX_VALUE || hopperLayout && !v7() && !f.inner().isEmpty();
             // Of the two, ptxas writes first the one holding the relocation nearest the start of the code.
             if (hasRela && firstRela < firstRel) {
                 names.add(".rela.text." + f.name());
@@ -321,7 +332,7 @@ public final class CubinBuilder {
         }
         if (!functions.isEmpty()) {
             // Below sm_90, -c splits them: the entries without addend in .rel, the CIE pointers in .rela.
-            if (!debugFrameRela() || relocatable && sm < 90) {
+            if (!debugFrameRela() || relocatable && !hopperLayout) {
                 names.add(".rel.debug_frame");
             }
             if (debugFrameRela()) {
@@ -386,7 +397,7 @@ public final class CubinBuilder {
                 symbols.add(new Symbol(n, str.add(n), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_SECTION), 0, index.get(n), 0, 0));
             }
         };
-        boolean bank0Last = sm >= 90 && !v7();
+        boolean bank0Last = flavor.hopperLayout() && !v7();
         sectionSymbol.accept(".note.nv.tkinfo");
         sectionSymbol.accept(".note.nv.cuinfo");
         for (FunctionFacts f : functions) {
@@ -420,15 +431,15 @@ public final class CubinBuilder {
             }
             if (!bank0Last) {
                 sectionSymbol.accept(".nv.constant0." + f.name());
-                if (relocatable && f.entry() && sm < 90 && f.paramBytes() > 0) {
+                if (relocatable && f.entry() && !flavor.hopperLayout() && f.paramBytes() > 0) {
                     // Below sm_90, -c names a kernel's parameter block (CUDA 12 as ptxas 13): a CUDA object in bank 0 at the
                     // parameter base.
                     symbols.add(new Symbol("_param", str.add("_param"), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_CUDA_OBJECT),
-                            PARAM_SYMBOL_OTHER, index.get(".nv.constant0." + f.name()), paramBase(sm), f.paramBytes()));
-                } else if (relocatable && f.entry() && sm < 90) {
+                            PARAM_SYMBOL_OTHER, index.get(".nv.constant0." + f.name()), paramBase(), f.paramBytes()));
+                } else if (relocatable && f.entry() && !flavor.hopperLayout()) {
                     // Without parameters it names the special-register area below the parameter base instead.
                     symbols.add(new Symbol("_SREG", str.add("_SREG"), Symbol.info(Symbol.STB_LOCAL, Symbol.STT_CUDA_OBJECT),
-                            PARAM_SYMBOL_OTHER, index.get(".nv.constant0." + f.name()), 0, paramBase(sm)));
+                            PARAM_SYMBOL_OTHER, index.get(".nv.constant0." + f.name()), 0, paramBase()));
                 }
             }
             if (f == functions.get(0) && !deviceFirst) {
@@ -532,7 +543,7 @@ public final class CubinBuilder {
         }
 
         int symtab = index.get(".symtab");
-        debugFrame = DebugFrame.encode(sm, functions, relocatable);
+        debugFrame = DebugFrame.encode(flavor, functions, relocatable);
         List<Section> sections = new ArrayList<>();
         for (String n : names) {
             sections.add(section(n, index, symbols, symbolIndex, shstr, str, symtab, firstGlobal));
@@ -540,14 +551,14 @@ public final class CubinBuilder {
         // String tables last: every name is in them by now.
         sections.set(1, sections.get(1).withData(shstr.toByteArray()));
         sections.set(2, sections.get(2).withData(str.toByteArray()));
-        List<LayoutPlanner.Segment> segments = relocatable ? List.of() : LayoutPlanner.segments(sm, sections);
-        Layout layout = LayoutPlanner.plan(sm, sections, relocatable ? 0 : segments.size() + 2);
-        List<ProgramHeader> phdrs = relocatable ? List.of() : LayoutPlanner.programHeaders(sm, sections, layout, segments);
+        List<LayoutPlanner.Segment> segments = relocatable ? List.of() : LayoutPlanner.segments(flavor, sections);
+        Layout layout = LayoutPlanner.plan(flavor, sections, relocatable ? 0 : segments.size() + 2);
+        List<ProgramHeader> phdrs = relocatable ? List.of() : LayoutPlanner.programHeaders(flavor, sections, layout, segments);
         ElfHeader header = v7()
                 ? new ElfHeader(ElfHeader.OSABI_CUDA_V7, 7, 0, relocatable ? ElfHeader.ET_REL : ElfHeader.ET_EXEC,
                         ElfHeader.EM_CUDA, 125, 0, ElfFlags.v7(sm, false), 64, 56, 64, 1)
-                : new ElfHeader(ElfHeader.OSABI_CUDA_V8, withoutAbi && sm < 90 ? 2 : 8, 0, relocatable ? ElfHeader.ET_REL : ElfHeader.ET_EXEC,
-                        ElfHeader.EM_CUDA, 1, 0, ElfFlags.v8(sm), 64, relocatable ? 0 : 56, 64, 1);
+                : new ElfHeader(ElfHeader.OSABI_CUDA_V8, withoutAbi && !flavor.hopperLayout() ? 2 : 8, 0, relocatable ? ElfHeader.ET_REL : ElfHeader.ET_EXEC,
+                        ElfHeader.EM_CUDA, 1, 0, ElfFlags.v8(sm, flavor.elfFlagsArch()), 64, relocatable ? 0 : 56, 64, 1);
         return new Cubin(header, sections, phdrs, layout);
     }
 
@@ -573,7 +584,7 @@ public final class CubinBuilder {
             case ".note.nv.cuinfo" -> {
                 byte[] b = Note.encode(List.of(Note.cuinfo(ptxTarget, FunctionInfo.CUDA_API_VERSION_13_0)));
                 // From sm_90 on it also points (SHF_INFO_LINK) at .nv.compat.
-                return new Section(n, name, SectionType.NOTE, sm >= 90 ? 0x01000040L : 0x01000000L, 0, b.length,
+                return new Section(n, name, SectionType.NOTE, flavor.hopperLayout() ? 0x01000040L : 0x01000000L, 0, b.length,
                         index.get(".note.nv.tkinfo"), index.getOrDefault(".nv.compat", 0), 4, 0, b);
             }
             case ".nv.info" -> {
@@ -588,7 +599,7 @@ public final class CubinBuilder {
                 boolean withAddend = n.startsWith(".rela.");
                 // Below sm_90, -c splits them: R_CUDA_64 without addend (the locations, the first CIE pointer) in
                 // .rel, the rest (address ranges, the other CIE pointers) in .rela.
-                boolean split = relocatable && sm < 90;
+                boolean split = relocatable && !flavor.hopperLayout();
                 // ptxas lists them function by function from the last to the first: the FDEs' fields (from the last
                 // FDE to the first, each from its last field to its first), then the addresses in the CIEs of the
                 // functions placed inside it, also from the last to the first.
@@ -751,12 +762,12 @@ public final class CubinBuilder {
                     b.length, symtab, text, 8, Relocations.entrySize(withAddend), b);
         }
         if (n.startsWith(".nv.info.")) {
-            byte[] b = NvInfo.encode(FunctionInfo.records(sm, withCallRecords(f, symbols, symbolIndex), paramBase(sm),
+            byte[] b = NvInfo.encode(FunctionInfo.records(sm, withCallRecords(f, symbols, symbolIndex), paramBase(),
                     symbolIndex.getOrDefault(".nv.constant0." + f.name(), 0), apiVersion(), v7()));
             return new Section(n, name, SectionType.CUDA_INFO, Section.SHF_INFO_LINK, 0, b.length, symtab, text, 4, 0, b);
         }
         if (n.startsWith(".text.")) {
-            int info = symbolIndex.get(f.name()) | (sm < 90 || v7() ? f.registers() << 24 : 0);
+            int info = symbolIndex.get(f.name()) | (!flavor.hopperLayout() || v7() ? f.registers() << 24 : 0);
             long barriers = v7() ? (long) f.barriers() << 20 : 0;
             byte[] b = f.code();
             return new Section(n, name, SectionType.PROGBITS, Section.SHF_ALLOC | Section.SHF_EXECINSTR | barriers, 0, b.length,
@@ -767,7 +778,7 @@ public final class CubinBuilder {
                     Section.SHF_WRITE | Section.SHF_ALLOC | Section.SHF_INFO_LINK, 0, f.sharedBytes(), 0, text,
                     sharedAlignment.getOrDefault(f.name(), 4), 0, null);
         }
-        byte[] b = new byte[paramBase(sm) + f.paramBytes()];
+        byte[] b = new byte[paramBase() + f.paramBytes()];
         return new Section(n, name, relocatable ? SectionType.CUDA_CONSTANT_B0 : SectionType.PROGBITS,
                 Section.SHF_ALLOC | Section.SHF_INFO_LINK, 0, b.length, 0, text, 4, 0, b);
     }
@@ -811,17 +822,17 @@ public final class CubinBuilder {
             "__UDT_CANONICAL", "__UFT", "__UDT", "__UFT_END", "__UDT_END");
 
     private boolean reservesShared() {
-        return sm >= 90 && !v7();
+        return flavor.hopperLayout() && !v7();
     }
 
     /** Bytes of {@code .nv.shared.reserved.0}: 0 on sm_90, 0x40 from sm_100 on. */
     private long reservedSharedBytes() {
-        return sm >= 100 ? 0x40 : 0;
+        return flavor.reservedSharedSection();
     }
 
     /** {@code .debug_frame}'s relocations carry addends in relocatable output and from sm_90 on. */
     private boolean debugFrameRela() {
-        return relocatable || sm >= 90 && !v7();
+        return relocatable || flavor.hopperLayout() && !v7();
     }
 
     /** The offset of {@code f}'s first relocation of the kind (with or without addend); MAX_VALUE if none. */
@@ -857,7 +868,7 @@ public final class CubinBuilder {
     }
 
     private boolean rela(CodeRelocation r) {
-        return sm >= 90 && !v7() || r.addend() != 0;
+        return flavor.hopperLayout() && !v7() || r.addend() != 0;
     }
 
     private static void addInnerSymbols(FunctionFacts host, List<Symbol> symbols, Map<String, Integer> symbolIndex,
@@ -918,7 +929,7 @@ public final class CubinBuilder {
     /** The seven .nv.compat records ptxas 13 writes on sm_90+. */
     private List<Attribute> compat() {
         byte[] fastpath = new byte[8];
-        fastpath[0] = (byte) (sm >= 120 ? 0x50 : sm >= 100 ? 0x09 : 0);
+        fastpath[0] = (byte) flavor.compatFastpath();
         return List.of(
                 new Attribute.Inline(9, org.jptxas.isel.cubin.info.EiFormat.BVAL, 0),
                 new Attribute.Inline(2, org.jptxas.isel.cubin.info.EiFormat.BVAL, 1),

@@ -79,7 +79,12 @@ public final class DebugFrame {
      * and after a function's FDE those of the functions placed inside its code, each after a CIE of the call ABI.
      * In an executable the FDE's CIE pointer holds the CIE's offset; in relocatable output it is 0 and relocated.
      */
-    public static Encoded encode(int sm, List<FunctionFacts> functions, boolean relocatable) {
+    public static Encoded encode(CubinFlavor flavor, List<FunctionFacts> functions, boolean relocatable) {
+        return encode(flavor.hopperLayout(), functions, relocatable);
+    }
+
+    /** As {@link #encode(CubinFlavor, List, boolean)}; {@code hopper}: the flavour's Hopper layout. */
+    static Encoded encode(boolean hopper, List<FunctionFacts> functions, boolean relocatable) {
         ByteWriter w = new ByteWriter();
         List<Fde> fdes = new ArrayList<>();
         long assumed = 0;
@@ -89,18 +94,18 @@ public final class DebugFrame {
             // pre-sm_90 program (ptxas 13 keeps it when it drops the sm_90+ set-up row).
             long addend = assumed;
             long range = f.inner().isEmpty() ? f.code().length : f.inner().get(0).offset();
-            assumed += (f.entry() ? CIE : DEVICE_CIE).length + fde(program(Math.min(sm, 89), f), 0, range).length;
+            assumed += (f.entry() ? CIE : DEVICE_CIE).length + fde(program(false, f), 0, range).length;
             int cie = w.size();
             // A device function's CIE names the call ABI's return register pair.
             byte[] ownCie = f.entry() ? CIE : DEVICE_CIE;
             w.bytes(ownCie);
             fdes.add(new Fde(cie, w.size(), k, 0, addend, -1));
-            w.bytes(withCiePointer(fde(program(sm, f), 0, range), cie, relocatable));
+            w.bytes(withCiePointer(fde(program(hopper, f), 0, range), cie, relocatable));
             for (FunctionFacts.InnerFunction in : f.inner()) {
                 byte[] abiCie = abiCie(in.returnRegisters());
                 cie = w.size();
                 w.bytes(abiCie);
-                byte[] program = in.callFrameProgram().length > 0 ? in.callFrameProgram() : innerProgram(sm, f, in);
+                byte[] program = in.callFrameProgram().length > 0 ? in.callFrameProgram() : innerProgram(hopper, f, in);
                 byte[] fde = fde(program, in.offset(), in.size());
                 fdes.add(new Fde(cie, w.size(), k, in.offset(), assumed, cie + abiCieAddressField(abiCie)));
                 assumed += abiCie.length + fde.length;
@@ -177,7 +182,7 @@ public final class DebugFrame {
      * return register (R20), not an internal helper, gets a device function's program (the frame from the first
      * instruction to the RET).
      */
-    static byte[] innerProgram(int sm, FunctionFacts host, FunctionFacts.InnerFunction in) {
+    static byte[] innerProgram(boolean hopper, FunctionFacts host, FunctionFacts.InnerFunction in) {
         byte[] code = host.code();
         int from = (int) in.offset();
         int to = (int) Math.min(code.length, in.offset() + in.size());
@@ -196,7 +201,7 @@ public final class DebugFrame {
         int k = ret >= 0 ? code[ret + 3] & 0xff : ra;
         if (lowered < 0 && k == ra && ret >= 0 && ra == FunctionFacts.InnerFunction.ABI_RETURN_REGISTER
                 && in.binding() != FunctionFacts.Binding.WEAK) {
-            return encodeProgram(sm, List.of(defCfa(0, 0), bare(ret - from)), true);
+            return encodeProgram(hopper, List.of(defCfa(0, 0), bare(ret - from)), true);
         }
         if (lowered < 0 && k != ra) {
             for (int i = ret - 16; i >= from; i -= 16) {
@@ -209,7 +214,7 @@ public final class DebugFrame {
                 break;
             }
         }
-        return encodeProgram(sm, rows, false);
+        return encodeProgram(hopper, rows, false);
     }
 
     private static int opcode(byte[] code, int at) {
@@ -255,11 +260,11 @@ public final class DebugFrame {
     }
 
     /** The call-frame program (see the class comment). */
-    static byte[] program(int sm, FunctionFacts f) {
+    static byte[] program(boolean hopper, FunctionFacts f) {
         if (f.crsStackSize().orElse(0) > 0) {
             return new byte[0];
         }
-        return f.entry() ? kernelProgram(sm, f) : deviceProgram(sm, f);
+        return f.entry() ? kernelProgram(hopper, f) : deviceProgram(hopper, f);
     }
 
     /**
@@ -295,7 +300,7 @@ public final class DebugFrame {
         return new Row(at, new byte[0]);
     }
 
-    private static byte[] kernelProgram(int sm, FunctionFacts f) {
+    private static byte[] kernelProgram(boolean hopper, FunctionFacts f) {
         byte[] code = f.code();
         int[] exits = f.exitOffsets();
         if (exits.length == 0) {
@@ -321,7 +326,7 @@ public final class DebugFrame {
             }
         }
         List<Row> rows = new ArrayList<>();
-        if (sm < 90) {
+        if (!hopper) {
             rows.add(bare(0x10));
         }
         int lowered = f.frameSize() > 0 ? stackAdjustment(code, 0, code.length, true) : -1;
@@ -332,17 +337,17 @@ public final class DebugFrame {
             rows.add(defCfa(lowered + 16L, f.frameSize()));
             if (oneBlock(code, last)) {
                 rows.add(defCfa(lowered + 16L, 0).advancing());
-                if (sm >= 90) {
+                if (hopper) {
                     rows.remove(0); // from sm_90 on only the second is written
                 }
             } else {
                 rows.add(bare(last));
             }
-            return encodeProgram(sm, rows, false);
+            return encodeProgram(hopper, rows, false);
         }
-        rows.add(defCfa(secondBlock(sm, code, first), f.frameSize()));
+        rows.add(defCfa(secondBlock(hopper, code, first), f.frameSize()));
         rows.add(bare(last));
-        return encodeProgram(sm, rows, false);
+        return encodeProgram(hopper, rows, false);
     }
 
     /** Whether the code before {@code exit} has no branch, call, return or other exit. */
@@ -366,7 +371,7 @@ public final class DebugFrame {
      * {@code DW_CFA_expression} for the others), and the return address where it is copied to another register
      * and back ({@code DW_CFA_register} source, destination).
      */
-    private static byte[] deviceProgram(int sm, FunctionFacts f) {
+    private static byte[] deviceProgram(boolean hopper, FunctionFacts f) {
         byte[] code = f.code();
         int ret = lastOf(code, RET);
         if (ret < 0) {
@@ -378,7 +383,7 @@ public final class DebugFrame {
             rows.add(defCfa(prologueEnd(code), f.frameSize()));
             rows.addAll(returnAddressCopies(code, 0, ret));
             rows.add(bare(ret));
-            return encodeProgram(sm, rows, true);
+            return encodeProgram(hopper, rows, true);
         }
         int frame = -immediate(code, lowered);
         rows.add(defCfa(lowered + 16L, frame));
@@ -450,7 +455,7 @@ public final class DebugFrame {
             rows.add(defCfa(raised + 16L, 0));
         }
         rows.add(bare(ret));
-        return encodeProgram(sm, rows, true);
+        return encodeProgram(hopper, rows, true);
     }
 
     /** Whether {@code r} holds the call ABI's return address (R20, and R21 for its high word). */
@@ -523,8 +528,8 @@ public final class DebugFrame {
      * order) and their instructions. From sm_90 on the rows are sorted by address. Below sm_90 a device function's
      * program opens with an advance even when it is zero.
      */
-    private static byte[] encodeProgram(int sm, List<Row> rows, boolean device) {
-        if (sm >= 90) {
+    private static byte[] encodeProgram(boolean hopper, List<Row> rows, boolean device) {
+        if (hopper) {
             rows = new ArrayList<>(rows);
             rows.sort(Comparator.comparingLong(Row::at));
         }
@@ -532,7 +537,7 @@ public final class DebugFrame {
         long at = 0;
         boolean firstRow = true;
         for (Row r : rows) {
-            if (r.at() != at || r.advance() || firstRow && device && sm < 90) {
+            if (r.at() != at || r.advance() || firstRow && device && !hopper) {
                 w.u8(DW_CFA_ADVANCE_LOC4).u32((int) ((r.at() - at) / 4 & 0x3fffffff));
                 at = r.at();
             }
@@ -576,12 +581,12 @@ public final class DebugFrame {
      * Where the second basic block starts: after the first instruction that ends a block (at the latest the first
      * EXIT), or earlier at the first target of a branch (a loop head).
      */
-    static long secondBlock(int sm, byte[] code, int firstExit) {
-        long start = endOfFirstBlock(sm, code, firstExit);
+    static long secondBlock(boolean hopper, byte[] code, int firstExit) {
+        long start = endOfFirstBlock(hopper, code, firstExit);
         for (int at = 0; at + 16 <= code.length; at += 16) {
             int opcode = opcode(code, at);
             if (opcode == BRA || opcode == BRA_SM100) {
-                long target = at + 16L + branchOffset(sm, code, at);
+                long target = at + 16L + branchOffset(hopper, code, at);
                 if (target > 0 && target < start) {
                     start = target;
                 }
@@ -596,9 +601,9 @@ public final class DebugFrame {
      * The byte offset of a {@code BRA} (from the next instruction), in 4-byte units in bits [63:34] (below sm_90)
      * or [23:16] then [63:34] (sm_90 on); the bits above 63 only extend the sign here.
      */
-    static long branchOffset(int sm, byte[] code, int at) {
+    static long branchOffset(boolean hopper, byte[] code, int at) {
         int high = immediate(code, at) >> 2; // bits [63:34], signed
-        long units = sm >= 90 ? (long) high << 8 | (code[at + 2] & 0xff) : high;
+        long units = hopper ? (long) high << 8 | (code[at + 2] & 0xff) : high;
         return units * 4;
     }
 
@@ -609,7 +614,7 @@ public final class DebugFrame {
      * side soon after), not the MEMBAR.ALL of a release sequence (st.release: MEMBAR.ALL.GPU, ERRBAR, CGAERRBAR, ST),
      * whose bits are the same; measured on the corpus and on membar/fence kernels.
      */
-    static long endOfFirstBlock(int sm, byte[] code, int firstExit) {
+    static long endOfFirstBlock(boolean hopper, byte[] code, int firstExit) {
         for (int at = 0; at + 16 <= code.length && at < firstExit; at += 16) {
             int opcode = opcode(code, at);
             if (opcode == CALL_ABS || opcode == CALL_REL) {
@@ -624,7 +629,7 @@ public final class DebugFrame {
                 }
                 return at;
             }
-            if (BLOCK_ENDS.contains(opcode) || opcode == MEMBAR && (sm < 90 || isFence(code, at))) {
+            if (BLOCK_ENDS.contains(opcode) || opcode == MEMBAR && (!hopper || isFence(code, at))) {
                 return at + 16L;
             }
         }

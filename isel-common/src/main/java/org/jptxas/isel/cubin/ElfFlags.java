@@ -2,8 +2,8 @@ package org.jptxas.isel.cubin;
 
 /**
  * {@code e_flags} of a cubin. ABI version 7 (CUDA ≤ 12) keeps the SM in bits [7:0] and the virtual SM in [23:16],
- * with TEXMODE/64BIT_ADDRESS flags between; ABI version 8 (ptxas 13) keeps the SM in bits [15:8], 0x04 in the low byte
- * up to sm_9x, 0x02 from sm_100 on, and 0x06 in the top byte. The {@code a}/{@code f} target suffixes are not encoded.
+ * with TEXMODE/64BIT_ADDRESS flags between; ABI version 8 (ptxas 13) keeps the SM in bits [15:8], the cubin
+ * flavour's architecture byte in the low byte (0x04 up to sm_9x, 0x02 from sm_100 on), and 0x06 in the top byte. The {@code a}/{@code f} target suffixes are not encoded.
  */
 public final class ElfFlags {
     private ElfFlags() {}
@@ -24,9 +24,9 @@ public final class ElfFlags {
         return abiVersion >= 8 ? 0 : (flags >>> 16) & 0xff;
     }
 
-    /** The word ptxas 13 writes for SM {@code sm} (ABI version 8). */
-    public static int v8(int sm) {
-        return 0x06000000 | (sm & 0xff) << 8 | (sm >= 100 ? 0x02 : 0x04);
+    /** The word ptxas 13 writes for SM {@code sm} (ABI version 8) with the flavour's architecture byte. */
+    public static int v8(int sm, int arch) {
+        return 0x06000000 | (sm & 0xff) << 8 | (arch & 0xff);
     }
 
     /**

@@ -27,22 +27,26 @@ public final class LayoutPlanner {
 
     /** A copy of {@code cubin} laid out afresh (gap bytes dropped), program headers recomputed for executables. */
     public static Cubin relayout(Cubin cubin) {
-        int sm = cubin.sm();
+        CubinFlavor flavor = CubinFlavors.forSm(cubin.sm());
         List<Section> sections = cubin.sections();
         boolean executable = !cubin.programHeaders().isEmpty();
-        List<Segment> segments = executable ? segments(sm, sections) : List.of();
-        Layout layout = plan(sm, sections, executable ? segments.size() + 2 : 0);
-        List<ProgramHeader> phdrs = executable ? programHeaders(sm, sections, layout, segments) : List.of();
+        List<Segment> segments = executable ? segments(flavor, sections) : List.of();
+        Layout layout = plan(flavor, sections, executable ? segments.size() + 2 : 0);
+        List<ProgramHeader> phdrs = executable ? programHeaders(flavor, sections, layout, segments) : List.of();
         return new Cubin(cubin.header(), sections, phdrs, layout);
     }
 
     /** The layout without ptxas's per-target habits (sections packed in order); see {@link #plan(int, List, int)}. */
     public static Layout plan(List<Section> sections, int phnum) {
-        return plan(0, sections, phnum);
+        return plan(PLAIN, sections, phnum);
     }
 
-    /** The layout ptxas 13 gives {@code sections} for target {@code sm} with {@code phnum} program headers. */
-    public static Layout plan(int sm, List<Section> sections, int phnum) {
+    /** No per-target habits: sections packed in order, nothing mirrored, no slack. */
+    private static final CubinFlavor PLAIN = new CubinFlavor("plain", List.of(), false, false, "0x0", 0, 0, 0, false, 0,
+            new CubinFlavor.Slack(0, 0));
+
+    /** The layout ptxas 13 gives {@code sections} in {@code flavor} with {@code phnum} program headers. */
+    public static Layout plan(CubinFlavor flavor, List<Section> sections, int phnum) {
         long[] offsets = new long[sections.size()];
         Map<String, Integer> byName = new HashMap<>();
         for (int i = sections.size() - 1; i > 0; i--) {
@@ -51,7 +55,7 @@ public final class LayoutPlanner {
         long at = CubinReader.EHDR_SIZE;
         for (int i = 1; i < sections.size(); i++) {
             Section s = sections.get(i);
-            int mirror = sm >= 100 ? mirrorOf(i, sections, byName, phnum == 0) : -1;
+            int mirror = flavor.mercuryMirrors() ? mirrorOf(i, sections, byName, phnum == 0) : -1;
             if (mirror > 0) {
                 offsets[i] = offsets[mirror];
             } else {
@@ -59,7 +63,7 @@ public final class LayoutPlanner {
                 offsets[i] = at;
                 at += s.fileSize();
                 if (i == 1 && s.type() == SectionType.STRTAB) {
-                    at += shstrtabSlack(sm, sections);
+                    at += shstrtabSlack(flavor, sections);
                 }
             }
         }
@@ -71,20 +75,17 @@ public final class LayoutPlanner {
     }
 
     /** Zero bytes ptxas leaves after {@code .shstrtab} (see the class comment). */
-    static long shstrtabSlack(int sm, List<Section> sections) {
-        if (sm >= 100) {
-            return 36;
-        }
-        if (sm >= 90) {
-            long slack = 14;
+    static long shstrtabSlack(CubinFlavor flavor, List<Section> sections) {
+        CubinFlavor.Slack slack = flavor.shstrtabSlack();
+        long bytes = slack.base();
+        if (slack.perText() > 0) {
             for (Section s : sections) {
                 if (s.isText()) {
-                    slack += 18 + s.functionName().length();
+                    bytes += slack.perText() + s.functionName().length();
                 }
             }
-            return slack;
         }
-        return 0;
+        return bytes;
     }
 
     /** The earlier section whose bytes a capsule-Mercury copy shares, or -1. */
@@ -151,9 +152,9 @@ public final class LayoutPlanner {
      * uninitialised (NOBITS) ones. From sm_90 on: one segment per run of allocated sections with the same
      * permissions (R constants, R+X code, R+W data), in section order.
      */
-    static List<Segment> segments(int sm, List<Section> sections) {
+    static List<Segment> segments(CubinFlavor flavor, List<Section> sections) {
         List<Segment> out = new ArrayList<>();
-        if (sm < 90) {
+        if (!flavor.hopperLayout()) {
             List<Integer> bits = new ArrayList<>();
             List<Integer> nobits = new ArrayList<>();
             for (int i = 1; i < sections.size(); i++) {
@@ -200,13 +201,14 @@ public final class LayoutPlanner {
     private static final long SHF_MASKPROC = 0xf0000000L;
 
     /** PHDR, the LOAD segments, and a LOAD over the program header table (first below sm_90, last from sm_90). */
-    static List<ProgramHeader> programHeaders(int sm, List<Section> sections, Layout layout, List<Segment> segments) {
+    static List<ProgramHeader> programHeaders(CubinFlavor flavor, List<Section> sections, Layout layout,
+            List<Segment> segments) {
         long phSize = (segments.size() + 2L) * CubinReader.PHDR_SIZE;
-        int tableFlags = sm < 90 ? ProgramHeader.PF_R | ProgramHeader.PF_X : ProgramHeader.PF_R;
+        int tableFlags = !flavor.hopperLayout() ? ProgramHeader.PF_R | ProgramHeader.PF_X : ProgramHeader.PF_R;
         List<ProgramHeader> out = new ArrayList<>();
         out.add(new ProgramHeader(ProgramHeader.PT_PHDR, tableFlags, layout.phoff(), 0, 0, phSize, phSize, 8));
         ProgramHeader table = new ProgramHeader(ProgramHeader.PT_LOAD, tableFlags, layout.phoff(), 0, 0, phSize, phSize, 8);
-        if (sm >= 90) {
+        if (flavor.hopperLayout()) {
             out.add(table);
         }
         for (Segment seg : segments) {
@@ -225,7 +227,7 @@ public final class LayoutPlanner {
             long fileSize = fileEnd < 0 ? 0 : fileEnd - start;
             out.add(new ProgramHeader(ProgramHeader.PT_LOAD, seg.flags(), start, 0, 0, fileSize, fileSize + memSize, 8));
         }
-        if (sm < 90) {
+        if (!flavor.hopperLayout()) {
             out.add(table);
         }
         return out;

@@ -17,8 +17,6 @@ import java.util.List;
 public final class ResourceReport {
     private ResourceReport() {}
 
-    static final long RESERVED_SHARED_SM90 = 1024;
-
     /** Module-wide resources: global memory bytes and module-level constant banks. */
     public record ModuleUsage(long gmemBytes, List<long[]> constantBanks) {}
 
@@ -108,11 +106,13 @@ public final class ResourceReport {
     public static String format(String tool, Cubin cubin) {
         int sm = cubin.sm();
         String arch = "sm_" + sm;
+        CubinFlavor flavor = CubinFlavors.forSm(sm);
+        boolean hopper = flavor.hopperLayout();
         long gmem = cubin.section(".nv.global").map(Section::size).orElse(0L)
                 + cubin.section(".nv.global.init").map(Section::size).orElse(0L);
         List<long[]> moduleBanks = new ArrayList<>();
-        // ptxas 13 reports constant banks only below sm_90.
-        for (Section s : sm >= 90 ? List.<Section>of() : cubin.sections()) {
+        // ptxas 13 reports constant banks only below sm_90 (its Hopper layout).
+        for (Section s : hopper ? List.<Section>of() : cubin.sections()) {
             String n = s.name();
             if (n.matches("\\.nv\\.constant\\d+")) {
                 moduleBanks.add(new long[] {Long.parseLong(n.substring(".nv.constant".length())), s.size()});
@@ -123,7 +123,7 @@ public final class ResourceReport {
         // still does, but a function without locals compiled without the ABI cannot be told from the cubin (code
         // generation, which knows, passes Extras through format directly).
         boolean abiless = cubin.header().abiVersion() == 2
-                || sm >= 90 && cubin.sections().stream().anyMatch(s -> s.name().startsWith(".nv.local."));
+                || hopper && cubin.sections().stream().anyMatch(s -> s.name().startsWith(".nv.local."));
         List<FunctionUsage> functions = new ArrayList<>();
         for (FunctionFacts f : CubinFacts.functions(cubin)) {
             List<long[]> banks = new ArrayList<>();
@@ -131,14 +131,14 @@ public final class ResourceReport {
                 String n = s.name();
                 if (n.startsWith(".nv.constant") && n.endsWith("." + f.name())) {
                     String bank = n.substring(".nv.constant".length(), n.length() - f.name().length() - 1);
-                    if (bank.matches("\\d+") && sm < 90) {
+                    if (bank.matches("\\d+") && !hopper) {
                         banks.add(new long[] {Long.parseLong(bank), s.size()});
                     }
                 }
             }
             banks.sort(java.util.Comparator.comparingLong(b -> b[0]));
-            // From sm_90 on, .nv.shared.<f> also holds 1 KiB that ptxas reserves and does not report.
-            long shared = sm >= 90 ? Math.max(0, f.sharedBytes() - RESERVED_SHARED_SM90) : f.sharedBytes();
+            // .nv.shared.<f> also holds the bytes the system reserves (1 KiB from sm_90 on), which ptxas does not report.
+            long shared = Math.max(0, f.sharedBytes() - flavor.reservedShared());
             List<FunctionUsage> callees = new ArrayList<>();
             for (FunctionFacts.InnerFunction in : f.inner()) {
                 // ptxas names a kernel's copy of callee g "$kernel$g" and reports it as g; its own helper routines
@@ -151,7 +151,7 @@ public final class ResourceReport {
                 callees.add(new FunctionUsage(name, false, in.frameSize(), 0, 0, 0, 0, 0, List.of()));
             }
             long local = cubin.section(".nv.local." + f.name()).map(Section::size).orElse(0L);
-            Extras extras = new Extras(f.minStackSize(), sm >= 90 ? 0 : textures(cubin, f.name()), abiless, local);
+            Extras extras = new Extras(f.minStackSize(), hopper ? 0 : textures(cubin, f.name()), abiless, local);
             functions.add(new FunctionUsage(f.name(), f.entry(), f.frameSize(), 0, 0, f.registers(), f.barriers(),
                     shared, banks, callees, extras));
         }

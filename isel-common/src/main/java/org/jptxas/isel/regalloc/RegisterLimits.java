@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetFeature;
+import org.jptxas.ori.target.TargetProfile;
 
 /**
  * What the register allocator may use. {@code maxRegisters} is a register count as ptxas reports and enforces it
@@ -37,22 +39,22 @@ public record RegisterLimits(int maxRegisters, boolean uniformFile, List<Integer
     }
 
     /** No limit beyond the hardware's. */
-    public static RegisterLimits of(Target target) {
-        return new RegisterLimits(MAX_REGISTERS, target.sm() >= 75, List.of(), List.of());
+    public static RegisterLimits of(TargetProfile target) {
+        return new RegisterLimits(MAX_REGISTERS, target.has(TargetFeature.UNIFORM_DATAPATH), List.of(), List.of());
     }
 
     /**
      * The limit as ptxas derives it from {@code --maxrregcount} and a function's {@code .maxnreg} (the smaller one
      * applies), raised to {@value #MIN_REGISTERS}; values above {@value #MAX_REGISTERS} are ignored.
      */
-    public static RegisterLimits of(Target target, OptionalInt maxrregcount, OptionalInt maxnreg) {
+    public static RegisterLimits of(TargetProfile target, OptionalInt maxrregcount, OptionalInt maxnreg) {
         int limit = MAX_REGISTERS;
         for (OptionalInt requested : List.of(maxrregcount, maxnreg)) {
             if (requested.isPresent() && requested.getAsInt() <= MAX_REGISTERS) {
                 limit = Math.min(limit, Math.max(MIN_REGISTERS, requested.getAsInt()));
             }
         }
-        return new RegisterLimits(limit, target.sm() >= 75, List.of(), List.of());
+        return new RegisterLimits(limit, target.has(TargetFeature.UNIFORM_DATAPATH), List.of(), List.of());
     }
 
     /** The warning ptxas prints for a {@code --maxrregcount} value it adjusts or ignores, if any. */

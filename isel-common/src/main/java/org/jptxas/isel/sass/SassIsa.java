@@ -13,6 +13,7 @@ import java.util.function.Predicate;
 import org.jptxas.tables.sass.SassFormData;
 import org.jptxas.tables.sass.SassModifierClass;
 import org.jptxas.tables.sass.SassSlotData;
+import org.jptxas.tables.TableSource;
 import org.jptxas.tables.sass.SassTables;
 
 /**
@@ -21,7 +22,6 @@ import org.jptxas.tables.sass.SassTables;
  */
 public final class SassIsa {
     private static final SassForm[] NONE = new SassForm[0];
-    private static final Map<String, SassIsa> LOADED = new ConcurrentHashMap<>();
 
     private final String sm;
     private final SassForm[][] byKey = new SassForm[1 << 13][];
@@ -71,10 +71,14 @@ public final class SassIsa {
         this.bySkeleton = Collections.unmodifiableMap(skel);
     }
 
-    /** The bundled table of {@code sm} (sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a), loaded once. */
-    public static SassIsa forSm(String sm) {
-        String c = SassTables.canonical(sm);
-        return LOADED.computeIfAbsent(c, k -> new SassIsa(k, SassTables.forms(k), SassTables.modifiers(k)));
+    /**
+     * The ISA of a base and an overlay table and their modifier enums, read from {@code source}; named by the
+     * overlay's scope. Callers keep it (a target description derives it once).
+     */
+    public static SassIsa load(TableSource source, String base, String overlay, String modifierBase,
+            String modifierOverlay) {
+        SassTables.Forms forms = SassTables.forms(source, base, overlay);
+        return new SassIsa(forms.scope(), forms.forms(), SassTables.modifiers(source, modifierBase, modifierOverlay));
     }
 
     public String sm() {

@@ -1,5 +1,6 @@
 package org.jptxas.isel.select;
 
+import org.jptxas.isel.spi.TargetDescription;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -37,22 +38,20 @@ public final class InstructionSelector {
         this.matchers = List.copyOf(all);
     }
 
-    /** The selector of {@code target} over the bundled sets {@code isel/<file>} (e.g. {@code "common.json"}). */
-    public static InstructionSelector load(String target, String... files) {
-        List<MatcherTable> tables = new ArrayList<>();
-        for (String f : files) {
-            tables.add(MatcherTable.load(f));
-        }
-        return new InstructionSelector(target, SassTextPrinter.forSm(encodingTableOf(target)), tables, List.of(files));
-    }
-
-    /** The SASS encoding table a target uses: sm_87 and sm_88 share sm_86's, sm_90a sm_90's. */
-    public static String encodingTableOf(String target) {
-        return switch (target) {
-            case "sm_87", "sm_88" -> "sm_86";
-            case "sm_90a" -> "sm_90";
-            default -> target;
-        };
+    /**
+     * The selector of a described target: its matcher sets (read through the backend's jar) over its encoding table.
+     * Built once per description.
+     */
+    public static InstructionSelector of(TargetDescription description) {
+        return description.derived(InstructionSelector.class, d -> {
+            List<MatcherTable> tables = new ArrayList<>();
+            List<String> names = new ArrayList<>();
+            for (String path : d.codegen().matchers()) {
+                tables.add(MatcherTable.load(d.tables(), path));
+                names.add(path.substring(path.lastIndexOf('/') + 1));
+            }
+            return new InstructionSelector(d.target().name(), new SassTextPrinter(d.isa()), tables, names);
+        });
     }
 
     public String target() {

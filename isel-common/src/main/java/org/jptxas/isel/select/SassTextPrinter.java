@@ -61,9 +61,9 @@ public final class SassTextPrinter {
         this.assembler = new SassAssembler(isa);
     }
 
-    /** The printer of a target's table ({@code sm_75}, {@code sm_80}, {@code sm_86}, {@code sm_89}, {@code sm_90}). */
-    public static SassTextPrinter forSm(String sm) {
-        return new SassTextPrinter(SassIsa.forSm(sm));
+    /** The printer of a described target's encoding table. */
+    public static SassTextPrinter of(org.jptxas.isel.spi.TargetDescription description) {
+        return new SassTextPrinter(description.isa());
     }
 
     public SassIsa isa() {

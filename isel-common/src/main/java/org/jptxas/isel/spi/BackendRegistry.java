@@ -13,6 +13,8 @@ import java.util.ServiceLoader;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetCatalog;
+import org.jptxas.ori.target.TargetInfo;
 
 /**
  * The backends visible to one class loader, indexed by target. Immutable once built; build one per plugin
@@ -105,6 +107,24 @@ public final class BackendRegistry {
                     + candidates.stream().map(b -> b.id() + " (" + origin(b) + ")").collect(Collectors.joining(", ")));
         }
         return candidates.get(0);
+    }
+
+    /**
+     * The targets the installed backends describe, as the front end knows them ({@code .target} directives may name
+     * these), with {@code defaultTarget} for compilations that name none.
+     */
+    public TargetCatalog catalog(Target defaultTarget) {
+        List<TargetInfo> infos = new ArrayList<>();
+        for (Map.Entry<Target, List<Backend>> e : byTarget.entrySet()) {
+            e.getValue().get(0).description(e.getKey()).ifPresent(d -> infos.add(d.info()));
+        }
+        return new TargetCatalog(defaultTarget, infos);
+    }
+
+    /** The description of {@code target} from the one backend serving it; empty when none or several do. */
+    public Optional<TargetDescription> describe(Target target) {
+        List<Backend> candidates = byTarget.getOrDefault(target, List.of());
+        return candidates.size() == 1 ? candidates.get(0).description(target) : Optional.empty();
     }
 
     /** Where a backend's classes come from: its jar or class folder, or {@code <unknown>}. */

@@ -1,59 +1,47 @@
 package org.jptxas.isel.spi;
 
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 import org.jptxas.isel.codegen.CodegenPipeline;
 import org.jptxas.isel.codegen.ModuleCodegen;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.UnsupportedFeatureException;
-import org.jptxas.ori.target.TargetCatalog;
-import org.jptxas.ori.target.TargetInfo;
 import org.jptxas.ori.target.Target;
 
 /**
- * Base for the bundled backends: the targets a backend serves are those whose {@code family} in
- * {@code targets.json} equals the backend id, so the table is the single source of the target → backend map.
+ * Base for backends described by a {@code backend.json} beside their class (in the resource folder of the class's
+ * package, read through the class's own loader): its id, description and targets come from there, and each target
+ * with code generation gets the stages {@link #pipeline} builds from its description.
  */
 public abstract class FamilyBackend implements Backend {
-    private final String id;
-    private final String description;
-    private final List<Target> targets;
+    private final BackendDescriptions.Described described;
 
-    protected FamilyBackend(String id, String description) {
-        this.id = Objects.requireNonNull(id, "id");
-        this.description = Objects.requireNonNull(description, "description");
-        this.targets = TargetCatalog.get().all().stream()
-                .filter(t -> t.family().equals(id))
-                .map(TargetInfo::target)
-                .sorted()
-                .toList();
-        if (targets.isEmpty()) {
-            throw new IllegalStateException("targets.json lists no target of family " + id);
-        }
+    protected FamilyBackend() {
+        this.described = BackendDescriptions.read(getClass(),
+                "/" + getClass().getPackageName().replace('.', '/') + "/");
     }
 
     @Override
     public final String id() {
-        return id;
+        return described.id();
     }
 
     @Override
     public final String description() {
-        return description;
+        return described.description();
     }
 
     @Override
-    public final List<Target> targets() {
-        return targets;
+    public final List<TargetDescription> descriptions() {
+        return described.targets();
     }
 
     /**
-     * The code-generation stages for {@code target} (matchers, legalisation, allocation, control bits); empty when
-     * this backend cannot generate code yet.
+     * The code-generation stages for a target this backend generates code for (matchers, legalisation, allocation,
+     * control bits); called once per target. Backends without code generation keep the default, which is never
+     * reached.
      */
-    public Optional<CodegenPipeline> pipeline(Target target) {
-        return Optional.empty();
+    protected CodegenPipeline pipeline(TargetDescription description) {
+        throw new IllegalStateException("backend " + id() + " generates no code for " + description.target().name());
     }
 
     @Override
@@ -63,7 +51,12 @@ public abstract class FamilyBackend implements Backend {
 
     /** The pipeline for {@code target}, or the "not yet supported" error. */
     public CodegenPipeline requirePipeline(Target target) throws CompilationException {
-        return pipeline(target).orElseThrow(() -> new UnsupportedFeatureException(null, 0,
-                "Code generation for " + target.name() + " is not yet supported by backend " + id));
+        TargetDescription d = description(target).orElseThrow(() -> new UnsupportedFeatureException(null, 0,
+                "Backend " + id() + " does not serve target " + target.name()));
+        if (!d.codeGeneration()) {
+            throw new UnsupportedFeatureException(null, 0,
+                    "Code generation for " + target.name() + " is not yet supported by backend " + id());
+        }
+        return d.derived(CodegenPipeline.class, this::pipeline);
     }
 }

@@ -6,7 +6,6 @@ import org.jptxas.isel.regalloc.RandomFunctions;
 import org.jptxas.isel.regalloc.RegisterAllocator;
 import org.jptxas.isel.regalloc.RegisterLimits;
 import org.jptxas.ori.ir.OriFunction;
-import org.jptxas.ori.target.Target;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -16,6 +15,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Register allocation time of one random structured function (loops, diamonds, tuples, predicates; see
@@ -39,7 +39,7 @@ public class RegisterAllocationBenchmark {
     public void build() {
         // Allocation rewrites in place: a fresh copy per invocation (generation is cheap next to allocation).
         function = RandomFunctions.generate(11, size, 2000);
-        limits = RegisterLimits.of(Target.of("sm_80"), java.util.OptionalInt.of(maxRegisters),
+        limits = RegisterLimits.of(TestTargets.profile("sm_80"), java.util.OptionalInt.of(maxRegisters),
                 java.util.OptionalInt.empty());
     }
 

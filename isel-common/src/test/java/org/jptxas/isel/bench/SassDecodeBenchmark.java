@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Decoding throughput on one core, in instructions per second, over the committed fixture of real ptxas words (the
@@ -38,7 +39,7 @@ public class SassDecodeBenchmark {
 
     @Setup(Level.Trial)
     public void load() throws IOException {
-        isa = SassIsa.forSm(sm);
+        isa = TestTargets.of(sm).isa();
         String name = "/org/jptxas/isel/sass/fixture/" + sm.replace("_", "") + ".bin";
         byte[] code;
         try (InputStream in = SassDecodeBenchmark.class.getResourceAsStream(name)) {

@@ -163,7 +163,7 @@ class CallFramesTest {
         Reg p0 = Reg.phys(RegFile.P, 0, 1);
         OriFunction k = function("k", true, new java.util.ArrayList<>(List.of(systemCall(new Guard(p0, false)),
                 new Instr(OPS.require("EXIT"), List.of(), List.of(), List.of(), Guard.ALWAYS, 0))));
-        CallFrames.afterAllocation(k, new RegisterAllocator.Result(24, 0, 0, 0), 80);
+        CallFrames.afterAllocation(k, new RegisterAllocator.Result(24, 0, 0, 0), false);
         List<Instr> is = k.body().blocks().get(0).instrs();
         String t = text(k);
         // LEPC R20; R20 += distance with the carry in a predicate other than the call's guard P0; CALL.ABS R2

@@ -15,6 +15,7 @@ import org.jptxas.isel.spi.CompileOptions;
 import org.jptxas.ori.target.Target;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jptxas.isel.spi.TestTargets;
 
 class ModuleCodegenTest {
     @ParameterizedTest
@@ -25,7 +26,7 @@ class ModuleCodegenTest {
         m = new org.jptxas.ori.ir.OriModule(m.sourceName(), m.target(), m.functions(), List.of(
                 new org.jptxas.ori.ir.GlobalVar("coeffs", org.jptxas.ori.ir.GlobalVar.Space.CONSTANT, 8, 4, 8, init, false),
                 new org.jptxas.ori.ir.GlobalVar("table", org.jptxas.ori.ir.GlobalVar.Space.GLOBAL, 8, 8, 0, init, true)));
-        ModuleCodegen.Result r = new ModuleCodegen(CodegenPipeline.naive()).compile(m, Target.of(arch),
+        ModuleCodegen.Result r = new ModuleCodegen(CodegenPipeline.naive(TestTargets.of(arch))).compile(m, Target.of(arch),
                 CompileOptions.defaults(), IrObserver.NONE, false);
         Cubin cubin = Cubin.read(r.cubin());
         assertTrue(cubin.section(".nv.constant4").isEmpty(), "no address table without address uses");
@@ -39,7 +40,7 @@ class ModuleCodegenTest {
     }
 
     static ModuleCodegen.Result compile(String arch) throws Exception {
-        return new ModuleCodegen(CodegenPipeline.naive()).compile(SaxpyOri.module(arch), Target.of(arch),
+        return new ModuleCodegen(CodegenPipeline.naive(TestTargets.of(arch))).compile(SaxpyOri.module(arch), Target.of(arch),
                 CompileOptions.defaults(), IrObserver.NONE, false);
     }
 
@@ -58,7 +59,7 @@ class ModuleCodegenTest {
         b1.add(2, SaxpyOri.op("STG", List.of("E"), List.of(), org.jptxas.ori.ir.Addr.of(b1.get(4).dsts().get(0), 0), lo));
         m = new org.jptxas.ori.ir.OriModule(m.sourceName(), m.target(), m.functions(), List.of(
                 new org.jptxas.ori.ir.GlobalVar("table", org.jptxas.ori.ir.GlobalVar.Space.GLOBAL, 8, 8, 0, null, true)));
-        ModuleCodegen.Result r = new ModuleCodegen(CodegenPipeline.naive()).compile(m, Target.of(arch),
+        ModuleCodegen.Result r = new ModuleCodegen(CodegenPipeline.naive(TestTargets.of(arch))).compile(m, Target.of(arch),
                 CompileOptions.defaults(), IrObserver.NONE, false);
         Cubin cubin = Cubin.read(r.cubin());
         assertEquals(8, cubin.section(".nv.constant4").orElseThrow().size());
@@ -79,7 +80,7 @@ class ModuleCodegenTest {
         assertEquals(0, code.length % 128, "code padded to 128 bytes");
         List<CodeLine> lines = r.functions().get(0).code();
         assertEquals(code.length / 16, lines.size());
-        SassIsa isa = SassIsa.forSm(arch);
+        SassIsa isa = TestTargets.of(arch).isa();
         for (int i = 0; i < lines.size(); i++) {
             SassInstruction d = isa.decode(SassIsa.le64(code, 16 * i), SassIsa.le64(code, 16 * i + 8));
             assertTrue(d instanceof SassInstruction.Known, "decodes: " + lines.get(i).text());

@@ -1,6 +1,5 @@
 package org.jptxas.isel.cubin;
 
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -215,7 +214,7 @@ class BuilderCompletenessTest {
 
         @Override
         public byte[] debugFrame(Cubin ptxas) {
-            return DebugFrame.encode(ptxas.sm(), CubinFacts.functions(ptxas), ptxas.header().relocatable()).bytes();
+            return DebugFrame.encode(CubinFlavors.forSm(ptxas.sm()), CubinFacts.functions(ptxas), ptxas.header().relocatable()).bytes();
         }
     };
 

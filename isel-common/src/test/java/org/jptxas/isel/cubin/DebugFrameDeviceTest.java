@@ -82,7 +82,7 @@ class DebugFrameDeviceTest {
     void savedRegistersAreFollowedThroughTheFrame() {
         FunctionFacts outer = new FunctionFacts("outer", false, DebugFrameFenceTest.code(OUTER_SM80), 24, 0x18, 0x18,
                 0x18, 0, List.of(), 0, 0, new int[0], OptionalInt.empty(), 255, List.of(), List.of("inner"), List.of());
-        assertEquals(OUTER_SM80_PROGRAM, HexFormat.of().formatHex(DebugFrame.program(80, outer)));
+        assertEquals(OUTER_SM80_PROGRAM, HexFormat.of().formatHex(DebugFrame.program(false, outer)));
     }
 
     @Test
@@ -91,10 +91,10 @@ class DebugFrameDeviceTest {
         // bits [23:16] and [63:34]); below sm_90 the same back branch has its offset in bits [63:34] alone.
         byte[] loop = DebugFrameFenceTest.code(new long[] {0xfffffffc00e88947L, 0},
                 new long[] {0xfffffffc00fc7947L, 0});
-        assertEquals(-0x60, DebugFrame.branchOffset(90, loop, 0));
-        assertEquals(-0x10, DebugFrame.branchOffset(90, loop, 16));
+        assertEquals(-0x60, DebugFrame.branchOffset(true, loop, 0));
+        assertEquals(-0x10, DebugFrame.branchOffset(true, loop, 16));
         byte[] sm80 = DebugFrameFenceTest.code(new long[] {0xffffffa000007947L, 0});
-        assertEquals(-0x60, DebugFrame.branchOffset(80, sm80, 0));
+        assertEquals(-0x60, DebugFrame.branchOffset(false, sm80, 0));
     }
 
     /** The whole section, from the code and facts of ptxas 13's own relocatable output, equals ptxas's. */
@@ -104,7 +104,7 @@ class DebugFrameDeviceTest {
         Path ptx = Files.writeString(dir.resolve("outer.ptx"), OUTER);
         OracleCubins.Compiled c = OracleCubins.ptxas13(ptx, arch, "-c");
         Cubin ptxas = Cubin.read(Files.readAllBytes(c.cubin().orElseThrow(() -> new AssertionError(c.diagnostics()))));
-        byte[] built = DebugFrame.encode(ptxas.sm(), CubinFacts.functions(ptxas), true).bytes();
+        byte[] built = DebugFrame.encode(CubinFlavors.forSm(ptxas.sm()), CubinFacts.functions(ptxas), true).bytes();
         assertArrayEquals(ptxas.section(".debug_frame").orElseThrow().data(), built);
     }
 }

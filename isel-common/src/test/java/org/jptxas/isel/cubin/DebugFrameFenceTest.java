@@ -33,15 +33,15 @@ class DebugFrameFenceTest {
     @Test
     void aFenceEndsTheFirstBlock() {
         byte[] fence = code(LD, MEMBAR_ALL_GPU, ERRBAR, CGAERRBAR, CCTL_IVALL, ST, EXIT);
-        assertEquals(0x20, DebugFrame.endOfFirstBlock(90, fence, 0x60));
+        assertEquals(0x20, DebugFrame.endOfFirstBlock(true, fence, 0x60));
         byte[] cta = code(LD, MEMBAR_SC_CTA, ST, EXIT);
-        assertEquals(0x20, DebugFrame.endOfFirstBlock(90, cta, 0x30));
+        assertEquals(0x20, DebugFrame.endOfFirstBlock(true, cta, 0x30));
     }
 
     @Test
     void aReleaseStoresMembarDoesNotFromSm90() {
         byte[] release = code(LD, MEMBAR_ALL_GPU, ERRBAR, CGAERRBAR, ST, EXIT);
-        assertEquals(0x60, DebugFrame.endOfFirstBlock(90, release, 0x50));
-        assertEquals(0x20, DebugFrame.endOfFirstBlock(80, release, 0x50));
+        assertEquals(0x60, DebugFrame.endOfFirstBlock(true, release, 0x50));
+        assertEquals(0x20, DebugFrame.endOfFirstBlock(false, release, 0x50));
     }
 }

@@ -16,7 +16,7 @@ class DebugFrameKernelTest {
     void aSystemCallsBlockStartsAtItsLepc() {
         // assertfail.ptx on sm_80: the PC-relative return address is set up from the LEPC on
         byte[] code = DebugFrameFenceTest.code(MOV_R2_0, LEPC_R14, MOV_R20_0XD0, CALL_ABS_R2, EXIT);
-        assertEquals(0x10, DebugFrame.endOfFirstBlock(80, code, 0x40));
+        assertEquals(0x10, DebugFrame.endOfFirstBlock(false, code, 0x40));
     }
 
     @Test
@@ -26,10 +26,10 @@ class DebugFrameKernelTest {
         long[] forward = {0x0000000108047547L, 0x000fea000b800000L};
         long[] back = {0xfffffffd00f87547L, 0x000fea000b83ffffL};
         byte[] past = DebugFrameFenceTest.code(MOV_R2_0, forward, MOV_R2_0, EXIT);
-        assertEquals(0x10, DebugFrame.branchOffset(100, past, 0x10));
-        assertEquals(0x20, DebugFrame.endOfFirstBlock(100, past, 0x30));
+        assertEquals(0x10, DebugFrame.branchOffset(true, past, 0x10));
+        assertEquals(0x20, DebugFrame.endOfFirstBlock(true, past, 0x30));
         byte[] loop = DebugFrameFenceTest.code(MOV_R2_0, MOV_R2_0, back, EXIT);
-        assertEquals(-0x20, DebugFrame.branchOffset(100, loop, 0x20));
-        assertEquals(0x10, DebugFrame.secondBlock(100, loop, 0x30)); // the loop head
+        assertEquals(-0x20, DebugFrame.branchOffset(true, loop, 0x20));
+        assertEquals(0x10, DebugFrame.secondBlock(true, loop, 0x30)); // the loop head
     }
 }

@@ -7,14 +7,15 @@ import java.util.OptionalInt;
 import org.jptxas.ori.analysis.IrPrinter;
 import org.jptxas.ori.analysis.IrVerifier;
 import org.jptxas.ori.ir.OriFunction;
-import org.jptxas.ori.target.Target;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.ori.target.TargetProfile;
 
 /** Random functions allocated under several limits, each checked by the allocation verifier. */
 class RandomAllocationTest {
-    private static final Target SM80 = Target.of("sm_80");
+    private static final TargetProfile SM80 = TestTargets.profile("sm_80");
 
     @ParameterizedTest
     @ValueSource(ints = {24, 32, 64, 255})

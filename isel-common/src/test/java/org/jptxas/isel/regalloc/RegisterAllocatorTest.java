@@ -17,11 +17,12 @@ import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
-import org.jptxas.ori.target.Target;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.ori.target.TargetProfile;
 
 class RegisterAllocatorTest {
-    private static final RegisterLimits SM80 = RegisterLimits.of(Target.of("sm_80"));
+    private static final RegisterLimits SM80 = RegisterLimits.of(TestTargets.profile("sm_80"));
 
     private static Allocation allocate(OriFunction f, RegisterLimits limits) {
         Allocation a = RegisterAllocator.allocate(f, limits, true);
@@ -168,7 +169,7 @@ class RegisterAllocatorTest {
     @Test
     void highPressureSpillsToTheStackWithinTheLimit() {
         OriFunction f = pressure(40, b -> { });
-        RegisterLimits limits = RegisterLimits.of(Target.of("sm_80"), OptionalInt.of(24), OptionalInt.empty());
+        RegisterLimits limits = RegisterLimits.of(TestTargets.profile("sm_80"), OptionalInt.of(24), OptionalInt.empty());
         Allocation a = allocate(f, limits);
         assertTrue(a.registers() <= 24, a.toString());
         assertTrue(a.spillBytes() > 0);
@@ -196,14 +197,14 @@ class RegisterAllocatorTest {
 
     @Test
     void maxnregIsHonouredAndRaisedToThePtxasMinimum() {
-        Target sm80 = Target.of("sm_80");
+        TargetProfile sm80 = TestTargets.profile("sm_80");
         assertEquals(24, RegisterLimits.of(sm80, OptionalInt.of(4), OptionalInt.empty()).maxRegisters());
         assertEquals(32, RegisterLimits.of(sm80, OptionalInt.of(40), OptionalInt.of(32)).maxRegisters());
         assertEquals(255, RegisterLimits.of(sm80, OptionalInt.of(300), OptionalInt.empty()).maxRegisters());
         assertEquals("For profile sm_80 adjusting per thread register count of 4 to lower bound of 24",
-                RegisterLimits.adjustmentWarning(sm80, 4).orElseThrow());
+                RegisterLimits.adjustmentWarning(sm80.target(), 4).orElseThrow());
         assertEquals("Too big maxrregcount value specified 300, will be ignored",
-                RegisterLimits.adjustmentWarning(sm80, 300).orElseThrow());
+                RegisterLimits.adjustmentWarning(sm80.target(), 300).orElseThrow());
         OriFunction f = pressure(40, b -> { });
         Allocation a = allocate(f, RegisterLimits.of(sm80, OptionalInt.empty(), OptionalInt.of(32)));
         assertTrue(a.registers() <= 32 && a.registers() >= 28, a.toString());
@@ -342,7 +343,7 @@ class RegisterAllocatorTest {
         b.store(out, pair);
         b.exit();
         OriFunction g = b.function();
-        Allocation a = allocate(g, RegisterLimits.of(Target.of("sm_80"), OptionalInt.of(24), OptionalInt.empty()));
+        Allocation a = allocate(g, RegisterLimits.of(TestTargets.profile("sm_80"), OptionalInt.of(24), OptionalInt.empty()));
         assertTrue(a.spillBytes() > 0, a.toString());
         // The pair (long-lived, two uses) is the cheapest to spill: reloaded whole before its part is written.
         List<Instr> is = g.body().block(0).instrs();
@@ -368,7 +369,7 @@ class RegisterAllocatorTest {
         b.store(out, acc);
         b.exit();
         OriFunction f = b.function();
-        Allocation a = allocate(f, RegisterLimits.of(Target.of("sm_80"), OptionalInt.of(24), OptionalInt.empty()));
+        Allocation a = allocate(f, RegisterLimits.of(TestTargets.profile("sm_80"), OptionalInt.of(24), OptionalInt.empty()));
         assertEquals(0, count(f, "STL"), IrPrinter.print(f));
         assertEquals(0, a.spillBytes());
         assertTrue(a.registers() <= 24);
@@ -406,7 +407,7 @@ class RegisterAllocatorTest {
         String first = null;
         for (int i = 0; i < 3; i++) {
             OriFunction f = pressure(30, b -> { });
-            allocate(f, RegisterLimits.of(Target.of("sm_80"), OptionalInt.of(24), OptionalInt.empty()));
+            allocate(f, RegisterLimits.of(TestTargets.profile("sm_80"), OptionalInt.of(24), OptionalInt.empty()));
             String text = IrPrinter.print(f);
             if (first == null) {
                 first = text;

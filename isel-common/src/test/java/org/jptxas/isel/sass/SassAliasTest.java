@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Operand-value-dependent names and hidden operands, against nvdisasm 12.5 raw-mode output recorded here (probed on
@@ -43,7 +44,7 @@ class SassAliasTest {
     @ParameterizedTest
     @ValueSource(strings = {"sm_80", "sm_90"})
     void imadImmediateIsNamedLikeNvdisasmOrRefused(String sm) {
-        SassIsa isa = SassIsa.forSm(sm);
+        SassIsa isa = TestTargets.of(sm).isa();
         List<String> wrong = new ArrayList<>();
         int exact = 0;
         int total = 0;
@@ -76,7 +77,7 @@ class SassAliasTest {
     @ParameterizedTest
     @ValueSource(strings = {"sm_80", "sm_90"})
     void imadRegisterIsNamedLikeNvdisasmOrRefused(String sm) {
-        SassIsa isa = SassIsa.forSm(sm);
+        SassIsa isa = TestTargets.of(sm).isa();
         int exact = 0;
         for (boolean signed : new boolean[] {false, true}) {
             for (long a : new long[] {23, RZ}) {
@@ -102,7 +103,7 @@ class SassAliasTest {
     @ParameterizedTest
     @ValueSource(strings = {"sm_80", "sm_90"})
     void iadd3WithPtCarryOutsIsNotPrintedWithThem(String sm) {
-        SassInstruction in = SassIsa.forSm(sm).decode(0x00000015001b7210L, 0x040fe20007ffe812L);
+        SassInstruction in = TestTargets.of(sm).isa().decode(0x00000015001b7210L, 0x040fe20007ffe812L);
         if (!(in instanceof SassInstruction.Unknown)) {
             assertEquals("IADD3 R27, R0.reuse, R21, -R18", SassPrinter.text(in, 0, x -> null));
         }

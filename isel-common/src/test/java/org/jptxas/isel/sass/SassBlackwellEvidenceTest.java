@@ -17,6 +17,7 @@ import org.jptxas.testing.OracleCubins;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Evidence for decode-only sm_100 / sm_120 (no disassembler oracle exists for them here): every 8th corpus file is
@@ -30,7 +31,7 @@ class SassBlackwellEvidenceTest {
     @ParameterizedTest
     @ValueSource(strings = {"sm_100", "sm_120"})
     void sm90FormsCarryOver(String target) throws IOException {
-        SassIsa sm90 = SassIsa.forSm("sm_90");
+        SassIsa sm90 = TestTargets.of("sm_90").isa();
         Map<String, Integer> confirmed = new TreeMap<>();
         int words = 0, decodable = 0, files = 0;
         List<OracleSamples.Job> jobs = OracleSamples.corpusJobs().stream().filter(j -> j.arch().equals("sm_90")).toList();

@@ -11,6 +11,7 @@ import org.jptxas.isel.sass.oracle.NvdisasmListing;
 import org.jptxas.isel.sass.probe.OracleSamples;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Issue 4, "each SASS class ptxas can emit for these SMs is either covered or listed": compiles the corpus, the
@@ -42,7 +43,7 @@ class SassClassCoverageTest {
                     jobs.add(j);
                 }
             }
-            SassIsa isa = SassIsa.forSm(sm);
+            SassIsa isa = TestTargets.of(sm).isa();
             TreeSet<String> classes = classesBySm.computeIfAbsent(sm, k -> new TreeSet<>());
             TreeMap<String, Integer> unknown = unknownBySm.computeIfAbsent(sm, k -> new TreeMap<>());
             int instructions = 0;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /** Unit tests of the engine parts: control bits, bit fields, float text, lexer, unknown words, range errors. */
 class SassCodecTest {
@@ -81,7 +82,7 @@ class SassCodecTest {
 
     @Test
     void decodesKnownWordsAndMarksUnknownOnes() {
-        SassIsa isa = SassIsa.forSm("sm_90");
+        SassIsa isa = TestTargets.of("sm_90").isa();
         SassInstruction ldc = isa.decode(0x00000a00ff017b82L, 0x000fe20000000800L);
         assertEquals("LDC R1, c[0x0][0x28]", SassPrinter.text(ldc, 0, null));
         SassInstruction.Known k = assertInstanceOf(SassInstruction.Known.class, ldc);
@@ -93,7 +94,7 @@ class SassCodecTest {
 
     @Test
     void assemblerRoundTripsAndRejectsValuesThatDoNotFit() {
-        SassIsa isa = SassIsa.forSm("sm_90");
+        SassIsa isa = TestTargets.of("sm_90").isa();
         SassAssembler asm = new SassAssembler(isa);
         long[] w = asm.assemble("[B------:R-:W-:Y:S01] /*0000*/ LDC R1, c[0x0][0x28] ;", 0, null);
         assertArrayEquals(new long[] {0x00000a00ff017b82L, 0x000fe20000000800L & ~0L}, new long[] {w[0], w[1] | 0});
@@ -106,7 +107,7 @@ class SassCodecTest {
     /** nvdisasm rejects the Y bit with stall 0 or 12..15 for every instruction class (probed sm_75 … sm_90). */
     @Test
     void assemblerRejectsIllegalSchedulingValues() {
-        SassAssembler asm = new SassAssembler(SassIsa.forSm("sm_80"));
+        SassAssembler asm = new SassAssembler(TestTargets.of("sm_80").isa());
         for (int stall = 0; stall < 16; stall++) {
             String text = String.format("[B------:R-:W-:Y:S%02d] /*0000*/ BRA `(.L_x_0) ;", stall);
             String plain = String.format("[B------:R-:W-:-:S%02d] /*0000*/ BRA `(.L_x_0) ;", stall);

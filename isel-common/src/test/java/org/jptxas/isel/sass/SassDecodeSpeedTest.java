@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Decoding speed on one core (thread CPU time) over the sm_90 fixture words (decode only, as a disassembler's inner loop does; printing
@@ -26,7 +27,7 @@ class SassDecodeSpeedTest {
         try (InputStream in = SassDecodeSpeedTest.class.getResourceAsStream("fixture/sm90.bin")) {
             code = in.readAllBytes();
         }
-        SassIsa isa = SassIsa.forSm("sm_90");
+        SassIsa isa = TestTargets.of("sm_90").isa();
         int n = code.length / 16;
         long[] lo = new long[n], hi = new long[n];
         for (int i = 0; i < n; i++) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Field facts the probe's bit-flip step ({@code probe fields}) derives, checked against the bundled tables with words
@@ -39,7 +40,7 @@ class SassFieldFactsTest {
         "sm_86|ffffedcc5d5e7810|0000000007ffe95c|IADD3 R94, -R93, -0x1234, -R92",
     })
     void decodesPrintsAndAssemblesLikeNvdisasm(String sm, String lo, String hi, String text) {
-        SassIsa isa = SassIsa.forSm(sm);
+        SassIsa isa = TestTargets.of(sm).isa();
         long l = Long.parseUnsignedLong(lo, 16), h = Long.parseUnsignedLong(hi, 16);
         SassInstruction inst = isa.decode(l, h);
         assertEquals(text, SassPrinter.text(inst, 0, a -> null));
@@ -50,7 +51,7 @@ class SassFieldFactsTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {"sm_75|CALL.ABS.NOINC 0x1236", "sm_90|CALL.ABS.NOINC 0x123459"})
     void misalignedTargetsAreRefused(String sm, String text) {
-        SassAssembler asm = new SassAssembler(SassIsa.forSm(sm));
+        SassAssembler asm = new SassAssembler(TestTargets.of(sm).isa());
         assertThrows(RuntimeException.class, () -> asm.assemble(text, CONTROL, 0, null));
     }
 }

@@ -10,6 +10,7 @@ import org.jptxas.isel.cubin.Cubin;
 import org.jptxas.isel.cubin.Section;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * The committed ptxas cubin fixtures (isel-common test resources, ptxas 13 and 12.5, whole-program and {@code -c})
@@ -29,7 +30,7 @@ class SassFixtureCubinDecodeTest {
             bytes = in.readAllBytes();
         }
         Cubin cubin = Cubin.read(bytes);
-        SassIsa isa = SassIsa.forSm("sm_" + cubin.sm());
+        SassIsa isa = TestTargets.of("sm_" + cubin.sm()).isa();
         int decoded = 0;
         List<String> unknown = new ArrayList<>();
         for (Section s : cubin.textSections()) {

@@ -11,6 +11,7 @@ import java.util.List;
 import org.jptxas.isel.sass.oracle.NvdisasmListing;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * The codec against a committed oracle fixture (no oracle needed): per SM, 400 ptxas-13 instruction words (one per
@@ -25,7 +26,7 @@ class SassFixtureTest {
         String name = sm.replace("_", "");
         byte[] code = resource(name + ".bin");
         NvdisasmListing listing = NvdisasmListing.parse(new String(resource(name + ".nvdisasm.txt"), StandardCharsets.UTF_8));
-        SassIsa isa = SassIsa.forSm(sm);
+        SassIsa isa = TestTargets.of(sm).isa();
         SassAssembler asm = new SassAssembler(isa);
         List<String> failures = new ArrayList<>();
         int n = 0, hidden = 0;

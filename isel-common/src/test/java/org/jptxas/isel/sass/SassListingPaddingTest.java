@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * nvdisasm writes the closing self-loop of a function and the NOPs after it without the blank before ';', but a
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class SassListingPaddingTest {
     @Test
     void onlyTheClosingSelfLoopIsPadding() {
-        SassIsa isa = SassIsa.forSm("sm_80");
+        SassIsa isa = TestTargets.of("sm_80").isa();
         SassAssembler asm = new SassAssembler(isa);
         Control c = new Control(5, true, 7, 7, 0);
         String[] text = {"BRA `(.L_x_0)", "EXIT", "BRA `(.L_x_1)", "NOP"};

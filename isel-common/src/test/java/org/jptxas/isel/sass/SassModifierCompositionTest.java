@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Modifier combinations code generation needs that ptxas never emitted in the probe's samples (found compiling the
@@ -25,7 +26,7 @@ class SassModifierCompositionTest {
         "sm_90|ISETP.LE.U32.AND P0, PT, R5, R6, PT|",
     })
     void assemblesAndDecodesBack(String sm, String text, String printed) {
-        SassIsa isa = SassIsa.forSm(sm);
+        SassIsa isa = TestTargets.of(sm).isa();
         long[] w = new SassAssembler(isa).assemble(text, new Control(0, false, 0, 0, 0), 0, null);
         SassInstruction inst = isa.decode(w[0], w[1]);
         assertInstanceOf(SassInstruction.Known.class, inst, text);

@@ -10,6 +10,7 @@ import org.jptxas.testing.Oracles;
 import org.jptxas.testing.gate.Figures;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Every modifier combination the tables let the engine compose ({@link SassIsa#composedForms}) is confirmed by
@@ -30,7 +31,7 @@ class SassModifierOracleTest {
     @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
     void nvdisasmReadsEveryComposedFormAsPrinted(String sm) {
         Oracles.assumeNvdisasm();
-        SassIsa isa = SassIsa.forSm(sm);
+        SassIsa isa = TestTargets.of(sm).isa();
         assertTrue(!isa.modifiers().isEmpty(), sm + ": the modifier tables are empty");
         SassAssembler asm = new SassAssembler(isa);
         List<SassForm> composed = isa.composedForms();

@@ -20,6 +20,7 @@ import org.jptxas.isel.sass.probe.FormLearner;
 import org.jptxas.isel.sass.probe.Sample;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.gate.Gate;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * The core of the SASS gates ({@link SassDifferentialTest} on the output the tables were learned from,
@@ -37,7 +38,7 @@ final class SassOracleGate {
         long[] assemble(String text, Control control, long address, LabelResolver labels);
 
         static Codec of(String sm) {
-            SassIsa isa = SassIsa.forSm(sm);
+            SassIsa isa = TestTargets.of(sm).isa();
             SassAssembler asm = new SassAssembler(isa);
             return new Codec() {
                 @Override

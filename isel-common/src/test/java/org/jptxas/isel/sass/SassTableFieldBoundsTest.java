@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Field bounds the learner cannot see in ptxas's output, where a learned field grew over bits that were constant in
@@ -57,6 +58,6 @@ class SassTableFieldBoundsTest {
     @ParameterizedTest
     @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
     void learnedFieldsStayInTheirBits(String sm) {
-        assertEquals(List.of(), violations(SassIsa.forSm(sm).forms()));
+        assertEquals(List.of(), violations(TestTargets.of(sm).isa().forms()));
     }
 }

@@ -26,6 +26,7 @@ import org.jptxas.testing.gate.Figures;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * The assembler on registers the learned tables never saw at a place: ptxas's instructions for suite kernels with
@@ -52,7 +53,7 @@ class GeneralizedFormsOracleTest {
         Oracles.assumePtxas13();
         Oracles.assumeNvdisasm();
         for (String sm : List.of("sm_75", "sm_80", "sm_90")) {
-            SassIsa isa = SassIsa.forSm(sm);
+            SassIsa isa = TestTargets.of(sm).isa();
             SassAssembler asm = new SassAssembler(isa);
             List<String> texts = new ArrayList<>();
             ByteArrayOutputStream code = new ByteArrayOutputStream();

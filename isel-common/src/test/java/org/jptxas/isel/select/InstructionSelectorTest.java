@@ -10,14 +10,15 @@ import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /** Per-target spellings, each as ptxas 13 / nvdisasm 12.5 print the same PTX for the targets compared. */
 class InstructionSelectorTest {
-    static final InstructionSelector SM75 = InstructionSelector.load("sm_75", "common.json", "sm75.json");
-    static final InstructionSelector SM80 = InstructionSelector.load("sm_80", "common.json", "sm80.json");
-    static final InstructionSelector SM86 = InstructionSelector.load("sm_86", "common.json", "sm80.json");
-    static final InstructionSelector SM89 = InstructionSelector.load("sm_89", "common.json", "sm89-90.json");
-    static final InstructionSelector SM90 = InstructionSelector.load("sm_90", "common.json", "sm89-90.json");
+    static final InstructionSelector SM75 = InstructionSelector.of(TestTargets.of("sm_75"));
+    static final InstructionSelector SM80 = InstructionSelector.of(TestTargets.of("sm_80"));
+    static final InstructionSelector SM86 = InstructionSelector.of(TestTargets.of("sm_86"));
+    static final InstructionSelector SM89 = InstructionSelector.of(TestTargets.of("sm_89"));
+    static final InstructionSelector SM90 = InstructionSelector.of(TestTargets.of("sm_90"));
 
     private static String text(InstructionSelector s, Instr ins) {
         return s.emit(ins, b -> ".L_x_" + b).text();
@@ -110,9 +111,9 @@ class InstructionSelectorTest {
 
     @Test
     void sm87And88UseTheSm86EncodingTable() {
-        assertEquals("sm_86", InstructionSelector.encodingTableOf("sm_88"));
-        assertEquals("sm_90", InstructionSelector.encodingTableOf("sm_90a"));
-        InstructionSelector sm87 = InstructionSelector.load("sm_87", "common.json", "sm80.json");
+        assertEquals("sm_86", InstructionSelector.of(TestTargets.of("sm_88")).printer().isa().sm());
+        assertEquals("sm_90", InstructionSelector.of(TestTargets.of("sm_90a")).printer().isa().sm());
+        InstructionSelector sm87 = InstructionSelector.of(TestTargets.of("sm_87"));
         assertEquals("LDG.E R0, [R4.64]", text(sm87, ins("LDG", mods("E"), dst(r(0)), addr(r(4, 2), 0))));
     }
 }

@@ -19,6 +19,7 @@ import org.jptxas.tables.isel.OperandTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jptxas.isel.spi.TestTargets;
 
 class MatcherTableTest {
     static final List<String> SETS = List.of("common.json", "sm75.json", "sm80.json", "sm89-90.json");
@@ -37,16 +38,24 @@ class MatcherTableTest {
             + " \"why\": \"w\"}";
 
     @Test
-    void bundledSetsLoadAndNameOnlyOriOpcodes() {
-        for (String s : SETS) {
-            MatcherTable t = MatcherTable.load(s);
-            for (MatcherData m : t.matchers()) {
-                for (String op : m.ops()) {
-                    assertTrue(OriOpcodes.get().byName(op).isPresent(), s + ": " + m.name() + " names unknown " + op);
+    void everyBackendsSetsLoadAndNameOnlyOriOpcodes() {
+        java.util.Set<String> seen = new java.util.TreeSet<>();
+        for (String target : TestTargets.names()) {
+            org.jptxas.isel.spi.TargetDescription d = TestTargets.of(target);
+            if (!d.codeGeneration()) {
+                continue;
+            }
+            for (String s : d.codegen().matchers()) {
+                seen.add(s.substring(s.lastIndexOf('/') + 1));
+                for (MatcherData m : MatcherTable.load(d.tables(), s).matchers()) {
+                    for (String op : m.ops()) {
+                        assertTrue(OriOpcodes.get().byName(op).isPresent(), s + ": " + m.name() + " names unknown " + op);
+                    }
                 }
             }
         }
-        MatcherData fallback = MatcherTable.load("common.json").matchers().get(0);
+        assertEquals(new java.util.TreeSet<>(SETS), seen);
+        MatcherData fallback = MatcherTable.load(org.jptxas.tables.TableSource.SHARED, "isel/common.json").matchers().get(0);
         assertEquals(1, fallback.priority());
         assertTrue(fallback.ops().isEmpty() && fallback.emit().isEmpty());
     }

@@ -18,6 +18,7 @@ import org.jptxas.ori.opcode.OriOpcodes;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * The per-target matchers against ptxas: one PTX file (the instructions whose spelling differs) compiled by ptxas 13
@@ -80,7 +81,7 @@ class OracleRewriteTest {
         List<String> problems = new ArrayList<>();
         for (String[] t : new String[][] {{"sm_75", "sm75.json"}, {"sm_86", "sm80.json"}, {"sm_89", "sm89-90.json"},
                 {"sm_90", "sm89-90.json"}}) {
-            InstructionSelector sel = InstructionSelector.load(t[0], "common.json", t[1]);
+            InstructionSelector sel = InstructionSelector.of(TestTargets.of(t[0]));
             Set<String> theirs = new LinkedHashSet<>();
             texts(ptx, t[0]).forEach(x -> theirs.add(opcode(x)));
             for (String x : sm80) {

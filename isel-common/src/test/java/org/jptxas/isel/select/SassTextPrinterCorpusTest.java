@@ -1,6 +1,5 @@
 package org.jptxas.isel.select;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +21,7 @@ import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * The printer against ptxas's own output: every instruction of ptxas-compiled cubins, decoded to nvdisasm's text,
@@ -76,7 +76,7 @@ class SassTextPrinterCorpusTest {
                 return;
             }
             Cubin cubin = Cubin.read(bytes);
-            SassIsa isa = SassIsa.forSm(job.arch());
+            SassIsa isa = TestTargets.of(job.arch()).isa();
             Function<SelectedInstr, String> printer = printerFor.apply(isa);
             for (Section s : cubin.textSections()) {
                 byte[] code = s.data();

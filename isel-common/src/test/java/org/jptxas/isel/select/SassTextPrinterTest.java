@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.jptxas.isel.sass.SassAssembler;
 import org.jptxas.isel.sass.SassInstruction;
-import org.jptxas.isel.sass.SassIsa;
 import org.jptxas.isel.sass.SassPrinter;
 import org.jptxas.ori.ir.BlockLabel;
 import org.jptxas.ori.ir.Guard;
@@ -17,10 +16,11 @@ import org.jptxas.ori.ir.SpecialReg;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.ir.Sym;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 class SassTextPrinterTest {
-    private static final SassTextPrinter SM80 = SassTextPrinter.forSm("sm_80");
-    private static final SassTextPrinter SM75 = SassTextPrinter.forSm("sm_75");
+    private static final SassTextPrinter SM80 = SassTextPrinter.of(TestTargets.of("sm_80"));
+    private static final SassTextPrinter SM75 = SassTextPrinter.of(TestTargets.of("sm_75"));
 
     /** Prints for sm_80, then checks assemble → decode → print gives the same text. */
     private static String print(SassTextPrinter printer, Instr ins) {
@@ -80,7 +80,7 @@ class SassTextPrinterTest {
 
     @Test
     void sm90GlobalMemoryGoesThroughADescriptor() {
-        SassTextPrinter sm90 = SassTextPrinter.forSm("sm_90");
+        SassTextPrinter sm90 = SassTextPrinter.of(TestTargets.of("sm_90"));
         SelectedInstr ldg = new SelectedInstr(Guard.ALWAYS, "LDG.E",
                 java.util.List.of(Src.of(r(2)), Src.of(ur(6, 2)), Src.of(addr(r(2, 2), 0))), 1, 3);
         assertEquals("LDG.E R2, desc[UR6][R2.64]", sm90.print(ldg, b -> "x").text());
@@ -119,6 +119,6 @@ class SassTextPrinterTest {
 
     @Test
     void sharedTablesLoad() {
-        assertTrue(SassIsa.forSm("sm_90").forms().size() > 100);
+        assertTrue(TestTargets.of("sm_90").isa().forms().size() > 100);
     }
 }

@@ -59,13 +59,26 @@ class BackendRegistryTest {
     }
 
     @Test
-    void familyBackendServesItsFamilyFromTheTargetTable() {
-        FamilyBackend b = new FamilyBackend("sm89-90", "test") {};
-        assertEquals(List.of("sm_89", "sm_90", "sm_90a"), b.targets().stream().map(Target::name).toList());
+    void familyBackendServesTheTargetsOfItsBackendJson() {
+        FamilyBackend b = new org.jptxas.isel.spi.fixture.FixtureBackend();
+        assertEquals("fixture", b.id());
+        assertEquals(List.of("sm_89", "sm_90"), b.targets().stream().map(Target::name).toList());
+        assertTrue(b.description(Target.of("sm_89")).orElseThrow().codeGeneration());
+        assertEquals(1024, b.description(Target.of("sm_90")).orElseThrow().cubin().reservedShared());
         UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> b.compile(
                 new CompileRequest(new OriModule("k.ptx", Target.of("sm_90"), List.of()), Target.of("sm_90"),
                         CompileOptions.defaults())));
-        assertEquals("Code generation for sm_90 is not yet supported by backend sm89-90", e.getMessage());
-        assertThrows(IllegalStateException.class, () -> new FamilyBackend("sm999", "none") {});
+        assertEquals("Code generation for sm_90 is not yet supported by backend fixture", e.getMessage());
+    }
+
+    @Test
+    void aBackendJsonWithAnUnknownFeatureOrFlavourNamesTheFileAndTheTarget() {
+        org.jptxas.tables.TableException feature = assertThrows(org.jptxas.tables.TableException.class,
+                () -> BackendDescriptions.read(BackendRegistryTest.class, "/org/jptxas/isel/spi/fixture/badfeature/"));
+        assertTrue(feature.getMessage().contains("badfeature/backend.json") && feature.getMessage().contains("sm_80")
+                && feature.getMessage().contains("NO_SUCH_FEATURE"), feature.getMessage());
+        org.jptxas.tables.TableException missing = assertThrows(org.jptxas.tables.TableException.class,
+                () -> BackendDescriptions.read(BackendRegistryTest.class, "/org/jptxas/isel/spi/fixture/nocubin/"));
+        assertTrue(missing.getMessage().contains("cubin"), missing.getMessage());
     }
 }

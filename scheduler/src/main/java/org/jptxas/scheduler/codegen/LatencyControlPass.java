@@ -7,9 +7,10 @@ import org.jptxas.isel.codegen.CodegenContext;
 import org.jptxas.isel.codegen.ControlPass;
 import org.jptxas.isel.sass.Control;
 import org.jptxas.isel.sass.SassAssembler;
-import org.jptxas.isel.sass.SassIsa;
 import org.jptxas.ori.ir.OriFunction;
+import org.jptxas.isel.spi.TargetDescription;
 import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetFeature;
 import org.jptxas.scheduler.control.ControlWord;
 import org.jptxas.scheduler.control.ControlWordGenerator;
 import org.jptxas.scheduler.latency.LatencyModel;
@@ -28,16 +29,19 @@ import org.jptxas.scheduler.sass.SassLine;
  * {@link #apply(List, Target)} (no compilation context) keeps the order.
  */
 public final class LatencyControlPass implements ControlPass {
+    private final TargetDescription description;
     private final LatencyModel model;
     private final boolean repair;
 
-    public LatencyControlPass(LatencyModel model) {
-        this(model, true);
+    private LatencyControlPass(TargetDescription description, boolean repair) {
+        this.description = description;
+        this.model = LatencyModel.of(description);
+        this.repair = repair;
     }
 
-    private LatencyControlPass(LatencyModel model, boolean repair) {
-        this.model = model;
-        this.repair = repair;
+    /** The pass with the latency model and encodings of a described target. */
+    public static LatencyControlPass of(TargetDescription description) {
+        return new LatencyControlPass(description, true);
     }
 
     /**
@@ -46,13 +50,12 @@ public final class LatencyControlPass implements ControlPass {
      * from every check of the final code (the repair uses the same checker).
      */
     public LatencyControlPass withoutRepair() {
-        return new LatencyControlPass(model, false);
+        return new LatencyControlPass(description, false);
     }
 
-    /** The pass with the latency model of {@code target}. */
-    public static LatencyControlPass forTarget(Target target) {
-        return new LatencyControlPass(LatencyModel.forTarget(target.name()).or(() -> LatencyModel.forTarget("sm_" + target.sm()))
-                .orElseThrow(() -> new IllegalArgumentException("no latency model for " + target.name())));
+    private SassView view() {
+        return new SassView(model, description.has(TargetFeature.GLOBAL_DESCRIPTOR_IN_UR),
+                description.has(TargetFeature.UR_IN_GLOBAL_ADDRESS_BITS));
     }
 
     @Override
@@ -64,14 +67,14 @@ public final class LatencyControlPass implements ControlPass {
 
     @Override
     public List<CodeLine> apply(List<CodeLine> code, CodegenContext cx) {
-        SassView view = new SassView(model, cx.target().sm());
+        SassView view = view();
         List<CodeLine> ordered = cx.options().optLevel() > 0 ? new PostRaScheduler(model, view).schedule(code) : code;
         return apply(ordered, cx.target(), view);
     }
 
     @Override
     public List<CodeLine> apply(List<CodeLine> code, Target target) {
-        return apply(code, target, new SassView(model, target.sm()));
+        return apply(code, target, view());
     }
 
     private List<CodeLine> apply(List<CodeLine> code, Target target, SassView view) {
@@ -92,7 +95,7 @@ public final class LatencyControlPass implements ControlPass {
             blockStart[i] = code.get(i).label() != null || flow.isJoin(i);
         }
         int[] reuse = ReuseFlags.masks(texts, instrs, words, blockStart, model);
-        SassAssembler asm = new SassAssembler(SassIsa.forSm(target.name().startsWith("sm_") ? target.name() : "sm_" + target.sm()));
+        SassAssembler asm = new SassAssembler(description.isa());
         List<CodeLine> out = new ArrayList<>(code.size());
         for (int i = 0; i < code.size(); i++) {
             ControlWord w = words.get(i);

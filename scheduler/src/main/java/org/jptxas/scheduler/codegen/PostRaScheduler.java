@@ -18,10 +18,6 @@ final class PostRaScheduler {
     private final SassView view;
     private final ListScheduler scheduler;
 
-    PostRaScheduler(LatencyModel model, int sm) {
-        this(model, new SassView(model, sm));
-    }
-
     /** With the caller's view of the lines (its parses are reused). */
     PostRaScheduler(LatencyModel model, SassView view) {
         this.view = view;

@@ -36,14 +36,19 @@ final class SassView {
     private static final Set<String> ORDERED_MEMORY = Set.of("STRONG", "SYS", "GPU", "SM", "VOLATILE", "MMIO");
 
     private final SassText parser;
-    private final int sm;
+    private final boolean descriptorInUr;
     /** Parses by line text: what a line means depends on its text alone, and the passes view each line twice. */
     private final Map<String, SassText.Parsed> parsed = new HashMap<>();
     private final Map<String, SimpleInstr> motion = new HashMap<>();
 
-    SassView(LatencyModel model, int sm) {
-        this.parser = new SassText(model, sm);
-        this.sm = sm;
+    /**
+     * @param descriptorInUr  {@code .E} accesses read the memory descriptor from UR4/UR5
+     *     ({@link org.jptxas.ori.target.TargetFeature#GLOBAL_DESCRIPTOR_IN_UR})
+     * @param urInAddressBits {@link org.jptxas.ori.target.TargetFeature#UR_IN_GLOBAL_ADDRESS_BITS}
+     */
+    SassView(LatencyModel model, boolean descriptorInUr, boolean urInAddressBits) {
+        this.parser = new SassText(model, urInAddressBits);
+        this.descriptorInUr = descriptorInUr;
     }
 
     /** The instruction as control-word generation and the hazard checker see it. */
@@ -86,7 +91,7 @@ final class SassView {
     }
 
     private SassText.Parsed parseText(CodeLine line, int index) {
-        boolean descriptor = sm >= 80 && sm < 90;
+        boolean descriptor = descriptorInUr;
         long lo = (long) (descriptor ? DESCRIPTOR_UR : RegFile.UR.zero()) << 32;
         SassText.Parsed p = parser.parse(new SassLine("", index * 16, line.text(), lo, 0, line.label()));
         SimpleInstr in = p.instr();

@@ -6,10 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.tables.latency.LatencyTableData;
-import org.jptxas.tables.latency.LatencyTables;
 
 /**
  * A per-SM machine model for scheduling, built from a latency table: latency classes, pipes with their issue
@@ -26,7 +24,6 @@ public final class LatencyModel {
      */
     public static final String DRAIN = "drain";
 
-    private static final Map<String, LatencyModel> BY_TABLE = new ConcurrentHashMap<>();
 
     private final LatencyTableData table;
     private final List<OpClass> classes = new ArrayList<>();
@@ -130,14 +127,9 @@ public final class LatencyModel {
         return p;
     }
 
-    /** The model of a bundled table, e.g. {@code sm80}. */
-    public static LatencyModel of(String tableName) {
-        return BY_TABLE.computeIfAbsent(tableName, n -> new LatencyModel(LatencyTables.table(n)));
-    }
-
-    /** The model serving {@code -arch} target {@code target} (e.g. {@code sm_86}). */
-    public static Optional<LatencyModel> forTarget(String target) {
-        return LatencyTables.forTarget(target).map(t -> of(t.sm()));
+    /** The model of a described target's latency table, built once per description. */
+    public static LatencyModel of(org.jptxas.isel.spi.TargetDescription description) {
+        return description.derived(LatencyModel.class, d -> new LatencyModel(d.latencyTable()));
     }
 
     /** Builds a model from an explicit table (tests, experiments). */

@@ -14,6 +14,8 @@ import org.jptxas.scheduler.model.ControlFlow;
 import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SimpleInstr;
 
+import org.jptxas.isel.spi.TargetDescription;
+import org.jptxas.ori.target.TargetFeature;
 /**
  * Library entry points behind {@code jnvdisasm --recompute-control} and {@code --check-hazards}: keep an existing
  * instruction order, recompute its control words with the model, and compare them with the ones in the file; or
@@ -91,8 +93,8 @@ public final class ControlAgreement {
         return ControlFlow.fromBranches(targets, unconditional);
     }
 
-    public static Decoded decode(List<SassLine> lines, LatencyModel model, int sm) {
-        SassText parser = new SassText(model, sm);
+    public static Decoded decode(List<SassLine> lines, LatencyModel model, boolean urInAddressBits) {
+        SassText parser = new SassText(model, urInAddressBits);
         List<SimpleInstr> instrs = new ArrayList<>();
         List<ControlWord> control = new ArrayList<>();
         Map<String, Integer> unknown = new TreeMap<>();
@@ -126,23 +128,24 @@ public final class ControlAgreement {
 
     /**
      * {@code jnvdisasm --recompute-control}: keeps each function's instruction order, recomputes the control bits
-     * with the model of {@code sm} (e.g. {@code sm_80}) and returns the per-SM report lines
-     * ({@code stall agreement: N/M}, {@code wait agreement: N/M}, ...).
+     * with the described target's model and returns its report lines ({@code stall agreement: N/M},
+     * {@code wait agreement: N/M}, ...).
      */
-    public static String recomputeControlReport(byte[] cubin, String sm) {
-        LatencyModel model = modelFor(sm);
-        return compareAll(DecodedListing.fromCubin(cubin, sm), model, smNumber(sm), DecodedListing.isDebug(cubin)).report(sm);
+    public static String recomputeControlReport(byte[] cubin, TargetDescription target) {
+        return compareAll(DecodedListing.fromCubin(cubin, target.isa()), LatencyModel.of(target),
+                urInAddressBits(target), DecodedListing.isDebug(cubin)).report(target.target().name());
     }
 
     /**
      * {@code jnvdisasm --check-hazards}: one line per hazard in the cubin's own control words
-     * ({@code function+0xaddr: KIND ...}); empty when there are none (the tool then exits 0).
+     * ({@code function+0xaddr: KIND ...}) for the described target; empty when there are none (the tool then exits
+     * 0).
      */
-    public static List<String> checkHazards(byte[] cubin, String sm) {
-        LatencyModel model = modelFor(sm);
+    public static List<String> checkHazards(byte[] cubin, TargetDescription target) {
+        LatencyModel model = LatencyModel.of(target);
         List<String> out = new ArrayList<>();
-        for (Map.Entry<String, List<SassLine>> f : DecodedListing.fromCubin(cubin, sm).entrySet()) {
-            for (Hazard h : checkHazards(f.getValue(), model, smNumber(sm))) {
+        for (Map.Entry<String, List<SassLine>> f : DecodedListing.fromCubin(cubin, target.isa()).entrySet()) {
+            for (Hazard h : checkHazards(f.getValue(), model, urInAddressBits(target))) {
                 if (h.isError()) {
                     SassLine at = f.getValue().get(h.index());
                     out.add(String.format("%s+0x%04x: %s: %s (%s)", f.getKey(), at.address(), h.kind(), h.detail(), at.text()));
@@ -152,31 +155,28 @@ public final class ControlAgreement {
         return out;
     }
 
-    private static LatencyModel modelFor(String sm) {
-        return LatencyModel.forTarget(sm).orElseThrow(() -> new IllegalArgumentException("no latency model for " + sm));
-    }
-
-    private static int smNumber(String sm) {
-        return Integer.parseInt(sm.replaceAll("\\D", ""));
+    /** Whether the target's global accesses name a UR in their address bits. */
+    public static boolean urInAddressBits(TargetDescription target) {
+        return target.has(TargetFeature.UR_IN_GLOBAL_ADDRESS_BITS);
     }
 
     /** Hazards in the file's own control words. */
-    public static List<Hazard> checkHazards(List<SassLine> lines, LatencyModel model, int sm) {
-        Decoded d = decode(lines, model, sm);
+    public static List<Hazard> checkHazards(List<SassLine> lines, LatencyModel model, boolean urInAddressBits) {
+        Decoded d = decode(lines, model, urInAddressBits);
         return new HazardChecker(model).check(d.instrs(), d.fileControl(), d.flow());
     }
 
     /** Recomputes control words for one function and compares them field by field with the file's. */
-    public static Tally compare(List<SassLine> lines, LatencyModel model, int sm) {
-        return compare(lines, model, sm, false);
+    public static Tally compare(List<SassLine> lines, LatencyModel model, boolean urInAddressBits) {
+        return compare(lines, model, urInAddressBits, false);
     }
 
     /**
-     * As {@link #compare(List, LatencyModel, int)}; {@code debugCode}: the cubin holds debug code (see
+     * As {@link #compare(List, LatencyModel, boolean)}; {@code debugCode}: the cubin holds debug code (see
      * {@link DecodedListing#isDebug}), whose control words ptxas serializes.
      */
-    public static Tally compare(List<SassLine> lines, LatencyModel model, int sm, boolean debugCode) {
-        Decoded d = decode(lines, model, sm);
+    public static Tally compare(List<SassLine> lines, LatencyModel model, boolean urInAddressBits, boolean debugCode) {
+        Decoded d = decode(lines, model, urInAddressBits);
         ControlWordGenerator generator = new ControlWordGenerator(model);
         List<ControlWord> ours = debugCode ? generator.generateDebug(d.instrs()) : generator.generate(d.instrs(), d.flow());
         int stall = 0;
@@ -210,22 +210,22 @@ public final class ControlAgreement {
     }
 
     /** Compares every function of a listing. */
-    public static Tally compareAll(Map<String, List<SassLine>> functions, LatencyModel model, int sm) {
-        return compareAll(functions, model, sm, false);
+    public static Tally compareAll(Map<String, List<SassLine>> functions, LatencyModel model, boolean urInAddressBits) {
+        return compareAll(functions, model, urInAddressBits, false);
     }
 
-    /** Compares every function of a listing; {@code debugCode} as in {@link #compare(List, LatencyModel, int, boolean)}. */
-    public static Tally compareAll(Map<String, List<SassLine>> functions, LatencyModel model, int sm, boolean debugCode) {
+    /** Compares every function of a listing; {@code debugCode} as in {@link #compare(List, LatencyModel, boolean, boolean)}. */
+    public static Tally compareAll(Map<String, List<SassLine>> functions, LatencyModel model, boolean urInAddressBits, boolean debugCode) {
         Tally t = Tally.empty();
         for (List<SassLine> f : functions.values()) {
-            t = t.plus(compare(f, model, sm, debugCode));
+            t = t.plus(compare(f, model, urInAddressBits, debugCode));
         }
         return t;
     }
 
     /** A side-by-side listing of one function: text, the file's control word, ours. For calibration. */
-    public static String diff(List<SassLine> lines, LatencyModel model, int sm) {
-        Decoded d = decode(lines, model, sm);
+    public static String diff(List<SassLine> lines, LatencyModel model, boolean urInAddressBits) {
+        Decoded d = decode(lines, model, urInAddressBits);
         List<ControlWord> ours = new ControlWordGenerator(model).generate(d.instrs(), d.flow());
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < lines.size(); i++) {

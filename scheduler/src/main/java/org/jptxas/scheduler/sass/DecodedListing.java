@@ -21,10 +21,9 @@ import org.jptxas.isel.sass.SassPrinter;
 public final class DecodedListing {
     private DecodedListing() {}
 
-    /** Functions of the cubin, in section order; {@code sm} overrides the header's SM (e.g. {@code sm_90a}). */
-    public static Map<String, List<SassLine>> fromCubin(byte[] cubinBytes, String sm) {
+    /** Functions of the cubin, in section order, decoded with {@code isa}. */
+    public static Map<String, List<SassLine>> fromCubin(byte[] cubinBytes, SassIsa isa) {
         Cubin cubin = Cubin.read(cubinBytes);
-        SassIsa isa = SassIsa.forSm(sm != null ? sm : "sm_" + cubin.sm());
         Map<String, List<SassLine>> out = new LinkedHashMap<>();
         for (Section s : cubin.textSections()) {
             out.put(s.functionName(), lines(isa, s.functionName(), s.data()));
@@ -35,10 +34,6 @@ public final class DecodedListing {
     /** Whether the cubin holds debug code (ptxas for a {@code .target ..., debug} module: it has {@code .debug_info}). */
     public static boolean isDebug(byte[] cubinBytes) {
         return Cubin.read(cubinBytes).section(".debug_info").isPresent();
-    }
-
-    public static Map<String, List<SassLine>> fromCubin(byte[] cubinBytes) {
-        return fromCubin(cubinBytes, null);
     }
 
     /** Decodes one function's code bytes; branch targets get {@code .L_<hex address>} labels. */

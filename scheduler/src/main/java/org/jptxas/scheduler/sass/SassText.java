@@ -31,11 +31,15 @@ public final class SassText {
     private static final Set<String> PAIR_DEST = Set.of("SHFL", "ATOM", "ATOMG", "ATOMS", "MATCH");
 
     private final LatencyModel model;
-    private final int sm;
+    private final boolean urInAddressBits;
 
-    public SassText(LatencyModel model, int sm) {
+    /**
+     * @param urInAddressBits global loads and atomics without {@code desc[]} read the UR pair in bits [37:32]
+     *     ({@link org.jptxas.ori.target.TargetFeature#UR_IN_GLOBAL_ADDRESS_BITS})
+     */
+    public SassText(LatencyModel model, boolean urInAddressBits) {
         this.model = model;
-        this.sm = sm;
+        this.urInAddressBits = urInAddressBits;
     }
 
     /** Parsed instruction plus whether its mnemonic had a latency class (else it is modelled as {@code alu}). */
@@ -96,7 +100,7 @@ public final class SassText {
                         && startsWithGpr(op) ? RegRange.of(RegFile.R, regs.get(0).first()) : null);
             }
         }
-        if (sm < 90 && (mnemonic.equals("LDG") || mnemonic.equals("LD") || mnemonic.equals("ATOMG"))
+        if (urInAddressBits && (mnemonic.equals("LDG") || mnemonic.equals("LD") || mnemonic.equals("ATOMG"))
                 && mods.contains("E") && !rest.contains("desc[")) {
             // ptxas's 64-bit global descriptor lives in a uniform pair named in bits [37:32] (not printed).
             int ur = (int) (line.lo() >>> 32 & 0x3f);

@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Issue 8's speed goal: list-scheduling one straight-line block of {@code size} random instructions (ALU, FMA,
@@ -39,7 +40,7 @@ public class ListSchedulerBenchmark {
     @Setup
     public void build() {
         block = TestInstrs.random(11, size);
-        scheduler = new ListScheduler(LatencyModel.of("sm80"));
+        scheduler = new ListScheduler(LatencyModel.of(TestTargets.of("sm_80")));
         options = mode.equals("ILP") ? SchedOptions.ilp() : SchedOptions.reduceReg(64);
     }
 

@@ -21,9 +21,10 @@ import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.opcode.OriOpcodes;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 class PreRaSchedulerTest {
-    private static final LatencyModel SM80 = LatencyModel.forTarget("sm_80").orElseThrow();
+    private static final LatencyModel SM80 = LatencyModel.of(TestTargets.of("sm_80"));
 
     static Instr op(String name, List<String> mods, List<Reg> dsts, Operand... srcs) {
         List<Src> s = new ArrayList<>();

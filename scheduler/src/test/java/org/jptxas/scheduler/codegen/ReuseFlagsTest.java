@@ -27,6 +27,7 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.jptxas.testing.gate.Figures;
 import org.jptxas.testing.gate.Gate;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 class ReuseFlagsTest {
     private static int[] gprs(String text) {
@@ -55,7 +56,7 @@ class ReuseFlagsTest {
 
     @Test
     void sameRegisterSameSlotWithinTwoCyclesIsReused() {
-        LatencyModel m = LatencyModel.forTarget("sm_80").orElseThrow();
+        LatencyModel m = LatencyModel.of(TestTargets.of("sm_80"));
         List<String> texts = List.of("IMAD R9, R7, -0x61c88647, R2", "IMAD.WIDE.U32 R6, R7, 0x7f4a7c15, R4",
                 "IADD3 R9, R7, R9, RZ", "FADD R1, R9, R3", "FADD R1, R9, R3");
         int[] stalls = {2, 2, 5, 2, 1};
@@ -66,7 +67,7 @@ class ReuseFlagsTest {
     }
 
     private static int[] masks(LatencyModel m, List<String> texts, int[] stalls) {
-        SassText parser = new SassText(m, 80);
+        SassText parser = new SassText(m, true);
         List<SimpleInstr> instrs = new ArrayList<>();
         List<ControlWord> words = new ArrayList<>();
         for (int i = 0; i < texts.size(); i++) {
@@ -89,8 +90,8 @@ class ReuseFlagsTest {
      */
     static Agreement agreement(String arch, List<String> kernels, Function<String, Optional<byte[]>> ptxasCubin,
                                Gate gate) {
-        LatencyModel model = LatencyModel.forTarget(arch).orElseThrow();
-        SassText parser = new SassText(model, Integer.parseInt(arch.substring(3)));
+        LatencyModel model = LatencyModel.of(TestTargets.of(arch));
+        SassText parser = new SassText(model, ControlAgreement.urInAddressBits(TestTargets.of(arch)));
         Agreement total = new Agreement(0, 0, 0);
         for (String k : kernels) {
             Optional<byte[]> cubin = ptxasCubin.apply(k);
@@ -98,7 +99,7 @@ class ReuseFlagsTest {
                 gate.oracleFailed(k + "@" + arch, "ptxas failed");
                 continue;
             }
-            for (Map.Entry<String, List<SassLine>> f : DecodedListing.fromCubin(cubin.get(), arch).entrySet()) {
+            for (Map.Entry<String, List<SassLine>> f : DecodedListing.fromCubin(cubin.get(), TestTargets.of(arch).isa()).entrySet()) {
                 total = total.plus(agreement(f.getValue(), parser, model));
             }
             gate.pass();

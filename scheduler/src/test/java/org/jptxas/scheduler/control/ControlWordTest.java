@@ -17,9 +17,10 @@ import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SimpleInstr;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 class ControlWordTest {
-    private final ControlWordGenerator gen = new ControlWordGenerator(LatencyModel.of("sm80"));
+    private final ControlWordGenerator gen = new ControlWordGenerator(LatencyModel.of(TestTargets.of("sm_80")));
 
     @Test
     void decodesPtxasWordsFromTheFactsSheet() {
@@ -97,7 +98,7 @@ class ControlWordTest {
         for (int i = 0; i < 8; i++) {
             assertTrue(cw.get(i).writeSb() < 6);
         }
-        assertTrue(new org.jptxas.scheduler.hazard.HazardChecker(LatencyModel.of("sm80")).check(code, cw).stream()
+        assertTrue(new org.jptxas.scheduler.hazard.HazardChecker(LatencyModel.of(TestTargets.of("sm_80"))).check(code, cw).stream()
                 .noneMatch(org.jptxas.scheduler.hazard.Hazard::isError));
     }
 

@@ -19,9 +19,10 @@ import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SimpleInstr;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 class DagBuilderTest {
-    private final LatencyModel model = LatencyModel.of("sm80");
+    private final LatencyModel model = LatencyModel.of(TestTargets.of("sm_80"));
     private final DagBuilder builder = new DagBuilder(model);
 
     @Test

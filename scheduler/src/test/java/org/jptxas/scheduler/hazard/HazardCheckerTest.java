@@ -13,9 +13,10 @@ import org.jptxas.scheduler.control.ControlWordGenerator;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.model.SimpleInstr;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 class HazardCheckerTest {
-    private final LatencyModel model = LatencyModel.of("sm80");
+    private final LatencyModel model = LatencyModel.of(TestTargets.of("sm_80"));
     private final HazardChecker checker = new HazardChecker(model);
 
     private static ControlWord cw(int stall, int wr, int rd, int wait) {
@@ -99,7 +100,7 @@ class HazardCheckerTest {
 
     @Test
     void callsWaitForEveryOutstandingWrite() {
-        LatencyModel hopper = LatencyModel.of("sm90");
+        LatencyModel hopper = LatencyModel.of(TestTargets.of("sm_90"));
         SimpleInstr call = SimpleInstr.builder("call").name("CALL").flag(org.jptxas.scheduler.model.SchedFlag.CALL).build();
         List<ControlWord> words = new ControlWordGenerator(hopper).generate(List.of(alu(2, 3, 3), call));
         assertEquals(7, words.get(0).stall(), "Hopper: an ALU write completes 7 cycles before a CALL may issue");

@@ -15,9 +15,10 @@ import org.jptxas.scheduler.dag.DepGraph;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.model.SimpleInstr;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 class ListSchedulerTest {
-    private final LatencyModel model = LatencyModel.of("sm80");
+    private final LatencyModel model = LatencyModel.of(TestTargets.of("sm_80"));
     private final ListScheduler scheduler = new ListScheduler(model);
 
     @Test

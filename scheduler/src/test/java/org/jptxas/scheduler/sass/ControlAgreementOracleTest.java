@@ -27,6 +27,7 @@ import org.jptxas.testing.gate.Figures;
 import org.jptxas.testing.gate.Gate;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * ptxas's own control bits are the independent reference for jptxas's latency model, control-word generator and
@@ -50,7 +51,7 @@ class ControlAgreementOracleTest {
             }
             try {
                 byte[] cubin = Files.readAllBytes(c.cubin().orElseThrow());
-                return new PtxasCode(Optional.of(DecodedListing.fromCubin(cubin, sm)), DecodedListing.isDebug(cubin), "");
+                return new PtxasCode(Optional.of(DecodedListing.fromCubin(cubin, TestTargets.of(sm).isa())), DecodedListing.isDebug(cubin), "");
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -66,7 +67,7 @@ class ControlAgreementOracleTest {
      * is too pessimistic there); our code throwing is a crash. Never drops an input.
      */
     static Sweep sweep(String sm, List<String> inputs, Function<String, PtxasCode> ptxas) {
-        LatencyModel model = LatencyModel.forTarget(sm).orElseThrow();
+        LatencyModel model = LatencyModel.of(TestTargets.of(sm));
         int smNumber = Integer.parseInt(sm.substring(3));
         Gate gate = Gate.named("control agreement with ptxas on " + sm);
         AtomicReference<ControlAgreement.Tally> total = new AtomicReference<>(ControlAgreement.Tally.empty());
@@ -79,7 +80,7 @@ class ControlAgreementOracleTest {
             }
             ControlAgreement.Tally t;
             try {
-                t = ControlAgreement.compareAll(code.functions().get(), model, smNumber, code.debug());
+                t = ControlAgreement.compareAll(code.functions().get(), model, smNumber < 90, code.debug());
             } catch (RuntimeException | StackOverflowError e) {
                 gate.crash(key, e);
                 return;
@@ -204,13 +205,13 @@ class ControlAgreementOracleTest {
         Path corpus = Corpus.assumeDir();
         Catch c = new Catch(0, 0);
         for (String sm : SMS) {
-            LatencyModel model = LatencyModel.forTarget(sm).orElseThrow();
+            LatencyModel model = LatencyModel.of(TestTargets.of(sm));
             int smNumber = Integer.parseInt(sm.substring(3));
             for (String f : FAST_FILES) {
                 PtxasCode code = ptxas(corpus, f, sm);
                 assertTrue(code.functions().isPresent(), () -> "ptxas failed on " + f + " for " + sm + ": " + code.diagnostics());
                 for (List<SassLine> lines : code.functions().get().values()) {
-                    c = c.plus(plant(fault, ControlAgreement.decode(lines, model, smNumber), model));
+                    c = c.plus(plant(fault, ControlAgreement.decode(lines, model, smNumber < 90), model));
                 }
             }
         }
@@ -294,8 +295,8 @@ class ControlAgreementOracleTest {
 
     @Test
     void plantingFindsTheDroppedWaitAndTheCheckerCatchesIt() {
-        LatencyModel model = LatencyModel.forTarget("sm_80").orElseThrow();
-        ControlAgreement.Decoded d = ControlAgreement.decode(loadThenUse(false).get("k"), model, 80);
+        LatencyModel model = LatencyModel.of(TestTargets.of("sm_80"));
+        ControlAgreement.Decoded d = ControlAgreement.decode(loadThenUse(false).get("k"), model, true);
         assertEquals(new Catch(1, 1), plant(Fault.DROPPED_WAIT, d, model));
     }
 

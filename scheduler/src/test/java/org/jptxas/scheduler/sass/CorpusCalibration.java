@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jptxas.scheduler.control.ControlWord;
 import org.jptxas.scheduler.control.ControlWordGenerator;
@@ -14,6 +13,7 @@ import org.jptxas.scheduler.hazard.HazardChecker;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.testing.Corpus;
 import org.jptxas.testing.OracleCubins;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Calibration aid: over the whole corpus (ptxas 13 cubins from the shared cache), per SM, the agreement and the
@@ -26,7 +26,7 @@ public final class CorpusCalibration {
         String sm = args[0];
         int examples = args.length > 1 ? Integer.parseInt(args[1]) : 0;
         int smNumber = Integer.parseInt(sm.substring(3));
-        LatencyModel model = LatencyModel.forTarget(sm).orElseThrow();
+        LatencyModel model = LatencyModel.of(TestTargets.of(sm));
         Map<String, Integer> stallGroups = new ConcurrentHashMap<>();
         Map<String, Integer> waitGroups = new ConcurrentHashMap<>();
         Map<String, Integer> hazardGroups = new ConcurrentHashMap<>();
@@ -43,7 +43,7 @@ public final class CorpusCalibration {
             boolean debug;
             try {
                 byte[] bytes = Files.readAllBytes(c.cubin().orElseThrow());
-                fns = DecodedListing.fromCubin(bytes, sm);
+                fns = DecodedListing.fromCubin(bytes, TestTargets.of(sm).isa());
                 debug = DecodedListing.isDebug(bytes);
             } catch (Exception x) {
                 return ControlAgreement.Tally.empty();
@@ -51,8 +51,8 @@ public final class CorpusCalibration {
             ControlAgreement.Tally t = ControlAgreement.Tally.empty();
             for (var fn : fns.entrySet()) {
                 List<SassLine> lines = fn.getValue();
-                t = t.plus(ControlAgreement.compare(lines, model, smNumber, debug));
-                ControlAgreement.Decoded d = ControlAgreement.decode(lines, model, smNumber);
+                t = t.plus(ControlAgreement.compare(lines, model, smNumber < 90, debug));
+                ControlAgreement.Decoded d = ControlAgreement.decode(lines, model, smNumber < 90);
                 List<ControlWord> ours = debug ? new ControlWordGenerator(model).generateDebug(d.instrs())
                         : new ControlWordGenerator(model).generate(d.instrs(), d.flow());
                 StringBuilder dump = new StringBuilder();

@@ -12,6 +12,7 @@ import org.jptxas.testing.Corpus;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /** jptxas's decoder gives the scheduler the same view of a cubin as nvdisasm's text does. */
 class DecodedListingTest {
@@ -24,7 +25,7 @@ class DecodedListingTest {
             OracleCubins.Compiled c = OracleCubins.ptxas13(corpus.resolve("ptx/cudarc/custom_kernels.ptx"), sm);
             assertTrue(c.ok());
             Path cubin = c.cubin().orElseThrow();
-            Map<String, List<SassLine>> decoded = DecodedListing.fromCubin(Files.readAllBytes(cubin));
+            Map<String, List<SassLine>> decoded = DecodedListing.fromCubin(Files.readAllBytes(cubin), TestTargets.of(sm).isa());
             Map<String, List<SassLine>> text = OracleListings.of(cubin);
             assertEquals(text.keySet(), decoded.keySet());
             for (String f : text.keySet()) {
@@ -39,16 +40,16 @@ class DecodedListingTest {
                     }
                 }
             }
-            LatencyModel model = LatencyModel.forTarget(sm).orElseThrow();
-            int n = Integer.parseInt(sm.substring(3));
+            LatencyModel model = LatencyModel.of(TestTargets.of(sm));
+            boolean n = ControlAgreement.urInAddressBits(TestTargets.of(sm));
             ControlAgreement.Tally viaText = ControlAgreement.compareAll(text, model, n);
             ControlAgreement.Tally viaDecoder = ControlAgreement.compareAll(decoded, model, n);
             System.out.println("decoder: " + viaDecoder.report(sm));
             assertEquals(viaText.instructions(), viaDecoder.instructions());
             assertEquals(viaText.report(sm), viaDecoder.report(sm), "same bits and text, same agreement");
-            String report = ControlAgreement.recomputeControlReport(Files.readAllBytes(cubin), sm);
+            String report = ControlAgreement.recomputeControlReport(Files.readAllBytes(cubin), TestTargets.of(sm));
             assertTrue(report.startsWith(sm + ": stall agreement: " + viaDecoder.stall() + "/" + viaDecoder.instructions()), report);
-            assertEquals(viaDecoder.hazards(), ControlAgreement.checkHazards(Files.readAllBytes(cubin), sm).size());
+            assertEquals(viaDecoder.hazards(), ControlAgreement.checkHazards(Files.readAllBytes(cubin), TestTargets.of(sm)).size());
         }
     }
 }

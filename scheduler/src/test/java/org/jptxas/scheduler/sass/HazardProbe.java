@@ -5,15 +5,16 @@ import java.nio.file.Path;
 import java.util.List;
 import org.jptxas.scheduler.hazard.Hazard;
 import org.jptxas.scheduler.latency.LatencyModel;
+import org.jptxas.isel.spi.TestTargets;
 
 /** Calibration aid: prints the hazards the checker finds in ptxas's own control words, with context. */
 public final class HazardProbe {
     public static void main(String[] args) throws Exception {
         int sm = Integer.parseInt(args[0]);
-        LatencyModel model = LatencyModel.forTarget("sm_" + sm).orElseThrow();
+        LatencyModel model = LatencyModel.of(TestTargets.of("sm_" + sm));
         for (int a = 1; a < args.length; a++) {
             for (List<SassLine> f : NvdisasmListing.parse(Files.readString(Path.of(args[a]))).values()) {
-                for (Hazard h : ControlAgreement.checkHazards(f, model, sm)) {
+                for (Hazard h : ControlAgreement.checkHazards(f, model, sm < 90)) {
                     if (!h.isError()) {
                         continue;
                     }

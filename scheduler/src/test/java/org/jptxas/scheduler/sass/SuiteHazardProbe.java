@@ -5,6 +5,7 @@ import java.util.List;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Calibration aid: the hazards the checker reports in ptxas 13's cubins of the kernel suite, per SM
@@ -23,7 +24,7 @@ public final class SuiteHazardProbe {
                 if (!c.ok()) {
                     continue;
                 }
-                List<String> h = ControlAgreement.checkHazards(Files.readAllBytes(c.cubin().orElseThrow()), sm);
+                List<String> h = ControlAgreement.checkHazards(Files.readAllBytes(c.cubin().orElseThrow()), TestTargets.of(sm));
                 total += h.size();
                 h.forEach(x -> System.out.println(sm + " " + k.name() + " " + x));
             }

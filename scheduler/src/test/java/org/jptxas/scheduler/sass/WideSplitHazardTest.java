@@ -8,6 +8,7 @@ import org.jptxas.scheduler.control.ControlWord;
 import org.jptxas.scheduler.hazard.Hazard;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /** Hopper's IMAD.WIDE: early low result half, late read of the addend's high half (ptxas's sm_90 code relies on both). */
 class WideSplitHazardTest {
@@ -22,8 +23,8 @@ class WideSplitHazardTest {
     }
 
     private static List<String> hazards(String sm, List<SassLine> lines) {
-        LatencyModel model = LatencyModel.forTarget(sm).orElseThrow();
-        return ControlAgreement.checkHazards(lines, model, Integer.parseInt(sm.substring(3))).stream()
+        LatencyModel model = LatencyModel.of(TestTargets.of(sm));
+        return ControlAgreement.checkHazards(lines, model, Integer.parseInt(sm.substring(3)) < 90).stream()
                 .filter(Hazard::isError).map(Hazard::detail).toList();
     }
 

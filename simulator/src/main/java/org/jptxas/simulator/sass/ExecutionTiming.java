@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jptxas.isel.spi.TargetDescription;
 import org.jptxas.scheduler.control.ControlWord;
 import org.jptxas.scheduler.hazard.Hazard;
 import org.jptxas.scheduler.hazard.HazardChecker;
@@ -31,20 +32,19 @@ final class ExecutionTiming {
     static final int CHECK_BUDGET = 2_000_000;
 
     private final LatencyModel model;
-    private final int sm;
+    private final boolean urInAddressBits;
     private final Map<String, List<SassLine>> lines;
     private final Map<String, ControlAgreement.Decoded> decoded = new HashMap<>();
 
-    private ExecutionTiming(LatencyModel model, int sm, Map<String, List<SassLine>> lines) {
+    private ExecutionTiming(LatencyModel model, boolean urInAddressBits, Map<String, List<SassLine>> lines) {
         this.model = model;
-        this.sm = sm;
+        this.urInAddressBits = urInAddressBits;
         this.lines = lines;
     }
 
-    static ExecutionTiming of(byte[] cubin, String sm) {
-        LatencyModel model = LatencyModel.forTarget(sm)
-                .orElseThrow(() -> new IllegalArgumentException("no latency model for " + sm));
-        return new ExecutionTiming(model, Integer.parseInt(sm.replaceAll("\\D", "")), DecodedListing.fromCubin(cubin, sm));
+    static ExecutionTiming of(byte[] cubin, TargetDescription target) {
+        return new ExecutionTiming(LatencyModel.of(target), ControlAgreement.urInAddressBits(target),
+                DecodedListing.fromCubin(cubin, target.isa()));
     }
 
     private synchronized ControlAgreement.Decoded function(String name) {
@@ -53,7 +53,7 @@ final class ExecutionTiming {
             if (l == null) {
                 throw new IllegalArgumentException("no code for " + n);
             }
-            return ControlAgreement.decode(l, model, sm);
+            return ControlAgreement.decode(l, model, urInAddressBits);
         });
     }
 

@@ -11,6 +11,7 @@ import org.jptxas.simulator.exec.Launch;
 import org.jptxas.simulator.exec.LaunchException;
 import org.jptxas.simulator.exec.LaunchResult;
 
+import org.jptxas.isel.spi.TargetDescription;
 /**
  * The SASS emulator: runs a cubin's kernel with Volta+ per-thread program counters. Each function is decoded once
  * into {@link DecodedOp}s; the hot opcodes run lane-vectorised over a converged group ({@link FastPath}), the rest
@@ -20,7 +21,7 @@ import org.jptxas.simulator.exec.LaunchResult;
  * their name; it never guesses a value. {@link #executeTimed} adds hazards per executed instruction and cycles.
  */
 public final class SassEmulator implements KernelExecutor {
-    private final String sm;
+    private final TargetDescription target;
     private final SassListing listing;
     private final Map<String, Integer> staticShared;
     /** Every function decoded once for execution. */
@@ -82,14 +83,16 @@ public final class SassEmulator implements KernelExecutor {
 
     public record HazardReport(List<String> hazards, java.util.Optional<String> unavailable) {}
 
-    private SassEmulator(String sm, byte[] cubin, SassListing listing, Map<String, Integer> staticShared, ModuleData module) {
-        this(sm, cubin, listing, staticShared, module, strictByDefault(), null);
+    private SassEmulator(TargetDescription target, byte[] cubin, SassListing listing, Map<String, Integer> staticShared,
+            ModuleData module) {
+        this(target, cubin, listing, staticShared, module, strictByDefault(), null);
     }
 
-    private SassEmulator(String sm, byte[] cubin, SassListing listing, Map<String, Integer> staticShared, ModuleData module,
+    private SassEmulator(TargetDescription target, byte[] cubin, SassListing listing, Map<String, Integer> staticShared,
+                         ModuleData module,
                          boolean strictConvergence, Map<String, DecodedOp[]> decoded) {
         this.strictConvergence = strictConvergence;
-        this.sm = sm;
+        this.target = target;
         this.cubin = cubin.clone();
         this.listing = listing;
         this.staticShared = Map.copyOf(staticShared);
@@ -109,7 +112,7 @@ public final class SassEmulator implements KernelExecutor {
      * together (code without BSSY/BSYNC still computes what it would on a converging GPU).
      */
     public SassEmulator withStrictConvergence(boolean strict) {
-        return new SassEmulator(sm, cubin, listing, staticShared, module, strict, decoded);
+        return new SassEmulator(target, cubin, listing, staticShared, module, strict, decoded);
     }
 
     public boolean strictConvergence() {
@@ -117,14 +120,16 @@ public final class SassEmulator implements KernelExecutor {
     }
 
     /**
-     * Loads a cubin, decoding its kernels with jptxas's own SASS decoder (no NVIDIA tool): code, static shared
-     * memory ({@code .nv.shared.<kernel>}), constant banks and module variables.
+     * Loads a cubin for a described target, decoding its kernels with jptxas's own SASS decoder (no NVIDIA tool) and
+     * the target's encoding tables: code, static shared memory ({@code .nv.shared.<kernel>}), constant banks and
+     * module variables. Hazards and timing use the target's latency model.
      *
      * @throws org.jptxas.isel.cubin.CubinFormatException for bytes that are not a cubin
      */
-    public static SassEmulator fromCubin(String sm, byte[] cubin) {
+    public static SassEmulator fromCubin(TargetDescription target, byte[] cubin) {
         org.jptxas.isel.cubin.Cubin c = org.jptxas.isel.cubin.Cubin.read(cubin);
-        return new SassEmulator(sm, cubin, SassListing.decode(sm, c), ModuleData.staticShared(c), ModuleData.of(c));
+        return new SassEmulator(target, cubin, SassListing.decode(target.isa(), c), ModuleData.staticShared(c),
+                ModuleData.of(c));
     }
 
     /** The hazard check of the whole cubin (computed once). The latency model is not exact yet: information only. */
@@ -132,7 +137,7 @@ public final class SassEmulator implements KernelExecutor {
         if (hazards == null) {
             try {
                 hazards = new HazardReport(List.copyOf(
-                        org.jptxas.scheduler.sass.ControlAgreement.checkHazards(cubin, sm)), java.util.Optional.empty());
+                        org.jptxas.scheduler.sass.ControlAgreement.checkHazards(cubin, target)), java.util.Optional.empty());
             } catch (RuntimeException e) {
                 hazards = new HazardReport(List.of(), java.util.Optional.of(String.valueOf(e.getMessage())));
             }
@@ -142,7 +147,7 @@ public final class SassEmulator implements KernelExecutor {
 
     @Override
     public String name() {
-        return "SASS emulator (" + sm + ")";
+        return "SASS emulator (" + target.target().name() + ")";
     }
 
     @Override
@@ -197,7 +202,7 @@ public final class SassEmulator implements KernelExecutor {
     private synchronized ExecutionTiming timingModel() {
         if (timingModel == null && timingUnavailable == null) {
             try {
-                timingModel = ExecutionTiming.of(cubin, sm);
+                timingModel = ExecutionTiming.of(cubin, target);
             } catch (RuntimeException e) {
                 timingUnavailable = String.valueOf(e.getMessage());
             }

@@ -39,16 +39,12 @@ public final class SassListing {
     /** Undecodable bits print as {@code UNKNOWN 0x<128-bit hex>}; executing one stops the run with its address. */
     static final String UNKNOWN = "UNKNOWN";
 
-    /**
-     * Decodes every {@code .text.<function>} section of a cubin with jptxas's decoder for {@code sm} (e.g.
-     * {@code sm_90}; null takes the SM from the ELF header).
-     */
-    public static SassListing decode(String sm, byte[] cubinBytes) {
-        return decode(sm, org.jptxas.isel.cubin.Cubin.read(cubinBytes));
+    /** Decodes every {@code .text.<function>} section of a cubin with jptxas's decoder and {@code isa}'s tables. */
+    public static SassListing decode(org.jptxas.isel.sass.SassIsa isa, byte[] cubinBytes) {
+        return decode(isa, org.jptxas.isel.cubin.Cubin.read(cubinBytes));
     }
 
-    public static SassListing decode(String sm, org.jptxas.isel.cubin.Cubin cubin) {
-        org.jptxas.isel.sass.SassIsa isa = org.jptxas.isel.sass.SassIsa.forSm(sm != null ? sm : "sm_" + cubin.sm());
+    public static SassListing decode(org.jptxas.isel.sass.SassIsa isa, org.jptxas.isel.cubin.Cubin cubin) {
         Map<String, List<SassOp>> out = new LinkedHashMap<>();
         for (org.jptxas.isel.cubin.Section s : cubin.textSections()) {
             out.put(s.functionName(), decodeFunction(isa, s.data(), 0));

@@ -17,6 +17,7 @@ import org.jptxas.simulator.sass.SassEmulator;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Suite kernels compiled by ptxas 13 and loaded into the SASS emulator once, ready to launch repeatedly: the
@@ -50,7 +51,7 @@ public final class SuiteLaunches {
                 continue;
             }
             try {
-                SassEmulator emu = SassEmulator.fromCubin(arch, Files.readAllBytes(c.cubin().orElseThrow()));
+                SassEmulator emu = SassEmulator.fromCubin(TestTargets.of(arch), Files.readAllBytes(c.cubin().orElseThrow()));
                 LaunchSpec spec = LaunchSpecReader.read(k.materialize(dir.resolve(k.name() + "-" + arch)));
                 out.add(new Prepared(k.name(), arch, emu, spec, Launch.prepare(Target.of(arch), spec)));
             } catch (IOException e) {

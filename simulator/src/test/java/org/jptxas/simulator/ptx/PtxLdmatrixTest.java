@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * {@code ldmatrix} in the interpreter: one warp copies a random image into a {@code .shared} array, each lane reads
@@ -166,7 +167,7 @@ class PtxLdmatrixTest {
         Files.writeString(dir.resolve("k.ptx"), ptx);
         Processes.Result c = Processes.run(List.of(ptxas.toString(), "-arch=" + sm, "k.ptx", "-o", "k.cubin"), dir);
         assertEquals(0, c.exitCode(), c.stdout() + c.stderr());
-        SassEmulator emu = SassEmulator.fromCubin(sm, Files.readAllBytes(dir.resolve("k.cubin")))
+        SassEmulator emu = SassEmulator.fromCubin(TestTargets.of(sm), Files.readAllBytes(dir.resolve("k.cubin")))
                 .withStrictConvergence(true);
         int n = ldmatrix.contains(".x4") ? 4 : ldmatrix.contains(".x2") ? 2 : 1;
         long seed = ldmatrix.hashCode() + sm.hashCode();

@@ -22,6 +22,7 @@ import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Linked executables: {@code linked_main.ptx}'s kernel calls {@code mix}, an {@code .extern .func} defined in
@@ -46,7 +47,7 @@ class LinkedCallTest {
         run(dir, nvlink.toString(), "-arch=" + arch, "linked_main.o", "linked_lib.o", "-o", "linked.cubin");
         Path spec = writeLaunch(dir);
 
-        SassEmulator emu = SassEmulator.fromCubin(arch, Files.readAllBytes(dir.resolve("linked.cubin")))
+        SassEmulator emu = SassEmulator.fromCubin(TestTargets.of(arch), Files.readAllBytes(dir.resolve("linked.cubin")))
                 .withStrictConvergence(true);
         Launch launch = Launch.prepare(Target.of(arch), LaunchSpecReader.read(spec));
         LaunchResult r = emu.execute(launch, ExecutionLimits.DEFAULT);
@@ -56,7 +57,7 @@ class LinkedCallTest {
         assertTrue(emu.classesExecuted().stream().anyMatch(c -> c.startsWith("RET.ABS")), emu.classesExecuted().toString());
 
         // The object before linking: its call has no address yet, which stops the run by name.
-        SassEmulator unlinked = SassEmulator.fromCubin(arch, Files.readAllBytes(dir.resolve("linked_main.o")));
+        SassEmulator unlinked = SassEmulator.fromCubin(TestTargets.of(arch), Files.readAllBytes(dir.resolve("linked_main.o")));
         LaunchResult u = unlinked.execute(Launch.prepare(Target.of(arch), LaunchSpecReader.read(spec)), ExecutionLimits.DEFAULT);
         assertTrue(u.fault().orElseThrow() instanceof Fault.Unimplemented f && f.name().startsWith("CALL.ABS"),
                 () -> u.fault().map(Fault::describe).orElse("completed"));

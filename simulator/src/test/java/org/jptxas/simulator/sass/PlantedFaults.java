@@ -13,6 +13,7 @@ import org.jptxas.scheduler.model.RegRange;
 import org.jptxas.scheduler.sass.ControlAgreement;
 import org.jptxas.scheduler.sass.DecodedListing;
 import org.jptxas.scheduler.sass.SassLine;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Faults planted in a cubin's encoded control bits, for the tests that prove a hazard gate fails on bad code (shared
@@ -35,10 +36,10 @@ public final class PlantedFaults {
      * word ([121:116] of the instruction); nothing else changes.
      */
     public static Optional<Planted> dropNeededWait(byte[] cubinBytes, String sm) {
-        LatencyModel model = LatencyModel.forTarget(sm).orElseThrow();
+        LatencyModel model = LatencyModel.of(TestTargets.of(sm));
         int smNumber = Integer.parseInt(sm.replaceAll("\\D", ""));
-        for (Map.Entry<String, List<SassLine>> f : DecodedListing.fromCubin(cubinBytes, sm).entrySet()) {
-            ControlAgreement.Decoded d = ControlAgreement.decode(f.getValue(), model, smNumber);
+        for (Map.Entry<String, List<SassLine>> f : DecodedListing.fromCubin(cubinBytes, TestTargets.of(sm).isa()).entrySet()) {
+            ControlAgreement.Decoded d = ControlAgreement.decode(f.getValue(), model, smNumber < 90);
             for (int i = 0; i < d.instrs().size(); i++) {
                 int sb = neededWait(d, i, model);
                 if (sb >= 0) {

@@ -24,6 +24,7 @@ import org.jptxas.testing.Oracles;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Volta convergence in the emulator, on ptxas 13's code for a kernel whose threads diverge before a full-warp
@@ -101,7 +102,7 @@ class SassConvergenceTest {
     static byte[] withoutBsync(String sm, byte[] cubin) {
         Section text = Cubin.read(cubin).textSections().get(0);
         byte[] code = text.data();
-        List<SassOp> ops = SassListing.decode(sm, cubin).functions().get("diverge_shfl");
+        List<SassOp> ops = SassListing.decode(TestTargets.of(sm).isa(), cubin).functions().get("diverge_shfl");
         int nop = -1;
         for (SassOp o : ops) {
             if (o.opcode().equals("NOP")) {
@@ -140,7 +141,7 @@ class SassConvergenceTest {
     @ParameterizedTest
     @ValueSource(strings = {"sm_75", "sm_80", "sm_90"})
     void strictModeComputesTheReferenceOnPtxasCode(String sm, @TempDir Path dir) throws Exception {
-        SassEmulator emu = SassEmulator.fromCubin(sm, ptxasCubin(dir, sm)).withStrictConvergence(true);
+        SassEmulator emu = SassEmulator.fromCubin(TestTargets.of(sm), ptxasCubin(dir, sm)).withStrictConvergence(true);
         Launch l = launch(dir, sm);
         SassEmulator.TimedResult r = emu.executeTimed(l, ExecutionLimits.DEFAULT);
         assertTrue(r.result().completed(), () -> r.result().fault().get().describe());
@@ -155,14 +156,14 @@ class SassConvergenceTest {
     @ValueSource(strings = {"sm_75", "sm_80", "sm_90"})
     void withoutBsyncStrictModeFaultsAtTheShuffle(String sm, @TempDir Path dir) throws Exception {
         byte[] broken = withoutBsync(sm, ptxasCubin(dir, sm));
-        LaunchResult strict = SassEmulator.fromCubin(sm, broken).withStrictConvergence(true)
+        LaunchResult strict = SassEmulator.fromCubin(TestTargets.of(sm), broken).withStrictConvergence(true)
                 .execute(launch(dir, sm), ExecutionLimits.DEFAULT);
         Fault f = strict.fault().orElseThrow(() -> new AssertionError("strict mode merged diverged threads"));
         Fault.InvalidExecution e = assertInstanceOf(Fault.InvalidExecution.class, f, f.describe());
         assertTrue(e.message().contains("not converged") && e.instruction().contains("SHFL"), f.describe());
 
         Launch l = launch(dir, sm);
-        LaunchResult lax = SassEmulator.fromCubin(sm, broken).withStrictConvergence(false).execute(l, ExecutionLimits.DEFAULT);
+        LaunchResult lax = SassEmulator.fromCubin(TestTargets.of(sm), broken).withStrictConvergence(false).execute(l, ExecutionLimits.DEFAULT);
         assertTrue(lax.completed(), () -> lax.fault().get().describe());
         assertArrayEquals(reference(input()), output(l));
     }

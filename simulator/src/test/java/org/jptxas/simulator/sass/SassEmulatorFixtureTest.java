@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * The emulator on committed ptxas 13 cubins (saxpy; constant_mem with module variables and relocated constant
@@ -51,7 +52,7 @@ class SassEmulatorFixtureTest {
     @CsvSource({"saxpy, sm_75", "saxpy, sm_90", "constant_mem, sm_75", "constant_mem, sm_90"})
     void committedCubinsReproduceTheReference(String kernel, String sm, @TempDir Path dir) throws Exception {
         KernelCase k = KernelSuite.byName(kernel).orElseThrow();
-        SassEmulator emu = SassEmulator.fromCubin(sm, cubin(kernel, sm));
+        SassEmulator emu = SassEmulator.fromCubin(TestTargets.of(sm), cubin(kernel, sm));
         Map<String, byte[]> out = new LinkedHashMap<>();
         LaunchResult r = run(emu, k, sm, dir, out);
         assertTrue(r.fault().isEmpty(), () -> r.fault().get().describe());
@@ -71,7 +72,7 @@ class SassEmulatorFixtureTest {
         code[16] = (byte) 0xff;
         code[17] = (byte) (code[17] | 0x0f);
         org.jptxas.isel.cubin.Cubin broken = c.withSection(c.sectionIndex(".text.saxpy"), text.withData(code));
-        SassEmulator emu = SassEmulator.fromCubin("sm_90", broken.write());
+        SassEmulator emu = SassEmulator.fromCubin(TestTargets.of("sm_90"), broken.write());
         assertTrue(emu.classesSeen().contains(SassListing.UNKNOWN), emu.classesSeen().toString());
         LaunchResult r = run(emu, KernelSuite.byName("saxpy").orElseThrow(), "sm_90", dir, new LinkedHashMap<>());
         Fault.Unimplemented u = assertInstanceOf(Fault.Unimplemented.class, r.fault().orElseThrow());

@@ -34,6 +34,7 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * The SASS emulator on ptxas 13's cubins of the suite, for sm_75 … sm_90, decoded by jptxas's own SASS decoder (no
@@ -112,7 +113,7 @@ class SassEmulatorSuiteTest {
                 }
                 try {
                     List<String> problems = new ArrayList<>();
-                    SassEmulator emu = SassEmulator.fromCubin(arch, c.bytes().get()).withStrictConvergence(true);
+                    SassEmulator emu = SassEmulator.fromCubin(TestTargets.of(arch), c.bytes().get()).withStrictConvergence(true);
                     seen.addAll(emu.classesSeen());
                     SassEmulator.HazardReport h = emu.hazards();
                     h.unavailable().ifPresent(u -> problems.add("static hazard check not made: " + u));

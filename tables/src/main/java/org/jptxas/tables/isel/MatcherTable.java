@@ -4,7 +4,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import org.jptxas.tables.TableLoader;
 
 /**
  * A set of instruction-selection matchers ({@code isel/common.json}, {@code isel/sm75.json}, ...): {@code scope}
@@ -23,8 +22,9 @@ public record MatcherTable(String scope, String description, List<MatcherData> m
         }
     }
 
-    /** Loads {@code isel/<file>} (e.g. {@code common.json}) with the strict loader. */
-    public static MatcherTable load(String file) {
-        return TableLoader.load("isel/" + file, MatcherTable.class);
+    /** Loads the set at {@code path} in {@code source} with the strict loader. */
+    public static MatcherTable load(org.jptxas.tables.TableSource source, String path) {
+        return source.load(path, MatcherTable.class);
     }
+
 }

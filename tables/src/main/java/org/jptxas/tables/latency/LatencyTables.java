@@ -5,52 +5,41 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.jptxas.tables.TableException;
-import org.jptxas.tables.TableLoader;
+import org.jptxas.tables.TableSource;
 
 /**
- * Loads the per-SM latency tables ({@code latency/*.json}) and resolves {@code extends} overlays into one flat,
- * validated {@link LatencyTableData}. Resolved tables are immutable and cached per class loader.
+ * Loads a latency table (a backend's {@code latency/sm80.json}, ...) and resolves its {@code extends} overlays into
+ * one flat, validated {@link LatencyTableData}: a backend's table extends the shared family table
+ * ({@code tables/latency/volta-family.json}) or another table of its own jar. Resolved tables are immutable; a
+ * target description keeps its own.
  */
 public final class LatencyTables {
-    /** Every bundled table, parents before children. */
-    public static final List<String> TABLES = List.of("sm75", "sm80", "sm86", "sm89", "sm90");
-
-    private static final Map<String, LatencyTableData> RESOLVED = new ConcurrentHashMap<>();
-
     private LatencyTables() {}
 
-    /** The resolved table named {@code name} (e.g. {@code sm80}). */
-    public static LatencyTableData table(String name) {
-        return RESOLVED.computeIfAbsent(name, n -> resolve(n, new HashSet<>()));
+    /**
+     * The table at {@code path} in {@code source}, its {@code extends} chain resolved: a name is a table in the same
+     * folder (a backend's tables extend those of its own jar), an absolute path ({@code /org/jptxas/tables/latency/
+     * volta-family}) a shared family table.
+     */
+    public static LatencyTableData resolve(TableSource source, String path) {
+        return resolve(source, source.path(path), new HashSet<>());
     }
 
-    /** The table serving {@code -arch} target {@code target} (e.g. {@code sm_86}), if any. */
-    public static Optional<LatencyTableData> forTarget(String target) {
-        String plain = target.replaceAll("[af]$", "");
-        for (String name : TABLES) {
-            LatencyTableData t = table(name);
-            if (t.targets().contains(target) || t.targets().contains(plain)) {
-                return Optional.of(t);
-            }
+    private static LatencyTableData resolve(TableSource source, String file, Set<String> visiting) {
+        if (!visiting.add(file)) {
+            throw new TableException(file, "extends", "cyclic 'extends' chain through " + file, null);
         }
-        return Optional.empty();
-    }
-
-    private static LatencyTableData resolve(String name, Set<String> visiting) {
-        String file = "latency/" + name + ".json";
-        if (!visiting.add(name)) {
-            throw new TableException(file, "extends", "cyclic 'extends' chain through " + name, null);
-        }
-        LatencyTableData own = TableLoader.load(file, LatencyTableData.class);
-        if (!own.sm().equals(name)) {
+        LatencyTableData own = source.load(file, LatencyTableData.class);
+        if (!file.endsWith("/" + own.sm() + ".json")) {
             throw new TableException(file, "sm", "names itself '" + own.sm() + "'", null);
         }
-        LatencyTableData merged = own.extendsTable().isEmpty() ? own : overlay(resolve(own.extendsTable(), visiting), own);
+        String parent = own.extendsTable();
+        LatencyTableData merged = parent.isEmpty() ? own : overlay(resolve(source,
+                parent.startsWith("/") ? parent + ".json" : file.substring(0, file.lastIndexOf('/') + 1) + parent + ".json",
+                visiting), own);
         validate(file, merged);
         return merged;
     }

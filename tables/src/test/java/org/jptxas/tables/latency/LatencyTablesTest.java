@@ -10,33 +10,23 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.jptxas.tables.TableException;
 import org.jptxas.tables.TableLoader;
+import org.jptxas.tables.TableSource;
 import org.junit.jupiter.api.Test;
 
 class LatencyTablesTest {
     @Test
-    void everyBundledTableLoadsAndValidates() {
-        for (String name : LatencyTables.TABLES) {
-            LatencyTableData t = LatencyTables.table(name);
-            assertEquals(name, t.sm());
-            assertEquals(6, t.scoreboards(), name);
-            assertFalse(t.classes().isEmpty(), name);
-            assertFalse(t.opcodes().isEmpty(), name + " inherits its parent's opcode rules");
-        }
-    }
-
-    @Test
-    void targetsResolveToTheirTable() {
-        assertEquals("sm75", LatencyTables.forTarget("sm_75").orElseThrow().sm());
-        assertEquals("sm80", LatencyTables.forTarget("sm_80").orElseThrow().sm());
-        assertEquals("sm86", LatencyTables.forTarget("sm_87").orElseThrow().sm());
-        assertEquals("sm89", LatencyTables.forTarget("sm_89").orElseThrow().sm());
-        assertEquals("sm90", LatencyTables.forTarget("sm_90a").orElseThrow().sm());
-        assertTrue(LatencyTables.forTarget("sm_50").isEmpty(), "sm_50 waits for its backend");
+    void theFamilyTableLoadsAndValidates() {
+        LatencyTableData t = LatencyTables.resolve(TableSource.SHARED, "latency/volta-family.json");
+        assertEquals("volta-family", t.sm());
+        assertEquals(6, t.scoreboards());
+        assertFalse(t.classes().isEmpty());
+        assertFalse(t.opcodes().isEmpty());
+        assertTrue(t.targets().isEmpty(), "the family table serves targets only through the backends' tables");
     }
 
     @Test
     void overlayReplacesByNameAndKeepsTheRest() {
-        LatencyTableData parent = LatencyTables.table("sm80");
+        LatencyTableData parent = LatencyTables.resolve(TableSource.SHARED, "latency/volta-family.json");
         LatencyTableData.LatencyClassEntry alu = parent.classes().stream().filter(c -> c.name().equals("alu")).findFirst().orElseThrow();
         LatencyTableData.LatencyClassEntry changed = new LatencyTableData.LatencyClassEntry("alu", alu.pipe(), List.of(), false, alu.reader(),
                 alu.latency(), 1, 1, false, false, false, 0, 3, 2, 0, 1, List.of(), "changed");

@@ -49,6 +49,7 @@ public final class PtxChecker {
     private final String fileName;
     private final PtxModule module;
     private final Target compileTarget;
+    private final TargetCatalog catalog;
     /** null when instruction-table checks are off. */
     private final PtxIsa isa;
     private final List<Diagnostic> diagnostics = new ArrayList<>();
@@ -60,7 +61,8 @@ public final class PtxChecker {
     private TargetInfo gatingTarget;
     private boolean texmodeIndependent;
 
-    private PtxChecker(String fileName, PtxModule module, Target compileTarget, PtxIsa isa) {
+    private PtxChecker(String fileName, PtxModule module, Target compileTarget, TargetCatalog catalog, PtxIsa isa) {
+        this.catalog = catalog;
         this.fileName = fileName;
         this.module = module;
         this.compileTarget = compileTarget;
@@ -69,18 +71,19 @@ public final class PtxChecker {
 
     /**
      * Checks {@code module} for compilation to {@code compileTarget} (the {@code -arch} target; may be null when
-     * only the module's own {@code .target} matters).
+     * only the module's own {@code .target} matters); {@code catalog} holds the targets a {@code .target} may name.
      */
-    public static CheckResult check(String fileName, PtxModule module, Target compileTarget) {
-        return check(fileName, module, compileTarget, true);
+    public static CheckResult check(String fileName, PtxModule module, Target compileTarget, TargetCatalog catalog) {
+        return check(fileName, module, compileTarget, catalog, true);
     }
 
     /**
-     * As {@link #check(String, PtxModule, Target)}; {@code instructionTable} false skips the per-instruction checks
+     * As {@link #check(String, PtxModule, Target, TargetCatalog)}; {@code instructionTable} false skips the per-instruction checks
      * against the instruction table (names, declarations, labels and directives are still checked).
      */
-    public static CheckResult check(String fileName, PtxModule module, Target compileTarget, boolean instructionTable) {
-        PtxChecker c = new PtxChecker(fileName, module, compileTarget, instructionTable ? PtxIsa.get() : null);
+    public static CheckResult check(String fileName, PtxModule module, Target compileTarget, TargetCatalog catalog,
+            boolean instructionTable) {
+        PtxChecker c = new PtxChecker(fileName, module, compileTarget, catalog, instructionTable ? PtxIsa.get() : null);
         c.run();
         return new CheckResult(new ResolvedModule(module, c.resolved, c.splits), c.diagnostics);
     }
@@ -156,7 +159,7 @@ public final class PtxChecker {
                 continue;
             }
             Target target = parsed.get();
-            Optional<TargetInfo> info = TargetCatalog.get().info(target.name());
+            Optional<TargetInfo> info = catalog.info(target.name());
             if (info.isEmpty() && !(target.suffix().isEmpty() && FeatureGates.isLegacyTarget(target.sm()))) {
                 fatal(t.pos(), "Unsupported .target '" + entry + "'");
                 continue;
@@ -184,7 +187,7 @@ public final class PtxChecker {
             }
         }
         if (gatingTarget == null && compileTarget != null) {
-            gatingTarget = TargetCatalog.get().info(compileTarget.name()).orElse(null);
+            gatingTarget = catalog.info(compileTarget.name()).orElse(null);
         }
     }
 

@@ -47,6 +47,7 @@ import org.jptxas.ori.ir.Sym;
 import org.jptxas.ori.opcode.OriOpcodes;
 import org.jptxas.ori.target.DriverConstants;
 import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetProfile;
 
 /**
  * Lowers one PTX function to Ori and is the {@link LoweringContext} its instruction lowerers see.
@@ -64,6 +65,7 @@ final class FunctionLowerer implements LoweringContext {
     private final String fileName;
     private final ResolvedModule resolved;
     private final Target target;
+    private final TargetProfile profile;
     private final LowererRegistry lowerers;
     private final FunctionDecl fn;
     private final Map<Declarator, PtxLowering.Placement> placed;
@@ -95,11 +97,13 @@ final class FunctionLowerer implements LoweringContext {
     private Guard guard = Guard.ALWAYS;
     private boolean guardConsumed;
 
-    FunctionLowerer(String fileName, ResolvedModule resolved, Target target, LowererRegistry lowerers, FunctionDecl fn,
-            Map<Declarator, PtxLowering.Placement> placed, long sharedBytes, int sharedAlignment, List<String> callees) {
+    FunctionLowerer(String fileName, ResolvedModule resolved, TargetProfile profile, LowererRegistry lowerers,
+            FunctionDecl fn, Map<Declarator, PtxLowering.Placement> placed, long sharedBytes, int sharedAlignment,
+            List<String> callees) {
         this.fileName = fileName;
         this.resolved = resolved;
-        this.target = target;
+        this.profile = profile;
+        this.target = profile.target();
         this.lowerers = lowerers;
         this.fn = fn;
         this.placed = placed;
@@ -642,7 +646,7 @@ final class FunctionLowerer implements LoweringContext {
                 Integer k = kernelParams.get(d);
                 if (k != null) {
                     // a kernel parameter's address: its offset in constant bank 0 (ld.param through it is an LDC)
-                    int at = DriverConstants.paramBase(target) + k;
+                    int at = profile.paramBase() + k;
                     return wide ? pair(Src.of(Imm.ofInt(at)), Src.of(Reg.RZ)) : Imm.ofInt(at);
                 }
                 return paramRegister(declOf.getOrDefault(d, v.decl()), d);
@@ -902,7 +906,7 @@ final class FunctionLowerer implements LoweringContext {
             case PARAM -> {
                 Integer k = kernelParams.get(d);
                 if (k != null) {
-                    return Addr.of(Reg.RZ, DriverConstants.paramBase(target) + k + off);
+                    return Addr.of(Reg.RZ, profile.paramBase() + k + off);
                 }
                 throw unsupportedRuntime("address of .param variable " + v.name());
             }

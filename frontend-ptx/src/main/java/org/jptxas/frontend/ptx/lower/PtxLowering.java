@@ -27,7 +27,7 @@ import org.jptxas.ori.ir.GlobalVar;
 import org.jptxas.ori.ir.ModuleDeclarations;
 import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.OriModule;
-import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetProfile;
 
 /**
  * Lowers a checked PTX module to Ori: every defined {@code .entry}/{@code .func} becomes an {@link OriFunction},
@@ -42,24 +42,24 @@ import org.jptxas.ori.target.Target;
 public final class PtxLowering {
     private final String fileName;
     private final ResolvedModule resolved;
-    private final Target target;
-    /** The reserved start of a block's shared window from sm_90 on. */
-    static final long RESERVED_SHARED_SM90 = 0x400;
+    private final TargetProfile profile;
     private final LowererRegistry lowerers;
 
     /** Where a variable lives: its space-relative offset (shared window, constant bank 3, frame) and size. */
     record Placement(StateSpace space, long offset, long size) {
     }
 
-    public PtxLowering(String fileName, ResolvedModule resolved, Target target, LowererRegistry lowerers) {
+    /** @param profile the target's ABI facts (parameter bank, reserved shared memory) and features */
+    public PtxLowering(String fileName, ResolvedModule resolved, TargetProfile profile, LowererRegistry lowerers) {
         this.fileName = fileName;
         this.resolved = resolved;
-        this.target = target;
+        this.profile = profile;
         this.lowerers = lowerers;
     }
 
-    public static OriModule lower(String fileName, ResolvedModule resolved, Target target) throws CompilationException {
-        return new PtxLowering(fileName, resolved, target, LowererRegistry.get()).lower();
+    public static OriModule lower(String fileName, ResolvedModule resolved, TargetProfile profile)
+            throws CompilationException {
+        return new PtxLowering(fileName, resolved, profile, LowererRegistry.get()).lower();
     }
 
     public OriModule lower() throws CompilationException {
@@ -131,9 +131,9 @@ public final class PtxLowering {
         List<OriFunction> functions = new ArrayList<>();
         for (FunctionDecl f : defined) {
             Map<Declarator, Placement> placed = new IdentityHashMap<>(modulePlaced);
-            // From sm_90 on the first KiB of a block's shared window is reserved for the system: ptxas places shared
-            // variables from 0x400 (and the kernel's shared size counts the reserved KiB; FunctionCodegen adds it).
-            long base = target.sm() >= 90 ? RESERVED_SHARED_SM90 : 0;
+            // Where the system reserves the start of a block's shared window (the first KiB from sm_90 on), ptxas
+            // places shared variables above it (and the kernel's shared size counts it; FunctionCodegen adds it).
+            long base = profile.reservedShared();
             long top = base;
             boolean callsAny = !transitiveCallees(f, callees, byName).isEmpty();
             List<Declarator> extern = new ArrayList<>();
@@ -166,11 +166,11 @@ public final class PtxLowering {
                     sharedAlignment = Math.max(sharedAlignment, extern.contains(e.getKey()) ? Math.max(16, align) : align);
                 }
             }
-            FunctionLowerer fl = new FunctionLowerer(fileName, resolved, target, lowerers, f, placed, top - base,
+            FunctionLowerer fl = new FunctionLowerer(fileName, resolved, profile, lowerers, f, placed, top - base,
                     sharedAlignment, List.copyOf(callees.get(f)));
             functions.add(fl.lower());
         }
-        return new OriModule(fileName, target, functions, globals, declarations(resolved));
+        return new OriModule(fileName, profile.target(), functions, globals, declarations(resolved));
     }
 
     /** The module's target, texture mode and declared functions (in source order, each name once). */

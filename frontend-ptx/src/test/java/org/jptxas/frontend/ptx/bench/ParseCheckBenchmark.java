@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.target.Target;
 import org.jptxas.testing.Corpus;
@@ -20,6 +19,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
+import org.jptxas.frontend.ptx.TestFrontEnds;
 
 /**
  * Parse+check throughput of the PTX front end (instruction table included) over the shared corpus: the whole set of
@@ -57,7 +57,7 @@ public class ParseCheckBenchmark {
 
     static Object check(Input in) {
         try {
-            return new PtxFrontEnd(in.target()).check(in.name(), in.text());
+            return TestFrontEnds.of(in.target()).check(in.name(), in.text());
         } catch (CompilationException e) {
             return e; // files the instruction table does not yet accept still cost their full parse and check
         }

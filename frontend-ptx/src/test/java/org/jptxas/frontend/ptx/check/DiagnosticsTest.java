@@ -7,11 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
-import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.target.Target;
 import org.junit.jupiter.api.Test;
+import org.jptxas.frontend.ptx.TestFrontEnds;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Diagnostics of the parser and the checker, worded and positioned as ptxas 13.0 words them (each expected line was
@@ -32,7 +33,7 @@ class DiagnosticsTest {
             if (parsed.hasErrors()) {
                 return parsed.diagnostics().stream().map(d -> d.format("jptxas")).toList();
             }
-            return PtxChecker.check("bad.ptx", parsed.module(), Target.of(arch), false).diagnostics().stream()
+            return PtxChecker.check("bad.ptx", parsed.module(), Target.of(arch), TestTargets.catalog(), false).diagnostics().stream()
                     .map(d -> d.format("jptxas")).toList();
         } catch (RuntimeException | StackOverflowError e) {
             throw new AssertionError("the front end threw instead of reporting", e);
@@ -250,14 +251,14 @@ class DiagnosticsTest {
     @Test
     void frontEndThrowsOneExceptionWithEveryError() {
         CompilationException e = org.junit.jupiter.api.Assertions.assertThrows(CompilationException.class,
-                () -> new PtxFrontEnd(Target.of("sm_90")).check("bad.ptx",
+                () -> TestFrontEnds.of(Target.of("sm_90")).check("bad.ptx",
                         kernel(".reg .b32 %r<3>;\nmov.b32 %r1, %q;\nmov.b32 %r1, %z;\n")));
         assertEquals(2, e.diagnostics().stream().filter(Diagnostic::isError).count());
     }
 
     @Test
     void instructionsWithoutLoweringAreNamedAsNotYetSupported() throws CompilationException {
-        var checked = new PtxFrontEnd(Target.of("sm_90")).check("ok.ptx", kernel("pmevent 1;\n"));
+        var checked = TestFrontEnds.of(Target.of("sm_90")).check("ok.ptx", kernel("pmevent 1;\n"));
         CompilationException e = org.junit.jupiter.api.Assertions.assertThrows(CompilationException.class, checked::lower);
         assertTrue(e.getMessage().contains("Instruction 'pmevent' not yet supported for sm_90"), e.getMessage());
         assertTrue(e.diagnostics().get(0).line() > 0, "positioned at the instruction");

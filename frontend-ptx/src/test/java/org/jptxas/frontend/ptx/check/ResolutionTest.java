@@ -14,6 +14,7 @@ import org.jptxas.frontend.ptx.ast.Statement;
 import org.jptxas.frontend.ptx.parse.PtxParser;
 import org.jptxas.ori.target.Target;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /** What the checker hands to later stages: each name resolved to its declaration, with types and state spaces. */
 class ResolutionTest {
@@ -32,7 +33,7 @@ class ResolutionTest {
     @Test
     void namesResolveToTheirDeclarations() {
         var module = PtxParser.parse("k.ptx", TEXT).module();
-        CheckResult result = PtxChecker.check("k.ptx", module, Target.of("sm_90"), false);
+        CheckResult result = PtxChecker.check("k.ptx", module, Target.of("sm_90"), TestTargets.catalog(), false);
         assertEquals(List.of(), result.diagnostics());
         ResolvedModule r = result.resolved();
         List<Statement> body = module.functions().get(1).body().statements();
@@ -71,7 +72,7 @@ class ResolutionTest {
         var module = PtxParser.parse("k.ptx", ".version 8.0\n.target sm_90\n.address_size 64\n"
                 + ".visible .entry k()\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n"
                 + "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 16, [%r2];\nret;\n}\n").module();
-        CheckResult result = PtxChecker.check("k.ptx", module, Target.of("sm_90"));
+        CheckResult result = PtxChecker.check("k.ptx", module, Target.of("sm_90"), TestTargets.catalog());
         Instruction cp = (Instruction) module.functions().get(0).body().statements().get(2);
         var split = result.resolved().opcodeOf(cp).orElseThrow();
         assertEquals("cp.async.bulk", split.opcode());

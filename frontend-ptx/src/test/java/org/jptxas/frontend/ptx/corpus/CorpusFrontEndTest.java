@@ -17,7 +17,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.frontend.ptx.ast.ModelEquality;
 import org.jptxas.frontend.ptx.check.CheckResult;
 import org.jptxas.frontend.ptx.check.PtxChecker;
@@ -35,6 +34,8 @@ import org.jptxas.testing.gate.Figures;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jptxas.frontend.ptx.TestFrontEnds;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * The front end over the shared corpus: what ptxas accepts passes, what ptxas rejects for a language reason is
@@ -82,7 +83,7 @@ class CorpusFrontEndTest {
             ParseResult parsed = PtxParser.parse(name(e), read(e.file()));
             List<Diagnostic> diags = new ArrayList<>(parsed.diagnostics());
             if (!parsed.hasErrors()) {
-                CheckResult checked = PtxChecker.check(name(e), parsed.module(), Target.of(e.arch()), false);
+                CheckResult checked = PtxChecker.check(name(e), parsed.module(), Target.of(e.arch()), TestTargets.catalog(), false);
                 diags.addAll(checked.diagnostics());
             }
             diags.stream().filter(Diagnostic::isError).findFirst().ifPresent(d -> failures.add(d.format("jptxas")));
@@ -96,7 +97,7 @@ class CorpusFrontEndTest {
         List<String> failures = new ArrayList<>();
         for (Corpus.Entry e : accepted()) {
             try {
-                new PtxFrontEnd(Target.of(e.arch())).check(name(e), read(e.file()));
+                TestFrontEnds.of(Target.of(e.arch())).check(name(e), read(e.file()));
             } catch (CompilationException ex) {
                 failures.add(ex.diagnostics().get(0).format("jptxas"));
             }
@@ -114,7 +115,7 @@ class CorpusFrontEndTest {
             }
             checked++;
             try {
-                new PtxFrontEnd(Target.of(e.arch())).check(name(e), read(e.file()));
+                TestFrontEnds.of(Target.of(e.arch())).check(name(e), read(e.file()));
                 failures.add(name(e) + ": accepted, ptxas says " + e.get("ptxas_error"));
             } catch (CompilationException ex) {
                 List<Diagnostic> errors = ex.diagnostics().stream().filter(Diagnostic::isError).toList();
@@ -140,7 +141,7 @@ class CorpusFrontEndTest {
         List<Corpus.Entry> linkTime = Corpus.assumeEntries().stream().filter(CorpusFrontEndTest::isLinkTime).toList();
         assertTrue(linkTime.size() >= 1);
         for (Corpus.Entry e : linkTime) {
-            new PtxFrontEnd(Target.of(e.arch())).check(name(e), read(e.file()));
+            TestFrontEnds.of(Target.of(e.arch())).check(name(e), read(e.file()));
         }
         Oracles.assumePtxas13(); // the ptxas half: skipped on a bare JDK, required under CI
         for (Corpus.Entry e : linkTime) {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
-import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.target.Target;
 import org.jptxas.testing.Corpus;
@@ -14,6 +13,7 @@ import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.jptxas.frontend.ptx.TestFrontEnds;
 
 /**
  * Acceptance: parse+check of the whole shared corpus in one JVM takes less time than ptxas needs to compile the
@@ -32,7 +32,7 @@ class CorpusPerformanceTest {
         for (int i = 0; i < accepted.size(); i++) {
             Corpus.Entry e = accepted.get(i);
             try {
-                new PtxFrontEnd(Target.of(e.arch())).check(e.file().getFileName().toString(), texts.get(i));
+                TestFrontEnds.of(Target.of(e.arch())).check(e.file().getFileName().toString(), texts.get(i));
             } catch (CompilationException ex) {
                 rejected++;
             }

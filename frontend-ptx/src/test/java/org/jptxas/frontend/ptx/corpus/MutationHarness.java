@@ -8,10 +8,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.target.Target;
+import org.jptxas.frontend.ptx.TestFrontEnds;
 
 /**
  * Runs mutated PTX through parse + check and records every case that ended in anything but acceptance or positioned
@@ -49,7 +49,7 @@ final class MutationHarness {
                 cases++;
                 Future<List<Diagnostic>> result = worker.submit(() -> {
                     try {
-                        new PtxFrontEnd(target).check(names.get(f), m.text());
+                        TestFrontEnds.of(target).check(names.get(f), m.text());
                         return List.of();
                     } catch (CompilationException e) {
                         return e.diagnostics();

@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Random;
-import org.jptxas.ori.target.TargetCatalog;
 import org.jptxas.ori.target.TargetInfo;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /** Whatever the parser hands over, the checker answers with problems, never with an exception. */
 class PtxIsaRobustnessTest {
@@ -21,7 +21,7 @@ class PtxIsaRobustnessTest {
     @Test
     void randomUsesOfEveryOpcodeNeverThrow() {
         PtxIsa isa = PtxIsa.get();
-        List<TargetInfo> targets = TargetCatalog.get().all();
+        List<TargetInfo> targets = TestTargets.catalog().all();
         Random random = new Random(42);
         int checked = 0;
         for (String opcode : isa.opcodes()) {

@@ -7,16 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.jptxas.ori.target.TargetCatalog;
 import org.jptxas.ori.target.TargetInfo;
 import org.junit.jupiter.api.Test;
+import org.jptxas.isel.spi.TestTargets;
 
 /** Representative accepts and rejects, with ptxas 13.0.88's messages (recorded from ptxas runs). */
 class PtxIsaTest {
     private static final PtxIsa ISA = PtxIsa.get();
-    private static final TargetInfo SM80 = TargetCatalog.get().info("sm_80").orElseThrow();
-    private static final TargetInfo SM90 = TargetCatalog.get().info("sm_90").orElseThrow();
-    private static final TargetInfo SM90A = TargetCatalog.get().info("sm_90a").orElseThrow();
+    private static final TargetInfo SM80 = TestTargets.catalog().info("sm_80").orElseThrow();
+    private static final TargetInfo SM90 = TestTargets.catalog().info("sm_90").orElseThrow();
+    private static final TargetInfo SM90A = TestTargets.catalog().info("sm_90a").orElseThrow();
 
     private static OperandUse reg(String type) {
         return OperandUse.register(type);

@@ -17,7 +17,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jptxas.ori.target.TargetCatalog;
 import org.jptxas.ori.target.TargetInfo;
 import org.jptxas.tables.ptx.InstructionDef;
 import org.jptxas.testing.Oracles;
@@ -29,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * Differential test of the instruction table against ptxas 13: every variant {@link VariantGenerator} makes is
@@ -56,7 +56,7 @@ class PtxasDifferentialTest {
     void checkerAgreesWithPtxas(String targetName) throws Exception {
         Path dir = Files.createDirectories(Path.of("target", "ptxas-differential", targetName));
         PtxasRun ptxas = ptxas(Oracles.assumePtxas13());
-        TargetInfo target = TargetCatalog.get().info(targetName).orElseThrow();
+        TargetInfo target = TestTargets.catalog().info(targetName).orElseThrow();
         PtxIsa isa = PtxIsa.get();
         VariantGenerator gen = new VariantGenerator();
         List<VariantGenerator.Variant> all = new ArrayList<>();

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.ori.analysis.IrVerifier;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.UnsupportedFeatureException;
@@ -26,6 +25,7 @@ import org.jptxas.testing.gate.Gate;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jptxas.frontend.ptx.TestFrontEnds;
 
 /**
  * Every ptxas-accepted file of the shared corpus either lowers (verifier clean, every instruction with an sm_80
@@ -39,7 +39,7 @@ class CorpusLoweringTest {
         OriModule lower(String name, String text, Target target) throws CompilationException;
     }
 
-    static final Lowering FRONT_END = (name, text, target) -> new PtxFrontEnd(target).check(name, text).lower();
+    static final Lowering FRONT_END = (name, text, target) -> TestFrontEnds.of(target).check(name, text).lower();
 
     /** The gate, how many files lowered, and the unsupported instructions by family. */
     record Result(Gate gate, int lowered, int instructions, Map<String, Integer> missing, List<String> gaps) {}

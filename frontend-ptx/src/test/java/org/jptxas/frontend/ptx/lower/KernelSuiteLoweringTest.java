@@ -21,6 +21,7 @@ import org.jptxas.ori.target.Target;
 import org.jptxas.testing.RepoRoot;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Test;
+import org.jptxas.frontend.ptx.TestFrontEnds;
 
 /**
  * Every kernel of the project's suite ({@code kernels/NAME/NAME.ptx}) lowers to Ori that passes the verifier and
@@ -43,7 +44,7 @@ class KernelSuiteLoweringTest {
 
     static Outcome lower(Path file, Target target) throws IOException, CompilationException {
         String text = Files.readString(file);
-        PtxFrontEnd fe = new PtxFrontEnd(target);
+        PtxFrontEnd fe = TestFrontEnds.of(target);
         try {
             return new Outcome(fe.check(file.getFileName().toString(), text).lower(), null);
         } catch (UnsupportedFeatureException e) {

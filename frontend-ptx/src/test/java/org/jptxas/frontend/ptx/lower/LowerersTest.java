@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.ori.analysis.IrVerifier;
 import org.jptxas.ori.diag.CompilationException;
@@ -22,13 +21,15 @@ import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
 import org.junit.jupiter.api.Test;
+import org.jptxas.frontend.ptx.TestFrontEnds;
+import org.jptxas.isel.spi.TestTargets;
 
 /** Focused checks of the lowering framework and each lowerer: the Ori each PTX form becomes. */
 class LowerersTest {
     static final String HEADER = ".version 8.0\n.target sm_80\n.address_size 64\n";
 
     static OriModule module(String ptx, String sm) throws CompilationException {
-        return new PtxFrontEnd(Target.of(sm)).check("t.ptx", ptx).lower();
+        return TestFrontEnds.of(Target.of(sm)).check("t.ptx", ptx).lower();
     }
 
     /** Lowers a kernel with the given declarations/body and returns its instructions as text, one per line. */
@@ -191,7 +192,7 @@ class LowerersTest {
     void deviceFunctionsUseTheRegisterCallingConvention() throws Exception {
         String ptx = HEADER + ".func (.param .b32 r) f(.param .b32 a, .param .b64 b)\n{\n.reg .b32 %r<3>;\n"
                 + "ld.param.b32 %r1, [a];\nadd.s32 %r2, %r1, 1;\nst.param.b32 [r], %r2;\nret;\n}\n";
-        OriFunction f = new PtxFrontEnd(Target.of("sm_80")).check("t.ptx", ptx).lowerWithoutInlining().functions().get(0);
+        OriFunction f = TestFrontEnds.of(Target.of("sm_80")).check("t.ptx", ptx).lowerWithoutInlining().functions().get(0);
         assertEquals(List.of(), IrVerifier.verify(f.name(), f.body()));
         List<String> code = text(f);
         assertEquals("MOV %r0, R4", code.get(0));
@@ -208,7 +209,7 @@ class LowerersTest {
     void subWordParametersAreBytesOfTheirRegister() throws Exception {
         String ptx = HEADER + ".func (.param .b32 r) f(.param .b32 a)\n{\n.reg .b16 %h<3>;\n"
                 + "ld.param.s8 %h1, [a+1];\nld.param.u16 %h2, [a+2];\nst.param.b16 [r+2], %h1;\nst.param.b8 [r], %h2;\nret;\n}\n";
-        OriFunction f = new PtxFrontEnd(Target.of("sm_80")).check("t.ptx", ptx).lowerWithoutInlining().functions().get(0);
+        OriFunction f = TestFrontEnds.of(Target.of("sm_80")).check("t.ptx", ptx).lowerWithoutInlining().functions().get(0);
         List<String> code = text(f);
         assertHas(code, "PRMT %r2, %r0, 0x9991, RZ", "PRMT %r3, %r0, 0x4432, RZ", "PRMT %r1, %r2, 0x1054, %r1",
                 "PRMT %r1, %r3, 0x7650, %r1");
@@ -246,7 +247,7 @@ class LowerersTest {
     @Test
     void branchAroundGuardSkipsTheExpansion() throws Exception {
         String ptx = HEADER + ".visible .entry k()\n{\n.reg .pred %p<2>;\nsetp.eq.u32 %p1, 1, 2;\n@%p1 pmevent 1;\nret;\n}\n";
-        var resolved = new PtxFrontEnd(Target.of("sm_80")).check("t.ptx", ptx).resolved();
+        var resolved = TestFrontEnds.of(Target.of("sm_80")).check("t.ptx", ptx).resolved();
         List<InstructionLowerer> ls = new ArrayList<>();
         LowererRegistry.get().opcodes().forEach(op -> LowererRegistry.get().forOpcode(op).ifPresent(l -> {
             if (!ls.contains(l)) {
@@ -254,7 +255,7 @@ class LowerersTest {
             }
         }));
         ls.add(new Diamond());
-        OriModule m = new PtxLowering("t.ptx", resolved, Target.of("sm_80"), LowererRegistry.of(ls)).lower();
+        OriModule m = new PtxLowering("t.ptx", resolved, TestTargets.profile("sm_80"), LowererRegistry.of(ls)).lower();
         OriFunction f = m.functions().get(0);
         assertEquals(List.of(), IrVerifier.verify(f.name(), f.body()));
         String code = text(f).stream().collect(Collectors.joining("\n"));

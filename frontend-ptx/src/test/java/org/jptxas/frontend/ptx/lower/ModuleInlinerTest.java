@@ -17,13 +17,14 @@ import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
 import org.jptxas.testing.RepoRoot;
 import org.junit.jupiter.api.Test;
+import org.jptxas.frontend.ptx.TestFrontEnds;
 
 /** {@link ModuleInliner} on modules the real front end lowers: calls vanish, the result verifies, errors are named. */
 class ModuleInlinerTest {
     private static final String HEADER = ".version 8.5\n.target sm_80\n.address_size 64\n";
 
     private static PtxFrontEnd.CheckedModule check(String ptx) throws CompilationException {
-        return new PtxFrontEnd(Target.of("sm_80")).check("t.ptx", ptx);
+        return TestFrontEnds.of(Target.of("sm_80")).check("t.ptx", ptx);
     }
 
     private static long count(OriFunction f, String op) {
@@ -233,7 +234,7 @@ class ModuleInlinerTest {
         Path root = RepoRoot.find().orElse(null);
         org.jptxas.testing.Prerequisites.require(root != null, "repository root not found");
         Path file = root.resolve("kernels/call_func/call_func.ptx");
-        OriModule m = new PtxFrontEnd(Target.of("sm_80")).check("call_func.ptx", Files.readString(file)).lower();
+        OriModule m = TestFrontEnds.of(Target.of("sm_80")).check("call_func.ptx", Files.readString(file)).lower();
         assertEquals(List.of("call_func"), m.functions().stream().map(OriFunction::name).toList());
         assertVerifies(m.functions().get(0));
         assertEquals(0, count(m.functions().get(0), "CALL"));

@@ -2,9 +2,7 @@ package org.jptxas.frontend.ptx.lower;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.jptxas.isel.sass.SassAssembler;
 import org.jptxas.isel.sass.SassIsa;
 import org.jptxas.ori.ir.Addr;
@@ -18,6 +16,7 @@ import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.SpecialReg;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.ir.Sym;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * A stand-in for register allocation plus the SASS printer, for tests only: virtual registers get physical ones by
@@ -26,7 +25,7 @@ import org.jptxas.ori.ir.Sym;
  * lowerers emit ({@code docs/ori.md}).
  */
 final class NaiveSass {
-    private static final SassIsa SM80 = SassIsa.forSm("sm_80");
+    private static final SassIsa SM80 = TestTargets.of("sm_80").isa();
     private final SassAssembler assembler = new SassAssembler(SM80);
 
     /**
@@ -46,7 +45,7 @@ final class NaiveSass {
             .map(f -> f.mnemonic().split("\\.", 2)[0]).collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     private final org.jptxas.isel.select.InstructionSelector selector =
-            org.jptxas.isel.select.InstructionSelector.load("sm_80", "common.json", "sm80.json");
+            org.jptxas.isel.select.InstructionSelector.of(TestTargets.of("sm_80"));
 
     /**
      * Allocates naively, selects and prints each instruction with isel's sm_80 matchers and {@code SassTextPrinter}

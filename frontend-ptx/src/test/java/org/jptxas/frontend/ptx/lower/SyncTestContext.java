@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.frontend.ptx.ast.Block;
 import org.jptxas.frontend.ptx.ast.Expr;
 import org.jptxas.frontend.ptx.ast.FunctionDecl;
@@ -30,6 +29,7 @@ import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.opcode.OriOpcodes;
 import org.jptxas.ori.target.Target;
+import org.jptxas.frontend.ptx.TestFrontEnds;
 
 /**
  * A small stand-in for the front end's function lowerer, enough to run the sync lowerers on snippets whose other
@@ -57,7 +57,7 @@ final class SyncTestContext implements LoweringContext {
     /** Lowers the first kernel of {@code ptx} with the given lowerers; other instructions are an error. */
     static OriFunction lower(String ptx, String sm, InstructionLowerer... lowerers) throws CompilationException {
         Target target = Target.of(sm);
-        ResolvedModule resolved = new PtxFrontEnd(target).check("t.ptx", ptx).resolved();
+        ResolvedModule resolved = TestFrontEnds.of(target).check("t.ptx", ptx).resolved();
         FunctionDecl fn = resolved.module().functions().stream().filter(FunctionDecl::isEntry).findFirst().orElseThrow();
         SyncTestContext cx = new SyncTestContext(target, resolved);
         cx.walk(fn.body(), lowerers);

@@ -7,42 +7,18 @@ import org.jptxas.isel.cubin.Section;
 import org.jptxas.isel.sass.SassInstruction;
 import org.jptxas.isel.sass.SassIsa;
 import org.jptxas.isel.sass.SassPrinter;
-import org.jptxas.tables.sass.SassTables;
 
 /**
  * Prints the code of a cubin the way {@code cuobjdump -sass} does: per function its name, header flags, and each
- * instruction with its address and its two 64-bit words. Decoding uses the SASS tables of module {@code tables};
- * words no table form explains print as {@code UNKNOWN}.
+ * instruction with its address and its two 64-bit words. Decoding uses the SASS tables the caller gives (the
+ * target's backend's); words no table form explains print as {@code UNKNOWN}.
  */
 public final class SassDump {
     private SassDump() {}
 
-    /** Whether the SASS encoding tables are on the class path (they come with the encoder work, issue "enc"). */
-    public static boolean tablesPresent() {
-        return SassDump.class.getResource(org.jptxas.tables.TableLoader.RESOURCE_ROOT + SassTables.BASE) != null;
-    }
-
-    /** Whether jptxas can disassemble code for SM {@code sm}. */
-    public static boolean supports(int sm) {
-        return tablesPresent() && SassTables.SMS.contains("sm_" + sm);
-    }
-
-    /**
-     * The dump.
-     *
-     * @throws UnsupportedOperationException for an SM without SASS tables (the message names it)
-     */
-    public static String print(Cubin cubin) {
+    /** The dump, decoding with {@code isa} (the tables of the cubin's target, from its backend's description). */
+    public static String print(Cubin cubin, SassIsa isa) {
         int sm = cubin.sm();
-        if (!tablesPresent()) {
-            throw new UnsupportedOperationException("-sass is not available yet: the SASS encoding tables are not "
-                    + "built into this jptxas (use -elf)");
-        }
-        if (!supports(sm)) {
-            throw new UnsupportedOperationException("disassembly of sm_" + sm + " code is not supported yet (jptxas has "
-                    + "SASS tables for " + SassTables.SMS.stream().sorted().toList() + ")");
-        }
-        SassIsa isa = SassIsa.forSm("sm_" + sm);
         StringBuilder out = new StringBuilder();
         out.append("\n\tcode for sm_").append(sm).append('\n');
         for (Section text : cubin.textSections()) {

@@ -21,6 +21,7 @@ import org.jptxas.isel.sass.SassIsa;
 import org.jptxas.isel.sass.SassPrinter;
 import org.jptxas.tables.sass.SassFormData;
 import org.jptxas.testing.RepoRoot;
+import org.jptxas.isel.spi.TestTargets;
 
 /**
  * The table probe: {@code derive} compiles the corpus and the probe kernels with ptxas 13 for sm_75 ... sm_90,
@@ -272,18 +273,24 @@ public final class SassProbe {
             }
             // A base class this SM lacks must not apply to it: nothing to override with, so such classes stay
             // out of the base (the base holds only classes every SM has identically).
-            writeModifiers(dir.resolve("modifiers-" + e.getKey().replace("_", "") + ".json"), e.getKey(), provenance,
+            writeModifiers(overlayDir(e.getKey()).resolve("modifiers-" + e.getKey().replace("_", "") + ".json"), e.getKey(), provenance,
                     overlay, mapper);
         }
     }
 
+    /** The family base (in {@code dir}, the tables module's folder) and {@code sm}'s overlay (in its backend's). */
     static List<SassFormData> readForms(Path dir, String sm) throws IOException {
         ObjectMapper mapper = new ObjectMapper();
         List<SassFormData> all = new ArrayList<>();
-        for (String name : List.of("volta-base.json", sm.replace("_", "") + ".json")) {
-            all.addAll(mapper.readValue(dir.resolve(name).toFile(), org.jptxas.tables.sass.SassFormTable.class).forms());
+        for (Path file : List.of(dir.resolve("volta-base.json"), overlayDir(sm).resolve(sm.replace("_", "") + ".json"))) {
+            all.addAll(mapper.readValue(file.toFile(), org.jptxas.tables.sass.SassFormTable.class).forms());
         }
         return all;
+    }
+
+    /** The folder of {@code sm}'s overlays: {@code sass/} in its backend's resources (the backend that serves it). */
+    static Path overlayDir(String sm) {
+        return org.jptxas.isel.spi.TestTargets.resourceFolder(sm).resolve("sass");
     }
 
     private static void writeModifiers(Path file, String scope, String provenance,
@@ -311,7 +318,7 @@ public final class SassProbe {
         Files.createDirectories(dir);
         for (String sm : OracleSamples.SMS) {
             List<Sample> samples = dedupe(OracleSamples.samples(bySm.getOrDefault(sm, List.of())));
-            SassIsa isa = SassIsa.forSm(sm);
+            SassIsa isa = TestTargets.of(sm).isa();
             Map<Integer, Sample> perKey = new LinkedHashMap<>();
             Map<Object, Sample> perForm = new LinkedHashMap<>();
             for (Sample s : samples) {
@@ -394,7 +401,7 @@ public final class SassProbe {
                     overlay.add(f);
                 }
             }
-            writeTable(dir.resolve(e.getKey().replace("_", "") + ".json"), e.getKey(), provenance, overlay);
+            writeTable(overlayDir(e.getKey()).resolve(e.getKey().replace("_", "") + ".json"), e.getKey(), provenance, overlay);
             System.err.println(e.getKey() + ": " + (e.getValue().size() - overlay.size()) + " base forms + "
                     + overlay.size() + " overlay forms");
         }

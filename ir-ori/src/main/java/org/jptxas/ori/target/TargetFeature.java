@@ -1,0 +1,37 @@
+package org.jptxas.ori.target;
+
+/**
+ * The named properties of a target that shared code asks about instead of comparing SM numbers. A backend's target
+ * description lists the ones its target has ({@code features} in its JSON).
+ */
+public enum TargetFeature {
+    /** Uniform registers and predicates (UR, UP) and the uniform datapath's instructions (S2UR, ULDC, U-ops). */
+    UNIFORM_DATAPATH,
+    /** ALU instructions read constant-bank operands directly; without it they read them through ULDC'd UR. */
+    ALU_READS_CONSTANT_BANK,
+    /** Global and generic {@code .E} accesses read a 64-bit memory descriptor from a UR pair (sm_80 … sm_89). */
+    GLOBAL_DESCRIPTOR_IN_UR,
+    /** A convergence barrier register is cleared ({@code BMOV.32.CLEAR}) before its {@code BSSY}, as ptxas does on sm_75. */
+    CLEAR_BARRIER_BEFORE_BSSY,
+    /**
+     * Global and generic loads and atomics without a {@code desc[]} operand read the uniform pair named in bits
+     * [37:32] (sm_75 … sm_89; on sm_90 those bits mean something else).
+     */
+    UR_IN_GLOBAL_ADDRESS_BITS,
+    /** Global-memory accesses name the memory descriptor as an operand, {@code desc[UR4][R2.64]} (sm_90). */
+    GLOBAL_DESCRIPTOR_OPERAND,
+    /**
+     * Warp-synchronous instructions re-join a divergent warp with {@code WARPSYNC.ALL} rather than a convergence
+     * region, and the full-warp {@code WARPSYNC} is {@code WARPSYNC.ALL} (sm_90).
+     */
+    WARPSYNC_ALL,
+    /** {@code LEPC} names the return point of a system call ({@code LEPC R20, `(label)}) instead of adding to its own PC. */
+    LEPC_NAMES_RETURN_POINT,
+    /** A device function with a convergence barrier records {@code CRS_STACK_SIZE} 0 (ptxas does, except on sm_80/86). */
+    CRS_STACK_ZERO_WITH_BSSY,
+    /**
+     * Entry functions start by clearing the 16 convergence barrier registers once per CTA launch slot, keyed on
+     * {@code UR2} (ptxas's prologue on sm_87).
+     */
+    CLEAR_BARRIERS_AT_ENTRY
+}
