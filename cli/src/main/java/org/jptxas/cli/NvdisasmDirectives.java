@@ -7,6 +7,7 @@ import org.jptxas.isel.cubin.Cubin;
 import org.jptxas.isel.cubin.ElfHeader;
 import org.jptxas.isel.cubin.Section;
 import org.jptxas.isel.cubin.Symbol;
+import org.apache.commons.lang3.StringUtils;
 
 /**
  * The directive lines nvdisasm 12.5 prints around code sections: {@code .headerflags}, {@code .elftype}, and per
@@ -63,7 +64,7 @@ final class NvdisasmDirectives {
 
     /** The separator comment before each section: name padded to 25 columns. */
     static String banner(String section) {
-        return "//--------------------- " + String.format("%-25s", section) + " --------------------------";
+        return "//--------------------- " + StringUtils.rightPad(section, 25) + " --------------------------";
     }
 
     /** Section directives, then the function symbol's directives and labels, up to the first instruction line. */
@@ -126,7 +127,7 @@ final class NvdisasmDirectives {
     }
 
     private static String directive(String name, String args) {
-        return "        " + String.format("%-16s", name) + args;
+        return "        " + StringUtils.rightPad(name, 16) + args;
     }
 
     private static String other(int other) {

@@ -7,7 +7,7 @@ import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.latency.OpClass;
 import org.jptxas.scheduler.sass.DecodedListing;
 import org.jptxas.scheduler.sass.SassLine;
-import org.jptxas.scheduler.sass.SassText;
+import org.jptxas.scheduler.sass.SassReader;
 import org.jptxas.isel.spi.TestTargets;
 
 /**
@@ -25,7 +25,7 @@ final class StaticCycles {
         if (model == null) {
             return 0;
         }
-        SassText parser = new SassText(model, sm < 90);
+        SassReader parser = new SassReader(model, sm < 90);
         long total = 0;
         for (Map.Entry<String, List<SassLine>> f : DecodedListing.fromCubin(cubin, TestTargets.of("sm_" + sm).isa()).entrySet()) {
             List<SassLine> lines = f.getValue();

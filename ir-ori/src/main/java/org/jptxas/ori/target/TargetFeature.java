@@ -28,10 +28,5 @@ public enum TargetFeature {
     /** {@code LEPC} names the return point of a system call ({@code LEPC R20, `(label)}) instead of adding to its own PC. */
     LEPC_NAMES_RETURN_POINT,
     /** A device function with a convergence barrier records {@code CRS_STACK_SIZE} 0 (ptxas does, except on sm_80/86). */
-    CRS_STACK_ZERO_WITH_BSSY,
-    /**
-     * Entry functions start by clearing the 16 convergence barrier registers once per CTA launch slot, keyed on
-     * {@code UR2} (ptxas's prologue on sm_87).
-     */
-    CLEAR_BARRIERS_AT_ENTRY
+    CRS_STACK_ZERO_WITH_BSSY
 }

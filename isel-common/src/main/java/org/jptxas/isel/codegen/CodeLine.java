@@ -2,11 +2,14 @@ package org.jptxas.isel.codegen;
 
 import java.util.Objects;
 import org.jptxas.isel.sass.Control;
+import org.jptxas.isel.sass.SassOp;
 import org.jptxas.ori.ir.Sym;
 
 /**
- * One SASS instruction of a function being generated, as nvdisasm prints it (without address and {@code ;}):
- * {@code @P0 BRA `(.L_3)}, {@code MOV R2, 32@lo(g)}.
+ * One SASS instruction of a function being generated: the typed instruction the encoder takes ({@code op}), with the
+ * text nvdisasm prints for it (without address and {@code ;}: {@code @P0 BRA `(.L_3)}, {@code MOV R2, 32@lo(g)}) for
+ * listings and diagnostics. The accessors read the op; only lines made as text after selection (call-frame
+ * fix-ups, layout padding) have none and are read, and assembled, from their text.
  *
  * @param label     the label defined at this instruction (a branch target), or null
  * @param text      the instruction text; branch targets are written {@code `(label)}
@@ -14,11 +17,19 @@ import org.jptxas.ori.ir.Sym;
  * @param control   the control bits, null until a {@link ControlPass} has run
  * @param symbol    the relocated symbol operand, or null: it encodes as zero plus a relocation
  * @param ptxLine   the PTX line the instruction came from (0: none)
+ * @param op        the typed instruction {@code assembly} stands for, which the encoder takes; null where only the
+ *                  text is known (the assembler then reads {@code assembly})
  */
-public record CodeLine(String label, String text, String assembly, Control control, Sym symbol, int ptxLine) {
+public record CodeLine(String label, String text, String assembly, Control control, Sym symbol, int ptxLine,
+                       SassOp op) {
     public CodeLine {
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(assembly, "assembly");
+    }
+
+    /** A line known by its text only. */
+    public CodeLine(String label, String text, String assembly, Control control, Sym symbol, int ptxLine) {
+        this(label, text, assembly, control, symbol, ptxLine, null);
     }
 
     public static CodeLine of(String text) {
@@ -26,15 +37,18 @@ public record CodeLine(String label, String text, String assembly, Control contr
     }
 
     public CodeLine withControl(Control c) {
-        return new CodeLine(label, text, assembly, c, symbol, ptxLine);
+        return new CodeLine(label, text, assembly, c, symbol, ptxLine, op);
     }
 
     public CodeLine withLabel(String l) {
-        return new CodeLine(l, text, assembly, control, symbol, ptxLine);
+        return new CodeLine(l, text, assembly, control, symbol, ptxLine, op);
     }
 
     /** The mnemonic with its modifiers, without guard: {@code IMAD.WIDE.U32}. */
     public String opcode() {
+        if (op != null) {
+            return op.mnemonic();
+        }
         String t = unguarded();
         int sp = t.indexOf(' ');
         return sp < 0 ? t : t.substring(0, sp);
@@ -49,6 +63,9 @@ public record CodeLine(String label, String text, String assembly, Control contr
 
     /** Whether the instruction has a guard other than {@code @PT}. */
     public boolean guarded() {
+        if (op != null) {
+            return op.guarded();
+        }
         String t = text.strip();
         return t.startsWith("@") && !t.startsWith("@PT ");
     }
@@ -61,12 +78,11 @@ public record CodeLine(String label, String text, String assembly, Control contr
 
     /** The label this instruction branches to ({@code `(label)}), or null. */
     public String branchTarget() {
-        int i = text.indexOf("`(");
-        if (i < 0) {
-            return null;
+        if (op != null) {
+            return op.target();
         }
-        int j = text.indexOf(')', i);
-        return text.substring(i + 2, j);
+        int i = text.indexOf("`(");
+        return i < 0 ? null : text.substring(i + 2, text.indexOf(')', i));
     }
 
     /** Control never continues with the next instruction: an unguarded BRA, JMP, BRX, JMX, EXIT or RET. */

@@ -12,7 +12,9 @@ import java.util.regex.Pattern;
 import org.jptxas.isel.cubin.CubinBuilder;
 import org.jptxas.isel.cubin.FunctionFacts;
 import org.jptxas.isel.cubin.info.Attribute;
+import org.jptxas.isel.sass.LabelResolver;
 import org.jptxas.isel.sass.SassAssembler;
+import org.jptxas.isel.sass.SassEncoder;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.ir.Addr;
@@ -26,6 +28,10 @@ import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.ir.Sym;
 import org.jptxas.ori.target.TargetFeature;
+import org.jptxas.isel.sass.SlotKind;
+import org.jptxas.isel.sass.SassOp;
+import org.jptxas.isel.sass.SassOperands;
+import org.jptxas.isel.sass.SassSlot;
 
 /**
  * Compiles one function: Ori passes, register allocation, emission, control bits, layout, encoding and the facts the
@@ -147,6 +153,7 @@ public final class FunctionCodegen {
             code = CallFrames.resolveFunctionAddresses(code, labels);
         }
         SassAssembler asm = new SassAssembler(cx.description().isa());
+        SassEncoder encoder = new SassEncoder(cx.description().isa());
         ByteBuffer bytes = ByteBuffer.allocate(code.size() * FunctionLayout.INSTRUCTION_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         List<CubinBuilder.CodeRelocation> relocations = new ArrayList<>();
         List<Integer> exits = new ArrayList<>();
@@ -164,17 +171,20 @@ public final class FunctionCodegen {
                 relocations.add(new CubinBuilder.CodeRelocation(f.name(), address, type, s.name(), s.addend()));
             }
             long[] words;
+            LabelResolver resolver = name -> {
+                Long a = labels.get(name);
+                if (a != null) {
+                    return a;
+                }
+                if (line.symbol() != null && line.symbol().name().equals(name)) {
+                    return 0;
+                }
+                throw new IllegalArgumentException("unknown label " + name);
+            };
             try {
-                words = asm.assemble(text, line.control(), address, name -> {
-                    Long a = labels.get(name);
-                    if (a != null) {
-                        return a;
-                    }
-                    if (line.symbol() != null && line.symbol().name().equals(name)) {
-                        return 0;
-                    }
-                    throw new IllegalArgumentException("unknown label " + name);
-                });
+                // the typed instruction where selection made one; lines rewritten as text are assembled
+                words = line.op() != null ? encoder.encode(line.op(), line.control(), address, resolver)
+                        : asm.assemble(text, line.control(), address, resolver);
             } catch (SassAssembler.AssemblyException | IllegalArgumentException e) {
                 throw new CompilationException(Diagnostic.error(cx.sourceName(), line.ptxLine(),
                         "Internal error: cannot encode '" + line.text() + "' for " + cx.target().name() + ": "
@@ -187,14 +197,14 @@ public final class FunctionCodegen {
             if (line.opcode().startsWith("CALL.ABS") && line.symbol() == null) {
                 systemCalls.add((int) address); // a call through a loaded address (SYSCALL_OFFSETS)
             }
-            Matcher bar = BARRIER_ID.matcher(line.unguarded());
-            if (bar.find()) {
-                String id = bar.group(1);
-                barriers = Math.max(barriers, id.startsWith("R") ? 16 : Integer.decode(id) + 1);
-            }
-            Matcher m = GPR.matcher(text);
-            while (m.find()) {
-                highestGpr = Math.max(highestGpr, Integer.parseInt(m.group(1)));
+            barriers = Math.max(barriers, barriersUsed(line));
+            if (line.op() != null) {
+                highestGpr = Math.max(highestGpr, line.op().highestRegister(SlotKind.GPR));
+            } else {
+                Matcher m = GPR.matcher(text);
+                while (m.find()) {
+                    highestGpr = Math.max(highestGpr, Integer.parseInt(m.group(1)));
+                }
             }
         }
         highestGpr = Math.max(highestGpr, highestGpr(f));
@@ -252,6 +262,40 @@ public final class FunctionCodegen {
     }
 
     /** The highest general-purpose register the allocated Ori names, tuples included. */
+    /**
+     * The named barriers a {@code BAR.SYNC/RED/ARV/SYNCALL} makes the function use: up to its immediate id, or all
+     * 16 when the id is in a register; 0 for other instructions.
+     */
+    private static int barriersUsed(CodeLine line) {
+        if (line.op() == null) {
+            Matcher bar = BARRIER_ID.matcher(line.unguarded());
+            if (!bar.find()) {
+                return 0;
+            }
+            String id = bar.group(1);
+            return id.startsWith("R") ? 16 : Integer.decode(id) + 1;
+        }
+        SassOp op = line.op();
+        String m = op.mnemonic();
+        if (!(m.startsWith("BAR.SYNC") || m.startsWith("BAR.RED") || m.startsWith("BAR.ARV")
+                || m.startsWith("BAR.SYNCALL")) || op.form().operands().operands().isEmpty()) {
+            return 0;
+        }
+        SassOperands.Operand first = op.form().operands().operands().get(0);
+        if (first.slots().isEmpty()) {
+            return 0;
+        }
+        int slot = first.slots().get(0);
+        if (op.form().slot(slot) instanceof SassSlot.Field f) {
+            if (f.kind() == SlotKind.GPR) {
+                return op.value(slot) == SlotKind.GPR.zeroValue() ? 0 : 16;
+            }
+            return f.kind() == SlotKind.HEX ? (int) op.value(slot) + 1 : 0;
+        }
+        String t = ((SassSlot.Literal) op.form().slot(slot)).text();
+        return t.startsWith("R") && !t.equals("RZ") ? 16 : t.startsWith("0x") ? Integer.decode(t) + 1 : 0;
+    }
+
     static int highestGpr(OriFunction f) {
         int high = 1;
         for (BasicBlock b : f.body().blocks()) {

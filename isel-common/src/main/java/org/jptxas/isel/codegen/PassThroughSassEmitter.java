@@ -54,7 +54,8 @@ public final class PassThroughSassEmitter implements SassEmitter {
                             "Internal error: no " + context.target().name() + " encoding for '" + in + "': "
                                     + e.getMessage()));
                 }
-                out.add(new CodeLine(pending, line.text(), line.assemblyText(), null, line.relocation(), in.line()));
+                out.add(new CodeLine(pending, line.text(), line.assemblyText(), null, line.relocation(), in.line(),
+                        line.op()));
                 pending = null;
             }
         }

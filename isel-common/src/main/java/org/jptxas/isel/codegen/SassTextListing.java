@@ -3,6 +3,7 @@ package org.jptxas.isel.codegen;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.commons.lang3.StringUtils;
 
 /**
  * jptxas's own SASS text of a module ({@code --out-sass}), in the layout of {@code nvdisasm -c}'s instruction lines:
@@ -91,7 +92,7 @@ public final class SassTextListing {
                 }
                 padding = FunctionLayout.isPadding(l) && (padding || l.text().startsWith("BRA"));
                 sb.append(String.format("        /*%04x*/", i * FunctionLayout.INSTRUCTION_BYTES))
-                        .append(" ".repeat(Math.max(0, 18 - guard.length()))).append(guard).append(' ').append(text)
+                        .append(StringUtils.leftPad(guard, 18)).append(' ').append(text)
                         .append(padding ? ";" : " ;").append('\n');
             }
             sb.append(".L_x_").append(branchLabels + sectionEnd(f, symbolOrder)).append(":\n");

@@ -2,6 +2,7 @@ package org.jptxas.isel.codegen;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jptxas.isel.sass.SassOp;
 
 /**
  * A subroutine's code made ready to follow its owner in one section: its block labels get a prefix of their own
@@ -23,12 +24,15 @@ final class SubroutineLabels {
             String target = c.branchTarget();
             String text = c.text();
             String assembly = c.assembly();
+            SassOp op = c.op();
             if (target != null && target.startsWith(".L")) {
-                String to = "`(" + rename(target, first, symbol, prefix) + ")";
+                String renamed = rename(target, first, symbol, prefix);
+                String to = "`(" + renamed + ")";
                 text = text.replace("`(" + target + ")", to);
                 assembly = assembly.replace("`(" + target + ")", to);
+                op = op == null ? null : op.retargeted(target, renamed);
             }
-            out.add(new CodeLine(label, text, assembly, c.control(), c.symbol(), c.ptxLine()));
+            out.add(new CodeLine(label, text, assembly, c.control(), c.symbol(), c.ptxLine(), op));
         }
         return out;
     }

@@ -68,6 +68,18 @@ public final class SassForm {
         }
     }
 
+    private volatile SassOperands operands;
+
+    /** The form's guard and operands as its text shows them (computed once). */
+    public SassOperands operands() {
+        SassOperands o = operands;
+        if (o == null) {
+            o = SassOperands.of(this);
+            operands = o;
+        }
+        return o;
+    }
+
     /** Whether field values {@code values} hit one of this form's exclusions. */
     boolean excluded(long[] values) {
         for (int e = 0; e < excludeSlots.length; e++) {
@@ -112,6 +124,15 @@ public final class SassForm {
 
     public List<SassSlot> slots() {
         return List.of(slots);
+    }
+
+    /** Slot {@code i} (no copy of the slot list). */
+    public SassSlot slot(int i) {
+        return slots[i];
+    }
+
+    public int slotCount() {
+        return slots.length;
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.commons.lang3.StringUtils;
 
 /**
  * Renders instruction lines in nvdisasm's layout: {@code /*addr*}{@code /}, the guard right-aligned in 18 columns,
@@ -128,7 +129,7 @@ public final class SassListing {
                             && next.form().mnemonic().equals("NOP"));
             // nvdisasm writes the closing self-loop and the padding NOPs after it without the blank before ';'.
             padding = selfLoop || (padding && text.equals("NOP"));
-            sb.append(" ".repeat(Math.max(0, 18 - guard.length()))).append(guard).append(' ').append(text)
+            sb.append(StringUtils.leftPad(guard, 18)).append(' ').append(text)
                     .append(FloatText.trailingBlank(text) ? " " : "").append(padding ? ";" : " ;");
             if (control) {
                 sb.append(' ').append(insts[i].control().text());
@@ -146,7 +147,7 @@ public final class SassListing {
             String t = texts.get(i);
             if (hex) {
                 SassInstruction inst = insts[i];
-                lines.add(t + " ".repeat(width + 2 - t.length()) + String.format("/* 0x%016x */", inst.lo()));
+                lines.add(StringUtils.rightPad(t, width + 2) + String.format("/* 0x%016x */", inst.lo()));
                 lines.add(" ".repeat(width + 2) + String.format("/* 0x%016x */", inst.hi()));
             } else {
                 lines.add(t);

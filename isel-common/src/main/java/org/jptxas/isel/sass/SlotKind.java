@@ -45,6 +45,11 @@ public enum SlotKind {
         return prefix;
     }
 
+    /** The value of the zero register or true predicate ({@code RZ}: 255), or -1 for kinds without one. */
+    public long zeroValue() {
+        return zeroName == null ? -1 : zeroValue;
+    }
+
     /** The register kind printed with {@code prefix}, or null. */
     public static SlotKind forPrefix(String prefix) {
         for (SlotKind k : values()) {
@@ -170,15 +175,7 @@ public enum SlotKind {
                 } else {
                     throw new IllegalArgumentException("expected a branch target, found " + lex.text());
                 }
-                long rel = target - address - 16;
-                if ((rel & ((1L << shift) - 1)) != 0) {
-                    throw new IllegalArgumentException("branch target 0x" + Long.toHexString(target) + " is misaligned");
-                }
-                long s = rel >> shift;
-                if (s < -(1L << (width - 1)) || s >= (1L << (width - 1))) {
-                    throw new IllegalArgumentException("branch target 0x" + Long.toHexString(target) + " is out of range");
-                }
-                return s & ((1L << width) - 1);
+                return branchOffset(target, address, width, shift);
             }
             default -> throw new AssertionError(this);
         }
@@ -186,6 +183,22 @@ public enum SlotKind {
             throw new IllegalArgumentException(lex.text() + " does not fit a " + width + "-bit field");
         }
         return v;
+    }
+
+    /**
+     * The field content of a branch from the instruction at {@code address} to {@code target}: the offset from the
+     * next instruction in units of {@code 1 << shift}, which must fit {@code width} signed bits.
+     */
+    static long branchOffset(long target, long address, int width, int shift) {
+        long rel = target - address - 16;
+        if ((rel & ((1L << shift) - 1)) != 0) {
+            throw new IllegalArgumentException("branch target 0x" + Long.toHexString(target) + " is misaligned");
+        }
+        long s = rel >> shift;
+        if (s < -(1L << (width - 1)) || s >= (1L << (width - 1))) {
+            throw new IllegalArgumentException("branch target 0x" + Long.toHexString(target) + " is out of range");
+        }
+        return s & ((1L << width) - 1);
     }
 
     /** A number field in units of {@code 1 << shift} (absolute call targets): the value, which must be aligned. */

@@ -179,7 +179,8 @@ public final class SassTextPrinter {
                 while (true) {
                     Candidate c = render(s, alternatives, omit, choice);
                     try {
-                        long[] words = assembler.assemble(c.assembly, PROBE_CONTROL, 0, name -> PROBE_TARGET);
+                        SassAssembler.Encoded encoded = assembler.encoded(c.assembly, PROBE_CONTROL, 0, name -> PROBE_TARGET);
+                        long[] words = encoded.words();
                         String text;
                         SassInstruction back = isa.decode(words[0], words[1]);
                         if (reloc != null || !(back instanceof SassInstruction.Known)) {
@@ -188,7 +189,7 @@ public final class SassTextPrinter {
                         } else {
                             text = SassPrinter.text(back, 0, a -> a == PROBE_TARGET ? probeLabel : null);
                         }
-                        return new SassLine(text, reloc == null ? text : c.assembly, reloc);
+                        return new SassLine(text, reloc == null ? text : c.assembly, reloc, encoded.op());
                     } catch (SassAssembler.AssemblyException e) {
                         if (firstError[0] == null) {
                             firstError[0] = e.getMessage();

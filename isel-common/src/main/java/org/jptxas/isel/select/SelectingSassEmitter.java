@@ -40,7 +40,7 @@ public final class SelectingSassEmitter implements SassEmitter {
                 try {
                     SassLine line = selector.emit(in, id -> labels[id]);
                     Sym sym = line.relocation() != null ? line.relocation() : symbolOf(in);
-                    out.add(new CodeLine(pending, line.text(), line.assemblyText(), null, sym, in.line()));
+                    out.add(new CodeLine(pending, line.text(), line.assemblyText(), null, sym, in.line(), line.op()));
                 } catch (SelectionException e) {
                     errors.add(Diagnostic.error(context.sourceName(), in.line(), "Internal error: " + e.getMessage()));
                 }

@@ -2,8 +2,6 @@ package org.jptxas.scheduler.codegen;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jptxas.scheduler.control.ControlWord;
 import org.jptxas.scheduler.hazard.Hazard;
 import org.jptxas.scheduler.hazard.HazardChecker;
@@ -23,7 +21,6 @@ import org.jptxas.scheduler.model.SchedInstr;
 final class ControlRepair {
     private static final int ROUNDS = 8;
     private static final int ALL_SCOREBOARDS = 0x3f;
-    private static final Pattern CYCLES = Pattern.compile("read (\\d+) cycles after its producer, needs (\\d+)");
 
     private ControlRepair() {}
 
@@ -72,11 +69,7 @@ final class ControlRepair {
                 return true;
             }
         }
-        int deficit = 1;
-        Matcher m = CYCLES.matcher(h.detail());
-        if (m.find()) {
-            deficit = Math.max(1, Integer.parseInt(m.group(2)) - Integer.parseInt(m.group(1)));
-        }
+        int deficit = Math.max(1, h.shortBy());
         boolean changed = false;
         if (i > 0 && flow.fallsInto(i)) {
             changed |= lengthen(words, i - 1, deficit);

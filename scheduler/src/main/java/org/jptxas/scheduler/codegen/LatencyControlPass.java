@@ -2,11 +2,13 @@ package org.jptxas.scheduler.codegen;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.jptxas.isel.codegen.CodeLine;
 import org.jptxas.isel.codegen.CodegenContext;
 import org.jptxas.isel.codegen.ControlPass;
 import org.jptxas.isel.sass.Control;
 import org.jptxas.isel.sass.SassAssembler;
+import org.jptxas.isel.sass.SassOp;
 import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.isel.spi.TargetDescription;
 import org.jptxas.ori.target.Target;
@@ -80,12 +82,12 @@ public final class LatencyControlPass implements ControlPass {
     private List<CodeLine> apply(List<CodeLine> code, Target target, SassView view) {
         List<SassLine> lines = new ArrayList<>(code.size());
         List<SimpleInstr> instrs = new ArrayList<>(code.size());
-        List<String> texts = new ArrayList<>(code.size());
+        List<ReuseFlags.Slots> slots = new ArrayList<>(code.size());
         for (int i = 0; i < code.size(); i++) {
             CodeLine c = code.get(i);
             lines.add(new SassLine("", i * 16, c.text(), 0, 0, c.label()));
-            instrs.add(view.forControl(c, i));
-            texts.add(c.text());
+            instrs.add(view.forControl(c));
+            slots.add(ReuseFlags.slots(SassView.shape(c)));
         }
         ControlFlow flow = ControlAgreement.controlFlow(lines);
         List<ControlWord> generated = new ControlWordGenerator(model).generate(instrs, flow);
@@ -94,7 +96,7 @@ public final class LatencyControlPass implements ControlPass {
         for (int i = 0; i < code.size(); i++) {
             blockStart[i] = code.get(i).label() != null || flow.isJoin(i);
         }
-        int[] reuse = ReuseFlags.masks(texts, instrs, words, blockStart, model);
+        int[] reuse = ReuseFlags.masks(slots, instrs, words, blockStart, model);
         SassAssembler asm = new SassAssembler(description.isa());
         List<CodeLine> out = new ArrayList<>(code.size());
         for (int i = 0; i < code.size(); i++) {
@@ -102,19 +104,29 @@ public final class LatencyControlPass implements ControlPass {
             // the Y bit is legal only with stalls 1..11, and operand reuse only with the Y bit
             boolean yield = w.yield() && Control.yieldAllowed(w.stall());
             Control control = new Control(w.stall(), yield, w.writeSb(), w.readSb(), w.waitMask());
-            out.add(withReuse(code.get(i), yield ? reuse[i] : 0, control, asm, i));
+            out.add(withReuse(code.get(i), slots.get(i), yield ? reuse[i] : 0, control, asm, i));
         }
         return out;
     }
 
     /**
      * The line with the largest subset of the reuse flags {@code mask} the encoding tables can express (a flag is a
-     * hint: leaving it off is always correct).
+     * hint: leaving it off is always correct). A typed line takes the form of its skeleton with the flags; a line
+     * known only by its text is assembled with them.
      */
-    private static CodeLine withReuse(CodeLine line, int mask, Control control, SassAssembler asm, int index) {
+    private static CodeLine withReuse(CodeLine line, ReuseFlags.Slots slots, int mask, Control control,
+                                      SassAssembler asm, int index) {
         for (int m = mask; m != 0; m = nextSubset(m, mask)) {
-            String text = ReuseFlags.withReuse(line.text(), m);
-            String assembly = ReuseFlags.withReuse(line.assembly(), m);
+            String text = ReuseFlags.withReuse(line.text(), slots, m);
+            String assembly = ReuseFlags.withReuse(line.assembly(), slots, m);
+            if (line.op() != null) {
+                String skeleton = ReuseFlags.withReuse(line.op().form().skeleton(), slots, m);
+                Optional<SassOp> op = asm.respelled(line.op(), skeleton);
+                if (op.isPresent()) {
+                    return new CodeLine(line.label(), text, assembly, control, line.symbol(), line.ptxLine(), op.get());
+                }
+                continue;
+            }
             try {
                 asm.assemble(assembly, control, index * 16L, name -> 0);
             } catch (SassAssembler.AssemblyException | IllegalArgumentException e) {

@@ -43,7 +43,7 @@ final class PostRaScheduler {
         }
         List<SimpleInstr> instrs = new ArrayList<>(block.size());
         for (int i = 0; i < block.size(); i++) {
-            instrs.add(view.forMotion(block.get(i), i));
+            instrs.add(view.forMotion(block.get(i)));
         }
         int[] order = scheduler.schedule(instrs, SchedOptions.ilp()).order();
         String label = block.get(0).label();

@@ -3,14 +3,13 @@ package org.jptxas.scheduler.codegen;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jptxas.scheduler.control.ControlWord;
 import org.jptxas.scheduler.latency.LatencyModel;
+import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.RegRange;
 import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SchedInstr;
-import org.jptxas.scheduler.sass.SassText;
+import org.jptxas.scheduler.sass.SassShape;
 
 /**
  * Operand-reuse flags ({@code .reuse}) as ptxas 13 sets them, learned from its output for the kernel suite: a
@@ -21,39 +20,36 @@ import org.jptxas.scheduler.sass.SassText;
  */
 final class ReuseFlags {
     static final int MAX_STALL = 2;
-    private static final Pattern PLAIN_GPR = Pattern.compile("^[-~]?\\|?R(\\d+)\\|?$");
-    private static final Pattern PREDICATE = Pattern.compile("^U?P(\\d|T)$");
     private static final Set<String> NO_DEST = Set.of("STG", "STS", "ST", "STL", "RED", "REDG", "BRA", "BRX", "JMP",
             "JMX", "EXIT", "BAR", "BSYNC", "CALL", "RET", "NOP", "MEMBAR", "WARPSYNC", "DEPBAR", "ERRBAR", "CCTL", "YIELD",
             "KILL", "STSM", "SUST", "SURED", "ARRIVES", "NANOSLEEP", "FENCE", "BREAK", "BPT", "RTT");
 
-    /** The source operands of one instruction in slots A, B and C. */
-    record Slots(List<String> operands, int[] operandIndex, int[] gpr) {
+    /** Which operands (by index) of one instruction are its sources in slots A, B and C, and their GPRs. */
+    record Slots(int[] operandIndex, int[] gpr) {
         static final int NONE = -1;
     }
 
     private ReuseFlags() {}
 
-    /** Splits {@code text} (guard and opcode included) into its operands and finds the GPRs of slots A, B, C. */
+    /** The slots of an instruction given by its text (guard and opcode included). */
     static Slots slots(String text) {
-        String t = text.strip();
-        if (t.startsWith("@")) {
-            t = t.substring(t.indexOf(' ') + 1).strip();
-        }
-        int sp = t.indexOf(' ');
-        String mnemonic = (sp < 0 ? t : t.substring(0, sp)).split("\\.")[0];
-        List<String> ops = SassText.splitOperands(sp < 0 ? "" : t.substring(sp + 1));
+        return slots(SassShape.of(text));
+    }
+
+    /** The slots of an instruction: the GPRs of its first three sources when each is a plain register. */
+    static Slots slots(SassShape shape) {
+        List<SassShape.Operand> ops = shape.operands();
         int[] index = {Slots.NONE, Slots.NONE, Slots.NONE};
         int[] gpr = {Slots.NONE, Slots.NONE, Slots.NONE};
-        int dests = destinations(mnemonic, ops);
+        int dests = destinations(shape.mnemonic(), ops);
         int sources = ops.size() - dests;
         for (int k = 0; k < 3 && dests + k < ops.size(); k++) {
             // A lone source (MOV, IABS, POPC, ...) sits in slot B.
             int slot = sources == 1 ? 1 : k;
-            Matcher m = PLAIN_GPR.matcher(ops.get(dests + k));
-            if (m.matches()) {
-                int r = Integer.parseInt(m.group(1));
-                if (r != org.jptxas.scheduler.model.RegFile.R.zero()) {
+            SassShape.Operand op = ops.get(dests + k);
+            if (op.simple() && !op.negated() && op.regs().get(0).file() == RegFile.R) {
+                int r = op.regs().get(0).number();
+                if (r != RegFile.R.zero()) {
                     index[slot] = dests + k;
                     gpr[slot] = r;
                 }
@@ -62,19 +58,23 @@ final class ReuseFlags {
                 break;
             }
         }
-        return new Slots(ops, index, gpr);
+        return new Slots(index, gpr);
     }
 
-    private static int destinations(String mnemonic, List<String> ops) {
+    private static boolean predicate(SassShape.Operand op) {
+        return op.predicate() && !op.negated();
+    }
+
+    private static int destinations(String mnemonic, List<SassShape.Operand> ops) {
         if (NO_DEST.contains(mnemonic) || ops.isEmpty()) {
             return 0;
         }
-        if (PREDICATE.matcher(ops.get(0)).matches() && ops.size() > 1
-                && (PREDICATE.matcher(ops.get(1)).matches() || ops.get(1).matches("^R(\\d+|Z)$"))) {
+        if (predicate(ops.get(0)) && ops.size() > 1 && (predicate(ops.get(1))
+                || ops.get(1).bare() && ops.get(1).regs().get(0).file() == RegFile.R)) {
             return 2; // ISETP P0, PT, ...; LOP3.LUT P0, RZ, ...; SHFL.IDX PT, R3, ...
         }
         int d = 1;
-        while (d < ops.size() && d < 3 && PREDICATE.matcher(ops.get(d)).matches()) {
+        while (d < ops.size() && d < 3 && predicate(ops.get(d))) {
             d++; // IADD3 R1, P0, P1, ...; VOTE.ANY R0, PT, P0
         }
         return d;
@@ -84,13 +84,12 @@ final class ReuseFlags {
      * The reuse mask (bit k = slot k) of every instruction of a laid-out function, given its control words.
      * {@code blockStart[i]} marks the instructions control can reach other than from the one before.
      */
-    static int[] masks(List<String> texts, List<? extends SchedInstr> instrs, List<ControlWord> words,
+    static int[] masks(List<Slots> slotsOf, List<? extends SchedInstr> instrs, List<ControlWord> words,
                        boolean[] blockStart, LatencyModel model) {
-        int n = texts.size();
-        Slots[] slots = new Slots[n];
+        int n = slotsOf.size();
+        Slots[] slots = slotsOf.toArray(new Slots[0]);
         boolean[] variable = new boolean[n];
         for (int i = 0; i < n; i++) {
-            slots[i] = slots(texts.get(i));
             variable[i] = model.opClass(instrs.get(i).latencyClass()).variable();
         }
         int[] masks = new int[n];
@@ -139,7 +138,7 @@ final class ReuseFlags {
 
     private static boolean writes(SchedInstr in, int gpr) {
         for (RegRange d : in.defs()) {
-            if (d.file() == org.jptxas.scheduler.model.RegFile.R && gpr >= d.first() && gpr < d.first() + d.count()) {
+            if (d.file() == RegFile.R && gpr >= d.first() && gpr < d.first() + d.count()) {
                 return true;
             }
         }
@@ -148,10 +147,17 @@ final class ReuseFlags {
 
     /** {@code text} with {@code .reuse} after the operands of the slots in {@code mask}; nothing else changes. */
     static String withReuse(String text, int mask) {
+        return withReuse(text, slots(text), mask);
+    }
+
+    /**
+     * {@code text} (an instruction's text, or its form's skeleton with {@code {}} for the operand fields) with
+     * {@code .reuse} after the operands of {@code s}'s slots in {@code mask}.
+     */
+    static String withReuse(String text, Slots s, int mask) {
         if (mask == 0) {
             return text;
         }
-        Slots s = slots(text);
         int[] ends = operandEnds(text);
         StringBuilder sb = new StringBuilder(text);
         for (int k = 2; k >= 0; k--) {

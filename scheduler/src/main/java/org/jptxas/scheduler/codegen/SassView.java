@@ -6,21 +6,20 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jptxas.isel.codegen.CodeLine;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.RegRange;
 import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SimpleInstr;
-import org.jptxas.scheduler.sass.SassLine;
-import org.jptxas.scheduler.sass.SassText;
+import org.jptxas.scheduler.sass.SassReader;
+import org.jptxas.scheduler.sass.SassShape;
 
 /**
- * The scheduler's view of generated SASS lines: {@link SassText} plus what the text does not show. On sm_80 … sm_89
- * every {@code .E} global or generic access reads the memory descriptor in UR4/UR5 (see the code generator's
- * {@code GlobalDescriptor}), which must stay after the {@code ULDC.64} that loads it.
+ * The scheduler's view of generated SASS: {@link SassReader} over each line's typed instruction (its text only for a
+ * line that has none), plus what the instruction does not show. On sm_80 … sm_89 every {@code .E} global or generic
+ * access reads the memory descriptor in UR4/UR5 (see the code generator's {@code GlobalDescriptor}), which must stay
+ * after the {@code ULDC.64} that loads it.
  *
  * <p>{@link #forMotion} adds the constraints that only matter when instructions move: mnemonics without a latency
  * class and clock reads keep their place (order points); warp-synchronous instructions and ordered (strong,
@@ -31,15 +30,13 @@ final class SassView {
     static final int DESCRIPTOR_UR = 4;
     private static final Set<String> DESCRIPTOR_USERS = Set.of("LDG", "STG", "LD", "ST", "ATOM", "ATOMG", "RED", "REDG");
     private static final Set<String> WARP_SYNC = Set.of("SHFL", "VOTE", "VOTEU", "MATCH", "REDUX", "ELECT");
-    /** The first register of an address operand, unless printed as a pair ({@code .64}). */
-    private static final Pattern ADDRESS = Pattern.compile("\\[(UR|R)(\\d+)(?![\\d.])");
     private static final Set<String> ORDERED_MEMORY = Set.of("STRONG", "SYS", "GPU", "SM", "VOLATILE", "MMIO");
 
-    private final SassText parser;
+    private final SassReader reader;
     private final boolean descriptorInUr;
-    /** Parses by line text: what a line means depends on its text alone, and the passes view each line twice. */
-    private final Map<String, SassText.Parsed> parsed = new HashMap<>();
-    private final Map<String, SimpleInstr> motion = new HashMap<>();
+    /** What a line means depends on its instruction alone, and the passes view each line twice. */
+    private final Map<Object, SassReader.Parsed> parsed = new HashMap<>();
+    private final Map<Object, SimpleInstr> motion = new HashMap<>();
 
     /**
      * @param descriptorInUr  {@code .E} accesses read the memory descriptor from UR4/UR5
@@ -47,29 +44,32 @@ final class SassView {
      * @param urInAddressBits {@link org.jptxas.ori.target.TargetFeature#UR_IN_GLOBAL_ADDRESS_BITS}
      */
     SassView(LatencyModel model, boolean descriptorInUr, boolean urInAddressBits) {
-        this.parser = new SassText(model, urInAddressBits);
+        this.reader = new SassReader(model, urInAddressBits);
         this.descriptorInUr = descriptorInUr;
     }
 
     /** The instruction as control-word generation and the hazard checker see it. */
-    SimpleInstr forControl(CodeLine line, int index) {
-        return parse(line, index).instr();
+    SimpleInstr forControl(CodeLine line) {
+        return parse(line).instr();
     }
 
     /** The instruction with the extra ordering constraints of code motion. */
-    SimpleInstr forMotion(CodeLine line, int index) {
-        return motion.computeIfAbsent(line.text(), t -> motionOf(line, index));
+    SimpleInstr forMotion(CodeLine line) {
+        return motion.computeIfAbsent(key(line), t -> motionOf(line));
     }
 
-    private SimpleInstr motionOf(CodeLine line, int index) {
-        SassText.Parsed p = parse(line, index);
+    private static Object key(CodeLine line) {
+        return line.op() != null ? line.op() : line.text();
+    }
+
+    private SimpleInstr motionOf(CodeLine line) {
+        SassReader.Parsed p = parse(line);
         SimpleInstr in = p.instr();
-        Set<String> mods = modifiers(line);
         SchedFlag extra = null;
-        if (!p.known() || line.text().contains("SR_CLOCK") || line.text().contains("SR_GLOBALTIMER")) {
+        if (!p.known() || p.timer()) {
             extra = SchedFlag.CONTROL;
-        } else if (WARP_SYNC.contains(p.mnemonic())
-                || in.memKind() != org.jptxas.scheduler.model.MemKind.NONE && mods.stream().anyMatch(ORDERED_MEMORY::contains)) {
+        } else if (WARP_SYNC.contains(p.mnemonic()) || in.memKind() != org.jptxas.scheduler.model.MemKind.NONE
+                && p.modifiers().stream().anyMatch(ORDERED_MEMORY::contains)) {
             extra = SchedFlag.FENCE;
         }
         if (extra == null) {
@@ -81,47 +81,51 @@ final class SassView {
                 in.memKind(), in.memSpace(), flags, in.scoreboardDrain());
     }
 
-    private SassText.Parsed parse(CodeLine line, int index) {
-        SassText.Parsed p = parsed.get(line.text());
+    private SassReader.Parsed parse(CodeLine line) {
+        Object key = key(line);
+        SassReader.Parsed p = parsed.get(key);
         if (p == null) {
-            p = parseText(line, index);
-            parsed.put(line.text(), p);
+            p = read(line);
+            parsed.put(key, p);
         }
         return p;
     }
 
-    private SassText.Parsed parseText(CodeLine line, int index) {
+    /** The shape of a generated line: from its typed instruction, or its text where it has none. */
+    static SassShape shape(CodeLine line) {
+        return line.op() != null ? SassShape.of(line.op().form(), line.op().values()) : SassShape.of(line.text());
+    }
+
+    private SassReader.Parsed read(CodeLine line) {
         boolean descriptor = descriptorInUr;
         long lo = (long) (descriptor ? DESCRIPTOR_UR : RegFile.UR.zero()) << 32;
-        SassText.Parsed p = parser.parse(new SassLine("", index * 16, line.text(), lo, 0, line.label()));
+        SassShape shape = shape(line);
+        SassReader.Parsed p = reader.parse(shape, lo, line.text());
         SimpleInstr in = p.instr();
-        if (DESCRIPTOR_USERS.contains(p.mnemonic()) && modifiers(line).contains("E")) {
-            in = widenAddress(in, line.text());
-            p = new SassText.Parsed(in, p.mnemonic(), p.known());
+        boolean global = DESCRIPTOR_USERS.contains(p.mnemonic()) && p.modifiers().contains("E");
+        if (global) {
+            in = widenAddress(in, shape.addressBase());
         }
-        // SassText reads the descriptor of loads and atomics from the encoding; stores and reductions read it too.
-        if (descriptor && DESCRIPTOR_USERS.contains(p.mnemonic()) && modifiers(line).contains("E")
-                && !line.text().contains("desc[") && !readsDescriptor(in)) {
+        // The reader finds the descriptor of loads and atomics in the encoding; stores and reductions read it too.
+        if (descriptor && global && !shape.hasDescriptor() && !readsDescriptor(in)) {
             List<RegRange> uses = new ArrayList<>(in.uses());
             uses.add(new RegRange(RegFile.UR, DESCRIPTOR_UR, 2));
             in = new SimpleInstr(in.name(), in.latencyClass(), in.defs(), uses, in.guard(), in.reuseSlots(),
                     in.memKind(), in.memSpace(), in.flags(), in.scoreboardDrain());
-            p = new SassText.Parsed(in, p.mnemonic(), p.known());
         }
-        return p;
+        return in == p.instr() ? p : new SassReader.Parsed(in, p.mnemonic(), p.modifiers(), p.known(), p.timer());
     }
 
     /**
      * {@code .E} accesses take a 64-bit address: sm_75 prints its register pair as {@code [R2]} (later SMs as
      * {@code [R2.64]}), so a lone address register is widened to the pair it names.
      */
-    private static SimpleInstr widenAddress(SimpleInstr in, String text) {
-        Matcher m = ADDRESS.matcher(text);
-        if (!m.find()) {
+    private static SimpleInstr widenAddress(SimpleInstr in, SassShape.Reg base) {
+        if (base == null || base.file() != RegFile.R && base.file() != RegFile.UR) {
             return in;
         }
-        RegFile file = m.group(1).equals("UR") ? RegFile.UR : RegFile.R;
-        int reg = Integer.parseInt(m.group(2));
+        RegFile file = base.file();
+        int reg = base.number();
         List<RegRange> uses = new ArrayList<>(in.uses());
         boolean changed = false;
         for (int k = 0; k < uses.size(); k++) {
@@ -134,10 +138,6 @@ final class SassView {
         }
         return changed ? new SimpleInstr(in.name(), in.latencyClass(), in.defs(), uses, in.guard(), in.reuseSlots(),
                 in.memKind(), in.memSpace(), in.flags(), in.scoreboardDrain()) : in;
-    }
-
-    private static Set<String> modifiers(CodeLine line) {
-        return new java.util.HashSet<>(List.of(line.opcode().split("\\.")));
     }
 
     private static boolean readsDescriptor(SimpleInstr in) {

@@ -212,7 +212,8 @@ public final class HazardScan {
                 long have = t - st.writeTime[f][reg] + (reg == r.first() + 1 ? highLate : 0);
                 if (have < need) {
                     out.add(new Hazard(i, w, HazardKind.RAW_STALL,
-                            name(r.file(), reg) + " read " + have + " cycles after its producer, needs " + need));
+                            name(r.file(), reg) + " read " + have + " cycles after its producer, needs " + need,
+                            (int) (need - have)));
                 }
             }
         }

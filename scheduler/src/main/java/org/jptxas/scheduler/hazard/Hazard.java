@@ -7,8 +7,13 @@ package org.jptxas.scheduler.hazard;
  * @param producer the earlier instruction involved, or -1
  * @param kind     what is wrong
  * @param detail   a short explanation (register, cycles)
+ * @param shortBy  for a {@link HazardKind#RAW_STALL}, the cycles the read comes too early; else 0
  */
-public record Hazard(int index, int producer, HazardKind kind, String detail) {
+public record Hazard(int index, int producer, HazardKind kind, String detail, int shortBy) {
+    public Hazard(int index, int producer, HazardKind kind, String detail) {
+        this(index, producer, kind, detail, 0);
+    }
+
     /** Shared scoreboards are legal (the counter covers both producers); every other kind is a real hazard. */
     public boolean isError() {
         return kind != HazardKind.SCOREBOARD_SHARED;

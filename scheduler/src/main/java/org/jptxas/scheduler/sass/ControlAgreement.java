@@ -94,12 +94,12 @@ public final class ControlAgreement {
     }
 
     public static Decoded decode(List<SassLine> lines, LatencyModel model, boolean urInAddressBits) {
-        SassText parser = new SassText(model, urInAddressBits);
+        SassReader parser = new SassReader(model, urInAddressBits);
         List<SimpleInstr> instrs = new ArrayList<>();
         List<ControlWord> control = new ArrayList<>();
         Map<String, Integer> unknown = new TreeMap<>();
         for (SassLine l : lines) {
-            SassText.Parsed p = parser.parse(l);
+            SassReader.Parsed p = parser.parse(l);
             instrs.add(p.instr());
             control.add(ControlWord.fromHighQword(l.hi()));
             if (!p.known()) {

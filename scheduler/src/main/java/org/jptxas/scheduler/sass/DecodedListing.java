@@ -59,7 +59,8 @@ public final class DecodedListing {
             long address = 16L * k;
             SassInstruction in = instrs.get(k);
             out.add(new SassLine(function, (int) address, texts.get(k), in.lo(), in.hi(),
-                    targets.contains(address) ? label(address) : null));
+                    targets.contains(address) ? label(address) : null,
+                    in instanceof SassInstruction.Known kn ? kn : null));
         }
         return out;
     }

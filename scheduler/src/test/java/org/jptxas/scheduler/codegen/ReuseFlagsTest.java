@@ -19,7 +19,7 @@ import org.jptxas.scheduler.model.SimpleInstr;
 import org.jptxas.scheduler.sass.ControlAgreement;
 import org.jptxas.scheduler.sass.DecodedListing;
 import org.jptxas.scheduler.sass.SassLine;
-import org.jptxas.scheduler.sass.SassText;
+import org.jptxas.scheduler.sass.SassReader;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.kernels.KernelCase;
@@ -67,14 +67,14 @@ class ReuseFlagsTest {
     }
 
     private static int[] masks(LatencyModel m, List<String> texts, int[] stalls) {
-        SassText parser = new SassText(m, true);
+        SassReader parser = new SassReader(m, true);
         List<SimpleInstr> instrs = new ArrayList<>();
         List<ControlWord> words = new ArrayList<>();
         for (int i = 0; i < texts.size(); i++) {
             instrs.add(parser.parse(new SassLine("", 16 * i, texts.get(i), 63L << 32, 0, null)).instr());
             words.add(new ControlWord(stalls[i], true, 7, 7, 0, 0));
         }
-        return ReuseFlags.masks(texts, instrs, words, new boolean[texts.size()], m);
+        return ReuseFlags.masks(texts.stream().map(ReuseFlags::slots).toList(), instrs, words, new boolean[texts.size()], m);
     }
 
     /** Flags counted against ptxas's: set by both, by ptxas only, by jptxas only. */
@@ -91,7 +91,7 @@ class ReuseFlagsTest {
     static Agreement agreement(String arch, List<String> kernels, Function<String, Optional<byte[]>> ptxasCubin,
                                Gate gate) {
         LatencyModel model = LatencyModel.of(TestTargets.of(arch));
-        SassText parser = new SassText(model, ControlAgreement.urInAddressBits(TestTargets.of(arch)));
+        SassReader parser = new SassReader(model, ControlAgreement.urInAddressBits(TestTargets.of(arch)));
         Agreement total = new Agreement(0, 0, 0);
         for (String k : kernels) {
             Optional<byte[]> cubin = ptxasCubin.apply(k);
@@ -107,7 +107,7 @@ class ReuseFlagsTest {
         return total;
     }
 
-    private static Agreement agreement(List<SassLine> lines, SassText parser, LatencyModel model) {
+    private static Agreement agreement(List<SassLine> lines, SassReader parser, LatencyModel model) {
         List<String> texts = new ArrayList<>();
         List<SimpleInstr> instrs = new ArrayList<>();
         List<ControlWord> words = new ArrayList<>();
@@ -121,7 +121,7 @@ class ReuseFlagsTest {
         for (int i = 0; i < start.length; i++) {
             start[i] = lines.get(i).label() != null || flow.isJoin(i);
         }
-        int[] ours = ReuseFlags.masks(texts, instrs, words, start, model);
+        int[] ours = ReuseFlags.masks(texts.stream().map(ReuseFlags::slots).toList(), instrs, words, start, model);
         int both = 0;
         int onlyPtxas = 0;
         int onlyOurs = 0;

@@ -7,6 +7,7 @@ import org.jptxas.isel.cubin.Section;
 import org.jptxas.isel.sass.SassInstruction;
 import org.jptxas.isel.sass.SassIsa;
 import org.jptxas.isel.sass.SassPrinter;
+import org.apache.commons.lang3.StringUtils;
 
 /**
  * Prints the code of a cubin the way {@code cuobjdump -sass} does: per function its name, header flags, and each
@@ -43,8 +44,9 @@ public final class SassDump {
         return out.toString();
     }
 
+    /** {@code s} padded to {@code width} columns, with at least one blank after it. */
     private static String pad(String s, int width) {
-        return s.length() >= width ? s + " " : s + " ".repeat(width - s.length());
+        return s.length() >= width ? s + " " : StringUtils.rightPad(s, width);
     }
 
     /** ABI v7 flags decoded as cuobjdump 12.5 does; ABI v8 flags as the SM number. */

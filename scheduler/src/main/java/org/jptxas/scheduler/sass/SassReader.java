@@ -1,13 +1,10 @@
 package org.jptxas.scheduler.sass;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.latency.OpClass;
 import org.jptxas.scheduler.model.MemKind;
@@ -19,12 +16,12 @@ import org.jptxas.scheduler.model.ScoreboardDrain;
 import org.jptxas.scheduler.model.SimpleInstr;
 
 /**
- * Turns one line of sm_70+ SASS text into a {@link SimpleInstr}: which registers it reads and writes (with widths),
- * its guard, memory space, control flags and reuse slots. Operand roles follow the SASS convention (destinations
- * first); the few instructions that break it are listed here by name.
+ * What one sm_70+ instruction means to the scheduler, as a {@link SimpleInstr}: which registers it reads and writes
+ * (with widths), its guard, memory space, control flags and reuse slots. It reads a {@link SassShape}, made from a
+ * typed instruction or from listing text. Operand roles follow the SASS convention (destinations first); the few
+ * instructions that break it are listed here by name.
  */
-public final class SassText {
-    private static final Pattern REG = Pattern.compile("(?<![\\w.])(UR|UP|R|P|B)(\\d+|Z|T)((?:\\.(?:64|128|reuse|H0|H1|B0|B1|B2|B3|X4|F32|U32|H0_H0|H1_H1))*)");
+public final class SassReader {
     private static final Set<String> NO_DEST = Set.of("STG", "STS", "ST", "STL", "RED", "BRA", "EXIT", "BAR", "BSYNC",
             "CALL", "RET", "NOP", "MEMBAR", "WARPSYNC", "DEPBAR", "ERRBAR", "CCTL", "YIELD", "KILL", "JMP", "JMX", "BRX",
             "STSM", "SUST", "SURED", "REDG", "LDGSTS", "LDGDEPBAR", "ARRIVES", "NANOSLEEP", "FENCE", "CCTLL", "BREAK", "BPT", "RTT");
@@ -37,52 +34,55 @@ public final class SassText {
      * @param urInAddressBits global loads and atomics without {@code desc[]} read the UR pair in bits [37:32]
      *     ({@link org.jptxas.ori.target.TargetFeature#UR_IN_GLOBAL_ADDRESS_BITS})
      */
-    public SassText(LatencyModel model, boolean urInAddressBits) {
+    public SassReader(LatencyModel model, boolean urInAddressBits) {
         this.model = model;
         this.urInAddressBits = urInAddressBits;
     }
 
     /** Parsed instruction plus whether its mnemonic had a latency class (else it is modelled as {@code alu}). */
-    public record Parsed(SimpleInstr instr, String mnemonic, boolean known) {}
+    public record Parsed(SimpleInstr instr, String mnemonic, Set<String> modifiers, boolean known, boolean timer) {}
 
+    /**
+     * A line of a listing: its decoded instruction, or its text where it has none (and its low word, for the
+     * descriptor register neither shows).
+     */
     public Parsed parse(SassLine line) {
-        String text = line.text().strip();
-        RegRange guard = null;
-        if (text.startsWith("@")) {
-            int sp = text.indexOf(' ');
-            String g = text.substring(1, sp).replace("!", "");
-            guard = register(g).orElse(null);
-            text = text.substring(sp + 1).strip();
-        }
-        int sp = text.indexOf(' ');
-        String opcode = sp < 0 ? text : text.substring(0, sp);
-        String rest = sp < 0 ? "" : text.substring(sp + 1);
-        String[] parts = opcode.split("\\.");
-        String mnemonic = parts[0];
-        Set<String> mods = new HashSet<>(Arrays.asList(parts).subList(1, parts.length));
-        Optional<OpClass> oc = model.classify(mnemonic, mods);
-        if (line.text().startsWith("@!PT ") || line.text().startsWith("@!UPT ")) {
+        SassShape shape = line.decoded() != null ? SassShape.of(line.decoded().form(), line.decoded().values())
+                : SassShape.of(line.text());
+        return parse(shape, line.lo(), line.text());
+    }
+
+    /**
+     * An instruction of shape {@code shape} whose low word is {@code lo} (only bits [37:32] are read, and only with
+     * {@code urInAddressBits}); {@code name} names it in diagnostics.
+     */
+    public Parsed parse(SassShape shape, long lo, String name) {
+        List<String> parts = shape.opcode();
+        String mnemonic = parts.get(0);
+        Set<String> mods = new HashSet<>(parts.subList(1, parts.size()));
+        SassShape.Reg guard = shape.guard();
+        if (guard != null && shape.guardNegated() && guard.number() == guard.file().zero()) {
             // Never executes: ptxas uses such instructions as padding; they occupy an issue slot and nothing else.
-            return new Parsed(SimpleInstr.builder("nop").name(line.text()).build(), mnemonic, true);
+            return new Parsed(SimpleInstr.builder("nop").name(name).build(), mnemonic, mods, true, shape.timer());
         }
-        SimpleInstr.Builder b = SimpleInstr.builder(oc.map(OpClass::name).orElse("alu")).name(line.text());
+        Optional<OpClass> oc = model.classify(mnemonic, mods);
+        SimpleInstr.Builder b = SimpleInstr.builder(oc.map(OpClass::name).orElse("alu")).name(name);
         if (guard != null) {
-            b.guard(guard.file(), guard.first());
-            if (line.text().strip().startsWith("@!")) {
+            b.guard(guard.file(), guard.number());
+            if (shape.guardNegated()) {
                 b.flag(SchedFlag.NEGATED_GUARD);
             }
         }
         flags(mnemonic, b);
         memory(mnemonic, mods, b);
-        List<String> ops = splitOperands(rest);
+        List<SassShape.Operand> ops = shape.operands();
         int width = widthOf(mnemonic, mods);
         int dests = destCount(mnemonic, ops);
         List<String> types = typeOrder(parts);
         List<RegRange> slots = new ArrayList<>();
         for (int k = 0; k < ops.size(); k++) {
-            String op = ops.get(k);
+            SassShape.Operand op = ops.get(k);
             boolean dest = k < dests;
-            boolean memOperand = op.contains("[");
             List<RegRange> regs = registers(op, mnemonic, mods, types, dest, width, k - dests);
             for (RegRange r : regs) {
                 if (dest) {
@@ -96,51 +96,44 @@ public final class SassText {
                 regs.stream().filter(r -> r.file() == RegFile.B).forEach(b::def);
             }
             if (!dest && slots.size() < 3) {
-                slots.add(!memOperand && regs.size() == 1 && regs.get(0).file() == RegFile.R
-                        && startsWithGpr(op) ? RegRange.of(RegFile.R, regs.get(0).first()) : null);
+                slots.add(!op.memory() && regs.size() == 1 && regs.get(0).file() == RegFile.R
+                        && op.leadingGpr() ? RegRange.of(RegFile.R, regs.get(0).first()) : null);
             }
         }
         if (urInAddressBits && (mnemonic.equals("LDG") || mnemonic.equals("LD") || mnemonic.equals("ATOMG"))
-                && mods.contains("E") && !rest.contains("desc[")) {
+                && mods.contains("E") && !shape.hasDescriptor()) {
             // ptxas's 64-bit global descriptor lives in a uniform pair named in bits [37:32] (not printed).
-            int ur = (int) (line.lo() >>> 32 & 0x3f);
+            int ur = (int) (lo >>> 32 & 0x3f);
             if (ur < 63) {
                 b.use(RegFile.UR, ur, 2);
             }
         }
         if (mnemonic.equals("DEPBAR")) {
-            b.scoreboardDrain(depbarDrain(rest));
+            b.scoreboardDrain(depbarDrain(shape.numbers()));
         }
         b.reuseSlots(slots.toArray(new RegRange[0]));
-        return new Parsed(b.build(), mnemonic, oc.isPresent());
+        return new Parsed(b.build(), mnemonic, mods, oc.isPresent(), shape.timer());
     }
 
-    private static final Pattern DEPBAR = Pattern.compile("SB(\\d)\\s*,\\s*(0x[0-9a-fA-F]+|\\d+)(?:\\s*,\\s*\\{([\\d,\\s]*)})?");
-
     /** What a {@code DEPBAR.LE SBk, n{, {i,j}}} waits for: the listed scoreboards, and SBk down to {@code n}. */
-    static ScoreboardDrain depbarDrain(String operands) {
-        Matcher m = DEPBAR.matcher(operands);
-        if (!m.find()) {
+    static ScoreboardDrain depbarDrain(List<Long> numbers) {
+        if (numbers.size() < 2) {
             return ScoreboardDrain.NONE;
         }
-        int sb = Integer.parseInt(m.group(1));
-        int pending = (int) (long) Long.decode(m.group(2));
+        int sb = (int) (long) numbers.get(0);
+        int pending = (int) (long) numbers.get(1);
         int mask = pending == 0 ? 1 << sb : 0;
-        if (m.group(3) != null) {
-            for (String k : m.group(3).split(",")) {
-                if (!k.isBlank()) {
-                    mask |= 1 << Integer.parseInt(k.strip());
-                }
-            }
+        for (long k : numbers.subList(2, numbers.size())) {
+            mask |= 1 << k;
         }
         return new ScoreboardDrain(mask, pending == 0 ? -1 : sb, pending);
     }
 
-    private static int destCount(String mnemonic, List<String> ops) {
+    private static int destCount(String mnemonic, List<SassShape.Operand> ops) {
         if (NO_DEST.contains(mnemonic) || ops.isEmpty()) {
             return 0;
         }
-        if (PAIR_DEST.contains(mnemonic) && ops.size() > 1 && isPred(ops.get(0))) {
+        if (PAIR_DEST.contains(mnemonic) && ops.size() > 1 && ops.get(0).predicate()) {
             return 2;
         }
         if (mnemonic.equals("BSSY")) {
@@ -149,32 +142,10 @@ public final class SassText {
         if (mnemonic.equals("VOTE")) {
             return ops.size() - 1; // VOTE.ANY R5, P1, P0 (a GPR and a predicate result) or VOTE.ALL P1, P0
         }
-        if (ops.size() > 1 && isPred(ops.get(1)) && !ops.get(1).startsWith("!")) {
+        if (ops.size() > 1 && ops.get(1).predicate() && !ops.get(1).negated()) {
             return 2;
         }
         return 1;
-    }
-
-    /** {@code !?U?P(\d|T)}: a predicate register, possibly negated, alone. */
-    private static boolean isPred(String op) {
-        int k = op.startsWith("!") ? 1 : 0;
-        if (op.startsWith("U", k)) {
-            k++;
-        }
-        if (op.length() != k + 2 || op.charAt(k) != 'P') {
-            return false;
-        }
-        char c = op.charAt(k + 1);
-        return c == 'T' || c >= '0' && c <= '9';
-    }
-
-    /** Whether the operand, past its sign, absolute-value and negation marks, starts with {@code R}. */
-    private static boolean startsWithGpr(String op) {
-        int k = 0;
-        while (k < op.length() && "-|!~".indexOf(op.charAt(k)) >= 0) {
-            k++;
-        }
-        return op.startsWith("R", k);
     }
 
     private void flags(String m, SimpleInstr.Builder b) {
@@ -230,38 +201,20 @@ public final class SassText {
         return 1;
     }
 
-    private List<RegRange> registers(String op, String m, Set<String> mods, List<String> types, boolean dest, int width, int srcIndex) {
-        List<RegRange> out = new ArrayList<>();
-        Matcher x = REG.matcher(op);
-        boolean memOperand = op.contains("[");
-        while (x.find()) {
-            String file = x.group(1);
-            String num = x.group(2);
-            String suffix = x.group(3);
-            int w = suffix.contains(".128") ? 4 : suffix.contains(".64") ? 2 : 1;
-            RegFile f = switch (file) {
-                case "R" -> RegFile.R;
-                case "UR" -> RegFile.UR;
-                case "P" -> RegFile.P;
-                case "UP" -> RegFile.UP;
-                default -> RegFile.B;
-            };
-            int reg;
-            if (num.equals("Z") || num.equals("T")) {
-                reg = f.zero();
-                if (reg < 0) {
-                    continue;
-                }
-            } else {
-                reg = Integer.parseInt(num);
-            }
-            if (f == RegFile.R && !memOperand && w == 1) {
+    private static List<RegRange> registers(SassShape.Operand op, String m, Set<String> mods, List<String> types,
+                                            boolean dest, int width, int srcIndex) {
+        List<RegRange> out = new ArrayList<>(op.regs().size());
+        for (SassShape.Reg x : op.regs()) {
+            RegFile f = x.file();
+            int reg = x.number();
+            int w = x.width();
+            if (f == RegFile.R && !op.memory() && w == 1) {
                 w = dataWidth(m, mods, types, dest, width, srcIndex);
             }
-            if (f == RegFile.UR && !memOperand && w == 1 && (m.equals("ULDC") || m.equals("LDC") || m.startsWith("UMOV")) && dest) {
+            if (f == RegFile.UR && !op.memory() && w == 1 && (m.equals("ULDC") || m.equals("LDC") || m.startsWith("UMOV")) && dest) {
                 w = width;
             }
-            if (op.startsWith("desc[") && f == RegFile.UR && w == 1) {
+            if (op.descriptor() && f == RegFile.UR && w == 1) {
                 w = 2;
             }
             if (reg + w > f.size()) {
@@ -330,11 +283,11 @@ public final class SassText {
     }
 
     /** The type modifiers ({@code F32}, {@code S64}, ...) of an opcode, in the order the text gives them. */
-    private static List<String> typeOrder(String[] opcodeParts) {
+    private static List<String> typeOrder(List<String> opcodeParts) {
         List<String> types = new ArrayList<>();
-        for (int k = 1; k < opcodeParts.length; k++) {
-            if (isTypeModifier(opcodeParts[k])) {
-                types.add(opcodeParts[k]);
+        for (int k = 1; k < opcodeParts.size(); k++) {
+            if (isTypeModifier(opcodeParts.get(k))) {
+                types.add(opcodeParts.get(k));
             }
         }
         return types;
@@ -367,46 +320,5 @@ public final class SassText {
             case "I2F" -> floatType == dest ? 2 : 1;
             default -> 2;
         };
-    }
-
-    private static Optional<RegRange> register(String tok) {
-        Matcher x = REG.matcher(tok);
-        if (!x.find()) {
-            return Optional.empty();
-        }
-        RegFile f = switch (x.group(1)) {
-            case "UP" -> RegFile.UP;
-            case "P" -> RegFile.P;
-            default -> null;
-        };
-        if (f == null) {
-            return Optional.empty();
-        }
-        String num = x.group(2);
-        return Optional.of(RegRange.of(f, num.equals("T") ? f.zero() : Integer.parseInt(num)));
-    }
-
-    /** Splits at top-level commas (not inside brackets or braces). */
-    public static List<String> splitOperands(String s) {
-        List<String> out = new ArrayList<>();
-        int depth = 0;
-        StringBuilder cur = new StringBuilder();
-        for (char ch : s.toCharArray()) {
-            if (ch == '[' || ch == '{' || ch == '(') {
-                depth++;
-            } else if (ch == ']' || ch == '}' || ch == ')') {
-                depth--;
-            }
-            if (ch == ',' && depth == 0) {
-                out.add(cur.toString().strip());
-                cur.setLength(0);
-            } else {
-                cur.append(ch);
-            }
-        }
-        if (!cur.toString().isBlank()) {
-            out.add(cur.toString().strip());
-        }
-        return out;
     }
 }

@@ -13,8 +13,8 @@ import org.jptxas.scheduler.model.SimpleInstr;
 import org.junit.jupiter.api.Test;
 import org.jptxas.isel.spi.TestTargets;
 
-class SassTextTest {
-    private final SassText parser = new SassText(LatencyModel.of(TestTargets.of("sm_80")), true);
+class SassReaderTest {
+    private final SassReader parser = new SassReader(LatencyModel.of(TestTargets.of("sm_80")), true);
 
     private SimpleInstr parse(String text) {
         return parser.parse(new SassLine("f", 0, text, 0x0000000604027981L, 0, null)).instr();
