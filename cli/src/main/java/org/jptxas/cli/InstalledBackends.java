@@ -5,8 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import org.jptxas.isel.spi.BackendRegistry;
-import org.jptxas.isel.spi.TargetDescription;
+import org.jptxas.spi.BackendRegistry;
+import org.jptxas.spi.TargetDescription;
 import org.jptxas.ori.target.Target;
 
 /**

@@ -2,7 +2,7 @@ package org.jptxas.cli;
 
 import java.io.PrintWriter;
 import java.util.List;
-import org.jptxas.isel.codegen.IrObserver;
+import org.jptxas.spi.IrObserver;
 import org.jptxas.ori.analysis.IrPrinter;
 import org.jptxas.ori.analysis.IrVerifier;
 import org.jptxas.ori.diag.CompilationException;

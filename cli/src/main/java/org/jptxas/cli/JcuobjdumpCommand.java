@@ -7,10 +7,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.CubinFormatException;
-import org.jptxas.isel.cubin.dump.ElfDump;
-import org.jptxas.isel.cubin.dump.SassDump;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.CubinFormatException;
+import org.jptxas.cubin.dump.ElfDump;
+import org.jptxas.cubin.dump.SassDump;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -106,8 +106,8 @@ final class JcuobjdumpCommand {
                 return fatal("Malformed cubin '" + input + "': " + e.getMessage());
             }
             if (sass) {
-                org.jptxas.isel.spi.BackendRegistry installed = InstalledBackends.ofEnvironment();
-                java.util.Optional<org.jptxas.isel.spi.TargetDescription> target =
+                org.jptxas.spi.BackendRegistry installed = InstalledBackends.ofEnvironment();
+                java.util.Optional<org.jptxas.spi.TargetDescription> target =
                         InstalledBackends.withTables(installed, "sm_" + cubin.sm());
                 if (target.isEmpty()) {
                     return fatal("disassembly of sm_" + cubin.sm() + " code is not supported (the installed backends"

@@ -12,12 +12,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.Section;
-import org.jptxas.isel.sass.SassIsa;
-import org.jptxas.isel.spi.BackendRegistry;
-import org.jptxas.isel.spi.TargetDescription;
-import org.jptxas.isel.sass.SassListing;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.Section;
+import org.jptxas.sass.SassIsa;
+import org.jptxas.spi.BackendRegistry;
+import org.jptxas.spi.TargetDescription;
+import org.jptxas.sass.SassListing;
 import org.jptxas.scheduler.hazard.Hazard;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.sass.ControlAgreement;
@@ -283,14 +283,14 @@ public final class JnvdisasmMain implements Callable<Integer> {
     private static java.util.Map<String, String> internalSymbolEnds(Cubin cubin, Section s, String endLabel) {
         int index = cubin.sectionIndex(s.name());
         java.util.Map<String, String> out = new java.util.HashMap<>();
-        for (org.jptxas.isel.cubin.Symbol sym : cubin.symbols()) {
+        for (org.jptxas.cubin.Symbol sym : cubin.symbols()) {
             if (sym.shndx() == index && sym.symbolType() == 2 && !sym.name().equals(s.functionName())) {
                 out.put(sym.name(), sym.value() + sym.size() == s.size() ? endLabel : null);
             }
         }
-        for (org.jptxas.isel.cubin.Symbol sym : cubin.symbols()) { // one ending where the next begins: that one
+        for (org.jptxas.cubin.Symbol sym : cubin.symbols()) { // one ending where the next begins: that one
             if (out.containsKey(sym.name()) && out.get(sym.name()) == null) {
-                for (org.jptxas.isel.cubin.Symbol next : cubin.symbols()) {
+                for (org.jptxas.cubin.Symbol next : cubin.symbols()) {
                     if (next.shndx() == index && next.symbolType() == 2 && next.value() == sym.value() + sym.size()
                             && out.containsKey(next.name())) {
                         out.put(sym.name(), next.name());
@@ -307,12 +307,12 @@ public final class JnvdisasmMain implements Callable<Integer> {
      * the first function symbol that runs to the section's end (a hidden kernel's own, else its last subroutine's).
      */
     private static java.util.Map<String, Integer> endLabelRanks(Cubin cubin) {
-        List<org.jptxas.isel.cubin.Symbol> functions = cubin.symbols().stream().filter(x -> x.symbolType() == 2).toList();
+        List<org.jptxas.cubin.Symbol> functions = cubin.symbols().stream().filter(x -> x.symbolType() == 2).toList();
         java.util.Map<String, Integer> ranks = new java.util.HashMap<>();
         for (Section s : cubin.textSections()) {
             int index = cubin.sectionIndex(s.name());
             for (int i = 0; i < functions.size(); i++) {
-                org.jptxas.isel.cubin.Symbol f = functions.get(i);
+                org.jptxas.cubin.Symbol f = functions.get(i);
                 if (f.shndx() == index && f.value() + f.size() == s.size()) {
                     ranks.put(s.functionName(), i);
                     break;
@@ -326,7 +326,7 @@ public final class JnvdisasmMain implements Callable<Integer> {
     private static java.util.Map<Long, String> symbolsIn(Cubin cubin, Section s) {
         int index = cubin.sectionIndex(s.name());
         java.util.Map<Long, String> out = new java.util.TreeMap<>();
-        for (org.jptxas.isel.cubin.Symbol sym : cubin.symbols()) {
+        for (org.jptxas.cubin.Symbol sym : cubin.symbols()) {
             if (sym.shndx() == index && sym.symbolType() == 2 && !sym.name().equals(s.functionName())) {
                 out.putIfAbsent(sym.value(), sym.name());
             }

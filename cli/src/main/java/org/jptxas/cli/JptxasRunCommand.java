@@ -287,10 +287,10 @@ final class JptxasRunCommand {
         return arch == null ? JptxasCommand.DEFAULT_TARGET.name() : arch;
     }
 
-    private org.jptxas.isel.spi.BackendRegistry installed;
+    private org.jptxas.spi.BackendRegistry installed;
 
     /** The installed backends (found once per command). */
-    private org.jptxas.isel.spi.BackendRegistry installed() {
+    private org.jptxas.spi.BackendRegistry installed() {
         if (installed == null) {
             installed = InstalledBackends.ofEnvironment();
         }
@@ -298,9 +298,9 @@ final class JptxasRunCommand {
     }
 
     private KernelExecutor sassEmulator(Path in, byte[] bytes, String input) throws Fatal {
-        org.jptxas.isel.cubin.Cubin cubin;
+        org.jptxas.cubin.Cubin cubin;
         try {
-            cubin = org.jptxas.isel.cubin.Cubin.read(bytes);
+            cubin = org.jptxas.cubin.Cubin.read(bytes);
         } catch (RuntimeException e) {
             throw new Fatal(input + ": not a valid cubin: " + e.getMessage());
         }
@@ -308,7 +308,7 @@ final class JptxasRunCommand {
         if (cubin.sm() != Target.parse(want).map(Target::sm).orElse(-1)) {
             throw new Fatal(input + " is a cubin for sm_" + cubin.sm() + ", not " + want + " (use --arch sm_" + cubin.sm() + ")");
         }
-        org.jptxas.isel.spi.TargetDescription target = InstalledBackends.withTables(installed(), want).orElseThrow(() -> new Fatal(input + ": no installed backend reads " + want + " code"));
+        org.jptxas.spi.TargetDescription target = InstalledBackends.withTables(installed(), want).orElseThrow(() -> new Fatal(input + ": no installed backend reads " + want + " code"));
         try {
             emulator = org.jptxas.simulator.sass.SassEmulator.fromCubin(target, bytes);
             if (strictConvergence) {

@@ -3,10 +3,10 @@ package org.jptxas.cli;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.ElfHeader;
-import org.jptxas.isel.cubin.Section;
-import org.jptxas.isel.cubin.Symbol;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.ElfHeader;
+import org.jptxas.cubin.Section;
+import org.jptxas.cubin.Symbol;
 import org.apache.commons.lang3.StringUtils;
 
 /**

@@ -3,9 +3,9 @@ package org.jptxas.cli;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
-import org.jptxas.isel.spi.Backend;
-import org.jptxas.isel.spi.BackendRegistry;
-import org.jptxas.isel.spi.TargetDescription;
+import org.jptxas.spi.Backend;
+import org.jptxas.spi.BackendRegistry;
+import org.jptxas.spi.TargetDescription;
 import org.jptxas.ori.target.Target;
 
 /**

@@ -8,8 +8,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.CubinFacts;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.CubinFacts;
 import org.jptxas.testing.RepoRoot;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -98,14 +98,14 @@ class CompileCommandTest {
         CliRun r = CliRun.run(dir, "-arch=sm_80", "saxpy.ptx", "-o", "hidden.cubin", "--out-sass", "hidden.sass");
         assertEquals(0, r.exitCode(), r.err());
         Cubin cubin = Cubin.read(Files.readAllBytes(dir.resolve("hidden.cubin")));
-        List<org.jptxas.isel.cubin.Symbol> symbols = cubin.symbols();
+        List<org.jptxas.cubin.Symbol> symbols = cubin.symbols();
         int kernel = -1;
         int text = -1;
         for (int i = 0; i < symbols.size(); i++) {
             kernel = symbols.get(i).name().equals("saxpy") ? i : kernel;
             text = symbols.get(i).name().equals(".text.saxpy") ? i : text;
         }
-        assertEquals(org.jptxas.isel.cubin.Symbol.STB_LOCAL, symbols.get(kernel).binding());
+        assertEquals(org.jptxas.cubin.Symbol.STB_LOCAL, symbols.get(kernel).binding());
         assertEquals(text - 1, kernel, "the kernel's symbol comes right before its section's");
         assertEquals(List.of("saxpy"), CubinFacts.functions(cubin).stream().map(f -> f.name()).toList());
         String sass = Files.readString(dir.resolve("hidden.sass"));

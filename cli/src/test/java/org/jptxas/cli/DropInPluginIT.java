@@ -20,8 +20,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.Section;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.Section;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
 import org.jptxas.testing.RepoRoot;
@@ -43,7 +43,8 @@ class DropInPluginIT {
 
             import java.nio.charset.StandardCharsets;
             import java.util.List;
-            import org.jptxas.isel.spi.*;
+            import org.jptxas.isel.codegen.FamilyBackend;
+            import org.jptxas.spi.*;
 
             /** Answers every compilation with a marker: what matters is that jptxas finds and selects it. */
             public final class FictitiousBackend extends FamilyBackend {
@@ -69,8 +70,8 @@ class DropInPluginIT {
             package org.example.sm86x;
 
             import org.jptxas.isel.codegen.CodegenPipeline;
-            import org.jptxas.isel.spi.FamilyBackend;
-            import org.jptxas.isel.spi.TargetDescription;
+            import org.jptxas.isel.codegen.FamilyBackend;
+            import org.jptxas.spi.TargetDescription;
             import org.jptxas.scheduler.codegen.ListScheduledPipeline;
 
             /** A new target from the library's parts: the list-scheduled pipeline over the tables of this jar. */
@@ -143,7 +144,7 @@ class DropInPluginIT {
         Path drop = Files.createDirectories(work.resolve(name + "/drop"));
         Path jar = drop.resolve(name + "-backend.jar");
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
-            out.putNextEntry(new JarEntry("META-INF/services/org.jptxas.isel.spi.Backend"));
+            out.putNextEntry(new JarEntry("META-INF/services/org.jptxas.spi.Backend"));
             out.write((backendClass + "\n").getBytes(StandardCharsets.UTF_8));
             String cls = backendClass.replace('.', '/') + ".class";
             out.putNextEntry(new JarEntry(cls));

@@ -13,10 +13,10 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.CubinBuilder;
-import org.jptxas.isel.cubin.FunctionFacts;
-import org.jptxas.isel.cubin.dump.ElfDump;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.CubinBuilder;
+import org.jptxas.cubin.FunctionFacts;
+import org.jptxas.cubin.dump.ElfDump;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

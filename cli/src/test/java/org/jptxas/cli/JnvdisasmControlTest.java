@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.function.LongUnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.Section;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.Section;
 import org.jptxas.testing.RepoRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +26,7 @@ class JnvdisasmControlTest {
     private static final Pattern AGREEMENT = Pattern.compile("(sm_\\d+): (stall|wait) agreement: (\\d+)/(\\d+)");
 
     static Path cubinFixture(String name) {
-        return RepoRoot.find().orElseThrow().resolve("isel-common/src/test/resources/org/jptxas/isel/cubin").resolve(name);
+        return RepoRoot.find().orElseThrow().resolve("isel-common/src/test/resources/org/jptxas/cubin").resolve(name);
     }
 
     /** ptxas's own (correct) output: the latency model must find no hazard in it, and the tool exits 0. */
@@ -83,7 +83,7 @@ class JnvdisasmControlTest {
 
     @Test
     void rawBinaryAndBadOptionsAreHandled() {
-        Path raw = RepoRoot.find().orElseThrow().resolve("isel-common/src/test/resources/org/jptxas/isel/sass/fixture/sm86.bin");
+        Path raw = RepoRoot.find().orElseThrow().resolve("isel-common/src/test/resources/org/jptxas/sass/fixture/sm86.bin");
         JnvdisasmMainTest.Run r = JnvdisasmMainTest.run("-b", "SM86", "--recompute-control", raw.toString());
         assertEquals(0, r.rc(), r.err());
         agreement(r, "sm_86");

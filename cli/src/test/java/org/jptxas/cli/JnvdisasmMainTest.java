@@ -31,7 +31,7 @@ class JnvdisasmMainTest {
     }
 
     static Path fixture(String name) {
-        return RepoRoot.find().orElseThrow().resolve("isel-common/src/test/resources/org/jptxas/isel/sass/fixture")
+        return RepoRoot.find().orElseThrow().resolve("isel-common/src/test/resources/org/jptxas/sass/fixture")
                 .resolve(name);
     }
 

@@ -109,8 +109,8 @@ class JptxasRunCommandTest {
 
     /** {@code cubin} with every instruction's scoreboard wait mask (control bits 52..57 of the high word) cleared. */
     static byte[] withoutWaits(byte[] cubin) {
-        org.jptxas.isel.cubin.Cubin c = org.jptxas.isel.cubin.Cubin.read(cubin);
-        for (org.jptxas.isel.cubin.Section s : c.textSections()) {
+        org.jptxas.cubin.Cubin c = org.jptxas.cubin.Cubin.read(cubin);
+        for (org.jptxas.cubin.Section s : c.textSections()) {
             byte[] code = s.data().clone();
             java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(code).order(java.nio.ByteOrder.LITTLE_ENDIAN);
             for (int at = 8; at + 8 <= code.length; at += 16) {

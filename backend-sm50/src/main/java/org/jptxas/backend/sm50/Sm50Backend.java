@@ -1,8 +1,8 @@
 package org.jptxas.backend.sm50;
 
 import com.google.auto.service.AutoService;
-import org.jptxas.isel.spi.Backend;
-import org.jptxas.isel.spi.FamilyBackend;
+import org.jptxas.spi.Backend;
+import org.jptxas.isel.codegen.FamilyBackend;
 
 /** The targets of {@code backend.json} beside this class: listed, refused by name (no code generation yet). */
 @AutoService(Backend.class)

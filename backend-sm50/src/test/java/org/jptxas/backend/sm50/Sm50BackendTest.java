@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import java.util.List;
-import org.jptxas.isel.spi.BackendRegistry;
+import org.jptxas.spi.BackendRegistry;
 import org.jptxas.ori.target.Target;
 import org.junit.jupiter.api.Test;
 

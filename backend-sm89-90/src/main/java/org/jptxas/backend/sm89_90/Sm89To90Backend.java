@@ -2,9 +2,9 @@ package org.jptxas.backend.sm89_90;
 
 import com.google.auto.service.AutoService;
 import org.jptxas.isel.codegen.CodegenPipeline;
-import org.jptxas.isel.spi.Backend;
-import org.jptxas.isel.spi.FamilyBackend;
-import org.jptxas.isel.spi.TargetDescription;
+import org.jptxas.spi.Backend;
+import org.jptxas.isel.codegen.FamilyBackend;
+import org.jptxas.spi.TargetDescription;
 import org.jptxas.scheduler.codegen.ListScheduledPipeline;
 
 /** The targets of {@code backend.json} beside this class, list-scheduled. */

@@ -8,16 +8,16 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.Relocation;
-import org.jptxas.isel.cubin.Relocations;
-import org.jptxas.isel.cubin.Section;
-import org.jptxas.isel.cubin.SectionType;
-import org.jptxas.isel.cubin.Symbol;
-import org.jptxas.isel.cubin.info.Attribute;
-import org.jptxas.isel.cubin.info.NvInfo;
-import org.jptxas.isel.cubin.tables.CubinTables;
-import org.jptxas.isel.spi.CompileOptions;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.Relocation;
+import org.jptxas.cubin.Relocations;
+import org.jptxas.cubin.Section;
+import org.jptxas.cubin.SectionType;
+import org.jptxas.cubin.Symbol;
+import org.jptxas.cubin.info.Attribute;
+import org.jptxas.cubin.info.NvInfo;
+import org.jptxas.cubin.tables.CubinTables;
+import org.jptxas.spi.CompileOptions;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.gate.Figures;
 import org.jptxas.testing.gate.Gate;
@@ -208,7 +208,7 @@ class CallCubinStructureTest {
      */
     @Test
     void relocatableExternCallsCarryPtxasStructure(@TempDir java.nio.file.Path dir) throws Exception {
-        org.jptxas.isel.spi.BackendRegistry registry = org.jptxas.isel.spi.BackendRegistry.discover(
+        org.jptxas.spi.BackendRegistry registry = org.jptxas.spi.BackendRegistry.discover(
                 CallCubinStructureTest.class.getClassLoader());
         Map<String, String> differences = new TreeMap<>();
         int compared = 0;
@@ -246,7 +246,7 @@ class CallCubinStructureTest {
      */
     @Test
     void relocatableRecursiveFunctionCarriesPtxasStructure() throws Exception {
-        org.jptxas.isel.spi.BackendRegistry registry = org.jptxas.isel.spi.BackendRegistry.discover(
+        org.jptxas.spi.BackendRegistry registry = org.jptxas.spi.BackendRegistry.discover(
                 CallCubinStructureTest.class.getClassLoader());
         KernelCase k = KernelSuite.byName("call_recursive").orElseThrow();
         Map<String, String> differences = new TreeMap<>();
@@ -298,7 +298,7 @@ class CallCubinStructureTest {
     @Test
     void cuda12ObjectsWithExternCallsLinkWithNvlink125(@TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Path nvlink = org.jptxas.testing.Oracles.assumeNvlink();
-        org.jptxas.isel.spi.BackendRegistry registry = org.jptxas.isel.spi.BackendRegistry.discover(
+        org.jptxas.spi.BackendRegistry registry = org.jptxas.spi.BackendRegistry.discover(
                 CallCubinStructureTest.class.getClassLoader());
         for (String arch : ARCHES) {
             List<String> objects = new ArrayList<>();

@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalInt;
-import org.jptxas.isel.spi.CompileOptions;
+import org.jptxas.spi.CompileOptions;
 import org.jptxas.testing.gate.Gate;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;

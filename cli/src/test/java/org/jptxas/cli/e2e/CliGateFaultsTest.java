@@ -11,8 +11,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.jptxas.isel.codegen.ModuleCodegen;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.Section;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.Section;
 import org.jptxas.cli.MalformedCubinToolsTest;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.gate.Gate;
@@ -220,7 +220,7 @@ class CliGateFaultsTest {
 
         Gate trace = Gate.named("damaged cubins");
         MalformedCubinToolsTest.judge(trace, "flip", new MalformedCubinToolsTest.Outcome(1, "",
-                "java.lang.ArrayIndexOutOfBoundsException: 9\n\tat org.jptxas.isel.cubin.Cubin.read(Cubin.java:41)\n"));
+                "java.lang.ArrayIndexOutOfBoundsException: 9\n\tat org.jptxas.cubin.Cubin.read(Cubin.java:41)\n"));
         fails(() -> trace.verify(1), "stack trace or internal error");
     }
 

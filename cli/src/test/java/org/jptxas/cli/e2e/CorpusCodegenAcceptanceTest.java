@@ -22,7 +22,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.jptxas.isel.codegen.ModuleCodegen;
-import org.jptxas.isel.spi.BackendRegistry;
+import org.jptxas.spi.BackendRegistry;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.scheduler.sass.ControlAgreement;
 import org.jptxas.testing.Corpus;
@@ -33,7 +33,7 @@ import org.jptxas.testing.gate.Gate;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * Issue 7's corpus acceptance for code generation: for sm_75, sm_80, sm_86, sm_89 and sm_90, every ptxas-accepted

@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jptxas.isel.codegen.ModuleCodegen;
-import org.jptxas.isel.spi.BackendRegistry;
+import org.jptxas.spi.BackendRegistry;
 import org.jptxas.ori.target.Target;
 import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.Launch;
@@ -20,7 +20,7 @@ import org.jptxas.testing.kernels.DirectedRoundingKernel;
 import org.jptxas.testing.kernels.KernelCase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * div/rcp/sqrt with .rz/.rm/.rp (f32, f64) and bmsk/szext end to end: the nvcc-generated kernel

@@ -11,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jptxas.isel.spi.CompileOptions;
+import org.jptxas.spi.CompileOptions;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.target.Target;
 import org.jptxas.simulator.exec.ExecutionLimits;
@@ -26,7 +26,7 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * The hazard gate on jptxas's own code that does not go through the check the code generator repaired against: the

@@ -4,17 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import org.jptxas.isel.codegen.SaxpyOri;
-import org.jptxas.isel.spi.BackendRegistry;
-import org.jptxas.isel.spi.CompileOptions;
-import org.jptxas.isel.spi.CompileRequest;
-import org.jptxas.isel.spi.CompiledModule;
+import org.jptxas.spi.BackendRegistry;
+import org.jptxas.spi.CompileOptions;
+import org.jptxas.spi.CompileRequest;
+import org.jptxas.spi.CompiledModule;
 import org.jptxas.ori.target.Target;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * The code generator alone, independent of the front end: saxpy's Ori written by hand goes through each backend's

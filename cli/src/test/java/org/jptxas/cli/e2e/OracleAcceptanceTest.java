@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.OptionalInt;
 import org.jptxas.cli.JnvdisasmRunner;
 import org.jptxas.frontend.ptx.PtxFrontEnd;
-import org.jptxas.isel.codegen.IrObserver;
+import org.jptxas.spi.IrObserver;
 import org.jptxas.isel.codegen.ModuleCodegen;
-import org.jptxas.isel.spi.BackendRegistry;
-import org.jptxas.isel.spi.CompileOptions;
-import org.jptxas.isel.spi.FamilyBackend;
+import org.jptxas.spi.BackendRegistry;
+import org.jptxas.spi.CompileOptions;
+import org.jptxas.isel.codegen.FamilyBackend;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
@@ -68,7 +68,7 @@ class OracleAcceptanceTest {
         FamilyBackend backend;
         try {
             backend = (FamilyBackend) registry.forTarget(target);
-        } catch (org.jptxas.isel.spi.BackendSelectionException e) {
+        } catch (org.jptxas.spi.BackendSelectionException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
         CompileOptions o = new CompileOptions(3, OptionalInt.empty(), relocatable, false, false, false, false);

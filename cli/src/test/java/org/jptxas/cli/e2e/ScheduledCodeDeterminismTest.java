@@ -8,14 +8,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jptxas.isel.spi.CompileOptions;
+import org.jptxas.spi.CompileOptions;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.scheduler.sass.ControlAgreement;
 import org.jptxas.testing.gate.Gate;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * Same input, same output: with pre- and post-allocation scheduling, reuse flags and control repair in the pipeline,

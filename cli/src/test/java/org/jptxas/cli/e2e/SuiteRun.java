@@ -12,11 +12,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jptxas.isel.spi.Backend;
-import org.jptxas.isel.spi.BackendRegistry;
-import org.jptxas.isel.spi.CompileOptions;
-import org.jptxas.isel.spi.CompileRequest;
-import org.jptxas.isel.spi.CompiledModule;
+import org.jptxas.spi.Backend;
+import org.jptxas.spi.BackendRegistry;
+import org.jptxas.spi.CompileOptions;
+import org.jptxas.spi.CompileRequest;
+import org.jptxas.spi.CompiledModule;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.ir.OriModule;
@@ -30,7 +30,7 @@ import org.jptxas.simulator.sass.SassEmulator;
 import org.jptxas.testing.gate.Gate;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.frontend.ptx.TestFrontEnds;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * Compiles suite kernels with jptxas (front end, backend) and runs the cubins in the SASS emulator against the CPU
@@ -135,7 +135,7 @@ final class SuiteRun {
         Backend backend;
         try {
             backend = registry.forTarget(target);
-        } catch (org.jptxas.isel.spi.BackendSelectionException e) {
+        } catch (org.jptxas.spi.BackendSelectionException e) {
             throw new IllegalStateException(e.getMessage());
         }
         return backend.compile(new CompileRequest(module, target, options));

@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.jptxas.isel.spi.BackendRegistry;
+import org.jptxas.spi.BackendRegistry;
 import org.jptxas.ori.target.Target;
 import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.Fault;
@@ -21,7 +21,7 @@ import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * A kernel with a device-side assert ({@code __assertfail}, a system call whose address the code loads from constant

@@ -23,7 +23,7 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * The video instructions (scalar vadd/vsub/vabsdiff/vmin/vmax/vshl/vshr/vset with .sat and the secondary

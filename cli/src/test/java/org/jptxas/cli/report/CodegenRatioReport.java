@@ -15,20 +15,20 @@ import java.util.TreeMap;
 import org.jptxas.isel.codegen.CodegenPipeline;
 import org.jptxas.isel.codegen.ModuleCodegen;
 import org.jptxas.isel.codegen.OriPass;
-import org.jptxas.isel.spi.Backend;
-import org.jptxas.isel.spi.FamilyBackend;
+import org.jptxas.spi.Backend;
+import org.jptxas.isel.codegen.FamilyBackend;
 import org.jptxas.ori.opt.OptPipeline;
-import org.jptxas.isel.spi.BackendRegistry;
-import org.jptxas.isel.spi.CompileOptions;
-import org.jptxas.isel.spi.CompileRequest;
-import org.jptxas.isel.spi.CompiledModule;
+import org.jptxas.spi.BackendRegistry;
+import org.jptxas.spi.CompileOptions;
+import org.jptxas.spi.CompileRequest;
+import org.jptxas.spi.CompiledModule;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
 import org.jptxas.scheduler.codegen.LatencyControlPass;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.frontend.ptx.TestFrontEnds;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * The code-quality report of issue 7: per input and SM, jptxas's SASS instruction count and register count against
@@ -173,7 +173,7 @@ final class CodegenRatioReport {
         Backend backend;
         try {
             backend = registry.forTarget(target);
-        } catch (org.jptxas.isel.spi.BackendSelectionException e) {
+        } catch (org.jptxas.spi.BackendSelectionException e) {
             throw new IllegalStateException(e.getMessage());
         }
         CompileRequest request = new CompileRequest(module, target, CompileOptions.defaults());

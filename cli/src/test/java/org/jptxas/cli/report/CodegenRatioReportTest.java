@@ -18,7 +18,7 @@ import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * Issue 7's report (run by {@code mvn verify -Pcorpus}, so CI prints it; also {@code scripts/codegen-report}):

@@ -2,12 +2,12 @@ package org.jptxas.cli.report;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.CubinFacts;
-import org.jptxas.isel.cubin.FunctionFacts;
-import org.jptxas.isel.sass.SassInstruction;
-import org.jptxas.isel.sass.SassIsa;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.CubinFacts;
+import org.jptxas.cubin.FunctionFacts;
+import org.jptxas.sass.SassInstruction;
+import org.jptxas.sass.SassIsa;
+import org.jptxas.spi.TestTargets;
 
 /**
  * Instruction and register counts of a cubin's functions, as the ratio report compares them: instructions up to
@@ -48,7 +48,7 @@ record CubinStats(List<Function> functions, int hazards, long cycles) {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(code).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         long sum = 0;
         for (int k = 0; k < n; k++) {
-            sum += org.jptxas.isel.sass.Control.fromHi(b.getLong(16 * k + 8)).stall();
+            sum += org.jptxas.sass.Control.fromHi(b.getLong(16 * k + 8)).stall();
         }
         return sum;
     }

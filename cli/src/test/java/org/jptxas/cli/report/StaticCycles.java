@@ -8,7 +8,7 @@ import org.jptxas.scheduler.latency.OpClass;
 import org.jptxas.scheduler.sass.DecodedListing;
 import org.jptxas.scheduler.sass.SassLine;
 import org.jptxas.scheduler.sass.SassReader;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * A static issue-cycle estimate of a cubin's code, for comparing schedules: the instructions are issued once each in

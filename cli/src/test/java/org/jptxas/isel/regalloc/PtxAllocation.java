@@ -6,16 +6,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.CubinFacts;
-import org.jptxas.isel.cubin.FunctionFacts;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.CubinFacts;
+import org.jptxas.cubin.FunctionFacts;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.frontend.ptx.TestFrontEnds;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /** Lowers a PTX file, allocates every function with the verifier on, and compares register counts with ptxas. */
 final class PtxAllocation {

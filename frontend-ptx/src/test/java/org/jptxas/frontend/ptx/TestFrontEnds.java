@@ -1,7 +1,7 @@
 package org.jptxas.frontend.ptx;
 
-import org.jptxas.isel.spi.TargetDescription;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TargetDescription;
+import org.jptxas.spi.TestTargets;
 import org.jptxas.ori.target.Target;
 
 /**

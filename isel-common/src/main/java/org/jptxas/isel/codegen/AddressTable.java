@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jptxas.isel.cubin.CubinBuilder;
+import org.jptxas.cubin.CubinBuilder;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.CBank;

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jptxas.isel.sass.Control;
+import org.jptxas.sass.Control;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.Guard;

@@ -1,8 +1,8 @@
 package org.jptxas.isel.codegen;
 
 import java.util.Objects;
-import org.jptxas.isel.sass.Control;
-import org.jptxas.isel.sass.SassOp;
+import org.jptxas.sass.Control;
+import org.jptxas.sass.SassOp;
 import org.jptxas.ori.ir.Sym;
 
 /**

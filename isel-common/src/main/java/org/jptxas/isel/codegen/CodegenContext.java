@@ -3,14 +3,15 @@ package org.jptxas.isel.codegen;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
-import org.jptxas.isel.spi.CompileOptions;
+import org.jptxas.spi.CompileOptions;
 import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.OriModule;
-import org.jptxas.isel.spi.TargetDescription;
+import org.jptxas.spi.TargetDescription;
 import org.jptxas.ori.target.Target;
 import org.jptxas.ori.target.TargetFeature;
 import org.jptxas.ori.target.TargetProfile;
+import org.jptxas.spi.IrObserver;
 
 /**
  * What every stage of one function's code generation may consult: the module, the target, the options, and a sink

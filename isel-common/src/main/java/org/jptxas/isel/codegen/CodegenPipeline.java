@@ -2,7 +2,7 @@ package org.jptxas.isel.codegen;
 
 import java.util.List;
 import java.util.Objects;
-import org.jptxas.isel.spi.TargetDescription;
+import org.jptxas.spi.TargetDescription;
 
 /**
  * The stages a backend plugs into the shared code generator for one target: Ori optimisation passes (run from -O1

@@ -1,8 +1,8 @@
 package org.jptxas.isel.codegen;
 
 import java.util.List;
-import org.jptxas.isel.cubin.CubinBuilder;
-import org.jptxas.isel.cubin.FunctionFacts;
+import org.jptxas.cubin.CubinBuilder;
+import org.jptxas.cubin.FunctionFacts;
 
 /**
  * One function after code generation.

@@ -3,7 +3,7 @@ package org.jptxas.isel.codegen;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.jptxas.isel.sass.Control;
+import org.jptxas.sass.Control;
 import org.jptxas.ori.target.Target;
 
 /**

@@ -9,12 +9,12 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jptxas.isel.cubin.CubinBuilder;
-import org.jptxas.isel.cubin.FunctionFacts;
-import org.jptxas.isel.cubin.info.Attribute;
-import org.jptxas.isel.sass.LabelResolver;
-import org.jptxas.isel.sass.SassAssembler;
-import org.jptxas.isel.sass.SassEncoder;
+import org.jptxas.cubin.CubinBuilder;
+import org.jptxas.cubin.FunctionFacts;
+import org.jptxas.cubin.info.Attribute;
+import org.jptxas.sass.LabelResolver;
+import org.jptxas.sass.SassAssembler;
+import org.jptxas.sass.SassEncoder;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.ir.Addr;
@@ -28,10 +28,11 @@ import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.ir.Sym;
 import org.jptxas.ori.target.TargetFeature;
-import org.jptxas.isel.sass.SlotKind;
-import org.jptxas.isel.sass.SassOp;
-import org.jptxas.isel.sass.SassOperands;
-import org.jptxas.isel.sass.SassSlot;
+import org.jptxas.sass.SlotKind;
+import org.jptxas.sass.SassOp;
+import org.jptxas.sass.SassOperands;
+import org.jptxas.sass.SassSlot;
+import org.jptxas.spi.IrObserver;
 
 /**
  * Compiles one function: Ori passes, register allocation, emission, control bits, layout, encoding and the facts the

@@ -2,7 +2,7 @@ package org.jptxas.isel.codegen;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.jptxas.isel.sass.Control;
+import org.jptxas.sass.Control;
 
 /**
  * The end of a function's code as ptxas lays it out: after the last instruction, a {@code BRA} to itself (so a

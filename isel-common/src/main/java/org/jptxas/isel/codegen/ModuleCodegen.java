@@ -3,11 +3,11 @@ package org.jptxas.isel.codegen;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.jptxas.isel.cubin.CubinBuilder;
-import org.jptxas.isel.cubin.ResourceReport;
-import org.jptxas.isel.spi.CompileOptions;
-import org.jptxas.isel.spi.CompileRequest;
-import org.jptxas.isel.spi.CompiledModule;
+import org.jptxas.cubin.CubinBuilder;
+import org.jptxas.cubin.ResourceReport;
+import org.jptxas.spi.CompileOptions;
+import org.jptxas.spi.CompileRequest;
+import org.jptxas.spi.CompiledModule;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.ir.GlobalVar;
@@ -15,6 +15,7 @@ import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
 import org.jptxas.ori.target.TargetProfile;
+import org.jptxas.spi.IrObserver;
 
 /**
  * Compiles a whole Ori module to a cubin with a backend's {@link CodegenPipeline}: every function with a body
@@ -119,7 +120,7 @@ public final class ModuleCodegen {
         for (CompiledFunction c : compiled) {
             if (options.relocatable() && !c.facts().entry()) {
                 // -c keeps only exported device functions as functions of their own: other objects call them
-                builder.functionBinding(c.facts().name(), org.jptxas.isel.cubin.FunctionFacts.Binding.GLOBAL);
+                builder.functionBinding(c.facts().name(), org.jptxas.cubin.FunctionFacts.Binding.GLOBAL);
             }
             builder.add(c.facts());
             c.relocations().forEach(builder::relocation);

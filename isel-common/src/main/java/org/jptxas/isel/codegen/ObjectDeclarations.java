@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.jptxas.isel.cubin.CubinBuilder;
-import org.jptxas.isel.cubin.FunctionFacts;
+import org.jptxas.cubin.CubinBuilder;
+import org.jptxas.cubin.FunctionFacts;
 import org.jptxas.ori.ir.FunctionAttrs;
 import org.jptxas.ori.ir.ModuleDeclarations;
 

@@ -3,6 +3,7 @@ package org.jptxas.isel.codegen;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.opt.OptPipeline;
+import org.jptxas.spi.IrObserver;
 
 /**
  * The mid-level optimizer ({@link OptPipeline} of the {@code -O} level) as one stage; every inner pass is reported

@@ -112,7 +112,7 @@ public final class SassTextListing {
      * section's end (the function and its last inner function).
      */
     private static int sectionEnd(CompiledFunction f, List<String> symbolOrder) {
-        List<org.jptxas.isel.cubin.FunctionFacts.InnerFunction> inner = f.facts().inner();
+        List<org.jptxas.cubin.FunctionFacts.InnerFunction> inner = f.facts().inner();
         int own = symbolOrder.indexOf(f.facts().name());
         return inner.isEmpty() ? own : Math.min(own, symbolOrder.indexOf(inner.get(inner.size() - 1).name()));
     }
@@ -142,13 +142,13 @@ public final class SassTextListing {
     }
 
     /** The subroutine of {@code f} starting at instruction {@code index}, or null. */
-    private static org.jptxas.isel.cubin.FunctionFacts.InnerFunction innerAt(CompiledFunction f, int index) {
+    private static org.jptxas.cubin.FunctionFacts.InnerFunction innerAt(CompiledFunction f, int index) {
         return innerAt(f, index, 0);
     }
 
     /** The subroutine {@code skip} places after the one starting at instruction {@code index}, or null. */
-    private static org.jptxas.isel.cubin.FunctionFacts.InnerFunction innerAt(CompiledFunction f, int index, int skip) {
-        List<org.jptxas.isel.cubin.FunctionFacts.InnerFunction> inner = f.facts().inner();
+    private static org.jptxas.cubin.FunctionFacts.InnerFunction innerAt(CompiledFunction f, int index, int skip) {
+        List<org.jptxas.cubin.FunctionFacts.InnerFunction> inner = f.facts().inner();
         for (int k = 0; k < inner.size(); k++) {
             if (inner.get(k).offset() == (long) index * FunctionLayout.INSTRUCTION_BYTES) {
                 return k + skip < inner.size() ? inner.get(k + skip) : null;

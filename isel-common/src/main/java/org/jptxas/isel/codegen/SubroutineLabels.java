@@ -2,7 +2,7 @@ package org.jptxas.isel.codegen;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.jptxas.isel.sass.SassOp;
+import org.jptxas.sass.SassOp;
 
 /**
  * A subroutine's code made ready to follow its owner in one section: its block labels get a prefix of their own

@@ -1,6 +1,6 @@
 package org.jptxas.isel.select;
 
-import org.jptxas.isel.spi.TargetDescription;
+import org.jptxas.spi.TargetDescription;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

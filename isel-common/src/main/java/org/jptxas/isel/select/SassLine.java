@@ -1,6 +1,6 @@
 package org.jptxas.isel.select;
 
-import org.jptxas.isel.sass.SassOp;
+import org.jptxas.sass.SassOp;
 import org.jptxas.ori.ir.Sym;
 
 /**

@@ -6,11 +6,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
-import org.jptxas.isel.sass.FloatText;
-import org.jptxas.isel.sass.SassAssembler;
-import org.jptxas.isel.sass.SassInstruction;
-import org.jptxas.isel.sass.SassIsa;
-import org.jptxas.isel.sass.SassPrinter;
+import org.jptxas.sass.FloatText;
+import org.jptxas.sass.SassAssembler;
+import org.jptxas.sass.SassInstruction;
+import org.jptxas.sass.SassIsa;
+import org.jptxas.sass.SassPrinter;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BlockLabel;
 import org.jptxas.ori.ir.CBank;
@@ -43,7 +43,7 @@ public final class SassTextPrinter {
     private static final long PROBE_TARGET = 0x100;
     /** Bound on the omission subsets tried: more than this many default operands are never all optional. */
     private static final int MAX_OMITTABLE = 6;
-    private static final org.jptxas.isel.sass.Control PROBE_CONTROL = new org.jptxas.isel.sass.Control(0, false, 7, 7, 0);
+    private static final org.jptxas.sass.Control PROBE_CONTROL = new org.jptxas.sass.Control(0, false, 7, 7, 0);
 
     /** Bound on the memoized outcomes; past it, new outcomes are computed but not kept. */
     private static final int MEMO_LIMIT = 1 << 16;
@@ -62,7 +62,7 @@ public final class SassTextPrinter {
     }
 
     /** The printer of a described target's encoding table. */
-    public static SassTextPrinter of(org.jptxas.isel.spi.TargetDescription description) {
+    public static SassTextPrinter of(org.jptxas.spi.TargetDescription description) {
         return new SassTextPrinter(description.isa());
     }
 

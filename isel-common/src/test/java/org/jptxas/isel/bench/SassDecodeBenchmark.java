@@ -3,8 +3,8 @@ package org.jptxas.isel.bench;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.TimeUnit;
-import org.jptxas.isel.sass.SassInstruction;
-import org.jptxas.isel.sass.SassIsa;
+import org.jptxas.sass.SassInstruction;
+import org.jptxas.sass.SassIsa;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * Decoding throughput on one core, in instructions per second, over the committed fixture of real ptxas words (the
@@ -40,7 +40,7 @@ public class SassDecodeBenchmark {
     @Setup(Level.Trial)
     public void load() throws IOException {
         isa = TestTargets.of(sm).isa();
-        String name = "/org/jptxas/isel/sass/fixture/" + sm.replace("_", "") + ".bin";
+        String name = "/org/jptxas/sass/fixture/" + sm.replace("_", "") + ".bin";
         byte[] code;
         try (InputStream in = SassDecodeBenchmark.class.getResourceAsStream(name)) {
             if (in == null) {

@@ -5,17 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.CubinFacts;
-import org.jptxas.isel.cubin.FunctionFacts;
-import org.jptxas.isel.sass.SassInstruction;
-import org.jptxas.isel.sass.SassIsa;
-import org.jptxas.isel.sass.SassPrinter;
-import org.jptxas.isel.spi.CompileOptions;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.CubinFacts;
+import org.jptxas.cubin.FunctionFacts;
+import org.jptxas.sass.SassInstruction;
+import org.jptxas.sass.SassIsa;
+import org.jptxas.sass.SassPrinter;
+import org.jptxas.spi.CompileOptions;
 import org.jptxas.ori.target.Target;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
+import org.jptxas.spi.IrObserver;
 
 class ModuleCodegenTest {
     @ParameterizedTest

@@ -42,7 +42,7 @@ public final class SaxpyOri {
     /** y[i] = a * x[i] + y[i] for i < n; parameters n (u32), a (f32), x, y (u64) from the target's parameter base. */
     public static OriModule module(String arch) {
         Target target = Target.of(arch);
-        int base = org.jptxas.isel.spi.TestTargets.profile(arch).paramBase();
+        int base = org.jptxas.spi.TestTargets.profile(arch).paramBase();
         FunctionBody body = new FunctionBody();
         BasicBlock b0 = body.addBlock(null);
         BasicBlock b1 = body.addBlock(null);

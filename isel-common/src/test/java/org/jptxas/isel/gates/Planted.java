@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
-import org.jptxas.isel.cubin.CorpusCubin;
+import org.jptxas.cubin.CorpusCubin;
 import org.jptxas.testing.Corpus;
 import org.jptxas.testing.OracleCubins;
 

@@ -10,7 +10,7 @@ import org.jptxas.ori.ir.OriFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 import org.jptxas.ori.target.TargetProfile;
 
 /** Random functions allocated under several limits, each checked by the allocation verifier. */

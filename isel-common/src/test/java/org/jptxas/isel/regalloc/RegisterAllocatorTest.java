@@ -18,7 +18,7 @@ import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 import org.jptxas.ori.target.TargetProfile;
 
 class RegisterAllocatorTest {

@@ -11,22 +11,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.Section;
-import org.jptxas.isel.sass.Control;
-import org.jptxas.isel.sass.SassAssembler;
-import org.jptxas.isel.sass.SassInstruction;
-import org.jptxas.isel.sass.SassIsa;
-import org.jptxas.isel.sass.SassPrinter;
-import org.jptxas.isel.sass.oracle.NvdisasmListing;
-import org.jptxas.isel.sass.oracle.OracleListings;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.Section;
+import org.jptxas.sass.Control;
+import org.jptxas.sass.SassAssembler;
+import org.jptxas.sass.SassInstruction;
+import org.jptxas.sass.SassIsa;
+import org.jptxas.sass.SassPrinter;
+import org.jptxas.sass.oracle.NvdisasmListing;
+import org.jptxas.sass.oracle.OracleListings;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.gate.Figures;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * The assembler on registers the learned tables never saw at a place: ptxas's instructions for suite kernels with

@@ -10,7 +10,7 @@ import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /** Per-target spellings, each as ptxas 13 / nvdisasm 12.5 print the same PTX for the targets compared. */
 class InstructionSelectorTest {

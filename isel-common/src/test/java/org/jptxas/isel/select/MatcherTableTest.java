@@ -19,7 +19,7 @@ import org.jptxas.tables.isel.OperandTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 class MatcherTableTest {
     static final List<String> SETS = List.of("common.json", "sm75.json", "sm80.json", "sm89-90.json");
@@ -41,7 +41,7 @@ class MatcherTableTest {
     void everyBackendsSetsLoadAndNameOnlyOriOpcodes() {
         java.util.Set<String> seen = new java.util.TreeSet<>();
         for (String target : TestTargets.names()) {
-            org.jptxas.isel.spi.TargetDescription d = TestTargets.of(target);
+            org.jptxas.spi.TargetDescription d = TestTargets.of(target);
             if (!d.codeGeneration()) {
                 continue;
             }

@@ -18,7 +18,7 @@ import org.jptxas.ori.opcode.OriOpcodes;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * The per-target matchers against ptxas: one PTX file (the instructions whose spelling differs) compiled by ptxas 13

@@ -5,13 +5,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import org.jptxas.isel.cubin.CorpusCubin;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.Section;
+import org.jptxas.cubin.CorpusCubin;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.Section;
 import org.jptxas.isel.gates.GateRuns;
-import org.jptxas.isel.sass.SassInstruction;
-import org.jptxas.isel.sass.SassIsa;
-import org.jptxas.isel.sass.SassPrinter;
+import org.jptxas.sass.SassInstruction;
+import org.jptxas.sass.SassIsa;
+import org.jptxas.sass.SassPrinter;
 import org.jptxas.testing.Corpus;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
@@ -21,7 +21,7 @@ import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * The printer against ptxas's own output: every instruction of ptxas-compiled cubins, decoded to nvdisasm's text,

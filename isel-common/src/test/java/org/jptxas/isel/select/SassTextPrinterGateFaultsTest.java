@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.jptxas.isel.cubin.CorpusCubin;
-import org.jptxas.isel.cubin.Fixtures;
+import org.jptxas.cubin.CorpusCubin;
+import org.jptxas.cubin.Fixtures;
 import org.jptxas.isel.gates.Planted;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.gate.Gate;
@@ -27,7 +27,7 @@ class SassTextPrinterGateFaultsTest {
         return Planted.compiled(dir, name, Fixtures.bytes(name));
     }
 
-    private Gate run(List<CorpusCubin> jobs, java.util.function.Function<org.jptxas.isel.sass.SassIsa,
+    private Gate run(List<CorpusCubin> jobs, java.util.function.Function<org.jptxas.sass.SassIsa,
             java.util.function.Function<SelectedInstr, String>> printer) {
         return SassTextPrinterCorpusTest.roundTrip("planted", jobs, this::fixture, Map.of(), printer,
                 new SassTextPrinterCorpusTest.Uncompared());

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.jptxas.isel.sass.SassAssembler;
-import org.jptxas.isel.sass.SassInstruction;
-import org.jptxas.isel.sass.SassPrinter;
+import org.jptxas.sass.SassAssembler;
+import org.jptxas.sass.SassInstruction;
+import org.jptxas.sass.SassPrinter;
 import org.jptxas.ori.ir.BlockLabel;
 import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Instr;
@@ -16,7 +16,7 @@ import org.jptxas.ori.ir.SpecialReg;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.ir.Sym;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 class SassTextPrinterTest {
     private static final SassTextPrinter SM80 = SassTextPrinter.of(TestTargets.of("sm_80"));

@@ -3,7 +3,7 @@ package org.jptxas.scheduler.codegen;
 import org.jptxas.isel.codegen.CodegenPipeline;
 import org.jptxas.isel.select.InstructionSelector;
 import org.jptxas.isel.select.Selection;
-import org.jptxas.isel.spi.TargetDescription;
+import org.jptxas.spi.TargetDescription;
 
 /**
  * The code-generation stages of a target scheduled by the list scheduler (sm_70 on): the standard optimizer, the

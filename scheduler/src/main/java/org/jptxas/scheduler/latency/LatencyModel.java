@@ -128,7 +128,7 @@ public final class LatencyModel {
     }
 
     /** The model of a described target's latency table, built once per description. */
-    public static LatencyModel of(org.jptxas.isel.spi.TargetDescription description) {
+    public static LatencyModel of(org.jptxas.spi.TargetDescription description) {
         return description.derived(LatencyModel.class, d -> new LatencyModel(d.latencyTable()));
     }
 

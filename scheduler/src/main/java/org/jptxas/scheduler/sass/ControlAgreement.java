@@ -14,7 +14,7 @@ import org.jptxas.scheduler.model.ControlFlow;
 import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SimpleInstr;
 
-import org.jptxas.isel.spi.TargetDescription;
+import org.jptxas.spi.TargetDescription;
 import org.jptxas.ori.target.TargetFeature;
 /**
  * Library entry points behind {@code jnvdisasm --recompute-control} and {@code --check-hazards}: keep an existing

@@ -6,12 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.Section;
-import org.jptxas.isel.sass.LabelNamer;
-import org.jptxas.isel.sass.SassInstruction;
-import org.jptxas.isel.sass.SassIsa;
-import org.jptxas.isel.sass.SassPrinter;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.Section;
+import org.jptxas.sass.LabelNamer;
+import org.jptxas.sass.SassInstruction;
+import org.jptxas.sass.SassIsa;
+import org.jptxas.sass.SassPrinter;
 
 /**
  * The instructions of a cubin's {@code .text} sections, decoded by jptxas's own SASS decoder and printed in

@@ -1,6 +1,6 @@
 package org.jptxas.scheduler.sass;
 
-import org.jptxas.isel.sass.SassInstruction;
+import org.jptxas.sass.SassInstruction;
 
 /**
  * One disassembled sm_70+ instruction: its text as nvdisasm prints it, its two little-endian qwords and, when

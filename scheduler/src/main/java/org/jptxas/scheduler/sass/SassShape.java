@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jptxas.isel.sass.SassForm;
-import org.jptxas.isel.sass.SassOperands;
-import org.jptxas.isel.sass.SassSlot;
-import org.jptxas.isel.sass.SlotKind;
+import org.jptxas.sass.SassForm;
+import org.jptxas.sass.SassOperands;
+import org.jptxas.sass.SassSlot;
+import org.jptxas.sass.SlotKind;
 import org.jptxas.scheduler.model.RegFile;
 
 /**
@@ -211,7 +211,7 @@ public record SassShape(List<String> opcode, Reg guard, boolean guardNegated, Li
 
     /**
      * The shape of the instruction of form {@code form} with field values {@code values} (unsigned field content per
-     * slot, as {@link org.jptxas.isel.sass.SassOp} and the decoder give them). Registers come from the field values;
+     * slot, as {@link org.jptxas.sass.SassOp} and the decoder give them). Registers come from the field values;
      * only the form's own literal operands (fixed by its bits, table data) are read as text.
      */
     public static SassShape of(SassForm form, long[] values) {

@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * Issue 8's speed goal: list-scheduling one straight-line block of {@code size} random instructions (ALU, FMA,

@@ -9,7 +9,7 @@ import java.util.List;
 import org.jptxas.isel.codegen.CodeLine;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 class PostRaSchedulerTest {
     private static final LatencyModel SM80 = LatencyModel.of(TestTargets.of("sm_80"));

@@ -21,7 +21,7 @@ import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.opcode.OriOpcodes;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 class PreRaSchedulerTest {
     private static final LatencyModel SM80 = LatencyModel.of(TestTargets.of("sm_80"));

@@ -27,7 +27,7 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.jptxas.testing.gate.Figures;
 import org.jptxas.testing.gate.Gate;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 class ReuseFlagsTest {
     private static int[] gprs(String text) {

@@ -19,7 +19,7 @@ import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SimpleInstr;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 class DagBuilderTest {
     private final LatencyModel model = LatencyModel.of(TestTargets.of("sm_80"));

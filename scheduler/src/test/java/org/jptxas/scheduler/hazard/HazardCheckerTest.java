@@ -13,7 +13,7 @@ import org.jptxas.scheduler.control.ControlWordGenerator;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.model.SimpleInstr;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 class HazardCheckerTest {
     private final LatencyModel model = LatencyModel.of(TestTargets.of("sm_80"));

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.jptxas.scheduler.latency.LatencyModel;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /** Calibration aid: {@code java ... AgreementProbe <sm> <cubin>...} prints the agreement and optionally diffs. */
 public final class AgreementProbe {

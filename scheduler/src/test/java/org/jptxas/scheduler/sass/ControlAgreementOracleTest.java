@@ -27,7 +27,7 @@ import org.jptxas.testing.gate.Figures;
 import org.jptxas.testing.gate.Gate;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * ptxas's own control bits are the independent reference for jptxas's latency model, control-word generator and

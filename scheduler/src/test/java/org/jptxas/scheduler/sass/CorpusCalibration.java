@@ -13,7 +13,7 @@ import org.jptxas.scheduler.hazard.HazardChecker;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.testing.Corpus;
 import org.jptxas.testing.OracleCubins;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * Calibration aid: over the whole corpus (ptxas 13 cubins from the shared cache), per SM, the agreement and the

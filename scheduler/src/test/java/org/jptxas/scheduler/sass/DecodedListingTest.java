@@ -12,7 +12,7 @@ import org.jptxas.testing.Corpus;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /** jptxas's decoder gives the scheduler the same view of a cubin as nvdisasm's text does. */
 class DecodedListingTest {

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.jptxas.scheduler.hazard.Hazard;
 import org.jptxas.scheduler.latency.LatencyModel;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /** Calibration aid: prints the hazards the checker finds in ptxas's own control words, with context. */
 public final class HazardProbe {

@@ -11,7 +11,7 @@ import org.jptxas.scheduler.model.RegRange;
 import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SimpleInstr;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 class SassReaderTest {
     private final SassReader parser = new SassReader(LatencyModel.of(TestTargets.of("sm_80")), true);

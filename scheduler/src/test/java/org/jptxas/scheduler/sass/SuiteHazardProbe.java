@@ -5,7 +5,7 @@ import java.util.List;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * Calibration aid: the hazards the checker reports in ptxas 13's cubins of the kernel suite, per SM

@@ -8,7 +8,7 @@ import org.jptxas.scheduler.control.ControlWord;
 import org.jptxas.scheduler.hazard.Hazard;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /** Hopper's IMAD.WIDE: early low result half, late read of the addend's high half (ptxas's sm_90 code relies on both). */
 class WideSplitHazardTest {

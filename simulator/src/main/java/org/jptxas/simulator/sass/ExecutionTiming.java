@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.jptxas.isel.spi.TargetDescription;
+import org.jptxas.spi.TargetDescription;
 import org.jptxas.scheduler.control.ControlWord;
 import org.jptxas.scheduler.hazard.Hazard;
 import org.jptxas.scheduler.hazard.HazardChecker;

@@ -7,12 +7,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.Relocation;
-import org.jptxas.isel.cubin.Relocations;
-import org.jptxas.isel.cubin.Section;
-import org.jptxas.isel.cubin.SectionType;
-import org.jptxas.isel.cubin.Symbol;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.Relocation;
+import org.jptxas.cubin.Relocations;
+import org.jptxas.cubin.Section;
+import org.jptxas.cubin.SectionType;
+import org.jptxas.cubin.Symbol;
 import org.jptxas.simulator.memory.GlobalMemory;
 import org.jptxas.simulator.memory.Region;
 

@@ -11,7 +11,7 @@ import org.jptxas.simulator.exec.Launch;
 import org.jptxas.simulator.exec.LaunchException;
 import org.jptxas.simulator.exec.LaunchResult;
 
-import org.jptxas.isel.spi.TargetDescription;
+import org.jptxas.spi.TargetDescription;
 /**
  * The SASS emulator: runs a cubin's kernel with Volta+ per-thread program counters. Each function is decoded once
  * into {@link DecodedOp}s; the hot opcodes run lane-vectorised over a converged group ({@link FastPath}), the rest
@@ -124,10 +124,10 @@ public final class SassEmulator implements KernelExecutor {
      * the target's encoding tables: code, static shared memory ({@code .nv.shared.<kernel>}), constant banks and
      * module variables. Hazards and timing use the target's latency model.
      *
-     * @throws org.jptxas.isel.cubin.CubinFormatException for bytes that are not a cubin
+     * @throws org.jptxas.cubin.CubinFormatException for bytes that are not a cubin
      */
     public static SassEmulator fromCubin(TargetDescription target, byte[] cubin) {
-        org.jptxas.isel.cubin.Cubin c = org.jptxas.isel.cubin.Cubin.read(cubin);
+        org.jptxas.cubin.Cubin c = org.jptxas.cubin.Cubin.read(cubin);
         return new SassEmulator(target, cubin, SassListing.decode(target.isa(), c), ModuleData.staticShared(c),
                 ModuleData.of(c));
     }

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * The instructions of every function of a cubin, by address, from jptxas's own SASS decoder
- * ({@code org.jptxas.isel.sass}; no NVIDIA tool). The emulator executes the decoded instructions through the
+ * ({@code org.jptxas.sass}; no NVIDIA tool). The emulator executes the decoded instructions through the
  * printer's nvdisasm-syntax text, which {@link SassParser} turns into {@link SassOp}s (a first step: emulating the
  * decoded forms directly would skip the text).
  */
@@ -40,18 +40,18 @@ public final class SassListing {
     static final String UNKNOWN = "UNKNOWN";
 
     /** Decodes every {@code .text.<function>} section of a cubin with jptxas's decoder and {@code isa}'s tables. */
-    public static SassListing decode(org.jptxas.isel.sass.SassIsa isa, byte[] cubinBytes) {
-        return decode(isa, org.jptxas.isel.cubin.Cubin.read(cubinBytes));
+    public static SassListing decode(org.jptxas.sass.SassIsa isa, byte[] cubinBytes) {
+        return decode(isa, org.jptxas.cubin.Cubin.read(cubinBytes));
     }
 
-    public static SassListing decode(org.jptxas.isel.sass.SassIsa isa, org.jptxas.isel.cubin.Cubin cubin) {
+    public static SassListing decode(org.jptxas.sass.SassIsa isa, org.jptxas.cubin.Cubin cubin) {
         Map<String, List<SassOp>> out = new LinkedHashMap<>();
-        for (org.jptxas.isel.cubin.Section s : cubin.textSections()) {
+        for (org.jptxas.cubin.Section s : cubin.textSections()) {
             out.put(s.functionName(), decodeFunction(isa, s.data(), 0));
         }
         Map<String, List<SassOp>> programs = new LinkedHashMap<>(out);
         if (callsAcrossSections(cubin)) {
-            for (org.jptxas.isel.cubin.Section s : cubin.textSections()) {
+            for (org.jptxas.cubin.Section s : cubin.textSections()) {
                 programs.put(s.functionName(), image(isa, cubin, s.functionName()));
             }
         }
@@ -66,15 +66,15 @@ public final class SassListing {
      * a different {@code .text} section): nvlink leaves such {@code CALL.ABS} targets and return addresses for the
      * driver to resolve when it loads the module.
      */
-    static boolean callsAcrossSections(org.jptxas.isel.cubin.Cubin cubin) {
-        List<org.jptxas.isel.cubin.Section> sections = cubin.sections();
-        List<org.jptxas.isel.cubin.Symbol> symbols = cubin.symbols();
-        for (org.jptxas.isel.cubin.Section rel : sections) {
+    static boolean callsAcrossSections(org.jptxas.cubin.Cubin cubin) {
+        List<org.jptxas.cubin.Section> sections = cubin.sections();
+        List<org.jptxas.cubin.Symbol> symbols = cubin.symbols();
+        for (org.jptxas.cubin.Section rel : sections) {
             int into = codeRelocationTarget(rel, sections);
             if (into < 0) {
                 continue;
             }
-            for (org.jptxas.isel.cubin.Relocation r : org.jptxas.isel.cubin.Relocations.decode(rel)) {
+            for (org.jptxas.cubin.Relocation r : org.jptxas.cubin.Relocations.decode(rel)) {
                 int to = r.symbol() < symbols.size() ? symbols.get(r.symbol()).shndx() : -1;
                 if (to != into && to > 0 && to < sections.size() && sections.get(to).isText()) {
                     return true;
@@ -85,8 +85,8 @@ public final class SassListing {
     }
 
     /** The text section a relocation section patches, or -1 when it is not a relocation of code. */
-    private static int codeRelocationTarget(org.jptxas.isel.cubin.Section rel, List<org.jptxas.isel.cubin.Section> sections) {
-        boolean isRel = rel.type() == org.jptxas.isel.cubin.SectionType.REL || rel.type() == org.jptxas.isel.cubin.SectionType.RELA;
+    private static int codeRelocationTarget(org.jptxas.cubin.Section rel, List<org.jptxas.cubin.Section> sections) {
+        boolean isRel = rel.type() == org.jptxas.cubin.SectionType.REL || rel.type() == org.jptxas.cubin.SectionType.RELA;
         return isRel && rel.info() > 0 && rel.info() < sections.size() && sections.get(rel.info()).isText() ? rel.info() : -1;
     }
 
@@ -99,8 +99,8 @@ public final class SassListing {
      * instructions (executing one stops the run). Addresses are absolute in the image, so CALL.ABS and RET.ABS
      * jump by address and branch targets carry their function's base.
      */
-    static List<SassOp> image(org.jptxas.isel.sass.SassIsa isa, org.jptxas.isel.cubin.Cubin cubin, String entry) {
-        List<org.jptxas.isel.cubin.Section> sections = cubin.sections();
+    static List<SassOp> image(org.jptxas.sass.SassIsa isa, org.jptxas.cubin.Cubin cubin, String entry) {
+        List<org.jptxas.cubin.Section> sections = cubin.sections();
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < sections.size(); i++) {
             if (sections.get(i).isText() && sections.get(i).functionName().equals(entry)) {
@@ -116,28 +116,28 @@ public final class SassListing {
         Map<Integer, byte[]> bytes = new HashMap<>();
         long next = 0;
         for (int i : order) {
-            org.jptxas.isel.cubin.Section s = sections.get(i);
+            org.jptxas.cubin.Section s = sections.get(i);
             long align = Math.max(CODE_ALIGN, s.addralign());
             next = (next + align - 1) / align * align;
             base.put(i, next);
             bytes.put(i, s.data().clone());
             next += s.data().length;
         }
-        List<org.jptxas.isel.cubin.Symbol> symbols = cubin.symbols();
+        List<org.jptxas.cubin.Symbol> symbols = cubin.symbols();
         Map<Long, Long> callTargets = new HashMap<>(); // image address of a CALL.ABS -> its resolved target
-        for (org.jptxas.isel.cubin.Section rel : sections) {
+        for (org.jptxas.cubin.Section rel : sections) {
             int into = codeRelocationTarget(rel, sections);
             if (into < 0) {
                 continue;
             }
-            for (org.jptxas.isel.cubin.Relocation r : org.jptxas.isel.cubin.Relocations.decode(rel)) {
-                org.jptxas.isel.cubin.Symbol sym = r.symbol() < symbols.size() ? symbols.get(r.symbol()) : null;
+            for (org.jptxas.cubin.Relocation r : org.jptxas.cubin.Relocations.decode(rel)) {
+                org.jptxas.cubin.Symbol sym = r.symbol() < symbols.size() ? symbols.get(r.symbol()) : null;
                 if (sym == null || !base.containsKey(sym.shndx())) {
                     continue; // not a code address (shared windows, constants): as in a function's own decoding
                 }
                 long target = base.get(sym.shndx()) + sym.value() + r.addend();
                 try {
-                    org.jptxas.isel.cubin.Relocations.applyResolved(bytes.get(into), r.offset(), r.type(), target, 0);
+                    org.jptxas.cubin.Relocations.applyResolved(bytes.get(into), r.offset(), r.type(), target, 0);
                 } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
                     continue; // a field jptxas does not know how to patch: the instruction keeps the value ptxas wrote
                 }
@@ -171,21 +171,21 @@ public final class SassListing {
      * One function's code at address {@code base}; every branch, call and reconvergence target gets a label at its
      * own address.
      */
-    static List<SassOp> decodeFunction(org.jptxas.isel.sass.SassIsa isa, byte[] code, long base) {
-        List<org.jptxas.isel.sass.SassInstruction> instrs = isa.decodeAll(code, 0, code.length - code.length % 16);
+    static List<SassOp> decodeFunction(org.jptxas.sass.SassIsa isa, byte[] code, long base) {
+        List<org.jptxas.sass.SassInstruction> instrs = isa.decodeAll(code, 0, code.length - code.length % 16);
         Map<String, Long> labels = new HashMap<>();
-        org.jptxas.isel.sass.LabelNamer namer = address -> {
+        org.jptxas.sass.LabelNamer namer = address -> {
             String name = ".L_" + Long.toHexString(address);
             labels.put(name, address);
             return name;
         };
         List<String> texts = new ArrayList<>(instrs.size());
         for (int k = 0; k < instrs.size(); k++) {
-            texts.add(org.jptxas.isel.sass.SassPrinter.text(instrs.get(k), base + 16L * k, namer));
+            texts.add(org.jptxas.sass.SassPrinter.text(instrs.get(k), base + 16L * k, namer));
         }
         List<SassOp> ops = new ArrayList<>(instrs.size());
         for (int k = 0; k < instrs.size(); k++) {
-            ops.add(instrs.get(k) instanceof org.jptxas.isel.sass.SassInstruction.Known
+            ops.add(instrs.get(k) instanceof org.jptxas.sass.SassInstruction.Known
                     ? SassParser.parse(base + 16L * k, texts.get(k), labels)
                     : new SassOp(base + 16L * k, 7, false, false, UNKNOWN, List.of(), List.of(), texts.get(k)));
         }

@@ -17,7 +17,7 @@ import org.jptxas.simulator.sass.SassEmulator;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * Suite kernels compiled by ptxas 13 and loaded into the SASS emulator once, ready to launch repeatedly: the

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * LDSM (the SASS of PTX {@code ldmatrix}) on one warp: the kernel copies a random image into shared memory, each
@@ -241,8 +241,8 @@ class LdsmTest {
     @ParameterizedTest
     @ValueSource(strings = {"sm_80", "sm_86", "sm_90"})
     void decoderTextParsesToTheFormsRunHere(String sm) {
-        org.jptxas.isel.sass.SassIsa isa = org.jptxas.isel.spi.TestTargets.of(sm).isa();
-        org.jptxas.isel.sass.SassAssembler as = new org.jptxas.isel.sass.SassAssembler(isa);
+        org.jptxas.sass.SassIsa isa = org.jptxas.spi.TestTargets.of(sm).isa();
+        org.jptxas.sass.SassAssembler as = new org.jptxas.sass.SassAssembler(isa);
         List<String> lines = new ArrayList<>(List.of("LDSM.16.M88 R20, [R16]", "LDSM.16.M88.2 R20, [R16+0x40]",
                 "LDSM.16.M88.4 R20, [R16+0x40]", "LDSM.16.MT88 R20, [R16+0x40]", "LDSM.16.MT88.2 R20, [R16]",
                 "LDSM.16.MT88.4 R20, [RZ+0x50]"));

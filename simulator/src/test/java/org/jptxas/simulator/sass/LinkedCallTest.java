@@ -22,7 +22,7 @@ import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * Linked executables: {@code linked_main.ptx}'s kernel calls {@code mix}, an {@code .extern .func} defined in

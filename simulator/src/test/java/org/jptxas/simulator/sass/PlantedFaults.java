@@ -5,15 +5,15 @@ import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.Section;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.Section;
 import org.jptxas.scheduler.control.ControlWord;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.model.RegRange;
 import org.jptxas.scheduler.sass.ControlAgreement;
 import org.jptxas.scheduler.sass.DecodedListing;
 import org.jptxas.scheduler.sass.SassLine;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * Faults planted in a cubin's encoded control bits, for the tests that prove a hazard gate fails on bad code (shared

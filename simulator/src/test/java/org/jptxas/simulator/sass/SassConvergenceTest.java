@@ -11,8 +11,8 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.Section;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.Section;
 import org.jptxas.ori.target.Target;
 import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.Fault;
@@ -24,7 +24,7 @@ import org.jptxas.testing.Oracles;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * Volta convergence in the emulator, on ptxas 13's code for a kernel whose threads diverge before a full-warp

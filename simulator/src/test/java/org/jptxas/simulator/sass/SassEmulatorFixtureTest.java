@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * The emulator on committed ptxas 13 cubins (saxpy; constant_mem with module variables and relocated constant
@@ -65,13 +65,13 @@ class SassEmulatorFixtureTest {
     @Test
     void undecodableWordStopsTheRunByAddress(@TempDir Path dir) throws Exception {
         byte[] bytes = cubin("saxpy", "sm_90");
-        org.jptxas.isel.cubin.Cubin c = org.jptxas.isel.cubin.Cubin.read(bytes);
-        org.jptxas.isel.cubin.Section text = c.section(".text.saxpy").orElseThrow();
+        org.jptxas.cubin.Cubin c = org.jptxas.cubin.Cubin.read(bytes);
+        org.jptxas.cubin.Section text = c.section(".text.saxpy").orElseThrow();
         byte[] code = text.data().clone();
         // The second instruction's opcode bits [11:0] set to a value no form has.
         code[16] = (byte) 0xff;
         code[17] = (byte) (code[17] | 0x0f);
-        org.jptxas.isel.cubin.Cubin broken = c.withSection(c.sectionIndex(".text.saxpy"), text.withData(code));
+        org.jptxas.cubin.Cubin broken = c.withSection(c.sectionIndex(".text.saxpy"), text.withData(code));
         SassEmulator emu = SassEmulator.fromCubin(TestTargets.of("sm_90"), broken.write());
         assertTrue(emu.classesSeen().contains(SassListing.UNKNOWN), emu.classesSeen().toString());
         LaunchResult r = run(emu, KernelSuite.byName("saxpy").orElseThrow(), "sm_90", dir, new LinkedHashMap<>());

@@ -34,7 +34,7 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * The SASS emulator on ptxas 13's cubins of the suite, for sm_75 … sm_90, decoded by jptxas's own SASS decoder (no

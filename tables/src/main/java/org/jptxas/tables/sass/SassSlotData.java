@@ -18,7 +18,7 @@ import java.util.Set;
  * @param literal the slot's fixed text, or {@code null} for a field
  */
 public record SassSlotData(String kind, String bits, int shift, String literal) {
-    /** The slot kinds the engine knows (org.jptxas.isel.sass.SlotKind). */
+    /** The slot kinds the engine knows (org.jptxas.sass.SlotKind). */
     public static final Set<String> KINDS = Set.of("GPR", "UGPR", "PRED", "UPRED", "BAR", "SB", "HEX", "SHEX",
             "SHEX_PLUS", "F32", "F64HI", "F16", "LABEL");
 

@@ -12,7 +12,7 @@ import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.target.Target;
 import org.junit.jupiter.api.Test;
 import org.jptxas.frontend.ptx.TestFrontEnds;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * Diagnostics of the parser and the checker, worded and positioned as ptxas 13.0 words them (each expected line was

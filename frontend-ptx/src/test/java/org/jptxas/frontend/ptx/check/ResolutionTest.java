@@ -14,7 +14,7 @@ import org.jptxas.frontend.ptx.ast.Statement;
 import org.jptxas.frontend.ptx.parse.PtxParser;
 import org.jptxas.ori.target.Target;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /** What the checker hands to later stages: each name resolved to its declaration, with types and state spaces. */
 class ResolutionTest {

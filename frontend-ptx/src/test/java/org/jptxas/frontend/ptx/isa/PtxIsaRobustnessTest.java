@@ -9,7 +9,7 @@ import java.util.OptionalLong;
 import java.util.Random;
 import org.jptxas.ori.target.TargetInfo;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /** Whatever the parser hands over, the checker answers with problems, never with an exception. */
 class PtxIsaRobustnessTest {

@@ -9,7 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.jptxas.ori.target.TargetInfo;
 import org.junit.jupiter.api.Test;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /** Representative accepts and rejects, with ptxas 13.0.88's messages (recorded from ptxas runs). */
 class PtxIsaTest {

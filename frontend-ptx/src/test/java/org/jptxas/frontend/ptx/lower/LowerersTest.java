@@ -22,7 +22,7 @@ import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
 import org.junit.jupiter.api.Test;
 import org.jptxas.frontend.ptx.TestFrontEnds;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /** Focused checks of the lowering framework and each lowerer: the Ori each PTX form becomes. */
 class LowerersTest {

@@ -3,8 +3,8 @@ package org.jptxas.frontend.ptx.lower;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
-import org.jptxas.isel.sass.SassAssembler;
-import org.jptxas.isel.sass.SassIsa;
+import org.jptxas.sass.SassAssembler;
+import org.jptxas.sass.SassIsa;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.BlockLabel;
@@ -16,7 +16,7 @@ import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.SpecialReg;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.ir.Sym;
-import org.jptxas.isel.spi.TestTargets;
+import org.jptxas.spi.TestTargets;
 
 /**
  * A stand-in for register allocation plus the SASS printer, for tests only: virtual registers get physical ones by

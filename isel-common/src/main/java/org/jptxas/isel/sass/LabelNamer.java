@@ -1,7 +1,0 @@
-package org.jptxas.isel.sass;
-
-/** Names branch targets when printing (nvdisasm's {@code .L_x_N}); null = print the address. */
-@FunctionalInterface
-public interface LabelNamer {
-    String nameOf(long address);
-}

@@ -1,0 +1,90 @@
+package org.jptxas.sass;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jptxas.sass.oracle.RawOracle;
+import org.jptxas.sass.probe.ModifierLearner;
+import org.jptxas.testing.Oracles;
+import org.jptxas.testing.gate.Figures;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.jptxas.spi.TestTargets;
+
+/**
+ * Every modifier combination the tables let the engine compose ({@link SassIsa#composedForms}) is confirmed by
+ * nvdisasm 12.5: an example word of each composed form must be read back exactly as jptxas prints it, and that text
+ * must assemble to a word that prints the same.
+ */
+class SassModifierOracleTest {
+    private static final String SHADOWED = "composed from sm_80's IADD3 R, R.reuse, c[0x0][...], RZ, whose bank the"
+            + " form now fixes (it decoded bank 3 as an offset): every example word decodes through another form";
+
+    /** Composed forms without a confirming example, exactly, per SM (stale entries fail). */
+    static final java.util.Map<String, String> KNOWN = java.util.Map.of(
+            "sm_80 IADD3 [@!{} IADD3 {}, {}, c[{}][{}], {}]: no example word decodes with it", SHADOWED,
+            "sm_80 IADD3 [@{} IADD3 {}, {}, c[{}][{}], {}]: no example word decodes with it", SHADOWED,
+            "sm_80 IADD3 [IADD3 {}, {}, c[{}][{}], {}]: no example word decodes with it", SHADOWED);
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
+    void nvdisasmReadsEveryComposedFormAsPrinted(String sm) {
+        Oracles.assumeNvdisasm();
+        SassIsa isa = TestTargets.of(sm).isa();
+        assertTrue(!isa.modifiers().isEmpty(), sm + ": the modifier tables are empty");
+        SassAssembler asm = new SassAssembler(isa);
+        List<SassForm> composed = isa.composedForms();
+        List<long[]> words = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        for (SassForm f : composed) {
+            long[] w = null;
+            for (int variant = 0; variant < ModifierLearner.EXAMPLE_VARIANTS && w == null; variant++) {
+                long[] x = ModifierLearner.example(f, variant);
+                if (isa.decode(x[0], x[1]) instanceof SassInstruction.Known k && k.form() == f) {
+                    w = x;
+                }
+            }
+            if (w == null) {
+                failures.add(f + ": no example word decodes with it");
+                continue;
+            }
+            words.add(w);
+        }
+        RawOracle.Read[] read = RawOracle.read(words, sm.equals("sm_90") ? "sm_90a" : sm);
+        int exact = 0, reassembled = 0;
+        for (int i = 0; i < words.size(); i++) {
+            long[] w = words.get(i);
+            SassInstruction inst = isa.decode(w[0], w[1]);
+            String ours = SassPrinter.text(inst, read[i] == null ? 0 : read[i].address(), null);
+            if (read[i] == null) {
+                failures.add("nvdisasm rejects " + SassIsa.hex128(w[0], w[1]) + " ('" + ours + "')");
+                continue;
+            }
+            if (!SassLexer.normalize(ours).equals(read[i].text())) {
+                failures.add(SassIsa.hex128(w[0], w[1]) + ": nvdisasm '" + read[i].text() + "', jptxas '" + ours + "'");
+                continue;
+            }
+            exact++;
+            try {
+                long[] back = asm.assemble(read[i].text(), inst.control(), read[i].address(), null);
+                if (SassPrinter.text(isa.decode(back[0], back[1]), read[i].address(), null).equals(ours)) {
+                    reassembled++;
+                } else {
+                    failures.add("'" + ours + "' assembles to " + SassIsa.hex128(back[0], back[1]));
+                }
+            } catch (SassAssembler.AssemblyException e) {
+                failures.add("'" + ours + "': " + e.getMessage());
+            }
+        }
+        System.out.printf("%s: %d modifier classes, %d composed forms, %d read back exactly by nvdisasm, %d reassembled%n",
+                sm, isa.modifiers().size(), composed.size(), exact, reassembled);
+        List<String> stale = new ArrayList<>();
+        KNOWN.keySet().stream().filter(k -> k.startsWith(sm + " ") && !failures.remove(k.substring(sm.length() + 1)))
+                .forEach(stale::add);
+        assertTrue(stale.isEmpty(), "known failures that no longer occur (remove them): " + stale);
+        Figures.check("sass.modifiers.composed." + sm, composed.size());
+        assertTrue(failures.isEmpty(), failures.size() + " failures:\n"
+                + String.join("\n", failures.subList(0, Math.min(40, failures.size()))));
+    }
+}

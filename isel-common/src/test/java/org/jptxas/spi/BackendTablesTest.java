@@ -1,0 +1,34 @@
+package org.jptxas.spi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.jptxas.isel.select.InstructionSelector;
+import org.jptxas.tables.latency.LatencyTableData;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every target the repository's backends generate code for resolves its tables from its backend's own resources:
+ * the encoding forms (family base and the backend's overlay), the modifier enums, the latency table (its chain to
+ * the family table) and the matcher sets.
+ */
+class BackendTablesTest {
+    @Test
+    void everyCodeGenerationTargetLoadsItsTables() {
+        List<String> codegen = TestTargets.names().stream().filter(n -> TestTargets.of(n).codeGeneration()).toList();
+        assertEquals(List.of("sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_90a"), codegen);
+        for (String name : codegen) {
+            TargetDescription d = TestTargets.of(name);
+            assertTrue(d.isa().forms().size() > 1000, name);
+            LatencyTableData latency = d.latencyTable();
+            assertEquals(6, latency.scoreboards(), name);
+            assertFalse(latency.opcodes().isEmpty(), name + " inherits the family's opcode rules");
+            assertTrue(latency.targets().contains(name.replaceAll("a$", "")), name + " in " + latency.targets());
+            assertEquals(name, InstructionSelector.of(d).target());
+        }
+        assertEquals("sm_86", TestTargets.of("sm_87").isa().sm(), "sm_87 and sm_88 use sm_86's encodings");
+        assertEquals("sm_90", TestTargets.of("sm_90a").isa().sm());
+    }
+}

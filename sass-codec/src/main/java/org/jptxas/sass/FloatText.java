@@ -1,0 +1,101 @@
+package org.jptxas.sass;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+
+/**
+ * Floating-point immediates as nvdisasm prints them: C's {@code %.20g} of the exact value below 1e9 in magnitude,
+ * C's {@code %.20e} (21 significant digits, trailing zeros kept) from 1e9 on, {@code +INF}, {@code +QNAN}. The 1e9
+ * switch was mapped with nvdisasm 12.5 in raw mode: 999999936 prints as an integer, 1e9 and 2^30 in e-form.
+ */
+public final class FloatText {
+    private static final MathContext DIGITS20 = new MathContext(20, RoundingMode.HALF_EVEN);
+    private static final MathContext DIGITS21 = new MathContext(21, RoundingMode.HALF_EVEN);
+    private static final double EXPONENT_FORM_FROM = 1e9;
+
+    private FloatText() {}
+
+    /** nvdisasm follows these immediates (INF, QNAN, negative zero) with a blank before the {@code ;}. */
+    public static boolean trailingBlank(String text) {
+        return text.endsWith("INF") || text.endsWith("QNAN") || text.endsWith("-0.0");
+    }
+
+    /** nvdisasm's text of a floating-point immediate. */
+    public static String format(double v) {
+        if (Double.isNaN(v)) {
+            return (Double.doubleToRawLongBits(v) < 0 ? "-" : "+") + "QNAN";
+        }
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "+INF" : "-INF";
+        }
+        if (v == 0) {
+            return (1 / v < 0) ? "-0.0" : "0";  // nvdisasm 12.5: FFMA R0, R0, R3, -0.0
+        }
+        if (Math.abs(v) >= EXPONENT_FORM_FROM) {
+            BigDecimal e = new BigDecimal(v).round(DIGITS21);
+            int exp = e.precision() - e.scale() - 1;
+            return e.movePointLeft(exp).setScale(20, RoundingMode.UNNECESSARY).toPlainString() + "e+" + (exp < 10 ? "0" : "") + exp;
+        }
+        BigDecimal d = new BigDecimal(v).round(DIGITS20);
+        int exp = d.precision() - d.scale() - 1; // decimal exponent of the leading digit
+        if (exp >= -4 && exp < 20) {
+            String s = d.setScale(Math.max(0, 19 - exp), RoundingMode.UNNECESSARY).toPlainString();
+            return stripZeros(s);
+        }
+        BigDecimal unscaled = d.movePointLeft(exp);
+        String mant = stripZeros(unscaled.setScale(19, RoundingMode.UNNECESSARY).toPlainString());
+        int a = Math.abs(exp);
+        return mant + "e" + (exp < 0 ? "-" : "+") + (a < 10 ? "0" : "") + a;
+    }
+
+    private static String stripZeros(String s) {
+        if (s.indexOf('.') < 0) {
+            return s;
+        }
+        int end = s.length();
+        while (s.charAt(end - 1) == '0') {
+            end--;
+        }
+        if (s.charAt(end - 1) == '.') {
+            end--;
+        }
+        return s.substring(0, end);
+    }
+
+    /** Parses what {@link #format} prints (and plain decimals); NaN comes back as the canonical quiet NaN. */
+    static double parse(String s) {
+        switch (s) {
+            case "+INF", "INF": return Double.POSITIVE_INFINITY;
+            case "-INF": return Double.NEGATIVE_INFINITY;
+            case "+QNAN", "QNAN": return Double.NaN;
+            case "-QNAN": return Double.longBitsToDouble(0xfff8000000000000L);
+            default: return Double.parseDouble(s);
+        }
+    }
+
+    static double halfToDouble(int h) {
+        int sign = (h >> 15) & 1, exp = (h >> 10) & 31, frac = h & 1023;
+        double v;
+        if (exp == 31) {
+            v = frac == 0 ? Double.POSITIVE_INFINITY : Double.NaN;
+        } else if (exp == 0) {
+            v = frac * 0x1p-24;
+        } else {
+            v = (1024 + frac) * Math.scalb(1.0, exp - 25);
+        }
+        return sign != 0 ? -v : v;
+    }
+
+    /** The binary16 encoding of {@code v} if it is exactly representable (or infinite/NaN), else -1. */
+    static int doubleToHalfExact(double v) {
+        for (int h = 0; h < 0x10000; h++) {
+            double d = halfToDouble(h);
+            if (Double.isNaN(v) ? Double.isNaN(d) && (h >> 15) == (Double.doubleToRawLongBits(v) < 0 ? 1 : 0) && (h & 0x3ff) == 0x200
+                    : Double.compare(d, v) == 0) {
+                return h;
+            }
+        }
+        return -1;
+    }
+}

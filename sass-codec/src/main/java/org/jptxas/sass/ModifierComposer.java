@@ -1,0 +1,309 @@
+package org.jptxas.sass;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jptxas.tables.sass.SassModifierClass;
+import org.jptxas.tables.sass.SassModifierGroup;
+
+/**
+ * Forms for modifier combinations ptxas never emitted. A learned form fixes all of its modifier bits; the modifier
+ * tables ({@link SassModifierClass}) say which of those bits are independent enums (FSETP's comparison at [79:76],
+ * its boolean operation at [75:74], .FTZ at [80]) and how each value prints. For every learned (and generalized)
+ * form of a class, each combination of the enums' values is the same form with those bits replaced and the
+ * mnemonic's tokens renamed: a token of a changed enum is replaced in place, dropped for the no-token value, or
+ * inserted after the nearest present token of an enum that precedes it in print order. Every composed spelling the
+ * tables keep was read back by nvdisasm (the probe's {@code modifiers} step records the others as refused).
+ */
+final class ModifierComposer {
+    private ModifierComposer() {}
+
+    /** One enum: its field, names by value / values by name, and for an operand modifier the operand and side. */
+    record Group(BitField field, Map<String, Long> byName, Map<Long, String> byValue, int operand, boolean prefix) {
+        boolean ofOperand() {
+            return operand >= 0;
+        }
+
+        static Group of(SassModifierGroup g) {
+            Map<String, Long> byName = new LinkedHashMap<>();
+            Map<Long, String> byValue = new HashMap<>();
+            for (Map.Entry<String, String> e : g.values().entrySet()) {
+                long v = Long.parseUnsignedLong(e.getValue().substring(2), 16);
+                byName.put(e.getKey(), v);
+                byValue.put(v, e.getKey());
+            }
+            return new Group(BitField.parse(g.bits()), byName, byValue, g.operand(),
+                    "prefix".equals(g.side()));
+        }
+    }
+
+    /** A cap on combinations per form: classes with more (wide enums) compose only one enum at a time. */
+    static final int MAX_COMBINATIONS = 512;
+
+    /** Every composed form of the classes, for the given learned/generalized forms; most specific first. */
+    static List<SassForm> compose(List<SassModifierClass> classes, Map<Integer, List<SassForm>> formsByKey) {
+        Map<String, SassForm> unique = new LinkedHashMap<>();
+        Set<String> existing = new HashSet<>();
+        for (List<SassForm> forms : formsByKey.values()) {
+            for (SassForm f : forms) {
+                existing.add(identity(f));
+            }
+        }
+        for (SassModifierClass c : classes) {
+            List<Group> groups = c.groups().stream().map(Group::of).toList();
+            Set<String> refused = new HashSet<>(c.refused());
+            for (SassForm f : formsByKey.getOrDefault(c.key(), List.of())) {
+                // Reuse flags are scheduling hints code generation sets deliberately, never by composition.
+                if (!base(f.mnemonic).equals(c.mnemonic()) || f.skeleton.contains(".reuse")) {
+                    continue;
+                }
+                for (SassForm g : composeOnto(f, groups)) {
+                    if (!refused.contains(g.refusalKey())) {
+                        String id = identity(g);
+                        if (!existing.contains(id)) {
+                            unique.putIfAbsent(id, g);
+                        }
+                    }
+                }
+            }
+        }
+        List<SassForm> all = new ArrayList<>(unique.values());
+        all.sort(java.util.Comparator.comparingInt((SassForm f) -> -f.specificity));
+        return List.copyOf(all);
+    }
+
+    /** Skeleton, slots, masks and bits as one string (slots spelled by hand: records' generated toString is slow). */
+    private static String identity(SassForm f) {
+        StringBuilder sb = new StringBuilder(f.skeleton.length() + 32 * f.slots.length + 64).append(f.skeleton).append('|');
+        for (SassSlot slot : f.slots) {
+            if (slot instanceof SassSlot.Field fs) {
+                sb.append("F:").append(fs.kind()).append(':').append(fs.field()).append(':').append(fs.shift());
+            } else {
+                sb.append("L:").append(((SassSlot.Literal) slot).text());
+            }
+            sb.append(';');
+        }
+        return sb.append('|').append(f.maskLo).append('|').append(f.maskHi).append('|').append(f.bitsLo).append('|')
+                .append(f.bitsHi).toString();
+    }
+
+    static String base(String mnemonic) {
+        int dot = mnemonic.indexOf('.');
+        return dot < 0 ? mnemonic : mnemonic.substring(0, dot);
+    }
+
+    /** The forms composed onto {@code f} (not including {@code f}'s own combination); empty if it does not fit. */
+    static List<SassForm> composeOnto(SassForm f, List<Group> all) {
+        int mp = f.pieces[0].startsWith("@") ? 1 : 0;
+        if (mp >= f.pieces.length) {
+            return List.of();
+        }
+        String piece = f.pieces[mp];
+        int at = piece.indexOf(f.mnemonic);
+        int end = at + f.mnemonic.length();
+        if (at < 0 || (end < piece.length() && piece.charAt(end) != ' ')) {
+            return List.of();
+        }
+        List<Group> groups = all.stream().filter(g -> !g.ofOperand()).toList();
+        List<Group> operandGroups = new ArrayList<>();
+        long[] operandCurrent = new long[all.size()];
+        for (Group g : all) {
+            if (!g.ofOperand()) {
+                continue;
+            }
+            int slot = g.operand() + mp;
+            long[] m = g.field().mask();
+            // Only register operands: a sign before an immediate is part of the number's text.
+            if (slot >= f.slots.length || !(f.slots[slot] instanceof SassSlot.Field fd) || !(fd.kind() == SlotKind.GPR
+                    || fd.kind() == SlotKind.UGPR || fd.kind() == SlotKind.PRED || fd.kind() == SlotKind.UPRED)
+                    || (f.maskLo & m[0]) != m[0] || (f.maskHi & m[1]) != m[1]) {
+                continue;
+            }
+            long v = g.field().extract(f.bitsLo, f.bitsHi);
+            String name = g.byValue().get(v);
+            String text = g.prefix() ? f.pieces[slot] : f.pieces[slot + 1];
+            boolean shows = name != null && (g.prefix()
+                    ? text.endsWith(name) && (!name.isEmpty() || text.isEmpty() || "-!~|".indexOf(text.charAt(text.length() - 1)) < 0)
+                    : text.startsWith(name) && (!name.isEmpty() || !text.startsWith(".")));
+            if (shows) {
+                operandCurrent[operandGroups.size()] = v;
+                operandGroups.add(g);
+            }
+        }
+        List<String> tokens = new ArrayList<>(List.of(f.mnemonic.split("\\.")));
+        String opcode = tokens.remove(0);
+        // Which token each enum holds in f (-1: its no-token value); every enum bit must be fixed by the form.
+        int n = groups.size();
+        long[] current = new long[n];
+        int[] position = new int[n];
+        boolean[] taken = new boolean[tokens.size()];
+        for (int g = 0; g < n; g++) {
+            long[] m = groups.get(g).field().mask();
+            if ((f.maskLo & m[0]) != m[0] || (f.maskHi & m[1]) != m[1]) {
+                return List.of();
+            }
+            current[g] = groups.get(g).field().extract(f.bitsLo, f.bitsHi);
+            String name = groups.get(g).byValue().get(current[g]);
+            if (name == null) {
+                return List.of();
+            }
+            position[g] = -1;
+            if (!name.isEmpty()) {
+                for (int t = 0; t < tokens.size() && position[g] < 0; t++) {
+                    if (!taken[t] && tokens.get(t).equals(name)) {
+                        position[g] = t;
+                        taken[t] = true;
+                    }
+                }
+                if (position[g] < 0) {
+                    return List.of();
+                }
+            }
+        }
+        long combinations = 1;
+        for (Group g : groups) {
+            combinations *= g.byName().size();
+        }
+        List<long[]> choices = new ArrayList<>();
+        if (combinations <= MAX_COMBINATIONS) {
+            long[] v = new long[n];
+            cross(groups, 0, v, choices);
+        } else {
+            for (int g = 0; g < n; g++) {
+                for (long value : groups.get(g).byName().values()) {
+                    long[] v = current.clone();
+                    v[g] = value;
+                    choices.add(v);
+                }
+            }
+        }
+        List<SassForm> out = new ArrayList<>();
+        for (long[] v : choices) {
+            List<String> text = spell(tokens, groups, position, v);
+            if (text == null) {
+                continue;
+            }
+            long[] bits = {f.bitsLo, f.bitsHi};
+            for (int g = 0; g < n; g++) {
+                set(groups.get(g).field(), v[g], bits);
+            }
+            String mnemonic = text.isEmpty() ? opcode : opcode + "." + String.join(".", text);
+            List<String> pieces = new ArrayList<>(List.of(f.pieces));
+            pieces.set(mp, piece.substring(0, at) + mnemonic + piece.substring(end));
+            // The mnemonic combination as is, and with each operand modifier changed alone on top of it.
+            if (!java.util.Arrays.equals(v, current)) {
+                add(out, f, mnemonic, pieces, bits);
+            }
+            for (int o = 0; o < operandGroups.size(); o++) {
+                Group g = operandGroups.get(o);
+                int slot = g.operand() + mp;
+                String cur = g.byValue().get(operandCurrent[o]);
+                for (Map.Entry<String, Long> e : g.byName().entrySet()) {
+                    if (e.getValue() == operandCurrent[o]) {
+                        continue;
+                    }
+                    List<String> p = new ArrayList<>(pieces);
+                    if (g.prefix()) {
+                        String t = p.get(slot);
+                        p.set(slot, t.substring(0, t.length() - cur.length()) + e.getKey());
+                    } else {
+                        p.set(slot + 1, e.getKey() + p.get(slot + 1).substring(cur.length()));
+                    }
+                    long[] b = bits.clone();
+                    set(g.field(), e.getValue(), b);
+                    add(out, f, mnemonic, p, b);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void add(List<SassForm> out, SassForm f, String mnemonic, List<String> pieces, long[] bits) {
+        try {
+            out.add(new SassForm(f.key, mnemonic, pieces, List.of(f.slots), f.maskLo, f.maskHi, bits[0], bits[1],
+                    f.exclusions()));
+        } catch (IllegalArgumentException e) {
+            // cannot happen for bits inside the mask; skip defensively
+        }
+    }
+
+    /** Replaces the field's bits with {@code value} ({@link BitField#insert} only ORs). */
+    private static void set(BitField field, long value, long[] bits) {
+        long[] m = field.mask();
+        bits[0] &= ~m[0];
+        bits[1] &= ~m[1];
+        field.insert(value, bits);
+    }
+
+    private static void cross(List<Group> groups, int g, long[] v, List<long[]> out) {
+        if (g == groups.size()) {
+            out.add(v.clone());
+            return;
+        }
+        for (long value : groups.get(g).byName().values()) {
+            v[g] = value;
+            cross(groups, g + 1, v, out);
+        }
+    }
+
+    /** The modifier tokens with enum values {@code v}, or null if an inserted token has no place. */
+    private static List<String> spell(List<String> tokens, List<Group> groups, int[] position, long[] v) {
+        int n = groups.size();
+        // Slots: the form's tokens, each either fixed or owned by an enum; absent enums get inserted.
+        List<String> out = new ArrayList<>(tokens);
+        List<Integer> owner = new ArrayList<>();
+        for (int t = 0; t < tokens.size(); t++) {
+            owner.add(-1);
+        }
+        for (int g = 0; g < n; g++) {
+            if (position[g] >= 0) {
+                owner.set(position[g], g);
+            }
+        }
+        for (int g = 0; g < n; g++) {
+            if (position[g] >= 0) {
+                out.set(position[g], groups.get(g).byValue().get(v[g]));
+            }
+        }
+        for (int g = 0; g < n; g++) {
+            String name = groups.get(g).byValue().get(v[g]);
+            if (position[g] >= 0 || name.isEmpty()) {
+                continue;
+            }
+            // After the last token owned by an enum that precedes g in print order, else before the first token
+            // owned by one that follows it; with no enum token at all, the form has nothing to anchor on.
+            int insert = -1;
+            for (int t = 0; t < owner.size(); t++) {
+                if (owner.get(t) >= 0 && owner.get(t) < g) {
+                    insert = t + 1;
+                }
+            }
+            if (insert < 0) {
+                for (int t = 0; t < owner.size() && insert < 0; t++) {
+                    if (owner.get(t) > g) {
+                        insert = t;
+                    }
+                }
+            }
+            if (insert < 0) {
+                if (!owner.isEmpty()) {
+                    return null;
+                }
+                insert = 0;
+            }
+            out.add(insert, name);
+            owner.add(insert, g);
+        }
+        List<String> result = new ArrayList<>(out.size());
+        for (String s : out) {
+            if (!s.isEmpty()) {
+                result.add(s);
+            }
+        }
+        return result;
+    }
+}

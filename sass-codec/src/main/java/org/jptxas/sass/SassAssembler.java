@@ -1,0 +1,216 @@
+package org.jptxas.sass;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Assembles nvdisasm-syntax text back into 128-bit words. A line may start with a control annotation
+ * ({@link Control#text()}) and an address comment ({@code /*0040*}{@code /}), and may end with {@code ;}. Without
+ * an annotation the control bits are zero. Values that do not fit their field are errors, never truncated.
+ */
+public final class SassAssembler {
+    private static final Control NO_CONTROL = new Control(0, false, Control.NONE, Control.NONE, 0);
+    private final SassIsa isa;
+
+    public SassAssembler(SassIsa isa) {
+        this.isa = isa;
+    }
+
+    /** Thrown for text that no form of the table can encode; the message says why. */
+    public static final class AssemblyException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public AssemblyException(String message) {
+            super(message);
+        }
+    }
+
+    /** Assembles one line at {@code address}; returns {lo, hi}. */
+    public long[] assemble(String line, long address, LabelResolver labels) {
+        String t = line.strip();
+        Control control = new Control(0, false, 0, 0, 0);
+        if (t.startsWith("[B")) {
+            int end = t.indexOf(']');
+            if (end < 0) {
+                throw new AssemblyException("unterminated control annotation: " + line);
+            }
+            try {
+                control = Control.parse(t.substring(0, end + 1));
+            } catch (IllegalArgumentException e) {
+                throw new AssemblyException(e.getMessage());
+            }
+            t = t.substring(end + 1).strip();
+        }
+        if (t.startsWith("/*")) {
+            int end = t.indexOf("*/");
+            if (end < 0) {
+                throw new AssemblyException("unterminated comment: " + line);
+            }
+            t = t.substring(end + 2).strip();
+        }
+        if (t.endsWith(";")) {
+            t = t.substring(0, t.length() - 1);
+        }
+        return assemble(SassLexer.normalize(t), control, address, labels);
+    }
+
+    /** Assembles normalized instruction text with the given control bits. */
+    public long[] assemble(String text, Control control, long address, LabelResolver labels) {
+        return encoded(text, control, address, labels).words();
+    }
+
+    /**
+     * The typed instruction {@code text} assembles to: the form the assembler picks for it (placing its branch
+     * targets at {@code labels}' addresses relative to {@code address}) with its operand values; branch targets keep
+     * their label names. {@link SassEncoder} encodes it again at its final address.
+     */
+    public SassOp select(String text, long address, LabelResolver labels) {
+        return encoded(text, NO_CONTROL, address, labels).op();
+    }
+
+    /** The words of an assembled instruction and the typed instruction they encode. */
+    public record Encoded(long[] words, SassOp op) {}
+
+    /** Assembles {@code text} as {@link #assemble(String, Control, long, LabelResolver)} does; also gives the op. */
+    public Encoded encoded(String text, Control control, long address, LabelResolver labels) {
+        if (!control.legal()) {
+            throw new AssemblyException("illegal scheduling value " + control.text() + " for '" + text
+                    + "': the Y bit needs a stall of 1 to 11");
+        }
+        return encoded(SassLexer.lex(text), text, control, address, labels);
+    }
+
+    /**
+     * The same instruction as {@code op} written as {@code skeleton} (its form's skeleton with {@code .reuse} after
+     * some operands, say): the form the assembler picks for the text the skeleton and the op's operands make. Empty
+     * when the tables have no such form.
+     */
+    public Optional<SassOp> respelled(SassOp op, String skeleton) {
+        List<Lexeme> operands = SassLexer.lex(SassLexer.normalize(op.text())).lexemes();
+        List<String> pieces = List.of(skeleton.split("\\{}", -1));
+        if (pieces.size() != operands.size() + 1) {
+            return Optional.empty();
+        }
+        StringBuilder text = new StringBuilder(pieces.get(0));
+        for (int i = 0; i < operands.size(); i++) {
+            text.append(operands.get(i).text()).append(pieces.get(i + 1));
+        }
+        try {
+            return Optional.of(encoded(new SassLexer.Lexed(pieces, operands), text.toString(), NO_CONTROL, 0,
+                    name -> 0).op());
+        } catch (AssemblyException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    private Encoded encoded(SassLexer.Lexed lexed, String text, Control control, long address, LabelResolver labels) {
+        List<SassForm> candidates = isa.formsWithSkeleton(lexed.skeleton());
+        String[] firstError = {null};
+        for (SassForm f : candidates) {
+            Encoded e = encode(f, lexed.lexemes(), control, address, labels, firstError);
+            if (e == null) {
+                continue;
+            }
+            // The words must decode with this very form: a form whose fixed bits happen to fit (e.g. a narrow branch
+            // offset) but that the decoder would not pick is the wrong encoding.
+            SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
+            if (!(back instanceof SassInstruction.Known k) || k.form() != f) {
+                if (firstError[0] == null) {
+                    firstError[0] = "the values do not fit form " + f.mnemonic;
+                }
+                continue;
+            }
+            return e;
+        }
+        // Operand values the learned tables saw only once: a generalized form. Its words must not decode as something
+        // else (the decoder either prints the same text or does not know the encoding).
+        for (SassForm f : isa.generalizedWithSkeleton(lexed.skeleton())) {
+            Encoded e = encode(f, lexed.lexemes(), control, address, labels, firstError);
+            if (e == null) {
+                continue;
+            }
+            SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
+            if (back instanceof SassInstruction.Known k
+                    && !SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text)) {
+                continue;
+            }
+            return e;
+        }
+        // Modifier combinations ptxas never emitted: a learned form with its modifier enums set to the text's values.
+        List<SassForm> composed = isa.composedWithSkeleton(lexed.skeleton());
+        for (SassForm f : composed) {
+            Encoded e = encode(f, lexed.lexemes(), control, address, labels, firstError);
+            if (e == null) {
+                continue;
+            }
+            // The words must decode with this composed form, or at least print the same text.
+            SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
+            if (!(back instanceof SassInstruction.Known k) || (k.form() != f
+                    && !SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text))) {
+                continue;
+            }
+            return e;
+        }
+        if (candidates.isEmpty() && composed.isEmpty() && firstError[0] == null) {
+            throw new AssemblyException("no " + isa.sm() + " encoding form for '" + text + "'");
+        }
+        throw new AssemblyException("cannot encode '" + text + "' for " + isa.sm() + ": " + firstError[0]);
+    }
+
+    /** The words of {@code f} with the operand values, or null (noting why in {@code firstError}). */
+    private static Encoded encode(SassForm f, List<Lexeme> lexemes, Control control, long address, LabelResolver labels,
+                                  String[] firstError) {
+        long[] words = {f.bitsLo, f.bitsHi};
+        long[] values = new long[f.slots.length];
+        String[] targets = new String[f.slots.length];
+        for (int i = 0; i < f.slots.length; i++) {
+            SassSlot s = f.slots[i];
+            Lexeme lex = lexemes.get(i);
+            if (s instanceof SassSlot.Literal l) {
+                if (!l.text().equals(lex.text())) {
+                    if (firstError[0] == null) {
+                        firstError[0] = "operand " + (i + 1) + " must be " + l.text() + " in this form, not " + lex.text();
+                    }
+                    return null;
+                }
+            } else {
+                SassSlot.Field fs = (SassSlot.Field) s;
+                try {
+                    values[i] = fs.kind().encode(lex, fs.field().width(), fs.shift(), address, labels);
+                    fs.field().insert(values[i], words);
+                    if (fs.kind() == SlotKind.LABEL) {
+                        // the op keeps the target, not the offset from this address: by name, or as an address
+                        if (lex.type() == Lexeme.Type.LABEL) {
+                            targets[i] = lex.labelName();
+                            values[i] = 0;
+                        } else {
+                            values[i] = lex.number();
+                        }
+                    }
+                } catch (IllegalArgumentException e) {
+                    if (firstError[0] == null) {
+                        firstError[0] = e.getMessage();
+                    }
+                    return null;
+                }
+            }
+        }
+        if (f.excludeSlots.length != 0) {
+            long[] fieldValues = new long[f.slots.length];
+            for (int i = 0; i < f.slots.length; i++) {
+                if (f.slots[i] instanceof SassSlot.Field fs) {
+                    fieldValues[i] = fs.field().extract(words[0], words[1]);
+                }
+            }
+            if (f.excluded(fieldValues)) {
+                if (firstError[0] == null) {
+                    firstError[0] = "nvdisasm prints these operand values with another form";
+                }
+                return null;
+            }
+        }
+        // Control bits the form fixes ([125:122] when printed as .reuse) come from the text, not the annotation.
+        words[1] |= control.toHi() & ~f.maskHi;
+        return new Encoded(words, new SassOp(f, values, targets));
+    }
+}

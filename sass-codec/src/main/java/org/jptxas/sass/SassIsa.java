@@ -1,0 +1,499 @@
+package org.jptxas.sass;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+import org.jptxas.tables.sass.SassFormData;
+import org.jptxas.tables.sass.SassModifierClass;
+import org.jptxas.tables.sass.SassSlotData;
+import org.jptxas.tables.TableSource;
+import org.jptxas.tables.sass.SassTables;
+
+/**
+ * The encoding forms of one SM, indexed for decoding (by dispatch key, most specific form first) and for assembling
+ * (by text skeleton). Immutable and thread-safe; {@link #forSm} shares one instance per SM.
+ */
+public final class SassIsa {
+    private static final SassForm[] NONE = new SassForm[0];
+
+    private final String sm;
+    private final SassForm[][] byKey = new SassForm[1 << 13][];
+    /** Second-level dispatch per key: forms bucketed by the bits every form of the key fixes. */
+    private final KeyTable[] tables = new KeyTable[1 << 13];
+    private final Map<String, List<SassForm>> bySkeleton;
+    private final List<SassForm> forms;
+    private final List<SassModifierClass> modifiers;
+
+    public SassIsa(String sm, List<SassFormData> data) {
+        this(sm, data, List.of());
+    }
+
+    /** An ISA whose independent modifiers ({@link ModifierComposer}) compose onto the learned forms. */
+    public SassIsa(String sm, List<SassFormData> data, List<SassModifierClass> modifiers) {
+        this.sm = sm;
+        this.modifiers = List.copyOf(modifiers);
+        List<SassForm> all = new ArrayList<>(data.size());
+        for (SassFormData d : data) {
+            all.add(toForm(d));
+        }
+        this.forms = List.copyOf(all);
+        Map<Integer, List<SassForm>> keyed = new HashMap<>();
+        Map<String, List<SassForm>> skel = new LinkedHashMap<>();
+        for (SassForm f : all) {
+            keyed.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+            skel.computeIfAbsent(f.skeleton, k -> new ArrayList<>()).add(f);
+        }
+        Arrays.fill(byKey, NONE);
+        for (Map.Entry<Integer, List<SassForm>> e : keyed.entrySet()) {
+            List<SassForm> list = new ArrayList<>(e.getValue());
+            // Most specific first, so a form with a fixed zero offset wins over the general one (stable otherwise).
+            // Ties break on content, so the order never depends on how the forms were split across files.
+            list.sort(Comparator.comparingInt((SassForm f) -> -f.specificity).thenComparing(f -> f.mnemonic)
+                    .thenComparing(f -> f.skeleton).thenComparingLong(f -> f.bitsHi).thenComparingLong(f -> f.bitsLo)
+                    .thenComparingLong(f -> f.maskHi).thenComparingLong(f -> f.maskLo));
+            byKey[e.getKey()] = list.toArray(SassForm[]::new);
+            tables[e.getKey()] = new KeyTable(byKey[e.getKey()]);
+        }
+        // The assembler tries forms in the decoder's priority order.
+        skel.replaceAll((k, v) -> {
+            List<SassForm> l = new ArrayList<>(v);
+            l.sort(Comparator.comparingInt((SassForm f) -> -f.specificity)
+                    .thenComparing(f -> f.maskHi, Long::compareUnsigned).thenComparing(f -> f.maskLo, Long::compareUnsigned));
+            return List.copyOf(l);
+        });
+        this.bySkeleton = Collections.unmodifiableMap(skel);
+    }
+
+    /**
+     * The ISA of a base and an overlay table and their modifier enums, read from {@code source}; named by the
+     * overlay's scope. Callers keep it (a target description derives it once).
+     */
+    public static SassIsa load(TableSource source, String base, String overlay, String modifierBase,
+            String modifierOverlay) {
+        SassTables.Forms forms = SassTables.forms(source, base, overlay);
+        return new SassIsa(forms.scope(), forms.forms(), SassTables.modifiers(source, modifierBase, modifierOverlay));
+    }
+
+    public String sm() {
+        return sm;
+    }
+
+    public List<SassForm> forms() {
+        return forms;
+    }
+
+    List<SassForm> formsWithSkeleton(String skeleton) {
+        return bySkeleton.getOrDefault(skeleton, List.of());
+    }
+
+    /** Generalized forms by skeleton and by key, built on first use; see {@link FormGeneralizer}. */
+    private record Generalized(Map<String, List<SassForm>> bySkeleton, Map<Integer, List<SassForm>> byKey) {}
+
+    private volatile Generalized generalized;
+
+    private Generalized generalized() {
+        Generalized g = generalized;
+        if (g == null) {
+            Map<String, List<SassForm>> sk = new LinkedHashMap<>();
+            Map<Integer, List<SassForm>> key = new HashMap<>();
+            for (SassForm f : FormGeneralizer.generalize(byKey)) {
+                sk.computeIfAbsent(f.skeleton, k -> new ArrayList<>()).add(f);
+                key.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+            }
+            g = new Generalized(sk, key);
+            generalized = g;
+        }
+        return g;
+    }
+
+    /** The assembler's fallback forms (literal operands generalized to fields; see {@link FormGeneralizer}). */
+    List<SassForm> generalizedWithSkeleton(String skeleton) {
+        return generalized().bySkeleton().getOrDefault(skeleton, List.of());
+    }
+
+    /** Forms of modifier combinations no learned form has, built on first use; see {@link ModifierComposer}. */
+    private volatile Generalized composed;
+
+    private Generalized composed() {
+        Generalized c = composed;
+        if (c == null) {
+            Map<Integer, List<SassForm>> base = new HashMap<>();
+            for (SassForm[] forms : byKey) {
+                for (SassForm f : forms) {
+                    base.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+                }
+            }
+            for (List<SassForm> forms : generalized().byKey().values()) {
+                for (SassForm f : forms) {
+                    base.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+                }
+            }
+            Map<String, List<SassForm>> sk = new LinkedHashMap<>();
+            Map<Integer, List<SassForm>> key = new HashMap<>();
+            for (SassForm f : ModifierComposer.compose(modifiers, base)) {
+                sk.computeIfAbsent(f.skeleton, k -> new ArrayList<>()).add(f);
+                key.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+            }
+            c = new Generalized(sk, key);
+            composed = c;
+        }
+        return c;
+    }
+
+    /** The assembler's last resort: forms of modifier combinations composed from the modifier tables. */
+    List<SassForm> composedWithSkeleton(String skeleton) {
+        return composed().bySkeleton().getOrDefault(skeleton, List.of());
+    }
+
+    /** Every composed form (the modifier oracle test and the probe check each with nvdisasm). */
+    public List<SassForm> composedForms() {
+        List<SassForm> out = new ArrayList<>();
+        composed().byKey().values().forEach(out::addAll);
+        out.sort(Comparator.comparingInt((SassForm f) -> f.key).thenComparing(f -> f.mnemonic)
+                .thenComparing(f -> f.skeleton).thenComparingLong(f -> f.bitsHi).thenComparingLong(f -> f.bitsLo));
+        return out;
+    }
+
+    /** The modifier classes this ISA composes. */
+    public List<SassModifierClass> modifiers() {
+        return modifiers;
+    }
+
+    /**
+     * The decoder's fallback for words no learned form explains: the most specific generalized form that applies,
+     * unless an equally specific one prints differently; then the same over composed modifier forms.
+     */
+    private SassInstruction decodeGeneralized(int key, long lo, long hi) {
+        SassInstruction g = decodeFallback(generalized().byKey().getOrDefault(key, List.of()), lo, hi);
+        if (g instanceof SassInstruction.Unknown && !modifiers.isEmpty()) {
+            return decodeFallback(composed().byKey().getOrDefault(key, List.of()), lo, hi);
+        }
+        return g;
+    }
+
+    private SassInstruction decodeFallback(List<SassForm> candidates, long lo, long hi) {
+        return decodeFallback(candidates, lo, hi, f -> f.appliesTo(lo, hi) && !printsHiddenPt(f, lo, hi));
+    }
+
+    /** Per fallback form, its predicate slots nvdisasm hides when PT (as the learned forms of its key show). */
+    private final Map<SassForm, int[]> fallbackHideable = new ConcurrentHashMap<>();
+
+    /** Whether {@code f} would print a PT that nvdisasm hides (see {@link KeyTable.Candidate}). */
+    private boolean printsHiddenPt(SassForm f, long lo, long hi) {
+        int[] hideable = fallbackHideable.computeIfAbsent(f, x -> KeyTable.hideablePredicates(x, byKey[x.key]));
+        for (int h : hideable) {
+            if (((SassSlot.Field) f.slots[h]).field().extract(lo, hi) == 7) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** As above, over the candidates {@code applies} accepts. */
+    private static SassInstruction decodeFallback(List<SassForm> candidates, long lo, long hi,
+                                                  Predicate<SassForm> applies) {
+        SassForm found = null;
+        for (SassForm f : candidates) {
+            if (found != null && f.specificity < found.specificity) {
+                break;
+            }
+            if (applies.test(f)) {
+                if (found != null && !(found.skeleton.equals(f.skeleton) && Arrays.equals(found.slots, f.slots))) {
+                    return new SassInstruction.Unknown(lo, hi);
+                }
+                found = found == null ? f : found;
+            }
+        }
+        if (found == null) {
+            return new SassInstruction.Unknown(lo, hi);
+        }
+        long[] values = new long[found.slots.length];
+        for (int i = 0; i < values.length; i++) {
+            if (found.slots[i] instanceof SassSlot.Field field) {
+                values[i] = field.field().extract(lo, hi);
+            }
+        }
+        return new SassInstruction.Known(found, values, Control.fromHi(hi & ~found.maskHi), lo, hi);
+    }
+
+    /**
+     * The forms of one key grouped by mask: masks are tried most specific first (then by value), and for each mask one
+     * hash probe finds the forms whose fixed bits equal the instruction's bits under it. Allocation-free.
+     */
+    static final class KeyTable {
+        final long[] masksLo, masksHi;
+        private final long[] keysLo, keysHi;
+        private final int[] keysMask;
+        private final Candidate[][] slots;
+        private final int cap;
+
+        /**
+         * A form and its equally specific rivals (usually none): if a rival also applies, the decode is ambiguous.
+         * {@code hideable}: predicate slots that nvdisasm was seen to omit (a sibling form lacks them) - printing
+         * {@code PT} there is unproven (nvdisasm omits a PT carry-out of IADD3), so such a decode is refused.
+         */
+        record Candidate(SassForm form, SassForm[] rivals, int[] hideable) {}
+
+        KeyTable(SassForm[] forms) {
+            Map<List<Long>, List<SassForm>> byMask = new HashMap<>();
+            for (SassForm f : forms) {
+                byMask.computeIfAbsent(List.of(f.maskLo, f.maskHi), k -> new ArrayList<>()).add(f);
+            }
+            List<List<Long>> masks = new ArrayList<>(byMask.keySet());
+            masks.sort(Comparator.comparingInt((List<Long> m) -> -(Long.bitCount(m.get(0)) + Long.bitCount(m.get(1))))
+                    .thenComparing(m -> m.get(1), Long::compareUnsigned)
+                    .thenComparing(m -> m.get(0), Long::compareUnsigned));
+            masksLo = new long[masks.size()];
+            masksHi = new long[masks.size()];
+            Map<List<Long>, List<SassForm>> groups = new LinkedHashMap<>();
+            for (int k = 0; k < masks.size(); k++) {
+                masksLo[k] = masks.get(k).get(0);
+                masksHi[k] = masks.get(k).get(1);
+                for (SassForm f : byMask.get(masks.get(k))) {
+                    groups.computeIfAbsent(List.of((long) k, f.bitsLo, f.bitsHi), x -> new ArrayList<>()).add(f);
+                }
+            }
+            cap = Integer.highestOneBit(Math.max(1, groups.size()) * 4);
+            keysLo = new long[cap];
+            keysHi = new long[cap];
+            keysMask = new int[cap];
+            slots = new Candidate[cap][];
+            for (Map.Entry<List<Long>, List<SassForm>> g : groups.entrySet()) {
+                int k = (int) (long) g.getKey().get(0);
+                long kl = g.getKey().get(1), kh = g.getKey().get(2);
+                int i = slot(k, kl, kh);
+                while (slots[i] != null) {
+                    i = (i + 1) & (cap - 1);
+                }
+                keysMask[i] = k;
+                keysLo[i] = kl;
+                keysHi[i] = kh;
+                slots[i] = g.getValue().stream()
+                        .map(f -> new Candidate(f, Arrays.stream(forms).filter(f::rivals).toArray(SassForm[]::new),
+                                hideablePredicates(f, forms)))
+                        .toArray(Candidate[]::new);
+            }
+        }
+
+        private static int[] hideablePredicates(SassForm f, SassForm[] forms) {
+            Map<String, List<SassForm>> siblings = new HashMap<>();
+            for (SassForm g : forms) {
+                if (g.mnemonic.equals(f.mnemonic)) {
+                    siblings.computeIfAbsent(operandShape(g.skeleton), x -> new ArrayList<>()).add(g);
+                }
+            }
+            List<Integer> out = new ArrayList<>();
+            for (int i = 0; i < f.slots.length; i++) {
+                if (f.slots[i] instanceof SassSlot.Field fd && (fd.kind() == SlotKind.PRED || fd.kind() == SlotKind.UPRED)
+                        && !(i == 0 && f.pieces[0].startsWith("@"))) {
+                    String without = skeletonWithout(f.pieces, i);
+                    // Evidence that nvdisasm hides PT there: a sibling without the operand fixes its field to PT.
+                    long[] m = fd.field().mask();
+                    long[] pt = new long[2];
+                    fd.field().insert(7, pt);
+                    if (without != null && siblings.getOrDefault(operandShape(without), List.of()).stream().anyMatch(
+                            g -> (g.maskLo & m[0]) == m[0] && (g.maskHi & m[1]) == m[1]
+                                    && (g.bitsLo & m[0]) == pt[0] && (g.bitsHi & m[1]) == pt[1])) {
+                        out.add(i);
+                    }
+                }
+            }
+            return out.stream().mapToInt(Integer::intValue).toArray();
+        }
+
+        /** A skeleton without operand decorations (reuse flags, negation, inversion, absolute value). */
+        private static String operandShape(String skeleton) {
+            return skeleton.replace(".reuse", "").replaceAll("[-~!|]", "");
+        }
+
+        /** The skeleton with operand {@code i} and one adjacent ", " removed, or null if it has no separator. */
+        private static String skeletonWithout(String[] pieces, int i) {
+            String before = pieces[i];
+            String after = pieces[i + 1];
+            String merged;
+            if (after.startsWith(", ")) {
+                merged = before + after.substring(2);
+            } else if (before.endsWith(", ")) {
+                merged = before.substring(0, before.length() - 2) + after;
+            } else {
+                return null;
+            }
+            List<String> p = new ArrayList<>(Arrays.asList(pieces));
+            p.set(i, merged);
+            p.remove(i + 1);
+            return String.join("{}", p);
+        }
+
+        private int slot(int k, long kl, long kh) {
+            long h = (kl + k) * 0x9E3779B97F4A7C15L ^ kh * 0xC2B2AE3D27D4EB4FL;
+            return (int) (h ^ (h >>> 29)) & (cap - 1);
+        }
+
+        /** The forms fixing bits {@code lo}/{@code hi} under mask {@code k}, or null. */
+        Candidate[] find(int k, long lo, long hi) {
+            long kl = lo & masksLo[k], kh = hi & masksHi[k];
+            int i = slot(k, kl, kh);
+            while (slots[i] != null) {
+                if (keysMask[i] == k && keysLo[i] == kl && keysHi[i] == kh) {
+                    return slots[i];
+                }
+                i = (i + 1) & (cap - 1);
+            }
+            return null;
+        }
+    }
+
+    static int keyOf(long lo, long hi) {
+        return (int) (lo & 0xfff) | (int) ((hi >>> 27) & 1) << 12;
+    }
+
+    /** Decodes one instruction: a {@link SassInstruction.Known} or, if no form explains the bits, an Unknown. */
+    public SassInstruction decode(long lo, long hi) {
+        return decode(lo, hi, true);
+    }
+
+    /**
+     * The table probe's view: the first applicable form even where {@link #decode} refuses (an equally specific
+     * rival also applies, or a hideable predicate holds PT), so the probe can see which form would misprint the
+     * sample and give it an exclusion. Never use it to disassemble.
+     */
+    public SassInstruction decodeForProbe(long lo, long hi) {
+        return decode(lo, hi, false);
+    }
+
+    private SassInstruction decode(long lo, long hi, boolean refuseAmbiguous) {
+        KeyTable t = tables[keyOf(lo, hi)];
+        if (t == null) {
+            return new SassInstruction.Unknown(lo, hi);
+        }
+        if (ImadAlias.covers(lo, hi)) {
+            return imadAlias(t, lo, hi);
+        }
+        for (int k = 0; k < t.masksLo.length; k++) {
+            KeyTable.Candidate[] cs = t.find(k, lo, hi);
+            if (cs == null) {
+                continue;
+            }
+            candidates:
+            for (KeyTable.Candidate c : cs) {
+                SassForm f = c.form();
+                SassSlot[] slots = f.slots;
+                long[] values = new long[slots.length];
+                for (int i = 0; i < slots.length; i++) {
+                    if (slots[i] instanceof SassSlot.Field field) {
+                        values[i] = field.field().extract(lo, hi);
+                    }
+                }
+                if (f.excludeSlots.length != 0 && f.excluded(values)) {
+                    continue;
+                }
+                if (refuseAmbiguous) {
+                    for (SassForm r : c.rivals()) {
+                        if (r.appliesTo(lo, hi)) {
+                            return new SassInstruction.Unknown(lo, hi);
+                        }
+                    }
+                    for (int h : c.hideable()) {
+                        if (values[h] == 7) {
+                            // nvdisasm hides this PT, so the form misprints it; a form without the operand may not
+                            continue candidates;
+                        }
+                    }
+                }
+                return new SassInstruction.Known(f, values, Control.fromHi(hi & ~f.maskHi), lo, hi);
+            }
+        }
+        return refuseAmbiguous ? decodeGeneralized(keyOf(lo, hi), lo, hi) : new SassInstruction.Unknown(lo, hi);
+    }
+
+    /**
+     * IMAD keys: the most specific applicable form named as nvdisasm names it ({@link ImadAlias}); unknown if
+     * none is, or if two equally specific ones with that name would print differently.
+     */
+    private SassInstruction imadAlias(KeyTable t, long lo, long hi) {
+        String want = ImadAlias.mnemonic(lo, hi);
+        for (int k = 0; k < t.masksLo.length; k++) {
+            KeyTable.Candidate[] cs = t.find(k, lo, hi);
+            if (cs == null) {
+                continue;
+            }
+            for (KeyTable.Candidate c : cs) {
+                SassForm f = c.form();
+                if (!f.mnemonic.equals(want) || !f.appliesToGuardOnly(lo, hi)) {
+                    continue;
+                }
+                for (SassForm r : c.rivals()) {
+                    if (r.mnemonic.equals(want) && r.appliesToGuardOnly(lo, hi)) {
+                        return new SassInstruction.Unknown(lo, hi);
+                    }
+                }
+                long[] v = new long[f.slots.length];
+                for (int i = 0; i < v.length; i++) {
+                    if (f.slots[i] instanceof SassSlot.Field field) {
+                        v[i] = field.field().extract(lo, hi);
+                    }
+                }
+                return new SassInstruction.Known(f, v, Control.fromHi(hi & ~f.maskHi), lo, hi);
+            }
+        }
+        // No learned form of that name: a generalized one (e.g. the guarded spelling of a form ptxas was only seen
+        // to write unguarded), the most specific, unless an equally specific one prints differently.
+        // Then a composed one: ptxas never writes some names (the signed IMAD.SHL), but the modifier tables compose them.
+        Predicate<SassForm> named = f -> f.mnemonic.equals(want) && f.appliesToGuardOnly(lo, hi);
+        SassInstruction g = decodeFallback(generalized().byKey().getOrDefault(keyOf(lo, hi), List.of()), lo, hi, named);
+        return g instanceof SassInstruction.Known ? g
+                : decodeFallback(composed().byKey().getOrDefault(keyOf(lo, hi), List.of()), lo, hi, named);
+    }
+
+    /** Decodes little-endian instruction bytes (a multiple of 16). */
+    public List<SassInstruction> decodeAll(byte[] code, int offset, int length) {
+        if (length % 16 != 0) {
+            throw new IllegalArgumentException("code length " + length + " is not a multiple of 16 bytes");
+        }
+        List<SassInstruction> out = new ArrayList<>(length / 16);
+        for (int p = offset; p < offset + length; p += 16) {
+            out.add(decode(le64(code, p), le64(code, p + 8)));
+        }
+        return out;
+    }
+
+    /** The little-endian 64-bit word at {@code p}: one half of an instruction as the code stream stores it. */
+    public static long le64(byte[] b, int p) {
+        long v = 0;
+        for (int i = 7; i >= 0; i--) {
+            v = (v << 8) | (b[p + i] & 0xff);
+        }
+        return v;
+    }
+
+    private static SassForm toForm(SassFormData d) {
+        List<SassSlot> slots = new ArrayList<>(d.slots().size());
+        for (SassSlotData s : d.slots()) {
+            if (s.literal() != null) {
+                slots.add(new SassSlot.Literal(s.literal()));
+            } else {
+                slots.add(new SassSlot.Field(SlotKind.valueOf(s.kind()), BitField.parse(s.bits()),
+                        s.shift()));
+            }
+        }
+        long[] mask = hex128(d.mask());
+        long[] bits = hex128(d.bits());
+        return new SassForm(d.key(), d.mnemonic(), d.pieces(), slots, mask[0], mask[1], bits[0], bits[1], d.exclude());
+    }
+
+    /** 32 hex digits, bit 127 first → {lo, hi}. */
+    public static long[] hex128(String s) {
+        return new long[] {Long.parseUnsignedLong(s.substring(16), 16), Long.parseUnsignedLong(s.substring(0, 16), 16)};
+    }
+
+    public static String hex128(long lo, long hi) {
+        return String.format("%016x%016x", hi, lo);
+    }
+}

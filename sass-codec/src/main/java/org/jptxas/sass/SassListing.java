@@ -1,0 +1,161 @@
+package org.jptxas.sass;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.commons.lang3.StringUtils;
+
+/**
+ * Renders instruction lines in nvdisasm's layout: {@code /*addr*}{@code /}, the guard right-aligned in 18 columns,
+ * the instruction and {@code " ;"}; with encodings, the two {@code /* 0x... *}{@code /} comments aligned two columns
+ * after the longest instruction of the listing. Branch targets are named {@code .L_x_N} (numbered across the whole
+ * output, as nvdisasm does) or by the function name at the section start.
+ */
+public final class SassListing {
+    private final SassIsa isa;
+    private final boolean hex;
+    private final boolean control;
+    private int nextLabel;
+    /** When >= 0, end-of-function labels are numbered from here (after every branch label of the file). */
+    private int nextEndLabel = -1;
+    private int unranked;
+
+    /** One rendered code block. */
+    public record Block(List<String> lines, Map<Long, String> labels, String endLabel, int unknown, int width) {}
+
+    /**
+     * Numbers end-of-function labels from {@code first} on, as nvdisasm does once all branch labels of the file are
+     * numbered ({@code first} = the branch-label count, {@link #branchLabels()} of a first pass).
+     */
+    public SassListing endLabelsFrom(int first) {
+        this.nextEndLabel = first;
+        return this;
+    }
+
+    /** When set, the end label of function {@code f} is numbered from the {@code endLabelsFrom} base plus its rank. */
+    private Map<String, Integer> endLabelRank = Map.of();
+
+    /**
+     * The end-label number of each function, counted from {@link #endLabelsFrom}: nvdisasm numbers end labels in
+     * symbol-table order, not in section order, so the caller, who has the symbols, ranks them.
+     */
+    public SassListing endLabelRanks(Map<String, Integer> ranks) {
+        this.endLabelRank = Map.copyOf(ranks);
+        return this;
+    }
+
+    /** Branch labels numbered so far. */
+    public int branchLabels() {
+        return nextLabel;
+    }
+
+    public SassListing(SassIsa isa, boolean hex, boolean control) {
+        this.isa = isa;
+        this.hex = hex;
+        this.control = control;
+    }
+
+    /**
+     * Renders {@code code} (a multiple of 16 bytes). With {@code functionName} (cubin mode) branch targets get label
+     * lines; without (raw mode) they print as addresses.
+     */
+    public Block render(byte[] code, long baseAddress, String functionName) {
+        return render(code, baseAddress, functionName, 0);
+    }
+
+    /**
+     * As {@link #render(byte[], long, String)}, with the encoding comments at least {@code minWidth + 2} columns in:
+     * nvdisasm aligns them after the longest instruction of the whole file ({@link Block#width()}).
+     */
+    public Block render(byte[] code, long baseAddress, String functionName, int minWidth) {
+        return render(code, baseAddress, functionName, Map.of(), minWidth);
+    }
+
+    /**
+     * As above, with {@code symbols}: other function symbols inside the section (address → name, e.g. internal
+     * subroutines), which name their addresses instead of {@code .L_x_N} and get their own label lines.
+     */
+    public Block render(byte[] code, long baseAddress, String functionName, Map<Long, String> symbols, int minWidth) {
+        int n = code.length / 16;
+        SassInstruction[] insts = new SassInstruction[n];
+        TreeMap<Long, String> labels = new TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            insts[i] = isa.decode(SassIsa.le64(code, 16 * i), SassIsa.le64(code, 16 * i + 8));
+        }
+        String endLabel = null;
+        if (functionName != null) {
+            labels.putAll(symbols);
+            for (int i = 0; i < n; i++) {
+                if (insts[i] instanceof SassInstruction.Known k) {
+                    for (long t : k.branchTargets(baseAddress + 16L * i)) {
+                        // nvdisasm numbers labels in order of first reference.
+                        if (t >= baseAddress && t <= baseAddress + 16L * n && t != baseAddress && !labels.containsKey(t)) {
+                            labels.put(t, ".L_x_" + nextLabel++);
+                        }
+                    }
+                }
+            }
+            Integer rank = endLabelRank.get(functionName);
+            endLabel = nextEndLabel < 0 ? null
+                    : rank != null ? ".L_x_" + (nextEndLabel + rank) : ".L_x_" + (nextEndLabel + endLabelRank.size() + unranked++);
+            labels.put(baseAddress, functionName);
+            labels.putAll(symbols);
+        }
+        List<String> texts = new ArrayList<>(n);
+        int width = minWidth;
+        int unknown = 0;
+        boolean padding = false;
+        for (int i = 0; i < n; i++) {
+            long addr = baseAddress + 16L * i;
+            StringBuilder sb = new StringBuilder(96);
+            sb.append("        /*").append(String.format("%04x", addr)).append("*/");
+            String text = SassPrinter.text(insts[i], addr, functionName == null ? null : labels::get);
+            if (insts[i] instanceof SassInstruction.Unknown) {
+                unknown++;
+            }
+            String guard = "";
+            // Only a P-register guard goes in the guard column; uniform-predicate guards stay inline.
+            if (text.startsWith("@P") || text.startsWith("@!P")) {
+                int sp = text.indexOf(' ');
+                guard = text.substring(0, sp);
+                text = text.substring(sp + 1);
+            }
+            // a closing self-loop: followed by a NOP or nothing (one followed by code, e.g. after a trap in the
+            // middle of a function, is printed as any other)
+            boolean selfLoop = insts[i] instanceof SassInstruction.Known k && guard.isEmpty()
+                    && k.branchTargets(addr).equals(List.of(addr))
+                    && (i + 1 == n || insts[i + 1] instanceof SassInstruction.Known next
+                            && next.form().mnemonic().equals("NOP"));
+            // nvdisasm writes the closing self-loop and the padding NOPs after it without the blank before ';'.
+            padding = selfLoop || (padding && text.equals("NOP"));
+            sb.append(StringUtils.leftPad(guard, 18)).append(' ').append(text)
+                    .append(FloatText.trailingBlank(text) ? " " : "").append(padding ? ";" : " ;");
+            if (control) {
+                sb.append(' ').append(insts[i].control().text());
+            }
+            width = Math.max(width, sb.length());
+            texts.add(sb.toString());
+        }
+        List<String> lines = new ArrayList<>(n * 2 + labels.size());
+        for (int i = 0; i < n; i++) {
+            long addr = baseAddress + 16L * i;
+            String label = labels.get(addr);
+            if (label != null && !label.equals(functionName)) {
+                lines.add(label + ":");
+            }
+            String t = texts.get(i);
+            if (hex) {
+                SassInstruction inst = insts[i];
+                lines.add(StringUtils.rightPad(t, width + 2) + String.format("/* 0x%016x */", inst.lo()));
+                lines.add(" ".repeat(width + 2) + String.format("/* 0x%016x */", inst.hi()));
+            } else {
+                lines.add(t);
+            }
+        }
+        if (endLabel != null) {
+            lines.add(endLabel + ":");
+        }
+        return new Block(lines, labels, endLabel, unknown, width);
+    }
+}

@@ -1,0 +1,155 @@
+package org.jptxas.sass;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A selected machine instruction, typed: its encoding form and the value of each of the form's operand fields, with
+ * branch targets kept by label name until the code is laid out. The encoder consumes it directly
+ * ({@link SassEncoder}); text is made from it only for printing ({@link #text}). Immutable.
+ *
+ * @param values  the unsigned field content per slot of the form (0 for literal slots and for targets by name; the
+ *                target address for a {@link SlotKind#LABEL} field given as an address)
+ * @param targets per slot, the label a {@link SlotKind#LABEL} field branches to, or null
+ */
+public record SassOp(SassForm form, long[] values, String[] targets) {
+    public SassOp {
+        Objects.requireNonNull(form, "form");
+        if (values.length != form.slots.length || targets.length != form.slots.length) {
+            throw new IllegalArgumentException("an operand value per slot of " + form);
+        }
+        values = values.clone();
+        targets = targets.clone();
+    }
+
+    /** The mnemonic with its modifiers, without guard: {@code IMAD.WIDE.U32}. */
+    public String mnemonic() {
+        return form.mnemonic;
+    }
+
+    /** The value of slot {@code slot}. */
+    public long value(int slot) {
+        return values[slot];
+    }
+
+    /** The label slot {@code slot} branches to, or null. */
+    public String target(int slot) {
+        return targets[slot];
+    }
+
+    /** Whether the instruction has a guard other than {@code @PT} (a negated or uniform guard counts). */
+    public boolean guarded() {
+        SassOperands layout = form.operands();
+        int g = layout.guardSlot();
+        if (g < 0) {
+            return false;
+        }
+        boolean pt = form.slots[g] instanceof SassSlot.Field f ? f.kind() == SlotKind.PRED && values[g] == 7
+                : ((SassSlot.Literal) form.slots[g]).text().equals("PT");
+        return !pt || layout.guardNegated();
+    }
+
+    /** The first label this instruction branches to, or null. */
+    public String target() {
+        for (String t : targets) {
+            if (t != null) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** The same instruction in another form with the same operands (its {@code .reuse} variant, say). */
+    public SassOp withForm(SassForm other) {
+        if (other.slots.length != form.slots.length) {
+            throw new IllegalArgumentException(other + " does not take the operands of " + form);
+        }
+        return new SassOp(other, values, targets);
+    }
+
+    /** The same instruction with slot {@code slot} set to {@code value} (a field's content, unsigned). */
+    public SassOp withValue(int slot, long value) {
+        long[] v = values.clone();
+        v[slot] = value;
+        return new SassOp(form, v, targets);
+    }
+
+    /** The same instruction branching to {@code label} where it branched to {@code from}. */
+    public SassOp retargeted(String from, String label) {
+        String[] t = targets.clone();
+        for (int i = 0; i < t.length; i++) {
+            if (from.equals(t[i])) {
+                t[i] = label;
+            }
+        }
+        return new SassOp(form, values, t);
+    }
+
+    /**
+     * The highest register of kind {@code kind} the instruction names, not counting the zero register, or -1: from
+     * its fields, and from the form's literal operands ({@code R2} fixed by the form's bits).
+     */
+    public int highestRegister(SlotKind kind) {
+        int highest = -1;
+        for (int i = 0; i < form.slots.length; i++) {
+            if (form.slots[i] instanceof SassSlot.Field f) {
+                if (f.kind() == kind && values[i] != kind.zeroValue()) {
+                    highest = Math.max(highest, (int) values[i]);
+                }
+            } else {
+                String t = ((SassSlot.Literal) form.slots[i]).text();
+                int k = t.startsWith(kind.prefix()) ? kind.prefix().length() : -1;
+                if (k > 0 && k < t.length() && Character.isDigit(t.charAt(k))) {
+                    int e = k;
+                    while (e < t.length() && Character.isDigit(t.charAt(e))) {
+                        e++;
+                    }
+                    highest = Math.max(highest, Integer.parseInt(t.substring(k, e)));
+                }
+            }
+        }
+        return highest;
+    }
+
+    /** nvdisasm's text of the instruction, its branch targets by label name. */
+    public String text() {
+        StringBuilder sb = new StringBuilder(48);
+        String[] pieces = form.pieces;
+        SassSlot[] slots = form.slots;
+        for (int i = 0; i < slots.length; i++) {
+            sb.append(pieces[i]);
+            if (targets[i] != null) {
+                sb.append("`(").append(targets[i]).append(')');
+            } else if (slots[i] instanceof SassSlot.Field fs && fs.kind() == SlotKind.LABEL) {
+                sb.append(values[i] < 0 ? "-0x" : "0x").append(Long.toHexString(Math.abs(values[i])));
+            } else if (slots[i] instanceof SassSlot.Field fs) {
+                fs.kind().render(values[i], fs.field().width(), fs.shift(), 0, null, sb);
+            } else {
+                sb.append(((SassSlot.Literal) slots[i]).text());
+            }
+        }
+        sb.append(pieces[slots.length]);
+        int end = sb.length();
+        while (end > 0 && sb.charAt(end - 1) == ' ') {
+            end--;
+        }
+        sb.setLength(end);
+        return sb.toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SassOp op && op.form == form && Arrays.equals(op.values, values)
+                && Arrays.equals(op.targets, targets);
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(form) * 31 + Arrays.hashCode(values) * 17 + Arrays.hashCode(targets);
+    }
+
+    @Override
+    public String toString() {
+        return text();
+    }
+}

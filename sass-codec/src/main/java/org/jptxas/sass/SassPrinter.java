@@ -1,0 +1,41 @@
+package org.jptxas.sass;
+
+/** Prints instructions in nvdisasm 12.5's syntax (the text between the address comment and {@code " ;"}). */
+public final class SassPrinter {
+    private SassPrinter() {}
+
+    /**
+     * The instruction text, e.g. {@code @!P0 BRA `(.L_x_1)}; {@code labels} names branch targets (null: print the
+     * absolute target address as raw-mode nvdisasm does).
+     */
+    public static String text(SassInstruction inst, long address, LabelNamer labels) {
+        StringBuilder sb = new StringBuilder(48);
+        append(inst, address, labels, sb);
+        return sb.toString();
+    }
+
+    public static void append(SassInstruction inst, long address, LabelNamer labels, StringBuilder sb) {
+        int start = sb.length();
+        if (inst instanceof SassInstruction.Known k) {
+            SassForm f = k.form();
+            String[] pieces = f.pieces;
+            SassSlot[] slots = f.slots;
+            long[] values = k.values();
+            for (int i = 0; i < slots.length; i++) {
+                sb.append(pieces[i]);
+                SassSlot s = slots[i];
+                if (s instanceof SassSlot.Field fs) {
+                    fs.kind().render(values[i], fs.field().width(), fs.shift(), address, labels, sb);
+                } else {
+                    sb.append(((SassSlot.Literal) s).text());
+                }
+            }
+            sb.append(pieces[slots.length]);
+            while (sb.length() > start && sb.charAt(sb.length() - 1) == ' ') {
+                sb.setLength(sb.length() - 1);
+            }
+        } else {
+            sb.append("UNKNOWN ").append("0x").append(SassIsa.hex128(inst.lo(), inst.hi()));
+        }
+    }
+}
