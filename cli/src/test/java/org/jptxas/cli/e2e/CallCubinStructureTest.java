@@ -26,6 +26,7 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jptxas.simulator.suite.SuiteRun;
 
 /**
  * The cubins jptxas writes for the suite's kernels with true calls carry what ptxas 13 writes for the same PTX:

@@ -15,6 +15,7 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jptxas.simulator.suite.SuiteRun;
 
 /**
  * True calls in the SASS emulator with Volta's strict convergence (threads re-join only at BSYNC, WARPSYNC, BAR or

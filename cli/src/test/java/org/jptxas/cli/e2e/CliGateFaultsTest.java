@@ -21,6 +21,8 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opentest4j.AssertionFailedError;
+import org.jptxas.simulator.suite.SuiteRun;
+import org.jptxas.simulator.suite.BackendSuiteTest;
 
 /**
  * The cli module's gates fail on planted faults. Each gate's core takes its inputs (the kernels, the compiler, the
@@ -31,7 +33,7 @@ import org.opentest4j.AssertionFailedError;
  * <table>
  * <caption>Gates and the faults planted in them</caption>
  * <tr><th>gate</th><th>planted faults</th></tr>
- * <tr><td>SuiteEndToEndTest (SuiteRun.judge)</td><td>empty kernel list, crashing compiler, wrong code, stale
+ * <tr><td>the backends' end-to-end tests (BackendSuiteTest, SuiteRun.judge)</td><td>empty kernel list, crashing compiler, wrong code, stale
  * known entry</td></tr>
  * <tr><td>SyncSuiteEndToEndTest</td><td>empty kernel list, wrong code under strict convergence</td></tr>
  * <tr><td>CallsEndToEndTest</td><td>crashing compiler at -O0</td></tr>
@@ -85,21 +87,21 @@ class CliGateFaultsTest {
     @Test
     void suiteGateFailsOnAnEmptyKernelList() {
         List<SuiteRun.Outcome> none = new SuiteRun().runAll(List.of(), dir);
-        fails(() -> SuiteEndToEndTest.gate(none, SUITE_PAIRS), "compared 0 items, fewer than the minimum " + SUITE_PAIRS);
+        fails(() -> BackendSuiteTest.gate(none, SUITE_PAIRS, Map.of()), "compared 0 items, fewer than the minimum " + SUITE_PAIRS);
     }
 
     @Test
     void suiteGateFailsOnACrashingCompiler() {
         SuiteRun.Outcome o = new SuiteRun(false, throwing()).run(SAXPY, "sm_80", dir);
         assertEquals(SuiteRun.Kind.CRASH, o.kind());
-        fails(() -> SuiteEndToEndTest.gate(List.of(o), 1), "1 crashes of our code");
+        fails(() -> BackendSuiteTest.gate(List.of(o), 1, Map.of()), "1 crashes of our code");
     }
 
     @Test
     void suiteGateFailsOnWrongCode() throws Exception {
         SuiteRun.Outcome o = new SuiteRun(false, wrongCode()).run(SAXPY, "sm_80", dir);
         assertEquals(SuiteRun.Kind.WRONG, o.kind(), o.detail());
-        fails(() -> SuiteEndToEndTest.gate(List.of(o), 1), "saxpy sm_80: WRONG");
+        fails(() -> BackendSuiteTest.gate(List.of(o), 1, Map.of()), "saxpy sm_80: WRONG");
     }
 
     @Test

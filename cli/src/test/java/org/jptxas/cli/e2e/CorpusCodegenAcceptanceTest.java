@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jptxas.spi.TestTargets;
+import org.jptxas.simulator.suite.SuiteRun;
 
 /**
  * Issue 7's corpus acceptance for code generation: for sm_75, sm_80, sm_86, sm_89 and sm_90, every ptxas-accepted

@@ -21,6 +21,7 @@ import org.jptxas.testing.kernels.KernelCase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jptxas.spi.TestTargets;
+import org.jptxas.simulator.suite.SuiteRun;
 
 /**
  * div/rcp/sqrt with .rz/.rm/.rp (f32, f64) and bmsk/szext end to end: the nvcc-generated kernel

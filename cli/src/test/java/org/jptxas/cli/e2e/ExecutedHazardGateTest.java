@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jptxas.spi.TestTargets;
+import org.jptxas.simulator.suite.SuiteRun;
 
 /**
  * The hazard gate on jptxas's own code that does not go through the check the code generator repaired against: the

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.jptxas.spi.TestTargets;
+import org.jptxas.simulator.suite.SuiteRun;
 
 /**
  * The code generator alone, independent of the front end: saxpy's Ori written by hand goes through each backend's

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jptxas.frontend.ptx.TestFrontEnds;
+import org.jptxas.simulator.suite.SuiteRun;
 
 /**
  * NVIDIA's tools accept what jptxas writes, for every suite kernel on every SM it supports (sm_75 … sm_90):

@@ -25,6 +25,7 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jptxas.simulator.suite.SuiteRun;
 
 /**
  * BSSY/BSYNC placement against ptxas 13. The fixtures ({@code src/test/resources/simt}: divergent if/else, nested

@@ -16,6 +16,7 @@ import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Test;
 import org.jptxas.spi.TestTargets;
+import org.jptxas.simulator.suite.SuiteRun;
 
 /**
  * Same input, same output: with pre- and post-allocation scheduling, reuse flags and control repair in the pipeline,

@@ -15,6 +15,7 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jptxas.simulator.suite.SuiteRun;
 
 /**
  * The suite kernels that synchronize (atomics, reductions, barriers, fences, warp shuffles, votes, matches, calls),

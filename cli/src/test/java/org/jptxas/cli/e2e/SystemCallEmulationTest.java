@@ -22,6 +22,7 @@ import org.jptxas.testing.Oracles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jptxas.spi.TestTargets;
+import org.jptxas.simulator.suite.SuiteRun;
 
 /**
  * A kernel with a device-side assert ({@code __assertfail}, a system call whose address the code loads from constant

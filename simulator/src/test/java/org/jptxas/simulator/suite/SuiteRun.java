@@ -1,4 +1,4 @@
-package org.jptxas.cli.e2e;
+package org.jptxas.simulator.suite;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,39 +33,40 @@ import org.jptxas.frontend.ptx.TestFrontEnds;
 import org.jptxas.spi.TestTargets;
 
 /**
- * Compiles suite kernels with jptxas (front end, backend) and runs the cubins in the SASS emulator against the CPU
+ * The kernel-suite test kit shared by the backends' end-to-end tests and the cli's: compiles suite kernels with
+ * jptxas (front end, the backends on the class path) and runs the cubins in the SASS emulator against the CPU
  * references. Each (kernel, SM) ends in one {@link Outcome}; {@link #judge} turns the outcomes into a {@link Gate}
  * (anything but a correct result fails unless listed) and the report prints per SM.
  */
-final class SuiteRun {
-    static final List<String> ARCHES = List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90");
+public final class SuiteRun {
+    public static final List<String> ARCHES = List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90");
     private static final Pattern NOT_SUPPORTED = Pattern.compile("Instruction '([^']+)' not yet supported");
 
     /** How one (kernel, SM) ended. CRASH: our compiler or emulator threw (a bug, never an expected outcome). */
-    enum Kind { CORRECT, UNSUPPORTED, COMPILE_ERROR, EMULATOR_STOP, FAULT, WRONG, CRASH }
+    public enum Kind { CORRECT, UNSUPPORTED, COMPILE_ERROR, EMULATOR_STOP, FAULT, WRONG, CRASH }
 
     /** {@code error} is what was thrown for a CRASH, else null. */
-    record Outcome(String kernel, String arch, Kind kind, String detail, byte[] cubin, String sass, Throwable error) {
-        Outcome(String kernel, String arch, Kind kind, String detail, byte[] cubin, String sass) {
+    public record Outcome(String kernel, String arch, Kind kind, String detail, byte[] cubin, String sass, Throwable error) {
+        public Outcome(String kernel, String arch, Kind kind, String detail, byte[] cubin, String sass) {
             this(kernel, arch, kind, detail, cubin, sass, null);
         }
 
-        String key() {
+        public String key() {
             return kernel + " " + arch;
         }
     }
 
     /** One kernel on one SM it supports. */
-    record Pair(KernelCase kernel, String arch) {
-        String key() {
+    public record Pair(KernelCase kernel, String arch) {
+        public String key() {
             return kernel.name() + " " + arch;
         }
     }
 
     /** The compiler under test: jptxas in-process, or a planted one in the gates' fault tests. */
     @FunctionalInterface
-    interface Compiler {
-        CompiledModule compile(Path ptx, String arch, CompileOptions options) throws CompilationException;
+    public interface Compiler {
+        public CompiledModule compile(Path ptx, String arch, CompileOptions options) throws CompilationException;
     }
 
     private final BackendRegistry registry = BackendRegistry.discover(SuiteRun.class.getClassLoader());
@@ -73,25 +74,30 @@ final class SuiteRun {
     private final boolean strictConvergence;
     private final Compiler compiler;
 
-    SuiteRun() {
+    public SuiteRun() {
         this(false);
     }
 
-    SuiteRun(boolean strictConvergence) {
+    public SuiteRun(boolean strictConvergence) {
         this.strictConvergence = strictConvergence;
         this.compiler = this::compileWithJptxas;
     }
 
-    SuiteRun(boolean strictConvergence, Compiler compiler) {
+    public SuiteRun(boolean strictConvergence, Compiler compiler) {
         this.strictConvergence = strictConvergence;
         this.compiler = compiler;
     }
 
     /** Every (kernel, SM) pair the kernels support, over {@link #ARCHES}: what a suite gate must compare. */
-    static List<Pair> pairs(List<KernelCase> kernels) {
+    public static List<Pair> pairs(List<KernelCase> kernels) {
+        return pairs(kernels, ARCHES);
+    }
+
+    /** Every (kernel, SM) pair the kernels support over {@code arches}. */
+    public static List<Pair> pairs(List<KernelCase> kernels, List<String> arches) {
         List<Pair> out = new ArrayList<>();
         for (KernelCase k : kernels) {
-            for (String arch : ARCHES) {
+            for (String arch : arches) {
                 if (k.supports(Integer.parseInt(arch.substring(3)))) {
                     out.add(new Pair(k, arch));
                 }
@@ -105,7 +111,7 @@ final class SuiteRun {
      * emulator stop, compile error, unsupported instruction) is a difference unless {@code known} lists the pair
      * ("kernel sm_XX" to the reason), and a listed pair that is correct fails as stale.
      */
-    static Gate judge(String name, List<Outcome> outcomes, Map<String, String> known) {
+    public static Gate judge(String name, List<Outcome> outcomes, Map<String, String> known) {
         Gate gate = Gate.withKnown(name, known);
         for (Outcome o : outcomes) {
             switch (o.kind()) {
@@ -118,7 +124,7 @@ final class SuiteRun {
     }
 
     /** Compiles {@code ptx} for {@code arch} with the compiler under test. */
-    CompiledModule compile(Path ptx, String arch, CompileOptions options) throws CompilationException {
+    public CompiledModule compile(Path ptx, String arch, CompileOptions options) throws CompilationException {
         return compiler.compile(ptx, arch, options);
     }
 
@@ -141,11 +147,11 @@ final class SuiteRun {
         return backend.compile(new CompileRequest(module, target, options));
     }
 
-    Outcome run(KernelCase k, String arch, Path dir) {
+    public Outcome run(KernelCase k, String arch, Path dir) {
         return run(k, arch, dir, CompileOptions.defaults());
     }
 
-    Outcome run(KernelCase k, String arch, Path dir, CompileOptions options) {
+    public Outcome run(KernelCase k, String arch, Path dir, CompileOptions options) {
         CompiledModule compiled;
         try {
             compiled = compile(k.ptx(), arch, options);
@@ -165,7 +171,7 @@ final class SuiteRun {
     }
 
     /** Runs a compiled kernel in the SASS emulator and compares its outputs with the reference. */
-    Outcome execute(KernelCase k, String arch, CompiledModule compiled, Path dir) {
+    public Outcome execute(KernelCase k, String arch, CompiledModule compiled, Path dir) {
         byte[] cubin = compiled.cubin();
         try {
             SassEmulator emu = SassEmulator.fromCubin(TestTargets.of(arch), cubin).withStrictConvergence(strictConvergence);
@@ -199,16 +205,21 @@ final class SuiteRun {
     }
 
     /** Runs every kernel on every SM it supports, in parallel. */
-    List<Outcome> runAll(List<KernelCase> kernels, Path dir) {
+    public List<Outcome> runAll(List<KernelCase> kernels, Path dir) {
+        return runPairs(pairs(kernels), dir);
+    }
+
+    /** Runs the pairs, in parallel; the outcomes sorted by kernel and SM. */
+    public List<Outcome> runPairs(List<Pair> pairs, Path dir) {
         ConcurrentLinkedQueue<Outcome> out = new ConcurrentLinkedQueue<>();
-        pairs(kernels).parallelStream().forEach(p -> out.add(run(p.kernel(), p.arch(), dir)));
+        pairs.parallelStream().forEach(p -> out.add(run(p.kernel(), p.arch(), dir)));
         List<Outcome> list = new ArrayList<>(out);
         list.sort(java.util.Comparator.comparing(Outcome::kernel).thenComparing(Outcome::arch));
         return list;
     }
 
     /** The report: per SM the count of each outcome, the missing instructions, and the failures by name. */
-    static String report(List<Outcome> outcomes) {
+    public static String report(List<Outcome> outcomes) {
         StringBuilder sb = new StringBuilder();
         Map<String, Map<Kind, Integer>> perSm = new TreeMap<>();
         Map<String, Integer> missing = new TreeMap<>();
@@ -231,7 +242,7 @@ final class SuiteRun {
         return sb.toString();
     }
 
-    static Map<String, Integer> correctPerSm(List<Outcome> outcomes) {
+    public static Map<String, Integer> correctPerSm(List<Outcome> outcomes) {
         Map<String, Integer> m = new ConcurrentHashMap<>();
         for (Outcome o : outcomes) {
             if (o.kind() == Kind.CORRECT) {
@@ -241,7 +252,7 @@ final class SuiteRun {
         return m;
     }
 
-    static String format(Diagnostic d) {
+    public static String format(Diagnostic d) {
         return d.format("jptxas");
     }
 }
