@@ -67,4 +67,14 @@ class SassOpTest {
                 "RZ is not a register the function uses");
         assertEquals(-1, asm.select("EXIT", 0, null).highestRegister(SlotKind.GPR));
     }
+
+    @Test
+    void aWordTwoEquallySpecificFormsPrintAlikeDecodes() {
+        // sm_75 learned IMAD.WIDE.U32's immediate both as a signed and as an unsigned field; guarded (a generalized
+        // form) the two readings are equally specific, and for 0x8 they print the same: not ambiguous
+        SassIsa sm75 = TestTargets.of("sm_75").isa();
+        SassInstruction d = sm75.decode(0x00000008021a1825L, 0x000fe200078e00ffL);
+        assertTrue(d instanceof SassInstruction.Known, String.valueOf(d));
+        assertEquals("@P1 IMAD.WIDE.U32 R26, R2, 0x8, RZ", SassLexer.normalize(SassPrinter.text(d, 0, null)));
+    }
 }

@@ -205,7 +205,10 @@ public final class SassIsa {
                 break;
             }
             if (applies.test(f)) {
-                if (found != null && !(found.skeleton.equals(f.skeleton) && Arrays.equals(found.slots, f.slots))) {
+                // equally specific rivals are ambiguous unless they print these words alike (a signed and an
+                // unsigned reading of the same immediate field, say, for a value both print the same)
+                if (found != null && !(found.skeleton.equals(f.skeleton) && Arrays.equals(found.slots, f.slots))
+                        && !SassPrinter.text(known(found, lo, hi), 0, null).equals(SassPrinter.text(known(f, lo, hi), 0, null))) {
                     return new SassInstruction.Unknown(lo, hi);
                 }
                 found = found == null ? f : found;
@@ -214,13 +217,17 @@ public final class SassIsa {
         if (found == null) {
             return new SassInstruction.Unknown(lo, hi);
         }
-        long[] values = new long[found.slots.length];
+        return known(found, lo, hi);
+    }
+
+    private static SassInstruction.Known known(SassForm f, long lo, long hi) {
+        long[] values = new long[f.slots.length];
         for (int i = 0; i < values.length; i++) {
-            if (found.slots[i] instanceof SassSlot.Field field) {
+            if (f.slots[i] instanceof SassSlot.Field field) {
                 values[i] = field.field().extract(lo, hi);
             }
         }
-        return new SassInstruction.Known(found, values, Control.fromHi(hi & ~found.maskHi), lo, hi);
+        return new SassInstruction.Known(f, values, Control.fromHi(hi & ~f.maskHi), lo, hi);
     }
 
     /**
