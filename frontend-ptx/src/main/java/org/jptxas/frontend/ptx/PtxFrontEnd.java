@@ -63,7 +63,7 @@ public final class PtxFrontEnd {
         if (checked.hasErrors()) {
             throw new CompilationException(all);
         }
-        return new Checked(fileName, checked.resolved(), all, profile);
+        return new Checked(fileName, checked.resolved(), all, target, profile);
     }
 
     /** A PTX module that parsed and passed the semantic checks. */
@@ -92,8 +92,8 @@ public final class PtxFrontEnd {
         OriModule lowerRelocatable() throws CompilationException;
     }
 
-    private record Checked(String fileName, ResolvedModule resolved, List<Diagnostic> warnings, TargetProfile profile)
-            implements CheckedModule {
+    private record Checked(String fileName, ResolvedModule resolved, List<Diagnostic> warnings, Target target,
+                           TargetProfile profile) implements CheckedModule {
         @Override
         public OriModule lower() throws CompilationException {
             return ModuleInliner.inline(lowerWithoutInlining());
@@ -113,7 +113,9 @@ public final class PtxFrontEnd {
         @Override
         public OriModule lowerWithoutInlining() throws CompilationException {
             if (profile == null) {
-                throw new IllegalStateException("this front end checks only: lowering needs the target's profile");
+                // a target the installed backends describe without code generation (sm_100 and later, say)
+                throw new org.jptxas.ori.diag.UnsupportedFeatureException(fileName, 0,
+                        "Code generation for " + target.name() + " is not yet supported");
             }
             return PtxLowering.lower(fileName, resolved, profile);
         }
