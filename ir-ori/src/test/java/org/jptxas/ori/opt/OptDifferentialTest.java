@@ -33,6 +33,7 @@ class OptDifferentialTest {
                 Arguments.of("combine", List.<Pass>of(new InstructionCombining())),
                 Arguments.of("addrfold", List.<Pass>of(new AddressModeFolding())),
                 Arguments.of("ifconv", List.<Pass>of(new IfConversion())),
+                Arguments.of("ifconv+merge", List.<Pass>of(new IfConversion(), new BlockMerging())),
                 Arguments.of("branches", List.<Pass>of(new BranchCleanup())),
                 Arguments.of("uniform", List.<Pass>of(new UniformDatapath())),
                 Arguments.of("O3", OptPipeline.forLevel(3).passes()),

@@ -1,6 +1,8 @@
 package org.jptxas.isel.codegen;
 
+import java.util.function.Predicate;
 import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.opt.OptPipeline;
 import org.jptxas.spi.IrObserver;
@@ -11,6 +13,19 @@ import org.jptxas.spi.IrObserver;
  * each one.
  */
 public final class OptimizerPass implements OriPass {
+    /** The backend's answer to "does this instruction encode (after legalization)?", or null: passes then keep to
+     *  the forms ptxas itself writes. */
+    private final Predicate<Instr> encodable;
+
+    public OptimizerPass() {
+        this(null);
+    }
+
+    /** @param encodable whether an instruction encodes once legalized (the if-conversion asks it of guarded ones) */
+    public OptimizerPass(Predicate<Instr> encodable) {
+        this.encodable = encodable;
+    }
+
     @Override
     public String name() {
         return "opt";
@@ -25,6 +40,9 @@ public final class OptimizerPass implements OriPass {
                 throw new Observed(e);
             }
         });
+        if (encodable != null) {
+            p = p.encodableWhen(encodable);
+        }
         try {
             p.run(function, cx.profile());
         } catch (Observed o) {

@@ -54,6 +54,18 @@ public final class Legalizer implements OriPass {
         legalize(function.body());
     }
 
+    /**
+     * Whether {@code ins} (virtual registers) encodes once legalized, as {@link #legalize} would rewrite it (sources
+     * moved into registers, offsets folded): what the optimizer asks before it predicates an instruction. Works on a
+     * copy in a scratch body; {@code ins} is not changed.
+     */
+    public boolean legalizes(Instr ins) {
+        Instr copy = new Instr(ins.op(), ins.mods(), ins.dsts(), new ArrayList<>(ins.srcs()), ins.guard(), ins.line());
+        PerFunction fn = new PerFunction(new FunctionBody());
+        fn.legalize(copy);
+        return fn.unencodable.isEmpty();
+    }
+
     /** What a run changed: instructions inserted, instructions rewritten, and those left unencodable. */
     public record Result(int inserted, int rewritten, List<Instr> unencodable) {}
 

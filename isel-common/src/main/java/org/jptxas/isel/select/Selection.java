@@ -1,7 +1,10 @@
 package org.jptxas.isel.select;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.jptxas.isel.codegen.CodegenPipeline;
+import org.jptxas.isel.codegen.OptimizerPass;
+import org.jptxas.isel.codegen.OriPass;
 
 /** How a backend plugs instruction selection into the shared code generator. */
 public final class Selection {
@@ -9,11 +12,18 @@ public final class Selection {
 
     /**
      * {@code pipeline} with the selector's legalizer appended to its legalization passes (so it runs last, just
-     * before register allocation) and the selecting emitter.
+     * before register allocation), the selecting emitter, and the optimizer asking the legalizer what encodes (so
+     * if-conversion predicates what the target's tables can encode guarded, not only what ptxas was seen to guard).
      */
     public static CodegenPipeline install(CodegenPipeline pipeline, InstructionSelector selector) {
-        List<org.jptxas.isel.codegen.OriPass> legal = new java.util.ArrayList<>(pipeline.legalization());
-        legal.add(new Legalizer(selector));
-        return pipeline.withLegalization(legal).withEmitter(new SelectingSassEmitter(selector));
+        Legalizer legalizer = new Legalizer(selector);
+        List<OriPass> legal = new ArrayList<>(pipeline.legalization());
+        legal.add(legalizer);
+        List<OriPass> optimizations = new ArrayList<>();
+        for (OriPass p : pipeline.optimizations()) {
+            optimizations.add(p instanceof OptimizerPass ? new OptimizerPass(legalizer::legalizes) : p);
+        }
+        return pipeline.withOptimizations(optimizations).withLegalization(legal)
+                .withEmitter(new SelectingSassEmitter(selector));
     }
 }

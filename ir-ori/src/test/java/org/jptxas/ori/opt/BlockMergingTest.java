@@ -1,0 +1,61 @@
+package org.jptxas.ori.opt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Guard;
+import org.jptxas.ori.ir.Imm;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.target.TestProfiles;
+import org.junit.jupiter.api.Test;
+
+class BlockMergingTest {
+    private static Instr mov(Reg d, int v) {
+        return new Instr(OpInfo.op("MOV"), List.of(), List.of(d), List.of(Src.of(Imm.ofInt(v))), Guard.ALWAYS, 0);
+    }
+
+    private static Instr bra(BasicBlock target, Reg p) {
+        return new Instr(OpInfo.op("BRA"), List.of(), List.of(), List.of(Src.of(target.ref())),
+                new Guard(p, false), 0);
+    }
+
+    private static List<Integer> values(BasicBlock b) {
+        return b.instrs().stream().map(i -> (int) ((Imm) i.srcs().get(0).value()).bits()).toList();
+    }
+
+    @Test
+    void fallThroughChainsJoinAndBranchTargetsStay() {
+        FunctionBody body = new FunctionBody();
+        Reg r = body.newVirtual(RegFile.R, 1);
+        Reg p = body.newVirtual(RegFile.P, 1);
+        BasicBlock b0 = body.addBlock(null);
+        BasicBlock b1 = body.addBlock("$L1");
+        BasicBlock b2 = body.addBlock(null);
+        BasicBlock b3 = body.addBlock(null);
+        BasicBlock b4 = body.addBlock("$L4");
+        b0.instrs().add(mov(r, 0));
+        b1.instrs().add(mov(r, 1));
+        b2.instrs().add(mov(r, 2));
+        b2.instrs().add(bra(b4, p)); // b2 ends in a branch: b3 is entered from it, b4 from b2 and b3
+        b3.instrs().add(mov(r, 3));
+        b4.instrs().add(mov(r, 4));
+        BasicBlock b5 = body.addBlock(null);
+        b5.instrs().add(new Instr(OpInfo.op("EXIT"), List.of(), List.of(), List.of(), Guard.ALWAYS, 0));
+        assertTrue(new BlockMerging().run(body, new OptContext(TestProfiles.of("sm_80"), "f")));
+        assertEquals(4, b0.instrs().size(), "b1 and b2 (with its branch) join b0");
+        assertTrue(b2.instrs().isEmpty());
+        assertEquals(List.of(3), values(b1), "b3, entered through the emptied b1 and b2, moves up to b1");
+        assertTrue(b3.instrs().isEmpty());
+        assertEquals(List.of(4), values(b4), "a join stays");
+        assertEquals(1, b5.instrs().size(), "the function's last block stays");
+        assertEquals(4, b0.last().branchTarget().block());
+        assertFalse(new BlockMerging().run(body, new OptContext(TestProfiles.of("sm_80"), "f")), "nothing left to merge");
+    }
+}
