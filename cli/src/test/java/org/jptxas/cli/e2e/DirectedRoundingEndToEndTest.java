@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jptxas.isel.codegen.ModuleCodegen;
@@ -48,14 +47,7 @@ class DirectedRoundingEndToEndTest {
                 problems.add(arch + ": " + result.fault().get().describe());
                 continue;
             }
-            Map<String, byte[]> actual = new LinkedHashMap<>();
-            int i = 0;
-            for (KernelCase.Arg a : k.args()) {
-                if (a instanceof KernelCase.Buffer b && b.output()) {
-                    actual.put(b.name(), launch.arguments().get(i).buffer().orElseThrow().bytes());
-                }
-                i++;
-            }
+            Map<String, byte[]> actual = SuiteRun.outputs(k, launch);
             k.compare(actual, 5).forEach(p -> problems.add(arch + ": " + p));
         }
         problems.forEach(System.out::println);

@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jptxas.spi.CompileOptions;
 import org.jptxas.ori.diag.CompilationException;
@@ -77,7 +75,7 @@ class ExecutedHazardGateTest {
                     if (r.fault().isPresent()) {
                         problems.add("fault: " + r.fault().get().describe());
                     } else {
-                        List<String> wrong = k.compare(outputs(k, launch), 3);
+                        List<String> wrong = k.compare(SuiteRun.outputs(k, launch), 3);
                         if (!wrong.isEmpty()) {
                             problems.add("wrong result: " + String.join("; ", wrong));
                         }
@@ -97,17 +95,6 @@ class ExecutedHazardGateTest {
         return new Run(gate, executed.get());
     }
 
-    private static Map<String, byte[]> outputs(KernelCase k, Launch launch) {
-        Map<String, byte[]> actual = new LinkedHashMap<>();
-        int i = 0;
-        for (KernelCase.Arg a : k.args()) {
-            if (a instanceof KernelCase.Buffer b && b.output()) {
-                actual.put(b.name(), launch.arguments().get(i).buffer().orElseThrow().bytes());
-            }
-            i++;
-        }
-        return actual;
-    }
 
     private static Compile jptxas() {
         SuiteRun run = new SuiteRun();

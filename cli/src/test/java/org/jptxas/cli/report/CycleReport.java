@@ -4,7 +4,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,6 +20,7 @@ import org.jptxas.simulator.sass.SassEmulator;
 import org.jptxas.spi.TestTargets;
 import org.jptxas.testing.gate.Gate;
 import org.jptxas.testing.kernels.KernelCase;
+import org.jptxas.simulator.suite.SuiteRun;
 
 /**
  * How fast our code runs next to ptxas's, by the emulator's measure: each suite kernel on each SM it supports, ptxas
@@ -127,7 +127,7 @@ final class CycleReport {
         if (r.fault().isPresent()) {
             problems.add(whose + " cubin: " + r.fault().get().describe());
         } else {
-            List<String> wrong = k.compare(outputs(k, launch), 3);
+            List<String> wrong = k.compare(SuiteRun.outputs(k, launch), 3);
             if (!wrong.isEmpty()) {
                 problems.add(whose + " cubin computes the wrong result: " + String.join("; ", wrong));
             }
@@ -145,17 +145,6 @@ final class CycleReport {
         return new Run(r.warpInstructions(), t.totalCycles(), t.maxCycles(), registers);
     }
 
-    private static Map<String, byte[]> outputs(KernelCase k, Launch launch) {
-        Map<String, byte[]> actual = new LinkedHashMap<>();
-        int i = 0;
-        for (KernelCase.Arg a : k.args()) {
-            if (a instanceof KernelCase.Buffer b && b.output()) {
-                actual.put(b.name(), launch.arguments().get(i).buffer().orElseThrow().bytes());
-            }
-            i++;
-        }
-        return actual;
-    }
 
     /** The report: geometric means per SM and overall, then the ten pairs where our code is slowest. */
     static String text(Result r) {

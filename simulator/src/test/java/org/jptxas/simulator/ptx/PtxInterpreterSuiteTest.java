@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jptxas.ori.target.Target;
@@ -17,6 +16,7 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.jptxas.simulator.suite.SuiteRun;
 
 /** Acceptance of issue 6: for every suite kernel, the PTX interpreter computes the CPU reference's outputs. */
 class PtxInterpreterSuiteTest {
@@ -32,14 +32,7 @@ class PtxInterpreterSuiteTest {
                 LaunchSpecReader.read(k.materialize(dir)));
         LaunchResult r = interp.execute(launch, ExecutionLimits.DEFAULT.withMaxWarpInstructions(50_000_000));
         assertTrue(r.completed(), () -> k.name() + ": " + r.fault().orElseThrow().describe());
-        Map<String, byte[]> actual = new LinkedHashMap<>();
-        int i = 0;
-        for (KernelCase.Arg a : k.args()) {
-            if (a instanceof KernelCase.Buffer b && b.output()) {
-                actual.put(b.name(), launch.arguments().get(i).buffer().orElseThrow().bytes());
-            }
-            i++;
-        }
+        Map<String, byte[]> actual = SuiteRun.outputs(k, launch);
         List<String> problems = k.compare(actual, 5);
         assertTrue(problems.isEmpty(), () -> String.join("\n", problems));
     }

@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,6 +34,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jptxas.spi.TestTargets;
+import org.jptxas.simulator.suite.SuiteRun;
 
 /**
  * The SASS emulator on ptxas 13's cubins of the suite, for sm_75 … sm_90, decoded by jptxas's own SASS decoder (no
@@ -144,7 +144,7 @@ class SassEmulatorSuiteTest {
                         Fault f = r.fault().get();
                         problems.add((f instanceof Fault.Unimplemented ? "stopped: " : "fault: ") + f.describe());
                     } else {
-                        List<String> wrong = k.compare(outputs(k, launch), 3);
+                        List<String> wrong = k.compare(SuiteRun.outputs(k, launch), 3);
                         if (!wrong.isEmpty()) {
                             problems.add("wrong result: " + String.join("; ", wrong));
                         } else if (problems.isEmpty()) {
@@ -176,17 +176,6 @@ class SassEmulatorSuiteTest {
         return new Run(gate, completed, notExecuted);
     }
 
-    private static Map<String, byte[]> outputs(KernelCase k, Launch launch) {
-        Map<String, byte[]> actual = new LinkedHashMap<>();
-        int i = 0;
-        for (KernelCase.Arg a : k.args()) {
-            if (a instanceof KernelCase.Buffer b && b.output()) {
-                actual.put(b.name(), launch.arguments().get(i).buffer().orElseThrow().bytes());
-            }
-            i++;
-        }
-        return actual;
-    }
 
     private static int supportedPairs(List<KernelCase> kernels, List<String> arches) {
         int n = 0;

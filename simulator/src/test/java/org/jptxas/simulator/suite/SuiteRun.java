@@ -183,14 +183,7 @@ public final class SuiteRun {
                 return new Outcome(k.name(), arch, f instanceof Fault.Unimplemented ? Kind.EMULATOR_STOP : Kind.FAULT,
                         f.describe(), cubin, compiled.sass());
             }
-            Map<String, byte[]> actual = new LinkedHashMap<>();
-            int i = 0;
-            for (KernelCase.Arg a : k.args()) {
-                if (a instanceof KernelCase.Buffer b && b.output()) {
-                    actual.put(b.name(), launch.arguments().get(i).buffer().orElseThrow().bytes());
-                }
-                i++;
-            }
+            Map<String, byte[]> actual = outputs(k, launch);
             List<String> problems = k.compare(actual, 3);
             return problems.isEmpty() ? new Outcome(k.name(), arch, Kind.CORRECT, "", cubin, compiled.sass())
                     : new Outcome(k.name(), arch, Kind.WRONG, String.join("; ", problems), cubin, compiled.sass());
@@ -219,6 +212,19 @@ public final class SuiteRun {
     }
 
     /** The report: per SM the count of each outcome, the missing instructions, and the failures by name. */
+    /** The output buffers of a kernel's launch, by name, after it ran. */
+    public static Map<String, byte[]> outputs(KernelCase k, Launch launch) {
+        Map<String, byte[]> actual = new LinkedHashMap<>();
+        int i = 0;
+        for (KernelCase.Arg a : k.args()) {
+            if (a instanceof KernelCase.Buffer b && b.output()) {
+                actual.put(b.name(), launch.arguments().get(i).buffer().orElseThrow().bytes());
+            }
+            i++;
+        }
+        return actual;
+    }
+
     public static String report(List<Outcome> outcomes) {
         StringBuilder sb = new StringBuilder();
         Map<String, Map<Kind, Integer>> perSm = new TreeMap<>();
