@@ -1,0 +1,50 @@
+package org.jptxas.frontend.ptx.check;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.jptxas.frontend.ptx.PtxFrontEnd;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.ir.OriModule;
+import org.jptxas.ori.target.Target;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Inputs on which jptxas and ptxas 13 disagreed (issue 22: a new user's tries and mutants of ordinary kernels): the
+ * verdict and the first diagnostic must now be ptxas's. Each case's ptxas 13 output is quoted beside it.
+ */
+class BadInputAgreementTest {
+    private static final String KERNEL = ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<3>;\n"
+            + "ld.param.u64 %rd1, [p];\nst.global.u32 [%rd1], %r1;\nret;\n}\n";
+    private static final String SHARED_KERNEL = ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<2>;\n"
+            + ".reg .b64 %rd<3>;\nmov.u64 %rd2, temp;\nld.shared.u32 %r1, [%rd2];\nld.param.u64 %rd1, [p];\n"
+            + "st.global.u32 [%rd1], %r1;\nret;\n}\n";
+    private static final String HEADER = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+    /** What the front end says about {@code text} compiled for {@code arch}: its diagnostics, or lowered. */
+    private static List<String> frontEnd(String text, String arch) {
+        try {
+            OriModule m = new PtxFrontEnd(Target.of(arch)).check("bad.ptx", text).lower();
+            assertFalse(m.functions().isEmpty() && text.isEmpty());
+            return List.of();
+        } catch (CompilationException e) {
+            return e.diagnostics().stream().map(d -> d.format("jptxas")).toList();
+        }
+    }
+
+    @Test
+    void anEmptyOrBlankOrCommentOnlyFileHasNoVersion() {
+        // ptxas: "empty.ptx, line 1; fatal   : Missing .version directive at start of file 'empty.ptx'" (the
+        // line is the end of the input: 4 for three blank lines, 2 for one comment line)
+        assertEquals(List.of("jptxas bad.ptx, line 1; fatal   : Missing .version directive at start of file 'bad.ptx'"),
+                frontEnd("", "sm_80"));
+        assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Missing .version directive at start of file 'bad.ptx'"),
+                frontEnd("\n\n\n", "sm_80"));
+        assertEquals(List.of("jptxas bad.ptx, line 2; fatal   : Missing .version directive at start of file 'bad.ptx'"),
+                frontEnd("// just a comment\n", "sm_80"));
+        assertEquals(List.of("jptxas bad.ptx, line 3; fatal   : Missing .version directive at start of file 'bad.ptx'"),
+                frontEnd("/* a\n block */\n", "sm_80"));
+    }
+}
