@@ -47,4 +47,22 @@ class BadInputAgreementTest {
         assertEquals(List.of("jptxas bad.ptx, line 3; fatal   : Missing .version directive at start of file 'bad.ptx'"),
                 frontEnd("/* a\n block */\n", "sm_80"));
     }
+
+    @Test
+    void theFirstFatalErrorStops() {
+        // ptxas: one "Parsing error near '%r2'" line for line 6, nothing for line 7
+        assertEquals(List.of("jptxas bad.ptx, line 6; fatal   : Parsing error near '%r2': syntax error"),
+                frontEnd(".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
+                        + "add.s32 %r1 %r2, %r2;\nmov.b32 %r1, ;\nret;\n}\n", "sm_80"));
+        // a binary file given as PTX: one line, not one per line of the file
+        StringBuilder binary = new StringBuilder("\u007fELF\u0002\u0001\u0001\u0000");
+        for (int i = 0; i < 200; i++) {
+            binary.append("\u0000\u0003\n@\u00ff;\u0010\n");
+        }
+        assertEquals(1, frontEnd(binary.toString(), "sm_80").size());
+        // checker fatals stop too: ptxas reports the first misplaced .target only
+        assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Parsing error near '.target': syntax error"),
+                frontEnd(".version 8.0\n.target sm_80\n.address_size 64\n.target sm_80\n.target sm_80\n" + KERNEL,
+                        "sm_80"));
+    }
 }
