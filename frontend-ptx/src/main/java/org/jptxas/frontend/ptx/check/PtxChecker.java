@@ -122,19 +122,26 @@ public final class PtxChecker {
             return false;
         }
         version = v.times10();
-        if (items.size() < 2 || !(items.get(1) instanceof TargetDirective t)) {
+        if (items.size() < 2 || !(items.get(1) instanceof TargetDirective)) {
             fatal(items.size() < 2 ? v.pos() : items.get(1).pos(),
                     "Missing .target directive at start of file '" + fileName + "'");
             return false;
         }
-        targetDirective(t);
-        for (int i = 2; i < items.size(); i++) {
+        // ptxas takes several .target lines in a row as one list (the last architecture counts); one after
+        // .address_size or after the first function is a syntax error.
+        int next = 1;
+        while (next < items.size() && items.get(next) instanceof TargetDirective t) {
+            targetDirective(t);
+            next++;
+        }
+        compareTargets();
+        for (int i = next; i < items.size(); i++) {
             ModuleItem item = items.get(i);
             if (item instanceof VersionDirective || item instanceof TargetDirective) {
                 fatal(item.pos(), "Parsing error near '" + (item instanceof VersionDirective ? ".version" : ".target")
                         + "': syntax error");
             } else if (item instanceof AddressSizeDirective a) {
-                if (i == 2) {
+                if (i == next) {
                     addressSize(a);
                 } else {
                     // Only directly after .target, and once.
@@ -146,7 +153,7 @@ public final class PtxChecker {
     }
 
     private void targetDirective(TargetDirective t) {
-        texmodeIndependent = t.has("texmode_independent");
+        texmodeIndependent |= t.has("texmode_independent");
         for (String entry : t.entries()) {
             Optional<Target> parsed = Target.parse(entry);
             if (parsed.isEmpty()) {
@@ -161,10 +168,9 @@ public final class PtxChecker {
                 fatal(t.pos(), "Unsupported .target '" + entry + "'");
                 continue;
             }
-            if (declaredTarget == null) {
-                declaredTarget = target;
-                gatingTarget = info.orElse(null);
-            }
+            // the last architecture listed is the one compiled for (ptxas: '.target sm_80, sm_90' is sm_90)
+            declaredTarget = target;
+            gatingTarget = info.orElse(null);
             int needed = FeatureGates.minimumVersionFor(target.sm(), target.suffix());
             // ptxas only objects once there is code to compile for the target.
             if (version < needed && !module.functions().isEmpty()) {
@@ -175,6 +181,10 @@ public final class PtxChecker {
         if (t.has("map_f64_to_f32") && declaredTarget != null && declaredTarget.sm() >= 13) {
             error(t.pos(), "Directive map_f64_to_f32 is not supported with SM 1.3 or higher");
         }
+    }
+
+    /** The declared target against the one compiled for, once every .target line is read. */
+    private void compareTargets() {
         if (declaredTarget != null && compileTarget != null) {
             if (declaredTarget.sm() > compileTarget.sm()) {
                 diagnostics.add(Diagnostic.fatal("SM version specified by .target is higher than default SM version assumed"));

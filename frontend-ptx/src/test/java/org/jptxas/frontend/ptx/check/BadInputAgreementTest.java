@@ -65,4 +65,27 @@ class BadInputAgreementTest {
                 frontEnd(".version 8.0\n.target sm_80\n.address_size 64\n.target sm_80\n.target sm_80\n" + KERNEL,
                         "sm_80"));
     }
+
+    @Test
+    void repeatedTargetLinesAreOneList() {
+        // ptxas 13 accepts .target lines in a row; the last architecture is the one compiled for
+        assertEquals(List.of(), frontEnd(".version 8.0\n.target sm_80\n.target sm_80\n.address_size 64\n" + KERNEL,
+                "sm_80"));
+        assertEquals(List.of(), frontEnd(".version 8.0\n.target sm_90\n.target sm_80\n.address_size 64\n" + KERNEL,
+                "sm_80"));
+        assertEquals(List.of(), frontEnd(".version 8.0\n.target sm_90, sm_80\n.address_size 64\n" + KERNEL, "sm_80"));
+        // ptxas: "fatal   : SM version specified by .target is higher than default SM version assumed"
+        assertEquals(List.of("jptxas fatal   : SM version specified by .target is higher than default SM version assumed"),
+                frontEnd(".version 8.0\n.target sm_80\n.target sm_90\n.address_size 64\n" + KERNEL, "sm_80"));
+        assertEquals(List.of("jptxas fatal   : SM version specified by .target is higher than default SM version assumed"),
+                frontEnd(".version 8.0\n.target sm_80, sm_90\n.address_size 64\n" + KERNEL, "sm_80"));
+        // ptxas: "PTX with .target 'sm_90a' cannot be compiled for architecture 'sm_90'"
+        assertEquals(List.of("jptxas fatal   : PTX with .target 'sm_90a' cannot be compiled for architecture 'sm_90'"),
+                frontEnd(".version 8.0\n.target sm_80\n.target sm_90a\n.address_size 64\n" + KERNEL, "sm_90"));
+        assertEquals(List.of(), frontEnd(".version 8.0\n.target sm_90a\n.target sm_80\n.address_size 64\n" + KERNEL,
+                "sm_90"));
+        // after .address_size a .target line is still a syntax error
+        assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Parsing error near '.target': syntax error"),
+                frontEnd(".version 8.0\n.target sm_80\n.address_size 64\n.target sm_80\n" + KERNEL, "sm_80"));
+    }
 }
