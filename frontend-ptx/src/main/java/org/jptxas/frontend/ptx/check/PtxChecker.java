@@ -18,6 +18,7 @@ import org.jptxas.frontend.ptx.ast.FunctionDecl;
 import org.jptxas.frontend.ptx.ast.Initializer;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.LabelDef;
+import org.jptxas.frontend.ptx.ast.Linkage;
 import org.jptxas.frontend.ptx.ast.ModuleItem;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxModule;
@@ -278,12 +279,55 @@ public final class PtxChecker {
             if (d.name().equals("_")) {
                 continue;
             }
-            Symbol previous = d.isParameterized() ? scope.declareParameterized(v, d)
-                    : scope.declare(new Symbol.Variable(d.name(), v, d));
-            if (previous != null) {
+            Symbol.Variable symbol = new Symbol.Variable(d.name(), v, d);
+            Symbol previous = d.isParameterized() ? scope.declareParameterized(v, d) : scope.declare(symbol);
+            if (previous == null) {
+                continue;
+            }
+            if (d.isParameterized() || !(previous instanceof Symbol.Variable p) || p.declarator().isParameterized()) {
                 error(d.pos(), "Duplicate definition of variable '" + d.name() + "'");
+                continue;
+            }
+            String problem = redeclaration(p, v, d);
+            if (problem != null) {
+                error(d.pos(), problem);
+            } else if (p.decl().linkage() == Linkage.EXTERN && v.linkage() != Linkage.EXTERN) {
+                scope.redeclare(symbol); // the definition resolves the .extern declaration before it
             }
         }
+    }
+
+    /**
+     * Why a second declaration of a name is refused, or null when ptxas accepts it: an {@code .extern} declaration
+     * may repeat a declaration or definition of the same variable (same state space, type and sizes, an unsized
+     * {@code []} matching any size), and an external definition may follow it.
+     */
+    private static String redeclaration(Symbol.Variable previous, VariableDecl v, Declarator d) {
+        VariableDecl p = previous.decl();
+        String name = d.name();
+        if ((p.linkage() != Linkage.EXTERN && v.linkage() != Linkage.EXTERN) || p.space() != v.space()) {
+            return "Duplicate definition of variable '" + name + "'";
+        }
+        if (p.type() != v.type() || p.vectorLength() != v.vectorLength()
+                || !sameExtents(previous.declarator().dimensions(), d.dimensions())) {
+            return "Inconsistent redefinition of variable '" + name + "'";
+        }
+        if (p.linkage() == Linkage.EXTERN && v.linkage() == Linkage.NONE) {
+            return "'.extern' variable '" + name + "' cannot be resolved by a '.static'";
+        }
+        return null;
+    }
+
+    private static boolean sameExtents(List<Long> a, List<Long> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) >= 0 && b.get(i) >= 0 && !a.get(i).equals(b.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void initializer(Initializer init, Scope scope) {

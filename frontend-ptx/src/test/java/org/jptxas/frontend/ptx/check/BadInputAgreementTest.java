@@ -88,4 +88,35 @@ class BadInputAgreementTest {
         assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Parsing error near '.target': syntax error"),
                 frontEnd(".version 8.0\n.target sm_80\n.address_size 64\n.target sm_80\n" + KERNEL, "sm_80"));
     }
+
+    @Test
+    void externVariablesMayBeDeclaredAgain() {
+        // ptxas 13 accepts each of these
+        for (String decls : List.of(
+                ".extern .shared .align 16 .b8 temp[];\n.extern .shared .align 16 .b8 temp[];\n",
+                ".extern .shared .align 16 .b8 temp[];\n.extern .shared .align 8 .b8 temp[];\n",
+                ".shared .align 16 .b8 temp[16];\n.extern .shared .align 16 .b8 temp[];\n",
+                ".extern .shared .align 16 .b8 temp[];\n.extern .shared .align 16 .b8 temp[32];\n")) {
+            assertEquals(List.of(), frontEnd(HEADER + decls + SHARED_KERNEL, "sm_80"), decls);
+        }
+        assertEquals(List.of(), frontEnd(HEADER + ".extern .global .align 4 .b32 temp;\n"
+                + ".visible .global .align 4 .b32 temp;\n" + KERNEL.replace("st.global.u32 [%rd1], %r1;",
+                        "ld.global.u32 %r1, [temp];\nst.global.u32 [%rd1], %r1;"), "sm_80"));
+    }
+
+    @Test
+    void inconsistentOrStaticRedeclarationsAreRefusedInPtxasWords() {
+        assertEquals(List.of("jptxas bad.ptx, line 5; error   : Inconsistent redefinition of variable 'temp'"),
+                frontEnd(HEADER + ".extern .shared .align 16 .b8 temp[];\n.extern .shared .align 16 .b32 temp[];\n"
+                        + SHARED_KERNEL, "sm_80"));
+        assertEquals(List.of("jptxas bad.ptx, line 5; error   : Inconsistent redefinition of variable 'temp'"),
+                frontEnd(HEADER + ".extern .shared .align 16 .b8 temp[16];\n.extern .shared .align 16 .b8 temp[32];\n"
+                        + SHARED_KERNEL, "sm_80"));
+        assertEquals(List.of("jptxas bad.ptx, line 5; error   : '.extern' variable 'temp' cannot be resolved by a '.static'"),
+                frontEnd(HEADER + ".extern .shared .align 16 .b8 temp[];\n.shared .align 16 .b8 temp[16];\n"
+                        + SHARED_KERNEL, "sm_80"));
+        assertEquals(List.of("jptxas bad.ptx, line 5; error   : Duplicate definition of variable 'temp'"),
+                frontEnd(HEADER + ".shared .align 16 .b8 temp[16];\n.shared .align 16 .b8 temp[16];\n"
+                        + SHARED_KERNEL, "sm_80"));
+    }
 }
