@@ -119,4 +119,12 @@ class BadInputAgreementTest {
                 frontEnd(HEADER + ".shared .align 16 .b8 temp[16];\n.shared .align 16 .b8 temp[16];\n"
                         + SHARED_KERNEL, "sm_80"));
     }
+
+    @Test
+    void aHugeRegisterRangeLowers() {
+        // ptxas 13 compiles it; jptxas allocated an array of the declared count (NegativeArraySizeException)
+        assertEquals(List.of(), frontEnd(HEADER + KERNEL.replace("%r<2>", "%r<0x80000000>"), "sm_80"));
+        assertEquals(List.of(), frontEnd(HEADER + KERNEL.replace("%r<2>", "%r<2000000000>")
+                .replace("%r1", "%r1999999999"), "sm_80"));
+    }
 }
