@@ -107,6 +107,22 @@ public final class PtxChecker {
                 alias(a);
             }
         }
+        unresolvedFunctions();
+    }
+
+    /** A function declared without .extern must be defined in the module (ptxas: fatal, with -c too). */
+    private void unresolvedFunctions() {
+        Set<String> defined = new HashSet<>();
+        for (FunctionDecl f : module.functions()) {
+            if (f.isDefinition()) {
+                defined.add(f.name());
+            }
+        }
+        for (FunctionDecl f : module.functions()) {
+            if (!f.isDefinition() && f.linkage() != Linkage.EXTERN && defined.add(f.name())) {
+                diagnostics.add(Diagnostic.fatal("Unresolved extern function '" + f.name() + "'"));
+            }
+        }
     }
 
     // ---- header: .version, .target, .address_size

@@ -127,4 +127,29 @@ class BadInputAgreementTest {
         assertEquals(List.of(), frontEnd(HEADER + KERNEL.replace("%r<2>", "%r<2000000000>")
                 .replace("%r1", "%r1999999999"), "sm_80"));
     }
+
+    @Test
+    void aFileCutInAnEntryNameOrWithoutItsBodyIsRefused() {
+        // ptxas: "line 4; fatal   : Parsing error near '': syntax error" (an .entry needs ';' or a body)
+        assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Parsing error near '': syntax error"),
+                frontEnd(HEADER + ".visible .entry sax", "sm_80"));
+        assertEquals(List.of("jptxas bad.ptx, line 5; fatal   : Parsing error near '.visible': syntax error"),
+                frontEnd(HEADER + ".entry k\n" + KERNEL, "sm_80"));
+        // ptxas: "fatal   : Unresolved extern function 'k'" for a function declared, not .extern, never defined
+        assertEquals(List.of("jptxas fatal   : Unresolved extern function 'sax'"),
+                frontEnd(HEADER + ".visible .entry sax;\n", "sm_80"));
+        assertEquals(List.of("jptxas fatal   : Unresolved extern function 'f'"),
+                frontEnd(HEADER + KERNEL + ".func f", "sm_80"));
+        // declared, then defined; or .extern: accepted
+        assertEquals(List.of(), frontEnd(HEADER + ".func f;\n" + KERNEL + ".func f()\n{\nret;\n}\n", "sm_80"));
+        assertEquals(List.of(), frontEnd(HEADER + ".extern .func f;\n" + KERNEL, "sm_80"));
+    }
+
+    @Test
+    void aFileWithoutItsVersionLineIsRefused() {
+        // ptxas: "line 5; fatal   : Missing .version directive at start of file" (noticed one item later)
+        List<String> d = frontEnd("//\n//\n.target sm_80\n.address_size 64\n" + KERNEL, "sm_80");
+        assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Missing .version directive at start of file 'bad.ptx'"), d);
+        assertTrue(frontEnd(KERNEL, "sm_80").get(0).contains("Missing .version directive"));
+    }
 }
