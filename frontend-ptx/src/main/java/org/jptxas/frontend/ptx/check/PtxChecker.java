@@ -14,6 +14,7 @@ import org.jptxas.frontend.ptx.ast.CallPrototypeDecl;
 import org.jptxas.frontend.ptx.ast.CallTargetsDecl;
 import org.jptxas.frontend.ptx.ast.Declarator;
 import org.jptxas.frontend.ptx.ast.Expr;
+import org.jptxas.frontend.ptx.ast.FileDirective;
 import org.jptxas.frontend.ptx.ast.FunctionDecl;
 import org.jptxas.frontend.ptx.ast.Initializer;
 import org.jptxas.frontend.ptx.ast.Instruction;
@@ -23,6 +24,7 @@ import org.jptxas.frontend.ptx.ast.ModuleItem;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxModule;
 import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.frontend.ptx.ast.SectionDirective;
 import org.jptxas.frontend.ptx.ast.SourcePos;
 import org.jptxas.frontend.ptx.ast.StateSpace;
 import org.jptxas.frontend.ptx.ast.Statement;
@@ -105,9 +107,41 @@ public final class PtxChecker {
                 function(f);
             } else if (item instanceof AliasDirective a) {
                 alias(a);
+            } else if (item instanceof FileDirective f && !fileIndices.add(f.index())) {
+                error(f.pos(), "Duplicate file index #" + f.index());
+            } else if (item instanceof SectionDirective s) {
+                sectionValues(s);
             }
         }
         unresolvedFunctions();
+    }
+
+    private final Set<Long> fileIndices = new HashSet<>();
+
+    /**
+     * Numbers in debug sections must fit their .b8 or .b16 type as ptxas reads them: the low 32 bits, signed or
+     * unsigned ({@code .b8 -128 .. 255}; {@code 4294967552} is 256, out of range).
+     */
+    private void sectionValues(SectionDirective s) {
+        for (SectionDirective.SectionEntry e : s.entries()) {
+            if (!(e instanceof SectionDirective.Data d) || !(d.type().equals(".b8") || d.type().equals(".b16")
+                    || d.type().equals("b8") || d.type().equals("b16"))) {
+                continue;
+            }
+            int bits = d.type().endsWith("16") ? 16 : 8;
+            for (Expr v : d.values()) {
+                Long n = v instanceof Expr.IntLit l ? Long.valueOf(l.value())
+                        : v instanceof Expr.Unary u && u.op() == Expr.UnaryOp.NEG && u.operand() instanceof Expr.IntLit l
+                                ? Long.valueOf(-l.value()) : null;
+                if (n == null) {
+                    continue;
+                }
+                int w = (int) n.longValue();
+                if (w < -(1 << (bits - 1)) || w > (1 << bits) - 1) {
+                    error(d.pos(), "Value out of range for type .b" + bits + " " + w);
+                }
+            }
+        }
     }
 
     /** A function declared without .extern must be defined in the module (ptxas: fatal, with -c too). */

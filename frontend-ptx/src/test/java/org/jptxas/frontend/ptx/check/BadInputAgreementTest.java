@@ -152,4 +152,20 @@ class BadInputAgreementTest {
         assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Missing .version directive at start of file 'bad.ptx'"), d);
         assertTrue(frontEnd(KERNEL, "sm_80").get(0).contains("Missing .version directive"));
     }
+
+    @Test
+    void debugFileIndicesAndSectionBytesAreCheckedAsPtxasChecksThem() {
+        // ptxas: "line 5; error   : Duplicate file index #1" (found by MutationAgreementTest: a .file line duplicated)
+        assertEquals(List.of("jptxas bad.ptx, line 5; error   : Duplicate file index #1"),
+                frontEnd(HEADER + ".file 1 \"a.cu\"\n.file 1 \"b.cu\"\n" + KERNEL, "sm_80"));
+        assertEquals(List.of(), frontEnd(HEADER + ".file 1 \"a.cu\"\n.file 2 \"a.cu\"\n" + KERNEL, "sm_80"));
+        // ptxas: "error   : Value out of range for type .b8 256" (the low 32 bits, -128 .. 255)
+        for (String v : List.of("256", "4294967552", "-129", "0x1ff")) {
+            List<String> d = frontEnd(HEADER + KERNEL + ".section .debug_str\n{\n.b8 " + v + "\n}\n", "sm_80");
+            assertEquals(1, d.size(), v);
+            assertTrue(d.get(0).contains("error   : Value out of range for type .b8 "), d.get(0));
+        }
+        assertEquals(List.of(), frontEnd(HEADER + KERNEL + ".section .debug_str\n{\n.b8 255, -128, 4294967297\n"
+                + ".b16 65535\n.b32 4294967296\n}\n", "sm_80"));
+    }
 }
