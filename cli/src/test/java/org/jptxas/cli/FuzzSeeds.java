@@ -55,7 +55,7 @@ public final class FuzzSeeds {
         Path work = Files.createTempDirectory("jptxas-fuzz-seeds");
         String[] sms = ReliabilityFuzzTest.SMS;
         for (Path p : suitePtx) {
-            for (int s = 0; s < sms.length; s += 2) {
+            for (int s = 0; s < sms.length; s++) {
                 String sm = sms[s];
                 Path cubin = work.resolve("k.cubin");
                 Path sass = work.resolve("k.sass");

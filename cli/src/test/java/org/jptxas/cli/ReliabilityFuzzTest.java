@@ -18,8 +18,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.isel.cubin.Cubin;
-import org.jptxas.isel.cubin.CubinFormatException;
-import org.jptxas.isel.cubin.Section;
 import org.jptxas.isel.sass.SassAssembler;
 import org.jptxas.isel.sass.SassInstruction;
 import org.jptxas.isel.sass.SassIsa;
@@ -27,13 +25,11 @@ import org.jptxas.isel.sass.SassPrinter;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.target.Target;
-import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.Launch;
 import org.jptxas.simulator.exec.LaunchException;
 import org.jptxas.simulator.launch.LaunchSpec;
 import org.jptxas.simulator.launch.LaunchSpecException;
 import org.jptxas.simulator.launch.LaunchSpecReader;
-import org.jptxas.simulator.sass.SassEmulator;
 import org.jptxas.testing.RepoRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Timeout;
@@ -45,7 +41,8 @@ import org.junit.jupiter.api.Timeout;
  * stack trace, a partial output file, a run past the time limit) is a finding.
  *
  * <p>{@code mvn verify} runs each target on its regression inputs ({@code ReliabilityFuzzTestInputs/<target>/}: every
- * finding, once fixed, and hand-made inputs of the bugs issue 22 lists). {@code scripts/fuzz} fuzzes each target
+ * finding, once fixed, and hand-made inputs of the bugs issue 22 lists). The emulator's target is {@link
+ * EmulatorFuzzTest}. {@code scripts/fuzz} fuzzes each target
  * for a bounded time with seeds from the kernel suite and {@code ../shared/corpus}, read where they are.
  */
 class ReliabilityFuzzTest {
@@ -68,7 +65,7 @@ class ReliabilityFuzzTest {
         Files.deleteIfExists(WORK);
     }
 
-    private static void clear() throws IOException {
+    static void clear() throws IOException {
         try (Stream<Path> files = Files.list(WORK)) {
             for (Path p : files.toList()) {
                 Files.deleteIfExists(p);
@@ -220,7 +217,7 @@ class ReliabilityFuzzTest {
 
     // ---- the launch-spec reader (jptxas-run's --spec), then the launch it describes
 
-    private static final Path SUITE = RepoRoot.find().orElseThrow().resolve("kernels");
+    static final Path SUITE = RepoRoot.find().orElseThrow().resolve("kernels");
 
     @FuzzTest(maxDuration = "60s")
     @Timeout(30)
@@ -242,57 +239,6 @@ class ReliabilityFuzzTest {
             Launch.prepare(Target.of("sm_80"), spec);
         } catch (LaunchException e) {
             assertTrue(e.getMessage() != null && !e.getMessage().isBlank(), "refused without a reason");
-        }
-    }
-
-    // ---- the SASS emulator on decoded random words (a bounded number of steps)
-
-    /** saxpy compiled by jptxas for sm_80: the random words replace its code. */
-    private static byte[] baseCubin;
-
-    private static synchronized byte[] baseCubin() throws IOException {
-        if (baseCubin == null) {
-            Path dir = Files.createTempDirectory("jptxas-fuzz-base");
-            Files.copy(SUITE.resolve("saxpy/saxpy.ptx"), dir.resolve("k.ptx"));
-            int rc = new JptxasCommand(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()),
-                    Map.of(), null, dir).run(new String[] {"-arch=sm_80", "k.ptx", "-o", "k.cubin"});
-            assertEquals(0, rc);
-            baseCubin = Files.readAllBytes(dir.resolve("k.cubin"));
-            Files.delete(dir.resolve("k.cubin"));
-            Files.delete(dir.resolve("k.ptx"));
-            Files.delete(dir);
-        }
-        return baseCubin;
-    }
-
-    @FuzzTest(maxDuration = "60s")
-    @Timeout(30)
-    void emulator(byte[] words) throws IOException, LaunchSpecException {
-        Cubin base = Cubin.read(baseCubin());
-        int text = -1;
-        for (int i = 0; i < base.sections().size(); i++) {
-            if (base.sections().get(i).isText()) {
-                text = i;
-            }
-        }
-        Section code = base.sections().get(text);
-        byte[] bytes = code.data();
-        // the fuzz input replaces the code from its start; the rest keeps saxpy's instructions
-        System.arraycopy(words, 0, bytes, 0, Math.min(words.length, bytes.length) & ~15);
-        Section patched = new Section(code.name(), code.nameOffset(), code.type(), code.flags(), code.addr(),
-                code.size(), code.link(), code.info(), code.addralign(), code.entsize(), bytes);
-        byte[] cubin = base.withSection(text, patched).write();
-        LaunchSpec spec = LaunchSpecReader.read(SUITE.resolve("saxpy/launch.json"));
-        SassEmulator emulator;
-        try {
-            emulator = SassEmulator.fromCubin("sm_80", cubin);
-        } catch (CubinFormatException e) {
-            return;
-        }
-        try {
-            emulator.execute(Launch.prepare(Target.of("sm_80"), spec), new ExecutionLimits(20_000, 4096));
-        } catch (LaunchException e) {
-            assertTrue(e.getMessage() != null && !e.getMessage().isBlank(), "a fault without a description");
         }
     }
 }
