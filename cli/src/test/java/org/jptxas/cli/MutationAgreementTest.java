@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every run (fixed seeds), so ptxas's verdicts come from its cache after the first run.
  */
 class MutationAgreementTest {
-    static final int MUTANTS_PER_SM = 300;
+    static final int MUTANTS_PER_SM = Integer.getInteger("jptxas.mutants", 300);
 
     @TempDir
     Path dir;

@@ -25,8 +25,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code live}: N values loaded first and summed last, all live at once (spilled).</li>
  * </ul>
  *
- * Each compile runs in a JVM of its own ({@code ScalingBenchmark --one SHAPE N FILE}): the time of the compile
- * alone, and the peak of the Java heap it used. ptxas is timed with {@code /usr/bin/time} (wall, peak RSS). The
+ * Each compile runs in a JVM of its own ({@code ScalingBenchmark --one SHAPE N FILE}): the CPU time of the process
+ * during the compile (its GC and JIT threads included; robust on a loaded machine), and the peak of the Java heap
+ * it used. ptxas is measured with {@code /usr/bin/time} (user + system CPU, peak RSS). The
  * growth exponent is the slope of log(measure) over log(size), fitted over the three sizes.
  */
 public final class ScalingBenchmark {
@@ -66,7 +67,7 @@ public final class ScalingBenchmark {
         }
         Path work = Files.createTempDirectory("jptxas-scaling");
         StringBuilder table = new StringBuilder();
-        table.append("| shape | size | jptxas time (s) | jptxas peak heap (MB) | ptxas time (s) | ptxas peak RSS (MB) |\n");
+        table.append("| shape | size | jptxas CPU (s) | jptxas peak heap (MB) | ptxas CPU (s) | ptxas peak RSS (MB) |\n");
         table.append("|---|---|---|---|---|---|\n");
         StringBuilder exponents = new StringBuilder();
         exponents.append("| shape | sizes | jptxas time exponent | jptxas memory exponent | ptxas time exponent | ptxas memory exponent |\n");
@@ -153,9 +154,12 @@ public final class ScalingBenchmark {
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             pool.resetPeakUsage();
         }
-        Path dir = ptx.getParent();
+        Path dir = ptx.toAbsolutePath().getParent();
         StringWriter err = new StringWriter();
-        long t0 = System.nanoTime();
+        // CPU time of the whole process (compile, GC and JIT threads): robust on a shared, loaded machine
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long t0 = os.getProcessCpuTime();
         int rc;
         try {
             rc = new JptxasCommand(new PrintWriter(new StringWriter()), new PrintWriter(err), Map.of(), null, dir)
@@ -164,7 +168,7 @@ public final class ScalingBenchmark {
             rc = -1;
             err.write(e.toString());
         }
-        double seconds = (System.nanoTime() - t0) / 1e9;
+        double seconds = (os.getProcessCpuTime() - t0) / 1e9;
         long peak = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == MemoryType.HEAP) {
@@ -182,13 +186,13 @@ public final class ScalingBenchmark {
 
     private static double[] ptxas(String ptxas, String arch, Path ptx, Path cubin) throws IOException, InterruptedException {
         Path times = ptx.resolveSibling("time.txt");
-        Process p = new ProcessBuilder("/usr/bin/time", "-f", "%e %M", "-o", times.toString(), ptxas, "-arch=" + arch,
+        Process p = new ProcessBuilder("/usr/bin/time", "-f", "%U %S %M", "-o", times.toString(), ptxas, "-arch=" + arch,
                 ptx.toString(), "-o", cubin.toString()).redirectErrorStream(true).start();
         p.getInputStream().readAllBytes();
         p.waitFor();
-        String[] f = Files.readString(times).strip().lines().reduce((a, b) -> b).orElse("NaN NaN").split(" ");
+        String[] f = Files.readString(times).strip().lines().reduce((a, b) -> b).orElse("NaN NaN NaN").split(" ");
         Files.deleteIfExists(times);
-        return new double[] {Double.parseDouble(f[0]), Double.parseDouble(f[1]) / 1024.0};
+        return new double[] {Double.parseDouble(f[0]) + Double.parseDouble(f[1]), Double.parseDouble(f[2]) / 1024.0};
     }
 
     // ---- the generated kernels
