@@ -70,8 +70,8 @@ public final class ScalingBenchmark {
         table.append("| shape | size | jptxas CPU (s) | jptxas peak heap (MB) | ptxas CPU (s) | ptxas peak RSS (MB) |\n");
         table.append("|---|---|---|---|---|---|\n");
         StringBuilder exponents = new StringBuilder();
-        exponents.append("| shape | sizes | jptxas time exponent | jptxas memory exponent | ptxas time exponent | ptxas memory exponent |\n");
-        exponents.append("|---|---|---|---|---|---|\n");
+        exponents.append("| shape | sizes | jptxas time exponent | jptxas memory exponent | jptxas exponents above an empty kernel's cost (time, memory) | ptxas time exponent | ptxas memory exponent |\n");
+        exponents.append("|---|---|---|---|---|---|---|\n");
         for (String shape : shapes) {
             int base = SHAPES.get(shape);
             double[] size = new double[factors.length];
@@ -80,6 +80,13 @@ public final class ScalingBenchmark {
             double[] pt = new double[factors.length];
             double[] pm = new double[factors.length];
             String outcome = null;
+            // the fixed cost (JVM, tables, one tiny kernel of the shape), subtracted for the marginal exponents
+            Path tiny = work.resolve(shape + "-1.ptx");
+            Files.writeString(tiny, generate(shape, 1));
+            String[] fixed = child(shape, 1, tiny, arch);
+            Files.deleteIfExists(tiny);
+            double t0 = Double.parseDouble(fixed[0]);
+            double m0 = Double.parseDouble(fixed[1]);
             for (int k = 0; k < factors.length; k++) {
                 int n = base * factors[k];
                 size[k] = n;
@@ -103,8 +110,15 @@ public final class ScalingBenchmark {
                 System.err.println(table.substring(table.lastIndexOf("| " + shape)).strip());
                 Files.deleteIfExists(ptx);
             }
-            exponents.append(String.format(Locale.ROOT, "| %s | %,d ... %,d | %.2f | %.2f | %s | %s |%s%n", shape,
-                    (long) size[0], (long) size[size.length - 1], slope(size, jt), slope(size, jm),
+            double[] jtm = new double[jt.length];
+            double[] jmm = new double[jm.length];
+            for (int k = 0; k < jt.length; k++) {
+                jtm[k] = jt[k] - t0;
+                jmm[k] = jm[k] - m0;
+            }
+            exponents.append(String.format(Locale.ROOT, "| %s | %,d ... %,d | %.2f | %.2f | %.2f, %.2f (fixed %.1f s, %.0f MB) | %s | %s |%s%n",
+                    shape, (long) size[0], (long) size[size.length - 1], slope(size, jt), slope(size, jm),
+                    slope(size, jtm), slope(size, jmm), t0, m0,
                     ptxas == null ? "-" : String.format(Locale.ROOT, "%.2f", slope(size, pt)),
                     ptxas == null ? "-" : String.format(Locale.ROOT, "%.2f", slope(size, pm)),
                     outcome == null ? "" : " " + outcome));
