@@ -59,6 +59,10 @@ public final class SassAssembler {
                     + "': the Y bit needs a stall of 1 to 11");
         }
         SassLexer.Lexed lexed = SassLexer.lex(text);
+        if (lexed.pieces().stream().anyMatch(p -> p.contains("{}"))) {
+            // "{}" stands for an operand in a form's skeleton; written in the text it would match one with no value
+            throw new AssemblyException("no " + isa.sm() + " encoding form for '" + text + "'");
+        }
         List<SassForm> candidates = isa.formsWithSkeleton(lexed.skeleton());
         String[] firstError = {null};
         for (SassForm f : candidates) {
