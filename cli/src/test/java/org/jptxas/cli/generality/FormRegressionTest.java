@@ -1,0 +1,50 @@
+package org.jptxas.cli.generality;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.jptxas.cli.generality.ThreeWay.Compiled;
+import org.jptxas.cli.generality.ThreeWay.LegResult;
+import org.jptxas.tables.ptx.PtxInstructionSet;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Forms the instruction-form suite found computing wrong results (or not running), each fixed: jptxas's cubin must
+ * compute the interpreter's results in the emulator. Fast (no ptxas): the suite itself is slow and needs ptxas.
+ */
+class FormRegressionTest {
+    static final Map<String, FormCase> BY_KEY = FormCatalog.all(PtxInstructionSet.bundled()).stream()
+            .collect(Collectors.toMap(FormCase::key, Function.identity(), (a, b) -> a));
+
+    /** (SM, form key, what was wrong). */
+    static Stream<Arguments> fixed() {
+        return FIXED.stream().map(f -> Arguments.of(f[0], f[1], f[2]));
+    }
+
+    static final List<String[]> FIXED = List.of(
+            new String[] {"sm_80", "cvta.shared.u64 r, r", "the emulator did not run generic loads (LD) of shared memory"},
+            new String[] {"sm_80", "st.b64 [rd]@local, r", "the emulator did not run generic stores (ST)"},
+            new String[] {"sm_80", "isspacep.shared p, r", "the emulator did not run QSPC"},
+            new String[] {"sm_80", "cvt.rni.f32.f32 r, r", "the emulator did not run FRND"},
+            new String[] {"sm_80", "cvt.rn.f16.f32 r, r", "the emulator did not run F2FP.PACK_AB"},
+            new String[] {"sm_75", "cvt.rn.f16.f32 r, r", "the emulator did not run F2F.F16.F32"},
+            new String[] {"sm_80", "min.f64 r, r, r", "the emulator did not run DSETP.MIN"},
+            new String[] {"sm_89", "max.f64 r, r, r", "the emulator did not run DSETP.MAX"},
+            new String[] {"sm_90", "cvt.rn.bf16x2.f32 r, r, r", "the emulator did not run F2FP.BF16.F32.PACK_AB"});
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("fixed")
+    void jptxasAgreesWithTheInterpreter(String sm, String key, String was) {
+        FormCase c = BY_KEY.get(key);
+        assertNotNull(c, "no case " + key + " in the catalog");
+        assertNull(FormSuite.judgeWithoutPtxas(sm, c), key + " on " + sm + " (" + was + ")");
+    }
+}
