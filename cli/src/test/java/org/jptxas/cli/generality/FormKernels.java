@@ -840,7 +840,10 @@ final class FormKernels {
             store("predicate", "%o0", PtxType.PRED);
         }
 
-        /** createpolicy: the policy's bits are the hardware's; it is used for a load, whose value is compared. */
+        /**
+         * createpolicy: the policy's bits are the hardware's own (not compared); the kernel must compile and run. (Its
+         * use by a {@code .L2::cache_hint} access is the access's case.)
+         */
         void createpolicy() throws Unrenderable {
             boolean range = c.words().contains("range");
             if (range) {
@@ -859,9 +862,9 @@ final class FormKernels {
                 line("mov.b64 %o0, 0;");
             }
             line(instruction(texts));
-            reg("b32", "%v");
-            line("ld.global.L2::cache_hint.b32 %v, [%ea], %o0;");
-            store("loaded with the policy", "%v", PtxType.B32);
+            reg("b32", "%done");
+            line("mov.u32 %done, 1;");
+            store("completed", "%done", PtxType.U32);
         }
 
         /** alloca, stacksave, stackrestore: a frame allocated, written and read back, the stack restored. */

@@ -38,7 +38,11 @@ class FormRegressionTest {
             new String[] {"sm_75", "cvt.rn.f16.f32 r, r", "the emulator did not run F2F.F16.F32"},
             new String[] {"sm_80", "min.f64 r, r, r", "the emulator did not run DSETP.MIN"},
             new String[] {"sm_89", "max.f64 r, r, r", "the emulator did not run DSETP.MAX"},
-            new String[] {"sm_90", "cvt.rn.bf16x2.f32 r, r, r", "the emulator did not run F2FP.BF16.F32.PACK_AB"});
+            new String[] {"sm_90", "cvt.rn.bf16x2.f32 r, r, r", "the emulator did not run F2FP.BF16.F32.PACK_AB"},
+            new String[] {"sm_80", "set.ne.ftz.f32.f32 r, r, r", "the interpreter ignored set's .ftz"},
+            new String[] {"sm_80", "slct.ftz.u32.f32 r, r, r, r", "the interpreter ignored slct's .ftz"},
+            new String[] {"sm_80", "createpolicy.fractional.L2::evict_normal.b64 r, r",
+                "the interpreter did not run createpolicy"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

@@ -388,9 +388,12 @@ final class InstructionCompiler {
         };
     }
 
-    private Insn nop() throws Unsupported {
+    private Insn nop() throws Unsupported, ProgramException {
         if (ins.opcode().equals("createpolicy")) {
-            throw unsupported();
+            // the policy is an opaque hint whose bits only the hardware defines: a fixed value, so that the
+            // instructions taking it run (what they load or store does not depend on it)
+            int d = dst(op(0));
+            return simple(t -> write(t, d, 0));
         }
         return simple(t -> { });
     }
@@ -1557,8 +1560,14 @@ final class InstructionCompiler {
         Src a = src(op(1), st), b = src(op(2), st);
         Src c = bool != null ? src(op(3), PtxType.PRED) : null;
         long yes = dt == PtxType.F32 ? Float.floatToRawIntBits(1.0f) & 0xffffffffL : 0xffffffffL;
+        boolean ftz = has("ftz") && st == PtxType.F32;
         return simple(th -> {
-            boolean r = compare.test(a.get(th), b.get(th));
+            long x = a.get(th), y = b.get(th);
+            if (ftz) { // as setp: subnormal f32 sources compare as zeros of their sign
+                x = Float.floatToRawIntBits(Ieee.ftz(f32(x))) & 0xffffffffL;
+                y = Float.floatToRawIntBits(Ieee.ftz(f32(y))) & 0xffffffffL;
+            }
+            boolean r = compare.test(x, y);
             if (bool != null) {
                 r = combine(bool, r, c.get(th) != 0);
             }
@@ -1574,7 +1583,12 @@ final class InstructionCompiler {
         int d = dst(op(0));
         Src a = src(op(1), dt), b = src(op(2), dt), c = src(op(3), ct);
         if (ct == PtxType.F32) {
-            return simple(th -> write(th, d, f32(c.get(th)) >= 0 ? a.get(th) : b.get(th)));
+            // .ftz: a subnormal c is a zero of its sign, and -0 >= 0
+            boolean ftz = has("ftz");
+            return simple(th -> {
+                float x = f32(c.get(th));
+                write(th, d, (ftz ? Ieee.ftz(x) : x) >= 0 ? a.get(th) : b.get(th));
+            });
         }
         return simple(th -> write(th, d, (int) c.get(th) >= 0 ? a.get(th) : b.get(th)));
     }
