@@ -42,7 +42,12 @@ class FormRegressionTest {
             new String[] {"sm_80", "set.ne.ftz.f32.f32 r, r, r", "the interpreter ignored set's .ftz"},
             new String[] {"sm_80", "slct.ftz.u32.f32 r, r, r, r", "the interpreter ignored slct's .ftz"},
             new String[] {"sm_80", "createpolicy.fractional.L2::evict_normal.b64 r, r",
-                "the interpreter did not run createpolicy"});
+                "the interpreter did not run createpolicy"},
+            new String[] {"sm_80", "sub.s64 r, i, i", "a 64-bit subtraction of a constant whose low word is 0 lost"
+                + " the carry into the high word (the result was 2^32 too small)"},
+            new String[] {"sm_80", "ld.u32 r, [rd]@shared", "the same, in an address computed with sub.u64 d, a, 0"},
+            new String[] {"sm_90", "atom.cas.b64 r, [rd], i, r", "the same"},
+            new String[] {"sm_80", "sub.cc.u32 r, r, i", "sub.cc with 0: no carry out (no borrow)"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

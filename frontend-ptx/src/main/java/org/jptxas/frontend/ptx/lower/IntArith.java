@@ -20,9 +20,14 @@ import org.jptxas.ori.ir.Src;
 final class IntArith {
     private IntArith() {}
 
+    /**
+     * {@code -s} as an IADD3 source. An immediate is negated in place, except 0: IADD3 computes {@code a - b} as
+     * {@code a + ~b + 1} and carries out when {@code a >= b}, which {@code a + 0} never does, so a carry-out (a
+     * 64-bit subtraction's borrow into the high word, sub.cc's flag) needs {@code -RZ}.
+     */
     static Src neg(Src s) {
         if (s.value() instanceof Imm m) {
-            return Ptx.imm(-(int) m.bits());
+            return (int) m.bits() == 0 ? Ptx.rz().negated() : Ptx.imm(-(int) m.bits());
         }
         return s.negated();
     }
