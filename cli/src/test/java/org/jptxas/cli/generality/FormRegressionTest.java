@@ -47,7 +47,12 @@ class FormRegressionTest {
                 + " the carry into the high word (the result was 2^32 too small)"},
             new String[] {"sm_80", "ld.u32 r, [rd]@shared", "the same, in an address computed with sub.u64 d, a, 0"},
             new String[] {"sm_90", "atom.cas.b64 r, [rd], i, r", "the same"},
-            new String[] {"sm_80", "sub.cc.u32 r, r, i", "sub.cc with 0: no carry out (no borrow)"});
+            new String[] {"sm_80", "sub.cc.u32 r, r, i", "sub.cc with 0: no carry out (no borrow)"},
+            new String[] {"sm_80", "mul.hi.u16 r, r, r", "16-bit mul.hi took IMAD.HI's high word of the product: 0"},
+            new String[] {"sm_75", "mul.hi.s16 r, r, r", "the same, signed"},
+            new String[] {"sm_90", "mul.hi.s16 r, i, i", "the same, immediates"},
+            new String[] {"sm_86", "mad.hi.u16 r, r, r, r", "the same in mad.hi"},
+            new String[] {"sm_89", "mad.hi.s16 r, r, i, r", "the same in mad.hi, signed"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

@@ -128,6 +128,19 @@ final class IntArith {
             a = extend(cx, a, t);
             b = extend(cx, b, t);
         }
+        if (hi && t.sizeBytes() < 4) {
+            // the high half of a 16 x 16-bit product: the (exact) 32-bit product of the extended sources, shifted
+            // right by 16 (IMAD.HI would take the high word of a 64-bit product, which is 0 or all sign bits)
+            Reg p = Ptx.r32(cx);
+            cx.emit("IMAD", List.of(), List.of(p), List.of(a, b, Ptx.rz()));
+            Reg h = mad ? Ptx.r32(cx) : d;
+            cx.emit("SHF", List.of("R", Ptx.signed(t) ? "S32" : "U32", "HI"), List.of(h),
+                    List.of(Ptx.rz(), Ptx.imm(8 * t.sizeBytes()), Src.of(p)));
+            if (mad) {
+                emitAdd(cx, insn, d, Src.of(h), c, cc);
+            }
+            return;
+        }
         if (wide) {
             if (t.sizeBytes() == 4) {
                 cx.emit("IMAD_WIDE", u == null ? List.of() : List.of(u), List.of(d), List.of(a, b, mad ? c : Ptx.rz()));
