@@ -52,7 +52,10 @@ class FormRegressionTest {
             new String[] {"sm_75", "mul.hi.s16 r, r, r", "the same, signed"},
             new String[] {"sm_90", "mul.hi.s16 r, i, i", "the same, immediates"},
             new String[] {"sm_86", "mad.hi.u16 r, r, r, r", "the same in mad.hi"},
-            new String[] {"sm_89", "mad.hi.s16 r, r, i, r", "the same in mad.hi, signed"});
+            new String[] {"sm_89", "mad.hi.s16 r, r, i, r", "the same in mad.hi, signed"},
+            new String[] {"sm_80", "mad.lo.u64 r, r, r, i", "a 64-bit immediate addend lost its high word"},
+            new String[] {"sm_80", "mad.wide.u32 r, r, r, i", "the same in mad.wide"},
+            new String[] {"sm_90", "mad.wide.s32 r, r, r, i", "the same; sm_89/90 had no matcher for IMAD.WIDE with it"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

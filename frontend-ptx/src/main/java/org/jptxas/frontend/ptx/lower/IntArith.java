@@ -118,8 +118,9 @@ final class IntArith {
             return;
         }
         String u = Ptx.signed(t) ? null : "U32";
-        if (c != null && !(c.value() instanceof Reg) && !(b.value() instanceof Reg)) {
-            // one immediate/constant slot per IMAD: the addend goes to a register
+        if (c != null && !(c.value() instanceof Reg) && (!(b.value() instanceof Reg) || wide || Ptx.wide(t))) {
+            // one immediate/constant slot per IMAD: the addend goes to a register; and a 64-bit addend always
+            // (IMAD.WIDE's immediate is one 32-bit word: the high word of the constant was lost)
             Reg r = cx.newReg(RegFile.R, wide || Ptx.wide(t) ? 2 : 1);
             MovLowerer.move(cx, r, c, dt);
             c = Src.of(r);
