@@ -55,7 +55,13 @@ class FormRegressionTest {
             new String[] {"sm_89", "mad.hi.s16 r, r, i, r", "the same in mad.hi, signed"},
             new String[] {"sm_80", "mad.lo.u64 r, r, r, i", "a 64-bit immediate addend lost its high word"},
             new String[] {"sm_80", "mad.wide.u32 r, r, r, i", "the same in mad.wide"},
-            new String[] {"sm_90", "mad.wide.s32 r, r, r, i", "the same; sm_89/90 had no matcher for IMAD.WIDE with it"});
+            new String[] {"sm_90", "mad.wide.s32 r, r, r, i", "the same; sm_89/90 had no matcher for IMAD.WIDE with it"},
+            new String[] {"sm_80", "vadd.s32.s32.s32 r, r, r", "the interpreter had no video instructions"},
+            new String[] {"sm_86", "vabsdiff.u32.s32.u32.sat.max r, r, r, r", "the same"},
+            new String[] {"sm_89", "vshr.s32.s32.u32.clamp.add r, r, r, r", "the same"},
+            new String[] {"sm_90", "vset.u32.s32.lt.min r, r, r, r", "the same"},
+            new String[] {"sm_75", "vavrg4.s32.u32.s32.sat r, r, r, r", "the same, SIMD"},
+            new String[] {"sm_80", "vset2.s32.s32.ge.add r, r, r, r", "the same, SIMD"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")
