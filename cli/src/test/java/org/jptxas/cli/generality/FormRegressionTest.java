@@ -61,7 +61,10 @@ class FormRegressionTest {
             new String[] {"sm_89", "vshr.s32.s32.u32.clamp.add r, r, r, r", "the same"},
             new String[] {"sm_90", "vset.u32.s32.lt.min r, r, r, r", "the same"},
             new String[] {"sm_75", "vavrg4.s32.u32.s32.sat r, r, r, r", "the same, SIMD"},
-            new String[] {"sm_80", "vset2.s32.s32.ge.add r, r, r, r", "the same, SIMD"});
+            new String[] {"sm_80", "vset2.s32.s32.ge.add r, r, r, r", "the same, SIMD"},
+            new String[] {"sm_80", "div.rz.f32 r, r, r", "the interpreter rounded an overflowing .rz quotient to infinity"},
+            new String[] {"sm_86", "div.rm.f32 r, r, r", "the same, .rm"},
+            new String[] {"sm_90", "div.rp.f32 r, r, r", "the interpreter rounded an underflowing .rp quotient to 0"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")
