@@ -64,7 +64,9 @@ class FormRegressionTest {
             new String[] {"sm_80", "vset2.s32.s32.ge.add r, r, r, r", "the same, SIMD"},
             new String[] {"sm_80", "div.rz.f32 r, r, r", "the interpreter rounded an overflowing .rz quotient to infinity"},
             new String[] {"sm_86", "div.rm.f32 r, r, r", "the same, .rm"},
-            new String[] {"sm_90", "div.rp.f32 r, r, r", "the interpreter rounded an underflowing .rp quotient to 0"});
+            new String[] {"sm_90", "div.rp.f32 r, r, r", "the interpreter rounded an underflowing .rp quotient to 0"},
+            new String[] {"sm_86", "cvt.rn.f32.f64 r, i", "an f64 immediate source of cvt reached F2F, which has no"
+                + " 64-bit immediate slot (no matcher selects)"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")
