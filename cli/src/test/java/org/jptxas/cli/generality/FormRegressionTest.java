@@ -66,7 +66,10 @@ class FormRegressionTest {
             new String[] {"sm_86", "div.rm.f32 r, r, r", "the same, .rm"},
             new String[] {"sm_90", "div.rp.f32 r, r, r", "the interpreter rounded an underflowing .rp quotient to 0"},
             new String[] {"sm_86", "cvt.rn.f32.f64 r, i", "an f64 immediate source of cvt reached F2F, which has no"
-                + " 64-bit immediate slot (no matcher selects)"});
+                + " 64-bit immediate slot (no matcher selects)"},
+            new String[] {"sm_80", "neg.f32 r, r", "the interpreter flipped a NaN's sign; the GPU gives the canonical"
+                + " NaN"},
+            new String[] {"sm_89", "abs.f32 r, r", "the same for abs"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

@@ -714,8 +714,13 @@ final class InstructionCompiler {
                     long raw = a.get(th);
                     float x = Values.f32In(raw, ftz);
                     switch (o) {
-                        case "neg" -> write(th, d, (Float.floatToRawIntBits(x) ^ 0x80000000) & 0xffffffffL);
-                        case "abs" -> write(th, d, Float.floatToRawIntBits(x) & 0x7fffffffL);
+                        // a NaN comes out canonical, as the GPU computes f32 neg/abs (ptxas's and jptxas's FADD with
+                        // a negated or absolute source); its sign and payload are not PTX's to define (f64 and 16-bit
+                        // neg/abs keep the bit operation: jptxas's code flips the sign bit there)
+                        case "neg" -> write(th, d, Float.isNaN(x) ? Ieee.CANONICAL_NAN32
+                                : (Float.floatToRawIntBits(x) ^ 0x80000000) & 0xffffffffL);
+                        case "abs" -> write(th, d, Float.isNaN(x) ? Ieee.CANONICAL_NAN32
+                                : Float.floatToRawIntBits(x) & 0x7fffffffL);
                         default -> {
                             float z = switch (o) {
                                 case "sqrt" -> Ieee.sqrt(x, r);
