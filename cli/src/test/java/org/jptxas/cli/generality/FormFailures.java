@@ -42,7 +42,8 @@ final class FormFailures {
         Kind k = o.kind();
         String d = o.detail() == null ? "" : o.detail();
         return switch (k) {
-            case JPTXAS_DIFFERS, PTXAS_DIFFERS -> o.c().instruction() + (o.c().predicated() ? " (guarded)" : "");
+            case JPTXAS_DIFFERS, PTXAS_DIFFERS, MODEL_DIFFERS -> o.c().instruction()
+                    + (o.c().predicated() ? " (guarded)" : "");
             case JPTXAS_FAULT, EMULATOR_CRASH -> "emulator: " + fault(d, "emulator");
             case PTXAS_FAULT -> "emulator: " + fault(d, "emulator");
             case PTXAS_REJECTS -> normalize(d.replaceFirst("^ptxas [^,]*, line \\d+; ", ""));

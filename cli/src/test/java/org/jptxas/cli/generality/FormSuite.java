@@ -39,6 +39,7 @@ final class FormSuite {
     /** Why a case does not agree three ways, in the order they are checked. */
     enum Kind {
         HARNESS("the harness cannot set the case up"),
+        PTXAS_REJECTS("ptxas 13 rejects a form the front end accepts"),
         NOT_SUPPORTED("jptxas: instruction not yet supported"),
         NO_MATCHER("jptxas: no matcher selects"),
         NO_ENCODING("jptxas: no encoding form"),
@@ -49,8 +50,8 @@ final class FormSuite {
         EMULATOR_CRASH("the emulator crashed"),
         JPTXAS_FAULT("the emulator faults or stops on jptxas's cubin"),
         JPTXAS_DIFFERS("jptxas's result differs from the interpreter's"),
+        MODEL_DIFFERS("jptxas's and ptxas 13's cubins agree, the interpreter differs (its model of the instruction)"),
         JPTXAS_HAZARD("jptxas's cubin has a hazard on an executed path"),
-        PTXAS_REJECTS("ptxas 13 rejects a form the front end accepts"),
         PTXAS_FAULT("the emulator faults or stops on ptxas's cubin"),
         PTXAS_DIFFERS("ptxas's result differs from the interpreter's");
 
@@ -61,8 +62,15 @@ final class FormSuite {
         }
     }
 
-    /** One case's end: {@code kind} null when all three legs agree. */
-    record Outcome(FormCase c, Kind kind, String detail) {}
+    /**
+     * One case's end: {@code kind} null when all three legs agree; {@code jptxasAgrees} whether jptxas's cubin
+     * computed the interpreter's results (whatever ptxas's did).
+     */
+    record Outcome(FormCase c, Kind kind, String detail, boolean jptxasAgrees) {
+        Outcome(FormCase c, Kind kind, String detail) {
+            this(c, kind, detail, false);
+        }
+    }
 
     /** One SM's run. */
     record Report(String sm, int cases, int accepted, int compiled, int jptxasAgrees, int agrees,
@@ -183,9 +191,9 @@ final class FormSuite {
                 }
                 if (compiledOk[i]) {
                     compiled++;
-                    if (o.kind() == null || o.kind().compareTo(Kind.JPTXAS_HAZARD) > 0) {
-                        jAgree++;
-                    }
+                }
+                if (o.jptxasAgrees()) {
+                    jAgree++;
                 }
             }
             List<Integer> h = new ArrayList<>(harness);
@@ -331,8 +339,17 @@ final class FormSuite {
         return String.valueOf(c.error()).lines().findFirst().orElse("");
     }
 
+    /**
+     * Judges one case: ptxas's verdict on the text first (a form ptxas rejects is the front end's leniency, and its
+     * results mean nothing), then jptxas's compile, the interpreter, jptxas's cubin against the interpreter (with
+     * ptxas's cubin telling a jptxas bug from a modelling difference), hazards, ptxas's cubin. {@code theirs} null:
+     * no ptxas leg.
+     */
     static Outcome judge(String sm, FormCase c, Kernel k, Program interp, Compiled ours, Compiled theirs,
                          Map<Compiled, Program> loaded) {
+        if (theirs != null && !theirs.ok()) {
+            return new Outcome(c, Kind.PTXAS_REJECTS, firstError(theirs));
+        }
         if (!ours.ok()) {
             return new Outcome(c, compileKind(ours), firstError(ours));
         }
@@ -345,30 +362,28 @@ final class FormSuite {
                     a.detail());
         }
         LegResult j = ThreeWay.run(program(loaded, sm, ours), sm, k);
-        LegResult p = theirs.ok() ? ThreeWay.run(program(loaded, sm, theirs), sm, k) : null;
+        LegResult p = theirs != null ? ThreeWay.run(program(loaded, sm, theirs), sm, k) : null;
         String dj = differs(c, k, a, j);
         String dp = p == null ? null : differs(c, k, a, p);
         if (dj != null) {
-            // what ptxas's cubin computes tells an interpreter bug (ptxas agrees with jptxas) from a jptxas bug
-            String third = p == null ? "ptxas rejects it"
-                    : !p.completed() ? "ptxas's cubin: " + describe(p)
-                    : dp == null ? "ptxas's cubin agrees with the interpreter"
-                    : j.completed() && differs(c, k, j, p) == null ? "ptxas's cubin agrees with jptxas's"
-                    : "ptxas's cubin differs from both";
-            return new Outcome(c, j.status() == LegResult.Status.FAILED && j.detail().startsWith("crashed")
-                    ? Kind.EMULATOR_CRASH : j.completed() ? Kind.JPTXAS_DIFFERS : Kind.JPTXAS_FAULT,
-                    dj + "; " + third);
+            if (j.status() == LegResult.Status.FAILED && j.detail().startsWith("crashed")) {
+                return new Outcome(c, Kind.EMULATOR_CRASH, dj);
+            }
+            boolean sameAsPtxas = p != null && p.completed() && j.completed() && differs(c, k, j, p) == null;
+            if (sameAsPtxas) {
+                return new Outcome(c, Kind.MODEL_DIFFERS, dj);
+            }
+            String third = p == null ? "no ptxas leg" : !p.completed() ? "ptxas's cubin: " + describe(p)
+                    : dp == null ? "ptxas's cubin agrees with the interpreter" : "ptxas's cubin differs from both";
+            return new Outcome(c, j.completed() ? Kind.JPTXAS_DIFFERS : Kind.JPTXAS_FAULT, dj + "; " + third);
         }
         if (!j.hazards().isEmpty()) {
-            return new Outcome(c, Kind.JPTXAS_HAZARD, j.hazards().get(0));
+            return new Outcome(c, Kind.JPTXAS_HAZARD, j.hazards().get(0), true);
         }
-        if (p == null) {
-            return new Outcome(c, Kind.PTXAS_REJECTS, firstError(theirs));
+        if (p != null && dp != null) {
+            return new Outcome(c, p.completed() ? Kind.PTXAS_DIFFERS : Kind.PTXAS_FAULT, dp, true);
         }
-        if (dp != null) {
-            return new Outcome(c, p.completed() ? Kind.PTXAS_DIFFERS : Kind.PTXAS_FAULT, dp);
-        }
-        return new Outcome(c, null, "");
+        return new Outcome(c, null, "", true);
     }
 
     /**
@@ -384,9 +399,8 @@ final class FormSuite {
         }
         String text = Module.of(sm, List.of(k)).text();
         Compiled ours = ThreeWay.JPTXAS.compile("forms.ptx", text, sm);
-        Outcome o = judge(sm, c, k, ThreeWay.interpreter("forms.ptx", text), ours,
-                Compiled.failed("no ptxas", List.of()), new LinkedHashMap<>());
-        return o.kind() == null || o.kind() == Kind.PTXAS_REJECTS ? null : o.kind().what + ": " + o.detail();
+        Outcome o = judge(sm, c, k, ThreeWay.interpreter("forms.ptx", text), ours, null, new LinkedHashMap<>());
+        return o.jptxasAgrees() ? null : o.kind().what + ": " + o.detail();
     }
 
     private static Program program(Map<Compiled, Program> loaded, String sm, Compiled c) {

@@ -11,7 +11,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * Random PTX programs in the spirit of Csmith: arithmetic of every type (32- and 64-bit integers, f32, f64, f16
- * round trips, predicates), nested if/else on thread-dependent conditions (divergence), loops with constant and
+ * round trips, predicates; not copysign, which exposes NaN signs PTX leaves open), nested if/else on thread-dependent conditions (divergence), loops with constant and
  * data-dependent trip counts, a local array, shared memory exchanged between threads across barriers, reads of
  * global memory at computed indices, reductions into global counters, warp shuffles and votes, calls to device
  * functions (one of them recursive, so that it stays a true call), predicated instructions. Every program is
@@ -42,7 +42,8 @@ final class RandomProgram {
         ROUND_TO_INTEGER("f32", "cvt.rni.ftz.f32.f32 %d, %a;", "cvt.rni of f32 with .ftz (and of f64 immediates)"),
         CVT_F64_INT("f64", "cvt.rn.f64.u32 %d, %u;", "conversions between f64 and integers"),
         CVT_64_F32("f32", "cvt.rn.f32.s64 %d, %l;", "conversions between f32 and 64-bit integers"),
-        SETP_F64("f64", "setp.eq.f64 %q, %a, %b; selp.f64 %d, %a, %b, %q;", "f64 comparisons");
+        SETP_F64("f64", "setp.eq.f64 %q, %a, %b; selp.f64 %d, %a, %b, %q;", "f64 comparisons"),
+        MIN_MAX_F64("f64", "max.f64 %d, %a, %b;", "f64 min/max (DSETP.MIN/MAX)");
 
         final String type;
         final String probe;
@@ -761,8 +762,10 @@ final class RandomProgram {
                         + operand(t, code, depth) + ";");
                 case 4 -> code.add("div.rn" + ftz + "." + t.name + " " + d + ", " + a + ", " + b + ";");
                 case 5 -> code.add("sqrt.rn" + ftz + "." + t.name + " " + d + ", " + a + ";");
-                case 6 -> code.add((r.nextBoolean() ? "min" : "max") + (has(Gap.FTZ_MIN_MAX) ? ftz : "") + "."
-                        + t.name + " " + d + ", " + a + ", " + b + ";");
+                case 6 -> code.add(t == Ty.F64 && !has(Gap.MIN_MAX_F64)
+                        ? "add.rn.f64 " + d + ", " + a + ", " + b + ";"
+                        : (r.nextBoolean() ? "min" : "max") + (has(Gap.FTZ_MIN_MAX) ? ftz : "") + "." + t.name + " "
+                        + d + ", " + a + ", " + b + ";");
                 case 7 -> code.add((r.nextBoolean() ? "abs" : "neg") + (has(Gap.FTZ_ABS_NEG) ? ftz : "") + "."
                         + t.name + " " + d + ", " + a + ";");
                 case 8 -> {
@@ -781,7 +784,9 @@ final class RandomProgram {
                     code.add(ok ? "cvt.rni" + ftz + "." + t.name + "." + t.name + " " + d + ", " + a + ";"
                             : "add.rn." + t.name + " " + d + ", " + a + ", " + b + ";");
                 }
-                default -> code.add("copysign." + t.name + " " + d + ", " + a + ", " + b + ";");
+                // not copysign: it makes a NaN's sign observable, which PTX leaves open (the GPU's f64 sqrt and div
+                // give NaNs of either sign); the instruction-form suite checks copysign bit for bit
+                default -> code.add("sub.rn." + t.name + " " + d + ", " + a + ", " + b + ";");
             }
         }
 
