@@ -48,6 +48,7 @@ final class FormFailures {
             case PTXAS_FAULT -> "emulator: " + fault(d, "emulator");
             case PTXAS_REJECTS -> normalize(d.replaceFirst("^ptxas [^,]*, line \\d+; ", ""));
             case JPTXAS_HAZARD -> normalize(d.replaceFirst("^[^:]*: ", ""));
+            case FLAKY -> o.c().key();
             default -> normalize(d.replaceAll(" — .*", ""));
         };
     }

@@ -33,6 +33,15 @@ final class FormSuite {
     /** The PTX version of the generated modules (ptxas 13's). */
     static final String VERSION = "9.0";
 
+    /**
+     * Cases whose result varied between two runs of the whole suite with the same code (SM and case key, with what
+     * was seen): judged {@link Kind#FLAKY} whatever they give, so that the figures do not flicker. sm_90's
+     * atom.add.f32 is a CAS loop in jptxas's code; once it differed from the interpreter in its 40-kernel module,
+     * once it agreed, and it agrees alone. Exact: a listed case that the front end no longer accepts fails the gate
+     * as stale.
+     */
+    static final java.util.Set<String> FLAKY = java.util.Set.of("sm_90 atom.add.f32 r, [rd+0], r");
+
     /** Kernels per module: compiled and loaded together, split one by one when the module fails. */
     static final int MODULE = 40;
 
@@ -53,7 +62,8 @@ final class FormSuite {
         MODEL_DIFFERS("jptxas's and ptxas 13's cubins agree, the interpreter differs (its model of the instruction)"),
         JPTXAS_HAZARD("jptxas's cubin has a hazard on an executed path"),
         PTXAS_FAULT("the emulator faults or stops on ptxas's cubin"),
-        PTXAS_DIFFERS("ptxas's result differs from the interpreter's");
+        PTXAS_DIFFERS("ptxas's result differs from the interpreter's"),
+        FLAKY("results vary between runs (listed in FormSuite.FLAKY, counted as not agreeing)");
 
         final String what;
 
@@ -303,7 +313,8 @@ final class FormSuite {
                     : ThreeWay.interpreter("forms.ptx", Module.of(sm, List.of(k)).text());
             Compiled o = ours[j], t = theirs[j];
             compiledOk[i] = o.ok();
-            outcomes[i] = judge(sm, c, k, pi, o, t, loaded);
+            outcomes[i] = FLAKY.contains(sm + " " + c.key()) ? new Outcome(c, Kind.FLAKY, "listed in FormSuite.FLAKY")
+                    : judge(sm, c, k, pi, o, t, loaded);
         }
     }
 
