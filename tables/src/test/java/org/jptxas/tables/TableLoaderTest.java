@@ -102,7 +102,7 @@ class TableLoaderTest {
     @Test
     void bundledTablesAreWellFormedJson() {
         // Every bundled table must at least parse as a JSON tree; typed loading is tested where the types live.
-        for (String name : List.of("ori-opcodes.json", "targets.json")) {
+        for (String name : List.of("ori-opcodes.json", "cubin/flavors.json")) {
             com.fasterxml.jackson.databind.JsonNode n = TableLoader.load(name, com.fasterxml.jackson.databind.JsonNode.class);
             assertTrue(n.isObject(), name);
         }

@@ -8,9 +8,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.InputStream;
 import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.jptxas.isel.spi.TestTargets;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -42,9 +45,11 @@ class FunnelShiftTest {
 
     /** nvdisasm names every value of SHF's type field, so it never prints an SHF without a type. */
     @ParameterizedTest
-    @ValueSource(strings = {"sm75", "sm80", "sm86", "sm89", "sm90"})
+    @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
     void nvdisasmAlwaysPrintsShfsType(String sm) throws Exception {
-        try (InputStream in = FunnelShiftTest.class.getResourceAsStream("/org/jptxas/tables/sass/modifiers-" + sm + ".json")) {
+        // the per-SM modifier tables live in the backends' resource folders
+        Path table = TestTargets.resourceFolder(sm).resolve("sass/modifiers-" + sm.replace("_", "") + ".json");
+        try (InputStream in = Files.newInputStream(table)) {
             JsonNode root = new ObjectMapper().readTree(in);
             int typeGroups = 0;
             for (JsonNode c : root.get("classes")) {
