@@ -53,7 +53,7 @@ class RandomProgramDifferentialTest {
         for (long seed : new long[] {15, 19, 34, 35, 53, 82, 114, 125, 187, 189, 217, 221, 259, 272, 298}) {
             m.put("seed " + seed, div64);
         }
-        for (long seed : new long[] {63, 94, 99, 216, 279}) {
+        for (long seed : new long[] {63, 94, 99}) {
             m.put("seed " + seed, decoder);
         }
         for (long seed : new long[] {76, 234, 241}) {
