@@ -284,18 +284,23 @@ final class JptxasCommand {
         }
         err.print(result.resourceReport());
         String name = outputFile == null ? "elf.o" : outputFile;
+        // the cubin and the SASS text are written together: a run that cannot write one leaves neither
+        AtomicFiles.Transaction outputs = new AtomicFiles.Transaction();
+        String writing = name;
         try {
-            AtomicFiles.write(workDir.resolve(name), result.cubin());
-        } catch (IOException | SecurityException e) {
-            report(Diagnostic.fatal("Output file '" + name + "' could not be opened"));
-            return;
-        }
-        if (outSass != null) {
-            try {
-                AtomicFiles.write(workDir.resolve(outSass), result.sass().getBytes(StandardCharsets.UTF_8));
-            } catch (IOException | SecurityException e) {
-                report(Diagnostic.fatal("Output file '" + outSass + "' could not be opened"));
+            outputs.stage(workDir.resolve(name), result.cubin());
+            if (outSass != null) {
+                writing = outSass;
+                outputs.stage(workDir.resolve(outSass), result.sass().getBytes(StandardCharsets.UTF_8));
             }
+            outputs.commit();
+        } catch (AtomicFiles.NotWritten e) {
+            throw new Fatal("Output file '" + writing + "' could not be written: " + e.getMessage());
+        } catch (IOException | SecurityException | java.nio.file.InvalidPathException e) {
+            // one line, as ptxas prints it (no 'aborted' line after it)
+            throw new Fatal("Output file '" + writing + "' could not be opened");
+        } finally {
+            outputs.abandon();
         }
     }
 

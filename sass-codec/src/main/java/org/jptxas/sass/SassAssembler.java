@@ -104,6 +104,10 @@ public final class SassAssembler {
     }
 
     private Encoded encoded(SassLexer.Lexed lexed, String text, Control control, long address, LabelResolver labels) {
+        if (lexed.pieces().stream().anyMatch(p -> p.contains("{}"))) {
+            // "{}" stands for an operand in a form's skeleton; written in the text it would match one with no value
+            throw new AssemblyException("no " + isa.sm() + " encoding form for '" + text + "'");
+        }
         List<SassForm> candidates = isa.formsWithSkeleton(lexed.skeleton());
         String[] firstError = {null};
         for (SassForm f : candidates) {

@@ -115,7 +115,7 @@ public final class SassLexer {
                 pieces.add(lit.toString());
                 lit.setLength(0);
                 String t = s.substring(i, j);
-                lexemes.add(new Lexeme(Lexeme.Type.HEX, t, null, -Long.parseUnsignedLong(t.substring(4), 16)));
+                lexemes.add(new Lexeme(Lexeme.Type.HEX, t, null, -hex(t.substring(4), t)));
                 i = j;
             } else if ((c == '+' || c == '-') && i + 1 < n && (isDigit(s.charAt(i + 1)) || s.startsWith("INF", i + 1)
                     || s.startsWith("QNAN", i + 1))) {
@@ -145,10 +145,18 @@ public final class SassLexer {
     private static Lexeme numberLexeme(String t) {
         int k = (t.charAt(0) == '+' || t.charAt(0) == '-') ? 1 : 0;
         if (t.startsWith("0x", k)) {
-            long v = Long.parseUnsignedLong(t.substring(k + 2), 16);
+            long v = hex(t.substring(k + 2), t);
             return new Lexeme(Lexeme.Type.HEX, t, null, t.charAt(0) == '-' ? -v : v);
         }
         return new Lexeme(Lexeme.Type.DEC, t, null, 0);
+    }
+
+    /** The value of hexadecimal digits; text that is not a 64-bit number ("0x", 17 digits) cannot be assembled. */
+    private static long hex(String digits, String text) {
+        if (digits.isEmpty() || digits.length() > 16) {
+            throw new SassAssembler.AssemblyException("not a 64-bit hexadecimal number: '" + text + "'");
+        }
+        return Long.parseUnsignedLong(digits, 16);
     }
 
     private static int number(String s, int i) {

@@ -59,11 +59,21 @@ public final class PtxFrontEnd {
         }
         CheckResult checked = PtxChecker.check(fileName, parsed.module(), target, catalog);
         List<Diagnostic> all = new ArrayList<>(parsed.diagnostics());
-        all.addAll(checked.diagnostics());
+        all.addAll(upToFirstFatal(checked.diagnostics()));
         if (checked.hasErrors()) {
             throw new CompilationException(all);
         }
         return new Checked(fileName, checked.resolved(), all, target, profile);
+    }
+
+    /** The diagnostics up to the first fatal one, included: ptxas stops there. */
+    private static List<Diagnostic> upToFirstFatal(List<Diagnostic> diagnostics) {
+        for (int i = 0; i < diagnostics.size(); i++) {
+            if (diagnostics.get(i).severity() == org.jptxas.ori.diag.Severity.FATAL) {
+                return diagnostics.subList(0, i + 1);
+            }
+        }
+        return diagnostics;
     }
 
     /** A PTX module that parsed and passed the semantic checks. */

@@ -153,6 +153,12 @@ public final class Reconvergence {
      * own regions use, so a call inside a region never reuses the enclosing barrier.
      */
     private static void wrapIndirectCalls(FunctionBody body, CodegenContext cx, int depth) {
+        if (depth >= BarrierReg.COUNT) {
+            // regions nested 16 deep hold every barrier: the calls' lanes re-join at the next barrier, as the lanes
+            // of regions nested deeper do (the register was made before looking for a call: kernels without one
+            // failed with "B16 out of range")
+            return;
+        }
         OriOpcodes ops = OriOpcodes.get();
         BarrierReg barrier = new BarrierReg(depth);
         for (int b = 0; b < body.blocks().size(); b++) {

@@ -143,9 +143,16 @@ public final class Ieee {
         return roundToDouble(s, r);
     }
 
-    /** {@code x / y} in direction {@code r}: the RN quotient, corrected by the sign of the exact residual. */
+    /**
+     * {@code x / y} in direction {@code r}: the RN quotient, corrected by the sign of the exact residual. A finite
+     * quotient that overflows or underflows in RN is rounded from the exact quotient instead (RZ never gives an
+     * infinity, RP never rounds a positive quotient to 0, ...).
+     */
     public static float div(float x, float y, Rounding r) {
         float q = x / y;
+        if (r != Rounding.RN && !special(x, y) && x != 0 && y != 0 && (Float.isInfinite(q) || q == 0)) {
+            return roundToFloat(new BigDecimal(x).divide(new BigDecimal(y), new java.math.MathContext(60)), r);
+        }
         if (r == Rounding.RN || special(x, y, q) || y == 0 || q == 0) {
             return q;
         }
@@ -156,6 +163,9 @@ public final class Ieee {
 
     public static double div(double x, double y, Rounding r) {
         double q = x / y;
+        if (r != Rounding.RN && !special(x, y) && x != 0 && y != 0 && (Double.isInfinite(q) || q == 0)) {
+            return roundToDouble(new BigDecimal(x).divide(new BigDecimal(y), new java.math.MathContext(1200)), r);
+        }
         if (r == Rounding.RN || special(x, y, q) || y == 0 || q == 0) {
             return q;
         }

@@ -384,13 +384,19 @@ final class InstructionCompiler {
             case "match" -> match();
             case "redux" -> redux();
             case "ldmatrix" -> ldmatrix();
+            case "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset" -> video();
+            case "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4",
+                    "vabsdiff4", "vmin4", "vmax4", "vset4" -> videoSimd();
             default -> throw unsupported();
         };
     }
 
-    private Insn nop() throws Unsupported {
+    private Insn nop() throws Unsupported, ProgramException {
         if (ins.opcode().equals("createpolicy")) {
-            throw unsupported();
+            // the policy is an opaque hint whose bits only the hardware defines: a fixed value, so that the
+            // instructions taking it run (what they load or store does not depend on it)
+            int d = dst(op(0));
+            return simple(t -> write(t, d, 0));
         }
         return simple(t -> { });
     }
@@ -708,8 +714,13 @@ final class InstructionCompiler {
                     long raw = a.get(th);
                     float x = Values.f32In(raw, ftz);
                     switch (o) {
-                        case "neg" -> write(th, d, (Float.floatToRawIntBits(x) ^ 0x80000000) & 0xffffffffL);
-                        case "abs" -> write(th, d, Float.floatToRawIntBits(x) & 0x7fffffffL);
+                        // a NaN comes out canonical, as the GPU computes f32 neg/abs (ptxas's and jptxas's FADD with
+                        // a negated or absolute source); its sign and payload are not PTX's to define (f64 and 16-bit
+                        // neg/abs keep the bit operation: jptxas's code flips the sign bit there)
+                        case "neg" -> write(th, d, Float.isNaN(x) ? Ieee.CANONICAL_NAN32
+                                : (Float.floatToRawIntBits(x) ^ 0x80000000) & 0xffffffffL);
+                        case "abs" -> write(th, d, Float.isNaN(x) ? Ieee.CANONICAL_NAN32
+                                : Float.floatToRawIntBits(x) & 0x7fffffffL);
                         default -> {
                             float z = switch (o) {
                                 case "sqrt" -> Ieee.sqrt(x, r);
@@ -901,6 +912,127 @@ final class InstructionCompiler {
             }
             write(th, d, acc);
         });
+    }
+
+    // ---------------------------------------------------------------- video instructions
+
+    /**
+     * Scalar video instructions (PTX ISA "Scalar Video Instructions"): the 32-bit sources sign- or zero-extended to
+     * 33 bits by their types, the operation in full precision, {@code .sat} clamping to the destination type, then
+     * the secondary operation with c ({@code .add}: plus c; {@code .min}/{@code .max} with c of the destination's
+     * signedness). vshl/vshr shift by b clamped to 32 ({@code .clamp}) or modulo 32 ({@code .wrap}); vset compares
+     * and gives 0 or 1. Byte and half-word selectors are not modelled.
+     */
+    private Insn video() throws ProgramException, Unsupported {
+        String op = ins.opcode();
+        boolean vset = op.equals("vset");
+        if (types.size() != (vset ? 2 : 3)) {
+            throw unsupported();
+        }
+        boolean dSigned = !vset && isSigned(types.get(0));
+        boolean aSigned = isSigned(types.get(vset ? 0 : 1)), bSigned = isSigned(types.get(vset ? 1 : 2));
+        String cmp = vset ? mods.stream().filter(m -> List.of("eq", "ne", "lt", "le", "gt", "ge").contains(m))
+                .findFirst().orElseThrow(this::unsupported) : null;
+        boolean sat = has("sat") && !vset;
+        String second = has("add") ? "add" : has("min") ? "min" : has("max") ? "max" : null;
+        boolean wrap = has("wrap");
+        int d = dst(op(0));
+        Src a = src(op(1), PtxType.B32), b = src(op(2), PtxType.B32);
+        Src c = second != null ? src(op(3), PtxType.B32) : null;
+        return simple(th -> {
+            long x = aSigned ? (int) a.get(th) : a.get(th) & 0xffffffffL;
+            long y = bSigned ? (int) b.get(th) : b.get(th) & 0xffffffffL;
+            long t = switch (op) {
+                case "vadd" -> x + y;
+                case "vsub" -> x - y;
+                case "vabsdiff" -> Math.abs(x - y);
+                case "vmin" -> Math.min(x, y);
+                case "vmax" -> Math.max(x, y);
+                case "vshl", "vshr" -> {
+                    int n = (int) (wrap ? y & 31 : Math.min(y & 0xffffffffL, 32));
+                    yield op.equals("vshl") ? x << n : x >> n;
+                }
+                default -> videoCompare(cmp, x, y) ? 1 : 0;
+            };
+            if (sat) {
+                t = dSigned ? Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, t)) : Math.max(0, Math.min(0xffffffffL, t));
+            }
+            long r;
+            if (second == null) {
+                r = t;
+            } else if (second.equals("add")) {
+                r = (int) t + (int) c.get(th);
+            } else {
+                long z = dSigned ? (int) c.get(th) : c.get(th) & 0xffffffffL;
+                long tt = dSigned ? (int) t : t & 0xffffffffL;
+                r = second.equals("min") ? Math.min(tt, z) : Math.max(tt, z);
+            }
+            write(th, d, r & 0xffffffffL);
+        });
+    }
+
+    private static boolean videoCompare(String cmp, long x, long y) {
+        return switch (cmp) {
+            case "eq" -> x == y;
+            case "ne" -> x != y;
+            case "lt" -> x < y;
+            case "le" -> x <= y;
+            case "gt" -> x > y;
+            default -> x >= y;
+        };
+    }
+
+    /**
+     * SIMD video instructions on 2 half-words or 4 bytes: each lane of a and b extended by its type, the operation
+     * (vavrg: the average rounded up), {@code .sat} clamping to the destination lane; the lanes packed into d, or
+     * with {@code .add} their sum plus c. Every lane is written (the default mask); selectors are not modelled.
+     */
+    private Insn videoSimd() throws ProgramException, Unsupported {
+        String name = ins.opcode();
+        int lanes = name.endsWith("2") ? 2 : 4;
+        String op = name.substring(0, name.length() - 1);
+        boolean vset = op.equals("vset");
+        if (types.size() != (vset ? 2 : 3)) {
+            throw unsupported();
+        }
+        boolean dSigned = !vset && isSigned(types.get(0));
+        boolean aSigned = isSigned(types.get(vset ? 0 : 1)), bSigned = isSigned(types.get(vset ? 1 : 2));
+        String cmp = vset ? mods.stream().filter(m -> List.of("eq", "ne", "lt", "le", "gt", "ge").contains(m))
+                .findFirst().orElseThrow(this::unsupported) : null;
+        boolean sat = has("sat") && !vset;
+        boolean add = has("add");
+        int d = dst(op(0));
+        Src a = src(op(1), PtxType.B32), b = src(op(2), PtxType.B32), c = src(op(3), PtxType.B32);
+        int bits = 32 / lanes;
+        int mask = (1 << bits) - 1;
+        return simple(th -> {
+            int x = (int) a.get(th), y = (int) b.get(th);
+            int sum = (int) c.get(th);
+            int packed = 0;
+            for (int i = 0; i < lanes; i++) {
+                int va = lane(x, i, bits, aSigned), vb = lane(y, i, bits, bSigned);
+                int t = switch (op) {
+                    case "vadd" -> va + vb;
+                    case "vsub" -> va - vb;
+                    case "vavrg" -> va + vb >= 0 ? (va + vb + 1) >> 1 : (va + vb) >> 1;
+                    case "vabsdiff" -> Math.abs(va - vb);
+                    case "vmin" -> Math.min(va, vb);
+                    case "vmax" -> Math.max(va, vb);
+                    default -> videoCompare(cmp, va, vb) ? 1 : 0;
+                };
+                if (sat) {
+                    t = dSigned ? Math.max(-(1 << (bits - 1)), Math.min((1 << (bits - 1)) - 1, t)) : Math.max(0, Math.min(mask, t));
+                }
+                sum += t;
+                packed |= (t & mask) << (bits * i);
+            }
+            write(th, d, (add ? sum : packed) & 0xffffffffL);
+        });
+    }
+
+    private static int lane(int x, int i, int bits, boolean signed) {
+        int v = x >>> (bits * i);
+        return signed ? (v << (32 - bits)) >> (32 - bits) : v & ((1 << bits) - 1);
     }
 
     private Insn shf() throws ProgramException, Unsupported {
@@ -1557,8 +1689,14 @@ final class InstructionCompiler {
         Src a = src(op(1), st), b = src(op(2), st);
         Src c = bool != null ? src(op(3), PtxType.PRED) : null;
         long yes = dt == PtxType.F32 ? Float.floatToRawIntBits(1.0f) & 0xffffffffL : 0xffffffffL;
+        boolean ftz = has("ftz") && st == PtxType.F32;
         return simple(th -> {
-            boolean r = compare.test(a.get(th), b.get(th));
+            long x = a.get(th), y = b.get(th);
+            if (ftz) { // as setp: subnormal f32 sources compare as zeros of their sign
+                x = Float.floatToRawIntBits(Ieee.ftz(f32(x))) & 0xffffffffL;
+                y = Float.floatToRawIntBits(Ieee.ftz(f32(y))) & 0xffffffffL;
+            }
+            boolean r = compare.test(x, y);
             if (bool != null) {
                 r = combine(bool, r, c.get(th) != 0);
             }
@@ -1574,7 +1712,12 @@ final class InstructionCompiler {
         int d = dst(op(0));
         Src a = src(op(1), dt), b = src(op(2), dt), c = src(op(3), ct);
         if (ct == PtxType.F32) {
-            return simple(th -> write(th, d, f32(c.get(th)) >= 0 ? a.get(th) : b.get(th)));
+            // .ftz: a subnormal c is a zero of its sign, and -0 >= 0
+            boolean ftz = has("ftz");
+            return simple(th -> {
+                float x = f32(c.get(th));
+                write(th, d, (ftz ? Ieee.ftz(x) : x) >= 0 ? a.get(th) : b.get(th));
+            });
         }
         return simple(th -> write(th, d, (int) c.get(th) >= 0 ? a.get(th) : b.get(th)));
     }

@@ -225,7 +225,7 @@ final class SassMachine {
             }
         }
         this.registers = DecodedOp.registerFileSize(zero);
-        this.cbank0 = new Region("constant bank 0", AddressSpace.CONST, 0, launch.naturalConstantBank0(STACK_BYTES));
+        this.cbank0 = new Region("constant bank 0", AddressSpace.CONST, 0, withWindows(launch.naturalConstantBank0(STACK_BYTES)));
         this.sharedBytes = ((staticShared + 15) & ~15) + launch.dynamicSharedBytes();
     }
 
@@ -1587,7 +1587,7 @@ final class SassMachine {
                             : org.jptxas.simulator.numeric.Ieee.roundToFloat(new java.math.BigDecimal(d), rnd);
                     writeR(t, o.get(0), Float.isNaN(f) ? 0x7fffffff : Float.floatToRawIntBits(f));
                 } else {
-                    throw unimplemented(op);
+                    f2fHalf(op, t, w);
                 }
                 t.pc++;
             }
@@ -1730,16 +1730,151 @@ final class SassMachine {
                 ffma(op, t, w);
                 t.pc++;
             }
-            case "LDG", "LDS", "LDL" -> {
+            case "LDG", "LDS", "LDL", "LD" -> {
                 load(op, t, w);
                 t.pc++;
             }
-            case "STG", "STS", "STL" -> {
+            case "STG", "STS", "STL", "ST" -> {
                 store(op, t, w);
                 t.pc++;
             }
+            default -> rare(op, t, w);
+        }
+    }
+
+    /**
+     * Generic addresses of shared and local memory: the windows' bases, which the driver puts in constant bank 0
+     * ({@code c[0x0][0x18]} shared, {@code c[0x0][0x20]} local; {@code cvta} and generic loads use them). The values
+     * are the PTX interpreter's windows, so both executors hand out the same generic addresses.
+     */
+    static final long SHARED_WINDOW = 0x0000_0100_0000_0000L;
+    static final long LOCAL_WINDOW = 0x0000_0200_0000_0000L;
+    static final long WINDOW_SIZE = 0x1_0000_0000L;
+
+    private static byte[] withWindows(byte[] bank0) {
+        if (bank0.length < 0x28) {
+            return bank0;
+        }
+        byte[] b = bank0.clone();
+        java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        bb.putLong(0x18, SHARED_WINDOW);
+        bb.putLong(0x20, LOCAL_WINDOW);
+        return b;
+    }
+
+    /** The shared or local region a generic address falls in, or null for global memory. */
+    private Region window(long a, Thread t) {
+        if (a >= SHARED_WINDOW && a < SHARED_WINDOW + WINDOW_SIZE) {
+            return shared;
+        }
+        if (a >= LOCAL_WINDOW && a < LOCAL_WINDOW + WINDOW_SIZE) {
+            return localOf(t);
+        }
+        return null;
+    }
+
+    private Region localOf(Thread t) {
+        if (t.local == null) {
+            t.local = new Region("local memory", AddressSpace.LOCAL, 0, STACK_BYTES);
+        }
+        return t.local;
+    }
+
+    private static boolean generic(SassOp op) {
+        String c = op.opcode();
+        return c.equals("LD") || c.equals("ST") || c.equals("ATOM") || c.equals("RED");
+    }
+
+    /** FRND{.F64}{.FTZ}{.TRUNC|.FLOOR|.CEIL}: round to an integral value (to nearest even by default). */
+    private void frnd(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        org.jptxas.simulator.numeric.Rounding rnd = op.has("TRUNC") ? org.jptxas.simulator.numeric.Rounding.RZ
+                : op.has("FLOOR") ? org.jptxas.simulator.numeric.Rounding.RM
+                : op.has("CEIL") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
+        if (op.has("F16") || op.has("BF16")) {
+            throw unimplemented(op);
+        }
+        if (op.has("F64")) {
+            double x = readD(o.get(1), t, w);
+            double r = org.jptxas.simulator.numeric.Ieee.roundIntegral(x, rnd);
+            writeR64(t, o.get(0), Double.isNaN(r) ? 0x7fffffffffffffffL : Double.doubleToRawLongBits(r));
+            return;
+        }
+        float x = readF(o.get(1), t, w);
+        if (op.has("FTZ")) {
+            x = org.jptxas.simulator.numeric.Ieee.ftz(x);
+        }
+        float r = (float) org.jptxas.simulator.numeric.Ieee.roundIntegral(x, rnd);
+        writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
+    }
+
+    /** F2FP{.F16|.BF16}{.F32}.PACK_AB{.RELU} d, a, b: two f32 rounded to 16 bits (to nearest), a high, b low. */
+    private void f2fp(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        for (String m : op.modifiers()) {
+            if (!m.equals("PACK_AB") && !m.equals("F16") && !m.equals("BF16") && !m.equals("F32") && !m.equals("RELU")) {
+                throw unimplemented(op);
+            }
+        }
+        if (!op.has("PACK_AB")) {
+            throw unimplemented(op);
+        }
+        boolean bf = op.has("BF16");
+        int hi = half(readF(o.get(1), t, w), bf, op.has("RELU"));
+        int lo = half(readF(o.get(2), t, w), bf, op.has("RELU"));
+        writeR(t, o.get(0), hi << 16 | lo);
+    }
+
+    private static int half(float x, boolean bf16, boolean relu) {
+        if (relu && !Float.isNaN(x) && x < 0) {
+            x = 0;
+        }
+        return bf16 ? org.jptxas.simulator.numeric.SmallFloats.toBf16(x) : org.jptxas.simulator.numeric.SmallFloats.toHalf(x);
+    }
+
+    /** F2F.F16.F32{.RZ} (round an f32 to binary16) and F2F.F32.F16 (widen one). */
+    private void f2fHalf(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        List<String> m = op.modifiers();
+        if (m.size() >= 2 && m.get(0).equals("F16") && m.get(1).equals("F32") && !op.has("RM") && !op.has("RP")) {
+            float x = readF(o.get(1), t, w);
+            if (op.has("FTZ")) {
+                x = org.jptxas.simulator.numeric.Ieee.ftz(x);
+            }
+            int h = org.jptxas.simulator.numeric.SmallFloats.toHalf(x);
+            if (op.has("RZ") && !Float.isNaN(x) && (h & 0x7fff) != 0) {
+                float back = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(h);
+                if (Math.abs(back) > Math.abs(x)) {
+                    h--; // one step toward zero (the magnitude is the low 15 bits)
+                }
+            }
+            writeR(t, o.get(0), h);
+        } else if (m.size() >= 2 && m.get(0).equals("F32") && m.get(1).equals("F16")) {
+            float f = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(read(o.get(1), t, w) & 0xffff);
+            if (op.has("FTZ")) {
+                f = org.jptxas.simulator.numeric.Ieee.ftz(f);
+            }
+            writeR(t, o.get(0), Float.isNaN(f) ? 0x7fffffff : Float.floatToRawIntBits(f));
+        } else {
+            throw unimplemented(op);
+        }
+    }
+
+    /** Instructions too rare to sit in {@link #step}'s switch (it must stay under HotSpot's size limit). */
+    private void rare(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        switch (op.opcode()) {
+            case "QSPC" -> { // QSPC.E.{S,L,G} Pp, RZ, [Ra.64]: whether a generic address is in a space
+                long a = address((Mem) o.get(2), t, w, true);
+                Region r = window(a, t);
+                boolean in = op.has("S") ? r == shared && r != null : op.has("L") ? r != null && r != shared : r == null;
+                writeP(t, o.get(0), in);
+            }
+            case "FRND" -> frnd(op, t, w);
+            case "F2FP" -> f2fp(op, t, w);
             default -> throw unimplemented(op);
         }
+        t.pc++;
     }
 
     /** BAR.SYNC id for a group: the lanes {@code act} arrive and wait, the others move on. */
@@ -2034,7 +2169,10 @@ final class SassMachine {
         boolean signed = op.has("S32") || op.has("S64");
         int size = is64 ? 8 : 4;
         long a = address(m, t, w, !sharedSpace && op.has("E"));
-        Region r = sharedSpace ? shared : null;
+        Region r = sharedSpace ? shared : generic(op) ? window(a, t) : null;
+        if (!sharedSpace && r != null) {
+            a -= r == shared ? SHARED_WINDOW : LOCAL_WINDOW;
+        }
         long old = r == null ? launch.global().load(a, size) : r.load(a, size);
         long v = kind.equals("POPC_INC") ? 1 : size == 8 ? read64(o.get(i), t, w) : Integer.toUnsignedLong(read(o.get(i), t, w));
         long mask = size == 8 ? -1L : 0xffffffffL;
@@ -2082,10 +2220,17 @@ final class SassMachine {
         boolean wideSrc = op.has("S64") || op.has("U64");
         boolean unsigned = op.has("U32") || op.has("U64");
         boolean toF64 = op.has("F64");
-        if (op.has("F16") || op.has("S16") || op.has("U16") || op.has("S8") || op.has("U8")) {
+        if (op.has("F16")) {
             throw unimplemented(op);
         }
+        int narrow = op.has("S16") || op.has("U16") ? 16 : op.has("S8") || op.has("U8") ? 8 : 0;
+        unsigned |= op.has("U16") || op.has("U8");
         long v = wideSrc ? read64(o.get(1), t, w) : unsigned ? Integer.toUnsignedLong(read(o.get(1), t, w)) : read(o.get(1), t, w);
+        if (narrow > 0) {
+            // a 16- or 8-bit source: the low bits, sign- or zero-extended
+            int x = (int) v;
+            v = unsigned ? x & ((1 << narrow) - 1) : (x << (32 - narrow)) >> (32 - narrow);
+        }
         java.math.BigDecimal exact = unsigned && wideSrc && v < 0 ? new java.math.BigDecimal(Long.toUnsignedString(v))
                 : java.math.BigDecimal.valueOf(v);
         org.jptxas.simulator.numeric.Rounding rnd = op.has("RZ") ? org.jptxas.simulator.numeric.Rounding.RZ
@@ -2102,9 +2247,10 @@ final class SassMachine {
     private void f2i(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         boolean fromF64 = op.has("F64");
-        if (op.has("F16") || op.has("S16") || op.has("U16") || op.has("S8") || op.has("U8")) {
+        if (op.has("F16")) {
             throw unimplemented(op);
         }
+        int narrow = op.has("S16") || op.has("U16") ? 16 : op.has("S8") || op.has("U8") ? 8 : 0;
         double x = fromF64 ? readD(o.get(1), t, w) : readF(o.get(1), t, w);
         if (op.has("FTZ") && !fromF64) {
             x = org.jptxas.simulator.numeric.Ieee.ftz((float) x);
@@ -2122,6 +2268,11 @@ final class SassMachine {
             } else {
                 v = (long) r;
             }
+        } else if (narrow > 0) {
+            // saturated to the narrow type's range, sign- or zero-extended to 32 bits
+            boolean u = op.has("U16") || op.has("U8");
+            double lo = u ? 0 : -Math.pow(2, narrow - 1), hi = u ? Math.pow(2, narrow) - 1 : Math.pow(2, narrow - 1) - 1;
+            v = (long) Math.max(lo, Math.min(hi, r));
         } else if (unsigned) {
             v = r <= 0 ? 0 : r >= 4294967295.0 ? 0xffffffffL : (long) r;
         } else {
@@ -2361,6 +2512,16 @@ final class SassMachine {
             b = org.jptxas.simulator.numeric.Ieee.ftz((float) b);
         }
         boolean nan = Double.isNaN(a) || Double.isNaN(b);
+        if (cmp.equals("MIN") || cmp.equals("MAX")) {
+            // DSETP.MIN/MAX Pselect, Pnan: select a (a is the minimum/maximum, or b is NaN); Pnan: both are NaN
+            double m = cmp.equals("MIN") ? Math.min(a, b) : Math.max(a, b);
+            boolean selectA = Double.isNaN(b) || !Double.isNaN(a)
+                    && Double.doubleToRawLongBits(m) == Double.doubleToRawLongBits(a);
+            boolean c0 = pred(o.get(4), t, w);
+            writeP(t, o.get(0), combine(bool, selectA, c0));
+            writeP(t, o.get(1), Double.isNaN(a) && Double.isNaN(b));
+            return;
+        }
         boolean r = switch (cmp) {
             case "EQ" -> a == b;
             case "NE" -> a != b && !nan;
@@ -2432,9 +2593,13 @@ final class SassMachine {
 
     private void load(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
-        long a = address((Mem) o.get(1), t, w, wideGlobal(op));
+        boolean generic = generic(op);
+        long a = address((Mem) o.get(1), t, w, wideGlobal(op) || generic && op.has("E"));
         int size = accessSize(op);
-        Region r = spaceRegion(op, t);
+        Region r = generic ? window(a, t) : spaceRegion(op, t);
+        if (generic && r != null) {
+            a -= r == shared ? SHARED_WINDOW : LOCAL_WINDOW;
+        }
         int d = ((Reg) o.get(0)).index();
         if (size <= 4) {
             long v = r == null ? launch.global().load(a, size) : r.load(a, size);
@@ -2460,9 +2625,13 @@ final class SassMachine {
 
     private void store(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
-        long a = address((Mem) o.get(0), t, w, wideGlobal(op));
+        boolean generic = generic(op);
+        long a = address((Mem) o.get(0), t, w, wideGlobal(op) || generic && op.has("E"));
         int size = accessSize(op);
-        Region r = spaceRegion(op, t);
+        Region r = generic ? window(a, t) : spaceRegion(op, t);
+        if (generic && r != null) {
+            a -= r == shared ? SHARED_WINDOW : LOCAL_WINDOW;
+        }
         int s = ((Reg) o.get(1)).index();
         if (size <= 4) {
             long v = s == 255 ? 0 : Integer.toUnsignedLong(t.r[s]);

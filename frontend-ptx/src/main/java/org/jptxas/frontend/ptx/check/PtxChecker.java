@@ -14,14 +14,17 @@ import org.jptxas.frontend.ptx.ast.CallPrototypeDecl;
 import org.jptxas.frontend.ptx.ast.CallTargetsDecl;
 import org.jptxas.frontend.ptx.ast.Declarator;
 import org.jptxas.frontend.ptx.ast.Expr;
+import org.jptxas.frontend.ptx.ast.FileDirective;
 import org.jptxas.frontend.ptx.ast.FunctionDecl;
 import org.jptxas.frontend.ptx.ast.Initializer;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.LabelDef;
+import org.jptxas.frontend.ptx.ast.Linkage;
 import org.jptxas.frontend.ptx.ast.ModuleItem;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxModule;
 import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.frontend.ptx.ast.SectionDirective;
 import org.jptxas.frontend.ptx.ast.SourcePos;
 import org.jptxas.frontend.ptx.ast.StateSpace;
 import org.jptxas.frontend.ptx.ast.Statement;
@@ -107,6 +110,54 @@ public final class PtxChecker {
                 function(f);
             } else if (item instanceof AliasDirective a) {
                 alias(a);
+            } else if (item instanceof FileDirective f && !fileIndices.add(f.index())) {
+                error(f.pos(), "Duplicate file index #" + f.index());
+            } else if (item instanceof SectionDirective s) {
+                sectionValues(s);
+            }
+        }
+        unresolvedFunctions();
+    }
+
+    private final Set<Long> fileIndices = new HashSet<>();
+
+    /**
+     * Numbers in debug sections must fit their .b8 or .b16 type as ptxas reads them: the low 32 bits, signed or
+     * unsigned ({@code .b8 -128 .. 255}; {@code 4294967552} is 256, out of range).
+     */
+    private void sectionValues(SectionDirective s) {
+        for (SectionDirective.SectionEntry e : s.entries()) {
+            if (!(e instanceof SectionDirective.Data d) || !(d.type().equals(".b8") || d.type().equals(".b16")
+                    || d.type().equals("b8") || d.type().equals("b16"))) {
+                continue;
+            }
+            int bits = d.type().endsWith("16") ? 16 : 8;
+            for (Expr v : d.values()) {
+                Long n = v instanceof Expr.IntLit l ? Long.valueOf(l.value())
+                        : v instanceof Expr.Unary u && u.op() == Expr.UnaryOp.NEG && u.operand() instanceof Expr.IntLit l
+                                ? Long.valueOf(-l.value()) : null;
+                if (n == null) {
+                    continue;
+                }
+                int w = (int) n.longValue();
+                if (w < -(1 << (bits - 1)) || w > (1 << bits) - 1) {
+                    error(d.pos(), "Value out of range for type .b" + bits + " " + w);
+                }
+            }
+        }
+    }
+
+    /** A function declared without .extern must be defined in the module (ptxas: fatal, with -c too). */
+    private void unresolvedFunctions() {
+        Set<String> defined = new HashSet<>();
+        for (FunctionDecl f : module.functions()) {
+            if (f.isDefinition()) {
+                defined.add(f.name());
+            }
+        }
+        for (FunctionDecl f : module.functions()) {
+            if (!f.isDefinition() && f.linkage() != Linkage.EXTERN && defined.add(f.name())) {
+                diagnostics.add(Diagnostic.fatal("Unresolved extern function '" + f.name() + "'"));
             }
         }
     }
@@ -125,19 +176,26 @@ public final class PtxChecker {
             return false;
         }
         version = v.times10();
-        if (items.size() < 2 || !(items.get(1) instanceof TargetDirective t)) {
+        if (items.size() < 2 || !(items.get(1) instanceof TargetDirective)) {
             fatal(items.size() < 2 ? v.pos() : items.get(1).pos(),
                     "Missing .target directive at start of file '" + fileName + "'");
             return false;
         }
-        targetDirective(t);
-        for (int i = 2; i < items.size(); i++) {
+        // ptxas takes several .target lines in a row as one list (the last architecture counts); one after
+        // .address_size or after the first function is a syntax error.
+        int next = 1;
+        while (next < items.size() && items.get(next) instanceof TargetDirective t) {
+            targetDirective(t);
+            next++;
+        }
+        compareTargets();
+        for (int i = next; i < items.size(); i++) {
             ModuleItem item = items.get(i);
             if (item instanceof VersionDirective || item instanceof TargetDirective) {
                 fatal(item.pos(), "Parsing error near '" + (item instanceof VersionDirective ? ".version" : ".target")
                         + "': syntax error");
             } else if (item instanceof AddressSizeDirective a) {
-                if (i == 2) {
+                if (i == next) {
                     addressSize(a);
                 } else {
                     // Only directly after .target, and once.
@@ -149,7 +207,7 @@ public final class PtxChecker {
     }
 
     private void targetDirective(TargetDirective t) {
-        texmodeIndependent = t.has("texmode_independent");
+        texmodeIndependent |= t.has("texmode_independent");
         for (String entry : t.entries()) {
             Optional<Target> parsed = Target.parse(entry);
             if (parsed.isEmpty()) {
@@ -164,10 +222,9 @@ public final class PtxChecker {
                 fatal(t.pos(), "Unsupported .target '" + entry + "'");
                 continue;
             }
-            if (declaredTarget == null) {
-                declaredTarget = target;
-                gatingTarget = info.orElse(null);
-            }
+            // the last architecture listed is the one compiled for (ptxas: '.target sm_80, sm_90' is sm_90)
+            declaredTarget = target;
+            gatingTarget = info.orElse(null);
             int needed = FeatureGates.minimumVersionFor(target.sm(), target.suffix());
             // ptxas only objects once there is code to compile for the target.
             if (version < needed && !module.functions().isEmpty()) {
@@ -178,6 +235,10 @@ public final class PtxChecker {
         if (t.has("map_f64_to_f32") && declaredTarget != null && declaredTarget.sm() >= 13) {
             error(t.pos(), "Directive map_f64_to_f32 is not supported with SM 1.3 or higher");
         }
+    }
+
+    /** The declared target against the one compiled for, once every .target line is read. */
+    private void compareTargets() {
         if (declaredTarget != null && compileTarget != null) {
             if (declaredTarget.sm() > compileTarget.sm()) {
                 diagnostics.add(Diagnostic.fatal("SM version specified by .target is higher than default SM version assumed"));
@@ -271,12 +332,55 @@ public final class PtxChecker {
             if (d.name().equals("_")) {
                 continue;
             }
-            Symbol previous = d.isParameterized() ? scope.declareParameterized(v, d)
-                    : scope.declare(new Symbol.Variable(d.name(), v, d));
-            if (previous != null) {
+            Symbol.Variable symbol = new Symbol.Variable(d.name(), v, d);
+            Symbol previous = d.isParameterized() ? scope.declareParameterized(v, d) : scope.declare(symbol);
+            if (previous == null) {
+                continue;
+            }
+            if (d.isParameterized() || !(previous instanceof Symbol.Variable p) || p.declarator().isParameterized()) {
                 error(d.pos(), "Duplicate definition of variable '" + d.name() + "'");
+                continue;
+            }
+            String problem = redeclaration(p, v, d);
+            if (problem != null) {
+                error(d.pos(), problem);
+            } else if (p.decl().linkage() == Linkage.EXTERN && v.linkage() != Linkage.EXTERN) {
+                scope.redeclare(symbol); // the definition resolves the .extern declaration before it
             }
         }
+    }
+
+    /**
+     * Why a second declaration of a name is refused, or null when ptxas accepts it: an {@code .extern} declaration
+     * may repeat a declaration or definition of the same variable (same state space, type and sizes, an unsized
+     * {@code []} matching any size), and an external definition may follow it.
+     */
+    private static String redeclaration(Symbol.Variable previous, VariableDecl v, Declarator d) {
+        VariableDecl p = previous.decl();
+        String name = d.name();
+        if ((p.linkage() != Linkage.EXTERN && v.linkage() != Linkage.EXTERN) || p.space() != v.space()) {
+            return "Duplicate definition of variable '" + name + "'";
+        }
+        if (p.type() != v.type() || p.vectorLength() != v.vectorLength()
+                || !sameExtents(previous.declarator().dimensions(), d.dimensions())) {
+            return "Inconsistent redefinition of variable '" + name + "'";
+        }
+        if (p.linkage() == Linkage.EXTERN && v.linkage() == Linkage.NONE) {
+            return "'.extern' variable '" + name + "' cannot be resolved by a '.static'";
+        }
+        return null;
+    }
+
+    private static boolean sameExtents(List<Long> a, List<Long> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) >= 0 && b.get(i) >= 0 && !a.get(i).equals(b.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void initializer(Initializer init, Scope scope) {

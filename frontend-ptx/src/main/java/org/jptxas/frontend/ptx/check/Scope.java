@@ -27,6 +27,11 @@ final class Scope {
         return names.putIfAbsent(symbol.name(), symbol);
     }
 
+    /** Replaces the symbol of a name declared before (an {@code .extern} variable by its definition). */
+    void redeclare(Symbol symbol) {
+        names.put(symbol.name(), symbol);
+    }
+
     /** Declares {@code %r<n>}; returns an existing declaration with the same prefix, if any. */
     Symbol declareParameterized(VariableDecl decl, Declarator d) {
         return parameterized.putIfAbsent(d.name(), new Symbol.Variable(d.name(), decl, d));

@@ -73,6 +73,12 @@ public final class CvtLowerer implements InstructionLowerer {
         }
         Reg d = cx.dst(insn.operands().get(0), dt);
         Src s = cx.src(insn.operands().get(1), st);
+        if (st.sizeBytes() == 8 && !(s.value() instanceof Reg)) {
+            // a 64-bit immediate source: F2F/F2I/I2F/FRND have no 64-bit immediate slot, so it goes to a pair
+            Reg pair = cx.newReg(org.jptxas.ori.ir.RegFile.R, 2);
+            MovLowerer.move(cx, pair, s, st);
+            s = Src.of(pair);
+        }
         boolean dInt = MathTypes.isInt(dt), sInt = MathTypes.isInt(st);
         if (dInt && sInt) {
             intToInt(m, d, dt, s, st, sat);

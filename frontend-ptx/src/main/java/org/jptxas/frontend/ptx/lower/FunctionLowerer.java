@@ -82,7 +82,7 @@ final class FunctionLowerer implements LoweringContext {
     private int insertAt;
     private final Map<String, BasicBlock> labels = new HashMap<>();
 
-    /** Registers by declarator: a {@link Reg} or, for {@code %r<N>}, a lazily filled {@code Reg[]}. */
+    /** Registers by declarator: a {@link Reg} or, for {@code %r<N>}, a map from index to {@link Reg}, filled on first use. */
     private final Map<Declarator, Object> regs = new IdentityHashMap<>();
     /** Registers of parameters larger than 16 bytes ({@link #paramRegisters(VariableDecl, Declarator)}). */
     private final Map<Declarator, List<Reg>> wideParams = new IdentityHashMap<>();
@@ -472,16 +472,10 @@ final class FunctionLowerer implements LoweringContext {
             throw new IllegalStateException("undeclared register " + name);
         }
         if (d.isParameterized()) {
-            Reg[] arr = (Reg[]) regs.computeIfAbsent(d, x -> new Reg[(int) Math.max(0, d.parameterizedCount())]);
-            int idx = Integer.parseInt(name.substring(d.name().length()));
-            if (idx >= arr.length) {
-                arr = java.util.Arrays.copyOf(arr, idx + 1);
-                regs.put(d, arr);
-            }
-            if (arr[idx] == null) {
-                arr[idx] = freshFor(v, d);
-            }
-            return arr[idx];
+            // by index, not an array of the declared count: %r<0x80000000> is legal and mostly unused
+            @SuppressWarnings("unchecked")
+            Map<Long, Reg> byIndex = (Map<Long, Reg>) regs.computeIfAbsent(d, x -> new HashMap<Long, Reg>());
+            return byIndex.computeIfAbsent(Long.parseLong(name.substring(d.name().length())), i -> freshFor(v, d));
         }
         return (Reg) regs.computeIfAbsent(d, x -> freshFor(v, d));
     }

@@ -20,9 +20,14 @@ import org.jptxas.ori.ir.Src;
 final class IntArith {
     private IntArith() {}
 
+    /**
+     * {@code -s} as an IADD3 source. An immediate is negated in place, except 0: IADD3 computes {@code a - b} as
+     * {@code a + ~b + 1} and carries out when {@code a >= b}, which {@code a + 0} never does, so a carry-out (a
+     * 64-bit subtraction's borrow into the high word, sub.cc's flag) needs {@code -RZ}.
+     */
     static Src neg(Src s) {
         if (s.value() instanceof Imm m) {
-            return Ptx.imm(-(int) m.bits());
+            return (int) m.bits() == 0 ? Ptx.rz().negated() : Ptx.imm(-(int) m.bits());
         }
         return s.negated();
     }
@@ -113,8 +118,9 @@ final class IntArith {
             return;
         }
         String u = Ptx.signed(t) ? null : "U32";
-        if (c != null && !(c.value() instanceof Reg) && !(b.value() instanceof Reg)) {
-            // one immediate/constant slot per IMAD: the addend goes to a register
+        if (c != null && !(c.value() instanceof Reg) && (!(b.value() instanceof Reg) || wide || Ptx.wide(t))) {
+            // one immediate/constant slot per IMAD: the addend goes to a register; and a 64-bit addend always
+            // (IMAD.WIDE's immediate is one 32-bit word: the high word of the constant was lost)
             Reg r = cx.newReg(RegFile.R, wide || Ptx.wide(t) ? 2 : 1);
             MovLowerer.move(cx, r, c, dt);
             c = Src.of(r);
@@ -122,6 +128,19 @@ final class IntArith {
         if (t.sizeBytes() < 4) {
             a = extend(cx, a, t);
             b = extend(cx, b, t);
+        }
+        if (hi && t.sizeBytes() < 4) {
+            // the high half of a 16 x 16-bit product: the (exact) 32-bit product of the extended sources, shifted
+            // right by 16 (IMAD.HI would take the high word of a 64-bit product, which is 0 or all sign bits)
+            Reg p = Ptx.r32(cx);
+            cx.emit("IMAD", List.of(), List.of(p), List.of(a, b, Ptx.rz()));
+            Reg h = mad ? Ptx.r32(cx) : d;
+            cx.emit("SHF", List.of("R", Ptx.signed(t) ? "S32" : "U32", "HI"), List.of(h),
+                    List.of(Ptx.rz(), Ptx.imm(8 * t.sizeBytes()), Src.of(p)));
+            if (mad) {
+                emitAdd(cx, insn, d, Src.of(h), c, cc);
+            }
+            return;
         }
         if (wide) {
             if (t.sizeBytes() == 4) {

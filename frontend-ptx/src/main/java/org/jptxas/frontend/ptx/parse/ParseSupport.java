@@ -92,7 +92,10 @@ final class ParseSupport {
         }
     }
 
-    /** ptxas's wording: {@code Parsing error near '%r2': syntax error}; one per line at most. */
+    /**
+     * ptxas's wording: {@code Parsing error near '%r2': syntax error}. A syntax error is fatal: ptxas reports the first
+     * one and stops (a binary file given as PTX gives one line, not one per line of the file).
+     */
     void syntaxErrorAt(Token bad) {
         int line = bad == null || bad.kind == PtxGrammarConstants.EOF ? eofLine : bad.beginLine;
         if (line == lastSyntaxErrorLine) {
@@ -104,6 +107,7 @@ final class ParseSupport {
         }
         String near = bad == null || bad.kind == PtxGrammarConstants.EOF ? "" : shown(bad);
         fatal(line, "Parsing error near '" + near + "': syntax error");
+        throw new AbortParse();
     }
 
     /**

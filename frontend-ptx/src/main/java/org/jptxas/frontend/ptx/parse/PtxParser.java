@@ -40,6 +40,11 @@ public final class PtxParser {
         }
         List<Diagnostic> all = new ArrayList<>(support.diagnostics());
         all.addAll(diagnostics);
+        if (all.isEmpty() && module != null && module.items().isEmpty()) {
+            // an empty file, or blank lines and comments only: ptxas reports it at the end of the input
+            all.add(new Diagnostic(Severity.FATAL, fileName, eofLine,
+                    "Missing .version directive at start of file '" + fileName + "'"));
+        }
         return new ParseResult(module == null ? new PtxModule(List.of()) : module, all);
     }
 

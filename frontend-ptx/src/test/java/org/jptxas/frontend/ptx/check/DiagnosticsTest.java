@@ -205,9 +205,9 @@ class DiagnosticsTest {
     }
 
     @Test
-    void syntaxErrorsNameTheTokenAndRecoverToReportMore() {
-        assertEquals(List.of("jptxas bad.ptx, line 6; fatal   : Parsing error near '%r2': syntax error",
-                "jptxas bad.ptx, line 7; fatal   : Parsing error near ',': syntax error"),
+    void syntaxErrorsNameTheTokenAndStopAtTheFirst() {
+        // ptxas 13 reports the first syntax error and stops (issue 22)
+        assertEquals(List.of("jptxas bad.ptx, line 6; fatal   : Parsing error near '%r2': syntax error"),
                 diagnostics(kernel("mov.b32 %r1 %r2;\nadd.s32 ,;\n")));
         assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Parsing error near 'add': syntax error"),
                 diagnostics(HEADER + "add.s32 %r1, %r2, %r3;\n"));

@@ -171,6 +171,21 @@ class PtxIsaTest {
         assertEquals(List.of(), check("mad.f32", SM80, 14, reg("f32"), reg("f32"), reg("f32"), reg("f32")));
     }
 
+    /**
+     * A video instruction's secondary operation (.add/.min/.max) needs the operand c; without it ptxas 13 says
+     * "Arguments mismatch" (c alone is fine). The table took c as optional for both, and jptxas's lowering crashed on
+     * vadd.s32.s32.s32.add d, a, b (found by the instruction-form suite).
+     */
+    @Test
+    void videoSecondaryOperationNeedsC() {
+        OperandUse r = reg("b32");
+        rejects("vadd.s32.s32.s32.add", "Arguments mismatch for instruction 'vadd'", r, r, r);
+        rejects("vset.u32.u32.lt.max", "Arguments mismatch for instruction 'vset'", r, r, r);
+        accepts("vadd.s32.s32.s32.add", r, r, r, r);
+        accepts("vadd.s32.s32.s32", r, r, r, r);
+        accepts("vshl.u32.u32.u32.clamp.sat", r, r, r);
+    }
+
     @Test
     void unknownInstruction() {
         List<IsaProblem> p = ISA.check(new InstructionUse("frobnicate", List.of("f32"), List.of()), 90, SM90A);

@@ -1,0 +1,77 @@
+package org.jptxas.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.jptxas.testing.RepoRoot;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code jptxas-batch --jobs N} (issue 22): the suite compiled four at a time, in reverse order, gives the serial
+ * run's cubins byte for byte.
+ */
+class BatchDeterminismTest {
+    @TempDir
+    Path dir;
+
+    static List<String> suitePtx() throws IOException {
+        try (Stream<Path> s = Files.walk(RepoRoot.find().orElseThrow().resolve("kernels"))) {
+            return s.filter(p -> p.toString().endsWith(".ptx")).map(Path::toString).sorted().toList();
+        }
+    }
+
+    /** The cubins of one batch run, by input file name ({@code i-NAME.cubin} without its index). */
+    static Map<String, byte[]> batch(Path out, List<String> options, List<String> inputs) throws Exception {
+        List<String> args = new ArrayList<>(options);
+        args.add("--out-dir");
+        args.add(out.toString());
+        args.addAll(inputs);
+        StringWriter text = new StringWriter();
+        int rc = JptxasBatchMain.run(args.toArray(String[]::new), new PrintWriter(text));
+        assertEquals(0, rc, text.toString());
+        Map<String, byte[]> cubins = new TreeMap<>();
+        try (Stream<Path> s = Files.list(out)) {
+            for (Path p : s.toList()) {
+                cubins.put(p.getFileName().toString().replaceFirst("^\\d+-", ""), Files.readAllBytes(p));
+            }
+        }
+        return cubins;
+    }
+
+    static void assertSameBytes(Map<String, byte[]> expected, Map<String, byte[]> actual, String what) {
+        assertEquals(expected.keySet(), actual.keySet(), what);
+        List<String> differ = new ArrayList<>();
+        expected.forEach((name, bytes) -> {
+            if (!Arrays.equals(bytes, actual.get(name))) {
+                differ.add(name);
+            }
+        });
+        assertTrue(differ.isEmpty(), what + ": cubins differ from the serial run's: " + differ);
+    }
+
+    @Test
+    void fourJobsInReverseOrderGiveTheSerialBytes() throws Exception {
+        List<String> inputs = suitePtx();
+        assertEquals(58, inputs.size(), "the kernel suite");
+        Map<String, byte[]> serial = batch(Files.createDirectory(dir.resolve("serial")), List.of("-arch=sm_80"), inputs);
+        List<String> reversed = new ArrayList<>(inputs);
+        Collections.reverse(reversed);
+        Map<String, byte[]> parallel = batch(Files.createDirectory(dir.resolve("parallel")),
+                List.of("-arch=sm_80", "--jobs", "4"), reversed);
+        assertEquals(58, serial.size());
+        assertSameBytes(serial, parallel, "--jobs 4, reversed");
+    }
+}

@@ -1,0 +1,81 @@
+package org.jptxas.cli.generality;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.jptxas.cli.generality.ThreeWay.Compiled;
+import org.jptxas.cli.generality.ThreeWay.LegResult;
+import org.jptxas.tables.ptx.PtxInstructionSet;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Forms the instruction-form suite found computing wrong results (or not running), each fixed: jptxas's cubin must
+ * compute the interpreter's results in the emulator. Fast (no ptxas): the suite itself is slow and needs ptxas.
+ */
+class FormRegressionTest {
+    static final Map<String, FormCase> BY_KEY = FormCatalog.all(PtxInstructionSet.bundled()).stream()
+            .collect(Collectors.toMap(FormCase::key, Function.identity(), (a, b) -> a));
+
+    /** (SM, form key, what was wrong). */
+    static Stream<Arguments> fixed() {
+        return FIXED.stream().map(f -> Arguments.of(f[0], f[1], f[2]));
+    }
+
+    static final List<String[]> FIXED = List.of(
+            new String[] {"sm_80", "cvta.shared.u64 r, r", "the emulator did not run generic loads (LD) of shared memory"},
+            new String[] {"sm_80", "st.b64 [rd]@local, r", "the emulator did not run generic stores (ST)"},
+            new String[] {"sm_80", "isspacep.shared p, r", "the emulator did not run QSPC"},
+            new String[] {"sm_80", "cvt.rni.f32.f32 r, r", "the emulator did not run FRND"},
+            new String[] {"sm_80", "cvt.rn.f16.f32 r, r", "the emulator did not run F2FP.PACK_AB"},
+            new String[] {"sm_75", "cvt.rn.f16.f32 r, r", "the emulator did not run F2F.F16.F32"},
+            new String[] {"sm_80", "min.f64 r, r, r", "the emulator did not run DSETP.MIN"},
+            new String[] {"sm_89", "max.f64 r, r, r", "the emulator did not run DSETP.MAX"},
+            new String[] {"sm_90", "cvt.rn.bf16x2.f32 r, r, r", "the emulator did not run F2FP.BF16.F32.PACK_AB"},
+            new String[] {"sm_80", "set.ne.ftz.f32.f32 r, r, r", "the interpreter ignored set's .ftz"},
+            new String[] {"sm_80", "slct.ftz.u32.f32 r, r, r, r", "the interpreter ignored slct's .ftz"},
+            new String[] {"sm_80", "createpolicy.fractional.L2::evict_normal.b64 r, r",
+                "the interpreter did not run createpolicy"},
+            new String[] {"sm_80", "sub.s64 r, i, i", "a 64-bit subtraction of a constant whose low word is 0 lost"
+                + " the carry into the high word (the result was 2^32 too small)"},
+            new String[] {"sm_80", "ld.u32 r, [rd]@shared", "the same, in an address computed with sub.u64 d, a, 0"},
+            new String[] {"sm_90", "atom.cas.b64 r, [rd], i, r", "the same"},
+            new String[] {"sm_80", "sub.cc.u32 r, r, i", "sub.cc with 0: no carry out (no borrow)"},
+            new String[] {"sm_80", "mul.hi.u16 r, r, r", "16-bit mul.hi took IMAD.HI's high word of the product: 0"},
+            new String[] {"sm_75", "mul.hi.s16 r, r, r", "the same, signed"},
+            new String[] {"sm_90", "mul.hi.s16 r, i, i", "the same, immediates"},
+            new String[] {"sm_86", "mad.hi.u16 r, r, r, r", "the same in mad.hi"},
+            new String[] {"sm_89", "mad.hi.s16 r, r, i, r", "the same in mad.hi, signed"},
+            new String[] {"sm_80", "mad.lo.u64 r, r, r, i", "a 64-bit immediate addend lost its high word"},
+            new String[] {"sm_80", "mad.wide.u32 r, r, r, i", "the same in mad.wide"},
+            new String[] {"sm_90", "mad.wide.s32 r, r, r, i", "the same; sm_89/90 had no matcher for IMAD.WIDE with it"},
+            new String[] {"sm_80", "vadd.s32.s32.s32 r, r, r", "the interpreter had no video instructions"},
+            new String[] {"sm_86", "vabsdiff.u32.s32.u32.sat.max r, r, r, r", "the same"},
+            new String[] {"sm_89", "vshr.s32.s32.u32.clamp.add r, r, r, r", "the same"},
+            new String[] {"sm_90", "vset.u32.s32.lt.min r, r, r, r", "the same"},
+            new String[] {"sm_75", "vavrg4.s32.u32.s32.sat r, r, r, r", "the same, SIMD"},
+            new String[] {"sm_80", "vset2.s32.s32.ge.add r, r, r, r", "the same, SIMD"},
+            new String[] {"sm_80", "div.rz.f32 r, r, r", "the interpreter rounded an overflowing .rz quotient to infinity"},
+            new String[] {"sm_86", "div.rm.f32 r, r, r", "the same, .rm"},
+            new String[] {"sm_90", "div.rp.f32 r, r, r", "the interpreter rounded an underflowing .rp quotient to 0"},
+            new String[] {"sm_86", "cvt.rn.f32.f64 r, i", "an f64 immediate source of cvt reached F2F, which has no"
+                + " 64-bit immediate slot (no matcher selects)"},
+            new String[] {"sm_80", "neg.f32 r, r", "the interpreter flipped a NaN's sign; the GPU gives the canonical"
+                + " NaN"},
+            new String[] {"sm_89", "abs.f32 r, r", "the same for abs"});
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("fixed")
+    void jptxasAgreesWithTheInterpreter(String sm, String key, String was) {
+        FormCase c = BY_KEY.get(key);
+        assertNotNull(c, "no case " + key + " in the catalog");
+        assertNull(FormSuite.judgeWithoutPtxas(sm, c), key + " on " + sm + " (" + was + ")");
+    }
+}
