@@ -66,12 +66,16 @@ public final class DeadCodeElimination implements Pass {
                 }
             }
         }
+        // every definition of a register read by a live instruction is live: each register's definitions are
+        // marked once (re-scanning them at every read was quadratic in code that reuses few registers)
+        BitSet expanded = new BitSet(numbers.size());
         while (!work.isEmpty()) {
             Instr in = work.poll();
             for (Reg r : in.usedRegs()) {
-                if (!r.virtual() || defs.get(numbers.of(r)) == null) {
+                if (!r.virtual() || defs.get(numbers.of(r)) == null || expanded.get(numbers.of(r))) {
                     continue;
                 }
+                expanded.set(numbers.of(r));
                 for (Instr d : defs.get(numbers.of(r))) {
                     if (live.putIfAbsent(d, true) == null) {
                         work.add(d);
