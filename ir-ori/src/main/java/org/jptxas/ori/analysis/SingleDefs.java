@@ -21,7 +21,7 @@ public final class SingleDefs {
     /** Where an instruction sits: block id and index in the block. */
     public record Position(int block, int index) {}
 
-    private final Map<Instr, Position> positions = new IdentityHashMap<>();
+    private final Map<Instr, Position> positions;
     private final VirtualNumbering numbers;
     private final List<List<Instr>> defs;
     private final List<List<Instr>> uses;
@@ -37,6 +37,8 @@ public final class SingleDefs {
         this.defs = new ArrayList<>(Collections.nCopies(numbers.size(), null));
         this.uses = new ArrayList<>(Collections.nCopies(numbers.size(), null));
         this.ssa = new byte[numbers.size()];
+        // sized for the body: growing an identity map rehashes every instruction again
+        this.positions = new IdentityHashMap<>(body.instructionCount());
         for (BasicBlock b : body.blocks()) {
             List<Instr> instrs = b.instrs();
             for (int i = 0; i < instrs.size(); i++) {

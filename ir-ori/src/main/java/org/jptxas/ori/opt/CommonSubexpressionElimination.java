@@ -26,7 +26,7 @@ public final class CommonSubexpressionElimination implements Pass {
 
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
-        SingleDefs sd = new SingleDefs(body);
+        SingleDefs sd = cx.singleDefs(body);
         Map<String, List<Instr>> seen = new HashMap<>();
         boolean changed = false;
         for (int bid : sd.cfg().reversePostorder()) {
