@@ -5,10 +5,8 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
@@ -16,6 +14,7 @@ import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.ir.SpecialReg;
+import org.jptxas.ori.ir.VirtualNumbering;
 
 /**
  * Which values may differ between the threads of a warp, and which conditional branches may therefore split it.
@@ -29,71 +28,229 @@ import org.jptxas.ori.ir.SpecialReg;
  * times or not at all. Solved optimistically to a fixed point, so loop-carried uniform values stay uniform.
  */
 public final class Divergence {
-    private final Set<Long> divergent = new HashSet<>();
+    /** Dense key numbers: virtual registers by {@link VirtualNumbering}, physical components after them. */
+    private final VirtualNumbering numbers;
+    private final Map<Long, Integer> physical = new HashMap<>();
+    private final BitSet divergent = new BitSet();
     private final BitSet divergentBranches = new BitSet();
 
+    /**
+     * Solved with a worklist over def-use lists: a register turning divergent revisits only the instructions that
+     * read it and the branches it guards (rescanning the whole body per round was quadratic on large kernels). The
+     * rules are monotone, so this reaches the same least fixed point as round-robin iteration.
+     */
     public Divergence(FunctionBody body, Cfg cfg, PostDominators pdom) {
         int n = cfg.size();
-        Map<Long, BitSet> useBlocks = new HashMap<>();
-        Set<Long> written = new HashSet<>();
-        List<Set<Long>> defsInBlock = new ArrayList<>();
+        this.numbers = new VirtualNumbering(body);
+        // per key, the blocks reading it in increasing order (arrays: a BitSet scan from 0 costs the block number)
+        IntLists useBlocks = new IntLists();
+        BitSet written = new BitSet();
+        List<int[]> defsInBlock = new ArrayList<>();
+        // per instruction that writes a register divergence can reach: the keys it writes (users lists its reads)
+        List<int[]> instrDefs = new ArrayList<>();
+        BitSet inherent = new BitSet();
+        IntLists users = new IntLists();
+        IntLists guarded = new IntLists();
+        IntBuffer keys = new IntBuffer();
+        IntBuffer blockDefs = new IntBuffer();
         for (BasicBlock b : body.blocks()) {
-            Set<Long> defined = new HashSet<>();
-            defsInBlock.add(defined);
+            blockDefs.clear();
             for (Instr in : b.instrs()) {
                 for (Reg r : in.usedRegs()) {
-                    for (long k : keys(r)) {
-                        useBlocks.computeIfAbsent(k, x -> new BitSet()).set(b.id());
+                    keys.clear();
+                    keys(r, keys, true);
+                    for (int i = 0; i < keys.size; i++) {
+                        useBlocks.addOnce(keys.data[i], b.id());
                     }
                 }
+                keys.clear();
                 for (Reg r : in.dsts()) {
-                    for (long k : keys(r)) {
-                        written.add(k);
-                        defined.add(k);
+                    int from = keys.size;
+                    keys(r, keys, true);
+                    for (int i = from; i < keys.size; i++) {
+                        written.set(keys.data[i]);
+                        blockDefs.add(keys.data[i]);
                     }
+                }
+                if (in.dsts().isEmpty()) {
+                    continue;
+                }
+                keys.clear();
+                for (Reg d : in.dsts()) {
+                    if (d.file() != RegFile.UR && d.file() != RegFile.UP && !d.isZero()) {
+                        keys(d, keys, true);
+                    }
+                }
+                if (keys.size == 0) {
+                    continue;
+                }
+                int id = instrDefs.size();
+                instrDefs.add(keys.toArray());
+                keys.clear();
+                for (Reg r : in.usedRegs()) {
+                    if (r.file() != RegFile.UR && r.file() != RegFile.UP && !r.isZero()) {
+                        keys(r, keys, true);
+                    }
+                }
+                for (int i = 0; i < keys.size; i++) {
+                    users.add(keys.data[i], id);
+                }
+                if (inherentlyDivergent(in)) {
+                    inherent.set(id);
+                }
+            }
+            defsInBlock.add(blockDefs.distinct());
+        }
+        for (int b = 0; b < n; b++) {
+            Reg guard = guardOfBranch(body.block(b));
+            if (guard != null && cfg.isReachable(b)) {
+                keys.clear();
+                keys(guard, keys, true);
+                for (int i = 0; i < keys.size; i++) {
+                    guarded.add(keys.data[i], b);
                 }
             }
         }
-        for (Long used : useBlocks.keySet()) {
-            if (!written.contains(used)) {
-                divergent.add(used);
+        useBlocks.trim();
+        users.trim();
+        guarded.trim();
+        Worklist work = new Worklist(divergent);
+        for (int k = 0; k < useBlocks.size(); k++) {
+            if (useBlocks.get(k).length > 0 && !written.get(k)) {
+                work.mark(k);
             }
         }
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            for (BasicBlock b : body.blocks()) {
-                for (Instr in : b.instrs()) {
-                    if (in.dsts().isEmpty() || !producesDivergence(in)) {
-                        continue;
-                    }
-                    for (Reg d : in.dsts()) {
-                        if (d.file() == RegFile.UR || d.file() == RegFile.UP || d.isZero()) {
-                            continue;
-                        }
-                        for (long k : keys(d)) {
-                            changed |= divergent.add(k);
-                        }
+        BitSet fired = new BitSet();
+        for (int id = inherent.nextSetBit(0); id >= 0; id = inherent.nextSetBit(id + 1)) {
+            fired.set(id);
+            for (int d : instrDefs.get(id)) {
+                work.mark(d);
+            }
+        }
+        while (!work.isEmpty()) {
+            int k = work.pop();
+            for (int id : users.get(k)) {
+                if (!fired.get(id)) {
+                    fired.set(id);
+                    for (int d : instrDefs.get(id)) {
+                        work.mark(d);
                     }
                 }
             }
-            for (int b = 0; b < n; b++) {
-                if (divergentBranches.get(b) || !cfg.isReachable(b) || !branchesOnDivergentGuard(body.block(b))) {
+            for (int b : guarded.get(k)) {
+                if (divergentBranches.get(b)) {
                     continue;
                 }
                 divergentBranches.set(b);
-                changed = true;
                 // values written inside the region (found from its blocks, not by scanning every value) and read
                 // outside it
                 BitSet region = region(cfg, b, pdom.ipdom(b));
                 for (int r = region.nextSetBit(0); r >= 0; r = region.nextSetBit(r + 1)) {
-                    for (long key : defsInBlock.get(r)) {
-                        if (!divergent.contains(key) && usedOutside(useBlocks.get(key), region)) {
-                            divergent.add(key);
+                    for (int key : defsInBlock.get(r)) {
+                        if (!divergent.get(key) && usedOutside(useBlocks.get(key), region)) {
+                            work.mark(key);
                         }
                     }
                 }
             }
+        }
+    }
+
+    /** Keys turned divergent and not yet propagated. */
+    private static final class Worklist {
+        private final BitSet set;
+        private final IntBuffer stack = new IntBuffer();
+
+        Worklist(BitSet set) {
+            this.set = set;
+        }
+
+        void mark(int k) {
+            if (!set.get(k)) {
+                set.set(k);
+                stack.add(k);
+            }
+        }
+
+        boolean isEmpty() {
+            return stack.size == 0;
+        }
+
+        int pop() {
+            return stack.data[--stack.size];
+        }
+    }
+
+    /** A growable int array. */
+    private static final class IntBuffer {
+        private static final int[] NONE = new int[0];
+        int[] data = new int[8];
+        int size;
+
+        void add(int v) {
+            if (size == data.length) {
+                data = java.util.Arrays.copyOf(data, size * 2);
+            }
+            data[size++] = v;
+        }
+
+        void clear() {
+            size = 0;
+        }
+
+        int[] toArray() {
+            return size == 0 ? NONE : java.util.Arrays.copyOf(data, size);
+        }
+
+        int[] distinct() {
+            return java.util.Arrays.stream(data, 0, size).distinct().toArray();
+        }
+    }
+
+    /** Per key, a list of ints (instructions or blocks). */
+    private static final class IntLists {
+        private static final int[] NONE = new int[0];
+        private int[][] lists = new int[16][];
+        private int[] sizes = new int[16];
+
+        void add(int key, int v) {
+            if (key >= lists.length) {
+                int len = Math.max(key + 1, lists.length * 2);
+                lists = java.util.Arrays.copyOf(lists, len);
+                sizes = java.util.Arrays.copyOf(sizes, len);
+            }
+            int[] l = lists[key];
+            if (l == null) {
+                l = lists[key] = new int[2];
+            } else if (sizes[key] == l.length) {
+                l = lists[key] = java.util.Arrays.copyOf(l, l.length * 2);
+            }
+            l[sizes[key]++] = v;
+        }
+
+        /** Adds {@code v} unless it is the list's last element (values come in order: no repeats). */
+        void addOnce(int key, int v) {
+            if (key >= lists.length || lists[key] == null || lists[key][sizes[key] - 1] != v) {
+                add(key, v);
+            }
+        }
+
+        /** One more than the highest key with a list. */
+        int size() {
+            return lists.length;
+        }
+
+        /** Cuts every list to its size, so {@link #get} can hand out the arrays themselves. */
+        void trim() {
+            for (int k = 0; k < lists.length; k++) {
+                if (lists[k] != null && lists[k].length != sizes[k]) {
+                    lists[k] = java.util.Arrays.copyOf(lists[k], sizes[k]);
+                }
+            }
+        }
+
+        int[] get(int key) {
+            return key < lists.length && lists[key] != null ? lists[key] : NONE;
         }
     }
 
@@ -122,12 +279,10 @@ public final class Divergence {
         return seen;
     }
 
-    private static boolean usedOutside(BitSet uses, BitSet region) {
-        if (uses != null) {
-            for (int u = uses.nextSetBit(0); u >= 0; u = uses.nextSetBit(u + 1)) {
-                if (!region.get(u)) {
-                    return true;
-                }
+    private static boolean usedOutside(int[] useBlocks, BitSet region) {
+        for (int u : useBlocks) {
+            if (!region.get(u)) {
+                return true;
             }
         }
         return false;
@@ -143,32 +298,23 @@ public final class Divergence {
         if (r.isZero() || r.file() == RegFile.UR || r.file() == RegFile.UP) {
             return false;
         }
-        for (long k : keys(r)) {
-            if (divergent.contains(k)) {
+        IntBuffer keys = new IntBuffer();
+        keys(r, keys, false);
+        for (int i = 0; i < keys.size; i++) {
+            if (keys.data[i] >= 0 && divergent.get(keys.data[i])) {
                 return true;
             }
         }
         return false;
     }
 
-    private boolean branchesOnDivergentGuard(BasicBlock b) {
+    /** The predicate of the conditional branch ending {@code b}, or null. */
+    private static Reg guardOfBranch(BasicBlock b) {
         Instr last = b.last();
         if (last == null || !last.op().name().equals("BRA") || last.guard().isAlways() || last.branchTarget() == null) {
-            return false;
+            return null;
         }
-        return isDivergent(last.guard().predicate());
-    }
-
-    private boolean producesDivergence(Instr in) {
-        if (inherentlyDivergent(in)) {
-            return true;
-        }
-        for (Reg r : in.usedRegs()) {
-            if (isDivergent(r)) {
-                return true;
-            }
-        }
-        return false;
+        return last.guard().predicate();
     }
 
     /** Instructions whose result differs per thread whatever their inputs. */
@@ -200,19 +346,39 @@ public final class Divergence {
         return null;
     }
 
-    /** One key per 32-bit register: a virtual register as a whole, a physical tuple per component. */
-    private static List<Long> keys(Reg r) {
-        long file = (long) r.file().ordinal() << 40;
+    /**
+     * One key per 32-bit register: a virtual register as a whole, a physical tuple per component. With
+     * {@code add}, unseen physical components get numbers; otherwise they are -1.
+     */
+    private void keys(Reg r, IntBuffer out, boolean add) {
         if (r.isZero()) {
-            return List.of();
+            return;
         }
         if (r.virtual()) {
-            return List.of(file | (1L << 39) | r.index());
+            int k = numbers.of(r);
+            if (k >= 0) {
+                out.add(k);
+            } else {
+                // made after the numbering (a query about a new register): keyed like a physical one
+                out.add(physicalKey(((long) r.file().ordinal() << 40) | (1L << 39) | r.index(), add));
+            }
+            return;
         }
-        List<Long> out = new ArrayList<>(r.comps());
+        long file = (long) r.file().ordinal() << 40;
         for (int i = 0; i < r.comps(); i++) {
-            out.add(file | (r.index() + i));
+            out.add(physicalKey(file | (r.index() + i), add));
         }
-        return out;
+    }
+
+    private int physicalKey(long key, boolean add) {
+        Integer k = physical.get(key);
+        if (k == null) {
+            if (!add) {
+                return -1;
+            }
+            k = numbers.size() + physical.size();
+            physical.put(key, k);
+        }
+        return k;
     }
 }

@@ -1,9 +1,6 @@
 package org.jptxas.ori.analysis;
 
-import java.util.ArrayDeque;
 import java.util.BitSet;
-import java.util.Deque;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.jptxas.ori.ir.BasicBlock;
@@ -19,7 +16,8 @@ import org.jptxas.ori.ir.RegFile;
  * before reading the old ones (a 64-bit value computed half by half).
  */
 public final class Liveness {
-    private final Map<RegFile, Integer> base = new EnumMap<>(RegFile.class);
+    /** Per register file (by ordinal), the key of its virtual register 0. */
+    private final int[] base = new int[RegFile.values().length];
     private final int width;
     private final BitSet[] liveIn;
     private final BitSet[] liveOut;
@@ -27,7 +25,7 @@ public final class Liveness {
     public Liveness(FunctionBody body, Cfg cfg) {
         int offset = 0;
         for (RegFile f : RegFile.values()) {
-            base.put(f, offset);
+            base[f.ordinal()] = offset;
             offset += body.virtualCount(f);
         }
         width = offset;
@@ -75,25 +73,31 @@ public final class Liveness {
             liveIn[b.id()] = (BitSet) u.clone();
             liveOut[b.id()] = new BitSet(width);
         }
-        Deque<Integer> work = new ArrayDeque<>();
+        IntQueue work = new IntQueue(n);
         boolean[] queued = new boolean[n];
         int[] rpo = cfg.reversePostorder();
         for (int i = rpo.length - 1; i >= 0; i--) {
             work.add(rpo[i]);
             queued[rpo[i]] = true;
         }
+        // sets are recomputed in place and a changed live-in swaps with the scratch set: allocating two sets of the
+        // function's width per visit was most of the cost on large kernels
+        BitSet scratch = new BitSet(width);
         while (!work.isEmpty()) {
             int b = work.poll();
             queued[b] = false;
-            BitSet out = new BitSet(width);
+            BitSet out = liveOut[b];
+            out.clear();
             for (int s : cfg.succsView(b)) {
                 out.or(liveIn[s]);
             }
-            liveOut[b] = out;
-            BitSet in = (BitSet) out.clone();
+            BitSet in = scratch;
+            in.clear();
+            in.or(out);
             in.andNot(def[b]);
             in.or(use[b]);
             if (!in.equals(liveIn[b])) {
+                scratch = liveIn[b];
                 liveIn[b] = in;
                 for (int p : cfg.predsView(b)) {
                     if (!queued[p]) {
@@ -110,7 +114,7 @@ public final class Liveness {
         if (!r.virtual()) {
             throw new IllegalArgumentException("liveness tracks virtual registers only: " + r);
         }
-        return base.get(r.file()) + r.index();
+        return base[r.file().ordinal()] + r.index();
     }
 
     public boolean liveIn(int block, Reg r) {
@@ -157,8 +161,8 @@ public final class Liveness {
     }
 
     private int pressure(BitSet live, RegFile file, Map<Integer, Integer> compsByKey) {
-        int from = base.get(file);
-        int to = file.ordinal() + 1 < RegFile.values().length ? base.get(RegFile.values()[file.ordinal() + 1]) : width;
+        int from = base[file.ordinal()];
+        int to = file.ordinal() + 1 < RegFile.values().length ? base[file.ordinal() + 1] : width;
         int sum = 0;
         for (int k = live.nextSetBit(from); k >= 0 && k < to; k = live.nextSetBit(k + 1)) {
             sum += compsByKey.getOrDefault(k, 1);

@@ -1,8 +1,6 @@
 package org.jptxas.ori.analysis;
 
-import java.util.ArrayDeque;
 import java.util.BitSet;
-import java.util.Deque;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
@@ -41,23 +39,26 @@ public final class MaybeDefined {
         }
         in[0].or(atEntry);
         out[0].or(atEntry);
-        Deque<Integer> work = new ArrayDeque<>();
+        IntQueue work = new IntQueue(n);
         boolean[] queued = new boolean[n];
         for (int b : cfg.reversePostorder()) {
             work.add(b);
             queued[b] = true;
         }
+        BitSet scratch = new BitSet();
         while (!work.isEmpty()) {
             int b = work.poll();
             queued[b] = false;
-            BitSet newIn = (BitSet) in[b].clone();
+            BitSet newIn = in[b]; // only grows: updated in place
             for (int p : cfg.predsView(b)) {
                 newIn.or(out[p]);
             }
-            BitSet newOut = (BitSet) newIn.clone();
+            BitSet newOut = scratch;
+            newOut.clear();
+            newOut.or(newIn);
             newOut.or(gen[b]);
-            in[b] = newIn;
             if (!newOut.equals(out[b])) {
+                scratch = out[b];
                 out[b] = newOut;
                 for (int s : cfg.succsView(b)) {
                     if (!queued[s]) {

@@ -21,7 +21,7 @@ public final class SingleDefs {
     /** Where an instruction sits: block id and index in the block. */
     public record Position(int block, int index) {}
 
-    private final Map<Instr, Position> positions = new IdentityHashMap<>();
+    private final Map<Instr, Position> positions;
     private final VirtualNumbering numbers;
     private final List<List<Instr>> defs;
     private final List<List<Instr>> uses;
@@ -37,6 +37,25 @@ public final class SingleDefs {
         this.defs = new ArrayList<>(Collections.nCopies(numbers.size(), null));
         this.uses = new ArrayList<>(Collections.nCopies(numbers.size(), null));
         this.ssa = new byte[numbers.size()];
+        // sized for the body: growing an identity map rehashes every instruction again
+        this.positions = new IdentityHashMap<>(body.instructionCount());
+        // counted first, so each register's lists are allocated at their final size (growing them showed)
+        int[] useCount = new int[numbers.size()];
+        int[] defCount = new int[numbers.size()];
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                for (Reg r : in.usedRegs()) {
+                    if (r.virtual()) {
+                        useCount[numbers.of(r)]++;
+                    }
+                }
+                for (Reg r : in.dsts()) {
+                    if (r.virtual()) {
+                        defCount[numbers.of(r)]++;
+                    }
+                }
+            }
+        }
         for (BasicBlock b : body.blocks()) {
             List<Instr> instrs = b.instrs();
             for (int i = 0; i < instrs.size(); i++) {
@@ -44,22 +63,22 @@ public final class SingleDefs {
                 positions.put(in, new Position(b.id(), i));
                 for (Reg r : in.usedRegs()) {
                     if (r.virtual()) {
-                        add(uses, numbers.of(r), in);
+                        add(uses, numbers.of(r), in, useCount);
                     }
                 }
                 for (Reg r : in.dsts()) {
                     if (r.virtual()) {
-                        add(defs, numbers.of(r), in);
+                        add(defs, numbers.of(r), in, defCount);
                     }
                 }
             }
         }
     }
 
-    private static void add(List<List<Instr>> lists, int k, Instr in) {
+    private static void add(List<List<Instr>> lists, int k, Instr in, int[] count) {
         List<Instr> l = lists.get(k);
         if (l == null) {
-            l = new ArrayList<>(1);
+            l = new ArrayList<>(count[k]);
             lists.set(k, l);
         }
         l.add(in);

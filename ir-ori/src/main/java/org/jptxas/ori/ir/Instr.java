@@ -120,22 +120,27 @@ public final class Instr {
         return used;
     }
 
+    /** Adds the registers source {@code s} reads, in {@link #usedRegs()}'s order, to {@code out}. */
+    public static void addRegsRead(Src s, List<Reg> out) {
+        if (s.value() instanceof Reg r) {
+            out.add(r);
+        } else if (s.value() instanceof CBank c && c.index() != null) {
+            out.add(c.index());
+        } else if (s.value() instanceof Addr a) {
+            // The registers an address reads are uses like any other (liveness, def-use, RA depend on it).
+            if (!a.base().isZero()) {
+                out.add(a.base());
+            }
+            if (a.uniformBase() != null && !a.uniformBase().isZero()) {
+                out.add(a.uniformBase());
+            }
+        }
+    }
+
     private List<Reg> computeUsedRegs() {
         List<Reg> used = new ArrayList<>(srcs.size() + 1);
         for (Src s : srcs) {
-            if (s.value() instanceof Reg r) {
-                used.add(r);
-            } else if (s.value() instanceof CBank c && c.index() != null) {
-                used.add(c.index());
-            } else if (s.value() instanceof Addr a) {
-                // The registers an address reads are uses like any other (liveness, def-use, RA depend on it).
-                if (!a.base().isZero()) {
-                    used.add(a.base());
-                }
-                if (a.uniformBase() != null && !a.uniformBase().isZero()) {
-                    used.add(a.uniformBase());
-                }
-            }
+            addRegsRead(s, used);
         }
         if (!guard.isAlways()) {
             used.add(guard.predicate());

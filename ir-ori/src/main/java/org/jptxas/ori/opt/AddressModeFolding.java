@@ -31,7 +31,7 @@ public final class AddressModeFolding implements Pass {
 
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
-        SingleDefs sd = new SingleDefs(body);
+        SingleDefs sd = cx.singleDefs(body);
         boolean changed = false;
         for (BasicBlock b : body.blocks()) {
             for (Instr in : b.instrs()) {

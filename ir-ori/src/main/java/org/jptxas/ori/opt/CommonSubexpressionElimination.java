@@ -26,7 +26,7 @@ public final class CommonSubexpressionElimination implements Pass {
 
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
-        SingleDefs sd = new SingleDefs(body);
+        SingleDefs sd = cx.singleDefs(body);
         Map<String, List<Instr>> seen = new HashMap<>();
         boolean changed = false;
         for (int bid : sd.cfg().reversePostorder()) {
@@ -94,7 +94,9 @@ public final class CommonSubexpressionElimination implements Pass {
     }
 
     private static List<Reg> usedBy(Src s) {
-        Instr probe = Instr.of(OpInfo.op("MOV"), List.of(), List.of(s));
-        return probe.usedRegs();
+        // read off the source itself: a probe instruction per source was a fifth of this pass
+        List<Reg> regs = new ArrayList<>(2);
+        Instr.addRegsRead(s, regs);
+        return regs;
     }
 }

@@ -35,7 +35,7 @@ public final class ConstantFolding implements Pass {
 
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
-        SingleDefs sd = new SingleDefs(body);
+        SingleDefs sd = cx.singleDefs(body);
         Map<Key, Long> consts = new HashMap<>();
         Map<Key, Boolean> preds = new HashMap<>();
         boolean changed = false;

@@ -25,7 +25,7 @@ public final class CopyPropagation implements Pass {
 
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
-        SingleDefs sd = new SingleDefs(body);
+        SingleDefs sd = cx.singleDefs(body);
         boolean changed = false;
         for (BasicBlock b : body.blocks()) {
             for (Instr mov : new ArrayList<>(b.instrs())) {

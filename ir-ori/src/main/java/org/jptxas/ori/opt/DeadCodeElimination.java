@@ -1,12 +1,8 @@
 package org.jptxas.ori.opt;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Deque;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import org.jptxas.ori.analysis.Cfg;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.FunctionBody;
@@ -26,14 +22,17 @@ public final class DeadCodeElimination implements Pass {
         return "dce";
     }
 
+    /**
+     * Instructions are numbered in body order; liveness is a BitSet over those numbers and each register's
+     * definitions an array of them (identity maps of instructions were most of this pass's time).
+     */
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
         Cfg cfg = Cfg.of(body);
         VirtualNumbering numbers = new VirtualNumbering(body);
-        List<List<Instr>> defs = new ArrayList<>(java.util.Collections.nCopies(numbers.size(), null));
-        Map<Instr, Boolean> live = new IdentityHashMap<>();
-        Deque<Instr> work = new ArrayDeque<>();
         List<BasicBlock> blocks = body.blocks();
+        int count = body.instructionCount();
+        Instr[] all = new Instr[count];
         BitSet read = new BitSet(numbers.size());
         if (!cx.entry()) {
             for (BasicBlock b : blocks) {
@@ -46,48 +45,82 @@ public final class DeadCodeElimination implements Pass {
                 }
             }
         }
+        // per register number, its defining instructions (numbers), as linked lists threaded through arrays
+        int[] firstDef = new int[numbers.size()];
+        java.util.Arrays.fill(firstDef, -1);
+        int[] defNext = new int[4 * count + 4];
+        int[] defInstr = new int[defNext.length];
+        int defs = 0;
+        BitSet live = new BitSet(count);
+        int[] work = new int[count];
+        int top = 0;
+        int id = 0;
         for (BasicBlock b : blocks) {
             for (Instr in : b.instrs()) {
+                all[id] = in;
                 for (Reg d : in.dsts()) {
                     if (d.virtual()) {
                         int k = numbers.of(d);
-                        if (defs.get(k) == null) {
-                            defs.set(k, new ArrayList<>(1));
+                        if (defs == defNext.length) {
+                            defNext = java.util.Arrays.copyOf(defNext, 2 * defs);
+                            defInstr = java.util.Arrays.copyOf(defInstr, 2 * defs);
                         }
-                        defs.get(k).add(in);
+                        defInstr[defs] = id;
+                        defNext[defs] = firstDef[k];
+                        firstDef[k] = defs++;
                     }
                 }
                 boolean root = !OpInfo.isPure(in) && cfg.isReachable(b.id()) || writesPhysical(in)
                         || !cx.entry() && writesUnread(in, read, numbers)
                         || b.id() == blocks.size() - 1 && in == b.last() && in.isTerminator();
                 if (root) {
-                    live.put(in, true);
-                    work.add(in);
+                    live.set(id);
+                    work[top++] = id;
                 }
+                id++;
             }
         }
         // every definition of a register read by a live instruction is live: each register's definitions are
         // marked once (re-scanning them at every read was quadratic in code that reuses few registers)
         BitSet expanded = new BitSet(numbers.size());
-        while (!work.isEmpty()) {
-            Instr in = work.poll();
+        while (top > 0) {
+            Instr in = all[work[--top]];
             for (Reg r : in.usedRegs()) {
-                if (!r.virtual() || defs.get(numbers.of(r)) == null || expanded.get(numbers.of(r))) {
+                if (!r.virtual()) {
                     continue;
                 }
-                expanded.set(numbers.of(r));
-                for (Instr d : defs.get(numbers.of(r))) {
-                    if (live.putIfAbsent(d, true) == null) {
-                        work.add(d);
+                int k = numbers.of(r);
+                if (firstDef[k] < 0 || expanded.get(k)) {
+                    continue;
+                }
+                expanded.set(k);
+                for (int e = firstDef[k]; e >= 0; e = defNext[e]) {
+                    int d = defInstr[e];
+                    if (!live.get(d)) {
+                        live.set(d);
+                        work[top++] = d;
                     }
                 }
             }
         }
-        boolean changed = false;
-        for (BasicBlock b : blocks) {
-            changed |= b.instrs().removeIf(in -> !live.containsKey(in));
+        if (live.cardinality() == count) {
+            return false;
         }
-        return changed;
+        id = 0;
+        for (BasicBlock b : blocks) {
+            List<Instr> instrs = b.instrs();
+            List<Instr> kept = new ArrayList<>(instrs.size());
+            for (Instr in : instrs) {
+                if (live.get(id++)) {
+                    kept.add(in);
+                }
+            }
+            if (kept.size() != instrs.size()) {
+                instrs.clear();
+                instrs.addAll(kept);
+            }
+        }
+        return true;
     }
 
     /** A device function's write of a register its body never reads: possibly a result, live at RET. */

@@ -24,7 +24,7 @@ public final class InstructionCombining implements Pass {
 
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
-        SingleDefs sd = new SingleDefs(body);
+        SingleDefs sd = cx.singleDefs(body);
         boolean changed = false;
         java.util.Set<Instr> removed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (BasicBlock b : body.blocks()) {

@@ -105,6 +105,7 @@ public final class OptPipeline {
             return;
         }
         OptContext cx = new OptContext(target, function.name(), function.entry(), encodable);
+        cx.analyses().trust();
         // Problems the input already has (a device function's parameters are read before any write) are the
         // producer's; a pass is blamed only for new ones.
         List<String> before = verify ? IrVerifier.verify(function.name(), function.body()) : List.of();
@@ -113,6 +114,9 @@ public final class OptPipeline {
             for (Pass pass : passes) {
                 boolean changed = pass.run(function.body(), cx);
                 any |= changed;
+                if (changed) {
+                    cx.analyses().changed();
+                }
                 if (verify && changed) {
                     List<String> problems = new ArrayList<>(IrVerifier.verify(function.name(), function.body()));
                     problems.removeAll(before);

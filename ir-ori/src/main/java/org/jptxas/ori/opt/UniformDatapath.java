@@ -33,7 +33,7 @@ public final class UniformDatapath implements Pass {
         if (!cx.hasUniformDatapath() || !OpInfo.exists("ULDC")) {
             return false;
         }
-        SingleDefs sd = new SingleDefs(body);
+        SingleDefs sd = cx.singleDefs(body);
         int budget = MAX_UNIFORM - body.virtualCount(RegFile.UR);
         boolean changed = false;
         for (BasicBlock b : body.blocks()) {

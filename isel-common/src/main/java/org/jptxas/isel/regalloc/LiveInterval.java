@@ -138,6 +138,10 @@ final class LiveInterval {
 
     /** Whether the two intervals share a position anywhere (whole intervals, ignoring cursors). */
     boolean overlapsWhole(LiveInterval o) {
+        // most intervals placed on a register lie wholly before or after: answer those without walking the ranges
+        if (count == 0 || o.count == 0 || to[count - 1] <= o.from[0] || o.to[o.count - 1] <= from[0]) {
+            return false;
+        }
         return !overlapsOnlyWithin(o, 0, 0);
     }
 

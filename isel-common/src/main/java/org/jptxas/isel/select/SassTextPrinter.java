@@ -355,6 +355,25 @@ public final class SassTextPrinter {
      * of a binary64 (or a whole binary64 whose low half is zero).
      */
     static List<String> immediateTexts(long bits, boolean neg) {
+        Map<Long, List<String>> memo = neg ? NEGATED_TEXTS : TEXTS;
+        List<String> texts = memo.get(bits);
+        if (texts == null) {
+            texts = List.copyOf(computeImmediateTexts(bits, neg));
+            if (memo.size() < MEMO_LIMIT) {
+                memo.putIfAbsent(bits, texts);
+            }
+        }
+        return texts;
+    }
+
+    /**
+     * The spellings per immediate value, kept: formatting a float the way nvdisasm does is costly and every miss of
+     * the print memo spells its immediates anew, most of them values seen before (0, 1, 0x3f800000...).
+     */
+    private static final Map<Long, List<String>> TEXTS = new ConcurrentHashMap<>();
+    private static final Map<Long, List<String>> NEGATED_TEXTS = new ConcurrentHashMap<>();
+
+    private static List<String> computeImmediateTexts(long bits, boolean neg) {
         List<String> out = new ArrayList<>(4);
         if (bits >= Integer.MIN_VALUE && bits < 0) {
             out.add("-0x" + Long.toHexString(-bits));

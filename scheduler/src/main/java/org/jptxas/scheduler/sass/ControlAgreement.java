@@ -78,8 +78,8 @@ public final class ControlAgreement {
         for (int i = 0; i < n; i++) {
             String t = lines.get(i).text().strip();
             boolean guarded = t.startsWith("@") && !t.startsWith("@PT ");
-            String body = guarded ? t.substring(t.indexOf(' ') + 1).strip() : t.replaceFirst("^@PT\\s+", "");
-            String m = body.split("[ .;]", 2)[0];
+            String body = guarded ? t.substring(t.indexOf(' ') + 1).strip() : withoutTruePredicate(t);
+            String m = mnemonic(body);
             targets[i] = -1;
             if (m.equals("BRA") || m.equals("JMP")) {
                 java.util.regex.Matcher x = TARGET.matcher(body);
@@ -91,6 +91,37 @@ public final class ControlAgreement {
                     || m.equals("EXIT") || m.equals("RET"));
         }
         return ControlFlow.fromBranches(targets, unconditional);
+    }
+
+    /** {@code t} without a leading {@code @PT} and the blanks after it (as {@code replaceFirst("^@PT\\s+", "")}). */
+    private static String withoutTruePredicate(String t) {
+        if (!t.startsWith("@PT") || t.length() == 3 || !regexBlank(t.charAt(3))) {
+            return t;
+        }
+        int k = 3;
+        while (k < t.length() && regexBlank(t.charAt(k))) {
+            k++;
+        }
+        return t.substring(k);
+    }
+
+    /** The characters of the regular expression class {@code \\s}. */
+    private static boolean regexBlank(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
+    }
+
+    /**
+     * The text up to the first blank, dot or semicolon (as {@code split("[ .;]", 2)[0]}): compiling those regular
+     * expressions for every line was most of this method on large functions.
+     */
+    private static String mnemonic(String body) {
+        for (int k = 0; k < body.length(); k++) {
+            char c = body.charAt(k);
+            if (c == ' ' || c == '.' || c == ';') {
+                return body.substring(0, k);
+            }
+        }
+        return body;
     }
 
     public static Decoded decode(List<SassLine> lines, LatencyModel model, boolean urInAddressBits) {
