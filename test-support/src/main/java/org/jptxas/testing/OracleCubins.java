@@ -84,6 +84,11 @@ public final class OracleCubins {
                     return new Compiled(Optional.of(cubin), "");
                 }
                 String diag = (r.stdout() + r.stderr()).replace(in.toString(), ptx.getFileName().toString());
+                if (diag.isBlank()) {
+                    // killed, or crashed without a word (a loaded machine can do that): not ptxas's verdict on the
+                    // input, so not remembered; the next run asks again
+                    return new Compiled(Optional.empty(), "ptxas exited with code " + r.exitCode() + " and printed nothing");
+                }
                 Path tmpErr = work.resolve("err");
                 Files.writeString(tmpErr, diag);
                 moveIntoPlace(tmpErr, err);
