@@ -134,7 +134,7 @@ final class JptxasCommand {
     private final java.util.Set<String> declaredFunctions = new java.util.HashSet<>();
     private boolean tensorMemoryInfoPrinted;
     private boolean hadError;
-    private PtxasOptions.Effects effects = new PtxasOptions.Effects(false, false, false);
+    private PtxasOptions.Effects effects = new PtxasOptions.Effects(false, false, false, true);
 
     JptxasCommand(PrintWriter out, PrintWriter err, Map<String, String> env, String home, Path workDir) {
         this(out, err, env, home, workDir, Registries.fresh());
@@ -425,7 +425,7 @@ final class JptxasCommand {
         // The resource report also gives the spill and frame sizes --warn-on-spills and -warn-lmem-usage report;
         // it is printed only with -v.
         boolean report = verbose || warnOnSpills || effects.warnLocalMemory();
-        return new CompileOptions(level, maxRegs, compileOnly, debug, lineInfo, report, warnOnSpills);
+        return new CompileOptions(level, maxRegs, compileOnly, debug, lineInfo, report, warnOnSpills, effects.fmad());
     }
 
     /** ptxas's target when no {@code -arch} is given. */

@@ -69,7 +69,7 @@ final class PtxasOptions {
             new Spec("--sp-bounds-check", "-sp-bounds-check", false));
 
     /** What the checked options asked for, beyond the diagnostics {@link #apply} prints. */
-    record Effects(boolean warnLocalMemory, boolean warnDoublePrecision, boolean tensorMemoryCheck) {}
+    record Effects(boolean warnLocalMemory, boolean warnDoublePrecision, boolean tensorMemoryCheck, boolean fmad) {}
 
     static Fatal refused(String option) {
         return new Fatal("Option '" + option + "' is not supported yet by jptxas");
@@ -98,11 +98,10 @@ final class PtxasOptions {
         }
         // --allow-expensive-optimizations is a permission (ptxas: "allow compiler to perform expensive
         // optimizations using maximum available resources"): either value holds for jptxas, which runs the same
-        // passes whatever it is given, so only the value is checked. Likewise --fmad: true permits contracting
-        // multiplies and adds, false forbids it; jptxas does not contract (yet), so both hold. When contraction
-        // comes, --fmad=false must turn it off.
+        // passes whatever it is given, so only the value is checked. --fmad: true (the default) contracts
+        // multiplies and adds without a rounding modifier into fused multiply-adds, false keeps them apart.
         bool(parsed, "--allow-expensive-optimizations");
-        bool(parsed, "--fmad");
+        Boolean fmad = bool(parsed, "--fmad");
         Boolean pic = bool(parsed, "--position-independent-code");
         Boolean stackProtector = bool(parsed, "--device-stack-protector");
         String split = value(parsed, "--split-compile");
@@ -181,7 +180,8 @@ final class PtxasOptions {
         return new Effects(parsed.hasMatchedOption("--warn-on-local-memory-usage"),
                 parsed.hasMatchedOption("--warn-on-double-precision-use"),
                 parsed.hasMatchedOption("--g-tensor-memory-access-check")
-                        || parsed.hasMatchedOption("--gno-tensor-memory-access-check"));
+                        || parsed.hasMatchedOption("--gno-tensor-memory-access-check"),
+                fmad == null || fmad);
     }
 
     private static void cacheModifier(ParseResult parsed, String option, String kind, Set<String> valid,

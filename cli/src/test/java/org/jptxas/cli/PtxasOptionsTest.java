@@ -136,6 +136,15 @@ class PtxasOptionsTest {
         return "Option '" + option + "' is not supported yet by jptxas";
     }
 
+    /** A listing jptxas wrote with --out-sass in the test folder. */
+    private static String sass(String name) {
+        try {
+            return Files.readString(dir.resolve(name));
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
     private static boolean compiled(Run r) {
         return r.exitCode() == 0 && r.cubin() != null && r.err().isEmpty();
     }
@@ -177,10 +186,12 @@ class PtxasOptionsTest {
                 asPtxas(arch, "-e", "nosuch", SAXPY)));
         t.put("--extensible-whole-program", List.of(refused(notYet("--extensible-whole-program"), arch, "-ewp", SAXPY)));
         t.put("--fmad", List.of(
-                same("false forbids contraction, which jptxas does not do (yet); when it does, false must stop it",
-                        arch, "--fmad=false", SAXPY),
-                same("true permits contraction; jptxas does not contract yet (issue 21, lead)", arch, "-fmad", "true",
-                        SAXPY),
+                holds("false keeps mul and add apart (FMUL, FADD)", r -> compiled(r) && sass("fmad-false.sass")
+                        .matches("(?s).*FMUL.*FADD.*") && !sass("fmad-false.sass").contains("FFMA"), arch,
+                        "--fmad=false", "--out-sass", "fmad-false.sass", "muladd.ptx"),
+                holds("true (the default) contracts them into FFMA", r -> compiled(r)
+                        && sass("fmad-true.sass").contains("FFMA") && !sass("fmad-true.sass").contains("FMUL"), arch,
+                        "-fmad", "true", "--out-sass", "fmad-true.sass", "muladd.ptx"),
                 asPtxas(arch, "--fmad=maybe", SAXPY)));
         t.put("--force-load-cache", List.of(refused(notYet("--force-load-cache cg"), arch, "-flcm=cg", SAXPY),
                 asPtxas(arch, "-flcm=xx", SAXPY)));
@@ -359,6 +370,11 @@ class PtxasOptionsTest {
                 "  ld.global.f64 %d1, [%rd1];", "  add.f64 %d2, %d1, %d1;", "  mov.u64 %rd3, buf;",
                 "  st.local.f64 [%rd3], %d2;", "  ld.local.f64 %d1, [%rd3];", "  st.global.f64 [%rd1], %d1;", "  ret;",
                 "}", ""));
+        Files.writeString(dir.resolve("muladd.ptx"), String.join("\n", ".version 8.0", ".target sm_80",
+                ".address_size 64", ".visible .entry muladd(.param .u64 p, .param .f32 x, .param .f32 y)", "{",
+                "  .reg .f32 %f<6>;", "  .reg .b64 %rd<2>;", "  ld.param.u64 %rd1, [p];", "  ld.param.f32 %f1, [x];",
+                "  ld.param.f32 %f2, [y];", "  ld.global.f32 %f3, [%rd1];", "  mul.f32 %f4, %f3, %f1;",
+                "  add.f32 %f5, %f4, %f2;", "  st.global.f32 [%rd1], %f5;", "  ret;", "}", ""));
         Files.writeString(dir.resolve("spill.ptx"), spillKernel(false, 48));
         Files.writeString(dir.resolve("spill-volatile.ptx"), spillKernel(true, 64));
     }
