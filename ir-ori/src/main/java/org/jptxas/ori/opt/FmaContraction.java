@@ -33,23 +33,27 @@ public final class FmaContraction implements Pass {
         boolean changed = false;
         for (BasicBlock b : body.blocks()) {
             List<Instr> instrs = b.instrs();
+            // fused multiplies leave the block after its scan, so the analysis' positions hold during it
+            List<Instr> fused = new ArrayList<>();
             for (Instr add : new ArrayList<>(instrs)) {
-                String fused = switch (add.op().name()) {
+                String fma = switch (add.op().name()) {
                     case "FADD" -> "FFMA";
                     case "DADD" -> "DFMA";
                     default -> null;
                 };
-                if (fused == null || !add.contractible() || !add.guard().isAlways() || add.srcs().size() != 2) {
+                if (fma == null || !add.contractible() || !add.guard().isAlways() || add.srcs().size() != 2) {
                     continue;
                 }
                 for (int k = 0; k < 2; k++) {
-                    Instr mul = product(add, k, sd, b, fused);
-                    if (mul != null && fuse(b, mul, add, k, fused, cx)) {
+                    Instr mul = product(add, k, sd, b, fma);
+                    if (mul != null && fuse(b, mul, add, k, fma, cx)) {
+                        fused.add(mul);
                         changed = true;
                         break;
                     }
                 }
             }
+            instrs.removeAll(fused);
         }
         return changed;
     }
@@ -90,10 +94,14 @@ public final class FmaContraction implements Pass {
 
     /**
      * Without the backend's word, the fused forms ptxas writes that every backend's tables encode: an immediate
-     * only in an unsaturated FFMA's {@code b}, a saturated one only on registers and constants.
+     * only in an unsaturated FFMA's {@code b}, a saturated one only on registers and constants, a DFMA without
+     * negated or absolute operands.
      */
     static boolean habitual(Instr fma) {
         boolean immediate = fma.srcs().stream().anyMatch(x -> x.value() instanceof org.jptxas.ori.ir.Imm);
+        if (fma.op().name().equals("DFMA") && fma.srcs().stream().anyMatch(Src::hasModifiers)) {
+            return false; // sm_80's tables have no DFMA with a negated operand
+        }
         return !immediate || fma.op().name().equals("FFMA") && !fma.hasMod("SAT")
                 && !(fma.srcs().get(2).value() instanceof org.jptxas.ori.ir.Imm);
     }
@@ -127,7 +135,6 @@ public final class FmaContraction implements Pass {
         }
         List<Instr> instrs = b.instrs();
         instrs.set(instrs.indexOf(add), fma);
-        instrs.remove(mul);
         return true;
     }
 }

@@ -135,6 +135,34 @@ class FmaContractionTest {
         assertTrue(fuse(f).contains("FMUL"));
     }
 
+    /** Several pairs in one block, the last at the block's end (the analysis' positions must hold as they fuse). */
+    @Test
+    void severalPairsInOneBlock() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        Reg p = f.newVirtual(RegFile.R, 2);
+        List<Instr> in = b.instrs();
+        in.add(ins("MOV", List.of(), List.of(p.component(0)), Src.of(CBank.of(0, 0x160))));
+        in.add(ins("MOV", List.of(), List.of(p.component(1)), Src.of(CBank.of(0, 0x164))));
+        Reg x = f.newVirtual(RegFile.R, 1);
+        in.add(ins("LDG", List.of("E"), List.of(x), Src.of(Addr.of(p, 0))));
+        List<Reg> sums = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Reg t = f.newVirtual(RegFile.R, 1);
+            Reg d = f.newVirtual(RegFile.R, 1);
+            in.add(ins("FMUL", List.of(), List.of(t), Src.of(x), Src.of(x)).setContractible(true));
+            in.add(ins("FADD", List.of(), List.of(d), Src.of(t), Src.of(x)).setContractible(true));
+            sums.add(d);
+        }
+        for (Reg d : sums) {
+            in.add(ins("STG", List.of("E"), List.of(), Src.of(Addr.of(p, 0)), Src.of(d)));
+        }
+        in.add(ins("EXIT", List.of(), List.of()));
+        String out = fuse(f);
+        assertEquals(3, out.lines().filter(l -> l.startsWith("FFMA ")).count(), out);
+        assertTrue(!out.contains("FMUL") && !out.contains("FADD"), out);
+    }
+
     @Test
     void withoutTheBackendsWordOnlyHabitualForms() {
         Reg r = new FunctionBody().newVirtual(RegFile.R, 1);
@@ -143,6 +171,9 @@ class FmaContractionTest {
         // ptxas writes FFMA.SAT R, R, 2, R, a form the tables have not seen: kept apart
         assertTrue(!FmaContraction.habitual(ins("FFMA", List.of("SAT"), List.of(r), Src.of(r), imm, Src.of(r))));
         assertTrue(!FmaContraction.habitual(ins("DFMA", List.of(), List.of(r), Src.of(r), imm, Src.of(r))));
+        // DFMA R, R, R, -R (a double sub): not in sm_80's tables
+        assertTrue(!FmaContraction.habitual(ins("DFMA", List.of(), List.of(r), Src.of(r), Src.of(r),
+                Src.of(r).negated())));
         assertTrue(FmaContraction.habitual(ins("FFMA", List.of("SAT"), List.of(r), Src.of(r),
                 Src.of(CBank.of(0, 0x160)), Src.of(r))));
     }
