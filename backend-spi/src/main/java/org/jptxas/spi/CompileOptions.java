@@ -12,17 +12,29 @@ import java.util.OptionalInt;
  * @param lineInfo {@code -lineinfo}
  * @param verbose {@code -v}: resource report
  * @param warnOnSpills {@code --warn-on-spills}
+ * @param fmad {@code --fmad}: contract multiplies and adds into fused multiply-adds (ptxas's default, true)
  */
 public record CompileOptions(int optLevel, OptionalInt maxRegCount, boolean relocatable, boolean debug,
-        boolean lineInfo, boolean verbose, boolean warnOnSpills) {
+        boolean lineInfo, boolean verbose, boolean warnOnSpills, boolean fmad) {
     public CompileOptions {
         if (optLevel < 0 || optLevel > 3) {
             throw new IllegalArgumentException("optimization level must be 0..3: " + optLevel);
         }
     }
 
+    /** The options with ptxas's default {@code --fmad=true}. */
+    public CompileOptions(int optLevel, OptionalInt maxRegCount, boolean relocatable, boolean debug,
+                          boolean lineInfo, boolean verbose, boolean warnOnSpills) {
+        this(optLevel, maxRegCount, relocatable, debug, lineInfo, verbose, warnOnSpills, true);
+    }
+
+    /** The same options with {@code --fmad} set to {@code on}. */
+    public CompileOptions withFmad(boolean on) {
+        return new CompileOptions(optLevel, maxRegCount, relocatable, debug, lineInfo, verbose, warnOnSpills, on);
+    }
+
     /** ptxas's defaults: -O3, executable output, no debug information. */
     public static CompileOptions defaults() {
-        return new CompileOptions(3, OptionalInt.empty(), false, false, false, false, false);
+        return new CompileOptions(3, OptionalInt.empty(), false, false, false, false, false, true);
     }
 }

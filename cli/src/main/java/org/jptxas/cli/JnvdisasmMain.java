@@ -254,7 +254,18 @@ public final class JnvdisasmMain implements Callable<Integer> {
                 .endLabelRanks(endLabelRanks(cubin));
         NvdisasmDirectives.fileHeader(cubin).forEach(out::println);
         int unknown = 0;
-        for (Section s : cubin.textSections()) {
+        NvdisasmSections data = new NvdisasmSections(cubin);
+        for (Section s : cubin.sections()) {
+            if (!codeOnly && NvdisasmSections.listed(s)) {
+                // without -c, nvdisasm lists every other section too, in section order, as data
+                out.println();
+                out.println();
+                data.block(s).forEach(out::println);
+                continue;
+            }
+            if (!s.isText()) {
+                continue;
+            }
             String fn = s.functionName();
             java.util.Map<Long, String> internal = symbolsIn(cubin, s);
             SassListing.Block b = listing.render(s.data(), 0, fn, internal, width);
@@ -266,6 +277,11 @@ public final class JnvdisasmMain implements Callable<Integer> {
             for (String line : b.lines()) {
                 if (line.endsWith(":") && internalEnds.containsKey(line.substring(0, line.length() - 1))) {
                     String name = line.substring(0, line.length() - 1);
+                    int binding = bindingOf(cubin, s, name);
+                    if (binding != org.jptxas.cubin.Symbol.STB_LOCAL) {
+                        out.println(NvdisasmDirectives.directive(binding == org.jptxas.cubin.Symbol.STB_WEAK
+                                ? ".weak" : ".global", name));
+                    }
                     NvdisasmDirectives.typeAndSize(name, internalEnds.get(name)).forEach(out::println);
                 }
                 out.println(line);
@@ -274,6 +290,17 @@ public final class JnvdisasmMain implements Callable<Integer> {
         }
         NvdisasmDirectives.undefinedSymbols(cubin).forEach(out::println);
         return report(unknown);
+    }
+
+    /** The binding of function symbol {@code name} in {@code s}. */
+    private static int bindingOf(Cubin cubin, Section s, String name) {
+        int index = cubin.sectionIndex(s.name());
+        for (org.jptxas.cubin.Symbol sym : cubin.symbols()) {
+            if (sym.shndx() == index && sym.symbolType() == 2 && sym.name().equals(name)) {
+                return sym.binding();
+            }
+        }
+        return org.jptxas.cubin.Symbol.STB_LOCAL;
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import org.jptxas.frontend.ptx.PtxFrontEnd;
+import org.jptxas.frontend.ptx.ast.PtxModule;
 import org.jptxas.spi.Backend;
 import org.jptxas.spi.BackendRegistry;
 import org.jptxas.spi.TargetDescription;
@@ -92,6 +93,14 @@ final class JptxasCommand {
     @Option(names = {"--help", "-h"}, description = "Print this help.")
     boolean help;
 
+    @Option(names = {"--input-as-string", "-ias"}, paramLabel = "<ptx string>",
+            description = "PTX modules given as strings instead of files.")
+    List<String> inputStrings = new ArrayList<>();
+
+    @Option(names = {"--entry", "-e"}, paramLabel = "<entry function>,...",
+            description = "Compile only these entry functions.")
+    List<String> entryLists = new ArrayList<>();
+
     @Option(names = "--list-targets", description = "List every target with the backend and jar that serves it.")
     boolean listTargets;
 
@@ -121,14 +130,25 @@ final class JptxasCommand {
     private final Map<String, String> env;
     private final String home;
     private final Path workDir;
+    private final Registries registries;
+    private final java.util.Set<String> declaredFunctions = new java.util.HashSet<>();
+    private boolean tensorMemoryInfoPrinted;
     private boolean hadError;
+    private PtxasOptions.Effects effects = new PtxasOptions.Effects(false, false, false, true);
 
     JptxasCommand(PrintWriter out, PrintWriter err, Map<String, String> env, String home, Path workDir) {
+        this(out, err, env, home, workDir, Registries.fresh());
+    }
+
+    /** With {@code registries}: the compile server shares the backends it has loaded between invocations. */
+    JptxasCommand(PrintWriter out, PrintWriter err, Map<String, String> env, String home, Path workDir,
+                  Registries registries) {
         this.out = out;
         this.err = err;
         this.env = env;
         this.home = home;
         this.workDir = workDir;
+        this.registries = registries;
     }
 
     /** Parses {@code args} and runs; never throws. */
@@ -170,18 +190,19 @@ final class JptxasCommand {
         } catch (CommandLine.ParameterException e) {
             throw new Fatal(e.getMessage());
         }
-        for (PtxasOptions.Spec refused : PtxasOptions.REFUSED) {
-            if (parsed.hasMatchedOption(refused.longName())) {
-                throw new Fatal("Option '" + refused.longName() + "' is not supported yet by jptxas");
-            }
+        List<Diagnostic> early = new ArrayList<>();
+        effects = PtxasOptions.apply(parsed, compileOnly, maxRegCount != null, debug || lineInfo, early);
+        early.forEach(this::report);
+        if (hadError) {
+            err.println(Diagnostic.fatal("Ptx assembly aborted due to errors").format(TOOL));
+            return FAILURE;
         }
         if (help) {
             usage();
             return 0;
         }
         if (version) {
-            out.println("jptxas: an open PTX optimizing assembler, version " + Version.get());
-            out.println("Accepts ptxas 13.0 command lines; PTX ISA up to 9.0.");
+            out.print(versionText());
             return 0;
         }
         if (listVersion) {
@@ -196,7 +217,7 @@ final class JptxasCommand {
             new TargetLister(out).list(registry(), DEFAULT_TARGET);
             return 0;
         }
-        if (inputs.isEmpty()) {
+        if (inputs.isEmpty() && inputStrings.isEmpty()) {
             throw new Fatal("No input files specified");
         }
         String arch = gpuName == null ? DEFAULT_TARGET.name() : gpuName;
@@ -212,11 +233,28 @@ final class JptxasCommand {
             }
             description = backend.description(target).filter(TargetDescription::codeGeneration).orElse(null);
         }
+        if (description != null && options.maxRegCount().isPresent()) {
+            // ptxas's warning when it raises a --maxrregcount below the lower bound (or ignores a huge one)
+            org.jptxas.isel.regalloc.RegisterLimits.adjustmentWarning(target, options.maxRegCount().getAsInt())
+                    .ifPresent(w -> report(Diagnostic.warning(null, 0, w)));
+        }
         List<OriModule> modules = new ArrayList<>();
         for (String input : inputs) {
-            OriModule m = frontEnd(input, target, description, parseOnly);
+            OriModule m = frontEnd(input, readInput(input), target, description, parseOnly);
             if (m != null) {
                 modules.add(m);
+            }
+        }
+        for (String ptx : inputStrings) {
+            // ptxas names a string input so in its messages
+            OriModule m = frontEnd("application ptx input", ptx, target, description, parseOnly);
+            if (m != null) {
+                modules.add(m);
+            }
+        }
+        for (String entry : entries()) {
+            if (!hadError && !declaredFunctions.contains(entry)) {
+                throw new Fatal("Unknown function " + entry);
             }
         }
         if (!hadError && !parseOnly && description == null) {
@@ -237,24 +275,38 @@ final class JptxasCommand {
      * Parses, checks and (unless only checking, or the target has no code generation) lowers one input for the
      * described target; null when it had errors or was only checked.
      */
-    private OriModule frontEnd(String input, Target target, TargetDescription description, boolean parseOnly) {
-        String text;
+    private String readInput(String input) {
         try {
-            text = new String(Files.readAllBytes(workDir.resolve(input)), StandardCharsets.ISO_8859_1);
+            return new String(Files.readAllBytes(workDir.resolve(input)), StandardCharsets.ISO_8859_1);
         } catch (IOException | SecurityException | java.nio.file.InvalidPathException e) {
             // Fatal: nothing else is attempted and nothing more is printed (ptxas adds an "aborted" line here).
             throw new Fatal("Input file '" + input + "' could not be opened");
         }
+    }
+
+    private OriModule frontEnd(String input, String text, Target target, TargetDescription description,
+                               boolean parseOnly) {
         try {
             TargetCatalog catalog = registry().catalog(DEFAULT_TARGET);
             PtxFrontEnd.CheckedModule checked = (description == null ? new PtxFrontEnd(target, catalog)
                     : new PtxFrontEnd(description.profile(), catalog)).check(input, text);
             checked.warnings().forEach(this::report);
+            PtxModule ast = checked.resolved().module();
+            ast.functions().forEach(f -> declaredFunctions.add(f.name()));
+            if (effects.warnDoublePrecision()) {
+                OptionMessages.doublePrecision(input, ast).forEach(this::report);
+            }
+            if (effects.tensorMemoryCheck() && !tensorMemoryInfoPrinted) {
+                // ptxas prints it once, on stderr like all its messages
+                tensorMemoryInfoPrinted = true;
+                OptionMessages.tensorMemoryCheck(ast).ifPresent(d -> err.println(d.format(TOOL)));
+            }
             if (parseOnly || description == null) {
                 return null;
             }
             // -c: device functions stay functions of their own and extern calls are left to the linker
-            return compileOnly ? checked.lowerRelocatable() : checked.lower();
+            OriModule lowered = compileOnly ? checked.lowerRelocatable() : checked.lower();
+            return OptionMessages.onlyEntries(lowered, new java.util.HashSet<>(entries()));
         } catch (CompilationException e) {
             e.diagnostics().forEach(this::report);
             hadError = true;
@@ -279,10 +331,14 @@ final class JptxasCommand {
             return;
         }
         result.messages().forEach(this::report);
+        OptionMessages.afterCompile(result.resourceReport(), warnOnSpills, effects.warnLocalMemory())
+                .forEach(this::report);
         if (hadError) {
             return;
         }
-        err.print(result.resourceReport());
+        if (verbose) {
+            err.print(result.resourceReport());
+        }
         String name = outputFile == null ? "elf.o" : outputFile;
         // the cubin and the SASS text are written together: a run that cannot write one leaves neither
         AtomicFiles.Transaction outputs = new AtomicFiles.Transaction();
@@ -351,7 +407,7 @@ final class JptxasCommand {
             try {
                 level = Math.min(3, Integer.parseInt(optLevel));
             } catch (NumberFormatException e) {
-                level = -1;
+                throw new Fatal("'" + optLevel + "': expected a number");
             }
             if (level < 0) {
                 throw new Fatal("Invalid value '" + optLevel + "' for option 'opt-level'");
@@ -364,11 +420,17 @@ final class JptxasCommand {
             } catch (NumberFormatException e) {
                 throw new Fatal("Invalid value '" + maxRegCount + "' for option 'maxrregcount'");
             }
-            if (maxRegs.getAsInt() <= 0) {
-                throw new Fatal("Invalid value '" + maxRegCount + "' for option 'maxrregcount'");
+            if (maxRegs.getAsInt() < 0) {
+                // ptxas reads the value unsigned: a negative one is "too big" and ignored, with its warning
+                report(Diagnostic.warning(null, 0, "Too big maxrregcount value specified " + maxRegCount
+                        + ", will be ignored"));
+                maxRegs = OptionalInt.empty();
             }
         }
-        return new CompileOptions(level, maxRegs, compileOnly, debug, lineInfo, verbose, warnOnSpills);
+        // The resource report also gives the spill and frame sizes --warn-on-spills and -warn-lmem-usage report;
+        // it is printed only with -v.
+        boolean report = verbose || warnOnSpills || effects.warnLocalMemory();
+        return new CompileOptions(level, maxRegs, compileOnly, debug, lineInfo, report, warnOnSpills, effects.fmad());
     }
 
     /** ptxas's target when no {@code -arch} is given. */
@@ -379,9 +441,10 @@ final class JptxasCommand {
     private BackendRegistry registry() {
         if (registry == null) {
             try {
-                ClassLoader base = JptxasCommand.class.getClassLoader();
-                registry = BackendRegistry.discover(base,
-                        PluginPath.of(home, env.get(PluginPath.ENV), pluginFolders).classLoaders(base));
+                // --plugin-path folders are relative to the invocation's working directory
+                PluginPath path = PluginPath.of(home, env.get(PluginPath.ENV),
+                        pluginFolders.stream().map(workDir::resolve).toList());
+                registry = registries.get(path);
             } catch (IOException e) {
                 throw new Fatal("Cannot read plugin folder: " + e.getMessage());
             }
@@ -390,9 +453,34 @@ final class JptxasCommand {
         return registry;
     }
 
+    /** The entry functions {@code -e} names (comma-separated lists, several times); empty for all. */
+    private List<String> entries() {
+        List<String> names = new ArrayList<>();
+        for (String list : entryLists) {
+            for (String e : list.split(",")) {
+                if (!e.isEmpty()) {
+                    names.add(e);
+                }
+            }
+        }
+        return names;
+    }
+
+    /**
+     * {@code --version}: jptxas's own version, then the ptxas release whose command line, messages and PTX ISA it
+     * follows, in the words of ptxas's own last line, so that tools that read ptxas's version (Triton:
+     * {@code release (\d+\.\d+)}; XLA: {@code \bV(\d+)\.(\d+)\.(\d+)\b}) accept it. The text depends only
+     * on the build, since those tools put it in their cache keys.
+     */
+    static String versionText() {
+        return "jptxas: an open PTX optimizing assembler, version " + Version.get() + "\n"
+                + "Compatible with ptxas 13.0 (command line, messages, PTX ISA up to " + PtxVersions.CURRENT + ")\n"
+                + "Cuda compilation tools, release 13.0, V13.0.88\n";
+    }
+
     private CommandLine commandLine() {
         CommandLine cl = new CommandLine(this);
-        for (PtxasOptions.Spec spec : concat(PtxasOptions.IGNORED, PtxasOptions.REFUSED)) {
+        for (PtxasOptions.Spec spec : concat(PtxasOptions.CHECKED, PtxasOptions.REFUSED)) {
             OptionSpec.Builder b = OptionSpec.builder(spec.longName(), spec.shortName()).hidden(true);
             if (spec.takesValue()) {
                 b.arity("1").type(String.class);

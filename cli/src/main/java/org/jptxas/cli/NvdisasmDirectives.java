@@ -82,7 +82,15 @@ final class NvdisasmDirectives {
         out.add("\t.align\t" + s.addralign());
         String fn = s.functionName();
         Symbol sym = functionSymbol(cubin, s, fn);
-        if (sym != null && sym.binding() != Symbol.STB_LOCAL) {
+        if (sym != null && sym.binding() == Symbol.STB_WEAK) { // a weak function: the section's label first
+            out.add(s.name() + ":");
+            out.add(directive(".weak", fn));
+            out.addAll(typeAndSize(fn, endLabel));
+            if (sym.other() != 0) {
+                out.add(directive(".other", fn + ",@\"" + other(sym.other()) + "\""));
+            }
+            out.add(fn + ":");
+        } else if (sym != null && sym.binding() != Symbol.STB_LOCAL) {
             out.add(directive(sym.binding() == Symbol.STB_WEAK ? ".weak" : ".global", fn));
             out.addAll(typeAndSize(fn, endLabel));
             if (sym.other() != 0) {
@@ -111,12 +119,31 @@ final class NvdisasmDirectives {
         return out;
     }
 
-    /** The trailing {@code SYMBOLS} block: undefined object symbols (e.g. {@code __UFT}), in symbol-table order. */
+    /** The trailing {@code SYMBOLS} block: undefined object symbols (e.g. {@code __UFT}) and extern functions,
+     * in symbol-table order. */
     static List<String> undefinedSymbols(Cubin cubin) {
         List<String> out = new ArrayList<>();
         for (Symbol sym : cubin.symbols()) {
-            if (sym.shndx() == Symbol.SHN_UNDEF && sym.symbolType() == Symbol.STT_OBJECT && !sym.name().isEmpty()) {
-                out.add("\t.type\t\t" + sym.name() + ",@object");
+            if (sym.shndx() != Symbol.SHN_UNDEF || sym.name().isEmpty()) {
+                continue;
+            }
+            String type = switch (sym.symbolType()) {
+                case Symbol.STT_OBJECT -> "@object";
+                case Symbol.STT_FUNC -> "@function"; // an extern function (e.g. malloc)
+                case Symbol.STT_CUDA_OBJECT -> "@\"STT_CUDA_OBJECT\"";
+                case 10 -> "@\"STT_CUDA_TEXTURE\"";
+                case 11 -> "@\"STT_CUDA_SURFACE\"";
+                case 12 -> "@\"STT_CUDA_SAMPLER\"";
+                default -> null;
+            };
+            if (type == null) {
+                continue;
+            }
+            out.add("\t.type\t\t" + sym.name() + "," + type);
+            if (sym.other() != 0) {
+                out.add("\t.other\t\t" + sym.name() + ",@\"" + NvdisasmSections.other(sym.other()) + "\"");
+            }
+            if (sym.size() != 0) {
                 out.add("\t.size\t\t" + sym.name() + ",0x" + Long.toHexString(sym.size()));
             }
         }
@@ -126,7 +153,7 @@ final class NvdisasmDirectives {
         return out;
     }
 
-    private static String directive(String name, String args) {
+    static String directive(String name, String args) {
         return "        " + StringUtils.rightPad(name, 16) + args;
     }
 

@@ -72,12 +72,7 @@ public final class ElfDump {
                     words(s.data(), out);
                 }
                 out.append('\n');
-                for (int r = 1; r < sections.size(); r++) {
-                    if (isRelocation(sections.get(r)) && sections.get(r).info() == i) {
-                        relocations(sections.get(r), symbols, out);
-                        printedRel.add(r);
-                    }
-                }
+                relocationsOf(i, sections, symbols, printedRel, out);
                 out.append('\n');
             }
         }
@@ -108,8 +103,14 @@ public final class ElfDump {
                 relocationActions(s, out);
             }
         }
-        for (Section s : sections) {
+        boolean afterText = false;
+        for (int t = 1; t < sections.size(); t++) {
+            Section s = sections.get(t);
             if (s.isText()) {
+                if (afterText) {
+                    out.append('\n'); // one more blank line between code sections
+                }
+                afterText = true;
                 out.append(s.name()).append('\n');
                 String fn = s.functionName();
                 long smem = cubin.section(".nv.shared." + fn).map(Section::size).orElse(0L);
@@ -120,18 +121,47 @@ public final class ElfDump {
                 }
                 out.append("lmem=").append(lmem).append("\tsmem=").append(smem).append('\n');
                 words(s.data(), out);
-                out.append("\n\n");
+                out.append('\n');
+                // cuobjdump prints a code section's relocations right after it
+                relocationsOf(t, sections, symbols, printedRel, out);
             }
         }
+        if (!afterText && out.toString().endsWith("\n\n\n")) {
+            out.setLength(out.length() - 1); // no code at all: the blank line before code is not printed either
+        }
+        // Then the debug sections in order, each followed by its relocations, and any other relocations left.
         for (int i = 1; i < sections.size(); i++) {
             Section s = sections.get(i);
-            if (isRelocation(s) && !printedRel.contains(i)) {
-                relocations(s, symbols, out);
-            } else if (s.name().startsWith(".debug") || s.name().startsWith(".nv_debug")) {
+            if (s.name().startsWith(".debug") || s.name().startsWith(".nv_debug_")) {
                 out.append(".section ").append(s.name()).append('\n');
+                if (s.name().equals(".debug_frame")) {
+                    out.append(DebugFrameDump.print(cubin, s)).append('\n');
+                }
+                relocationsOf(i, sections, symbols, printedRel, out);
+            } else if (isRelocation(s) && !printedRel.contains(i)) {
+                relocations(s, symbols, out);
+                printedRel.add(i);
             }
         }
+        // cuobjdump ends on the last line printed, without the blank line that separates blocks
+        if (out.length() >= 2 && out.charAt(out.length() - 1) == '\n' && out.charAt(out.length() - 2) == '\n') {
+            out.setLength(out.length() - 1);
+        }
         return out.toString();
+    }
+
+    /** The relocation sections that patch section {@code target}, REL before RELA as cuobjdump lists them. */
+    private static void relocationsOf(int target, List<Section> sections, List<Symbol> symbols,
+                                      List<Integer> printedRel, StringBuilder out) {
+        for (int type : new int[] {SectionType.REL, SectionType.RELA}) {
+            for (int r = 1; r < sections.size(); r++) {
+                Section rel = sections.get(r);
+                if (rel.type() == type && rel.info() == target && !printedRel.contains(r)) {
+                    relocations(rel, symbols, out);
+                    printedRel.add(r);
+                }
+            }
+        }
     }
 
     private static boolean isRelocation(Section s) {
@@ -193,9 +223,6 @@ public final class ElfDump {
         // A size that is not a multiple of 4 ends in single bytes.
         for (int i = 4 * n; i < b.length; i++) {
             out.append(String.format("0x%02x ", b[i] & 0xff));
-        }
-        if (b.length % 4 != 0) {
-            out.append('\n');
         }
         out.append('\n');
     }

@@ -17,6 +17,8 @@ public final class Instr {
     private final Sources srcs;
     private Guard guard;
     private int line;
+    /** May fuse with a multiply or an add (PTX mul/add/sub without an explicit rounding modifier). */
+    private boolean contractible;
     /** {@link #usedRegs()} as last computed, for the sources' {@code version} and guard it was computed from. */
     private List<Reg> used;
     private int usedVersion;
@@ -96,6 +98,20 @@ public final class Instr {
 
     public void setGuard(Guard guard) {
         this.guard = Objects.requireNonNull(guard, "guard");
+    }
+
+    /**
+     * Whether this {@code FMUL}/{@code DMUL}/{@code FADD}/{@code DADD} may be contracted with another into a fused
+     * multiply-add ({@link org.jptxas.ori.opt.FmaContraction}): the PTX instruction had no explicit rounding
+     * modifier. False for anything else, and for instructions passes create.
+     */
+    public boolean contractible() {
+        return contractible;
+    }
+
+    public Instr setContractible(boolean contractible) {
+        this.contractible = contractible;
+        return this;
     }
 
     /** The PTX source line this instruction came from; 0 when none. */

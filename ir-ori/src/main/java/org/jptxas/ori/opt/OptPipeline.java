@@ -37,9 +37,20 @@ public final class OptPipeline {
         this.encodable = encodable;
     }
 
-    /** The passes for {@code -O0} … {@code -O3} (ptxas's default is 3). Level 0 runs nothing. */
+    /** The passes for {@code -O0} … {@code -O3} (ptxas's default is 3), contracting as {@code --fmad=true}. */
     public static OptPipeline forLevel(int optLevel) {
+        return forLevel(optLevel, true);
+    }
+
+    /**
+     * The passes for {@code -O0} … {@code -O3}. Level 0 runs nothing (ptxas contracts nothing at -O0 either);
+     * {@code fmad} ({@code --fmad}) adds {@link FmaContraction} from level 1 on.
+     */
+    public static OptPipeline forLevel(int optLevel, boolean fmad) {
         List<Pass> p = new ArrayList<>();
+        if (optLevel >= 1 && fmad) {
+            p.add(new FmaContraction());
+        }
         if (optLevel >= 1) {
             p.add(new ConstantFolding());
             p.add(new BranchCleanup());

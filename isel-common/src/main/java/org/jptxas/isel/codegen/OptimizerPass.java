@@ -33,7 +33,7 @@ public final class OptimizerPass implements OriPass {
 
     @Override
     public void run(OriFunction function, CodegenContext cx) throws CompilationException {
-        OptPipeline p = OptPipeline.forLevel(cx.options().optLevel()).observedBy((pass, f, changed) -> {
+        OptPipeline p = OptPipeline.forLevel(cx.options().optLevel(), cx.options().fmad()).observedBy((pass, f, changed) -> {
             try {
                 cx.observer().afterPass(pass.name(), f);
             } catch (CompilationException e) {

@@ -38,6 +38,15 @@ final class FloatArith {
         return m;
     }
 
+    /**
+     * Whether the PTX ISA lets {@code mul}/{@code add}/{@code sub} be contracted into a fused multiply-add: no
+     * explicit rounding modifier ({@code .rn} included, which forbids it).
+     */
+    static boolean contractible(Instruction insn, String op) {
+        return (op.equals("mul") || op.equals("add") || op.equals("sub")) && !insn.hasModifier("rn")
+                && !insn.hasModifier("rz") && !insn.hasModifier("rm") && !insn.hasModifier("rp");
+    }
+
     static Src fneg(Src s, PtxType t) {
         if (s.value() instanceof Imm m) {
             return Src.of(new Imm(FloatBits.negate(m.bits(), t) & (t == PtxType.F64 ? -1L : 0xffffffffL)));
@@ -75,7 +84,8 @@ final class FloatArith {
                     case "mul" -> "FMUL";
                     default -> "FFMA";
                 };
-                cx.emit(sass, mods(insn, true), List.of(d), n == 3 ? List.of(a, b, c) : List.of(a, b));
+                cx.emit(sass, mods(insn, true), List.of(d), n == 3 ? List.of(a, b, c) : List.of(a, b))
+                        .setContractible(contractible(insn, op));
             }
             case F64 -> {
                 a = f64(cx, a);
@@ -86,7 +96,8 @@ final class FloatArith {
                     case "mul" -> "DMUL";
                     default -> "DFMA";
                 };
-                cx.emit(sass, mods(insn, true), List.of(d), n == 3 ? List.of(a, b, c) : List.of(a, b));
+                cx.emit(sass, mods(insn, true), List.of(d), n == 3 ? List.of(a, b, c) : List.of(a, b))
+                        .setContractible(contractible(insn, op));
             }
             case F16, F16X2, BF16, BF16X2 -> {
                 boolean bf = t == PtxType.BF16 || t == PtxType.BF16X2;

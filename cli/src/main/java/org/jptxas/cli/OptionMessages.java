@@ -1,0 +1,110 @@
+package org.jptxas.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jptxas.frontend.ptx.ast.Block;
+import org.jptxas.frontend.ptx.ast.FunctionDecl;
+import org.jptxas.frontend.ptx.ast.Instruction;
+import org.jptxas.frontend.ptx.ast.PtxModule;
+import org.jptxas.frontend.ptx.ast.Statement;
+import org.jptxas.ori.diag.Diagnostic;
+import org.jptxas.ori.ir.OriFunction;
+import org.jptxas.ori.ir.OriModule;
+
+/**
+ * The messages and effects of ptxas options that look at the program: {@code -warn-double-usage},
+ * {@code -warn-lmem-usage}, {@code --warn-on-spills}, the tensor-memory checks and {@code -e}, each in ptxas 13's
+ * words.
+ */
+final class OptionMessages {
+    private OptionMessages() {}
+
+    /** {@code -warn-double-usage}: one warning per instruction with a {@code .f64} type, at its line. */
+    static List<Diagnostic> doublePrecision(String file, PtxModule module) {
+        List<Diagnostic> out = new ArrayList<>();
+        for (FunctionDecl f : module.functions()) {
+            if (f.body() != null) {
+                doubles(file, f.body(), out);
+            }
+        }
+        return out;
+    }
+
+    private static void doubles(String file, Block block, List<Diagnostic> out) {
+        for (Statement s : block.statements()) {
+            if (s instanceof Block b) {
+                doubles(file, b, out);
+            } else if (s instanceof Instruction i && i.modifiers().contains("f64")) {
+                out.add(Diagnostic.warning(file, i.pos().line(), "Program is doing double precision computations."));
+            }
+        }
+    }
+
+    /**
+     * {@code -g-tmem-access-check} / {@code -gno-tmem-access-check}: tcgen05 exists from sm_100 on; for older
+     * {@code .target}s (every one jptxas generates code for) ptxas says it ignores them.
+     */
+    static Optional<Diagnostic> tensorMemoryCheck(PtxModule module) {
+        String target = module.target().flatMap(t -> t.architectures().stream().findFirst()).orElse("sm_75");
+        int sm = smNumber(target);
+        if (sm >= 100) {
+            return Optional.empty();
+        }
+        return Optional.of(Diagnostic.info("Command line option '--g-tensor-memory-access-check / "
+                + "--gno-tensor-memory-access-check' not supported for '.target " + target + "', will be ignored"));
+    }
+
+    private static int smNumber(String arch) {
+        String digits = arch.replaceAll("^(sm|compute)_", "").replaceAll("[a-z]+$", "");
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** {@code -e}: the module with only the named entry functions (device functions stay). */
+    static OriModule onlyEntries(OriModule module, Set<String> entries) {
+        if (entries.isEmpty()) {
+            return module;
+        }
+        List<OriFunction> kept = module.functions().stream().filter(f -> !f.entry() || entries.contains(f.name()))
+                .toList();
+        return new OriModule(module.sourceName(), module.target(), kept, module.globals(), module.declarations());
+    }
+
+    private static final Pattern PROPERTIES = Pattern.compile(
+            "info    : Function properties for (\\S+)\\n    (\\d+) bytes stack frame, (\\d+) bytes spill stores, "
+                    + "(\\d+) bytes spill loads\\n");
+
+    /**
+     * {@code -warn-lmem-usage} and {@code --warn-on-spills}, from the resource report's function properties: for
+     * each function, ptxas's local-memory warning (a stack frame) and then its spill warning.
+     */
+    static List<Diagnostic> afterCompile(String resourceReport, boolean spills, boolean localMemory) {
+        List<Diagnostic> out = new ArrayList<>();
+        if (!spills && !localMemory) {
+            return out;
+        }
+        Matcher m = PROPERTIES.matcher(resourceReport);
+        while (m.find()) {
+            String name = m.group(1);
+            long frame = Long.parseLong(m.group(2));
+            long stores = Long.parseLong(m.group(3));
+            long loads = Long.parseLong(m.group(4));
+            if (localMemory && frame > 0) {
+                out.add(Diagnostic.warning(null, 0, "Local memory used for function '" + name
+                        + "', size of stack frame: " + frame + " bytes"));
+            }
+            if (spills && (stores > 0 || loads > 0)) {
+                out.add(Diagnostic.warning(null, 0, "Registers are spilled to local memory in function '" + name
+                        + "', " + stores + " bytes spill stores, " + loads + " bytes spill loads"));
+            }
+        }
+        return out;
+    }
+}
