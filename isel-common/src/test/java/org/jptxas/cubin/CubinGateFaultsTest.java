@@ -47,7 +47,9 @@ class CubinGateFaultsTest {
     /** ptxas 13's cubin of {@link #COVERED_PTX} (cached). */
     private OracleCubins.Compiled coveredCubin(CorpusCubin job) {
         try {
-            Path ptx = dir.resolve("k.ptx");
+            // a file per job: the gate compiles its jobs in parallel, and a shared file could be read half written
+            Path ptx = java.nio.file.Files.createDirectories(dir.resolve(job.arch() + (job.relocatable() ? "-c" : "")))
+                    .resolve("k.ptx");
             java.nio.file.Files.writeString(ptx, COVERED_PTX);
             return job.relocatable() ? OracleCubins.ptxas13(ptx, job.arch(), "-c") : OracleCubins.ptxas13(ptx, job.arch());
         } catch (java.io.IOException e) {
