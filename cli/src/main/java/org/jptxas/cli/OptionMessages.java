@@ -4,13 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jptxas.frontend.ptx.ast.Block;
 import org.jptxas.frontend.ptx.ast.FunctionDecl;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.PtxModule;
 import org.jptxas.frontend.ptx.ast.Statement;
+import org.jptxas.cubin.ResourceReport;
 import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.OriModule;
@@ -77,32 +76,24 @@ final class OptionMessages {
         return new OriModule(module.sourceName(), module.target(), kept, module.globals(), module.declarations());
     }
 
-    private static final Pattern PROPERTIES = Pattern.compile(
-            "info    : Function properties for (\\S+)\\n    (\\d+) bytes stack frame, (\\d+) bytes spill stores, "
-                    + "(\\d+) bytes spill loads\\n");
-
     /**
      * {@code -warn-lmem-usage} and {@code --warn-on-spills}, from the resource report's function properties: for
      * each function, ptxas's local-memory warning (a stack frame) and then its spill warning.
      */
-    static List<Diagnostic> afterCompile(String resourceReport, boolean spills, boolean localMemory) {
+    static List<Diagnostic> afterCompile(List<ResourceReport.FunctionUsage> usage, boolean spills,
+                                         boolean localMemory) {
         List<Diagnostic> out = new ArrayList<>();
         if (!spills && !localMemory) {
             return out;
         }
-        Matcher m = PROPERTIES.matcher(resourceReport);
-        while (m.find()) {
-            String name = m.group(1);
-            long frame = Long.parseLong(m.group(2));
-            long stores = Long.parseLong(m.group(3));
-            long loads = Long.parseLong(m.group(4));
-            if (localMemory && frame > 0) {
-                out.add(Diagnostic.warning(null, 0, "Local memory used for function '" + name
-                        + "', size of stack frame: " + frame + " bytes"));
+        for (ResourceReport.FunctionUsage f : ResourceReport.propertiesOrder(usage)) {
+            if (localMemory && f.stackFrame() > 0) {
+                out.add(Diagnostic.warning(null, 0, "Local memory used for function '" + f.name()
+                        + "', size of stack frame: " + f.stackFrame() + " bytes"));
             }
-            if (spills && (stores > 0 || loads > 0)) {
-                out.add(Diagnostic.warning(null, 0, "Registers are spilled to local memory in function '" + name
-                        + "', " + stores + " bytes spill stores, " + loads + " bytes spill loads"));
+            if (spills && (f.spillStores() > 0 || f.spillLoads() > 0)) {
+                out.add(Diagnostic.warning(null, 0, "Registers are spilled to local memory in function '" + f.name()
+                        + "', " + f.spillStores() + " bytes spill stores, " + f.spillLoads() + " bytes spill loads"));
             }
         }
         return out;

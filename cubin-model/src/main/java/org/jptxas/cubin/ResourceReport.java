@@ -49,6 +49,21 @@ public final class ResourceReport {
         public static final Extras NONE = new Extras(0, 0, false, 0);
     }
 
+    /**
+     * The functions whose "Function properties" lines the report prints, in its order: each function, then the
+     * callees compiled into it (none for code compiled without the ABI).
+     */
+    public static List<FunctionUsage> propertiesOrder(List<FunctionUsage> functions) {
+        List<FunctionUsage> out = new ArrayList<>();
+        for (FunctionUsage f : functions) {
+            if (!f.extras().abiless()) {
+                out.add(f);
+                out.addAll(f.callees());
+            }
+        }
+        return out;
+    }
+
     /** The report lines (each ending in a newline) for {@code tool} (e.g. "jptxas") and target {@code arch}. */
     public static String format(String tool, String arch, ModuleUsage module, List<FunctionUsage> functions) {
         StringBuilder out = new StringBuilder();

@@ -29,13 +29,22 @@ public final class ModuleCodegen {
         this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
     }
 
-    /** What a module compiles to: the cubin, its SASS listing, the {@code -v} report lines and the warnings. */
+    /**
+     * What a module compiles to: the cubin, its SASS listing, the {@code -v} report lines, the warnings, and the
+     * report's resources as data.
+     */
     public record Result(byte[] cubin, List<CompiledFunction> functions, String sass, String resourceReport,
-                         List<Diagnostic> messages) {
+                         List<Diagnostic> messages, List<ResourceReport.FunctionUsage> usage) {
         public Result {
             cubin = cubin.clone();
             functions = List.copyOf(functions);
             messages = List.copyOf(messages);
+            usage = List.copyOf(usage);
+        }
+
+        public Result(byte[] cubin, List<CompiledFunction> functions, String sass, String resourceReport,
+                      List<Diagnostic> messages) {
+            this(cubin, functions, sass, resourceReport, messages, List.of());
         }
 
         @Override
@@ -47,7 +56,8 @@ public final class ModuleCodegen {
     /** The backend entry point: compile, and with {@code -v} add the resource report as info lines. */
     public CompiledModule compile(CompileRequest request) throws CompilationException {
         Result r = compile(request.module(), request.target(), request.options(), request.observer(), false);
-        return new CompiledModule(r.cubin(), r.messages(), r.sass(), request.options().verbose() ? r.resourceReport() : "");
+        return new CompiledModule(r.cubin(), r.messages(), r.sass(), request.options().verbose() ? r.resourceReport() : "",
+                r.usage());
     }
 
     /**
@@ -146,6 +156,6 @@ public final class ModuleCodegen {
                 ? List.of(new long[] {3, cmem3}) : List.of();
         String report = ResourceReport.format("jptxas", target.name(), new ResourceReport.ModuleUsage(gmem, moduleBanks),
                 usage);
-        return new Result(cubin, compiled, sass, report, messages);
+        return new Result(cubin, compiled, sass, report, messages, usage);
     }
 }
