@@ -42,6 +42,7 @@ import picocli.CommandLine.Parameters;
 final class JptxasCommand {
     static final String TOOL = "jptxas";
     static final int FAILURE = 255;
+    static final String TOOL_NAME_OPTION = "--tool-name=";
 
     @Parameters(paramLabel = "<ptx file>", description = "PTX input files.")
     List<String> inputs = new ArrayList<>();
@@ -131,6 +132,9 @@ final class JptxasCommand {
     private final String home;
     private final Path workDir;
     private final Registries registries;
+    private final Workspace workspace;
+    /** The name messages start with: jptxas, or the name the launcher was called by (ptxas for a drop-in link). */
+    private String tool = TOOL;
     private final java.util.Set<String> declaredFunctions = new java.util.HashSet<>();
     private boolean tensorMemoryInfoPrinted;
     private boolean hadError;
@@ -143,6 +147,13 @@ final class JptxasCommand {
     /** With {@code registries}: the compile server shares the backends it has loaded between invocations. */
     JptxasCommand(PrintWriter out, PrintWriter err, Map<String, String> env, String home, Path workDir,
                   Registries registries) {
+        this(out, err, env, home, workDir, registries, Workspace.files(workDir));
+    }
+
+    /** With {@code workspace}: the Java API reads its inputs from and keeps its outputs in memory. */
+    JptxasCommand(PrintWriter out, PrintWriter err, Map<String, String> env, String home, Path workDir,
+                  Registries registries, Workspace workspace) {
+        this.workspace = workspace;
         this.out = out;
         this.err = err;
         this.env = env;
@@ -151,15 +162,26 @@ final class JptxasCommand {
         this.registries = registries;
     }
 
-    /** Parses {@code args} and runs; never throws. */
+    /**
+     * Parses {@code args} and runs; never throws. A first argument {@code --tool-name=NAME}, which the launcher adds
+     * when it is called by another name (a link named {@code ptxas}), makes messages start with that name, as the
+     * toolchains that read ptxas's messages expect ({@code ptxas fatal   : ...}).
+     */
     int run(String[] args) {
+        if (args.length > 0 && args[0].startsWith(TOOL_NAME_OPTION)) {
+            String name = args[0].substring(TOOL_NAME_OPTION.length());
+            if (name.matches("[A-Za-z0-9._+-]{1,64}")) {
+                tool = name;
+            }
+            args = java.util.Arrays.copyOfRange(args, 1, args.length);
+        }
         try {
             return runUnchecked(args);
         } catch (Fatal f) {
-            err.println(Diagnostic.fatal(f.getMessage()).format(TOOL));
+            printFatal(f.getMessage());
             return FAILURE;
         } catch (RuntimeException | Error e) {
-            err.println(Diagnostic.fatal("Internal compiler error: " + e).format(TOOL));
+            printFatal("Internal compiler error: " + e);
             if (debugTrace) {
                 e.printStackTrace(err);
             }
@@ -194,7 +216,7 @@ final class JptxasCommand {
         effects = PtxasOptions.apply(parsed, compileOnly, maxRegCount != null, debug || lineInfo, early);
         early.forEach(this::report);
         if (hadError) {
-            err.println(Diagnostic.fatal("Ptx assembly aborted due to errors").format(TOOL));
+            printFatal("Ptx assembly aborted due to errors");
             return FAILURE;
         }
         if (help) {
@@ -265,7 +287,7 @@ final class JptxasCommand {
             generate(modules, target, backend, options);
         }
         if (hadError) {
-            err.println(Diagnostic.fatal("Ptx assembly aborted due to errors").format(TOOL));
+            printFatal("Ptx assembly aborted due to errors");
             return FAILURE;
         }
         return 0;
@@ -277,7 +299,7 @@ final class JptxasCommand {
      */
     private String readInput(String input) {
         try {
-            return new String(Files.readAllBytes(workDir.resolve(input)), StandardCharsets.ISO_8859_1);
+            return new String(workspace.read(input), StandardCharsets.ISO_8859_1);
         } catch (IOException | SecurityException | java.nio.file.InvalidPathException e) {
             // Fatal: nothing else is attempted and nothing more is printed (ptxas adds an "aborted" line here).
             throw new Fatal("Input file '" + input + "' could not be opened");
@@ -299,7 +321,7 @@ final class JptxasCommand {
             if (effects.tensorMemoryCheck() && !tensorMemoryInfoPrinted) {
                 // ptxas prints it once, on stderr like all its messages
                 tensorMemoryInfoPrinted = true;
-                OptionMessages.tensorMemoryCheck(ast).ifPresent(d -> err.println(d.format(TOOL)));
+                OptionMessages.tensorMemoryCheck(ast).ifPresent(d -> err.println(d.format(tool)));
             }
             if (parseOnly || description == null) {
                 return null;
@@ -331,32 +353,26 @@ final class JptxasCommand {
             return;
         }
         result.messages().forEach(this::report);
-        OptionMessages.afterCompile(result.resourceReport(), warnOnSpills, effects.warnLocalMemory())
+        OptionMessages.afterCompile(result.usage(), warnOnSpills, effects.warnLocalMemory())
                 .forEach(this::report);
         if (hadError) {
             return;
         }
         if (verbose) {
-            err.print(result.resourceReport());
+            err.print(tool.equals(TOOL) ? result.resourceReport()
+                    : result.resourceReport().replaceAll("(?m)^" + TOOL + " info ", tool + " info "));
         }
-        String name = outputFile == null ? "elf.o" : outputFile;
-        // the cubin and the SASS text are written together: a run that cannot write one leaves neither
-        AtomicFiles.Transaction outputs = new AtomicFiles.Transaction();
-        String writing = name;
+        workspace.compiled(result.usage());
+        List<Workspace.Output> outputs = new ArrayList<>();
+        outputs.add(new Workspace.Output(Workspace.Kind.CUBIN, outputFile == null ? "elf.o" : outputFile, result.cubin()));
+        if (outSass != null) {
+            outputs.add(new Workspace.Output(Workspace.Kind.SASS, outSass, result.sass().getBytes(StandardCharsets.UTF_8)));
+        }
         try {
-            outputs.stage(workDir.resolve(name), result.cubin());
-            if (outSass != null) {
-                writing = outSass;
-                outputs.stage(workDir.resolve(outSass), result.sass().getBytes(StandardCharsets.UTF_8));
-            }
-            outputs.commit();
-        } catch (AtomicFiles.NotWritten e) {
-            throw new Fatal("Output file '" + writing + "' could not be written: " + e.getMessage());
-        } catch (IOException | SecurityException | java.nio.file.InvalidPathException e) {
-            // one line, as ptxas prints it (no 'aborted' line after it)
-            throw new Fatal("Output file '" + writing + "' could not be opened");
-        } finally {
-            outputs.abandon();
+            // the cubin and the SASS text are written together: a run that cannot write one leaves neither
+            workspace.write(outputs);
+        } catch (Workspace.OutputFailure e) {
+            throw new Fatal(e.getMessage());
         }
     }
 
@@ -380,10 +396,18 @@ final class JptxasCommand {
                 d = new Diagnostic(Severity.ERROR, d.file(), d.line(), d.message());
             }
         }
-        (d.severity() == Severity.INFO ? out : err).println(d.format(TOOL));
+        (d.severity() == Severity.INFO ? out : err).println(d.format(tool));
+        workspace.reported(d);
         if (d.isError()) {
             hadError = true;
         }
+    }
+
+    /** A fatal line, printed and reported; the run ends with it. */
+    private void printFatal(String message) {
+        Diagnostic d = Diagnostic.fatal(message);
+        err.println(d.format(tool));
+        workspace.reported(d);
     }
 
     private Target resolveTarget(String arch) {
@@ -448,7 +472,7 @@ final class JptxasCommand {
             } catch (IOException e) {
                 throw new Fatal("Cannot read plugin folder: " + e.getMessage());
             }
-            registry.loadProblems().forEach(p -> err.println(Diagnostic.warning(null, 0, p).format(TOOL)));
+            registry.loadProblems().forEach(p -> err.println(Diagnostic.warning(null, 0, p).format(tool)));
         }
         return registry;
     }
