@@ -43,21 +43,11 @@ class RandomProgramDifferentialTest {
     static final Map<String, String> KNOWN = known();
 
     private static Map<String, String> known() {
-        String div64 = "jptxas's cubin computes another 64-bit quotient or remainder than the interpreter where several"
-                + " 64-bit div/rem by small divisors meet (random/seed-272-div64.ptx; one div or rem alone agrees)";
         String decoder = "the emulator stops at an instruction jptxas wrote that jptxas's own SASS decoder does not"
                 + " know (e.g. IMAD R, R, RZ, R: random/seed-99-decoder.ptx): encoder and decoder tables disagree";
-        String f64 = "an f64 result differs (random/seed-234-f64-pair.ptx: a guarded DADD reads the immediate 0 from"
-                + " the odd pair R3:R4; random/seed-76-f64-div.ptx)";
         Map<String, String> m = new java.util.TreeMap<>();
-        for (long seed : new long[] {15, 19, 34, 35, 53, 82, 114, 125, 187, 189, 217, 221, 259, 272, 298}) {
-            m.put("seed " + seed, div64);
-        }
         for (long seed : new long[] {63, 94, 99}) {
             m.put("seed " + seed, decoder);
-        }
-        for (long seed : new long[] {76, 234, 241}) {
-            m.put("seed " + seed, f64);
         }
         m.put("seed 49", "ptxas 13.0 crashes (SIGSEGV) compiling it for sm_90: a call of the recursive function in a"
                 + " branch that is never taken (random/seed-49-ptxas-crash.ptx)");

@@ -66,6 +66,7 @@ public final class OptPipeline {
         }
         if (optLevel >= 3) {
             p.add(new IfConversion());
+            p.add(new BlockMerging());
             p.add(new UniformDatapath());
             p.add(new DeadCodeElimination());
         }

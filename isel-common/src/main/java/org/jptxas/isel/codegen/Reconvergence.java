@@ -38,7 +38,9 @@ import org.jptxas.ori.target.TargetFeature;
  *       whose post-dominator is the exit (both sides leave the kernel) or a block that only exits. A conditional branch to a block that only
  *       exits becomes a guarded {@code EXIT} first, as ptxas's, so early returns do not hide the join.</li>
  *   <li>A loop's exits share one barrier, set before the loop (the {@code BSSY} goes to the nearest dominator of the
- *       branch outside every loop that does not contain the join).</li>
+ *       branch outside every loop that does not contain the join). Where a divergent branch between that block and
+ *       the join can send lanes past the join (a divergent guard around the loop whose own join comes later), the
+ *       loop gets no barrier: those lanes would never arrive at its {@code BSYNC}.</li>
  *   <li>Nested regions take the next barrier register (B0 outermost); regions one after another reuse B0.</li>
  *   <li>A region that contains a CTA barrier, or whose join starts with one, gets no {@code BSSY}: the barrier is
  *       preceded by {@code WARPSYNC 0xffffffff} ({@code WARPSYNC.ALL} on sm_90), which re-joins the warp.</li>
@@ -120,7 +122,7 @@ public final class Reconvergence {
             }
             BitSet blocks = Divergence.region(cfg, start, join);
             blocks.set(start);
-            if (!allPredecessorsInside(cfg, join, blocks)) {
+            if (!allPredecessorsInside(cfg, join, blocks) || !everyLaneReachesJoin(body, pdom, blocks, join)) {
                 unjoined.add(join);
                 continue;
             }
@@ -261,6 +263,23 @@ public final class Reconvergence {
             p = up;
         }
         return p;
+    }
+
+    /**
+     * Whether every lane that runs the region's BSSY arrives at its BSYNC (or exits): no divergent branch between the
+     * BSSY and the join may send some lanes where the join does not follow. A loop's BSSY moves up to a dominator
+     * outside the loop; when that block ends in a divergent branch around the loop (a guarded loop whose exit is not
+     * the guard's join: code, or an empty block, between them), the lanes that skip the loop never reach the loop's
+     * BSYNC, and the lanes that ran it wait there for them forever.
+     */
+    private boolean everyLaneReachesJoin(FunctionBody body, PostDominators pdom, BitSet blocks, int join) {
+        for (int b = blocks.nextSetBit(0); b >= 0; b = blocks.nextSetBit(b + 1)) {
+            Instr last = body.block(b).last();
+            if (last != null && divergentBranches.contains(last) && !pdom.postDominates(join, b)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean onCycleAvoiding(Cfg cfg, int block, int join) {

@@ -234,6 +234,12 @@ public final class SassReader {
                 if (mods.contains("WIDE")) {
                     return dest || srcIndex == 2 ? 2 : 1;
                 }
+                if (mods.contains("HI")) {
+                    // IMAD.HI{.X} Rd, {Pc,} a, b, C: the high word of a*b plus a 64-bit C, a register pair (the
+                    // Newton steps of 64-bit division keep their estimate in its high half). Read as one register,
+                    // a write of C's high half could move above the IMAD.HI that still reads it.
+                    return !dest && srcIndex == 2 ? 2 : 1;
+                }
                 return 1;
             case "CS2R":
                 return dest && !mods.contains("32") ? 2 : 1;

@@ -48,6 +48,19 @@ class SassReaderTest {
     }
 
     @Test
+    void imadHiReadsItsAddendAsAPair() {
+        // IMAD.HI adds a 64-bit C: read as R32 alone, the post-allocation scheduler moved a MOV R33 above the
+        // IMAD.HI that still read it (64-bit remainders wrong in the random-program differential)
+        SimpleInstr carry = parse("IMAD.HI.U32 R25, P0, R26, R3, R32");
+        assertEquals(List.of(RegRange.of(RegFile.R, 25), RegRange.of(RegFile.P, 0)), carry.defs());
+        assertEquals(List.of(RegRange.of(RegFile.R, 26), RegRange.of(RegFile.R, 3), new RegRange(RegFile.R, 32, 2)),
+                carry.uses());
+        assertEquals(List.of(RegRange.of(RegFile.R, 5), new RegRange(RegFile.R, 6, 2)),
+                parse("IMAD.HI.U32 R4, R5, 0x3, R6").uses());
+        assertEquals(List.of(RegRange.of(RegFile.R, 4)), parse("IMAD.HI.U32 R4, R5, R7, RZ").defs());
+    }
+
+    @Test
     void ldsmWritesOneRegisterPerMatrix() {
         // LDSM.16.M88.4 R4 writes R4..R7: a narrower def let a copy of R5 move above it (ldmatrix_frag on sm_80)
         assertEquals(List.of(new RegRange(RegFile.R, 4, 4)), parse("LDSM.16.M88.4 R4, [R2]").defs());

@@ -959,6 +959,9 @@ final class FunctionLowerer implements LoweringContext {
     private static final Set<String> ONE_CONSTANT_SLOT = Set.of("IADD3", "IMAD", "IMAD_WIDE", "FFMA", "DFMA", "LOP3",
             "HFMA2", "PRMT", "SHF");
 
+    /** Opcodes whose first three sources are f64, register pairs where they are not immediates. */
+    private static final Set<String> F64_SOURCES = Set.of("DADD", "DMUL", "DFMA", "DSETP");
+
     private static boolean isConstant(Src s) {
         return !(s.value() instanceof Reg);
     }
@@ -989,7 +992,7 @@ final class FunctionLowerer implements LoweringContext {
                 out.set(0, out.get(1));
                 out.set(1, x);
             } else {
-                out.set(0, materialize(out.get(0)));
+                out.set(0, materialize(out.get(0), F64_SOURCES.contains(opcode)));
             }
         }
         if (ONE_CONSTANT_SLOT.contains(opcode) && out.size() >= 3 && isConstant(out.get(2))
@@ -999,21 +1002,33 @@ final class FunctionLowerer implements LoweringContext {
                 out.set(1, out.get(2));
                 out.set(2, x);
             } else if (isConstant(out.get(1))) {
-                out.set(2, materialize(out.get(2)));
+                out.set(2, materialize(out.get(2), F64_SOURCES.contains(opcode)));
             }
         }
         if (opcode.equals("SHF") && out.size() >= 3 && isConstant(out.get(2))) {
-            out.set(2, materialize(out.get(2)));
+            out.set(2, materialize(out.get(2), F64_SOURCES.contains(opcode)));
         }
         if ((opcode.equals("LOP3") || opcode.equals("PRMT")) && out.size() >= 3 && isConstant(out.get(1))
                 && isConstant(out.get(2))) {
-            out.set(2, materialize(out.get(2)));
+            out.set(2, materialize(out.get(2), F64_SOURCES.contains(opcode)));
         }
         return out;
     }
 
-    private Src materialize(Src s) {
-        boolean wide = s.value() instanceof Imm m && (m.bits() >>> 32) != 0;
+    /**
+     * A constant into a register: a pair when its high word is not zero or when the slot is a 64-bit one
+     * ({@code f64Slot}: the f64 +0.0 has a zero high word, and as a single register a DADD read it with whatever
+     * the next register held as its high half).
+     */
+    private Src materialize(Src s, boolean f64Slot) {
+        if (f64Slot && s.value() instanceof CBank c && c.index() == null) {
+            Reg r = body.newVirtual(RegFile.R, 2);
+            appendRaw("MOV", List.of(), List.of(r.component(0)), List.of(Src.of(c)), Guard.ALWAYS);
+            appendRaw("MOV", List.of(), List.of(r.component(1)), List.of(Src.of(CBank.of(c.bank(), c.offset() + 4))),
+                    Guard.ALWAYS);
+            return new Src(r, s.neg(), s.abs(), s.not());
+        }
+        boolean wide = s.value() instanceof Imm m && ((m.bits() >>> 32) != 0 || f64Slot);
         Reg r = body.newVirtual(RegFile.R, wide ? 2 : 1);
         if (wide) {
             Imm m = (Imm) s.value();
