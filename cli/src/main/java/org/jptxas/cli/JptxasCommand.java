@@ -134,7 +134,7 @@ final class JptxasCommand {
     private final java.util.Set<String> declaredFunctions = new java.util.HashSet<>();
     private boolean tensorMemoryInfoPrinted;
     private boolean hadError;
-    private PtxasOptions.Effects effects = new PtxasOptions.Effects(false, false, false, true);
+    private PtxasOptions.Effects effects = new PtxasOptions.Effects(false, false, false, true, false);
 
     JptxasCommand(PrintWriter out, PrintWriter err, Map<String, String> env, String home, Path workDir) {
         this(out, err, env, home, workDir, Registries.fresh());
@@ -191,7 +191,7 @@ final class JptxasCommand {
             throw new Fatal(e.getMessage());
         }
         List<Diagnostic> early = new ArrayList<>();
-        effects = PtxasOptions.apply(parsed, compileOnly, maxRegCount != null, debug || lineInfo, early);
+        effects = PtxasOptions.apply(parsed, compileOnly, maxRegCount != null, early);
         early.forEach(this::report);
         if (hadError) {
             err.println(Diagnostic.fatal("Ptx assembly aborted due to errors").format(TOOL));
@@ -252,6 +252,8 @@ final class JptxasCommand {
                 modules.add(m);
             }
         }
+        PtxasOptions.suppressDebugInfoWarning(effects.suppressDebugInfo(), debug || lineInfo,
+                modules.stream().anyMatch(m -> m.lines().hasLoc())).ifPresent(this::report);
         for (String entry : entries()) {
             if (!hadError && !declaredFunctions.contains(entry)) {
                 throw new Fatal("Unknown function " + entry);
@@ -430,7 +432,8 @@ final class JptxasCommand {
         // The resource report also gives the spill and frame sizes --warn-on-spills and -warn-lmem-usage report;
         // it is printed only with -v.
         boolean report = verbose || warnOnSpills || effects.warnLocalMemory();
-        return new CompileOptions(level, maxRegs, compileOnly, debug, lineInfo, report, warnOnSpills, effects.fmad());
+        return new CompileOptions(level, maxRegs, compileOnly, debug, lineInfo, report, warnOnSpills, effects.fmad(),
+                effects.suppressDebugInfo());
     }
 
     /** ptxas's target when no {@code -arch} is given. */
