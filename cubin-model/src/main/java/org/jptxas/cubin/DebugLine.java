@@ -19,7 +19,8 @@ import java.util.Objects;
  * symbol, {@code R_CUDA_64}), {@code DW_LNS_set_file}, then a row wherever the line changes and
  * {@code DW_LNE_end_sequence} at the end of the code. A row one instruction (16 bytes) after the previous one with a
  * line step in [-5, 8] is one special opcode; any other row is {@code DW_LNS_advance_line} (when the line changes),
- * {@code DW_LNS_advance_pc} and {@code DW_LNS_copy}. The first row of a sequence is always the latter.
+ * {@code DW_LNS_advance_pc} and {@code DW_LNS_copy}. The first row of a sequence is always the latter. ptxas writes
+ * {@code DW_LNS_advance_pc}'s unsigned operand with a signed LEB128 encoder: 64 is {@code c0 00}, not {@code 40}.
  */
 public final class DebugLine {
     private DebugLine() {}
@@ -119,7 +120,7 @@ public final class DebugLine {
                     }
                     if (step != 0) {
                         program.u8(2);
-                        uleb(program, step);
+                        sleb(program, step); // ptxas writes the unsigned operand as a signed LEB128 (64: c0 00)
                     }
                     program.u8(1);
                 }
@@ -129,7 +130,7 @@ public final class DebugLine {
             }
             if (s.end() > address) {
                 program.u8(2);
-                uleb(program, s.end() - address);
+                sleb(program, s.end() - address);
             }
             program.u8(0).u8(1).u8(1);
         }
@@ -139,8 +140,11 @@ public final class DebugLine {
         return new Encoded(out.toByteArray(), addresses);
     }
 
-    /** A decoded table: its file names (directory joined) and each sequence's rows. */
-    public record Table(List<String> files, List<List<Row>> sequences) {}
+    /**
+     * A decoded table: its files (paths joined from directory and name with {@code /}) and sequences (their function
+     * unnamed: the table holds only relocated addresses).
+     */
+    public record Table(List<File> files, List<Sequence> sequences) {}
 
     /**
      * Decodes a table (DWARF 2 line program). Each sequence's addresses count from its {@code DW_LNE_set_address} operand as stored (0 before
@@ -148,8 +152,8 @@ public final class DebugLine {
      */
     public static Table decode(byte[] b) {
         ByteReader in = new ByteReader(b, "line table");
-        List<String> files = new ArrayList<>();
-        List<List<Row>> sequences = new ArrayList<>();
+        List<File> files = new ArrayList<>();
+        List<Sequence> sequences = new ArrayList<>();
         int unit = 0;
         while (unit + 4 <= b.length) {
             long length = in.u32(unit, "unit_length");
@@ -178,8 +182,9 @@ public final class DebugLine {
                 at = readUleb(b, z + 1, v);
                 int dir = (int) v[0];
                 at = readUleb(b, at, v);
+                long mtime = v[0];
                 at = readUleb(b, at, v);
-                files.add(dir == 0 ? name : dirs.get(dir - 1) + "/" + name);
+                files.add(new File(dir == 0 ? name : dirs.get(dir - 1) + "/" + name, mtime, v[0]));
             }
             at = unit + 10 + headerLength;
             long address = 0;
@@ -194,7 +199,7 @@ public final class DebugLine {
                     int next = at + (int) v[0];
                     int sub = b[at] & 0xff;
                     if (sub == 1) {
-                        sequences.add(rows);
+                        sequences.add(new Sequence("", rows, address));
                         rows = new ArrayList<>();
                         address = 0;
                         file = 1;
