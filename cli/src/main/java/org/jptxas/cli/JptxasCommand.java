@@ -308,6 +308,10 @@ final class JptxasCommand {
             }
             // -c: device functions stay functions of their own and extern calls are left to the linker
             OriModule lowered = compileOnly ? checked.lowerRelocatable() : checked.lower();
+            if (lowered.lines().locWithoutFile()) {
+                report(Diagnostic.warning(null, 0, ".loc directive without .file directive is found, line information "
+                        + "in generated binary may not be complete"));
+            }
             return OptionMessages.onlyEntries(lowered, new java.util.HashSet<>(entries()));
         } catch (CompilationException e) {
             e.diagnostics().forEach(this::report);

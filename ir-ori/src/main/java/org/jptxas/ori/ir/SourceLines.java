@@ -45,9 +45,21 @@ public record SourceLines(List<File> files, Map<Integer, Loc> locs, Map<String, 
      */
     public record FunctionLines(int open, int close, Loc first) {}
 
-    /** Whether the PTX holds a {@code .loc}: ptxas then writes line tables even without {@code -lineinfo}. */
+    /**
+     * Whether the PTX holds {@code .loc} directives and a {@code .file}: ptxas then writes line tables even without
+     * {@code -lineinfo} (without a {@code .file} it does not).
+     */
     public boolean hasLoc() {
-        return !locs.isEmpty() || functions.values().stream().anyMatch(f -> f.first() != null);
+        return !files.isEmpty() && (!locs.isEmpty() || functions.values().stream().anyMatch(f -> f.first() != null));
+    }
+
+    /** Whether a {@code .loc} names a file no {@code .file} declares (ptxas warns that line information may be incomplete). */
+    public boolean locWithoutFile() {
+        java.util.Set<Integer> declared = new java.util.HashSet<>();
+        files.forEach(f -> declared.add(f.index()));
+        return java.util.stream.Stream.concat(locs.values().stream(),
+                        functions.values().stream().map(FunctionLines::first).filter(Objects::nonNull))
+                .anyMatch(l -> !declared.contains(l.file()));
     }
 
     /** Whether there is anything at all (a PTX front end made these tables). */
