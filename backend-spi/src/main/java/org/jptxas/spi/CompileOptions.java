@@ -13,13 +13,20 @@ import java.util.OptionalInt;
  * @param verbose {@code -v}: resource report
  * @param warnOnSpills {@code --warn-on-spills}
  * @param fmad {@code --fmad}: contract multiplies and adds into fused multiply-adds (ptxas's default, true)
+ * @param suppressDebugInfo {@code --suppress-debug-info}: no line tables, not even for PTX with {@code .loc}
  */
 public record CompileOptions(int optLevel, OptionalInt maxRegCount, boolean relocatable, boolean debug,
-        boolean lineInfo, boolean verbose, boolean warnOnSpills, boolean fmad) {
+        boolean lineInfo, boolean verbose, boolean warnOnSpills, boolean fmad, boolean suppressDebugInfo) {
     public CompileOptions {
         if (optLevel < 0 || optLevel > 3) {
             throw new IllegalArgumentException("optimization level must be 0..3: " + optLevel);
         }
+    }
+
+    /** The options without {@code --suppress-debug-info}. */
+    public CompileOptions(int optLevel, OptionalInt maxRegCount, boolean relocatable, boolean debug,
+                          boolean lineInfo, boolean verbose, boolean warnOnSpills, boolean fmad) {
+        this(optLevel, maxRegCount, relocatable, debug, lineInfo, verbose, warnOnSpills, fmad, false);
     }
 
     /** The options with ptxas's default {@code --fmad=true}. */
@@ -30,11 +37,20 @@ public record CompileOptions(int optLevel, OptionalInt maxRegCount, boolean relo
 
     /** The same options with {@code --fmad} set to {@code on}. */
     public CompileOptions withFmad(boolean on) {
-        return new CompileOptions(optLevel, maxRegCount, relocatable, debug, lineInfo, verbose, warnOnSpills, on);
+        return new CompileOptions(optLevel, maxRegCount, relocatable, debug, lineInfo, verbose, warnOnSpills, on,
+                suppressDebugInfo);
+    }
+
+    /**
+     * Whether line tables are written for a module: with {@code -lineinfo} or {@code -g}, and, as ptxas does, for
+     * PTX with {@code .loc} ({@code moduleHasLoc}); never with {@code --suppress-debug-info}.
+     */
+    public boolean lineTables(boolean moduleHasLoc) {
+        return !suppressDebugInfo && (lineInfo || debug || moduleHasLoc);
     }
 
     /** ptxas's defaults: -O3, executable output, no debug information. */
     public static CompileOptions defaults() {
-        return new CompileOptions(3, OptionalInt.empty(), false, false, false, false, false, true);
+        return new CompileOptions(3, OptionalInt.empty(), false, false, false, false, false, true, false);
     }
 }

@@ -138,7 +138,7 @@ final class JptxasCommand {
     private final java.util.Set<String> declaredFunctions = new java.util.HashSet<>();
     private boolean tensorMemoryInfoPrinted;
     private boolean hadError;
-    private PtxasOptions.Effects effects = new PtxasOptions.Effects(false, false, false, true);
+    private PtxasOptions.Effects effects = new PtxasOptions.Effects(false, false, false, true, false);
 
     JptxasCommand(PrintWriter out, PrintWriter err, Map<String, String> env, String home, Path workDir) {
         this(out, err, env, home, workDir, Registries.fresh());
@@ -213,7 +213,7 @@ final class JptxasCommand {
             throw new Fatal(e.getMessage());
         }
         List<Diagnostic> early = new ArrayList<>();
-        effects = PtxasOptions.apply(parsed, compileOnly, maxRegCount != null, debug || lineInfo, early);
+        effects = PtxasOptions.apply(parsed, compileOnly, maxRegCount != null, early);
         early.forEach(this::report);
         if (hadError) {
             printFatal("Ptx assembly aborted due to errors");
@@ -274,6 +274,8 @@ final class JptxasCommand {
                 modules.add(m);
             }
         }
+        PtxasOptions.suppressDebugInfoWarning(effects.suppressDebugInfo(), debug || lineInfo,
+                modules.stream().anyMatch(m -> m.lines().hasLoc())).ifPresent(this::report);
         for (String entry : entries()) {
             if (!hadError && !declaredFunctions.contains(entry)) {
                 throw new Fatal("Unknown function " + entry);
@@ -328,6 +330,10 @@ final class JptxasCommand {
             }
             // -c: device functions stay functions of their own and extern calls are left to the linker
             OriModule lowered = compileOnly ? checked.lowerRelocatable() : checked.lower();
+            if (lowered.lines().locWithoutFile()) {
+                report(Diagnostic.warning(null, 0, ".loc directive without .file directive is found, line information "
+                        + "in generated binary may not be complete"));
+            }
             return OptionMessages.onlyEntries(lowered, new java.util.HashSet<>(entries()));
         } catch (CompilationException e) {
             e.diagnostics().forEach(this::report);
@@ -454,7 +460,8 @@ final class JptxasCommand {
         // The resource report also gives the spill and frame sizes --warn-on-spills and -warn-lmem-usage report;
         // it is printed only with -v.
         boolean report = verbose || warnOnSpills || effects.warnLocalMemory();
-        return new CompileOptions(level, maxRegs, compileOnly, debug, lineInfo, report, warnOnSpills, effects.fmad());
+        return new CompileOptions(level, maxRegs, compileOnly, debug, lineInfo, report, warnOnSpills, effects.fmad(),
+                effects.suppressDebugInfo());
     }
 
     /** ptxas's target when no {@code -arch} is given. */

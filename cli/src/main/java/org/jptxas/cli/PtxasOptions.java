@@ -69,7 +69,19 @@ final class PtxasOptions {
             new Spec("--sp-bounds-check", "-sp-bounds-check", false));
 
     /** What the checked options asked for, beyond the diagnostics {@link #apply} prints. */
-    record Effects(boolean warnLocalMemory, boolean warnDoublePrecision, boolean tensorMemoryCheck, boolean fmad) {}
+    record Effects(boolean warnLocalMemory, boolean warnDoublePrecision, boolean tensorMemoryCheck, boolean fmad,
+                   boolean suppressDebugInfo) {}
+
+    /**
+     * ptxas's warning for {@code --suppress-debug-info} without {@code -g} or {@code -lineinfo}, unless an input has
+     * {@code .loc} (which asks for line tables as {@code -lineinfo} does; ptxas then suppresses them, silently).
+     */
+    static java.util.Optional<Diagnostic> suppressDebugInfoWarning(boolean suppress, boolean debugInfo, boolean anyLoc) {
+        return suppress && !debugInfo && !anyLoc
+                ? java.util.Optional.of(Diagnostic.warning(null, 0, "Option suppress-debug-info requires option "
+                        + "device-debug or lineinfo; ignoring since latter is not specified"))
+                : java.util.Optional.empty();
+    }
 
     static Fatal refused(String option) {
         return new Fatal("Option '" + option + "' is not supported yet by jptxas");
@@ -84,8 +96,7 @@ final class PtxasOptions {
      * value throws {@link Fatal}; ptxas's own warnings for an option are added to {@code early} (printed before the
      * inputs are read, as ptxas prints them).
      */
-    static Effects apply(ParseResult parsed, boolean compileOnly, boolean maxRegCountGiven, boolean debugInfo,
-                         List<Diagnostic> early) {
+    static Effects apply(ParseResult parsed, boolean compileOnly, boolean maxRegCountGiven, List<Diagnostic> early) {
         for (Spec refused : REFUSED) {
             if (parsed.hasMatchedOption(refused.longName())) {
                 throw refused(refused.longName());
@@ -173,15 +184,11 @@ final class PtxasOptions {
             early.add(Diagnostic.warning(null, 0, "Command line option '--legacy-bar-warp-wide-behavior' not "
                     + "supported for '.target sm_70', will be ignored"));
         }
-        if (parsed.hasMatchedOption("--suppress-debug-info") && !debugInfo) {
-            early.add(Diagnostic.warning(null, 0, "Option suppress-debug-info requires option device-debug or "
-                    + "lineinfo; ignoring since latter is not specified"));
-        }
         return new Effects(parsed.hasMatchedOption("--warn-on-local-memory-usage"),
                 parsed.hasMatchedOption("--warn-on-double-precision-use"),
                 parsed.hasMatchedOption("--g-tensor-memory-access-check")
                         || parsed.hasMatchedOption("--gno-tensor-memory-access-check"),
-                fmad == null || fmad);
+                fmad == null || fmad, parsed.hasMatchedOption("--suppress-debug-info"));
     }
 
     private static void cacheModifier(ParseResult parsed, String option, String kind, Set<String> valid,

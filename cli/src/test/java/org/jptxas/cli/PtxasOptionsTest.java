@@ -169,8 +169,9 @@ class PtxasOptionsTest {
                 refused(notYet("--def-load-cache cg"), arch, "-dlcm", "cg", SAXPY), asPtxas(arch, "-dlcm=xx", SAXPY)));
         t.put("--def-store-cache", List.of(refused(notYet("--def-store-cache wb"), arch, "-dscm=wb", SAXPY),
                 asPtxas(arch, "-dscm=xx", SAXPY)));
-        t.put("--device-debug", List.of(same("PENDING (issue 21, lead): -g's line tables and -G code generation rules;"
-                + " until then jptxas writes the -O3 code without debug sections", arch, "-g", SAXPY)));
+        t.put("--device-debug", List.of(holds("the line tables, as with -lineinfo (PENDING (issue 21, lead): -g's other"
+                + " DWARF sections and -G code generation rules; until then the code is -O3's)", r -> compiled(r)
+                && lineTables(r.cubin()), arch, "-g", SAXPY)));
         t.put("--device-function-maxrregcount", List.of(asPtxas(arch, "-func-maxrregcount", "32", SAXPY),
                 refused(notYet("--device-function-maxrregcount"), arch, "-c", "-func-maxrregcount", "32", SAXPY)));
         t.put("--device-stack-protector", List.of(same("false is the default", arch, "-device-stack-protector=false",
@@ -199,8 +200,9 @@ class PtxasOptionsTest {
                 asPtxas(arch, "-fscm=xx", SAXPY)));
         t.put("--g-tensor-memory-access-check", List.of(asPtxas(arch, "-g-tmem-access-check", SAXPY)));
         t.put("--gno-tensor-memory-access-check", List.of(asPtxas(arch, "--gno-tensor-memory-access-check", SAXPY)));
-        t.put("--generate-line-info", List.of(same("PENDING (issue 21, lead): .debug_line and .nv_debug_line_sass;"
-                + " until then jptxas writes no line tables", arch, "-lineinfo", SAXPY)));
+        t.put("--generate-line-info", List.of(holds(".debug_line, .nv_debug_line_sass and .nv_debug_ptx_txt (even for"
+                + " PTX without .loc, as ptxas writes them)", r -> compiled(r) && lineTables(r.cubin()), arch,
+                "-lineinfo", SAXPY)));
         t.put("--gpu-name", List.of(holds("the target", r -> compiled(r) && (r.cubin()[49] & 0xff) == 90,
                 "--gpu-name", "sm_90", SAXPY), asPtxas("--gpu-name=sm_99", SAXPY)));
         t.put("--help", List.of(holds("the usage", r -> r.exitCode() == 0 && r.out().contains("--gpu-name"), "-h")));
@@ -242,7 +244,7 @@ class PtxasOptionsTest {
         t.put("--suppress-async-bulk-multicast-advisory-warning", List.of(same("jptxas prints no such advisory", arch,
                 "-suppress-async-bulk-multicast-advisory-warning", SAXPY)));
         t.put("--suppress-debug-info", List.of(asPtxas(arch, "-suppress-debug-info", SAXPY),
-                same("no debug sections are written (yet)", arch, "-lineinfo", "-suppress-debug-info", SAXPY)));
+                same("drops the line tables -lineinfo asks for", arch, "-lineinfo", "-suppress-debug-info", SAXPY)));
         t.put("--suppress-double-demote-warning", List.of(same("every target jptxas compiles for has doubles", arch,
                 "-suppress-double-demote-warning", SAXPY)));
         t.put("--suppress-sparse-mma-advisory-info", List.of(same("jptxas compiles no mma.sp", arch,
@@ -269,6 +271,12 @@ class PtxasOptionsTest {
 
     static final String BAD_STRING = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
             + ".reg .b32 %r1;\nldx.u32 %r1, [0];\nret;\n}\n";
+
+    /** Whether the cubin carries ptxas's three line-table sections. */
+    private static boolean lineTables(byte[] cubin) {
+        return contains(cubin, ".debug_line") && contains(cubin, ".nv_debug_line_sass")
+                && contains(cubin, ".nv_debug_ptx_txt");
+    }
 
     private static boolean contains(byte[] bytes, String s) {
         return new String(bytes, StandardCharsets.ISO_8859_1).contains(s);

@@ -26,7 +26,9 @@ import org.jptxas.cubin.info.NvInfo;
  * memory ({@link #sharedAlignment}), module facts ({@link #hiddenEntry}, {@link #ptxTarget},
  * {@link #texmodeIndependent}), constant banks 3 and 4, global variables and code relocations. Checked by
  * {@code BuilderCompletenessTest}: rebuilt from ptxas's code and facts, 955 of the 959 covered corpus cubins equal
- * ptxas's in every compared aspect. Not written: DWARF line tables and, on sm_100+, the capsule-Mercury sections.
+ * ptxas's in every compared aspect. Line tables ({@link #lineTables}): {@code .debug_line}, {@code .nv_debug_line_sass}
+ * and {@code .nv_debug_ptx_txt} with their relocations ({@link DebugLine}). Not written: DWARF beyond the line
+ * tables and, on sm_100+, the capsule-Mercury sections.
  */
 public final class CubinBuilder {
     private final int sm;
@@ -219,6 +221,45 @@ public final class CubinBuilder {
         return "b" + size;
     }
 
+    /**
+     * The line tables of {@code -lineinfo} (ptxas also writes them for PTX with {@code .loc}).
+     *
+     * @param files       the {@code .file} table of {@code .debug_line}
+     * @param sourceLines per function, its code's source lines ({@code .debug_line})
+     * @param ptxLines    per function, its code's lines of {@code ptxText} ({@code .nv_debug_line_sass})
+     * @param ptxText     the PTX as ptxas embeds it ({@code .nv_debug_ptx_txt})
+     * @param checksum    relocatable output names the PTX text's section {@code .nv_debug_ptx_txt.<checksum>}
+     */
+    public record LineTables(List<DebugLine.File> files, List<DebugLine.Sequence> sourceLines,
+                             List<DebugLine.Sequence> ptxLines, byte[] ptxText, long checksum) {
+        public LineTables {
+            files = List.copyOf(files);
+            sourceLines = List.copyOf(sourceLines);
+            ptxLines = List.copyOf(ptxLines);
+            ptxText = ptxText.clone();
+        }
+    }
+
+    private LineTables lineTables;
+    private DebugLine.Encoded debugLine;
+    private DebugLine.Encoded debugLineSass;
+
+    /** Writes the line tables {@code tables}: {@code .debug_line}, {@code .nv_debug_line_sass}, {@code .nv_debug_ptx_txt}. */
+    public CubinBuilder lineTables(LineTables tables) {
+        this.lineTables = tables;
+        return this;
+    }
+
+    /** The name of the PTX text's section: relocatable output adds the PTX's checksum. */
+    private String ptxTextSection() {
+        return relocatable ? ".nv_debug_ptx_txt." + lineTables.checksum() : ".nv_debug_ptx_txt";
+    }
+
+    /** Line-table relocations carry addends from sm_90 on (unlike .debug_frame's, also in -c below sm_90: REL). */
+    private boolean debugLineRela() {
+        return flavor.hopperLayout() && !v7();
+    }
+
     private boolean texmodeIndependent;
 
     /** The module declares {@code .target ..., texmode_independent}: ptxas records TEXMODE_INDEPENDENT. */
@@ -293,6 +334,11 @@ public final class CubinBuilder {
         names.add(".strtab");
         names.add(".symtab");
         names.add(".debug_frame");
+        if (lineTables != null) {
+            names.add(".debug_line");
+            names.add(".nv_debug_line_sass");
+            names.add(ptxTextSection());
+        }
         if (!v7()) {
             names.add(".note.nv.tkinfo");
             names.add(".note.nv.cuinfo");
@@ -328,6 +374,15 @@ public final class CubinBuilder {
             }
             if (hasRela && firstRela >= firstRel) {
                 names.add(".rela.text." + f.name());
+            }
+        }
+        if (lineTables != null) {
+            String rel = debugLineRela() ? ".rela" : ".rel";
+            if (!lineTables.sourceLines().isEmpty()) {
+                names.add(rel + ".debug_line");
+            }
+            if (!lineTables.ptxLines().isEmpty()) {
+                names.add(rel + ".nv_debug_line_sass");
             }
         }
         if (!functions.isEmpty()) {
@@ -474,6 +529,11 @@ public final class CubinBuilder {
         if (!functions.isEmpty()) {
             sectionSymbol.accept(".debug_frame"); // an empty .debug_frame gets no symbol
         }
+        if (lineTables != null) {
+            sectionSymbol.accept(".debug_line");
+            sectionSymbol.accept(".nv_debug_line_sass");
+            sectionSymbol.accept(ptxTextSection());
+        }
         sectionSymbol.accept(".nv.callgraph");
         sectionSymbol.accept(".nv.prototype");
         sectionSymbol.accept(".nv.rel.action");
@@ -544,6 +604,12 @@ public final class CubinBuilder {
 
         int symtab = index.get(".symtab");
         debugFrame = DebugFrame.encode(flavor, functions, relocatable);
+        if (lineTables != null) {
+            debugLine = DebugLine.encode(lineTables.files(), lineTables.sourceLines());
+            // Relocatable output names the PTX text's section as the table's one file; executables name none.
+            debugLineSass = DebugLine.encode(relocatable ? List.of(new DebugLine.File(ptxTextSection(), 0, 0))
+                    : List.of(), lineTables.ptxLines());
+        }
         List<Section> sections = new ArrayList<>();
         for (String n : names) {
             sections.add(section(n, index, symbols, symbolIndex, shstr, str, symtab, firstGlobal));
@@ -594,6 +660,21 @@ public final class CubinBuilder {
             case ".debug_frame" -> {
                 byte[] b = debugFrame.bytes();
                 return new Section(n, name, SectionType.PROGBITS, 0, 0, b.length, 0, 0, 1, 0, b);
+            }
+            case ".debug_line", ".nv_debug_line_sass" -> {
+                byte[] b = (n.equals(".debug_line") ? debugLine : debugLineSass).bytes();
+                return new Section(n, name, SectionType.PROGBITS, 0, 0, b.length, 0, 0, 1, 0, b);
+            }
+            case ".rel.debug_line", ".rela.debug_line", ".rel.nv_debug_line_sass", ".rela.nv_debug_line_sass" -> {
+                boolean withAddend = n.startsWith(".rela.");
+                String table = n.substring(n.indexOf(".", 1));
+                List<Relocation> list = new ArrayList<>();
+                for (DebugLine.Address a : (table.equals(".debug_line") ? debugLine : debugLineSass).addresses()) {
+                    list.add(new Relocation(a.offset(), symbolIndex.get(a.function()), Relocation.typeCode("R_CUDA_64"), 0));
+                }
+                byte[] b = Relocations.encode(list, withAddend);
+                return new Section(n, name, withAddend ? SectionType.RELA : SectionType.REL, Section.SHF_INFO_LINK, 0,
+                        b.length, symtab, index.get(table), 8, Relocations.entrySize(withAddend), b);
             }
             case ".rel.debug_frame", ".rela.debug_frame" -> {
                 boolean withAddend = n.startsWith(".rela.");
@@ -740,6 +821,10 @@ public final class CubinBuilder {
                 return new Section(n, name, SectionType.CUDA_CALLGRAPH, 0, 0, b.length, symtab, 0, 4, 8, b);
             }
             default -> { }
+        }
+        if (lineTables != null && n.equals(ptxTextSection())) {
+            byte[] b = lineTables.ptxText();
+            return new Section(n, name, SectionType.PROGBITS, 0, 0, b.length, 0, 0, 1, 0, b);
         }
         FunctionFacts f = functions.stream().filter(x -> n.endsWith("." + x.name())).findFirst().orElseThrow();
         int text = index.get(".text." + f.name());

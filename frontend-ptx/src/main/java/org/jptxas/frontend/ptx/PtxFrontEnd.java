@@ -63,7 +63,7 @@ public final class PtxFrontEnd {
         if (checked.hasErrors()) {
             throw new CompilationException(all);
         }
-        return new Checked(fileName, checked.resolved(), all, target, profile);
+        return new Checked(fileName, text, checked.resolved(), all, target, profile);
     }
 
     /** The diagnostics up to the first fatal one, included: ptxas stops there. */
@@ -102,7 +102,7 @@ public final class PtxFrontEnd {
         OriModule lowerRelocatable() throws CompilationException;
     }
 
-    private record Checked(String fileName, ResolvedModule resolved, List<Diagnostic> warnings, Target target,
+    private record Checked(String fileName, String text, ResolvedModule resolved, List<Diagnostic> warnings, Target target,
                            TargetProfile profile) implements CheckedModule {
         @Override
         public OriModule lower() throws CompilationException {
@@ -127,7 +127,8 @@ public final class PtxFrontEnd {
                 throw new org.jptxas.ori.diag.UnsupportedFeatureException(fileName, 0,
                         "Code generation for " + target.name() + " is not yet supported");
             }
-            return PtxLowering.lower(fileName, resolved, profile);
+            return PtxLowering.lower(fileName, resolved, profile)
+                    .withLines(org.jptxas.frontend.ptx.lower.SourceLineTables.of(resolved.module(), text));
         }
     }
 

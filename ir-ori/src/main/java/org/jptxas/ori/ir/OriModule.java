@@ -10,15 +10,27 @@ import org.jptxas.ori.target.Target;
  * @param sourceName the input file name, for diagnostics
  * @param globals      module-scope global and constant variables
  * @param declarations what the module declares that the object file records (target, function linkages and types)
+ * @param lines        the PTX's source-line information, for the line tables ({@link SourceLines#NONE} when none)
  */
 public record OriModule(String sourceName, Target target, List<OriFunction> functions, List<GlobalVar> globals,
-                        ModuleDeclarations declarations) {
+                        ModuleDeclarations declarations, SourceLines lines) {
     public OriModule {
         Objects.requireNonNull(sourceName, "sourceName");
         Objects.requireNonNull(target, "target");
         functions = List.copyOf(functions);
         globals = List.copyOf(globals);
         Objects.requireNonNull(declarations, "declarations");
+        Objects.requireNonNull(lines, "lines");
+    }
+
+    public OriModule(String sourceName, Target target, List<OriFunction> functions, List<GlobalVar> globals,
+                     ModuleDeclarations declarations) {
+        this(sourceName, target, functions, globals, declarations, SourceLines.NONE);
+    }
+
+    /** The same module with {@code replacement} as its line information. */
+    public OriModule withLines(SourceLines replacement) {
+        return new OriModule(sourceName, target, functions, globals, declarations, replacement);
     }
 
     public OriModule(String sourceName, Target target, List<OriFunction> functions, List<GlobalVar> globals) {
@@ -27,7 +39,7 @@ public record OriModule(String sourceName, Target target, List<OriFunction> func
 
     /** The same module with {@code replacement} as its functions. */
     public OriModule withFunctions(List<OriFunction> replacement) {
-        return new OriModule(sourceName, target, replacement, globals, declarations);
+        return new OriModule(sourceName, target, replacement, globals, declarations, lines);
     }
 
     public OriModule(String sourceName, Target target, List<OriFunction> functions) {

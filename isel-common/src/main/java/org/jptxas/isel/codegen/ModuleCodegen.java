@@ -136,6 +136,9 @@ public final class ModuleCodegen {
             c.relocations().forEach(builder::relocation);
         }
         ObjectDeclarations.apply(module.declarations(), compiled, options.relocatable(), builder);
+        if (module.lines().present() && options.lineTables(module.lines().hasLoc())) {
+            builder.lineTables(LineTableRows.of(module.lines(), compiled, options.relocatable()));
+        }
         byte[] cubin = builder.build().write();
         String sass = SassTextListing.render(compiled, ObjectDeclarations.hiddenEntries(module.declarations()));
         List<ResourceReport.FunctionUsage> usage = new ArrayList<>();

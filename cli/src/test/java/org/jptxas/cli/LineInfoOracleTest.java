@@ -1,0 +1,164 @@
+package org.jptxas.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.jptxas.testing.Corpus;
+import org.jptxas.testing.OracleCubins;
+import org.jptxas.testing.Oracles;
+import org.jptxas.testing.Processes;
+import org.jptxas.testing.gate.Figures;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 21's acceptance for {@code -lineinfo} (what Triton passes to ptxas): every corpus file ptxas 13 accepts that
+ * holds {@code .loc} is compiled with {@code -lineinfo} by ptxas 13 and by jptxas, for sm_80 (files whose
+ * {@code .target} allows it) and sm_90 (sm_90a for files that need it); on both cubins {@code nvdisasm -g} (12.5) must
+ * annotate the same source lines per function and {@code cuobjdump -elf} (12.5) list the same debug sections
+ * ({@link LineInfoGate}). Line sets differ where the code differs: {@link #KNOWN} lists those file/SM pairs, each with
+ * its reason (exact: a pair that comes to agree fails as stale). Files with an instruction jptxas does not compile yet
+ * are not compared. The pairs compared and those agreeing are figures.
+ */
+@Tag("slow")
+class LineInfoOracleTest {
+    @TempDir
+    Path dir;
+
+    static final Pattern LOC = Pattern.compile("^\\s*\\.loc\\s", Pattern.MULTILINE);
+
+    /** jptxas refuses an instruction it does not compile yet: no code, so no line table to compare. */
+    static final Pattern NOT_SUPPORTED = Pattern.compile("Instruction '[^']+' not yet supported");
+
+    private static final String FOLDED = "jptxas keeps code for these source lines where ptxas 13 folds it into other "
+            + "lines' code or removes it (a mov of a constant, address arithmetic folded into an offset, ...)";
+    private static final String BOTH = "each compiler keeps code for some lines whose code the other folds into other "
+            + "lines' code or removes (the test prints both lists)";
+    private static final String SUBROUTINES = "ptxas 13 keeps the called functions as subroutines of the kernel "
+            + "(their lines, up to the return, count for it); jptxas inlines them";
+    private static final String DWARF = "the PTX carries its own DWARF (.debug_info, .debug_abbrev, ...), which "
+            + "ptxas 13 turns into .debug_info and .nv_debug_info_reg_*; jptxas writes the line tables only";
+    private static final String DWARF_FUNCTIONS = DWARF + "; and ptxas 13 keeps the module's device functions with "
+            + "their code, which jptxas drops in a whole-program compilation";
+    private static final String SHARED = "ptxas 13 writes .nv_debug.shared for this file's shared variables; jptxas "
+            + "does not";
+
+    /** The file/SM pairs whose annotations differ, and why. */
+    static final Map<String, String> KNOWN = Map.ofEntries(
+            Map.entry("gpuocelot/parboil__mri-q.ptx@sm_80", BOTH),
+            Map.entry("gpuocelot/parboil__mri-q.ptx@sm_90", BOTH),
+            Map.entry("gpuocelot/parboil__scan_largearray_kernel.ptx@sm_80", FOLDED),
+            Map.entry("gpuocelot/parboil__scan_largearray_kernel.ptx@sm_90", FOLDED),
+            Map.entry("gpuocelot/parboil__tpacf.ptx@sm_80", FOLDED),
+            Map.entry("gpuocelot/parboil__tpacf.ptx@sm_90", FOLDED),
+            Map.entry("gpuocelot/rodinia__backprop_cuda_kernel.ptx@sm_80", FOLDED),
+            Map.entry("gpuocelot/rodinia__backprop_cuda_kernel.ptx@sm_90", FOLDED),
+            Map.entry("gpuocelot/rodinia__hotspot.ptx@sm_80", FOLDED),
+            Map.entry("gpuocelot/rodinia__hotspot.ptx@sm_90", FOLDED),
+            Map.entry("gpuocelot/rodinia__hwt.ptx@sm_80", FOLDED),
+            Map.entry("gpuocelot/rodinia__hwt.ptx@sm_90", FOLDED),
+            Map.entry("gpuocelot/rodinia__track_ellipse_kernel.ptx@sm_80", FOLDED),
+            Map.entry("gpuocelot/rodinia__track_ellipse_kernel.ptx@sm_90", FOLDED),
+            Map.entry("gpuocelot/sdk2.2__MersenneTwister.ptx@sm_80", FOLDED),
+            Map.entry("gpuocelot/sdk2.2__MersenneTwister.ptx@sm_90", FOLDED),
+            Map.entry("gpuocelot/sdk2.2__dwtHaar1D.ptx@sm_80", FOLDED),
+            Map.entry("gpuocelot/sdk2.2__dwtHaar1D.ptx@sm_90", FOLDED),
+            Map.entry("gpuocelot/sdk2.2__fastWalshTransform.ptx@sm_80", FOLDED),
+            Map.entry("gpuocelot/sdk2.2__fastWalshTransform.ptx@sm_90", FOLDED),
+            Map.entry("gpuocelot/sdk2.2__nbody_kernel.ptx@sm_80", SHARED),
+            Map.entry("gpuocelot/sdk2.2__nbody_kernel.ptx@sm_90", SHARED),
+            Map.entry("gpuocelot/sdk2.2__oceanFFT_kernel.ptx@sm_80", FOLDED),
+            Map.entry("gpuocelot/sdk2.2__oceanFFT_kernel.ptx@sm_90", FOLDED),
+            Map.entry("gpuocelot/thrust__histogram_sliced.ptx@sm_80", FOLDED),
+            Map.entry("gpuocelot/thrust__histogram_sliced.ptx@sm_90", FOLDED),
+            Map.entry("gpuocelot/unstructured__mcx_core.ptx@sm_80", FOLDED),
+            Map.entry("gpuocelot/unstructured__mcx_core.ptx@sm_90", FOLDED),
+            Map.entry("nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_80", FOLDED),
+            Map.entry("nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_90", FOLDED),
+            Map.entry("ptx90parser_samples/matrix_free_device_matrix_vector_04.1.sm_80.ptx@sm_80", BOTH),
+            Map.entry("ptx90parser_samples/matrix_free_device_matrix_vector_04.1.sm_80.ptx@sm_90", BOTH),
+            Map.entry("ptx90parser_samples/vector_add_scalar.debug.ptx@sm_90", DWARF),
+            Map.entry("rust_llvm_ptx_linker/dependencies__outputs__debug.ptx@sm_80", SUBROUTINES),
+            Map.entry("rust_llvm_ptx_linker/dependencies__outputs__debug.ptx@sm_90", SUBROUTINES),
+            Map.entry("zluda/_Z9vectorAddPKfS0_Pfi.ptx@sm_80", DWARF_FUNCTIONS),
+            Map.entry("zluda/_Z9vectorAddPKfS0_Pfi.ptx@sm_90", DWARF_FUNCTIONS),
+            Map.entry("zluda/vectorAdd_kernel64.ptx@sm_80", DWARF),
+            Map.entry("zluda/vectorAdd_kernel64.ptx@sm_90", DWARF));
+
+    @Test
+    void jptxasAnnotatesTheSourceLinesPtxasDoes() throws Exception {
+        Path nvdisasm = Oracles.assumeNvdisasm();
+        Path cuobjdump = Oracles.assumeCuobjdump();
+        Oracles.assumePtxas13();
+        List<LineInfoGate.Item> items = new ArrayList<>();
+        for (Corpus.Entry e : Corpus.assumeEntries()) {
+            String text = Files.readString(e.file(), java.nio.charset.StandardCharsets.ISO_8859_1);
+            if (!e.ptxasAccepts() || !LOC.matcher(text).find()) {
+                continue;
+            }
+            if (!undeclaredFiles(text).isEmpty()) {
+                // nvdisasm 12.5 -g crashes (SIGSEGV) on a line table naming a file its table lacks, ptxas's as ours
+                System.out.println("not compared (a .loc names an undeclared .file): " + e.file());
+                continue;
+            }
+            String name = e.file().getParent().getFileName() + "/" + e.file().getFileName();
+            String arch = e.arch();
+            int sm = Integer.parseInt(arch.substring(3).replaceAll("[a-z]+$", ""));
+            if (sm <= 80) {
+                items.add(new LineInfoGate.Item(name + "@sm_80", e.file(), "sm_80"));
+            }
+            if (sm <= 90) {
+                String a90 = arch.endsWith("a") ? "sm_90a" : "sm_90";
+                items.add(new LineInfoGate.Item(name + "@" + a90, e.file(), a90));
+            }
+        }
+        LineInfoGate.Outcome o = LineInfoGate.run("-lineinfo: nvdisasm -g source lines and cuobjdump debug sections",
+                items, LineInfoOracleTest::ptxas, this::jptxas, c -> annotate(nvdisasm, cuobjdump, c),
+                m -> NOT_SUPPORTED.matcher(m).find(), KNOWN);
+        System.out.println(o.gate().summary() + "; agreeing " + o.agreeing() + ", out of scope " + o.outOfScope());
+        o.gate().differences().forEach(d -> System.out.println("  " + d.replace("\n", "\n    ")));
+        o.gate().oracleFailures().forEach(d -> System.out.println("  oracle: " + d));
+        Figures.check("lineinfo.compared", o.gate().compared());
+        Figures.check("lineinfo.agree", o.agreeing());
+        o.gate().verify(Figures.get("lineinfo.compared").value().intValue());
+    }
+
+    private static final Pattern FILE = Pattern.compile("^\\s*\\.file\\s+(\\d+)", Pattern.MULTILINE);
+    private static final Pattern LOC_FILE = Pattern.compile("^\\s*\\.loc\\s+(\\d+)", Pattern.MULTILINE);
+
+    /** The file numbers {@code .loc} directives name that no {@code .file} declares. */
+    static java.util.Set<String> undeclaredFiles(String ptx) {
+        java.util.Set<String> named = new java.util.TreeSet<>();
+        LOC_FILE.matcher(ptx).results().forEach(m -> named.add(m.group(1)));
+        FILE.matcher(ptx).results().forEach(m -> named.remove(m.group(1)));
+        return named;
+    }
+
+    static LineInfoGate.Compiled ptxas(LineInfoGate.Item item) {
+        OracleCubins.Compiled c = OracleCubins.ptxas13(item.ptx(), item.arch(), "-lineinfo");
+        return new LineInfoGate.Compiled(c.cubin().orElse(null), c.diagnostics());
+    }
+
+    LineInfoGate.Compiled jptxas(LineInfoGate.Item item) {
+        Path out = dir.resolve(item.key().replaceAll("[^A-Za-z0-9_.@-]", "_") + ".cubin");
+        CliRun r = CliRun.run(dir, "-lineinfo", "-arch=" + item.arch(), item.ptx().toString(), "-o", out.toString());
+        return new LineInfoGate.Compiled(r.exitCode() == 0 ? out : null, r.err());
+    }
+
+    static LineInfoGate.Annotation annotate(Path nvdisasm, Path cuobjdump, Path cubin) {
+        Processes.Result g = Processes.run(List.of(nvdisasm.toString(), "-g", cubin.toString()), cubin.getParent());
+        if (g.exitCode() != 0) {
+            throw new IllegalStateException("nvdisasm -g: " + g.stderr().strip());
+        }
+        Processes.Result elf = Processes.run(List.of(cuobjdump.toString(), "-elf", cubin.toString()), cubin.getParent());
+        if (elf.exitCode() != 0) {
+            throw new IllegalStateException("cuobjdump -elf: " + elf.stderr().strip());
+        }
+        return new LineInfoGate.Annotation(LineInfoGate.annotatedLines(g.stdout()),
+                LineInfoGate.debugSections(elf.stdout()));
+    }
+}

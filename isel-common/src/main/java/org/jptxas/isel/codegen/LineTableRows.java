@@ -1,0 +1,121 @@
+package org.jptxas.isel.codegen;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jptxas.cubin.CubinBuilder;
+import org.jptxas.cubin.DebugLine;
+import org.jptxas.ori.ir.SourceLines;
+
+/**
+ * Turns the PTX lines the emitted SASS instructions carry ({@link CodeLine#ptxLine()}) into the rows of ptxas's two
+ * line tables, per function in the cubin's order:
+ * <ul>
+ * <li>{@code .debug_line}: the {@code .loc} in effect at the instruction's PTX line. An instruction without one
+ * (code the compiler adds, or a {@code .loc} with line 0) continues the row before it. The function's entry
+ * (address 0) is the body's first {@code .loc}, as ptxas gives it to its stack set-up there; jptxas, which sets up
+ * no stack a function does not use, gives it to whatever instruction comes first (nvdisasm shows one line per
+ * address).</li>
+ * <li>{@code .nv_debug_line_sass}: the PTX line itself. The entry is the line of the body's {@code {} (in the same
+ * way), the code after the body's last instruction (the closing self-branch and padding) the line of its
+ * {@code }}.</li>
+ * </ul>
+ * A row is written where the line changes. A function without any source line gets no {@code .debug_line} sequence.
+ */
+public final class LineTableRows {
+    private LineTableRows() {}
+
+    /** ptxas numbers {@code .nv_debug_line_sass}'s file 0 in executables and 1 (the PTX text's section) in -c output. */
+    public static CubinBuilder.LineTables of(SourceLines lines, List<CompiledFunction> compiled, boolean relocatable) {
+        Map<Integer, Integer> fileNumber = new HashMap<>();
+        List<DebugLine.File> files = new ArrayList<>();
+        for (SourceLines.File f : lines.files()) {
+            fileNumber.put(f.index(), files.size() + 1);
+            files.add(file(f));
+        }
+        List<DebugLine.Sequence> source = new ArrayList<>();
+        List<DebugLine.Sequence> ptx = new ArrayList<>();
+        for (CompiledFunction c : compiled) {
+            String name = c.facts().name();
+            SourceLines.FunctionLines body = lines.functions().get(name);
+            if (body == null) {
+                continue;
+            }
+            long end = c.facts().code().length;
+            List<DebugLine.Row> rows = sourceRows(c.code(), lines, body, fileNumber);
+            if (!rows.isEmpty()) {
+                source.add(new DebugLine.Sequence(name, rows, end));
+            }
+            ptx.add(new DebugLine.Sequence(name, ptxRows(c.code(), body, relocatable ? 1 : 0), end));
+        }
+        return new CubinBuilder.LineTables(files, source, ptx, lines.ptxText(), lines.checksum());
+    }
+
+    static List<DebugLine.Row> sourceRows(List<CodeLine> code, SourceLines lines, SourceLines.FunctionLines body,
+                                          Map<Integer, Integer> fileNumber) {
+        List<DebugLine.Row> rows = new ArrayList<>();
+        SourceLines.Loc current = body.first() != null && body.first().line() > 0 ? body.first() : null;
+        SourceLines.Loc written = null;
+        for (int i = 0; i < code.size(); i++) {
+            // The function's entry (address 0) is its first .loc, as ptxas's stack set-up there is.
+            SourceLines.Loc loc = i == 0 && current != null ? null : lines.locs().get(code.get(i).ptxLine());
+            if (loc != null && loc.line() > 0) {
+                current = loc;
+            }
+            if (current != null && (written == null || written.file() != current.file()
+                    || written.line() != current.line())) {
+                rows.add(new DebugLine.Row(16L * i, fileNumber.getOrDefault(current.file(), current.file()),
+                        current.line()));
+                written = current;
+            }
+        }
+        return rows;
+    }
+
+    static List<DebugLine.Row> ptxRows(List<CodeLine> code, SourceLines.FunctionLines body, int file) {
+        int last = -1;
+        for (int i = 0; i < code.size(); i++) {
+            if (code.get(i).ptxLine() > 0) {
+                last = i;
+            }
+        }
+        List<DebugLine.Row> rows = new ArrayList<>();
+        int current = body.open();
+        int written = -1;
+        for (int i = 0; i < code.size(); i++) {
+            if (i > 0 && code.get(i).ptxLine() > 0) {
+                current = code.get(i).ptxLine();
+            } else if (i > last) {
+                current = body.close();
+            }
+            if (current != written) {
+                rows.add(new DebugLine.Row(16L * i, file, current));
+                written = current;
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * A file entry as ptxas writes it: the timestamp and size the {@code .file} gives, else those of the file when it
+     * exists on this machine (ptxas looks), else zero.
+     */
+    static DebugLine.File file(SourceLines.File f) {
+        if (f.timestamp() >= 0) {
+            return new DebugLine.File(f.path(), f.timestamp(), Math.max(0, f.size()));
+        }
+        try {
+            Path p = Path.of(f.path());
+            if (Files.isRegularFile(p)) {
+                return new DebugLine.File(f.path(), Files.getLastModifiedTime(p).toMillis() / 1000, Files.size(p));
+            }
+        } catch (IOException | RuntimeException e) {
+            // not a readable path on this machine: ptxas writes zeros then too
+        }
+        return new DebugLine.File(f.path(), 0, 0);
+    }
+}

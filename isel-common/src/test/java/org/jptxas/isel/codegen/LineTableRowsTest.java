@@ -1,0 +1,80 @@
+package org.jptxas.isel.codegen;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.jptxas.cubin.CubinBuilder;
+import org.jptxas.cubin.DebugLine;
+import org.jptxas.cubin.FunctionFacts;
+import org.jptxas.ori.ir.SourceLines;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rows {@link LineTableRows} derives from the PTX lines of the emitted instructions: the entry is the body's
+ * first {@code .loc} ({@code .debug_line}) and its {@code {} line ({@code .nv_debug_line_sass}), instructions without
+ * a line (or with a {@code .loc} of line 0) continue the row before them, the code after the last instruction with a
+ * line is the body's {@code }}, a row is written only where the line changes, and files are numbered in
+ * {@code .file} order.
+ */
+class LineTableRowsTest {
+    private static CompiledFunction function(String name, int... ptxLines) {
+        List<CodeLine> code = new ArrayList<>();
+        for (int l : ptxLines) {
+            code.add(new CodeLine(null, "NOP", "NOP", null, null, l));
+        }
+        FunctionFacts facts = new FunctionFacts(name, true, new byte[16 * ptxLines.length], 8, 0, 0, 0, 0, List.of(), 0,
+                0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
+        return new CompiledFunction(code, facts, List.of(), 0, 0);
+    }
+
+    @Test
+    void rowsFollowThePtxLinesAndTheirLocs() {
+        // PTX: '{' at line 5, .loc 7 10 before line 8, .loc 3 20 before lines 9 and 10, .loc 3 0 before line 11,
+        // '}' at line 13; files 7 and 3 declared in that order
+        SourceLines lines = new SourceLines(
+                List.of(new SourceLines.File(7, "/src/k.cu", 5, 6), new SourceLines.File(3, "/src/k.h", 1, 2)),
+                Map.of(8, new SourceLines.Loc(7, 10, 0), 9, new SourceLines.Loc(3, 20, 0),
+                        10, new SourceLines.Loc(3, 20, 0), 11, new SourceLines.Loc(3, 0, 0)),
+                Map.of("k", new SourceLines.FunctionLines(5, 13, new SourceLines.Loc(7, 10, 0))),
+                "x\0".getBytes(), 1);
+        // stack set-up (no line), then PTX lines 9, 9, 8, 0 (compiler-made), 10, 11 (.loc line 0), EXIT, BRA, NOP
+        CompiledFunction k = function("k", 0, 9, 9, 8, 0, 10, 11, 12, 0, 0);
+        CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(k), false);
+
+        assertEquals(List.of(new DebugLine.File("/src/k.cu", 5, 6), new DebugLine.File("/src/k.h", 1, 2)), t.files());
+        DebugLine.Sequence source = t.sourceLines().get(0);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x10, 2, 20),
+                new DebugLine.Row(0x30, 1, 10), new DebugLine.Row(0x50, 2, 20)), source.rows());
+        assertEquals(0xa0, source.end());
+
+        DebugLine.Sequence ptx = t.ptxLines().get(0);
+        assertEquals(List.of(new DebugLine.Row(0, 0, 5), new DebugLine.Row(0x10, 0, 9), new DebugLine.Row(0x30, 0, 8),
+                new DebugLine.Row(0x50, 0, 10), new DebugLine.Row(0x60, 0, 11), new DebugLine.Row(0x70, 0, 12),
+                new DebugLine.Row(0x80, 0, 13)), ptx.rows());
+        // relocatable output names the PTX text as file 1
+        assertEquals(1, LineTableRows.of(lines, List.of(k), true).ptxLines().get(0).rows().get(0).file());
+    }
+
+    @Test
+    void theEntryIsTheFirstLocEvenWhenTheFirstInstructionHasItsOwn() {
+        SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "k.cu", 0, 0)),
+                Map.of(8, new SourceLines.Loc(1, 10, 0), 9, new SourceLines.Loc(1, 11, 0)),
+                Map.of("k", new SourceLines.FunctionLines(5, 13, new SourceLines.Loc(1, 10, 0))), new byte[0], 0);
+        CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(function("k", 9, 8, 9)), false);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 11)),
+                t.sourceLines().get(0).rows());
+    }
+
+    @Test
+    void aFunctionWithoutLocHasNoSourceSequenceButItsPtxLines() {
+        SourceLines lines = new SourceLines(List.of(), Map.of(),
+                Map.of("k", new SourceLines.FunctionLines(5, 9, null)), new byte[0], 0);
+        CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(function("k", 0, 6, 7, 0)), false);
+        assertEquals(List.of(), t.sourceLines());
+        assertEquals(List.of(new DebugLine.Row(0, 0, 5), new DebugLine.Row(0x10, 0, 6), new DebugLine.Row(0x20, 0, 7),
+                new DebugLine.Row(0x30, 0, 9)), t.ptxLines().get(0).rows());
+    }
+}
