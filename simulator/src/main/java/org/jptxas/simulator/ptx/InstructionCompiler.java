@@ -384,6 +384,8 @@ final class InstructionCompiler {
             case "match" -> match();
             case "redux" -> redux();
             case "ldmatrix" -> ldmatrix();
+            case "mma" -> mma();
+            case "cp" -> cpAsync();
             default -> throw unsupported();
         };
     }
@@ -1894,6 +1896,52 @@ final class InstructionCompiler {
                 }
             }
         }, t -> 0xffffffffL);
+    }
+
+    /** {@code cp.async...}: {@link AsyncCopyInstruction}. */
+    private Insn cpAsync() throws ProgramException, Unsupported {
+        if (!has("async")) {
+            throw unsupported();
+        }
+        Insn.ThreadOp op = AsyncCopyInstruction.compile(mods, ops, new AsyncCopyInstruction.Operands() {
+            @Override
+            public Src src(Operand o, PtxType t) throws ProgramException, Unsupported {
+                return InstructionCompiler.this.src(o, t);
+            }
+
+            @Override
+            public Src memory(Operand o) throws ProgramException, Unsupported {
+                return InstructionCompiler.this.memory(o);
+            }
+
+            @Override
+            public Long constant(Operand o) {
+                return o instanceof Expr e ? ConstExpr.evaluate(e) : null;
+            }
+        });
+        if (op == null) {
+            throw unsupported();
+        }
+        return simple(op);
+    }
+
+    /** {@code mma.sync.aligned ...}: {@link MmaInstruction}, over the whole warp. */
+    private Insn mma() throws ProgramException, Unsupported {
+        org.jptxas.simulator.exec.WarpMma.Spec s = MmaInstruction.spec(mods);
+        if (s == null) {
+            throw unsupported();
+        }
+        return warp(MmaInstruction.compile(s, ops, new MmaInstruction.Operands() {
+            @Override
+            public Src src(Operand o, PtxType t) throws ProgramException, Unsupported {
+                return InstructionCompiler.this.src(o, t);
+            }
+
+            @Override
+            public int dst(Operand o) throws ProgramException, Unsupported {
+                return InstructionCompiler.this.dst(o);
+            }
+        }), t -> 0xffffffffL);
     }
 
     /** One 16-byte matrix row of ldmatrix as four little-endian words, from shared memory. */
