@@ -93,7 +93,9 @@ final class MatrixMultiplyOps {
     }
 
     private static int index(SassOperand o) {
-        if (o instanceof Reg r && !r.negate() && !r.abs() && !r.invert() && r.suffix().isEmpty()) {
+        // IMMA names its operands' layouts (R4.ROW, R8.COL): the fragment layout is the same
+        if (o instanceof Reg r && !r.negate() && !r.abs() && !r.invert()
+                && r.suffix().replace(".", "").matches("|ROW|COL")) {
             return r.index();
         }
         throw new ClassCastException("operand " + o); // an operand form the emulator does not implement

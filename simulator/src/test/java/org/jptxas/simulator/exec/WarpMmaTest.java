@@ -101,6 +101,61 @@ class WarpMmaTest {
         }
     }
 
+    /**
+     * m16n8k32 s8 (IMMA.16832): A a0..a3 (g, 4t..4t+3), a4..a7 (g+8, ..), a8..a11 (g, 4t+16..), a12..a15 (g+8, 4t+16..),
+     * four bytes to a register; B b0..b3 (4t..4t+3, g), b4..b7 (4t+16.., g); s32 C/D as f32's; sums wrap, satfinite
+     * clamps.
+     */
+    @Test
+    void m16n8k32S8LayoutIsTheIsas() {
+        int[][] a = new int[16][32], b = new int[32][8], c = new int[16][8];
+        for (int[] row : a) {
+            for (int j = 0; j < 32; j++) {
+                row[j] = RANDOM.nextInt(256) - 128;
+            }
+        }
+        for (int[] row : b) {
+            for (int j = 0; j < 8; j++) {
+                row[j] = RANDOM.nextInt(256) - 128;
+            }
+        }
+        c[3][5] = Integer.MAX_VALUE; // overflows: wraps, or clamps with satfinite
+        int[][] ra = new int[32][4], rb = new int[32][2], rc = new int[32][4];
+        for (int lane = 0; lane < 32; lane++) {
+            int g = lane / 4, t = lane % 4;
+            for (int r = 0; r < 4; r++) {
+                int row = g + 8 * (r % 2), col = 4 * t + 16 * (r / 2);
+                ra[lane][r] = bytes(a[row][col], a[row][col + 1], a[row][col + 2], a[row][col + 3]);
+            }
+            for (int r = 0; r < 2; r++) {
+                int k = 4 * t + 16 * r;
+                rb[lane][r] = bytes(b[k][g], b[k + 1][g], b[k + 2][g], b[k + 3][g]);
+            }
+            for (int i = 0; i < 4; i++) {
+                rc[lane][i] = c[g + 8 * (i / 2)][2 * t + i % 2];
+            }
+        }
+        for (boolean sat : new boolean[] {false, true}) {
+            int[][] d = WarpMma.multiply(new Spec(16, 8, 32, Type.S8, Type.S32, Type.S32, sat), ra, rb, rc);
+            for (int lane = 0; lane < 32; lane++) {
+                int g = lane / 4, t = lane % 4;
+                for (int i = 0; i < 4; i++) {
+                    int row = g + 8 * (i / 2), col = 2 * t + i % 2;
+                    long want = c[row][col];
+                    for (int k = 0; k < 32; k++) {
+                        want += (long) a[row][k] * b[k][col];
+                    }
+                    int expected = sat ? (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, want)) : (int) want;
+                    assertEquals(expected, d[lane][i], "lane " + lane + " c" + i + (sat ? " satfinite" : ""));
+                }
+            }
+        }
+    }
+
+    private static int bytes(int b0, int b1, int b2, int b3) {
+        return b0 & 0xff | (b1 & 0xff) << 8 | (b2 & 0xff) << 16 | (b3 & 0xff) << 24;
+    }
+
     /** The sum is rounded once: 2048 + four ones in f16 is 2052 (exact), not 2048 (2048 + 1 rounds back to 2048). */
     @Test
     void f16ResultIsRoundedOnce() {
