@@ -302,12 +302,9 @@ class MutationAgreementTest {
     /**
      * Mutants ptxas refuses with an internal error of its DWARF reader, not a rule of the language: jptxas keeps
      * {@code .section .debug_*} bytes as written and does not decode them. Exact: an entry that stops occurring fails.
+     * None among the mutants since the suite's tensor-core and cp.async kernels joined the seeds (the draw changed).
      */
-    static final Map<String, String> PTXAS_INTERNAL_ERRORS = Map.of(
-            "sm_80 #120 zluda/vectorAdd_kernel64.ptx (line 418 duplicated)",
-            "a .debug_info byte duplicated: ptxas 'Error in get_form_value default'",
-            "sm_90 #38 zluda/vectorAdd_kernel64.ptx (line 132: '109' -> '4294967296')",
-            "a .debug_info byte changed: ptxas 'fatal : Attempted to Dereference Out of Bounds'");
+    static final Map<String, String> PTXAS_INTERNAL_ERRORS = Map.of();
 
     @Test
     @Tag("slow")

@@ -47,7 +47,9 @@ final class FormCatalog {
     private static Map<String, String> excluded() {
         Map<String, String> m = new LinkedHashMap<>();
         String tensor = "tensor-core family: matrix fragments spread over a warp, issue 20 leaves them to their own issue";
-        m.put("mma", tensor);
+        m.put("mma", "tensor-core family: matrix fragments spread over a warp need inputs laid out per fragment, which"
+                + " the form kernels do not make (issue 23: suite kernels mma_gemm_f16, mma_m16n8k8_f16, mma_f64 and"
+                + " WarpMmaTest run the shapes jptxas compiles)");
         m.put("wmma.", tensor);
         m.put("wgmma.", tensor + " (sm_90a only)");
         m.put("tcgen05.", tensor + " (sm_100a only)");
@@ -56,8 +58,11 @@ final class FormCatalog {
         m.put("movmatrix", tensor);
         String async = "asynchronous-copy family: completion through async groups, mbarriers or the tensor memory "
                 + "accelerator, which the emulator does not model";
-        m.put("cp.async", async);
-        m.put("cp.async.", async);
+        String cpAsync = "asynchronous copies complete at a wait on their group and land in shared memory, which the"
+                + " form kernels neither wait on nor read back (issue 23: suite kernel cp_async_pipeline and"
+                + " TensorAndAsyncCopyTest run them)";
+        m.put("cp.async", cpAsync);
+        m.put("cp.async.", cpAsync + "; the bulk and tensor forms: " + async);
         m.put("cp.reduce.async.bulk", async);
         m.put("cp.reduce.async.bulk.tensor", async);
         m.put("mbarrier.", async);

@@ -74,7 +74,7 @@ final class GlobalDescriptor {
         for (BasicBlock b : f.body().blocks()) {
             for (Instr in : b.instrs()) {
                 switch (in.op().name()) {
-                    case "LDG", "STG", "LD", "ST", "ATOMG", "ATOM", "RED" -> {
+                    case "LDG", "STG", "LD", "ST", "ATOMG", "ATOM", "RED", "LDGSTS" -> {
                         if (in.srcs().stream().anyMatch(s -> s.value() instanceof Addr a && a.wide())) {
                             return true;
                         }

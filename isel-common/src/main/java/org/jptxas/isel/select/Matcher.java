@@ -199,7 +199,13 @@ public final class Matcher {
                     operands = out;
                 }
                 case DESCRIPTOR -> {
+                    // the global address (LDGSTS also has a shared one): the first 64-bit address, else the first
                     int addr = -1;
+                    for (int i = 0; i < operands.size() && addr < 0; i++) {
+                        if (operands.get(i).value() instanceof Addr x && x.wide()) {
+                            addr = i;
+                        }
+                    }
                     for (int i = 0; i < operands.size() && addr < 0; i++) {
                         if (operands.get(i).value() instanceof Addr) {
                             addr = i;

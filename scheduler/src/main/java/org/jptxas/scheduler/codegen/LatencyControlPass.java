@@ -1,6 +1,9 @@
 package org.jptxas.scheduler.codegen;
 
 import java.util.ArrayList;
+import org.jptxas.scheduler.hazard.Hazard;
+import org.jptxas.scheduler.hazard.HazardChecker;
+import org.jptxas.scheduler.hazard.HazardKind;
 import java.util.List;
 import java.util.Optional;
 import org.jptxas.isel.codegen.CodeLine;
@@ -79,7 +82,41 @@ public final class LatencyControlPass implements ControlPass {
         return apply(code, target, view());
     }
 
+    /** Rounds of NOP padding at most (each pads every remaining too-short distance once). */
+    private static final int PAD_ROUNDS = 4;
+
+    /**
+     * Control words for {@code code}; where a fixed latency is longer than the stalls before its reader can express
+     * (an HMMA.16816 result, 24 cycles, read by the next instruction: a stall is at most 15), NOPs are put before the
+     * reader, as ptxas pads, and the words are made again. Code without such a distance is unchanged.
+     */
     private List<CodeLine> apply(List<CodeLine> code, Target target, SassView view) {
+        List<CodeLine> current = code;
+        for (int round = 0; ; round++) {
+            List<Integer> pad = new ArrayList<>();
+            List<CodeLine> out = controlled(current, view, pad);
+            if (pad.isEmpty() || round == PAD_ROUNDS) {
+                return out;
+            }
+            List<CodeLine> padded = new ArrayList<>(current.size() + pad.size());
+            for (int i = 0; i < current.size(); i++) {
+                CodeLine c = current.get(i);
+                if (pad.contains(i)) {
+                    // the NOP takes the reader's label, so branches to the reader wait as well
+                    padded.add(c.label() != null ? CodeLine.of("NOP").withLabel(c.label()) : CodeLine.of("NOP"));
+                    c = c.label() != null ? c.withLabel(null) : c;
+                }
+                padded.add(c);
+            }
+            current = padded;
+        }
+    }
+
+    /**
+     * The control words of {@code code} (generated, repaired); adds to {@code pad} the readers the repair could not
+     * place far enough from a fixed-latency producer, because the instruction before them already stalls 15.
+     */
+    private List<CodeLine> controlled(List<CodeLine> code, SassView view, List<Integer> pad) {
         List<SassLine> lines = new ArrayList<>(code.size());
         List<SimpleInstr> instrs = new ArrayList<>(code.size());
         List<ReuseFlags.Slots> slots = new ArrayList<>(code.size());
@@ -92,6 +129,15 @@ public final class LatencyControlPass implements ControlPass {
         ControlFlow flow = ControlAgreement.controlFlow(lines);
         List<ControlWord> generated = new ControlWordGenerator(model).generate(instrs, flow);
         List<ControlWord> words = repair ? ControlRepair.repair(model, instrs, generated, flow) : generated;
+        if (repair) {
+            for (Hazard h : new HazardChecker(model).check(instrs, words, flow)) {
+                int i = h.index();
+                if (h.kind() == HazardKind.RAW_STALL && i > 0 && words.get(i - 1).stall() == model.maxStall()
+                        && !pad.contains(i)) {
+                    pad.add(i);
+                }
+            }
+        }
         boolean[] blockStart = new boolean[code.size()];
         for (int i = 0; i < code.size(); i++) {
             blockStart[i] = code.get(i).label() != null || flow.isJoin(i);

@@ -27,6 +27,8 @@ import org.jptxas.scheduler.model.SchedInstr;
  * thread-safe.
  */
 public final class ControlWordGenerator {
+    /** The scoreboard LDGDEPBAR sets and {@code DEPBAR.LE SB0, n} counts (fixed by the hardware). */
+    static final int COPY_GROUP_SB = 0;
     private final LatencyModel model;
 
     public ControlWordGenerator(LatencyModel model) {
@@ -83,9 +85,12 @@ public final class ControlWordGenerator {
         private final boolean[] inOrderPipe = new boolean[model.pipeCount()];
         /** Padding: no operands and no pipe (NOP, never-executed instructions). */
         private final boolean[] padding;
+        /** The code closes groups of asynchronous copies (LDGDEPBAR): SB0 is theirs alone. */
+        private final boolean copyGroups;
 
         Run(List<? extends SchedInstr> code, ControlFlow flow) {
             this.code = code;
+            this.copyGroups = code.stream().anyMatch(x -> x.has(SchedFlag.COPY_GROUP));
             this.flow = flow;
             n = code.size();
             if (flow.size() != n) {
@@ -306,7 +311,11 @@ public final class ControlWordGenerator {
                     st.pipeFree[p] = Math.max(st.pipeFree[p], issue + Math.max(model.issueInterval(p), c.issueCycles()));
                 }
                 int wsb = -1;
-                if (c.variable() && hasRealDef(in)) {
+                if (in.has(SchedFlag.COPY_GROUP)) {
+                    wsb = take(st, COPY_GROUP_SB, -1, issue, i);
+                    st.sbPipe[wsb] = c.pipe();
+                    wr[i] = wsb;
+                } else if (c.variable() && hasRealDef(in)) {
                     wsb = allocate(st, c, firstConsumer[i], issue, i);
                     st.sbPipe[wsb] = c.pipe();
                     wr[i] = wsb;
@@ -434,6 +443,9 @@ public final class ControlWordGenerator {
          */
         private int allocate(IssueState st, OpClass c, int group, long issue, int producer) {
             int[] order = c.scoreboardOrder().length > 0 ? c.scoreboardOrder() : new int[] {0, 1, 2, 3, 4, 5};
+            if (copyGroups) { // SB0 counts the copy groups DEPBAR.LE waits for: nothing else may touch it
+                order = java.util.Arrays.stream(order).filter(k -> k != COPY_GROUP_SB).toArray();
+            }
             if (group != -1) {
                 for (int k : order) {
                     if (st.sbCount[k] > 0 && st.sbGroup[k] == group) {

@@ -17,5 +17,10 @@ public enum SchedFlag {
     /** A padding NOP. */
     NOP,
     /** The guard predicate is negated ({@code @!P0}). */
-    NEGATED_GUARD
+    NEGATED_GUARD,
+    /**
+     * Closes a group of asynchronous copies (LDGDEPBAR): it sets the copy-group scoreboard, SB0, which
+     * {@code DEPBAR.LE SB0, n} counts down; in code with such groups no other instruction may use SB0.
+     */
+    COPY_GROUP
 }

@@ -151,7 +151,8 @@ public final class SassReader {
     private void flags(String m, SimpleInstr.Builder b) {
         switch (m) {
             case "BAR", "WARPSYNC", "ARRIVES" -> b.flag(SchedFlag.BARRIER);
-            case "MEMBAR", "ERRBAR", "DEPBAR", "FENCE", "LDGDEPBAR", "CCTL" -> b.flag(SchedFlag.FENCE);
+            case "MEMBAR", "ERRBAR", "DEPBAR", "FENCE", "CCTL" -> b.flag(SchedFlag.FENCE);
+            case "LDGDEPBAR" -> b.flag(SchedFlag.FENCE).flag(SchedFlag.COPY_GROUP);
             case "CALL", "RET" -> b.flag(SchedFlag.CALL);
             case "BRA", "JMP", "BRX", "JMX" -> b.flag(SchedFlag.BRANCH);
             case "EXIT", "KILL" -> b.flag(SchedFlag.EXIT);
@@ -268,12 +269,15 @@ public final class SassReader {
     /**
      * Registers per operand of a warp-level matrix multiply, by shape: m16n8k16 (HMMA.16816, IMMA.16832) has a
      * 4-register A and a 2-register B; m16n8k8/k4 (HMMA.1688, HMMA.1684, IMMA.16816) a 2-register A and one B
-     * register; the accumulator is 4 registers for 32-bit results of an m16 shape, else 2. Volta's 884 steps and
-     * DMMA.884 use pairs.
+     * register; the accumulator is 4 registers for 32-bit results of an m16 shape, else 2. Volta's 884 steps use
+     * pairs; DMMA (m8n8k4 f64) reads a pair of A and of B and two pairs of C, and writes two pairs.
      */
     private static int mmaWidth(String m, Set<String> mods, boolean dest, int srcIndex) {
         boolean m16 = mods.contains("16816") || mods.contains("1688") || mods.contains("1684") || mods.contains("16832")
                 || mods.contains("16864");
+        if (m.equals("DMMA")) {
+            return dest || srcIndex == 2 ? 4 : 2; // m8n8k4 f64: one pair of A and of B, two pairs of C and D
+        }
         if (!m16) {
             return 2;
         }

@@ -71,6 +71,24 @@ class ControlWordTest {
         assertTrue(cw.get(0).writeSb() >= 2, "global loads prefer SB2..5");
     }
 
+    /**
+     * LDGDEPBAR (cp.async.commit_group) sets SB0, which {@code DEPBAR.LE SB0, n} counts; in code with copy groups no
+     * other producer may take SB0 (an S2R prefers it elsewhere), or the wait would count it as a group.
+     */
+    @Test
+    void copyGroupsOwnScoreboardZero() {
+        SimpleInstr commit = SimpleInstr.builder("bar").name("LDGDEPBAR").flag(SchedFlag.FENCE)
+                .flag(SchedFlag.COPY_GROUP).build();
+        List<ControlWord> alone = gen.generate(List.of(s2r(0), alu(1, 0, 0)));
+        assertEquals(0, alone.get(0).writeSb(), "without copy groups S2R takes SB0");
+        List<ControlWord> cw = gen.generate(List.of(commit, s2r(0), ldg(2, 4), s2r(3), alu(1, 0, 3), alu(5, 2, 2)));
+        assertEquals(0, cw.get(0).writeSb(), "LDGDEPBAR sets SB0");
+        for (int i = 1; i < cw.size(); i++) {
+            assertNotEquals(0, cw.get(i).writeSb(), "instruction " + i + " took the copy groups' scoreboard");
+            assertEquals(0, cw.get(i).waitMask() & 1, "instruction " + i + " waits on SB0");
+        }
+    }
+
     @Test
     void producersWithTheSameFirstConsumerShareAScoreboard() {
         List<ControlWord> cw = gen.generate(List.of(s2r(0), s2r(3), alu(0, 0, 3)));

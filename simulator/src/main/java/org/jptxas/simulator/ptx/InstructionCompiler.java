@@ -387,6 +387,8 @@ final class InstructionCompiler {
             case "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset" -> video();
             case "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4",
                     "vabsdiff4", "vmin4", "vmax4", "vset4" -> videoSimd();
+            case "mma" -> mma();
+            case "cp" -> cpAsync();
             default -> throw unsupported();
         };
     }
@@ -2037,6 +2039,52 @@ final class InstructionCompiler {
                 }
             }
         }, t -> 0xffffffffL);
+    }
+
+    /** {@code cp.async...}: {@link AsyncCopyInstruction}. */
+    private Insn cpAsync() throws ProgramException, Unsupported {
+        if (!has("async")) {
+            throw unsupported();
+        }
+        Insn.ThreadOp op = AsyncCopyInstruction.compile(mods, ops, new AsyncCopyInstruction.Operands() {
+            @Override
+            public Src src(Operand o, PtxType t) throws ProgramException, Unsupported {
+                return InstructionCompiler.this.src(o, t);
+            }
+
+            @Override
+            public Src memory(Operand o) throws ProgramException, Unsupported {
+                return InstructionCompiler.this.memory(o);
+            }
+
+            @Override
+            public Long constant(Operand o) {
+                return o instanceof Expr e ? ConstExpr.evaluate(e) : null;
+            }
+        });
+        if (op == null) {
+            throw unsupported();
+        }
+        return simple(op);
+    }
+
+    /** {@code mma.sync.aligned ...}: {@link MmaInstruction}, over the whole warp. */
+    private Insn mma() throws ProgramException, Unsupported {
+        org.jptxas.simulator.exec.WarpMma.Spec s = MmaInstruction.spec(mods);
+        if (s == null) {
+            throw unsupported();
+        }
+        return warp(MmaInstruction.compile(s, ops, new MmaInstruction.Operands() {
+            @Override
+            public Src src(Operand o, PtxType t) throws ProgramException, Unsupported {
+                return InstructionCompiler.this.src(o, t);
+            }
+
+            @Override
+            public int dst(Operand o) throws ProgramException, Unsupported {
+                return InstructionCompiler.this.dst(o);
+            }
+        }), t -> 0xffffffffL);
     }
 
     /** One 16-byte matrix row of ldmatrix as four little-endian words, from shared memory. */

@@ -26,6 +26,8 @@ final class ThreadState {
     /** The condition-code carry flag of {@code add.cc}/{@code addc}/{@code sub.cc}/{@code subc}/{@code mad.cc}. */
     boolean carry;
     Region local;
+    /** cp.async groups of this thread (created by its first cp.async). */
+    org.jptxas.simulator.exec.AsyncCopies asyncCopies;
     int localTop;
 
     ThreadState(Machine machine, CtaState cta, int linear, Dim3Point tid) {

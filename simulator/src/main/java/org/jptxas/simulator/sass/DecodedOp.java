@@ -78,7 +78,7 @@ final class DecodedOp {
     final SassOp op;
     final int pc;
     final Kind kind;
-    /** SHFL/VOTE/VOTEU/REDUX/MATCH/LDSM: computed across the lanes of the converged group. */
+    /** SHFL/VOTE/VOTEU/REDUX/MATCH/LDSM/HMMA/IMMA/DMMA: computed across the lanes of the converged group. */
     final boolean collective;
     /** BSSY/BSYNC/BREAK/BMOV/WARPSYNC: convergence-barrier state of the warp. */
     final boolean convergenceOp;
@@ -131,7 +131,7 @@ final class DecodedOp {
         this.kind = b.kind;
         String o = op.opcode();
         this.collective = o.equals("SHFL") || o.equals("VOTE") || o.equals("VOTEU") || o.equals("REDUX")
-                || o.equals("MATCH") || o.equals("LDSM");
+                || o.equals("MATCH") || o.equals("LDSM") || o.equals("HMMA") || o.equals("IMMA") || o.equals("DMMA");
         this.uniformOp = o.startsWith("U") && !o.equals(SassListing.UNKNOWN) || o.equals("S2UR") || o.equals("R2UR");
         this.convergenceOp = o.equals("BSSY") || o.equals("BSYNC") || o.equals("BREAK") || o.equals("BMOV")
                 || o.equals("WARPSYNC");

@@ -54,8 +54,11 @@ final class SassMachine {
         SassOp waitOp;
         /** Calls entered and not yet returned from: lax mode merges threads at one address only in one frame depth. */
         int callDepth;
+        /** LDGSTS copies and groups not yet waited for (created by the first LDGSTS or LDGDEPBAR). */
+        org.jptxas.simulator.exec.AsyncCopies copies;
 
         void reset() {
+            copies = null;
             java.util.Arrays.fill(r, 0);
             java.util.Arrays.fill(p, false);
             p[7] = true;
@@ -839,6 +842,7 @@ final class SassMachine {
                 }
             }
             case "LDSM" -> ldsm(op, base, count, active, w);
+            case "HMMA", "IMMA", "DMMA" -> matrixMultiply(op, base, count, active);
             default -> throw unimplemented(op);
         }
         for (int l = 0; l < count; l++) {
@@ -901,6 +905,58 @@ final class SassMachine {
                 t.r[d.index() + i] = MatrixFragments.of(rows, 8 * i, l, trans);
             }
         }
+    }
+
+    /**
+     * LDGSTS, LDGDEPBAR and {@code DEPBAR.LE SB0, n} ({@link AsyncCopyOps}); a DEPBAR that names no copy group waits for
+     * scoreboards only, which the emulator's in-order execution has already satisfied.
+     */
+    private void asyncCopy(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        switch (op.opcode()) {
+            case "LDGSTS" -> {
+                if (t.copies == null) {
+                    t.copies = new org.jptxas.simulator.exec.AsyncCopies();
+                }
+                boolean read = o.size() < 3 || pred(o.get(2), t, w);
+                AsyncCopyOps.ldgsts(op, t.copies, shared, launch.global(),
+                        address((Mem) o.get(0), t, w, false) & 0xffffffffL, address((Mem) o.get(1), t, w, true), read);
+            }
+            case "LDGDEPBAR" -> {
+                if (t.copies == null) {
+                    t.copies = new org.jptxas.simulator.exec.AsyncCopies();
+                }
+                t.copies.commit();
+            }
+            default -> {
+                int pending = AsyncCopyOps.copyGroupWait(op);
+                if (pending >= 0 && t.copies != null) {
+                    t.copies.waitFor(pending);
+                }
+            }
+        }
+        t.pc++;
+    }
+
+    /** HMMA/IMMA/DMMA ({@link MatrixMultiplyOps}): the whole warp or none of it (a partial warp is undefined). */
+    private void matrixMultiply(SassOp op, int base, int count, int active) {
+        org.jptxas.simulator.exec.WarpMma.Spec s = MatrixMultiplyOps.spec(op);
+        if (s == null) {
+            throw unimplemented(op);
+        }
+        if (active == 0) {
+            return;
+        }
+        if (active != -1 || count != 32) {
+            throw new Stop(new Fault.InvalidExecution(ref(threads[base + Integer.numberOfTrailingZeros(active)]),
+                    op.where(), op.opcode() + " needs all 32 lanes of the warp (executing: 0x"
+                    + Integer.toHexString(active) + ")"));
+        }
+        int[][] regs = new int[32][];
+        for (int l = 0; l < 32; l++) {
+            regs[l] = threads[base + l].r;
+        }
+        MatrixMultiplyOps.execute(op, s, regs);
     }
 
     /** {@code RET.ABS}'s operands as printed: the register of the return-address pair and an offset. */
@@ -1351,7 +1407,8 @@ final class SassMachine {
     private void step(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         switch (op.opcode()) {
-            case "NOP", "DEPBAR", "MEMBAR", "ERRBAR", "CCTL", "YIELD" -> t.pc++;
+            case "NOP", "MEMBAR", "ERRBAR", "CCTL", "YIELD" -> t.pc++;
+            case "LDGSTS", "LDGDEPBAR", "DEPBAR" -> asyncCopy(op, t, w);
             case "EXIT" -> {
                 if (!o.isEmpty() && !pred(o.get(0), t, w)) { // EXIT Pp: exits only where Pp holds
                     t.pc++;

@@ -102,13 +102,14 @@ class PtxInterpreterFaultsTest {
         Fault f = fault("""
                 .visible .entry k(.param .u64 p) {
                   .reg .b64 %rd<2>;
+                  .shared .align 8 .b64 bar;
                   ld.param.u64 %rd1, [p];
-                  cp.async.wait_all;
+                  mbarrier.init.shared.b64 [bar], 1;
                   ret;
                 }
                 """, ONE_BUFFER);
         Fault.Unimplemented u = assertInstanceOf(Fault.Unimplemented.class, f);
-        assertTrue(u.name().startsWith("cp"), u.name());
+        assertTrue(u.name().startsWith("mbarrier"), u.name());
     }
 
     @Test

@@ -56,10 +56,12 @@ public record EmitAction(Kind kind, String arg, List<String> operands) {
             default -> throw new IllegalArgumentException("bad emit action '" + text
                     + "' (want =OPCODE +MOD ^MOD -MOD ~OLD>NEW ops:... desc)");
         };
+        // a modifier is upper case, digits and '_', save the shape spellings with 'x' (DMMA.8x8x4, HGMMA.64x128x16)
+        String mod = "[A-Z0-9_]+(x[A-Z0-9_]+)*";
         String pattern = switch (kind) {
             case OPCODE -> "[A-Z][A-Z0-9_]*(\\.[A-Z0-9_]+)*";
-            case RENAME_MOD -> "[A-Z0-9_]+>[A-Z0-9_]+(\\.[A-Z0-9_]+)*";
-            default -> "[A-Z0-9_]+";
+            case RENAME_MOD -> mod + ">" + mod + "(\\." + mod + ")*";
+            default -> mod;
         };
         if (!arg.matches(pattern)) {
             throw new IllegalArgumentException("bad argument in emit action '" + text + "'");

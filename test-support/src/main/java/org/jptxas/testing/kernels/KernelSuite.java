@@ -23,6 +23,8 @@ public final class KernelSuite {
         all.addAll(ArithmeticKernels.all());
         all.addAll(WarpKernels.all());
         all.addAll(DivergenceKernels.all());
+        all.addAll(TensorKernels.all());
+        all.addAll(AsyncCopyKernels.all());
         return List.copyOf(all);
     }
 

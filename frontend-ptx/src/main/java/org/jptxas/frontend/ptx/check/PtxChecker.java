@@ -642,6 +642,7 @@ public final class PtxChecker {
                 callTarget(i, scope);
             }
             addressSpace(i);
+            immediateAddress(i);
             if (!hasUnresolvedName(i)) {
                 isaCheck(i); // with an unknown name the operand shapes are guesses: no follow-on noise
             }
@@ -768,6 +769,33 @@ public final class PtxChecker {
     // ---- state space of memory operands
 
     private static final Set<String> MEMORY_OPS = Set.of("ld", "ldu", "st", "atom", "red");
+
+    /**
+     * {@code ld.shared [16]}: ptxas takes a bare number as an address only in the local state space (a generic, global,
+     * shared, const or param access needs a register or a variable to start from).
+     */
+    private void immediateAddress(Instruction i) {
+        if (!MEMORY_OPS.contains(i.opcode()) && !i.opcode().equals("prefetch")) {
+            return;
+        }
+        if (i.modifiers().contains("local")) {
+            return;
+        }
+        for (Operand o : i.operands()) {
+            if (o instanceof Operand.Address a && a.expression() != null && isConstant(a.expression())) {
+                error(i.pos(), "Immediate addresses allowed only for .local state space");
+                return;
+            }
+        }
+    }
+
+    private static boolean isConstant(Expr e) {
+        return e instanceof Expr.IntLit
+                || e instanceof Expr.Unary u && isConstant(u.operand())
+                || e instanceof Expr.Binary b && isConstant(b.left()) && isConstant(b.right())
+                || e instanceof Expr.Conditional c && isConstant(c.condition()) && isConstant(c.ifTrue())
+                        && isConstant(c.ifFalse());
+    }
 
     /** {@code ld.global [sharedVar]}: a named variable accessed through another state space. */
     private void addressSpace(Instruction i) {

@@ -400,6 +400,11 @@ final class FormMatcher {
                     + "', expected to be " + expected;
         }
         if (spec.max() != 0 && (v < spec.min() || v > spec.max())) {
+            if (name.startsWith("bar")) {
+                // bar.sync, barrier.red, ...: ptxas names the operand and prints the value unsigned
+                return "Barrier number '" + Long.toUnsignedString(v) + "' out of range, expected to be in range ["
+                        + spec.min() + ".." + spec.max() + "]";
+            }
             return "Argument " + index + " of instruction '" + name + "': value '" + v
                     + "' out of range, expected to be in range [" + spec.min() + ".." + spec.max() + "]";
         }

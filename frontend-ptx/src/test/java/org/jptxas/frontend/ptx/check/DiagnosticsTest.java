@@ -229,6 +229,13 @@ class DiagnosticsTest {
         assertEquals(List.of("jptxas bad.ptx, line 8; error   : State space mismatch between instruction and address in instruction 'ld'"),
                 diagnostics(HEADER + ".shared .b32 sh;\n.visible .entry k()\n{\n.reg .b32 %r;\nld.global.u32 %r, [sh];\n"
                         + "ld.shared.u32 %r, [sh+4];\nret;\n}\n"));
+        // ptxas 13 takes a bare number as an address only in .local (found by MutationAgreementTest)
+        assertEquals(List.of("jptxas bad.ptx, line 7; error   : Immediate addresses allowed only for .local state space",
+                "jptxas bad.ptx, line 8; error   : Immediate addresses allowed only for .local state space",
+                "jptxas bad.ptx, line 9; error   : Immediate addresses allowed only for .local state space"),
+                diagnostics(HEADER + ".visible .entry k()\n{\n.reg .b32 %r;\nld.shared.f32 %r, [1+-4];\n"
+                        + "st.volatile.shared.u32 [0x7fffffff+0], %r;\nld.u32 %r, [16];\nld.local.u32 %r, [16];\n"
+                        + "st.local.u32 [0], %r;\nret;\n}\n"));
         assertEquals(List.of("jptxas bad.ptx, line 4; error   : Entry parameter 'a' must have .param state space",
                 "jptxas bad.ptx, line 8; error   : Function parameter 'a' has illegal state space"),
                 diagnostics(HEADER + ".visible .entry k(.reg .b32 a)\n{\nret;\n}\n.func f(.local .b32 a)\n{\nret;\n}\n"));

@@ -160,6 +160,13 @@ class PtxIsaTest {
                 OperandUse.immediate(8));
         rejects("bar.sync", "Number of threads participating in barrier must be in multiple of warp size",
                 OperandUse.immediate(0), OperandUse.immediate(48));
+        // barrier numbers 0..15, printed unsigned (found by MutationAgreementTest: 'bar.sync 0xffffffff')
+        accepts("bar.sync", OperandUse.immediate(15));
+        rejects("bar.sync", "Barrier number '16' out of range, expected to be in range [0..15]", OperandUse.immediate(16));
+        rejects("barrier.sync.aligned", "Barrier number '4294967295' out of range, expected to be in range [0..15]",
+                OperandUse.immediate(0xffffffffL));
+        rejects("bar.red.popc.u32", "Barrier number '18446744073709551615' out of range, expected to be in range [0..15]",
+                reg("u32"), OperandUse.immediate(-1), pred());
         accepts("mbarrier.try_wait.parity.shared::cta.b64", pred(), addr(), reg("b32"));
         accepts("setp.lt.s32", pred(), pred(), reg("s32"), reg("s32"));
     }

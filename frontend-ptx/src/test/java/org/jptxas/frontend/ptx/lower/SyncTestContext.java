@@ -77,7 +77,9 @@ final class SyncTestContext implements LoweringContext {
                         : new Guard(reg(in.guard().predicate(), PtxType.PRED), in.guard().negated());
                 InstructionLowerer l = null;
                 for (InstructionLowerer x : lowerers) {
-                    if (x.opcodes().contains(in.opcode())) {
+                    // a base opcode of several words (cp.async.commit_group) is a prefix of the full name
+                    if (x.opcodes().contains(in.opcode()) || x.opcodes().stream()
+                            .anyMatch(o -> in.fullName().equals(o) || in.fullName().startsWith(o + "."))) {
                         l = x;
                     }
                 }

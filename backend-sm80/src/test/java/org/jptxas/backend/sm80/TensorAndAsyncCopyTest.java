@@ -1,0 +1,88 @@
+package org.jptxas.backend.sm80;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jptxas.ori.target.Target;
+import org.jptxas.simulator.exec.ExecutionLimits;
+import org.jptxas.simulator.exec.Launch;
+import org.jptxas.simulator.exec.LaunchResult;
+import org.jptxas.simulator.launch.LaunchSpecReader;
+import org.jptxas.simulator.ptx.PtxInterpreter;
+import org.jptxas.simulator.suite.BackendSuiteTest;
+import org.jptxas.simulator.suite.SuiteRun;
+import org.jptxas.spi.CompileOptions;
+import org.jptxas.spi.CompiledModule;
+import org.jptxas.testing.OracleCubins;
+import org.jptxas.testing.Oracles;
+import org.jptxas.testing.gate.Gate;
+import org.jptxas.testing.kernels.KernelCase;
+import org.jptxas.testing.kernels.KernelSuite;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The tensor-core and asynchronous-copy kernels of the suite (mma.sync → HMMA/DMMA, cp.async → LDGSTS/LDGDEPBAR/DEPBAR)
+ * on this backend's targets in every build, and the emulator's memory model for cp.async: a kernel that forgets
+ * {@code cp.async.wait_group} computes a wrong result in the interpreter, on jptxas's cubin and on ptxas's, instead of
+ * passing by luck.
+ */
+class TensorAndAsyncCopyTest {
+    static final List<String> KERNELS = List.of("mma_gemm_f16", "mma_m16n8k8_f16", "mma_f64", "cp_async_pipeline");
+
+    @Test
+    void tensorAndAsyncCopyKernelsComputeTheirReferences(@TempDir Path dir) {
+        List<KernelCase> kernels = KERNELS.stream().map(n -> KernelSuite.byName(n).orElseThrow()).toList();
+        List<SuiteRun.Pair> pairs = SuiteRun.pairs(kernels, List.of("sm_80", "sm_86"));
+        assertEquals(2 * KERNELS.size(), pairs.size());
+        Gate gate = BackendSuiteTest.gate(new SuiteRun().runPairs(pairs, dir), pairs.size(), Map.of());
+        System.out.println(gate.summary());
+    }
+
+    /** cp_async_pipeline without its waits: every leg must differ from the reference (poisoned, not yet landed data). */
+    @Test
+    void forgottenWaitGivesAWrongResult(@TempDir Path dir) throws Exception {
+        KernelCase k = KernelSuite.byName("cp_async_pipeline").orElseThrow();
+        String text = Files.readString(k.ptx());
+        String noWait = text.replaceAll("cp\\.async\\.wait_group[^;]*;", "");
+        assertTrue(noWait.length() < text.length(), "the kernel waits");
+        Path ptx = dir.resolve("cp_async_no_wait.ptx");
+        Files.writeString(ptx, noWait);
+
+        PtxInterpreter interp = PtxInterpreter.load(ptx.getFileName().toString(), noWait);
+        Launch launch = Launch.prepare(Target.of("sm_80"), LaunchSpecReader.read(k.materialize(dir.resolve("interp"))));
+        LaunchResult r = interp.execute(launch, ExecutionLimits.DEFAULT);
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        assertFalse(k.compare(outputs(k, launch), 3).isEmpty(), "the interpreter passed a kernel without waits");
+
+        SuiteRun run = new SuiteRun();
+        CompiledModule ours = run.compile(ptx, "sm_80", CompileOptions.defaults());
+        SuiteRun.Outcome o = run.execute(k, "sm_80", ours, dir.resolve("jptxas"));
+        assertEquals(SuiteRun.Kind.WRONG, o.kind(), () -> "jptxas's cubin: " + o.kind() + " " + o.detail());
+
+        Oracles.assumePtxas13();
+        OracleCubins.Compiled c = OracleCubins.ptxas13(ptx, "sm_80");
+        assertTrue(c.ok(), c.diagnostics());
+        CompiledModule theirs = new CompiledModule(Files.readAllBytes(c.cubin().orElseThrow()), List.of());
+        SuiteRun.Outcome p = run.execute(k, "sm_80", theirs, dir.resolve("ptxas"));
+        assertEquals(SuiteRun.Kind.WRONG, p.kind(), () -> "ptxas's cubin: " + p.kind() + " " + p.detail());
+    }
+
+    private static Map<String, byte[]> outputs(KernelCase k, Launch launch) {
+        Map<String, byte[]> actual = new LinkedHashMap<>();
+        int i = 0;
+        for (KernelCase.Arg a : k.args()) {
+            if (a instanceof KernelCase.Buffer b && b.output()) {
+                actual.put(b.name(), launch.arguments().get(i).buffer().orElseThrow().bytes());
+            }
+            i++;
+        }
+        return actual;
+    }
+}

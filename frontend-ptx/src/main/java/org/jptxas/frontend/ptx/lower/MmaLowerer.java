@@ -1,0 +1,137 @@
+package org.jptxas.frontend.ptx.lower;
+
+import com.google.auto.service.AutoService;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.jptxas.frontend.ptx.ast.Instruction;
+import org.jptxas.frontend.ptx.ast.Operand;
+import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
+
+/**
+ * {@code mma.sync.aligned.SHAPE.row.col.DTYPE.ATYPE.BTYPE.CTYPE {d...}, {a...}, {b...}, {c...}}: one warp-level
+ * multiply on register tuples, as ptxas writes it: the fragments of A, B and C are copied into tuples (register
+ * allocation coalesces the copies where it can), the multiply writes a tuple D, which is copied out.
+ *
+ * <table>
+ *   <caption>PTX forms and their SASS</caption>
+ *   <tr><th>PTX</th><th>SASS</th><th>A, B, C/D registers</th></tr>
+ *   <tr><td>m16n8k16 f32.f16.f16.f32</td><td>HMMA.16816.F32</td><td>4, 2, 4</td></tr>
+ *   <tr><td>m16n8k16 f16.f16.f16.f16</td><td>HMMA.16816.F16</td><td>4, 2, 2</td></tr>
+ *   <tr><td>m16n8k16 f32.bf16.bf16.f32</td><td>HMMA.16816.F32.BF16</td><td>4, 2, 4</td></tr>
+ *   <tr><td>m16n8k8 f32.f16.f16.f32 / f16...f16 / f32.bf16.bf16.f32</td><td>HMMA.1688.F32 / .F16 / .F32.BF16</td>
+ *       <td>2, 1, 4 / 2</td></tr>
+ *   <tr><td>m8n8k4 f64.f64.f64.f64</td><td>DMMA.884 (sm_90: DMMA.8x8x4, a matcher's spelling)</td>
+ *       <td>2, 2, 4 (register pairs)</td></tr>
+ * </table>
+ *
+ * Which of these a target has is its SASS table's business (m16n8k16 and bf16 need sm_80; the front end's checks
+ * already refuse PTX a target lacks). Other shapes and types are refused by name.
+ */
+@AutoService(InstructionLowerer.class)
+public final class MmaLowerer implements InstructionLowerer {
+    @Override
+    public Set<String> opcodes() {
+        return Set.of("mma");
+    }
+
+    /** The SASS of one form: opcode, modifiers, and registers of A, B, C and D. */
+    record Form(String opcode, List<String> mods, int a, int b, int c, int d) {}
+
+    /** The SASS form of an mma name, or null when jptxas does not lower it. */
+    static Form form(List<String> mods) {
+        String shape = null;
+        List<String> types = new ArrayList<>();
+        for (String m : mods) {
+            switch (m) {
+                case "sync", "aligned", "row", "col" -> { }
+                case "m16n8k16", "m16n8k8", "m8n8k4" -> shape = m;
+                case "f16", "bf16", "f32", "f64" -> types.add(m);
+                default -> {
+                    return null;
+                }
+            }
+        }
+        if (shape == null || types.size() != 4 || !mods.contains("row") || !mods.contains("col")
+                || !types.get(1).equals(types.get(2))) {
+            return null;
+        }
+        String d = types.get(0), in = types.get(1), c = types.get(3);
+        if (shape.equals("m8n8k4")) { // f64 only (f16 m8n8k4 is Volta's quad-pair shape)
+            boolean f64 = d.equals("f64") && in.equals("f64") && c.equals("f64");
+            return f64 ? new Form("DMMA", List.of("884"), 2, 2, 4, 4) : null;
+        }
+        boolean k16 = shape.equals("m16n8k16");
+        String sass = k16 ? "16816" : "1688";
+        int a = k16 ? 4 : 2, b = k16 ? 2 : 1;
+        if (in.equals("f16") && d.equals(c)) {
+            int acc = d.equals("f32") ? 4 : 2;
+            return new Form("HMMA", List.of(sass, d.toUpperCase()), a, b, acc, acc);
+        }
+        if (in.equals("bf16") && d.equals("f32") && c.equals("f32")) {
+            return new Form("HMMA", List.of(sass, "F32", "BF16"), a, b, 4, 4);
+        }
+        return null;
+    }
+
+    @Override
+    public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
+        Form f = form(insn.modifiers());
+        if (f == null) {
+            throw cx.unsupported("this shape or type combination");
+        }
+        List<Operand> ops = insn.operands();
+        if (ops.size() != 4) {
+            throw cx.unsupported("operand count");
+        }
+        boolean wide = f.opcode().equals("DMMA");
+        Reg a = tuple(cx, ops.get(1), f.a(), wide);
+        Reg b = tuple(cx, ops.get(2), f.b(), wide);
+        Reg c = tuple(cx, ops.get(3), f.c(), wide);
+        Reg d = cx.newReg(RegFile.R, f.d());
+        cx.emit(f.opcode(), f.mods(), List.of(d), List.of(Src.of(a), Src.of(b), Src.of(c)));
+        List<Operand> out = elements(ops.get(0));
+        int per = wide ? 2 : 1;
+        if (out.size() * per != f.d()) {
+            throw cx.unsupported("destination count");
+        }
+        for (int k = 0; k < out.size(); k++) {
+            if (out.get(k) instanceof Operand.Sink) {
+                continue;
+            }
+            Reg r = cx.dst(out.get(k), wide ? PtxType.B64 : PtxType.B32);
+            for (int q = 0; q < per; q++) {
+                cx.emit("MOV", List.of(), List.of(wide ? r.component(q) : r), List.of(Src.of(part(d, per * k + q))));
+            }
+        }
+    }
+
+    /** A fragment's registers copied into a fresh tuple of {@code n} 32-bit registers ({@code wide}: f64 elements). */
+    private static Reg tuple(LoweringContext cx, Operand fragment, int n, boolean wide) throws CompilationException {
+        List<Operand> els = elements(fragment);
+        int per = wide ? 2 : 1;
+        if (els.size() * per != n) {
+            throw cx.unsupported("fragment of " + els.size() + " registers");
+        }
+        Reg t = cx.newReg(RegFile.R, n);
+        for (int k = 0; k < els.size(); k++) {
+            Src e = cx.src(els.get(k), wide ? PtxType.B64 : PtxType.B32);
+            for (int c = 0; c < per; c++) {
+                cx.emit("MOV", List.of(), List.of(part(t, per * k + c)), List.of(wide ? Ptx.part(e, c) : e));
+            }
+        }
+        return t;
+    }
+
+    private static Reg part(Reg tuple, int k) {
+        return tuple.width() == 1 ? tuple : tuple.component(k);
+    }
+
+    private static List<Operand> elements(Operand o) {
+        return o instanceof Operand.Vector v ? v.elements() : List.of(o);
+    }
+}

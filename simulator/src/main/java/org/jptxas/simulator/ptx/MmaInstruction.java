@@ -1,0 +1,156 @@
+package org.jptxas.simulator.ptx;
+
+import java.util.List;
+import org.jptxas.frontend.ptx.ast.Operand;
+import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.simulator.exec.WarpMma;
+import org.jptxas.simulator.exec.WarpMma.Spec;
+import org.jptxas.simulator.exec.WarpMma.Type;
+
+/**
+ * {@code mma.sync.aligned.SHAPE.row.col{.satfinite}.DTYPE.ATYPE.BTYPE.CTYPE d, a, b, c} for the interpreter: the
+ * shapes and types of {@link #spec}; the whole warp executes it (a lane that does not is undefined: an error), and
+ * {@link WarpMma} computes D with the numerics written down there.
+ */
+final class MmaInstruction {
+    private MmaInstruction() {}
+
+    /** How the instruction compiler converts operands. */
+    interface Operands {
+        Src src(Operand o, PtxType t) throws ProgramException, InstructionCompiler.Unsupported;
+
+        int dst(Operand o) throws ProgramException, InstructionCompiler.Unsupported;
+    }
+
+    /**
+     * The multiply a name describes, or null when the interpreter does not implement it: m16n8k16 and m16n8k8 with
+     * f16 (f16 or f32 accumulation) or bf16 (f32) inputs, m16n8k8/k4 tf32, m16n8k32/k16 s8/u8 (s32), m8n8k4 f64.
+     */
+    static Spec spec(List<String> mods) {
+        if (!mods.contains("sync") || !mods.contains("aligned") || !mods.contains("row") || !mods.contains("col")) {
+            return null;
+        }
+        String shape = null;
+        List<Type> types = new java.util.ArrayList<>();
+        boolean sat = false;
+        for (String m : mods) {
+            switch (m) {
+                case "sync", "aligned", "row", "col" -> { }
+                case "satfinite" -> sat = true;
+                case "m16n8k16", "m16n8k8", "m16n8k4", "m16n8k32", "m8n8k4" -> shape = m;
+                case "f16" -> types.add(Type.F16);
+                case "bf16" -> types.add(Type.BF16);
+                case "tf32" -> types.add(Type.TF32);
+                case "f32" -> types.add(Type.F32);
+                case "s8" -> types.add(Type.S8);
+                case "u8" -> types.add(Type.U8);
+                case "s32" -> types.add(Type.S32);
+                case "f64" -> types.add(Type.F64);
+                default -> {
+                    return null;
+                }
+            }
+        }
+        if (shape == null || types.size() != 4) {
+            return null;
+        }
+        Type d = types.get(0), a = types.get(1), b = types.get(2), c = types.get(3);
+        if (a != b) { // mixed s8/u8 inputs: not implemented
+            return null;
+        }
+        int m = shape.equals("m8n8k4") ? 8 : 16, n = 8;
+        int k = Integer.parseInt(shape.substring(shape.indexOf('k') + 1));
+        boolean ok = switch (a) {
+            case F16 -> (k == 16 || k == 8) && m == 16 && d == c && (d == Type.F16 || d == Type.F32);
+            case BF16 -> (k == 16 || k == 8) && m == 16 && d == Type.F32 && c == Type.F32;
+            case TF32 -> (k == 8 || k == 4) && m == 16 && d == Type.F32 && c == Type.F32;
+            case S8, U8 -> (k == 32 || k == 16) && m == 16 && d == Type.S32 && c == Type.S32;
+            case F64 -> m == 8 && k == 4 && d == Type.F64 && c == Type.F64;
+            default -> false;
+        };
+        return ok && (!sat || a.integer()) ? new Spec(m, n, k, a, c, d, sat) : null;
+    }
+
+    /** The warp operation of {@code d, a, b, c}. */
+    static Insn.WarpOp compile(Spec s, List<Operand> ops, Operands io)
+            throws ProgramException, InstructionCompiler.Unsupported {
+        if (ops.size() != 4) {
+            throw new InstructionCompiler.Unsupported("mma with " + ops.size() + " operands");
+        }
+        int[] d = dsts(ops.get(0), s.dRegs(), s.d(), io);
+        Src[] a = srcs(ops.get(1), s.aRegs(), s.ab(), io);
+        Src[] b = srcs(ops.get(2), s.bRegs(), s.ab(), io);
+        Src[] c = srcs(ops.get(3), s.cRegs(), s.c(), io);
+        boolean wide = s.d() == Type.F64;
+        return (lanes, group) -> {
+            if (group != -1) {
+                throw new InterpreterError("mma.sync needs all 32 lanes of the warp (executing: 0x"
+                        + Integer.toHexString(group) + ")");
+            }
+            int[][] ra = new int[32][], rb = new int[32][], rc = new int[32][];
+            for (int l = 0; l < 32; l++) {
+                ra[l] = words(a, lanes[l], s.ab() == Type.F64);
+                rb[l] = words(b, lanes[l], s.ab() == Type.F64);
+                rc[l] = words(c, lanes[l], s.c() == Type.F64);
+            }
+            int[][] rd = WarpMma.multiply(s, ra, rb, rc);
+            for (int l = 0; l < 32; l++) {
+                for (int i = 0; i < d.length; i++) {
+                    long v = wide ? rd[l][2 * i] & 0xffffffffL | (long) rd[l][2 * i + 1] << 32 : rd[l][i] & 0xffffffffL;
+                    Values.write(lanes[l], d[i], v);
+                }
+            }
+        };
+    }
+
+    /** A fragment operand's element list: {@code {r0, r1, ...}}, or a single register for one element. */
+    private static List<Operand> elements(Operand o) {
+        return o instanceof Operand.Vector v ? v.elements() : List.of(o);
+    }
+
+    /** Registers per PTX element: 64-bit elements are one PTX register holding two words. */
+    private static int count(int words, Type t) {
+        return t == Type.F64 ? words / 2 : words;
+    }
+
+    private static int[] dsts(Operand o, int words, Type t, Operands io)
+            throws ProgramException, InstructionCompiler.Unsupported {
+        List<Operand> e = elements(o);
+        if (e.size() != count(words, t)) {
+            throw new InstructionCompiler.Unsupported("mma fragment of " + e.size() + " registers");
+        }
+        int[] r = new int[e.size()];
+        for (int i = 0; i < r.length; i++) {
+            r[i] = io.dst(e.get(i));
+        }
+        return r;
+    }
+
+    private static Src[] srcs(Operand o, int words, Type t, Operands io)
+            throws ProgramException, InstructionCompiler.Unsupported {
+        List<Operand> e = elements(o);
+        if (e.size() != count(words, t)) {
+            throw new InstructionCompiler.Unsupported("mma fragment of " + e.size() + " registers");
+        }
+        Src[] r = new Src[e.size()];
+        PtxType pt = t == Type.F64 ? PtxType.B64 : PtxType.B32;
+        for (int i = 0; i < r.length; i++) {
+            r[i] = io.src(e.get(i), pt);
+        }
+        return r;
+    }
+
+    private static int[] words(Src[] regs, ThreadState th, boolean wide) {
+        int[] w = new int[wide ? 2 * regs.length : regs.length];
+        for (int i = 0; i < regs.length; i++) {
+            long v = regs[i].get(th);
+            if (wide) {
+                w[2 * i] = (int) v;
+                w[2 * i + 1] = (int) (v >>> 32);
+            } else {
+                w[i] = (int) v;
+            }
+        }
+        return w;
+    }
+}

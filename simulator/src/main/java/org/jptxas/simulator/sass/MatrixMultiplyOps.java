@@ -1,0 +1,111 @@
+package org.jptxas.simulator.sass;
+
+import java.util.List;
+import org.jptxas.simulator.exec.WarpMma;
+import org.jptxas.simulator.exec.WarpMma.Spec;
+import org.jptxas.simulator.exec.WarpMma.Type;
+import org.jptxas.simulator.sass.SassOperand.Reg;
+
+/**
+ * The warp-level matrix multiplies {@code HMMA}, {@code IMMA} and {@code DMMA} ({@code OP.SHAPE.TYPES Rd, Ra, Rb,
+ * Rc}): each operand is a run of consecutive registers of every lane (RZ reads zeros), in the fragment layout and
+ * with the numerics of {@link WarpMma}. The shape is named {@code MNK} ({@code 16816} = m16n8k16, {@code 884},
+ * {@code 8x8x4}); the type modifiers give the accumulator ({@code F16}, {@code F32}) and the inputs ({@code BF16},
+ * {@code TF32}, {@code S8.S8}, ...; none: f16).
+ */
+final class MatrixMultiplyOps {
+    private MatrixMultiplyOps() {}
+
+    /** The multiply {@code op} performs, or null when the emulator does not implement that form. */
+    static Spec spec(SassOp op) {
+        List<String> m = op.modifiers();
+        if (m.isEmpty() || op.operands().size() != 4) {
+            return null;
+        }
+        String shape = m.get(0);
+        return switch (op.opcode()) {
+            case "HMMA" -> hmma(shape, m.subList(1, m.size()));
+            case "IMMA" -> imma(shape, m.subList(1, m.size()));
+            case "DMMA" -> (shape.equals("884") || shape.equals("8x8x4")) && m.size() == 1
+                    ? new Spec(8, 8, 4, Type.F64, Type.F64, Type.F64, false) : null;
+            default -> null;
+        };
+    }
+
+    private static Spec hmma(String shape, List<String> types) {
+        int k = switch (shape) {
+            case "16816" -> 16;
+            case "1688" -> 8;
+            case "1684" -> 4;
+            default -> 0;
+        };
+        if (k == 0 || types.isEmpty()) {
+            return null;
+        }
+        Type acc = types.get(0).equals("F32") ? Type.F32 : types.get(0).equals("F16") ? Type.F16 : null;
+        String in = types.size() == 1 ? "F16" : types.size() == 2 ? types.get(1) : "";
+        Type ab = switch (in) {
+            case "F16" -> Type.F16;
+            case "BF16" -> Type.BF16;
+            case "TF32" -> Type.TF32;
+            default -> null;
+        };
+        boolean ok = ab == Type.F16 ? acc != null && k != 4
+                : ab == Type.BF16 ? acc == Type.F32 && k != 4
+                : ab == Type.TF32 && acc == Type.F32 && k != 16;
+        if (!ok) {
+            return null;
+        }
+        return new Spec(16, 8, k, ab, acc, acc, false);
+    }
+
+    private static Spec imma(String shape, List<String> types) {
+        int k = shape.equals("16832") ? 32 : shape.equals("16816") ? 16 : 0;
+        boolean sat = types.contains("SAT");
+        List<String> t = types.stream().filter(x -> !x.equals("SAT")).toList();
+        if (k == 0 || t.size() != 2 || !t.get(0).equals(t.get(1))) {
+            return null;
+        }
+        Type ab = t.get(0).equals("S8") ? Type.S8 : t.get(0).equals("U8") ? Type.U8 : null;
+        return ab == null ? null : new Spec(16, 8, k, ab, Type.S32, Type.S32, sat);
+    }
+
+    /**
+     * Runs {@code op} ({@code spec}) for a full warp: {@code regs[lane]} is each lane's register file. Every source is
+     * read before D is written, so D may overlap the sources.
+     */
+    static void execute(SassOp op, Spec spec, int[][] regs) {
+        List<SassOperand> o = op.operands();
+        int d = index(o.get(0)), a = index(o.get(1)), b = index(o.get(2)), c = index(o.get(3));
+        int[][] ra = new int[32][], rb = new int[32][], rc = new int[32][];
+        for (int l = 0; l < 32; l++) {
+            ra[l] = read(regs[l], a, spec.aRegs());
+            rb[l] = read(regs[l], b, spec.bRegs());
+            rc[l] = read(regs[l], c, spec.cRegs());
+        }
+        int[][] rd = WarpMma.multiply(spec, ra, rb, rc);
+        if (d == 255) {
+            return;
+        }
+        for (int l = 0; l < 32; l++) {
+            System.arraycopy(rd[l], 0, regs[l], d, rd[l].length);
+        }
+    }
+
+    private static int index(SassOperand o) {
+        // IMMA names its operands' layouts (R4.ROW, R8.COL): the fragment layout is the same
+        if (o instanceof Reg r && !r.negate() && !r.abs() && !r.invert()
+                && r.suffix().replace(".", "").matches("|ROW|COL")) {
+            return r.index();
+        }
+        throw new ClassCastException("operand " + o); // an operand form the emulator does not implement
+    }
+
+    private static int[] read(int[] file, int first, int n) {
+        int[] w = new int[n];
+        if (first != 255) {
+            System.arraycopy(file, first, w, 0, n);
+        }
+        return w;
+    }
+}

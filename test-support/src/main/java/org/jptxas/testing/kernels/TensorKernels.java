@@ -1,0 +1,122 @@
+package org.jptxas.testing.kernels;
+
+import static org.jptxas.testing.kernels.KernelSuite.kernel;
+
+import java.util.List;
+
+/** Kernels about tensor cores: warp-level matrix multiplies (mma.sync). */
+final class TensorKernels {
+    private TensorKernels() {}
+
+    static List<KernelCase> all() {
+        return List.of(mmaGemmF16(), mmaM16n8k8F16(), mmaF64());
+    }
+
+    /**
+     * Tolerance of an f32 result of a tensor-core sum of 32 products of values in [-1, 1] plus C: the hardware aligns
+     * addends to the largest exponent and truncates, so the last few bits of f32 may differ from the exact sum.
+     */
+    static final Check MMA_F32 = Check.within(0x1p-14, 0x1p-16);
+    /** The same for an f16 result: rounded (perhaps toward zero) at each of the two k-steps. */
+    static final Check MMA_F16 = Check.within(0x1p-8, 0x1p-9);
+
+    /**
+     * C = A B + C0 for M = N = 16, K = 32 with mma.sync.aligned.m16n8k16.row.col (two warps, one 8-column half each,
+     * two k-steps): f16 inputs with f32 accumulation ({@code c}), with f16 accumulation ({@code h}), and bf16 inputs
+     * with f32 accumulation ({@code cb}). A is row-major, B is given transposed (row n of {@code bt} is column n of
+     * B), 16-bit values packed two to a word. The reference is the exact sum, rounded once; the tensor cores'
+     * truncating accumulation is within {@link #MMA_F32} / {@link #MMA_F16}.
+     */
+    static KernelCase mmaGemmF16() {
+        Gen g = new Gen("mma_gemm_f16");
+        short[] a = small(g, 512, false), bt = small(g, 512, false), ab = small(g, 512, true), bbt = small(g, 512, true);
+        float[] c0 = g.floats(256, -1, 1);
+        short[] h0 = small(g, 256, false);
+        return kernel("mma_gemm_f16").describe("mma.sync m16n8k16 f16/bf16 GEMM, f32 and f16 accumulation (sm_80+)")
+                .minSm(80).grid(1).block(64)
+                .in("a", Elem.F16, Bytes.of(a)).in("bt", Elem.F16, Bytes.of(bt))
+                .in("ab", Elem.BF16, Bytes.of(ab)).in("bbt", Elem.BF16, Bytes.of(bbt))
+                .in("c0", c0).in("h0", Elem.F16, Bytes.of(h0))
+                .out("c", Elem.F32, 256, MMA_F32).out("h", Elem.F16, 256, MMA_F16).out("cb", Elem.F32, 256, MMA_F32)
+                .reference(io -> {
+                    float[] c = io.f32("c"), cb = io.f32("cb");
+                    short[] h = io.u16("h");
+                    for (int i = 0; i < 16; i++) {
+                        for (int j = 0; j < 16; j++) {
+                            double s = 0, sb = 0;
+                            for (int k = 0; k < 32; k++) {
+                                s += (double) RefMath.halfToFloat(a[32 * i + k]) * RefMath.halfToFloat(bt[32 * j + k]);
+                                sb += (double) RefMath.bf16ToFloat(ab[32 * i + k]) * RefMath.bf16ToFloat(bbt[32 * j + k]);
+                            }
+                            c[16 * i + j] = (float) (s + c0[16 * i + j]);
+                            cb[16 * i + j] = (float) (sb + c0[16 * i + j]);
+                            h[16 * i + j] = RefMath.toHalf(s + RefMath.halfToFloat(h0[16 * i + j]));
+                        }
+                    }
+                });
+    }
+
+    /**
+     * C = A B + C0 for M = 16, N = 8, K = 16 with mma.sync.aligned.m16n8k8.row.col (sm_75+: HMMA.1688), one warp, two
+     * k-steps: f16 inputs with f32 accumulation ({@code c}) and f16 accumulation ({@code h}); layouts as
+     * {@link #mmaGemmF16()}.
+     */
+    static KernelCase mmaM16n8k8F16() {
+        Gen g = new Gen("mma_m16n8k8_f16");
+        short[] a = small(g, 256, false), bt = small(g, 128, false);
+        float[] c0 = g.floats(128, -1, 1);
+        short[] h0 = small(g, 128, false);
+        return kernel("mma_m16n8k8_f16").describe("mma.sync m16n8k8 f16 GEMM, f32 and f16 accumulation (sm_75+)")
+                .grid(1).block(32)
+                .in("a", Elem.F16, Bytes.of(a)).in("bt", Elem.F16, Bytes.of(bt))
+                .in("c0", c0).in("h0", Elem.F16, Bytes.of(h0))
+                .out("c", Elem.F32, 128, MMA_F32).out("h", Elem.F16, 128, MMA_F16)
+                .reference(io -> {
+                    float[] c = io.f32("c");
+                    short[] h = io.u16("h");
+                    for (int i = 0; i < 16; i++) {
+                        for (int j = 0; j < 8; j++) {
+                            double s = 0;
+                            for (int k = 0; k < 16; k++) {
+                                s += (double) RefMath.halfToFloat(a[16 * i + k]) * RefMath.halfToFloat(bt[16 * j + k]);
+                            }
+                            c[8 * i + j] = (float) (s + c0[8 * i + j]);
+                            h[8 * i + j] = RefMath.toHalf(s + RefMath.halfToFloat(h0[8 * i + j]));
+                        }
+                    }
+                });
+    }
+
+    /**
+     * C = A B + C0 in f64 for M = N = K = 8 with mma.sync.aligned.m8n8k4.row.col.f64 (sm_80+: DMMA), one warp, two
+     * k-steps. The reference is the exact sum rounded once; DMMA's fused steps are within a few ulps of it.
+     */
+    static KernelCase mmaF64() {
+        Gen g = new Gen("mma_f64");
+        double[] a = g.doubles(64, -1, 1), bt = g.doubles(64, -1, 1), c0 = g.doubles(64, -1, 1);
+        return kernel("mma_f64").describe("mma.sync m8n8k4 f64 GEMM (sm_80+)").minSm(80).grid(1).block(32)
+                .in("a", a).in("bt", bt).in("c0", c0).out("c", Elem.F64, 64, Check.within(0x1p-48, 0x1p-50))
+                .reference(io -> {
+                    double[] c = io.f64("c");
+                    for (int i = 0; i < 8; i++) {
+                        for (int j = 0; j < 8; j++) {
+                            java.math.BigDecimal s = new java.math.BigDecimal(c0[8 * i + j]);
+                            for (int k = 0; k < 8; k++) {
+                                s = s.add(new java.math.BigDecimal(a[8 * i + k]).multiply(new java.math.BigDecimal(bt[8 * j + k])));
+                            }
+                            c[8 * i + j] = s.doubleValue();
+                        }
+                    }
+                });
+    }
+
+    /** 16-bit values (f16, or bf16 when {@code bf16}) in [-1, 1]. */
+    private static short[] small(Gen g, int n, boolean bf16) {
+        float[] f = g.floats(n, -1, 1);
+        short[] h = new short[n];
+        for (int i = 0; i < n; i++) {
+            h[i] = bf16 ? RefMath.toBf16(f[i]) : RefMath.toHalf(f[i]);
+        }
+        return h;
+    }
+}
