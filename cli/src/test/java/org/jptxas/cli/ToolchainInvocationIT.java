@@ -117,19 +117,12 @@ class ToolchainInvocationIT {
         Figures.check("toolchain.triton.compiled", compiled);
     }
 
-    static final String MMA = "mma.sync with bf16 operands is not supported yet (issue 23)";
-    static final String CP_ASYNC = "cp.async is not supported yet (issue 23)";
+    static final String WGMMA = "wgmma (sm_90a warpgroup MMA) is not supported yet (issue 23)";
     static final String TMA = "tensormap.replace and TMA copies (sm_90a) are not supported yet (issue 23)";
 
     /** Files ptxas takes that jptxas cannot compile yet, by what they use. */
     static final Map<String, String> TRITON_NOT_YET = Map.ofEntries(
-            Map.entry("solving_triton_issues__high_usage-7268__v3.2.0_cache___bwd_kernel.ptx", MMA),
-            Map.entry("solving_triton_issues__high_usage-7268__v3.3.0_cache___bwd_kernel.ptx", MMA),
-            Map.entry("solving_triton_issues__performance-7096__v3.4.0_cache__matmul_kernel.ptx", CP_ASYNC),
-            Map.entry("v3.1.0__ptx__sm86__matmul_kernel.ptx", CP_ASYNC),
-            Map.entry("v3.2.0__ptx__sm90__matmul_kernel.ptx", CP_ASYNC),
-            Map.entry("v3.3.x__ptx__sm80__matmul_kernel.ptx", CP_ASYNC),
-            Map.entry("v3.7.0__ptx__sm80__matmul_kernel.ptx", CP_ASYNC),
+            Map.entry("v3.2.0__ptx__sm90__matmul_kernel.ptx", WGMMA),
             Map.entry("v3.3.x__ptx__sm90__matmul_kernel_make_tensor_desciptor.ptx", TMA),
             Map.entry("v3.5.x__ptx__sm90__matmul_kernel_make_tensor_desciptor.ptx", TMA),
             Map.entry("v3.7.0__ptx__sm90__matmul_kernel_make_tensor_desciptor.ptx", TMA),
