@@ -150,23 +150,23 @@ public final class DebugFrame {
         int returnRegister = returnRegisters.get(returnRegisters.size() - 1);
         ByteWriter body = new ByteWriter();
         body.u64(-1L).u8(3).u8(0).u8(4).u8(0x7c);
-        uleb(body, RETURN_COLUMN);
+        Leb128.writeUnsigned(body, RETURN_COLUMN);
         body.u8(DW_CFA_DEF_CFA);
-        uleb(body, STACK_REGISTER);
-        uleb(body, 0);
+        Leb128.writeUnsigned(body, STACK_REGISTER);
+        Leb128.writeUnsigned(body, 0);
         List<Integer> same = new ArrayList<>(List.of(255, 1));
         same.addAll(returnRegisters);
         for (int r : same) {
             body.u8(DW_CFA_SAME_VALUE);
-            uleb(body, register(r));
+            Leb128.writeUnsigned(body, register(r));
         }
         ByteWriter expression = new ByteWriter().u8(DW_OP_ADDR).u64(0).u8(DW_OP_BREGX);
-        uleb(expression, register(returnRegister));
+        Leb128.writeUnsigned(expression, register(returnRegister));
         expression.u8(0).u8(DW_OP_PLUS);
         byte[] e = expression.toByteArray();
         body.u8(DW_CFA_VAL_EXPRESSION);
-        uleb(body, RETURN_COLUMN);
-        uleb(body, e.length);
+        Leb128.writeUnsigned(body, RETURN_COLUMN);
+        Leb128.writeUnsigned(body, e.length);
         body.bytes(e);
         int total = (12 + body.size() + 7) & ~7;
         ByteWriter w = new ByteWriter().u32(0xffffffff).u64(total - 12).bytes(body.toByteArray());
@@ -283,16 +283,16 @@ public final class DebugFrame {
 
     private static Row defCfa(long at, long frame) {
         ByteWriter w = new ByteWriter().u8(DW_CFA_DEF_CFA);
-        uleb(w, STACK_REGISTER);
-        uleb(w, frame);
+        Leb128.writeUnsigned(w, STACK_REGISTER);
+        Leb128.writeUnsigned(w, frame);
         return new Row(at, w.toByteArray());
     }
 
     /** {@code DW_CFA_register source, destination}: register {@code source}'s value is in {@code destination}. */
     private static Row registerRow(long at, int source, int destination) {
         ByteWriter w = new ByteWriter().u8(DW_CFA_REGISTER);
-        uleb(w, register(source));
-        uleb(w, register(destination));
+        Leb128.writeUnsigned(w, register(source));
+        Leb128.writeUnsigned(w, register(destination));
         return new Row(at, w.toByteArray());
     }
 
@@ -410,8 +410,8 @@ public final class DebugFrame {
                 v -> frame - v.slot() + (isReturnAddress(v.register()) ? 0 : base);
         for (Save v : saves.values()) {
             ByteWriter w = new ByteWriter().u8(DW_CFA_OFFSET_EXTENDED);
-            uleb(w, register(v.register()));
-            uleb(w, cfaOffset.applyAsLong(v) / 4);
+            Leb128.writeUnsigned(w, register(v.register()));
+            Leb128.writeUnsigned(w, cfaOffset.applyAsLong(v) / 4);
             rows.add(new Row(v.at() + 16L, w.toByteArray()));
         }
         // Restores: loads of a saved register from its slot after the last call, before the frame is popped.
@@ -436,14 +436,14 @@ public final class DebugFrame {
                 if (isReturnAddress(v.register())) {
                     // The CIE says the return address keeps its value.
                     w.u8(DW_CFA_RESTORE_EXTENDED);
-                    uleb(w, register(v.register()));
+                    Leb128.writeUnsigned(w, register(v.register()));
                 } else {
                     ByteWriter e = new ByteWriter().u8(DW_OP_BREGX);
-                    uleb(e, STACK_REGISTER);
-                    sleb(e, -cfaOffset.applyAsLong(v));
+                    Leb128.writeUnsigned(e, STACK_REGISTER);
+                    Leb128.writeSigned(e, -cfaOffset.applyAsLong(v));
                     w.u8(DW_CFA_EXPRESSION);
-                    uleb(w, register(v.register()));
-                    uleb(w, e.size());
+                    Leb128.writeUnsigned(w, register(v.register()));
+                    Leb128.writeUnsigned(w, e.size());
                     w.bytes(e.toByteArray());
                 }
                 rows.add(new Row(at + 16L, w.toByteArray()));
@@ -662,22 +662,4 @@ public final class DebugFrame {
         return opcode == CALL_ABS || opcode == CALL_REL || opcode == CALL_ABS_REGISTER;
     }
     static final int CALL_REL = 0x944;
-
-    private static void sleb(ByteWriter w, long v) {
-        boolean more = true;
-        while (more) {
-            int b = (int) (v & 0x7f);
-            v >>= 7;
-            more = !(v == 0 && (b & 0x40) == 0 || v == -1 && (b & 0x40) != 0);
-            w.u8(more ? b | 0x80 : b);
-        }
-    }
-
-    private static void uleb(ByteWriter w, long v) {
-        do {
-            int b = (int) (v & 0x7f);
-            v >>>= 7;
-            w.u8(v != 0 ? b | 0x80 : b);
-        } while (v != 0);
-    }
 }

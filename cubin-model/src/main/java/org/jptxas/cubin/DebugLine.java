@@ -77,9 +77,9 @@ public final class DebugLine {
                 dir = directories.computeIfAbsent(f.path().substring(0, slash), d -> directories.size() + 1);
             }
             names.bytes(f.path().substring(slash + 1).getBytes(StandardCharsets.ISO_8859_1)).u8(0);
-            uleb(names, dir);
-            uleb(names, f.mtime());
-            uleb(names, f.size());
+            Leb128.writeUnsigned(names, dir);
+            Leb128.writeUnsigned(names, f.mtime());
+            Leb128.writeUnsigned(names, f.size());
         }
         names.u8(0);
         ByteWriter header = new ByteWriter().u8(1).u8(1).u8(LINE_BASE & 0xff).u8(LINE_RANGE).u8(OPCODE_BASE);
@@ -106,7 +106,7 @@ public final class DebugLine {
             for (Row r : s.rows()) {
                 if (r.file() != file) {
                     program.u8(4);
-                    uleb(program, r.file());
+                    Leb128.writeUnsigned(program, r.file());
                     file = r.file();
                 }
                 long step = r.address() - address;
@@ -116,11 +116,11 @@ public final class DebugLine {
                 } else {
                     if (delta != 0) {
                         program.u8(3);
-                        sleb(program, delta);
+                        Leb128.writeSigned(program, delta);
                     }
                     if (step != 0) {
                         program.u8(2);
-                        sleb(program, step); // ptxas writes the unsigned operand as a signed LEB128 (64: c0 00)
+                        Leb128.writeSigned(program, step); // ptxas writes the unsigned operand as a signed LEB128 (64: c0 00)
                     }
                     program.u8(1);
                 }
@@ -130,7 +130,7 @@ public final class DebugLine {
             }
             if (s.end() > address) {
                 program.u8(2);
-                sleb(program, s.end() - address);
+                Leb128.writeSigned(program, s.end() - address);
             }
             program.u8(0).u8(1).u8(1);
         }
@@ -179,11 +179,11 @@ public final class DebugLine {
                 int z = indexOfZero(b, at);
                 String name = new String(b, at, z - at, StandardCharsets.ISO_8859_1);
                 long[] v = new long[1];
-                at = readUleb(b, z + 1, v);
+                at = Leb128.readUnsigned(b, z + 1, v);
                 int dir = (int) v[0];
-                at = readUleb(b, at, v);
+                at = Leb128.readUnsigned(b, at, v);
                 long mtime = v[0];
-                at = readUleb(b, at, v);
+                at = Leb128.readUnsigned(b, at, v);
                 files.add(new File(dir == 0 ? name : dirs.get(dir - 1) + "/" + name, mtime, v[0]));
             }
             at = unit + 10 + headerLength;
@@ -195,7 +195,7 @@ public final class DebugLine {
                 int op = b[at++] & 0xff;
                 long[] v = new long[1];
                 if (op == 0) {
-                    at = readUleb(b, at, v);
+                    at = Leb128.readUnsigned(b, at, v);
                     int next = at + (int) v[0];
                     int sub = b[at] & 0xff;
                     if (sub == 1) {
@@ -215,17 +215,17 @@ public final class DebugLine {
                 } else if (op == 1) {
                     rows.add(new Row(address, file, (int) line));
                 } else if (op == 2) {
-                    at = readUleb(b, at, v);
+                    at = Leb128.readUnsigned(b, at, v);
                     address += v[0];
                 } else if (op == 3) {
-                    at = readSleb(b, at, v);
+                    at = Leb128.readSigned(b, at, v);
                     line += v[0];
                 } else if (op == 4) {
-                    at = readUleb(b, at, v);
+                    at = Leb128.readUnsigned(b, at, v);
                     file = (int) v[0];
                 } else {
                     for (int i = 0; i < lengths[op]; i++) {
-                        at = readUleb(b, at, v);
+                        at = Leb128.readUnsigned(b, at, v);
                     }
                 }
             }
@@ -240,52 +240,5 @@ public final class DebugLine {
             z++;
         }
         return z;
-    }
-
-    private static int readUleb(byte[] b, int at, long[] out) {
-        long v = 0;
-        int shift = 0;
-        int c;
-        do {
-            c = b[at++] & 0xff;
-            v |= (long) (c & 0x7f) << shift;
-            shift += 7;
-        } while ((c & 0x80) != 0);
-        out[0] = v;
-        return at;
-    }
-
-    private static int readSleb(byte[] b, int at, long[] out) {
-        long v = 0;
-        int shift = 0;
-        int c;
-        do {
-            c = b[at++] & 0xff;
-            v |= (long) (c & 0x7f) << shift;
-            shift += 7;
-        } while ((c & 0x80) != 0);
-        if (shift < 64 && (c & 0x40) != 0) {
-            v |= -1L << shift;
-        }
-        out[0] = v;
-        return at;
-    }
-
-    static void uleb(ByteWriter w, long v) {
-        do {
-            int c = (int) (v & 0x7f);
-            v >>>= 7;
-            w.u8(v != 0 ? c | 0x80 : c);
-        } while (v != 0);
-    }
-
-    static void sleb(ByteWriter w, long v) {
-        boolean more = true;
-        while (more) {
-            int c = (int) (v & 0x7f);
-            v >>= 7;
-            more = !(v == 0 && (c & 0x40) == 0 || v == -1 && (c & 0x40) != 0);
-            w.u8(more ? c | 0x80 : c);
-        }
     }
 }

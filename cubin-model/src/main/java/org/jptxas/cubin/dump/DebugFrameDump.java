@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.Leb128;
 import org.jptxas.cubin.Relocation;
 import org.jptxas.cubin.Relocations;
 import org.jptxas.cubin.Section;
@@ -250,32 +251,16 @@ final class DebugFrameDump {
         return u32(b, at) | u32(b, at + 4) << 32;
     }
 
+    /** {value, position after it}. */
     private static long[] uleb(byte[] b, int p) {
-        long v = 0;
-        int shift = 0;
-        while (true) {
-            int c = b[p++] & 0xff;
-            v |= (long) (c & 0x7f) << shift;
-            shift += 7;
-            if (c < 0x80) {
-                return new long[] {v, p};
-            }
-        }
+        long[] v = new long[1];
+        int next = Leb128.readUnsigned(b, p, v);
+        return new long[] {v[0], next};
     }
 
     private static long[] sleb(byte[] b, int p) {
-        long v = 0;
-        int shift = 0;
-        while (true) {
-            int c = b[p++] & 0xff;
-            v |= (long) (c & 0x7f) << shift;
-            shift += 7;
-            if (c < 0x80) {
-                if ((c & 0x40) != 0 && shift < 64) {
-                    v -= 1L << shift;
-                }
-                return new long[] {v, p};
-            }
-        }
+        long[] v = new long[1];
+        int next = Leb128.readSigned(b, p, v);
+        return new long[] {v[0], next};
     }
 }
