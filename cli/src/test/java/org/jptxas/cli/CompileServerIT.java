@@ -78,12 +78,15 @@ class CompileServerIT {
 
     @AfterAll
     static void stopServers() throws IOException {
-        for (Path dir : List.of(stateDir)) {
-            try (var files = Files.list(dir)) {
-                for (Path f : files.filter(p -> p.getFileName().toString().startsWith("server")).toList()) {
-                    String[] fields = Files.readString(f).strip().split(" ");
-                    ProcessHandle.of(Long.parseLong(fields[2])).ifPresent(ProcessHandle::destroy);
-                }
+        stopServers(stateDir);
+    }
+
+    /** Stops every compile server whose state file is in {@code stateDir}. */
+    static void stopServers(Path stateDir) throws IOException {
+        try (var files = Files.list(stateDir)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("server")).toList()) {
+                String[] fields = Files.readString(f).strip().split(" ");
+                ProcessHandle.of(Long.parseLong(fields[2])).ifPresent(ProcessHandle::destroy);
             }
         }
     }

@@ -55,12 +55,7 @@ class ToolchainInvocationIT {
 
     @AfterAll
     static void stopServer() throws IOException {
-        try (var files = Files.list(Path.of(env.get("JPTXAS_SERVER_DIR")))) {
-            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("server")).toList()) {
-                String[] fields = Files.readString(f).strip().split(" ");
-                ProcessHandle.of(Long.parseLong(fields[2])).ifPresent(ProcessHandle::destroy);
-            }
-        }
+        CompileServerIT.stopServers(Path.of(env.get("JPTXAS_SERVER_DIR")));
     }
 
     static Processes.Result call(Path dir, List<String> args) {
