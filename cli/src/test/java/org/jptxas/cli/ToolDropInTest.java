@@ -84,6 +84,23 @@ class ToolDropInTest {
         return jobs;
     }
 
+    /** The oracle's run on the job's file; null (filed as the oracle's failure) when it throws or exits non-zero. */
+    private static Processes.Result runOracle(String tool, Function<Path, Processes.Result> oracle, Job job,
+                                              Gate gate) {
+        Processes.Result r;
+        try {
+            r = oracle.apply(job.file().get());
+        } catch (RuntimeException | AssertionError e) {
+            gate.oracleFailed(job.name(), tool + ": " + e);
+            return null;
+        }
+        if (r.exitCode() != 0) {
+            gate.oracleFailed(job.name(), tool + " exit " + r.exitCode() + ": " + r.stderr());
+            return null;
+        }
+        return r;
+    }
+
     /**
      * The gate: {@code ours} on each cubin's bytes against {@code oracle} on its file, whole text. A difference is
      * keyed by {@link #where} (the section the first differing line belongs to), so a known entry covers one kind.
@@ -95,15 +112,8 @@ class ToolDropInTest {
             if (bytes == null) {
                 return;
             }
-            Processes.Result r;
-            try {
-                r = oracle.apply(job.file().get());
-            } catch (RuntimeException | AssertionError e) {
-                gate.oracleFailed(job.name(), tool + ": " + e);
-                return;
-            }
-            if (r.exitCode() != 0) {
-                gate.oracleFailed(job.name(), tool + " exit " + r.exitCode() + ": " + r.stderr());
+            Processes.Result r = runOracle(tool, oracle, job, gate);
+            if (r == null) {
                 return;
             }
             String mine = stable(ours.apply(bytes));
@@ -309,15 +319,8 @@ class ToolDropInTest {
             if (bytes == null) {
                 return;
             }
-            Processes.Result r;
-            try {
-                r = oracle.apply(job.file().get());
-            } catch (RuntimeException | AssertionError e) {
-                gate.oracleFailed(job.name(), "nvdisasm: " + e);
-                return;
-            }
-            if (r.exitCode() != 0) {
-                gate.oracleFailed(job.name(), "nvdisasm exit " + r.exitCode() + ": " + r.stderr());
+            Processes.Result r = runOracle("nvdisasm", oracle, job, gate);
+            if (r == null) {
                 return;
             }
             String mine = ours.apply(bytes);

@@ -75,7 +75,7 @@ final class DebugFrameDump {
                 out.append("  function:               ").append(functions.getOrDefault((long) body + 8, ""))
                         .append('\n');
                 out.append("  instructions: ").append(end - (body + 24)).append(" bytes\n");
-                instructions(b, body + 24, end, out);
+                instructions(new Cursor(b, body + 24), end, out);
             }
             i = end;
         }
@@ -84,22 +84,20 @@ final class DebugFrameDump {
 
     private static void cie(byte[] b, int at, int end, long length, long escape, StringBuilder out) {
         int version = b[at] & 0xff;
-        int p = at + 1;
-        int augStart = p;
+        int augStart = at + 1;
+        int p = augStart;
         while (b[p] != 0) {
             p++;
         }
         String augmentation = new String(b, augStart, p - augStart, java.nio.charset.StandardCharsets.ISO_8859_1);
-        p++;
-        int augLen = p - augStart;
-        long[] code = uleb(b, p);
-        int codeLen = (int) code[1] - p;
-        p = (int) code[1];
-        long[] data = sleb(b, p);
-        int dataLen = (int) data[1] - p;
-        p = (int) data[1];
-        long[] ra = uleb(b, p);
-        p = (int) ra[1];
+        Cursor c = new Cursor(b, p + 1);
+        int augLen = c.p - augStart;
+        long code = c.uleb();
+        int codeLen = c.p - augStart - augLen;
+        int dataStart = c.p;
+        long data = c.sleb();
+        int dataLen = c.p - dataStart;
+        long ra = c.uleb();
         out.append("CIE length ").append(length).append(", cie_id -1\n");
         out.append("version ").append(version).append('\n');
         out.append("augmentation slen ").append(augLen).append('\n');
@@ -111,82 +109,45 @@ final class DebugFrameDump {
         out.append("  CIE_id :                -1\n");
         out.append("  version:                ").append(version).append('\n');
         out.append("  augmentation:           ").append(augmentation).append('\n');
-        out.append("  code align factor:      ").append(code[0]).append('\n');
-        out.append("  data align factor:      ").append(data[0]).append('\n');
-        out.append("  return address register ").append(register(ra[0])).append('\n');
-        out.append("  initial instructions: ").append(end - p).append(" bytes, ptr = ")
-                .append(hex32(end - p >= 4 ? u32(b, p) : 0)).append(", frameBuf = ").append(hex32(escape)).append('\n');
-        instructions(b, p, end, out);
+        out.append("  code align factor:      ").append(code).append('\n');
+        out.append("  data align factor:      ").append(data).append('\n');
+        out.append("  return address register ").append(register(ra)).append('\n');
+        out.append("  initial instructions: ").append(end - c.p).append(" bytes, ptr = ")
+                .append(hex32(end - c.p >= 4 ? u32(b, c.p) : 0)).append(", frameBuf = ").append(hex32(escape))
+                .append('\n');
+        instructions(new Cursor(b, c.p), end, out);
     }
 
-    private static void instructions(byte[] b, int p, int end, StringBuilder out) {
-        while (p < end) {
-            int op = b[p++] & 0xff;
+    private static void instructions(Cursor c, int end, StringBuilder out) {
+        while (c.p < end) {
+            int op = c.u8();
             switch (op) {
                 case 0x00 -> out.append("  DW_CFA_nop\n");
-                case 0x02 -> {
-                    out.append("  DW_CFA_advance_loc1 delta ").append(b[p] & 0xff).append('\n');
-                    p += 1;
-                }
-                case 0x03 -> {
-                    out.append("  DW_CFA_advance_loc2 delta ").append((b[p] & 0xff) | (b[p + 1] & 0xff) << 8)
-                            .append('\n');
-                    p += 2;
-                }
-                case 0x04 -> {
-                    out.append("  DW_CFA_advance_loc4 delta ").append(u32(b, p)).append('\n');
-                    p += 4;
-                }
-                case 0x05 -> {
-                    long[] r = uleb(b, p);
-                    long[] o = uleb(b, (int) r[1]);
-                    p = (int) o[1];
-                    // cuobjdump prints this offset in hex without a prefix (the def_cfa offset in decimal)
-                    out.append("  DW_CFA_offset_extended register ").append(register(r[0])).append(", offset ")
-                            .append(Long.toHexString(o[0])).append('\n');
-                }
-                case 0x06 -> {
-                    long[] r = uleb(b, p);
-                    p = (int) r[1];
-                    out.append("  DW_CFA_restore_extended register ").append(register(r[0])).append('\n');
-                }
-                case 0x07 -> {
-                    long[] r = uleb(b, p);
-                    p = (int) r[1];
-                    out.append("  DW_CFA_undefined  ").append(register(r[0])).append('\n');
-                }
-                case 0x08 -> {
-                    long[] r = uleb(b, p);
-                    p = (int) r[1];
-                    out.append("  DW_CFA_same_value ").append(register(r[0])).append('\n');
-                }
-                case 0x09 -> {
-                    long[] r = uleb(b, p);
-                    long[] r2 = uleb(b, (int) r[1]);
-                    p = (int) r2[1];
-                    out.append("  DW_CFA_register register ").append(register(r[0])).append(", ")
-                            .append(register(r2[0])).append('\n');
-                }
-                case 0x0c -> {
-                    long[] r = uleb(b, p);
-                    long[] o = uleb(b, (int) r[1]);
-                    p = (int) o[1];
-                    out.append("  DW_CFA_def_cfa register ").append(register(r[0])).append(", offset ").append(o[0])
-                            .append('\n');
-                }
+                case 0x02 -> out.append("  DW_CFA_advance_loc1 delta ").append(c.u8()).append('\n');
+                case 0x03 -> out.append("  DW_CFA_advance_loc2 delta ").append(c.u8() | c.u8() << 8).append('\n');
+                case 0x04 -> out.append("  DW_CFA_advance_loc4 delta ").append(c.u32()).append('\n');
+                // cuobjdump prints this offset in hex without a prefix (the def_cfa offset in decimal)
+                case 0x05 -> out.append("  DW_CFA_offset_extended register ").append(register(c.uleb()))
+                        .append(", offset ").append(Long.toHexString(c.uleb())).append('\n');
+                case 0x06 -> out.append("  DW_CFA_restore_extended register ").append(register(c.uleb())).append('\n');
+                case 0x07 -> out.append("  DW_CFA_undefined  ").append(register(c.uleb())).append('\n');
+                case 0x08 -> out.append("  DW_CFA_same_value ").append(register(c.uleb())).append('\n');
+                case 0x09 -> out.append("  DW_CFA_register register ").append(register(c.uleb())).append(", ")
+                        .append(register(c.uleb())).append('\n');
+                case 0x0c -> out.append("  DW_CFA_def_cfa register ").append(register(c.uleb())).append(", offset ")
+                        .append(c.uleb()).append('\n');
                 case 0x10, 0x16 -> {
-                    long[] r = uleb(b, p);
-                    long[] n = uleb(b, (int) r[1]);
-                    int blockStart = (int) n[1];
-                    int blockEnd = blockStart + (int) n[0];
-                    out.append(op == 0x10 ? "  DW_CFA_expression " : "  DW_CFA_val_expression ")
-                            .append(register(r[0])).append(',')
-                            .append(String.format(Locale.ROOT, "%21d", n[0])).append(" byte block:");
+                    String reg = register(c.uleb());
+                    long size = c.uleb();
+                    int blockStart = c.p;
+                    int blockEnd = blockStart + (int) size;
+                    out.append(op == 0x10 ? "  DW_CFA_expression " : "  DW_CFA_val_expression ").append(reg)
+                            .append(',').append(String.format(Locale.ROOT, "%21d", size)).append(" byte block:");
                     for (int k = blockStart; k < blockEnd; k++) {
-                        out.append(String.format(Locale.ROOT, " %2x", b[k] & 0xff));
+                        out.append(String.format(Locale.ROOT, " %2x", c.b[k] & 0xff));
                     }
-                    out.append(" (").append(expression(b, blockStart, blockEnd)).append(")\n");
-                    p = blockEnd;
+                    out.append(" (").append(expression(new Cursor(c.b, blockStart), blockEnd)).append(")\n");
+                    c.p = blockEnd;
                 }
                 default -> {
                     out.append("  DW_CFA_??? 0x").append(Integer.toHexString(op)).append('\n');
@@ -197,25 +158,17 @@ final class DebugFrameDump {
     }
 
     /** The DWARF expression operations ptxas writes, as cuobjdump spells them. */
-    private static String expression(byte[] b, int p, int end) {
+    private static String expression(Cursor c, int end) {
         StringBuilder s = new StringBuilder();
-        while (p < end) {
+        while (c.p < end) {
             if (s.length() > 0) {
                 s.append("; ");
             }
-            int op = b[p++] & 0xff;
+            int op = c.u8();
             switch (op) {
-                case 0x03 -> {
-                    s.append("DW_OP_addr: 0x").append(Long.toHexString(u64(b, p)));
-                    p += 8;
-                }
-                case 0x92 -> {
-                    long[] r = uleb(b, p);
-                    long[] o = sleb(b, (int) r[1]);
-                    p = (int) o[1];
-                    s.append("DW_OP_bregx: ").append(register(r[0])).append(" 0x")
-                            .append(Integer.toHexString((int) o[0]));
-                }
+                case 0x03 -> s.append("DW_OP_addr: 0x").append(Long.toHexString(c.u32() | c.u32() << 32));
+                case 0x92 -> s.append("DW_OP_bregx: ").append(register(c.uleb())).append(" 0x")
+                        .append(Integer.toHexString((int) c.sleb()));
                 case 0x22 -> s.append("DW_OP_plus");
                 default -> {
                     s.append("DW_OP_??? 0x").append(Integer.toHexString(op));
@@ -251,16 +204,35 @@ final class DebugFrameDump {
         return u32(b, at) | u32(b, at + 4) << 32;
     }
 
-    /** {value, position after it}. */
-    private static long[] uleb(byte[] b, int p) {
-        long[] v = new long[1];
-        int next = Leb128.readUnsigned(b, p, v);
-        return new long[] {v[0], next};
-    }
+    /** A read position in a frame: the call-frame programs are read field by field, front to back. */
+    private static final class Cursor {
+        final byte[] b;
+        int p;
+        private final long[] leb = new long[1];
 
-    private static long[] sleb(byte[] b, int p) {
-        long[] v = new long[1];
-        int next = Leb128.readSigned(b, p, v);
-        return new long[] {v[0], next};
+        Cursor(byte[] b, int p) {
+            this.b = b;
+            this.p = p;
+        }
+
+        int u8() {
+            return b[p++] & 0xff;
+        }
+
+        long u32() {
+            long v = DebugFrameDump.u32(b, p);
+            p += 4;
+            return v;
+        }
+
+        long uleb() {
+            p = Leb128.readUnsigned(b, p, leb);
+            return leb[0];
+        }
+
+        long sleb() {
+            p = Leb128.readSigned(b, p, leb);
+            return leb[0];
+        }
     }
 }
