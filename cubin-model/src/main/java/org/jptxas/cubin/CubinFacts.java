@@ -187,18 +187,7 @@ public final class CubinFacts {
     }
 
     private static int uleb(byte[] b, int at, long[] value) {
-        long v = 0;
-        int shift = 0;
-        while (at < b.length) {
-            int x = b[at++] & 0xff;
-            v |= (long) (x & 0x7f) << shift;
-            shift += 7;
-            if ((x & 0x80) == 0) {
-                break;
-            }
-        }
-        value[0] = v;
-        return at;
+        return Leb128.readUnsignedTolerant(b, at, value);
     }
 
     private static long qword(byte[] b, int at) {

@@ -24,14 +24,28 @@ public final class Leb128 {
 
     /** Reads an unsigned number at {@code at} into {@code out[0]}; returns the position after it. */
     public static int readUnsigned(byte[] b, int at, long[] out) {
+        int next = readUnsignedTolerant(b, at, out);
+        if (next == at || (b[next - 1] & 0x80) != 0) {
+            throw new ArrayIndexOutOfBoundsException("LEB128 number at " + at + " runs past the end");
+        }
+        return next;
+    }
+
+    /**
+     * As {@link #readUnsigned}, but a number cut off by the end of {@code b} reads as the bits that are there: for
+     * fact readers that take what a truncated section still says.
+     */
+    public static int readUnsignedTolerant(byte[] b, int at, long[] out) {
         long v = 0;
         int shift = 0;
-        int c;
-        do {
-            c = b[at++] & 0xff;
+        while (at < b.length) {
+            int c = b[at++] & 0xff;
             v |= (long) (c & 0x7f) << shift;
             shift += 7;
-        } while ((c & 0x80) != 0);
+            if ((c & 0x80) == 0) {
+                break;
+            }
+        }
         out[0] = v;
         return at;
     }
