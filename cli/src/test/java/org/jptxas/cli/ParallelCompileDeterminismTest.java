@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Parallel library use (issue 22): every suite kernel on every SM of sm_75 ... sm_90, executable and {@code -c},
  * compiled by many threads of one JVM at once (each compile its own command object, in a random order) gives the
- * bytes of the serial run; so does a second serial run. Finds shared mutable state: a static cache that is not
+ * bytes of the serial run. Finds shared mutable state: a static cache that is not
  * thread-safe, or one whose contents change what a later compile writes.
  */
 @Tag("slow")
@@ -91,15 +91,13 @@ class ParallelCompileDeterminismTest {
             }
         }
         Map<String, byte[]> serial = compileAll(jobs, 1, "serial");
+        // one parallel run in another order finds both: shared state that races, and caches whose contents
+        // depend on what was compiled before
         List<Job> shuffled = new ArrayList<>(jobs);
         Collections.shuffle(shuffled, new Random(22));
-        Map<String, byte[]> again = compileAll(shuffled, 1, "serial-shuffled");
         Map<String, byte[]> parallel = compileAll(shuffled, 8, "parallel-8");
-        Collections.reverse(shuffled);
-        Map<String, byte[]> two = compileAll(shuffled, 2, "parallel-2");
         assertTrue(serial.size() >= 2 * 280, "compiled " + serial.size());
-        for (var other : List.of(Map.entry("serial, shuffled", again), Map.entry("8 threads", parallel),
-                Map.entry("2 threads", two))) {
+        for (var other : List.of(Map.entry("8 threads, shuffled", parallel))) {
             assertEquals(serial.keySet(), other.getValue().keySet(), other.getKey());
             List<String> differ = new ArrayList<>();
             serial.forEach((k, v) -> {
@@ -109,6 +107,6 @@ class ParallelCompileDeterminismTest {
             });
             assertTrue(differ.isEmpty(), other.getKey() + ": cubins differ from the serial run's: " + differ);
         }
-        System.out.println("parallel determinism: " + serial.size() + " compilations equal in 4 runs (1, 1 shuffled, 8, 2 threads)");
+        System.out.println("parallel determinism: " + serial.size() + " compilations equal in 2 runs (1 thread in order, 8 threads shuffled)");
     }
 }
