@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -47,12 +48,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * longer names it (a newer server took over). Anything the client cannot do with it (no state file, a refused
  * connection, a wrong token) makes the launcher run jptxas in-process instead.
  *
- * <p>Request: {@code JPTXAS1 NUL token NUL cwd NUL argc NUL args... NUL envc NUL KEY=VALUE... NUL}. Response: frames
- * {@code o LEN\n} + bytes (stdout) and {@code e LEN\n} + bytes (stderr) in the order the command flushed them, then
- * {@code x CODE\n}. A refused request gets {@code denied\n} and nothing else.
+ * <p>Request: {@code JPTXAS1 NUL token NUL cwd NUL argc NUL args... NUL envc NUL KEY=VALUE... NUL}, or
+ * {@code JPTXAS2} with a field {@code sources} after {@code cwd}: the source tree of the launcher in {@code bin/}, which
+ * the server checks against the distribution's build stamp before running anything ({@link SourceFreshness}; empty:
+ * no check). Response: frames {@code o LEN\n} + bytes (stdout) and {@code e LEN\n} + bytes (stderr) in the order the
+ * command flushed them, then {@code x CODE\n}. A refused request gets {@code denied\n} and nothing else; a request
+ * whose sources are newer than the build gets {@code stale\n} and nothing else (the launcher rebuilds).
  */
 public final class CompileServer {
     static final String MAGIC = "JPTXAS1";
+    /** Warm-up compilations by default: where saxpy's later calls stop getting faster (scripts/latency-bench). */
+    static final int DEFAULT_WARM_UP = 40;
+    /** {@link #MAGIC}'s request with one more field after the working directory: a source tree to check first. */
+    static final String MAGIC_CHECKED = "JPTXAS2";
     private static final int MAX_FIELD = 16 << 20;
 
     private final Path stateFile;
@@ -64,6 +72,10 @@ public final class CompileServer {
     private final AtomicInteger active = new AtomicInteger();
     private final ExecutorService workers;
     private ServerSocket socket;
+    /** Compilations the warm-up runs after the first request (0: none; {@link ServerWarmUp}). */
+    private int warmUpRounds;
+    private final AtomicBoolean warmUpStarted = new AtomicBoolean();
+    private volatile String firstTarget;
 
     CompileServer(Path stateFile, long idleMillis) {
         this.stateFile = stateFile;
@@ -78,14 +90,16 @@ public final class CompileServer {
         });
     }
 
-    /** {@code CompileServer --state FILE [--idle SECONDS]}. */
+    /** {@code CompileServer --state FILE [--idle SECONDS] [--warm-up ROUNDS]}. */
     public static void main(String[] args) throws Exception {
         Path state = null;
         long idle = 600;
+        int warmUp = DEFAULT_WARM_UP;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--state" -> state = Path.of(args[i + 1]);
                 case "--idle" -> idle = Long.parseLong(args[i + 1]);
+                case "--warm-up" -> warmUp = Integer.parseInt(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -94,6 +108,7 @@ public final class CompileServer {
             System.exit(2);
         }
         CompileServer server = new CompileServer(state.toAbsolutePath(), idle * 1000);
+        server.warmUpRounds = warmUp;
         server.start();
         server.serve();
         System.exit(0);
@@ -171,6 +186,7 @@ public final class CompileServer {
                     } finally {
                         lastActivity.set(System.currentTimeMillis());
                         active.decrementAndGet();
+                        startWarmUp();
                     }
                 });
             }
@@ -180,6 +196,17 @@ public final class CompileServer {
             }
             socket.close();
             workers.shutdownNow();
+        }
+    }
+
+    /** Once, after the first request was answered: warms the code up for that request's target. */
+    private void startWarmUp() {
+        String target = firstTarget;
+        if (warmUpRounds > 0 && target != null && warmUpStarted.compareAndSet(false, true)) {
+            Thread t = new Thread(new ServerWarmUp(registries, home, warmUpRounds, () -> active.get() > 0, target),
+                    "jptxas-server-warm-up");
+            t.setDaemon(true);
+            t.start();
         }
     }
 
@@ -196,6 +223,14 @@ public final class CompileServer {
             out.flush();
             return;
         }
+        if (!request.sources().isEmpty() && SourceFreshness.stale(Path.of(request.sources()))) {
+            out.write("stale\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            return;
+        }
+        if (firstTarget == null) {
+            firstTarget = ServerWarmUp.targetOf(request.args());
+        }
         client.setSoTimeout(0);
         Frames frames = new Frames(out);
         PrintWriter stdout = new PrintWriter(new OutputStreamWriter(frames.stream('o'), StandardCharsets.UTF_8), true);
@@ -207,10 +242,11 @@ public final class CompileServer {
         frames.exit(rc);
     }
 
-    /** One invocation: working directory, arguments, environment. */
-    record Request(String cwd, List<String> args, Map<String, String> env) {
+    /** One invocation: working directory, source tree to check (empty: none), arguments, environment. */
+    record Request(String cwd, String sources, List<String> args, Map<String, String> env) {
         static Request read(InputStream in, String token) throws IOException {
-            if (!field(in).equals(MAGIC)) {
+            String magic = field(in);
+            if (!magic.equals(MAGIC) && !magic.equals(MAGIC_CHECKED)) {
                 throw new IOException("not a jptxas request");
             }
             String presented = field(in);
@@ -219,6 +255,7 @@ public final class CompileServer {
                 throw new IOException("wrong token");
             }
             String cwd = field(in);
+            String sources = magic.equals(MAGIC_CHECKED) ? field(in) : "";
             int argc = count(field(in));
             List<String> args = new ArrayList<>(argc);
             for (int i = 0; i < argc; i++) {
@@ -236,7 +273,10 @@ public final class CompileServer {
             if (!Path.of(cwd).isAbsolute()) {
                 throw new IOException("working directory must be absolute");
             }
-            return new Request(cwd, args, env);
+            if (!sources.isEmpty() && !Path.of(sources).isAbsolute()) {
+                throw new IOException("source tree must be absolute");
+            }
+            return new Request(cwd, sources, args, env);
         }
 
         private static int count(String s) throws IOException {

@@ -85,11 +85,19 @@ class CompileServerTest {
 
     /** A client speaking the launcher's protocol. */
     Result viaServer(String token, Path cwd, Map<String, String> env, String... args) throws IOException {
+        return viaServer(token, cwd, null, env, args);
+    }
+
+    /** With {@code sources} (not null): the launcher in bin/'s request, which has the server check them first. */
+    Result viaServer(String token, Path cwd, Path sources, Map<String, String> env, String... args)
+            throws IOException {
         int port = Integer.parseInt(stateFields()[0]);
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
             OutputStream out = s.getOutputStream();
-            List<String> fields = new ArrayList<>(List.of(CompileServer.MAGIC, token, cwd.toString(),
-                    String.valueOf(args.length)));
+            List<String> fields = new ArrayList<>(sources == null
+                    ? List.of(CompileServer.MAGIC, token, cwd.toString())
+                    : List.of(CompileServer.MAGIC_CHECKED, token, cwd.toString(), sources.toString()));
+            fields.add(String.valueOf(args.length));
             fields.addAll(List.of(args));
             fields.add(String.valueOf(env.size()));
             env.forEach((k, v) -> fields.add(k + "=" + v));
@@ -189,6 +197,41 @@ class CompileServerTest {
             Result served = viaServer(token, b, Map.of(), cmd);
             assertEquals(local, served, String.join(" ", cmd));
             assertSameOutputs(a, b, String.join(" ", cmd));
+        }
+    }
+
+    @Test
+    void sourcesNewerThanTheBuildAreAnsweredStaleAndNothingRuns() throws Exception {
+        String token = stateFields()[1];
+        Path root = tmp.resolve("src");
+        Path source = root.resolve("m/src/main/java/A.java");
+        Files.createDirectories(source.getParent());
+        Files.writeString(source, "class A {}");
+        Files.createDirectories(root.resolve("cli/target"));
+        Path stamp = Files.createFile(root.resolve(SourceFreshness.STAMP));
+        java.nio.file.attribute.FileTime built = Files.getLastModifiedTime(stamp);
+        setOlder(root, built);
+        Path a = Files.createDirectories(tmp.resolve("a"));
+        copyTree(work, a);
+        String[] cmd = {"-arch=sm_80", "saxpy.ptx", "-o", "out/a.cubin"};
+        assertEquals(0, viaServer(token, a, root, Map.of(), cmd).exitCode(), "sources older than the stamp: served");
+        assertTrue(Files.exists(a.resolve("out/a.cubin")));
+        Files.delete(a.resolve("out/a.cubin"));
+        Files.setLastModifiedTime(source, java.nio.file.attribute.FileTime.fromMillis(built.toMillis() + 2000));
+        IOException stale = assertThrows(IOException.class, () -> viaServer(token, a, root, Map.of(), cmd));
+        assertEquals("refused: stale", stale.getMessage());
+        assertFalse(Files.exists(a.resolve("out/a.cubin")), "a stale request runs nothing");
+    }
+
+    /** Every entry under {@code root} a minute older than {@code stamp}, but the stamp itself. */
+    private static void setOlder(Path root, java.nio.file.attribute.FileTime stamp) throws IOException {
+        java.nio.file.attribute.FileTime old = java.nio.file.attribute.FileTime.fromMillis(stamp.toMillis() - 60_000);
+        try (var s = Files.walk(root)) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                if (!p.endsWith(SourceFreshness.STAMP) && !p.equals(root.resolve("cli/target"))) {
+                    Files.setLastModifiedTime(p, old);
+                }
+            }
         }
     }
 
