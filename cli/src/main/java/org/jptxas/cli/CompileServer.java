@@ -29,6 +29,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -57,8 +58,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class CompileServer {
     static final String MAGIC = "JPTXAS1";
-    /** Warm-up compilations by default: where saxpy's later calls stop getting faster (scripts/latency-bench). */
-    static final int DEFAULT_WARM_UP = 40;
+    /**
+     * Warm-up compilations by default: about where saxpy's compilation stops getting faster (CPU time, loaded machine:
+     * 17 ms on the first call after start-up, 8 ms after 40, 6-7 ms after 100; about a second of CPU in all).
+     */
+    static final int DEFAULT_WARM_UP = 100;
     /** {@link #MAGIC}'s request with one more field after the working directory: a source tree to check first. */
     static final String MAGIC_CHECKED = "JPTXAS2";
     private static final int MAX_FIELD = 16 << 20;
@@ -223,23 +227,47 @@ public final class CompileServer {
             out.flush();
             return;
         }
-        if (!request.sources().isEmpty() && SourceFreshness.stale(Path.of(request.sources()))) {
-            out.write("stale\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            return;
-        }
         if (firstTarget == null) {
             firstTarget = ServerWarmUp.targetOf(request.args());
         }
         client.setSoTimeout(0);
-        Frames frames = new Frames(out);
+        // bin/'s staleness check runs beside the compilation (a tree walk costs about half a saxpy compile): the
+        // answer is held back and nothing is written until it says the build is current
+        CompletableFuture<Boolean> stale = request.sources().isEmpty() ? CompletableFuture.completedFuture(false)
+                : CompletableFuture.supplyAsync(() -> SourceFreshness.stale(Path.of(request.sources())));
+        Frames frames = new Frames(out, stale);
         PrintWriter stdout = new PrintWriter(new OutputStreamWriter(frames.stream('o'), StandardCharsets.UTF_8), true);
         PrintWriter stderr = new PrintWriter(new OutputStreamWriter(frames.stream('e'), StandardCharsets.UTF_8), true);
-        int rc = new JptxasCommand(stdout, stderr, request.env(), home, Path.of(request.cwd()), registries)
+        Path cwd = Path.of(request.cwd());
+        int rc = new JptxasCommand(stdout, stderr, request.env(), home, cwd, registries, checkedFiles(cwd, stale))
                 .run(request.args().toArray(String[]::new));
         stdout.flush();
         stderr.flush();
+        if (stale.join()) {
+            out.write("stale\n".getBytes(StandardCharsets.US_ASCII)); // and the held frames are dropped
+            out.flush();
+            return;
+        }
         frames.exit(rc);
+    }
+
+    /** The caller's files, written only once {@code stale} says the build is current. */
+    private static Workspace checkedFiles(Path cwd, CompletableFuture<Boolean> stale) {
+        Workspace files = Workspace.files(cwd);
+        return new Workspace() {
+            @Override
+            public byte[] read(String name) throws IOException {
+                return files.read(name);
+            }
+
+            @Override
+            public void write(List<Output> outputs) throws OutputFailure {
+                if (stale.join()) {
+                    throw new OutputFailure("the distribution is older than its sources");
+                }
+                files.write(outputs);
+            }
+        };
     }
 
     /** One invocation: working directory, source tree to check (empty: none), arguments, environment. */
@@ -313,9 +341,13 @@ public final class CompileServer {
     /** The response stream: tagged, length-prefixed frames, written in the order the command flushes. */
     static final class Frames {
         private final OutputStream out;
+        private final CompletableFuture<Boolean> stale;
+        /** Frames written before the staleness check said the build is current; null once they went out. */
+        private ByteArrayOutputStream held = new ByteArrayOutputStream();
 
-        Frames(OutputStream out) {
+        Frames(OutputStream out, CompletableFuture<Boolean> stale) {
             this.out = out;
+            this.stale = stale;
         }
 
         OutputStream stream(char tag) {
@@ -338,11 +370,28 @@ public final class CompileServer {
             byte[] header = (tag + " " + len + "\n").getBytes(StandardCharsets.US_ASCII);
             byte[] frame = java.util.Arrays.copyOf(header, header.length + len);
             System.arraycopy(b, off, frame, header.length, len);
+            if (!release()) {
+                held.write(frame);
+                return;
+            }
             out.write(frame);
             out.flush();
         }
 
+        /** Sends the held frames when the check said current; whether frames may go out as written now. */
+        private boolean release() throws IOException {
+            if (held != null && stale.isDone() && !stale.join()) {
+                out.write(held.toByteArray());
+                held = null;
+            }
+            return held == null;
+        }
+
+        /** The exit frame, after the held ones; only once the check said current. */
         synchronized void exit(int rc) throws IOException {
+            if (!release()) {
+                throw new IllegalStateException("the staleness check has not said current");
+            }
             out.write(("x " + rc + "\n").getBytes(StandardCharsets.US_ASCII));
             out.flush();
         }
