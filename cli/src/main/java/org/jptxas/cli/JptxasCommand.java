@@ -330,6 +330,7 @@ final class JptxasCommand {
             }
             // -c: device functions stay functions of their own and extern calls are left to the linker
             OriModule lowered = compileOnly ? checked.lowerRelocatable() : checked.lower();
+            lowered = lowered.withLines(SourceFileFacts.resolve(lowered.lines(), workDir));
             if (lowered.lines().locWithoutFile()) {
                 report(Diagnostic.warning(null, 0, ".loc directive without .file directive is found, line information "
                         + "in generated binary may not be complete"));

@@ -235,6 +235,30 @@ class CompileServerTest {
         }
     }
 
+    /**
+     * A relative {@code .file} is looked up from the caller's folder, as ptxas run there would: its time and size go
+     * into {@code .debug_line}; the server's own working directory (here the module's) does not hold it.
+     */
+    @Test
+    void relativeSourceFileIsLookedUpFromTheCallersFolder() throws Exception {
+        String token = stateFields()[1];
+        Path b = Files.createDirectories(tmp.resolve("b"));
+        Files.createDirectories(b.resolve("out"));
+        Files.writeString(b.resolve("lines.ptx"), ".version 8.0\n.target sm_80\n.address_size 64\n"
+                + ".file 1 \"src/k.cu\"\n.visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n.loc 1 7 0\n"
+                + "ld.param.u64 %rd1, [p];\n.loc 1 8 0\nst.global.u64 [%rd1], %rd1;\nret;\n}\n");
+        Path source = b.resolve("src/k.cu");
+        Files.createDirectories(source.getParent());
+        Files.writeString(source, "// twelve...\n");
+        Files.setLastModifiedTime(source, java.nio.file.attribute.FileTime.fromMillis(1_600_000_000_000L));
+        assertFalse(Files.exists(Path.of("src/k.cu")), "the server's folder has no such file");
+        Result r = viaServer(token, b, Map.of(), "-arch=sm_80", "-lineinfo", "lines.ptx", "-o", "out/k.cubin");
+        assertEquals(0, r.exitCode(), r.err());
+        var table = org.jptxas.cubin.DebugLine.decode(org.jptxas.cubin.Cubin.read(
+                Files.readAllBytes(b.resolve("out/k.cubin"))).section(".debug_line").orElseThrow().data());
+        assertEquals(List.of(new org.jptxas.cubin.DebugLine.File("src/k.cu", 1_600_000_000L, 13)), table.files());
+    }
+
     @Test
     void concurrentClientsGetTheirOwnResults() throws Exception {
         String token = stateFields()[1];
