@@ -89,7 +89,7 @@ public final class ModuleCodegen {
                     g -> new CodegenContext(module, g, pipeline.description(), options, messages, observer, addresses)));
         }
         CubinBuilder builder = new CubinBuilder(target.sm(), pipeline.description().cubin(), options.relocatable())
-                .options("-arch " + target.name() + " ");
+                .options(recordedOptions(target, options));
         if (cuda12Abi) {
             builder.abiVersion7();
         }
@@ -160,5 +160,37 @@ public final class ModuleCodegen {
         String report = ResourceReport.format("jptxas", target.name(), new ResourceReport.ModuleUsage(gmem, moduleBanks),
                 usage);
         return new Result(cubin, compiled, sass, report, messages, usage);
+    }
+
+    /**
+     * The option string ptxas 13 records in {@code .note.nv.tkinfo}, in its order and spacing, for the options that
+     * reach the code generator: {@code -warn-spills}, {@code -maxrregcount N}, {@code -suppress-debug-info},
+     * {@code -lineinfo}, {@code -O N} (ptxas records an explicit level; here a level other than the default 3),
+     * {@code -arch}, {@code -c}, {@code -fmad false}. Not recorded: {@code -v}, which the options do not tell apart
+     * from the spill warnings' report, and {@code -g}, for which ptxas also records the input and output names.
+     */
+    static String recordedOptions(Target target, CompileOptions options) {
+        StringBuilder b = new StringBuilder();
+        if (options.warnOnSpills()) {
+            b.append("-warn-spills  ");
+        }
+        options.maxRegCount().ifPresent(n -> b.append("-maxrregcount ").append(n).append(' '));
+        if (options.suppressDebugInfo()) {
+            b.append("-suppress-debug-info  ");
+        }
+        if (options.lineInfo()) {
+            b.append("-lineinfo  ");
+        }
+        if (options.optLevel() != 3) {
+            b.append("-O ").append(options.optLevel()).append(' ');
+        }
+        b.append("-arch ").append(target.name()).append(' ');
+        if (options.relocatable()) {
+            b.append("-c  ");
+        }
+        if (!options.fmad()) {
+            b.append("-fmad false ");
+        }
+        return b.toString();
     }
 }
