@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import org.jptxas.cubin.ResourceReport;
 import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.frontend.ptx.ast.PtxModule;
 import org.jptxas.spi.Backend;
@@ -366,8 +367,10 @@ final class JptxasCommand {
             return;
         }
         if (verbose) {
-            err.print(tool.equals(TOOL) ? result.resourceReport()
-                    : result.resourceReport().replaceAll("(?m)^" + TOOL + " info ", tool + " info "));
+            // under the name the launcher was called by; a backend that gives only the text has it printed as is
+            err.print(result.moduleUsage().filter(m -> !result.resourceReport().isEmpty())
+                    .map(m -> ResourceReport.format(tool, target.name(), m, result.usage()))
+                    .orElse(result.resourceReport()));
         }
         workspace.compiled(result.usage());
         List<Workspace.Output> outputs = new ArrayList<>();

@@ -3,6 +3,7 @@ package org.jptxas.isel.codegen;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.jptxas.cubin.CubinBuilder;
 import org.jptxas.cubin.ResourceReport;
 import org.jptxas.spi.CompileOptions;
@@ -34,17 +35,19 @@ public final class ModuleCodegen {
      * report's resources as data.
      */
     public record Result(byte[] cubin, List<CompiledFunction> functions, String sass, String resourceReport,
-                         List<Diagnostic> messages, List<ResourceReport.FunctionUsage> usage) {
+                         List<Diagnostic> messages, List<ResourceReport.FunctionUsage> usage,
+                         Optional<ResourceReport.ModuleUsage> moduleUsage) {
         public Result {
             cubin = cubin.clone();
             functions = List.copyOf(functions);
             messages = List.copyOf(messages);
             usage = List.copyOf(usage);
+            Objects.requireNonNull(moduleUsage, "moduleUsage");
         }
 
         public Result(byte[] cubin, List<CompiledFunction> functions, String sass, String resourceReport,
                       List<Diagnostic> messages) {
-            this(cubin, functions, sass, resourceReport, messages, List.of());
+            this(cubin, functions, sass, resourceReport, messages, List.of(), Optional.empty());
         }
 
         @Override
@@ -57,7 +60,7 @@ public final class ModuleCodegen {
     public CompiledModule compile(CompileRequest request) throws CompilationException {
         Result r = compile(request.module(), request.target(), request.options(), request.observer(), false);
         return new CompiledModule(r.cubin(), r.messages(), r.sass(), request.options().verbose() ? r.resourceReport() : "",
-                r.usage());
+                r.usage(), r.moduleUsage());
     }
 
     /**
@@ -157,9 +160,9 @@ public final class ModuleCodegen {
         }
         List<long[]> moduleBanks = cmem3 > 0 && !pipeline.description().cubin().hopperLayout()
                 ? List.of(new long[] {3, cmem3}) : List.of();
-        String report = ResourceReport.format("jptxas", target.name(), new ResourceReport.ModuleUsage(gmem, moduleBanks),
-                usage);
-        return new Result(cubin, compiled, sass, report, messages, usage);
+        ResourceReport.ModuleUsage moduleUsage = new ResourceReport.ModuleUsage(gmem, moduleBanks);
+        String report = ResourceReport.format("jptxas", target.name(), moduleUsage, usage);
+        return new Result(cubin, compiled, sass, report, messages, usage, Optional.of(moduleUsage));
     }
 
     /**
