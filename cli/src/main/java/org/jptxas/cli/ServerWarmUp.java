@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  * calls (measured on saxpy: 44, 50, 24, ... down to 20 ms per call over twelve calls), which a toolchain would pay
  * call by call. After the server has answered its first request, a background thread compiles a small bundled kernel
  * for that request's target a number of times, in memory (no files), each round only while no request is being
- * served, so that it never delays an answer by more than the round in progress.
+ * served and followed by a pause as long as the round, so that it takes at most half a core and delays an answer by
+ * no more than sharing the machine with the round in progress.
  */
 final class ServerWarmUp implements Runnable {
     /** saxpy with line information, so that the line-table code warms up too ({@code -lineinfo}, as Triton passes). */
@@ -111,7 +112,10 @@ final class ServerWarmUp implements Runnable {
                 while (busy.getAsBoolean()) {
                     Thread.sleep(5);
                 }
+                long start = System.nanoTime();
                 compile(registries, home, target, discard, discard);
+                // at most half a core: a toolchain's next call may come in while a round runs
+                Thread.sleep(Math.max(1, (System.nanoTime() - start) / 1_000_000));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
