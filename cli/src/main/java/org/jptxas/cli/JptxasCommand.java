@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import org.jptxas.cubin.ResourceReport;
 import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.frontend.ptx.ast.PtxModule;
 import org.jptxas.spi.Backend;
@@ -330,6 +331,7 @@ final class JptxasCommand {
             }
             // -c: device functions stay functions of their own and extern calls are left to the linker
             OriModule lowered = compileOnly ? checked.lowerRelocatable() : checked.lower();
+            lowered = lowered.withLines(SourceFileFacts.resolve(lowered.lines(), workDir));
             if (lowered.lines().locWithoutFile()) {
                 report(Diagnostic.warning(null, 0, ".loc directive without .file directive is found, line information "
                         + "in generated binary may not be complete"));
@@ -365,8 +367,10 @@ final class JptxasCommand {
             return;
         }
         if (verbose) {
-            err.print(tool.equals(TOOL) ? result.resourceReport()
-                    : result.resourceReport().replaceAll("(?m)^" + TOOL + " info ", tool + " info "));
+            // under the name the launcher was called by; a backend that gives only the text has it printed as is
+            err.print(result.moduleUsage().filter(m -> !result.resourceReport().isEmpty())
+                    .map(m -> ResourceReport.format(tool, target.name(), m, result.usage()))
+                    .orElse(result.resourceReport()));
         }
         workspace.compiled(result.usage());
         List<Workspace.Output> outputs = new ArrayList<>();

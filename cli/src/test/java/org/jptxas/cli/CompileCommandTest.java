@@ -48,6 +48,18 @@ class CompileCommandTest {
         assertTrue(sass.contains("EXIT ;") && sass.contains("BRA `(.L_x_"), sass);
     }
 
+    /** Called as ptxas (a link of that name), the -v report is under that name, and only the tool name changes. */
+    @Test
+    void reportIsUnderTheNameTheLauncherWasCalledBy() throws IOException {
+        saxpy();
+        CliRun own = CliRun.run(dir, "-arch=sm_80", "saxpy.ptx", "-o", "a.cubin", "-v");
+        CliRun asPtxas = CliRun.run(dir, "--tool-name=ptxas", "-arch=sm_80", "saxpy.ptx", "-o", "b.cubin", "-v");
+        assertEquals(0, asPtxas.exitCode(), asPtxas.err());
+        assertTrue(asPtxas.err().startsWith("ptxas info    : 0 bytes gmem"), asPtxas.err());
+        assertFalse(asPtxas.err().contains("jptxas"), asPtxas.err());
+        assertEquals(own.err().replace("jptxas info    :", "ptxas info    :"), asPtxas.err());
+    }
+
     /**
      * A function with two results makes ptxas compile without the calling ABI: it warns, writes EI_ABIVERSION 2 below
      * sm_90 and prints no "Function properties" lines (ptxas 13.0 -v on the same text, sm_89 and sm_90).

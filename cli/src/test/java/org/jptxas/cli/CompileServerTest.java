@@ -85,11 +85,19 @@ class CompileServerTest {
 
     /** A client speaking the launcher's protocol. */
     Result viaServer(String token, Path cwd, Map<String, String> env, String... args) throws IOException {
+        return viaServer(token, cwd, null, env, args);
+    }
+
+    /** With {@code sources} (not null): the launcher in bin/'s request, which has the server check them first. */
+    Result viaServer(String token, Path cwd, Path sources, Map<String, String> env, String... args)
+            throws IOException {
         int port = Integer.parseInt(stateFields()[0]);
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
             OutputStream out = s.getOutputStream();
-            List<String> fields = new ArrayList<>(List.of(CompileServer.MAGIC, token, cwd.toString(),
-                    String.valueOf(args.length)));
+            List<String> fields = new ArrayList<>(sources == null
+                    ? List.of(CompileServer.MAGIC, token, cwd.toString())
+                    : List.of(CompileServer.MAGIC_CHECKED, token, cwd.toString(), sources.toString()));
+            fields.add(String.valueOf(args.length));
             fields.addAll(List.of(args));
             fields.add(String.valueOf(env.size()));
             env.forEach((k, v) -> fields.add(k + "=" + v));
@@ -190,6 +198,65 @@ class CompileServerTest {
             assertEquals(local, served, String.join(" ", cmd));
             assertSameOutputs(a, b, String.join(" ", cmd));
         }
+    }
+
+    @Test
+    void sourcesNewerThanTheBuildAreAnsweredStaleAndNothingRuns() throws Exception {
+        String token = stateFields()[1];
+        Path root = tmp.resolve("src");
+        Path source = root.resolve("m/src/main/java/A.java");
+        Files.createDirectories(source.getParent());
+        Files.writeString(source, "class A {}");
+        Files.createDirectories(root.resolve("cli/target"));
+        Path stamp = Files.createFile(root.resolve(SourceFreshness.STAMP));
+        java.nio.file.attribute.FileTime built = Files.getLastModifiedTime(stamp);
+        setOlder(root, built);
+        Path a = Files.createDirectories(tmp.resolve("a"));
+        copyTree(work, a);
+        String[] cmd = {"-arch=sm_80", "saxpy.ptx", "-o", "out/a.cubin"};
+        assertEquals(0, viaServer(token, a, root, Map.of(), cmd).exitCode(), "sources older than the stamp: served");
+        assertTrue(Files.exists(a.resolve("out/a.cubin")));
+        Files.delete(a.resolve("out/a.cubin"));
+        Files.setLastModifiedTime(source, java.nio.file.attribute.FileTime.fromMillis(built.toMillis() + 2000));
+        IOException stale = assertThrows(IOException.class, () -> viaServer(token, a, root, Map.of(), cmd));
+        assertEquals("refused: stale", stale.getMessage());
+        assertFalse(Files.exists(a.resolve("out/a.cubin")), "a stale request runs nothing");
+    }
+
+    /** Every entry under {@code root} a minute older than {@code stamp}, but the stamp itself. */
+    private static void setOlder(Path root, java.nio.file.attribute.FileTime stamp) throws IOException {
+        java.nio.file.attribute.FileTime old = java.nio.file.attribute.FileTime.fromMillis(stamp.toMillis() - 60_000);
+        try (var s = Files.walk(root)) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                if (!p.endsWith(SourceFreshness.STAMP) && !p.equals(root.resolve("cli/target"))) {
+                    Files.setLastModifiedTime(p, old);
+                }
+            }
+        }
+    }
+
+    /**
+     * A relative {@code .file} is looked up from the caller's folder, as ptxas run there would: its time and size go
+     * into {@code .debug_line}; the server's own working directory (here the module's) does not hold it.
+     */
+    @Test
+    void relativeSourceFileIsLookedUpFromTheCallersFolder() throws Exception {
+        String token = stateFields()[1];
+        Path b = Files.createDirectories(tmp.resolve("b"));
+        Files.createDirectories(b.resolve("out"));
+        Files.writeString(b.resolve("lines.ptx"), ".version 8.0\n.target sm_80\n.address_size 64\n"
+                + ".file 1 \"src/k.cu\"\n.visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n.loc 1 7 0\n"
+                + "ld.param.u64 %rd1, [p];\n.loc 1 8 0\nst.global.u64 [%rd1], %rd1;\nret;\n}\n");
+        Path source = b.resolve("src/k.cu");
+        Files.createDirectories(source.getParent());
+        Files.writeString(source, "// twelve...\n");
+        Files.setLastModifiedTime(source, java.nio.file.attribute.FileTime.fromMillis(1_600_000_000_000L));
+        assertFalse(Files.exists(Path.of("src/k.cu")), "the server's folder has no such file");
+        Result r = viaServer(token, b, Map.of(), "-arch=sm_80", "-lineinfo", "lines.ptx", "-o", "out/k.cubin");
+        assertEquals(0, r.exitCode(), r.err());
+        var table = org.jptxas.cubin.DebugLine.decode(org.jptxas.cubin.Cubin.read(
+                Files.readAllBytes(b.resolve("out/k.cubin"))).section(".debug_line").orElseThrow().data());
+        assertEquals(List.of(new org.jptxas.cubin.DebugLine.File("src/k.cu", 1_600_000_000L, 13)), table.files());
     }
 
     @Test

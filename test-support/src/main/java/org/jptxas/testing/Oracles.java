@@ -49,6 +49,13 @@ public final class Oracles {
         return onPath("nvlink").or(() -> Optional.of(cuda13.resolve("bin").resolve("nvlink")).filter(Files::isExecutable));
     }
 
+    /** nvcc 13, found as {@link #nvlink13()} is; optional (the nvcc-flow test skips without it, also under CI). */
+    public static Optional<Path> nvcc13() {
+        String home = System.getenv("CUDA13_HOME");
+        Path cuda13 = Path.of(home != null && !home.isBlank() ? home : "/usr/local/cuda-13.0");
+        return onPath("nvcc").or(() -> Optional.of(cuda13.resolve("bin").resolve("nvcc")).filter(Files::isExecutable));
+    }
+
     public static Path assumeNvlink13() {
         return assume(nvlink13(), "nvlink 13 not installed");
     }

@@ -62,6 +62,11 @@ public record SourceLines(List<File> files, Map<Integer, Loc> locs, Map<String, 
                 .anyMatch(l -> !declared.contains(l.file()));
     }
 
+    /** The same tables with {@code replacement} as the {@code .file} table. */
+    public SourceLines withFiles(List<File> replacement) {
+        return new SourceLines(replacement, locs, functions, ptxText, checksum);
+    }
+
     /** Whether there is anything at all (a PTX front end made these tables). */
     public boolean present() {
         return ptxText.length > 0 || !functions.isEmpty();

@@ -3,6 +3,7 @@ package org.jptxas.isel.codegen;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.jptxas.cubin.CubinBuilder;
 import org.jptxas.cubin.ResourceReport;
 import org.jptxas.spi.CompileOptions;
@@ -34,17 +35,19 @@ public final class ModuleCodegen {
      * report's resources as data.
      */
     public record Result(byte[] cubin, List<CompiledFunction> functions, String sass, String resourceReport,
-                         List<Diagnostic> messages, List<ResourceReport.FunctionUsage> usage) {
+                         List<Diagnostic> messages, List<ResourceReport.FunctionUsage> usage,
+                         Optional<ResourceReport.ModuleUsage> moduleUsage) {
         public Result {
             cubin = cubin.clone();
             functions = List.copyOf(functions);
             messages = List.copyOf(messages);
             usage = List.copyOf(usage);
+            Objects.requireNonNull(moduleUsage, "moduleUsage");
         }
 
         public Result(byte[] cubin, List<CompiledFunction> functions, String sass, String resourceReport,
                       List<Diagnostic> messages) {
-            this(cubin, functions, sass, resourceReport, messages, List.of());
+            this(cubin, functions, sass, resourceReport, messages, List.of(), Optional.empty());
         }
 
         @Override
@@ -57,7 +60,7 @@ public final class ModuleCodegen {
     public CompiledModule compile(CompileRequest request) throws CompilationException {
         Result r = compile(request.module(), request.target(), request.options(), request.observer(), false);
         return new CompiledModule(r.cubin(), r.messages(), r.sass(), request.options().verbose() ? r.resourceReport() : "",
-                r.usage());
+                r.usage(), r.moduleUsage());
     }
 
     /**
@@ -89,7 +92,7 @@ public final class ModuleCodegen {
                     g -> new CodegenContext(module, g, pipeline.description(), options, messages, observer, addresses)));
         }
         CubinBuilder builder = new CubinBuilder(target.sm(), pipeline.description().cubin(), options.relocatable())
-                .options("-arch " + target.name() + " ");
+                .options(recordedOptions(target, options));
         if (cuda12Abi) {
             builder.abiVersion7();
         }
@@ -157,8 +160,40 @@ public final class ModuleCodegen {
         }
         List<long[]> moduleBanks = cmem3 > 0 && !pipeline.description().cubin().hopperLayout()
                 ? List.of(new long[] {3, cmem3}) : List.of();
-        String report = ResourceReport.format("jptxas", target.name(), new ResourceReport.ModuleUsage(gmem, moduleBanks),
-                usage);
-        return new Result(cubin, compiled, sass, report, messages, usage);
+        ResourceReport.ModuleUsage moduleUsage = new ResourceReport.ModuleUsage(gmem, moduleBanks);
+        String report = ResourceReport.format("jptxas", target.name(), moduleUsage, usage);
+        return new Result(cubin, compiled, sass, report, messages, usage, Optional.of(moduleUsage));
+    }
+
+    /**
+     * The option string ptxas 13 records in {@code .note.nv.tkinfo}, in its order and spacing, for the options that
+     * reach the code generator: {@code -warn-spills}, {@code -maxrregcount N}, {@code -suppress-debug-info},
+     * {@code -lineinfo}, {@code -O N} (ptxas records an explicit level; here a level other than the default 3),
+     * {@code -arch}, {@code -c}, {@code -fmad false}. Not recorded: {@code -v}, which the options do not tell apart
+     * from the spill warnings' report, and {@code -g}, for which ptxas also records the input and output names.
+     */
+    static String recordedOptions(Target target, CompileOptions options) {
+        StringBuilder b = new StringBuilder();
+        if (options.warnOnSpills()) {
+            b.append("-warn-spills  ");
+        }
+        options.maxRegCount().ifPresent(n -> b.append("-maxrregcount ").append(n).append(' '));
+        if (options.suppressDebugInfo()) {
+            b.append("-suppress-debug-info  ");
+        }
+        if (options.lineInfo()) {
+            b.append("-lineinfo  ");
+        }
+        if (options.optLevel() != 3) {
+            b.append("-O ").append(options.optLevel()).append(' ');
+        }
+        b.append("-arch ").append(target.name()).append(' ');
+        if (options.relocatable()) {
+            b.append("-c  ");
+        }
+        if (!options.fmad()) {
+            b.append("-fmad false ");
+        }
+        return b.toString();
     }
 }
