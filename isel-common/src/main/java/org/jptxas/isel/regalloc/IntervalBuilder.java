@@ -24,6 +24,11 @@ final class IntervalBuilder {
 
     /** Intervals indexed by {@link Liveness#key}; null for keys never mentioned. */
     static LiveInterval[] build(FunctionBody body, ValueTable values) {
+        return build(body, values, true);
+    }
+
+    /** {@code narrowed} false: maybe-defined sets over every register (the reference the narrowing must equal). */
+    static LiveInterval[] build(FunctionBody body, ValueTable values, boolean narrowed) {
         Cfg cfg = Cfg.of(body);
         Liveness live = new Liveness(body, cfg);
         LoopNesting loops = new LoopNesting(cfg, new Dominators(cfg));
@@ -37,6 +42,9 @@ final class IntervalBuilder {
         // RET) and tuples written a part at a time (a part read after its own write). Every other register live in a
         // reachable block counts as defined there; unreachable blocks see no definition at all, as before.
         BitSet undefinedCandidates = body.blocks().isEmpty() ? new BitSet() : live.liveInSet(0);
+        if (!narrowed) {
+            undefinedCandidates.set(0, width);
+        }
         for (int k : results) {
             undefinedCandidates.set(k);
         }
@@ -49,7 +57,8 @@ final class IntervalBuilder {
                 }
             }
         }
-        MaybeDefined defined = new MaybeDefined(body, cfg, live, values.definedAtEntry(), undefinedCandidates);
+        MaybeDefined defined = new MaybeDefined(body, cfg, live, values.definedAtEntry(),
+                narrowed ? undefinedCandidates : null);
         LiveInterval[] intervals = new LiveInterval[width];
         for (int k = 0; k < width; k++) {
             if (values.mentioned(k)) {
