@@ -17,6 +17,15 @@ public final class MaybeDefined {
 
     /** {@code atEntry}: registers defined on entry to the function (incoming values); may be empty. */
     public MaybeDefined(FunctionBody body, Cfg cfg, Liveness keys, BitSet atEntry) {
+        this(body, cfg, keys, atEntry, null);
+    }
+
+    /**
+     * The same, for the registers of {@code universe} only (null: all); the sets hold no other register. The data
+     * flow costs blocks times the width of its sets, so a caller that needs only a few registers' answers (the
+     * register allocator: those live at the function entry) names them.
+     */
+    public MaybeDefined(FunctionBody body, Cfg cfg, Liveness keys, BitSet atEntry, BitSet universe) {
         int n = body.blocks().size();
         BitSet[] gen = new BitSet[n];
         in = new BitSet[n];
@@ -30,6 +39,9 @@ public final class MaybeDefined {
                     }
                 }
             }
+            if (universe != null) {
+                g.and(universe);
+            }
             gen[b.id()] = g;
             in[b.id()] = new BitSet();
             out[b.id()] = (BitSet) g.clone();
@@ -37,8 +49,12 @@ public final class MaybeDefined {
         if (n == 0) {
             return;
         }
-        in[0].or(atEntry);
-        out[0].or(atEntry);
+        BitSet entry = (BitSet) atEntry.clone();
+        if (universe != null) {
+            entry.and(universe);
+        }
+        in[0].or(entry);
+        out[0].or(entry);
         IntQueue work = new IntQueue(n);
         boolean[] queued = new boolean[n];
         for (int b : cfg.reversePostorder()) {

@@ -24,11 +24,41 @@ final class IntervalBuilder {
 
     /** Intervals indexed by {@link Liveness#key}; null for keys never mentioned. */
     static LiveInterval[] build(FunctionBody body, ValueTable values) {
+        return build(body, values, true);
+    }
+
+    /** {@code narrowed} false: maybe-defined sets over every register (the reference the narrowing must equal). */
+    static LiveInterval[] build(FunctionBody body, ValueTable values, boolean narrowed) {
         Cfg cfg = Cfg.of(body);
         Liveness live = new Liveness(body, cfg);
         LoopNesting loops = new LoopNesting(cfg, new Dominators(cfg));
-        MaybeDefined defined = new MaybeDefined(body, cfg, live, values.definedAtEntry());
         int width = values.size();
+        int[] results = java.util.stream.IntStream.range(0, width)
+                .filter(k -> values.mentioned(k) && values.fixed(k) >= 0 && values.written(k)).toArray();
+        // Only a register live at the entry can be live in a reachable block no definition of it has reached:
+        // otherwise a definition-free path from the entry to that block, then on to a use, would make it live at the
+        // entry. So the maybe-defined sets (blocks times registers: costly on large kernels) are needed for those
+        // registers alone, plus the two kinds the walk below keeps live where liveness does not: results (live at a
+        // RET) and tuples written a part at a time (a part read after its own write). Every other register live in a
+        // reachable block counts as defined there; unreachable blocks see no definition at all, as before.
+        BitSet undefinedCandidates = body.blocks().isEmpty() ? new BitSet() : live.liveInSet(0);
+        if (!narrowed) {
+            undefinedCandidates.set(0, width);
+        }
+        for (int k : results) {
+            undefinedCandidates.set(k);
+        }
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                for (Reg r : in.dsts()) {
+                    if (r.virtual() && r.isPart()) {
+                        undefinedCandidates.set(live.key(r));
+                    }
+                }
+            }
+        }
+        MaybeDefined defined = new MaybeDefined(body, cfg, live, values.definedAtEntry(),
+                narrowed ? undefinedCandidates : null);
         LiveInterval[] intervals = new LiveInterval[width];
         for (int k = 0; k < width; k++) {
             if (values.mentioned(k)) {
@@ -41,8 +71,7 @@ final class IntervalBuilder {
         for (int b = 0; b < blocks.size(); b++) {
             firstPos[b + 1] = firstPos[b] + 2 * blocks.get(b).instrs().size();
         }
-        int[] results = java.util.stream.IntStream.range(0, width)
-                .filter(k -> values.mentioned(k) && values.fixed(k) >= 0 && values.written(k)).toArray();
+        BitSet undefinedAtEnd = new BitSet();
         int[] firstDef = new int[width];
         // Per tuple: the parts that later instructions of the current block write before any read (walking back).
         int[] partsWritten = new int[width];
@@ -52,7 +81,10 @@ final class IntervalBuilder {
             int blockTo = firstPos[b + 1];
             double w = LOOP_WEIGHT[Math.min(loops.depth(b), LOOP_WEIGHT.length - 1)];
             BitSet liveNow = live.liveOutSet(b);
-            liveNow.and(defined.outView(b));
+            undefinedAtEnd.clear();
+            undefinedAtEnd.or(undefinedCandidates);
+            undefinedAtEnd.andNot(defined.outView(b));
+            liveNow.andNot(undefinedAtEnd);
             for (int k = liveNow.nextSetBit(0); k >= 0; k = liveNow.nextSetBit(k + 1)) {
                 intervals[k].addRange(blockFrom, blockTo);
             }
@@ -114,6 +146,9 @@ final class IntervalBuilder {
                 partsWritten[k] = 0;
             }
             // Live at the block start but never defined on the way here: nothing to keep until the first def.
+            if (cfg.isReachable(b)) {
+                liveNow.and(undefinedCandidates);
+            }
             liveNow.andNot(defined.inView(b));
             if (!liveNow.isEmpty()) {
                 for (int k = liveNow.nextSetBit(0); k >= 0; k = liveNow.nextSetBit(k + 1)) {

@@ -45,7 +45,7 @@ public final class SassTextPrinter {
     private static final int MAX_OMITTABLE = 6;
     private static final org.jptxas.sass.Control PROBE_CONTROL = new org.jptxas.sass.Control(0, false, 7, 7, 0);
 
-    /** Bound on the memoized outcomes; past it, new outcomes are computed but not kept. */
+    /** Bound on the memoized outcomes; past it, the memo is emptied and fills again. */
     private static final int MEMO_LIMIT = 1 << 16;
 
     private final SassIsa isa;
@@ -96,9 +96,12 @@ public final class SassTextPrinter {
         Object outcome = memo.get(key);
         if (outcome == null) {
             outcome = search(s, blockLabels);
-            if (memo.size() < MEMO_LIMIT) {
-                memo.putIfAbsent(key, outcome);
+            if (memo.size() >= MEMO_LIMIT) {
+                // Full: start over rather than stop remembering, or a long-lived printer (the compile server's)
+                // would keep only the first files' instructions and search every later one anew.
+                memo.clear();
             }
+            memo.putIfAbsent(key, outcome);
         }
         if (outcome instanceof SassLine line) {
             return line;

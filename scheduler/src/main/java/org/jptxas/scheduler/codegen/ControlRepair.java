@@ -24,22 +24,27 @@ final class ControlRepair {
 
     private ControlRepair() {}
 
-    static List<ControlWord> repair(LatencyModel model, List<? extends SchedInstr> code, List<ControlWord> words,
-                                    ControlFlow flow) {
+    /** Repaired control words and the hazards the checker still finds in them. */
+    record Repaired(List<ControlWord> words, List<Hazard> hazards) {}
+
+    static Repaired repair(LatencyModel model, List<? extends SchedInstr> code, List<ControlWord> words,
+                           ControlFlow flow) {
         HazardChecker checker = new HazardChecker(model);
         List<ControlWord> out = new ArrayList<>(words);
         for (int round = 0; round < ROUNDS; round++) {
             boolean changed = false;
-            for (Hazard h : checker.check(code, out, flow)) {
+            List<Hazard> hazards = checker.check(code, out, flow);
+            for (Hazard h : hazards) {
                 if (h.isError()) {
                     changed |= fix(h, out, flow);
                 }
             }
             if (!changed) {
-                break;
+                // the words the last check saw: its hazards are the final ones (a check of a large function is costly)
+                return new Repaired(out, hazards);
             }
         }
-        return out;
+        return new Repaired(out, checker.check(code, out, flow));
     }
 
     private static boolean fix(Hazard h, List<ControlWord> words, ControlFlow flow) {

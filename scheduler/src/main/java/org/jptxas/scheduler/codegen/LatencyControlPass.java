@@ -2,7 +2,6 @@ package org.jptxas.scheduler.codegen;
 
 import java.util.ArrayList;
 import org.jptxas.scheduler.hazard.Hazard;
-import org.jptxas.scheduler.hazard.HazardChecker;
 import org.jptxas.scheduler.hazard.HazardKind;
 import java.util.List;
 import java.util.Optional;
@@ -128,9 +127,11 @@ public final class LatencyControlPass implements ControlPass {
         }
         ControlFlow flow = ControlAgreement.controlFlow(lines);
         List<ControlWord> generated = new ControlWordGenerator(model).generate(instrs, flow);
-        List<ControlWord> words = repair ? ControlRepair.repair(model, instrs, generated, flow) : generated;
+        List<ControlWord> words = generated;
         if (repair) {
-            for (Hazard h : new HazardChecker(model).check(instrs, words, flow)) {
+            ControlRepair.Repaired repaired = ControlRepair.repair(model, instrs, generated, flow);
+            words = repaired.words();
+            for (Hazard h : repaired.hazards()) {
                 int i = h.index();
                 if (h.kind() == HazardKind.RAW_STALL && i > 0 && words.get(i - 1).stall() == model.maxStall()
                         && !pad.contains(i)) {
