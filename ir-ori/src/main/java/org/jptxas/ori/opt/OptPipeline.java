@@ -70,6 +70,9 @@ public final class OptPipeline {
             p.add(new UniformDatapath());
             p.add(new DeadCodeElimination());
         }
+        if (optLevel >= 2) {
+            p.add(new TupleCoalescing());
+        }
         return new OptPipeline(p, false, null, null);
     }
 
