@@ -67,6 +67,7 @@ public final class OptPipeline {
         if (optLevel >= 3) {
             p.add(new IfConversion());
             p.add(new BlockMerging());
+            p.add(new AtomicAggregation());
             p.add(new UniformDatapath());
             p.add(new DeadCodeElimination());
         }
