@@ -24,9 +24,6 @@ public final class TupleCoalescing implements Pass {
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
         SingleDefs sd = new SingleDefs(body);
-        if (shareFragments(body, sd)) {
-            return true;
-        }
         boolean changed = false;
         for (BasicBlock b : body.blocks()) {
             List<Instr> ins = b.instrs();
@@ -48,59 +45,6 @@ public final class TupleCoalescing implements Pass {
                 ins.remove(j);
                 j--;
                 changed = true;
-            }
-        }
-        return changed;
-    }
-
-    /**
-     * A tuple built part by part from the same values, in the same order, as an earlier tuple of the block (one
-     * fragment fed to two HMMAs) is that tuple: its reads read the earlier one and its copies die.
-     */
-    private static boolean shareFragments(FunctionBody body, SingleDefs sd) {
-        boolean changed = false;
-        for (BasicBlock b : body.blocks()) {
-            java.util.Map<Reg, Reg[]> built = new java.util.LinkedHashMap<>();
-            java.util.Map<Reg, Integer> complete = new java.util.HashMap<>();
-            List<Instr> ins = b.instrs();
-            for (int j = 0; j < ins.size(); j++) {
-                Instr mov = ins.get(j);
-                if (!OpInfo.is(mov, "MOV") || !mov.guard().isAlways() || !mov.mods().isEmpty()
-                        || mov.dsts().size() != 1 || mov.srcs().size() != 1 || mov.srcs().get(0).hasModifiers()) {
-                    continue;
-                }
-                Reg part = mov.dsts().get(0);
-                if (!part.virtual() || !part.isPart() || part.file() != RegFile.R || !sd.stable(part.whole())
-                        || sd.defs(part.whole()).size() != part.comps()) {
-                    continue;
-                }
-                Reg t = part.whole();
-                Reg[] roots = built.computeIfAbsent(t, k -> new Reg[k.comps()]);
-                // a value that is the same wherever read: a stable register or part
-                Reg root = mov.srcs().get(0).value() instanceof Reg y && y.virtual() && y.file() == RegFile.R
-                        && sd.stable(y.isPart() ? y.whole() : y) ? y : null;
-                if (root == null || roots[part.part()] != null) {
-                    built.remove(t);
-                    complete.remove(t);
-                    continue;
-                }
-                roots[part.part()] = root;
-                if (java.util.Arrays.stream(roots).allMatch(java.util.Objects::nonNull)) {
-                    complete.put(t, j);
-                }
-            }
-            java.util.Map<List<Reg>, Reg> firstWith = new java.util.HashMap<>();
-            for (var e : complete.entrySet().stream().sorted(java.util.Map.Entry.comparingByValue()).toList()) {
-                Reg t = e.getKey();
-                Reg same = firstWith.putIfAbsent(List.of(built.get(t)), t);
-                if (same != null) {
-                    for (BasicBlock bb : body.blocks()) {
-                        for (Instr in : bb.instrs()) {
-                            Rewrites.replaceUses(in, t, same);
-                        }
-                    }
-                    changed = true;
-                }
             }
         }
         return changed;
