@@ -32,10 +32,6 @@ public final class InstructionCombining implements Pass {
                 if (removed.contains(outer)) {
                     continue;
                 }
-                if (OpInfo.is(outer, "PLOP3")) {
-                    changed |= PredicateCombining.intoCompare(outer, sd, cx);
-                    continue;
-                }
                 if (OpInfo.is(outer, "IADD3") && outer.mods().equals(List.of("X"))) {
                     changed |= combineWideAdd(outer, sd, removed, cx);
                     continue;
