@@ -102,7 +102,7 @@ public final class AddressModeFolding implements Pass {
         return !r.virtual() && r.file() == RegFile.R && r.index() == 1;
     }
 
-    private static Addr fold64(Addr a, SingleDefs sd) {
+    static Addr fold64(Addr a, SingleDefs sd) {
         Reg t = a.base();
         List<Instr> defs = sd.defs(t);
         if (defs.size() != 2 || !sd.stable(t)) {

@@ -3,10 +3,15 @@ package org.jptxas.ori.opt;
 import java.util.List;
 import java.util.Set;
 import org.jptxas.ori.analysis.Cfg;
+import org.jptxas.ori.analysis.Liveness;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Guard;
+import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.opcode.OpcodeGroup;
 
 /**
@@ -19,6 +24,9 @@ import org.jptxas.ori.opcode.OpcodeGroup;
 public final class IfConversion implements Pass {
     /** The most instructions a side may have: ptxas predicates short branches only. */
     public static final int MAX_SIDE = 4;
+
+    /** The most instructions run unconditionally ahead of an or-ed guard (the compare chain that computes it). */
+    static final int MAX_SPECULATED = 8;
 
     private static final Set<OpcodeGroup> NOT_PREDICABLE = Set.of(OpcodeGroup.CONTROL, OpcodeGroup.SYNC,
             OpcodeGroup.WARP, OpcodeGroup.MARKER, OpcodeGroup.PSEUDO, OpcodeGroup.TENSOR);
@@ -67,6 +75,11 @@ public final class IfConversion implements Pass {
                     changed = again = true;
                     continue;
                 }
+                if (target == b.id() + 1 && orChain(body, cfg, a, b, cx)) {
+                    // the speculated block changed liveness: the rest waits for the next scan's fresh analysis
+                    changed = again = true;
+                    break;
+                }
                 Instr join = b.last();
                 if (target == b.id() + 1 && join != null && OpInfo.is(join, "BRA") && join.guard().isAlways()
                         && join.mods().isEmpty() && join.branchTarget() != null
@@ -85,6 +98,63 @@ public final class IfConversion implements Pass {
             }
         }
         return changed;
+    }
+
+    /**
+     * The short-circuit shape {@code A: @P BRA C; B: ...; @Q BRA D; C: ...; D:} ({@code if (p || !q) C}, as the
+     * front end writes round-to-nearest-even and other or-ed guards): B's body is speculated (pure ALU work whose
+     * results are dead on the path A to C), its branch becomes {@code R = P | !Q} and C is guarded by R. Both
+     * branches go, so the blocks merge and loads below move up across them, as ptxas's code does.
+     */
+    private static boolean orChain(FunctionBody body, Cfg cfg, BasicBlock a, BasicBlock b, OptContext cx) {
+        List<BasicBlock> blocks = body.blocks();
+        Instr first = a.last();
+        Instr second = b.last();
+        if (second == null || !OpInfo.is(second, "BRA") || second.guard().isAlways() || !second.mods().isEmpty()
+                || second.srcs().size() != 1 || second.branchTarget() == null || b.id() + 2 >= blocks.size()) {
+            return false;
+        }
+        BasicBlock c = blocks.get(b.id() + 1);
+        if (second.branchTarget().block() != c.id() + 1 || !onlyFrom(cfg, b.id(), a.id())) {
+            return false;
+        }
+        int[] cPreds = cfg.predecessors(c.id());
+        if (cPreds.length != 2 || !(cPreds[0] == a.id() && cPreds[1] == b.id()
+                || cPreds[0] == b.id() && cPreds[1] == a.id())) {
+            return false;
+        }
+        Reg p = first.guard().predicate();
+        Reg q = second.guard().predicate();
+        List<Instr> bBody = b.instrs().subList(0, b.instrs().size() - 1);
+        if (bBody.size() > MAX_SPECULATED || p.isZero() || q.isZero()) {
+            return false;
+        }
+        Liveness live = new Liveness(body, cfg);
+        for (Instr in : bBody) {
+            if (!in.guard().isAlways() || !OpInfo.isRepeatable(in) || OpInfo.is(in, "LDC") || Rewrites.writes(in, p)) {
+                return false;
+            }
+            for (Reg d : in.dsts()) {
+                if (!d.isZero() && (!d.virtual() || live.liveIn(c.id(), d))) {
+                    return false;
+                }
+            }
+        }
+        if (!convertible(c.instrs(), second, cx)) {
+            return false;
+        }
+        Reg r = body.newVirtual(RegFile.P, 1);
+        Guard cGuard = new Guard(r, false);
+        // C runs when A branches (P, as A's guard reads it) or B does not (Q, as B's guard reads it, false)
+        int aTaken = first.guard().negated() ? ~0xf0 : 0xf0;
+        int bFalls = second.guard().negated() ? 0xcc : ~0xcc;
+        Instr or = new Instr(OpInfo.op("PLOP3"), List.of("LUT"), List.of(r, Reg.PT),
+                List.of(Src.of(p), Src.of(q), Src.of(Reg.PT), Src.of(Imm.ofInt((aTaken | bFalls) & 0xff)),
+                        Src.of(Imm.ofInt(0))), Guard.ALWAYS, second.line());
+        b.instrs().set(b.instrs().size() - 1, or);
+        guardAll(c.instrs(), cGuard);
+        a.instrs().remove(a.instrs().size() - 1);
+        return true;
     }
 
     private static boolean onlyFrom(Cfg cfg, int block, int pred) {

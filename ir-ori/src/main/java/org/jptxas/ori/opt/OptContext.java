@@ -84,6 +84,11 @@ public record OptContext(TargetProfile target, String function, boolean entry,
         return target.has(TargetFeature.UNIFORM_DATAPATH);
     }
 
+    /** REDUX, a warp-wide integer reduction (sm_80 and later). */
+    public boolean hasWarpRedux() {
+        return target.has(TargetFeature.WARP_REDUX);
+    }
+
     /**
      * ALU instructions read constant-bank operands directly ({@code IADD3 R0, R1, c[0x0][0x160], RZ}) before
      * Hopper; sm_90 code reads them through uniform registers (ULDC), which the uniform-datapath pass introduces.

@@ -67,8 +67,12 @@ public final class OptPipeline {
         if (optLevel >= 3) {
             p.add(new IfConversion());
             p.add(new BlockMerging());
+            p.add(new AtomicAggregation());
             p.add(new UniformDatapath());
             p.add(new DeadCodeElimination());
+        }
+        if (optLevel >= 2) {
+            p.add(new TupleCoalescing());
         }
         return new OptPipeline(p, false, null, null);
     }

@@ -28,5 +28,7 @@ public enum TargetFeature {
     /** {@code LEPC} names the return point of a system call ({@code LEPC R20, `(label)}) instead of adding to its own PC. */
     LEPC_NAMES_RETURN_POINT,
     /** A device function with a convergence barrier records {@code CRS_STACK_SIZE} 0 (ptxas does, except on sm_80/86). */
-    CRS_STACK_ZERO_WITH_BSSY
+    CRS_STACK_ZERO_WITH_BSSY,
+    /** REDUX: a 32-bit integer reduction across the warp into a uniform register (Ampere and later). */
+    WARP_REDUX
 }

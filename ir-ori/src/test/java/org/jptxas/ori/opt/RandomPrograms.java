@@ -86,6 +86,8 @@ final class RandomPrograms {
                 emitted += diamond();
             } else if (region == 3 && rnd.nextInt(3) == 0) {
                 emitted += earlyExit();
+            } else if (region == 4 && rnd.nextBoolean()) {
+                emitted += orChain();
             } else {
                 randomInstr();
                 emitted++;
@@ -161,6 +163,34 @@ final class RandomPrograms {
         }
         cur = body.addBlock(null);
         return n + k;
+    }
+
+    /**
+     * An or-ed guard, {@code if (p || !q) C} as the front end writes it: {@code A: @P BRA C; B: t = ...; q = t cmp x;
+     * @Q BRA D; C: ...; D:}, B's temporaries dead past it (speculation) or not (no conversion).
+     */
+    private int orChain() {
+        Reg p = pickPred();
+        int cId = cur.id() + 2;
+        Instr br = ins("BRA", List.of(), List.of(), Src.of(new BlockLabel(cId)));
+        br.setGuard(new Guard(p, rnd.nextBoolean()));
+        emit(br);
+        cur = body.addBlock(null);
+        Reg t = rnd.nextInt(4) == 0 ? reg() : body.newVirtual(RegFile.R, 1);
+        emit(ins("LOP3", List.of("LUT"), List.of(t), src(), operand(), Src.of(Reg.RZ),
+                Src.of(Imm.ofInt(rnd.nextInt(256))), Src.of(Reg.PT).inverted()));
+        Reg q = body.newVirtual(RegFile.P, 1);
+        emit(ins("ISETP", List.of(cmp(), "AND"), List.of(q, Reg.PT), Src.of(t), operand(), Src.of(Reg.PT)));
+        Instr second = ins("BRA", List.of(), List.of(), Src.of(new BlockLabel(cId + 1)));
+        second.setGuard(new Guard(q, rnd.nextBoolean()));
+        emit(second);
+        cur = body.addBlock(null);
+        int k = 1 + rnd.nextInt(3);
+        for (int i = 0; i < k; i++) {
+            randomInstr();
+        }
+        cur = body.addBlock(null);
+        return 2 + k;
     }
 
     private Reg pickPred() {

@@ -40,8 +40,12 @@ final class OriSchedView {
             "FADD", "FMUL", "FMNMX", "FSET", "FSEL", "FSETP", "FCHK", "MOV", "SEL", "P2R", "R2P", "PLOP3", "I2I", "I2IP",
             "F2F", "F2F_X", "F2I", "F2I_X", "I2F", "I2F_X", "FRND", "FRND_X", "MUFU", "DFMA", "DADD", "DMUL", "DSETP",
             "HADD2", "HADD2_F32", "HFMA2", "HMUL2", "HSET2", "HSETP2", "HMNMX2", "S2R", "CS2R_32", "CS2R_64", "LDC");
-    /** Warp-synchronous: the lanes exchange values; ordered like fences. */
-    private static final Set<String> WARP_SYNC = Set.of("SHFL", "VOTE", "MATCH", "REDUX", "ELECT");
+    /**
+     * Warp-synchronous: the lanes exchange values; ordered like fences. REDUX is not among them: it reads no
+     * memory and only the active threads matter, which change at branches, exits and barriers alone (order points
+     * already), so ptxas hoists a warp-aggregated atomic's reductions above the REDs before it.
+     */
+    private static final Set<String> WARP_SYNC = Set.of("SHFL", "VOTE", "MATCH", "ELECT");
     /** Memory modifiers that make an access ordered (volatile, strong, acquire/release, MMIO). */
     private static final Set<String> ORDERED_MEMORY = Set.of("STRONG", "SYS", "GPU", "SM", "VOLATILE", "MMIO",
             "ACQUIRE", "RELEASE", "ACQ_REL");

@@ -29,7 +29,8 @@ final class SassView {
     /** The uniform pair the descriptor lives in (ptxas's and the code generator's choice). */
     static final int DESCRIPTOR_UR = 4;
     private static final Set<String> DESCRIPTOR_USERS = Set.of("LDG", "STG", "LD", "ST", "ATOM", "ATOMG", "RED", "REDG");
-    private static final Set<String> WARP_SYNC = Set.of("SHFL", "VOTE", "VOTEU", "MATCH", "REDUX", "ELECT");
+    /** Ordered like fences (REDUX is not: see {@code OriSchedView}). */
+    private static final Set<String> WARP_SYNC = Set.of("SHFL", "VOTE", "VOTEU", "MATCH", "ELECT");
     private static final Set<String> ORDERED_MEMORY = Set.of("STRONG", "SYS", "GPU", "SM", "VOLATILE", "MMIO");
 
     private final SassReader reader;

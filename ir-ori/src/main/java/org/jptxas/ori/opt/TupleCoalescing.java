@@ -1,0 +1,101 @@
+package org.jptxas.ori.opt;
+
+import java.util.List;
+import org.jptxas.ori.analysis.SingleDefs;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
+
+/**
+ * Operands built part by part ({@code MOV t.k, x}, as tensor-core fragments and vector stores are): a scalar
+ * written once, read only by that copy, earlier in the same block, is written straight into the part, and the copy
+ * goes. The register allocator coalesces whole registers only; ptxas loads fragments into their registers, and
+ * every copy left is an issue slot and a dependent step before the HMMA.
+ */
+public final class TupleCoalescing implements Pass {
+    @Override
+    public String name() {
+        return "tuples";
+    }
+
+    @Override
+    public boolean run(FunctionBody body, OptContext cx) {
+        SingleDefs sd = new SingleDefs(body);
+        boolean changed = false;
+        for (BasicBlock b : body.blocks()) {
+            List<Instr> ins = b.instrs();
+            for (int j = 0; j < ins.size(); j++) {
+                Instr mov = ins.get(j);
+                int i = definition(ins, j, sd);
+                if (i < 0) {
+                    continue;
+                }
+                Reg part = mov.dsts().get(0);
+                Reg x = (Reg) mov.srcs().get(0).value();
+                Instr def = ins.get(i);
+                List<Reg> d = def.dsts();
+                for (int k = 0; k < d.size(); k++) {
+                    if (d.get(k).equals(x)) {
+                        d.set(k, part);
+                    }
+                }
+                ins.remove(j);
+                j--;
+                changed = true;
+            }
+        }
+        return changed;
+    }
+
+    /** The index of the instruction {@code MOV t.k, x} at {@code j} may write into {@code t.k} instead, or -1. */
+    private static int definition(List<Instr> ins, int j, SingleDefs sd) {
+        Instr mov = ins.get(j);
+        if (!OpInfo.is(mov, "MOV") || !mov.guard().isAlways() || !mov.mods().isEmpty() || mov.dsts().size() != 1
+                || mov.srcs().size() != 1) {
+            return -1;
+        }
+        Reg part = mov.dsts().get(0);
+        Src s = mov.srcs().get(0);
+        if (!part.virtual() || !part.isPart() || part.file() != RegFile.R || s.hasModifiers()
+                || !(s.value() instanceof Reg x) || !x.virtual() || x.isPart() || x.comps() != 1
+                || x.file() != RegFile.R || sd.defs(x).size() != 1 || sd.uses(x).size() != 1) {
+            return -1;
+        }
+        Instr def = sd.defs(x).get(0);
+        if (!def.guard().isAlways()) {
+            return -1;
+        }
+        for (int i = j - 1; i >= 0; i--) {
+            Instr in = ins.get(i);
+            if (in == def) {
+                int writes = 0;
+                for (Reg r : def.dsts()) {
+                    writes += r.equals(x) ? 1 : 0;
+                }
+                return writes == 1 ? i : -1;
+            }
+            // nothing in between may read or write any part of the tuple
+            if (touches(in, part)) {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean touches(Instr in, Reg part) {
+        for (Reg r : in.usedRegs()) {
+            if (Rewrites.sameReg(r, part)) {
+                return true;
+            }
+        }
+        for (Reg r : in.dsts()) {
+            if (Rewrites.sameReg(r, part)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
