@@ -26,6 +26,20 @@ final class ImadAlias {
                 && ((hi >>> 27) & 1) == 0;
     }
 
+    /**
+     * Whether a field is IMAD's 32-bit immediate b, which nvdisasm prints signed under every name and signedness
+     * ({@code IMAD.U32 R29, R23, -0x2, R5}; SassImadAliasOracleTest).
+     */
+    static boolean signedImmediate(int key, String mnemonic, String bits) {
+        return (key & 0xfff) == KEY_IMMEDIATE && isPlainImad(mnemonic) && bits.equals("63:32");
+    }
+
+    /** Whether a form's mnemonic is one of the names {@link #mnemonic} gives (not IMAD.X, .WIDE or .HI). */
+    static boolean isPlainImad(String mnemonic) {
+        String m = mnemonic.endsWith(".U32") ? mnemonic.substring(0, mnemonic.length() - 4) : mnemonic;
+        return m.equals("IMAD") || m.equals("IMAD.MOV") || m.equals("IMAD.IADD") || m.equals("IMAD.SHL");
+    }
+
     /** The mnemonic nvdisasm prints for an instruction {@link #covers} accepts. */
     static String mnemonic(long lo, long hi) {
         int key = (int) (lo & 0xfff);

@@ -455,9 +455,46 @@ public final class SassIsa {
         // Then a composed one: ptxas never writes some names (the signed IMAD.SHL), but the modifier tables compose them.
         Predicate<SassForm> named = f -> f.mnemonic.equals(want) && f.appliesToGuardOnly(lo, hi);
         SassInstruction g = decodeFallback(generalized().byKey().getOrDefault(keyOf(lo, hi), List.of()), lo, hi, named);
-        return g instanceof SassInstruction.Known ? g
-                : decodeFallback(composed().byKey().getOrDefault(keyOf(lo, hi), List.of()), lo, hi, named);
+        if (g instanceof SassInstruction.Known) {
+            return g;
+        }
+        g = decodeFallback(composed().byKey().getOrDefault(keyOf(lo, hi), List.of()), lo, hi, named);
+        if (g instanceof SassInstruction.Known) {
+            return g;
+        }
+        // No form of that name at all (ptxas writes IMAD.MOV only with a = RZ, but a selector may write a*RZ+c): the
+        // name is the operands' alone, so any IMAD form of the key that explains the bits, under nvdisasm's name.
+        int key = keyOf(lo, hi);
+        for (int pool = 0; pool < 2; pool++) {
+            g = decodeFallback(renamedImads(key, want, pool), lo, hi, f -> f.appliesToGuardOnly(lo, hi));
+            if (g instanceof SassInstruction.Known) {
+                return g;
+            }
+        }
+        return g;
     }
+
+    /**
+     * The IMAD forms of a key with {@code want}'s signedness (learned for pool 0, generalized for 1), each renamed to
+     * {@code want}, most specific first; made on first use.
+     */
+    private List<SassForm> renamedImads(int key, String want, int pool) {
+        return renamed.computeIfAbsent(key + "|" + want + "|" + pool, x -> {
+            boolean unsigned = want.endsWith(".U32");
+            List<SassForm> out = new ArrayList<>();
+            for (SassForm f : pool == 0 ? Arrays.asList(byKey[key]) : generalized().byKey().getOrDefault(key, List.of())) {
+                if (ImadAlias.isPlainImad(f.mnemonic) && f.mnemonic.endsWith(".U32") == unsigned) {
+                    SassForm r = f.mnemonic.equals(want) ? f : f.renamed(want);
+                    if (r != null) {
+                        out.add(r);
+                    }
+                }
+            }
+            return List.copyOf(out);
+        });
+    }
+
+    private final Map<String, List<SassForm>> renamed = new ConcurrentHashMap<>();
 
     /** Decodes little-endian instruction bytes (a multiple of 16). */
     public List<SassInstruction> decodeAll(byte[] code, int offset, int length) {
@@ -486,8 +523,12 @@ public final class SassIsa {
             if (s.literal() != null) {
                 slots.add(new SassSlot.Literal(s.literal()));
             } else {
-                slots.add(new SassSlot.Field(SlotKind.valueOf(s.kind()), BitField.parse(s.bits()),
-                        s.shift()));
+                SlotKind kind = SlotKind.valueOf(s.kind());
+                if (kind == SlotKind.HEX && ImadAlias.signedImmediate(d.key(), d.mnemonic(), s.bits())) {
+                    // the learner saw only non-negative values in some IMAD forms and guessed unsigned
+                    kind = SlotKind.SHEX;
+                }
+                slots.add(new SassSlot.Field(kind, BitField.parse(s.bits()), s.shift()));
             }
         }
         long[] mask = hex128(d.mask());
