@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * IMAD words of every operand-dependent name (IMAD, .MOV, .IADD, .SHL; signed and .U32) with register and immediate
- * b, guarded and not, built from the fields and read by nvdisasm 12.5 in raw mode: jptxas's decoder must print
+ * b and with register b and immediate c, guarded and not, built from the fields and read by nvdisasm 12.5 in raw mode: jptxas's decoder must print
  * exactly nvdisasm's text (no UNKNOWN: a selector writes {@code IMAD R, R, RZ, R}, which ptxas never does), and the
  * text must assemble back to the word.
  */
@@ -37,6 +37,11 @@ class SassImadAliasOracleTest {
                         }
                         for (long b : new long[] {6, RZ}) {
                             out.add(new long[] {(b << 32) | (a << 24) | (21L << 16) | (guard << 12) | 0x224, hiBase | c});
+                        }
+                        // register b in hi[7:0], immediate c in lo[63:32]
+                        for (long imm : new long[] {0, 5, 0xfffffffeL}) {
+                            long b = c == RZ ? RZ : 9;
+                            out.add(new long[] {(imm << 32) | (a << 24) | (2L << 16) | (guard << 12) | 0x424, hiBase | b});
                         }
                     }
                 }

@@ -367,6 +367,48 @@ public final class SassIsa {
     }
 
     /**
+     * Decodes for execution: as {@link #decode}, but a word no form explains only because of its operand-reuse flags
+     * (bits [125:122]) decodes as the same instruction without them, printed without {@code .reuse}. The flags are
+     * hints for the operand cache and never change what an instruction computes, so the emulator can run ptxas's
+     * code whose reuse combinations the tables never saw. Only for keys whose forms print {@code .reuse} (elsewhere
+     * those bits may select the instruction). Never use it to disassemble.
+     */
+    public SassInstruction decodeForExecution(long lo, long hi) {
+        SassInstruction d = decode(lo, hi, true);
+        if (d instanceof SassInstruction.Unknown && (hi & REUSE_HI) != 0 && printsReuse(keyOf(lo, hi))) {
+            SassInstruction plain = decode(lo, hi & ~REUSE_HI, true);
+            if (plain instanceof SassInstruction.Known) {
+                return plain;
+            }
+        }
+        return d;
+    }
+
+    private static final long REUSE_HI = 0xfL << (122 - 64);
+
+    /** Whether a learned form of the key prints {@code .reuse}: there bits [125:122] are the reuse flags. */
+    private boolean printsReuse(int key) {
+        for (SassForm f : byKey[key]) {
+            if (f.skeleton.contains(".reuse")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** As {@link #decodeAll}, with {@link #decodeForExecution}. */
+    public List<SassInstruction> decodeAllForExecution(byte[] code, int offset, int length) {
+        if (length % 16 != 0) {
+            throw new IllegalArgumentException("code length " + length + " is not a multiple of 16 bytes");
+        }
+        List<SassInstruction> out = new ArrayList<>(length / 16);
+        for (int p = offset; p < offset + length; p += 16) {
+            out.add(decodeForExecution(le64(code, p), le64(code, p + 8)));
+        }
+        return out;
+    }
+
+    /**
      * The table probe's view: the first applicable form even where {@link #decode} refuses (an equally specific
      * rival also applies, or a hideable predicate holds PT), so the probe can see which form would misprint the
      * sample and give it an exclusion. Never use it to disassemble.
