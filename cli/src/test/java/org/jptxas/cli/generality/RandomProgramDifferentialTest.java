@@ -44,6 +44,15 @@ class RandomProgramDifferentialTest {
 
     private static Map<String, String> known() {
         Map<String, String> m = new java.util.TreeMap<>();
+        // Since the emulator runs ptxas's code (reuse flags, IMAD aliases), it stops some of it at a warp-synchronous
+        // REDUX whose full member mask names threads still on the other side of a divergent branch: ptxas's code
+        // reconverges them in a way the emulator's convergence model does not follow (jptxas's cubin agrees).
+        String redux = "the emulator stops ptxas's cubin at REDUX: threads of its full member mask are not converged"
+                + " (ptxas reconverges them after the divergent branch in a way the emulator's model does not follow);"
+                + " jptxas's cubin computes the interpreter's outputs";
+        for (long seed : new long[] {64, 178, 179, 219, 239}) {
+            m.put("seed " + seed, redux);
+        }
         m.put("seed 49", "ptxas 13.0 crashes (SIGSEGV) compiling it for sm_90: a call of the recursive function in a"
                 + " branch that is never taken (random/seed-49-ptxas-crash.ptx)");
         return m;
@@ -96,7 +105,9 @@ class RandomProgramDifferentialTest {
         System.out.println(gate.summary());
         if (n == CI_PROGRAMS && from == 1) {
             Figures.check("random.programs", outcomes.size());
-            Figures.check("random.agree.jptxas", outcomes.stream().filter(o -> o.verdict().agrees).count());
+            // a ptxas mismatch is only judged once jptxas's cubin agreed
+            Figures.check("random.agree.jptxas", outcomes.stream().filter(o -> o.verdict().agrees
+                    || o.verdict() == Verdict.PTXAS_MISMATCH).count());
             Figures.check("random.agree.three", outcomes.stream().filter(o -> o.verdict() == Verdict.AGREE).count());
         }
         gate.verify(n);
