@@ -15,6 +15,8 @@ final class ImadAlias {
     static final int KEY_REGISTER = 0x224;
     /** a, register b (hi[7:0]), constant-bank c. */
     static final int KEY_REGISTER_CONST = 0x624;
+    /** a, register b (hi[7:0]), 32-bit immediate c (lo[63:32]). */
+    static final int KEY_REGISTER_IMMEDIATE = 0x424;
     private static final int RZ = 0xff;
 
     private ImadAlias() {}
@@ -22,8 +24,23 @@ final class ImadAlias {
     /** Whether the rule covers this instruction: one of the keys above, not the carry form {@code IMAD.X}. */
     static boolean covers(long lo, long hi) {
         int key = (int) (lo & 0xfff);
-        return (key == KEY_IMMEDIATE || key == KEY_REGISTER || key == KEY_REGISTER_CONST) && ((hi >>> 10) & 1) == 0
+        return (key == KEY_IMMEDIATE || key == KEY_REGISTER || key == KEY_REGISTER_CONST
+                || key == KEY_REGISTER_IMMEDIATE) && ((hi >>> 10) & 1) == 0
                 && ((hi >>> 27) & 1) == 0;
+    }
+
+    /**
+     * Whether a field is IMAD's 32-bit immediate b, which nvdisasm prints signed under every name and signedness
+     * ({@code IMAD.U32 R29, R23, -0x2, R5}; SassImadAliasOracleTest).
+     */
+    static boolean signedImmediate(int key, String mnemonic, String bits) {
+        return (key & 0xfff) == KEY_IMMEDIATE && isPlainImad(mnemonic) && bits.equals("63:32");
+    }
+
+    /** Whether a form's mnemonic is one of the names {@link #mnemonic} gives (not IMAD.X, .WIDE or .HI). */
+    static boolean isPlainImad(String mnemonic) {
+        String m = mnemonic.endsWith(".U32") ? mnemonic.substring(0, mnemonic.length() - 4) : mnemonic;
+        return m.equals("IMAD") || m.equals("IMAD.MOV") || m.equals("IMAD.IADD") || m.equals("IMAD.SHL");
     }
 
     /** The mnemonic nvdisasm prints for an instruction {@link #covers} accepts. */

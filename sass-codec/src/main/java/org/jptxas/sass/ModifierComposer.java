@@ -96,6 +96,24 @@ final class ModifierComposer {
         return dot < 0 ? mnemonic : mnemonic.substring(0, dot);
     }
 
+    /**
+     * Whether an operand enum's tokens can modify an operand of this kind: '!' a predicate, the others ('-', '~', '|')
+     * a register. An enum's operand is numbered in the layout it was learned from; in a form of the same key with
+     * more operands before it (IADD3's carry-outs) that number can name a predicate, which '-' never modifies.
+     */
+    private static boolean fitsKind(Group g, SlotKind kind) {
+        boolean pred = kind == SlotKind.PRED || kind == SlotKind.UPRED;
+        if (!pred && kind != SlotKind.GPR && kind != SlotKind.UGPR) {
+            return false;
+        }
+        for (String name : g.byName().keySet()) {
+            if (!name.isEmpty() && name.equals("!") != pred) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The forms composed onto {@code f} (not including {@code f}'s own combination); empty if it does not fit. */
     static List<SassForm> composeOnto(SassForm f, List<Group> all) {
         int mp = f.pieces[0].startsWith("@") ? 1 : 0;
@@ -118,8 +136,7 @@ final class ModifierComposer {
             int slot = g.operand() + mp;
             long[] m = g.field().mask();
             // Only register operands: a sign before an immediate is part of the number's text.
-            if (slot >= f.slots.length || !(f.slots[slot] instanceof SassSlot.Field fd) || !(fd.kind() == SlotKind.GPR
-                    || fd.kind() == SlotKind.UGPR || fd.kind() == SlotKind.PRED || fd.kind() == SlotKind.UPRED)
+            if (slot >= f.slots.length || !(f.slots[slot] instanceof SassSlot.Field fd) || !fitsKind(g, fd.kind())
                     || (f.maskLo & m[0]) != m[0] || (f.maskHi & m[1]) != m[1]) {
                 continue;
             }

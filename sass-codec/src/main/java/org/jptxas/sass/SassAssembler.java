@@ -118,7 +118,8 @@ public final class SassAssembler {
             // The words must decode with this very form: a form whose fixed bits happen to fit (e.g. a narrow branch
             // offset) but that the decoder would not pick is the wrong encoding.
             SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
-            if (!(back instanceof SassInstruction.Known k) || k.form() != f) {
+            // (or with the same encoding under nvdisasm's operand-dependent name: IMAD R, R, RZ, R is IMAD.MOV)
+            if (!(back instanceof SassInstruction.Known k) || k.form() != f && !k.form().sameEncoding(f)) {
                 if (firstError[0] == null) {
                     firstError[0] = "the values do not fit form " + f.mnemonic;
                 }
@@ -134,7 +135,7 @@ public final class SassAssembler {
                 continue;
             }
             SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
-            if (back instanceof SassInstruction.Known k
+            if (back instanceof SassInstruction.Known k && !k.form().sameEncoding(f)
                     && !SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text)) {
                 continue;
             }
@@ -149,16 +150,53 @@ public final class SassAssembler {
             }
             // The words must decode with this composed form, or at least print the same text.
             SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
-            if (!(back instanceof SassInstruction.Known k) || (k.form() != f
+            if (!(back instanceof SassInstruction.Known k) || (k.form() != f && !k.form().sameEncoding(f)
                     && !SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text))) {
                 continue;
             }
             return e;
         }
+        Encoded alias = imadAlias(lexed, text, control, address, labels);
+        if (alias != null) {
+            return alias;
+        }
         if (candidates.isEmpty() && composed.isEmpty() && firstError[0] == null) {
             throw new AssemblyException("no " + isa.sm() + " encoding form for '" + text + "'");
         }
         throw new AssemblyException("cannot encode '" + text + "' for " + isa.sm() + ": " + firstError[0]);
+    }
+
+    private static final java.util.regex.Pattern IMAD_NAME =
+            java.util.regex.Pattern.compile("(^|\\s)IMAD(\\.MOV|\\.IADD|\\.SHL)?(\\.U32)? ");
+
+    /**
+     * Text in one of nvdisasm's operand-dependent IMAD names ({@link ImadAlias}) that no form of that name encodes
+     * ({@code IMAD.MOV R21, R21, RZ, R5}): a form of another of the names, if the words decode to the same text.
+     */
+    private Encoded imadAlias(SassLexer.Lexed lexed, String text, Control control, long address, LabelResolver labels) {
+        java.util.regex.Matcher m = IMAD_NAME.matcher(lexed.skeleton());
+        if (!m.find()) {
+            return null;
+        }
+        String u32 = m.group(3) == null ? "" : ".U32";
+        for (String name : new String[] {"IMAD", "IMAD.MOV", "IMAD.IADD", "IMAD.SHL"}) {
+            String skeleton = lexed.skeleton().substring(0, m.start()) + m.group(1) + name + u32 + " "
+                    + lexed.skeleton().substring(m.end());
+            for (List<SassForm> pool : List.of(isa.formsWithSkeleton(skeleton), isa.generalizedWithSkeleton(skeleton))) {
+                for (SassForm f : pool) {
+                    Encoded e = encode(f, lexed.lexemes(), control, address, labels, new String[1]);
+                    if (e == null) {
+                        continue;
+                    }
+                    SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
+                    if (back instanceof SassInstruction.Known k
+                            && SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text)) {
+                        return new Encoded(e.words(), new SassOp(k.form(), e.op().values(), e.op().targets()));
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     /** The words of {@code f} with the operand values, or null (noting why in {@code firstError}). */

@@ -235,6 +235,29 @@ public final class SassForm {
                         && java.util.Arrays.equals(other.slots, slots));
     }
 
+    /**
+     * The same encoding printed under another name ({@code IMAD.MOV} for an {@code IMAD} form: nvdisasm names IMAD by
+     * its operand values, see {@link ImadAlias}); null if the mnemonic is not the first token of its piece.
+     */
+    SassForm renamed(String name) {
+        int mp = pieces[0].startsWith("@") && slots.length > 0 ? 1 : 0;
+        String piece = pieces[mp];
+        int at = piece.indexOf(mnemonic);
+        int end = at + mnemonic.length();
+        if (at < 0 || (end < piece.length() && piece.charAt(end) != ' ')) {
+            return null;
+        }
+        List<String> p = new java.util.ArrayList<>(List.of(pieces));
+        p.set(mp, piece.substring(0, at) + name + piece.substring(end));
+        return new SassForm(key, name, p, List.of(slots), maskLo, maskHi, bitsLo, bitsHi, exclusions());
+    }
+
+    /** Whether {@code other} encodes exactly like this form (same fixed bits and fields), whatever it prints. */
+    boolean sameEncoding(SassForm other) {
+        return other.key == key && other.maskLo == maskLo && other.maskHi == maskHi && other.bitsLo == bitsLo
+                && other.bitsHi == bitsHi && java.util.Arrays.equals(other.slots, slots);
+    }
+
     @Override
     public String toString() {
         return mnemonic + " [" + skeleton + "]";

@@ -367,6 +367,48 @@ public final class SassIsa {
     }
 
     /**
+     * Decodes for execution: as {@link #decode}, but a word no form explains only because of its operand-reuse flags
+     * (bits [125:122]) decodes as the same instruction without them, printed without {@code .reuse}. The flags are
+     * hints for the operand cache and never change what an instruction computes, so the emulator can run ptxas's
+     * code whose reuse combinations the tables never saw. Only for keys whose forms print {@code .reuse} (elsewhere
+     * those bits may select the instruction). Never use it to disassemble.
+     */
+    public SassInstruction decodeForExecution(long lo, long hi) {
+        SassInstruction d = decode(lo, hi, true);
+        if (d instanceof SassInstruction.Unknown && (hi & REUSE_HI) != 0 && printsReuse(keyOf(lo, hi))) {
+            SassInstruction plain = decode(lo, hi & ~REUSE_HI, true);
+            if (plain instanceof SassInstruction.Known) {
+                return plain;
+            }
+        }
+        return d;
+    }
+
+    private static final long REUSE_HI = 0xfL << (122 - 64);
+
+    /** Whether a learned form of the key prints {@code .reuse}: there bits [125:122] are the reuse flags. */
+    private boolean printsReuse(int key) {
+        for (SassForm f : byKey[key]) {
+            if (f.skeleton.contains(".reuse")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** As {@link #decodeAll}, with {@link #decodeForExecution}. */
+    public List<SassInstruction> decodeAllForExecution(byte[] code, int offset, int length) {
+        if (length % 16 != 0) {
+            throw new IllegalArgumentException("code length " + length + " is not a multiple of 16 bytes");
+        }
+        List<SassInstruction> out = new ArrayList<>(length / 16);
+        for (int p = offset; p < offset + length; p += 16) {
+            out.add(decodeForExecution(le64(code, p), le64(code, p + 8)));
+        }
+        return out;
+    }
+
+    /**
      * The table probe's view: the first applicable form even where {@link #decode} refuses (an equally specific
      * rival also applies, or a hideable predicate holds PT), so the probe can see which form would misprint the
      * sample and give it an exclusion. Never use it to disassemble.
@@ -455,9 +497,46 @@ public final class SassIsa {
         // Then a composed one: ptxas never writes some names (the signed IMAD.SHL), but the modifier tables compose them.
         Predicate<SassForm> named = f -> f.mnemonic.equals(want) && f.appliesToGuardOnly(lo, hi);
         SassInstruction g = decodeFallback(generalized().byKey().getOrDefault(keyOf(lo, hi), List.of()), lo, hi, named);
-        return g instanceof SassInstruction.Known ? g
-                : decodeFallback(composed().byKey().getOrDefault(keyOf(lo, hi), List.of()), lo, hi, named);
+        if (g instanceof SassInstruction.Known) {
+            return g;
+        }
+        g = decodeFallback(composed().byKey().getOrDefault(keyOf(lo, hi), List.of()), lo, hi, named);
+        if (g instanceof SassInstruction.Known) {
+            return g;
+        }
+        // No form of that name at all (ptxas writes IMAD.MOV only with a = RZ, but a selector may write a*RZ+c): the
+        // name is the operands' alone, so any IMAD form of the key that explains the bits, under nvdisasm's name.
+        int key = keyOf(lo, hi);
+        for (int pool = 0; pool < 2; pool++) {
+            g = decodeFallback(renamedImads(key, want, pool), lo, hi, f -> f.appliesToGuardOnly(lo, hi));
+            if (g instanceof SassInstruction.Known) {
+                return g;
+            }
+        }
+        return g;
     }
+
+    /**
+     * The IMAD forms of a key with {@code want}'s signedness (learned for pool 0, generalized for 1), each renamed to
+     * {@code want}, most specific first; made on first use.
+     */
+    private List<SassForm> renamedImads(int key, String want, int pool) {
+        return renamed.computeIfAbsent(key + "|" + want + "|" + pool, x -> {
+            boolean unsigned = want.endsWith(".U32");
+            List<SassForm> out = new ArrayList<>();
+            for (SassForm f : pool == 0 ? Arrays.asList(byKey[key]) : generalized().byKey().getOrDefault(key, List.of())) {
+                if (ImadAlias.isPlainImad(f.mnemonic) && f.mnemonic.endsWith(".U32") == unsigned) {
+                    SassForm r = f.mnemonic.equals(want) ? f : f.renamed(want);
+                    if (r != null) {
+                        out.add(r);
+                    }
+                }
+            }
+            return List.copyOf(out);
+        });
+    }
+
+    private final Map<String, List<SassForm>> renamed = new ConcurrentHashMap<>();
 
     /** Decodes little-endian instruction bytes (a multiple of 16). */
     public List<SassInstruction> decodeAll(byte[] code, int offset, int length) {
@@ -486,8 +565,12 @@ public final class SassIsa {
             if (s.literal() != null) {
                 slots.add(new SassSlot.Literal(s.literal()));
             } else {
-                slots.add(new SassSlot.Field(SlotKind.valueOf(s.kind()), BitField.parse(s.bits()),
-                        s.shift()));
+                SlotKind kind = SlotKind.valueOf(s.kind());
+                if (kind == SlotKind.HEX && ImadAlias.signedImmediate(d.key(), d.mnemonic(), s.bits())) {
+                    // the learner saw only non-negative values in some IMAD forms and guessed unsigned
+                    kind = SlotKind.SHEX;
+                }
+                slots.add(new SassSlot.Field(kind, BitField.parse(s.bits()), s.shift()));
             }
         }
         long[] mask = hex128(d.mask());

@@ -43,11 +43,15 @@ class RandomProgramDifferentialTest {
     static final Map<String, String> KNOWN = known();
 
     private static Map<String, String> known() {
-        String decoder = "the emulator stops at an instruction jptxas wrote that jptxas's own SASS decoder does not"
-                + " know (e.g. IMAD R, R, RZ, R: random/seed-99-decoder.ptx): encoder and decoder tables disagree";
         Map<String, String> m = new java.util.TreeMap<>();
-        for (long seed : new long[] {63, 94, 99}) {
-            m.put("seed " + seed, decoder);
+        // Since the emulator runs ptxas's code (reuse flags, IMAD aliases), it stops some of it at a warp-synchronous
+        // REDUX whose full member mask names threads still on the other side of a divergent branch: ptxas's code
+        // reconverges them in a way the emulator's convergence model does not follow (jptxas's cubin agrees).
+        String redux = "the emulator stops ptxas's cubin at REDUX: threads of its full member mask are not converged"
+                + " (ptxas reconverges them after the divergent branch in a way the emulator's model does not follow);"
+                + " jptxas's cubin computes the interpreter's outputs";
+        for (long seed : new long[] {64, 178, 179, 219, 239}) {
+            m.put("seed " + seed, redux);
         }
         m.put("seed 49", "ptxas 13.0 crashes (SIGSEGV) compiling it for sm_90: a call of the recursive function in a"
                 + " branch that is never taken (random/seed-49-ptxas-crash.ptx)");
@@ -101,7 +105,9 @@ class RandomProgramDifferentialTest {
         System.out.println(gate.summary());
         if (n == CI_PROGRAMS && from == 1) {
             Figures.check("random.programs", outcomes.size());
-            Figures.check("random.agree.jptxas", outcomes.stream().filter(o -> o.verdict().agrees).count());
+            // a ptxas mismatch is only judged once jptxas's cubin agreed
+            Figures.check("random.agree.jptxas", outcomes.stream().filter(o -> o.verdict().agrees
+                    || o.verdict() == Verdict.PTXAS_MISMATCH).count());
             Figures.check("random.agree.three", outcomes.stream().filter(o -> o.verdict() == Verdict.AGREE).count());
         }
         gate.verify(n);

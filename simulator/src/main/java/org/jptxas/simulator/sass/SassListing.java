@@ -172,7 +172,8 @@ public final class SassListing {
      * own address.
      */
     static List<SassOp> decodeFunction(org.jptxas.sass.SassIsa isa, byte[] code, long base) {
-        List<org.jptxas.sass.SassInstruction> instrs = isa.decodeAll(code, 0, code.length - code.length % 16);
+        // reuse flags are cache hints: words whose flag combination the tables never saw still run
+        List<org.jptxas.sass.SassInstruction> instrs = isa.decodeAllForExecution(code, 0, code.length - code.length % 16);
         Map<String, Long> labels = new HashMap<>();
         org.jptxas.sass.LabelNamer namer = address -> {
             String name = ".L_" + Long.toHexString(address);
