@@ -28,13 +28,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The tensor-core and asynchronous-copy kernels of the suite (mma.sync → HMMA/DMMA, cp.async → LDGSTS/LDGDEPBAR/DEPBAR)
+ * The tensor-core and asynchronous-copy kernels of the suite (mma.sync → HMMA/IMMA/DMMA, cp.async → LDGSTS/LDGDEPBAR/DEPBAR)
  * on this backend's targets in every build, and the emulator's memory model for cp.async: a kernel that forgets
  * {@code cp.async.wait_group} computes a wrong result in the interpreter, on jptxas's cubin and on ptxas's, instead of
  * passing by luck.
  */
 class TensorAndAsyncCopyTest {
-    static final List<String> KERNELS = List.of("mma_gemm_f16", "mma_m16n8k8_f16", "mma_f64", "cp_async_pipeline");
+    static final List<String> KERNELS = List.of("mma_gemm_f16", "mma_m16n8k8_f16", "mma_f64", "mma_gemm_s8",
+            "mma_m8n8k16_s8", "mma_gemm_tf32", "cp_async_pipeline");
 
     @Test
     void tensorAndAsyncCopyKernelsComputeTheirReferences(@TempDir Path dir) {

@@ -48,8 +48,8 @@ final class FormCatalog {
         Map<String, String> m = new LinkedHashMap<>();
         String tensor = "tensor-core family: matrix fragments spread over a warp, issue 20 leaves them to their own issue";
         m.put("mma", "tensor-core family: matrix fragments spread over a warp need inputs laid out per fragment, which"
-                + " the form kernels do not make (issue 23: suite kernels mma_gemm_f16, mma_m16n8k8_f16, mma_f64 and"
-                + " WarpMmaTest run the shapes jptxas compiles)");
+                + " the form kernels do not make (issue 23: suite kernels mma_gemm_f16, mma_m16n8k8_f16, mma_f64,"
+                + " mma_gemm_s8, mma_m8n8k16_s8, mma_gemm_tf32 and WarpMmaTest run the shapes jptxas compiles)");
         m.put("wmma.", tensor);
         m.put("wgmma.", tensor + " (sm_90a only)");
         m.put("tcgen05.", tensor + " (sm_100a only)");

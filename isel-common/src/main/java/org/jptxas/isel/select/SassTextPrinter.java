@@ -120,7 +120,7 @@ public final class SassTextPrinter {
         String label = null;
         for (int i = 0; i < n; i++) {
             Src src = ops.get(i);
-            alternatives.add(spell(src, blockLabels));
+            alternatives.add(withLayout(s.mnemonic(), i, spell(src, blockLabels)));
             if (isDefault(src) && omittable.size() < MAX_OMITTABLE && i != s.descriptor()) {
                 omittable.add(i);
             }
@@ -289,6 +289,18 @@ public final class SassTextPrinter {
     /** A predicate or zero register at its default value, which some forms leave out of the text. */
     private static boolean isDefault(Src src) {
         return src.value() instanceof Reg r && r.isZero() && !src.hasModifiers();
+    }
+
+    /**
+     * nvdisasm names the fragment layouts of an integer warp-level multiply's A and B ({@code IMMA.16832.S8.S8 R0,
+     * R4.ROW, R8.COL, R0}); the layouts are fixed (mma.sync is always {@code .row.col}), so the text carries them.
+     */
+    private static List<Spelling> withLayout(String mnemonic, int operand, List<Spelling> spellings) {
+        if (!mnemonic.startsWith("IMMA.") || operand < 1 || operand > 2) {
+            return spellings;
+        }
+        String layout = operand == 1 ? ".ROW" : ".COL";
+        return spellings.stream().map(x -> new Spelling(x.display() + layout, x.assembly() + layout)).toList();
     }
 
     private static List<Spelling> spell(Src src, IntFunction<String> blockLabels) {

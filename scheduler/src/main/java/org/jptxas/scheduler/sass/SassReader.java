@@ -267,29 +267,42 @@ public final class SassReader {
     }
 
     /**
-     * Registers per operand of a warp-level matrix multiply, by shape: m16n8k16 (HMMA.16816, IMMA.16832) has a
-     * 4-register A and a 2-register B; m16n8k8/k4 (HMMA.1688, HMMA.1684, IMMA.16816) a 2-register A and one B
-     * register; the accumulator is 4 registers for 32-bit results of an m16 shape, else 2. Volta's 884 steps use
-     * pairs; DMMA (m8n8k4 f64) reads a pair of A and of B and two pairs of C, and writes two pairs.
+     * Registers per operand of a warp-level matrix multiply, from its shape (m, n, k) and element sizes: A holds
+     * m k, B k n and C/D m n elements over the warp's 32 lanes ({@code HMMA.1688.F32.TF32}: 4, 2, 4;
+     * {@code IMMA.8816.S8.S8}: 1, 1, 2). Inputs are f16/bf16 (16 bits), tf32 (32), s8/u8 (8), s4/u4 (4), b1 (1); the
+     * accumulator is 32-bit except HMMA's F16. Volta's 884 steps use pairs; DMMA (m8n8k4 f64) reads a pair of A and
+     * of B and two pairs of C, and writes two pairs.
      */
     private static int mmaWidth(String m, Set<String> mods, boolean dest, int srcIndex) {
-        boolean m16 = mods.contains("16816") || mods.contains("1688") || mods.contains("1684") || mods.contains("16832")
-                || mods.contains("16864");
         if (m.equals("DMMA")) {
             return dest || srcIndex == 2 ? 4 : 2; // m8n8k4 f64: one pair of A and of B, two pairs of C and D
         }
-        if (!m16) {
-            return 2;
+        int[] mnk = null;
+        for (String s : mods) {
+            mnk = switch (s) {
+                case "16816" -> new int[] {16, 8, 16};
+                case "1688" -> new int[] {16, 8, 8};
+                case "1684" -> new int[] {16, 8, 4};
+                case "16832" -> new int[] {16, 8, 32};
+                case "16864" -> new int[] {16, 8, 64};
+                case "168128" -> new int[] {16, 8, 128};
+                case "168256" -> new int[] {16, 8, 256};
+                case "8816" -> new int[] {8, 8, 16};
+                case "8832" -> new int[] {8, 8, 32};
+                case "88128" -> new int[] {8, 8, 128};
+                default -> mnk;
+            };
         }
-        boolean bigK = m.equals("HMMA") ? mods.contains("16816") : mods.contains("16832") || mods.contains("16864");
+        if (mnk == null) {
+            return 2; // Volta's HMMA.884 steps
+        }
+        int in = m.equals("BMMA") ? 1 : mods.contains("TF32") ? 32 : mods.contains("S4") || mods.contains("U4") ? 4
+                : m.equals("IMMA") ? 8 : 16;
         if (dest || srcIndex == 2) {
-            boolean wideAcc = mods.contains("F32") || m.equals("IMMA") || m.equals("BMMA");
-            return wideAcc ? 4 : 2;
+            int acc = m.equals("HMMA") && !mods.contains("F32") ? 16 : 32;
+            return mnk[0] * mnk[1] * acc / 1024;
         }
-        if (srcIndex == 0) {
-            return bigK ? 4 : 2;
-        }
-        return bigK ? 2 : 1;
+        return srcIndex == 0 ? mnk[0] * mnk[2] * in / 1024 : mnk[2] * mnk[1] * in / 1024;
     }
 
     /** The type modifiers ({@code F32}, {@code S64}, ...) of an opcode, in the order the text gives them. */

@@ -10,7 +10,8 @@ import org.jptxas.simulator.numeric.SmallFloats;
  * <p>Fragments (g = lane / 4, t = lane % 4; p = elements per 32-bit register, element i of a lane in register i / p,
  * lowest bits first): for m16 shapes, A element i is (g + 8 ((i / p) mod 2), p t + i mod p + 4p (i / 2p)), B element
  * i is (p t + i mod p + 4p (i / p), g), C/D element i is (g + 8 (i / 2), 2t + i mod 2). For f64 m8n8k4: A (g, t),
- * B (t, g), C/D elements (g, 2t) and (g, 2t + 1), one register pair each.
+ * B (t, g), C/D elements (g, 2t) and (g, 2t + 1), one register pair each. The m8 integer shape (m8n8k16 s8/u8) is
+ * the m16 layout's upper half: A (g, 4t + i), B (4t + i, g), C/D (g, 2t + i).
  *
  * <p>Numerics (written down, not the hardware's): every product is exact (f16, bf16 and tf32 products fit in a
  * double; tf32 inputs are their f32 registers with the low 13 fraction bits ignored, as the hardware reads them);
@@ -122,7 +123,7 @@ public final class WarpMma {
 
     private static void unpackA(Spec s, int lane, int[] regs, double[][] f, long[][] v) {
         int g = lane >>> 2, t = lane & 3;
-        if (s.m == 8) { // f64 m8n8k4
+        if (s.ab == Type.F64) { // f64 m8n8k4
             long bits = pair(regs, 0);
             f[g][t] = Double.longBitsToDouble(bits);
             return;
@@ -136,7 +137,7 @@ public final class WarpMma {
 
     private static void unpackB(Spec s, int lane, int[] regs, double[][] f, long[][] v) {
         int g = lane >>> 2, t = lane & 3;
-        if (s.m == 8) {
+        if (s.ab == Type.F64) {
             f[t][g] = Double.longBitsToDouble(pair(regs, 0));
             return;
         }
@@ -149,20 +150,20 @@ public final class WarpMma {
 
     private static void unpackC(Spec s, int lane, int[] regs, Type type, double[][] f, long[][] v) {
         int g = lane >>> 2, t = lane & 3;
-        if (s.m == 8) {
+        if (s.ab == Type.F64) {
             f[g][2 * t] = Double.longBitsToDouble(pair(regs, 0));
             f[g][2 * t + 1] = Double.longBitsToDouble(pair(regs, 2));
             return;
         }
         int p = perReg(type);
-        for (int e = 0; e < 4; e++) {
+        for (int e = 0; e < s.m * s.n / 32; e++) {
             set(type, regs, e, p, f, v, g + 8 * (e / 2), 2 * t + e % 2);
         }
     }
 
     /** Stores D(i, j) into the lane and register that hold it. */
     private static void place(Spec s, int i, int j, long bits, int[][] d) {
-        if (s.m == 8) {
+        if (s.ab == Type.F64) {
             int lane = 4 * i + j / 2, r = 2 * (j % 2);
             d[lane][r] = (int) bits;
             d[lane][r + 1] = (int) (bits >>> 32);

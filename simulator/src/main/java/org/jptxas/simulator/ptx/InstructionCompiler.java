@@ -1347,7 +1347,7 @@ final class InstructionCompiler {
     private Insn cvta() throws ProgramException, Unsupported {
         boolean to = has("to");
         AddressSpace s = space();
-        if (s == AddressSpace.GENERIC || s == AddressSpace.PARAM) {
+        if (s == AddressSpace.GENERIC || s == AddressSpace.PARAM && to) {
             throw unsupported();
         }
         int d = dst(op(0));

@@ -24,6 +24,8 @@ final class Machine {
     static final long SHARED_WINDOW = 0x0000_0100_0000_0000L;
     static final long LOCAL_WINDOW = 0x0000_0200_0000_0000L;
     static final long CONST_WINDOW = 0x0000_0300_0000_0000L;
+    /** Kernel parameters ({@code cvta.param}): the offsets of the current frame's parameter area. */
+    static final long PARAM_WINDOW = 0x0000_0500_0000_0000L;
     static final long WINDOW_SIZE = 1L << 32;
     private static final int QUANTUM = 256;
 
@@ -505,6 +507,9 @@ final class Machine {
         if (a >= CONST_WINDOW && a < CONST_WINDOW + WINDOW_SIZE) {
             return AddressSpace.CONST;
         }
+        if (a >= PARAM_WINDOW && a < PARAM_WINDOW + WINDOW_SIZE) {
+            return AddressSpace.PARAM;
+        }
         return AddressSpace.GLOBAL;
     }
 
@@ -513,6 +518,7 @@ final class Machine {
             case SHARED -> SHARED_WINDOW;
             case LOCAL -> LOCAL_WINDOW;
             case CONST -> CONST_WINDOW;
+            case PARAM -> PARAM_WINDOW;
             default -> 0;
         };
     }
@@ -522,6 +528,7 @@ final class Machine {
             case SHARED -> SHARED_WINDOW;
             case LOCAL -> LOCAL_WINDOW;
             case CONST -> CONST_WINDOW;
+            case PARAM -> PARAM_WINDOW;
             default -> 0;
         };
     }

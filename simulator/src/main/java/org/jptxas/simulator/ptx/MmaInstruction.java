@@ -37,7 +37,7 @@ final class MmaInstruction {
             switch (m) {
                 case "sync", "aligned", "row", "col" -> { }
                 case "satfinite" -> sat = true;
-                case "m16n8k16", "m16n8k8", "m16n8k4", "m16n8k32", "m8n8k4" -> shape = m;
+                case "m16n8k16", "m16n8k8", "m16n8k4", "m16n8k32", "m8n8k4", "m8n8k16" -> shape = m;
                 case "f16" -> types.add(Type.F16);
                 case "bf16" -> types.add(Type.BF16);
                 case "tf32" -> types.add(Type.TF32);
@@ -58,13 +58,13 @@ final class MmaInstruction {
         if (a != b) { // mixed s8/u8 inputs: not implemented
             return null;
         }
-        int m = shape.equals("m8n8k4") ? 8 : 16, n = 8;
+        int m = shape.startsWith("m8n8") ? 8 : 16, n = 8;
         int k = Integer.parseInt(shape.substring(shape.indexOf('k') + 1));
         boolean ok = switch (a) {
             case F16 -> (k == 16 || k == 8) && m == 16 && d == c && (d == Type.F16 || d == Type.F32);
             case BF16 -> (k == 16 || k == 8) && m == 16 && d == Type.F32 && c == Type.F32;
             case TF32 -> (k == 8 || k == 4) && m == 16 && d == Type.F32 && c == Type.F32;
-            case S8, U8 -> (k == 32 || k == 16) && m == 16 && d == Type.S32 && c == Type.S32;
+            case S8, U8 -> (m == 16 && (k == 32 || k == 16) || m == 8 && k == 16) && d == Type.S32 && c == Type.S32;
             case F64 -> m == 8 && k == 4 && d == Type.F64 && c == Type.F64;
             default -> false;
         };

@@ -60,14 +60,15 @@ final class MatrixMultiplyOps {
     }
 
     private static Spec imma(String shape, List<String> types) {
-        int k = shape.equals("16832") ? 32 : shape.equals("16816") ? 16 : 0;
+        boolean m8 = shape.equals("8816");
+        int k = shape.equals("16832") ? 32 : shape.equals("16816") || m8 ? 16 : 0;
         boolean sat = types.contains("SAT");
         List<String> t = types.stream().filter(x -> !x.equals("SAT")).toList();
         if (k == 0 || t.size() != 2 || !t.get(0).equals(t.get(1))) {
             return null;
         }
         Type ab = t.get(0).equals("S8") ? Type.S8 : t.get(0).equals("U8") ? Type.U8 : null;
-        return ab == null ? null : new Spec(16, 8, k, ab, Type.S32, Type.S32, sat);
+        return ab == null ? null : new Spec(m8 ? 8 : 16, 8, k, ab, Type.S32, Type.S32, sat);
     }
 
     /**

@@ -10,6 +10,7 @@ import org.jptxas.simulator.exec.MatrixFragments;
 import org.jptxas.simulator.exec.ThreadRef;
 import org.jptxas.simulator.launch.Dim3;
 import org.jptxas.simulator.launch.Dim3Point;
+import org.jptxas.simulator.abi.ConstantBank0Layout;
 import org.jptxas.simulator.memory.AddressSpace;
 import org.jptxas.simulator.memory.MemoryAccessException;
 import org.jptxas.simulator.memory.Region;
@@ -1808,7 +1809,13 @@ final class SassMachine {
     static final long LOCAL_WINDOW = 0x0000_0200_0000_0000L;
     static final long WINDOW_SIZE = 0x1_0000_0000L;
 
-    private static byte[] withWindows(byte[] bank0) {
+    /**
+     * Generic addresses of constant bank 0 ({@code cvta.param}): the driver puts a 64-bit pointer into the bank at
+     * {@link ConstantBank0Layout#genericPointer()}; generic loads in this window read the bank.
+     */
+    static final long CONST0_WINDOW = 0x0000_0400_0000_0000L;
+
+    private byte[] withWindows(byte[] bank0) {
         if (bank0.length < 0x28) {
             return bank0;
         }
@@ -1816,7 +1823,17 @@ final class SassMachine {
         java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         bb.putLong(0x18, SHARED_WINDOW);
         bb.putLong(0x20, LOCAL_WINDOW);
+        ConstantBank0Layout cb = ConstantBank0Layout.of(launch.target());
+        cb.genericPointer().ifPresent(at -> {
+            if (b.length >= at + 8) {
+                bb.putLong(at, CONST0_WINDOW + cb.genericPointerTarget());
+            }
+        });
         return b;
+    }
+
+    private long windowBase(Region r) {
+        return r == shared ? SHARED_WINDOW : r == cbank0 ? CONST0_WINDOW : LOCAL_WINDOW;
     }
 
     /** The shared or local region a generic address falls in, or null for global memory. */
@@ -1826,6 +1843,9 @@ final class SassMachine {
         }
         if (a >= LOCAL_WINDOW && a < LOCAL_WINDOW + WINDOW_SIZE) {
             return localOf(t);
+        }
+        if (a >= CONST0_WINDOW && a < CONST0_WINDOW + ConstantBank0Layout.BANK_SIZE) {
+            return cbank0;
         }
         return null;
     }
@@ -1924,7 +1944,7 @@ final class SassMachine {
             case "QSPC" -> { // QSPC.E.{S,L,G} Pp, RZ, [Ra.64]: whether a generic address is in a space
                 long a = address((Mem) o.get(2), t, w, true);
                 Region r = window(a, t);
-                boolean in = op.has("S") ? r == shared && r != null : op.has("L") ? r != null && r != shared : r == null;
+                boolean in = op.has("S") ? r == shared && r != null : op.has("L") ? r != null && r == t.local : r == null;
                 writeP(t, o.get(0), in);
             }
             case "FRND" -> frnd(op, t, w);
@@ -2228,7 +2248,7 @@ final class SassMachine {
         long a = address(m, t, w, !sharedSpace && op.has("E"));
         Region r = sharedSpace ? shared : generic(op) ? window(a, t) : null;
         if (!sharedSpace && r != null) {
-            a -= r == shared ? SHARED_WINDOW : LOCAL_WINDOW;
+            a -= windowBase(r);
         }
         long old = r == null ? launch.global().load(a, size) : r.load(a, size);
         long v = kind.equals("POPC_INC") ? 1 : size == 8 ? read64(o.get(i), t, w) : Integer.toUnsignedLong(read(o.get(i), t, w));
@@ -2655,7 +2675,7 @@ final class SassMachine {
         int size = accessSize(op);
         Region r = generic ? window(a, t) : spaceRegion(op, t);
         if (generic && r != null) {
-            a -= r == shared ? SHARED_WINDOW : LOCAL_WINDOW;
+            a -= windowBase(r);
         }
         int d = ((Reg) o.get(0)).index();
         if (size <= 4) {
@@ -2687,7 +2707,7 @@ final class SassMachine {
         int size = accessSize(op);
         Region r = generic ? window(a, t) : spaceRegion(op, t);
         if (generic && r != null) {
-            a -= r == shared ? SHARED_WINDOW : LOCAL_WINDOW;
+            a -= windowBase(r);
         }
         int s = ((Reg) o.get(1)).index();
         if (size <= 4) {

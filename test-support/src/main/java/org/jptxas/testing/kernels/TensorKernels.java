@@ -9,7 +9,7 @@ final class TensorKernels {
     private TensorKernels() {}
 
     static List<KernelCase> all() {
-        return List.of(mmaGemmF16(), mmaM16n8k8F16(), mmaF64());
+        return List.of(mmaGemmF16(), mmaM16n8k8F16(), mmaF64(), mmaGemmS8(), mmaM8n8k16S8(), mmaGemmTf32());
     }
 
     /**
@@ -108,6 +108,115 @@ final class TensorKernels {
                         }
                     }
                 });
+    }
+
+    /**
+     * C = A B + C0 in integers for M = 16, N = 8, K = 64 with mma.sync.aligned (sm_80+: IMMA), one warp: m16n8k32 s8
+     * ({@code c}) and u8 ({@code cu}), and m16n8k16 s8 with .satfinite ({@code cs}, C0 within 2^21 of the s32 limits,
+     * so that some k-steps saturate and later ones move away from the limit again). A is row-major, B is given
+     * transposed, bytes packed four to a word (lowest first). Integer products are exact: the results are too.
+     */
+    static KernelCase mmaGemmS8() {
+        Gen g = new Gen("mma_gemm_s8");
+        int[] a = g.bits32(256), bt = g.bits32(128), au = g.bits32(256), but = g.bits32(128), c0 = g.ints(128, -1 << 20,
+                1 << 20), off = g.ints(128, 0, 1 << 21), cs0 = new int[128];
+        for (int i = 0; i < 128; i++) {
+            cs0[i] = i % 2 == 0 ? Integer.MAX_VALUE - off[i] : Integer.MIN_VALUE + off[i];
+        }
+        return kernel("mma_gemm_s8").describe("mma.sync m16n8k32/m16n8k16 s8/u8 GEMM, s32 accumulation, satfinite (sm_80+)")
+                .minSm(80).grid(1).block(32)
+                .in("a", a).in("bt", bt).in("au", au).in("but", but).in("c0", c0).in("cs0", cs0)
+                .out("c", Elem.I32, 128).out("cu", Elem.I32, 128).out("cs", Elem.I32, 128)
+                .reference(io -> {
+                    int[] c = io.i32("c"), cu = io.i32("cu"), cs = io.i32("cs");
+                    for (int i = 0; i < 16; i++) {
+                        for (int j = 0; j < 8; j++) {
+                            int s = c0[8 * i + j], su = c0[8 * i + j];
+                            long sat = cs0[8 * i + j];
+                            for (int step = 0; step < 4; step++) {
+                                long part = 0;
+                                for (int k = 16 * step; k < 16 * step + 16; k++) {
+                                    s += signedByte(a, 16 * i, k) * signedByte(bt, 16 * j, k);
+                                    su += (signedByte(au, 16 * i, k) & 0xff) * (signedByte(but, 16 * j, k) & 0xff);
+                                    part += signedByte(a, 16 * i, k) * signedByte(bt, 16 * j, k);
+                                }
+                                sat = Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, sat + part));
+                            }
+                            c[8 * i + j] = s;
+                            cu[8 * i + j] = su;
+                            cs[8 * i + j] = (int) sat;
+                        }
+                    }
+                });
+    }
+
+    /**
+     * C = A B + C0 in integers for M = N = 8, K = 32 with mma.sync.aligned.m8n8k16.row.col (sm_75+: IMMA.8816), one
+     * warp, two k-steps: s8 ({@code c}) and u8 ({@code cu}) inputs; layouts as {@link #mmaGemmS8()}.
+     */
+    static KernelCase mmaM8n8k16S8() {
+        Gen g = new Gen("mma_m8n8k16_s8");
+        int[] a = g.bits32(64), bt = g.bits32(64), au = g.bits32(64), but = g.bits32(64), c0 = g.ints(64, -1 << 20, 1 << 20);
+        return kernel("mma_m8n8k16_s8").describe("mma.sync m8n8k16 s8/u8 GEMM, s32 accumulation (sm_75+)")
+                .grid(1).block(32)
+                .in("a", a).in("bt", bt).in("au", au).in("but", but).in("c0", c0)
+                .out("c", Elem.I32, 64).out("cu", Elem.I32, 64)
+                .reference(io -> {
+                    int[] c = io.i32("c"), cu = io.i32("cu");
+                    for (int i = 0; i < 8; i++) {
+                        for (int j = 0; j < 8; j++) {
+                            int s = c0[8 * i + j], su = c0[8 * i + j];
+                            for (int k = 0; k < 32; k++) {
+                                s += signedByte(a, 8 * i, k) * signedByte(bt, 8 * j, k);
+                                su += (signedByte(au, 8 * i, k) & 0xff) * (signedByte(but, 8 * j, k) & 0xff);
+                            }
+                            c[8 * i + j] = s;
+                            cu[8 * i + j] = su;
+                        }
+                    }
+                });
+    }
+
+    /** Byte {@code k} of the row of packed bytes that starts at word {@code row}, sign-extended. */
+    private static int signedByte(int[] words, int row, int k) {
+        return (byte) (words[row + k / 4] >>> 8 * (k % 4));
+    }
+
+    /**
+     * C = A B + C0 for M = 16, N = 8, K = 16 with tf32 inputs (sm_80+: HMMA.1688.F32.TF32 and HMMA.1684.F32.TF32), one
+     * warp: m16n8k8 in two k-steps ({@code c}) and m16n8k4 in four ({@code c4}). The inputs are tf32 values (f32 with
+     * the low 13 fraction bits zero), so their products are exact whatever the hardware does with the low bits; the
+     * reference is the exact sum rounded once, within {@link #MMA_F32} of the tensor cores' truncating accumulation.
+     */
+    static KernelCase mmaGemmTf32() {
+        Gen g = new Gen("mma_gemm_tf32");
+        float[] a = tf32(g.floats(256, -1, 1)), bt = tf32(g.floats(128, -1, 1)), c0 = g.floats(128, -1, 1);
+        return kernel("mma_gemm_tf32").describe("mma.sync m16n8k8/m16n8k4 tf32 GEMM, f32 accumulation (sm_80+)")
+                .minSm(80).grid(1).block(32)
+                .in("a", a).in("bt", bt).in("c0", c0)
+                .out("c", Elem.F32, 128, MMA_F32).out("c4", Elem.F32, 128, MMA_F32)
+                .reference(io -> {
+                    float[] c = io.f32("c"), c4 = io.f32("c4");
+                    for (int i = 0; i < 16; i++) {
+                        for (int j = 0; j < 8; j++) {
+                            double s = 0;
+                            for (int k = 0; k < 16; k++) {
+                                s += (double) a[16 * i + k] * bt[16 * j + k];
+                            }
+                            c[8 * i + j] = (float) (s + c0[8 * i + j]);
+                            c4[8 * i + j] = c[8 * i + j];
+                        }
+                    }
+                });
+    }
+
+    /** f32 values with the low 13 fraction bits cleared: tf32 values. */
+    private static float[] tf32(float[] f) {
+        float[] t = new float[f.length];
+        for (int i = 0; i < f.length; i++) {
+            t[i] = Float.intBitsToFloat(Float.floatToRawIntBits(f[i]) & 0xffffe000);
+        }
+        return t;
     }
 
     /** 16-bit values (f16, or bf16 when {@code bf16}) in [-1, 1]. */

@@ -56,6 +56,10 @@ public final class AddressLowerer implements InstructionLowerer {
         PtxType t = Ptx.type(insn);
         Reg d = cx.dst(Ptx.op(insn, 0), t);
         Src a = cx.src(Ptx.op(insn, 1), t);
+        if (space == StateSpace.PARAM && !toWindow) {
+            cvtaParam(cx, d, a);
+            return;
+        }
         if (space == null || (space != StateSpace.GLOBAL && space != StateSpace.SHARED && space != StateSpace.LOCAL
                 && space != StateSpace.CONST)) {
             throw cx.unsupported(null);
@@ -83,6 +87,45 @@ public final class AddressLowerer implements InstructionLowerer {
         cx.emit("IADD3", List.of(), List.of(lo, carry, Reg.PT), List.of(Ptx.lo(a), Src.of(CBank.of(0, base)), Ptx.rz()));
         cx.emit("IADD3", List.of("X"), List.of(d.component(1), Reg.PT, Reg.PT),
                 List.of(Ptx.rz(), Src.of(CBank.of(0, base + 4)), Ptx.rz(), Src.of(carry), Ptx.notPt()));
+        cx.emit("MOV", List.of(), List.of(d.component(0)), List.of(Src.of(lo)));
+    }
+
+    /**
+     * Where constant bank 0 holds a 64-bit generic address of bank memory, and which bank offset it points to, as
+     * ptxas 13's {@code cvta.param} reads it: {@code c[0x0][0x40]} (the bank's start) on sm_75..sm_89,
+     * {@code c[0x0][0x198]} (the parameter area at {@code 0x210}) on sm_90; null where not known. The emulator's
+     * {@code ConstantBank0Layout} fills the same slots.
+     */
+    static int[] paramGenericPointer(org.jptxas.ori.target.Target target) {
+        int sm = target.sm();
+        return sm >= 100 ? null : sm >= 90 ? new int[] {0x198, 0x210} : new int[] {0x40, 0};
+    }
+
+    /**
+     * {@code cvta.param.u64 d, a}: the generic address of a kernel parameter. A parameter's address (a {@code mov} of
+     * its name) is its offset in constant bank 0 here, so {@code d = pointer + (a - pointee)}, with a 64-bit carry as
+     * ptxas adds it ({@code UIADD3 / UIADD3.X}).
+     */
+    private void cvtaParam(LoweringContext cx, Reg d, Src a) throws CompilationException {
+        int[] p = paramGenericPointer(cx.target());
+        if (p == null) {
+            throw cx.unsupported("generic addresses of kernel parameters on " + cx.target().name());
+        }
+        if (d.width() != 2) {
+            throw cx.unsupported("32-bit generic addresses");
+        }
+        Src off = Ptx.lo(a);
+        if (p[1] != 0) {
+            Reg rel = Ptx.r32(cx);
+            cx.emit("IADD3", List.of(), List.of(rel, Reg.PT, Reg.PT),
+                    List.of(off, Src.of(org.jptxas.ori.ir.Imm.ofInt(-p[1])), Ptx.rz()));
+            off = Src.of(rel);
+        }
+        Reg carry = Ptx.pred(cx);
+        Reg lo = Ptx.r32(cx);
+        cx.emit("IADD3", List.of(), List.of(lo, carry, Reg.PT), List.of(off, Src.of(CBank.of(0, p[0])), Ptx.rz()));
+        cx.emit("IADD3", List.of("X"), List.of(d.component(1), Reg.PT, Reg.PT),
+                List.of(Ptx.rz(), Src.of(CBank.of(0, p[0] + 4)), Ptx.rz(), Src.of(carry), Ptx.notPt()));
         cx.emit("MOV", List.of(), List.of(d.component(0)), List.of(Src.of(lo)));
     }
 

@@ -45,12 +45,14 @@ public final class MmaLowerer implements InstructionLowerer {
     /** The SASS form of an mma name, or null when jptxas does not lower it. */
     static Form form(List<String> mods) {
         String shape = null;
+        boolean sat = false;
         List<String> types = new ArrayList<>();
         for (String m : mods) {
             switch (m) {
                 case "sync", "aligned", "row", "col" -> { }
-                case "m16n8k16", "m16n8k8", "m8n8k4" -> shape = m;
-                case "f16", "bf16", "f32", "f64" -> types.add(m);
+                case "m16n8k16", "m16n8k8", "m8n8k4", "m16n8k32", "m16n8k4", "m8n8k16" -> shape = m;
+                case "f16", "bf16", "f32", "f64", "tf32", "s8", "u8", "s32" -> types.add(m);
+                case "satfinite" -> sat = true;
                 default -> {
                     return null;
                 }
@@ -61,6 +63,18 @@ public final class MmaLowerer implements InstructionLowerer {
             return null;
         }
         String d = types.get(0), in = types.get(1), c = types.get(3);
+        if (in.equals("s8") || in.equals("u8")) {
+            return integer(shape, in, d, c, sat);
+        }
+        if (sat) {
+            return null;
+        }
+        if (in.equals("tf32")) {
+            boolean ok = d.equals("f32") && c.equals("f32") && (shape.equals("m16n8k8") || shape.equals("m16n8k4"));
+            boolean k8 = shape.equals("m16n8k8");
+            return ok ? new Form("HMMA", List.of(k8 ? "1688" : "1684", "F32", "TF32"), k8 ? 4 : 2, k8 ? 2 : 1, 4, 4)
+                    : null;
+        }
         if (shape.equals("m8n8k4")) { // f64 only (f16 m8n8k4 is Volta's quad-pair shape)
             boolean f64 = d.equals("f64") && in.equals("f64") && c.equals("f64");
             return f64 ? new Form("DMMA", List.of("884"), 2, 2, 4, 4) : null;
@@ -76,6 +90,30 @@ public final class MmaLowerer implements InstructionLowerer {
             return new Form("HMMA", List.of(sass, "F32", "BF16"), a, b, 4, 4);
         }
         return null;
+    }
+
+    /**
+     * s8/u8 inputs with s32 accumulation (A and B of one type; {@code .satfinite} clamps): IMMA, its A and B operands
+     * named {@code .ROW} and {@code .COL} as ptxas writes them.
+     */
+    private static Form integer(String shape, String in, String d, String c, boolean sat) {
+        if (!d.equals("s32") || !c.equals("s32")) {
+            return null;
+        }
+        String t = in.toUpperCase();
+        List<String> types = sat ? List.of(t, t, "SAT") : List.of(t, t);
+        return switch (shape) {
+            case "m16n8k32" -> new Form("IMMA", cat("16832", types), 4, 2, 4, 4);
+            case "m16n8k16" -> new Form("IMMA", cat("16816", types), 2, 1, 4, 4);
+            case "m8n8k16" -> new Form("IMMA", cat("8816", types), 1, 1, 2, 2);
+            default -> null;
+        };
+    }
+
+    private static List<String> cat(String shape, List<String> types) {
+        List<String> l = new ArrayList<>(List.of(shape));
+        l.addAll(types);
+        return List.copyOf(l);
     }
 
     @Override

@@ -41,7 +41,21 @@ class MmaLowererTest {
                 MmaLowerer.form(words("mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16")));
         assertEquals(new MmaLowerer.Form("DMMA", List.of("884"), 2, 2, 4, 4),
                 MmaLowerer.form(words("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64")));
+        assertEquals(new MmaLowerer.Form("HMMA", List.of("1688", "F32", "TF32"), 4, 2, 4, 4),
+                MmaLowerer.form(words("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32")));
+        assertEquals(new MmaLowerer.Form("HMMA", List.of("1684", "F32", "TF32"), 2, 1, 4, 4),
+                MmaLowerer.form(words("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32")));
+        assertEquals(new MmaLowerer.Form("IMMA", List.of("16832", "S8", "S8"), 4, 2, 4, 4),
+                MmaLowerer.form(words("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32")));
+        assertEquals(new MmaLowerer.Form("IMMA", List.of("16816", "U8", "U8", "SAT"), 2, 1, 4, 4),
+                MmaLowerer.form(words("mma.sync.aligned.m16n8k16.row.col.satfinite.s32.u8.u8.s32")));
+        assertEquals(new MmaLowerer.Form("IMMA", List.of("8816", "S8", "S8"), 1, 1, 2, 2),
+                MmaLowerer.form(words("mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32")));
         assertNull(MmaLowerer.form(words("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32")));
+        // mixed s8/u8 inputs, tf32 with k16, satfinite on floats: refused
+        assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32")));
+        assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32")));
+        assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32")));
         // mixed accumulators are not lowered (yet): refused by name, never guessed
         assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f16")));
     }
@@ -59,8 +73,8 @@ class MmaLowererTest {
     @Test
     void otherFormsAreRefusedByName() {
         UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> lower("sm_80",
-                "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, "
-                        + "{%r5, %r6}, {%f5, %f6, %f7, %f8};"));
+                "mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32 {%r11, %r12, %r13, %r14}, {%r1, %r2, %r3, %r4}, "
+                        + "{%r5, %r6}, {%r7, %r8, %r9, %r10};"));
         assertTrue(e.getMessage().contains("not yet supported"), e.getMessage());
     }
 }
