@@ -321,7 +321,30 @@ public final class PtxChecker {
             if (v.space() == StateSpace.REG && d.isArray()) {
                 error(d.pos(), "Variable '" + d.name() + "' cannot be allocated into a register");
             }
+            if (d.isArray() && d.initializer() instanceof Initializer.Aggregate a && tooManyElements(a, d.dimensions(), 0)) {
+                // ptxas names the end of the initializer; its last element is the nearest position the AST keeps
+                List<Initializer> es = a.elements();
+                fatal(es.isEmpty() ? d.pos() : es.get(es.size() - 1).pos(),
+                        "Greater number of elements in array initializer");
+            }
         }
+    }
+
+    /** Whether an aggregate holds more elements than its array dimension (at any level) declares. */
+    private static boolean tooManyElements(Initializer.Aggregate a, List<Long> dimensions, int level) {
+        if (level >= dimensions.size()) {
+            return false; // the elements of a vector type, not of the array
+        }
+        long dim = dimensions.get(level);
+        if (dim >= 0 && a.elements().size() > dim) {
+            return true;
+        }
+        for (Initializer e : a.elements()) {
+            if (e instanceof Initializer.Aggregate inner && tooManyElements(inner, dimensions, level + 1)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void declareVariables(VariableDecl v, Scope scope) {

@@ -65,6 +65,18 @@ class DiagnosticsTest {
     }
 
     @Test
+    void arrayInitializersLongerThanTheirArrayAreFatal() {
+        // ptxas 13: "line 4; fatal   : Greater number of elements in array initializer" (at any level); fewer
+        // elements are zero-filled, and a vector's own braces are not an array level
+        assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Greater number of elements in array initializer"),
+                diagnostics(HEADER + ".global .u32 a[2] = {1, 2, 3};\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Greater number of elements in array initializer"),
+                diagnostics(HEADER + ".global .u32 b[2][2] = {{1, 2}, {3, 4, 5}};\n"));
+        assertEquals(List.of(), diagnostics(HEADER + ".global .u32 c[3] = {1, 2};\n"
+                + ".global .v2.u32 d[1] = {{1, 2}};\n.global .u32 e[] = {1, 2, 3};\n"));
+    }
+
+    @Test
     void unknownSymbolsAreAllReported() {
         assertEquals(List.of("jptxas bad.ptx, line 7; error   : Unknown symbol '%q'",
                 "jptxas bad.ptx, line 8; error   : Unknown symbol '%z'"),
