@@ -38,6 +38,26 @@ public final class OracleListings {
     }
 
     /** {@code sm_90a} → {@code SM90a}. */
+    /**
+     * nvdisasm's text of each raw instruction word pair {lo, hi}, in order, with whitespace collapsed and without the
+     * closing {@code ;}: what the decoder's printed text must equal.
+     */
+    public static List<String> rawTexts(List<long[]> words, String sm) {
+        java.nio.ByteBuffer code = java.nio.ByteBuffer.allocate(16 * words.size()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (long[] w : words) {
+            code.putLong(w[0]).putLong(w[1]);
+        }
+        List<String> texts = new ArrayList<>();
+        for (NvdisasmListing.Line l : raw(code.array(), sm).sections().get(0).lines()) {
+            texts.add(l.text().replaceAll("\\s*;\\s*$", "").replaceAll("\\s+", " ").strip());
+        }
+        if (texts.size() != words.size()) {
+            throw new IllegalStateException(sm + ": nvdisasm listed " + texts.size() + " instructions for "
+                    + words.size() + " words");
+        }
+        return texts;
+    }
+
     public static String binaryName(String sm) {
         return "SM" + sm.substring(3);
     }
