@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +34,7 @@ class NvccFlowIT {
     @TempDir
     static Path tmp;
 
+    static PtxasLink link;
     static Path ptxasLink;
     static Map<String, String> env;
     static Path nvcc;
@@ -65,19 +65,15 @@ class NvccFlowIT {
         nvcc = Oracles.nvcc13().orElse(null);
         Assumptions.assumeTrue(nvcc != null, "nvcc 13 not installed");
         Assumptions.assumeTrue(Processes.run(List.of("gcc", "--version"), tmp).exitCode() == 0, "no gcc for nvcc");
-        Path dist = Path.of("target").toAbsolutePath();
-        assertTrue(Files.isExecutable(dist.resolve("bin/jptxas")), "the distribution is built in package phase");
-        Path toolkit = Files.createDirectories(tmp.resolve("toolkit/bin"));
-        ptxasLink = Files.createSymbolicLink(toolkit.resolve("ptxas"), dist.resolve("bin/jptxas"));
-        Path state = Files.createDirectory(tmp.resolve("state"),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        env = Map.of("JPTXAS_SERVER_DIR", state.toString(), "JPTXAS_SERVER_IDLE", "120");
+        link = PtxasLink.create(tmp);
+        ptxasLink = link.ptxas();
+        env = link.env();
     }
 
     @AfterAll
     static void stopServer() throws IOException {
-        if (env != null) {
-            CompileServerIT.stopServers(Path.of(env.get("JPTXAS_SERVER_DIR")));
+        if (link != null) {
+            link.stopServers();
         }
     }
 

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,23 +38,20 @@ class ToolchainInvocationIT {
     @TempDir
     static Path tmp;
 
+    static PtxasLink link;
     static Path ptxas;
     static Map<String, String> env;
 
     @BeforeAll
     static void setUp() throws IOException {
-        Path dist = Path.of("target").toAbsolutePath();
-        assertTrue(Files.isExecutable(dist.resolve("bin/jptxas")), "the distribution is built in package phase");
-        Path toolkit = Files.createDirectories(tmp.resolve("toolkit/bin"));
-        ptxas = Files.createSymbolicLink(toolkit.resolve("ptxas"), dist.resolve("bin/jptxas"));
-        Path state = Files.createDirectory(tmp.resolve("state"),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        env = Map.of("JPTXAS_SERVER_DIR", state.toString(), "JPTXAS_SERVER_IDLE", "120");
+        link = PtxasLink.create(tmp);
+        ptxas = link.ptxas();
+        env = link.env();
     }
 
     @AfterAll
     static void stopServer() throws IOException {
-        CompileServerIT.stopServers(Path.of(env.get("JPTXAS_SERVER_DIR")));
+        link.stopServers();
     }
 
     static Processes.Result call(Path dir, List<String> args) {
