@@ -31,12 +31,18 @@ public record CodegenSpec(SchedulingFlavor scheduling, Abi abi, List<String> fea
      * The code generator's ABI facts (the parameter base and the reserved shared memory are the cubin flavour's):
      * where the driver puts the global-memory descriptor (hex, as ptxas's listings print it), the fewest NOPs after a
      * function's closing self-branch, and the relocation of a {@code CALL} to a symbol ({@code ""}: the symbol's
-     * own).
+     * own); where bank 0 holds the generic address of the {@code .const} variables ({@code constWindow}) and one into
+     * the parameters' bank ({@code paramWindow}, pointing at bank offset {@code paramWindowPointee}); hex, {@code ""}
+     * where not known.
      */
-    public record Abi(String memoryDescriptor, int trailingNops, String callRelocation) {
+    public record Abi(String memoryDescriptor, int trailingNops, String callRelocation, String constWindow,
+                      String paramWindow, String paramWindowPointee) {
         public Abi {
             Objects.requireNonNull(memoryDescriptor, "memoryDescriptor");
             Objects.requireNonNull(callRelocation, "callRelocation");
+            Objects.requireNonNull(constWindow, "constWindow");
+            Objects.requireNonNull(paramWindow, "paramWindow");
+            Objects.requireNonNull(paramWindowPointee, "paramWindowPointee");
         }
     }
 

@@ -17,6 +17,7 @@ import org.jptxas.tables.TableException;
 import org.jptxas.tables.TableSource;
 import org.jptxas.tables.latency.LatencyTableData;
 import org.jptxas.tables.latency.LatencyTables;
+import org.jptxas.ori.target.BankWindow;
 
 /**
  * Everything shared code asks a backend about one of its targets, in the spirit of Mesa NAK's shader model: the
@@ -61,8 +62,12 @@ public final class TargetDescription {
             }
         }
         CodegenSpec.Abi abi = codegen.abi();
+        // "" where the backend does not know the window: generic addresses through it are refused by name
+        BankWindow constWindow = abi.constWindow().isEmpty() ? null : new BankWindow(hex(abi.constWindow()), 0);
+        BankWindow paramWindow = abi.paramWindow().isEmpty() ? null
+                : new BankWindow(hex(abi.paramWindow()), hex(abi.paramWindowPointee()));
         return new TargetProfile(t, cubin.parameterBase(), hex(abi.memoryDescriptor()), cubin.reservedShared(),
-                abi.trailingNops(), abi.callRelocation(), features);
+                abi.trailingNops(), abi.callRelocation(), features, constWindow, paramWindow);
     }
 
     private int hex(String text) {

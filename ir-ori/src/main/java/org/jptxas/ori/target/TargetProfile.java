@@ -13,9 +13,12 @@ import java.util.Set;
  * @param reservedShared   bytes of shared memory the system reserves below the kernel's own (placed above them)
  * @param trailingNops     the fewest {@code NOP}s after a function's closing self-branch before the padding
  * @param callRelocation   the relocation of a {@code CALL} to a symbol; empty: the symbol's own ({@code R_CUDA_ABS47_34})
+ * @param constWindow      where bank 0 holds the generic address of the module's {@code .const} variables; null where
+ *                         not known (generic addresses of them are refused by name)
+ * @param paramWindow      where bank 0 holds a generic address into the kernel parameters' bank; null where not known
  */
 public record TargetProfile(Target target, int paramBase, int memoryDescriptor, int reservedShared, int trailingNops,
-        String callRelocation, Set<TargetFeature> features) {
+        String callRelocation, Set<TargetFeature> features, BankWindow constWindow, BankWindow paramWindow) {
     public TargetProfile {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(callRelocation, "callRelocation");

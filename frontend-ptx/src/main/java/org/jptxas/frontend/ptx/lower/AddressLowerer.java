@@ -10,6 +10,7 @@ import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.CBank;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.target.BankWindow;
 
 /**
  * {@code cvta}, {@code isspacep}, {@code prefetch}/{@code prefetchu}: generic ↔ window addresses as ptxas computes
@@ -36,18 +37,9 @@ public final class AddressLowerer implements InstructionLowerer {
 
     private static int windowBase(StateSpace s, LoweringContext cx) {
         if (s == StateSpace.CONST) {
-            return constWindowBase(cx.target());
+            return cx.profile().constWindow().slot();
         }
         return s == StateSpace.LOCAL ? 0x20 : 0x18;
-    }
-
-    /**
-     * Where constant bank 0 holds the 64-bit generic address of the module's constant bank ({@code .const}
-     * variables): {@code c[0x0][0x50]} on sm_75..sm_89, {@code c[0x0][0xd0]} on sm_90 (ptxas 13's
-     * {@code cvta.const}).
-     */
-    static int constWindowBase(org.jptxas.ori.target.Target target) {
-        return target.sm() >= 90 ? 0xd0 : 0x50;
     }
 
     private void cvta(Instruction insn, LoweringContext cx) throws CompilationException {
@@ -64,7 +56,7 @@ public final class AddressLowerer implements InstructionLowerer {
                 && space != StateSpace.CONST)) {
             throw cx.unsupported(null);
         }
-        if (space == StateSpace.CONST && cx.target().sm() > 90) {
+        if (space == StateSpace.CONST && cx.profile().constWindow() == null) {
             throw cx.unsupported("generic addresses of .const on " + cx.target().name());
         }
         if (space == StateSpace.GLOBAL) {
@@ -91,23 +83,12 @@ public final class AddressLowerer implements InstructionLowerer {
     }
 
     /**
-     * Where constant bank 0 holds a 64-bit generic address of bank memory, and which bank offset it points to, as
-     * ptxas 13's {@code cvta.param} reads it: {@code c[0x0][0x40]} (the bank's start) on sm_75..sm_89,
-     * {@code c[0x0][0x198]} (the parameter area at {@code 0x210}) on sm_90; null where not known. The emulator's
-     * {@code ConstantBank0Layout} fills the same slots.
-     */
-    static int[] paramGenericPointer(org.jptxas.ori.target.Target target) {
-        int sm = target.sm();
-        return sm >= 100 ? null : sm >= 90 ? new int[] {0x198, 0x210} : new int[] {0x40, 0};
-    }
-
-    /**
      * {@code cvta.param.u64 d, a}: the generic address of a kernel parameter. A parameter's address (a {@code mov} of
      * its name) is its offset in constant bank 0 here, so {@code d = pointer + (a - pointee)}, with a 64-bit carry as
      * ptxas adds it ({@code UIADD3 / UIADD3.X}).
      */
     private void cvtaParam(LoweringContext cx, Reg d, Src a) throws CompilationException {
-        int[] p = paramGenericPointer(cx.target());
+        BankWindow p = cx.profile().paramWindow();
         if (p == null) {
             throw cx.unsupported("generic addresses of kernel parameters on " + cx.target().name());
         }
@@ -115,17 +96,17 @@ public final class AddressLowerer implements InstructionLowerer {
             throw cx.unsupported("32-bit generic addresses");
         }
         Src off = Ptx.lo(a);
-        if (p[1] != 0) {
+        if (p.pointee() != 0) {
             Reg rel = Ptx.r32(cx);
             cx.emit("IADD3", List.of(), List.of(rel, Reg.PT, Reg.PT),
-                    List.of(off, Src.of(org.jptxas.ori.ir.Imm.ofInt(-p[1])), Ptx.rz()));
+                    List.of(off, Src.of(org.jptxas.ori.ir.Imm.ofInt(-p.pointee())), Ptx.rz()));
             off = Src.of(rel);
         }
         Reg carry = Ptx.pred(cx);
         Reg lo = Ptx.r32(cx);
-        cx.emit("IADD3", List.of(), List.of(lo, carry, Reg.PT), List.of(off, Src.of(CBank.of(0, p[0])), Ptx.rz()));
+        cx.emit("IADD3", List.of(), List.of(lo, carry, Reg.PT), List.of(off, Src.of(CBank.of(0, p.slot())), Ptx.rz()));
         cx.emit("IADD3", List.of("X"), List.of(d.component(1), Reg.PT, Reg.PT),
-                List.of(Ptx.rz(), Src.of(CBank.of(0, p[0] + 4)), Ptx.rz(), Src.of(carry), Ptx.notPt()));
+                List.of(Ptx.rz(), Src.of(CBank.of(0, p.slot() + 4)), Ptx.rz(), Src.of(carry), Ptx.notPt()));
         cx.emit("MOV", List.of(), List.of(d.component(0)), List.of(Src.of(lo)));
     }
 

@@ -522,6 +522,11 @@ final class FunctionLowerer implements LoweringContext {
     // ---------------------------------------------------------------- LoweringContext
 
     @Override
+    public TargetProfile profile() {
+        return profile;
+    }
+
+    @Override
     public Target target() {
         return target;
     }
@@ -918,13 +923,13 @@ final class FunctionLowerer implements LoweringContext {
             window = newReg(RegFile.R, 1);
             emitUnguarded("IADD3", List.of(), List.of(window, Reg.PT, Reg.PT),
                     List.of(Src.of(SP), Src.of(Imm.ofInt((int) offset)), Src.of(Reg.RZ)));
-        } else if (space == StateSpace.SHARED || (space == StateSpace.CONST && target.sm() <= 90)) {
+        } else if (space == StateSpace.SHARED || (space == StateSpace.CONST && profile.constWindow() != null)) {
             window = null;
         } else {
             throw unsupportedRuntime("generic address of " + space.directive() + " variables");
         }
         int base = space == StateSpace.LOCAL ? 0x20
-                : space == StateSpace.CONST ? AddressLowerer.constWindowBase(target) : 0x18;
+                : space == StateSpace.CONST ? profile.constWindow().slot() : 0x18;
         Reg out = newReg(RegFile.R, 2);
         Reg carry = newReg(RegFile.P, 1);
         emitUnguarded("IADD3", List.of(), List.of(out.component(0), carry, Reg.PT),

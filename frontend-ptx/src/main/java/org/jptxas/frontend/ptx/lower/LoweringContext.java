@@ -14,6 +14,7 @@ import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetProfile;
 
 /**
  * What an {@link InstructionLowerer} sees while lowering one PTX instruction of one function: operand conversion,
@@ -26,6 +27,9 @@ import org.jptxas.ori.target.Target;
  */
 public interface LoweringContext {
     Target target();
+
+    /** The target's facts from its backend: constant-bank layout, features. */
+    TargetProfile profile();
 
     ResolvedModule resolved();
 

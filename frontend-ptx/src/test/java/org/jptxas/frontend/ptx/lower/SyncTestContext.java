@@ -30,6 +30,8 @@ import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.opcode.OriOpcodes;
 import org.jptxas.ori.target.Target;
 import org.jptxas.frontend.ptx.TestFrontEnds;
+import org.jptxas.ori.target.TargetProfile;
+import org.jptxas.spi.TestTargets;
 
 /**
  * A small stand-in for the front end's function lowerer, enough to run the sync lowerers on snippets whose other
@@ -124,6 +126,11 @@ final class SyncTestContext implements LoweringContext {
     @Override
     public Target target() {
         return target;
+    }
+
+    @Override
+    public TargetProfile profile() {
+        return TestTargets.profile(target.name());
     }
 
     @Override

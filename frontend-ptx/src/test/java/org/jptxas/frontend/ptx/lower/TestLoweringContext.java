@@ -23,6 +23,8 @@ import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.opcode.OriOpcodes;
 import org.jptxas.ori.target.Target;
+import org.jptxas.ori.target.TargetProfile;
+import org.jptxas.spi.TestTargets;
 
 /**
  * A stand-in {@link LoweringContext} for the math lowerers' tests: PTX register names map to virtual registers the test
@@ -100,6 +102,11 @@ final class TestLoweringContext implements LoweringContext {
     @Override
     public Target target() {
         return target;
+    }
+
+    @Override
+    public TargetProfile profile() {
+        return TestTargets.profile(target.name());
     }
 
     @Override
