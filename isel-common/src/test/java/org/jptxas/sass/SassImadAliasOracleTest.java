@@ -1,11 +1,8 @@
 package org.jptxas.sass;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.util.ArrayList;
 import java.util.List;
-import org.jptxas.sass.oracle.OracleListings;
-import org.jptxas.spi.TestTargets;
+import org.jptxas.sass.oracle.RawWordCheck;
 import org.jptxas.testing.Oracles;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -50,30 +47,6 @@ class SassImadAliasOracleTest {
     @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
     void everyImadNameDecodesAsNvdisasmAndAssemblesBack(String sm) {
         Oracles.assumeNvdisasm();
-        SassIsa isa = TestTargets.of(sm).isa();
-        SassAssembler asm = new SassAssembler(isa);
-        List<long[]> words = words();
-        List<String> texts = OracleListings.rawTexts(words, sm);
-        List<String> wrong = new ArrayList<>();
-        for (int i = 0; i < words.size(); i++) {
-            long[] w = words.get(i);
-            String theirs = texts.get(i);
-            String ours = SassPrinter.text(isa.decode(w[0], w[1]), 0, x -> null);
-            if (!ours.equals(theirs)) {
-                wrong.add(String.format("%016x %016x: nvdisasm '%s', jptxas '%s'", w[0], w[1], theirs, ours));
-                continue;
-            }
-            try {
-                long[] back = asm.assemble(theirs, Control.fromHi(w[1]), 0, x -> 0);
-                if (back[0] != w[0] || back[1] != w[1]) {
-                    wrong.add(String.format("'%s' assembles to %016x %016x, not %016x %016x", theirs, back[0], back[1],
-                            w[0], w[1]));
-                }
-            } catch (SassAssembler.AssemblyException e) {
-                wrong.add("'" + theirs + "' does not assemble: " + e.getMessage());
-            }
-        }
-        assertEquals(List.of(), wrong.subList(0, Math.min(8, wrong.size())), sm + ": " + wrong.size() + " of "
-                + words.size() + " wrong");
+        RawWordCheck.run(sm, words()).assertNoneWrong();
     }
 }

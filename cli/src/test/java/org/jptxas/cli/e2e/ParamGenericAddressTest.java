@@ -1,7 +1,6 @@
 package org.jptxas.cli.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -9,18 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.jptxas.ori.target.Target;
 import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.Launch;
 import org.jptxas.simulator.exec.LaunchResult;
-import org.jptxas.simulator.launch.LaunchSpecReader;
 import org.jptxas.simulator.ptx.PtxInterpreter;
 import org.jptxas.simulator.sass.SassEmulator;
 import org.jptxas.simulator.suite.SuiteRun;
-import org.jptxas.spi.BackendRegistry;
-import org.jptxas.spi.TestTargets;
-import org.jptxas.testing.OracleCubins;
-import org.jptxas.testing.Oracles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,34 +47,27 @@ class ParamGenericAddressTest {
     void parametersReadThroughGenericAddresses(@TempDir Path dir) throws Exception {
         Path ptx = dir.resolve("cvp.ptx");
         Files.writeString(ptx, PTX);
-        BackendRegistry registry = BackendRegistry.discover(getClass().getClassLoader());
         List<String> problems = new ArrayList<>();
         for (String arch : SuiteRun.ARCHES) {
-            Launch l = launch(dir, arch);
-            LaunchResult r = PtxInterpreter.load("cvp.ptx", PTX).execute(l, ExecutionLimits.DEFAULT);
-            check(arch + " interpreter", l, r, problems);
-            byte[] cubin = OracleAcceptanceTest.compilePtx(registry, ptx, arch, false, false).cubin();
-            Launch s = launch(dir, arch);
-            check(arch + " jptxas", s, SassEmulator.fromCubin(TestTargets.of(arch), cubin).execute(s,
-                    ExecutionLimits.DEFAULT), problems);
+            Launch l = launch(arch);
+            check(arch + " interpreter", l, PtxInterpreter.load("cvp.ptx", PTX).execute(l, ExecutionLimits.DEFAULT),
+                    problems);
         }
+        problems.addAll(SuiteArchCubins.jptxas(ptx, ParamGenericAddressTest::check));
         assertEquals(List.of(), problems);
     }
 
     @Test
     void ptxasCubinsRunAlike(@TempDir Path dir) throws Exception {
-        Path ptxas = Oracles.assumePtxas13();
         Path ptx = dir.resolve("cvp.ptx");
         Files.writeString(ptx, PTX);
-        List<String> problems = new ArrayList<>();
-        for (String arch : SuiteRun.ARCHES) {
-            OracleCubins.Compiled c = OracleCubins.compile(ptxas, ptx, arch);
-            assertTrue(c.ok(), arch + ": ptxas: " + c.diagnostics());
-            Launch s = launch(dir, arch);
-            check(arch + " ptxas", s, SassEmulator.fromCubin(TestTargets.of(arch), Files.readAllBytes(
-                    c.cubin().orElseThrow())).execute(s, ExecutionLimits.DEFAULT), problems);
-        }
-        assertEquals(List.of(), problems);
+        assertEquals(List.of(), SuiteArchCubins.ptxas(ptx, ParamGenericAddressTest::check));
+    }
+
+    private static void check(String who, String arch, SassEmulator emulator, List<String> problems)
+            throws Exception {
+        Launch l = launch(arch);
+        check(who, l, emulator.execute(l, ExecutionLimits.DEFAULT), problems);
     }
 
     /** out = {m, n} = {1234, 7}. */
@@ -96,10 +82,8 @@ class ParamGenericAddressTest {
         }
     }
 
-    private static Launch launch(Path dir, String arch) throws Exception {
-        Path spec = dir.resolve(arch + ".json");
-        Files.writeString(spec, "{\"entry\":\"cvp\",\"grid\":[1,1,1],\"block\":[1,1,1],\"params\":["
+    private static Launch launch(String arch) throws Exception {
+        return SuiteArchCubins.launch(arch, "{\"entry\":\"cvp\",\"grid\":[1,1,1],\"block\":[1,1,1],\"params\":["
                 + "{\"type\":\"ptr\",\"bytes\":8},{\"type\":\"u32\",\"value\":7},{\"type\":\"u32\",\"value\":1234}]}");
-        return Launch.prepare(Target.of(arch), LaunchSpecReader.read(spec));
     }
 }

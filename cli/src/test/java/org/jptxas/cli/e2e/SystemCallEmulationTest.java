@@ -1,28 +1,19 @@
 package org.jptxas.cli.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import org.jptxas.spi.BackendRegistry;
-import org.jptxas.ori.target.Target;
 import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.Fault;
 import org.jptxas.simulator.exec.Launch;
 import org.jptxas.simulator.exec.LaunchResult;
-import org.jptxas.simulator.launch.LaunchSpecReader;
 import org.jptxas.simulator.sass.SassEmulator;
-import org.jptxas.testing.OracleCubins;
-import org.jptxas.testing.Oracles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jptxas.spi.TestTargets;
-import org.jptxas.simulator.suite.SuiteRun;
 
 /**
  * A kernel with a device-side assert ({@code __assertfail}, a system call whose address the code loads from constant
@@ -73,34 +64,21 @@ class SystemCallEmulationTest {
     void assertsThatDoNotFireLetTheKernelRunAndOneThatFiresTraps(@TempDir Path dir) throws Exception {
         Path ptx = dir.resolve("assert.ptx");
         Files.writeString(ptx, PTX);
-        BackendRegistry registry = BackendRegistry.discover(getClass().getClassLoader());
-        List<String> problems = new ArrayList<>();
-        for (String arch : SuiteRun.ARCHES) {
-            check(arch + " jptxas", OracleAcceptanceTest.compilePtx(registry, ptx, arch, false, false).cubin(), arch,
-                    dir, problems);
-        }
-        assertEquals(List.of(), problems);
+        assertEquals(List.of(), SuiteArchCubins.jptxas(ptx, SystemCallEmulationTest::check));
     }
 
     /** ptxas 13's cubins of the same kernel: the emulator runs them alike. */
     @Test
     void ptxasCubinsRunAlike(@TempDir Path dir) throws Exception {
-        Path ptxas = Oracles.assumePtxas13();
         Path ptx = dir.resolve("assert.ptx");
         Files.writeString(ptx, PTX);
-        List<String> problems = new ArrayList<>();
-        for (String arch : SuiteRun.ARCHES) {
-            OracleCubins.Compiled c = OracleCubins.compile(ptxas, ptx, arch);
-            assertTrue(c.ok(), arch + ": ptxas: " + c.diagnostics());
-            check(arch + " ptxas", Files.readAllBytes(c.cubin().orElseThrow()), arch, dir, problems);
-        }
-        assertEquals(List.of(), problems);
+        assertEquals(List.of(), SuiteArchCubins.ptxas(ptx, SystemCallEmulationTest::check));
     }
 
     /** With 32 threads and n = 32 no thread asserts and out[t] = t + 5; with n = 16 threads 16..31 trap. */
-    private static void check(String who, byte[] cubin, String arch, Path dir, List<String> problems) throws Exception {
-        SassEmulator emulator = SassEmulator.fromCubin(TestTargets.of(arch), cubin);
-        Launch quiet = launch(dir, arch, 32);
+    private static void check(String who, String arch, SassEmulator emulator, List<String> problems)
+            throws Exception {
+        Launch quiet = launch(arch, 32);
         LaunchResult ok = emulator.execute(quiet, ExecutionLimits.DEFAULT);
         if (ok.fault().isPresent()) {
             problems.add(who + ": no thread asserts, yet " + ok.fault().get().describe());
@@ -114,17 +92,15 @@ class SystemCallEmulationTest {
                 }
             }
         }
-        LaunchResult fired = emulator.execute(launch(dir, arch, 16), ExecutionLimits.DEFAULT);
+        LaunchResult fired = emulator.execute(launch(arch, 16), ExecutionLimits.DEFAULT);
         if (fired.fault().isEmpty() || !(fired.fault().get() instanceof Fault.Trap)) {
             problems.add(who + ": threads 16..31 assert, yet " + fired.fault().map(Fault::describe)
                     .orElse("the launch completed"));
         }
     }
 
-    private static Launch launch(Path dir, String arch, int n) throws Exception {
-        Path spec = dir.resolve(arch + "-" + n + ".json");
-        Files.writeString(spec, "{\"entry\":\"check\",\"grid\":[1,1,1],\"block\":[32,1,1],\"params\":["
+    private static Launch launch(String arch, int n) throws Exception {
+        return SuiteArchCubins.launch(arch, "{\"entry\":\"check\",\"grid\":[1,1,1],\"block\":[32,1,1],\"params\":["
                 + "{\"type\":\"ptr\",\"bytes\":128},{\"type\":\"u32\",\"value\":" + n + "}]}");
-        return Launch.prepare(Target.of(arch), LaunchSpecReader.read(spec));
     }
 }
