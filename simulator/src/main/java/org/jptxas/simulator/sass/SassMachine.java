@@ -1421,6 +1421,14 @@ final class SassMachine {
                 releaseBarriers(-1);
             }
             case "BRA" -> {
+                if (op.modifiers().equals(List.of("CONV")) && o.size() == 2 && o.get(0) instanceof UReg
+                        && o.get(1) instanceof SassOperand.Target target) {
+                    // BRA.CONV URm: a branch ptxas takes only where the threads of mask URm agree on it (its fast
+                    // paths for a membermask, the slow path after it being correct for any mask); run as the
+                    // thread's own guarded branch, which both paths make give the same result
+                    t.pc = (int) (target.address() / 16);
+                    break;
+                }
                 if (op.modifiers().contains("DIV") || op.modifiers().contains("CONV") || o.size() > 2
                         || !(o.get(o.size() - 1) instanceof SassOperand.Target)) {
                     throw unimplemented(op);
@@ -1755,17 +1763,7 @@ final class SassMachine {
                 if (!op.modifiers().isEmpty()) {
                     throw unimplemented(op);
                 }
-                long pool = Integer.toUnsignedLong(b) << 32 | Integer.toUnsignedLong(a);
-                int r = 0;
-                for (int k = 0; k < 4; k++) {
-                    int s = sel >>> (4 * k) & 0xf;
-                    int v = (int) (pool >>> (8 * (s & 7))) & 0xff;
-                    if ((s & 8) != 0) {
-                        v = (v & 0x80) != 0 ? 0xff : 0;
-                    }
-                    r |= v << (8 * k);
-                }
-                writeR(t, o.get(0), r);
+                writeR(t, o.get(0), permute(a, sel, b));
                 t.pc++;
             }
             case "HFMA2", "HADD2", "HMUL2" -> {
@@ -2041,6 +2039,21 @@ final class SassMachine {
         };
     }
 
+    /** PRMT's default mode: each result byte is the byte of {b:a} its selector nibble names, or that byte's sign. */
+    private static int permute(int a, int sel, int b) {
+        long pool = Integer.toUnsignedLong(b) << 32 | Integer.toUnsignedLong(a);
+        int r = 0;
+        for (int k = 0; k < 4; k++) {
+            int s = sel >>> (4 * k) & 0xf;
+            int v = (int) (pool >>> (8 * (s & 7))) & 0xff;
+            if ((s & 8) != 0) {
+                v = (v & 0x80) != 0 ? 0xff : 0;
+            }
+            r |= v << (8 * k);
+        }
+        return r;
+    }
+
     private void uniform(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         switch (op.opcode()) {
@@ -2087,6 +2100,12 @@ final class SassMachine {
                 if (p1 != null && ((UPred) p1).index() != 7) {
                     w.up[((UPred) p1).index()] = (sum >>> 33 & 1) != 0;
                 }
+            }
+            case "UPRMT" -> {
+                if (!op.modifiers().isEmpty()) {
+                    throw unimplemented(op);
+                }
+                writeU(w, o.get(0), permute(read(o.get(1), t, w), read(o.get(2), t, w), read(o.get(3), t, w)));
             }
             case "USHF" -> writeU(w, o.get(0), FunnelShift.shift(FunnelShift.mode(op), read(o.get(1), t, w),
                     read(o.get(2), t, w), read(o.get(3), t, w)));

@@ -1,0 +1,85 @@
+package org.jptxas.simulator.sass;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jptxas.ori.target.Target;
+import org.jptxas.simulator.abi.ConstantBank0Layout;
+import org.jptxas.simulator.exec.ExecutionLimits;
+import org.jptxas.simulator.exec.Launch;
+import org.jptxas.simulator.exec.LaunchResult;
+import org.jptxas.simulator.launch.LaunchSpecReader;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two instructions ptxas 13 writes that the emulator stopped on: {@code UPRMT} (the uniform byte permute of video
+ * instructions' byte selects) and {@code BRA.CONV URm} (the branch to the fast path of a shuffle or vote whose
+ * membermask the threads agree on). One warp: every lane permutes two uniform words with a selector that picks a
+ * byte, a sign-replicated byte, and the other word's bytes; lanes 0..15 take the convergent branch, 16..31 do not.
+ */
+class UniformPermuteAndConvergentBranchTest {
+    static int[] run(String sm) throws Exception {
+        int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
+        List<String> text = List.of(
+                "S2R R0, SR_TID.X",
+                String.format("IMAD.WIDE.U32 R2, R0, 0x8, c[0x0][0x%x]", params),
+                "UMOV UR4, 0x12f45678",
+                "UMOV UR5, 0x9abcdef0",
+                "UPRMT UR6, UR4, 0x74a1, UR5",
+                "MOV R5, UR6",
+                "ISETP.GE.U32.AND P0, PT, R0, 0x10, PT",
+                "MOV R6, 0x1",
+                "@!P0 BRA.CONV UR4, `(.L_fast)",
+                "MOV R6, 0x2",
+                ".L_fast:",
+                "STG.E.64 [R2.64], R5",
+                "EXIT");
+        List<SassOp> ops = new ArrayList<>();
+        Map<String, Long> labels = new java.util.HashMap<>();
+        List<String> code = new ArrayList<>();
+        for (String line : text) {
+            if (line.endsWith(":")) {
+                labels.put(line.substring(0, line.length() - 1), 16L * code.size());
+            } else {
+                code.add(line);
+            }
+        }
+        for (int k = 0; k < code.size(); k++) {
+            ops.add(SassParser.parse(16L * k, code.get(k), labels));
+        }
+        Launch launch = Launch.prepare(Target.of(sm), LaunchSpecReader.parse("uprmt.json", "{\"entry\":\"k\","
+                + "\"grid\":[1,1,1],\"block\":[32,1,1],\"params\":[{\"type\":\"ptr\",\"bytes\":256}]}", Path.of(".")));
+        SassMachine m = new SassMachine("SASS emulator (" + sm + ")", DecodedOp.decodeAll(ops), launch,
+                ExecutionLimits.DEFAULT.withMaxWarpInstructions(10_000), 0, Map.of(), x -> Optional.empty(), true,
+                false);
+        LaunchResult r = m.run();
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        ByteBuffer out = ByteBuffer.wrap(launch.arguments().get(0).buffer().orElseThrow().bytes())
+                .order(ByteOrder.LITTLE_ENDIAN);
+        int[] words = new int[64];
+        for (int i = 0; i < 64; i++) {
+            words[i] = out.getInt(4 * i);
+        }
+        return words;
+    }
+
+    @Test
+    void uniformPermuteAndConvergentBranchRunAsPtxasMeansThem() throws Exception {
+        for (String sm : List.of("sm_75", "sm_80", "sm_90")) {
+            int[] out = run(sm);
+            for (int lane = 0; lane < 32; lane++) {
+                // selector 0x74a1: byte 0 <- a.byte1 (0x56), byte 1 <- sign of a.byte2 (0xf4: 0xff),
+                // byte 2 <- b.byte0 (0xf0), byte 3 <- b.byte3 (0x9a)
+                assertEquals(0x9af0ff56, out[2 * lane], sm + " lane " + lane + " UPRMT");
+                assertEquals(lane < 16 ? 1 : 2, out[2 * lane + 1], sm + " lane " + lane + " BRA.CONV");
+            }
+        }
+    }
+}
