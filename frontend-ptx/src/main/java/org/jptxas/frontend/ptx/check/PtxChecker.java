@@ -9,16 +9,12 @@ import java.util.Set;
 import org.jptxas.frontend.ptx.ast.AddressSizeDirective;
 import org.jptxas.frontend.ptx.ast.AliasDirective;
 import org.jptxas.frontend.ptx.ast.Block;
-import org.jptxas.frontend.ptx.ast.BranchTargetsDecl;
-import org.jptxas.frontend.ptx.ast.CallPrototypeDecl;
-import org.jptxas.frontend.ptx.ast.CallTargetsDecl;
 import org.jptxas.frontend.ptx.ast.Declarator;
 import org.jptxas.frontend.ptx.ast.Expr;
 import org.jptxas.frontend.ptx.ast.FileDirective;
 import org.jptxas.frontend.ptx.ast.FunctionDecl;
 import org.jptxas.frontend.ptx.ast.Initializer;
 import org.jptxas.frontend.ptx.ast.Instruction;
-import org.jptxas.frontend.ptx.ast.LabelDef;
 import org.jptxas.frontend.ptx.ast.Linkage;
 import org.jptxas.frontend.ptx.ast.ModuleItem;
 import org.jptxas.frontend.ptx.ast.Operand;
@@ -56,7 +52,7 @@ public final class PtxChecker {
     /** null when instruction-table checks are off. */
     private final PtxIsa isa;
     private final List<Diagnostic> diagnostics = new ArrayList<>();
-    private final IdentityHashMap<Expr.SymbolRef, Symbol> resolved = new IdentityHashMap<>();
+    final IdentityHashMap<Expr.SymbolRef, Symbol> resolved = new IdentityHashMap<>();
     private final IdentityHashMap<Instruction, PtxIsa.Split> splits = new IdentityHashMap<>();
     private final Scope moduleScope = new Scope(null);
     private int version;
@@ -91,11 +87,11 @@ public final class PtxChecker {
         return new CheckResult(new ResolvedModule(module, c.resolved, c.splits), c.diagnostics);
     }
 
-    private void error(SourcePos pos, String message) {
+    void error(SourcePos pos, String message) {
         diagnostics.add(Diagnostic.error(fileName, pos.line(), message));
     }
 
-    private void fatal(SourcePos pos, String message) {
+    void fatal(SourcePos pos, String message) {
         diagnostics.add(new Diagnostic(Severity.FATAL, fileName, pos.line(), message));
     }
 
@@ -312,7 +308,7 @@ public final class PtxChecker {
     }
 
     /** Initializers and arrays where the state space allows them. */
-    private void declarationRules(VariableDecl v) {
+    void declarationRules(VariableDecl v) {
         for (Declarator d : v.declarators()) {
             if (d.initializer() != null && (v.space() == StateSpace.REG || v.space() == StateSpace.LOCAL
                     || v.space() == StateSpace.SHARED || v.space() == StateSpace.PARAM)) {
@@ -347,7 +343,7 @@ public final class PtxChecker {
         return false;
     }
 
-    private void declareVariables(VariableDecl v, Scope scope) {
+    void declareVariables(VariableDecl v, Scope scope) {
         if (v.type() == PtxType.SAMPLERREF && !texmodeIndependent) {
             error(v.pos(), "Instruction or declaration violates .target texmode_unified setting");
         }
@@ -406,7 +402,7 @@ public final class PtxChecker {
         return true;
     }
 
-    private void initializer(Initializer init, Scope scope) {
+    void initializer(Initializer init, Scope scope) {
         if (init instanceof Initializer.Value v) {
             resolveExpr(v.value(), scope, null);
         } else if (init instanceof Initializer.Aggregate a) {
@@ -460,7 +456,7 @@ public final class PtxChecker {
         }
         Set<String> declaredInBody = new HashSet<>();
         collectDeclaredNames(f.body(), declaredInBody);
-        new BodyChecker(declaredInBody).block(f.body(), params);
+        new BodyChecker(this, declaredInBody).block(f.body(), params);
     }
 
     /** ptxas warns, at the body's closing brace, that .minnctapersm alone has no effect. */
@@ -492,7 +488,7 @@ public final class PtxChecker {
         fresh.declare(new Symbol.Function(definition));
     }
 
-    private void tuningGates(TuningDirective t) {
+    void tuningGates(TuningDirective t) {
         if (t.kind() == TuningDirective.Kind.MAXNCTAPERSM && version >= 21) {
             error(t.pos(), "Deprecated feature: '.maxnctapersm directive' not supported as of PTX version 2.1");
         }
@@ -519,7 +515,7 @@ public final class PtxChecker {
     }
 
     /** Size in bytes of one declared variable; 0 when an unsized array makes it unknown. */
-    private static long byteSize(VariableDecl decl, Declarator d) {
+    static long byteSize(VariableDecl decl, Declarator d) {
         long size = (long) decl.type().sizeBytes() * Math.max(1, decl.vectorLength());
         for (long dim : d.dimensions()) {
             if (dim < 0) {
@@ -531,14 +527,14 @@ public final class PtxChecker {
     }
 
     /** The explicit {@code .align}, or the natural alignment of the (vector) element type. */
-    private static long alignment(VariableDecl decl) {
+    static long alignment(VariableDecl decl) {
         return decl.align() != 0 ? decl.align() : (long) decl.type().sizeBytes() * Math.max(1, decl.vectorLength());
     }
 
     // ---- resolution of names in expressions
 
     /** Resolves the names in {@code e}; {@code body} decides the wording for names declared later, if non-null. */
-    private void resolveExpr(Expr e, Scope scope, BodyChecker body) {
+    void resolveExpr(Expr e, Scope scope, BodyChecker body) {
         if (e instanceof Expr.SymbolRef s) {
             Symbol sym = lookup(s.name(), scope);
             if (sym != null) {
@@ -567,7 +563,7 @@ public final class PtxChecker {
         }
     }
 
-    private static Symbol lookup(String name, Scope scope) {
+    static Symbol lookup(String name, Scope scope) {
         Symbol s = scope.lookup(name);
         if (s != null) {
             return s;
@@ -582,213 +578,6 @@ public final class PtxChecker {
 
     // ---- function bodies
 
-    /** Checks one function body; labels are scoped to their block and may be used before their definition. */
-    private final class BodyChecker {
-        private final Set<String> declaredInBody;
-        private final Set<String> declaredSoFar = new HashSet<>();
-
-        BodyChecker(Set<String> declaredInBody) {
-            this.declaredInBody = declaredInBody;
-        }
-
-        boolean declaredLater(String name) {
-            return declaredInBody.contains(name) && !declaredSoFar.contains(name);
-        }
-
-        void block(Block b, Scope parent) {
-            Scope scope = new Scope(parent);
-            for (Statement s : b.statements()) {
-                Symbol label = null;
-                if (s instanceof LabelDef l) {
-                    label = new Symbol.Label(l);
-                } else if (s instanceof CallPrototypeDecl c) {
-                    label = new Symbol.Prototype(c);
-                } else if (s instanceof CallTargetsDecl c) {
-                    label = new Symbol.CallTargets(c);
-                } else if (s instanceof BranchTargetsDecl bt) {
-                    label = new Symbol.BranchTargets(bt);
-                }
-                if (label != null && scope.declare(label) != null) {
-                    error(s.pos(), "Duplicate definition of label '" + label.name() + "'");
-                }
-            }
-            for (Statement s : b.statements()) {
-                if (s instanceof VariableDecl v) {
-                    if (v.space() == StateSpace.SREG) {
-                        fatal(v.pos(), "Parsing error near '.sreg': syntax error");
-                    }
-                    declarationRules(v);
-                    declareVariables(v, scope);
-                    for (Declarator d : v.declarators()) {
-                        declaredSoFar.add(d.name());
-                        if (d.initializer() != null) {
-                            initializer(d.initializer(), scope);
-                        }
-                    }
-                } else if (s instanceof Block inner) {
-                    block(inner, scope);
-                } else if (s instanceof Instruction i) {
-                    instruction(i, scope);
-                } else if (s instanceof CallPrototypeDecl c) {
-                    c.tuning().forEach(PtxChecker.this::tuningGates);
-                } else if (s instanceof CallTargetsDecl c) {
-                    for (String target : c.targets()) {
-                        if (!(lookup(target, scope) instanceof Symbol.Function)) {
-                            error(c.pos(), "Unknown symbol '" + target + "'");
-                        }
-                    }
-                } else if (s instanceof BranchTargetsDecl t) {
-                    for (String target : t.targets()) {
-                        if (!(lookup(target, scope) instanceof Symbol.Label)) {
-                            error(t.pos(), "Unknown symbol '" + target + "'");
-                        }
-                    }
-                }
-            }
-        }
-
-        private void instruction(Instruction i, Scope scope) {
-            if (i.guard() != null) {
-                Symbol g = lookup(i.guard().predicate(), scope);
-                if (g == null) {
-                    error(i.guard().pos(), "Unknown symbol '" + i.guard().predicate() + "'");
-                } else if (!(g instanceof Symbol.Variable v && v.type() == PtxType.PRED)) {
-                    error(i.guard().pos(), "Predicate expression expected");
-                }
-            }
-            for (Operand o : i.operands()) {
-                if (!(i.opcode().equals("call") && o == callTargetOperand(i))) {
-                    operand(o, scope);
-                }
-            }
-            if (i.opcode().equals("call")) {
-                callTarget(i, scope);
-            }
-            addressSpace(i);
-            immediateAddress(i);
-            if (!hasUnresolvedName(i)) {
-                isaCheck(i); // with an unknown name the operand shapes are guesses: no follow-on noise
-            }
-        }
-
-        /** Argument count, size and alignment against the callee's formal parameters (ptxas's wording). */
-        private void callSignature(Instruction call, FunctionDecl callee) {
-            List<Operand> ops = call.operands();
-            boolean hasReturns = !ops.isEmpty() && ops.get(0) instanceof Operand.ParenList;
-            List<Operand> rets = hasReturns ? ((Operand.ParenList) ops.get(0)).elements() : List.of();
-            int argsAt = hasReturns ? 2 : 1;
-            List<Operand> args = ops.size() > argsAt && ops.get(argsAt) instanceof Operand.ParenList p
-                    ? p.elements() : List.of();
-            if (rets.size() != callee.returns().size() || args.size() != callee.params().size()) {
-                error(call.pos(), "Call has wrong number of parameters");
-                return;
-            }
-            for (int k = 0; k < rets.size(); k++) {
-                argumentMatches(call, rets.get(k), callee.returns().get(k));
-            }
-            for (int k = 0; k < args.size(); k++) {
-                argumentMatches(call, args.get(k), callee.params().get(k));
-            }
-        }
-
-        private void argumentMatches(Instruction call, Operand actual, VariableDecl formal) {
-            if (!(actual instanceof Expr.SymbolRef ref && resolved.get(ref) instanceof Symbol.Variable v)
-                    || v.space() != StateSpace.PARAM || formal.space() != StateSpace.PARAM) {
-                return; // registers and immediates are converted by ptxas as needed
-            }
-            Declarator fd = formal.declarators().get(0);
-            long actualSize = byteSize(v.decl(), v.declarator());
-            long formalSize = byteSize(formal, fd);
-            if (actualSize > 0 && formalSize > 0 && actualSize != formalSize) {
-                error(call.pos(), "Type of argument does not match formal parameter '" + fd.name() + "'");
-            }
-            if (alignment(v.decl()) != alignment(formal)) {
-                error(call.pos(), "Alignment of argument does not match formal parameter '" + fd.name() + "'");
-            }
-        }
-
-        private boolean hasUnresolvedName(Instruction i) {
-            for (Operand o : i.operands()) {
-                if (unresolved(o)) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        private boolean unresolved(Operand o) {
-            if (o instanceof Expr.SymbolRef s) {
-                return !resolved.containsKey(s);
-            }
-            if (o instanceof Expr.Unary u) {
-                return unresolved(u.operand());
-            }
-            if (o instanceof Expr.Binary b) {
-                return unresolved(b.left()) || unresolved(b.right());
-            }
-            if (o instanceof Operand.Address a) {
-                return a.parts().stream().anyMatch(this::unresolved);
-            }
-            if (o instanceof Operand.Vector v) {
-                return v.elements().stream().anyMatch(this::unresolved);
-            }
-            if (o instanceof Operand.ParenList p) {
-                return p.elements().stream().anyMatch(this::unresolved);
-            }
-            if (o instanceof Operand.Pair p) {
-                return unresolved(p.first()) || unresolved(p.second());
-            }
-            return false;
-        }
-
-        private Operand callTargetOperand(Instruction call) {
-            for (Operand o : call.operands()) {
-                if (!(o instanceof Operand.ParenList)) {
-                    return o;
-                }
-            }
-            return null;
-        }
-
-        private void callTarget(Instruction call, Scope scope) {
-            for (Operand o : call.operands()) {
-                if (o instanceof Operand.ParenList) {
-                    continue;
-                }
-                if (o instanceof Expr.SymbolRef s) {
-                    Symbol target = lookup(s.name(), scope);
-                    if (target != null) {
-                        resolved.put(s, target);
-                    }
-                    if (target == null) {
-                        error(call.pos(), "Call to '" + s.name() + "' requires call prototype");
-                        error(s.pos(), "Unknown symbol '" + s.name() + "'");
-                    } else if (target instanceof Symbol.Function f && f.decl().isEntry()) {
-                        error(call.pos(), "Illegal call target, device function expected");
-                    } else if (target instanceof Symbol.Function f) {
-                        callSignature(call, f.decl());
-                    }
-                }
-                return;
-            }
-        }
-
-        private void operand(Operand o, Scope scope) {
-            if (o instanceof Expr e) {
-                resolveExpr(e, scope, this);
-            } else if (o instanceof Operand.Address a) {
-                a.parts().forEach(p -> operand(p, scope));
-            } else if (o instanceof Operand.Vector v) {
-                v.elements().forEach(p -> operand(p, scope));
-            } else if (o instanceof Operand.ParenList p) {
-                p.elements().forEach(e -> operand(e, scope));
-            } else if (o instanceof Operand.Pair p) {
-                operand(p.first(), scope);
-                operand(p.second(), scope);
-            }
-        }
-    }
-
     // ---- state space of memory operands
 
     private static final Set<String> MEMORY_OPS = Set.of("ld", "ldu", "st", "atom", "red");
@@ -797,7 +586,7 @@ public final class PtxChecker {
      * {@code ld.shared [16]}: ptxas takes a bare number as an address only in the local state space (a generic, global,
      * shared, const or param access needs a register or a variable to start from).
      */
-    private void immediateAddress(Instruction i) {
+    void immediateAddress(Instruction i) {
         if (!MEMORY_OPS.contains(i.opcode()) && !i.opcode().equals("prefetch")) {
             return;
         }
@@ -821,7 +610,7 @@ public final class PtxChecker {
     }
 
     /** {@code ld.global [sharedVar]}: a named variable accessed through another state space. */
-    private void addressSpace(Instruction i) {
+    void addressSpace(Instruction i) {
         if (!MEMORY_OPS.contains(i.opcode())) {
             return;
         }
@@ -856,7 +645,7 @@ public final class PtxChecker {
 
     // ---- the instruction table
 
-    private void isaCheck(Instruction i) {
+    void isaCheck(Instruction i) {
         if (isa == null) {
             return;
         }
