@@ -37,6 +37,12 @@ class SassModifierOracleTest {
         List<SassForm> composed = isa.composedForms();
         List<long[]> words = new ArrayList<>();
         List<String> failures = new ArrayList<>();
+        // The memory classes' enums compose thousands of forms whose example words decode through a more specific
+        // form (a learned one, or another composed address form); they are not failures here.
+        java.util.Set<String> memory = new java.util.HashSet<>();
+        isa.modifiers().stream().filter(org.jptxas.tables.sass.SassModifierClass::trailing)
+                .forEach(c -> memory.add(c.key() + "/" + c.mnemonic()));
+        int shadowed = 0;
         for (SassForm f : composed) {
             long[] w = null;
             for (int variant = 0; variant < ModifierLearner.EXAMPLE_VARIANTS && w == null; variant++) {
@@ -46,9 +52,16 @@ class SassModifierOracleTest {
                 }
             }
             if (w == null) {
-                failures.add(f + ": no example word decodes with it");
+                if (memory.contains(f.key() + "/" + ModifierComposer.base(f.mnemonic()))) {
+                    shadowed++; // SassMemoryOrderOracleTest reads every size x order word of these classes
+                } else {
+                    failures.add(f + ": no example word decodes with it");
+                }
                 continue;
             }
+            // ptxas's control word (stall 2, yield): nvdisasm refuses stores with an all-zero one, and a refused word
+            // costs a re-read of the rest
+            w[1] |= 0x000fe2L << 40;
             words.add(w);
         }
         RawOracle.Read[] read = RawOracle.read(words, sm.equals("sm_90") ? "sm_90a" : sm);
@@ -77,8 +90,8 @@ class SassModifierOracleTest {
                 failures.add("'" + ours + "': " + e.getMessage());
             }
         }
-        System.out.printf("%s: %d modifier classes, %d composed forms, %d read back exactly by nvdisasm, %d reassembled%n",
-                sm, isa.modifiers().size(), composed.size(), exact, reassembled);
+        System.out.printf("%s: %d modifier classes, %d composed forms, %d read back exactly by nvdisasm, %d reassembled,"
+                + " %d memory forms shadowed%n", sm, isa.modifiers().size(), composed.size(), exact, reassembled, shadowed);
         List<String> stale = new ArrayList<>();
         KNOWN.keySet().stream().filter(k -> k.startsWith(sm + " ") && !failures.remove(k.substring(sm.length() + 1)))
                 .forEach(stale::add);

@@ -61,7 +61,7 @@ final class ModifierComposer {
                 if (!base(f.mnemonic).equals(c.mnemonic()) || f.skeleton.contains(".reuse")) {
                     continue;
                 }
-                for (SassForm g : composeOnto(f, groups)) {
+                for (SassForm g : composeOnto(f, groups, c.trailing())) {
                     if (!refused.contains(g.refusalKey())) {
                         String id = identity(g);
                         if (!existing.contains(id)) {
@@ -116,6 +116,14 @@ final class ModifierComposer {
 
     /** The forms composed onto {@code f} (not including {@code f}'s own combination); empty if it does not fit. */
     static List<SassForm> composeOnto(SassForm f, List<Group> all) {
+        return composeOnto(f, all, false);
+    }
+
+    /**
+     * As {@link #composeOnto(SassForm, List)}; {@code trailing}: the class's enum tokens follow all fixed tokens, so
+     * with none printed an inserted token is appended.
+     */
+    static List<SassForm> composeOnto(SassForm f, List<Group> all, boolean trailing) {
         int mp = f.pieces[0].startsWith("@") ? 1 : 0;
         if (mp >= f.pieces.length) {
             return List.of();
@@ -153,6 +161,13 @@ final class ModifierComposer {
         }
         List<String> tokens = new ArrayList<>(List.of(f.mnemonic.split("\\.")));
         String opcode = tokens.remove(0);
+        // A value of several tokens (LD's STRONG.GPU) is one token here, so it is found, replaced and dropped whole.
+        for (Group g : groups) {
+            String name = g.byValue().get(g.field().extract(f.bitsLo, f.bitsHi));
+            if (name != null && name.indexOf('.') > 0) {
+                merge(tokens, name);
+            }
+        }
         // Which token each enum holds in f (-1: its no-token value); every enum bit must be fixed by the form.
         int n = groups.size();
         long[] current = new long[n];
@@ -200,7 +215,7 @@ final class ModifierComposer {
         }
         List<SassForm> out = new ArrayList<>();
         for (long[] v : choices) {
-            List<String> text = spell(tokens, groups, position, v);
+            List<String> text = spell(tokens, groups, position, v, trailing);
             if (text == null) {
                 continue;
             }
@@ -256,6 +271,18 @@ final class ModifierComposer {
         field.insert(value, bits);
     }
 
+    /** Joins the first run of tokens spelling {@code name} ({@code STRONG}, {@code GPU}) into one token. */
+    private static void merge(List<String> tokens, String name) {
+        String[] parts = name.split("\\.");
+        for (int t = 0; t + parts.length <= tokens.size(); t++) {
+            if (tokens.subList(t, t + parts.length).equals(List.of(parts))) {
+                tokens.subList(t + 1, t + parts.length).clear();
+                tokens.set(t, name);
+                return;
+            }
+        }
+    }
+
     private static void cross(List<Group> groups, int g, long[] v, List<long[]> out) {
         if (g == groups.size()) {
             out.add(v.clone());
@@ -268,7 +295,8 @@ final class ModifierComposer {
     }
 
     /** The modifier tokens with enum values {@code v}, or null if an inserted token has no place. */
-    private static List<String> spell(List<String> tokens, List<Group> groups, int[] position, long[] v) {
+    private static List<String> spell(List<String> tokens, List<Group> groups, int[] position, long[] v,
+                                      boolean trailing) {
         int n = groups.size();
         // Slots: the form's tokens, each either fixed or owned by an enum; absent enums get inserted.
         List<String> out = new ArrayList<>(tokens);
@@ -307,10 +335,10 @@ final class ModifierComposer {
                 }
             }
             if (insert < 0) {
-                if (!owner.isEmpty()) {
+                if (!owner.isEmpty() && !trailing) {
                     return null;
                 }
-                insert = 0;
+                insert = trailing ? owner.size() : 0;
             }
             out.add(insert, name);
             owner.add(insert, g);

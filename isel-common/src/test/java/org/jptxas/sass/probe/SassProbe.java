@@ -236,7 +236,17 @@ public final class SassProbe {
         for (String sm : sms) {
             List<SassFormData> forms = readForms(dir, sm);
             ModifierLearner learner = new ModifierLearner(sm, forms);
-            List<org.jptxas.tables.sass.SassModifierClass> classes = learner.learn();
+            List<org.jptxas.tables.sass.SassModifierClass> classes = new ArrayList<>(learner.learn());
+            // The memory opcodes' enums come from tools/sass-probe/memory-modifiers (raw-mode field probes, marked
+            // trailing); keep them and drop what the learner found for those classes.
+            Path overlay = overlayDir(sm).resolve("modifiers-" + sm.replace("_", "") + ".json");
+            List<org.jptxas.tables.sass.SassModifierClass> probed = new ObjectMapper()
+                    .readValue(overlay.toFile(), org.jptxas.tables.sass.SassModifierTable.class).classes().stream()
+                    .filter(org.jptxas.tables.sass.SassModifierClass::trailing).toList();
+            Set<String> probedKeys = new HashSet<>();
+            probed.forEach(c -> probedKeys.add(c.mnemonic() + "/" + c.key()));
+            classes.removeIf(c -> probedKeys.contains(c.mnemonic() + "/" + c.key()));
+            classes.addAll(probed);
             learner.log().forEach(System.err::println);
             System.err.println(sm + ": " + classes.size() + " modifier classes, "
                     + classes.stream().mapToInt(c -> c.groups().size()).sum() + " enums");

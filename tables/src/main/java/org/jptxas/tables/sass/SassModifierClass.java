@@ -32,4 +32,20 @@ public record SassModifierClass(String mnemonic, int key, List<SassModifierGroup
         this.groups = List.copyOf(groups);
         this.refused = List.copyOf(refused);
     }
+
+    /**
+     * Whether the enums' tokens follow all of the mnemonic's fixed tokens, so a form printing none of them
+     * ({@code LD.E}) can still have tokens appended ({@code LD.E.U8.STRONG.GPU}); otherwise such a form has no place to
+     * insert a token and composes nothing. True for the classes with a multi-token value, the memory orders that
+     * {@code tools/sass-probe/memory-modifiers} names: in LD/ST/LDG/STG/ATOM/ATOMG/RED every modifier after the
+     * fixed {@code .E} is one of the enums.
+     */
+    public boolean trailing() {
+        for (SassModifierGroup g : groups) {
+            if ("mnemonic".equals(g.side()) && g.values().keySet().stream().anyMatch(n -> n.indexOf('.') > 0)) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

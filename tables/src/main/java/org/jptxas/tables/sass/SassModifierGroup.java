@@ -16,7 +16,8 @@ import java.util.Map;
  * Mnemonic modifiers have side {@code "mnemonic"} and operand -1.
  *
  * @param bits the field's bit positions as in {@link SassSlotData} ({@code hi:lo[,hi:lo...]})
- * @param values printed name to value (hex), in value order
+ * @param values printed name to value (hex), in value order; a mnemonic modifier's name may be several tokens
+ *     ({@code STRONG.GPU}: LD's memory order)
  * @param operand the decorated operand, or -1 for a mnemonic modifier
  * @param side {@code "mnemonic"}, {@code "prefix"} or {@code "suffix"}
  */
@@ -46,7 +47,7 @@ public record SassModifierGroup(String bits, Map<String, String> values, int ope
                 throw new IllegalArgumentException("modifier at " + bits + ": bad or repeated value '" + e.getValue()
                         + "' for '" + e.getKey() + "'");
             }
-            if (!e.getKey().matches(side.equals("mnemonic") ? "[A-Za-z0-9_]*" : "[-!~]?|[.][A-Za-z0-9_]+")) {
+            if (!e.getKey().matches(side.equals("mnemonic") ? "[A-Za-z0-9_]*|[A-Za-z0-9_]+([.][A-Za-z0-9_]+)+" : "[-!~]?|[.][A-Za-z0-9_]+")) {
                 throw new IllegalArgumentException("modifier at " + bits + ": bad name '" + e.getKey() + "'");
             }
         }

@@ -1,0 +1,146 @@
+package org.jptxas.sass;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jptxas.sass.oracle.OracleListings;
+import org.jptxas.sass.probe.ModifierLearner;
+import org.jptxas.spi.TestTargets;
+import org.jptxas.tables.sass.SassModifierClass;
+import org.jptxas.tables.sass.SassModifierGroup;
+import org.jptxas.testing.Oracles;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Memory instructions with every size x memory order (x operation for atomics) on every address form, read by
+ * nvdisasm 12.5 in raw mode. For each opcode class (LD, ST, LDG, STG, ATOM, ATOMG, RED) and each address form the
+ * tables learned from ptxas (its operand layout: {@code [R.64]}, {@code [R.64+off]}, {@code [UR]}, {@code desc[UR][R]},
+ * guarded or not), an example word gets every combination of the values of the class's enums
+ * ({@code tools/sass-probe/memory-modifiers}); jptxas's decoder must print exactly nvdisasm's text, and the text must
+ * assemble back to the word (or, where the form has bits nvdisasm does not print, to a word nvdisasm prints the
+ * same): no word that decodes to nvdisasm's text fails to assemble back. Before these enums, {@code ld.relaxed.gpu.u8}
+ * and friends stopped with "no encoding form".
+ */
+class SassMemoryOrderOracleTest {
+    /** Per SM: words jptxas decodes UNKNOWN, words it prints otherwise than nvdisasm (see the test). */
+    static final Map<String, List<Integer>> KNOWN = Map.of("sm_75", List.of(902, 147), "sm_80", List.of(0, 123),
+            "sm_86", List.of(0, 124), "sm_89", List.of(0, 124), "sm_90", List.of(468, 8));
+
+    static final List<String> OPCODES = List.of("LD", "ST", "LDG", "STG", "ATOM", "ATOMG", "RED");
+
+    /** Per opcode: every (address form x enum combination) word, one address form per operand layout. */
+    static Map<String, List<long[]>> words(SassIsa isa) {
+        Map<String, List<long[]>> out = new LinkedHashMap<>();
+        for (SassModifierClass c : isa.modifiers()) {
+            if (!OPCODES.contains(c.mnemonic())) {
+                continue;
+            }
+            List<BitField> fields = new ArrayList<>();
+            List<long[]> values = new ArrayList<>();
+            for (SassModifierGroup g : c.groups()) {
+                fields.add(BitField.parse(g.bits()));
+                values.add(g.values().values().stream().mapToLong(v -> Long.parseLong(v.substring(2), 16)).toArray());
+            }
+            Map<String, SassForm> layouts = new LinkedHashMap<>();
+            for (SassForm f : isa.forms()) {
+                if (f.key() == c.key() && ModifierComposer.base(f.mnemonic()).equals(c.mnemonic())
+                        && !f.skeleton().contains(".reuse")) {
+                    layouts.putIfAbsent(f.skeleton().replace(f.mnemonic(), c.mnemonic()) + f.slots(), f);
+                }
+            }
+            List<long[]> list = out.computeIfAbsent(c.mnemonic(), k -> new ArrayList<>());
+            for (SassForm f : layouts.values()) {
+                long[] example = ModifierLearner.example(f, 0);
+                example[1] |= 0x000fe2L << 40; // nvdisasm refuses stores with an all-zero control word
+                cross(example, fields, values, 0, list);
+            }
+        }
+        return out;
+    }
+
+    private static void cross(long[] w, List<BitField> fields, List<long[]> values, int g, List<long[]> out) {
+        if (g == fields.size()) {
+            out.add(w.clone());
+            return;
+        }
+        for (long v : values.get(g)) {
+            long[] x = w.clone();
+            long[] m = fields.get(g).mask();
+            x[0] &= ~m[0];
+            x[1] &= ~m[1];
+            fields.get(g).insert(v, x);
+            cross(x, fields, values, g + 1, out);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
+    void everySizeAndOrderDecodesAsNvdisasmAndAssemblesBack(String sm) {
+        Oracles.assumeNvdisasm();
+        SassIsa isa = TestTargets.of(sm).isa();
+        SassAssembler asm = new SassAssembler(isa);
+        String oracleSm = sm.equals("sm_90") ? "sm_90a" : sm;
+        Map<String, List<long[]>> byOpcode = words(isa);
+        assertEquals(OPCODES.stream().filter(o -> !(sm.equals("sm_90") && o.equals("RED"))).toList(),
+                OPCODES.stream().filter(byOpcode::containsKey).toList(), sm + ": memory classes without enums");
+        List<String> wrong = new ArrayList<>();
+        List<String> unknown = new ArrayList<>();
+        List<String> misprinted = new ArrayList<>();
+        StringBuilder counts = new StringBuilder();
+        for (Map.Entry<String, List<long[]>> e : byOpcode.entrySet()) {
+            List<long[]> words = e.getValue();
+            List<String> texts = OracleListings.rawTexts(words, oracleSm);
+            List<long[]> backs = new ArrayList<>();
+            List<String> backTexts = new ArrayList<>();
+            int checked = 0;
+            for (int i = 0; i < words.size(); i++) {
+                long[] w = words.get(i);
+                String theirs = texts.get(i);
+                if (theirs.contains("INVALID")) {
+                    continue; // a combination nvdisasm itself names invalid (CAS with a float size, ...)
+                }
+                checked++;
+                String ours = SassPrinter.text(isa.decode(w[0], w[1]), 0, x -> null);
+                if (!ours.equals(theirs)) {
+                    (ours.startsWith("UNKNOWN") ? unknown : misprinted).add(String.format(
+                            "%s %s: nvdisasm '%s', jptxas '%s'", sm, SassIsa.hex128(w[0], w[1]), theirs, ours));
+                    continue;
+                }
+                try {
+                    long[] back = asm.assemble(theirs, Control.fromHi(w[1]), 0, x -> 0);
+                    if (back[0] != w[0] || back[1] != w[1]) {
+                        backs.add(back);
+                        backTexts.add(theirs);
+                    }
+                } catch (SassAssembler.AssemblyException ex) {
+                    wrong.add(sm + " '" + theirs + "' does not assemble: " + ex.getMessage());
+                }
+            }
+            // A word that differs only in bits nvdisasm does not print is the same instruction to it.
+            List<String> again = backs.isEmpty() ? List.of() : OracleListings.rawTexts(backs, oracleSm);
+            for (int i = 0; i < backs.size(); i++) {
+                if (!again.get(i).equals(backTexts.get(i))) {
+                    wrong.add(String.format("%s '%s' assembles to %s, which nvdisasm reads '%s'", sm, backTexts.get(i),
+                            SassIsa.hex128(backs.get(i)[0], backs.get(i)[1]), again.get(i)));
+                }
+            }
+            counts.append(String.format(" %s %d/%d", e.getKey(), checked, words.size()));
+        }
+        System.out.printf("%s: memory size x order words checked (valid/all):%s; %d UNKNOWN, %d other text%n", sm,
+                counts, unknown.size(), misprinted.size());
+        assertTrue(wrong.isEmpty(), wrong.size() + " wrong:\n" + String.join("\n", wrong.subList(0,
+                Math.min(30, wrong.size()))));
+        // Example words of learned forms with other fields than ptxas writes (zero offsets on offset forms, hidden
+        // bits of another form): the decoder prints "+0x0" or an explicit @PT where nvdisasm hides them, or finds
+        // no form (sm_75's CAS and float atomics, sm_90's F32x2/F32x4 atomics). Exact counts: a change either way
+        // is news (fewer: record it).
+        assertEquals(KNOWN.get(sm), List.of(unknown.size(), misprinted.size()), sm + ": UNKNOWN and misprinted counts;"
+                + " examples:\n" + String.join("\n", unknown.subList(0, Math.min(5, unknown.size()))) + "\n"
+                + String.join("\n", misprinted.subList(0, Math.min(5, misprinted.size()))));
+    }
+}
