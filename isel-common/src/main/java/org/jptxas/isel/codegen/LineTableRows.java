@@ -70,7 +70,8 @@ public final class LineTableRows {
             }
         }
         for (int i = 0; i < code.size(); i++) {
-            SourceLines.Loc loc = i == firstAt ? first : body.locs().get(code.get(i).ptxLine());
+            SourceLines.Loc loc = i == firstAt ? first
+                    : materializesConstant(code.get(i)) ? null : body.locs().get(code.get(i).ptxLine());
             if (loc != null && loc.line() > 0) {
                 current = loc;
             }
@@ -81,6 +82,18 @@ public final class LineTableRows {
             }
         }
         return rows;
+    }
+
+    private static final java.util.regex.Pattern CONSTANT =
+            java.util.regex.Pattern.compile("MOV R\\d+, -?(0x[0-9a-f]+|\\d+)");
+
+    /**
+     * A constant put into a register ({@code MOV R28, 0x1}): ptxas folds such a {@code mov} into the instructions
+     * that use the value, so its line has no code of its own there; where jptxas keeps the {@code MOV}, it continues
+     * the row before it rather than annotate a line ptxas does not.
+     */
+    static boolean materializesConstant(CodeLine line) {
+        return CONSTANT.matcher(line.text()).matches();
     }
 
     /** The stack set-up, {@code MOV R1, c[0x0][0x28]} ({@code LDC R1, c[0x0][0x37c]} from sm_90 on). */
