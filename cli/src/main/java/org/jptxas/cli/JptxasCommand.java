@@ -318,6 +318,7 @@ final class JptxasCommand {
             checked.warnings().forEach(this::report);
             PtxModule ast = checked.resolved().module();
             ast.functions().forEach(f -> declaredFunctions.add(f.name()));
+            fileIndicesAcrossInputs(input, ast);
             if (effects.warnDoublePrecision()) {
                 OptionMessages.doublePrecision(input, ast).forEach(this::report);
             }
@@ -386,6 +387,22 @@ final class JptxasCommand {
         }
     }
 
+    /**
+     * Several inputs share one {@code .file} index space: ptxas refuses an index an earlier input declared, as it does
+     * within one file (whose duplicates the checker has reported already).
+     */
+    private void fileIndicesAcrossInputs(String input, PtxModule ast) {
+        java.util.Set<Long> own = new java.util.HashSet<>();
+        for (var item : ast.items()) {
+            if (item instanceof org.jptxas.frontend.ptx.ast.FileDirective f && own.add(f.index())
+                    && !fileIndices.add(f.index())) {
+                report(Diagnostic.error(input, ast.reportedPos(f).line(), "Duplicate file index #" + f.index()));
+            }
+        }
+    }
+
+    private final java.util.Set<Long> fileIndices = new java.util.HashSet<>();
+
     private static OriModule merge(List<OriModule> modules, Target target) {
         List<OriFunction> functions = new ArrayList<>();
         List<GlobalVar> globals = new ArrayList<>();
@@ -393,8 +410,12 @@ final class JptxasCommand {
             functions.addAll(m.functions());
             globals.addAll(m.globals());
         }
+        // the line tables of all inputs in command-line order (these modules come last first)
+        List<org.jptxas.ori.ir.SourceLines> lines = new ArrayList<>(modules.stream().map(OriModule::lines).toList());
+        java.util.Collections.reverse(lines);
         return new OriModule(modules.get(0).sourceName(), target, functions, globals,
-                org.jptxas.ori.ir.ModuleDeclarations.merge(modules.stream().map(OriModule::declarations).toList()));
+                org.jptxas.ori.ir.ModuleDeclarations.merge(modules.stream().map(OriModule::declarations).toList()),
+                org.jptxas.ori.ir.SourceLines.merge(lines));
     }
 
     private void report(Diagnostic d) {

@@ -60,8 +60,6 @@ class LineInfoOracleTest {
             Map.entry("gpuocelot/parboil__tpacf.ptx@sm_90", FOLDED),
             Map.entry("gpuocelot/rodinia__backprop_cuda_kernel.ptx@sm_80", FOLDED),
             Map.entry("gpuocelot/rodinia__backprop_cuda_kernel.ptx@sm_90", FOLDED),
-            Map.entry("gpuocelot/rodinia__hotspot.ptx@sm_80", FOLDED),
-            Map.entry("gpuocelot/rodinia__hotspot.ptx@sm_90", FOLDED),
             Map.entry("gpuocelot/rodinia__hwt.ptx@sm_80", FOLDED),
             Map.entry("gpuocelot/rodinia__hwt.ptx@sm_90", FOLDED),
             Map.entry("gpuocelot/rodinia__track_ellipse_kernel.ptx@sm_80", FOLDED),

@@ -11,22 +11,44 @@ import java.util.Objects;
  * embeds it. Instructions carry their PTX line ({@link Instr#line()}) through code generation; these tables turn a
  * SASS instruction's PTX line into its source position.
  *
+ * <p>Several inputs compiled together share one {@code .file} index space (ptxas refuses an index declared twice,
+ * across inputs too) and one line table, so their tables {@link #merge}; each function keeps the PTX lines of its
+ * own input, which is why the {@code .loc}s are held per function.
+ *
  * @param files     the {@code .file} directives in source order
- * @param locs      PTX line of an instruction → the {@code .loc} in effect there (lines without one are absent)
- * @param functions by name: the PTX lines of the body's braces and the body's first {@code .loc}
+ * @param functions by name: the PTX lines of the body's braces, the body's first {@code .loc} and the {@code .loc} in
+ *                  effect at each of its instructions' lines
  * @param ptxText   the PTX text as ptxas embeds it in {@code .nv_debug_ptx_txt} (one NUL-terminated line per line)
  * @param checksum  Adler-32 of the PTX file's bytes: ptxas names relocatable output's {@code .nv_debug_ptx_txt.N} by it
  */
-public record SourceLines(List<File> files, Map<Integer, Loc> locs, Map<String, FunctionLines> functions,
-                          byte[] ptxText, long checksum) {
-    /** No line information: modules built without the PTX front end, or several inputs compiled together. */
-    public static final SourceLines NONE = new SourceLines(List.of(), Map.of(), Map.of(), new byte[0], 0);
+public record SourceLines(List<File> files, Map<String, FunctionLines> functions, byte[] ptxText, long checksum) {
+    /** No line information: modules built without the PTX front end. */
+    public static final SourceLines NONE = new SourceLines(List.of(), Map.of(), new byte[0], 0);
 
     public SourceLines {
         files = List.copyOf(files);
-        locs = Map.copyOf(locs);
         functions = Map.copyOf(functions);
         Objects.requireNonNull(ptxText, "ptxText");
+    }
+
+    /**
+     * The tables of several inputs compiled into one cubin, in command-line order, as ptxas 13 writes them: every
+     * input's files and functions, and the PTX text (and its checksum) of the last input only (ptxas embeds that one;
+     * the PTX line rows of the other inputs' functions keep their own inputs' line numbers all the same).
+     */
+    public static SourceLines merge(List<SourceLines> inputs) {
+        if (inputs.size() == 1) {
+            return inputs.get(0);
+        }
+        List<File> files = new java.util.ArrayList<>();
+        Map<String, FunctionLines> functions = new java.util.HashMap<>();
+        SourceLines last = NONE;
+        for (SourceLines in : inputs) {
+            files.addAll(in.files());
+            in.functions().forEach(functions::putIfAbsent);
+            last = in;
+        }
+        return new SourceLines(files, functions, last.ptxText, last.checksum);
     }
 
     /** {@code .file index "path"[, timestamp, size]}; timestamp and size are -1 when not written. */
@@ -40,31 +62,39 @@ public record SourceLines(List<File> files, Map<Integer, Loc> locs, Map<String, 
     public record Loc(int file, int line, int column) {}
 
     /**
-     * One function's body: the PTX lines of its {@code {} and {@code }} and the first {@code .loc} in it (null when
-     * it has none), which ptxas gives the code it adds before the body's first instruction.
+     * One function's body: the PTX lines of its {@code {} and {@code }}, the first {@code .loc} in it (null when
+     * it has none), which ptxas gives the code it adds before the body's first instruction, and the {@code .loc} in
+     * effect at each PTX line of its input that holds an instruction (lines without one are absent): the function's
+     * own and those of functions inlined into it. The functions of one input share that map.
      */
-    public record FunctionLines(int open, int close, Loc first) {}
+    public record FunctionLines(int open, int close, Loc first, Map<Integer, Loc> locs) {
+        public FunctionLines {
+            locs = Map.copyOf(locs); // the same instance when already unmodifiable: shared, not copied
+        }
+    }
 
     /**
      * Whether the PTX holds {@code .loc} directives and a {@code .file}: ptxas then writes line tables even without
      * {@code -lineinfo} (without a {@code .file} it does not).
      */
     public boolean hasLoc() {
-        return !files.isEmpty() && (!locs.isEmpty() || functions.values().stream().anyMatch(f -> f.first() != null));
+        return !files.isEmpty()
+                && functions.values().stream().anyMatch(f -> f.first() != null || !f.locs().isEmpty());
     }
 
     /** Whether a {@code .loc} names a file no {@code .file} declares (ptxas warns that line information may be incomplete). */
     public boolean locWithoutFile() {
         java.util.Set<Integer> declared = new java.util.HashSet<>();
         files.forEach(f -> declared.add(f.index()));
-        return java.util.stream.Stream.concat(locs.values().stream(),
-                        functions.values().stream().map(FunctionLines::first).filter(Objects::nonNull))
+        return functions.values().stream()
+                .flatMap(f -> java.util.stream.Stream.concat(f.locs().values().stream(),
+                        java.util.stream.Stream.ofNullable(f.first())))
                 .anyMatch(l -> !declared.contains(l.file()));
     }
 
     /** The same tables with {@code replacement} as the {@code .file} table. */
     public SourceLines withFiles(List<File> replacement) {
-        return new SourceLines(replacement, locs, functions, ptxText, checksum);
+        return new SourceLines(replacement, functions, ptxText, checksum);
     }
 
     /** Whether there is anything at all (a PTX front end made these tables). */

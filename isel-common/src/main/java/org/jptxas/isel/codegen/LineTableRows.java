@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.jptxas.cubin.CubinBuilder;
 import org.jptxas.cubin.DebugLine;
 import org.jptxas.ori.ir.SourceLines;
@@ -16,10 +14,10 @@ import org.jptxas.ori.ir.SourceLines;
  * line tables, per function in the cubin's order:
  * <ul>
  * <li>{@code .debug_line}: the {@code .loc} in effect at the instruction's PTX line. An instruction without one
- * (code the compiler adds, or a {@code .loc} with line 0) continues the row before it. The function's entry
- * (address 0) is the body's first {@code .loc}, as ptxas gives it to its stack set-up there; jptxas, which sets up
- * no stack a function does not use, gives it to whatever instruction comes first (nvdisasm shows one line per
- * address).</li>
+ * (code the compiler adds, or a {@code .loc} with line 0) continues the row before it. The body's first {@code .loc}
+ * goes to the stack set-up, as ptxas gives it to its stack set-up at address 0; jptxas's scheduler may place that
+ * later, and the first instruction then keeps its own line (else a line ptxas annotates would be lost). Without a
+ * stack set-up the entry (address 0) is the first {@code .loc} (nvdisasm shows one line per address).</li>
  * <li>{@code .nv_debug_line_sass}: the PTX line itself. The entry is the line of the body's {@code {} (in the same
  * way), the code after the body's last instruction (the closing self-branch and padding) the line of its
  * {@code }}.</li>
@@ -29,14 +27,16 @@ import org.jptxas.ori.ir.SourceLines;
 public final class LineTableRows {
     private LineTableRows() {}
 
-    /** ptxas numbers {@code .nv_debug_line_sass}'s file 0 in executables and 1 (the PTX text's section) in -c output. */
+    /**
+     * ptxas numbers {@code .nv_debug_line_sass}'s file 0 in executables and 1 (the PTX text's section) in -c output.
+     * {@code .debug_line}'s file table lists the {@code .file}s by index, and its rows name a file by its
+     * {@code .file} index as is (ptxas 13 does so even where indices leave gaps, so a row may then name a file the
+     * table numbers differently).
+     */
     public static CubinBuilder.LineTables of(SourceLines lines, List<CompiledFunction> compiled, boolean relocatable) {
-        Map<Integer, Integer> fileNumber = new HashMap<>();
-        List<DebugLine.File> files = new ArrayList<>();
-        for (SourceLines.File f : lines.files()) {
-            fileNumber.put(f.index(), files.size() + 1);
-            files.add(file(f));
-        }
+        List<DebugLine.File> files = lines.files().stream()
+                .sorted(java.util.Comparator.comparingInt(SourceLines.File::index))
+                .map(LineTableRows::file).toList();
         List<DebugLine.Sequence> source = new ArrayList<>();
         List<DebugLine.Sequence> ptx = new ArrayList<>();
         for (CompiledFunction c : compiled) {
@@ -46,7 +46,7 @@ public final class LineTableRows {
                 continue;
             }
             long end = c.facts().code().length;
-            List<DebugLine.Row> rows = sourceRows(c.code(), lines, body, fileNumber);
+            List<DebugLine.Row> rows = sourceRows(c.code(), body);
             if (!rows.isEmpty()) {
                 source.add(new DebugLine.Sequence(name, rows, end));
             }
@@ -55,25 +55,50 @@ public final class LineTableRows {
         return new CubinBuilder.LineTables(files, source, ptx, lines.ptxText(), lines.checksum());
     }
 
-    static List<DebugLine.Row> sourceRows(List<CodeLine> code, SourceLines lines, SourceLines.FunctionLines body,
-                                          Map<Integer, Integer> fileNumber) {
+    static List<DebugLine.Row> sourceRows(List<CodeLine> code, SourceLines.FunctionLines body) {
         List<DebugLine.Row> rows = new ArrayList<>();
         SourceLines.Loc current = body.first() != null && body.first().line() > 0 ? body.first() : null;
         SourceLines.Loc written = null;
+        // ptxas's stack set-up carries the body's first .loc (it is at address 0 in ptxas's code); every other
+        // instruction its own. Without a stack set-up, the entry (address 0) is the first .loc.
+        SourceLines.Loc first = current;
+        int firstAt = first == null ? -1 : 0;
+        for (int i = 0; i < code.size() && first != null; i++) {
+            if (setsUpStack(code.get(i))) {
+                firstAt = i;
+                break;
+            }
+        }
         for (int i = 0; i < code.size(); i++) {
-            // The function's entry (address 0) is its first .loc, as ptxas's stack set-up there is.
-            SourceLines.Loc loc = i == 0 && current != null ? null : lines.locs().get(code.get(i).ptxLine());
+            SourceLines.Loc loc = i == firstAt ? first
+                    : materializesConstant(code.get(i)) ? null : body.locs().get(code.get(i).ptxLine());
             if (loc != null && loc.line() > 0) {
                 current = loc;
             }
             if (current != null && (written == null || written.file() != current.file()
                     || written.line() != current.line())) {
-                rows.add(new DebugLine.Row(16L * i, fileNumber.getOrDefault(current.file(), current.file()),
-                        current.line()));
+                rows.add(new DebugLine.Row(16L * i, current.file(), current.line()));
                 written = current;
             }
         }
         return rows;
+    }
+
+    private static final java.util.regex.Pattern CONSTANT =
+            java.util.regex.Pattern.compile("MOV R\\d+, -?(0x[0-9a-f]+|\\d+)");
+
+    /**
+     * A constant put into a register ({@code MOV R28, 0x1}): ptxas folds such a {@code mov} into the instructions
+     * that use the value, so its line has no code of its own there; where jptxas keeps the {@code MOV}, it continues
+     * the row before it rather than annotate a line ptxas does not.
+     */
+    static boolean materializesConstant(CodeLine line) {
+        return CONSTANT.matcher(line.text()).matches();
+    }
+
+    /** The stack set-up, {@code MOV R1, c[0x0][0x28]} ({@code LDC R1, c[0x0][0x37c]} from sm_90 on). */
+    static boolean setsUpStack(CodeLine line) {
+        return line.text().startsWith("MOV R1, c[0x0]") || line.text().startsWith("LDC R1, c[0x0]");
     }
 
     static List<DebugLine.Row> ptxRows(List<CodeLine> code, SourceLines.FunctionLines body, int file) {

@@ -16,14 +16,20 @@ import org.junit.jupiter.api.Test;
  * The rows {@link LineTableRows} derives from the PTX lines of the emitted instructions: the entry is the body's
  * first {@code .loc} ({@code .debug_line}) and its {@code {} line ({@code .nv_debug_line_sass}), instructions without
  * a line (or with a {@code .loc} of line 0) continue the row before them, the code after the last instruction with a
- * line is the body's {@code }}, a row is written only where the line changes, and files are numbered in
- * {@code .file} order.
+ * line is the body's {@code }}, a row is written only where the line changes, and rows name files by their
+ * {@code .file} index. The stack set-up carries the first {@code .loc} where there is one.
  */
 class LineTableRowsTest {
     private static CompiledFunction function(String name, int... ptxLines) {
+        return withStackSetUp(name, -1, ptxLines);
+    }
+
+    /** {@code stackSetUp}: the index of the instruction that is the stack set-up ({@code MOV R1, c[0x0][0x28]}). */
+    private static CompiledFunction withStackSetUp(String name, int stackSetUp, int... ptxLines) {
         List<CodeLine> code = new ArrayList<>();
         for (int l : ptxLines) {
-            code.add(new CodeLine(null, "NOP", "NOP", null, null, l));
+            String text = code.size() == stackSetUp ? "MOV R1, c[0x0][0x28]" : "NOP";
+            code.add(new CodeLine(null, text, text, null, null, l));
         }
         FunctionFacts facts = new FunctionFacts(name, true, new byte[16 * ptxLines.length], 8, 0, 0, 0, 0, List.of(), 0,
                 0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
@@ -36,18 +42,19 @@ class LineTableRowsTest {
         // '}' at line 13; files 7 and 3 declared in that order
         SourceLines lines = new SourceLines(
                 List.of(new SourceLines.File(7, "/src/k.cu", 5, 6), new SourceLines.File(3, "/src/k.h", 1, 2)),
-                Map.of(8, new SourceLines.Loc(7, 10, 0), 9, new SourceLines.Loc(3, 20, 0),
-                        10, new SourceLines.Loc(3, 20, 0), 11, new SourceLines.Loc(3, 0, 0)),
-                Map.of("k", new SourceLines.FunctionLines(5, 13, new SourceLines.Loc(7, 10, 0))),
+                Map.of("k", new SourceLines.FunctionLines(5, 13, new SourceLines.Loc(7, 10, 0),
+                        Map.of(8, new SourceLines.Loc(7, 10, 0), 9, new SourceLines.Loc(3, 20, 0),
+                                10, new SourceLines.Loc(3, 20, 0), 11, new SourceLines.Loc(3, 0, 0)))),
                 "x\0".getBytes(), 1);
         // stack set-up (no line), then PTX lines 9, 9, 8, 0 (compiler-made), 10, 11 (.loc line 0), EXIT, BRA, NOP
         CompiledFunction k = function("k", 0, 9, 9, 8, 0, 10, 11, 12, 0, 0);
         CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(k), false);
 
-        assertEquals(List.of(new DebugLine.File("/src/k.cu", 5, 6), new DebugLine.File("/src/k.h", 1, 2)), t.files());
+        // as ptxas 13: the table in index order, rows naming the .file index itself
+        assertEquals(List.of(new DebugLine.File("/src/k.h", 1, 2), new DebugLine.File("/src/k.cu", 5, 6)), t.files());
         DebugLine.Sequence source = t.sourceLines().get(0);
-        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x10, 2, 20),
-                new DebugLine.Row(0x30, 1, 10), new DebugLine.Row(0x50, 2, 20)), source.rows());
+        assertEquals(List.of(new DebugLine.Row(0, 7, 10), new DebugLine.Row(0x10, 3, 20),
+                new DebugLine.Row(0x30, 7, 10), new DebugLine.Row(0x50, 3, 20)), source.rows());
         assertEquals(0xa0, source.end());
 
         DebugLine.Sequence ptx = t.ptxLines().get(0);
@@ -61,17 +68,68 @@ class LineTableRowsTest {
     @Test
     void theEntryIsTheFirstLocEvenWhenTheFirstInstructionHasItsOwn() {
         SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "k.cu", 0, 0)),
-                Map.of(8, new SourceLines.Loc(1, 10, 0), 9, new SourceLines.Loc(1, 11, 0)),
-                Map.of("k", new SourceLines.FunctionLines(5, 13, new SourceLines.Loc(1, 10, 0))), new byte[0], 0);
+                Map.of("k", new SourceLines.FunctionLines(5, 13, new SourceLines.Loc(1, 10, 0),
+                        Map.of(8, new SourceLines.Loc(1, 10, 0), 9, new SourceLines.Loc(1, 11, 0)))), new byte[0], 0);
         CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(function("k", 9, 8, 9)), false);
         assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 11)),
                 t.sourceLines().get(0).rows());
     }
 
     @Test
+    void theStackSetUpCarriesTheFirstLocAndTheEntryItsOwnLine() {
+        // ptxas's stack set-up is at address 0 with the first .loc; where jptxas schedules it later, it still carries
+        // that line and the first instruction keeps its own (line 11), so no line is lost
+        SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "k.cu", 0, 0)),
+                Map.of("k", new SourceLines.FunctionLines(5, 13, new SourceLines.Loc(1, 10, 0),
+                        Map.of(8, new SourceLines.Loc(1, 10, 0), 9, new SourceLines.Loc(1, 11, 0),
+                                10, new SourceLines.Loc(1, 12, 0)))), new byte[0], 0);
+        CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(withStackSetUp("k", 2, 9, 0, 0, 10)), false);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 11), new DebugLine.Row(0x20, 1, 10), new DebugLine.Row(0x30, 1, 12)),
+                t.sourceLines().get(0).rows());
+    }
+
+    @Test
+    void aConstantPutIntoARegisterContinuesTheRowBefore() {
+        // ptxas folds 'mov.s32 %r, 1' into its uses: the MOV jptxas keeps does not annotate the mov's line (11)
+        SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "k.cu", 0, 0)),
+                Map.of("k", new SourceLines.FunctionLines(5, 13, new SourceLines.Loc(1, 10, 0),
+                        Map.of(8, new SourceLines.Loc(1, 10, 0), 9, new SourceLines.Loc(1, 11, 0),
+                                10, new SourceLines.Loc(1, 12, 0)))), new byte[0], 0);
+        List<CodeLine> code = new ArrayList<>();
+        for (String[] l : new String[][] {{"NOP", "8"}, {"MOV R28, 0x1", "9"}, {"MOV R3, R2", "9"}, {"NOP", "10"}}) {
+            code.add(new CodeLine(null, l[0], l[0], null, null, Integer.parseInt(l[1])));
+        }
+        FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
+                0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
+        CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(new CompiledFunction(code, facts, List.of(), 0, 0)),
+                false);
+        // the MOV of a register keeps its line
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 11), new DebugLine.Row(0x30, 1, 12)),
+                t.sourceLines().get(0).rows());
+    }
+
+    @Test
+    void inputsMergeIntoOneTableWithTheLastInputsText() {
+        // two inputs sharing the .file index space; each function's PTX lines are its own input's
+        SourceLines a = new SourceLines(List.of(new SourceLines.File(2, "a.cu", 0, 0)),
+                Map.of("ka", new SourceLines.FunctionLines(5, 9, new SourceLines.Loc(2, 10, 0),
+                        Map.of(7, new SourceLines.Loc(2, 10, 0), 8, new SourceLines.Loc(2, 11, 0)))), "a\0".getBytes(), 1);
+        SourceLines b = new SourceLines(List.of(new SourceLines.File(1, "b.cu", 0, 0)),
+                Map.of("kb", new SourceLines.FunctionLines(5, 9, new SourceLines.Loc(1, 30, 0),
+                        Map.of(7, new SourceLines.Loc(1, 30, 0), 8, new SourceLines.Loc(1, 31, 0)))), "b\0".getBytes(), 2);
+        SourceLines merged = SourceLines.merge(List.of(a, b));
+        CubinBuilder.LineTables t = LineTableRows.of(merged, List.of(function("kb", 7, 8), function("ka", 7, 8)), false);
+        assertEquals(List.of(new DebugLine.File("b.cu", 0, 0), new DebugLine.File("a.cu", 0, 0)), t.files());
+        assertEquals(List.of(new DebugLine.Row(0, 1, 30), new DebugLine.Row(0x10, 1, 31)), t.sourceLines().get(0).rows());
+        assertEquals(List.of(new DebugLine.Row(0, 2, 10), new DebugLine.Row(0x10, 2, 11)), t.sourceLines().get(1).rows());
+        assertEquals("b\0", new String(t.ptxText()));
+        assertEquals(2, t.checksum());
+    }
+
+    @Test
     void aFunctionWithoutLocHasNoSourceSequenceButItsPtxLines() {
-        SourceLines lines = new SourceLines(List.of(), Map.of(),
-                Map.of("k", new SourceLines.FunctionLines(5, 9, null)), new byte[0], 0);
+        SourceLines lines = new SourceLines(List.of(),
+                Map.of("k", new SourceLines.FunctionLines(5, 9, null, Map.of())), new byte[0], 0);
         CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(function("k", 0, 6, 7, 0)), false);
         assertEquals(List.of(), t.sourceLines());
         assertEquals(List.of(new DebugLine.Row(0, 0, 5), new DebugLine.Row(0x10, 0, 6), new DebugLine.Row(0x20, 0, 7),

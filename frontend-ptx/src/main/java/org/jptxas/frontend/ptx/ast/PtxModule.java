@@ -34,6 +34,20 @@ public record PtxModule(List<ModuleItem> items) {
         return items.stream().filter(VariableDecl.class::isInstance).map(VariableDecl.class::cast).toList();
     }
 
+    /**
+     * Where ptxas reports an error found on the module directive {@code item} (a {@code .file} index declared twice):
+     * at the next item, which its parser has already read by then; at the line after the directive when it is the
+     * last (its end of file, unless blank lines follow).
+     */
+    public SourcePos reportedPos(ModuleItem item) {
+        for (int i = 0; i < items.size() - 1; i++) {
+            if (items.get(i) == item) {
+                return items.get(i + 1).pos();
+            }
+        }
+        return new SourcePos(item.pos().line() + 1, 1);
+    }
+
     private <T extends ModuleItem> Optional<T> first(Class<T> kind) {
         return items.stream().filter(kind::isInstance).map(kind::cast).findFirst();
     }

@@ -107,7 +107,7 @@ public final class PtxChecker {
             } else if (item instanceof AliasDirective a) {
                 alias(a);
             } else if (item instanceof FileDirective f && !fileIndices.add(f.index())) {
-                error(f.pos(), "Duplicate file index #" + f.index());
+                error(module.reportedPos(f), "Duplicate file index #" + f.index());
             } else if (item instanceof SectionDirective s) {
                 sectionValues(s);
             }

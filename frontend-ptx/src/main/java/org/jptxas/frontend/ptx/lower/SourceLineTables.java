@@ -26,22 +26,31 @@ public final class SourceLineTables {
 
     public static SourceLines of(PtxModule module, String text) {
         List<SourceLines.File> files = new ArrayList<>();
-        Map<Integer, SourceLines.Loc> locs = new HashMap<>();
         Map<String, SourceLines.FunctionLines> functions = new HashMap<>();
+        // one line -> .loc map for the whole input: a function inlined into another brings its own lines along
+        Map<Integer, SourceLines.Loc> locs = new HashMap<>();
+        List<FunctionDecl> defined = new ArrayList<>();
+        List<SourceLines.Loc> firsts = new ArrayList<>(); // each defined function's first .loc, or null
         for (ModuleItem item : module.items()) {
             if (item instanceof FileDirective f) {
                 files.add(new SourceLines.File((int) f.index(), f.path(), f.timestamp(), f.size()));
             } else if (item instanceof FunctionDecl f && f.isDefinition()) {
                 SourceLines.Loc[] state = {null, null}; // the current .loc, the body's first
                 walk(f.body(), state, locs);
-                functions.put(f.name(), new SourceLines.FunctionLines(f.body().pos().line(), f.body().end().line(),
-                        state[1]));
+                defined.add(f);
+                firsts.add(state[1]);
             }
+        }
+        Map<Integer, SourceLines.Loc> shared = Map.copyOf(locs);
+        for (int i = 0; i < defined.size(); i++) {
+            FunctionDecl f = defined.get(i);
+            functions.put(f.name(), new SourceLines.FunctionLines(f.body().pos().line(), f.body().end().line(),
+                    firsts.get(i), shared));
         }
         byte[] raw = text.getBytes(StandardCharsets.ISO_8859_1);
         java.util.zip.Adler32 adler = new java.util.zip.Adler32();
         adler.update(raw);
-        return new SourceLines(files, locs, functions, ptxText(text), adler.getValue());
+        return new SourceLines(files, functions, ptxText(text), adler.getValue());
     }
 
     private static void walk(Block block, SourceLines.Loc[] state, Map<Integer, SourceLines.Loc> locs) {
