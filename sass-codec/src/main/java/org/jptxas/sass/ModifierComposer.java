@@ -46,33 +46,61 @@ final class ModifierComposer {
 
     /** Every composed form of the classes, for the given learned/generalized forms; most specific first. */
     static List<SassForm> compose(List<SassModifierClass> classes, Map<Integer, List<SassForm>> formsByKey) {
-        Map<String, SassForm> unique = new LinkedHashMap<>();
+        return composeRanked(classes, i -> true, formsByKey).stream().map(Ranked::form).toList();
+    }
+
+    /**
+     * A composed form and its place among all of them: the index of the first class that composed it, then its
+     * position in that class's output. Forms sorted by decreasing specificity, then by rank, are in the same order
+     * whichever subset of the classes made them, so subsets composed apart merge into the order of the whole.
+     */
+    record Ranked(SassForm form, long rank) {
+        static final java.util.Comparator<Ranked> ORDER = java.util.Comparator
+                .comparingInt((Ranked r) -> -r.form().specificity).thenComparingLong(Ranked::rank);
+    }
+
+    /**
+     * The composed forms of the classes whose index in {@code classes} {@code chosen} accepts, over the
+     * learned/generalized forms of their keys; most specific first, ties in rank order.
+     */
+    static List<Ranked> composeRanked(List<SassModifierClass> classes, java.util.function.IntPredicate chosen,
+            Map<Integer, List<SassForm>> formsByKey) {
+        Map<String, Ranked> unique = new LinkedHashMap<>();
         Set<String> existing = new HashSet<>();
-        for (List<SassForm> forms : formsByKey.values()) {
-            for (SassForm f : forms) {
-                existing.add(identity(f));
+        Set<Integer> keys = new HashSet<>();
+        for (int i = 0; i < classes.size(); i++) {
+            if (chosen.test(i) && keys.add(classes.get(i).key())) {
+                for (SassForm f : formsByKey.getOrDefault(classes.get(i).key(), List.of())) {
+                    existing.add(identity(f));
+                }
             }
         }
-        for (SassModifierClass c : classes) {
+        for (int i = 0; i < classes.size(); i++) {
+            if (!chosen.test(i)) {
+                continue;
+            }
+            SassModifierClass c = classes.get(i);
             List<Group> groups = c.groups().stream().map(Group::of).toList();
             Set<String> refused = new HashSet<>(c.refused());
+            long position = 0;
             for (SassForm f : formsByKey.getOrDefault(c.key(), List.of())) {
                 // Reuse flags are scheduling hints code generation sets deliberately, never by composition.
                 if (!base(f.mnemonic).equals(c.mnemonic()) || f.skeleton.contains(".reuse")) {
                     continue;
                 }
                 for (SassForm g : composeOnto(f, groups, c.trailing())) {
+                    long rank = (long) i << 32 | position++;
                     if (!refused.contains(g.refusalKey())) {
                         String id = identity(g);
                         if (!existing.contains(id)) {
-                            unique.putIfAbsent(id, g);
+                            unique.putIfAbsent(id, new Ranked(g, rank));
                         }
                     }
                 }
             }
         }
-        List<SassForm> all = new ArrayList<>(unique.values());
-        all.sort(java.util.Comparator.comparingInt((SassForm f) -> -f.specificity));
+        List<Ranked> all = new ArrayList<>(unique.values());
+        all.sort(Ranked.ORDER);
         return List.copyOf(all);
     }
 

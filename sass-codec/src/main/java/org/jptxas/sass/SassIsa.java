@@ -118,13 +118,24 @@ public final class SassIsa {
         return generalized().bySkeleton().getOrDefault(skeleton, List.of());
     }
 
-    /** Forms of modifier combinations no learned form has, built on first use; see {@link ModifierComposer}. */
-    private volatile Generalized composed;
+    /**
+     * Forms of modifier combinations no learned form has, built on first use; see {@link ModifierComposer}. A class
+     * composes only onto the forms of its own dispatch key and mnemonic, so the forms are made per mnemonic (for the
+     * assembler) and per key (for the decoder), as each is first asked for: the whole set is tens of thousands of
+     * forms, of which a compilation needs a few.
+     */
+    private volatile Map<Integer, List<SassForm>> composeBase;
+    private final Map<String, Map<String, List<SassForm>>> composedByMnemonic = new ConcurrentHashMap<>();
+    private final Map<Integer, KeyForms> composedByKey = new ConcurrentHashMap<>();
 
-    private Generalized composed() {
-        Generalized c = composed;
-        if (c == null) {
-            Map<Integer, List<SassForm>> base = new HashMap<>();
+    /** One key's composed forms, ranked (to merge into a mnemonic's) and as the decoder reads them. */
+    private record KeyForms(List<ModifierComposer.Ranked> ranked, List<SassForm> forms) {}
+
+    /** The learned and generalized forms by key: what the modifier classes compose onto. */
+    private Map<Integer, List<SassForm>> composeBase() {
+        Map<Integer, List<SassForm>> base = composeBase;
+        if (base == null) {
+            base = new HashMap<>();
             for (SassForm[] forms : byKey) {
                 for (SassForm f : forms) {
                     base.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
@@ -135,27 +146,60 @@ public final class SassIsa {
                     base.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
                 }
             }
-            Map<String, List<SassForm>> sk = new LinkedHashMap<>();
-            Map<Integer, List<SassForm>> key = new HashMap<>();
-            for (SassForm f : ModifierComposer.compose(modifiers, base)) {
-                sk.computeIfAbsent(f.skeleton, k -> new ArrayList<>()).add(f);
-                key.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
-            }
-            c = new Generalized(sk, key);
-            composed = c;
+            composeBase = base;
         }
-        return c;
+        return base;
+    }
+
+    /** The composed forms of the classes of key {@code key}, most specific first (shared with the assembler's view). */
+    private List<ModifierComposer.Ranked> composedByKey(int key) {
+        return keyForms(key).ranked();
+    }
+
+    private List<SassForm> composedFormsOfKey(int key) {
+        return keyForms(key).forms();
+    }
+
+    private KeyForms keyForms(int key) {
+        return composedByKey.computeIfAbsent(key, k -> {
+            List<ModifierComposer.Ranked> ranked = ModifierComposer.composeRanked(modifiers,
+                    i -> modifiers.get(i).key() == k, composeBase());
+            return new KeyForms(ranked, ranked.stream().map(ModifierComposer.Ranked::form).toList());
+        });
     }
 
     /** The assembler's last resort: forms of modifier combinations composed from the modifier tables. */
     List<SassForm> composedWithSkeleton(String skeleton) {
-        return composed().bySkeleton().getOrDefault(skeleton, List.of());
+        String mnemonic = ModifierComposer.base(skeletonMnemonic(skeleton));
+        return composedByMnemonic.computeIfAbsent(mnemonic, m -> {
+            // the forms of this mnemonic's classes, from the decoder's per-key forms, in the order of the whole set
+            List<ModifierComposer.Ranked> forms = new ArrayList<>();
+            modifiers.stream().filter(c -> c.mnemonic().equals(m)).map(SassModifierClass::key).distinct()
+                    .forEach(k -> composedByKey(k).stream()
+                            .filter(r -> ModifierComposer.base(r.form().mnemonic).equals(m)).forEach(forms::add));
+            forms.sort(ModifierComposer.Ranked.ORDER);
+            Map<String, List<SassForm>> bySkeleton = new HashMap<>();
+            for (ModifierComposer.Ranked r : forms) {
+                bySkeleton.computeIfAbsent(r.form().skeleton, k -> new ArrayList<>()).add(r.form());
+            }
+            return bySkeleton;
+        }).getOrDefault(skeleton, List.of());
+    }
+
+    /** The mnemonic (with modifiers) a skeleton names: {@code @!{} IADD3.X {}, ...} gives {@code IADD3.X}. */
+    private static String skeletonMnemonic(String skeleton) {
+        String s = skeleton.startsWith("@") && skeleton.indexOf(' ') > 0
+                ? skeleton.substring(skeleton.indexOf(' ') + 1) : skeleton;
+        s = s.strip();
+        int end = s.indexOf(' ');
+        return end < 0 ? s : s.substring(0, end);
     }
 
     /** Every composed form (the modifier oracle test and the probe check each with nvdisasm). */
     public List<SassForm> composedForms() {
         List<SassForm> out = new ArrayList<>();
-        composed().byKey().values().forEach(out::addAll);
+        modifiers.stream().map(SassModifierClass::key).distinct().sorted()
+                .forEach(k -> out.addAll(composedFormsOfKey(k)));
         out.sort(Comparator.comparingInt((SassForm f) -> f.key).thenComparing(f -> f.mnemonic)
                 .thenComparing(f -> f.skeleton).thenComparingLong(f -> f.bitsHi).thenComparingLong(f -> f.bitsLo));
         return out;
@@ -173,7 +217,7 @@ public final class SassIsa {
     private SassInstruction decodeGeneralized(int key, long lo, long hi) {
         SassInstruction g = decodeFallback(generalized().byKey().getOrDefault(key, List.of()), lo, hi);
         if (g instanceof SassInstruction.Unknown && !modifiers.isEmpty()) {
-            return decodeFallback(composed().byKey().getOrDefault(key, List.of()), lo, hi);
+            return decodeFallback(composedFormsOfKey(key), lo, hi);
         }
         return g;
     }
@@ -500,7 +544,7 @@ public final class SassIsa {
         if (g instanceof SassInstruction.Known) {
             return g;
         }
-        g = decodeFallback(composed().byKey().getOrDefault(keyOf(lo, hi), List.of()), lo, hi, named);
+        g = decodeFallback(composedFormsOfKey(keyOf(lo, hi)), lo, hi, named);
         if (g instanceof SassInstruction.Known) {
             return g;
         }
