@@ -83,14 +83,9 @@ final class Coalescer {
         return new Reg(r.file(), values.index(k), r.comps(), true, r.part());
     }
 
-    /**
-     * Unguarded whole copies, and complete part-by-part tuple copies within a block, in any order and with other
-     * instructions between them (the scheduler interleaves them) as long as nothing between writes either tuple or
-     * reads a part of the destination not copied yet.
-     */
+    /** Unguarded whole copies, and complete part-by-part tuple copies in consecutive instructions. */
     private static List<Copy> findCopies(FunctionBody body) {
         List<Copy> copies = new ArrayList<>();
-        java.util.Set<Instr> grouped = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         int base = 0;
         for (BasicBlock b : body.blocks()) {
             List<Instr> instrs = b.instrs();
@@ -103,54 +98,26 @@ final class Coalescer {
                     continue;
                 }
                 Reg[] part = partCopy(in);
-                if (part == null || grouped.contains(in)) {
+                if (part == null || part[0].part() != 0) {
                     continue;
                 }
-                int last = partGroup(instrs, i, part[0].whole(), part[1].whole());
-                if (last >= 0) {
-                    List<Instr> group = new ArrayList<>();
-                    for (int j = i; j <= last; j++) {
-                        Reg[] p = partCopy(instrs.get(j));
-                        if (p != null && p[0].whole().equals(part[0].whole()) && p[1].whole().equals(part[1].whole())) {
-                            group.add(instrs.get(j));
-                        }
+                int comps = part[0].comps();
+                List<Instr> group = new ArrayList<>(List.of(in));
+                for (int p = 1; p < comps && i + p < instrs.size(); p++) {
+                    Reg[] next = partCopy(instrs.get(i + p));
+                    if (next == null || next[0].part() != p || next[0].index() != part[0].index()
+                            || next[1].index() != part[1].index()) {
+                        break;
                     }
-                    grouped.addAll(group);
-                    copies.add(new Copy(part[0].whole(), part[1].whole(), group, pos, 2 * (base + last) + 2));
+                    group.add(instrs.get(i + p));
+                }
+                if (group.size() == comps) {
+                    copies.add(new Copy(part[0].whole(), part[1].whole(), group, pos, pos + 2 * comps));
                 }
             }
             base += instrs.size();
         }
         return copies;
-    }
-
-    /** The index of the instruction completing the part-by-part copy of {@code s} into {@code d} begun at {@code i}; -1 if none. */
-    private static int partGroup(List<Instr> instrs, int i, Reg d, Reg s) {
-        boolean[] copied = new boolean[d.comps()];
-        int left = d.comps();
-        for (int j = i; j < instrs.size(); j++) {
-            Instr in = instrs.get(j);
-            Reg[] p = partCopy(in);
-            if (p != null && p[0].whole().equals(d) && p[1].whole().equals(s) && !copied[p[0].part()]) {
-                copied[p[0].part()] = true;
-                if (--left == 0) {
-                    return j;
-                }
-                continue;
-            }
-            for (Reg r : in.dsts()) {
-                if (r.virtual() && r.file() == d.file() && (r.index() == d.index() || r.index() == s.index())) {
-                    return -1;
-                }
-            }
-            for (Reg r : in.usedRegs()) {
-                if (r.virtual() && r.file() == d.file() && r.index() == d.index()
-                        && (!r.isPart() || !copied[r.part()])) {
-                    return -1;
-                }
-            }
-        }
-        return -1;
     }
 
     /** {@code MOV d.i, s.i} between parts of the same index of two virtual tuples of one size: {d, s}; else null. */
