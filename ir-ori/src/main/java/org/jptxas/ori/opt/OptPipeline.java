@@ -60,6 +60,7 @@ public final class OptPipeline {
             p.add(new CommonSubexpressionElimination());
             p.add(new InstructionCombining());
             p.add(new AddressModeFolding());
+            p.add(new RedundantLoadElimination());
         }
         if (optLevel >= 1) {
             p.add(new DeadCodeElimination());

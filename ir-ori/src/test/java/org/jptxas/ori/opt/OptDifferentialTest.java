@@ -32,6 +32,7 @@ class OptDifferentialTest {
                 Arguments.of("cse", List.<Pass>of(new CommonSubexpressionElimination())),
                 Arguments.of("combine", List.<Pass>of(new InstructionCombining())),
                 Arguments.of("addrfold", List.<Pass>of(new AddressModeFolding())),
+                Arguments.of("loadcse", List.<Pass>of(new RedundantLoadElimination())),
                 Arguments.of("ifconv", List.<Pass>of(new IfConversion())),
                 Arguments.of("ifconv+merge", List.<Pass>of(new IfConversion(), new BlockMerging())),
                 Arguments.of("branches", List.<Pass>of(new BranchCleanup())),

@@ -18,7 +18,8 @@ import org.jptxas.ori.ir.Src;
 /**
  * A small interpreter of integer Ori for one thread, written independently of the passes' folder so differential
  * tests compare two implementations: memory stores are recorded in order (the observable behaviour), loads,
- * constant-bank and special-register reads return values hashed from their address and the run's seed.
+ * constant-bank and special-register reads return values hashed from their address and the run's seed, unless the
+ * thread stored there before.
  */
 final class OriEvaluator {
     /** One store: space, address, value. */
@@ -28,6 +29,8 @@ final class OriEvaluator {
     private final Map<String, long[]> regs = new HashMap<>();
     private final Map<String, Boolean> preds = new HashMap<>();
     private final List<Store> stores = new ArrayList<>();
+    /** What this thread stored, by space and address: a load after a store reads it back (loads may not pass stores). */
+    private final Map<String, Long> memory = new HashMap<>();
 
     OriEvaluator(long seed) {
         this.seed = seed;
@@ -325,9 +328,13 @@ final class OriEvaluator {
             }
             case "LDS", "LDG", "LDL" -> {
                 long addr = address(s.get(0));
-                write(d.get(0), hash(addr * 31 + 7));
+                Long stored = memory.get(in.op().name().substring(2) + addr);
+                write(d.get(0), stored != null ? stored : hash(addr * 31 + 7));
             }
-            case "STS", "STG", "STL" -> stores.add(new Store(in.op().name(), address(s.get(0)), val(s.get(1))));
+            case "STS", "STG", "STL" -> {
+                stores.add(new Store(in.op().name(), address(s.get(0)), val(s.get(1))));
+                memory.put(in.op().name().substring(2) + address(s.get(0)), val(s.get(1)));
+            }
             default -> throw new UnsupportedOperationException(in.op().name());
         }
     }

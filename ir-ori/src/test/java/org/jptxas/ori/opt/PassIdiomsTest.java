@@ -168,6 +168,45 @@ class PassIdiomsTest {
                 """, optimize(f, "sm_80"));
     }
 
+    /**
+     * A weak global load repeated with only register work (here an HMMA) between is loaded once; a store between,
+     * or a volatile ({@code STRONG.SYS}) load, keeps the reload.
+     */
+    @Test
+    void repeatedWeakLoadsAreLoadedOnceUntilAStore() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        Reg p = f.newVirtual(RegFile.R, 2);
+        Reg v1 = f.newVirtual(RegFile.R, 1);
+        Reg v2 = f.newVirtual(RegFile.R, 1);
+        Reg v3 = f.newVirtual(RegFile.R, 1);
+        Reg v4 = f.newVirtual(RegFile.R, 1);
+        Reg v5 = f.newVirtual(RegFile.R, 1);
+        Reg acc = f.newVirtual(RegFile.R, 2);
+        Reg res = f.newVirtual(RegFile.R, 2);
+        b.instrs().add(ins("MOV", List.of(), List.of(p.component(0)), s(CBank.of(0, 0x160))));
+        b.instrs().add(ins("MOV", List.of(), List.of(p.component(1)), s(CBank.of(0, 0x164))));
+        b.instrs().add(ins("LDG", List.of("E"), List.of(v1), s(Addr.of(p, 16))));
+        b.instrs().add(ins("MOV", List.of(), List.of(acc.component(0)), s(v1)));
+        b.instrs().add(ins("MOV", List.of(), List.of(acc.component(1)), s(v1)));
+        b.instrs().add(ins("HMMA", List.of("1688", "F16"), List.of(res), s(acc), s(acc), s(acc)));
+        b.instrs().add(ins("LDG", List.of("E"), List.of(v2), s(Addr.of(p, 16))));
+        b.instrs().add(ins("LDG", List.of("E", "STRONG", "SYS"), List.of(v3), s(Addr.of(p, 16))));
+        b.instrs().add(ins("STG", List.of("E"), List.of(), s(Addr.of(p, 0)), s(v2)));
+        b.instrs().add(ins("STG", List.of("E"), List.of(), s(Addr.of(p, 0)), s(v3)));
+        b.instrs().add(ins("LDG", List.of("E"), List.of(v4), s(Addr.of(p, 16))));
+        b.instrs().add(ins("LDG", List.of("E"), List.of(v5), s(Addr.of(p, 16))));
+        b.instrs().add(ins("STG", List.of("E", "64"), List.of(), s(Addr.of(p, 8)), s(res)));
+        b.instrs().add(ins("STG", List.of("E"), List.of(), s(Addr.of(p, 0)), s(v4)));
+        b.instrs().add(ins("STG", List.of("E"), List.of(), s(Addr.of(p, 4)), s(v5)));
+        b.instrs().add(ins("EXIT", List.of(), List.of()));
+        String out = optimize(f, "sm_80");
+        // v2 is v1; v3 is volatile and stays; v4 is reloaded after the stores and v5 is v4
+        assertEquals(3, out.lines().filter(l -> l.startsWith("LDG")).count(), out);
+        assertTrue(out.contains("STG.E [%r0.64], %r1"), out);
+        assertTrue(out.contains("LDG.E.STRONG.SYS"), out);
+    }
+
     @Test
     void constantBranchesFoldAndShortDiamondsBecomePredicated() {
         FunctionBody f = new FunctionBody();

@@ -248,7 +248,8 @@ final class RandomPrograms {
     private void randomInstr() {
         if (rnd.nextInt(12) == 0 && !history.isEmpty()) {
             Instr old = history.get(rnd.nextInt(history.size()));
-            if (OpInfo.isPure(old) && old.dsts().size() == 1 && old.dsts().get(0).file() == RegFile.R
+            // pure instructions for CSE, loads for redundant-load elimination (a store may lie between)
+            if ((OpInfo.isPure(old) || old.op().name().startsWith("LD")) && old.dsts().size() == 1 && old.dsts().get(0).file() == RegFile.R
                     && old.dsts().get(0).comps() == 1
                     && old.guard().isAlways()) {
                 Reg d = dst();
@@ -343,6 +344,14 @@ final class RandomPrograms {
             in.setGuard(new Guard(preds.get(rnd.nextInt(preds.size())), rnd.nextBoolean()));
         }
         emit(in);
+        if (in.op().name().startsWith("LD") && rnd.nextInt(4) != 0) {
+            // the same load again, sometimes with a store to its address between: redundant-load elimination
+            if (rnd.nextInt(3) == 0) {
+                emit(ins("ST" + in.op().name().substring(2), List.of(in.mods().toArray(String[]::new)), List.of(),
+                        in.srcs().get(0), src()));
+            }
+            emit(new Instr(in.op(), in.mods(), List.of(dst()), in.srcs(), Guard.ALWAYS, 0));
+        }
     }
 
     /** A 64-bit address x + k built by the IADD3 / IADD3.X carry pair, then a global load or store from it. */

@@ -53,6 +53,7 @@ public final class RegisterAllocator {
             }
         }
         SpillRewriter.Frame frame = new SpillRewriter.Frame(function.attrs().localBytes());
+        TuplePromotion.run(body, constraints);
         ValueTable before = new ValueTable(body, constraints);
         int coalesced = Coalescer.run(body, before, IntervalBuilder.build(body, before));
         int rounds = 0;

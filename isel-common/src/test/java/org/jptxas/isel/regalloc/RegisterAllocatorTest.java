@@ -290,6 +290,69 @@ class RegisterAllocatorTest {
         assertNotEquals(guarded.srcs().get(0).value(), guarded.dsts().get(0), "t and v must not share: " + guarded);
     }
 
+    /**
+     * A loop-carried accumulator fragment of four scalars, gathered into a tuple for each HMMA and scattered back
+     * from its result: the scalars become the tuple's parts and every copy goes, so the HMMA accumulates in place.
+     */
+    @Test
+    void fragmentScalarsAccumulateInPlace() {
+        OriBuilder b = new OriBuilder();
+        Reg out = b.param64(0);
+        Reg n = b.param(8);
+        Reg[] acc = new Reg[4];
+        for (int k = 0; k < 4; k++) {
+            acc[k] = b.param(16 + 4 * k);
+        }
+        Reg a = b.load128(out);
+        Reg i = b.mov(0);
+        BasicBlock loop = b.block();
+        Reg in = b.r(4);
+        b.addInto(i, i, 1);
+        for (int k = 0; k < 4; k++) {
+            b.emit("MOV", List.of(), List.of(in.component(k)), List.of(OriBuilder.s(acc[k])));
+        }
+        Reg res = b.r(4);
+        b.emit("HMMA", List.of("1688", "F32"), List.of(res), List.of(OriBuilder.s(a), OriBuilder.s(a),
+                OriBuilder.s(in)));
+        for (int k = 0; k < 4; k++) {
+            b.emit("MOV", List.of(), List.of(acc[k]), List.of(OriBuilder.s(res.component(k))));
+        }
+        Reg p = b.setp("LT", i, n);
+        b.bra(loop, p, false);
+        b.block();
+        for (int k = 0; k < 4; k++) {
+            b.store(out, acc[k]);
+        }
+        b.exit();
+        OriFunction f = b.function();
+        allocate(f, SM80);
+        assertEquals(0, loop.instrs().stream().filter(x -> x.op().name().equals("MOV")).count(),
+                IrPrinter.print(f));
+        Instr hmma = loop.instrs().stream().filter(x -> x.op().name().equals("HMMA")).findFirst().orElseThrow();
+        assertEquals(hmma.dsts().get(0), hmma.srcs().get(2).value(), IrPrinter.print(f));
+    }
+
+    /** A scalar gathered at different parts of two tuples is not promoted; the copies stay and stay correct. */
+    @Test
+    void inconsistentFragmentsKeepTheirCopies() {
+        OriBuilder b = new OriBuilder();
+        Reg out = b.param64(0);
+        Reg x = b.param(8);
+        Reg y = b.param(12);
+        Reg t = b.r(2);
+        b.emit("MOV", List.of(), List.of(t.component(0)), List.of(OriBuilder.s(x)));
+        b.emit("MOV", List.of(), List.of(t.component(1)), List.of(OriBuilder.s(y)));
+        b.store(out, t);
+        Reg u = b.r(2);
+        b.emit("MOV", List.of(), List.of(u.component(0)), List.of(OriBuilder.s(y)));
+        b.emit("MOV", List.of(), List.of(u.component(1)), List.of(OriBuilder.s(x)));
+        b.store(out, u);
+        b.exit();
+        OriFunction f = b.function();
+        allocate(f, SM80);
+        assertTrue(count(f, "MOV") >= 4, IrPrinter.print(f));
+    }
+
     @Test
     void partsOfTuplesLandOnTheirComponents() {
         OriBuilder b = new OriBuilder();
