@@ -1946,6 +1946,7 @@ final class SassMachine {
                 writeP(t, o.get(0), in);
             }
             case "FRND" -> frnd(op, t, w);
+            case "HSETP2", "HSET2" -> halfSet(op, t, w);
             case "F2FP" -> f2fp(op, t, w);
             default -> throw unimplemented(op);
         }
@@ -2316,9 +2317,7 @@ final class SassMachine {
         boolean wideSrc = op.has("S64") || op.has("U64");
         boolean unsigned = op.has("U32") || op.has("U64");
         boolean toF64 = op.has("F64");
-        if (op.has("F16")) {
-            throw unimplemented(op);
-        }
+        boolean toF16 = op.has("F16");
         int narrow = op.has("S16") || op.has("U16") ? 16 : op.has("S8") || op.has("U8") ? 8 : 0;
         unsigned |= op.has("U16") || op.has("U8");
         long v = wideSrc ? read64(o.get(1), t, w) : unsigned ? Integer.toUnsignedLong(read(o.get(1), t, w)) : read(o.get(1), t, w);
@@ -2332,7 +2331,9 @@ final class SassMachine {
         org.jptxas.simulator.numeric.Rounding rnd = op.has("RZ") ? org.jptxas.simulator.numeric.Rounding.RZ
                 : op.has("RM") ? org.jptxas.simulator.numeric.Rounding.RM
                 : op.has("RP") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
-        if (toF64) {
+        if (toF16) {
+            writeR(t, o.get(0), v == 0 ? 0 : HalfOps.fromInteger(exact, rnd));
+        } else if (toF64) {
             writeR64(t, o.get(0), Double.doubleToRawLongBits(v == 0 ? 0.0 : org.jptxas.simulator.numeric.Ieee.roundToDouble(exact, rnd)));
         } else {
             writeR(t, o.get(0), Float.floatToRawIntBits(v == 0 ? 0.0f : org.jptxas.simulator.numeric.Ieee.roundToFloat(exact, rnd)));
@@ -2343,12 +2344,17 @@ final class SassMachine {
     private void f2i(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         boolean fromF64 = op.has("F64");
-        if (op.has("F16")) {
-            throw unimplemented(op);
-        }
+        boolean fromF16 = op.has("F16");
         int narrow = op.has("S16") || op.has("U16") ? 16 : op.has("S8") || op.has("U8") ? 8 : 0;
-        double x = fromF64 ? readD(o.get(1), t, w) : readF(o.get(1), t, w);
-        if (op.has("FTZ") && !fromF64) {
+        double x;
+        if (fromF16) {
+            // the low half of the register, or the high one with .H1
+            int bits = read(o.get(1), t, w);
+            x = HalfOps.value(o.get(1) instanceof Reg r && r.suffix().equals("H1") ? bits >>> 16 : bits, op.has("FTZ"));
+        } else {
+            x = fromF64 ? readD(o.get(1), t, w) : readF(o.get(1), t, w);
+        }
+        if (op.has("FTZ") && !fromF64 && !fromF16) {
             x = org.jptxas.simulator.numeric.Ieee.ftz((float) x);
         }
         double r = op.has("TRUNC") ? (x < 0 ? Math.ceil(x) : Math.floor(x)) : op.has("FLOOR") ? Math.floor(x)
@@ -2595,6 +2601,33 @@ final class SassMachine {
             case "OR" -> a || b;
             default -> a ^ b;
         };
+    }
+
+    /**
+     * HSETP2 Pp, Pq, a, b, Pc: each half compared, Pp the low half's result and Pq the high half's (.H_AND: both
+     * halves' conjunction and its complement), each combined with Pc. HSET2 Rd, a, b, Pc: each half of Rd all ones
+     * where the combined result holds (.BF: 1.0), else 0.
+     */
+    private void halfSet(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean setp = op.opcode().equals("HSETP2");
+        int src = setp ? 2 : 1;
+        String cmp = op.modifiers().get(op.has("BF") ? 1 : 0);
+        String bool = op.has("AND") ? "AND" : op.has("OR") ? "OR" : "XOR";
+        int r = HalfOps.compare2(cmp, halfPair(o.get(src), t, w, op), halfPair(o.get(src + 1), t, w, op), op.has("FTZ"));
+        boolean c = pred(o.get(src + 2), t, w);
+        if (setp) {
+            boolean lo = (r & 1) != 0, hi = (r & 2) != 0;
+            if (op.has("H_AND")) {
+                lo = lo && hi;
+                hi = !lo;
+            }
+            writeP(t, o.get(0), combine(bool, lo, c));
+            writeP(t, o.get(1), combine(bool, hi, c));
+        } else {
+            int one = op.has("BF") ? 0x3c00 : 0xffff;
+            writeR(t, o.get(0), (combine(bool, (r & 1) != 0, c) ? one : 0) | (combine(bool, (r & 2) != 0, c) ? one << 16 : 0));
+        }
     }
 
     private void fsetp(SassOp op, Thread t, Warp w) {

@@ -1,0 +1,51 @@
+package org.jptxas.simulator.sass;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.math.BigDecimal;
+import org.jptxas.simulator.numeric.Rounding;
+import org.junit.jupiter.api.Test;
+
+/** Half-precision compares and integer-to-half rounding, against values worked out by hand. */
+class HalfOpsTest {
+    private static int h(long v, Rounding r) {
+        return HalfOps.fromInteger(BigDecimal.valueOf(v), r);
+    }
+
+    @Test
+    void integersRoundToHalfInEveryMode() {
+        // 2049 lies between the halves 2048 (0x6800) and 2050 (0x6801)
+        assertEquals(0x6800, h(2049, Rounding.RN)); // a tie: to even
+        assertEquals(0x6800, h(2049, Rounding.RZ));
+        assertEquals(0x6800, h(2049, Rounding.RM));
+        assertEquals(0x6801, h(2049, Rounding.RP));
+        assertEquals(0xe801, h(-2049, Rounding.RM));
+        assertEquals(0xe800, h(-2049, Rounding.RP));
+        assertEquals(0xe800, h(-2049, Rounding.RZ));
+        // 2051 rounds up to 2052 (0x6802) to nearest; toward zero it stays at 2050
+        assertEquals(0x6802, h(2051, Rounding.RN));
+        assertEquals(0x6801, h(2051, Rounding.RZ));
+        // past the largest half, 65504 (0x7bff): infinity to nearest and upward, 65504 toward zero and downward
+        assertEquals(0x7c00, h(70000, Rounding.RN));
+        assertEquals(0x7bff, h(70000, Rounding.RZ));
+        assertEquals(0x7bff, h(70000, Rounding.RM));
+        assertEquals(0x7c00, h(65505, Rounding.RP));
+        assertEquals(0xfbff, h(-70000, Rounding.RP));
+        assertEquals(0xfc00, h(-70000, Rounding.RM));
+        assertEquals(0x7bff, h(Long.MAX_VALUE, Rounding.RZ));
+        assertEquals(0x3c00, h(1, Rounding.RP)); // exact: no step
+    }
+
+    @Test
+    void halvesCompareOneByOneWithNanAndFtz() {
+        int one = 0x3c00, two = 0x4000, nan = 0x7e00, denormal = 0x0001;
+        assertEquals(0b01, HalfOps.compare2("LT", two << 16 | one, one << 16 | two, false));
+        assertEquals(0b00, HalfOps.compare2("EQ", nan << 16 | nan, nan << 16 | nan, false));
+        assertEquals(0b11, HalfOps.compare2("NEU", nan << 16 | nan, nan << 16 | nan, false));
+        assertEquals(0b10, HalfOps.compare2("GTU", nan << 16 | one, one << 16 | one, false));
+        // a subnormal is above zero, flushed it equals zero
+        assertEquals(0b01, HalfOps.compare2("GT", denormal, 0x8000, false));
+        assertEquals(0b00, HalfOps.compare2("GT", denormal, 0x8000, true));
+        assertEquals(0b11, HalfOps.compare2("EQ", denormal << 16 | denormal, 0, true));
+    }
+}

@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Modifier enums (and missing base forms) for compare/convert opcodes, from nvdisasm raw-mode bit flips.
+
+For each SM: adds the base forms listed in FORMS (if the tables lack them), sets the modifier classes of CLASSES
+in the SM's modifier overlay, and lists as refused every mnemonic combination nvdisasm rejects (or prints other
+than the composer spells it) on the class's plain register form.
+"""
+import itertools, json, os, re, struct, subprocess, sys, tempfile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+NV = os.environ.get('NVDISASM', os.path.expanduser('~/.cache/cuda-oracle/12.5/usr/bin/nvdisasm'))
+SMS = {'sm_75': ('backend-sm75', 'sm75', 'SM75'), 'sm_80': ('backend-sm80', 'sm80', 'SM80'),
+       'sm_86': ('backend-sm80', 'sm80', 'SM86'), 'sm_89': ('backend-sm89-90', 'sm89_90', 'SM89'),
+       'sm_90': ('backend-sm89-90', 'sm89_90', 'SM90a')}
+BASE = os.path.join(ROOT, 'tables/src/main/resources/org/jptxas/tables/sass/volta-base.json')
+
+CMP_F = ['F', 'LT', 'EQ', 'LE', 'GT', 'NE', 'GE', 'NUM', 'NAN', 'LTU', 'EQU', 'LEU', 'GTU', 'NEU', 'GEU', 'T']
+CMP_D = ['MIN'] + CMP_F[1:15] + ['MAX']
+def enum(bits, names, operand=-1, side='mnemonic'):
+    return {'bits': bits, 'values': {n: hex(v) for v, n in enumerate(names) if n is not None}, 'operand': operand,
+            'side': side}
+INT_TYPES = ['U8', 'S8', 'U16', 'S16', 'U32', '', 'U64', 'S64']  # value = signed | size << 1
+NOT_PRED4 = enum('90:90', ['', '!'], 4, 'prefix')
+DSETP = [enum('79:76', CMP_D), enum('75:74', ['AND', 'OR', 'XOR']), NOT_PRED4]
+HSETP2 = [enum('79:76', CMP_F), enum('71:71', ['', 'H_AND']), enum('80:80', ['', 'FTZ']),
+          enum('70:69', ['AND', 'OR', 'XOR']), NOT_PRED4]
+HSET2 = [enum('71:71', ['', 'BF']), enum('79:76', CMP_F), enum('80:80', ['', 'FTZ']),
+         enum('70:69', ['AND', 'OR', 'XOR']), enum('90:90', ['', '!'], 3, 'prefix')]
+F2I = [enum('80:80', ['', 'FTZ']), enum('72:72,76:75', INT_TYPES), enum('85:84', [None, 'F16', '', 'F64']),
+       enum('79:78', ['', 'FLOOR', 'CEIL', 'TRUNC']), enum('77:77', ['', 'NTZ'])]
+I2F = [enum('76:75', [None, 'F16', '', 'F64']), enum('74:74,85:84', INT_TYPES), enum('79:78', ['', 'RM', 'RP', 'RZ'])]
+I2IP = [enum('77:76', ['U8', 'S8', 'U16', 'S16'])]
+CLASSES = [('DSETP', 554, DSETP), ('DSETP', 1066, DSETP), ('HSETP2', 564, HSETP2), ('HSET2', 563, HSET2),
+           ('F2I', 773, F2I), ('F2I', 785, F2I), ('I2F', 774, I2F), ('I2F', 786, I2F), ('I2IP', 569, I2IP),
+           ('I2IP', 2105, I2IP)]
+
+CTRL_MASK_HI = ((1 << 17) - 1) << (105 - 64)
+def form(mnemonic, key, pieces, bits, slots):
+    mask = (1 << 128) - 1
+    for s in slots:
+        for rng in s.split(' ')[1].split(','):
+            hi, lo = map(int, rng.split(':'))
+            mask &= ~(((1 << (hi - lo + 1)) - 1) << lo)
+    mask &= ~(CTRL_MASK_HI << 64)
+    return {'mnemonic': mnemonic, 'key': key, 'pieces': pieces, 'mask': '%032x' % mask,
+            'bits': '%032x' % (bits & mask), 'slots': slots, 'exclude': []}
+# HSETP2 Pp, Pq, Ra, Rb, Pc (no form was ever learned: ptxas's samples swizzle the halves); DSETP with a plain
+# double immediate (only |Ra| was learned).
+FORMS = [form('HSETP2.GE.AND', 564, ['HSETP2.GE.AND ', ', ', ', ', ', ', ', ', ''], int('0000000000006000' '0000000000007234', 16),
+              ['PRED 83:81', 'PRED 86:84', 'GPR 31:24', 'GPR 39:32', 'PRED 89:87']),
+         form('DSETP.GE.AND', 1066, ['DSETP.GE.AND ', ', ', ', ', ', ', ', ', ''], int('0000000000006000' '000000000000742a', 16),
+              ['PRED 83:81', 'PRED 86:84', 'GPR 31:24', 'F64HI 63:32', 'PRED 89:87'])]
+
+# IDP: the mode ([77:76]: 4A, 2A.LO, 2A.HI) and the two sources' signs ([73] a, [74] b) print as one run of tokens
+# whose names depend on the mode (S8/U8 or S16/U16 for a), which independent enums cannot spell: every combination
+# is a form.
+for mode, m, a in [(0, '4A', '8'), (1, '2A.LO', '16'), (3, '2A.HI', '16')]:
+    for sign in range(4):
+        name = 'IDP.%s.%s%s.%s8' % (m, 'US'[sign & 1], a, 'US'[sign >> 1])
+        FORMS.append(form(name, 550, [name + ' ', ', ', ', ', ', ', ''], 0x7226 | (mode << 76 | sign << 73),
+                          ['GPR 23:16', 'GPR 31:24', 'GPR 39:32', 'GPR 71:64']))
+
+
+def nvdisasm(words, arch):
+    """nvdisasm's text per word, None where it refuses the word. It refuses a whole file for one illegal word and
+    names its address, so that word is dropped and the rest read again."""
+    out = [None] * len(words)
+    todo = list(range(len(words)))
+    while todo:
+        with tempfile.NamedTemporaryFile(suffix='.bin', delete=False) as f:
+            for i in todo:
+                f.write(struct.pack('<QQ', words[i] & (2**64 - 1), words[i] >> 64))
+        r = subprocess.run([NV, '-b', arch, '-hex', f.name], capture_output=True, text=True)
+        os.unlink(f.name)
+        if r.returncode != 0:
+            m = re.search(r'at address 0x([0-9a-fA-F]+)', r.stderr + r.stdout)
+            if not m:
+                sys.exit('nvdisasm: ' + r.stderr)
+            del todo[int(m.group(1), 16) // 16]
+            continue
+        lines = [m.group(1) for m in re.finditer(r'/\*[0-9a-f]{4}\*/\s*(.*?)\s*;\s*/\*', r.stdout)]
+        if len(lines) != len(todo):
+            sys.exit('nvdisasm listed %d instructions for %d words' % (len(lines), len(todo)))
+        for i, t in zip(todo, lines):
+            out[i] = re.sub(r'\s+', ' ', t).strip()
+        todo = []
+    return out
+
+def spell(mnemonic, groups, bits, combo):
+    """The mnemonic with the enums' values of combo, as the composer spells it: a form whose tokens all belong to
+    enums prints them in the enums' order; otherwise each enum's token is replaced in place (fixed tokens stay)."""
+    tokens = mnemonic.split('.')
+    current = [next(n for n, v in g['values'].items() if int(v, 16) == field_extract(bits, g['bits'])) for g in groups]
+    if len(tokens) - 1 == sum(1 for n in current if n):
+        return '.'.join([tokens[0]] + [name for name, _ in combo if name])
+    out = list(tokens)
+    for cur, (name, _) in zip(current, combo):
+        if not cur or cur not in out[1:]:
+            sys.exit('%s: cannot place the enum value %s' % (mnemonic, name))
+        out[out.index(cur, 1)] = name
+    return '.'.join(t for t in out if t)
+
+def field_extract(word, bits):
+    value, i = 0, 0
+    for rng in bits.split(','):
+        hi, lo = map(int, rng.split(':'))
+        for p in range(lo, hi + 1):
+            value |= (word >> p & 1) << i
+            i += 1
+    return value
+
+def field_insert(word, bits, value):
+    pos = []
+    for rng in bits.split(','):
+        hi, lo = map(int, rng.split(':'))
+        pos += list(range(lo, hi + 1))
+    for i, p in enumerate(pos):
+        word = word & ~(1 << p) | ((value >> i) & 1) << p
+    return word
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+def save(path, data):
+    """The tables' layout: the header on one line, then one compact entry per line."""
+    head = {k: v for k, v in data.items() if not isinstance(v, list)}
+    (name, entries), = [(k, v) for k, v in data.items() if isinstance(v, list)]
+    with open(path, 'w') as f:
+        f.write(json.dumps(head)[:-1] + ',\n"%s": [\n' % name)
+        f.write(',\n'.join(json.dumps(e, separators=(',', ':')) for e in entries))
+        f.write('\n]}\n')
+
+def main():
+    for sm, (module, pkg, arch) in SMS.items():
+        if len(sys.argv) > 1 and sm not in sys.argv[1:]:
+            continue
+        n = sm[3:]
+        sass = os.path.join(ROOT, module, 'src/main/resources/org/jptxas/backend', pkg, 'sass')
+        forms_path, mods_path = os.path.join(sass, 'sm%s.json' % n), os.path.join(sass, 'modifiers-sm%s.json' % n)
+        overlay, mods = load(forms_path), load(mods_path)
+        all_forms = load(BASE)['forms'] + overlay['forms']
+        have = {(f['key'], ''.join(f['pieces'])) for f in all_forms}
+        # I2IP with an immediate b: the learned register form's bits (sm_90 holds .SAT in another bit) at opcode 0x839
+        i2ip = [f for f in all_forms if f['key'] == 569 and f['mnemonic'] == 'I2IP.S8.S32.SAT']
+        extra = [form(f['mnemonic'], 2105, f['pieces'], int(f['bits'], 16) & ~0xfff | 0x839,
+                      ['GPR 23:16', 'GPR 31:24', 'HEX 63:32', 'GPR 71:64']) for f in i2ip[:1]]
+        for f in FORMS + extra:
+            if (f['key'], ''.join(f['pieces'])) not in have:
+                overlay['forms'].append(f)
+                all_forms.append(f)
+        only = os.environ.get('ONLY')
+        for mnemonic, key, groups in CLASSES:
+            if only and mnemonic not in only.split(','):
+                continue
+            plain = [f for f in all_forms if f['key'] == key and f['mnemonic'].split('.')[0] == mnemonic
+                     and not f['pieces'][0].startswith('@') and '.reuse' not in ''.join(f['pieces'])]
+            if not plain:
+                sys.exit('%s: no %s form of key %d' % (sm, mnemonic, key))
+            mnem_groups = [g for g in groups if g['operand'] < 0]
+            combos = list(itertools.product(*[list(g['values'].items()) for g in mnem_groups]))
+            # Forms by operand layout; the register layout first. A combination nvdisasm refuses there is refused for
+            # every layout; the others are read again (a 32-bit source prints no .H1 half or .B3 byte selector).
+            layouts = {}
+            for f in plain:
+                layouts.setdefault((tuple(f['pieces'][1:]), tuple(f['slots'])), []).append(f)
+            order = sorted(layouts, key=lambda k: not all(s.startswith(('GPR', 'PRED')) for s in k[1]))
+            refused, dead = set(), set()
+            for layout in order:
+                ex = layouts[layout][0]
+                word = int(ex['bits'], 16) | 0x000fe200 << 64 + 32 | 7 << 12
+                regs = iter([2, 4, 6, 8])
+                for sl in ex['slots']:
+                    kind, rng = sl.split(' ') if ' ' in sl else (sl, '')
+                    if kind == 'GPR':
+                        word = field_insert(word, rng, next(regs))
+                    elif kind == 'PRED':
+                        word = field_insert(word, rng, 7 if rng.startswith(('86', '89')) else 0)
+                base_text, = nvdisasm([word], arch)
+                operands = base_text.split(' ', 1)[1] if base_text and ' ' in base_text else ''
+                todo = [c for c in combos if c not in dead]
+                words = []
+                for combo in todo:
+                    w = word
+                    for g, (_, v) in zip(mnem_groups, combo):
+                        w = field_insert(w, g['bits'], int(v, 16))
+                    words.append(w)
+                texts = nvdisasm(words, arch)
+                for combo, text in zip(todo, texts):
+                    spelled = spell(ex['mnemonic'], mnem_groups, int(ex['bits'], 16), combo)
+                    if text is not None and text == (spelled + ' ' + operands).strip():
+                        continue
+                    if layout == order[0]:
+                        dead.add(combo)
+                    for f in (plain if layout == order[0] else layouts[layout]):
+                        pieces = list(f['pieces'])
+                        pieces[0] = pieces[0].replace(f['mnemonic'], spelled, 1)
+                        sk = '{}'.join(pieces)
+                        lit = [x[1:] if x.startswith('=') else '_' for x in f['slots']]
+                        lits = any(x != '_' for x in lit)
+                        refused.add(sk + (' [' + ','.join(lit) + ']' if lits else ''))
+                        for guard in ('@{} ', '@!{} '):
+                            refused.add(guard + sk + (' [_,' + ','.join(lit) + ']' if lits else ''))
+            cls = {'mnemonic': mnemonic, 'key': key, 'groups': groups, 'refused': sorted(refused)}
+            at = [i for i, c in enumerate(mods['classes']) if (c['mnemonic'], c['key']) == (mnemonic, key)]
+            if at:
+                mods['classes'][at[0]] = cls
+            else:
+                mods['classes'].append(cls)
+            print('%s %s/%d: %d combinations, %d refused by nvdisasm, %d refused spellings' % (sm, mnemonic, key,
+                  len(combos), len(dead), len(refused)))
+        save(forms_path, overlay)
+        save(mods_path, mods)
+
+if __name__ == '__main__':
+    main()
