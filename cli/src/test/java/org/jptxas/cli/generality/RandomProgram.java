@@ -39,11 +39,7 @@ final class RandomProgram {
         ROUNDING_FTZ_F32("f32", "add.rm.ftz.f32 %d, %a, %b;", "f32 add/sub/mul/fma with .ftz and .rz/.rm/.rp"),
         FTZ_MIN_MAX("f32", "min.ftz.f32 %d, %a, %b;", "f32 min/max with .ftz"),
         FTZ_ABS_NEG("f32", "abs.ftz.f32 %d, %a;", "f32 abs/neg with .ftz"),
-        ROUND_TO_INTEGER("f32", "cvt.rni.ftz.f32.f32 %d, %a;", "cvt.rni of f32 with .ftz (and of f64 immediates)"),
-        CVT_F64_INT("f64", "cvt.rn.f64.u32 %d, %u;", "conversions between f64 and integers"),
-        CVT_64_F32("f32", "cvt.rn.f32.s64 %d, %l;", "conversions between f32 and 64-bit integers"),
-        SETP_F64("f64", "setp.eq.f64 %q, %a, %b; selp.f64 %d, %a, %b, %q;", "f64 comparisons"),
-        MIN_MAX_F64("f64", "max.f64 %d, %a, %b;", "f64 min/max (DSETP.MIN/MAX)");
+        ROUND_TO_INTEGER("f32", "cvt.rni.ftz.f32.f32 %d, %a;", "cvt.rni of f32 with .ftz (and of f64 immediates)");
 
         final String type;
         final String probe;
@@ -363,13 +359,6 @@ final class RandomProgram {
             return !avoid.contains(g);
         }
 
-        /** Whether a conversion is one the program may use. */
-        boolean convertible(Ty to, Ty from) {
-            boolean f64int = to == Ty.F64 && !from.isFloat() || from == Ty.F64 && !to.isFloat();
-            boolean f32wide = to == Ty.F32 && from.wide() && !from.isFloat() || from == Ty.F32 && to.wide() && !to.isFloat();
-            return (has(Gap.CVT_F64_INT) || !f64int) && (has(Gap.CVT_64_F32) || !f32wide);
-        }
-
         boolean inKernel() {
             return scope == vars;
         }
@@ -582,10 +571,6 @@ final class RandomProgram {
         Stmt convert() {
             List<String> code = new ArrayList<>();
             Ty from = anyTy(), to = anyTy();
-            while (!convertible(to, from)) {
-                from = anyTy();
-                to = anyTy();
-            }
             String src = operand(from, code, 1);
             String d = var(to).reg();
             code.add(cvt(to, from, d, src));
@@ -690,9 +675,6 @@ final class RandomProgram {
         /** A condition on data: a predicate, maybe combined with another. */
         String condition(List<String> code) {
             Ty t = anyTy();
-            while (t == Ty.F64 && !has(Gap.SETP_F64)) {
-                t = anyTy();
-            }
             String a = operand(t, code, 1);
             String b = operand(t, code, 1);
             String p = pred();
@@ -762,10 +744,8 @@ final class RandomProgram {
                         + operand(t, code, depth) + ";");
                 case 4 -> code.add("div.rn" + ftz + "." + t.name + " " + d + ", " + a + ", " + b + ";");
                 case 5 -> code.add("sqrt.rn" + ftz + "." + t.name + " " + d + ", " + a + ";");
-                case 6 -> code.add(t == Ty.F64 && !has(Gap.MIN_MAX_F64)
-                        ? "add.rn.f64 " + d + ", " + a + ", " + b + ";"
-                        : (r.nextBoolean() ? "min" : "max") + (has(Gap.FTZ_MIN_MAX) ? ftz : "") + "." + t.name + " "
-                        + d + ", " + a + ", " + b + ";");
+                case 6 -> code.add((r.nextBoolean() ? "min" : "max") + (has(Gap.FTZ_MIN_MAX) ? ftz : "") + "."
+                        + t.name + " " + d + ", " + a + ", " + b + ";");
                 case 7 -> code.add((r.nextBoolean() ? "abs" : "neg") + (has(Gap.FTZ_ABS_NEG) ? ftz : "") + "."
                         + t.name + " " + d + ", " + a + ";");
                 case 8 -> {
@@ -774,9 +754,6 @@ final class RandomProgram {
                 }
                 case 9 -> {
                     Ty from = pick(Ty.U32, Ty.S32, Ty.S64, t == Ty.F32 ? Ty.F64 : Ty.F32);
-                    if (!convertible(t, from)) {
-                        from = t == Ty.F32 ? Ty.F64 : Ty.F32;
-                    }
                     code.add(cvt(t, from, d, operand(from, code, depth)));
                 }
                 case 10 -> {
@@ -850,9 +827,6 @@ final class RandomProgram {
                 }
                 case 20 -> {
                     Ty from = pick(Ty.U32, Ty.S32, Ty.U64, Ty.S64, Ty.F32, Ty.F64);
-                    if (!convertible(t, from)) {
-                        from = t.wide() ? Ty.U64 : Ty.U32;
-                    }
                     code.add(cvt(t, from, d, operand(from, code, depth)));
                 }
                 default -> {

@@ -50,11 +50,13 @@ class RandomProgramDifferentialTest {
         String redux = "the emulator stops ptxas's cubin at REDUX: threads of its full member mask are not converged"
                 + " (ptxas reconverges them after the divergent branch in a way the emulator's model does not follow);"
                 + " jptxas's cubin computes the interpreter's outputs";
-        for (long seed : new long[] {64, 178, 179, 219, 239}) {
+        for (long seed : new long[] {64, 178, 179, 239}) {
             m.put("seed " + seed, redux);
         }
-        m.put("seed 49", "ptxas 13.0 crashes (SIGSEGV) compiling it for sm_90: a call of the recursive function in a"
-                + " branch that is never taken (random/seed-49-ptxas-crash.ptx)");
+        m.put("seed 279", "the emulator's run of ptxas 13's sm_90 cubin differs from the interpreter in 30 values"
+                + " (jptxas's cubin computes the interpreter's outputs); the reduced program calls a function of"
+                + " f32 conversions and funnel shifts in a loop: not yet told apart as an emulator gap or a ptxas"
+                + " finding");
         return m;
     }
 
