@@ -53,10 +53,9 @@ class RandomProgramDifferentialTest {
         for (long seed : new long[] {64, 178, 179, 239}) {
             m.put("seed " + seed, redux);
         }
-        m.put("seed 279", "the emulator's run of ptxas 13's sm_90 cubin differs from the interpreter in 30 values"
-                + " (jptxas's cubin computes the interpreter's outputs); the reduced program calls a function of"
-                + " f32 conversions and funnel shifts in a loop: not yet told apart as an emulator gap or a ptxas"
-                + " finding");
+        m.put("seed 279", "a ptxas 13 finding: it folds bfe.s32 d, a, 56, 54 (start past the msb) to -1 for any a,"
+                + " where the PTX ISA fills d with a's replicated sign bit (0 for a >= 0); jptxas's cubin computes"
+                + " the interpreter's outputs (random/seed-279-ptxas-bfe-fold.ptx)");
         return m;
     }
 
