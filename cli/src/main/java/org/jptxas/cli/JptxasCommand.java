@@ -317,6 +317,9 @@ final class JptxasCommand {
                     : new PtxFrontEnd(description.profile(), catalog)).check(input, text);
             checked.warnings().forEach(this::report);
             PtxModule ast = checked.resolved().module();
+            if (debug && !parseOnly) {
+                OptionMessages.missingDebugSections(ast).forEach(this::report);
+            }
             ast.functions().forEach(f -> declaredFunctions.add(f.name()));
             fileIndicesAcrossInputs(input, ast);
             if (effects.warnDoublePrecision()) {
@@ -466,6 +469,17 @@ final class JptxasCommand {
             }
             if (level < 0) {
                 throw new Fatal("Invalid value '" + optLevel + "' for option 'opt-level'");
+            }
+        }
+        if (debug) {
+            // ptxas's -g: device code without optimization, and no optimization level above 0 with it
+            if (optLevel != null && level > 0) {
+                throw new Fatal("Optimized debugging not supported");
+            }
+            level = 0;
+            if (lineInfo) {
+                report(Diagnostic.warning(null, 0, "Conflicting options --device-debug and --generate-line-info "
+                        + "specified, ignoring --generate-line-info option"));
             }
         }
         OptionalInt maxRegs = OptionalInt.empty();

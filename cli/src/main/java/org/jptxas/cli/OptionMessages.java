@@ -8,6 +8,7 @@ import org.jptxas.frontend.ptx.ast.Block;
 import org.jptxas.frontend.ptx.ast.FunctionDecl;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.PtxModule;
+import org.jptxas.frontend.ptx.ast.SectionDirective;
 import org.jptxas.frontend.ptx.ast.Statement;
 import org.jptxas.cubin.ResourceReport;
 import org.jptxas.ori.diag.Diagnostic;
@@ -41,6 +42,22 @@ final class OptionMessages {
                 out.add(Diagnostic.warning(file, i.pos().line(), "Program is doing double precision computations."));
             }
         }
+    }
+
+    /**
+     * {@code -g}: ptxas's warnings for the DWARF sections the PTX does not carry (it builds the cubin's
+     * {@code .debug_info} from them), in its wording, the message starting with a space.
+     */
+    static List<Diagnostic> missingDebugSections(PtxModule module) {
+        List<String> present = module.items().stream().filter(SectionDirective.class::isInstance)
+                .map(i -> ((SectionDirective) i).name()).toList();
+        List<Diagnostic> out = new ArrayList<>();
+        for (String section : List.of(".debug_abbrev", ".debug_info")) {
+            if (!present.contains(section)) {
+                out.add(Diagnostic.warning(null, 0, " " + section + " section not found"));
+            }
+        }
+        return out;
     }
 
     /**
