@@ -2102,6 +2102,7 @@ final class SassMachine {
                     w.up[((UPred) p1).index()] = (sum >>> 33 & 1) != 0;
                 }
             }
+            case "UISETP" -> uisetp(op, t, w);
             case "UPRMT" -> {
                 if (!op.modifiers().isEmpty()) {
                     throw unimplemented(op);
@@ -2560,39 +2561,59 @@ final class SassMachine {
 
     private void isetp(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
-        String cmp = op.modifiers().get(0);
-        boolean unsigned = op.has("U32");
         String bool = op.has("AND") ? "AND" : op.has("OR") ? "OR" : "XOR";
-        int a = read(o.get(2), t, w), b = read(o.get(3), t, w);
+        boolean r = integerCompare(op, read(o.get(2), t, w), read(o.get(3), t, w),
+                op.has("EX") && pred(o.get(5), t, w));
         boolean c = pred(o.get(4), t, w);
-        int ca = unsigned ? Integer.compareUnsigned(a, b) : Integer.compare(a, b);
-        boolean r;
+        writeP(t, o.get(0), combine(bool, r, c));
+        writeP(t, o.get(1), combine(bool, !r, c));
+    }
+
+    /** UISETP: ISETP over uniform registers into uniform predicates, once per warp. */
+    private void uisetp(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        String bool = op.has("AND") ? "AND" : op.has("OR") ? "OR" : "XOR";
+        boolean r = integerCompare(op, read(o.get(2), t, w), read(o.get(3), t, w),
+                op.has("EX") && pred(o.get(5), t, w));
+        boolean c = pred(o.get(4), t, w);
+        writeUP(w, o.get(0), combine(bool, r, c));
+        writeUP(w, o.get(1), combine(bool, !r, c));
+    }
+
+    private static void writeUP(Warp w, SassOperand d, boolean v) {
+        int i = ((UPred) d).index();
+        if (i != 7) {
+            w.up[i] = v;
+        }
+    }
+
+    /**
+     * ISETP's comparison ({@code .U32}: unsigned); with {@code .EX} it compares the high words of a 64-bit pair and
+     * {@code low} (the low words' result, by the same comparison) decides when they are equal.
+     */
+    private boolean integerCompare(SassOp op, int a, int b, boolean low) {
+        String cmp = op.modifiers().get(0);
+        int ca = op.has("U32") ? Integer.compareUnsigned(a, b) : Integer.compare(a, b);
         if (op.has("EX")) {
-            boolean low = pred(o.get(5), t, w);
-            r = switch (cmp) {
+            return switch (cmp) {
                 case "EQ" -> ca == 0 && low;
                 case "NE" -> ca != 0 || low;
-                case "LT" -> ca < 0 || (ca == 0 && low);
-                case "LE" -> ca < 0 || (ca == 0 && low);
-                case "GT" -> ca > 0 || (ca == 0 && low);
-                case "GE" -> ca > 0 || (ca == 0 && low);
-                default -> throw unimplemented(op);
-            };
-        } else {
-            r = switch (cmp) {
-                case "EQ" -> ca == 0;
-                case "NE" -> ca != 0;
-                case "LT" -> ca < 0;
-                case "LE" -> ca <= 0;
-                case "GT" -> ca > 0;
-                case "GE" -> ca >= 0;
-                case "F" -> false;
-                case "T" -> true;
+                case "LT", "LE" -> ca < 0 || (ca == 0 && low);
+                case "GT", "GE" -> ca > 0 || (ca == 0 && low);
                 default -> throw unimplemented(op);
             };
         }
-        writeP(t, o.get(0), combine(bool, r, c));
-        writeP(t, o.get(1), combine(bool, !r, c));
+        return switch (cmp) {
+            case "EQ" -> ca == 0;
+            case "NE" -> ca != 0;
+            case "LT" -> ca < 0;
+            case "LE" -> ca <= 0;
+            case "GT" -> ca > 0;
+            case "GE" -> ca >= 0;
+            case "F" -> false;
+            case "T" -> true;
+            default -> throw unimplemented(op);
+        };
     }
 
     private static boolean combine(String bool, boolean a, boolean b) {

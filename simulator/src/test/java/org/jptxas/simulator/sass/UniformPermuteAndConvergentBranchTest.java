@@ -19,7 +19,7 @@ import org.jptxas.simulator.launch.LaunchSpecReader;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two instructions ptxas 13 writes that the emulator stopped on: {@code UPRMT} (the uniform byte permute of video
+ * Instructions ptxas 13 writes that the emulator stopped on: {@code UISETP} (uniform compares), {@code UPRMT} (the uniform byte permute of video
  * instructions' byte selects) and {@code BRA.CONV URm} (the branch to the fast path of a shuffle or vote whose
  * membermask the threads agree on). One warp: every lane permutes two uniform words with a selector that picks a
  * byte, a sign-replicated byte, and the other word's bytes; lanes 0..15 take the convergent branch, 16..31 do not.
@@ -29,17 +29,25 @@ class UniformPermuteAndConvergentBranchTest {
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = List.of(
                 "S2R R0, SR_TID.X",
-                String.format("IMAD.WIDE.U32 R2, R0, 0x8, c[0x0][0x%x]", params),
+                String.format("IMAD.WIDE.U32 R2, R0, 0x10, c[0x0][0x%x]", params),
                 "UMOV UR4, 0x12f45678",
                 "UMOV UR5, 0x9abcdef0",
                 "UPRMT UR6, UR4, 0x74a1, UR5",
                 "MOV R5, UR6",
+                "UISETP.GT.U32.AND UP0, UPT, UR4, 0x20, UPT",
+                "UISETP.LT.AND UP1, UPT, UR5, RZ, UPT",
+                "UISETP.LT.U32.AND UP2, UPT, UR5, 0x20, UPT",
+                "MOV R7, RZ",
+                "@UP0 IADD3 R7, R7, 0x1, RZ",
+                "@UP1 IADD3 R7, R7, 0x2, RZ",
+                "@UP2 IADD3 R7, R7, 0x4, RZ",
                 "ISETP.GE.U32.AND P0, PT, R0, 0x10, PT",
                 "MOV R6, 0x1",
                 "@!P0 BRA.CONV UR4, `(.L_fast)",
                 "MOV R6, 0x2",
                 ".L_fast:",
                 "STG.E.64 [R2.64], R5",
+                "STG.E [R2.64+0x8], R7",
                 "EXIT");
         List<SassOp> ops = new ArrayList<>();
         Map<String, Long> labels = new java.util.HashMap<>();
@@ -55,7 +63,7 @@ class UniformPermuteAndConvergentBranchTest {
             ops.add(SassParser.parse(16L * k, code.get(k), labels));
         }
         Launch launch = Launch.prepare(Target.of(sm), LaunchSpecReader.parse("uprmt.json", "{\"entry\":\"k\","
-                + "\"grid\":[1,1,1],\"block\":[32,1,1],\"params\":[{\"type\":\"ptr\",\"bytes\":256}]}", Path.of(".")));
+                + "\"grid\":[1,1,1],\"block\":[32,1,1],\"params\":[{\"type\":\"ptr\",\"bytes\":512}]}", Path.of(".")));
         SassMachine m = new SassMachine("SASS emulator (" + sm + ")", DecodedOp.decodeAll(ops), launch,
                 ExecutionLimits.DEFAULT.withMaxWarpInstructions(10_000), 0, Map.of(), x -> Optional.empty(), true,
                 false);
@@ -63,8 +71,8 @@ class UniformPermuteAndConvergentBranchTest {
         assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
         ByteBuffer out = ByteBuffer.wrap(launch.arguments().get(0).buffer().orElseThrow().bytes())
                 .order(ByteOrder.LITTLE_ENDIAN);
-        int[] words = new int[64];
-        for (int i = 0; i < 64; i++) {
+        int[] words = new int[128];
+        for (int i = 0; i < 128; i++) {
             words[i] = out.getInt(4 * i);
         }
         return words;
@@ -77,8 +85,10 @@ class UniformPermuteAndConvergentBranchTest {
             for (int lane = 0; lane < 32; lane++) {
                 // selector 0x74a1: byte 0 <- a.byte1 (0x56), byte 1 <- sign of a.byte2 (0xf4: 0xff),
                 // byte 2 <- b.byte0 (0xf0), byte 3 <- b.byte3 (0x9a)
-                assertEquals(0x9af0ff56, out[2 * lane], sm + " lane " + lane + " UPRMT");
-                assertEquals(lane < 16 ? 1 : 2, out[2 * lane + 1], sm + " lane " + lane + " BRA.CONV");
+                assertEquals(0x9af0ff56, out[4 * lane], sm + " lane " + lane + " UPRMT");
+                assertEquals(lane < 16 ? 1 : 2, out[4 * lane + 1], sm + " lane " + lane + " BRA.CONV");
+                // 0x12f45678 > 0x20 unsigned; 0x9abcdef0 < 0 signed, not < 0x20 unsigned
+                assertEquals(3, out[4 * lane + 2], sm + " lane " + lane + " UISETP");
             }
         }
     }
