@@ -2103,6 +2103,12 @@ final class SassMachine {
                 }
             }
             case "UISETP" -> uisetp(op, t, w);
+            case "USEL" -> {
+                if (!op.modifiers().isEmpty()) {
+                    throw unimplemented(op);
+                }
+                writeU(w, o.get(0), pred(o.get(3), t, w) ? read(o.get(1), t, w) : read(o.get(2), t, w));
+            }
             case "UPRMT" -> {
                 if (!op.modifiers().isEmpty()) {
                     throw unimplemented(op);

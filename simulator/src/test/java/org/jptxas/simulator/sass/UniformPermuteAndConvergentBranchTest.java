@@ -19,7 +19,7 @@ import org.jptxas.simulator.launch.LaunchSpecReader;
 import org.junit.jupiter.api.Test;
 
 /**
- * Instructions ptxas 13 writes that the emulator stopped on: {@code UISETP} (uniform compares), {@code UPRMT} (the uniform byte permute of video
+ * Instructions ptxas 13 writes that the emulator stopped on: {@code UISETP} (uniform compares), {@code USEL}, {@code UPRMT} (the uniform byte permute of video
  * instructions' byte selects) and {@code BRA.CONV URm} (the branch to the fast path of a shuffle or vote whose
  * membermask the threads agree on). One warp: every lane permutes two uniform words with a selector that picks a
  * byte, a sign-replicated byte, and the other word's bytes; lanes 0..15 take the convergent branch, 16..31 do not.
@@ -37,7 +37,9 @@ class UniformPermuteAndConvergentBranchTest {
                 "UISETP.GT.U32.AND UP0, UPT, UR4, 0x20, UPT",
                 "UISETP.LT.AND UP1, UPT, UR5, RZ, UPT",
                 "UISETP.LT.U32.AND UP2, UPT, UR5, 0x20, UPT",
-                "MOV R7, RZ",
+                "USEL UR8, UR4, 0x20, UP2",
+                "USEL UR9, UR8, 0x4, UP0",
+                "MOV R7, UR9",
                 "@UP0 IADD3 R7, R7, 0x1, RZ",
                 "@UP1 IADD3 R7, R7, 0x2, RZ",
                 "@UP2 IADD3 R7, R7, 0x4, RZ",
@@ -88,7 +90,8 @@ class UniformPermuteAndConvergentBranchTest {
                 assertEquals(0x9af0ff56, out[4 * lane], sm + " lane " + lane + " UPRMT");
                 assertEquals(lane < 16 ? 1 : 2, out[4 * lane + 1], sm + " lane " + lane + " BRA.CONV");
                 // 0x12f45678 > 0x20 unsigned; 0x9abcdef0 < 0 signed, not < 0x20 unsigned
-                assertEquals(3, out[4 * lane + 2], sm + " lane " + lane + " UISETP");
+                // USEL: UP2 false gives 0x20, then UP0 true keeps it
+                assertEquals(0x20 + 3, out[4 * lane + 2], sm + " lane " + lane + " UISETP, USEL");
             }
         }
     }
