@@ -2566,24 +2566,24 @@ final class SassMachine {
     }
 
     private void isetp(SassOp op, Thread t, Warp w) {
-        List<SassOperand> o = op.operands();
-        String bool = op.has("AND") ? "AND" : op.has("OR") ? "OR" : "XOR";
-        boolean r = integerCompare(op, read(o.get(2), t, w), read(o.get(3), t, w),
-                op.has("EX") && pred(o.get(5), t, w));
-        boolean c = pred(o.get(4), t, w);
-        writeP(t, o.get(0), combine(bool, r, c));
-        writeP(t, o.get(1), combine(bool, !r, c));
+        integerSetPredicate(op, t, w, (d, v) -> writeP(t, d, v));
     }
 
     /** UISETP: ISETP over uniform registers into uniform predicates, once per warp. */
     private void uisetp(SassOp op, Thread t, Warp w) {
+        integerSetPredicate(op, t, w, (d, v) -> writeUP(w, d, v));
+    }
+
+    /** ISETP's two predicates (the comparison and its inverse, each combined with Pc), written by {@code out}. */
+    private void integerSetPredicate(SassOp op, Thread t, Warp w,
+            java.util.function.BiConsumer<SassOperand, Boolean> out) {
         List<SassOperand> o = op.operands();
         String bool = op.has("AND") ? "AND" : op.has("OR") ? "OR" : "XOR";
         boolean r = integerCompare(op, read(o.get(2), t, w), read(o.get(3), t, w),
                 op.has("EX") && pred(o.get(5), t, w));
         boolean c = pred(o.get(4), t, w);
-        writeUP(w, o.get(0), combine(bool, r, c));
-        writeUP(w, o.get(1), combine(bool, !r, c));
+        out.accept(o.get(0), combine(bool, r, c));
+        out.accept(o.get(1), combine(bool, !r, c));
     }
 
     private static void writeUP(Warp w, SassOperand d, boolean v) {
@@ -2667,7 +2667,6 @@ final class SassMachine {
             a = org.jptxas.simulator.numeric.Ieee.ftz((float) a);
             b = org.jptxas.simulator.numeric.Ieee.ftz((float) b);
         }
-        boolean nan = Double.isNaN(a) || Double.isNaN(b);
         if (cmp.equals("MIN") || cmp.equals("MAX")) {
             // DSETP.MIN/MAX Pselect, Pnan: select a (a is the minimum/maximum, or b is NaN); Pnan: both are NaN
             double m = cmp.equals("MIN") ? Math.min(a, b) : Math.max(a, b);
@@ -2678,25 +2677,12 @@ final class SassMachine {
             writeP(t, o.get(1), Double.isNaN(a) && Double.isNaN(b));
             return;
         }
-        boolean r = switch (cmp) {
-            case "EQ" -> a == b;
-            case "NE" -> a != b && !nan;
-            case "LT" -> a < b;
-            case "LE" -> a <= b;
-            case "GT" -> a > b;
-            case "GE" -> a >= b;
-            case "EQU" -> a == b || nan;
-            case "NEU" -> a != b;
-            case "LTU" -> !(a >= b);
-            case "LEU" -> !(a > b);
-            case "GTU" -> !(a <= b);
-            case "GEU" -> !(a < b);
-            case "NUM" -> !nan;
-            case "NAN" -> nan;
-            case "F" -> false;
-            case "T" -> true;
-            default -> throw unimplemented(op);
-        };
+        boolean r;
+        try {
+            r = HalfOps.compare(cmp, a, b);
+        } catch (IllegalArgumentException e) {
+            throw unimplemented(op);
+        }
         boolean c = pred(o.get(4), t, w);
         writeP(t, o.get(0), combine(bool, r, c));
         writeP(t, o.get(1), combine(bool, !r, c));
