@@ -539,6 +539,9 @@ public final class PtxChecker {
             Symbol sym = lookup(s.name(), scope);
             if (sym != null) {
                 resolved.put(s, sym);
+                if (s.component() != null && sym instanceof Symbol.Variable v && v.space() == StateSpace.REG) {
+                    registerComponent(s, v);
+                }
             } else if (body != null && body.declaredLater(s.name())) {
                 fatal(s.pos(), "Label expected for forward reference of '" + s.name() + "'");
             } else {
@@ -560,6 +563,20 @@ public final class PtxChecker {
             for (Expr arg : a.arguments()) {
                 resolveExpr(arg, scope, body);
             }
+        }
+    }
+
+    /**
+     * {@code %v.y} on a register: a component of a vector register, or, on a scalar one, what ptxas reads as a video
+     * selector it does not know (so a register declared as {@code %tid} hides the special register in {@code %tid.x}).
+     */
+    private void registerComponent(Expr.SymbolRef s, Symbol.Variable v) {
+        int index = "xyzw".indexOf(s.component());
+        if (v.vectorLength() == 0 || s.component().length() != 1 || index < 0) {
+            error(s.pos(), "Unknown video selector: '." + s.component() + "'");
+        } else if (index >= v.vectorLength()) {
+            // ptxas 13 crashes here; name the component instead
+            error(s.pos(), "Vector component '." + s.component() + "' out of range for '" + s.name() + "'");
         }
     }
 

@@ -84,6 +84,27 @@ class DiagnosticsTest {
     }
 
     @Test
+    void aDeclaredRegisterHidesTheSpecialRegisterOfItsName() {
+        // ptxas 13: a register %tid is fine on its own, but %tid.x is then that register with a video selector
+        assertEquals(List.of(), diagnostics(kernel(".reg .u32 %tid;\nmov.u32 %tid, 5;\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 7; error   : Unknown video selector: '.x'"),
+                diagnostics(kernel(".reg .u32 %tid, %r;\nmov.u32 %r, %tid.x;\n")));
+        assertEquals(List.of(), diagnostics(kernel(".reg .u32 %r;\nmov.u32 %r, %tid.x;\n")));
+    }
+
+    @Test
+    void componentsOfRegisters() {
+        // ptxas 13: a register %tid is fine on its own, but %tid.x is then that register with a video selector
+        assertEquals(List.of(), diagnostics(kernel(".reg .u32 %tid;\nmov.u32 %tid, 5;\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 7; error   : Unknown video selector: '.x'"),
+                diagnostics(kernel(".reg .u32 %tid, %r;\nmov.u32 %r, %tid.x;\n")));
+        assertEquals(List.of(), diagnostics(kernel(".reg .u32 %r;\nmov.u32 %r, %tid.x;\n")));
+        assertEquals(List.of(), diagnostics(kernel(".reg .v2 .u32 %v;\n.reg .u32 %r;\nmov.u32 %r, %v.y;\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 8; error   : Vector component '.z' out of range for '%v'"),
+                diagnostics(kernel(".reg .v2 .u32 %v;\n.reg .u32 %r;\nmov.u32 %r, %v.z;\n")));
+    }
+
+    @Test
     void parameterizedRegistersCoverTheirRangeOnly() {
         assertEquals(List.of(), diagnostics(kernel(".reg .b32 %r<3>;\nmov.b32 %r0, %r2;\n")));
         assertEquals(List.of("jptxas bad.ptx, line 7; error   : Unknown symbol '%r3'"),
