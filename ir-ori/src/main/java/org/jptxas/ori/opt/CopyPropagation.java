@@ -18,6 +18,8 @@ import org.jptxas.ori.ir.Src;
  * then dead and dead-code elimination removes it.
  */
 public final class CopyPropagation implements Pass {
+    private static final int LOOK_BACK = 64;
+
     @Override
     public String name() {
         return "copyprop";
@@ -35,7 +37,7 @@ public final class CopyPropagation implements Pass {
                 }
                 Reg a = mov.dsts().get(0);
                 if (a.isPart()) {
-                    changed |= propagatePart(mov, a, src, sd, cx);
+                    changed |= propagatePart(b, mov, a, src, sd, cx);
                     continue;
                 }
                 if (sd.soleDef(a) != mov) {
@@ -64,7 +66,7 @@ public final class CopyPropagation implements Pass {
      * A tuple written part by part: {@code MOV a.i, b.i} for every part from one stable tuple {@code b} makes
      * {@code a} a copy of {@code b}; {@code MOV a.i, c[..]} puts the constant into the reads of {@code a.i}.
      */
-    private static boolean propagatePart(Instr mov, Reg a, Src src, SingleDefs sd, OptContext cx) {
+    private static boolean propagatePart(BasicBlock b, Instr mov, Reg a, Src src, SingleDefs sd, OptContext cx) {
         Reg whole = a.whole();
         if (!sd.stable(whole)) {
             return false;
@@ -78,6 +80,14 @@ public final class CopyPropagation implements Pass {
                 changed |= putConstant(use, a, src);
             }
             return changed;
+        }
+        if (src.value() instanceof Reg x && !x.isPart() && x.virtual() && x.comps() == 1) {
+            Src part = partHeldAt(b, mov, x, sd);
+            if (part == null) {
+                return false;
+            }
+            mov.srcs().set(0, part);
+            return true;
         }
         if (!(src.value() instanceof Reg r) || !r.isPart() || r.part() != a.part() || r.comps() != a.comps()
                 || r.file() != a.file() || !sd.stable(r.whole()) || a.part() != 0) {
@@ -99,6 +109,33 @@ public final class CopyPropagation implements Pass {
             changed |= Rewrites.replaceUses(use, whole, r.whole());
         }
         return changed;
+    }
+
+    /**
+     * The part of a stable tuple that scalar {@code x} holds at {@code mov}, when its last write before it in the
+     * block is a plain copy of that part ({@code MOV x, u.k}), else null. A fragment copied out of one MMA's result
+     * and back into the next one's accumulator then reads the result's part, and the part-by-part rule above makes
+     * the accumulator the result itself.
+     */
+    private static Src partHeldAt(BasicBlock b, Instr mov, Reg x, SingleDefs sd) {
+        List<Instr> instrs = b.instrs();
+        SingleDefs.Position at = sd.position(mov);
+        int index = at != null && at.index() < instrs.size() && instrs.get(at.index()) == mov ? at.index()
+                : instrs.indexOf(mov);
+        // the copies sit next to each other; a bounded look back keeps huge blocks linear
+        for (int i = index - 1; i >= Math.max(0, index - LOOK_BACK); i--) {
+            Instr in = instrs.get(i);
+            if (!Rewrites.writes(in, x)) {
+                continue;
+            }
+            Src s = OpInfo.movSource(in);
+            if (s == null || s.hasModifiers() || !in.guard().isAlways() || !(s.value() instanceof Reg u)
+                    || !u.isPart() || u.file() != x.file() || !sd.stable(u.whole())) {
+                return null;
+            }
+            return s;
+        }
+        return null;
     }
 
     /** All reads of {@code a} follow {@code mov} in block {@code b}, with no write of {@code r} in between. */

@@ -55,11 +55,12 @@ public final class DeadCodeElimination implements Pass {
         int[] work = new int[count];
         int top = 0;
         int id = 0;
+        BitSet overwritten = overwrittenUnread(blocks, numbers, count);
         for (BasicBlock b : blocks) {
             for (Instr in : b.instrs()) {
                 all[id] = in;
                 for (Reg d : in.dsts()) {
-                    if (d.virtual()) {
+                    if (d.virtual() && !overwritten.get(id)) {
                         int k = numbers.of(d);
                         if (defs == defNext.length) {
                             defNext = java.util.Arrays.copyOf(defNext, 2 * defs);
@@ -121,6 +122,41 @@ public final class DeadCodeElimination implements Pass {
             }
         }
         return true;
+    }
+
+    /**
+     * The pure, unguarded writes of a whole scalar register that a later unguarded write in the same block replaces
+     * before anything reads it (a fragment copied out of each MMA's result into the same PTX registers, read only
+     * after the last one). Left out of the register's definitions, they are dead whatever reads the register later.
+     */
+    private static BitSet overwrittenUnread(List<BasicBlock> blocks, VirtualNumbering numbers, int count) {
+        BitSet dead = new BitSet(count);
+        BitSet replaced = new BitSet(numbers.size());
+        int end = 0;
+        for (BasicBlock b : blocks) {
+            List<Instr> instrs = b.instrs();
+            end += instrs.size();
+            replaced.clear();
+            for (int i = instrs.size() - 1; i >= 0; i--) {
+                Instr in = instrs.get(i);
+                Reg only = in.dsts().size() == 1 ? in.dsts().get(0) : null;
+                int k = only != null && only.virtual() && !only.isPart() && only.comps() == 1 ? numbers.of(only) : -1;
+                if (k >= 0 && replaced.get(k) && in.guard().isAlways() && OpInfo.isPure(in)) {
+                    dead.set(end - instrs.size() + i);
+                    continue; // reads nothing that matters
+                }
+                if (k >= 0 && in.guard().isAlways()) {
+                    replaced.set(k);
+                }
+                for (Reg r : in.usedRegs()) {
+                    int u = numbers.of(r);
+                    if (u >= 0) {
+                        replaced.clear(u);
+                    }
+                }
+            }
+        }
+        return dead;
     }
 
     /** A device function's write of a register its body never reads: possibly a result, live at RET. */

@@ -1,6 +1,12 @@
 package org.jptxas.ori.opt;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import org.jptxas.ori.analysis.SingleDefs;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.FunctionBody;
@@ -24,6 +30,9 @@ public final class TupleCoalescing implements Pass {
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
         SingleDefs sd = new SingleDefs(body);
+        if (shareFragments(body, sd)) {
+            return true; // the definitions changed: the next round sees fresh def-use chains
+        }
         boolean changed = false;
         for (BasicBlock b : body.blocks()) {
             List<Instr> ins = b.instrs();
@@ -45,6 +54,57 @@ public final class TupleCoalescing implements Pass {
                 ins.remove(j);
                 j--;
                 changed = true;
+            }
+        }
+        return changed;
+    }
+
+    /**
+     * A tuple built part by part from the same values, in the same order, as an earlier tuple of the block (one
+     * fragment fed to several MMAs) is that tuple: its reads read the earlier one and its copies die. Every value
+     * is stable (one definition that dominates its reads), so the earlier tuple holds them wherever the later is read.
+     */
+    private static boolean shareFragments(FunctionBody body, SingleDefs sd) {
+        boolean changed = false;
+        for (BasicBlock b : body.blocks()) {
+            Map<Reg, Reg[]> built = new HashMap<>();
+            Map<Reg, Integer> completedAt = new HashMap<>();
+            List<Instr> ins = b.instrs();
+            for (int j = 0; j < ins.size(); j++) {
+                Instr mov = ins.get(j);
+                if (!OpInfo.is(mov, "MOV") || !mov.guard().isAlways() || !mov.mods().isEmpty()
+                        || mov.dsts().size() != 1 || mov.srcs().size() != 1 || mov.srcs().get(0).hasModifiers()) {
+                    continue;
+                }
+                Reg part = mov.dsts().get(0);
+                if (!part.virtual() || !part.isPart() || part.file() != RegFile.R || !sd.stable(part.whole())
+                        || sd.defs(part.whole()).size() != part.comps()) {
+                    continue;
+                }
+                Reg t = part.whole();
+                Reg[] values = built.computeIfAbsent(t, k -> new Reg[k.comps()]);
+                Reg value = mov.srcs().get(0).value() instanceof Reg y && y.virtual() && y.file() == RegFile.R
+                        && sd.stable(y.isPart() ? y.whole() : y) ? y : null;
+                if (value == null || values[part.part()] != null) {
+                    built.remove(t);
+                    completedAt.remove(t);
+                    continue;
+                }
+                values[part.part()] = value;
+                if (Arrays.stream(values).allMatch(Objects::nonNull)) {
+                    completedAt.put(t, j);
+                }
+            }
+            List<Reg> inOrder = new ArrayList<>(completedAt.keySet());
+            inOrder.sort(Comparator.comparingInt(completedAt::get));
+            Map<List<Reg>, Reg> firstWith = new HashMap<>();
+            for (Reg t : inOrder) {
+                Reg same = firstWith.putIfAbsent(List.of(built.get(t)), t);
+                if (same != null) {
+                    for (Instr use : new ArrayList<>(sd.uses(t))) {
+                        changed |= Rewrites.replaceUses(use, t, same);
+                    }
+                }
             }
         }
         return changed;

@@ -39,7 +39,9 @@ final class OriSchedView {
             "IABS", "LEA", "SHF", "PRMT", "VABSDIFF", "VABSDIFF4", "IDP", "IDE", "IMNMX", "POPC", "FLO", "BREV", "FFMA",
             "FADD", "FMUL", "FMNMX", "FSET", "FSEL", "FSETP", "FCHK", "MOV", "SEL", "P2R", "R2P", "PLOP3", "I2I", "I2IP",
             "F2F", "F2F_X", "F2I", "F2I_X", "I2F", "I2F_X", "FRND", "FRND_X", "MUFU", "DFMA", "DADD", "DMUL", "DSETP",
-            "HADD2", "HADD2_F32", "HFMA2", "HMUL2", "HSET2", "HSETP2", "HMNMX2", "S2R", "CS2R_32", "CS2R_64", "LDC");
+            "HADD2", "HADD2_F32", "HFMA2", "HMUL2", "HSET2", "HSETP2", "HMNMX2", "S2R", "CS2R_32", "CS2R_64", "LDC",
+            // tensor-core MMAs read and write registers only: the fragment loads of later steps move above them
+            "HMMA", "IMMA", "DMMA", "BMMA");
     /**
      * Warp-synchronous: the lanes exchange values; ordered like fences. REDUX is not among them: it reads no
      * memory and only the active threads matter, which change at branches, exits and barriers alone (order points
@@ -123,14 +125,14 @@ final class OriSchedView {
     private static void classify(Instr in, String op, Set<String> mods, SimpleInstr.Builder b) {
         MemSpace space = switch (op) {
             case "LDG", "STG", "ATOMG", "RED" -> MemSpace.GLOBAL;
-            case "LDS", "STS", "ATOMS" -> MemSpace.SHARED;
+            case "LDS", "LDSM", "STS", "ATOMS" -> MemSpace.SHARED;
             case "LDL", "STL" -> MemSpace.LOCAL;
             case "LD", "ST", "ATOM" -> MemSpace.GENERIC;
             default -> MemSpace.NONE;
         };
         if (space != MemSpace.NONE) {
             MemKind kind = switch (op) {
-                case "LDG", "LDS", "LDL", "LD" -> MemKind.LOAD;
+                case "LDG", "LDS", "LDSM", "LDL", "LD" -> MemKind.LOAD;
                 case "STG", "STS", "STL", "ST" -> MemKind.STORE;
                 default -> MemKind.ATOMIC;
             };
