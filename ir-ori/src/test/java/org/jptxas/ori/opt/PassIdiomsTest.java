@@ -207,6 +207,64 @@ class PassIdiomsTest {
         assertTrue(out.contains("LDG.E.STRONG.SYS"), out);
     }
 
+    /**
+     * Two accumulating IMMAs as mma.sync lowers them: the accumulator is gathered from the PTX registers, the
+     * result scattered back into them, and the first two MMAs start from the same values. ptxas reads one tuple for
+     * both starts and the first result as the next accumulator; no copy is left but the one start tuple's gather.
+     */
+    @Test
+    void mmaChainsReadTheirAccumulatorsInPlace() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        Reg p = f.newVirtual(RegFile.R, 2);
+        Reg c0 = f.newVirtual(RegFile.R, 1);
+        Reg c1 = f.newVirtual(RegFile.R, 1);
+        Reg e0 = f.newVirtual(RegFile.R, 1);
+        Reg e1 = f.newVirtual(RegFile.R, 1);
+        Reg a = f.newVirtual(RegFile.R, 1);
+        Reg start1 = f.newVirtual(RegFile.R, 2);
+        Reg start2 = f.newVirtual(RegFile.R, 2);
+        Reg d1 = f.newVirtual(RegFile.R, 2);
+        Reg d2 = f.newVirtual(RegFile.R, 2);
+        Reg acc = f.newVirtual(RegFile.R, 2);
+        Reg d3 = f.newVirtual(RegFile.R, 2);
+        List<Instr> i = b.instrs();
+        i.add(ins("MOV", List.of(), List.of(p.component(0)), s(CBank.of(0, 0x160))));
+        i.add(ins("MOV", List.of(), List.of(p.component(1)), s(CBank.of(0, 0x164))));
+        i.add(ins("LDG", List.of("E"), List.of(c0), s(Addr.of(p, 0))));
+        i.add(ins("LDG", List.of("E"), List.of(c1), s(Addr.of(p, 4))));
+        i.add(ins("LDG", List.of("E"), List.of(a), s(Addr.of(p, 8))));
+        i.add(ins("MOV", List.of(), List.of(e0), s(c0)));
+        i.add(ins("MOV", List.of(), List.of(e1), s(c1)));
+        i.add(ins("MOV", List.of(), List.of(start1.component(0)), s(c0)));
+        i.add(ins("MOV", List.of(), List.of(start1.component(1)), s(c1)));
+        i.add(ins("IMMA", List.of("8816", "S8", "S8"), List.of(d1), s(a), s(a), s(start1)));
+        i.add(ins("MOV", List.of(), List.of(start2.component(0)), s(c0)));
+        i.add(ins("MOV", List.of(), List.of(start2.component(1)), s(c1)));
+        i.add(ins("IMMA", List.of("8816", "U8", "U8"), List.of(d2), s(a), s(a), s(start2)));
+        i.add(ins("MOV", List.of(), List.of(e0), s(d1.component(0))));
+        i.add(ins("MOV", List.of(), List.of(e1), s(d1.component(1))));
+        i.add(ins("MOV", List.of(), List.of(acc.component(0)), s(e0)));
+        i.add(ins("MOV", List.of(), List.of(acc.component(1)), s(e1)));
+        i.add(ins("IMMA", List.of("8816", "S8", "S8"), List.of(d3), s(a), s(a), s(acc)));
+        i.add(ins("MOV", List.of(), List.of(e0), s(d3.component(0))));
+        i.add(ins("MOV", List.of(), List.of(e1), s(d3.component(1))));
+        i.add(ins("STG", List.of("E"), List.of(), s(Addr.of(p, 16)), s(e0)));
+        i.add(ins("STG", List.of("E"), List.of(), s(Addr.of(p, 20)), s(e1)));
+        i.add(ins("STG", List.of("E", "64"), List.of(), s(Addr.of(p, 24)), s(d2)));
+        i.add(ins("EXIT", List.of(), List.of()));
+        String out = optimize(f, "sm_80");
+        List<String> mmas = out.lines().filter(l -> l.startsWith("IMMA")).toList();
+        assertEquals(3, mmas.size(), out);
+        String start = mmas.get(0).substring(mmas.get(0).lastIndexOf(' ') + 1);
+        assertTrue(mmas.get(1).endsWith(" " + start), "one start tuple for both first MMAs:\n" + out);
+        String first = mmas.get(0).substring(5, mmas.get(0).indexOf(','));
+        first = first.substring(first.indexOf(' ') + 1);
+        assertTrue(mmas.get(2).endsWith(" " + first), "the first result is the third MMA's accumulator:\n" + out);
+        // only the start tuple's two part copies remain; the scattered copies of d1 died with their readers
+        assertEquals(2, out.lines().filter(l -> l.startsWith("MOV %r") && !l.contains("c[")).count(), out);
+    }
+
     @Test
     void constantBranchesFoldAndShortDiamondsBecomePredicated() {
         FunctionBody f = new FunctionBody();

@@ -92,6 +92,34 @@ class PreRaSchedulerTest {
         assertEquals(before.get(bar), order.get(bar));
     }
 
+    /** A load after an MMA that nothing reads soon issues before it: MMAs touch no memory and order nothing. */
+    @Test
+    void loadsMoveAboveAnEarlierMma() {
+        FunctionBody body = new FunctionBody();
+        BasicBlock b = body.addBlock(null);
+        Reg p = body.newVirtual(RegFile.R, 2);
+        Reg a = body.newVirtual(RegFile.R, 1);
+        Reg acc = body.newVirtual(RegFile.R, 2);
+        Reg d = body.newVirtual(RegFile.R, 2);
+        Reg x = body.newVirtual(RegFile.R, 1);
+        Reg y = body.newVirtual(RegFile.R, 1);
+        Reg z = body.newVirtual(RegFile.R, 1);
+        b.instrs().add(op("LDG", List.of("E"), List.of(a), Addr.of(p, 0)));
+        b.instrs().add(op("LDG", List.of("E", "64"), List.of(acc), Addr.of(p, 8)));
+        b.instrs().add(op("IMMA", List.of("8816", "S8", "S8"), List.of(d), a, a, acc));
+        b.instrs().add(op("LDG", List.of("E"), List.of(x), Addr.of(p, 16)));
+        b.instrs().add(op("IMAD", List.of(), List.of(y), x, x, x));
+        b.instrs().add(op("IMAD", List.of(), List.of(z), y, y, y));
+        b.instrs().add(op("STG", List.of("E"), List.of(), Addr.of(p, 20), z));
+        b.instrs().add(op("STG", List.of("E", "64"), List.of(), Addr.of(p, 24), d));
+        b.instrs().add(op("EXIT", List.of(), List.of()));
+        new PreRaScheduler(SM80).run(new OriFunction("k", true, 1, body), 255);
+        List<String> order = names(b);
+        int load = order.indexOf(order.stream().filter(t -> t.contains("+0x10]")).findFirst().orElseThrow());
+        int mma = order.indexOf(order.stream().filter(t -> t.startsWith("IMMA")).findFirst().orElseThrow());
+        assertTrue(load < mma, () -> "the third load before the MMA: " + order);
+    }
+
     /** The call-frame pass finds a function's own frame adjustment at the head of its entry block. */
     @Test
     void stackPointerAdjustmentKeepsItsPlace() {
