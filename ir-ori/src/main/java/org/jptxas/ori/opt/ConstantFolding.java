@@ -114,6 +114,25 @@ public final class ConstantFolding implements Pass {
         return null;
     }
 
+    /**
+     * SHFL's lane (5 bits) and clamp/segment mask (13 bits) each have an immediate field of their own, so both
+     * constants go in, as ptxas writes {@code SHFL.BFLY PT, R5, R2, 0x10, 0x1f} for a shuffle whose PTX passes
+     * them in registers; the shuffle then waits for no move.
+     */
+    private static boolean shuffleImmediates(Instr in, Map<Key, Long> consts) {
+        boolean changed = false;
+        List<Src> srcs = in.srcs();
+        for (int i = 1; i <= 2 && i < srcs.size(); i++) {
+            Src s = srcs.get(i);
+            Long v = s.value() instanceof Reg && !s.hasModifiers() ? value(s, consts) : null;
+            if (v != null && v >= 0 && v < (i == 1 ? 32 : 0x2000)) {
+                srcs.set(i, Src.of(Imm.ofInt((int) (long) v)));
+                changed = true;
+            }
+        }
+        return changed;
+    }
+
     /** Puts known values into the slots that can hold them; known predicates everywhere. */
     private static boolean substitute(Instr in, Map<Key, Long> consts, Map<Key, Boolean> preds) {
         boolean changed = false;
@@ -127,6 +146,9 @@ public final class ConstantFolding implements Pass {
                     changed = true;
                 }
             }
+        }
+        if (OpInfo.is(in, "SHFL")) {
+            return shuffleImmediates(in, consts) || changed;
         }
         int[] slots = OpInfo.nonRegisterSlots(in);
         if (slots.length == 0 || OpInfo.nonRegisterCount(in) > 0) {

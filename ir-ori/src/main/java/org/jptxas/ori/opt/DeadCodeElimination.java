@@ -8,6 +8,7 @@ import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.VirtualNumbering;
 
 /**
@@ -104,8 +105,9 @@ public final class DeadCodeElimination implements Pass {
                 }
             }
         }
+        boolean unreadPredicates = unreadPredicatesToPT(blocks, numbers);
         if (live.cardinality() == count) {
-            return false;
+            return unreadPredicates;
         }
         id = 0;
         for (BasicBlock b : blocks) {
@@ -157,6 +159,37 @@ public final class DeadCodeElimination implements Pass {
             }
         }
         return dead;
+    }
+
+    /**
+     * A predicate no instruction reads is written to PT instead (a shuffle's in-range flag, a compare's second
+     * result), as ptxas does: the instructions writing it then no longer depend on each other through it.
+     */
+    private static boolean unreadPredicatesToPT(List<BasicBlock> blocks, VirtualNumbering numbers) {
+        BitSet read = new BitSet(numbers.size());
+        for (BasicBlock b : blocks) {
+            for (Instr in : b.instrs()) {
+                for (Reg r : in.usedRegs()) {
+                    if (r.virtual() && r.file() == RegFile.P) {
+                        read.set(numbers.of(r));
+                    }
+                }
+            }
+        }
+        boolean changed = false;
+        for (BasicBlock b : blocks) {
+            for (Instr in : b.instrs()) {
+                List<Reg> dsts = in.dsts();
+                for (int i = 0; i < dsts.size(); i++) {
+                    Reg d = dsts.get(i);
+                    if (d.virtual() && d.file() == RegFile.P && numbers.of(d) >= 0 && !read.get(numbers.of(d))) {
+                        dsts.set(i, Reg.PT);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        return changed;
     }
 
     /** A device function's write of a register its body never reads: possibly a result, live at RET. */

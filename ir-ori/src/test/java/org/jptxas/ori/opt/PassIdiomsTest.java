@@ -265,6 +265,42 @@ class PassIdiomsTest {
         assertEquals(2, out.lines().filter(l -> l.startsWith("MOV %r") && !l.contains("c[")).count(), out);
     }
 
+    /** A warp reduction's shuffle as PTX writes it: lane offset and clamp in registers, in-range flag unread. */
+    @Test
+    void shufflesTakeTheirConstantsAsImmediatesAndWriteUnreadFlagsToPT() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        Reg p = f.newVirtual(RegFile.R, 2);
+        Reg v = f.newVirtual(RegFile.R, 1);
+        Reg lane = f.newVirtual(RegFile.R, 1);
+        Reg clamp = f.newVirtual(RegFile.R, 1);
+        Reg big = f.newVirtual(RegFile.R, 1);
+        Reg flag = f.newVirtual(RegFile.P, 1);
+        Reg flag2 = f.newVirtual(RegFile.P, 1);
+        Reg got = f.newVirtual(RegFile.R, 1);
+        Reg got2 = f.newVirtual(RegFile.R, 1);
+        Reg sel = f.newVirtual(RegFile.R, 1);
+        List<Instr> i = b.instrs();
+        i.add(ins("MOV", List.of(), List.of(p.component(0)), s(CBank.of(0, 0x160))));
+        i.add(ins("MOV", List.of(), List.of(p.component(1)), s(CBank.of(0, 0x164))));
+        i.add(ins("LDG", List.of("E"), List.of(v), s(Addr.of(p, 0))));
+        i.add(ins("MOV", List.of(), List.of(lane), s(16)));
+        i.add(ins("MOV", List.of(), List.of(clamp), s(0x1f)));
+        i.add(ins("MOV", List.of(), List.of(big), s(40)));
+        i.add(ins("SHFL", List.of("BFLY"), List.of(flag, got), s(v), s(lane), s(clamp)));
+        i.add(ins("SHFL", List.of("BFLY"), List.of(flag2, got2), s(v), s(big), s(clamp)));
+        i.add(ins("SEL", List.of(), List.of(sel), s(got), s(got2), s(flag2)));
+        i.add(ins("STG", List.of("E"), List.of(), s(Addr.of(p, 0)), s(sel)));
+        i.add(ins("EXIT", List.of(), List.of()));
+        String out = optimize(f, "sm_80");
+        List<String> shfl = out.lines().filter(l -> l.startsWith("SHFL")).toList();
+        assertEquals(2, shfl.size(), out);
+        assertTrue(shfl.get(0).startsWith("SHFL.BFLY PT, ") && shfl.get(0).endsWith(", 0x10, 0x1f"), out);
+        // 40 does not fit the 5-bit lane field; the read flag stays
+        assertTrue(!shfl.get(1).startsWith("SHFL.BFLY PT, ") && shfl.get(1).endsWith(", 0x1f"), out);
+        assertTrue(!shfl.get(1).contains("0x28"), out);
+    }
+
     @Test
     void constantBranchesFoldAndShortDiamondsBecomePredicated() {
         FunctionBody f = new FunctionBody();
