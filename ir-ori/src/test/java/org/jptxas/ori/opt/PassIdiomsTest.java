@@ -301,6 +301,45 @@ class PassIdiomsTest {
         assertTrue(!shfl.get(1).contains("0x28"), out);
     }
 
+    /** A stencil's boundary test, {@code x == 0 || y == 0 || x == n - 1}, as or.pred lowers it. */
+    @Test
+    void orChainsOfComparesAccumulateInTheCompares() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        BasicBlock inner = f.addBlock(null);
+        BasicBlock edge = f.addBlock("edge");
+        Reg x = f.newVirtual(RegFile.R, 1);
+        Reg y = f.newVirtual(RegFile.R, 1);
+        Reg n = f.newVirtual(RegFile.R, 1);
+        Reg p1 = f.newVirtual(RegFile.P, 1);
+        Reg p2 = f.newVirtual(RegFile.P, 1);
+        Reg p3 = f.newVirtual(RegFile.P, 1);
+        Reg or1 = f.newVirtual(RegFile.P, 1);
+        Reg or2 = f.newVirtual(RegFile.P, 1);
+        List<Instr> i = b.instrs();
+        i.add(ins("S2R", List.of(), List.of(x), s(new SpecialReg("SR_TID.X"))));
+        i.add(ins("S2R", List.of(), List.of(y), s(new SpecialReg("SR_TID.Y"))));
+        i.add(ins("MOV", List.of(), List.of(n), s(CBank.of(0, 0x160))));
+        i.add(ins("ISETP", List.of("EQ", "AND"), List.of(p1, Reg.PT), s(x), s(Reg.RZ), s(Reg.PT)));
+        i.add(ins("ISETP", List.of("EQ", "AND"), List.of(p2, Reg.PT), s(y), s(Reg.RZ), s(Reg.PT)));
+        i.add(ins("PLOP3", List.of("LUT"), List.of(or1, Reg.PT), s(p1), s(p2), s(Reg.PT), s(0xfc), s(0)));
+        i.add(ins("ISETP", List.of("EQ", "AND"), List.of(p3, Reg.PT), s(x), s(n), s(Reg.PT)));
+        i.add(ins("PLOP3", List.of("LUT"), List.of(or2, Reg.PT), s(or1), s(p3), s(Reg.PT), s(0xfc), s(0)));
+        Instr br = ins("BRA", List.of(), List.of(), s(new BlockLabel(2)));
+        br.setGuard(new Guard(or2, false));
+        i.add(br);
+        Reg out0 = f.newVirtual(RegFile.R, 2);
+        inner.instrs().add(ins("MOV", List.of(), List.of(out0.component(0)), s(CBank.of(0, 0x168))));
+        inner.instrs().add(ins("MOV", List.of(), List.of(out0.component(1)), s(CBank.of(0, 0x16c))));
+        inner.instrs().add(ins("STG", List.of("E"), List.of(), s(Addr.of(out0, 0)), s(x)));
+        inner.instrs().add(ins("EXIT", List.of(), List.of()));
+        edge.instrs().add(ins("EXIT", List.of(), List.of()));
+        String out = optimize(f, "sm_80");
+        assertEquals(0, out.lines().filter(l -> l.startsWith("PLOP3")).count(), out);
+        assertEquals(2, out.lines().filter(l -> l.startsWith("ISETP.EQ.OR")).count(), out);
+        assertEquals(1, out.lines().filter(l -> l.startsWith("ISETP.EQ.AND")).count(), out);
+    }
+
     @Test
     void constantBranchesFoldAndShortDiamondsBecomePredicated() {
         FunctionBody f = new FunctionBody();
