@@ -3,6 +3,7 @@ package org.jptxas.ori.opt;
 import java.util.List;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Instr;
 
 /**
@@ -33,6 +34,48 @@ public final class BranchCleanup implements Pass {
                 changed = true;
             }
         }
+        changed |= invertOverJumps(body);
         return ConstantFolding.removeJumpsToNext(body) | changed;
+    }
+
+    /**
+     * {@code @P BRA T} followed by a block that only jumps ({@code BRA U}, reached from nowhere else) with T right
+     * after it: {@code @!P BRA U}, falling through to T (one branch fewer on the path to T, none taken to U).
+     */
+    private static boolean invertOverJumps(FunctionBody body) {
+        List<BasicBlock> blocks = body.blocks();
+        boolean changed = false;
+        for (int i = 0; i + 2 < blocks.size(); i++) {
+            Instr last = blocks.get(i).last();
+            BasicBlock jump = blocks.get(i + 1);
+            if (last == null || !OpInfo.is(last, "BRA") || last.guard().isAlways() || !last.mods().isEmpty()
+                    || last.srcs().size() != 1 || last.branchTarget() == null
+                    || last.branchTarget().block() != blocks.get(i + 2).id() || jump.instrs().size() != 1) {
+                continue;
+            }
+            Instr only = jump.instrs().get(0);
+            if (!OpInfo.is(only, "BRA") || !only.guard().isAlways() || !only.mods().isEmpty()
+                    || only.srcs().size() != 1 || only.branchTarget() == null || targeted(body, jump.id())) {
+                continue;
+            }
+            last.srcs().set(0, only.srcs().get(0));
+            last.setGuard(new Guard(last.guard().predicate(), !last.guard().negated()));
+            jump.instrs().clear();
+            changed = true;
+        }
+        return changed;
+    }
+
+    private static boolean targeted(FunctionBody body, int block) {
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                for (org.jptxas.ori.ir.Src s : in.srcs()) {
+                    if (s.value() instanceof org.jptxas.ori.ir.BlockLabel l && l.block() == block) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 }

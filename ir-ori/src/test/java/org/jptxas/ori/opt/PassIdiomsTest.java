@@ -340,6 +340,35 @@ class PassIdiomsTest {
         assertEquals(1, out.lines().filter(l -> l.startsWith("ISETP.EQ.AND")).count(), out);
     }
 
+    /** nvcc's {@code @%p bra $L_3; bra.uni $L_2; $L_3: ...}: one inverted branch, falling through to $L_3. */
+    @Test
+    void aBranchOverAJumpIsInverted() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        BasicBlock jump = f.addBlock(null);
+        BasicBlock near = f.addBlock("near");
+        BasicBlock far = f.addBlock("far");
+        Reg x = f.newVirtual(RegFile.R, 1);
+        Reg p = f.newVirtual(RegFile.P, 1);
+        Reg a = f.newVirtual(RegFile.R, 2);
+        b.instrs().add(ins("S2R", List.of(), List.of(x), s(new SpecialReg("SR_TID.X"))));
+        b.instrs().add(ins("MOV", List.of(), List.of(a.component(0)), s(CBank.of(0, 0x160))));
+        b.instrs().add(ins("MOV", List.of(), List.of(a.component(1)), s(CBank.of(0, 0x164))));
+        b.instrs().add(ins("ISETP", List.of("EQ", "AND"), List.of(p, Reg.PT), s(x), s(Reg.RZ), s(Reg.PT)));
+        Instr br = ins("BRA", List.of(), List.of(), s(new BlockLabel(2)));
+        br.setGuard(new Guard(p, false));
+        b.instrs().add(br);
+        jump.instrs().add(ins("BRA", List.of(), List.of(), s(new BlockLabel(3))));
+        near.instrs().add(ins("STG", List.of("E"), List.of(), s(Addr.of(a, 0)), s(x)));
+        near.instrs().add(ins("EXIT", List.of(), List.of()));
+        far.instrs().add(ins("STG", List.of("E"), List.of(), s(Addr.of(a, 4)), s(x)));
+        far.instrs().add(ins("EXIT", List.of(), List.of()));
+        String out = optimize(f, "sm_80");
+        List<String> branches = out.lines().filter(l -> l.contains("BRA")).toList();
+        assertEquals(1, branches.size(), out);
+        assertTrue(branches.get(0).startsWith("@!%p"), out);
+    }
+
     @Test
     void constantBranchesFoldAndShortDiamondsBecomePredicated() {
         FunctionBody f = new FunctionBody();
