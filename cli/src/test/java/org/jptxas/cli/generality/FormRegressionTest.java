@@ -69,7 +69,13 @@ class FormRegressionTest {
                 + " 64-bit immediate slot (no matcher selects)"},
             new String[] {"sm_80", "neg.f32 r, r", "the interpreter flipped a NaN's sign; the GPU gives the canonical"
                 + " NaN"},
-            new String[] {"sm_89", "abs.f32 r, r", "the same for abs"});
+            new String[] {"sm_89", "abs.f32 r, r", "the same for abs"},
+            new String[] {"sm_80", "mad.lo.cc.u64 r, r, r, r", "64-bit mad.cc did not write the carry flag (the"
+                + " carry out was an earlier instruction's)"},
+            new String[] {"sm_90", "mad.hi.cc.s64 r, i, r, r", "the same, .hi"},
+            new String[] {"sm_75", "add.cc.u64 r, r, r", "64-bit carry chains were not supported"},
+            new String[] {"sm_86", "subc.cc.s64 r, r, r", "the same, subc"},
+            new String[] {"sm_89", "madc.hi.cc.u64 r, r, r, r", "the same, madc"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")
