@@ -568,6 +568,7 @@ final class InstructionCompiler {
             }
             case F16, BF16, F16X2, BF16X2 -> {
                 boolean bf = t == PtxType.BF16 || t == PtxType.BF16X2;
+                boolean nanMode = has("NaN");
                 int lanes = t == PtxType.F16X2 || t == PtxType.BF16X2 ? 2 : 1;
                 return simple(th -> {
                     long x = a.get(th), y = b.get(th), out = 0;
@@ -577,8 +578,11 @@ final class InstructionCompiler {
                             case "add" -> p + q;
                             case "sub" -> p - q;
                             case "mul" -> p * q;
-                            case "min" -> Double.isNaN(p) ? q : Double.isNaN(q) ? p : Math.min(p, q);
-                            case "max" -> Double.isNaN(p) ? q : Double.isNaN(q) ? p : Math.max(p, q);
+                            // .NaN: a NaN operand gives NaN (canonical), not the other operand
+                            case "min" -> nanMode && (Double.isNaN(p) || Double.isNaN(q)) ? Double.NaN
+                                    : Double.isNaN(p) ? q : Double.isNaN(q) ? p : Math.min(p, q);
+                            case "max" -> nanMode && (Double.isNaN(p) || Double.isNaN(q)) ? Double.NaN
+                                    : Double.isNaN(p) ? q : Double.isNaN(q) ? p : Math.max(p, q);
                             default -> throw new InterpreterError("unsupported " + o + "." + t.ptxName());
                         };
                         if (sat) {
@@ -1193,11 +1197,40 @@ final class InstructionCompiler {
 
     // ---------------------------------------------------------------- conversions
 
+    /**
+     * {@code cvt.pack.sat.{u8,s8,u16,s16}.s32{.b32} d, a, b{, c}} (PTX ISA "cvt.pack"): a and b clamped to the
+     * narrow type, b in bits [0, n) and a in [n, 2n); for the 8-bit types c fills bits [2n, 32).
+     */
+    private Insn cvtPack(PtxType dt, PtxType st) throws ProgramException, Unsupported {
+        int bits = 8 * dt.sizeBytes();
+        if (!has("sat") || bits > 16 || !isSigned(st)) {
+            throw unsupported();
+        }
+        boolean signed = isSigned(dt);
+        long max = signed ? (1L << (bits - 1)) - 1 : (1L << bits) - 1, min = signed ? -(1L << (bits - 1)) : 0;
+        long mask = (1L << bits) - 1;
+        int d = dst(op(0));
+        Src a = src(op(1), st), b = src(op(2), st);
+        Src c = bits < 16 ? src(op(3), PtxType.B32) : null;
+        return simple(th -> {
+            long ta = Math.max(min, Math.min(max, (int) a.get(th))) & mask;
+            long tb = Math.max(min, Math.min(max, (int) b.get(th))) & mask;
+            long r = ta << bits | tb;
+            if (c != null) {
+                r |= c.get(th) << (2 * bits);
+            }
+            write(th, d, r & 0xffffffffL);
+        });
+    }
+
     private Insn cvt() throws ProgramException, Unsupported {
         if (types.size() < 2) {
             throw unsupported();
         }
         PtxType dt = types.get(0), st = types.get(1);
+        if (has("pack")) {
+            return cvtPack(dt, st);
+        }
         int d = dst(op(0));
         Src a = src(op(1), st);
         boolean sat = has("sat"), ftz = has("ftz"), relu = has("relu");
