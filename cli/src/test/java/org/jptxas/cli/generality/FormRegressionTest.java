@@ -75,7 +75,20 @@ class FormRegressionTest {
             new String[] {"sm_90", "mad.hi.cc.s64 r, i, r, r", "the same, .hi"},
             new String[] {"sm_75", "add.cc.u64 r, r, r", "64-bit carry chains were not supported"},
             new String[] {"sm_86", "subc.cc.s64 r, r, r", "the same, subc"},
-            new String[] {"sm_89", "madc.hi.cc.u64 r, r, r, r", "the same, madc"});
+            new String[] {"sm_89", "madc.hi.cc.u64 r, r, r, r", "the same, madc"},
+            new String[] {"sm_80", "max.NaN.f16 r, r, r", "the emulator did not run HMNMX2.NAN; the interpreter"
+                + " ignored .NaN"},
+            new String[] {"sm_86", "min.bf16 r, r, r", "the emulator did not run HMNMX2.BF16_V2"},
+            new String[] {"sm_80", "fma.rn.bf16x2 r, r, r, r", "the emulator did not run HFMA2.BF16_V2"},
+            new String[] {"sm_80", "cvt.pack.sat.s8.s32.b32 r, r, r, r", "the emulator did not run I2IP; the"
+                + " interpreter ignored .pack (it converted a alone)"},
+            new String[] {"sm_89", "cvt.pack.sat.u16.s32 r, r, r", "the same, 16-bit lanes"},
+            new String[] {"sm_80", "match.sync.any.b64 r, r, r", "the emulator did not run MATCH.ANY.U64"},
+            new String[] {"sm_90", "match.sync.all.b64 r|p, r, r", "the emulator did not run MATCH.ALL.U64"},
+            new String[] {"sm_80", "bar.arrive i, r", "the emulator did not run BAR.ARV"},
+            new String[] {"sm_90", "nanosleep.u32 i", "the emulator did not run NANOSLEEP"},
+            new String[] {"sm_90", "atom.release.and.b32 r, [rd], r", "the emulator did not run CGAERRBAR (the"
+                + " release fence's cluster error barrier)"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

@@ -789,15 +789,14 @@ final class SassMachine {
                 writeU(w, o.get(0), (int) acc);
             }
             case "MATCH" -> {
-                if (op.has("U64")) {
-                    throw unimplemented(op);
-                }
+                boolean u64 = op.has("U64"); // .U64: the lanes' values are register pairs
                 if (op.has("ALL")) { // MATCH.ALL Pd, Rd, Ra: all active lanes hold the same value
-                    int first = -1, src0 = 0;
+                    int first = -1;
+                    long src0 = 0;
                     boolean same = true;
                     for (int l = 0; l < count; l++) {
                         if ((active >>> l & 1) != 0) {
-                            int x = read(o.get(o.size() - 1), threads[base + l], w);
+                            long x = matchValue(o.get(o.size() - 1), threads[base + l], w, u64, op);
                             if (first == -1) {
                                 first = l;
                                 src0 = x;
@@ -823,10 +822,10 @@ final class SassMachine {
                 if (!op.has("ANY") || !(o.get(0) instanceof Reg)) {
                     throw unimplemented(op);
                 }
-                int[] v = new int[32];
+                long[] v = new long[32];
                 for (int l = 0; l < count; l++) {
                     if ((active >>> l & 1) != 0) {
-                        v[l] = read(o.get(1), threads[base + l], w);
+                        v[l] = matchValue(o.get(1), threads[base + l], w, u64, op);
                     }
                 }
                 for (int l = 0; l < count; l++) {
@@ -1408,7 +1407,7 @@ final class SassMachine {
     private void step(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         switch (op.opcode()) {
-            case "NOP", "MEMBAR", "ERRBAR", "CCTL", "YIELD" -> t.pc++;
+            case "NOP", "MEMBAR", "ERRBAR", "CGAERRBAR", "CCTL", "YIELD", "NANOSLEEP" -> t.pc++;
             case "LDGSTS", "LDGDEPBAR", "DEPBAR" -> asyncCopy(op, t, w);
             case "EXIT" -> {
                 if (!o.isEmpty() && !pred(o.get(0), t, w)) { // EXIT Pp: exits only where Pp holds
@@ -1447,6 +1446,14 @@ final class SassMachine {
                     t.barrierPredicate = pred(o.get(o.size() - 1), t, w);
                     t.barrierOp = op;
                     arrived[id]++;
+                    releaseBarriers(id);
+                    break;
+                }
+                if (op.has("ARV")) {
+                    // BAR.ARV id, count (bar.arrive): counts as arrived at the barrier without waiting for it
+                    int id = read(o.get(0), t, w);
+                    arrived[id]++;
+                    t.pc++;
                     releaseBarriers(id);
                     break;
                 }
@@ -1935,6 +1942,37 @@ final class SassMachine {
         }
     }
 
+    /** MATCH's source in one lane: a 32-bit register, or with .U64 a register pair. */
+    private long matchValue(SassOperand o, Thread t, Warp w, boolean u64, SassOp op) {
+        if (!u64) {
+            return read(o, t, w);
+        }
+        if (!(o instanceof Reg r) || r.index() == 255) {
+            throw unimplemented(op);
+        }
+        return pair(t, r.index());
+    }
+
+    /** HMNMX2 d, a, b, Pp and I2IP.*.S32.SAT d, a, b, c: operands read here, the numerics in {@link PackedOps}. */
+    private void packed(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        if (op.opcode().equals("HMNMX2") && o.size() == 4
+                && op.modifiers().stream().allMatch(m -> m.equals("NAN") || m.equals("BF16_V2"))) {
+            writeR(t, o.get(0), PackedOps.minMax2(halfPair(o.get(1), t, w, op), halfPair(o.get(2), t, w, op),
+                    pred(o.get(3), t, w), op.has("NAN"), op.has("BF16_V2")));
+        } else if (op.opcode().equals("I2IP") && o.size() == 4 && op.has("SAT") && op.has("S32")
+                && op.modifiers().size() == 3) {
+            int bits = op.has("U8") || op.has("S8") ? 8 : op.has("U16") || op.has("S16") ? 16 : 0;
+            if (bits == 0) {
+                throw unimplemented(op);
+            }
+            writeR(t, o.get(0), PackedOps.packSaturated(read(o.get(1), t, w), read(o.get(2), t, w),
+                    read(o.get(3), t, w), bits, op.has("S8") || op.has("S16")));
+        } else {
+            throw unimplemented(op);
+        }
+    }
+
     /** Instructions too rare to sit in {@link #step}'s switch (it must stay under HotSpot's size limit). */
     private void rare(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
@@ -1948,6 +1986,7 @@ final class SassMachine {
             case "FRND" -> frnd(op, t, w);
             case "HSETP2", "HSET2" -> halfSet(op, t, w);
             case "F2FP" -> f2fp(op, t, w);
+            case "HMNMX2", "I2IP" -> packed(op, t, w);
             default -> throw unimplemented(op);
         }
         t.pc++;
@@ -2181,6 +2220,12 @@ final class SassMachine {
             float r = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(a & 0xffff)
                     + org.jptxas.simulator.numeric.SmallFloats.halfToFloat(b & 0xffff);
             writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
+            return;
+        }
+        if (op.opcode().equals("HFMA2") && op.has("BF16_V2") && o.size() == 4
+                && op.modifiers().stream().allMatch(m -> m.equals("BF16_V2") || m.equals("RELU"))) {
+            writeR(t, o.get(0), PackedOps.fma2Bf16(halfPair(o.get(1), t, w, op), halfPair(o.get(2), t, w, op),
+                    halfPair(o.get(3), t, w, op), op.has("RELU")));
             return;
         }
         for (String m : op.modifiers()) {
