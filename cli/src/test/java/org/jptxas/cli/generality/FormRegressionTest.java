@@ -88,7 +88,12 @@ class FormRegressionTest {
             new String[] {"sm_80", "bar.arrive i, r", "the emulator did not run BAR.ARV"},
             new String[] {"sm_90", "nanosleep.u32 i", "the emulator did not run NANOSLEEP"},
             new String[] {"sm_90", "atom.release.and.b32 r, [rd], r", "the emulator did not run CGAERRBAR (the"
-                + " release fence's cluster error barrier)"});
+                + " release fence's cluster error barrier)"},
+            new String[] {"sm_80", "set.eq.ftz.s32.f16 r, r, r", "the interpreter ignored .ftz on f16 compares"},
+            new String[] {"sm_86", "setp.ge.xor.ftz.f16 p, r, r, p", "the same, setp"},
+            new String[] {"sm_80", "cvt.f32.f16 r, r", "an f16 NaN kept its payload in f32 (the GPU gives the"
+                + " canonical NaN)"},
+            new String[] {"sm_90", "cvt.ftz.f32.f16 r, r", "the same, .ftz"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

@@ -1110,6 +1110,9 @@ final class InstructionCompiler {
             if (ftz && t == PtxType.F32) {
                 x = Float.floatToRawIntBits(Ieee.ftz(f32(x))) & 0xffffffffL;
                 y = Float.floatToRawIntBits(Ieee.ftz(f32(y))) & 0xffffffffL;
+            } else if (ftz && t == PtxType.F16) {
+                x = ftzHalf(x);
+                y = ftzHalf(y);
             }
             boolean r = compare.test(x, y);
             boolean nr = !r;
@@ -1123,6 +1126,11 @@ final class InstructionCompiler {
                 write(th, qq, nr ? 1 : 0);
             }
         });
+    }
+
+    /** An f16 source under .ftz (set/setp on f16): a subnormal is a zero of its sign. */
+    private static long ftzHalf(long h) {
+        return (h & 0x7c00) == 0 ? h & 0x8000 : h & 0xffff;
     }
 
     private static boolean combine(String op, boolean a, boolean b) {
@@ -1724,12 +1732,15 @@ final class InstructionCompiler {
         Src a = src(op(1), st), b = src(op(2), st);
         Src c = bool != null ? src(op(3), PtxType.PRED) : null;
         long yes = dt == PtxType.F32 ? Float.floatToRawIntBits(1.0f) & 0xffffffffL : 0xffffffffL;
-        boolean ftz = has("ftz") && st == PtxType.F32;
+        boolean ftz = has("ftz") && st == PtxType.F32, ftzHalf = has("ftz") && st == PtxType.F16;
         return simple(th -> {
             long x = a.get(th), y = b.get(th);
             if (ftz) { // as setp: subnormal f32 sources compare as zeros of their sign
                 x = Float.floatToRawIntBits(Ieee.ftz(f32(x))) & 0xffffffffL;
                 y = Float.floatToRawIntBits(Ieee.ftz(f32(y))) & 0xffffffffL;
+            } else if (ftzHalf) {
+                x = ftzHalf(x);
+                y = ftzHalf(y);
             }
             boolean r = compare.test(x, y);
             if (bool != null) {
