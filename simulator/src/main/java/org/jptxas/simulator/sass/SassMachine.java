@@ -788,59 +788,7 @@ final class SassMachine {
                 }
                 writeU(w, o.get(0), (int) acc);
             }
-            case "MATCH" -> {
-                boolean u64 = op.has("U64"); // .U64: the lanes' values are register pairs
-                if (op.has("ALL")) { // MATCH.ALL Pd, Rd, Ra: all active lanes hold the same value
-                    int first = -1;
-                    long src0 = 0;
-                    boolean same = true;
-                    for (int l = 0; l < count; l++) {
-                        if ((active >>> l & 1) != 0) {
-                            long x = matchValue(o.get(o.size() - 1), threads[base + l], w, u64, op);
-                            if (first == -1) {
-                                first = l;
-                                src0 = x;
-                            } else {
-                                same &= x == src0;
-                            }
-                        }
-                    }
-                    for (int l = 0; l < count; l++) {
-                        if ((active >>> l & 1) != 0) {
-                            Thread t = threads[base + l];
-                            for (SassOperand d : o.subList(0, o.size() - 1)) {
-                                if (d instanceof Pred) {
-                                    writeP(t, d, same);
-                                } else {
-                                    writeR(t, d, same ? active : 0);
-                                }
-                            }
-                        }
-                    }
-                    break;
-                }
-                if (!op.has("ANY") || !(o.get(0) instanceof Reg)) {
-                    throw unimplemented(op);
-                }
-                long[] v = new long[32];
-                for (int l = 0; l < count; l++) {
-                    if ((active >>> l & 1) != 0) {
-                        v[l] = matchValue(o.get(1), threads[base + l], w, u64, op);
-                    }
-                }
-                for (int l = 0; l < count; l++) {
-                    if ((active >>> l & 1) == 0) {
-                        continue;
-                    }
-                    int same = 0;
-                    for (int k = 0; k < count; k++) {
-                        if ((active >>> k & 1) != 0 && v[k] == v[l]) {
-                            same |= 1 << k;
-                        }
-                    }
-                    writeR(threads[base + l], o.get(0), same);
-                }
-            }
+            case "MATCH" -> match(op, base, count, active, w);
             case "LDSM" -> ldsm(op, base, count, active, w);
             case "HMMA", "IMMA", "DMMA" -> matrixMultiply(op, base, count, active);
             default -> throw unimplemented(op);
@@ -1942,15 +1890,48 @@ final class SassMachine {
         }
     }
 
-    /** MATCH's source in one lane: a 32-bit register, or with .U64 a register pair. */
-    private long matchValue(SassOperand o, Thread t, Warp w, boolean u64, SassOp op) {
-        if (!u64) {
-            return read(o, t, w);
-        }
-        if (!(o instanceof Reg r) || r.index() == 255) {
+    /**
+     * MATCH.ALL Pd, Rd, Ra / MATCH.ANY Rd, Ra over the active lanes (.U64: Ra a register pair); the comparisons in
+     * {@link WarpMatch}.
+     */
+    private void match(SassOp op, int base, int count, int active, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean all = op.has("ALL");
+        if (!all && (!op.has("ANY") || !(o.get(0) instanceof Reg))) {
             throw unimplemented(op);
         }
-        return pair(t, r.index());
+        SassOperand src = o.get(o.size() - 1);
+        long[] v = new long[32];
+        for (int l = 0; l < count; l++) {
+            if ((active >>> l & 1) != 0) {
+                Thread t = threads[base + l];
+                if (!op.has("U64")) {
+                    v[l] = read(src, t, w);
+                } else if (src instanceof Reg r && r.index() != 255) {
+                    v[l] = pair(t, r.index());
+                } else {
+                    throw unimplemented(op);
+                }
+            }
+        }
+        boolean same = all && WarpMatch.allSame(v, active, count);
+        for (int l = 0; l < count; l++) {
+            if ((active >>> l & 1) == 0) {
+                continue;
+            }
+            Thread t = threads[base + l];
+            if (!all) {
+                writeR(t, o.get(0), WarpMatch.lanesHolding(v, active, count, v[l]));
+                continue;
+            }
+            for (SassOperand d : o.subList(0, o.size() - 1)) {
+                if (d instanceof Pred) {
+                    writeP(t, d, same);
+                } else {
+                    writeR(t, d, same ? active : 0);
+                }
+            }
+        }
     }
 
     /** HMNMX2 d, a, b, Pp and I2IP.*.S32.SAT d, a, b, c: operands read here, the numerics in {@link PackedOps}. */
@@ -2222,10 +2203,16 @@ final class SassMachine {
             writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
             return;
         }
-        if (op.opcode().equals("HFMA2") && op.has("BF16_V2") && o.size() == 4
-                && op.modifiers().stream().allMatch(m -> m.equals("BF16_V2") || m.equals("RELU"))) {
-            writeR(t, o.get(0), PackedOps.fma2Bf16(halfPair(o.get(1), t, w, op), halfPair(o.get(2), t, w, op),
-                    halfPair(o.get(3), t, w, op), op.has("RELU")));
+        if (op.has("BF16_V2") && o.size() == (op.opcode().equals("HFMA2") ? 4 : 3) && op.modifiers().stream()
+                .allMatch(m -> m.equals("BF16_V2") || m.equals("RELU") || m.equals("MMA"))) {
+            // bf16 pairs as one fma each: HADD2 a + b = a * 1 + b, HMUL2 a * b = a * b + (-0)
+            int a = halfPair(o.get(1), t, w, op), b = halfPair(o.get(2), t, w, op);
+            int r = switch (op.opcode()) {
+                case "HFMA2" -> PackedOps.fma2Bf16(a, b, halfPair(o.get(3), t, w, op), op.has("RELU"));
+                case "HADD2" -> PackedOps.fma2Bf16(a, 0x3f80_3f80, b, op.has("RELU"));
+                default -> PackedOps.fma2Bf16(a, b, 0x8000_8000, op.has("RELU"));
+            };
+            writeR(t, o.get(0), r);
             return;
         }
         for (String m : op.modifiers()) {
