@@ -69,7 +69,41 @@ class FormRegressionTest {
                 + " 64-bit immediate slot (no matcher selects)"},
             new String[] {"sm_80", "neg.f32 r, r", "the interpreter flipped a NaN's sign; the GPU gives the canonical"
                 + " NaN"},
-            new String[] {"sm_89", "abs.f32 r, r", "the same for abs"});
+            new String[] {"sm_89", "abs.f32 r, r", "the same for abs"},
+            new String[] {"sm_80", "mad.lo.cc.u64 r, r, r, r", "64-bit mad.cc did not write the carry flag (the"
+                + " carry out was an earlier instruction's)"},
+            new String[] {"sm_90", "mad.hi.cc.s64 r, i, r, r", "the same, .hi"},
+            new String[] {"sm_75", "add.cc.u64 r, r, r", "64-bit carry chains were not supported"},
+            new String[] {"sm_86", "subc.cc.s64 r, r, r", "the same, subc"},
+            new String[] {"sm_89", "madc.hi.cc.u64 r, r, r, r", "the same, madc"},
+            new String[] {"sm_80", "max.NaN.f16 r, r, r", "the emulator did not run HMNMX2.NAN; the interpreter"
+                + " ignored .NaN"},
+            new String[] {"sm_86", "min.bf16 r, r, r", "the emulator did not run HMNMX2.BF16_V2"},
+            new String[] {"sm_80", "fma.rn.bf16x2 r, r, r, r", "the emulator did not run HFMA2.BF16_V2"},
+            new String[] {"sm_80", "cvt.pack.sat.s8.s32.b32 r, r, r, r", "the emulator did not run I2IP; the"
+                + " interpreter ignored .pack (it converted a alone)"},
+            new String[] {"sm_89", "cvt.pack.sat.u16.s32 r, r, r", "the same, 16-bit lanes"},
+            new String[] {"sm_80", "match.sync.any.b64 r, r, r", "the emulator did not run MATCH.ANY.U64"},
+            new String[] {"sm_90", "match.sync.all.b64 r|p, r, r", "the emulator did not run MATCH.ALL.U64"},
+            new String[] {"sm_80", "bar.arrive i, r", "the emulator did not run BAR.ARV"},
+            new String[] {"sm_90", "nanosleep.u32 i", "the emulator did not run NANOSLEEP"},
+            new String[] {"sm_90", "atom.release.and.b32 r, [rd], r", "the emulator did not run CGAERRBAR (the"
+                + " release fence's cluster error barrier)"},
+            new String[] {"sm_80", "set.eq.ftz.s32.f16 r, r, r", "the interpreter ignored .ftz on f16 compares"},
+            new String[] {"sm_86", "setp.ge.xor.ftz.f16 p, r, r, p", "the same, setp"},
+            new String[] {"sm_80", "cvt.f32.f16 r, r", "an f16 NaN kept its payload in f32 (the GPU gives the"
+                + " canonical NaN)"},
+            new String[] {"sm_90", "cvt.ftz.f32.f16 r, r", "the same, .ftz"},
+            new String[] {"sm_80", "vadd.u32.u32.u32.min r, r, r, r", "video .min/.max: ptxas compares the sum wrapped"
+                + " to 32 bits and sign-extended with c in 64 bits of the destination's signedness; jptxas compared"
+                + " the exact sum, signed, and the interpreter the 32-bit values"},
+            new String[] {"sm_86", "vsub.s32.s32.s32.max r, r, r, r", "the same, vsub"},
+            new String[] {"sm_90", "vmin.u32.s32.s32.min r, r, r, r", "the same: an unsigned destination compares"
+                + " unsigned"},
+            new String[] {"sm_89", "vmax.s32.u32.s32.max r, r, r, r", "the interpreter truncated vmax's exact result"
+                + " before the secondary max"},
+            new String[] {"sm_75", "vshl.u32.s32.u32.wrap.min r, r, r, r", "the same for vshl; jptxas compared a"
+                + " negative shifted value as below c"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

@@ -568,6 +568,7 @@ final class InstructionCompiler {
             }
             case F16, BF16, F16X2, BF16X2 -> {
                 boolean bf = t == PtxType.BF16 || t == PtxType.BF16X2;
+                boolean nanMode = has("NaN");
                 int lanes = t == PtxType.F16X2 || t == PtxType.BF16X2 ? 2 : 1;
                 return simple(th -> {
                     long x = a.get(th), y = b.get(th), out = 0;
@@ -577,8 +578,11 @@ final class InstructionCompiler {
                             case "add" -> p + q;
                             case "sub" -> p - q;
                             case "mul" -> p * q;
-                            case "min" -> Double.isNaN(p) ? q : Double.isNaN(q) ? p : Math.min(p, q);
-                            case "max" -> Double.isNaN(p) ? q : Double.isNaN(q) ? p : Math.max(p, q);
+                            // .NaN: a NaN operand gives NaN (canonical), not the other operand
+                            case "min" -> nanMode && (Double.isNaN(p) || Double.isNaN(q)) ? Double.NaN
+                                    : Double.isNaN(p) ? q : Double.isNaN(q) ? p : Math.min(p, q);
+                            case "max" -> nanMode && (Double.isNaN(p) || Double.isNaN(q)) ? Double.NaN
+                                    : Double.isNaN(p) ? q : Double.isNaN(q) ? p : Math.max(p, q);
                             default -> throw new InterpreterError("unsupported " + o + "." + t.ptxName());
                         };
                         if (sat) {
@@ -922,8 +926,8 @@ final class InstructionCompiler {
      * Scalar video instructions (PTX ISA "Scalar Video Instructions"): the 32-bit sources sign- or zero-extended to
      * 33 bits by their types, the operation in full precision, {@code .sat} clamping to the destination type, then
      * the secondary operation with c ({@code .add}: plus c; {@code .min}/{@code .max} with c of the destination's
-     * signedness). vshl/vshr shift by b clamped to 32 ({@code .clamp}) or modulo 32 ({@code .wrap}); vset compares
-     * and gives 0 or 1. Byte and half-word selectors are not modelled.
+     * signedness, compared as ptxas's code compares them). vshl/vshr shift by b clamped to 32 ({@code .clamp}) or
+     * modulo 32 ({@code .wrap}); vset compares and gives 0 or 1. Byte and half-word selectors are not modelled.
      */
     private Insn video() throws ProgramException, Unsupported {
         String op = ins.opcode();
@@ -938,6 +942,7 @@ final class InstructionCompiler {
         boolean sat = has("sat") && !vset;
         String second = has("add") ? "add" : has("min") ? "min" : has("max") ? "max" : null;
         boolean wrap = has("wrap");
+        boolean wrapSum = (op.equals("vadd") || op.equals("vsub")) && !sat;
         int d = dst(op(0));
         Src a = src(op(1), PtxType.B32), b = src(op(2), PtxType.B32);
         Src c = second != null ? src(op(3), PtxType.B32) : null;
@@ -965,9 +970,12 @@ final class InstructionCompiler {
             } else if (second.equals("add")) {
                 r = (int) t + (int) c.get(th);
             } else {
+                // as ptxas computes it: t (vadd/vsub: the sum wrapped to 32 bits, sign-extended; the others in
+                // full) against c extended by the destination's type, compared as 64-bit values in its signedness
                 long z = dSigned ? (int) c.get(th) : c.get(th) & 0xffffffffL;
-                long tt = dSigned ? (int) t : t & 0xffffffffL;
-                r = second.equals("min") ? Math.min(tt, z) : Math.max(tt, z);
+                long tt = wrapSum ? (long) (int) t : t;
+                boolean less = dSigned ? tt < z : Long.compareUnsigned(tt, z) < 0;
+                r = second.equals("min") ? (less ? tt : z) : (less ? z : tt);
             }
             write(th, d, r & 0xffffffffL);
         });
@@ -1106,6 +1114,9 @@ final class InstructionCompiler {
             if (ftz && t == PtxType.F32) {
                 x = Float.floatToRawIntBits(Ieee.ftz(f32(x))) & 0xffffffffL;
                 y = Float.floatToRawIntBits(Ieee.ftz(f32(y))) & 0xffffffffL;
+            } else if (ftz && t == PtxType.F16) {
+                x = ftzHalf(x);
+                y = ftzHalf(y);
             }
             boolean r = compare.test(x, y);
             boolean nr = !r;
@@ -1119,6 +1130,11 @@ final class InstructionCompiler {
                 write(th, qq, nr ? 1 : 0);
             }
         });
+    }
+
+    /** An f16 source under .ftz (set/setp on f16): a subnormal is a zero of its sign. */
+    private static long ftzHalf(long h) {
+        return (h & 0x7c00) == 0 ? h & 0x8000 : h & 0xffff;
     }
 
     private static boolean combine(String op, boolean a, boolean b) {
@@ -1193,11 +1209,40 @@ final class InstructionCompiler {
 
     // ---------------------------------------------------------------- conversions
 
+    /**
+     * {@code cvt.pack.sat.{u8,s8,u16,s16}.s32{.b32} d, a, b{, c}} (PTX ISA "cvt.pack"): a and b clamped to the
+     * narrow type, b in bits [0, n) and a in [n, 2n); for the 8-bit types c fills bits [2n, 32).
+     */
+    private Insn cvtPack(PtxType dt, PtxType st) throws ProgramException, Unsupported {
+        int bits = 8 * dt.sizeBytes();
+        if (!has("sat") || bits > 16 || !isSigned(st)) {
+            throw unsupported();
+        }
+        boolean signed = isSigned(dt);
+        long max = signed ? (1L << (bits - 1)) - 1 : (1L << bits) - 1, min = signed ? -(1L << (bits - 1)) : 0;
+        long mask = (1L << bits) - 1;
+        int d = dst(op(0));
+        Src a = src(op(1), st), b = src(op(2), st);
+        Src c = bits < 16 ? src(op(3), PtxType.B32) : null;
+        return simple(th -> {
+            long ta = Math.max(min, Math.min(max, (int) a.get(th))) & mask;
+            long tb = Math.max(min, Math.min(max, (int) b.get(th))) & mask;
+            long r = ta << bits | tb;
+            if (c != null) {
+                r |= c.get(th) << (2 * bits);
+            }
+            write(th, d, r & 0xffffffffL);
+        });
+    }
+
     private Insn cvt() throws ProgramException, Unsupported {
         if (types.size() < 2) {
             throw unsupported();
         }
         PtxType dt = types.get(0), st = types.get(1);
+        if (has("pack")) {
+            return cvtPack(dt, st);
+        }
         int d = dst(op(0));
         Src a = src(op(1), st);
         boolean sat = has("sat"), ftz = has("ftz"), relu = has("relu");
@@ -1691,12 +1736,15 @@ final class InstructionCompiler {
         Src a = src(op(1), st), b = src(op(2), st);
         Src c = bool != null ? src(op(3), PtxType.PRED) : null;
         long yes = dt == PtxType.F32 ? Float.floatToRawIntBits(1.0f) & 0xffffffffL : 0xffffffffL;
-        boolean ftz = has("ftz") && st == PtxType.F32;
+        boolean ftz = has("ftz") && st == PtxType.F32, ftzHalf = has("ftz") && st == PtxType.F16;
         return simple(th -> {
             long x = a.get(th), y = b.get(th);
             if (ftz) { // as setp: subnormal f32 sources compare as zeros of their sign
                 x = Float.floatToRawIntBits(Ieee.ftz(f32(x))) & 0xffffffffL;
                 y = Float.floatToRawIntBits(Ieee.ftz(f32(y))) & 0xffffffffL;
+            } else if (ftzHalf) {
+                x = ftzHalf(x);
+                y = ftzHalf(y);
             }
             boolean r = compare.test(x, y);
             if (bool != null) {

@@ -788,60 +788,7 @@ final class SassMachine {
                 }
                 writeU(w, o.get(0), (int) acc);
             }
-            case "MATCH" -> {
-                if (op.has("U64")) {
-                    throw unimplemented(op);
-                }
-                if (op.has("ALL")) { // MATCH.ALL Pd, Rd, Ra: all active lanes hold the same value
-                    int first = -1, src0 = 0;
-                    boolean same = true;
-                    for (int l = 0; l < count; l++) {
-                        if ((active >>> l & 1) != 0) {
-                            int x = read(o.get(o.size() - 1), threads[base + l], w);
-                            if (first == -1) {
-                                first = l;
-                                src0 = x;
-                            } else {
-                                same &= x == src0;
-                            }
-                        }
-                    }
-                    for (int l = 0; l < count; l++) {
-                        if ((active >>> l & 1) != 0) {
-                            Thread t = threads[base + l];
-                            for (SassOperand d : o.subList(0, o.size() - 1)) {
-                                if (d instanceof Pred) {
-                                    writeP(t, d, same);
-                                } else {
-                                    writeR(t, d, same ? active : 0);
-                                }
-                            }
-                        }
-                    }
-                    break;
-                }
-                if (!op.has("ANY") || !(o.get(0) instanceof Reg)) {
-                    throw unimplemented(op);
-                }
-                int[] v = new int[32];
-                for (int l = 0; l < count; l++) {
-                    if ((active >>> l & 1) != 0) {
-                        v[l] = read(o.get(1), threads[base + l], w);
-                    }
-                }
-                for (int l = 0; l < count; l++) {
-                    if ((active >>> l & 1) == 0) {
-                        continue;
-                    }
-                    int same = 0;
-                    for (int k = 0; k < count; k++) {
-                        if ((active >>> k & 1) != 0 && v[k] == v[l]) {
-                            same |= 1 << k;
-                        }
-                    }
-                    writeR(threads[base + l], o.get(0), same);
-                }
-            }
+            case "MATCH" -> match(op, base, count, active, w);
             case "LDSM" -> ldsm(op, base, count, active, w);
             case "HMMA", "IMMA", "DMMA" -> matrixMultiply(op, base, count, active);
             default -> throw unimplemented(op);
@@ -1408,7 +1355,7 @@ final class SassMachine {
     private void step(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         switch (op.opcode()) {
-            case "NOP", "MEMBAR", "ERRBAR", "CCTL", "YIELD" -> t.pc++;
+            case "NOP", "MEMBAR", "ERRBAR", "CGAERRBAR", "CCTL", "YIELD", "NANOSLEEP" -> t.pc++;
             case "LDGSTS", "LDGDEPBAR", "DEPBAR" -> asyncCopy(op, t, w);
             case "EXIT" -> {
                 if (!o.isEmpty() && !pred(o.get(0), t, w)) { // EXIT Pp: exits only where Pp holds
@@ -1447,6 +1394,14 @@ final class SassMachine {
                     t.barrierPredicate = pred(o.get(o.size() - 1), t, w);
                     t.barrierOp = op;
                     arrived[id]++;
+                    releaseBarriers(id);
+                    break;
+                }
+                if (op.has("ARV")) {
+                    // BAR.ARV id, count (bar.arrive): counts as arrived at the barrier without waiting for it
+                    int id = read(o.get(0), t, w);
+                    arrived[id]++;
+                    t.pc++;
                     releaseBarriers(id);
                     break;
                 }
@@ -1935,6 +1890,70 @@ final class SassMachine {
         }
     }
 
+    /**
+     * MATCH.ALL Pd, Rd, Ra / MATCH.ANY Rd, Ra over the active lanes (.U64: Ra a register pair); the comparisons in
+     * {@link WarpMatch}.
+     */
+    private void match(SassOp op, int base, int count, int active, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean all = op.has("ALL");
+        if (!all && (!op.has("ANY") || !(o.get(0) instanceof Reg))) {
+            throw unimplemented(op);
+        }
+        SassOperand src = o.get(o.size() - 1);
+        long[] v = new long[32];
+        for (int l = 0; l < count; l++) {
+            if ((active >>> l & 1) != 0) {
+                Thread t = threads[base + l];
+                if (!op.has("U64")) {
+                    v[l] = read(src, t, w);
+                } else if (src instanceof Reg r && r.index() != 255) {
+                    v[l] = pair(t, r.index());
+                } else {
+                    throw unimplemented(op);
+                }
+            }
+        }
+        boolean same = all && WarpMatch.allSame(v, active, count);
+        for (int l = 0; l < count; l++) {
+            if ((active >>> l & 1) == 0) {
+                continue;
+            }
+            Thread t = threads[base + l];
+            if (!all) {
+                writeR(t, o.get(0), WarpMatch.lanesHolding(v, active, count, v[l]));
+                continue;
+            }
+            for (SassOperand d : o.subList(0, o.size() - 1)) {
+                if (d instanceof Pred) {
+                    writeP(t, d, same);
+                } else {
+                    writeR(t, d, same ? active : 0);
+                }
+            }
+        }
+    }
+
+    /** HMNMX2 d, a, b, Pp and I2IP.*.S32.SAT d, a, b, c: operands read here, the numerics in {@link PackedOps}. */
+    private void packed(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        if (op.opcode().equals("HMNMX2") && o.size() == 4
+                && op.modifiers().stream().allMatch(m -> m.equals("NAN") || m.equals("BF16_V2"))) {
+            writeR(t, o.get(0), PackedOps.minMax2(halfPair(o.get(1), t, w, op), halfPair(o.get(2), t, w, op),
+                    pred(o.get(3), t, w), op.has("NAN"), op.has("BF16_V2")));
+        } else if (op.opcode().equals("I2IP") && o.size() == 4 && op.has("SAT") && op.has("S32")
+                && op.modifiers().size() == 3) {
+            int bits = op.has("U8") || op.has("S8") ? 8 : op.has("U16") || op.has("S16") ? 16 : 0;
+            if (bits == 0) {
+                throw unimplemented(op);
+            }
+            writeR(t, o.get(0), PackedOps.packSaturated(read(o.get(1), t, w), read(o.get(2), t, w),
+                    read(o.get(3), t, w), bits, op.has("S8") || op.has("S16")));
+        } else {
+            throw unimplemented(op);
+        }
+    }
+
     /** Instructions too rare to sit in {@link #step}'s switch (it must stay under HotSpot's size limit). */
     private void rare(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
@@ -1948,6 +1967,7 @@ final class SassMachine {
             case "FRND" -> frnd(op, t, w);
             case "HSETP2", "HSET2" -> halfSet(op, t, w);
             case "F2FP" -> f2fp(op, t, w);
+            case "HMNMX2", "I2IP" -> packed(op, t, w);
             default -> throw unimplemented(op);
         }
         t.pc++;
@@ -2181,6 +2201,18 @@ final class SassMachine {
             float r = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(a & 0xffff)
                     + org.jptxas.simulator.numeric.SmallFloats.halfToFloat(b & 0xffff);
             writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
+            return;
+        }
+        if (op.has("BF16_V2") && o.size() == (op.opcode().equals("HFMA2") ? 4 : 3) && op.modifiers().stream()
+                .allMatch(m -> m.equals("BF16_V2") || m.equals("RELU") || m.equals("MMA"))) {
+            // bf16 pairs as one fma each: HADD2 a + b = a * 1 + b, HMUL2 a * b = a * b + (-0)
+            int a = halfPair(o.get(1), t, w, op), b = halfPair(o.get(2), t, w, op);
+            int r = switch (op.opcode()) {
+                case "HFMA2" -> PackedOps.fma2Bf16(a, b, halfPair(o.get(3), t, w, op), op.has("RELU"));
+                case "HADD2" -> PackedOps.fma2Bf16(a, 0x3f80_3f80, b, op.has("RELU"));
+                default -> PackedOps.fma2Bf16(a, b, 0x8000_8000, op.has("RELU"));
+            };
+            writeR(t, o.get(0), r);
             return;
         }
         for (String m : op.modifiers()) {

@@ -582,8 +582,8 @@ public final class CvtLowerer implements InstructionLowerer {
     /**
      * f16 (low half of {@code s}) to f32, exactly, on the integer and FMUL pipes: ptxas's {@code HADD2.F32 d, -RZ,
      * s.H0_H0} needs an operand swizzle Ori does not carry yet. The magnitude bits moved to an f32's place and scaled
-     * by 2^112 give every finite value (subnormal halves become normal floats); an all-ones exponent (infinity, NaN)
-     * keeps its payload with the f32 exponent all ones; the sign goes back last.
+     * by 2^112 give every finite value (subnormal halves become normal floats); an all-ones exponent (infinity) stays
+     * all ones in the f32; the sign goes back last, and a NaN becomes the canonical NaN.
      */
     static void halfToFloat(MathEmitter m, Reg d, Object s) {
         Reg mag = m.r(), bits = m.r(), scaled = m.r(), special = m.p(), sign = m.r(), abs = m.r();
@@ -597,7 +597,11 @@ public final class CvtLowerer implements InstructionLowerer {
         Reg h = m.r();
         m.lop3(h, s, 0x8000, RZ, 0xc0);
         m.shf("L.U32", sign, h, 16, RZ);
-        m.lop3(d, abs, sign, RZ, 0xfc);
+        // a NaN comes out as the canonical f32 NaN, payload and sign dropped, as HADD2.F32 gives it
+        Reg signed = m.r(), number = m.p();
+        m.lop3(signed, abs, sign, RZ, 0xfc);
+        m.isetp("LE.U32", number, mag, 0x7c00);
+        m.sel(d, signed, 0x7fffffff, number);
     }
 
     /** {@code cvt.pack.sat.{u8,s8,u16,s16}.{s32,u32}{.b32} d, a, b{, c}}: I2IP. */

@@ -57,9 +57,10 @@ final class IntArith {
         Src b = cx.src(Ptx.op(insn, 2), t);
         if (Ptx.wide(t)) {
             if (cc) {
-                throw cx.unsupported("64-bit carry chains");
+                add64Carry(cx, d, a, b, subtract, false, true);
+            } else {
+                add64(cx, d, a, b, subtract);
             }
-            add64(cx, d, a, b, subtract);
             return;
         }
         if (sat) {
@@ -80,18 +81,48 @@ final class IntArith {
 
     /** {@code addc}/{@code subc} [.cc]: IADD3.X with the function's carry flag. */
     static void addc(Instruction insn, LoweringContext cx, PtxType t, boolean subtract) throws CompilationException {
-        if (Ptx.wide(t)) {
-            throw cx.unsupported(null);
-        }
         Reg d = cx.dst(Ptx.op(insn, 0), t);
         Src a = cx.src(Ptx.op(insn, 1), t);
         Src b = cx.src(Ptx.op(insn, 2), t);
+        if (Ptx.wide(t)) {
+            add64Carry(cx, d, a, b, subtract, true, insn.hasModifier("cc"));
+            return;
+        }
         Reg carry = ((FunctionLowerer) cx).carryFlag();
         if (subtract) {
             b = b.value() instanceof Imm m ? Ptx.imm(~m.bits()) : b.inverted();
         }
         Reg cout = insn.hasModifier("cc") ? carry : Reg.PT;
         cx.emit("IADD3", List.of("X"), List.of(d, cout, Reg.PT), List.of(a, b, Ptx.rz(), Src.of(carry), Ptx.notPt()));
+    }
+
+    /**
+     * 64-bit {@code d = a + b} or {@code a - b} in the function's carry flag's chain: {@code carryIn} adds the flag
+     * (addc/subc: {@code a + ~b + CF} for a subtraction, the flag being "no borrow"), {@code carryOut} writes the
+     * carry out of bit 63 to it (.cc).
+     */
+    static void add64Carry(LoweringContext cx, Reg d, Src a, Src b, boolean subtract, boolean carryIn,
+                           boolean carryOut) {
+        Reg flag = ((FunctionLowerer) cx).carryFlag();
+        Reg mid = Ptx.pred(cx);
+        Src bl = Ptx.lo(b);
+        Src bh = Ptx.hi(b);
+        if (subtract) {
+            bl = carryIn ? invert(bl) : neg(bl);
+            bh = invert(bh);
+        }
+        if (carryIn) {
+            cx.emit("IADD3", List.of("X"), List.of(d.component(0), mid, Reg.PT),
+                    List.of(Ptx.lo(a), bl, Ptx.rz(), Src.of(flag), Ptx.notPt()));
+        } else {
+            cx.emit("IADD3", List.of(), List.of(d.component(0), mid, Reg.PT), List.of(Ptx.lo(a), bl, Ptx.rz()));
+        }
+        cx.emit("IADD3", List.of("X"), List.of(d.component(1), carryOut ? flag : Reg.PT, Reg.PT),
+                List.of(Ptx.hi(a), bh, Ptx.rz(), Src.of(mid), Ptx.notPt()));
+    }
+
+    private static Src invert(Src s) {
+        return s.value() instanceof Imm m ? Ptx.imm(~m.bits()) : s.inverted();
     }
 
     static void mul(Instruction insn, LoweringContext cx, PtxType t, boolean mad) throws CompilationException {
@@ -151,6 +182,17 @@ final class IntArith {
             }
             return;
         }
+        if (Ptx.wide(t) && mad && cc) {
+            // mad.cc.u64: the 64-bit product (low or high half), then an addition that writes the carry flag
+            Reg p = cx.newReg(RegFile.R, 2);
+            if (hi) {
+                mulHi64(cx, p, a, b, Ptx.signed(t));
+            } else {
+                mul64(cx, p, a, b, null);
+            }
+            add64Carry(cx, d, Src.of(p), c, false, false, true);
+            return;
+        }
         if (Ptx.wide(t)) {
             if (hi) {
                 Reg h = mad ? cx.newReg(RegFile.R, 2) : d;
@@ -197,10 +239,26 @@ final class IntArith {
     }
 
     static void madc(Instruction insn, LoweringContext cx, PtxType t) throws CompilationException {
-        if (Ptx.wide(t)) {
-            throw cx.unsupported(null);
-        }
         boolean hi = insn.hasModifier("hi");
+        if (Ptx.wide(t)) {
+            Reg d = cx.dst(Ptx.op(insn, 0), t);
+            Src a = cx.src(Ptx.op(insn, 1), t);
+            Src b = cx.src(Ptx.op(insn, 2), t);
+            Src c = cx.src(Ptx.op(insn, 3), t);
+            if (a.value() instanceof Imm && !(b.value() instanceof Imm)) {
+                Src x = a;
+                a = b;
+                b = x;
+            }
+            Reg p = cx.newReg(RegFile.R, 2);
+            if (hi) {
+                mulHi64(cx, p, a, b, Ptx.signed(t));
+            } else {
+                mul64(cx, p, a, b, null);
+            }
+            add64Carry(cx, d, Src.of(p), c, false, true, insn.hasModifier("cc"));
+            return;
+        }
         Reg d = cx.dst(Ptx.op(insn, 0), t);
         Src a = cx.src(Ptx.op(insn, 1), t);
         Src b = cx.src(Ptx.op(insn, 2), t);
