@@ -72,6 +72,7 @@ public final class Legalizer implements OriPass {
     public Result legalize(FunctionBody body) {
         PerFunction fn = new PerFunction(body);
         for (BasicBlock b : body.blocks()) {
+            fn.materialized.clear();
             List<Instr> list = b.instrs();
             for (int i = 0; i < list.size(); i++) {
                 Instr ins = list.get(i);
@@ -97,6 +98,12 @@ public final class Legalizer implements OriPass {
         int inserted;
         int rewritten;
         final List<Instr> unencodable = new ArrayList<>();
+        /**
+         * The registers this block's earlier moves put immediates in, by file, width and value: a constant moved
+         * for several instructions of a block (IMAD.WIDE's element size beside a constant-bank addend) is moved
+         * once and kept in its register, as ptxas does, rather than once per instruction.
+         */
+        final java.util.Map<List<Object>, Reg> materialized = new java.util.HashMap<>();
 
         PerFunction(FunctionBody body) {
             this.body = body;
@@ -227,20 +234,29 @@ public final class Legalizer implements OriPass {
         List<Instr> tryMoving(Instr ins, List<Integer> positions) {
             List<Src> original = new ArrayList<>(ins.srcs());
             List<Instr> moves = new ArrayList<>();
+            java.util.Map<List<Object>, Reg> made = new java.util.HashMap<>();
             for (int s : positions) {
                 Src src = original.get(s);
                 RegFile file = uniform(ins) ? RegFile.UR : RegFile.R;
                 int comps = wide(ins, s) ? 2 : 1;
-                Reg fresh = body.newVirtual(file, comps);
-                List<Instr> materialize = materialization(fresh, src.value(), ins.line());
-                if (materialize == null) {
-                    restore(ins, original);
-                    return null;
+                List<Object> key = src.value() instanceof Imm ? List.of(file, comps, src.value()) : null;
+                Reg fresh = key == null ? null : materialized.get(key);
+                if (fresh == null) {
+                    fresh = body.newVirtual(file, comps);
+                    List<Instr> materialize = materialization(fresh, src.value(), ins.line());
+                    if (materialize == null) {
+                        restore(ins, original);
+                        return null;
+                    }
+                    moves.addAll(materialize);
+                    if (key != null) {
+                        made.put(key, fresh);
+                    }
                 }
-                moves.addAll(materialize);
                 ins.srcs().set(s, new Src(fresh, src.neg(), src.abs(), src.not()));
             }
             if (encodes(ins)) {
+                materialized.putAll(made);
                 return moves;
             }
             restore(ins, original);

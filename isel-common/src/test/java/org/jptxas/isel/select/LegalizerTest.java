@@ -53,6 +53,20 @@ class LegalizerTest {
     }
 
     @Test
+    void aConstantMovedForSeveralInstructionsOfABlockIsMovedOnce() {
+        // IMAD.WIDE with a constant-bank addend has no room for the element size: it goes into a register, once
+        Instr a = ins("IMAD_WIDE", mods(), dst(vr(2, 2)), vr(1), imm(4), c(0, 0x160));
+        Instr b = ins("IMAD_WIDE", mods(), dst(vr(4, 2)), vr(1), imm(4), c(0, 0x168));
+        Instr other = ins("IMAD_WIDE", mods(), dst(vr(6, 2)), vr(1), imm(8), c(0, 0x170));
+        List<String> out = legalize(InstructionSelectorTest.SM80, a, b, other);
+        assertEquals(5, out.size(), out.toString());
+        assertEquals(2, out.stream().filter(l -> l.startsWith("MOV")).count(), out.toString());
+        String four = out.get(0).substring(4, out.get(0).indexOf(','));
+        assertTrue(out.get(1).contains(", " + four + ", c[0x0][0x160]") && out.get(2).contains(", " + four + ", c[0x0][0x168]"),
+                out.toString());
+    }
+
+    @Test
     void wideImmediatesAndDoubleConstantsGoThroughRegisters() {
         // The low half of 1 + 2^-52 does not fit the 32-bit field: the constant goes into a register pair.
         Instr dadd = ins("DADD", mods(), dst(vr(2, 2)), vr(4, 2), imm(0x3ff0000000000001L));
