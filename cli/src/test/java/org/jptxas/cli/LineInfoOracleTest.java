@@ -44,8 +44,6 @@ class LineInfoOracleTest {
             + "ptxas 13 turns into .debug_info and .nv_debug_info_reg_*; jptxas writes the line tables only";
     private static final String DWARF_FUNCTIONS = DWARF + "; and ptxas 13 keeps the module's device functions with "
             + "their code, which jptxas drops in a whole-program compilation";
-    private static final String SHARED = "ptxas 13 writes .nv_debug.shared for this file's shared variables; jptxas "
-            + "does not";
 
     /** The file/SM pairs whose annotations differ, and why. */
     static final Map<String, String> KNOWN = Map.ofEntries(
@@ -70,8 +68,6 @@ class LineInfoOracleTest {
             Map.entry("gpuocelot/sdk2.2__dwtHaar1D.ptx@sm_90", FOLDED),
             Map.entry("gpuocelot/sdk2.2__fastWalshTransform.ptx@sm_80", FOLDED),
             Map.entry("gpuocelot/sdk2.2__fastWalshTransform.ptx@sm_90", FOLDED),
-            Map.entry("gpuocelot/sdk2.2__nbody_kernel.ptx@sm_80", SHARED),
-            Map.entry("gpuocelot/sdk2.2__nbody_kernel.ptx@sm_90", SHARED),
             Map.entry("gpuocelot/sdk2.2__oceanFFT_kernel.ptx@sm_80", FOLDED),
             Map.entry("gpuocelot/sdk2.2__oceanFFT_kernel.ptx@sm_90", FOLDED),
             Map.entry("gpuocelot/thrust__histogram_sliced.ptx@sm_80", FOLDED),

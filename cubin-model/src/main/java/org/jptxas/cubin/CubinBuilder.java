@@ -258,6 +258,24 @@ public final class CubinBuilder {
     }
 
     boolean texmodeIndependent;
+    int externSharedAlignment;
+
+    /**
+     * The module declares {@code .extern .shared} variables, the largest aligned to {@code alignment}: an executable
+     * without kernels, where no kernel's shared window holds them, records them in an empty {@code .nv_debug.shared}
+     * as ptxas 13 does.
+     */
+    public CubinBuilder externShared(int alignment) {
+        this.externSharedAlignment = Math.max(externSharedAlignment, alignment);
+        return this;
+    }
+
+    /** The section of dynamic shared memory no kernel holds (see {@link #externShared}). */
+    static final String DEBUG_SHARED = ".nv_debug.shared";
+
+    boolean writesDebugShared() {
+        return externSharedAlignment > 0 && !relocatable && functions.stream().noneMatch(FunctionFacts::entry);
+    }
 
     /** The module declares {@code .target ..., texmode_independent}: ptxas records TEXMODE_INDEPENDENT. */
     public CubinBuilder texmodeIndependent() {

@@ -39,6 +39,11 @@ final class ModuleSections {
                 return new Section(n, name, SectionType.NOBITS, Section.SHF_WRITE | Section.SHF_ALLOC, 0,
                         b.reservedSharedBytes(), 0, 0, 1, 0, null);
             }
+            case CubinBuilder.DEBUG_SHARED -> {
+                // Empty but for the window the system reserves; aligned as dynamic shared memory (at least 16).
+                return new Section(n, name, SectionType.NOBITS, Section.SHF_WRITE | Section.SHF_ALLOC, 0,
+                        b.flavor.reservedShared(), 0, 0, Math.max(16, b.externSharedAlignment), 0, null);
+            }
             case ".nv.compat" -> {
                 byte[] d = NvInfo.encode(compat(b.flavor));
                 return new Section(n, name, SectionType.CUDA_COMPAT, 0, 0, d.length, 0, 0, 4, 0, d);

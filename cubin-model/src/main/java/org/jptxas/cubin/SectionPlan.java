@@ -53,6 +53,9 @@ record SectionPlan(List<String> names, Map<String, Integer> index) {
         if (b.globals.stream().anyMatch(g -> g.init() != null)) {
             names.add(".nv.global.init");
         }
+        if (b.writesDebugShared()) {
+            names.add(CubinBuilder.DEBUG_SHARED); // last, after the module's data
+        }
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < names.size(); i++) {
             index.put(names.get(i), i);
