@@ -119,9 +119,20 @@ class LineInfoOracleTest {
         System.out.println(o.gate().summary() + "; agreeing " + o.agreeing() + ", out of scope " + o.outOfScope());
         o.gate().differences().forEach(d -> System.out.println("  " + d.replace("\n", "\n    ")));
         o.gate().oracleFailures().forEach(d -> System.out.println("  oracle: " + d));
+        report(o.details());
         Figures.check("lineinfo.compared", o.gate().compared());
         Figures.check("lineinfo.agree", o.agreeing());
         o.gate().verify(Figures.get("lineinfo.compared").value().intValue());
+    }
+
+    /** Every differing pair's difference, excused ones too: target/reports/lineinfo-differences.txt. */
+    static void report(Map<String, String> details) throws java.io.IOException {
+        StringBuilder sb = new StringBuilder();
+        details.forEach((key, d) -> sb.append(key).append(KNOWN.containsKey(key) ? " (known: " + KNOWN.get(key) + ")" : "")
+                .append('\n').append("  ").append(d.strip().replace("\n", "\n  ")).append('\n'));
+        Path reports = Path.of("target", "reports");
+        Files.createDirectories(reports);
+        Files.writeString(reports.resolve("lineinfo-differences.txt"), sb.toString());
     }
 
     private static final Pattern FILE = Pattern.compile("^\\s*\\.file\\s+(\\d+)", Pattern.MULTILINE);
