@@ -38,8 +38,11 @@ final class LineInfoGate {
         Annotation annotate(Path cubin) throws Exception;
     }
 
-    /** What the run saw beside the gate's tally. */
-    record Outcome(Gate gate, int agreeing, int outOfScope) {}
+    /**
+     * What the run saw beside the gate's tally; {@code details} holds every differing pair's difference, excused or
+     * not (the report the known exceptions are studied from).
+     */
+    record Outcome(Gate gate, int agreeing, int outOfScope, Map<String, String> details) {}
 
     /** Whether jptxas refused the input as out of scope (an instruction family the code generator leaves for later). */
     interface Scope {
@@ -51,6 +54,7 @@ final class LineInfoGate {
         Gate gate = Gate.withKnown(name, known);
         int agreeing = 0;
         int outOfScope = 0;
+        Map<String, String> details = new java.util.LinkedHashMap<>();
         for (Item item : items) {
             Compiled theirs;
             try {
@@ -100,9 +104,10 @@ final class LineInfoGate {
                 agreeing++;
             } else {
                 gate.differ(item.key(), difference);
+                details.put(item.key(), difference);
             }
         }
-        return new Outcome(gate, agreeing, outOfScope);
+        return new Outcome(gate, agreeing, outOfScope, details);
     }
 
     /** How {@code ours} departs from {@code ptxas}, or null when they agree. */

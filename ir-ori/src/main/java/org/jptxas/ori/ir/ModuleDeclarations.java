@@ -9,13 +9,16 @@ import java.util.OptionalInt;
  * What a PTX module declares that its object file records beyond the code: the SM of its {@code .target} (ptxas
  * writes it as the virtual SM of {@code .note.nv.cuinfo}), {@code texmode_independent}, and every function it
  * declares, in source order, with its linkage and parameter types (kernel symbol bindings; the prototypes and
- * undefined symbols of relocatable output).
+ * undefined symbols of relocatable output), and its {@code .extern .shared} variables' alignment.
  *
  * @param ptxTargetSm        the SM number of the {@code .target} directive's first architecture (empty without one)
  * @param texmodeIndependent {@code .target ..., texmode_independent}
  * @param functions          the declared functions in declaration order (defined or not; each name once)
+ * @param externSharedAlignment the largest alignment of the module's {@code .extern .shared} variables (0 without
+ *                              any): a module without kernels still records them (ptxas's {@code .nv_debug.shared})
  */
-public record ModuleDeclarations(OptionalInt ptxTargetSm, boolean texmodeIndependent, List<Function> functions) {
+public record ModuleDeclarations(OptionalInt ptxTargetSm, boolean texmodeIndependent, List<Function> functions,
+                                 int externSharedAlignment) {
     /** The CUDA runtime's device-side system calls (printf, assert, device malloc/free), provided by the driver. */
     public static final java.util.Set<String> SYSTEM_CALLS = java.util.Set.of("vprintf", "__assertfail", "malloc", "free");
 
@@ -52,6 +55,11 @@ public record ModuleDeclarations(OptionalInt ptxTargetSm, boolean texmodeIndepen
         functions = List.copyOf(functions);
     }
 
+    /** Declarations of a module without {@code .extern .shared} variables. */
+    public ModuleDeclarations(OptionalInt ptxTargetSm, boolean texmodeIndependent, List<Function> functions) {
+        this(ptxTargetSm, texmodeIndependent, functions, 0);
+    }
+
     /** The declarations of several modules compiled together: the first's target, every module's functions. */
     public static ModuleDeclarations merge(List<ModuleDeclarations> all) {
         if (all.isEmpty()) {
@@ -59,6 +67,8 @@ public record ModuleDeclarations(OptionalInt ptxTargetSm, boolean texmodeIndepen
         }
         List<Function> functions = new ArrayList<>();
         all.forEach(d -> functions.addAll(d.functions()));
-        return new ModuleDeclarations(all.get(0).ptxTargetSm(), all.get(0).texmodeIndependent(), functions);
+        int externShared = all.stream().mapToInt(ModuleDeclarations::externSharedAlignment).max().orElse(0);
+        return new ModuleDeclarations(all.get(0).ptxTargetSm(), all.get(0).texmodeIndependent(), functions,
+                externShared);
     }
 }

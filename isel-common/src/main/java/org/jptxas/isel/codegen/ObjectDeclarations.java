@@ -36,6 +36,9 @@ final class ObjectDeclarations {
                 builder.hiddenEntry(c.facts().name());
             }
         }
+        if (declarations.externSharedAlignment() > 0) {
+            builder.externShared(declarations.externSharedAlignment());
+        }
         if (!relocatable) {
             return;
         }

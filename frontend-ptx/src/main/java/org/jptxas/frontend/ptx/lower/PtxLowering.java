@@ -173,7 +173,10 @@ public final class PtxLowering {
         return new OriModule(fileName, profile.target(), functions, globals, declarations(resolved));
     }
 
-    /** The module's target, texture mode and declared functions (in source order, each name once). */
+    /**
+     * The module's target, texture mode, declared functions (in source order, each name once) and the alignment of its
+     * {@code .extern .shared} variables.
+     */
     static ModuleDeclarations declarations(ResolvedModule resolved) {
         Map<String, ModuleDeclarations.Function> byName = new LinkedHashMap<>();
         for (FunctionDecl f : resolved.module().functions()) {
@@ -199,8 +202,14 @@ public final class PtxLowering {
                 sm = java.util.OptionalInt.of(Integer.parseInt(digits));
             }
         }
+        int externShared = 0;
+        for (VariableDecl v : resolved.module().variables()) {
+            if (v.space() == StateSpace.SHARED && v.linkage() == Linkage.EXTERN) {
+                externShared = Math.max(externShared, DataLayout.alignment(v));
+            }
+        }
         return new ModuleDeclarations(sm, target.map(t -> t.has("texmode_independent")).orElse(false),
-                List.copyOf(byName.values()));
+                List.copyOf(byName.values()), externShared);
     }
 
     private static List<FunctionAttrs.Param> declaredParams(List<VariableDecl> vars) {

@@ -1,0 +1,50 @@
+package org.jptxas.cubin;
+
+import java.util.List;
+
+/**
+ * The debug sections of a {@link CubinBuilder} cubin: {@code .debug_frame} ({@link DebugFrame}) and, with line
+ * tables, {@code .debug_line}, {@code .nv_debug_line_sass} ({@link DebugLine}) and the PTX text. Their relocations
+ * are {@link RelocationSections}'.
+ */
+final class DebugSections {
+    private final CubinBuilder b;
+    final DebugFrame.Encoded frame;
+    /** {@code .debug_line} and {@code .nv_debug_line_sass}; null without line tables. */
+    final DebugLine.Encoded line;
+    final DebugLine.Encoded lineSass;
+
+    DebugSections(CubinBuilder b) {
+        this.b = b;
+        frame = DebugFrame.encode(b.flavor, b.functions, b.relocatable);
+        if (b.lineTables != null) {
+            line = DebugLine.encode(b.lineTables.files(), b.lineTables.sourceLines());
+            // Relocatable output names the PTX text's section as the table's one file; executables name none.
+            lineSass = DebugLine.encode(b.relocatable ? List.of(new DebugLine.File(b.ptxTextSection(), 0, 0))
+                    : List.of(), b.lineTables.ptxLines());
+        } else {
+            line = null;
+            lineSass = null;
+        }
+    }
+
+    /** The encoded line table of {@code .debug_line} or {@code .nv_debug_line_sass}. */
+    DebugLine.Encoded lineTable(String section) {
+        return section.equals(".debug_line") ? line : lineSass;
+    }
+
+    /** Section {@code n} if it is a debug section, else null. */
+    Section section(String n, int name) {
+        byte[] b;
+        if (n.equals(".debug_frame")) {
+            b = frame.bytes();
+        } else if (n.equals(".debug_line") || n.equals(".nv_debug_line_sass")) {
+            b = lineTable(n).bytes();
+        } else if (this.b.lineTables != null && n.equals(this.b.ptxTextSection())) {
+            b = this.b.lineTables.ptxText();
+        } else {
+            return null;
+        }
+        return new Section(n, name, SectionType.PROGBITS, 0, 0, b.length, 0, 0, 1, 0, b);
+    }
+}
