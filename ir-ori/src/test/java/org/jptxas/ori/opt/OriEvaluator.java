@@ -95,7 +95,9 @@ final class OriEvaluator {
         long[] w = regs.get(key(r));
         int part = r.isPart() ? r.part() : 0;
         if (w == null) {
-            return 0xdeadbeefL;
+            // never written on this path: PTX leaves the value unspecified, and constant folding gives a
+            // definition that only a never-taken path had the value 0 (MOV d, RZ); reading 0 here matches it
+            return 0;
         }
         return w[part];
     }
@@ -108,7 +110,7 @@ final class OriEvaluator {
             return read(r);
         }
         long[] w = regs.get(key(r));
-        return w == null ? 0xdeadbeefdeadbeefL : (w[0] & 0xffffffffL) | (w[1] << 32);
+        return w == null ? 0 : (w[0] & 0xffffffffL) | (w[1] << 32);
     }
 
     private void write(Reg r, long v) {
