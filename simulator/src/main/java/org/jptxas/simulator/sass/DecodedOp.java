@@ -493,7 +493,8 @@ final class DecodedOp {
                 b.src(o.get(3), false, false);
                 b.predSrc(o.get(4), false);
                 if (op.has("EX")) {
-                    b.predSrc(o.get(5), true);
+                    // sm_75's nvdisasm hides a PT .EX predicate: ISETP.LT.AND.EX P0, PT, R3, 0x1, !PT
+                    b.predSrc(o.size() > 5 ? o.get(5) : new SassOperand.Pred(7, false), true);
                     b.flags |= F_EX;
                 }
                 b.flags |= (op.has("U32") ? F_UNSIGNED : 0) | (op.has("AND") ? F_AND : op.has("OR") ? F_OR : 0);

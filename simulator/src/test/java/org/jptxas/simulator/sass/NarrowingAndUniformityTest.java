@@ -31,7 +31,7 @@ class NarrowingAndUniformityTest {
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = new ArrayList<>(List.of(
                 "S2R R0, SR_TID.X",
-                String.format("IMAD.WIDE.U32 R2, R0, 0x20, c[0x0][0x%x]", params),
+                String.format("IMAD.WIDE.U32 R2, R0, 0x40, c[0x0][0x%x]", params),
                 "IMAD.MOV.U32 R4, RZ, RZ, 0x5",
                 "R2UR P0, UR4, R4",
                 "SEL R5, RZ, 0x1, !P0",
@@ -46,7 +46,12 @@ class NarrowingAndUniformityTest {
                 "STG.E [R2.64+0x8], R7",
                 "MOV R8, UR4",
                 "STG.E [R2.64+0xc], R8",
-                "LOP3.LUT R9, R0, 0xf, RZ, 0xc0, !PT"));
+                "LOP3.LUT R9, R0, 0xf, RZ, 0xc0, !PT",
+                // 64-bit compare with an immediate high word, as sm_75's nvdisasm prints it (the PT .EX predicate
+                // hidden): (lane, 0) < (0x1, 0) for every lane
+                "ISETP.LT.AND.EX P3, PT, RZ, 0x1, PT",
+                "SEL R15, RZ, 0x1, !P3",
+                "STG.E [R2.64+0x20], R15"));
         // R10 = VALUES[lane % 13] by a chain of selects
         text.add("IMAD.MOV.U32 R10, RZ, RZ, 0x0");
         for (int k = 0; k < VALUES.length; k++) {
@@ -77,7 +82,7 @@ class NarrowingAndUniformityTest {
             ops.add(SassParser.parse(16L * k, code.get(k), labels));
         }
         Launch launch = Launch.prepare(Target.of(sm), LaunchSpecReader.parse("narrow.json", "{\"entry\":\"k\","
-                + "\"grid\":[1,1,1],\"block\":[32,1,1],\"params\":[{\"type\":\"ptr\",\"bytes\":1024}]}", Path.of(".")));
+                + "\"grid\":[1,1,1],\"block\":[32,1,1],\"params\":[{\"type\":\"ptr\",\"bytes\":2048}]}", Path.of(".")));
         SassMachine m = new SassMachine("SASS emulator (" + sm + ")", DecodedOp.decodeAll(ops), launch,
                 ExecutionLimits.DEFAULT.withMaxWarpInstructions(10_000), 0, Map.of(), x -> Optional.empty(), true,
                 false);
@@ -85,8 +90,8 @@ class NarrowingAndUniformityTest {
         assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
         ByteBuffer out = ByteBuffer.wrap(launch.arguments().get(0).buffer().orElseThrow().bytes())
                 .order(ByteOrder.LITTLE_ENDIAN);
-        int[] words = new int[256];
-        for (int i = 0; i < 256; i++) {
+        int[] words = new int[512];
+        for (int i = 0; i < 512; i++) {
             words[i] = out.getInt(4 * i);
         }
         return words;
@@ -97,7 +102,7 @@ class NarrowingAndUniformityTest {
         for (String sm : List.of("sm_75", "sm_80", "sm_90")) {
             int[] out = run(sm);
             for (int lane = 0; lane < 32; lane++) {
-                int at = 8 * lane;
+                int at = 16 * lane;
                 assertEquals(1, out[at], sm + " lane " + lane + ": R2UR of a uniform value");
                 assertEquals(0, out[at + 1], sm + " lane " + lane + ": R2UR of the lane index");
                 assertEquals(1, out[at + 2], sm + " lane " + lane + ": BRA.DIV to the slow path");
@@ -107,6 +112,7 @@ class NarrowingAndUniformityTest {
                 assertEquals(Math.max(0, Math.min(255, v)), out[at + 5], sm + " lane " + lane + " U8 of " + v);
                 assertEquals(Math.max(-32768, Math.min(32767, v)), out[at + 6], sm + " lane " + lane + " S16 of " + v);
                 assertEquals(Math.max(0, Math.min(65535, v)), out[at + 7], sm + " lane " + lane + " U16 of " + v);
+                assertEquals(1, out[at + 8], sm + " lane " + lane + ": ISETP .EX with its PT predicate hidden");
             }
         }
     }
