@@ -60,6 +60,104 @@ for mode, m, a in [(0, '4A', '8'), (1, '2A.LO', '16'), (3, '2A.HI', '16')]:
         FORMS.append(form(name, 550, [name + ' ', ', ', ', ', ', ', ''], 0x7226 | (mode << 76 | sign << 73),
                           ['GPR 23:16', 'GPR 31:24', 'GPR 39:32', 'GPR 71:64']))
 
+I2I = [enum('77:76', ['U8', 'S8', 'U16', 'S16'])]
+CLASSES += [('I2I', 568, I2I)]
+
+def ptxas_form(mnemonic, pieces, word, slots, exclude=(), sms=None):
+    """A form of an instruction word ptxas 13 wrote (the instruction-form suite's cubins, words the decoder did not
+    know): its fixed bits are the word's, its fields the slots, each found by flipping the word's bits one at a time
+    in raw mode (nvdisasm prints the operand changed by that bit). sms: the SMs it is added to (None: all)."""
+    w = int(word, 16)
+    f = form(mnemonic, (w & 0xfff) | (w >> 91 & 1) << 12, pieces, w, slots)
+    f['exclude'] = list(exclude)
+    f['sms'] = sms
+    return f
+
+R, P = 'GPR 23:16', 'PRED 83:81'
+PTXAS_FORMS = [
+    # I2I: the destination type [77:76] is the class's enum; .S32 and .SAT are the only source type and saturation
+    # nvdisasm prints (no other bit changes the text)
+    ptxas_form('I2I.S8.S32.SAT', ['I2I.S8.S32.SAT ', ', ', ''], '000fe400000010000000000600067238',
+               [R, 'GPR 39:32']),
+    # LEA with an immediate b [63:32] (key 0x811): .HI [80], .X [74], .SX32 [73]; c [71:64]; carry-out [83:81]
+    # (PT hidden), carry-in [89:87]
+    ptxas_form('LEA.HI.X.SX32', ['LEA.HI.X.SX32 ', ', ', ', ', ', ', ', ', ''], '000fe400000f0effffffffff04047811',
+               [R, 'GPR 31:24', 'HEX 63:32', 'HEX 79:75', 'PRED 89:87']),
+    ptxas_form('LEA.HI.X', ['LEA.HI.X ', ', ', ', ', ', ', ', ', ', ', ''], '000fc600000fc4ff00007fff07077811',
+               [R, 'GPR 31:24', 'HEX 63:32', 'GPR 71:64', 'HEX 79:75', 'PRED 89:87']),
+    ptxas_form('LEA.HI.SX32', ['LEA.HI.SX32 ', ', ', ', ', ', ', ''], '000fca00078f82ff0000001000077811',
+               [R, 'GPR 31:24', 'HEX 63:32', 'HEX 79:75']),
+    ptxas_form('LEA', ['LEA ', ', ', ', ', ', ', ', ', ''], '000fe2000780c0ff000000ff00ff7811',
+               [R, P, 'GPR 31:24', 'HEX 63:32', 'HEX 79:75'], ['1=0x7']),
+    ptxas_form('LEA.HI', ['LEA.HI ', ', ', ', ', ', ', ', ', ', ', ''], '000fe200078118ff12345678ff057811',
+               [R, P, 'GPR 31:24', 'HEX 63:32', 'GPR 71:64', 'HEX 79:75'], ['1=0x7']),
+    # LEA with a register b (key 0x211): b negated [63] prints '~' with .X and '-' without; a negated [72]. (sm_89's
+    # and sm_90's LEA class composes LEA.HI with -b, c = RZ, which is what ptxas writes.)
+    ptxas_form('LEA.HI.X.SX32', ['LEA.HI.X.SX32 ', ', ', ', ~', ', ', ', ', ''], '000fe400000f0eff8000000704077211',
+               [R, 'GPR 31:24', 'GPR 39:32', 'HEX 79:75', 'PRED 89:87']),
+    ptxas_form('LEA.HI', ['LEA.HI ', ', ', ', -', ', ', ', ', ''], '000fe400078f80ff8000000504047211',
+               [R, 'GPR 31:24', 'GPR 39:32', 'GPR 71:64', 'HEX 79:75'], sms=['sm_75', 'sm_80', 'sm_86']),
+    ptxas_form('LEA', ['LEA ', ', -', ', ', ', ', ''], '002fd200078e79ff000000ff05097211',
+               [R, 'GPR 31:24', 'GPR 39:32', 'HEX 79:75']),
+    ptxas_form('LEA.X', ['LEA.X ', ', ', ', ', ', ', ', ', ''], '008fc600000e44ff0000000700077211',
+               [R, 'GPR 31:24', 'GPR 39:32', 'HEX 79:75', 'PRED 89:87']),
+    # ... and a uniform b [37:32] (key 0x1c11)
+    ptxas_form('LEA.HI.X.SX32', ['LEA.HI.X.SX32 ', ', ', ', ~', ', ', ', ', ''], '000fc800080f0eff8000000500007c11',
+               [R, 'GPR 31:24', 'UGPR 37:32', 'HEX 79:75', 'PRED 89:87']),
+    # ISETP .EX with an immediate b (only literal immediates were learned); the ISETP class composes the rest
+    ptxas_form('ISETP.EQ.AND.EX', ['ISETP.EQ.AND.EX ', ', ', ', ', ', ', ', ', ', ', ''],
+               '000fc80003f02300555555550300780c', [P, 'PRED 86:84', 'GPR 31:24', 'SHEX 63:32', 'PRED 89:87',
+                                                    'PRED 70:68'], ['5=0x7'], ['sm_75']),
+    ptxas_form('ISETP.EQ.AND.EX', ['ISETP.EQ.AND.EX ', ', ', ', ', ', ', ', ', ', ', ''],
+               '000fc80003f02300555555550300780c', [P, 'PRED 86:84', 'GPR 31:24', 'SHEX 63:32', 'PRED 89:87',
+                                                    'PRED 70:68'], sms=['sm_80', 'sm_86', 'sm_89']),
+    # sm_75's nvdisasm hides a PT .EX predicate [70:68]
+    ptxas_form('ISETP.EQ.AND.EX', ['ISETP.EQ.AND.EX ', ', ', ', ', ', ', ', ', ''],
+               '000fc80003f02370555555550300780c', [P, 'PRED 86:84', 'GPR 31:24', 'SHEX 63:32', 'PRED 89:87'],
+               sms=['sm_75']),
+    # R2UR with its predicate (true when the register is the same in every active thread; PT hidden)
+    ptxas_form('R2UR', ['R2UR ', ', ', ', ', ''], '000e22000002000000000000063f73c2',
+               [P, 'UGPR 21:16', 'GPR 31:24'], ['0=0x7'], ['sm_80', 'sm_86', 'sm_89']),
+    # DADD with any other constant bank (the learned form has bank 0); nvdisasm reads the offset signed, in words
+    ptxas_form('DADD', ['DADD ', ', ', ', c[', '][', ']'], '000e2200000000000080000004047629',
+               [R, 'GPR 31:24', 'HEX 58:54', 'SHEX 53:40 >>2'], ['2=0x0']),
+    ptxas_form('DADD', ['DADD ', ', -', ', c[', '][', ']'], '004e0e00000001000080000002067629',
+               [R, 'GPR 31:24', 'HEX 58:54', 'SHEX 53:40 >>2'], ['2=0x0']),
+    # DADD: b [71:64] negated [75]; a negated [72]; a double immediate (high word [63:32])
+    ptxas_form('DADD', ['DADD ', ', ', ', -', ''], '00405200000008060000000004067229', [R, 'GPR 31:24', 'GPR 71:64']),
+    ptxas_form('DADD', ['DADD ', ', -', ', -', ''], '004e0e000000090200000000ff067229', [R, 'GPR 31:24', 'GPR 71:64']),
+    ptxas_form('DADD', ['DADD ', ', ', ', ', ''], '004e0e0000000000bfe0000002067429', [R, 'GPR 31:24', 'F64HI 63:32']),
+    # HSETP2 with both sources' halves selected .H0_H0 (a [75:74], b [61:60]); the HSETP2 class composes the rest
+    ptxas_form('HSETP2.GE.AND', ['HSETP2.GE.AND ', ', ', ', ', '.H0_H0, ', '.H0_H0, ', ''],
+               '004fd20003f068002000000500007234', [P, 'PRED 86:84', 'GPR 31:24', 'GPR 39:32', 'PRED 89:87']),
+]
+# HFMA2.BF16_V2 -RZ.H0_H0, RZ.H0_H0, c: ptxas's bf16 neg/abs (c negated [84], |c| [83], c's halves [82:81])
+for c_pieces, word in [([', |', '|'], '004fca0000280902200000ffff077231'),
+                       ([', |', '|.H0_H0'], '004fca00002c0902200000ffff007231'),
+                       ([', -', ''], '004fca0000300902200000ffff077231'),
+                       ([', -', '.H0_H0'], '004fca0000340902200000ffff037231')]:
+    PTXAS_FORMS.append(ptxas_form('HFMA2.BF16_V2', ['HFMA2.BF16_V2 ', ', -', '.H0_H0, ', '.H0_H0' + c_pieces[0],
+                                                    c_pieces[1]], word, [R, 'GPR 31:24', 'GPR 39:32', 'GPR 71:64'],
+                                  sms=['sm_80', 'sm_86', 'sm_89', 'sm_90']))
+
+# Composed spellings the forms above already hold (an operand class's '-' on a form ptxas wrote with it), or that
+# nvdisasm prints otherwise ('-' on LEA.X's b is '~'): refused in the classes, so no composed form shadows or
+# misprints them. (class mnemonic, key, skeletons; each also refused guarded.)
+REFUSE = [('DADD', 1577, ['DADD {}, -{}, c[{}][{}]'], None),
+          ('ISETP', 2060, ['ISETP.EQ.AND.EX {}, {}, {}, {}, {}, {}'], ['sm_75', 'sm_80', 'sm_86', 'sm_89']),
+          ('LEA', 529, ['LEA.X {}, {}, -{}, {}, {}'], None)]
+
+def refuse_duplicates(sm, mods):
+    for mnemonic, key, skeletons, sms in REFUSE:
+        if sms is not None and sm not in sms:
+            continue
+        for c in mods['classes']:
+            if (c['mnemonic'], c['key']) == (mnemonic, key):
+                keys = set(c['refused'])
+                for sk in skeletons:
+                    keys |= {sk, '@{} ' + sk, '@!{} ' + sk}
+                c['refused'] = sorted(keys)
+
 
 def nvdisasm(words, arch):
     """nvdisasm's text per word, None where it refuses the word. It refuses a whole file for one illegal word and
@@ -140,13 +238,14 @@ def main():
         forms_path, mods_path = os.path.join(sass, 'sm%s.json' % n), os.path.join(sass, 'modifiers-sm%s.json' % n)
         overlay, mods = load(forms_path), load(mods_path)
         all_forms = load(BASE)['forms'] + overlay['forms']
-        have = {(f['key'], ''.join(f['pieces'])) for f in all_forms}
+        have = {(f['key'], ''.join(f['pieces']), tuple(f['slots'])) for f in all_forms}
         # I2IP with an immediate b: the learned register form's bits (sm_90 holds .SAT in another bit) at opcode 0x839
         i2ip = [f for f in all_forms if f['key'] == 569 and f['mnemonic'] == 'I2IP.S8.S32.SAT']
         extra = [form(f['mnemonic'], 2105, f['pieces'], int(f['bits'], 16) & ~0xfff | 0x839,
                       ['GPR 23:16', 'GPR 31:24', 'HEX 63:32', 'GPR 71:64']) for f in i2ip[:1]]
-        for f in FORMS + extra:
-            if (f['key'], ''.join(f['pieces'])) not in have:
+        for f in FORMS + extra + [p for p in PTXAS_FORMS if p['sms'] is None or sm in p['sms']]:
+            f = {k: v for k, v in f.items() if k != 'sms'}
+            if (f['key'], ''.join(f['pieces']), tuple(f['slots'])) not in have:
                 overlay['forms'].append(f)
                 all_forms.append(f)
         only = os.environ.get('ONLY')
@@ -209,6 +308,7 @@ def main():
                 mods['classes'].append(cls)
             print('%s %s/%d: %d combinations, %d refused by nvdisasm, %d refused spellings' % (sm, mnemonic, key,
                   len(combos), len(dead), len(refused)))
+        refuse_duplicates(sm, mods)
         save(forms_path, overlay)
         save(mods_path, mods)
 

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import org.jptxas.sass.oracle.RawOracle;
-import org.jptxas.spi.TestTargets;
+import org.jptxas.sass.oracle.RawWordCheck;
 import org.jptxas.testing.Oracles;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,8 +17,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * same), F2I (.FTZ [80], integer type: sign [72] and size [76:75], float type [85:84], rounding [79:78], .NTZ [77];
  * the 32-bit and the 64-bit opcode) and I2F (float type [76:75], integer type: sign [74] and size [85:84], rounding
  * [79:78]). Every word jptxas decodes must read exactly as nvdisasm 12.5 prints it in raw mode and assemble back to
- * itself. The words the tables refuse (combinations nvdisasm rejects, {@code tools/sass-probe/field-enums.py}) decode
- * UNKNOWN and are counted, exactly per SM, so an enum value the tables lose fails too.
+ * itself ({@link RawWordCheck}). The words the tables refuse (combinations nvdisasm rejects,
+ * {@code tools/sass-probe/field-enums.py}) decode UNKNOWN and are counted, exactly per SM, so an enum value the tables
+ * lose fails too; a word jptxas reads and nvdisasm refuses fails.
  */
 class SassCompareConvertOracleTest {
     /** Words per SM that decode UNKNOWN: nvdisasm refuses exactly these combinations. */
@@ -111,48 +110,11 @@ class SassCompareConvertOracleTest {
     @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
     void everyModifierValueDecodesAsNvdisasmAndAssemblesBack(String sm) {
         Oracles.assumeNvdisasm();
-        SassIsa isa = TestTargets.of(sm).isa();
-        SassAssembler asm = new SassAssembler(isa);
-        List<long[]> known = new ArrayList<>();
-        Map<String, Integer> refused = new TreeMap<>();
-        int unknown = 0;
-        for (long[] w : words()) {
-            if (isa.decode(w[0], w[1]) instanceof SassInstruction.Unknown) {
-                unknown++;
-                refused.merge(String.format("%03x", w[0] & 0xfff), 1, Integer::sum);
-            } else {
-                known.add(w);
-            }
-        }
-        RawOracle.Read[] read = RawOracle.read(known, sm.equals("sm_90") ? "sm_90a" : sm);
-        List<String> wrong = new ArrayList<>();
-        for (int i = 0; i < known.size(); i++) {
-            long[] w = known.get(i);
-            SassInstruction in = isa.decode(w[0], w[1]);
-            String ours = SassPrinter.text(in, 0, x -> null);
-            if (read[i] == null) {
-                wrong.add("nvdisasm refuses " + SassIsa.hex128(w[0], w[1]) + ", jptxas reads '" + ours + "'");
-                continue;
-            }
-            String theirs = read[i].text();
-            if (!SassLexer.normalize(ours).equals(theirs)) {
-                wrong.add(SassIsa.hex128(w[0], w[1]) + ": nvdisasm '" + theirs + "', jptxas '" + ours + "'");
-                continue;
-            }
-            try {
-                long[] back = asm.assemble(theirs, Control.fromHi(w[1]), 0, x -> 0);
-                if (back[0] != w[0] || back[1] != w[1]) {
-                    wrong.add(String.format("'%s' assembles to %s, not %s", theirs, SassIsa.hex128(back[0], back[1]),
-                            SassIsa.hex128(w[0], w[1])));
-                }
-            } catch (SassAssembler.AssemblyException e) {
-                wrong.add("'" + theirs + "' does not assemble: " + e.getMessage());
-            }
-        }
-        System.out.printf("%s: compare/convert fields, %d words read exactly, %d refused by the tables %s%n", sm,
-                known.size() - wrong.size(), unknown, refused);
-        assertEquals(List.of(), wrong.subList(0, Math.min(8, wrong.size())), sm + ": " + wrong.size() + " of "
-                + known.size() + " wrong");
-        assertEquals(REFUSED.get(sm), unknown, sm + ": words the tables refuse (nvdisasm's refusals) " + refused);
+        RawWordCheck.Outcome o = RawWordCheck.run(sm, sm.equals("sm_90") ? "sm_90a" : sm, words(),
+                RawWordCheck.Rules.STRICT.countingTableRefusals());
+        System.out.printf("%s: compare/convert fields, %d words read exactly, %d refused by the tables%n", sm,
+                o.words() - o.refused() - o.failures().size(), o.refused());
+        o.assertNoneWrong();
+        assertEquals(REFUSED.get(sm), o.refused(), sm + ": words the tables refuse (nvdisasm's refusals)");
     }
 }

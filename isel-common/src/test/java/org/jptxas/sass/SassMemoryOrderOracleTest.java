@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jptxas.sass.oracle.OracleListings;
+import org.jptxas.sass.oracle.RawWordCheck;
 import org.jptxas.sass.probe.ModifierLearner;
 import org.jptxas.spi.TestTargets;
 import org.jptxas.tables.sass.SassModifierClass;
@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * guarded or not), an example word gets every combination of the values of the class's enums
  * ({@code tools/sass-probe/memory-modifiers}); jptxas's decoder must print exactly nvdisasm's text, and the text must
  * assemble back to the word (or, where the form has bits nvdisasm does not print, to a word nvdisasm prints the
- * same): no word that decodes to nvdisasm's text fails to assemble back. Before these enums, {@code ld.relaxed.gpu.u8}
+ * same): no word that decodes to nvdisasm's text fails to assemble back ({@link RawWordCheck}). Before these enums, {@code ld.relaxed.gpu.u8}
  * and friends stopped with "no encoding form".
  */
 class SassMemoryOrderOracleTest {
@@ -83,7 +83,6 @@ class SassMemoryOrderOracleTest {
     void everySizeAndOrderDecodesAsNvdisasmAndAssemblesBack(String sm) {
         Oracles.assumeNvdisasm();
         SassIsa isa = TestTargets.of(sm).isa();
-        SassAssembler asm = new SassAssembler(isa);
         String oracleSm = sm.equals("sm_90") ? "sm_90a" : sm;
         Map<String, List<long[]>> byOpcode = words(isa);
         assertEquals(OPCODES.stream().filter(o -> !(sm.equals("sm_90") && o.equals("RED"))).toList(),
@@ -93,43 +92,13 @@ class SassMemoryOrderOracleTest {
         List<String> misprinted = new ArrayList<>();
         StringBuilder counts = new StringBuilder();
         for (Map.Entry<String, List<long[]>> e : byOpcode.entrySet()) {
-            List<long[]> words = e.getValue();
-            List<String> texts = OracleListings.rawTexts(words, oracleSm);
-            List<long[]> backs = new ArrayList<>();
-            List<String> backTexts = new ArrayList<>();
-            int checked = 0;
-            for (int i = 0; i < words.size(); i++) {
-                long[] w = words.get(i);
-                String theirs = texts.get(i);
-                if (theirs.contains("INVALID")) {
-                    continue; // a combination nvdisasm itself names invalid (CAS with a float size, ...)
-                }
-                checked++;
-                String ours = SassPrinter.text(isa.decode(w[0], w[1]), 0, x -> null);
-                if (!ours.equals(theirs)) {
-                    (ours.startsWith("UNKNOWN") ? unknown : misprinted).add(String.format(
-                            "%s %s: nvdisasm '%s', jptxas '%s'", sm, SassIsa.hex128(w[0], w[1]), theirs, ours));
-                    continue;
-                }
-                try {
-                    long[] back = asm.assemble(theirs, Control.fromHi(w[1]), 0, x -> 0);
-                    if (back[0] != w[0] || back[1] != w[1]) {
-                        backs.add(back);
-                        backTexts.add(theirs);
-                    }
-                } catch (SassAssembler.AssemblyException ex) {
-                    wrong.add(sm + " '" + theirs + "' does not assemble: " + ex.getMessage());
-                }
-            }
-            // A word that differs only in bits nvdisasm does not print is the same instruction to it.
-            List<String> again = backs.isEmpty() ? List.of() : OracleListings.rawTexts(backs, oracleSm);
-            for (int i = 0; i < backs.size(); i++) {
-                if (!again.get(i).equals(backTexts.get(i))) {
-                    wrong.add(String.format("%s '%s' assembles to %s, which nvdisasm reads '%s'", sm, backTexts.get(i),
-                            SassIsa.hex128(backs.get(i)[0], backs.get(i)[1]), again.get(i)));
-                }
-            }
-            counts.append(String.format(" %s %d/%d", e.getKey(), checked, words.size()));
+            // Combinations nvdisasm names INVALID (CAS with a float size, ...) are counted, not compared.
+            RawWordCheck.Outcome o = RawWordCheck.run(sm, oracleSm, e.getValue(),
+                    RawWordCheck.Rules.STRICT.toleratingRefusals().acceptingAlikeReassembly());
+            wrong.addAll(o.wrong());
+            unknown.addAll(o.unknown());
+            misprinted.addAll(o.misprinted());
+            counts.append(String.format(" %s %d/%d", e.getKey(), o.words() - o.refused(), o.words()));
         }
         System.out.printf("%s: memory size x order words checked (valid/all):%s; %d UNKNOWN, %d other text%n", sm,
                 counts, unknown.size(), misprinted.size());

@@ -21,11 +21,20 @@ class SassModifierOracleTest {
     private static final String SHADOWED = "composed from sm_80's IADD3 R, R.reuse, c[0x0][...], RZ, whose bank the"
             + " form now fixes (it decoded bank 3 as an offset): every example word decodes through another form";
 
+    private static final String ISETP_EX = "composed onto sm_80's learned ISETP .EX forms; the form of ptxas's word with"
+            + " an immediate b (tools/sass-probe/field-enums.py) decodes every example word of this spelling first";
+
     /** Composed forms without a confirming example, exactly, per SM (stale entries fail). */
     static final java.util.Map<String, String> KNOWN = java.util.Map.of(
             "sm_80 IADD3 [@!{} IADD3 {}, {}, c[{}][{}], {}]: no example word decodes with it", SHADOWED,
             "sm_80 IADD3 [@{} IADD3 {}, {}, c[{}][{}], {}]: no example word decodes with it", SHADOWED,
-            "sm_80 IADD3 [IADD3 {}, {}, c[{}][{}], {}]: no example word decodes with it", SHADOWED);
+            "sm_80 IADD3 [IADD3 {}, {}, c[{}][{}], {}]: no example word decodes with it", SHADOWED,
+            "sm_80 ISETP.EQ.AND.EX [@!{} ISETP.EQ.AND.EX {}, {}, {}, {}, {}, {}]: no example word decodes with it",
+            ISETP_EX,
+            "sm_80 ISETP.EQ.AND.EX [@{} ISETP.EQ.AND.EX {}, {}, {}, {}, {}, {}]: no example word decodes with it",
+            ISETP_EX,
+            "sm_80 ISETP.EQ.AND.EX [ISETP.EQ.AND.EX {}, {}, {}, {}, {}, {}]: no example word decodes with it",
+            ISETP_EX);
 
     @ParameterizedTest
     @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})

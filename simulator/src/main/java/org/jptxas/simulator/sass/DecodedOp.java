@@ -131,7 +131,8 @@ final class DecodedOp {
         this.kind = b.kind;
         String o = op.opcode();
         this.collective = o.equals("SHFL") || o.equals("VOTE") || o.equals("VOTEU") || o.equals("REDUX")
-                || o.equals("MATCH") || o.equals("LDSM") || o.equals("HMMA") || o.equals("IMMA") || o.equals("DMMA");
+                || o.equals("MATCH") || o.equals("LDSM") || o.equals("HMMA") || o.equals("IMMA") || o.equals("DMMA")
+                || o.equals("R2UR") && !op.operands().isEmpty() && op.operands().get(0) instanceof SassOperand.Pred;
         this.uniformOp = o.startsWith("U") && !o.equals(SassListing.UNKNOWN) || o.equals("S2UR") || o.equals("R2UR");
         this.convergenceOp = o.equals("BSSY") || o.equals("BSYNC") || o.equals("BREAK") || o.equals("BMOV")
                 || o.equals("WARPSYNC");
@@ -492,7 +493,8 @@ final class DecodedOp {
                 b.src(o.get(3), false, false);
                 b.predSrc(o.get(4), false);
                 if (op.has("EX")) {
-                    b.predSrc(o.get(5), true);
+                    // sm_75's nvdisasm hides a PT .EX predicate: ISETP.LT.AND.EX P0, PT, R3, 0x1, !PT
+                    b.predSrc(o.size() > 5 ? o.get(5) : new SassOperand.Pred(7, false), true);
                     b.flags |= F_EX;
                 }
                 b.flags |= (op.has("U32") ? F_UNSIGNED : 0) | (op.has("AND") ? F_AND : op.has("OR") ? F_OR : 0);

@@ -788,6 +788,26 @@ final class SassMachine {
                 }
                 writeU(w, o.get(0), (int) acc);
             }
+            case "R2UR" -> { // R2UR Pd, URd, Ra: Pd (every active lane) says whether Ra is the same in all of them;
+                // ptxas tests it to take a membermask's fast path, else the slow one through BRA.DIV
+                Integer first = null;
+                boolean same = true;
+                for (int l = 0; l < count; l++) {
+                    if ((active >>> l & 1) != 0) {
+                        int x = read(o.get(2), threads[base + l], w);
+                        same &= first == null || x == first;
+                        first = first == null ? x : first;
+                    }
+                }
+                for (int l = 0; l < count; l++) {
+                    if ((active >>> l & 1) != 0) {
+                        writeP(threads[base + l], o.get(0), same);
+                    }
+                }
+                if (first != null) {
+                    writeU(w, o.get(1), first);
+                }
+            }
             case "MATCH" -> match(op, base, count, active, w);
             case "LDSM" -> ldsm(op, base, count, active, w);
             case "HMMA", "IMMA", "DMMA" -> matrixMultiply(op, base, count, active);
@@ -1368,11 +1388,13 @@ final class SassMachine {
                 releaseBarriers(-1);
             }
             case "BRA" -> {
-                if (op.modifiers().equals(List.of("CONV")) && o.size() == 2 && o.get(0) instanceof UReg
+                if ((op.modifiers().equals(List.of("CONV")) || op.modifiers().equals(List.of("DIV"))) && o.size() == 2
+                        && o.get(0) instanceof UReg
                         && o.get(1) instanceof SassOperand.Target target) {
                     // BRA.CONV URm: a branch ptxas takes only where the threads of mask URm agree on it (its fast
                     // paths for a membermask, the slow path after it being correct for any mask); run as the
-                    // thread's own guarded branch, which both paths make give the same result
+                    // thread's own guarded branch, which both paths make give the same result. BRA.DIV URm, to the
+                    // slow path where the warp may have diverged from URm, likewise.
                     t.pc = (int) (target.address() / 16);
                     break;
                 }
@@ -1643,6 +1665,14 @@ final class SassMachine {
             }
             case "I2F" -> {
                 i2f(op, t, w);
+                t.pc++;
+            }
+            case "I2I" -> {
+                int[] range = IntegerNarrowing.range(op);
+                if (range == null) {
+                    throw unimplemented(op);
+                }
+                writeR(t, o.get(0), IntegerNarrowing.saturate(range, read(o.get(1), t, w)));
                 t.pc++;
             }
             case "F2I" -> {
@@ -2612,7 +2642,7 @@ final class SassMachine {
         List<SassOperand> o = op.operands();
         String bool = op.has("AND") ? "AND" : op.has("OR") ? "OR" : "XOR";
         boolean r = integerCompare(op, read(o.get(2), t, w), read(o.get(3), t, w),
-                op.has("EX") && pred(o.get(5), t, w));
+                op.has("EX") && (o.size() < 6 || pred(o.get(5), t, w))); // sm_75 hides a PT .EX predicate
         boolean c = pred(o.get(4), t, w);
         out.accept(o.get(0), combine(bool, r, c));
         out.accept(o.get(1), combine(bool, !r, c));

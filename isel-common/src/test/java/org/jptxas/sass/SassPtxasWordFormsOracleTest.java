@@ -1,0 +1,120 @@
+package org.jptxas.sass;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.jptxas.sass.oracle.RawWordCheck;
+import org.jptxas.testing.Oracles;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Forms of words ptxas 13 writes in the instruction-form suite's cubins that jptxas's decoder did not know (so the
+ * emulator stopped on ptxas's code): I2I.*.S32.SAT, LEA with an immediate b, a negated a or b and .X without .HI,
+ * ISETP .EX with an immediate, R2UR with its predicate, DADD with a negated b, any constant bank or a double
+ * immediate, HSETP2 with .H0_H0 halves, HFMA2.BF16_V2's neg/abs of c ({@code tools/sass-probe/field-enums.py}). Each
+ * of ptxas's words gets random values in every field (registers, predicates, immediates, shift, guard, and the
+ * class's modifier enums) and must decode to exactly nvdisasm 12.5's text and assemble back to itself.
+ */
+class SassPtxasWordFormsOracleTest {
+    /** ptxas's word (hi, lo as nvdisasm prints them), the fields varied, the SMs it is on (null: all). */
+    record Sample(String word, List<String> fields, List<String> sms) {}
+
+    private static final String GUARD = "15:12";
+    private static final List<String> ALL = null;
+    private static final List<String> AMPERE_ON = List.of("sm_80", "sm_86", "sm_89", "sm_90");
+
+    static final List<Sample> SAMPLES = List.of(
+            // I2I: d, a, destination type
+            new Sample("000fe400000010000000000600067238", List.of(GUARD, "23:16", "39:32", "77:76"), ALL),
+            // LEA with an immediate b
+            new Sample("000fe400000f0effffffffff04047811", List.of(GUARD, "23:16", "31:24", "63:32", "79:75",
+                    "89:87"), ALL),
+            new Sample("000fc600000fc4ff00007fff07077811", List.of("23:16", "31:24", "63:32", "71:64", "79:75",
+                    "89:87"), ALL),
+            new Sample("000fca00078f82ff0000001000077811", List.of(GUARD, "23:16", "31:24", "63:32", "79:75"), ALL),
+            new Sample("000fe2000780c0ff000000ff00ff7811", List.of("23:16", "!83:81", "31:24", "63:32", "79:75"),
+                    ALL),
+            new Sample("000fe200078118ff12345678ff057811", List.of("23:16", "!83:81", "31:24", "63:32", "71:64",
+                    "79:75"), ALL),
+            // LEA with a negated register or uniform b, a negated a, .X alone
+            new Sample("000fe400000f0eff8000000704077211", List.of(GUARD, "23:16", "31:24", "39:32", "79:75",
+                    "89:87"), ALL),
+            new Sample("000fe400078f80ff8000000504047211", List.of(GUARD, "23:16", "31:24", "39:32", "79:75"), ALL),
+            new Sample("000fe400078f80ff8000000504047211", List.of("23:16", "31:24", "39:32", "71:64", "79:75"),
+                    List.of("sm_75", "sm_80", "sm_86")),
+            new Sample("002fd200078e79ff000000ff05097211", List.of("23:16", "31:24", "39:32", "79:75"), ALL),
+            new Sample("008fc600000e44ff0000000700077211", List.of("23:16", "31:24", "39:32", "79:75", "89:87"), ALL),
+            new Sample("000fc800080f0eff8000000500007c11", List.of("23:16", "31:24", "37:32", "79:75", "89:87"),
+                    ALL),
+            // ISETP .EX, immediate b: comparison, .U32, boolean operation and every predicate
+            new Sample("000fc80003f02300555555550300780c", List.of("83:81", "86:84", "31:24", "63:32", "89:87",
+                    "70:68", "78:76", "73:73", "~75:74"), List.of("sm_75", "sm_80", "sm_86", "sm_89")),
+            // R2UR P, UR, R
+            new Sample("000e22000002000000000000063f73c2", List.of(GUARD, "!83:81", "21:16", "31:24"),
+                    List.of("sm_80", "sm_86", "sm_89")),
+            // DADD
+            new Sample("000e2200000000000080000004047629", List.of("23:16", "31:24", "+58:54", "53:40"), ALL),
+            new Sample("004e0e00000001000080000002067629", List.of(GUARD, "23:16", "31:24", "+58:54", "53:40"), ALL),
+            new Sample("00405200000008060000000004067229", List.of(GUARD, "23:16", "31:24", "71:64"), ALL),
+            new Sample("004e0e000000090200000000ff067229", List.of("23:16", "31:24", "71:64"), ALL),
+            // HSETP2 .H0_H0: comparison, .FTZ, boolean operation and predicates
+            new Sample("004fd20003f068002000000500007234", List.of(GUARD, "83:81", "86:84", "31:24", "39:32",
+                    "89:87", "79:76", "80:80", "~70:69"), ALL),
+            // HFMA2.BF16_V2 with c negated or |c|, whole or .H0_H0
+            new Sample("004fca0000280902200000ffff077231", List.of("23:16", "31:24", "39:32", "71:64"), AMPERE_ON),
+            new Sample("004fca00002c0902200000ffff007231", List.of("23:16", "31:24", "39:32", "71:64"), AMPERE_ON),
+            new Sample("004fca0000300902200000ffff077231", List.of(GUARD, "23:16", "31:24", "39:32", "71:64"),
+                    AMPERE_ON),
+            new Sample("004fca0000340902200000ffff037231", List.of("23:16", "31:24", "39:32", "71:64"), AMPERE_ON));
+
+    /** Variants per sample; the first is ptxas's word itself. */
+    static final int VARIANTS = 24;
+
+    /**
+     * The words of one SM. A field {@code !hi:lo} is a predicate that never holds PT there (nvdisasm hides a PT
+     * carry-out); {@code ~hi:lo} is a boolean operation (AND, OR, XOR: the fourth value is not one); {@code +hi:lo}
+     * is never 0 (a constant bank other than the learned forms' bank 0).
+     */
+    static List<long[]> words(String sm) {
+        Random random = new Random(20);
+        List<long[]> out = new ArrayList<>();
+        for (Sample s : SAMPLES) {
+            if (s.sms() != null && !s.sms().contains(sm)) {
+                continue;
+            }
+            long hi = Long.parseUnsignedLong(s.word().substring(0, 16), 16);
+            long lo = Long.parseUnsignedLong(s.word().substring(16), 16);
+            out.add(new long[] {lo, hi});
+            for (int v = 1; v < VARIANTS; v++) {
+                long[] w = {lo, hi};
+                for (String spec : s.fields()) {
+                    boolean notPt = spec.startsWith("!"), bool = spec.startsWith("~"), nonZero = spec.startsWith("+");
+                    BitField f = BitField.parse(spec.substring(notPt || bool || nonZero ? 1 : 0));
+                    long max = f.width() == 64 ? -1L : (1L << f.width()) - 1;
+                    long value = random.nextLong() & max;
+                    if (nonZero) {
+                        value = 1 + random.nextInt((int) max);
+                    } else if (notPt) {
+                        value = random.nextInt(7);
+                    } else if (bool) {
+                        value = random.nextInt(3);
+                    }
+                    long[] m = f.mask();
+                    w[0] &= ~m[0];
+                    w[1] &= ~m[1];
+                    f.insert(value, w);
+                }
+                out.add(w);
+            }
+        }
+        return out;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
+    void ptxasWordsWithEveryFieldVariedDecodeAsNvdisasmAndAssembleBack(String sm) {
+        Oracles.assumeNvdisasm();
+        RawWordCheck.run(sm, words(sm)).assertNoneWrong();
+    }
+}
