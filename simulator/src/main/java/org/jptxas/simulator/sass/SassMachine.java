@@ -607,6 +607,23 @@ final class SassMachine {
                 }
                 return;
             }
+            if (op.opcode().equals("BRA") && op.modifiers().equals(List.of("DIV")) && op.operands().size() == 2
+                    && op.operands().get(0) instanceof UReg
+                    && op.operands().get(1) instanceof SassOperand.Target target) {
+                // BRA.DIV URm: to the slow path only where threads of mask URm are not all here (diverged); a warp
+                // converged on the mask takes the fast path, as the hardware does
+                int mask = read(op.operands().get(0), first, warp);
+                boolean diverged = (group & mask) != mask;
+                for (int l = 0; l < count; l++) {
+                    if ((group >>> l & 1) != 0) {
+                        Thread t = threads[base + l];
+                        boolean g = op.guardUniform() ? warp.up[op.guard()] != op.guardNegated()
+                                : t.p[op.guard()] != op.guardNegated();
+                        t.pc = g && diverged ? (int) (target.address() / 16) : t.pc + 1;
+                    }
+                }
+                return;
+            }
             if (op.guardUniform()) {
                 boolean g = warp.up[op.guard()] != op.guardNegated();
                 for (int l = 0; l < count; l++) {
@@ -1388,13 +1405,11 @@ final class SassMachine {
                 releaseBarriers(-1);
             }
             case "BRA" -> {
-                if ((op.modifiers().equals(List.of("CONV")) || op.modifiers().equals(List.of("DIV"))) && o.size() == 2
-                        && o.get(0) instanceof UReg
+                if (op.modifiers().equals(List.of("CONV")) && o.size() == 2 && o.get(0) instanceof UReg
                         && o.get(1) instanceof SassOperand.Target target) {
                     // BRA.CONV URm: a branch ptxas takes only where the threads of mask URm agree on it (its fast
                     // paths for a membermask, the slow path after it being correct for any mask); run as the
-                    // thread's own guarded branch, which both paths make give the same result. BRA.DIV URm, to the
-                    // slow path where the warp may have diverged from URm, likewise.
+                    // thread's own guarded branch, which both paths make give the same result (BRA.DIV: execute)
                     t.pc = (int) (target.address() / 16);
                     break;
                 }
