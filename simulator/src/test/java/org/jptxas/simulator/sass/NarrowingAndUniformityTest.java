@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Instructions of ptxas 13's code the emulator stopped on once the decoder knew them: {@code I2I.*.S32.SAT}
  * ({@code cvt.sat.{s8,u8,s16,u16}.s32}), {@code R2UR Pd, URd, Ra} (Pd: Ra is the same in every active lane) and
- * {@code BRA.DIV URm} (the membermask's slow path). One warp; each lane narrows a value around the four ranges'
- * edges, tests a uniform and a lane-dependent register with R2UR, and takes BRA.DIV where the second is not uniform.
+ * {@code BRA.DIV URm} (the membermask's slow path, taken only where the mask's threads are not all converged). One
+ * warp; each lane narrows a value around the four ranges' edges, tests a uniform and a lane-dependent register with
+ * R2UR, and falls through BRA.DIV on a mask the whole converged warp covers.
  */
 class NarrowingAndUniformityTest {
     static final int[] VALUES = {-200, -129, -128, -1, 0, 127, 128, 255, 256, 40000, -40000, 65535, 65536};
@@ -38,7 +39,10 @@ class NarrowingAndUniformityTest {
                 "R2UR P1, UR5, R0",
                 "SEL R6, RZ, 0x1, !P1",
                 "MOV R7, 0x1",
-                "@!P1 BRA.DIV UR5, `(.L_slow)",
+                "IMAD.MOV.U32 R16, RZ, RZ, -0x1",
+                "R2UR UR6, R16",
+                // the whole warp is converged on mask UR6 (every lane): the fast path
+                "@!P1 BRA.DIV UR6, `(.L_slow)",
                 "MOV R7, 0x2",
                 ".L_slow:",
                 "STG.E [R2.64], R5",
@@ -105,7 +109,7 @@ class NarrowingAndUniformityTest {
                 int at = 16 * lane;
                 assertEquals(1, out[at], sm + " lane " + lane + ": R2UR of a uniform value");
                 assertEquals(0, out[at + 1], sm + " lane " + lane + ": R2UR of the lane index");
-                assertEquals(1, out[at + 2], sm + " lane " + lane + ": BRA.DIV to the slow path");
+                assertEquals(2, out[at + 2], sm + " lane " + lane + ": BRA.DIV of a converged mask falls through");
                 assertEquals(5, out[at + 3], sm + " lane " + lane + ": R2UR's uniform register");
                 int v = (lane & 0xf) < VALUES.length ? VALUES[lane & 0xf] : 0;
                 assertEquals(Math.max(-128, Math.min(127, v)), out[at + 4], sm + " lane " + lane + " S8 of " + v);
