@@ -30,6 +30,9 @@ F2I = [enum('80:80', ['', 'FTZ']), enum('72:72,76:75', INT_TYPES), enum('85:84',
        enum('79:78', ['', 'FLOOR', 'CEIL', 'TRUNC']), enum('77:77', ['', 'NTZ'])]
 I2F = [enum('76:75', [None, 'F16', '', 'F64']), enum('74:74,85:84', INT_TYPES), enum('79:78', ['', 'RM', 'RP', 'RZ'])]
 I2IP = [enum('77:76', ['U8', 'S8', 'U16', 'S16'])]
+# sm_90 compares bf16 pairs natively: [65:64] = 2 prints .BF16_V2 first (sm_75..sm_89 print no token there)
+BF16_V2 = enum('65:64', ['', None, 'BF16_V2'])
+SM_EXTRA = {'sm_90': {'HSETP2': [BF16_V2], 'HSET2': [BF16_V2]}}
 CLASSES = [('DSETP', 554, DSETP), ('DSETP', 1066, DSETP), ('HSETP2', 564, HSETP2), ('HSET2', 563, HSET2),
            ('F2I', 773, F2I), ('F2I', 785, F2I), ('I2F', 774, I2F), ('I2F', 786, I2F), ('I2IP', 569, I2IP),
            ('I2IP', 2105, I2IP)]
@@ -153,6 +156,7 @@ def main():
         for mnemonic, key, groups in CLASSES:
             if only and mnemonic not in only.split(','):
                 continue
+            groups = SM_EXTRA.get(sm, {}).get(mnemonic, []) + groups
             plain = [f for f in all_forms if f['key'] == key and f['mnemonic'].split('.')[0] == mnemonic
                      and not f['pieces'][0].startswith('@') and '.reuse' not in ''.join(f['pieces'])]
             if not plain:

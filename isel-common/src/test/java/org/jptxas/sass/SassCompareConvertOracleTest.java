@@ -15,8 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The compare and conversion classes with every value of every modifier field, from words built field by field (not
  * from ptxas's samples): DSETP (comparison [79:76], boolean operation [75:74], !Pc [90]; register and double
- * immediate b), HSETP2 (comparison, .H_AND [71], .FTZ [80], boolean operation [70:69], !Pc), HSET2 (.BF [71] and the
- * same), F2I (.FTZ [80], integer type: sign [72] and size [76:75], float type [85:84], rounding [79:78], .NTZ [77];
+ * immediate b), HSETP2 (comparison, .H_AND [71], .FTZ [80], boolean operation [70:69], !Pc; on sm_90 also .BF16_V2
+ * [65:64] = 2, bf16 pairs), HSET2 (.BF [71] and the same), F2I (.FTZ [80], integer type: sign [72] and size [76:75], float type [85:84], rounding [79:78], .NTZ [77];
  * the 32-bit and the 64-bit opcode) and I2F (float type [76:75], integer type: sign [74] and size [85:84], rounding
  * [79:78]). Every word jptxas decodes must read exactly as nvdisasm 12.5 prints it in raw mode and assemble back to
  * itself. The words the tables refuse (combinations nvdisasm rejects, {@code tools/sass-probe/field-enums.py}) decode
@@ -54,8 +54,10 @@ class SassCompareConvertOracleTest {
         return x;
     }
 
-    static List<long[]> words() {
+    static List<long[]> words(String sm) {
         List<long[]> out = new ArrayList<>();
+        // sm_90 compares bf16 pairs (.BF16_V2, [65:64] = 2); the earlier SMs print no token for those bits
+        int[] halfTypes = sm.equals("sm_90") ? new int[] {0, 2} : new int[] {0};
         // DSETP, register and immediate (0.5: 0x3fe00000 in [63:32]) b
         for (long[] d : new long[][] {compare(0x22a, 0), with(compare(0x42a, 0), 32, 32, 0x3fe00000L)}) {
             for (int cmp = 0; cmp < 16; cmp++) {
@@ -67,7 +69,13 @@ class SassCompareConvertOracleTest {
             }
         }
         // HSETP2 and HSET2 (HSET2's destination R6 sits in [23:16])
+        List<long[]> halves = new ArrayList<>();
         for (long[] h : new long[][] {compare(0x234, 0), compare(0x233, 6)}) {
+            for (int halfType : halfTypes) {
+                halves.add(with(h, 64, 2, halfType));
+            }
+        }
+        for (long[] h : halves) {
             for (int cmp = 0; cmp < 16; cmp++) {
                 for (int bit71 = 0; bit71 < 2; bit71++) {
                     for (int ftz = 0; ftz < 2; ftz++) {
@@ -116,7 +124,7 @@ class SassCompareConvertOracleTest {
         List<long[]> known = new ArrayList<>();
         Map<String, Integer> refused = new TreeMap<>();
         int unknown = 0;
-        for (long[] w : words()) {
+        for (long[] w : words(sm)) {
             if (isa.decode(w[0], w[1]) instanceof SassInstruction.Unknown) {
                 unknown++;
                 refused.merge(String.format("%03x", w[0] & 0xfff), 1, Integer::sum);

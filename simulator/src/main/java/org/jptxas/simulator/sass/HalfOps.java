@@ -45,11 +45,26 @@ final class HalfOps {
         };
     }
 
+    /** The bfloat16's value, a subnormal flushed to a zero of its sign under {@code .FTZ}. */
+    static float bf16Value(int bf, boolean ftz) {
+        bf &= 0xffff;
+        if (ftz && (bf & 0x7f80) == 0) {
+            bf &= 0x8000;
+        }
+        return SmallFloats.bf16ToFloat(bf);
+    }
+
     /** The comparison of each half of two packed pairs: bit 0 the low half's result, bit 1 the high half's. */
     static int compare2(String cmp, int a, int b, boolean ftz) {
+        return compare2(cmp, a, b, ftz, false);
+    }
+
+    /** {@link #compare2(String, int, int, boolean)} on binary16 or (sm_90's {@code .BF16_V2}) bfloat16 pairs. */
+    static int compare2(String cmp, int a, int b, boolean ftz, boolean bf16) {
         int r = 0;
         for (int k = 0; k < 2; k++) {
-            if (compare(cmp, value(a >>> (16 * k), ftz), value(b >>> (16 * k), ftz))) {
+            int x = a >>> (16 * k), y = b >>> (16 * k);
+            if (compare(cmp, bf16 ? bf16Value(x, ftz) : value(x, ftz), bf16 ? bf16Value(y, ftz) : value(y, ftz))) {
                 r |= 1 << k;
             }
         }

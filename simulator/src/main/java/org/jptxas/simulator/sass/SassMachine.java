@@ -2633,15 +2633,18 @@ final class SassMachine {
     /**
      * HSETP2 Pp, Pq, a, b, Pc: each half compared, Pp the low half's result and Pq the high half's (.H_AND: both
      * halves' conjunction and its complement), each combined with Pc. HSET2 Rd, a, b, Pc: each half of Rd all ones
-     * where the combined result holds (.BF: 1.0), else 0.
+     * where the combined result holds (.BF: 1.0), else 0. .BF16_V2 (sm_90): the pairs are bfloat16.
      */
     private void halfSet(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         boolean setp = op.opcode().equals("HSETP2");
         int src = setp ? 2 : 1;
-        String cmp = op.modifiers().get(op.has("BF") ? 1 : 0);
+        boolean bf16 = op.has("BF16_V2");
+        // the comparison follows the type (.BF16_V2) and result (.BF) tokens
+        String cmp = op.modifiers().get((bf16 ? 1 : 0) + (op.has("BF") ? 1 : 0));
         String bool = op.has("AND") ? "AND" : op.has("OR") ? "OR" : "XOR";
-        int r = HalfOps.compare2(cmp, halfPair(o.get(src), t, w, op), halfPair(o.get(src + 1), t, w, op), op.has("FTZ"));
+        int r = HalfOps.compare2(cmp, halfPair(o.get(src), t, w, op), halfPair(o.get(src + 1), t, w, op), op.has("FTZ"),
+                bf16);
         boolean c = pred(o.get(src + 2), t, w);
         if (setp) {
             boolean lo = (r & 1) != 0, hi = (r & 2) != 0;
@@ -2652,7 +2655,7 @@ final class SassMachine {
             writeP(t, o.get(0), combine(bool, lo, c));
             writeP(t, o.get(1), combine(bool, hi, c));
         } else {
-            int one = op.has("BF") ? 0x3c00 : 0xffff;
+            int one = !op.has("BF") ? 0xffff : bf16 ? 0x3f80 : 0x3c00; // .BF: 1.0 of the pair's type
             writeR(t, o.get(0), (combine(bool, (r & 1) != 0, c) ? one : 0) | (combine(bool, (r & 2) != 0, c) ? one << 16 : 0));
         }
     }
