@@ -13,6 +13,7 @@ SMS = {'sm_75': ('backend-sm75', 'sm75', 'SM75'), 'sm_80': ('backend-sm80', 'sm8
        'sm_86': ('backend-sm80', 'sm80', 'SM86'), 'sm_89': ('backend-sm89-90', 'sm89_90', 'SM89'),
        'sm_90': ('backend-sm89-90', 'sm89_90', 'SM90a')}
 BASE = os.path.join(ROOT, 'tables/src/main/resources/org/jptxas/tables/sass/volta-base.json')
+BASE_MODS = os.path.join(ROOT, 'tables/src/main/resources/org/jptxas/tables/sass/modifiers-base.json')
 
 CMP_F = ['F', 'LT', 'EQ', 'LE', 'GT', 'NE', 'GE', 'NUM', 'NAN', 'LTU', 'EQU', 'LEU', 'GTU', 'NEU', 'GEU', 'T']
 CMP_D = ['MIN'] + CMP_F[1:15] + ['MAX']
@@ -33,9 +34,25 @@ I2IP = [enum('77:76', ['U8', 'S8', 'U16', 'S16'])]
 # sm_90 compares bf16 pairs natively: [65:64] = 2 prints .BF16_V2 first (sm_75..sm_89 print no token there)
 BF16_V2 = enum('65:64', ['', None, 'BF16_V2'])
 SM_EXTRA = {'sm_90': {'HSETP2': [BF16_V2], 'HSET2': [BF16_V2]}}
+# sm_90's float type fields are a bit wider: I2F's result [77:75] and F2I's source [86:84] take BF16 = 4
+SM_REPLACE = {'sm_90': {'76:75': enum('77:75', [None, 'F16', '', 'F64', 'BF16']),
+                        '85:84': enum('86:84', [None, 'F16', '', 'F64', 'BF16'])}}
 CLASSES = [('DSETP', 554, DSETP), ('DSETP', 1066, DSETP), ('HSETP2', 564, HSETP2), ('HSET2', 563, HSET2),
            ('F2I', 773, F2I), ('F2I', 785, F2I), ('I2F', 774, I2F), ('I2F', 786, I2F), ('I2IP', 569, I2IP),
            ('I2IP', 2105, I2IP)]
+
+# Arithmetic classes whose mnemonic enums ptxas's forms never showed all of: the enums (in nvdisasm's print order)
+# replace the class's mnemonic groups with the same bits; its operand groups stay. Extra operand groups are added.
+FTZ, SAT = enum('80:80', ['', 'FTZ']), enum('77:77', ['', 'SAT'])
+RND = enum('79:78', ['', 'RM', 'RP', 'RZ'])
+F32 = enum('78:78', ['', 'F32'])  # HADD2/HMUL2: an f32 result
+NEG_A = enum('73:72', ['', '-'], 1, 'prefix')
+NEG_B = enum('63:62', ['', None, '-'], 2, 'prefix')
+EXTEND = [('FADD', 545, [FTZ, RND, SAT], []), ('FMUL', 544, [FTZ, RND, SAT], [NEG_A]),
+          ('FFMA', 547, [FTZ, RND, SAT], []), ('FMNMX', 521, [FTZ, enum('81:81', ['', 'NAN'])], []),
+          ('FSETP', 523, [enum('79:76', CMP_F), FTZ, enum('75:74', ['AND', 'OR', 'XOR'])], []),
+          ('HADD2', 560, [F32, FTZ, SAT], [NEG_A, NEG_B]), ('HMUL2', 562, [F32, FTZ, SAT], [NEG_A, NEG_B]),
+          ('DADD', 553, [RND], []), ('DMUL', 552, [RND], [])]
 
 CTRL_MASK_HI = ((1 << 17) - 1) << (105 - 64)
 def form(mnemonic, key, pieces, bits, slots):
@@ -112,6 +129,9 @@ def field_extract(word, bits):
             i += 1
     return value
 
+def bit_positions(bits):
+    return [p for rng in bits.split(',') for p in range(int(rng.split(':')[1]), int(rng.split(':')[0]) + 1)]
+
 def field_insert(word, bits, value):
     pos = []
     for rng in bits.split(','):
@@ -134,6 +154,29 @@ def save(path, data):
         f.write(',\n'.join(json.dumps(e, separators=(',', ':')) for e in entries))
         f.write('\n]}\n')
 
+def operand_variants(pieces, slots, groups):
+    """The pieces with one operand group's non-empty value shown on its register operand (a prefix ends the piece
+    before the operand, a suffix starts the one after it); none where the operand already shows a modifier."""
+    out = []
+    for g in groups:
+        op = g['operand']
+        if op < 0 or op >= len(slots) or not slots[op].startswith('GPR'):
+            continue
+        for name in g['values']:
+            if not name:
+                continue
+            v = list(pieces)
+            if g['side'] == 'prefix':
+                if v[op] and v[op][-1] in '-!~|':
+                    continue
+                v[op] += name
+            else:
+                if v[op + 1].startswith('.'):
+                    continue
+                v[op + 1] = name + v[op + 1]
+            out.append(v)
+    return out
+
 def main():
     for sm, (module, pkg, arch) in SMS.items():
         if len(sys.argv) > 1 and sm not in sys.argv[1:]:
@@ -153,10 +196,24 @@ def main():
                 overlay['forms'].append(f)
                 all_forms.append(f)
         only = os.environ.get('ONLY')
-        for mnemonic, key, groups in CLASSES:
+        base_mods = {(c['mnemonic'], c['key']): c for c in load(BASE_MODS)['classes']}
+        base_mods.update({(c['mnemonic'], c['key']): c for c in mods['classes']})
+        extended = []
+        for mnemonic, key, new, operands in EXTEND:
+            if sm == 'sm_90' and mnemonic == 'HMUL2':
+                new = [g for g in new if g is not F32]  # sm_90 prints INVALID1 for HMUL2's [78]
+            old = base_mods.get((mnemonic, key), {'groups': []})['groups']
+            bits = {g['bits'] for g in new + operands}
+            kept = [g for g in old if g['bits'] not in bits and (g['operand'] >= 0 or
+                    not set(bit_positions(g['bits'])) & set(p for n in new for p in bit_positions(n['bits'])))]
+            extended.append((mnemonic, key, new + [g for g in kept if g['operand'] < 0] + operands
+                             + [g for g in kept if g['operand'] >= 0]))
+        for mnemonic, key, groups in CLASSES + extended:
             if only and mnemonic not in only.split(','):
                 continue
             groups = SM_EXTRA.get(sm, {}).get(mnemonic, []) + groups
+            if mnemonic in ('I2F', 'F2I'):
+                groups = [SM_REPLACE.get(sm, {}).get(g['bits'], g) for g in groups]
             plain = [f for f in all_forms if f['key'] == key and f['mnemonic'].split('.')[0] == mnemonic
                      and not f['pieces'][0].startswith('@') and '.reuse' not in ''.join(f['pieces'])]
             if not plain:
@@ -199,12 +256,14 @@ def main():
                     for f in (plain if layout == order[0] else layouts[layout]):
                         pieces = list(f['pieces'])
                         pieces[0] = pieces[0].replace(f['mnemonic'], spelled, 1)
-                        sk = '{}'.join(pieces)
                         lit = [x[1:] if x.startswith('=') else '_' for x in f['slots']]
                         lits = any(x != '_' for x in lit)
-                        refused.add(sk + (' [' + ','.join(lit) + ']' if lits else ''))
-                        for guard in ('@{} ', '@!{} '):
-                            refused.add(guard + sk + (' [_,' + ','.join(lit) + ']' if lits else ''))
+                        # the composer also spells the combination with one operand modifier on top (-a, |b|)
+                        for variant in [pieces] + operand_variants(pieces, f['slots'], groups):
+                            sk = '{}'.join(variant)
+                            refused.add(sk + (' [' + ','.join(lit) + ']' if lits else ''))
+                            for guard in ('@{} ', '@!{} '):
+                                refused.add(guard + sk + (' [_,' + ','.join(lit) + ']' if lits else ''))
             cls = {'mnemonic': mnemonic, 'key': key, 'groups': groups, 'refused': sorted(refused)}
             at = [i for i, c in enumerate(mods['classes']) if (c['mnemonic'], c['key']) == (mnemonic, key)]
             if at:

@@ -16,16 +16,20 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The compare and conversion classes with every value of every modifier field, from words built field by field (not
  * from ptxas's samples): DSETP (comparison [79:76], boolean operation [75:74], !Pc [90]; register and double
  * immediate b), HSETP2 (comparison, .H_AND [71], .FTZ [80], boolean operation [70:69], !Pc; on sm_90 also .BF16_V2
- * [65:64] = 2, bf16 pairs), HSET2 (.BF [71] and the same), F2I (.FTZ [80], integer type: sign [72] and size [76:75], float type [85:84], rounding [79:78], .NTZ [77];
- * the 32-bit and the 64-bit opcode) and I2F (float type [76:75], integer type: sign [74] and size [85:84], rounding
- * [79:78]). Every word jptxas decodes must read exactly as nvdisasm 12.5 prints it in raw mode and assemble back to
- * itself. The words the tables refuse (combinations nvdisasm rejects, {@code tools/sass-probe/field-enums.py}) decode
- * UNKNOWN and are counted, exactly per SM, so an enum value the tables lose fails too.
+ * [65:64] = 2, bf16 pairs), HSET2 (.BF [71] and the same), F2I (.FTZ [80], integer type: sign [72] and size
+ * [76:75], float type [85:84], rounding [79:78], .NTZ [77]; the 32-bit and the 64-bit opcode) and I2F (float type
+ * [76:75], integer type: sign [74] and size [85:84], rounding [79:78]); on sm_90 the float types are [86:84] and
+ * [77:75], with BF16. Every word jptxas decodes must read exactly as nvdisasm 12.5 prints it in raw mode and assemble
+ * back to itself. The words the tables refuse (combinations nvdisasm rejects, {@code tools/sass-probe/field-enums.py})
+ * decode UNKNOWN and are counted, exactly per SM, so an enum value the tables lose fails too.
  */
 class SassCompareConvertOracleTest {
-    /** Words per SM that decode UNKNOWN: nvdisasm refuses exactly these combinations. */
+    /**
+     * Words per SM that decode UNKNOWN: nvdisasm refuses exactly these combinations (sm_90's BF16 conversions add
+     * the same refusals as F16's and F64's: 64-bit integers only with the 64-bit opcodes and the reverse).
+     */
     static final Map<String, Integer> REFUSED = Map.of("sm_75", 480, "sm_80", 480, "sm_86", 480, "sm_89", 480,
-            "sm_90", 480);
+            "sm_90", 640);
 
     private static final long CTRL = 0x000fe20000000000L;
 
@@ -87,14 +91,17 @@ class SassCompareConvertOracleTest {
                 }
             }
         }
+        // sm_90's float type fields are a bit wider, BF16 = 4: I2F's result [77:75], F2I's source [86:84]
+        int floatTypes = sm.equals("sm_90") ? 5 : 4;
+        int typeBits = sm.equals("sm_90") ? 3 : 2;
         // F2I: 32-bit (0x305) and 64-bit (0x311) opcodes
         for (long opcode : new long[] {0x305, 0x311}) {
             for (int type = 0; type < 8; type++) {
-                for (int src = 1; src < 4; src++) {
+                for (int src = 1; src < floatTypes; src++) {
                     for (int rnd = 0; rnd < 4; rnd++) {
                         for (int flags = 0; flags < 4; flags++) {
                             long[] f = with(with(convert(opcode), 72, 1, type & 1), 75, 2, type >> 1);
-                            f = with(with(with(f, 84, 2, src), 78, 2, rnd), 77, 1, flags & 1);
+                            f = with(with(with(f, 84, typeBits, src), 78, 2, rnd), 77, 1, flags & 1);
                             out.add(with(f, 80, 1, flags >> 1));
                         }
                     }
@@ -103,10 +110,10 @@ class SassCompareConvertOracleTest {
         }
         // I2F: 32-bit (0x306) and 64-bit (0x312) opcodes
         for (long opcode : new long[] {0x306, 0x312}) {
-            for (int dst = 1; dst < 4; dst++) {
+            for (int dst = 1; dst < floatTypes; dst++) {
                 for (int type = 0; type < 8; type++) {
                     for (int rnd = 0; rnd < 4; rnd++) {
-                        long[] f = with(with(convert(opcode), 75, 2, dst), 74, 1, type & 1);
+                        long[] f = with(with(convert(opcode), 75, typeBits, dst), 74, 1, type & 1);
                         out.add(with(with(f, 84, 2, type >> 1), 78, 2, rnd));
                     }
                 }

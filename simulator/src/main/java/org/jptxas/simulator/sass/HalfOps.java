@@ -45,6 +45,21 @@ final class HalfOps {
         };
     }
 
+    /**
+     * A half result from the exact (or double-rounded) value {@code v}: rounded to nearest; {@code .SAT} clamps to
+     * [+0, 1] with NaN giving +0; {@code .FTZ} flushes a subnormal result to a zero of its sign.
+     */
+    static int result(double v, boolean ftz, boolean sat) {
+        if (sat) {
+            v = org.jptxas.simulator.numeric.Ieee.saturate(v);
+        }
+        int h = SmallFloats.toHalf(v) & 0xffff;
+        if (ftz && (h & 0x7c00) == 0) {
+            h &= 0x8000;
+        }
+        return h;
+    }
+
     /** The bfloat16's value, a subnormal flushed to a zero of its sign under {@code .FTZ}. */
     static float bf16Value(int bf, boolean ftz) {
         bf &= 0xffff;
@@ -78,8 +93,13 @@ final class HalfOps {
      * finite half, the next half up from it is infinity).
      */
     static int fromInteger(BigDecimal exact, Rounding r) {
-        int h = SmallFloats.toHalf(exact.doubleValue()) & 0xffff;
-        float back = SmallFloats.halfToFloat(h);
+        return fromInteger(exact, r, false);
+    }
+
+    /** {@link #fromInteger(BigDecimal, Rounding)} to bfloat16 ({@code bf16}, sm_90's I2F.BF16) or binary16. */
+    static int fromInteger(BigDecimal exact, Rounding r, boolean bf16) {
+        int h = (bf16 ? SmallFloats.toBf16(exact.doubleValue()) : SmallFloats.toHalf(exact.doubleValue())) & 0xffff;
+        float back = bf16 ? SmallFloats.bf16ToFloat(h) : SmallFloats.halfToFloat(h);
         int cmp = Float.isInfinite(back) ? (back > 0 ? 1 : -1) : new BigDecimal(back).compareTo(exact);
         boolean negative = (h & 0x8000) != 0;
         // h + 1 grows the magnitude, h - 1 shrinks it; toward +inf grows a positive half and shrinks a negative one

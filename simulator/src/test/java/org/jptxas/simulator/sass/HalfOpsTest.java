@@ -62,4 +62,16 @@ class HalfOpsTest {
         assertEquals(0b11, HalfOps.compare2("EQ", 0x0001, 0x8000, true, true));
         assertEquals(0b10, HalfOps.compare2("EQ", 0x0001, 0x8000, false, true)); // the high halves: 0 = 0
     }
+
+    @Test
+    void halfResultsSaturateAndFlush() {
+        assertEquals(0x3c00, HalfOps.result(1.5, false, true)); // clamped to 1
+        assertEquals(0x0000, HalfOps.result(-0.0, false, true)); // -0 to +0
+        assertEquals(0x0000, HalfOps.result(Double.NaN, false, true));
+        assertEquals(0x7e00, HalfOps.result(Double.NaN, false, false) & 0x7e00);
+        double subnormal = Math.scalb(1.0, -20); // below binary16's smallest normal, 2^-14
+        assertEquals(0x0010, HalfOps.result(subnormal, false, false));
+        assertEquals(0x0000, HalfOps.result(subnormal, true, false));
+        assertEquals(0x8000, HalfOps.result(-subnormal, true, false));
+    }
 }
