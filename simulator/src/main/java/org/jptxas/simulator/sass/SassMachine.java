@@ -1767,10 +1767,11 @@ final class SassMachine {
             }
             case "PRMT" -> {
                 int a = read(o.get(1), t, w), sel = read(o.get(2), t, w), b = read(o.get(3), t, w);
-                if (!op.modifiers().isEmpty()) {
+                List<String> mode = op.modifiers();
+                if (mode.size() > 1 || !mode.isEmpty() && !PermuteOps.MODES.contains(mode.get(0))) {
                     throw unimplemented(op);
                 }
-                writeR(t, o.get(0), permute(a, sel, b));
+                writeR(t, o.get(0), PermuteOps.permute(mode.isEmpty() ? "" : mode.get(0), a, sel, b));
                 t.pc++;
             }
             case "HFMA2", "HADD2", "HMUL2" -> {
@@ -2049,17 +2050,7 @@ final class SassMachine {
 
     /** PRMT's default mode: each result byte is the byte of {b:a} its selector nibble names, or that byte's sign. */
     private static int permute(int a, int sel, int b) {
-        long pool = Integer.toUnsignedLong(b) << 32 | Integer.toUnsignedLong(a);
-        int r = 0;
-        for (int k = 0; k < 4; k++) {
-            int s = sel >>> (4 * k) & 0xf;
-            int v = (int) (pool >>> (8 * (s & 7))) & 0xff;
-            if ((s & 8) != 0) {
-                v = (v & 0x80) != 0 ? 0xff : 0;
-            }
-            r |= v << (8 * k);
-        }
-        return r;
+        return PermuteOps.permute("", a, sel, b);
     }
 
     private void uniform(SassOp op, Thread t, Warp w) {
