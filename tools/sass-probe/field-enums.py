@@ -118,8 +118,10 @@ def spell(mnemonic, groups, bits, combo):
         return '.'.join([tokens[0]] + [name for name, _ in combo if name])
     out = list(tokens)
     for cur, (name, _) in zip(current, combo):
+        if not cur and not name:
+            continue
         if not cur or cur not in out[1:]:
-            sys.exit('%s: cannot place the enum value %s' % (mnemonic, name))
+            return None  # no token to replace (HADD2.F32 where .F32 is fixed): the composer leaves the form alone
         out[out.index(cur, 1)] = name
     return '.'.join(t for t in out if t)
 
@@ -203,15 +205,20 @@ def main():
         base_mods.update({(c['mnemonic'], c['key']): c for c in mods['classes']})
         extended = []
         for mnemonic, key, new, operands in EXTEND:
+            lead = False  # whether the class's own mnemonic groups print before the new ones
             if sm == 'sm_90' and mnemonic in ('HMUL2', 'HADD2'):
+                lead = True  # HADD2.BF16_V2.FTZ.SAT
                 # sm_90 prints INVALID1 for HMUL2's [78], and HADD2.F32 refuses .BF16_V2 on layouts ptxas showed
                 # only under a guard: the learned HADD2.F32 forms stay, none is composed
                 new = [g for g in new if g is not F32]
             old = base_mods.get((mnemonic, key), {'groups': []})['groups']
             bits = {g['bits'] for g in new + operands}
-            kept = [g for g in old if g['bits'] not in bits and (g['operand'] >= 0 or
-                    not set(bit_positions(g['bits'])) & set(p for n in new for p in bit_positions(n['bits'])))]
-            extended.append((mnemonic, key, new + [g for g in kept if g['operand'] < 0] + operands
+            # an old group sharing bits with a new one of the same side goes (HADD2's learned -b [63] under [63:62])
+            kept = [g for g in old if g['bits'] not in bits and
+                    not set(bit_positions(g['bits'])) & set(p for n in (operands if g['operand'] >= 0 else new)
+                                                             for p in bit_positions(n['bits']))]
+            mnem = [g for g in kept if g['operand'] < 0]
+            extended.append((mnemonic, key, (mnem + new if lead else new + mnem) + operands
                              + [g for g in kept if g['operand'] >= 0]))
         for mnemonic, key, groups in CLASSES + extended:
             if only and mnemonic not in only.split(','):
@@ -219,14 +226,18 @@ def main():
             groups = SM_EXTRA.get(sm, {}).get(mnemonic, []) + groups
             if mnemonic in ('I2F', 'F2I'):
                 groups = [SM_REPLACE.get(sm, {}).get(g['bits'], g) for g in groups]
+            mnem_groups = [g for g in groups if g['operand'] < 0]
+            combos = list(itertools.product(*[list(g['values'].items()) for g in mnem_groups]))
+            # only the forms the composer spells every combination on
+            spellable = lambda f: all(spell(f['mnemonic'], mnem_groups, int(f['bits'], 16), c) is not None
+                                      for c in combos)
             plain = [f for f in all_forms if f['key'] == key and f['mnemonic'].split('.')[0] == mnemonic
-                     and not f['pieces'][0].startswith('@') and '.reuse' not in ''.join(f['pieces'])]
+                     and not f['pieces'][0].startswith('@') and '.reuse' not in ''.join(f['pieces'])
+                     and spellable(f)]
             if not plain:
                 sys.exit('%s: no %s form of key %d' % (sm, mnemonic, key))
             every = [f for f in all_forms if f['key'] == key and f['mnemonic'].split('.')[0] == mnemonic
-                     and '.reuse' not in ''.join(f['pieces'])]
-            mnem_groups = [g for g in groups if g['operand'] < 0]
-            combos = list(itertools.product(*[list(g['values'].items()) for g in mnem_groups]))
+                     and '.reuse' not in ''.join(f['pieces']) and spellable(f)]
             # Forms by operand layout; the register layout first. A combination nvdisasm refuses there is refused for
             # every layout; the others are read again (a 32-bit source prints no .H1 half or .B3 byte selector).
             layouts = {}
