@@ -13,6 +13,7 @@ SMS = {'sm_75': ('backend-sm75', 'sm75', 'SM75'), 'sm_80': ('backend-sm80', 'sm8
        'sm_86': ('backend-sm80', 'sm80', 'SM86'), 'sm_89': ('backend-sm89-90', 'sm89_90', 'SM89'),
        'sm_90': ('backend-sm89-90', 'sm89_90', 'SM90a')}
 BASE = os.path.join(ROOT, 'tables/src/main/resources/org/jptxas/tables/sass/volta-base.json')
+BASE_MODS = os.path.join(ROOT, 'tables/src/main/resources/org/jptxas/tables/sass/modifiers-base.json')
 
 CMP_F = ['F', 'LT', 'EQ', 'LE', 'GT', 'NE', 'GE', 'NUM', 'NAN', 'LTU', 'EQU', 'LEU', 'GTU', 'NEU', 'GEU', 'T']
 CMP_D = ['MIN'] + CMP_F[1:15] + ['MAX']
@@ -30,9 +31,31 @@ F2I = [enum('80:80', ['', 'FTZ']), enum('72:72,76:75', INT_TYPES), enum('85:84',
        enum('79:78', ['', 'FLOOR', 'CEIL', 'TRUNC']), enum('77:77', ['', 'NTZ'])]
 I2F = [enum('76:75', [None, 'F16', '', 'F64']), enum('74:74,85:84', INT_TYPES), enum('79:78', ['', 'RM', 'RP', 'RZ'])]
 I2IP = [enum('77:76', ['U8', 'S8', 'U16', 'S16'])]
+# sm_90 compares bf16 pairs natively: [65:64] = 2 prints .BF16_V2 first (sm_75..sm_89 print no token there)
+BF16_V2 = enum('65:64', ['', None, 'BF16_V2'])
+SM_EXTRA = {'sm_90': {'HSETP2': [BF16_V2], 'HSET2': [BF16_V2]}}
+# sm_90's float type fields are a bit wider: I2F's result [77:75] and F2I's source [86:84] take BF16 = 4
+SM_REPLACE = {'sm_90': {'76:75': enum('77:75', [None, 'F16', '', 'F64', 'BF16']),
+                        '85:84': enum('86:84', [None, 'F16', '', 'F64', 'BF16'])}}
 CLASSES = [('DSETP', 554, DSETP), ('DSETP', 1066, DSETP), ('HSETP2', 564, HSETP2), ('HSET2', 563, HSET2),
            ('F2I', 773, F2I), ('F2I', 785, F2I), ('I2F', 774, I2F), ('I2F', 786, I2F), ('I2IP', 569, I2IP),
            ('I2IP', 2105, I2IP)]
+
+# Arithmetic classes whose mnemonic enums ptxas's forms never showed all of: the enums (in nvdisasm's print order)
+# replace the class's mnemonic groups with the same bits; its operand groups stay. Extra operand groups are added.
+FTZ, SAT = enum('80:80', ['', 'FTZ']), enum('77:77', ['', 'SAT'])
+RND = enum('79:78', ['', 'RM', 'RP', 'RZ'])
+F32 = enum('78:78', ['', 'F32'])  # HADD2/HMUL2: an f32 result
+NEG_A = enum('73:72', ['', '-'], 1, 'prefix')
+NEG_B = enum('63:62', ['', None, '-'], 2, 'prefix')
+EXTEND = [('FADD', 545, [FTZ, RND, SAT], []), ('FMUL', 544, [FTZ, RND, SAT], [NEG_A]),
+          ('FFMA', 547, [FTZ, RND, SAT], []), ('FMNMX', 521, [FTZ, enum('81:81', ['', 'NAN'])], []),
+          ('FSETP', 523, [enum('79:76', CMP_F), FTZ, enum('75:74', ['AND', 'OR', 'XOR'])], []),
+          ('HADD2', 560, [F32, FTZ, SAT], [NEG_B]), ('HMUL2', 562, [F32, FTZ, SAT], [NEG_B]),
+          ('DADD', 553, [RND], []), ('DMUL', 552, [RND], []),
+          ('FRND', 775, [FTZ, enum('79:78', ['', 'FLOOR', 'CEIL', 'TRUNC'])], []),
+          ('FLO', 768, [enum('73:73', ['U32', '']), enum('74:74', ['', 'SH'])], []),
+          ('PRMT', 534, [enum('74:72', ['', 'F4E', 'B4E', 'RC8', 'ECL', 'ECR', 'RC16'])], [])]
 
 CTRL_MASK_HI = ((1 << 17) - 1) << (105 - 64)
 def form(mnemonic, key, pieces, bits, slots):
@@ -193,8 +216,10 @@ def spell(mnemonic, groups, bits, combo):
         return '.'.join([tokens[0]] + [name for name, _ in combo if name])
     out = list(tokens)
     for cur, (name, _) in zip(current, combo):
+        if not cur and not name:
+            continue
         if not cur or cur not in out[1:]:
-            sys.exit('%s: cannot place the enum value %s' % (mnemonic, name))
+            return None  # no token to replace (HADD2.F32 where .F32 is fixed): the composer leaves the form alone
         out[out.index(cur, 1)] = name
     return '.'.join(t for t in out if t)
 
@@ -206,6 +231,9 @@ def field_extract(word, bits):
             value |= (word >> p & 1) << i
             i += 1
     return value
+
+def bit_positions(bits):
+    return [p for rng in bits.split(',') for p in range(int(rng.split(':')[1]), int(rng.split(':')[0]) + 1)]
 
 def field_insert(word, bits, value):
     pos = []
@@ -229,6 +257,29 @@ def save(path, data):
         f.write(',\n'.join(json.dumps(e, separators=(',', ':')) for e in entries))
         f.write('\n]}\n')
 
+def operand_variants(pieces, slots, groups, at=0):
+    """The pieces with one operand group's non-empty value shown on its register operand (a prefix ends the piece
+    before the operand, a suffix starts the one after it); none where the operand already shows a modifier."""
+    out = []
+    for g in groups:
+        op = g['operand'] + at if g['operand'] >= 0 else -1  # a guard is operand 0 of the pieces
+        if op < 0 or op >= len(slots) or not slots[op].startswith('GPR'):
+            continue
+        for name in g['values']:
+            if not name:
+                continue
+            v = list(pieces)
+            if g['side'] == 'prefix':
+                if v[op] and v[op][-1] in '-!~|':
+                    continue
+                v[op] += name
+            else:
+                if v[op + 1].startswith('.'):
+                    continue
+                v[op + 1] = name + v[op + 1]
+            out.append(v)
+    return out
+
 def main():
     for sm, (module, pkg, arch) in SMS.items():
         if len(sys.argv) > 1 and sm not in sys.argv[1:]:
@@ -249,15 +300,43 @@ def main():
                 overlay['forms'].append(f)
                 all_forms.append(f)
         only = os.environ.get('ONLY')
-        for mnemonic, key, groups in CLASSES:
+        base_mods = {(c['mnemonic'], c['key']): c for c in load(BASE_MODS)['classes']}
+        base_mods.update({(c['mnemonic'], c['key']): c for c in mods['classes']})
+        extended = []
+        for mnemonic, key, new, operands in EXTEND:
+            lead = False  # whether the class's own mnemonic groups print before the new ones
+            if sm == 'sm_90' and mnemonic in ('HMUL2', 'HADD2'):
+                lead = True  # HADD2.BF16_V2.FTZ.SAT
+                # sm_90 prints INVALID1 for HMUL2's [78], and HADD2.F32 refuses .BF16_V2 on layouts ptxas showed
+                # only under a guard: the learned HADD2.F32 forms stay, none is composed
+                new = [g for g in new if g is not F32]
+            old = base_mods.get((mnemonic, key), {'groups': []})['groups']
+            bits = {g['bits'] for g in new + operands}
+            # an old group sharing bits with a new one of the same side goes (HADD2's learned -b [63] under [63:62])
+            kept = [g for g in old if g['bits'] not in bits and
+                    not set(bit_positions(g['bits'])) & set(p for n in (operands if g['operand'] >= 0 else new)
+                                                             for p in bit_positions(n['bits']))]
+            mnem = [g for g in kept if g['operand'] < 0]
+            extended.append((mnemonic, key, (mnem + new if lead else new + mnem) + operands
+                             + [g for g in kept if g['operand'] >= 0]))
+        for mnemonic, key, groups in CLASSES + extended:
             if only and mnemonic not in only.split(','):
                 continue
-            plain = [f for f in all_forms if f['key'] == key and f['mnemonic'].split('.')[0] == mnemonic
-                     and not f['pieces'][0].startswith('@') and '.reuse' not in ''.join(f['pieces'])]
-            if not plain:
-                sys.exit('%s: no %s form of key %d' % (sm, mnemonic, key))
+            groups = SM_EXTRA.get(sm, {}).get(mnemonic, []) + groups
+            if mnemonic in ('I2F', 'F2I'):
+                groups = [SM_REPLACE.get(sm, {}).get(g['bits'], g) for g in groups]
             mnem_groups = [g for g in groups if g['operand'] < 0]
             combos = list(itertools.product(*[list(g['values'].items()) for g in mnem_groups]))
+            # only the forms the composer spells every combination on
+            spellable = lambda f: all(spell(f['mnemonic'], mnem_groups, int(f['bits'], 16), c) is not None
+                                      for c in combos)
+            plain = [f for f in all_forms if f['key'] == key and f['mnemonic'].split('.')[0] == mnemonic
+                     and not f['pieces'][0].startswith('@') and '.reuse' not in ''.join(f['pieces'])
+                     and spellable(f)]
+            if not plain:
+                sys.exit('%s: no %s form of key %d' % (sm, mnemonic, key))
+            every = [f for f in all_forms if f['key'] == key and f['mnemonic'].split('.')[0] == mnemonic
+                     and '.reuse' not in ''.join(f['pieces']) and spellable(f)]
             # Forms by operand layout; the register layout first. A combination nvdisasm refuses there is refused for
             # every layout; the others are read again (a 32-bit source prints no .H1 half or .B3 byte selector).
             layouts = {}
@@ -291,15 +370,20 @@ def main():
                         continue
                     if layout == order[0]:
                         dead.add(combo)
-                    for f in (plain if layout == order[0] else layouts[layout]):
+                    # a combination dead on the register layout is refused on every form of the class, guarded
+                    # ones too (a layout ptxas showed only under a guard composes as well)
+                    for f in (every if layout == order[0] else layouts[layout]):
                         pieces = list(f['pieces'])
-                        pieces[0] = pieces[0].replace(f['mnemonic'], spelled, 1)
-                        sk = '{}'.join(pieces)
+                        at = 1 if pieces[0].startswith('@') else 0
+                        pieces[at] = pieces[at].replace(f['mnemonic'], spelled, 1)
                         lit = [x[1:] if x.startswith('=') else '_' for x in f['slots']]
                         lits = any(x != '_' for x in lit)
-                        refused.add(sk + (' [' + ','.join(lit) + ']' if lits else ''))
-                        for guard in ('@{} ', '@!{} '):
-                            refused.add(guard + sk + (' [_,' + ','.join(lit) + ']' if lits else ''))
+                        # the composer also spells the combination with one operand modifier on top (-a, |b|)
+                        for variant in [pieces] + operand_variants(pieces, f['slots'], groups, at):
+                            sk = '{}'.join(variant)
+                            refused.add(sk + (' [' + ','.join(lit) + ']' if lits else ''))
+                            for guard in (('@{} ', '@!{} ') if at == 0 else ()):
+                                refused.add(guard + sk + (' [_,' + ','.join(lit) + ']' if lits else ''))
             cls = {'mnemonic': mnemonic, 'key': key, 'groups': groups, 'refused': sorted(refused)}
             at = [i for i, c in enumerate(mods['classes']) if (c['mnemonic'], c['key']) == (mnemonic, key)]
             if at:

@@ -23,9 +23,14 @@ class SassModifierOracleTest {
 
     private static final String ISETP_EX = "composed onto sm_80's learned ISETP .EX forms; the form of ptxas's word with"
             + " an immediate b (tools/sass-probe/field-enums.py) decodes every example word of this spelling first";
+    private static final String LEARNED_TWICE = "-b composed onto HADD2 spells the learned @P HADD2 R, -R, -R.H0_H0 with"
+            + " its guard PT hidden: the example words decode through that learned form, as nvdisasm prints them";
 
     /** Composed forms without a confirming example, exactly, per SM (stale entries fail). */
     static final java.util.Map<String, String> KNOWN = java.util.Map.of(
+            "sm_80 HADD2 [HADD2 {}, -{}, -{}.H0_H0]: no example word decodes with it", LEARNED_TWICE,
+            "sm_86 HADD2 [HADD2 {}, -{}, -{}.H0_H0]: no example word decodes with it", LEARNED_TWICE,
+            "sm_89 HADD2 [HADD2 {}, -{}, -{}.H0_H0]: no example word decodes with it", LEARNED_TWICE,
             "sm_80 IADD3 [@!{} IADD3 {}, {}, c[{}][{}], {}]: no example word decodes with it", SHADOWED,
             "sm_80 IADD3 [@{} IADD3 {}, {}, c[{}][{}], {}]: no example word decodes with it", SHADOWED,
             "sm_80 IADD3 [IADD3 {}, {}, c[{}][{}], {}]: no example word decodes with it", SHADOWED,

@@ -45,11 +45,41 @@ final class HalfOps {
         };
     }
 
+    /**
+     * A half result from the exact (or double-rounded) value {@code v}: rounded to nearest; {@code .SAT} clamps to
+     * [+0, 1] with NaN giving +0; {@code .FTZ} flushes a subnormal result to a zero of its sign.
+     */
+    static int result(double v, boolean ftz, boolean sat) {
+        if (sat) {
+            v = org.jptxas.simulator.numeric.Ieee.saturate(v);
+        }
+        int h = SmallFloats.toHalf(v) & 0xffff;
+        if (ftz && (h & 0x7c00) == 0) {
+            h &= 0x8000;
+        }
+        return h;
+    }
+
+    /** The bfloat16's value, a subnormal flushed to a zero of its sign under {@code .FTZ}. */
+    static float bf16Value(int bf, boolean ftz) {
+        bf &= 0xffff;
+        if (ftz && (bf & 0x7f80) == 0) {
+            bf &= 0x8000;
+        }
+        return SmallFloats.bf16ToFloat(bf);
+    }
+
     /** The comparison of each half of two packed pairs: bit 0 the low half's result, bit 1 the high half's. */
     static int compare2(String cmp, int a, int b, boolean ftz) {
+        return compare2(cmp, a, b, ftz, false);
+    }
+
+    /** {@link #compare2(String, int, int, boolean)} on binary16 or (sm_90's {@code .BF16_V2}) bfloat16 pairs. */
+    static int compare2(String cmp, int a, int b, boolean ftz, boolean bf16) {
         int r = 0;
         for (int k = 0; k < 2; k++) {
-            if (compare(cmp, value(a >>> (16 * k), ftz), value(b >>> (16 * k), ftz))) {
+            int x = a >>> (16 * k), y = b >>> (16 * k);
+            if (compare(cmp, bf16 ? bf16Value(x, ftz) : value(x, ftz), bf16 ? bf16Value(y, ftz) : value(y, ftz))) {
                 r |= 1 << k;
             }
         }
@@ -63,8 +93,13 @@ final class HalfOps {
      * finite half, the next half up from it is infinity).
      */
     static int fromInteger(BigDecimal exact, Rounding r) {
-        int h = SmallFloats.toHalf(exact.doubleValue()) & 0xffff;
-        float back = SmallFloats.halfToFloat(h);
+        return fromInteger(exact, r, false);
+    }
+
+    /** {@link #fromInteger(BigDecimal, Rounding)} to bfloat16 ({@code bf16}, sm_90's I2F.BF16) or binary16. */
+    static int fromInteger(BigDecimal exact, Rounding r, boolean bf16) {
+        int h = (bf16 ? SmallFloats.toBf16(exact.doubleValue()) : SmallFloats.toHalf(exact.doubleValue())) & 0xffff;
+        float back = bf16 ? SmallFloats.bf16ToFloat(h) : SmallFloats.halfToFloat(h);
         int cmp = Float.isInfinite(back) ? (back > 0 ? 1 : -1) : new BigDecimal(back).compareTo(exact);
         boolean negative = (h & 0x8000) != 0;
         // h + 1 grows the magnitude, h - 1 shrinks it; toward +inf grows a positive half and shrinks a negative one

@@ -1742,8 +1742,15 @@ final class SassMachine {
             }
             case "FMNMX" -> {
                 float a = readF(o.get(1), t, w), b = readF(o.get(2), t, w);
+                if (op.has("FTZ")) {
+                    a = org.jptxas.simulator.numeric.Ieee.ftz(a);
+                    b = org.jptxas.simulator.numeric.Ieee.ftz(b);
+                }
                 boolean min = pred(o.get(3), t, w);
                 float r = Float.isNaN(a) ? b : Float.isNaN(b) ? a : min ? Math.min(a, b) : Math.max(a, b);
+                if (op.has("NAN") && (Float.isNaN(a) || Float.isNaN(b))) {
+                    r = Float.NaN; // .NAN: a NaN operand gives the canonical NaN
+                }
                 writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
                 t.pc++;
             }
@@ -1760,10 +1767,11 @@ final class SassMachine {
             }
             case "PRMT" -> {
                 int a = read(o.get(1), t, w), sel = read(o.get(2), t, w), b = read(o.get(3), t, w);
-                if (!op.modifiers().isEmpty()) {
+                List<String> mode = op.modifiers();
+                if (mode.size() > 1 || !mode.isEmpty() && !PermuteOps.MODES.contains(mode.get(0))) {
                     throw unimplemented(op);
                 }
-                writeR(t, o.get(0), permute(a, sel, b));
+                writeR(t, o.get(0), PermuteOps.permute(mode.isEmpty() ? "" : mode.get(0), a, sel, b));
                 t.pc++;
             }
             case "HFMA2", "HADD2", "HMUL2" -> {
@@ -2107,17 +2115,7 @@ final class SassMachine {
 
     /** PRMT's default mode: each result byte is the byte of {b:a} its selector nibble names, or that byte's sign. */
     private static int permute(int a, int sel, int b) {
-        long pool = Integer.toUnsignedLong(b) << 32 | Integer.toUnsignedLong(a);
-        int r = 0;
-        for (int k = 0; k < 4; k++) {
-            int s = sel >>> (4 * k) & 0xf;
-            int v = (int) (pool >>> (8 * (s & 7))) & 0xff;
-            if ((s & 8) != 0) {
-                v = (v & 0x80) != 0 ? 0xff : 0;
-            }
-            r |= v << (8 * k);
-        }
-        return r;
+        return PermuteOps.permute("", a, sel, b);
     }
 
     private void uniform(SassOp op, Thread t, Warp w) {
@@ -2237,7 +2235,10 @@ final class SassMachine {
         throw unimplemented(op);
     }
 
-    /** HADD2 / HMUL2 / HFMA2 on packed halves, round to nearest; HFMA2's C may be two half immediates (hi, lo). */
+    /**
+     * HADD2 / HMUL2 / HFMA2 on packed halves, round to nearest ({@code .FTZ}, {@code .SAT}: {@link HalfOps#result});
+     * HFMA2's C may be two half immediates (hi, lo).
+     */
     private void half2(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         if (op.opcode().equals("HADD2") && op.modifiers().equals(List.of("F32")) && o.size() == 3) {
@@ -2261,10 +2262,11 @@ final class SassMachine {
             return;
         }
         for (String m : op.modifiers()) {
-            if (!m.equals("MMA")) {
+            if (!m.equals("MMA") && !m.equals("FTZ") && !m.equals("SAT")) {
                 throw unimplemented(op);
             }
         }
+        boolean ftz = op.has("FTZ"), sat = op.has("SAT");
         boolean fma = op.opcode().equals("HFMA2");
         boolean mul = op.opcode().equals("HMUL2");
         int a = halfPair(o.get(1), t, w, op);
@@ -2295,11 +2297,11 @@ final class SassMachine {
         }
         int r = 0;
         for (int k = 0; k < 2; k++) {
-            double x = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(a >>> (16 * k) & 0xffff);
-            double y = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(b >>> (16 * k) & 0xffff);
-            double z = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(c >>> (16 * k) & 0xffff);
+            double x = HalfOps.value(a >>> (16 * k), ftz);
+            double y = HalfOps.value(b >>> (16 * k), ftz);
+            double z = HalfOps.value(c >>> (16 * k), ftz);
             double v = fma ? Math.fma(x, y, z) : mul ? x * y : x + y;
-            r |= (org.jptxas.simulator.numeric.SmallFloats.toHalf(v) & 0xffff) << (16 * k);
+            r |= HalfOps.result(v, ftz, sat) << (16 * k);
         }
         writeR(t, o.get(0), r);
     }
@@ -2401,7 +2403,8 @@ final class SassMachine {
         boolean wideSrc = op.has("S64") || op.has("U64");
         boolean unsigned = op.has("U32") || op.has("U64");
         boolean toF64 = op.has("F64");
-        boolean toF16 = op.has("F16");
+        boolean toBf16 = op.has("BF16");
+        boolean toF16 = op.has("F16") || toBf16;
         int narrow = op.has("S16") || op.has("U16") ? 16 : op.has("S8") || op.has("U8") ? 8 : 0;
         unsigned |= op.has("U16") || op.has("U8");
         long v = wideSrc ? read64(o.get(1), t, w) : unsigned ? Integer.toUnsignedLong(read(o.get(1), t, w)) : read(o.get(1), t, w);
@@ -2416,7 +2419,7 @@ final class SassMachine {
                 : op.has("RM") ? org.jptxas.simulator.numeric.Rounding.RM
                 : op.has("RP") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
         if (toF16) {
-            writeR(t, o.get(0), v == 0 ? 0 : HalfOps.fromInteger(exact, rnd));
+            writeR(t, o.get(0), v == 0 ? 0 : HalfOps.fromInteger(exact, rnd, toBf16));
         } else if (toF64) {
             writeR64(t, o.get(0), Double.doubleToRawLongBits(v == 0 ? 0.0 : org.jptxas.simulator.numeric.Ieee.roundToDouble(exact, rnd)));
         } else {
@@ -2424,17 +2427,19 @@ final class SassMachine {
         }
     }
 
-    /** F2I{.FTZ}{.U32|.S32|.U64|.S64}{.F64}{.TRUNC|.FLOOR|.CEIL}{.NTZ}: saturating, NaN to 0. */
+    /** F2I{.FTZ}{.U32|.S32|.U64|.S64}{.F64|.F16|.BF16}{.TRUNC|.FLOOR|.CEIL}{.NTZ}: saturating, NaN to 0. */
     private void f2i(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         boolean fromF64 = op.has("F64");
-        boolean fromF16 = op.has("F16");
+        boolean fromBf16 = op.has("BF16");
+        boolean fromF16 = op.has("F16") || fromBf16;
         int narrow = op.has("S16") || op.has("U16") ? 16 : op.has("S8") || op.has("U8") ? 8 : 0;
         double x;
         if (fromF16) {
-            // the low half of the register, or the high one with .H1
+            // the low half of the register, or the high one with .H1 (sm_90's .BF16: a bfloat16)
             int bits = read(o.get(1), t, w);
-            x = HalfOps.value(o.get(1) instanceof Reg r && r.suffix().equals("H1") ? bits >>> 16 : bits, op.has("FTZ"));
+            bits = o.get(1) instanceof Reg r && r.suffix().equals("H1") ? bits >>> 16 : bits;
+            x = fromBf16 ? HalfOps.bf16Value(bits, op.has("FTZ")) : HalfOps.value(bits, op.has("FTZ"));
         } else {
             x = fromF64 ? readD(o.get(1), t, w) : readF(o.get(1), t, w);
         }
@@ -2710,15 +2715,18 @@ final class SassMachine {
     /**
      * HSETP2 Pp, Pq, a, b, Pc: each half compared, Pp the low half's result and Pq the high half's (.H_AND: both
      * halves' conjunction and its complement), each combined with Pc. HSET2 Rd, a, b, Pc: each half of Rd all ones
-     * where the combined result holds (.BF: 1.0), else 0.
+     * where the combined result holds (.BF: 1.0), else 0. .BF16_V2 (sm_90): the pairs are bfloat16.
      */
     private void halfSet(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         boolean setp = op.opcode().equals("HSETP2");
         int src = setp ? 2 : 1;
-        String cmp = op.modifiers().get(op.has("BF") ? 1 : 0);
+        boolean bf16 = op.has("BF16_V2");
+        // the comparison follows the type (.BF16_V2) and result (.BF) tokens
+        String cmp = op.modifiers().get((bf16 ? 1 : 0) + (op.has("BF") ? 1 : 0));
         String bool = op.has("AND") ? "AND" : op.has("OR") ? "OR" : "XOR";
-        int r = HalfOps.compare2(cmp, halfPair(o.get(src), t, w, op), halfPair(o.get(src + 1), t, w, op), op.has("FTZ"));
+        int r = HalfOps.compare2(cmp, halfPair(o.get(src), t, w, op), halfPair(o.get(src + 1), t, w, op), op.has("FTZ"),
+                bf16);
         boolean c = pred(o.get(src + 2), t, w);
         if (setp) {
             boolean lo = (r & 1) != 0, hi = (r & 2) != 0;
@@ -2729,7 +2737,7 @@ final class SassMachine {
             writeP(t, o.get(0), combine(bool, lo, c));
             writeP(t, o.get(1), combine(bool, hi, c));
         } else {
-            int one = op.has("BF") ? 0x3c00 : 0xffff;
+            int one = !op.has("BF") ? 0xffff : bf16 ? 0x3f80 : 0x3c00; // .BF: 1.0 of the pair's type
             writeR(t, o.get(0), (combine(bool, (r & 1) != 0, c) ? one : 0) | (combine(bool, (r & 2) != 0, c) ? one << 16 : 0));
         }
     }

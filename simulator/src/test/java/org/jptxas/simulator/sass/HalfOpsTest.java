@@ -48,4 +48,30 @@ class HalfOpsTest {
         assertEquals(0b00, HalfOps.compare2("GT", denormal, 0x8000, true));
         assertEquals(0b11, HalfOps.compare2("EQ", denormal << 16 | denormal, 0, true));
     }
+
+    @Test
+    void bf16PairsCompareAsBfloat16() {
+        int one = 0x3f80, two = 0x4000, nan = 0x7fc0;
+        assertEquals(0b01, HalfOps.compare2("LT", one, two, false, true));
+        // 0x7e00 is a binary16 NaN but a finite bfloat16 (2^125)
+        assertEquals(0b01, HalfOps.compare2("NAN", 0x7e00, one, false, false));
+        assertEquals(0b00, HalfOps.compare2("NAN", 0x7e00, one, false, true));
+        assertEquals(0b01, HalfOps.compare2("GT", 0x7e00, one, false, true));
+        assertEquals(0b10, HalfOps.compare2("NAN", nan << 16 | one, one << 16 | one, false, true));
+        // a bfloat16 subnormal (exponent 0) flushed equals zero
+        assertEquals(0b11, HalfOps.compare2("EQ", 0x0001, 0x8000, true, true));
+        assertEquals(0b10, HalfOps.compare2("EQ", 0x0001, 0x8000, false, true)); // the high halves: 0 = 0
+    }
+
+    @Test
+    void halfResultsSaturateAndFlush() {
+        assertEquals(0x3c00, HalfOps.result(1.5, false, true)); // clamped to 1
+        assertEquals(0x0000, HalfOps.result(-0.0, false, true)); // -0 to +0
+        assertEquals(0x0000, HalfOps.result(Double.NaN, false, true));
+        assertEquals(0x7e00, HalfOps.result(Double.NaN, false, false) & 0x7e00);
+        double subnormal = Math.scalb(1.0, -20); // below binary16's smallest normal, 2^-14
+        assertEquals(0x0010, HalfOps.result(subnormal, false, false));
+        assertEquals(0x0000, HalfOps.result(subnormal, true, false));
+        assertEquals(0x8000, HalfOps.result(-subnormal, true, false));
+    }
 }

@@ -84,12 +84,23 @@ public final class MemoryLowerer implements InstructionLowerer {
             }
         }
         String size = Ptx.sizeMod(t, elemBytes * vec == bytes && vec == 1 ? elemBytes : bytes);
+        if (size != null && !load && size.startsWith("S")) {
+            size = "U" + size.substring(1); // a store writes the low bytes whatever their sign: ptxas's STS.U16
+        }
+        boolean global = space == StateSpace.GLOBAL || space == null;
+        boolean ordered = insn.hasModifier("volatile") || insn.hasModifier("relaxed") || insn.hasModifier("acquire")
+                || insn.hasModifier("release") || insn.hasModifier("nc") || insn.opcode().equals("ldu")
+                || insn.hasModifier("cg") || insn.hasModifier("cv");
+        if (global && !ordered && (insn.hasModifier("cs") || insn.hasModifier("lu"))) {
+            // the eviction priority prints before the size (LD.E.EF.U8); ld.lu is LU, ld/st.cs EF
+            mods.add(load && insn.hasModifier("lu") ? "LU" : "EF");
+        }
         if (size != null) {
             mods.add(size);
         }
         boolean acquire = insn.hasModifier("acquire");
         boolean release = insn.hasModifier("release");
-        if (space == StateSpace.GLOBAL || space == null) {
+        if (global) {
             String scope = insn.hasModifier("sys") ? "SYS" : insn.hasModifier("cta") ? "SM" : "GPU";
             if (insn.hasModifier("volatile")) {
                 mods.add("STRONG");
@@ -105,8 +116,6 @@ public final class MemoryLowerer implements InstructionLowerer {
             } else if (insn.hasModifier("cv")) {
                 mods.add("STRONG");
                 mods.add("SYS");
-            } else if (insn.hasModifier("cs") || insn.hasModifier("lu")) {
-                mods.add("EF");
             }
             if (release) {
                 cx.emit("MEMBAR", List.of("ALL", insn.hasModifier("sys") ? "SYS" : insn.hasModifier("cta") ? "CTA" : "GPU"),
