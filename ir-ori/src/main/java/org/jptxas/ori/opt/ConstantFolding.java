@@ -235,16 +235,14 @@ public final class ConstantFolding implements Pass {
             return false;
         }
         Reg d = OpInfo.soleRDst(in);
-        // a 32-bit part of a tuple folds too (the high word of a 64-bit and with a small mask is 0); only whole
-        // registers are remembered as constants
-        if (d == null || d.file() != RegFile.R || d.comps() != 1 && !d.isPart() || !d.virtual()) {
+        if (d == null || d.file() != RegFile.R || d.comps() != 1 || !d.virtual()) {
             return false;
         }
         Long v = IntFolder.fold(in, s -> value(s, consts), s -> predValue(s, preds));
         if (v != null) {
             boolean already = OpInfo.movSource(in) != null && OpInfo.imm(in.srcs().get(0)) != null
                     && OpInfo.imm(in.srcs().get(0)) == (long) v && in.srcs().size() == 1;
-            if (in.guard().isAlways() && !d.isPart() && sd.soleDef(d) == in) {
+            if (in.guard().isAlways() && sd.soleDef(d) == in) {
                 consts.put(Key.of(d), v);
             }
             if (!already) {
@@ -330,11 +328,7 @@ public final class ConstantFolding implements Pass {
                         return s.get(i);
                     }
                 }
-                // x & 0, x | ~0: the known inputs alone decide every bit
-                if ((lut & 0xff) == 0) {
-                    return Src.of(Reg.RZ);
-                }
-                return (lut & 0xff) == 0xff ? Src.of(Imm.ofInt(-1)) : null;
+                return null;
             }
             default:
                 return null;

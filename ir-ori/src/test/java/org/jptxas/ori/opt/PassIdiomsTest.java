@@ -369,28 +369,6 @@ class PassIdiomsTest {
         assertTrue(branches.get(0).startsWith("@!%p"), out);
     }
 
-    /** {@code and.b64 d, a, 24} as lowered, part by part: the high word is 0 whatever a's is. */
-    @Test
-    void aPartThatOnlyKnownInputsDecideFolds() {
-        FunctionBody f = new FunctionBody();
-        BasicBlock b = f.addBlock(null);
-        Reg p = f.newVirtual(RegFile.R, 2);
-        Reg a = f.newVirtual(RegFile.R, 2);
-        Reg d = f.newVirtual(RegFile.R, 2);
-        List<Instr> i = b.instrs();
-        i.add(ins("MOV", List.of(), List.of(p.component(0)), s(CBank.of(0, 0x160))));
-        i.add(ins("MOV", List.of(), List.of(p.component(1)), s(CBank.of(0, 0x164))));
-        i.add(ins("LDG", List.of("E", "64"), List.of(a), s(Addr.of(p, 0))));
-        i.add(ins("LOP3", List.of("LUT"), List.of(Reg.PT, d.component(0)), s(a.component(0)), s(0x18), s(Reg.RZ),
-                s(0xc0), s(Reg.PT)));
-        i.add(ins("LOP3", List.of("LUT"), List.of(Reg.PT, d.component(1)), s(a.component(1)), s(0), s(Reg.RZ),
-                s(0xc0), s(Reg.PT)));
-        i.add(ins("STG", List.of("E", "64"), List.of(), s(Addr.of(p, 8)), s(d)));
-        i.add(ins("EXIT", List.of(), List.of()));
-        String out = optimize(f, "sm_80");
-        assertEquals(1, out.lines().filter(l -> l.startsWith("LOP3")).count(), out);
-    }
-
     @Test
     void constantBranchesFoldAndShortDiamondsBecomePredicated() {
         FunctionBody f = new FunctionBody();
