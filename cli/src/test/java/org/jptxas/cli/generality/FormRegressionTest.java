@@ -93,17 +93,7 @@ class FormRegressionTest {
             new String[] {"sm_86", "setp.ge.xor.ftz.f16 p, r, r, p", "the same, setp"},
             new String[] {"sm_80", "cvt.f32.f16 r, r", "an f16 NaN kept its payload in f32 (the GPU gives the"
                 + " canonical NaN)"},
-            new String[] {"sm_90", "cvt.ftz.f32.f16 r, r", "the same, .ftz"},
-            new String[] {"sm_80", "vadd.u32.u32.u32.min r, r, r, r", "video .min/.max: ptxas compares the sum wrapped"
-                + " to 32 bits and sign-extended with c in 64 bits of the destination's signedness; jptxas compared"
-                + " the exact sum, signed, and the interpreter the 32-bit values"},
-            new String[] {"sm_86", "vsub.s32.s32.s32.max r, r, r, r", "the same, vsub"},
-            new String[] {"sm_90", "vmin.u32.s32.s32.min r, r, r, r", "the same: an unsigned destination compares"
-                + " unsigned"},
-            new String[] {"sm_89", "vmax.s32.u32.s32.max r, r, r, r", "the interpreter truncated vmax's exact result"
-                + " before the secondary max"},
-            new String[] {"sm_75", "vshl.u32.s32.u32.wrap.min r, r, r, r", "the same for vshl; jptxas compared a"
-                + " negative shifted value as below c"});
+            new String[] {"sm_90", "cvt.ftz.f32.f16 r, r", "the same, .ftz"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

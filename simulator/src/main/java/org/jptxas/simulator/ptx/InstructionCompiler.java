@@ -926,8 +926,8 @@ final class InstructionCompiler {
      * Scalar video instructions (PTX ISA "Scalar Video Instructions"): the 32-bit sources sign- or zero-extended to
      * 33 bits by their types, the operation in full precision, {@code .sat} clamping to the destination type, then
      * the secondary operation with c ({@code .add}: plus c; {@code .min}/{@code .max} with c of the destination's
-     * signedness, compared as ptxas's code compares them). vshl/vshr shift by b clamped to 32 ({@code .clamp}) or
-     * modulo 32 ({@code .wrap}); vset compares and gives 0 or 1. Byte and half-word selectors are not modelled.
+     * signedness). vshl/vshr shift by b clamped to 32 ({@code .clamp}) or modulo 32 ({@code .wrap}); vset compares
+     * and gives 0 or 1. Byte and half-word selectors are not modelled.
      */
     private Insn video() throws ProgramException, Unsupported {
         String op = ins.opcode();
@@ -942,7 +942,6 @@ final class InstructionCompiler {
         boolean sat = has("sat") && !vset;
         String second = has("add") ? "add" : has("min") ? "min" : has("max") ? "max" : null;
         boolean wrap = has("wrap");
-        boolean wrapSum = (op.equals("vadd") || op.equals("vsub")) && !sat;
         int d = dst(op(0));
         Src a = src(op(1), PtxType.B32), b = src(op(2), PtxType.B32);
         Src c = second != null ? src(op(3), PtxType.B32) : null;
@@ -970,12 +969,9 @@ final class InstructionCompiler {
             } else if (second.equals("add")) {
                 r = (int) t + (int) c.get(th);
             } else {
-                // as ptxas computes it: t (vadd/vsub: the sum wrapped to 32 bits, sign-extended; the others in
-                // full) against c extended by the destination's type, compared as 64-bit values in its signedness
                 long z = dSigned ? (int) c.get(th) : c.get(th) & 0xffffffffL;
-                long tt = wrapSum ? (long) (int) t : t;
-                boolean less = dSigned ? tt < z : Long.compareUnsigned(tt, z) < 0;
-                r = second.equals("min") ? (less ? tt : z) : (less ? z : tt);
+                long tt = dSigned ? (int) t : t & 0xffffffffL;
+                r = second.equals("min") ? Math.min(tt, z) : Math.max(tt, z);
             }
             write(th, d, r & 0xffffffffL);
         });

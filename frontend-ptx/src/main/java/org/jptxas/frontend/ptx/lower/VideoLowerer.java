@@ -91,17 +91,35 @@ public final class VideoLowerer implements InstructionLowerer {
             return;
         }
         Reg tc = extend(m, c, vset ? false : dSigned);
-        if ((op.equals("vadd") || op.equals("vsub")) && !insn.hasModifier("sat")) {
-            // ptxas adds in 32 bits and sign-extends the wrapped sum whatever the types (IADD3, SHF.R.S32.HI)
-            t = extend(m, Src.of(t.component(0)), true);
+        Reg lt = negative(m, add(cx, m, t, tc, true));
+        if (op.equals("vshl")) {
+            lt = shiftedLess(m, t, lt, aSigned);
         }
-        // t and c compared as 64-bit values in the destination's signedness, as ptxas's ISETP.LT[.U32].AND.EX pair
-        Reg lt = m.p();
-        m.isetp("LT.U32", lt, t.component(0), tc.component(0));
-        m.emit("ISETP", (dSigned ? "LT" : "LT.U32") + ".AND.EX", List.of(lt, MathEmitter.PT), t.component(1),
-                tc.component(1), MathEmitter.PT, lt);
         Reg r = op2.equals("min") ? select(m, t, tc, lt) : select(m, tc, t, lt);
         m.mov(d, r.component(0));
+    }
+
+    /**
+     * {@code t < c} for a vshl result {@code t}: a shift by 32 can take |t| to 2^63, where the 64-bit difference
+     * {@code t - c} overflows; outside +-2^62 the comparison is decided by t's true sign (never negative for an
+     * unsigned operand, whose top bit then is a magnitude bit).
+     */
+    private static Reg shiftedLess(MathEmitter m, Reg t, Reg lt, boolean signed) {
+        Reg hi = t.component(1);
+        Reg biased = m.r(), inRange = m.p(), flagSmall = m.r(), flagBig = m.r(), flag = m.r(), out = m.p();
+        m.iadd3(biased, hi, signed ? 0x40000000 : 0, RZ);
+        m.isetp("LT.U32", inRange, biased, signed ? 0x80000000 : 0x40000000);
+        m.sel(flagSmall, m.imm(1), RZ, lt);
+        if (signed) {
+            Reg neg = m.p();
+            m.isetp("LT", neg, hi, RZ);
+            m.sel(flagBig, m.imm(1), RZ, neg);
+        } else {
+            m.mov(flagBig, RZ);
+        }
+        m.sel(flag, flagSmall, flagBig, inRange);
+        m.isetp("NE", out, flag, RZ);
+        return out;
     }
 
     /** A 32-bit value as a 64-bit pair, sign- or zero-extended. */
