@@ -44,6 +44,12 @@ final class RandomProgram {
         final String type;
         final String probe;
         final String what;
+        /**
+         * All five compile on every SM since the float modifier enums were probed; programs that use them
+         * (cvt.rni.f64, fma.rp.f64, the .ftz forms) disagree with the interpreter on jptxas's cubin in 18 of the 300
+         * CI programs, not yet explained, so the programs keep avoiding them and the probe must keep compiling.
+         */
+        static final String RESULTS_DIFFER = "compiles on every SM; programs using it disagree on jptxas's cubin";
 
         Gap(String type, String probe, String what) {
             this.type = type;
