@@ -1,21 +1,11 @@
 package org.jptxas.simulator.sass;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.jptxas.ori.target.Target;
 import org.jptxas.simulator.abi.ConstantBank0Layout;
-import org.jptxas.simulator.exec.ExecutionLimits;
-import org.jptxas.simulator.exec.Launch;
-import org.jptxas.simulator.exec.LaunchResult;
-import org.jptxas.simulator.launch.LaunchSpecReader;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -72,33 +62,7 @@ class NarrowingAndUniformityTest {
                 "STG.E [R2.64+0x18], R13",
                 "STG.E [R2.64+0x1c], R14",
                 "EXIT"));
-        List<SassOp> ops = new ArrayList<>();
-        Map<String, Long> labels = new java.util.HashMap<>();
-        List<String> code = new ArrayList<>();
-        for (String line : text) {
-            if (line.endsWith(":")) {
-                labels.put(line.substring(0, line.length() - 1), 16L * code.size());
-            } else {
-                code.add(line);
-            }
-        }
-        for (int k = 0; k < code.size(); k++) {
-            ops.add(SassParser.parse(16L * k, code.get(k), labels));
-        }
-        Launch launch = Launch.prepare(Target.of(sm), LaunchSpecReader.parse("narrow.json", "{\"entry\":\"k\","
-                + "\"grid\":[1,1,1],\"block\":[32,1,1],\"params\":[{\"type\":\"ptr\",\"bytes\":2048}]}", Path.of(".")));
-        SassMachine m = new SassMachine("SASS emulator (" + sm + ")", DecodedOp.decodeAll(ops), launch,
-                ExecutionLimits.DEFAULT.withMaxWarpInstructions(10_000), 0, Map.of(), x -> Optional.empty(), true,
-                false);
-        LaunchResult r = m.run();
-        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
-        ByteBuffer out = ByteBuffer.wrap(launch.arguments().get(0).buffer().orElseThrow().bytes())
-                .order(ByteOrder.LITTLE_ENDIAN);
-        int[] words = new int[512];
-        for (int i = 0; i < 512; i++) {
-            words[i] = out.getInt(4 * i);
-        }
-        return words;
+        return SassTextRun.run(sm, text, 512);
     }
 
     @Test

@@ -1,0 +1,56 @@
+package org.jptxas.simulator.sass;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jptxas.ori.target.Target;
+import org.jptxas.simulator.exec.ExecutionLimits;
+import org.jptxas.simulator.exec.Launch;
+import org.jptxas.simulator.exec.LaunchResult;
+import org.jptxas.simulator.launch.LaunchSpecReader;
+
+/**
+ * Runs hand-written SASS text (labels as {@code .L_x:} lines, addresses 16 bytes apart) as one warp of 32 threads
+ * in the emulator, with one output buffer as the kernel's only parameter, and returns that buffer as words.
+ */
+final class SassTextRun {
+    private SassTextRun() {}
+
+    static int[] run(String sm, List<String> text, int words) throws Exception {
+        List<SassOp> ops = new ArrayList<>();
+        Map<String, Long> labels = new HashMap<>();
+        List<String> code = new ArrayList<>();
+        for (String line : text) {
+            if (line.endsWith(":")) {
+                labels.put(line.substring(0, line.length() - 1), 16L * code.size());
+            } else {
+                code.add(line);
+            }
+        }
+        for (int k = 0; k < code.size(); k++) {
+            ops.add(SassParser.parse(16L * k, code.get(k), labels));
+        }
+        Launch launch = Launch.prepare(Target.of(sm), LaunchSpecReader.parse("text.json", "{\"entry\":\"k\","
+                + "\"grid\":[1,1,1],\"block\":[32,1,1],\"params\":[{\"type\":\"ptr\",\"bytes\":" + 4 * words + "}]}",
+                Path.of(".")));
+        SassMachine m = new SassMachine("SASS emulator (" + sm + ")", DecodedOp.decodeAll(ops), launch,
+                ExecutionLimits.DEFAULT.withMaxWarpInstructions(10_000), 0, Map.of(), x -> Optional.empty(), true,
+                false);
+        LaunchResult r = m.run();
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        ByteBuffer out = ByteBuffer.wrap(launch.arguments().get(0).buffer().orElseThrow().bytes())
+                .order(ByteOrder.LITTLE_ENDIAN);
+        int[] result = new int[words];
+        for (int i = 0; i < words; i++) {
+            result[i] = out.getInt(4 * i);
+        }
+        return result;
+    }
+}
