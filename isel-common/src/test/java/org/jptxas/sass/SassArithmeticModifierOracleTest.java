@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import org.jptxas.sass.oracle.RawOracle;
-import org.jptxas.spi.TestTargets;
+import org.jptxas.sass.oracle.RawWordCheck;
 import org.jptxas.testing.Oracles;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -40,17 +38,7 @@ class SassArithmeticModifierOracleTest {
     }
 
     private static long[] with(long[] w, int lo, int width, long value) {
-        long[] x = w.clone();
-        for (int b = 0; b < width; b++) {
-            int bit = lo + b;
-            long v = value >>> b & 1;
-            if (bit < 64) {
-                x[0] = x[0] & ~(1L << bit) | v << bit;
-            } else {
-                x[1] = x[1] & ~(1L << (bit - 64)) | v << (bit - 64);
-            }
-        }
-        return x;
+        return RawWordCheck.withField(w, lo, width, value);
     }
 
     static List<long[]> words(String sm) {
@@ -117,59 +105,12 @@ class SassArithmeticModifierOracleTest {
     @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
     void everyArithmeticModifierDecodesAsNvdisasmAndAssemblesBack(String sm) {
         Oracles.assumeNvdisasm();
-        SassIsa isa = TestTargets.of(sm).isa();
-        SassAssembler asm = new SassAssembler(isa);
-        List<long[]> known = new ArrayList<>();
-        Map<String, Integer> refused = new TreeMap<>();
-        int unknown = 0;
-        for (long[] w : words(sm)) {
-            if (isa.decode(w[0], w[1]) instanceof SassInstruction.Unknown) {
-                unknown++;
-                refused.merge(String.format("%03x", w[0] & 0xfff), 1, Integer::sum);
-            } else {
-                known.add(w);
-            }
-        }
-        RawOracle.Read[] read = RawOracle.read(known, sm.equals("sm_90") ? "sm_90a" : sm);
-        // a word the tables refuse must be one nvdisasm refuses too (or prints with an INVALIDn token)
-        List<long[]> unknownWords = words(sm).stream()
-                .filter(w -> isa.decode(w[0], w[1]) instanceof SassInstruction.Unknown).toList();
-        RawOracle.Read[] readUnknown = RawOracle.read(unknownWords, sm.equals("sm_90") ? "sm_90a" : sm);
-        List<String> lost = new ArrayList<>();
-        for (int i = 0; i < unknownWords.size(); i++) {
-            if (readUnknown[i] != null && !readUnknown[i].text().contains("INVALID")) {
-                lost.add(SassIsa.hex128(unknownWords.get(i)[0], unknownWords.get(i)[1]) + ": " + readUnknown[i].text());
-            }
-        }
-        List<String> wrong = new ArrayList<>();
-        for (int i = 0; i < known.size(); i++) {
-            long[] w = known.get(i);
-            String ours = SassPrinter.text(isa.decode(w[0], w[1]), 0, x -> null);
-            if (read[i] == null) {
-                wrong.add("nvdisasm refuses " + SassIsa.hex128(w[0], w[1]) + ", jptxas reads '" + ours + "'");
-                continue;
-            }
-            String theirs = read[i].text();
-            if (!SassLexer.normalize(ours).equals(theirs)) {
-                wrong.add(SassIsa.hex128(w[0], w[1]) + ": nvdisasm '" + theirs + "', jptxas '" + ours + "'");
-                continue;
-            }
-            try {
-                long[] back = asm.assemble(theirs, Control.fromHi(w[1]), 0, x -> 0);
-                if (back[0] != w[0] || back[1] != w[1]) {
-                    wrong.add(String.format("'%s' assembles to %s, not %s", theirs, SassIsa.hex128(back[0], back[1]),
-                            SassIsa.hex128(w[0], w[1])));
-                }
-            } catch (SassAssembler.AssemblyException e) {
-                wrong.add("'" + theirs + "' does not assemble: " + e.getMessage());
-            }
-        }
-        System.out.printf("%s: arithmetic modifiers, %d words read exactly, %d refused by the tables %s%n", sm,
-                known.size() - wrong.size(), unknown, refused);
-        assertEquals(List.of(), wrong.subList(0, Math.min(8, wrong.size())), sm + ": " + wrong.size() + " of "
-                + known.size() + " wrong");
-        assertEquals(List.of(), lost.subList(0, Math.min(8, lost.size())), sm + ": " + lost.size()
-                + " words nvdisasm reads decode UNKNOWN");
-        assertEquals(REFUSED.get(sm), unknown, sm + ": words the tables refuse (nvdisasm's refusals) " + refused);
+        // every word goes to nvdisasm: one the tables refuse (decode UNKNOWN) must be one nvdisasm refuses too
+        RawWordCheck.Outcome o = RawWordCheck.run(sm, sm.equals("sm_90") ? "sm_90a" : sm, words(sm),
+                RawWordCheck.Rules.STRICT.toleratingRefusals());
+        System.out.printf("%s: arithmetic modifiers, %d words read exactly, %d refused%n", sm,
+                o.words() - o.refused() - o.failures().size(), o.refused());
+        o.assertNoneWrong();
+        assertEquals(REFUSED.get(sm), o.refused(), sm + ": words the tables refuse (nvdisasm's refusals)");
     }
 }

@@ -43,17 +43,7 @@ class SassCompareConvertOracleTest {
     }
 
     private static long[] with(long[] w, int lo, int width, long value) {
-        long[] x = w.clone();
-        for (int b = 0; b < width; b++) {
-            int bit = lo + b;
-            long v = value >>> b & 1;
-            if (bit < 64) {
-                x[0] = x[0] & ~(1L << bit) | v << bit;
-            } else {
-                x[1] = x[1] & ~(1L << (bit - 64)) | v << (bit - 64);
-            }
-        }
-        return x;
+        return RawWordCheck.withField(w, lo, width, value);
     }
 
     static List<long[]> words(String sm) {

@@ -75,6 +75,21 @@ public final class RawWordCheck {
         }
     }
 
+    /** {@code w} (low, high 64 bits) with bits {@code [lo + width - 1 : lo]} set to {@code value}. */
+    public static long[] withField(long[] w, int lo, int width, long value) {
+        long[] x = w.clone();
+        for (int b = 0; b < width; b++) {
+            int bit = lo + b;
+            long v = value >>> b & 1;
+            if (bit < 64) {
+                x[0] = x[0] & ~(1L << bit) | v << bit;
+            } else {
+                x[1] = x[1] & ~(1L << (bit - 64)) | v << (bit - 64);
+            }
+        }
+        return x;
+    }
+
     /** Checks every word; none may be a gap. */
     public static Outcome run(String sm, List<long[]> words) {
         return run(sm, sm, words, Rules.STRICT);
