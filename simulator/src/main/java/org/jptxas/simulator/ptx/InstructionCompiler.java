@@ -922,70 +922,26 @@ final class InstructionCompiler {
 
     // ---------------------------------------------------------------- video instructions
 
-    /**
-     * Scalar video instructions (PTX ISA "Scalar Video Instructions"): the 32-bit sources sign- or zero-extended to
-     * 33 bits by their types, the operation in full precision, {@code .sat} clamping to the destination type, then
-     * the secondary operation with c ({@code .add}: plus c; {@code .min}/{@code .max} with c of the destination's
-     * signedness). vshl/vshr shift by b clamped to 32 ({@code .clamp}) or modulo 32 ({@code .wrap}); vset compares
-     * and gives 0 or 1. Byte and half-word selectors are not modelled.
-     */
+    /** Scalar video instructions, as ptxas expands them ({@link VideoSemantics}). Selectors are not modelled. */
     private Insn video() throws ProgramException, Unsupported {
         String op = ins.opcode();
         boolean vset = op.equals("vset");
         if (types.size() != (vset ? 2 : 3)) {
             throw unsupported();
         }
-        boolean dSigned = !vset && isSigned(types.get(0));
-        boolean aSigned = isSigned(types.get(vset ? 0 : 1)), bSigned = isSigned(types.get(vset ? 1 : 2));
         String cmp = vset ? mods.stream().filter(m -> List.of("eq", "ne", "lt", "le", "gt", "ge").contains(m))
                 .findFirst().orElseThrow(this::unsupported) : null;
-        boolean sat = has("sat") && !vset;
-        String second = has("add") ? "add" : has("min") ? "min" : has("max") ? "max" : null;
-        boolean wrap = has("wrap");
+        VideoSemantics.Secondary second = has("add") ? VideoSemantics.Secondary.ADD
+                : has("min") ? VideoSemantics.Secondary.MIN
+                : has("max") ? VideoSemantics.Secondary.MAX : VideoSemantics.Secondary.NONE;
+        VideoSemantics.Form form = new VideoSemantics.Form(VideoSemantics.Op.of(op),
+                !vset && isSigned(types.get(0)), isSigned(types.get(vset ? 0 : 1)), isSigned(types.get(vset ? 1 : 2)),
+                has("sat") && !vset, has("wrap"), cmp, second);
         int d = dst(op(0));
         Src a = src(op(1), PtxType.B32), b = src(op(2), PtxType.B32);
-        Src c = second != null ? src(op(3), PtxType.B32) : null;
-        return simple(th -> {
-            long x = aSigned ? (int) a.get(th) : a.get(th) & 0xffffffffL;
-            long y = bSigned ? (int) b.get(th) : b.get(th) & 0xffffffffL;
-            long t = switch (op) {
-                case "vadd" -> x + y;
-                case "vsub" -> x - y;
-                case "vabsdiff" -> Math.abs(x - y);
-                case "vmin" -> Math.min(x, y);
-                case "vmax" -> Math.max(x, y);
-                case "vshl", "vshr" -> {
-                    int n = (int) (wrap ? y & 31 : Math.min(y & 0xffffffffL, 32));
-                    yield op.equals("vshl") ? x << n : x >> n;
-                }
-                default -> videoCompare(cmp, x, y) ? 1 : 0;
-            };
-            if (sat) {
-                t = dSigned ? Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, t)) : Math.max(0, Math.min(0xffffffffL, t));
-            }
-            long r;
-            if (second == null) {
-                r = t;
-            } else if (second.equals("add")) {
-                r = (int) t + (int) c.get(th);
-            } else {
-                long z = dSigned ? (int) c.get(th) : c.get(th) & 0xffffffffL;
-                long tt = dSigned ? (int) t : t & 0xffffffffL;
-                r = second.equals("min") ? Math.min(tt, z) : Math.max(tt, z);
-            }
-            write(th, d, r & 0xffffffffL);
-        });
-    }
-
-    private static boolean videoCompare(String cmp, long x, long y) {
-        return switch (cmp) {
-            case "eq" -> x == y;
-            case "ne" -> x != y;
-            case "lt" -> x < y;
-            case "le" -> x <= y;
-            case "gt" -> x > y;
-            default -> x >= y;
-        };
+        Src c = second != VideoSemantics.Secondary.NONE ? src(op(3), PtxType.B32) : null;
+        return simple(th -> write(th, d, VideoSemantics.scalar(form, (int) a.get(th), (int) b.get(th),
+                c == null ? 0 : (int) c.get(th)) & 0xffffffffL));
     }
 
     /**
@@ -1024,7 +980,7 @@ final class InstructionCompiler {
                     case "vabsdiff" -> Math.abs(va - vb);
                     case "vmin" -> Math.min(va, vb);
                     case "vmax" -> Math.max(va, vb);
-                    default -> videoCompare(cmp, va, vb) ? 1 : 0;
+                    default -> VideoSemantics.compare(cmp, va, vb) ? 1 : 0;
                 };
                 if (sat) {
                     t = dSigned ? Math.max(-(1 << (bits - 1)), Math.min((1 << (bits - 1)) - 1, t)) : Math.max(0, Math.min(mask, t));

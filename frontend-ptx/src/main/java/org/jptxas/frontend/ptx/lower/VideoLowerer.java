@@ -15,9 +15,9 @@ import org.jptxas.ori.ir.Src;
  * The video instructions, as ptxas expands them into integer ALU code (there is no video unit on sm_75+).
  * <ul>
  *   <li>Scalar {@code vadd}, {@code vsub}, {@code vabsdiff}, {@code vmin}, {@code vmax}, {@code vshl}, {@code vshr}
- *       and {@code vset}: the operands sign- or zero-extended by their types, the operation on 64-bit register pairs
- *       (exact for the 34-bit intermediate the ISA describes), the optional {@code .sat} clamp to the destination
- *       type's range, then the optional secondary {@code .add}/{@code .min}/{@code .max} with {@code c}.
+ *       and {@code vset}: the operands sign- or zero-extended by their types, the operation on 64-bit register pairs,
+ *       the optional {@code .sat} clamp, then the optional secondary {@code .add}/{@code .min}/{@code .max} with
+ *       {@code c}, with ptxas's widths and clamps where they depart from the ISA's pseudocode ({@link Width}).
  *   <li>SIMD {@code vadd2/4}, {@code vsub2/4}, {@code vavrg2/4}, {@code vabsdiff2/4}, {@code vmin2/4},
  *       {@code vmax2/4} and {@code vset2/4}: each half-word or byte lane extended to 32 bits (PRMT), the operation,
  *       the optional per-lane clamp, then either the lanes packed into {@code d} or, with {@code .add}, their sum
@@ -76,11 +76,20 @@ public final class VideoLowerer implements InstructionLowerer {
             case "vset" -> t = compare(cx, m, insn, ta, tb);
             default -> throw cx.unsupported(insn.fullName());
         }
-        if (insn.hasModifier("sat") && !vset) {
-            t = saturate32(m, t, dSigned, op.equals("vshl") && !aSigned);
-        }
+        Width w = Width.of(op);
         String op2 = insn.hasModifier("add") ? "add" : insn.hasModifier("min") ? "min"
                 : insn.hasModifier("max") ? "max" : null;
+        boolean compared = "min".equals(op2) || "max".equals(op2);
+        if (insn.hasModifier("sat") && !vset) {
+            t = signExtend(m, t, 34);
+            t = dSigned ? saturateSigned(m, t) : w.unsignedClampsBelowOnly ? clampBelowZero(m, t)
+                    : saturateUnsigned(m, t);
+            if (compared) {
+                t = signExtend(m, t, w.satWidth);
+            }
+        } else if (compared) {
+            t = signExtend(m, t, w.plainWidth);
+        }
         if (op2 == null) {
             m.mov(d, t.component(0));
             return;
@@ -90,36 +99,76 @@ public final class VideoLowerer implements InstructionLowerer {
             m.iadd3(d, t.component(0), c, RZ);
             return;
         }
-        Reg tc = extend(m, c, vset ? false : dSigned);
-        Reg lt = negative(m, add(cx, m, t, tc, true));
-        if (op.equals("vshl")) {
-            lt = shiftedLess(m, t, lt, aSigned);
-        }
+        boolean cSigned = vset ? aSigned : dSigned;
+        Reg tc = extend(m, c, cSigned);
+        Reg lt = less(m, t, tc, cSigned);
         Reg r = op2.equals("min") ? select(m, t, tc, lt) : select(m, tc, t, lt);
         m.mov(d, r.component(0));
     }
 
     /**
-     * {@code t < c} for a vshl result {@code t}: a shift by 32 can take |t| to 2^63, where the 64-bit difference
-     * {@code t - c} overflows; outside +-2^62 the comparison is decided by t's true sign (never negative for an
-     * unsigned operand, whose top bit then is a magnitude bit).
+     * ptxas's widths for a scalar video result (see the simulator's {@code VideoSemantics}, which the oracle test
+     * holds to ptxas's code): the sign-extension width entering {@code .min}/{@code .max} without and after
+     * {@code .sat}, and whether {@code .sat} to an unsigned type clamps only below zero.
      */
-    private static Reg shiftedLess(MathEmitter m, Reg t, Reg lt, boolean signed) {
-        Reg hi = t.component(1);
-        Reg biased = m.r(), inRange = m.p(), flagSmall = m.r(), flagBig = m.r(), flag = m.r(), out = m.p();
-        m.iadd3(biased, hi, signed ? 0x40000000 : 0, RZ);
-        m.isetp("LT.U32", inRange, biased, signed ? 0x80000000 : 0x40000000);
-        m.sel(flagSmall, m.imm(1), RZ, lt);
-        if (signed) {
-            Reg neg = m.p();
-            m.isetp("LT", neg, hi, RZ);
-            m.sel(flagBig, m.imm(1), RZ, neg);
-        } else {
-            m.mov(flagBig, RZ);
+    private enum Width {
+        WRAPPING(32, true, 32), ABSDIFF(34, true, 34), MINMAX(34, false, 34), SHL(64, false, 32),
+        SHR(34, false, 32);
+
+        final int plainWidth;
+        final boolean unsignedClampsBelowOnly;
+        final int satWidth;
+
+        Width(int plainWidth, boolean unsignedClampsBelowOnly, int satWidth) {
+            this.plainWidth = plainWidth;
+            this.unsignedClampsBelowOnly = unsignedClampsBelowOnly;
+            this.satWidth = satWidth;
         }
-        m.sel(flag, flagSmall, flagBig, inRange);
-        m.isetp("NE", out, flag, RZ);
-        return out;
+
+        static Width of(String op) {
+            return switch (op) {
+                case "vadd", "vsub" -> WRAPPING;
+                case "vabsdiff" -> ABSDIFF;
+                case "vshl" -> SHL;
+                case "vshr" -> SHR;
+                default -> MINMAX;
+            };
+        }
+    }
+
+    /** A 64-bit pair sign-extended from its low {@code width} bits (32, 34 or 64). */
+    private static Reg signExtend(MathEmitter m, Reg t, int width) {
+        if (width == 64) {
+            return t;
+        }
+        Reg s = m.r2();
+        m.mov(s.component(0), t.component(0));
+        if (width == 32) {
+            m.shf("R.S32.HI", s.component(1), RZ, 31, t.component(0));
+        } else {
+            Reg up = m.r();
+            m.shf("L.U32", up, t.component(1), 64 - width, RZ);
+            m.shf("R.S32.HI", s.component(1), RZ, 64 - width, up);
+        }
+        return s;
+    }
+
+    /** {@code x < y} on 64-bit pairs: unsigned on the low halves, then .EX on the high halves. */
+    private static Reg less(MathEmitter m, Reg x, Reg y, boolean signed) {
+        Reg low = m.p(), p = m.p();
+        m.isetp("LT.U32", low, x.component(0), y.component(0));
+        m.emit("ISETP", signed ? "LT.AND.EX" : "LT.U32.AND.EX", List.of(p, MathEmitter.PT), x.component(1),
+                y.component(1), MathEmitter.PT, low);
+        return p;
+    }
+
+    /** A negative 64-bit value becomes 0; others stay (ptxas's unsigned .sat of vadd, vsub and vabsdiff). */
+    private static Reg clampBelowZero(MathEmitter m, Reg t) {
+        Reg neg = negative(m, t);
+        Reg s = m.r2();
+        m.sel(s.component(0), RZ, t.component(0), neg);
+        m.sel(s.component(1), RZ, t.component(1), neg);
+        return s;
     }
 
     /** A 32-bit value as a 64-bit pair, sign- or zero-extended. */
@@ -203,35 +252,30 @@ public final class VideoLowerer implements InstructionLowerer {
         return t;
     }
 
-    /**
-     * Clamps a 64-bit value to the 32-bit range of the destination type; the result's high word is the low word's
-     * extension again. {@code nonNegative}: the value is known to be non-negative even when its top bit is set (an
-     * unsigned operand shifted left by 32).
-     */
-    private static Reg saturate32(MathEmitter m, Reg t, boolean signed, boolean nonNegative) {
+    /** Clamps a 64-bit value to the s32 range; the high word is the low word's sign again. */
+    private static Reg saturateSigned(MathEmitter m, Reg t) {
         Reg lo = t.component(0), hi = t.component(1);
-        Reg fits = m.p(), neg = m.p();
-        if (signed) {
-            Reg ext = m.r();
-            m.shf("R.S32.HI", ext, RZ, 31, lo);
-            m.isetp("EQ", fits, hi, ext);
-        } else {
-            m.isetp("EQ", fits, hi, RZ);
-        }
-        Reg bound = m.r();
-        if (nonNegative) {
-            m.mov(bound, signed ? 0x7fffffff : 0xffffffff);
-        } else {
-            m.isetp("LT", neg, hi, RZ);
-            m.sel(bound, m.imm(signed ? 0x80000000 : 0), signed ? 0x7fffffff : 0xffffffff, neg);
-        }
+        Reg fits = m.p(), neg = m.p(), ext = m.r(), bound = m.r();
+        m.shf("R.S32.HI", ext, RZ, 31, lo);
+        m.isetp("EQ", fits, hi, ext);
+        m.isetp("LT", neg, hi, RZ);
+        m.sel(bound, m.imm(0x80000000), 0x7fffffff, neg);
         Reg s = m.r2();
         m.sel(s.component(0), lo, bound, fits);
-        if (signed) {
-            m.shf("R.S32.HI", s.component(1), RZ, 31, s.component(0));
-        } else {
-            m.mov(s.component(1), RZ);
-        }
+        m.shf("R.S32.HI", s.component(1), RZ, 31, s.component(0));
+        return s;
+    }
+
+    /** Clamps a 64-bit value to the u32 range; the high word is zero. */
+    private static Reg saturateUnsigned(MathEmitter m, Reg t) {
+        Reg lo = t.component(0), hi = t.component(1);
+        Reg fits = m.p(), neg = m.p(), bound = m.r();
+        m.isetp("EQ", fits, hi, RZ);
+        m.isetp("LT", neg, hi, RZ);
+        m.sel(bound, m.imm(0), 0xffffffff, neg);
+        Reg s = m.r2();
+        m.sel(s.component(0), lo, bound, fits);
+        m.mov(s.component(1), RZ);
         return s;
     }
 
