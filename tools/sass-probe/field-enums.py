@@ -74,14 +74,24 @@ FORMS = [form('HSETP2.GE.AND', 564, ['HSETP2.GE.AND ', ', ', ', ', ', ', ', ', '
          form('DSETP.GE.AND', 1066, ['DSETP.GE.AND ', ', ', ', ', ', ', ', ', ''], int('0000000000006000' '000000000000742a', 16),
               ['PRED 83:81', 'PRED 86:84', 'GPR 31:24', 'F64HI 63:32', 'PRED 89:87'])]
 
-# IDP: the mode ([77:76]: 4A, 2A.LO, 2A.HI) and the two sources' signs ([73] a, [74] b) print as one run of tokens
-# whose names depend on the mode (S8/U8 or S16/U16 for a), which independent enums cannot spell: every combination
-# is a form.
+# IDP (b a register, a constant or a uniform register): the mode ([77:76]: 4A, 2A.LO, 2A.HI) and the two sources'
+# signs ([73] a, [74] b) print as one run of tokens whose names depend on the mode (S8/U8 or S16/U16 for a), which
+# independent enums cannot spell: every combination is a form.
 for mode, m, a in [(0, '4A', '8'), (1, '2A.LO', '16'), (3, '2A.HI', '16')]:
     for sign in range(4):
         name = 'IDP.%s.%s%s.%s8' % (m, 'US'[sign & 1], a, 'US'[sign >> 1])
         FORMS.append(form(name, 550, [name + ' ', ', ', ', ', ', ', ''], 0x7226 | (mode << 76 | sign << 73),
                           ['GPR 23:16', 'GPR 31:24', 'GPR 39:32', 'GPR 71:64']))
+        # b from a constant bank (ptxas's 0x01010101 for a SIMD video .add) or a uniform register, each also with c's
+        # reuse flag [124] as ptxas writes it (a key with a .reuse form decodes other flags for execution)
+        for reuse in ('', '.reuse'):
+            r = (1 << 124) if reuse else 0
+            FORMS.append(form(name, 2598, [name + ' ', ', ', ', c[', '][', '], ', reuse],
+                              0x7a26 | (mode << 76 | sign << 73) | r,
+                              ['GPR 23:16', 'GPR 31:24', 'HEX 58:54', 'SHEX 53:40 >>2', 'GPR 71:64']))
+            FORMS.append(form(name, 7206, [name + ' ', ', ', ', ', ', ', reuse],
+                              0x7c26 | 1 << 91 | (mode << 76 | sign << 73) | r,
+                              ['GPR 23:16', 'GPR 31:24', 'UGPR 37:32', 'GPR 71:64']))
 
 I2I = [enum('77:76', ['U8', 'S8', 'U16', 'S16'])]
 CLASSES += [('I2I', 568, I2I)]

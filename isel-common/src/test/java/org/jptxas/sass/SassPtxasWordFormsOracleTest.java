@@ -11,11 +11,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Forms of words ptxas 13 writes in the instruction-form suite's cubins that jptxas's decoder did not know (so the
  * emulator stopped on ptxas's code): I2I.*.S32.SAT, LEA with an immediate b, a negated a or b and .X without .HI,
- * ISETP .EX with an immediate, IMAD.X with an immediate, R2UR with its predicate, DADD with a negated b, any
- * constant bank or a double immediate, HSETP2 with .H0_H0 halves, HFMA2.BF16_V2's neg/abs of c
- * ({@code tools/sass-probe/field-enums.py}). Each
- * of ptxas's words gets random values in every field (registers, predicates, immediates, shift, guard, and the
- * class's modifier enums) and must decode to exactly nvdisasm 12.5's text and assemble back to itself.
+ * ISETP .EX with an immediate, IMAD.X with an immediate, IDP with a constant or uniform b, R2UR with its predicate,
+ * DADD with a negated b, any constant bank or a double immediate, HSETP2 with .H0_H0 halves, HFMA2.BF16_V2's neg/abs
+ * of c ({@code tools/sass-probe/field-enums.py}). Each of ptxas's words gets random values in every field
+ * (registers, predicates, immediates, shift, guard, and the class's modifier enums) and must decode to exactly
+ * nvdisasm 12.5's text and assemble back to itself.
  */
 class SassPtxasWordFormsOracleTest {
     /** ptxas's word (hi, lo as nvdisasm prints them), the fields varied, the SMs it is on (null: all). */
@@ -54,6 +54,11 @@ class SassPtxasWordFormsOracleTest {
             // IMAD.X with an immediate c (sm_75 had no such form; the others knew only -0x1)
             new Sample("000fe200000e06ffffffffffff067424", List.of(GUARD, "23:16", "31:24", "63:32", "71:64",
                     "89:87"), ALL),
+            // IDP with b from a constant bank or a uniform register, the signs [74:73] varied too
+            new Sample("100fe200000000000080000004377a26", List.of(GUARD, "23:16", "31:24", "58:54", "53:40",
+                    "71:64", "74:73"), ALL),
+            new Sample("100fe200080000070000000600047c26", List.of(GUARD, "23:16", "31:24", "37:32", "71:64",
+                    "74:73"), ALL),
             // R2UR P, UR, R
             new Sample("000e22000002000000000000063f73c2", List.of(GUARD, "!83:81", "21:16", "31:24"),
                     List.of("sm_80", "sm_86", "sm_89")),
