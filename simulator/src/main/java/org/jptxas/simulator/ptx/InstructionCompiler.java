@@ -15,6 +15,7 @@ import org.jptxas.frontend.ptx.ast.Expr;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.frontend.ptx.check.VideoSelectors;
 import org.jptxas.simulator.exec.Fault;
 import org.jptxas.simulator.exec.MatrixFragments;
 import org.jptxas.simulator.memory.AddressSpace;
@@ -922,8 +923,9 @@ final class InstructionCompiler {
 
     // ---------------------------------------------------------------- video instructions
 
-    /** Scalar video instructions, as ptxas expands them ({@link VideoSemantics}). Selectors are not modelled. */
+    /** Scalar video instructions, as ptxas expands them ({@link VideoSemantics}). */
     private Insn video() throws ProgramException, Unsupported {
+        rejectVideoSelectors();
         String op = ins.opcode();
         boolean vset = op.equals("vset");
         if (types.size() != (vset ? 2 : 3)) {
@@ -950,6 +952,7 @@ final class InstructionCompiler {
      * with {@code .add} their sum plus c. Every lane is written (the default mask); selectors are not modelled.
      */
     private Insn videoSimd() throws ProgramException, Unsupported {
+        rejectVideoSelectors();
         String name = ins.opcode();
         int lanes = name.endsWith("2") ? 2 : 4;
         String op = name.substring(0, name.length() - 1);
@@ -990,6 +993,16 @@ final class InstructionCompiler {
             }
             write(th, d, (add ? sum : packed) & 0xffffffffL);
         });
+    }
+
+    /** Operand selectors ({@code a.b1}, {@code d.h10}) are not modelled: such an instruction stops the run by name. */
+    private void rejectVideoSelectors() throws Unsupported {
+        for (Operand o : ops) {
+            String selector = VideoSelectors.of(o);
+            if (selector != null) {
+                throw new Unsupported(ins.fullName() + " with video selector ." + selector);
+            }
+        }
     }
 
     private static int lane(int x, int i, int bits, boolean signed) {

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * The scalar video instructions ({@code vadd}, {@code vsub}, {@code vabsdiff}, {@code vmin}, {@code vmax},
- * {@code vshl}, {@code vshr}, {@code vset}) as ptxas 13 expands them. No GPU since sm_30 has a video unit, so
+ * {@code vshl}, {@code vshr}, {@code vset}) as ptxas 13 expands them. The targets here have no video unit, so
  * ptxas's integer expansion is what every CUDA program gets; it departs from the ISA's pseudocode (a 34-bit
  * intermediate, saturated to the destination type) in three ways, each the same on sm_75 … sm_90:
  * <ul>

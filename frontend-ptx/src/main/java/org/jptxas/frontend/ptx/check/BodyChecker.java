@@ -102,6 +102,7 @@ final class BodyChecker {
         if (i.opcode().equals("call")) {
             callTarget(i, scope);
         }
+        VideoSelectors.check(i, module::error);
         module.addressSpace(i);
         module.immediateAddress(i);
         if (!hasUnresolvedName(i)) {

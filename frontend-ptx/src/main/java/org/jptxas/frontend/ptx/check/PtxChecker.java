@@ -571,6 +571,9 @@ public final class PtxChecker {
      * selector it does not know (so a register declared as {@code %tid} hides the special register in {@code %tid.x}).
      */
     private void registerComponent(Expr.SymbolRef s, Symbol.Variable v) {
+        if (v.vectorLength() == 0 && VideoSelectors.isSelector(s.component())) {
+            return; // a video selector: BodyChecker checks it against its instruction
+        }
         int index = Math.max("xyzw".indexOf(s.component()), "rgba".indexOf(s.component()));
         if (v.vectorLength() == 0 || s.component().length() != 1 || index < 0) {
             error(s.pos(), "Unknown video selector: '." + s.component() + "'");

@@ -10,6 +10,7 @@ import org.jptxas.frontend.ptx.ast.PtxVersions;
 import org.jptxas.frontend.ptx.ast.SourcePos;
 import org.jptxas.frontend.ptx.ast.TuningDirective;
 import org.jptxas.frontend.ptx.ast.VersionDirective;
+import org.jptxas.frontend.ptx.check.VideoSelectors;
 import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.diag.Severity;
 
@@ -268,9 +269,13 @@ final class ParseSupport {
 
     // ---- literals
 
-    /** Vector components and special-register suffixes: {@code %tid.x}, {@code %v.w}, {@code %c.r}. */
+    /**
+     * Vector components, special-register suffixes and video selectors: {@code %tid.x}, {@code %v.w}, {@code %c.r},
+     * {@code %r1.b0}, {@code %r2.h10} (the checker says where a selector may stand).
+     */
     boolean isComponent(Token t) {
-        return t.kind == PtxGrammarConstants.DOT_IDENT && t.image.length() == 2 && "xyzwrgba".indexOf(t.image.charAt(1)) >= 0;
+        return t.kind == PtxGrammarConstants.DOT_IDENT && (t.image.length() == 2
+                && "xyzwrgba".indexOf(t.image.charAt(1)) >= 0 || VideoSelectors.isSelector(t.image.substring(1)));
     }
 
     int radixOf(Token t) {

@@ -105,6 +105,29 @@ class DiagnosticsTest {
     }
 
     @Test
+    void videoSelectorsWhereTheIsaAllowsThemInPtxasWords() {
+        String regs = ".reg .u32 %a, %b, %c, %d;\n";
+        assertEquals(List.of(), diagnostics(kernel(regs + "vadd.u32.u32.u32 %d, %a.b0, %b.h1;\n"
+                + "vadd.s32.u32.s32.sat %d.h1, %a.b3, %b, %c;\nvset.u32.u32.eq %d.b1, %a.b2, %b.h1, %c;\n"
+                + "vadd4.u32.u32.u32 %d.b3210, %a.b0123, %b.b7777, %c;\n"
+                + "vadd2.u32.u32.u32.add %d, %a.h33, %b.h01, %c;\nvadd2.u32.u32.u32 %d.h0, %a, %b, %c;\n")));
+        // each as ptxas 13 words it, at the instruction's line
+        assertEquals(List.of("jptxas bad.ptx, line 7; error   : Video selector is not allowed on source operand for"
+                + " instruction 'add'"), diagnostics(kernel(regs + "add.u32 %d, %a.b0, %b;\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 7; error   : Video selector is not allowed on destination for"
+                + " instruction 'add'"), diagnostics(kernel(regs + "add.u32 %d.b0, %a, %b;\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 7; error   : Incorrect video selector for operand 1",
+                "jptxas bad.ptx, line 7; error   : Incorrect video selector for operand 2"),
+                diagnostics(kernel(regs + "vadd.u32.u32.u32 %d, %a.b4, %b.h2;\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 7; error   : Incorrect video selector for operand 0"),
+                diagnostics(kernel(regs + "vadd2.u32.u32.u32 %d.h2, %a, %b, %c;\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 7; error   : Incorrect video selector for operand 1"),
+                diagnostics(kernel(regs + "vadd4.u32.u32.u32 %d, %a.b321, %b, %c;\n")));
+        assertEquals(List.of("jptxas bad.ptx, line 7; error   : Video instruction cannot have destination selector"
+                + " and secondary operation"), diagnostics(kernel(regs + "vadd.u32.u32.u32.add %d.h1, %a, %b, %c;\n")));
+    }
+
+    @Test
     void parameterizedRegistersCoverTheirRangeOnly() {
         assertEquals(List.of(), diagnostics(kernel(".reg .b32 %r<3>;\nmov.b32 %r0, %r2;\n")));
         assertEquals(List.of("jptxas bad.ptx, line 7; error   : Unknown symbol '%r3'"),

@@ -226,6 +226,10 @@ class LowerersTest {
         UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class,
                 () -> kernel("", ".reg .b32 %r<2>;\npmevent 1;"));
         assertEquals("Instruction 'pmevent' not yet supported for sm_80", e.diagnostics().get(0).message());
+        UnsupportedFeatureException selector = assertThrows(UnsupportedFeatureException.class,
+                () -> kernel("", ".reg .b32 %r<4>;\nvadd.u32.u32.u32 %r1, %r2.b1, %r3;"));
+        assertEquals("Instruction 'vadd.u32.u32.u32' not yet supported for sm_80 (video selector .b1)",
+                selector.diagnostics().get(0).message());
         assertEquals(7, e.diagnostics().get(0).line());
     }
 
