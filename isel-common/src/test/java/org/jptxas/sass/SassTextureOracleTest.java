@@ -27,6 +27,14 @@ class SassTextureOracleTest {
             new Sample("000f4200019e0f0630005a0604047b60", List.of("23:16", "31:24", "39:32", "71:64", "53:40"), SCR),
             // TLD.SCR.LZ R6, R4, R4, R5, 0x0, 0x5a, 2D
             new Sample("000f4200009e0f0630005a0504047b66", List.of("23:16", "31:24", "39:32", "71:64", "53:40"), SCR),
+            // TEX.SCR.LL R6, R4, R4, R6, 0x0, 0x5c, 3D (a form jptxas adds: ptxas wrote 3D only with a write mask)
+            new Sample("000f4200019e0f0650005c0604047b60", List.of("23:16", "31:24", "39:32", "71:64", "53:40"), SCR),
+            // TLD.SCR.LZ R6, R4, R12, 0x0, 0x65, 1D (added likewise: Rb is RZ and not printed)
+            new Sample("000f4200009e0f06100065ff0c047b66", List.of("23:16", "31:24", "71:64", "53:40"), SCR),
+            // TEX.LL R6, R4, R4, R6, UR4, 0x0, 3D and TLD.LZ R6, R4, R14, UR4, 0x0, 1D (added)
+            new Sample("001f6200099e0f064000040604047f60", List.of("23:16", "31:24", "39:32", "71:64", "45:40"),
+                    UNIFORM),
+            new Sample("001f6c00089e0f06000004ff0e047f66", List.of("23:16", "31:24", "71:64", "45:40"), UNIFORM),
             // TEX.LL R6, R4, R4, R6, UR4, 0x0, 2D
             new Sample("001f6200099e0f062000040604047f60", List.of("23:16", "31:24", "39:32", "71:64", "45:40"),
                     UNIFORM),
@@ -36,6 +44,7 @@ class SassTextureOracleTest {
     static final int VARIANTS = 24;
     private static final String RA = "31:24";
     private static final String RB = "39:32";
+    private static final String UR = "45:40";
 
     static List<long[]> words(String sm) {
         Random random = new Random(23);
@@ -52,6 +61,9 @@ class SassTextureOracleTest {
                 for (String spec : s.fields()) {
                     BitField f = BitField.parse(spec);
                     long value = random.nextLong() & ((1L << f.width()) - 1);
+                    if (spec.equals(UR) && value == 63) {
+                        value = 62; // the handle is never URZ: nvdisasm prints ???63
+                    }
                     if ((spec.equals(RA) || spec.equals(RB)) && value == 255) {
                         // Ra is never RZ (nvdisasm prints ???255); an RZ Rb is another form (nvdisasm omits it),
                         // which the lowering does not emit for these geometries

@@ -111,6 +111,8 @@ public final class ModuleCodegen {
             if (g.space() == GlobalVar.Space.GLOBAL) {
                 builder.global(new CubinBuilder.GlobalVariable(g.name(), g.size(), g.alignment(), g.init(), g.visible()));
                 gmem += g.size();
+            } else if (g.space() == GlobalVar.Space.TEXTURE) {
+                builder.textureReference(g.name());
             } else {
                 cmem3 = Math.max(cmem3, g.offset() + g.size());
             }
@@ -130,6 +132,14 @@ public final class ModuleCodegen {
             builder.constantBank3(bank3, vars);
         }
         builder.addressTable(addresses.slots());
+        int slotBase = pipeline.description().profile().paramBase();
+        for (OriFunction f : module.functions()) {
+            List<String> slots = f.attrs().textureSlots();
+            for (int k = 0; k < slots.size(); k++) {
+                builder.textureSlot(new CubinBuilder.TextureSlot(f.name(),
+                        slotBase + (f.attrs().paramBytes() + 3) / 4 * 4 + 4 * k, slots.get(k)));
+            }
+        }
         for (CompiledFunction c : compiled) {
             if (options.relocatable() && !c.facts().entry()) {
                 // -c keeps only exported device functions as functions of their own: other objects call them

@@ -32,8 +32,11 @@ import org.jptxas.ori.target.TargetFeature;
  * offset in the instruction on sm_75..89 ({@code .SCR}); where the target takes it in a uniform register pair
  * ({@link TargetFeature#TEXTURE_HANDLE_IN_UR}, sm_90) the low word is loaded into one (the high word is zero, as
  * ptxas does) and all coordinates go in Ra, the level in Rb. The data type does not appear in SASS: the texture's
- * header gives the format. Bound references ({@code .texref}), samplers, arrays, cubes, explicit level or gradient
- * forms and handles from anywhere else are not yet supported.
+ * header gives the format. A bound reference ({@code .global .texref}, unified mode) is read through a slot of the
+ * kernel's constant bank 0 after the parameters ({@link LoweringContext#textureSlot}), which the driver fills with the
+ * reference's header index (R_CUDA_TEX_HEADER_INDEX): the same instruction with the slot's offset. Samplers
+ * (independent mode), arrays, cubes, explicit level or gradient forms and handles from anywhere else are not yet
+ * supported.
  */
 @AutoService(InstructionLowerer.class)
 public final class TextureLowerer implements InstructionLowerer {
@@ -144,12 +147,19 @@ public final class TextureLowerer implements InstructionLowerer {
      * definition in the function must be {@code ld.param.{u64,b64,s64} h, [param]} of a kernel parameter.
      */
     private static int handleOffset(Instruction insn, Operand handle, LoweringContext cx) throws CompilationException {
-        if (!(handle instanceof Expr.SymbolRef ref) || !cx.isKernel()) {
+        if (!(handle instanceof Expr.SymbolRef ref)) {
             throw cx.unsupported("texture handle");
         }
-        if (cx.resolved().symbolOf(ref).filter(s -> s instanceof org.jptxas.frontend.ptx.check.Symbol.Variable v
-                && v.space() != StateSpace.REG).isPresent()) {
-            throw cx.unsupported("bound texture reference");
+        if (!cx.isKernel()) {
+            // the slot (or parameter) belongs to the kernel the function is inlined into
+            throw cx.unsupported("texture in a device function");
+        }
+        var symbol = cx.resolved().symbolOf(ref).orElse(null);
+        if (symbol instanceof org.jptxas.frontend.ptx.check.Symbol.Variable v && v.space() != StateSpace.REG) {
+            if (v.space() != StateSpace.GLOBAL || v.decl().type() != PtxType.TEXREF) {
+                throw cx.unsupported("texture operand");
+            }
+            return cx.textureSlot(ref.name());
         }
         Block body = functionOf(cx, insn);
         List<Instruction> defs = new ArrayList<>();
