@@ -37,6 +37,12 @@ public record FunctionAttrs(List<Param> params, int paramBytes, List<Param> resu
     public static final FunctionAttrs NONE = new FunctionAttrs(List.of(), 0, List.of(), 0, 0, OptionalInt.empty(),
             List.of(), List.of(), OptionalInt.empty(), List.of());
 
+    /** These attributes with {@code slots} as the texture slots. */
+    public FunctionAttrs withTextureSlots(List<String> slots) {
+        return new FunctionAttrs(params, paramBytes, results, sharedBytes, localBytes, maxnreg, maxntid, reqntid,
+                minnctapersm, callees, sharedAlignment, slots);
+    }
+
     /** Attributes without texture slots. */
     public FunctionAttrs(List<Param> params, int paramBytes, List<Param> results, long sharedBytes, long localBytes,
                          OptionalInt maxnreg, List<Integer> maxntid, List<Integer> reqntid, OptionalInt minnctapersm,

@@ -89,9 +89,6 @@ final class FunctionLowerer implements LoweringContext {
     private final Map<Declarator, VariableDecl> declOf = new IdentityHashMap<>();
     private final Deque<Map<String, Declarator>> scopes = new ArrayDeque<>();
     private final Map<Declarator, Integer> kernelParams = new IdentityHashMap<>();
-    private int kernelParamBytes;
-    /** Bound texture references the kernel reads, in slot order (first use). */
-    private final List<String> textureSlots = new ArrayList<>();
     private final Map<Declarator, Long> frame = new IdentityHashMap<>();
     private long frameTop;
     private Reg carry;
@@ -136,7 +133,6 @@ final class FunctionLowerer implements LoweringContext {
                 }
             }
         }
-        kernelParamBytes = paramBytes;
         int rOff = 0;
         ordinal = 0;
         for (VariableDecl v : fn.returns()) {
@@ -198,7 +194,7 @@ final class FunctionLowerer implements LoweringContext {
         FunctionAttrs attrs = new FunctionAttrs(params, fn.isEntry() ? paramBytes : 0, results, sharedBytes, frameBytes,
                 tuning(TuningDirective.Kind.MAXNREG), tuningList(TuningDirective.Kind.MAXNTID),
                 tuningList(TuningDirective.Kind.REQNTID), tuning(TuningDirective.Kind.MINNCTAPERSM), callees,
-                sharedAlignment, textureSlots);
+                sharedAlignment);
         return new OriFunction(fn.name(), fn.isEntry(), fn.pos().line(), out, attrs);
     }
 
@@ -1101,14 +1097,6 @@ final class FunctionLowerer implements LoweringContext {
             return; // already the insertion point
         }
         placeAndStart(block);
-    }
-
-    @Override
-    public int textureSlot(String reference) {
-        if (!textureSlots.contains(reference)) {
-            textureSlots.add(reference);
-        }
-        return profile.paramBase() + (int) DataLayout.alignUp(kernelParamBytes, 4) + 4 * textureSlots.indexOf(reference);
     }
 
     @Override

@@ -107,15 +107,6 @@ public interface LoweringContext {
         return true;
     }
 
-    /**
-     * The constant-bank-0 offset of the kernel's slot for bound texture reference {@code reference} (its header
-     * index, which the driver writes there): words after the parameters, one per reference the kernel reads, in the
-     * order of first use.
-     */
-    default int textureSlot(String reference) {
-        throw new UnsupportedOperationException("textureSlot: not provided by " + getClass().getSimpleName());
-    }
-
     /** The error for valid PTX that jptxas does not lower yet, positioned at the instruction. */
     UnsupportedFeatureException unsupported(String what);
 }

@@ -20,6 +20,7 @@ import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.ir.SpecialReg;
+import org.jptxas.ori.ir.Sym;
 import org.jptxas.ori.target.TargetFeature;
 
 /**
@@ -33,8 +34,9 @@ import org.jptxas.ori.target.TargetFeature;
  * ({@link TargetFeature#TEXTURE_HANDLE_IN_UR}, sm_90) the low word is loaded into one (the high word is zero, as
  * ptxas does) and all coordinates go in Ra, the level in Rb. The data type does not appear in SASS: the texture's
  * header gives the format. A bound reference ({@code .global .texref}, unified mode) is read through a slot of the
- * kernel's constant bank 0 after the parameters ({@link LoweringContext#textureSlot}), which the driver fills with the
- * reference's header index (R_CUDA_TEX_HEADER_INDEX): the same instruction with the slot's offset. Samplers
+ * kernel's constant bank 0 after the parameters, which the driver fills with the reference's header index
+ * (R_CUDA_TEX_HEADER_INDEX): the same instruction with the slot's offset, placed by {@link TextureSlots} after
+ * inlining (the operand names the reference until then). Samplers
  * (independent mode), arrays, cubes, explicit level or gradient forms and handles from anywhere else are not yet
  * supported.
  */
@@ -68,7 +70,8 @@ public final class TextureLowerer implements InstructionLowerer {
             throw cx.unsupported("types");
         }
         boolean fetch = ctype.ptxName().equals("s32");
-        int offset = handleOffset(insn, addr.parts().get(0), cx);
+        // a kernel parameter's constant-bank offset, or a bound reference (placed by TextureSlots after inlining)
+        Object handle = handleOf(insn, addr.parts().get(0), cx);
         List<Operand> coordOps = addr.parts().get(1) instanceof Operand.Vector cv ? cv.elements()
                 : List.of(addr.parts().get(1));
         if (coordOps.size() < dims) {
@@ -107,14 +110,15 @@ public final class TextureLowerer implements InstructionLowerer {
         Reg xy = cx.newReg(RegFile.R, 2);
         List<Src> srcs = new ArrayList<>(regs);
         if (uniformHandle) {
-            Reg handle = cx.newReg(RegFile.UR, 2);
-            cx.emit("ULDC", List.of(), List.of(handle.component(0)), List.of(Src.of(CBank.of(0, offset))));
-            cx.emit("UMOV", List.of(), List.of(handle.component(1)), List.of(Src.of(Reg.URZ)));
-            srcs.add(Src.of(handle));
+            Reg pair = cx.newReg(RegFile.UR, 2);
+            cx.emit("ULDC", List.of(), List.of(pair.component(0)),
+                    List.of(Src.of(handle instanceof Sym s ? s : CBank.of(0, (Integer) handle))));
+            cx.emit("UMOV", List.of(), List.of(pair.component(1)), List.of(Src.of(Reg.URZ)));
+            srcs.add(Src.of(pair));
             srcs.add(Src.of(Imm.ofInt(0)));
         } else {
             srcs.add(Src.of(Imm.ofInt(0)));
-            srcs.add(Src.of(Imm.ofInt(offset / 4)));
+            srcs.add(Src.of(handle instanceof Sym s ? s : Imm.ofInt((Integer) handle / 4)));
         }
         srcs.add(Src.of(new SpecialReg(hwDims + "D")));
         List<String> opMods = new ArrayList<>();
@@ -143,23 +147,22 @@ public final class TextureLowerer implements InstructionLowerer {
     }
 
     /**
-     * The constant-bank offset of the kernel parameter the handle register was loaded from: the register's only
+     * A bound reference's symbol, or the constant-bank offset of the kernel parameter the handle register was loaded from: the register's only
      * definition in the function must be {@code ld.param.{u64,b64,s64} h, [param]} of a kernel parameter.
      */
-    private static int handleOffset(Instruction insn, Operand handle, LoweringContext cx) throws CompilationException {
+    private static Object handleOf(Instruction insn, Operand handle, LoweringContext cx) throws CompilationException {
         if (!(handle instanceof Expr.SymbolRef ref)) {
             throw cx.unsupported("texture handle");
-        }
-        if (!cx.isKernel()) {
-            // the slot (or parameter) belongs to the kernel the function is inlined into
-            throw cx.unsupported("texture in a device function");
         }
         var symbol = cx.resolved().symbolOf(ref).orElse(null);
         if (symbol instanceof org.jptxas.frontend.ptx.check.Symbol.Variable v && v.space() != StateSpace.REG) {
             if (v.space() != StateSpace.GLOBAL || v.decl().type() != PtxType.TEXREF) {
                 throw cx.unsupported("texture operand");
             }
-            return cx.textureSlot(ref.name());
+            return new Sym(ref.name(), Sym.Kind.TEXTURE);
+        }
+        if (!cx.isKernel()) {
+            throw cx.unsupported("texture handle in a device function");
         }
         Block body = functionOf(cx, insn);
         List<Instruction> defs = new ArrayList<>();
