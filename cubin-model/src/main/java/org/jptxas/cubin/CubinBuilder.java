@@ -50,6 +50,42 @@ public final class CubinBuilder {
     final List<ConstantVariable> constantVariables = new ArrayList<>();
 
     /**
+     * A kernel's slot for a bound texture reference's header index: a word of its constant bank 0 after the
+     * parameters ({@code offset} from the bank's start), which the driver fills through an R_CUDA_TEX_HEADER_INDEX
+     * relocation against the reference's symbol; the code reads the slot as the texture's handle.
+     */
+    public record TextureSlot(String function, int offset, String reference) {}
+
+    final List<String> textureReferences = new ArrayList<>();
+    final List<TextureSlot> textureSlots = new ArrayList<>();
+
+    /**
+     * A module's {@code .global .texref}: a global symbol of type STT_CUDA_TEXTURE without a section, in declaration
+     * order after the other global symbols (ptxas writes one for every declared reference, used or not).
+     */
+    public CubinBuilder textureReference(String name) {
+        textureReferences.add(name);
+        return this;
+    }
+
+    /** A texture header slot of a kernel ({@link TextureSlot}). */
+    public CubinBuilder textureSlot(TextureSlot slot) {
+        textureSlots.add(slot);
+        return this;
+    }
+
+    /** The texture header slots of {@code function}, in slot order. */
+    List<TextureSlot> textureSlots(String function) {
+        return textureSlots.stream().filter(s -> s.function().equals(function))
+                .sorted(java.util.Comparator.comparingInt(TextureSlot::offset)).toList();
+    }
+
+    /** The name of {@code function}'s constant-bank-0 relocation section (REL below sm_90, RELA from sm_90 on). */
+    String textureSlotSection(String function) {
+        return (flavor.hopperLayout() && !v7() ? ".rela" : ".rel") + ".nv.constant0." + function;
+    }
+
+    /**
      * The module's {@code .const} data, {@code .nv.constant3} (code reads it as {@code c[0x3][offset]}), and the
      * variables in it.
      */

@@ -21,8 +21,11 @@ final class FunctionSections {
         if (n.startsWith(".rel.text.") || n.startsWith(".rela.text.")) {
             return RelocationSections.code(c, f, n, name);
         }
+        if (n.startsWith(".rel.nv.constant0.") || n.startsWith(".rela.nv.constant0.")) {
+            return RelocationSections.textureSlots(c, f, n, name);
+        }
         if (n.startsWith(".nv.info.")) {
-            byte[] d = NvInfo.encode(FunctionInfo.records(b.sm, withCallRecords(c, f), b.paramBase(),
+            byte[] d = NvInfo.encode(FunctionInfo.records(b.sm, withBindlessBanks(b, withCallRecords(c, f)), b.paramBase(),
                     c.symbols().index.getOrDefault(".nv.constant0." + f.name(), 0),
                     b.apiVersion(), b.v7()));
             return new Section(n, name, SectionType.CUDA_INFO, Section.SHF_INFO_LINK, 0, d.length, c.symtab(), text, 4, 0, d);
@@ -39,10 +42,33 @@ final class FunctionSections {
                     Section.SHF_WRITE | Section.SHF_ALLOC | Section.SHF_INFO_LINK, 0, f.sharedBytes(), 0, text,
                     b.sharedAlignment.getOrDefault(f.name(), 4), 0, null);
         }
-        byte[] d = new byte[b.paramBase() + f.paramBytes()];
+        List<CubinBuilder.TextureSlot> slots = b.textureSlots(f.name());
+        byte[] d = new byte[slots.isEmpty() ? b.paramBase() + f.paramBytes() : slots.get(slots.size() - 1).offset() + 4];
         return new Section(n, name, b.relocatable ? SectionType.CUDA_CONSTANT_B0 : SectionType.PROGBITS,
                 Section.SHF_ALLOC | Section.SHF_INFO_LINK, 0, d.length, 0, text, 4, 0, d);
     }
+
+    /**
+     * {@code f} with BINDLESS_TEXTURE_BANK (0) when it has texture header slots, and BINDLESS_SURFACE_BANK (0) too
+     * where the SM's record order has it (sm_90 on), as ptxas writes them for a kernel that reads a bound texture.
+     */
+    private static FunctionFacts withBindlessBanks(CubinBuilder b, FunctionFacts f) {
+        if (b.textureSlots(f.name()).isEmpty()
+                || f.extraAttributes().stream().anyMatch(a -> a.code() == BINDLESS_TEXTURE_BANK)) {
+            return f;
+        }
+        List<Attribute> extra = new ArrayList<>(f.extraAttributes());
+        extra.add(new Attribute.Inline(BINDLESS_TEXTURE_BANK, org.jptxas.cubin.info.EiFormat.BVAL, 0));
+        if (org.jptxas.cubin.tables.CubinTables.nvInfoRules(b.sm).rank(BINDLESS_SURFACE_BANK) != Integer.MAX_VALUE) {
+            extra.add(new Attribute.Inline(BINDLESS_SURFACE_BANK, org.jptxas.cubin.info.EiFormat.BVAL, 0));
+        }
+        return new FunctionFacts(f.name(), f.entry(), f.code(), f.registers(), f.frameSize(), f.minStackSize(),
+                f.maxStackSize(), f.sharedBytes(), f.params(), f.paramBytes(), f.barriers(), f.exitOffsets(),
+                f.crsStackSize(), f.maxRegCount(), extra, f.callees(), f.inner());
+    }
+
+    static final int BINDLESS_TEXTURE_BANK = 0x15;
+    static final int BINDLESS_SURFACE_BANK = 0x16;
 
     /** {@code f} with the EXTERNS record of its calls: the undefined functions it calls, by symbol index. */
     private static FunctionFacts withCallRecords(SectionContext c, FunctionFacts f) {

@@ -46,6 +46,20 @@ final class RelocationSections {
         return relocations(c, n, name, list, c.section(".text." + f.name()));
     }
 
+    /** {@code .rel[a].nv.constant0.<f>}: R_CUDA_TEX_HEADER_INDEX of {@code f}'s texture slots, the last slot first. */
+    static Section textureSlots(SectionContext c, FunctionFacts f, String n, int name) {
+        List<Relocation> list = new ArrayList<>();
+        int type = Relocation.typeCode("R_CUDA_TEX_HEADER_INDEX");
+        for (CubinBuilder.TextureSlot s : c.b().textureSlots(f.name())) {
+            Integer sym = c.symbol(s.reference());
+            if (sym == null) {
+                throw new IllegalArgumentException("texture slot of unknown reference " + s.reference());
+            }
+            list.add(0, new Relocation(s.offset(), sym, type, 0));
+        }
+        return relocations(c, n, name, list, c.section(".nv.constant0." + f.name()));
+    }
+
     private static Section lineTable(SectionContext c, String n, int name) {
         String table = n.substring(n.indexOf(".", 1));
         List<Relocation> list = new ArrayList<>();

@@ -90,6 +90,11 @@ record SectionPlan(List<String> names, Map<String, Integer> index) {
                 names.add(rel + ".nv_debug_line_sass");
             }
         }
+        // Texture header slots' relocations of constant bank 0: ptxas writes the first function's before
+        // .debug_frame's and every other function's after them (measured on rodinia mummergpu and parboil crys).
+        if (!b.functions.isEmpty() && !b.textureSlots(b.functions.get(0).name()).isEmpty()) {
+            names.add(b.textureSlotSection(b.functions.get(0).name()));
+        }
         if (!b.functions.isEmpty()) {
             // Below sm_90, -c splits them: the entries without addend in .rel, the CIE pointers in .rela.
             if (!b.debugFrameRela() || b.relocatable && !hopperLayout) {
@@ -97,6 +102,11 @@ record SectionPlan(List<String> names, Map<String, Integer> index) {
             }
             if (b.debugFrameRela()) {
                 names.add(".rela.debug_frame");
+            }
+        }
+        for (int k = 1; k < b.functions.size(); k++) {
+            if (!b.textureSlots(b.functions.get(k).name()).isEmpty()) {
+                names.add(b.textureSlotSection(b.functions.get(k).name()));
             }
         }
     }
@@ -124,6 +134,11 @@ record SectionPlan(List<String> names, Map<String, Integer> index) {
         // Device functions have no parameter bank.
         b.functions.stream().filter(FunctionFacts::entry).map(f -> ".nv.constant0." + f.name()).forEach(constants::add);
         if (b.flavor.hopperLayout() && !b.v7()) {
+            // sm_90+: banks 0 with texture slots (relocated by the driver) come before the code, the others last
+            List<String> relocated = constants.stream().filter(n -> n.startsWith(".nv.constant0.")
+                    && !b.textureSlots(n.substring(".nv.constant0.".length())).isEmpty()).toList();
+            constants.removeAll(relocated);
+            names.addAll(relocated);
             names.addAll(code);
             names.addAll(data);
             names.addAll(constants);

@@ -23,6 +23,8 @@ public record Symbol(String name, int nameOffset, int info, int other, int shndx
     public static final int STT_FUNC = 2;
     public static final int STT_SECTION = 3;
     public static final int STT_FILE = 4;
+    /** A bound texture reference ({@code .global .texref}): undefined, the driver binds it. */
+    public static final int STT_CUDA_TEXTURE = 0xa;
     /** CUDA object type (rNdN). */
     public static final int STT_CUDA_OBJECT = 0xd;
     /** {@code st_other} bit of a kernel entry point. */

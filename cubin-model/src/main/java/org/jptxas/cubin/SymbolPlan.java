@@ -106,6 +106,10 @@ final class SymbolPlan {
                     innerSymbols(f);
                 }
             }
+            if (bank0Last && !b.textureSlots(f.name()).isEmpty()) {
+                // sm_90+: a bank with texture slots (relocated) is placed before the code, and so is its symbol
+                sectionSymbol(".nv.constant0." + f.name());
+            }
         }
         if (functions.isEmpty()) {
             weakSymbols();
@@ -184,6 +188,10 @@ final class SymbolPlan {
             if (!index.containsKey(a.symbol()) && !sections.containsKey(a.symbol())) {
                 undefinedFunction(a.symbol());
             }
+        }
+        for (String t : b.textureReferences) {
+            index.put(t, symbols.size());
+            symbols.add(new Symbol(t, str.add(t), Symbol.info(Symbol.STB_GLOBAL, Symbol.STT_CUDA_TEXTURE), 0, 0, 0, 0));
         }
         for (FunctionFacts f : b.functions) {
             if (f.entry()) {

@@ -32,8 +32,16 @@ class BuilderCompletenessTest {
 
     /** True when the builder has every input the cubin needs (see the class comment). */
     static boolean covered(Cubin c) {
+        return covered(c, false);
+    }
+
+    /** {@link #covered(Cubin)}; with {@code textureSlots}, constant bank 0's relocations (texture slots) are covered. */
+    static boolean covered(Cubin c, boolean textureSlots) {
         for (Section s : c.sections()) {
             String n = s.name();
+            if (textureSlots && (n.startsWith(".rel.nv.constant0.") || n.startsWith(".rela.nv.constant0."))) {
+                continue;
+            }
             if (n.startsWith(".nv.global") || n.matches("\\.nv\\.constant[1-9].*") || n.startsWith(".rel.text")
                     || n.startsWith(".rela.text") || n.startsWith(".rel.nv.constant") || n.startsWith(".rela.nv.constant")
                     || n.startsWith(".debug_") && !n.equals(".debug_frame") || n.startsWith(".nv_debug")
@@ -97,6 +105,26 @@ class BuilderCompletenessTest {
         });
         for (FunctionFacts f : CubinFacts.functions(ptxas)) {
             ptxas.section(".nv.shared." + f.name()).ifPresent(s -> b.sharedAlignment(f.name(), (int) s.addralign()));
+        }
+        // Texture facts of the PTX: the .texref declarations (symbols of type STT_CUDA_TEXTURE, in order) and each
+        // kernel's header slots, read from the R_CUDA_TEX_HEADER_INDEX relocations of its constant bank 0.
+        for (Symbol s : ptxas.symbols()) {
+            if (s.symbolType() == Symbol.STT_CUDA_TEXTURE) {
+                b.textureReference(s.name());
+            }
+        }
+        int texHeader = Relocation.typeCode("R_CUDA_TEX_HEADER_INDEX");
+        for (Section s : ptxas.sections()) {
+            String n = s.name();
+            String prefix = n.startsWith(".rel.nv.constant0.") ? ".rel.nv.constant0." : ".rela.nv.constant0.";
+            if (n.startsWith(prefix)) {
+                for (Relocation r : Relocations.decode(s)) {
+                    if (r.type() == texHeader) {
+                        b.textureSlot(new CubinBuilder.TextureSlot(n.substring(prefix.length()), (int) r.offset(),
+                                ptxas.symbols().get(r.symbol()).name()));
+                    }
+                }
+            }
         }
         // The PTX .target is a module fact ptxas records in .note.nv.cuinfo (descriptor bytes 2-3, file bytes 26-27).
         ptxas.section(".note.nv.cuinfo").ifPresent(n -> b.ptxTarget((n.data()[26] & 0xff) | (n.data()[27] & 0xff) << 8));

@@ -106,7 +106,10 @@ public final class PtxFrontEnd {
                            TargetProfile profile) implements CheckedModule {
         @Override
         public OriModule lower() throws CompilationException {
-            return ModuleInliner.inline(lowerWithoutInlining());
+            OriModule m = org.jptxas.frontend.ptx.lower.TextureSlots.assign(ModuleInliner.inline(lowerWithoutInlining()),
+                    profile);
+            org.jptxas.frontend.ptx.lower.TextureSlots.checkResolved(m, fileName);
+            return m;
         }
 
         @Override
@@ -117,7 +120,10 @@ public final class PtxFrontEnd {
                     visible.add(f.name());
                 }
             }
-            return ModuleInliner.inlineKeepingFunctions(lowerWithoutInlining(), visible::contains);
+            OriModule m = org.jptxas.frontend.ptx.lower.TextureSlots.assign(
+                    ModuleInliner.inlineKeepingFunctions(lowerWithoutInlining(), visible::contains), profile);
+            org.jptxas.frontend.ptx.lower.TextureSlots.checkResolved(m, fileName);
+            return m;
         }
 
         @Override
@@ -127,7 +133,7 @@ public final class PtxFrontEnd {
                 throw new org.jptxas.ori.diag.UnsupportedFeatureException(fileName, 0,
                         "Code generation for " + target.name() + " is not yet supported");
             }
-            return PtxLowering.lower(fileName, resolved, profile)
+            return org.jptxas.frontend.ptx.lower.TextureSlots.assign(PtxLowering.lower(fileName, resolved, profile), profile)
                     .withLines(org.jptxas.frontend.ptx.lower.SourceLineTables.of(resolved.module(), text));
         }
     }

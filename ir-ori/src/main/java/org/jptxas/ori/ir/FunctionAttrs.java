@@ -20,10 +20,13 @@ import java.util.OptionalInt;
  * @param minnctapersm {@code .minnctapersm}
  * @param callees      names of the functions this one calls
  * @param sharedAlignment the largest alignment of the kernel's shared variables, dynamic ones included (0: none)
+ * @param textureSlots the bound texture references ({@code .texref}) a kernel reads, in the order of their header
+ *                     slots: word k after the parameter block (aligned to 4) in constant bank 0
  */
 public record FunctionAttrs(List<Param> params, int paramBytes, List<Param> results, long sharedBytes,
                             long localBytes, OptionalInt maxnreg, List<Integer> maxntid, List<Integer> reqntid,
-                            OptionalInt minnctapersm, List<String> callees, int sharedAlignment) {
+                            OptionalInt minnctapersm, List<String> callees, int sharedAlignment,
+                            List<String> textureSlots) {
     /** One parameter: ordinal, byte offset in its block, size and alignment in bytes, and its PTX type name. */
     public record Param(int ordinal, String name, int offset, int size, int alignment, String ptxType) {
         public Param {
@@ -33,6 +36,20 @@ public record FunctionAttrs(List<Param> params, int paramBytes, List<Param> resu
 
     public static final FunctionAttrs NONE = new FunctionAttrs(List.of(), 0, List.of(), 0, 0, OptionalInt.empty(),
             List.of(), List.of(), OptionalInt.empty(), List.of());
+
+    /** These attributes with {@code slots} as the texture slots. */
+    public FunctionAttrs withTextureSlots(List<String> slots) {
+        return new FunctionAttrs(params, paramBytes, results, sharedBytes, localBytes, maxnreg, maxntid, reqntid,
+                minnctapersm, callees, sharedAlignment, slots);
+    }
+
+    /** Attributes without texture slots. */
+    public FunctionAttrs(List<Param> params, int paramBytes, List<Param> results, long sharedBytes, long localBytes,
+                         OptionalInt maxnreg, List<Integer> maxntid, List<Integer> reqntid, OptionalInt minnctapersm,
+                         List<String> callees, int sharedAlignment) {
+        this(params, paramBytes, results, sharedBytes, localBytes, maxnreg, maxntid, reqntid, minnctapersm, callees,
+                sharedAlignment, List.of());
+    }
 
     /** Attributes without shared variables' alignment (hand-built functions). */
     public FunctionAttrs(List<Param> params, int paramBytes, List<Param> results, long sharedBytes, long localBytes,
@@ -47,6 +64,7 @@ public record FunctionAttrs(List<Param> params, int paramBytes, List<Param> resu
         maxntid = List.copyOf(maxntid);
         reqntid = List.copyOf(reqntid);
         callees = List.copyOf(callees);
+        textureSlots = List.copyOf(textureSlots);
         Objects.requireNonNull(maxnreg, "maxnreg");
         Objects.requireNonNull(minnctapersm, "minnctapersm");
     }

@@ -14,7 +14,8 @@ import java.util.Objects;
  */
 public record GlobalVar(String name, Space space, long size, int alignment, long offset, byte[] init,
                         boolean visible) {
-    public enum Space { GLOBAL, CONSTANT }
+    /** {@code TEXTURE}: a bound texture reference ({@code .global .texref}), a symbol without data. */
+    public enum Space { GLOBAL, CONSTANT, TEXTURE }
 
     public GlobalVar {
         Objects.requireNonNull(name, "name");

@@ -8,7 +8,8 @@ import java.util.Objects;
  * {@code addend} is added to the symbol's address.
  */
 public record Sym(String name, Kind kind, Part part, long addend) implements Operand {
-    public enum Kind { FUNCTION, GLOBAL, SHARED, CONSTANT, LOCAL }
+    /** {@code TEXTURE}: a bound texture reference, standing for its header slot until the front end places it. */
+    public enum Kind { FUNCTION, GLOBAL, SHARED, CONSTANT, LOCAL, TEXTURE }
 
     /** Which part of the symbol's address an operand holds. */
     public enum Part { WHOLE, LO32, HI32 }

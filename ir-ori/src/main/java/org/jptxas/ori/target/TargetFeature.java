@@ -30,5 +30,10 @@ public enum TargetFeature {
     /** A device function with a convergence barrier records {@code CRS_STACK_SIZE} 0 (ptxas does, except on sm_80/86). */
     CRS_STACK_ZERO_WITH_BSSY,
     /** REDUX: a 32-bit integer reduction across the warp into a uniform register (Ampere and later). */
-    WARP_REDUX
+    WARP_REDUX,
+    /**
+     * Texture instructions take their handle in a uniform register pair ({@code TEX.LL ..., UR4, 0x0, 2D}, sm_90)
+     * rather than as a constant-bank offset in the instruction ({@code TEX.SCR.LL ..., 0x0, 0x5c, 2D}).
+     */
+    TEXTURE_HANDLE_IN_UR
 }

@@ -111,6 +111,8 @@ public final class ModuleCodegen {
             if (g.space() == GlobalVar.Space.GLOBAL) {
                 builder.global(new CubinBuilder.GlobalVariable(g.name(), g.size(), g.alignment(), g.init(), g.visible()));
                 gmem += g.size();
+            } else if (g.space() == GlobalVar.Space.TEXTURE) {
+                builder.textureReference(g.name());
             } else {
                 cmem3 = Math.max(cmem3, g.offset() + g.size());
             }
@@ -130,6 +132,14 @@ public final class ModuleCodegen {
             builder.constantBank3(bank3, vars);
         }
         builder.addressTable(addresses.slots());
+        int slotBase = pipeline.description().profile().paramBase();
+        for (OriFunction f : module.functions()) {
+            List<String> slots = f.attrs().textureSlots();
+            for (int k = 0; k < slots.size(); k++) {
+                builder.textureSlot(new CubinBuilder.TextureSlot(f.name(),
+                        slotBase + (f.attrs().paramBytes() + 3) / 4 * 4 + 4 * k, slots.get(k)));
+            }
+        }
         for (CompiledFunction c : compiled) {
             if (options.relocatable() && !c.facts().entry()) {
                 // -c keeps only exported device functions as functions of their own: other objects call them
@@ -147,16 +157,24 @@ public final class ModuleCodegen {
         List<ResourceReport.FunctionUsage> usage = new ArrayList<>();
         TargetProfile profile = pipeline.description().profile();
         int paramBase = profile.paramBase();
+        java.util.Map<String, Integer> textureSlots = new java.util.HashMap<>();
+        module.functions().forEach(f -> textureSlots.put(f.name(), f.attrs().textureSlots().size()));
         for (CompiledFunction c : compiled) {
             var f = c.facts();
             List<long[]> banks = new ArrayList<>();
-            if (!pipeline.description().cubin().hopperLayout() && f.entry()) {
-                banks.add(new long[] {0, paramBase + f.paramBytes()});
+            int slots = textureSlots.getOrDefault(f.name(), 0);
+            boolean hopper = pipeline.description().cubin().hopperLayout();
+            if (!hopper && f.entry()) {
+                // bank 0 holds the parameters, then the texture header slots
+                banks.add(new long[] {0, slots == 0 ? paramBase + f.paramBytes()
+                        : paramBase + (f.paramBytes() + 3) / 4 * 4 + 4L * slots});
             }
             long shared = f.sharedBytes() > 0 ? f.sharedBytes() - profile.reservedShared() : f.sharedBytes();
             usage.add(new ResourceReport.FunctionUsage(f.name(), f.entry(), f.frameSize(), c.spillStores(), c.spillLoads(),
                     f.registers(), f.barriers(), shared, banks, List.of(), abiless
-                            ? new ResourceReport.Extras(0, 0, true, f.frameSize()) : ResourceReport.Extras.NONE));
+                            ? new ResourceReport.Extras(0, 0, true, f.frameSize())
+                            : slots > 0 && !hopper ? new ResourceReport.Extras(0, slots, false, 0)
+                            : ResourceReport.Extras.NONE));
         }
         List<long[]> moduleBanks = cmem3 > 0 && !pipeline.description().cubin().hopperLayout()
                 ? List.of(new long[] {3, cmem3}) : List.of();

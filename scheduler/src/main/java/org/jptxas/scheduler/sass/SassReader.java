@@ -80,10 +80,16 @@ public final class SassReader {
         int dests = destCount(mnemonic, ops);
         List<String> types = typeOrder(parts);
         List<RegRange> slots = new ArrayList<>();
+        TextureOperands.Widths texture = TextureOperands.OPCODES.contains(mnemonic) && name != null
+                ? TextureOperands.of(mods, name) : null;
+        if (texture != null) {
+            dests = 2;
+        }
         for (int k = 0; k < ops.size(); k++) {
             SassShape.Operand op = ops.get(k);
             boolean dest = k < dests;
-            List<RegRange> regs = registers(op, mnemonic, mods, types, dest, width, k - dests);
+            List<RegRange> regs = texture != null ? textureRegisters(op, k, texture)
+                    : registers(op, mnemonic, mods, types, dest, width, k - dests);
             for (RegRange r : regs) {
                 if (dest) {
                     b.def(r);
@@ -183,6 +189,19 @@ public final class SassReader {
             case "SUATOM", "SURED" -> b.mem(MemKind.ATOMIC, MemSpace.SURFACE);
             default -> { }
         }
+    }
+
+    /** The registers of operand {@code k} of a texture instruction, at their {@link TextureOperands} widths. */
+    private static List<RegRange> textureRegisters(SassShape.Operand op, int k, TextureOperands.Widths w) {
+        List<RegRange> out = new ArrayList<>(op.regs().size());
+        for (SassShape.Reg x : op.regs()) {
+            if (x.number() == x.file().zero()) {
+                continue;
+            }
+            int width = x.file() == RegFile.UR ? w.uniform() : x.file() == RegFile.R && k < 4 ? w.gpr()[k] : 1;
+            out.add(new RegRange(x.file(), x.number(), Math.min(width, x.file().size() - x.number())));
+        }
+        return out;
     }
 
     /** Width in registers of the data operands (destination of loads, source of stores), from the size modifier. */

@@ -16,6 +16,7 @@ import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.Linkage;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.Statement;
+import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.frontend.ptx.ast.StateSpace;
 import org.jptxas.frontend.ptx.ast.VariableDecl;
 import org.jptxas.frontend.ptx.check.ResolvedModule;
@@ -70,6 +71,13 @@ public final class PtxLowering {
             for (Declarator d : v.declarators()) {
                 if (v.linkage() == Linkage.EXTERN && v.space() != StateSpace.SHARED) {
                     continue;
+                }
+                if (v.type() == PtxType.TEXREF && v.space() == StateSpace.GLOBAL) {
+                    globals.add(new GlobalVar(d.name(), GlobalVar.Space.TEXTURE, 0, 1, 0, null, true));
+                    continue;
+                }
+                if (v.type().isOpaque()) {
+                    continue; // samplers and surfaces: no data, and no instruction reads them yet
                 }
                 long size = DataLayout.size(v, d);
                 int align = DataLayout.alignment(v);
