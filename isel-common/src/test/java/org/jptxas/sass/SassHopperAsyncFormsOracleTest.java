@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
  * mbarrier operations on {@code [UR+off]} and {@code [R+URZ+off]}, NANOSLEEP.SYNCS, UBLKCP, UBLKPF, UTMALDG/UTMASTG
  * 1D..5D, UTMACCTL.PF, STSM, R2UR with its match predicate, BRA.U.ANY, LDS {@code [R+UR+off]}): ptxas 13's word of
  * each, and the same word with every operand field set to random values, decode to nvdisasm 12.5's text and
- * assemble back to the same bits. Three forms were written by hand from their twins (SYNCS.ARRIVE.TRANS64.ART0
+ * assemble back to the same bits. Also ULEA with an immediate b (the learned form had the literal 0x10), which ptxas
+ * writes in the suite kernel bulk_copy_mbarrier. Three forms were written by hand from their twins (SYNCS.ARRIVE.TRANS64.ART0
  * without an offset, .RED.A0TR and .RED.A0TX with one); their words are ptxas's with the offset cleared or varied.
  */
 class SassHopperAsyncFormsOracleTest {
@@ -25,6 +26,8 @@ class SassHopperAsyncFormsOracleTest {
     record Sample(String word, List<String> fields) {}
 
     static final List<Sample> SAMPLES = List.of(
+            // ULEA UR5, UR4, 0x100, 0x8 (ptxas 13, the suite kernel bulk_copy_mbarrier): an immediate b
+            new Sample("000fe2000f8e403f0000010004057891", List.of("21:16", "29:24", "63:32", "79:75")),
             // LDS R0, [UR4+0x8]
             new Sample("000e22000800080000000804ff007984", List.of("23:16", "31:24", "37:32", "63:40")),
             // STSM.16.M88 [R0], R8

@@ -8,7 +8,7 @@ import java.util.List;
 final class HopperAsyncKernels {
     private HopperAsyncKernels() {}
 
-    static final int TILES = 6;
+    static final int TILES = 7;
 
     static List<KernelCase> all() {
         return List.of(bulkCopyMbarrier());
