@@ -257,6 +257,11 @@ public final class SassTextPrinter {
         }
         d.append(s.mnemonic());
         a.append(s.mnemonic());
+        if (s.mnemonic().equals("DEPBAR")) { // DEPBAR {5,4,3,2,1,0}: the scoreboards waited for, as a set
+            String set = " {" + String.join(",", alternatives.stream().map(x -> String.valueOf(
+                    Long.decode(x.get(0).display))).toList()) + "}";
+            return new Candidate(d.append(set).toString(), a.append(set).toString());
+        }
         String sep = " ";
         for (int i = 0; i < alternatives.size(); i++) {
             if (omit[i]) {
@@ -440,7 +445,8 @@ public final class SassTextPrinter {
             }
             any = true;
         }
-        if (addr.uniformBase() != null && !addr.uniformBase().isZero()) {
+        // an explicit URZ beside a register base is spelled: the [R+URZ] forms (SYNCS) have no [R] twin
+        if (addr.uniformBase() != null && (!addr.uniformBase().isZero() || any)) {
             sb.append(any ? "+" : "").append(regName(addr.uniformBase()));
             any = true;
         }

@@ -14,6 +14,8 @@ final class CtaState {
     final int[] arrived = new int[BARRIERS];
     final int[] expected = new int[BARRIERS];
     int exitedThreads;
+    /** Bulk copies in flight on this block's mbarriers (created by the first). */
+    org.jptxas.simulator.exec.BulkCopies bulkCopies;
 
     CtaState(Dim3Point index, Region shared) {
         this.index = index;

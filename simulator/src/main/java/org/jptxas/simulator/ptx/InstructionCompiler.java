@@ -389,7 +389,8 @@ final class InstructionCompiler {
             case "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4",
                     "vabsdiff4", "vmin4", "vmax4", "vset4" -> videoSimd();
             case "mma" -> mma();
-            case "cp" -> cpAsync();
+            case "cp" -> has("bulk") ? hopper(false) : cpAsync();
+            case "mbarrier" -> hopper(true);
             default -> throw unsupported();
         };
     }
@@ -2052,6 +2053,32 @@ final class InstructionCompiler {
                 }
             }
         }, t -> 0xffffffffL);
+    }
+
+    /** {@code mbarrier...} and {@code cp.async.bulk...}: {@link MbarrierInstruction}. */
+    private Insn hopper(boolean barrier) throws ProgramException, Unsupported {
+        MbarrierInstruction.Operands io = new MbarrierInstruction.Operands() {
+            @Override
+            public Src src(Operand o, PtxType t) throws ProgramException, Unsupported {
+                return InstructionCompiler.this.src(o, t);
+            }
+
+            @Override
+            public Src memory(Operand o) throws ProgramException, Unsupported {
+                return InstructionCompiler.this.memory(o);
+            }
+
+            @Override
+            public int dst(Operand o) throws ProgramException, Unsupported {
+                return o instanceof Operand.Sink ? -1 : InstructionCompiler.this.dst(o);
+            }
+        };
+        Insn.ThreadOp op = barrier ? MbarrierInstruction.mbarrier(mods, ops, io)
+                : MbarrierInstruction.bulkCopy(mods, ops, io);
+        if (op == null) {
+            throw unsupported();
+        }
+        return simple(op);
     }
 
     /** {@code cp.async...}: {@link AsyncCopyInstruction}. */

@@ -278,9 +278,19 @@ final class SassMachine {
         return LaunchResult.completed(executor, warpInstructions, threadInstructions);
     }
 
-    private ThreadRef ref(Thread t) {
+    ThreadRef ref(Thread t) {
         return new ThreadRef(cta, t.tid);
     }
+
+    /** Hopper's mbarrier and bulk-copy state of the running block ({@link HopperAsyncOps}). */
+    private HopperAsyncOps hopper() {
+        if (hopper == null || !hopper.serves(shared)) {
+            hopper = new HopperAsyncOps(shared, launch.global(), this);
+        }
+        return hopper;
+    }
+
+    private HopperAsyncOps hopper;
 
     private void runCta(Dim3Point p) {
         cta = p;
@@ -624,8 +634,16 @@ final class SassMachine {
                 }
                 return;
             }
+            if (HopperAsyncOps.isBranchAny(op)) { // BRA.U.ANY: the group branches together if any lane's guard holds
+                HopperAsyncOps.branchAny(op, threads, base, count, group);
+                return;
+            }
             if (op.guardUniform()) {
                 boolean g = warp.up[op.guard()] != op.guardNegated();
+                if (g && d.uniformOp) { // @UPn on the uniform datapath (sm_90 ptxas): once for the warp
+                    uniform(op, first, warp);
+                    g = false;
+                }
                 for (int l = 0; l < count; l++) {
                     if ((group >>> l & 1) != 0) {
                         Thread t = threads[base + l];
@@ -827,6 +845,7 @@ final class SassMachine {
             }
             case "MATCH" -> match(op, base, count, active, w);
             case "LDSM" -> ldsm(op, base, count, active, w);
+            case "ELECT", "STSM" -> hopper().collective(op, threads, base, count, active, w);
             case "HMMA", "IMMA", "DMMA" -> matrixMultiply(op, base, count, active);
             default -> throw unimplemented(op);
         }
@@ -1150,7 +1169,8 @@ final class SassMachine {
      */
     private void checkConverged(SassOp op, int group, int active, Warp w) {
         List<SassOperand> o = op.operands();
-        if (active == 0 || op.opcode().startsWith("VOTE") && o.get(o.size() - 1) instanceof Pred p && p.index() == 7
+        if (active == 0 || op.opcode().equals("ELECT") // elects among the active threads: no member mask
+                || op.opcode().startsWith("VOTE") && o.get(o.size() - 1) instanceof Pred p && p.index() == 7
                 && !p.negated()) {
             return; // VOTE{U}.ANY d, PT, PT is activemask: defined in divergent code
         }
@@ -1392,8 +1412,9 @@ final class SassMachine {
     private void step(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         switch (op.opcode()) {
-            case "NOP", "MEMBAR", "ERRBAR", "CGAERRBAR", "CCTL", "YIELD", "NANOSLEEP" -> t.pc++;
+            case "NOP", "MEMBAR", "ERRBAR", "CGAERRBAR", "CCTL", "YIELD", "NANOSLEEP", "FENCE" -> t.pc++;
             case "LDGSTS", "LDGDEPBAR", "DEPBAR" -> asyncCopy(op, t, w);
+            case "SYNCS" -> hopper().step(op, t, w, x -> read(x, t, w));
             case "EXIT" -> {
                 if (!o.isEmpty() && !pred(o.get(0), t, w)) { // EXIT Pp: exits only where Pp holds
                     t.pc++;
@@ -2197,12 +2218,16 @@ final class SassMachine {
                 writeU(w, o.get(0), op.has("SH") ? (msb < 0 ? -1 : 31 - msb) : msb);
             }
             case "UIMAD" -> {
-                if (!op.modifiers().isEmpty()) {
+                if (op.has("WIDE")) {
+                    HopperAsyncOps.uimadWide(op, w, x -> read(x, t, w));
+                } else if (!op.modifiers().isEmpty()) {
                     throw unimplemented(op);
+                } else {
+                    writeU(w, o.get(0), read(o.get(1), t, w) * read(o.get(2), t, w) + read(o.get(3), t, w));
                 }
-                writeU(w, o.get(0), read(o.get(1), t, w) * read(o.get(2), t, w) + read(o.get(3), t, w));
             }
             case "R2UR" -> writeU(w, o.get(0), read(o.get(1), t, w));
+            case "UBLKCP", "UBLKPF", "UTMACMDFLUSH", "UTMACCTL" -> hopper().uniform(op, w);
             default -> throw unimplemented(op);
         }
     }

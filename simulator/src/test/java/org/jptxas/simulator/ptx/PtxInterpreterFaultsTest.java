@@ -102,9 +102,9 @@ class PtxInterpreterFaultsTest {
         Fault f = fault("""
                 .visible .entry k(.param .u64 p) {
                   .reg .b64 %rd<2>;
-                  .shared .align 8 .b64 bar;
+                  .reg .b32 %r<2>;
                   ld.param.u64 %rd1, [p];
-                  mbarrier.init.shared.b64 [bar], 1;
+                  mbarrier.pending_count.b64 %r1, %rd1;
                   ret;
                 }
                 """, ONE_BUFFER);

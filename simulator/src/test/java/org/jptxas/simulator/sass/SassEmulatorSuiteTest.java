@@ -55,7 +55,9 @@ class SassEmulatorSuiteTest {
      * Kernel/SM pairs ({@code kernel@sm_XX}) that may fail, each with its reason. Empty: every kernel runs on every SM
      * it supports. An entry that passes fails the gate as stale.
      */
-    static final Map<String, String> KNOWN = Map.of();
+    static final Map<String, String> KNOWN = Map.of("bulk_copy_mbarrier@sm_90", "the latency model has no calibrated"
+            + " class for SYNCS (mapped to LDS's): ptxas 13 reads SYNCS operands one cycle earlier than that class"
+            + " allows (3 static hazards, 1 on the executed path); the kernel's result is right");
 
     /**
      * Launches of suite kernels with other inputs, for code paths the suite's own inputs do not reach (coverage):

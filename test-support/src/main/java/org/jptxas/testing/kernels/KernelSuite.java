@@ -25,6 +25,7 @@ public final class KernelSuite {
         all.addAll(DivergenceKernels.all());
         all.addAll(TensorKernels.all());
         all.addAll(AsyncCopyKernels.all());
+        all.addAll(HopperAsyncKernels.all());
         return List.copyOf(all);
     }
 

@@ -4,6 +4,7 @@ import com.google.auto.service.AutoService;
 import java.util.List;
 import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Instruction;
+import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.lower.MemoryOrdering.Scope;
 import org.jptxas.ori.diag.CompilationException;
 
@@ -15,7 +16,9 @@ import org.jptxas.ori.diag.CompilationException;
  * GPU scope (ptxas does the same). {@code fence.proxy.alias} gets a system-scope fence (ptxas picks GPU or system
  * scope at run time from a driver constant). sm_90 {@code fence.proxy.async}: {@code MEMBAR.ALL.CTA/GPU;
  * FENCE.VIEW.ASYNC.S} ({@code .global}: {@code FENCE.VIEW.ASYNC.G}); {@code fence.proxy.tensormap::generic.release}
- * is a release fence; the tensormap acquire (DEPBAR + UTMACCTL.IV) is not lowered yet.
+ * is a release fence; {@code fence.proxy.tensormap::generic.acquire [a], 128} waits for every scoreboard
+ * ({@code DEPBAR {5,4,3,2,1,0}}) and drops the cached tensor map ({@code UTMACCTL.IV [UR]}, the address made uniform
+ * by {@link UniformLoop}). {@code fence.mbarrier_init} emits nothing (ptxas 13: SYNCS.EXCH's init is ordered).
  */
 @AutoService(InstructionLowerer.class)
 public final class FenceLowerer implements InstructionLowerer {
@@ -55,7 +58,15 @@ public final class FenceLowerer implements InstructionLowerer {
                 MemoryOrdering.releaseFence(cx, MemoryOrdering.scope(insn));
                 return;
             }
+            if (insn.hasModifier("tensormap::generic") && insn.hasModifier("acquire") && cx.target().sm() >= 90
+                    && insn.operands().size() == 2) {
+                TensorMapCopyLowerer.acquire(cx, (Operand.Address) insn.operands().get(0));
+                return;
+            }
             throw cx.unsupported("proxy fences");
+        }
+        if (insn.hasModifier("mbarrier_init") && cx.target().sm() >= 90) {
+            return;
         }
         if (insn.hasModifier("mbarrier_init") || insn.hasModifier("op_restrict")) {
             throw cx.unsupported("mbarrier fences");

@@ -81,6 +81,8 @@ final class FunctionLowerer implements LoweringContext {
     private BasicBlock current;
     private int insertAt;
     private final Map<String, BasicBlock> labels = new HashMap<>();
+    private final Map<LabelDef, BasicBlock> scopedLabels = new java.util.IdentityHashMap<>();
+    private final Map<String, Integer> labelNameCounts = new HashMap<>();
 
     /** Registers by declarator: a {@link Reg} or, for {@code %r<N>}, a map from index to {@link Reg}, filled on first use. */
     private final Map<Declarator, Object> regs = new IdentityHashMap<>();
@@ -151,6 +153,7 @@ final class FunctionLowerer implements LoweringContext {
         layout.add(current);
         placedBlocks.add(current);
         insertAt = 1;
+        countLabels(fn.body());
         walk(fn.body());
         scopes.pop();
 
@@ -366,7 +369,7 @@ final class FunctionLowerer implements LoweringContext {
             if (s instanceof Instruction i) {
                 lowerInstruction(i);
             } else if (s instanceof LabelDef l) {
-                BasicBlock b = label(l.name());
+                BasicBlock b = label(l);
                 placeAndStart(b);
             } else if (s instanceof VariableDecl v) {
                 for (Declarator d : v.declarators()) {
@@ -392,6 +395,29 @@ final class FunctionLowerer implements LoweringContext {
 
     private BasicBlock label(String name) {
         return labels.computeIfAbsent(name, body::addBlock);
+    }
+
+    /**
+     * A label's block by its definition: labels are scoped by { } blocks (inline-asm wrappers repeat a name such as
+     * {@code waitLoop} in sibling blocks), so a resolved reference names its own definition.
+     */
+    private BasicBlock label(LabelDef def) {
+        return scopedLabels.computeIfAbsent(def, d -> isRedefined(def) ? body.addBlock(def.name()) : label(def.name()));
+    }
+
+    private void countLabels(Block block) {
+        for (Statement s : block.statements()) {
+            if (s instanceof LabelDef l) {
+                labelNameCounts.merge(l.name(), 1, Integer::sum);
+            } else if (s instanceof Block b) {
+                countLabels(b);
+            }
+        }
+    }
+
+    /** Whether another label of the function has {@code def}'s name (then the name alone does not identify it). */
+    private boolean isRedefined(LabelDef def) {
+        return labelNameCounts.getOrDefault(def.name(), 0) > 1;
     }
 
     /** The block a branch to {@code label} goes to. */
@@ -1127,6 +1153,11 @@ final class FunctionLowerer implements LoweringContext {
 
     @Override
     public BasicBlock branchTarget(Expr.SymbolRef label) {
+        if (resolved.symbolOf(label).orElse(null) instanceof Symbol.Label l) {
+            BasicBlock b = label(l.def());
+            referenced.add(b);
+            return b;
+        }
         return labelBlock(label.name());
     }
 

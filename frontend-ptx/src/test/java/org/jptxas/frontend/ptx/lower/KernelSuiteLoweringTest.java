@@ -33,8 +33,18 @@ class KernelSuiteLoweringTest {
         Path root = RepoRoot.find().orElse(null);
         org.jptxas.testing.Prerequisites.require(root != null, "repository root not found");
         try (Stream<Path> s = Files.list(root.resolve("kernels"))) {
+            // lowered for sm_80: kernels whose .target is newer (sm_90's bulk copies) are the backends' suite tests'
             return s.filter(Files::isDirectory).map(d -> d.resolve(d.getFileName() + ".ptx")).filter(Files::isRegularFile)
-                    .sorted().toList();
+                    .filter(KernelSuiteLoweringTest::targetsAtMostSm80).sorted().toList();
+        }
+    }
+
+    static boolean targetsAtMostSm80(Path ptx) {
+        try (Stream<String> lines = Files.lines(ptx)) {
+            return lines.map(String::strip).filter(l -> l.startsWith(".target")).findFirst()
+                    .map(l -> l.replaceAll("[^0-9]", "")).map(n -> n.isEmpty() || Integer.parseInt(n) <= 80).orElse(true);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
@@ -105,7 +115,7 @@ class KernelSuiteLoweringTest {
         gaps.stream().limit(10).forEach(g -> System.out.println("  " + g));
         problems.stream().limit(60).forEach(System.out::println);
         assertEquals(List.of(), problems.stream().limit(20).toList(), problems.size() + " problems");
-        assertEquals(KernelSuite.all().stream().map(k -> k.name() + ".ptx").sorted().toList(),
+        assertEquals(KernelSuite.all().stream().filter(k -> k.minSm() <= 80).map(k -> k.name() + ".ptx").sorted().toList(),
                 files.stream().map(f -> f.getFileName().toString()).toList(), "one file per suite kernel, each lowered");
         assertEquals(files.size(), lowered);
     }

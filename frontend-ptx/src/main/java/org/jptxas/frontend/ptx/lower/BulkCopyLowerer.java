@@ -1,0 +1,229 @@
+package org.jptxas.frontend.ptx.lower;
+
+import com.google.auto.service.AutoService;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.jptxas.frontend.ptx.ast.Instruction;
+import org.jptxas.frontend.ptx.ast.Operand;
+import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.frontend.ptx.ast.StateSpace;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.ir.Addr;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.Imm;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
+
+/**
+ * Bulk asynchronous copies (sm_90), as ptxas 13 writes them; every address and size is a uniform register
+ * ({@link UniformLoop}):
+ * <ul>
+ *   <li>{@code cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [s], [g], n, [bar]}:
+ *       {@code UBLKCP.S.G [URs:URbar], [URg:URg+1], URn} with {@code URn = n >> 4} (16-bit), one per thread (each
+ *       thread's copy completes its own bytes on the barrier).</li>
+ *   <li>{@code cp.async.bulk.global.shared::cta.bulk_group [g], [s], n}: {@code UBLKCP.G.S [URg:URg+1], [URs], URn}
+ *       (threads with equal operands share one copy: the bytes written are the same).</li>
+ *   <li>{@code cp.async.bulk.prefetch.L2.global [g], n}: {@code UBLKPF.L2 [URg:URg+1], URn}.</li>
+ *   <li>{@code cp.async.bulk.tensor.1d|2d.shared::cluster.global.mbarrier::complete_tx::bytes [s], [tmap, {c...}],
+ *       [bar]}: {@code UTMALDG.nD [URs, URbar, URc...], [URtmap:URtmap+1]}, one per thread;
+ *       {@code cp.async.bulk.tensor.1d..3d.global.shared::cta.bulk_group [tmap, {c...}], [s]}:
+ *       {@code UTMASTG.nD [URs, URc...], [URtmap]}. Higher ranks need uniform tuples of more than four registers,
+ *       which the register allocator does not make yet: refused by name.</li>
+ *   <li>{@code cp.async.bulk.commit_group}: {@code UTMACMDFLUSH}; {@code cp.async.bulk.wait_group.read N}:
+ *       {@code DEPBAR.LE SB0, N}; without {@code .read} also {@code CCTL.IVALL}.</li>
+ * </ul>
+ */
+@AutoService(InstructionLowerer.class)
+public final class BulkCopyLowerer implements InstructionLowerer {
+    @Override
+    public Set<String> opcodes() {
+        return Set.of("cp.async.bulk", "cp.async.bulk.prefetch", "cp.async.bulk.tensor", "cp.async.bulk.commit_group",
+                "cp.async.bulk.wait_group");
+    }
+
+    @Override
+    public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
+        if (cx.target().sm() < 90) {
+            throw cx.unsupported("needs sm_90");
+        }
+        var split = cx.resolved().opcodeOf(insn).orElseThrow(() -> cx.unsupported("bulk copy form"));
+        List<String> mods = split.modifiers();
+        List<Operand> ops = insn.operands();
+        switch (split.opcode()) {
+            case "cp.async.bulk.commit_group" -> {
+                BasicBlock done = insn.guard() != null ? cx.branchAroundGuard() : null; // no guarded form
+                cx.emit("UTMACMDFLUSH", List.of(), List.of(), List.of());
+                if (done != null) {
+                    cx.startBlock(done);
+                }
+            }
+            case "cp.async.bulk.wait_group" -> {
+                if (!(cx.src(ops.get(0), PtxType.U32).value() instanceof Imm n) || n.bits() < 0 || n.bits() > 63) {
+                    throw cx.unsupported("wait_group count");
+                }
+                cx.emit("DEPBAR", List.of("LE"), List.of(), List.of(Src.of(AsyncCopyLowerer.GROUPS),
+                        Ptx.imm(n.bits())));
+                if (!mods.contains("read")) {
+                    cx.emit("CCTL", List.of("IVALL"), List.of(), List.of());
+                }
+            }
+            case "cp.async.bulk" -> copy(cx, insn, mods, ops);
+            case "cp.async.bulk.prefetch" -> {
+                only(cx, mods, Set.of("L2", "global"));
+                List<Src> g = global(cx, (Operand.Address) ops.get(0));
+                Src n = size(cx, ops.get(1));
+                Reg ug = cx.newReg(RegFile.UR, 2);
+                Reg un = cx.newReg(RegFile.UR, 1);
+                uniform(cx, List.of(g.get(0), g.get(1), n), List.of(ug.component(0), ug.component(1), un), false,
+                        () -> cx.emitUnguarded("UBLKPF", List.of("L2"), List.of(),
+                                List.of(Src.of(Addr.of(ug, 0)), Src.of(un))));
+            }
+            case "cp.async.bulk.tensor" -> tensor(cx, insn, mods, ops);
+            default -> throw cx.unsupported(split.opcode());
+        }
+    }
+
+    private static void copy(LoweringContext cx, Instruction insn, List<String> mods, List<Operand> ops)
+            throws CompilationException {
+        if (mods.contains("shared::cluster") && mods.contains("global")
+                && mods.contains("mbarrier::complete_tx::bytes") && mods.indexOf("shared::cluster") == 0) {
+            only(cx, mods, Set.of("shared::cluster", "global", "mbarrier::complete_tx::bytes"));
+            Src s = shared(cx, (Operand.Address) ops.get(0));
+            List<Src> g = global(cx, (Operand.Address) ops.get(1));
+            Src n = size(cx, ops.get(2));
+            Src bar = shared(cx, (Operand.Address) ops.get(3));
+            Reg pair = cx.newReg(RegFile.UR, 2);
+            Reg ug = cx.newReg(RegFile.UR, 2);
+            Reg un = cx.newReg(RegFile.UR, 1);
+            uniform(cx, List.of(s, bar, g.get(0), g.get(1), n),
+                    List.of(pair.component(0), pair.component(1), ug.component(0), ug.component(1), un), true,
+                    () -> cx.emitUnguarded("UBLKCP", List.of("S", "G"), List.of(),
+                            List.of(Src.of(Addr.of(pair, 0)), Src.of(Addr.of(ug, 0)), Src.of(un))));
+        } else if (mods.indexOf("global") == 0 && mods.contains("shared::cta") && mods.contains("bulk_group")) {
+            only(cx, mods, Set.of("global", "shared::cta", "bulk_group"));
+            List<Src> g = global(cx, (Operand.Address) ops.get(0));
+            Src s = shared(cx, (Operand.Address) ops.get(1));
+            Src n = size(cx, ops.get(2));
+            Reg ug = cx.newReg(RegFile.UR, 2);
+            Reg us = cx.newReg(RegFile.UR, 1);
+            Reg un = cx.newReg(RegFile.UR, 1);
+            uniform(cx, List.of(g.get(0), g.get(1), s, n), List.of(ug.component(0), ug.component(1), us, un), false,
+                    () -> cx.emitUnguarded("UBLKCP", List.of("G", "S"), List.of(),
+                            List.of(Src.of(Addr.of(ug, 0)), Src.of(Addr.of(us, 0)), Src.of(un))));
+        } else {
+            throw cx.unsupported("cp.async.bulk direction or completion " + mods);
+        }
+    }
+
+    private static void tensor(LoweringContext cx, Instruction insn, List<String> mods, List<Operand> ops)
+            throws CompilationException {
+        int rank = mods.contains("1d") ? 1 : mods.contains("2d") ? 2 : mods.contains("3d") ? 3
+                : mods.contains("4d") ? 4 : mods.contains("5d") ? 5 : 0;
+        boolean load = mods.contains("mbarrier::complete_tx::bytes");
+        String dims = rank + "d";
+        if (load) {
+            only(cx, mods, Set.of(dims, "shared::cluster", "shared::cta", "global", "tile",
+                    "mbarrier::complete_tx::bytes"));
+            if (!mods.contains("global") || mods.indexOf("global") != 2 && mods.indexOf("global") != 3) {
+                throw cx.unsupported("cp.async.bulk.tensor direction");
+            }
+        } else {
+            only(cx, mods, Set.of(dims, "shared::cta", "global", "tile", "bulk_group"));
+            if (!mods.contains("bulk_group")) {
+                throw cx.unsupported("cp.async.bulk.tensor completion");
+            }
+        }
+        int tuple = (load ? 2 : 1) + rank;
+        if (rank == 0 || tuple > 4) {
+            throw cx.unsupported("cp.async.bulk.tensor." + dims + " (a uniform tuple of " + tuple
+                    + " registers; the allocator makes at most four)");
+        }
+        Operand.Address map = (Operand.Address) ops.get(load ? 1 : 0);
+        Src shared = shared(cx, (Operand.Address) ops.get(load ? 0 : 1));
+        if (map.parts().size() != 2 || !(map.parts().get(1) instanceof Operand.Vector coords)
+                || coords.elements().size() != rank) {
+            throw cx.unsupported("tensor coordinates");
+        }
+        Src tmap = cx.src(map.parts().get(0), PtxType.B64);
+        if (!(tmap.value() instanceof Reg t) || t.comps() != 2) {
+            throw cx.unsupported("tensor map address other than a 64-bit register");
+        }
+        List<Src> values = new ArrayList<>(List.of(Src.of(t.component(0)), Src.of(t.component(1)), shared));
+        if (load) {
+            values.add(shared(cx, (Operand.Address) ops.get(2)));
+        }
+        for (Operand c : coords.elements()) {
+            values.add(cx.src(c, PtxType.S32));
+        }
+        Reg um = cx.newReg(RegFile.UR, 2);
+        Reg block = cx.newReg(RegFile.UR, tuple);
+        List<Reg> into = new ArrayList<>(List.of(um.component(0), um.component(1)));
+        for (int k = 0; k < tuple; k++) {
+            into.add(block.component(k));
+        }
+        List<String> m = List.of(dims.toUpperCase());
+        uniform(cx, values, into, load, () -> cx.emitUnguarded(load ? "UTMALDG" : "UTMASTG", m, List.of(),
+                List.of(Src.of(Addr.of(block, 0)), Src.of(Addr.of(um, 0)))));
+    }
+
+    /** The loop around a uniform-operand instruction, the PTX guard branched around first. */
+    private static void uniform(LoweringContext cx, List<Src> values, List<Reg> into, boolean perLane, Runnable body) {
+        BasicBlock done = cx.instruction().guard() != null ? cx.branchAroundGuard() : null;
+        UniformLoop.forEach(cx, values, into, perLane, body);
+        if (done != null) {
+            cx.startBlock(done);
+        }
+    }
+
+    private static void only(LoweringContext cx, List<String> mods, Set<String> allowed) throws CompilationException {
+        for (String m : mods) {
+            if (!allowed.contains(m)) {
+                throw cx.unsupported("qualifier ." + m);
+            }
+        }
+    }
+
+    /** A shared-window address as one 32-bit value. */
+    private static Src shared(LoweringContext cx, Operand.Address o) {
+        Addr a = cx.address(o, StateSpace.SHARED);
+        if (a.offset() == 0) {
+            return Src.of(a.base());
+        }
+        Reg r = Ptx.r32(cx);
+        cx.emit("IADD3", List.of(), List.of(r, Reg.PT, Reg.PT), List.of(Src.of(a.base()),
+                Ptx.imm(a.offset() & 0xffffffffL), Ptx.rz()));
+        return Src.of(r);
+    }
+
+    /** A global address as its two 32-bit halves. */
+    private static List<Src> global(LoweringContext cx, Operand.Address o) {
+        Addr a = cx.address(o, StateSpace.GLOBAL);
+        Reg base = a.base();
+        if (a.offset() != 0) {
+            base = cx.newReg(RegFile.R, 2);
+            Reg carry = Ptx.pred(cx);
+            cx.emit("IADD3", List.of(), List.of(base.component(0), carry, Reg.PT),
+                    List.of(Src.of(a.base().component(0)), Ptx.imm(a.offset() & 0xffffffffL), Ptx.rz()));
+            cx.emit("IADD3", List.of("X"), List.of(base.component(1), Reg.PT, Reg.PT),
+                    List.of(Src.of(a.base().component(1)), Ptx.imm((a.offset() >> 32) & 0xffffffffL), Ptx.rz(),
+                            Src.of(carry), Ptx.notPt()));
+        }
+        return List.of(Src.of(base.component(0)), Src.of(base.component(1)));
+    }
+
+    /** The copy size in 16-byte units, 16 bits wide, as UBLKCP takes it. */
+    private static Src size(LoweringContext cx, Operand o) {
+        Src n = cx.src(o, PtxType.U32);
+        if (n.value() instanceof Imm i) {
+            return Ptx.imm((i.bits() >>> 4) & 0xffff);
+        }
+        Reg shifted = Ptx.r32(cx);
+        cx.emit("SHF", List.of("R", "U32", "HI"), List.of(shifted), List.of(Ptx.rz(), Ptx.imm(4), n));
+        Reg r = Ptx.r32(cx);
+        cx.emit("LOP3", List.of("LUT"), List.of(Reg.PT, r),
+                List.of(Src.of(shifted), Ptx.imm(0xffff), Ptx.rz(), Ptx.imm(0xc0), Ptx.notPt()));
+        return Src.of(r);
+    }
+}

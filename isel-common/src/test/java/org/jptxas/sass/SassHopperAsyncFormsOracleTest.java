@@ -1,0 +1,159 @@
+package org.jptxas.sass;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.jptxas.sass.oracle.RawWordCheck;
+import org.jptxas.testing.Oracles;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sm_90 forms of Hopper's asynchronous copies and barriers (probe kernel {@code tma_forms_sm90a.ptx}: SYNCS
+ * mbarrier operations on {@code [UR+off]} and {@code [R+URZ+off]}, NANOSLEEP.SYNCS, UBLKCP, UBLKPF, UTMALDG/UTMASTG
+ * 1D..5D, UTMACCTL.PF, STSM, R2UR with its match predicate, BRA.U.ANY, LDS {@code [R+UR+off]}): ptxas 13's word of
+ * each, and the same word with every operand field set to random values, decode to nvdisasm 12.5's text and
+ * assemble back to the same bits. Also ULEA with an immediate b (the learned form had the literal 0x10), which ptxas
+ * writes in the suite kernel bulk_copy_mbarrier. Three forms were written by hand from their twins (SYNCS.ARRIVE.TRANS64.ART0
+ * without an offset, .RED.A0TR and .RED.A0TX with one); their words are ptxas's with the offset cleared or varied.
+ */
+class SassHopperAsyncFormsOracleTest {
+    /**
+     * ptxas's word (hi, lo as nvdisasm prints them) and the fields varied ({@code !}: a predicate never PT; {@code #}:
+     * an address register never RZ, which nvdisasm leaves out of the address (STSM, SYNCS [R+URZ]) and jptxas never
+     * writes there).
+     * BRA.U.ANY (decoded, never written by jptxas) is left out: its target is relative to an address a raw word lacks.
+     */
+    record Sample(String word, List<String> fields) {}
+
+    static final List<Sample> SAMPLES = List.of(
+            // ULEA UR5, UR4, 0x100, 0x8 (ptxas 13, the suite kernel bulk_copy_mbarrier): an immediate b
+            new Sample("000fe2000f8e403f0000010004057891", List.of("21:16", "29:24", "63:32", "79:75")),
+            // LDS R0, [UR4+0x8]
+            new Sample("000e22000800080000000804ff007984", List.of("23:16", "31:24", "37:32", "63:40")),
+            // STSM.16.M88 [R0], R8
+            new Sample("000fe200000000000000000800007844", List.of("#31:24", "39:32")),
+            // STSM.16.M88.2 [R0+0x200], R8
+            new Sample("000fe800000001000002000800007844", List.of("#31:24", "63:40", "39:32")),
+            // STSM.16.M88.4 [R0+0x400], R8
+            new Sample("000fe800000002000004000800007844", List.of("#31:24", "63:40", "39:32")),
+            // STSM.16.MT88 [R0+0x10], R9
+            new Sample("000fe800000040000000100900007844", List.of("#31:24", "63:40", "39:32")),
+            // STSM.16.MT88.2 [R0+0x20], R6
+            new Sample("000fe800000041000000200600007844", List.of("#31:24", "63:40", "39:32")),
+            // STSM.16.MT88.4 [R0+0x30], R12
+            new Sample("000fe200000042000000300c00007844", List.of("#31:24", "63:40", "39:32")),
+            // UBLKCP.S.G [UR4], [UR8], UR6
+            new Sample("0003d8000800020600000004080073ba", List.of("37:32", "29:24", "69:64")),
+            // UBLKCP.G.S [UR12], [UR4], UR17
+            new Sample("0003e200080004110000000c040073ba", List.of("37:32", "29:24", "69:64")),
+            // UBLKPF.L2 [UR8], UR18
+            new Sample("0003ea000800001200000000080073bc", List.of("29:24", "69:64")),
+            // UTMALDG.1D [UR4], [UR22]
+            new Sample("0003d8000800000000000004160075b4", List.of("37:32", "29:24")),
+            // UTMALDG.2D [UR4], [UR22]
+            new Sample("0003f4000800800000000004160075b4", List.of("37:32", "29:24")),
+            // UTMALDG.3D [UR8], [UR22]
+            new Sample("0003ec000801000000000008160075b4", List.of("37:32", "29:24")),
+            // UTMALDG.4D [UR8], [UR22]
+            new Sample("0003ea000801800000000008160075b4", List.of("37:32", "29:24")),
+            // UTMALDG.5D [UR8], [UR22]
+            new Sample("0003e8000802000000000008160075b4", List.of("37:32", "29:24")),
+            // UTMASTG.1D [UR10], [UR22]
+            new Sample("0003e200080000000000000a160073b5", List.of("37:32", "29:24")),
+            // UTMASTG.2D [UR24], [UR22]
+            new Sample("0005e2000800800000000018160073b5", List.of("37:32", "29:24")),
+            // UTMASTG.3D [UR28], [UR22]
+            new Sample("0005e200080100000000001c160073b5", List.of("37:32", "29:24")),
+            // UTMASTG.4D [UR16], [UR22]
+            new Sample("0005e2000801800000000010160073b5", List.of("37:32", "29:24")),
+            // UTMASTG.5D [UR8], [UR22]
+            new Sample("0005e2000802000000000008160073b5", List.of("37:32", "29:24")),
+            // UTMACCTL.PF [URZ]
+            new Sample("000fe20008040000000000003f0079b9", List.of("29:24")),
+            // @P1 R2UR P0, UR9, R7
+            new Sample("001fd0000000000000000000070912ca", List.of("!14:12", "!83:81", "21:16", "31:24")),
+            // SYNCS.ARRIVE.TRANS64.A1T0 R2, [R7+URZ], RZ
+            new Sample("002e62000810003f000000ff070279a7", List.of("23:16", "#31:24", "69:64", "39:32")),
+            // SYNCS.ARRIVE.TRANS64 R4, [R7+URZ], R4
+            new Sample("000ea2000800003f00000004070479a7", List.of("23:16", "#31:24", "69:64", "39:32")),
+            // SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [R9+URZ], R11
+            new Sample("0004e8000800017f0000000b090075a7", List.of("83:81", "#31:24", "69:64", "39:32")),
+            // SYNCS.PHASECHK.TRANS64 P1, [R7+URZ], R3
+            new Sample("002324000802007f00000003070075a7", List.of("83:81", "#31:24", "69:64", "39:32")),
+            // SYNCS.CCTL.IV [R7+URZ]
+            new Sample("000fe6000800003f00000000070079b1", List.of("#31:24", "69:64")),
+            // SYNCS.ARRIVE.TRANS64.ART0 R4, [UR6+0x8], R4
+            new Sample("000e62000850000600000804ff0479a7", List.of("23:16", "69:64", "39:32")),
+            // SYNCS.ARRIVE.TRANS64 R2, [UR6], R2
+            new Sample("000ea2000800000600000002ff0279a7", List.of("23:16", "69:64", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.RED.A0TR RZ, [UR6], R0
+            new Sample("0009e2000830040600000000ffff79a7", List.of("23:16", "69:64", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.RED.A0TX RZ, [UR6], R0
+            new Sample("0009e2000840040600000000ffff79a7", List.of("23:16", "69:64", "39:32")),
+            // SYNCS.PHASECHK.TRANS64 P0, [UR6], R9
+            new Sample("001822000800004600000009ff0075a7", List.of("83:81", "69:64", "39:32")),
+            // @!P3 NANOSLEEP.SYNCS 0x3e8
+            new Sample("001fea0003900000000003e80000b95d", List.of("!14:12")),
+            // @!P0 SYNCS.PHASECHK.TRANS64 P0, [R9+URZ], R11
+            new Sample("000ee2000800007f0000000b090085a7", List.of("!14:12", "83:81", "#31:24", "69:64", "39:32")),
+            // SYNCS.CCTL.IV [UR6]
+            new Sample("000e68000800000600000000ff0079b1", List.of("69:64")),
+            // SYNCS.ARRIVE.TRANS64.ART0 R2, [R9+URZ+0x8], R0
+            new Sample("000e22000850003f00000800090279a7", List.of("23:16", "#31:24", "69:64", "63:40", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.A1T0 R4, [R9+URZ+0x10], RZ
+            new Sample("000e62000810003f000010ff090479a7", List.of("23:16", "#31:24", "69:64", "63:40", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.RED.A0TR RZ, [R9+URZ], R0
+            new Sample("0005e4000830043f0000000009ff79a7", List.of("23:16", "#31:24", "69:64", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.RED.A0TX RZ, [R9+URZ], R10
+            new Sample("0005e2000840043f0000000a09ff79a7", List.of("23:16", "#31:24", "69:64", "39:32")),
+            // SYNCS.ARRIVE.TRANS64 RZ, [R9+URZ+0x18], R10
+            new Sample("0005e2000800003f0000180a09ff79a7", List.of("23:16", "#31:24", "69:64", "63:40", "39:32")),
+            // @!P0 NANOSLEEP.SYNCS R10
+            new Sample("008fea00039000000000000a0000835d", List.of("!14:12", "39:32")),
+            // SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [R9+URZ], R11
+            new Sample("0004e8000800017f0000000b090075a7", List.of("83:81", "#31:24", "69:64", "63:40", "39:32")),
+            // SYNCS.PHASECHK.TRANS64 P2, [R9+URZ+0x28], R0
+            new Sample("000962000804007f00002800090075a7", List.of("83:81", "#31:24", "69:64", "63:40", "39:32")),
+            // SYNCS.CCTL.IV [R9+URZ+0x8]
+            new Sample("000fe4000800003f00000800090079b1", List.of("#31:24", "69:64")),
+            // SYNCS.ARRIVE.TRANS64.ART0 R2, [R9+URZ], R0 (ptxas's [R9+URZ+0x8] with the offset cleared)
+            new Sample("000e22000850003f00000000090279a7", List.of("23:16", "#31:24", "69:64", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.RED.A0TR RZ, [R9+URZ], R0
+            new Sample("0005e4000830043f0000000009ff79a7", List.of("23:16", "#31:24", "69:64", "63:40", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.RED.A0TX RZ, [R9+URZ], R10
+            new Sample("0005e2000840043f0000000a09ff79a7", List.of("23:16", "#31:24", "69:64", "63:40", "39:32")));
+
+    static final int VARIANTS = 16;
+
+    static List<long[]> words() {
+        Random random = new Random(23);
+        List<long[]> out = new ArrayList<>();
+        for (Sample s : SAMPLES) {
+            long hi = Long.parseUnsignedLong(s.word().substring(0, 16), 16);
+            long lo = Long.parseUnsignedLong(s.word().substring(16), 16);
+            out.add(new long[] {lo, hi});
+            for (int v = 1; v < VARIANTS; v++) {
+                long[] w = {lo, hi};
+                for (String spec : s.fields()) {
+                    boolean notPt = spec.startsWith("!");
+                    boolean notRz = spec.startsWith("#");
+                    String[] r = spec.substring(notPt || notRz ? 1 : 0).split(":");
+                    int top = Integer.parseInt(r[0]);
+                    int bottom = Integer.parseInt(r[1]);
+                    int width = top - bottom + 1;
+                    long value = notPt ? random.nextInt(7) : notRz ? random.nextInt(255)
+                            : random.nextLong() & ((1L << width) - 1);
+                    w = RawWordCheck.withField(w, bottom, width, value);
+                }
+                out.add(w);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void hopperAsyncWordsWithEveryFieldVariedDecodeAsNvdisasmAndAssembleBack() {
+        Oracles.assumeNvdisasm();
+        RawWordCheck.run("sm_90", words()).assertNoneWrong();
+    }
+}

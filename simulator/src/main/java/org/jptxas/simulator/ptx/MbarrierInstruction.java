@@ -1,0 +1,152 @@
+package org.jptxas.simulator.ptx;
+
+import java.util.List;
+import org.jptxas.frontend.ptx.ast.Operand;
+import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.simulator.exec.BulkCopies;
+import org.jptxas.simulator.exec.Mbarrier;
+import org.jptxas.simulator.memory.Region;
+
+/**
+ * {@code mbarrier.*} on shared::cta barriers and {@code cp.async.bulk} (global -> shared with mbarrier completion,
+ * shared -> global bulk_group, commit/wait, prefetch) for the interpreter, with the barrier word of {@link Mbarrier}
+ * and the copies of {@link BulkCopies} (a copy lands when a thread checks its barrier's phase). A shared -> global
+ * copy is done when issued, so its bulk-group wait has nothing left to wait for.
+ */
+final class MbarrierInstruction {
+    private MbarrierInstruction() {}
+
+    /** How the instruction compiler converts operands. */
+    interface Operands {
+        Src src(Operand o, PtxType t) throws ProgramException, InstructionCompiler.Unsupported;
+
+        Src memory(Operand o) throws ProgramException, InstructionCompiler.Unsupported;
+
+        /** The register a destination writes, or -1 for the sink. */
+        int dst(Operand o) throws ProgramException, InstructionCompiler.Unsupported;
+    }
+
+    /** The per-thread operation of {@code mbarrier{.MODS}}, or null when the interpreter does not implement it. */
+    static Insn.ThreadOp mbarrier(List<String> mods, List<Operand> ops, Operands io)
+            throws ProgramException, InstructionCompiler.Unsupported {
+        if (mods.contains("shared::cluster") || mods.contains("cluster") || !mods.contains("shared")
+                && !mods.contains("shared::cta")) {
+            return null;
+        }
+        String what = mods.get(0);
+        boolean expectTx = mods.contains("expect_tx");
+        switch (what) {
+            case "init" -> {
+                Src a = io.memory(ops.get(0));
+                Src n = io.src(ops.get(1), PtxType.U32);
+                return t -> {
+                    long at = a.get(t) & 0xffffffffL;
+                    bulk(t).drop(at);
+                    t.cta.shared.store64(at, Mbarrier.init(n.get(t) & 0xffffffffL));
+                };
+            }
+            case "inval" -> {
+                Src a = io.memory(ops.get(0));
+                return t -> bulk(t).drop(a.get(t) & 0xffffffffL);
+            }
+            case "expect_tx", "complete_tx" -> {
+                Src a = io.memory(ops.get(0));
+                Src n = io.src(ops.get(1), PtxType.U32);
+                long sign = what.equals("expect_tx") ? 1 : -1;
+                return t -> update(t, a.get(t) & 0xffffffffL, 0, sign * (n.get(t) & 0xffffffffL));
+            }
+            case "arrive" -> {
+                int d = io.dst(ops.get(0));
+                Src a = io.memory(ops.get(1));
+                Src n = ops.size() > 2 ? io.src(ops.get(2), PtxType.U32) : t -> 1;
+                return t -> {
+                    long v = n.get(t) & 0xffffffffL;
+                    long old = expectTx ? update(t, a.get(t) & 0xffffffffL, 1, v)
+                            : update(t, a.get(t) & 0xffffffffL, v, 0);
+                    if (d >= 0) {
+                        Values.write(t, d, old);
+                    }
+                };
+            }
+            case "test_wait", "try_wait" -> {
+                int p = io.dst(ops.get(0));
+                Src a = io.memory(ops.get(1));
+                boolean parity = mods.contains("parity");
+                Src s = io.src(ops.get(2), parity ? PtxType.U32 : PtxType.B64);
+                return t -> {
+                    long at = a.get(t) & 0xffffffffL;
+                    Region shared = t.cta.shared;
+                    try {
+                        bulk(t).land(at, shared);
+                    } catch (IllegalStateException e) {
+                        throw new InterpreterError(e.getMessage());
+                    }
+                    long phase = parity ? s.get(t) & 1 : s.get(t) >>> 63;
+                    Values.write(t, p, Mbarrier.completed(shared.load64(at), phase) ? 1 : 0);
+                };
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    /** Applies arrivals and bytes to the barrier at {@code at}; returns the word before. */
+    private static long update(ThreadState t, long at, long arrivals, long bytes) {
+        Region shared = t.cta.shared;
+        long old = shared.load64(at);
+        try {
+            shared.store64(at, Mbarrier.arrive(old, arrivals, bytes));
+        } catch (IllegalStateException e) {
+            throw new InterpreterError(e.getMessage());
+        }
+        return old;
+    }
+
+    /** The per-thread operation of {@code cp.async.bulk{.MODS}}, or null when not implemented. */
+    static Insn.ThreadOp bulkCopy(List<String> mods, List<Operand> ops, Operands io)
+            throws ProgramException, InstructionCompiler.Unsupported {
+        if (mods.contains("commit_group") || mods.contains("wait_group") || mods.contains("prefetch")) {
+            return mods.contains("tensor") ? null : t -> { };
+        }
+        if (mods.contains("tensor") || mods.contains("multicast::cluster") || mods.contains("L2::cache_hint")) {
+            return null;
+        }
+        if (mods.contains("mbarrier::complete_tx::bytes") && mods.indexOf("global") > 0 && ops.size() == 4) {
+            Src dst = io.memory(ops.get(0));
+            Src src = io.memory(ops.get(1));
+            Src n = io.src(ops.get(2), PtxType.U32);
+            Src bar = io.memory(ops.get(3));
+            return t -> {
+                int bytes = (int) (n.get(t) & 0xffffffffL);
+                long g = src.get(t);
+                byte[] data = new byte[bytes];
+                for (int i = 0; i < bytes; i++) {
+                    data[i] = (byte) t.machine.launch.global().load(g + i, 1);
+                }
+                bulk(t).issue(bar.get(t) & 0xffffffffL, dst.get(t) & 0xffffffffL, data);
+            };
+        }
+        if (mods.contains("bulk_group") && mods.indexOf("global") == mods.indexOf("bulk") + 1 && ops.size() == 3) {
+            Src dst = io.memory(ops.get(0));
+            Src src = io.memory(ops.get(1));
+            Src n = io.src(ops.get(2), PtxType.U32);
+            return t -> {
+                int bytes = (int) (n.get(t) & 0xffffffffL);
+                long g = dst.get(t);
+                long s = src.get(t) & 0xffffffffL;
+                for (int i = 0; i < bytes; i++) {
+                    t.machine.launch.global().store(g + i, 1, t.cta.shared.load8(s + i));
+                }
+            };
+        }
+        return null;
+    }
+
+    private static BulkCopies bulk(ThreadState t) {
+        if (t.cta.bulkCopies == null) {
+            t.cta.bulkCopies = new BulkCopies();
+        }
+        return t.cta.bulkCopies;
+    }
+}

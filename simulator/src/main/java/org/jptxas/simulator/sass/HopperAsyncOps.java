@@ -1,0 +1,339 @@
+package org.jptxas.simulator.sass;
+
+import java.util.List;
+import org.jptxas.simulator.exec.BulkCopies;
+import org.jptxas.simulator.exec.Fault;
+import org.jptxas.simulator.exec.Mbarrier;
+import org.jptxas.simulator.memory.GlobalMemory;
+import org.jptxas.simulator.memory.Region;
+import org.jptxas.simulator.sass.SassOperand.Mem;
+import org.jptxas.simulator.sass.SassOperand.Pred;
+import org.jptxas.simulator.sass.SassOperand.Reg;
+import org.jptxas.simulator.sass.SassOperand.UReg;
+
+/**
+ * Hopper's asynchronous barriers and copies in the SASS emulator, for one block.
+ *
+ * <p><b>mbarrier</b> ({@code SYNCS}): the barrier is the 64-bit word in shared memory that {@code SYNCS.EXCH.64}
+ * initializes ({@link Mbarrier}'s layout). {@code SYNCS.ARRIVE.TRANS64} arrives (.A1T0: one arrival;
+ * .ART0: Rb arrivals; plain: one arrival and Rb expected bytes; .RED.A0TR: Rb expected bytes; .RED.A0TX: Rb bytes
+ * completed) and returns the old word; the phase completes (bit 63 flips, the counts reload) when no arrival and no
+ * byte is pending. {@code SYNCS.PHASECHK.TRANS64[.TRYWAIT] P, [a], Rp} sets P when the phase differs from bit 31 of
+ * Rp (a state token's high word or a parity shifted to bit 31). More arrivals than expected stop the launch.
+ *
+ * <p><b>Bulk copies</b>: {@code UBLKCP.S.G [URs], [URg], URn} (global to shared, barrier in URs+1, 16·(URn & 0xffff)
+ * bytes) reads global memory when issued but lands in shared memory only when a thread checks that barrier's phase
+ * ({@code SYNCS.PHASECHK}): then its bytes complete their transaction. A kernel that reads the destination without
+ * waiting on the barrier reads what was there before. {@code UBLKCP.G.S} (shared to global, bulk_group) copies when
+ * issued; {@code UTMACMDFLUSH}, {@code UBLKPF}, {@code UTMACCTL} are no-ops here (the wait of a bulk group,
+ * {@code DEPBAR.LE SB0, n}, then has nothing left to wait for).
+ *
+ * <p>Also {@code ELECT Pd, URd, Pm} (the lowest active lane with Pm) and {@code STSM} (the inverse of LDSM).
+ */
+final class HopperAsyncOps {
+    private final Region shared;
+    private final GlobalMemory global;
+    private final SassMachine machine;
+    /** Bulk copies in flight on their barriers. */
+    private final BulkCopies copies = new BulkCopies();
+
+    HopperAsyncOps(Region shared, GlobalMemory global, SassMachine machine) {
+        this.shared = shared;
+        this.global = global;
+        this.machine = machine;
+    }
+
+    /** Whether this state belongs to the block whose shared memory is {@code region}. */
+    boolean serves(Region region) {
+        return region == shared;
+    }
+
+    private static SassMachine.Stop unimplemented(SassOp op) {
+        return new SassMachine.Stop(new Fault.Unimplemented(op.fullName(), op.where()));
+    }
+
+    /** SYNCS for one thread (the machine's step). */
+    void step(SassOp op, SassMachine.Thread t, SassMachine.Warp w, IntRead read) {
+        try {
+            if (!syncs(op, t, w, read)) {
+                throw unimplemented(op);
+            }
+        } catch (Overflow e) {
+            throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), e.getMessage()));
+        }
+        t.pc++;
+    }
+
+    /** ELECT and STSM over the active lanes of a group (the machine advances their pcs). */
+    void collective(SassOp op, SassMachine.Thread[] threads, int base, int count, int active, SassMachine.Warp w) {
+        SassMachine.Thread[] lanes = new SassMachine.Thread[count];
+        for (int l = 0; l < count; l++) {
+            lanes[l] = (active >>> l & 1) != 0 ? threads[base + l] : null;
+        }
+        if (op.opcode().equals("STSM")) {
+            if (active != 0) {
+                stsm(op, lanes, w);
+            }
+            return;
+        }
+        SassOperand member = op.operands().get(2);
+        int candidates = 0;
+        for (int l = 0; l < count; l++) {
+            if (lanes[l] != null && (!(member instanceof Pred m) || m.index() == 7 || lanes[l].p[m.index()] != m.negated())) {
+                candidates |= 1 << l;
+            }
+        }
+        elect(op, lanes, candidates, w);
+    }
+
+    static boolean isBranchAny(SassOp op) {
+        return op.opcode().equals("BRA") && op.has("U") && op.has("ANY") && op.operands().size() == 1
+                && op.operands().get(0) instanceof SassOperand.Target;
+    }
+
+    /** {@code @P BRA.U.ANY t}: every thread of the group goes to t when P holds in any of them. */
+    static void branchAny(SassOp op, SassMachine.Thread[] threads, int base, int count, int group) {
+        boolean any = false;
+        for (int l = 0; l < count; l++) {
+            if ((group >>> l & 1) != 0) {
+                any |= threads[base + l].p[op.guard()] != op.guardNegated();
+            }
+        }
+        int target = (int) (((SassOperand.Target) op.operands().get(0)).address() / 16);
+        for (int l = 0; l < count; l++) {
+            if ((group >>> l & 1) != 0) {
+                SassMachine.Thread t = threads[base + l];
+                t.pc = any ? target : t.pc + 1;
+            }
+        }
+    }
+
+    /** More arrivals than a phase expects (undefined in PTX): stops the launch. */
+    private static final class Overflow extends RuntimeException {
+        Overflow(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** A 32-bit shared-window address: register + uniform register + offset. */
+    static long sharedAddress(Mem m, SassMachine.Thread t, SassMachine.Warp w) {
+        long a = m.offset();
+        if (m.reg() >= 0 && m.reg() != 255) {
+            a += Integer.toUnsignedLong(t.r[m.reg()]);
+        }
+        if (m.ureg() >= 0 && m.ureg() != 63) {
+            a += Integer.toUnsignedLong(w.ur[m.ureg()]);
+        }
+        return a & 0xffffffffL;
+    }
+
+    /** SYNCS for one thread: returns false for a form this class does not know. */
+    boolean syncs(SassOp op, SassMachine.Thread t, SassMachine.Warp w, IntRead read) {
+        List<SassOperand> o = op.operands();
+        if (op.has("EXCH") && op.has("64") && o.size() == 3 && o.get(1) instanceof Mem m
+                && o.get(2) instanceof UReg v) {
+            long a = sharedAddress(m, t, w);
+            copies.drop(a);
+            shared.store64(a, Integer.toUnsignedLong(w.ur[v.index()]) | (long) w.ur[v.index() + 1] << 32);
+            return true;
+        }
+        if (op.has("CCTL") && op.has("IV") && o.size() == 1 && o.get(0) instanceof Mem m) {
+            long a = sharedAddress(m, t, w);
+            copies.drop(a);
+            return true;
+        }
+        if (op.has("ARRIVE") && op.has("TRANS64") && o.size() == 3 && o.get(0) instanceof Reg d
+                && o.get(1) instanceof Mem m) {
+            long a = sharedAddress(m, t, w);
+            int b = read.read(o.get(2));
+            long old = shared.load64(a);
+            long next;
+            if (op.has("A1T0")) {
+                next = arrive(op, old, 1, 0);
+            } else if (op.has("ART0")) {
+                next = arrive(op, old, b, 0);
+            } else if (op.has("A0TR")) {
+                next = arrive(op, old, 0, b);
+            } else if (op.has("A0TX")) {
+                next = arrive(op, old, 0, -(long) b);
+            } else if (op.modifiers().equals(List.of("ARRIVE", "TRANS64"))) {
+                next = arrive(op, old, 1, b);
+            } else {
+                return false;
+            }
+            shared.store64(a, next);
+            if (d.index() != 255) {
+                t.r[d.index()] = (int) old;
+                t.r[d.index() + 1] = (int) (old >>> 32);
+            }
+            return true;
+        }
+        if (op.has("PHASECHK") && op.has("TRANS64") && o.size() == 3 && o.get(0) instanceof Pred p
+                && o.get(1) instanceof Mem m) {
+            long a = sharedAddress(m, t, w);
+            land(op, a);
+            boolean done = Mbarrier.completed(shared.load64(a), read.read(o.get(2)) >>> 31);
+            if (p.index() != 7) {
+                t.p[p.index()] = done;
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private static long arrive(SassOp op, long word, long arrivals, long bytes) {
+        try {
+            return Mbarrier.arrive(word, arrivals, bytes);
+        } catch (IllegalStateException e) {
+            throw new Overflow(e.getMessage());
+        }
+    }
+
+    private void land(SassOp op, long bar) {
+        try {
+            copies.land(bar, shared);
+        } catch (IllegalStateException e) {
+            throw new Overflow(e.getMessage());
+        }
+    }
+
+    /** The uniform-datapath bulk-copy and TMA bookkeeping ops (the machine's uniform step). */
+    void uniform(SassOp op, SassMachine.Warp w) {
+        if (!uniformKnown(op, w)) {
+            throw unimplemented(op);
+        }
+    }
+
+    private boolean uniformKnown(SassOp op, SassMachine.Warp w) {
+        List<SassOperand> o = op.operands();
+        switch (op.opcode()) {
+            case "UTMACMDFLUSH", "UBLKPF", "UTMACCTL" -> {
+                return true;
+            }
+            case "UBLKCP" -> {
+                if (o.size() != 3 || !(o.get(0) instanceof Mem d) || !(o.get(1) instanceof Mem s)
+                        || !(o.get(2) instanceof UReg n)) {
+                    return false;
+                }
+                int bytes = 16 * (w.ur[n.index()] & 0xffff);
+                if (op.has("S") && op.modifiers().indexOf("S") == 0) { // global -> shared, completes on a barrier
+                    long dst = Integer.toUnsignedLong(w.ur[d.ureg()]) + d.offset();
+                    long bar = Integer.toUnsignedLong(w.ur[d.ureg() + 1]);
+                    long src = pair(w, s.ureg()) + s.offset();
+                    byte[] data = new byte[bytes];
+                    for (int i = 0; i < bytes; i++) {
+                        data[i] = (byte) global.load(src + i, 1);
+                    }
+                    copies.issue(bar, dst, data);
+                } else { // shared -> global
+                    long dst = pair(w, d.ureg()) + d.offset();
+                    long src = Integer.toUnsignedLong(w.ur[s.ureg()]) + s.offset();
+                    for (int i = 0; i < bytes; i++) {
+                        global.store(dst + i, 1, shared.load8(src + i));
+                    }
+                }
+                return true;
+            }
+            default -> {
+                return false;
+            }
+        }
+    }
+
+    /**
+     * {@code UIMAD.WIDE[.U32] URd, URa, b, URc}: the 64-bit {@code a * b + c} into the pair URd (ptxas 13 writes it
+     * for sm_90 address arithmetic); a and b are signed unless {@code .U32}.
+     */
+    static void uimadWide(SassOp op, SassMachine.Warp w, IntRead read) {
+        List<SassOperand> o = op.operands();
+        boolean unsigned = op.has("U32");
+        long a = read.read(o.get(1));
+        long b = read.read(o.get(2));
+        if (unsigned) {
+            a &= 0xffffffffL;
+            b &= 0xffffffffL;
+        }
+        long c = o.get(3) instanceof UReg u ? (u.index() == 63 ? 0 : pair(w, u.index())) : read.read(o.get(3));
+        long r = a * b + c;
+        if (o.get(0) instanceof UReg d && d.index() != 63) {
+            w.ur[d.index()] = (int) r;
+            w.ur[d.index() + 1] = (int) (r >>> 32);
+        }
+    }
+
+    private static long pair(SassMachine.Warp w, int u) {
+        return Integer.toUnsignedLong(w.ur[u]) | (long) w.ur[u + 1] << 32;
+    }
+
+    /** {@code ELECT Pd, URd, Pm}: the lowest of {@code candidates} (active lanes with Pm) is elected. */
+    static void elect(SassOp op, SassMachine.Thread[] lanes, int candidates, SassMachine.Warp w) {
+        List<SassOperand> o = op.operands();
+        int leader = candidates == 0 ? -1 : Integer.numberOfTrailingZeros(candidates);
+        if (o.get(1) instanceof UReg u && u.index() != 63 && leader >= 0) {
+            w.ur[u.index()] = leader;
+        }
+        if (o.get(0) instanceof Pred p && p.index() != 7) {
+            for (SassMachine.Thread t : lanes) {
+                if (t != null) {
+                    t.p[p.index()] = t.lane == leader;
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code STSM.16.M88[.2|.4] [a], Rs} ({@code .MT88} transposed): lanes 8i..8i+7 give the row addresses of matrix
+     * i, every lane gives its fragments in Rs..Rs+n-1 (the layout of {@code org.jptxas.simulator.exec.MatrixFragments}).
+     */
+    void stsm(SassOp op, SassMachine.Thread[] lanes, SassMachine.Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean trans = op.has("MT88");
+        int n = op.has("4") ? 4 : op.has("2") ? 2 : 1;
+        Mem m = (Mem) o.get(0);
+        Reg s = (Reg) o.get(1);
+        int[][] rows = new int[8 * n][4];
+        for (SassMachine.Thread t : lanes) {
+            if (t == null) {
+                continue;
+            }
+            int l = t.lane;
+            for (int i = 0; i < n; i++) {
+                int v = s.index() == 255 ? 0 : t.r[s.index() + i];
+                if (!trans) {
+                    rows[8 * i + (l >>> 2)][l & 3] = v;
+                } else {
+                    int c = l >>> 2;
+                    int[] lo = rows[8 * i + 2 * (l & 3)];
+                    int[] hi = rows[8 * i + 2 * (l & 3) + 1];
+                    int sh = 16 * (c & 1);
+                    lo[c >>> 1] = lo[c >>> 1] & ~(0xffff << sh) | (v & 0xffff) << sh;
+                    hi[c >>> 1] = hi[c >>> 1] & ~(0xffff << sh) | (v >>> 16) << sh;
+                }
+            }
+        }
+        for (int r = 0; r < 8 * n; r++) {
+            SassMachine.Thread t = r < lanes.length ? lanes[r] : null;
+            if (t == null) {
+                throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(lanes[Integer.numberOfTrailingZeros(
+                        activeMask(lanes))]), op.where(), "STSM row " + r + " from an inactive lane (undefined)"));
+            }
+            long a = sharedAddress(m, t, w);
+            for (int k = 0; k < 4; k++) {
+                shared.store32(a + 4 * k, rows[r][k]);
+            }
+        }
+    }
+
+    private static int activeMask(SassMachine.Thread[] lanes) {
+        int m = 0;
+        for (int l = 0; l < lanes.length; l++) {
+            m |= lanes[l] != null ? 1 << l : 0;
+        }
+        return m;
+    }
+
+    /** Reads a source operand for the current thread (the machine's own reader). */
+    interface IntRead {
+        int read(SassOperand o);
+    }
+}
