@@ -255,14 +255,19 @@ public final class SassTextPrinter {
             d.append(g);
             a.append(g);
         }
-        d.append(s.mnemonic());
-        a.append(s.mnemonic());
+        WarpgroupOperands.Spelling wg = WarpgroupOperands.spelling(s.mnemonic());
+        String mnemonic = wg == null ? s.mnemonic() : wg.mnemonic();
+        d.append(mnemonic);
+        a.append(mnemonic);
         String sep = " ";
         for (int i = 0; i < alternatives.size(); i++) {
             if (omit[i]) {
                 continue;
             }
             Spelling sp = alternatives.get(i).get(choice[i]);
+            if (wg != null) {
+                sp = warpgroup(wg, i, s.operands().get(i), sp);
+            }
             if (i == s.descriptor()) {
                 d.append(sep).append("desc[").append(sp.display).append(']');
                 a.append(sep).append("desc[").append(sp.assembly).append(']');
@@ -276,7 +281,23 @@ public final class SassTextPrinter {
             a.append(sep).append(sp.assembly);
             sep = ", ";
         }
+        if (wg != null && wg.gsb0()) {
+            d.append(sep).append(WarpgroupOperands.GSB0);
+            a.append(sep).append(WarpgroupOperands.GSB0);
+        }
         return new Candidate(d.toString(), a.toString());
+    }
+
+    /** A warpgroup instruction's operand: {@code gdesc[URx].flags}, and DEPBAR's group {@code gsb0, N}. */
+    private static Spelling warpgroup(WarpgroupOperands.Spelling wg, int i, Src src, Spelling sp) {
+        if (wg.depbar() && i == 0) {
+            return new Spelling("gsb0, " + sp.display, "gsb0, " + sp.assembly);
+        }
+        if (!wg.depbar() && WarpgroupOperands.isDescriptor(src)) {
+            return new Spelling("gdesc[" + sp.display + "]" + wg.descriptorSuffix(),
+                    "gdesc[" + sp.assembly + "]" + wg.descriptorSuffix());
+        }
+        return sp;
     }
 
     /** How an operand may be written: nvdisasm's text and the text the assembler takes for it. */
