@@ -65,6 +65,25 @@ final class GmmaTypes {
             new Row("f32.tf32.tf32", "HGMMA", "F32.TF32", 8, 32, true, false, 8, false, 0),
             new Row("s32.b1.b1.and.popc", "BGMMA", "AND.POPC", 256, 32, false, false, 16, false, 0));
 
+    /**
+     * The combinations the sm_90a SASS tables encode today (learned from ptxas's output; composing the other shapes,
+     * types and flags from the fields is open): SASS mnemonic with its descriptor flags and group marker, and
+     * {@code " !UPT"} for a false scale-d. Kept equal to what {@code WarpgroupEncodingOracleTest} finds encodable, so
+     * that a combination outside it is refused by name instead of failing in instruction selection.
+     */
+    static final java.util.Set<String> ENCODABLE = java.util.Set.of("BGMMA.64x256x256.AND.POPC.gsb0",
+            "BGMMA.64x256x256.AND.POPC.gsb0 !UPT", "HGMMA.64x128x16.F32", "HGMMA.64x128x16.F32 !UPT",
+            "HGMMA.64x128x16.F32.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0 !UPT",
+            "HGMMA.64x256x16.F32.gsb0", "HGMMA.64x256x16.F32.gsb0 !UPT", "HGMMA.64x256x8.F32.TF32.gsb0",
+            "HGMMA.64x256x8.F32.TF32.gsb0 !UPT", "HGMMA.64x64x16.F32.tnspB", "HGMMA.64x64x16.F32.tnspB.gsb0");
+
+    /** Whether the multiply {@code opcode.mods} (without group marker) encodes with or without {@code gsb0}. */
+    static boolean encodable(String opcode, List<String> mods, boolean noAccumulate) {
+        String m = opcode + "." + String.join(".", mods);
+        String p = noAccumulate ? " !UPT" : "";
+        return ENCODABLE.contains(m + p) || ENCODABLE.contains(m + ".gsb0" + p);
+    }
+
     /** The row of a {@code wgmma.mma_async} modifier list with its N, or null when jptxas does not lower it. */
     static Row of(List<String> mods) {
         int n = -1;
