@@ -66,22 +66,37 @@ final class GmmaTypes {
             new Row("s32.b1.b1.and.popc", "BGMMA", "AND.POPC", 256, 32, false, false, 16, false, 0));
 
     /**
-     * The combinations the sm_90a SASS tables encode today (learned from ptxas's output; composing the other shapes,
-     * types and flags from the fields is open): SASS mnemonic with its descriptor flags and group marker, and
-     * {@code " !UPT"} for a false scale-d. Kept equal to what {@code WarpgroupEncodingOracleTest} finds encodable, so
-     * that a combination outside it is refused by name instead of failing in instruction selection.
+     * What the sm_90a SASS tables encode: ptxas's learned HGMMA forms, composed over every shape ({@code 64xNxK}) and
+     * type ({@code F32}, {@code F16}, {@code BF16}, {@code TF32}) by the HGMMA modifier classes, keep their descriptor
+     * flags, group marker and scale-d: these variants (A from a descriptor, and A in registers); BGMMA only as
+     * learned. Composing the other flags ({@code .negA .tnspA .negB}, {@code .tnspB} with {@code !UPT}) is open. Kept
+     * equal to what {@code WarpgroupEncodingOracleTest} finds encodable and nvdisasm-exact, so that a combination
+     * outside it is refused by name instead of failing in instruction selection.
      */
-    static final java.util.Set<String> ENCODABLE = java.util.Set.of("BGMMA.64x256x256.AND.POPC.gsb0",
-            "BGMMA.64x256x256.AND.POPC.gsb0 !UPT", "HGMMA.64x128x16.F32", "HGMMA.64x128x16.F32 !UPT",
-            "HGMMA.64x128x16.F32.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0 !UPT",
-            "HGMMA.64x256x16.F32.gsb0", "HGMMA.64x256x16.F32.gsb0 !UPT", "HGMMA.64x256x8.F32.TF32.gsb0",
-            "HGMMA.64x256x8.F32.TF32.gsb0 !UPT", "HGMMA.64x64x16.F32.tnspB", "HGMMA.64x64x16.F32.tnspB.gsb0");
+    static final java.util.Set<String> HGMMA_VARIANTS = java.util.Set.of("", " !UPT", ".gsb0", ".gsb0 !UPT", ".tnspB",
+            ".tnspB.gsb0");
+    static final java.util.Set<String> HGMMA_REGISTER_A_VARIANTS = java.util.Set.of(".tnspB", ".tnspB.gsb0");
+    static final java.util.Set<String> BGMMA_ENCODABLE = java.util.Set.of("BGMMA.64x256x256.AND.POPC.gsb0",
+            "BGMMA.64x256x256.AND.POPC.gsb0 !UPT");
 
-    /** Whether the multiply {@code opcode.mods} (without group marker) encodes with or without {@code gsb0}. */
-    static boolean encodable(String opcode, List<String> mods, boolean noAccumulate) {
-        String m = opcode + "." + String.join(".", mods);
+    /**
+     * Whether the multiply {@code opcode.mods} (shape, types, then flags; without group marker) encodes with or
+     * without {@code gsb0}.
+     */
+    static boolean encodable(String opcode, List<String> mods, boolean noAccumulate, boolean registerA) {
         String p = noAccumulate ? " !UPT" : "";
-        return ENCODABLE.contains(m + p) || ENCODABLE.contains(m + ".gsb0" + p);
+        if (opcode.equals("BGMMA")) {
+            String m = opcode + "." + String.join(".", mods);
+            return !registerA && (BGMMA_ENCODABLE.contains(m + p) || BGMMA_ENCODABLE.contains(m + ".gsb0" + p));
+        }
+        StringBuilder flags = new StringBuilder();
+        for (String x : mods) {
+            if (Character.isLowerCase(x.charAt(0))) {
+                flags.append('.').append(x);
+            }
+        }
+        java.util.Set<String> ok = registerA ? HGMMA_REGISTER_A_VARIANTS : HGMMA_VARIANTS;
+        return opcode.equals("HGMMA") && (ok.contains(flags + p) || ok.contains(flags + ".gsb0" + p));
     }
 
     /** The row of a {@code wgmma.mma_async} modifier list with its N, or null when jptxas does not lower it. */
