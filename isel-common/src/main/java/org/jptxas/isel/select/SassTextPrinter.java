@@ -266,7 +266,7 @@ public final class SassTextPrinter {
             }
             Spelling sp = alternatives.get(i).get(choice[i]);
             if (wg != null) {
-                sp = warpgroup(wg, i, s.operands().get(i), sp);
+                sp = warpgroup(wg, i, s.operands(), sp);
             }
             if (i == s.descriptor()) {
                 d.append(sep).append("desc[").append(sp.display).append(']');
@@ -288,14 +288,22 @@ public final class SassTextPrinter {
         return new Candidate(d.toString(), a.toString());
     }
 
-    /** A warpgroup instruction's operand: {@code gdesc[URx].flags}, and DEPBAR's group {@code gsb0, N}. */
-    private static Spelling warpgroup(WarpgroupOperands.Spelling wg, int i, Src src, Spelling sp) {
+    /**
+     * A warpgroup instruction's operand: {@code gdesc[URx].flags}, with A in registers its {@code -Ra} for
+     * {@code .negA}, and DEPBAR's group {@code gsb0, N}.
+     */
+    private static Spelling warpgroup(WarpgroupOperands.Spelling wg, int i, List<Src> operands, Spelling sp) {
+        Src src = operands.get(i);
         if (wg.depbar() && i == 0) {
             return new Spelling("gsb0, " + sp.display, "gsb0, " + sp.assembly);
         }
+        boolean registerA = operands.size() > 1 && operands.get(1).value() instanceof Reg a && a.file() == RegFile.R;
+        if (!wg.depbar() && registerA && i == 1 && wg.flags().contains("negA")) {
+            return new Spelling("-" + sp.display, "-" + sp.assembly);
+        }
         if (!wg.depbar() && WarpgroupOperands.isDescriptor(src)) {
-            return new Spelling("gdesc[" + sp.display + "]" + wg.descriptorSuffix(),
-                    "gdesc[" + sp.assembly + "]" + wg.descriptorSuffix());
+            String suffix = wg.descriptorSuffix(registerA);
+            return new Spelling("gdesc[" + sp.display + "]" + suffix, "gdesc[" + sp.assembly + "]" + suffix);
         }
         return sp;
     }

@@ -19,8 +19,11 @@ import org.jptxas.ori.ir.Src;
 public final class WarpgroupOperands {
     private WarpgroupOperands() {}
 
-    /** The flags nvdisasm prints after {@code gdesc[URx]}, in its order. */
-    private static final List<String> DESCRIPTOR_FLAGS = List.of("negA", "tnspA", "negB", "tnspB");
+    /**
+     * The flags nvdisasm prints after {@code gdesc[URx]}, in its order; with A in registers {@code negA} is a minus
+     * before A ({@code HGMMA.64x8x16.F32 R56, -R220, gdesc[UR4].negB, R56}).
+     */
+    private static final List<String> DESCRIPTOR_FLAGS = List.of("negA", "negB", "tnspA", "tnspB");
     static final String GSB0 = "gsb0";
 
     public static boolean isMultiply(String opcode) {
@@ -48,20 +51,30 @@ public final class WarpgroupOperands {
     }
 
     /** How a selected warpgroup instruction is printed: its mnemonic without the flags, and where they go. */
-    record Spelling(String mnemonic, String descriptorSuffix, boolean gsb0, boolean depbar) {}
+    record Spelling(String mnemonic, List<String> flags, boolean gsb0, boolean depbar) {
+        /** The flags after {@code gdesc[URx]}: all of them, or with A in registers all but {@code negA}. */
+        String descriptorSuffix(boolean registerA) {
+            StringBuilder sb = new StringBuilder();
+            for (String f : flags) {
+                if (!(registerA && f.equals("negA"))) {
+                    sb.append('.').append(f);
+                }
+            }
+            return sb.toString();
+        }
+    }
 
     /** The spelling of {@code mnemonic}, or null when it is no warpgroup instruction. */
     static Spelling spelling(String mnemonic) {
         int dot = mnemonic.indexOf('.');
         String opcode = dot < 0 ? mnemonic : mnemonic.substring(0, dot);
         if (mnemonic.startsWith("WARPGROUP.DEPBAR")) {
-            return new Spelling(mnemonic, "", false, true);
+            return new Spelling(mnemonic, List.of(), false, true);
         }
         if (!isMultiply(opcode)) {
             return null;
         }
         StringBuilder m = new StringBuilder(opcode);
-        StringBuilder suffix = new StringBuilder();
         boolean gsb0 = false;
         List<String> flags = new ArrayList<>();
         for (String t : mnemonic.substring(opcode.length()).split("\\.")) {
@@ -76,12 +89,8 @@ public final class WarpgroupOperands {
                 m.append('.').append(t);
             }
         }
-        for (String f : DESCRIPTOR_FLAGS) {
-            if (flags.contains(f)) {
-                suffix.append('.').append(f);
-            }
-        }
-        return new Spelling(m.toString(), suffix.toString(), gsb0, false);
+        List<String> ordered = DESCRIPTOR_FLAGS.stream().filter(flags::contains).toList();
+        return new Spelling(m.toString(), ordered, gsb0, false);
     }
 
     /** Whether {@code src} is the descriptor operand nvdisasm writes as {@code gdesc[URx]}. */

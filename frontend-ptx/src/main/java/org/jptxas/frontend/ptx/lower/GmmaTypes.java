@@ -66,16 +66,15 @@ final class GmmaTypes {
             new Row("s32.b1.b1.and.popc", "BGMMA", "AND.POPC", 256, 32, false, false, 16, false, 0));
 
     /**
-     * What the sm_90a SASS tables encode: ptxas's learned HGMMA forms, composed over every shape ({@code 64xNxK}) and
-     * type ({@code F32}, {@code F16}, {@code BF16}, {@code TF32}) by the HGMMA modifier classes, keep their descriptor
-     * flags, group marker and scale-d: these variants (A from a descriptor, and A in registers); BGMMA only as
-     * learned. Composing the other flags ({@code .negA .tnspA .negB}, {@code .tnspB} with {@code !UPT}) is open. Kept
-     * equal to what {@code WarpgroupEncodingOracleTest} finds encodable and nvdisasm-exact, so that a combination
-     * outside it is refused by name instead of failing in instruction selection.
+     * What the sm_90a SASS tables encode: ptxas's learned HGMMA forms composed by the HGMMA modifier classes over every
+     * shape ({@code 64xNxK}), type ({@code F32}, {@code F16}, {@code BF16}, {@code TF32}) and descriptor flags
+     * ({@code .negA .negB .tnspA .tnspB}; with A in registers no {@code .tnspA}, and its {@code -Ra} only with
+     * {@code .tnspB} alone), keeping each learned form's group
+     * marker and scale-d: with A from a descriptor every combination of {@code gsb0} and {@code !UPT}, with A in
+     * registers only scale-d true. BGMMA only as learned. Kept equal to what {@code WarpgroupEncodingOracleTest} finds
+     * encodable and nvdisasm-exact, so that a combination outside it is refused by name instead of failing in
+     * instruction selection.
      */
-    static final java.util.Set<String> HGMMA_VARIANTS = java.util.Set.of("", " !UPT", ".gsb0", ".gsb0 !UPT", ".tnspB",
-            ".tnspB.gsb0");
-    static final java.util.Set<String> HGMMA_REGISTER_A_VARIANTS = java.util.Set.of(".tnspB", ".tnspB.gsb0");
     static final java.util.Set<String> BGMMA_ENCODABLE = java.util.Set.of("BGMMA.64x256x256.AND.POPC.gsb0",
             "BGMMA.64x256x256.AND.POPC.gsb0 !UPT");
 
@@ -84,19 +83,13 @@ final class GmmaTypes {
      * without {@code gsb0}.
      */
     static boolean encodable(String opcode, List<String> mods, boolean noAccumulate, boolean registerA) {
-        String p = noAccumulate ? " !UPT" : "";
         if (opcode.equals("BGMMA")) {
-            String m = opcode + "." + String.join(".", mods);
-            return !registerA && (BGMMA_ENCODABLE.contains(m + p) || BGMMA_ENCODABLE.contains(m + ".gsb0" + p));
+            String m = opcode + "." + String.join(".", mods) + ".gsb0" + (noAccumulate ? " !UPT" : "");
+            return !registerA && BGMMA_ENCODABLE.contains(m);
         }
-        StringBuilder flags = new StringBuilder();
-        for (String x : mods) {
-            if (Character.isLowerCase(x.charAt(0))) {
-                flags.append('.').append(x);
-            }
-        }
-        java.util.Set<String> ok = registerA ? HGMMA_REGISTER_A_VARIANTS : HGMMA_VARIANTS;
-        return opcode.equals("HGMMA") && (ok.contains(flags + p) || ok.contains(flags + ".gsb0" + p));
+        // A in registers: the composer changes one operand modifier of ptxas's form (-Ra or the B flags) at a time
+        boolean negAOnly = !mods.contains("negA") || mods.contains("tnspB") && !mods.contains("negB");
+        return opcode.equals("HGMMA") && !(registerA && (noAccumulate || mods.contains("tnspA") || !negAOnly));
     }
 
     /** The row of a {@code wgmma.mma_async} modifier list with its N, or null when jptxas does not lower it. */
