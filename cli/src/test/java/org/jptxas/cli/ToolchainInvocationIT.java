@@ -116,7 +116,7 @@ class ToolchainInvocationIT {
             Map.entry("v3.5.x__ptx__sm90__matmul_kernel_make_tensor_desciptor.ptx", TMA),
             Map.entry("v3.7.0__ptx__sm90__matmul_kernel_make_tensor_desciptor.ptx", TMA),
             Map.entry("v3.4.0__ptx__sm90___attn_fwd_ws_pipelined_pingpong.ptx",
-                    "setmaxnreg and TMA (warp-specialized, sm_90a) are not supported yet (issue 23); its cvta.param is"));
+                    "mbarrier and TMA (warp-specialized, sm_90a) are not supported yet (issue 23); its cvta.param is"));
 
     /** XLA's command line (input first, --warn-on-spills, -v; and -O0) on the kernel suite for sm_80 and sm_90a. */
     @Test

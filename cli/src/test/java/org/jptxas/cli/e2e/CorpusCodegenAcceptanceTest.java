@@ -67,7 +67,7 @@ public class CorpusCodegenAcceptanceTest {
         m.put("wmma", tensor);
         m.put("tex", "texture fetches (TEX/TLD and texture headers): not in issue 7");
         m.put("tensormap", "TMA tensor-map updates (sm_90a; issue 23)");
-        m.put("setmaxnreg", "warpgroup register reallocation (sm_90a; issue 23)");
+        m.put("mbarrier.init.shared::cta", "sm_90 transaction barriers in the CTA window (sm_90a TMA pipelines; issue 23)");
         return m;
     }
 
