@@ -193,7 +193,8 @@ public class CorpusCodegenAcceptanceTest {
         Files.writeString(reports.resolve("corpus-codegen.txt"), report, StandardCharsets.UTF_8);
         run.gate().verify(Math.max(1, tasks.size()));
         Map<String, Integer> compiled = run.compiled();
-        for (String arch : ARCHES) {
+        // sm_90a's count (2 of its 6 files) is in the report, not yet a README figure
+        for (String arch : SuiteRun.ARCHES) {
             Figures.check("codegen.corpus.compiled." + arch, compiled.getOrDefault(arch, 0));
         }
     }
