@@ -47,9 +47,7 @@ public record SassModifierGroup(String bits, Map<String, String> values, int ope
                 throw new IllegalArgumentException("modifier at " + bits + ": bad or repeated value '" + e.getValue()
                         + "' for '" + e.getKey() + "'");
             }
-            // a bracketed operand's suffix starts at its closing bracket: gdesc[UR4].tnspA.tnspB (HGMMA's flags)
-            if (!e.getKey().matches(side.equals("mnemonic") ? "[A-Za-z0-9_]*|[A-Za-z0-9_]+([.][A-Za-z0-9_]+)+"
-                    : side.equals("suffix") ? "[.][A-Za-z0-9_]+|\\]([.][A-Za-z0-9_]+)*|" : "[-!~]?|[.][A-Za-z0-9_]+")) {
+            if (!e.getKey().matches(side.equals("mnemonic") ? "[A-Za-z0-9_]*|[A-Za-z0-9_]+([.][A-Za-z0-9_]+)+" : "[-!~]?|[.][A-Za-z0-9_]+")) {
                 throw new IllegalArgumentException("modifier at " + bits + ": bad name '" + e.getKey() + "'");
             }
         }

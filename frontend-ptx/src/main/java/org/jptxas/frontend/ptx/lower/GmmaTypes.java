@@ -66,30 +66,22 @@ final class GmmaTypes {
             new Row("s32.b1.b1.and.popc", "BGMMA", "AND.POPC", 256, 32, false, false, 16, false, 0));
 
     /**
-     * What the sm_90a SASS tables encode: ptxas's learned HGMMA forms composed by the HGMMA modifier classes over every
-     * shape ({@code 64xNxK}), type ({@code F32}, {@code F16}, {@code BF16}, {@code TF32}) and descriptor flags
-     * ({@code .negA .negB .tnspA .tnspB}; with A in registers no {@code .tnspA}, and its {@code -Ra} only with
-     * {@code .tnspB} alone), keeping each learned form's group
-     * marker and scale-d: with A from a descriptor every combination of {@code gsb0} and {@code !UPT}, with A in
-     * registers only scale-d true. BGMMA only as learned. Kept equal to what {@code WarpgroupEncodingOracleTest} finds
-     * encodable and nvdisasm-exact, so that a combination outside it is refused by name instead of failing in
-     * instruction selection.
+     * The combinations the sm_90a SASS tables encode today (learned from ptxas's output; composing the other shapes,
+     * types and flags from the fields is open): SASS mnemonic with its descriptor flags and group marker, and
+     * {@code " !UPT"} for a false scale-d. Kept equal to what {@code WarpgroupEncodingOracleTest} finds encodable, so
+     * that a combination outside it is refused by name instead of failing in instruction selection.
      */
-    static final java.util.Set<String> BGMMA_ENCODABLE = java.util.Set.of("BGMMA.64x256x256.AND.POPC.gsb0",
-            "BGMMA.64x256x256.AND.POPC.gsb0 !UPT");
+    static final java.util.Set<String> ENCODABLE = java.util.Set.of("BGMMA.64x256x256.AND.POPC.gsb0",
+            "BGMMA.64x256x256.AND.POPC.gsb0 !UPT", "HGMMA.64x128x16.F32", "HGMMA.64x128x16.F32 !UPT",
+            "HGMMA.64x128x16.F32.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0 !UPT",
+            "HGMMA.64x256x16.F32.gsb0", "HGMMA.64x256x16.F32.gsb0 !UPT", "HGMMA.64x256x8.F32.TF32.gsb0",
+            "HGMMA.64x256x8.F32.TF32.gsb0 !UPT", "HGMMA.64x64x16.F32.tnspB", "HGMMA.64x64x16.F32.tnspB.gsb0");
 
-    /**
-     * Whether the multiply {@code opcode.mods} (shape, types, then flags; without group marker) encodes with or
-     * without {@code gsb0}.
-     */
-    static boolean encodable(String opcode, List<String> mods, boolean noAccumulate, boolean registerA) {
-        if (opcode.equals("BGMMA")) {
-            String m = opcode + "." + String.join(".", mods) + ".gsb0" + (noAccumulate ? " !UPT" : "");
-            return !registerA && BGMMA_ENCODABLE.contains(m);
-        }
-        // A in registers: the composer changes one operand modifier of ptxas's form (-Ra or the B flags) at a time
-        boolean negAOnly = !mods.contains("negA") || mods.contains("tnspB") && !mods.contains("negB");
-        return opcode.equals("HGMMA") && !(registerA && (noAccumulate || mods.contains("tnspA") || !negAOnly));
+    /** Whether the multiply {@code opcode.mods} (without group marker) encodes with or without {@code gsb0}. */
+    static boolean encodable(String opcode, List<String> mods, boolean noAccumulate) {
+        String m = opcode + "." + String.join(".", mods);
+        String p = noAccumulate ? " !UPT" : "";
+        return ENCODABLE.contains(m + p) || ENCODABLE.contains(m + ".gsb0" + p);
     }
 
     /** The row of a {@code wgmma.mma_async} modifier list with its N, or null when jptxas does not lower it. */

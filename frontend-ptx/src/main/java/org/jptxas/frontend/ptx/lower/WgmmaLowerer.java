@@ -154,7 +154,7 @@ public final class WgmmaLowerer implements InstructionLowerer {
         if (transB == 1) {
             mods.add("tnspB");
         }
-        if (!GmmaTypes.encodable(row.sassOpcode(), mods, !scaleD, regA)) {
+        if (!GmmaTypes.encodable(row.sassOpcode(), mods, !scaleD)) {
             throw cx.unsupported("the SASS encoding " + row.sassOpcode() + "." + String.join(".", mods)
                     + (scaleD ? "" : " with a false scale-d") + " (not in the sm_90a tables yet)");
         }
