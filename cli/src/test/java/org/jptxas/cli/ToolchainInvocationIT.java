@@ -108,17 +108,15 @@ class ToolchainInvocationIT {
         Figures.check("toolchain.triton.compiled", compiled);
     }
 
-    static final String WGMMA = "wgmma (sm_90a warpgroup MMA) is not supported yet (issue 23)";
     static final String TMA = "tensormap.replace and TMA copies (sm_90a) are not supported yet (issue 23)";
 
     /** Files ptxas takes that jptxas cannot compile yet, by what they use. */
     static final Map<String, String> TRITON_NOT_YET = Map.ofEntries(
-            Map.entry("v3.2.0__ptx__sm90__matmul_kernel.ptx", WGMMA),
             Map.entry("v3.3.x__ptx__sm90__matmul_kernel_make_tensor_desciptor.ptx", TMA),
             Map.entry("v3.5.x__ptx__sm90__matmul_kernel_make_tensor_desciptor.ptx", TMA),
             Map.entry("v3.7.0__ptx__sm90__matmul_kernel_make_tensor_desciptor.ptx", TMA),
             Map.entry("v3.4.0__ptx__sm90___attn_fwd_ws_pipelined_pingpong.ptx",
-                    "setmaxnreg, wgmma and TMA (warp-specialized, sm_90a) are not supported yet (issue 23); its cvta.param is"));
+                    "mbarrier and TMA (warp-specialized, sm_90a) are not supported yet (issue 23); its cvta.param is"));
 
     /** XLA's command line (input first, --warn-on-spills, -v; and -O0) on the kernel suite for sm_80 and sm_90a. */
     @Test

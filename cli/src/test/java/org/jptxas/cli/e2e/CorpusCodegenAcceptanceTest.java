@@ -149,12 +149,18 @@ public class CorpusCodegenAcceptanceTest {
         return new Run(gate, sorted);
     }
 
+    /** The suite's SMs and sm_90a, whose files (Triton's Hopper kernels with wgmma) compile only for it. */
+    static final List<String> ARCHES = java.util.stream.Stream.concat(SuiteRun.ARCHES.stream(), java.util.stream.Stream.of("sm_90a")).toList();
+
     private final BackendRegistry registry = BackendRegistry.discover(getClass().getClassLoader());
 
     /** Whether a file whose ptxas_arch column is {@code ptxasArch} compiles for {@code arch}. */
     static boolean targetAllows(String ptxasArch, String arch) {
+        if (ptxasArch.equals(arch)) {
+            return true; // sm_90a files compile for sm_90a
+        }
         String want = ptxasArch.startsWith("sm_") ? ptxasArch.substring(3) : ptxasArch;
-        if (want.isEmpty() || !want.chars().allMatch(Character::isDigit)) {
+        if (want.isEmpty() || !arch.chars().skip(3).allMatch(Character::isDigit) || !want.chars().allMatch(Character::isDigit)) {
             return false; // sm_90a/sm_120a: arch-specific targets compile only for themselves
         }
         return Integer.parseInt(want) <= Integer.parseInt(arch.substring(3));
@@ -169,7 +175,7 @@ public class CorpusCodegenAcceptanceTest {
         Path cuobjdump = Oracles.assumeCuobjdump();
         Path nvlink = Oracles.assumeNvlink();
         List<Task> tasks = new ArrayList<>();
-        for (String arch : SuiteRun.ARCHES) {
+        for (String arch : ARCHES) {
             for (Corpus.Entry e : entries) {
                 if (e.ptxasAccepts() && targetAllows(e.arch(), arch)) {
                     tasks.add(new Task(e.file(), corpus.relativize(e.file()).toString(), arch));
@@ -184,6 +190,7 @@ public class CorpusCodegenAcceptanceTest {
         Files.writeString(reports.resolve("corpus-codegen.txt"), report, StandardCharsets.UTF_8);
         run.gate().verify(Math.max(1, tasks.size()));
         Map<String, Integer> compiled = run.compiled();
+        // sm_90a's count (2 of its 6 files) is in the report, not yet a README figure
         for (String arch : SuiteRun.ARCHES) {
             Figures.check("codegen.corpus.compiled." + arch, compiled.getOrDefault(arch, 0));
         }

@@ -198,6 +198,7 @@ public final class Matcher {
                     }
                     operands = out;
                 }
+                case IMPLICIT -> operands = WarpgroupOperands.printed(ins);
                 case DESCRIPTOR -> {
                     // the global address (LDGSTS also has a shared one): the first 64-bit address, else the first
                     int addr = -1;

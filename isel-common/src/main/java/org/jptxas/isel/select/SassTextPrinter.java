@@ -255,8 +255,10 @@ public final class SassTextPrinter {
             d.append(g);
             a.append(g);
         }
-        d.append(s.mnemonic());
-        a.append(s.mnemonic());
+        WarpgroupOperands.Spelling wg = WarpgroupOperands.spelling(s.mnemonic());
+        String mnemonic = wg == null ? s.mnemonic() : wg.mnemonic();
+        d.append(mnemonic);
+        a.append(mnemonic);
         if (s.mnemonic().equals("DEPBAR")) { // DEPBAR {5,4,3,2,1,0}: the scoreboards waited for, as a set
             String set = " {" + String.join(",", alternatives.stream().map(x -> String.valueOf(
                     Long.decode(x.get(0).display))).toList()) + "}";
@@ -268,6 +270,9 @@ public final class SassTextPrinter {
                 continue;
             }
             Spelling sp = alternatives.get(i).get(choice[i]);
+            if (wg != null) {
+                sp = warpgroup(wg, i, s.operands(), sp);
+            }
             if (i == s.descriptor()) {
                 d.append(sep).append("desc[").append(sp.display).append(']');
                 a.append(sep).append("desc[").append(sp.assembly).append(']');
@@ -281,7 +286,31 @@ public final class SassTextPrinter {
             a.append(sep).append(sp.assembly);
             sep = ", ";
         }
+        if (wg != null && wg.gsb0()) {
+            d.append(sep).append(WarpgroupOperands.GSB0);
+            a.append(sep).append(WarpgroupOperands.GSB0);
+        }
         return new Candidate(d.toString(), a.toString());
+    }
+
+    /**
+     * A warpgroup instruction's operand: {@code gdesc[URx].flags}, with A in registers its {@code -Ra} for
+     * {@code .negA}, and DEPBAR's group {@code gsb0, N}.
+     */
+    private static Spelling warpgroup(WarpgroupOperands.Spelling wg, int i, List<Src> operands, Spelling sp) {
+        Src src = operands.get(i);
+        if (wg.depbar() && i == 0) {
+            return new Spelling("gsb0, " + sp.display, "gsb0, " + sp.assembly);
+        }
+        boolean registerA = operands.size() > 1 && operands.get(1).value() instanceof Reg a && a.file() == RegFile.R;
+        if (!wg.depbar() && registerA && i == 1 && wg.flags().contains("negA")) {
+            return new Spelling("-" + sp.display, "-" + sp.assembly);
+        }
+        if (!wg.depbar() && WarpgroupOperands.isDescriptor(src)) {
+            String suffix = wg.descriptorSuffix(registerA);
+            return new Spelling("gdesc[" + sp.display + "]" + suffix, "gdesc[" + sp.assembly + "]" + suffix);
+        }
+        return sp;
     }
 
     /** How an operand may be written: nvdisasm's text and the text the assembler takes for it. */

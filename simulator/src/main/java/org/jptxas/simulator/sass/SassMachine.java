@@ -159,6 +159,8 @@ final class SassMachine {
     private final boolean[] ran;
     private Dim3Point cta;
     private Region shared;
+    /** Outstanding warpgroup multiplies per warp. */
+    private final WarpgroupOps warpgroupOps = new WarpgroupOps();
     private Thread[] threads;
     /** Threads of an earlier launch with the same block shape and register count, to reset instead of allocating. */
     private Thread[] reusable;
@@ -847,6 +849,7 @@ final class SassMachine {
             case "LDSM" -> ldsm(op, base, count, active, w);
             case "ELECT", "STSM" -> hopper().collective(op, threads, base, count, active, w);
             case "HMMA", "IMMA", "DMMA" -> matrixMultiply(op, base, count, active);
+            case "HGMMA", "WARPGROUP", "USETMAXREG" -> warpgroup(op, w, count, active);
             default -> throw unimplemented(op);
         }
         for (int l = 0; l < count; l++) {
@@ -940,6 +943,28 @@ final class SassMachine {
             }
         }
         t.pc++;
+    }
+
+    /** Hopper's warpgroup instructions ({@link WarpgroupOps}), for the whole warp. */
+    private void warpgroup(SassOp op, Warp w, int count, int active) {
+        Thread first = threads[w.base + Integer.numberOfTrailingZeros(active == 0 ? 1 : active)];
+        if (active == 0) {
+            return;
+        }
+        if (active != -1 || count != 32) {
+            throw new Stop(new Fault.InvalidExecution(ref(first), op.where(), op.opcode() + " needs all 32 lanes"));
+        }
+        int[][] regs = new int[32][];
+        for (int l = 0; l < 32; l++) {
+            regs[l] = threads[w.base + l].r;
+        }
+        try {
+            if (!warpgroupOps.execute(op, w, regs, w.ur, w.up, w.base / 32 % 4, shared)) {
+                throw unimplemented(op);
+            }
+        } catch (WarpgroupOps.WarpgroupFault e) {
+            throw new Stop(new Fault.InvalidExecution(ref(first), op.where(), e.getMessage()));
+        }
     }
 
     /** HMMA/IMMA/DMMA ({@link MatrixMultiplyOps}): the whole warp or none of it (a partial warp is undefined). */
@@ -2076,6 +2101,13 @@ final class SassMachine {
             }
         }
         w.exited |= act;
+        if (act != 0 && (w.exited | (int) (-1L << w.count)) == -1) { // the warp's last lanes leave
+            try {
+                warpgroupOps.exit(w);
+            } catch (WarpgroupOps.WarpgroupFault e) {
+                throw new Stop(new Fault.InvalidExecution(ref(threads[w.base]), "EXIT", e.getMessage()));
+            }
+        }
         releaseBarriers(-1);
         afterExit(w);
     }
@@ -2164,6 +2196,18 @@ final class SassMachine {
                 writeU(w, o.get(0), (read(o.get(1), t, w) << (read(o.get(3), t, w) & 31)) + read(o.get(2), t, w));
             }
             case "UIADD3" -> {
+                if (op.has("64")) { // UIADD3.64 URd, URa, b, URc: 64-bit pairs (sm_90), a 32-bit immediate sign-extended
+                    long sum = 0;
+                    for (int k = 1; k < 4; k++) {
+                        sum += o.get(k) instanceof UReg u ? (u.index() == 63 ? 0 : Integer.toUnsignedLong(w.ur[u.index()])
+                                | (long) w.ur[u.index() + 1] << 32) : (long) read(o.get(k), t, w);
+                    }
+                    writeU(w, o.get(0), (int) sum);
+                    if (((UReg) o.get(0)).index() != 63) {
+                        w.ur[((UReg) o.get(0)).index() + 1] = (int) (sum >>> 32);
+                    }
+                    break;
+                }
                 int i = 1;
                 SassOperand p0 = null, p1 = null;
                 if (o.get(i) instanceof UPred) {

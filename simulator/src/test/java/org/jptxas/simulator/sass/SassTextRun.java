@@ -24,6 +24,20 @@ final class SassTextRun {
     private SassTextRun() {}
 
     static int[] run(String sm, List<String> text, int words) throws Exception {
+        int[] result = new int[words];
+        LaunchResult r = launch(sm, text, result);
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        return result;
+    }
+
+    /** Runs {@code text}; {@code out} receives the buffer's words (when the run completes). */
+    static LaunchResult launch(String sm, List<String> text, int[] out) throws Exception {
+        return launch(sm, text, out, 0);
+    }
+
+    /** As {@link #launch(String, List, int[])}, with {@code sharedBytes} of dynamic shared memory. */
+    static LaunchResult launch(String sm, List<String> text, int[] out, int sharedBytes) throws Exception {
+        int words = out.length;
         List<SassOp> ops = new ArrayList<>();
         Map<String, Long> labels = new HashMap<>();
         List<String> code = new ArrayList<>();
@@ -38,19 +52,17 @@ final class SassTextRun {
             ops.add(SassParser.parse(16L * k, code.get(k), labels));
         }
         Launch launch = Launch.prepare(Target.of(sm), LaunchSpecReader.parse("text.json", "{\"entry\":\"k\","
-                + "\"grid\":[1,1,1],\"block\":[32,1,1],\"params\":[{\"type\":\"ptr\",\"bytes\":" + 4 * words + "}]}",
+                + "\"grid\":[1,1,1],\"block\":[32,1,1],\"dynamic_shared_bytes\":" + sharedBytes + ",\"params\":[{\"type\":\"ptr\",\"bytes\":" + 4 * words + "}]}",
                 Path.of(".")));
         SassMachine m = new SassMachine("SASS emulator (" + sm + ")", DecodedOp.decodeAll(ops), launch,
                 ExecutionLimits.DEFAULT.withMaxWarpInstructions(10_000), 0, Map.of(), x -> Optional.empty(), true,
                 false);
         LaunchResult r = m.run();
-        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
-        ByteBuffer out = ByteBuffer.wrap(launch.arguments().get(0).buffer().orElseThrow().bytes())
+        ByteBuffer buffer = ByteBuffer.wrap(launch.arguments().get(0).buffer().orElseThrow().bytes())
                 .order(ByteOrder.LITTLE_ENDIAN);
-        int[] result = new int[words];
         for (int i = 0; i < words; i++) {
-            result[i] = out.getInt(4 * i);
+            out[i] = buffer.getInt(4 * i);
         }
-        return result;
+        return r;
     }
 }

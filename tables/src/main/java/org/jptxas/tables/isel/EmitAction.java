@@ -16,10 +16,12 @@ import java.util.Objects;
  * or the constant registers {@code PT !PT RZ URZ UPT !UPT});</li>
  * <li>{@code "desc"}: the memory descriptor (a uniform register pair appended as the last source by the legalizer)
  * is printed as {@code desc[URx]} before the address.</li>
+ * <li>{@code "implicit"}: drop the operands Ori lists only for liveness (a warpgroup multiply's accumulator beyond its
+ * first register, {@code WARPGROUP}'s accumulators): see {@code isel.select.WarpgroupOperands}.</li>
  * </ul>
  */
 public record EmitAction(Kind kind, String arg, List<String> operands) {
-    public enum Kind { OPCODE, APPEND_MOD, PREPEND_MOD, DROP_MOD, RENAME_MOD, OPERANDS, DESCRIPTOR }
+    public enum Kind { OPCODE, APPEND_MOD, PREPEND_MOD, DROP_MOD, RENAME_MOD, OPERANDS, DESCRIPTOR, IMPLICIT }
 
     private static final List<String> CONSTANTS = List.of("PT", "!PT", "RZ", "URZ", "UPT", "!UPT");
 
@@ -32,6 +34,9 @@ public record EmitAction(Kind kind, String arg, List<String> operands) {
     public static EmitAction parse(String text) {
         if (text.equals("desc")) {
             return new EmitAction(Kind.DESCRIPTOR, null, null);
+        }
+        if (text.equals("implicit")) {
+            return new EmitAction(Kind.IMPLICIT, null, null);
         }
         if (text.startsWith("ops:")) {
             List<String> ops = text.length() == 4 ? List.of() : List.of(text.substring(4).split(","));
@@ -79,6 +84,7 @@ public record EmitAction(Kind kind, String arg, List<String> operands) {
             case RENAME_MOD -> "~" + arg;
             case OPERANDS -> "ops:" + String.join(",", operands);
             case DESCRIPTOR -> "desc";
+            case IMPLICIT -> "implicit";
         };
     }
 }

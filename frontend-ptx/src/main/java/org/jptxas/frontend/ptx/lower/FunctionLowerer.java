@@ -94,6 +94,8 @@ final class FunctionLowerer implements LoweringContext {
     private final Map<Declarator, Long> frame = new IdentityHashMap<>();
     private long frameTop;
     private Reg carry;
+    /** Fixed registers of wgmma accumulators (planned before lowering: {@link WarpgroupAccumulators}). */
+    private WarpgroupAccumulators accumulators = WarpgroupAccumulators.NONE;
 
     private Instruction insn;
     private Guard guard = Guard.ALWAYS;
@@ -149,6 +151,7 @@ final class FunctionLowerer implements LoweringContext {
             }
         }
 
+        accumulators = WarpgroupAccumulators.plan(fn.body());
         current = body.addBlock(null);
         layout.add(current);
         placedBlocks.add(current);
@@ -497,6 +500,10 @@ final class FunctionLowerer implements LoweringContext {
         if (v == null) {
             throw new IllegalStateException("undeclared register " + name);
         }
+        Integer fixed = accumulators.register(name);
+        if (fixed != null && v.type() != PtxType.PRED && DataLayout.elementSize(v) <= 4) {
+            return Reg.phys(RegFile.R, fixed, 1);
+        }
         if (d.isParameterized()) {
             // by index, not an array of the declared count: %r<0x80000000> is legal and mostly unused
             @SuppressWarnings("unchecked")
@@ -570,6 +577,11 @@ final class FunctionLowerer implements LoweringContext {
     @Override
     public Reg newReg(RegFile file, int comps) {
         return body.newVirtual(file, comps);
+    }
+
+    @Override
+    public WarpgroupAccumulators warpgroupAccumulators() {
+        return accumulators;
     }
 
     @Override

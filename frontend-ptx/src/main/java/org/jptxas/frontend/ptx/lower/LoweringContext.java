@@ -107,6 +107,14 @@ public interface LoweringContext {
         return true;
     }
 
+    /**
+     * The function's {@code wgmma} accumulators: their fixed registers, and the multiply a {@code commit_group} closes
+     * (one object per function being lowered).
+     */
+    default WarpgroupAccumulators warpgroupAccumulators() {
+        return WarpgroupAccumulators.NONE;
+    }
+
     /** The error for valid PTX that jptxas does not lower yet, positioned at the instruction. */
     UnsupportedFeatureException unsupported(String what);
 }

@@ -1,0 +1,42 @@
+package org.jptxas.frontend.ptx.lower;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The wgmma type table: rows by PTX name, N rules, accumulator sizes and SASS spelling. */
+class GmmaTypesTest {
+    private static GmmaTypes.Row row(String name) {
+        return GmmaTypes.of(List.of(name.split("\\.")));
+    }
+
+    @Test
+    void rowsGiveShapeTypesAndAccumulatorSize() {
+        GmmaTypes.Row r = row("mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+        assertEquals(List.of("64x64x16", "F32"), r.sassModifiers());
+        assertEquals(32, r.accumulatorRegisters());
+        assertEquals(4, r.immediates(false));
+        assertEquals(3, r.immediates(true));
+        assertEquals(16, row("mma_async.sync.aligned.m64n64k16.f16.f16.f16").accumulatorRegisters());
+        assertEquals(128, row("mma_async.sync.aligned.m64n256k8.f32.tf32.tf32").accumulatorRegisters());
+        assertEquals(2, row("mma_async.sync.aligned.m64n256k8.f32.tf32.tf32").immediates(false));
+        assertEquals(List.of("64x256x256", "AND", "POPC"),
+                row("mma_async.sync.aligned.m64n256k256.s32.b1.b1.and.popc").sassModifiers());
+    }
+
+    @Test
+    void nRulesAndUnknownCombinations() {
+        assertNull(row("mma_async.sync.aligned.m64n64k8.f32.f16.f16"), "k must be the type's");
+        assertNull(row("mma_async.sync.aligned.m64n60k16.f32.f16.f16"), "N is a multiple of 8");
+        assertNull(row("mma_async.sync.aligned.m64n264k16.f32.f16.f16"), "N is at most 256");
+        assertNull(row("mma_async.sync.aligned.m64n40k256.s32.b1.b1.and.popc"), "binary N past 24 is a multiple of 16");
+        assertTrue(row("mma_async.sync.aligned.m64n48k256.s32.b1.b1.and.popc") != null);
+        assertNull(row("mma_async.sync.aligned.m64n64k16.f32.f16.bf16"));
+        assertTrue(GmmaTypes.encodable("HGMMA", List.of("64x64x16", "F32", "tnspB"), false));
+        assertFalse(GmmaTypes.encodable("HGMMA", List.of("64x64x16", "F32", "tnspB"), true));
+    }
+}

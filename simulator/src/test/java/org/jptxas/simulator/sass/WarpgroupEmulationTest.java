@@ -1,0 +1,123 @@
+package org.jptxas.simulator.sass;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jptxas.simulator.exec.LaunchResult;
+import org.jptxas.simulator.memory.AddressSpace;
+import org.jptxas.simulator.memory.Region;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link WarpgroupOps}: a warpgroup multiply's result lands at the WARPGROUP.DEPBAR that retires its group; writing
+ * its accumulator before then, or exiting without the wait, is a fault; reading it early reads the poison; chained
+ * multiplies on one accumulator see each other's results; and the descriptors' layouts (no swizzle and 128-byte
+ * swizzle, K-major) put each element where the PTX ISA's description does.
+ */
+class WarpgroupEmulationTest {
+    private static final float ONE = 1f;
+
+    /** One warp (warp 0 of its group) multiplies zero matrices onto C = 1.0, with {@code between} before the wait. */
+    private static List<String> program(List<String> between, boolean wait) {
+        List<String> t = new ArrayList<>(List.of(
+                "S2R R0, SR_TID.X",
+                "IMAD.WIDE.U32 R2, R0, 0x14, c[0x0][0x210]",
+                "MOV R8, 0x3f800000", "MOV R9, 0x3f800000", "MOV R10, 0x3f800000", "MOV R11, 0x3f800000",
+                "MOV R12, RZ",
+                "UMOV UR4, 0x40", "UMOV UR5, 0x10", "UMOV UR6, 0x40", "UMOV UR7, 0x10", // 0x400: shared, zeros
+                "WARPGROUP.ARRIVE",
+                "HGMMA.64x8x16.F32 R8, gdesc[UR4], R8",
+                "HGMMA.64x8x16.F32 R8, gdesc[UR4], R8, gsb0"));
+        t.addAll(between);
+        if (wait) {
+            t.add("WARPGROUP.DEPBAR.LE gsb0, 0x0");
+        }
+        t.addAll(List.of("STG.E [R2.64], R8", "STG.E [R2.64+0x4], R9", "STG.E [R2.64+0x8], R10",
+                "STG.E [R2.64+0xc], R11", "STG.E [R2.64+0x10], R12", "EXIT"));
+        return t;
+    }
+
+    private static final int SHARED = 4096;
+
+    private static int[] out() {
+        return new int[5 * 32];
+    }
+
+    @Test
+    void resultsLandAtTheWaitAndChainsSeeEachOther() throws Exception {
+        int[] out = out();
+        LaunchResult r = SassTextRun.launch("sm_90", program(List.of(), true), out, SHARED);
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        for (int i = 0; i < 32; i++) {
+            for (int k = 0; k < 4; k++) {
+                assertEquals(ONE, Float.intBitsToFloat(out[5 * i + k]), "lane " + i + " register " + k);
+            }
+        }
+    }
+
+    @Test
+    void aMissingWaitIsAFault() throws Exception {
+        LaunchResult r = SassTextRun.launch("sm_90", program(List.of(), false), out(), SHARED);
+        assertFalse(r.completed());
+        assertTrue(r.fault().orElseThrow().describe().contains("no WARPGROUP.DEPBAR"),
+                () -> r.fault().orElseThrow().describe());
+    }
+
+    @Test
+    void writingAnAccumulatorBeforeTheWaitIsAFault() throws Exception {
+        LaunchResult r = SassTextRun.launch("sm_90", program(List.of("MOV R9, RZ"), true), out(), SHARED);
+        assertFalse(r.completed());
+        assertTrue(r.fault().orElseThrow().describe().contains("was written before the WARPGROUP.DEPBAR"),
+                () -> r.fault().orElseThrow().describe());
+    }
+
+    @Test
+    void readingAnAccumulatorBeforeTheWaitReadsThePoison() throws Exception {
+        int[] out = out();
+        LaunchResult r = SassTextRun.launch("sm_90", program(List.of("MOV R12, R10"), true), out, SHARED);
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        assertEquals(WarpgroupOps.POISON, out[4]);
+        assertEquals(ONE, Float.intBitsToFloat(out[2]));
+    }
+
+    @Test
+    void aMultiplyReadingAnOutstandingAccumulatorItDoesNotChainIsAFault() throws Exception {
+        List<String> between = List.of("WARPGROUP.DEPBAR.LE gsb0, 0x1", "HGMMA.64x8x16.F32 R12, gdesc[UR4], R12, gsb0",
+                "WARPGROUP.DEPBAR.LE gsb0, 0x0", "MOV R13, R8");
+        // R12 is no accumulator of the outstanding chain (R8..R11): fine; now make one partly overlap it
+        List<String> overlap = List.of("HGMMA.64x8x16.F32 R10, gdesc[UR4], R10, gsb0", "WARPGROUP.DEPBAR.LE gsb0, 0x0");
+        LaunchResult ok = SassTextRun.launch("sm_90", program(between, true), out(), SHARED);
+        assertTrue(ok.completed(), () -> ok.fault().orElseThrow().describe());
+        LaunchResult bad = SassTextRun.launch("sm_90", program(overlap, true), out(), SHARED);
+        assertFalse(bad.completed());
+        assertTrue(bad.fault().orElseThrow().describe().contains("overlaps the outstanding one"),
+                () -> bad.fault().orElseThrow().describe());
+    }
+
+    /** Element (i, k) of a K-major f16 operand, computed as the ISA describes it, against {@link WarpgroupOps#load}. */
+    @Test
+    void descriptorLayoutsWithoutSwizzleAndWith128ByteSwizzle() {
+        Region shared = new Region("shared memory", AddressSpace.SHARED, 0, 1 << 16);
+        for (int a = 0; a < 1 << 16; a += 2) {
+            shared.store16(a, a / 2 & 0xffff); // each 16-bit element holds its own index
+        }
+        long start = 0x2000, lbo = 128, sbo = 256;
+        long plain = start >> 4 | (lbo >> 4) << 16 | (sbo >> 4) << 32;
+        long sbo128 = 1024;
+        long swizzled = start >> 4 | (sbo128 >> 4) << 32 | 1L << 62;
+        for (int i = 0; i < 64; i++) {
+            for (int k = 0; k < 16; k++) {
+                // no swizzle: core matrices of 8 rows x 16 bytes; K halves LBO apart, 8-row groups SBO apart
+                long p = start + (i / 8) * sbo + (k / 8) * lbo + (i % 8) * 16 + (k % 8) * 2;
+                assertEquals(p / 2, WarpgroupOps.load(shared, plain, i, k, 2, false), "plain " + i + "," + k);
+                // 128-byte swizzle: 128-byte rows, the 16-byte chunk index XOR the row within its 8-row atom
+                long chunk = (k * 2 / 16) ^ (i % 8);
+                long s = start + (i / 8) * sbo128 + (i % 8) * 128 + chunk * 16 + (k * 2) % 16;
+                assertEquals(s / 2, WarpgroupOps.load(shared, swizzled, i, k, 2, false), "swizzled " + i + "," + k);
+            }
+        }
+    }
+}
