@@ -270,12 +270,19 @@ final class ParseSupport {
     // ---- literals
 
     /**
-     * Vector components, special-register suffixes and video selectors: {@code %tid.x}, {@code %v.w}, {@code %c.r},
-     * {@code %r1.b0}, {@code %r2.h10} (the checker says where a selector may stand).
+     * Vector components, special-register suffixes and video selectors after the name {@code name}: {@code %tid.x},
+     * {@code %v.w}, {@code %c.r}, {@code %r1.b0}, {@code %r2.h10} (the checker says where a selector may stand). A
+     * selector must touch its name: {@code .b32} after a label in a data directive list starts the next directive.
      */
-    boolean isComponent(Token t) {
-        return t.kind == PtxGrammarConstants.DOT_IDENT && (t.image.length() == 2
-                && "xyzwrgba".indexOf(t.image.charAt(1)) >= 0 || VideoSelectors.isSelector(t.image.substring(1)));
+    boolean isComponent(Token name, Token t) {
+        if (t.kind != PtxGrammarConstants.DOT_IDENT) {
+            return false;
+        }
+        if (t.image.length() == 2 && "xyzwrgba".indexOf(t.image.charAt(1)) >= 0) {
+            return true;
+        }
+        return VideoSelectors.isSelector(t.image.substring(1)) && name != null && name.endLine == t.beginLine
+                && name.endColumn + 1 == t.beginColumn;
     }
 
     int radixOf(Token t) {

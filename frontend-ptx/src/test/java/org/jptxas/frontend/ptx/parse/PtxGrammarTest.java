@@ -279,6 +279,11 @@ class PtxGrammarTest {
         assertEquals("b8", d.type());
         assertEquals(3, d.values().size());
         assertInstanceOf(Expr.Binary.class, ((SectionDirective.Data) s.entries().get(3)).values().get(0));
+        // a label followed by a .b32 directive on the next line is not a label with a video selector
+        SectionDirective after = (SectionDirective) parse(HEADER + ".section .debug_info\n{\n.b64 $L__end\n"
+                + ".b32 104\n.b16 $L__end .b8 1\n}\n").items().get(3);
+        assertEquals(List.of("b64", "b32", "b16", "b8"), after.entries().stream()
+                .map(e -> ((SectionDirective.Data) e).type()).toList());
     }
 
     @Test
