@@ -231,10 +231,10 @@ public final class CompileServer {
             firstTarget = ServerWarmUp.targetOf(request.args());
         }
         client.setSoTimeout(0);
-        // bin/'s staleness check runs beside the compilation (a tree walk costs about half a saxpy compile): the
-        // answer is held back and nothing is written until it says the build is current
+        // bin/'s staleness check runs beside the compilation (a tree walk costs about half a saxpy compile; SourceWatch
+        // walks only after a change): the answer is held back and nothing is written until it says the build is current
         CompletableFuture<Boolean> stale = request.sources().isEmpty() ? CompletableFuture.completedFuture(false)
-                : CompletableFuture.supplyAsync(() -> SourceFreshness.stale(Path.of(request.sources())));
+                : CompletableFuture.supplyAsync(() -> SourceWatch.stale(Path.of(request.sources())));
         Frames frames = new Frames(out, stale);
         PrintWriter stdout = new PrintWriter(new OutputStreamWriter(frames.stream('o'), StandardCharsets.UTF_8), true);
         PrintWriter stderr = new PrintWriter(new OutputStreamWriter(frames.stream('e'), StandardCharsets.UTF_8), true);

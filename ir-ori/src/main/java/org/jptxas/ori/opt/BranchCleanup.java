@@ -1,6 +1,8 @@
 package org.jptxas.ori.opt;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Guard;
@@ -45,6 +47,7 @@ public final class BranchCleanup implements Pass {
     private static boolean invertOverJumps(FunctionBody body) {
         List<BasicBlock> blocks = body.blocks();
         boolean changed = false;
+        Map<Integer, Integer> labelUses = null; // block id -> sources naming it; counted once, on first need
         for (int i = 0; i + 2 < blocks.size(); i++) {
             Instr last = blocks.get(i).last();
             BasicBlock jump = blocks.get(i + 1);
@@ -55,9 +58,17 @@ public final class BranchCleanup implements Pass {
             }
             Instr only = jump.instrs().get(0);
             if (!OpInfo.is(only, "BRA") || !only.guard().isAlways() || !only.mods().isEmpty()
-                    || only.srcs().size() != 1 || only.branchTarget() == null || targeted(body, jump.id())) {
+                    || only.srcs().size() != 1 || only.branchTarget() == null) {
                 continue;
             }
+            if (labelUses == null) {
+                labelUses = labelUses(body);
+            }
+            if (labelUses.getOrDefault(jump.id(), 0) > 0) {
+                continue;
+            }
+            // the label of T leaves `last`; U's moves from `only` to `last` (its count stays)
+            labelUses.merge(last.branchTarget().block(), -1, Integer::sum);
             last.srcs().set(0, only.srcs().get(0));
             last.setGuard(new Guard(last.guard().predicate(), !last.guard().negated()));
             jump.instrs().clear();
@@ -66,16 +77,18 @@ public final class BranchCleanup implements Pass {
         return changed;
     }
 
-    private static boolean targeted(FunctionBody body, int block) {
+    /** How many sources name each block (one scan, where asking per candidate block made the pass quadratic). */
+    private static Map<Integer, Integer> labelUses(FunctionBody body) {
+        Map<Integer, Integer> uses = new HashMap<>();
         for (BasicBlock b : body.blocks()) {
             for (Instr in : b.instrs()) {
                 for (org.jptxas.ori.ir.Src s : in.srcs()) {
-                    if (s.value() instanceof org.jptxas.ori.ir.BlockLabel l && l.block() == block) {
-                        return true;
+                    if (s.value() instanceof org.jptxas.ori.ir.BlockLabel l) {
+                        uses.merge(l.block(), 1, Integer::sum);
                     }
                 }
             }
         }
-        return false;
+        return uses;
     }
 }
