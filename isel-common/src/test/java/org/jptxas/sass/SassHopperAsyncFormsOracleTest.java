@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.jptxas.sass.oracle.RawWordCheck;
+import org.jptxas.sass.oracle.VariedWords;
 import org.jptxas.testing.Oracles;
 import org.junit.jupiter.api.Test;
 
@@ -129,24 +130,7 @@ class SassHopperAsyncFormsOracleTest {
         Random random = new Random(23);
         List<long[]> out = new ArrayList<>();
         for (Sample s : SAMPLES) {
-            long hi = Long.parseUnsignedLong(s.word().substring(0, 16), 16);
-            long lo = Long.parseUnsignedLong(s.word().substring(16), 16);
-            out.add(new long[] {lo, hi});
-            for (int v = 1; v < VARIANTS; v++) {
-                long[] w = {lo, hi};
-                for (String spec : s.fields()) {
-                    boolean notPt = spec.startsWith("!");
-                    boolean notRz = spec.startsWith("#");
-                    String[] r = spec.substring(notPt || notRz ? 1 : 0).split(":");
-                    int top = Integer.parseInt(r[0]);
-                    int bottom = Integer.parseInt(r[1]);
-                    int width = top - bottom + 1;
-                    long value = notPt ? random.nextInt(7) : notRz ? random.nextInt(255)
-                            : random.nextLong() & ((1L << width) - 1);
-                    w = RawWordCheck.withField(w, bottom, width, value);
-                }
-                out.add(w);
-            }
+            out.addAll(VariedWords.of(s.word(), s.fields(), VARIANTS, random));
         }
         return out;
     }

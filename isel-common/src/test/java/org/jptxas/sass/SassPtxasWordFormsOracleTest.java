@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.jptxas.sass.oracle.RawWordCheck;
+import org.jptxas.sass.oracle.VariedWords;
 import org.jptxas.testing.Oracles;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -80,41 +81,13 @@ class SassPtxasWordFormsOracleTest {
     /** Variants per sample; the first is ptxas's word itself. */
     static final int VARIANTS = 24;
 
-    /**
-     * The words of one SM. A field {@code !hi:lo} is a predicate that never holds PT there (nvdisasm hides a PT
-     * carry-out); {@code ~hi:lo} is a boolean operation (AND, OR, XOR: the fourth value is not one); {@code +hi:lo}
-     * is never 0 (a constant bank other than the learned forms' bank 0).
-     */
+    /** The words of one SM; the fields' prefixes are {@link VariedWords}'. */
     static List<long[]> words(String sm) {
         Random random = new Random(20);
         List<long[]> out = new ArrayList<>();
         for (Sample s : SAMPLES) {
-            if (s.sms() != null && !s.sms().contains(sm)) {
-                continue;
-            }
-            long hi = Long.parseUnsignedLong(s.word().substring(0, 16), 16);
-            long lo = Long.parseUnsignedLong(s.word().substring(16), 16);
-            out.add(new long[] {lo, hi});
-            for (int v = 1; v < VARIANTS; v++) {
-                long[] w = {lo, hi};
-                for (String spec : s.fields()) {
-                    boolean notPt = spec.startsWith("!"), bool = spec.startsWith("~"), nonZero = spec.startsWith("+");
-                    BitField f = BitField.parse(spec.substring(notPt || bool || nonZero ? 1 : 0));
-                    long max = f.width() == 64 ? -1L : (1L << f.width()) - 1;
-                    long value = random.nextLong() & max;
-                    if (nonZero) {
-                        value = 1 + random.nextInt((int) max);
-                    } else if (notPt) {
-                        value = random.nextInt(7);
-                    } else if (bool) {
-                        value = random.nextInt(3);
-                    }
-                    long[] m = f.mask();
-                    w[0] &= ~m[0];
-                    w[1] &= ~m[1];
-                    f.insert(value, w);
-                }
-                out.add(w);
+            if (s.sms() == null || s.sms().contains(sm)) {
+                out.addAll(VariedWords.of(s.word(), s.fields(), VARIANTS, random));
             }
         }
         return out;
