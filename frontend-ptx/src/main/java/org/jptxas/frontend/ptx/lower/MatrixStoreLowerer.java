@@ -6,7 +6,6 @@ import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
-import org.jptxas.frontend.ptx.ast.StateSpace;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.Reg;
@@ -30,26 +29,10 @@ public final class MatrixStoreLowerer implements InstructionLowerer {
         if (cx.target().sm() < 90) {
             throw cx.unsupported("needs sm_90");
         }
-        int count = insn.hasModifier("x4") ? 4 : insn.hasModifier("x2") ? 2 : insn.hasModifier("x1") ? 1 : 0;
-        if (count == 0 || !insn.hasModifier("m8n8") || !insn.hasModifier("b16")) {
-            throw cx.unsupported("shape or type");
-        }
-        StateSpace space = insn.hasModifier("shared::cta") ? StateSpace.SHARED : MemoryLowerer.space(insn);
-        if (space != null && space != StateSpace.SHARED) {
-            throw cx.unsupported("state space");
-        }
-        Operand value = insn.operands().get(1);
-        List<Operand> elements = value instanceof Operand.Vector v ? v.elements() : List.of(value);
-        if (elements.size() != count) {
-            throw cx.unsupported("source count");
-        }
-        Addr addr = cx.address((Operand.Address) insn.operands().get(0), space == null ? null : StateSpace.SHARED);
-        if (space == null) {
-            // a generic address into shared memory: its offset in the shared window
-            Reg window = cx.newReg(RegFile.R, 1);
-            AddressLowerer.windowOffset(cx, window, Src.of(addr.base()), StateSpace.SHARED);
-            addr = Addr.of(window, addr.offset());
-        }
+        MatrixAccess access = MatrixAccess.of(insn, cx, 1, 0);
+        int count = access.count();
+        List<Operand> elements = access.fragments();
+        Addr addr = access.address();
         if (addr.base().isZero()) { // a symbol: STSM has no [imm] form (nvdisasm leaves RZ out of the address)
             Reg r = cx.newReg(RegFile.R, 1);
             cx.emit("MOV", List.of(), List.of(r), List.of(Ptx.imm(addr.offset() & 0xffffffffL)));
@@ -57,11 +40,9 @@ public final class MatrixStoreLowerer implements InstructionLowerer {
         }
         Reg tuple = cx.newReg(RegFile.R, count);
         for (int k = 0; k < count; k++) {
-            cx.emit("MOV", List.of(), List.of(count == 1 ? tuple : tuple.component(k)),
+            cx.emit("MOV", List.of(), List.of(access.part(tuple, k)),
                     List.of(cx.src(elements.get(k), PtxType.B32)));
         }
-        String shape = insn.hasModifier("trans") ? "MT88" : "M88";
-        List<String> mods = count == 1 ? List.of("16", shape) : List.of("16", shape, Integer.toString(count));
-        cx.emit("STSM", mods, List.of(), List.of(Src.of(addr), Src.of(tuple)));
+        cx.emit("STSM", access.modifiers(), List.of(), List.of(Src.of(addr), Src.of(tuple)));
     }
 }
