@@ -18,8 +18,11 @@ public final class IssueState {
     /** In {@link #writeSb}: a variable-latency write that set no scoreboard at all. */
     public static final int NO_SCOREBOARD = 1 << 7;
     static final long NEVER = Long.MIN_VALUE / 4;
-    /** Producers remembered per scoreboard for {@code DEPBAR.LE} counts. */
-    private static final int HISTORY = 16;
+    /**
+     * Producers remembered per scoreboard for {@code DEPBAR.LE} counts: as many as the count field holds (ptxas keeps
+     * 20 and more texture fetches in flight on one scoreboard and drains them with {@code DEPBAR.LE SB5, 0x13}).
+     */
+    private static final int HISTORY = 64;
 
     final int[][] writerClass = new int[RegFile.values().length][];
     final long[][] writeTime = new long[RegFile.values().length][];

@@ -58,6 +58,21 @@ class ControlAgreementOracleTest {
         }
     }
 
+    /**
+     * Corpus files whose ptxas code the checker flags, with why (exact: an entry that stops occurring fails). The
+     * model forgets a scoreboard's producer history where control flow joins, so a {@code DEPBAR.LE SB5, 1} inside
+     * a loop does not show that the older of two in-order texture fetches is complete.
+     */
+    static final Map<String, String> KNOWN_HAZARDS = knownHazards();
+
+    private static Map<String, String> knownHazards() {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String sm : List.of("sm_75", "sm_80", "sm_86", "sm_89")) {
+            m.put("ptx/gpuocelot/parboil__spmv-main.ptx@" + sm, "DEPBAR.LE counts across a loop's join (TLD, SB5)");
+        }
+        return m;
+    }
+
     /** One SM's sweep: the gate (inputs compared; ptxas failures; hazards in ptxas's code) and the agreement. */
     record Sweep(Gate gate, ControlAgreement.Tally tally) {}
 
@@ -67,9 +82,14 @@ class ControlAgreementOracleTest {
      * is too pessimistic there); our code throwing is a crash. Never drops an input.
      */
     static Sweep sweep(String sm, List<String> inputs, Function<String, PtxasCode> ptxas) {
+        return sweep(sm, inputs, ptxas, Map.of());
+    }
+
+    /** As above, with the known hazards of {@code known} excused. */
+    static Sweep sweep(String sm, List<String> inputs, Function<String, PtxasCode> ptxas, Map<String, String> known) {
         LatencyModel model = LatencyModel.of(TestTargets.of(sm));
         int smNumber = Integer.parseInt(sm.substring(3));
-        Gate gate = Gate.named("control agreement with ptxas on " + sm);
+        Gate gate = Gate.withKnown("control agreement with ptxas on " + sm, known);
         AtomicReference<ControlAgreement.Tally> total = new AtomicReference<>(ControlAgreement.Tally.empty());
         inputs.parallelStream().forEach(input -> {
             String key = input + "@" + sm;
@@ -335,7 +355,13 @@ class ControlAgreementOracleTest {
             List<String> chosen = entries.stream().filter(e -> targetAllows(e.arch(), smNumber))
                     .map(e -> corpus.relativize(e.file()).toString()).toList();
             selected.put(sm, chosen.size());
-            Sweep s = sweep(sm, chosen, f -> ptxas(corpus, f, sm));
+            Map<String, String> known = new LinkedHashMap<>();
+            KNOWN_HAZARDS.forEach((k, why) -> {
+                if (k.endsWith("@" + sm)) {
+                    known.put(k, why);
+                }
+            });
+            Sweep s = sweep(sm, chosen, f -> ptxas(corpus, f, sm), known);
             bySm.put(sm, s);
             report.append(s.gate().summary()).append('\n').append(s.tally().report(sm)).append("\n");
         }
