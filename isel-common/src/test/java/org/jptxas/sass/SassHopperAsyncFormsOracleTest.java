@@ -121,6 +121,9 @@ class SassHopperAsyncFormsOracleTest {
             new Sample("000e22000850003f00000000090279a7", List.of("23:16", "#31:24", "69:64", "39:32")),
             // SYNCS.ARRIVE.TRANS64.RED.A0TR RZ, [R9+URZ], R0
             new Sample("0005e4000830043f0000000009ff79a7", List.of("23:16", "#31:24", "69:64", "63:40", "39:32")),
+            // SYNCS.ARRIVE.TRANS64 RZ, [UR9+0x8], R4 and @!P0 SYNCS.ARRIVE.TRANS64 RZ, [UR13], R4: no register base
+            new Sample("0005e2000800000900000804ffff79a7", List.of("23:16", "69:64", "63:40", "39:32")),
+            new Sample("0005f0000800000d00000004ffff89a7", List.of("!14:12", "23:16", "69:64", "39:32")),
             // SYNCS.ARRIVE.TRANS64.RED.A0TX RZ, [R9+URZ], R10
             new Sample("0005e2000840043f0000000a09ff79a7", List.of("23:16", "#31:24", "69:64", "63:40", "39:32")));
 
