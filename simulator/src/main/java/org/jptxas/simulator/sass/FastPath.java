@@ -129,9 +129,11 @@ final class FastPath {
             }
             t.r[dst] = (int) sum;
             if (pd0 >= 0) {
-                t.p[pd0] = (sum >>> 32 & 1) != 0;
+                // two carry-outs each count one (IADD3.X adds both): a carry of 2 sets both
+                long carry = sum >>> 32;
+                t.p[pd0] = pd1 >= 0 ? carry >= 1 : (carry & 1) != 0;
                 if (pd1 >= 0) {
-                    t.p[pd1] = (sum >>> 33 & 1) != 0;
+                    t.p[pd1] = carry >= 2;
                 }
             }
         }

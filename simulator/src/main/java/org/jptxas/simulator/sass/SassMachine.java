@@ -2223,11 +2223,12 @@ final class SassMachine {
                     }
                 }
                 writeU(w, o.get(0), (int) sum);
+                long carry = sum >>> 32; // two carry-outs each count one, as IADD3's
                 if (p0 != null && ((UPred) p0).index() != 7) {
-                    w.up[((UPred) p0).index()] = (sum >>> 32 & 1) != 0;
+                    w.up[((UPred) p0).index()] = p1 != null ? carry >= 1 : (carry & 1) != 0;
                 }
                 if (p1 != null && ((UPred) p1).index() != 7) {
-                    w.up[((UPred) p1).index()] = (sum >>> 33 & 1) != 0;
+                    w.up[((UPred) p1).index()] = carry >= 2;
                 }
             }
             case "UISETP" -> uisetp(op, t, w);
@@ -2657,11 +2658,13 @@ final class SassMachine {
             }
         }
         writeR(t, o.get(0), (int) sum);
-        if (p0 != null) {
-            writeP(t, p0, (sum >>> 32 & 1) != 0);
-        }
+        long carry = sum >>> 32;
         if (p1 != null) {
-            writeP(t, p1, (sum >>> 33 & 1) != 0);
+            // two carry-outs each count one: IADD3.X adds both, so a carry of 2 sets both, not the second alone
+            writeP(t, p0, carry >= 1);
+            writeP(t, p1, carry >= 2);
+        } else if (p0 != null) {
+            writeP(t, p0, (carry & 1) != 0);
         }
     }
 
