@@ -34,6 +34,16 @@ class BatchDeterminismTest {
         }
     }
 
+    static boolean atMostSm80(Path ptx) {
+        try (Stream<String> lines = Files.lines(ptx)) {
+            return lines.map(String::strip).filter(l -> l.startsWith(".target")).findFirst()
+                    .map(l -> l.replaceAll("[^0-9]", "")).map(n -> n.isEmpty() || Integer.parseInt(n) <= 80)
+                    .orElse(true);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** The cubins of one batch run, by input file name ({@code i-NAME.cubin} without its index). */
     static Map<String, byte[]> batch(Path out, List<String> options, List<String> inputs) throws Exception {
         List<String> args = new ArrayList<>(options);
@@ -65,9 +75,11 @@ class BatchDeterminismTest {
 
     @Test
     void fourJobsInReverseOrderGiveTheSerialBytes() throws Exception {
-        List<String> inputs = suitePtx();
-        int kernels = Figures.get("suite.kernels").value().intValueExact();
-        assertEquals(kernels, inputs.size(), "the kernel suite");
+        List<String> all = suitePtx();
+        assertEquals(Figures.get("suite.kernels").value().intValueExact(), all.size(), "the kernel suite");
+        // compiled for sm_80: kernels whose .target is newer (sm_90's bulk copies) are refused there by design
+        List<String> inputs = all.stream().filter(p -> atMostSm80(Path.of(p))).toList();
+        int kernels = inputs.size();
         Map<String, byte[]> serial = batch(Files.createDirectory(dir.resolve("serial")), List.of("-arch=sm_80"), inputs);
         List<String> reversed = new ArrayList<>(inputs);
         Collections.reverse(reversed);

@@ -70,11 +70,13 @@ class CrossJvmDeterminismIT {
         Prerequisites.require(other.isPresent(), "JDK 25 not found (JPTXAS_JDK25 or /usr/lib/jvm/*25*)");
         String java17 = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         assertTrue(Runtime.version().feature() == 17, "this test runs on JDK 17: " + Runtime.version());
-        List<String> inputs = BatchDeterminismTest.suitePtx();
-        List<String> reversed = new ArrayList<>(inputs);
-        Collections.reverse(reversed);
         int compared = 0;
         for (String sm : List.of("sm_80", "sm_90")) {
+            // sm_80 leaves out the kernels whose .target is newer (sm_90's bulk copies), which it refuses by design
+            List<String> inputs = BatchDeterminismTest.suitePtx().stream()
+                    .filter(p -> sm.equals("sm_90") || BatchDeterminismTest.atMostSm80(Path.of(p))).toList();
+            List<String> reversed = new ArrayList<>(inputs);
+            Collections.reverse(reversed);
             Map<String, byte[]> a = run(java17, List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
                     List.of("-arch=" + sm, "--quiet-errors"), inputs, "jdk17-" + sm);
             Map<String, byte[]> b = run(other.get().toString(), List.of(),

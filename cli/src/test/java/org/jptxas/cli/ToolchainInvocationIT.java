@@ -131,6 +131,9 @@ class ToolchainInvocationIT {
         for (String arch : List.of("sm_80", "sm_90a")) {
             for (int i = 0; i < inputs.size(); i++) {
                 Path in = inputs.get(i);
+                if (arch.equals("sm_80") && !BatchDeterminismTest.atMostSm80(in)) {
+                    continue; // a kernel for a newer SM (sm_90's bulk copies): XLA would not ask for it on sm_80
+                }
                 Path dir = Files.createTempDirectory(tmp, "xla");
                 Path out = dir.resolve("out.cubin");
                 List<String> args = new ArrayList<>(List.of(in.toString(), "-o", out.toString(), "-arch=" + arch,

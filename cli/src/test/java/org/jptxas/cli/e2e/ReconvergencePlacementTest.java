@@ -161,9 +161,11 @@ class ReconvergencePlacementTest {
     void suiteBarrierCounts(@TempDir Path dir) {
         Path nvdisasm = Oracles.assumeNvdisasm();
         Oracles.assumePtxas13();
-        Barriers b = barriers(KernelSuite.all(), new SuiteRun(), nvdisasm, dir);
+        // compared on sm_80: the kernels that need a newer SM (sm_90's bulk copies) are left out
+        List<KernelCase> kernels = KernelSuite.all().stream().filter(k -> k.minSm() <= 80).toList();
+        Barriers b = barriers(kernels, new SuiteRun(), nvdisasm, dir);
         System.out.print(b.report());
-        b.gate().verify(KernelSuite.all().size());
+        b.gate().verify(kernels.size());
         assertEquals(SUITE_KERNELS_WITH_BARRIERS, b.ptxasKernels(), "suite kernels ptxas gives BSSY on sm_80");
     }
 

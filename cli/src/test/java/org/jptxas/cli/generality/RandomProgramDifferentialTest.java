@@ -53,9 +53,6 @@ class RandomProgramDifferentialTest {
         for (long seed : new long[] {64, 82, 139, 178, 179, 207, 223, 233, 239, 253}) {
             m.put("seed " + seed, redux);
         }
-        m.put("seed 170", "the emulator runs ptxas's sm_75 cubin (since its LEA/ISETP .EX forms decode) to a 64-bit"
-                + " result whose high word is one less than the interpreter's (a carry in ptxas's 64-bit add/sub chain"
-                + " the emulator misreads, not found yet); jptxas's cubin computes the interpreter's outputs");
         m.put("seed 279", "a ptxas 13 finding: it folds bfe.s32 d, a, 56, 54 (start past the msb) to -1 for any a,"
                 + " where the PTX ISA fills d with a's replicated sign bit (0 for a >= 0); jptxas's cubin computes"
                 + " the interpreter's outputs (random/seed-279-ptxas-bfe-fold.ptx)");

@@ -145,7 +145,9 @@ class OptReductionReportTest {
     @Test
     void kernelSuiteShrinksAndStaysWellFormed() {
         Tally t = new Tally("mid-level optimizer on the kernel suite");
-        KernelSuite.all().parallelStream().forEach((KernelCase k) -> t.add(k.name(), k.ptx()));
+        // lowered for sm_80: kernels that need a newer SM (sm_90's bulk copies) are the backends' suite tests'
+        KernelSuite.all().parallelStream().filter(k -> k.minSm() <= 80)
+                .forEach((KernelCase k) -> t.add(k.name(), k.ptx()));
         String text = t.format("mid-level optimizer on the kernel suite (sm_80, -O3)");
         System.out.print(text);
         CodegenRatioReport.write("opt-reduction-suite.txt", text);
@@ -202,7 +204,7 @@ class OptReductionReportTest {
 
     /** The suite's Ori instruction count after {@code passes}; a kernel that does not lower fails the test. */
     private static long countAfter(List<Pass> passes) {
-        return KernelSuite.all().parallelStream().mapToLong(k -> {
+        return KernelSuite.all().parallelStream().filter(k -> k.minSm() <= 80).mapToLong(k -> {
             try {
                 String text = Files.readString(k.ptx(), StandardCharsets.ISO_8859_1);
                 OriModule m = TestFrontEnds.of(SM80.target()).check(k.name(), text).lower();

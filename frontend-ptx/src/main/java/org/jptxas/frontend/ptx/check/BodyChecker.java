@@ -103,10 +103,24 @@ final class BodyChecker {
             callTarget(i, scope);
         }
         VideoSelectors.check(i, module::error);
+        storedVectorTypes(i);
         module.addressSpace(i);
         module.immediateAddress(i);
         if (!hasUnresolvedName(i)) {
             module.isaCheck(i); // with an unknown name the operand shapes are guesses: no follow-on noise
+        }
+    }
+
+    /** ptxas refuses an integer literal among the elements of a vector {@code st} of a floating-point type. */
+    private void storedVectorTypes(Instruction i) {
+        if (!i.opcode().equals("st") || i.operands().size() < 2
+                || !(i.operands().get(1) instanceof Operand.Vector v)) {
+            return;
+        }
+        boolean floating = i.modifiers().stream().map(PtxType::fromName).flatMap(java.util.Optional::stream)
+                .anyMatch(t -> t.typeClass() == PtxType.TypeClass.FLOAT);
+        if (floating && v.elements().stream().anyMatch(e -> e instanceof Expr.IntLit)) {
+            module.error(i.pos(), "Vector with elements of different types are not allowed in st instruction");
         }
     }
 

@@ -128,6 +128,16 @@ class DiagnosticsTest {
     }
 
     @Test
+    void anIntegerLiteralInAStoredFloatVectorIsRefused() {
+        String regs = ".reg .f32 %f<3>;\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\n";
+        assertEquals(List.of("jptxas bad.ptx, line 9; error   : Vector with elements of different types are not"
+                + " allowed in st instruction"), diagnostics(kernel(regs + "st.global.v2.f32 [%rd1], {%f1, 65536};\n")));
+        // as ptxas 13: a float literal, an integer vector's literal and mixed register types are fine
+        assertEquals(List.of(), diagnostics(kernel(regs + "st.global.v2.f32 [%rd1], {%f1, 0f3F800000};\n"
+                + "st.global.v2.u32 [%rd1], {%r1, 7};\nst.global.v2.f32 [%rd1], {%f1, %r1};\n")));
+    }
+
+    @Test
     void parameterizedRegistersCoverTheirRangeOnly() {
         assertEquals(List.of(), diagnostics(kernel(".reg .b32 %r<3>;\nmov.b32 %r0, %r2;\n")));
         assertEquals(List.of("jptxas bad.ptx, line 7; error   : Unknown symbol '%r3'"),

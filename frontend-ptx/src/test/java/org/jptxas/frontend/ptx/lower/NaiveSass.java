@@ -40,9 +40,14 @@ final class NaiveSass {
         return KNOWN_MNEMONICS.contains(mnemonic);
     }
 
-    /** Mnemonics (first word) that have at least one sm_80 form in the tables. */
-    private static final java.util.Set<String> KNOWN_MNEMONICS = SM80.forms().stream()
-            .map(f -> f.mnemonic().split("\\.", 2)[0]).collect(java.util.stream.Collectors.toUnmodifiableSet());
+    /**
+     * Mnemonics (first word) that have at least one sm_80 form in the tables, or an sm_90 one: Hopper-only
+     * instructions (WARPGROUP, HGMMA, SYNCS, UTMALDG, ...) are lowered only for sm_90 targets, whose files this
+     * sm_80 check still reads.
+     */
+    private static final java.util.Set<String> KNOWN_MNEMONICS = java.util.stream.Stream.concat(SM80.forms().stream(),
+            TestTargets.of("sm_90").isa().forms().stream()).map(f -> f.mnemonic().split("\\.", 2)[0])
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     private final org.jptxas.isel.select.InstructionSelector selector =
             org.jptxas.isel.select.InstructionSelector.of(TestTargets.of("sm_80"));
