@@ -118,7 +118,7 @@ final class BodyChecker {
             return;
         }
         boolean floating = i.modifiers().stream().map(PtxType::fromName).flatMap(java.util.Optional::stream)
-                .anyMatch(t -> t.typeClass() == PtxType.TypeClass.FLOAT);
+                .anyMatch(t -> t == PtxType.F16 || t == PtxType.BF16 || t == PtxType.F32 || t == PtxType.F64);
         if (floating && v.elements().stream().anyMatch(e -> e instanceof Expr.IntLit)) {
             module.error(i.pos(), "Vector with elements of different types are not allowed in st instruction");
         }
