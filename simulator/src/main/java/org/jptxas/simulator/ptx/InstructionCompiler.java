@@ -2055,24 +2055,32 @@ final class InstructionCompiler {
         }, t -> 0xffffffffL);
     }
 
+    /** This instruction's operands as the async-copy and mbarrier compilers read them. */
+    private final class OperandAccess implements MbarrierInstruction.Operands, AsyncCopyInstruction.Operands {
+        @Override
+        public Src src(Operand o, PtxType t) throws ProgramException, Unsupported {
+            return InstructionCompiler.this.src(o, t);
+        }
+
+        @Override
+        public Src memory(Operand o) throws ProgramException, Unsupported {
+            return InstructionCompiler.this.memory(o);
+        }
+
+        @Override
+        public int dst(Operand o) throws ProgramException, Unsupported {
+            return o instanceof Operand.Sink ? -1 : InstructionCompiler.this.dst(o);
+        }
+
+        @Override
+        public Long constant(Operand o) {
+            return o instanceof Expr e ? ConstExpr.evaluate(e) : null;
+        }
+    }
+
     /** {@code mbarrier...} and {@code cp.async.bulk...}: {@link MbarrierInstruction}. */
     private Insn hopper(boolean barrier) throws ProgramException, Unsupported {
-        MbarrierInstruction.Operands io = new MbarrierInstruction.Operands() {
-            @Override
-            public Src src(Operand o, PtxType t) throws ProgramException, Unsupported {
-                return InstructionCompiler.this.src(o, t);
-            }
-
-            @Override
-            public Src memory(Operand o) throws ProgramException, Unsupported {
-                return InstructionCompiler.this.memory(o);
-            }
-
-            @Override
-            public int dst(Operand o) throws ProgramException, Unsupported {
-                return o instanceof Operand.Sink ? -1 : InstructionCompiler.this.dst(o);
-            }
-        };
+        OperandAccess io = new OperandAccess();
         Insn.ThreadOp op = barrier ? MbarrierInstruction.mbarrier(mods, ops, io)
                 : MbarrierInstruction.bulkCopy(mods, ops, io);
         if (op == null) {
@@ -2086,22 +2094,7 @@ final class InstructionCompiler {
         if (!has("async")) {
             throw unsupported();
         }
-        Insn.ThreadOp op = AsyncCopyInstruction.compile(mods, ops, new AsyncCopyInstruction.Operands() {
-            @Override
-            public Src src(Operand o, PtxType t) throws ProgramException, Unsupported {
-                return InstructionCompiler.this.src(o, t);
-            }
-
-            @Override
-            public Src memory(Operand o) throws ProgramException, Unsupported {
-                return InstructionCompiler.this.memory(o);
-            }
-
-            @Override
-            public Long constant(Operand o) {
-                return o instanceof Expr e ? ConstExpr.evaluate(e) : null;
-            }
-        });
+        Insn.ThreadOp op = AsyncCopyInstruction.compile(mods, ops, new OperandAccess());
         if (op == null) {
             throw unsupported();
         }
