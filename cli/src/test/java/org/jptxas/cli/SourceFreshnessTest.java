@@ -25,16 +25,21 @@ class SourceFreshnessTest {
 
     @BeforeEach
     void tree() throws IOException {
-        for (String f : new String[] {"pom.xml", "m/pom.xml", "m/src/main/java/a/A.java",
-                "m/src/main/resources/t.json", "m/src/test/java/ATest.java", ".git/index", "notes.txt"}) {
+        built = stampedTree(root, "pom.xml", "m/pom.xml", "m/src/main/java/a/A.java", "m/src/main/resources/t.json",
+                "m/src/test/java/ATest.java", ".git/index", "notes.txt");
+    }
+
+    /** A source tree of {@code files} under {@code root}, all a minute older than the build stamp: its time. */
+    static FileTime stampedTree(Path root, String... files) throws IOException {
+        for (String f : files) {
             Path p = root.resolve(f);
             Files.createDirectories(p.getParent());
             Files.writeString(p, f);
         }
         Files.createDirectories(root.resolve("cli/target"));
         Files.deleteIfExists(root.resolve(SourceFreshness.STAMP));
-        built = Files.getLastModifiedTime(Files.createFile(root.resolve(SourceFreshness.STAMP)));
-        FileTime old = FileTime.fromMillis(built.toMillis() - 60_000);
+        FileTime stamp = Files.getLastModifiedTime(Files.createFile(root.resolve(SourceFreshness.STAMP)));
+        FileTime old = FileTime.fromMillis(stamp.toMillis() - 60_000);
         try (var s = Files.walk(root)) {
             for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
                 if (!p.endsWith(SourceFreshness.STAMP)) {
@@ -42,6 +47,7 @@ class SourceFreshnessTest {
                 }
             }
         }
+        return stamp;
     }
 
     private void touchNewer(String path) throws IOException {

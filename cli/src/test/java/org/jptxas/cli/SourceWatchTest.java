@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.util.Comparator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,22 +27,8 @@ class SourceWatchTest {
 
     @BeforeEach
     void tree() throws IOException {
-        for (String f : new String[] {"pom.xml", "m/pom.xml", "m/src/main/java/a/A.java", "m/src/test/java/ATest.java"}) {
-            Path p = root.resolve(f);
-            Files.createDirectories(p.getParent());
-            Files.writeString(p, f);
-        }
-        Files.createDirectories(root.resolve("cli/target"));
-        Files.deleteIfExists(root.resolve(SourceFreshness.STAMP));
-        built = Files.getLastModifiedTime(Files.createFile(root.resolve(SourceFreshness.STAMP)));
-        FileTime old = FileTime.fromMillis(built.toMillis() - 60_000);
-        try (var s = Files.walk(root)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                if (!p.endsWith(SourceFreshness.STAMP)) {
-                    Files.setLastModifiedTime(p, old);
-                }
-            }
-        }
+        built = SourceFreshnessTest.stampedTree(root, "pom.xml", "m/pom.xml", "m/src/main/java/a/A.java",
+                "m/src/test/java/ATest.java");
         if (watch != null) {
             watch.close();
         }
