@@ -240,9 +240,7 @@ class ToolDropInTest {
             "cuobjdump .section .debug_line", "cuobjdump decodes the DWARF line program (files with .loc/.file, which "
                     + "ptxas gives line tables); jcuobjdump lists the section by name only",
             "cuobjdump .section .debug_abbrev", "cuobjdump decodes the DWARF abbreviation table (files with debug "
-                    + "information); jcuobjdump lists the section by name only",
-            "cuobjdump .nv.info.F", "cuobjdump decodes EIATTR_MBARRIER_INSTR_OFFSETS (instruction kind, address "
-                    + "registers, stride) in sm_90 kernels with mbarriers; jcuobjdump prints its words raw");
+                    + "information); jcuobjdump lists the section by name only");
 
     /**
      * What still differs from nvdisasm 12.5, by section kind and cause ({@link #cause}; exact, as above). Every

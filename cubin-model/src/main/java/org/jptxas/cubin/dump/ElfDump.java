@@ -26,6 +26,13 @@ public final class ElfDump {
     private static final int ANNOTATIONS = 0x55;
     private static final int EXTERNS = 0x0f;
     private static final int INDIRECT_BRANCH_TARGETS = 0x34;
+    private static final int MBARRIER_INSTR_OFFSETS = 0x39;
+    /** The instruction kinds of EIATTR_MBARRIER_INSTR_OFFSETS records, by their 4-bit code (cuobjdump 12.5's names). */
+    private static final List<String> MBARRIER_KINDS = List.of("INIT", "ARRIVE", "ARRIVE_NOCOMPLETE", "ARRIVE_DROP",
+            "ARRIVE_DROP_NOCOMPLETE", "TEST_WAIT", "TEST_WAIT_PARITY", "CP_ASYNC_ARRIVE", "INVAL", "TRY_WAIT",
+            "TRY_WAIT_PARITY");
+    /** The address stride of a record's 2-bit stride code. */
+    private static final int[] MBARRIER_STRIDES = {4, 8, 16, 1};
 
     /** Groups of [branch offset][0][count][targets...]; false when the payload does not have that shape. */
     private static boolean indirectBranches(byte[] p, StringBuilder sb) {
@@ -340,6 +347,10 @@ public final class ElfDump {
         if (a.code() == INDIRECT_BRANCH_TARGETS && p.length % 4 == 0 && indirectBranches(p, sb)) {
             return sb.toString();
         }
+        if (a.code() == MBARRIER_INSTR_OFFSETS && p.length % 16 == 0) {
+            mbarrierInstructions(p, sb);
+            return sb.toString();
+        }
         if (a.code() == ANNOTATIONS && p.length % 8 == 0 && p.length > 0) {
             // (kind, instruction offset) pairs; kind 1 marks spill/refill code.
             for (int at = 0; at < p.length; at += 8) {
@@ -359,5 +370,23 @@ public final class ElfDump {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * EIATTR_MBARRIER_INSTR_OFFSETS: 16-byte records {instruction offset, address register, immediate offset,
+     * [kind:4][stride:2] .. [uniform register at byte 2]}, one per mbarrier instruction; the field layout was mapped
+     * by flipping payload bits under cuobjdump 12.5 (ElfDumpTest pins it).
+     */
+    private static void mbarrierInstructions(byte[] p, StringBuilder sb) {
+        for (int at = 0; at < p.length; at += 16) {
+            int bits = word(p, at + 12);
+            int kind = bits & 0xf;
+            int imm = word(p, at + 8);
+            sb.append("\n\t0x").append(Integer.toHexString(word(p, at))).append("\t:\tInstruction Kind : ")
+                    .append(kind < MBARRIER_KINDS.size() ? "MBARRIER_" + MBARRIER_KINDS.get(kind) : "Unknown Instruction")
+                    .append("\t(R").append(Integer.toUnsignedString(word(p, at + 4))).append(" + UR")
+                    .append((bits >>> 16) & 0xff).append(imm == 0 ? "" : " + " + imm).append(")\tStride : MBARRIER_STRIDE_X")
+                    .append(MBARRIER_STRIDES[(bits >>> 4) & 3]);
+        }
     }
 }
