@@ -200,16 +200,7 @@ public final class BulkCopyLowerer implements InstructionLowerer {
     /** A global address as its two 32-bit halves. */
     private static List<Src> global(LoweringContext cx, Operand.Address o) {
         Addr a = cx.address(o, StateSpace.GLOBAL);
-        Reg base = a.base();
-        if (a.offset() != 0) {
-            base = cx.newReg(RegFile.R, 2);
-            Reg carry = Ptx.pred(cx);
-            cx.emit("IADD3", List.of(), List.of(base.component(0), carry, Reg.PT),
-                    List.of(Src.of(a.base().component(0)), Ptx.imm(a.offset() & 0xffffffffL), Ptx.rz()));
-            cx.emit("IADD3", List.of("X"), List.of(base.component(1), Reg.PT, Reg.PT),
-                    List.of(Src.of(a.base().component(1)), Ptx.imm((a.offset() >> 32) & 0xffffffffL), Ptx.rz(),
-                            Src.of(carry), Ptx.notPt()));
-        }
+        Reg base = Ptx.plus64(cx, a.base(), a.offset(), true);
         return List.of(Src.of(base.component(0)), Src.of(base.component(1)));
     }
 

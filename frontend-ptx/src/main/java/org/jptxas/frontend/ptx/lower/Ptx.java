@@ -104,6 +104,29 @@ final class Ptx {
         return cx.newReg(RegFile.P, 1);
     }
 
+    /**
+     * A 64-bit address plus a constant offset, as a new register pair (IADD3 with carry-out, IADD3.X); the base itself
+     * for offset 0. {@code guarded}: whether the instruction's guard predicates the two adds.
+     */
+    static Reg plus64(LoweringContext cx, Reg base, long offset, boolean guarded) {
+        if (offset == 0) {
+            return base;
+        }
+        Reg sum = cx.newReg(RegFile.R, 2);
+        Reg carry = pred(cx);
+        List<Src> low = List.of(Src.of(base.component(0)), imm(offset & 0xffffffffL), rz());
+        List<Src> high = List.of(Src.of(base.component(1)), imm((offset >> 32) & 0xffffffffL), rz(), Src.of(carry),
+                notPt());
+        if (guarded) {
+            cx.emit("IADD3", List.of(), List.of(sum.component(0), carry, Reg.PT), low);
+            cx.emit("IADD3", List.of("X"), List.of(sum.component(1), Reg.PT, Reg.PT), high);
+        } else {
+            cx.emitUnguarded("IADD3", List.of(), List.of(sum.component(0), carry, Reg.PT), low);
+            cx.emitUnguarded("IADD3", List.of("X"), List.of(sum.component(1), Reg.PT, Reg.PT), high);
+        }
+        return sum;
+    }
+
     /** Is the source a 64-bit register (a whole pair)? */
     static boolean isPair(Src s) {
         return s.value() instanceof Reg r && r.width() == 2;

@@ -71,17 +71,7 @@ public final class TensorMapCopyLowerer implements InstructionLowerer {
         cx.emitUnguarded("DEPBAR", List.of(), List.of(), List.of(Ptx.imm(5), Ptx.imm(4), Ptx.imm(3), Ptx.imm(2),
                 Ptx.imm(1), Ptx.imm(0)));
         Reg ua = cx.newReg(RegFile.UR, 2);
-        Reg base = a.base();
-        if (a.offset() != 0) {
-            base = cx.newReg(RegFile.R, 2);
-            Reg carry = Ptx.pred(cx);
-            cx.emitUnguarded("IADD3", List.of(), List.of(base.component(0), carry, Reg.PT),
-                    List.of(Src.of(a.base().component(0)), Ptx.imm(a.offset() & 0xffffffffL), Ptx.rz()));
-            cx.emitUnguarded("IADD3", List.of("X"), List.of(base.component(1), Reg.PT, Reg.PT),
-                    List.of(Src.of(a.base().component(1)), Ptx.imm((a.offset() >> 32) & 0xffffffffL), Ptx.rz(),
-                            Src.of(carry), Ptx.notPt()));
-        }
-        final Reg b = base;
+        Reg b = Ptx.plus64(cx, a.base(), a.offset(), false);
         UniformLoop.forEach(cx, List.of(Src.of(b.component(0)), Src.of(b.component(1))),
                 List.of(ua.component(0), ua.component(1)), false,
                 () -> cx.emitUnguarded("UTMACCTL", List.of("IV"), List.of(), List.of(Src.of(Addr.of(ua, 0)))));
