@@ -157,6 +157,22 @@ final class LineInfoGate {
     }
 
     /** The names in {@code cuobjdump -elf}'s section table that hold {@code debug}. */
+    /**
+     * The blocks {@code cuobjdump -elf} prints for the line programs, the embedded PTX and .debug_str (header line to
+     * the next section), by section name: what jcuobjdump must print the same.
+     */
+    static Map<String, String> lineSectionBlocks(String elfDump) {
+        Map<String, String> blocks = new TreeMap<>();
+        for (String name : List.of(".debug_line", ".nv_debug_line_sass", ".nv_debug_ptx_txt", ".debug_str")) {
+            int at = elfDump.indexOf("\n.section " + name + "\n");
+            if (at >= 0) {
+                int end = elfDump.indexOf("\n.section ", at + 1);
+                blocks.put(name, elfDump.substring(at, end < 0 ? elfDump.length() : end));
+            }
+        }
+        return blocks;
+    }
+
     static Set<String> debugSections(String cuobjdumpElf) {
         Set<String> out = new TreeSet<>();
         int at = cuobjdumpElf.indexOf("Sections:\n");

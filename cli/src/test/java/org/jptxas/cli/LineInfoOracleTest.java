@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.dump.ElfDump;
 import org.jptxas.testing.Corpus;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
@@ -173,6 +175,16 @@ class LineInfoOracleTest {
         Processes.Result elf = Processes.run(List.of(cuobjdump.toString(), "-elf", cubin.toString()), cubin.getParent());
         if (elf.exitCode() != 0) {
             throw new IllegalStateException("cuobjdump -elf: " + elf.stderr().strip());
+        }
+        // jcuobjdump decodes the line programs as cuobjdump does, on ptxas's cubins and on ours
+        try {
+            String ours = ElfDump.print(Cubin.read(Files.readAllBytes(cubin)));
+            if (!LineInfoGate.lineSectionBlocks(ours).equals(LineInfoGate.lineSectionBlocks(elf.stdout()))) {
+                throw new AssertionError("jcuobjdump -elf prints the line sections of " + cubin.getFileName()
+                        + " otherwise than cuobjdump 12.5");
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
         return new LineInfoGate.Annotation(LineInfoGate.annotatedLines(g.stdout()),
                 LineInfoGate.debugSections(elf.stdout()));

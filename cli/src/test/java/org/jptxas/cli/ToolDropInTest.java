@@ -237,8 +237,6 @@ class ToolDropInTest {
      * longer occurs fails as stale).
      */
     static final Map<String, String> CUOBJDUMP_KNOWN = Map.of(
-            "cuobjdump .section .debug_line", "cuobjdump decodes the DWARF line program (files with .loc/.file, which "
-                    + "ptxas gives line tables); jcuobjdump lists the section by name only",
             "cuobjdump .section .debug_abbrev", "cuobjdump decodes the DWARF abbreviation table (files with debug "
                     + "information); jcuobjdump lists the section by name only");
 

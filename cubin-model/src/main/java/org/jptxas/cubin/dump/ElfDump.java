@@ -18,7 +18,8 @@ import org.jptxas.cubin.tables.CubinTables;
 /**
  * Prints a cubin the way {@code cuobjdump -elf} does: header line, section table, symbol table, then data sections
  * (each followed by its relocations), .nv.info attributes, the call graph, code words, and the remaining
- * relocation sections. Debug sections are listed by name only (cuobjdump decodes DWARF; jptxas does not).
+ * relocation sections. Line programs, the embedded PTX and .debug_frame are decoded; other debug sections are listed
+ * by name only.
  */
 public final class ElfDump {
     private ElfDump() {}
@@ -136,19 +137,36 @@ public final class ElfDump {
         if (!afterText && out.toString().endsWith("\n\n\n")) {
             out.setLength(out.length() - 1); // no code at all: the blank line before code is not printed either
         }
-        // Then the debug sections in order, each followed by its relocations, and any other relocations left.
+        // Then the relocations no section above took (not those of debug sections, which follow their section) ...
         for (int i = 1; i < sections.size(); i++) {
             Section s = sections.get(i);
-            if (s.name().startsWith(".debug") || s.name().startsWith(".nv_debug_")) {
-                out.append(".section ").append(s.name()).append('\n');
-                if (s.name().equals(".debug_frame")) {
-                    out.append(DebugFrameDump.print(cubin, s)).append('\n');
-                }
-                relocationsOf(i, sections, symbols, printedRel, out);
-            } else if (isRelocation(s) && !printedRel.contains(i)) {
+            if (isRelocation(s) && !printedRel.contains(i)
+                    && !(s.info() > 0 && s.info() < sections.size() && isDebug(sections.get(s.info())))) {
                 relocations(s, symbols, out);
                 printedRel.add(i);
             }
+        }
+        // ... and the debug sections in cuobjdump's order of kinds, each followed by its relocations.
+        List<Integer> debug = new ArrayList<>();
+        for (int i = 1; i < sections.size(); i++) {
+            if (isDebug(sections.get(i)) && debugRank(sections.get(i).name()) >= 0) {
+                debug.add(i);
+            }
+        }
+        debug.sort(java.util.Comparator.comparingInt((Integer i) -> debugRank(sections.get(i).name()))
+                .thenComparingInt(i -> i));
+        for (int i : debug) {
+            Section s = sections.get(i);
+            out.append(".section ").append(s.name()).append('\n');
+            switch (debugKind(s.name())) {
+                case ".debug_frame" -> out.append(DebugFrameDump.print(cubin, s)).append('\n');
+                case ".debug_line", ".nv_debug_line_sass" -> out.append(DebugLineDump.print(s.data()));
+                // strings, NUL-terminated each: the embedded PTX, DWARF's names
+                case ".nv_debug_ptx_txt", ".debug_str" -> out.append(
+                        new String(s.data(), java.nio.charset.StandardCharsets.UTF_8).replace('\0', '\n')).append('\n');
+                default -> { }
+            }
+            relocationsOf(i, sections, symbols, printedRel, out);
         }
         // cuobjdump ends on the last line printed, without the blank line that separates blocks
         if (out.length() >= 2 && out.charAt(out.length() - 1) == '\n' && out.charAt(out.length() - 2) == '\n') {
@@ -169,6 +187,32 @@ public final class ElfDump {
                 }
             }
         }
+    }
+
+    private static boolean isDebug(Section s) {
+        return s.name().startsWith(".debug") || s.name().startsWith(".nv_debug_");
+    }
+
+    /** A debug section's kind: its name, without the hash ptxas -c appends to {@code .nv_debug_ptx_txt}. */
+    private static String debugKind(String name) {
+        return name.startsWith(".nv_debug_ptx_txt.") ? ".nv_debug_ptx_txt" : name;
+    }
+
+    /** Where cuobjdump 12.5 prints a debug section among the others; -1: not at all. */
+    private static int debugRank(String name) {
+        return switch (debugKind(name)) {
+            case ".debug_str" -> 0;
+            case ".debug_abbrev" -> 1;
+            case ".debug_info" -> 2;
+            case ".nv_debug_info_reg_sass" -> 3;
+            case ".nv_debug_info_reg_type" -> 4;
+            case ".debug_line" -> 5;
+            case ".nv_debug_line_sass" -> 6;
+            case ".nv_debug_ptx_txt" -> 7;
+            case ".debug_macinfo" -> -1;
+            case ".debug_frame" -> 9;
+            default -> 8;
+        };
     }
 
     private static boolean isRelocation(Section s) {
