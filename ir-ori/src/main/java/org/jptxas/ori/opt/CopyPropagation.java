@@ -44,6 +44,13 @@ public final class CopyPropagation implements Pass {
                     continue;
                 }
                 if (src.value() instanceof Reg r) {
+                    if (r.isPart() && r.virtual() && a.comps() == 1 && r.file() == a.file() && sd.stable(r.whole())) {
+                        // one part of a stable tuple (an MMA's result copied out for stores)
+                        for (Instr use : sd.uses(a)) {
+                            changed |= Rewrites.replaceUses(use, a, r);
+                        }
+                        continue;
+                    }
                     if (r.file() != a.file() || r.comps() != a.comps() || r.isPart()) {
                         continue;
                     }
