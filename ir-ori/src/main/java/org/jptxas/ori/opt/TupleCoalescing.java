@@ -128,7 +128,7 @@ public final class TupleCoalescing implements Pass {
         if (!part.virtual() || !part.isPart() || part.file() != RegFile.R || s.hasModifiers()
                 || !(s.value() instanceof Reg x) || !x.virtual() || x.isPart() || x.comps() != 1
                 || x.file() != RegFile.R || sd.defs(x).size() != 1
-                || sd.uses(x).size() != 1 && !sharedValue(x, part, sd)) {
+                || sd.uses(x).size() != 1 && !sharedValue(x, part, mov, sd)) {
             return -1;
         }
         Instr def = sd.defs(x).get(0);
@@ -144,7 +144,7 @@ public final class TupleCoalescing implements Pass {
                 }
                 return writes == 1 ? i : -1;
             }
-            // nothing in between may read or write any part of the tuple
+            // nothing in between may read or write the part (the whole tuple included); other parts may be built
             if (touches(in, part)) {
                 return -1;
             }
@@ -157,7 +157,7 @@ public final class TupleCoalescing implements Pass {
      * operand), and {@code part}'s tuple is written once per part: the part that takes x's definition holds it
      * wherever the other reads are.
      */
-    private static boolean sharedValue(Reg x, Reg part, SingleDefs sd) {
+    private static boolean sharedValue(Reg x, Reg part, Instr mov, SingleDefs sd) {
         if (sd.soleDef(x) == null || !sd.stable(part.whole()) || sd.defs(part.whole()).size() != part.comps()) {
             return false;
         }
@@ -166,24 +166,29 @@ public final class TupleCoalescing implements Pass {
             if (sd.position(u).block() != block) {
                 return false; // the whole tuple would stay live across blocks for one part
             }
-            if (Rewrites.writes(u, part.whole())) {
+            if (u != mov && Rewrites.writes(u, part.whole())) {
                 return false; // a tuple reading its own part to build another is no longer written once, then read
             }
         }
         return true;
     }
 
+    /** {@code in} reads or writes {@code part} itself (the whole tuple, or that part; other parts do not count). */
     private static boolean touches(Instr in, Reg part) {
         for (Reg r : in.usedRegs()) {
-            if (Rewrites.sameReg(r, part)) {
+            if (covers(r, part)) {
                 return true;
             }
         }
         for (Reg r : in.dsts()) {
-            if (Rewrites.sameReg(r, part)) {
+            if (covers(r, part)) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static boolean covers(Reg r, Reg part) {
+        return Rewrites.sameReg(r, part) && (!r.isPart() || r.part() == part.part());
     }
 }
