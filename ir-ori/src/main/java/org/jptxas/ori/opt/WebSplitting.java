@@ -22,7 +22,8 @@ import org.jptxas.ori.ir.VirtualNumbering;
  * <p>A definition that leaves part of the register's old value (guarded, or writing one part of a tuple) joins the
  * web of the definitions it does not kill. The web that the function's entry reaches (a read before any write)
  * keeps the name; so does the first web of a register that has none. A register read before any write on some
- * path is left whole.
+ * path is left whole. Predicates are left as they are: a single-definition predicate folds into forms
+ * (a PLOP3 reading !PT) that not every target encodes.
  */
 public final class WebSplitting implements Pass {
     @Override
@@ -61,7 +62,7 @@ public final class WebSplitting implements Pass {
             for (Instr in : b.instrs()) {
                 for (Reg d : in.dsts()) {
                     int k = d.virtual() ? num.of(d) : -1;
-                    if (k >= 0 && defCount[k] > 1 && cand[k] < 0) {
+                    if (k >= 0 && defCount[k] > 1 && cand[k] < 0 && !d.file().isPredicate()) {
                         cand[k] = regs.size();
                         regs.add(d.whole());
                     }
