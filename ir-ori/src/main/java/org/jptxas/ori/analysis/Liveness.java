@@ -21,6 +21,11 @@ public final class Liveness {
     private final int width;
     private final BitSet[] liveIn;
     private final BitSet[] liveOut;
+    /**
+     * Per key, the parts of the tuple some instruction reads or writes (all of them for a whole reference): a part
+     * nothing mentions (its dead writes removed) need not be written for the tuple to count as defined.
+     */
+    private final int[] mentionedParts;
 
     public Liveness(FunctionBody body, Cfg cfg) {
         int offset = 0;
@@ -34,6 +39,17 @@ public final class Liveness {
         BitSet[] def = new BitSet[n];
         liveIn = new BitSet[n];
         liveOut = new BitSet[n];
+        mentionedParts = new int[width];
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                for (Reg r : in.usedRegs()) {
+                    mention(r);
+                }
+                for (Reg r : in.dsts()) {
+                    mention(r);
+                }
+            }
+        }
         // Parts of each tuple written (unguarded) so far in the block: once every part is, the tuple is defined.
         int[] partsWritten = new int[width];
         java.util.List<Integer> touched = new java.util.ArrayList<>();
@@ -57,7 +73,7 @@ public final class Liveness {
                                 touched.add(k);
                             }
                             partsWritten[k] |= 1 << r.part();
-                            if (partsWritten[k] == (1 << r.comps()) - 1) {
+                            if (allPartsWritten(k, partsWritten[k], r.comps())) {
                                 d.set(k);
                             }
                         }
@@ -168,5 +184,20 @@ public final class Liveness {
             sum += compsByKey.getOrDefault(k, 1);
         }
         return sum;
+    }
+
+    private void mention(Reg r) {
+        if (r.virtual()) {
+            int k = key(r);
+            if (k < width) {
+                mentionedParts[k] |= r.isPart() ? 1 << r.part() : (1 << r.comps()) - 1;
+            }
+        }
+    }
+
+    /** Whether {@code written} (a mask of parts) covers every part of tuple {@code k} that the body mentions. */
+    public boolean allPartsWritten(int k, int written, int comps) {
+        int full = (1 << comps) - 1;
+        return ((written | ~mentionedParts[k]) & full) == full;
     }
 }

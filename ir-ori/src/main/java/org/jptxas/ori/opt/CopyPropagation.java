@@ -6,9 +6,11 @@ import org.jptxas.ori.analysis.SingleDefs;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.CBank;
 import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.ir.Sym;
 
 /**
  * Copy propagation. For {@code MOV a, b} where {@code a} is SSA-like, every read of {@code a} reads {@code b}
@@ -44,6 +46,13 @@ public final class CopyPropagation implements Pass {
                     continue;
                 }
                 if (src.value() instanceof Reg r) {
+                    if (r.isPart() && r.virtual() && a.comps() == 1 && r.file() == a.file() && sd.stable(r.whole())) {
+                        // one part of a stable tuple (an MMA's result copied out for stores)
+                        for (Instr use : sd.uses(a)) {
+                            changed |= Rewrites.replaceUses(use, a, r);
+                        }
+                        continue;
+                    }
                     if (r.file() != a.file() || r.comps() != a.comps() || r.isPart()) {
                         continue;
                     }
@@ -88,6 +97,15 @@ public final class CopyPropagation implements Pass {
             }
             mov.srcs().set(0, part);
             return true;
+        }
+        if (src.value() instanceof Reg u && u.isPart() && u.virtual() && u.file() == a.file() && sd.stable(u.whole())) {
+            Src constant = constantOfPart(u, sd);
+            if (constant != null) {
+                // a constant built into one tuple and copied into another (function addresses stored as a
+                // vector): the copy writes the constant itself, and the first tuple dies
+                mov.srcs().set(0, constant);
+                return true;
+            }
         }
         if (!(src.value() instanceof Reg r) || !r.isPart() || r.part() != a.part() || r.comps() != a.comps()
                 || r.file() != a.file() || !sd.stable(r.whole()) || a.part() != 0) {
@@ -134,6 +152,18 @@ public final class CopyPropagation implements Pass {
                 return null;
             }
             return s;
+        }
+        return null;
+    }
+
+    /** The immediate or symbol that part {@code u} of a stable tuple is written with by a plain move, or null. */
+    private static Src constantOfPart(Reg u, SingleDefs sd) {
+        for (Instr d : sd.defs(u.whole())) {
+            if (d.dsts().size() == 1 && d.dsts().get(0).equals(u)) {
+                Src s = OpInfo.movSource(d);
+                return s != null && !s.hasModifiers() && (s.value() instanceof Imm || s.value() instanceof Sym)
+                        ? s : null;
+            }
         }
         return null;
     }

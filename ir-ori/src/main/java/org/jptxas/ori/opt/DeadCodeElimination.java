@@ -18,6 +18,9 @@ import org.jptxas.ori.ir.VirtualNumbering;
  * The last block keeps its terminator so the function still ends.
  */
 public final class DeadCodeElimination implements Pass {
+    /** Liveness slots per register: the whole ({@code part} -1) and parts 0..3. */
+    private static final int SLOTS = 5;
+
     @Override
     public String name() {
         return "dce";
@@ -51,6 +54,7 @@ public final class DeadCodeElimination implements Pass {
         java.util.Arrays.fill(firstDef, -1);
         int[] defNext = new int[4 * count + 4];
         int[] defInstr = new int[defNext.length];
+        int[] defPart = new int[defNext.length];
         int defs = 0;
         BitSet live = new BitSet(count);
         int[] work = new int[count];
@@ -66,8 +70,10 @@ public final class DeadCodeElimination implements Pass {
                         if (defs == defNext.length) {
                             defNext = java.util.Arrays.copyOf(defNext, 2 * defs);
                             defInstr = java.util.Arrays.copyOf(defInstr, 2 * defs);
+                            defPart = java.util.Arrays.copyOf(defPart, 2 * defs);
                         }
                         defInstr[defs] = id;
+                        defPart[defs] = d.part();
                         defNext[defs] = firstDef[k];
                         firstDef[k] = defs++;
                     }
@@ -83,8 +89,10 @@ public final class DeadCodeElimination implements Pass {
             }
         }
         // every definition of a register read by a live instruction is live: each register's definitions are
-        // marked once (re-scanning them at every read was quadratic in code that reuses few registers)
-        BitSet expanded = new BitSet(numbers.size());
+        // marked once (re-scanning them at every read was quadratic in code that reuses few registers). A read of
+        // one part of a tuple needs only the writes of that part or of the whole: a 64-bit address whose high half
+        // nothing reads (a local address, 32 bits wide) loses its IADD3.X chain.
+        BitSet expanded = new BitSet(SLOTS * numbers.size());
         while (top > 0) {
             Instr in = all[work[--top]];
             for (Reg r : in.usedRegs()) {
@@ -92,12 +100,16 @@ public final class DeadCodeElimination implements Pass {
                     continue;
                 }
                 int k = numbers.of(r);
-                if (firstDef[k] < 0 || expanded.get(k)) {
+                int slot = SLOTS * k + r.part() + 1;
+                if (firstDef[k] < 0 || expanded.get(SLOTS * k) || expanded.get(slot)) {
                     continue;
                 }
-                expanded.set(k);
+                expanded.set(slot);
                 for (int e = firstDef[k]; e >= 0; e = defNext[e]) {
                     int d = defInstr[e];
+                    if (r.isPart() && defPart[e] != Reg.WHOLE && defPart[e] != r.part()) {
+                        continue;
+                    }
                     if (!live.get(d)) {
                         live.set(d);
                         work[top++] = d;

@@ -107,6 +107,20 @@ final class IntFolder {
                 Long b = value.apply(s.get(2));
                 return a == null || sel == null || b == null ? null : prmt(a, sel, b);
             }
+            case "BMSK" -> {
+                // the clamping form (no .W) bfi's lowering emits: bits [pos, min(32, pos+len)) set
+                if (s.size() != 2 || !m.isEmpty()) {
+                    return null;
+                }
+                Long pos = value.apply(s.get(0));
+                Long len = value.apply(s.get(1));
+                if (pos == null || len == null) {
+                    return null;
+                }
+                long p = pos & 0xff;
+                long end = Math.min(32, p + (len & 0xff));
+                return p >= 32 ? 0L : ((1L << end) - 1) & ~((1L << p) - 1) & 0xffffffffL;
+            }
             case "IMNMX" -> {
                 if (s.size() != 3 || !(m.isEmpty() || m.equals(List.of("U32")))) {
                     return null;

@@ -48,6 +48,9 @@ public final class OptPipeline {
      */
     public static OptPipeline forLevel(int optLevel, boolean fmad) {
         List<Pass> p = new ArrayList<>();
+        if (optLevel >= 2) {
+            p.add(new WebSplitting());
+        }
         if (optLevel >= 1 && fmad) {
             p.add(new FmaContraction());
         }

@@ -51,6 +51,12 @@ public final class TupleCoalescing implements Pass {
                         d.set(k, part);
                     }
                 }
+                // x's other reads (the same value copied into a second fragment) read the part it now lives in
+                for (Instr use : sd.uses(x)) {
+                    if (use != mov) {
+                        Rewrites.replaceUses(use, x, part);
+                    }
+                }
                 ins.remove(j);
                 j--;
                 changed = true;
@@ -121,7 +127,8 @@ public final class TupleCoalescing implements Pass {
         Src s = mov.srcs().get(0);
         if (!part.virtual() || !part.isPart() || part.file() != RegFile.R || s.hasModifiers()
                 || !(s.value() instanceof Reg x) || !x.virtual() || x.isPart() || x.comps() != 1
-                || x.file() != RegFile.R || sd.defs(x).size() != 1 || sd.uses(x).size() != 1) {
+                || x.file() != RegFile.R || sd.defs(x).size() != 1
+                || sd.uses(x).size() != 1 && !sharedValue(x, part, mov, sd)) {
             return -1;
         }
         Instr def = sd.defs(x).get(0);
@@ -137,7 +144,7 @@ public final class TupleCoalescing implements Pass {
                 }
                 return writes == 1 ? i : -1;
             }
-            // nothing in between may read or write any part of the tuple
+            // nothing in between may read or write the part (the whole tuple included); other parts may be built
             if (touches(in, part)) {
                 return -1;
             }
@@ -145,17 +152,43 @@ public final class TupleCoalescing implements Pass {
         return -1;
     }
 
+    /**
+     * {@code x} (stable) is read only in its block (one value in several fragments, or a fragment and a scalar
+     * operand), and {@code part}'s tuple is written once per part: the part that takes x's definition holds it
+     * wherever the other reads are.
+     */
+    private static boolean sharedValue(Reg x, Reg part, Instr mov, SingleDefs sd) {
+        if (sd.soleDef(x) == null || !sd.stable(part.whole()) || sd.defs(part.whole()).size() != part.comps()) {
+            return false;
+        }
+        int block = sd.position(sd.soleDef(x)).block();
+        for (Instr u : sd.uses(x)) {
+            if (sd.position(u).block() != block) {
+                return false; // the whole tuple would stay live across blocks for one part
+            }
+            if (u != mov && Rewrites.writes(u, part.whole())) {
+                return false; // a tuple reading its own part to build another is no longer written once, then read
+            }
+        }
+        return true;
+    }
+
+    /** {@code in} reads or writes {@code part} itself (the whole tuple, or that part; other parts do not count). */
     private static boolean touches(Instr in, Reg part) {
         for (Reg r : in.usedRegs()) {
-            if (Rewrites.sameReg(r, part)) {
+            if (covers(r, part)) {
                 return true;
             }
         }
         for (Reg r : in.dsts()) {
-            if (Rewrites.sameReg(r, part)) {
+            if (covers(r, part)) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static boolean covers(Reg r, Reg part) {
+        return Rewrites.sameReg(r, part) && (!r.isPart() || r.part() == part.part());
     }
 }

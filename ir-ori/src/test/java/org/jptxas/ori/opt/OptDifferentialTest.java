@@ -26,6 +26,8 @@ class OptDifferentialTest {
 
     static Stream<Arguments> pipelines() {
         return Stream.of(
+                Arguments.of("webs", List.<Pass>of(new WebSplitting())),
+                Arguments.of("webs+copyprop", List.<Pass>of(new WebSplitting(), new CopyPropagation())),
                 Arguments.of("constfold", List.<Pass>of(new ConstantFolding())),
                 Arguments.of("copyprop", List.<Pass>of(new CopyPropagation())),
                 Arguments.of("dce", List.<Pass>of(new DeadCodeElimination())),

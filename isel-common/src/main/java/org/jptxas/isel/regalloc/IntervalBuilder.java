@@ -117,7 +117,7 @@ final class IntervalBuilder {
                         boolean kills = unguarded && !r.isPart();
                         if (unguarded && r.isPart()) {
                             partsWritten[k] |= 1 << r.part();
-                            kills = partsWritten[k] == (1 << r.comps()) - 1;
+                            kills = live.allPartsWritten(k, partsWritten[k], r.comps());
                         }
                         if (kills) {
                             iv.setFrom(pos + 1);

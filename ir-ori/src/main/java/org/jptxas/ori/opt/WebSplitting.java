@@ -1,0 +1,344 @@
+package org.jptxas.ori.opt;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jptxas.ori.analysis.Cfg;
+import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.VirtualNumbering;
+
+/**
+ * Gives every web of a virtual register its own register: the definitions that reach a common read (and the reads
+ * they reach) stay together, unrelated reuses of one PTX register get fresh names. NVVM reuses registers across
+ * an {@code mma} ({@code {%f9..}} in, {@code {%f9..}} out) and across unrolled copies; with one name per value those
+ * become single definitions, which copy propagation, fragment sharing and tuple coalescing need.
+ *
+ * <p>A definition that leaves part of the register's old value (guarded, or writing one part of a tuple) joins the
+ * web of the definitions it does not kill. The web that the function's entry reaches (a read before any write)
+ * keeps the name; so does the first web of a register that has none. A register read before any write on some
+ * path is left whole. Predicates are left as they are: a single-definition predicate folds into forms
+ * (a PLOP3 reading !PT) that not every target encodes.
+ */
+public final class WebSplitting implements Pass {
+    @Override
+    public String name() {
+        return "webs";
+    }
+
+    @Override
+    public boolean run(FunctionBody body, OptContext cx) {
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                String op = in.op().name();
+                if (op.equals("BRX") || op.equals("JMX")) {
+                    return false; // targets the CFG does not list: reaching definitions would be incomplete
+                }
+            }
+        }
+        VirtualNumbering num = new VirtualNumbering(body);
+        int[] defCount = new int[num.size()];
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                for (Reg d : in.dsts()) {
+                    if (d.virtual()) {
+                        defCount[num.of(d)]++;
+                    }
+                }
+            }
+        }
+        // Candidates (registers written more than once) get dense numbers c; definition id c is the entry's.
+        int[] cand = new int[num.size()];
+        List<Reg> regs = new ArrayList<>();
+        for (int i = 0; i < cand.length; i++) {
+            cand[i] = -1;
+        }
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                for (Reg d : in.dsts()) {
+                    int k = d.virtual() ? num.of(d) : -1;
+                    if (k >= 0 && defCount[k] > 1 && cand[k] < 0 && !d.file().isPredicate()) {
+                        cand[k] = regs.size();
+                        regs.add(d.whole());
+                    }
+                }
+            }
+        }
+        int nc = regs.size();
+        if (nc == 0) {
+            return false;
+        }
+        int[] maxIndex = new int[RegFile.values().length];
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                for (Reg r : in.dsts()) {
+                    seen(r, maxIndex);
+                }
+                for (Reg r : in.usedRegs()) {
+                    seen(r, maxIndex);
+                }
+            }
+        }
+        // Real definitions: one id per (instruction, written candidate).
+        Map<Instr, int[]> defIds = new IdentityHashMap<>();
+        List<Integer> defCand = new ArrayList<>();
+        List<Boolean> killing = new ArrayList<>();
+        for (int c = 0; c < nc; c++) {
+            defCand.add(c);
+            killing.add(true);
+        }
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                int[] ids = null;
+                List<Reg> d = in.dsts();
+                for (int s = 0; s < d.size(); s++) {
+                    int c = candidate(d.get(s), num, cand);
+                    if (c >= 0) {
+                        if (ids == null) {
+                            ids = new int[d.size()];
+                            java.util.Arrays.fill(ids, -1);
+                        }
+                        ids[s] = defCand.size();
+                        defCand.add(c);
+                        killing.add(in.guard().isAlways() && !d.get(s).isPart());
+                    }
+                }
+                if (ids != null) {
+                    defIds.put(in, ids);
+                }
+            }
+        }
+        int nd = defCand.size();
+        BitSet[] defsOf = new BitSet[nc];
+        for (int c = 0; c < nc; c++) {
+            defsOf[c] = new BitSet(nd);
+        }
+        for (int id = 0; id < nd; id++) {
+            defsOf[defCand.get(id)].set(id);
+        }
+        Cfg cfg = Cfg.of(body);
+        int n = body.blocks().size();
+        BitSet[] gen = new BitSet[n];
+        BitSet[] kill = new BitSet[n];
+        for (BasicBlock b : body.blocks()) {
+            BitSet g = new BitSet(nd);
+            BitSet k = new BitSet(nd);
+            for (Instr in : b.instrs()) {
+                int[] ids = defIds.get(in);
+                if (ids == null) {
+                    continue;
+                }
+                for (int id : ids) {
+                    if (id < 0) {
+                        continue;
+                    }
+                    if (killing.get(id)) {
+                        g.andNot(defsOf[defCand.get(id)]);
+                        k.or(defsOf[defCand.get(id)]);
+                    }
+                    g.set(id);
+                }
+            }
+            gen[b.id()] = g;
+            kill[b.id()] = k;
+        }
+        BitSet[] in = new BitSet[n];
+        BitSet[] out = new BitSet[n];
+        for (int b = 0; b < n; b++) {
+            in[b] = new BitSet(nd);
+            out[b] = (BitSet) gen[b].clone();
+        }
+        in[0].set(0, nc);
+        boolean again = true;
+        while (again) {
+            again = false;
+            for (int b : cfg.reversePostorder()) {
+                BitSet i = b == 0 ? in[0] : new BitSet(nd);
+                for (int p : cfg.predecessors(b)) {
+                    i.or(out[p]);
+                }
+                in[b] = i;
+                BitSet o = (BitSet) i.clone();
+                o.andNot(kill[b]);
+                o.or(gen[b]);
+                if (!o.equals(out[b])) {
+                    out[b] = o;
+                    again = true;
+                }
+            }
+        }
+        // Join each read's reaching definitions, and each partial definition with those it keeps.
+        int[] parent = new int[nd];
+        for (int i = 0; i < nd; i++) {
+            parent[i] = i;
+        }
+        Map<Instr, int[]> useDef = new IdentityHashMap<>(); // per instruction: a reaching def per read candidate
+        for (BasicBlock b : body.blocks()) {
+            BitSet cur = (BitSet) in[b.id()].clone();
+            for (Instr ins : b.instrs()) {
+                for (Reg r : ins.usedRegs()) {
+                    int c = candidate(r, num, cand);
+                    if (c < 0) {
+                        continue;
+                    }
+                    int any = joinReaching(cur, defsOf[c], parent, c);
+                    useDef.computeIfAbsent(ins, k -> new int[0]);
+                    int[] old = useDef.get(ins);
+                    int[] grown = java.util.Arrays.copyOf(old, old.length + 2);
+                    grown[old.length] = c;
+                    grown[old.length + 1] = any;
+                    useDef.put(ins, grown);
+                }
+                int[] ids = defIds.get(ins);
+                if (ids == null) {
+                    continue;
+                }
+                for (int id : ids) {
+                    if (id < 0) {
+                        continue;
+                    }
+                    int c = defCand.get(id);
+                    if (killing.get(id)) {
+                        cur.andNot(defsOf[c]);
+                    } else {
+                        union(parent, id, joinReaching(cur, defsOf[c], parent, c));
+                    }
+                    cur.set(id);
+                }
+            }
+        }
+        // Name the webs: the entry's web (or the first one met) keeps the register.
+        Map<Integer, Reg> names = new java.util.HashMap<>();
+        boolean[] named = new boolean[nc];
+        boolean[] entryUsed = new boolean[nc];
+        for (int[] u : useDef.values()) {
+            for (int i = 0; i < u.length; i += 2) {
+                if (find(parent, u[i + 1]) == find(parent, u[i])) {
+                    entryUsed[u[i]] = true;
+                }
+            }
+        }
+        for (int id = nc; id < nd; id++) {
+            if (find(parent, id) == find(parent, defCand.get(id))) {
+                entryUsed[defCand.get(id)] = true;
+            }
+        }
+        for (int c = 0; c < nc; c++) {
+            if (entryUsed[c]) {
+                names.put(find(parent, c), regs.get(c));
+                named[c] = true;
+            }
+        }
+        boolean changed = false;
+        for (int id = nc; id < nd; id++) {
+            int root = find(parent, id);
+            if (names.containsKey(root)) {
+                continue;
+            }
+            int c = defCand.get(id);
+            Reg r = regs.get(c);
+            if (entryUsed[c]) {
+                // read before any write on some path: the register stays whole (a web without a write would
+                // read a register nothing defines)
+                names.put(root, r);
+            } else if (!named[c]) {
+                named[c] = true;
+                names.put(root, r);
+            } else {
+                names.put(root, fresh(body, r, maxIndex));
+                changed = true;
+            }
+        }
+        if (!changed) {
+            return false;
+        }
+        for (BasicBlock b : body.blocks()) {
+            for (Instr ins : b.instrs()) {
+                int[] u = useDef.get(ins);
+                if (u != null) {
+                    for (int i = 0; i < u.length; i += 2) {
+                        Reg to = names.get(find(parent, u[i + 1]));
+                        Reg from = regs.get(u[i]);
+                        if (to != null && !to.equals(from)) {
+                            Rewrites.replaceUses(ins, from, to);
+                        }
+                    }
+                }
+                int[] ids = defIds.get(ins);
+                if (ids != null) {
+                    List<Reg> d = ins.dsts();
+                    for (int s = 0; s < ids.length; s++) {
+                        if (ids[s] >= 0) {
+                            Reg to = names.get(find(parent, ids[s]));
+                            Reg old = d.get(s);
+                            d.set(s, old.isPart() ? to.component(old.part()) : to);
+                        }
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    private static void seen(Reg r, int[] maxIndex) {
+        if (r.virtual()) {
+            maxIndex[r.file().ordinal()] = Math.max(maxIndex[r.file().ordinal()], r.index() + 1);
+        }
+    }
+
+    /** A register no instruction names yet (bodies built without newVirtual, as tests build them, included). */
+    private static Reg fresh(FunctionBody body, Reg like, int[] maxIndex) {
+        Reg r = body.newVirtual(like.file(), like.comps());
+        while (r.index() < maxIndex[like.file().ordinal()]) {
+            r = body.newVirtual(like.file(), like.comps());
+        }
+        return r;
+    }
+
+    private static int candidate(Reg r, VirtualNumbering num, int[] cand) {
+        if (!r.virtual()) {
+            return -1;
+        }
+        int k = num.of(r);
+        return k < 0 ? -1 : cand[k];
+    }
+
+    /**
+     * Unites the definitions of candidate {@code c} in {@code cur}; returns one of them (the entry's id {@code c}
+     * when none reaches, as in an unreachable block, so the read keeps the name).
+     */
+    private static int joinReaching(BitSet cur, BitSet defs, int[] parent, int c) {
+        int first = -1;
+        for (int id = defs.nextSetBit(0); id >= 0; id = defs.nextSetBit(id + 1)) {
+            if (cur.get(id)) {
+                if (first < 0) {
+                    first = id;
+                } else {
+                    union(parent, first, id);
+                }
+            }
+        }
+        return first < 0 ? c : first;
+    }
+
+    private static int find(int[] parent, int x) {
+        while (parent[x] != x) {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        return x;
+    }
+
+    private static void union(int[] parent, int a, int b) {
+        int ra = find(parent, a);
+        int rb = find(parent, b);
+        if (ra != rb) {
+            parent[Math.max(ra, rb)] = Math.min(ra, rb);
+        }
+    }
+}
