@@ -804,6 +804,9 @@ final class FunctionLowerer implements LoweringContext {
             case WARP_SZ:
                 return Imm.ofInt(32);
             default:
+                if (ClusterRegisters.serves(sr)) {
+                    return ClusterRegisters.read(this, sr, dim, constantOk);
+                }
                 throw unsupportedRuntime("special register " + sp.name());
         }
     }
