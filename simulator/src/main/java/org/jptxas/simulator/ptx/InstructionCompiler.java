@@ -240,7 +240,7 @@ final class InstructionCompiler {
             case NSMID -> t -> 1;
             case CLUSTER_CTARANK -> t -> t.cta.rank;
             case CLUSTER_NCTARANK -> PtxCluster::size;
-            case IS_EXPLICIT_CLUSTER -> t -> t.cta.cluster != null ? 1 : 0;
+            case IS_EXPLICIT_CLUSTER -> t -> t.machine.launch.cluster().isPresent() ? 1 : 0;
             case CLOCK, GLOBALTIMER_LO -> t -> t.machine.warpInstructions & 0xffffffffL;
             case CLOCK_HI, GLOBALTIMER_HI -> t -> t.machine.warpInstructions >>> 32;
             case CLOCK64, GLOBALTIMER -> t -> t.machine.warpInstructions;

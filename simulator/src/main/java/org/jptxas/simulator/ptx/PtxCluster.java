@@ -81,11 +81,13 @@ final class PtxCluster {
     /** {@code barrier.cluster.arrive} ({@code arrive}) or {@code .wait} of thread {@code t}. */
     static void barrier(ThreadState t, boolean arrive) {
         PtxCluster c = t.cta.cluster;
-        if (c == null) { // a launch without clusters: every block is a cluster of one
-            if (arrive) {
-                return;
-            }
-            throw new FaultException(new Fault.Unimplemented("barrier.cluster.wait outside a cluster launch", ""));
+        if (c == null) { // a launch without clusters: the block is a cluster of one (ptxas: BAR.SYNC 0 there)
+            c = new PtxCluster(1);
+            c.members[0] = t.cta;
+            c.arrivals[0] = new int[t.cta.threads.length];
+            c.waitFor[0] = new int[t.cta.threads.length];
+            c.waited[0] = new int[t.cta.threads.length];
+            t.cta.cluster = c;
         }
         int r = t.cta.rank;
         if (arrive) {

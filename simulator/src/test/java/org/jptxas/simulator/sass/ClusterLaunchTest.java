@@ -145,6 +145,50 @@ class ClusterLaunchTest {
         assertTrue(outcome(emulate(NEVER_ARRIVES, dir, small(c)), null).contains("deadlock"));
     }
 
+    /** Without a cluster in the launch a block is a cluster of one: barrier.cluster orders its shared memory. */
+    private static final String ROTATE = """
+            .version 8.0
+            .target sm_90
+            .address_size 64
+            .visible .entry k(.param .u64 out)
+            {
+              .reg .b32 %r<8>; .reg .b64 %rd<4>;
+              .shared .align 4 .b32 sm[32];
+              mov.u32 %r1, %tid.x;
+              shl.b32 %r2, %r1, 2;
+              mov.u32 %r3, sm;
+              add.u32 %r4, %r3, %r2;
+              st.shared.u32 [%r4], %r1;
+              barrier.cluster.arrive;
+              barrier.cluster.wait;
+              add.u32 %r5, %r1, 1;
+              and.b32 %r5, %r5, 31;
+              shl.b32 %r5, %r5, 2;
+              add.u32 %r5, %r3, %r5;
+              ld.shared.u32 %r6, [%r5];
+              ld.param.u64 %rd1, [out];
+              mul.wide.u32 %rd2, %r1, 4;
+              add.u64 %rd3, %rd1, %rd2;
+              st.global.u32 [%rd3], %r6;
+              ret;
+            }
+            """;
+
+    @Test
+    void withoutAClusterTheInterpreterTakesTheBlockAsOne(@TempDir Path dir) throws Exception {
+        Path spec = dir.resolve("one.json");
+        Files.writeString(spec, """
+                {"entry": "k", "grid": [2,1,1], "block": [32,1,1], "params": [{"type": "ptr", "bytes": 128}]}
+                """);
+        Launch launch = Launch.prepare(Target.of("sm_90"), LaunchSpecReader.read(spec));
+        LaunchResult r = interpret(ROTATE, launch);
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        byte[] out = launch.arguments().get(0).buffer().orElseThrow().bytes();
+        for (int i = 0; i < 32; i++) {
+            assertEquals((i + 1) % 32, java.nio.ByteBuffer.wrap(out).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(4 * i));
+        }
+    }
+
     @Test
     void theClusterReciprocalDividesExactly() {
         for (int n = 1; n <= 16; n++) {

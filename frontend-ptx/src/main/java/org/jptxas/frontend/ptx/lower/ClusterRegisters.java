@@ -1,8 +1,11 @@
 package org.jptxas.frontend.ptx.lower;
 
 import java.util.List;
+import java.util.OptionalInt;
+import org.jptxas.frontend.ptx.ast.TuningDirective;
 import org.jptxas.frontend.ptx.check.SpecialRegister;
 import org.jptxas.ori.ir.CBank;
+import org.jptxas.ori.ir.FunctionAttrs;
 import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Operand;
 import org.jptxas.ori.ir.Reg;
@@ -67,6 +70,28 @@ final class ClusterRegisters {
             default:
                 throw new IllegalArgumentException("not a cluster register: " + sr);
         }
+    }
+
+    /** The kernel's {@code .reqnctapercluster}, {@code .explicitcluster} and {@code .maxclusterrank}. */
+    static FunctionAttrs.Cluster directives(List<TuningDirective> tuning) {
+        List<Integer> ctas = List.of();
+        boolean explicit = false;
+        OptionalInt maxRank = OptionalInt.empty();
+        for (TuningDirective t : tuning) {
+            switch (t.kind()) {
+                case REQNCTAPERCLUSTER -> {
+                    List<Integer> v = new java.util.ArrayList<>(t.values().stream().map(Long::intValue).toList());
+                    while (v.size() < 3) {
+                        v.add(1); // ptxas records all three extents
+                    }
+                    ctas = v;
+                }
+                case EXPLICITCLUSTER -> explicit = true;
+                case MAXCLUSTERRANK -> maxRank = t.values().isEmpty() ? maxRank : OptionalInt.of(t.values().get(0).intValue());
+                default -> { }
+            }
+        }
+        return new FunctionAttrs.Cluster(ctas, explicit, maxRank);
     }
 
     private static Reg clusterId(LoweringContext cx, Reg ctaid, int dim) {
