@@ -22,11 +22,39 @@ import java.util.OptionalInt;
  * @param sharedAlignment the largest alignment of the kernel's shared variables, dynamic ones included (0: none)
  * @param textureSlots the bound texture references ({@code .texref}) a kernel reads, in the order of their header
  *                     slots: word k after the parameter block (aligned to 4) in constant bank 0
+ * @param cluster      the kernel's thread-block cluster directives (sm_90)
  */
 public record FunctionAttrs(List<Param> params, int paramBytes, List<Param> results, long sharedBytes,
                             long localBytes, OptionalInt maxnreg, List<Integer> maxntid, List<Integer> reqntid,
                             OptionalInt minnctapersm, List<String> callees, int sharedAlignment,
-                            List<String> textureSlots) {
+                            List<String> textureSlots, Cluster cluster) {
+    /**
+     * {@code .reqnctapercluster x, y, z} (empty when absent; missing extents are 1), {@code .explicitcluster},
+     * {@code .maxclusterrank n}: the cubin's CTA_PER_CLUSTER, EXPLICIT_CLUSTER and MAX_CLUSTER_RANK records.
+     */
+    public record Cluster(List<Integer> ctasPerCluster, boolean explicit, OptionalInt maxRank) {
+        public static final Cluster NONE = new Cluster(List.of(), false, OptionalInt.empty());
+
+        public Cluster {
+            ctasPerCluster = List.copyOf(ctasPerCluster);
+            Objects.requireNonNull(maxRank, "maxRank");
+        }
+    }
+
+    /** Attributes without cluster directives. */
+    public FunctionAttrs(List<Param> params, int paramBytes, List<Param> results, long sharedBytes, long localBytes,
+                         OptionalInt maxnreg, List<Integer> maxntid, List<Integer> reqntid, OptionalInt minnctapersm,
+                         List<String> callees, int sharedAlignment, List<String> textureSlots) {
+        this(params, paramBytes, results, sharedBytes, localBytes, maxnreg, maxntid, reqntid, minnctapersm, callees,
+                sharedAlignment, textureSlots, Cluster.NONE);
+    }
+
+    /** These attributes with {@code c} as the cluster directives. */
+    public FunctionAttrs withCluster(Cluster c) {
+        return new FunctionAttrs(params, paramBytes, results, sharedBytes, localBytes, maxnreg, maxntid, reqntid,
+                minnctapersm, callees, sharedAlignment, textureSlots, c);
+    }
+
     /** One parameter: ordinal, byte offset in its block, size and alignment in bytes, and its PTX type name. */
     public record Param(int ordinal, String name, int offset, int size, int alignment, String ptxType) {
         public Param {
@@ -40,7 +68,7 @@ public record FunctionAttrs(List<Param> params, int paramBytes, List<Param> resu
     /** These attributes with {@code slots} as the texture slots. */
     public FunctionAttrs withTextureSlots(List<String> slots) {
         return new FunctionAttrs(params, paramBytes, results, sharedBytes, localBytes, maxnreg, maxntid, reqntid,
-                minnctapersm, callees, sharedAlignment, slots);
+                minnctapersm, callees, sharedAlignment, slots, cluster);
     }
 
     /** Attributes without texture slots. */
@@ -67,5 +95,6 @@ public record FunctionAttrs(List<Param> params, int paramBytes, List<Param> resu
         textureSlots = List.copyOf(textureSlots);
         Objects.requireNonNull(maxnreg, "maxnreg");
         Objects.requireNonNull(minnctapersm, "minnctapersm");
+        Objects.requireNonNull(cluster, "cluster");
     }
 }

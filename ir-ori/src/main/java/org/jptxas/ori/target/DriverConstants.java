@@ -29,4 +29,27 @@ public final class DriverConstants {
 
     /** {@code %nsmid}. */
     public static final int NSMID = 0x10c;
+
+    /**
+     * Thread-block clusters (sm_90, ptxas 13): {@code %is_explicit_cluster} is {@code c[0x0][0x140] == 1}; the cluster
+     * shape {@code %cluster_nctaid.x/y/z} at {@code 0x144}, {@code 0x148}, {@code 0x14c}; the f32 reciprocals of the
+     * shape, by which ptxas divides {@code %ctaid} for {@code %clusterid} ({@code F2I.U32.TRUNC(I2FP(ctaid) * rcp)}),
+     * at {@code 0x150..0x158}; {@code %nclusterid.x/y/z} at {@code 0x15c..0x164}; {@code %cluster_nctarank} at
+     * {@code 0x188}.
+     */
+    public static final int EXPLICIT_CLUSTER = 0x140;
+
+    public static int clusterShape(int dim) {
+        return 0x144 + 4 * dim;
+    }
+
+    public static int clusterShapeReciprocal(int dim) {
+        return 0x150 + 4 * dim;
+    }
+
+    public static int clusterCount(int dim) {
+        return 0x15c + 4 * dim;
+    }
+
+    public static final int CLUSTER_NCTARANK = 0x188;
 }

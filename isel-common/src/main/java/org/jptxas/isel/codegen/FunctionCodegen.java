@@ -227,9 +227,30 @@ public final class FunctionCodegen {
                 f.entry() ? exits.stream().mapToInt(Integer::intValue).toArray() : new int[0],
                 f.entry() ? crsStackSize(code, inner)
                         : deviceCrsStackSize(code, cx.has(TargetFeature.CRS_STACK_ZERO_WITH_BSSY)),
-                maxRegCount, systemCalls.isEmpty() ? List.of() : List.of(new Attribute.Words(SYSCALL_OFFSETS,
-                        systemCalls.stream().mapToInt(Integer::intValue).toArray())), attrs.callees(), inner);
+                maxRegCount, extraAttributes(f.entry(), attrs.cluster(), systemCalls), attrs.callees(), inner);
         return new CompiledFunction(code, facts, relocations, ra.spillStoreBytes(), ra.spillLoadBytes());
+    }
+
+    /** EIATTR codes of a kernel's cluster directives (sm_90): CTA_PER_CLUSTER, EXPLICIT_CLUSTER, MAX_CLUSTER_RANK. */
+    static final int CTA_PER_CLUSTER = 0x3d, EXPLICIT_CLUSTER = 0x3e, MAX_CLUSTER_RANK = 0x3f;
+
+    /** The system-call offsets, and a kernel's cluster records (ordered with the others by the SM's .nv.info rules). */
+    static List<Attribute> extraAttributes(boolean entry, FunctionAttrs.Cluster cluster, List<Integer> systemCalls) {
+        List<Attribute> out = new ArrayList<>();
+        if (!systemCalls.isEmpty()) {
+            out.add(new Attribute.Words(SYSCALL_OFFSETS, systemCalls.stream().mapToInt(Integer::intValue).toArray()));
+        }
+        if (entry) {
+            cluster.maxRank().ifPresent(n -> out.add(new Attribute.Words(MAX_CLUSTER_RANK, new int[] {n})));
+            if (cluster.explicit()) {
+                out.add(new Attribute.Flag(EXPLICIT_CLUSTER));
+            }
+            if (!cluster.ctasPerCluster().isEmpty()) {
+                out.add(new Attribute.Words(CTA_PER_CLUSTER,
+                        cluster.ctasPerCluster().stream().mapToInt(Integer::intValue).toArray()));
+            }
+        }
+        return out;
     }
 
     /**

@@ -166,12 +166,16 @@ public final class Matcher {
      */
     public SelectedInstr apply(Instr ins) {
         String opcode = ins.op().name().replace('_', '.');
+        boolean named = false; // an emit "=NAME" gives the SASS mnemonic as printed (UCGABAR_ARV keeps its underscore)
         List<String> mods = new ArrayList<>(ins.mods());
         List<Src> operands = SelectedInstr.operandsOf(ins);
         int descriptor = -1;
         for (EmitAction a : data.emit()) {
             switch (a.kind()) {
-                case OPCODE -> opcode = a.arg();
+                case OPCODE -> {
+                    opcode = a.arg();
+                    named = true;
+                }
                 case APPEND_MOD -> {
                     if (!mods.contains(a.arg())) {
                         mods.add(a.arg());
@@ -228,7 +232,8 @@ public final class Matcher {
                 }
             }
         }
-        return new SelectedInstr(ins.guard(), SelectedInstr.mnemonicOf(opcode, mods), operands, descriptor, ins.line());
+        return new SelectedInstr(ins.guard(), named ? SelectedInstr.sassMnemonicOf(opcode, mods) : SelectedInstr.mnemonicOf(opcode, mods),
+                operands, descriptor, ins.line());
     }
 
     private Src operandRef(String ref, List<Src> operands, Instr ins) {

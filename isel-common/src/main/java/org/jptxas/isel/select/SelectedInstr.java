@@ -30,6 +30,15 @@ public record SelectedInstr(Guard guard, String mnemonic, List<Src> operands, in
         return new SelectedInstr(ins.guard(), mnemonicOf(ins.op().name(), ins.mods()), operandsOf(ins), -1, ins.line());
     }
 
+    /** A SASS mnemonic as printed ({@code UCGABAR_ARV}), followed by {@code .mod} for each modifier. */
+    public static String sassMnemonicOf(String sassName, List<String> mods) {
+        StringBuilder sb = new StringBuilder(sassName);
+        for (String m : mods) {
+            sb.append('.').append(m);
+        }
+        return sb.toString();
+    }
+
     /** {@code name} with {@code _} read as {@code .}, followed by {@code .mod} for each modifier. */
     public static String mnemonicOf(String opName, List<String> mods) {
         StringBuilder sb = new StringBuilder(opName.replace('_', '.'));

@@ -16,6 +16,9 @@ final class CtaState {
     int exitedThreads;
     /** Bulk copies in flight on this block's mbarriers (created by the first). */
     org.jptxas.simulator.exec.BulkCopies bulkCopies;
+    /** The cluster of a cluster launch ({@link PtxCluster}) and this block's rank in it; null and 0 otherwise. */
+    PtxCluster cluster;
+    int rank;
 
     CtaState(Dim3Point index, Region shared) {
         this.index = index;

@@ -236,8 +236,11 @@ final class InstructionCompiler {
             case LANEID -> t -> t.lane;
             case WARPID -> t -> t.warp;
             case NWARPID -> t -> 64;
-            case SMID, GRIDID, ZERO, CLUSTER_CTARANK, IS_EXPLICIT_CLUSTER -> t -> 0;
-            case NSMID, CLUSTER_NCTARANK -> t -> 1;
+            case SMID, GRIDID, ZERO -> t -> 0;
+            case NSMID -> t -> 1;
+            case CLUSTER_CTARANK -> t -> t.cta.rank;
+            case CLUSTER_NCTARANK -> PtxCluster::size;
+            case IS_EXPLICIT_CLUSTER -> t -> t.machine.launch.cluster().isPresent() ? 1 : 0;
             case CLOCK, GLOBALTIMER_LO -> t -> t.machine.warpInstructions & 0xffffffffL;
             case CLOCK_HI, GLOBALTIMER_HI -> t -> t.machine.warpInstructions >>> 32;
             case CLOCK64, GLOBALTIMER -> t -> t.machine.warpInstructions;
@@ -306,7 +309,7 @@ final class InstructionCompiler {
         for (String m : mods) {
             switch (m) {
                 case "global": return AddressSpace.GLOBAL;
-                case "shared": return AddressSpace.SHARED;
+                case "shared", "shared::cluster": return AddressSpace.SHARED; // PtxCluster: a block's rank in the address
                 case "local": return AddressSpace.LOCAL;
                 case "const": return AddressSpace.CONST;
                 case "param": return AddressSpace.PARAM;
@@ -391,6 +394,7 @@ final class InstructionCompiler {
             case "mma" -> mma();
             case "cp" -> has("bulk") ? hopper(false) : cpAsync();
             case "mbarrier" -> hopper(true);
+            case "mapa", "getctarank" -> simple(ClusterInstruction.compile(ins.opcode(), mods, ops, new OperandAccess()));
             default -> throw unsupported();
         };
     }
@@ -1594,8 +1598,8 @@ final class InstructionCompiler {
         boolean redOp = has("red");
         boolean arrive = has("arrive");
         boolean cluster = has("cluster");
-        if (cluster) {
-            throw unsupported();
+        if (cluster) { // barrier.cluster.arrive/wait: PtxCluster
+            return simple(t -> PtxCluster.barrier(t, arrive));
         }
         if (redOp) {
             String reduction = has("popc") ? "popc" : has("and") ? "and" : "or";

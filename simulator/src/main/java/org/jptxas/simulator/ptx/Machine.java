@@ -62,8 +62,12 @@ final class Machine {
     LaunchResult run() {
         Dim3 grid = launch.grid();
         try {
-            for (long c = 0; c < grid.count(); c++) {
-                runCta(grid.point(c));
+            if (launch.cluster().isPresent()) {
+                PtxCluster.run(this);
+            } else {
+                for (long c = 0; c < grid.count(); c++) {
+                    runCta(grid.point(c));
+                }
             }
         } catch (FaultException e) {
             return LaunchResult.faulted(PtxInterpreter.NAME, e.fault, warpInstructions, threadInstructions);
@@ -72,6 +76,16 @@ final class Machine {
     }
 
     private void runCta(Dim3Point p) {
+        CtaState cta = newCta(p);
+        while (cta.exitedThreads < cta.threads.length) {
+            if (!sweep(cta) && cta.exitedThreads < cta.threads.length) {
+                throw new FaultException(new Fault.BarrierDeadlock(p, deadlockDetail(cta)));
+            }
+        }
+    }
+
+    /** A block's fresh state: its shared memory and threads at the kernel's entry. */
+    CtaState newCta(Dim3Point p) {
         Dim3 block = launch.block();
         ctaIndex = p;
         CtaState cta = new CtaState(p, new Region("shared memory", AddressSpace.SHARED, 0, sharedBytes));
@@ -86,24 +100,26 @@ final class Machine {
             t.localTop = localBase + kernel.localFrameSize;
             cta.threads[i] = t;
         }
-        int warps = (n + 31) / 32;
-        ThreadState[] lanes = new ThreadState[32];
-        while (cta.exitedThreads < n) {
-            boolean progress = false;
-            for (int w = 0; w < warps; w++) {
-                int count = Math.min(32, n - w * 32);
-                for (int l = 0; l < 32; l++) {
-                    lanes[l] = l < count ? cta.threads[w * 32 + l] : null;
-                }
-                progress |= runWarp(cta, lanes, count);
-            }
-            if (!progress && cta.exitedThreads < n) {
-                throw new FaultException(new Fault.BarrierDeadlock(p, deadlockDetail(cta)));
-            }
-        }
+        return cta;
     }
 
-    private String deadlockDetail(CtaState cta) {
+    /** One round over the block's warps: whether any moved. */
+    boolean sweep(CtaState cta) {
+        int n = cta.threads.length;
+        int warps = (n + 31) / 32;
+        ThreadState[] lanes = new ThreadState[32];
+        boolean progress = false;
+        for (int w = 0; w < warps; w++) {
+            int count = Math.min(32, n - w * 32);
+            for (int l = 0; l < 32; l++) {
+                lanes[l] = l < count ? cta.threads[w * 32 + l] : null;
+            }
+            progress |= runWarp(cta, lanes, count);
+        }
+        return progress;
+    }
+
+    String deadlockDetail(CtaState cta) {
         List<String> parts = new ArrayList<>();
         for (int b = 0; b < CtaState.BARRIERS; b++) {
             if (cta.arrived[b] > 0) {
@@ -401,6 +417,7 @@ final class Machine {
                 checkBarrier(t.cta, b);
             }
         }
+        PtxCluster.exited(t);
     }
 
     private void arrive(ThreadState t, Insn in) {
@@ -478,7 +495,7 @@ final class Machine {
     long load(ThreadState t, AddressSpace space, long a, int size) {
         return switch (space) {
             case GLOBAL -> launch.global().load(a, size);
-            case SHARED -> t.cta.shared.load(a, size);
+            case SHARED -> PtxCluster.shared(t, a).load(PtxCluster.offset(t, a), size);
             case LOCAL -> local(t).load(a, size);
             case CONST -> constants.load(a, size);
             case PARAM -> t.frame.params.load(a, size);
@@ -489,7 +506,7 @@ final class Machine {
     void store(ThreadState t, AddressSpace space, long a, int size, long v) {
         switch (space) {
             case GLOBAL -> launch.global().store(a, size, v);
-            case SHARED -> t.cta.shared.store(a, size, v);
+            case SHARED -> PtxCluster.shared(t, a).store(PtxCluster.offset(t, a), size, v);
             case LOCAL -> local(t).store(a, size, v);
             case CONST -> throw new MemoryAccessException(AddressSpace.CONST, a, size, "store to constant memory");
             case PARAM -> t.frame.params.store(a, size, v);

@@ -166,7 +166,8 @@ final class DecodedOp {
         this.addrScale = m == null ? 1 : m.scale();
         this.addrRegPair = m != null && (m.wide() || wideDefault && !m.zeroExtended());
         this.addrUreg = m == null ? -1 : m.ureg();
-        this.addrUregPair = m != null && (m.wide() || m.reg() < 0 || m.zeroExtended());
+        // a uniform register alone is a 64-bit address, except in shared memory ([UR14+0x200]: a window offset)
+        this.addrUregPair = m != null && (m.wide() || m.reg() < 0 && (b.flags & F_SHARED) == 0 || m.zeroExtended());
         this.addrOffset = m == null ? 0 : m.offset();
     }
 

@@ -342,6 +342,9 @@ final class FastPath {
         for (int k = act; k != 0; k &= k - 1) {
             Thread t = th[base + Integer.numberOfTrailingZeros(k)];
             long a = uniformPart + laneAddress(t, ar, pair, scale);
+            if (global == null) {
+                a = m.sharedOffset(a); // the block's own cluster rank in the top byte
+            }
             if (global != null && (r == null || !r.contains(a, size))) {
                 r = global.region(a, size);
             }

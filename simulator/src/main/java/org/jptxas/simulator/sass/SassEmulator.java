@@ -225,7 +225,18 @@ public final class SassEmulator implements KernelExecutor {
                 staticShared.getOrDefault(launch.entry(), 0), banks, module::systemCallAt, strictConvergence, timed);
         Idle idle = idleThreads.poll();
         m.reuse(idle == null ? null : idle.threads(), idle == null ? null : idle.warps());
-        LaunchResult r = m.run();
+        LaunchResult r;
+        if (launch.cluster().isEmpty()) {
+            r = m.run();
+        } else { // one machine per block of a cluster, run together (ClusterRun)
+            SassMachine[] members = new SassMachine[(int) launch.cluster().get().count()];
+            members[0] = m;
+            for (int k = 1; k < members.length; k++) {
+                members[k] = new SassMachine(name(), decoded.get(launch.entry()), launch, limits,
+                        staticShared.getOrDefault(launch.entry(), 0), banks, module::systemCallAt, strictConvergence, timed);
+            }
+            r = ClusterRun.run(name(), launch, members);
+        }
         if (m.threads() != null && m.warps() != null && idleThreads.size() < 4) {
             idleThreads.offer(new Idle(m.threads(), m.warps()));
         }

@@ -159,6 +159,8 @@ final class SassMachine {
     private final boolean[] ran;
     private Dim3Point cta;
     private Region shared;
+    /** This block's place in a cluster launch ({@link ClusterRun}), or null. */
+    ClusterRun.Seat seat;
     /** Outstanding warpgroup multiplies per warp. */
     private final WarpgroupOps warpgroupOps = new WarpgroupOps();
     private Thread[] threads;
@@ -295,6 +297,16 @@ final class SassMachine {
     private HopperAsyncOps hopper;
 
     private void runCta(Dim3Point p) {
+        startCta(p);
+        while (!ctaFinished()) {
+            if (!sweep()) {
+                deadlocked();
+            }
+        }
+        finishCta();
+    }
+
+    void startCta(Dim3Point p) {
         cta = p;
         // the reserved KiB is not part of the region: code that stores there (below 0x400 from sm_90 on) faults
         shared = new Region("shared memory", AddressSpace.SHARED, sharedBase, sharedBytes);
@@ -335,15 +347,27 @@ final class SassMachine {
                 }
             }
         }
-        while (exitedCount < n) {
-            boolean progress = false;
-            for (int w = 0; w < warps; w++) {
-                progress |= runWarp(warpState[w]);
-            }
-            if (!progress && exitedCount < n) {
-                throw new Stop(new Fault.BarrierDeadlock(p, deadlock(n)));
-            }
+    }
+
+    boolean ctaFinished() {
+        return exitedCount == threads.length;
+    }
+
+    /** One round over the block's warps: whether any moved. */
+    boolean sweep() {
+        boolean progress = false;
+        for (Warp w : warpState) {
+            progress |= runWarp(w);
         }
+        return progress;
+    }
+
+    void deadlocked() {
+        throw new Stop(new Fault.BarrierDeadlock(cta, DeadlockReport.describe(threads, warpState, exitedCount, ref(
+                java.util.Arrays.stream(threads).filter(t -> !t.exited).findFirst().orElse(threads[0])))));
+    }
+
+    void finishCta() {
         if (traces != null) {
             for (Warp w : warpState) {
                 traces.computeIfAbsent(new Trace(java.util.Arrays.copyOf(w.trace, w.traceLength)), k -> new int[1])[0]++;
@@ -371,38 +395,6 @@ final class SassMachine {
         }
         w.trace[w.traceLength++] = pc;
         w.trace[w.traceLength++] = group;
-    }
-
-    /** Who waits where when no warp can move: counts, and the first waiting thread with its instruction. */
-    private String deadlock(int n) {
-        int atBar = 0, atBsync = 0, atWarpsync = 0;
-        Thread first = null;
-        for (Thread t : threads) {
-            if (t.exited) {
-                continue;
-            }
-            if (t.barrier >= 0) {
-                atBar++;
-            } else if (t.convWait == WAIT_WARPSYNC) {
-                atWarpsync++;
-            } else if (t.convWait >= 0) {
-                atBsync++;
-            }
-            if (first == null) {
-                first = t;
-            }
-        }
-        String where = "";
-        if (first != null) {
-            SassOp op = first.waitOp != null ? first.waitOp : first.barrierOp;
-            where = "; e.g. thread " + ref(first) + " at " + (op != null ? op.where() : String.format("0x%04x", first.pc * 16L));
-            if (first.convWait >= 0 && first.convWait < 16) {
-                Warp w = warpState[first.linear / 32];
-                where += String.format(" (B%d waits for lanes 0x%08x)", first.convWait, w.convergence[first.convWait]);
-            }
-        }
-        return atBar + " thread(s) wait at a barrier, " + atBsync + " at BSYNC, " + atWarpsync + " at WARPSYNC; "
-                + exitedCount + " of " + n + " exited" + where;
     }
 
     private static boolean ready(Thread t) {
@@ -634,6 +626,10 @@ final class SassMachine {
                         t.pc = g && diverged ? (int) (target.address() / 16) : t.pc + 1;
                     }
                 }
+                return;
+            }
+            if (seat != null && op.opcode().startsWith("UCGABAR_")) { // cluster barrier: ClusterRun
+                seat.run().barrier(this, op, threads, base, count, group);
                 return;
             }
             if (HopperAsyncOps.isBranchAny(op)) { // BRA.U.ANY: the group branches together if any lane's guard holds
@@ -1258,6 +1254,11 @@ final class SassMachine {
         return shared;
     }
 
+    /** Warp and thread instructions executed so far. */
+    long[] counts() {
+        return new long[] {warpInstructions, threadInstructions};
+    }
+
     org.jptxas.simulator.memory.GlobalMemory globalMemory() {
         return launch.global();
     }
@@ -1342,7 +1343,7 @@ final class SassMachine {
                     : Integer.toUnsignedLong(t.r[m.reg()]) * m.scale();
         }
         if (m.ureg() >= 0) {
-            a += m.wide() || m.reg() < 0 || m.zeroExtended() ? (Integer.toUnsignedLong(w.ur[m.ureg()]) | (long) w.ur[m.ureg() + 1] << 32)
+            a += m.wide() || m.reg() < 0 && wideDefault || m.zeroExtended() ? (Integer.toUnsignedLong(w.ur[m.ureg()]) | (long) w.ur[m.ureg() + 1] << 32)
                     : Integer.toUnsignedLong(w.ur[m.ureg()]);
         }
         return a;
@@ -1885,13 +1886,23 @@ final class SassMachine {
     }
 
     private long windowBase(Region r) {
-        return r == shared ? SHARED_WINDOW : r == cbank0 ? CONST0_WINDOW : LOCAL_WINDOW;
+        return r.space() == AddressSpace.SHARED ? SHARED_WINDOW : r == cbank0 ? CONST0_WINDOW : LOCAL_WINDOW;
+    }
+
+    /** A generic address as an offset in its window's region (without the cluster rank of a shared one). */
+    private long windowOffset(long a, Region r) {
+        return seat != null && r.space() == AddressSpace.SHARED ? a - SHARED_WINDOW & 0xffffffL : a - windowBase(r);
+    }
+
+    /** A shared address with this block's own cluster rank in its top byte (ptxas's LEA of SR_CgaCtaId) as an offset. */
+    long sharedOffset(long a) {
+        return seat != null && (a >>> 24) == seat.rank() ? a & 0xffffffL : a;
     }
 
     /** The shared or local region a generic address falls in, or null for global memory. */
     private Region window(long a, Thread t) {
-        if (a >= SHARED_WINDOW && a < SHARED_WINDOW + WINDOW_SIZE) {
-            return shared;
+        if (a >= SHARED_WINDOW && a < SHARED_WINDOW + WINDOW_SIZE) { // a cluster's block by the top byte
+            return seat == null ? shared : seat.run().shared((int) ((a - SHARED_WINDOW) >>> 24), a - SHARED_WINDOW);
         }
         if (a >= LOCAL_WINDOW && a < LOCAL_WINDOW + WINDOW_SIZE) {
             return localOf(t);
@@ -2147,23 +2158,7 @@ final class SassMachine {
     }
 
     private int special(String sr, Thread t) {
-        return switch (sr) {
-            case "SR_TID.X" -> t.tid.x();
-            case "SR_TID.Y" -> t.tid.y();
-            case "SR_TID.Z" -> t.tid.z();
-            case "SR_CTAID.X" -> cta.x();
-            case "SR_CTAID.Y" -> cta.y();
-            case "SR_CTAID.Z" -> cta.z();
-            case "SR_LANEID" -> t.lane;
-            case "SR_TID" -> t.tid.x() | t.tid.y() << 16 | t.tid.z() << 26;
-            case "SR_CLOCKLO", "SR_GLOBALTIMERLO" -> (int) warpInstructions;
-            case "SR_CLOCKHI", "SR_GLOBALTIMERHI" -> (int) (warpInstructions >>> 32);
-            case "SR_LEMASK" -> (1 << t.lane) - 1;
-            case "SR_EQMASK" -> 1 << t.lane;
-            case "SRZ" -> 0;
-            case "SR_CgaCtaId" -> 0; // the block's rank in its cluster: clusters of one block
-            default -> throw new Stop(new Fault.Unimplemented("special register " + sr, ""));
-        };
+        return SpecialRegisters.read(sr, t, cta, warpInstructions, seat == null ? 0 : seat.rank());
     }
 
     /** PRMT's default mode: each result byte is the byte of {b:a} its selector nibble names, or that byte's sign. */
@@ -2424,7 +2419,9 @@ final class SassMachine {
         long a = address(m, t, w, !sharedSpace && op.has("E"));
         Region r = sharedSpace ? shared : generic(op) ? window(a, t) : null;
         if (!sharedSpace && r != null) {
-            a -= windowBase(r);
+            a = windowOffset(a, r);
+        } else if (sharedSpace) {
+            a = sharedOffset(a);
         }
         long old = r == null ? launch.global().load(a, size) : r.load(a, size);
         long v = kind.equals("POPC_INC") ? 1 : size == 8 ? read64(o.get(i), t, w) : Integer.toUnsignedLong(read(o.get(i), t, w));
@@ -2897,7 +2894,9 @@ final class SassMachine {
         int size = accessSize(op);
         Region r = generic ? window(a, t) : spaceRegion(op, t);
         if (generic && r != null) {
-            a -= windowBase(r);
+            a = windowOffset(a, r);
+        } else if (r == shared) {
+            a = sharedOffset(a);
         }
         int d = ((Reg) o.get(0)).index();
         if (size <= 4) {
@@ -2929,7 +2928,9 @@ final class SassMachine {
         int size = accessSize(op);
         Region r = generic ? window(a, t) : spaceRegion(op, t);
         if (generic && r != null) {
-            a -= windowBase(r);
+            a = windowOffset(a, r);
+        } else if (r == shared) {
+            a = sharedOffset(a);
         }
         int s = ((Reg) o.get(1)).index();
         if (size <= 4) {

@@ -46,9 +46,12 @@ public final class KernelCase {
     private final List<Arg> args;
     private final Consumer<Io> reference;
     private final String description;
+    /** The thread-block cluster extent, or null for a launch without clusters. */
+    private final Extent cluster;
 
-    KernelCase(String name, String entry, int minSm, Extent grid, Extent block, int dynamicSharedBytes, List<Arg> args,
-               Consumer<Io> reference, String description) {
+    KernelCase(String name, String entry, int minSm, Extent grid, Extent block, Extent cluster, int dynamicSharedBytes,
+               List<Arg> args, Consumer<Io> reference, String description) {
+        this.cluster = cluster;
         this.name = name;
         this.entry = entry;
         this.minSm = minSm;
@@ -62,6 +65,11 @@ public final class KernelCase {
 
     public String name() {
         return name;
+    }
+
+    /** The thread-block cluster extent (sm_90), if the launch has one. */
+    public java.util.Optional<Extent> cluster() {
+        return java.util.Optional.ofNullable(cluster);
     }
 
     public String entry() {
@@ -203,6 +211,9 @@ public final class KernelCase {
         sb.append("{\n  \"entry\": \"").append(entry).append("\",\n");
         sb.append("  \"grid\": ").append(grid.json()).append(",\n");
         sb.append("  \"block\": ").append(block.json()).append(",\n");
+        if (cluster != null) {
+            sb.append("  \"cluster\": ").append(cluster.json()).append(",\n");
+        }
         sb.append("  \"dynamic_shared_bytes\": ").append(dynamicSharedBytes).append(",\n");
         sb.append("  \"params\": [");
         for (int i = 0; i < args.size(); i++) {

@@ -11,6 +11,7 @@ public final class KernelCaseBuilder {
     private int minSm = 75;
     private Extent grid = new Extent(1, 1, 1);
     private Extent block = new Extent(1, 1, 1);
+    private Extent cluster;
     private int dynamicShared;
     private String description = "";
     private final List<KernelCase.Arg> args = new ArrayList<>();
@@ -46,6 +47,12 @@ public final class KernelCaseBuilder {
 
     public KernelCaseBuilder block(int x) {
         return block(x, 1, 1);
+    }
+
+    /** A thread-block cluster extent (sm_90): the launch spec's {@code "cluster"}. */
+    public KernelCaseBuilder cluster(int x, int y, int z) {
+        cluster = new Extent(x, y, z);
+        return this;
     }
 
     public KernelCaseBuilder dynamicShared(int bytes) {
@@ -115,6 +122,6 @@ public final class KernelCaseBuilder {
     }
 
     public KernelCase reference(Consumer<Io> reference) {
-        return new KernelCase(name, entry, minSm, grid, block, dynamicShared, args, reference, description);
+        return new KernelCase(name, entry, minSm, grid, block, cluster, dynamicShared, args, reference, description);
     }
 }

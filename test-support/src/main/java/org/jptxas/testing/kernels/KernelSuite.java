@@ -26,6 +26,7 @@ public final class KernelSuite {
         all.addAll(TensorKernels.all());
         all.addAll(AsyncCopyKernels.all());
         all.addAll(HopperAsyncKernels.all());
+        all.addAll(ClusterKernels.all());
         return List.copyOf(all);
     }
 

@@ -56,8 +56,9 @@ public final class AtomicLowerer implements InstructionLowerer {
         if (SyncOperands.hasAny(insn, "v2", "v4", "v8")) {
             throw cx.unsupported("vector atomics");
         }
-        if (insn.hasModifier("shared::cluster")) {
-            throw cx.unsupported("atomics on .shared::cluster");
+        if (ClusterMemory.applies(insn)) {
+            ClusterMemory.lower(insn, cx, this);
+            return;
         }
         List<String> typeMods = typeModifiers(op, type);
         if (typeMods == null) {

@@ -200,7 +200,7 @@ final class FunctionLowerer implements LoweringContext {
         FunctionAttrs attrs = new FunctionAttrs(params, fn.isEntry() ? paramBytes : 0, results, sharedBytes, frameBytes,
                 tuning(TuningDirective.Kind.MAXNREG), tuningList(TuningDirective.Kind.MAXNTID),
                 tuningList(TuningDirective.Kind.REQNTID), tuning(TuningDirective.Kind.MINNCTAPERSM), callees,
-                sharedAlignment);
+                sharedAlignment).withCluster(ClusterRegisters.directives(fn.tuning()));
         return new OriFunction(fn.name(), fn.isEntry(), fn.pos().line(), out, attrs);
     }
 
@@ -804,6 +804,9 @@ final class FunctionLowerer implements LoweringContext {
             case WARP_SZ:
                 return Imm.ofInt(32);
             default:
+                if (ClusterRegisters.serves(sr)) {
+                    return ClusterRegisters.read(this, sr, dim, constantOk);
+                }
                 throw unsupportedRuntime("special register " + sp.name());
         }
     }

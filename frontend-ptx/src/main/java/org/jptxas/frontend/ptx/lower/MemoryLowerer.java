@@ -34,6 +34,10 @@ public final class MemoryLowerer implements InstructionLowerer {
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
+        if (ClusterMemory.applies(insn)) {
+            ClusterMemory.lower(insn, cx, this);
+            return;
+        }
         boolean load = !insn.opcode().equals("st");
         StateSpace space = space(insn);
         PtxType t = Ptx.type(insn);

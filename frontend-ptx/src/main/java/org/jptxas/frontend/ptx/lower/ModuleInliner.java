@@ -316,7 +316,7 @@ public final class ModuleInliner {
         }
         FunctionAttrs attrs = new FunctionAttrs(a.params(), a.paramBytes(), a.results(), a.sharedBytes(),
                 a.localBytes() + calleeFrame, a.maxnreg(), a.maxntid(), a.reqntid(), a.minnctapersm(),
-                List.copyOf(callees), a.sharedAlignment(), a.textureSlots());
+                List.copyOf(callees), a.sharedAlignment(), a.textureSlots(), a.cluster());
         return new OriFunction(f.name(), f.entry(), f.line(), out, attrs);
     }
 
