@@ -93,7 +93,13 @@ class FormRegressionTest {
             new String[] {"sm_86", "setp.ge.xor.ftz.f16 p, r, r, p", "the same, setp"},
             new String[] {"sm_80", "cvt.f32.f16 r, r", "an f16 NaN kept its payload in f32 (the GPU gives the"
                 + " canonical NaN)"},
-            new String[] {"sm_90", "cvt.ftz.f32.f16 r, r", "the same, .ftz"});
+            new String[] {"sm_90", "cvt.ftz.f32.f16 r, r", "the same, .ftz"},
+            new String[] {"sm_80", "setp.lt.and.f16x2 p, r, r, p", "the interpreter had no f16x2 compares"},
+            new String[] {"sm_86", "set.geu.ftz.u32.f16x2 r, r, r", "the same, set"},
+            new String[] {"sm_89", "set.eq.or.f16x2.f16x2 r, r, r, p", "the same, an f16x2 result"},
+            new String[] {"sm_80", "atom.add.noftz.f16x2 r, [rd], r", "the interpreter had no f16x2 atomics; the"
+                + " emulator added ATOM.ADD.F16x2's lanes as one integer"},
+            new String[] {"sm_86", "red.global.add.noftz.f16x2 [rd], r", "the same, RED"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

@@ -1072,6 +1072,10 @@ final class InstructionCompiler {
             c = null;
             cNeg = false;
         }
+        if (t == PtxType.F16X2 || t == PtxType.BF16X2) {
+            return simple(HalfPairCompare.setp(new HalfPairCompare.Sources(a, b, c, cNeg, bool, has("ftz"),
+                    comparison(cmp, lane(t))), p, q));
+        }
         Compare compare = comparison(cmp, t);
         int qq = q;
         boolean ftz = has("ftz");
@@ -1101,6 +1105,11 @@ final class InstructionCompiler {
     /** An f16 source under .ftz (set/setp on f16): a subnormal is a zero of its sign. */
     private static long ftzHalf(long h) {
         return (h & 0x7c00) == 0 ? h & 0x8000 : h & 0xffff;
+    }
+
+    /** The lane type of a packed pair. */
+    private static PtxType lane(PtxType pair) {
+        return pair == PtxType.BF16X2 ? PtxType.BF16 : PtxType.F16;
     }
 
     private static boolean combine(String op, boolean a, boolean b) {
@@ -1460,7 +1469,8 @@ final class InstructionCompiler {
                 default -> { }
             }
         }
-        if (op == null || vectorLength() > 1 || t == PtxType.F16X2 || t == PtxType.BF16X2 || t == PtxType.B128) {
+        boolean pair = t == PtxType.F16X2 || t == PtxType.BF16X2;
+        if (op == null || vectorLength() > 1 || pair && !op.equals("add") || t == PtxType.B128) {
             throw unsupported();
         }
         int base = red ? 0 : 1;
@@ -1500,6 +1510,9 @@ final class InstructionCompiler {
             case F64 -> Double.doubleToRawLongBits(f64(old) + f64(x));
             case F16, BF16 -> Values.toHalf(Values.half(old, t == PtxType.BF16) + Values.half(x, t == PtxType.BF16),
                     t == PtxType.BF16);
+            // each lane on its own, rounded to nearest (no carry between the lanes)
+            case F16X2, BF16X2 -> atomicAdd(old, x, t == PtxType.BF16X2 ? PtxType.BF16 : PtxType.F16) & 0xffff
+                    | (atomicAdd(old >>> 16, x >>> 16, t == PtxType.BF16X2 ? PtxType.BF16 : PtxType.F16) & 0xffff) << 16;
             default -> old + x;
         };
     }
@@ -1696,10 +1709,17 @@ final class InstructionCompiler {
             throw unsupported();
         }
         PtxType dt = types.get(0), st = types.get(1);
-        Compare compare = comparison(mods.get(0), st);
         String bool = mods.contains("and") ? "and" : mods.contains("or") ? "or" : mods.contains("xor") ? "xor" : null;
         int d = dst(op(0));
         Src a = src(op(1), st), b = src(op(2), st);
+        if (st == PtxType.F16X2 || st == PtxType.BF16X2) {
+            Operand co = bool != null ? op(3) : null;
+            boolean cNeg = co instanceof Expr.Unary u && u.op() == Expr.UnaryOp.NOT;
+            Src c = co == null ? null : src(cNeg ? ((Expr.Unary) co).operand() : co, PtxType.PRED);
+            return simple(HalfPairCompare.set(new HalfPairCompare.Sources(a, b, c, cNeg, bool, has("ftz"),
+                    comparison(mods.get(0), lane(st))), dt, d));
+        }
+        Compare compare = comparison(mods.get(0), st);
         Src c = bool != null ? src(op(3), PtxType.PRED) : null;
         long yes = dt == PtxType.F32 ? Float.floatToRawIntBits(1.0f) & 0xffffffffL : 0xffffffffL;
         boolean ftz = has("ftz") && st == PtxType.F32, ftzHalf = has("ftz") && st == PtxType.F16;

@@ -2396,9 +2396,10 @@ final class SassMachine {
         boolean sharedSpace = op.opcode().equals("ATOMS");
         int i = 0;
         SassOperand dst = null;
+        SassOperand done = null;
         if (!red) {
             if (o.get(0) instanceof Pred) {
-                i++; // ATOMG's predicate result (reported for some forms): not used by ptxas's code here
+                done = o.get(i++); // set when the atomic was performed (ptxas falls back to a CAS loop when not)
             }
             dst = o.get(i++);
         }
@@ -2430,7 +2431,8 @@ final class SassMachine {
         long v = kind.equals("POPC_INC") ? 1 : size == 8 ? read64(o.get(i), t, w) : Integer.toUnsignedLong(read(o.get(i), t, w));
         long mask = size == 8 ? -1L : 0xffffffffL;
         long nv = switch (kind) {
-            case "ADD" -> f64 ? Double.doubleToRawLongBits(Double.longBitsToDouble(old) + Double.longBitsToDouble(v))
+            case "ADD" -> op.has("F16x2") || op.has("BF16x2") ? HalfOps.atomicAdd2(old, v, op.has("BF16x2"))
+                    : f64 ? Double.doubleToRawLongBits(Double.longBitsToDouble(old) + Double.longBitsToDouble(v))
                     : f32 ? Integer.toUnsignedLong(Float.floatToRawIntBits(Float.intBitsToFloat((int) old) + Float.intBitsToFloat((int) v)))
                     : old + v;
             case "POPC_INC" -> old + 1;
@@ -2457,6 +2459,9 @@ final class SassMachine {
             launch.global().store(a, size, nv);
         } else {
             r.store(a, size, nv);
+        }
+        if (done != null) {
+            writeP(t, done, true);
         }
         if (dst != null) {
             if (size == 8) {
