@@ -410,6 +410,29 @@ final class InstructionCompiler {
     private Insn mov() throws ProgramException, Unsupported {
         PtxType t = type();
         Operand d = op(0), s = op(1);
+        if (t.sizeBytes() == 16) {
+            return mov128(d, s);
+        }
+        if (d instanceof Operand.Vector dv && s instanceof Operand.Vector sv) { // mov.v2.u32 {a, b}, {c, d}
+            if (dv.elements().size() != sv.elements().size()) {
+                throw unsupported();
+            }
+            int[] regs = new int[dv.elements().size()];
+            Src[] vals = new Src[regs.length];
+            for (int i = 0; i < regs.length; i++) {
+                regs[i] = dst(dv.elements().get(i));
+                vals[i] = src(sv.elements().get(i), t);
+            }
+            return simple(th -> {
+                long[] x = new long[regs.length]; // all read before any is written ({a, b}, {b, a} swaps)
+                for (int i = 0; i < regs.length; i++) {
+                    x[i] = vals[i].get(th);
+                }
+                for (int i = 0; i < regs.length; i++) {
+                    write(th, regs[i], x[i]);
+                }
+            });
+        }
         if (d instanceof Operand.Vector v) { // unpack: mov.b64 {lo, hi}, %rd
             Src src = src(s, t);
             int n = v.elements().size();
@@ -444,6 +467,37 @@ final class InstructionCompiler {
         }
         Src src = src(s, t);
         return simple(th -> write(th, dr, src.get(th)));
+    }
+
+    /** {@code mov.b128}: a copy, or packing/unpacking of 2 x 64 or 4 x 32 bits ({@link Wide128}). */
+    private Insn mov128(Operand d, Operand s) throws ProgramException, Unsupported {
+        if (d instanceof Operand.Vector v) {
+            int[] regs = new int[v.elements().size()];
+            for (int i = 0; i < regs.length; i++) {
+                regs[i] = dst(v.elements().get(i));
+            }
+            return simple(Wide128.unpack(regs, 16 / regs.length, wide(s)));
+        }
+        if (s instanceof Operand.Vector v) {
+            Src[] parts = new Src[v.elements().size()];
+            for (int i = 0; i < parts.length; i++) {
+                parts[i] = src(v.elements().get(i), null);
+            }
+            return simple(Wide128.pack(wide(d), parts, 16 / parts.length));
+        }
+        return simple(s instanceof Expr.SymbolRef ? Wide128.copy(wide(d), wide(s))
+                : Wide128.copy(wide(d), src(s, PtxType.B64)));
+    }
+
+    /** The first slot of a {@code .b128} register operand (an immediate or a narrower register is not supported). */
+    private int wide(Operand o) throws ProgramException, Unsupported {
+        if (o instanceof Expr.SymbolRef r && r.component() == null) {
+            Symbol sym = fc.lookup(r.name());
+            if (sym != null && sym.kind() == Symbol.Kind.REGISTER && sym.size() == 16) {
+                return sym.index();
+            }
+        }
+        throw unsupported();
     }
 
     private Insn binary() throws ProgramException, Unsupported {
@@ -1401,7 +1455,7 @@ final class InstructionCompiler {
         if (n == 1) {
             int d = dst(op(0));
             if (size == 16) {
-                throw unsupported();
+                return simple(Wide128.load(s, addr, wide(op(0))));
             }
             return simple(th -> {
                 long v = th.machine.load(th, s, addr.get(th), size);
@@ -1435,7 +1489,8 @@ final class InstructionCompiler {
         Src addr = memory(op(0));
         if (n == 1) {
             if (size == 16) {
-                throw unsupported();
+                return simple(op(1) instanceof Expr.SymbolRef ? Wide128.store(s, addr, wide(op(1)))
+                        : Wide128.store(s, addr, src(op(1), PtxType.B64)));
             }
             Src v = src(op(1), t);
             return simple(th -> th.machine.store(th, s, addr.get(th), size, v.get(th)));
