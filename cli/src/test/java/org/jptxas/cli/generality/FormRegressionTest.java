@@ -99,7 +99,18 @@ class FormRegressionTest {
             new String[] {"sm_89", "set.eq.or.f16x2.f16x2 r, r, r, p", "the same, an f16x2 result"},
             new String[] {"sm_80", "atom.add.noftz.f16x2 r, [rd], r", "the interpreter had no f16x2 atomics; the"
                 + " emulator added ATOM.ADD.F16x2's lanes as one integer"},
-            new String[] {"sm_86", "red.global.add.noftz.f16x2 [rd], r", "the same, RED"});
+            new String[] {"sm_86", "red.global.add.noftz.f16x2 [rd], r", "the same, RED"},
+            new String[] {"sm_80", "ld.b128 r, [rd]", "mov.b128 did not unpack 2 x 64 bits; the interpreter had no"
+                + " .b128 registers"},
+            new String[] {"sm_89", "mov.b128 r, i", "the same, a literal (zero-extended)"},
+            new String[] {"sm_90", "st.b128 [rd], i", "the same, a stored literal"},
+            new String[] {"sm_80", "mov.v2.u32 v2, v2", "vector-to-vector mov was refused"},
+            new String[] {"sm_80", "ld.shared::cta.b32 r, [r]", "shared::cta was not the shared space (a 32-bit"
+                + " address was refused as generic)"},
+            new String[] {"sm_75", "st.v8.u8 [rd], v8", "eight bytes were packed as four (the high word lost)"},
+            new String[] {"sm_80", "atom.and.b64 r, [rd], i", "a 64-bit constant operand became MOV R.64, imm"
+                + " (no matcher selects)"},
+            new String[] {"sm_86", "and.pred p, i, i", "two constant predicates reached PLOP3 (no matcher selects)"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

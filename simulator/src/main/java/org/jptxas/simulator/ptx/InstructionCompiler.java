@@ -306,7 +306,7 @@ final class InstructionCompiler {
         for (String m : mods) {
             switch (m) {
                 case "global": return AddressSpace.GLOBAL;
-                case "shared": return AddressSpace.SHARED;
+                case "shared", "shared::cta": return AddressSpace.SHARED;
                 case "local": return AddressSpace.LOCAL;
                 case "const": return AddressSpace.CONST;
                 case "param": return AddressSpace.PARAM;

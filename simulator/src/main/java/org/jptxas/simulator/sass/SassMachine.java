@@ -2427,6 +2427,10 @@ final class SassMachine {
         if (!sharedSpace && r != null) {
             a -= windowBase(r);
         }
+        if (done != null && r != null && GenericAtomics.notPerformedInWindow(kind, op)) {
+            writeP(t, done, false); // the hardware leaves shared/local-window adds of these types to the code
+            return;
+        }
         long old = r == null ? launch.global().load(a, size) : r.load(a, size);
         long v = kind.equals("POPC_INC") ? 1 : size == 8 ? read64(o.get(i), t, w) : Integer.toUnsignedLong(read(o.get(i), t, w));
         long mask = size == 8 ? -1L : 0xffffffffL;

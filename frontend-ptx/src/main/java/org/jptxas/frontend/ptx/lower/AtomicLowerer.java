@@ -106,7 +106,7 @@ public final class AtomicLowerer implements InstructionLowerer {
                 List<String> mods = mods(op, typeMods, scope, true);
                 // ptxas checks the result predicate of f32/f64/u64 adds and finishes non-global addresses itself
                 if (op.equals("add") && (type == PtxType.F32 || type == PtxType.F64 || type == PtxType.U64
-                        || type == PtxType.S64)) {
+                        || type == PtxType.S64 || type == PtxType.F16X2)) {
                     genericFloatAdd(cx, mods, type, addr, b, d);
                 } else {
                     cx.emit("ATOM", mods, List.of(Reg.PT, red ? Reg.RZ : d), sources(addr, b, c));
@@ -238,8 +238,13 @@ public final class AtomicLowerer implements InstructionLowerer {
         cx.startBlock(done);
     }
 
-    /** {@code old + b} in {@code type}: FADD, DADD, or a 64-bit integer add on the halves. */
+    /** {@code old + b} in {@code type}: HADD2, FADD, DADD, or a 64-bit integer add on the halves. */
     private static Reg add(LoweringContext cx, PtxType type, Reg old, Reg b) {
+        if (type == PtxType.F16X2) { // lane-wise, rounded to nearest, no flush (.noftz)
+            Reg next = cx.newReg(RegFile.R, 1);
+            cx.emitUnguarded("HADD2", List.of(), List.of(next), List.of(Src.of(old), Src.of(b)));
+            return next;
+        }
         if (type == PtxType.F32) {
             Reg next = cx.newReg(RegFile.R, 1);
             cx.emitUnguarded("FADD", List.of(), List.of(next), List.of(Src.of(old), Src.of(b)));
