@@ -110,7 +110,13 @@ class FormRegressionTest {
             new String[] {"sm_75", "st.v8.u8 [rd], v8", "eight bytes were packed as four (the high word lost)"},
             new String[] {"sm_80", "atom.and.b64 r, [rd], i", "a 64-bit constant operand became MOV R.64, imm"
                 + " (no matcher selects)"},
-            new String[] {"sm_86", "and.pred p, i, i", "two constant predicates reached PLOP3 (no matcher selects)"});
+            new String[] {"sm_86", "and.pred p, i, i", "two constant predicates reached PLOP3 (no matcher selects)"},
+            new String[] {"sm_80", "atom.add.noftz.f16 r, [rd], r", "scalar f16 atomic adds were refused"},
+            new String[] {"sm_86", "red.shared.add.noftz.f16 [r], r", "the same, shared memory"},
+            new String[] {"sm_90", "atom.add.noftz.f16 r, [rd]@shared, r", "the same, a generic address in shared"
+                + " memory"},
+            new String[] {"sm_75", "atom.add.noftz.f16x2 r, [rd]@shared, r", "a generic f16x2 add on a shared"
+                + " address relied on ATOM doing it (the hardware leaves it to the code)"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

@@ -60,7 +60,8 @@ public final class AtomicLowerer implements InstructionLowerer {
             throw cx.unsupported("atomics on .shared::cluster");
         }
         List<String> typeMods = typeModifiers(op, type);
-        if (typeMods == null) {
+        boolean halfAdd = op.equals("add") && type == PtxType.F16 && insn.hasModifier("noftz");
+        if (typeMods == null && !halfAdd) {
             throw cx.unsupported(op + "." + type.ptxName() + " atomics");
         }
         Space space = insn.hasModifier("global") ? Space.GLOBAL
@@ -82,6 +83,16 @@ public final class AtomicLowerer implements InstructionLowerer {
         Semantics sem = MemoryOrdering.semantics(insn);
         if (MemoryOrdering.releases(sem)) {
             MemoryOrdering.releaseFence(cx, scope);
+        }
+        if (halfAdd) {
+            if (addr.uniformBase() != null) {
+                throw cx.unsupported("add.f16 atomics with a uniform address");
+            }
+            HalfAtomics.add(cx, space.name().toLowerCase(java.util.Locale.ROOT), addr, b, d);
+            if (!red && MemoryOrdering.acquires(sem)) {
+                MemoryOrdering.acquireFence(cx, scope);
+            }
+            return;
         }
         switch (space) {
             case GLOBAL -> {
