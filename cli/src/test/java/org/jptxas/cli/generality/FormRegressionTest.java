@@ -116,7 +116,11 @@ class FormRegressionTest {
             new String[] {"sm_90", "atom.add.noftz.f16 r, [rd]@shared, r", "the same, a generic address in shared"
                 + " memory"},
             new String[] {"sm_75", "atom.add.noftz.f16x2 r, [rd]@shared, r", "a generic f16x2 add on a shared"
-                + " address relied on ATOM doing it (the hardware leaves it to the code)"});
+                + " address relied on ATOM doing it (the hardware leaves it to the code)"},
+            new String[] {"sm_80", "atom.cas.b16 r, [rd], r, r", "16-bit compare-and-swap was refused"},
+            new String[] {"sm_86", "atom.shared.cas.b16 r, [r], r, r", "the same on shared memory; the emulator did"
+                + " not run ATOMS.CAST.SPIN"},
+            new String[] {"sm_89", "red.shared.add.noftz.f16x2 [r], r", "f16x2 adds on shared memory were refused"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

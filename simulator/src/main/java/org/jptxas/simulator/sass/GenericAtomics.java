@@ -13,4 +13,22 @@ final class GenericAtomics {
         return kind.equals("ADD") && (op.has("F16x2") || op.has("BF16x2") || op.has("F32") || op.has("FTZ")
                 || op.has("F64") || op.has("64") || op.has("U64") || op.has("S64"));
     }
+
+    /**
+     * {@code ATOMS.CAST.SPIN{.64} Rd, [a], Rcmp, Rnew} (ptxas's shared-memory compare-and-swap loops): stores new when
+     * the word equals cmp; Rd is 1 when it stored, else 0 (the loop retries until 1).
+     */
+    static void castSpin(SassMachine sm, SassOp op, SassMachine.Thread t, SassMachine.Warp w, SassOperand dst,
+                         SassOperand.Mem m, SassOperand cmp, SassOperand next) {
+        boolean wide = op.has("64");
+        int size = wide ? 8 : 4;
+        long a = sm.address(m, t, w, false);
+        long old = sm.shared.load(a, size);
+        long expected = wide ? sm.read64(cmp, t, w) : Integer.toUnsignedLong(sm.read(cmp, t, w));
+        boolean stored = old == expected;
+        if (stored) {
+            sm.shared.store(a, size, wide ? sm.read64(next, t, w) : Integer.toUnsignedLong(sm.read(next, t, w)));
+        }
+        SassMachine.writeR(t, dst, stored ? 1 : 0);
+    }
 }

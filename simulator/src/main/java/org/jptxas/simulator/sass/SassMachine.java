@@ -158,7 +158,7 @@ final class SassMachine {
     /** Which instructions ran (by pc), for the coverage report. */
     private final boolean[] ran;
     private Dim3Point cta;
-    private Region shared;
+    Region shared; // package-private: GenericAtomics' ATOMS.CAST.SPIN
     /** Outstanding warpgroup multiplies per warp. */
     private final WarpgroupOps warpgroupOps = new WarpgroupOps();
     private Thread[] threads;
@@ -1212,7 +1212,7 @@ final class SassMachine {
 
     // ------------------------------------------------------------------ operand access
 
-    private int read(SassOperand o, Thread t, Warp w) {
+    int read(SassOperand o, Thread t, Warp w) {
         if (o instanceof Reg r) {
             int v = r.index() == 255 ? 0 : t.r[r.index()];
             if (r.suffix().equals("H1")) {
@@ -1312,14 +1312,14 @@ final class SassMachine {
         throw new Stop(new Fault.Unimplemented("predicate operand " + o, ""));
     }
 
-    private static void writeR(Thread t, SassOperand d, int v) {
+    static void writeR(Thread t, SassOperand d, int v) {
         int i = ((Reg) d).index();
         if (i != 255) {
             t.r[i] = v;
         }
     }
 
-    private static void writeR64(Thread t, SassOperand d, long v) {
+    static void writeR64(Thread t, SassOperand d, long v) {
         int i = ((Reg) d).index();
         if (i != 255) {
             t.r[i] = (int) v;
@@ -2407,9 +2407,13 @@ final class SassMachine {
         String kind = null;
         for (String mod : op.modifiers()) {
             switch (mod) {
-                case "ADD", "MIN", "MAX", "AND", "OR", "XOR", "EXCH", "CAS", "INC", "DEC" -> kind = mod;
+                case "ADD", "MIN", "MAX", "AND", "OR", "XOR", "EXCH", "CAS", "INC", "DEC", "CAST" -> kind = mod;
                 default -> { }
             }
+        }
+        if (kind != null && kind.equals("CAST")) {
+            GenericAtomics.castSpin(this, op, t, w, dst, m, o.get(i), o.get(i + 1));
+            return;
         }
         if (op.has("POPC") && op.has("INC")) {
             kind = "POPC_INC";
@@ -2621,7 +2625,7 @@ final class SassMachine {
         return Integer.toUnsignedLong(t.r[r]) | (long) t.r[r + 1] << 32;
     }
 
-    private long read64(SassOperand o, Thread t, Warp w) {
+    long read64(SassOperand o, Thread t, Warp w) {
         if (o instanceof Reg r) {
             return r.index() == 255 ? 0 : pair(t, r.index());
         }

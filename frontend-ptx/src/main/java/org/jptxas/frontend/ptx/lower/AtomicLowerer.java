@@ -61,7 +61,8 @@ public final class AtomicLowerer implements InstructionLowerer {
         }
         List<String> typeMods = typeModifiers(op, type);
         boolean halfAdd = op.equals("add") && type == PtxType.F16 && insn.hasModifier("noftz");
-        if (typeMods == null && !halfAdd) {
+        boolean halfCas = op.equals("cas") && type == PtxType.B16;
+        if (typeMods == null && !halfAdd && !halfCas) {
             throw cx.unsupported(op + "." + type.ptxName() + " atomics");
         }
         Space space = insn.hasModifier("global") ? Space.GLOBAL
@@ -84,11 +85,16 @@ public final class AtomicLowerer implements InstructionLowerer {
         if (MemoryOrdering.releases(sem)) {
             MemoryOrdering.releaseFence(cx, scope);
         }
-        if (halfAdd) {
+        if (halfAdd || halfCas) {
             if (addr.uniformBase() != null) {
-                throw cx.unsupported("add.f16 atomics with a uniform address");
+                throw cx.unsupported(op + " atomics on 16 bits with a uniform address");
             }
-            HalfAtomics.add(cx, space.name().toLowerCase(java.util.Locale.ROOT), addr, b, d);
+            String where = space.name().toLowerCase(java.util.Locale.ROOT);
+            if (halfCas) {
+                HalfAtomics.cas(cx, where, addr, b, c, d);
+            } else {
+                HalfAtomics.add(cx, where, addr, b, d);
+            }
             if (!red && MemoryOrdering.acquires(sem)) {
                 MemoryOrdering.acquireFence(cx, scope);
             }
@@ -207,7 +213,7 @@ public final class AtomicLowerer implements InstructionLowerer {
     private static void sharedCasLoop(LoweringContext cx, String op, PtxType type, Addr addr, Reg b, Reg d)
             throws CompilationException {
         boolean wide = type.sizeBytes() == 8;
-        boolean supported = op.equals("add") ? type == PtxType.F32 || wide
+        boolean supported = op.equals("add") ? type == PtxType.F32 || type == PtxType.F16X2 || wide
                 : wide && !isFloat(type) && List.of("min", "max", "and", "or", "xor").contains(op);
         if (!supported) {
             throw cx.unsupported(op + "." + type.ptxName() + " on shared memory");
