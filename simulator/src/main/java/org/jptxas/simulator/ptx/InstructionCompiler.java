@@ -410,28 +410,12 @@ final class InstructionCompiler {
     private Insn mov() throws ProgramException, Unsupported {
         PtxType t = type();
         Operand d = op(0), s = op(1);
-        if (t.sizeBytes() == 16) {
-            return mov128(d, s);
-        }
-        if (d instanceof Operand.Vector dv && s instanceof Operand.Vector sv) { // mov.v2.u32 {a, b}, {c, d}
-            if (dv.elements().size() != sv.elements().size()) {
+        if (t.sizeBytes() == 16 || d instanceof Operand.Vector && s instanceof Operand.Vector) {
+            Insn.ThreadOp op = MovInstruction.compile(t, d, s, new OperandAccess());
+            if (op == null) {
                 throw unsupported();
             }
-            int[] regs = new int[dv.elements().size()];
-            Src[] vals = new Src[regs.length];
-            for (int i = 0; i < regs.length; i++) {
-                regs[i] = dst(dv.elements().get(i));
-                vals[i] = src(sv.elements().get(i), t);
-            }
-            return simple(th -> {
-                long[] x = new long[regs.length]; // all read before any is written ({a, b}, {b, a} swaps)
-                for (int i = 0; i < regs.length; i++) {
-                    x[i] = vals[i].get(th);
-                }
-                for (int i = 0; i < regs.length; i++) {
-                    write(th, regs[i], x[i]);
-                }
-            });
+            return simple(op);
         }
         if (d instanceof Operand.Vector v) { // unpack: mov.b64 {lo, hi}, %rd
             Src src = src(s, t);
@@ -469,35 +453,23 @@ final class InstructionCompiler {
         return simple(th -> write(th, dr, src.get(th)));
     }
 
-    /** {@code mov.b128}: a copy, or packing/unpacking of 2 x 64 or 4 x 32 bits ({@link Wide128}). */
-    private Insn mov128(Operand d, Operand s) throws ProgramException, Unsupported {
-        if (d instanceof Operand.Vector v) {
-            int[] regs = new int[v.elements().size()];
-            for (int i = 0; i < regs.length; i++) {
-                regs[i] = dst(v.elements().get(i));
-            }
-            return simple(Wide128.unpack(regs, 16 / regs.length, wide(s)));
+    /** The first slot of a {@code .b128} register operand (an immediate or a narrower register is not supported). */
+    private int wide(Operand o) throws Unsupported {
+        int slot = wideSlot(o);
+        if (slot < 0) {
+            throw unsupported();
         }
-        if (s instanceof Operand.Vector v) {
-            Src[] parts = new Src[v.elements().size()];
-            for (int i = 0; i < parts.length; i++) {
-                parts[i] = src(v.elements().get(i), null);
-            }
-            return simple(Wide128.pack(wide(d), parts, 16 / parts.length));
-        }
-        return simple(s instanceof Expr.SymbolRef ? Wide128.copy(wide(d), wide(s))
-                : Wide128.copy(wide(d), src(s, PtxType.B64)));
+        return slot;
     }
 
-    /** The first slot of a {@code .b128} register operand (an immediate or a narrower register is not supported). */
-    private int wide(Operand o) throws ProgramException, Unsupported {
+    private int wideSlot(Operand o) {
         if (o instanceof Expr.SymbolRef r && r.component() == null) {
             Symbol sym = fc.lookup(r.name());
             if (sym != null && sym.kind() == Symbol.Kind.REGISTER && sym.size() == 16) {
                 return sym.index();
             }
         }
-        throw unsupported();
+        return -1;
     }
 
     private Insn binary() throws ProgramException, Unsupported {
@@ -2131,7 +2103,13 @@ final class InstructionCompiler {
     }
 
     /** This instruction's operands as the async-copy and mbarrier compilers read them. */
-    private final class OperandAccess implements MbarrierInstruction.Operands, AsyncCopyInstruction.Operands {
+    private final class OperandAccess implements MbarrierInstruction.Operands, AsyncCopyInstruction.Operands,
+            MovInstruction.Operands {
+        @Override
+        public int wide(Operand o) {
+            return wideSlot(o);
+        }
+
         @Override
         public Src src(Operand o, PtxType t) throws ProgramException, Unsupported {
             return InstructionCompiler.this.src(o, t);
