@@ -93,7 +93,34 @@ class FormRegressionTest {
             new String[] {"sm_86", "setp.ge.xor.ftz.f16 p, r, r, p", "the same, setp"},
             new String[] {"sm_80", "cvt.f32.f16 r, r", "an f16 NaN kept its payload in f32 (the GPU gives the"
                 + " canonical NaN)"},
-            new String[] {"sm_90", "cvt.ftz.f32.f16 r, r", "the same, .ftz"});
+            new String[] {"sm_90", "cvt.ftz.f32.f16 r, r", "the same, .ftz"},
+            new String[] {"sm_80", "setp.lt.and.f16x2 p, r, r, p", "the interpreter had no f16x2 compares"},
+            new String[] {"sm_86", "set.geu.ftz.u32.f16x2 r, r, r", "the same, set"},
+            new String[] {"sm_89", "set.eq.or.f16x2.f16x2 r, r, r, p", "the same, an f16x2 result"},
+            new String[] {"sm_80", "atom.add.noftz.f16x2 r, [rd], r", "the interpreter had no f16x2 atomics; the"
+                + " emulator added ATOM.ADD.F16x2's lanes as one integer"},
+            new String[] {"sm_86", "red.global.add.noftz.f16x2 [rd], r", "the same, RED"},
+            new String[] {"sm_80", "ld.b128 r, [rd]", "mov.b128 did not unpack 2 x 64 bits; the interpreter had no"
+                + " .b128 registers"},
+            new String[] {"sm_89", "mov.b128 r, i", "the same, a literal (zero-extended)"},
+            new String[] {"sm_90", "st.b128 [rd], i", "the same, a stored literal"},
+            new String[] {"sm_80", "mov.v2.u32 v2, v2", "vector-to-vector mov was refused"},
+            new String[] {"sm_80", "ld.shared::cta.b32 r, [r]", "shared::cta was not the shared space (a 32-bit"
+                + " address was refused as generic)"},
+            new String[] {"sm_75", "st.v8.u8 [rd], v8", "eight bytes were packed as four (the high word lost)"},
+            new String[] {"sm_80", "atom.and.b64 r, [rd], i", "a 64-bit constant operand became MOV R.64, imm"
+                + " (no matcher selects)"},
+            new String[] {"sm_86", "and.pred p, i, i", "two constant predicates reached PLOP3 (no matcher selects)"},
+            new String[] {"sm_80", "atom.add.noftz.f16 r, [rd], r", "scalar f16 atomic adds were refused"},
+            new String[] {"sm_86", "red.shared.add.noftz.f16 [r], r", "the same, shared memory"},
+            new String[] {"sm_90", "atom.add.noftz.f16 r, [rd]@shared, r", "the same, a generic address in shared"
+                + " memory"},
+            new String[] {"sm_75", "atom.add.noftz.f16x2 r, [rd]@shared, r", "a generic f16x2 add on a shared"
+                + " address relied on ATOM doing it (the hardware leaves it to the code)"},
+            new String[] {"sm_80", "atom.cas.b16 r, [rd], r, r", "16-bit compare-and-swap was refused"},
+            new String[] {"sm_86", "atom.shared.cas.b16 r, [r], r, r", "the same on shared memory; the emulator did"
+                + " not run ATOMS.CAST.SPIN"},
+            new String[] {"sm_89", "red.shared.add.noftz.f16x2 [r], r", "f16x2 adds on shared memory were refused"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

@@ -192,6 +192,11 @@ final class FunctionCompiler {
     }
 
     private Symbol newReg(int size, PtxType type) {
+        if (size == 16) { // .b128: two 64-bit slots, low half first (Wide128)
+            regSizes.add(8);
+            regSizes.add(8);
+            return new Symbol(Symbol.Kind.REGISTER, regSizes.size() - 2, 0, size, type);
+        }
         regSizes.add(type == PtxType.PRED ? 0 : size);
         return new Symbol(Symbol.Kind.REGISTER, regSizes.size() - 1, 0, size, type);
     }

@@ -309,7 +309,7 @@ final class InstructionCompiler {
         for (String m : mods) {
             switch (m) {
                 case "global": return AddressSpace.GLOBAL;
-                case "shared", "shared::cluster": return AddressSpace.SHARED; // PtxCluster: a block's rank in the address
+                case "shared", "shared::cta", "shared::cluster": return AddressSpace.SHARED; // PtxCluster: a block's rank in the address
                 case "local": return AddressSpace.LOCAL;
                 case "const": return AddressSpace.CONST;
                 case "param": return AddressSpace.PARAM;
@@ -414,6 +414,13 @@ final class InstructionCompiler {
     private Insn mov() throws ProgramException, Unsupported {
         PtxType t = type();
         Operand d = op(0), s = op(1);
+        if (t.sizeBytes() == 16 || d instanceof Operand.Vector && s instanceof Operand.Vector) {
+            Insn.ThreadOp op = MovInstruction.compile(t, d, s, new OperandAccess());
+            if (op == null) {
+                throw unsupported();
+            }
+            return simple(op);
+        }
         if (d instanceof Operand.Vector v) { // unpack: mov.b64 {lo, hi}, %rd
             Src src = src(s, t);
             int n = v.elements().size();
@@ -448,6 +455,25 @@ final class InstructionCompiler {
         }
         Src src = src(s, t);
         return simple(th -> write(th, dr, src.get(th)));
+    }
+
+    /** The first slot of a {@code .b128} register operand (an immediate or a narrower register is not supported). */
+    private int wide(Operand o) throws Unsupported {
+        int slot = wideSlot(o);
+        if (slot < 0) {
+            throw unsupported();
+        }
+        return slot;
+    }
+
+    private int wideSlot(Operand o) {
+        if (o instanceof Expr.SymbolRef r && r.component() == null) {
+            Symbol sym = fc.lookup(r.name());
+            if (sym != null && sym.kind() == Symbol.Kind.REGISTER && sym.size() == 16) {
+                return sym.index();
+            }
+        }
+        return -1;
     }
 
     private Insn binary() throws ProgramException, Unsupported {
@@ -1076,6 +1102,10 @@ final class InstructionCompiler {
             c = null;
             cNeg = false;
         }
+        if (t == PtxType.F16X2 || t == PtxType.BF16X2) {
+            return simple(HalfPairCompare.setp(new HalfPairCompare.Sources(a, b, c, cNeg, bool, has("ftz"),
+                    comparison(cmp, lane(t))), p, q));
+        }
         Compare compare = comparison(cmp, t);
         int qq = q;
         boolean ftz = has("ftz");
@@ -1105,6 +1135,11 @@ final class InstructionCompiler {
     /** An f16 source under .ftz (set/setp on f16): a subnormal is a zero of its sign. */
     private static long ftzHalf(long h) {
         return (h & 0x7c00) == 0 ? h & 0x8000 : h & 0xffff;
+    }
+
+    /** The lane type of a packed pair. */
+    private static PtxType lane(PtxType pair) {
+        return pair == PtxType.BF16X2 ? PtxType.BF16 : PtxType.F16;
     }
 
     private static boolean combine(String op, boolean a, boolean b) {
@@ -1396,7 +1431,7 @@ final class InstructionCompiler {
         if (n == 1) {
             int d = dst(op(0));
             if (size == 16) {
-                throw unsupported();
+                return simple(Wide128.load(s, addr, wide(op(0))));
             }
             return simple(th -> {
                 long v = th.machine.load(th, s, addr.get(th), size);
@@ -1430,7 +1465,8 @@ final class InstructionCompiler {
         Src addr = memory(op(0));
         if (n == 1) {
             if (size == 16) {
-                throw unsupported();
+                return simple(op(1) instanceof Expr.SymbolRef ? Wide128.store(s, addr, wide(op(1)))
+                        : Wide128.store(s, addr, src(op(1), PtxType.B64)));
             }
             Src v = src(op(1), t);
             return simple(th -> th.machine.store(th, s, addr.get(th), size, v.get(th)));
@@ -1464,7 +1500,8 @@ final class InstructionCompiler {
                 default -> { }
             }
         }
-        if (op == null || vectorLength() > 1 || t == PtxType.F16X2 || t == PtxType.BF16X2 || t == PtxType.B128) {
+        boolean pair = t == PtxType.F16X2 || t == PtxType.BF16X2;
+        if (op == null || vectorLength() > 1 || pair && !op.equals("add") || t == PtxType.B128) {
             throw unsupported();
         }
         int base = red ? 0 : 1;
@@ -1504,6 +1541,9 @@ final class InstructionCompiler {
             case F64 -> Double.doubleToRawLongBits(f64(old) + f64(x));
             case F16, BF16 -> Values.toHalf(Values.half(old, t == PtxType.BF16) + Values.half(x, t == PtxType.BF16),
                     t == PtxType.BF16);
+            // each lane on its own, rounded to nearest (no carry between the lanes)
+            case F16X2, BF16X2 -> atomicAdd(old, x, t == PtxType.BF16X2 ? PtxType.BF16 : PtxType.F16) & 0xffff
+                    | (atomicAdd(old >>> 16, x >>> 16, t == PtxType.BF16X2 ? PtxType.BF16 : PtxType.F16) & 0xffff) << 16;
             default -> old + x;
         };
     }
@@ -1700,10 +1740,17 @@ final class InstructionCompiler {
             throw unsupported();
         }
         PtxType dt = types.get(0), st = types.get(1);
-        Compare compare = comparison(mods.get(0), st);
         String bool = mods.contains("and") ? "and" : mods.contains("or") ? "or" : mods.contains("xor") ? "xor" : null;
         int d = dst(op(0));
         Src a = src(op(1), st), b = src(op(2), st);
+        if (st == PtxType.F16X2 || st == PtxType.BF16X2) {
+            Operand co = bool != null ? op(3) : null;
+            boolean cNeg = co instanceof Expr.Unary u && u.op() == Expr.UnaryOp.NOT;
+            Src c = co == null ? null : src(cNeg ? ((Expr.Unary) co).operand() : co, PtxType.PRED);
+            return simple(HalfPairCompare.set(new HalfPairCompare.Sources(a, b, c, cNeg, bool, has("ftz"),
+                    comparison(mods.get(0), lane(st))), dt, d));
+        }
+        Compare compare = comparison(mods.get(0), st);
         Src c = bool != null ? src(op(3), PtxType.PRED) : null;
         long yes = dt == PtxType.F32 ? Float.floatToRawIntBits(1.0f) & 0xffffffffL : 0xffffffffL;
         boolean ftz = has("ftz") && st == PtxType.F32, ftzHalf = has("ftz") && st == PtxType.F16;
@@ -2060,7 +2107,13 @@ final class InstructionCompiler {
     }
 
     /** This instruction's operands as the async-copy and mbarrier compilers read them. */
-    private final class OperandAccess implements MbarrierInstruction.Operands, AsyncCopyInstruction.Operands {
+    private final class OperandAccess implements MbarrierInstruction.Operands, AsyncCopyInstruction.Operands,
+            MovInstruction.Operands {
+        @Override
+        public int wide(Operand o) {
+            return wideSlot(o);
+        }
+
         @Override
         public Src src(Operand o, PtxType t) throws ProgramException, Unsupported {
             return InstructionCompiler.this.src(o, t);

@@ -110,4 +110,19 @@ final class HalfOps {
             case RP -> cmp < 0 ? (negative ? h - 1 : h + 1) : h;
         };
     }
+
+    /**
+     * ATOM/RED .ADD.F16x2.RN (and .BF16x2.RN): each 16-bit lane added on its own, rounded to nearest, no flush of
+     * subnormals (PTX's .noftz); a NaN lane gives the canonical NaN.
+     */
+    static long atomicAdd2(long old, long v, boolean bf16) {
+        long r = 0;
+        for (int i = 0; i < 2; i++) {
+            int x = (int) (old >>> (16 * i)) & 0xffff, y = (int) (v >>> (16 * i)) & 0xffff;
+            double sum = bf16 ? (double) SmallFloats.bf16ToFloat(x) + SmallFloats.bf16ToFloat(y)
+                    : (double) SmallFloats.halfToFloat(x) + SmallFloats.halfToFloat(y);
+            r |= (long) ((bf16 ? SmallFloats.toBf16(sum) : SmallFloats.toHalf(sum)) & 0xffff) << (16 * i);
+        }
+        return r;
+    }
 }

@@ -158,7 +158,7 @@ final class SassMachine {
     /** Which instructions ran (by pc), for the coverage report. */
     private final boolean[] ran;
     private Dim3Point cta;
-    private Region shared;
+    Region shared; // package-private: GenericAtomics' ATOMS.CAST.SPIN
     /** This block's place in a cluster launch ({@link ClusterRun}), or null. */
     ClusterRun.Seat seat;
     /** Outstanding warpgroup multiplies per warp. */
@@ -1208,7 +1208,7 @@ final class SassMachine {
 
     // ------------------------------------------------------------------ operand access
 
-    private int read(SassOperand o, Thread t, Warp w) {
+    int read(SassOperand o, Thread t, Warp w) {
         if (o instanceof Reg r) {
             int v = r.index() == 255 ? 0 : t.r[r.index()];
             if (r.suffix().equals("H1")) {
@@ -1313,14 +1313,14 @@ final class SassMachine {
         throw new Stop(new Fault.Unimplemented("predicate operand " + o, ""));
     }
 
-    private static void writeR(Thread t, SassOperand d, int v) {
+    static void writeR(Thread t, SassOperand d, int v) {
         int i = ((Reg) d).index();
         if (i != 255) {
             t.r[i] = v;
         }
     }
 
-    private static void writeR64(Thread t, SassOperand d, long v) {
+    static void writeR64(Thread t, SassOperand d, long v) {
         int i = ((Reg) d).index();
         if (i != 255) {
             t.r[i] = (int) v;
@@ -2391,9 +2391,10 @@ final class SassMachine {
         boolean sharedSpace = op.opcode().equals("ATOMS");
         int i = 0;
         SassOperand dst = null;
+        SassOperand done = null;
         if (!red) {
             if (o.get(0) instanceof Pred) {
-                i++; // ATOMG's predicate result (reported for some forms): not used by ptxas's code here
+                done = o.get(i++); // set when the atomic was performed (ptxas falls back to a CAS loop when not)
             }
             dst = o.get(i++);
         }
@@ -2401,9 +2402,13 @@ final class SassMachine {
         String kind = null;
         for (String mod : op.modifiers()) {
             switch (mod) {
-                case "ADD", "MIN", "MAX", "AND", "OR", "XOR", "EXCH", "CAS", "INC", "DEC" -> kind = mod;
+                case "ADD", "MIN", "MAX", "AND", "OR", "XOR", "EXCH", "CAS", "INC", "DEC", "CAST" -> kind = mod;
                 default -> { }
             }
+        }
+        if (kind != null && kind.equals("CAST")) {
+            GenericAtomics.castSpin(this, op, t, w, dst, m, o.get(i), o.get(i + 1));
+            return;
         }
         if (op.has("POPC") && op.has("INC")) {
             kind = "POPC_INC";
@@ -2423,11 +2428,16 @@ final class SassMachine {
         } else if (sharedSpace) {
             a = sharedOffset(a);
         }
+        if (done != null && r != null && GenericAtomics.notPerformedInWindow(kind, op)) {
+            writeP(t, done, false); // the hardware leaves shared/local-window adds of these types to the code
+            return;
+        }
         long old = r == null ? launch.global().load(a, size) : r.load(a, size);
         long v = kind.equals("POPC_INC") ? 1 : size == 8 ? read64(o.get(i), t, w) : Integer.toUnsignedLong(read(o.get(i), t, w));
         long mask = size == 8 ? -1L : 0xffffffffL;
         long nv = switch (kind) {
-            case "ADD" -> f64 ? Double.doubleToRawLongBits(Double.longBitsToDouble(old) + Double.longBitsToDouble(v))
+            case "ADD" -> op.has("F16x2") || op.has("BF16x2") ? HalfOps.atomicAdd2(old, v, op.has("BF16x2"))
+                    : f64 ? Double.doubleToRawLongBits(Double.longBitsToDouble(old) + Double.longBitsToDouble(v))
                     : f32 ? Integer.toUnsignedLong(Float.floatToRawIntBits(Float.intBitsToFloat((int) old) + Float.intBitsToFloat((int) v)))
                     : old + v;
             case "POPC_INC" -> old + 1;
@@ -2454,6 +2464,9 @@ final class SassMachine {
             launch.global().store(a, size, nv);
         } else {
             r.store(a, size, nv);
+        }
+        if (done != null) {
+            writeP(t, done, true);
         }
         if (dst != null) {
             if (size == 8) {
@@ -2609,7 +2622,7 @@ final class SassMachine {
         return Integer.toUnsignedLong(t.r[r]) | (long) t.r[r + 1] << 32;
     }
 
-    private long read64(SassOperand o, Thread t, Warp w) {
+    long read64(SassOperand o, Thread t, Warp w) {
         if (o instanceof Reg r) {
             return r.index() == 255 ? 0 : pair(t, r.index());
         }

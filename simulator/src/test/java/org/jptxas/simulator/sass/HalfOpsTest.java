@@ -74,4 +74,16 @@ class HalfOpsTest {
         assertEquals(0x0000, HalfOps.result(subnormal, true, false));
         assertEquals(0x8000, HalfOps.result(-subnormal, true, false));
     }
+
+    @Test
+    void pairedAtomicAddsEachLaneWithoutCarryOrFlush() {
+        // 1 + 1 = 2 in the low lane; the high lane's 65504 + 65504 overflows to +inf without touching the low lane
+        assertEquals(0x7c00_4000L, HalfOps.atomicAdd2(0x7bff_3c00L, 0x7bff_3c00L, false));
+        // subnormals add as subnormals (.noftz): 2^-24 + 2^-24 = 2^-23
+        assertEquals(0x0000_0002L, HalfOps.atomicAdd2(0x0000_0001L, 0x0000_0001L, false));
+        // a NaN lane gives the canonical NaN; the other lane adds normally
+        assertEquals(0x7fff_4000L, HalfOps.atomicAdd2(0x7e01_3c00L, 0x3c00_3c00L, false));
+        // bfloat16 lanes: 1 + 1 = 2 (0x4000), 1 + -1 = +0
+        assertEquals(0x0000_4000L, HalfOps.atomicAdd2(0x3f80_3f80L, 0xbf80_3f80L, true));
+    }
 }

@@ -61,7 +61,9 @@ public final class AtomicLowerer implements InstructionLowerer {
             return;
         }
         List<String> typeMods = typeModifiers(op, type);
-        if (typeMods == null) {
+        boolean halfAdd = op.equals("add") && type == PtxType.F16 && insn.hasModifier("noftz");
+        boolean halfCas = op.equals("cas") && type == PtxType.B16;
+        if (typeMods == null && !halfAdd && !halfCas) {
             throw cx.unsupported(op + "." + type.ptxName() + " atomics");
         }
         Space space = insn.hasModifier("global") ? Space.GLOBAL
@@ -83,6 +85,21 @@ public final class AtomicLowerer implements InstructionLowerer {
         Semantics sem = MemoryOrdering.semantics(insn);
         if (MemoryOrdering.releases(sem)) {
             MemoryOrdering.releaseFence(cx, scope);
+        }
+        if (halfAdd || halfCas) {
+            if (addr.uniformBase() != null) {
+                throw cx.unsupported(op + " atomics on 16 bits with a uniform address");
+            }
+            String where = space.name().toLowerCase(java.util.Locale.ROOT);
+            if (halfCas) {
+                HalfAtomics.cas(cx, where, addr, b, c, d);
+            } else {
+                HalfAtomics.add(cx, where, addr, b, d);
+            }
+            if (!red && MemoryOrdering.acquires(sem)) {
+                MemoryOrdering.acquireFence(cx, scope);
+            }
+            return;
         }
         switch (space) {
             case GLOBAL -> {
@@ -107,7 +124,7 @@ public final class AtomicLowerer implements InstructionLowerer {
                 List<String> mods = mods(op, typeMods, scope, true);
                 // ptxas checks the result predicate of f32/f64/u64 adds and finishes non-global addresses itself
                 if (op.equals("add") && (type == PtxType.F32 || type == PtxType.F64 || type == PtxType.U64
-                        || type == PtxType.S64)) {
+                        || type == PtxType.S64 || type == PtxType.F16X2)) {
                     genericFloatAdd(cx, mods, type, addr, b, d);
                 } else {
                     cx.emit("ATOM", mods, List.of(Reg.PT, red ? Reg.RZ : d), sources(addr, b, c));
@@ -197,7 +214,7 @@ public final class AtomicLowerer implements InstructionLowerer {
     private static void sharedCasLoop(LoweringContext cx, String op, PtxType type, Addr addr, Reg b, Reg d)
             throws CompilationException {
         boolean wide = type.sizeBytes() == 8;
-        boolean supported = op.equals("add") ? type == PtxType.F32 || wide
+        boolean supported = op.equals("add") ? type == PtxType.F32 || type == PtxType.F16X2 || wide
                 : wide && !isFloat(type) && List.of("min", "max", "and", "or", "xor").contains(op);
         if (!supported) {
             throw cx.unsupported(op + "." + type.ptxName() + " on shared memory");
@@ -239,8 +256,13 @@ public final class AtomicLowerer implements InstructionLowerer {
         cx.startBlock(done);
     }
 
-    /** {@code old + b} in {@code type}: FADD, DADD, or a 64-bit integer add on the halves. */
+    /** {@code old + b} in {@code type}: HADD2, FADD, DADD, or a 64-bit integer add on the halves. */
     private static Reg add(LoweringContext cx, PtxType type, Reg old, Reg b) {
+        if (type == PtxType.F16X2) { // lane-wise, rounded to nearest, no flush (.noftz)
+            Reg next = cx.newReg(RegFile.R, 1);
+            cx.emitUnguarded("HADD2", List.of(), List.of(next), List.of(Src.of(old), Src.of(b)));
+            return next;
+        }
         if (type == PtxType.F32) {
             Reg next = cx.newReg(RegFile.R, 1);
             cx.emitUnguarded("FADD", List.of(), List.of(next), List.of(Src.of(old), Src.of(b)));

@@ -53,6 +53,14 @@ public final class LogicLowerer implements InstructionLowerer {
             Reg p = cx.dst(Ptx.op(insn, 0), t);
             Src a = Compare.predSrc(cx, Ptx.op(insn, 1));
             Src b = unary ? Ptx.pt() : Compare.predSrc(cx, Ptx.op(insn, 2));
+            if (a.value() == Reg.PT && b.value() == Reg.PT) {
+                // both constant (and.pred p, 1, 0): the result is a constant, set as mov.pred sets one
+                int index = (a.not() ? 0 : 4) | (b.not() ? 0 : 2) | 1;
+                int v = (lut >> index & 1) != 0 ? 0xff : 0x00;
+                cx.emit("PLOP3", List.of("LUT"), List.of(p, Reg.PT),
+                        List.of(Ptx.pt(), Ptx.pt(), Ptx.pt(), Ptx.imm(v), Ptx.imm(0)));
+                return;
+            }
             cx.emit("PLOP3", List.of("LUT"), List.of(p, Reg.PT), List.of(a, b, Ptx.pt(), Ptx.imm(lut), Ptx.imm(0)));
             return;
         }

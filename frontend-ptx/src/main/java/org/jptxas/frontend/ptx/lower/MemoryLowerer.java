@@ -149,7 +149,7 @@ public final class MemoryLowerer implements InstructionLowerer {
             switch (m) {
                 case "global":
                     return StateSpace.GLOBAL;
-                case "shared":
+                case "shared", "shared::cta": // the executing CTA's shared memory, the same window
                     return StateSpace.SHARED;
                 case "local":
                     return StateSpace.LOCAL;
@@ -247,15 +247,20 @@ public final class MemoryLowerer implements InstructionLowerer {
                         List.of(cx.src(els.get(2 * w), t), Ptx.imm(0x5410), cx.src(els.get(2 * w + 1), t)));
             }
         } else {
-            Reg lo = Ptx.r32(cx);
-            cx.emit("PRMT", List.of(), List.of(lo), List.of(cx.src(els.get(0), t), Ptx.imm(0x3340), cx.src(els.get(1), t)));
-            if (els.size() == 2) {
-                cx.emit("MOV", List.of(), List.of(tuple), List.of(Src.of(lo)));
-            } else {
-                Reg hi = Ptx.r32(cx);
-                cx.emit("PRMT", List.of(), List.of(hi),
-                        List.of(cx.src(els.get(2), t), Ptx.imm(0x3340), cx.src(els.get(3), t)));
-                cx.emit("PRMT", List.of(), List.of(tuple), List.of(Src.of(lo), Ptx.imm(0x5410), Src.of(hi)));
+            // bytes four to a register (v8: two registers)
+            for (int w = 0; w < Math.max(1, els.size() / 4); w++) {
+                Reg dst = tuple.width() == 1 ? tuple : tuple.component(w);
+                Reg lo = Ptx.r32(cx);
+                cx.emit("PRMT", List.of(), List.of(lo),
+                        List.of(cx.src(els.get(4 * w), t), Ptx.imm(0x3340), cx.src(els.get(4 * w + 1), t)));
+                if (els.size() == 2) {
+                    cx.emit("MOV", List.of(), List.of(dst), List.of(Src.of(lo)));
+                } else {
+                    Reg hi = Ptx.r32(cx);
+                    cx.emit("PRMT", List.of(), List.of(hi),
+                            List.of(cx.src(els.get(4 * w + 2), t), Ptx.imm(0x3340), cx.src(els.get(4 * w + 3), t)));
+                    cx.emit("PRMT", List.of(), List.of(dst), List.of(Src.of(lo), Ptx.imm(0x5410), Src.of(hi)));
+                }
             }
         }
         return Src.of(tuple);

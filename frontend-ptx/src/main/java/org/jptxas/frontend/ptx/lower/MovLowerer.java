@@ -9,6 +9,7 @@ import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 
 /**
@@ -38,6 +39,10 @@ public final class MovLowerer implements InstructionLowerer {
             }
             return;
         }
+        if (s instanceof Operand.Vector sv && d instanceof Operand.Vector dv) {
+            copyVector(cx, dv, sv, t);
+            return;
+        }
         if (s instanceof Operand.Vector vec) {
             pack(insn, cx, cx.dst(d, t), vec, t);
             return;
@@ -57,11 +62,44 @@ public final class MovLowerer implements InstructionLowerer {
 
     /** Moves a value of type {@code t} into {@code dst}, 32 bits at a time. */
     static void move(LoweringContext cx, Reg dst, Src v, PtxType t) {
-        if (dst.width() == 2) {
+        if (dst.width() == 4) { // .b128: a 64-bit literal is zero-extended, as ptxas does
+            boolean quad = v.value() instanceof Reg r && r.width() == 4;
+            for (int k = 0; k < 4; k++) {
+                Src part = quad || k == 0 ? Ptx.part(v, k) : k == 1 && t.sizeBytes() >= 8 ? Ptx.hi(v) : Ptx.rz();
+                cx.emit("MOV", List.of(), List.of(dst.component(k)), List.of(part));
+            }
+        } else if (dst.width() == 2) {
             cx.emit("MOV", List.of(), List.of(dst.component(0)), List.of(Ptx.lo(v)));
             cx.emit("MOV", List.of(), List.of(dst.component(1)), List.of(t.sizeBytes() == 8 ? Ptx.hi(v) : Ptx.rz()));
         } else {
             cx.emit("MOV", List.of(), List.of(dst), List.of(Ptx.lo(v)));
+        }
+    }
+
+    /**
+     * {@code mov.v2.u32 {a, b}, {c, d}}: element by element (a sink element is not written), every source read before
+     * any element is written (through temporaries, so that {@code {a, b}, {b, a}} swaps).
+     */
+    private static void copyVector(LoweringContext cx, Operand.Vector d, Operand.Vector s, PtxType t)
+            throws CompilationException {
+        int n = d.elements().size();
+        if (n != s.elements().size()) {
+            throw cx.unsupported("vector copy of different lengths");
+        }
+        Src[] held = new Src[n];
+        for (int k = 0; k < n; k++) {
+            Src v = cx.src(s.elements().get(k), t);
+            if (v.value() instanceof Reg) {
+                Reg tmp = cx.newReg(RegFile.R, Math.max(1, (t.sizeBytes() + 3) / 4));
+                move(cx, tmp, v, t);
+                v = Src.of(tmp);
+            }
+            held[k] = v;
+        }
+        for (int k = 0; k < n; k++) {
+            if (!(d.elements().get(k) instanceof Operand.Sink)) {
+                move(cx, cx.dst(d.elements().get(k), t), held[k], t);
+            }
         }
     }
 
@@ -78,6 +116,13 @@ public final class MovLowerer implements InstructionLowerer {
         if (bits == 32 && dst.width() == n) {
             for (int k = 0; k < n; k++) {
                 cx.emit("MOV", List.of(), List.of(dst.component(k)), List.of(cx.src(vec.elements().get(k), PtxType.B32)));
+            }
+        } else if (bits == 64 && dst.width() == 2 * n) {
+            // mov.b128 %q, {%rd1, %rd2}: each 64-bit element into two registers of the quad
+            for (int k = 0; k < n; k++) {
+                Src e = cx.src(vec.elements().get(k), PtxType.B64);
+                cx.emit("MOV", List.of(), List.of(dst.component(2 * k)), List.of(Ptx.lo(e)));
+                cx.emit("MOV", List.of(), List.of(dst.component(2 * k + 1)), List.of(Ptx.hi(e)));
             }
         } else if (bits == 16 && n == 2) {
             Src a = cx.src(vec.elements().get(0), PtxType.B16);
@@ -111,7 +156,12 @@ public final class MovLowerer implements InstructionLowerer {
             if (e instanceof Operand.Sink) {
                 continue;
             }
-            if (bits == 32) {
+            if (bits == 64 && v.value() instanceof Reg r && r.width() == 2 * n) {
+                // mov.b128 {%rd1, %rd2}, %q: two registers of the quad per element
+                Reg dst = cx.dst(e, PtxType.B64);
+                cx.emit("MOV", List.of(), List.of(dst.component(0)), List.of(Ptx.part(v, 2 * k)));
+                cx.emit("MOV", List.of(), List.of(dst.component(1)), List.of(Ptx.part(v, 2 * k + 1)));
+            } else if (bits == 32) {
                 Reg dst = cx.dst(e, PtxType.B32);
                 cx.emit("MOV", List.of(), List.of(dst), List.of(Ptx.part(v, k)));
             } else if (bits == 16) {

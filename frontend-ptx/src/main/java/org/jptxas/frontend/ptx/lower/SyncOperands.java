@@ -48,7 +48,11 @@ final class SyncOperands {
             return r;
         }
         Reg r = cx.newReg(RegFile.R, comps);
-        cx.emit("MOV", List.of(), List.of(r), List.of(s));
+        if (comps == 2) { // a 64-bit constant: MOV has no 64-bit form, so one MOV per half
+            MovLowerer.move(cx, r, s, PtxType.B64);
+        } else {
+            cx.emit("MOV", List.of(), List.of(r), List.of(s));
+        }
         return r;
     }
 

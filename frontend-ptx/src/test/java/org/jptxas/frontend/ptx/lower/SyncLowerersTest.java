@@ -177,9 +177,10 @@ class SyncLowerersTest {
     @Test
     void unsupportedAtomicsAreNamed() {
         UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class,
-                () -> lower("sm_80", "atom.shared.add.noftz.f16x2 %hh1, [sm], %hh2;"));
-        assertTrue(e.getMessage().contains("add.f16x2 on shared memory"), e.getMessage());
-        assertThrows(UnsupportedFeatureException.class, () -> lower("sm_80", "atom.global.add.noftz.f16 %h1, [%rd1], %h2;"));
+                () -> lower("sm_90", "atom.shared.add.noftz.bf16x2 %r1, [sm], %r2;"));
+        assertTrue(e.getMessage().contains("add.bf16x2 on shared memory"), e.getMessage());
+        assertThrows(UnsupportedFeatureException.class,
+                () -> lower("sm_90", "atom.shared::cluster.add.u32 %r1, [%r2], %r3;"));
     }
 
     @Test
