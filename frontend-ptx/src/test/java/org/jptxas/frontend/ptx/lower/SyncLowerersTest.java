@@ -179,8 +179,6 @@ class SyncLowerersTest {
         UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class,
                 () -> lower("sm_90", "atom.shared.add.noftz.bf16x2 %r1, [sm], %r2;"));
         assertTrue(e.getMessage().contains("add.bf16x2 on shared memory"), e.getMessage());
-        assertThrows(UnsupportedFeatureException.class,
-                () -> lower("sm_90", "atom.shared::cluster.add.u32 %r1, [%r2], %r3;"));
     }
 
     @Test
