@@ -37,6 +37,13 @@ public final class OracleSamples {
     /** A probe kernel carrying this line is also compiled with {@code -c}. */
     static final String RELOCATABLE_MARKER = "// sass-probe: relocatable";
 
+    /**
+     * A probe kernel carrying this line feeds only its own {@code .target}'s table, not the newer SMs' too: the
+     * instruction-form suite's probe modules are chosen per SM (the words that SM's tables lacked), and compiling each
+     * for every newer SM would only repeat samples at several times the oracle cost.
+     */
+    static final String TARGET_ONLY_MARKER = "// sass-probe: target only";
+
     /** One compiled and disassembled job. */
     public record Result(Job job, NvdisasmListing listing, String error) {}
 
@@ -111,8 +118,13 @@ public final class OracleSamples {
         try (var s = Files.list(dir)) {
             for (Path p : s.filter(f -> f.toString().endsWith(".ptx")).sorted().toList()) {
                 String target = targetOf(p);
-                boolean alsoRelocatable = Files.readString(p).contains(RELOCATABLE_MARKER);
-                for (String arch : allowed(target)) {
+                String text = Files.readString(p);
+                boolean alsoRelocatable = text.contains(RELOCATABLE_MARKER);
+                List<String> arches = allowed(target);
+                if (text.contains(TARGET_ONLY_MARKER) && !arches.isEmpty()) {
+                    arches = arches.subList(0, 1);
+                }
+                for (String arch : arches) {
                     String sm = arch.equals("sm_90a") ? "sm_90" : arch;
                     jobs.add(new Job(p, arch, sm));
                     if (alsoRelocatable) {

@@ -87,6 +87,11 @@ final class SassParser {
         }
         if (o.startsWith("c[")) {
             int close = o.indexOf(']');
+            if (close < 0 || !o.startsWith("[", close + 1) || !o.endsWith("]")) {
+                // nvdisasm's spellings of operands the emulator does not model (c[0x2] [0x0].F32, .SIGN): an
+                // operand that stops the instruction when it runs, not a cubin that cannot load
+                return new SassOperand.Other(raw);
+            }
             int bank = (int) number(o.substring(2, close));
             String inner = o.substring(close + 2, o.length() - 1);
             int base = -1;
