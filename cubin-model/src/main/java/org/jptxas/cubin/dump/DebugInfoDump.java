@@ -47,7 +47,7 @@ final class DebugInfoDump {
         Map<Long, DebugAbbrevDump.Abbrev> table = DebugAbbrevDump.table(abbrevs, abbrevOffset);
         int depth = 0;
         while (r.at() < end) {
-            int offset = r.at();
+            int offset = r.at() - start; // cuobjdump numbers DIEs (and references) within their unit
             long number = r.uleb();
             if (number == 0) {
                 depth--;
@@ -62,7 +62,7 @@ final class DebugInfoDump {
                     DebugAbbrevDump.tagName(a.tag())));
             for (long[] attribute : a.attributes()) {
                 out.append("      ").append(DebugAbbrevDump.attributeName(attribute[0])).append("   ");
-                value(r, attribute[1], start, pointerSize, strings, out);
+                value(r, attribute[1], pointerSize, strings, out);
                 out.append('\n');
             }
             if (a.children()) {
@@ -73,7 +73,7 @@ final class DebugInfoDump {
     }
 
     /** One attribute's value, as cuobjdump prints it for its form. */
-    private static void value(DwarfBytes r, long form, int unit, int pointerSize, byte[] strings, StringBuilder out) {
+    private static void value(DwarfBytes r, long form, int pointerSize, byte[] strings, StringBuilder out) {
         switch ((int) form) {
             case 0x01 -> out.append('\t').append(Long.toHexString(r.unsigned(pointerSize)));
             case 0x03 -> block(r, r.u16(), "%5d", pointerSize, out);
@@ -88,14 +88,14 @@ final class DebugInfoDump {
             case 0x0c -> out.append('\t').append(r.u8());
             case 0x0d -> out.append('\t').append(r.sleb());
             case 0x0e -> out.append('\t').append(stringAt(strings, r.u32()));
-            case 0x0f -> out.append("\t0x").append(Long.toHexString(r.uleb()));
+            case 0x0f -> out.append('\t').append(Long.toUnsignedString(r.uleb()));
             case 0x10 -> out.append("\t<").append(Long.toHexString(r.unsigned(pointerSize))).append('>');
-            case 0x11 -> out.append("\t<").append(Long.toHexString(unit + r.u8())).append('>');
-            case 0x12 -> out.append("\t<").append(Long.toHexString(unit + r.u16())).append('>');
-            case 0x13 -> out.append("\t<").append(Long.toHexString(unit + r.u32())).append('>');
-            case 0x14 -> out.append("\t<").append(Long.toHexString(unit + r.u64())).append('>');
-            case 0x15 -> out.append("\t<").append(Long.toHexString(unit + r.uleb())).append('>');
-            case DW_FORM_INDIRECT -> value(r, r.uleb(), unit, pointerSize, strings, out);
+            case 0x11 -> out.append("\t<").append(Long.toHexString(r.u8())).append('>');
+            case 0x12 -> out.append("\t<").append(Long.toHexString(r.u16())).append('>');
+            case 0x13 -> out.append("\t<").append(Long.toHexString(r.u32())).append('>');
+            case 0x14 -> out.append("\t<").append(Long.toHexString(r.u64())).append('>');
+            case 0x15 -> out.append("\t<").append(Long.toHexString(r.uleb())).append('>');
+            case DW_FORM_INDIRECT -> value(r, r.uleb(), pointerSize, strings, out);
             default -> throw new IndexOutOfBoundsException("form " + form); // its size is unknown: stop here
         }
     }

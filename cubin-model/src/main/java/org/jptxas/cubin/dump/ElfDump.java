@@ -206,12 +206,12 @@ public final class ElfDump {
     /** Where cuobjdump 12.5 prints a debug section among the others; -1: not at all. */
     private static int debugRank(String name) {
         return switch (debugKind(name)) {
-            case ".debug_str" -> 0;
-            case ".debug_abbrev" -> 1;
-            case ".debug_info" -> 2;
-            case ".debug_loc" -> 3;
-            case ".nv_debug_info_reg_sass" -> 4;
-            case ".nv_debug_info_reg_type" -> 5;
+            case ".debug_abbrev" -> 0;
+            case ".debug_info" -> 1;
+            case ".debug_loc" -> 2;
+            case ".nv_debug_info_reg_sass" -> 3;
+            case ".nv_debug_info_reg_type" -> 4;
+            case ".debug_str" -> 5;
             case ".debug_line" -> 6;
             case ".nv_debug_line_sass" -> 7;
             case ".nv_debug_ptx_txt" -> 8;
