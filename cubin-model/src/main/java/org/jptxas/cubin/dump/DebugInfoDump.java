@@ -17,10 +17,14 @@ final class DebugInfoDump {
     private static final int DW_FORM_INDIRECT = 0x16;
 
     static String print(Cubin cubin, Section s) {
-        byte[] abbrevs = cubin.section(".debug_abbrev").map(Section::data).orElse(new byte[0]);
-        byte[] strings = cubin.section(".debug_str").map(Section::data).orElse(new byte[0]);
+        return print(s.data(), cubin.section(".debug_abbrev").map(Section::data).orElse(new byte[0]),
+                cubin.section(".debug_str").map(Section::data).orElse(new byte[0]));
+    }
+
+    /** {@code info} read with the abbreviations of {@code abbrevs} and the strings of {@code strings}. */
+    static String print(byte[] info, byte[] abbrevs, byte[] strings) {
         StringBuilder out = new StringBuilder();
-        DwarfBytes r = new DwarfBytes(s.data(), 0);
+        DwarfBytes r = new DwarfBytes(info, 0);
         try {
             while (r.length() - r.at() >= 11) {
                 unit(r, abbrevs, strings, out);
