@@ -282,4 +282,14 @@ class DwarfDumpTest {
         String cut = DebugInfoDump.print(Arrays.copyOf(INFO, 0x50), ABBREV, new byte[0]);
         assertTrue(cut.contains(" <1><39>:  Abbrev Number: 2   (0x13 DW_TAG_structure_type)\n"), cut);
     }
+
+    @Test
+    void dwarfNamesComeFromTheTable() {
+        assertEquals("DW_TAG_template_value_parameter", DebugAbbrevDump.tagName(0x30));
+        assertEquals("DW_AT_MIPS_linkage_name", DebugAbbrevDump.attributeName(0x2007));
+        assertEquals("DW_AT_stride_size", DebugAbbrevDump.attributeName(0x2e));
+        assertEquals("Unknown Attribute value 2008", DebugAbbrevDump.attributeName(2008));
+        assertEquals("DW_FORM_ref_udata", DebugAbbrevDump.formName(0x15));
+        assertEquals("Unknown FORM value 23", DebugAbbrevDump.formName(23));
+    }
 }
