@@ -85,8 +85,9 @@ final class DebugAbbrevDump {
         return CubinTables.dwarfTag(tag).orElse("DW_TAG_<unknown>");
     }
 
+    /** Empty for a code cuobjdump does not know (it says "Unknown Attribute value N" on stderr and prints no name). */
     static String attributeName(long attribute) {
-        return CubinTables.dwarfAttribute(attribute).orElse("Unknown Attribute value " + attribute);
+        return CubinTables.dwarfAttribute(attribute).orElse("");
     }
 
     static String formName(long form) {

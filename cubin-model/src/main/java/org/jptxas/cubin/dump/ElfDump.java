@@ -215,7 +215,7 @@ public final class ElfDump {
             case ".debug_line" -> 6;
             case ".nv_debug_line_sass" -> 7;
             case ".nv_debug_ptx_txt" -> 8;
-            case ".debug_macinfo", ".debug_pubnames" -> -1;
+            case ".debug_macinfo", ".debug_pubnames", ".debug_pubtypes" -> -1;
             case ".debug_frame" -> 10;
             default -> 9;
         };

@@ -288,7 +288,7 @@ class DwarfDumpTest {
         assertEquals("DW_TAG_template_value_parameter", DebugAbbrevDump.tagName(0x30));
         assertEquals("DW_AT_MIPS_linkage_name", DebugAbbrevDump.attributeName(0x2007));
         assertEquals("DW_AT_stride_size", DebugAbbrevDump.attributeName(0x2e));
-        assertEquals("Unknown Attribute value 2008", DebugAbbrevDump.attributeName(2008));
+        assertEquals("", DebugAbbrevDump.attributeName(0x2134)); // nvcc 13's on sm_100, unknown to cuobjdump 12.5
         assertEquals("DW_FORM_ref_udata", DebugAbbrevDump.formName(0x15));
         assertEquals("Unknown FORM value 23", DebugAbbrevDump.formName(23));
     }
