@@ -50,7 +50,7 @@ final class DwarfExpression {
             case 0x23 -> "DW_OP_plus_uconst: " + Long.toUnsignedString(r.uleb());
             case 0x90 -> "DW_OP_regx: " + registerName(r.uleb());
             case 0x91 -> "DW_OP_fbreg: " + r.sleb();
-            case 0x92 -> "DW_OP_bregx: " + registerName(r.uleb()) + " " + r.sleb();
+            case 0x92 -> "DW_OP_bregx: " + registerName(r.uleb()) + " 0x" + Long.toHexString(r.sleb());
             case 0x94 -> "DW_OP_deref_size: " + r.u8();
             case 0x96 -> "DW_OP_nop";
             case 0x9f -> "DW_OP_stack_value";

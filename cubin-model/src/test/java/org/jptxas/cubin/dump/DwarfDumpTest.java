@@ -258,6 +258,8 @@ class DwarfDumpTest {
     void registerNamesArePackedIntoTheUleb() {
         assertEquals("%r1", DwarfExpression.registerName(0x257231));
         assertEquals("DW_OP_regx: %rd1", DwarfExpression.decode(HexFormat.of().parseHex("90b1c8c9ab02"), 8).get(0));
+        // ptxas's location of a parameter passed by reference (sm_100, cuobjdump 12.5's text)
+        assertEquals("DW_OP_bregx: %rd3 0x0", DwarfExpression.decode(HexFormat.of().parseHex("92b3c8c9ab0200"), 8).get(0));
     }
 
     /** Every cut of every section decodes to a prefix of the whole text's first lines, without an exception. */
