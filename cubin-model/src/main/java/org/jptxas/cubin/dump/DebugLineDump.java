@@ -101,6 +101,9 @@ final class DebugLineDump {
         long[] v = new long[1];
         while (at < end) {
             int op = b[at++] & 0xff;
+            if (p.lineRange() == 0 && (op >= p.opcodeBase() || op == 8)) {
+                return; // a header with line range 0 gives these opcodes no meaning: the program is not read on
+            }
             if (op >= p.opcodeBase()) {
                 int adjusted = op - p.opcodeBase();
                 long advance = (long) (adjusted / p.lineRange()) * p.minInstruction();

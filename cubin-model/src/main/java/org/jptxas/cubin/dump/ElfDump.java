@@ -18,8 +18,8 @@ import org.jptxas.cubin.tables.CubinTables;
 /**
  * Prints a cubin the way {@code cuobjdump -elf} does: header line, section table, symbol table, then data sections
  * (each followed by its relocations), .nv.info attributes, the call graph, code words, and the remaining
- * relocation sections. Line programs, the embedded PTX and .debug_frame are decoded; other debug sections are listed
- * by name only.
+ * relocation sections. DWARF abbreviations, DIEs, location lists and line programs, ptxas's register maps, the
+ * embedded PTX and .debug_frame are decoded; other debug sections are listed by name only.
  */
 public final class ElfDump {
     private ElfDump() {}
@@ -161,6 +161,11 @@ public final class ElfDump {
             switch (debugKind(s.name())) {
                 case ".debug_frame" -> out.append(DebugFrameDump.print(cubin, s)).append('\n');
                 case ".debug_line", ".nv_debug_line_sass" -> out.append(DebugLineDump.print(s.data()));
+                case ".debug_abbrev" -> out.append(DebugAbbrevDump.print(s.data()));
+                case ".debug_info" -> out.append(DebugInfoDump.print(cubin, s));
+                case ".debug_loc" -> out.append(DebugLocDump.print(s.data()));
+                case ".nv_debug_info_reg_sass" -> out.append(DebugRegSassDump.print(s.data()));
+                case ".nv_debug_info_reg_type" -> out.append(DebugRegTypeDump.print(s.data()));
                 // strings, NUL-terminated each: the embedded PTX, DWARF's names
                 case ".nv_debug_ptx_txt", ".debug_str" -> out.append(
                         new String(s.data(), java.nio.charset.StandardCharsets.UTF_8).replace('\0', '\n')).append('\n');
@@ -201,17 +206,18 @@ public final class ElfDump {
     /** Where cuobjdump 12.5 prints a debug section among the others; -1: not at all. */
     private static int debugRank(String name) {
         return switch (debugKind(name)) {
-            case ".debug_str" -> 0;
-            case ".debug_abbrev" -> 1;
-            case ".debug_info" -> 2;
+            case ".debug_abbrev" -> 0;
+            case ".debug_info" -> 1;
+            case ".debug_loc" -> 2;
             case ".nv_debug_info_reg_sass" -> 3;
             case ".nv_debug_info_reg_type" -> 4;
-            case ".debug_line" -> 5;
-            case ".nv_debug_line_sass" -> 6;
-            case ".nv_debug_ptx_txt" -> 7;
-            case ".debug_macinfo" -> -1;
-            case ".debug_frame" -> 9;
-            default -> 8;
+            case ".debug_str" -> 5;
+            case ".debug_line" -> 6;
+            case ".nv_debug_line_sass" -> 7;
+            case ".nv_debug_ptx_txt" -> 8;
+            case ".debug_macinfo", ".debug_pubnames", ".debug_pubtypes" -> -1;
+            case ".debug_frame" -> 10;
+            default -> 9;
         };
     }
 

@@ -8,7 +8,7 @@ import org.jptxas.tables.TableLoader;
 
 /**
  * The cubin tables of module {@code tables} ({@code cubin/eiattr.json}, {@code cubin/eicompat.json},
- * {@code cubin/relocations.json}, {@code cubin/section-types.json}), loaded once, strictly, and immutable.
+ * {@code cubin/relocations.json}, {@code cubin/section-types.json}, {@code cubin/dwarf.json}), loaded once, strictly, and immutable.
  */
 public final class CubinTables {
     private CubinTables() {}
@@ -48,6 +48,11 @@ public final class CubinTables {
 
     record SectionTypeFile(String note, List<SectionTypeName> types) {}
 
+    /** One DWARF code and its name ({@code cubin/dwarf.json}). */
+    public record DwarfName(int code, String name) {}
+
+    record DwarfFile(String note, List<DwarfName> tags, List<DwarfName> attributes, List<DwarfName> forms) {}
+
     private static final class Holder {
         static final Map<Integer, Eiattr> EIATTR = index(
                 TableLoader.load("cubin/eiattr.json", EiattrFile.class).attributes(), Eiattr::code, Eiattr::name, "cubin/eiattr.json");
@@ -58,6 +63,29 @@ public final class CubinTables {
         static final Map<Integer, SectionTypeName> SECTION_TYPES = index(
                 TableLoader.load("cubin/section-types.json", SectionTypeFile.class).types(), t -> (int) t.type(),
                 SectionTypeName::name, "cubin/section-types.json");
+    }
+
+    private static final class DwarfHolder {
+        static final DwarfFile FILE = TableLoader.load("cubin/dwarf.json", DwarfFile.class);
+        static final Map<Integer, DwarfName> TAGS = index(FILE.tags(), DwarfName::code, DwarfName::name, "cubin/dwarf.json tags");
+        static final Map<Integer, DwarfName> ATTRIBUTES = index(FILE.attributes(), DwarfName::code, DwarfName::name,
+                "cubin/dwarf.json attributes");
+        static final Map<Integer, DwarfName> FORMS = index(FILE.forms(), DwarfName::code, DwarfName::name, "cubin/dwarf.json forms");
+    }
+
+    /** The name of DWARF tag {@code code}, e.g. {@code DW_TAG_variable}. */
+    public static Optional<String> dwarfTag(long code) {
+        return Optional.ofNullable(DwarfHolder.TAGS.get((int) code)).filter(n -> n.code() == code).map(DwarfName::name);
+    }
+
+    /** The name of DWARF attribute {@code code}, e.g. {@code DW_AT_location}. */
+    public static Optional<String> dwarfAttribute(long code) {
+        return Optional.ofNullable(DwarfHolder.ATTRIBUTES.get((int) code)).filter(n -> n.code() == code).map(DwarfName::name);
+    }
+
+    /** The name of DWARF form {@code code}, e.g. {@code DW_FORM_block1}. */
+    public static Optional<String> dwarfForm(long code) {
+        return Optional.ofNullable(DwarfHolder.FORMS.get((int) code)).filter(n -> n.code() == code).map(DwarfName::name);
     }
 
     private static final class RulesHolder {

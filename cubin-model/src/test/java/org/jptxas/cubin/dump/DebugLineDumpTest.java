@@ -77,4 +77,15 @@ class DebugLineDumpTest {
         String text = DebugLineDump.print(cut);
         assertEquals(true, text.startsWith("  Offset:                         0\n"), text);
     }
+
+    /** A header whose line range is 0 gives special opcodes no meaning: the program stops there instead of throwing. */
+    @Test
+    void aZeroLineRangeStopsTheProgram() {
+        byte[] unit = UNIT.clone();
+        unit[13] = 0;
+        unit[65] = 0x0a; // the first Copy becomes special opcode 0
+        String text = DebugLineDump.print(unit);
+        assertEquals(true, text.contains("  Line range:                      0\n"), text);
+        assertEquals(true, text.endsWith("  Advance Line by 1 to 2\n\n\n"), text);
+    }
 }
