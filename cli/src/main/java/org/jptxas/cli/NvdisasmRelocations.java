@@ -193,6 +193,9 @@ final class NvdisasmRelocations {
             int[] span = spans.get(start);
             Rel r = of.get(start);
             sb.replace(span[0], span[1], operand(kind(r.r().typeName()), base.substring(span[0], span[1]), r));
+            if (span[0] >= 4 && sb.substring(span[0] - 4, span[0]).equals("[RZ+")) {
+                sb.delete(span[0] - 3, span[0]); // a symbol address on its own: [`(sym)], not [RZ+`(sym)]
+            }
         }
         return sb.toString();
     }
