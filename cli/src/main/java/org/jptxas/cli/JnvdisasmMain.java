@@ -349,7 +349,9 @@ public final class JnvdisasmMain implements Callable<Integer> {
      * the first function symbol that runs to the section's end (a hidden kernel's own, else its last subroutine's).
      */
     private static java.util.Map<String, Integer> endLabelRanks(Cubin cubin) {
-        List<org.jptxas.cubin.Symbol> functions = cubin.symbols().stream().filter(x -> x.symbolType() == 2).toList();
+        // defined functions only: an undefined one (malloc, an extern) has no end
+        List<org.jptxas.cubin.Symbol> functions = cubin.symbols().stream()
+                .filter(x -> x.symbolType() == 2 && x.shndx() != org.jptxas.cubin.Symbol.SHN_UNDEF).toList();
         java.util.Map<String, Integer> ranks = new java.util.HashMap<>();
         for (Section s : cubin.textSections()) {
             int index = cubin.sectionIndex(s.name());

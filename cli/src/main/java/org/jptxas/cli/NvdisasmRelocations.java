@@ -174,7 +174,7 @@ final class NvdisasmRelocations {
         }
         String base = print(isa, inst, address, printed, null, namer);
         if (base == null) {
-            return text;
+            return unsizedAddress(text, printed);
         }
         // the operands' spans in the all-A printing, replaced from the right
         TreeMap<Integer, int[]> spans = new TreeMap<>();
@@ -197,7 +197,33 @@ final class NvdisasmRelocations {
                 sb.delete(span[0] - 3, span[0]); // a symbol address on its own: [`(sym)], not [RZ+`(sym)]
             }
         }
-        return sb.toString();
+        String out = sb.toString();
+        // nvdisasm names IMAD R, RZ, RZ, c[...] IMAD.MOV by the constant's value, which a relocated one has not
+        if (printed.stream().anyMatch(r -> kind(r.r().typeName()) == Kind.CONST)) {
+            out = out.replaceFirst("^((?:@!?U?P\\w+ )?IMAD)\\.MOV(\\.U32)? ", "$1$2 ");
+        }
+        return out;
+    }
+
+    /**
+     * When the tables know the instruction only without an offset (a zero field prints no {@code +0x...}), an
+     * offset relocated into its one memory operand still prints: {@code [R8.X4+`(sym)]}, {@code [`(sym)]}.
+     */
+    private String unsizedAddress(String text, List<Rel> rels) {
+        if (rels.size() != 1 || kind(rels.get(0).r().typeName()) != Kind.ADDRESS
+                || !rels.get(0).r().typeName().startsWith("R_CUDA_ABS24_")) {
+            return text;
+        }
+        int open = text.indexOf('[');
+        int close = text.indexOf(']', open + 1);
+        if (open < 0 || close < 0 || text.indexOf('[', open + 1) >= 0
+                || text.substring(open, close).contains("0x")) {
+            return text;
+        }
+        String inner = text.substring(open + 1, close);
+        String symbol = "`(" + expression(rels.get(0)) + ")";
+        return text.substring(0, open + 1) + (inner.equals("RZ") ? symbol : inner + "+" + symbol)
+                + text.substring(close);
     }
 
     /** The instruction printed with every relocated field at A, {@code b} (if any) at B; null if undecodable. */
