@@ -243,18 +243,32 @@ public final class JnvdisasmMain implements Callable<Integer> {
             return 1;
         }
         SassIsa isa = target.isa();
-        // nvdisasm aligns the encoding comments after the longest instruction of the whole file: measure first.
+        NvdisasmRelocations relocations = new NvdisasmRelocations(cubin, NvdisasmSections.displayNames(cubin.symbols()));
+        // nvdisasm aligns the encoding comments after the longest instruction of the whole file: measure first (and
+        // learn the branch labels, which the labels of data relocations come after)
         int width = 0;
-        SassListing measure = new SassListing(isa, false, control);
+        SassListing measure = new SassListing(isa, false, control).labelsFrom(relocations.labelCount());
+        Map<Integer, Map<Long, String>> branchLabels = new java.util.HashMap<>();
         for (Section s : cubin.textSections()) {
-            width = Math.max(width, measure.render(s.data(), 0, s.functionName(), symbolsIn(cubin, s), 0).width());
+            SassListing.Block b = measure.render(s.data(), 0, s.functionName(), symbolsIn(cubin, s),
+                    relocations.labelsIn(s), relocations.hook(s, isa), 0);
+            width = Math.max(width, b.width());
+            Map<Long, String> own = new java.util.HashMap<>();
+            b.labels().forEach((a, l) -> {
+                if (l.startsWith(".L_x_")) {
+                    own.put(a, l);
+                }
+            });
+            branchLabels.put(cubin.sectionIndex(s.name()), own);
         }
+        int endLabels = relocations.dataLabels(measure.branchLabels(), branchLabels);
         SassListing listing = new SassListing(isa, hex, control)
-                .endLabelsFrom(measure.branchLabels())
+                .labelsFrom(relocations.labelCount())
+                .endLabelsFrom(endLabels)
                 .endLabelRanks(endLabelRanks(cubin));
         NvdisasmDirectives.fileHeader(cubin).forEach(out::println);
         int unknown = 0;
-        NvdisasmSections data = new NvdisasmSections(cubin);
+        NvdisasmSections data = new NvdisasmSections(cubin, relocations);
         for (Section s : cubin.sections()) {
             if (!codeOnly && NvdisasmSections.listed(s)) {
                 // without -c, nvdisasm lists every other section too, in section order, as data
@@ -268,7 +282,8 @@ public final class JnvdisasmMain implements Callable<Integer> {
             }
             String fn = s.functionName();
             java.util.Map<Long, String> internal = symbolsIn(cubin, s);
-            SassListing.Block b = listing.render(s.data(), 0, fn, internal, width);
+            SassListing.Block b = listing.render(s.data(), 0, fn, internal, relocations.labelsIn(s),
+                    relocations.hook(s, isa), width);
             out.println();
             out.println();
             out.println(NvdisasmDirectives.banner(s.name()));
@@ -334,7 +349,9 @@ public final class JnvdisasmMain implements Callable<Integer> {
      * the first function symbol that runs to the section's end (a hidden kernel's own, else its last subroutine's).
      */
     private static java.util.Map<String, Integer> endLabelRanks(Cubin cubin) {
-        List<org.jptxas.cubin.Symbol> functions = cubin.symbols().stream().filter(x -> x.symbolType() == 2).toList();
+        // defined functions only: an undefined one (malloc, an extern) has no end
+        List<org.jptxas.cubin.Symbol> functions = cubin.symbols().stream()
+                .filter(x -> x.symbolType() == 2 && x.shndx() != org.jptxas.cubin.Symbol.SHN_UNDEF).toList();
         java.util.Map<String, Integer> ranks = new java.util.HashMap<>();
         for (Section s : cubin.textSections()) {
             int index = cubin.sectionIndex(s.name());

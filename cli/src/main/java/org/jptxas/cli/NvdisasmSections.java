@@ -59,19 +59,23 @@ final class NvdisasmSections {
     private final byte[] strtab;
     private int nextLabel;
 
+    /** Labels of code addresses that relocations point at (null: none). */
+    private final NvdisasmRelocations relocations;
+
     NvdisasmSections(Cubin cubin) {
+        this(cubin, null);
+    }
+
+    NvdisasmSections(Cubin cubin, NvdisasmRelocations relocations) {
         this.cubin = cubin;
+        this.relocations = relocations;
         this.symbols = cubin.symbols();
-        Set<String> seen = new java.util.HashSet<>();
-        int repeats = 0;
+        names.addAll(displayNames(symbols));
         for (int i = 0; i < symbols.size(); i++) {
             Symbol sym = symbols.get(i);
             if (sym.symbolType() == Symbol.STT_SECTION) {
                 sectionSymbols.add(sym.shndx());
             }
-            // one counter for all repeated names, in symbol-table order
-            boolean repeated = !sym.name().isEmpty() && sym.symbolType() != Symbol.STT_SECTION && !seen.add(sym.name());
-            names.add(repeated ? sym.name() + "__" + repeats++ : sym.name());
             if (isObject(sym) && sym.shndx() != Symbol.SHN_UNDEF && !common(sym)) {
                 objectLabels.put(i, nextLabel++);
             }
@@ -374,6 +378,8 @@ final class NvdisasmSections {
             }
             if (!hasData || allZero(b, (int) p, (int) (long) next) && !anyIn(dwords, p, next)) {
                 out.add("\t.zero\t\t" + (next - p));
+            } else if (allZero(b, (int) p, (int) (long) next) && onlyTextures(dwords, p, next)) {
+                textureWords(p, next, dwords, out);
             } else {
                 bytes(b, (int) p, (int) (long) next, dwords, aligned, out);
             }
@@ -442,6 +448,33 @@ final class NvdisasmSections {
         return String.join(" ", names);
     }
 
+    /** Marks a texture-header word ({@code R_CUDA_TEX_HEADER_INDEX}) among the 4-byte references. */
+    private static final String TEXTURE = WORD + "[";
+
+    private static boolean onlyTextures(Map<Long, String> dwords, long from, long to) {
+        return dwords.entrySet().stream().filter(e -> e.getKey() >= from && e.getKey() < to)
+                .allMatch(e -> e.getValue().startsWith(TEXTURE));
+    }
+
+    /**
+     * A zero-filled stretch with texture-header words in it: nvdisasm prints the zeros as {@code .zero} and each
+     * word, aligned, as {@code [20@lo(value)=texture]} (the index the driver writes into the low 20 bits).
+     */
+    private static void textureWords(long from, long to, Map<Long, String> dwords, List<String> out) {
+        long at = from;
+        for (long k : new TreeSet<>(dwords.keySet()).subSet(from, to)) {
+            if (k > at) {
+                out.add("\t.zero\t\t" + (k - at));
+            }
+            out.add("\t.align\t\t4");
+            out.add(row((int) k, ".word", dwords.get(k).substring(WORD.length())));
+            at = k + 4;
+        }
+        if (at < to) {
+            out.add("\t.zero\t\t" + (to - at));
+        }
+    }
+
     private static boolean anyIn(Map<Long, String> dwords, long from, long to) {
         for (long k : dwords.keySet()) {
             if (k >= from && k < to) {
@@ -468,6 +501,13 @@ final class NvdisasmSections {
                         out.put(rel.offset(), WORD + symbolName(rel.symbol())); // a 4-byte reference
                         continue;
                     }
+                    if (rel.typeName().equals("R_CUDA_TEX_HEADER_INDEX") && rel.symbol() > 0
+                            && rel.symbol() < symbols.size() && rel.offset() + 4 <= data.length) {
+                        long value = r.type() == SectionType.RELA ? rel.addend() : word(data, (int) rel.offset());
+                        out.put(rel.offset(), WORD + "[20@lo(0x" + Long.toHexString(value & 0xfffff) + ")="
+                                + symbolName(rel.symbol()) + "]");
+                        continue;
+                    }
                     if (rel.typeName().endsWith("64") && rel.symbol() > 0 && rel.symbol() < symbols.size()) {
                         String sym = symbolName(rel.symbol());
                         // REL keeps its addend in the relocated bytes
@@ -485,6 +525,21 @@ final class NvdisasmSections {
         return out;
     }
 
+    /**
+     * The symbol names nvdisasm prints, by symbol index: a repeated name (not of a section symbol) gets {@code __0},
+     * {@code __1}, ... with one counter for all, in symbol-table order.
+     */
+    static List<String> displayNames(List<Symbol> symbols) {
+        Set<String> seen = new java.util.HashSet<>();
+        List<String> out = new ArrayList<>();
+        int repeats = 0;
+        for (Symbol sym : symbols) {
+            boolean repeated = !sym.name().isEmpty() && sym.symbolType() != Symbol.STT_SECTION && !seen.add(sym.name());
+            out.add(repeated ? sym.name() + "__" + repeats++ : sym.name());
+        }
+        return out;
+    }
+
     /** {@code inner@srel} for the function symbol at {@code base + addend} in {@code base}'s section, else the
      * addend in hex. */
     private String inner(Symbol base, long addend) {
@@ -494,6 +549,10 @@ final class NvdisasmSections {
             if (s.shndx() == base.shndx() && s.symbolType() == Symbol.STT_FUNC && s.value() == at && s != base) {
                 return names.get(i) + "@srel";
             }
+        }
+        String label = relocations == null ? null : relocations.labelAt(base, addend);
+        if (label != null) {
+            return label + "@srel";
         }
         return "0x" + Long.toHexString(addend);
     }

@@ -239,31 +239,24 @@ class ToolDropInTest {
     static final Map<String, String> CUOBJDUMP_KNOWN = Map.of();
 
     /**
-     * What still differs from nvdisasm 12.5, by section kind and cause ({@link #cause}; exact, as above). Every
-     * entry comes from one thing jnvdisasm does not do yet: print operands and data whose text nvdisasm takes from
-     * relocations, and create the code labels those need.
+     * What still differs from nvdisasm 12.5, by section kind and cause ({@link #cause}; exact, as above). Operands,
+     * data words and labels nvdisasm takes from relocations are printed as it does (NvdisasmRelocations); what is
+     * left comes from instructions the SASS tables do not know or print otherwise, and from BRX jump tables.
      */
     static final Map<String, String> NVDISASM_KNOWN = Map.ofEntries(
-            Map.entry("nvdisasm .text.F: end label", "nvdisasm numbers the .L_x_ labels it creates for relocation "
-                    + "targets (-c call return addresses, .debug_info addresses, BRX jump tables) and ranks the end "
-                    + "labels of functions sharing a section end by a rule of its own; jnvdisasm prints relocated "
-                    + "operands as their raw fields and creates none of those labels, so a function's .size end "
-                    + "label gets another number"),
-            Map.entry("nvdisasm .text.F: relocated operand", "operands whose text nvdisasm takes from relocations "
-                    + "(`(sym), 32@lo(...), c[`(sym)]) are printed as their raw fields (SassDifferentialTest's known "
-                    + "exception)"),
-            Map.entry("nvdisasm .text.F: label", "a .L_x_ label nvdisasm creates for an address a relocation or a "
-                    + "debug section refers to"),
+            Map.entry("nvdisasm .text.F: end label", "a branch label nvdisasm numbers that jnvdisasm does not (the "
+                    + "target of an instruction the tables do not know, BRA.DIV and BRX printed as UNKNOWN; the "
+                    + "labels of BRX jump tables), so the end labels numbered after all branch labels shift"),
+            Map.entry("nvdisasm .text.F: relocated operand", "LDGSTS with a relocated shared-memory offset: its "
+                    + "relocated form is not in the SASS tables, so the raw field ([RZ]) prints"),
             Map.entry("nvdisasm .text.F: blank before ;", "nvdisasm writes ERRBAR; and MEMBAR.SC.VC; without the blank "
                     + "in some encodings, by bits the SASS tables do not model"),
-            Map.entry("nvdisasm .text.F: UNKNOWN", "LDGSTS with a relocated shared-memory offset, a form the SASS "
-                    + "tables have not seen"),
-            Map.entry("nvdisasm .nv.constant0.F: other", "texture and sampler references in constant bank 0, which "
-                    + "nvdisasm prints as [20@lo(0x0)=tex] words from their relocations"),
+            Map.entry("nvdisasm .text.F: UNKNOWN", "instructions the SASS tables have not seen (e.g. IABS c[], "
+                    + "IMAD.WIDE.U32 with .reuse, BRA.DIV, BRX, LDGSTS with a relocated offset)"),
+            Map.entry("nvdisasm .text.F: other", "operand text the printer gets wrong without a relocation: LD.E.64 "
+                    + "[R.64+0x0] for [R.64], UIMAD.WIDE.U32's immediate unsigned where nvdisasm prints it signed"),
             Map.entry("nvdisasm .nv.info.F: other", "EIATTR_INDIRECT_BRANCH_TARGETS, whose payload nvdisasm prints "
                     + "as the BRX jump table's code labels"),
-            Map.entry("nvdisasm .debug_info: relocation label", "a .debug_info address relocated to a code "
-                    + "offset, which nvdisasm names by a .L_x_ label it creates (see the end labels)"),
             Map.entry("nvdisasm .nv_debug.shared: other", "the -G objects' .nv_debug.shared, of which nvdisasm "
                     + "lists part only"));
 

@@ -45,9 +45,27 @@ public final class SassListing {
         return this;
     }
 
-    /** Branch labels numbered so far. */
+    /** Branch labels numbered so far (with the {@link #labelsFrom} base). */
     public int branchLabels() {
         return nextLabel;
+    }
+
+    /**
+     * Numbers branch labels from {@code first} on: nvdisasm numbers the labels it creates for relocation targets in
+     * code before any branch target.
+     */
+    public SassListing labelsFrom(int first) {
+        this.nextLabel = first;
+        return this;
+    }
+
+    /**
+     * Rewrites an instruction's text, e.g. to print a relocated operand as its symbol ({@code address} is the
+     * instruction's; {@code labels} names code addresses as the listing does).
+     */
+    @FunctionalInterface
+    public interface TextHook {
+        String text(long address, SassInstruction inst, String text, LabelNamer labels);
     }
 
     public SassListing(SassIsa isa, boolean hex, boolean control) {
@@ -77,6 +95,16 @@ public final class SassListing {
      * subroutines), which name their addresses instead of {@code .L_x_N} and get their own label lines.
      */
     public Block render(byte[] code, long baseAddress, String functionName, Map<Long, String> symbols, int minWidth) {
+        return render(code, baseAddress, functionName, symbols, Map.of(), null, minWidth);
+    }
+
+    /**
+     * As above, with labels named beforehand ({@code preset}: address -> {@code .L_x_N}, e.g. the return addresses
+     * of relocated calls; branch targets there keep that name; one at the code's end is its end label) and
+     * {@code hook} (null: none) rewriting instruction texts.
+     */
+    public Block render(byte[] code, long baseAddress, String functionName, Map<Long, String> symbols,
+                        Map<Long, String> preset, TextHook hook, int minWidth) {
         int n = code.length / 16;
         SassInstruction[] insts = new SassInstruction[n];
         TreeMap<Long, String> labels = new TreeMap<>();
@@ -86,6 +114,7 @@ public final class SassListing {
         String endLabel = null;
         if (functionName != null) {
             labels.putAll(symbols);
+            labels.putAll(preset);
             for (int i = 0; i < n; i++) {
                 if (insts[i] instanceof SassInstruction.Known k) {
                     for (long t : k.branchTargets(baseAddress + 16L * i)) {
@@ -97,7 +126,8 @@ public final class SassListing {
                 }
             }
             Integer rank = endLabelRank.get(functionName);
-            endLabel = nextEndLabel < 0 ? null
+            String presetEnd = preset.get(baseAddress + 16L * n);
+            endLabel = nextEndLabel < 0 ? null : presetEnd != null ? presetEnd
                     : rank != null ? ".L_x_" + (nextEndLabel + rank) : ".L_x_" + (nextEndLabel + endLabelRank.size() + unranked++);
             labels.put(baseAddress, functionName);
             labels.putAll(symbols);
@@ -110,7 +140,11 @@ public final class SassListing {
             long addr = baseAddress + 16L * i;
             StringBuilder sb = new StringBuilder(96);
             sb.append("        /*").append(String.format("%04x", addr)).append("*/");
-            String text = SassPrinter.text(insts[i], addr, functionName == null ? null : labels::get);
+            LabelNamer namer = functionName == null ? null : labels::get;
+            String text = SassPrinter.text(insts[i], addr, namer);
+            if (hook != null) {
+                text = hook.text(addr, insts[i], text, namer);
+            }
             if (insts[i] instanceof SassInstruction.Unknown) {
                 unknown++;
             }
