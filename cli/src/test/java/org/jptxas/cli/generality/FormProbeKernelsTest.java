@@ -25,14 +25,15 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * Writes the sass-probe kernels of the instruction-form suite: per SM, the suite's kernels whose ptxas 13 cubin holds
  * a word jptxas's decoder cannot read (the emulator stops at it, and the case cannot agree three ways), a few per
  * dispatch key, as one module {@code forms_<sm>.ptx} in {@code -Djptxas.forms.probeDir}. {@code tools/sass-probe/probe
- * add} then learns their forms from ptxas's and nvdisasm's output. Not a check: runs only when asked.
+ * add} then learns their forms from ptxas's and nvdisasm's output. Not a check: tagged 'tool', which no build runs
+ * unless asked: {@code mvn -Pcorpus -DexcludedTestGroups=none -Dtest=FormProbeKernelsTest -Djptxas.forms.probeDir=DIR}.
  */
 class FormProbeKernelsTest {
     /** Kernels kept per unreadable dispatch key (bits [11:0] and [91]). */
     static final int PER_KEY = 3;
 
     @Test
-    @Tag("slow")
+    @Tag("tool")
     @EnabledIfSystemProperty(named = "jptxas.forms.probeDir", matches = ".+")
     void writeProbeKernels() throws IOException {
         Path out = Files.createDirectories(Path.of(System.getProperty("jptxas.forms.probeDir")));
