@@ -9,25 +9,12 @@ final class DebugRegSassDump {
     private DebugRegSassDump() {}
 
     static String print(byte[] b) {
-        StringBuilder out = new StringBuilder();
-        DwarfBytes r = new DwarfBytes(b, 0);
-        try {
-            while (r.more()) {
-                out.append("  Function Name: ").append(r.string()).append('\n');
-                long count = r.u32();
-                out.append("  Total entry: ").append(Long.toHexString(count)).append('\n');
-                for (long k = 0; k < count; k++) {
-                    r.u32();
-                    String register = r.string();
-                    out.append("    (reg: ").append(register).append(") 0x").append(Long.toHexString(r.u32()))
-                            .append(", 0x").append(Long.toHexString(r.u32())).append(", 0x")
-                            .append(Long.toHexString(r.u32())).append('\n');
-                }
-            }
-        } catch (IndexOutOfBoundsException e) {
-            // a truncated table: what was read stays printed
-        }
-        out.append('\n');
-        return out.toString();
+        return FunctionTables.print(b, (r, out) -> {
+            r.u32();
+            String register = r.string();
+            out.append("    (reg: ").append(register).append(") 0x").append(Long.toHexString(r.u32()))
+                    .append(", 0x").append(Long.toHexString(r.u32())).append(", 0x")
+                    .append(Long.toHexString(r.u32())).append('\n');
+        });
     }
 }

@@ -14,23 +14,10 @@ final class DebugRegTypeDump {
             ".s8", ".s16", ".s32", ".s64", ".f16", ".f16x2", ".f32", ".f64", ".pred", ".b128");
 
     static String print(byte[] b) {
-        StringBuilder out = new StringBuilder();
-        DwarfBytes r = new DwarfBytes(b, 0);
-        try {
-            while (r.more()) {
-                out.append("  Function Name: ").append(r.string()).append('\n');
-                long count = r.u32();
-                out.append("  Total entry: ").append(Long.toHexString(count)).append('\n');
-                for (long k = 0; k < count; k++) {
-                    int type = r.u8();
-                    // a code past the list: printed as its number (cuobjdump's text for it is not known)
-                    out.append(type < TYPES.size() ? TYPES.get(type) : "0x" + Integer.toHexString(type)).append('\n');
-                }
-            }
-        } catch (IndexOutOfBoundsException e) {
-            // a truncated table: what was read stays printed
-        }
-        out.append('\n');
-        return out.toString();
+        return FunctionTables.print(b, (r, out) -> {
+            int type = r.u8();
+            // a code past the list: printed as its number (cuobjdump's text for it is not known)
+            out.append(type < TYPES.size() ? TYPES.get(type) : "0x" + Integer.toHexString(type)).append('\n');
+        });
     }
 }
