@@ -343,7 +343,7 @@ final class FastPath {
             Thread t = th[base + Integer.numberOfTrailingZeros(k)];
             long a = uniformPart + laneAddress(t, ar, pair, scale);
             if (global == null) {
-                a = m.sharedOffset(a); // the block's own cluster rank in the top byte
+                a = m.windows.sharedOffset(a); // the block's own cluster rank in the top byte
             }
             if (global != null && (r == null || !r.contains(a, size))) {
                 r = global.region(a, size);
@@ -424,7 +424,7 @@ final class FastPath {
         return switch (d.srcKind[s]) {
             case CONST -> d.srcConst[s];
             case UREG -> d.srcIndex[s] == 63 ? 0 : w.ur[d.srcIndex[s]];
-            case CBANK -> (int) m.constant(d.srcBank[s], 4);
+            case CBANK -> (int) m.operands.constant(d.srcBank[s], 4);
             default -> 0;
         };
     }
@@ -433,7 +433,7 @@ final class FastPath {
         return switch (d.srcKind[s]) {
             case CONST -> d.srcConst64[s];
             case UREG -> d.srcIndex[s] == 63 ? 0 : Integer.toUnsignedLong(w.ur[d.srcIndex[s]]) | (long) w.ur[d.srcIndex[s] + 1] << 32;
-            case CBANK -> m.constant(d.srcBank[s], 8);
+            case CBANK -> m.operands.constant(d.srcBank[s], 8);
             default -> 0;
         };
     }

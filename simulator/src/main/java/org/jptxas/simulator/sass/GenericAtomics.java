@@ -22,13 +22,13 @@ final class GenericAtomics {
                          SassOperand.Mem m, SassOperand cmp, SassOperand next) {
         boolean wide = op.has("64");
         int size = wide ? 8 : 4;
-        long a = sm.sharedOffset(sm.address(m, t, w, false));
+        long a = sm.windows.sharedOffset(sm.windows.address(m, t, w, false));
         long old = sm.shared.load(a, size);
-        long expected = wide ? sm.read64(cmp, t, w) : Integer.toUnsignedLong(sm.read(cmp, t, w));
+        long expected = wide ? sm.operands.read64(cmp, t, w) : Integer.toUnsignedLong(sm.operands.read(cmp, t, w));
         boolean stored = old == expected;
         if (stored) {
-            sm.shared.store(a, size, wide ? sm.read64(next, t, w) : Integer.toUnsignedLong(sm.read(next, t, w)));
+            sm.shared.store(a, size, wide ? sm.operands.read64(next, t, w) : Integer.toUnsignedLong(sm.operands.read(next, t, w)));
         }
-        SassMachine.writeR(t, dst, stored ? 1 : 0);
+        OperandAccess.writeR(t, dst, stored ? 1 : 0);
     }
 }

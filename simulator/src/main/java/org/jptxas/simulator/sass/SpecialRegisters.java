@@ -29,7 +29,7 @@ final class SpecialRegisters {
             case "SR_EQMASK" -> 1 << t.lane;
             case "SRZ" -> 0;
             case "SR_CgaCtaId" -> rank; // the block's rank in its cluster
-            case "SR_SWINHI" -> (int) (SassMachine.SHARED_WINDOW >>> 32); // the shared window's high word (generic addresses)
+            case "SR_SWINHI" -> (int) (AddressWindows.SHARED_WINDOW >>> 32); // the shared window's high word (generic addresses)
             default -> throw new SassMachine.Stop(new Fault.Unimplemented("special register " + sr, ""));
         };
     }

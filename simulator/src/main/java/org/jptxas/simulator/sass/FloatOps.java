@@ -1,0 +1,472 @@
+package org.jptxas.simulator.sass;
+
+import java.util.List;
+import org.jptxas.simulator.sass.SassMachine.Thread;
+import org.jptxas.simulator.sass.SassMachine.Warp;
+import org.jptxas.simulator.sass.SassOperand.Imm;
+import org.jptxas.simulator.sass.SassOperand.Reg;
+
+/**
+ * Floating-point arithmetic, compares and conversions on the per-thread path: FFMA, DFMA, MUFU, FMNMX, FSETP, the
+ * half-precision pairs, FRND, F2F, I2F, F2I.
+ */
+final class FloatOps {
+    private final SassMachine machine;
+    private final OperandAccess operands;
+
+    FloatOps(SassMachine machine) {
+        this.machine = machine;
+        this.operands = machine.operands;
+    }
+
+    /** FRND{.F64}{.FTZ}{.TRUNC|.FLOOR|.CEIL}: round to an integral value (to nearest even by default). */
+    void frnd(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        org.jptxas.simulator.numeric.Rounding rnd = op.has("TRUNC") ? org.jptxas.simulator.numeric.Rounding.RZ
+                : op.has("FLOOR") ? org.jptxas.simulator.numeric.Rounding.RM
+                : op.has("CEIL") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
+        if (op.has("F16") || op.has("BF16")) {
+            throw machine.unimplemented(op);
+        }
+        if (op.has("F64")) {
+            double x = operands.readD(o.get(1), t, w);
+            double r = org.jptxas.simulator.numeric.Ieee.roundIntegral(x, rnd);
+            OperandAccess.writeR64(t, o.get(0), Double.isNaN(r) ? 0x7fffffffffffffffL : Double.doubleToRawLongBits(r));
+            return;
+        }
+        float x = operands.readF(o.get(1), t, w);
+        if (op.has("FTZ")) {
+            x = org.jptxas.simulator.numeric.Ieee.ftz(x);
+        }
+        float r = (float) org.jptxas.simulator.numeric.Ieee.roundIntegral(x, rnd);
+        OperandAccess.writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
+    }
+
+    /** F2FP{.F16|.BF16}{.F32}.PACK_AB{.RELU} d, a, b: two f32 rounded to 16 bits (to nearest), a high, b low. */
+    void f2fp(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        for (String m : op.modifiers()) {
+            if (!m.equals("PACK_AB") && !m.equals("F16") && !m.equals("BF16") && !m.equals("F32") && !m.equals("RELU")) {
+                throw machine.unimplemented(op);
+            }
+        }
+        if (!op.has("PACK_AB")) {
+            throw machine.unimplemented(op);
+        }
+        boolean bf = op.has("BF16");
+        int hi = half(operands.readF(o.get(1), t, w), bf, op.has("RELU"));
+        int lo = half(operands.readF(o.get(2), t, w), bf, op.has("RELU"));
+        OperandAccess.writeR(t, o.get(0), hi << 16 | lo);
+    }
+
+    private static int half(float x, boolean bf16, boolean relu) {
+        if (relu && !Float.isNaN(x) && x < 0) {
+            x = 0;
+        }
+        return bf16 ? org.jptxas.simulator.numeric.SmallFloats.toBf16(x) : org.jptxas.simulator.numeric.SmallFloats.toHalf(x);
+    }
+
+    /** F2F.F16.F32{.RZ} (round an f32 to binary16) and F2F.F32.F16 (widen one). */
+    void f2fHalf(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        List<String> m = op.modifiers();
+        if (m.size() >= 2 && m.get(0).equals("F16") && m.get(1).equals("F32") && !op.has("RM") && !op.has("RP")) {
+            float x = operands.readF(o.get(1), t, w);
+            if (op.has("FTZ")) {
+                x = org.jptxas.simulator.numeric.Ieee.ftz(x);
+            }
+            int h = org.jptxas.simulator.numeric.SmallFloats.toHalf(x);
+            if (op.has("RZ") && !Float.isNaN(x) && (h & 0x7fff) != 0) {
+                float back = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(h);
+                if (Math.abs(back) > Math.abs(x)) {
+                    h--; // one step toward zero (the magnitude is the low 15 bits)
+                }
+            }
+            OperandAccess.writeR(t, o.get(0), h);
+        } else if (m.size() >= 2 && m.get(0).equals("F32") && m.get(1).equals("F16")) {
+            float f = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(operands.read(o.get(1), t, w) & 0xffff);
+            if (op.has("FTZ")) {
+                f = org.jptxas.simulator.numeric.Ieee.ftz(f);
+            }
+            OperandAccess.writeR(t, o.get(0), Float.isNaN(f) ? 0x7fffffff : Float.floatToRawIntBits(f));
+        } else {
+            throw machine.unimplemented(op);
+        }
+    }
+
+    /** HMNMX2 d, a, b, Pp and I2IP.*.S32.SAT d, a, b, c: operands read here, the numerics in {@link PackedOps}. */
+    void packed(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        if (op.opcode().equals("HMNMX2") && o.size() == 4
+                && op.modifiers().stream().allMatch(m -> m.equals("NAN") || m.equals("BF16_V2"))) {
+            OperandAccess.writeR(t, o.get(0), PackedOps.minMax2(halfPair(o.get(1), t, w, op), halfPair(o.get(2), t, w, op),
+                    operands.pred(o.get(3), t, w), op.has("NAN"), op.has("BF16_V2")));
+        } else if (op.opcode().equals("I2IP") && o.size() == 4 && op.has("SAT") && op.has("S32")
+                && op.modifiers().size() == 3) {
+            int bits = op.has("U8") || op.has("S8") ? 8 : op.has("U16") || op.has("S16") ? 16 : 0;
+            if (bits == 0) {
+                throw machine.unimplemented(op);
+            }
+            OperandAccess.writeR(t, o.get(0), PackedOps.packSaturated(operands.read(o.get(1), t, w), operands.read(o.get(2), t, w),
+                    operands.read(o.get(3), t, w), bits, op.has("S8") || op.has("S16")));
+        } else {
+            throw machine.unimplemented(op);
+        }
+    }
+
+    /** A packed-half source: register swizzles (.H0_H0, .H1_H1), negation and |abs| apply to both halves. */
+    private int halfPair(SassOperand o, Thread t, Warp w, SassOp op) {
+        if (o instanceof Reg r) {
+            int v = r.index() == 255 ? 0 : t.r[r.index()];
+            switch (r.suffix()) {
+                case "" -> { }
+                case "H0_H0" -> v = (v & 0xffff) | (v << 16);
+                case "H1_H1" -> v = (v >>> 16) | (v & 0xffff0000);
+                default -> throw machine.unimplemented(op);
+            }
+            if (r.abs()) {
+                v &= 0x7fff7fff;
+            }
+            if (r.negate()) {
+                v ^= 0x80008000;
+            }
+            return v;
+        }
+        throw machine.unimplemented(op);
+    }
+
+    /**
+     * HADD2 / HMUL2 / HFMA2 on packed halves, round to nearest ({@code .FTZ}, {@code .SAT}: {@link HalfOps#result});
+     * HFMA2's C may be two half immediates (hi, lo).
+     */
+    void half2(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        if (op.opcode().equals("HADD2") && op.modifiers().equals(List.of("F32")) && o.size() == 3) {
+            // HADD2.F32 Rd, a, b: the low halves (after swizzles) added into an f32 result
+            int a = halfPair(o.get(1), t, w, op), b = halfPair(o.get(2), t, w, op);
+            float r = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(a & 0xffff)
+                    + org.jptxas.simulator.numeric.SmallFloats.halfToFloat(b & 0xffff);
+            OperandAccess.writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
+            return;
+        }
+        if (op.has("BF16_V2") && o.size() == (op.opcode().equals("HFMA2") ? 4 : 3) && op.modifiers().stream()
+                .allMatch(m -> m.equals("BF16_V2") || m.equals("RELU") || m.equals("MMA"))) {
+            // bf16 pairs as one fma each: HADD2 a + b = a * 1 + b, HMUL2 a * b = a * b + (-0)
+            int a = halfPair(o.get(1), t, w, op), b = halfPair(o.get(2), t, w, op);
+            int r = switch (op.opcode()) {
+                case "HFMA2" -> PackedOps.fma2Bf16(a, b, halfPair(o.get(3), t, w, op), op.has("RELU"));
+                case "HADD2" -> PackedOps.fma2Bf16(a, 0x3f80_3f80, b, op.has("RELU"));
+                default -> PackedOps.fma2Bf16(a, b, 0x8000_8000, op.has("RELU"));
+            };
+            OperandAccess.writeR(t, o.get(0), r);
+            return;
+        }
+        for (String m : op.modifiers()) {
+            if (!m.equals("MMA") && !m.equals("FTZ") && !m.equals("SAT")) {
+                throw machine.unimplemented(op);
+            }
+        }
+        boolean ftz = op.has("FTZ"), sat = op.has("SAT");
+        boolean fma = op.opcode().equals("HFMA2");
+        boolean mul = op.opcode().equals("HMUL2");
+        int a = halfPair(o.get(1), t, w, op);
+        int b;
+        int c;
+        int next;
+        // An immediate pair as the second operand: HADD2/HMUL2 R0, R2, 1, 1 and HFMA2(.MMA) R0, R2, 1, 1, R5.
+        if (o.get(2) instanceof Imm i2 && o.size() > 3 && o.get(3) instanceof Imm i3 && (!fma || o.size() == 5)) {
+            b = (org.jptxas.simulator.numeric.SmallFloats.toHalf(i2.value()) << 16) | org.jptxas.simulator.numeric.SmallFloats.toHalf(i3.value());
+            next = 4;
+        } else {
+            b = halfPair(o.get(2), t, w, op);
+            next = 3;
+        }
+        if (fma) {
+            if (o.size() == next + 2 && o.get(next) instanceof Imm hi && o.get(next + 1) instanceof Imm lo) {
+                c = (org.jptxas.simulator.numeric.SmallFloats.toHalf(hi.value()) << 16) | org.jptxas.simulator.numeric.SmallFloats.toHalf(lo.value());
+            } else if (o.size() == next + 1) {
+                c = halfPair(o.get(next), t, w, op);
+            } else {
+                throw machine.unimplemented(op);
+            }
+        } else {
+            if (o.size() != next) {
+                throw machine.unimplemented(op);
+            }
+            c = mul ? 0x80008000 : 0; // x*y + (-0) keeps a product's sign; x + y*1 below for add
+        }
+        int r = 0;
+        for (int k = 0; k < 2; k++) {
+            double x = HalfOps.value(a >>> (16 * k), ftz);
+            double y = HalfOps.value(b >>> (16 * k), ftz);
+            double z = HalfOps.value(c >>> (16 * k), ftz);
+            double v = fma ? Math.fma(x, y, z) : mul ? x * y : x + y;
+            r |= HalfOps.result(v, ftz, sat) << (16 * k);
+        }
+        OperandAccess.writeR(t, o.get(0), r);
+    }
+
+    /** I2F{.F64}{.S32|.U32|.S64|.U64}{.RZ|.RM|.RP}: integer to float in a rounding direction. */
+    void i2f(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean wideSrc = op.has("S64") || op.has("U64");
+        boolean unsigned = op.has("U32") || op.has("U64");
+        boolean toF64 = op.has("F64");
+        boolean toBf16 = op.has("BF16");
+        boolean toF16 = op.has("F16") || toBf16;
+        int narrow = op.has("S16") || op.has("U16") ? 16 : op.has("S8") || op.has("U8") ? 8 : 0;
+        unsigned |= op.has("U16") || op.has("U8");
+        long v = wideSrc ? operands.read64(o.get(1), t, w) : unsigned ? Integer.toUnsignedLong(operands.read(o.get(1), t, w)) : operands.read(o.get(1), t, w);
+        if (narrow > 0) {
+            // a 16- or 8-bit source: the low bits, sign- or zero-extended
+            int x = (int) v;
+            v = unsigned ? x & ((1 << narrow) - 1) : (x << (32 - narrow)) >> (32 - narrow);
+        }
+        java.math.BigDecimal exact = unsigned && wideSrc && v < 0 ? new java.math.BigDecimal(Long.toUnsignedString(v))
+                : java.math.BigDecimal.valueOf(v);
+        org.jptxas.simulator.numeric.Rounding rnd = op.has("RZ") ? org.jptxas.simulator.numeric.Rounding.RZ
+                : op.has("RM") ? org.jptxas.simulator.numeric.Rounding.RM
+                : op.has("RP") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
+        if (toF16) {
+            OperandAccess.writeR(t, o.get(0), v == 0 ? 0 : HalfOps.fromInteger(exact, rnd, toBf16));
+        } else if (toF64) {
+            OperandAccess.writeR64(t, o.get(0), Double.doubleToRawLongBits(v == 0 ? 0.0 : org.jptxas.simulator.numeric.Ieee.roundToDouble(exact, rnd)));
+        } else {
+            OperandAccess.writeR(t, o.get(0), Float.floatToRawIntBits(v == 0 ? 0.0f : org.jptxas.simulator.numeric.Ieee.roundToFloat(exact, rnd)));
+        }
+    }
+
+    /** F2I{.FTZ}{.U32|.S32|.U64|.S64}{.F64|.F16|.BF16}{.TRUNC|.FLOOR|.CEIL}{.NTZ}: saturating, NaN to 0. */
+    void f2i(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean fromF64 = op.has("F64");
+        boolean fromBf16 = op.has("BF16");
+        boolean fromF16 = op.has("F16") || fromBf16;
+        int narrow = op.has("S16") || op.has("U16") ? 16 : op.has("S8") || op.has("U8") ? 8 : 0;
+        double x;
+        if (fromF16) {
+            // the low half of the register, or the high one with .H1 (sm_90's .BF16: a bfloat16)
+            int bits = operands.read(o.get(1), t, w);
+            bits = o.get(1) instanceof Reg r && r.suffix().equals("H1") ? bits >>> 16 : bits;
+            x = fromBf16 ? HalfOps.bf16Value(bits, op.has("FTZ")) : HalfOps.value(bits, op.has("FTZ"));
+        } else {
+            x = fromF64 ? operands.readD(o.get(1), t, w) : operands.readF(o.get(1), t, w);
+        }
+        if (op.has("FTZ") && !fromF64 && !fromF16) {
+            x = org.jptxas.simulator.numeric.Ieee.ftz((float) x);
+        }
+        double r = op.has("TRUNC") ? (x < 0 ? Math.ceil(x) : Math.floor(x)) : op.has("FLOOR") ? Math.floor(x)
+                : op.has("CEIL") ? Math.ceil(x) : Math.rint(x);
+        boolean unsigned = op.has("U32") || op.has("U64");
+        boolean wide = op.has("S64") || op.has("U64");
+        long v;
+        if (Double.isNaN(r)) {
+            v = 0;
+        } else if (wide) {
+            if (unsigned) {
+                v = r <= 0 ? 0 : r >= 0x1p64 ? -1L : new java.math.BigDecimal(r).toBigInteger().longValue();
+            } else {
+                v = (long) r;
+            }
+        } else if (narrow > 0) {
+            // saturated to the narrow type's range, sign- or zero-extended to 32 bits
+            boolean u = op.has("U16") || op.has("U8");
+            double lo = u ? 0 : -Math.pow(2, narrow - 1), hi = u ? Math.pow(2, narrow) - 1 : Math.pow(2, narrow - 1) - 1;
+            v = (long) Math.max(lo, Math.min(hi, r));
+        } else if (unsigned) {
+            v = r <= 0 ? 0 : r >= 4294967295.0 ? 0xffffffffL : (long) r;
+        } else {
+            v = (int) r;
+        }
+        if (wide) {
+            OperandAccess.writeR64(t, o.get(0), v);
+        } else {
+            OperandAccess.writeR(t, o.get(0), (int) v);
+        }
+    }
+
+    /**
+     * HSETP2 Pp, Pq, a, b, Pc: each half compared, Pp the low half's result and Pq the high half's (.H_AND: both
+     * halves' conjunction and its complement), each combined with Pc. HSET2 Rd, a, b, Pc: each half of Rd all ones
+     * where the combined result holds (.BF: 1.0), else 0. .BF16_V2 (sm_90): the pairs are bfloat16.
+     */
+    void halfSet(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean setp = op.opcode().equals("HSETP2");
+        int src = setp ? 2 : 1;
+        boolean bf16 = op.has("BF16_V2");
+        // the comparison follows the type (.BF16_V2) and result (.BF) tokens
+        String cmp = op.modifiers().get((bf16 ? 1 : 0) + (op.has("BF") ? 1 : 0));
+        String bool = op.has("AND") ? "AND" : op.has("OR") ? "OR" : "XOR";
+        int r = HalfOps.compare2(cmp, halfPair(o.get(src), t, w, op), halfPair(o.get(src + 1), t, w, op), op.has("FTZ"),
+                bf16);
+        boolean c = operands.pred(o.get(src + 2), t, w);
+        if (setp) {
+            boolean lo = (r & 1) != 0, hi = (r & 2) != 0;
+            if (op.has("H_AND")) {
+                lo = lo && hi;
+                hi = !lo;
+            }
+            OperandAccess.writeP(t, o.get(0), IntegerOps.combine(bool, lo, c));
+            OperandAccess.writeP(t, o.get(1), IntegerOps.combine(bool, hi, c));
+        } else {
+            int one = !op.has("BF") ? 0xffff : bf16 ? 0x3f80 : 0x3c00; // .BF: 1.0 of the pair's type
+            OperandAccess.writeR(t, o.get(0), (IntegerOps.combine(bool, (r & 1) != 0, c) ? one : 0) | (IntegerOps.combine(bool, (r & 2) != 0, c) ? one << 16 : 0));
+        }
+    }
+
+    void fsetp(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        String cmp = op.modifiers().get(0);
+        String bool = op.has("AND") ? "AND" : op.has("OR") ? "OR" : "XOR";
+        boolean dbl = op.opcode().equals("DSETP");
+        double a = dbl ? operands.readD(o.get(2), t, w) : operands.readF(o.get(2), t, w), b = dbl ? operands.readD(o.get(3), t, w) : operands.readF(o.get(3), t, w);
+        if (op.has("FTZ") && !dbl) {
+            a = org.jptxas.simulator.numeric.Ieee.ftz((float) a);
+            b = org.jptxas.simulator.numeric.Ieee.ftz((float) b);
+        }
+        if (cmp.equals("MIN") || cmp.equals("MAX")) {
+            // DSETP.MIN/MAX Pselect, Pnan: select a (a is the minimum/maximum, or b is NaN); Pnan: both are NaN
+            double m = cmp.equals("MIN") ? Math.min(a, b) : Math.max(a, b);
+            boolean selectA = Double.isNaN(b) || !Double.isNaN(a)
+                    && Double.doubleToRawLongBits(m) == Double.doubleToRawLongBits(a);
+            boolean c0 = operands.pred(o.get(4), t, w);
+            OperandAccess.writeP(t, o.get(0), IntegerOps.combine(bool, selectA, c0));
+            OperandAccess.writeP(t, o.get(1), Double.isNaN(a) && Double.isNaN(b));
+            return;
+        }
+        boolean r;
+        try {
+            r = HalfOps.compare(cmp, a, b);
+        } catch (IllegalArgumentException e) {
+            throw machine.unimplemented(op);
+        }
+        boolean c = operands.pred(o.get(4), t, w);
+        OperandAccess.writeP(t, o.get(0), IntegerOps.combine(bool, r, c));
+        OperandAccess.writeP(t, o.get(1), IntegerOps.combine(bool, !r, c));
+    }
+
+    void ffma(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        org.jptxas.simulator.numeric.Rounding rnd = op.has("RZ") ? org.jptxas.simulator.numeric.Rounding.RZ
+                : op.has("RM") ? org.jptxas.simulator.numeric.Rounding.RM
+                : op.has("RP") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
+        boolean ftz = op.has("FTZ");
+        float a = operands.readF(o.get(1), t, w), b = operands.readF(o.get(2), t, w);
+        if (ftz) {
+            a = org.jptxas.simulator.numeric.Ieee.ftz(a);
+            b = org.jptxas.simulator.numeric.Ieee.ftz(b);
+        }
+        float r;
+        switch (op.opcode()) {
+            case "FADD" -> r = org.jptxas.simulator.numeric.Ieee.add(a, b, rnd);
+            case "FMUL" -> r = org.jptxas.simulator.numeric.Ieee.mul(a, b, rnd);
+            default -> {
+                float c = operands.readF(o.get(3), t, w);
+                if (ftz) {
+                    c = org.jptxas.simulator.numeric.Ieee.ftz(c);
+                }
+                r = org.jptxas.simulator.numeric.Ieee.fma(a, b, c, rnd);
+            }
+        }
+        if (ftz) {
+            r = org.jptxas.simulator.numeric.Ieee.ftz(r);
+        }
+        if (op.has("SAT")) {
+            r = org.jptxas.simulator.numeric.Ieee.saturate(r);
+        }
+        OperandAccess.writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
+    }
+
+    /** F2F between f64 and f32 (the half-precision forms in {@link #f2fHalf}). */
+    void f2f(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        if (op.has("F64") && op.modifiers().indexOf("F64") == 0 && op.has("F32")) { // F2F.F64.F32
+            OperandAccess.writeR64(t, o.get(0), Double.doubleToRawLongBits(operands.readF(o.get(1), t, w)));
+        } else if (op.has("F32") && op.modifiers().indexOf("F32") == 0 && op.has("F64")) { // F2F.F32.F64{.RZ}
+            double d = operands.readD(o.get(1), t, w);
+            org.jptxas.simulator.numeric.Rounding rnd = op.has("RZ") ? org.jptxas.simulator.numeric.Rounding.RZ
+                    : op.has("RM") ? org.jptxas.simulator.numeric.Rounding.RM
+                    : op.has("RP") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
+            float f = Double.isNaN(d) || Double.isInfinite(d) || d == 0 ? (float) d
+                    : org.jptxas.simulator.numeric.Ieee.roundToFloat(new java.math.BigDecimal(d), rnd);
+            OperandAccess.writeR(t, o.get(0), Float.isNaN(f) ? 0x7fffffff : Float.floatToRawIntBits(f));
+        } else {
+            f2fHalf(op, t, w);
+        }
+        t.pc++;
+    }
+
+    /** MUFU: the multi-function unit (reciprocal, square roots, exp2, log2, sine, cosine, tanh). */
+    void mufu(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        if (op.has("RCP64H") || op.has("RSQ64H")) {
+            // Seeds for f64 Newton iterations: the high word of the f64 result from the high word of the input.
+            double d = Double.longBitsToDouble((long) operands.read(o.get(1), t, w) << 32);
+            double r = op.has("RCP64H") ? 1.0 / d : 1.0 / Math.sqrt(d);
+            OperandAccess.writeR(t, o.get(0), (int) (Double.doubleToRawLongBits(r) >>> 32));
+            t.pc++;
+            return;
+        }
+        float x = operands.readF(o.get(1), t, w);
+        double r = switch (op.modifiers().get(0)) {
+            case "RCP" -> 1.0 / x;
+            case "RSQ" -> 1.0 / Math.sqrt(x);
+            case "SQRT" -> Math.sqrt(x);
+            case "EX2" -> Math.pow(2.0, x);
+            case "LG2" -> Math.log(x) / Math.log(2.0);
+            case "SIN" -> Math.sin(2 * Math.PI * x); // the argument is in revolutions (pre-scaled by 1/2pi)
+            case "COS" -> Math.cos(2 * Math.PI * x);
+            case "TANH" -> Math.tanh(x);
+            default -> throw machine.unimplemented(op);
+        };
+        float f = (float) r;
+        OperandAccess.writeR(t, o.get(0), Float.isNaN(f) ? 0x7fffffff : Float.floatToRawIntBits(f));
+        t.pc++;
+    }
+
+    /** DFMA, DADD and DMUL with their rounding modes. */
+    void doubleArith(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        double a = operands.readD(o.get(1), t, w), b = operands.readD(o.get(2), t, w);
+        org.jptxas.simulator.numeric.Rounding rnd = op.has("RZ") ? org.jptxas.simulator.numeric.Rounding.RZ
+                : op.has("RM") ? org.jptxas.simulator.numeric.Rounding.RM
+                : op.has("RP") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
+        double r = switch (op.opcode()) {
+            case "DADD" -> org.jptxas.simulator.numeric.Ieee.add(a, b, rnd);
+            case "DMUL" -> org.jptxas.simulator.numeric.Ieee.mul(a, b, rnd);
+            default -> org.jptxas.simulator.numeric.Ieee.fma(a, b, operands.readD(o.get(3), t, w), rnd);
+        };
+        OperandAccess.writeR64(t, o.get(0), Double.isNaN(r) ? 0x7fffffffffffffffL : Double.doubleToRawLongBits(r));
+        t.pc++;
+    }
+
+    /** FMNMX: float minimum or maximum (NaN operands as IEEE minNum and maxNum unless .NAN). */
+    void fmnmx(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        float a = operands.readF(o.get(1), t, w), b = operands.readF(o.get(2), t, w);
+        if (op.has("FTZ")) {
+            a = org.jptxas.simulator.numeric.Ieee.ftz(a);
+            b = org.jptxas.simulator.numeric.Ieee.ftz(b);
+        }
+        boolean min = operands.pred(o.get(3), t, w);
+        float r = Float.isNaN(a) ? b : Float.isNaN(b) ? a : min ? Math.min(a, b) : Math.max(a, b);
+        if (op.has("NAN") && (Float.isNaN(a) || Float.isNaN(b))) {
+            r = Float.NaN; // .NAN: a NaN operand gives the canonical NaN
+        }
+        OperandAccess.writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
+        t.pc++;
+    }
+
+    /** I2FP.F32.{S32,U32}. */
+    void i2fp(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        if (!op.has("F32") || op.modifiers().size() != 2) {
+            throw machine.unimplemented(op);
+        }
+        int v = operands.read(o.get(1), t, w);
+        float f = op.has("U32") ? (float) Integer.toUnsignedLong(v) : (float) v;
+        OperandAccess.writeR(t, o.get(0), Float.floatToRawIntBits(f));
+        t.pc++;
+    }
+}

@@ -1,0 +1,253 @@
+package org.jptxas.simulator.sass;
+
+import java.util.List;
+import org.jptxas.simulator.memory.AddressSpace;
+import org.jptxas.simulator.memory.MemoryAccessException;
+import org.jptxas.simulator.memory.Region;
+import org.jptxas.simulator.sass.SassMachine.Thread;
+import org.jptxas.simulator.sass.SassMachine.Warp;
+import org.jptxas.simulator.sass.SassOperand.Mem;
+import org.jptxas.simulator.sass.SassOperand.Pred;
+import org.jptxas.simulator.sass.SassOperand.Reg;
+
+/** Loads, stores, atomics and asynchronous copies on the per-thread path. */
+final class MemoryOps {
+    private final SassMachine machine;
+    private final OperandAccess operands;
+
+    MemoryOps(SassMachine machine) {
+        this.machine = machine;
+        this.operands = machine.operands;
+    }
+
+    /**
+     * LDGSTS, LDGDEPBAR and {@code DEPBAR.LE SB0, n} ({@link AsyncCopyOps}); a DEPBAR that names no copy group waits for
+     * scoreboards only, which the emulator's in-order execution has already satisfied.
+     */
+    void asyncCopy(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        switch (op.opcode()) {
+            case "LDGSTS" -> {
+                if (t.copies == null) {
+                    t.copies = new org.jptxas.simulator.exec.AsyncCopies();
+                }
+                boolean read = o.size() < 3 || operands.pred(o.get(2), t, w);
+                AsyncCopyOps.ldgsts(op, t.copies, machine.shared, machine.launch.global(),
+                        machine.windows.address((Mem) o.get(0), t, w, false) & 0xffffffffL, machine.windows.address((Mem) o.get(1), t, w, true), read);
+            }
+            case "LDGDEPBAR" -> {
+                if (t.copies == null) {
+                    t.copies = new org.jptxas.simulator.exec.AsyncCopies();
+                }
+                t.copies.commit();
+            }
+            default -> {
+                int pending = AsyncCopyOps.copyGroupWait(op);
+                if (pending >= 0 && t.copies != null) {
+                    t.copies.waitFor(pending);
+                }
+            }
+        }
+        t.pc++;
+    }
+
+    private static boolean wideGlobal(SassOp op) {
+        return (op.opcode().endsWith("G") || op.opcode().equals("RED")) && op.has("E");
+    }
+
+    static int accessSize(SassOp op) {
+        for (String m : op.modifiers()) {
+            switch (m) {
+                case "U8", "S8": return 1;
+                case "U16", "S16": return 2;
+                case "64": return 8;
+                case "128": return 16;
+                default: break;
+            }
+        }
+        return 4;
+    }
+
+    static boolean signedAccess(SassOp op) {
+        return op.has("S8") || op.has("S16");
+    }
+
+    private static boolean generic(SassOp op) {
+        String c = op.opcode();
+        return c.equals("LD") || c.equals("ST") || c.equals("ATOM") || c.equals("RED");
+    }
+
+    /** RED/ATOMG/ATOMS: add, min, max, and, or, xor, exch, cas, inc on global or shared memory, 32/64-bit, f32/f64 add. */
+    void atomic(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean red = op.opcode().startsWith("RED");
+        boolean sharedSpace = op.opcode().equals("ATOMS");
+        int i = 0;
+        SassOperand dst = null;
+        SassOperand done = null;
+        if (!red) {
+            if (o.get(0) instanceof Pred) {
+                done = o.get(i++); // set when the atomic was performed (ptxas falls back to a CAS loop when not)
+            }
+            dst = o.get(i++);
+        }
+        Mem m = (Mem) o.get(i++);
+        String kind = null;
+        for (String mod : op.modifiers()) {
+            switch (mod) {
+                case "ADD", "MIN", "MAX", "AND", "OR", "XOR", "EXCH", "CAS", "INC", "DEC", "CAST" -> kind = mod;
+                default -> { }
+            }
+        }
+        if (kind != null && kind.equals("CAST")) {
+            GenericAtomics.castSpin(machine, op, t, w, dst, m, o.get(i), o.get(i + 1));
+            return;
+        }
+        if (op.has("POPC") && op.has("INC")) {
+            kind = "POPC_INC";
+        }
+        if (kind == null) {
+            throw machine.unimplemented(op);
+        }
+        boolean is64 = op.has("64") || op.has("F64") || op.has("U64") || op.has("S64");
+        boolean f32 = op.has("F32") || op.has("FTZ") && op.has("RN") && !op.has("F64");
+        boolean f64 = op.has("F64");
+        boolean signed = op.has("S32") || op.has("S64");
+        int size = is64 ? 8 : 4;
+        long a = machine.windows.address(m, t, w, !sharedSpace && op.has("E"));
+        Region r = sharedSpace ? machine.shared : generic(op) ? machine.windows.window(a, t) : null;
+        if (!sharedSpace && r != null) {
+            a = machine.windows.windowOffset(a, r);
+        } else if (sharedSpace) {
+            a = machine.windows.sharedOffset(a);
+        }
+        if (done != null && r != null && GenericAtomics.notPerformedInWindow(kind, op)) {
+            OperandAccess.writeP(t, done, false); // the hardware leaves shared/local-window adds of these types to the code
+            return;
+        }
+        long old = r == null ? machine.launch.global().load(a, size) : r.load(a, size);
+        long v = kind.equals("POPC_INC") ? 1 : size == 8 ? operands.read64(o.get(i), t, w) : Integer.toUnsignedLong(operands.read(o.get(i), t, w));
+        long mask = size == 8 ? -1L : 0xffffffffL;
+        long nv = switch (kind) {
+            case "ADD" -> op.has("F16x2") || op.has("BF16x2") ? HalfOps.atomicAdd2(old, v, op.has("BF16x2"))
+                    : f64 ? Double.doubleToRawLongBits(Double.longBitsToDouble(old) + Double.longBitsToDouble(v))
+                    : f32 ? Integer.toUnsignedLong(Float.floatToRawIntBits(Float.intBitsToFloat((int) old) + Float.intBitsToFloat((int) v)))
+                    : old + v;
+            case "POPC_INC" -> old + 1;
+            case "MIN" -> signed ? (size == 8 ? Math.min(old, v) : Math.min((int) old, (int) v))
+                    : (Long.compareUnsigned(old & mask, v & mask) <= 0 ? old : v);
+            case "MAX" -> signed ? (size == 8 ? Math.max(old, v) : Math.max((int) old, (int) v))
+                    : (Long.compareUnsigned(old & mask, v & mask) >= 0 ? old : v);
+            case "AND" -> old & v;
+            case "OR" -> old | v;
+            case "XOR" -> old ^ v;
+            case "EXCH" -> v;
+            case "CAS" -> {
+                long swap = size == 8 ? operands.read64(o.get(i + 1), t, w) : Integer.toUnsignedLong(operands.read(o.get(i + 1), t, w));
+                yield (old & mask) == (v & mask) ? swap : old;
+            }
+            case "INC" -> Long.compareUnsigned(old & mask, v & mask) >= 0 ? 0 : old + 1;
+            case "DEC" -> (old & mask) == 0 || Long.compareUnsigned(old & mask, v & mask) > 0 ? v : old - 1;
+            default -> throw machine.unimplemented(op);
+        };
+        if (f32 && !kind.equals("ADD")) {
+            throw machine.unimplemented(op);
+        }
+        if (r == null) {
+            machine.launch.global().store(a, size, nv);
+        } else {
+            r.store(a, size, nv);
+        }
+        if (done != null) {
+            OperandAccess.writeP(t, done, true);
+        }
+        if (dst != null) {
+            if (size == 8) {
+                OperandAccess.writeR64(t, dst, old);
+            } else {
+                OperandAccess.writeR(t, dst, (int) old);
+            }
+        }
+    }
+
+    private Region spaceRegion(SassOp op, Thread t) {
+        return switch (op.opcode()) {
+            case "LDS", "STS" -> machine.shared;
+            case "LDL", "STL" -> {
+                if (t.local == null) {
+                    t.local = new Region("local memory", AddressSpace.LOCAL, 0, SassMachine.STACK_BYTES);
+                }
+                yield t.local;
+            }
+            default -> null;
+        };
+    }
+
+    void load(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean generic = generic(op);
+        long a = machine.windows.address((Mem) o.get(1), t, w, wideGlobal(op) || generic && op.has("E"));
+        int size = accessSize(op);
+        Region r = generic ? machine.windows.window(a, t) : spaceRegion(op, t);
+        if (generic && r != null) {
+            a = machine.windows.windowOffset(a, r);
+        } else if (r == machine.shared) {
+            a = machine.windows.sharedOffset(a);
+        }
+        int d = ((Reg) o.get(0)).index();
+        if (size <= 4) {
+            long v = r == null ? machine.launch.global().load(a, size) : r.load(a, size);
+            int x = (int) v;
+            if (signedAccess(op)) {
+                x = size == 1 ? (byte) v : (short) v;
+            }
+            if (d != 255) {
+                t.r[d] = x;
+            }
+            return;
+        }
+        if ((a & (size - 1)) != 0) {
+            throw new MemoryAccessException(r == null ? AddressSpace.GLOBAL : r.space(), a, size, "misaligned");
+        }
+        for (int k = 0; k < size / 4; k++) {
+            long v = r == null ? machine.launch.global().load(a + 4L * k, 4) : r.load(a + 4L * k, 4);
+            if (d != 255) {
+                t.r[d + k] = (int) v;
+            }
+        }
+    }
+
+    void store(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean generic = generic(op);
+        long a = machine.windows.address((Mem) o.get(0), t, w, wideGlobal(op) || generic && op.has("E"));
+        int size = accessSize(op);
+        Region r = generic ? machine.windows.window(a, t) : spaceRegion(op, t);
+        if (generic && r != null) {
+            a = machine.windows.windowOffset(a, r);
+        } else if (r == machine.shared) {
+            a = machine.windows.sharedOffset(a);
+        }
+        int s = ((Reg) o.get(1)).index();
+        if (size <= 4) {
+            long v = s == 255 ? 0 : Integer.toUnsignedLong(t.r[s]);
+            if (r == null) {
+                machine.launch.global().store(a, size, v);
+            } else {
+                r.store(a, size, v);
+            }
+            return;
+        }
+        if ((a & (size - 1)) != 0) {
+            throw new MemoryAccessException(r == null ? AddressSpace.GLOBAL : r.space(), a, size, "misaligned");
+        }
+        for (int k = 0; k < size / 4; k++) {
+            long v = s == 255 ? 0 : Integer.toUnsignedLong(t.r[s + k]);
+            if (r == null) {
+                machine.launch.global().store(a + 4L * k, 4, v);
+            } else {
+                r.store(a + 4L * k, 4, v);
+            }
+        }
+    }
+}
