@@ -222,10 +222,10 @@ public final class PtxProgram {
         };
     }
 
-    /** The function whose address ({@link InstructionCompiler#functionAddress}) is {@code address}, or null. */
+    /** The function whose address ({@link ControlFlowCompiler#functionAddress}) is {@code address}, or null. */
     CompiledFunction functionAt(long address) {
         for (CompiledFunction f : functions.values()) {
-            if (!f.entry && InstructionCompiler.functionAddress(f.name) == address) {
+            if (!f.entry && ControlFlowCompiler.functionAddress(f.name) == address) {
                 return f;
             }
         }

@@ -39,11 +39,11 @@ class PtxInterpreterSemanticsTest {
     @Test
     void highHalfOf64BitProductsSignedAndUnsigned() {
         // (2^64 - 1)^2 = 2^128 - 2^65 + 1: high half 0xffff...fffe unsigned; (-1) * (-1) = 1: high half 0 signed.
-        assertEquals(0xfffffffffffffffeL, InstructionCompiler.mulHigh64(-1L, -1L, false));
-        assertEquals(0L, InstructionCompiler.mulHigh64(-1L, -1L, true));
-        assertEquals(-1L, InstructionCompiler.mulHigh64(-1L, 1L, true));
-        assertEquals(0L, InstructionCompiler.mulHigh64(-1L, 1L, false));
-        assertEquals(0x3fffffffffffffffL, InstructionCompiler.mulHigh64(Long.MIN_VALUE, Long.MAX_VALUE, false));
+        assertEquals(0xfffffffffffffffeL, ArithmeticCompiler.mulHigh64(-1L, -1L, false));
+        assertEquals(0L, ArithmeticCompiler.mulHigh64(-1L, -1L, true));
+        assertEquals(-1L, ArithmeticCompiler.mulHigh64(-1L, 1L, true));
+        assertEquals(0L, ArithmeticCompiler.mulHigh64(-1L, 1L, false));
+        assertEquals(0x3fffffffffffffffL, ArithmeticCompiler.mulHigh64(Long.MIN_VALUE, Long.MAX_VALUE, false));
     }
 
     @Test

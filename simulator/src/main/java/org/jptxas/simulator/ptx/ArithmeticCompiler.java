@@ -1,0 +1,443 @@
+package org.jptxas.simulator.ptx;
+
+import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.simulator.numeric.Ieee;
+import org.jptxas.simulator.numeric.Rounding;
+import org.jptxas.simulator.ptx.InstructionCompiler.Unsupported;
+import static org.jptxas.simulator.ptx.Values.bits;
+import static org.jptxas.simulator.ptx.Values.ext;
+import static org.jptxas.simulator.ptx.Values.f64;
+import static org.jptxas.simulator.ptx.Values.isFloat;
+import static org.jptxas.simulator.ptx.Values.isSigned;
+import static org.jptxas.simulator.ptx.Values.mask;
+import static org.jptxas.simulator.ptx.Values.write;
+
+/**
+ * Integer and floating-point arithmetic: add, sub, mul, div, rem, min, max, the logic ops and shifts, mad and fma, the
+ * unary ops (neg, abs, popc, sqrt, sin, ...), mul24, sad and the carry chains (add.cc, addc, madc).
+ */
+final class ArithmeticCompiler {
+    private final InstructionCompiler ic;
+
+    ArithmeticCompiler(InstructionCompiler ic) {
+        this.ic = ic;
+    }
+
+    Insn binary() throws ProgramException, Unsupported {
+        PtxType t = ic.type();
+        String o = ic.ins.opcode();
+        int d = ic.dst(ic.op(0));
+        Src a = ic.src(ic.op(1), t);
+        Src b = ic.src(ic.op(2), (o.equals("shl") || o.equals("shr")) ? PtxType.U32 : t);
+        if (isFloat(t)) {
+            return floatBinary(o, t, d, a, b);
+        }
+        int size = Math.max(1, t.sizeBytes());
+        boolean signed = isSigned(t);
+        boolean sat = ic.has("sat");
+        int bitsN = 8 * size;
+        if (o.equals("mul")) {
+            boolean wide = ic.has("wide"), hi = ic.has("hi");
+            if (wide) {
+                return ic.simple(th -> write(th, d, ext(a.get(th), t) * ext(b.get(th), t)));
+            }
+            if (hi) {
+                if (size == 8) {
+                    return ic.simple(th -> write(th, d, mulHigh64(a.get(th), b.get(th), signed)));
+                }
+                return ic.simple(th -> write(th, d, (ext(a.get(th), t) * ext(b.get(th), t)) >> bitsN));
+            }
+            return ic.simple(th -> write(th, d, a.get(th) * b.get(th)));
+        }
+        return switch (o) {
+            case "add" -> sat && signed ? ic.simple(th -> write(th, d, clampSigned(ext(a.get(th), t) + ext(b.get(th), t), size)))
+                    : ic.simple(th -> write(th, d, a.get(th) + b.get(th)));
+            case "sub" -> sat && signed ? ic.simple(th -> write(th, d, clampSigned(ext(a.get(th), t) - ext(b.get(th), t), size)))
+                    : ic.simple(th -> write(th, d, a.get(th) - b.get(th)));
+            case "div" -> ic.simple(th -> write(th, d, intDiv(ext(a.get(th), t), ext(b.get(th), t), signed, size, false)));
+            case "rem" -> ic.simple(th -> write(th, d, intDiv(ext(a.get(th), t), ext(b.get(th), t), signed, size, true)));
+            case "min" -> ic.simple(th -> {
+                long x = ext(a.get(th), t), y = ext(b.get(th), t);
+                write(th, d, signed ? Math.min(x, y) : (Long.compareUnsigned(x, y) <= 0 ? x : y));
+            });
+            case "max" -> ic.simple(th -> {
+                long x = ext(a.get(th), t), y = ext(b.get(th), t);
+                write(th, d, signed ? Math.max(x, y) : (Long.compareUnsigned(x, y) >= 0 ? x : y));
+            });
+            case "and" -> t == PtxType.PRED ? ic.simple(th -> write(th, d, a.get(th) & b.get(th) & 1))
+                    : ic.simple(th -> write(th, d, a.get(th) & b.get(th)));
+            case "or" -> ic.simple(th -> write(th, d, a.get(th) | b.get(th)));
+            case "xor" -> ic.simple(th -> write(th, d, a.get(th) ^ b.get(th)));
+            case "shl" -> ic.simple(th -> {
+                long s = b.get(th) & 0xffffffffL;
+                write(th, d, s >= bitsN ? 0 : a.get(th) << s);
+            });
+            case "shr" -> ic.simple(th -> {
+                long s = b.get(th) & 0xffffffffL;
+                long x = ext(a.get(th), t);
+                if (signed) {
+                    write(th, d, x >> Math.min(s, 63));
+                } else {
+                    write(th, d, s >= bitsN ? 0 : x >>> s);
+                }
+            });
+            default -> throw ic.unsupported();
+        };
+    }
+
+    private static long clampSigned(long v, int size) {
+        long max = (1L << (8 * size - 1)) - 1, min = -(1L << (8 * size - 1));
+        return Math.max(min, Math.min(max, v));
+    }
+
+    /** PTX leaves division by zero undefined; the hardware sequences give all ones (quotient) and the dividend (rem). */
+    private static long intDiv(long x, long y, boolean signed, int size, boolean rem) {
+        if (y == 0) {
+            return rem ? x : -1L;
+        }
+        if (size == 8 && !signed) {
+            return rem ? Long.remainderUnsigned(x, y) : Long.divideUnsigned(x, y);
+        }
+        if (signed && size == 8 && x == Long.MIN_VALUE && y == -1) {
+            return rem ? 0 : x;
+        }
+        return rem ? x % y : x / y;
+    }
+
+    private Insn floatBinary(String o, PtxType t, int d, Src a, Src b) throws Unsupported {
+        Rounding r = Values.rounding(ic.mods, Rounding.RN);
+        boolean ftz = ic.has("ftz"), sat = ic.has("sat");
+        boolean approx = ic.has("approx") || ic.has("full");
+        switch (t) {
+            case F32 -> {
+                return ic.simple(th -> {
+                    float x = Values.f32In(a.get(th), ftz), y = Values.f32In(b.get(th), ftz);
+                    float z = switch (o) {
+                        case "add" -> Ieee.add(x, y, r);
+                        case "sub" -> Ieee.add(x, -y, r);
+                        case "mul" -> Ieee.mul(x, y, r);
+                        case "div" -> approx ? (float) ((double) x / y) : Ieee.div(x, y, r);
+                        case "min" -> fmin(x, y);
+                        case "max" -> fmax(x, y);
+                        case "copysign" -> Math.copySign(y, x);
+                        default -> throw new InterpreterError("unsupported " + o + ".f32");
+                    };
+                    if (o.equals("copysign")) {
+                        write(th, d, Float.floatToRawIntBits(z) & 0xffffffffL);
+                    } else {
+                        write(th, d, Values.f32Result(z, ftz, sat));
+                    }
+                });
+            }
+            case F64 -> {
+                return ic.simple(th -> {
+                    double x = f64(a.get(th)), y = f64(b.get(th));
+                    double z = switch (o) {
+                        case "add" -> Ieee.add(x, y, r);
+                        case "sub" -> Ieee.add(x, -y, r);
+                        case "mul" -> Ieee.mul(x, y, r);
+                        case "div" -> Ieee.div(x, y, r);
+                        case "min" -> Double.isNaN(x) ? y : Double.isNaN(y) ? x : Math.min(x, y);
+                        case "max" -> Double.isNaN(x) ? y : Double.isNaN(y) ? x : Math.max(x, y);
+                        case "copysign" -> Math.copySign(y, x);
+                        default -> throw new InterpreterError("unsupported " + o + ".f64");
+                    };
+                    write(th, d, o.equals("copysign") ? Double.doubleToRawLongBits(z) : bits(sat ? Ieee.saturate(z) : z));
+                });
+            }
+            case F16, BF16, F16X2, BF16X2 -> {
+                boolean bf = t == PtxType.BF16 || t == PtxType.BF16X2;
+                boolean nanMode = ic.has("NaN");
+                int lanes = t == PtxType.F16X2 || t == PtxType.BF16X2 ? 2 : 1;
+                return ic.simple(th -> {
+                    long x = a.get(th), y = b.get(th), out = 0;
+                    for (int i = 0; i < lanes; i++) {
+                        double p = Values.half(x >>> (16 * i), bf), q = Values.half(y >>> (16 * i), bf);
+                        double z = switch (o) {
+                            case "add" -> p + q;
+                            case "sub" -> p - q;
+                            case "mul" -> p * q;
+                            // .NaN: a NaN operand gives NaN (canonical), not the other operand
+                            case "min" -> nanMode && (Double.isNaN(p) || Double.isNaN(q)) ? Double.NaN
+                                    : Double.isNaN(p) ? q : Double.isNaN(q) ? p : Math.min(p, q);
+                            case "max" -> nanMode && (Double.isNaN(p) || Double.isNaN(q)) ? Double.NaN
+                                    : Double.isNaN(p) ? q : Double.isNaN(q) ? p : Math.max(p, q);
+                            default -> throw new InterpreterError("unsupported " + o + "." + t.ptxName());
+                        };
+                        if (sat) {
+                            z = Ieee.saturate(z);
+                        }
+                        out |= (Values.toHalf(z, bf) & 0xffffL) << (16 * i);
+                    }
+                    write(th, d, out);
+                });
+            }
+            default -> throw ic.unsupported();
+        }
+    }
+
+    private static float fmin(float x, float y) {
+        if (Float.isNaN(x)) {
+            return y;
+        }
+        return Float.isNaN(y) ? x : Math.min(x, y);
+    }
+
+    private static float fmax(float x, float y) {
+        if (Float.isNaN(x)) {
+            return y;
+        }
+        return Float.isNaN(y) ? x : Math.max(x, y);
+    }
+
+    Insn mad() throws ProgramException, Unsupported {
+        PtxType t = ic.type();
+        int d = ic.dst(ic.op(0));
+        Src a = ic.src(ic.op(1), t), b = ic.src(ic.op(2), t), c = ic.src(ic.op(3), ic.has("wide") ? widened(t) : t);
+        if (isFloat(t)) {
+            Rounding r = Values.rounding(ic.mods, Rounding.RN);
+            boolean ftz = ic.has("ftz"), sat = ic.has("sat");
+            switch (t) {
+                case F32:
+                    return ic.simple(th -> write(th, d, Values.f32Result(Ieee.fma(Values.f32In(a.get(th), ftz),
+                            Values.f32In(b.get(th), ftz), Values.f32In(c.get(th), ftz), r), ftz, sat)));
+                case F64:
+                    return ic.simple(th -> write(th, d, bits(Ieee.fma(f64(a.get(th)), f64(b.get(th)), f64(c.get(th)), r))));
+                case F16: case BF16: case F16X2: case BF16X2: {
+                    boolean bf = t == PtxType.BF16 || t == PtxType.BF16X2;
+                    int lanes = t == PtxType.F16X2 || t == PtxType.BF16X2 ? 2 : 1;
+                    boolean relu = ic.has("relu");
+                    return ic.simple(th -> {
+                        long x = a.get(th), y = b.get(th), z = c.get(th), out = 0;
+                        for (int i = 0; i < lanes; i++) {
+                            double v = Math.fma(Values.half(x >>> (16 * i), bf), Values.half(y >>> (16 * i), bf),
+                                    Values.half(z >>> (16 * i), bf));
+                            if (sat) {
+                                v = Ieee.saturate(v);
+                            }
+                            if (relu && !(v > 0) && !Double.isNaN(v)) {
+                                v = 0;
+                            }
+                            out |= (Values.toHalf(v, bf) & 0xffffL) << (16 * i);
+                        }
+                        write(th, d, out);
+                    });
+                }
+                default:
+                    throw ic.unsupported();
+            }
+        }
+        int size = t.sizeBytes();
+        if (ic.has("wide")) {
+            return ic.simple(th -> write(th, d, ext(a.get(th), t) * ext(b.get(th), t) + c.get(th)));
+        }
+        if (ic.has("hi")) {
+            boolean signed = isSigned(t);
+            if (size == 8) {
+                return ic.simple(th -> write(th, d, mulHigh64(a.get(th), b.get(th), signed) + c.get(th)));
+            }
+            return ic.simple(th -> write(th, d, ((ext(a.get(th), t) * ext(b.get(th), t)) >> (8 * size)) + c.get(th)));
+        }
+        return ic.simple(th -> write(th, d, a.get(th) * b.get(th) + c.get(th)));
+    }
+
+    private static PtxType widened(PtxType t) {
+        return switch (t) {
+            case S16 -> PtxType.S32;
+            case U16 -> PtxType.U32;
+            case S32 -> PtxType.S64;
+            case U32 -> PtxType.U64;
+            default -> t;
+        };
+    }
+
+    Insn unary() throws ProgramException, Unsupported {
+        PtxType t = ic.type();
+        String o = ic.ins.opcode();
+        int d = ic.dst(ic.op(0));
+        Src a = ic.src(ic.op(1), t);
+        int size = Math.max(1, t.sizeBytes());
+        if (isFloat(t) && !o.equals("popc") && !o.equals("clz") && !o.equals("brev")) {
+            return floatUnary(o, t, d, a);
+        }
+        return switch (o) {
+            case "neg" -> ic.simple(th -> write(th, d, -a.get(th)));
+            case "abs" -> ic.simple(th -> write(th, d, Math.abs(ext(a.get(th), t))));
+            case "not" -> t == PtxType.PRED ? ic.simple(th -> write(th, d, a.get(th) == 0 ? 1 : 0))
+                    : ic.simple(th -> write(th, d, ~a.get(th)));
+            case "cnot" -> ic.simple(th -> write(th, d, (a.get(th) & mask(size)) == 0 ? 1 : 0));
+            case "popc" -> ic.simple(th -> write(th, d, Long.bitCount(a.get(th) & mask(size))));
+            case "clz" -> ic.simple(th -> write(th, d, Long.numberOfLeadingZeros(a.get(th) & mask(size)) - (64 - 8 * size)));
+            case "brev" -> ic.simple(th -> write(th, d, Long.reverse(a.get(th)) >>> (64 - 8 * size)));
+            case "bfind" -> {
+                boolean shiftamt = ic.has("shiftamt");
+                boolean signed = isSigned(t);
+                yield ic.simple(th -> {
+                    long x = ext(a.get(th), t);
+                    if (signed && x < 0) {
+                        x = ~x;
+                    }
+                    x &= mask(size);
+                    if (x == 0) {
+                        write(th, d, 0xffffffffL);
+                        return;
+                    }
+                    int msb = 63 - Long.numberOfLeadingZeros(x);
+                    write(th, d, shiftamt ? 8 * size - 1 - msb : msb);
+                });
+            }
+            default -> throw ic.unsupported();
+        };
+    }
+
+    private Insn floatUnary(String o, PtxType t, int d, Src a) throws Unsupported {
+        Rounding r = Values.rounding(ic.mods, Rounding.RN);
+        boolean ftz = ic.has("ftz");
+        switch (t) {
+            case F32:
+                return ic.simple(th -> {
+                    long raw = a.get(th);
+                    float x = Values.f32In(raw, ftz);
+                    switch (o) {
+                        // a NaN comes out canonical, as the GPU computes f32 neg/abs (ptxas's and jptxas's FADD with
+                        // a negated or absolute source); its sign and payload are not PTX's to define (f64 and 16-bit
+                        // neg/abs keep the bit operation: jptxas's code flips the sign bit there)
+                        case "neg" -> write(th, d, Float.isNaN(x) ? Ieee.CANONICAL_NAN32
+                                : (Float.floatToRawIntBits(x) ^ 0x80000000) & 0xffffffffL);
+                        case "abs" -> write(th, d, Float.isNaN(x) ? Ieee.CANONICAL_NAN32
+                                : Float.floatToRawIntBits(x) & 0x7fffffffL);
+                        default -> {
+                            float z = switch (o) {
+                                case "sqrt" -> Ieee.sqrt(x, r);
+                                case "rsqrt" -> (float) (1.0 / Math.sqrt(x));
+                                case "rcp" -> Ieee.div(1.0f, x, r);
+                                case "sin" -> (float) Math.sin(x);
+                                case "cos" -> (float) Math.cos(x);
+                                case "ex2" -> (float) Math.pow(2.0, x);
+                                case "lg2" -> (float) (Math.log(x) / Math.log(2.0));
+                                case "tanh" -> (float) Math.tanh(x);
+                                default -> throw new InterpreterError("unsupported " + o + ".f32");
+                            };
+                            write(th, d, Values.f32Result(z, ftz, false));
+                        }
+                    }
+                });
+            case F64:
+                return ic.simple(th -> {
+                    double x = f64(a.get(th));
+                    switch (o) {
+                        case "neg" -> write(th, d, Double.doubleToRawLongBits(x) ^ Long.MIN_VALUE);
+                        case "abs" -> write(th, d, Double.doubleToRawLongBits(x) & Long.MAX_VALUE);
+                        default -> {
+                            double z = switch (o) {
+                                case "sqrt" -> Ieee.sqrt(x, r);
+                                case "rsqrt" -> 1.0 / Math.sqrt(x);
+                                case "rcp" -> Ieee.div(1.0, x, r);
+                                default -> throw new InterpreterError("unsupported " + o + ".f64");
+                            };
+                            write(th, d, bits(z));
+                        }
+                    }
+                });
+            case F16: case BF16: case F16X2: case BF16X2: {
+                int lanes = t == PtxType.F16X2 || t == PtxType.BF16X2 ? 2 : 1;
+                if (o.equals("neg") || o.equals("abs")) {
+                    long m = lanes == 2 ? 0x80008000L : 0x8000L;
+                    return o.equals("neg") ? ic.simple(th -> write(th, d, a.get(th) ^ m))
+                            : ic.simple(th -> write(th, d, a.get(th) & ~m));
+                }
+                throw ic.unsupported();
+            }
+            default:
+                throw ic.unsupported();
+        }
+    }
+
+    Insn mul24() throws ProgramException, Unsupported {
+        PtxType t = ic.type();
+        int d = ic.dst(ic.op(0));
+        Src a = ic.src(ic.op(1), t), b = ic.src(ic.op(2), t);
+        Src c = ic.ins.opcode().equals("mad24") ? ic.src(ic.op(3), t) : th -> 0L;
+        boolean hi = ic.has("hi");
+        boolean signed = isSigned(t);
+        return ic.simple(th -> {
+            long x = a.get(th) & 0xffffff, y = b.get(th) & 0xffffff;
+            if (signed) {
+                x = Values.sext(x << 8, 4) >> 8;
+                y = Values.sext(y << 8, 4) >> 8;
+            }
+            long p = x * y;
+            write(th, d, (hi ? p >> 16 : p) + c.get(th));
+        });
+    }
+
+    Insn sad() throws ProgramException, Unsupported {
+        PtxType t = ic.type();
+        int d = ic.dst(ic.op(0));
+        Src a = ic.src(ic.op(1), t), b = ic.src(ic.op(2), t), c = ic.src(ic.op(3), t);
+        boolean signed = isSigned(t);
+        return ic.simple(th -> {
+            long x = ext(a.get(th), t), y = ext(b.get(th), t);
+            boolean less = signed ? x < y : Long.compareUnsigned(x, y) < 0;
+            write(th, d, c.get(th) + (less ? y - x : x - y));
+        });
+    }
+
+    /** add.cc, addc{.cc}, sub.cc, subc{.cc}, mad{c}.lo/hi{.cc}: extended-precision arithmetic through CC.CF. */
+    Insn carryOp() throws ProgramException, Unsupported {
+        PtxType t = ic.type();
+        String o = ic.ins.opcode();
+        boolean setCc = ic.has("cc");
+        boolean useCarry = o.endsWith("c");
+        int size = t.sizeBytes();
+        if (size != 4 && size != 8) {
+            throw ic.unsupported();
+        }
+        int d = ic.dst(ic.op(0));
+        Src a = ic.src(ic.op(1), t), b = ic.src(ic.op(2), t);
+        boolean mad = o.startsWith("mad");
+        Src c = mad ? ic.src(ic.op(3), t) : null;
+        boolean hi = ic.has("hi");
+        boolean sub = o.startsWith("sub");
+        long m = mask(size);
+        return ic.simple(th -> {
+            long x = a.get(th) & m, y = b.get(th) & m;
+            long cin = useCarry && th.carry ? 1 : 0;
+            if (mad) {
+                long p;
+                if (size == 4) {
+                    long full = x * y;
+                    p = hi ? full >>> 32 : full & m;
+                    if (isSigned(t) && hi) {
+                        p = ((ext(x, t) * ext(y, t)) >> 32) & m;
+                    }
+                } else {
+                    p = hi ? mulHigh64(x, y, isSigned(t)) : x * y;
+                }
+                x = p & m;
+                y = c.get(th) & m;
+            }
+            long r;
+            boolean carryOut;
+            if (sub) {
+                r = (x - y - cin) & m;
+                carryOut = Long.compareUnsigned(x, y) < 0 || (Long.compareUnsigned(x, y) == 0 && cin != 0)
+                        || (cin != 0 && y == m);
+            } else {
+                r = (x + y + cin) & m;
+                carryOut = size == 4 ? ((x + y + cin) >>> 32) != 0
+                        : Long.compareUnsigned(r, x) < 0 || (cin != 0 && r == x);
+            }
+            write(th, d, r);
+            if (setCc) {
+                th.carry = carryOut;
+            }
+        });
+    }
+
+    /** The high 64 bits of the 128-bit product (Java 17 has no unsigned multiplyHigh: correct the signed one). */
+    static long mulHigh64(long x, long y, boolean signed) {
+        long h = Math.multiplyHigh(x, y);
+        return signed ? h : h + ((x >> 63) & y) + ((y >> 63) & x);
+    }
+}

@@ -1,0 +1,203 @@
+package org.jptxas.simulator.ptx;
+
+import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.simulator.numeric.Ieee;
+import org.jptxas.simulator.numeric.Rounding;
+import org.jptxas.simulator.ptx.InstructionCompiler.Unsupported;
+import static org.jptxas.simulator.ptx.Values.bits;
+import static org.jptxas.simulator.ptx.Values.ext;
+import static org.jptxas.simulator.ptx.Values.f32;
+import static org.jptxas.simulator.ptx.Values.f64;
+import static org.jptxas.simulator.ptx.Values.isFloat;
+import static org.jptxas.simulator.ptx.Values.isSigned;
+import static org.jptxas.simulator.ptx.Values.mask;
+import static org.jptxas.simulator.ptx.Values.write;
+
+/** cvt: between integer and floating-point types, with rounding, saturation and packing. */
+final class ConversionCompiler {
+    private final InstructionCompiler ic;
+
+    ConversionCompiler(InstructionCompiler ic) {
+        this.ic = ic;
+    }
+
+    /**
+     * {@code cvt.pack.sat.{u8,s8,u16,s16}.s32{.b32} d, a, b{, c}} (PTX ISA "cvt.pack"): a and b clamped to the
+     * narrow type, b in bits [0, n) and a in [n, 2n); for the 8-bit types c fills bits [2n, 32).
+     */
+    private Insn cvtPack(PtxType dt, PtxType st) throws ProgramException, Unsupported {
+        int bits = 8 * dt.sizeBytes();
+        if (!ic.has("sat") || bits > 16 || !isSigned(st)) {
+            throw ic.unsupported();
+        }
+        boolean signed = isSigned(dt);
+        long max = signed ? (1L << (bits - 1)) - 1 : (1L << bits) - 1, min = signed ? -(1L << (bits - 1)) : 0;
+        long mask = (1L << bits) - 1;
+        int d = ic.dst(ic.op(0));
+        Src a = ic.src(ic.op(1), st), b = ic.src(ic.op(2), st);
+        Src c = bits < 16 ? ic.src(ic.op(3), PtxType.B32) : null;
+        return ic.simple(th -> {
+            long ta = Math.max(min, Math.min(max, (int) a.get(th))) & mask;
+            long tb = Math.max(min, Math.min(max, (int) b.get(th))) & mask;
+            long r = ta << bits | tb;
+            if (c != null) {
+                r |= c.get(th) << (2 * bits);
+            }
+            write(th, d, r & 0xffffffffL);
+        });
+    }
+
+    Insn cvt() throws ProgramException, Unsupported {
+        if (ic.types.size() < 2) {
+            throw ic.unsupported();
+        }
+        PtxType dt = ic.types.get(0), st = ic.types.get(1);
+        if (ic.has("pack")) {
+            return cvtPack(dt, st);
+        }
+        int d = ic.dst(ic.op(0));
+        Src a = ic.src(ic.op(1), st);
+        boolean sat = ic.has("sat"), ftz = ic.has("ftz"), relu = ic.has("relu");
+        Rounding r = Values.rounding(ic.mods, null);
+        boolean integralRounding = ic.mods.stream().anyMatch(m -> m.endsWith("i") && Rounding.ofModifier(m) != null);
+        if (dt == PtxType.F16X2 || dt == PtxType.BF16X2) {
+            Src b = ic.src(ic.op(2), st);
+            boolean bf = dt == PtxType.BF16X2;
+            return ic.simple(th -> {
+                long hi = Values.toHalf(cvtDouble(f32(a.get(th)), relu, sat), bf) & 0xffff;
+                long lo = Values.toHalf(cvtDouble(f32(b.get(th)), relu, sat), bf) & 0xffff;
+                write(th, d, hi << 16 | lo);
+            });
+        }
+        if (isFloat(dt) && isFloat(st)) {
+            return ic.simple(th -> write(th, d, floatToFloat(a.get(th), st, dt, r, integralRounding, ftz, sat, relu)));
+        }
+        if (isFloat(dt)) {
+            Rounding rr = r == null ? Rounding.RN : r;
+            boolean signed = isSigned(st);
+            return ic.simple(th -> {
+                long v = ext(a.get(th), st);
+                java.math.BigDecimal exact = signed || st.sizeBytes() < 8 || v >= 0 ? java.math.BigDecimal.valueOf(v)
+                        : new java.math.BigDecimal(Long.toUnsignedString(v));
+                long out = switch (dt) {
+                    case F32 -> {
+                        float f = v == 0 ? 0.0f : Ieee.roundToFloat(exact, rr);
+                        yield Values.f32Result(f, ftz, sat);
+                    }
+                    case F64 -> Double.doubleToRawLongBits(v == 0 ? 0.0 : Ieee.roundToDouble(exact, rr));
+                    case F16, BF16 -> Values.toHalf(v == 0 ? 0.0 : Ieee.roundToDouble(exact, Rounding.RN), dt == PtxType.BF16);
+                    default -> throw new InterpreterError("unsupported cvt to " + dt.ptxName());
+                };
+                write(th, d, out);
+            });
+        }
+        if (isFloat(st)) {
+            Rounding rr = r == null ? Rounding.RZ : r;
+            int size = dt.sizeBytes();
+            boolean signed = isSigned(dt);
+            return ic.simple(th -> {
+                double x = switch (st) {
+                    case F32 -> Values.f32In(a.get(th), ftz);
+                    case F64 -> f64(a.get(th));
+                    case F16, BF16 -> Values.half(a.get(th), st == PtxType.BF16);
+                    default -> throw new InterpreterError("unsupported cvt from " + st.ptxName());
+                };
+                write(th, d, floatToInt(x, rr, size, signed));
+            });
+        }
+        // integer to integer: extend from the source, then saturate or truncate to the destination
+        int dsize = dt.sizeBytes();
+        boolean dsigned = isSigned(dt);
+        return ic.simple(th -> {
+            long v = ext(a.get(th), st);
+            if (sat) {
+                boolean ssigned = isSigned(st);
+                if (dsigned) {
+                    long max = dsize >= 8 ? Long.MAX_VALUE : (1L << (8 * dsize - 1)) - 1;
+                    long min = dsize >= 8 ? Long.MIN_VALUE : -(1L << (8 * dsize - 1));
+                    if (!ssigned && v < 0) {
+                        v = max;
+                    } else {
+                        v = Math.max(min, Math.min(max, v));
+                    }
+                } else {
+                    long max = mask(dsize);
+                    if (ssigned && v < 0) {
+                        v = 0;
+                    } else if (dsize < 8 && Long.compareUnsigned(v, max) > 0) {
+                        v = max;
+                    }
+                }
+            }
+            write(th, d, dsigned ? Values.sext(v, dsize) : v);
+        });
+    }
+
+    private static double cvtDouble(double v, boolean relu, boolean sat) {
+        if (relu && !(v > 0) && !Double.isNaN(v)) {
+            v = 0;
+        }
+        return sat ? Ieee.saturate(v) : v;
+    }
+
+    private static long floatToFloat(long raw, PtxType st, PtxType dt, Rounding r, boolean integral, boolean ftz,
+                                     boolean sat, boolean relu) {
+        double x = switch (st) {
+            case F32 -> Values.f32In(raw, ftz);
+            case F64 -> f64(raw);
+            case F16, BF16 -> Values.half(raw, st == PtxType.BF16);
+            default -> throw new InterpreterError("unsupported cvt from " + st.ptxName());
+        };
+        if (integral) {
+            x = Ieee.roundIntegral(x, r);
+        }
+        if (relu && !(x > 0) && !Double.isNaN(x)) {
+            x = 0;
+        }
+        return switch (dt) {
+            case F32 -> {
+                float f;
+                if (integral || st != PtxType.F64) {
+                    f = (float) x;
+                } else {
+                    Rounding rr = r == null ? Rounding.RN : r;
+                    f = Double.isNaN(x) || Double.isInfinite(x) || x == 0 ? (float) x
+                            : Ieee.roundToFloat(new java.math.BigDecimal(x), rr);
+                }
+                yield Values.f32Result(f, ftz, sat);
+            }
+            case F64 -> bits(sat ? Ieee.saturate(x) : x);
+            case F16, BF16 -> Values.toHalf(sat ? Ieee.saturate(x) : x, dt == PtxType.BF16);
+            default -> throw new InterpreterError("unsupported cvt to " + dt.ptxName());
+        };
+    }
+
+    /** Float to integer: round as asked, saturate to the destination's range; NaN gives 0. */
+    private static long floatToInt(double x, Rounding r, int size, boolean signed) {
+        if (Double.isNaN(x)) {
+            return 0;
+        }
+        double v = Ieee.roundIntegral(x, r);
+        if (signed) {
+            double max = Math.scalb(1.0, 8 * size - 1);
+            if (v >= max) {
+                return size >= 8 ? Long.MAX_VALUE : (long) max - 1;
+            }
+            if (v < -max) {
+                return size >= 8 ? Long.MIN_VALUE : -(long) max;
+            }
+            return (long) v;
+        }
+        if (v <= 0) {
+            return 0;
+        }
+        double max = Math.scalb(1.0, 8 * size);
+        if (v >= max) {
+            return mask(size);
+        }
+        if (size >= 8 && v >= Math.scalb(1.0, 63)) {
+            return new java.math.BigDecimal(v).toBigInteger().longValue();
+        }
+        return (long) v;
+    }
+}
