@@ -34,7 +34,7 @@ import org.jptxas.ori.opcode.OriOpcodes;
  */
 public final class CallSequences {
     /** First register of the argument/result block. */
-    static final int FIRST_ARG = FunctionLowerer.ABI_FIRST_REG;
+    static final int FIRST_ARG = EntryAbi.ABI_FIRST_REG;
     /** Last register an argument or result may take (from R16 on, registers are callee-saved). */
     static final int LAST_ARG = 15;
     /** The return-address pair. */

@@ -225,7 +225,7 @@ public final class PtxLowering {
         for (VariableDecl v : vars) {
             for (Declarator d : v.declarators()) {
                 out.add(new FunctionAttrs.Param(out.size(), d.name(), 0, (int) DataLayout.size(v, d),
-                        DataLayout.alignment(v), FunctionLowerer.typeName(v)));
+                        DataLayout.alignment(v), EntryAbi.typeName(v)));
             }
         }
         return out;
