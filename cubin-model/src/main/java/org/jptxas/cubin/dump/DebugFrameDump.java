@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.jptxas.cubin.Cubin;
-import org.jptxas.cubin.Leb128;
 import org.jptxas.cubin.Relocation;
 import org.jptxas.cubin.Relocations;
 import org.jptxas.cubin.Section;
@@ -75,7 +74,7 @@ final class DebugFrameDump {
                 out.append("  function:               ").append(functions.getOrDefault((long) body + 8, ""))
                         .append('\n');
                 out.append("  instructions: ").append(end - (body + 24)).append(" bytes\n");
-                instructions(new Cursor(b, body + 24), end, out);
+                instructions(new DwarfBytes(b, body + 24), end, out);
             }
             i = end;
         }
@@ -90,13 +89,13 @@ final class DebugFrameDump {
             p++;
         }
         String augmentation = new String(b, augStart, p - augStart, java.nio.charset.StandardCharsets.ISO_8859_1);
-        Cursor c = new Cursor(b, p + 1);
-        int augLen = c.p - augStart;
+        DwarfBytes c = new DwarfBytes(b, p + 1);
+        int augLen = c.at() - augStart;
         long code = c.uleb();
-        int codeLen = c.p - augStart - augLen;
-        int dataStart = c.p;
+        int codeLen = c.at() - augStart - augLen;
+        int dataStart = c.at();
         long data = c.sleb();
-        int dataLen = c.p - dataStart;
+        int dataLen = c.at() - dataStart;
         long ra = c.uleb();
         out.append("CIE length ").append(length).append(", cie_id -1\n");
         out.append("version ").append(version).append('\n');
@@ -112,14 +111,14 @@ final class DebugFrameDump {
         out.append("  code align factor:      ").append(code).append('\n');
         out.append("  data align factor:      ").append(data).append('\n');
         out.append("  return address register ").append(register(ra)).append('\n');
-        out.append("  initial instructions: ").append(end - c.p).append(" bytes, ptr = ")
-                .append(hex32(end - c.p >= 4 ? u32(b, c.p) : 0)).append(", frameBuf = ").append(hex32(escape))
+        out.append("  initial instructions: ").append(end - c.at()).append(" bytes, ptr = ")
+                .append(hex32(end - c.at() >= 4 ? u32(b, c.at()) : 0)).append(", frameBuf = ").append(hex32(escape))
                 .append('\n');
-        instructions(new Cursor(b, c.p), end, out);
+        instructions(new DwarfBytes(b, c.at()), end, out);
     }
 
-    private static void instructions(Cursor c, int end, StringBuilder out) {
-        while (c.p < end) {
+    private static void instructions(DwarfBytes c, int end, StringBuilder out) {
+        while (c.at() < end) {
             int op = c.u8();
             switch (op) {
                 case 0x00 -> out.append("  DW_CFA_nop\n");
@@ -139,15 +138,16 @@ final class DebugFrameDump {
                 case 0x10, 0x16 -> {
                     String reg = register(c.uleb());
                     long size = c.uleb();
-                    int blockStart = c.p;
+                    int blockStart = c.at();
                     int blockEnd = blockStart + (int) size;
                     out.append(op == 0x10 ? "  DW_CFA_expression " : "  DW_CFA_val_expression ").append(reg)
                             .append(',').append(String.format(Locale.ROOT, "%21d", size)).append(" byte block:");
                     for (int k = blockStart; k < blockEnd; k++) {
-                        out.append(String.format(Locale.ROOT, " %2x", c.b[k] & 0xff));
+                        out.append(String.format(Locale.ROOT, " %2x", c.u8()));
                     }
-                    out.append(" (").append(expression(new Cursor(c.b, blockStart), blockEnd)).append(")\n");
-                    c.p = blockEnd;
+                    c.seek(blockStart);
+                    out.append(" (").append(expression(c, blockEnd)).append(")\n");
+                    c.seek(blockEnd);
                 }
                 default -> {
                     out.append("  DW_CFA_??? 0x").append(Integer.toHexString(op)).append('\n');
@@ -158,9 +158,9 @@ final class DebugFrameDump {
     }
 
     /** The DWARF expression operations ptxas writes, as cuobjdump spells them. */
-    private static String expression(Cursor c, int end) {
+    private static String expression(DwarfBytes c, int end) {
         StringBuilder s = new StringBuilder();
-        while (c.p < end) {
+        while (c.at() < end) {
             if (s.length() > 0) {
                 s.append("; ");
             }
@@ -202,37 +202,5 @@ final class DebugFrameDump {
 
     private static long u64(byte[] b, int at) {
         return u32(b, at) | u32(b, at + 4) << 32;
-    }
-
-    /** A read position in a frame: the call-frame programs are read field by field, front to back. */
-    private static final class Cursor {
-        final byte[] b;
-        int p;
-        private final long[] leb = new long[1];
-
-        Cursor(byte[] b, int p) {
-            this.b = b;
-            this.p = p;
-        }
-
-        int u8() {
-            return b[p++] & 0xff;
-        }
-
-        long u32() {
-            long v = DebugFrameDump.u32(b, p);
-            p += 4;
-            return v;
-        }
-
-        long uleb() {
-            p = Leb128.readUnsigned(b, p, leb);
-            return leb[0];
-        }
-
-        long sleb() {
-            p = Leb128.readSigned(b, p, leb);
-            return leb[0];
-        }
     }
 }
