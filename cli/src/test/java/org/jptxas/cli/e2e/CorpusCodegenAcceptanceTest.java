@@ -52,8 +52,8 @@ public class CorpusCodegenAcceptanceTest {
 
     /**
      * The instruction families issue 7 leaves for later, each with its reason. Exact: each must stop some corpus file
-     * on some SM. The old list's other families (ldmatrix and cp.async, which compile now (cp.async.bulk occurs only in
-     * sm_90a files); stmatrix, movmatrix, wgmma,
+     * on some SM. The old list's other families (ldmatrix, cp.async, mma and wmma, which compile now (cp.async.bulk
+     * occurs only in sm_90a files); stmatrix, movmatrix, wgmma,
      * cp.reduce.async, tcgen05, tensormap, tld4, txq, suld, sust, sured, suq, istypep) stop no file the test compiles
      * for sm_75 … sm_90 (wgmma and tensormap occur only in sm_90a files); one that appears fails by name.
      */
@@ -61,10 +61,6 @@ public class CorpusCodegenAcceptanceTest {
 
     private static Map<String, String> outOfScope() {
         Map<String, String> m = new LinkedHashMap<>();
-        String tensor = "tensor-core matrix instructions (issue 23; mma.sync f16/bf16/f64 compiles, fp8 and integer"
-                + " types and wmma do not yet)";
-        m.put("mma", tensor);
-        m.put("wmma", tensor);
         m.put("wgmma", "Hopper warpgroup multiplies beyond the type/shape rows the sm_90a tables encode (fp8, integer),"
                 + " and accumulators of more than 247 registers in one function (issue 23)");
         return m;

@@ -35,5 +35,12 @@ public enum TargetFeature {
      * Texture instructions take their handle in a uniform register pair ({@code TEX.LL ..., UR4, 0x0, 2D}, sm_90)
      * rather than as a constant-bank offset in the instruction ({@code TEX.SCR.LL ..., 0x0, 0x5c, 2D}).
      */
-    TEXTURE_HANDLE_IN_UR
+    TEXTURE_HANDLE_IN_UR,
+    /** {@code HMMA.16816}: an f16 multiply of k = 16 in one instruction (Ampere and later; Turing issues two HMMA.1688). */
+    HMMA_16816,
+    /**
+     * {@code HMMA.884.*.STEPn}: Volta's quad-pair multiply m8n8k4 in hardware (Turing). Later targets lack it, and
+     * ptxas computes {@code mma.m8n8k4} with f16 inputs on the FMA pipe there.
+     */
+    QUAD_PAIR_HMMA
 }

@@ -327,10 +327,12 @@ public final class SassTextPrinter {
 
     /**
      * nvdisasm names the fragment layouts of an integer warp-level multiply's A and B ({@code IMMA.16832.S8.S8 R0,
-     * R4.ROW, R8.COL, R0}); the layouts are fixed (mma.sync is always {@code .row.col}), so the text carries them.
+     * R4.ROW, R8.COL, R0}) and of Turing's quad-pair {@code HMMA.884}; the layouts are fixed (mma.sync is always
+     * {@code .row.col}), so the text carries them.
      */
     private static List<Spelling> withLayout(String mnemonic, int operand, List<Spelling> spellings) {
-        if (!mnemonic.startsWith("IMMA.") || operand < 1 || operand > 2) {
+        boolean named = mnemonic.startsWith("IMMA.") || mnemonic.startsWith("HMMA.884.");
+        if (!named || operand < 1 || operand > 2) {
             return spellings;
         }
         String layout = operand == 1 ? ".ROW" : ".COL";

@@ -1,6 +1,7 @@
 package org.jptxas.simulator.sass;
 
 import java.util.List;
+import org.jptxas.simulator.exec.QuadPairMma;
 import org.jptxas.simulator.exec.WarpMma;
 import org.jptxas.simulator.exec.WarpMma.Spec;
 import org.jptxas.simulator.exec.WarpMma.Type;
@@ -10,7 +11,8 @@ import org.jptxas.simulator.sass.SassOperand.Reg;
  * The warp-level matrix multiplies {@code HMMA}, {@code IMMA} and {@code DMMA} ({@code OP.SHAPE.TYPES Rd, Ra, Rb,
  * Rc}): each operand is a run of consecutive registers of every lane (RZ reads zeros), in the fragment layout and
  * with the numerics of {@link WarpMma}. The shape is named {@code MNK} ({@code 16816} = m16n8k16, {@code 884},
- * {@code 8x8x4}); the type modifiers give the accumulator ({@code F16}, {@code F32}) and the inputs ({@code BF16},
+ * {@code 8x8x4}; Turing's quad-pair {@code 884} with a {@code STEPn}, see {@link QuadPairMma}); the type modifiers
+ * give the accumulator ({@code F16}, {@code F32}) and the inputs ({@code BF16},
  * {@code TF32}, {@code S8.S8}, ...; none: f16).
  */
 final class MatrixMultiplyOps {
@@ -33,6 +35,13 @@ final class MatrixMultiplyOps {
     }
 
     private static Spec hmma(String shape, List<String> types) {
+        if (shape.equals("884")) { // Turing's quad-pair steps: HMMA.884.F16.F16.STEPn / HMMA.884.F32.F32.STEPn
+            Type acc = types.size() != 3 || !types.get(0).equals(types.get(1)) ? null
+                    : types.get(0).equals("F32") ? Type.F32 : types.get(0).equals("F16") ? Type.F16 : null;
+            int step = step(types);
+            return acc != null && step >= 0 && step < (acc == Type.F32 ? 4 : 2)
+                    ? new Spec(8, 8, 4, Type.F16, acc, acc, false) : null;
+        }
         int k = switch (shape) {
             case "16816" -> 16;
             case "1688" -> 8;
@@ -78,6 +87,10 @@ final class MatrixMultiplyOps {
     static void execute(SassOp op, Spec spec, int[][] regs) {
         List<SassOperand> o = op.operands();
         int d = index(o.get(0)), a = index(o.get(1)), b = index(o.get(2)), c = index(o.get(3));
+        if (spec.m() == 8 && spec.ab() == Type.F16) {
+            quadPairStep(spec.c() == Type.F32, step(op.modifiers()), d, a, b, c, regs);
+            return;
+        }
         int[][] ra = new int[32][], rb = new int[32][], rc = new int[32][];
         for (int l = 0; l < 32; l++) {
             ra[l] = read(regs[l], a, spec.aRegs());
@@ -90,6 +103,36 @@ final class MatrixMultiplyOps {
         }
         for (int l = 0; l < 32; l++) {
             System.arraycopy(rd[l], 0, regs[l], d, rd[l].length);
+        }
+    }
+
+    /** The n of a {@code STEPn} modifier, or -1. */
+    private static int step(List<String> mods) {
+        String last = mods.get(mods.size() - 1);
+        return last.matches("STEP[0-3]") ? last.charAt(4) - '0' : -1;
+    }
+
+    /**
+     * One step of {@code HMMA.884} ({@link QuadPairMma}): every step reads all of A and B (2 registers each) and two
+     * registers of C, and writes the two registers of D that hold the same elements (registers 2n and 2n + 1 of the
+     * quad-pair fragment: f16 C/D have 4, f32 C/D 8).
+     */
+    private static void quadPairStep(boolean f32, int step, int d, int a, int b, int c, int[][] regs) {
+        int[][] ra = new int[32][], rb = new int[32][], rc = new int[32][f32 ? 8 : 4];
+        for (int l = 0; l < 32; l++) {
+            ra[l] = read(regs[l], a, 2);
+            rb[l] = read(regs[l], b, 2);
+            int[] part = read(regs[l], c, 2);
+            rc[l][2 * step] = part[0];
+            rc[l][2 * step + 1] = part[1];
+        }
+        int[][] rd = QuadPairMma.multiply(f32, ra, rb, rc);
+        if (d == 255) {
+            return;
+        }
+        for (int l = 0; l < 32; l++) {
+            regs[l][d] = rd[l][2 * step];
+            regs[l][d + 1] = rd[l][2 * step + 1];
         }
     }
 

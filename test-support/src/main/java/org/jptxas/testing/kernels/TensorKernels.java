@@ -9,7 +9,8 @@ final class TensorKernels {
     private TensorKernels() {}
 
     static List<KernelCase> all() {
-        return List.of(mmaGemmF16(), mmaM16n8k8F16(), mmaF64(), mmaGemmS8(), mmaM8n8k16S8(), mmaGemmTf32());
+        return List.of(mmaGemmF16(), mmaM16n8k8F16(), mmaF64(), mmaGemmS8(), mmaM8n8k16S8(), mmaGemmTf32(),
+                wmmaGemmF16());
     }
 
     /**
@@ -205,6 +206,38 @@ final class TensorKernels {
                             }
                             c[8 * i + j] = (float) (s + c0[8 * i + j]);
                             c4[8 * i + j] = c[8 * i + j];
+                        }
+                    }
+                });
+    }
+
+    /**
+     * C = A B + C0 for M = N = 16, K = 32 with wmma.mma.sync.aligned.row.col.m16n16k16 (sm_80+: HMMA.16816, sm_75:
+     * HMMA.1688 pairs), one warp, two k-steps: f16 inputs with f32 accumulation ({@code c}) and with f16 accumulation
+     * ({@code h}). The kernel loads its fragments in ptxas's register layout (see its source); layouts as
+     * {@link #mmaGemmF16()}, C0 and H0 row-major 16 x 16.
+     */
+    static KernelCase wmmaGemmF16() {
+        Gen g = new Gen("wmma_gemm_f16");
+        short[] a = small(g, 512, false), bt = small(g, 512, false);
+        float[] c0 = g.floats(256, -1, 1);
+        short[] h0 = small(g, 256, false);
+        return kernel("wmma_gemm_f16").describe("wmma.mma m16n16k16 f16 GEMM, f32 and f16 accumulation (sm_75+)")
+                .grid(1).block(32)
+                .in("a", Elem.F16, Bytes.of(a)).in("bt", Elem.F16, Bytes.of(bt))
+                .in("c0", c0).in("h0", Elem.F16, Bytes.of(h0))
+                .out("c", Elem.F32, 256, MMA_F32).out("h", Elem.F16, 256, MMA_F16)
+                .reference(io -> {
+                    float[] c = io.f32("c");
+                    short[] h = io.u16("h");
+                    for (int i = 0; i < 16; i++) {
+                        for (int j = 0; j < 16; j++) {
+                            double s = 0;
+                            for (int k = 0; k < 32; k++) {
+                                s += (double) RefMath.halfToFloat(a[32 * i + k]) * RefMath.halfToFloat(bt[32 * j + k]);
+                            }
+                            c[16 * i + j] = (float) (s + c0[16 * i + j]);
+                            h[16 * i + j] = RefMath.toHalf(s + RefMath.halfToFloat(h0[16 * i + j]));
                         }
                     }
                 });

@@ -25,6 +25,7 @@ import org.jptxas.ori.ir.Src;
  *   <tr><td>m16n8k16 f32.bf16.bf16.f32</td><td>HMMA.16816.F32.BF16</td><td>4, 2, 4</td></tr>
  *   <tr><td>m16n8k8 f32.f16.f16.f32 / f16...f16 / f32.bf16.bf16.f32</td><td>HMMA.1688.F32 / .F16 / .F32.BF16</td>
  *       <td>2, 1, 4 / 2</td></tr>
+ *   <tr><td>m8n8k4 f16.f16.f16.f16 / f32.f16.f16.f32 (row.col)</td><td>{@link QuadPairMma}</td><td>2, 2, 4 / 8</td></tr>
  *   <tr><td>m8n8k4 f64.f64.f64.f64</td><td>DMMA.884 (sm_90: DMMA.8x8x4, a matcher's spelling)</td>
  *       <td>2, 2, 4 (register pairs)</td></tr>
  * </table>
@@ -118,7 +119,15 @@ public final class MmaLowerer implements InstructionLowerer {
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
-        Form f = form(insn.modifiers());
+        List<String> mods = insn.modifiers();
+        if (mods.contains("m8n8k4") && mods.contains("row") && mods.contains("col")) {
+            List<String> types = mods.stream().filter(m -> m.startsWith("f")).toList();
+            if (types.equals(List.of("f16", "f16", "f16", "f16")) || types.equals(List.of("f32", "f16", "f16", "f32"))) {
+                QuadPairMma.lower(insn, cx, types.get(0).equals("f32"));
+                return;
+            }
+        }
+        Form f = form(mods);
         if (f == null) {
             throw cx.unsupported("this shape or type combination");
         }

@@ -1,0 +1,169 @@
+package org.jptxas.frontend.ptx.lower;
+
+import com.google.auto.service.AutoService;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jptxas.frontend.ptx.ast.Instruction;
+import org.jptxas.frontend.ptx.ast.Operand;
+import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.target.TargetFeature;
+
+/**
+ * {@code wmma.mma.sync.aligned.row.col.m16n16k16.DTYPE.CTYPE} (f16 inputs) and
+ * {@code wmma.mma.sync.aligned.m16n16k8.row.col.f32.tf32.tf32.f32}: the 16 x 16 tile as two 16 x 8 halves, each a
+ * chain of HMMA, as ptxas writes it.
+ *
+ * <p>ptxas's fragment layout (the PTX ISA leaves it unspecified): registers 0-3 of A are the A fragment of
+ * {@code mma.m16n8k16} ({@code m16n8k8} for tf32); B's registers 0-1 are the B fragment of the left 8 columns and
+ * 2-3 of the right 8; C and D hold the left half's accumulator fragment, then the right half's. Registers 4-7 of an
+ * f16 A or B fragment are not read.
+ *
+ * <table>
+ *   <caption>SASS per half (left: B registers 0-1, C/D first half; right: B 2-3, second half)</caption>
+ *   <tr><th>form</th><th>with HMMA.16816</th><th>without (Turing)</th></tr>
+ *   <tr><td>m16n16k16 f16 inputs</td><td>HMMA.16816.{F16,F32} A0-3, B</td>
+ *       <td>HMMA.1688 A0-1, B0, then A2-3, B1 (both halves' first step, then both second steps)</td></tr>
+ *   <tr><td>m16n16k8 tf32</td><td colspan="2">HMMA.1684.F32.TF32 A0-1, B0, then A2-3, B1, steps interleaved</td></tr>
+ * </table>
+ */
+@AutoService(InstructionLowerer.class)
+public final class WmmaLowerer implements InstructionLowerer {
+    @Override
+    public Set<String> opcodes() {
+        return Set.of("wmma.mma");
+    }
+
+    /** One HMMA: its modifiers, the A registers (first, count), the B register(s) and which half of C/D. */
+    private record Step(List<String> mods, int aFirst, int aCount, int bFirst, int bCount, int half) {}
+
+    /** What an f16 or tf32 wmma.mma becomes: accumulator registers per half, fragment sizes and the HMMA steps. */
+    private record Plan(int accPerHalf, int aRegs, int bRegs, List<Step> steps) {}
+
+    static Plan plan(List<String> mods, boolean hmma16816) {
+        String shape = null;
+        List<String> types = new ArrayList<>();
+        List<String> layouts = new ArrayList<>();
+        for (String m : mods) {
+            switch (m) {
+                case "mma", "sync", "aligned" -> { }
+                case "row", "col" -> layouts.add(m);
+                case "m16n16k16", "m16n16k8" -> shape = m;
+                case "f16", "f32", "tf32" -> types.add(m);
+                default -> {
+                    return null;
+                }
+            }
+        }
+        if (shape == null || !layouts.equals(List.of("row", "col"))) {
+            return null;
+        }
+        List<Step> steps = new ArrayList<>();
+        if (shape.equals("m16n16k8")) {
+            if (!types.equals(List.of("f32", "tf32", "tf32", "f32"))) {
+                return null;
+            }
+            List<String> m = List.of("1684", "F32", "TF32");
+            for (int k = 0; k < 2; k++) {
+                for (int half = 0; half < 2; half++) {
+                    steps.add(new Step(m, 2 * k, 2, 2 * half + k, 1, half));
+                }
+            }
+            return new Plan(4, 4, 4, steps);
+        }
+        if (types.size() != 2 || types.contains("tf32")) {
+            return null;
+        }
+        String d = types.get(0), c = types.get(1);
+        if (!d.equals(c)) { // mixed f16/f32 accumulators: a conversion ptxas adds, not done here
+            return null;
+        }
+        int acc = d.equals("f32") ? 4 : 2;
+        String t = d.toUpperCase();
+        if (hmma16816) {
+            for (int half = 0; half < 2; half++) {
+                steps.add(new Step(List.of("16816", t), 0, 4, 2 * half, 2, half));
+            }
+        } else {
+            for (int k = 0; k < 2; k++) {
+                for (int half = 0; half < 2; half++) {
+                    steps.add(new Step(List.of("1688", t), 2 * k, 2, 2 * half + k, 1, half));
+                }
+            }
+        }
+        return new Plan(acc, 8, 8, steps);
+    }
+
+    @Override
+    public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
+        Plan p = plan(insn.modifiers(), cx.profile().has(TargetFeature.HMMA_16816));
+        if (p == null) {
+            throw cx.unsupported("this shape, layout or type combination");
+        }
+        List<Operand> ops = insn.operands();
+        if (ops.size() != 4) {
+            throw cx.unsupported("operand count");
+        }
+        List<Src> a = regs(cx, ops.get(1), p.aRegs());
+        List<Src> b = regs(cx, ops.get(2), p.bRegs());
+        List<Src> c = regs(cx, ops.get(3), 2 * p.accPerHalf());
+        Reg[] acc = new Reg[2];
+        Map<List<Src>, Reg> tuples = new HashMap<>(); // a fragment run read by two steps is copied once
+        for (Step s : p.steps()) {
+            Reg sa = tuples.computeIfAbsent(a.subList(s.aFirst(), s.aFirst() + s.aCount()), l -> tuple(cx, l));
+            Reg sb = tuples.computeIfAbsent(b.subList(s.bFirst(), s.bFirst() + s.bCount()), l -> tuple(cx, l));
+            Reg sc = acc[s.half()] != null ? acc[s.half()]
+                    : tuple(cx, c.subList(s.half() * p.accPerHalf(), (s.half() + 1) * p.accPerHalf()));
+            Reg d = cx.newReg(RegFile.R, p.accPerHalf());
+            cx.emit("HMMA", s.mods(), List.of(d), List.of(Src.of(sa), Src.of(sb), Src.of(sc)));
+            acc[s.half()] = d;
+        }
+        List<Operand> out = elements(ops.get(0));
+        if (out.size() != 2 * p.accPerHalf()) {
+            throw cx.unsupported("destination count");
+        }
+        for (int k = 0; k < out.size(); k++) {
+            if (out.get(k) instanceof Operand.Sink) {
+                continue;
+            }
+            Reg r = cx.dst(out.get(k), PtxType.B32);
+            Reg half = acc[k / p.accPerHalf()];
+            cx.emit("MOV", List.of(), List.of(r), List.of(Src.of(part(half, k % p.accPerHalf()))));
+        }
+    }
+
+    private static List<Src> regs(LoweringContext cx, Operand fragment, int n) throws CompilationException {
+        List<Operand> els = elements(fragment);
+        if (els.size() != n) {
+            throw cx.unsupported("fragment of " + els.size() + " registers");
+        }
+        List<Src> l = new ArrayList<>();
+        for (Operand e : els) {
+            l.add(cx.src(e, PtxType.B32));
+        }
+        return l;
+    }
+
+    /** Registers copied into a fresh tuple (register allocation coalesces the copies where it can). */
+    private static Reg tuple(LoweringContext cx, List<Src> regs) {
+        Reg t = cx.newReg(RegFile.R, regs.size());
+        for (int k = 0; k < regs.size(); k++) {
+            cx.emit("MOV", List.of(), List.of(part(t, k)), List.of(regs.get(k)));
+        }
+        return t;
+    }
+
+    private static Reg part(Reg tuple, int k) {
+        return tuple.width() == 1 ? tuple : tuple.component(k);
+    }
+
+    private static List<Operand> elements(Operand o) {
+        return o instanceof Operand.Vector v ? v.elements() : List.of(o);
+    }
+}
