@@ -6,8 +6,10 @@ import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.SpecialReg;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.target.TargetFeature;
 
@@ -19,12 +21,10 @@ import org.jptxas.ori.target.TargetFeature;
  * {@code HMMA.884.F16.F16.STEP0..1} or {@code HMMA.884.F32.F32.STEP0..3}, each step writing two registers of D from
  * the same A and B ({@code .ROW}/{@code .COL}) and the matching two registers of C.
  *
- * <p>Elsewhere ptxas computes it per thread on the FMA pipe, with no exchange between lanes: the lane's own four
- * products {@code s = a0 b0 + a1 b1 + a2 b2 + a3 b3} (the f16 elements widened exactly) are added to every element
- * of its C. For f32 C: {@code s} is a chain of FFMA from +0 and each {@code d = c + s}. For f16 C: the two pair sums
- * {@code p = a0 b0 + a1 b1} and {@code q = a2 b2 + a3 b3} (FMUL then FFMA), each element widened, {@code (c + p) + q}
- * in f32 and packed back to f16 pairs with round-to-nearest. This is ptxas's result, not the PTX ISA's matrix product
- * (which needs the other lanes' B columns); jptxas reproduces it so that both compilers' cubins compute the same.
+ * <p>Elsewhere ptxas computes it on the FMA pipe: each lane fetches the rows of A and columns of B its elements need
+ * from the lanes of its quad pair that hold them (SHFL.IDX), widens the f16 elements exactly to f32 and sums the
+ * products in the order and rounding steps below ({@link #fmaF32}, {@link #fmaF16}); jptxas does the same, inline
+ * where ptxas calls a subroutine, so both compilers' cubins compute the same bits.
  */
 final class QuadPairMma {
     private QuadPairMma() {}
@@ -68,14 +68,9 @@ final class QuadPairMma {
         return d;
     }
 
-    /** The eight f16 inputs widened to f32: a0..a3, then b0..b3. */
-    private static Reg[] widened(MathEmitter m, List<Src> a, List<Src> b) {
-        Reg[] w = new Reg[8];
-        for (int k = 0; k < 8; k++) {
-            Src reg = (k < 4 ? a : b).get(k % 4 / 2);
-            w[k] = half(m, reg, k % 2);
-        }
-        return w;
+    /** The four f16 elements of a 2-register fragment (A's row or B's column), widened to f32. */
+    private static Reg[] widened(MathEmitter m, Object lo, Object hi) {
+        return new Reg[] {half(m, lo, 0), half(m, lo, 1), half(m, hi, 0), half(m, hi, 1)};
     }
 
     /** Half {@code h} (0: low, 1: high) of {@code reg} widened to f32. */
@@ -91,45 +86,102 @@ final class QuadPairMma {
         return f;
     }
 
+    /** {@code value} of lane {@code lane} (SHFL.IDX over the whole warp). */
+    private static Reg fetch(MathEmitter m, Src value, Reg lane) {
+        Reg d = m.r();
+        m.cx().emit("SHFL", List.of("IDX"), List.of(Reg.PT, d), List.of(value, Src.of(lane), Src.of(new Imm(0x1f))));
+        return d;
+    }
+
+    /** {@code lane & mask} plus {@code add}. */
+    private static Reg laneOf(MathEmitter m, Reg lane, int mask, int add) {
+        Reg base = m.r();
+        m.lop3(base, lane, mask, MathEmitter.RZ, 0xc0);
+        if (add == 0) {
+            return base;
+        }
+        Reg l = m.r();
+        m.iadd3(l, base, add, MathEmitter.RZ);
+        return l;
+    }
+
+    /** The widened fragment (2 registers) of the lane {@code lane}. */
+    private static Reg[] fetched(MathEmitter m, List<Src> frag, Reg lane) {
+        return widened(m, fetch(m, frag.get(0), lane), fetch(m, frag.get(1), lane));
+    }
+
+    private static Reg laneId(MathEmitter m) {
+        Reg lane = m.r();
+        m.cx().emit("S2R", List.of(), List.of(lane), List.of(Src.of(new SpecialReg("SR_LANEID"))));
+        return lane;
+    }
+
+    /**
+     * f32 C/D: element i is row (lane & 1) + (i & 2) of A (held by lane (lane & ~3) + (lane & 1) + (i & 2)) times
+     * column (i & 4) + (lane & 2) + (i & 1) of B (held by lane (lane & 0xe) + (i & 1), plus 16 for i & 4): an FFMA
+     * chain from +0 in k order, then C added.
+     */
     private static List<Reg> fmaF32(LoweringContext cx, List<Src> a, List<Src> b, List<Src> c) {
         MathEmitter m = new MathEmitter(cx);
-        Reg[] w = widened(m, a, b);
-        Object s = MathEmitter.RZ;
-        for (int k = 0; k < 4; k++) {
-            Reg t = m.r();
-            m.ffma("", t, w[k], w[4 + k], s);
-            s = t;
+        Reg lane = laneId(m);
+        Reg[][] rows = new Reg[2][], cols = new Reg[4][];
+        for (int r = 0; r < 2; r++) {
+            Reg l = m.r();
+            m.lop3(l, lane, 0xfffffffd, MathEmitter.RZ, 0xc0); // lane & ~2: the quad's lane of row (lane & 1)
+            Reg src = l;
+            if (r == 1) {
+                src = m.r();
+                m.iadd3(src, l, 2, MathEmitter.RZ);
+            }
+            rows[r] = fetched(m, a, src);
+        }
+        for (int q = 0; q < 4; q++) {
+            cols[q] = fetched(m, b, laneOf(m, lane, 0xe, (q & 1) + 16 * (q >> 1)));
         }
         List<Reg> d = new ArrayList<>();
-        for (Src ci : c) {
+        for (int i = 0; i < 8; i++) {
+            Reg[] row = rows[(i & 2) >> 1], col = cols[(i & 1) + ((i & 4) >> 1)];
+            Object s = MathEmitter.RZ;
+            for (int k = 0; k < 4; k++) {
+                Reg t = m.r();
+                m.ffma("", t, row[k], col[k], s);
+                s = t;
+            }
             Reg t = m.r();
-            m.fadd("", t, ci, s);
+            m.fadd("", t, s, c.get(i));
             d.add(t);
         }
         return d;
     }
 
+    /**
+     * f16 C/D: the lane's row of A times column j of B (held by lane (lane & 0xc) + j % 4, plus 16 for j of 4 and
+     * up) as two pair sums {@code p = a0 b0 + a1 b1}, {@code q = a2 b2 + a3 b3} (FMUL then FFMA), then
+     * {@code (c + p) + q} in f32, packed back to f16 pairs (round to nearest).
+     */
     private static List<Reg> fmaF16(LoweringContext cx, List<Src> a, List<Src> b, List<Src> c) {
         MathEmitter m = new MathEmitter(cx);
-        Reg[] w = widened(m, a, b);
-        Reg[] pair = new Reg[2];
-        for (int k = 0; k < 2; k++) {
-            Reg prod = m.r(), sum = m.r();
-            m.fmul("", prod, w[2 * k], w[4 + 2 * k]);
-            m.ffma("", sum, w[2 * k + 1], w[4 + 2 * k + 1], prod);
-            pair[k] = sum;
+        Reg lane = laneId(m);
+        Reg[] row = widened(m, a.get(0), a.get(1));
+        Reg[] e = new Reg[8];
+        for (int j = 0; j < 8; j++) {
+            Reg[] col = fetched(m, b, laneOf(m, lane, 0xc, j % 4 + (j >= 4 ? 16 : 0)));
+            Reg[] pair = new Reg[2];
+            for (int k = 0; k < 2; k++) {
+                Reg prod = m.r(), sum = m.r();
+                m.fmul("", prod, row[2 * k], col[2 * k]);
+                m.ffma("", sum, row[2 * k + 1], col[2 * k + 1], prod);
+                pair[k] = sum;
+            }
+            Reg x = half(m, c.get(j / 2), j % 2), y = m.r();
+            m.fadd("", y, x, pair[0]);
+            e[j] = m.r();
+            m.fadd("", e[j], y, pair[1]);
         }
         List<Reg> d = new ArrayList<>();
-        for (Src ci : c) {
-            Reg[] e = new Reg[2];
-            for (int h = 0; h < 2; h++) {
-                Reg x = half(m, ci, h), y = m.r();
-                m.fadd("", y, x, pair[0]);
-                e[h] = m.r();
-                m.fadd("", e[h], y, pair[1]);
-            }
+        for (int w = 0; w < 4; w++) {
             Reg packed = m.r();
-            m.op("F2FP", "PACK_AB", packed, e[1], e[0]);
+            m.op("F2FP", "PACK_AB", packed, e[2 * w + 1], e[2 * w]);
             d.add(packed);
         }
         return d;
