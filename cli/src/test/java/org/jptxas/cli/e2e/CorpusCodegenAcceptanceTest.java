@@ -194,6 +194,31 @@ public class CorpusCodegenAcceptanceTest {
         }
     }
 
+    /**
+     * A fast slice of the gate above: the hand-written tensor-core files (wmma.mma f16/f32/tf32, mma.m8n8k4 f16 and
+     * f64) on every SM ptxas takes them on, with the same checks.
+     */
+    @Test
+    void handwrittenTensorCoreFilesCompileOnEverySm(@TempDir Path dir) throws Exception {
+        Path corpus = Corpus.assumeDir();
+        Path nvdisasm = Oracles.assumeNvdisasm();
+        Path cuobjdump = Oracles.assumeCuobjdump();
+        Path nvlink = Oracles.assumeNvlink();
+        List<Task> tasks = new ArrayList<>();
+        for (String arch : SuiteRun.ARCHES) {
+            for (String f : List.of("less_slow_sm70.ptx", "less_slow_sm80.ptx")) {
+                String rel = "ptx/handwritten_less_slow/" + f;
+                if (targetAllows(f.equals("less_slow_sm70.ptx") ? "sm_75" : "sm_80", arch)) {
+                    tasks.add(new Task(corpus.resolve(rel), rel, arch));
+                }
+            }
+        }
+        Run run = classify(tasks, t -> check(t, dir, nvdisasm, cuobjdump, nvlink), 2);
+        // a crash leaves no outcome; the exact out-of-scope list is the whole corpus's business, not this slice's
+        assertEquals(List.of(), run.outcomes().stream().filter(o -> o.verdict() != Verdict.COMPILED).toList());
+        assertEquals(9, run.outcomes().size(), report(run));
+    }
+
     private Outcome check(Task t, Path dir, Path nvdisasm, Path cuobjdump, Path nvlink) throws Exception {
         String rel = t.file();
         String arch = t.arch();
