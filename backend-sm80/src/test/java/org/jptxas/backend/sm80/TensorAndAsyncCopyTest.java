@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * passing by luck.
  */
 class TensorAndAsyncCopyTest {
-    static final List<String> KERNELS = List.of("mma_gemm_f16", "mma_m16n8k8_f16", "mma_f64", "mma_gemm_s8",
+    static final List<String> KERNELS = List.of("mma_gemm_f16", "mma_m16n8k8_f16", "mma_f64", "mma_gemm_s8", "wmma_gemm_f16",
+            "wmma_gemm_tf32",
             "mma_m8n8k16_s8", "mma_gemm_tf32", "cp_async_pipeline");
 
     @Test

@@ -3,6 +3,7 @@ package org.jptxas.simulator.ptx;
 import java.util.List;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.simulator.exec.QuadPairMma;
 import org.jptxas.simulator.exec.WarpMma;
 import org.jptxas.simulator.exec.WarpMma.Spec;
 import org.jptxas.simulator.exec.WarpMma.Type;
@@ -24,7 +25,8 @@ final class MmaInstruction {
 
     /**
      * The multiply a name describes, or null when the interpreter does not implement it: m16n8k16 and m16n8k8 with
-     * f16 (f16 or f32 accumulation) or bf16 (f32) inputs, m16n8k8/k4 tf32, m16n8k32/k16 s8/u8 (s32), m8n8k4 f64.
+     * f16 (f16 or f32 accumulation) or bf16 (f32) inputs, m16n8k8/k4 tf32, m16n8k32/k16 s8/u8 (s32), m8n8k4 f64, and
+     * Volta's quad-pair m8n8k4 with f16 inputs (f16 or f32 accumulation; {@link QuadPairMma}).
      */
     static Spec spec(List<String> mods) {
         if (!mods.contains("sync") || !mods.contains("aligned") || !mods.contains("row") || !mods.contains("col")) {
@@ -61,7 +63,7 @@ final class MmaInstruction {
         int m = shape.startsWith("m8n8") ? 8 : 16, n = 8;
         int k = Integer.parseInt(shape.substring(shape.indexOf('k') + 1));
         boolean ok = switch (a) {
-            case F16 -> (k == 16 || k == 8) && m == 16 && d == c && (d == Type.F16 || d == Type.F32);
+            case F16 -> d == c && (d == Type.F16 || d == Type.F32) && (m == 16 ? k == 16 || k == 8 : k == 4);
             case BF16 -> (k == 16 || k == 8) && m == 16 && d == Type.F32 && c == Type.F32;
             case TF32 -> (k == 8 || k == 4) && m == 16 && d == Type.F32 && c == Type.F32;
             case S8, U8 -> (m == 16 && (k == 32 || k == 16) || m == 8 && k == 16) && d == Type.S32 && c == Type.S32;
@@ -76,6 +78,9 @@ final class MmaInstruction {
             throws ProgramException, InstructionCompiler.Unsupported {
         if (ops.size() != 4) {
             throw new InstructionCompiler.Unsupported("mma with " + ops.size() + " operands");
+        }
+        if (quadPair(s)) {
+            return quadPair(s.c() == Type.F32, ops, io);
         }
         int[] d = dsts(ops.get(0), s.dRegs(), s.d(), io);
         Src[] a = srcs(ops.get(1), s.aRegs(), s.ab(), io);
@@ -98,6 +103,38 @@ final class MmaInstruction {
                 for (int i = 0; i < d.length; i++) {
                     long v = wide ? rd[l][2 * i] & 0xffffffffL | (long) rd[l][2 * i + 1] << 32 : rd[l][i] & 0xffffffffL;
                     Values.write(lanes[l], d[i], v);
+                }
+            }
+        };
+    }
+
+    /** Volta's quad-pair shape: m8n8k4 with f16 inputs. */
+    private static boolean quadPair(Spec s) {
+        return s.m() == 8 && s.k() == 4 && s.ab() == Type.F16;
+    }
+
+    /** m8n8k4 with f16 inputs: A and B 2 registers, C and D 4 (f16 pairs) or 8 (f32), {@link QuadPairMma}. */
+    private static Insn.WarpOp quadPair(boolean f32, List<Operand> ops, Operands io)
+            throws ProgramException, InstructionCompiler.Unsupported {
+        int acc = f32 ? 8 : 4;
+        int[] d = dsts(ops.get(0), acc, Type.F32, io);
+        Src[] a = srcs(ops.get(1), 2, Type.F16, io), b = srcs(ops.get(2), 2, Type.F16, io);
+        Src[] c = srcs(ops.get(3), acc, Type.F32, io);
+        return (lanes, group) -> {
+            if (group != -1) {
+                throw new InterpreterError("mma.sync needs all 32 lanes of the warp (executing: 0x"
+                        + Integer.toHexString(group) + ")");
+            }
+            int[][] ra = new int[32][], rb = new int[32][], rc = new int[32][];
+            for (int l = 0; l < 32; l++) {
+                ra[l] = words(a, lanes[l], false);
+                rb[l] = words(b, lanes[l], false);
+                rc[l] = words(c, lanes[l], false);
+            }
+            int[][] rd = QuadPairMma.multiply(f32, ra, rb, rc);
+            for (int l = 0; l < 32; l++) {
+                for (int i = 0; i < d.length; i++) {
+                    Values.write(lanes[l], d[i], rd[l][i] & 0xffffffffL);
                 }
             }
         };

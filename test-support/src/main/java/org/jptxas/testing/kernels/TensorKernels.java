@@ -10,7 +10,7 @@ final class TensorKernels {
 
     static List<KernelCase> all() {
         return List.of(mmaGemmF16(), mmaM16n8k8F16(), mmaF64(), mmaGemmS8(), mmaM8n8k16S8(), mmaGemmTf32(),
-                wmmaGemmF16());
+                wmmaGemmF16(), wmmaGemmTf32());
     }
 
     /**
@@ -238,6 +238,32 @@ final class TensorKernels {
                             }
                             c[16 * i + j] = (float) (s + c0[16 * i + j]);
                             h[16 * i + j] = RefMath.toHalf(s + RefMath.halfToFloat(h0[16 * i + j]));
+                        }
+                    }
+                });
+    }
+
+    /**
+     * C = A B + C0 for M = N = 16, K = 16 with wmma.mma.sync.aligned.m16n16k8.row.col tf32 (sm_80+: HMMA.1684.F32.TF32
+     * chains), one warp, two k-steps; fragments in ptxas's layout (see the kernel's source), tf32 inputs as in
+     * {@link #mmaGemmTf32()}, all matrices row-major 16 x 16 (B transposed).
+     */
+    static KernelCase wmmaGemmTf32() {
+        Gen g = new Gen("wmma_gemm_tf32");
+        float[] a = tf32(g.floats(256, -1, 1)), bt = tf32(g.floats(256, -1, 1)), c0 = g.floats(256, -1, 1);
+        return kernel("wmma_gemm_tf32").describe("wmma.mma m16n16k8 tf32 GEMM, f32 accumulation (sm_80+)")
+                .minSm(80).grid(1).block(32)
+                .in("a", a).in("bt", bt).in("c0", c0)
+                .out("c", Elem.F32, 256, MMA_F32)
+                .reference(io -> {
+                    float[] c = io.f32("c");
+                    for (int i = 0; i < 16; i++) {
+                        for (int j = 0; j < 16; j++) {
+                            double s = 0;
+                            for (int k = 0; k < 16; k++) {
+                                s += (double) a[16 * i + k] * bt[16 * j + k];
+                            }
+                            c[16 * i + j] = (float) (s + c0[16 * i + j]);
                         }
                     }
                 });
