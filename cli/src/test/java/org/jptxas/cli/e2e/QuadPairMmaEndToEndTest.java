@@ -15,6 +15,7 @@ import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.Launch;
 import org.jptxas.simulator.exec.LaunchResult;
 import org.jptxas.simulator.launch.LaunchSpecReader;
+import org.jptxas.simulator.ptx.PtxInterpreter;
 import org.jptxas.simulator.sass.SassEmulator;
 import org.jptxas.simulator.suite.SuiteRun;
 import org.jptxas.spi.CompileOptions;
@@ -95,6 +96,16 @@ class QuadPairMmaEndToEndTest {
         assertTrue(c.ok(), c.diagnostics());
         byte[] theirs = Files.readAllBytes(c.cubin().orElseThrow());
         assertEquals(List.of(), mismatches(run(theirs, arch, in, dir.resolve("ptxas")), expected), "ptxas's cubin");
+    }
+
+    /** The PTX interpreter computes the ISA's product with the emulator's numerics (exact sum, rounded once). */
+    @org.junit.jupiter.api.Test
+    void theInterpreterComputesTheQuadPairProduct(@TempDir Path dir) throws Exception {
+        int[][] in = inputs();
+        Launch launch = launch("sm_75", in, dir);
+        LaunchResult r = PtxInterpreter.load("quad_pair.ptx", PTX).execute(launch, ExecutionLimits.DEFAULT);
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        assertEquals(List.of(), mismatches(outputs(launch), quadPairReference(in)));
     }
 
     /** A, B, f16 C and f32 C for the 32 lanes: f16 values in [-1, 1], f32 values in [-1, 1]. */
@@ -179,6 +190,14 @@ class QuadPairMmaEndToEndTest {
 
     /** Runs the kernel's cubin in the SASS emulator; the f16 and f32 D buffers as words. */
     private static int[][] run(byte[] cubin, String arch, int[][] in, Path dir) throws Exception {
+        Launch launch = launch(arch, in, dir);
+        LaunchResult r = SassEmulator.fromCubin(TestTargets.of(arch), cubin).execute(launch, ExecutionLimits.DEFAULT);
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        return outputs(launch);
+    }
+
+    /** The launch of one warp on {@code in} (written to {@code dir} with its spec). */
+    private static Launch launch(String arch, int[][] in, Path dir) throws Exception {
         Files.createDirectories(dir);
         String[] names = {"a", "b", "c16", "c32", "d16", "d32"};
         StringBuilder params = new StringBuilder();
@@ -198,9 +217,11 @@ class QuadPairMmaEndToEndTest {
         Path spec = dir.resolve("launch.json");
         Files.writeString(spec, "{\"entry\": \"quad_pair\", \"grid\": [1,1,1], \"block\": [32,1,1],"
                 + " \"dynamic_shared_bytes\": 0, \"params\": [" + params + "]}");
-        Launch launch = Launch.prepare(Target.of(arch), LaunchSpecReader.read(spec));
-        LaunchResult r = SassEmulator.fromCubin(TestTargets.of(arch), cubin).execute(launch, ExecutionLimits.DEFAULT);
-        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        return Launch.prepare(Target.of(arch), LaunchSpecReader.read(spec));
+    }
+
+    /** The f16 and f32 D buffers of a finished launch, as words. */
+    private static int[][] outputs(Launch launch) {
         int[][] out = new int[2][];
         for (int k = 0; k < 2; k++) {
             byte[] bytes = launch.arguments().get(4 + k).buffer().orElseThrow().bytes();
