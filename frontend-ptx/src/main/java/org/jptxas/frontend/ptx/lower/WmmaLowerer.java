@@ -41,10 +41,10 @@ public final class WmmaLowerer implements InstructionLowerer {
     }
 
     /** One HMMA: its modifiers, the A registers (first, count), the B register(s) and which half of C/D. */
-    private record Step(List<String> mods, int aFirst, int aCount, int bFirst, int bCount, int half) {}
+    record Step(List<String> mods, int aFirst, int aCount, int bFirst, int bCount, int half) {}
 
     /** What an f16 or tf32 wmma.mma becomes: accumulator registers per half, fragment sizes and the HMMA steps. */
-    private record Plan(int accPerHalf, int aRegs, int bRegs, List<Step> steps) {}
+    record Plan(int accPerHalf, int aRegs, int bRegs, List<Step> steps) {}
 
     static Plan plan(List<String> mods, boolean hmma16816) {
         String shape = null;

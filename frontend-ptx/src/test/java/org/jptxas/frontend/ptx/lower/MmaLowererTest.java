@@ -51,6 +51,7 @@ class MmaLowererTest {
                 MmaLowerer.form(words("mma.sync.aligned.m16n8k16.row.col.satfinite.s32.u8.u8.s32")));
         assertEquals(new MmaLowerer.Form("IMMA", List.of("8816", "S8", "S8"), 1, 1, 2, 2),
                 MmaLowerer.form(words("mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32")));
+        // the quad-pair m8n8k4 with f16 inputs is no single form: QuadPairMma expands it
         assertNull(MmaLowerer.form(words("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32")));
         // mixed s8/u8 inputs, tf32 with k16, satfinite on floats: refused
         assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32")));
