@@ -387,6 +387,7 @@ final class InstructionCompiler {
             case "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4",
                     "vabsdiff4", "vmin4", "vmax4", "vset4" -> bits.videoSimd();
             case "mma" -> warpLevel.mma();
+            case "wmma" -> warpLevel.wmma();
             case "cp" -> has("bulk") ? hopper(false) : cpAsync();
             case "mbarrier" -> hopper(true);
             case "mapa", "getctarank" -> simple(ClusterInstruction.compile(ins.opcode(), mods, ops, new OperandAccess()));

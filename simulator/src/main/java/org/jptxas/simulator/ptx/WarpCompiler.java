@@ -294,7 +294,20 @@ final class WarpCompiler {
         if (s == null) {
             throw ic.unsupported();
         }
-        return ic.warp(MmaInstruction.compile(s, ic.ops, new MmaInstruction.Operands() {
+        return ic.warp(MmaInstruction.compile(s, ic.ops, operands()), t -> 0xffffffffL);
+    }
+
+    /** {@code wmma.mma.sync.aligned ...}: {@link WmmaInstruction}, over the whole warp. */
+    Insn wmma() throws ProgramException, Unsupported {
+        org.jptxas.simulator.exec.WarpMma.Spec s = WmmaInstruction.spec(ic.mods);
+        if (s == null) {
+            throw ic.unsupported();
+        }
+        return ic.warp(WmmaInstruction.compile(s, ic.ops, operands()), t -> 0xffffffffL);
+    }
+
+    private MmaInstruction.Operands operands() {
+        return new MmaInstruction.Operands() {
             @Override
             public Src src(Operand o, PtxType t) throws ProgramException, Unsupported {
                 return ic.src(o, t);
@@ -304,7 +317,7 @@ final class WarpCompiler {
             public int dst(Operand o) throws ProgramException, Unsupported {
                 return ic.dst(o);
             }
-        }), t -> 0xffffffffL);
+        };
     }
 
     /** One 16-byte matrix row of ldmatrix as four little-endian words, from shared memory. */
