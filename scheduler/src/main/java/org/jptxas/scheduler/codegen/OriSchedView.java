@@ -122,6 +122,14 @@ final class OriSchedView {
         return b.build();
     }
 
+    /**
+     * Turing's {@code HMMA.884.*.STEPn}: the steps of one quad-pair multiply stay back to back and in order, as ptxas
+     * issues them (nothing is known of the hardware allowing otherwise), so each is an order point.
+     */
+    private static boolean quadPairStep(String op, Set<String> mods) {
+        return op.equals("HMMA") && mods.stream().anyMatch(m -> m.startsWith("STEP"));
+    }
+
     private static void classify(Instr in, String op, Set<String> mods, SimpleInstr.Builder b) {
         MemSpace space = switch (op) {
             case "LDG", "STG", "ATOMG", "RED" -> MemSpace.GLOBAL;
@@ -146,7 +154,7 @@ final class OriSchedView {
             b.flag(SchedFlag.FENCE);
             return;
         }
-        if (PURE.contains(op) && !readsClock(in) && !definesStackPointer(in)) {
+        if (PURE.contains(op) && !readsClock(in) && !definesStackPointer(in) && !quadPairStep(op, mods)) {
             return;
         }
         switch (op) {

@@ -54,14 +54,16 @@ final class QuadPairMma {
         Reg ta = tuple(cx, a), tb = tuple(cx, b);
         String types = f32 ? "F32.F32" : "F16.F16";
         List<Reg> d = new ArrayList<>();
+        List<Reg> tc = new ArrayList<>();
+        for (int step = 0; step < c.size() / 2; step++) { // C first: the steps issue back to back
+            tc.add(tuple(cx, c.subList(2 * step, 2 * step + 2)));
+        }
         for (int step = 0; step < c.size() / 2; step++) {
-            Reg tc = tuple(cx, c.subList(2 * step, 2 * step + 2));
             Reg td = cx.newReg(RegFile.R, 2);
             List<String> mods = new ArrayList<>(List.of("884"));
             mods.addAll(List.of(types.split("\\.")));
             mods.add("STEP" + step);
-            cx.emit("HMMA", List.copyOf(mods), List.of(td),
-                    List.of(Src.of(ta), Src.of(tb), Src.of(tc)));
+            cx.emit("HMMA", List.copyOf(mods), List.of(td), List.of(Src.of(ta), Src.of(tb), Src.of(tc.get(step))));
             d.add(td.component(0));
             d.add(td.component(1));
         }
