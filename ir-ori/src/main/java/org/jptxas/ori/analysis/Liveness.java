@@ -19,6 +19,14 @@ public final class Liveness {
     /** Per register file (by ordinal), the key of its virtual register 0. */
     private final int[] base = new int[RegFile.values().length];
     private final int width;
+    /**
+     * The data flow runs over the registers some block reads before writing them (only those can be live at a
+     * block boundary), numbered densely: on large kernels most registers live within one block, and sets of the
+     * function's width per block were most of this analysis's time and allocation. Per key its dense number (-1
+     * when never live across blocks), and per dense number its key.
+     */
+    private final int[] global;
+    private final int[] keyOf;
     private final BitSet[] liveIn;
     private final BitSet[] liveOut;
     /**
@@ -54,8 +62,8 @@ public final class Liveness {
         int[] partsWritten = new int[width];
         java.util.List<Integer> touched = new java.util.ArrayList<>();
         for (BasicBlock b : body.blocks()) {
-            BitSet u = new BitSet(width);
-            BitSet d = new BitSet(width);
+            BitSet u = new BitSet();
+            BitSet d = new BitSet();
             for (Instr in : b.instrs()) {
                 for (Reg r : in.usedRegs()) {
                     if (r.virtual() && !d.get(key(r))
@@ -86,8 +94,27 @@ public final class Liveness {
             touched.clear();
             use[b.id()] = u;
             def[b.id()] = d;
-            liveIn[b.id()] = (BitSet) u.clone();
-            liveOut[b.id()] = new BitSet(width);
+        }
+        BitSet anyUse = new BitSet(width);
+        for (int b = 0; b < n; b++) {
+            if (use[b] != null) {
+                anyUse.or(use[b]);
+            }
+        }
+        // (a body built without newVirtual, as tests build them, may name registers past the counted width)
+        global = new int[Math.max(width, anyUse.length())];
+        java.util.Arrays.fill(global, -1);
+        keyOf = new int[anyUse.cardinality()];
+        int dense = 0;
+        for (int k = anyUse.nextSetBit(0); k >= 0; k = anyUse.nextSetBit(k + 1)) {
+            global[k] = dense;
+            keyOf[dense++] = k;
+        }
+        for (BasicBlock b : body.blocks()) {
+            use[b.id()] = toDense(use[b.id()]);
+            def[b.id()] = toDense(def[b.id()]);
+            liveIn[b.id()] = (BitSet) use[b.id()].clone();
+            liveOut[b.id()] = new BitSet(dense);
         }
         IntQueue work = new IntQueue(n);
         boolean[] queued = new boolean[n];
@@ -98,7 +125,7 @@ public final class Liveness {
         }
         // sets are recomputed in place and a changed live-in swaps with the scratch set: allocating two sets of the
         // function's width per visit was most of the cost on large kernels
-        BitSet scratch = new BitSet(width);
+        BitSet scratch = new BitSet(dense);
         while (!work.isEmpty()) {
             int b = work.poll();
             queued[b] = false;
@@ -134,19 +161,46 @@ public final class Liveness {
     }
 
     public boolean liveIn(int block, Reg r) {
-        return liveIn[block].get(key(r));
+        int g = denseOf(key(r));
+        return g >= 0 && liveIn[block].get(g);
     }
 
     public boolean liveOut(int block, Reg r) {
-        return liveOut[block].get(key(r));
+        int g = denseOf(key(r));
+        return g >= 0 && liveOut[block].get(g);
     }
 
+    /** The keys live at the start of {@code block}; a new set. */
     public BitSet liveInSet(int block) {
-        return (BitSet) liveIn[block].clone();
+        return toKeys(liveIn[block]);
     }
 
+    /** The keys live at the end of {@code block}; a new set. */
     public BitSet liveOutSet(int block) {
-        return (BitSet) liveOut[block].clone();
+        return toKeys(liveOut[block]);
+    }
+
+    private int denseOf(int key) {
+        return key < global.length ? global[key] : -1;
+    }
+
+    /** The keys of {@code keys} that take part in the data flow, by dense number. */
+    private BitSet toDense(BitSet keys) {
+        BitSet d = new BitSet(keyOf.length);
+        for (int k = keys.nextSetBit(0); k >= 0; k = keys.nextSetBit(k + 1)) {
+            if (k < global.length && global[k] >= 0) {
+                d.set(global[k]);
+            }
+        }
+        return d;
+    }
+
+    private BitSet toKeys(BitSet dense) {
+        BitSet keys = new BitSet();
+        for (int g = dense.nextSetBit(0); g >= 0; g = dense.nextSetBit(g + 1)) {
+            keys.set(keyOf[g]);
+        }
+        return keys;
     }
 
     /**
@@ -154,7 +208,7 @@ public final class Liveness {
      * from its live-out set; tuples count their components.
      */
     public int maxPressure(BasicBlock block, RegFile file, Map<Integer, Integer> compsByKey) {
-        BitSet live = (BitSet) liveOut[block.id()].clone();
+        BitSet live = liveOutSet(block.id());
         int max = pressure(live, file, compsByKey);
         List<Instr> instrs = block.instrs();
         for (int i = instrs.size() - 1; i >= 0; i--) {

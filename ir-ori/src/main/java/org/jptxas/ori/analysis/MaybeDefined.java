@@ -34,13 +34,11 @@ public final class MaybeDefined {
             BitSet g = new BitSet();
             for (Instr i : b.instrs()) {
                 for (Reg r : i.dsts()) {
-                    if (r.virtual()) {
+                    // outside the universe not even set for a moment: the set would grow to the function's width
+                    if (r.virtual() && (universe == null || universe.get(keys.key(r)))) {
                         g.set(keys.key(r));
                     }
                 }
-            }
-            if (universe != null) {
-                g.and(universe);
             }
             gen[b.id()] = g;
             in[b.id()] = new BitSet();

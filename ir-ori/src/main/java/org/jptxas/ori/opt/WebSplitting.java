@@ -84,14 +84,38 @@ public final class WebSplitting implements Pass {
                 }
             }
         }
-        // Real definitions: one id per (instruction, written candidate).
-        Map<Instr, int[]> defIds = new IdentityHashMap<>();
-        List<Integer> defCand = new ArrayList<>();
-        List<Boolean> killing = new ArrayList<>();
-        for (int c = 0; c < nc; c++) {
-            defCand.add(c);
-            killing.add(true);
+        // Real definitions: one id per (instruction, written candidate), numbered candidate by candidate (the
+        // entry's id c, then c's definitions in instruction order from first[c]), so that a candidate's definitions
+        // are one range of the bit sets: killing them, or finding those that reach a read, costs that candidate's
+        // definitions, not the whole function's. inOrder lists the ids in instruction order, the order names are
+        // given in.
+        int[] defsPer = new int[nc];
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                for (Reg d : in.dsts()) {
+                    int c = candidate(d, num, cand);
+                    if (c >= 0) {
+                        defsPer[c]++;
+                    }
+                }
+            }
         }
+        int[] first = new int[nc + 1];
+        first[0] = nc;
+        for (int c = 0; c < nc; c++) {
+            first[c + 1] = first[c] + defsPer[c];
+        }
+        int nd = first[nc];
+        int[] next = java.util.Arrays.copyOf(first, nc);
+        int[] defCand = new int[nd];
+        boolean[] killing = new boolean[nd];
+        int[] inOrder = new int[nd - nc];
+        int seenDefs = 0;
+        for (int c = 0; c < nc; c++) {
+            defCand[c] = c;
+            killing[c] = true;
+        }
+        Map<Instr, int[]> defIds = new IdentityHashMap<>();
         for (BasicBlock b : body.blocks()) {
             for (Instr in : b.instrs()) {
                 int[] ids = null;
@@ -103,23 +127,17 @@ public final class WebSplitting implements Pass {
                             ids = new int[d.size()];
                             java.util.Arrays.fill(ids, -1);
                         }
-                        ids[s] = defCand.size();
-                        defCand.add(c);
-                        killing.add(in.guard().isAlways() && !d.get(s).isPart());
+                        int id = next[c]++;
+                        ids[s] = id;
+                        defCand[id] = c;
+                        killing[id] = in.guard().isAlways() && !d.get(s).isPart();
+                        inOrder[seenDefs++] = id;
                     }
                 }
                 if (ids != null) {
                     defIds.put(in, ids);
                 }
             }
-        }
-        int nd = defCand.size();
-        BitSet[] defsOf = new BitSet[nc];
-        for (int c = 0; c < nc; c++) {
-            defsOf[c] = new BitSet(nd);
-        }
-        for (int id = 0; id < nd; id++) {
-            defsOf[defCand.get(id)].set(id);
         }
         Cfg cfg = Cfg.of(body);
         int n = body.blocks().size();
@@ -137,9 +155,12 @@ public final class WebSplitting implements Pass {
                     if (id < 0) {
                         continue;
                     }
-                    if (killing.get(id)) {
-                        g.andNot(defsOf[defCand.get(id)]);
-                        k.or(defsOf[defCand.get(id)]);
+                    if (killing[id]) {
+                        int c = defCand[id];
+                        g.clear(c);
+                        g.clear(first[c], first[c + 1]);
+                        k.set(c);
+                        k.set(first[c], first[c + 1]);
                     }
                     g.set(id);
                 }
@@ -154,19 +175,28 @@ public final class WebSplitting implements Pass {
             out[b] = (BitSet) gen[b].clone();
         }
         in[0].set(0, nc);
+        // sets are recomputed in place, a changed out set swapping with the scratch one: a fresh set of every
+        // definition per block and round was most of this pass's allocation on large kernels
+        BitSet scratch = new BitSet(nd);
+        int[] rpo = cfg.reversePostorder();
         boolean again = true;
         while (again) {
             again = false;
-            for (int b : cfg.reversePostorder()) {
-                BitSet i = b == 0 ? in[0] : new BitSet(nd);
+            for (int b : rpo) {
+                BitSet i = in[b];
+                if (b != 0) {
+                    i.clear(); // the entry's set keeps its entry definitions and only grows
+                }
                 for (int p : cfg.predecessors(b)) {
                     i.or(out[p]);
                 }
-                in[b] = i;
-                BitSet o = (BitSet) i.clone();
+                BitSet o = scratch;
+                o.clear();
+                o.or(i);
                 o.andNot(kill[b]);
                 o.or(gen[b]);
                 if (!o.equals(out[b])) {
+                    scratch = out[b];
                     out[b] = o;
                     again = true;
                 }
@@ -178,15 +208,17 @@ public final class WebSplitting implements Pass {
             parent[i] = i;
         }
         Map<Instr, int[]> useDef = new IdentityHashMap<>(); // per instruction: a reaching def per read candidate
+        BitSet cur = new BitSet(nd);
         for (BasicBlock b : body.blocks()) {
-            BitSet cur = (BitSet) in[b.id()].clone();
+            cur.clear();
+            cur.or(in[b.id()]);
             for (Instr ins : b.instrs()) {
                 for (Reg r : ins.usedRegs()) {
                     int c = candidate(r, num, cand);
                     if (c < 0) {
                         continue;
                     }
-                    int any = joinReaching(cur, defsOf[c], parent, c);
+                    int any = joinReaching(cur, first, parent, c);
                     useDef.computeIfAbsent(ins, k -> new int[0]);
                     int[] old = useDef.get(ins);
                     int[] grown = java.util.Arrays.copyOf(old, old.length + 2);
@@ -202,11 +234,12 @@ public final class WebSplitting implements Pass {
                     if (id < 0) {
                         continue;
                     }
-                    int c = defCand.get(id);
-                    if (killing.get(id)) {
-                        cur.andNot(defsOf[c]);
+                    int c = defCand[id];
+                    if (killing[id]) {
+                        cur.clear(c);
+                        cur.clear(first[c], first[c + 1]);
                     } else {
-                        union(parent, id, joinReaching(cur, defsOf[c], parent, c));
+                        union(parent, id, joinReaching(cur, first, parent, c));
                     }
                     cur.set(id);
                 }
@@ -224,8 +257,8 @@ public final class WebSplitting implements Pass {
             }
         }
         for (int id = nc; id < nd; id++) {
-            if (find(parent, id) == find(parent, defCand.get(id))) {
-                entryUsed[defCand.get(id)] = true;
+            if (find(parent, id) == find(parent, defCand[id])) {
+                entryUsed[defCand[id]] = true;
             }
         }
         for (int c = 0; c < nc; c++) {
@@ -235,12 +268,12 @@ public final class WebSplitting implements Pass {
             }
         }
         boolean changed = false;
-        for (int id = nc; id < nd; id++) {
+        for (int id : inOrder) {
             int root = find(parent, id);
             if (names.containsKey(root)) {
                 continue;
             }
-            int c = defCand.get(id);
+            int c = defCand[id];
             Reg r = regs.get(c);
             if (entryUsed[c]) {
                 // read before any write on some path: the register stays whole (a web without a write would
@@ -309,21 +342,21 @@ public final class WebSplitting implements Pass {
     }
 
     /**
-     * Unites the definitions of candidate {@code c} in {@code cur}; returns one of them (the entry's id {@code c}
-     * when none reaches, as in an unreachable block, so the read keeps the name).
+     * Unites the definitions of candidate {@code c} in {@code cur} (its entry id c and its range from
+     * {@code firstDef[c]}); returns one of them (the entry's id {@code c} when none reaches, as in an unreachable
+     * block, so the read keeps the name).
      */
-    private static int joinReaching(BitSet cur, BitSet defs, int[] parent, int c) {
-        int first = -1;
-        for (int id = defs.nextSetBit(0); id >= 0; id = defs.nextSetBit(id + 1)) {
-            if (cur.get(id)) {
-                if (first < 0) {
-                    first = id;
-                } else {
-                    union(parent, first, id);
-                }
+    private static int joinReaching(BitSet cur, int[] firstDef, int[] parent, int c) {
+        int found = cur.get(c) ? c : -1;
+        int end = firstDef[c + 1];
+        for (int id = cur.nextSetBit(firstDef[c]); id >= 0 && id < end; id = cur.nextSetBit(id + 1)) {
+            if (found < 0) {
+                found = id;
+            } else {
+                union(parent, found, id);
             }
         }
-        return first < 0 ? c : first;
+        return found < 0 ? c : found;
     }
 
     private static int find(int[] parent, int x) {
