@@ -42,5 +42,11 @@ public enum TargetFeature {
      * {@code HMMA.884.*.STEPn}: Volta's quad-pair multiply m8n8k4 in hardware (Turing). Later targets lack it, and
      * ptxas computes {@code mma.m8n8k4} with f16 inputs on the FMA pipe there.
      */
-    QUAD_PAIR_HMMA
+    QUAD_PAIR_HMMA,
+    /**
+     * A shared variable's address carries the block's cluster rank in its top byte ({@code (SR_CgaCtaId << 24) +
+     * offset}, sm_90), so that it stays valid as a {@code shared::cluster} or generic address, and a generic shared
+     * address is the shared address under the window's high word ({@code SR_SWINHI}).
+     */
+    CLUSTER_RANK_IN_SHARED_ADDRESS
 }

@@ -13,7 +13,7 @@ final class ClusterKernels {
     static final int THREADS = 128;
 
     static List<KernelCase> all() {
-        return List.of(clusterReduceDsmem());
+        return List.of(clusterReduceDsmem(), clusterGenericShared());
     }
 
     /**
@@ -42,6 +42,40 @@ final class ClusterKernels {
                         sums[2 * c] += partial;
                         sums[2 * c + 1] += partial;
                         ids[b] = rank | rank << 4 | CLUSTER << 8 | c << 16 | 1 << 24;
+                    }
+                });
+    }
+    static final int PAIR_BLOCKS = 4;
+    static final int PAIR_THREADS = 64;
+
+    /**
+     * {@value #PAIR_BLOCKS} blocks of {@value #PAIR_THREADS} threads in clusters of 2, with a block's own shared
+     * memory reached the ways that need its rank in the shared address: each thread adds {@code 1000 * (rank + 1)}
+     * to its element through a generic pointer, records {@code getctarank} of that pointer ({@code ranks}) and reads
+     * the element back through {@code ld.shared::cluster} at its plain shared address ({@code out[2i]}); after a
+     * cluster barrier it reads the neighbour block's element through the generic {@code mapa} pointer
+     * ({@code out[2i+1]}).
+     */
+    static KernelCase clusterGenericShared() {
+        Gen g = new Gen("cluster_generic_shared");
+        int n = PAIR_BLOCKS * PAIR_THREADS;
+        int[] in = g.ints(n, -100000, 100000);
+        return kernel("cluster_generic_shared").describe("thread-block clusters: generic pointers, getctarank and"
+                        + " ld.shared::cluster at a block's own shared addresses, generic mapa (sm_90)")
+                .minSm(90).grid(PAIR_BLOCKS).block(PAIR_THREADS).cluster(2, 1, 1).in("in", in)
+                .in("scratch", new int[n]).out("out", Elem.I32, 2 * n).out("ranks", Elem.U32, n)
+                .s32("useShared", 1)
+                .reference(io -> {
+                    int[] out = io.i32("out");
+                    int[] ranks = io.i32("ranks");
+                    for (int b = 0; b < PAIR_BLOCKS; b++) {
+                        int rank = b % 2, other = b - rank + (1 - rank);
+                        for (int t = 0; t < PAIR_THREADS; t++) {
+                            int i = b * PAIR_THREADS + t;
+                            out[2 * i] = in[i] + 1000 * (rank + 1);
+                            out[2 * i + 1] = in[other * PAIR_THREADS + t] + 1000 * (2 - rank);
+                            ranks[i] = rank;
+                        }
                     }
                 });
     }

@@ -15,7 +15,8 @@ import org.jptxas.ori.target.BankWindow;
 /**
  * {@code cvta}, {@code isspacep}, {@code prefetch}/{@code prefetchu}: generic ↔ window addresses as ptxas computes
  * them (window bases in constant bank 0: shared at {@code c[0x0][0x18]}, local at {@code c[0x0][0x20]}; global is
- * identity), QSPC for {@code isspacep.shared/local/global}; prefetches are hints and lower to nothing.
+ * identity; shared ones where addresses carry the cluster rank: {@link #sharedWithRank}), QSPC for
+ * {@code isspacep.shared/local/global}; prefetches are hints and lower to nothing.
  */
 @AutoService(InstructionLowerer.class)
 public final class AddressLowerer implements InstructionLowerer {
@@ -64,6 +65,10 @@ public final class AddressLowerer implements InstructionLowerer {
             return;
         }
         int base = windowBase(space, cx);
+        if (space == StateSpace.SHARED && SharedAddresses.rankInAddress(cx)) {
+            sharedWithRank(cx, d, a, toWindow);
+            return;
+        }
         if (toWindow) {
             windowOffset(cx, d.width() == 2 ? d.component(0) : d, a, space);
             if (d.width() == 2) {
@@ -80,6 +85,30 @@ public final class AddressLowerer implements InstructionLowerer {
         cx.emit("IADD3", List.of("X"), List.of(d.component(1), Reg.PT, Reg.PT),
                 List.of(Ptx.rz(), Src.of(CBank.of(0, base + 4)), Ptx.rz(), Src.of(carry), Ptx.notPt()));
         cx.emit("MOV", List.of(), List.of(d.component(0)), List.of(Src.of(lo)));
+    }
+
+    /**
+     * {@code cvta[.to].shared} where shared addresses carry the cluster rank ({@link SharedAddresses}), as ptxas 13
+     * does: a generic shared address is the shared address (its low word) under the window's high word
+     * ({@code SR_SWINHI}), and back the low word alone (the rank in its top byte stays).
+     */
+    private static void sharedWithRank(LoweringContext cx, Reg d, Src a, boolean toWindow) throws CompilationException {
+        Reg lo = d.width() == 2 ? d.component(0) : d;
+        if (toWindow) {
+            cx.emit("MOV", List.of(), List.of(lo), List.of(Ptx.lo(a)));
+            if (d.width() == 2) {
+                cx.emit("MOV", List.of(), List.of(d.component(1)), List.of(Ptx.rz()));
+            }
+            return;
+        }
+        if (d.width() != 2) {
+            throw cx.unsupported("32-bit generic addresses");
+        }
+        Reg hi = Ptx.r32(cx);
+        cx.emitUnguarded("S2R", List.of(), List.of(hi),
+                List.of(Src.of(new org.jptxas.ori.ir.SpecialReg("SR_SWINHI"))));
+        cx.emit("MOV", List.of(), List.of(lo), List.of(Ptx.lo(a)));
+        cx.emit("MOV", List.of(), List.of(d.component(1)), List.of(Src.of(hi)));
     }
 
     /**

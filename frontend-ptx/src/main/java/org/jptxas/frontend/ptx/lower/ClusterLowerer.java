@@ -17,13 +17,14 @@ import org.jptxas.ori.target.DriverConstants;
  * <ul>
  *   <li>{@code mapa[.shared::cluster].u32 d, a, rank}: the rank in the top byte of the shared-window address,
  *       {@code PRMT d, rank, 0x654, a}; {@code .u64}: the low word so, the high word copied.</li>
- *   <li>{@code getctarank[.shared::cluster].u32/.u64 d, a}: the top byte, {@code SHF.L.U64.HI d, a, 0x8, RZ} (the
- *       high word of a generic {@code .u64} address in place of RZ).</li>
+ *   <li>{@code getctarank[.shared::cluster].u32/.u64 d, a}: the top byte of the (low) word,
+ *       {@code SHF.L.U64.HI d, a, 0x8, RZ}, generic addresses included.</li>
  *   <li>{@code barrier.cluster.arrive[.release|.relaxed]}: when the launch has an explicit cluster
  *       ({@code c[0x0][0x140] == 1}) the release fence ({@code MEMBAR.ALL.GPU; ERRBAR; CGAERRBAR}, not for
  *       {@code .relaxed}) and {@code UCGABAR_ARV}, else nothing; {@code barrier.cluster.wait[.acquire]}:
  *       {@code UCGABAR_WAIT; CCTL.IVALL} in a cluster, else {@code BAR.SYNC.DEFER_BLOCKING 0x0} (a cluster of one
- *       block). {@code .aligned} changes nothing in ptxas's code.</li>
+ *       block). In a kernel declared {@code .explicitcluster} (always a cluster launch) only the cluster path, without
+ *       the flag test. {@code .aligned} changes nothing in ptxas's code.</li>
  * </ul>
  */
 @AutoService(InstructionLowerer.class)
@@ -63,13 +64,16 @@ public final class ClusterLowerer implements InstructionLowerer {
         boolean wide = Ptx.type(insn).sizeBytes() == 8;
         Reg d = cx.dst(Ptx.op(insn, 0), PtxType.U32);
         Reg a = SyncOperands.register(cx, Ptx.op(insn, 1), wide ? PtxType.U64 : PtxType.U32);
-        // a .shared::cluster address is a 32-bit window address even when held in 64 bits (ptxas reads its low word)
-        boolean highWord = wide && !insn.hasModifier("shared::cluster");
-        m.shf("L.U64.HI", d, wide ? a.component(0) : a, 8, highWord ? a.component(1) : MathEmitter.RZ);
+        // the rank is the top byte of the low word, for generic addresses too (ptxas 13 shifts in RZ, not the high word)
+        m.shf("L.U64.HI", d, wide ? a.component(0) : a, 8, MathEmitter.RZ);
     }
 
     private static void barrier(Instruction insn, LoweringContext cx) {
         boolean arrive = insn.hasModifier("arrive");
+        if (cx.explicitCluster()) { // always a cluster launch: ptxas drops the flag test and the one-block path
+            clusterBarrier(insn, cx, arrive);
+            return;
+        }
         MathEmitter m = new MathEmitter(cx);
         m.ownControl();
         Reg flag = m.r();
@@ -95,6 +99,22 @@ public final class ClusterLowerer implements InstructionLowerer {
             m.emit("BAR", "SYNC.DEFER_BLOCKING", List.of(), 0);
         }
         m.start(join);
+        m.finish();
+    }
+
+    /** The cluster path alone, under the instruction's guard. */
+    private static void clusterBarrier(Instruction insn, LoweringContext cx, boolean arrive) {
+        MathEmitter m = new MathEmitter(cx);
+        m.ownControl();
+        if (arrive) {
+            if (!insn.hasModifier("relaxed")) {
+                MemoryOrdering.releaseFence(cx, Scope.GPU);
+            }
+            m.emit("UCGABAR_ARV", "", List.of());
+        } else {
+            m.emit("UCGABAR_WAIT", "", List.of());
+            MemoryOrdering.acquireFence(cx, Scope.GPU);
+        }
         m.finish();
     }
 }

@@ -2,11 +2,13 @@ package org.jptxas.frontend.ptx.lower;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jptxas.frontend.ptx.ast.Expr;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.frontend.ptx.ast.StateSpace;
 import org.jptxas.frontend.ptx.check.ResolvedModule;
+import org.jptxas.frontend.ptx.check.Symbol;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.UnsupportedFeatureException;
 import org.jptxas.ori.ir.Addr;
@@ -24,7 +26,9 @@ import org.jptxas.ori.target.TargetProfile;
  * {@code ST.E}, {@code ATOM.E}) at the generic address of the 32-bit shared::cluster address, its high word the
  * shared window's ({@code S2R SR_SWINHI}); the rank in the address's top byte picks the block of the cluster. A
  * 64-bit address register contributes its low word. The instruction is lowered by its family's lowerer as a
- * generic access, through a context whose {@link LoweringContext#address} gives that generic address.
+ * generic access, through a context whose {@link LoweringContext#address} gives that generic address. An address
+ * that names a variable ({@code [buf+8]}) is the executing block's: a plain {@code .shared} access
+ * ({@code LDS}/{@code STS}/{@code ATOMS}), as ptxas makes it.
  */
 final class ClusterMemory {
     static final String SPACE = "shared::cluster";
@@ -42,9 +46,33 @@ final class ClusterMemory {
             throw cx.unsupported(".shared::cluster needs sm_90");
         }
         List<String> mods = new ArrayList<>(insn.modifiers());
-        mods.remove(SPACE);
+        int at = mods.indexOf(SPACE);
+        if (ownBlock(insn, cx)) { // a variable of the executing block: a plain shared access, as ptxas makes it
+            mods.set(at, "shared");
+            family.lower(new Instruction(insn.pos(), insn.guard(), insn.opcode(), mods, insn.operands()), cx);
+            return;
+        }
+        mods.remove(at);
         Instruction generic = new Instruction(insn.pos(), insn.guard(), insn.opcode(), mods, insn.operands());
         family.lower(generic, new Generic(cx, generic));
+    }
+
+    /** Whether the address of {@code insn} is a variable's ({@code [buf+8]}): always the executing block's. */
+    private static boolean ownBlock(Instruction insn, LoweringContext cx) {
+        for (Operand o : insn.operands()) {
+            if (o instanceof Operand.Address a) {
+                return a.expression() != null && namesSharedVariable(a.expression(), cx);
+            }
+        }
+        return false;
+    }
+
+    private static boolean namesSharedVariable(Expr e, LoweringContext cx) {
+        if (e instanceof Expr.SymbolRef r) {
+            return cx.resolved().symbolOf(r).orElse(null) instanceof Symbol.Variable v && v.space() == StateSpace.SHARED;
+        }
+        return e instanceof Expr.Binary b && (b.op() == Expr.BinaryOp.ADD || b.op() == Expr.BinaryOp.SUB)
+                && (namesSharedVariable(b.left(), cx) || b.op() == Expr.BinaryOp.ADD && namesSharedVariable(b.right(), cx));
     }
 
     /** {@code cx} with shared::cluster addresses made generic. */
@@ -150,6 +178,11 @@ final class ClusterMemory {
         @Override
         public boolean isKernel() {
             return cx.isKernel();
+        }
+
+        @Override
+        public boolean explicitCluster() {
+            return cx.explicitCluster();
         }
 
         @Override

@@ -108,6 +108,14 @@ public interface LoweringContext {
     }
 
     /**
+     * True when lowering a kernel declared {@code .explicitcluster}: it is always launched as a cluster, so code need
+     * not test the driver's explicit-cluster flag ({@code c[0x0][0x140]}) for cluster-only instructions.
+     */
+    default boolean explicitCluster() {
+        return false;
+    }
+
+    /**
      * The function's {@code wgmma} accumulators: their fixed registers, and the multiply a {@code commit_group} closes
      * (one object per function being lowered).
      */

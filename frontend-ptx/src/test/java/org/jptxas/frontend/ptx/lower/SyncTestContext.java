@@ -48,6 +48,7 @@ final class SyncTestContext implements LoweringContext {
     private BasicBlock current;
     private Instruction insn;
     private Guard guard = Guard.ALWAYS;
+    private boolean explicitCluster;
 
     private SyncTestContext(Target target, ResolvedModule resolved) {
         this.target = target;
@@ -62,6 +63,8 @@ final class SyncTestContext implements LoweringContext {
         ResolvedModule resolved = TestFrontEnds.of(target).check("t.ptx", ptx).resolved();
         FunctionDecl fn = resolved.module().functions().stream().filter(FunctionDecl::isEntry).findFirst().orElseThrow();
         SyncTestContext cx = new SyncTestContext(target, resolved);
+        cx.explicitCluster = fn.tuning().stream()
+                .anyMatch(t -> t.kind() == org.jptxas.frontend.ptx.ast.TuningDirective.Kind.EXPLICITCLUSTER);
         cx.walk(fn.body(), lowerers);
         cx.guard = Guard.ALWAYS;
         cx.emitUnguarded("EXIT", List.of(), List.of(), List.of());
@@ -248,6 +251,11 @@ final class SyncTestContext implements LoweringContext {
     @Override
     public boolean isKernel() {
         return true;
+    }
+
+    @Override
+    public boolean explicitCluster() {
+        return explicitCluster;
     }
 
     @Override
