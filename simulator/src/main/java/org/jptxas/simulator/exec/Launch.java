@@ -146,6 +146,23 @@ public final class Launch {
         return new Launch(target, entry, grid, block, cluster, dynamicSharedBytes, fresh, List.of(args), bank0Memo);
     }
 
+    /**
+     * This launch as a cluster launch of shape {@code shape} (the kernel's compile-time cluster, which the driver
+     * applies to a launch that names none), on the same global memory.
+     *
+     * @throws LaunchException for a target before sm_90 or a grid that is not a multiple of {@code shape}
+     */
+    public Launch withCluster(Dim3 shape) throws LaunchException {
+        if (target.sm() < 90) {
+            throw new LaunchException("thread-block clusters need sm_90 or later, not " + target.name());
+        }
+        if (grid.x() % shape.x() != 0 || grid.y() % shape.y() != 0 || grid.z() % shape.z() != 0) {
+            throw new LaunchException("the grid " + grid + " is not a multiple of the kernel's cluster " + shape);
+        }
+        return new Launch(target, entry, grid, block, Optional.of(shape), dynamicSharedBytes, global, arguments,
+                new Bank0Memo());
+    }
+
     private static int indexOf(List<Region> regions, Region r) {
         for (int i = 0; i < regions.size(); i++) {
             if (regions.get(i) == r) {

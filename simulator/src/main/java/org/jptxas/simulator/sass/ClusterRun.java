@@ -11,7 +11,8 @@ import org.jptxas.simulator.sass.SassMachine.Thread;
 import org.jptxas.simulator.sass.SassMachine.Warp;
 
 /**
- * A launch with thread-block clusters (sm_90, the launch spec's {@code cluster_dims}): the blocks of one cluster run
+ * A launch with thread-block clusters (sm_90: the launch spec's {@code cluster_dims}, else the kernel's compile-time
+ * cluster; a kernel with cluster barriers in a launch without either: clusters of one block): the blocks of one cluster run
  * together, one {@link SassMachine} per block (rank {@code r} = the block's linear index in its cluster, x fastest,
  * as {@code %cluster_ctarank}), each a round of its warps in turn; clusters run one after the other.
  * <ul>
@@ -48,11 +49,11 @@ final class ClusterRun {
     }
 
     /**
-     * Runs {@code launch} cluster by cluster on {@code members} (one machine per rank); the first member's coverage
-     * and traces receive the others'.
+     * Runs {@code launch} cluster by cluster of {@code shape} on {@code members} (one machine per rank); the first
+     * member's coverage and traces receive the others'. A launch without clusters runs as clusters of one block
+     * (shape 1x1x1), as every sm_90 block is in one: its cluster barrier is a barrier of the block's threads.
      */
-    static LaunchResult run(String executor, Launch launch, SassMachine[] members) {
-        Dim3 shape = launch.cluster().orElseThrow();
+    static LaunchResult run(String executor, Launch launch, Dim3 shape, SassMachine[] members) {
         int size = members.length;
         ClusterRun run = new ClusterRun(members, shape);
         for (int r = 0; r < size; r++) {

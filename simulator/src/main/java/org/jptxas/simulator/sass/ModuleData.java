@@ -13,6 +13,9 @@ import org.jptxas.cubin.Relocations;
 import org.jptxas.cubin.Section;
 import org.jptxas.cubin.SectionType;
 import org.jptxas.cubin.Symbol;
+import org.jptxas.cubin.info.Attribute;
+import org.jptxas.cubin.info.NvInfo;
+import org.jptxas.simulator.launch.Dim3;
 import org.jptxas.simulator.memory.GlobalMemory;
 import org.jptxas.simulator.memory.Region;
 
@@ -171,6 +174,27 @@ final class ModuleData {
     }
 
     /** Static shared-memory bytes per kernel ({@code .nv.shared.<kernel>} sizes). */
+    /**
+     * Each kernel's compile-time cluster shape: the {@code CTA_PER_CLUSTER} record of its {@code .nv.info.<kernel>}
+     * section ({@code .reqnctapercluster}, {@code __cluster_dims__}).
+     */
+    static Map<String, Dim3> clusterShapes(Cubin cubin) {
+        Map<String, Dim3> shapes = new HashMap<>();
+        for (Section s : cubin.sections()) {
+            if (!s.name().startsWith(".nv.info.")) {
+                continue;
+            }
+            for (Attribute a : NvInfo.decode(s.data(), s.name())) {
+                byte[] p = a.payload();
+                if (a.name().equals("CTA_PER_CLUSTER") && p.length == 12) {
+                    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(p).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                    shapes.put(s.name().substring(".nv.info.".length()), new Dim3(b.getInt(), b.getInt(), b.getInt()));
+                }
+            }
+        }
+        return shapes;
+    }
+
     static Map<String, Integer> staticShared(Cubin cubin) {
         Map<String, Integer> shared = new HashMap<>();
         for (Section s : cubin.sections()) {

@@ -33,6 +33,7 @@ public final class SassEmulator implements KernelExecutor {
 
     /** The cubin's bytes, for the hazard check of its control words. */
     private final byte[] cubin;
+    private Map<String, org.jptxas.simulator.launch.Dim3> clusterShapes;
     private HazardReport hazards;
     private ExecutionTiming timingModel;
     private String timingUnavailable;
@@ -210,7 +211,28 @@ public final class SassEmulator implements KernelExecutor {
         return timingModel;
     }
 
-    private TimedResult run(Launch launch, ExecutionLimits limits, boolean timed) throws LaunchException {
+    /** Whether {@code entry}'s code has a cluster barrier instruction ({@code UCGABAR_*}). */
+    private boolean usesClusterBarrier(String entry) {
+        for (DecodedOp d : decoded.get(entry)) {
+            if (d != null && d.op.opcode().startsWith("UCGABAR_")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Each kernel's compile-time cluster shape, read from the cubin on first need. */
+    private synchronized Map<String, org.jptxas.simulator.launch.Dim3> clusterShapes() {
+        if (clusterShapes == null) {
+            clusterShapes = Map.copyOf(ModuleData.clusterShapes(org.jptxas.cubin.Cubin.read(cubin)));
+        }
+        return clusterShapes;
+    }
+
+    private TimedResult run(Launch given, ExecutionLimits limits, boolean timed) throws LaunchException {
+        // a kernel with a compile-time cluster runs as a cluster launch even when the launch names none (the driver's way)
+        org.jptxas.simulator.launch.Dim3 compiled = given.cluster().isEmpty() ? clusterShapes().get(given.entry()) : null;
+        Launch launch = compiled == null ? given : given.withCluster(compiled);
         List<SassOp> code = listing.functions().get(launch.entry());
         if (code == null) {
             throw new LaunchException("no kernel '" + launch.entry() + "' in the cubin (kernels: "
@@ -226,7 +248,11 @@ public final class SassEmulator implements KernelExecutor {
         Idle idle = idleThreads.poll();
         m.reuse(idle == null ? null : idle.threads(), idle == null ? null : idle.warps());
         LaunchResult r;
-        if (launch.cluster().isEmpty()) {
+        org.jptxas.simulator.launch.Dim3 one = new org.jptxas.simulator.launch.Dim3(1, 1, 1);
+        if (launch.cluster().isEmpty() && usesClusterBarrier(launch.entry())) {
+            // every sm_90 block is in a cluster: without a cluster launch, one of its own block (flag 0 in bank 0)
+            r = ClusterRun.run(name(), launch, one, new SassMachine[] {m});
+        } else if (launch.cluster().isEmpty()) {
             r = m.run();
         } else { // one machine per block of a cluster, run together (ClusterRun)
             SassMachine[] members = new SassMachine[(int) launch.cluster().get().count()];
@@ -235,7 +261,7 @@ public final class SassEmulator implements KernelExecutor {
                 members[k] = new SassMachine(name(), decoded.get(launch.entry()), launch, limits,
                         staticShared.getOrDefault(launch.entry(), 0), banks, module::systemCallAt, strictConvergence, timed);
             }
-            r = ClusterRun.run(name(), launch, members);
+            r = ClusterRun.run(name(), launch, launch.cluster().get(), members);
         }
         if (m.threads() != null && m.warps() != null && idleThreads.size() < 4) {
             idleThreads.offer(new Idle(m.threads(), m.warps()));

@@ -189,6 +189,42 @@ class ClusterLaunchTest {
         }
     }
 
+    /**
+     * Without a cluster in the launch, ptxas's code of an {@code .explicitcluster} kernel (no flag test: its cluster
+     * barrier is UCGABAR_ARV/WAIT unconditionally) runs its blocks as clusters of one, as the hardware does.
+     */
+    @Test
+    void withoutAClusterTheEmulatorTakesTheBlockAsOne(@TempDir Path dir) throws Exception {
+        Oracles.assumePtxas13();
+        Path spec = dir.resolve("one.json");
+        Files.writeString(spec, """
+                {"entry": "k", "grid": [2,1,1], "block": [32,1,1], "params": [{"type": "ptr", "bytes": 128}]}
+                """);
+        Launch launch = Launch.prepare(Target.of("sm_90"), LaunchSpecReader.read(spec));
+        String explicit = ROTATE.replace(".visible .entry k(.param .u64 out)\n", ".visible .entry k(.param .u64 out)\n.explicitcluster\n");
+        assertFalse(explicit.equals(ROTATE));
+        LaunchResult r = emulate(explicit, dir, launch);
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        byte[] out = launch.arguments().get(0).buffer().orElseThrow().bytes();
+        for (int i = 0; i < 32; i++) {
+            assertEquals((i + 1) % 32, java.nio.ByteBuffer.wrap(out).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(4 * i));
+        }
+    }
+
+    /** A launch that names no cluster takes the kernel's compile-time one (CTA_PER_CLUSTER), as the driver does. */
+    @Test
+    void theEmulatorTakesTheCompiledClusterShape(@TempDir Path dir) throws Exception {
+        Oracles.assumePtxas13();
+        Path spec = KERNEL.materialize(dir);
+        String json = Files.readString(spec);
+        String without = json.replaceFirst("\"cluster\":\\s*\\[[^]]*],?", "");
+        assertFalse(without.equals(json), "no cluster in the suite launch: " + json);
+        Files.writeString(spec, without);
+        Launch launch = Launch.prepare(Target.of("sm_90"), LaunchSpecReader.read(spec));
+        assertTrue(launch.cluster().isEmpty());
+        assertEquals("", outcome(emulate(Files.readString(KERNEL.ptx()), dir, launch), launch));
+    }
+
     @Test
     void theClusterReciprocalDividesExactly() {
         for (int n = 1; n <= 16; n++) {
