@@ -156,8 +156,9 @@ public final class SassReader {
 
     private void flags(String m, SimpleInstr.Builder b) {
         switch (m) {
-            case "BAR", "WARPSYNC", "ARRIVES" -> b.flag(SchedFlag.BARRIER);
-            case "MEMBAR", "ERRBAR", "DEPBAR", "FENCE", "CCTL" -> b.flag(SchedFlag.FENCE);
+            // the cluster barrier orders memory as the block barrier does (its release fence ends in CGAERRBAR)
+            case "BAR", "WARPSYNC", "ARRIVES", "UCGABAR_ARV", "UCGABAR_WAIT" -> b.flag(SchedFlag.BARRIER);
+            case "MEMBAR", "ERRBAR", "CGAERRBAR", "DEPBAR", "FENCE", "CCTL" -> b.flag(SchedFlag.FENCE);
             case "LDGDEPBAR" -> b.flag(SchedFlag.FENCE).flag(SchedFlag.COPY_GROUP);
             case "CALL", "RET" -> b.flag(SchedFlag.CALL);
             case "BRA", "JMP", "BRX", "JMX" -> b.flag(SchedFlag.BRANCH);
