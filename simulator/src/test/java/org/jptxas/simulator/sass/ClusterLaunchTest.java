@@ -211,6 +211,25 @@ class ClusterLaunchTest {
         }
     }
 
+    /**
+     * The suite kernel {@code cluster_generic_shared} (a block's own shared memory through generic pointers,
+     * {@code getctarank} and {@code ld.shared::cluster} at its plain shared address) in the interpreter and on ptxas's
+     * cubin: each block reaches its own shared memory, not rank 0's (jptxas's cubin: the backends' suite tests).
+     */
+    @Test
+    void ownSharedAddressesNameTheExecutingBlock(@TempDir Path dir) throws Exception {
+        Oracles.assumePtxas13();
+        KernelCase k = KernelSuite.byName("cluster_generic_shared").orElseThrow();
+        for (String leg : List.of("interpreter", "ptxas")) {
+            Path d = Files.createDirectory(dir.resolve(leg));
+            Launch launch = Launch.prepare(Target.of("sm_90"), LaunchSpecReader.read(k.materialize(d)));
+            LaunchResult r = leg.equals("ptxas") ? emulate(Files.readString(k.ptx()), d, launch)
+                    : interpret(Files.readString(k.ptx()), launch);
+            assertTrue(r.completed(), () -> leg + ": " + r.fault().orElseThrow().describe());
+            assertEquals("", String.join("\n", k.compare(SuiteRun.outputs(k, launch), 3)), leg);
+        }
+    }
+
     /** A launch that names no cluster takes the kernel's compile-time one (CTA_PER_CLUSTER), as the driver does. */
     @Test
     void theEmulatorTakesTheCompiledClusterShape(@TempDir Path dir) throws Exception {

@@ -22,8 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code figurePrefix() + "correct"}.
  */
 public abstract class BackendSuiteTest {
-    /** Kernels every build runs: plain arithmetic, atomics, a true call, warp shuffles, f64. */
-    static final List<String> QUICK = List.of("saxpy", "atomic_mix", "call_recursive", "scan_warp_shfl", "f64_horner");
+    /**
+     * Kernels every build runs: plain arithmetic, atomics, a true call, warp shuffles, f64, and on the SMs with
+     * clusters a block's own shared memory through generic and cluster addresses.
+     */
+    static final List<String> QUICK = List.of("saxpy", "atomic_mix", "call_recursive", "scan_warp_shfl", "f64_horner",
+            "cluster_generic_shared");
 
     /** The suite's SMs this backend serves (a subset of {@link SuiteRun#ARCHES}). */
     protected abstract List<String> targets();
