@@ -26,6 +26,8 @@ final class CompiledFunction {
     /** Kernels: the declared parameters as the launch must lay them out. */
     List<ParamLayout.Declared> declaredParams;
     int localFrameSize;
+    /** Kernels: the compile-time cluster shape ({@code .reqnctapercluster}), or null. */
+    org.jptxas.simulator.launch.Dim3 clusterShape;
 
     CompiledFunction(String name, boolean entry, int id) {
         this.name = name;

@@ -41,6 +41,8 @@ public final class PtxInterpreter implements KernelExecutor {
             throw new LaunchException("no kernel '" + launch.entry() + "' in " + program.fileName + " (kernels: "
                     + String.join(", ", entries()) + ")");
         }
-        return new Machine(program, launch, limits, f).run();
+        // a kernel with a compile-time cluster runs as a cluster launch even when the launch names none (the driver's way)
+        Launch run = launch.cluster().isEmpty() && f.clusterShape != null ? launch.withCluster(f.clusterShape) : launch;
+        return new Machine(program, run, limits, f).run();
     }
 }

@@ -78,7 +78,16 @@ public final class PtxProgram {
         List<FunctionDecl> defs = module.functions().stream().filter(FunctionDecl::isDefinition).toList();
         int id = 0;
         for (FunctionDecl f : defs) {
-            functions.put(f.name(), new CompiledFunction(f.name(), f.isEntry(), id++));
+            CompiledFunction cf = new CompiledFunction(f.name(), f.isEntry(), id++);
+            for (org.jptxas.frontend.ptx.ast.TuningDirective t : f.tuning()) {
+                if (f.isEntry() && t.kind() == org.jptxas.frontend.ptx.ast.TuningDirective.Kind.REQNCTAPERCLUSTER
+                        && !t.values().isEmpty()) {
+                    List<Long> v = t.values();
+                    cf.clusterShape = new org.jptxas.simulator.launch.Dim3(v.get(0).intValue(),
+                            v.size() > 1 ? v.get(1).intValue() : 1, v.size() > 2 ? v.get(2).intValue() : 1);
+                }
+            }
+            functions.put(f.name(), cf);
             moduleSymbols.put(f.name(), new Symbol(Symbol.Kind.FUNCTION, 0, 0, 0, null));
         }
         for (FunctionDecl f : module.functions()) {

@@ -230,9 +230,12 @@ class ClusterLaunchTest {
         }
     }
 
-    /** A launch that names no cluster takes the kernel's compile-time one (CTA_PER_CLUSTER), as the driver does. */
+    /**
+     * A launch that names no cluster takes the kernel's compile-time one, as the driver does: the emulator from the
+     * cubin's CTA_PER_CLUSTER, the interpreter from {@code .reqnctapercluster}.
+     */
     @Test
-    void theEmulatorTakesTheCompiledClusterShape(@TempDir Path dir) throws Exception {
+    void aLaunchWithoutAClusterTakesTheCompiledShape(@TempDir Path dir) throws Exception {
         Oracles.assumePtxas13();
         Path spec = KERNEL.materialize(dir);
         String json = Files.readString(spec);
@@ -242,6 +245,8 @@ class ClusterLaunchTest {
         Launch launch = Launch.prepare(Target.of("sm_90"), LaunchSpecReader.read(spec));
         assertTrue(launch.cluster().isEmpty());
         assertEquals("", outcome(emulate(Files.readString(KERNEL.ptx()), dir, launch), launch));
+        Launch interpreted = Launch.prepare(Target.of("sm_90"), LaunchSpecReader.read(spec));
+        assertEquals("", outcome(interpret(Files.readString(KERNEL.ptx()), interpreted), interpreted));
     }
 
     @Test
