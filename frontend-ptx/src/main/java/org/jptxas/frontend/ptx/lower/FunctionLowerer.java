@@ -498,6 +498,11 @@ final class FunctionLowerer implements LoweringContext {
         return fn.isEntry();
     }
 
+    @Override
+    public boolean explicitCluster() {
+        return fn.isEntry() && fn.tuning().stream().anyMatch(t -> t.kind() == TuningDirective.Kind.EXPLICITCLUSTER);
+    }
+
     /** The predicate that carries PTX's CC.CF between {@code add.cc}/{@code addc} and friends. */
     Reg carryFlag() {
         if (carry == null) {

@@ -126,6 +126,10 @@ final class OperandLowerer {
             case SHARED -> {
                 PtxLowering.Placement p = lowerer.placed.get(d);
                 long off = p == null ? 0 : p.offset();
+                if (SharedAddresses.rankInAddress(lowerer)) { // the block's cluster rank in the top byte
+                    Reg a = SharedAddresses.ofOffset(lowerer, off);
+                    return wide ? pair(Src.of(a), Src.of(Reg.RZ)) : a;
+                }
                 return wide ? pair(Src.of(Imm.ofInt((int) off)), Src.of(Reg.RZ)) : Imm.ofInt((int) off);
             }
             case LOCAL -> {
@@ -343,6 +347,11 @@ final class OperandLowerer {
                 PtxLowering.Placement p = lowerer.placed.get(d);
                 if (p == null) {
                     throw lowerer.unsupportedRuntime(v.space().directive() + " variable " + v.name() + " without a layout");
+                }
+                if (wide && v.space() == StateSpace.SHARED && SharedAddresses.rankInAddress(lowerer)) {
+                    // the variable's shared address (with the block's cluster rank) under the window's high word
+                    Reg shared = SharedAddresses.ofOffset(lowerer, p.offset() + off);
+                    return Addr.of(SharedAddresses.generic(lowerer, Src.of(shared)), 0);
                 }
                 if (wide) {
                     // generic address of a variable: window base plus offset
