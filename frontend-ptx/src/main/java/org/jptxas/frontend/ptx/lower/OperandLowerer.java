@@ -24,9 +24,18 @@ import org.jptxas.ori.target.DriverConstants;
  */
 final class OperandLowerer {
     private final FunctionLowerer lowerer;
+    private Boolean sharedWithRank;
 
     OperandLowerer(FunctionLowerer lowerer) {
         this.lowerer = lowerer;
+    }
+
+    /** Whether this function's shared-variable addresses carry the cluster rank ({@link SharedAddresses}). */
+    private boolean sharedAddressesWithRank() {
+        if (sharedWithRank == null) {
+            sharedWithRank = SharedAddresses.rankInAddress(lowerer) && SharedAddresses.mayEscape(lowerer.fn.body());
+        }
+        return sharedWithRank;
     }
 
     org.jptxas.ori.ir.Operand value(Operand operand, PtxType type, boolean constantOk) {
@@ -126,7 +135,7 @@ final class OperandLowerer {
             case SHARED -> {
                 PtxLowering.Placement p = lowerer.placed.get(d);
                 long off = p == null ? 0 : p.offset();
-                if (SharedAddresses.rankInAddress(lowerer)) { // the block's cluster rank in the top byte
+                if (sharedAddressesWithRank()) { // the block's cluster rank in the top byte
                     Reg a = SharedAddresses.ofOffset(lowerer, off);
                     return wide ? pair(Src.of(a), Src.of(Reg.RZ)) : a;
                 }

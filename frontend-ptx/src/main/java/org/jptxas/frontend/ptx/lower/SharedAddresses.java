@@ -1,6 +1,9 @@
 package org.jptxas.frontend.ptx.lower;
 
 import java.util.List;
+import org.jptxas.frontend.ptx.ast.Block;
+import org.jptxas.frontend.ptx.ast.Instruction;
+import org.jptxas.frontend.ptx.ast.Statement;
 import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
@@ -14,8 +17,9 @@ import org.jptxas.ori.target.TargetFeature;
  * {@code LEA d, SR_CgaCtaId, offset, 0x18}, so the same value names the executing block when it is used as a
  * {@code shared::cluster} address ({@code ld.shared::cluster}, {@code getctarank}) or turned generic
  * ({@code cvta.shared}: the shared address under {@code SR_SWINHI}); a bare window offset would name the block of
- * rank 0. Plain {@code ld/st.shared} accept either form. Values are computed unguarded (fresh registers), as the
- * other address values are.
+ * rank 0. Plain {@code ld/st.shared} accept either form, so a function whose shared addresses cannot reach such a use
+ * ({@link #mayEscape}) keeps the bare offsets. Values are computed unguarded (fresh registers), as the other address
+ * values are.
  */
 final class SharedAddresses {
     private SharedAddresses() {
@@ -24,6 +28,30 @@ final class SharedAddresses {
     /** Whether {@code cx}'s target puts the cluster rank into shared addresses. */
     static boolean rankInAddress(LoweringContext cx) {
         return cx.profile().has(TargetFeature.CLUSTER_RANK_IN_SHARED_ADDRESS);
+    }
+
+    /**
+     * Whether a shared address in {@code body} may be used other than by {@code .shared} accesses, where the rank
+     * matters: made generic ({@code cvta.shared}), taken apart ({@code getctarank}, {@code mapa}), used as a
+     * {@code shared::cluster} address, or passed to a function that is called (its body is not seen here). Without
+     * any, variables keep their bare window offsets (the rank changes nothing for {@code LDS}/{@code STS}, and the
+     * offsets fold into the accesses' immediates).
+     */
+    static boolean mayEscape(Block body) {
+        for (Statement s : body.statements()) {
+            if (s instanceof Block b ? mayEscape(b) : s instanceof Instruction in && escapes(in)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean escapes(Instruction in) {
+        return switch (in.opcode()) {
+            case "cvta" -> in.hasModifier("shared") && !in.hasModifier("to");
+            case "getctarank", "mapa", "call" -> true;
+            default -> in.modifiers().stream().anyMatch(m -> m.contains("shared::cluster"));
+        };
     }
 
     /** The 32-bit shared address of window offset {@code offset} of the executing block: {@code (rank << 24) + offset}. */
