@@ -50,6 +50,7 @@ public final class OptPipeline {
         List<Pass> p = new ArrayList<>();
         if (optLevel >= 2) {
             p.add(new WebSplitting());
+            p.add(new UniformWaterfall());
         }
         if (optLevel >= 1 && fmad) {
             p.add(new FmaContraction());
