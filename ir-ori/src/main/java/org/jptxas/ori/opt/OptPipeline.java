@@ -75,6 +75,7 @@ public final class OptPipeline {
             p.add(new BlockMerging());
             p.add(new AtomicAggregation());
             p.add(new UniformDatapath());
+            p.add(new ConstantPairLoads());
             p.add(new DeadCodeElimination());
         }
         if (optLevel >= 2) {

@@ -189,7 +189,7 @@ final class OriEvaluator {
         List<Reg> d = in.dsts();
         switch (in.op().name()) {
             case "MOV" -> write(d.get(0), val(s.get(0)));
-            case "ULDC" -> {
+            case "ULDC", "LDC" -> {
                 if (m.contains("64")) {
                     CBank c = (CBank) s.get(0).value();
                     write64(d.get(0), val(s.get(0)) | val(Src.of(new CBank(c.bank(), c.offset() + 4, c.index()))) << 32);
