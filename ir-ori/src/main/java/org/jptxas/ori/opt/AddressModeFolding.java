@@ -16,10 +16,13 @@ import org.jptxas.ori.ir.Src;
  * with the constant moved into the offset field when the sum fits its signed 24 bits. 32-bit bases (shared, local)
  * come from one IADD3; 64-bit bases (global, generic) from the IADD3 / IADD3.X carry pair of a 64-bit add; a
  * constant 32-bit base becomes an absolute shared address. {@code x} must be stable (one value wherever read).
- * The add is left for dead-code elimination when nothing else reads it.
+ * The add is left for dead-code elimination when nothing else reads it. Atomics and reductions fold too where the
+ * backend encodes the offset form (ptxas's {@code RED.E.ADD [R2.64+0x4]} for a field of a counters struct).
  */
 public final class AddressModeFolding implements Pass {
     private static final Set<String> MEMORY = Set.of("LDG", "STG", "LDS", "STS", "LDL", "STL", "LD", "ST");
+    /** Atomics and reductions: folded only where the backend says the offset form encodes (RED [R2.64+0x4]). */
+    private static final Set<String> ATOMIC = Set.of("RED", "ATOMG", "ATOM", "ATOMS");
     private static final Set<String> ABSOLUTE_OK = Set.of("LDS", "STS");
     static final long MIN_OFFSET = -(1L << 23);
     static final long MAX_OFFSET = (1L << 23) - 1;
@@ -35,7 +38,8 @@ public final class AddressModeFolding implements Pass {
         boolean changed = false;
         for (BasicBlock b : body.blocks()) {
             for (Instr in : b.instrs()) {
-                if (!MEMORY.contains(in.op().name())) {
+                boolean atomic = ATOMIC.contains(in.op().name());
+                if (!MEMORY.contains(in.op().name()) && !atomic) {
                     continue;
                 }
                 List<Src> srcs = in.srcs();
@@ -47,6 +51,10 @@ public final class AddressModeFolding implements Pass {
                     if (folded != null) {
                         Src s = srcs.get(i);
                         srcs.set(i, new Src(folded, s.neg(), s.abs(), s.not()));
+                        if (atomic && !cx.canEncode(in).orElse(false)) {
+                            srcs.set(i, s);
+                            continue;
+                        }
                         changed = true;
                         i--;
                     }

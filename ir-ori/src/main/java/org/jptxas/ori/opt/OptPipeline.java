@@ -74,6 +74,7 @@ public final class OptPipeline {
             p.add(new IfConversion());
             p.add(new BlockMerging());
             p.add(new AtomicAggregation());
+            p.add(new UnusedAtomicResults());
             p.add(new UniformDatapath());
             p.add(new ConstantPairLoads());
             p.add(new DeadCodeElimination());
