@@ -164,6 +164,27 @@ PTXAS_FORMS = [
     ptxas_form('HSETP2.GE.AND', ['HSETP2.GE.AND ', ', ', ', ', '.H0_H0, ', '.H0_H0, ', ''],
                '004fd20003f068002000000500007234', [P, 'PRED 86:84', 'GPR 31:24', 'GPR 39:32', 'PRED 89:87']),
 ]
+# HSET2 with both sources' halves selected .H0_H0 (a [75:74], b [61:60], as for HSETP2): ptxas's scalar f16/bf16
+# set; the HSET2 class composes the comparison, .BF, .FTZ and the boolean operation
+PTXAS_FORMS.append(ptxas_form('HSET2.EQ.AND', ['HSET2.EQ.AND ', ', ', '.H0_H0, ', '.H0_H0, ', ''],
+                              '008fe200000028002000000500007233', [R, 'GPR 31:24', 'GPR 39:32', 'PRED 89:87']))
+# FSEL with |a| [73] and -|a| ([72] too: the FSEL class's -a does not compose onto a decorated operand), and a's
+# reuse flag [122] (a form printing .reuse lets the emulator's decoder drop other reuse flags of the key)
+for a_pieces, word in [([', |', '|, '], '008fca00000002000000000700077208'),
+                       ([', -|', '|, '], '008fca00000003000000000700077208')]:
+    PTXAS_FORMS.append(ptxas_form('FSEL', ['FSEL '] + a_pieces + [', ', ''], word,
+                                  [R, 'GPR 31:24', 'GPR 39:32', 'PRED 89:87']))
+# (the composer leaves .reuse forms alone, so !c [90] is a form of its own)
+for c_piece, word in [(', ', '041fe4000000000000000009060b7208'), (', !', '041fe4000400000000000009060b7208')]:
+    PTXAS_FORMS.append(ptxas_form('FSEL', ['FSEL ', ', ', '.reuse, ', c_piece, ''], word,
+                                  [R, 'GPR 31:24', 'GPR 39:32', 'PRED 89:87']))
+# STS with a .X16-scaled index ([79:78] = 3) for every size [75:73] (the learned forms had it for .128 only), with and
+# without an offset [63:40]
+for size, sbits in [('.U8', 0), ('.S8', 1), ('.U16', 2), ('.S16', 3), ('', 4), ('.64', 5)]:
+    word = '%032x' % (int('004fe8000000c0000000000000007388', 16) | sbits << 73)
+    PTXAS_FORMS.append(ptxas_form('STS' + size, ['STS%s [' % size, '.X16], ', ''], word, ['GPR 31:24', 'GPR 39:32']))
+    PTXAS_FORMS.append(ptxas_form('STS' + size, ['STS%s [' % size, '.X16', '], ', ''], word,
+                                  ['GPR 31:24', 'SHEX_PLUS 63:40', 'GPR 39:32']))
 # HFMA2.BF16_V2 -RZ.H0_H0, RZ.H0_H0, c: ptxas's bf16 neg/abs (c negated [84], |c| [83], c's halves [82:81])
 for c_pieces, word in [([', |', '|'], '004fca0000280902200000ffff077231'),
                        ([', |', '|.H0_H0'], '004fca00002c0902200000ffff007231'),
