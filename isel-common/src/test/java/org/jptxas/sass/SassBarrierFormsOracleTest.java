@@ -13,7 +13,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * BAR forms the instruction-form suite needs beyond those ptxas showed on the corpus: {@code BAR.RED.{POPC,AND,OR}}
  * with the barrier in a register (key 0x51d), with an immediate barrier and a register count (0x91d), with an
  * immediate or register barrier and an immediate count, and {@code BAR.SYNC}/{@code BAR.ARV} with any immediate
- * count. Each word gets random values in every field (guard, register, barrier id [57:54] (nvdisasm ignores [63:58] and [73:64]), count [53:42],
+ * count, and all of them with one register for barrier and count (key 0x31d, which nvdisasm prints twice:
+ * {@code BAR.SYNC R4, R4}). Each word gets random values in every field (guard, register, barrier id [57:54] (nvdisasm ignores [63:58] and [73:64]), count [53:42],
  * predicate [89:87] and its inversion [90], the reduction [76:74], DEFER_BLOCKING [80]) and must decode to exactly
  * nvdisasm 12.5's text and assemble back to itself.
  */
@@ -40,6 +41,11 @@ class SassBarrierFormsOracleTest {
                     "90:90")),
             // BAR.RED.POPC 0x3, PT (ptxas's word)
             new Sample("000fec000381400000c0000000007b1d", List.of(ID, RED, "80:80", "90:90")),
+            // BAR.RED.POPC R6, R6, P0 (ptxas's word; key 0x31d: one register holds barrier and count, printed twice)
+            new Sample("000fea0000004000000000060000731d", List.of(GUARD, "39:32", "89:87", RED, "80:80", "90:90")),
+            // BAR.SYNC R4, R4 and BAR.ARV R5, R5 (ptxas's words)
+            new Sample("000fea0000000000000000040000731d", List.of(GUARD, "39:32", "80:80")),
+            new Sample("000fea0000002000000000050000731d", List.of(GUARD, "39:32")),
             // BAR.ARV R0, 0x40 and BAR.SYNC R3, 0x40
             new Sample("000fea0000002000000100000000751d", List.of(GUARD, "39:32", COUNT)),
             new Sample("000fea0000000000000100030000751d", List.of(GUARD, "39:32", COUNT, "80:80")),

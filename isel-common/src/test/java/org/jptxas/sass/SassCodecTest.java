@@ -120,4 +120,14 @@ class SassCodecTest {
             asm.assemble(plain, 0, name -> 0);
         }
     }
+
+    @Test
+    void aFieldPrintedTwiceTakesOneValue() {
+        // BAR.SYNC R4, R4 (key 0x31d): one register holds barrier and count; nvdisasm prints it twice
+        SassAssembler asm = new SassAssembler(TestTargets.of("sm_80").isa());
+        long[] w = asm.assemble("BAR.SYNC R4, R4", Control.parse("[B------:R-:W-:-:S05]"), 0, null);
+        assertEquals(0x0000000400000000L, w[0] & 0xff00000000L);
+        assertThrows(SassAssembler.AssemblyException.class,
+                () -> asm.assemble("BAR.SYNC R4, R5", Control.parse("[B------:R-:W-:-:S05]"), 0, null));
+    }
 }

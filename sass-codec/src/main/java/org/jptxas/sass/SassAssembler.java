@@ -237,6 +237,12 @@ public final class SassAssembler {
                 }
             }
         }
+        if (!f.repeatsAgree(values)) {
+            if (firstError[0] == null) {
+                firstError[0] = "form " + f.mnemonic + " prints one register twice; the operands differ";
+            }
+            return null;
+        }
         if (f.excludeSlots.length != 0) {
             long[] fieldValues = new long[f.slots.length];
             for (int i = 0; i < f.slots.length; i++) {

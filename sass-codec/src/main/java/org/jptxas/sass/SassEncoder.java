@@ -99,6 +99,9 @@ public final class SassEncoder {
 
     private static long[] words(SassForm f, long[] values, String[] targets, Control control, long address,
             LabelResolver labels) {
+        if (!f.repeatsAgree(values)) {
+            throw new IllegalArgumentException("form " + f.mnemonic + " prints one register twice; the operands differ");
+        }
         long[] words = {f.bitsLo, f.bitsHi};
         for (int i = 0; i < f.slots.length; i++) {
             if (f.slots[i] instanceof SassSlot.Field fs) {

@@ -30,9 +30,17 @@ public final class SassForm {
             throw new IllegalArgumentException("form " + mnemonic + " fixes control bits (or part of [125:122])");
         }
         long fieldLo = 0, fieldHi = 0;
-        for (SassSlot s : slots) {
-            if (s instanceof SassSlot.Field f) {
+        int[] repeats = new int[slots.size()];
+        java.util.Arrays.fill(repeats, -1);
+        for (int i = 0; i < slots.size(); i++) {
+            if (slots.get(i) instanceof SassSlot.Field f) {
                 long[] m = f.field().mask();
+                int earlier = repeatOf(slots, i);
+                if (earlier >= 0) {
+                    // nvdisasm prints one field twice (BAR.SYNC R4, R4: one register holds the barrier and the count)
+                    repeats[i] = earlier;
+                    continue;
+                }
                 if ((m[0] & (maskLo | fieldLo)) != 0
                         || (m[1] & (maskHi | fieldHi | Control.HI_MASK | Control.OPEX_MASK)) != 0) {
                     throw new IllegalArgumentException("form " + mnemonic + ": field " + f.field() + " overlaps");
@@ -41,6 +49,7 @@ public final class SassForm {
                 fieldHi |= m[1];
             }
         }
+        this.repeats = repeats;
         this.key = key;
         this.mnemonic = mnemonic;
         this.pieces = pieces.toArray(String[]::new);
@@ -66,6 +75,33 @@ public final class SassForm {
                 }
             }
         }
+    }
+
+    /** Per slot: the earlier slot whose field it prints again, or -1. */
+    final int[] repeats;
+
+    /** The earlier slot with exactly slot {@code i}'s field and kind, or -1. */
+    private static int repeatOf(List<SassSlot> slots, int i) {
+        if (!(slots.get(i) instanceof SassSlot.Field f)) {
+            return -1;
+        }
+        for (int j = 0; j < i; j++) {
+            if (slots.get(j) instanceof SassSlot.Field g && g.kind() == f.kind() && g.shift() == f.shift()
+                    && java.util.Arrays.equals(g.field().positions(), f.field().positions())) {
+                return j;
+            }
+        }
+        return -1;
+    }
+
+    /** Whether the values give every repeated field its earlier slot's value (else the word cannot hold them). */
+    boolean repeatsAgree(long[] values) {
+        for (int i = 0; i < repeats.length; i++) {
+            if (repeats[i] >= 0 && values[i] != values[repeats[i]]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private volatile SassOperands operands;
