@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * emulator stopped on ptxas's code): I2I.*.S32.SAT, LEA with an immediate b, a negated a or b and .X without .HI,
  * ISETP .EX with an immediate, IMAD.X with an immediate, IDP with a constant or uniform b, R2UR with its predicate,
  * DADD with a negated b, any constant bank or a double immediate, HSETP2 with .H0_H0 halves, HFMA2.BF16_V2's neg/abs
- * of c ({@code tools/sass-probe/field-enums.py}). Each of ptxas's words gets random values in every field
+ * of c, F2FP.PACK_AB.RZ with RELU/BF16, HFMA2 .SAT/.FTZ ({@code tools/sass-probe/field-enums.py}). Each of ptxas's words gets random values in every field
  * (registers, predicates, immediates, shift, guard, and the class's modifier enums) and must decode to exactly
  * nvdisasm 12.5's text and assemble back to itself.
  */
@@ -76,7 +76,12 @@ class SassPtxasWordFormsOracleTest {
             new Sample("004fca00002c0902200000ffff007231", List.of("23:16", "31:24", "39:32", "71:64"), AMPERE_ON),
             new Sample("004fca0000300902200000ffff077231", List.of(GUARD, "23:16", "31:24", "39:32", "71:64"),
                     AMPERE_ON),
-            new Sample("004fca0000340902200000ffff037231", List.of("23:16", "31:24", "39:32", "71:64"), AMPERE_ON));
+            new Sample("004fca0000340902200000ffff037231", List.of("23:16", "31:24", "39:32", "71:64"), AMPERE_ON),
+            // F2FP with round-toward-zero [80:79], RELU [75] and BF16 [76] (cvt.rz[.relu].{f16,bf16}{x2}.f32)
+            new Sample("000fea00000180ff000000030201723e", List.of(GUARD, "23:16", "31:24", "39:32", "75:75", "76:76"), AMPERE_ON),
+            // HFMA2 with .SAT [77] and .FTZ [80] (fma.rn{.ftz}{.sat}.f16), every register
+            new Sample("000fea00000120040000000302017231", List.of(GUARD, "23:16", "31:24", "39:32", "71:64",
+                    "77:77", "80:80"), ALL));
 
     /** Variants per sample; the first is ptxas's word itself. */
     static final int VARIANTS = 24;
