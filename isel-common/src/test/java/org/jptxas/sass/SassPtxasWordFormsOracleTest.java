@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * emulator stopped on ptxas's code): I2I.*.S32.SAT, LEA with an immediate b, a negated a or b and .X without .HI,
  * ISETP .EX with an immediate, IMAD.X with an immediate, IDP with a constant or uniform b, R2UR with its predicate,
  * DADD with a negated b, any constant bank or a double immediate, HSETP2 with .H0_H0 halves, HFMA2.BF16_V2's neg/abs
- * of c, F2FP.PACK_AB.RZ with RELU/BF16, HFMA2 .SAT/.FTZ ({@code tools/sass-probe/field-enums.py}). Each of ptxas's words gets random values in every field
+ * of c, F2FP.PACK_AB.RZ with RELU/BF16, HFMA2 .SAT/.FTZ, HMMA.1684.F32.TF32 with reused sources, sm_75 LOP3.LUT with an immediate b and a reused c ({@code tools/sass-probe/field-enums.py}). Each of ptxas's words gets random values in every field
  * (registers, predicates, immediates, shift, guard, and the class's modifier enums) and must decode to exactly
  * nvdisasm 12.5's text and assemble back to itself.
  */
@@ -81,7 +81,14 @@ class SassPtxasWordFormsOracleTest {
             new Sample("000fea00000180ff000000030201723e", List.of(GUARD, "23:16", "31:24", "39:32", "75:75", "76:76"), AMPERE_ON),
             // HFMA2 with .SAT [77] and .FTZ [80] (fma.rn{.ftz}{.sat}.f16), every register
             new Sample("000fea00000120040000000302017231", List.of(GUARD, "23:16", "31:24", "39:32", "71:64",
-                    "77:77", "80:80"), ALL));
+                    "77:77", "80:80"), ALL),
+            // HMMA.1684.F32.TF32 with a reused a, b or both (the wmma tf32 chains)
+            new Sample("048fe80000085008000000191608723c", List.of("23:16", "31:24", "39:32", "71:64"), AMPERE_ON),
+            new Sample("088fe80000085008000000191608723c", List.of("23:16", "31:24", "39:32", "71:64"), AMPERE_ON),
+            new Sample("0c8fe80000085008000000191608723c", List.of("23:16", "31:24", "39:32", "71:64"), AMPERE_ON),
+            // LOP3.LUT with an immediate b and a reused c (sm_75's wmma address arithmetic)
+            new Sample("100fe400078efe0c000000040d297812", List.of("23:16", "31:24", "63:32", "71:64", "79:72"),
+                    List.of("sm_75")));
 
     /** Variants per sample; the first is ptxas's word itself. */
     static final int VARIANTS = 24;
