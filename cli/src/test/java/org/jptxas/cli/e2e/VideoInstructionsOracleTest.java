@@ -28,7 +28,7 @@ import org.jptxas.spi.TestTargets;
 
 /**
  * The video instructions (scalar vadd/vsub/vabsdiff/vmin/vmax/vshl/vshr/vset with and without .sat and each secondary
- * .add/.min/.max, SIMD vadd2/4 ... vset2/4 with .sat and .add) end to end: one kernel computes every variant for 512
+ * .add/.min/.max, vmad of every type, .po, .sat and .shr7/.shr15 combination, SIMD vadd2/4 ... vset2/4 with .sat and .add) end to end: one kernel computes every variant for 512
  * operand triples (edge values and random bits); ptxas 13's cubin and ours run in the SASS emulator, and both must
  * equal the model: for the scalar ones the interpreter's {@link VideoSemantics} (ptxas's expansion, which departs
  * from the ISA's pseudocode in the widths and clamps it names), for the SIMD ones the ISA semantics below. So
@@ -72,6 +72,19 @@ class VideoInstructionsOracleTest {
                         v.add(t + ".min d, a, b, c;");
                         v.add(t + ".max d, a, b, c;");
                         v.add(t + ".sat.max d, a, b, c;");
+                    }
+                }
+            }
+        }
+        for (String dt : types) {
+            for (String at : types) {
+                for (String bt : types) {
+                    for (String po : new String[] {"", ".po"}) {
+                        for (String sat : new String[] {"", ".sat"}) {
+                            for (String shr : new String[] {"", ".shr7", ".shr15"}) {
+                                v.add("vmad." + dt + "." + at + "." + bt + po + sat + shr + " d, a, b, c;");
+                            }
+                        }
                     }
                 }
             }
@@ -132,6 +145,11 @@ class VideoInstructionsOracleTest {
         List<String> mods = List.of(parts).subList(1, parts.length);
         if (op.endsWith("2") || op.endsWith("4")) {
             return simd(op.substring(0, op.length() - 1), op.endsWith("2") ? 2 : 4, mods, a, b, c);
+        }
+        if (op.equals("vmad")) {
+            return VideoSemantics.vmad(new VideoSemantics.VmadForm(signed(mods.get(1)), signed(mods.get(2)),
+                    mods.contains("po"), mods.contains("sat"),
+                    mods.contains("shr7") ? 7 : mods.contains("shr15") ? 15 : 0), a, b, c);
         }
         boolean vset = op.equals("vset");
         VideoSemantics.Secondary second = mods.contains("add") ? VideoSemantics.Secondary.ADD

@@ -160,6 +160,20 @@ final class BitCompiler {
                 c == null ? 0 : (int) c.get(th)) & 0xffffffffL));
     }
 
+    /** {@code vmad}, as ptxas expands it ({@link VideoSemantics#vmad}). */
+    Insn vmad() throws ProgramException, Unsupported {
+        rejectVideoSelectors();
+        if (ic.types.size() != 3) {
+            throw ic.unsupported();
+        }
+        VideoSemantics.VmadForm form = new VideoSemantics.VmadForm(isSigned(ic.types.get(1)),
+                isSigned(ic.types.get(2)), ic.has("po"), ic.has("sat"), ic.has("shr7") ? 7 : ic.has("shr15") ? 15 : 0);
+        int d = ic.dst(ic.op(0));
+        Src a = ic.src(ic.op(1), PtxType.B32), b = ic.src(ic.op(2), PtxType.B32), c = ic.src(ic.op(3), PtxType.B32);
+        return ic.simple(th -> write(th, d, VideoSemantics.vmad(form, (int) a.get(th), (int) b.get(th),
+                (int) c.get(th)) & 0xffffffffL));
+    }
+
     /**
      * SIMD video instructions on 2 half-words or 4 bytes: each lane of a and b extended by its type, the operation
      * (vavrg: the average rounded up), {@code .sat} clamping to the destination lane; the lanes packed into d, or

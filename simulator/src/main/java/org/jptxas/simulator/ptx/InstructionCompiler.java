@@ -384,6 +384,7 @@ final class InstructionCompiler {
             case "redux" -> warpLevel.redux();
             case "ldmatrix" -> warpLevel.ldmatrix();
             case "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset" -> bits.video();
+            case "vmad" -> bits.vmad();
             case "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4",
                     "vabsdiff4", "vmin4", "vmax4", "vset4" -> bits.videoSimd();
             case "mma" -> warpLevel.mma();

@@ -104,6 +104,30 @@ public final class VideoSemantics {
         };
     }
 
+    /**
+     * {@code vmad} as ptxas 13 expands it: both operands multiply as signed 32-bit values and c is sign-extended
+     * whatever their types (IMAD.WIDE on c's sign extension), {@code .po} adds 1; the 64-bit sum is shifted right
+     * by {@code shift} (0, 7 or 15; arithmetically when a or b is signed, else logically), and {@code .sat} clamps
+     * it to s32 when a or b is signed, else to u32. The destination's type plays no part.
+     */
+    public record VmadForm(boolean aSigned, boolean bSigned, boolean po, boolean sat, int shift) {
+        /** ptxas's signedness of the result: a's or b's. */
+        public boolean signed() {
+            return aSigned || bSigned;
+        }
+    }
+
+    /** d of {@code vmad} for operands a, b and c. */
+    public static int vmad(VmadForm f, int a, int b, int c) {
+        long t = (long) a * b + c + (f.po() ? 1 : 0);
+        t = f.signed() ? t >> f.shift() : t >>> f.shift();
+        if (f.sat()) {
+            t = f.signed() ? Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, t))
+                    : Math.max(0, Math.min(0xffffffffL, t));
+        }
+        return (int) t;
+    }
+
     /** The comparison of vset ({@code eq} … {@code ge}) on the extended operands. */
     public static boolean compare(String cmp, long x, long y) {
         return switch (cmp) {

@@ -27,7 +27,10 @@ import org.jptxas.ori.ir.Src;
  * </ul>
  * Operand selectors ({@code a.b1}, {@code d.h0}, masks) are refused by name: ptxas's expansion of them has quirks
  * of its own (a byte destination takes the result's low byte, a high half-word destination the result's high half,
- * and .sat clamps to widths that differ by operation) not modelled yet; {@code vmad} is not lowered yet.
+ * and .sat clamps to widths that differ by operation) not modelled yet.
+ * <p>{@code vmad} follows ptxas: IMAD.WIDE of a and b as signed words onto c's sign extension whatever the types, then
+ * {@code .po}'s +1, the {@code .shr7}/{@code .shr15} shift of the 64-bit pair (arithmetic when a or b is signed) and
+ * the {@code .sat} clamp to s32 (a or b signed) or u32.
  */
 @AutoService(InstructionLowerer.class)
 public final class VideoLowerer implements InstructionLowerer {
@@ -35,7 +38,7 @@ public final class VideoLowerer implements InstructionLowerer {
     public Set<String> opcodes() {
         return Set.of("vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset", "vadd2", "vsub2", "vavrg2",
                 "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4",
-                "vset4");
+                "vset4", "vmad");
     }
 
     @Override
@@ -47,6 +50,10 @@ public final class VideoLowerer implements InstructionLowerer {
             }
         }
         String op = insn.opcode();
+        if (op.equals("vmad")) {
+            vmad(insn, cx);
+            return;
+        }
         if (op.endsWith("2") || op.endsWith("4")) {
             simd(insn, cx, op.substring(0, op.length() - 1), op.endsWith("2") ? 2 : 4);
         } else {
@@ -113,6 +120,39 @@ public final class VideoLowerer implements InstructionLowerer {
         Reg lt = less(m, t, tc, cSigned);
         Reg r = op2.equals("min") ? select(m, t, tc, lt) : select(m, tc, t, lt);
         m.mov(d, r.component(0));
+    }
+
+    private static void vmad(Instruction insn, LoweringContext cx) throws CompilationException {
+        MathEmitter m = new MathEmitter(cx);
+        List<PtxType> types = MathTypes.types(insn);
+        if (types.size() != 3) {
+            throw cx.unsupported(insn.fullName());
+        }
+        boolean signed = MathTypes.isSigned(types.get(1)) || MathTypes.isSigned(types.get(2));
+        Reg d = cx.dst(Ptx.op(insn, 0), PtxType.B32);
+        Reg a = m.r(), b = m.r();
+        m.mov(a, cx.src(Ptx.op(insn, 1), PtxType.B32));
+        m.mov(b, cx.src(Ptx.op(insn, 2), PtxType.B32));
+        Reg c = extend(m, cx.src(Ptx.op(insn, 3), PtxType.B32), true);
+        Reg t = m.r2();
+        m.emit("IMAD_WIDE", "", List.of(t), a, b, c);
+        if (insn.hasModifier("po")) {
+            Reg one = m.r2();
+            m.mov(one.component(0), m.imm(1));
+            m.mov(one.component(1), RZ);
+            t = add(cx, m, t, one, false);
+        }
+        int shift = insn.hasModifier("shr7") ? 7 : insn.hasModifier("shr15") ? 15 : 0;
+        if (shift != 0) {
+            Reg s = m.r2();
+            m.shf(signed ? "R.S64" : "R.U64", s.component(0), t.component(0), shift, t.component(1));
+            m.shf(signed ? "R.S32.HI" : "R.U32.HI", s.component(1), RZ, shift, t.component(1));
+            t = s;
+        }
+        if (insn.hasModifier("sat")) {
+            t = signed ? saturateSigned(m, t) : saturateUnsigned(m, t);
+        }
+        m.mov(d, t.component(0));
     }
 
     /**
