@@ -84,6 +84,13 @@ class VideoInstructionsOracleTest {
                             for (String shr : new String[] {"", ".shr7", ".shr15"}) {
                                 v.add("vmad." + dt + "." + at + "." + bt + po + sat + shr + " d, a, b, c;");
                             }
+                            if (po.isEmpty()) {
+                                String t = "vmad." + dt + "." + at + "." + bt + sat;
+                                v.add(t + " d, -a, b, c;");
+                                v.add(t + ".shr7 d, a, -b, c;");
+                                v.add(t + " d, a, b, -c;");
+                                v.add(t + ".shr15 d, a, b, -c;");
+                            }
                         }
                     }
                 }
@@ -149,7 +156,8 @@ class VideoInstructionsOracleTest {
         if (op.equals("vmad")) {
             return VideoSemantics.vmad(new VideoSemantics.VmadForm(signed(mods.get(1)), signed(mods.get(2)),
                     mods.contains("po"), mods.contains("sat"),
-                    mods.contains("shr7") ? 7 : mods.contains("shr15") ? 15 : 0), a, b, c);
+                    mods.contains("shr7") ? 7 : mods.contains("shr15") ? 15 : 0,
+                    variant.contains("-a") || variant.contains("-b"), variant.contains("-c")), a, b, c);
         }
         boolean vset = op.equals("vset");
         VideoSemantics.Secondary second = mods.contains("add") ? VideoSemantics.Secondary.ADD

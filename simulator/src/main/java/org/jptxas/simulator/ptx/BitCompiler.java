@@ -1,6 +1,7 @@
 package org.jptxas.simulator.ptx;
 
 import java.util.List;
+import org.jptxas.frontend.ptx.ast.Expr;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.frontend.ptx.check.VideoSelectors;
@@ -160,18 +161,30 @@ final class BitCompiler {
                 c == null ? 0 : (int) c.get(th)) & 0xffffffffL));
     }
 
-    /** {@code vmad}, as ptxas expands it ({@link VideoSemantics#vmad}). */
+    /** {@code vmad}, as ptxas expands it ({@link VideoSemantics#vmad}); a register operand may be negated. */
     Insn vmad() throws ProgramException, Unsupported {
         rejectVideoSelectors();
         if (ic.types.size() != 3) {
             throw ic.unsupported();
         }
+        Operand oa = ic.op(1), ob = ic.op(2), oc = ic.op(3);
+        boolean negA = negatedRegister(oa) != null, negB = negatedRegister(ob) != null;
+        boolean negC = negatedRegister(oc) != null;
         VideoSemantics.VmadForm form = new VideoSemantics.VmadForm(isSigned(ic.types.get(1)),
-                isSigned(ic.types.get(2)), ic.has("po"), ic.has("sat"), ic.has("shr7") ? 7 : ic.has("shr15") ? 15 : 0);
+                isSigned(ic.types.get(2)), ic.has("po"), ic.has("sat"), ic.has("shr7") ? 7 : ic.has("shr15") ? 15 : 0,
+                negA ^ negB, negC);
         int d = ic.dst(ic.op(0));
-        Src a = ic.src(ic.op(1), PtxType.B32), b = ic.src(ic.op(2), PtxType.B32), c = ic.src(ic.op(3), PtxType.B32);
+        Src a = ic.src(negA ? negatedRegister(oa) : oa, PtxType.B32);
+        Src b = ic.src(negB ? negatedRegister(ob) : ob, PtxType.B32);
+        Src c = ic.src(negC ? negatedRegister(oc) : oc, PtxType.B32);
         return ic.simple(th -> write(th, d, VideoSemantics.vmad(form, (int) a.get(th), (int) b.get(th),
                 (int) c.get(th)) & 0xffffffffL));
+    }
+
+    /** The register of a negated register operand ({@code -r}), else null. */
+    private static Operand negatedRegister(Operand o) {
+        return o instanceof Expr.Unary u && u.op() == Expr.UnaryOp.NEG && u.operand() instanceof Expr.SymbolRef r
+                ? r : null;
     }
 
     /**

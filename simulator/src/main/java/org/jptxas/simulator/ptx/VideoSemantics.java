@@ -106,20 +106,29 @@ public final class VideoSemantics {
 
     /**
      * {@code vmad} as ptxas 13 expands it: both operands multiply as signed 32-bit values and c is sign-extended
-     * whatever their types (IMAD.WIDE on c's sign extension), {@code .po} adds 1; the 64-bit sum is shifted right
-     * by {@code shift} (0, 7 or 15; arithmetically when a or b is signed, else logically), and {@code .sat} clamps
-     * it to s32 when a or b is signed, else to u32. The destination's type plays no part.
+     * whatever their types (IMAD.WIDE on c's sign extension). A negated product ({@code -a} or {@code -b}) or c is
+     * one's-complemented and then, like {@code .po}, 1 is added. The 64-bit sum is shifted right by {@code shift}
+     * (0, 7 or 15; arithmetically when the result is signed, else logically) and {@code .sat} clamps it to s32 when
+     * signed, else to u32; the result is signed when a or b is signed or an operand is negated. The destination's
+     * type plays no part.
      */
-    public record VmadForm(boolean aSigned, boolean bSigned, boolean po, boolean sat, int shift) {
-        /** ptxas's signedness of the result: a's or b's. */
+    public record VmadForm(boolean aSigned, boolean bSigned, boolean po, boolean sat, int shift,
+                           boolean negatedProduct, boolean negatedC) {
+        /** ptxas's signedness of the result: a's or b's, or signed with a negated operand. */
         public boolean signed() {
-            return aSigned || bSigned;
+            return aSigned || bSigned || negatedProduct || negatedC;
         }
     }
 
-    /** d of {@code vmad} for operands a, b and c. */
+    /** d of {@code vmad} for operands a, b and c (as written, before negation). */
     public static int vmad(VmadForm f, int a, int b, int c) {
-        long t = (long) a * b + c + (f.po() ? 1 : 0);
+        long product = (long) a * b;
+        if (f.negatedProduct()) {
+            product = ~product;
+        } else if (f.negatedC()) {
+            c = ~c;
+        }
+        long t = product + c + (f.po() || f.negatedProduct() || f.negatedC() ? 1 : 0);
         t = f.signed() ? t >> f.shift() : t >>> f.shift();
         if (f.sat()) {
             t = f.signed() ? Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, t))

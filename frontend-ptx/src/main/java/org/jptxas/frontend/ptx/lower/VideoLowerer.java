@@ -5,6 +5,7 @@ import static org.jptxas.frontend.ptx.lower.MathEmitter.RZ;
 import com.google.auto.service.AutoService;
 import java.util.List;
 import java.util.Set;
+import org.jptxas.frontend.ptx.ast.Expr;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
@@ -30,7 +31,8 @@ import org.jptxas.ori.ir.Src;
  * and .sat clamps to widths that differ by operation) not modelled yet.
  * <p>{@code vmad} follows ptxas: IMAD.WIDE of a and b as signed words onto c's sign extension whatever the types, then
  * {@code .po}'s +1, the {@code .shr7}/{@code .shr15} shift of the 64-bit pair (arithmetic when a or b is signed) and
- * the {@code .sat} clamp to s32 (a or b signed) or u32.
+ * the {@code .sat} clamp to s32 (a or b signed, or an operand negated) or u32; a negated product or c is
+ * one's-complemented and 1 added.
  */
 @AutoService(InstructionLowerer.class)
 public final class VideoLowerer implements InstructionLowerer {
@@ -128,15 +130,40 @@ public final class VideoLowerer implements InstructionLowerer {
         if (types.size() != 3) {
             throw cx.unsupported(insn.fullName());
         }
-        boolean signed = MathTypes.isSigned(types.get(1)) || MathTypes.isSigned(types.get(2));
+        Operand oa = Ptx.op(insn, 1), ob = Ptx.op(insn, 2), oc = Ptx.op(insn, 3);
+        boolean negA = negatedRegister(oa) != null, negB = negatedRegister(ob) != null;
+        boolean negC = negatedRegister(oc) != null;
+        // ptxas: "Operand negation limited to either (source A xor source B) or source C", and none with .po
+        if (negA && negB || (negA || negB) && negC || (negA || negB || negC) && insn.hasModifier("po")) {
+            throw cx.unsupported(insn.fullName() + " with these negated operands");
+        }
+        boolean negProduct = negA || negB;
+        boolean signed = MathTypes.isSigned(types.get(1)) || MathTypes.isSigned(types.get(2)) || negProduct || negC;
         Reg d = cx.dst(Ptx.op(insn, 0), PtxType.B32);
         Reg a = m.r(), b = m.r();
-        m.mov(a, cx.src(Ptx.op(insn, 1), PtxType.B32));
-        m.mov(b, cx.src(Ptx.op(insn, 2), PtxType.B32));
-        Reg c = extend(m, cx.src(Ptx.op(insn, 3), PtxType.B32), true);
+        m.mov(a, cx.src(negA ? negatedRegister(oa) : oa, PtxType.B32));
+        m.mov(b, cx.src(negB ? negatedRegister(ob) : ob, PtxType.B32));
+        Src c32 = cx.src(negC ? negatedRegister(oc) : oc, PtxType.B32);
+        if (negC) {
+            Reg inverted = m.r();
+            m.lop3(inverted, RZ, c32, RZ, 0x33);
+            c32 = Src.of(inverted);
+        }
+        Reg c = extend(m, c32, true);
         Reg t = m.r2();
-        m.emit("IMAD_WIDE", "", List.of(t), a, b, c);
-        if (insn.hasModifier("po")) {
+        if (negProduct) {
+            Reg zero = m.r2();
+            m.mov(zero.component(0), RZ);
+            m.mov(zero.component(1), RZ);
+            m.emit("IMAD_WIDE", "", List.of(t), a, b, zero);
+            Reg inverted = m.r2();
+            m.lop3(inverted.component(0), RZ, t.component(0), RZ, 0x33);
+            m.lop3(inverted.component(1), RZ, t.component(1), RZ, 0x33);
+            t = add(cx, m, inverted, c, false);
+        } else {
+            m.emit("IMAD_WIDE", "", List.of(t), a, b, c);
+        }
+        if (insn.hasModifier("po") || negProduct || negC) {
             Reg one = m.r2();
             m.mov(one.component(0), m.imm(1));
             m.mov(one.component(1), RZ);
@@ -153,6 +180,12 @@ public final class VideoLowerer implements InstructionLowerer {
             t = signed ? saturateSigned(m, t) : saturateUnsigned(m, t);
         }
         m.mov(d, t.component(0));
+    }
+
+    /** The register of a negated register operand ({@code -r}), else null. */
+    private static Operand negatedRegister(Operand o) {
+        return o instanceof Expr.Unary u && u.op() == Expr.UnaryOp.NEG && u.operand() instanceof Expr.SymbolRef r
+                ? r : null;
     }
 
     /**
