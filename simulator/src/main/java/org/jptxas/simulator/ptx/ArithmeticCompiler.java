@@ -236,6 +236,11 @@ final class ArithmeticCompiler {
             if (size == 8) {
                 return ic.simple(th -> write(th, d, mulHigh64(a.get(th), b.get(th), signed) + c.get(th)));
             }
+            if (ic.has("sat") && signed) {
+                // mad.hi.sat.s32: the high word plus c, clamped to the s32 range
+                return ic.simple(th -> write(th, d, clampSigned(((ext(a.get(th), t) * ext(b.get(th), t)) >> (8 * size))
+                        + ext(c.get(th), t), size)));
+            }
             return ic.simple(th -> write(th, d, ((ext(a.get(th), t) * ext(b.get(th), t)) >> (8 * size)) + c.get(th)));
         }
         return ic.simple(th -> write(th, d, a.get(th) * b.get(th) + c.get(th)));

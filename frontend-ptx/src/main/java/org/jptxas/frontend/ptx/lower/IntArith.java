@@ -64,7 +64,11 @@ final class IntArith {
             return;
         }
         if (sat) {
-            throw cx.unsupported(null);
+            if (cc || t != PtxType.S32) {
+                throw cx.unsupported(null);
+            }
+            addSat32(cx, d, a, b, subtract);
+            return;
         }
         if (cc) {
             Reg carry = ((FunctionLowerer) cx).carryFlag();
@@ -77,6 +81,30 @@ final class IntArith {
             b = x;
         }
         iadd3(cx, d, a, subtract ? neg(b) : b, Ptx.rz());
+    }
+
+    /**
+     * {@code add.sat.s32}/{@code sub.sat.s32} (and mad.hi.sat.s32's addition): the wrapped sum, replaced by the
+     * bound on a's side when it overflowed. Overflow is ptxas's sign test on a, b and the sum (its PLOP3 on
+     * R.SIGN): an addition overflows when a and b agree in sign and the sum does not, a subtraction when a and b
+     * differ and the difference's sign is b's.
+     */
+    static void addSat32(LoweringContext cx, Reg d, Src a, Src b, boolean subtract) {
+        Reg ra = Ptx.r32(cx);
+        MovLowerer.move(cx, ra, a, PtxType.B32);
+        Reg sum = Ptx.r32(cx);
+        iadd3(cx, sum, Src.of(ra), subtract ? neg(b) : b, Ptx.rz());
+        // sign bit of (a ^ s) & (b ^ s) for a sum, (a ^ b) & (a ^ s) for a difference: LUTs on (a, b, s)
+        Reg flags = Ptx.r32(cx);
+        cx.emit("LOP3", List.of("LUT"), List.of(Reg.PT, flags),
+                List.of(Src.of(ra), b, Src.of(sum), Ptx.imm(subtract ? 0x18 : 0x42), Ptx.notPt()));
+        Reg overflow = Ptx.pred(cx), nonNegative = Ptx.pred(cx);
+        cx.emit("ISETP", List.of("LT", "AND"), List.of(overflow, Reg.PT), List.of(Src.of(flags), Ptx.rz(), Ptx.pt()));
+        cx.emit("ISETP", List.of("GE", "AND"), List.of(nonNegative, Reg.PT), List.of(Src.of(ra), Ptx.rz(), Ptx.pt()));
+        Reg max = Ptx.r32(cx), bound = Ptx.r32(cx);
+        MovLowerer.move(cx, max, Ptx.imm(0x7fffffff), PtxType.B32);
+        cx.emit("SEL", List.of(), List.of(bound), List.of(Src.of(max), Ptx.imm(0x80000000L), Src.of(nonNegative)));
+        cx.emit("SEL", List.of(), List.of(d), List.of(Src.of(bound), Src.of(sum), Src.of(overflow)));
     }
 
     /** {@code addc}/{@code subc} [.cc]: IADD3.X with the function's carry flag. */
@@ -129,7 +157,8 @@ final class IntArith {
         boolean hi = insn.hasModifier("hi");
         boolean wide = insn.hasModifier("wide");
         boolean cc = insn.hasModifier("cc");
-        if (insn.hasModifier("sat")) {
+        boolean sat = insn.hasModifier("sat");
+        if (sat && !(mad && hi && !cc && t == PtxType.S32)) {
             throw cx.unsupported(null);
         }
         PtxType dt = wide ? widen(t) : t;
@@ -209,7 +238,9 @@ final class IntArith {
             Reg h = mad ? Ptx.r32(cx) : d;
             List<String> mods = u == null ? List.of("HI") : List.of("HI", "U32");
             cx.emit("IMAD", mods, List.of(h), List.of(a, b, Ptx.rz()));
-            if (mad) {
+            if (sat) {
+                addSat32(cx, d, Src.of(h), c, false);
+            } else if (mad) {
                 emitAdd(cx, insn, d, Src.of(h), c, cc);
             }
             return;

@@ -56,6 +56,29 @@ class IntegerArithmeticEvalTest {
     }
 
     @Test
+    void saturatingAddSub32() {
+        int[] edges = {0, 1, -1, 2, -2, Integer.MAX_VALUE, Integer.MIN_VALUE, Integer.MAX_VALUE - 1,
+            Integer.MIN_VALUE + 1, 0x40000000, -0x40000000, 0x12345678};
+        for (boolean subtract : new boolean[] {false, true}) {
+            String ptx = (subtract ? "sub" : "add") + ".sat.s32 %d, %a, %b";
+            Harness h = new Harness().reg("%a", PtxType.S32).reg("%b", PtxType.S32).reg("%d", PtxType.S32)
+                    .lower(ARITH, ptx);
+            Random rnd = new Random(ptx.hashCode());
+            for (int k = 0; k < edges.length * edges.length + 2000; k++) {
+                int a = k < edges.length * edges.length ? edges[k / edges.length] : rnd.nextInt();
+                int b = k < edges.length * edges.length ? edges[k % edges.length] : rnd.nextInt();
+                long exact = subtract ? (long) a - b : (long) a + b;
+                int want = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, exact));
+                OriEvaluator ev = h.eval();
+                ev.set(h.r("%a"), a);
+                ev.set(h.r("%b"), b);
+                ev.run();
+                assertEquals(want, ev.get(h.r("%d")), ptx + " " + a + ", " + b);
+            }
+        }
+    }
+
+    @Test
     void minMaxNegAbs64() {
         check(ARITH, "min.s64 %d, %a, %b", PtxType.S64, PtxType.S64, Math::min);
         check(ARITH, "max.u64 %d, %a, %b", PtxType.U64, PtxType.U64, (a, b) -> Long.compareUnsigned(a, b) >= 0 ? a : b);
