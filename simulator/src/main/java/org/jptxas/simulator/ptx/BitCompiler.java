@@ -264,6 +264,9 @@ final class BitCompiler {
     }
 
     Insn lop3() throws ProgramException, Unsupported {
+        if (ic.op(0) instanceof Operand.Pair pair) {
+            return lop3Boolean(pair);
+        }
         int d = ic.dst(ic.op(0));
         Src a = ic.src(ic.op(1), PtxType.B32), b = ic.src(ic.op(2), PtxType.B32), c = ic.src(ic.op(3), PtxType.B32);
         Src lut = ic.src(ic.op(4), PtxType.B32);
@@ -277,6 +280,35 @@ final class BitCompiler {
                 }
             }
             write(th, d, r);
+        });
+    }
+
+    /**
+     * {@code lop3.{and,or}.b32 d|p, a, b, c, lut, q}: d as the plain form, p = (d != 0) and/or q ({@code !q} allowed).
+     */
+    private Insn lop3Boolean(Operand.Pair pair) throws ProgramException, Unsupported {
+        boolean and = ic.has("and");
+        if (!and && !ic.has("or")) {
+            throw ic.unsupported();
+        }
+        int d = ic.dst(pair.first()), p = ic.dst(pair.second());
+        Src a = ic.src(ic.op(1), PtxType.B32), b = ic.src(ic.op(2), PtxType.B32), c = ic.src(ic.op(3), PtxType.B32);
+        Src lut = ic.src(ic.op(4), PtxType.B32);
+        Operand qo = ic.op(5);
+        boolean qNeg = qo instanceof Expr.Unary u && u.op() == Expr.UnaryOp.NOT;
+        Src q = ic.src(qNeg ? ((Expr.Unary) qo).operand() : qo, PtxType.PRED);
+        return ic.simple(th -> {
+            long x = a.get(th), y = b.get(th), z = c.get(th);
+            int l = (int) lut.get(th);
+            long r = 0;
+            for (int i = 0; i < 8; i++) {
+                if ((l >>> i & 1) != 0) {
+                    r |= ((i & 4) != 0 ? x : ~x) & ((i & 2) != 0 ? y : ~y) & ((i & 1) != 0 ? z : ~z);
+                }
+            }
+            boolean nonZero = (r & 0xffffffffL) != 0, k = (q.get(th) != 0) != qNeg;
+            write(th, d, r);
+            write(th, p, (and ? nonZero && k : nonZero || k) ? 1 : 0);
         });
     }
 

@@ -234,7 +234,8 @@ final class IntegerOps {
     void lop3(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         int k = o.size();
-        if (o.get(0) instanceof Pred) { // LOP3.LUT P0, Rd, a, b, c, lut, !PT: the result and its zero test
+        if (o.get(0) instanceof Pred) {
+            // LOP3.LUT[.PAND] P0, Rd, a, b, c, lut, Pq: the result, and its non-zero test OR (.PAND: AND) Pq
             int a = operands.read(o.get(2), t, w), b = operands.read(o.get(3), t, w), c = operands.read(o.get(4), t, w);
             int lut = operands.read(o.get(5), t, w);
             int r = 0;
@@ -243,8 +244,9 @@ final class IntegerOps {
                     r |= ((bit & 4) != 0 ? a : ~a) & ((bit & 2) != 0 ? b : ~b) & ((bit & 1) != 0 ? c : ~c);
                 }
             }
+            boolean q = k > 6 && operands.pred(o.get(6), t, w);
             OperandAccess.writeR(t, o.get(1), r);
-            OperandAccess.writeP(t, o.get(0), r != 0);
+            OperandAccess.writeP(t, o.get(0), op.has("PAND") ? r != 0 && q : r != 0 || q);
             t.pc++;
             return;
         }

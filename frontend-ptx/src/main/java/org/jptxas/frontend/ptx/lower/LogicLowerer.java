@@ -3,7 +3,9 @@ package org.jptxas.frontend.ptx.lower;
 import com.google.auto.service.AutoService;
 import java.util.List;
 import java.util.Set;
+import org.jptxas.frontend.ptx.ast.Expr;
 import org.jptxas.frontend.ptx.ast.Instruction;
+import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.Imm;
@@ -99,6 +101,11 @@ public final class LogicLowerer implements InstructionLowerer {
     }
 
     private void lop3(Instruction insn, LoweringContext cx, PtxType t) throws CompilationException {
+        if (insn.operands().size() == 6 && insn.operands().get(0) instanceof Operand.Pair pair
+                && (insn.hasModifier("and") || insn.hasModifier("or"))) {
+            lop3Boolean(insn, cx, t, pair);
+            return;
+        }
         if (insn.operands().size() != 5 || !(insn.operands().get(4) instanceof org.jptxas.frontend.ptx.ast.Expr)) {
             throw cx.unsupported(null);
         }
@@ -116,5 +123,37 @@ public final class LogicLowerer implements InstructionLowerer {
             return;
         }
         lop(cx, d, a, b, c, lut);
+    }
+
+    /**
+     * {@code lop3.{and,or}.b32 d|p, a, b, c, lut, q}: the LOP3 into d, then p = (d != 0) and/or q as one ISETP
+     * (ptxas folds both into LOP3.LUT[.PAND] P, R, ...; the ISETP computes the same predicate).
+     */
+    private void lop3Boolean(Instruction insn, LoweringContext cx, PtxType t, Operand.Pair pair)
+            throws CompilationException {
+        Src l = cx.src(Ptx.op(insn, 4), PtxType.B32);
+        if (!(l.value() instanceof Imm m)) {
+            throw cx.unsupported(null);
+        }
+        Reg d = pair.first() instanceof Operand.Sink ? Ptx.r32(cx) : cx.dst(pair.first(), t);
+        Reg p = cx.dst(pair.second(), PtxType.PRED);
+        Src a = cx.src(Ptx.op(insn, 1), t);
+        Src b = cx.src(Ptx.op(insn, 2), t);
+        Src c = cx.src(Ptx.op(insn, 3), t);
+        int lut = (int) m.bits() & 0xff;
+        if (c.value() instanceof Imm && !(b.value() instanceof Imm)) {
+            cx.emit("LOP3", List.of("LUT"), List.of(Reg.PT, d), List.of(a, b, c, Ptx.imm(lut), Ptx.notPt()));
+        } else {
+            lop(cx, d, a, b, c, lut);
+        }
+        Operand qo = Ptx.op(insn, 5);
+        Src q = qo instanceof Expr.Unary u && u.op() == Expr.UnaryOp.NOT
+                ? cx.src(u.operand(), PtxType.PRED).inverted() : cx.src(qo, PtxType.PRED);
+        if (q.value() instanceof Imm k) {
+            // a constant q: PT or !PT
+            q = k.bits() != 0 ? Src.of(Reg.PT) : Ptx.notPt();
+        }
+        cx.emit("ISETP", List.of("NE", "U32", insn.hasModifier("and") ? "AND" : "OR"), List.of(p, Reg.PT),
+                List.of(Src.of(d), Ptx.rz(), q));
     }
 }
