@@ -53,7 +53,10 @@ EXTEND = [('FADD', 545, [FTZ, RND, SAT], []), ('FMUL', 544, [FTZ, RND, SAT], [NE
           ('FSETP', 523, [enum('79:76', CMP_F), FTZ, enum('75:74', ['AND', 'OR', 'XOR'])], []),
           ('HADD2', 560, [F32, FTZ, SAT], [NEG_B]), ('HMUL2', 562, [F32, FTZ, SAT], [NEG_B]),
           ('DADD', 553, [RND], []), ('DMUL', 552, [RND], []),
-          ('FRND', 775, [FTZ, enum('79:78', ['', 'FLOOR', 'CEIL', 'TRUNC'])], []),
+          # FRND's source/result type ([76:75] and [85:84] together: f32 2/2, f16 1/1) prints between .FTZ and the
+          # rounding (FRND.FTZ.F16.CEIL)
+          ('FRND', 775, [FTZ, enum('76:75,85:84', [None] * 5 + ['F16'] + [None] * 4 + ['']),
+                         enum('79:78', ['', 'FLOOR', 'CEIL', 'TRUNC'])], []),
           ('FLO', 768, [enum('73:73', ['U32', '']), enum('74:74', ['', 'SH'])], []),
           ('PRMT', 534, [enum('74:72', ['', 'F4E', 'B4E', 'RC8', 'ECL', 'ECR', 'RC16'])], [])]
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The arithmetic classes' mnemonic enums ({@code tools/sass-probe/field-enums.py}, EXTEND), from words built field by
  * field: FADD/FMUL/FFMA (.FTZ [80], rounding [79:78], .SAT [77], -a [72], -b [63]), FMNMX (.FTZ, .NAN [81], !Pc
  * [90]), FSETP (comparison [79:76], .FTZ, boolean operation [75:74]), HADD2/HMUL2 (.F32 [78], .FTZ, .SAT, -b),
- * FRND (.FTZ, rounding), FLO (signed [73], .SH [74]), PRMT (mode [74:72]) and DADD/DMUL (rounding); -a and -b one at
+ * FRND (.FTZ, f32/f16 type, rounding), FLO (signed [73], .SH [74]), PRMT (mode [74:72]) and DADD/DMUL (rounding); -a and -b one at
  * a time, as the composer adds operand modifiers. Every word jptxas decodes must read exactly as nvdisasm 12.5 prints
  * it in raw mode and assemble back to itself; the words the tables refuse decode UNKNOWN, must be ones nvdisasm
  * refuses too and are counted exactly per SM, so a lost or misplaced enum value fails.
@@ -82,6 +82,9 @@ class SassArithmeticModifierOracleTest {
         for (int flags = 0; flags < 8; flags++) {
             long[] w = {0x307 | 7L << 12 | 2L << 16 | 4L << 32, CTRL | 1L << (85 - 64) | 1L << (76 - 64)};
             out.add(with(with(w, 80, 1, flags & 1), 78, 2, flags >> 1));
+            // f16 ([85:84] = 1, [76:75] = 1): FRND.FTZ.F16.CEIL
+            long[] h = {w[0], CTRL | 1L << (84 - 64) | 1L << (75 - 64)};
+            out.add(with(with(h, 80, 1, flags & 1), 78, 2, flags >> 1));
         }
         // FLO (R2 from R4, no predicate: PT in [83:81]): signed [73] x .SH [74]
         for (int flags = 0; flags < 4; flags++) {
