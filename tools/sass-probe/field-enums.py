@@ -167,6 +167,16 @@ PTXAS_FORMS = [
     ptxas_form('HSETP2.GE.AND', ['HSETP2.GE.AND ', ', ', ', ', '.H0_H0, ', '.H0_H0, ', ''],
                '004fd20003f068002000000500007234', [P, 'PRED 86:84', 'GPR 31:24', 'GPR 39:32', 'PRED 89:87']),
 ]
+
+# I2IP into 2- and 4-bit lanes (cvt.pack.sat.{u2,s2,u4,s4}.s32.b32): the type [78:76] = 4..7 (U2, S2, U4, S4) with c's
+# selector [73:72] fixed as ptxas writes it (3 prints c.28 for 2-bit lanes, 2 prints c.24 for 4-bit lanes; nvdisasm
+# prints ???N for any other); sm_90 holds .SAT in [74]
+for name, sel, sfx in [('U2', 0x43, '.28'), ('S2', 0x53, '.28'), ('U4', 0x62, '.24'), ('S4', 0x72, '.24')]:
+    for sat, sms in [(0, ['sm_75', 'sm_80', 'sm_86', 'sm_89']), (0x4, ['sm_90'])]:
+        mn = 'I2IP.%s.S32.SAT' % name
+        PTXAS_FORMS.append(ptxas_form(mn, [mn + ' ', ', ', ', ', ', ', sfx],
+                                      '000fc800%08x0000000005007239' % ((sel | sat) << 8 | 2),
+                                      [R, 'GPR 31:24', 'GPR 39:32', 'GPR 71:64'], sms=sms))
 # HSET2 with both sources' halves selected .H0_H0 (a [75:74], b [61:60], as for HSETP2): ptxas's scalar f16/bf16
 # set; the HSET2 class composes the comparison, .BF, .FTZ and the boolean operation
 PTXAS_FORMS.append(ptxas_form('HSET2.EQ.AND', ['HSET2.EQ.AND ', ', ', '.H0_H0, ', '.H0_H0, ', ''],
