@@ -168,6 +168,13 @@ PTXAS_FORMS = [
                '004fd20003f068002000000500007234', [P, 'PRED 86:84', 'GPR 31:24', 'GPR 39:32', 'PRED 89:87']),
 ]
 
+# sm_90's generic ST.E and ATOM.E without a memory descriptor (ptxas 13 writes them for st/atom on a generic address):
+# ST.E's offset is [63:32], its value [71:64]; ATOM's offset [63:40], its b [39:32] (both signed, +-0x4 below zero)
+PTXAS_FORMS.append(ptxas_form('ST.E', ['ST.E [', '', '], ', ''], '001fe80000100904000000040a007385',
+                              ['GPR 31:24', 'SHEX_PLUS 63:32', 'GPR 71:64'], sms=['sm_90']))
+PTXAS_FORMS.append(ptxas_form('ATOM.E.ADD.STRONG.GPU', ['ATOM.E.ADD.STRONG.GPU ', ', ', ', [', '', '], ', ''],
+                              '000ee200001ee100000008040a0d738a',
+                              ['PRED 83:81', 'GPR 23:16', 'GPR 31:24', 'SHEX_PLUS 63:40', 'GPR 39:32'], sms=['sm_90']))
 # I2IP into 2- and 4-bit lanes (cvt.pack.sat.{u2,s2,u4,s4}.s32.b32): the type [78:76] = 4..7 (U2, S2, U4, S4) with c's
 # selector [73:72] fixed as ptxas writes it (3 prints c.28 for 2-bit lanes, 2 prints c.24 for 4-bit lanes; nvdisasm
 # prints ???N for any other); sm_90 holds .SAT in [74]
