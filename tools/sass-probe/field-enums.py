@@ -175,6 +175,14 @@ PTXAS_FORMS.append(ptxas_form('ST.E', ['ST.E [', '', '], ', ''], '001fe800001009
 PTXAS_FORMS.append(ptxas_form('ATOM.E.ADD.STRONG.GPU', ['ATOM.E.ADD.STRONG.GPU ', ', ', ', [', '', '], ', ''],
                               '000ee200001ee100000008040a0d738a',
                               ['PRED 83:81', 'GPR 23:16', 'GPR 31:24', 'SHEX_PLUS 63:40', 'GPR 39:32'], sms=['sm_90']))
+# FSET with a register b (key 0x20a): sm_75..sm_90 print .BF on every word (the only FSET, 1.0 for true); a form
+# without and one with .FTZ [80], the class replacing the comparison and boolean operation in place
+for ftz, hi in [('', '03804000'), ('.FTZ', '03814000')]:
+    mn = 'FSET.BF.GT%s.AND' % ftz
+    PTXAS_FORMS.append(ptxas_form(mn, [mn + ' ', ', ', ', ', ', ', ''], '000fe200%s000000060402720a' % hi,
+                                  [R, 'GPR 31:24', 'GPR 39:32', 'PRED 89:87']))
+CLASSES.append(('FSET', 522, [enum('79:76', CMP_F), enum('75:74', ['AND', 'OR', 'XOR']),
+                              enum('90:90', ['', '!'], 3, 'prefix')]))
 # I2IP into 2- and 4-bit lanes (cvt.pack.sat.{u2,s2,u4,s4}.s32.b32): the type [78:76] = 4..7 (U2, S2, U4, S4) with c's
 # selector [73:72] fixed as ptxas writes it (3 prints c.28 for 2-bit lanes, 2 prints c.24 for 4-bit lanes; nvdisasm
 # prints ???N for any other); sm_90 holds .SAT in [74]

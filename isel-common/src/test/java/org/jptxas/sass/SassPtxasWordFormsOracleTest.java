@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Forms of words ptxas 13 writes in the instruction-form suite's cubins that jptxas's decoder did not know (so the
- * emulator stopped on ptxas's code): I2I.*.S32.SAT, I2IP.{U2,S2,U4,S4}.S32.SAT, sm_90's ST.E/ATOM.E without a descriptor, LEA with an immediate b, a negated a or b and .X without .HI,
+ * emulator stopped on ptxas's code): I2I.*.S32.SAT, I2IP.{U2,S2,U4,S4}.S32.SAT, sm_90's ST.E/ATOM.E without a descriptor, FSET.BF, LEA with an immediate b, a negated a or b and .X without .HI,
  * ISETP .EX with an immediate, IMAD.X with an immediate, IDP with a constant or uniform b, R2UR with its predicate,
  * DADD with a negated b, any constant bank or a double immediate, HSETP2 with .H0_H0 halves, HFMA2.BF16_V2's neg/abs
  * of c, F2FP.PACK_AB.RZ with RELU/BF16, HFMA2 .SAT/.FTZ, HMMA.1684.F32.TF32 with reused sources, sm_75 LOP3.LUT with an immediate b and a reused c ({@code tools/sass-probe/field-enums.py}). Each of ptxas's words gets random values in every field
@@ -29,6 +29,11 @@ class SassPtxasWordFormsOracleTest {
     static final List<Sample> SAMPLES = List.of(
             // I2I: d, a, destination type
             new Sample("000fe400000010000000000600067238", List.of(GUARD, "23:16", "39:32", "77:76"), ALL),
+            // FSET.BF with a register b: comparison, .FTZ, boolean operation, c and its negation
+            new Sample("000fe20003804000000000060402720a", List.of(GUARD, "23:16", "31:24", "39:32", "89:87",
+                    "90:90", "79:76", "~75:74"), ALL),
+            new Sample("000fe20003814000000000060402720a", List.of(GUARD, "23:16", "31:24", "39:32", "89:87",
+                    "90:90", "79:76", "~75:74"), ALL),
             // sm_90 generic ST.E / ATOM.E without a descriptor: address, offset (signed), value
             new Sample("001fe80000100904000000040a007385", List.of(GUARD, "31:24", "63:32", "71:64"), List.of("sm_90")),
             new Sample("000ee200001ee100000008040a0d738a", List.of(GUARD, "23:16", "31:24", "63:40", "39:32"),
