@@ -264,7 +264,8 @@ final class ConvergenceControl {
     /** Releases barrier {@code only} (every barrier for -1) once all threads that have not exited arrived. */
     void releaseBarriers(int only) {
         for (int id = only < 0 ? 0 : only; id < (only < 0 ? machine.arrived.length : only + 1); id++) {
-            if (machine.arrived[id] > 0 && machine.arrived[id] >= machine.threads.length - machine.exitedCount) {
+            int need = machine.expected[id] >= 0 ? machine.expected[id] : machine.threads.length - machine.exitedCount;
+            if (machine.arrived[id] > 0 && machine.arrived[id] >= need) {
                 int popc = 0;
                 boolean all = true, any = false;
                 for (Thread t : machine.threads) {
@@ -291,38 +292,57 @@ final class ConvergenceControl {
                     }
                 }
                 machine.arrived[id] = 0;
+                machine.expected[id] = -1;
             }
         }
     }
 
-    /** BAR.SYNC, BAR.RED and BAR.ARV: the thread arrives at a block barrier (BAR.ARV without waiting). */
+    /**
+     * BAR.SYNC, BAR.RED and BAR.ARV: the thread arrives at a block barrier (BAR.ARV without waiting). Operands:
+     * {@code [id [, count]] [, {!}Pp]}; an id register holds the barrier in bits 0-15, a count register the thread
+     * count in bits 16-27 (ptxas packs both into one register and names it twice: {@code BAR.SYNC R0, R0}).
+     */
     void barrier(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
-        if (op.has("RED")) {
-            // BAR.RED.{POPC|AND|OR} id, {!}Pp; the result is read afterwards with B2R.RESULT
-            int id = operands.read(o.get(0), t, w);
-            t.barrier = id;
-            t.barrierPredicate = operands.pred(o.get(o.size() - 1), t, w);
-            t.barrierOp = op;
-            machine.arrived[id]++;
-            releaseBarriers(id);
-            return;
-        }
-        if (op.has("ARV")) {
-            // BAR.ARV id, count (bar.arrive): counts as arrived at the barrier without waiting for it
-            int id = operands.read(o.get(0), t, w);
-            machine.arrived[id]++;
-            t.pc++;
-            releaseBarriers(id);
-            return;
-        }
-        if (!op.has("SYNC")) {
+        boolean red = op.has("RED");
+        if (!red && !op.has("ARV") && !op.has("SYNC")) {
             throw machine.unimplemented(op);
         }
-        int id = o.isEmpty() ? 0 : operands.read(o.get(0), t, w);
-        t.barrier = id;
-        t.barrierOp = null;
+        int values = o.size() - (red ? 1 : 0);
+        if (values < 0 || values > 2 || !red && op.has("ARV") && values != 2) {
+            throw machine.unimplemented(op);
+        }
+        int id = values == 0 ? 0 : barrierField(o.get(0), t, w, false);
+        if (id < 0 || id >= machine.arrived.length) {
+            throw new Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), "barrier id " + id + " out of range 0..15"));
+        }
+        if (values == 2) {
+            int count = barrierField(o.get(1), t, w, true);
+            if (count <= 0 || count % 32 != 0 && count != machine.threads.length) {
+                throw new Stop(new Fault.InvalidExecution(machine.ref(t), op.where(),
+                        "barrier thread count " + count + " is not a positive multiple of the warp size"));
+            }
+            machine.expected[id] = count;
+        }
         machine.arrived[id]++;
+        if (op.has("ARV")) {
+            // bar.arrive: counts as arrived at the barrier without waiting for it
+            t.pc++;
+        } else {
+            // BAR.RED.{POPC|AND|OR}: the result is read afterwards with B2R.RESULT
+            t.barrier = id;
+            t.barrierPredicate = red && operands.pred(o.get(o.size() - 1), t, w);
+            t.barrierOp = red ? op : null;
+        }
         releaseBarriers(id);
+    }
+
+    /** A barrier id (bits 0-15 of a register) or thread count (bits 16-27 of a register); immediates as they are. */
+    private int barrierField(SassOperand o, Thread t, Warp w, boolean count) {
+        int v = operands.read(o, t, w);
+        if (o instanceof SassOperand.Imm) {
+            return v;
+        }
+        return count ? v >>> 16 & 0xfff : v & 0xffff;
     }
 }

@@ -160,6 +160,8 @@ final class SassMachine {
     private Warp[] reusableWarps;
     int exitedCount;
     final int[] arrived = new int[16];
+    /** The thread count each barrier waits for (from BAR's count operand), -1 for every live thread. */
+    final int[] expected = new int[16];
     Warp[] warpState;
     /** Registers per thread (see {@link DecodedOp#zeroSlot}). */
     final int registers;
@@ -331,6 +333,7 @@ final class SassMachine {
         }
         exitedCount = 0;
         java.util.Arrays.fill(arrived, 0);
+        java.util.Arrays.fill(expected, -1);
         int warps = (n + 31) / 32;
         if (warpState == null) {
             warpState = new Warp[warps];
