@@ -373,9 +373,10 @@ final class InstructionCompiler {
             case "call" -> control.call();
             case "ret" -> kind(Insn.Kind.RET);
             case "exit" -> kind(Insn.Kind.EXIT);
-            case "trap" -> kind(Insn.Kind.TRAP);
+            // brkpt is BPT.TRAP like trap: without a debugger attached the kernel stops with an error
+            case "trap", "brkpt" -> kind(Insn.Kind.TRAP);
             case "bar", "barrier" -> control.barrier();
-            case "membar", "fence", "nanosleep", "prefetch", "prefetchu", "pmevent", "brkpt", "discard", "applypriority",
+            case "membar", "fence", "nanosleep", "prefetch", "prefetchu", "pmevent", "discard", "applypriority",
                     "createpolicy" -> nop();
             case "activemask" -> warpLevel.activemask();
             case "shfl" -> warpLevel.shfl();

@@ -42,11 +42,15 @@ final class FloatOps {
         OperandAccess.writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
     }
 
-    /** F2FP{.F16|.BF16}{.F32}.PACK_AB{.RELU} d, a, b: two f32 rounded to 16 bits (to nearest), a high, b low. */
+    /**
+     * F2FP{.F16|.BF16}{.F32}.PACK_AB{.RELU}{.RZ} d, a, b: two f32 rounded to 16 bits (to nearest, or toward zero),
+     * a high, b low.
+     */
     void f2fp(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         for (String m : op.modifiers()) {
-            if (!m.equals("PACK_AB") && !m.equals("F16") && !m.equals("BF16") && !m.equals("F32") && !m.equals("RELU")) {
+            if (!m.equals("PACK_AB") && !m.equals("F16") && !m.equals("BF16") && !m.equals("F32") && !m.equals("RELU")
+                    && !m.equals("RZ")) {
                 throw machine.unimplemented(op);
             }
         }
@@ -54,16 +58,24 @@ final class FloatOps {
             throw machine.unimplemented(op);
         }
         boolean bf = op.has("BF16");
-        int hi = half(operands.readF(o.get(1), t, w), bf, op.has("RELU"));
-        int lo = half(operands.readF(o.get(2), t, w), bf, op.has("RELU"));
+        int hi = half(operands.readF(o.get(1), t, w), bf, op.has("RELU"), op.has("RZ"));
+        int lo = half(operands.readF(o.get(2), t, w), bf, op.has("RELU"), op.has("RZ"));
         OperandAccess.writeR(t, o.get(0), hi << 16 | lo);
     }
 
-    private static int half(float x, boolean bf16, boolean relu) {
+    private static int half(float x, boolean bf16, boolean relu, boolean towardZero) {
         if (relu && !Float.isNaN(x) && x < 0) {
             x = 0;
         }
-        return bf16 ? org.jptxas.simulator.numeric.SmallFloats.toBf16(x) : org.jptxas.simulator.numeric.SmallFloats.toHalf(x);
+        int h = bf16 ? org.jptxas.simulator.numeric.SmallFloats.toBf16(x) : org.jptxas.simulator.numeric.SmallFloats.toHalf(x);
+        if (towardZero && !Float.isNaN(x) && (h & 0x7fff) != 0) {
+            float back = bf16 ? org.jptxas.simulator.numeric.SmallFloats.bf16ToFloat(h)
+                    : org.jptxas.simulator.numeric.SmallFloats.halfToFloat(h);
+            if (Math.abs(back) > Math.abs(x)) {
+                h--; // rounded away from zero: one step back (the magnitude is the low 15 bits)
+            }
+        }
+        return h;
     }
 
     /** F2F.F16.F32{.RZ} (round an f32 to binary16) and F2F.F32.F16 (widen one). */

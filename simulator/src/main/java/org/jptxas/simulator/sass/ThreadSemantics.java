@@ -231,6 +231,13 @@ final class ThreadSemantics {
                 t.pc = (int) (((SassOperand.Target) o.get(o.size() - 1)).address() / 16);
             }
             case "BAR" -> machine.control.barrier(op, t, w);
+            case "BPT" -> {
+                // BPT.TRAP 0x1 (trap, and brkpt without a debugger attached): the kernel stops with an error
+                if (!op.has("TRAP")) {
+                    throw machine.unimplemented(op);
+                }
+                throw new Stop(new Fault.Trap(machine.ref(t), op.where()));
+            }
             case "B2R" -> {
                 if (!op.has("RESULT")) {
                     throw machine.unimplemented(op);
