@@ -299,8 +299,10 @@ final class ConvergenceControl {
 
     /**
      * BAR.SYNC, BAR.RED and BAR.ARV: the thread arrives at a block barrier (BAR.ARV without waiting). Operands:
-     * {@code [id [, count]] [, {!}Pp]}; an id register holds the barrier in bits 0-15, a count register the thread
-     * count in bits 16-27 (ptxas packs both into one register and names it twice: {@code BAR.SYNC R0, R0}).
+     * {@code [id [, count]] [, {!}Pp]}. With the id in a register, that register holds the barrier in bits 0-15 and
+     * a count register the thread count in bits 16-27 (ptxas packs both into one register and names it twice:
+     * {@code BAR.SYNC R0, R0}); after an immediate id the count register holds the count itself
+     * ({@code BAR.SYNC 0x3, R0}).
      */
     void barrier(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
@@ -313,11 +315,12 @@ final class ConvergenceControl {
             throw machine.unimplemented(op);
         }
         int id = values == 0 ? 0 : barrierField(o.get(0), t, w, false);
+        boolean packed = values > 0 && !(o.get(0) instanceof SassOperand.Imm);
         if (id < 0 || id >= machine.arrived.length) {
             throw new Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), "barrier id " + id + " out of range 0..15"));
         }
         if (values == 2) {
-            int count = barrierField(o.get(1), t, w, true);
+            int count = barrierField(o.get(1), t, w, packed);
             if (count <= 0 || count % 32 != 0 && count != machine.threads.length) {
                 throw new Stop(new Fault.InvalidExecution(machine.ref(t), op.where(),
                         "barrier thread count " + count + " is not a positive multiple of the warp size"));
@@ -337,12 +340,12 @@ final class ConvergenceControl {
         releaseBarriers(id);
     }
 
-    /** A barrier id (bits 0-15 of a register) or thread count (bits 16-27 of a register); immediates as they are. */
-    private int barrierField(SassOperand o, Thread t, Warp w, boolean count) {
+    /** A barrier id (bits 0-15 of a register), a packed thread count (bits 16-27), or an operand's value itself. */
+    private int barrierField(SassOperand o, Thread t, Warp w, boolean packedCount) {
         int v = operands.read(o, t, w);
         if (o instanceof SassOperand.Imm) {
             return v;
         }
-        return count ? v >>> 16 & 0xfff : v & 0xffff;
+        return packedCount ? v >>> 16 & 0xfff : v & 0xffff;
     }
 }

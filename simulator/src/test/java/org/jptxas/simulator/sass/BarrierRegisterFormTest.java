@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /**
  * BAR with its id and thread count in one register, as ptxas 13 writes {@code bar.sync a, b} and {@code barrier.red}
  * with register operands: the id in bits 0-15, the count in bits 16-27 ({@code BAR.SYNC R4, R4}). One warp of 32
- * threads; lanes 0..9 set the reduction's predicate.
+ * threads; after an immediate id, the count register holds the count itself. Lanes 0..9 set the reduction's predicate.
  */
 class BarrierRegisterFormTest {
     @Test
@@ -23,6 +23,8 @@ class BarrierRegisterFormTest {
                     "ISETP.GE.U32.AND P0, PT, R0, 0xa, PT",
                     "MOV R4, 0x200003", // barrier 3, 32 threads
                     "BAR.SYNC.DEFER_BLOCKING R4, R4",
+                    "MOV R6, 0x20", // after an immediate id the register holds the count itself
+                    "BAR.SYNC.DEFER_BLOCKING 0x1, R6",
                     "BAR.RED.POPC.DEFER_BLOCKING R4, R4, !P0",
                     "B2R.RESULT R5",
                     "BAR.RED.AND.DEFER_BLOCKING R4, R4, !P0",
