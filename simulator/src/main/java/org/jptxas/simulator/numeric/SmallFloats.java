@@ -28,6 +28,37 @@ public final class SmallFloats {
         return Float.intBitsToFloat((bits & 0xffff) << 16);
     }
 
+    /**
+     * An 8-bit float, round-to-nearest-even with saturation to the largest finite value ({@code .satfinite}, the only
+     * rounding PTX allows for fp8): {@code e4m3} (bias 7, no infinities, 0x7f NaN, largest 448) or {@code e5m2}
+     * (binary16's exponent, largest 57344); NaN becomes 0x7f.
+     */
+    public static int toFp8Satfinite(double value, boolean e4m3) {
+        if (Double.isNaN(value)) {
+            return 0x7f;
+        }
+        int sign = Double.doubleToRawLongBits(value) < 0 ? 0x80 : 0;
+        int fracBits = e4m3 ? 3 : 2;
+        int bias = e4m3 ? 7 : 15;
+        int largest = e4m3 ? 0x7e : 0x7b;
+        double a = Math.abs(value);
+        if (Double.isInfinite(a)) {
+            return sign | largest;
+        }
+        int minNormalExp = 1 - bias;
+        if (a < Math.scalb(1.0, minNormalExp)) {
+            return sign | (int) Math.rint(Math.scalb(a, fracBits - minNormalExp));
+        }
+        int e = Math.getExponent(a);
+        long q = (long) Math.rint(Math.scalb(a, fracBits - e));
+        if (q == 2L << fracBits) {
+            e++;
+            q = 1L << fracBits;
+        }
+        long code = ((long) (e + bias) << fracBits) | (q - (1L << fracBits));
+        return sign | (int) Math.min(code, largest);
+    }
+
     /** Rounds {@code value} to a binary format with {@code expBits} exponent and {@code fracBits} fraction bits. */
     static int round(double value, int expBits, int fracBits) {
         if (Double.isNaN(value)) {

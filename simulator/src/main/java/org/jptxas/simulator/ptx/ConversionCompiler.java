@@ -69,6 +69,16 @@ final class ConversionCompiler {
                 write(th, d, hi << 16 | lo);
             });
         }
+        if ((dt == PtxType.E4M3X2 || dt == PtxType.E5M2X2) && st == PtxType.F32) {
+            // two f32 to fp8 (rn.satfinite), a in the high byte, b in the low
+            Src b = ic.src(ic.op(2), st);
+            boolean e4m3 = dt == PtxType.E4M3X2;
+            return ic.simple(th -> {
+                long hi = org.jptxas.simulator.numeric.SmallFloats.toFp8Satfinite(cvtDouble(f32(a.get(th)), relu, false), e4m3);
+                long lo = org.jptxas.simulator.numeric.SmallFloats.toFp8Satfinite(cvtDouble(f32(b.get(th)), relu, false), e4m3);
+                write(th, d, hi << 8 | lo);
+            });
+        }
         if (isFloat(dt) && isFloat(st)) {
             return ic.simple(th -> write(th, d, floatToFloat(a.get(th), st, dt, r, integralRounding, ftz, sat, relu)));
         }

@@ -48,6 +48,10 @@ final class FloatOps {
      */
     void f2fp(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
+        if (op.has("PACK_AB_MERGE_C")) {
+            f2fpFp8(op, t, w);
+            return;
+        }
         for (String m : op.modifiers()) {
             if (!m.equals("PACK_AB") && !m.equals("F16") && !m.equals("BF16") && !m.equals("F32") && !m.equals("RELU")
                     && !m.equals("RZ")) {
@@ -61,6 +65,30 @@ final class FloatOps {
         int hi = half(operands.readF(o.get(1), t, w), bf, op.has("RELU"), op.has("RZ"));
         int lo = half(operands.readF(o.get(2), t, w), bf, op.has("RELU"), op.has("RZ"));
         OperandAccess.writeR(t, o.get(0), hi << 16 | lo);
+    }
+
+    /**
+     * F2FP.SATFINITE{.E4M3|.E5M2}.F32.PACK_AB_MERGE_C{.RELU} d, a, b, c: two f32 to fp8 (to nearest, saturating to
+     * the largest finite), a in bits 8-15, b in bits 0-7, the high half from c.
+     */
+    private void f2fpFp8(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean e4m3 = op.has("E4M3");
+        if (!op.has("SATFINITE") || !op.has("F32") || e4m3 == op.has("E5M2") || o.size() != 4
+                || op.modifiers().size() != (op.has("RELU") ? 5 : 4)) {
+            throw machine.unimplemented(op);
+        }
+        boolean relu = op.has("RELU");
+        int hi = fp8(operands.readF(o.get(1), t, w), e4m3, relu);
+        int lo = fp8(operands.readF(o.get(2), t, w), e4m3, relu);
+        OperandAccess.writeR(t, o.get(0), operands.read(o.get(3), t, w) & 0xffff0000 | hi << 8 | lo);
+    }
+
+    private static int fp8(float x, boolean e4m3, boolean relu) {
+        if (relu && !Float.isNaN(x) && !(x > 0)) {
+            x = 0;
+        }
+        return org.jptxas.simulator.numeric.SmallFloats.toFp8Satfinite(x, e4m3);
     }
 
     private static int half(float x, boolean bf16, boolean relu, boolean towardZero) {
