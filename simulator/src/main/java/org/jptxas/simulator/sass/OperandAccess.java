@@ -74,6 +74,34 @@ final class OperandAccess {
     }
 
     /** A float source with |x| and -x applied on the value. */
+    /**
+     * A 32-bit float operand's bits with its |abs| and negation applied to the sign bit alone (FSEL's |a| and -|a|:
+     * a select, so NaN payloads pass unchanged).
+     */
+    int floatBits(SassOperand o, Thread t, Warp w) {
+        boolean abs, negate;
+        int v;
+        if (o instanceof Reg r && !r.invert() && r.suffix().isEmpty()) {
+            abs = r.abs();
+            negate = r.negate();
+            v = r.index() == 255 ? 0 : t.r[r.index()];
+        } else if (o instanceof CBank c) {
+            abs = c.abs();
+            negate = c.negate();
+            v = (int) cbank(c, t, 4);
+        } else if (o instanceof UReg u && !u.invert()) {
+            abs = false;
+            negate = u.negate();
+            v = u.index() == 63 ? 0 : w.ur[u.index()];
+        } else {
+            return read(o, t, w);
+        }
+        if (abs) {
+            v &= 0x7fffffff;
+        }
+        return negate ? v ^ 0x80000000 : v;
+    }
+
     float readF(SassOperand o, Thread t, Warp w) {
         if (o instanceof UReg u && u.negate()) {
             return -Float.intBitsToFloat(u.index() == 63 ? 0 : w.ur[u.index()]);

@@ -383,8 +383,13 @@ final class ThreadSemantics {
                 machine.floating.half2(op, t, w);
                 t.pc++;
             }
-            case "SEL", "FSEL" -> {
+            case "SEL" -> {
                 OperandAccess.writeR(t, o.get(0), operands.pred(o.get(3), t, w) ? operands.read(o.get(1), t, w) : operands.read(o.get(2), t, w));
+                t.pc++;
+            }
+            case "FSEL" -> {
+                SassOperand chosen = operands.pred(o.get(3), t, w) ? o.get(1) : o.get(2);
+                OperandAccess.writeR(t, o.get(0), operands.floatBits(chosen, t, w));
                 t.pc++;
             }
             case "ISETP" -> {
