@@ -64,8 +64,8 @@ final class ConversionCompiler {
             Src b = ic.src(ic.op(2), st);
             boolean bf = dt == PtxType.BF16X2;
             return ic.simple(th -> {
-                long hi = Values.toHalf(cvtDouble(f32(a.get(th)), relu, sat), bf) & 0xffff;
-                long lo = Values.toHalf(cvtDouble(f32(b.get(th)), relu, sat), bf) & 0xffff;
+                long hi = Values.toHalf(cvtDouble(f32(a.get(th)), relu, sat), bf, r) & 0xffff;
+                long lo = Values.toHalf(cvtDouble(f32(b.get(th)), relu, sat), bf, r) & 0xffff;
                 write(th, d, hi << 16 | lo);
             });
         }
@@ -95,7 +95,7 @@ final class ConversionCompiler {
                         yield Values.f32Result(f, ftz, sat);
                     }
                     case F64 -> Double.doubleToRawLongBits(v == 0 ? 0.0 : Ieee.roundToDouble(exact, rr));
-                    case F16, BF16 -> Values.toHalf(v == 0 ? 0.0 : Ieee.roundToDouble(exact, Rounding.RN), dt == PtxType.BF16);
+                    case F16, BF16 -> Values.toHalf(v == 0 ? 0.0 : Ieee.roundToDouble(exact, rr), dt == PtxType.BF16, rr);
                     default -> throw new InterpreterError("unsupported cvt to " + dt.ptxName());
                 };
                 write(th, d, out);
@@ -177,7 +177,7 @@ final class ConversionCompiler {
                 yield Values.f32Result(f, ftz, sat);
             }
             case F64 -> bits(sat ? Ieee.saturate(x) : x);
-            case F16, BF16 -> Values.toHalf(sat ? Ieee.saturate(x) : x, dt == PtxType.BF16);
+            case F16, BF16 -> Values.toHalf(sat ? Ieee.saturate(x) : x, dt == PtxType.BF16, integral ? null : r);
             default -> throw new InterpreterError("unsupported cvt to " + dt.ptxName());
         };
     }
