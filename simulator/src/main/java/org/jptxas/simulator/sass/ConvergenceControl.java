@@ -205,7 +205,9 @@ final class ConvergenceControl {
      */
     void checkConverged(SassOp op, int group, int active, Warp w) {
         List<SassOperand> o = op.operands();
-        if (active == 0 || op.opcode().equals("ELECT") // elects among the active threads: no member mask
+        // ELECT elects among the active threads; REDUX reduces over them (no member mask operand: ptxas's
+        // warp-aggregated atomics run it inside divergent branches, after VOTE.ANY names the active threads)
+        if (active == 0 || op.opcode().equals("ELECT") || op.opcode().equals("REDUX")
                 || op.opcode().startsWith("VOTE") && o.get(o.size() - 1) instanceof Pred p && p.index() == 7
                 && !p.negated()) {
             return; // VOTE{U}.ANY d, PT, PT is activemask: defined in divergent code
