@@ -44,18 +44,6 @@ class RandomProgramDifferentialTest {
 
     private static Map<String, String> known() {
         Map<String, String> m = new java.util.TreeMap<>();
-        // Since the emulator runs ptxas's code (reuse flags, IMAD aliases), it stops some of it at a warp-synchronous
-        // REDUX whose full member mask names threads still on the other side of a divergent branch: ptxas's code
-        // reconverges them in a way the emulator's convergence model does not follow (jptxas's cubin agrees).
-        String redux = "the emulator stops ptxas's cubin at REDUX: threads of its full member mask are not converged"
-                + " (ptxas reconverges them after the divergent branch in a way the emulator's model does not follow);"
-                + " jptxas's cubin computes the interpreter's outputs";
-        // Since the decoder reads ptxas's memory words whatever cache-policy register they hold, more programs reach
-        // such a REDUX (42 ... 283) instead of stopping at an UNKNOWN word before it.
-        for (long seed : new long[] {42, 64, 82, 106, 113, 139, 178, 179, 183, 201, 207, 223, 233, 239, 253, 256, 263,
-            283}) {
-            m.put("seed " + seed, redux);
-        }
         m.put("seed 279", "a ptxas 13 finding: it folds bfe.s32 d, a, 56, 54 (start past the msb) to -1 for any a,"
                 + " where the PTX ISA fills d with a's replicated sign bit (0 for a >= 0); jptxas's cubin computes"
                 + " the interpreter's outputs (random/seed-279-ptxas-bfe-fold.ptx)");
