@@ -42,6 +42,9 @@ final class OracleToolRuns {
             Processes.Result r = Processes.run(cmd, workDir);
             Processes.Result kept = new Processes.Result(r.exitCode(), keepStdout ? r.stdout() : "",
                     r.stderr().replace(input.toString(), "<input>"));
+            if (r.exitCode() >= 128 || r.exitCode() < 0) {
+                return kept; // killed by a signal or timed out: not the tool's verdict on the input, so not cached
+            }
             Files.createDirectories(entry.getParent());
             Path tmp = Files.createTempFile(entry.getParent(), "run-", ".tmp");
             Files.writeString(tmp, encode(kept), StandardCharsets.UTF_8);

@@ -88,6 +88,10 @@ public final class OracleListings {
                 Processes.Result r = Processes.run(cmd, work, Map.of(), 600);
                 Path tmp = work.resolve("result");
                 if (r.exitCode() != 0) {
+                    if ((r.stderr() + r.stdout()).isBlank()) {
+                        // killed, or failed without a word: not a verdict on the input, so not cached
+                        throw new NvdisasmException("nvdisasm exited with code " + r.exitCode() + " and printed nothing");
+                    }
                     Files.writeString(tmp, r.stderr() + r.stdout());
                     Files.move(tmp, err, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                     throw new NvdisasmException(r.stderr() + r.stdout());
