@@ -426,8 +426,11 @@ public final class PtxChecker {
         if (previous == null) {
             moduleScope.declare(new Symbol.Function(f));
         } else if (previous instanceof Symbol.Function pf) {
+            String mismatch = Prototypes.mismatch(pf.decl(), f);
             if (pf.decl().isDefinition() && f.isDefinition()) {
                 error(f.pos(), "Duplicate definition of function '" + f.name() + "'");
+            } else if (mismatch != null) {
+                error(Prototypes.position(f), "Inconsistent prototypes of '" + f.name() + "', " + mismatch);
             } else if (f.isDefinition()) {
                 replaceFunction(f);
             }
@@ -602,12 +605,17 @@ public final class PtxChecker {
 
     private static final Set<String> MEMORY_OPS = Set.of("ld", "ldu", "st", "atom", "red");
 
+    /** Instructions whose bracketed operands are not memory addresses (texture and surface tuples, call lists). */
+    private static final Set<String> NOT_ADDRESSES = Set.of("tex", "tld4", "txq", "suld", "sust", "sured", "suq",
+            "call", "istypep");
+
     /**
      * {@code ld.shared [16]}: ptxas takes a bare number as an address only in the local state space (a generic, global,
-     * shared, const or param access needs a register or a variable to start from).
+     * shared, const or param access needs a register or a variable to start from), in every instruction with a
+     * memory operand ({@code cp.async}, {@code mbarrier}, {@code ldmatrix}, {@code prefetch}, ... as well as ld/st).
      */
     void immediateAddress(Instruction i) {
-        if (!MEMORY_OPS.contains(i.opcode()) && !i.opcode().equals("prefetch")) {
+        if (NOT_ADDRESSES.contains(i.opcode())) {
             return;
         }
         if (i.modifiers().contains("local")) {

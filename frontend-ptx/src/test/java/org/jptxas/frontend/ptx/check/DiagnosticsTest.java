@@ -157,6 +157,34 @@ class DiagnosticsTest {
     }
 
     @Test
+    void immediateAddressesOnlyInTheLocalSpace() {
+        String regs = ".reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n";
+        for (String insn : List.of("ld.shared.u32 %r1, [0x100];", "cp.async.cg.shared.global [0x100], [%rd1], 16;",
+                "cp.async.ca.shared.global [%r1], [256], 4;", "mbarrier.init.shared.b64 [0x100], 1;",
+                "prefetchu.L1 [0x100];")) {
+            assertEquals(List.of("jptxas bad.ptx, line 8; error   : Immediate addresses allowed only for .local state"
+                    + " space"), diagnostics(kernel(regs + insn + "\n")), insn);
+        }
+        assertEquals(List.of(), diagnostics(kernel(regs + "ld.local.u32 %r1, [0x100];\n"
+                + "cp.async.cg.shared.global [%r1+16], [%rd1], 16;\n")));
+    }
+
+    @Test
+    void aFunctionDeclaredTwiceKeepsItsPrototype() {
+        String first = ".extern .func f\n(\n.param .b64 p0,\n.param .b32 p1\n);\n";
+        assertEquals(List.of("jptxas bad.ptx, line 13; error   : Inconsistent prototypes of 'f', parameter types differ"),
+                diagnostics(HEADER + first + ".extern .func f\n(\n.param .b32 p1,\n.param .b64 p0\n);\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 12; error   : Inconsistent prototypes of 'f', number of parameters"
+                + " differ"), diagnostics(HEADER + first + ".extern .func f\n(\n.param .b64 p0\n);\n"));
+        // .u32 is not .b32 to ptxas either
+        assertEquals(List.of("jptxas bad.ptx, line 13; error   : Inconsistent prototypes of 'f', parameter types differ"),
+                diagnostics(HEADER + first + ".extern .func f\n(\n.param .b64 p0,\n.param .u32 p1\n);\n"));
+        // the same prototype twice, and a definition after it, are fine
+        assertEquals(List.of(), diagnostics(HEADER + first + first + ".func f\n(\n.param .b64 q0,\n.param .b32 q1\n)\n"
+                + "{\nret;\n}\n"));
+    }
+
+    @Test
     void labels() {
         List<String> d = diagnostics(kernel("bra L1;\nL2:\nL2:\n"));
         assertTrue(d.contains("jptxas bad.ptx, line 8; error   : Duplicate definition of label 'L2'"), d::toString);
