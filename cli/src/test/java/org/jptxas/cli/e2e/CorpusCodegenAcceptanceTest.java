@@ -362,8 +362,9 @@ public class CorpusCodegenAcceptanceTest {
 
     @Test
     void onlyListedFamiliesAreOutOfScope() {
-        assertEquals(Optional.of("mma"), family("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
-        assertEquals(Optional.of("wmma"), family("wmma.load.a.sync.aligned.row.m16n16k16.global.f16"));
+        assertEquals(Optional.of("wgmma"), family("wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3"));
+        assertEquals(Optional.empty(), family("mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16"), "mma compiles");
+        assertEquals(Optional.empty(), family("wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16"), "wmma compiles");
         assertEquals(Optional.empty(), family("cp.async.cg.shared.global"), "cp.async compiles (bulk copies stop no"
                 + " sm_75 ... sm_90 file)");
         assertEquals(Optional.empty(), family("tex.2d.v4.f32.f32"), "tex compiles (bound references and bindless"
