@@ -615,8 +615,11 @@ public final class PtxChecker {
      * memory operand ({@code cp.async}, {@code mbarrier}, {@code ldmatrix}, {@code prefetch}, ... as well as ld/st).
      */
     void immediateAddress(Instruction i) {
-        if (NOT_ADDRESSES.contains(i.opcode())) {
-            return;
+        List<String> words = new ArrayList<>();
+        words.add(i.opcode());
+        words.addAll(i.modifiers());
+        if (NOT_ADDRESSES.contains(i.opcode()) || PtxIsa.get().split(words).isEmpty()) {
+            return; // an unknown name is the one error ptxas reports for its line
         }
         if (i.modifiers().contains("local")) {
             return;
