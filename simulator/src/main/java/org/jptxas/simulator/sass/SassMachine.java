@@ -575,9 +575,11 @@ final class SassMachine {
 
     /** The instruction at {@code pc}, counted (limits, statistics, trace, coverage) as issued for {@code group}. */
     private DecodedOp fetch(int pc, int base, int group, Warp warp) {
-        if (pc >= code.length || code[pc] == null) {
+        if (pc < 0 || pc >= code.length || code[pc] == null) {
+            // a branch target is a code word's own field: a corrupted word can point before the code as well as past it
             throw new Stop(new Fault.InvalidExecution(ref(threads[base + Integer.numberOfTrailingZeros(group)]),
-                    String.format("0x%04x", pc * 16L), "execution ran off the end of the kernel's code"));
+                    String.format("0x%04x", pc * 16L), pc < 0 ? "execution jumped before the start of the kernel's code"
+                            : "execution ran off the end of the kernel's code"));
         }
         DecodedOp d = code[pc];
         if (++warpInstructions > limits.maxWarpInstructions()) {
