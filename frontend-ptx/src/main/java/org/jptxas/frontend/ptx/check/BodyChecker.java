@@ -105,7 +105,7 @@ final class BodyChecker {
         VideoSelectors.check(i, module::error);
         storedVectorTypes(i);
         module.addressSpace(i);
-        module.immediateAddress(i);
+        ImmediateAddresses.check(i, module::error);
         if (!hasUnresolvedName(i)) {
             module.isaCheck(i); // with an unknown name the operand shapes are guesses: no follow-on noise
         }

@@ -605,41 +605,6 @@ public final class PtxChecker {
 
     private static final Set<String> MEMORY_OPS = Set.of("ld", "ldu", "st", "atom", "red");
 
-    /** Instructions whose bracketed operands are not memory addresses (texture and surface tuples, call lists). */
-    private static final Set<String> NOT_ADDRESSES = Set.of("tex", "tld4", "txq", "suld", "sust", "sured", "suq",
-            "call", "istypep");
-
-    /**
-     * {@code ld.shared [16]}: ptxas takes a bare number as an address only in the local state space (a generic, global,
-     * shared, const or param access needs a register or a variable to start from), in every instruction with a
-     * memory operand ({@code cp.async}, {@code mbarrier}, {@code ldmatrix}, {@code prefetch}, ... as well as ld/st).
-     */
-    void immediateAddress(Instruction i) {
-        List<String> words = new ArrayList<>();
-        words.add(i.opcode());
-        words.addAll(i.modifiers());
-        if (NOT_ADDRESSES.contains(i.opcode()) || PtxIsa.get().split(words).isEmpty()) {
-            return; // an unknown name is the one error ptxas reports for its line
-        }
-        if (i.modifiers().contains("local")) {
-            return;
-        }
-        for (Operand o : i.operands()) {
-            if (o instanceof Operand.Address a && a.expression() != null && isConstant(a.expression())) {
-                error(i.pos(), "Immediate addresses allowed only for .local state space");
-                return;
-            }
-        }
-    }
-
-    private static boolean isConstant(Expr e) {
-        return e instanceof Expr.IntLit
-                || e instanceof Expr.Unary u && isConstant(u.operand())
-                || e instanceof Expr.Binary b && isConstant(b.left()) && isConstant(b.right())
-                || e instanceof Expr.Conditional c && isConstant(c.condition()) && isConstant(c.ifTrue())
-                        && isConstant(c.ifFalse());
-    }
-
     /** {@code ld.global [sharedVar]}: a named variable accessed through another state space. */
     void addressSpace(Instruction i) {
         if (!MEMORY_OPS.contains(i.opcode())) {
