@@ -1,10 +1,10 @@
 package org.jptxas.sass;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.jptxas.sass.oracle.RawWordCheck;
 import org.jptxas.sass.oracle.VariedWords;
+import org.jptxas.sass.oracle.VariedWords.Sample;
 import org.jptxas.testing.Oracles;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,7 +25,6 @@ class SassBarrierFormsOracleTest {
     private static final String RED = "~76:74";
 
     /** A word (hi, lo as nvdisasm prints them) and the fields varied. */
-    record Sample(String word, List<String> fields) {}
 
     static final List<Sample> SAMPLES = List.of(
             // BAR.RED.AND R3, P1: barrier in a register, all threads
@@ -57,12 +56,7 @@ class SassBarrierFormsOracleTest {
     static final int VARIANTS = 24;
 
     static List<long[]> words() {
-        Random random = new Random(21);
-        List<long[]> out = new ArrayList<>();
-        for (Sample s : SAMPLES) {
-            out.addAll(VariedWords.of(s.word(), s.fields(), VARIANTS, random));
-        }
-        return out;
+        return VariedWords.of(SAMPLES, VARIANTS, new Random(21));
     }
 
     @ParameterizedTest

@@ -1,10 +1,10 @@
 package org.jptxas.sass;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.jptxas.sass.oracle.RawWordCheck;
 import org.jptxas.sass.oracle.VariedWords;
+import org.jptxas.sass.oracle.VariedWords.Sample;
 import org.jptxas.testing.Oracles;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,7 +18,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class SassFormSuiteWordsOracleTest {
     /** ptxas's word (hi, lo as nvdisasm prints them) and the fields varied. */
-    record Sample(String word, List<String> fields) {}
 
     static final List<Sample> SAMPLES = List.of(
             // HSET2.EQ.AND R0, R0.H0_H0, R5.H0_H0, P0: d, a, b, c, comparison [79:76], .FTZ [80], .BF [71], the
@@ -41,12 +40,7 @@ class SassFormSuiteWordsOracleTest {
     static final int VARIANTS = 24;
 
     static List<long[]> words() {
-        Random random = new Random(233);
-        List<long[]> out = new ArrayList<>();
-        for (Sample s : SAMPLES) {
-            out.addAll(VariedWords.of(s.word(), s.fields(), VARIANTS, random));
-        }
-        return out;
+        return VariedWords.of(SAMPLES, VARIANTS, new Random(233));
     }
 
     @ParameterizedTest

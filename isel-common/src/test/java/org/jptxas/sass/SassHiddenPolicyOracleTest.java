@@ -1,10 +1,10 @@
 package org.jptxas.sass;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.jptxas.sass.oracle.RawWordCheck;
 import org.jptxas.sass.oracle.VariedWords;
+import org.jptxas.sass.oracle.VariedWords.Sample;
 import org.jptxas.testing.Oracles;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -20,7 +20,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class SassHiddenPolicyOracleTest {
     /** ptxas's word (hi, lo as nvdisasm prints them) and the fields varied. */
-    record Sample(String word, List<String> fields) {}
 
 
     static final List<Sample> SAMPLES = List.of(
@@ -43,12 +42,7 @@ class SassHiddenPolicyOracleTest {
     static final int VARIANTS = 32;
 
     static List<long[]> words() {
-        Random random = new Random(101);
-        List<long[]> out = new ArrayList<>();
-        for (Sample s : SAMPLES) {
-            out.addAll(VariedWords.of(s.word(), s.fields(), VARIANTS, random));
-        }
-        return out;
+        return VariedWords.of(SAMPLES, VARIANTS, new Random(101));
     }
 
     @ParameterizedTest

@@ -1,10 +1,10 @@
 package org.jptxas.sass;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.jptxas.sass.oracle.RawWordCheck;
 import org.jptxas.sass.oracle.VariedWords;
+import org.jptxas.sass.oracle.VariedWords.Sample;
 import org.jptxas.testing.Oracles;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +24,6 @@ class SassHopperAsyncFormsOracleTest {
      * writes there).
      * BRA.U.ANY (decoded, never written by jptxas) is left out: its target is relative to an address a raw word lacks.
      */
-    record Sample(String word, List<String> fields) {}
 
     static final List<Sample> SAMPLES = List.of(
             // ULEA UR5, UR4, 0x100, 0x8 (ptxas 13, the suite kernel bulk_copy_mbarrier): an immediate b
@@ -130,12 +129,7 @@ class SassHopperAsyncFormsOracleTest {
     static final int VARIANTS = 16;
 
     static List<long[]> words() {
-        Random random = new Random(23);
-        List<long[]> out = new ArrayList<>();
-        for (Sample s : SAMPLES) {
-            out.addAll(VariedWords.of(s.word(), s.fields(), VARIANTS, random));
-        }
-        return out;
+        return VariedWords.of(SAMPLES, VARIANTS, new Random(23));
     }
 
     @Test

@@ -1,6 +1,5 @@
 package org.jptxas.sass;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.jptxas.sass.oracle.RawWordCheck;
@@ -121,14 +120,9 @@ class SassPtxasWordFormsOracleTest {
 
     /** The words of one SM; the fields' prefixes are {@link VariedWords}'. */
     static List<long[]> words(String sm) {
-        Random random = new Random(20);
-        List<long[]> out = new ArrayList<>();
-        for (Sample s : SAMPLES) {
-            if (s.sms() == null || s.sms().contains(sm)) {
-                out.addAll(VariedWords.of(s.word(), s.fields(), VARIANTS, random));
-            }
-        }
-        return out;
+        List<VariedWords.Sample> own = SAMPLES.stream().filter(s -> s.sms() == null || s.sms().contains(sm))
+                .map(s -> new VariedWords.Sample(s.word(), s.fields())).toList();
+        return VariedWords.of(own, VARIANTS, new Random(20));
     }
 
     @ParameterizedTest

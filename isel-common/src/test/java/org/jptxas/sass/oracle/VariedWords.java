@@ -14,6 +14,18 @@ import org.jptxas.sass.BitField;
 public final class VariedWords {
     private VariedWords() {}
 
+    /** A word ptxas wrote (hi then lo, 32 hex digits as nvdisasm prints them) and the fields to vary in it. */
+    public record Sample(String word, List<String> fields) {}
+
+    /** Each sample's word and {@code count - 1} variants of it, in the samples' order, from one random sequence. */
+    public static List<long[]> of(List<Sample> samples, int count, Random random) {
+        List<long[]> out = new ArrayList<>();
+        for (Sample s : samples) {
+            out.addAll(of(s.word(), s.fields(), count, random));
+        }
+        return out;
+    }
+
     /** {@code word} (hi then lo, 32 hex digits as nvdisasm prints them) and {@code count - 1} variants of it. */
     public static List<long[]> of(String word, List<String> fields, int count, Random random) {
         long hi = Long.parseUnsignedLong(word.substring(0, 16), 16);
