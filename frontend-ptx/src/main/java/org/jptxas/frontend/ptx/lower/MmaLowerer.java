@@ -1,5 +1,8 @@
 package org.jptxas.frontend.ptx.lower;
 
+import static org.jptxas.frontend.ptx.lower.Fragments.elements;
+import static org.jptxas.frontend.ptx.lower.Fragments.part;
+
 import com.google.auto.service.AutoService;
 import java.util.ArrayList;
 import java.util.List;
@@ -172,13 +175,5 @@ public final class MmaLowerer implements InstructionLowerer {
             }
         }
         return t;
-    }
-
-    private static Reg part(Reg tuple, int k) {
-        return tuple.width() == 1 ? tuple : tuple.component(k);
-    }
-
-    private static List<Operand> elements(Operand o) {
-        return o instanceof Operand.Vector v ? v.elements() : List.of(o);
     }
 }

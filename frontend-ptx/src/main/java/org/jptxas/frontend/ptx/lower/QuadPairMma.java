@@ -1,5 +1,9 @@
 package org.jptxas.frontend.ptx.lower;
 
+import static org.jptxas.frontend.ptx.lower.Fragments.elements;
+import static org.jptxas.frontend.ptx.lower.Fragments.registers;
+import static org.jptxas.frontend.ptx.lower.Fragments.tuple;
+
 import java.util.ArrayList;
 import java.util.List;
 import org.jptxas.frontend.ptx.ast.Instruction;
@@ -36,7 +40,8 @@ final class QuadPairMma {
             throw cx.unsupported("operand count");
         }
         int acc = f32 ? 8 : 4;
-        List<Src> a = regs(cx, ops.get(1), 2), b = regs(cx, ops.get(2), 2), c = regs(cx, ops.get(3), acc);
+        List<Src> a = registers(cx, ops.get(1), 2), b = registers(cx, ops.get(2), 2);
+        List<Src> c = registers(cx, ops.get(3), acc);
         List<Operand> out = elements(ops.get(0));
         if (out.size() != acc) {
             throw cx.unsupported("destination count");
@@ -187,29 +192,5 @@ final class QuadPairMma {
             d.add(packed);
         }
         return d;
-    }
-
-    private static List<Src> regs(LoweringContext cx, Operand fragment, int n) throws CompilationException {
-        List<Operand> els = elements(fragment);
-        if (els.size() != n) {
-            throw cx.unsupported("fragment of " + els.size() + " registers");
-        }
-        List<Src> l = new ArrayList<>();
-        for (Operand e : els) {
-            l.add(cx.src(e, PtxType.B32));
-        }
-        return l;
-    }
-
-    private static Reg tuple(LoweringContext cx, List<Src> regs) {
-        Reg t = cx.newReg(RegFile.R, regs.size());
-        for (int k = 0; k < regs.size(); k++) {
-            cx.emit("MOV", List.of(), List.of(t.component(k)), List.of(regs.get(k)));
-        }
-        return t;
-    }
-
-    private static List<Operand> elements(Operand o) {
-        return o instanceof Operand.Vector v ? v.elements() : List.of(o);
     }
 }

@@ -1,5 +1,7 @@
 package org.jptxas.frontend.ptx.lower;
 
+import static org.jptxas.frontend.ptx.lower.Fragments.tuple;
+
 import com.google.auto.service.AutoService;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,15 +137,6 @@ public final class TextureLowerer implements InstructionLowerer {
             Reg r = cx.dst(d, dtype);
             cx.emit("MOV", List.of(), List.of(r), List.of(Src.of((k < 2 ? xy : zw).component(k % 2))));
         }
-    }
-
-    /** A register tuple holding {@code values} (one register for one value). */
-    private static Reg tuple(LoweringContext cx, List<Src> values) {
-        Reg t = cx.newReg(RegFile.R, values.size());
-        for (int k = 0; k < values.size(); k++) {
-            cx.emit("MOV", List.of(), List.of(values.size() == 1 ? t : t.component(k)), List.of(values.get(k)));
-        }
-        return t;
     }
 
     /**

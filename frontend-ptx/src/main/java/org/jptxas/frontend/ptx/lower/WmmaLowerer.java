@@ -1,5 +1,10 @@
 package org.jptxas.frontend.ptx.lower;
 
+import static org.jptxas.frontend.ptx.lower.Fragments.elements;
+import static org.jptxas.frontend.ptx.lower.Fragments.part;
+import static org.jptxas.frontend.ptx.lower.Fragments.registers;
+import static org.jptxas.frontend.ptx.lower.Fragments.tuple;
+
 import com.google.auto.service.AutoService;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -110,9 +115,9 @@ public final class WmmaLowerer implements InstructionLowerer {
         if (ops.size() != 4) {
             throw cx.unsupported("operand count");
         }
-        List<Src> a = regs(cx, ops.get(1), p.aRegs());
-        List<Src> b = regs(cx, ops.get(2), p.bRegs());
-        List<Src> c = regs(cx, ops.get(3), 2 * p.accPerHalf());
+        List<Src> a = registers(cx, ops.get(1), p.aRegs());
+        List<Src> b = registers(cx, ops.get(2), p.bRegs());
+        List<Src> c = registers(cx, ops.get(3), 2 * p.accPerHalf());
         Reg[] acc = new Reg[2];
         Map<List<Src>, Reg> tuples = new HashMap<>(); // a fragment run read by two steps is copied once
         for (Step s : p.steps()) {
@@ -136,34 +141,5 @@ public final class WmmaLowerer implements InstructionLowerer {
             Reg half = acc[k / p.accPerHalf()];
             cx.emit("MOV", List.of(), List.of(r), List.of(Src.of(part(half, k % p.accPerHalf()))));
         }
-    }
-
-    private static List<Src> regs(LoweringContext cx, Operand fragment, int n) throws CompilationException {
-        List<Operand> els = elements(fragment);
-        if (els.size() != n) {
-            throw cx.unsupported("fragment of " + els.size() + " registers");
-        }
-        List<Src> l = new ArrayList<>();
-        for (Operand e : els) {
-            l.add(cx.src(e, PtxType.B32));
-        }
-        return l;
-    }
-
-    /** Registers copied into a fresh tuple (register allocation coalesces the copies where it can). */
-    private static Reg tuple(LoweringContext cx, List<Src> regs) {
-        Reg t = cx.newReg(RegFile.R, regs.size());
-        for (int k = 0; k < regs.size(); k++) {
-            cx.emit("MOV", List.of(), List.of(part(t, k)), List.of(regs.get(k)));
-        }
-        return t;
-    }
-
-    private static Reg part(Reg tuple, int k) {
-        return tuple.width() == 1 ? tuple : tuple.component(k);
-    }
-
-    private static List<Operand> elements(Operand o) {
-        return o instanceof Operand.Vector v ? v.elements() : List.of(o);
     }
 }
