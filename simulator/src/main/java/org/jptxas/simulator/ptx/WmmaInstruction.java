@@ -1,20 +1,16 @@
 package org.jptxas.simulator.ptx;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.frontend.ptx.isa.WmmaForm;
 import org.jptxas.simulator.exec.WarpMma;
 import org.jptxas.simulator.exec.WarpMma.Spec;
 import org.jptxas.simulator.exec.WarpMma.Type;
 
 /**
- * {@code wmma.mma.sync.aligned.row.col.m16n16k16.{f16.f16, f32.f32}} and
- * {@code wmma.mma.sync.aligned.m16n16k8.row.col.f32.tf32.tf32.f32} for the interpreter, in ptxas's fragment layout
- * (the PTX ISA leaves it unspecified; jptxas's lowering uses the same): A's registers 0-3 are the A fragment of
- * {@code mma.m16n8k16} (tf32: {@code m16n8k8}), f16 A registers 4-7 are not read; B's registers 0-1 and 2-3 are the B
- * fragments of the left and right 8 columns (f16 registers 4-7 not read); C and D hold the left half's accumulator
- * fragment, then the right half's. Each half is one {@link WarpMma} multiply (one rounding; the compilers' chains of
+ * The {@link WmmaForm}s for the interpreter, in the fragment layout {@link WmmaForm} describes (the one jptxas's
+ * lowering and ptxas use). Each half is one {@link WarpMma} multiply (one rounding; the compilers' chains of
  * shorter HMMA round once per step, within the tolerance the suite's references allow).
  */
 final class WmmaInstruction {
@@ -22,32 +18,12 @@ final class WmmaInstruction {
 
     /** The multiply of one 16 x 8 half, or null when the interpreter does not implement the form. */
     static Spec spec(List<String> mods) {
-        String shape = null;
-        List<String> types = new ArrayList<>();
-        List<String> layouts = new ArrayList<>();
-        for (String m : mods) {
-            switch (m) {
-                case "mma", "sync", "aligned" -> { }
-                case "row", "col" -> layouts.add(m);
-                case "m16n16k16", "m16n16k8" -> shape = m;
-                case "f16", "f32", "tf32" -> types.add(m);
-                default -> {
-                    return null;
-                }
-            }
-        }
-        if (shape == null || !layouts.equals(List.of("row", "col"))) {
+        WmmaForm form = WmmaForm.of(mods);
+        if (form == null) {
             return null;
         }
-        if (shape.equals("m16n16k8")) {
-            return types.equals(List.of("f32", "tf32", "tf32", "f32"))
-                    ? new Spec(16, 8, 8, Type.TF32, Type.F32, Type.F32, false) : null;
-        }
-        if (types.size() != 2 || !types.get(0).equals(types.get(1)) || types.contains("tf32")) {
-            return null;
-        }
-        Type acc = types.get(0).equals("f32") ? Type.F32 : Type.F16;
-        return new Spec(16, 8, 16, Type.F16, acc, acc, false);
+        Type acc = form.f32Accumulator() ? Type.F32 : Type.F16;
+        return new Spec(16, 8, form.k(), form.tf32Inputs() ? Type.TF32 : Type.F16, acc, acc, false);
     }
 
     /** The warp operation of {@code d, a, b, c} for halves of {@code half}. */

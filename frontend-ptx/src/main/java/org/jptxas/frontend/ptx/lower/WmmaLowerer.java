@@ -14,6 +14,7 @@ import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.frontend.ptx.isa.WmmaForm;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
@@ -21,14 +22,8 @@ import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.target.TargetFeature;
 
 /**
- * {@code wmma.mma.sync.aligned.row.col.m16n16k16.DTYPE.CTYPE} (f16 inputs) and
- * {@code wmma.mma.sync.aligned.m16n16k8.row.col.f32.tf32.tf32.f32}: the 16 x 16 tile as two 16 x 8 halves, each a
- * chain of HMMA, as ptxas writes it.
- *
- * <p>ptxas's fragment layout (the PTX ISA leaves it unspecified): registers 0-3 of A are the A fragment of
- * {@code mma.m16n8k16} ({@code m16n8k8} for tf32); B's registers 0-1 are the B fragment of the left 8 columns and
- * 2-3 of the right 8; C and D hold the left half's accumulator fragment, then the right half's. Registers 4-7 of an
- * f16 A or B fragment are not read.
+ * The {@link WmmaForm}s: the 16 x 16 tile as two 16 x 8 halves, each a chain of HMMA, as ptxas writes it, in the
+ * fragment layout {@link WmmaForm} describes.
  *
  * <table>
  *   <caption>SASS per half (left: B registers 0-1, C/D first half; right: B 2-3, second half)</caption>
@@ -52,57 +47,34 @@ public final class WmmaLowerer implements InstructionLowerer {
     record Plan(int accPerHalf, int aRegs, int bRegs, List<Step> steps) {}
 
     static Plan plan(List<String> mods, boolean hmma16816) {
-        String shape = null;
-        List<String> types = new ArrayList<>();
-        List<String> layouts = new ArrayList<>();
-        for (String m : mods) {
-            switch (m) {
-                case "mma", "sync", "aligned" -> { }
-                case "row", "col" -> layouts.add(m);
-                case "m16n16k16", "m16n16k8" -> shape = m;
-                case "f16", "f32", "tf32" -> types.add(m);
-                default -> {
-                    return null;
-                }
-            }
-        }
-        if (shape == null || !layouts.equals(List.of("row", "col"))) {
+        WmmaForm form = WmmaForm.of(mods);
+        if (form == null) {
             return null;
         }
+        int acc = form.accumulatorRegistersPerHalf();
         List<Step> steps = new ArrayList<>();
-        if (shape.equals("m16n16k8")) {
-            if (!types.equals(List.of("f32", "tf32", "tf32", "f32"))) {
-                return null;
-            }
+        if (form.tf32Inputs()) {
             List<String> m = List.of("1684", "F32", "TF32");
             for (int k = 0; k < 2; k++) {
                 for (int half = 0; half < 2; half++) {
                     steps.add(new Step(m, 2 * k, 2, 2 * half + k, 1, half));
                 }
             }
-            return new Plan(4, 4, 4, steps);
-        }
-        if (types.size() != 2 || types.contains("tf32")) {
-            return null;
-        }
-        String d = types.get(0), c = types.get(1);
-        if (!d.equals(c)) { // mixed f16/f32 accumulators: a conversion ptxas adds, not done here
-            return null;
-        }
-        int acc = d.equals("f32") ? 4 : 2;
-        String t = d.toUpperCase();
-        if (hmma16816) {
-            for (int half = 0; half < 2; half++) {
-                steps.add(new Step(List.of("16816", t), 0, 4, 2 * half, 2, half));
-            }
         } else {
-            for (int k = 0; k < 2; k++) {
+            String t = form.f32Accumulator() ? "F32" : "F16";
+            if (hmma16816) {
                 for (int half = 0; half < 2; half++) {
-                    steps.add(new Step(List.of("1688", t), 2 * k, 2, 2 * half + k, 1, half));
+                    steps.add(new Step(List.of("16816", t), 0, 4, 2 * half, 2, half));
+                }
+            } else {
+                for (int k = 0; k < 2; k++) {
+                    for (int half = 0; half < 2; half++) {
+                        steps.add(new Step(List.of("1688", t), 2 * k, 2, 2 * half + k, 1, half));
+                    }
                 }
             }
         }
-        return new Plan(acc, 8, 8, steps);
+        return new Plan(acc, form.inputRegisters(), form.inputRegisters(), steps);
     }
 
     @Override
