@@ -184,19 +184,14 @@ final class MemoryOps {
     }
 
     void load(SassOp op, Thread t, Warp w) {
-        List<SassOperand> o = op.operands();
         boolean generic = generic(op);
-        long a = machine.windows.address((Mem) o.get(1), t, w, wideGlobal(op) || generic && op.has("E"));
+        long raw = address(op, op.operands().get(1), t, w, generic);
+        Region r = region(op, t, raw, generic);
+        long a = offset(raw, r, generic);
         int size = accessSize(op);
-        Region r = generic ? machine.windows.window(a, t) : spaceRegion(op, t);
-        if (generic && r != null) {
-            a = machine.windows.windowOffset(a, r);
-        } else if (r == machine.shared) {
-            a = machine.windows.sharedOffset(a);
-        }
-        int d = ((Reg) o.get(0)).index();
+        int d = ((Reg) op.operands().get(0)).index();
         if (size <= 4) {
-            long v = r == null ? machine.launch.global().load(a, size) : r.load(a, size);
+            long v = read(r, a, size);
             int x = (int) v;
             if (signedAccess(op)) {
                 x = size == 1 ? (byte) v : (short) v;
@@ -206,11 +201,9 @@ final class MemoryOps {
             }
             return;
         }
-        if ((a & (size - 1)) != 0) {
-            throw new MemoryAccessException(r == null ? AddressSpace.GLOBAL : r.space(), a, size, "misaligned");
-        }
+        checkAligned(r, a, size);
         for (int k = 0; k < size / 4; k++) {
-            long v = r == null ? machine.launch.global().load(a + 4L * k, 4) : r.load(a + 4L * k, 4);
+            long v = read(r, a + 4L * k, 4);
             if (d != 255) {
                 t.r[d + k] = (int) v;
             }
@@ -218,36 +211,55 @@ final class MemoryOps {
     }
 
     void store(SassOp op, Thread t, Warp w) {
-        List<SassOperand> o = op.operands();
         boolean generic = generic(op);
-        long a = machine.windows.address((Mem) o.get(0), t, w, wideGlobal(op) || generic && op.has("E"));
+        long raw = address(op, op.operands().get(0), t, w, generic);
+        Region r = region(op, t, raw, generic);
+        long a = offset(raw, r, generic);
         int size = accessSize(op);
-        Region r = generic ? machine.windows.window(a, t) : spaceRegion(op, t);
-        if (generic && r != null) {
-            a = machine.windows.windowOffset(a, r);
-        } else if (r == machine.shared) {
-            a = machine.windows.sharedOffset(a);
-        }
-        int s = ((Reg) o.get(1)).index();
+        int s = ((Reg) op.operands().get(1)).index();
         if (size <= 4) {
-            long v = s == 255 ? 0 : Integer.toUnsignedLong(t.r[s]);
-            if (r == null) {
-                machine.launch.global().store(a, size, v);
-            } else {
-                r.store(a, size, v);
-            }
+            write(r, a, size, s == 255 ? 0 : Integer.toUnsignedLong(t.r[s]));
             return;
         }
+        checkAligned(r, a, size);
+        for (int k = 0; k < size / 4; k++) {
+            write(r, a + 4L * k, 4, s == 255 ? 0 : Integer.toUnsignedLong(t.r[s + k]));
+        }
+    }
+
+    /** The address an LD/ST operand names: 64-bit for wide global and extended generic accesses. */
+    private long address(SassOp op, SassOperand mem, Thread t, Warp w, boolean generic) {
+        return machine.windows.address((Mem) mem, t, w, wideGlobal(op) || generic && op.has("E"));
+    }
+
+    /** The region an access reaches: a generic address's window, or the instruction's space; null is global memory. */
+    private Region region(SassOp op, Thread t, long address, boolean generic) {
+        return generic ? machine.windows.window(address, t) : spaceRegion(op, t);
+    }
+
+    /** The address within {@code r}: the offset in a generic address's window, or in the shared window. */
+    private long offset(long address, Region r, boolean generic) {
+        if (generic && r != null) {
+            return machine.windows.windowOffset(address, r);
+        }
+        return r == machine.shared ? machine.windows.sharedOffset(address) : address;
+    }
+
+    private long read(Region r, long a, int size) {
+        return r == null ? machine.launch.global().load(a, size) : r.load(a, size);
+    }
+
+    private void write(Region r, long a, int size, long v) {
+        if (r == null) {
+            machine.launch.global().store(a, size, v);
+        } else {
+            r.store(a, size, v);
+        }
+    }
+
+    private static void checkAligned(Region r, long a, int size) {
         if ((a & (size - 1)) != 0) {
             throw new MemoryAccessException(r == null ? AddressSpace.GLOBAL : r.space(), a, size, "misaligned");
-        }
-        for (int k = 0; k < size / 4; k++) {
-            long v = s == 255 ? 0 : Integer.toUnsignedLong(t.r[s + k]);
-            if (r == null) {
-                machine.launch.global().store(a + 4L * k, 4, v);
-            } else {
-                r.store(a + 4L * k, 4, v);
-            }
         }
     }
 }
