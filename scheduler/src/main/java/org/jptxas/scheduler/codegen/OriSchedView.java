@@ -161,7 +161,9 @@ final class OriSchedView {
             case "BRA", "BRX", "JMP", "JMX" -> b.flag(SchedFlag.BRANCH);
             case "EXIT", "KILL" -> b.flag(SchedFlag.EXIT);
             case "CALL", "RET" -> b.flag(SchedFlag.CALL);
-            case "BAR", "BAR_INDEXED", "WARPSYNC" -> b.flag(SchedFlag.BARRIER);
+            case "BAR", "BAR_INDEXED" -> b.flag(SchedFlag.BARRIER);
+            // a warp barrier is convergence control too: nothing crosses it (see DagBuilder)
+            case "WARPSYNC" -> b.flag(SchedFlag.BARRIER).flag(SchedFlag.CONTROL);
             default -> b.flag(SchedFlag.CONTROL);
         }
     }

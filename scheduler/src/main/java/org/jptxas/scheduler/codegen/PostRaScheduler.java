@@ -21,7 +21,9 @@ final class PostRaScheduler {
     /** With the caller's view of the lines (its parses are reused). */
     PostRaScheduler(LatencyModel model, SassView view) {
         this.view = view;
-        this.scheduler = new ListScheduler(model);
+        // registers are assigned: arithmetic crossing a BAR.SYNC lengthens no live range (ptxas computes a loop's next
+        // compare above the barrier)
+        this.scheduler = new ListScheduler(model, true);
     }
 
     List<CodeLine> schedule(List<CodeLine> code) {

@@ -18,8 +18,12 @@ import org.jptxas.scheduler.model.SchedInstr;
  */
 public final class DagBuilder {
     private static final MemSpace[] SPACES = MemSpace.values();
+    /** The latency classes of the ALU, FMA and half-precision pipes ({@link #isRegisterOnly}). */
+    private static final java.util.Set<String> REGISTER_ARITHMETIC = java.util.Set.of("alu", "alu64", "fma",
+            "imadWide", "fp16");
 
     private final LatencyModel model;
+    private final boolean registersCrossBarriers;
     private final int guardGroup;
     private final int branchGroup;
 
@@ -29,8 +33,18 @@ public final class DagBuilder {
     private byte[] kind = new byte[64];
     private int edges;
 
+    /** A builder after which nothing crosses a barrier. */
     public DagBuilder(LatencyModel model) {
+        this(model, false);
+    }
+
+    /**
+     * @param registersCrossBarriers register-only arithmetic may cross a thread-block barrier ({@link
+     *     #isRegisterOnly}); after register allocation this costs nothing, before it would lengthen live ranges
+     */
+    public DagBuilder(LatencyModel model, boolean registersCrossBarriers) {
         this.model = model;
+        this.registersCrossBarriers = registersCrossBarriers;
         this.guardGroup = model.readerGroup(LatencyModel.GUARD);
         this.branchGroup = model.readerGroup(LatencyModel.BRANCH);
     }
@@ -57,13 +71,18 @@ public final class DagBuilder {
             memReaders[s] = new IntList();
         }
         int lastOrderPoint = -1;
+        int lastHardOrderPoint = -1;
         IntList sinceOrderPoint = new IntList();
+        IntList registerOnlySinceHard = new IntList();
+        IntList none = new IntList();
 
         for (int i = 0; i < n; i++) {
             SchedInstr in = instrs.get(i);
             OpClass c = model.opClass(in.latencyClass());
             classes[i] = c;
             boolean orderPoint = isOrderPoint(in);
+            boolean barrier = registersCrossBarriers && orderPoint && isThreadBarrier(in);
+            boolean registerOnly = registersCrossBarriers && isRegisterOnly(in, c);
             int group = in.has(SchedFlag.BRANCH) || in.has(SchedFlag.EXIT) ? branchGroup : c.readerGroup();
 
             if (in.guard() != null) {
@@ -79,14 +98,30 @@ public final class DagBuilder {
             memory(in, i, memWriter, readerFence, memReaders);
 
             if (orderPoint) {
-                for (int k = 0; k < sinceOrderPoint.size; k++) {
-                    edge(sinceOrderPoint.get(k), i, 1, DepKind.ORDER);
+                // In program order (both lists ascend), so code without barriers gets the edges it always had.
+                IntList crossing = barrier ? none : registerOnlySinceHard;
+                int a = 0, b = 0;
+                while (a < sinceOrderPoint.size || b < crossing.size) {
+                    boolean fromA = b >= crossing.size
+                            || a < sinceOrderPoint.size && sinceOrderPoint.get(a) < crossing.get(b);
+                    edge(fromA ? sinceOrderPoint.get(a++) : crossing.get(b++), i, 1, DepKind.ORDER);
                 }
                 if (lastOrderPoint >= 0) {
                     edge(lastOrderPoint, i, 1, DepKind.ORDER);
                 }
                 sinceOrderPoint.clear();
                 lastOrderPoint = i;
+                if (!barrier) {
+                    registerOnlySinceHard.clear();
+                    lastHardOrderPoint = i;
+                }
+            } else if (registerOnly) {
+                // Registers are private to a thread: a barrier orders nothing such an instruction touches, so it
+                // may cross one (ptxas computes the next iteration's compare above a loop's BAR.SYNC).
+                if (lastHardOrderPoint >= 0) {
+                    edge(lastHardOrderPoint, i, 1, DepKind.ORDER);
+                }
+                registerOnlySinceHard.add(i);
             } else {
                 if (lastOrderPoint >= 0) {
                     edge(lastOrderPoint, i, 1, DepKind.ORDER);
@@ -106,6 +141,25 @@ public final class DagBuilder {
             }
         }
         return false;
+    }
+
+    /**
+     * A thread-block barrier (BAR, the cluster barrier) and nothing else: it orders memory and side effects
+     * ({@link #memory} makes it a fence), other barriers and control (order points), but not register-only
+     * arithmetic. WARPSYNC also carries {@link SchedFlag#CONTROL}: warp convergence stays a full ordering point.
+     */
+    private static boolean isThreadBarrier(SchedInstr in) {
+        return in.flags().size() == 1 && in.has(SchedFlag.BARRIER);
+    }
+
+    /**
+     * Fixed-latency integer, float and half arithmetic with no memory access and no flag: it reads and writes
+     * registers only, so only its register dependences order it. Variable-latency classes (barrier results, special
+     * registers, shuffles) and matrix steps keep their place at barriers.
+     */
+    private static boolean isRegisterOnly(SchedInstr in, OpClass c) {
+        return in.flags().isEmpty() && in.memKind() == MemKind.NONE && !c.variable()
+                && REGISTER_ARITHMETIC.contains(c.name());
     }
 
     private void read(RegRange r, int i, int group, OpClass[] classes, int[][] lastWriter, IntList[][] readers) {

@@ -24,8 +24,16 @@ public final class ListScheduler {
     private static final boolean DEBUG = System.getenv("SCHED_DEBUG") != null;
     private final LatencyModel model;
 
+    private final boolean registersCrossBarriers;
+
     public ListScheduler(LatencyModel model) {
+        this(model, false);
+    }
+
+    /** @param registersCrossBarriers see {@link DagBuilder#DagBuilder(LatencyModel, boolean)} */
+    public ListScheduler(LatencyModel model, boolean registersCrossBarriers) {
         this.model = model;
+        this.registersCrossBarriers = registersCrossBarriers;
     }
 
     /** Schedules one basic block; regions longer than {@link SchedOptions#maxRegion()} are scheduled one by one. */
@@ -36,7 +44,7 @@ public final class ListScheduler {
         int maxLive = 0;
         for (Regions.Range r : Regions.splitBlock(block.size(), options.maxRegion())) {
             List<? extends SchedInstr> region = block.subList(r.start(), r.end());
-            Schedule s = scheduleRegion(new DagBuilder(model).build(region), options);
+            Schedule s = scheduleRegion(new DagBuilder(model, registersCrossBarriers).build(region), options);
             for (int k : s.order()) {
                 order[pos++] = r.start() + k;
             }

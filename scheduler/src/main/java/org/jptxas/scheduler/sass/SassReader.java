@@ -157,7 +157,9 @@ public final class SassReader {
     private void flags(String m, SimpleInstr.Builder b) {
         switch (m) {
             // the cluster barrier orders memory as the block barrier does (its release fence ends in CGAERRBAR)
-            case "BAR", "WARPSYNC", "ARRIVES", "UCGABAR_ARV", "UCGABAR_WAIT" -> b.flag(SchedFlag.BARRIER);
+            case "BAR", "ARRIVES", "UCGABAR_ARV", "UCGABAR_WAIT" -> b.flag(SchedFlag.BARRIER);
+            // a warp barrier is convergence control too: nothing crosses it (see DagBuilder)
+            case "WARPSYNC" -> b.flag(SchedFlag.BARRIER).flag(SchedFlag.CONTROL);
             case "MEMBAR", "ERRBAR", "CGAERRBAR", "DEPBAR", "FENCE", "CCTL" -> b.flag(SchedFlag.FENCE);
             case "LDGDEPBAR" -> b.flag(SchedFlag.FENCE).flag(SchedFlag.COPY_GROUP);
             case "CALL", "RET" -> b.flag(SchedFlag.CALL);

@@ -24,6 +24,7 @@ import org.jptxas.spi.TestTargets;
 class DagBuilderTest {
     private final LatencyModel model = LatencyModel.of(TestTargets.of("sm_80"));
     private final DagBuilder builder = new DagBuilder(model);
+    private final DagBuilder afterAllocation = new DagBuilder(model, true);
 
     @Test
     void registerDependencesCarryTableLatencies() {
@@ -78,12 +79,53 @@ class DagBuilderTest {
     }
 
     @Test
-    void barriersAndCallsAreFullOrderingPoints() {
-        SimpleInstr bar = SimpleInstr.builder("bar").flag(SchedFlag.BARRIER).build();
-        DepGraph g = builder.build(List.of(alu(1, 2, 3), alu(4, 5, 6), bar, alu(7, 8, 9)));
+    void callsAreFullOrderingPoints() {
+        SimpleInstr call = SimpleInstr.builder("call").flag(SchedFlag.CALL).build();
+        DepGraph g = builder.build(List.of(alu(1, 2, 3), alu(4, 5, 6), call, alu(7, 8, 9)));
         assertTrue(g.hasEdge(0, 2, DepKind.ORDER));
         assertTrue(g.hasEdge(1, 2, DepKind.ORDER));
         assertTrue(g.hasEdge(2, 3, DepKind.ORDER));
+    }
+
+    @Test
+    void barriersOrderMemoryAndControlButNotRegisterArithmetic() {
+        SimpleInstr bar = SimpleInstr.builder("bar").flag(SchedFlag.BARRIER).build();
+        SimpleInstr shfl = SimpleInstr.builder("shfl").def(RegFile.R, 20).use(RegFile.R, 21).flag(SchedFlag.FENCE).build();
+        SimpleInstr branch = SimpleInstr.builder("branch").guard(RegFile.P, 0).flag(SchedFlag.BRANCH).build();
+        // 0 alu, 1 sts, 2 bar, 3 alu (compare for the branch), 4 lds, 5 shfl, 6 alu, 7 branch
+        DepGraph g = afterAllocation.build(List.of(alu(1, 2, 3), sts(4, 5), bar, TestInstrs.isetp(0, 6, 7), lds(8, 9), shfl,
+                alu(10, 11, 12), branch));
+        assertFalse(g.hasEdge(0, 2, DepKind.ORDER), "register arithmetic may sink below the barrier");
+        assertFalse(g.hasEdge(2, 3, DepKind.ORDER), "or rise above it");
+        assertFalse(g.hasEdge(2, 6, DepKind.ORDER));
+        assertTrue(g.hasEdge(1, 2, DepKind.MEMORY) || g.hasEdge(1, 2, DepKind.ORDER), "the store stays above");
+        assertTrue(g.hasEdge(2, 4, DepKind.MEMORY) || g.hasEdge(2, 4, DepKind.ORDER), "the load stays below");
+        assertTrue(g.hasEdge(2, 5, DepKind.MEMORY) || g.hasEdge(2, 5, DepKind.ORDER), "a warp collective stays below");
+        for (int i : new int[] {0, 3, 6}) {
+            assertTrue(g.hasEdge(i, 7, DepKind.ORDER) || g.hasEdge(i, 7, DepKind.RAW), "the branch stays last: " + i);
+        }
+        assertTrue(g.hasEdge(2, 7, DepKind.ORDER));
+    }
+
+    @Test
+    void beforeAllocationNothingCrossesABarrier() {
+        SimpleInstr bar = SimpleInstr.builder("barSync").flag(SchedFlag.BARRIER).build();
+        DepGraph g = builder.build(List.of(alu(1, 2, 3), bar, alu(7, 8, 9)));
+        assertTrue(g.hasEdge(0, 1, DepKind.ORDER));
+        assertTrue(g.hasEdge(1, 2, DepKind.ORDER));
+    }
+
+    @Test
+    void barrierResultsAndWarpBarriersKeepTheirPlace() {
+        SimpleInstr bar = SimpleInstr.builder("barSync").flag(SchedFlag.BARRIER).build();
+        SimpleInstr b2r = SimpleInstr.builder("s2r").def(RegFile.R, 30).build(); // B2R.RESULT: variable latency
+        DepGraph g = afterAllocation.build(List.of(bar, b2r));
+        assertTrue(g.hasEdge(0, 1, DepKind.ORDER), "a barrier's result is read after it");
+        SimpleInstr warpsync = SimpleInstr.builder("bssy").use(RegFile.R, 9).flag(SchedFlag.BARRIER)
+                .flag(SchedFlag.CONTROL).build();
+        DepGraph w = afterAllocation.build(List.of(alu(1, 2, 3), warpsync, alu(4, 5, 6)));
+        assertTrue(w.hasEdge(0, 1, DepKind.ORDER), "nothing crosses a warp barrier");
+        assertTrue(w.hasEdge(1, 2, DepKind.ORDER));
     }
 
     @Test
