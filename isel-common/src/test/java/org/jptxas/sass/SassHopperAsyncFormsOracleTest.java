@@ -16,6 +16,9 @@ import org.junit.jupiter.api.Test;
  * assemble back to the same bits. Also ULEA with an immediate b (the learned form had the literal 0x10), which ptxas
  * writes in the suite kernel bulk_copy_mbarrier. Three forms were written by hand from their twins (SYNCS.ARRIVE.TRANS64.ART0
  * without an offset, .RED.A0TR and .RED.A0TX with one); their words are ptxas's with the offset cleared or varied.
+ * The remote arrivals ({@code .RED} with .A1T0, .ART0 or none: one arrival and Rb bytes expected) on {@code [UR]},
+ * {@code [UR+off]}, {@code [R+URZ]} and {@code [R+URZ+off]} were written the same way from ptxas's words of
+ * {@code mbarrier.arrive[.expect_tx].release.cluster.shared::cluster}.
  */
 class SassHopperAsyncFormsOracleTest {
     /**
@@ -124,7 +127,25 @@ class SassHopperAsyncFormsOracleTest {
             new Sample("0005e2000800000900000804ffff79a7", List.of("23:16", "69:64", "63:40", "39:32")),
             new Sample("0005f0000800000d00000004ffff89a7", List.of("!14:12", "23:16", "69:64", "39:32")),
             // SYNCS.ARRIVE.TRANS64.RED.A0TX RZ, [R9+URZ], R10
-            new Sample("0005e2000840043f0000000a09ff79a7", List.of("23:16", "#31:24", "69:64", "63:40", "39:32")));
+            new Sample("0005e2000840043f0000000a09ff79a7", List.of("23:16", "#31:24", "69:64", "63:40", "39:32")),
+            // remote arrivals: ptxas 13 on mbarrier.arrive{.expect_tx}.release.cluster.shared::cluster [a], n:
+            // SYNCS.ARRIVE.TRANS64.RED.A1T0 RZ, [UR4], RZ
+            new Sample("000fe20008100404000000ffffff79a7", List.of("23:16", "69:64", "63:40", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.RED.ART0 RZ, [UR4], R2
+            new Sample("000fe2000850040400000002ffff79a7", List.of("23:16", "69:64", "63:40", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.RED RZ, [UR4], R3
+            new Sample("000fe2000800040400000003ffff79a7", List.of("23:16", "69:64", "63:40", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.RED.ART0 RZ, [UR4+0x8], R0
+            new Sample("000fe2000850040400000800ffff79a7", List.of("23:16", "69:64", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.RED.A1T0 RZ, [R2+URZ], RZ
+            new Sample("000fe2000810043f000000ff02ff79a7", List.of("23:16", "#31:24", "69:64", "63:40", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.RED.ART0 RZ, [R2+URZ+0x10], R5
+            new Sample("000fe2000850043f0000100502ff79a7", List.of("23:16", "#31:24", "69:64", "63:40", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.RED RZ, [R2+URZ+0x8], R5
+            new Sample("000fe2000800043f0000080502ff79a7", List.of("23:16", "#31:24", "69:64", "63:40", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.RED.A0TR/.A0TX RZ, [UR6], R0 with an offset (mbarrier.expect_tx/complete_tx [a+off])
+            new Sample("0009e2000830040600000000ffff79a7", List.of("23:16", "69:64", "63:40", "39:32")),
+            new Sample("0009e2000840040600000000ffff79a7", List.of("23:16", "69:64", "63:40", "39:32")));
 
     static final int VARIANTS = 16;
 
