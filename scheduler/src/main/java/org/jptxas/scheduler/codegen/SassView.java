@@ -70,7 +70,8 @@ final class SassView {
         if (!p.known() || p.timer()) {
             extra = SchedFlag.CONTROL;
         } else if (WARP_SYNC.contains(p.mnemonic()) || in.memKind() != org.jptxas.scheduler.model.MemKind.NONE
-                && p.modifiers().stream().anyMatch(ORDERED_MEMORY::contains)) {
+                && p.modifiers().stream().anyMatch(ORDERED_MEMORY::contains)
+                || p.mnemonic().equals("SYNCS")) { // mbarrier: arrivals release, phase checks acquire (any block's)
             extra = SchedFlag.FENCE;
         }
         if (extra == null) {

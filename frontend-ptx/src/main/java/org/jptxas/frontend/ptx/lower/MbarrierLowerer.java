@@ -31,8 +31,12 @@ import org.jptxas.ori.ir.Src;
  *       {@code @!P NANOSLEEP.SYNCS t; @!P SYNCS.PHASECHK.TRANS64 P, [a], R}.</li>
  *   <li>{@code inval}: {@code SYNCS.CCTL.IV [a]}.</li>
  * </ul>
- * Cluster barriers ({@code .shared::cluster}, {@code .cluster} scope) and {@code arrive_drop}/{@code pending_count}
- * are refused by name.
+ * A barrier of another block of the cluster ({@code .shared::cluster}: the 32-bit address {@code mapa} gives, the
+ * rank in its top byte) takes the same forms with {@code .RED} and no result ({@code RZ}): {@code arrive} is
+ * {@code .RED.A1T0}/{@code .RED.ART0}, {@code arrive.expect_tx} {@code .RED}. {@code .release.cluster} arrivals are
+ * preceded by {@code MEMBAR.ALL.CTA; MEMBAR.ALL.GPU; ERRBAR; CGAERRBAR}, and {@code .acquire.cluster} waits are
+ * followed by {@code @P CCTL.IVALL} (ptxas 13); {@code .relaxed} and {@code .cta} scope add nothing.
+ * {@code arrive_drop}/{@code pending_count} are refused by name.
  */
 @AutoService(InstructionLowerer.class)
 public final class MbarrierLowerer implements InstructionLowerer {
@@ -42,8 +46,8 @@ public final class MbarrierLowerer implements InstructionLowerer {
                 "mbarrier.arrive", "mbarrier.arrive.expect_tx", "mbarrier.test_wait", "mbarrier.try_wait");
     }
 
-    private static final Set<String> ACCEPTED = Set.of("shared", "shared::cta", "b64", "release", "acquire", "cta",
-            "parity");
+    private static final Set<String> ACCEPTED = Set.of("shared", "shared::cta", "shared::cluster", "b64", "release",
+            "acquire", "relaxed", "cta", "cluster", "parity");
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
@@ -58,6 +62,21 @@ public final class MbarrierLowerer implements InstructionLowerer {
         }
         String op = split.opcode();
         List<Operand> ops = insn.operands();
+        boolean remote = insn.hasModifier("shared::cluster");
+        if (remote && !op.equals("mbarrier.arrive") && !op.equals("mbarrier.arrive.expect_tx")
+                && !op.equals("mbarrier.expect_tx") && !op.equals("mbarrier.complete_tx")) {
+            throw cx.unsupported(op + " on a shared::cluster barrier");
+        }
+        if (remote && (op.startsWith("mbarrier.arrive") && !(ops.get(0) instanceof Operand.Sink))) {
+            throw cx.unsupported(op + " on a shared::cluster barrier with a state result");
+        }
+        boolean clusterScope = insn.hasModifier("cluster");
+        if (op.startsWith("mbarrier.arrive") && clusterScope && !insn.hasModifier("relaxed")) {
+            // a release at cluster scope (ptxas 13): the CTA's and then the GPU's stores first
+            cx.emit("MEMBAR", List.of("ALL", "CTA"), List.of(), List.of());
+            MemoryOrdering.releaseFence(cx, MemoryOrdering.Scope.GPU);
+        }
+        List<String> red = remote ? List.of("RED") : List.of();
         switch (op) {
             case "mbarrier.init" -> init(cx, ops);
             case "mbarrier.inval" -> cx.emit("SYNCS", List.of("CCTL", "IV"), List.of(),
@@ -69,17 +88,22 @@ public final class MbarrierLowerer implements InstructionLowerer {
             case "mbarrier.arrive" -> {
                 Addr a = barrier(cx, insn, ops.get(1));
                 if (ops.size() == 3) {
-                    cx.emit("SYNCS", List.of("ARRIVE", "TRANS64", "ART0"), List.of(state(cx, ops.get(0))),
+                    cx.emit("SYNCS", syncs(red, "ART0"), List.of(state(cx, ops.get(0))),
                             List.of(Src.of(a), register(cx, ops.get(2))));
                 } else {
-                    cx.emit("SYNCS", List.of("ARRIVE", "TRANS64", "A1T0"), List.of(state(cx, ops.get(0))),
+                    cx.emit("SYNCS", syncs(red, "A1T0"), List.of(state(cx, ops.get(0))),
                             List.of(Src.of(a), Ptx.rz()));
                 }
             }
-            case "mbarrier.arrive.expect_tx" -> cx.emit("SYNCS", List.of("ARRIVE", "TRANS64"),
+            case "mbarrier.arrive.expect_tx" -> cx.emit("SYNCS", syncs(red, null),
                     List.of(state(cx, ops.get(0))),
                     List.of(Src.of(barrier(cx, insn, ops.get(1))), register(cx, ops.get(2))));
-            case "mbarrier.test_wait", "mbarrier.try_wait" -> wait(cx, insn, op.equals("mbarrier.try_wait"), ops);
+            case "mbarrier.test_wait", "mbarrier.try_wait" -> {
+                Reg p = wait(cx, insn, op.equals("mbarrier.try_wait"), ops);
+                if (clusterScope && insn.hasModifier("acquire")) { // ptxas 13: the caches dropped once the phase is seen
+                    cx.emitUnguarded("CCTL", List.of("IVALL"), List.of(), List.of()).setGuard(new Guard(p, false));
+                }
+            }
             default -> throw cx.unsupported(op);
         }
     }
@@ -123,7 +147,18 @@ public final class MbarrierLowerer implements InstructionLowerer {
         }
     }
 
-    private static void wait(LoweringContext cx, Instruction insn, boolean tryWait, List<Operand> ops)
+    /** {@code SYNCS.ARRIVE.TRANS64[.RED][.mode]}. */
+    private static List<String> syncs(List<String> red, String mode) {
+        var mods = new java.util.ArrayList<>(List.of("ARRIVE", "TRANS64"));
+        mods.addAll(red);
+        if (mode != null) {
+            mods.add(mode);
+        }
+        return List.copyOf(mods);
+    }
+
+    /** The wait; returns its predicate. */
+    private static Reg wait(LoweringContext cx, Instruction insn, boolean tryWait, List<Operand> ops)
             throws CompilationException {
         Reg p = cx.dst(ops.get(0), PtxType.PRED);
         Addr a = barrier(cx, insn, ops.get(1));
@@ -142,12 +177,12 @@ public final class MbarrierLowerer implements InstructionLowerer {
         }
         if (!tryWait) {
             cx.emit("SYNCS", List.of("PHASECHK", "TRANS64"), List.of(p), List.of(Src.of(a), Src.of(phase)));
-            return;
+            return p;
         }
         if (ops.size() < 4) {
             cx.emit("SYNCS", List.of("PHASECHK", "TRANS64", "TRYWAIT"), List.of(p), List.of(Src.of(a),
                     Src.of(phase)));
-            return;
+            return p;
         }
         BasicBlock done = insn.guard() != null ? cx.branchAroundGuard() : null;
         Src hint = cx.src(ops.get(3), PtxType.U32);
@@ -159,14 +194,18 @@ public final class MbarrierLowerer implements InstructionLowerer {
         if (done != null) {
             cx.startBlock(done);
         }
+        return p;
     }
 
     /** The barrier's address as the SYNCS forms take it: {@code [R+URZ+off]} in the shared window. */
     private static Addr barrier(LoweringContext cx, Instruction insn, Operand o) throws CompilationException {
-        if (!insn.hasModifier("shared") && !insn.hasModifier("shared::cta")) {
+        if (!insn.hasModifier("shared") && !insn.hasModifier("shared::cta") && !insn.hasModifier("shared::cluster")) {
             throw cx.unsupported("mbarrier on a generic address");
         }
         Addr a = cx.address((Operand.Address) o, StateSpace.SHARED);
+        if (a.base().width() == 2) { // a 64-bit shared::cluster address: its low word
+            a = new Addr(a.base().component(0), a.uniformBase(), a.offset());
+        }
         if (a.base().isZero()) { // a symbol: its offset in a register (the forms have no [URZ+off] twin)
             Reg r = Ptx.r32(cx);
             cx.emit("MOV", List.of(), List.of(r), List.of(Ptx.imm(a.offset() & 0xffffffffL)));
