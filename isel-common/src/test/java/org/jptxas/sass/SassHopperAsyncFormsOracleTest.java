@@ -145,7 +145,24 @@ class SassHopperAsyncFormsOracleTest {
             new Sample("000fe2000800043f0000080502ff79a7", List.of("23:16", "#31:24", "69:64", "63:40", "39:32")),
             // SYNCS.ARRIVE.TRANS64.RED.A0TR/.A0TX RZ, [UR6], R0 with an offset (mbarrier.expect_tx/complete_tx [a+off])
             new Sample("0009e2000830040600000000ffff79a7", List.of("23:16", "69:64", "63:40", "39:32")),
-            new Sample("0009e2000840040600000000ffff79a7", List.of("23:16", "69:64", "63:40", "39:32")));
+            new Sample("0009e2000840040600000000ffff79a7", List.of("23:16", "69:64", "63:40", "39:32")),
+            // guarded (the suite kernel cluster_remote_mbarrier): @!P0 SYNCS.ARRIVE.TRANS64.RED RZ, [UR4], R0,
+            // @!P0 ....RED.A0TX RZ, [UR4], R0, @!P0 ....RED.A1T0 RZ, [UR4], RZ; the guard and its sense varied, and
+            // the same words on [R+URZ]
+            new Sample("0001e2000800040400000000ffff89a7", List.of("!14:12", "15:15", "23:16", "69:64", "63:40",
+                    "39:32")),
+            new Sample("0001e2000840040400000000ffff89a7", List.of("!14:12", "15:15", "23:16", "69:64", "63:40",
+                    "39:32")),
+            new Sample("000fe20008100404000000ffffff89a7", List.of("!14:12", "15:15", "23:16", "69:64", "63:40",
+                    "39:32")),
+            new Sample("0001e2000800043f0000000002ff89a7", List.of("!14:12", "15:15", "23:16", "#31:24", "69:64",
+                    "63:40", "39:32")),
+            new Sample("0001e2000850043f0000000002ff89a7", List.of("!14:12", "15:15", "23:16", "#31:24", "69:64",
+                    "63:40", "39:32")),
+            new Sample("0001e2000830043f0000000002ff89a7", List.of("!14:12", "15:15", "23:16", "#31:24", "69:64",
+                    "63:40", "39:32")),
+            new Sample("000fe2000810043f000000ff02ff89a7", List.of("!14:12", "15:15", "23:16", "#31:24", "69:64",
+                    "63:40", "39:32")));
 
     static final int VARIANTS = 16;
 

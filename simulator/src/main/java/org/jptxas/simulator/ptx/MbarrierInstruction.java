@@ -8,7 +8,8 @@ import org.jptxas.simulator.exec.Mbarrier;
 import org.jptxas.simulator.memory.Region;
 
 /**
- * {@code mbarrier.*} on shared::cta barriers and {@code cp.async.bulk} (global -> shared with mbarrier completion,
+ * {@code mbarrier.*} on shared::cta barriers (arrivals and transaction counts also on another block's of the cluster:
+ * a shared::cluster address, {@link PtxCluster}) and {@code cp.async.bulk} (global -> shared with mbarrier completion,
  * shared -> global bulk_group, commit/wait, prefetch) for the interpreter, with the barrier word of {@link Mbarrier}
  * and the copies of {@link BulkCopies} (a copy lands when a thread checks its barrier's phase). A shared -> global
  * copy is done when issued, so its bulk-group wait has nothing left to wait for.
@@ -29,11 +30,14 @@ final class MbarrierInstruction {
     /** The per-thread operation of {@code mbarrier{.MODS}}, or null when the interpreter does not implement it. */
     static Insn.ThreadOp mbarrier(List<String> mods, List<Operand> ops, Operands io)
             throws ProgramException, InstructionCompiler.Unsupported {
-        if (mods.contains("shared::cluster") || mods.contains("cluster") || !mods.contains("shared")
-                && !mods.contains("shared::cta")) {
+        boolean remote = mods.contains("shared::cluster");
+        if (!remote && !mods.contains("shared") && !mods.contains("shared::cta")) {
             return null;
         }
         String what = mods.get(0);
+        if (remote && !what.equals("arrive") && !what.equals("expect_tx") && !what.equals("complete_tx")) {
+            return null;
+        }
         boolean expectTx = mods.contains("expect_tx");
         switch (what) {
             case "init" -> {
@@ -91,9 +95,10 @@ final class MbarrierInstruction {
         }
     }
 
-    /** Applies arrivals and bytes to the barrier at {@code at}; returns the word before. */
-    private static long update(ThreadState t, long at, long arrivals, long bytes) {
-        Region shared = t.cta.shared;
+    /** Applies arrivals and bytes to the barrier at {@code address} (any block's of the cluster): the old word. */
+    private static long update(ThreadState t, long address, long arrivals, long bytes) {
+        Region shared = PtxCluster.shared(t, address);
+        long at = PtxCluster.offset(t, address);
         long old = shared.load64(at);
         try {
             shared.store64(at, Mbarrier.arrive(old, arrivals, bytes));

@@ -17,7 +17,8 @@ import org.jptxas.simulator.sass.SassOperand.UReg;
  * <p><b>mbarrier</b> ({@code SYNCS}): the barrier is the 64-bit word in shared memory that {@code SYNCS.EXCH.64}
  * initializes ({@link Mbarrier}'s layout). {@code SYNCS.ARRIVE.TRANS64} arrives (.A1T0: one arrival;
  * .ART0: Rb arrivals; plain: one arrival and Rb expected bytes; .RED.A0TR: Rb expected bytes; .RED.A0TX: Rb bytes
- * completed) and returns the old word; the phase completes (bit 63 flips, the counts reload) when no arrival and no
+ * completed) and returns the old word; with {@code .RED} the barrier may be another block's of the cluster (the rank in
+ * the address's top byte, as {@code mapa} puts it) and nothing is returned; the phase completes (bit 63 flips, the counts reload) when no arrival and no
  * byte is pending. {@code SYNCS.PHASECHK.TRANS64[.TRYWAIT] P, [a], Rp} sets P when the phase differs from bit 31 of
  * Rp (a state token's high word or a parity shifted to bit 31). More arrivals than expected stop the launch.
  *
@@ -132,21 +133,23 @@ final class HopperAsyncOps {
         List<SassOperand> o = op.operands();
         if (op.has("EXCH") && op.has("64") && o.size() == 3 && o.get(1) instanceof Mem m
                 && o.get(2) instanceof UReg v) {
-            long a = sharedAddress(m, t, w);
+            long a = ownOffset(sharedAddress(m, t, w));
             copies.drop(a);
             shared.store64(a, Integer.toUnsignedLong(w.ur[v.index()]) | (long) w.ur[v.index() + 1] << 32);
             return true;
         }
         if (op.has("CCTL") && op.has("IV") && o.size() == 1 && o.get(0) instanceof Mem m) {
-            long a = sharedAddress(m, t, w);
+            long a = ownOffset(sharedAddress(m, t, w));
             copies.drop(a);
             return true;
         }
         if (op.has("ARRIVE") && op.has("TRANS64") && o.size() == 3 && o.get(0) instanceof Reg d
                 && o.get(1) instanceof Mem m) {
-            long a = sharedAddress(m, t, w);
+            long at = sharedAddress(m, t, w);
+            Region bar = blockOf(at);
+            long a = offsetOf(at);
             int b = read.read(o.get(2));
-            long old = shared.load64(a);
+            long old = bar.load64(a);
             long next;
             if (op.has("A1T0")) {
                 next = arrive(op, old, 1, 0);
@@ -156,12 +159,13 @@ final class HopperAsyncOps {
                 next = arrive(op, old, 0, b);
             } else if (op.has("A0TX")) {
                 next = arrive(op, old, 0, -(long) b);
-            } else if (op.modifiers().equals(List.of("ARRIVE", "TRANS64"))) {
+            } else if (op.modifiers().equals(List.of("ARRIVE", "TRANS64"))
+                    || op.modifiers().equals(List.of("ARRIVE", "TRANS64", "RED"))) {
                 next = arrive(op, old, 1, b);
             } else {
                 return false;
             }
-            shared.store64(a, next);
+            bar.store64(a, next);
             if (d.index() != 255) {
                 t.r[d.index()] = (int) old;
                 t.r[d.index() + 1] = (int) (old >>> 32);
@@ -170,7 +174,7 @@ final class HopperAsyncOps {
         }
         if (op.has("PHASECHK") && op.has("TRANS64") && o.size() == 3 && o.get(0) instanceof Pred p
                 && o.get(1) instanceof Mem m) {
-            long a = sharedAddress(m, t, w);
+            long a = ownOffset(sharedAddress(m, t, w));
             land(op, a);
             boolean done = Mbarrier.completed(shared.load64(a), read.read(o.get(2)) >>> 31);
             if (p.index() != 7) {
@@ -179,6 +183,24 @@ final class HopperAsyncOps {
             return true;
         }
         return false;
+    }
+
+    /**
+     * The shared memory of the block a barrier address names: in a cluster launch, the block whose rank is the top
+     * byte (ptxas's addresses carry the own rank from SR_CgaCtaId, {@code mapa}'s another block's).
+     */
+    private Region blockOf(long a) {
+        return machine.seat == null ? shared : machine.seat.run().shared((int) (a >>> 24), a);
+    }
+
+    /** The offset of barrier address {@code a} in {@link #blockOf}'s memory. */
+    private long offsetOf(long a) {
+        return machine.seat == null ? a : a & 0xffffffL;
+    }
+
+    /** A barrier address of the executing block (init, inval, phase checks) as an offset in its shared memory. */
+    private long ownOffset(long a) {
+        return machine.seat == null ? a : machine.windows.sharedOffset(a);
     }
 
     private static long arrive(SassOp op, long word, long arrivals, long bytes) {
@@ -217,8 +239,8 @@ final class HopperAsyncOps {
                 }
                 int bytes = 16 * (w.ur[n.index()] & 0xffff);
                 if (op.has("S") && op.modifiers().indexOf("S") == 0) { // global -> shared, completes on a barrier
-                    long dst = Integer.toUnsignedLong(w.ur[d.ureg()]) + d.offset();
-                    long bar = Integer.toUnsignedLong(w.ur[d.ureg() + 1]);
+                    long dst = ownOffset(Integer.toUnsignedLong(w.ur[d.ureg()]) + d.offset());
+                    long bar = ownOffset(Integer.toUnsignedLong(w.ur[d.ureg() + 1]));
                     long src = pair(w, s.ureg()) + s.offset();
                     byte[] data = new byte[bytes];
                     for (int i = 0; i < bytes; i++) {
@@ -227,7 +249,7 @@ final class HopperAsyncOps {
                     copies.issue(bar, dst, data);
                 } else { // shared -> global
                     long dst = pair(w, d.ureg()) + d.offset();
-                    long src = Integer.toUnsignedLong(w.ur[s.ureg()]) + s.offset();
+                    long src = ownOffset(Integer.toUnsignedLong(w.ur[s.ureg()]) + s.offset());
                     for (int i = 0; i < bytes; i++) {
                         global.store(dst + i, 1, shared.load8(src + i));
                     }

@@ -231,6 +231,26 @@ class ClusterLaunchTest {
     }
 
     /**
+     * The suite kernel {@code cluster_remote_mbarrier} (rank 0 arrives on rank 1's mbarrier through its shared::cluster
+     * address, SYNCS.ARRIVE.TRANS64.RED, after storing into rank 1's shared memory) in the interpreter and on ptxas's
+     * cubin: rank 1 gets past its wait and reads the stored values (jptxas's cubin: the backends' suite tests). An
+     * arrival that reached the executing block's own barrier would leave rank 1 waiting for ever.
+     */
+    @Test
+    void aBlockSignalsAnotherBlocksBarrier(@TempDir Path dir) throws Exception {
+        Oracles.assumePtxas13();
+        KernelCase k = KernelSuite.byName("cluster_remote_mbarrier").orElseThrow();
+        for (String leg : List.of("interpreter", "ptxas")) {
+            Path d = Files.createDirectory(dir.resolve(leg));
+            Launch launch = Launch.prepare(Target.of("sm_90"), LaunchSpecReader.read(k.materialize(d)));
+            LaunchResult r = leg.equals("ptxas") ? emulate(Files.readString(k.ptx()), d, launch)
+                    : interpret(Files.readString(k.ptx()), launch);
+            assertTrue(r.completed(), () -> leg + ": " + r.fault().orElseThrow().describe());
+            assertEquals("", String.join("\n", k.compare(SuiteRun.outputs(k, launch), 3)), leg);
+        }
+    }
+
+    /**
      * A launch that names no cluster takes the kernel's compile-time one, as the driver does: the emulator from the
      * cubin's CTA_PER_CLUSTER, the interpreter from {@code .reqnctapercluster}.
      */

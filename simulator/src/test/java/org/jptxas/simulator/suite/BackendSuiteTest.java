@@ -24,10 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 public abstract class BackendSuiteTest {
     /**
      * Kernels every build runs: plain arithmetic, atomics, a true call, warp shuffles, f64, and on the SMs with
-     * clusters a block's own shared memory through generic and cluster addresses.
+     * clusters a block's own shared memory through generic and cluster addresses and another block's mbarrier.
      */
     static final List<String> QUICK = List.of("saxpy", "atomic_mix", "call_recursive", "scan_warp_shfl", "f64_horner",
-            "cluster_generic_shared");
+            "cluster_generic_shared", "cluster_remote_mbarrier");
 
     /** The suite's SMs this backend serves (a subset of {@link SuiteRun#ARCHES}). */
     protected abstract List<String> targets();

@@ -13,7 +13,7 @@ final class ClusterKernels {
     static final int THREADS = 128;
 
     static List<KernelCase> all() {
-        return List.of(clusterReduceDsmem(), clusterGenericShared());
+        return List.of(clusterReduceDsmem(), clusterGenericShared(), clusterRemoteMbarrier());
     }
 
     /**
@@ -76,6 +76,29 @@ final class ClusterKernels {
                             out[2 * i + 1] = in[other * PAIR_THREADS + t] + 1000 * (2 - rank);
                             ranks[i] = rank;
                         }
+                    }
+                });
+    }
+
+    /**
+     * {@value #PAIR_BLOCKS} blocks of {@value #PAIR_THREADS} threads in clusters of 2: rank 0 stores
+     * {@code 3 * in[i] + 1} into rank 1's shared array and signals rank 1's mbarrier remotely
+     * ({@code mbarrier.arrive[.expect_tx].release.cluster.shared::cluster}, one arrival, a count, and expected bytes
+     * it completes with {@code complete_tx}); rank 1 waits on its barrier and writes {@code buf[t] - t}.
+     */
+    static KernelCase clusterRemoteMbarrier() {
+        Gen g = new Gen("cluster_remote_mbarrier");
+        int n = PAIR_BLOCKS / 2 * PAIR_THREADS;
+        int[] in = g.ints(n, -100000, 100000);
+        return kernel("cluster_remote_mbarrier").describe("thread-block clusters: a block arrives on another block's"
+                        + " mbarrier (shared::cluster arrive, expect_tx, complete_tx) after storing into its shared"
+                        + " memory; the other waits on it (sm_90)")
+                .minSm(90).grid(PAIR_BLOCKS).block(PAIR_THREADS).cluster(2, 1, 1).in("in", in)
+                .out("out", Elem.I32, n)
+                .reference(io -> {
+                    int[] out = io.i32("out");
+                    for (int i = 0; i < n; i++) {
+                        out[i] = 3 * in[i] + 1 - i % PAIR_THREADS;
                     }
                 });
     }
