@@ -73,4 +73,18 @@ class PostRaSchedulerTest {
         List<String> out = texts(new PostRaScheduler(SM80, new SassView(SM80, true, true)).schedule(code));
         assertEquals(texts(code), out);
     }
+
+    /**
+     * An mbarrier arrival publishes the stores before it (and a remote one follows its release fence); a phase check
+     * comes before the loads it guards: SYNCS keeps its place among memory accesses and fences.
+     */
+    @Test
+    void mbarrierOperationsKeepTheirPlaceAmongMemoryAccessesAndFences() {
+        LatencyModel sm90 = LatencyModel.of(TestTargets.of("sm_90"));
+        List<CodeLine> code = lines("STS [R2], R3", "MEMBAR.ALL.CTA", "MEMBAR.ALL.GPU", "ERRBAR", "CGAERRBAR",
+                "SYNCS.ARRIVE.TRANS64.RED.A1T0 RZ, [R4+URZ], RZ", "SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [R5+URZ], R6",
+                "LDS R7, [R8]", "EXIT");
+        List<String> out = texts(new PostRaScheduler(sm90, new SassView(sm90, true, true)).schedule(code));
+        assertEquals(texts(code), out);
+    }
 }
