@@ -136,9 +136,9 @@ final class OriSchedView {
             case "LDS", "LDSM", "STS", "ATOMS" -> MemSpace.SHARED;
             case "LDL", "STL" -> MemSpace.LOCAL;
             case "LD", "ST", "ATOM" -> MemSpace.GENERIC;
-            // mbarrier operations: an arrival releases the block's earlier accesses and may reach another block of
-            // the cluster (.RED), a phase check acquires: ordered as an atomic on any shared memory
-            case "SYNCS" -> MemSpace.GENERIC;
+            // mbarrier operations and asynchronous stores: an arrival releases the block's earlier accesses and may
+            // reach another block of the cluster (.RED, STAS, REDAS), a phase check acquires: atomics on any memory
+            case "SYNCS", "STAS", "REDAS" -> MemSpace.GENERIC;
             default -> MemSpace.NONE;
         };
         if (space != MemSpace.NONE) {

@@ -37,6 +37,11 @@ final class SassView {
     private final boolean descriptorInUr;
     /** What a line means depends on its instruction alone, and the passes view each line twice. */
     private final Map<Object, SassReader.Parsed> parsed = new HashMap<>();
+    /**
+     * mbarrier operations and asynchronous stores into a cluster's shared memory keep their place among memory
+     * accesses and fences: an arrival releases, a phase check acquires, and either may reach any block's memory.
+     */
+    private static final java.util.Set<String> ASYNC_SHARED = java.util.Set.of("SYNCS", "STAS", "REDAS");
     private final Map<Object, SimpleInstr> motion = new HashMap<>();
 
     /**
@@ -71,7 +76,7 @@ final class SassView {
             extra = SchedFlag.CONTROL;
         } else if (WARP_SYNC.contains(p.mnemonic()) || in.memKind() != org.jptxas.scheduler.model.MemKind.NONE
                 && p.modifiers().stream().anyMatch(ORDERED_MEMORY::contains)
-                || p.mnemonic().equals("SYNCS")) { // mbarrier: arrivals release, phase checks acquire (any block's)
+                || ASYNC_SHARED.contains(p.mnemonic())) {
             extra = SchedFlag.FENCE;
         }
         if (extra == null) {

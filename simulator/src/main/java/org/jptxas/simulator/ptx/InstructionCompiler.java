@@ -367,8 +367,8 @@ final class InstructionCompiler {
             case "cvt" -> conversion.cvt();
             case "cvta" -> memoryAccess.cvta();
             case "ld", "ldu" -> memoryAccess.load();
-            case "st" -> memoryAccess.store();
-            case "atom", "red" -> memoryAccess.atom();
+            case "st" -> has("async") ? asyncStore(false) : memoryAccess.store();
+            case "atom", "red" -> has("async") ? asyncStore(true) : memoryAccess.atom();
             case "bra" -> control.bra();
             case "call" -> control.call();
             case "ret" -> kind(Insn.Kind.RET);
@@ -516,6 +516,15 @@ final class InstructionCompiler {
         OperandAccess io = new OperandAccess();
         Insn.ThreadOp op = barrier ? MbarrierInstruction.mbarrier(mods, ops, io)
                 : MbarrierInstruction.bulkCopy(mods, ops, io);
+        if (op == null) {
+            throw unsupported();
+        }
+        return simple(op);
+    }
+
+    /** {@code st.async}/{@code red.async}: {@link AsyncStoreInstruction}. */
+    private Insn asyncStore(boolean reduction) throws ProgramException, Unsupported {
+        Insn.ThreadOp op = AsyncStoreInstruction.compile(reduction, mods, ops, new OperandAccess());
         if (op == null) {
             throw unsupported();
         }

@@ -219,6 +219,61 @@ final class HopperAsyncOps {
         }
     }
 
+    /**
+     * {@code STAS[.64|.128] [Ra.64+off], Rb} and {@code REDAS.op[.S32|.64] [Ra.64+off], Rb} (st.async, red.async) for
+     * one thread: Ra + off is the data's shared::cluster address and Ra+1 the barrier's, each in the block its top
+     * byte names; the store or reduction is done at once and its bytes complete that many transaction bytes on the
+     * barrier (so a wait on the barrier sees the data).
+     */
+    void asyncStore(SassOp op, SassMachine.Thread t, IntRead read) {
+        List<SassOperand> o = op.operands();
+        if (o.size() != 2 || !(o.get(0) instanceof Mem m) || !(o.get(1) instanceof Reg v) || m.reg() < 0
+                || m.reg() == 255) {
+            throw unimplemented(op);
+        }
+        long at = Integer.toUnsignedLong(t.r[m.reg()]) + m.offset() & 0xffffffffL;
+        long barAt = Integer.toUnsignedLong(t.r[m.reg() + 1]);
+        Region data = blockOf(at);
+        long a = offsetOf(at);
+        int words = op.has("128") ? 4 : op.has("64") ? 2 : 1;
+        if (op.opcode().equals("STAS")) {
+            for (int k = 0; k < words; k++) {
+                data.store32(a + 4L * k, v.index() == 255 ? 0 : t.r[v.index() + k]);
+            }
+        } else {
+            long b = v.index() == 255 ? 0 : words == 2 ? Integer.toUnsignedLong(t.r[v.index()])
+                    | (long) t.r[v.index() + 1] << 32 : Integer.toUnsignedLong(t.r[v.index()]);
+            int size = 4 * words;
+            data.store(a, size, reduce(op, data.load(a, size), b, words == 2));
+        }
+        Region bar = blockOf(barAt);
+        long ba = offsetOf(barAt);
+        try {
+            bar.store64(ba, Mbarrier.arrive(bar.load64(ba), 0, -4L * words));
+        } catch (IllegalStateException e) {
+            throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), e.getMessage()));
+        }
+        t.pc++;
+    }
+
+    /** REDAS's operation on the old value (PTX red's inc/dec wrap at b). */
+    private static long reduce(SassOp op, long old, long b, boolean wide) {
+        long mask = wide ? -1L : 0xffffffffL;
+        boolean signed = op.has("S32");
+        String kind = op.modifiers().isEmpty() ? "" : op.modifiers().get(0);
+        return switch (kind) {
+            case "ADD" -> old + b;
+            case "MIN" -> signed ? Math.min((int) old, (int) b) : Long.compareUnsigned(old & mask, b & mask) <= 0 ? old : b;
+            case "MAX" -> signed ? Math.max((int) old, (int) b) : Long.compareUnsigned(old & mask, b & mask) >= 0 ? old : b;
+            case "INC" -> Long.compareUnsigned(old & mask, b & mask) >= 0 ? 0 : old + 1;
+            case "DEC" -> (old & mask) == 0 || Long.compareUnsigned(old & mask, b & mask) > 0 ? b : old - 1;
+            case "AND" -> old & b;
+            case "OR" -> old | b;
+            case "XOR" -> old ^ b;
+            default -> throw unimplemented(op);
+        } & mask;
+    }
+
     /** The uniform-datapath bulk-copy and TMA bookkeeping ops (the machine's uniform step). */
     void uniform(SassOp op, SassMachine.Warp w) {
         if (!uniformKnown(op, w)) {

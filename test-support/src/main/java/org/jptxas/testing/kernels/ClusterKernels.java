@@ -84,7 +84,10 @@ final class ClusterKernels {
      * {@value #PAIR_BLOCKS} blocks of {@value #PAIR_THREADS} threads in clusters of 2: rank 0 stores
      * {@code 3 * in[i] + 1} into rank 1's shared array and signals rank 1's mbarrier remotely
      * ({@code mbarrier.arrive[.expect_tx].release.cluster.shared::cluster}, one arrival, a count, and expected bytes
-     * it completes with {@code complete_tx}); rank 1 waits on its barrier and writes {@code buf[t] - t}.
+     * it completes with {@code complete_tx}); rank 1 waits on its barrier and writes {@code buf[t] - t}. A second
+     * barrier of rank 1 expects 768 bytes, which rank 0 completes with {@code st.async.v2} of
+     * {@code {3 * in[i] - 7, i}} into rank 1's {@code pairs} and {@code red.async.add} of {@code in[i]} into its
+     * {@code sums[cluster]}.
      */
     static KernelCase clusterRemoteMbarrier() {
         Gen g = new Gen("cluster_remote_mbarrier");
@@ -92,13 +95,19 @@ final class ClusterKernels {
         int[] in = g.ints(n, -100000, 100000);
         return kernel("cluster_remote_mbarrier").describe("thread-block clusters: a block arrives on another block's"
                         + " mbarrier (shared::cluster arrive, expect_tx, complete_tx) after storing into its shared"
-                        + " memory; the other waits on it (sm_90)")
+                        + " memory, and completes another barrier's bytes with st.async and red.async; the other"
+                        + " waits on them (sm_90)")
                 .minSm(90).grid(PAIR_BLOCKS).block(PAIR_THREADS).cluster(2, 1, 1).in("in", in)
-                .out("out", Elem.I32, n)
+                .out("out", Elem.I32, n).out("pairs", Elem.I32, 2 * n).out("sums", Elem.I32, PAIR_BLOCKS / 2)
                 .reference(io -> {
                     int[] out = io.i32("out");
+                    int[] pairs = io.i32("pairs");
+                    int[] sums = io.i32("sums");
                     for (int i = 0; i < n; i++) {
                         out[i] = 3 * in[i] + 1 - i % PAIR_THREADS;
+                        pairs[2 * i] = 3 * in[i] - 7;
+                        pairs[2 * i + 1] = i;
+                        sums[i / PAIR_THREADS] += in[i];
                     }
                 });
     }

@@ -216,7 +216,7 @@ public final class MemoryLowerer implements InstructionLowerer {
     }
 
     /** The value a store writes: the source itself for scalars, a tuple built from the elements for vectors. */
-    private static Src storeValue(LoweringContext cx, Operand value, PtxType t, int vec, int bytes) {
+    static Src storeValue(LoweringContext cx, Operand value, PtxType t, int vec, int bytes) {
         if (vec == 1) {
             Src v = cx.src(value, t);
             if (v.value() instanceof Reg r && r.width() == 2 && bytes <= 4) {
