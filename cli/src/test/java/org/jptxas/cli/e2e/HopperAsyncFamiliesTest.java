@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Issue 23's Hopper asynchronous copies and barriers, one small kernel per family (resources {@code hopper/}):
  * mbarrier on uniform and per-thread addresses (init through the uniform-register loop), bulk copies and TMA tile
  * copies, tensormap.replace of every field with cp_fenceproxy and the tensormap acquire fence, stmatrix, and the
- * mbarrier_init/tensormap fences. Each compiles for sm_90a; nvdisasm 12.5 reads the cubin exactly as our
+ * mbarrier_init/tensormap fences, and remote mbarrier arrivals with st.async/red.async into another block of the
+ * cluster. Each compiles for sm_90a; nvdisasm 12.5 reads the cubin exactly as our
  * {@code --out-sass} prints it, and the static hazard checker finds nothing. The Triton corpus kernels that use these
  * families (matmul with device-side tensor descriptors, v3.3/3.5/3.7) now stop at wgmma, the first instruction of
  * another family.
@@ -34,7 +35,7 @@ class HopperAsyncFamiliesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"mbarrier_uniform", "mbarrier_per_thread", "mbarrier_init_per_thread", "bulk_copies",
-        "tensormap_replace", "stmatrix", "fences"})
+        "tensormap_replace", "stmatrix", "fences", "cluster_async"})
     void compilesForSm90aAsNvdisasmReadsItWithoutHazards(String name, @TempDir Path dir) throws Exception {
         Path nvdisasm = Oracles.assumeNvdisasm();
         Path ptx = dir.resolve(name + ".ptx");
