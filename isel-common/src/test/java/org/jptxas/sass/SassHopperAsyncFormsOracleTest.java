@@ -47,6 +47,9 @@ class SassHopperAsyncFormsOracleTest {
             new Sample("000fe200000042000000300c00007844", List.of("#31:24", "63:40", "39:32")),
             // UBLKCP.S.G [UR4], [UR8], UR6
             new Sample("0003d8000800020600000004080073ba", List.of("37:32", "29:24", "69:64")),
+            // UBLKCP.S.G.MULTICAST [UR4], [UR10], UR6 (cp.async.bulk ... .multicast::cluster: URn's high half the
+            // cluster ranks)
+            new Sample("0001d80008000a06000000040a0073ba", List.of("37:32", "29:24", "69:64")),
             // UBLKCP.G.S [UR12], [UR4], UR17
             new Sample("0003e200080004110000000c040073ba", List.of("37:32", "29:24", "69:64")),
             // UBLKPF.L2 [UR8], UR18

@@ -114,14 +114,17 @@ final class MbarrierInstruction {
         if (mods.contains("commit_group") || mods.contains("wait_group") || mods.contains("prefetch")) {
             return mods.contains("tensor") ? null : t -> { };
         }
-        if (mods.contains("tensor") || mods.contains("multicast::cluster") || mods.contains("L2::cache_hint")) {
+        if (mods.contains("tensor") || mods.contains("L2::cache_hint")) {
             return null;
         }
-        if (mods.contains("mbarrier::complete_tx::bytes") && mods.indexOf("global") > 0 && ops.size() == 4) {
+        boolean multicast = mods.contains("multicast::cluster");
+        if (mods.contains("mbarrier::complete_tx::bytes") && mods.indexOf("global") > 0
+                && ops.size() == (multicast ? 5 : 4)) {
             Src dst = io.memory(ops.get(0));
             Src src = io.memory(ops.get(1));
             Src n = io.src(ops.get(2), PtxType.U32);
             Src bar = io.memory(ops.get(3));
+            Src mask = multicast ? io.src(ops.get(4), PtxType.B16) : null;
             return t -> {
                 int bytes = (int) (n.get(t) & 0xffffffffL);
                 long g = src.get(t);
@@ -129,7 +132,19 @@ final class MbarrierInstruction {
                 for (int i = 0; i < bytes; i++) {
                     data[i] = (byte) t.machine.launch.global().load(g + i, 1);
                 }
-                bulk(t).issue(bar.get(t) & 0xffffffffL, dst.get(t) & 0xffffffffL, data);
+                long b = bar.get(t) & 0xffffffffL;
+                long d = dst.get(t) & 0xffffffffL;
+                if (mask == null) {
+                    bulk(t.cta).issue(b, d, data);
+                    return;
+                }
+                // the same offsets in each block of the cluster named by the mask, completing on its barrier
+                long ranks = mask.get(t) & 0xffff;
+                for (int r = 0; r < 16; r++) {
+                    if ((ranks >>> r & 1) != 0) {
+                        bulk(PtxCluster.member(t, r)).issue(b, d, data.clone());
+                    }
+                }
             };
         }
         if (mods.contains("bulk_group") && mods.indexOf("global") == mods.indexOf("bulk") + 1 && ops.size() == 3) {
@@ -149,9 +164,13 @@ final class MbarrierInstruction {
     }
 
     private static BulkCopies bulk(ThreadState t) {
-        if (t.cta.bulkCopies == null) {
-            t.cta.bulkCopies = new BulkCopies();
+        return bulk(t.cta);
+    }
+
+    private static BulkCopies bulk(CtaState cta) {
+        if (cta.bulkCopies == null) {
+            cta.bulkCopies = new BulkCopies();
         }
-        return t.cta.bulkCopies;
+        return cta.bulkCopies;
     }
 }

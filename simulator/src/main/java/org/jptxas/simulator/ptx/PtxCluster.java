@@ -159,6 +159,21 @@ final class PtxCluster {
         return target.shared;
     }
 
+    /** The block of rank {@code rank} in {@code t}'s cluster (the executing block's own without a cluster). */
+    static CtaState member(ThreadState t, int rank) {
+        PtxCluster c = t.cta.cluster;
+        if (c == null) {
+            if (rank != 0) {
+                throw new InterpreterError("no block of rank " + rank + " outside a cluster launch");
+            }
+            return t.cta;
+        }
+        if (rank >= c.members.length) {
+            throw new InterpreterError("no block of rank " + rank + " in the cluster");
+        }
+        return c.members[rank];
+    }
+
     /** {@code a} without its block (see {@link #shared}). */
     static long offset(ThreadState t, long a) {
         return t.cta.cluster == null ? a : a & OFFSET_MASK;

@@ -123,6 +123,12 @@ final class ClusterRun {
         return members[rank].sharedRegion();
     }
 
+    /** The machine of the block of rank {@code rank}, for an access at window offset {@code a} (as {@link #shared}). */
+    SassMachine member(int rank, long a) {
+        shared(rank, a);
+        return members[rank];
+    }
+
     /** UCGABAR_ARV / UCGABAR_WAIT for the lanes {@code group} of the warp at {@code base}. */
     void barrier(SassMachine m, SassOp op, Thread[] threads, int base, int count, int group) {
         int r = m.seat.rank();

@@ -23,7 +23,8 @@ import org.jptxas.simulator.sass.SassOperand.UReg;
  * Rp (a state token's high word or a parity shifted to bit 31). More arrivals than expected stop the launch.
  *
  * <p><b>Bulk copies</b>: {@code UBLKCP.S.G [URs], [URg], URn} (global to shared, barrier in URs+1, 16·(URn & 0xffff)
- * bytes) reads global memory when issued but lands in shared memory only when a thread checks that barrier's phase
+ * bytes; {@code .MULTICAST}: into each block of the cluster whose rank is set in URn's high half, at the same
+ * offsets) reads global memory when issued but lands in shared memory only when a thread checks that barrier's phase
  * ({@code SYNCS.PHASECHK}): then its bytes complete their transaction. A kernel that reads the destination without
  * waiting on the barrier reads what was there before. {@code UBLKCP.G.S} (shared to global, bulk_group) copies when
  * issued; {@code UTMACMDFLUSH}, {@code UBLKPF}, {@code UTMACCTL} are no-ops here (the wait of a bulk group,
@@ -293,6 +294,7 @@ final class HopperAsyncOps {
                     return false;
                 }
                 int bytes = 16 * (w.ur[n.index()] & 0xffff);
+                int ranks = op.has("MULTICAST") ? w.ur[n.index()] >>> 16 : 0; // .multicast::cluster: the receivers
                 if (op.has("S") && op.modifiers().indexOf("S") == 0) { // global -> shared, completes on a barrier
                     long dst = ownOffset(Integer.toUnsignedLong(w.ur[d.ureg()]) + d.offset());
                     long bar = ownOffset(Integer.toUnsignedLong(w.ur[d.ureg() + 1]));
@@ -301,7 +303,15 @@ final class HopperAsyncOps {
                     for (int i = 0; i < bytes; i++) {
                         data[i] = (byte) global.load(src + i, 1);
                     }
-                    copies.issue(bar, dst, data);
+                    if (!op.has("MULTICAST") || machine.seat == null) {
+                        copies.issue(bar, dst, data);
+                    } else { // the same offsets in each receiving block, completing on that block's barrier
+                        for (int r = 0; r < 16; r++) {
+                            if ((ranks >>> r & 1) != 0) {
+                                machine.seat.run().member(r, dst).hopper().copies.issue(bar, dst, data.clone());
+                            }
+                        }
+                    }
                 } else { // shared -> global
                     long dst = pair(w, d.ureg()) + d.offset();
                     long src = ownOffset(Integer.toUnsignedLong(w.ur[s.ureg()]) + s.offset());

@@ -250,6 +250,85 @@ class ClusterLaunchTest {
         }
     }
 
+    /** Rank 0 multicasts 64 ints into both blocks' {@code buf}; each waits on its own barrier and writes them. */
+    private static final String MULTICAST = """
+.version 8.6
+.target sm_90
+.address_size 64
+
+.visible .entry k(.param .u64 in, .param .u64 out)
+.explicitcluster
+.reqnctapercluster 2, 1, 1
+{
+  .reg .b32 r<12>;
+  .reg .b64 rd<6>;
+  .reg .pred p<4>;
+  .reg .b16 h1;
+  .shared .align 128 .b32 buf[64];
+  .shared .align 8 .b64 bar;
+  ld.param.u64 rd1, [in];
+  ld.param.u64 rd2, [out];
+  mov.u32 r1, %tid.x;
+  mov.u32 r2, %cluster_ctarank;
+  mov.u32 r3, bar;
+  mov.u32 r4, buf;
+  setp.eq.u32 p1, r1, 0;
+  @p1 mbarrier.init.shared::cta.b64 [r3], 1;
+  @p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, [r3], 256;
+  fence.mbarrier_init.release.cluster;
+  barrier.cluster.arrive.release.aligned;
+  barrier.cluster.wait.acquire.aligned;
+  setp.eq.and.u32 p2, r2, 0, p1;
+  mov.b16 h1, 3;
+  @p2 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [r4], [rd1], 256, [r3], h1;
+wait:
+  mbarrier.try_wait.parity.shared::cta.b64 p0, [r3], 0;
+  @!p0 bra wait;
+  shl.b32 r5, r1, 2;
+  add.u32 r6, r4, r5;
+  ld.shared.u32 r7, [r6];
+  mad.lo.u32 r7, r2, 1000, r7;
+  mad.lo.u32 r8, r2, 64, r1;
+  mul.wide.u32 rd3, r8, 4;
+  add.u64 rd4, rd2, rd3;
+  st.global.u32 [rd4], r7;
+  barrier.cluster.arrive.release.aligned;
+  barrier.cluster.wait.acquire.aligned;
+  ret;
+}
+""";
+
+    /**
+     * {@code cp.async.bulk...multicast::cluster} (UBLKCP.S.G.MULTICAST on ptxas's cubin) lands in every block of the
+     * mask, each completing on its own barrier: in the interpreter and the emulator, both blocks write
+     * {@code in[t] + 1000 * rank}. Without the multicast, rank 1 would wait for ever.
+     */
+    @Test
+    void aMulticastCopyLandsInEveryBlockOfTheMask(@TempDir Path dir) throws Exception {
+        Oracles.assumePtxas13();
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.allocate(256).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < 64; i++) {
+            in.putInt(7 * i - 100);
+        }
+        for (String leg : List.of("interpreter", "ptxas")) {
+            Path d = Files.createDirectory(dir.resolve(leg));
+            Files.write(d.resolve("in.bin"), in.array());
+            Path spec = d.resolve("launch.json");
+            Files.writeString(spec, """
+                    {"entry": "k", "grid": [2,1,1], "block": [64,1,1], "cluster": [2,1,1], "params": [
+                     {"type": "ptr", "bytes": 256, "in": "in.bin"}, {"type": "ptr", "bytes": 512}]}
+                    """);
+            Launch launch = Launch.prepare(Target.of("sm_90"), LaunchSpecReader.read(spec));
+            LaunchResult r = leg.equals("ptxas") ? emulate(MULTICAST, d, launch) : interpret(MULTICAST, launch);
+            assertTrue(r.completed(), () -> leg + ": " + r.fault().orElseThrow().describe());
+            java.nio.ByteBuffer out = java.nio.ByteBuffer.wrap(launch.arguments().get(1).buffer().orElseThrow().bytes())
+                    .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            for (int i = 0; i < 128; i++) {
+                assertEquals(7 * (i % 64) - 100 + 1000 * (i / 64), out.getInt(4 * i), leg + " element " + i);
+            }
+        }
+    }
+
     /**
      * A launch that names no cluster takes the kernel's compile-time one, as the driver does: the emulator from the
      * cubin's CTA_PER_CLUSTER, the interpreter from {@code .reqnctapercluster}.

@@ -20,7 +20,9 @@ import org.jptxas.ori.ir.Src;
  * Bulk asynchronous copies (sm_90), as ptxas 13 writes them; every address and size is a uniform register
  * ({@link UniformLoop}):
  * <ul>
- *   <li>{@code cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [s], [g], n, [bar]}:
+ *   <li>{@code cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [s], [g], n, [bar]} (with
+ *       {@code .multicast::cluster} and a rank mask: {@code UBLKCP.S.G.MULTICAST}, the mask in the count's high
+ *       half):
  *       {@code UBLKCP.S.G [URs:URbar], [URg:URg+1], URn} with {@code URn = n >> 4} (16-bit), one per thread (each
  *       thread's copy completes its own bytes on the barrier).</li>
  *   <li>{@code cp.async.bulk.global.shared::cta.bulk_group [g], [s], n}: {@code UBLKCP.G.S [URg:URg+1], [URs], URn}
@@ -89,18 +91,22 @@ public final class BulkCopyLowerer implements InstructionLowerer {
             throws CompilationException {
         if (mods.contains("shared::cluster") && mods.contains("global")
                 && mods.contains("mbarrier::complete_tx::bytes") && mods.indexOf("shared::cluster") == 0) {
-            only(cx, mods, Set.of("shared::cluster", "global", "mbarrier::complete_tx::bytes"));
+            only(cx, mods, Set.of("shared::cluster", "global", "mbarrier::complete_tx::bytes", "multicast::cluster"));
+            boolean multicast = mods.contains("multicast::cluster");
+            if (multicast != (ops.size() == 5)) {
+                throw cx.unsupported("cp.async.bulk operands");
+            }
             Src s = shared(cx, (Operand.Address) ops.get(0));
             List<Src> g = global(cx, (Operand.Address) ops.get(1));
-            Src n = size(cx, ops.get(2));
+            Src n = multicast ? withRanks(cx, size(cx, ops.get(2)), cx.src(ops.get(4), PtxType.B16)) : size(cx, ops.get(2));
             Src bar = shared(cx, (Operand.Address) ops.get(3));
             Reg pair = cx.newReg(RegFile.UR, 2);
             Reg ug = cx.newReg(RegFile.UR, 2);
             Reg un = cx.newReg(RegFile.UR, 1);
             uniform(cx, List.of(s, bar, g.get(0), g.get(1), n),
                     List.of(pair.component(0), pair.component(1), ug.component(0), ug.component(1), un), true,
-                    () -> cx.emitUnguarded("UBLKCP", List.of("S", "G"), List.of(),
-                            List.of(Src.of(Addr.of(pair, 0)), Src.of(Addr.of(ug, 0)), Src.of(un))));
+                    () -> cx.emitUnguarded("UBLKCP", multicast ? List.of("S", "G", "MULTICAST") : List.of("S", "G"),
+                            List.of(), List.of(Src.of(Addr.of(pair, 0)), Src.of(Addr.of(ug, 0)), Src.of(un))));
         } else if (mods.indexOf("global") == 0 && mods.contains("shared::cta") && mods.contains("bulk_group")) {
             only(cx, mods, Set.of("global", "shared::cta", "bulk_group"));
             List<Src> g = global(cx, (Operand.Address) ops.get(0));
@@ -202,6 +208,28 @@ public final class BulkCopyLowerer implements InstructionLowerer {
         Addr a = cx.address(o, StateSpace.GLOBAL);
         Reg base = Ptx.plus64(cx, a.base(), a.offset(), true);
         return List.of(Src.of(base.component(0)), Src.of(base.component(1)));
+    }
+
+    /**
+     * UBLKCP.MULTICAST's count operand: the size in 16-byte units in the low half, the mask of the cluster's ranks
+     * that receive the copy in the high half (ptxas: {@code UPRMT n, n, 0x5410, mask}).
+     */
+    private static Src withRanks(LoweringContext cx, Src units, Src mask) {
+        if (units.value() instanceof Imm u && mask.value() instanceof Imm m) {
+            return Ptx.imm((m.bits() & 0xffff) << 16 | u.bits() & 0xffff);
+        }
+        Reg r = Ptx.r32(cx);
+        cx.emit("PRMT", List.of(), List.of(r), List.of(inRegister(cx, units), Ptx.imm(0x5410), inRegister(cx, mask)));
+        return Src.of(r);
+    }
+
+    private static Src inRegister(LoweringContext cx, Src s) {
+        if (s.value() instanceof Reg) {
+            return s;
+        }
+        Reg r = Ptx.r32(cx);
+        cx.emit("MOV", List.of(), List.of(r), List.of(s));
+        return Src.of(r);
     }
 
     /** The copy size in 16-byte units, 16 bits wide, as UBLKCP takes it. */
