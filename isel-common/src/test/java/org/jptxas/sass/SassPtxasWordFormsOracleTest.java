@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * emulator stopped on ptxas's code): I2I.*.S32.SAT, I2IP.{U2,S2,U4,S4}.S32.SAT, sm_90's ST.E/ATOM.E without a descriptor, FSET.BF, LEA with an immediate b, a negated a or b and .X without .HI,
  * ISETP .EX with an immediate, IMAD.X with an immediate, IDP with a constant or uniform b, R2UR with its predicate,
  * DADD with a negated b, any constant bank or a double immediate, HSETP2 with .H0_H0 halves, HFMA2.BF16_V2's neg/abs
- * of c, F2FP.PACK_AB.RZ with RELU/BF16, HFMA2 .SAT/.FTZ, HMMA.1684.F32.TF32 with reused sources, sm_75 LOP3.LUT with an immediate b and a reused c ({@code tools/sass-probe/field-enums.py}). Each of ptxas's words gets random values in every field
+ * of c, F2FP.PACK_AB.RZ with RELU/BF16, HFMA2 .SAT/.FTZ, HMMA.1684.F32.TF32 with reused sources, sm_75 LOP3.LUT with an immediate b and a reused c, F2FP .SATFINITE, F2F.F16.F32 .RM/.RP, MUFU.{TANH,EX2}.{F16,BF16}, FRND.BF16 ({@code tools/sass-probe/field-enums.py}). Each of ptxas's words gets random values in every field
  * (registers, predicates, immediates, shift, guard, and the class's modifier enums) and must decode to exactly
  * nvdisasm 12.5's text and assemble back to itself.
  */
@@ -113,7 +113,23 @@ class SassPtxasWordFormsOracleTest {
             new Sample("0c8fe80000085008000000191608723c", List.of("23:16", "31:24", "39:32", "71:64"), AMPERE_ON),
             // LOP3.LUT with an immediate b and a reused c (sm_75's wmma address arithmetic)
             new Sample("100fe400078efe0c000000040d297812", List.of("23:16", "31:24", "63:32", "71:64", "79:72"),
-                    List.of("sm_75")));
+                    List.of("sm_75")),
+            // F2FP .SATFINITE [77] with RELU [75], BF16 [76], round-toward-zero (cvt.{rn,rz}{.relu}.satfinite.*.f32)
+            new Sample("004fca00000030ff000000050005723e", List.of(GUARD, "23:16", "31:24", "39:32", "75:75", "76:76"),
+                    AMPERE_ON),
+            new Sample("004fca000001a8ff000000050005723e", List.of(GUARD, "23:16", "31:24", "39:32", "75:75", "76:76"),
+                    AMPERE_ON),
+            // F2F.F16.F32 rounding down and up (cvt.rm/rp.f16.f32)
+            new Sample("004fe200002048000000000000047304", List.of(GUARD, "23:16", "39:32"), ALL),
+            new Sample("000e2400002088000000000000057304", List.of(GUARD, "23:16", "39:32"), ALL),
+            // MUFU.TANH/EX2 of one 16-bit lane: .F16 [73] before sm_90; there [73] is .BF16 and [72] .F16
+            new Sample("004ff000000026000000000000047308", List.of(GUARD, "23:16", "39:32"), ALL),
+            new Sample("000ff00000000a000000000000067308", List.of(GUARD, "23:16", "39:32"), ALL),
+            new Sample("004ff000000025000000000000047308", List.of(GUARD, "23:16", "39:32"), List.of("sm_90")),
+            new Sample("000ff000000009000000000000067308", List.of(GUARD, "23:16", "39:32"), List.of("sm_90")),
+            // FRND.BF16 and its integral roundings [79:78] (sm_90 cvt.r*i.bf16.bf16)
+            new Sample("004ff000004020000000000000047307", List.of(GUARD, "23:16", "39:32", "79:78"),
+                    List.of("sm_90")));
 
     /** Variants per sample; the first is ptxas's word itself. */
     static final int VARIANTS = 24;

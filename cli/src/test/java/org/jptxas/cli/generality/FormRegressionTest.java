@@ -120,7 +120,31 @@ class FormRegressionTest {
             new String[] {"sm_80", "atom.cas.b16 r, [rd], r, r", "16-bit compare-and-swap was refused"},
             new String[] {"sm_86", "atom.shared.cas.b16 r, [r], r, r", "the same on shared memory; the emulator did"
                 + " not run ATOMS.CAST.SPIN"},
-            new String[] {"sm_89", "red.shared.add.noftz.f16x2 [r], r", "f16x2 adds on shared memory were refused"});
+            new String[] {"sm_89", "red.shared.add.noftz.f16x2 [r], r", "f16x2 adds on shared memory were refused"},
+            new String[] {"sm_80", "cvt.f16.f16 r, r", "a move: ptxas's HADD2 with -0 makes a NaN the canonical one"},
+            new String[] {"sm_90", "cvt.bf16.bf16 r, r", "the same, ptxas's HFMA2.BF16_V2 -0 * 0 + a"},
+            new String[] {"sm_80", "cvt.rni.f16.f16 r, r", "the emulator did not run FRND.F16"},
+            new String[] {"sm_90", "cvt.rzi.bf16.bf16 r, r", "the emulator did not run FRND.BF16"},
+            new String[] {"sm_80", "cvt.f32.f32 r, r", "the interpreter made a NaN canonical where ptxas moves the bits"},
+            new String[] {"sm_86", "cvt.f64.f64 r, r", "the same in f64"},
+            new String[] {"sm_80", "cvt.f32.bf16 r, r", "the same, a bf16 widened by a shift"},
+            new String[] {"sm_80", "cvt.f64.f32 r, r", "the emulator's F2F.F64.F32 kept a NaN's payload"},
+            new String[] {"sm_80", "cvt.f64.f16 r, r", "the same, through the f16 to f32 widening"},
+            new String[] {"sm_80", "cvt.rn.relu.bf16.f32 r, r", "the interpreter's .relu made -0 into +0"},
+            new String[] {"sm_89", "cvt.rz.relu.f16x2.f32 r, r, r", "the same in pairs"},
+            new String[] {"sm_80", "cvt.rna.tf32.f32 r, r", "the interpreter had no tf32 conversion"},
+            new String[] {"sm_80", "cvt.rna.satfinite.tf32.f32 r, r", ".satfinite was refused"},
+            new String[] {"sm_80", "cvt.rn.satfinite.bf16x2.f32 r, r, r", "the same"},
+            new String[] {"sm_90", "cvt.rz.relu.satfinite.f16x2.f32 r, r, r", "the same"},
+            new String[] {"sm_80", "cvt.rn.satfinite.bf16.f32 r, r", "the same"},
+            new String[] {"sm_80", "cvt.rm.f16.f32 r, r", "rounding down to f16 was refused"},
+            new String[] {"sm_75", "cvt.rp.ftz.sat.f16.f32 r, r", "the same, up, saturated"},
+            new String[] {"sm_80", "cvt.rn.sat.f16.s32 r, r", "an integer to f16 with .sat was refused"},
+            new String[] {"sm_80", "cvt.sat.f16.f16 r, r", "f16 .sat was refused"},
+            new String[] {"sm_86", "cvt.rmi.sat.f16.f16 r, r", "the same, after rounding to an integer"},
+            new String[] {"sm_80", "tanh.approx.f16x2 r, r", "tanh and ex2 of f16 were refused"},
+            new String[] {"sm_75", "ex2.approx.f16 r, r", "the same"},
+            new String[] {"sm_90", "tanh.approx.bf16 r, r", "the same, bf16"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

@@ -351,6 +351,19 @@ final class ArithmeticCompiler {
                     return o.equals("neg") ? ic.simple(th -> write(th, d, a.get(th) ^ m))
                             : ic.simple(th -> write(th, d, a.get(th) & ~m));
                 }
+                if (o.equals("ex2") || o.equals("tanh")) {
+                    // each lane through the function, rounded back to its type; a NaN is the canonical 0x7fff
+                    boolean bf = t == PtxType.BF16 || t == PtxType.BF16X2;
+                    return ic.simple(th -> {
+                        long in = a.get(th), out = 0;
+                        for (int k = 0; k < lanes; k++) {
+                            double x = Values.half(in >>> (16 * k), bf);
+                            double z = o.equals("ex2") ? Math.pow(2.0, x) : Math.tanh(x);
+                            out |= (Double.isNaN(z) ? 0x7fff : Values.toHalf(z, bf) & 0xffff) << (16 * k);
+                        }
+                        write(th, d, out);
+                    });
+                }
                 throw ic.unsupported();
             }
             default:

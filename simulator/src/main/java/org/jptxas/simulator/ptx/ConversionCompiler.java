@@ -57,15 +57,15 @@ final class ConversionCompiler {
         }
         int d = ic.dst(ic.op(0));
         Src a = ic.src(ic.op(1), st);
-        boolean sat = ic.has("sat"), ftz = ic.has("ftz"), relu = ic.has("relu");
+        boolean sat = ic.has("sat"), ftz = ic.has("ftz"), relu = ic.has("relu"), satfinite = ic.has("satfinite");
         Rounding r = Values.rounding(ic.mods, null);
         boolean integralRounding = ic.mods.stream().anyMatch(m -> m.endsWith("i") && Rounding.ofModifier(m) != null);
         if (dt == PtxType.F16X2 || dt == PtxType.BF16X2) {
             Src b = ic.src(ic.op(2), st);
             boolean bf = dt == PtxType.BF16X2;
             return ic.simple(th -> {
-                long hi = Values.toHalf(cvtDouble(f32(a.get(th)), relu, sat), bf, r) & 0xffff;
-                long lo = Values.toHalf(cvtDouble(f32(b.get(th)), relu, sat), bf, r) & 0xffff;
+                long hi = finite(Values.toHalf(cvtDouble(f32(a.get(th)), relu, sat), bf, r) & 0xffff, bf, satfinite);
+                long lo = finite(Values.toHalf(cvtDouble(f32(b.get(th)), relu, sat), bf, r) & 0xffff, bf, satfinite);
                 write(th, d, hi << 16 | lo);
             });
         }
@@ -79,8 +79,20 @@ final class ConversionCompiler {
                 write(th, d, hi << 8 | lo);
             });
         }
+        if (dt == PtxType.TF32 && st == PtxType.F32 && ic.has("rna") && !relu) {
+            return ic.simple(th -> write(th, d, toTf32(a.get(th), satfinite)));
+        }
         if (isFloat(dt) && isFloat(st)) {
-            return ic.simple(th -> write(th, d, floatToFloat(a.get(th), st, dt, r, integralRounding, ftz, sat, relu)));
+            if (!integralRounding && !ftz && !sat && !relu && (dt == st && (dt == PtxType.F32 || dt == PtxType.F64)
+                    || dt == PtxType.F32 && st == PtxType.BF16)) {
+                // exact: ptxas moves the bits (a bf16 is an f32's high half), a NaN keeps its payload
+                int shift = st == PtxType.BF16 ? 16 : 0;
+                return ic.simple(th -> write(th, d, (st == PtxType.BF16 ? a.get(th) & 0xffff : a.get(th)) << shift));
+            }
+            boolean half = dt == PtxType.F16 || dt == PtxType.BF16;
+            return ic.simple(th -> write(th, d, half ? finite(floatToFloat(a.get(th), st, dt, r, integralRounding, ftz,
+                    sat, relu), dt == PtxType.BF16, satfinite)
+                    : floatToFloat(a.get(th), st, dt, r, integralRounding, ftz, sat, relu)));
         }
         if (isFloat(dt)) {
             Rounding rr = r == null ? Rounding.RN : r;
@@ -94,8 +106,13 @@ final class ConversionCompiler {
                         float f = v == 0 ? 0.0f : Ieee.roundToFloat(exact, rr);
                         yield Values.f32Result(f, ftz, sat);
                     }
-                    case F64 -> Double.doubleToRawLongBits(v == 0 ? 0.0 : Ieee.roundToDouble(exact, rr));
-                    case F16, BF16 -> Values.toHalf(v == 0 ? 0.0 : Ieee.roundToDouble(exact, rr), dt == PtxType.BF16, rr);
+                    case F64 -> bits(sat ? Ieee.saturate(v == 0 ? 0.0 : Ieee.roundToDouble(exact, rr))
+                            : v == 0 ? 0.0 : Ieee.roundToDouble(exact, rr));
+                    case F16, BF16 -> {
+                        long h = Values.toHalf(v == 0 ? 0.0 : Ieee.roundToDouble(exact, rr), dt == PtxType.BF16, rr);
+                        yield sat ? Values.toHalf(Ieee.saturate(Values.half(h, dt == PtxType.BF16)),
+                                dt == PtxType.BF16) : h;
+                    }
                     default -> throw new InterpreterError("unsupported cvt to " + dt.ptxName());
                 };
                 write(th, d, out);
@@ -143,8 +160,34 @@ final class ConversionCompiler {
         });
     }
 
+    /**
+     * f32 to tf32, to nearest with ties away (cvt.rna.tf32.f32), as ptxas computes it: 0x1000 added to a finite
+     * value's bits (a carry may reach the exponent, up to infinity), then the 13 low bits cleared; infinities and NaNs
+     * only lose those bits. .satfinite then steps a result with an all-ones exponent one tf32 unit down (infinity to
+     * the largest finite value; ptxas's FSETP.GEU |r|, +INF also catches NaNs, whose payload drops by 0x2000).
+     */
+    private static long toTf32(long raw, boolean satfinite) {
+        long bits = raw & 0xffffffffL;
+        boolean special = (bits & 0x7f800000L) == 0x7f800000L;
+        long r = (special ? bits : bits + 0x1000) & 0xffffe000L;
+        if (satfinite && (r & 0x7f800000L) == 0x7f800000L) {
+            r -= 0x2000;
+        }
+        return r;
+    }
+
+    /** .satfinite on a 16-bit result: a NaN is the canonical 0x7fff, an infinity the largest finite value. */
+    private static long finite(long h, boolean bf16, boolean satfinite) {
+        if (!satfinite) {
+            return h;
+        }
+        long mag = h & 0x7fff, inf = bf16 ? 0x7f80 : 0x7c00;
+        return mag > inf ? 0x7fff : mag == inf ? h - 1 : h;
+    }
+
+    /** .relu clamps a negative result to 0 (PTX ISA: "if negative"; -0 is not, and stays), .sat to [0, 1]. */
     private static double cvtDouble(double v, boolean relu, boolean sat) {
-        if (relu && !(v > 0) && !Double.isNaN(v)) {
+        if (relu && v < 0) {
             v = 0;
         }
         return sat ? Ieee.saturate(v) : v;
@@ -152,8 +195,11 @@ final class ConversionCompiler {
 
     private static long floatToFloat(long raw, PtxType st, PtxType dt, Rounding r, boolean integral, boolean ftz,
                                      boolean sat, boolean relu) {
+        // a 16-bit destination: ptxas's F2F.F16.F32.RM/.RP does not flush the source (the only roundings where a
+        // subnormal f32 gives anything but a zero)
+        boolean half = dt == PtxType.F16 || dt == PtxType.BF16;
         double x = switch (st) {
-            case F32 -> Values.f32In(raw, ftz);
+            case F32 -> Values.f32In(raw, ftz && !half);
             case F64 -> f64(raw);
             case F16, BF16 -> Values.half(raw, st == PtxType.BF16);
             default -> throw new InterpreterError("unsupported cvt from " + st.ptxName());
@@ -161,7 +207,7 @@ final class ConversionCompiler {
         if (integral) {
             x = Ieee.roundIntegral(x, r);
         }
-        if (relu && !(x > 0) && !Double.isNaN(x)) {
+        if (relu && x < 0) {
             x = 0;
         }
         return switch (dt) {

@@ -1,6 +1,7 @@
 package org.jptxas.simulator.sass;
 
 import java.util.List;
+import org.jptxas.simulator.numeric.Rounding;
 import org.jptxas.simulator.sass.SassMachine.Thread;
 import org.jptxas.simulator.sass.SassMachine.Warp;
 import org.jptxas.simulator.sass.SassOperand.Imm;
@@ -26,7 +27,16 @@ final class FloatOps {
                 : op.has("FLOOR") ? org.jptxas.simulator.numeric.Rounding.RM
                 : op.has("CEIL") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
         if (op.has("F16") || op.has("BF16")) {
-            throw machine.unimplemented(op);
+            // the low half rounded to an integral value; a NaN becomes the canonical 0x7fff
+            boolean bf = op.has("BF16");
+            int h = operands.read(o.get(1), t, w) & 0xffff;
+            float x = bf ? org.jptxas.simulator.numeric.SmallFloats.bf16ToFloat(h)
+                    : org.jptxas.simulator.numeric.SmallFloats.halfToFloat(h);
+            float r = (float) org.jptxas.simulator.numeric.Ieee.roundIntegral(x, rnd);
+            OperandAccess.writeR(t, o.get(0), Float.isNaN(r) ? 0x7fff
+                    : bf ? org.jptxas.simulator.numeric.SmallFloats.toBf16(r)
+                    : org.jptxas.simulator.numeric.SmallFloats.toHalf(r));
+            return;
         }
         if (op.has("F64")) {
             double x = operands.readD(o.get(1), t, w);
@@ -54,7 +64,7 @@ final class FloatOps {
         }
         for (String m : op.modifiers()) {
             if (!m.equals("PACK_AB") && !m.equals("F16") && !m.equals("BF16") && !m.equals("F32") && !m.equals("RELU")
-                    && !m.equals("RZ")) {
+                    && !m.equals("RZ") && !m.equals("SATFINITE")) {
                 throw machine.unimplemented(op);
             }
         }
@@ -62,8 +72,9 @@ final class FloatOps {
             throw machine.unimplemented(op);
         }
         boolean bf = op.has("BF16");
-        int hi = half(operands.readF(o.get(1), t, w), bf, op.has("RELU"), op.has("RZ"));
-        int lo = half(operands.readF(o.get(2), t, w), bf, op.has("RELU"), op.has("RZ"));
+        boolean satfinite = op.has("SATFINITE");
+        int hi = half(operands.readF(o.get(1), t, w), bf, op.has("RELU"), op.has("RZ"), satfinite);
+        int lo = half(operands.readF(o.get(2), t, w), bf, op.has("RELU"), op.has("RZ"), satfinite);
         OperandAccess.writeR(t, o.get(0), hi << 16 | lo);
     }
 
@@ -91,17 +102,42 @@ final class FloatOps {
         return org.jptxas.simulator.numeric.SmallFloats.toFp8Satfinite(x, e4m3);
     }
 
-    private static int half(float x, boolean bf16, boolean relu, boolean towardZero) {
+    private static int half(float x, boolean bf16, boolean relu, boolean towardZero, boolean satfinite) {
         if (relu && !Float.isNaN(x) && x < 0) {
             x = 0;
         }
-        int h = bf16 ? org.jptxas.simulator.numeric.SmallFloats.toBf16(x) : org.jptxas.simulator.numeric.SmallFloats.toHalf(x);
-        if (towardZero && !Float.isNaN(x) && (h & 0x7fff) != 0) {
-            float back = bf16 ? org.jptxas.simulator.numeric.SmallFloats.bf16ToFloat(h)
-                    : org.jptxas.simulator.numeric.SmallFloats.halfToFloat(h);
-            if (Math.abs(back) > Math.abs(x)) {
-                h--; // rounded away from zero: one step back (the magnitude is the low 15 bits)
+        int h = directedHalf(x, bf16, towardZero ? Rounding.RZ : Rounding.RN);
+        if (satfinite) {
+            if (Float.isNaN(x)) {
+                return 0x7fff;
             }
+            int inf = bf16 ? 0x7f80 : 0x7c00;
+            if ((h & 0x7fff) == inf) {
+                h--; // past the largest finite value (or infinite): that value, sign kept
+            }
+        }
+        return h;
+    }
+
+    /**
+     * {@code x} rounded to f16 or bf16 in direction {@code r}: the nearest value, moved one step when it lies on the
+     * wrong side of {@code x} (past the largest finite value: to it). A NaN stays the nearest conversion's NaN.
+     */
+    static int directedHalf(float x, boolean bf16, Rounding r) {
+        int h = bf16 ? org.jptxas.simulator.numeric.SmallFloats.toBf16(x) : org.jptxas.simulator.numeric.SmallFloats.toHalf(x);
+        if (r == Rounding.RN || Float.isNaN(x)) {
+            return h;
+        }
+        float back = bf16 ? org.jptxas.simulator.numeric.SmallFloats.bf16ToFloat(h)
+                : org.jptxas.simulator.numeric.SmallFloats.halfToFloat(h);
+        boolean negative = (h & 0x8000) != 0;
+        boolean down = back > x && (r == Rounding.RM || r == Rounding.RZ && x > 0);
+        boolean up = back < x && (r == Rounding.RP || r == Rounding.RZ && x < 0);
+        if (down) {
+            return negative ? h + 1 : (h & 0x7fff) == 0 ? 0x8001 : h - 1;
+        }
+        if (up) {
+            return negative ? ((h & 0x7fff) == 0 ? 0x0001 : h - 1) : h + 1;
         }
         return h;
     }
@@ -110,19 +146,13 @@ final class FloatOps {
     void f2fHalf(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         List<String> m = op.modifiers();
-        if (m.size() >= 2 && m.get(0).equals("F16") && m.get(1).equals("F32") && !op.has("RM") && !op.has("RP")) {
+        if (m.size() >= 2 && m.get(0).equals("F16") && m.get(1).equals("F32")) {
             float x = operands.readF(o.get(1), t, w);
             if (op.has("FTZ")) {
                 x = org.jptxas.simulator.numeric.Ieee.ftz(x);
             }
-            int h = org.jptxas.simulator.numeric.SmallFloats.toHalf(x);
-            if (op.has("RZ") && !Float.isNaN(x) && (h & 0x7fff) != 0) {
-                float back = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(h);
-                if (Math.abs(back) > Math.abs(x)) {
-                    h--; // one step toward zero (the magnitude is the low 15 bits)
-                }
-            }
-            OperandAccess.writeR(t, o.get(0), h);
+            OperandAccess.writeR(t, o.get(0), directedHalf(x, false, op.has("RZ") ? Rounding.RZ
+                    : op.has("RM") ? Rounding.RM : op.has("RP") ? Rounding.RP : Rounding.RN));
         } else if (m.size() >= 2 && m.get(0).equals("F32") && m.get(1).equals("F16")) {
             float f = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(operands.read(o.get(1), t, w) & 0xffff);
             if (op.has("FTZ")) {
@@ -422,7 +452,9 @@ final class FloatOps {
     void f2f(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         if (op.has("F64") && op.modifiers().indexOf("F64") == 0 && op.has("F32")) { // F2F.F64.F32
-            OperandAccess.writeR64(t, o.get(0), Double.doubleToRawLongBits(operands.readF(o.get(1), t, w)));
+            // exact; a NaN becomes the canonical f64 NaN, as every other conversion's NaN result here
+            float f = operands.readF(o.get(1), t, w);
+            OperandAccess.writeR64(t, o.get(0), Float.isNaN(f) ? 0x7fffffffffffffffL : Double.doubleToRawLongBits(f));
         } else if (op.has("F32") && op.modifiers().indexOf("F32") == 0 && op.has("F64")) { // F2F.F32.F64{.RZ}
             double d = operands.readD(o.get(1), t, w);
             org.jptxas.simulator.numeric.Rounding rnd = op.has("RZ") ? org.jptxas.simulator.numeric.Rounding.RZ
@@ -448,6 +480,10 @@ final class FloatOps {
             t.pc++;
             return;
         }
+        if (op.has("F16") || op.has("BF16")) {
+            mufuHalf(op, t, w);
+            return;
+        }
         float x = operands.readF(o.get(1), t, w);
         double r = switch (op.modifiers().get(0)) {
             case "RCP" -> 1.0 / x;
@@ -462,6 +498,26 @@ final class FloatOps {
         };
         float f = (float) r;
         OperandAccess.writeR(t, o.get(0), Float.isNaN(f) ? 0x7fffffff : Float.floatToRawIntBits(f));
+        t.pc++;
+    }
+
+    /**
+     * MUFU.{EX2,TANH}.{F16,BF16} d, a{.H1}: one 16-bit lane (the low half, or the high with .H1) through the unit, the
+     * result rounded to the lane's type in d's low half; a NaN result is the canonical 0x7fff.
+     */
+    private void mufuHalf(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean bf = op.has("BF16");
+        int h = operands.read(o.get(1), t, w) & 0xffff; // the read applies .H1
+        float x = bf ? org.jptxas.simulator.numeric.SmallFloats.bf16ToFloat(h)
+                : org.jptxas.simulator.numeric.SmallFloats.halfToFloat(h);
+        double r = switch (op.modifiers().get(0)) {
+            case "EX2" -> Math.pow(2.0, x);
+            case "TANH" -> Math.tanh(x);
+            default -> throw machine.unimplemented(op);
+        };
+        OperandAccess.writeR(t, o.get(0), Double.isNaN(r) ? 0x7fff
+                : bf ? org.jptxas.simulator.numeric.SmallFloats.toBf16(r) : org.jptxas.simulator.numeric.SmallFloats.toHalf(r));
         t.pc++;
     }
 

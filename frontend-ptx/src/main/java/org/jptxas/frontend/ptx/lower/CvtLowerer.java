@@ -48,8 +48,7 @@ public final class CvtLowerer implements InstructionLowerer {
         if (fp8(insn, cx, m, dt, st)) {
             return;
         }
-        if (dt == PtxType.TF32 && st == PtxType.F32 && "rna".equals(MathTypes.rounding(insn)) && !insn.hasModifier("relu")
-                && !insn.hasModifier("satfinite")) {
+        if (dt == PtxType.TF32 && st == PtxType.F32 && "rna".equals(MathTypes.rounding(insn)) && !insn.hasModifier("relu")) {
             // round to nearest, ties away, at bit 13 (finite inputs only), then clear the 13 low bits
             Reg d = cx.dst(insn.operands().get(0), PtxType.B32);
             Src x = cx.src(insn.operands().get(1), st);
@@ -59,6 +58,12 @@ public final class CvtLowerer implements InstructionLowerer {
             m.fsetp("GEU", p, abs(t), Float.POSITIVE_INFINITY);
             m.atNot(p).iadd3(t, t, 0x1000, RZ);
             m.lop3(d, t, 0xffffe000, RZ, 0xc0);
+            if (insn.hasModifier("satfinite")) {
+                // an all-ones exponent (infinity, or NaN) steps one tf32 unit down: infinity to the largest finite
+                Reg q = m.p();
+                m.fsetp("GEU", q, abs(d), Float.POSITIVE_INFINITY);
+                m.at(q).iadd3(d, d, -0x2000, RZ);
+            }
             m.finish();
             return;
         }
@@ -67,7 +72,7 @@ public final class CvtLowerer implements InstructionLowerer {
                 packF16x2(insn, cx, m, dt, rnd);
                 return;
             }
-            if (!(insn.hasModifier("relu") && (dt == PtxType.F16 || dt == PtxType.BF16) && st == PtxType.F32)) {
+            if (!((dt == PtxType.F16 || dt == PtxType.BF16) && st == PtxType.F32 && insn.operands().size() == 2)) {
                 throw cx.unsupported(insn.fullName());
             }
         }
@@ -380,12 +385,20 @@ public final class CvtLowerer implements InstructionLowerer {
         if (!r.isEmpty()) {
             mods.add(r);
         }
-        if (sat && dt != PtxType.F32) {
+        if (sat && dt == PtxType.BF16) {
             throw cx.unsupported(insn.fullName());
+        }
+        if (sat && dt == PtxType.F64) {
+            Reg t = m.r2();
+            m.op("I2F", String.join(".", mods), t, s);
+            doubleSaturate(m, d, t);
+            return;
         }
         Reg t = sat ? m.r() : d;
         m.op("I2F", String.join(".", mods), t, s);
-        if (sat) {
+        if (sat && dt == PtxType.F16) {
+            halfSaturate(m, d, t, true);
+        } else if (sat) {
             m.fadd("SAT", d, RZ, t);
         }
     }
@@ -423,26 +436,44 @@ public final class CvtLowerer implements InstructionLowerer {
                     }
                 }
                 case F64 -> {
-                    if (sat) {
-                        throw cx.unsupported(insn.fullName());
-                    }
                     if (integral) {
                         String ir = intRounding(rnd);
-                        m.op("FRND", ir.isEmpty() ? "F64" : "F64." + ir, d, s);
+                        Reg t = sat ? m.r2() : d;
+                        m.op("FRND", ir.isEmpty() ? "F64" : "F64." + ir, t, s);
+                        if (sat) {
+                            doubleSaturate(m, d, t);
+                        }
+                    } else if (sat) {
+                        Reg t = m.r2();
+                        m.mov(t.component(0), lo(s));
+                        m.mov(t.component(1), hi(s));
+                        doubleSaturate(m, d, t);
                     } else {
                         m.mov(d.component(0), lo(s));
                         m.mov(d.component(1), hi(s));
                     }
                 }
                 case F16, BF16 -> {
-                    if (sat || (dt == PtxType.BF16 && cx.target().sm() < 90)) {
+                    boolean bf = dt == PtxType.BF16;
+                    if (bf && (sat || cx.target().sm() < 90)) {
                         throw cx.unsupported(insn.fullName());
                     }
+                    Object x = s;
                     if (integral) {
                         String ir = intRounding(rnd);
-                        m.op("FRND", (dt == PtxType.F16 ? "F16" : "BF16") + (ir.isEmpty() ? "" : "." + ir), d, s);
+                        Reg t = sat ? m.r() : d;
+                        m.op("FRND", (bf ? "BF16" : "F16") + (ir.isEmpty() ? "" : "." + ir), t, s);
+                        if (!sat) {
+                            return;
+                        }
+                        x = t;
+                    }
+                    // as ptxas: an add of -0 (a NaN becomes the canonical one), .SAT clamping to [0, 1]; bf16 as
+                    // x * 1 + -0 in add.bf16's form (ptxas's -0 * 0 + x reads its operands' low halves)
+                    if (bf) {
+                        m.op("HFMA2", "BF16_V2", d, x, 0x3f803f80, m.imm(0x80008000));
                     } else {
-                        m.mov(d, s);
+                        halfSaturate(m, d, x, sat);
                     }
                 }
                 default -> throw cx.unsupported(insn.fullName());
@@ -454,6 +485,7 @@ public final class CvtLowerer implements InstructionLowerer {
         }
         switch (dt) {
             case F64 -> {
+                Reg wide = sat ? m.r2() : d;
                 switch (st) {
                     case F32 -> {
                         Object x = s;
@@ -462,17 +494,17 @@ public final class CvtLowerer implements InstructionLowerer {
                             m.fmul("FTZ", t, s, 1.0f);
                             x = t;
                         }
-                        m.op("F2F", "F64.F32", d, x);
+                        m.op("F2F", "F64.F32", wide, x);
                     }
                     case F16 -> {
                         Reg t = m.r();
                         halfToFloat(m, t, s);
-                        m.op("F2F", "F64.F32", d, t);
+                        m.op("F2F", "F64.F32", wide, t);
                     }
                     default -> throw cx.unsupported(insn.fullName());
                 }
                 if (sat) {
-                    throw cx.unsupported(insn.fullName());
+                    doubleSaturate(m, d, wide);
                 }
             }
             case F32 -> {
@@ -516,6 +548,16 @@ public final class CvtLowerer implements InstructionLowerer {
                 boolean bf = dt == PtxType.BF16;
                 switch (st) {
                     case F32 -> {
+                        if ((fr.equals("RM") || fr.equals("RP")) && !bf && !insn.hasModifier("relu")
+                                && !insn.hasModifier("satfinite")) {
+                            // ptxas: F2F.F16.F32.RM/.RP (its .ftz is not applied), .sat as a saturating add after
+                            Reg t = sat ? m.r() : d;
+                            m.op("F2F", "F16.F32." + fr, t, s);
+                            if (sat) {
+                                halfSaturate(m, d, t, true);
+                            }
+                            return;
+                        }
                         if (!fr.isEmpty() && !fr.equals("RZ")) {
                             throw cx.unsupported(insn.fullName());
                         }
@@ -525,24 +567,17 @@ public final class CvtLowerer implements InstructionLowerer {
                             m.fadd("SAT", t, RZ, s);
                             x = t;
                         }
-                        List<String> mods = new ArrayList<>();
-                        if (insn.hasModifier("relu")) {
-                            mods.add("RELU");
-                        }
-                        if (bf) {
-                            mods.add("BF16");
-                        }
-                        mods.add("PACK_AB");
-                        if (!fr.isEmpty()) {
-                            mods.add(fr);
-                        }
-                        m.op("F2FP", String.join(".", mods), d, RZ, x);
+                        m.op("F2FP", packModifiers(insn, bf, fr), d, RZ, x);
                     }
                     case F64 -> {
-                        if (bf || sat) {
+                        if (bf) {
                             throw cx.unsupported(insn.fullName());
                         }
-                        m.op("F2F", fr.isEmpty() ? "F16.F64" : "F16.F64." + fr, d, s);
+                        Reg t = sat ? m.r() : d;
+                        m.op("F2F", fr.isEmpty() ? "F16.F64" : "F16.F64." + fr, t, s);
+                        if (sat) {
+                            halfSaturate(m, d, t, true);
+                        }
                     }
                     default -> throw cx.unsupported(insn.fullName());
                 }
@@ -562,21 +597,56 @@ public final class CvtLowerer implements InstructionLowerer {
         Reg d = cx.dst(insn.operands().get(0), dt);
         Src a = cx.src(insn.operands().get(1), PtxType.F32);
         Src b = cx.src(insn.operands().get(2), PtxType.F32);
+        m.op("F2FP", packModifiers(insn, dt == PtxType.BF16X2, fr), d, a, b);
+    }
+
+    /** F2FP's modifiers in nvdisasm's order: {@code {.SATFINITE}{.RELU}{.BF16}.PACK_AB{.RZ}}. */
+    private static String packModifiers(Instruction insn, boolean bf, String fr) {
         List<String> mods = new ArrayList<>();
+        if (insn.hasModifier("satfinite")) {
+            mods.add("SATFINITE");
+        }
         if (insn.hasModifier("relu")) {
             mods.add("RELU");
         }
-        if (dt == PtxType.BF16X2) {
+        if (bf) {
             mods.add("BF16");
         }
         mods.add("PACK_AB");
         if (!fr.isEmpty()) {
             mods.add(fr);
         }
-        if (insn.hasModifier("satfinite")) {
-            throw cx.unsupported(insn.fullName());
-        }
-        m.op("F2FP", String.join(".", mods), d, a, b);
+        return String.join(".", mods);
+    }
+
+    /**
+     * An f64 clamped to [0, 1] on the integer pipe (ptxas uses DSETP.MAX/MIN): a negative value (-0 too) or a NaN
+     * gives +0, a value from 1 up (infinity too) gives 1. {@code x} is a register pair.
+     */
+    private static void doubleSaturate(MathEmitter m, Reg d, Reg x) {
+        Reg lo = x.component(0), hi = x.component(1);
+        m.ownControl();
+        Reg negative = m.p(), atLeastOne = m.p(), nan = m.p();
+        Reg rl = m.r(), rh = m.r();
+        m.isetp("LT", negative, hi, 0);
+        m.isetp("GE.U32", atLeastOne, hi, 0x3ff00000);
+        // bits above +infinity's (hi:lo) compare: a positive NaN
+        m.isetp("GT.U32", nan, lo, 0);
+        m.emit("ISETP", "GT.U32.AND.EX", List.of(nan, MathEmitter.PT), hi, 0x7ff00000, MathEmitter.PT, nan);
+        m.sel(rl, RZ, lo, atLeastOne);
+        m.sel(rh, 0x3ff00000, hi, atLeastOne);
+        m.at(negative).mov(rl, RZ);
+        m.at(negative).mov(rh, RZ);
+        m.at(nan).mov(rl, RZ);
+        m.at(nan).mov(rh, RZ);
+        m.mov(d.component(0), rl);
+        m.mov(d.component(1), rh);
+        m.finish();
+    }
+
+    /** {@code HADD2{.SAT} d, x, -RZ}: ptxas's canonicalizing (and with .SAT clamping) copy of an f16. */
+    private static void halfSaturate(MathEmitter m, Reg d, Object x, boolean sat) {
+        m.op("HADD2", sat ? "SAT" : "", d, x, neg(RZ));
     }
 
     /**

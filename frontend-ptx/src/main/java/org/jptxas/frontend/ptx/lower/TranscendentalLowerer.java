@@ -28,7 +28,8 @@ public final class TranscendentalLowerer implements InstructionLowerer {
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
         PtxType t = MathTypes.type(insn);
         if (t != PtxType.F32) {
-            throw cx.unsupported(insn.fullName());
+            halfLanes(insn, cx, t);
+            return;
         }
         boolean ftz = insn.hasModifier("ftz");
         MathEmitter m = new MathEmitter(cx);
@@ -73,5 +74,35 @@ public final class TranscendentalLowerer implements InstructionLowerer {
             }
             default -> throw cx.unsupported(insn.fullName());
         }
+    }
+
+    /**
+     * {@code ex2}/{@code tanh .approx} on f16, bf16 (sm_90) and their pairs: MUFU.{EX2,TANH}.{F16,BF16} per lane, as
+     * ptxas emits them; ptxas reads the high lane as {@code a.H1}, here it is moved down first (Ori's operands carry
+     * no lane selector), and the two results are packed with PRMT.
+     */
+    private static void halfLanes(Instruction insn, LoweringContext cx, PtxType t) throws CompilationException {
+        boolean bf = t == PtxType.BF16 || t == PtxType.BF16X2;
+        boolean pair = t == PtxType.F16X2 || t == PtxType.BF16X2;
+        String fn = insn.opcode().equals("ex2") ? "EX2" : insn.opcode().equals("tanh") ? "TANH" : null;
+        if (fn == null || !(bf || t == PtxType.F16 || t == PtxType.F16X2)) {
+            throw cx.unsupported(insn.fullName());
+        }
+        if (bf && cx.target().sm() < 90) {
+            throw cx.unsupported(insn.fullName() + " (needs sm_90)");
+        }
+        String mods = fn + (bf ? ".BF16" : ".F16");
+        MathEmitter m = new MathEmitter(cx);
+        Reg d = cx.dst(insn.operands().get(0), t);
+        Src x = cx.src(insn.operands().get(1), t);
+        if (!pair) {
+            m.mufu(mods, d, x);
+            return;
+        }
+        Reg lo = m.r(), high = m.r(), hi = m.r();
+        m.mufu(mods, lo, x);
+        m.op("PRMT", "", high, x, 0x7632, MathEmitter.RZ);
+        m.mufu(mods, hi, high);
+        m.op("PRMT", "", d, lo, 0x5410, hi);
     }
 }
