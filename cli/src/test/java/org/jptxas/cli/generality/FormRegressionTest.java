@@ -144,7 +144,16 @@ class FormRegressionTest {
             new String[] {"sm_86", "cvt.rmi.sat.f16.f16 r, r", "the same, after rounding to an integer"},
             new String[] {"sm_80", "tanh.approx.f16x2 r, r", "tanh and ex2 of f16 were refused"},
             new String[] {"sm_75", "ex2.approx.f16 r, r", "the same"},
-            new String[] {"sm_90", "tanh.approx.bf16 r, r", "the same, bf16"});
+            new String[] {"sm_90", "tanh.approx.bf16 r, r", "the same, bf16"},
+            new String[] {"sm_80", "cvt.rn.sat.f64.s32 r, r", "f64 results with .sat were refused"},
+            new String[] {"sm_90", "cvt.sat.f64.f32 r, r", "the same"},
+            new String[] {"sm_86", "cvt.rmi.sat.f64.f64 r, r", "the same"},
+            new String[] {"sm_75", "cvt.sat.f64.f16 r, r", "the same"},
+            new String[] {"sm_80", "ld.L2::cache_hint.u32 r, [rd], r", "loads and stores with a cache policy were"
+                + " refused"},
+            new String[] {"sm_86", "st.L2::cache_hint.u8 [rd], r, r", "the same"},
+            new String[] {"sm_89", "st.relaxed.cta.L2::cache_hint.b64 [rd], r, r", "the same"},
+            new String[] {"sm_90", "ld.L2::cache_hint.b128 r, [rd], r", "the same"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

@@ -58,7 +58,8 @@ public final class MemoryLowerer implements InstructionLowerer {
             vec = 1;
         }
         int bytes = elemBytes * vec;
-        if (bytes > 16 || insn.modifiers().stream().anyMatch(m -> m.startsWith("L2::") && m.contains("cache_hint"))) {
+        boolean cacheHint = insn.modifiers().stream().anyMatch(m -> m.startsWith("L2::") && m.contains("cache_hint"));
+        if (bytes > 16 || cacheHint && space != StateSpace.GLOBAL && space != null) {
             throw cx.unsupported(null);
         }
         if (space == StateSpace.PARAM) {
@@ -131,17 +132,32 @@ public final class MemoryLowerer implements InstructionLowerer {
                 cx.emit("MEMBAR", List.of("ALL", "CTA"), List.of(), List.of());
             }
         }
+        // .L2::cache_hint: the 64-bit policy in a uniform pair after the address, which the access names as its
+        // memory descriptor (ptxas: R2UR UR6, R2; R2UR UR7, R3; LDG.E R7, desc[UR6][R4.64])
+        Src policy = cacheHint ? Src.of(uniformPolicy(cx, insn.operands().get(2))) : null;
         if (load) {
             Reg tuple = loadTarget(cx, value, t, vec, bytes);
-            cx.emit(op, mods, List.of(tuple), List.of(Src.of(addr)));
+            cx.emit(op, mods, List.of(tuple), policy == null ? List.of(Src.of(addr)) : List.of(Src.of(addr), policy));
             distribute(cx, tuple, value, t, vec);
             if (acquire && (space == StateSpace.GLOBAL || space == null)) {
                 cx.emit("CCTL", List.of("IVALL"), List.of(), List.of());
             }
         } else {
             Src v = storeValue(cx, value, t, vec, bytes);
-            cx.emit(op, mods, List.of(), List.of(Src.of(addr), v));
+            cx.emit(op, mods, List.of(), policy == null ? List.of(Src.of(addr), v) : List.of(Src.of(addr), v, policy));
         }
+    }
+
+    /** A 64-bit cache policy moved into a fresh uniform register pair. */
+    private static Reg uniformPolicy(LoweringContext cx, Operand o) throws CompilationException {
+        Reg q = cx.newReg(RegFile.UR, 2);
+        Src v = cx.src(o, PtxType.B64);
+        for (int h = 0; h < 2; h++) {
+            Src half = Ptx.part(v, h);
+            cx.emit(half.value() instanceof org.jptxas.ori.ir.Imm ? "UMOV" : "R2UR", List.of(),
+                    List.of(q.component(h)), List.of(half));
+        }
+        return q;
     }
 
     static StateSpace space(Instruction insn) {
