@@ -29,7 +29,7 @@ public final class FmaContraction implements Pass {
 
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
-        SingleDefs sd = new SingleDefs(body);
+        SingleDefs sd = cx.singleDefs(body);
         boolean changed = false;
         for (BasicBlock b : body.blocks()) {
             List<Instr> instrs = b.instrs();

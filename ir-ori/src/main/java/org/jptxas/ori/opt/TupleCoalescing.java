@@ -29,7 +29,7 @@ public final class TupleCoalescing implements Pass {
 
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
-        SingleDefs sd = new SingleDefs(body);
+        SingleDefs sd = cx.singleDefs(body);
         if (shareFragments(body, sd)) {
             return true; // the definitions changed: the next round sees fresh def-use chains
         }

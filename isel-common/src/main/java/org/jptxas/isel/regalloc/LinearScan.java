@@ -23,7 +23,7 @@ final class LinearScan {
     /** One past the highest register handed out so far. */
     private int high;
     /** Per register, every interval ever placed over it (stale entries are skipped by checking {@code reg}). */
-    private final List<List<LiveInterval>> placed = new ArrayList<>();
+    private final List<RegisterOccupants> placed = new ArrayList<>();
 
     private LinearScan(RegFile file, boolean[] allowed, LiveInterval[] all, int[][] hints, BitSet spilled) {
         this.file = file;
@@ -35,7 +35,7 @@ final class LinearScan {
 
     private void recordAt(LiveInterval iv, int reg) {
         while (placed.size() < reg + iv.comps) {
-            placed.add(new ArrayList<>());
+            placed.add(new RegisterOccupants());
         }
         for (int c = 0; c < iv.comps; c++) {
             placed.get(reg + c).add(iv);
@@ -51,12 +51,8 @@ final class LinearScan {
             if (!allowed[u]) {
                 return false;
             }
-            if (u < placed.size()) {
-                for (LiveInterval o : placed.get(u)) {
-                    if (o != iv && o.reg >= 0 && o.reg <= u && u < o.reg + o.comps && o.overlapsWhole(iv)) {
-                        return false;
-                    }
-                }
+            if (u < placed.size() && placed.get(u).anyOverlapAt(iv, u)) {
+                return false;
             }
         }
         return true;
