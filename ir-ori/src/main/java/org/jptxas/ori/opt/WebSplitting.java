@@ -2,7 +2,6 @@ package org.jptxas.ori.opt;
 
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jptxas.ori.analysis.Cfg;
@@ -115,9 +114,14 @@ public final class WebSplitting implements Pass {
             defCand[c] = c;
             killing[c] = true;
         }
-        Map<Instr, int[]> defIds = new IdentityHashMap<>();
-        for (BasicBlock b : body.blocks()) {
-            for (Instr in : b.instrs()) {
+        // per block (by position in the body) and instruction: the definition ids of its written candidates
+        List<BasicBlock> blocks = body.blocks();
+        int[][][] defIds = new int[blocks.size()][][];
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            List<Instr> instrs = blocks.get(bi).instrs();
+            defIds[bi] = new int[instrs.size()][];
+            for (int ii = 0; ii < instrs.size(); ii++) {
+                Instr in = instrs.get(ii);
                 int[] ids = null;
                 List<Reg> d = in.dsts();
                 for (int s = 0; s < d.size(); s++) {
@@ -134,20 +138,18 @@ public final class WebSplitting implements Pass {
                         inOrder[seenDefs++] = id;
                     }
                 }
-                if (ids != null) {
-                    defIds.put(in, ids);
-                }
+                defIds[bi][ii] = ids;
             }
         }
         Cfg cfg = Cfg.of(body);
         int n = body.blocks().size();
         BitSet[] gen = new BitSet[n];
         BitSet[] kill = new BitSet[n];
-        for (BasicBlock b : body.blocks()) {
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            BasicBlock b = blocks.get(bi);
             BitSet g = new BitSet(nd);
             BitSet k = new BitSet(nd);
-            for (Instr in : b.instrs()) {
-                int[] ids = defIds.get(in);
+            for (int[] ids : defIds[bi]) {
                 if (ids == null) {
                     continue;
                 }
@@ -178,27 +180,44 @@ public final class WebSplitting implements Pass {
         // sets are recomputed in place, a changed out set swapping with the scratch one: a fresh set of every
         // definition per block and round was most of this pass's allocation on large kernels
         BitSet scratch = new BitSet(nd);
+        // A worklist in reverse postorder: after the first visit, only blocks whose predecessors' out sets changed
+        // are computed again (whole sweeps recomputed every block until one sweep changed none). The least fixed
+        // point is the same either way.
         int[] rpo = cfg.reversePostorder();
-        boolean again = true;
-        while (again) {
-            again = false;
-            for (int b : rpo) {
-                BitSet i = in[b];
-                if (b != 0) {
-                    i.clear(); // the entry's set keeps its entry definitions and only grows
-                }
-                for (int p : cfg.predecessors(b)) {
-                    i.or(out[p]);
-                }
-                BitSet o = scratch;
-                o.clear();
-                o.or(i);
-                o.andNot(kill[b]);
-                o.or(gen[b]);
-                if (!o.equals(out[b])) {
-                    scratch = out[b];
-                    out[b] = o;
-                    again = true;
+        int[] queue = new int[n];
+        boolean[] queued = new boolean[n];
+        int head = 0;
+        int queuedCount = 0;
+        for (int b : rpo) {
+            queue[queuedCount++] = b;
+            queued[b] = true;
+        }
+        while (queuedCount > 0) {
+            int b = queue[head];
+            head = (head + 1) % n;
+            queuedCount--;
+            queued[b] = false;
+            BitSet i = in[b];
+            if (b != 0) {
+                i.clear(); // the entry's set keeps its entry definitions and only grows
+            }
+            for (int p : cfg.predecessors(b)) {
+                i.or(out[p]);
+            }
+            BitSet o = scratch;
+            o.clear();
+            o.or(i);
+            o.andNot(kill[b]);
+            o.or(gen[b]);
+            if (!o.equals(out[b])) {
+                scratch = out[b];
+                out[b] = o;
+                for (int s : cfg.successors(b)) {
+                    if (!queued[s]) {
+                        queued[s] = true;
+                        queue[(head + queuedCount) % n] = s;
+                        queuedCount++;
+                    }
                 }
             }
         }
@@ -207,26 +226,31 @@ public final class WebSplitting implements Pass {
         for (int i = 0; i < nd; i++) {
             parent[i] = i;
         }
-        Map<Instr, int[]> useDef = new IdentityHashMap<>(); // per instruction: a reaching def per read candidate
+        // per block and instruction: (candidate, a reaching definition) per read candidate
+        int[][][] useDef = new int[blocks.size()][][];
         BitSet cur = new BitSet(nd);
-        for (BasicBlock b : body.blocks()) {
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            BasicBlock b = blocks.get(bi);
             cur.clear();
             cur.or(in[b.id()]);
-            for (Instr ins : b.instrs()) {
-                for (Reg r : ins.usedRegs()) {
-                    int c = candidate(r, num, cand);
+            List<Instr> instrs = b.instrs();
+            useDef[bi] = new int[instrs.size()][];
+            for (int ii = 0; ii < instrs.size(); ii++) {
+                Instr ins = instrs.get(ii);
+                int[] reads = null;
+                List<Reg> used = ins.usedRegs();
+                for (int ui = 0; ui < used.size(); ui++) {
+                    int c = candidate(used.get(ui), num, cand);
                     if (c < 0) {
                         continue;
                     }
                     int any = joinReaching(cur, first, parent, c);
-                    useDef.computeIfAbsent(ins, k -> new int[0]);
-                    int[] old = useDef.get(ins);
-                    int[] grown = java.util.Arrays.copyOf(old, old.length + 2);
-                    grown[old.length] = c;
-                    grown[old.length + 1] = any;
-                    useDef.put(ins, grown);
+                    reads = reads == null ? new int[2] : java.util.Arrays.copyOf(reads, reads.length + 2);
+                    reads[reads.length - 2] = c;
+                    reads[reads.length - 1] = any;
                 }
-                int[] ids = defIds.get(ins);
+                useDef[bi][ii] = reads;
+                int[] ids = defIds[bi][ii];
                 if (ids == null) {
                     continue;
                 }
@@ -249,10 +273,12 @@ public final class WebSplitting implements Pass {
         Map<Integer, Reg> names = new java.util.HashMap<>();
         boolean[] named = new boolean[nc];
         boolean[] entryUsed = new boolean[nc];
-        for (int[] u : useDef.values()) {
-            for (int i = 0; i < u.length; i += 2) {
-                if (find(parent, u[i + 1]) == find(parent, u[i])) {
-                    entryUsed[u[i]] = true;
+        for (int[][] block : useDef) {
+            for (int[] u : block) {
+                for (int i = 0; u != null && i < u.length; i += 2) {
+                    if (find(parent, u[i + 1]) == find(parent, u[i])) {
+                        entryUsed[u[i]] = true;
+                    }
                 }
             }
         }
@@ -290,9 +316,11 @@ public final class WebSplitting implements Pass {
         if (!changed) {
             return false;
         }
-        for (BasicBlock b : body.blocks()) {
-            for (Instr ins : b.instrs()) {
-                int[] u = useDef.get(ins);
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            List<Instr> instrs = blocks.get(bi).instrs();
+            for (int ii = 0; ii < instrs.size(); ii++) {
+                Instr ins = instrs.get(ii);
+                int[] u = useDef[bi][ii];
                 if (u != null) {
                     for (int i = 0; i < u.length; i += 2) {
                         Reg to = names.get(find(parent, u[i + 1]));
@@ -302,7 +330,7 @@ public final class WebSplitting implements Pass {
                         }
                     }
                 }
-                int[] ids = defIds.get(ins);
+                int[] ids = defIds[bi][ii];
                 if (ids != null) {
                     List<Reg> d = ins.dsts();
                     for (int s = 0; s < ids.length; s++) {
