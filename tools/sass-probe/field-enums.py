@@ -222,6 +222,43 @@ for c_pieces, word in [([', |', '|'], '004fca0000280902200000ffff077231'),
                                                     c_pieces[1]], word, [R, 'GPR 31:24', 'GPR 39:32', 'GPR 71:64'],
                                   sms=['sm_80', 'sm_86', 'sm_89', 'sm_90']))
 
+# F2F.F16.F64 d, a.64 with a register source (key 0x310; ptxas writes the constant-bank form for a parameter): the
+# destination type [76:75] = 1 (f16), the source [85:84] = 3 (f64), the rounding [79:78] a form each (the class
+# composer replaces a rounding token in place and has none to replace on the round-to-nearest form)
+for rnd, rbits in [('', 0), ('.RM', 1), ('.RP', 2), ('.RZ', 3)]:
+    PTXAS_FORMS.append(ptxas_form('F2F.F16.F64' + rnd, ['F2F.F16.F64%s ' % rnd, ', ', ''],
+                                  '000fe200%08x0000000400027310' % (0x300800 | rbits << 14), [R, 'GPR 39:32']))
+# STL.U16 (size [75:73] = 2; st.local.b16) with and without an offset [63:40], as the learned STL.U8/STL.64 forms
+for pieces, slots in [(['STL.U16 [', '], ', ''], ['GPR 31:24', 'GPR 39:32']),
+                      (['STL.U16 [', '', '], ', ''], ['GPR 31:24', 'SHEX_PLUS 63:40', 'GPR 39:32'])]:
+    PTXAS_FORMS.append(ptxas_form('STL.U16', pieces, '000fe40000100400000000020b007387', slots))
+# LDC.U8 d, c[bank][Ra+off] (ld.const.b8 at a register address; sm_75/sm_80 learned it from the corpus)
+PTXAS_FORMS.append(ptxas_form('LDC.U8', ['LDC.U8 ', ', c[', '][', '', ']'], '000124000000000000c0004000087b82',
+                              [R, 'HEX 58:54', 'GPR 31:24', 'SHEX_PLUS 53:38'], sms=['sm_86', 'sm_89', 'sm_90']))
+# BAR.SYNC with an immediate barrier [57:54] and a register count [39:32] (key 0x91d: barrier.sync 3, r); sm_75 has
+# it from the corpus, sm_90 prints it as learned
+PTXAS_FORMS.append(ptxas_form('BAR.SYNC', ['BAR.SYNC ', ', ', ''], '000fec000000000000c0000b0000791d',
+                              ['HEX 57:54', 'GPR 39:32'], sms=['sm_80', 'sm_86', 'sm_89']))
+# fp8 packs and unpacks (sm_89/sm_90, key 0x23e): PACK_AB_MERGE_C's format [76] (1 E4M3, 0 E5M2) and .RELU [75];
+# UNPACK_B's format [73] (1 E4M3, 0 E5M2) and .RELU [75]; each combination a form (nvdisasm moves .RELU between
+# tokens), c [71:64] of the pack
+for fmt, fbit in [('E4M3', 1), ('E5M2', 0)]:
+    for relu in (0, 1):
+        mn = 'F2FP.SATFINITE.%s%s.F32.PACK_AB_MERGE_C' % ('RELU.' if relu else '', fmt)
+        hi = 0x04806000 | fbit << 12 | relu << 11
+        PTXAS_FORMS.append(ptxas_form(mn, [mn + ' ', ', ', ', ', ', ', ''], '000fe200%08x000000030201723e' % hi,
+                                      [R, 'GPR 31:24', 'GPR 39:32', 'GPR 71:64'], sms=['sm_89', 'sm_90']))
+        mn = 'F2FP.%sF16.%s.UNPACK_B' % ('RELU.' if relu else '', fmt)
+        hi = 0x020004ff | fbit << 9 | relu << 11
+        PTXAS_FORMS.append(ptxas_form(mn, [mn + ' ', ', ', ''], '000fe200%08x00000003ff01723e' % hi,
+                                      [R, 'GPR 39:32'], sms=['sm_89', 'sm_90']))
+# I2IP.S2 with all three sources' reuse flags [124:122], as ptxas writes it: a key with a .reuse form lets the
+# emulator's decoder drop the flags of the other I2IP words it does not know
+for sat, sms in [(0, ['sm_75', 'sm_80', 'sm_86', 'sm_89']), (0x4, ['sm_90'])]:
+    PTXAS_FORMS.append(ptxas_form('I2IP.S2.S32.SAT', ['I2IP.S2.S32.SAT ', ', ', '.reuse, ', '.reuse, ', '.reuse.28'],
+                                  '1d0fe400%08x0000000807097239' % ((0x53 | sat) << 8 | 6),
+                                  [R, 'GPR 31:24', 'GPR 39:32', 'GPR 71:64'], sms=sms))
+
 # Composed spellings the forms above already hold (an operand class's '-' on a form ptxas wrote with it), or that
 # nvdisasm prints otherwise ('-' on LEA.X's b is '~'): refused in the classes, so no composed form shadows or
 # misprints them. (class mnemonic, key, skeletons; each also refused guarded.)

@@ -13,7 +13,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * emulator stopped on ptxas's code): I2I.*.S32.SAT, I2IP.{U2,S2,U4,S4}.S32.SAT, sm_90's ST.E/ATOM.E without a descriptor, FSET.BF, LEA with an immediate b, a negated a or b and .X without .HI,
  * ISETP .EX with an immediate, IMAD.X with an immediate, IDP with a constant or uniform b, R2UR with its predicate,
  * DADD with a negated b, any constant bank or a double immediate, HSETP2 with .H0_H0 halves, HFMA2.BF16_V2's neg/abs
- * of c, F2FP.PACK_AB.RZ with RELU/BF16, HFMA2 .SAT/.FTZ, HMMA.1684.F32.TF32 with reused sources, sm_75 LOP3.LUT with an immediate b and a reused c, F2FP .SATFINITE, F2F.F16.F32 .RM/.RP, MUFU.{TANH,EX2}.{F16,BF16}, FRND.BF16 ({@code tools/sass-probe/field-enums.py}). Each of ptxas's words gets random values in every field
+ * of c, F2FP.PACK_AB.RZ with RELU/BF16, HFMA2 .SAT/.FTZ, HMMA.1684.F32.TF32 with reused sources, sm_75 LOP3.LUT
+ * with an immediate b and a reused c, F2FP .SATFINITE, F2F.F16.F32 .RM/.RP, MUFU.{TANH,EX2}.{F16,BF16}, FRND.BF16,
+ * F2F.F16.F64 from a register, STL.U16, LDC.U8 at a register address, BAR.SYNC with an immediate barrier and a register
+ * count, the fp8 packs and unpacks (E4M3/E5M2, .RELU), I2IP.S2 with reused sources
+ * ({@code tools/sass-probe/field-enums.py}). Each of ptxas's words gets random values in every field
  * (registers, predicates, immediates, shift, guard, and the class's modifier enums) and must decode to exactly
  * nvdisasm 12.5's text and assemble back to itself.
  */
@@ -129,6 +133,26 @@ class SassPtxasWordFormsOracleTest {
             new Sample("000ff000000009000000000000067308", List.of(GUARD, "23:16", "39:32"), List.of("sm_90")),
             // FRND.BF16 and its integral roundings [79:78] (sm_90 cvt.r*i.bf16.bf16)
             new Sample("004ff000004020000000000000047307", List.of(GUARD, "23:16", "39:32", "79:78"),
+                    List.of("sm_90")),
+            // F2F.F16.F64 with a register source and the class's rounding [79:78]
+            new Sample("000fe200003008000000000400027310", List.of(GUARD, "23:16", "39:32", "79:78"), ALL),
+            // STL.U16 with its offset [63:40]
+            new Sample("000fe40000100400000000020b007387", List.of(GUARD, "31:24", "63:40", "39:32"), ALL),
+            // LDC.U8 from c[bank][Ra+off] (the index stays R0: with RZ the learned c[bank][offset] form applies, whose
+            // offset prints unsigned where nvdisasm prints a negative one)
+            new Sample("000124000000000000c0004000087b82", List.of(GUARD, "23:16", "58:54", "53:38"), ALL),
+            // BAR.SYNC with an immediate barrier [57:54] and a register count
+            new Sample("000fec000000000000c0000b0000791d", List.of(GUARD, "57:54", "39:32"),
+                    List.of("sm_75", "sm_80", "sm_86", "sm_89")),
+            // fp8 PACK_AB_MERGE_C (format [76], .RELU [75]) and UNPACK_B (format [73], .RELU [75])
+            new Sample("000fe400048068ff000000010104723e", List.of(GUARD, "23:16", "31:24", "39:32", "71:64", "76:76",
+                    "75:75"), List.of("sm_89", "sm_90")),
+            new Sample("000fe40002000cff00000004ff05723e", List.of(GUARD, "23:16", "39:32", "73:73", "75:75"),
+                    List.of("sm_89", "sm_90")),
+            // I2IP.S2 with all three reuse flags, as ptxas writes it
+            new Sample("1d0fe400000053060000000807097239", List.of(GUARD, "23:16", "31:24", "39:32", "71:64"),
+                    List.of("sm_75", "sm_80", "sm_86", "sm_89")),
+            new Sample("1d0fe400000057060000000807097239", List.of(GUARD, "23:16", "31:24", "39:32", "71:64"),
                     List.of("sm_90")));
 
     /** Variants per sample; the first is ptxas's word itself. */

@@ -120,7 +120,7 @@ public final class SassTextPrinter {
         String label = null;
         for (int i = 0; i < n; i++) {
             Src src = ops.get(i);
-            alternatives.add(withLayout(s.mnemonic(), i, spell(src, blockLabels)));
+            alternatives.add(withLaneOffset(s.mnemonic(), i, withLayout(s.mnemonic(), i, spell(src, blockLabels))));
             if (isDefault(src) && omittable.size() < MAX_OMITTABLE && i != s.descriptor()) {
                 omittable.add(i);
             }
@@ -337,6 +337,25 @@ public final class SassTextPrinter {
         }
         String layout = operand == 1 ? ".ROW" : ".COL";
         return spellings.stream().map(x -> new Spelling(x.display() + layout, x.assembly() + layout)).toList();
+    }
+
+    /**
+     * I2IP into 2- and 4-bit lanes prints c with the bit offset its low bits land at past the two lanes' saturated
+     * values' nibble or byte ({@code I2IP.S2.S32.SAT R0, R1, R2, R3.28}: c's low 28 bits above a 4-bit pair; {@code .24}
+     * for 4-bit lanes); the offset is fixed by the lane type, so the text carries it.
+     */
+    private static List<Spelling> withLaneOffset(String mnemonic, int operand, List<Spelling> spellings) {
+        if (operand != 3 || !mnemonic.startsWith("I2IP.")) {
+            return spellings;
+        }
+        String lanes = mnemonic.substring(5, Math.min(mnemonic.length(), 8));
+        String suffix = switch (lanes) {
+            case "U2.", "S2." -> ".28";
+            case "U4.", "S4." -> ".24";
+            default -> null;
+        };
+        return suffix == null ? spellings
+                : spellings.stream().map(x -> new Spelling(x.display() + suffix, x.assembly() + suffix)).toList();
     }
 
     private static List<Spelling> spell(Src src, IntFunction<String> blockLabels) {

@@ -22,15 +22,20 @@ final class ConversionCompiler {
     }
 
     /**
-     * {@code cvt.pack.sat.{u8,s8,u16,s16}.s32{.b32} d, a, b{, c}} (PTX ISA "cvt.pack"): a and b clamped to the
-     * narrow type, b in bits [0, n) and a in [n, 2n); for the 8-bit types c fills bits [2n, 32).
+     * {@code cvt.pack.sat.{u2,s2,u4,s4,u8,s8,u16,s16}.s32{.b32} d, a, b{, c}} (PTX ISA "cvt.pack"): a and b clamped
+     * to the narrow type, b in bits [0, n) and a in [n, 2n); for the 2-, 4- and 8-bit types c fills bits [2n, 32).
      */
     private Insn cvtPack(PtxType dt, PtxType st) throws ProgramException, Unsupported {
-        int bits = 8 * dt.sizeBytes();
+        // 2- and 4-bit lanes (.u2/.s2/.u4/.s4: modifiers, no PTX types) take s32 sources, then a b32 c
+        String narrow = ic.has("u2") ? "u2" : ic.has("s2") ? "s2" : ic.has("u4") ? "u4" : ic.has("s4") ? "s4" : null;
+        if (narrow != null) {
+            st = PtxType.S32;
+        }
+        int bits = narrow != null ? narrow.charAt(1) - '0' : 8 * dt.sizeBytes();
         if (!ic.has("sat") || bits > 16 || !isSigned(st)) {
             throw ic.unsupported();
         }
-        boolean signed = isSigned(dt);
+        boolean signed = narrow != null ? narrow.charAt(0) == 's' : isSigned(dt);
         long max = signed ? (1L << (bits - 1)) - 1 : (1L << bits) - 1, min = signed ? -(1L << (bits - 1)) : 0;
         long mask = (1L << bits) - 1;
         int d = ic.dst(ic.op(0));

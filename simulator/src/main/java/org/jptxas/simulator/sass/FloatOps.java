@@ -173,12 +173,13 @@ final class FloatOps {
                     operands.pred(o.get(3), t, w), op.has("NAN"), op.has("BF16_V2")));
         } else if (op.opcode().equals("I2IP") && o.size() == 4 && op.has("SAT") && op.has("S32")
                 && op.modifiers().size() == 3) {
-            int bits = op.has("U8") || op.has("S8") ? 8 : op.has("U16") || op.has("S16") ? 16 : 0;
+            int bits = op.has("U2") || op.has("S2") ? 2 : op.has("U4") || op.has("S4") ? 4
+                    : op.has("U8") || op.has("S8") ? 8 : op.has("U16") || op.has("S16") ? 16 : 0;
             if (bits == 0) {
                 throw machine.unimplemented(op);
             }
             OperandAccess.writeR(t, o.get(0), PackedOps.packSaturated(operands.read(o.get(1), t, w), operands.read(o.get(2), t, w),
-                    operands.read(o.get(3), t, w), bits, op.has("S8") || op.has("S16")));
+                    operands.read(o.get(3), t, w), bits, op.has("S2") || op.has("S4") || op.has("S8") || op.has("S16")));
         } else {
             throw machine.unimplemented(op);
         }

@@ -64,8 +64,9 @@ final class PackedOps {
     }
 
     /**
-     * I2IP.{U8,S8,U16,S16}.S32.SAT d, a, b, c (cvt.pack.sat): a and b clamped to the narrow type's range, b in the low
-     * lane and a above it; the 8-bit forms fill the upper half-word with c's low half-word.
+     * I2IP.{U2,S2,U4,S4,U8,S8,U16,S16}.S32.SAT d, a, b, c (cvt.pack.sat): a and b clamped to the narrow type's range,
+     * b in the low lane and a above it; the 2-, 4- and 8-bit forms fill the bits above the pair with c's low bits
+     * (nvdisasm's c.28 and c.24 name how many).
      */
     static int packSaturated(int a, int b, int c, int bits, boolean signed) {
         long max = signed ? (1L << (bits - 1)) - 1 : (1L << bits) - 1;

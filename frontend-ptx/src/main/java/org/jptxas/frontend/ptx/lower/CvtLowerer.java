@@ -674,14 +674,23 @@ public final class CvtLowerer implements InstructionLowerer {
         m.sel(d, signed, 0x7fffffff, number);
     }
 
-    /** {@code cvt.pack.sat.{u8,s8,u16,s16}.{s32,u32}{.b32} d, a, b{, c}}: I2IP. */
+    /**
+     * {@code cvt.pack.sat.{u8,s8,u16,s16}.{s32,u32}{.b32} d, a, b{, c}}: I2IP. The 2- and 4-bit lane types
+     * ({@code .u2/.s2/.u4/.s4}, which are no PTX variable types and so stay modifiers) name the lanes in the mnemonic;
+     * the source is then always printed {@code .S32} (I2IP.S2.S32.SAT, as ptxas writes it).
+     */
     private static void pack(Instruction insn, LoweringContext cx, MathEmitter m, List<PtxType> types)
             throws CompilationException {
-        PtxType ct = types.get(0), ab = types.get(1);
+        String narrow = NARROW_LANES.stream().filter(insn::hasModifier).findFirst().orElse(null);
+        PtxType ab = narrow != null ? PtxType.S32 : types.get(1);
         Reg d = cx.dst(insn.operands().get(0), PtxType.B32);
         Src a = cx.src(insn.operands().get(1), ab);
         Src b = cx.src(insn.operands().get(2), ab);
         Object c = insn.operands().size() > 3 ? cx.src(insn.operands().get(3), PtxType.B32) : RZ;
-        m.op("I2IP", intName(ct) + "." + intName(ab) + ".SAT", d, a, b, c);
+        String lanes = narrow != null ? narrow.toUpperCase(java.util.Locale.ROOT) : intName(types.get(0));
+        m.op("I2IP", lanes + "." + intName(ab) + ".SAT", d, a, b, c);
     }
+
+    /** cvt.pack's destination lane types narrower than a byte. */
+    private static final List<String> NARROW_LANES = List.of("u2", "s2", "u4", "s4");
 }
