@@ -258,6 +258,20 @@ for sat, sms in [(0, ['sm_75', 'sm_80', 'sm_86', 'sm_89']), (0x4, ['sm_90'])]:
     PTXAS_FORMS.append(ptxas_form('I2IP.S2.S32.SAT', ['I2IP.S2.S32.SAT ', ', ', '.reuse, ', '.reuse, ', '.reuse.28'],
                                   '1d0fe400%08x0000000807097239' % ((0x53 | sat) << 8 | 6),
                                   [R, 'GPR 31:24', 'GPR 39:32', 'GPR 71:64'], sms=sms))
+# sm_90's atomic adds of f16x2/bf16x2 (and f32/f64 at .SM/.SYS scope) through a memory descriptor, generic (ATOM, key
+# 0x19a2) and global (ATOMG, 0x19a3): Pp [83:81], d, desc[URa] [69:64], a [31:24], offset [63:40], b [39:32]; the type
+# and rounding fixed per form, the scope GPU/SM/SYS as ptxas's F32.FTZ words show it
+# (SM clears [78]; SYS flips [80,79,77]); every combination nvdisasm printed from raw words
+for typ, hi in [('F16x2', 0x0810e1c6), ('BF16x2', 0x0810e7c6), ('F32.FTZ', 0x0810f3c6), ('F64', 0x0810ffc6)]:
+    for scope, flip in [('GPU', 0), ('SM', 0x4000), ('SYS', 0x1a000)]:
+        for op, key in [('ATOM', 0x79a2), ('ATOMG', 0x79a3)]:
+            mn = '%s.E.ADD.%s.RN.STRONG.%s' % (op, typ, scope)
+            word = '000fe200%08x%016x' % (hi ^ flip, 9 << 32 | 2 << 24 | 1 << 16 | key)
+            for pieces, slots in [([mn + ' ', ', ', ', desc[', '][', '.64], ', ''],
+                                   ['PRED 83:81', R, 'UGPR 69:64', 'GPR 31:24', 'GPR 39:32']),
+                                  ([mn + ' ', ', ', ', desc[', '][', '.64', '], ', ''],
+                                   ['PRED 83:81', R, 'UGPR 69:64', 'GPR 31:24', 'SHEX_PLUS 63:40', 'GPR 39:32'])]:
+                PTXAS_FORMS.append(ptxas_form(mn, pieces, word, slots, sms=['sm_90']))
 
 # Composed spellings the forms above already hold (an operand class's '-' on a form ptxas wrote with it), or that
 # nvdisasm prints otherwise ('-' on LEA.X's b is '~'): refused in the classes, so no composed form shadows or

@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * of c, F2FP.PACK_AB.RZ with RELU/BF16, HFMA2 .SAT/.FTZ, HMMA.1684.F32.TF32 with reused sources, sm_75 LOP3.LUT
  * with an immediate b and a reused c, F2FP .SATFINITE, F2F.F16.F32 .RM/.RP, MUFU.{TANH,EX2}.{F16,BF16}, FRND.BF16,
  * F2F.F16.F64 from a register, STL.U16, LDC.U8 at a register address, BAR.SYNC with an immediate barrier and a register
- * count, the fp8 packs and unpacks (E4M3/E5M2, .RELU), I2IP.S2 with reused sources
- * ({@code tools/sass-probe/field-enums.py}). Each of ptxas's words gets random values in every field
+ * count, the fp8 packs and unpacks (E4M3/E5M2, .RELU), I2IP.S2 with reused sources, sm_90's f16x2/bf16x2/f32/f64
+ * ATOM/ATOMG adds at every scope ({@code tools/sass-probe/field-enums.py}). Each of ptxas's words gets random values in every field
  * (registers, predicates, immediates, shift, guard, and the class's modifier enums) and must decode to exactly
  * nvdisasm 12.5's text and assemble back to itself.
  */
@@ -153,7 +153,17 @@ class SassPtxasWordFormsOracleTest {
             new Sample("1d0fe400000053060000000807097239", List.of(GUARD, "23:16", "31:24", "39:32", "71:64"),
                     List.of("sm_75", "sm_80", "sm_86", "sm_89")),
             new Sample("1d0fe400000057060000000807097239", List.of(GUARD, "23:16", "31:24", "39:32", "71:64"),
-                    List.of("sm_90")));
+                    List.of("sm_90")),
+            // sm_90 ATOM/ATOMG adds through a descriptor: f16x2 (GPU), bf16x2 (SM), f32.FTZ (SM), f64 (SYS); ptxas's
+            // words and the scopes it writes for f32
+            new Sample("002362000810e1c600000009020079a2", List.of(GUARD, "83:81", "23:16", "69:64", "31:24", "63:40",
+                    "39:32"), List.of("sm_90")),
+            new Sample("000fe2000810a7c600000009020179a3", List.of(GUARD, "83:81", "23:16", "69:64", "31:24", "63:40",
+                    "39:32"), List.of("sm_90")),
+            new Sample("000762000810b3c600001801040879a2", List.of(GUARD, "83:81", "23:16", "69:64", "31:24", "63:40",
+                    "39:32"), List.of("sm_90")),
+            new Sample("000fe20008115fc600000008020479a2", List.of(GUARD, "83:81", "23:16", "69:64", "31:24", "63:40",
+                    "39:32"), List.of("sm_90")));
 
     /** Variants per sample; the first is ptxas's word itself. */
     static final int VARIANTS = 24;

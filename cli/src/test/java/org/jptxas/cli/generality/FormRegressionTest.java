@@ -153,7 +153,21 @@ class FormRegressionTest {
                 + " refused"},
             new String[] {"sm_86", "st.L2::cache_hint.u8 [rd], r, r", "the same"},
             new String[] {"sm_89", "st.relaxed.cta.L2::cache_hint.b64 [rd], r, r", "the same"},
-            new String[] {"sm_90", "ld.L2::cache_hint.b128 r, [rd], r", "the same"});
+            new String[] {"sm_90", "ld.L2::cache_hint.b128 r, [rd], r", "the same"},
+            new String[] {"sm_80", "cvt.pack.sat.s2.s32.b32 r, r, r, r", "2-bit lanes selected I2IP.S32.U32.SAT (no"
+                + " encoding); the interpreter refused them"},
+            new String[] {"sm_90", "cvt.pack.sat.u4.s32.b32 r, i, r, r", "the same, 4-bit lanes"},
+            new String[] {"sm_75", "cvt.rm.f16.f64 r, r", "F2F.F16.F64 had no register form"},
+            new String[] {"sm_86", "st.local.b16 [r], r", "STL.U16 had no form"},
+            new String[] {"sm_80", "ld.const.b128 r, [rd]", "LDC.128 (no such size): now two LDC.64"},
+            new String[] {"sm_89", "barrier.sync i, r", "BAR.SYNC imm, R had no sm_80/86/89 form"},
+            new String[] {"sm_89", "cvt.rn.satfinite.relu.e5m2x2.f32 r, r, r", "no sm_89 fp8 packs; .RELU spelled"
+                + " after the types"},
+            new String[] {"sm_90", "cvt.rn.relu.f16x2.e5m2x2 r, r", "no E5M2/.RELU unpack forms; neither the"
+                + " emulator nor the interpreter widened fp8 pairs"},
+            new String[] {"sm_90", "atom.add.noftz.bf16x2 r, [rd], r", "sm_90's bf16x2 ATOM through a descriptor had"
+                + " no form"},
+            new String[] {"sm_90", "atom.sys.add.f32 r, [rd], r", "the same, f32 at .SYS scope"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

@@ -28,6 +28,54 @@ public final class SmallFloats {
         return Float.intBitsToFloat((bits & 0xffff) << 16);
     }
 
+    /** Two 8-bit floats (b's low bytes: byte 1 high, byte 0 low) widened to an f16 pair; see {@link #fp8ToHalf}. */
+    public static int fp8ToHalfPair(int pair, boolean e4m3, boolean relu) {
+        return fp8ToHalf(pair >>> 8 & 0xff, e4m3, relu) << 16 | fp8ToHalf(pair & 0xff, e4m3, relu);
+    }
+
+    /**
+     * {@code v} rounded to f16 or bf16 as {@code r} asks (null: to nearest): the nearest value, moved one step when it
+     * lies on the wrong side of {@code v} for a directed rounding (past the largest finite value, to it).
+     */
+    public static int toHalf(double v, boolean bf16, Rounding r) {
+        int h = bf16 ? toBf16(v) : toHalf(v);
+        if (r == null || r == Rounding.RN || Double.isNaN(v)) {
+            return h;
+        }
+        double back = bf16 ? bf16ToFloat(h) : halfToFloat(h);
+        boolean down = back > v && (r == Rounding.RM || r == Rounding.RZ && v > 0);
+        boolean up = back < v && (r == Rounding.RP || r == Rounding.RZ && v < 0);
+        boolean negative = (h & 0x8000) != 0;
+        int magnitude = h & 0x7fff;
+        if (down) {
+            return negative ? h + 1 : magnitude == 0 ? 0x8001 : h - 1;
+        }
+        if (up) {
+            return !negative ? h + 1 : magnitude == 0 ? 0x0001 : h - 1;
+        }
+        return h;
+    }
+
+    /**
+     * An 8-bit float widened to binary16 (exact: every e4m3 and e5m2 value is a binary16 value); NaN becomes the
+     * canonical 0x7fff, and with {@code relu} a negative value 0.
+     */
+    static int fp8ToHalf(int bits, boolean e4m3, boolean relu) {
+        double v;
+        if (e4m3) {
+            int exp = bits >>> 3 & 0xf, frac = bits & 7;
+            v = (bits & 0x7f) == 0x7f ? Double.NaN
+                    : exp == 0 ? Math.scalb((double) frac, -9) : Math.scalb((double) (8 | frac), exp - 10);
+            v = (bits & 0x80) != 0 ? -v : v;
+        } else {
+            v = widen(bits, 5, 2);
+        }
+        if (Double.isNaN(v)) {
+            return 0x7fff;
+        }
+        return relu && v < 0 ? 0 : toHalf(v);
+    }
+
     /**
      * An 8-bit float, round-to-nearest-even with saturation to the largest finite value ({@code .satfinite}, the only
      * rounding PTX allows for fp8): {@code e4m3} (bias 7, no infinities, 0x7f NaN, largest 448) or {@code e5m2}

@@ -65,6 +65,12 @@ final class ConversionCompiler {
         boolean sat = ic.has("sat"), ftz = ic.has("ftz"), relu = ic.has("relu"), satfinite = ic.has("satfinite");
         Rounding r = Values.rounding(ic.mods, null);
         boolean integralRounding = ic.mods.stream().anyMatch(m -> m.endsWith("i") && Rounding.ofModifier(m) != null);
+        if (dt == PtxType.F16X2 && (st == PtxType.E4M3X2 || st == PtxType.E5M2X2)) {
+            // an fp8 pair widened to an f16 pair (exact; .relu clamps negatives to 0)
+            boolean e4m3 = st == PtxType.E4M3X2;
+            return ic.simple(th -> write(th, d,
+                    org.jptxas.simulator.numeric.SmallFloats.fp8ToHalfPair((int) a.get(th), e4m3, relu) & 0xffffffffL));
+        }
         if (dt == PtxType.F16X2 || dt == PtxType.BF16X2) {
             Src b = ic.src(ic.op(2), st);
             boolean bf = dt == PtxType.BF16X2;

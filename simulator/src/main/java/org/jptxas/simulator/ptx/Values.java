@@ -74,22 +74,7 @@ final class Values {
      * lies on the wrong side of {@code v} for a directed rounding (past the largest finite value, to it).
      */
     static long toHalf(double v, boolean bf16, Rounding r) {
-        long h = toHalf(v, bf16);
-        if (r == null || r == Rounding.RN || Double.isNaN(v)) {
-            return h;
-        }
-        double back = half(h, bf16);
-        boolean down = back > v && (r == Rounding.RM || r == Rounding.RZ && v > 0);
-        boolean up = back < v && (r == Rounding.RP || r == Rounding.RZ && v < 0);
-        boolean negative = (h & 0x8000) != 0;
-        long magnitude = h & 0x7fff;
-        if (down) {
-            return negative ? h + 1 : magnitude == 0 ? 0x8001 : h - 1;
-        }
-        if (up) {
-            return !negative ? h + 1 : magnitude == 0 ? 0x0001 : h - 1;
-        }
-        return h;
+        return SmallFloats.toHalf(v, bf16, r);
     }
 
     /** An f32 result with the .ftz/.sat modifiers applied. */

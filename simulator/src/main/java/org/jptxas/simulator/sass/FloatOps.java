@@ -2,6 +2,7 @@ package org.jptxas.simulator.sass;
 
 import java.util.List;
 import org.jptxas.simulator.numeric.Rounding;
+import org.jptxas.simulator.numeric.SmallFloats;
 import org.jptxas.simulator.sass.SassMachine.Thread;
 import org.jptxas.simulator.sass.SassMachine.Warp;
 import org.jptxas.simulator.sass.SassOperand.Imm;
@@ -30,12 +31,12 @@ final class FloatOps {
             // the low half rounded to an integral value; a NaN becomes the canonical 0x7fff
             boolean bf = op.has("BF16");
             int h = operands.read(o.get(1), t, w) & 0xffff;
-            float x = bf ? org.jptxas.simulator.numeric.SmallFloats.bf16ToFloat(h)
-                    : org.jptxas.simulator.numeric.SmallFloats.halfToFloat(h);
+            float x = bf ? SmallFloats.bf16ToFloat(h)
+                    : SmallFloats.halfToFloat(h);
             float r = (float) org.jptxas.simulator.numeric.Ieee.roundIntegral(x, rnd);
             OperandAccess.writeR(t, o.get(0), Float.isNaN(r) ? 0x7fff
-                    : bf ? org.jptxas.simulator.numeric.SmallFloats.toBf16(r)
-                    : org.jptxas.simulator.numeric.SmallFloats.toHalf(r));
+                    : bf ? SmallFloats.toBf16(r)
+                    : SmallFloats.toHalf(r));
             return;
         }
         if (op.has("F64")) {
@@ -60,6 +61,17 @@ final class FloatOps {
         List<SassOperand> o = op.operands();
         if (op.has("PACK_AB_MERGE_C")) {
             f2fpFp8(op, t, w);
+            return;
+        }
+        if (op.has("UNPACK_B")) {
+            // F2FP{.RELU}.F16.{E4M3|E5M2}.UNPACK_B d, b: b's two low bytes widened to an f16 pair
+            boolean e4m3 = op.has("E4M3");
+            if (o.size() != 2 || !op.has("F16") || e4m3 == op.has("E5M2")
+                    || op.modifiers().size() != (op.has("RELU") ? 4 : 3)) {
+                throw machine.unimplemented(op);
+            }
+            OperandAccess.writeR(t, o.get(0), SmallFloats.fp8ToHalfPair(
+                    operands.read(o.get(1), t, w), e4m3, op.has("RELU")));
             return;
         }
         for (String m : op.modifiers()) {
@@ -99,14 +111,14 @@ final class FloatOps {
         if (relu && !Float.isNaN(x) && !(x > 0)) {
             x = 0;
         }
-        return org.jptxas.simulator.numeric.SmallFloats.toFp8Satfinite(x, e4m3);
+        return SmallFloats.toFp8Satfinite(x, e4m3);
     }
 
     private static int half(float x, boolean bf16, boolean relu, boolean towardZero, boolean satfinite) {
         if (relu && !Float.isNaN(x) && x < 0) {
             x = 0;
         }
-        int h = directedHalf(x, bf16, towardZero ? Rounding.RZ : Rounding.RN);
+        int h = SmallFloats.toHalf(x, bf16, towardZero ? Rounding.RZ : Rounding.RN);
         if (satfinite) {
             if (Float.isNaN(x)) {
                 return 0x7fff;
@@ -119,30 +131,12 @@ final class FloatOps {
         return h;
     }
 
-    /**
-     * {@code x} rounded to f16 or bf16 in direction {@code r}: the nearest value, moved one step when it lies on the
-     * wrong side of {@code x} (past the largest finite value: to it). A NaN stays the nearest conversion's NaN.
-     */
-    static int directedHalf(float x, boolean bf16, Rounding r) {
-        int h = bf16 ? org.jptxas.simulator.numeric.SmallFloats.toBf16(x) : org.jptxas.simulator.numeric.SmallFloats.toHalf(x);
-        if (r == Rounding.RN || Float.isNaN(x)) {
-            return h;
-        }
-        float back = bf16 ? org.jptxas.simulator.numeric.SmallFloats.bf16ToFloat(h)
-                : org.jptxas.simulator.numeric.SmallFloats.halfToFloat(h);
-        boolean negative = (h & 0x8000) != 0;
-        boolean down = back > x && (r == Rounding.RM || r == Rounding.RZ && x > 0);
-        boolean up = back < x && (r == Rounding.RP || r == Rounding.RZ && x < 0);
-        if (down) {
-            return negative ? h + 1 : (h & 0x7fff) == 0 ? 0x8001 : h - 1;
-        }
-        if (up) {
-            return negative ? ((h & 0x7fff) == 0 ? 0x0001 : h - 1) : h + 1;
-        }
-        return h;
+    /** The rounding an F2F names: .RZ, .RM, .RP, or to nearest. */
+    private static Rounding rounding(SassOp op) {
+        return op.has("RZ") ? Rounding.RZ : op.has("RM") ? Rounding.RM : op.has("RP") ? Rounding.RP : Rounding.RN;
     }
 
-    /** F2F.F16.F32{.RZ} (round an f32 to binary16) and F2F.F32.F16 (widen one). */
+    /** F2F.F16.F32{.RZ} and F2F.F16.F64 (round to binary16) and F2F.F32.F16 (widen one). */
     void f2fHalf(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         List<String> m = op.modifiers();
@@ -151,10 +145,11 @@ final class FloatOps {
             if (op.has("FTZ")) {
                 x = org.jptxas.simulator.numeric.Ieee.ftz(x);
             }
-            OperandAccess.writeR(t, o.get(0), directedHalf(x, false, op.has("RZ") ? Rounding.RZ
-                    : op.has("RM") ? Rounding.RM : op.has("RP") ? Rounding.RP : Rounding.RN));
+            OperandAccess.writeR(t, o.get(0), SmallFloats.toHalf(x, false, rounding(op)));
+        } else if (m.size() >= 2 && m.get(0).equals("F16") && m.get(1).equals("F64")) { // F2F.F16.F64{.RM,.RP,.RZ}
+            OperandAccess.writeR(t, o.get(0), SmallFloats.toHalf(operands.readD(o.get(1), t, w), false, rounding(op)));
         } else if (m.size() >= 2 && m.get(0).equals("F32") && m.get(1).equals("F16")) {
-            float f = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(operands.read(o.get(1), t, w) & 0xffff);
+            float f = SmallFloats.halfToFloat(operands.read(o.get(1), t, w) & 0xffff);
             if (op.has("FTZ")) {
                 f = org.jptxas.simulator.numeric.Ieee.ftz(f);
             }
@@ -215,8 +210,8 @@ final class FloatOps {
         if (op.opcode().equals("HADD2") && op.modifiers().equals(List.of("F32")) && o.size() == 3) {
             // HADD2.F32 Rd, a, b: the low halves (after swizzles) added into an f32 result
             int a = halfPair(o.get(1), t, w, op), b = halfPair(o.get(2), t, w, op);
-            float r = org.jptxas.simulator.numeric.SmallFloats.halfToFloat(a & 0xffff)
-                    + org.jptxas.simulator.numeric.SmallFloats.halfToFloat(b & 0xffff);
+            float r = SmallFloats.halfToFloat(a & 0xffff)
+                    + SmallFloats.halfToFloat(b & 0xffff);
             OperandAccess.writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
             return;
         }
@@ -246,7 +241,7 @@ final class FloatOps {
         int next;
         // An immediate pair as the second operand: HADD2/HMUL2 R0, R2, 1, 1 and HFMA2(.MMA) R0, R2, 1, 1, R5.
         if (o.get(2) instanceof Imm i2 && o.size() > 3 && o.get(3) instanceof Imm i3 && (!fma || o.size() == 5)) {
-            b = (org.jptxas.simulator.numeric.SmallFloats.toHalf(i2.value()) << 16) | org.jptxas.simulator.numeric.SmallFloats.toHalf(i3.value());
+            b = (SmallFloats.toHalf(i2.value()) << 16) | SmallFloats.toHalf(i3.value());
             next = 4;
         } else {
             b = halfPair(o.get(2), t, w, op);
@@ -254,7 +249,7 @@ final class FloatOps {
         }
         if (fma) {
             if (o.size() == next + 2 && o.get(next) instanceof Imm hi && o.get(next + 1) instanceof Imm lo) {
-                c = (org.jptxas.simulator.numeric.SmallFloats.toHalf(hi.value()) << 16) | org.jptxas.simulator.numeric.SmallFloats.toHalf(lo.value());
+                c = (SmallFloats.toHalf(hi.value()) << 16) | SmallFloats.toHalf(lo.value());
             } else if (o.size() == next + 1) {
                 c = halfPair(o.get(next), t, w, op);
             } else {
@@ -510,15 +505,15 @@ final class FloatOps {
         List<SassOperand> o = op.operands();
         boolean bf = op.has("BF16");
         int h = operands.read(o.get(1), t, w) & 0xffff; // the read applies .H1
-        float x = bf ? org.jptxas.simulator.numeric.SmallFloats.bf16ToFloat(h)
-                : org.jptxas.simulator.numeric.SmallFloats.halfToFloat(h);
+        float x = bf ? SmallFloats.bf16ToFloat(h)
+                : SmallFloats.halfToFloat(h);
         double r = switch (op.modifiers().get(0)) {
             case "EX2" -> Math.pow(2.0, x);
             case "TANH" -> Math.tanh(x);
             default -> throw machine.unimplemented(op);
         };
         OperandAccess.writeR(t, o.get(0), Double.isNaN(r) ? 0x7fff
-                : bf ? org.jptxas.simulator.numeric.SmallFloats.toBf16(r) : org.jptxas.simulator.numeric.SmallFloats.toHalf(r));
+                : bf ? SmallFloats.toBf16(r) : SmallFloats.toHalf(r));
         t.pc++;
     }
 

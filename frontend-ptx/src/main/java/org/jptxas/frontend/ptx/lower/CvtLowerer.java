@@ -111,7 +111,8 @@ public final class CvtLowerer implements InstructionLowerer {
             Reg d = cx.dst(insn.operands().get(0), dt);
             Src a = cx.src(insn.operands().get(1), st);
             String f = st == PtxType.E4M3X2 ? "E4M3" : "E5M2";
-            m.op("F2FP", "F16." + f + ".UNPACK_B" + (insn.hasModifier("relu") ? ".RELU" : ""), d, a);
+            // nvdisasm's order: .RELU before the types (F2FP.RELU.F16.E4M3.UNPACK_B)
+            m.op("F2FP", (insn.hasModifier("relu") ? "RELU." : "") + "F16." + f + ".UNPACK_B", d, a);
             return true;
         }
         if (toFp8 && st == PtxType.F32 && insn.operands().size() == 3 && insn.hasModifier("satfinite")) {
@@ -119,7 +120,7 @@ public final class CvtLowerer implements InstructionLowerer {
             Src a = cx.src(insn.operands().get(1), st);
             Src b = cx.src(insn.operands().get(2), st);
             String f = dt == PtxType.E4M3X2 ? "E4M3" : "E5M2";
-            m.op("F2FP", "SATFINITE." + f + ".F32.PACK_AB_MERGE_C" + (insn.hasModifier("relu") ? ".RELU" : ""), d, a,
+            m.op("F2FP", "SATFINITE." + (insn.hasModifier("relu") ? "RELU." : "") + f + ".F32.PACK_AB_MERGE_C", d, a,
                     b, RZ);
             return true;
         }

@@ -292,6 +292,17 @@ public final class MemoryLowerer implements InstructionLowerer {
                 cx.emit("MOV", List.of(), List.of(tuple.component(k)),
                         List.of(Src.of(CBank.of(3, c.offset() + 4 * k))));
             }
+        } else if (bytes == 16) {
+            // LDC has no 128-bit size (nvdisasm reads it as INVALID6): two LDC.64, as ptxas loads a 16-byte constant
+            Reg index = addr.base().isZero() ? null : addr.base().width() == 2 ? addr.base().component(0) : addr.base();
+            for (int half = 0; half < 2; half++) {
+                Reg pair = cx.newReg(RegFile.R, 2);
+                cx.emit("LDC", List.of("64"), List.of(pair),
+                        List.of(Src.of(new CBank(3, (int) addr.offset() + 8 * half, index))));
+                for (int k = 0; k < 2; k++) {
+                    cx.emit("MOV", List.of(), List.of(tuple.component(2 * half + k)), List.of(Src.of(pair.component(k))));
+                }
+            }
         } else {
             Reg index = addr.base().isZero() ? null : addr.base().width() == 2 ? addr.base().component(0) : addr.base();
             List<String> mods = new ArrayList<>();
