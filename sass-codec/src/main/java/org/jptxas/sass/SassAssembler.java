@@ -160,10 +160,41 @@ public final class SassAssembler {
         if (alias != null) {
             return alias;
         }
+        Encoded hinted = hinted(text, control, address, labels);
+        if (hinted != null) {
+            return hinted;
+        }
         if (candidates.isEmpty() && composed.isEmpty() && firstError[0] == null) {
             throw new AssemblyException("no " + isa.sm() + " encoding form for '" + text + "'");
         }
         throw new AssemblyException("cannot encode '" + text + "' for " + isa.sm() + ": " + firstError[0]);
+    }
+
+    /**
+     * Text with lazy hint tokens ({@link HintFields}: {@code LD.E.EL.LTC128B.U8}): the text without them assembled,
+     * the fields set, if the words decode to the text.
+     */
+    private Encoded hinted(String text, Control control, long address, LabelResolver labels) {
+        HintFields.Stripped s = isa.hints().strip(text);
+        if (s == null) {
+            return null;
+        }
+        Encoded plain;
+        try {
+            plain = encoded(SassLexer.lex(s.text()), s.text(), control, address, labels);
+        } catch (AssemblyException | IllegalArgumentException e) {
+            return null;
+        }
+        long[] words = plain.words().clone();
+        if (!isa.hints().apply(s, words, SassIsa.keyOf(words[0], words[1]))) {
+            return null;
+        }
+        SassInstruction back = isa.decode(words[0], words[1]);
+        if (back instanceof SassInstruction.Known k
+                && SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text)) {
+            return new Encoded(words, new SassOp(k.form(), plain.op().values(), plain.op().targets()));
+        }
+        return null;
     }
 
     private static final java.util.regex.Pattern IMAD_NAME =

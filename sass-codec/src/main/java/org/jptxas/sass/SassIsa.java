@@ -30,6 +30,7 @@ public final class SassIsa {
     private final Map<String, List<SassForm>> bySkeleton;
     private final List<SassForm> forms;
     private final List<SassModifierClass> modifiers;
+    private final HintFields hints;
 
     public SassIsa(String sm, List<SassFormData> data) {
         this(sm, data, List.of());
@@ -38,7 +39,8 @@ public final class SassIsa {
     /** An ISA whose independent modifiers ({@link ModifierComposer}) compose onto the learned forms. */
     public SassIsa(String sm, List<SassFormData> data, List<SassModifierClass> modifiers) {
         this.sm = sm;
-        this.modifiers = List.copyOf(modifiers);
+        this.modifiers = modifiers.stream().filter(c -> !c.lazy()).toList();
+        this.hints = new HintFields(modifiers.stream().filter(SassModifierClass::lazy).toList());
         List<SassForm> all = new ArrayList<>(data.size());
         for (SassFormData d : data) {
             all.add(toForm(d));
@@ -205,9 +207,14 @@ public final class SassIsa {
         return out;
     }
 
-    /** The modifier classes this ISA composes. */
+    /** The modifier classes this ISA composes (not the lazy ones, see {@link HintFields}). */
     public List<SassModifierClass> modifiers() {
         return modifiers;
+    }
+
+    /** The lazy modifier classes' view for the assembler. */
+    HintFields hints() {
+        return hints;
     }
 
     /**
@@ -217,7 +224,11 @@ public final class SassIsa {
     private SassInstruction decodeGeneralized(int key, long lo, long hi) {
         SassInstruction g = decodeFallback(generalized().byKey().getOrDefault(key, List.of()), lo, hi);
         if (g instanceof SassInstruction.Unknown && !modifiers.isEmpty()) {
-            return decodeFallback(composedFormsOfKey(key), lo, hi);
+            g = decodeFallback(composedFormsOfKey(key), lo, hi);
+        }
+        if (g instanceof SassInstruction.Unknown && !hints.isEmpty()) {
+            SassInstruction.Known h = hints.decode(lo, hi, key, (l, w) -> decode(l, w, true));
+            return h != null ? h : g;
         }
         return g;
     }

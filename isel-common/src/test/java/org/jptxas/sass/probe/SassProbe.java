@@ -238,11 +238,11 @@ public final class SassProbe {
             ModifierLearner learner = new ModifierLearner(sm, forms);
             List<org.jptxas.tables.sass.SassModifierClass> classes = new ArrayList<>(learner.learn());
             // The memory opcodes' enums come from tools/sass-probe/memory-modifiers (raw-mode field probes, marked
-            // trailing); keep them and drop what the learner found for those classes.
+            // trailing, and the lazy hint classes); keep them and drop what the learner found for those classes.
             Path overlay = overlayDir(sm).resolve("modifiers-" + sm.replace("_", "") + ".json");
             List<org.jptxas.tables.sass.SassModifierClass> probed = new ObjectMapper()
                     .readValue(overlay.toFile(), org.jptxas.tables.sass.SassModifierTable.class).classes().stream()
-                    .filter(org.jptxas.tables.sass.SassModifierClass::trailing).toList();
+                    .filter(c -> c.trailing() || c.lazy()).toList();
             Set<String> probedKeys = new HashSet<>();
             probed.forEach(c -> probedKeys.add(c.mnemonic() + "/" + c.key()));
             classes.removeIf(c -> probedKeys.contains(c.mnemonic() + "/" + c.key()));

@@ -41,11 +41,24 @@ public record SassModifierClass(String mnemonic, int key, List<SassModifierGroup
      * fixed {@code .E} is one of the enums.
      */
     public boolean trailing() {
+        if (lazy()) {
+            return false;
+        }
         for (SassModifierGroup g : groups) {
             if ("mnemonic".equals(g.side()) && g.values().keySet().stream().anyMatch(n -> n.indexOf('.') > 0)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Whether the enums are read from each word as it is decoded instead of composed onto every form (all groups of
+     * side {@code "hint"}): hint fields whose values cross every other modifier (LD's eviction priority and L2
+     * prefetch size, 6 x 4 values on top of 7 sizes x 16 orders) would compose hundreds of thousands of forms. Their
+     * tokens print right after the mnemonic's fixed {@code .E} ({@code HintFields} in sass-codec).
+     */
+    public boolean lazy() {
+        return groups.stream().allMatch(g -> "hint".equals(g.side()));
     }
 }

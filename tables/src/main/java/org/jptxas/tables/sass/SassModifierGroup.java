@@ -13,13 +13,14 @@ import java.util.Map;
  * <p>An operand modifier (negation, absolute value, predicate inversion, half-word swizzle) names its operand:
  * {@code operand} is its index in print order (guard excluded) and {@code side} says whether the value prints before
  * the operand ({@code "prefix"}: {@code -}, {@code !}, {@code ~}) or after it ({@code "suffix"}: {@code .H0_H0}).
- * Mnemonic modifiers have side {@code "mnemonic"} and operand -1.
+ * Mnemonic modifiers have side {@code "mnemonic"} and operand -1; {@code "hint"} is a mnemonic modifier read from
+ * each word instead of composed ({@link SassModifierClass#lazy()}).
  *
  * @param bits the field's bit positions as in {@link SassSlotData} ({@code hi:lo[,hi:lo...]})
  * @param values printed name to value (hex), in value order; a mnemonic modifier's name may be several tokens
  *     ({@code STRONG.GPU}: LD's memory order)
  * @param operand the decorated operand, or -1 for a mnemonic modifier
- * @param side {@code "mnemonic"}, {@code "prefix"} or {@code "suffix"}
+ * @param side {@code "mnemonic"}, {@code "hint"}, {@code "prefix"} or {@code "suffix"}
  */
 public record SassModifierGroup(String bits, Map<String, String> values, int operand, String side) {
     public SassModifierGroup(String bits, Map<String, String> values) {
@@ -31,9 +32,10 @@ public record SassModifierGroup(String bits, Map<String, String> values, int ope
                              @JsonProperty(value = "values", required = true) Map<String, String> values,
                              @JsonProperty(value = "operand", required = true) int operand,
                              @JsonProperty(value = "side", required = true) String side) {
-        if (side.equals("mnemonic") ? operand != -1 : !(side.equals("prefix") || side.equals("suffix")) || operand < 0) {
-            throw new IllegalArgumentException("modifier at " + bits + ": side must be mnemonic (operand -1), prefix or"
-                    + " suffix (operand >= 0), not " + side + " with operand " + operand);
+        boolean token = side.equals("mnemonic") || side.equals("hint");
+        if (token ? operand != -1 : !(side.equals("prefix") || side.equals("suffix")) || operand < 0) {
+            throw new IllegalArgumentException("modifier at " + bits + ": side must be mnemonic or hint (operand -1),"
+                    + " prefix or suffix (operand >= 0), not " + side + " with operand " + operand);
         }
         if (bits.isEmpty() || !bits.chars().allMatch(c -> c == ':' || c == ',' || (c >= '0' && c <= '9'))) {
             throw new IllegalArgumentException("bad bit ranges '" + bits + "' (want hi:lo[,hi:lo...])");
@@ -47,7 +49,7 @@ public record SassModifierGroup(String bits, Map<String, String> values, int ope
                 throw new IllegalArgumentException("modifier at " + bits + ": bad or repeated value '" + e.getValue()
                         + "' for '" + e.getKey() + "'");
             }
-            if (!e.getKey().matches(side.equals("mnemonic") ? "[A-Za-z0-9_]*|[A-Za-z0-9_]+([.][A-Za-z0-9_]+)+" : "[-!~]?|[.][A-Za-z0-9_]+")) {
+            if (!e.getKey().matches(token ? "[A-Za-z0-9_]*|[A-Za-z0-9_]+([.][A-Za-z0-9_]+)+" : "[-!~]?|[.][A-Za-z0-9_]+")) {
                 throw new IllegalArgumentException("modifier at " + bits + ": bad name '" + e.getKey() + "'");
             }
         }

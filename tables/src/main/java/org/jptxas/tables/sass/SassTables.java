@@ -50,11 +50,11 @@ public final class SassTables {
     private static List<SassModifierClass> layered(SassModifierTable base, SassModifierTable overlay) {
         java.util.Set<String> replaced = new java.util.HashSet<>();
         for (SassModifierClass m : overlay.classes()) {
-            replaced.add(m.mnemonic() + "/" + m.key());
+            replaced.add(m.mnemonic() + "/" + m.key() + "/" + m.lazy());
         }
         List<SassModifierClass> all = new ArrayList<>(overlay.classes());
         for (SassModifierClass m : base.classes()) {
-            if (!replaced.contains(m.mnemonic() + "/" + m.key())) {
+            if (!replaced.contains(m.mnemonic() + "/" + m.key() + "/" + m.lazy())) {
                 all.add(m);
             }
         }
