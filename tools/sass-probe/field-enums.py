@@ -272,6 +272,59 @@ for typ, hi in [('F16x2', 0x0810e1c6), ('BF16x2', 0x0810e7c6), ('F32.FTZ', 0x081
                                   ([mn + ' ', ', ', ', desc[', '][', '.64', '], ', ''],
                                    ['PRED 83:81', R, 'UGPR 69:64', 'GPR 31:24', 'SHEX_PLUS 63:40', 'GPR 39:32'])]:
                 PTXAS_FORMS.append(ptxas_form(mn, pieces, word, slots, sms=['sm_90']))
+# IADD3 with an immediate b (key 0x810), as ptxas 13 writes 64-bit adds and compares: a negated [72] with one carry-out
+# [83:81] (the second, [86:84], PT and hidden), c negated [75] with two carry-outs, IADD3.X with a carry-out and the
+# carry-ins [89:87] and !Pd ([80] set, Pd [79:77]), a inverted (~, as .X prints [72]); and IADD3.X with c inverted and
+# no carry-out. A carry-out holding PT is hidden (the forms without it print those words).
+for pieces, word, slots, excl in [
+        (['IADD3 ', ', ', ', -', ', ', ', ', ''], '000fc80007f1e1ff0000003f04067810',
+         [R, P, 'GPR 31:24', 'SHEX 63:32', 'GPR 71:64'], ['1=0x7']),
+        (['IADD3 ', ', ', ', -', '.reuse, ', ', ', ''], '040fe40007f3e1ffffff800004087810',
+         [R, P, 'GPR 31:24', 'SHEX 63:32', 'GPR 71:64'], ['1=0x7']),
+        (['IADD3 ', ', ', ', ', ', ', ', ', ', -', ''], '000fe4000791e8102f76b2a3100c7810',
+         [R, P, 'PRED 86:84', 'GPR 31:24', 'SHEX 63:32', 'GPR 71:64'], ['1=0x7', '2=0x7']),
+        (['IADD3.X ', ', ', ', ', ', ', ', ', ', ', ', !', ''], '000fe2000071e4ff8000000000ff7810',
+         [R, P, 'GPR 31:24', 'SHEX 63:32', 'GPR 71:64', 'PRED 89:87', 'PRED 79:77'], ['1=0x7']),
+        (['IADD3.X ', ', ', ', ~', ', ', ', ', ', ', ', !', ''], '000fc8000071e5ff0000000103077810',
+         [R, P, 'GPR 31:24', 'SHEX 63:32', 'GPR 71:64', 'PRED 89:87', 'PRED 79:77'], ['1=0x7']),
+        (['IADD3.X ', ', ', ', ', ', ~', ', ', ', ', ''], '000fca00007e2c117549dbef110b7810',
+         [R, 'GPR 31:24', 'SHEX 63:32', 'GPR 71:64', 'PRED 89:87', 'PRED 79:77'], [])]:
+    PTXAS_FORMS.append(ptxas_form(pieces[0].split(' ')[0], pieces, word, slots, excl))
+# FADD with an f32 immediate (key 0x421): |a| [73] and -|a| ([72] too) with any immediate (the learned forms had one
+# literal), and guarded; the FADD class composes .FTZ [80], rounding [79:78], .SAT [77] and -a [72] onto them
+for pieces, word, slots, excl in [
+        (['FADD ', ', |', '|, ', ''], '000fe2000000020040e0000026267421', [R, 'GPR 31:24', 'F32 63:32'], []),
+        (['FADD ', ', -|', '|, ', ''], '000fe2000000030040e0000026267421', [R, 'GPR 31:24', 'F32 63:32'], []),
+        (['@', ' FADD ', ', ', ', ', ''], '001fe20000000000c34eb1fb0d140421',
+         ['PRED 14:12', R, 'GPR 31:24', 'F32 63:32'], ['0=0x7']),
+        (['@!', ' FADD ', ', ', ', ', ''], '001fe20000000000c34eb1fb0d148421',
+         ['PRED 14:12', R, 'GPR 31:24', 'F32 63:32'], [])]:
+    PTXAS_FORMS.append(ptxas_form('FADD', pieces, word, slots, excl))
+EXTEND.append(('FADD', 1057, [FTZ, RND, SAT], [NEG_A]))
+# HADD2 with a's halves selected ([75:74]: .H0_H0 2, .H1_H1 3), a negated [72] or |a| [73], b negated [63] with its
+# halves .H0_H0 ([61:60] = 2): ptxas's f16 abs/neg (HADD2 R, |R|.H0_H0, -RZ.H0_H0); the HADD2 class composes .FTZ,
+# .SAT and .F32
+for a_pre, a_suf, b_pre, word in [('-', '.H0_H0', '-', '004fca0000000900a00000ff02037230'),
+                                  ('|', '|.H0_H0', '-', '004fca0000000a00a00000ff02037230'),
+                                  ('|', '|', '-', '004fca0000000200a00000ff02077230'),
+                                  ('', '', '', '022fca0000000000200000080b097230'),
+                                  ('-', '.H1_H1', '-', '000fc60000000d00a00000ff02037230'),
+                                  ('|', '|.H1_H1', '-', '000fc60000000e00a00000ff02037230'),
+                                  ('-', '.reuse.H0_H0', '-', '044fe40000000900a00000ff02007230'),
+                                  ('|', '|.reuse.H0_H0', '-', '044fe40000000a00a00000ff02007230')]:
+    PTXAS_FORMS.append(ptxas_form('HADD2', ['HADD2 ', ', ' + a_pre, a_suf + ', ' + b_pre, '.H0_H0'], word,
+                                  [R, 'GPR 31:24', 'GPR 39:32']))
+    if '.reuse' in a_suf or '.H1_H1' in a_suf:
+        # (the composer leaves reuse forms alone: .FTZ [80], which ptxas writes there, is a form of its own; sm_75's
+        # composed HADD2.FTZ R, |R|.H1_H1, -R.H0_H0 is refused as ambiguous, so that one is a form too)
+        PTXAS_FORMS.append(ptxas_form('HADD2.FTZ', ['HADD2.FTZ ', ', ' + a_pre, a_suf + ', ' + b_pre, '.H0_H0'],
+                                      '%032x' % (int(word, 16) | 1 << 80), [R, 'GPR 31:24', 'GPR 39:32']))
+for guard, word in [('@', '008fca0000000900a00000ff00060230'), ('@!', '008fca0000000900a00000ff00068230')]:
+    PTXAS_FORMS.append(ptxas_form('HADD2', [guard, ' HADD2 ', ', -', '.H0_H0, -', '.H0_H0'], word,
+                                  ['PRED 14:12', R, 'GPR 31:24', 'GPR 39:32'], ['0=0x7'] if guard == '@' else []))
+for guard, word in [('@', '008fca0000000a00a00000ff00060230'), ('@!', '008fca0000000a00a00000ff00068230')]:
+    PTXAS_FORMS.append(ptxas_form('HADD2', [guard, ' HADD2 ', ', |', '|.H0_H0, -', '.H0_H0'], word,
+                                  ['PRED 14:12', R, 'GPR 31:24', 'GPR 39:32'], ['0=0x7'] if guard == '@' else []))
 
 # Composed spellings the forms above already hold (an operand class's '-' on a form ptxas wrote with it), or that
 # nvdisasm prints otherwise ('-' on LEA.X's b is '~'): refused in the classes, so no composed form shadows or

@@ -115,6 +115,36 @@ class SassPtxasWordFormsOracleTest {
             new Sample("048fe80000085008000000191608723c", List.of("23:16", "31:24", "39:32", "71:64"), AMPERE_ON),
             new Sample("088fe80000085008000000191608723c", List.of("23:16", "31:24", "39:32", "71:64"), AMPERE_ON),
             new Sample("0c8fe80000085008000000191608723c", List.of("23:16", "31:24", "39:32", "71:64"), AMPERE_ON),
+            // IADD3 with an immediate: -a with a carry-out (and a's reuse flag), -c with two carry-outs, IADD3.X with a
+            // carry-out, carry-ins and !Pd (a inverted or not), IADD3.X with ~c and no carry-out
+            new Sample("000fc80007f1e1ff0000003f04067810", List.of(GUARD, "23:16", "!83:81", "31:24", "63:32",
+                    "71:64"), ALL),
+            new Sample("040fe40007f3e1ffffff800004087810", List.of("23:16", "!83:81", "31:24", "63:32", "71:64"),
+                    ALL),
+            new Sample("000fe4000791e8102f76b2a3100c7810", List.of(GUARD, "23:16", "!83:81", "!86:84", "31:24",
+                    "63:32", "71:64"), ALL),
+            new Sample("000fe2000071e4ff8000000000ff7810", List.of(GUARD, "23:16", "!83:81", "31:24", "63:32",
+                    "71:64", "89:87", "79:77", "72:72"), ALL),
+            new Sample("000fca00007e2c117549dbef110b7810", List.of(GUARD, "23:16", "31:24", "63:32", "71:64",
+                    "89:87", "79:77"), ALL),
+            // FADD with an f32 immediate: .FTZ, rounding, .SAT and -a composed; |a| and -|a| with any immediate
+            // (the immediate's mantissa only: nvdisasm prints every NaN payload as QNAN)
+            new Sample("000fe2000000c000c2bab4051b087421", List.of(GUARD, "23:16", "31:24", "54:32", "80:80",
+                    "79:78", "77:77", "72:72"), ALL),
+            new Sample("000fe2000000030040e0000026267421", List.of(GUARD, "23:16", "31:24", "54:32", "80:80",
+                    "79:78"), ALL),
+            new Sample("000fe2000000020040e0000026267421", List.of("23:16", "31:24", "54:32", "80:80"), ALL),
+            // HADD2 with a's halves (.H0_H0/.H1_H1), -a or |a|, and -b.H0_H0 (ptxas's f16 abs/neg); .FTZ and .SAT
+            new Sample("004fca0000000900a00000ff02037230", List.of(GUARD, "23:16", "31:24", "39:32", "80:80",
+                    "77:77"), ALL),
+            new Sample("004fca0000000a00a00000ff02037230", List.of(GUARD, "23:16", "31:24", "39:32", "80:80"), ALL),
+            new Sample("004fca0000000200a00000ff02077230", List.of("23:16", "31:24", "39:32", "80:80"), ALL),
+            new Sample("022fca0000000000200000080b097230", List.of("23:16", "31:24", "39:32", "80:80"), ALL),
+            new Sample("000fc60000000d00a00000ff02037230", List.of("23:16", "31:24", "39:32", "80:80"), ALL),
+            new Sample("000fc60000000e00a00000ff02037230", List.of("23:16", "31:24", "39:32", "80:80"), ALL),
+            new Sample("044fe40000000900a00000ff02007230", List.of("23:16", "31:24", "39:32"), ALL),
+            new Sample("044fe40000010900a00000ff02007230", List.of("23:16", "31:24", "39:32"), ALL),
+            new Sample("044fe40000010a00a00000ff02007230", List.of("23:16", "31:24", "39:32"), ALL),
             // LOP3.LUT with an immediate b and a reused c (sm_75's wmma address arithmetic)
             new Sample("100fe400078efe0c000000040d297812", List.of("23:16", "31:24", "63:32", "71:64", "79:72"),
                     List.of("sm_75")),
