@@ -326,6 +326,36 @@ for guard, word in [('@', '008fca0000000a00a00000ff00060230'), ('@!', '008fca000
     PTXAS_FORMS.append(ptxas_form('HADD2', [guard, ' HADD2 ', ', |', '|.H0_H0, -', '.H0_H0'], word,
                                   ['PRED 14:12', R, 'GPR 31:24', 'GPR 39:32'], ['0=0x7'] if guard == '@' else []))
 
+# F2FP (key 0x23e) with every .SATFINITE [77] x .RELU [75] x .BF16 [76] x MERGE_C/PACK_AB [78] x .RZ [80:79], as ptxas
+# writes cvt.{rn,rz}{.relu}{.satfinite}.{f16,bf16}{x2}.f32: PACK_AB d, a [31:24], b [39:32]; MERGE_C d, b [39:32],
+# c [71:64] (the other register field holds RZ). sm_89/90 name the types .F16/.BF16 then .F32.
+AMPERE_F2FP, ADA_F2FP = ['sm_80', 'sm_86'], ['sm_89', 'sm_90']
+for sat, relu, bf16, merge, rz in itertools.product((0, 1), repeat=5):
+    word = 0x004fca00000000ff000000070007723e | sat << 77 | relu << 75 | bf16 << 76 | merge << 78 | rz * 3 << 79
+    regs = [R, 'GPR 39:32', 'GPR 71:64'] if merge else [R, 'GPR 31:24', 'GPR 39:32']
+    if merge:
+        word = word & ~(0xff << 24) | 0xff << 24
+    for sms, types in [(AMPERE_F2FP, ['BF16'] if bf16 else []), (ADA_F2FP, ['BF16' if bf16 else 'F16', 'F32'])]:
+        mn = '.'.join(['F2FP'] + ['SATFINITE'] * sat + ['RELU'] * relu + types + ['MERGE_C' if merge else 'PACK_AB']
+                      + ['RZ'] * rz)
+        PTXAS_FORMS.append(ptxas_form(mn, [mn + ' ', ', ', ', ', ''], '%032x' % word, regs, sms=sms))
+# 32-bit generic LD/ST (keys 0x980, 0x385) with a 32-bit offset [63:32] (a zero one prints none: the forms without an
+# offset print those words), guarded or not; ST's value is [71:64]. The memory classes compose sizes and orders
+# (LD.E.U8.MMIO.SYS). sm_75 encodes these bits otherwise.
+TURING_ON = ['sm_80', 'sm_86', 'sm_89', 'sm_90']
+for guard, g in [('', 0x7), ('@', 0x1), ('@!', 0x9)]:
+    pre = [guard] if guard else []
+    gslot = ['PRED 14:12'] if guard else []
+    at = len(gslot)
+    excl = (['0=0x7'] if guard == '@' else [])
+    PTXAS_FORMS.append(ptxas_form('LD.E.64', pre + [(' ' if guard else '') + 'LD.E.64 ', ', [', '', ']'],
+                                  '000ea40000100b0000000040040a%x980' % g, gslot + [R, 'GPR 31:24', 'SHEX_PLUS 63:32'],
+                                  excl + ['%d=0x0' % (at + 2)], TURING_ON))
+    PTXAS_FORMS.append(ptxas_form('ST.E.64', pre + [(' ' if guard else '') + 'ST.E.64 [', '', '], ', ''],
+                                  '0001e40000100b08000000400400%x385' % g,
+                                  gslot + ['GPR 31:24', 'SHEX_PLUS 63:32', 'GPR 71:64'],
+                                  excl + ['%d=0x0' % (at + 1)], TURING_ON))
+
 # Composed spellings the forms above already hold (an operand class's '-' on a form ptxas wrote with it), or that
 # nvdisasm prints otherwise ('-' on LEA.X's b is '~'): refused in the classes, so no composed form shadows or
 # misprints them. (class mnemonic, key, skeletons; each also refused guarded.)

@@ -9,17 +9,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Forms of words ptxas 13 writes in the instruction-form suite's cubins that jptxas's decoder did not know (so the
- * emulator stopped on ptxas's code): I2I.*.S32.SAT, I2IP.{U2,S2,U4,S4}.S32.SAT, sm_90's ST.E/ATOM.E without a descriptor, FSET.BF, LEA with an immediate b, a negated a or b and .X without .HI,
- * ISETP .EX with an immediate, IMAD.X with an immediate, IDP with a constant or uniform b, R2UR with its predicate,
- * DADD with a negated b, any constant bank or a double immediate, HSETP2 with .H0_H0 halves, HFMA2.BF16_V2's neg/abs
- * of c, F2FP.PACK_AB.RZ with RELU/BF16, HFMA2 .SAT/.FTZ, HMMA.1684.F32.TF32 with reused sources, sm_75 LOP3.LUT
- * with an immediate b and a reused c, F2FP .SATFINITE, F2F.F16.F32 .RM/.RP, MUFU.{TANH,EX2}.{F16,BF16}, FRND.BF16,
- * F2F.F16.F64 from a register, STL.U16, LDC.U8 at a register address, BAR.SYNC with an immediate barrier and a register
- * count, the fp8 packs and unpacks (E4M3/E5M2, .RELU), I2IP.S2 with reused sources, sm_90's f16x2/bf16x2/f32/f64
- * ATOM/ATOMG adds at every scope ({@code tools/sass-probe/field-enums.py}). Each of ptxas's words gets random values in every field
- * (registers, predicates, immediates, shift, guard, and the class's modifier enums) and must decode to exactly
- * nvdisasm 12.5's text and assemble back to itself.
+ * Forms of words ptxas 13 writes that jptxas's decoder did not know (so the emulator stopped on ptxas's code), each
+ * added from ptxas's word with its fields mapped by nvdisasm bit flips ({@code tools/sass-probe/field-enums.py}); the
+ * comment above each sample names the form. Each of ptxas's words gets random values in every field (registers,
+ * predicates, immediates, shift, guard, and the class's modifier enums) and must decode to exactly nvdisasm 12.5's
+ * text and assemble back to itself.
  */
 class SassPtxasWordFormsOracleTest {
     /** ptxas's word (hi, lo as nvdisasm prints them), the fields varied, the SMs it is on (null: all). */
@@ -145,6 +139,18 @@ class SassPtxasWordFormsOracleTest {
             new Sample("044fe40000000900a00000ff02007230", List.of("23:16", "31:24", "39:32"), ALL),
             new Sample("044fe40000010900a00000ff02007230", List.of("23:16", "31:24", "39:32"), ALL),
             new Sample("044fe40000010a00a00000ff02007230", List.of("23:16", "31:24", "39:32"), ALL),
+            // F2FP: .SATFINITE x .RELU x .BF16 on PACK_AB and MERGE_C (and with .RZ)
+            new Sample("004fca00000030ff000000070007723e", List.of(GUARD, "23:16", "31:24", "39:32", "77:77",
+                    "76:76", "75:75"), AMPERE_ON),
+            new Sample("004fca00000058ff00000002ff00723e", List.of(GUARD, "23:16", "39:32", "71:64", "77:77",
+                    "76:76", "75:75"), AMPERE_ON),
+            new Sample("004fca000001f0ff00000002ff00723e", List.of("23:16", "39:32", "71:64", "77:77", "76:76",
+                    "75:75"), AMPERE_ON),
+            // 32-bit generic LD/ST with an offset, guarded or not; composed sizes and .MMIO.SYS
+            new Sample("000ea40000100b000000004004067980", List.of(GUARD, "23:16", "31:24", "39:32", "+63:40"), AMPERE_ON),
+            new Sample("000ea20000118b000000004004047980", List.of(GUARD, "23:16", "31:24", "39:32", "+63:40"), AMPERE_ON),
+            new Sample("0001e40000100b080000004004007385", List.of(GUARD, "31:24", "39:32", "+63:40", "71:64"), AMPERE_ON),
+            new Sample("004fe80000118d080000004006007385", List.of(GUARD, "31:24", "39:32", "+63:40", "71:64"), AMPERE_ON),
             // LOP3.LUT with an immediate b and a reused c (sm_75's wmma address arithmetic)
             new Sample("100fe400078efe0c000000040d297812", List.of("23:16", "31:24", "63:32", "71:64", "79:72"),
                     List.of("sm_75")),
