@@ -356,10 +356,58 @@ for guard, g in [('', 0x7), ('@', 0x1), ('@!', 0x9)]:
                                   gslot + ['GPR 31:24', 'SHEX_PLUS 63:32', 'GPR 71:64'],
                                   excl + ['%d=0x0' % (at + 1)], TURING_ON))
 
+# IADD3 with a uniform b [37:32] (key 0x1c10): -a with a carry-out, IADD3.X ~a with a carry-in and !Pd
+PTXAS_FORMS.append(ptxas_form('IADD3', ['IADD3 ', ', ', ', -', ', ', ', ', ''], '000fc6000ff3e1ff00000004080f7c10',
+                              [R, P, 'GPR 31:24', 'UGPR 37:32', 'GPR 71:64'], ['1=0x7']))
+PTXAS_FORMS.append(ptxas_form('IADD3.X', ['IADD3.X ', ', ~', ', ', ', ', ', ', ', !', ''], '000fe40008ffe5ff000000050b0d7c10',
+                              [R, 'GPR 31:24', 'UGPR 37:32', 'GPR 71:64', 'PRED 89:87', 'PRED 79:77']))
+# Shared atomics with a .X16-scaled address ([79:78] = 3) and an offset [63:40] (a zero one excluded): ATOMS.ADD and
+# .ADD.S32 [73] (key 0x38c; the ATOMS class composes the operation and .64), ATOMS.CAS and CAST.SPIN (0x38d)
+for mn, word in [('ATOMS.ADD', '004e28000000c000002040001107738c'), ('ATOMS.ADD.S32', '004e28000000c200002040001107738c')]:
+    PTXAS_FORMS.append(ptxas_form(mn, [mn + ' ', ', [', '.X16', '], ', ''], word,
+                                  [R, 'GPR 31:24', 'SHEX_PLUS 63:40', 'GPR 39:32'], ['2=0x0']))
+for mn, word in [('ATOMS.CAS', '008e28000000c00d0020400c0f0d738d'), ('ATOMS.CAST.SPIN', '000e24000180c003002040020703738d')]:
+    PTXAS_FORMS.append(ptxas_form(mn, [mn + ' ', ', [', '.X16', '], ', ', ', ''], word,
+                                  [R, 'GPR 31:24', 'SHEX_PLUS 63:40', 'GPR 39:32', 'GPR 71:64'], ['2=0x0']))
+
+# LOP3.LUT with a predicate result [83:81] (PT hidden) and a plain predicate operand ([90] clear), .PAND [80] set or
+# not; .PAND with !Pc too (the learned forms' lookup field [80:72] would print .PAND as a ninth bit of the table)
+for mn, hi in [('LOP3.LUT', '008fca000000c106'), ('LOP3.LUT.PAND', '008fca0000011d06'),
+               ('LOP3.LUT.PAND', '008fca0004011d06')]:
+    c_pre = ', !' if hi[9] == '4' else ', '
+    PTXAS_FORMS.append(ptxas_form(mn, [mn + ' ', ', ', ', ', ', ', ', ', ', ', c_pre, ''], hi + '0000000500077212',
+                                  [P, R, 'GPR 31:24', 'GPR 39:32', 'GPR 71:64', 'HEX 79:72', 'PRED 89:87'], ['0=0x7']))
+    if c_pre == ', !':
+        PTXAS_FORMS.append(ptxas_form(mn, [mn + ' ', ', ', ', ', ', ', ', ', c_pre, ''], hi[:10] + '0f' + hi[12:]
+                                      + '0000000500077212',
+                                      [R, 'GPR 31:24', 'GPR 39:32', 'GPR 71:64', 'HEX 79:72', 'PRED 89:87']))
+PTXAS_FORMS.append(ptxas_form('LOP3.LUT.PAND', ['@', ' LOP3.LUT.PAND ', ', ', ', ', ', ', ', ', ', ', ', ', ''],
+                              '020fe20000032d060000000500092212',
+                              ['PRED 14:12', P, R, 'GPR 31:24', 'GPR 39:32', 'GPR 71:64', 'HEX 79:72', 'PRED 89:87'],
+                              ['0=0x7', '1=0x7']))
+# PLOP3 on registers' sign bits (key 0x21f): Pp [83:81], Pq [86:84], a [31:24], b [39:32], c [71:64], the lookup
+# tables [79:72] and [23:16]; guarded or not
+for pieces, word, gslot, excl in [([], '000fe40000700200000000060700721f', [], []),
+                                  (['@'], '000fe40000720208000000060900021f', ['PRED 14:12'], ['0=0x7'])]:
+    head = (' ' if pieces else '') + 'PLOP3.LUT '
+    PTXAS_FORMS.append(ptxas_form('PLOP3.LUT', pieces + [head, ', ', ', ', '.SIGN, ', '.SIGN, ', '.SIGN, ', ', ', ''],
+                                  word, gslot + [P, 'PRED 86:84', 'GPR 31:24', 'GPR 39:32', 'GPR 71:64', 'HEX 79:72',
+                                                 'HEX 23:16'], excl))
+# UIMAD.WIDE.U32 with an immediate b and a carry-out UPp [83:81] (UPT hidden); .X with a carry-in [89:87]
+PTXAS_FORMS.append(ptxas_form('UIMAD.WIDE.U32', ['UIMAD.WIDE.U32 ', ', ', ', ', ', ', ', ', ''],
+                              '000fe2000f80003f80000000040478a5',
+                              ['UGPR 21:16', 'UPRED 83:81', 'UGPR 29:24', 'SHEX 63:32', 'UGPR 69:64'], ['1=0x7']))
+PTXAS_FORMS.append(ptxas_form('UIMAD.WIDE.U32.X', ['UIMAD.WIDE.U32.X ', ', ', ', ', ', ', ', ', ''],
+                              '000fc800080e040680000000080478a5',
+                              ['UGPR 21:16', 'UGPR 29:24', 'SHEX 63:32', 'UGPR 69:64', 'UPRED 89:87']))
+
 # Composed spellings the forms above already hold (an operand class's '-' on a form ptxas wrote with it), or that
 # nvdisasm prints otherwise ('-' on LEA.X's b is '~'): refused in the classes, so no composed form shadows or
 # misprints them. (class mnemonic, key, skeletons; each also refused guarded.)
 REFUSE = [('DADD', 1577, ['DADD {}, -{}, c[{}][{}]'], None),
+          # .64 with .S32 is no operation nvdisasm names (as on the learned ATOMS forms)
+          ('ATOMS', 908, ['ATOMS.%s.64.S32 {}, [{}.X16{}], {}' % op for op in
+                          ('ADD', 'MIN', 'MAX', 'INC', 'DEC', 'AND', 'OR', 'XOR', 'EXCH')], None),
           ('ISETP', 2060, ['ISETP.EQ.AND.EX {}, {}, {}, {}, {}, {}'], ['sm_75', 'sm_80', 'sm_86', 'sm_89']),
           ('LEA', 529, ['LEA.X {}, {}, -{}, {}, {}'], None)]
 

@@ -151,6 +151,34 @@ class SassPtxasWordFormsOracleTest {
             new Sample("000ea20000118b000000004004047980", List.of(GUARD, "23:16", "31:24", "39:32", "+63:40"), AMPERE_ON),
             new Sample("0001e40000100b080000004004007385", List.of(GUARD, "31:24", "39:32", "+63:40", "71:64"), AMPERE_ON),
             new Sample("004fe80000118d080000004006007385", List.of(GUARD, "31:24", "39:32", "+63:40", "71:64"), AMPERE_ON),
+            // IADD3 with a uniform b: -a with a carry-out; IADD3.X ~a
+            new Sample("000fc6000ff3e1ff00000004080f7c10", List.of(GUARD, "23:16", "!83:81", "31:24", "37:32",
+                    "71:64"), ALL),
+            new Sample("000fe40008ffe5ff000000050b0d7c10", List.of(GUARD, "23:16", "31:24", "37:32", "71:64",
+                    "89:87", "79:77"), ALL),
+            // ATOMS with a .X16-scaled address: ADD (and .64), ADD.S32, CAS, CAST.SPIN
+            new Sample("004e28000000c000002040001107738c", List.of(GUARD, "23:16", "31:24", "+63:40", "39:32",
+                    "74:74"), ALL),
+            new Sample("004e28000000c200002040001107738c", List.of(GUARD, "23:16", "31:24", "+63:40", "39:32"), ALL),
+            new Sample("008e28000000c00d0020400c0f0d738d", List.of(GUARD, "23:16", "31:24", "+63:40", "39:32",
+                    "71:64"), ALL),
+            new Sample("000e24000180c003002040020703738d", List.of(GUARD, "23:16", "31:24", "+63:40", "39:32",
+                    "71:64"), ALL),
+            // LOP3.LUT with a predicate result and a plain or negated predicate operand, .PAND or not
+            new Sample("008fca000000c1060000000500077212", List.of(GUARD, "!83:81", "23:16", "31:24", "39:32",
+                    "71:64", "79:72", "89:87", "80:80"), ALL),
+            new Sample("008fca0004011d060000000500077212", List.of(GUARD, "!83:81", "23:16", "31:24", "39:32",
+                    "71:64", "79:72", "89:87"), ALL),
+            new Sample("008fca00040f1d060000000500077212", List.of("23:16", "31:24", "39:32", "71:64", "79:72",
+                    "89:87"), ALL),
+            // PLOP3 on registers' sign bits: both results, three registers, both lookup tables
+            new Sample("000fe40000700200000000060700721f", List.of(GUARD, "83:81", "86:84", "31:24", "39:32",
+                    "71:64", "79:72", "23:16"), ALL),
+            // UIMAD.WIDE.U32 with an immediate and a carry-out, .X with a carry-in
+            new Sample("000fe2000f80003f80000000040478a5", List.of(GUARD, "21:16", "!83:81", "29:24", "63:32",
+                    "69:64"), ALL),
+            new Sample("000fc800080e040680000000080478a5", List.of(GUARD, "21:16", "29:24", "63:32", "69:64",
+                    "89:87"), ALL),
             // LOP3.LUT with an immediate b and a reused c (sm_75's wmma address arithmetic)
             new Sample("100fe400078efe0c000000040d297812", List.of("23:16", "31:24", "63:32", "71:64", "79:72"),
                     List.of("sm_75")),
