@@ -54,8 +54,9 @@ final class FloatOps {
     }
 
     /**
-     * F2FP{.F16|.BF16}{.F32}.PACK_AB{.RELU}{.RZ} d, a, b: two f32 rounded to 16 bits (to nearest, or toward zero),
-     * a high, b low.
+     * F2FP{.SATFINITE}{.RELU}{.F16|.BF16}{.F32}.PACK_AB{.RZ} d, a, b: two f32 rounded to 16 bits (to nearest, or toward
+     * zero), a high, b low; MERGE_C d, b, c: b rounded into the low half, c's high half kept (ptxas's scalar
+     * cvt.{f16,bf16}.f32). .SATFINITE turns an infinite result into the largest finite value of its sign.
      */
     void f2fp(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
@@ -75,16 +76,21 @@ final class FloatOps {
             return;
         }
         for (String m : op.modifiers()) {
-            if (!m.equals("PACK_AB") && !m.equals("F16") && !m.equals("BF16") && !m.equals("F32") && !m.equals("RELU")
-                    && !m.equals("RZ") && !m.equals("SATFINITE")) {
+            if (!m.equals("PACK_AB") && !m.equals("MERGE_C") && !m.equals("F16") && !m.equals("BF16")
+                    && !m.equals("F32") && !m.equals("RELU") && !m.equals("RZ") && !m.equals("SATFINITE")) {
                 throw machine.unimplemented(op);
             }
+        }
+        boolean bf = op.has("BF16");
+        boolean satfinite = op.has("SATFINITE");
+        if (op.has("MERGE_C")) {
+            int lo = half(operands.readF(o.get(1), t, w), bf, op.has("RELU"), op.has("RZ"), satfinite);
+            OperandAccess.writeR(t, o.get(0), operands.read(o.get(2), t, w) & 0xffff0000 | lo);
+            return;
         }
         if (!op.has("PACK_AB")) {
             throw machine.unimplemented(op);
         }
-        boolean bf = op.has("BF16");
-        boolean satfinite = op.has("SATFINITE");
         int hi = half(operands.readF(o.get(1), t, w), bf, op.has("RELU"), op.has("RZ"), satfinite);
         int lo = half(operands.readF(o.get(2), t, w), bf, op.has("RELU"), op.has("RZ"), satfinite);
         OperandAccess.writeR(t, o.get(0), hi << 16 | lo);

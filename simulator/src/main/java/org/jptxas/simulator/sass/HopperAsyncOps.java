@@ -328,23 +328,35 @@ final class HopperAsyncOps {
     }
 
     /**
-     * {@code UIMAD.WIDE[.U32] URd, URa, b, URc}: the 64-bit {@code a * b + c} into the pair URd (ptxas 13 writes it
-     * for sm_90 address arithmetic); a and b are signed unless {@code .U32}.
+     * {@code UIMAD.WIDE[.U32][.X] URd, {UPc,} URa, b, URc {, UPcin}}: the 64-bit {@code a * b + c} (plus the carry-in
+     * with .X) into the pair URd (ptxas 13 writes it for sm_90 address arithmetic and 64-bit multiply-adds), with an
+     * optional carry out of the 64-bit sum as IMAD.WIDE has; a and b are signed unless {@code .U32}.
      */
     static void uimadWide(SassOp op, SassMachine.Warp w, IntRead read) {
         List<SassOperand> o = op.operands();
         boolean unsigned = op.has("U32");
-        long a = read.read(o.get(1));
-        long b = read.read(o.get(2));
+        int i = o.get(1) instanceof SassOperand.UPred ? 2 : 1;
+        long a = read.read(o.get(i));
+        long b = read.read(o.get(i + 1));
         if (unsigned) {
             a &= 0xffffffffL;
             b &= 0xffffffffL;
         }
-        long c = o.get(3) instanceof UReg u ? (u.index() == 63 ? 0 : pair(w, u.index())) : read.read(o.get(3));
-        long r = a * b + c;
+        SassOperand cOp = o.get(i + 2);
+        long c = cOp instanceof UReg u ? (u.index() == 63 ? 0 : pair(w, u.index())) : read.read(cOp);
+        long prod = a * b;
+        long s1 = prod + c;
+        boolean carry = Long.compareUnsigned(s1, prod) < 0;
+        long cin = op.has("X") && o.get(o.size() - 1) instanceof SassOperand.UPred p
+                && w.up[p.index()] != p.negated() ? 1 : 0;
+        long r = s1 + cin;
+        carry |= cin == 1 && r == 0;
         if (o.get(0) instanceof UReg d && d.index() != 63) {
             w.ur[d.index()] = (int) r;
             w.ur[d.index() + 1] = (int) (r >>> 32);
+        }
+        if (i == 2 && o.get(1) instanceof SassOperand.UPred p && p.index() != 7) {
+            w.up[p.index()] = carry;
         }
     }
 

@@ -348,11 +348,14 @@ final class IntegerOps {
         t.pc++;
     }
 
-    /** PLOP3.LUT: one or two predicates as functions of three predicates. */
+    /**
+     * PLOP3.LUT: one or two predicates as functions of three predicates, or of three registers' sign bits
+     * ({@code R7.SIGN}: ptxas's saturating adds test the operands' and the sum's signs).
+     */
     void plop3(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         int lut = operands.read(o.get(5), t, w);
-        boolean a = operands.pred(o.get(2), t, w), b = operands.pred(o.get(3), t, w), c = operands.pred(o.get(4), t, w);
+        boolean a = input(o.get(2), t, w), b = input(o.get(3), t, w), c = input(o.get(4), t, w);
         int idx = (a ? 4 : 0) | (b ? 2 : 0) | (c ? 1 : 0);
         OperandAccess.writeP(t, o.get(0), (lut >>> idx & 1) != 0);
         if (o.size() > 6) {
@@ -360,6 +363,13 @@ final class IntegerOps {
             OperandAccess.writeP(t, o.get(1), (lut2 >>> idx & 1) != 0);
         }
         t.pc++;
+    }
+
+    private boolean input(SassOperand x, Thread t, Warp w) {
+        if (x instanceof Reg r && "SIGN".equals(r.suffix())) {
+            return operands.read(new Reg(r.index(), false, false, false, ""), t, w) < 0;
+        }
+        return operands.pred(x, t, w);
     }
 
     /** PRMT: byte permute. */
