@@ -261,14 +261,26 @@ public final class JnvdisasmMain implements Callable<Integer> {
             });
             branchLabels.put(cubin.sectionIndex(s.name()), own);
         }
-        int endLabels = relocations.dataLabels(measure.branchLabels(), branchLabels);
+        // jump-table labels are numbered after the branch labels, the labels of data relocations after both
+        NvdisasmJumpTables jumpTables = new NvdisasmJumpTables(cubin);
+        int endLabels = relocations.dataLabels(jumpTables.number(measure.branchLabels(), branchLabels), branchLabels);
+        int annotatedWidth = width;
+        if (jumpTables.any()) {
+            // the encoding comments go after the longest annotated indirect branch too
+            SassListing again = new SassListing(isa, false, control).labelsFrom(relocations.labelCount());
+            for (Section s : cubin.textSections()) {
+                annotatedWidth = Math.max(annotatedWidth, again.render(s.data(), 0, s.functionName(),
+                        symbolsIn(cubin, s), relocations.labelsIn(s), relocations.hook(s, isa), jumpTables.of(s),
+                        width, width).annotatedWidth());
+            }
+        }
         SassListing listing = new SassListing(isa, hex, control)
                 .labelsFrom(relocations.labelCount())
                 .endLabelsFrom(endLabels)
                 .endLabelRanks(endLabelRanks(cubin));
         NvdisasmDirectives.fileHeader(cubin).forEach(out::println);
         int unknown = 0;
-        NvdisasmSections data = new NvdisasmSections(cubin, relocations);
+        NvdisasmSections data = new NvdisasmSections(cubin, relocations, jumpTables);
         for (Section s : cubin.sections()) {
             if (!codeOnly && NvdisasmSections.listed(s)) {
                 // without -c, nvdisasm lists every other section too, in section order, as data
@@ -283,7 +295,7 @@ public final class JnvdisasmMain implements Callable<Integer> {
             String fn = s.functionName();
             java.util.Map<Long, String> internal = symbolsIn(cubin, s);
             SassListing.Block b = listing.render(s.data(), 0, fn, internal, relocations.labelsIn(s),
-                    relocations.hook(s, isa), width);
+                    relocations.hook(s, isa), jumpTables.of(s), width, annotatedWidth);
             out.println();
             out.println();
             out.println(NvdisasmDirectives.banner(s.name()));

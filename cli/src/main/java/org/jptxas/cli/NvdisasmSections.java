@@ -62,13 +62,17 @@ final class NvdisasmSections {
     /** Labels of code addresses that relocations point at (null: none). */
     private final NvdisasmRelocations relocations;
 
+    /** The labels of indirect branches and their targets (null: printed as numbers). */
+    private final NvdisasmJumpTables jumpTables;
+
     NvdisasmSections(Cubin cubin) {
-        this(cubin, null);
+        this(cubin, null, null);
     }
 
-    NvdisasmSections(Cubin cubin, NvdisasmRelocations relocations) {
+    NvdisasmSections(Cubin cubin, NvdisasmRelocations relocations, NvdisasmJumpTables jumpTables) {
         this.cubin = cubin;
         this.relocations = relocations;
+        this.jumpTables = jumpTables;
         this.symbols = cubin.symbols();
         names.addAll(displayNames(symbols));
         for (int i = 0; i < symbols.size(); i++) {
@@ -138,7 +142,7 @@ final class NvdisasmSections {
             return out;
         }
         if (s.type() == SectionType.CUDA_INFO) {
-            nvInfo(s.data(), out);
+            nvInfo(s.data(), s.info(), out);
             return out;
         }
         if (s.type() == SectionType.CUDA_CALLGRAPH || s.type() == SectionType.CUDA_PROTOTYPE) {
@@ -182,7 +186,8 @@ final class NvdisasmSections {
 
     // ---- .nv.info
 
-    private void nvInfo(byte[] b, List<String> out) {
+    /** An {@code .nv.info} section's records ({@code text}: the index of the code section it describes, or 0). */
+    private void nvInfo(byte[] b, int text, List<String> out) {
         String pendingEnd = null;
         int at = 0;
         while (at + 4 <= b.length) {
@@ -212,7 +217,7 @@ final class NvdisasmSections {
                     int end = nextLabel++;
                     out.add(row(at + 2, ".short", "(.L_" + end + " - .L_" + start + ")"));
                     int size = Math.min(value, b.length - at - 4);
-                    payload(name == null ? "" : name, b, at + 4, size, ".L_" + start, out);
+                    payload(name == null ? "" : name, b, at + 4, size, ".L_" + start, text, out);
                     pendingEnd = ".L_" + end;
                     at += size;
                 }
@@ -225,8 +230,12 @@ final class NvdisasmSections {
         }
     }
 
-    private void payload(String name, byte[] b, int from, int size, String label, List<String> out) {
+    private void payload(String name, byte[] b, int from, int size, String label, int text, List<String> out) {
         int end = from + size;
+        if (name.equals("INDIRECT_BRANCH_TARGETS") && jumpTables != null && indirectBranches(b, from, end, label,
+                text, out)) {
+            return;
+        }
         if ((SYMBOL_VALUE.contains(name) && size == 8) || (name.equals("PARAM_CBANK") && size == 8)) {
             out.add("\t.align\t\t4");
             out.add(label + ":");
@@ -292,6 +301,49 @@ final class NvdisasmSections {
             return;
         }
         bytes(b, from, end, Map.of(), false, out);
+    }
+
+    /**
+     * An indirect-branch record, entry by entry: the branch's and the targets' code addresses by their labels
+     * ({@code .L_x_N@srel}), the half-words and the count as short hex numbers. False (nothing written) when an
+     * address has no label or the payload does not parse whole.
+     */
+    private boolean indirectBranches(byte[] b, int from, int end, String label, int text, List<String> out) {
+        List<NvdisasmJumpTables.Entry> entries = NvdisasmJumpTables.entries(b, from, end);
+        int size = entries.stream().mapToInt(e -> 12 + 4 * e.targets().size()).sum();
+        if (entries.isEmpty() || size != end - from) {
+            return false;
+        }
+        List<String> lines = new ArrayList<>();
+        int at = from;
+        for (int i = 0; i < entries.size(); i++) {
+            NvdisasmJumpTables.Entry e = entries.get(i);
+            lines.add("");
+            lines.add("");
+            lines.add("\t//   ....[" + i + "]....");
+            if (i == 0) {
+                lines.add(label + ":");
+            }
+            String branch = jumpTables.labelAt(text, e.branch()).orElse(null);
+            if (branch == null) {
+                return false;
+            }
+            lines.add(row(at, ".word", branch + "@srel"));
+            lines.add(row(at + 4, ".short", "0x" + Integer.toHexString(e.first())));
+            lines.add(row(at + 6, ".short", "0x" + Integer.toHexString(e.second())));
+            lines.add(row(at + 8, ".word", "0x" + Integer.toHexString(e.targets().size())));
+            at += 12;
+            for (long t : e.targets()) {
+                String target = jumpTables.labelAt(text, t).orElse(null);
+                if (target == null) {
+                    return false;
+                }
+                lines.add(row(at, ".word", target + "@srel"));
+                at += 4;
+            }
+        }
+        out.addAll(lines);
+        return true;
     }
 
     // ---- data sections

@@ -21,8 +21,22 @@ public final class SassListing {
     private int nextEndLabel = -1;
     private int unranked;
 
-    /** One rendered code block. */
-    public record Block(List<String> lines, Map<Long, String> labels, String endLabel, int unknown, int width) {}
+    /**
+     * One rendered code block. {@code width} is the longest plain instruction line (where indirect-branch annotations
+     * start); {@code annotatedWidth} also counts the annotated lines (the encoding comments go two columns after it).
+     */
+    public record Block(List<String> lines, Map<Long, String> labels, String endLabel, int unknown, int width,
+                        int annotatedWidth) {}
+
+    /**
+     * A code block's indirect branches, named by the caller from the cubin's jump-table attribute: {@code labels}
+     * (address -> label) name the branches and their targets where no branch label is, and each branch in
+     * {@code targets} prints its target labels as nvdisasm does, {@code BRX R2 -0x90 (*"BRANCH_TARGETS .L_x_6,..."*);}
+     * with the annotation starting at the file's plain width.
+     */
+    public record IndirectBranches(Map<Long, String> labels, Map<Long, List<String>> targets) {
+        public static final IndirectBranches NONE = new IndirectBranches(Map.of(), Map.of());
+    }
 
     /**
      * Numbers end-of-function labels from {@code first} on, as nvdisasm does once all branch labels of the file are
@@ -105,6 +119,17 @@ public final class SassListing {
      */
     public Block render(byte[] code, long baseAddress, String functionName, Map<Long, String> symbols,
                         Map<Long, String> preset, TextHook hook, int minWidth) {
+        return render(code, baseAddress, functionName, symbols, preset, hook, IndirectBranches.NONE, minWidth,
+                minWidth);
+    }
+
+    /**
+     * As above, with the block's {@code indirect} branches; their annotations start at column {@code minWidth}
+     * and the encoding comments at least two columns after {@code minAnnotatedWidth}.
+     */
+    public Block render(byte[] code, long baseAddress, String functionName, Map<Long, String> symbols,
+                        Map<Long, String> preset, TextHook hook, IndirectBranches indirect, int minWidth,
+                        int minAnnotatedWidth) {
         int n = code.length / 16;
         SassInstruction[] insts = new SassInstruction[n];
         TreeMap<Long, String> labels = new TreeMap<>();
@@ -129,6 +154,8 @@ public final class SassListing {
             String presetEnd = preset.get(baseAddress + 16L * n);
             endLabel = nextEndLabel < 0 ? null : presetEnd != null ? presetEnd
                     : rank != null ? ".L_x_" + (nextEndLabel + rank) : ".L_x_" + (nextEndLabel + endLabelRank.size() + unranked++);
+            // jump-table labels come after every branch label of the file: they name only unlabelled addresses
+            indirect.labels().forEach(labels::putIfAbsent);
             labels.put(baseAddress, functionName);
             labels.putAll(symbols);
         }
@@ -171,6 +198,21 @@ public final class SassListing {
             width = Math.max(width, sb.length());
             texts.add(sb.toString());
         }
+        int annotatedWidth = Math.max(width, minAnnotatedWidth);
+        if (functionName != null) {
+            for (int i = 0; i < n; i++) {
+                List<String> targets = indirect.targets().get(baseAddress + 16L * i);
+                if (targets != null && texts.get(i).endsWith(" ;")) {
+                    // the annotation takes the place of " ;", at the file's plain width
+                    String t = texts.get(i);
+                    String annotated = StringUtils.rightPad(t.substring(0, t.length() - 2), width)
+                            + "(*\"BRANCH_TARGETS " + String.join(",", targets) + "\"*);";
+                    texts.set(i, annotated);
+                    // nvdisasm puts the encoding comment one column after an annotated line, two after a plain one
+                    annotatedWidth = Math.max(annotatedWidth, annotated.length() - 1);
+                }
+            }
+        }
         List<String> lines = new ArrayList<>(n * 2 + labels.size());
         for (int i = 0; i < n; i++) {
             long addr = baseAddress + 16L * i;
@@ -181,8 +223,8 @@ public final class SassListing {
             String t = texts.get(i);
             if (hex) {
                 SassInstruction inst = insts[i];
-                lines.add(StringUtils.rightPad(t, width + 2) + String.format("/* 0x%016x */", inst.lo()));
-                lines.add(" ".repeat(width + 2) + String.format("/* 0x%016x */", inst.hi()));
+                lines.add(StringUtils.rightPad(t, annotatedWidth + 2) + String.format("/* 0x%016x */", inst.lo()));
+                lines.add(" ".repeat(annotatedWidth + 2) + String.format("/* 0x%016x */", inst.hi()));
             } else {
                 lines.add(t);
             }
@@ -190,6 +232,6 @@ public final class SassListing {
         if (endLabel != null) {
             lines.add(endLabel + ":");
         }
-        return new Block(lines, labels, endLabel, unknown, width);
+        return new Block(lines, labels, endLabel, unknown, width, annotatedWidth);
     }
 }
