@@ -276,6 +276,14 @@ public final class CubinBuilder {
     }
 
     LineTables lineTables;
+    /** {@code -g}: the cubin carries full debug information (its e_flags say so). */
+    private boolean deviceDebug;
+
+    /** Marks the cubin as compiled with {@code -g} (ptxas's e_flags top byte 0x0b). */
+    public CubinBuilder deviceDebug(boolean on) {
+        this.deviceDebug = on;
+        return this;
+    }
 
     /** Writes the line tables {@code tables}: {@code .debug_line}, {@code .nv_debug_line_sass}, {@code .nv_debug_ptx_txt}. */
     public CubinBuilder lineTables(LineTables tables) {
@@ -396,7 +404,8 @@ public final class CubinBuilder {
                 ? new ElfHeader(ElfHeader.OSABI_CUDA_V7, 7, 0, relocatable ? ElfHeader.ET_REL : ElfHeader.ET_EXEC,
                         ElfHeader.EM_CUDA, 125, 0, ElfFlags.v7(sm, false), 64, 56, 64, 1)
                 : new ElfHeader(ElfHeader.OSABI_CUDA_V8, withoutAbi && !flavor.hopperLayout() ? 2 : 8, 0, relocatable ? ElfHeader.ET_REL : ElfHeader.ET_EXEC,
-                        ElfHeader.EM_CUDA, 1, 0, ElfFlags.v8(sm, flavor.elfFlagsArch()), 64, relocatable ? 0 : 56, 64, 1);
+                        ElfHeader.EM_CUDA, 1, 0, ElfFlags.v8(sm, flavor.elfFlagsArch(),
+                        deviceDebug ? ElfFlags.Debug.FULL : lineTables != null ? ElfFlags.Debug.LINES : ElfFlags.Debug.NONE), 64, relocatable ? 0 : 56, 64, 1);
         return new Cubin(header, sections, phdrs, layout);
     }
 

@@ -3,7 +3,8 @@ package org.jptxas.cubin;
 /**
  * {@code e_flags} of a cubin. ABI version 7 (CUDA ≤ 12) keeps the SM in bits [7:0] and the virtual SM in [23:16],
  * with TEXMODE/64BIT_ADDRESS flags between; ABI version 8 (ptxas 13) keeps the SM in bits [15:8], the cubin
- * flavour's architecture byte in the low byte (0x04 up to sm_9x, 0x02 from sm_100 on), and 0x06 in the top byte. The {@code a}/{@code f} target suffixes are not encoded.
+ * flavour's architecture byte in the low byte (0x04 up to sm_9x, 0x02 from sm_100 on), and in the top byte what debug
+ * information the cubin carries ({@link Debug}). The {@code a}/{@code f} target suffixes are not encoded.
  */
 public final class ElfFlags {
     private ElfFlags() {}
@@ -24,9 +25,29 @@ public final class ElfFlags {
         return abiVersion >= 8 ? 0 : (flags >>> 16) & 0xff;
     }
 
+    /**
+     * The top byte of an ABI v8 {@code e_flags}, by the debug information the cubin carries (ptxas 13 on every
+     * target: 0x06 without, 0x09 with line tables from {@code -lineinfo} or the PTX's {@code .loc}, 0x0b with
+     * {@code -g}).
+     */
+    public enum Debug {
+        NONE(0x06), LINES(0x09), FULL(0x0b);
+
+        final int bits;
+
+        Debug(int bits) {
+            this.bits = bits;
+        }
+    }
+
     /** The word ptxas 13 writes for SM {@code sm} (ABI version 8) with the flavour's architecture byte. */
     public static int v8(int sm, int arch) {
-        return 0x06000000 | (sm & 0xff) << 8 | (arch & 0xff);
+        return v8(sm, arch, Debug.NONE);
+    }
+
+    /** As {@link #v8(int, int)} for a cubin carrying {@code debug} information. */
+    public static int v8(int sm, int arch, Debug debug) {
+        return debug.bits << 24 | (sm & 0xff) << 8 | (arch & 0xff);
     }
 
     /**

@@ -149,6 +149,7 @@ public final class ModuleCodegen {
             c.relocations().forEach(builder::relocation);
         }
         ObjectDeclarations.apply(module.declarations(), compiled, options.relocatable(), builder);
+        builder.deviceDebug(options.debug() && !options.suppressDebugInfo());
         if (module.lines().present() && options.lineTables(module.lines().hasLoc())) {
             builder.lineTables(LineTableRows.of(module.lines(), compiled, options.relocatable()));
         }
