@@ -90,13 +90,14 @@ class JnvdisasmJumpTablesTest {
 
     @Test
     void entriesParseWholeAndStopAtATruncatedOne() {
-        // [branch 0x80][0][0][count 2][0x90][0xb0] then a truncated entry
-        byte[] b = new byte[24 + 8];
+        // [branch 0x80][0][0][count 2][0x90][0xb0], then an entry of 5 targets cut after its count
+        byte[] b = new byte[20 + 12];
         put(b, 0, 0x80);
         put(b, 8, 2);
         put(b, 12, 0x90);
         put(b, 16, 0xb0);
-        put(b, 24, 0x100);
+        put(b, 20, 0x100);
+        put(b, 28, 5);
         List<NvdisasmJumpTables.Entry> e = NvdisasmJumpTables.entries(b, 0, b.length);
         assertEquals(List.of(new NvdisasmJumpTables.Entry(0x80, 0, 0, List.of(0x90L, 0xb0L))), e);
     }
