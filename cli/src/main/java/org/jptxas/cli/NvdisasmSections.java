@@ -267,6 +267,10 @@ final class NvdisasmSections {
             bytes(b, from + 4, end, Map.of(), false, out);
             return;
         }
+        if (name.equals("MBARRIER_INSTR_OFFSETS") && size > 0 && size % 16 == 0) {
+            mbarrierOffsets(b, from, end, label, out);
+            return;
+        }
         boolean indexed = INDEXED.contains(name) || name.endsWith("_OFFSETS");
         if (indexed && size % 4 == 0) {
             boolean symbolsListed = SYMBOL_LISTS.contains(name);
@@ -301,6 +305,27 @@ final class NvdisasmSections {
             return;
         }
         bytes(b, from, end, Map.of(), false, out);
+    }
+
+    /**
+     * {@code EIATTR_MBARRIER_INSTR_OFFSETS}: 16-byte elements, each printed as three words, a half-word, a byte and
+     * its last byte ({@code .zero 1} when zero), as nvdisasm 12.5 does.
+     */
+    private static void mbarrierOffsets(byte[] b, int from, int end, String label, List<String> out) {
+        for (int at = from, i = 0; at + 16 <= end; at += 16, i++) {
+            out.add("");
+            out.add("");
+            out.add("\t//   ....[" + i + "]....");
+            if (at == from) {
+                out.add(label + ":");
+            }
+            for (int k = 0; k < 12; k += 4) {
+                out.add(row(at + k, ".word", hex8(word(b, at + k))));
+            }
+            out.add(row(at + 12, ".short", hex4(u16(b, at + 12))));
+            out.add(row(at + 14, ".byte", hex2(b[at + 14] & 0xff)));
+            out.add(b[at + 15] == 0 ? "\t.zero\t\t1" : row(at + 15, ".byte", hex2(b[at + 15] & 0xff)));
+        }
     }
 
     /**
