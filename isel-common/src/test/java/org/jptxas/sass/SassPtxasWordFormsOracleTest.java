@@ -26,6 +26,10 @@ class SassPtxasWordFormsOracleTest {
     static final List<Sample> SAMPLES = List.of(
             // I2I: d, a, destination type
             new Sample("000fe400000010000000000600067238", List.of(GUARD, "23:16", "39:32", "77:76"), ALL),
+            // LDGSTS with a read predicate that is not negated (ptxas's !P0 word with [90] cleared; jptxas reads
+            // under a selp's own condition): shared address and offset, global address, predicate and its negation
+            new Sample("000fe800081218440000000002057fae", List.of(GUARD, "23:16", "63:44", "31:24", "89:87", "90:90"),
+                    AMPERE_ON),
             // FSET.BF with a register b: comparison, .FTZ, boolean operation, c and its negation
             new Sample("000fe20003804000000000060402720a", List.of(GUARD, "23:16", "31:24", "39:32", "89:87",
                     "90:90", "79:76", "~75:74"), ALL),

@@ -61,6 +61,9 @@ public final class OptPipeline {
             p.add(new CopyPropagation());
         }
         if (optLevel >= 2) {
+            p.add(new PredicatedZeroFill());
+        }
+        if (optLevel >= 2) {
             p.add(new CommonSubexpressionElimination());
             p.add(new InstructionCombining());
             p.add(new CompareChaining());
