@@ -51,6 +51,29 @@ class AsyncCopyLowererTest {
     }
 
     @Test
+    void anAllOrNothingSourceSizeReadsUnderTheSelectionsCondition() throws CompilationException {
+        // ptxas's cp_async_pipeline form: no fill arithmetic, the copy reads under selp's predicate (or its negation)
+        String ptx = ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
+                + " .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n .reg .pred %p<2>;\n"
+                + " setp.lt.s32 %p1, %r2, %r1;\n selp.b32 %r3, 4, 0, %p1;\n selp.b32 %r4, 0, 16, %p1;\n"
+                + " mul.wide.s32 %rd2, %r2, 16;\n add.s64 %rd3, %rd1, %rd2;\n shl.b32 %r5, %r2, 4;\n"
+                + " cp.async.ca.shared.global [%r5], [%rd3], 4, %r3;\n"
+                + " cp.async.cg.shared.global [%r5+16], [%rd3+16], 16, %r4;\n ret;\n}\n";
+        org.jptxas.ori.ir.OriFunction f = SyncTestContext.lower(ptx, "sm_80", new InstructionLowerer[] {
+            new AsyncCopyLowerer(), new Compare(), new MovLowerer(), new MemoryLowerer(), new ArithmeticLowerer(),
+            new ShiftLowerer(), new ControlLowerer()});
+        org.jptxas.ori.opt.OptPipeline.forLevel(3).encodableWhen(in -> true)
+                .run(f, org.jptxas.spi.TestTargets.profile("sm_80"));
+        List<String> l = f.body().blocks().stream().flatMap(b -> b.instrs().stream()).map(Instr::toString).toList();
+        List<String> copies = l.stream().filter(s -> s.startsWith("LDGSTS")).toList();
+        assertEquals(2, copies.size(), String.join("\n", l));
+        assertTrue(copies.get(0).matches("LDGSTS\\.E \\[%r\\d+\\], \\[%r\\d+\\.64\\], %p\\d+"), String.join("\n", l));
+        assertTrue(copies.get(1).matches("LDGSTS\\.E\\.BYPASS\\.128 \\[%r\\d+\\+0x10\\], \\[%r\\d+\\.64\\+0x10\\], !%p\\d+"),
+                String.join("\n", l));
+        assertTrue(l.stream().noneMatch(s -> s.startsWith("LOP3") || s.startsWith("SEL")), String.join("\n", l));
+    }
+
+    @Test
     void groupsAndWaits() throws CompilationException {
         assertEquals(List.of("LDGDEPBAR", "DEPBAR.LE SB0, 0x2", "LDGDEPBAR", "DEPBAR.LE SB0, 0x0", "EXIT"),
                 lower("cp.async.commit_group;\ncp.async.wait_group 2;\ncp.async.wait_all;"));
