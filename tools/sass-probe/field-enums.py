@@ -38,7 +38,7 @@ SM_EXTRA = {'sm_90': {'HSETP2': [BF16_V2], 'HSET2': [BF16_V2]}}
 SM_REPLACE = {'sm_90': {'76:75': enum('77:75', [None, 'F16', '', 'F64', 'BF16']),
                         '85:84': enum('86:84', [None, 'F16', '', 'F64', 'BF16'])}}
 CLASSES = [('DSETP', 554, DSETP), ('DSETP', 1066, DSETP), ('HSETP2', 564, HSETP2), ('HSET2', 563, HSET2),
-           ('F2I', 773, F2I), ('F2I', 785, F2I), ('I2F', 774, I2F), ('I2F', 786, I2F), ('I2IP', 569, I2IP),
+           ('F2I', 773, F2I), ('F2I', 785, F2I), ('I2F', 774, I2F), ('I2F', 786, I2F), ('I2F', 2834, I2F), ('I2IP', 569, I2IP),
            ('I2IP', 2105, I2IP)]
 
 # Arithmetic classes whose mnemonic enums ptxas's forms never showed all of: the enums (in nvdisasm's print order)
@@ -183,6 +183,48 @@ for ftz, hi in [('', '03804000'), ('.FTZ', '03814000')]:
                                   [R, 'GPR 31:24', 'GPR 39:32', 'PRED 89:87']))
 CLASSES.append(('FSET', 522, [enum('79:76', CMP_F), enum('75:74', ['AND', 'OR', 'XOR']),
                               enum('90:90', ['', '!'], 3, 'prefix')]))
+# Words ptxas 13 writes in the random differential programs (cli RandomProgramDifferentialTest) that the decoder did
+# not know, each mapped by raw-mode bit flips on sm_75..sm_90:
+# PRMT with an immediate c (key 0x416): a [31:24], b [71:64], c [63:32] (nvdisasm prints it unsigned)
+PTXAS_FORMS += [ptxas_form('PRMT', ['PRMT ', ', ', reuse + ', ', ', ', ''], '000fc800000000120000000e03037416',
+                           [R, 'GPR 31:24', 'GPR 71:64', 'HEX 63:32']) for reuse in ('', '.reuse')]
+# IMAD.HI.U32 with an immediate (key 0x827) or uniform (key 0xc27) b and a carry-out [83:81] (PT hidden: the learned
+# form without it prints that word); the immediate is signed
+PTXAS_FORMS += [
+    ptxas_form('IMAD.HI.U32', ['IMAD.HI.U32 ', ', ', ', ', ', ', ', ', ''], '000fca000780000a0000002d05057827',
+               [R, P, 'GPR 31:24', 'SHEX 63:32', 'GPR 71:64'], ['1=0x7']),
+    ptxas_form('IMAD.HI.U32', ['IMAD.HI.U32 ', ', ', ', ', ', ', ', ', ''], '000fc8000f800006000000050b067c27',
+               [R, P, 'GPR 31:24', 'UGPR 37:32', 'GPR 71:64'], ['1=0x7'])]
+# FCHK with a float immediate b (key 0x902, [63:32]) and a's -/| | ([72]/[73]); with a register b (key 0x302) a's
+# -/| | and |b| ([62])
+PTXAS_FORMS += [ptxas_form('FCHK', ['FCHK ', ', ' + pre, post + ', ', ''], '%032x' % (0x004e2200000000004373722900007902 | bits << 64),
+                           [P, 'GPR 31:24', 'F32 63:32']) for pre, post, bits in (('', '', 0), ('-', '', 0x100), ('|', '|', 0x200))]
+PTXAS_FORMS += [ptxas_form('FCHK', ['FCHK ', ', ' + pre, post + ', ' + bpre, bpost], '%032x' % (0x000ea20000000000000000030c007302 | bits),
+                           [P, 'GPR 31:24', 'GPR 39:32'])
+                for pre, post, bpre, bpost, bits in (('-', '', '', '', 0x100 << 64), ('|', '|', '', '', 0x200 << 64),
+                                                     ('', '', '|', '|', 1 << 62))]
+# MUFU.RCP64H / MUFU.RSQ64H with a double immediate's high word (key 0x908, [63:32]) or a uniform source (key 0xd08)
+PTXAS_FORMS += [ptxas_form('MUFU.' + fn, ['MUFU.%s ' % fn, ', ', ''], '%032x' % (0x000e220000001800410acde300077908 | bit << 74),
+                           [R, 'F64HI 63:32']) for fn, bit in (('RCP64H', 0), ('RSQ64H', 1))]
+PTXAS_FORMS += [ptxas_form('MUFU.' + fn, ['MUFU.%s ' % fn, ', ', ''], '%032x' % (0x000e220008001c000000002700057d08 & ~(1 << 74) | bit << 74),
+                           [R, 'UGPR 37:32']) for fn, bit in (('RCP64H', 0), ('RSQ64H', 1))]
+# BREAK with a predicate (a thread leaves the barrier where it holds): !Pp [90], Pp [89:87]
+PTXAS_FORMS += [ptxas_form('BREAK', guard + [' BREAK ' * bool(guard) + 'BREAK ' * (not guard) + neg, ', ', ''],
+                           '%032x' % (0x000fe200000000000000000000028942 & ~(0xf << 12) | g << 12 | (1 | 4 * bool(neg)) << 88),
+                           ['PRED 14:12'] * bool(guard) + ['PRED 89:87', 'BAR 19:16'], ['0=0x7'] if guard == ['@'] else [])
+                for guard, g in ((['@!'], 8), (['@'], 0), ([], 7)) for neg in ('!', '')]
+# IMNMX.U32 with an immediate b (key 0x817) and a negated predicate (!PT: the maximum); b is signed
+PTXAS_FORMS.append(ptxas_form('IMNMX.U32', ['IMNMX.U32 ', ', ', ', ', ', !', ''], '000fe400078000000000000313137817',
+                              [R, 'GPR 31:24', 'SHEX 63:32', 'PRED 89:87']))
+# I2F from a constant (key 0xb12, bank [58:54], offset [53:38]) or an immediate (key 0x912): the I2F class composes the
+# types and rounding
+PTXAS_FORMS.append(ptxas_form('I2F.U64.RP', ['I2F.U64.RP ', ', c[', '][', ']'], '000e30000030900000800a0000007b12',
+                              [R, 'HEX 58:54', 'HEX 53:38']))
+PTXAS_FORMS.append(ptxas_form('I2F.F64.U32', ['I2F.F64.U32 ', ', ', ''], '000e6200002018000000002c00027912',
+                              [R, 'HEX 63:32']))
+PTXAS_FORMS.append(ptxas_form('I2F.F64', ['I2F.F64 ', ', ', ''], '000ea20000201c008153364c000e7912',
+                              [R, 'SHEX 63:32']))
+
 # I2IP into 2- and 4-bit lanes (cvt.pack.sat.{u2,s2,u4,s4}.s32.b32): the type [78:76] = 4..7 (U2, S2, U4, S4) with c's
 # selector [73:72] fixed as ptxas writes it (3 prints c.28 for 2-bit lanes, 2 prints c.24 for 4-bit lanes; nvdisasm
 # prints ???N for any other); sm_90 holds .SAT in [74]
