@@ -211,7 +211,8 @@ PTXAS_FORMS += [ptxas_form('MUFU.' + fn, ['MUFU.%s ' % fn, ', ', ''], '%032x' % 
 # BREAK with a predicate (a thread leaves the barrier where it holds): !Pp [90], Pp [89:87]
 PTXAS_FORMS += [ptxas_form('BREAK', guard + [' BREAK ' * bool(guard) + 'BREAK ' * (not guard) + neg, ', ', ''],
                            '%032x' % (0x000fe200000000000000000000028942 & ~(0xf << 12) | g << 12 | (1 | 4 * bool(neg)) << 88),
-                           ['PRED 14:12'] * bool(guard) + ['PRED 89:87', 'BAR 19:16'], ['0=0x7'] if guard == ['@'] else [])
+                           ['PRED 14:12'] * bool(guard) + ['PRED 89:87', 'BAR 19:16'],
+                           ['0=0x7'] * (guard == ['@']) + ['%d=0x7' % len(guard)] * (not neg))
                 for guard, g in ((['@!'], 8), (['@'], 0), ([], 7)) for neg in ('!', '')]
 # IMNMX.U32 with an immediate b (key 0x817) and a negated predicate (!PT: the maximum); b is signed
 PTXAS_FORMS.append(ptxas_form('IMNMX.U32', ['IMNMX.U32 ', ', ', ', ', ', !', ''], '000fe400078000000000000313137817',
