@@ -186,7 +186,8 @@ CLASSES.append(('FSET', 522, [enum('79:76', CMP_F), enum('75:74', ['AND', 'OR', 
 # Words ptxas 13 writes in the random differential programs (cli RandomProgramDifferentialTest) that the decoder did
 # not know, each mapped by raw-mode bit flips on sm_75..sm_90:
 # PRMT with an immediate c (key 0x416): a [31:24], b [71:64], c [63:32] (nvdisasm prints it unsigned)
-PTXAS_FORMS += [ptxas_form('PRMT', ['PRMT ', ', ', reuse + ', ', ', ', ''], '000fc800000000120000000e03037416',
+PTXAS_FORMS += [ptxas_form('PRMT', ['PRMT ', ', ', reuse + ', ', ', ', ''],
+                           '%032x' % (0x000fc800000000120000000e03037416 | bool(reuse) << 122),
                            [R, 'GPR 31:24', 'GPR 71:64', 'HEX 63:32']) for reuse in ('', '.reuse')]
 # IMAD.HI.U32 with an immediate (key 0x827) or uniform (key 0xc27) b and a carry-out [83:81] (PT hidden: the learned
 # form without it prints that word); the immediate is signed

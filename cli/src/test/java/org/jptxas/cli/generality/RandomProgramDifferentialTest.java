@@ -47,6 +47,11 @@ class RandomProgramDifferentialTest {
         m.put("seed 279", "a ptxas 13 finding: it folds bfe.s32 d, a, 56, 54 (start past the msb) to -1 for any a,"
                 + " where the PTX ISA fills d with a's replicated sign bit (0 for a >= 0); jptxas's cubin computes"
                 + " the interpreter's outputs (random/seed-279-ptxas-bfe-fold.ptx)");
+        // the same fold, seen once the emulator could run ptxas's code (PRMT/FCHK/I2F/BREAK forms decoded)
+        m.put("seed 169", "the ptxas 13 bfe.s32 fold: bfe.s32 d, a, 44, 69 gives -1 in ptxas's cubin, a's sign bit"
+                + " (here 0) in the interpreter and jptxas's cubin; the quotient that follows differs");
+        m.put("seed 245", "the ptxas 13 bfe.s32 fold: bfe.s32 d, a, 43, 18 gives -1 in ptxas's cubin, a's sign bit"
+                + " (here 0) in the interpreter and jptxas's cubin; max.s32 with it differs");
         return m;
     }
 
