@@ -218,10 +218,10 @@ PTXAS_FORMS += [ptxas_form('BREAK', guard + [' BREAK ' * bool(guard) + 'BREAK ' 
 # IMNMX.U32 with an immediate b (key 0x817) and a negated predicate (!PT: the maximum); b is signed
 PTXAS_FORMS.append(ptxas_form('IMNMX.U32', ['IMNMX.U32 ', ', ', ', ', ', !', ''], '000fe400078000000000000313137817',
                               [R, 'GPR 31:24', 'SHEX 63:32', 'PRED 89:87']))
-# I2F from a constant (key 0xb12, bank [58:54], offset [53:38]) or an immediate (key 0x912): the I2F class composes the
+# I2F from a constant (key 0xb12, bank [58:54], offset [53:40] signed in 4-byte units: nvdisasm ignores [39:38]) or an immediate (key 0x912): the I2F class composes the
 # types and rounding
 PTXAS_FORMS.append(ptxas_form('I2F.U64.RP', ['I2F.U64.RP ', ', c[', '][', ']'], '000e30000030900000800a0000007b12',
-                              [R, 'HEX 58:54', 'HEX 53:38']))
+                              [R, 'HEX 58:54', 'SHEX 53:40 >>2']))
 PTXAS_FORMS.append(ptxas_form('I2F.F64.U32', ['I2F.F64.U32 ', ', ', ''], '000e6200002018000000002c00027912',
                               [R, 'HEX 63:32']))
 PTXAS_FORMS.append(ptxas_form('I2F.F64', ['I2F.F64 ', ', ', ''], '000ea20000201c008153364c000e7912',
