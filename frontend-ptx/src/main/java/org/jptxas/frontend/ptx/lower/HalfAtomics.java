@@ -10,9 +10,9 @@ import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 
 /**
- * {@code atom/red.add.noftz.f16} on a global, generic or shared address. No SASS atomic adds a single half, so, as ptxas 13
+ * {@code atom/red.add.noftz.f16} (and {@code .bf16}, sm_90) on a global, generic or shared address. No SASS atomic adds a single half, so, as ptxas 13
  * does, a compare-and-swap loop on the aligned 32-bit word that holds it: the half added to both lanes of the word
- * (HADD2 with the value in both lanes), the lane at the address kept (PRMT) and the other restored, swapped in with
+ * (HADD2, HADD2.BF16_V2 for bf16, with the value in both lanes), the lane at the address kept (PRMT) and the other restored, swapped in with
  * CAS (ATOMS.CAST.SPIN on shared memory) until no other thread changed the word in between; the old half is the
  * result.
  */
@@ -20,8 +20,8 @@ final class HalfAtomics {
     private HalfAtomics() {}
 
     /** {@code space}: "global" (ATOMG), "generic" (ATOM) or "shared" (ATOMS.CAST.SPIN on a 32-bit address). */
-    static void add(LoweringContext cx, String space, Addr addr, Reg b, Reg d) {
-        update(cx, space, addr, b, null, d);
+    static void add(LoweringContext cx, String space, Addr addr, Reg b, Reg d, boolean bf16) {
+        update(cx, space, addr, b, null, d, bf16);
     }
 
     /**
@@ -29,11 +29,11 @@ final class HalfAtomics {
      * that lane equals b, else the old word unchanged (swapped in all the same, so that the read is atomic).
      */
     static void cas(LoweringContext cx, String space, Addr addr, Reg b, Reg c, Reg d) {
-        update(cx, space, addr, b, c, d);
+        update(cx, space, addr, b, c, d, false);
     }
 
     /** {@code swap} null: add b; else compare-and-swap b, swap. */
-    private static void update(LoweringContext cx, String space, Addr addr, Reg b, Reg swap, Reg d) {
+    private static void update(LoweringContext cx, String space, Addr addr, Reg b, Reg swap, Reg d, boolean bf16) {
         boolean shared = space.equals("shared"), global = space.equals("global");
         // the word's address: base + offset with bit 1 cleared (a half is 2-byte aligned), and which half it is
         Reg ea = cx.newReg(RegFile.R, shared ? 1 : 2);
@@ -76,7 +76,8 @@ final class HalfAtomics {
         Reg sum = both;
         if (swap == null) {
             sum = Ptx.r32(cx);
-            cx.emitUnguarded("HADD2", List.of(), List.of(sum), List.of(Src.of(old), Src.of(both)));
+            cx.emitUnguarded("HADD2", bf16 ? List.of("BF16_V2") : List.of(), List.of(sum),
+                    List.of(Src.of(old), Src.of(both)));
         }
         Reg newLow = Ptx.r32(cx), newHigh = Ptx.r32(cx), next = Ptx.r32(cx);
         cx.emitUnguarded("PRMT", List.of(), List.of(newLow), List.of(Src.of(old), Ptx.imm(0x3254), Src.of(sum)));

@@ -148,8 +148,8 @@ public final class MemoryLowerer implements InstructionLowerer {
         }
     }
 
-    /** A 64-bit cache policy moved into a fresh uniform register pair. */
-    private static Reg uniformPolicy(LoweringContext cx, Operand o) throws CompilationException {
+    /** A 64-bit cache policy moved into a fresh uniform register pair (also atom/red's, see AtomicLowerer). */
+    static Reg uniformPolicy(LoweringContext cx, Operand o) throws CompilationException {
         Reg q = cx.newReg(RegFile.UR, 2);
         Src v = cx.src(o, PtxType.B64);
         for (int h = 0; h < 2; h++) {
