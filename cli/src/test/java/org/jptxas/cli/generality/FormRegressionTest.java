@@ -167,7 +167,20 @@ class FormRegressionTest {
                 + " emulator nor the interpreter widened fp8 pairs"},
             new String[] {"sm_90", "atom.add.noftz.bf16x2 r, [rd], r", "sm_90's bf16x2 ATOM through a descriptor had"
                 + " no form"},
-            new String[] {"sm_90", "atom.sys.add.f32 r, [rd], r", "the same, f32 at .SYS scope"});
+            new String[] {"sm_90", "atom.sys.add.f32 r, [rd], r", "the same, f32 at .SYS scope"},
+            new String[] {"sm_80", "atom.and.L2::cache_hint.b32 r, [rd], r, r", "atomics name their cache policy"
+                + " as the descriptor"},
+            new String[] {"sm_89", "red.relaxed.cta.global.min.L2::cache_hint.u32 [rd], r, r", "the same"},
+            new String[] {"sm_90", "red.relaxed.cta.global.min.L2::cache_hint.u64 [rd], r, r", "the same (REDG order"
+                + " enum)"},
+            new String[] {"sm_90", "atom.relaxed.cta.global.add.L2::cache_hint.f64 r, [rd], r, r", "the same (float"
+                + " type enum)"},
+            new String[] {"sm_90", "atom.sys.add.f32 r, [rd], r", "STRONG.SYS float atomics had no encoding"},
+            new String[] {"sm_90", "atom.global.add.noftz.bf16x2 r, [rd], r", "bf16x2 atomics had no encoding"},
+            new String[] {"sm_90", "red.add.noftz.bf16x2 [rd], r", "the same, generic"},
+            new String[] {"sm_90", "atom.add.noftz.bf16 r, [rd], r", "bf16 atomics were refused"},
+            new String[] {"sm_90", "red.shared.add.noftz.bf16 [r], r", "the same, shared"},
+            new String[] {"sm_90", "atom.shared.add.noftz.bf16x2 r, [r], r", "bf16x2 on shared memory was refused"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")
