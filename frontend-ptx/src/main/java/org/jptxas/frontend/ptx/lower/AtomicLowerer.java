@@ -78,7 +78,8 @@ public final class AtomicLowerer implements InstructionLowerer {
         Reg b = SyncOperands.register(cx, ops.get(i++), valueType);
         Reg c = op.equals("cas") ? SyncOperands.register(cx, ops.get(i++), valueType) : null;
         boolean cacheHint = insn.modifiers().stream().anyMatch(m -> m.startsWith("L2::") && m.contains("cache_hint"));
-        Operand policyOperand = cacheHint && i < ops.size() ? ops.get(i) : null;
+        // ptxas refuses cas with a cache hint (no ATOM.CAS form names a descriptor on sm_80): the policy is dropped
+        Operand policyOperand = cacheHint && !op.equals("cas") && i < ops.size() ? ops.get(i) : null;
         Addr addr = cx.address(addrOperand, space == Space.SHARED ? StateSpace.SHARED : StateSpace.GLOBAL);
         Reg d = dstOperand != null ? cx.dst(dstOperand, valueType)
                 : space == Space.GLOBAL ? null : cx.newReg(RegFile.R, comps); // red: no result (ATOMS needs one)
