@@ -177,8 +177,8 @@ class SyncLowerersTest {
     @Test
     void unsupportedAtomicsAreNamed() {
         UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class,
-                () -> lower("sm_90", "atom.shared.add.noftz.bf16x2 %r1, [sm], %r2;"));
-        assertTrue(e.getMessage().contains("add.bf16x2 on shared memory"), e.getMessage());
+                () -> lower("sm_90", "atom.global.add.v2.f32 {%f1, %f2}, [%rd1], {%f3, %f4};"));
+        assertTrue(e.getMessage().contains("vector atomics"), e.getMessage());
     }
 
     @Test
