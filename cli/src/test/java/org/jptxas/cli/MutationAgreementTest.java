@@ -304,9 +304,7 @@ class MutationAgreementTest {
      * {@code .section .debug_*} bytes as written and does not decode them. Exact: an entry that stops occurring fails
      * (the draw changes when the seeds do: the suite's kernels are seeds).
      */
-    static final Map<String, String> PTXAS_INTERNAL_ERRORS = Map.of(
-            "sm_90 #210 zluda/vectorAdd_kernel64.ptx (line 285 deleted)",
-            "a .debug_info line deleted: ptxas 'fatal : Attempted to truncate larger than current size'");
+    static final Map<String, String> PTXAS_INTERNAL_ERRORS = Map.of();
 
     @Test
     @Tag("slow")

@@ -1,5 +1,6 @@
 package org.jptxas.frontend.ptx.check;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -12,6 +13,7 @@ import org.jptxas.frontend.ptx.ast.Expr;
 import org.jptxas.frontend.ptx.ast.FunctionDecl;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.LabelDef;
+import org.jptxas.frontend.ptx.ast.LocDirective;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.frontend.ptx.ast.StateSpace;
@@ -81,7 +83,20 @@ final class BodyChecker {
                         module.error(t.pos(), "Unknown symbol '" + target + "'");
                     }
                 }
+            } else if (s instanceof LocDirective l) {
+                locNumbers(l);
             }
+        }
+    }
+
+    /** ptxas reads a {@code .loc}'s file, line and column (and inlined_at's) as 32-bit unsigned numbers. */
+    private void locNumbers(LocDirective l) {
+        List<Long> numbers = new ArrayList<>(List.of(l.file(), l.line(), l.column()));
+        if (l.inlinedAt() != null) {
+            numbers.addAll(List.of(l.inlinedAt().file(), l.inlinedAt().line(), l.inlinedAt().column()));
+        }
+        if (numbers.stream().anyMatch(n -> n < 0 || n > 0xffffffffL)) {
+            module.error(l.pos(), "Constant overflow");
         }
     }
 
@@ -231,6 +246,7 @@ final class BodyChecker {
             module.resolveExpr(e, scope, this);
         } else if (o instanceof Operand.Address a) {
             a.parts().forEach(p -> operand(p, scope));
+            a.parts().forEach(p -> labelsInAddress(p, scope));
         } else if (o instanceof Operand.Vector v) {
             v.elements().forEach(p -> operand(p, scope));
         } else if (o instanceof Operand.ParenList p) {
@@ -238,6 +254,18 @@ final class BodyChecker {
         } else if (o instanceof Operand.Pair p) {
             operand(p.first(), scope);
             operand(p.second(), scope);
+        }
+    }
+
+    /** A label inside an address ({@code [%rd1+$L__BB0_9]}) is a syntax error to ptxas: no label has an address. */
+    private void labelsInAddress(Operand o, Scope scope) {
+        if (o instanceof Expr.SymbolRef s && PtxChecker.lookup(s.name(), scope) instanceof Symbol.Label) {
+            module.fatal(s.pos(), "Parsing error near '" + s.name() + "': syntax error");
+        } else if (o instanceof Expr.Unary u) {
+            labelsInAddress(u.operand(), scope);
+        } else if (o instanceof Expr.Binary b) {
+            labelsInAddress(b.left(), scope);
+            labelsInAddress(b.right(), scope);
         }
     }
 }

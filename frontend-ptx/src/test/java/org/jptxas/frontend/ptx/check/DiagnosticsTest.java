@@ -194,6 +194,23 @@ class DiagnosticsTest {
     }
 
     @Test
+    void aLabelHasNoAddress() {
+        assertEquals(List.of("jptxas bad.ptx, line 8; fatal   : Parsing error near 'L': syntax error"),
+                diagnostics(kernel(".reg .b64 %rd1;\nL:\nst.local.u32 [%rd1+L], 1;\n")));
+    }
+
+    @Test
+    void locNumbersAreThirtyTwoBits() {
+        String file = ".file 1 \"a.cu\"\n";
+        for (String loc : List.of("4294967296 1 0", "1 4294967296 0", "1 1 4294967296")) {
+            assertEquals(List.of("jptxas bad.ptx, line 7; error   : Constant overflow"),
+                    diagnostics(HEADER + file + ".visible .entry k()\n{\n.loc " + loc + "\nret;\n}\n"), loc);
+        }
+        assertEquals(List.of(), diagnostics(HEADER + file + ".visible .entry k()\n{\n.loc 4294967295 4294967295"
+                + " 4294967295\nret;\n}\n"));
+    }
+
+    @Test
     void variablesMustBeDeclaredBeforeUse() {
         assertEquals(List.of("jptxas bad.ptx, line 6; fatal   : Label expected for forward reference of '%r1'"),
                 diagnostics(kernel("mov.u32 %r1, 1;\n.reg .b32 %r1;\n")));
