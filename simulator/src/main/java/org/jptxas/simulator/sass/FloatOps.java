@@ -113,8 +113,9 @@ final class FloatOps {
         OperandAccess.writeR(t, o.get(0), operands.read(o.get(3), t, w) & 0xffff0000 | hi << 8 | lo);
     }
 
+    /** .RELU clamps a negative value to 0; -0 is not negative and stays (as the f16 packs and the interpreter do). */
     private static int fp8(float x, boolean e4m3, boolean relu) {
-        if (relu && !Float.isNaN(x) && !(x > 0)) {
+        if (relu && x < 0) {
             x = 0;
         }
         return SmallFloats.toFp8Satfinite(x, e4m3);
