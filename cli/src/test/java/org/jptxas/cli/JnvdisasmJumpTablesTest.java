@@ -59,7 +59,7 @@ class JnvdisasmJumpTablesTest {
                             String name = ptx.getFileName() + " " + sm + (old ? " (ptxas 12.5)" : "")
                                     + (hex != null ? " -hex" : "");
                             if (!expected.equals(out.toString())) {
-                                differing.add(name + ": " + firstDifference(expected, out.toString()));
+                                differing.add(name + ": " + JnvdisasmRunner.firstDifference(expected, out.toString()));
                             }
                         }
                     }
@@ -73,19 +73,6 @@ class JnvdisasmJumpTablesTest {
                 ".word\t.L_x_")) {
             assertTrue(all.toString().contains(form), "no case prints " + form);
         }
-    }
-
-    private static String firstDifference(String a, String b) {
-        String[] x = a.split("\n", -1);
-        String[] y = b.split("\n", -1);
-        for (int i = 0; i < Math.max(x.length, y.length); i++) {
-            String l = i < x.length ? x[i] : "";
-            String r = i < y.length ? y[i] : "";
-            if (!l.equals(r)) {
-                return "line " + (i + 1) + ": nvdisasm '" + l.strip() + "', jnvdisasm '" + r.strip() + "'";
-            }
-        }
-        return "?";
     }
 
     @Test

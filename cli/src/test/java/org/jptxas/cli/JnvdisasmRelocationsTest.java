@@ -54,7 +54,7 @@ class JnvdisasmRelocationsTest {
                         all.append(expected);
                         String name = ptx.getFileName() + " " + sm + (relocatable ? " -c" : "");
                         if (!expected.equals(out.toString())) {
-                            differing.add(name + ": " + firstDifference(expected, out.toString()));
+                            differing.add(name + ": " + JnvdisasmRunner.firstDifference(expected, out.toString()));
                         }
                     }
                 }
@@ -67,19 +67,6 @@ class JnvdisasmRelocationsTest {
                 "fun@unified(", "=t1]", "`(t2)")) {
             assertTrue(all.toString().contains(form), "no case prints " + form);
         }
-    }
-
-    private static String firstDifference(String a, String b) {
-        String[] x = a.split("\n", -1);
-        String[] y = b.split("\n", -1);
-        for (int i = 0; i < Math.max(x.length, y.length); i++) {
-            String l = i < x.length ? x[i] : "";
-            String r = i < y.length ? y[i] : "";
-            if (!l.equals(r)) {
-                return "line " + (i + 1) + ": nvdisasm '" + l.strip() + "', jnvdisasm '" + r.strip() + "'";
-            }
-        }
-        return "?";
     }
 
     @Test

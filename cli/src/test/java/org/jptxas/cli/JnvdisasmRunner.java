@@ -22,4 +22,18 @@ public final class JnvdisasmRunner {
     public static String listing(Path cubin) {
         return run("-c", cubin.toString());
     }
+
+    /** The first line where nvdisasm's listing {@code a} and jnvdisasm's {@code b} differ, both shown. */
+    static String firstDifference(String a, String b) {
+        String[] x = a.split("\n", -1);
+        String[] y = b.split("\n", -1);
+        for (int i = 0; i < Math.max(x.length, y.length); i++) {
+            String l = i < x.length ? x[i] : "";
+            String r = i < y.length ? y[i] : "";
+            if (!l.equals(r)) {
+                return "line " + (i + 1) + ": nvdisasm '" + l.strip() + "', jnvdisasm '" + r.strip() + "'";
+            }
+        }
+        return "?";
+    }
 }
