@@ -89,6 +89,9 @@ final class HintFields {
         int end = text.indexOf(' ', start);
         String mnemonic = end < 0 ? text.substring(start) : text.substring(start, end);
         List<String> tokens = List.of(mnemonic.split("\\."));
+        if (tokens.isEmpty()) { // a mnemonic of dots only: not an instruction these classes know
+            return null;
+        }
         for (List<HintClass> classes : byKey.values()) {
             for (HintClass c : classes) {
                 if (!tokens.get(0).equals(c.mnemonic())) {
