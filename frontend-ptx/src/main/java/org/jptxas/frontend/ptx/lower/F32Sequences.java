@@ -160,22 +160,7 @@ final class F32Sequences {
         m.imad(res, ediff, 0x800000, q);
         m.bra(done);
 
-        m.start(inf);
-        m.lop3(res, b, 0x80000000, a, 0x48);
-        m.lop3(res, res, 0x7f800000, RZ, 0xfc);
-        m.bra(done);
-
-        m.start(zero);
-        m.lop3(res, b, 0x80000000, a, 0x48);
-        m.bra(done);
-
-        m.start(invalid);
-        m.mov(res, CANONICAL_NAN);
-        m.bra(done);
-
-        m.start(nanIn);
-        m.fadd("FTZ", res, a, b);
-        m.bra(done);
+        emitSpecialQuotients(m, res, a, b, inf, zero, invalid, nanIn, done);
     }
 
     /** The slow path of div.rn.ftz.f32: denormal operands and results are zeros. */
@@ -252,6 +237,15 @@ final class F32Sequences {
         m.imad(res, ediff, 0x800000, q);
         m.bra(done);
 
+        emitSpecialQuotients(m, res, a, b, inf, zero, invalid, nanIn, done);
+    }
+
+    /**
+     * The blocks both slow divisions end in: a signed infinity, a signed zero, the canonical NaN for 0/0 and inf/inf,
+     * and a NaN operand propagated by an FTZ add (which quiets it as the hardware division would).
+     */
+    private static void emitSpecialQuotients(MathEmitter m, Reg res, Reg a, Reg b, BasicBlock inf, BasicBlock zero,
+            BasicBlock invalid, BasicBlock nanIn, BasicBlock done) {
         m.start(inf);
         m.lop3(res, b, 0x80000000, a, 0x48);
         m.lop3(res, res, 0x7f800000, RZ, 0xfc);
