@@ -27,11 +27,11 @@ class SassModifierOracleTest {
             + " its guard PT hidden: the example words decode through that learned form, as nvdisasm prints them";
 
     /**
-     * Composed forms that the decoder's newer classes and forms (ptxas's hint fields, FADD/IADD3/IMNMX immediates,
-     * ATOMS .X16, the I2F constant-bank class) leave without a confirming example word or print otherwise than
-     * nvdisasm: words ptxas does not write (ATOMS.CAS with the .SPIN bit, I2F offsets with bits [39:38] set, which
-     * nvdisasm ignores). Listed exactly per SM in {@code composed-known-failures.txt}; refusing them in the classes is
-     * the fix, and an entry that stops occurring fails as stale.
+     * Composed forms without a confirming example word or printed otherwise than nvdisasm, listed exactly per SM in
+     * {@code composed-known-failures.txt}: FADD/IADD3.X/IMNMX.U32 forms composed onto learned forms whose immediate
+     * the form fixes (FADD R, R, 1.0), whose every example word a generalized form of the same spelling decodes first,
+     * so no word confirms them (they print as nvdisasm prints). An entry that stops occurring fails as stale; each run
+     * writes the failures and stale entries to target/reports.
      */
     static final java.util.List<String> MERGED_CLASSES = knownFromResource();
 
@@ -129,11 +129,14 @@ class SassModifierOracleTest {
         known.addAll(MERGED_CLASSES);
         known.stream().filter(k -> k.startsWith(sm + " ") && !failures.remove(k.substring(sm.length() + 1)))
                 .forEach(stale::add);
+        // written before any assertion, so a run that fails on stale entries still lists the new failures
+        java.nio.file.Path reports = java.nio.file.Files.createDirectories(java.nio.file.Path.of("target", "reports"));
+        java.nio.file.Files.writeString(reports.resolve("composed-failures-" + sm + ".txt"),
+                String.join("\n", failures) + "\n");
+        java.nio.file.Files.writeString(reports.resolve("composed-stale-" + sm + ".txt"),
+                String.join("\n", stale) + "\n");
         assertTrue(stale.isEmpty(), "known failures that no longer occur (remove them): " + stale);
         Figures.check("sass.modifiers.composed." + sm, composed.size());
-        java.nio.file.Path report = java.nio.file.Files.createDirectories(java.nio.file.Path.of("target", "reports"))
-                .resolve("composed-failures-" + sm + ".txt");
-        java.nio.file.Files.writeString(report, String.join("\n", failures) + "\n");
         assertTrue(failures.isEmpty(), failures.size() + " failures:\n"
                 + String.join("\n", failures.subList(0, Math.min(40, failures.size()))));
     }

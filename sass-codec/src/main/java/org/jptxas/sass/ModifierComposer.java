@@ -88,7 +88,7 @@ final class ModifierComposer {
                 if (!base(f.mnemonic).equals(c.mnemonic()) || f.skeleton.contains(".reuse")) {
                     continue;
                 }
-                for (SassForm g : composeOnto(f, groups, c.trailing())) {
+                for (SassForm g : composeOnto(f, groups, c.trailing(), refused)) {
                     long rank = (long) i << 32 | position++;
                     if (!refused.contains(g.refusalKey())) {
                         String id = identity(g);
@@ -144,14 +144,14 @@ final class ModifierComposer {
 
     /** The forms composed onto {@code f} (not including {@code f}'s own combination); empty if it does not fit. */
     static List<SassForm> composeOnto(SassForm f, List<Group> all) {
-        return composeOnto(f, all, false);
+        return composeOnto(f, all, false, Set.of());
     }
 
     /**
      * As {@link #composeOnto(SassForm, List)}; {@code trailing}: the class's enum tokens follow all fixed tokens, so
      * with none printed an inserted token is appended.
      */
-    static List<SassForm> composeOnto(SassForm f, List<Group> all, boolean trailing) {
+    static List<SassForm> composeOnto(SassForm f, List<Group> all, boolean trailing, Set<String> refused) {
         int mp = f.pieces[0].startsWith("@") ? 1 : 0;
         if (mp >= f.pieces.length) {
             return List.of();
@@ -163,6 +163,7 @@ final class ModifierComposer {
             return List.of();
         }
         List<Group> groups = all.stream().filter(g -> !g.ofOperand()).toList();
+        boolean extended = List.of(f.mnemonic.split("\\.")).contains("X");
         List<Group> operandGroups = new ArrayList<>();
         long[] operandCurrent = new long[all.size()];
         for (Group g : all) {
@@ -181,7 +182,7 @@ final class ModifierComposer {
             String text = g.prefix() ? f.pieces[slot] : f.pieces[slot + 1];
             boolean shows = name != null && (g.prefix()
                     ? text.endsWith(name) && (!name.isEmpty() || text.isEmpty() || "-!~|".indexOf(text.charAt(text.length() - 1)) < 0)
-                    : text.startsWith(name) && (!name.isEmpty() || !text.startsWith(".")));
+                    : text.startsWith(name, closing(text)) && (!name.isEmpty() || !text.startsWith(".", closing(text))));
             if (shows) {
                 operandCurrent[operandGroups.size()] = v;
                 operandGroups.add(g);
@@ -266,20 +267,57 @@ final class ModifierComposer {
                     if (e.getValue() == operandCurrent[o]) {
                         continue;
                     }
-                    List<String> p = new ArrayList<>(pieces);
-                    if (g.prefix()) {
-                        String t = p.get(slot);
-                        p.set(slot, t.substring(0, t.length() - cur.length()) + e.getKey());
-                    } else {
-                        p.set(slot + 1, e.getKey() + p.get(slot + 1).substring(cur.length()));
-                    }
+                    String token = spelled(g, e.getKey(), extended);
                     long[] b = bits.clone();
                     set(g.field(), e.getValue(), b);
-                    add(out, f, mnemonic, p, b);
+                    // the probe recorded its refusals under the learned spelling; they hold for the respelled form
+                    if (!token.equals(e.getKey())
+                            && refused(refused, f, mnemonic, withToken(pieces, g, slot, cur, e.getKey()), b)) {
+                        continue;
+                    }
+                    add(out, f, mnemonic, withToken(pieces, g, slot, cur, token), b);
                 }
             }
         }
         return out;
+    }
+
+    /** The pieces with operand enum {@code g}'s token {@code cur} at its slot replaced by {@code token}. */
+    private static List<String> withToken(List<String> pieces, Group g, int slot, String cur, String token) {
+        List<String> p = new ArrayList<>(pieces);
+        if (g.prefix()) {
+            String t = p.get(slot);
+            p.set(slot, t.substring(0, t.length() - cur.length()) + token);
+        } else {
+            String t = p.get(slot + 1);
+            int from = closing(t);
+            p.set(slot + 1, t.substring(0, from) + token + t.substring(from + cur.length()));
+        }
+        return p;
+    }
+
+    /** Where an operand's suffix starts in the piece after it: nvdisasm prints it after an absolute value's bar. */
+    private static int closing(String next) {
+        return next.startsWith("|") ? 1 : 0;
+    }
+
+    /**
+     * How an operand enum's value prints on a form: an extended-precision form's (.X) negation bit complements its
+     * operand (the carry does the +1), and nvdisasm prints it {@code ~R}, so a {@code -} learned on the plain form
+     * spells {@code ~} there (UIMAD.WIDE.X's c). Only the token a composition adds: a form that already shows
+     * {@code ~} is one the class does not compose onto, as before.
+     */
+    private static String spelled(Group g, String name, boolean extended) {
+        return extended && g.prefix() && "-".equals(name) ? "~" : name;
+    }
+
+    private static boolean refused(Set<String> refused, SassForm f, String mnemonic, List<String> pieces, long[] bits) {
+        try {
+            return refused.contains(new SassForm(f.key, mnemonic, pieces, List.of(f.slots), f.maskLo, f.maskHi,
+                    bits[0], bits[1], f.exclusions()).refusalKey());
+        } catch (IllegalArgumentException e) {
+            return true; // as add(): cannot happen for bits inside the mask
+        }
     }
 
     private static void add(List<SassForm> out, SassForm f, String mnemonic, List<String> pieces, long[] bits) {
