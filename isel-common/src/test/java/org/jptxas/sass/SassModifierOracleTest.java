@@ -18,20 +18,13 @@ import org.jptxas.spi.TestTargets;
  * must assemble to a word that prints the same.
  */
 class SassModifierOracleTest {
-    private static final String SHADOWED = "composed from sm_80's IADD3 R, R.reuse, c[0x0][...], RZ, whose bank the"
-            + " form now fixes (it decoded bank 3 as an offset): every example word decodes through another form";
-
-    private static final String ISETP_EX = "composed onto sm_80's learned ISETP .EX forms; the form of ptxas's word with"
-            + " an immediate b (tools/sass-probe/field-enums.py) decodes every example word of this spelling first";
     private static final String LEARNED_TWICE = "-b composed onto HADD2 spells the learned @P HADD2 R, -R, -R.H0_H0 with"
             + " its guard PT hidden: the example words decode through that learned form, as nvdisasm prints them";
 
     /**
      * Composed forms without a confirming example word or printed otherwise than nvdisasm, listed exactly per SM in
-     * {@code composed-known-failures.txt}: FADD/IADD3.X/IMNMX.U32 forms composed onto learned forms whose immediate
-     * the form fixes (FADD R, R, 1.0), whose every example word a generalized form of the same spelling decodes first,
-     * so no word confirms them (they print as nvdisasm prints). An entry that stops occurring fails as stale; each run
-     * writes the failures and stale entries to target/reports.
+     * {@code composed-known-failures.txt} (none now). An entry that stops occurring fails as stale; each run writes
+     * the failures and stale entries to target/reports.
      */
     static final java.util.List<String> MERGED_CLASSES = knownFromResource();
 
@@ -48,16 +41,7 @@ class SassModifierOracleTest {
     static final java.util.Map<String, String> KNOWN = java.util.Map.of(
             "sm_80 HADD2 [HADD2 {}, -{}, -{}.H0_H0]: no example word decodes with it", LEARNED_TWICE,
             "sm_86 HADD2 [HADD2 {}, -{}, -{}.H0_H0]: no example word decodes with it", LEARNED_TWICE,
-            "sm_89 HADD2 [HADD2 {}, -{}, -{}.H0_H0]: no example word decodes with it", LEARNED_TWICE,
-            "sm_80 IADD3 [@!{} IADD3 {}, {}, c[{}][{}], {}]: no example word decodes with it", SHADOWED,
-            "sm_80 IADD3 [@{} IADD3 {}, {}, c[{}][{}], {}]: no example word decodes with it", SHADOWED,
-            "sm_80 IADD3 [IADD3 {}, {}, c[{}][{}], {}]: no example word decodes with it", SHADOWED,
-            "sm_80 ISETP.EQ.AND.EX [@!{} ISETP.EQ.AND.EX {}, {}, {}, {}, {}, {}]: no example word decodes with it",
-            ISETP_EX,
-            "sm_80 ISETP.EQ.AND.EX [@{} ISETP.EQ.AND.EX {}, {}, {}, {}, {}, {}]: no example word decodes with it",
-            ISETP_EX,
-            "sm_80 ISETP.EQ.AND.EX [ISETP.EQ.AND.EX {}, {}, {}, {}, {}, {}]: no example word decodes with it",
-            ISETP_EX);
+            "sm_89 HADD2 [HADD2 {}, -{}, -{}.H0_H0]: no example word decodes with it", LEARNED_TWICE);
 
     @ParameterizedTest
     @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})

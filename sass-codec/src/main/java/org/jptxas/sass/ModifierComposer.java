@@ -100,8 +100,55 @@ final class ModifierComposer {
             }
         }
         List<Ranked> all = new ArrayList<>(unique.values());
+        dropSpecialCases(all, keys, formsByKey);
         all.sort(Ranked.ORDER);
         return List.copyOf(all);
+    }
+
+    /**
+     * Drops each composed form that inherited a literal operand from its learned form (IMNMX R, R, 0x64, P; FADD R, R,
+     * 1) where a learned or generalized form of the same key and spelling reads that operand as a field and matches
+     * every word the composed form matches. The decoder tries those forms first and prints the word alike, so no word
+     * ever reaches the composed form.
+     */
+    private static void dropSpecialCases(List<Ranked> composed, Set<Integer> keys,
+            Map<Integer, List<SassForm>> formsByKey) {
+        Map<String, List<SassForm>> bySpelling = new HashMap<>();
+        for (int key : keys) {
+            for (SassForm f : formsByKey.getOrDefault(key, List.of())) {
+                bySpelling.computeIfAbsent(spelling(f), k -> new ArrayList<>()).add(f);
+            }
+        }
+        composed.removeIf(r -> {
+            SassForm g = r.form();
+            for (SassForm h : bySpelling.getOrDefault(spelling(g), List.of())) {
+                if (specialCase(g, h)) {
+                    return true;
+                }
+            }
+            return false;
+        });
+    }
+
+    private static String spelling(SassForm f) {
+        return f.key + "|" + f.skeleton + "|" + f.slots.length + "|" + f.exclusions();
+    }
+
+    /** Whether {@code h} matches every word {@code g} does and reads a literal operand of {@code g} as a field. */
+    private static boolean specialCase(SassForm g, SassForm h) {
+        if ((h.maskLo & ~g.maskLo) != 0 || (h.maskHi & ~g.maskHi) != 0 || (g.bitsLo & h.maskLo) != h.bitsLo
+                || (g.bitsHi & h.maskHi) != h.bitsHi) {
+            return false;
+        }
+        boolean widened = false;
+        for (int i = 0; i < g.slots.length; i++) {
+            if (g.slots[i] instanceof SassSlot.Literal && h.slots[i] instanceof SassSlot.Field) {
+                widened = true;
+            } else if (!g.slots[i].equals(h.slots[i])) {
+                return false;
+            }
+        }
+        return widened;
     }
 
     /** Skeleton, slots, masks and bits as one string (slots spelled by hand: records' generated toString is slow). */
