@@ -445,6 +445,25 @@ PTXAS_FORMS.append(ptxas_form('UIMAD.WIDE.U32.X', ['UIMAD.WIDE.U32.X ', ', ', ',
                               '000fc800080e040680000000080478a5',
                               ['UGPR 21:16', 'UGPR 29:24', 'SHEX 63:32', 'UGPR 69:64', 'UPRED 89:87']))
 
+# HFMA2 with .RELU [79] (fma.rn{.ftz}.relu.{f16,bf16}{x2}; sm_80 on): .FTZ [80], .BF16_V2 [85]; ptxas's words hold
+# [89:87] = 7 where the learned plain forms hold 0, so each is a form of its own from ptxas's word
+for mn, word in [('HFMA2.RELU', '000fe200038080040000000500057231'),
+                 ('HFMA2.FTZ.RELU', '000fe200038180040000000500097231'),
+                 ('HFMA2.BF16_V2.RELU', '000fe20003a080040000000500057231')]:
+    PTXAS_FORMS.append(ptxas_form(mn, [mn + ' ', ', ', ', ', ', ', ''], word,
+                                  [R, 'GPR 31:24', 'GPR 39:32', 'GPR 71:64'], sms=['sm_80', 'sm_86', 'sm_89', 'sm_90']))
+
+# FMNMX / HMNMX2 with .XORSIGN [82] and |a| |b| ([73], [62]) (min/max.xorsign.abs, sm_86 on): .FTZ [80], .NAN [81],
+# .BF16_V2 [85] (HMNMX2), !Pp [90]; every combination a form, spelled as nvdisasm prints the raw words
+for op, lo, types in [('FMNMX', 0x4000000500077209, [0]), ('HMNMX2', 0x4000000500077240, [0, 1])]:
+    for bf16, ftz, nan, neg in itertools.product(types, (0, 1), (0, 1), (0, 1)):
+        if bf16 and ftz:
+            continue  # (PTX has no .ftz on bf16 min/max)
+        mn = '.'.join([op] + ['BF16_V2'] * bf16 + ['FTZ'] * ftz + ['NAN'] * nan + ['XORSIGN'])
+        hi = 0x000fe20003840200 | bf16 << 21 | ftz << 16 | nan << 17 | neg << 26
+        PTXAS_FORMS.append(ptxas_form(mn, [mn + ' ', ', |', '|, |', '|, ' + '!' * neg, ''], '%016x%016x' % (hi, lo),
+                                      [R, 'GPR 31:24', 'GPR 39:32', 'PRED 89:87'], sms=['sm_86', 'sm_89', 'sm_90']))
+
 # Composed spellings the forms above already hold (an operand class's '-' on a form ptxas wrote with it), or that
 # nvdisasm prints otherwise ('-' on LEA.X's b is '~'): refused in the classes, so no composed form shadows or
 # misprints them. (class mnemonic, key, skeletons; each also refused guarded.)
@@ -643,7 +662,7 @@ def main():
                 word = int(ex['bits'], 16) | 0x000fe200 << 64 + 32 | 7 << 12
                 regs = iter([2, 4, 6, 8])
                 for sl in ex['slots']:
-                    kind, rng = sl.split(' ') if ' ' in sl else (sl, '')
+                    kind, rng = sl.split(' ')[:2] if ' ' in sl else (sl, '')
                     if kind == 'GPR':
                         word = field_insert(word, rng, next(regs))
                     elif kind == 'PRED':

@@ -180,7 +180,14 @@ class FormRegressionTest {
             new String[] {"sm_90", "red.add.noftz.bf16x2 [rd], r", "the same, generic"},
             new String[] {"sm_90", "atom.add.noftz.bf16 r, [rd], r", "bf16 atomics were refused"},
             new String[] {"sm_90", "red.shared.add.noftz.bf16 [r], r", "the same, shared"},
-            new String[] {"sm_90", "atom.shared.add.noftz.bf16x2 r, [r], r", "bf16x2 on shared memory was refused"});
+            new String[] {"sm_90", "atom.shared.add.noftz.bf16x2 r, [r], r", "bf16x2 on shared memory was refused"},
+            new String[] {"sm_80", "fma.rn.relu.f16x2 r, r, r, r", "half fma .relu was refused (HFMA2.RELU)"},
+            new String[] {"sm_86", "fma.rn.ftz.relu.f16 r, r, r, r", "the same, .FTZ.RELU"},
+            new String[] {"sm_89", "fma.rn.relu.bf16x2 r, r, r, r", "the same, .BF16_V2.RELU"},
+            new String[] {"sm_90", "fma.rn.relu.bf16 r, r, r, r", "the same"},
+            new String[] {"sm_86", "min.xorsign.abs.f32 r, r, r", "min/max .xorsign.abs was refused (FMNMX.XORSIGN)"},
+            new String[] {"sm_89", "max.ftz.NaN.xorsign.abs.f16x2 r, r, r", "the same, HMNMX2.FTZ.NAN.XORSIGN"},
+            new String[] {"sm_90", "min.NaN.xorsign.abs.bf16 r, r, r", "the same, HMNMX2.BF16_V2.NAN.XORSIGN"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

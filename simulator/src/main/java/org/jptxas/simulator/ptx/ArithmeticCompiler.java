@@ -108,6 +108,9 @@ final class ArithmeticCompiler {
         Rounding r = Values.rounding(ic.mods, Rounding.RN);
         boolean ftz = ic.has("ftz"), sat = ic.has("sat");
         boolean approx = ic.has("approx") || ic.has("full");
+        if (ic.has("xorsign") && (o.equals("min") || o.equals("max"))) {
+            return xorsignMinMax(o.equals("min"), t, d, a, b);
+        }
         switch (t) {
             case F32 -> {
                 return ic.simple(th -> {
@@ -176,6 +179,53 @@ final class ArithmeticCompiler {
         }
     }
 
+    /** A half lane's value; {@code flush}: an f16 subnormal as a zero of its sign. */
+    private static double halfIn(long bits, boolean bf, boolean flush) {
+        return flush && (bits & 0x7c00) == 0 ? ((bits & 0x8000) != 0 ? -0.0 : 0.0) : Values.half(bits, bf);
+    }
+
+    /**
+     * min/max.xorsign.abs: the minimum or maximum of |a| and |b| (.ftz: subnormal inputs as zero; .NaN: a NaN input
+     * gives the canonical NaN), its sign a's sign xor b's; a NaN result keeps its own.
+     */
+    private Insn xorsignMinMax(boolean min, PtxType t, int d, Src a, Src b) throws Unsupported {
+        boolean ftz = ic.has("ftz"), nanMode = ic.has("NaN");
+        int lanes = t == PtxType.F16X2 || t == PtxType.BF16X2 ? 2 : 1;
+        boolean bf = t == PtxType.BF16 || t == PtxType.BF16X2;
+        if (t == PtxType.F32) {
+            return ic.simple(th -> {
+                long ra = a.get(th), rb = b.get(th);
+                float x = Math.abs(Values.f32In(ra, ftz)), y = Math.abs(Values.f32In(rb, ftz));
+                float z = nanMode && (Float.isNaN(x) || Float.isNaN(y)) ? Float.NaN : min ? fmin(x, y) : fmax(x, y);
+                long bits = Float.isNaN(z) ? 0x7fffffffL
+                        : Float.floatToRawIntBits(z) & 0x7fffffffL | (ra ^ rb) & 0x80000000L;
+                write(th, d, bits);
+            });
+        }
+        if (t != PtxType.F16 && t != PtxType.F16X2 && !bf) {
+            throw ic.unsupported();
+        }
+        return ic.simple(th -> {
+            long x = a.get(th), y = b.get(th), out = 0;
+            for (int i = 0; i < lanes; i++) {
+                long lx = x >>> (16 * i) & 0xffff, ly = y >>> (16 * i) & 0xffff;
+                double p = Math.abs(Values.half(lx, bf)), q = Math.abs(Values.half(ly, bf));
+                if (ftz) {
+                    p = p < 0x1p-14 ? 0 : p;
+                    q = q < 0x1p-14 ? 0 : q;
+                }
+                double z = nanMode && (Double.isNaN(p) || Double.isNaN(q)) ? Double.NaN
+                        : Double.isNaN(p) ? q : Double.isNaN(q) ? p : min ? Math.min(p, q) : Math.max(p, q);
+                long h = Values.toHalf(z, bf) & 0xffffL;
+                if (!Double.isNaN(z)) {
+                    h = h & 0x7fff | (lx ^ ly) & 0x8000;
+                }
+                out |= h << (16 * i);
+            }
+            write(th, d, out);
+        });
+    }
+
     private static float fmin(float x, float y) {
         if (Float.isNaN(x)) {
             return y;
@@ -209,16 +259,21 @@ final class ArithmeticCompiler {
                     boolean relu = ic.has("relu");
                     return ic.simple(th -> {
                         long x = a.get(th), y = b.get(th), z = c.get(th), out = 0;
+                        boolean flush = ftz && !bf; // .ftz (f16 only): subnormal inputs and result are zeros of their sign
                         for (int i = 0; i < lanes; i++) {
-                            double v = Math.fma(Values.half(x >>> (16 * i), bf), Values.half(y >>> (16 * i), bf),
-                                    Values.half(z >>> (16 * i), bf));
+                            double v = Math.fma(halfIn(x >>> (16 * i), bf, flush), halfIn(y >>> (16 * i), bf, flush),
+                                    halfIn(z >>> (16 * i), bf, flush));
                             if (sat) {
                                 v = Ieee.saturate(v);
                             }
-                            if (relu && !(v > 0) && !Double.isNaN(v)) {
+                            if (relu && v < 0) { // only a negative value clamps: -0 stays, as cvt .relu keeps it
                                 v = 0;
                             }
-                            out |= (Values.toHalf(v, bf) & 0xffffL) << (16 * i);
+                            long h = Values.toHalf(v, bf) & 0xffffL;
+                            if (flush && (h & 0x7c00) == 0) {
+                                h &= 0x8000;
+                            }
+                            out |= h << (16 * i);
                         }
                         write(th, d, out);
                     });

@@ -169,10 +169,19 @@ final class FloatOps {
     /** HMNMX2 d, a, b, Pp and I2IP.*.S32.SAT d, a, b, c: operands read here, the numerics in {@link PackedOps}. */
     void packed(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
-        if (op.opcode().equals("HMNMX2") && o.size() == 4
-                && op.modifiers().stream().allMatch(m -> m.equals("NAN") || m.equals("BF16_V2"))) {
-            OperandAccess.writeR(t, o.get(0), PackedOps.minMax2(halfPair(o.get(1), t, w, op), halfPair(o.get(2), t, w, op),
-                    operands.pred(o.get(3), t, w), op.has("NAN"), op.has("BF16_V2")));
+        if (op.opcode().equals("HMNMX2") && o.size() == 4 && op.modifiers().stream().allMatch(m -> m.equals("NAN")
+                || m.equals("BF16_V2") || op.has("XORSIGN") && (m.equals("XORSIGN") || m.equals("FTZ")))) {
+            boolean bf16 = op.has("BF16_V2");
+            int a = halfPair(o.get(1), t, w, op), b = halfPair(o.get(2), t, w, op);
+            if (op.has("FTZ")) {
+                a = PackedOps.flushSubnormals(a, bf16);
+                b = PackedOps.flushSubnormals(b, bf16);
+            }
+            int r = PackedOps.minMax2(a, b, operands.pred(o.get(3), t, w), op.has("NAN"), bf16);
+            if (op.has("XORSIGN")) {
+                r = PackedOps.xorSigns(r, rawRegister(o.get(1), t) ^ rawRegister(o.get(2), t), bf16);
+            }
+            OperandAccess.writeR(t, o.get(0), r);
         } else if (op.opcode().equals("I2IP") && o.size() == 4 && op.has("SAT") && op.has("S32")
                 && op.modifiers().size() == 3) {
             int bits = op.has("U2") || op.has("S2") ? 2 : op.has("U4") || op.has("S4") ? 4
@@ -185,6 +194,14 @@ final class FloatOps {
         } else {
             throw machine.unimplemented(op);
         }
+    }
+
+    /** A register operand's bits before its |abs| or negation (.XORSIGN takes the sources' own signs). */
+    private int rawRegister(SassOperand o, Thread t) {
+        if (o instanceof Reg r && r.suffix().isEmpty()) {
+            return r.index() == 255 ? 0 : t.r[r.index()];
+        }
+        throw new IllegalStateException("XORSIGN source is not a plain register: " + o);
     }
 
     /** A packed-half source: register swizzles (.H0_H0, .H1_H1), negation and |abs| apply to both halves. */
@@ -235,11 +252,11 @@ final class FloatOps {
             return;
         }
         for (String m : op.modifiers()) {
-            if (!m.equals("MMA") && !m.equals("FTZ") && !m.equals("SAT")) {
+            if (!m.equals("MMA") && !m.equals("FTZ") && !m.equals("SAT") && !(m.equals("RELU") && op.opcode().equals("HFMA2"))) {
                 throw machine.unimplemented(op);
             }
         }
-        boolean ftz = op.has("FTZ"), sat = op.has("SAT");
+        boolean ftz = op.has("FTZ"), sat = op.has("SAT"), relu = op.has("RELU");
         boolean fma = op.opcode().equals("HFMA2");
         boolean mul = op.opcode().equals("HMUL2");
         int a = halfPair(o.get(1), t, w, op);
@@ -274,6 +291,9 @@ final class FloatOps {
             double y = HalfOps.value(b >>> (16 * k), ftz);
             double z = HalfOps.value(c >>> (16 * k), ftz);
             double v = fma ? Math.fma(x, y, z) : mul ? x * y : x + y;
+            if (relu && v < 0) {
+                v = 0; // .RELU: a negative result is 0 (-0 and NaN stay, as the bf16 form's)
+            }
             r |= HalfOps.result(v, ftz, sat) << (16 * k);
         }
         OperandAccess.writeR(t, o.get(0), r);
@@ -553,7 +573,12 @@ final class FloatOps {
         if (op.has("NAN") && (Float.isNaN(a) || Float.isNaN(b))) {
             r = Float.NaN; // .NAN: a NaN operand gives the canonical NaN
         }
-        OperandAccess.writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
+        int bits = Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r);
+        if (op.has("XORSIGN") && !Float.isNaN(r)) {
+            // .XORSIGN (on |a|, |b|): the result's sign is the sources' own signs xored
+            bits = bits & 0x7fffffff | (rawRegister(o.get(1), t) ^ rawRegister(o.get(2), t)) & 0x80000000;
+        }
+        OperandAccess.writeR(t, o.get(0), bits);
         t.pc++;
     }
 

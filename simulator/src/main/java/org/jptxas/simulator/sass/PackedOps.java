@@ -47,6 +47,30 @@ final class PackedOps {
         return r;
     }
 
+    /** .FTZ on a pair: each subnormal lane becomes a zero of its sign. */
+    static int flushSubnormals(int pair, boolean bf16) {
+        int exponent = bf16 ? 0x7f80 : 0x7c00;
+        int r = 0;
+        for (int k = 0; k < 2; k++) {
+            int x = pair >>> (16 * k) & 0xffff;
+            r |= ((x & exponent) == 0 ? x & 0x8000 : x) << (16 * k);
+        }
+        return r;
+    }
+
+    /** .XORSIGN on a pair: each lane that is not NaN takes the sign bit of {@code signs}' lane. */
+    static int xorSigns(int pair, int signs, boolean bf16) {
+        int r = 0;
+        for (int k = 0; k < 2; k++) {
+            int x = pair >>> (16 * k) & 0xffff;
+            if (!Double.isNaN(lane(x, bf16))) {
+                x = x & 0x7fff | signs >>> (16 * k) & 0x8000;
+            }
+            r |= x << (16 * k);
+        }
+        return r;
+    }
+
     /**
      * HFMA2.BF16_V2 d, a, b, c: per lane {@code a * b + c} rounded once to bfloat16, nearest even (the product of two
      * bfloat16s is exact in a double and the double fma rounds the sum once before the narrowing).

@@ -69,7 +69,9 @@ final class FloatArith {
             MovLowerer.move(cx, r, c, t);
             c = Src.of(r);
         }
-        if (insn.hasModifier("relu") || insn.hasModifier("oob")) {
+        boolean halves = t == PtxType.F16 || t == PtxType.F16X2 || t == PtxType.BF16 || t == PtxType.BF16X2;
+        // .relu on a half fma is HFMA2's .RELU (sm_80 on); .oob has no encoding here yet
+        if (insn.hasModifier("oob") || insn.hasModifier("relu") && !(halves && c != null)) {
             throw cx.unsupported(null);
         }
         switch (t) {
@@ -121,6 +123,9 @@ final class FloatArith {
                     }
                     return;
                 }
+                if (insn.hasModifier("relu")) {
+                    m.add("RELU");
+                }
                 String sass = switch (op) {
                     case "add", "sub" -> "HADD2";
                     case "mul" -> "HMUL2";
@@ -147,13 +152,21 @@ final class FloatArith {
     }
 
     static void minMax(Instruction insn, LoweringContext cx, PtxType t, boolean min) throws CompilationException {
-        if (insn.hasModifier("xorsign") || insn.hasModifier("abs") || insn.operands().size() > 3
-                || (insn.hasModifier("NaN") && t == PtxType.F64)) {
+        // .xorsign.abs (sm_86 on): FMNMX/HMNMX2 .XORSIGN on |a|, |b| (the result's sign is a's xor b's)
+        boolean xorsign = insn.hasModifier("xorsign") && insn.hasModifier("abs");
+        if (insn.hasModifier("xorsign") != insn.hasModifier("abs") || insn.operands().size() > 3
+                || ((insn.hasModifier("NaN") || xorsign) && t == PtxType.F64)) {
             throw cx.unsupported(null);
         }
         Reg d = cx.dst(Ptx.op(insn, 0), t);
         Src a = cx.src(Ptx.op(insn, 1), t);
         Src b = cx.src(Ptx.op(insn, 2), t);
+        if (xorsign) {
+            a = Src.of(SyncOperands.register(cx, a, 1));
+            b = Src.of(SyncOperands.register(cx, b, 1));
+            a = new Src(a.value(), false, true, false);
+            b = new Src(b.value(), false, true, false);
+        }
         Src which = min ? Ptx.pt() : Ptx.notPt();
         switch (t) {
             case F32 -> {
@@ -168,6 +181,9 @@ final class FloatArith {
                 }
                 if (insn.hasModifier("NaN")) {
                     mods.add("NAN");
+                }
+                if (xorsign) {
+                    mods.add("XORSIGN");
                 }
                 cx.emit("FMNMX", mods, List.of(d), List.of(a, b, which));
             }
@@ -193,8 +209,14 @@ final class FloatArith {
                 if (bf) {
                     mods.add("BF16_V2");
                 }
+                if (xorsign && insn.hasModifier("ftz")) {
+                    mods.add("FTZ");
+                }
                 if (insn.hasModifier("NaN")) {
                     mods.add("NAN");
+                }
+                if (xorsign) {
+                    mods.add("XORSIGN");
                 }
                 cx.emit("HMNMX2", mods, List.of(d), List.of(a, b, which));
             }
