@@ -187,7 +187,9 @@ class FormRegressionTest {
             new String[] {"sm_90", "fma.rn.relu.bf16 r, r, r, r", "the same"},
             new String[] {"sm_86", "min.xorsign.abs.f32 r, r, r", "min/max .xorsign.abs was refused (FMNMX.XORSIGN)"},
             new String[] {"sm_89", "max.ftz.NaN.xorsign.abs.f16x2 r, r, r", "the same, HMNMX2.FTZ.NAN.XORSIGN"},
-            new String[] {"sm_90", "min.NaN.xorsign.abs.bf16 r, r, r", "the same, HMNMX2.BF16_V2.NAN.XORSIGN"});
+            new String[] {"sm_90", "min.NaN.xorsign.abs.bf16 r, r, r", "the same, HMNMX2.BF16_V2.NAN.XORSIGN"},
+            new String[] {"sm_80", "max.ftz.NaN.f32 r, r, r", "the interpreter ignored .NaN on f32 min/max"},
+            new String[] {"sm_75", "fma.rn.ftz.f16 r, r, r, r", "the interpreter ignored .ftz on half fma"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

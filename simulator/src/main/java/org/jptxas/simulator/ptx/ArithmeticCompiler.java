@@ -111,6 +111,7 @@ final class ArithmeticCompiler {
         if (ic.has("xorsign") && (o.equals("min") || o.equals("max"))) {
             return xorsignMinMax(o.equals("min"), t, d, a, b);
         }
+        boolean nanF32 = ic.has("NaN");
         switch (t) {
             case F32 -> {
                 return ic.simple(th -> {
@@ -120,8 +121,9 @@ final class ArithmeticCompiler {
                         case "sub" -> Ieee.add(x, -y, r);
                         case "mul" -> Ieee.mul(x, y, r);
                         case "div" -> approx ? (float) ((double) x / y) : Ieee.div(x, y, r);
-                        case "min" -> fmin(x, y);
-                        case "max" -> fmax(x, y);
+                        // .NaN: a NaN operand gives the canonical NaN, not the other operand
+                        case "min" -> nanF32 && (Float.isNaN(x) || Float.isNaN(y)) ? Float.NaN : fmin(x, y);
+                        case "max" -> nanF32 && (Float.isNaN(x) || Float.isNaN(y)) ? Float.NaN : fmax(x, y);
                         case "copysign" -> Math.copySign(y, x);
                         default -> throw new InterpreterError("unsupported " + o + ".f32");
                     };
