@@ -145,8 +145,10 @@ public final class SassReader {
         if (mnemonic.equals("BSSY")) {
             return 1;
         }
-        if (mnemonic.equals("VOTE")) {
-            return ops.size() - 1; // VOTE.ANY R5, P1, P0 (a GPR and a predicate result) or VOTE.ALL P1, P0
+        if (mnemonic.equals("VOTE") || mnemonic.equals("VOTEU")) {
+            // VOTE.ANY R5, P1, P0 (a GPR and a predicate result) or VOTE.ALL P1, P0; VOTEU.ANY UR4, UPT, PT or
+            // VOTEU.ALL UP0, P1 (the last predicate is the vote's source, not a result)
+            return ops.size() - 1;
         }
         if (ops.size() > 1 && ops.get(1).predicate() && !ops.get(1).negated()) {
             return 2;

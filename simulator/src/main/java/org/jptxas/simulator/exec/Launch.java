@@ -104,6 +104,14 @@ public final class Launch {
                     System.arraycopy(data, 0, r.bytes(), 0, data.length);
                 }
                 args.add(new Argument(ptr, r.base(), Optional.of(r)));
+            } else if (p instanceof ParamSpec.TensorMapOf m) {
+                if (m.of() >= index || args.get(m.of()).buffer().isEmpty()) {
+                    throw new LaunchException("param " + index + ": a tensor map of param " + m.of()
+                            + ", which is not an earlier pointer");
+                }
+                Region r = global.allocateCopy("tensor map of param " + index, TensorMap.encode(
+                        args.get(m.of()).bits(), m.dataType(), m.dims(), m.strides(), m.box(), m.elementStrides()));
+                args.add(new Argument(m, r.base(), Optional.of(r)));
             }
             index++;
         }
@@ -262,7 +270,8 @@ public final class Launch {
     }
 
     private static String describe(ParamSpec p) {
-        return p instanceof ParamSpec.Scalar s ? s.type().specName() : "ptr";
+        return p instanceof ParamSpec.Scalar s ? s.type().specName() : p instanceof ParamSpec.TensorMapOf ? "tensor_map"
+                : "ptr";
     }
 
     private static void put(byte[] a, int offset, int size, long v) {

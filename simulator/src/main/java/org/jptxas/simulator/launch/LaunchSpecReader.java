@@ -41,6 +41,8 @@ public final class LaunchSpecReader {
     private static final Set<String> TOP_FIELDS = Set.of("entry", "grid", "block", "cluster", "dynamic_shared_bytes", "params");
     private static final Set<String> SCALAR_FIELDS = Set.of("type", "value");
     private static final Set<String> POINTER_FIELDS = Set.of("type", "bytes", "in", "out");
+    private static final Set<String> TENSOR_MAP_FIELDS = Set.of("type", "of", "data_type", "dims", "strides", "box",
+            "element_strides");
     /** Largest buffer the simulator allocates for one pointer argument. */
     public static final long MAX_BUFFER_BYTES = 1L << 30;
 
@@ -120,10 +122,49 @@ public final class LaunchSpecReader {
             Optional<Path> out = node.has("out") ? Optional.of(path(node.get("out"), where + ".out")) : Optional.empty();
             return new ParamSpec.Pointer(bytes, in, out);
         }
+        if (type.equals("tensor_map")) {
+            return tensorMap(node, where);
+        }
         ScalarType st = ScalarType.bySpecName(type).orElseThrow(() -> error(where + ".type",
-                "unknown type '" + type + "' (expected ptr, u8, u16, u32, u64, s8, s16, s32, s64, f16, bf16, f32 or f64)"));
+                "unknown type '" + type + "' (expected ptr, tensor_map, u8, u16, u32, u64, s8, s16, s32, s64, f16, bf16, f32 or f64)"));
         checkFields(node, SCALAR_FIELDS, where);
         return new ParamSpec.Scalar(st, scalarBits(st, required(node, "value", where), where + ".value"));
+    }
+
+    /**
+     * {@code {"type":"tensor_map","of":0,"data_type":7,"dims":[40,48],"strides":[160],"box":[16,8]}} (optional
+     * {@code "element_strides"}): a tensor map of the buffer of pointer parameter {@code of} (an earlier one).
+     */
+    private ParamSpec tensorMap(JsonNode node, String where) throws LaunchSpecException {
+        checkFields(node, TENSOR_MAP_FIELDS, where);
+        int of = (int) integer(required(node, "of", where), where + ".of", 0, 1 << 16);
+        int type = (int) integer(required(node, "data_type", where), where + ".data_type", 0, 12);
+        List<Long> dims = longs(required(node, "dims", where), where + ".dims", 1, 1L << 32);
+        int rank = dims.size();
+        if (rank < 1 || rank > 5) {
+            throw error(where + ".dims", "a tensor map has 1 to 5 dimensions, not " + rank);
+        }
+        List<Long> strides = longs(required(node, "strides", where), where + ".strides", 16, 1L << 40);
+        List<Long> box = longs(required(node, "box", where), where + ".box", 1, 256);
+        List<Long> steps = node.has("element_strides")
+                ? longs(node.get("element_strides"), where + ".element_strides", 1, 8)
+                : java.util.Collections.nCopies(rank, 1L);
+        if (strides.size() != rank - 1 || box.size() != rank || steps.size() != rank) {
+            throw error(where, "strides need " + (rank - 1) + " values, box and element_strides " + rank);
+        }
+        return new ParamSpec.TensorMapOf(of, type, dims, strides, box.stream().map(Long::intValue).toList(),
+                steps.stream().map(Long::intValue).toList());
+    }
+
+    private List<Long> longs(JsonNode node, String where, long min, long max) throws LaunchSpecException {
+        if (!node.isArray()) {
+            throw error(where, "must be an array of integers");
+        }
+        List<Long> out = new ArrayList<>();
+        for (int i = 0; i < node.size(); i++) {
+            out.add(integer(node.get(i), where + "[" + i + "]", min, max));
+        }
+        return out;
     }
 
     private long scalarBits(ScalarType type, JsonNode v, String where) throws LaunchSpecException {

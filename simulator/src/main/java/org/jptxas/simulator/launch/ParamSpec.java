@@ -1,6 +1,7 @@
 package org.jptxas.simulator.launch;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /** One kernel argument of a launch spec. */
@@ -21,6 +22,27 @@ public sealed interface ParamSpec {
      * and written to {@code out} after the launch. Paths are already resolved against the spec's folder.
      */
     record Pointer(long bytes, Optional<Path> in, Optional<Path> out) implements ParamSpec {
+        @Override
+        public int size() {
+            return 8;
+        }
+    }
+
+    /**
+     * The 64-bit device address of a fresh 128-byte tensor map ({@code org.jptxas.simulator.exec.TensorMap}'s
+     * layout) describing the buffer of the earlier pointer parameter {@code of}: data type (CUtensorMapDataType),
+     * dimensions in elements (dimension 0 contiguous), strides in bytes of dimensions 1.., box sizes and element
+     * strides (all 1 when empty). Tile mode, no interleave, swizzle or NaN fill.
+     */
+    record TensorMapOf(int of, int dataType, List<Long> dims, List<Long> strides, List<Integer> box,
+            List<Integer> elementStrides) implements ParamSpec {
+        public TensorMapOf {
+            dims = List.copyOf(dims);
+            strides = List.copyOf(strides);
+            box = List.copyOf(box);
+            elementStrides = List.copyOf(elementStrides);
+        }
+
         @Override
         public int size() {
             return 8;

@@ -5,6 +5,7 @@ import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.simulator.exec.BulkCopies;
 import org.jptxas.simulator.exec.Mbarrier;
+import org.jptxas.simulator.exec.TensorMap;
 import org.jptxas.simulator.memory.Region;
 
 /**
@@ -114,7 +115,10 @@ final class MbarrierInstruction {
         if (mods.contains("commit_group") || mods.contains("wait_group") || mods.contains("prefetch")) {
             return mods.contains("tensor") ? null : t -> { };
         }
-        if (mods.contains("tensor") || mods.contains("L2::cache_hint")) {
+        if (mods.contains("tensor")) {
+            return tensor(mods, ops, io);
+        }
+        if (mods.contains("L2::cache_hint")) {
             return null;
         }
         boolean multicast = mods.contains("multicast::cluster");
@@ -161,6 +165,62 @@ final class MbarrierInstruction {
             };
         }
         return null;
+    }
+
+    /**
+     * {@code cp.async.bulk.tensor.Nd} in tile mode ({@link TensorMap}): global -> shared::cluster completing on an
+     * mbarrier (the box lands when its barrier's phase is checked) and shared::cta -> global bulk_group (written when
+     * issued). Null for other modes and qualifiers.
+     */
+    private static final List<String> TENSOR_QUALIFIERS = List.of("async", "bulk", "tensor", "tile", "global",
+            "shared::cluster", "shared::cta", "mbarrier::complete_tx::bytes", "bulk_group");
+
+    private static Insn.ThreadOp tensor(List<String> mods, List<Operand> ops, Operands io)
+            throws ProgramException, InstructionCompiler.Unsupported {
+        int rank = 0;
+        for (int d = 1; d <= 5; d++) {
+            rank = mods.contains(d + "d") ? d : rank;
+        }
+        boolean load = mods.contains("mbarrier::complete_tx::bytes") && mods.contains("shared::cluster");
+        boolean store = mods.contains("bulk_group") && mods.contains("shared::cta");
+        for (String m : mods) {
+            if (!m.equals(rank + "d") && !TENSOR_QUALIFIERS.contains(m)) {
+                return null;
+            }
+        }
+        if (rank == 0 || load == store || ops.size() != (load ? 3 : 2)
+                || !(ops.get(load ? 1 : 0) instanceof Operand.Address map) || map.parts().size() != 2
+                || !(map.parts().get(1) instanceof Operand.Vector v) || v.elements().size() != rank) {
+            return null;
+        }
+        Src tmap = io.src(map.parts().get(0), PtxType.B64);
+        Src[] coords = new Src[rank];
+        for (int d = 0; d < rank; d++) {
+            coords[d] = io.src(v.elements().get(d), PtxType.S32);
+        }
+        Src shared = io.memory(ops.get(load ? 0 : 1));
+        Src bar = load ? io.memory(ops.get(2)) : null;
+        return t -> {
+            int[] c = new int[coords.length];
+            for (int d = 0; d < c.length; d++) {
+                c[d] = (int) coords[d].get(t);
+            }
+            long s = shared.get(t) & 0xffffffffL;
+            try {
+                TensorMap m = TensorMap.read(t.machine.launch.global(), tmap.get(t));
+                if (load) {
+                    bulk(t.cta).issue(bar.get(t) & 0xffffffffL, s, m.load(t.machine.launch.global(), c));
+                } else {
+                    byte[] data = new byte[m.boxBytes()];
+                    for (int i = 0; i < data.length; i++) {
+                        data[i] = (byte) t.cta.shared.load8(s + i);
+                    }
+                    m.store(t.machine.launch.global(), c, data);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new InterpreterError(e.getMessage());
+            }
+        };
     }
 
     private static BulkCopies bulk(ThreadState t) {

@@ -4,6 +4,7 @@ import java.util.List;
 import org.jptxas.simulator.exec.BulkCopies;
 import org.jptxas.simulator.exec.Fault;
 import org.jptxas.simulator.exec.Mbarrier;
+import org.jptxas.simulator.exec.TensorMap;
 import org.jptxas.simulator.memory.GlobalMemory;
 import org.jptxas.simulator.memory.Region;
 import org.jptxas.simulator.sass.SassOperand.Mem;
@@ -321,10 +322,52 @@ final class HopperAsyncOps {
                 }
                 return true;
             }
+            case "UTMALDG", "UTMASTG" -> {
+                return tensor(op, w);
+            }
             default -> {
                 return false;
             }
         }
+    }
+
+    /**
+     * {@code UTMALDG.nD [URb], [URm]} (cp.async.bulk.tensor global -> shared::cluster, tile mode): URb is the
+     * destination, URb+1 the barrier, URb+2.. the n signed coordinates; URm:URm+1 the tensor map's address
+     * ({@link TensorMap}). The box is read when issued and lands, completing its bytes, when a thread checks the
+     * barrier's phase (as UBLKCP's). {@code UTMASTG.nD [URb], [URm]} (shared::cta -> global, bulk_group): URb the
+     * source, URb+1.. the coordinates; written when issued.
+     */
+    private boolean tensor(SassOp op, SassMachine.Warp w) {
+        List<SassOperand> o = op.operands();
+        int rank = op.modifiers().size() == 1 ? "1D2D3D4D5D".indexOf(op.modifiers().get(0)) / 2 + 1 : 0;
+        if (rank < 1 || op.modifiers().get(0).length() != 2 || o.size() != 2 || !(o.get(0) instanceof Mem b)
+                || !(o.get(1) instanceof Mem m) || b.ureg() < 0 || m.ureg() < 0) {
+            return false;
+        }
+        boolean load = op.opcode().equals("UTMALDG");
+        int first = b.ureg() + (load ? 2 : 1);
+        int[] coords = new int[rank];
+        for (int d = 0; d < rank; d++) {
+            coords[d] = w.ur[first + d];
+        }
+        long shared = ownOffset(Integer.toUnsignedLong(w.ur[b.ureg()]) + b.offset() & 0xffffffffL);
+        try {
+            TensorMap map = TensorMap.read(global, pair(w, m.ureg()) + m.offset());
+            if (load) {
+                copies.issue(ownOffset(Integer.toUnsignedLong(w.ur[b.ureg() + 1])), shared, map.load(global, coords));
+            } else {
+                byte[] data = new byte[map.boxBytes()];
+                for (int i = 0; i < data.length; i++) {
+                    data[i] = (byte) this.shared.load8(shared + i);
+                }
+                map.store(global, coords, data);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(machine.threads()[w.base]), op.where(),
+                    e.getMessage()));
+        }
+        return true;
     }
 
     /**

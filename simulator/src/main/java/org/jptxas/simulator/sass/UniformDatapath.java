@@ -120,7 +120,7 @@ final class UniformDatapath {
                 }
             }
             case "R2UR" -> writeU(w, o.get(0), operands.read(o.get(1), t, w));
-            case "UBLKCP", "UBLKPF", "UTMACMDFLUSH", "UTMACCTL" -> machine.hopper().uniform(op, w);
+            case "UBLKCP", "UBLKPF", "UTMACMDFLUSH", "UTMACCTL", "UTMALDG", "UTMASTG" -> machine.hopper().uniform(op, w);
             default -> throw machine.unimplemented(op);
         }
     }

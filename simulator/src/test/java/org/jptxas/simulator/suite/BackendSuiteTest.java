@@ -24,10 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
 public abstract class BackendSuiteTest {
     /**
      * Kernels every build runs: plain arithmetic, atomics, a true call, warp shuffles, f64, and on the SMs with
-     * clusters a block's own shared memory through generic and cluster addresses and another block's mbarrier.
+     * clusters a block's own shared memory through generic and cluster addresses, another block's mbarrier, and
+     * tensor-memory-access copies (TMA) on sm_90.
      */
     static final List<String> QUICK = List.of("saxpy", "atomic_mix", "call_recursive", "scan_warp_shfl", "f64_horner",
-            "cluster_generic_shared", "cluster_remote_mbarrier");
+            "cluster_generic_shared", "cluster_remote_mbarrier", "tma_tile_2d");
 
     /** The suite's SMs this backend serves (a subset of {@link SuiteRun#ARCHES}). */
     protected abstract List<String> targets();

@@ -11,7 +11,41 @@ final class HopperAsyncKernels {
     static final int TILES = 7;
 
     static List<KernelCase> all() {
-        return List.of(bulkCopyMbarrier());
+        return List.of(bulkCopyMbarrier(), tmaTile2d());
+    }
+
+    static final int TMA_COLS = 40;
+    static final int TMA_ROWS = 48;
+
+    /**
+     * Tensor-memory-access copies: block (bx, by) of a 3x6 grid loads the 16x8 tile at (16 bx, 8 by) of a
+     * {@value #TMA_COLS}x{@value #TMA_ROWS} float matrix with {@code cp.async.bulk.tensor.2d} (tensor map in global
+     * memory; columns from 40 on are out of bounds and read as zeros), waits on the mbarrier the copy's 512 bytes
+     * complete, stores {@code 3 v + block} into a 48x48 grid of tiles, and writes the same values back through a
+     * second tensor map of a 40x48 matrix with the shared -> global tensor copy (out-of-bounds columns are skipped).
+     */
+    static KernelCase tmaTile2d() {
+        Gen g = new Gen("tma_tile_2d");
+        float[] in = g.integralFloats(TMA_COLS * TMA_ROWS, -1000, 1000);
+        return kernel("tma_tile_2d").describe("cp.async.bulk.tensor.2d global -> shared::cluster completing on an"
+                        + " mbarrier (out-of-bounds elements zero) and shared::cta -> global bulk_group (sm_90)")
+                .minSm(90).grid(3, 6, 1).block(128).in("in", in).out("back", Elem.F32, TMA_COLS * TMA_ROWS)
+                .tensorMapF32("in_map", "in", TMA_COLS, TMA_ROWS, 16, 8)
+                .tensorMapF32("back_map", "back", TMA_COLS, TMA_ROWS, 16, 8)
+                .out("out", Elem.F32, 48 * 48)
+                .reference(io -> {
+                    float[] out = io.f32("out");
+                    float[] back = io.f32("back");
+                    for (int y = 0; y < TMA_ROWS; y++) {
+                        for (int x = 0; x < 48; x++) {
+                            float v = (x < TMA_COLS ? in[y * TMA_COLS + x] : 0f) * 3f + (y / 8 * 3 + x / 16);
+                            out[y * 48 + x] = v;
+                            if (x < TMA_COLS) {
+                                back[y * TMA_COLS + x] = v;
+                            }
+                        }
+                    }
+                });
     }
 
     /**

@@ -37,6 +37,22 @@ public final class KernelCase {
         }
     }
 
+    /**
+     * A tensor map (the simulator's 128-byte layout, in global memory; the kernel gets its address) of the buffer
+     * {@code of}: CUtensorMapDataType {@code dataType}, dimensions in elements, byte strides of dimensions 1.., box.
+     */
+    public record TensorMapArg(String name, String of, int dataType, List<Long> dims, List<Long> strides,
+            List<Integer> box) implements Arg {
+        String json(List<Arg> args) {
+            int of = -1;
+            for (int i = 0; i < args.size(); i++) {
+                of = args.get(i).name().equals(this.of) ? i : of;
+            }
+            return "{\"type\": \"tensor_map\", \"of\": " + of + ", \"data_type\": " + dataType + ", \"dims\": "
+                    + dims + ", \"strides\": " + strides + ", \"box\": " + box + "}";
+        }
+    }
+
     private final String name;
     private final String entry;
     private final int minSm;
@@ -230,6 +246,8 @@ public final class KernelCase {
                     sb.append(", \"out\": \"").append(b.name()).append(".out.bin\"");
                 }
                 sb.append('}');
+            } else if (a instanceof TensorMapArg m) {
+                sb.append(m.json(args));
             }
         }
         sb.append("\n  ]\n}\n");

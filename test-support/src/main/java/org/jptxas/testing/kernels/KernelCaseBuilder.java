@@ -75,6 +75,13 @@ public final class KernelCaseBuilder {
         return this;
     }
 
+    /** A 2-D tensor map of the f32 buffer {@code of} (rows of {@code dims[0]} floats), boxes of box[0] x box[1]. */
+    public KernelCaseBuilder tensorMapF32(String n, String of, int cols, int rows, int boxCols, int boxRows) {
+        args.add(new KernelCase.TensorMapArg(n, of, 7, List.of((long) cols, (long) rows),
+                List.of(4L * cols), List.of(boxCols, boxRows)));
+        return this;
+    }
+
     public KernelCaseBuilder buffer(String n, Elem elem, byte[] initial, boolean input, Check check) {
         args.add(new KernelCase.Buffer(n, elem, initial, input, check));
         return this;
