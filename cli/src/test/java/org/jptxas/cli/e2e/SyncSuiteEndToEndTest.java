@@ -29,11 +29,14 @@ class SyncSuiteEndToEndTest {
     private static final Pattern SYNC = Pattern.compile("(?m)^\\s*(@!?%p\\d+\\s+)?(bar\\.|barrier\\.|atom\\.|red\\."
             + "|membar|fence|shfl|vote|match|redux|call|activemask)");
 
-    /** Pairs ("kernel sm_XX") not correct in strict convergence, with why. None. */
-    static final Map<String, String> KNOWN = Map.of("bulk_copy_mbarrier sm_90", "jptxas's uniform-operand loop for"
-            + " bulk copies (ELECT a lane, serve the lanes with its values, repeat) ends in WARPSYNC.ALL while the other"
-            + " lanes already wait at the barrier: a deadlock under strict convergence (default convergence runs it"
-            + " right; ptxas proves the operands uniform and needs no loop)");
+    private static final String UNIFORM_LOOP = "jptxas's uniform-operand loop for bulk copies and mbarrier.init (ELECT"
+            + " a lane, serve the lanes with its values, repeat) ends in WARPSYNC.ALL while the other lanes already wait"
+            + " at the barrier: a deadlock under strict convergence (default convergence runs it right; ptxas proves the"
+            + " operands uniform and needs no loop)";
+
+    /** Pairs ("kernel sm_XX") not correct in strict convergence, with why. */
+    static final Map<String, String> KNOWN = Map.of("bulk_copy_mbarrier sm_90", UNIFORM_LOOP,
+            "tma_tile_2d sm_90", UNIFORM_LOOP);
 
     /** The suite kernels whose PTX synchronizes. */
     static List<KernelCase> syncKernels() {

@@ -29,7 +29,8 @@ import org.jptxas.simulator.sass.SassOperand.UReg;
  * ({@code SYNCS.PHASECHK}): then its bytes complete their transaction. A kernel that reads the destination without
  * waiting on the barrier reads what was there before. {@code UBLKCP.G.S} (shared to global, bulk_group) copies when
  * issued; {@code UTMACMDFLUSH}, {@code UBLKPF}, {@code UTMACCTL} are no-ops here (the wait of a bulk group,
- * {@code DEPBAR.LE SB0, n}, then has nothing left to wait for).
+ * {@code DEPBAR.LE SB0, n}, then has nothing left to wait for). {@code UTMALDG}/{@code UTMASTG} (tensor copies, tile
+ * mode) take their box from the tensor map ({@link TensorMap}) and complete and land as UBLKCP does.
  *
  * <p>Also {@code ELECT Pd, URd, Pm} (the lowest active lane with Pm) and {@code STSM} (the inverse of LDSM).
  */
