@@ -22,10 +22,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 23's Hopper asynchronous copies and barriers, one small kernel per family (resources {@code hopper/}):
- * mbarrier on uniform and per-thread addresses (init through the uniform-register loop), bulk copies and TMA tile
- * copies, tensormap.replace of every field with cp_fenceproxy and the tensormap acquire fence, stmatrix, and the
- * mbarrier_init/tensormap fences, and remote mbarrier arrivals with st.async/red.async into another block of the
- * cluster. Each compiles for sm_90a; nvdisasm 12.5 reads the cubin exactly as our
+ * mbarrier on uniform and per-thread addresses (init through the uniform-register loop; pending_count), bulk copies
+ * and TMA tile copies (a multicast one too), tensormap.replace of every field with cp_fenceproxy and the tensormap
+ * acquire fence, stmatrix, and the mbarrier_init/tensormap fences, and remote mbarrier arrivals with
+ * st.async/red.async into another block of the cluster. Each compiles for sm_90a; nvdisasm 12.5 reads the cubin exactly as our
  * {@code --out-sass} prints it, and the static hazard checker finds nothing. The Triton corpus kernels that use these
  * families (matmul with device-side tensor descriptors, v3.3/3.5/3.7) now stop at wgmma, the first instruction of
  * another family.

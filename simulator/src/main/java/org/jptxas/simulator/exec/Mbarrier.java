@@ -2,10 +2,11 @@ package org.jptxas.simulator.exec;
 
 /**
  * The mbarrier word (64 bits in shared memory), as ptxas 13's {@code mbarrier.init} writes it, shared by the PTX
- * interpreter and the SASS emulator: bits 1..20 count arrivals up from {@code 2^20 - n} (the phase's pending
- * arrivals are {@code 2^20 - field}), bits 21..41 hold the pending transaction bytes (signed), bits 43..62 the reload
- * value {@code 2^20 - n}, bit 63 the phase. A phase completes (bit 63 flips, the counts reload) when no arrival and
- * no byte is pending.
+ * interpreter and the SASS emulator: bits 43..62 count the phase's arrivals up from {@code 2^20 - n} (the pending
+ * arrivals are {@code 2^20 - field}: ptxas 13's {@code mbarrier.pending_count} reads them there from a state), bits
+ * 21..41 hold the pending transaction bytes (signed), bits 1..20 the reload value {@code 2^20 - n} (the expected
+ * count, which {@code arrive_drop} lowers), bit 63 the phase. A phase completes (bit 63 flips, the counts reload)
+ * when no arrival and no byte is pending.
  */
 public final class Mbarrier {
     private Mbarrier() {}
@@ -24,22 +25,44 @@ public final class Mbarrier {
      * completed). More arrivals than pending is undefined: an {@link IllegalStateException} names it.
      */
     public static long arrive(long word, long arrivals, long bytes) {
-        long count = word >>> 1 & FIELD;
+        return arrive(word, arrivals, bytes, 0);
+    }
+
+    /**
+     * {@code arrive_drop}: the expected count of this and every later phase is lowered by {@code arrivals}, then they
+     * arrive.
+     */
+    public static long drop(long word, long arrivals) {
+        return arrive(word, arrivals, 0, arrivals);
+    }
+
+    /** The pending arrivals of the phase a state (the word an arrival returned) was taken in. */
+    public static long pendingCount(long state) {
+        return ((1L << 20) - (state >>> 43 & FIELD)) & FIELD;
+    }
+
+    private static long arrive(long word, long arrivals, long bytes, long dropped) {
+        long count = word >>> 43 & FIELD;
         long pending = ((1L << 20) - count) & FIELD; // field 0: none pending (a count is at most 2^20 - 1)
         long tx = (word >>> 21 & TX) << 43 >> 43;
-        long reload = word >>> 43 & FIELD;
+        long reload = word >>> 1 & FIELD;
         long phase = word >>> 63;
         if (arrivals > pending) {
             throw new IllegalStateException("mbarrier arrival of " + arrivals + " with " + pending
                     + " pending (undefined)");
         }
+        if (dropped > (1L << 20) - reload) {
+            throw new IllegalStateException("mbarrier arrive_drop of " + dropped + " with an expected count of "
+                    + ((1L << 20) - reload) + " (undefined)");
+        }
+        reload += dropped;
         pending -= arrivals;
         tx += bytes;
         if (pending == 0 && tx == 0) {
             phase ^= 1;
             pending = (1L << 20) - reload;
         }
-        return (((1L << 20) - pending) & FIELD) << 1 | (tx & TX) << 21 | reload << 43 | phase << 63;
+        return (((1L << 20) - pending) & FIELD) << 43 | (tx & TX) << 21 | reload << 1 | phase << 63;
     }
 
     /** Whether the phase of parity {@code parity} (bit 0) has completed: the current phase differs from it. */

@@ -9,7 +9,7 @@ import org.jptxas.simulator.exec.TensorMap;
 import org.jptxas.simulator.memory.Region;
 
 /**
- * {@code mbarrier.*} on shared::cta barriers (arrivals and transaction counts also on another block's of the cluster:
+ * {@code mbarrier.*} on shared::cta barriers ({@code arrive_drop} and {@code pending_count} too; arrivals and transaction counts also on another block's of the cluster:
  * a shared::cluster address, {@link PtxCluster}) and {@code cp.async.bulk} (global -> shared with mbarrier completion,
  * shared -> global bulk_group, commit/wait, prefetch) for the interpreter, with the barrier word of {@link Mbarrier}
  * and the copies of {@link BulkCopies} (a copy lands when a thread checks its barrier's phase). A shared -> global
@@ -31,6 +31,11 @@ final class MbarrierInstruction {
     /** The per-thread operation of {@code mbarrier{.MODS}}, or null when the interpreter does not implement it. */
     static Insn.ThreadOp mbarrier(List<String> mods, List<Operand> ops, Operands io)
             throws ProgramException, InstructionCompiler.Unsupported {
+        if (mods.get(0).equals("pending_count")) {
+            int d = io.dst(ops.get(0));
+            Src state = io.src(ops.get(1), PtxType.B64);
+            return t -> Values.write(t, d, Mbarrier.pendingCount(state.get(t)));
+        }
         boolean remote = mods.contains("shared::cluster");
         if (!remote && !mods.contains("shared") && !mods.contains("shared::cta")) {
             return null;
@@ -68,6 +73,27 @@ final class MbarrierInstruction {
                     long v = n.get(t) & 0xffffffffL;
                     long old = expectTx ? update(t, a.get(t) & 0xffffffffL, 1, v)
                             : update(t, a.get(t) & 0xffffffffL, v, 0);
+                    if (d >= 0) {
+                        Values.write(t, d, old);
+                    }
+                };
+            }
+            case "arrive_drop" -> {
+                if (expectTx) {
+                    return null;
+                }
+                int d = io.dst(ops.get(0));
+                Src a = io.memory(ops.get(1));
+                Src n = ops.size() > 2 ? io.src(ops.get(2), PtxType.U32) : t -> 1;
+                return t -> {
+                    long at = a.get(t) & 0xffffffffL;
+                    Region shared = t.cta.shared;
+                    long old = shared.load64(at);
+                    try {
+                        shared.store64(at, Mbarrier.drop(old, n.get(t) & 0xffffffffL));
+                    } catch (IllegalStateException e) {
+                        throw new InterpreterError(e.getMessage());
+                    }
                     if (d >= 0) {
                         Values.write(t, d, old);
                     }
@@ -170,10 +196,11 @@ final class MbarrierInstruction {
     /**
      * {@code cp.async.bulk.tensor.Nd} in tile mode ({@link TensorMap}): global -> shared::cluster completing on an
      * mbarrier (the box lands when its barrier's phase is checked) and shared::cta -> global bulk_group (written when
-     * issued). Null for other modes and qualifiers.
+     * issued); {@code .multicast::cluster} lands the box in every block of the cluster its mask names. Null for other
+     * modes and qualifiers.
      */
     private static final List<String> TENSOR_QUALIFIERS = List.of("async", "bulk", "tensor", "tile", "global",
-            "shared::cluster", "shared::cta", "mbarrier::complete_tx::bytes", "bulk_group");
+            "shared::cluster", "shared::cta", "mbarrier::complete_tx::bytes", "bulk_group", "multicast::cluster");
 
     private static Insn.ThreadOp tensor(List<String> mods, List<Operand> ops, Operands io)
             throws ProgramException, InstructionCompiler.Unsupported {
@@ -188,7 +215,8 @@ final class MbarrierInstruction {
                 return null;
             }
         }
-        if (rank == 0 || load == store || ops.size() != (load ? 3 : 2)
+        boolean multicast = mods.contains("multicast::cluster") && load;
+        if (rank == 0 || load == store || ops.size() != (load ? multicast ? 4 : 3 : 2)
                 || !(ops.get(load ? 1 : 0) instanceof Operand.Address map) || map.parts().size() != 2
                 || !(map.parts().get(1) instanceof Operand.Vector v) || v.elements().size() != rank) {
             return null;
@@ -200,6 +228,7 @@ final class MbarrierInstruction {
         }
         Src shared = io.memory(ops.get(load ? 0 : 1));
         Src bar = load ? io.memory(ops.get(2)) : null;
+        Src mask = multicast ? io.src(ops.get(3), PtxType.B16) : null;
         return t -> {
             int[] c = new int[coords.length];
             for (int d = 0; d < c.length; d++) {
@@ -208,7 +237,15 @@ final class MbarrierInstruction {
             long s = shared.get(t) & 0xffffffffL;
             try {
                 TensorMap m = TensorMap.read(t.machine.launch.global(), tmap.get(t));
-                if (load) {
+                if (mask != null) { // the same offsets in each block of the cluster the mask names, on its barrier
+                    byte[] data = m.load(t.machine.launch.global(), c);
+                    long ranks = mask.get(t) & 0xffff;
+                    for (int r = 0; r < 16; r++) {
+                        if ((ranks >>> r & 1) != 0) {
+                            bulk(PtxCluster.member(t, r)).issue(bar.get(t) & 0xffffffffL, s, data.clone());
+                        }
+                    }
+                } else if (load) {
                     bulk(t.cta).issue(bar.get(t) & 0xffffffffL, s, m.load(t.machine.launch.global(), c));
                 } else {
                     byte[] data = new byte[m.boxBytes()];

@@ -17,7 +17,8 @@ import org.jptxas.simulator.sass.SassOperand.UReg;
  *
  * <p><b>mbarrier</b> ({@code SYNCS}): the barrier is the 64-bit word in shared memory that {@code SYNCS.EXCH.64}
  * initializes ({@link Mbarrier}'s layout). {@code SYNCS.ARRIVE.TRANS64} arrives (.A1T0: one arrival;
- * .ART0: Rb arrivals; plain: one arrival and Rb expected bytes; .RED.A0TR: Rb expected bytes; .RED.A0TX: Rb bytes
+ * .ART0: Rb arrivals; with .OPTOUT (arrive_drop) the expected count of later phases drops by as many; plain: one
+ * arrival and Rb expected bytes; .RED.A0TR: Rb expected bytes; .RED.A0TX: Rb bytes
  * completed) and returns the old word; with {@code .RED} the barrier may be another block's of the cluster (the rank in
  * the address's top byte, as {@code mapa} puts it) and nothing is returned; the phase completes (bit 63 flips, the counts reload) when no arrival and no
  * byte is pending. {@code SYNCS.PHASECHK.TRANS64[.TRYWAIT] P, [a], Rp} sets P when the phase differs from bit 31 of
@@ -154,7 +155,9 @@ final class HopperAsyncOps {
             int b = read.read(o.get(2));
             long old = bar.load64(a);
             long next;
-            if (op.has("A1T0")) {
+            if (op.has("OPTOUT") && (op.has("A1T0") || op.has("ART0")) && !op.has("RED")) { // arrive_drop
+                next = drop(old, op.has("A1T0") ? 1 : Integer.toUnsignedLong(b));
+            } else if (op.has("A1T0")) {
                 next = arrive(op, old, 1, 0);
             } else if (op.has("ART0")) {
                 next = arrive(op, old, b, 0);
@@ -209,6 +212,14 @@ final class HopperAsyncOps {
     private static long arrive(SassOp op, long word, long arrivals, long bytes) {
         try {
             return Mbarrier.arrive(word, arrivals, bytes);
+        } catch (IllegalStateException e) {
+            throw new Overflow(e.getMessage());
+        }
+    }
+
+    private static long drop(long word, long arrivals) {
+        try {
+            return Mbarrier.drop(word, arrivals);
         } catch (IllegalStateException e) {
             throw new Overflow(e.getMessage());
         }
@@ -336,17 +347,21 @@ final class HopperAsyncOps {
      * {@code UTMALDG.nD [URb], [URm]} (cp.async.bulk.tensor global -> shared::cluster, tile mode): URb is the
      * destination, URb+1 the barrier, URb+2.. the n signed coordinates; URm:URm+1 the tensor map's address
      * ({@link TensorMap}). The box is read when issued and lands, completing its bytes, when a thread checks the
-     * barrier's phase (as UBLKCP's). {@code UTMASTG.nD [URb], [URm]} (shared::cta -> global, bulk_group): URb the
+     * barrier's phase (as UBLKCP's); {@code .MULTICAST [URb], [URm], URk}: into each block of the cluster whose rank is
+ * set in URk's high half, at the same offsets. {@code UTMASTG.nD [URb], [URm]} (shared::cta -> global, bulk_group): URb the
      * source, URb+1.. the coordinates; written when issued.
      */
     private boolean tensor(SassOp op, SassMachine.Warp w) {
         List<SassOperand> o = op.operands();
-        int rank = op.modifiers().size() == 1 ? "1D2D3D4D5D".indexOf(op.modifiers().get(0)) / 2 + 1 : 0;
-        if (rank < 1 || op.modifiers().get(0).length() != 2 || o.size() != 2 || !(o.get(0) instanceof Mem b)
-                || !(o.get(1) instanceof Mem m) || b.ureg() < 0 || m.ureg() < 0) {
+        boolean load = op.opcode().equals("UTMALDG");
+        boolean multicast = load && op.modifiers().size() == 2 && op.modifiers().get(1).equals("MULTICAST");
+        int rank = op.modifiers().size() == (multicast ? 2 : 1) ? "1D2D3D4D5D".indexOf(op.modifiers().get(0)) / 2 + 1
+                : 0;
+        if (rank < 1 || op.modifiers().get(0).length() != 2 || o.size() != (multicast ? 3 : 2)
+                || !(o.get(0) instanceof Mem b) || !(o.get(1) instanceof Mem m) || b.ureg() < 0 || m.ureg() < 0
+                || multicast && !(o.get(2) instanceof UReg)) {
             return false;
         }
-        boolean load = op.opcode().equals("UTMALDG");
         int first = b.ureg() + (load ? 2 : 1);
         int[] coords = new int[rank];
         for (int d = 0; d < rank; d++) {
@@ -355,8 +370,17 @@ final class HopperAsyncOps {
         long shared = ownOffset(Integer.toUnsignedLong(w.ur[b.ureg()]) + b.offset() & 0xffffffffL);
         try {
             TensorMap map = TensorMap.read(global, pair(w, m.ureg()) + m.offset());
-            if (load) {
-                copies.issue(ownOffset(Integer.toUnsignedLong(w.ur[b.ureg() + 1])), shared, map.load(global, coords));
+            long bar = load ? ownOffset(Integer.toUnsignedLong(w.ur[b.ureg() + 1])) : 0;
+            if (multicast && machine.seat != null) { // the same offsets in each receiving block, on its barrier
+                int ranks = w.ur[((UReg) o.get(2)).index()] >>> 16; // the mask in the high half, as UBLKCP's
+                byte[] data = map.load(global, coords);
+                for (int r = 0; r < 16; r++) {
+                    if ((ranks >>> r & 1) != 0) {
+                        machine.seat.run().member(r, shared).hopper().copies.issue(bar, shared, data.clone());
+                    }
+                }
+            } else if (load) {
+                copies.issue(bar, shared, map.load(global, coords));
             } else {
                 byte[] data = new byte[map.boxBytes()];
                 for (int i = 0; i < data.length; i++) {

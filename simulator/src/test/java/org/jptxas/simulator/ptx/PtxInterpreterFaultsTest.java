@@ -104,7 +104,7 @@ class PtxInterpreterFaultsTest {
                   .reg .b64 %rd<2>;
                   .reg .b32 %r<2>;
                   ld.param.u64 %rd1, [p];
-                  mbarrier.pending_count.b64 %r1, %rd1;
+                  mbarrier.arrive_drop.expect_tx.shared::cta.b64 %rd1, [%rd1], 4;
                   ret;
                 }
                 """, ONE_BUFFER);

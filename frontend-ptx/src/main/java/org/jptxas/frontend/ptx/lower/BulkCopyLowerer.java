@@ -29,7 +29,8 @@ import org.jptxas.ori.ir.Src;
  *       (threads with equal operands share one copy: the bytes written are the same).</li>
  *   <li>{@code cp.async.bulk.prefetch.L2.global [g], n}: {@code UBLKPF.L2 [URg:URg+1], URn}.</li>
  *   <li>{@code cp.async.bulk.tensor.1d|2d.shared::cluster.global.mbarrier::complete_tx::bytes [s], [tmap, {c...}],
- *       [bar]}: {@code UTMALDG.nD [URs, URbar, URc...], [URtmap:URtmap+1]}, one per thread;
+ *       [bar]}: {@code UTMALDG.nD [URs, URbar, URc...], [URtmap:URtmap+1]}, one per thread (with
+ *       {@code .multicast::cluster} and a rank mask: {@code UTMALDG.nD.MULTICAST [...], [...], URmask});
  *       {@code cp.async.bulk.tensor.1d..3d.global.shared::cta.bulk_group [tmap, {c...}], [s]}:
  *       {@code UTMASTG.nD [URs, URc...], [URtmap]}. Higher ranks need uniform tuples of more than four registers,
  *       which the register allocator does not make yet: refused by name.</li>
@@ -129,9 +130,13 @@ public final class BulkCopyLowerer implements InstructionLowerer {
                 : mods.contains("4d") ? 4 : mods.contains("5d") ? 5 : 0;
         boolean load = mods.contains("mbarrier::complete_tx::bytes");
         String dims = rank + "d";
+        boolean multicast = mods.contains("multicast::cluster");
         if (load) {
             only(cx, mods, Set.of(dims, "shared::cluster", "shared::cta", "global", "tile",
-                    "mbarrier::complete_tx::bytes"));
+                    "mbarrier::complete_tx::bytes", "multicast::cluster"));
+            if (ops.size() != (multicast ? 4 : 3)) {
+                throw cx.unsupported("cp.async.bulk.tensor operands");
+            }
             if (!mods.contains("global") || mods.indexOf("global") != 2 && mods.indexOf("global") != 3) {
                 throw cx.unsupported("cp.async.bulk.tensor direction");
             }
@@ -169,9 +174,16 @@ public final class BulkCopyLowerer implements InstructionLowerer {
         for (int k = 0; k < tuple; k++) {
             into.add(block.component(k));
         }
-        List<String> m = List.of(dims.toUpperCase());
+        List<String> m = multicast ? List.of(dims.toUpperCase(), "MULTICAST") : List.of(dims.toUpperCase());
+        List<Src> operands = new ArrayList<>(List.of(Src.of(Addr.of(block, 0)), Src.of(Addr.of(um, 0))));
+        if (multicast) { // the receiving ranks' mask, a third uniform operand
+            Reg mask = cx.newReg(RegFile.UR, 1);
+            values.add(withRanks(cx, Ptx.imm(0), cx.src(ops.get(3), PtxType.B16))); // the high half, as ptxas
+            into.add(mask);
+            operands.add(Src.of(mask));
+        }
         uniform(cx, values, into, load, () -> cx.emitUnguarded(load ? "UTMALDG" : "UTMASTG", m, List.of(),
-                List.of(Src.of(Addr.of(block, 0)), Src.of(Addr.of(um, 0)))));
+                operands));
     }
 
     /** The loop around a uniform-operand instruction, the PTX guard branched around first. */
