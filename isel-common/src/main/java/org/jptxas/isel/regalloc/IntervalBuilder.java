@@ -39,8 +39,10 @@ final class IntervalBuilder {
         // otherwise a definition-free path from the entry to that block, then on to a use, would make it live at the
         // entry. So the maybe-defined sets (blocks times registers: costly on large kernels) are needed for those
         // registers alone, plus the two kinds the walk below keeps live where liveness does not: results (live at a
-        // RET) and tuples written a part at a time (a part read after its own write). Every other register live in a
-        // reachable block counts as defined there; unreachable blocks see no definition at all, as before.
+        // RET) and tuples a block reads after writing a part of them (the walk keeps such a tuple live up to the
+        // block's start when that write does not complete it). Every other register live in a reachable block
+        // counts as defined there. Unreachable blocks see no definition but their own writes (the data flow never
+        // reaches them), which the walk applies to every tuple written a part at a time.
         BitSet undefinedCandidates = body.blocks().isEmpty() ? new BitSet() : live.liveInSet(0);
         if (!narrowed) {
             undefinedCandidates.set(0, width);
@@ -48,15 +50,29 @@ final class IntervalBuilder {
         for (int k : results) {
             undefinedCandidates.set(k);
         }
+        BitSet partWritten = new BitSet();
+        BitSet partWrittenHere = new BitSet();
         for (BasicBlock b : body.blocks()) {
+            partWrittenHere.clear();
             for (Instr in : b.instrs()) {
+                if (!partWrittenHere.isEmpty()) {
+                    for (Reg r : in.usedRegs()) {
+                        if (r.virtual() && partWrittenHere.get(live.key(r))) {
+                            undefinedCandidates.set(live.key(r));
+                        }
+                    }
+                }
                 for (Reg r : in.dsts()) {
                     if (r.virtual() && r.isPart()) {
-                        undefinedCandidates.set(live.key(r));
+                        partWritten.set(live.key(r));
+                        partWrittenHere.set(live.key(r));
                     }
                 }
             }
         }
+        // what an unreachable block's end treats as undefined unless the block writes it
+        BitSet undefinedWhereUnreachable = (BitSet) undefinedCandidates.clone();
+        undefinedWhereUnreachable.or(partWritten);
         MaybeDefined defined = new MaybeDefined(body, cfg, live, values.definedAtEntry(),
                 narrowed ? undefinedCandidates : null);
         LiveInterval[] intervals = new LiveInterval[width];
@@ -82,8 +98,19 @@ final class IntervalBuilder {
             double w = LOOP_WEIGHT[Math.min(loops.depth(b), LOOP_WEIGHT.length - 1)];
             BitSet liveNow = live.liveOutSet(b);
             undefinedAtEnd.clear();
-            undefinedAtEnd.or(undefinedCandidates);
-            undefinedAtEnd.andNot(defined.outView(b));
+            if (cfg.isReachable(b)) {
+                undefinedAtEnd.or(undefinedCandidates);
+                undefinedAtEnd.andNot(defined.outView(b));
+            } else {
+                undefinedAtEnd.or(undefinedWhereUnreachable);
+                for (Instr in : block.instrs()) {
+                    for (Reg r : in.dsts()) {
+                        if (r.virtual()) {
+                            undefinedAtEnd.clear(live.key(r));
+                        }
+                    }
+                }
+            }
             liveNow.andNot(undefinedAtEnd);
             for (int k = liveNow.nextSetBit(0); k >= 0; k = liveNow.nextSetBit(k + 1)) {
                 intervals[k].addRange(blockFrom, blockTo);

@@ -54,7 +54,26 @@ public final class SassTextPrinter {
     private final Map<PrintKey, Object> memo = new ConcurrentHashMap<>();
 
     /** What {@link #print(SelectedInstr, IntFunction)}'s outcome depends on: the line number only names errors. */
-    private record PrintKey(Guard guard, String mnemonic, List<Src> operands, int descriptor, List<String> labels) {}
+    private record PrintKey(Guard guard, String mnemonic, List<Src> operands, int descriptor, List<String> labels,
+                            int hash) {
+        PrintKey(Guard guard, String mnemonic, List<Src> operands, int descriptor, List<String> labels) {
+            // hashed once: the memo's lookup and insertion both ask, and a record's generated hash walks every part
+            this(guard, mnemonic, operands, descriptor, labels,
+                    Objects.hash(guard, mnemonic, operands, descriptor, labels));
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof PrintKey k && hash == k.hash && descriptor == k.descriptor
+                    && mnemonic.equals(k.mnemonic) && Objects.equals(guard, k.guard) && operands.equals(k.operands)
+                    && labels.equals(k.labels);
+        }
+    }
 
     public SassTextPrinter(SassIsa isa) {
         this.isa = Objects.requireNonNull(isa, "isa");
