@@ -170,6 +170,18 @@ public final class Liveness {
         return g >= 0 && liveOut[block].get(g);
     }
 
+    /** Whether the register of {@link #key} {@code k} is live at the start of {@code block}. */
+    public boolean liveInKey(int block, int k) {
+        int g = denseOf(k);
+        return g >= 0 && liveIn[block].get(g);
+    }
+
+    /** Whether the register of {@link #key} {@code k} is live at the end of {@code block}. */
+    public boolean liveOutKey(int block, int k) {
+        int g = denseOf(k);
+        return g >= 0 && liveOut[block].get(g);
+    }
+
     /** The keys live at the start of {@code block}; a new set. */
     public BitSet liveInSet(int block) {
         return toKeys(liveIn[block]);

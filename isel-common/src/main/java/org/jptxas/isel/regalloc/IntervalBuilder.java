@@ -39,10 +39,10 @@ final class IntervalBuilder {
         // otherwise a definition-free path from the entry to that block, then on to a use, would make it live at the
         // entry. So the maybe-defined sets (blocks times registers: costly on large kernels) are needed for those
         // registers alone, plus the two kinds the walk below keeps live where liveness does not: results (live at a
-        // RET) and tuples a block reads after writing a part of them (the walk keeps such a tuple live up to the
-        // block's start when that write does not complete it). Every other register live in a reachable block
-        // counts as defined there. Unreachable blocks see no definition but their own writes (the data flow never
-        // reaches them), which the walk applies to every tuple written a part at a time.
+        // RET) and tuples the walk keeps live up to a reachable block's start that liveness does not (a part read
+        // back after its own write, the write that completes the tuple coming later; undefinedAtStart finds them).
+        // Every other register live in a reachable block counts as defined there. Unreachable blocks see no
+        // definition but their own writes (the data flow never reaches them), for every part-written tuple too.
         BitSet undefinedCandidates = body.blocks().isEmpty() ? new BitSet() : live.liveInSet(0);
         if (!narrowed) {
             undefinedCandidates.set(0, width);
@@ -51,24 +51,9 @@ final class IntervalBuilder {
             undefinedCandidates.set(k);
         }
         BitSet partWritten = new BitSet();
-        BitSet partWrittenHere = new BitSet();
+        PartWalk walk = new PartWalk(live, width);
         for (BasicBlock b : body.blocks()) {
-            partWrittenHere.clear();
-            for (Instr in : b.instrs()) {
-                if (!partWrittenHere.isEmpty()) {
-                    for (Reg r : in.usedRegs()) {
-                        if (r.virtual() && partWrittenHere.get(live.key(r))) {
-                            undefinedCandidates.set(live.key(r));
-                        }
-                    }
-                }
-                for (Reg r : in.dsts()) {
-                    if (r.virtual() && r.isPart()) {
-                        partWritten.set(live.key(r));
-                        partWrittenHere.set(live.key(r));
-                    }
-                }
-            }
+            walk.block(b, cfg.isReachable(b.id()), partWritten, undefinedCandidates);
         }
         // what an unreachable block's end treats as undefined unless the block writes it
         BitSet undefinedWhereUnreachable = (BitSet) undefinedCandidates.clone();
@@ -202,6 +187,93 @@ final class IntervalBuilder {
             }
         }
         return intervals;
+    }
+
+    /**
+     * The walk's liveness of the tuples a block reads back after writing a part of them, replayed from the block's
+     * end (where the walk starts from liveness for any tuple not live at the entry) with the walk's own rules: a
+     * part write kills once the later writes cover every part no read in between needs, a read revives. A tuple
+     * still live at a reachable block's start that liveness does not have live-in there is one whose
+     * maybe-defined state the walk asks for.
+     */
+    private static final class PartWalk {
+        private final Liveness live;
+        private final BitSet written = new BitSet();
+        private final BitSet readBack = new BitSet();
+        private final BitSet alive = new BitSet();
+        private final int[] parts;
+        private final List<Integer> keys = new java.util.ArrayList<>();
+
+        PartWalk(Liveness live, int width) {
+            this.live = live;
+            this.parts = new int[width];
+        }
+
+        void block(BasicBlock b, boolean reachable, BitSet partWritten, BitSet undefinedCandidates) {
+            written.clear();
+            readBack.clear();
+            keys.clear();
+            List<Instr> instrs = b.instrs();
+            for (Instr in : instrs) {
+                if (!written.isEmpty()) {
+                    for (Reg r : in.usedRegs()) {
+                        if (r.virtual() && written.get(live.key(r)) && !readBack.get(live.key(r))) {
+                            readBack.set(live.key(r));
+                            keys.add(live.key(r));
+                        }
+                    }
+                }
+                for (Reg r : in.dsts()) {
+                    if (r.virtual() && r.isPart()) {
+                        partWritten.set(live.key(r));
+                        written.set(live.key(r));
+                    }
+                }
+            }
+            if (keys.isEmpty() || !reachable) {
+                return;
+            }
+            alive.clear();
+            for (int k : keys) {
+                if (live.liveOutKey(b.id(), k)) {
+                    alive.set(k);
+                }
+                parts[k] = 0;
+            }
+            for (int i = instrs.size() - 1; i >= 0; i--) {
+                Instr in = instrs.get(i);
+                boolean unguarded = in.guard().isAlways();
+                for (Reg r : in.dsts()) {
+                    int k = r.virtual() ? live.key(r) : -1;
+                    if (k < 0 || !readBack.get(k) || !alive.get(k)) {
+                        continue;
+                    }
+                    boolean kills = unguarded && !r.isPart();
+                    if (unguarded && r.isPart()) {
+                        parts[k] |= 1 << r.part();
+                        kills = live.allPartsWritten(k, parts[k], r.comps());
+                    }
+                    if (kills) {
+                        alive.clear(k);
+                        parts[k] = 0;
+                    }
+                }
+                for (Reg r : in.usedRegs()) {
+                    int k = r.virtual() ? live.key(r) : -1;
+                    if (k < 0 || !readBack.get(k)) {
+                        continue;
+                    }
+                    alive.set(k);
+                    parts[k] &= r.isPart() ? ~(1 << r.part()) : 0;
+                }
+            }
+            for (int k : keys) {
+                if (alive.get(k) && !live.liveInKey(b.id(), k)) {
+                    undefinedCandidates.set(k);
+                }
+                parts[k] = 0;
+            }
+        }
     }
 
     /**
