@@ -130,4 +130,23 @@ class SassCodecTest {
         assertThrows(SassAssembler.AssemblyException.class,
                 () -> asm.assemble("BAR.SYNC R4, R5", Control.parse("[B------:R-:W-:-:S05]"), 0, null));
     }
+
+    /**
+     * A skeleton no form has is answered from the assembler's memory the second time, with the same message (naming
+     * the new text); a skeleton some form has, or a hinted mnemonic, still encodes after a formless one.
+     */
+    @Test
+    void aFormlessSkeletonFailsAlikeEveryTime() {
+        SassAssembler asm = new SassAssembler(TestTargets.of("sm_80").isa());
+        for (int round = 0; round < 2; round++) {
+            for (String text : List.of("IADD3 R1, R2, R3, R4, R5, R6, R7", "IADD3 R7, R8, R9, R10, R11, R12, R13", "FROB R1, R2")) {
+                SassAssembler.AssemblyException e = assertThrows(SassAssembler.AssemblyException.class,
+                        () -> asm.assemble(text, 0, null), text);
+                assertEquals("no sm_80 encoding form for '" + text + "'", e.getMessage());
+            }
+            long[] w = asm.assemble("IADD3 R1, R2, R3, RZ", 0, null);
+            assertArrayEquals(new SassAssembler(TestTargets.of("sm_80").isa()).assemble("IADD3 R1, R2, R3, RZ", 0, null), w);
+            asm.assemble("LDG.E.EL.U8 R0, [R2.64]", 0, null);
+        }
+    }
 }

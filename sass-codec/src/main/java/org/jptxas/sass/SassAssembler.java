@@ -10,7 +10,15 @@ import java.util.Optional;
  */
 public final class SassAssembler {
     private static final Control NO_CONTROL = new Control(0, false, Control.NONE, Control.NONE, 0);
+    /** Bound on {@link #formless}; past it, the set is emptied and fills again. */
+    private static final int FORMLESS_LIMIT = 1 << 14;
     private final SassIsa isa;
+    /**
+     * Skeletons no form, generalized form, composed form, IMAD name or hint token can ever encode, whatever the
+     * operands: the text printer's search tries many spellings no form has (every operand present before the
+     * omissions), and each went through every pool again. Only ever holds skeletons whose answer is "no form".
+     */
+    private final java.util.Set<String> formless = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public SassAssembler(SassIsa isa) {
         this.isa = isa;
@@ -21,7 +29,8 @@ public final class SassAssembler {
         private static final long serialVersionUID = 1L;
 
         public AssemblyException(String message) {
-            super(message);
+            // no stack trace: the printer's search throws and catches one per spelling that does not encode
+            super(message, null, false, false);
         }
     }
 
@@ -108,7 +117,11 @@ public final class SassAssembler {
             // "{}" stands for an operand in a form's skeleton; written in the text it would match one with no value
             throw new AssemblyException("no " + isa.sm() + " encoding form for '" + text + "'");
         }
-        List<SassForm> candidates = isa.formsWithSkeleton(lexed.skeleton());
+        String skeleton = lexed.skeleton();
+        if (formless.contains(skeleton)) {
+            throw new AssemblyException("no " + isa.sm() + " encoding form for '" + text + "'");
+        }
+        List<SassForm> candidates = isa.formsWithSkeleton(skeleton);
         String[] firstError = {null};
         for (SassForm f : candidates) {
             Encoded e = encode(f, lexed.lexemes(), control, address, labels, firstError);
@@ -129,7 +142,7 @@ public final class SassAssembler {
         }
         // Operand values the learned tables saw only once: a generalized form. Its words must not decode as something
         // else (the decoder either prints the same text or does not know the encoding).
-        for (SassForm f : isa.generalizedWithSkeleton(lexed.skeleton())) {
+        for (SassForm f : isa.generalizedWithSkeleton(skeleton)) {
             Encoded e = encode(f, lexed.lexemes(), control, address, labels, firstError);
             if (e == null) {
                 continue;
@@ -142,7 +155,7 @@ public final class SassAssembler {
             return e;
         }
         // Modifier combinations ptxas never emitted: a learned form with its modifier enums set to the text's values.
-        List<SassForm> composed = isa.composedWithSkeleton(lexed.skeleton());
+        List<SassForm> composed = isa.composedWithSkeleton(skeleton);
         for (SassForm f : composed) {
             Encoded e = encode(f, lexed.lexemes(), control, address, labels, firstError);
             if (e == null) {
@@ -165,6 +178,13 @@ public final class SassAssembler {
             return hinted;
         }
         if (candidates.isEmpty() && composed.isEmpty() && firstError[0] == null) {
+            if (isa.generalizedWithSkeleton(skeleton).isEmpty() && !IMAD_NAME.matcher(skeleton).find()
+                    && isa.hints().strip(text) == null) {
+                if (formless.size() >= FORMLESS_LIMIT) {
+                    formless.clear();
+                }
+                formless.add(skeleton);
+            }
             throw new AssemblyException("no " + isa.sm() + " encoding form for '" + text + "'");
         }
         throw new AssemblyException("cannot encode '" + text + "' for " + isa.sm() + ": " + firstError[0]);
