@@ -207,19 +207,42 @@ final class NvdisasmRelocations {
 
     /**
      * When the tables know the instruction only without an offset (a zero field prints no {@code +0x...}), an
-     * offset relocated into its one memory operand still prints: {@code [R8.X4+`(sym)]}, {@code [`(sym)]}.
+     * offset relocated into its memory operand still prints: {@code [R8.X4+`(sym)]}, {@code [`(sym)]}. With two
+     * memory operands (LDGSTS: the shared destination, then the global source) the relocated one is the one that
+     * has no register of its own ({@code [RZ]}), as a shared offset relocation only goes there.
      */
     private String unsizedAddress(String text, List<Rel> rels) {
         if (rels.size() != 1 || kind(rels.get(0).r().typeName()) != Kind.ADDRESS
-                || !rels.get(0).r().typeName().startsWith("R_CUDA_ABS24_")) {
+                || !(rels.get(0).r().typeName().startsWith("R_CUDA_ABS24_")
+                        || rels.get(0).r().typeName().startsWith("R_CUDA_ABS20_"))) {
             return text;
         }
-        int open = text.indexOf('[');
-        int close = text.indexOf(']', open + 1);
-        if (open < 0 || close < 0 || text.indexOf('[', open + 1) >= 0
-                || text.substring(open, close).contains("0x")) {
+        List<int[]> operands = new java.util.ArrayList<>();
+        for (int open = text.indexOf('['); open >= 0; open = text.indexOf('[', open + 1)) {
+            int close = text.indexOf(']', open + 1);
+            if (close < 0) {
+                return text;
+            }
+            operands.add(new int[] {open, close});
+        }
+        int[] chosen = null;
+        if (operands.size() == 1) {
+            chosen = operands.get(0);
+        } else {
+            for (int[] o : operands) {
+                if (text.substring(o[0] + 1, o[1]).equals("RZ")) {
+                    if (chosen != null) {
+                        return text; // two candidates: the raw fields rather than a guess
+                    }
+                    chosen = o;
+                }
+            }
+        }
+        if (chosen == null || text.substring(chosen[0], chosen[1]).contains("0x")) {
             return text;
         }
+        int open = chosen[0];
+        int close = chosen[1];
         String inner = text.substring(open + 1, close);
         String symbol = "`(" + expression(rels.get(0)) + ")";
         return text.substring(0, open + 1) + (inner.equals("RZ") ? symbol : inner + "+" + symbol)

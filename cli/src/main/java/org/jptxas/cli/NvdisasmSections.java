@@ -38,7 +38,9 @@ import org.jptxas.cubin.tables.CubinTables;
 final class NvdisasmSections {
     /** EIATTR codes whose payload nvdisasm lists element by element ({@code //   ....[i]....}). */
     private static final Set<String> INDEXED = Set.of("EXTERNS", "COOP_GROUP_MASK_REGIDS",
-            "ATOM16_EMUL_INSTR_REG_MAP");
+            "ATOM16_EMUL_INSTR_REG_MAP", "UNUSED_LOAD_BYTE_OFFSET");
+    /** EIATTR codes whose list elements are 8 bytes that nvdisasm prints as two words. */
+    private static final Set<String> WORD_PAIRS = Set.of("UNUSED_LOAD_BYTE_OFFSET");
     /** EIATTR codes whose list elements are symbol indices. */
     private static final Set<String> SYMBOL_LISTS = Set.of("EXTERNS");
     /** EIATTR codes with a {@code [symbol u32][value u32]} payload. */
@@ -274,7 +276,8 @@ final class NvdisasmSections {
         boolean indexed = INDEXED.contains(name) || name.endsWith("_OFFSETS");
         if (indexed && size % 4 == 0) {
             boolean symbolsListed = SYMBOL_LISTS.contains(name);
-            int element = name.equals("ATOM16_EMUL_INSTR_REG_MAP") ? 8 : 4;
+            boolean pairs = WORD_PAIRS.contains(name);
+            int element = name.equals("ATOM16_EMUL_INSTR_REG_MAP") || pairs ? 8 : 4;
             for (int at = from, i = 0; at + element <= end; at += element, i++) {
                 out.add("");
                 out.add("");
@@ -287,7 +290,9 @@ final class NvdisasmSections {
                 }
                 out.add(row(at, ".word", symbolsListed ? "index@(" + symbolName(word(b, at)) + ")"
                         : hex8(word(b, at))));
-                if (element == 8) {
+                if (pairs) {
+                    out.add(row(at + 4, ".word", hex8(word(b, at + 4))));
+                } else if (element == 8) {
                     out.add(row(at + 4, ".short", hex4(u16(b, at + 4))));
                     out.add(row(at + 6, ".short", hex4(u16(b, at + 6))));
                 }

@@ -290,10 +290,11 @@ class ToolDropInTest {
         System.out.println(gate.summary());
         System.out.println("differing sections by kind: " + new TreeMap<>(kinds));
         System.out.println("whole listings identical: " + whole[0] + " of " + whole[1]);
-        gate.verify(25_000);
+        // the figures first: a run that improves them records them (update mode) even when a known entry is stale
         Figures.check("tools.jnvdisasm.sections.identical", gate.compared() - kinds.values().stream()
                 .mapToInt(i -> i).sum());
         Figures.check("tools.jnvdisasm.identical", whole[0]);
+        gate.verify(25_000);
     }
 
     /**

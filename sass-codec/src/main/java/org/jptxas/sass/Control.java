@@ -62,6 +62,17 @@ public record Control(int stall, boolean yield, int writeBarrier, int readBarrie
         return (c << SHIFT) | ((long) opex << 58);
     }
 
+    /**
+     * Whether these bits say nothing: no stall, no yield bit, no scoreboard set or waited on, no opex (or every bit
+     * zero). nvdisasm writes an instruction with such bits without the blank before its ';' (the padding NOPs and the
+     * closing self-branch ptxas writes, an {@code ERRBAR} or {@code MEMBAR} ptxas gives no stall); over the oracle
+     * listings of the corpus, the suite and the probe kernels no other control value does so.
+     */
+    public boolean saysNothing() {
+        boolean none = stall == 0 && !yield && waitMask == 0 && opex == 0;
+        return none && (writeBarrier == NONE && readBarrier == NONE || writeBarrier == 0 && readBarrier == 0);
+    }
+
     public String text() {
         StringBuilder sb = new StringBuilder(24).append("[B");
         for (int i = 0; i < 6; i++) {

@@ -190,8 +190,9 @@ public final class SassListing {
                             && next.form().mnemonic().equals("NOP"));
             // nvdisasm writes the closing self-loop and the padding NOPs after it without the blank before ';'.
             padding = selfLoop || (padding && text.equals("NOP"));
+            boolean tight = padding || insts[i].control().saysNothing();
             sb.append(StringUtils.leftPad(guard, 18)).append(' ').append(text)
-                    .append(FloatText.trailingBlank(text) ? " " : "").append(padding ? ";" : " ;");
+                    .append(FloatText.trailingBlank(text) ? " " : "").append(tight ? ";" : " ;");
             if (control) {
                 sb.append(' ').append(insts[i].control().text());
             }
