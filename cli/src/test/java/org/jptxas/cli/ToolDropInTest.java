@@ -244,21 +244,16 @@ class ToolDropInTest {
      * left comes from instructions the SASS tables do not know or print otherwise (jump tables: NvdisasmJumpTables).
      */
     static final Map<String, String> NVDISASM_KNOWN = Map.ofEntries(
-            Map.entry("nvdisasm .text.F: end label", "a branch label nvdisasm numbers that jnvdisasm does not (the "
-                    + "target of an instruction the tables do not know, BRA.DIV printed as UNKNOWN), so the end "
-                    + "labels numbered after all branch labels shift"),
-            Map.entry("nvdisasm .text.F: relocated operand", "LDGSTS with a relocated shared-memory offset: its "
-                    + "relocated form is not in the SASS tables, so the raw field ([RZ]) prints"),
-            Map.entry("nvdisasm .text.F: blank before ;", "nvdisasm writes ERRBAR; and MEMBAR.SC.VC; without the blank "
-                    + "in some encodings, by bits the SASS tables do not model"),
+            Map.entry("nvdisasm .text.F: blank before ;", "a YIELD with an R_CUDA_YIELD_OPCODE9_0 relocation (-c "
+                    + "objects' shfl/vote helpers), which nvdisasm annotates (*\"RELOCATOR OPCODE,YIELD,280\"*) in "
+                    + "place of ' ;' (the addend in decimal), as it does BRX's BRANCH_TARGETS"),
             Map.entry("nvdisasm .text.F: UNKNOWN", "instructions the SASS tables have not seen (e.g. IABS c[], "
-                    + "IMAD.WIDE.U32 with .reuse, BRA.DIV, LDGSTS with a relocated offset)"),
+                    + "IMAD.HI.U32/IMAD.WIDE.U32 with .reuse)"),
             Map.entry("nvdisasm .text.F: other", "operand text the printer gets wrong without a relocation: LD.E.64 "
                     + "[R.64+0x0] for [R.64], UIMAD.WIDE.U32's immediate unsigned where nvdisasm prints it signed"),
-            Map.entry("nvdisasm .nv.info.F: other", "EIATTR_UNUSED_LOAD_BYTE_OFFSET, whose payload nvdisasm lists "
-                    + "element by element"),
-            Map.entry("nvdisasm .nv_debug.shared: other", "the -G objects' .nv_debug.shared, of which nvdisasm "
-                    + "lists part only"));
+            Map.entry("nvdisasm .nv_debug.shared: other", "-c objects' .nv_debug.shared: after the section's objects "
+                    + "and its label nvdisasm prints .zero for the rest of the section (16 bytes, one 8-byte object: "
+                    + ".zero 8), which jnvdisasm leaves out"));
 
     @Test
     void jcuobjdumpPrintsWhatCuobjdumpPrints() throws IOException {
