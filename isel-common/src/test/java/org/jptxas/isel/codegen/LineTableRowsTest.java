@@ -109,6 +109,27 @@ class LineTableRowsTest {
     }
 
     @Test
+    void aParameterReadIntoARegisterContinuesTheRowBefore() {
+        // ptxas reads an ld.param's value from the constant bank where it is used: jptxas's MOV R4, c[0x0][0x168]
+        // does not annotate the ld.param's line (11); the instruction that uses it (line 12) keeps its own
+        SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "k.cu", 0, 0)),
+                Map.of("k", new SourceLines.FunctionLines(5, 13, new SourceLines.Loc(1, 10, 0),
+                        Map.of(8, new SourceLines.Loc(1, 10, 0), 9, new SourceLines.Loc(1, 11, 0),
+                                10, new SourceLines.Loc(1, 12, 0)))), new byte[0], 0);
+        List<CodeLine> code = new ArrayList<>();
+        for (String[] l : new String[][] {{"NOP", "8"}, {"MOV R4, c[0x0][0x168]", "9"}, {"LDC.64 R6, c[0x0][0x170]", "9"},
+                {"IADD3 R4, R4, 0x1, RZ", "10"}}) {
+            code.add(new CodeLine(null, l[0], l[0], null, null, Integer.parseInt(l[1])));
+        }
+        FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
+                0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
+        CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(new CompiledFunction(code, facts, List.of(), 0, 0)),
+                false);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x30, 1, 12)),
+                t.sourceLines().get(0).rows());
+    }
+
+    @Test
     void inputsMergeIntoOneTableWithTheLastInputsText() {
         // two inputs sharing the .file index space; each function's PTX lines are its own input's
         SourceLines a = new SourceLines(List.of(new SourceLines.File(2, "a.cu", 0, 0)),
