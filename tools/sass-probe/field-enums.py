@@ -463,6 +463,14 @@ for op, lo, types in [('FMNMX', 0x4000000500077209, [0]), ('HMNMX2', 0x400000050
         hi = 0x000fe20003840200 | bf16 << 21 | ftz << 16 | nan << 17 | neg << 26
         PTXAS_FORMS.append(ptxas_form(mn, [mn + ' ', ', |', '|, |', '|, ' + '!' * neg, ''], '%016x%016x' % (hi, lo),
                                       [R, 'GPR 31:24', 'GPR 39:32', 'PRED 89:87'], sms=['sm_86', 'sm_89', 'sm_90']))
+# Words ptxas 13 writes in the random differential programs (cli RandomProgramDifferentialTest; cli's
+# RandomUnknownWordsCensus lists every word of ptxas's cubins the decoder does not know): one form per word shape
+# (reuse flags, guard, operand decorations), its fields found by single-bit flips in raw mode (tools/sass-probe/
+# derive-form.py: a bit belongs to an operand's field when flipping it changes only that operand's register number,
+# immediate or constant bank/offset), each checked on ptxas's word and random field values against nvdisasm.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'random-program-forms.json')) as _f:
+    for _r in json.load(_f):
+        PTXAS_FORMS.append(ptxas_form(_r['mnemonic'], _r['pieces'], _r['word'], _r['slots'], _r['exclude'], [_r['sm']]))
 
 # Composed spellings the forms above already hold (an operand class's '-' on a form ptxas wrote with it), or that
 # nvdisasm prints otherwise ('-' on LEA.X's b is '~'): refused in the classes, so no composed form shadows or
