@@ -497,7 +497,9 @@ final class FloatOps {
         List<SassOperand> o = op.operands();
         if (op.has("RCP64H") || op.has("RSQ64H")) {
             // Seeds for f64 Newton iterations: the high word of the f64 result from the high word of the input.
-            double d = Double.longBitsToDouble((long) operands.read(o.get(1), t, w) << 32);
+            // (an immediate is the f64 value nvdisasm prints, "3" being 3.0, not a high word)
+            double d = o.get(1) instanceof SassOperand.Imm i && i.floating() ? i.value()
+                    : Double.longBitsToDouble((long) operands.read(o.get(1), t, w) << 32);
             double r = op.has("RCP64H") ? 1.0 / d : 1.0 / Math.sqrt(d);
             OperandAccess.writeR(t, o.get(0), (int) (Double.doubleToRawLongBits(r) >>> 32));
             t.pc++;
