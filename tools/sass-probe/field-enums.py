@@ -471,6 +471,14 @@ for op, lo, types in [('FMNMX', 0x4000000500077209, [0]), ('HMNMX2', 0x400000050
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'random-program-forms.json')) as _f:
     for _r in json.load(_f):
         PTXAS_FORMS.append(ptxas_form(_r['mnemonic'], _r['pieces'], _r['word'], _r['slots'], _r['exclude'], [_r['sm']]))
+        if _r['pieces'][0] == '@' and _r['slots'][0].startswith('PRED 14:12'):
+            # the same word under @PT, which nvdisasm prints without a guard: a form of its own, so the guarded one
+            # never decodes it as "@PT ..." (a guarded form's exclusions name its slots one higher)
+            _ex = ['&'.join('%d=%s' % (int(t.split('=')[0]) - 1, t.split('=')[1]) for t in e.split('&'))
+                   for e in _r['exclude'] if not any(t.startswith('0=') for t in e.split('&'))]
+            _w = int(_r['word'], 16) & ~(0xf << 12) | 7 << 12
+            PTXAS_FORMS.append(ptxas_form(_r['mnemonic'], [_r['pieces'][1].lstrip()] + _r['pieces'][2:], '%032x' % _w,
+                                          _r['slots'][1:], _ex, [_r['sm']]))
 
 # Composed spellings the forms above already hold (an operand class's '-' on a form ptxas wrote with it), or that
 # nvdisasm prints otherwise ('-' on LEA.X's b is '~'): refused in the classes, so no composed form shadows or
