@@ -177,9 +177,13 @@ public final class SassAssembler {
         if (hinted != null) {
             return hinted;
         }
+        Encoded guarded = underAlwaysTrueGuard(text, skeleton, control, address, labels);
+        if (guarded != null) {
+            return guarded;
+        }
         if (candidates.isEmpty() && composed.isEmpty() && firstError[0] == null) {
             if (isa.generalizedWithSkeleton(skeleton).isEmpty() && !IMAD_NAME.matcher(skeleton).find()
-                    && isa.hints().strip(text) == null) {
+                    && isa.hints().strip(text) == null && isa.formsWithSkeleton("@{} " + skeleton).isEmpty()) {
                 if (formless.size() >= FORMLESS_LIMIT) {
                     formless.clear();
                 }
@@ -188,6 +192,27 @@ public final class SassAssembler {
             throw new AssemblyException("no " + isa.sm() + " encoding form for '" + text + "'");
         }
         throw new AssemblyException("cannot encode '" + text + "' for " + isa.sm() + ": " + firstError[0]);
+    }
+
+    /**
+     * Unguarded text only a guarded form spells (nvdisasm prints a word under {@code @PT} without its guard): the
+     * text under {@code @PT}, if the words print as the text.
+     */
+    private Encoded underAlwaysTrueGuard(String text, String skeleton, Control control, long address,
+            LabelResolver labels) {
+        if (text.startsWith("@") || isa.formsWithSkeleton("@{} " + skeleton).isEmpty()) {
+            return null;
+        }
+        String under = "@PT " + text;
+        Encoded e;
+        try {
+            e = encoded(SassLexer.lex(under), under, control, address, labels);
+        } catch (AssemblyException | IllegalArgumentException x) {
+            return null;
+        }
+        SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
+        return back instanceof SassInstruction.Known k
+                && SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text) ? e : null;
     }
 
     /**

@@ -21,8 +21,11 @@ public final class SassPrinter {
             String[] pieces = f.pieces;
             SassSlot[] slots = f.slots;
             long[] values = k.values();
-            for (int i = 0; i < slots.length; i++) {
-                sb.append(pieces[i]);
+            // nvdisasm never prints an always-true guard: a guarded form that matched a word under PT prints as
+            // the unguarded instruction
+            int first = alwaysTrueGuard(f, values) ? 1 : 0;
+            for (int i = first; i < slots.length; i++) {
+                sb.append(i == first && first == 1 ? pieces[i].stripLeading() : pieces[i]);
                 SassSlot s = slots[i];
                 if (s instanceof SassSlot.Field fs) {
                     fs.kind().render(values[i], fs.field().width(), fs.shift(), address, labels, sb);
@@ -37,5 +40,10 @@ public final class SassPrinter {
         } else {
             sb.append("UNKNOWN ").append("0x").append(SassIsa.hex128(inst.lo(), inst.hi()));
         }
+    }
+
+    private static boolean alwaysTrueGuard(SassForm f, long[] values) {
+        return f.pieces[0].equals("@") && f.slots.length > 0 && f.slots[0] instanceof SassSlot.Field g
+                && g.kind() == SlotKind.PRED && values[0] == 7; // PT
     }
 }
