@@ -182,8 +182,7 @@ public final class SassAssembler {
             return guarded;
         }
         if (candidates.isEmpty() && composed.isEmpty() && firstError[0] == null) {
-            if (isa.generalizedWithSkeleton(skeleton).isEmpty() && !IMAD_NAME.matcher(skeleton).find()
-                    && isa.hints().strip(text) == null && isa.formsWithSkeleton("@{} " + skeleton).isEmpty()) {
+            if (!anyPoolSpells(skeleton, text)) {
                 if (formless.size() >= FORMLESS_LIMIT) {
                     formless.clear();
                 }
@@ -192,6 +191,21 @@ public final class SassAssembler {
             throw new AssemblyException("no " + isa.sm() + " encoding form for '" + text + "'");
         }
         throw new AssemblyException("cannot encode '" + text + "' for " + isa.sm() + ": " + firstError[0]);
+    }
+
+    /**
+     * Whether any of the pools {@link #encoded(SassLexer.Lexed, String, Control, long, LabelResolver)} searches could
+     * encode some text of {@code skeleton}, whatever its operands: learned, generalized and composed forms, the IMAD
+     * names, hint tokens, and guarded forms under {@code @PT}. A skeleton none spells is {@link #formless}; a new pool
+     * must answer here too.
+     */
+    private boolean anyPoolSpells(String skeleton, String text) {
+        return !isa.formsWithSkeleton(skeleton).isEmpty()
+                || !isa.generalizedWithSkeleton(skeleton).isEmpty()
+                || !isa.composedWithSkeleton(skeleton).isEmpty()
+                || IMAD_NAME.matcher(skeleton).find()
+                || isa.hints().strip(text) != null
+                || !text.startsWith("@") && !isa.formsWithSkeleton("@{} " + skeleton).isEmpty();
     }
 
     /**

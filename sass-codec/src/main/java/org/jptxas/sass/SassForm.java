@@ -104,6 +104,15 @@ public final class SassForm {
         return true;
     }
 
+    /**
+     * Whether {@code values} put this form's guard at {@code PT}, unnegated: nvdisasm never prints such a guard, so
+     * the instruction reads as its unguarded text (the printer, and the typed shape the scheduler reads).
+     */
+    public boolean guardAlwaysTrue(long[] values) {
+        return pieces[0].equals("@") && slots.length > 0 && slots[0] instanceof SassSlot.Field g
+                && g.kind() == SlotKind.PRED && values[0] == 7;
+    }
+
     private volatile SassOperands operands;
 
     /** The form's guard and operands as its text shows them (computed once). */

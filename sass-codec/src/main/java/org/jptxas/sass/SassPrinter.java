@@ -21,9 +21,8 @@ public final class SassPrinter {
             String[] pieces = f.pieces;
             SassSlot[] slots = f.slots;
             long[] values = k.values();
-            // nvdisasm never prints an always-true guard: a guarded form that matched a word under PT prints as
-            // the unguarded instruction
-            int first = alwaysTrueGuard(f, values) ? 1 : 0;
+            // a guarded form that matched a word under PT prints as the unguarded instruction
+            int first = f.guardAlwaysTrue(values) ? 1 : 0;
             for (int i = first; i < slots.length; i++) {
                 sb.append(i == first && first == 1 ? pieces[i].stripLeading() : pieces[i]);
                 SassSlot s = slots[i];
@@ -40,10 +39,5 @@ public final class SassPrinter {
         } else {
             sb.append("UNKNOWN ").append("0x").append(SassIsa.hex128(inst.lo(), inst.hi()));
         }
-    }
-
-    private static boolean alwaysTrueGuard(SassForm f, long[] values) {
-        return f.pieces[0].equals("@") && f.slots.length > 0 && f.slots[0] instanceof SassSlot.Field g
-                && g.kind() == SlotKind.PRED && values[0] == 7; // PT
     }
 }

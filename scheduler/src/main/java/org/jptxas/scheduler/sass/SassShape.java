@@ -217,11 +217,8 @@ public record SassShape(List<String> opcode, Reg guard, boolean guardNegated, Li
     public static SassShape of(SassForm form, long[] values) {
         SassOperands layout = form.operands();
         Reg guard = null;
-        if (layout.guardSlot() >= 0) {
+        if (layout.guardSlot() >= 0 && !form.guardAlwaysTrue(values)) {
             guard = guardOf(form.slot(layout.guardSlot()), values[layout.guardSlot()]);
-            if (!layout.guardNegated() && guard.file() == RegFile.P && guard.number() == 7) {
-                guard = null; // printed without its guard, as nvdisasm prints @PT (SassPrinter)
-            }
         }
         List<Operand> operands = new ArrayList<>(layout.operands().size());
         boolean depbar = form.mnemonic().startsWith("DEPBAR");
