@@ -20,22 +20,12 @@ public final class Ieee {
         float n = v.floatValue();
         int s = v.signum();
         if (Float.isInfinite(n)) {
-            return switch (r) {
-                case RN -> n;
-                case RZ -> s > 0 ? Float.MAX_VALUE : -Float.MAX_VALUE;
-                case RP -> s > 0 ? n : -Float.MAX_VALUE;
-                case RM -> s > 0 ? Float.MAX_VALUE : n;
-            };
+            return overflowIsInfinite(s, r) ? n : Math.copySign(Float.MAX_VALUE, s);
         }
-        int c = new BigDecimal(n).compareTo(v);
-        if (c == 0 || r == Rounding.RN) {
-            return n;
-        }
-        return switch (r) {
-            case RZ -> (s > 0) == (c > 0) ? Math.nextAfter(n, 0.0) : n;
-            case RP -> c < 0 ? Math.nextUp(n) : n;
-            case RM -> c > 0 ? Math.nextDown(n) : n;
-            case RN -> n;
+        return switch (step(s, new BigDecimal(n).compareTo(v), r)) {
+            case 1 -> Math.nextUp(n);
+            case -1 -> Math.nextDown(n);
+            default -> n;
         };
     }
 
@@ -46,22 +36,38 @@ public final class Ieee {
         double n = v.doubleValue();
         int s = v.signum();
         if (Double.isInfinite(n)) {
-            return switch (r) {
-                case RN -> n;
-                case RZ -> s > 0 ? Double.MAX_VALUE : -Double.MAX_VALUE;
-                case RP -> s > 0 ? n : -Double.MAX_VALUE;
-                case RM -> s > 0 ? Double.MAX_VALUE : n;
-            };
+            return overflowIsInfinite(s, r) ? n : Math.copySign(Double.MAX_VALUE, s);
         }
-        int c = new BigDecimal(n).compareTo(v);
-        if (c == 0 || r == Rounding.RN) {
-            return n;
+        return switch (step(s, new BigDecimal(n).compareTo(v), r)) {
+            case 1 -> Math.nextUp(n);
+            case -1 -> Math.nextDown(n);
+            default -> n;
+        };
+    }
+
+    /** Whether a result of sign {@code s} too large for the format rounds to infinity (else to the largest finite). */
+    private static boolean overflowIsInfinite(int s, Rounding r) {
+        return switch (r) {
+            case RN -> true;
+            case RZ -> false;
+            case RP -> s > 0;
+            case RM -> s < 0;
+        };
+    }
+
+    /**
+     * Which neighbour the directed rounding takes from the nearest value {@code n} of an exact value of sign
+     * {@code s}: {@code c} compares n with the exact value. +1 up, -1 down, 0 n itself.
+     */
+    private static int step(int s, int c, Rounding r) {
+        if (c == 0) {
+            return 0;
         }
         return switch (r) {
-            case RZ -> (s > 0) == (c > 0) ? Math.nextAfter(n, 0.0) : n;
-            case RP -> c < 0 ? Math.nextUp(n) : n;
-            case RM -> c > 0 ? Math.nextDown(n) : n;
-            case RN -> n;
+            case RN -> 0;
+            case RZ -> (s > 0) == (c > 0) ? (s > 0 ? -1 : 1) : 0;
+            case RP -> c < 0 ? 1 : 0;
+            case RM -> c > 0 ? -1 : 0;
         };
     }
 
