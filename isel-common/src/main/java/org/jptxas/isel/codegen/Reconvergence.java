@@ -23,6 +23,7 @@ import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.opcode.OpcodeGroup;
 import org.jptxas.ori.opcode.OriOpcode;
 import org.jptxas.ori.opcode.OriOpcodes;
 
@@ -71,6 +72,7 @@ public final class Reconvergence {
             foldExitBranches(body);
         }
         foldFullMasks(body);
+        dropRepeatedFullWarpSyncs(body);
         Cfg cfg = Cfg.of(body);
         Divergence divergence = new Divergence(body, cfg, new PostDominators(cfg));
         Set<Instr> branches = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -426,6 +428,29 @@ public final class Reconvergence {
                 dead.addAll(defs.get(e.getKey()));
                 for (BasicBlock b : body.blocks()) {
                     b.instrs().removeIf(dead::contains);
+                }
+            }
+        }
+    }
+
+    /**
+     * A full-warp WARPSYNC that repeats one earlier in its block, with no control instruction between them, goes: the
+     * warp the first one joined cannot split without a branch, call or exit, so the second joins nothing. Each one
+     * would otherwise stay an ordering point the scheduler cannot cross until {@link #insert} drops the converged ones
+     * after allocation, and a butterfly reduction's shuffles (one WARPSYNC each) would run one chain at a time.
+     */
+    static void dropRepeatedFullWarpSyncs(FunctionBody body) {
+        for (BasicBlock b : body.blocks()) {
+            boolean joined = false;
+            for (java.util.Iterator<Instr> it = b.instrs().iterator(); it.hasNext(); ) {
+                Instr in = it.next();
+                if (isFullWarpSync(in) && in.guard().isAlways()) {
+                    if (joined) {
+                        it.remove();
+                    }
+                    joined = true;
+                } else if (in.op().group() == OpcodeGroup.CONTROL || in.op().name().equals("WARPSYNC")) {
+                    joined = false;
                 }
             }
         }

@@ -135,6 +135,8 @@ final class LinearScan {
             if (iv.fixed >= 0) {
                 iv.reg = iv.fixed;
                 recordAt(iv, iv.fixed);
+                // the function uses the fixed register anyway: a value tied to it by a copy costs no new register
+                high = Math.max(high, iv.fixed + iv.comps);
                 inactive.add(iv);
             } else {
                 iv.reg = -1;
