@@ -349,6 +349,7 @@ final class InstructionCompiler {
             case "set" -> compare.set();
             case "slct" -> compare.slct();
             case "isspacep" -> memoryAccess.isspacep();
+            case "stacksave", "alloca", "stackrestore" -> StackInstruction.compile(this, ins.opcode());
             case "bmsk" -> bits.bmsk();
             case "szext" -> bits.szext();
             case "elect" -> warpLevel.elect();
