@@ -350,6 +350,7 @@ final class InstructionCompiler {
             case "slct" -> compare.slct();
             case "isspacep" -> memoryAccess.isspacep();
             case "stacksave", "alloca", "stackrestore" -> StackInstruction.compile(this, ins.opcode());
+            case "fns" -> FnsInstruction.compile(this);
             case "bmsk" -> bits.bmsk();
             case "szext" -> bits.szext();
             case "elect" -> warpLevel.elect();
