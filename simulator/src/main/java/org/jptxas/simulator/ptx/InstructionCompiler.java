@@ -339,6 +339,9 @@ final class InstructionCompiler {
     }
 
     private Insn dispatch() throws ProgramException, Unsupported {
+        if (PackedIntegerInstruction.applies(this)) {
+            return PackedIntegerInstruction.compile(this);
+        }
         return switch (ins.opcode()) {
             case "mov" -> mov();
             case "add", "sub" -> has("cc") ? arithmetic.carryOp() : arithmetic.binary();
