@@ -114,6 +114,7 @@ public final class FunctionCodegen {
         simt.insert(f, cx);
         // a callee keeps its caller's convergence barriers in callee-saved registers, which its frame then saves
         ConvergenceBarrierSaves.insert(f, cx);
+        DynamicStack.check(f, allocated.frameBytes(), cx.sourceName());
         RegisterAllocator.Result ra = CallFrames.afterAllocation(f, allocated,
                 cx.has(TargetFeature.LEPC_NAMES_RETURN_POINT));
         if (cx.has(TargetFeature.GLOBAL_DESCRIPTOR_IN_UR) && !GlobalDescriptor.install(f, cx.profile().memoryDescriptor())) {

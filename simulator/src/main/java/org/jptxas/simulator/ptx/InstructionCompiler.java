@@ -339,6 +339,9 @@ final class InstructionCompiler {
     }
 
     private Insn dispatch() throws ProgramException, Unsupported {
+        if (PackedIntegerInstruction.applies(this)) {
+            return PackedIntegerInstruction.compile(this);
+        }
         return switch (ins.opcode()) {
             case "mov" -> mov();
             case "add", "sub" -> has("cc") ? arithmetic.carryOp() : arithmetic.binary();
@@ -349,6 +352,8 @@ final class InstructionCompiler {
             case "set" -> compare.set();
             case "slct" -> compare.slct();
             case "isspacep" -> memoryAccess.isspacep();
+            case "stacksave", "alloca", "stackrestore" -> StackInstruction.compile(this, ins.opcode());
+            case "fns" -> FnsInstruction.compile(this);
             case "bmsk" -> bits.bmsk();
             case "szext" -> bits.szext();
             case "elect" -> warpLevel.elect();

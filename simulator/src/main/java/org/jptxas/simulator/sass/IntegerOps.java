@@ -271,15 +271,37 @@ final class IntegerOps {
     }
 
     /** VIMNMX: minimum or maximum (the predicate selects the minimum, as IMNMX). */
+    /**
+     * VIMNMX (sm_90): as IMNMX, the predicate selects the minimum; {@code .S16x2}/{@code .U16x2} take each 16-bit
+     * half on its own, and {@code .RELU} turns a negative result (of each half) into 0.
+     */
     void vimnmx(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         int a = operands.read(o.get(1), t, w), b = operands.read(o.get(2), t, w);
-        boolean min = operands.pred(o.get(3), t, w); // as IMNMX: the predicate selects the minimum
-        if (op.modifiers().stream().anyMatch(m -> !m.equals("U32") && !m.equals("S32"))) {
+        boolean min = operands.pred(o.get(3), t, w);
+        if (op.modifiers().stream().anyMatch(m -> !m.equals("U32") && !m.equals("S32") && !m.equals("S16x2")
+                && !m.equals("U16x2") && !m.equals("RELU"))) {
             throw machine.unimplemented(op);
         }
-        int c = op.has("U32") ? Integer.compareUnsigned(a, b) : Integer.compare(a, b);
-        OperandAccess.writeR(t, o.get(0), min ? (c <= 0 ? a : b) : (c >= 0 ? a : b));
+        boolean relu = op.has("RELU");
+        if (op.has("S16x2") || op.has("U16x2")) {
+            boolean signed = op.has("S16x2");
+            int r = 0;
+            for (int k = 0; k < 2; k++) {
+                int x = a >>> 16 * k & 0xffff, y = b >>> 16 * k & 0xffff;
+                if (signed) {
+                    x = (short) x;
+                    y = (short) y;
+                }
+                int v = min ? Math.min(x, y) : Math.max(x, y);
+                r |= ((relu ? Math.max(v, 0) : v) & 0xffff) << 16 * k;
+            }
+            OperandAccess.writeR(t, o.get(0), r);
+        } else {
+            int c = op.has("U32") ? Integer.compareUnsigned(a, b) : Integer.compare(a, b);
+            int v = min ? (c <= 0 ? a : b) : (c >= 0 ? a : b);
+            OperandAccess.writeR(t, o.get(0), relu ? Math.max(v, 0) : v);
+        }
         t.pc++;
     }
 

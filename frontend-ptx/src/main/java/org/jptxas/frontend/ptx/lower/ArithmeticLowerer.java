@@ -30,8 +30,9 @@ public final class ArithmeticLowerer implements InstructionLowerer {
             }
             return;
         }
-        if (t == PtxType.U16 && insn.modifiers().stream().anyMatch(m -> m.equals("x2"))) {
-            throw cx.unsupported(null);
+        if (PackedIntArith.applies(insn)) {
+            PackedIntArith.lower(insn, cx);
+            return;
         }
         switch (op) {
             case "add" -> IntArith.add(insn, cx, t, false);

@@ -107,6 +107,7 @@ public final class IntMiscLowerer implements InstructionLowerer {
                 }
             }
             case "testp" -> testp(insn, cx, m, types.get(0));
+            case "fns" -> FindNthSet.lower(insn, cx, m);
             default -> throw cx.unsupported(insn.fullName());
         }
     }
