@@ -109,6 +109,11 @@ final class MemoryOps {
         if (kind == null) {
             throw machine.unimplemented(op);
         }
+        VectorAtomic vector = VectorAtomic.of(op, kind);
+        if (vector != null) {
+            vectorAtomic(op, t, w, vector, dst, m, o.get(i));
+            return;
+        }
         boolean is64 = op.has("64") || op.has("F64") || op.has("U64") || op.has("S64");
         boolean f32 = op.has("F32") || op.has("FTZ") && op.has("RN") && !op.has("F64");
         boolean f64 = op.has("F64");
@@ -166,6 +171,31 @@ final class MemoryOps {
                 OperandAccess.writeR64(t, dst, old);
             } else {
                 OperandAccess.writeR(t, dst, (int) old);
+            }
+        }
+    }
+
+    /** A vector atomic (F32x2 ... BF16x8, and F16x2/BF16x2 min/max): each 32-bit word of the tuple on its lanes. */
+    private void vectorAtomic(SassOp op, Thread t, Warp w, VectorAtomic vector, SassOperand dst, Mem m,
+            SassOperand value) {
+        long a = machine.windows.address(m, t, w, op.has("E"));
+        Region r = generic(op) ? machine.windows.window(a, t) : null;
+        if (r != null) {
+            a = machine.windows.windowOffset(a, r);
+        }
+        int words = vector.words();
+        checkAligned(r, a, 4 * words);
+        int src = ((Reg) value).index();
+        int[] old = new int[words];
+        for (int k = 0; k < words; k++) {
+            old[k] = (int) read(r, a + 4L * k, 4);
+            int v = src == 255 ? 0 : t.r[src + k];
+            write(r, a + 4L * k, 4, Integer.toUnsignedLong(
+                    org.jptxas.simulator.numeric.AtomicLanes.combine(vector.op(), vector.lane(), old[k], v)));
+        }
+        if (dst != null && ((Reg) dst).index() != 255) {
+            for (int k = 0; k < words; k++) {
+                t.r[((Reg) dst).index() + k] = old[k];
             }
         }
     }

@@ -54,7 +54,8 @@ public final class AtomicLowerer implements InstructionLowerer {
             throw cx.unsupported("no operation or type");
         }
         if (SyncOperands.hasAny(insn, "v2", "v4", "v8")) {
-            throw cx.unsupported("vector atomics");
+            VectorAtomics.lower(insn, cx, red, op, type);
+            return;
         }
         if (ClusterMemory.applies(insn)) {
             ClusterMemory.lower(insn, cx, this);
