@@ -8,7 +8,7 @@ atom/red .v2/.v4 in the instruction-form suite)."""
 import json, os, sys, random
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from nvtext import texts
-T=os.path.join(os.path.dirname(os.path.abspath(__file__)),'..','..','backend-sm89-90/src/main/resources/org/jptxas/backend/sm89_90/sass/sm90.json'
+T=os.path.join(os.path.dirname(os.path.abspath(__file__)),'..','..','backend-sm89-90/src/main/resources/org/jptxas/backend/sm89_90/sass/sm90.json')
 doc=json.load(open(T)); forms=doc['forms']
 have={(f['key'],''.join(f['pieces']),tuple(f['slots'])) for f in forms}
 bases=[f for f in forms if f['key'] in (6562,6563,6566) and ('.F16x2.RN.' in f['mnemonic'] or '.F32.FTZ.RN.' in f['mnemonic']) and f['mnemonic'].split('.')[2]=='ADD']
