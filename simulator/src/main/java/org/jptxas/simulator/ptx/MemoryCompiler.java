@@ -132,6 +132,11 @@ final class MemoryCompiler {
         if (op != null && (ic.vectorLength() > 1 || pair && !op.equals("add"))) {
             return vectorAtom(t, s, red, op);
         }
+        if (t == PtxType.B128 && !red && ("exch".equals(op) || "cas".equals(op))) {
+            boolean cas = op.equals("cas");
+            return ic.simple(Wide128.atomic(s, ic.memory(ic.op(1)), ic.wide(ic.op(0)), cas ? ic.wide(ic.op(2)) : -1,
+                    ic.wide(ic.op(cas ? 3 : 2))));
+        }
         if (op == null || t == PtxType.B128) {
             throw ic.unsupported();
         }

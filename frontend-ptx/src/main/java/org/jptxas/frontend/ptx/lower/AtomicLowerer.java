@@ -209,6 +209,7 @@ public final class AtomicLowerer implements InstructionLowerer {
                 return switch (type) {
                     case B32, U32, S32 -> List.of();
                     case B64, U64, S64 -> List.of("64");
+                    case B128 -> op.equals("exch") || op.equals("cas") ? List.of("128") : null; // sm_90
                     default -> null;
                 };
             }
