@@ -189,7 +189,15 @@ class FormRegressionTest {
             new String[] {"sm_89", "max.ftz.NaN.xorsign.abs.f16x2 r, r, r", "the same, HMNMX2.FTZ.NAN.XORSIGN"},
             new String[] {"sm_90", "min.NaN.xorsign.abs.bf16 r, r, r", "the same, HMNMX2.BF16_V2.NAN.XORSIGN"},
             new String[] {"sm_80", "max.ftz.NaN.f32 r, r, r", "the interpreter ignored .NaN on f32 min/max"},
-            new String[] {"sm_75", "fma.rn.ftz.f16 r, r, r, r", "the interpreter ignored .ftz on half fma"});
+            new String[] {"sm_75", "fma.rn.ftz.f16 r, r, r, r", "the interpreter ignored .ftz on half fma"},
+            new String[] {"sm_90", "atom.add.v4.f32 v4, [rd], v4", "vector atomics were not lowered (ATOMG F32x4)"},
+            new String[] {"sm_90", "red.add.noftz.v2.f16 [rd], v2", "the same, two f16 lanes packed into one word"},
+            new String[] {"sm_90", "atom.relaxed.cta.global.min.noftz.v4.L2::cache_hint.f16x2 v4, [rd], v4, r",
+                "the same, F16x8 min with a cache policy"},
+            new String[] {"sm_90", "atom.cas.b128 r, [rd], r, r", "128-bit compare-and-swap was not lowered"},
+            new String[] {"sm_90", "atom.cas.b32 r, [rd+19088736], r, r",
+                "no matcher: the descriptor stayed on ATOM.E.CAS after its offset was folded"},
+            new String[] {"sm_75", "red.global.and.b64 [rd], r", "sm_75 had no RED.E.AND.64 form"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

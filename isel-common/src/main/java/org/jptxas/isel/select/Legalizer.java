@@ -115,8 +115,10 @@ public final class Legalizer implements OriPass {
                 return List.of();
             }
             Matcher best = selector.best(ins);
+            boolean addedDescriptor = false;
             if (best != null && best.needsDescriptor() && !hasDescriptor(ins)) {
                 ins.srcs().add(Src.of(descriptor()));
+                addedDescriptor = true;
                 rewritten++;
                 if (encodes(ins)) {
                     return List.of();
@@ -158,6 +160,15 @@ public final class Legalizer implements OriPass {
                 }
             }
             List<Instr> folded = foldAddressOffset(ins);
+            if (folded == null && addedDescriptor) {
+                // the form that named a descriptor was the closest only because of the offset: the forms that fit
+                // the folded address may name none (ATOM.E.CAS [R.64] with an offset beyond its 24-bit field)
+                Src descriptor = ins.srcs().remove(ins.srcs().size() - 1);
+                folded = foldAddressOffset(ins);
+                if (folded == null) {
+                    ins.srcs().add(descriptor);
+                }
+            }
             if (folded != null) {
                 rewritten++;
                 inserted += folded.size();

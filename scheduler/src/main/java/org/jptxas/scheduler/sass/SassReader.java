@@ -214,8 +214,11 @@ public final class SassReader {
         if (m.equals("LDSM")) { // LDSM.16.M88[.2|.4]: one register per 8x8 matrix
             return mods.contains("4") ? 4 : mods.contains("2") ? 2 : 1;
         }
-        if (mods.contains("128")) {
-            return 4;
+        if (mods.contains("128") || mods.contains("F32x4") || mods.contains("F16x8") || mods.contains("BF16x8")) {
+            return 4; // a vector atomic's tuple: four 32-bit words
+        }
+        if (mods.contains("F32x2") || mods.contains("F16x4") || mods.contains("BF16x4")) {
+            return 2;
         }
         if (mods.contains("64")) {
             return 2;

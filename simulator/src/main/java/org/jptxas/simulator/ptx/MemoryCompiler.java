@@ -3,8 +3,10 @@ package org.jptxas.simulator.ptx;
 import org.jptxas.frontend.ptx.ast.Expr;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
+import java.util.List;
 import org.jptxas.simulator.memory.AddressSpace;
 import org.jptxas.simulator.memory.MemoryAccessException;
+import org.jptxas.simulator.numeric.AtomicLanes;
 import org.jptxas.simulator.ptx.InstructionCompiler.Unsupported;
 import static org.jptxas.simulator.ptx.Values.ext;
 import static org.jptxas.simulator.ptx.Values.f32;
@@ -127,7 +129,15 @@ final class MemoryCompiler {
             }
         }
         boolean pair = t == PtxType.F16X2 || t == PtxType.BF16X2;
-        if (op == null || ic.vectorLength() > 1 || pair && !op.equals("add") || t == PtxType.B128) {
+        if (op != null && (ic.vectorLength() > 1 || pair && !op.equals("add"))) {
+            return vectorAtom(t, s, red, op);
+        }
+        if (t == PtxType.B128 && !red && ("exch".equals(op) || "cas".equals(op))) {
+            boolean cas = op.equals("cas");
+            return ic.simple(Wide128.atomic(s, ic.memory(ic.op(1)), ic.wide(ic.op(0)), cas ? ic.wide(ic.op(2)) : -1,
+                    ic.wide(ic.op(cas ? 3 : 2))));
+        }
+        if (op == null || t == PtxType.B128) {
             throw ic.unsupported();
         }
         int base = red ? 0 : 1;
@@ -159,6 +169,73 @@ final class MemoryCompiler {
             th.machine.store(th, s, a, size, v);
             write(th, d, isSigned(t) ? Values.sext(old, size) : old);
         });
+    }
+
+    /**
+     * Vector atom/red (f32 .v2/.v4 add; f16/bf16 .v2/.v4/.v8 and f16x2/bf16x2 .v2/.v4 add, min, max) and f16x2/bf16x2
+     * min/max: the vector's 32-bit words, each combined on its lanes ({@link AtomicLanes}); elements narrower than a
+     * word pack two to a word, the first in the low half.
+     */
+    private Insn vectorAtom(PtxType t, AddressSpace s, boolean red, String op) throws ProgramException, Unsupported {
+        AtomicLanes.Op o = switch (op) {
+            case "add" -> AtomicLanes.Op.ADD;
+            case "min" -> AtomicLanes.Op.MIN;
+            case "max" -> AtomicLanes.Op.MAX;
+            default -> null;
+        };
+        AtomicLanes.Lane lane = switch (t) {
+            case F32 -> AtomicLanes.Lane.F32;
+            case F16, F16X2 -> AtomicLanes.Lane.F16;
+            case BF16, BF16X2 -> AtomicLanes.Lane.BF16;
+            default -> null;
+        };
+        int n = ic.vectorLength();
+        int size = t.sizeBytes();
+        int bytes = n * size;
+        if (o == null || lane == null || lane == AtomicLanes.Lane.F32 && o != AtomicLanes.Op.ADD || bytes < 4
+                || bytes > 16) {
+            throw ic.unsupported();
+        }
+        int base = red ? 0 : 1;
+        Src addr = ic.memory(ic.op(base));
+        List<Operand> vals = elements(ic.op(base + 1), n);
+        List<Operand> dsts = red ? null : elements(ic.op(0), n);
+        Src[] in = new Src[n];
+        int[] out = new int[n];
+        for (int k = 0; k < n; k++) {
+            in[k] = ic.src(vals.get(k), t);
+            out[k] = red || dsts.get(k) instanceof Operand.Sink ? -1 : ic.dst(dsts.get(k));
+        }
+        int words = bytes / 4;
+        int per = 4 / size; // elements in a word (1 or 2)
+        return ic.simple(th -> {
+            long a = addr.get(th);
+            if ((a & (bytes - 1)) != 0) {
+                throw new MemoryAccessException(s, a, bytes, "misaligned vector access");
+            }
+            for (int w = 0; w < words; w++) {
+                int value = 0;
+                for (int e = 0; e < per; e++) {
+                    value |= (int) (in[w * per + e].get(th) & (per == 2 ? 0xffff : 0xffffffffL)) << (16 * e);
+                }
+                long at = a + 4L * w;
+                int old = (int) th.machine.load(th, s, at, 4);
+                th.machine.store(th, s, at, 4, Integer.toUnsignedLong(AtomicLanes.combine(o, lane, old, value)));
+                for (int e = 0; e < per; e++) {
+                    write(th, out[w * per + e], per == 2 ? old >>> (16 * e) & 0xffff : Integer.toUnsignedLong(old));
+                }
+            }
+        });
+    }
+
+    private List<Operand> elements(Operand o, int n) throws Unsupported {
+        if (n == 1) {
+            return List.of(o);
+        }
+        if (!(o instanceof Operand.Vector v) || v.elements().size() != n) {
+            throw ic.unsupported();
+        }
+        return v.elements();
     }
 
     private static long atomicAdd(long old, long x, PtxType t) {

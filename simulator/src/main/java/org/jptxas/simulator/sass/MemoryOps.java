@@ -109,6 +109,15 @@ final class MemoryOps {
         if (kind == null) {
             throw machine.unimplemented(op);
         }
+        if (op.has("128") && (kind.equals("EXCH") || kind.equals("CAS"))) {
+            exchange128(op, t, w, kind.equals("CAS"), dst, m, o.get(i), kind.equals("CAS") ? o.get(i + 1) : null);
+            return;
+        }
+        VectorAtomic vector = VectorAtomic.of(op, kind);
+        if (vector != null) {
+            vectorAtomic(op, t, w, vector, dst, m, o.get(i));
+            return;
+        }
         boolean is64 = op.has("64") || op.has("F64") || op.has("U64") || op.has("S64");
         boolean f32 = op.has("F32") || op.has("FTZ") && op.has("RN") && !op.has("F64");
         boolean f64 = op.has("F64");
@@ -166,6 +175,69 @@ final class MemoryOps {
                 OperandAccess.writeR64(t, dst, old);
             } else {
                 OperandAccess.writeR(t, dst, (int) old);
+            }
+        }
+    }
+
+    /**
+     * {@code ATOMG/ATOM/ATOMS .EXCH.128} and {@code .CAS.128}: the old 16 bytes into Rd..Rd+3; CAS stores its last
+     * tuple only when all four words equal the compare tuple.
+     */
+    private void exchange128(SassOp op, Thread t, Warp w, boolean cas, SassOperand dst, Mem m, SassOperand first,
+            SassOperand second) {
+        boolean sharedSpace = op.opcode().equals("ATOMS");
+        long a = machine.windows.address(m, t, w, !sharedSpace && op.has("E"));
+        Region r = sharedSpace ? machine.shared : generic(op) ? machine.windows.window(a, t) : null;
+        if (sharedSpace) {
+            a = machine.windows.sharedOffset(a);
+        } else if (r != null) {
+            a = machine.windows.windowOffset(a, r);
+        }
+        checkAligned(r, a, 16);
+        int[] old = new int[4];
+        boolean equal = true;
+        for (int k = 0; k < 4; k++) {
+            old[k] = (int) read(r, a + 4L * k, 4);
+            equal &= !cas || old[k] == word(t, first, k);
+        }
+        if (equal) {
+            SassOperand value = cas ? second : first;
+            for (int k = 0; k < 4; k++) {
+                write(r, a + 4L * k, 4, Integer.toUnsignedLong(word(t, value, k)));
+            }
+        }
+        if (dst != null && ((Reg) dst).index() != 255) {
+            for (int k = 0; k < 4; k++) {
+                t.r[((Reg) dst).index() + k] = old[k];
+            }
+        }
+    }
+
+    private static int word(Thread t, SassOperand tuple, int k) {
+        int r = ((Reg) tuple).index();
+        return r == 255 ? 0 : t.r[r + k];
+    }
+
+    /** A vector atomic (F32x2 ... BF16x8, and F16x2/BF16x2 min/max): each 32-bit word of the tuple on its lanes. */
+    private void vectorAtomic(SassOp op, Thread t, Warp w, VectorAtomic vector, SassOperand dst, Mem m,
+            SassOperand value) {
+        long a = machine.windows.address(m, t, w, op.has("E"));
+        Region r = generic(op) ? machine.windows.window(a, t) : null;
+        if (r != null) {
+            a = machine.windows.windowOffset(a, r);
+        }
+        int words = vector.words();
+        checkAligned(r, a, 4 * words);
+        int[] old = new int[words];
+        for (int k = 0; k < words; k++) {
+            old[k] = (int) read(r, a + 4L * k, 4);
+            int v = word(t, value, k);
+            write(r, a + 4L * k, 4, Integer.toUnsignedLong(
+                    org.jptxas.simulator.numeric.AtomicLanes.combine(vector.op(), vector.lane(), old[k], v)));
+        }
+        if (dst != null && ((Reg) dst).index() != 255) {
+            for (int k = 0; k < words; k++) {
+                t.r[((Reg) dst).index() + k] = old[k];
             }
         }
     }

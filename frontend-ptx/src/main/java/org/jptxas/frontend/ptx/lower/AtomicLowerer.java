@@ -54,7 +54,8 @@ public final class AtomicLowerer implements InstructionLowerer {
             throw cx.unsupported("no operation or type");
         }
         if (SyncOperands.hasAny(insn, "v2", "v4", "v8")) {
-            throw cx.unsupported("vector atomics");
+            VectorAtomics.lower(insn, cx, red, op, type);
+            return;
         }
         if (ClusterMemory.applies(insn)) {
             ClusterMemory.lower(insn, cx, this);
@@ -208,6 +209,7 @@ public final class AtomicLowerer implements InstructionLowerer {
                 return switch (type) {
                     case B32, U32, S32 -> List.of();
                     case B64, U64, S64 -> List.of("64");
+                    case B128 -> op.equals("exch") || op.equals("cas") ? List.of("128") : null; // sm_90
                     default -> null;
                 };
             }

@@ -193,7 +193,7 @@ public final class MemoryLowerer implements InstructionLowerer {
     }
 
     /** Copies a loaded tuple into the vector's element registers (or extends a narrow scalar into a pair). */
-    private static void distribute(LoweringContext cx, Reg tuple, Operand value, PtxType t, int vec) {
+    static void distribute(LoweringContext cx, Reg tuple, Operand value, PtxType t, int vec) {
         if (vec == 1) {
             Reg d = cx.dst(value, t);
             if (d != tuple && !d.equals(tuple)) {
