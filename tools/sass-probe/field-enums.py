@@ -44,6 +44,9 @@ CLASSES = [('DSETP', 554, DSETP), ('DSETP', 1066, DSETP), ('HSETP2', 564, HSETP2
 # Arithmetic classes whose mnemonic enums ptxas's forms never showed all of: the enums (in nvdisasm's print order)
 # replace the class's mnemonic groups with the same bits; its operand groups stay. Extra operand groups are added.
 FTZ, SAT = enum('80:80', ['', 'FTZ']), enum('77:77', ['', 'SAT'])
+# Bits an SM's nvdisasm ignores (the text stays the same whatever they hold): no enum there. sm_75 has no FMNMX .NAN
+# ([81] prints nothing; the NaN-propagating min/max comes with sm_80)
+SM_IGNORED = {'sm_75': {'FMNMX': ('81:81',)}}
 RND = enum('79:78', ['', 'RM', 'RP', 'RZ'])
 F32 = enum('78:78', ['', 'F32'])  # HADD2/HMUL2: an f32 result
 NEG_A = enum('73:72', ['', '-'], 1, 'prefix')
@@ -634,6 +637,7 @@ def main():
         extended = []
         for mnemonic, key, new, operands in EXTEND:
             lead = False  # whether the class's own mnemonic groups print before the new ones
+            new = [g for g in new if g['bits'] not in SM_IGNORED.get(sm, {}).get(mnemonic, ())]
             if sm == 'sm_90' and mnemonic in ('HMUL2', 'HADD2'):
                 lead = True  # HADD2.BF16_V2.FTZ.SAT
                 # sm_90 prints INVALID1 for HMUL2's [78], and HADD2.F32 refuses .BF16_V2 on layouts ptxas showed

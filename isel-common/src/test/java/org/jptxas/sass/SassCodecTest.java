@@ -33,6 +33,20 @@ class SassCodecTest {
     }
 
     @Test
+    void constantOffsetsOfTheBanksUpperHalfEncodeAsNvdisasmsNegativeOffsets() throws Exception {
+        // ptxas 13 writes FADD R5, R0, c[0x3][-0x63c0] for a __constant__ float at byte 40000: the offset field
+        // ([53:40], 4-byte units) is signed; the unsigned spelling names the same bits
+        SassIsa isa = TestTargets.of("sm_80").isa();
+        SassAssembler asm = new SassAssembler(isa);
+        long[] unsigned = asm.assemble("MOV R2, c[0x3][0x9c40]", Control.parse("[B------:R-:W-:-:S01]"), 0, null);
+        long[] signed = asm.assemble("MOV R2, c[0x3][-0x63c0]", Control.parse("[B------:R-:W-:-:S01]"), 0, null);
+        assertArrayEquals(signed, unsigned);
+        assertEquals("MOV R2, c[0x3][-0x63c0]", SassPrinter.text(isa.decode(unsigned[0], unsigned[1]), 0, null));
+        assertThrows(SassAssembler.AssemblyException.class, () -> asm.assemble("MOV R2, c[0x3][0x10000]",
+                Control.parse("[B------:R-:W-:-:S01]"), 0, null));
+    }
+
+    @Test
     void splitBitFieldsExtractAndInsert() {
         BitField f = BitField.parse("23:16,81:34");
         assertEquals(56, f.width());

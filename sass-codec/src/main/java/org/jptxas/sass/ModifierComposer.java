@@ -22,10 +22,53 @@ import org.jptxas.tables.sass.SassModifierGroup;
 final class ModifierComposer {
     private ModifierComposer() {}
 
-    /** One enum: its field, names by value / values by name, and for an operand modifier the operand and side. */
-    record Group(BitField field, Map<String, Long> byName, Map<Long, String> byValue, int operand, boolean prefix) {
+    /**
+     * One enum: its field, names by value / values by name, and for an operand modifier the operand and side.
+     * {@code countsCarryOuts}: the operand number counts the carry-out predicates a layout prints after its
+     * destination (it was learned on such a layout); otherwise it numbers the operands of the layout without them.
+     */
+    record Group(BitField field, Map<String, Long> byName, Map<Long, String> byValue, int operand, boolean prefix,
+                 boolean countsCarryOuts) {
         boolean ofOperand() {
             return operand >= 0;
+        }
+
+        /** This group with {@link #countsCarryOuts} as the forms of its class show it. */
+        Group numberedOn(String mnemonic, List<SassForm> forms) {
+            if (!ofOperand()) {
+                return this;
+            }
+            boolean plain = false, carrying = false;
+            for (SassForm f : forms) {
+                if (!base(f.mnemonic).equals(mnemonic)) {
+                    continue;
+                }
+                int mp = f.pieces[0].startsWith("@") ? 1 : 0;
+                if (showsToken(f, operand + mp)) {
+                    plain |= carryOuts(f, mp) == 0;
+                    carrying |= carryOuts(f, mp) > 0;
+                }
+            }
+            return new Group(field, byName, byValue, operand, prefix, carrying && !plain);
+        }
+
+        /** Whether the form holds a value of this enum that prints a token at {@code slot}. */
+        private boolean showsToken(SassForm f, int slot) {
+            long[] m = field.mask();
+            if (slot >= f.slots.length || (f.maskLo & m[0]) != m[0] || (f.maskHi & m[1]) != m[1]) {
+                return false;
+            }
+            String name = byValue.get(field.extract(f.bitsLo, f.bitsHi));
+            if (name == null || name.isEmpty()) {
+                return false;
+            }
+            if (prefix) {
+                String text = f.pieces[slot];
+                text = text.endsWith("c[") ? text.substring(0, text.length() - 2) : text;
+                return text.endsWith(name) || text.endsWith(name + "|");
+            }
+            String next = f.pieces[slot + 1];
+            return next.startsWith(name, closing(next));
         }
 
         static Group of(SassModifierGroup g) {
@@ -37,7 +80,7 @@ final class ModifierComposer {
                 byValue.put(v, e.getKey());
             }
             return new Group(BitField.parse(g.bits()), byName, byValue, g.operand(),
-                    "prefix".equals(g.side()));
+                    "prefix".equals(g.side()), false);
         }
     }
 
@@ -80,10 +123,11 @@ final class ModifierComposer {
                 continue;
             }
             SassModifierClass c = classes.get(i);
-            List<Group> groups = c.groups().stream().map(Group::of).toList();
+            List<SassForm> keyForms = formsByKey.getOrDefault(c.key(), List.of());
+            List<Group> groups = c.groups().stream().map(g -> Group.of(g).numberedOn(c.mnemonic(), keyForms)).toList();
             Set<String> refused = new HashSet<>(c.refused());
             long position = 0;
-            for (SassForm f : formsByKey.getOrDefault(c.key(), List.of())) {
+            for (SassForm f : keyForms) {
                 // Reuse flags are scheduling hints code generation sets deliberately, never by composition.
                 if (!base(f.mnemonic).equals(c.mnemonic()) || f.skeleton.contains(".reuse")) {
                     continue;
@@ -189,6 +233,33 @@ final class ModifierComposer {
         return true;
     }
 
+    /**
+     * The carry-out predicates a form prints right after its register destination: IMAD.WIDE R4, P6, R8, R10, R12 has
+     * one, IADD3 R2, P0, P1, R4, R6, R8 two.
+     */
+    static int carryOuts(SassForm f, int mp) {
+        if (mp >= f.slots.length || !(f.slots[mp] instanceof SassSlot.Field d)
+                || (d.kind() != SlotKind.GPR && d.kind() != SlotKind.UGPR)) {
+            return 0;
+        }
+        int n = 0;
+        while (mp + 1 + n < f.slots.length && f.slots[mp + 1 + n] instanceof SassSlot.Field p
+                && (p.kind() == SlotKind.PRED || p.kind() == SlotKind.UPRED)) {
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * The slot of an operand enum's operand in {@code f}. A register modifier learned on a layout without carry-outs
+     * decorates the same operand in a layout with them, which prints it further right (the '-' of IMAD.WIDE's c is
+     * on operand 3 of R, R, R, R and on operand 4 of R, P, R, R, R). Predicate modifiers keep their number.
+     */
+    private static int operandSlot(SassForm f, Group g, int mp) {
+        boolean pred = g.byName().containsKey("!");
+        return g.operand() + mp + (g.countsCarryOuts() || pred ? 0 : carryOuts(f, mp));
+    }
+
     /** The forms composed onto {@code f} (not including {@code f}'s own combination); empty if it does not fit. */
     static List<SassForm> composeOnto(SassForm f, List<Group> all) {
         return composeOnto(f, all, false, Set.of());
@@ -212,12 +283,13 @@ final class ModifierComposer {
         List<Group> groups = all.stream().filter(g -> !g.ofOperand()).toList();
         boolean extended = List.of(f.mnemonic.split("\\.")).contains("X");
         List<Group> operandGroups = new ArrayList<>();
+        List<Integer> operandSlots = new ArrayList<>();
         long[] operandCurrent = new long[all.size()];
         for (Group g : all) {
             if (!g.ofOperand()) {
                 continue;
             }
-            int slot = g.operand() + mp;
+            int slot = operandSlot(f, g, mp);
             long[] m = g.field().mask();
             // Only register operands: a sign before an immediate is part of the number's text.
             if (slot >= f.slots.length || !(f.slots[slot] instanceof SassSlot.Field fd) || !fitsKind(g, fd.kind())
@@ -233,6 +305,7 @@ final class ModifierComposer {
             if (shows) {
                 operandCurrent[operandGroups.size()] = v;
                 operandGroups.add(g);
+                operandSlots.add(slot);
             }
         }
         List<String> tokens = new ArrayList<>(List.of(f.mnemonic.split("\\.")));
@@ -308,7 +381,7 @@ final class ModifierComposer {
             }
             for (int o = 0; o < operandGroups.size(); o++) {
                 Group g = operandGroups.get(o);
-                int slot = g.operand() + mp;
+                int slot = operandSlots.get(o);
                 String cur = g.byValue().get(operandCurrent[o]);
                 for (Map.Entry<String, Long> e : g.byName().entrySet()) {
                     if (e.getValue() == operandCurrent[o]) {
@@ -351,11 +424,18 @@ final class ModifierComposer {
     /**
      * How an operand enum's value prints on a form: an extended-precision form's (.X) negation bit complements its
      * operand (the carry does the +1), and nvdisasm prints it {@code ~R}, so a {@code -} learned on the plain form
-     * spells {@code ~} there (UIMAD.WIDE.X's c). Only the token a composition adds: a form that already shows
-     * {@code ~} is one the class does not compose onto, as before.
+     * spells {@code ~} there (UIMAD.WIDE.X's c), and a {@code ~} learned on the .X form spells {@code -} on the plain
+     * one (IADD3 R4, P6, R8, 0xa, -R12). Only the token a composition adds: a form that already shows {@code ~} is
+     * one the class does not compose onto, as before.
      */
     private static String spelled(Group g, String name, boolean extended) {
-        return extended && g.prefix() && "-".equals(name) ? "~" : name;
+        if (!g.prefix()) {
+            return name;
+        }
+        if (extended && "-".equals(name)) {
+            return "~";
+        }
+        return !extended && "~".equals(name) && !g.byName().containsKey("-") ? "-" : name;
     }
 
     private static boolean refused(Set<String> refused, SassForm f, String mnemonic, List<String> pieces, long[] bits) {

@@ -133,6 +133,11 @@ public enum SlotKind {
                     throw new IllegalArgumentException("expected a signed hex number, found " + lex.text());
                 }
                 long s = unshift(lex, lex.number(), shift);
+                // A field in 4-byte units (a constant-bank offset) also takes the unsigned offset of the bank's upper
+                // half (c[0x3][0x9c40]): the same bits, which nvdisasm prints as the negative offset (-0x63c0)
+                if (this == SHEX && shift > 0 && width < 64 && s >= (1L << (width - 1)) && s < (1L << width)) {
+                    s -= 1L << width;
+                }
                 if (width < 64 && (s < -(1L << (width - 1)) || s >= (1L << (width - 1)))) {
                     throw new IllegalArgumentException(lex.text() + " does not fit a signed " + width + "-bit field");
                 }
