@@ -180,6 +180,20 @@ class ToolDropInTest {
                 .replaceAll("\\s+", " ");
     }
 
+    /** The first differing line pair, {@code expected => actual}, for the report (grouping by opcode). */
+    static String firstDifferingPair(String expected, String actual) {
+        String[] e = expected.split("\n", -1);
+        String[] a = actual.split("\n", -1);
+        for (int i = 0; i < Math.max(e.length, a.length); i++) {
+            String el = i < e.length ? e[i] : "(end)";
+            String al = i < a.length ? a[i] : "(end)";
+            if (!el.equals(al)) {
+                return el.strip() + " => " + al.strip();
+            }
+        }
+        return "(equal)";
+    }
+
     static String firstDifference(String expected, String actual) {
         String[] e = expected.split("\n", -1);
         String[] a = actual.split("\n", -1);
@@ -329,7 +343,8 @@ class ToolDropInTest {
                 if (kinds.merge(key, 1, Integer::sum) == 1) {
                     System.out.println("first of " + key + ": " + detail);
                 }
-                REPORT.add(key + "\t" + job.name());
+                REPORT.add(key + "\t" + job.name() + " " + e.getKey() + "\t"
+                        + firstDifferingPair(e.getValue(), actual.getOrDefault(e.getKey(), "")));
                 gate.differ(key, detail);
             }
         });
