@@ -13,7 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * none on composed forms such as FFMA.FTZ). A learned form of the dispatch key with exactly one flag is the evidence
  * that ties an operand field to its flag bit; a word whose flags no form explains decodes as the flag-free word's
  * form with {@code .reuse} after each flagged operand, when every set flag has such evidence and its operand is in
- * the form. Code generation never uses these forms: it keeps to the combinations ptxas was seen to write.
+ * the form (an operand field no form of the key shows flagged takes the flag the other keys of the SM show for it).
+ * Code generation never uses these forms: it keeps to the combinations ptxas was seen to write.
  */
 final class ReuseCombinations {
     private static final int FIRST_BIT = 122 - 64;
@@ -41,14 +42,41 @@ final class ReuseCombinations {
             }
             flags[k] = found.isEmpty() ? List.of() : List.copyOf(found);
         }
+        // fields without evidence in their own key take the SM's: the flag of an operand field is that of every key
+        // whose forms show it (a field two keys tie to different bits is left out)
+        Map<String, Long> bits = new java.util.HashMap<>();
+        java.util.Set<String> conflicting = new java.util.HashSet<>();
+        for (List<Flag> list : flags) {
+            for (Flag f : list) {
+                Long had = bits.putIfAbsent(f.field(), f.bit());
+                if (had != null && had != f.bit()) {
+                    conflicting.add(f.field());
+                }
+            }
+        }
+        List<Flag> shared = new ArrayList<>();
+        bits.forEach((field, bit) -> {
+            if (!conflicting.contains(field)) {
+                shared.add(new Flag(field, bit));
+            }
+        });
+        this.shared = List.copyOf(shared);
     }
+
+    /** The flags the SM's keys agree on, for fields a key has no evidence of its own for. */
+    private final List<Flag> shared;
 
     /**
      * {@code plain} (a form that decodes the word without its flags) with {@code .reuse} after each operand whose
      * flag is set in {@code reuse}; null when a set flag has no evidence or its operand is not in the form.
      */
     SassForm with(SassForm plain, long reuse) {
-        List<Flag> known = flags[plain.key];
+        List<Flag> known = new ArrayList<>(flags[plain.key]);
+        for (Flag f : shared) {
+            if (known.stream().noneMatch(k -> k.field().equals(f.field()))) {
+                known.add(f);
+            }
+        }
         if (known.isEmpty() || (plain.maskHi & REUSE_HI) != REUSE_HI || (plain.bitsHi & REUSE_HI) != 0
                 || plain.skeleton.contains(REUSE)) {
             return null;
