@@ -265,13 +265,13 @@ public final class JnvdisasmMain implements Callable<Integer> {
         NvdisasmJumpTables jumpTables = new NvdisasmJumpTables(cubin);
         int endLabels = relocations.dataLabels(jumpTables.number(measure.branchLabels(), branchLabels), branchLabels);
         int annotatedWidth = width;
-        if (jumpTables.any()) {
-            // the encoding comments go after the longest annotated indirect branch too
+        if (jumpTables.any() || relocations.anyNotes()) {
+            // the encoding comments go after the longest annotated instruction too (indirect branches, relocated YIELDs)
             SassListing again = new SassListing(isa, false, control).labelsFrom(relocations.labelCount());
             for (Section s : cubin.textSections()) {
                 annotatedWidth = Math.max(annotatedWidth, again.render(s.data(), 0, s.functionName(),
-                        symbolsIn(cubin, s), relocations.labelsIn(s), relocations.hook(s, isa), jumpTables.of(s),
-                        width, width).annotatedWidth());
+                        symbolsIn(cubin, s), relocations.labelsIn(s), relocations.hook(s, isa),
+                        jumpTables.of(s).with(relocations.notes(s)), width, width).annotatedWidth());
             }
         }
         SassListing listing = new SassListing(isa, hex, control)
@@ -295,7 +295,7 @@ public final class JnvdisasmMain implements Callable<Integer> {
             String fn = s.functionName();
             java.util.Map<Long, String> internal = symbolsIn(cubin, s);
             SassListing.Block b = listing.render(s.data(), 0, fn, internal, relocations.labelsIn(s),
-                    relocations.hook(s, isa), jumpTables.of(s), width, annotatedWidth);
+                    relocations.hook(s, isa), jumpTables.of(s).with(relocations.notes(s)), width, annotatedWidth);
             out.println();
             out.println();
             out.println(NvdisasmDirectives.banner(s.name()));

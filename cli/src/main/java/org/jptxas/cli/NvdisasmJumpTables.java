@@ -119,22 +119,22 @@ final class NvdisasmJumpTables {
     }
 
     /** The jump-table labels and branch annotations of text section {@code s} (after {@link #number}). */
-    SassListing.IndirectBranches of(Section s) {
+    SassListing.Annotations of(Section s) {
         int text = cubin.sectionIndex(s.name());
         List<Entry> list = entries.getOrDefault(text, List.of());
         if (list.isEmpty()) {
-            return SassListing.IndirectBranches.NONE;
+            return SassListing.Annotations.NONE;
         }
         Map<Long, String> mine = labels.getOrDefault(text, Map.of());
-        Map<Long, List<String>> targets = new HashMap<>();
+        Map<Long, String> targets = new HashMap<>();
         for (Entry e : list) {
             LinkedHashSet<String> names = new LinkedHashSet<>();
             for (long t : e.targets()) {
                 names.add(labelAt(text, t).orElse(String.format("0x%x", t)));
             }
-            targets.putIfAbsent(e.branch(), List.copyOf(names));
+            targets.putIfAbsent(e.branch(), "BRANCH_TARGETS " + String.join(",", names));
         }
-        return new SassListing.IndirectBranches(Map.copyOf(mine), Map.copyOf(targets));
+        return new SassListing.Annotations(Map.copyOf(mine), Map.copyOf(targets));
     }
 
     /** Whether the file has any indirect branch. */

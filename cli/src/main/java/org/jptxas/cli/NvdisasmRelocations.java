@@ -157,6 +157,31 @@ final class NvdisasmRelocations {
         return shndx > 0 && shndx < cubin.sections().size() && cubin.sections().get(shndx).isText();
     }
 
+    /** The relocation that tells the linker to turn a YIELD into a NOP (its addend: the new opcode bits). */
+    private static final String YIELD_OPCODE = "R_CUDA_YIELD_OPCODE9_0";
+
+    /**
+     * The notes nvdisasm prints after instructions of text section {@code s} whose opcode a relocation rewrites:
+     * {@code RELOCATOR OPCODE,YIELD,280} for an {@code R_CUDA_YIELD_OPCODE9_0} with addend 0x118 (in decimal).
+     */
+    Map<Long, String> notes(Section s) {
+        Map<Long, String> out = new HashMap<>();
+        code.getOrDefault(cubin.sectionIndex(s.name()), Map.of()).forEach((address, rels) -> {
+            for (Rel r : rels) {
+                if (r.r().typeName().equals(YIELD_OPCODE)) {
+                    out.put(address, "RELOCATOR OPCODE,YIELD," + r.addend());
+                }
+            }
+        });
+        return out;
+    }
+
+    /** Whether any text section has {@link #notes}. */
+    boolean anyNotes() {
+        return code.values().stream().flatMap(m -> m.values().stream()).flatMap(List::stream)
+                .anyMatch(r -> r.r().typeName().equals(YIELD_OPCODE));
+    }
+
     /** The hook that prints text section {@code s}'s relocated operands. */
     SassListing.TextHook hook(Section s, SassIsa isa) {
         Map<Long, List<Rel>> at = code.getOrDefault(cubin.sectionIndex(s.name()), Map.of());

@@ -396,13 +396,19 @@ final class NvdisasmSections {
         List<Integer> commons = inside.stream().filter(i -> common(symbols.get(i)))
                 .sorted(java.util.Comparator.reverseOrder()).toList();
         if (!commons.isEmpty()) {
-            // common-style symbols, one after the other, then the section's label
+            // common-style symbols, one after the other, then the section's label, then .zero for the rest of the
+            // section (a -c object's .nv_debug.shared of 16 bytes holding one 8-byte object ends in .zero 8)
+            long held = 0;
             for (int i : commons) {
                 symbolDirectives(i, inside, out);
                 out.add("\t.zero\t\t" + symbols.get(i).size());
+                held += symbols.get(i).size();
             }
             if (labelled) {
                 out.add(s.name() + ":");
+            }
+            if (s.size() > held) {
+                out.add("\t.zero\t\t" + (s.size() - held));
             }
             return;
         }

@@ -180,6 +180,20 @@ class ToolDropInTest {
                 .replaceAll("\\s+", " ");
     }
 
+    /** The first differing line pair, {@code expected => actual}, for the report (grouping by opcode). */
+    static String firstDifferingPair(String expected, String actual) {
+        String[] e = expected.split("\n", -1);
+        String[] a = actual.split("\n", -1);
+        for (int i = 0; i < Math.max(e.length, a.length); i++) {
+            String el = i < e.length ? e[i] : "(end)";
+            String al = i < a.length ? a[i] : "(end)";
+            if (!el.equals(al)) {
+                return el.strip() + " => " + al.strip();
+            }
+        }
+        return "(equal)";
+    }
+
     static String firstDifference(String expected, String actual) {
         String[] e = expected.split("\n", -1);
         String[] a = actual.split("\n", -1);
@@ -244,16 +258,12 @@ class ToolDropInTest {
      * left comes from instructions the SASS tables do not know or print otherwise (jump tables: NvdisasmJumpTables).
      */
     static final Map<String, String> NVDISASM_KNOWN = Map.ofEntries(
-            Map.entry("nvdisasm .text.F: blank before ;", "a YIELD with an R_CUDA_YIELD_OPCODE9_0 relocation (-c "
-                    + "objects' shfl/vote helpers), which nvdisasm annotates (*\"RELOCATOR OPCODE,YIELD,280\"*) in "
-                    + "place of ' ;' (the addend in decimal), as it does BRX's BRANCH_TARGETS"),
-            Map.entry("nvdisasm .text.F: UNKNOWN", "instructions the SASS tables have not seen (e.g. IABS c[], "
-                    + "IMAD.HI.U32/IMAD.WIDE.U32 with .reuse)"),
+            Map.entry("nvdisasm .text.F: UNKNOWN", "instructions the SASS tables have not seen (FFMA.FTZ/FMUL.FTZ "
+                    + "with an immediate, IABS c[], LDGSTS.E.BYPASS.LTC128B.128, reuse flags after a register suffix "
+                    + "or with no evidence of the operand's flag bit; cli CorpusUnknownWordsCensus lists them all)"),
             Map.entry("nvdisasm .text.F: other", "operand text the printer gets wrong without a relocation: LD.E.64 "
-                    + "[R.64+0x0] for [R.64], UIMAD.WIDE.U32's immediate unsigned where nvdisasm prints it signed"),
-            Map.entry("nvdisasm .nv_debug.shared: other", "-c objects' .nv_debug.shared: after the section's objects "
-                    + "and its label nvdisasm prints .zero for the rest of the section (16 bytes, one 8-byte object: "
-                    + ".zero 8), which jnvdisasm leaves out"));
+                    + "[R.64+0x0] for [R.64], zero offsets ([0x0] for [RZ], [R+0x0] for [R], c[0x0][0x0] for "
+                    + "c[0x0][RZ]), sm_75 UIMAD.WIDE.U32's immediate unsigned where nvdisasm prints it signed"));
 
     @Test
     void jcuobjdumpPrintsWhatCuobjdumpPrints() throws IOException {
@@ -329,7 +339,8 @@ class ToolDropInTest {
                 if (kinds.merge(key, 1, Integer::sum) == 1) {
                     System.out.println("first of " + key + ": " + detail);
                 }
-                REPORT.add(key + "\t" + job.name());
+                REPORT.add(key + "\t" + job.name() + " " + e.getKey() + "\t"
+                        + firstDifferingPair(e.getValue(), actual.getOrDefault(e.getKey(), "")));
                 gate.differ(key, detail);
             }
         });

@@ -71,6 +71,7 @@ public final class SassIsa {
             return List.copyOf(l);
         });
         this.bySkeleton = Collections.unmodifiableMap(skel);
+        this.reuseCombinations = new ReuseCombinations(byKey);
     }
 
     /**
@@ -418,8 +419,19 @@ public final class SassIsa {
 
     /** Decodes one instruction: a {@link SassInstruction.Known} or, if no form explains the bits, an Unknown. */
     public SassInstruction decode(long lo, long hi) {
-        return decode(lo, hi, true);
+        SassInstruction d = decode(lo, hi, true);
+        if (d instanceof SassInstruction.Unknown && (hi & ReuseCombinations.REUSE_HI) != 0
+                && decode(lo, hi & ~ReuseCombinations.REUSE_HI, true) instanceof SassInstruction.Known plain) {
+            // reuse flags in a combination no form has: the flag-free word's form with .reuse where they are
+            SassForm f = reuseCombinations.with(plain.form(), hi & ReuseCombinations.REUSE_HI);
+            if (f != null) {
+                return known(f, lo, hi);
+            }
+        }
+        return d;
     }
+
+    private final ReuseCombinations reuseCombinations;
 
     /**
      * Decodes for execution: as {@link #decode}, but a word no form explains only because of its operand-reuse flags

@@ -29,13 +29,24 @@ public final class SassListing {
                         int annotatedWidth) {}
 
     /**
-     * A code block's indirect branches, named by the caller from the cubin's jump-table attribute: {@code labels}
-     * (address -> label) name the branches and their targets where no branch label is, and each branch in
-     * {@code targets} prints its target labels as nvdisasm does, {@code BRX R2 -0x90 (*"BRANCH_TARGETS .L_x_6,..."*);}
-     * with the annotation starting at the file's plain width.
+     * A code block's annotations, made by the caller from the cubin: {@code labels} (address -> label) name the
+     * indirect branches and their targets (from the jump-table attribute) where no branch label is, and each
+     * instruction in {@code notes} prints its note as nvdisasm does in place of {@code " ;"}, starting at the file's
+     * plain width: {@code BRX R2 -0x90 (*"BRANCH_TARGETS .L_x_6,..."*);} or a relocation's
+     * {@code YIELD (*"RELOCATOR OPCODE,YIELD,280"*);}.
      */
-    public record IndirectBranches(Map<Long, String> labels, Map<Long, List<String>> targets) {
-        public static final IndirectBranches NONE = new IndirectBranches(Map.of(), Map.of());
+    public record Annotations(Map<Long, String> labels, Map<Long, String> notes) {
+        public static final Annotations NONE = new Annotations(Map.of(), Map.of());
+
+        /** These labels with the notes of both (a note of this one wins at the same address). */
+        public Annotations with(Map<Long, String> more) {
+            if (more.isEmpty()) {
+                return this;
+            }
+            Map<Long, String> all = new java.util.HashMap<>(more);
+            all.putAll(notes);
+            return new Annotations(labels, Map.copyOf(all));
+        }
     }
 
     /**
@@ -119,16 +130,16 @@ public final class SassListing {
      */
     public Block render(byte[] code, long baseAddress, String functionName, Map<Long, String> symbols,
                         Map<Long, String> preset, TextHook hook, int minWidth) {
-        return render(code, baseAddress, functionName, symbols, preset, hook, IndirectBranches.NONE, minWidth,
+        return render(code, baseAddress, functionName, symbols, preset, hook, Annotations.NONE, minWidth,
                 minWidth);
     }
 
     /**
-     * As above, with the block's {@code indirect} branches; their annotations start at column {@code minWidth}
-     * and the encoding comments at least two columns after {@code minAnnotatedWidth}.
+     * As above, with the block's {@code annotations}; their notes start at column {@code minWidth} and the encoding
+     * comments at least two columns after {@code minAnnotatedWidth}.
      */
     public Block render(byte[] code, long baseAddress, String functionName, Map<Long, String> symbols,
-                        Map<Long, String> preset, TextHook hook, IndirectBranches indirect, int minWidth,
+                        Map<Long, String> preset, TextHook hook, Annotations indirect, int minWidth,
                         int minAnnotatedWidth) {
         int n = code.length / 16;
         SassInstruction[] insts = new SassInstruction[n];
@@ -202,12 +213,12 @@ public final class SassListing {
         int annotatedWidth = Math.max(width, minAnnotatedWidth);
         if (functionName != null) {
             for (int i = 0; i < n; i++) {
-                List<String> targets = indirect.targets().get(baseAddress + 16L * i);
-                if (targets != null && texts.get(i).endsWith(" ;")) {
+                String note = indirect.notes().get(baseAddress + 16L * i);
+                if (note != null && texts.get(i).endsWith(" ;")) {
                     // the annotation takes the place of " ;", at the file's plain width
                     String t = texts.get(i);
                     String annotated = StringUtils.rightPad(t.substring(0, t.length() - 2), width)
-                            + "(*\"BRANCH_TARGETS " + String.join(",", targets) + "\"*);";
+                            + "(*\"" + note + "\"*);";
                     texts.set(i, annotated);
                     // nvdisasm puts the encoding comment one column after an annotated line, two after a plain one
                     annotatedWidth = Math.max(annotatedWidth, annotated.length() - 1);
