@@ -51,6 +51,19 @@ public record Reg(RegFile file, int index, int comps, boolean virtual, int part)
         return new Reg(file, index, comps, false);
     }
 
+    // Written out: every pass keys maps and sets by registers, and the generated record methods go through method
+    // handles the compile server's C1-compiled code does not inline. The hash is the generated one's (31 * h + part).
+    @Override
+    public boolean equals(Object o) {
+        return this == o || o instanceof Reg r && index == r.index && file == r.file && comps == r.comps
+                && virtual == r.virtual && part == r.part;
+    }
+
+    @Override
+    public int hashCode() {
+        return (((file.hashCode() * 31 + index) * 31 + comps) * 31 + Boolean.hashCode(virtual)) * 31 + part;
+    }
+
     /** RZ, URZ, PT or UPT. */
     public boolean isZero() {
         return !virtual && index == file.count();

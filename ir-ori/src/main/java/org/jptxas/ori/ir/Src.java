@@ -27,6 +27,18 @@ public record Src(Operand value, boolean neg, boolean abs, boolean not) {
         return neg || abs || not;
     }
 
+    // Written out for speed, as Reg's are (the hash is the generated one's).
+    @Override
+    public boolean equals(Object o) {
+        return this == o || o instanceof Src s && neg == s.neg && abs == s.abs && not == s.not && value.equals(s.value);
+    }
+
+    @Override
+    public int hashCode() {
+        return ((value.hashCode() * 31 + Boolean.hashCode(neg)) * 31 + Boolean.hashCode(abs)) * 31
+                + Boolean.hashCode(not);
+    }
+
     @Override
     public String toString() {
         String v = value.toString();

@@ -52,6 +52,8 @@ public final class SassTextPrinter {
     private final SassAssembler assembler;
     /** Outcome per instruction: the {@link SassLine}, or the first assembler error (a {@link String}) if none. */
     private final Map<PrintKey, Object> memo = new ConcurrentHashMap<>();
+    /** The spelling that won per instruction shape: most instructions of a big function differ only in registers. */
+    private final Map<PrintShape, Winner> shapes = new ConcurrentHashMap<>();
 
     /** What {@link #print(SelectedInstr, IntFunction)}'s outcome depends on: the line number only names errors. */
     private record PrintKey(Guard guard, String mnemonic, List<Src> operands, int descriptor, List<String> labels,
@@ -114,7 +116,7 @@ public final class SassTextPrinter {
         PrintKey key = new PrintKey(s.guard(), s.mnemonic(), ops, s.descriptor(), labels);
         Object outcome = memo.get(key);
         if (outcome == null) {
-            outcome = search(s, blockLabels);
+            outcome = searchByShape(s, blockLabels);
             if (memo.size() >= MEMO_LIMIT) {
                 // Full: start over rather than stop remembering, or a long-lived printer (the compile server's)
                 // would keep only the first files' instructions and search every later one anew.
@@ -129,8 +131,40 @@ public final class SassTextPrinter {
                 + (s.line() > 0 ? " (PTX line " + s.line() + ")" : "") + ": " + outcome);
     }
 
-    /** The canonical line of {@code s}, or the first assembler error when no spelling encodes. */
-    private Object search(SelectedInstr s, IntFunction<String> blockLabels) {
+    /**
+     * {@link #search(SelectedInstr, IntFunction)}'s outcome, trying first the spelling that won for an instruction of
+     * the same shape (see {@link PrintShape}): when that spelling encodes, the search would have returned it, since
+     * the spellings before it failed for reasons the shape fixes (operand kinds, omitted operands, immediate values).
+     */
+    private Object searchByShape(SelectedInstr s, IntFunction<String> blockLabels) {
+        PrintShape shape = PrintShape.of(s);
+        Winner winner = shape == null ? null : shapes.get(shape);
+        if (winner != null) {
+            Spellings sp = spellings(s, blockLabels);
+            try {
+                return line(s, render(s, sp.alternatives, winner.omit(), winner.choice()), sp.reloc, sp.label);
+            } catch (SassAssembler.AssemblyException e) {
+                // this instruction's registers do not fit the spelling its shape took: search all of them
+            }
+        }
+        Winner[] won = {null};
+        Object outcome = search(s, blockLabels, won);
+        if (won[0] != null && shape != null) {
+            if (shapes.size() >= MEMO_LIMIT) {
+                shapes.clear();
+            }
+            shapes.putIfAbsent(shape, won[0]);
+        }
+        return outcome;
+    }
+
+    /** The spelling choice a search settled on: the omitted operands and each present operand's spelling. */
+    private record Winner(boolean[] omit, int[] choice) {}
+
+    /** What the candidate spellings of an instruction are made of. */
+    private record Spellings(List<List<Spelling>> alternatives, List<Integer> omittable, Sym reloc, String label) {}
+
+    private static Spellings spellings(SelectedInstr s, IntFunction<String> blockLabels) {
         List<Src> ops = s.operands();
         int n = ops.size();
         List<List<Spelling>> alternatives = new ArrayList<>(n);
@@ -153,8 +187,23 @@ public final class SassTextPrinter {
                 label = blockLabels.apply(bl.block());
             }
         }
+        return new Spellings(alternatives, omittable, reloc, label);
+    }
+
+    /**
+     * The canonical line of {@code s}, or the first assembler error when no spelling encodes; {@code won} receives
+     * the winning choice when it needed no {@code .reuse} flags (those depend on which registers overlap).
+     */
+    private Object search(SelectedInstr s, IntFunction<String> blockLabels, Winner[] won) {
+        List<Src> ops = s.operands();
+        int n = ops.size();
+        Spellings spelt = spellings(s, blockLabels);
+        List<List<Spelling>> alternatives = spelt.alternatives;
+        List<Integer> omittable = spelt.omittable;
+        Sym reloc = spelt.reloc;
+        String label = spelt.label;
         String[] firstError = {null};
-        SassLine line = search(s, alternatives, omittable, reloc, label, firstError);
+        SassLine line = search(s, alternatives, omittable, reloc, label, firstError, won);
         if (line != null) {
             return line;
         }
@@ -176,7 +225,7 @@ public final class SassTextPrinter {
                             .map(sp -> new Spelling(sp.display + ".reuse", sp.assembly + ".reuse")).toList());
                 }
             }
-            line = search(s, withReuse, omittable, reloc, label, firstError);
+            line = search(s, withReuse, omittable, reloc, label, firstError, new Winner[1]);
             if (line != null) {
                 return line;
             }
@@ -186,7 +235,7 @@ public final class SassTextPrinter {
 
     /** The first candidate spelling the target encodes, fewest omissions first; null if none. */
     private SassLine search(SelectedInstr s, List<List<Spelling>> alternatives, List<Integer> omittable, Sym reloc,
-                            String probeLabel, String[] firstError) {
+                            String probeLabel, String[] firstError, Winner[] won) {
         int n = alternatives.size();
         for (int dropped = 0; dropped <= omittable.size(); dropped++) {
             for (int mask = 0; mask < (1 << omittable.size()); mask++) {
@@ -201,17 +250,9 @@ public final class SassTextPrinter {
                 while (true) {
                     Candidate c = render(s, alternatives, omit, choice);
                     try {
-                        SassAssembler.Encoded encoded = assembler.encoded(c.assembly, PROBE_CONTROL, 0, name -> PROBE_TARGET);
-                        long[] words = encoded.words();
-                        String text;
-                        SassInstruction back = isa.decode(words[0], words[1]);
-                        if (reloc != null || !(back instanceof SassInstruction.Known)) {
-                            // A generalized form's words the decoder does not know: the candidate is the text.
-                            text = c.display;
-                        } else {
-                            text = SassPrinter.text(back, 0, a -> a == PROBE_TARGET ? probeLabel : null);
-                        }
-                        return new SassLine(text, reloc == null ? text : c.assembly, reloc, encoded.op());
+                        SassLine line = line(s, c, reloc, probeLabel);
+                        won[0] = new Winner(omit, choice);
+                        return line;
                     } catch (SassAssembler.AssemblyException e) {
                         if (firstError[0] == null) {
                             firstError[0] = e.getMessage();
@@ -224,6 +265,21 @@ public final class SassTextPrinter {
             }
         }
         return null;
+    }
+
+    /** The line of candidate {@code c}, as the decoder prints its words. */
+    private SassLine line(SelectedInstr s, Candidate c, Sym reloc, String probeLabel) {
+        SassAssembler.Encoded encoded = assembler.encoded(c.assembly, PROBE_CONTROL, 0, name -> PROBE_TARGET);
+        long[] words = encoded.words();
+        String text;
+        SassInstruction back = isa.decode(words[0], words[1]);
+        if (reloc != null || !(back instanceof SassInstruction.Known)) {
+            // A generalized form's words the decoder does not know: the candidate is the text.
+            text = c.display;
+        } else {
+            text = SassPrinter.text(back, 0, a -> a == PROBE_TARGET ? probeLabel : null);
+        }
+        return new SassLine(text, reloc == null ? text : c.assembly, reloc, encoded.op());
     }
 
     /** A general register source no other operand of the instruction overlaps. */

@@ -24,6 +24,17 @@ public record RegRange(RegFile file, int first, int count) {
         return file == o.file && first < o.first + o.count && o.first < first + count;
     }
 
+    // Written out for speed, as Ori's Reg's are (the hash is the generated one's).
+    @Override
+    public boolean equals(Object o) {
+        return this == o || o instanceof RegRange r && first == r.first && count == r.count && file == r.file;
+    }
+
+    @Override
+    public int hashCode() {
+        return (file.hashCode() * 31 + first) * 31 + count;
+    }
+
     @Override
     public String toString() {
         String prefix = file == RegFile.R ? "R" : file == RegFile.UR ? "UR" : file == RegFile.P ? "P" : file == RegFile.UP ? "UP" : "B";
