@@ -58,8 +58,8 @@ final class IntegerOps {
                 pOut = o.get(1);
                 i = 2;
             }
-            if (!(o.get(i + 2) instanceof Reg)) {
-                throw machine.unimplemented(op);
+            if (!(o.get(i + 2) instanceof Reg || o.get(i + 2) instanceof SassOperand.CBank)) {
+                throw machine.unimplemented(op); // (a 64-bit c from a register pair or a constant bank)
             }
             int x = operands.read(o.get(i), t, w), y = operands.read(o.get(i + 1), t, w);
             java.math.BigInteger p = signed ? java.math.BigInteger.valueOf((long) x * y)
