@@ -36,26 +36,24 @@ import org.junit.jupiter.api.Test;
 class RandomProgramDifferentialTest {
     static final int CI_PROGRAMS = 300;
 
-    /** Seed, SM and first differing output of the programs described in {@link #known()}. */
-    private static final String[][] UNDIAGNOSED_SINCE_CENSUS_FORMS = {
-            {"2", "sm_86", "%vs32_1"},
-            {"11", "sm_80", "%vs32_0"},
-            {"17", "sm_86", "%vs32_2"},
-            {"44", "sm_90", "%vs64_1"},
-            {"62", "sm_86", "%vs64_0"},
-            {"108", "sm_89", "%vu64_2"},
-            {"116", "sm_80", "%vu32_2"},
-            {"123", "sm_89", "%vs32_0"},
-            {"127", "sm_86", "%vu64_1"},
-            {"128", "sm_89", "%vs32_0"},
-            {"165", "sm_75", "%vs64_1"},
-            {"198", "sm_89", "%vu64_0"},
-            {"200", "sm_75", "%vs32_1"},
-            {"224", "sm_90", "%vs32_1"},
-            {"227", "sm_86", "%vs32_0"},
-            {"229", "sm_90", "%vu32_2"},
-            {"274", "sm_90", "%vs32_0"},
-            {"275", "sm_75", "%vs64_2"},
+    /**
+     * Programs whose ptxas cubin differs by the ptxas 13 bfe.s32 fold (a start past the msb gives -1 where the PTX
+     * ISA replicates a's sign bit), each reduced to it (RandomSeedReduction): seed, SM, the bfe and what it feeds.
+     */
+    private static final String[][] BFE_FOLDS = {
+            {"11", "sm_80", "bfe.s32 d, a, 34, 16 times a >> 30 (random/seed-11-ptxas-bfe-fold.ptx)"},
+            {"17", "sm_86", "bfe.s32 d, a, 59, 36 xored into the output"},
+            {"44", "sm_90", "bfe.s32 d, a, 66, 39 ored into a mul.wide.s32 factor"},
+            {"116", "sm_80", "bfe.s32 d, a, 39, 42 compared with a (ptxas branches on a == -1)"},
+            {"123", "sm_89", "bfe.s32 d, a, 57, b added to the output"},
+            {"128", "sm_89", "bfe.s32 d, a, 55, 37 as the output"},
+            {"165", "sm_75", "bfe.s32 d, a, 66, 68 anded into a rem.s32 divisor"},
+            {"200", "sm_75", "bfe.s32 d, a, 50, 65 compared with a + a"},
+            {"224", "sm_90", "bfe.s32 d, a, 65, 11 times a constant"},
+            {"227", "sm_86", "bfe.s32 d, a, 68, 15 in a max.s32"},
+            {"229", "sm_90", "bfe.s32 d, a, 46, 15 compared, choosing a branch"},
+            // runs since the emulator reads IMAD.HI.U32 with a constant-bank c
+            {"288", "sm_89", "bfe.s32 d, a, 65, 49 counted by popc (32 in ptxas's cubin, 0 for a >= 0)"},
     };
 
     /**
@@ -74,14 +72,13 @@ class RandomProgramDifferentialTest {
                 + " (here 0) in the interpreter and jptxas's cubin; the quotient that follows differs");
         m.put("seed 245", "the ptxas 13 bfe.s32 fold: bfe.s32 d, a, 43, 18 gives -1 in ptxas's cubin, a's sign bit"
                 + " (here 0) in the interpreter and jptxas's cubin; max.s32 with it differs");
-        // Programs whose ptxas cubin runs in the emulator only since the forms from the census of unknown words
-        // (tools/sass-probe/random-program-forms.json) decode, and differs from the interpreter and jptxas's cubin
-        // (which agree): not yet diagnosed. Each is an emulator misreading of a newly decoded form or a ptxas
-        // finding (seed 11 computes bfe.s32 a, 34, 16, the known fold's shape); reduce and judge the emulator.
-        for (String[] s : UNDIAGNOSED_SINCE_CENSUS_FORMS) {
-            m.put("seed " + s[0], "not yet diagnosed: " + s[1] + ", ptxas's cubin differs in " + s[2]
-                    + " from the interpreter and jptxas's cubin since the census forms decode it");
+        for (String[] s : BFE_FOLDS) {
+            m.put("seed " + s[0], "the ptxas 13 bfe.s32 fold on " + s[1] + ": " + s[2] + "; the interpreter and"
+                    + " jptxas's cubin agree");
         }
+        m.put("seed 2", "a ptxas 13 finding on sm_86: lop3.b32 t, x, y, y, 0xba (x | y), then t ^ y ^ imm, becomes"
+                + " LOP3.LUT d, y, imm, x, 0xf2 (y | ~y & ~imm & x) where the PTX computes imm ^ (x & ~y); the"
+                + " interpreter and jptxas's cubin agree (random/seed-2-ptxas-lop3-fold.ptx)");
         return m;
     }
 

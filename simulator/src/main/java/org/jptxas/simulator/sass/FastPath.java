@@ -154,6 +154,8 @@ final class FastPath {
                 int h = sx ? a >> 31 : lane(t, rc, nc, uc);
                 long wide = (Integer.toUnsignedLong(a) | (long) h << 32) << (sh & 63);
                 sum = Integer.toUnsignedLong(b) + ((wide >>> 32) & 0xffffffffL);
+            } else if (na) { // -(a << s) enters as ~(a << s) + 1 (IntegerOps.lea): the carry of a subtraction
+                sum = (~(Integer.toUnsignedLong(-a) << (sh & 31)) & 0xffffffffL) + 1 + Integer.toUnsignedLong(b);
             } else {
                 sum = ((Integer.toUnsignedLong(a) << (sh & 31)) & 0xffffffffL) + Integer.toUnsignedLong(b);
             }

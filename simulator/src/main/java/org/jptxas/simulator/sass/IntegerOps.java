@@ -38,16 +38,14 @@ final class IntegerOps {
             }
             long a = signed ? operands.read(o.get(i), t, w) : Integer.toUnsignedLong(operands.read(o.get(i), t, w));
             long b = signed ? operands.read(o.get(i + 1), t, w) : Integer.toUnsignedLong(operands.read(o.get(i + 1), t, w));
-            long c = operands.read64(o.get(i + 2), t, w);
-            long cin = op.has("X") ? (operands.pred(o.get(o.size() - 1), t, w) ? 1 : 0) : 0;
-            long prod = a * b;
-            long s1 = prod + c;
-            boolean carry = Long.compareUnsigned(s1, prod) < 0;
-            long s2 = s1 + cin;
-            carry |= cin == 1 && s2 == 0;
-            OperandAccess.writeR64(t, o.get(0), s2);
+            java.math.BigInteger sum = java.math.BigInteger.valueOf(a * b).and(MASK64)
+                    .add(wideAddend(o.get(i + 2), t, w));
+            if (op.has("X")) {
+                sum = sum.add(java.math.BigInteger.valueOf(operands.pred(o.get(o.size() - 1), t, w) ? 1 : 0));
+            }
+            OperandAccess.writeR64(t, o.get(0), sum.longValue());
             if (pOut != null) {
-                OperandAccess.writeP(t, pOut, carry);
+                OperandAccess.writeP(t, pOut, sum.testBit(64));
             }
             return;
         }
@@ -60,15 +58,14 @@ final class IntegerOps {
                 pOut = o.get(1);
                 i = 2;
             }
-            if (!(o.get(i + 2) instanceof Reg)) {
-                throw machine.unimplemented(op);
+            if (!(o.get(i + 2) instanceof Reg || o.get(i + 2) instanceof SassOperand.CBank)) {
+                throw machine.unimplemented(op); // (a 64-bit c from a register pair or a constant bank)
             }
             int x = operands.read(o.get(i), t, w), y = operands.read(o.get(i + 1), t, w);
             java.math.BigInteger p = signed ? java.math.BigInteger.valueOf((long) x * y)
                     : java.math.BigInteger.valueOf(Integer.toUnsignedLong(x) * Integer.toUnsignedLong(y))
                             .and(java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE));
-            long c64 = operands.read64(o.get(i + 2), t, w);
-            java.math.BigInteger sum = p.add(java.math.BigInteger.valueOf(c64).and(java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE)));
+            java.math.BigInteger sum = p.add(wideAddend(o.get(i + 2), t, w));
             if (op.has("X")) {
                 sum = sum.add(java.math.BigInteger.valueOf(operands.pred(o.get(o.size() - 1), t, w) ? 1 : 0));
             }
@@ -84,6 +81,23 @@ final class IntegerOps {
             r += operands.pred(o.get(o.size() - 1), t, w) ? 1 : 0;
         }
         OperandAccess.writeR(t, o.get(0), r);
+    }
+
+    private static final java.math.BigInteger MASK64 = java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE);
+
+    /**
+     * IMAD.WIDE/IMAD.HI's 64-bit c as it enters the 65-bit sum: {@code -Rc} is the pair's 64-bit negation, added as
+     * {@code ~c + 1} (so -0 carries out), and {@code ~Rc} the pair inverted (ptxas folds sub.u64 after mul.wide into
+     * {@code IMAD.WIDE.U32 Rd, a, b, -Rc}).
+     */
+    private java.math.BigInteger wideAddend(SassOperand o, Thread t, Warp w) {
+        java.math.BigInteger c = java.math.BigInteger.valueOf(operands.read64(o, t, w)).and(MASK64);
+        boolean negate = o instanceof Reg r ? r.negate() : o instanceof UReg u && u.negate();
+        boolean invert = o instanceof Reg r ? r.invert() : o instanceof UReg u && u.invert();
+        if (negate || invert) {
+            c = c.not().and(MASK64);
+        }
+        return negate ? c.add(java.math.BigInteger.ONE) : c;
     }
 
     /** Contribution of a source to a carry-propagating sum: {@code -x} adds {@code ~x + 1} as the hardware does. */
@@ -161,7 +175,10 @@ final class IntegerOps {
         long a = Integer.toUnsignedLong(operands.read(o.get(i), t, w));
         long b = Integer.toUnsignedLong(operands.read(o.get(i + 1), t, w));
         int sh = operands.read(o.get(i + 2), t, w) & 31;
-        long sum = ((a << sh) & 0xffffffffL) + b;
+        // LEA Rd, P, -Ra, b, s adds -(a << s) as ~(a << s) + 1, as IADD3 adds -x: the low half of a 64-bit
+        // subtraction (ptxas's sub.u64 of a shifted value), whose carry out is the borrow the .X half takes
+        boolean negated = o.get(i) instanceof Reg r ? r.negate() : o.get(i) instanceof UReg u && u.negate();
+        long sum = negated ? (~((-a & 0xffffffffL) << sh) & 0xffffffffL) + 1 + b : ((a << sh) & 0xffffffffL) + b;
         if (op.has("X") && i + 3 < o.size()) {
             sum += operands.pred(o.get(i + 3), t, w) ? 1 : 0;
         }

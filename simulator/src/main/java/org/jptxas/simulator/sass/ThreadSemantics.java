@@ -328,6 +328,18 @@ final class ThreadSemantics {
                 OperandAccess.writeR(t, o.get(0), (operands.read(o.get(2), t, w) & ~mask) | (v & mask));
                 t.pc++;
             }
+            case "R2P" -> { // R2P PR, Ra, mask: P0..P6 from a's bits where the mask is set
+                if (!(o.get(1) instanceof SassOperand.Reg r) || !r.suffix().isEmpty()) {
+                    throw machine.unimplemented(op); // Ra.B1-.B3 read another byte
+                }
+                int a = operands.read(o.get(1), t, w), mask = operands.read(o.get(2), t, w);
+                for (int k = 0; k < 7; k++) {
+                    if ((mask >>> k & 1) != 0) {
+                        t.p[k] = (a >>> k & 1) != 0;
+                    }
+                }
+                t.pc++;
+            }
             case "IDP" -> machine.integer.idp(op, t, w);
             case "I2FP" -> machine.floating.i2fp(op, t, w);
             case "F2F" -> machine.floating.f2f(op, t, w);

@@ -95,16 +95,23 @@ final class UniformDatapath {
             case "USHF" -> writeU(w, o.get(0), FunnelShift.shift(FunnelShift.mode(op), operands.read(o.get(1), t, w),
                     operands.read(o.get(2), t, w), operands.read(o.get(3), t, w)));
             case "ULOP3" -> {
-                int a = operands.read(o.get(1), t, w), b = operands.read(o.get(2), t, w), c = operands.read(o.get(3), t, w);
-                int lut = operands.read(o.get(4), t, w);
+                // ULOP3.LUT[.PAND] {UPp,} URd, a, b, c, lut {, UPq}: as LOP3, the result's non-zero test OR (.PAND: AND) UPq
+                int i = o.get(0) instanceof UPred ? 2 : 1;
+                int a = operands.read(o.get(i), t, w), b = operands.read(o.get(i + 1), t, w), c = operands.read(o.get(i + 2), t, w);
+                int lut = operands.read(o.get(i + 3), t, w);
                 int r = 0;
                 for (int bit = 0; bit < 8; bit++) {
                     if ((lut >>> bit & 1) != 0) {
                         r |= ((bit & 4) != 0 ? a : ~a) & ((bit & 2) != 0 ? b : ~b) & ((bit & 1) != 0 ? c : ~c);
                     }
                 }
-                writeU(w, o.get(0), r);
+                writeU(w, o.get(i - 1), r);
+                if (i == 2) {
+                    boolean q = o.size() > i + 4 && operands.pred(o.get(i + 4), t, w);
+                    writeUP(w, o.get(0), op.has("PAND") ? r != 0 && q : r != 0 || q);
+                }
             }
+            case "UBREV" -> writeU(w, o.get(0), Integer.reverse(operands.read(o.get(1), t, w)));
             case "UFLO" -> {
                 int x = operands.read(o.get(1), t, w);
                 int msb = x == 0 ? -1 : 31 - Integer.numberOfLeadingZeros(x);
@@ -113,6 +120,9 @@ final class UniformDatapath {
             case "UIMAD" -> {
                 if (op.has("WIDE")) {
                     HopperAsyncOps.uimadWide(op, w, x -> operands.read(x, t, w));
+                } else if (op.has("X") && op.modifiers().size() == 1) { // UIMAD.X URd, a, b, c, UPcin
+                    writeU(w, o.get(0), operands.read(o.get(1), t, w) * operands.read(o.get(2), t, w) + operands.read(o.get(3), t, w)
+                            + (operands.pred(o.get(4), t, w) ? 1 : 0));
                 } else if (!op.modifiers().isEmpty()) {
                     throw machine.unimplemented(op);
                 } else {
@@ -120,6 +130,18 @@ final class UniformDatapath {
                 }
             }
             case "R2UR" -> writeU(w, o.get(0), operands.read(o.get(1), t, w));
+            case "UPOPC" -> writeU(w, o.get(0), Integer.bitCount(operands.read(o.get(1), t, w)));
+            case "UP2UR" -> { // UP2UR URd, UPR, URb, mask: UP0..UP6 into the masked bits of b (as P2R)
+                if (!op.modifiers().isEmpty()) {
+                    throw machine.unimplemented(op); // .B1-.B3 place the bits in another byte
+                }
+                int mask = operands.read(o.get(3), t, w);
+                int v = 0;
+                for (int k = 0; k < 7; k++) {
+                    v |= (w.up[k] ? 1 : 0) << k;
+                }
+                writeU(w, o.get(0), (operands.read(o.get(2), t, w) & ~mask) | (v & mask));
+            }
             case "UBLKCP", "UBLKPF", "UTMACMDFLUSH", "UTMACCTL", "UTMALDG", "UTMASTG" -> machine.hopper().uniform(op, w);
             default -> throw machine.unimplemented(op);
         }
