@@ -8,8 +8,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The emulator's decode ignores operand-reuse flags the tables never saw on a form (ptxas's
- * {@code IMAD R2, R0.reuse, R9, 0x5}, words from nvdisasm 12.5), but only where the key's forms print {@code .reuse}.
+ * Operand-reuse flags the tables never saw on a form (ptxas's {@code IMAD R2, R0.reuse, R9, 0x5}, nvdisasm 12.5's
+ * text of the word): the disassembler prints them where the key's single-flag forms place the flag bit
+ * ({@link ReuseCombinations}), and the emulator's decode ignores them, but only where the key's forms print
+ * {@code .reuse}.
  */
 class SassExecutionDecodeTest {
     @ParameterizedTest
@@ -18,9 +20,10 @@ class SassExecutionDecodeTest {
         SassIsa isa = TestTargets.of(sm).isa();
         // a.reuse (bit 122) on IMAD with register b and immediate c: no learned form has it
         long lo = 0x0000000500027424L, hi = 0x040fe200078e0209L;
-        assertInstanceOf(SassInstruction.Unknown.class, isa.decode(lo, hi), "the disassembler must not guess");
+        assertEquals("IMAD R2, R0.reuse, R9, 0x5", SassPrinter.text(isa.decode(lo, hi), 0, x -> null));
         assertEquals("IMAD R2, R0, R9, 0x5", SassPrinter.text(isa.decodeForExecution(lo, hi), 0, x -> null));
-        // the same flag on a word no form explains without it stays unknown
+        // the same flag on a word no form explains without it (nvdisasm refuses it) stays unknown
         assertInstanceOf(SassInstruction.Unknown.class, isa.decodeForExecution(0x0000000500027fffL, hi));
+        assertInstanceOf(SassInstruction.Unknown.class, isa.decode(0x0000000500027fffL, hi));
     }
 }

@@ -106,9 +106,10 @@ public final class SassReader {
                         && op.leadingGpr() ? RegRange.of(RegFile.R, regs.get(0).first()) : null);
             }
         }
-        if (urInAddressBits && (mnemonic.equals("LDG") || mnemonic.equals("LD") || mnemonic.equals("ATOMG"))
+        if (urInAddressBits && (mnemonic.equals("LDG") || mnemonic.equals("LD"))
                 && mods.contains("E") && !shape.hasDescriptor()) {
-            // ptxas's 64-bit global descriptor lives in a uniform pair named in bits [37:32] (not printed).
+            // ptxas's 64-bit global descriptor lives in a uniform pair named in bits [37:32] (not printed). Not on
+            // ATOMG: there bits [39:32] hold the data register (nvdisasm prints R2 for R3 with bit 32 flipped).
             int ur = (int) (lo >>> 32 & 0x3f);
             if (ur < 63) {
                 b.use(RegFile.UR, ur, 2);

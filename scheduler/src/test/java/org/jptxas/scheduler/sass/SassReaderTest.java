@@ -45,6 +45,10 @@ class SassReaderTest {
         assertTrue(stg.uses().contains(new RegRange(RegFile.R, 8, 4)));
         SimpleInstr sts = parse("STS [R3+0x4], R2");
         assertEquals(MemSpace.SHARED, sts.memSpace());
+        // ATOMG's bits [39:32] name its data register (here R6), not a descriptor pair
+        SimpleInstr atom = parse("ATOMG.E.EXCH.STRONG.GPU PT, R2, [R4.64+0x8], R6");
+        assertTrue(atom.uses().stream().noneMatch(r -> r.file() == RegFile.UR), atom.uses().toString());
+        assertTrue(atom.uses().contains(RegRange.of(RegFile.R, 6)));
     }
 
     @Test
