@@ -287,15 +287,33 @@ final class IntegerOps {
         t.pc++;
     }
 
-    /** VIMNMX: minimum or maximum (the predicate selects the minimum, as IMNMX). */
     /**
-     * VIMNMX (sm_90): as IMNMX, the predicate selects the minimum; {@code .S16x2}/{@code .U16x2} take each 16-bit
-     * half on its own, and {@code .RELU} turns a negative result (of each half) into 0.
+     * VIMNMX d, a, b, Pp (sm_90): as IMNMX, the predicate selects the minimum; {@code .S16x2}/{@code .U16x2} take
+     * each 16-bit half on its own, and {@code .RELU} turns a negative result (of each half) into 0.
      */
     void vimnmx(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         int a = operands.read(o.get(1), t, w), b = operands.read(o.get(2), t, w);
         boolean min = operands.pred(o.get(3), t, w);
+        OperandAccess.writeR(t, o.get(0), minMax(op, a, b, min));
+        t.pc++;
+    }
+
+    /**
+     * VIMNMX3 d, a, b, c, Pp (sm_90, ptxas's fold of two chained min or max): VIMNMX of VIMNMX(a, b) and c, with the
+     * same types and {@code .RELU}. Clamping the inner result as well changes nothing: relu(min(relu(x), c)) and
+     * relu(max(relu(x), c)) equal relu(min(x, c)) and relu(max(x, c)).
+     */
+    void vimnmx3(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        int a = operands.read(o.get(1), t, w), b = operands.read(o.get(2), t, w), c = operands.read(o.get(3), t, w);
+        boolean min = operands.pred(o.get(4), t, w);
+        OperandAccess.writeR(t, o.get(0), minMax(op, minMax(op, a, b, min), c, min));
+        t.pc++;
+    }
+
+    /** The minimum or maximum of a and b as VIMNMX's (and VIMNMX3's) type and {@code .RELU} modifiers read them. */
+    private int minMax(SassOp op, int a, int b, boolean min) {
         if (op.modifiers().stream().anyMatch(m -> !m.equals("U32") && !m.equals("S32") && !m.equals("S16x2")
                 && !m.equals("U16x2") && !m.equals("RELU"))) {
             throw machine.unimplemented(op);
@@ -313,13 +331,11 @@ final class IntegerOps {
                 int v = min ? Math.min(x, y) : Math.max(x, y);
                 r |= ((relu ? Math.max(v, 0) : v) & 0xffff) << 16 * k;
             }
-            OperandAccess.writeR(t, o.get(0), r);
-        } else {
-            int c = op.has("U32") ? Integer.compareUnsigned(a, b) : Integer.compare(a, b);
-            int v = min ? (c <= 0 ? a : b) : (c >= 0 ? a : b);
-            OperandAccess.writeR(t, o.get(0), relu ? Math.max(v, 0) : v);
+            return r;
         }
-        t.pc++;
+        int c = op.has("U32") ? Integer.compareUnsigned(a, b) : Integer.compare(a, b);
+        int v = min ? (c <= 0 ? a : b) : (c >= 0 ? a : b);
+        return relu ? Math.max(v, 0) : v;
     }
 
     /** VIADDMNMX (sm_90): minimum or maximum of (a + b) and c. */

@@ -304,6 +304,7 @@ final class ThreadSemantics {
                 t.pc++;
             }
             case "VIMNMX" -> machine.integer.vimnmx(op, t, w);
+            case "VIMNMX3" -> machine.integer.vimnmx3(op, t, w);
             case "VIADDMNMX" -> machine.integer.viaddmnmx(op, t, w); // sm_90: min or max of (a + b) and c; as IMNMX, the predicate selects the minimum
             case "VABSDIFF" -> {
                 int a = operands.read(o.get(1), t, w), b = operands.read(o.get(2), t, w), c = operands.read(o.get(3), t, w);
