@@ -1,12 +1,24 @@
 package org.jptxas.simulator.sass;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.jptxas.ori.target.Target;
 import org.jptxas.simulator.abi.ConstantBank0Layout;
+import org.jptxas.simulator.exec.ExecutionLimits;
+import org.jptxas.simulator.exec.Launch;
+import org.jptxas.simulator.exec.LaunchResult;
+import org.jptxas.simulator.launch.LaunchSpecReader;
+import org.jptxas.spi.TestTargets;
+import org.jptxas.testing.OracleCubins;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * VIMNMX3 (sm_90), ptxas 13's fold of two chained min or max into one instruction: PT selects the minimum, !PT the
@@ -47,6 +59,53 @@ class ThreeInputMinMaxTest {
             0xffff_fff0,
         };
         assertArrayEquals(expected, run(forms));
+    }
+
+    /**
+     * ptxas 13's own cubin: {@code max.u32 t, a, 1000; max.u32 d, t, c} becomes
+     * {@code VIMNMX3.U32 R7, R0, 0x3e8, R7, !PT} (the form of random program seed 294), run on four (a, c) pairs.
+     */
+    @Test
+    void ptxasCubinOfAChainedUnsignedMax(@TempDir Path dir) throws Exception {
+        Path ptx = dir.resolve("vimnmx3_max.ptx");
+        Files.writeString(ptx, String.join("\n",
+                ".version 8.0", ".target sm_90", ".address_size 64",
+                ".visible .entry vimnmx3_max(.param .u64 in, .param .u64 out)", "{",
+                "  .reg .u32 %r<8>; .reg .u64 %rd<8>;",
+                "  ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out];",
+                "  cvta.to.global.u64 %rd1, %rd1; cvta.to.global.u64 %rd2, %rd2;",
+                "  mov.u32 %r1, %tid.x;",
+                "  mul.wide.u32 %rd3, %r1, 8; add.u64 %rd4, %rd1, %rd3;",
+                "  ld.global.u32 %r2, [%rd4]; ld.global.u32 %r3, [%rd4+4];",
+                "  max.u32 %r4, %r2, 1000;",
+                "  max.u32 %r5, %r4, %r3;",
+                "  mul.wide.u32 %rd5, %r1, 4; add.u64 %rd6, %rd2, %rd5;",
+                "  st.global.u32 [%rd6], %r5;",
+                "  ret;", "}", ""));
+        int[][] pairs = {{5, 7}, {0x8000_0000, 3}, {2000, 0xffff_fff0}, {999, 1001}};
+        ByteBuffer in = ByteBuffer.allocate(8 * pairs.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (int[] p : pairs) {
+            in.putInt(p[0]).putInt(p[1]);
+        }
+        Files.write(dir.resolve("in.bin"), in.array());
+        OracleCubins.Compiled c = OracleCubins.ptxas13(ptx, "sm_90");
+        assertTrue(c.ok(), c.diagnostics());
+        SassEmulator emu = SassEmulator.fromCubin(TestTargets.of("sm_90"), Files.readAllBytes(c.cubin().orElseThrow()));
+        Launch launch = Launch.prepare(Target.of("sm_90"), LaunchSpecReader.parse("spec.json", "{\"entry\":"
+                + "\"vimnmx3_max\",\"grid\":[1,1,1],\"block\":[" + pairs.length + ",1,1],\"params\":["
+                + "{\"type\":\"ptr\",\"bytes\":" + 8 * pairs.length + ",\"in\":\"in.bin\"},"
+                + "{\"type\":\"ptr\",\"bytes\":" + 4 * pairs.length + "}]}", dir));
+        LaunchResult r = emu.execute(launch, ExecutionLimits.DEFAULT);
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        assertTrue(emu.classesExecuted().stream().anyMatch(k -> k.startsWith("VIMNMX3")),
+                "ptxas no longer writes VIMNMX3 here: " + emu.classesExecuted());
+        ByteBuffer out = ByteBuffer.wrap(launch.arguments().get(1).buffer().orElseThrow().bytes())
+                .order(ByteOrder.LITTLE_ENDIAN);
+        int[] got = new int[pairs.length];
+        for (int i = 0; i < pairs.length; i++) {
+            got[i] = out.getInt(4 * i);
+        }
+        assertArrayEquals(new int[] {1000, 0x8000_0000, 0xffff_fff0, 1001}, got);
     }
 
     /** Each form reads R0 = A, R5 = B, R7 = C and stores R9 to the next output word. */
