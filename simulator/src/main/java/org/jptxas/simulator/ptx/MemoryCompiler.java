@@ -134,8 +134,12 @@ final class MemoryCompiler {
         }
         if (t == PtxType.B128 && !red && ("exch".equals(op) || "cas".equals(op))) {
             boolean cas = op.equals("cas");
+            Operand value = ic.op(cas ? 3 : 2);
+            // a literal value is zero-extended to 128 bits, as for st.b128
+            Src lo = value instanceof Expr.SymbolRef ? Src.reg(ic.wide(value)) : ic.src(value, PtxType.B64);
+            Src hi = value instanceof Expr.SymbolRef ? Src.reg(ic.wide(value) + 1) : Src.imm(0);
             return ic.simple(Wide128.atomic(s, ic.memory(ic.op(1)), ic.wide(ic.op(0)), cas ? ic.wide(ic.op(2)) : -1,
-                    ic.wide(ic.op(cas ? 3 : 2))));
+                    lo, hi));
         }
         if (op == null || t == PtxType.B128) {
             throw ic.unsupported();

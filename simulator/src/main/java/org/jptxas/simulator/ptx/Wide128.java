@@ -49,19 +49,20 @@ final class Wide128 {
 
     /**
      * {@code atom.exch.b128 d, [a], b} and {@code atom.cas.b128 d, [a], cmp, b} ({@code cmp} -1 for exch): the old 16
-     * bytes into {@code d}; cas stores {@code b} only when all 16 bytes equal {@code cmp}.
+     * bytes into {@code d}; cas stores the value ({@code lo}, {@code hi}) only when all 16 bytes equal {@code cmp}.
      */
-    static Insn.ThreadOp atomic(AddressSpace s, Src addr, int d, int cmp, int b) {
+    static Insn.ThreadOp atomic(AddressSpace s, Src addr, int d, int cmp, Src lo, Src hi) {
         return th -> {
             long a = aligned(s, addr.get(th));
-            long lo = th.machine.load(th, s, a, 8), hi = th.machine.load(th, s, a + 8, 8);
-            boolean swap = cmp < 0 || lo == th.frame.regs[cmp] && hi == th.frame.regs[cmp + 1];
+            long oldLo = th.machine.load(th, s, a, 8), oldHi = th.machine.load(th, s, a + 8, 8);
+            boolean swap = cmp < 0 || oldLo == th.frame.regs[cmp] && oldHi == th.frame.regs[cmp + 1];
             if (swap) {
-                th.machine.store(th, s, a, 8, th.frame.regs[b]);
-                th.machine.store(th, s, a + 8, 8, th.frame.regs[b + 1]);
+                long newLo = lo.get(th), newHi = hi.get(th);
+                th.machine.store(th, s, a, 8, newLo);
+                th.machine.store(th, s, a + 8, 8, newHi);
             }
-            Values.write(th, d, lo);
-            Values.write(th, d + 1, hi);
+            Values.write(th, d, oldLo);
+            Values.write(th, d + 1, oldHi);
         };
     }
 

@@ -40,7 +40,7 @@ final class SyncOperands {
      * immediate moved into a fresh register first (memory and warp instructions take their data in registers).
      */
     static Reg register(LoweringContext cx, Operand operand, PtxType type) {
-        return register(cx, cx.src(operand, type), type.sizeBytes() > 4 ? 2 : 1);
+        return register(cx, cx.src(operand, type), type.sizeBytes() == 16 ? 4 : type.sizeBytes() > 4 ? 2 : 1);
     }
 
     static Reg register(LoweringContext cx, Src s, int comps) {
@@ -48,7 +48,9 @@ final class SyncOperands {
             return r;
         }
         Reg r = cx.newReg(RegFile.R, comps);
-        if (comps == 2) { // a 64-bit constant: MOV has no 64-bit form, so one MOV per half
+        if (comps == 4) { // a .b128 constant: its 64-bit literal zero-extended, as ptxas does
+            MovLowerer.move(cx, r, s, PtxType.B128);
+        } else if (comps == 2) { // a 64-bit constant: MOV has no 64-bit form, so one MOV per half
             MovLowerer.move(cx, r, s, PtxType.B64);
         } else {
             cx.emit("MOV", List.of(), List.of(r), List.of(s));
