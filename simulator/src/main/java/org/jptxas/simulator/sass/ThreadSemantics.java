@@ -376,7 +376,10 @@ final class ThreadSemantics {
             }
             case "FLO" -> machine.integer.flo(op, t, w);
             case "VIADD" -> {
-                OperandAccess.writeR(t, o.get(0), operands.read(o.get(1), t, w) + operands.read(o.get(2), t, w));
+                int a = operands.read(o.get(1), t, w), b = operands.read(o.get(2), t, w);
+                // .16x2 (sm_90 add.{s,u}16x2): two 16-bit lanes, no carry from the low lane into the high one
+                OperandAccess.writeR(t, o.get(0), op.has("16x2")
+                        ? ((a + b) & 0xffff) | (((a >>> 16) + (b >>> 16)) << 16) : a + b);
                 t.pc++;
             }
             case "IABS" -> {
