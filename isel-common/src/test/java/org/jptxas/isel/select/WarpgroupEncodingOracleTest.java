@@ -33,20 +33,22 @@ class WarpgroupEncodingOracleTest {
     /** Mnemonics (shape and types) the sm_90a tables hold; codegen's rows beyond them are gaps. */
     private static final List<String> SHAPES = List.of("HGMMA.64x64x16.F32", "HGMMA.64x128x16.F32",
             "HGMMA.64x256x16.F32", "HGMMA.64x256x16.F32.BF16", "HGMMA.64x256x8.F32.TF32", "HGMMA.64x8x16.F32",
-            "HGMMA.64x64x16.F16", "HGMMA.64x96x16.F32.BF16", "BGMMA.64x256x256.AND.POPC");
+            "HGMMA.64x64x16.F16", "HGMMA.64x96x16.F32.BF16", "BGMMA.64x256x256.AND.POPC",
+            "QGMMA.64x64x32.F32.E5M2.E5M2", "QGMMA.64x64x32.F32.E4M3.E4M3");
     private static final List<String> FLAGS = List.of("negA", "tnspA", "negB", "tnspB");
 
     /** What the corpus's sm_90a kernels need (Triton's matmul, less_slow.cpp). */
     private static final List<String> NEEDED = List.of("HGMMA.64x64x16.F32.tnspB", "HGMMA.64x64x16.F32.tnspB.gsb0",
             "HGMMA.64x256x16.F32.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0", "HGMMA.64x256x8.F32.TF32.gsb0",
-            "BGMMA.64x256x256.AND.POPC.gsb0");
+            "BGMMA.64x256x256.AND.POPC.gsb0", "QGMMA.64x64x32.F32.E5M2.E5M2", "QGMMA.64x64x32.F32.E5M2.E5M2.gsb0");
 
     /** Equal to frontend-ptx's {@code GmmaTypes.ENCODABLE}. */
     private static final TreeSet<String> ENCODABLE = new TreeSet<>(List.of("BGMMA.64x256x256.AND.POPC.gsb0",
             "BGMMA.64x256x256.AND.POPC.gsb0 !UPT", "HGMMA.64x128x16.F32", "HGMMA.64x128x16.F32 !UPT",
             "HGMMA.64x128x16.F32.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0 !UPT",
             "HGMMA.64x256x16.F32.gsb0", "HGMMA.64x256x16.F32.gsb0 !UPT", "HGMMA.64x256x8.F32.TF32.gsb0",
-            "HGMMA.64x256x8.F32.TF32.gsb0 !UPT", "HGMMA.64x64x16.F32.tnspB", "HGMMA.64x64x16.F32.tnspB.gsb0"));
+            "HGMMA.64x256x8.F32.TF32.gsb0 !UPT", "HGMMA.64x64x16.F32.tnspB", "HGMMA.64x64x16.F32.tnspB.gsb0",
+            "QGMMA.64x64x32.F32.E5M2.E5M2", "QGMMA.64x64x32.F32.E5M2.E5M2.gsb0"));
 
     @Test
     void warpgroupInstructionsAsCodegenPrintsThemAreReadBackByNvdisasm() {

@@ -173,7 +173,7 @@ final class WarpCollectives {
             case "LDSM" -> ldsm(op, base, count, active, w);
             case "ELECT", "STSM" -> machine.hopper().collective(op, machine.threads, base, count, active, w);
             case "HMMA", "IMMA", "DMMA" -> matrixMultiply(op, base, count, active);
-            case "HGMMA", "WARPGROUP", "USETMAXREG" -> warpgroup(op, w, count, active);
+            case "HGMMA", "QGMMA", "WARPGROUP", "USETMAXREG" -> warpgroup(op, w, count, active);
             default -> throw machine.unimplemented(op);
         }
         for (int l = 0; l < count; l++) {

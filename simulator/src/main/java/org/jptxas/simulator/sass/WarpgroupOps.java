@@ -36,7 +36,9 @@ import org.jptxas.simulator.numeric.SmallFloats;
  * swizzle are what the suite's kernels use; the MN-major reading follows the same description and is not yet checked
  * by a kernel whose layout a GPU confirmed.
  *
- * <p><b>Numerics</b>: as {@code exec.WarpMma}: every product exact (f16/bf16/tf32 inputs are exact in double), the
+ * {@code QGMMA.64xNx32.F32.A.B} reads E4M3/E5M2 bytes (A and B each its own type) the same way.
+ *
+ * <p><b>Numerics</b>: as {@code exec.WarpMma}: every product exact (f16/bf16/tf32/fp8 inputs are exact in double), the
  * products of one instruction summed in k order in double, C added last, the sum rounded once to f32. Tensor cores
  * align and truncate, so the last bits may differ; chained instructions round once each.
  *
@@ -77,7 +79,7 @@ final class WarpgroupOps {
     private final Map<Object, State> states = new IdentityHashMap<>();
 
     private static final Pattern MULTIPLY = Pattern.compile(
-            "HGMMA\\.64x(\\d+)x(\\d+)((?:\\.[A-Z0-9]+)*) R(\\d+), gdesc\\[UR(\\d+)\\]((?:\\.\\w+)*), (RZ|R\\d+)"
+            "[HQ]GMMA\\.64x(\\d+)x(\\d+)((?:\\.[A-Z0-9]+)*) R(\\d+), gdesc\\[UR(\\d+)\\]((?:\\.\\w+)*), (RZ|R\\d+)"
                     + "(?:, (!?)UP(T|\\d))?(, gsb0)?\\s*;?\\s*");
     private static final Pattern DEPBAR = Pattern.compile("WARPGROUP\\.DEPBAR\\.LE gsb0, (0x[0-9a-f]+|\\d+)\\s*;?\\s*");
 
@@ -105,7 +107,7 @@ final class WarpgroupOps {
                 retire(warp, regs, n.startsWith("0x") ? Integer.parseInt(n.substring(2), 16) : Integer.parseInt(n));
                 return true;
             }
-            case "HGMMA" -> {
+            case "HGMMA", "QGMMA" -> {
                 Matcher m = MULTIPLY.matcher(text);
                 return m.matches() && multiply(op, m, warp, regs, ur, up, warpInGroup, shared);
             }
@@ -138,10 +140,21 @@ final class WarpgroupOps {
         boolean predNot = "!".equals(m.group(8));
         boolean scaleD = (m.group(9) == null || m.group(9).equals("T") ? true : up[m.group(9).charAt(0) - '0']) != predNot;
         boolean gsb0 = m.group(10) != null;
-        // element type: F16 (k16), BF16 (k16), TF32 (k8); f32 accumulation only
+        // element type: F16 (k16), BF16 (k16), TF32 (k8), E4M3/E5M2 for A and B (QGMMA, k32); f32 accumulation only
         int esize;
         java.util.function.IntToDoubleFunction elem;
-        if (types.equals(List.of("F32")) && k == 16) {
+        java.util.function.IntToDoubleFunction elemB = null;
+        if (op.opcode().equals("QGMMA")) {
+            if (types.size() != 3 || !types.get(0).equals("F32") || k != 32) {
+                return false;
+            }
+            elem = fp8(types.get(1));
+            elemB = fp8(types.get(2));
+            if (elem == null || elemB == null) {
+                return false;
+            }
+            esize = 1;
+        } else if (types.equals(List.of("F32")) && k == 16) {
             esize = 2;
             elem = b -> SmallFloats.halfToFloat(b & 0xffff);
         } else if (types.equals(List.of("F32", "BF16")) && k == 16) {
@@ -152,6 +165,9 @@ final class WarpgroupOps {
             elem = b -> Float.intBitsToFloat(b & 0xffffe000);
         } else {
             return false;
+        }
+        if (elemB == null) {
+            elemB = elem; // one type for A and B
         }
         if ((c != d && c != -1) || (c == -1 && !(m.group(9) != null && predNot)) || u % 4 != 0 || d + n / 2 > 255) {
             return false;
@@ -170,7 +186,7 @@ final class WarpgroupOps {
             }
             for (int j = 0; j < n; j++) {
                 for (int q = 0; q < k; q++) {
-                    b[j][q] = sB * elem.applyAsDouble(load(shared, descB, j, q, esize, tB));
+                    b[j][q] = sB * elemB.applyAsDouble(load(shared, descB, j, q, esize, tB));
                 }
             }
         } catch (MemoryAccessException e) {
@@ -211,6 +227,15 @@ final class WarpgroupOps {
             s.open = new ArrayList<>();
         }
         return true;
+    }
+
+    /** An 8-bit float type's value of a byte (exact through binary16), or null for another token. */
+    private static java.util.function.IntToDoubleFunction fp8(String type) {
+        return switch (type) {
+            case "E4M3" -> b -> SmallFloats.halfToFloat(SmallFloats.fp8ToHalfPair(b & 0xff, true, false) & 0xffff);
+            case "E5M2" -> b -> SmallFloats.halfToFloat(SmallFloats.fp8ToHalfPair(b & 0xff, false, false) & 0xffff);
+            default -> null;
+        };
     }
 
     /** The newest outstanding multiply on exactly registers d..d+n-1, or null; a partial overlap is a fault. */
@@ -303,6 +328,6 @@ final class WarpgroupOps {
             long bits = mode == 1 ? 7 : mode == 2 ? 3 : 1;
             addr ^= (addr >>> 7 & bits) << 4;
         }
-        return esize == 2 ? shared.load16(addr) : shared.load32(addr);
+        return esize == 1 ? shared.load8(addr) : esize == 2 ? shared.load16(addr) : shared.load32(addr);
     }
 }

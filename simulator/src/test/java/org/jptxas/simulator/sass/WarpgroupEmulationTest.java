@@ -97,6 +97,49 @@ class WarpgroupEmulationTest {
                 () -> bad.fault().orElseThrow().describe());
     }
 
+    /**
+     * QGMMA reads A and B as bytes, each with its own fp8 type: A's bytes 0x3c (1.0 as E5M2, 1.5 as E4M3) and B's 0x48
+     * (4.0 as E4M3, 8.0 as E5M2), 32 products per element onto C = 1.0.
+     */
+    @Test
+    void fp8MultipliesReadEachOperandInItsOwnType() throws Exception {
+        assertEquals(129f, fp8Result("E5M2.E4M3"), "32 x 1.0 x 4.0 + 1");
+        assertEquals(385f, fp8Result("E4M3.E5M2"), "32 x 1.5 x 8.0 + 1");
+        assertEquals(257f, fp8Result("E5M2.E5M2"), "32 x 1.0 x 8.0 + 1");
+    }
+
+    private static float fp8Result(String types) throws Exception {
+        List<String> t = new ArrayList<>(List.of(
+                "S2R R0, SR_TID.X",
+                "IMAD.WIDE.U32 R2, R0, 0x14, c[0x0][0x210]",
+                "IMAD.SHL.U32 R4, R0, 0x10, RZ",
+                "MOV R12, 0x3c3c3c3c", "MOV R13, 0x3c3c3c3c", "MOV R14, 0x3c3c3c3c", "MOV R15, 0x3c3c3c3c",
+                "MOV R16, 0x48484848", "MOV R17, 0x48484848", "MOV R18, 0x48484848", "MOV R19, 0x48484848"));
+        for (int off = 0; off < 0x800; off += 0x200) {
+            t.add("STS.128 [R4+0x" + Integer.toHexString(0x400 + off) + "], R12"); // A: 0x400..0xc00
+            t.add("STS.128 [R4+0x" + Integer.toHexString(0x1400 + off) + "], R16"); // B: 0x1400..0x1c00
+        }
+        t.addAll(List.of(
+                "MOV R8, 0x3f800000", "MOV R9, 0x3f800000", "MOV R10, 0x3f800000", "MOV R11, 0x3f800000",
+                "MOV R12, RZ",
+                // descriptors: LBO 0x80, SBO 0x100; A at 0x400, B at 0x1400 (shared starts at 0x400)
+                "UMOV UR4, 0x80040", "UMOV UR5, 0x10", "UMOV UR6, 0x80140", "UMOV UR7, 0x10",
+                "WARPGROUP.ARRIVE",
+                "QGMMA.64x8x32.F32." + types + " R8, gdesc[UR4], R8, gsb0",
+                "WARPGROUP.DEPBAR.LE gsb0, 0x0",
+                "STG.E [R2.64], R8", "STG.E [R2.64+0x4], R9", "STG.E [R2.64+0x8], R10",
+                "STG.E [R2.64+0xc], R11", "STG.E [R2.64+0x10], R12", "EXIT"));
+        int[] out = out();
+        LaunchResult r = SassTextRun.launch("sm_90", t, out, 0x2000);
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        for (int i = 0; i < 32 * 5; i++) {
+            if (i % 5 != 4) {
+                assertEquals(out[0], out[i], "every element the same, word " + i);
+            }
+        }
+        return Float.intBitsToFloat(out[0]);
+    }
+
     /** Element (i, k) of a K-major f16 operand, computed as the ISA describes it, against {@link WarpgroupOps#load}. */
     @Test
     void descriptorLayoutsWithoutSwizzleAndWith128ByteSwizzle() {

@@ -63,7 +63,17 @@ final class GmmaTypes {
             new Row("f32.f16.f16", "HGMMA", "F32", 16, 32, true, true, 8, false, 0),
             new Row("f32.bf16.bf16", "HGMMA", "F32.BF16", 16, 32, true, true, 8, false, 0),
             new Row("f32.tf32.tf32", "HGMMA", "F32.TF32", 8, 32, true, false, 8, false, 0),
-            new Row("s32.b1.b1.and.popc", "BGMMA", "AND.POPC", 256, 32, false, false, 16, false, 0));
+            new Row("s32.b1.b1.and.popc", "BGMMA", "AND.POPC", 256, 32, false, false, 16, false, 0),
+            // fp8 (Triton's fp8 matmuls): scale immediates, no transpose (fp8 operands are K-major only)
+            fp8("f32", "e4m3", "e4m3"), fp8("f32", "e4m3", "e5m2"), fp8("f32", "e5m2", "e4m3"),
+            fp8("f32", "e5m2", "e5m2"), fp8("f16", "e4m3", "e4m3"), fp8("f16", "e4m3", "e5m2"),
+            fp8("f16", "e5m2", "e4m3"), fp8("f16", "e5m2", "e5m2"));
+
+    /** A QGMMA row: {@code .dtype.atype.btype} with K 32, spelled {@code F32.E5M2.E4M3} in SASS. */
+    private static Row fp8(String d, String a, String b) {
+        return new Row(d + "." + a + "." + b, "QGMMA", (d + "." + a + "." + b).toUpperCase(java.util.Locale.ROOT), 32,
+                d.equals("f16") ? 16 : 32, true, false, 8, false, 0);
+    }
 
     /**
      * The combinations the sm_90a SASS tables encode today (learned from ptxas's output; composing the other shapes,
@@ -75,7 +85,8 @@ final class GmmaTypes {
             "BGMMA.64x256x256.AND.POPC.gsb0 !UPT", "HGMMA.64x128x16.F32", "HGMMA.64x128x16.F32 !UPT",
             "HGMMA.64x128x16.F32.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0 !UPT",
             "HGMMA.64x256x16.F32.gsb0", "HGMMA.64x256x16.F32.gsb0 !UPT", "HGMMA.64x256x8.F32.TF32.gsb0",
-            "HGMMA.64x256x8.F32.TF32.gsb0 !UPT", "HGMMA.64x64x16.F32.tnspB", "HGMMA.64x64x16.F32.tnspB.gsb0");
+            "HGMMA.64x256x8.F32.TF32.gsb0 !UPT", "HGMMA.64x64x16.F32.tnspB", "HGMMA.64x64x16.F32.tnspB.gsb0",
+            "QGMMA.64x64x32.F32.E5M2.E5M2", "QGMMA.64x64x32.F32.E5M2.E5M2.gsb0");
 
     /** Whether the multiply {@code opcode.mods} (without group marker) encodes with or without {@code gsb0}. */
     static boolean encodable(String opcode, List<String> mods, boolean noAccumulate) {

@@ -37,6 +37,22 @@ class GmmaTypesTest {
         assertTrue(row("mma_async.sync.aligned.m64n48k256.s32.b1.b1.and.popc") != null);
         assertNull(row("mma_async.sync.aligned.m64n64k16.f32.f16.bf16"));
         assertTrue(GmmaTypes.encodable("HGMMA", List.of("64x64x16", "F32", "tnspB"), false));
+        assertNull(row("mma_async.sync.aligned.m64n64k16.f32.e5m2.e5m2"), "fp8's K is 32");
+    }
+
+    @Test
+    void fp8RowsAreQgmmaWithScalesAndNoTranspose() {
+        GmmaTypes.Row r = row("mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2");
+        assertEquals("QGMMA", r.sassOpcode());
+        assertEquals(List.of("64x64x32", "F32", "E5M2", "E5M2"), r.sassModifiers());
+        assertEquals(32, r.accumulatorRegisters());
+        assertEquals(2, r.immediates(false), "imm-scale-a, imm-scale-b; no imm-trans");
+        assertEquals(List.of("64x128x32", "F16", "E4M3", "E5M2"),
+                row("mma_async.sync.aligned.m64n128k32.f16.e4m3.e5m2").sassModifiers());
+        assertEquals(32, row("mma_async.sync.aligned.m64n128k32.f16.e4m3.e5m2").accumulatorRegisters());
+        // Triton's fp8 matmuls: the form the sm_90a tables encode, with and without the group marker
+        assertTrue(GmmaTypes.encodable("QGMMA", List.of("64x64x32", "F32", "E5M2", "E5M2"), false));
+        assertFalse(GmmaTypes.encodable("QGMMA", List.of("64x64x32", "F32", "E5M2", "E5M2"), true));
         assertFalse(GmmaTypes.encodable("HGMMA", List.of("64x64x16", "F32", "tnspB"), true));
     }
 }
