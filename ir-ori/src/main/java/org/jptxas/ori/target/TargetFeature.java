@@ -44,6 +44,11 @@ public enum TargetFeature {
      */
     QUAD_PAIR_HMMA,
     /**
+     * {@code IMMA} with 4-bit inputs ({@code IMMA.8832.S4.S4} from Turing, {@code IMMA.16864}/{@code IMMA.16832}
+     * {@code .S4}/{@code .U4} from Ampere). Hopper lacks it: ptxas widens s4/u4 multiplies to 8-bit IMMA there.
+     */
+    INT4_IMMA,
+    /**
      * A shared variable's address carries the block's cluster rank in its top byte ({@code (SR_CgaCtaId << 24) +
      * offset}, sm_90), so that it stays valid as a {@code shared::cluster} or generic address, and a generic shared
      * address is the shared address under the window's high word ({@code SR_SWINHI}).

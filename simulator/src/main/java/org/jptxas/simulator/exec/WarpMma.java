@@ -11,7 +11,8 @@ import org.jptxas.simulator.numeric.SmallFloats;
  * lowest bits first): for m16 shapes, A element i is (g + 8 ((i / p) mod 2), p t + i mod p + 4p (i / 2p)), B element
  * i is (p t + i mod p + 4p (i / p), g), C/D element i is (g + 8 (i / 2), 2t + i mod 2). For f64 m8n8k4: A (g, t),
  * B (t, g), C/D elements (g, 2t) and (g, 2t + 1), one register pair each. The m8 integer shape (m8n8k16 s8/u8) is
- * the m16 layout's upper half: A (g, 4t + i), B (4t + i, g), C/D (g, 2t + i).
+ * the m16 layout's upper half: A (g, 4t + i), B (4t + i, g), C/D (g, 2t + i). 4-bit elements (s4/u4, p = 8) follow
+ * the same formulas: m16n8k64 A (g + 8 ((i / 8) mod 2), 8t + i mod 8 + 32 (i / 16)), m8n8k32 A (g, 8t + i).
  *
  * <p>Numerics (written down, not the hardware's): every product is exact (f16, bf16 and tf32 products fit in a
  * double; tf32 inputs are their f32 registers with the low 13 fraction bits ignored, as the hardware reads them);
@@ -26,7 +27,7 @@ public final class WarpMma {
 
     /** Element types of the operands. */
     public enum Type {
-        F16(16), BF16(16), TF32(32), F32(32), S8(8), U8(8), S32(32), F64(64);
+        F16(16), BF16(16), TF32(32), F32(32), S8(8), U8(8), S4(4), U4(4), S32(32), F64(64);
 
         final int bits;
 
@@ -35,7 +36,7 @@ public final class WarpMma {
         }
 
         public boolean integer() {
-            return this == S8 || this == U8 || this == S32;
+            return this == S8 || this == U8 || this == S4 || this == U4 || this == S32;
         }
     }
 
@@ -185,6 +186,8 @@ public final class WarpMma {
             case F32 -> f[row][col] = Float.intBitsToFloat(raw);
             case S8 -> v[row][col] = (byte) raw;
             case U8 -> v[row][col] = raw & 0xff;
+            case S4 -> v[row][col] = raw << 28 >> 28;
+            case U4 -> v[row][col] = raw & 0xf;
             case S32 -> v[row][col] = raw;
             default -> throw new IllegalArgumentException("element type " + type);
         }

@@ -25,7 +25,8 @@ final class MmaInstruction {
 
     /**
      * The multiply a name describes, or null when the interpreter does not implement it: m16n8k16 and m16n8k8 with
-     * f16 (f16 or f32 accumulation) or bf16 (f32) inputs, m16n8k8/k4 tf32, m16n8k32/k16 s8/u8 (s32), m8n8k4 f64, and
+     * f16 (f16 or f32 accumulation) or bf16 (f32) inputs, m16n8k8/k4 tf32, m16n8k32/k16 s8/u8 and m16n8k64/k32,
+     * m8n8k32 s4/u4 (s32), m8n8k4 f64, and
      * Volta's quad-pair m8n8k4 with f16 inputs (f16 or f32 accumulation; {@link QuadPairMma}).
      */
     static Spec spec(List<String> mods) {
@@ -39,13 +40,16 @@ final class MmaInstruction {
             switch (m) {
                 case "sync", "aligned", "row", "col" -> { }
                 case "satfinite" -> sat = true;
-                case "m16n8k16", "m16n8k8", "m16n8k4", "m16n8k32", "m8n8k4", "m8n8k16" -> shape = m;
+                case "m16n8k16", "m16n8k8", "m16n8k4", "m16n8k32", "m8n8k4", "m8n8k16", "m16n8k64", "m8n8k32" ->
+                        shape = m;
                 case "f16" -> types.add(Type.F16);
                 case "bf16" -> types.add(Type.BF16);
                 case "tf32" -> types.add(Type.TF32);
                 case "f32" -> types.add(Type.F32);
                 case "s8" -> types.add(Type.S8);
                 case "u8" -> types.add(Type.U8);
+                case "s4" -> types.add(Type.S4);
+                case "u4" -> types.add(Type.U4);
                 case "s32" -> types.add(Type.S32);
                 case "f64" -> types.add(Type.F64);
                 default -> {
@@ -67,6 +71,7 @@ final class MmaInstruction {
             case BF16 -> (k == 16 || k == 8) && m == 16 && d == Type.F32 && c == Type.F32;
             case TF32 -> (k == 8 || k == 4) && m == 16 && d == Type.F32 && c == Type.F32;
             case S8, U8 -> (m == 16 && (k == 32 || k == 16) || m == 8 && k == 16) && d == Type.S32 && c == Type.S32;
+            case S4, U4 -> (m == 16 && (k == 64 || k == 32) || m == 8 && k == 32) && d == Type.S32 && c == Type.S32;
             case F64 -> m == 8 && k == 4 && d == Type.F64 && c == Type.F64;
             default -> false;
         };

@@ -69,15 +69,31 @@ final class MatrixMultiplyOps {
     }
 
     private static Spec imma(String shape, List<String> types) {
-        boolean m8 = shape.equals("8816");
-        int k = shape.equals("16832") ? 32 : shape.equals("16816") || m8 ? 16 : 0;
         boolean sat = types.contains("SAT");
         List<String> t = types.stream().filter(x -> !x.equals("SAT")).toList();
-        if (k == 0 || t.size() != 2 || !t.get(0).equals(t.get(1))) {
+        if (t.size() != 2 || !t.get(0).equals(t.get(1))) {
             return null;
         }
-        Type ab = t.get(0).equals("S8") ? Type.S8 : t.get(0).equals("U8") ? Type.U8 : null;
-        return ab == null ? null : new Spec(m8 ? 8 : 16, 8, k, ab, Type.S32, Type.S32, sat);
+        Type ab = switch (t.get(0)) {
+            case "S8" -> Type.S8;
+            case "U8" -> Type.U8;
+            case "S4" -> Type.S4;
+            case "U4" -> Type.U4;
+            default -> null;
+        };
+        if (ab == null) {
+            return null;
+        }
+        boolean nibbles = ab == Type.S4 || ab == Type.U4;
+        // 8-bit: 16832, 16816, 8816; 4-bit: 16864, 16832, 8832
+        boolean m8 = shape.equals(nibbles ? "8832" : "8816");
+        int k = m8 ? (nibbles ? 32 : 16) : switch (shape) {
+            case "16864" -> nibbles ? 64 : 0;
+            case "16832" -> 32;
+            case "16816" -> nibbles ? 0 : 16;
+            default -> 0;
+        };
+        return k == 0 ? null : new Spec(m8 ? 8 : 16, 8, k, ab, Type.S32, Type.S32, sat);
     }
 
     /**

@@ -14,6 +14,7 @@ import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.target.TargetFeature;
 
 /**
  * {@code mma.sync.aligned.SHAPE.row.col.DTYPE.ATYPE.BTYPE.CTYPE {d...}, {a...}, {b...}, {c...}}: one warp-level
@@ -29,6 +30,10 @@ import org.jptxas.ori.ir.Src;
  *   <tr><td>m16n8k8 f32.f16.f16.f32 / f16...f16 / f32.bf16.bf16.f32</td><td>HMMA.1688.F32 / .F16 / .F32.BF16</td>
  *       <td>2, 1, 4 / 2</td></tr>
  *   <tr><td>m8n8k4 f16.f16.f16.f16 / f32.f16.f16.f32 (row.col)</td><td>{@link QuadPairMma}</td><td>2, 2, 4 / 8</td></tr>
+ *   <tr><td>m16n8k32 / m16n8k16 / m8n8k16 s32.s8.s8.s32 (u8)</td><td>IMMA.16832 / .16816 / .8816 .S8.S8[.SAT]</td>
+ *       <td>4, 2, 4 / 2, 1, 4 / 1, 1, 2</td></tr>
+ *   <tr><td>m16n8k64 / m16n8k32 / m8n8k32 s32.s4.s4.s32 (u4)</td><td>IMMA.16864 / .16832 / .8832 .S4.S4[.SAT]
+ *       ({@link TargetFeature#INT4_IMMA})</td><td>4, 2, 4 / 2, 1, 4 / 1, 1, 2</td></tr>
  *   <tr><td>m8n8k4 f64.f64.f64.f64</td><td>DMMA.884 (sm_90: DMMA.8x8x4, a matcher's spelling)</td>
  *       <td>2, 2, 4 (register pairs)</td></tr>
  * </table>
@@ -54,8 +59,9 @@ public final class MmaLowerer implements InstructionLowerer {
         for (String m : mods) {
             switch (m) {
                 case "sync", "aligned", "row", "col" -> { }
-                case "m16n8k16", "m16n8k8", "m8n8k4", "m16n8k32", "m16n8k4", "m8n8k16" -> shape = m;
-                case "f16", "bf16", "f32", "f64", "tf32", "s8", "u8", "s32" -> types.add(m);
+                case "m16n8k16", "m16n8k8", "m8n8k4", "m16n8k32", "m16n8k4", "m8n8k16", "m16n8k64", "m8n8k32" ->
+                        shape = m;
+                case "f16", "bf16", "f32", "f64", "tf32", "s8", "u8", "s4", "u4", "s32" -> types.add(m);
                 case "satfinite" -> sat = true;
                 default -> {
                     return null;
@@ -67,7 +73,7 @@ public final class MmaLowerer implements InstructionLowerer {
             return null;
         }
         String d = types.get(0), in = types.get(1), c = types.get(3);
-        if (in.equals("s8") || in.equals("u8")) {
+        if (in.equals("s8") || in.equals("u8") || in.equals("s4") || in.equals("u4")) {
             return integer(shape, in, d, c, sat);
         }
         if (sat) {
@@ -97,8 +103,10 @@ public final class MmaLowerer implements InstructionLowerer {
     }
 
     /**
-     * s8/u8 inputs with s32 accumulation (A and B of one type; {@code .satfinite} clamps): IMMA, its A and B operands
-     * named {@code .ROW} and {@code .COL} as ptxas writes them.
+     * s8/u8 and s4/u4 inputs with s32 accumulation (A and B of one type; {@code .satfinite} clamps): IMMA, its A and
+     * B operands named {@code .ROW} and {@code .COL} as ptxas writes them. A 4-bit shape has twice the 8-bit K in the
+     * same registers ({@code IMMA.16864.S4.S4}, {@code IMMA.16832.U4.U4}, {@code IMMA.8832.S4.S4}); sm_90's tables
+     * have no 4-bit IMMA (ptxas widens to 8 bits there), so it is refused by name.
      */
     private static Form integer(String shape, String in, String d, String c, boolean sat) {
         if (!d.equals("s32") || !c.equals("s32")) {
@@ -106,6 +114,14 @@ public final class MmaLowerer implements InstructionLowerer {
         }
         String t = in.toUpperCase();
         List<String> types = sat ? List.of(t, t, "SAT") : List.of(t, t);
+        if (in.endsWith("4")) {
+            return switch (shape) {
+                case "m16n8k64" -> new Form("IMMA", cat("16864", types), 4, 2, 4, 4);
+                case "m16n8k32" -> new Form("IMMA", cat("16832", types), 2, 1, 4, 4);
+                case "m8n8k32" -> new Form("IMMA", cat("8832", types), 1, 1, 2, 2);
+                default -> null;
+            };
+        }
         return switch (shape) {
             case "m16n8k32" -> new Form("IMMA", cat("16832", types), 4, 2, 4, 4);
             case "m16n8k16" -> new Form("IMMA", cat("16816", types), 2, 1, 4, 4);
@@ -133,6 +149,9 @@ public final class MmaLowerer implements InstructionLowerer {
         Form f = form(mods);
         if (f == null) {
             throw cx.unsupported("this shape or type combination");
+        }
+        if (f.opcode().equals("IMMA") && f.mods().get(1).endsWith("4") && !cx.profile().has(TargetFeature.INT4_IMMA)) {
+            throw cx.unsupported("4-bit inputs on a target without 4-bit IMMA (ptxas widens them to 8-bit IMMA)");
         }
         List<Operand> ops = insn.operands();
         if (ops.size() != 4) {

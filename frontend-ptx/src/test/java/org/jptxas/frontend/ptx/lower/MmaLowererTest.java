@@ -51,6 +51,14 @@ class MmaLowererTest {
                 MmaLowerer.form(words("mma.sync.aligned.m16n8k16.row.col.satfinite.s32.u8.u8.s32")));
         assertEquals(new MmaLowerer.Form("IMMA", List.of("8816", "S8", "S8"), 1, 1, 2, 2),
                 MmaLowerer.form(words("mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32")));
+        // 4-bit inputs: twice the 8-bit K in the same registers
+        assertEquals(new MmaLowerer.Form("IMMA", List.of("16864", "S4", "S4"), 4, 2, 4, 4),
+                MmaLowerer.form(words("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32")));
+        assertEquals(new MmaLowerer.Form("IMMA", List.of("16832", "U4", "U4", "SAT"), 2, 1, 4, 4),
+                MmaLowerer.form(words("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u4.u4.s32")));
+        assertEquals(new MmaLowerer.Form("IMMA", List.of("8832", "S4", "S4"), 1, 1, 2, 2),
+                MmaLowerer.form(words("mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32")));
+        assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k16.row.col.s32.s4.s4.s32")), "no 4-bit k16");
         // the quad-pair m8n8k4 with f16 inputs is no single form: QuadPairMma expands it
         assertNull(MmaLowerer.form(words("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32")));
         // mixed s8/u8 inputs, tf32 with k16, satfinite on floats: refused
@@ -69,6 +77,15 @@ class MmaLowererTest {
         assertEquals(1, mma.size(), String.join("\n", l));
         assertTrue(mma.get(0).matches("HMMA\\.16816\\.F32 %r\\d+\\.128, %r\\d+\\.128, %r\\d+\\.64, %r\\d+\\.128"), mma.get(0));
         assertEquals(10 + 4, l.stream().filter(s -> s.startsWith("MOV")).count(), String.join("\n", l));
+    }
+
+    @Test
+    void fourBitInputsAreRefusedByNameWhereTheTargetHasNoFourBitImma() throws CompilationException {
+        String mma = "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32 {%r11, %r12, %r13, %r14}, {%r1, %r2, %r3, %r4}, "
+                + "{%r5, %r6}, {%r7, %r8, %r9, %r10};";
+        assertTrue(lower("sm_80", mma).stream().anyMatch(s -> s.startsWith("IMMA.16864.S4.S4 ")));
+        UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> lower("sm_90", mma));
+        assertTrue(e.getMessage().contains("4-bit IMMA"), e.getMessage());
     }
 
     @Test
