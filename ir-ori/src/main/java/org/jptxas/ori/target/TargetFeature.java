@@ -49,6 +49,11 @@ public enum TargetFeature {
      */
     INT4_IMMA,
     /**
+     * {@code BMMA ... .XOR.POPC}: the binary multiply with XOR (Turing to Ada). Hopper's BMMA has only {@code .AND.POPC};
+     * ptxas computes {@code .xor.popc} there from two AND multiplies of inverted operands.
+     */
+    BINARY_MMA_XOR,
+    /**
      * A shared variable's address carries the block's cluster rank in its top byte ({@code (SR_CgaCtaId << 24) +
      * offset}, sm_90), so that it stays valid as a {@code shared::cluster} or generic address, and a generic shared
      * address is the shared address under the window's high word ({@code SR_SWINHI}).

@@ -12,7 +12,7 @@ import org.jptxas.simulator.numeric.SmallFloats;
  * i is (p t + i mod p + 4p (i / p), g), C/D element i is (g + 8 (i / 2), 2t + i mod 2). For f64 m8n8k4: A (g, t),
  * B (t, g), C/D elements (g, 2t) and (g, 2t + 1), one register pair each. The m8 integer shape (m8n8k16 s8/u8) is
  * the m16 layout's upper half: A (g, 4t + i), B (4t + i, g), C/D (g, 2t + i). 4-bit elements (s4/u4, p = 8) follow
- * the same formulas: m16n8k64 A (g + 8 ((i / 8) mod 2), 8t + i mod 8 + 32 (i / 16)), m8n8k32 A (g, 8t + i).
+ * the same formulas, and so do b1 elements (p = 32; D = C + the popcount of A AND/XOR B): m16n8k64 A (g + 8 ((i / 8) mod 2), 8t + i mod 8 + 32 (i / 16)), m8n8k32 A (g, 8t + i).
  *
  * <p>Numerics (written down, not the hardware's): every product is exact (f16, bf16 and tf32 products fit in a
  * double; tf32 inputs are their f32 registers with the low 13 fraction bits ignored, as the hardware reads them);
@@ -27,7 +27,7 @@ public final class WarpMma {
 
     /** Element types of the operands. */
     public enum Type {
-        F16(16), BF16(16), TF32(32), F32(32), S8(8), U8(8), S4(4), U4(4), S32(32), F64(64);
+        F16(16), BF16(16), TF32(32), F32(32), S8(8), U8(8), S4(4), U4(4), B1(1), S32(32), F64(64);
 
         final int bits;
 
@@ -36,15 +36,20 @@ public final class WarpMma {
         }
 
         public boolean integer() {
-            return this == S8 || this == U8 || this == S4 || this == U4 || this == S32;
+            return this == S8 || this == U8 || this == S4 || this == U4 || this == B1 || this == S32;
         }
     }
 
     /**
-     * One multiply: shape m x n x k, the types of A/B (the same for both), of C and of D, and whether integer results
-     * saturate.
+     * One multiply: shape m x n x k, the types of A/B (the same for both), of C and of D, whether integer results
+     * saturate, and whether b1 elements combine by XOR (else AND).
      */
-    public record Spec(int m, int n, int k, Type ab, Type c, Type d, boolean satfinite) {
+    public record Spec(int m, int n, int k, Type ab, Type c, Type d, boolean satfinite, boolean xor) {
+        /** A multiply whose b1 products (if any) are AND. */
+        public Spec(int m, int n, int k, Type ab, Type c, Type d, boolean satfinite) {
+            this(m, n, k, ab, c, d, satfinite, false);
+        }
+
         /** 32-bit registers per lane of A. */
         public int aRegs() {
             return m * k * ab.bits / 32 / 32;
@@ -91,7 +96,7 @@ public final class WarpMma {
         if (s.ab.integer()) {
             long sum = 0;
             for (int q = 0; q < s.k; q++) {
-                sum += ia[i][q] * ib[q][j];
+                sum += s.xor ? ia[i][q] ^ ib[q][j] : ia[i][q] * ib[q][j]; // b1: AND is the product
             }
             sum += ic[i][j];
             if (s.satfinite) {
@@ -188,6 +193,7 @@ public final class WarpMma {
             case U8 -> v[row][col] = raw & 0xff;
             case S4 -> v[row][col] = raw << 28 >> 28;
             case U4 -> v[row][col] = raw & 0xf;
+            case B1 -> v[row][col] = raw & 1;
             case S32 -> v[row][col] = raw;
             default -> throw new IllegalArgumentException("element type " + type);
         }

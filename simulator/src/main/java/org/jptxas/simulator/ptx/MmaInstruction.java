@@ -36,12 +36,17 @@ final class MmaInstruction {
         String shape = null;
         List<Type> types = new java.util.ArrayList<>();
         boolean sat = false;
+        String bitOp = null;
+        boolean popc = false;
         for (String m : mods) {
             switch (m) {
                 case "sync", "aligned", "row", "col" -> { }
+                case "and", "xor" -> bitOp = m;
+                case "popc" -> popc = true;
+                case "b1" -> types.add(Type.B1);
                 case "satfinite" -> sat = true;
-                case "m16n8k16", "m16n8k8", "m16n8k4", "m16n8k32", "m8n8k4", "m8n8k16", "m16n8k64", "m8n8k32" ->
-                        shape = m;
+                case "m16n8k16", "m16n8k8", "m16n8k4", "m16n8k32", "m8n8k4", "m8n8k16", "m16n8k64", "m8n8k32",
+                        "m16n8k256", "m16n8k128", "m8n8k128" -> shape = m;
                 case "f16" -> types.add(Type.F16);
                 case "bf16" -> types.add(Type.BF16);
                 case "tf32" -> types.add(Type.TF32);
@@ -72,10 +77,15 @@ final class MmaInstruction {
             case TF32 -> (k == 8 || k == 4) && m == 16 && d == Type.F32 && c == Type.F32;
             case S8, U8 -> (m == 16 && (k == 32 || k == 16) || m == 8 && k == 16) && d == Type.S32 && c == Type.S32;
             case S4, U4 -> (m == 16 && (k == 64 || k == 32) || m == 8 && k == 32) && d == Type.S32 && c == Type.S32;
+            case B1 -> (m == 16 && (k == 256 || k == 128) || m == 8 && k == 128) && d == Type.S32 && c == Type.S32
+                    && popc && bitOp != null && !sat;
             case F64 -> m == 8 && k == 4 && d == Type.F64 && c == Type.F64;
             default -> false;
         };
-        return ok && (!sat || a.integer()) ? new Spec(m, n, k, a, c, d, sat) : null;
+        if (a != Type.B1 && (popc || bitOp != null)) {
+            return null;
+        }
+        return ok && (!sat || a.integer()) ? new Spec(m, n, k, a, c, d, sat, "xor".equals(bitOp)) : null;
     }
 
     /** The warp operation of {@code d, a, b, c}. */

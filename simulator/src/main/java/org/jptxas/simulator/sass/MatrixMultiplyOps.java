@@ -28,6 +28,7 @@ final class MatrixMultiplyOps {
         return switch (op.opcode()) {
             case "HMMA" -> hmma(shape, m.subList(1, m.size()));
             case "IMMA" -> imma(shape, m.subList(1, m.size()));
+            case "BMMA" -> bmma(shape, m.subList(1, m.size()));
             case "DMMA" -> (shape.equals("884") || shape.equals("8x8x4")) && m.size() == 1
                     ? new Spec(8, 8, 4, Type.F64, Type.F64, Type.F64, false) : null;
             default -> null;
@@ -66,6 +67,20 @@ final class MatrixMultiplyOps {
             return null;
         }
         return new Spec(16, 8, k, ab, acc, acc, false);
+    }
+
+    /** {@code BMMA.168256|168128|88128.AND|XOR.POPC}: b1 inputs, s32 accumulation. */
+    private static Spec bmma(String shape, List<String> mods) {
+        if (mods.size() != 2 || !mods.get(1).equals("POPC") || !mods.get(0).matches("AND|XOR")) {
+            return null;
+        }
+        boolean xor = mods.get(0).equals("XOR");
+        return switch (shape) {
+            case "168256" -> new Spec(16, 8, 256, Type.B1, Type.S32, Type.S32, false, xor);
+            case "168128" -> new Spec(16, 8, 128, Type.B1, Type.S32, Type.S32, false, xor);
+            case "88128" -> new Spec(8, 8, 128, Type.B1, Type.S32, Type.S32, false, xor);
+            default -> null;
+        };
     }
 
     private static Spec imma(String shape, List<String> types) {

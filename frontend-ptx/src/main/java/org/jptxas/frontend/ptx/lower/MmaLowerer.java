@@ -34,6 +34,8 @@ import org.jptxas.ori.target.TargetFeature;
  *       <td>4, 2, 4 / 2, 1, 4 / 1, 1, 2</td></tr>
  *   <tr><td>m16n8k64 / m16n8k32 / m8n8k32 s32.s4.s4.s32 (u4)</td><td>IMMA.16864 / .16832 / .8832 .S4.S4[.SAT]
  *       ({@link TargetFeature#INT4_IMMA})</td><td>4, 2, 4 / 2, 1, 4 / 1, 1, 2</td></tr>
+ *   <tr><td>m16n8k256 / m16n8k128 / m8n8k128 s32.b1.b1.s32.and.popc (.xor.popc)</td><td>BMMA.168256 / .168128 /
+ *       .88128 .AND.POPC (.XOR.POPC: {@link TargetFeature#BINARY_MMA_XOR})</td><td>4, 2, 4 / 2, 1, 4 / 1, 1, 2</td></tr>
  *   <tr><td>m8n8k4 f64.f64.f64.f64</td><td>DMMA.884 (sm_90: DMMA.8x8x4, a matcher's spelling)</td>
  *       <td>2, 2, 4 (register pairs)</td></tr>
  * </table>
@@ -55,13 +57,17 @@ public final class MmaLowerer implements InstructionLowerer {
     static Form form(List<String> mods) {
         String shape = null;
         boolean sat = false;
+        String bitOp = null;
+        boolean popc = false;
         List<String> types = new ArrayList<>();
         for (String m : mods) {
             switch (m) {
                 case "sync", "aligned", "row", "col" -> { }
-                case "m16n8k16", "m16n8k8", "m8n8k4", "m16n8k32", "m16n8k4", "m8n8k16", "m16n8k64", "m8n8k32" ->
-                        shape = m;
-                case "f16", "bf16", "f32", "f64", "tf32", "s8", "u8", "s4", "u4", "s32" -> types.add(m);
+                case "and", "xor" -> bitOp = m;
+                case "popc" -> popc = true;
+                case "m16n8k16", "m16n8k8", "m8n8k4", "m16n8k32", "m16n8k4", "m8n8k16", "m16n8k64", "m8n8k32",
+                        "m16n8k256", "m16n8k128", "m8n8k128" -> shape = m;
+                case "f16", "bf16", "f32", "f64", "tf32", "s8", "u8", "s4", "u4", "b1", "s32" -> types.add(m);
                 case "satfinite" -> sat = true;
                 default -> {
                     return null;
@@ -73,6 +79,9 @@ public final class MmaLowerer implements InstructionLowerer {
             return null;
         }
         String d = types.get(0), in = types.get(1), c = types.get(3);
+        if (in.equals("b1") || bitOp != null || popc) {
+            return binary(shape, in, d, c, sat, bitOp, popc);
+        }
         if (in.equals("s8") || in.equals("u8") || in.equals("s4") || in.equals("u4")) {
             return integer(shape, in, d, c, sat);
         }
@@ -130,6 +139,23 @@ public final class MmaLowerer implements InstructionLowerer {
         };
     }
 
+    /**
+     * b1 inputs ({@code .and.popc} / {@code .xor.popc}, s32 accumulation): BMMA, D = C + popc(A op B) per element, its
+     * operands named {@code .ROW}/{@code .COL} as IMMA's.
+     */
+    private static Form binary(String shape, String in, String d, String c, boolean sat, String op, boolean popc) {
+        if (!in.equals("b1") || op == null || !popc || sat || !d.equals("s32") || !c.equals("s32")) {
+            return null;
+        }
+        List<String> mods = List.of(op.toUpperCase(), "POPC");
+        return switch (shape) {
+            case "m16n8k256" -> new Form("BMMA", cat("168256", mods), 4, 2, 4, 4);
+            case "m16n8k128" -> new Form("BMMA", cat("168128", mods), 2, 1, 4, 4);
+            case "m8n8k128" -> new Form("BMMA", cat("88128", mods), 1, 1, 2, 2);
+            default -> null;
+        };
+    }
+
     private static List<String> cat(String shape, List<String> types) {
         List<String> l = new ArrayList<>(List.of(shape));
         l.addAll(types);
@@ -152,6 +178,9 @@ public final class MmaLowerer implements InstructionLowerer {
         }
         if (f.opcode().equals("IMMA") && f.mods().get(1).endsWith("4") && !cx.profile().has(TargetFeature.INT4_IMMA)) {
             throw cx.unsupported("4-bit inputs on a target without 4-bit IMMA (ptxas widens them to 8-bit IMMA)");
+        }
+        if (f.opcode().equals("BMMA") && f.mods().contains("XOR") && !cx.profile().has(TargetFeature.BINARY_MMA_XOR)) {
+            throw cx.unsupported(".xor.popc on a target whose BMMA has only .AND.POPC");
         }
         List<Operand> ops = insn.operands();
         if (ops.size() != 4) {

@@ -59,6 +59,15 @@ class MmaLowererTest {
         assertEquals(new MmaLowerer.Form("IMMA", List.of("8832", "S4", "S4"), 1, 1, 2, 2),
                 MmaLowerer.form(words("mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32")));
         assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k16.row.col.s32.s4.s4.s32")), "no 4-bit k16");
+        // 1-bit inputs: BMMA with the bit operation and POPC
+        assertEquals(new MmaLowerer.Form("BMMA", List.of("168256", "AND", "POPC"), 4, 2, 4, 4),
+                MmaLowerer.form(words("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc")));
+        assertEquals(new MmaLowerer.Form("BMMA", List.of("168128", "XOR", "POPC"), 2, 1, 4, 4),
+                MmaLowerer.form(words("mma.sync.aligned.m16n8k128.row.col.s32.b1.b1.s32.xor.popc")));
+        assertEquals(new MmaLowerer.Form("BMMA", List.of("88128", "AND", "POPC"), 1, 1, 2, 2),
+                MmaLowerer.form(words("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.and.popc")));
+        assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k128.row.col.s32.b1.b1.s32")), "b1 needs op.popc");
+        assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32.and.popc")));
         // the quad-pair m8n8k4 with f16 inputs is no single form: QuadPairMma expands it
         assertNull(MmaLowerer.form(words("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32")));
         // mixed s8/u8 inputs, tf32 with k16, satfinite on floats: refused
