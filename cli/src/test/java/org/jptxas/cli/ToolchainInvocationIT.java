@@ -108,15 +108,11 @@ class ToolchainInvocationIT {
         Figures.check("toolchain.triton.compiled", compiled);
     }
 
-    static final String TMA = "tensormap.replace and TMA copies (sm_90a) are not supported yet (issue 23)";
-
     /** Files ptxas takes that jptxas cannot compile yet, by what they use. */
     static final Map<String, String> TRITON_NOT_YET = Map.ofEntries(
-            Map.entry("v3.3.x__ptx__sm90__matmul_kernel_make_tensor_desciptor.ptx", TMA),
-            Map.entry("v3.5.x__ptx__sm90__matmul_kernel_make_tensor_desciptor.ptx", TMA),
-            Map.entry("v3.7.0__ptx__sm90__matmul_kernel_make_tensor_desciptor.ptx", TMA),
             Map.entry("v3.4.0__ptx__sm90___attn_fwd_ws_pipelined_pingpong.ptx",
-                    "mbarrier and TMA (warp-specialized, sm_90a) are not supported yet (issue 23); its cvta.param is"));
+                    "wgmma accumulators of more than 247 registers in one function (warp-specialized, sm_90a; issue"
+                            + " 23)"));
 
     /** XLA's command line (input first, --warn-on-spills, -v; and -O0) on the kernel suite for sm_80 and sm_90a. */
     @Test
