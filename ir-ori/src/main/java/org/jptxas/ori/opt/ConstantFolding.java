@@ -174,8 +174,7 @@ public final class ConstantFolding implements Pass {
             }
         }
         int slot = slots[0];
-        // SEL's constant may move opposite RZ too (SEL d, RZ, 0x1, !p, as ptxas writes selp 1, 0)
-        if (slot != 1 || srcs.size() < 2 || OpInfo.isRZ(srcs.get(1)) && !op.equals("SEL")) {
+        if (slot != 1 || srcs.size() < 2 || OpInfo.isRZ(srcs.get(1))) {
             return changed;
         }
         if (op.equals("IADD3") || op.equals("IMNMX") || (op.equals("IMAD") || op.equals("IMAD_WIDE")) && known == 0) {

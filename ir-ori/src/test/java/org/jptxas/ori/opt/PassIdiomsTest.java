@@ -384,30 +384,6 @@ class PassIdiomsTest {
         assertEquals(1, out.lines().filter(l -> l.startsWith("ISETP.GT.U32.OR") && l.contains(", !")).count(), out);
     }
 
-    /** {@code selp.u32 d, 1, 0, p}: the constant moves opposite RZ, {@code SEL d, RZ, 0x1, !p}, with no MOV of 1. */
-    @Test
-    void selectOfOneAndZeroTakesTheImmediate() {
-        FunctionBody f = new FunctionBody();
-        BasicBlock b = f.addBlock(null);
-        Reg x = f.newVirtual(RegFile.R, 1);
-        Reg one = f.newVirtual(RegFile.R, 1);
-        Reg p = f.newVirtual(RegFile.P, 1);
-        Reg d = f.newVirtual(RegFile.R, 1);
-        Reg out0 = f.newVirtual(RegFile.R, 2);
-        List<Instr> i = b.instrs();
-        i.add(ins("S2R", List.of(), List.of(x), s(new SpecialReg("SR_TID.X"))));
-        i.add(ins("MOV", List.of(), List.of(one), s(1)));
-        i.add(ins("ISETP", List.of("GT", "U32", "AND"), List.of(p, Reg.PT), s(x), s(7), s(Reg.PT)));
-        i.add(ins("SEL", List.of(), List.of(d), s(one), s(Reg.RZ), s(p)));
-        i.add(ins("MOV", List.of(), List.of(out0.component(0)), s(CBank.of(0, 0x168))));
-        i.add(ins("MOV", List.of(), List.of(out0.component(1)), s(CBank.of(0, 0x16c))));
-        i.add(ins("STG", List.of("E"), List.of(), s(Addr.of(out0, 0)), s(d)));
-        i.add(ins("EXIT", List.of(), List.of()));
-        String out = optimize(f, "sm_75");
-        assertEquals(1, out.lines().filter(l -> l.startsWith("SEL") && l.contains("RZ, 0x1, !")).count(), out);
-        assertEquals(0, out.lines().filter(l -> l.startsWith("MOV") && l.endsWith(", 0x1")).count(), out);
-    }
-
     /** nvcc's {@code @%p bra $L_3; bra.uni $L_2; $L_3: ...}: one inverted branch, falling through to $L_3. */
     @Test
     void aBranchOverAJumpIsInverted() {
