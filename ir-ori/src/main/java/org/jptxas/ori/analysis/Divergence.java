@@ -322,7 +322,7 @@ public final class Divergence {
         String op = in.op().name();
         switch (op) {
             case "S2R":
-                return !(specialReg(in) != null && specialReg(in).startsWith("SR_CTAID"));
+                return !blockUniform(specialReg(in));
             case "CS2R", "CS2R_32", "CS2R_64":
                 return !"SRZ".equals(specialReg(in));
             case "SHFL", "VOTE", "MATCH", "B2R", "ELECT", "BMOV", "BMOV_R", "CALL":
@@ -335,6 +335,11 @@ public final class Divergence {
         }
         return op.startsWith("ATOM") || op.equals("RED") || op.startsWith("SU") || op.startsWith("TEX")
                 || op.startsWith("TLD") || op.startsWith("TLD4") || op.startsWith("TXQ");
+    }
+
+    /** Special registers equal in every thread of a block: its index in the grid and its rank in its cluster. */
+    private static boolean blockUniform(String sr) {
+        return sr != null && (sr.startsWith("SR_CTAID") || sr.equals("SR_CgaCtaId"));
     }
 
     private static String specialReg(Instr in) {

@@ -15,11 +15,11 @@ import org.jptxas.ori.ir.Src;
  * Guards joined into the compare, as ptxas writes bounds checks: {@code PLOP3.LUT d, PT, a, b, PT, 0xfc} (a or b,
  * from PTX's {@code or.pred}) where {@code b} is the only use of {@code ISETP.GE.AND b, PT, x, y, PT} becomes
  * {@code ISETP.GE.OR d, PT, x, y, a}; likewise AND ({@code 0xc0}) and FSETP. Chains of conditions become chains
- * of compares, each accumulating the one before, with no PLOP3 between them.
+ * of compares, each accumulating the one before, with no PLOP3 between them. A join with negated inputs (PTX's
+ * {@code not.pred}, or if-conversion's {@code a | !b}) takes the other input negated as the accumulator, and the
+ * compare's own negation as the opposite integer compare.
  */
 public final class CompareChaining implements Pass {
-    private static final int LUT_OR = 0xfc;
-    private static final int LUT_AND = 0xc0;
 
     @Override
     public String name() {
@@ -34,7 +34,7 @@ public final class CompareChaining implements Pass {
             List<Instr> instrs = b.instrs();
             for (int j = 0; j < instrs.size(); j++) {
                 Instr join = instrs.get(j);
-                String logic = logicOf(join);
+                Logic logic = logicOf(join);
                 if (logic == null) {
                     continue;
                 }
@@ -44,8 +44,19 @@ public final class CompareChaining implements Pass {
                         continue;
                     }
                     Src other = join.srcs().get(1 - side);
+                    if (logic.inverted(1 - side)) {
+                        other = other.inverted();
+                    }
                     List<String> mods = new ArrayList<>(compare.mods());
-                    mods.set(mods.indexOf("AND"), logic);
+                    if (logic.inverted(side)) {
+                        // the compare's own result negated: the opposite integer compare
+                        String opposite = OPPOSITE.get(mods.get(0));
+                        if (!OpInfo.is(compare, "ISETP") || opposite == null) {
+                            continue;
+                        }
+                        mods.set(0, opposite);
+                    }
+                    mods.set(mods.indexOf("AND"), logic.join());
                     Instr chained = new Instr(compare.op(), mods, List.of(join.dsts().get(0), Reg.PT),
                             List.of(compare.srcs().get(0), compare.srcs().get(1), other), Guard.ALWAYS,
                             join.line());
@@ -61,8 +72,44 @@ public final class CompareChaining implements Pass {
         return changed;
     }
 
-    /** "OR" or "AND" for an unguarded two-input PLOP3 of that table into one virtual predicate, else null. */
-    private static String logicOf(Instr in) {
+    private static final java.util.Map<String, String> OPPOSITE = java.util.Map.of("EQ", "NE", "NE", "EQ", "LT",
+            "GE", "GE", "LT", "GT", "LE", "LE", "GT");
+
+    /**
+     * A two-input join: {@code join} ("OR"/"AND") of its inputs, each negated where {@code inverted} says
+     * ({@code 0xf3} is {@code a | !b}, as if-conversion joins a branch's guards).
+     */
+    private record Logic(String join, boolean invertA, boolean invertB) {
+        boolean inverted(int side) {
+            return side == 0 ? invertA : invertB;
+        }
+
+        /** The join whose truth table (inputs a, b; the third input true) is {@code lut}'s, or null. */
+        static Logic of(long lut) {
+            for (String join : List.of("OR", "AND")) {
+                for (int n = 0; n < 4; n++) {
+                    boolean na = (n & 1) != 0;
+                    boolean nb = (n & 2) != 0;
+                    boolean all = true;
+                    for (int a = 0; a < 2 && all; a++) {
+                        for (int b = 0; b < 2 && all; b++) {
+                            boolean x = (a != 0) != na;
+                            boolean y = (b != 0) != nb;
+                            boolean want = join.equals("OR") ? x || y : x && y;
+                            all = ((lut >> (a * 4 + b * 2 + 1)) & 1) == (want ? 1 : 0);
+                        }
+                    }
+                    if (all) {
+                        return new Logic(join, na, nb);
+                    }
+                }
+            }
+            return null;
+        }
+    }
+
+    /** The join of an unguarded two-input PLOP3 into one virtual predicate, else null. */
+    private static Logic logicOf(Instr in) {
         if (!OpInfo.is(in, "PLOP3") || !in.guard().isAlways() || in.dsts().size() != 2
                 || !in.dsts().get(1).equals(Reg.PT) || in.srcs().size() != 5) {
             return null;
@@ -80,7 +127,7 @@ public final class CompareChaining implements Pass {
                 return null;
             }
         }
-        return lut == LUT_OR ? "OR" : lut == LUT_AND ? "AND" : null;
+        return Logic.of(lut);
     }
 
     /**

@@ -342,6 +342,48 @@ class PassIdiomsTest {
         assertEquals(1, out.lines().filter(l -> l.startsWith("ISETP.EQ.AND")).count(), out);
     }
 
+    /**
+     * bf16 rounding as nvcc writes it: {@code not.pred} of a compare joined by {@code or.pred}, then a guard joined
+     * as {@code a | !b}: the NOT becomes the opposite compare, and both joins accumulate in the compares.
+     */
+    @Test
+    void negatedComparesChainWithoutPlop3() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        BasicBlock inner = f.addBlock(null);
+        BasicBlock edge = f.addBlock("edge");
+        Reg x = f.newVirtual(RegFile.R, 1);
+        Reg y = f.newVirtual(RegFile.R, 1);
+        Reg odd = f.newVirtual(RegFile.P, 1);
+        Reg even = f.newVirtual(RegFile.P, 1);
+        Reg notHalf = f.newVirtual(RegFile.P, 1);
+        Reg or1 = f.newVirtual(RegFile.P, 1);
+        Reg above = f.newVirtual(RegFile.P, 1);
+        Reg round = f.newVirtual(RegFile.P, 1);
+        List<Instr> i = b.instrs();
+        i.add(ins("S2R", List.of(), List.of(x), s(new SpecialReg("SR_TID.X"))));
+        i.add(ins("S2R", List.of(), List.of(y), s(new SpecialReg("SR_TID.Y"))));
+        i.add(ins("ISETP", List.of("EQ", "AND"), List.of(odd, Reg.PT), s(y), s(1), s(Reg.PT)));
+        i.add(ins("PLOP3", List.of("LUT"), List.of(even, Reg.PT), s(odd), s(Reg.PT), s(Reg.PT), s(0xf), s(0)));
+        i.add(ins("ISETP", List.of("NE", "AND"), List.of(notHalf, Reg.PT), s(x), s(Integer.MIN_VALUE), s(Reg.PT)));
+        i.add(ins("PLOP3", List.of("LUT"), List.of(or1, Reg.PT), s(notHalf), s(even), s(Reg.PT), s(0xfc), s(0)));
+        i.add(ins("ISETP", List.of("GT", "U32", "AND"), List.of(above, Reg.PT), s(x), s(Integer.MIN_VALUE), s(Reg.PT)));
+        i.add(ins("PLOP3", List.of("LUT"), List.of(round, Reg.PT), s(above), s(or1), s(Reg.PT), s(0xf3), s(0)));
+        Instr br = ins("BRA", List.of(), List.of(), s(new BlockLabel(2)));
+        br.setGuard(new Guard(round, false));
+        i.add(br);
+        Reg out0 = f.newVirtual(RegFile.R, 2);
+        inner.instrs().add(ins("MOV", List.of(), List.of(out0.component(0)), s(CBank.of(0, 0x168))));
+        inner.instrs().add(ins("MOV", List.of(), List.of(out0.component(1)), s(CBank.of(0, 0x16c))));
+        inner.instrs().add(ins("STG", List.of("E"), List.of(), s(Addr.of(out0, 0)), s(x)));
+        inner.instrs().add(ins("EXIT", List.of(), List.of()));
+        edge.instrs().add(ins("EXIT", List.of(), List.of()));
+        String out = optimize(f, "sm_80");
+        assertEquals(0, out.lines().filter(l -> l.startsWith("PLOP3")).count(), out);
+        assertEquals(1, out.lines().filter(l -> l.startsWith("ISETP.NE.OR") && l.contains(", 0x1, ")).count(), out);
+        assertEquals(1, out.lines().filter(l -> l.startsWith("ISETP.GT.U32.OR") && l.contains(", !")).count(), out);
+    }
+
     /** nvcc's {@code @%p bra $L_3; bra.uni $L_2; $L_3: ...}: one inverted branch, falling through to $L_3. */
     @Test
     void aBranchOverAJumpIsInverted() {
