@@ -128,11 +128,8 @@ final class ModifierComposer {
             Set<String> refused = new HashSet<>(c.refused());
             long position = 0;
             for (SassForm f : keyForms) {
-                // Reuse flags are scheduling hints code generation sets deliberately, never by composition. A form
-                // whose carry-in predicate is literal text (IADD3.X ..., !PT) hides that operand from the class's
-                // operand numbering; what composes onto it is text no form assembles.
-                if (!base(f.mnemonic).equals(c.mnemonic()) || f.skeleton.contains(".reuse")
-                        || f.skeleton.endsWith(", !PT")) {
+                // Reuse flags are scheduling hints code generation sets deliberately, never by composition.
+                if (!base(f.mnemonic).equals(c.mnemonic()) || f.skeleton.contains(".reuse")) {
                     continue;
                 }
                 for (SassForm g : composeOnto(f, groups, c.trailing(), refused)) {
