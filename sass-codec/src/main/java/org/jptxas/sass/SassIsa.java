@@ -46,7 +46,6 @@ public final class SassIsa {
         for (SassFormData d : data) {
             all.add(toForm(d));
         }
-        all = ZeroOffsetForms.fixOffsets(all);
         this.forms = List.copyOf(all);
         Map<Integer, List<SassForm>> keyed = new HashMap<>();
         Map<String, List<SassForm>> skel = new LinkedHashMap<>();
