@@ -59,7 +59,9 @@ for g in new:
     if g['mnemonic'].startswith('ATOMS') and 'SHEX_PLUS 63:40' in g['slots']:
         at = g['slots'].index('SHEX_PLUS 63:40')
         merged = g['pieces'][:at] + [g['pieces'][at] + g['pieces'][at + 1]] + g['pieces'][at + 2:]
-        more.append(variant(g, pieces=merged, slots=g['slots'][:at] + g['slots'][at + 1:]))
+        # the dropped offset is fixed at zero (nvdisasm omits +0x0), so the offset form takes every other offset
+        more.append(variant(g, pieces=merged, slots=g['slots'][:at] + g['slots'][at + 1:],
+                            mask='%032x' % (int(g['mask'], 16) | 0xffffff << 40)))
 for g in more:
     k = (g['key'], ''.join(g['pieces']), tuple(g['slots']))
     if k not in have:

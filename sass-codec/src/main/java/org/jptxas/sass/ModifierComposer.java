@@ -128,11 +128,8 @@ final class ModifierComposer {
             Set<String> refused = new HashSet<>(c.refused());
             long position = 0;
             for (SassForm f : keyForms) {
-                // Reuse flags are scheduling hints code generation sets deliberately, never by composition. A form
-                // whose carry-in predicate is literal text (IADD3.X ..., !PT) hides that operand from the class's
-                // operand numbering; what composes onto it is text no form assembles.
-                if (!base(f.mnemonic).equals(c.mnemonic()) || f.skeleton.contains(".reuse")
-                        || f.skeleton.endsWith(", !PT")) {
+                // Reuse flags are scheduling hints code generation sets deliberately, never by composition.
+                if (!base(f.mnemonic).equals(c.mnemonic()) || f.skeleton.contains(".reuse")) {
                     continue;
                 }
                 for (SassForm g : composeOnto(f, groups, c.trailing(), refused)) {
@@ -154,9 +151,10 @@ final class ModifierComposer {
 
     /**
      * Drops each composed form that inherited a literal operand from its learned form (IMNMX R, R, 0x64, P; FADD R, R,
-     * 1) where a learned or generalized form of the same key and spelling reads that operand as a field and matches
-     * every word the composed form matches. The decoder tries those forms first and prints the word alike, so no word
-     * ever reaches the composed form.
+     * 1), or reads an immediate as the twin of another reading of the same bits (sm_80 IADD3's HEX and SHEX b), where
+     * a learned or generalized form of the same key and spelling reads that operand as a field (of the other reading)
+     * and matches every word the composed form matches. The decoder tries those forms first, so no word ever reaches
+     * the composed form. Of two composed twins with the same bits the later in decoder order goes likewise.
      */
     private static void dropSpecialCases(List<Ranked> composed, Set<Integer> keys,
             Map<Integer, List<SassForm>> formsByKey) {
@@ -175,13 +173,33 @@ final class ModifierComposer {
             }
             return false;
         });
+        composed.sort(Ranked.ORDER);
+        Map<String, List<SassForm>> kept = new HashMap<>();
+        composed.removeIf(r -> {
+            SassForm g = r.form();
+            List<SassForm> same = kept.computeIfAbsent(spelling(g) + "|" + g.maskLo + "|" + g.maskHi + "|" + g.bitsLo
+                    + "|" + g.bitsHi, k -> new ArrayList<>());
+            for (SassForm h : same) {
+                if (specialCase(g, h)) {
+                    return true;
+                }
+            }
+            same.add(g);
+            return false;
+        });
     }
 
     private static String spelling(SassForm f) {
         return f.key + "|" + f.skeleton + "|" + f.slots.length + "|" + f.exclusions();
     }
 
-    /** Whether {@code h} matches every word {@code g} does and reads a literal operand of {@code g} as a field. */
+    /** Immediate readings of the same bits that print alike for small values (unsigned and signed hex). */
+    private static final Set<SlotKind> HEX_TWINS = java.util.EnumSet.of(SlotKind.HEX, SlotKind.SHEX);
+
+    /**
+     * Whether {@code h} matches every word {@code g} does and reads a literal operand of {@code g} as a field, or an
+     * immediate field of {@code g} as another kind over the same bits.
+     */
     private static boolean specialCase(SassForm g, SassForm h) {
         if ((h.maskLo & ~g.maskLo) != 0 || (h.maskHi & ~g.maskHi) != 0 || (g.bitsLo & h.maskLo) != h.bitsLo
                 || (g.bitsHi & h.maskHi) != h.bitsHi) {
@@ -190,6 +208,10 @@ final class ModifierComposer {
         boolean widened = false;
         for (int i = 0; i < g.slots.length; i++) {
             if (g.slots[i] instanceof SassSlot.Literal && h.slots[i] instanceof SassSlot.Field) {
+                widened = true;
+            } else if (g.slots[i] instanceof SassSlot.Field gf && h.slots[i] instanceof SassSlot.Field hf
+                    && gf.kind() != hf.kind() && HEX_TWINS.contains(gf.kind()) && HEX_TWINS.contains(hf.kind())
+                    && gf.shift() == hf.shift() && java.util.Arrays.equals(gf.field().mask(), hf.field().mask())) {
                 widened = true;
             } else if (!g.slots[i].equals(h.slots[i])) {
                 return false;

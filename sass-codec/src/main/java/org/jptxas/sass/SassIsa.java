@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.jptxas.tables.sass.SassFormData;
 import org.jptxas.tables.sass.SassModifierClass;
@@ -45,7 +46,6 @@ public final class SassIsa {
         for (SassFormData d : data) {
             all.add(toForm(d));
         }
-        all = ZeroOffsetForms.fixOffsets(all);
         this.forms = List.copyOf(all);
         Map<Integer, List<SassForm>> keyed = new HashMap<>();
         Map<String, List<SassForm>> skel = new LinkedHashMap<>();
@@ -245,12 +245,7 @@ public final class SassIsa {
     /** Whether {@code f} would print a PT that nvdisasm hides (see {@link KeyTable.Candidate}). */
     private boolean printsHiddenPt(SassForm f, long lo, long hi) {
         int[] hideable = fallbackHideable.computeIfAbsent(f, x -> KeyTable.hideablePredicates(x, byKey[x.key]));
-        for (int h : hideable) {
-            if (((SassSlot.Field) f.slots[h]).field().extract(lo, hi) == 7) {
-                return true;
-            }
-        }
-        return false;
+        return KeyTable.printsHiddenPt(f, hideable, lo, hi);
     }
 
     /** As above, over the candidates {@code applies} accepts. */
@@ -301,9 +296,31 @@ public final class SassIsa {
         /**
          * A form and its equally specific rivals (usually none): if a rival also applies, the decode is ambiguous.
          * {@code hideable}: predicate slots that nvdisasm was seen to omit (a sibling form lacks them) - printing
-         * {@code PT} there is unproven (nvdisasm omits a PT carry-out of IADD3), so such a decode is refused.
+         * {@code PT} there is unproven (nvdisasm omits a PT carry-out of IADD3), so such a decode is refused. For the
+         * same reason a rival that would print a hidden PT is no reading of the word and makes no ambiguity
+         * ({@code rivalsHideable[r]} are rival r's hideable slots).
          */
-        record Candidate(SassForm form, SassForm[] rivals, int[] hideable) {}
+        record Candidate(SassForm form, SassForm[] rivals, int[] hideable, int[][] rivalsHideable) {
+            /** Whether some rival reads this word without printing a PT nvdisasm hides. */
+            boolean rivalApplies(long lo, long hi) {
+                for (int r = 0; r < rivals.length; r++) {
+                    if (rivals[r].appliesTo(lo, hi) && !printsHiddenPt(rivals[r], rivalsHideable[r], lo, hi)) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+        }
+
+        /** Whether one of {@code f}'s {@code hideable} predicate slots holds PT in this word. */
+        static boolean printsHiddenPt(SassForm f, int[] hideable, long lo, long hi) {
+            for (int h : hideable) {
+                if (((SassSlot.Field) f.slots[h]).field().extract(lo, hi) == 7) {
+                    return true;
+                }
+            }
+            return false;
+        }
 
         KeyTable(SassForm[] forms) {
             Map<List<Long>, List<SassForm>> byMask = new HashMap<>();
@@ -324,6 +341,7 @@ public final class SassIsa {
                     groups.computeIfAbsent(List.of((long) k, f.bitsLo, f.bitsHi), x -> new ArrayList<>()).add(f);
                 }
             }
+            Map<SassForm, int[]> hideable = new HashMap<>();
             cap = Integer.highestOneBit(Math.max(1, groups.size()) * 4);
             keysLo = new long[cap];
             keysHi = new long[cap];
@@ -340,8 +358,13 @@ public final class SassIsa {
                 keysLo[i] = kl;
                 keysHi[i] = kh;
                 slots[i] = g.getValue().stream()
-                        .map(f -> new Candidate(f, Arrays.stream(forms).filter(f::rivals).toArray(SassForm[]::new),
-                                hideablePredicates(f, forms)))
+                        .map(f -> {
+                            SassForm[] rivals = Arrays.stream(forms).filter(f::rivals).toArray(SassForm[]::new);
+                            Function<SassForm, int[]> hide = x -> hideable.computeIfAbsent(x,
+                                    y -> hideablePredicates(y, forms));
+                            return new Candidate(f, rivals, hide.apply(f),
+                                    Arrays.stream(rivals).map(hide).toArray(int[][]::new));
+                        })
                         .toArray(Candidate[]::new);
             }
         }
@@ -355,8 +378,10 @@ public final class SassIsa {
             }
             List<Integer> out = new ArrayList<>();
             for (int i = 0; i < f.slots.length; i++) {
+                // Only a predicate that prints as PT can be hidden: one this form spells negated prints !PT, which
+                // nvdisasm shows (IADD3.X's !PT carry-in), whatever a sibling without the operand fixes there.
                 if (f.slots[i] instanceof SassSlot.Field fd && (fd.kind() == SlotKind.PRED || fd.kind() == SlotKind.UPRED)
-                        && !(i == 0 && f.pieces[0].startsWith("@"))) {
+                        && !(i == 0 && f.pieces[0].startsWith("@")) && !f.pieces[i].endsWith("!")) {
                     String without = skeletonWithout(f.pieces, i);
                     // Evidence that nvdisasm hides PT there: a sibling without the operand fixes its field to PT.
                     long[] m = fd.field().mask();
@@ -512,16 +537,14 @@ public final class SassIsa {
                     continue;
                 }
                 if (refuseAmbiguous) {
-                    for (SassForm r : c.rivals()) {
-                        if (r.appliesTo(lo, hi)) {
-                            return new SassInstruction.Unknown(lo, hi);
-                        }
-                    }
                     for (int h : c.hideable()) {
                         if (values[h] == 7) {
                             // nvdisasm hides this PT, so the form misprints it; a form without the operand may not
                             continue candidates;
                         }
+                    }
+                    if (c.rivalApplies(lo, hi)) {
+                        return new SassInstruction.Unknown(lo, hi);
                     }
                 }
                 return new SassInstruction.Known(f, values, Control.fromHi(hi & ~f.maskHi), lo, hi);

@@ -8,11 +8,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * sm_90's shared 128-bit atomics were learned as a [R] form and a [R+offset] form with the same fixed bits: the ISA
- * fixes the offset at zero in the former ({@link ZeroOffsetForms}), so both spellings assemble and decode back (before,
- * every such word decoded as ambiguous). nvdisasm 12.5 prints these words the same way.
+ * sm_90's shared 128-bit atomics have a [R] form and a [R+offset] form with the same fixed bits: the former's mask fixes
+ * the offset field at zero (sm90.json), so both spellings assemble and decode back (without it every such word decoded
+ * as ambiguous). nvdisasm 12.5 prints these words the same way.
  */
-class ZeroOffsetFormsTest {
+class SharedAtomic128OffsetTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "sm_90|ATOMS.EXCH.128 R4, [R0], R4",
