@@ -274,12 +274,17 @@ final class FloatOps {
             OperandAccess.writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
             return;
         }
+        boolean oob = op.has("OOB") && op.opcode().equals("HFMA2");
         if (op.has("BF16_V2") && o.size() == (op.opcode().equals("HFMA2") ? 4 : 3) && op.modifiers().stream()
-                .allMatch(m -> m.equals("BF16_V2") || m.equals("RELU") || m.equals("MMA"))) {
+                .allMatch(m -> m.equals("BF16_V2") || m.equals("RELU") || m.equals("MMA") || oob && m.equals("OOB"))) {
             // bf16 pairs as one fma each: HADD2 a + b = a * 1 + b, HMUL2 a * b = a * b + (-0)
             int a = halfPair(o.get(1), t, w, op), b = halfPair(o.get(2), t, w, op);
             int r = switch (op.opcode()) {
-                case "HFMA2" -> PackedOps.fma2Bf16(a, b, halfPair(o.get(3), t, w, op), op.has("RELU"));
+                case "HFMA2" -> {
+                    int c = halfPair(o.get(3), t, w, op);
+                    int v = PackedOps.fma2Bf16(a, b, c, op.has("RELU"));
+                    yield oob ? PackedOps.oobClamp(v, a, b, c) : v;
+                }
                 case "HADD2" -> PackedOps.fma2Bf16(a, 0x3f80_3f80, b, op.has("RELU"));
                 default -> PackedOps.fma2Bf16(a, b, 0x8000_8000, op.has("RELU"));
             };
@@ -287,7 +292,8 @@ final class FloatOps {
             return;
         }
         for (String m : op.modifiers()) {
-            if (!m.equals("MMA") && !m.equals("FTZ") && !m.equals("SAT") && !(m.equals("RELU") && op.opcode().equals("HFMA2"))) {
+            if (!m.equals("MMA") && !m.equals("FTZ") && !m.equals("SAT") && !(m.equals("RELU") && op.opcode().equals("HFMA2"))
+                    && !(oob && m.equals("OOB"))) {
                 throw machine.unimplemented(op);
             }
         }
@@ -331,7 +337,7 @@ final class FloatOps {
             }
             r |= HalfOps.result(v, ftz, sat) << (16 * k);
         }
-        OperandAccess.writeR(t, o.get(0), r);
+        OperandAccess.writeR(t, o.get(0), oob ? PackedOps.oobClamp(r, a, b, c) : r);
     }
 
     /** I2F{.F64}{.S32|.U32|.S64|.U64}{.RZ|.RM|.RP}: integer to float in a rounding direction. */
