@@ -209,7 +209,9 @@ class FormRegressionTest {
             new String[] {"sm_90", "cvt.rn.satfinite.relu.e5m2x2.f16x2 r, r",
                 "the same, F2FP.SATFINITE.RELU.E5M2.F16.UNPACK_B_MERGE_C"},
             new String[] {"sm_90", "fma.rn.oob.f16 r, r, r, r", "not supported: HFMA2.OOB was missing"},
-            new String[] {"sm_90", "fma.rn.oob.relu.bf16x2 r, r, r, r", "the same, HFMA2.BF16_V2.OOB.RELU"});
+            new String[] {"sm_90", "fma.rn.oob.relu.bf16x2 r, r, r, r", "the same, HFMA2.BF16_V2.OOB.RELU"},
+            new String[] {"sm_90", "red.relaxed.cta.global.min.noftz.v4.L2::cache_hint.f16 [rd], v4, r",
+                "the scheduler read REDG's data as one register and packed its second word after the REDG"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")
