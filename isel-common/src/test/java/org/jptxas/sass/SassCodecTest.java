@@ -33,6 +33,20 @@ class SassCodecTest {
     }
 
     @Test
+    void fAddAndLop3ReadAnyConstantBank() throws Exception {
+        // the corpus showed FADD and LOP3.LUT on sm_80 with bank 0 only, learned as a literal: a __constant__ operand
+        // (bank 3) went through a MOV. ptxas 13's words; the bank is [58:54] (nvdisasm, single-bit flips)
+        SassAssembler asm = new SassAssembler(TestTargets.of("sm_80").isa());
+        Control ctl = Control.parse("[B------:R-:W-:-:S01]");
+        long[] fadd = asm.assemble("FADD R5, R4, c[0x3][-0x7000]", ctl, 0, null);
+        assertEquals(0x00e4000004057621L, fadd[0]);
+        assertEquals(0L, fadd[1] & ((1L << 41) - 1));
+        long[] lop = asm.assemble("LOP3.LUT R7, R0, c[0x3][-0x8000], RZ, 0xc0, !PT", ctl, 0, null);
+        assertEquals(0x00e0000000077a12L, lop[0]);
+        assertEquals(0x000fc800078ec0ffL & ((1L << 41) - 1), lop[1] & ((1L << 41) - 1));
+    }
+
+    @Test
     void constantOffsetsOfTheBanksUpperHalfEncodeAsNvdisasmsNegativeOffsets() throws Exception {
         // ptxas 13 writes FADD R5, R0, c[0x3][-0x63c0] for a __constant__ float at byte 40000: the offset field
         // ([53:40], 4-byte units) is signed; the unsigned spelling names the same bits

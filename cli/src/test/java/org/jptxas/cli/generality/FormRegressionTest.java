@@ -197,7 +197,21 @@ class FormRegressionTest {
             new String[] {"sm_90", "atom.cas.b128 r, [rd], r, r", "128-bit compare-and-swap was not lowered"},
             new String[] {"sm_90", "atom.cas.b32 r, [rd+19088736], r, r",
                 "no matcher: the descriptor stayed on ATOM.E.CAS after its offset was folded"},
-            new String[] {"sm_75", "red.global.and.b64 [rd], r", "sm_75 had no RED.E.AND.64 form"});
+            new String[] {"sm_75", "red.global.and.b64 [rd], r", "sm_75 had no RED.E.AND.64 form"},
+            new String[] {"sm_90", "cvt.bf16.f16 r, r", "not supported: sm_90's F2F.BF16.F16 was missing"},
+            new String[] {"sm_90", "cvt.rm.f16.bf16 r, r", "the same, F2F.F16.BF16.RM"},
+            new String[] {"sm_90", "cvt.f64.bf16 r, r", "the same, F2F.F64.BF16"},
+            new String[] {"sm_90", "cvt.rp.bf16.f64 r, r", "the same, F2F.BF16.F64.RP"},
+            new String[] {"sm_90", "cvt.rn.tf32.f32 r, r", "the same, F2FP.TF32.F32.PACK_B"},
+            new String[] {"sm_90", "cvt.rz.relu.tf32.f32 r, r", "the same, F2FP.RELU.TF32.F32.PACK_B.RZ"},
+            new String[] {"sm_89", "cvt.rn.satfinite.e4m3x2.f16x2 r, r",
+                "the same, F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C"},
+            new String[] {"sm_90", "cvt.rn.satfinite.relu.e5m2x2.f16x2 r, r",
+                "the same, F2FP.SATFINITE.RELU.E5M2.F16.UNPACK_B_MERGE_C"},
+            new String[] {"sm_90", "fma.rn.oob.f16 r, r, r, r", "not supported: HFMA2.OOB was missing"},
+            new String[] {"sm_90", "fma.rn.oob.relu.bf16x2 r, r, r, r", "the same, HFMA2.BF16_V2.OOB.RELU"},
+            new String[] {"sm_90", "red.relaxed.cta.global.min.noftz.v4.L2::cache_hint.f16 [rd], v4, r",
+                "the scheduler read REDG's data as one register and packed its second word after the REDG"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

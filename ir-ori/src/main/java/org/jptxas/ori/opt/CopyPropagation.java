@@ -192,7 +192,9 @@ public final class CopyPropagation implements Pass {
 
     /** Replaces a read of {@code a} by a constant-bank operand where the instruction's operand form allows it. */
     private static boolean putConstant(Instr use, Reg a, Src constant) {
-        if (OpInfo.nonRegisterCount(use) > 0) {
+        // LOP3's truth table (its fourth source) is a field of its own, not the shared immediate/constant one
+        boolean lut = OpInfo.is(use, "LOP3") && use.srcs().size() > 3 && use.srcs().get(3).value() instanceof Imm;
+        if (OpInfo.nonRegisterCount(use) > (lut ? 1 : 0)) {
             return false;
         }
         List<Src> srcs = use.srcs();

@@ -287,7 +287,8 @@ public final class SassReader {
         }
         boolean load = m.startsWith("LD") || m.equals("ATOM") || m.equals("ATOMG") || m.equals("ATOMS") || m.equals("SHFL")
                 || m.equals("TEX") || m.equals("TLD") || m.equals("SULD");
-        boolean store = m.startsWith("ST") || m.equals("RED") || m.equals("SUST");
+        // sm_90 spells the global reduction REDG: its data tuple (REDG.E.ADD.64, .F16x4, .F32x4) is as wide as RED's
+        boolean store = m.startsWith("ST") || m.equals("RED") || m.equals("REDG") || m.equals("SUST");
         if (dest && load || !dest && (store || m.startsWith("ATOM"))) {
             return width;
         }

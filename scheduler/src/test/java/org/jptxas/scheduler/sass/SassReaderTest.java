@@ -65,6 +65,18 @@ class SassReaderTest {
     }
 
     @Test
+    void redgReadsItsWholeDataTuple() {
+        // sm_90's REDG read as one register: the post-allocation scheduler put the PRMT that packs R11 after the
+        // REDG of R10..R11 (red.global.min.v4.f16 wrong in the instruction-form suite)
+        assertTrue(parse("REDG.E.MIN.F16x4.RN.STRONG.SM desc[UR2][R4.64], R10").uses()
+                .contains(new RegRange(RegFile.R, 10, 2)));
+        assertTrue(parse("REDG.E.ADD.F32x4.FTZ.RN.STRONG.GPU desc[UR4][R2.64], R8").uses()
+                .contains(new RegRange(RegFile.R, 8, 4)));
+        assertTrue(parse("REDG.E.ADD.64.STRONG.GPU desc[UR4][R2.64], R6").uses()
+                .contains(new RegRange(RegFile.R, 6, 2)));
+    }
+
+    @Test
     void ldsmWritesOneRegisterPerMatrix() {
         // LDSM.16.M88.4 R4 writes R4..R7: a narrower def let a copy of R5 move above it (ldmatrix_frag on sm_80)
         assertEquals(List.of(new RegRange(RegFile.R, 4, 4)), parse("LDSM.16.M88.4 R4, [R2]").defs());

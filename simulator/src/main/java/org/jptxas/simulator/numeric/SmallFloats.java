@@ -77,6 +77,24 @@ public final class SmallFloats {
     }
 
     /**
+     * An f32 (raw bits) rounded to tf32 (10 fraction bits, the 13 low bits clear), to nearest even or toward zero;
+     * a carry may reach infinity; a NaN becomes the canonical 0x7fffffff. With {@code relu} a negative value is +0 (-0
+     * is not negative and stays).
+     */
+    public static int toTf32(int bits, boolean towardZero, boolean relu) {
+        if ((bits & 0x7fffffff) > 0x7f800000) {
+            return 0x7fffffff;
+        }
+        if (relu && bits < 0 && bits != 0x80000000) {
+            return 0;
+        }
+        if ((bits & 0x7fffffff) == 0x7f800000 || towardZero) {
+            return bits & 0xffffe000;
+        }
+        return bits + 0xfff + (bits >>> 13 & 1) & 0xffffe000;
+    }
+
+    /**
      * An 8-bit float, round-to-nearest-even with saturation to the largest finite value ({@code .satfinite}, the only
      * rounding PTX allows for fp8): {@code e4m3} (bias 7, no infinities, 0x7f NaN, largest 448) or {@code e5m2}
      * (binary16's exponent, largest 57344); NaN becomes 0x7f.

@@ -258,7 +258,7 @@ final class ArithmeticCompiler {
                 case F16: case BF16: case F16X2: case BF16X2: {
                     boolean bf = t == PtxType.BF16 || t == PtxType.BF16X2;
                     int lanes = t == PtxType.F16X2 || t == PtxType.BF16X2 ? 2 : 1;
-                    boolean relu = ic.has("relu");
+                    boolean relu = ic.has("relu"), oob = ic.has("oob");
                     return ic.simple(th -> {
                         long x = a.get(th), y = b.get(th), z = c.get(th), out = 0;
                         boolean flush = ftz && !bf; // .ftz (f16 only): subnormal inputs and result are zeros of their sign
@@ -274,6 +274,9 @@ final class ArithmeticCompiler {
                             long h = Values.toHalf(v, bf) & 0xffffL;
                             if (flush && (h & 0x7c00) == 0) {
                                 h &= 0x8000;
+                            }
+                            if (oob && Values.oobNaN16(x >>> (16 * i), y >>> (16 * i), z >>> (16 * i))) {
+                                h = 0;
                             }
                             out |= h << (16 * i);
                         }

@@ -90,6 +90,23 @@ final class ConversionCompiler {
                 write(th, d, hi << 8 | lo);
             });
         }
+        if ((dt == PtxType.E4M3X2 || dt == PtxType.E5M2X2) && st == PtxType.F16X2) {
+            // an f16 pair to fp8 (rn.satfinite), the high half in the high byte
+            boolean e4m3 = dt == PtxType.E4M3X2;
+            return ic.simple(th -> {
+                long x = a.get(th);
+                long hi = org.jptxas.simulator.numeric.SmallFloats.toFp8Satfinite(
+                        cvtDouble(Values.half(x >>> 16 & 0xffff, false), relu, false), e4m3);
+                long lo = org.jptxas.simulator.numeric.SmallFloats.toFp8Satfinite(
+                        cvtDouble(Values.half(x & 0xffff, false), relu, false), e4m3);
+                write(th, d, hi << 8 | lo);
+            });
+        }
+        if (dt == PtxType.TF32 && st == PtxType.F32 && (r == Rounding.RN || r == Rounding.RZ) && !satfinite) {
+            boolean rz = r == Rounding.RZ;
+            return ic.simple(th -> write(th, d, org.jptxas.simulator.numeric.SmallFloats.toTf32((int) a.get(th), rz,
+                    relu) & 0xffffffffL));
+        }
         if (dt == PtxType.TF32 && st == PtxType.F32 && ic.has("rna") && !relu) {
             return ic.simple(th -> write(th, d, toTf32(a.get(th), satfinite)));
         }

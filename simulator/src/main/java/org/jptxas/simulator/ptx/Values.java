@@ -61,6 +61,14 @@ final class Values {
         return Double.doubleToRawLongBits(d);
     }
 
+    /**
+     * fma's .oob: whether a lane of a, b or c is the 16-bit out-of-bounds NaN a tensor load fills with (0x7fff, the
+     * canonical NaN); the lane's result is then +0.
+     */
+    static boolean oobNaN16(long a, long b, long c) {
+        return (a & 0xffff) == 0x7fff || (b & 0xffff) == 0x7fff || (c & 0xffff) == 0x7fff;
+    }
+
     static double half(long bits, boolean bf16) {
         return bf16 ? SmallFloats.bf16ToFloat((int) bits & 0xffff) : SmallFloats.halfToFloat((int) bits & 0xffff);
     }

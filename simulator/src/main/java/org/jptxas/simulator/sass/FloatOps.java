@@ -64,6 +64,31 @@ final class FloatOps {
             f2fpFp8(op, t, w);
             return;
         }
+        if (op.has("UNPACK_B_MERGE_C")) {
+            // F2FP.SATFINITE{.RELU}.{E4M3|E5M2}.F16.UNPACK_B_MERGE_C d, b, c: b's f16 pair to an fp8 pair in the low
+            // half (the high f16 into bits 8-15), c's high half kept
+            boolean e4m3 = op.has("E4M3");
+            if (o.size() != 3 || !op.has("SATFINITE") || !op.has("F16") || e4m3 == op.has("E5M2")
+                    || op.modifiers().size() != (op.has("RELU") ? 5 : 4)) {
+                throw machine.unimplemented(op);
+            }
+            int b = operands.read(o.get(1), t, w);
+            boolean relu = op.has("RELU");
+            int hi = fp8(SmallFloats.halfToFloat(b >>> 16), e4m3, relu);
+            int lo = fp8(SmallFloats.halfToFloat(b & 0xffff), e4m3, relu);
+            OperandAccess.writeR(t, o.get(0), operands.read(o.get(2), t, w) & 0xffff0000 | hi << 8 | lo);
+            return;
+        }
+        if (op.has("TF32")) {
+            // F2FP{.RELU}.TF32.F32.PACK_B{.RZ} d, b: b rounded to tf32 (to nearest even, or toward zero)
+            if (o.size() != 2 || !op.has("PACK_B") || !op.has("F32")
+                    || op.modifiers().size() != 3 + (op.has("RELU") ? 1 : 0) + (op.has("RZ") ? 1 : 0)) {
+                throw machine.unimplemented(op);
+            }
+            OperandAccess.writeR(t, o.get(0), SmallFloats.toTf32(operands.read(o.get(1), t, w), op.has("RZ"),
+                    op.has("RELU")));
+            return;
+        }
         if (op.has("UNPACK_B")) {
             // F2FP{.RELU}.F16.{E4M3|E5M2}.UNPACK_B d, b: b's two low bytes widened to an f16 pair
             boolean e4m3 = op.has("E4M3");
@@ -155,6 +180,16 @@ final class FloatOps {
             OperandAccess.writeR(t, o.get(0), SmallFloats.toHalf(x, false, rounding(op)));
         } else if (m.size() >= 2 && m.get(0).equals("F16") && m.get(1).equals("F64")) { // F2F.F16.F64{.RM,.RP,.RZ}
             OperandAccess.writeR(t, o.get(0), SmallFloats.toHalf(operands.readD(o.get(1), t, w), false, rounding(op)));
+        } else if (m.size() >= 2 && (m.get(0).equals("F16") || m.get(0).equals("BF16"))
+                && (m.get(1).equals("F16") || m.get(1).equals("BF16") || m.get(1).equals("F64"))) {
+            // sm_90's F2F.{BF16.F16|F16.BF16|BF16.F64}{.RZ,.RM,.RP}: the source (a 16-bit one in the low half) rounded
+            double x = m.get(1).equals("F64") ? operands.readD(o.get(1), t, w)
+                    : m.get(1).equals("BF16") ? SmallFloats.bf16ToFloat(operands.read(o.get(1), t, w))
+                    : SmallFloats.halfToFloat(operands.read(o.get(1), t, w) & 0xffff);
+            OperandAccess.writeR(t, o.get(0), SmallFloats.toHalf(x, m.get(0).equals("BF16"), rounding(op)));
+        } else if (m.size() == 2 && m.get(0).equals("F64") && m.get(1).equals("BF16")) { // F2F.F64.BF16: exact
+            float f = SmallFloats.bf16ToFloat(operands.read(o.get(1), t, w));
+            OperandAccess.writeR64(t, o.get(0), Float.isNaN(f) ? 0x7fffffffffffffffL : Double.doubleToRawLongBits(f));
         } else if (m.size() >= 2 && m.get(0).equals("F32") && m.get(1).equals("F16")) {
             float f = SmallFloats.halfToFloat(operands.read(o.get(1), t, w) & 0xffff);
             if (op.has("FTZ")) {
@@ -239,12 +274,17 @@ final class FloatOps {
             OperandAccess.writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
             return;
         }
+        boolean oob = op.has("OOB") && op.opcode().equals("HFMA2");
         if (op.has("BF16_V2") && o.size() == (op.opcode().equals("HFMA2") ? 4 : 3) && op.modifiers().stream()
-                .allMatch(m -> m.equals("BF16_V2") || m.equals("RELU") || m.equals("MMA"))) {
+                .allMatch(m -> m.equals("BF16_V2") || m.equals("RELU") || m.equals("MMA") || oob && m.equals("OOB"))) {
             // bf16 pairs as one fma each: HADD2 a + b = a * 1 + b, HMUL2 a * b = a * b + (-0)
             int a = halfPair(o.get(1), t, w, op), b = halfPair(o.get(2), t, w, op);
             int r = switch (op.opcode()) {
-                case "HFMA2" -> PackedOps.fma2Bf16(a, b, halfPair(o.get(3), t, w, op), op.has("RELU"));
+                case "HFMA2" -> {
+                    int c = halfPair(o.get(3), t, w, op);
+                    int v = PackedOps.fma2Bf16(a, b, c, op.has("RELU"));
+                    yield oob ? PackedOps.oobClamp(v, a, b, c) : v;
+                }
                 case "HADD2" -> PackedOps.fma2Bf16(a, 0x3f80_3f80, b, op.has("RELU"));
                 default -> PackedOps.fma2Bf16(a, b, 0x8000_8000, op.has("RELU"));
             };
@@ -252,7 +292,8 @@ final class FloatOps {
             return;
         }
         for (String m : op.modifiers()) {
-            if (!m.equals("MMA") && !m.equals("FTZ") && !m.equals("SAT") && !(m.equals("RELU") && op.opcode().equals("HFMA2"))) {
+            if (!m.equals("MMA") && !m.equals("FTZ") && !m.equals("SAT") && !(m.equals("RELU") && op.opcode().equals("HFMA2"))
+                    && !(oob && m.equals("OOB"))) {
                 throw machine.unimplemented(op);
             }
         }
@@ -296,7 +337,7 @@ final class FloatOps {
             }
             r |= HalfOps.result(v, ftz, sat) << (16 * k);
         }
-        OperandAccess.writeR(t, o.get(0), r);
+        OperandAccess.writeR(t, o.get(0), oob ? PackedOps.oobClamp(r, a, b, c) : r);
     }
 
     /** I2F{.F64}{.S32|.U32|.S64|.U64}{.RZ|.RM|.RP}: integer to float in a rounding direction. */

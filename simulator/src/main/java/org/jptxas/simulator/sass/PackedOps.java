@@ -88,6 +88,20 @@ final class PackedOps {
     }
 
     /**
+     * HFMA2's .OOB: a lane where a, b or c holds the 16-bit out-of-bounds NaN (0x7fff, a tensor load's fill) is +0
+     * (as the interpreter's fma.oob; the PTX ISA's rule, not observed on a GPU here).
+     */
+    static int oobClamp(int r, int a, int b, int c) {
+        for (int k = 0; k < 2; k++) {
+            int s = 16 * k;
+            if ((a >>> s & 0xffff) == 0x7fff || (b >>> s & 0xffff) == 0x7fff || (c >>> s & 0xffff) == 0x7fff) {
+                r &= ~(0xffff << s);
+            }
+        }
+        return r;
+    }
+
+    /**
      * I2IP.{U2,S2,U4,S4,U8,S8,U16,S16}.S32.SAT d, a, b, c (cvt.pack.sat): a and b clamped to the narrow type's range,
      * b in the low lane and a above it; the 2-, 4- and 8-bit forms fill the bits above the pair with c's low bits
      * (nvdisasm's c.28 and c.24 name how many).

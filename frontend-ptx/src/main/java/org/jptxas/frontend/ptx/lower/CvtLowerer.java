@@ -67,6 +67,15 @@ public final class CvtLowerer implements InstructionLowerer {
             m.finish();
             return;
         }
+        if (dt == PtxType.TF32 && st == PtxType.F32 && ("rn".equals(rnd) || "rz".equals(rnd))
+                && !insn.hasModifier("satfinite") && cx.target().sm() >= 90 && insn.operands().size() == 2) {
+            // sm_90's F2FP.TF32 (as ptxas): the f32 rounded to 10 fraction bits, the 13 low bits clear
+            Reg d = cx.dst(insn.operands().get(0), PtxType.B32);
+            Src x = cx.src(insn.operands().get(1), st);
+            m.op("F2FP", (insn.hasModifier("relu") ? "RELU." : "") + "TF32.F32.PACK_B" + ("rz".equals(rnd) ? ".RZ" : ""),
+                    d, x);
+            return;
+        }
         if (insn.hasModifier("relu") || insn.hasModifier("satfinite") || insn.operands().size() != 2) {
             if ((dt == PtxType.F16X2 || dt == PtxType.BF16X2) && st == PtxType.F32 && insn.operands().size() == 3) {
                 packF16x2(insn, cx, m, dt, rnd);
@@ -113,6 +122,15 @@ public final class CvtLowerer implements InstructionLowerer {
             String f = st == PtxType.E4M3X2 ? "E4M3" : "E5M2";
             // nvdisasm's order: .RELU before the types (F2FP.RELU.F16.E4M3.UNPACK_B)
             m.op("F2FP", (insn.hasModifier("relu") ? "RELU." : "") + "F16." + f + ".UNPACK_B", d, a);
+            return true;
+        }
+        if (toFp8 && st == PtxType.F16X2 && insn.operands().size() == 2 && insn.hasModifier("satfinite")) {
+            // ptxas: the pair converted into the low half, the high half from RZ (MERGE_C)
+            Reg d = cx.dst(insn.operands().get(0), dt);
+            Src a = cx.src(insn.operands().get(1), st);
+            String f = dt == PtxType.E4M3X2 ? "E4M3" : "E5M2";
+            m.op("F2FP", "SATFINITE." + (insn.hasModifier("relu") ? "RELU." : "") + f + ".F16.UNPACK_B_MERGE_C", d, a,
+                    RZ);
             return true;
         }
         if (toFp8 && st == PtxType.F32 && insn.operands().size() == 3 && insn.hasModifier("satfinite")) {
@@ -502,6 +520,12 @@ public final class CvtLowerer implements InstructionLowerer {
                         halfToFloat(m, t, s);
                         m.op("F2F", "F64.F32", wide, t);
                     }
+                    case BF16 -> {
+                        if (cx.target().sm() < 90 || ftz) {
+                            throw cx.unsupported(insn.fullName());
+                        }
+                        m.op("F2F", "F64.BF16", wide, s);
+                    }
                     default -> throw cx.unsupported(insn.fullName());
                 }
                 if (sat) {
@@ -570,9 +594,22 @@ public final class CvtLowerer implements InstructionLowerer {
                         }
                         m.op("F2FP", packModifiers(insn, bf, fr), d, RZ, x);
                     }
-                    case F64 -> {
-                        if (bf) {
+                    case F16, BF16 -> {
+                        // sm_90's F2F between the two 16-bit formats (st != dt here)
+                        if (cx.target().sm() < 90 || sat || ftz || insn.hasModifier("relu")
+                                || insn.hasModifier("satfinite")) {
                             throw cx.unsupported(insn.fullName());
+                        }
+                        String pair = bf ? "BF16.F16" : "F16.BF16";
+                        m.op("F2F", fr.isEmpty() ? pair : pair + "." + fr, d, s);
+                    }
+                    case F64 -> {
+                        if (bf && (cx.target().sm() < 90 || sat)) {
+                            throw cx.unsupported(insn.fullName());
+                        }
+                        if (bf) {
+                            m.op("F2F", fr.isEmpty() ? "BF16.F64" : "BF16.F64." + fr, d, s);
+                            return;
                         }
                         Reg t = sat ? m.r() : d;
                         m.op("F2F", fr.isEmpty() ? "F16.F64" : "F16.F64." + fr, t, s);

@@ -70,8 +70,9 @@ final class FloatArith {
             c = Src.of(r);
         }
         boolean halves = t == PtxType.F16 || t == PtxType.F16X2 || t == PtxType.BF16 || t == PtxType.BF16X2;
-        // .relu on a half fma is HFMA2's .RELU (sm_80 on); .oob has no encoding here yet
-        if (insn.hasModifier("oob") || insn.hasModifier("relu") && !(halves && c != null)) {
+        // .relu on a half fma is HFMA2's .RELU (sm_80 on), .oob HFMA2's .OOB (sm_90)
+        if (insn.hasModifier("oob") && !(halves && c != null && cx.target().sm() >= 90)
+                || insn.hasModifier("relu") && !(halves && c != null)) {
             throw cx.unsupported(null);
         }
         switch (t) {
@@ -122,6 +123,9 @@ final class FloatArith {
                         cx.emit("HFMA2", m, List.of(d), List.of(a, Ptx.imm(one), b));
                     }
                     return;
+                }
+                if (insn.hasModifier("oob")) {
+                    m.add("OOB"); // nvdisasm's order: HFMA2{.BF16_V2}.OOB{.RELU}
                 }
                 if (insn.hasModifier("relu")) {
                     m.add("RELU");
