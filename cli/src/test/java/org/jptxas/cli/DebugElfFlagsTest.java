@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The top byte of the cubin's {@code e_flags} says what debug information it carries, as ptxas 13 writes it: 0x06
- * without, 0x09 with line tables ({@code -lineinfo}, or PTX with {@code .loc}), 0x0b with {@code -g};
+ * without, 0x09 with line tables ({@code -lineinfo}, or PTX ISA 4.0 and later with {@code .loc}: an older PTX with
+ * {@code .loc} gets none unasked), 0x0b with {@code -g};
  * {@code --suppress-debug-info} drops it back to 0x06. Compared with ptxas 13 on sm_80 and sm_90, executable and
  * {@code -c}.
  */
@@ -31,16 +32,20 @@ class DebugElfFlagsTest {
             + "ld.param.u64 %rd1, [out];\n.loc 1 4 1\nmov.u32 %r1, %tid.x;\ncvta.to.global.u64 %rd1, %rd1;\n"
             + "st.global.u32 [%rd1], %r1;\nret;\n}\n";
     private static final String WITHOUT_LOC = WITH_LOC.replaceAll("\\.loc 1 \\d 1\n", "");
+    /** The same with {@code .loc} in PTX ISA 3.2 (what nvcc 5 and gpuocelot's corpus files are). */
+    private static final String OLD_WITH_LOC = WITH_LOC.replace(
+            ".version 7.0\n.target sm_80", ".version 3.2\n.target sm_20");
 
     @Test
     void debugByteIsPtxas() throws Exception {
         Path ptxas = Oracles.assumePtxas13();
         Files.writeString(dir.resolve("loc.ptx"), WITH_LOC);
         Files.writeString(dir.resolve("plain.ptx"), WITHOUT_LOC);
+        Files.writeString(dir.resolve("old.ptx"), OLD_WITH_LOC);
         List<String> differing = new ArrayList<>();
         List<Integer> seen = new ArrayList<>();
         for (String arch : List.of("sm_80", "sm_90")) {
-            for (String file : List.of("loc.ptx", "plain.ptx")) {
+            for (String file : List.of("loc.ptx", "plain.ptx", "old.ptx")) {
                 for (List<String> options : List.of(List.<String>of(), List.of("-lineinfo"), List.of("-g"),
                         List.of("-lineinfo", "-suppress-debug-info"), List.of("-g", "-suppress-debug-info"),
                         List.of("-c", "-lineinfo"))) {

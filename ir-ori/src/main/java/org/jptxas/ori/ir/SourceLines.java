@@ -20,10 +20,19 @@ import java.util.Objects;
  *                  effect at each of its instructions' lines
  * @param ptxText   the PTX text as ptxas embeds it in {@code .nv_debug_ptx_txt} (one NUL-terminated line per line)
  * @param checksum  Adler-32 of the PTX file's bytes: ptxas names relocatable output's {@code .nv_debug_ptx_txt.N} by it
+ * @param locAsksForLineTables whether the input's {@code .loc}s ask for line tables without {@code -lineinfo}: ptxas 13
+ *                  writes them unasked for PTX ISA 4.0 and later only (a 3.2 file with {@code .loc} and {@code .file}
+ *                  gets none, and {@code --suppress-debug-info} alone draws its warning there)
  */
-public record SourceLines(List<File> files, Map<String, FunctionLines> functions, byte[] ptxText, long checksum) {
+public record SourceLines(List<File> files, Map<String, FunctionLines> functions, byte[] ptxText, long checksum,
+                          boolean locAsksForLineTables) {
     /** No line information: modules built without the PTX front end. */
     public static final SourceLines NONE = new SourceLines(List.of(), Map.of(), new byte[0], 0);
+
+    /** PTX ISA 4.0 and later: the .locs ask for line tables. */
+    public SourceLines(List<File> files, Map<String, FunctionLines> functions, byte[] ptxText, long checksum) {
+        this(files, functions, ptxText, checksum, true);
+    }
 
     public SourceLines {
         files = List.copyOf(files);
@@ -43,12 +52,14 @@ public record SourceLines(List<File> files, Map<String, FunctionLines> functions
         List<File> files = new java.util.ArrayList<>();
         Map<String, FunctionLines> functions = new java.util.HashMap<>();
         SourceLines last = NONE;
+        boolean asks = false;
         for (SourceLines in : inputs) {
             files.addAll(in.files());
             in.functions().forEach(functions::putIfAbsent);
             last = in;
+            asks |= in.locAsksForLineTables && in.hasLoc();
         }
-        return new SourceLines(files, functions, last.ptxText, last.checksum);
+        return new SourceLines(files, functions, last.ptxText, last.checksum, asks);
     }
 
     /** {@code .file index "path"[, timestamp, size]}; timestamp and size are -1 when not written. */
@@ -74,11 +85,11 @@ public record SourceLines(List<File> files, Map<String, FunctionLines> functions
     }
 
     /**
-     * Whether the PTX holds {@code .loc} directives and a {@code .file}: ptxas then writes line tables even without
-     * {@code -lineinfo} (without a {@code .file} it does not).
+     * Whether the PTX holds {@code .loc} directives and a {@code .file} and is PTX ISA 4.0 or later: ptxas then writes
+     * line tables even without {@code -lineinfo} (without a {@code .file}, or in an older PTX, it does not).
      */
     public boolean hasLoc() {
-        return !files.isEmpty()
+        return locAsksForLineTables && !files.isEmpty()
                 && functions.values().stream().anyMatch(f -> f.first() != null || !f.locs().isEmpty());
     }
 
@@ -94,7 +105,7 @@ public record SourceLines(List<File> files, Map<String, FunctionLines> functions
 
     /** The same tables with {@code replacement} as the {@code .file} table. */
     public SourceLines withFiles(List<File> replacement) {
-        return new SourceLines(replacement, functions, ptxText, checksum);
+        return new SourceLines(replacement, functions, ptxText, checksum, locAsksForLineTables);
     }
 
     /** Whether there is anything at all (a PTX front end made these tables). */

@@ -85,20 +85,27 @@ public final class LineTableRows {
     }
 
     private static final java.util.regex.Pattern CONSTANT =
-            java.util.regex.Pattern.compile("MOV R\\d+, -?(0x[0-9a-f]+|\\d+)");
+            java.util.regex.Pattern.compile("MOV R\\d+, (RZ|-?(0x[0-9a-f]+|\\d+))");
+    /**
+     * A register copy, {@code MOV R8, R12}: not a predicated one ({@code @!P2 MOV R10, R11}), which is a branch arm
+     * made conditional, and ptxas keeps those with their line.
+     */
+    private static final java.util.regex.Pattern COPY =
+            java.util.regex.Pattern.compile("MOV R\\d+, R\\d+(\\.reuse)?");
     /** A kernel parameter or launch constant read into a register: {@code MOV R8, c[0x0][0x168]}. */
     private static final java.util.regex.Pattern PARAMETER =
             java.util.regex.Pattern.compile("(MOV|LDC(\\.64)?) R\\d+, c\\[0x0\\]\\[0x[0-9a-f]+\\]");
 
     /**
-     * A constant put into a register ({@code MOV R28, 0x1}) or a parameter read from the constant bank
-     * ({@code MOV R8, c[0x0][0x168]}, what an {@code ld.param} or a {@code mov} of {@code %ntid} becomes): ptxas folds
-     * such a {@code mov}/{@code ld.param} into the instructions that use the value (as a constant operand, or a copy
-     * it places at the use and gives the use's line), so its line has no code of its own there; where jptxas keeps
-     * the instruction, it continues the row before it rather than annotate a line ptxas does not.
+     * A constant put into a register ({@code MOV R28, 0x1}, {@code MOV R6, RZ}), a parameter read from the constant
+     * bank ({@code MOV R8, c[0x0][0x168]}, what an {@code ld.param} or a {@code mov} of {@code %ntid} becomes) or a
+     * register copy ({@code MOV R3, R2}: a PTX {@code mov} or a value carried around a loop): ptxas folds such a
+     * {@code mov}/{@code ld.param} into the instructions that use the value (as a constant operand, a coalesced
+     * register, or a copy it places at the use and gives the use's line), so its line has no code of its own there;
+     * where jptxas keeps the instruction, it continues the row before it rather than annotate a line ptxas does not.
      */
     static boolean materializesConstant(CodeLine line) {
-        return CONSTANT.matcher(line.text()).matches()
+        return CONSTANT.matcher(line.text()).matches() || COPY.matcher(line.text()).matches()
                 || PARAMETER.matcher(line.text()).matches() && !setsUpStack(line);
     }
 

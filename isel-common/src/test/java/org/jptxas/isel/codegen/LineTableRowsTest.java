@@ -96,15 +96,36 @@ class LineTableRowsTest {
                         Map.of(8, new SourceLines.Loc(1, 10, 0), 9, new SourceLines.Loc(1, 11, 0),
                                 10, new SourceLines.Loc(1, 12, 0)))), new byte[0], 0);
         List<CodeLine> code = new ArrayList<>();
-        for (String[] l : new String[][] {{"NOP", "8"}, {"MOV R28, 0x1", "9"}, {"MOV R3, R2", "9"}, {"NOP", "10"}}) {
+        for (String[] l : new String[][] {{"NOP", "8"}, {"MOV R28, 0x1", "9"}, {"MOV R29, RZ", "9"},
+                {"IADD3 R3, R2, 0x1, RZ", "9"}, {"NOP", "10"}}) {
             code.add(new CodeLine(null, l[0], l[0], null, null, Integer.parseInt(l[1])));
         }
         FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
                 0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
         CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(new CompiledFunction(code, facts, List.of(), 0, 0)),
                 false);
-        // the MOV of a register keeps its line
-        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 11), new DebugLine.Row(0x30, 1, 12)),
+        // the instruction that computes something keeps its line
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x30, 1, 11), new DebugLine.Row(0x40, 1, 12)),
+                t.sourceLines().get(0).rows());
+    }
+
+    @Test
+    void aRegisterCopyContinuesTheRowBeforeUnlessPredicated() {
+        // ptxas coalesces a 'mov.b32 %r3, %r2' (or a loop-carried copy) away: jptxas's MOV R3, R2 does not annotate
+        // line 11; a predicated copy (a branch arm made conditional) keeps its line (12), as ptxas's does
+        SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "k.cu", 0, 0)),
+                Map.of("k", new SourceLines.FunctionLines(5, 13, new SourceLines.Loc(1, 10, 0),
+                        Map.of(8, new SourceLines.Loc(1, 10, 0), 9, new SourceLines.Loc(1, 11, 0),
+                                10, new SourceLines.Loc(1, 12, 0)))), new byte[0], 0);
+        List<CodeLine> code = new ArrayList<>();
+        for (String[] l : new String[][] {{"NOP", "8"}, {"MOV R3, R2", "9"}, {"@!P1 MOV R4, R5", "10"}}) {
+            code.add(new CodeLine(null, l[0], l[0], null, null, Integer.parseInt(l[1])));
+        }
+        FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
+                0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
+        CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(new CompiledFunction(code, facts, List.of(), 0, 0)),
+                false);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 12)),
                 t.sourceLines().get(0).rows());
     }
 

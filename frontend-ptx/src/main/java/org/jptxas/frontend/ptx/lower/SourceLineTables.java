@@ -50,7 +50,9 @@ public final class SourceLineTables {
         byte[] raw = text.getBytes(StandardCharsets.ISO_8859_1);
         java.util.zip.Adler32 adler = new java.util.zip.Adler32();
         adler.update(raw);
-        return new SourceLines(files, functions, ptxText(text), adler.getValue());
+        // ptxas 13 writes line tables for .loc without -lineinfo from PTX ISA 4.0 on (none for a 3.2 file)
+        boolean asks = module.version().map(v -> v.times10() >= 40).orElse(true);
+        return new SourceLines(files, functions, ptxText(text), adler.getValue(), asks);
     }
 
     private static void walk(Block block, SourceLines.Loc[] state, Map<Integer, SourceLines.Loc> locs) {
