@@ -36,6 +36,8 @@ import org.jptxas.ori.target.TargetFeature;
  *       ({@link TargetFeature#INT4_IMMA})</td><td>4, 2, 4 / 2, 1, 4 / 1, 1, 2</td></tr>
  *   <tr><td>m16n8k256 / m16n8k128 / m8n8k128 s32.b1.b1.s32.and.popc (.xor.popc)</td><td>BMMA.168256 / .168128 /
  *       .88128 .AND.POPC (.XOR.POPC: {@link TargetFeature#BINARY_MMA_XOR})</td><td>4, 2, 4 / 2, 1, 4 / 1, 1, 2</td></tr>
+ *   <tr><td>m16n8k32 f32.e4m3.e5m2.f32 (f16 accumulators; A and B each e4m3 or e5m2)</td>
+ *       <td>QMMA.16832.F32.E4M3.E5M2 ({@link TargetFeature#FP8_MMA})</td><td>4, 2, 4 / 2</td></tr>
  *   <tr><td>m8n8k4 f64.f64.f64.f64</td><td>DMMA.884 (sm_90: DMMA.8x8x4, a matcher's spelling)</td>
  *       <td>2, 2, 4 (register pairs)</td></tr>
  * </table>
