@@ -24,7 +24,7 @@ import org.jptxas.ori.ir.Src;
 public final class RedundantLoadElimination implements Pass {
     private static final Set<String> LOADS = Set.of("LDG", "LDS", "LD");
     /** Register-only instructions besides {@link OpInfo#isPure}: they neither touch memory nor order it. */
-    private static final Set<String> NO_MEMORY = Set.of("HMMA", "IMMA", "DMMA", "BMMA");
+    private static final Set<String> NO_MEMORY = Set.of("HMMA", "IMMA", "DMMA", "BMMA", "QMMA");
     private static final Set<String> ORDERING_MODS = Set.of("STRONG", "MMIO", "SYS", "GPU", "VOLATILE");
 
     @Override

@@ -54,6 +54,11 @@ public enum TargetFeature {
      */
     BINARY_MMA_XOR,
     /**
+     * {@code QMMA.16832}: the warp-level fp8 multiply (e4m3/e5m2 inputs, f32 or f16 accumulators) of Ada. Hopper has
+     * none: ptxas unpacks the bytes to f16 there (F2FP.F16.E4M3.UNPACK_B) and runs two HMMA.16816 per multiply.
+     */
+    FP8_MMA,
+    /**
      * A shared variable's address carries the block's cluster rank in its top byte ({@code (SR_CgaCtaId << 24) +
      * offset}, sm_90), so that it stays valid as a {@code shared::cluster} or generic address, and a generic shared
      * address is the shared address under the window's high word ({@code SR_SWINHI}).

@@ -401,12 +401,13 @@ public final class SassTextPrinter {
     }
 
     /**
-     * nvdisasm names the fragment layouts of an integer or binary warp-level multiply's A and B ({@code IMMA.16832.S8.S8 R0,
+     * nvdisasm names the fragment layouts of an integer, binary or fp8 warp-level multiply's A and B ({@code IMMA.16832.S8.S8 R0,
      * R4.ROW, R8.COL, R0}) and of Turing's quad-pair {@code HMMA.884}; the layouts are fixed (mma.sync is always
      * {@code .row.col}), so the text carries them.
      */
     private static List<Spelling> withLayout(String mnemonic, int operand, List<Spelling> spellings) {
-        boolean named = mnemonic.startsWith("IMMA.") || mnemonic.startsWith("BMMA.") || mnemonic.startsWith("HMMA.884.");
+        boolean named = mnemonic.startsWith("IMMA.") || mnemonic.startsWith("BMMA.") || mnemonic.startsWith("QMMA.")
+                || mnemonic.startsWith("HMMA.884.");
         if (!named || operand < 1 || operand > 2) {
             return spellings;
         }

@@ -31,24 +31,51 @@ class WarpgroupEncodingOracleTest {
     private static final String SM = "sm_90a";
 
     /** Mnemonics (shape and types) the sm_90a tables hold; codegen's rows beyond them are gaps. */
-    private static final List<String> SHAPES = List.of("HGMMA.64x64x16.F32", "HGMMA.64x128x16.F32",
-            "HGMMA.64x256x16.F32", "HGMMA.64x256x16.F32.BF16", "HGMMA.64x256x8.F32.TF32", "HGMMA.64x8x16.F32",
-            "HGMMA.64x64x16.F16", "HGMMA.64x96x16.F32.BF16", "BGMMA.64x256x256.AND.POPC",
-            "QGMMA.64x64x32.F32.E5M2.E5M2", "QGMMA.64x64x32.F32.E4M3.E4M3");
+    private static final List<String> SHAPES = shapes();
     private static final List<String> FLAGS = List.of("negA", "tnspA", "negB", "tnspB");
 
     /** What the corpus's sm_90a kernels need (Triton's matmul, less_slow.cpp). */
     private static final List<String> NEEDED = List.of("HGMMA.64x64x16.F32.tnspB", "HGMMA.64x64x16.F32.tnspB.gsb0",
             "HGMMA.64x256x16.F32.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0", "HGMMA.64x256x8.F32.TF32.gsb0",
-            "BGMMA.64x256x256.AND.POPC.gsb0", "QGMMA.64x64x32.F32.E5M2.E5M2", "QGMMA.64x64x32.F32.E5M2.E5M2.gsb0");
+            "BGMMA.64x256x256.AND.POPC.gsb0", "QGMMA.64x64x32.F32.E5M2.E5M2", "QGMMA.64x64x32.F32.E5M2.E5M2.gsb0",
+            "QGMMA.64x128x32.F16.E4M3.E5M2 !UPT", "QGMMA.64x256x32.F32.E4M3.E4M3.gsb0 !UPT",
+            "QGMMA.64x16x32.F32.E5M2.E4M3");
 
     /** Equal to frontend-ptx's {@code GmmaTypes.ENCODABLE}. */
     private static final TreeSet<String> ENCODABLE = new TreeSet<>(List.of("BGMMA.64x256x256.AND.POPC.gsb0",
             "BGMMA.64x256x256.AND.POPC.gsb0 !UPT", "HGMMA.64x128x16.F32", "HGMMA.64x128x16.F32 !UPT",
             "HGMMA.64x128x16.F32.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0 !UPT",
             "HGMMA.64x256x16.F32.gsb0", "HGMMA.64x256x16.F32.gsb0 !UPT", "HGMMA.64x256x8.F32.TF32.gsb0",
-            "HGMMA.64x256x8.F32.TF32.gsb0 !UPT", "HGMMA.64x64x16.F32.tnspB", "HGMMA.64x64x16.F32.tnspB.gsb0",
-            "QGMMA.64x64x32.F32.E5M2.E5M2", "QGMMA.64x64x32.F32.E5M2.E5M2.gsb0"));
+            "HGMMA.64x256x8.F32.TF32.gsb0 !UPT", "HGMMA.64x64x16.F32.tnspB", "HGMMA.64x64x16.F32.tnspB.gsb0"));
+
+    static {
+        for (String m : qgmma()) {
+            ENCODABLE.addAll(List.of(m, m + ".gsb0", m + " !UPT", m + ".gsb0 !UPT"));
+        }
+    }
+
+    /** QGMMA with N 16..256 and every accumulator and input type (the table's forms from ptxas 13's words). */
+    private static List<String> qgmma() {
+        List<String> l = new ArrayList<>();
+        for (int n : new int[] {16, 32, 64, 128, 256}) {
+            for (String d : List.of("F32", "F16")) {
+                for (String a : List.of("E4M3", "E5M2")) {
+                    for (String b : List.of("E4M3", "E5M2")) {
+                        l.add("QGMMA.64x" + n + "x32." + d + "." + a + "." + b);
+                    }
+                }
+            }
+        }
+        return l;
+    }
+
+    private static List<String> shapes() {
+        List<String> l = new ArrayList<>(List.of("HGMMA.64x64x16.F32", "HGMMA.64x128x16.F32", "HGMMA.64x256x16.F32",
+                "HGMMA.64x256x16.F32.BF16", "HGMMA.64x256x8.F32.TF32", "HGMMA.64x8x16.F32", "HGMMA.64x64x16.F16",
+                "HGMMA.64x96x16.F32.BF16", "BGMMA.64x256x256.AND.POPC", "QGMMA.64x96x32.F32.E4M3.E4M3"));
+        l.addAll(qgmma());
+        return l;
+    }
 
     @Test
     void warpgroupInstructionsAsCodegenPrintsThemAreReadBackByNvdisasm() {

@@ -41,7 +41,7 @@ final class OriSchedView {
             "F2F", "F2F_X", "F2I", "F2I_X", "I2F", "I2F_X", "FRND", "FRND_X", "MUFU", "DFMA", "DADD", "DMUL", "DSETP",
             "HADD2", "HADD2_F32", "HFMA2", "HMUL2", "HSET2", "HSETP2", "HMNMX2", "S2R", "CS2R_32", "CS2R_64", "LDC",
             // tensor-core MMAs read and write registers only: the fragment loads of later steps move above them
-            "HMMA", "IMMA", "DMMA", "BMMA",
+            "HMMA", "IMMA", "DMMA", "BMMA", "QMMA",
             // a warp reduction reads registers of the active threads, which change only at order points
             "REDUX");
     /**

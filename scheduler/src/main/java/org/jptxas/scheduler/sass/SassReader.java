@@ -278,7 +278,7 @@ public final class SassReader {
                 return dest ? 1 : 2;
             case "F2F", "F2I", "I2F", "F2FP", "I2I":
                 return conversionWidth(m, types, dest);
-            case "HMMA", "IMMA", "DMMA", "BMMA":
+            case "HMMA", "IMMA", "DMMA", "BMMA", "QMMA":
                 return mmaWidth(m, mods, dest, srcIndex);
             case "RET", "CALL":
                 return 2; // a 64-bit return or target address
@@ -326,9 +326,9 @@ public final class SassReader {
             return 2; // Volta's HMMA.884 steps
         }
         int in = m.equals("BMMA") ? 1 : mods.contains("TF32") ? 32 : mods.contains("S4") || mods.contains("U4") ? 4
-                : m.equals("IMMA") ? 8 : 16;
+                : m.equals("IMMA") || m.equals("QMMA") ? 8 : 16;
         if (dest || srcIndex == 2) {
-            int acc = m.equals("HMMA") && !mods.contains("F32") ? 16 : 32;
+            int acc = (m.equals("HMMA") || m.equals("QMMA")) && !mods.contains("F32") ? 16 : 32;
             return mnk[0] * mnk[1] * acc / 1024;
         }
         return srcIndex == 0 ? mnk[0] * mnk[2] * in / 1024 : mnk[2] * mnk[1] * in / 1024;

@@ -27,7 +27,7 @@ public final class WarpMma {
 
     /** Element types of the operands. */
     public enum Type {
-        F16(16), BF16(16), TF32(32), F32(32), S8(8), U8(8), S4(4), U4(4), B1(1), S32(32), F64(64);
+        F16(16), BF16(16), TF32(32), F32(32), S8(8), U8(8), S4(4), U4(4), B1(1), S32(32), F64(64), E4M3(8), E5M2(8);
 
         final int bits;
 
@@ -41,10 +41,16 @@ public final class WarpMma {
     }
 
     /**
-     * One multiply: shape m x n x k, the types of A/B (the same for both), of C and of D, whether integer results
-     * saturate, and whether b1 elements combine by XOR (else AND).
+     * One multiply: shape m x n x k, the types of A ({@code ab}) and B ({@code b}: the same as A's except fp8, where
+     * e4m3 and e5m2 mix), of C and of D, whether integer results saturate, and whether b1 elements combine by XOR
+     * (else AND).
      */
-    public record Spec(int m, int n, int k, Type ab, Type c, Type d, boolean satfinite, boolean xor) {
+    public record Spec(int m, int n, int k, Type ab, Type c, Type d, boolean satfinite, boolean xor, Type b) {
+        /** A multiply whose A and B have one type. */
+        public Spec(int m, int n, int k, Type ab, Type c, Type d, boolean satfinite, boolean xor) {
+            this(m, n, k, ab, c, d, satfinite, xor, ab);
+        }
+
         /** A multiply whose b1 products (if any) are AND. */
         public Spec(int m, int n, int k, Type ab, Type c, Type d, boolean satfinite) {
             this(m, n, k, ab, c, d, satfinite, false);
@@ -56,7 +62,7 @@ public final class WarpMma {
         }
 
         public int bRegs() {
-            return k * n * ab.bits / 32 / 32;
+            return k * n * b.bits / 32 / 32;
         }
 
         public int cRegs() {
@@ -147,10 +153,10 @@ public final class WarpMma {
             f[t][g] = Double.longBitsToDouble(pair(regs, 0));
             return;
         }
-        int p = perReg(s.ab), count = s.k * s.n / 32;
+        int p = perReg(s.b), count = s.k * s.n / 32;
         for (int e = 0; e < count; e++) {
             int row = p * t + e % p + 4 * p * (e / p);
-            set(s.ab, regs, e, p, f, v, row, g);
+            set(s.b, regs, e, p, f, v, row, g);
         }
     }
 
@@ -195,6 +201,7 @@ public final class WarpMma {
             case U4 -> v[row][col] = raw & 0xf;
             case B1 -> v[row][col] = raw & 1;
             case S32 -> v[row][col] = raw;
+            case E4M3, E5M2 -> f[row][col] = SmallFloats.halfToFloat(SmallFloats.fp8ToHalf(raw, type == Type.E4M3, false));
             default -> throw new IllegalArgumentException("element type " + type);
         }
     }

@@ -60,7 +60,7 @@ public final class SmallFloats {
      * An 8-bit float widened to binary16 (exact: every e4m3 and e5m2 value is a binary16 value); NaN becomes the
      * canonical 0x7fff, and with {@code relu} a negative value 0.
      */
-    static int fp8ToHalf(int bits, boolean e4m3, boolean relu) {
+    public static int fp8ToHalf(int bits, boolean e4m3, boolean relu) {
         double v;
         if (e4m3) {
             int exp = bits >>> 3 & 0xf, frac = bits & 7;

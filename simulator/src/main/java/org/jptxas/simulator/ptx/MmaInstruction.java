@@ -57,6 +57,8 @@ final class MmaInstruction {
                 case "u4" -> types.add(Type.U4);
                 case "s32" -> types.add(Type.S32);
                 case "f64" -> types.add(Type.F64);
+                case "e4m3" -> types.add(Type.E4M3);
+                case "e5m2" -> types.add(Type.E5M2);
                 default -> {
                     return null;
                 }
@@ -66,6 +68,12 @@ final class MmaInstruction {
             return null;
         }
         Type d = types.get(0), a = types.get(1), b = types.get(2), c = types.get(3);
+        boolean fp8 = (a == Type.E4M3 || a == Type.E5M2) && (b == Type.E4M3 || b == Type.E5M2);
+        if (fp8) { // m16n8k32, A and B each e4m3 or e5m2, f32 or f16 accumulation
+            boolean ok = shape.equals("m16n8k32") && d == c && (d == Type.F32 || d == Type.F16) && !sat && !popc
+                    && bitOp == null;
+            return ok ? new Spec(16, 8, 32, a, c, d, false, false, b) : null;
+        }
         if (a != b) { // mixed s8/u8 inputs: not implemented
             return null;
         }

@@ -29,6 +29,7 @@ final class MatrixMultiplyOps {
             case "HMMA" -> hmma(shape, m.subList(1, m.size()));
             case "IMMA" -> imma(shape, m.subList(1, m.size()));
             case "BMMA" -> bmma(shape, m.subList(1, m.size()));
+            case "QMMA" -> qmma(shape, m.subList(1, m.size()));
             case "DMMA" -> (shape.equals("884") || shape.equals("8x8x4")) && m.size() == 1
                     ? new Spec(8, 8, 4, Type.F64, Type.F64, Type.F64, false) : null;
             default -> null;
@@ -67,6 +68,24 @@ final class MatrixMultiplyOps {
             return null;
         }
         return new Spec(16, 8, k, ab, acc, acc, false);
+    }
+
+    /** {@code QMMA.16832.F32|F16.A.B}: e4m3/e5m2 inputs, A and B each its own type, f32 or f16 accumulation. */
+    private static Spec qmma(String shape, List<String> types) {
+        if (!shape.equals("16832") || types.size() != 3) {
+            return null;
+        }
+        Type acc = types.get(0).equals("F32") ? Type.F32 : types.get(0).equals("F16") ? Type.F16 : null;
+        Type a = fp8(types.get(1)), b = fp8(types.get(2));
+        return acc == null || a == null || b == null ? null : new Spec(16, 8, 32, a, acc, acc, false, false, b);
+    }
+
+    private static Type fp8(String name) {
+        return switch (name) {
+            case "E4M3" -> Type.E4M3;
+            case "E5M2" -> Type.E5M2;
+            default -> null;
+        };
     }
 
     /** {@code BMMA.168256|168128|88128.AND|XOR.POPC}: b1 inputs, s32 accumulation. */

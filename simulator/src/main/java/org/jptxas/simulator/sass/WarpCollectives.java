@@ -172,7 +172,7 @@ final class WarpCollectives {
             case "MATCH" -> match(op, base, count, active, w);
             case "LDSM" -> ldsm(op, base, count, active, w);
             case "ELECT", "STSM" -> machine.hopper().collective(op, machine.threads, base, count, active, w);
-            case "HMMA", "IMMA", "BMMA", "DMMA" -> matrixMultiply(op, base, count, active);
+            case "HMMA", "IMMA", "BMMA", "DMMA", "QMMA" -> matrixMultiply(op, base, count, active);
             case "HGMMA", "QGMMA", "WARPGROUP", "USETMAXREG" -> warpgroup(op, w, count, active);
             default -> throw machine.unimplemented(op);
         }

@@ -299,6 +299,7 @@ final class FormParser {
         int sm = 0;
         int ptx = 0;
         List<String> targets = List.of();
+        boolean namesInstruction = false;
         for (String c : spec.substring(colon + 1).split(",(?=[a-z]+=)")) {
             if (c.startsWith("sm=")) {
                 sm = number(c.substring(3));
@@ -306,11 +307,13 @@ final class FormParser {
                 ptx = number(c.substring(4));
             } else if (c.startsWith("arch=")) {
                 targets = targets(c.substring(5));
+            } else if (c.equals("named=1")) {
+                namesInstruction = true;
             } else {
                 throw new IllegalArgumentException("cannot read gate condition '" + c + "'");
             }
         }
-        return new Gate(word, sm, ptx, targets, 0);
+        return new Gate(word, sm, ptx, targets, 0, namesInstruction);
     }
 
     /** Target names, or {@code @set} names of the table's target sets, comma separated. */

@@ -13,13 +13,19 @@ import java.util.Objects;
  *     {@code sm_90a}), by name
  * @param maxPtx when not 0, the highest {@code .version} times ten that still has the form: later versions do not
  *     know it at all (vote without {@code .sync}, mad.f32 without rounding)
+ * @param namesInstruction a modifier gate whose diagnostic names the instruction too, as ptxas words some
+ *     ("Modifier '.and' on 'mma' requires ...") and not others ("Modifier '.async' requires ...")
  */
-public record Gate(String word, int minSm, int minPtx, List<String> targets, int maxPtx) {
+public record Gate(String word, int minSm, int minPtx, List<String> targets, int maxPtx, boolean namesInstruction) {
     public Gate {
         Objects.requireNonNull(word, "word");
         targets = List.copyOf(targets);
         if (minSm < 0 || minPtx < 0) {
             throw new IllegalArgumentException("negative gate");
         }
+    }
+
+    public Gate(String word, int minSm, int minPtx, List<String> targets, int maxPtx) {
+        this(word, minSm, minPtx, targets, maxPtx, false);
     }
 }

@@ -503,7 +503,7 @@ final class FormMatcher {
                 if (!modifierWords.contains(g.word())) {
                     continue;
                 }
-                subject = "Modifier '." + g.word() + "'";
+                subject = "Modifier '." + g.word() + "'" + (g.namesInstruction() ? " on '" + form.name() + "'" : "");
             }
             if (!g.targets().isEmpty() && !g.targets().contains(target.name())) {
                 String what = g.word().isEmpty() ? "Instruction '" + form.name() + "'" : subject;

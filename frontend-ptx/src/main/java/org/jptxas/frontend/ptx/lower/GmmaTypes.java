@@ -81,12 +81,27 @@ final class GmmaTypes {
      * {@code " !UPT"} for a false scale-d. Kept equal to what {@code WarpgroupEncodingOracleTest} finds encodable, so
      * that a combination outside it is refused by name instead of failing in instruction selection.
      */
-    static final java.util.Set<String> ENCODABLE = java.util.Set.of("BGMMA.64x256x256.AND.POPC.gsb0",
-            "BGMMA.64x256x256.AND.POPC.gsb0 !UPT", "HGMMA.64x128x16.F32", "HGMMA.64x128x16.F32 !UPT",
-            "HGMMA.64x128x16.F32.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0 !UPT",
-            "HGMMA.64x256x16.F32.gsb0", "HGMMA.64x256x16.F32.gsb0 !UPT", "HGMMA.64x256x8.F32.TF32.gsb0",
-            "HGMMA.64x256x8.F32.TF32.gsb0 !UPT", "HGMMA.64x64x16.F32.tnspB", "HGMMA.64x64x16.F32.tnspB.gsb0",
-            "QGMMA.64x64x32.F32.E5M2.E5M2", "QGMMA.64x64x32.F32.E5M2.E5M2.gsb0");
+    static final java.util.Set<String> ENCODABLE = encodable();
+
+    private static java.util.Set<String> encodable() {
+        java.util.Set<String> s = new java.util.TreeSet<>(List.of("BGMMA.64x256x256.AND.POPC.gsb0",
+                "BGMMA.64x256x256.AND.POPC.gsb0 !UPT", "HGMMA.64x128x16.F32", "HGMMA.64x128x16.F32 !UPT",
+                "HGMMA.64x128x16.F32.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0 !UPT",
+                "HGMMA.64x256x16.F32.gsb0", "HGMMA.64x256x16.F32.gsb0 !UPT", "HGMMA.64x256x8.F32.TF32.gsb0",
+                "HGMMA.64x256x8.F32.TF32.gsb0 !UPT", "HGMMA.64x64x16.F32.tnspB", "HGMMA.64x64x16.F32.tnspB.gsb0"));
+        // QGMMA: N 16, 32, 64, 128, 256, every accumulator and input type, with and without gsb0 and a false scale-d
+        for (int n : new int[] {16, 32, 64, 128, 256}) {
+            for (String d : List.of("F32", "F16")) {
+                for (String a : List.of("E4M3", "E5M2")) {
+                    for (String b : List.of("E4M3", "E5M2")) {
+                        String m = "QGMMA.64x" + n + "x32." + d + "." + a + "." + b;
+                        s.addAll(List.of(m, m + ".gsb0", m + " !UPT", m + ".gsb0 !UPT"));
+                    }
+                }
+            }
+        }
+        return java.util.Collections.unmodifiableSet(s);
+    }
 
     /** Whether the multiply {@code opcode.mods} (without group marker) encodes with or without {@code gsb0}. */
     static boolean encodable(String opcode, List<String> mods, boolean noAccumulate) {

@@ -36,6 +36,8 @@ import org.jptxas.ori.target.TargetFeature;
  *       ({@link TargetFeature#INT4_IMMA})</td><td>4, 2, 4 / 2, 1, 4 / 1, 1, 2</td></tr>
  *   <tr><td>m16n8k256 / m16n8k128 / m8n8k128 s32.b1.b1.s32.and.popc (.xor.popc)</td><td>BMMA.168256 / .168128 /
  *       .88128 .AND.POPC (.XOR.POPC: {@link TargetFeature#BINARY_MMA_XOR})</td><td>4, 2, 4 / 2, 1, 4 / 1, 1, 2</td></tr>
+ *   <tr><td>m16n8k32 f32.e4m3.e5m2.f32 (f16 accumulators; A and B each e4m3 or e5m2)</td>
+ *       <td>QMMA.16832.F32.E4M3.E5M2 ({@link TargetFeature#FP8_MMA})</td><td>4, 2, 4 / 2</td></tr>
  *   <tr><td>m8n8k4 f64.f64.f64.f64</td><td>DMMA.884 (sm_90: DMMA.8x8x4, a matcher's spelling)</td>
  *       <td>2, 2, 4 (register pairs)</td></tr>
  * </table>
@@ -67,15 +69,21 @@ public final class MmaLowerer implements InstructionLowerer {
                 case "popc" -> popc = true;
                 case "m16n8k16", "m16n8k8", "m8n8k4", "m16n8k32", "m16n8k4", "m8n8k16", "m16n8k64", "m8n8k32",
                         "m16n8k256", "m16n8k128", "m8n8k128" -> shape = m;
-                case "f16", "bf16", "f32", "f64", "tf32", "s8", "u8", "s4", "u4", "b1", "s32" -> types.add(m);
+                case "f16", "bf16", "f32", "f64", "tf32", "s8", "u8", "s4", "u4", "b1", "s32", "e4m3", "e5m2" ->
+                        types.add(m);
                 case "satfinite" -> sat = true;
                 default -> {
                     return null;
                 }
             }
         }
-        if (shape == null || types.size() != 4 || !mods.contains("row") || !mods.contains("col")
-                || !types.get(1).equals(types.get(2))) {
+        if (shape == null || types.size() != 4 || !mods.contains("row") || !mods.contains("col")) {
+            return null;
+        }
+        if (types.get(1).startsWith("e") && types.get(2).startsWith("e")) {
+            return fp8(shape, types.get(0), types.get(1), types.get(2), types.get(3), sat || bitOp != null || popc);
+        }
+        if (!types.get(1).equals(types.get(2))) {
             return null;
         }
         String d = types.get(0), in = types.get(1), c = types.get(3);
@@ -156,6 +164,18 @@ public final class MmaLowerer implements InstructionLowerer {
         };
     }
 
+    /**
+     * e4m3/e5m2 inputs (A and B each its own type), f32 or f16 accumulation, m16n8k32: QMMA.16832, its operands named
+     * {@code .ROW}/{@code .COL} as IMMA's ({@link TargetFeature#FP8_MMA}).
+     */
+    private static Form fp8(String shape, String d, String a, String b, String c, boolean extra) {
+        if (extra || !shape.equals("m16n8k32") || !d.equals(c) || !(d.equals("f32") || d.equals("f16"))) {
+            return null;
+        }
+        int acc = d.equals("f32") ? 4 : 2;
+        return new Form("QMMA", List.of("16832", d.toUpperCase(), a.toUpperCase(), b.toUpperCase()), 4, 2, acc, acc);
+    }
+
     private static List<String> cat(String shape, List<String> types) {
         List<String> l = new ArrayList<>(List.of(shape));
         l.addAll(types);
@@ -178,6 +198,9 @@ public final class MmaLowerer implements InstructionLowerer {
         }
         if (f.opcode().equals("IMMA") && f.mods().get(1).endsWith("4") && !cx.profile().has(TargetFeature.INT4_IMMA)) {
             throw cx.unsupported("4-bit inputs on a target without 4-bit IMMA (ptxas widens them to 8-bit IMMA)");
+        }
+        if (f.opcode().equals("QMMA") && !cx.profile().has(TargetFeature.FP8_MMA)) {
+            throw cx.unsupported("e4m3/e5m2 inputs on a target without QMMA (ptxas unpacks them to f16 for HMMA)");
         }
         if (f.opcode().equals("BMMA") && f.mods().contains("XOR") && !cx.profile().has(TargetFeature.BINARY_MMA_XOR)) {
             throw cx.unsupported(".xor.popc on a target whose BMMA has only .AND.POPC");

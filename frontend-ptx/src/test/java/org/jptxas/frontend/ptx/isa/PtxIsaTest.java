@@ -14,6 +14,7 @@ import org.jptxas.spi.TestTargets;
 /** Representative accepts and rejects, with ptxas 13.0.88's messages (recorded from ptxas runs). */
 class PtxIsaTest {
     private static final PtxIsa ISA = PtxIsa.get();
+    private static final TargetInfo SM75 = TestTargets.catalog().info("sm_75").orElseThrow();
     private static final TargetInfo SM80 = TestTargets.catalog().info("sm_80").orElseThrow();
     private static final TargetInfo SM90 = TestTargets.catalog().info("sm_90").orElseThrow();
     private static final TargetInfo SM90A = TestTargets.catalog().info("sm_90a").orElseThrow();
@@ -144,6 +145,22 @@ class PtxIsaTest {
         accepts("cvt.rn.f32.s32", reg("f32"), reg("s32"));
         accepts("cvt.u32.u16", reg("b64"), reg("b16"));
         rejects("cvt.s32.f32", "Rounding modifier required for instruction 'cvt'", reg("s32"), reg("f32"));
+    }
+
+    /** ptxas 13 gates b1 mma's .and at PTX 7.1 and sm_80 on every shape, .xor at the shape's own PTX 7.0. */
+    @Test
+    void binaryMmaAndNeedsPtx71AndSm80() {
+        OperandUse[] k256 = {vec("s32", 4), vec("b32", 4), vec("b32", 2), vec("s32", 4)};
+        OperandUse[] k88 = {vec("s32", 2), vec("b32", 1), vec("b32", 1), vec("s32", 2)};
+        assertEquals(List.of("Modifier '.and' on 'mma' requires PTX ISA .version 7.1 or later"),
+                check("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc", SM80, 70, k256));
+        assertEquals(List.of(), check("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc", SM80, 71, k256));
+        assertEquals(List.of(), check("mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xor.popc", SM80, 70, k256));
+        assertEquals(List.of("Modifier '.and' on 'mma' requires .target sm_80 or higher"),
+                check("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.and.popc", SM75, 71, k88));
+        assertEquals(List.of(), check("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc", SM75, 70, k88));
+        assertEquals(List.of("Feature 'mma' requires PTX ISA .version 7.0 or later"),
+                check("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc", SM75, 65, k88));
     }
 
     @Test

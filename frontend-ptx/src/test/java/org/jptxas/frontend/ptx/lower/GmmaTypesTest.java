@@ -50,9 +50,12 @@ class GmmaTypesTest {
         assertEquals(List.of("64x128x32", "F16", "E4M3", "E5M2"),
                 row("mma_async.sync.aligned.m64n128k32.f16.e4m3.e5m2").sassModifiers());
         assertEquals(32, row("mma_async.sync.aligned.m64n128k32.f16.e4m3.e5m2").accumulatorRegisters());
-        // Triton's fp8 matmuls: the form the sm_90a tables encode, with and without the group marker
+        // the sm_90a tables encode N 16..256 (powers of two), every type, and a false scale-d (!UPT)
         assertTrue(GmmaTypes.encodable("QGMMA", List.of("64x64x32", "F32", "E5M2", "E5M2"), false));
-        assertFalse(GmmaTypes.encodable("QGMMA", List.of("64x64x32", "F32", "E5M2", "E5M2"), true));
+        assertTrue(GmmaTypes.encodable("QGMMA", List.of("64x64x32", "F32", "E5M2", "E5M2"), true));
+        assertTrue(GmmaTypes.encodable("QGMMA", List.of("64x256x32", "F16", "E4M3", "E5M2"), true));
+        assertTrue(GmmaTypes.encodable("QGMMA", List.of("64x16x32", "F32", "E5M2", "E4M3"), false));
+        assertFalse(GmmaTypes.encodable("QGMMA", List.of("64x96x32", "F32", "E4M3", "E4M3"), false));
         assertFalse(GmmaTypes.encodable("HGMMA", List.of("64x64x16", "F32", "tnspB"), true));
     }
 }

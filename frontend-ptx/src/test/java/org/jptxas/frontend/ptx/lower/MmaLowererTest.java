@@ -98,6 +98,24 @@ class MmaLowererTest {
     }
 
     @Test
+    void fp8InputsBecomeQmmaOnAdaAndAreRefusedByNameOnHopper() throws CompilationException {
+        assertEquals(new MmaLowerer.Form("QMMA", List.of("16832", "F32", "E4M3", "E5M2"), 4, 2, 4, 4),
+                MmaLowerer.form(words("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32")));
+        assertEquals(new MmaLowerer.Form("QMMA", List.of("16832", "F16", "E5M2", "E4M3"), 4, 2, 2, 2),
+                MmaLowerer.form(words("mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e4m3.f16")));
+        assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f16")), "mixed C and D");
+        assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k16.row.col.f32.e4m3.e4m3.f32")), "k16");
+        String mma = "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, "
+                + "{%r5, %r6}, {%f5, %f6, %f7, %f8};";
+        List<String> l = lower("sm_89", mma);
+        assertTrue(l.stream().anyMatch(s -> s.matches(
+                "QMMA\\.16832\\.F32\\.E4M3\\.E5M2 %r\\d+\\.128, %r\\d+\\.128, %r\\d+\\.64, %r\\d+\\.128")),
+                String.join("\n", l));
+        UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> lower("sm_90", mma));
+        assertTrue(e.getMessage().contains("without QMMA"), e.getMessage());
+    }
+
+    @Test
     void otherFormsAreRefusedByName() {
         UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> lower("sm_80",
                 "mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32 {%r11, %r12, %r13, %r14}, {%r1, %r2, %r3, %r4}, "

@@ -1,0 +1,267 @@
+package org.jptxas.cli.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.jptxas.isel.codegen.ModuleCodegen;
+import org.jptxas.ori.target.Target;
+import org.jptxas.simulator.exec.ExecutionLimits;
+import org.jptxas.simulator.exec.Launch;
+import org.jptxas.simulator.exec.LaunchResult;
+import org.jptxas.simulator.launch.LaunchSpecReader;
+import org.jptxas.simulator.numeric.SmallFloats;
+import org.jptxas.simulator.ptx.PtxInterpreter;
+import org.jptxas.simulator.sass.SassEmulator;
+import org.jptxas.spi.BackendRegistry;
+import org.jptxas.spi.TestTargets;
+import org.jptxas.testing.OracleCubins;
+import org.jptxas.testing.Oracles;
+import org.jptxas.testing.Processes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code mma.sync.aligned.m16n8k32} with fp8 inputs on sm_89 ({@code QMMA.16832.F32.E4M3.E5M2} with an f32
+ * accumulator, {@code QMMA.16832.F16.E5M2.E4M3} with an f16 one): jptxas's cubin, read back by nvdisasm 12.5 as its
+ * {@code --out-sass}, and ptxas 13's, run in the SASS emulator, and the PTX run by the interpreter, each checked
+ * against a CPU reference that lays the fragments out as the PTX ISA's m16n8k32 8-bit figures do (4 bytes per
+ * register, lowest first). The inputs are fp8 values between 1/2 and 8 with random signs, so every f32 sum is exact
+ * whatever the tensor core's order; an f16 result may differ from the reference's rounding in its last bit.
+ */
+class Fp8MmaEndToEndTest {
+    static final String PTX = """
+            .version 8.7
+            .target sm_89
+            .address_size 64
+            .visible .entry fp8_mma(.param .u64 pin, .param .u64 pout)
+            {
+              .reg .b32 a<4>, b<2>, h<2>, e<2>, l;
+              .reg .f32 c<4>, d<4>;
+              .reg .u64 ri, ro, off;
+              ld.param.u64 ri, [pin];
+              ld.param.u64 ro, [pout];
+              mov.u32 l, %laneid;
+              mul.wide.u32 off, l, 48;
+              add.u64 ri, ri, off;
+              mul.wide.u32 off, l, 32;
+              add.u64 ro, ro, off;
+              ld.global.v4.b32 {a0, a1, a2, a3}, [ri];
+              ld.global.v2.b32 {b0, b1}, [ri+16];
+              ld.global.v2.f32 {c0, c1}, [ri+24];
+              ld.global.v2.f32 {c2, c3}, [ri+32];
+              ld.global.v2.b32 {h0, h1}, [ri+40];
+              mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {d0, d1, d2, d3}, {a0, a1, a2, a3}, {b0, b1},
+                  {c0, c1, c2, c3};
+              mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e4m3.f16 {e0, e1}, {a0, a1, a2, a3}, {b0, b1}, {h0, h1};
+              st.global.v4.f32 [ro], {d0, d1, d2, d3};
+              st.global.v2.b32 [ro+16], {e0, e1};
+              ret;
+            }
+            """;
+
+    private static final BackendRegistry REGISTRY = BackendRegistry.discover(Fp8MmaEndToEndTest.class.getClassLoader());
+
+    /** Per-lane input words (A 4, B 2, f32 C 4, f16 C 2) and output words (f32 D 4, f16 D 2, 2 unused). */
+    private static final int IN = 12, OUT = 8;
+
+    @Test
+    void bothCompilersCubinsComputeTheReference(@TempDir Path dir) throws Exception {
+        String arch = "sm_89";
+        Path ptx = dir.resolve("fp8_mma.ptx");
+        Files.writeString(ptx, PTX);
+        int[] in = inputs();
+        int[] expected = reference(in);
+
+        ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(REGISTRY, ptx, arch, false, false);
+        for (String form : List.of("QMMA.16832.F32.E4M3.E5M2 ", "QMMA.16832.F16.E5M2.E4M3 ")) {
+            assertTrue(ours.sass().contains(form), form + " in\n" + ours.sass());
+        }
+        assertEquals(List.of(), mismatches(run(ours.cubin(), arch, in, dir.resolve("jptxas")), expected),
+                "jptxas's cubin");
+
+        Path nvdisasm = Oracles.assumeNvdisasm();
+        Path cubin = dir.resolve("ours.cubin");
+        Files.write(cubin, ours.cubin());
+        Processes.Result dis = OracleToolRuns.run(nvdisasm, List.of("-c"), cubin, dir, true);
+        assertEquals(0, dis.exitCode(), dis.stderr());
+        assertEquals(OracleAcceptanceTest.codeLines(ours.sass()), OracleAcceptanceTest.codeLines(dis.stdout()),
+                "nvdisasm reads jptxas's cubin as its --out-sass");
+        assertEquals(List.of(), org.jptxas.scheduler.sass.ControlAgreement.checkHazards(ours.cubin(),
+                TestTargets.of(arch)), "hazards in jptxas's control bits");
+
+        Oracles.assumePtxas13();
+        OracleCubins.Compiled c = OracleCubins.ptxas13(ptx, arch);
+        assertTrue(c.ok(), c.diagnostics());
+        byte[] theirs = Files.readAllBytes(c.cubin().orElseThrow());
+        assertEquals(List.of(), mismatches(run(theirs, arch, in, dir.resolve("ptxas")), expected), "ptxas's cubin");
+    }
+
+    @Test
+    void theInterpreterComputesTheReference(@TempDir Path dir) throws Exception {
+        int[] in = inputs();
+        Launch launch = launch("sm_89", in, dir);
+        LaunchResult r = PtxInterpreter.load("fp8_mma.ptx", PTX).execute(launch, ExecutionLimits.DEFAULT);
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        assertEquals(List.of(), mismatches(output(launch), reference(in)));
+    }
+
+    /** sm_90 has no QMMA (ptxas unpacks the bytes to f16 and runs HMMA there): refused by name. */
+    @Test
+    void hopperRefusesFp8MmaByName(@TempDir Path dir) throws Exception {
+        Path ptx = dir.resolve("fp8_mma.ptx");
+        Files.writeString(ptx, PTX.replace(".target sm_89", ".target sm_90"));
+        String message = "";
+        try {
+            OracleAcceptanceTest.compilePtx(REGISTRY, ptx, "sm_90", false, false);
+        } catch (org.jptxas.ori.diag.CompilationException e) {
+            message = e.diagnostics().isEmpty() ? String.valueOf(e.getMessage()) : e.diagnostics().get(0).format("jptxas");
+        }
+        assertTrue(message.contains("not yet supported") && message.contains("without QMMA"), message);
+    }
+
+    /** An e4m3 byte of magnitude in [1/2, 8): exponent field 6..9. */
+    private static int e4m3(Random r) {
+        return r.nextInt(2) << 7 | (6 + r.nextInt(4)) << 3 | r.nextInt(8);
+    }
+
+    /** An e5m2 byte of magnitude in [1/2, 8): exponent field 14..17. */
+    private static int e5m2(Random r) {
+        return r.nextInt(2) << 7 | (14 + r.nextInt(4)) << 2 | r.nextInt(4);
+    }
+
+    private static double e4m3Value(int b) {
+        double v = (8 + (b & 7)) / 8.0 * Math.scalb(1.0, (b >>> 3 & 15) - 7);
+        return (b & 0x80) != 0 ? -v : v;
+    }
+
+    private static double e5m2Value(int b) {
+        double v = (4 + (b & 3)) / 4.0 * Math.scalb(1.0, (b >>> 2 & 31) - 15);
+        return (b & 0x80) != 0 ? -v : v;
+    }
+
+    /**
+     * 32 lanes x 12 words. A's bytes serve as e4m3 in the first multiply and as e5m2 in the second, B's the other way
+     * round, so each byte is drawn to be in range as both (the e4m3 and e5m2 fields of one byte differ): a byte is
+     * kept when both readings have magnitude in [1/2, 8). C is small integers (f32) and small halves (f16).
+     */
+    private static int[] inputs() {
+        Random r = new Random(89);
+        int[] in = new int[32 * IN];
+        for (int lane = 0; lane < 32; lane++) {
+            int base = IN * lane;
+            for (int w = 0; w < 6; w++) {
+                int word = 0;
+                for (int i = 0; i < 4; i++) {
+                    word |= inBoth(r) << 8 * i;
+                }
+                in[base + w] = word;
+            }
+            for (int w = 6; w < 10; w++) {
+                in[base + w] = Float.floatToRawIntBits(r.nextInt(64) - 32);
+            }
+            for (int w = 10; w < 12; w++) {
+                in[base + w] = SmallFloats.toHalf(r.nextInt(16) - 8) | SmallFloats.toHalf(r.nextInt(16) - 8) << 16;
+            }
+        }
+        return in;
+    }
+
+    private static int inBoth(Random r) {
+        while (true) {
+            int b = r.nextBoolean() ? e4m3(r) : e5m2(r);
+            double x = Math.abs(e4m3Value(b)), y = Math.abs(e5m2Value(b));
+            if (x >= 0.5 && x < 8 && y >= 0.5 && y < 8) {
+                return b;
+            }
+        }
+    }
+
+    /**
+     * D of both multiplies. m16n8k32 with 8-bit elements: lane = 4g + t; A register j, byte i is
+     * A(g + 8 (j % 2), 4t + i + 16 (j / 2)); B register j, byte i is B(4t + i + 16j, g); C/D element e (f32: register
+     * e; f16: half e % 2 of register e / 2) is (g + 8 (e / 2), 2t + e % 2).
+     */
+    static int[] reference(int[] in) {
+        int[][] a = new int[16][32], b = new int[32][8];
+        for (int lane = 0; lane < 32; lane++) {
+            int g = lane / 4, t = lane % 4, base = IN * lane;
+            for (int i = 0; i < 4; i++) {
+                for (int j = 0; j < 4; j++) {
+                    a[g + 8 * (j % 2)][4 * t + i + 16 * (j / 2)] = in[base + j] >>> 8 * i & 0xff;
+                }
+                for (int j = 0; j < 2; j++) {
+                    b[4 * t + i + 16 * j][g] = in[base + 4 + j] >>> 8 * i & 0xff;
+                }
+            }
+        }
+        int[] out = new int[32 * OUT];
+        for (int lane = 0; lane < 32; lane++) {
+            int g = lane / 4, t = lane % 4, base = IN * lane, o = OUT * lane;
+            for (int e = 0; e < 4; e++) {
+                int row = g + 8 * (e / 2), col = 2 * t + e % 2;
+                double s32 = Float.intBitsToFloat(in[base + 6 + e]);
+                double s16 = SmallFloats.halfToFloat(in[base + 10 + e / 2] >>> 16 * (e % 2) & 0xffff);
+                for (int k = 0; k < 32; k++) {
+                    s32 += e4m3Value(a[row][k]) * e5m2Value(b[k][col]);
+                    s16 += e5m2Value(a[row][k]) * e4m3Value(b[k][col]);
+                }
+                out[o + e] = Float.floatToRawIntBits((float) s32);
+                out[o + 4 + e / 2] |= SmallFloats.toHalf(s16) << 16 * (e % 2);
+            }
+        }
+        return out;
+    }
+
+    private static int[] run(byte[] cubin, String arch, int[] in, Path dir) throws Exception {
+        Launch launch = launch(arch, in, dir);
+        LaunchResult r = SassEmulator.fromCubin(TestTargets.of(arch), cubin).execute(launch, ExecutionLimits.DEFAULT);
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        return output(launch);
+    }
+
+    private static Launch launch(String arch, int[] in, Path dir) throws Exception {
+        Files.createDirectories(dir);
+        ByteBuffer bb = ByteBuffer.allocate(4 * in.length).order(ByteOrder.LITTLE_ENDIAN);
+        bb.asIntBuffer().put(in);
+        Files.write(dir.resolve("in.bin"), bb.array());
+        Path spec = dir.resolve("launch.json");
+        Files.writeString(spec, "{\"entry\": \"fp8_mma\", \"grid\": [1,1,1], \"block\": [32,1,1],"
+                + " \"dynamic_shared_bytes\": 0, \"params\": [{\"type\": \"ptr\", \"bytes\": " + 4 * in.length
+                + ", \"in\": \"in.bin\"}, {\"type\": \"ptr\", \"bytes\": " + 4 * 32 * OUT
+                + ", \"out\": \"out.bin\"}]}");
+        return Launch.prepare(Target.of(arch), LaunchSpecReader.read(spec));
+    }
+
+    private static int[] output(Launch launch) {
+        byte[] bytes = launch.arguments().get(1).buffer().orElseThrow().bytes();
+        int[] out = new int[bytes.length / 4];
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(out);
+        return out;
+    }
+
+    /** f32 words must match exactly; each f16 half may differ by one in its last bit (the tensor core's rounding). */
+    private static List<String> mismatches(int[] actual, int[] expected) {
+        List<String> bad = new ArrayList<>();
+        for (int i = 0; i < expected.length && bad.size() < 5; i++) {
+            boolean ok;
+            if (i % OUT < 4) {
+                ok = actual[i] == expected[i];
+            } else {
+                ok = Math.abs((actual[i] & 0xffff) - (expected[i] & 0xffff)) <= 1
+                        && Math.abs((actual[i] >>> 16) - (expected[i] >>> 16)) <= 1;
+            }
+            if (!ok) {
+                bad.add("lane " + i / OUT + " word " + i % OUT + ": " + Integer.toHexString(actual[i]) + ", expected "
+                        + Integer.toHexString(expected[i]));
+            }
+        }
+        return bad;
+    }
+}
