@@ -136,10 +136,26 @@ public final class OptPipeline {
         // Problems the input already has (a device function's parameters are read before any write) are the
         // producer's; a pass is blamed only for new ones.
         List<String> before = verify ? IrVerifier.verify(function.name(), function.body()) : List.of();
+        // A pass is a function of the body: one that left the body unchanged, run again on that same body (no
+        // pass changed it since), changes nothing again, so it is not run. The confirming rounds of the fixed
+        // point then run only the passes that come after a change. quietAt[i]: the step at which pass i last ran
+        // without a change (-1: never, or it changed the body); lastChange: the step of the body's last change.
+        int[] quietAt = new int[passes.size()];
+        java.util.Arrays.fill(quietAt, -1);
+        int lastChange = -1;
+        int step = 0;
         for (int round = 0; round < MAX_ROUNDS; round++) {
             boolean any = false;
-            for (Pass pass : passes) {
-                boolean changed = pass.run(function.body(), cx);
+            for (int i = 0; i < passes.size(); i++, step++) {
+                Pass pass = passes.get(i);
+                boolean unchangedInput = quietAt[i] > lastChange;
+                boolean changed = !unchangedInput && pass.run(function.body(), cx);
+                if (changed) {
+                    lastChange = step;
+                    quietAt[i] = -1;
+                } else if (!unchangedInput) {
+                    quietAt[i] = step;
+                }
                 any |= changed;
                 if (changed) {
                     cx.analyses().changed();
