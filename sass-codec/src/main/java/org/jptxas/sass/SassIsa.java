@@ -45,7 +45,7 @@ public final class SassIsa {
         for (SassFormData d : data) {
             all.add(toForm(d));
         }
-        all = ZeroOffsetForms.fixOffsets(all);
+        all = ZeroOffsetForms.withUnprintedZeroOffsets(ZeroOffsetForms.fixOffsets(all));
         this.forms = List.copyOf(all);
         Map<Integer, List<SassForm>> keyed = new HashMap<>();
         Map<String, List<SassForm>> skel = new LinkedHashMap<>();

@@ -2,8 +2,10 @@ package org.jptxas.sass;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Learned forms that leave an address offset unprinted but whose mask does not fix it: nvdisasm omits a zero
@@ -12,6 +14,11 @@ import java.util.Map;
  * mask (sm_90 {@code ATOMS.EXCH.128 R, [R], R}); the two then explain the same words equally well and every such word
  * decoded as ambiguous. Fixing the offset field at zero in the unprinted form restores the pair the other tables
  * have: the zero-offset form wins zero offsets, the offset form takes the rest.
+ *
+ * <p>The same rule read the other way: a form that prints an address offset after a register ({@code [R27+0x80]},
+ * {@code [R164.64+0x80]}, {@code [R2+UR4+0x10]}) has a twin that fixes the offset at zero and leaves it out
+ * ({@code [R27]}), because nvdisasm never prints {@code +0x0} there. The learner made such twins only for the
+ * combinations ptxas happened to emit with a zero offset; {@link #withUnprintedZeroOffsets} makes the rest.
  */
 final class ZeroOffsetForms {
     private ZeroOffsetForms() {
@@ -70,5 +77,74 @@ final class ZeroOffsetForms {
         }
         long[] m = extra.mask();
         return (m[0] & f.maskLo) == 0 && (m[1] & f.maskHi) == 0 ? extra : null;
+    }
+
+    /**
+     * {@code forms} and, for each form printing address offsets after a register, its twins with one or more of those
+     * offsets fixed at zero and unprinted (those no form already has).
+     */
+    static List<SassForm> withUnprintedZeroOffsets(List<SassForm> forms) {
+        Set<String> have = new HashSet<>();
+        for (SassForm f : forms) {
+            have.add(identity(f));
+        }
+        List<SassForm> out = new ArrayList<>(forms);
+        for (SassForm f : forms) {
+            List<Integer> offsets = new ArrayList<>();
+            for (int i = 1; i < f.slots.length; i++) {
+                if (isAddressOffset(f, i)) {
+                    offsets.add(i);
+                }
+            }
+            for (int subset = 1; subset < 1 << offsets.size(); subset++) {
+                SassForm twin = f;
+                // drop from the last so the earlier slot numbers stay valid
+                for (int b = offsets.size() - 1; b >= 0 && twin != null; b--) {
+                    if ((subset >> b & 1) != 0) {
+                        twin = withoutOffset(twin, offsets.get(b));
+                    }
+                }
+                if (twin != null && have.add(identity(twin))) {
+                    out.add(twin);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Slot {@code i} is a signed offset printed right after a register (or its {@code .64}) and before {@code ]}. */
+    private static boolean isAddressOffset(SassForm f, int i) {
+        return f.slots[i] instanceof SassSlot.Field off && off.kind() == SlotKind.SHEX_PLUS
+                && f.slots[i - 1] instanceof SassSlot.Field reg
+                && (reg.kind() == SlotKind.GPR || reg.kind() == SlotKind.UGPR)
+                && (f.pieces[i].isEmpty() || f.pieces[i].equals(".64")) && f.pieces[i + 1].startsWith("]")
+                && f.repeats[i] < 0;
+    }
+
+    /** {@code f} with offset slot {@code i} fixed at zero and not printed; null when an exclusion names the slot. */
+    private static SassForm withoutOffset(SassForm f, int i) {
+        List<String> exclusions = new ArrayList<>();
+        for (int e = 0; e < f.excludeSlots.length; e++) {
+            StringBuilder sb = new StringBuilder();
+            for (int t = 0; t < f.excludeSlots[e].length; t++) {
+                int slot = f.excludeSlots[e][t];
+                if (slot == i) {
+                    return null;
+                }
+                sb.append(t > 0 ? "&" : "").append(slot > i ? slot - 1 : slot).append("=0x")
+                        .append(Long.toHexString(f.excludeValues[e][t]));
+            }
+            exclusions.add(sb.toString());
+        }
+        List<String> pieces = new ArrayList<>(List.of(f.pieces));
+        pieces.set(i, pieces.get(i) + pieces.remove(i + 1));
+        List<SassSlot> slots = new ArrayList<>(List.of(f.slots));
+        long[] m = ((SassSlot.Field) slots.remove(i)).field().mask();
+        return new SassForm(f.key, f.mnemonic, pieces, slots, f.maskLo | m[0], f.maskHi | m[1], f.bitsLo, f.bitsHi,
+                exclusions);
+    }
+
+    private static String identity(SassForm f) {
+        return encoding(f) + ":" + f.mnemonic + ":" + f.skeleton + ":" + List.of(f.slots);
     }
 }
