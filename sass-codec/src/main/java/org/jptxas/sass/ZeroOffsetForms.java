@@ -18,7 +18,8 @@ import java.util.Set;
  * <p>The same rule read the other way: a form that prints an address offset after a register ({@code [R27+0x80]},
  * {@code [R164.64+0x80]}, {@code [R2+UR4+0x10]}) has a twin that fixes the offset at zero and leaves it out
  * ({@code [R27]}), because nvdisasm never prints {@code +0x0} there. The learner made such twins only for the
- * combinations ptxas happened to emit with a zero offset; {@link #withUnprintedZeroOffsets} makes the rest.
+ * combinations ptxas happened to emit with a zero offset; {@link #withUnprintedZeroOffsets} makes the rest, and
+ * likewise the twins of {@code [R+UR]} addresses for RZ, which nvdisasm prints as {@code [UR]}.
  */
 final class ZeroOffsetForms {
     private ZeroOffsetForms() {
@@ -90,6 +91,12 @@ final class ZeroOffsetForms {
         }
         List<SassForm> out = new ArrayList<>(forms);
         for (SassForm f : forms) {
+            SassForm uniformOnly = withoutZeroRegister(f);
+            if (uniformOnly != null && have.add(identity(uniformOnly))) {
+                out.add(uniformOnly);
+            }
+        }
+        for (SassForm f : List.copyOf(out)) {
             List<Integer> offsets = new ArrayList<>();
             for (int i = 1; i < f.slots.length; i++) {
                 if (isAddressOffset(f, i)) {
@@ -110,6 +117,37 @@ final class ZeroOffsetForms {
             }
         }
         return out;
+    }
+
+    /**
+     * {@code f}'s twin for an address {@code [R+UR...]} whose register is RZ, which nvdisasm leaves out
+     * ({@code [UR7]}, {@code [UR4+0x10]}); null when {@code f} prints no such address.
+     */
+    private static SassForm withoutZeroRegister(SassForm f) {
+        for (int j = 0; j + 1 < f.slots.length; j++) {
+            if (f.slots[j] instanceof SassSlot.Field reg && reg.kind() == SlotKind.GPR && f.repeats[j] < 0
+                    && f.pieces[j].endsWith("[") && !f.pieces[j].endsWith("][") && !f.pieces[j].endsWith("c[")
+                    && f.pieces[j + 1].equals("+") && f.slots[j + 1] instanceof SassSlot.Field ur
+                    && ur.kind() == SlotKind.UGPR) {
+                for (int e = 0; e < f.excludeSlots.length; e++) {
+                    for (int slot : f.excludeSlots[e]) {
+                        if (slot >= j) {
+                            return null;
+                        }
+                    }
+                }
+                List<String> pieces = new ArrayList<>(List.of(f.pieces));
+                pieces.remove(j + 1);
+                List<SassSlot> slots = new ArrayList<>(List.of(f.slots));
+                slots.remove(j);
+                long[] m = reg.field().mask();
+                long[] rz = new long[2];
+                reg.field().insert(SlotKind.GPR.zeroValue(), rz);
+                return new SassForm(f.key, f.mnemonic, pieces, slots, f.maskLo | m[0], f.maskHi | m[1],
+                        f.bitsLo | rz[0], f.bitsHi | rz[1], f.exclusions());
+            }
+        }
+        return null;
     }
 
     /** Slot {@code i} is a signed offset printed right after a register (or its {@code .64}) and before {@code ]}. */
