@@ -222,8 +222,10 @@ class ToolDropInTest {
 
     /** jnvdisasm's listing alone (an instruction it cannot decode shows as UNKNOWN in the listing). */
     static String jnvdisasmListing(byte[] bytes) {
-        return run(bytes, (file, out, err) -> JnvdisasmMain.run(new String[] {file.toString()}, out,
-                new PrintWriter(new StringWriter())));
+        return run(bytes, (file, out, err) -> {
+            out.print(JnvdisasmRunner.output(file.toString()));
+            return 0;
+        });
     }
 
     interface ToolRun {

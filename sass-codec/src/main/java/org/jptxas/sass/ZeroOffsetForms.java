@@ -19,7 +19,8 @@ import java.util.Set;
  * {@code [R164.64+0x80]}, {@code [R2+UR4+0x10]}) has a twin that fixes the offset at zero and leaves it out
  * ({@code [R27]}), because nvdisasm never prints {@code +0x0} there. The learner made such twins only for the
  * combinations ptxas happened to emit with a zero offset; {@link #withUnprintedZeroOffsets} makes the rest, and
- * likewise the twins of {@code [R+UR]} addresses for RZ, which nvdisasm prints as {@code [UR]}.
+ * likewise the twins of {@code [R+UR]} addresses for RZ, which nvdisasm prints as {@code [UR]}, and of absolute
+ * addresses {@code [0x0]} for {@code [RZ]}.
  */
 final class ZeroOffsetForms {
     private ZeroOffsetForms() {
@@ -96,6 +97,16 @@ final class ZeroOffsetForms {
                 out.add(uniformOnly);
             }
         }
+        Map<Integer, List<SassForm>> byKey = new HashMap<>();
+        for (SassForm f : forms) {
+            byKey.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+        }
+        for (SassForm f : forms) {
+            SassForm rz = zeroAddressAsRz(f, byKey.get(f.key));
+            if (rz != null && have.add(identity(rz))) {
+                out.add(rz);
+            }
+        }
         for (SassForm f : List.copyOf(out)) {
             List<Integer> offsets = new ArrayList<>();
             for (int i = 1; i < f.slots.length; i++) {
@@ -148,6 +159,55 @@ final class ZeroOffsetForms {
             }
         }
         return null;
+    }
+
+    /**
+     * {@code f}'s twin for an absolute address {@code [0x0]} whose unprinted register is RZ: nvdisasm prints
+     * {@code [RZ]} there. {@code f} prints {@code [off]} with a register field fixed at RZ, the field a sibling of its
+     * key prints first in that bracket ({@code [R+off]}); null otherwise.
+     */
+    private static SassForm zeroAddressAsRz(SassForm f, List<SassForm> siblings) {
+        for (int i = 0; i < f.slots.length; i++) {
+            if (!(f.slots[i] instanceof SassSlot.Field off) || off.kind() != SlotKind.HEX && off.kind() != SlotKind.SHEX
+                    || !f.pieces[i].endsWith("[") || f.pieces[i].endsWith("][") || f.pieces[i].endsWith("c[")
+                    || !f.pieces[i + 1].startsWith("]") || f.repeats[i] >= 0) {
+                continue;
+            }
+            for (SassForm g : siblings) {
+                // the same operand in a sibling with or without a guard
+                int j = i - guards(f) + guards(g);
+                if (g == f || !g.mnemonic.equals(f.mnemonic) || j < 0 || j >= g.slots.length
+                        || !g.pieces[j].equals(f.pieces[i])
+                        || !(g.slots[j] instanceof SassSlot.Field reg) || reg.kind() != SlotKind.GPR) {
+                    continue;
+                }
+                long[] m = reg.field().mask();
+                long[] rz = new long[2];
+                reg.field().insert(SlotKind.GPR.zeroValue(), rz);
+                if ((f.maskLo & m[0]) != m[0] || (f.maskHi & m[1]) != m[1] || (f.bitsLo & m[0]) != rz[0]
+                        || (f.bitsHi & m[1]) != rz[1]) {
+                    continue;
+                }
+                for (int[] slots : f.excludeSlots) {
+                    for (int slot : slots) {
+                        if (slot == i) {
+                            return null;
+                        }
+                    }
+                }
+                List<SassSlot> slots = new ArrayList<>(List.of(f.slots));
+                slots.set(i, new SassSlot.Literal("RZ"));
+                long[] o = off.field().mask();
+                return new SassForm(f.key, f.mnemonic, List.of(f.pieces), slots, f.maskLo | o[0], f.maskHi | o[1],
+                        f.bitsLo, f.bitsHi, f.exclusions());
+            }
+        }
+        return null;
+    }
+
+    /** 1 for a form printing a guard predicate first, else 0. */
+    private static int guards(SassForm f) {
+        return f.pieces[0].startsWith("@") ? 1 : 0;
     }
 
     /** Slot {@code i} is a signed offset printed right after a register (or its {@code .64}) and before {@code ]}. */
