@@ -12,9 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.jptxas.cubin.Cubin;
 import org.jptxas.cubin.CorpusCubin;
-import org.jptxas.cubin.Section;
 import org.jptxas.sass.SassInstruction;
 import org.jptxas.sass.SassIsa;
 import org.jptxas.sass.SassPrinter;
@@ -49,18 +47,9 @@ class CorpusUnknownWordsCensus {
                 continue;
             }
             cubins++;
-            SassIsa isa = TestTargets.of(c.arch()).isa();
-            for (Section s : Cubin.read(Files.readAllBytes(compiled.cubin().get())).sections()) {
-                if (!s.isText()) {
-                    continue;
-                }
-                byte[] code = s.data();
-                for (int p = 0; p + 16 <= code.length; p += 16) {
-                    long lo = SassIsa.le64(code, p);
-                    long hi = SassIsa.le64(code, p + 8);
-                    words.computeIfAbsent(c.arch(), k -> new TreeMap<>()).merge(SassIsa.hex128(lo, hi), 1,
-                            Integer::sum);
-                }
+            for (TextWords.Word w : TextWords.of(Files.readAllBytes(compiled.cubin().get()))) {
+                words.computeIfAbsent(c.arch(), k -> new TreeMap<>()).merge(SassIsa.hex128(w.lo(), w.hi()), 1,
+                        Integer::sum);
             }
         }
         StringBuilder sb = new StringBuilder();

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,15 +49,13 @@ class JnvdisasmJumpTablesTest {
                             }
                             args.add(cubin.toString());
                             String expected = Processes.run(args, cubin.getParent()).stdout();
-                            StringWriter out = new StringWriter();
-                            JnvdisasmMain.run(args.subList(1, args.size()).toArray(String[]::new),
-                                    new PrintWriter(out), new PrintWriter(new StringWriter()));
+                            String out = JnvdisasmRunner.output(args.subList(1, args.size()).toArray(String[]::new));
                             compared++;
                             all.append(expected);
                             String name = ptx.getFileName() + " " + sm + (old ? " (ptxas 12.5)" : "")
                                     + (hex != null ? " -hex" : "");
-                            if (!expected.equals(out.toString())) {
-                                differing.add(name + ": " + JnvdisasmRunner.firstDifference(expected, out.toString()));
+                            if (!expected.equals(out)) {
+                                differing.add(name + ": " + JnvdisasmRunner.firstDifference(expected, out));
                             }
                         }
                     }

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,14 +45,12 @@ class JnvdisasmRelocationsTest {
                         Path cubin = c.cubin().orElseThrow();
                         String expected = Processes.run(List.of(nvdisasm.toString(), cubin.toString()),
                                 cubin.getParent()).stdout();
-                        StringWriter out = new StringWriter();
-                        JnvdisasmMain.run(new String[] {cubin.toString()}, new PrintWriter(out),
-                                new PrintWriter(new StringWriter()));
+                        String out = JnvdisasmRunner.output(cubin.toString());
                         compared++;
                         all.append(expected);
                         String name = ptx.getFileName() + " " + sm + (relocatable ? " -c" : "");
-                        if (!expected.equals(out.toString())) {
-                            differing.add(name + ": " + JnvdisasmRunner.firstDifference(expected, out.toString()));
+                        if (!expected.equals(out)) {
+                            differing.add(name + ": " + JnvdisasmRunner.firstDifference(expected, out));
                         }
                     }
                 }

@@ -19,6 +19,16 @@ public final class JnvdisasmRunner {
         return out.toString();
     }
 
+    /**
+     * {@code jnvdisasm <args>}'s standard output alone, whatever it exits with (what it cannot decode shows as
+     * UNKNOWN in the listing): the side the nvdisasm comparisons diff.
+     */
+    public static String output(String... args) {
+        StringWriter out = new StringWriter();
+        JnvdisasmMain.run(args, new PrintWriter(out), new PrintWriter(new StringWriter()));
+        return out.toString();
+    }
+
     public static String listing(Path cubin) {
         return run("-c", cubin.toString());
     }

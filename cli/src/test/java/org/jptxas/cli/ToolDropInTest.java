@@ -222,8 +222,10 @@ class ToolDropInTest {
 
     /** jnvdisasm's listing alone (an instruction it cannot decode shows as UNKNOWN in the listing). */
     static String jnvdisasmListing(byte[] bytes) {
-        return run(bytes, (file, out, err) -> JnvdisasmMain.run(new String[] {file.toString()}, out,
-                new PrintWriter(new StringWriter())));
+        return run(bytes, (file, out, err) -> {
+            out.print(JnvdisasmRunner.output(file.toString()));
+            return 0;
+        });
     }
 
     interface ToolRun {
@@ -258,12 +260,12 @@ class ToolDropInTest {
      * left comes from instructions the SASS tables do not know or print otherwise (jump tables: NvdisasmJumpTables).
      */
     static final Map<String, String> NVDISASM_KNOWN = Map.ofEntries(
-            Map.entry("nvdisasm .text.F: UNKNOWN", "instructions the SASS tables have not seen (FFMA.FTZ/FMUL.FTZ "
-                    + "with an immediate, IABS c[], LDGSTS.E.BYPASS.LTC128B.128, reuse flags after a register suffix "
-                    + "or with no evidence of the operand's flag bit; cli CorpusUnknownWordsCensus lists them all)"),
-            Map.entry("nvdisasm .text.F: other", "operand text the printer gets wrong without a relocation: LD.E.64 "
-                    + "[R.64+0x0] for [R.64], zero offsets ([0x0] for [RZ], [R+0x0] for [R], c[0x0][0x0] for "
-                    + "c[0x0][RZ]), sm_75 UIMAD.WIDE.U32's immediate unsigned where nvdisasm prints it signed"));
+            Map.entry("nvdisasm .text.F: UNKNOWN", "instructions the SASS tables have not seen (reuse flags with no "
+                    + "evidence of the operand's flag bit or after a register suffix, |R| operands of FSETP/FMUL.FTZ/"
+                    + "DSETP, LEA with UR or c[], IADD3 -c[]; cli CorpusUnknownWordsCensus lists them all)"),
+            Map.entry("nvdisasm .text.F: other", "operand text the printer gets wrong without a relocation: [0x0] for "
+                    + "[RZ] where the guarded form has no register field, sm_75 UIMAD.WIDE.U32's immediate unsigned where "
+                    + "nvdisasm prints it signed"));
 
     @Test
     void jcuobjdumpPrintsWhatCuobjdumpPrints() throws IOException {

@@ -1,7 +1,9 @@
 package org.jptxas.sass;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.jptxas.spi.TestTargets;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,5 +27,18 @@ class SassExecutionDecodeTest {
         // the same flag on a word no form explains without it (nvdisasm refuses it) stays unknown
         assertInstanceOf(SassInstruction.Unknown.class, isa.decodeForExecution(0x0000000500027fffL, hi));
         assertInstanceOf(SassInstruction.Unknown.class, isa.decode(0x0000000500027fffL, hi));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
+    void aListingsDecodeOnlyReuseFlagsAssembleBackButNotForCodeGeneration(String sm) {
+        SassIsa isa = TestTargets.of(sm).isa();
+        SassAssembler asm = new SassAssembler(isa);
+        long lo = 0x0000000500027424L, hi = 0x040fe200078e0209L;
+        SassInstruction.Known k = assertInstanceOf(SassInstruction.Known.class, isa.decode(lo, hi));
+        String text = SassPrinter.text(k, 0, null);
+        assertArrayEquals(new long[] {lo, hi}, asm.assembleListing(text, k.control(), 0, name -> 0));
+        // code generation's entry keeps to the combinations ptxas was seen to write
+        assertThrows(SassAssembler.AssemblyException.class, () -> asm.assemble(text, k.control(), 0, name -> 0));
     }
 }

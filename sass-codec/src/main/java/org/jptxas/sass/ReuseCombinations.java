@@ -13,7 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * none on composed forms such as FFMA.FTZ). A learned form of the dispatch key with exactly one flag is the evidence
  * that ties an operand field to its flag bit; a word whose flags no form explains decodes as the flag-free word's
  * form with {@code .reuse} after each flagged operand, when every set flag has such evidence and its operand is in
- * the form (an operand field no form of the key shows flagged takes the flag the other keys of the SM show for it).
+ * the form (an operand field no form of the key shows flagged takes the flag the SM's other keys of the same operand
+ * layout show for it).
  * Code generation never uses these forms: it keeps to the combinations ptxas was seen to write.
  */
 final class ReuseCombinations {
@@ -42,29 +43,42 @@ final class ReuseCombinations {
             }
             flags[k] = found.isEmpty() ? List.of() : List.copyOf(found);
         }
-        // fields without evidence in their own key take the SM's: the flag of an operand field is that of every key
-        // whose forms show it (a field two keys tie to different bits is left out)
-        Map<String, Long> bits = new java.util.HashMap<>();
-        java.util.Set<String> conflicting = new java.util.HashSet<>();
-        for (List<Flag> list : flags) {
-            for (Flag f : list) {
-                Long had = bits.putIfAbsent(f.field(), f.bit());
+        // fields without evidence in their own key take the flag the SM's keys of the same operand layout agree on:
+        // bits [11:9] and 91 of the key say which operand is a register, an immediate, a constant or a uniform
+        // register, and with it which flag an operand field has (Rc at [71:64] is the third source of FFMA R, R, R, R
+        // but the second of FFMA R, R, imm, R); a field keys of one layout tie to different bits is left out
+        Map<Integer, Map<String, Long>> bits = new java.util.HashMap<>();
+        Map<Integer, java.util.Set<String>> conflicting = new java.util.HashMap<>();
+        for (int k = 0; k < flags.length; k++) {
+            for (Flag f : flags[k]) {
+                Long had = bits.computeIfAbsent(layout(k), x -> new java.util.HashMap<>())
+                        .putIfAbsent(f.field(), f.bit());
                 if (had != null && had != f.bit()) {
-                    conflicting.add(f.field());
+                    conflicting.computeIfAbsent(layout(k), x -> new java.util.HashSet<>()).add(f.field());
                 }
             }
         }
-        List<Flag> shared = new ArrayList<>();
-        bits.forEach((field, bit) -> {
-            if (!conflicting.contains(field)) {
-                shared.add(new Flag(field, bit));
-            }
+        Map<Integer, List<Flag>> shared = new java.util.HashMap<>();
+        bits.forEach((layout, fields) -> {
+            List<Flag> agreed = new ArrayList<>();
+            fields.forEach((field, bit) -> {
+                if (!conflicting.getOrDefault(layout, java.util.Set.of()).contains(field)) {
+                    agreed.add(new Flag(field, bit));
+                }
+            });
+            agreed.sort(java.util.Comparator.comparing(Flag::field));
+            shared.put(layout, List.copyOf(agreed));
         });
-        this.shared = List.copyOf(shared);
+        this.shared = Map.copyOf(shared);
     }
 
-    /** The flags the SM's keys agree on, for fields a key has no evidence of its own for. */
-    private final List<Flag> shared;
+    /** The operand layout a dispatch key names: bits [11:9] of the opcode and bit 91. */
+    private static int layout(int key) {
+        return key >> 9;
+    }
+
+    /** Per operand layout, the flags its keys agree on, for fields a key has no evidence of its own for. */
+    private final Map<Integer, List<Flag>> shared;
 
     /**
      * {@code plain} (a form that decodes the word without its flags) with {@code .reuse} after each operand whose
@@ -72,7 +86,7 @@ final class ReuseCombinations {
      */
     SassForm with(SassForm plain, long reuse) {
         List<Flag> known = new ArrayList<>(flags[plain.key]);
-        for (Flag f : shared) {
+        for (Flag f : shared.getOrDefault(layout(plain.key), List.of())) {
             if (known.stream().noneMatch(k -> k.field().equals(f.field()))) {
                 known.add(f);
             }
@@ -102,13 +116,14 @@ final class ReuseCombinations {
             if (at < 0) {
                 return null;
             }
-            // after the operand's closing decorations (|R4|.reuse), before its separator
+            // after the operand's closing decorations (|R4|.reuse), before its separator and before a register
+            // suffix, as nvdisasm prints HADD2.F32 R24, -RZ, R27.reuse.H1_H1 and IMMA R12, R16.reuse.ROW, R6.COL
             int cut = 0;
             while (cut < p[at].length() && p[at].charAt(cut) == '|') {
                 cut++;
             }
-            if (p[at].startsWith(".", cut)) {
-                return null; // a register suffix (.64, .H1): where nvdisasm puts .reuse is unproven
+            if (p[at].matches("^\\.\\w+\\|.*")) {
+                return null; // a suffix inside an absolute value (|R4.H1|): where nvdisasm puts .reuse is unproven
             }
             p[at] = p[at].substring(0, cut) + REUSE + p[at].substring(cut);
         }

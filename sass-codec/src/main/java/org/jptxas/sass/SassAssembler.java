@@ -69,6 +69,38 @@ public final class SassAssembler {
     }
 
     /**
+     * Text a disassembler printed (jnvdisasm's listing), as {@link #assemble(String, Control, long, LabelResolver)}
+     * assembles it, and also with the reuse-flag combinations the decoder reads without a learned form
+     * ({@link ReuseCombinations}): the text without its {@code .reuse} flags encoded, then the flag bits [125:122]
+     * whose word decodes to the text. Code generation never comes here: it keeps to the combinations ptxas was seen
+     * to write.
+     */
+    public long[] assembleListing(String text, Control control, long address, LabelResolver labels) {
+        try {
+            return assemble(text, control, address, labels);
+        } catch (AssemblyException e) {
+            String normalized = SassLexer.normalize(text);
+            if (!normalized.contains(".reuse")) {
+                throw e;
+            }
+            long[] plain;
+            try {
+                plain = assemble(normalized.replace(".reuse", ""), control, address, labels);
+            } catch (AssemblyException | IllegalArgumentException x) {
+                throw e;
+            }
+            for (long flags = 1; flags < 16; flags++) {
+                long hi = plain[1] & ~ReuseCombinations.REUSE_HI | flags << 58;
+                if (isa.decode(plain[0], hi) instanceof SassInstruction.Known k
+                        && SassLexer.normalize(SassPrinter.text(k, address, null)).equals(normalized)) {
+                    return new long[] {plain[0], hi};
+                }
+            }
+            throw e;
+        }
+    }
+
+    /**
      * The typed instruction {@code text} assembles to: the form the assembler picks for it (placing its branch
      * targets at {@code labels}' addresses relative to {@code address}) with its operand values; branch targets keep
      * their label names. {@link SassEncoder} encodes it again at its final address.

@@ -46,6 +46,7 @@ public final class SassIsa {
         for (SassFormData d : data) {
             all.add(toForm(d));
         }
+        all = ZeroOffsetForms.withUnprintedZeroOffsets(all);
         this.forms = List.copyOf(all);
         Map<Integer, List<SassForm>> keyed = new HashMap<>();
         Map<String, List<SassForm>> skel = new LinkedHashMap<>();

@@ -6,8 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.jptxas.cubin.Cubin;
-import org.jptxas.cubin.Section;
+import org.jptxas.cli.TextWords;
 import org.jptxas.sass.SassIsa;
 import org.jptxas.sass.SassInstruction;
 import org.jptxas.testing.OracleCubins;
@@ -41,18 +40,10 @@ class RandomUnknownWordsCensus {
             }
             programs++;
             SassIsa isa = TestTargets.of(sm).isa();
-            for (Section s : Cubin.read(Files.readAllBytes(c.cubin().get())).sections()) {
-                if (!s.isText()) {
-                    continue;
-                }
-                byte[] code = s.data();
-                for (int p = 0; p + 16 <= code.length; p += 16) {
-                    long lo = SassIsa.le64(code, p);
-                    long hi = SassIsa.le64(code, p + 8);
-                    if (!(isa.decodeForExecution(lo, hi) instanceof SassInstruction.Known)) {
-                        sb.append(seed).append('\t').append(sm).append('\t').append(SassIsa.hex128(lo, hi))
-                                .append('\n');
-                    }
+            for (TextWords.Word w : TextWords.of(Files.readAllBytes(c.cubin().get()))) {
+                if (!(isa.decodeForExecution(w.lo(), w.hi()) instanceof SassInstruction.Known)) {
+                    sb.append(seed).append('\t').append(sm).append('\t').append(SassIsa.hex128(w.lo(), w.hi()))
+                            .append('\n');
                 }
             }
         }
