@@ -9,6 +9,7 @@ import org.jptxas.scheduler.dag.DepKind;
 import org.jptxas.scheduler.dag.Regions;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.latency.OpClass;
+import org.jptxas.scheduler.model.MemKind;
 import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.RegRange;
 import org.jptxas.scheduler.model.SchedInstr;
@@ -68,6 +69,11 @@ public final class ListScheduler {
         private final int[] earliest;
         private final boolean[] scheduled;
         private final boolean[] barrierTarget;
+        /**
+         * Variable-latency reads with no register inputs (S2R, S2UR), constant loads aside (many, each holding its
+         * registers for long): see {@link #priority}.
+         */
+        private final boolean[] specialRead;
         private final int[] gprDefWidth;
         private final int[] remainingUses;
         private final int[][] gprUseDefs;
@@ -93,6 +99,7 @@ public final class ListScheduler {
             earliest = new int[n];
             scheduled = new boolean[n];
             barrierTarget = new boolean[n];
+            specialRead = new boolean[n];
             gprDefWidth = new int[n];
             remainingUses = new int[n];
             gprUseDefs = new int[n][];
@@ -108,6 +115,10 @@ public final class ListScheduler {
                         barrierTarget[i] = true;
                     }
                 }
+                SchedInstr in = g.instr(i);
+                OpClass c = g.opClass(i);
+                specialRead[i] = c.variable() && in.memKind() == MemKind.NONE && in.uses().isEmpty()
+                        && !in.defs().isEmpty() && !model.isHot(c) && !model.pipeName(c.pipe()).equals("ldc");
                 for (RegRange d : g.instr(i).defs()) {
                     if (d.file() == RegFile.R && !d.isZero()) {
                         gprDefWidth[i] += d.count();
@@ -262,6 +273,11 @@ public final class ListScheduler {
                 case DYN_BATCH -> model.pipeName(c.pipe()).equals("mma");
                 default -> hotColdActive && model.isHot(c);
             };
+            if (opt.mode() == SchedMode.REDUCE_REG && stallFree && specialRead[i]) {
+                // ptxas issues its special-register reads first: their latency varies and nothing delays them, so
+                // starting them ahead of the arithmetic hides it behind whatever comes next
+                hot = true;
+            }
             // Pressure relief outranks latency only near the budget (the seed's overflow check); below it ReduceReg
             // schedules for latency like ILP, so loads still start early.
             boolean pressure = opt.mode() == SchedMode.REDUCE_REG && ready.gprDelta[i] < 0
