@@ -74,6 +74,8 @@ public final class ListScheduler {
          * registers for long): see {@link #priority}.
          */
         private final boolean[] specialRead;
+        /** The ready special reads: their priority follows their pipe, so it is refreshed before each choice. */
+        private final List<Integer> readySpecial = new ArrayList<>();
         private final int[] gprDefWidth;
         private final int[] remainingUses;
         private final int[][] gprUseDefs;
@@ -158,6 +160,9 @@ public final class ListScheduler {
                 if (ready.isEmpty()) {
                     throw new IllegalStateException("cycle in dependency graph");
                 }
+                for (int s : readySpecial) {
+                    ready.rekey(s, () -> ready.priority[s] = priority(s));
+                }
                 int best = select();
                 if (DEBUG) {
                     StringBuilder sb = new StringBuilder("cycle " + cycle + " pick " + best + ":");
@@ -168,6 +173,7 @@ public final class ListScheduler {
                     System.out.println(sb);
                 }
                 ready.remove(best);
+                readySpecial.remove(Integer.valueOf(best));
                 if (barrierTarget[best]) {
                     readyTargets--;
                 }
@@ -225,6 +231,9 @@ public final class ListScheduler {
             ready.gprDelta[i] = gprDelta(i);
             ready.priority[i] = priority(i);
             ready.add(i);
+            if (specialRead[i]) {
+                readySpecial.add(i);
+            }
             if (barrierTarget[i]) {
                 readyTargets++;
             }
@@ -273,9 +282,10 @@ public final class ListScheduler {
                 case DYN_BATCH -> model.pipeName(c.pipe()).equals("mma");
                 default -> hotColdActive && model.isHot(c);
             };
-            if (opt.mode() == SchedMode.REDUCE_REG && stallFree && specialRead[i]) {
-                // ptxas issues its special-register reads first: their latency varies and nothing delays them, so
-                // starting them ahead of the arithmetic hides it behind whatever comes next
+            if (opt.mode() == SchedMode.REDUCE_REG && stallFree && specialRead[i] && pipeFree[c.pipe()] <= cycle) {
+                // ptxas issues its special-register reads early, each as soon as its pipe takes it: their latency
+                // varies and nothing delays them, so starting them ahead of the arithmetic hides it behind what
+                // follows; back to back on a busy pipe they would only stall
                 hot = true;
             }
             // Pressure relief outranks latency only near the budget (the seed's overflow check); below it ReduceReg
