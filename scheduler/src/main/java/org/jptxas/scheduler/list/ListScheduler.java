@@ -9,6 +9,7 @@ import org.jptxas.scheduler.dag.DepKind;
 import org.jptxas.scheduler.dag.Regions;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.latency.OpClass;
+import org.jptxas.scheduler.model.MemKind;
 import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.RegRange;
 import org.jptxas.scheduler.model.SchedInstr;
@@ -68,6 +69,13 @@ public final class ListScheduler {
         private final int[] earliest;
         private final boolean[] scheduled;
         private final boolean[] barrierTarget;
+        /**
+         * Variable-latency reads with no register inputs (S2R, S2UR), constant loads aside (many, each holding its
+         * registers for long): see {@link #priority}.
+         */
+        private final boolean[] specialRead;
+        /** The ready special reads: their priority follows their pipe, so it is refreshed before each choice. */
+        private final List<Integer> readySpecial = new ArrayList<>();
         private final int[] gprDefWidth;
         private final int[] remainingUses;
         private final int[][] gprUseDefs;
@@ -93,6 +101,7 @@ public final class ListScheduler {
             earliest = new int[n];
             scheduled = new boolean[n];
             barrierTarget = new boolean[n];
+            specialRead = new boolean[n];
             gprDefWidth = new int[n];
             remainingUses = new int[n];
             gprUseDefs = new int[n][];
@@ -108,6 +117,10 @@ public final class ListScheduler {
                         barrierTarget[i] = true;
                     }
                 }
+                SchedInstr in = g.instr(i);
+                OpClass c = g.opClass(i);
+                specialRead[i] = c.variable() && in.memKind() == MemKind.NONE && in.uses().isEmpty()
+                        && !in.defs().isEmpty() && !model.isHot(c) && !model.pipeName(c.pipe()).equals("ldc");
                 for (RegRange d : g.instr(i).defs()) {
                     if (d.file() == RegFile.R && !d.isZero()) {
                         gprDefWidth[i] += d.count();
@@ -147,6 +160,9 @@ public final class ListScheduler {
                 if (ready.isEmpty()) {
                     throw new IllegalStateException("cycle in dependency graph");
                 }
+                for (int s : readySpecial) {
+                    ready.rekey(s, () -> ready.priority[s] = priority(s));
+                }
                 int best = select();
                 if (DEBUG) {
                     StringBuilder sb = new StringBuilder("cycle " + cycle + " pick " + best + ":");
@@ -157,6 +173,7 @@ public final class ListScheduler {
                     System.out.println(sb);
                 }
                 ready.remove(best);
+                readySpecial.remove(Integer.valueOf(best));
                 if (barrierTarget[best]) {
                     readyTargets--;
                 }
@@ -214,6 +231,9 @@ public final class ListScheduler {
             ready.gprDelta[i] = gprDelta(i);
             ready.priority[i] = priority(i);
             ready.add(i);
+            if (specialRead[i]) {
+                readySpecial.add(i);
+            }
             if (barrierTarget[i]) {
                 readyTargets++;
             }
@@ -262,6 +282,12 @@ public final class ListScheduler {
                 case DYN_BATCH -> model.pipeName(c.pipe()).equals("mma");
                 default -> hotColdActive && model.isHot(c);
             };
+            if (opt.mode() == SchedMode.REDUCE_REG && stallFree && specialRead[i] && pipeFree[c.pipe()] <= cycle) {
+                // ptxas issues its special-register reads early, each as soon as its pipe takes it: their latency
+                // varies and nothing delays them, so starting them ahead of the arithmetic hides it behind what
+                // follows; back to back on a busy pipe they would only stall
+                hot = true;
+            }
             // Pressure relief outranks latency only near the budget (the seed's overflow check); below it ReduceReg
             // schedules for latency like ILP, so loads still start early.
             boolean pressure = opt.mode() == SchedMode.REDUCE_REG && ready.gprDelta[i] < 0

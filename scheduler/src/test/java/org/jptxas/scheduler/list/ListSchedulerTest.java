@@ -30,6 +30,28 @@ class ListSchedulerTest {
     }
 
     @Test
+    void reduceRegIssuesASpecialRegisterReadBeforeLongerIndependentWork() {
+        // A long ALU chain whose end consumes an S2R, and a shorter second chain still taller than the S2R's path: by
+        // height the read would wait behind both chains' heads; ptxas starts it early, so its variable latency hides.
+        List<SimpleInstr> block = new ArrayList<>();
+        for (int k = 0; k < 40; k++) {
+            block.add(alu(101 + k, 100 + k, 100 + k));
+        }
+        for (int k = 0; k < 20; k++) {
+            block.add(alu(201 + k, 200 + k, 200 + k));
+        }
+        block.add(TestInstrs.s2r(30));
+        block.add(alu(60, 140, 30));
+        Schedule s = scheduler.schedule(block, SchedOptions.reduceReg(64));
+        assertValid(block, s.order());
+        int at = 0;
+        while (s.order()[at] != 60) {
+            at++;
+        }
+        assertTrue(at <= 1, "the S2R issues right after the critical chain's head: " + java.util.Arrays.toString(s.order()));
+    }
+
+    @Test
     void everyOrderRespectsEveryDependence() {
         for (SchedOptions opt : List.of(SchedOptions.ilp(), SchedOptions.reduceReg(24), SchedOptions.dynBatch())) {
             for (long seed = 1; seed <= 20; seed++) {
