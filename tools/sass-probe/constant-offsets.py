@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Which forms' constant-bank offsets nvdisasm reads in 4-byte units (raw-mode bit flips).
 
-For every table form whose offset slot is HEX 53:38 (bytes) or SHEX 53:40 >>2 (words), an example word (registers
+For every table form whose offset slot is HEX/SHEX 53:38 (bytes) or SHEX 53:40 >>2 (words), an example word (registers
 R2, R4, ..., bank 0x3, offset 0x40) is read by nvdisasm 12.5 as is, with bit 38 or 39 flipped, and with bit 53 or 52
 set. A form whose text does not change with [39:38], and prints -0x7fc0 / 0x4040 for the high bits, reads SHEX 53:40
 >>2; one whose text changes (LDC/ULDC: byte offsets) keeps its byte field. Prints one line per form and SM.
@@ -17,7 +17,7 @@ SMS = {'sm_75': 'backend-sm75/src/main/resources/org/jptxas/backend/sm75/sass/sm
        'sm_86': 'backend-sm80/src/main/resources/org/jptxas/backend/sm80/sass/sm86.json',
        'sm_89': 'backend-sm89-90/src/main/resources/org/jptxas/backend/sm89_90/sass/sm89.json',
        'sm_90': 'backend-sm89-90/src/main/resources/org/jptxas/backend/sm89_90/sass/sm90.json'}
-OFFSETS = {'HEX 53:38': 0x40, 'SHEX 53:40 >>2': 0x10}  # both print c[0x3][0x40]
+OFFSETS = {'HEX 53:38': 0x40, 'SHEX 53:38': 0x40, 'SHEX 53:40 >>2': 0x10}  # both print c[0x3][0x40]
 CTRL = 0x000fe2 << 104
 
 

@@ -61,6 +61,20 @@ class SassCodecTest {
     }
 
     @Test
+    void ldcByteOffsetsAreSignedLikeNvdisasmReadsThem() throws Exception {
+        // nvdisasm 12.5 reads LDC's byte offset ([53:38]) as signed: 0x8000 there prints c[0x0][-0x8000]
+        SassIsa isa = TestTargets.of("sm_80").isa();
+        SassAssembler asm = new SassAssembler(isa);
+        Control c = Control.parse("[B------:R-:W-:-:S01]");
+        long[] unsigned = asm.assemble("LDC.S8 R0, c[0x0][0xfffc]", c, 0, null);
+        long[] signed = asm.assemble("LDC.S8 R0, c[0x0][-0x4]", c, 0, null);
+        assertArrayEquals(signed, unsigned);
+        assertEquals("LDC.S8 R0, c[0x0][-0x4]", SassPrinter.text(isa.decode(unsigned[0], unsigned[1]), 0, null));
+        assertEquals("LDC.S8 R0, c[0x0][0x7ffc]", SassPrinter.text(isa.decode(
+                asm.assemble("LDC.S8 R0, c[0x0][0x7ffc]", c, 0, null)[0], unsigned[1]), 0, null));
+    }
+
+    @Test
     void splitBitFieldsExtractAndInsert() {
         BitField f = BitField.parse("23:16,81:34");
         assertEquals(56, f.width());

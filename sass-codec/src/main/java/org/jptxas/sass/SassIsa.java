@@ -370,7 +370,7 @@ public final class SassIsa {
             }
         }
 
-        private static int[] hideablePredicates(SassForm f, SassForm[] forms) {
+        static int[] hideablePredicates(SassForm f, SassForm[] forms) {
             Map<String, List<SassForm>> siblings = new HashMap<>();
             for (SassForm g : forms) {
                 if (g.mnemonic.equals(f.mnemonic)) {

@@ -133,9 +133,10 @@ public enum SlotKind {
                     throw new IllegalArgumentException("expected a signed hex number, found " + lex.text());
                 }
                 long s = unshift(lex, lex.number(), shift);
-                // A field in 4-byte units (a constant-bank offset) also takes the unsigned offset of the bank's upper
-                // half (c[0x3][0x9c40]): the same bits, which nvdisasm prints as the negative offset (-0x63c0)
-                if (this == SHEX && shift > 0 && width < 64 && s >= (1L << (width - 1)) && s < (1L << width)) {
+                // A constant-bank offset (a field in 4-byte units, or LDC's 16-bit byte offset) also takes the
+                // unsigned offset of the bank's upper half (c[0x3][0x9c40]): the same bits, which nvdisasm prints as
+                // the negative offset (-0x63c0)
+                if (this == SHEX && (shift > 0 || width <= 16) && width < 64 && s >= (1L << (width - 1)) && s < (1L << width)) {
                     s -= 1L << width;
                 }
                 if (width < 64 && (s < -(1L << (width - 1)) || s >= (1L << (width - 1)))) {
