@@ -1,18 +1,14 @@
 package org.jptxas.cli.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import org.jptxas.isel.codegen.ModuleCodegen;
-import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.scheduler.sass.ControlAgreement;
 import org.jptxas.spi.BackendRegistry;
 import org.jptxas.spi.TestTargets;
-import org.jptxas.testing.Corpus;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
 import org.junit.jupiter.api.Test;
@@ -27,8 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * acquire fence, stmatrix, and the mbarrier_init/tensormap fences, and remote mbarrier arrivals with
  * st.async/red.async into another block of the cluster. Each compiles for sm_90a; nvdisasm 12.5 reads the cubin exactly as our
  * {@code --out-sass} prints it, and the static hazard checker finds nothing. The Triton corpus kernels that use these
- * families (matmul with device-side tensor descriptors, v3.3/3.5/3.7) now stop at wgmma, the first instruction of
- * another family.
+ * families (matmul with device-side tensor descriptors, v3.3/3.5/3.7) compile whole, their fp8 wgmma included
+ * ({@code CorpusCodegenAcceptanceTest.tritonFp8WarpgroupMatmulsCompileForSm90a}).
  */
 class HopperAsyncFamiliesTest {
     private static final BackendRegistry REGISTRY = BackendRegistry.discover(HopperAsyncFamiliesTest.class.getClassLoader());
@@ -51,22 +47,5 @@ class HopperAsyncFamiliesTest {
         List<String> ours = OracleAcceptanceTest.codeLines(r.sass());
         assertEquals(theirs, ours, () -> OracleAcceptanceTest.firstDifference(theirs, ours));
         assertEquals(List.of(), ControlAgreement.checkHazards(r.cubin(), TestTargets.of("sm_90a")));
-    }
-
-    @Test
-    void tritonTensorDescriptorMatmulsStopAtWgmma() throws Exception {
-        Path corpus = Corpus.assumeDir();
-        for (String v : List.of("v3.3.x", "v3.5.x", "v3.7.0")) {
-            Path ptx = corpus.resolve("ptx/triton_runner/" + v + "__ptx__sm90__matmul_kernel_make_tensor_desciptor.ptx");
-            String message = "";
-            try {
-                OracleAcceptanceTest.compilePtx(REGISTRY, ptx, "sm_90a", false, false);
-            } catch (CompilationException e) {
-                message = e.diagnostics().isEmpty() ? String.valueOf(e.getMessage())
-                        : e.diagnostics().get(0).format("jptxas");
-            }
-            Optional<String> family = CorpusCodegenAcceptanceTest.outOfScopeFamily(message);
-            assertTrue(message.contains("Instruction 'wgmma."), v + ": " + message + " " + family);
-        }
     }
 }
