@@ -12,6 +12,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * A predicate operand printed negated ({@code !PT}) is never one nvdisasm hides: ptxas's {@code IADD3.X R17, ~R4, R5,
  * R3, P1, !PT} (a random program's word, every SM) decodes through the form whose carry-in [79:77] is a field, the
  * same form that reads {@code !P2}, although a rival with a carry-out slot (PT there, hidden) also matches the word.
+ * Guarded, the word goes to the generalized forms, where the unguarded learned forms are the evidence that the
+ * carry-out's PT is hidden.
  */
 class NegatedPtCarryInTest {
     private static final long LO = 0x0000000504117210L, HI = 0x000fe40000ffe503L;
@@ -28,5 +30,16 @@ class NegatedPtCarryInTest {
         assertSame(pt.form(), p2.form(), "one form reads both carry-ins");
         long[] back = new SassAssembler(isa).assemble("IADD3.X R17, ~R4, R5, R3, P1, !PT", pt.control(), 0, null);
         assertEquals(SassIsa.hex128(LO, HI), SassIsa.hex128(back[0], back[1]));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
+    void guardedWordHidesTheCarryOutAsUnguarded(String sm) {
+        SassIsa isa = TestTargets.of(sm).isa();
+        long guardedLo = LO & ~0xf000L; // @P0 (jptxas's sad.s64 under a guard wrote it)
+        SassInstruction.Known k = assertInstanceOf(SassInstruction.Known.class, isa.decode(guardedLo, HI));
+        assertEquals("@P0 IADD3.X R17, ~R4, R5, R3, P1, !PT", SassPrinter.text(k, 0, null));
+        long[] back = new SassAssembler(isa).assemble("@P0 IADD3.X R17, ~R4, R5, R3, P1, !PT", k.control(), 0, null);
+        assertEquals(SassIsa.hex128(guardedLo, HI), SassIsa.hex128(back[0], back[1]));
     }
 }

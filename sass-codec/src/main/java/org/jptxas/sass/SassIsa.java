@@ -398,9 +398,14 @@ public final class SassIsa {
             return out.stream().mapToInt(Integer::intValue).toArray();
         }
 
-        /** A skeleton without operand decorations (reuse flags, negation, inversion, absolute value). */
+        /**
+         * A skeleton without its guard and operand decorations (reuse flags, negation, inversion, absolute value):
+         * whether nvdisasm hides a PT operand does not depend on the guard, so an unguarded sibling is evidence for a
+         * guarded form (the generalized {@code @P0 IADD3.X R10, PT, ~R13, ...} of ptxas's unguarded words).
+         */
         private static String operandShape(String skeleton) {
-            return skeleton.replace(".reuse", "").replaceAll("[-~!|]", "");
+            String shape = skeleton.replace(".reuse", "").replaceAll("[-~!|]", "");
+            return shape.startsWith("@{} ") ? shape.substring(4) : shape;
         }
 
         /** The skeleton with operand {@code i} and one adjacent ", " removed, or null if it has no separator. */
