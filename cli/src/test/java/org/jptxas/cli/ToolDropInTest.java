@@ -255,17 +255,11 @@ class ToolDropInTest {
     static final Map<String, String> CUOBJDUMP_KNOWN = Map.of();
 
     /**
-     * What still differs from nvdisasm 12.5, by section kind and cause ({@link #cause}; exact, as above). Operands,
-     * data words and labels nvdisasm takes from relocations are printed as it does (NvdisasmRelocations); what is
-     * left comes from instructions the SASS tables do not know or print otherwise (jump tables: NvdisasmJumpTables).
+     * What still differs from nvdisasm 12.5, by section kind and cause ({@link #cause}; exact, as above): nothing.
+     * Operands, data words and labels nvdisasm takes from relocations are printed as it does (NvdisasmRelocations),
+     * jump tables too (NvdisasmJumpTables), and every corpus word decodes (cli CorpusUnknownWordsCensus).
      */
-    static final Map<String, String> NVDISASM_KNOWN = Map.ofEntries(
-            Map.entry("nvdisasm .text.F: UNKNOWN", "instructions the SASS tables have not seen (reuse flags with no "
-                    + "evidence of the operand's flag bit or after a register suffix, |R| operands of FSETP/FMUL.FTZ/"
-                    + "DSETP, LEA with UR or c[], IADD3 -c[]; cli CorpusUnknownWordsCensus lists them all)"),
-            Map.entry("nvdisasm .text.F: other", "operand text the printer gets wrong without a relocation: [0x0] for "
-                    + "[RZ] where the guarded form has no register field, sm_75 UIMAD.WIDE.U32's immediate unsigned where "
-                    + "nvdisasm prints it signed"));
+    static final Map<String, String> NVDISASM_KNOWN = Map.of();
 
     @Test
     void jcuobjdumpPrintsWhatCuobjdumpPrints() throws IOException {
