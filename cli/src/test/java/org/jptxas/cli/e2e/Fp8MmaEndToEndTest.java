@@ -3,27 +3,18 @@ package org.jptxas.cli.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.jptxas.isel.codegen.ModuleCodegen;
-import org.jptxas.ori.target.Target;
 import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.Launch;
 import org.jptxas.simulator.exec.LaunchResult;
-import org.jptxas.simulator.launch.LaunchSpecReader;
 import org.jptxas.simulator.numeric.SmallFloats;
 import org.jptxas.simulator.ptx.PtxInterpreter;
-import org.jptxas.simulator.sass.SassEmulator;
 import org.jptxas.spi.BackendRegistry;
-import org.jptxas.spi.TestTargets;
-import org.jptxas.testing.OracleCubins;
-import org.jptxas.testing.Oracles;
-import org.jptxas.testing.Processes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,20 +77,9 @@ class Fp8MmaEndToEndTest {
         assertEquals(List.of(), mismatches(run(ours.cubin(), arch, in, dir.resolve("jptxas")), expected),
                 "jptxas's cubin");
 
-        Path nvdisasm = Oracles.assumeNvdisasm();
-        Path cubin = dir.resolve("ours.cubin");
-        Files.write(cubin, ours.cubin());
-        Processes.Result dis = OracleToolRuns.run(nvdisasm, List.of("-c"), cubin, dir, true);
-        assertEquals(0, dis.exitCode(), dis.stderr());
-        assertEquals(OracleAcceptanceTest.codeLines(ours.sass()), OracleAcceptanceTest.codeLines(dis.stdout()),
-                "nvdisasm reads jptxas's cubin as its --out-sass");
-        assertEquals(List.of(), org.jptxas.scheduler.sass.ControlAgreement.checkHazards(ours.cubin(),
-                TestTargets.of(arch)), "hazards in jptxas's control bits");
+        WarpKernelHarness.assertReadByNvdisasmAndHazardFree(ours, arch, dir);
 
-        Oracles.assumePtxas13();
-        OracleCubins.Compiled c = OracleCubins.ptxas13(ptx, arch);
-        assertTrue(c.ok(), c.diagnostics());
-        byte[] theirs = Files.readAllBytes(c.cubin().orElseThrow());
+        byte[] theirs = WarpKernelHarness.ptxas13Cubin(ptx, arch);
         assertEquals(List.of(), mismatches(run(theirs, arch, in, dir.resolve("ptxas")), expected), "ptxas's cubin");
     }
 
@@ -109,7 +89,7 @@ class Fp8MmaEndToEndTest {
         Launch launch = launch("sm_89", in, dir);
         LaunchResult r = PtxInterpreter.load("fp8_mma.ptx", PTX).execute(launch, ExecutionLimits.DEFAULT);
         assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
-        assertEquals(List.of(), mismatches(output(launch), reference(in)));
+        assertEquals(List.of(), mismatches(WarpKernelHarness.output(launch), reference(in)));
     }
 
     /** sm_90 has no QMMA (ptxas unpacks the bytes to f16 and runs HMMA there): refused by name. */
@@ -117,12 +97,7 @@ class Fp8MmaEndToEndTest {
     void hopperRefusesFp8MmaByName(@TempDir Path dir) throws Exception {
         Path ptx = dir.resolve("fp8_mma.ptx");
         Files.writeString(ptx, PTX.replace(".target sm_89", ".target sm_90"));
-        String message = "";
-        try {
-            OracleAcceptanceTest.compilePtx(REGISTRY, ptx, "sm_90", false, false);
-        } catch (org.jptxas.ori.diag.CompilationException e) {
-            message = e.diagnostics().isEmpty() ? String.valueOf(e.getMessage()) : e.diagnostics().get(0).format("jptxas");
-        }
+        String message = WarpKernelHarness.refusal(REGISTRY, ptx, "sm_90");
         assertTrue(message.contains("not yet supported") && message.contains("without QMMA"), message);
     }
 
@@ -220,30 +195,11 @@ class Fp8MmaEndToEndTest {
     }
 
     private static int[] run(byte[] cubin, String arch, int[] in, Path dir) throws Exception {
-        Launch launch = launch(arch, in, dir);
-        LaunchResult r = SassEmulator.fromCubin(TestTargets.of(arch), cubin).execute(launch, ExecutionLimits.DEFAULT);
-        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
-        return output(launch);
+        return WarpKernelHarness.emulate(cubin, arch, launch(arch, in, dir));
     }
 
     private static Launch launch(String arch, int[] in, Path dir) throws Exception {
-        Files.createDirectories(dir);
-        ByteBuffer bb = ByteBuffer.allocate(4 * in.length).order(ByteOrder.LITTLE_ENDIAN);
-        bb.asIntBuffer().put(in);
-        Files.write(dir.resolve("in.bin"), bb.array());
-        Path spec = dir.resolve("launch.json");
-        Files.writeString(spec, "{\"entry\": \"fp8_mma\", \"grid\": [1,1,1], \"block\": [32,1,1],"
-                + " \"dynamic_shared_bytes\": 0, \"params\": [{\"type\": \"ptr\", \"bytes\": " + 4 * in.length
-                + ", \"in\": \"in.bin\"}, {\"type\": \"ptr\", \"bytes\": " + 4 * 32 * OUT
-                + ", \"out\": \"out.bin\"}]}");
-        return Launch.prepare(Target.of(arch), LaunchSpecReader.read(spec));
-    }
-
-    private static int[] output(Launch launch) {
-        byte[] bytes = launch.arguments().get(1).buffer().orElseThrow().bytes();
-        int[] out = new int[bytes.length / 4];
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(out);
-        return out;
+        return WarpKernelHarness.launch(arch, "fp8_mma", in, 32 * OUT, dir);
     }
 
     /** f32 words must match exactly; each f16 half may differ by one in its last bit (the tensor core's rounding). */
