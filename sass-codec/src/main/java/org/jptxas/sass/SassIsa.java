@@ -388,14 +388,47 @@ public final class SassIsa {
                     long[] m = fd.field().mask();
                     long[] pt = new long[2];
                     fd.field().insert(7, pt);
+                    int slot = i;
                     if (without != null && siblings.getOrDefault(operandShape(without), List.of()).stream().anyMatch(
                             g -> (g.maskLo & m[0]) == m[0] && (g.maskHi & m[1]) == m[1]
-                                    && (g.bitsLo & m[0]) == pt[0] && (g.bitsHi & m[1]) == pt[1])) {
+                                    && (g.bitsLo & m[0]) == pt[0] && (g.bitsHi & m[1]) == pt[1]
+                                    && (guarded(g) == guarded(f) || twinWithout(f, slot, g)))) {
                         out.add(i);
                     }
                 }
             }
             return out.stream().mapToInt(Integer::intValue).toArray();
+        }
+
+        private static boolean guarded(SassForm f) {
+            return f.pieces[0].startsWith("@");
+        }
+
+        /**
+         * Whether {@code g}'s operands are {@code f}'s without slot {@code i}, guards aside, kind for kind: evidence
+         * across guarding must come from the same instruction layout (a guarded LOP3.LUT P's trailing PT and the
+         * R-result form's !PT have one shape but are different operands).
+         */
+        private static boolean twinWithout(SassForm f, int i, SassForm g) {
+            List<SassSlot> a = new ArrayList<>(Arrays.asList(f.slots));
+            a.remove(i);
+            if (guarded(f)) {
+                a.remove(0);
+            }
+            List<SassSlot> b = new ArrayList<>(Arrays.asList(g.slots));
+            if (guarded(g)) {
+                b.remove(0);
+            }
+            if (a.size() != b.size()) {
+                return false;
+            }
+            for (int k = 0; k < a.size(); k++) {
+                // a literal operand (one value the learner saw) stands for its field in the other form
+                if (a.get(k) instanceof SassSlot.Field x && b.get(k) instanceof SassSlot.Field y && x.kind() != y.kind()) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /**
