@@ -148,7 +148,7 @@ final class FormGeneralizer {
 
     /** The text around the operands, without guard, mnemonic and .reuse: sibling forms must agree on it. */
     private static List<String> operandText(SassForm f) {
-        int g = guardSlots(f);
+        int g = f.guardSlots();
         List<String> out = new ArrayList<>();
         for (int i = g; i < f.pieces.length; i++) {
             String p = f.pieces[i].replace(".reuse", "");
@@ -160,10 +160,6 @@ final class FormGeneralizer {
             out.add(p.replaceAll("[A-Za-z0-9_.]", ""));
         }
         return out;
-    }
-
-    private static int guardSlots(SassForm f) {
-        return f.pieces[0].startsWith("@") ? 1 : 0;
     }
 
     private static SassForm generalize(SassForm f, SassForm[] siblings) {
@@ -180,7 +176,7 @@ final class FormGeneralizer {
             }
         }
         boolean changed = false;
-        int gf = guardSlots(f);
+        int gf = f.guardSlots();
         for (int i = gf; i < slots.length; i++) {
             if (!(slots[i] instanceof SassSlot.Literal lit)) {
                 continue;
@@ -197,7 +193,7 @@ final class FormGeneralizer {
             // Donors of another mnemonic of the key (pass 1) gave a wrong f64 result in the suite: same mnemonic only.
             for (int pass = 0; pass < 1 && !found; pass++) {
             for (SassForm d : siblings) {
-                int gd = guardSlots(d);
+                int gd = d.guardSlots();
                 // First pass: the same mnemonic; second: any form of the key (modifiers are other bits).
                 if (d == f || (pass == 0) != d.mnemonic.equals(f.mnemonic) || d.slots.length - gd != f.slots.length - gf
                         || !operandText(d).equals(operandText(f))) {

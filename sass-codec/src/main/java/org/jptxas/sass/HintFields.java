@@ -167,7 +167,7 @@ final class HintFields {
             int at = tokens.size() > 1 && tokens.get(1).equals("E") ? 2 : 1;
             tokens.addAll(at, names);
             String mnemonic = String.join(".", tokens);
-            int mp = f.pieces[0].startsWith("@") ? 1 : 0;
+            int mp = f.guardSlots();
             String piece = f.pieces[mp];
             int start = piece.indexOf(f.mnemonic);
             if (start < 0) {

@@ -43,7 +43,7 @@ final class ModifierComposer {
                 if (!base(f.mnemonic).equals(mnemonic)) {
                     continue;
                 }
-                int mp = f.pieces[0].startsWith("@") ? 1 : 0;
+                int mp = f.guardSlots();
                 if (showsToken(f, operand + mp)) {
                     plain |= carryOuts(f, mp) == 0;
                     carrying |= carryOuts(f, mp) > 0;
@@ -226,7 +226,7 @@ final class ModifierComposer {
                     || gf.kind() != SlotKind.PRED || g.pieces[slot].endsWith("!")) {
                 continue;
             }
-            boolean guard = slot == 0 && g.pieces[0].startsWith("@");
+            boolean guard = slot < g.guardSlots();
             boolean hidden = false;
             for (int i : hideable) {
                 hidden |= i == slot;
@@ -371,7 +371,7 @@ final class ModifierComposer {
      * with none printed an inserted token is appended.
      */
     static List<SassForm> composeOnto(SassForm f, List<Group> all, boolean trailing, Set<String> refused) {
-        int mp = f.pieces[0].startsWith("@") ? 1 : 0;
+        int mp = f.guardSlots();
         if (mp >= f.pieces.length) {
             return List.of();
         }

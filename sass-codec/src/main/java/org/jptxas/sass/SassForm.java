@@ -104,6 +104,11 @@ public final class SassForm {
         return true;
     }
 
+    /** 1 when this form prints a guard predicate first (its slot 0), else 0: the offset of its operand slots. */
+    int guardSlots() {
+        return pieces[0].startsWith("@") ? 1 : 0;
+    }
+
     /**
      * Whether {@code values} put this form's guard at {@code PT}, unnegated: nvdisasm never prints such a guard, so
      * the instruction reads as its unguarded text (the printer, and the typed shape the scheduler reads).

@@ -382,7 +382,7 @@ public final class SassIsa {
                 // Only a predicate that prints as PT can be hidden: one this form spells negated prints !PT, which
                 // nvdisasm shows (IADD3.X's !PT carry-in), whatever a sibling without the operand fixes there.
                 if (f.slots[i] instanceof SassSlot.Field fd && (fd.kind() == SlotKind.PRED || fd.kind() == SlotKind.UPRED)
-                        && !(i == 0 && f.pieces[0].startsWith("@")) && !f.pieces[i].endsWith("!")) {
+                        && i >= f.guardSlots() && !f.pieces[i].endsWith("!")) {
                     String without = skeletonWithout(f.pieces, i);
                     // Evidence that nvdisasm hides PT there: a sibling without the operand fixes its field to PT.
                     long[] m = fd.field().mask();
@@ -392,16 +392,12 @@ public final class SassIsa {
                     if (without != null && siblings.getOrDefault(operandShape(without), List.of()).stream().anyMatch(
                             g -> (g.maskLo & m[0]) == m[0] && (g.maskHi & m[1]) == m[1]
                                     && (g.bitsLo & m[0]) == pt[0] && (g.bitsHi & m[1]) == pt[1]
-                                    && (guarded(g) == guarded(f) || twinWithout(f, slot, g)))) {
+                                    && (g.guardSlots() == f.guardSlots() || twinWithout(f, slot, g)))) {
                         out.add(i);
                     }
                 }
             }
             return out.stream().mapToInt(Integer::intValue).toArray();
-        }
-
-        private static boolean guarded(SassForm f) {
-            return f.pieces[0].startsWith("@");
         }
 
         /**
@@ -412,13 +408,9 @@ public final class SassIsa {
         private static boolean twinWithout(SassForm f, int i, SassForm g) {
             List<SassSlot> a = new ArrayList<>(Arrays.asList(f.slots));
             a.remove(i);
-            if (guarded(f)) {
-                a.remove(0);
-            }
+            a.subList(0, f.guardSlots()).clear();
             List<SassSlot> b = new ArrayList<>(Arrays.asList(g.slots));
-            if (guarded(g)) {
-                b.remove(0);
-            }
+            b.subList(0, g.guardSlots()).clear();
             if (a.size() != b.size()) {
                 return false;
             }

@@ -117,7 +117,7 @@ final class ZeroOffsetForms {
             }
             for (SassForm g : siblings) {
                 // the same operand in a sibling with or without a guard
-                int j = i - guards(f) + guards(g);
+                int j = i - f.guardSlots() + g.guardSlots();
                 if (g == f || !g.mnemonic.equals(f.mnemonic) || j < 0 || j >= g.slots.length
                         || !g.pieces[j].equals(f.pieces[i])
                         || !(g.slots[j] instanceof SassSlot.Field reg) || reg.kind() != SlotKind.GPR) {
@@ -145,11 +145,6 @@ final class ZeroOffsetForms {
             }
         }
         return null;
-    }
-
-    /** 1 for a form printing a guard predicate first, else 0. */
-    private static int guards(SassForm f) {
-        return f.pieces[0].startsWith("@") ? 1 : 0;
     }
 
     /** Slot {@code i} is a signed offset printed right after a register (or its {@code .64}) and before {@code ]}. */
