@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.latency.OpClass;
+import org.jptxas.scheduler.latency.PipeRole;
 import org.jptxas.scheduler.model.ControlFlow;
 import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.RegRange;
@@ -109,7 +110,7 @@ public final class ControlWordGenerator {
             for (int i = 0; i < n; i++) {
                 SchedInstr in = code.get(i);
                 padding[i] = in.defs().isEmpty() && in.uses().isEmpty() && in.guard() == null
-                        && model.pipeName(cls[i].pipe()).equals("none") && !in.has(SchedFlag.CALL);
+                        && model.pipeRole(cls[i].pipe()) == PipeRole.NONE && !in.has(SchedFlag.CALL);
             }
             firstConsumer = new int[n];
             firstOverwrite = new int[n];

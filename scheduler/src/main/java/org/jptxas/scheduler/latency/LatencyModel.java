@@ -31,6 +31,7 @@ public final class LatencyModel {
     private final List<String> readerGroups = new ArrayList<>();
     private final int[] issueInterval;
     private final List<String> pipes = new ArrayList<>();
+    private final List<PipeRole> pipeRoles = new ArrayList<>();
     /** raw[file][writer][readerGroup]; -1 where the table gives none (variable producers). */
     private final int[][][] raw;
     /**
@@ -52,6 +53,7 @@ public final class LatencyModel {
         this.table = table;
         for (LatencyTableData.Pipe p : table.pipes()) {
             pipes.add(p.name());
+            pipeRoles.add(PipeRole.of(p.name()));
         }
         issueInterval = table.pipes().stream().mapToInt(LatencyTableData.Pipe::issueInterval).toArray();
         readerGroups.add("*");
@@ -217,6 +219,11 @@ public final class LatencyModel {
         return pipes.get(pipe);
     }
 
+    /** What the scheduler treats specially about the pipe. */
+    public PipeRole pipeRole(int pipe) {
+        return pipeRoles.get(pipe);
+    }
+
     /** Whether the pipe's variable-latency results return in issue order. */
     public boolean inOrder(int pipe) {
         return table.pipes().get(pipe).inOrder();
@@ -310,8 +317,7 @@ public final class LatencyModel {
 
     /** A long-latency instruction in the seed's sense: variable and memory-bound ("hot"). */
     public boolean isHot(OpClass c) {
-        String p = pipes.get(c.pipe());
-        return c.variable() && (p.equals("lsu") || p.equals("tex")) && c.scoreboardOrder().length > 0
+        return c.variable() && pipeRoles.get(c.pipe()).memory() && c.scoreboardOrder().length > 0
                 && c.scoreboardOrder()[0] >= 2;
     }
 }

@@ -9,6 +9,7 @@ import org.jptxas.scheduler.dag.DepKind;
 import org.jptxas.scheduler.dag.Regions;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.latency.OpClass;
+import org.jptxas.scheduler.latency.PipeRole;
 import org.jptxas.scheduler.model.MemKind;
 import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.RegRange;
@@ -120,7 +121,7 @@ public final class ListScheduler {
                 SchedInstr in = g.instr(i);
                 OpClass c = g.opClass(i);
                 specialRead[i] = c.variable() && in.memKind() == MemKind.NONE && in.uses().isEmpty()
-                        && !in.defs().isEmpty() && !model.isHot(c) && !model.pipeName(c.pipe()).equals("ldc");
+                        && !in.defs().isEmpty() && !model.isHot(c) && model.pipeRole(c.pipe()) != PipeRole.CONSTANT_LOAD;
                 for (RegRange d : g.instr(i).defs()) {
                     if (d.file() == RegFile.R && !d.isZero()) {
                         gprDefWidth[i] += d.count();
@@ -279,7 +280,7 @@ public final class ListScheduler {
             // Critical: can issue now and lies on the longest remaining path (a stalled node is never critical).
             boolean critical = spill.active() || stallFree && earliest[i] + g.height(i) >= horizon;
             boolean hot = switch (opt.mode()) {
-                case DYN_BATCH -> model.pipeName(c.pipe()).equals("mma");
+                case DYN_BATCH -> model.pipeRole(c.pipe()) == PipeRole.MATRIX;
                 default -> hotColdActive && model.isHot(c);
             };
             if (opt.mode() == SchedMode.REDUCE_REG && stallFree && specialRead[i] && pipeFree[c.pipe()] <= cycle) {
