@@ -14,9 +14,9 @@ import org.jptxas.testing.Corpus;
  * Launches for kernels of the shared corpus ({@code ../shared/corpus}): each case names its corpus file by its path
  * under the corpus (read where it is, never copied), the entry, a launch with deterministic inputs and a CPU
  * reference, so the kernel runs like a suite kernel (interpreter, emulator on ptxas's cubin and on ours). Only
- * kernels that are simple to launch and quick to emulate are here: elementwise kernels over pointers and a size, and
- * the corpus's one-thread instruction tests. The lowest SM of a case is the corpus index's {@code ptxas_arch} (the
- * SM its {@code .target} allows).
+ * kernels that are simple to launch and quick to emulate are here: elementwise kernels over pointers and a size, a
+ * one-block scan, and the corpus's one-thread instruction tests. The lowest SM of a case is the corpus index's
+ * {@code ptxas_arch} (the SM its {@code .target} allows).
  */
 public final class CorpusKernels {
     private CorpusKernels() {}
@@ -174,6 +174,22 @@ public final class CorpusKernels {
             return kernel(custom, "sin_f32", true, p).describe("sinf").grid(4).block(256)
                     .out("out", Elem.F32, N, Check.within(2e-6, 2e-6)).in("in", g.floats(N, -50, 50)).u64("n", N);
         }, CorpusKernels::sin));
+        // scan_best(out, in, n): the CUDA SDK's work-efficient exclusive scan of n elements by one block of n / 2
+        // threads in padded dynamic shared memory (integral inputs: every summation order gives the same sums)
+        String scan = "ptx/gpuocelot/sdk2.2__scan_best_kernel.ptx";
+        s.add(new Spec(scan, p -> {
+            Gen g = new Gen("scan_best");
+            return kernel(scan, "_Z9scan_bestPfS_i", false, p).describe("Blelloch scan, shared memory").grid(1)
+                    .block(256).dynamicShared(4096).out("out", Elem.F32, 512).in("in", g.integralFloats(512, -100, 100))
+                    .s32("n", 512);
+        }, io -> {
+            float[] in = io.f32("in"), o = io.f32("out");
+            float sum = 0;
+            for (int i = 0; i < 512; i++) {
+                o[i] = sum;
+                sum += in[i];
+            }
+        }));
         return s;
     }
 
