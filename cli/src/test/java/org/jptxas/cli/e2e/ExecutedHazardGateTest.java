@@ -19,6 +19,7 @@ import org.jptxas.simulator.launch.LaunchSpecReader;
 import org.jptxas.simulator.sass.PlantedFaults;
 import org.jptxas.simulator.sass.SassEmulator;
 import org.jptxas.testing.gate.Gate;
+import org.jptxas.testing.kernels.CorpusKernels;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
@@ -33,8 +34,8 @@ import org.jptxas.simulator.suite.SuiteRun;
  * (the simulator's {@code ExecutionTiming}: every read a thread executed, checked against the stalls and scoreboards
  * encoded in the cubin, along the path it really took, loops unrolled as they ran). The control repair sees only the
  * static control-flow graph with merged state; this check sees the encoded bits on real paths. Any hazard, an
- * incomplete check, a fault or a wrong result fails the pair by name. (The shared corpus has no launch specs, so only
- * the suite runs.)
+ * incomplete check, a fault or a wrong result fails the pair by name. The shared corpus's kernels that have launch
+ * specs (test-support's {@code CorpusKernels}) are checked the same way.
  */
 class ExecutedHazardGateTest {
     /** One compilation of ours. */
@@ -47,7 +48,7 @@ class ExecutedHazardGateTest {
 
     /** The gate's core: each supported (kernel, SM) compiled, run with the executed-path check, and compared. */
     static Run check(Path dir, List<KernelCase> kernels, List<String> arches, Compile compile) {
-        Gate gate = Gate.named("executed-path hazards in jptxas's suite cubins");
+        Gate gate = Gate.named("executed-path hazards in jptxas's cubins");
         AtomicLong executed = new AtomicLong();
         kernels.parallelStream().forEach(k -> {
             for (String arch : arches) {
@@ -112,6 +113,15 @@ class ExecutedHazardGateTest {
             pairs += (int) SuiteRun.ARCHES.stream().filter(a -> k.supports(Integer.parseInt(a.substring(3)))).count();
         }
         run.gate().verify(Math.max(1, pairs));
+    }
+
+    @Test
+    @Tag("slow")
+    void jptxasCorpusCubinsAreHazardFreeOnTheExecutedPaths(@TempDir Path dir) {
+        List<KernelCase> kernels = CorpusKernels.all();
+        Run run = check(dir, kernels, SuiteRun.ARCHES, jptxas());
+        System.out.println(run.gate().summary() + "; " + run.warpInstructions() + " warp instructions executed");
+        run.gate().verify(Math.max(1, SuiteRun.pairs(kernels).size()));
     }
 
     // The gate's own logic: one of OUR cubins with a needed wait dropped from its encoded control bits.

@@ -71,7 +71,7 @@ final class CycleReport {
      * without timing on either side is a difference; our code throwing is a crash.
      */
     static Result measure(List<KernelCase> kernels, List<String> arches, Path dir, Compile ours, Compile ptxas) {
-        Gate gate = Gate.named("emulated cycles of jptxas's and ptxas's suite cubins");
+        Gate gate = Gate.named("emulated cycles of jptxas's and ptxas's cubins");
         ConcurrentLinkedQueue<Pair> pairs = new ConcurrentLinkedQueue<>();
         kernels.parallelStream().forEach(k -> {
             for (String arch : arches) {
@@ -136,9 +136,10 @@ final class CycleReport {
         if (t.partial()) {
             problems.add(whose + " cubin's timing is partial");
         }
+        // the launched entry's registers (a corpus module holds other kernels too)
         int registers = 0;
         for (FunctionFacts f : CubinFacts.functions(Cubin.read(cubin))) {
-            if (f.entry()) {
+            if (f.entry() && f.name().equals(k.entry())) {
                 registers = Math.max(registers, f.registers());
             }
         }
@@ -148,8 +149,13 @@ final class CycleReport {
 
     /** The report: geometric means per SM and overall, then the ten pairs where our code is slowest. */
     static String text(Result r) {
+        return text(r, "kernel suite");
+    }
+
+    /** The report of the kernels {@code what} names ("kernel suite", "corpus kernels with launch specs"). */
+    static String text(Result r, String what) {
         StringBuilder sb = new StringBuilder();
-        sb.append("Emulated cycles, jptxas / ptxas 13 -O3 (kernel suite, same launch; geometric means)\n");
+        sb.append("Emulated cycles, jptxas / ptxas 13 -O3 (").append(what).append(", same launch; geometric means)\n");
         sb.append(String.format("%-8s %6s %8s %10s %10s %10s%n", "SM", "pairs", "cycles", "slowest", "warp-instr",
                 "registers"));
         Map<String, List<Pair>> bySm = new java.util.TreeMap<>();
@@ -160,7 +166,7 @@ final class CycleReport {
         sb.append(row("all", r));
         sb.append("Slowest ten (cycles ratio, ours/ptxas: summed cycles, warp instructions, registers):\n");
         r.pairs().stream().sorted(Comparator.comparingDouble(Pair::cycles).reversed()).limit(10).forEach(p ->
-                sb.append(String.format("  %.2fx %-22s %-6s %d/%d cycles, %d/%d warp instructions, %d/%d registers%n",
+                sb.append(String.format("  %.2fx %-34s %-6s %d/%d cycles, %d/%d warp instructions, %d/%d registers%n",
                         p.cycles(), p.kernel(), p.arch(), p.ours().totalCycles(), p.ptxas().totalCycles(),
                         p.ours().warpInstructions(), p.ptxas().warpInstructions(), p.ours().registers(),
                         p.ptxas().registers())));

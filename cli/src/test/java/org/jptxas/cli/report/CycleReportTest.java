@@ -13,6 +13,7 @@ import org.jptxas.simulator.suite.SuiteRun;
 import org.jptxas.spi.CompileOptions;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.gate.Figures;
+import org.jptxas.testing.kernels.CorpusKernels;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Tag;
@@ -54,6 +55,29 @@ class CycleReportTest {
         Figures.check("codegen.cycles.suite.instructions", r.geomean(CycleReport.Pair::instructions));
         Figures.check("codegen.cycles.suite.worst",
                 r.pairs().stream().mapToDouble(CycleReport.Pair::cycles).max().orElse(0));
+    }
+
+    /**
+     * The same report over the shared corpus's kernels that have launch specs ({@link CorpusKernels}), on each SM
+     * among sm_75 … sm_90 their {@code .target} allows: both cubins must compute the CPU reference (which the
+     * interpreter computes too, simulator's PtxInterpreterCorpusKernelsTest), and the figures are the README's
+     * corpus cycle figures. Written to {@code cli/target/reports/cycle-report-corpus.txt}.
+     */
+    @Test
+    @Tag("slow")
+    void corpusCyclesAgainstPtxas(@TempDir Path dir) throws Exception {
+        List<KernelCase> kernels = CorpusKernels.all();
+        CycleReport.Result r = CycleReport.measure(kernels, SuiteRun.ARCHES, dir, jptxas(), ptxas());
+        String text = CycleReport.text(r, "corpus kernels with launch specs");
+        System.out.print(text + r.gate().summary() + "\n");
+        Path reports = Files.createDirectories(Path.of("target", "reports"));
+        Files.writeString(reports.resolve("cycle-report-corpus.txt"), text);
+        r.gate().verify(SuiteRun.pairs(kernels).size());
+        Figures.check("codegen.cycles.corpus.pairs", r.pairs().size());
+        Figures.check("codegen.cycles.corpus.geomean", r.geomean(CycleReport.Pair::cycles));
+        Figures.check("codegen.cycles.corpus.worst",
+                r.pairs().stream().mapToDouble(CycleReport.Pair::cycles).max().orElse(0));
+        Figures.check("codegen.cycles.corpus.registers", r.geomean(CycleReport.Pair::registers));
     }
 
     // The gate's own logic, without ptxas: our saxpy stands in for ptxas's.

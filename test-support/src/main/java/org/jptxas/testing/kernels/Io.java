@@ -85,6 +85,10 @@ public final class Io {
         return Float.intBitsToFloat(scalarInt(name));
     }
 
+    public double scalarF64(String name) {
+        return Double.longBitsToDouble(scalarLong(name));
+    }
+
     /** Writes the typed views back into the byte arrays. */
     void flush() {
         views.forEach((name, view) -> {

@@ -64,10 +64,13 @@ public final class KernelCase {
     private final String description;
     /** The thread-block cluster extent, or null for a launch without clusters. */
     private final Extent cluster;
+    /** The PTX file when it lives outside {@code kernels/} (a shared-corpus file, read in place), else null. */
+    private final Path ptxFile;
 
     KernelCase(String name, String entry, int minSm, Extent grid, Extent block, Extent cluster, int dynamicSharedBytes,
-               List<Arg> args, Consumer<Io> reference, String description) {
+               List<Arg> args, Consumer<Io> reference, String description, Path ptxFile) {
         this.cluster = cluster;
+        this.ptxFile = ptxFile;
         this.name = name;
         this.entry = entry;
         this.minSm = minSm;
@@ -126,8 +129,9 @@ public final class KernelCase {
         return KernelSuite.kernelsDir().resolve(name);
     }
 
+    /** The kernel's PTX: {@code kernels/<name>/<name>.ptx}, or the corpus file a corpus case names. */
     public Path ptx() {
-        return dir().resolve(name + ".ptx");
+        return ptxFile != null ? ptxFile : dir().resolve(name + ".ptx");
     }
 
     public Path cuda() {

@@ -14,6 +14,7 @@ public final class KernelCaseBuilder {
     private Extent cluster;
     private int dynamicShared;
     private String description = "";
+    private java.nio.file.Path ptxFile;
     private final List<KernelCase.Arg> args = new ArrayList<>();
 
     KernelCaseBuilder(String name) {
@@ -23,6 +24,18 @@ public final class KernelCaseBuilder {
 
     public KernelCaseBuilder describe(String d) {
         description = d;
+        return this;
+    }
+
+    /** The entry to launch, when it is not named as the case is. */
+    public KernelCaseBuilder entry(String e) {
+        entry = e;
+        return this;
+    }
+
+    /** A PTX file outside {@code kernels/} (a shared-corpus file, read where it is). */
+    public KernelCaseBuilder ptx(java.nio.file.Path file) {
+        ptxFile = file;
         return this;
     }
 
@@ -67,6 +80,21 @@ public final class KernelCaseBuilder {
 
     public KernelCaseBuilder s32(String n, int v) {
         args.add(new KernelCase.Scalar(n, "s32", v, Integer.toString(v)));
+        return this;
+    }
+
+    public KernelCaseBuilder u16(String n, int v) {
+        args.add(new KernelCase.Scalar(n, "u16", v & 0xffffL, Long.toString(v & 0xffffL)));
+        return this;
+    }
+
+    public KernelCaseBuilder u64(String n, long v) {
+        args.add(new KernelCase.Scalar(n, "u64", v, Long.toUnsignedString(v)));
+        return this;
+    }
+
+    public KernelCaseBuilder f64(String n, double v) {
+        args.add(new KernelCase.Scalar(n, "f64", Double.doubleToRawLongBits(v), Double.toString(v)));
         return this;
     }
 
@@ -129,6 +157,7 @@ public final class KernelCaseBuilder {
     }
 
     public KernelCase reference(Consumer<Io> reference) {
-        return new KernelCase(name, entry, minSm, grid, block, cluster, dynamicShared, args, reference, description);
+        return new KernelCase(name, entry, minSm, grid, block, cluster, dynamicShared, args, reference, description,
+                ptxFile);
     }
 }
