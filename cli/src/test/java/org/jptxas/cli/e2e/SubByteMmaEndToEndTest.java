@@ -1,6 +1,7 @@
 package org.jptxas.cli.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.jptxas.isel.codegen.ModuleCodegen;
+import org.jptxas.ori.target.TargetFeature;
 import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.Launch;
 import org.jptxas.simulator.exec.LaunchResult;
@@ -23,7 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * {@code mma.sync.aligned} with 4-bit integer inputs ({@code IMMA.16864.S4.S4}, {@code IMMA.16832.U4.U4.SAT},
  * {@code IMMA.8832.S4.S4}) and with 1-bit inputs ({@code BMMA.168256.AND.POPC}, {@code BMMA.168128.XOR.POPC},
- * {@code BMMA.88128.AND.POPC}: D = C + the population count of A AND/XOR B over k): jptxas's cubin, read back by nvdisasm 12.5 as its {@code --out-sass}, and ptxas 13's,
+ * {@code BMMA.88128.AND.POPC}: D = C + the population count of A AND/XOR B over k), on sm_90 as two 8-bit IMMAs or
+ * two BMMA .AND.POPC per multiply (as ptxas 13 expands them there): jptxas's cubin, read back by nvdisasm 12.5 as its {@code --out-sass}, and ptxas 13's,
  * run in the SASS emulator, and the PTX run by the interpreter, each checked against a CPU reference that lays the
  * fragments out as the PTX ISA's figures for the 4-bit and 1-bit shapes do (8 nibbles or 32 bits per register, lowest
  * first). Sign
@@ -113,8 +116,21 @@ class SubByteMmaEndToEndTest {
     /** Per-lane input words (A 4+2+1, B 2+1+1, C 4+4+2) and output words (10 used) of each half. */
     private static final int IN = 21, OUT = 12;
 
+    /**
+     * The SASS each target writes: sm_80..89 have 4-bit IMMA and BMMA .XOR.POPC; sm_90 has neither and runs each
+     * multiply as two 8-bit IMMAs of half the k (s4 as S8, u4 as U8) or two BMMA .AND.POPC of inverted operands.
+     */
+    private static List<String> forms(String arch) {
+        if (arch.equals("sm_90")) {
+            return List.of("IMMA.16832.S8.S8 ", "IMMA.16816.U8.U8 ", "IMMA.8816.S8.S8 ", "BMMA.168256.AND.POPC ",
+                    "BMMA.168128.AND.POPC ", "BMMA.88128.AND.POPC ");
+        }
+        return List.of("IMMA.16864.S4.S4 ", "IMMA.16832.U4.U4.SAT ", "IMMA.8832.S4.S4 ", "BMMA.168256.AND.POPC ",
+                "BMMA.168128.XOR.POPC ", "BMMA.88128.AND.POPC ");
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"sm_80", "sm_86", "sm_89"})
+    @ValueSource(strings = {"sm_80", "sm_86", "sm_89", "sm_90"})
     void bothCompilersCubinsComputeTheReference(String arch, @TempDir Path dir) throws Exception {
         Path ptx = dir.resolve("sub_byte_mma.ptx");
         Files.writeString(ptx, PTX);
@@ -122,10 +138,11 @@ class SubByteMmaEndToEndTest {
         int[] expected = reference(in);
 
         ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(REGISTRY, ptx, arch, false, false);
-        for (String form : List.of("IMMA.16864.S4.S4 ", "IMMA.16832.U4.U4.SAT ", "IMMA.8832.S4.S4 ",
-                "BMMA.168256.AND.POPC ", "BMMA.168128.XOR.POPC ", "BMMA.88128.AND.POPC ")) {
+        for (String form : forms(arch)) {
             assertTrue(ours.sass().contains(form), form + " in\n" + ours.sass());
         }
+        assertFalse(arch.equals("sm_90") && (ours.sass().contains(".S4") || ours.sass().contains(".U4")
+                || ours.sass().contains(".XOR")), ours.sass());
         assertEquals(List.of(), mismatches(run(ours.cubin(), arch, in, dir.resolve("jptxas")), expected),
                 "jptxas's cubin");
 
@@ -144,36 +161,13 @@ class SubByteMmaEndToEndTest {
         assertEquals(List.of(), mismatches(WarpKernelHarness.output(launch), reference(in)));
     }
 
-    /**
-     * sm_90 has no 4-bit IMMA (ptxas widens to 8-bit IMMA there) and no BMMA .XOR.POPC: refused by name, not an
-     * internal error.
-     */
+    /** sm_90's SASS has no 4-bit IMMA and no BMMA .XOR.POPC, which sm_89's has: the expansion is the target's. */
     @Test
-    void hopperRefusesFourBitInputsByName(@TempDir Path dir) throws Exception {
-        Path ptx = dir.resolve("sub_byte_mma.ptx");
-        Files.writeString(ptx, PTX);
-        String message = WarpKernelHarness.refusal(REGISTRY, ptx, "sm_90");
-        assertTrue(message.contains("Instruction 'mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32' not yet supported")
-                && message.contains("4-bit IMMA"), message);
-        assertTrue(TestTargets.profile("sm_89").has(org.jptxas.ori.target.TargetFeature.INT4_IMMA));
-        Path xor = dir.resolve("xor.ptx");
-        Files.writeString(xor, """
-                .version 7.0
-                .target sm_80
-                .address_size 64
-                .visible .entry x()
-                {
-                  .reg .b32 r<6>;
-                  mov.b32 r0, 1;
-                  mov.b32 r1, 3;
-                  mov.b32 r2, 0;
-                  mov.b32 r3, 0;
-                  mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc {r4, r5}, {r0}, {r1}, {r2, r3};
-                  ret;
-                }
-                """);
-        String xorMessage = WarpKernelHarness.refusal(REGISTRY, xor, "sm_90");
-        assertTrue(xorMessage.contains("xor.popc") && xorMessage.contains(".AND.POPC"), xorMessage);
+    void hopperWidensWhereAdaHasTheInstruction() {
+        assertTrue(TestTargets.profile("sm_89").has(TargetFeature.INT4_IMMA)
+                && TestTargets.profile("sm_89").has(TargetFeature.BINARY_MMA_XOR));
+        assertFalse(TestTargets.profile("sm_90").has(TargetFeature.INT4_IMMA)
+                || TestTargets.profile("sm_90").has(TargetFeature.BINARY_MMA_XOR));
     }
 
     /**
