@@ -21,7 +21,8 @@ import org.jptxas.ori.ir.Src;
  *       by an arithmetic shift. {@code .satfinite} saturates only the final addition of C.</li>
  *   <li>b1 {@code .xor.popc} (BMMA has only {@code .AND.POPC}): popc(a ^ b) = popc(a & ~b) + popc(~a & b).</li>
  *   <li>e4m3/e5m2 (no QMMA): F2FP.F16.E4M3.UNPACK_B widens the low and the high byte pair of each register to an
- *       f16 pair, which is the f16 m16n8k16 fragment of half the k; two HMMA.16816 chain their accumulators from
+ *       f16 pair, which is the f16 m16n8k16 fragment of half the k (the high pair shifted down first: Ori's operands
+ *       carry no {@code .H1} selector); two HMMA.16816 chain their accumulators from
  *       zero and C is added last (FADD, or HADD2 for f16), in ptxas's order.</li>
  * </ul>
  */
@@ -117,7 +118,10 @@ final class WidenedMma {
         return d;
     }
 
-    /** Each register's low or high byte pair as an f16 pair (the high through the source's .H1 selector). */
+    /**
+     * Each register's low or high byte pair as an f16 pair. ptxas reads the high pair as the source's {@code .H1};
+     * Ori's operands carry no lane selector, so it is shifted down first.
+     */
     private static Reg unpacked(MathEmitter m, Reg t, int n, String type, boolean high) {
         Reg out = m.cx().newReg(RegFile.R, n);
         for (int k = 0; k < n; k++) {
