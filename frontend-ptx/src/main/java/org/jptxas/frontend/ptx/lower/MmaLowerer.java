@@ -43,7 +43,8 @@ import org.jptxas.ori.target.TargetFeature;
  * </table>
  *
  * Which of these a target has is its SASS table's business (m16n8k16 and bf16 need sm_80; the front end's checks
- * already refuse PTX a target lacks). Other shapes and types are refused by name.
+ * already refuse PTX a target lacks). A target without 4-bit IMMA, BMMA .XOR.POPC or QMMA (sm_90) gets the form from
+ * two multiplies it has ({@link WidenedMma}). Other shapes and types are refused by name.
  */
 @AutoService(InstructionLowerer.class)
 public final class MmaLowerer implements InstructionLowerer {
@@ -122,8 +123,8 @@ public final class MmaLowerer implements InstructionLowerer {
     /**
      * s8/u8 and s4/u4 inputs with s32 accumulation (A and B of one type; {@code .satfinite} clamps): IMMA, its A and
      * B operands named {@code .ROW} and {@code .COL} as ptxas writes them. A 4-bit shape has twice the 8-bit K in the
-     * same registers ({@code IMMA.16864.S4.S4}, {@code IMMA.16832.U4.U4}, {@code IMMA.8832.S4.S4}); sm_90's tables
-     * have no 4-bit IMMA (ptxas widens to 8 bits there), so it is refused by name.
+     * same registers ({@code IMMA.16864.S4.S4}, {@code IMMA.16832.U4.U4}, {@code IMMA.8832.S4.S4}); a target without
+     * 4-bit IMMA (sm_90) runs it as two 8-bit IMMA ({@link WidenedMma}).
      */
     private static Form integer(String shape, String in, String d, String c, boolean sat) {
         if (!d.equals("s32") || !c.equals("s32")) {
@@ -196,15 +197,6 @@ public final class MmaLowerer implements InstructionLowerer {
         if (f == null) {
             throw cx.unsupported("this shape or type combination");
         }
-        if (f.opcode().equals("IMMA") && f.mods().get(1).endsWith("4") && !cx.profile().has(TargetFeature.INT4_IMMA)) {
-            throw cx.unsupported("4-bit inputs on a target without 4-bit IMMA (ptxas widens them to 8-bit IMMA)");
-        }
-        if (f.opcode().equals("QMMA") && !cx.profile().has(TargetFeature.FP8_MMA)) {
-            throw cx.unsupported("e4m3/e5m2 inputs on a target without QMMA (ptxas unpacks them to f16 for HMMA)");
-        }
-        if (f.opcode().equals("BMMA") && f.mods().contains("XOR") && !cx.profile().has(TargetFeature.BINARY_MMA_XOR)) {
-            throw cx.unsupported(".xor.popc on a target whose BMMA has only .AND.POPC");
-        }
         List<Operand> ops = insn.operands();
         if (ops.size() != 4) {
             throw cx.unsupported("operand count");
@@ -213,8 +205,18 @@ public final class MmaLowerer implements InstructionLowerer {
         Reg a = tuple(cx, ops.get(1), f.a(), wide);
         Reg b = tuple(cx, ops.get(2), f.b(), wide);
         Reg c = tuple(cx, ops.get(3), f.c(), wide);
-        Reg d = cx.newReg(RegFile.R, f.d());
-        cx.emit(f.opcode(), f.mods(), List.of(d), List.of(Src.of(a), Src.of(b), Src.of(c)));
+        Reg d;
+        if (f.opcode().equals("IMMA") && f.mods().get(1).endsWith("4") && !cx.profile().has(TargetFeature.INT4_IMMA)) {
+            d = WidenedMma.int4(cx, f, a, b, c);
+        } else if (f.opcode().equals("QMMA") && !cx.profile().has(TargetFeature.FP8_MMA)) {
+            d = WidenedMma.fp8(cx, f, a, b, c);
+        } else if (f.opcode().equals("BMMA") && f.mods().contains("XOR")
+                && !cx.profile().has(TargetFeature.BINARY_MMA_XOR)) {
+            d = WidenedMma.xorPopc(cx, f, a, b, c);
+        } else {
+            d = cx.newReg(RegFile.R, f.d());
+            cx.emit(f.opcode(), f.mods(), List.of(d), List.of(Src.of(a), Src.of(b), Src.of(c)));
+        }
         List<Operand> out = elements(ops.get(0));
         int per = wide ? 2 : 1;
         if (out.size() * per != f.d()) {

@@ -89,16 +89,21 @@ class MmaLowererTest {
     }
 
     @Test
-    void fourBitInputsAreRefusedByNameWhereTheTargetHasNoFourBitImma() throws CompilationException {
+    void fourBitInputsBecomeTwoEightBitImmasWhereTheTargetHasNoFourBitImma() throws CompilationException {
         String mma = "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32 {%r11, %r12, %r13, %r14}, {%r1, %r2, %r3, %r4}, "
                 + "{%r5, %r6}, {%r7, %r8, %r9, %r10};";
         assertTrue(lower("sm_80", mma).stream().anyMatch(s -> s.startsWith("IMMA.16864.S4.S4 ")));
-        UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> lower("sm_90", mma));
-        assertTrue(e.getMessage().contains("4-bit IMMA"), e.getMessage());
+        List<String> l = lower("sm_90", mma);
+        assertEquals(2, l.stream().filter(s -> s.startsWith("IMMA.16832.S8.S8 ")).count(), String.join("\n", l));
+        assertTrue(l.stream().noneMatch(s -> s.contains("S4")), String.join("\n", l));
+        String xor = "mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc {%r11, %r12}, {%r1}, {%r5}, {%r7, %r8};";
+        assertTrue(lower("sm_89", xor).stream().anyMatch(s -> s.startsWith("BMMA.88128.XOR.POPC ")));
+        List<String> x = lower("sm_90", xor);
+        assertEquals(2, x.stream().filter(s -> s.startsWith("BMMA.88128.AND.POPC ")).count(), String.join("\n", x));
     }
 
     @Test
-    void fp8InputsBecomeQmmaOnAdaAndAreRefusedByNameOnHopper() throws CompilationException {
+    void fp8InputsBecomeQmmaOnAdaAndUnpackedHmmaOnHopper() throws CompilationException {
         assertEquals(new MmaLowerer.Form("QMMA", List.of("16832", "F32", "E4M3", "E5M2"), 4, 2, 4, 4),
                 MmaLowerer.form(words("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32")));
         assertEquals(new MmaLowerer.Form("QMMA", List.of("16832", "F16", "E5M2", "E4M3"), 4, 2, 2, 2),
@@ -111,8 +116,10 @@ class MmaLowererTest {
         assertTrue(l.stream().anyMatch(s -> s.matches(
                 "QMMA\\.16832\\.F32\\.E4M3\\.E5M2 %r\\d+\\.128, %r\\d+\\.128, %r\\d+\\.64, %r\\d+\\.128")),
                 String.join("\n", l));
-        UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> lower("sm_90", mma));
-        assertTrue(e.getMessage().contains("without QMMA"), e.getMessage());
+        List<String> h = lower("sm_90", mma);
+        assertEquals(2, h.stream().filter(s -> s.startsWith("HMMA.16816.F32 ")).count(), String.join("\n", h));
+        assertEquals(12, h.stream().filter(s -> s.startsWith("F2FP.F16.")).count(), String.join("\n", h));
+        assertTrue(h.stream().noneMatch(s -> s.startsWith("QMMA")), String.join("\n", h));
     }
 
     @Test
