@@ -44,8 +44,6 @@ class FormRegressionTest {
             new String[] {"sm_90", "griddepcontrol.launch_dependents", "the same (PREEXIT)"},
             new String[] {"sm_80", "bmsk.wrap.b32 r, r, r", "bmsk.wrap masked its operands to 5 bits; BMSK.W keeps 8"},
             new String[] {"sm_86", "sin.approx.f32 r, i", "sin of an immediate went to MUFU.SIN; ptxas folds it"},
-            new String[] {"sm_90", "cvt.ftz.f32.bf16 r, r", "a subnormal bf16 was not flushed"},
-            new String[] {"sm_80", "cvta.const.u64 r, r", "cvta.const dropped the high word of its 64-bit offset"},
             new String[] {"sm_80", "cvta.shared.u64 r, r", "the emulator did not run generic loads (LD) of shared memory"},
             new String[] {"sm_80", "st.b64 [rd]@local, r", "the emulator did not run generic stores (ST)"},
             new String[] {"sm_80", "isspacep.shared p, r", "the emulator did not run QSPC"},

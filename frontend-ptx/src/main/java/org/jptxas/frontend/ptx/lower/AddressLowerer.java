@@ -81,12 +81,9 @@ public final class AddressLowerer implements InstructionLowerer {
         }
         Reg carry = Ptx.pred(cx);
         Reg lo = Ptx.r32(cx);
-        // a .const offset is a 64-bit addend (ptxas adds the whole register to the window base); shared and local
-        // offsets are 32-bit
-        Src high = space == StateSpace.CONST ? Ptx.hi(a) : Ptx.rz();
         cx.emit("IADD3", List.of(), List.of(lo, carry, Reg.PT), List.of(Ptx.lo(a), Src.of(CBank.of(0, base)), Ptx.rz()));
         cx.emit("IADD3", List.of("X"), List.of(d.component(1), Reg.PT, Reg.PT),
-                List.of(high, Src.of(CBank.of(0, base + 4)), Ptx.rz(), Src.of(carry), Ptx.notPt()));
+                List.of(Ptx.rz(), Src.of(CBank.of(0, base + 4)), Ptx.rz(), Src.of(carry), Ptx.notPt()));
         cx.emit("MOV", List.of(), List.of(d.component(0)), List.of(Src.of(lo)));
     }
 

@@ -562,15 +562,6 @@ public final class CvtLowerer implements InstructionLowerer {
                     case BF16 -> {
                         Reg t = sat ? m.r() : d;
                         m.shf("L.U32", t, s, 0x10, RZ);
-                        if (ftz) {
-                            // a subnormal bf16 (exponent field 0) flushes to a signed zero, as F2F.FTZ.F32.BF16 does
-                            m.ownControl();
-                            Reg e = m.r(), p = m.p();
-                            m.lop3(e, t, 0x7f800000, RZ, 0xc0);
-                            m.isetp("EQ.U32", p, e, RZ);
-                            m.at(p).lop3(t, t, 0x80000000, RZ, 0xc0);
-                            m.finish();
-                        }
                         if (sat) {
                             m.fadd("SAT", d, RZ, t);
                         }
