@@ -381,8 +381,9 @@ final class InstructionCompiler {
             // brkpt is BPT.TRAP like trap: without a debugger attached the kernel stops with an error
             case "trap", "brkpt" -> kind(Insn.Kind.TRAP);
             case "bar", "barrier" -> control.barrier();
+            // griddepcontrol orders this grid against the grid it depends on: one grid runs here, nothing to wait for
             case "membar", "fence", "nanosleep", "prefetch", "prefetchu", "pmevent", "discard", "applypriority",
-                    "createpolicy" -> nop();
+                    "createpolicy", "griddepcontrol" -> nop();
             case "activemask" -> warpLevel.activemask();
             case "shfl" -> warpLevel.shfl();
             case "vote" -> warpLevel.vote();

@@ -7,6 +7,7 @@ import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.ori.diag.CompilationException;
+import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.Src;
 
@@ -37,6 +38,13 @@ public final class TranscendentalLowerer implements InstructionLowerer {
         Src x = cx.src(insn.operands().get(1), t);
         switch (insn.opcode()) {
             case "sin", "cos" -> {
+                if (x.value() instanceof Imm imm && foldsTrigonometry(Float.intBitsToFloat((int) imm.bits()), ftz)) {
+                    // ptxas 13 folds sin/cos of a finite immediate to the function's value rounded to f32
+                    float v = Float.intBitsToFloat((int) imm.bits());
+                    double r = insn.opcode().equals("sin") ? Math.sin(v) : Math.cos(v);
+                    m.mov(d, Float.floatToRawIntBits((float) r));
+                    return;
+                }
                 Reg rev = m.r();
                 m.fmul("RZ", rev, x, INV_2PI);
                 m.mufu(insn.opcode().equals("sin") ? "SIN" : "COS", d, rev);
@@ -104,5 +112,10 @@ public final class TranscendentalLowerer implements InstructionLowerer {
         m.op("PRMT", "", high, x, 0x7632, MathEmitter.RZ);
         m.mufu(mods, hi, high);
         m.op("PRMT", "", d, lo, 0x5410, hi);
+    }
+
+    /** Whether ptxas folds sin/cos of {@code v}: finite, and not a subnormal .ftz flushes (that one goes to MUFU). */
+    private static boolean foldsTrigonometry(float v, boolean ftz) {
+        return Float.isFinite(v) && !(ftz && v != 0 && Math.abs(v) < Float.MIN_NORMAL);
     }
 }

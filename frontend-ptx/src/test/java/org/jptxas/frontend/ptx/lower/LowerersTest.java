@@ -224,8 +224,8 @@ class LowerersTest {
     @Test
     void unsupportedInstructionsAreNamedAtTheirLine() throws Exception {
         UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class,
-                () -> kernel("", ".reg .b32 %r<2>;\npmevent 1;"));
-        assertEquals("Instruction 'pmevent' not yet supported for sm_80", e.diagnostics().get(0).message());
+                () -> kernel("", ".reg .b64 %rd<3>;\ncvta.to.param.u64 %rd1, %rd2;"));
+        assertEquals("Instruction 'cvta.to.param.u64' not yet supported for sm_80", e.diagnostics().get(0).message());
         UnsupportedFeatureException selector = assertThrows(UnsupportedFeatureException.class,
                 () -> kernel("", ".reg .b32 %r<4>;\nvadd.u32.u32.u32 %r1, %r2.b1, %r3;"));
         assertEquals("Instruction 'vadd.u32.u32.u32' not yet supported for sm_80 (video selector .b1)",
@@ -254,7 +254,7 @@ class LowerersTest {
         var resolved = TestFrontEnds.of(Target.of("sm_80")).check("t.ptx", ptx).resolved();
         List<InstructionLowerer> ls = new ArrayList<>();
         LowererRegistry.get().opcodes().forEach(op -> LowererRegistry.get().forOpcode(op).ifPresent(l -> {
-            if (!ls.contains(l)) {
+            if (!ls.contains(l) && !l.opcodes().contains("pmevent")) {
                 ls.add(l);
             }
         }));
