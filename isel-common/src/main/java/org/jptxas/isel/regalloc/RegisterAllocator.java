@@ -55,7 +55,8 @@ public final class RegisterAllocator {
         SpillRewriter.Frame frame = new SpillRewriter.Frame(function.attrs().localBytes());
         TuplePromotion.run(body, constraints);
         ValueTable before = new ValueTable(body, constraints);
-        int coalesced = Coalescer.run(body, before, IntervalBuilder.build(body, before));
+        LiveInterval[] beforeIntervals = IntervalBuilder.build(body, before);
+        int coalesced = Coalescer.run(body, before, beforeIntervals);
         int rounds = 0;
         ValueTable values;
         LiveInterval[] intervals;
@@ -65,8 +66,15 @@ public final class RegisterAllocator {
                 throw new RegisterAllocationException(function.name() + ": register allocation did not converge in "
                         + MAX_ROUNDS + " spill rounds");
             }
-            values = new ValueTable(body, constraints);
-            intervals = IntervalBuilder.build(body, values);
+            if (rounds == 1 && coalesced == 0) {
+                // Nothing coalesced: the body and the intervals are as they were built for the coalescer (it changes
+                // neither when it deletes no copy), and building them again was a whole liveness analysis.
+                values = before;
+                intervals = beforeIntervals;
+            } else {
+                values = new ValueTable(body, constraints);
+                intervals = IntervalBuilder.build(body, values);
+            }
             int[][] hints = copyHints(body, values);
             BitSet spilled = new BitSet();
             for (RegFile f : RegFile.values()) {

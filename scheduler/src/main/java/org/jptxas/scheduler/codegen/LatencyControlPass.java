@@ -123,7 +123,7 @@ public final class LatencyControlPass implements ControlPass {
             CodeLine c = code.get(i);
             lines.add(new SassLine("", i * 16, c.text(), 0, 0, c.label()));
             instrs.add(view.forControl(c));
-            slots.add(ReuseFlags.slots(SassView.shape(c)));
+            slots.add(view.reuseSlots(c));
         }
         ControlFlow flow = ControlAgreement.controlFlow(lines);
         List<ControlWord> generated = new ControlWordGenerator(model).generate(instrs, flow);

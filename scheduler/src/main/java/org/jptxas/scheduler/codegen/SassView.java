@@ -37,6 +37,8 @@ final class SassView {
     private final boolean descriptorInUr;
     /** What a line means depends on its instruction alone, and the passes view each line twice. */
     private final Map<Object, SassReader.Parsed> parsed = new HashMap<>();
+    /** Per line key, its reuse-flag slots: every pass of control-word making asks again for the same lines. */
+    private final Map<Object, ReuseFlags.Slots> reuseSlots = new HashMap<>();
     /**
      * mbarrier operations and asynchronous stores into a cluster's shared memory keep their place among memory
      * accesses and fences: an arrival releases, a phase check acquires, and either may reach any block's memory.
@@ -57,6 +59,11 @@ final class SassView {
     /** The instruction as control-word generation and the hazard checker see it. */
     SimpleInstr forControl(CodeLine line) {
         return parse(line).instr();
+    }
+
+    /** The reuse-flag slots of {@code line} ({@link ReuseFlags#slots(SassShape)} of its shape). */
+    ReuseFlags.Slots reuseSlots(CodeLine line) {
+        return reuseSlots.computeIfAbsent(key(line), k -> ReuseFlags.slots(shape(line)));
     }
 
     /** The instruction with the extra ordering constraints of code motion. */
