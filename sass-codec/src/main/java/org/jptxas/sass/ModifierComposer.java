@@ -551,10 +551,27 @@ final class ModifierComposer {
     private static void add(List<SassForm> out, SassForm f, String mnemonic, List<String> pieces, long[] bits) {
         try {
             out.add(new SassForm(f.key, mnemonic, pieces, List.of(f.slots), f.maskLo, f.maskHi, bits[0], bits[1],
-                    f.exclusions()));
+                    withHiddenBase(f, pieces)));
         } catch (IllegalArgumentException e) {
             // cannot happen for bits inside the mask; skip defensively
         }
+    }
+
+    /**
+     * {@code f}'s exclusions, plus RZ for an address base composed with a width suffix before a uniform register
+     * ({@code [R0.U32+UR4]}): nvdisasm prints an RZ base as {@code [UR4]} whatever its width bit, so the composed form
+     * leaves RZ to the form that prints it so.
+     */
+    private static List<String> withHiddenBase(SassForm f, List<String> pieces) {
+        List<String> out = f.exclusions();
+        for (int i = 0; i + 1 < pieces.size() && i < f.slots.length; i++) {
+            if (f.slots[i] instanceof SassSlot.Field fd && fd.kind() == SlotKind.GPR && pieces.get(i).endsWith("[")
+                    && pieces.get(i + 1).startsWith(".U32+") && !f.pieces[i + 1].startsWith(".U32+")) {
+                out = new ArrayList<>(out);
+                out.add(i + "=0xff");
+            }
+        }
+        return out;
     }
 
     /** Replaces the field's bits with {@code value} ({@link BitField#insert} only ORs). */

@@ -266,11 +266,16 @@ final class FloatOps {
      */
     void half2(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
-        if (op.opcode().equals("HADD2") && op.modifiers().equals(List.of("F32")) && o.size() == 3) {
-            // HADD2.F32 Rd, a, b: the low halves (after swizzles) added into an f32 result
+        if (op.opcode().equals("HADD2") && (op.modifiers().equals(List.of("F32"))
+                || op.modifiers().equals(List.of("F32", "SAT"))) && o.size() == 3) {
+            // HADD2.F32 Rd, a, b: the low halves (after swizzles) added into an f32 result (.SAT: clamped to [0, 1],
+            // NaN to 0, as FADD.SAT)
             int a = halfPair(o.get(1), t, w, op), b = halfPair(o.get(2), t, w, op);
             float r = SmallFloats.halfToFloat(a & 0xffff)
                     + SmallFloats.halfToFloat(b & 0xffff);
+            if (op.has("SAT")) {
+                r = org.jptxas.simulator.numeric.Ieee.saturate(r);
+            }
             OperandAccess.writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
             return;
         }
@@ -447,6 +452,29 @@ final class FloatOps {
             int one = !op.has("BF") ? 0xffff : bf16 ? 0x3f80 : 0x3c00; // .BF: 1.0 of the pair's type
             OperandAccess.writeR(t, o.get(0), (IntegerOps.combine(bool, (r & 1) != 0, c) ? one : 0) | (IntegerOps.combine(bool, (r & 2) != 0, c) ? one << 16 : 0));
         }
+    }
+
+    /**
+     * FSET.{cmp}.{bool} Rd, a, b, Pc: the f32 comparison combined with Pc; all ones where it holds, else 0 (.BF: 1.0f
+     * where it holds). The comparison follows the .BF token; .FTZ flushes subnormal sources first.
+     */
+    void fset(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        String cmp = op.modifiers().get(op.modifiers().get(0).equals("BF") ? 1 : 0);
+        String bool = op.has("AND") ? "AND" : op.has("OR") ? "OR" : "XOR";
+        float a = operands.readF(o.get(1), t, w), b = operands.readF(o.get(2), t, w);
+        if (op.has("FTZ")) {
+            a = org.jptxas.simulator.numeric.Ieee.ftz(a);
+            b = org.jptxas.simulator.numeric.Ieee.ftz(b);
+        }
+        boolean r;
+        try {
+            r = HalfOps.compare(cmp, a, b);
+        } catch (IllegalArgumentException e) {
+            throw machine.unimplemented(op);
+        }
+        boolean holds = IntegerOps.combine(bool, r, operands.pred(o.get(3), t, w));
+        OperandAccess.writeR(t, o.get(0), !holds ? 0 : op.has("BF") ? Float.floatToRawIntBits(1.0f) : -1);
     }
 
     void fsetp(SassOp op, Thread t, Warp w) {

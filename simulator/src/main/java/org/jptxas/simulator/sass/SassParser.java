@@ -165,9 +165,11 @@ final class SassParser {
             invert = true;
             r = r.substring(1);
         }
-        if (r.startsWith("|") && r.endsWith("|")) {
+        int closingBar = r.startsWith("|") ? r.indexOf('|', 1) : -1;
+        if (closingBar > 0) {
+            // |R4| and |R4|.H0_H0 (nvdisasm prints a half selector after the bars)
             abs = true;
-            r = r.substring(1, r.length() - 1);
+            r = r.substring(1, closingBar) + r.substring(closingBar + 1);
         }
         String suffix = "";
         int dot = r.indexOf('.');

@@ -445,6 +445,7 @@ final class ThreadSemantics {
             }
             case "FRND" -> machine.floating.frnd(op, t, w);
             case "HSETP2", "HSET2" -> machine.floating.halfSet(op, t, w);
+            case "FSET" -> machine.floating.fset(op, t, w);
             case "F2FP" -> machine.floating.f2fp(op, t, w);
             case "HMNMX2", "I2IP" -> machine.floating.packed(op, t, w);
             default -> throw machine.unimplemented(op);
