@@ -353,16 +353,42 @@ final class IntegerOps {
     }
 
     /** SGXT: sign- (or zero-) extends the low n bits. */
+    /**
+     * SGXT{.W}{.U32} d, a, b: PTX's szext, whose .clamp/.wrap it is (ptxas writes szext.clamp as a bare SGXT): the low
+     * b bits of a, sign- or zero-extended; a width of 32 or more (the whole register, not its low byte) gives a
+     * unchanged, .W takes the width modulo 32 instead; a width of 0 gives 0.
+     */
     void sgxt(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
-        int a = operands.read(o.get(1), t, w), n = operands.read(o.get(2), t, w) & 0xff;
-        n = Math.min(n, 32);
-        int v = n == 0 ? 0 : n == 32 ? a : a & ((1 << n) - 1);
-        if (!op.has("U32") && n > 0 && n < 32 && (v >>> (n - 1) & 1) != 0) {
-            v |= -(1 << n);
-        }
-        OperandAccess.writeR(t, o.get(0), v);
+        int a = operands.read(o.get(1), t, w), b = operands.read(o.get(2), t, w);
+        OperandAccess.writeR(t, o.get(0), signOrZeroExtend(a, b, op.has("W"), !op.has("U32")));
         t.pc++;
+    }
+
+    static int signOrZeroExtend(int a, int b, boolean wrap, boolean signed) {
+        if (!wrap && Integer.toUnsignedLong(b) >= 32) {
+            return a;
+        }
+        int n = b & 0x1f;
+        if (n == 0) {
+            return 0;
+        }
+        int v = a & ((1 << n) - 1);
+        return signed && (v >>> (n - 1) & 1) != 0 ? v | -(1 << n) : v;
+    }
+
+    /**
+     * BMSK{.W} d, a, b: PTX's bmsk (ptxas writes bmsk.clamp as a bare BMSK): b ones from bit a; without .W a position
+     * of 32 or more gives 0 and a width of 32 or more runs to bit 31; .W takes both modulo 32 (a wrapped width of 0 gives
+     * 0); a mask past bit 31 is cut there.
+     */
+    static int bitMask(int a, int b, boolean wrap) {
+        int a1 = a & 0x1f, b1 = b & 0x1f, sum = a1 + b1;
+        boolean positionOverflow = !wrap && Integer.toUnsignedLong(a) >= 32;
+        boolean widthOverflow = !wrap && Integer.toUnsignedLong(b) >= 32;
+        int mask0 = positionOverflow ? 0 : -1 << a1;
+        int mask1 = sum >= 32 || positionOverflow || widthOverflow ? 0 : b1 == 0 ? -1 : -1 << sum;
+        return mask0 & ~mask1;
     }
 
     /** IDP.4A and IDP.2A: dot products of byte (and halfword) lanes with accumulation. */
