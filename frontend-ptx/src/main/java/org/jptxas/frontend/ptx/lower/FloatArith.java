@@ -249,10 +249,12 @@ final class FloatArith {
                     LogicLowerer.lop(cx, d, a, Ptx.imm(neg ? sign : magnitude), Ptx.rz(), neg ? 0x3c : 0xc0);
                     return;
                 }
-                // .ftz flushes subnormal inputs and results (PTX ISA): -a + -0 in HADD2.FTZ, as ptxas writes neg; abs
-                // clears the sign of the same (ptxas's HADD2.FTZ |a| is the same value)
+                // .ftz flushes subnormal inputs and results (PTX ISA): -0 - a in HADD2.FTZ (sub's form; ptxas writes
+                // -a + -RZ, a form the tables lack), the same value; abs clears its sign (ptxas: |a| + -RZ)
+                Reg negZero = cx.newReg(org.jptxas.ori.ir.RegFile.R, 1);
+                cx.emit("MOV", List.of(), List.of(negZero), List.of(Ptx.imm(sign)));
                 Reg n = neg ? d : cx.newReg(org.jptxas.ori.ir.RegFile.R, 1);
-                cx.emit("HADD2", List.of("FTZ"), List.of(n), List.of(a.negated(), Src.of(Reg.RZ).negated()));
+                cx.emit("HADD2", List.of("FTZ"), List.of(n), List.of(Src.of(negZero), a.negated()));
                 if (!neg) {
                     LogicLowerer.lop(cx, d, Src.of(n), Ptx.imm(magnitude), Ptx.rz(), 0xc0);
                 }
