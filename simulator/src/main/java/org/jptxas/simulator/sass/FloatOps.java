@@ -544,7 +544,7 @@ final class FloatOps {
             // Seeds for f64 Newton iterations: the high word of the f64 result from the high word of the input.
             // (an immediate is the f64 value nvdisasm prints, "3" being 3.0, not a high word)
             double d = flushed(o.get(1) instanceof SassOperand.Imm i && i.floating() ? i.value()
-                    : Double.longBitsToDouble((long) operands.read(o.get(1), t, w) << 32));
+                    : Double.longBitsToDouble((long) upperWord(o.get(1), t, w) << 32));
             double r = flushed(op.has("RCP64H") ? 1.0 / d : 1.0 / Math.sqrt(d));
             OperandAccess.writeR(t, o.get(0), (int) (Double.doubleToRawLongBits(r) >>> 32));
             t.pc++;
@@ -569,6 +569,16 @@ final class FloatOps {
         float f = flushed((float) r);
         OperandAccess.writeR(t, o.get(0), Float.isNaN(f) ? 0x7fffffff : Float.floatToRawIntBits(f));
         t.pc++;
+    }
+
+    /** An f64's upper word as a source: -R and |R| act on its sign bit (ptxas's MUFU.RCP64H R7, -RZ is -0.0). */
+    private int upperWord(SassOperand o, Thread t, Warp w) {
+        if (o instanceof SassOperand.Reg r && (r.negate() || r.abs())) {
+            int v = r.index() == 255 ? 0 : t.r[r.index()];
+            v = r.abs() ? v & 0x7fffffff : v;
+            return r.negate() ? v ^ 0x80000000 : v;
+        }
+        return operands.read(o, t, w);
     }
 
     /** A subnormal f32 as a zero of its sign. */
