@@ -377,20 +377,6 @@ final class IntegerOps {
         return signed && (v >>> (n - 1) & 1) != 0 ? v | -(1 << n) : v;
     }
 
-    /**
-     * BMSK{.W} d, a, b: PTX's bmsk (ptxas writes bmsk.clamp as a bare BMSK): b ones from bit a; without .W a position
-     * of 32 or more gives 0 and a width of 32 or more runs to bit 31; .W takes both modulo 32 (a wrapped width of 0 gives
-     * 0); a mask past bit 31 is cut there.
-     */
-    static int bitMask(int a, int b, boolean wrap) {
-        int a1 = a & 0x1f, b1 = b & 0x1f, sum = a1 + b1;
-        boolean positionOverflow = !wrap && Integer.toUnsignedLong(a) >= 32;
-        boolean widthOverflow = !wrap && Integer.toUnsignedLong(b) >= 32;
-        int mask0 = positionOverflow ? 0 : -1 << a1;
-        int mask1 = sum >= 32 || positionOverflow || widthOverflow ? 0 : b1 == 0 ? -1 : -1 << sum;
-        return mask0 & ~mask1;
-    }
-
     /** IDP.4A and IDP.2A: dot products of byte (and halfword) lanes with accumulation. */
     void idp(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();

@@ -315,8 +315,10 @@ final class ThreadSemantics {
             }
             case "SGXT" -> machine.integer.sgxt(op, t, w);
             case "BMSK" -> {
-                OperandAccess.writeR(t, o.get(0), IntegerOps.bitMask(operands.read(o.get(1), t, w),
-                        operands.read(o.get(2), t, w), op.has("W")));
+                // BMSK{.W} is PTX's bmsk (ptxas writes bmsk.clamp as a bare BMSK)
+                int mask = org.jptxas.simulator.numeric.BitFields.bitMask(operands.read(o.get(1), t, w),
+                        operands.read(o.get(2), t, w), op.has("W"));
+                OperandAccess.writeR(t, o.get(0), mask);
                 t.pc++;
             }
             case "P2R" -> {

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /**
  * PTX ISA corner cases ptxas 13's code follows and the interpreter had not: testp.normal counts +-0 as normal ("as a
  * special case, positive and negative zero are considered normal numbers"); mad24.hi.sat.s32 clamps the sum to the
- * s32 range; set with an f16 destination writes 1.0 (0x3c00), not all ones.
+ * s32 range; set with an f16 destination writes 1.0 (0x3c00), not all ones; bmsk.wrap wraps modulo 32.
  */
 class IntegerAndClassCornerCasesTest {
     @Test
@@ -51,5 +51,18 @@ class IntegerAndClassCornerCasesTest {
         assertEquals(0x3c00, b.getShort(0) & 0xffff);
         assertEquals(0x0000, b.getShort(2) & 0xffff);
         assertEquals(0xffff, b.getShort(4) & 0xffff);
+    }
+
+    @Test
+    void bmskWrapTakesPositionAndWidthModulo32() throws Exception {
+        ByteBuffer b = PtxInterpreterSemanticsTest.body("""
+                mov.u32 %r1, 63; mov.u32 %r2, 1; mov.u32 %r3, 0x104;
+                bmsk.wrap.b32 %r4, %r1, %r2; st.global.u32 [%rd0], %r4;
+                bmsk.clamp.b32 %r5, %r1, %r2; st.global.u32 [%rd0+4], %r5;
+                bmsk.wrap.b32 %r6, %r2, %r3; st.global.u32 [%rd0+8], %r6;
+                """);
+        assertEquals(0x80000000, b.getInt(0)); // position 63 & 31 = 31, width 1
+        assertEquals(0, b.getInt(4)); // position 63 >= 32
+        assertEquals(0x1e, b.getInt(8)); // width 0x104 & 31 = 4 from bit 1
     }
 }
