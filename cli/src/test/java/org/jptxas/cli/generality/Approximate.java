@@ -12,7 +12,9 @@ import org.jptxas.tables.ptx.PtxType;
  * instructions") rounded up to a power of two, with denormal results treated as zero (the hardware units flush them):
  *
  * <pre>
- * sin, cos .approx          absolute 2^-20 on |x| <= 100 pi (the suite's inputs are kept there)
+ * sin, cos .approx          absolute 2^-14 on |x| <= 100 pi (the suite's inputs are kept there; the PTX ISA gives
+ *                           2^-14.7 there, 2^-20.5 only on |x| <= 2 pi: the argument is scaled to revolutions in
+ *                           f32 first, whose rounding grows with |x|)
  * ex2 .approx .f32          relative 2^-21
  * lg2 .approx .f32          absolute 2^-21, or relative 2^-21
  * rcp, rsqrt, sqrt .approx .f32, div .approx/.full .f32    relative 2^-21
@@ -36,12 +38,45 @@ final class Approximate {
         }
         boolean half = w.contains("f16") || w.contains("f16x2") || w.contains("bf16") || w.contains("bf16x2");
         return switch (c.opcode()) {
-            case "sin", "cos" -> new Bound(0, 0x1p-20);
+            case "sin", "cos" -> new Bound(0, 0x1p-14);
             case "ex2" -> half ? new Bound(0x1p-7, 0) : new Bound(0x1p-21, 0);
             case "lg2" -> new Bound(0x1p-21, 0x1p-21);
             case "tanh" -> half ? new Bound(0x1p-7, 0x1p-7) : new Bound(0, 0x1p-10);
             case "rcp", "rsqrt", "sqrt" -> w.contains("f64") ? new Bound(0x1p-18, 0) : new Bound(0x1p-21, 0);
             case "div" -> new Bound(0x1p-21, 0);
+            default -> null;
+        };
+    }
+
+    /**
+     * The type of a case's results when any NaN counts as equal to any other (null: NaNs bit-exact), where the PTX ISA
+     * (9.0) leaves the NaN open:
+     * <ul>
+     * <li>neg of every floating type, abs of f32, f16, f16x2, bf16, bf16x2: "NaN inputs yield an unspecified NaN"
+     * (ptxas flips or clears the sign bit and keeps the payload; an FADD with -a or |a| gives the canonical NaN).
+     * abs.f64 is not among them: "NaN input is passed through unchanged".</li>
+     * <li>min/max.f64: "if (isNaN(x) &amp;&amp; isNaN(y)) z = NaN", no payload (only .NaN asks for the canonical
+     * one, and f64 has no .NaN).</li>
+     * <li>div, rcp, sqrt .rn/.rz/.rm/.rp .f64: "IEEE 754 compliant rounding", and IEEE 754 fixes neither the payload
+     * nor the sign of a NaN result (ptxas's sequences give the input NaN quieted, or 0xfff8000000000000 for an
+     * invalid operation; the interpreter the canonical NaN).</li>
+     * </ul>
+     * Results of bf16/bf16x2 forms are stored as b16/b32, hence the instruction's type.
+     */
+    static PtxType unspecifiedNaN(FormCase c) {
+        List<String> w = c.words();
+        PtxType t = w.contains("f64") ? PtxType.F64 : w.contains("f32") ? PtxType.F32
+                : w.contains("f16x2") ? PtxType.F16X2 : w.contains("f16") ? PtxType.F16
+                : w.contains("bf16x2") ? PtxType.BF16X2 : w.contains("bf16") ? PtxType.BF16 : null;
+        if (t == null) {
+            return null;
+        }
+        boolean ieeeRounded = w.contains("rn") || w.contains("rz") || w.contains("rm") || w.contains("rp");
+        return switch (c.opcode()) {
+            case "neg" -> t;
+            case "abs" -> t == PtxType.F64 ? null : t;
+            case "min", "max" -> t == PtxType.F64 ? t : null;
+            case "div", "rcp", "sqrt" -> t == PtxType.F64 && ieeeRounded ? t : null;
             default -> null;
         };
     }

@@ -90,6 +90,18 @@ class FormRegressionTest {
             new String[] {"sm_75", "add.cc.u64 r, r, r", "64-bit carry chains were not supported"},
             new String[] {"sm_86", "subc.cc.s64 r, r, r", "the same, subc"},
             new String[] {"sm_89", "madc.hi.cc.u64 r, r, r, r", "the same, madc"},
+            new String[] {"sm_80", "testp.normal.f32 p, r", "+-0 is normal (PTX ISA); the interpreter and jptxas said"
+                + " not"},
+            new String[] {"sm_90", "testp.normal.f64 p, r", "the same, f64"},
+            new String[] {"sm_80", "mad24.hi.sat.s32 r, r, r, r", "the interpreter and jptxas ignored .sat"},
+            new String[] {"sm_80", "rcp.approx.ftz.f64 r, r", "the interpreter computed a full-precision reciprocal"
+                + " (PTX: from the upper word, subnormals flushed)"},
+            new String[] {"sm_80", "add.ftz.f16 r, r, r", "the interpreter ignored .ftz on f16 add/sub/mul"},
+            new String[] {"sm_75", "neg.ftz.f16x2 r, r", "the interpreter and jptxas (a sign-bit LOP3) kept subnormal"
+                + " lanes"},
+            new String[] {"sm_90", "abs.ftz.f16 r, r", "the same, abs"},
+            new String[] {"sm_80", "set.lt.f16.f16 r, r, r", "true was all ones; PTX writes 1.0 in the f16"
+                + " destination"},
             new String[] {"sm_80", "max.NaN.f16 r, r, r", "the emulator did not run HMNMX2.NAN; the interpreter"
                 + " ignored .NaN"},
             new String[] {"sm_86", "min.bf16 r, r, r", "the emulator did not run HMNMX2.BF16_V2"},

@@ -424,7 +424,7 @@ final class FormSuite {
 
     /** Why leg b's result is not leg a's (the interpreter's), or null when they agree. */
     static String differs(FormCase c, Kernel k, LegResult a, LegResult b) {
-        return differs(Approximate.bound(c), false, k, a, b);
+        return differs(Approximate.bound(c), false, Approximate.unspecifiedNaN(c), k, a, b);
     }
 
     /**
@@ -432,6 +432,15 @@ final class FormSuite {
      * bit-exact), {@code anyNaN} whether NaNs of any payload count as equal.
      */
     static String differs(Approximate.Bound bound, boolean anyNaN, Kernel k, LegResult a, LegResult b) {
+        return differs(bound, anyNaN, null, k, a, b);
+    }
+
+    /**
+     * The same, {@code nanType} (when not null) the type whose NaNs count as equal in destinations of its size (a
+     * bf16x2 result is stored as b32).
+     */
+    static String differs(Approximate.Bound bound, boolean anyNaN, PtxType nanType, Kernel k, LegResult a,
+                          LegResult b) {
         if (!a.completed() || !b.completed()) {
             if (a.status() == b.status() && a.status() == LegResult.Status.FAULT
                     && faultClass(a.detail()).equals(faultClass(b.detail()))) {
@@ -452,7 +461,11 @@ final class FormSuite {
                 if (!same && bound != null && f.what().startsWith("operand") && f.bytes() <= 8) {
                     same = Approximate.close(f.type(), u, v, bound);
                 }
-                if (!same && anyNaN && isNaN(f.type(), u) && isNaN(f.type(), v)) {
+                if (!same && anyNaN && w == 0 && sameButNaNs(f.type(), u, v)) {
+                    same = true;
+                }
+                if (!same && nanType != null && w == 0 && f.what().startsWith("operand")
+                        && f.bytes() == nanType.bits() / 8 && sameButNaNs(nanType, u, v)) {
                     same = true;
                 }
                 if (!same) {
@@ -467,9 +480,28 @@ final class FormSuite {
         return first == null ? null : differing + " values differ, first: " + first;
     }
 
+    /** Whether bits of type t are a NaN; packed halves: whether either lane is (see {@link #sameButNaNs}). */
     static boolean isNaN(PtxType t, long bits) {
-        return t == PtxType.F32 ? Float.isNaN(Float.intBitsToFloat((int) bits))
-                : t == PtxType.F64 && Double.isNaN(Double.longBitsToDouble(bits));
+        return switch (t) {
+            case F32 -> Float.isNaN(Float.intBitsToFloat((int) bits));
+            case F64 -> Double.isNaN(Double.longBitsToDouble(bits));
+            case F16 -> (bits & 0x7c00) == 0x7c00 && (bits & 0x3ff) != 0;
+            case BF16 -> (bits & 0x7f80) == 0x7f80 && (bits & 0x7f) != 0;
+            case F16X2 -> isNaN(PtxType.F16, bits & 0xffff) || isNaN(PtxType.F16, (bits >>> 16) & 0xffff);
+            case BF16X2 -> isNaN(PtxType.BF16, bits & 0xffff) || isNaN(PtxType.BF16, (bits >>> 16) & 0xffff);
+            default -> false;
+        };
+    }
+
+    /** Whether u and v of type t are equal but for NaNs' payloads and signs (packed halves lane by lane). */
+    static boolean sameButNaNs(PtxType t, long u, long v) {
+        return switch (t) {
+            case F16X2 -> sameButNaNs(PtxType.F16, u & 0xffff, v & 0xffff)
+                    && sameButNaNs(PtxType.F16, (u >>> 16) & 0xffff, (v >>> 16) & 0xffff);
+            case BF16X2 -> sameButNaNs(PtxType.BF16, u & 0xffff, v & 0xffff)
+                    && sameButNaNs(PtxType.BF16, (u >>> 16) & 0xffff, (v >>> 16) & 0xffff);
+            default -> u == v || isNaN(t, u) && isNaN(t, v);
+        };
     }
 
     static String faultClass(String detail) {

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * The instruction-form suite on some opcodes only ({@code -Djptxas.forms.opcodes=bar,barrier}, optionally
  * {@code -Djptxas.forms.sms=sm_80,sm_90}): a quick measure after a change to those instructions, where the whole
  * suite takes half an hour. It writes {@code target/reports/form-sample.txt}: the summary per SM, the failure-list
- * rows of those opcodes as the suite would now write them, and the listed rows that no longer occur. A tool, not a
+ * rows of those opcodes as the suite would now write them, the listed rows that no longer occur, and each failure's
+ * detail (which output differs, with both values). A tool, not a
  * gate (tagged {@code tool}: no build runs it unless asked with {@code -DexcludedTestGroups=none}).
  */
 @Tag("tool")
@@ -54,6 +55,13 @@ class FormSuiteSampleTest {
         now.forEach((k, v) -> out.append(k).append('\t').append(v).append('\n'));
         out.append("\n-- listed rows of these cases that no longer occur (").append(stale.size()).append(")\n");
         stale.forEach((k, v) -> out.append(k).append('\t').append(v).append('\n'));
+        out.append("\n-- each failure's detail\n");
+        for (Report r : reports) {
+            for (FormSuite.Outcome o : r.failures()) {
+                out.append(r.sm()).append(" | ").append(o.kind()).append(" | ").append(o.c().key()).append('\t')
+                        .append(o.detail()).append('\n');
+            }
+        }
         Path dir = Files.createDirectories(Path.of("target", "reports"));
         Files.writeString(dir.resolve("form-sample.txt"), out.toString(), StandardCharsets.UTF_8);
         System.out.print(out);

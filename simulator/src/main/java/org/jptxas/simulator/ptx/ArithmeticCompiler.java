@@ -120,7 +120,8 @@ final class ArithmeticCompiler {
                         case "add" -> Ieee.add(x, y, r);
                         case "sub" -> Ieee.add(x, -y, r);
                         case "mul" -> Ieee.mul(x, y, r);
-                        case "div" -> approx ? (float) ((double) x / y) : Ieee.div(x, y, r);
+                        case "div" -> approx ? (ic.has("approx") ? approxDiv(x, y) : (float) ((double) x / y))
+                                : Ieee.div(x, y, r);
                         // .NaN: a NaN operand gives the canonical NaN, not the other operand
                         case "min" -> nanF32 && (Float.isNaN(x) || Float.isNaN(y)) ? Float.NaN : fmin(x, y);
                         case "max" -> nanF32 && (Float.isNaN(x) || Float.isNaN(y)) ? Float.NaN : fmax(x, y);
@@ -154,10 +155,12 @@ final class ArithmeticCompiler {
                 boolean bf = t == PtxType.BF16 || t == PtxType.BF16X2;
                 boolean nanMode = ic.has("NaN");
                 int lanes = t == PtxType.F16X2 || t == PtxType.BF16X2 ? 2 : 1;
+                // .ftz (f16 add/sub/mul): subnormal inputs and results are zeros of their sign, as for f32
+                boolean flush = ftz && !bf && (o.equals("add") || o.equals("sub") || o.equals("mul"));
                 return ic.simple(th -> {
                     long x = a.get(th), y = b.get(th), out = 0;
                     for (int i = 0; i < lanes; i++) {
-                        double p = Values.half(x >>> (16 * i), bf), q = Values.half(y >>> (16 * i), bf);
+                        double p = halfIn(x >>> (16 * i), bf, flush), q = halfIn(y >>> (16 * i), bf, flush);
                         double z = switch (o) {
                             case "add" -> p + q;
                             case "sub" -> p - q;
@@ -172,13 +175,29 @@ final class ArithmeticCompiler {
                         if (sat) {
                             z = Ieee.saturate(z);
                         }
-                        out |= (Values.toHalf(z, bf) & 0xffffL) << (16 * i);
+                        long h = Values.toHalf(z, bf) & 0xffffL;
+                        if (flush && (h & 0x7c00) == 0) {
+                            h &= 0x8000;
+                        }
+                        out |= h << (16 * i);
                     }
                     write(th, d, out);
                 });
             }
             default -> throw ic.unsupported();
         }
+    }
+
+    /**
+     * div.approx.f32, d = a * (1/b): the PTX ISA's "for 2^126 &lt; |b| &lt; 2^128, if a is infinity, div.approx.f32
+     * returns NaN, otherwise it returns a sign-preserving zero" (1/b is below the normal range there); elsewhere the
+     * quotient (the suite compares it within the ISA's 2 ulp).
+     */
+    static float approxDiv(float x, float y) {
+        if (Math.abs(y) > 0x1p126f && !Float.isInfinite(y)) {
+            return Float.isInfinite(x) || Float.isNaN(x) ? Float.NaN : Math.copySign(0.0f, x) * Math.signum(y);
+        }
+        return (float) ((double) x / y);
     }
 
     /** A half lane's value; {@code flush}: an f16 subnormal as a zero of its sign. */
@@ -388,6 +407,9 @@ final class ArithmeticCompiler {
                     }
                 });
             case F64:
+                if (ftz && ic.has("approx") && (o.equals("rcp") || o.equals("rsqrt"))) {
+                    return ic.simple(th -> write(th, d, highWordApproximation(o.equals("rcp"), a.get(th))));
+                }
                 return ic.simple(th -> {
                     double x = f64(a.get(th));
                     switch (o) {
@@ -408,8 +430,19 @@ final class ArithmeticCompiler {
                 int lanes = t == PtxType.F16X2 || t == PtxType.BF16X2 ? 2 : 1;
                 if (o.equals("neg") || o.equals("abs")) {
                     long m = lanes == 2 ? 0x80008000L : 0x8000L;
-                    return o.equals("neg") ? ic.simple(th -> write(th, d, a.get(th) ^ m))
-                            : ic.simple(th -> write(th, d, a.get(th) & ~m));
+                    // .ftz (f16): a subnormal lane is a zero of its sign first (PTX ISA, half neg/abs)
+                    boolean flush = ftz && (t == PtxType.F16 || t == PtxType.F16X2);
+                    return ic.simple(th -> {
+                        long x = a.get(th);
+                        if (flush) {
+                            for (int k = 0; k < lanes; k++) {
+                                if ((x >>> (16 * k) & 0x7c00) == 0) {
+                                    x &= ~(0x7fffL << (16 * k));
+                                }
+                            }
+                        }
+                        write(th, d, o.equals("neg") ? x ^ m : x & ~m);
+                    });
                 }
                 if (o.equals("ex2") || o.equals("tanh")) {
                     // each lane through the function, rounded back to its type; a NaN is the canonical 0x7fff
@@ -431,6 +464,30 @@ final class ArithmeticCompiler {
         }
     }
 
+    /**
+     * rcp/rsqrt.approx.ftz.f64 as the PTX ISA defines them: from the upper word of a only (1.11.20), a subnormal input
+     * as a zero of its sign, the result's upper word with the lower word zero, a subnormal result flushed, a NaN the
+     * canonical 0x7fffffff00000000. (The precision of the upper word is not the ISA's to fix: the suite compares it
+     * within a bound.)
+     */
+    static long highWordApproximation(boolean reciprocal, long bits) {
+        double x = Double.longBitsToDouble(bits & 0xffffffff00000000L);
+        if (Double.isNaN(x)) {
+            return 0x7fffffff00000000L;
+        }
+        if (Math.abs(x) < Double.MIN_NORMAL) {
+            x = Math.copySign(0.0, x);
+        }
+        double r = reciprocal ? 1.0 / x : 1.0 / Math.sqrt(x);
+        if (Double.isNaN(r)) {
+            return 0x7fffffff00000000L;
+        }
+        if (Math.abs(r) < Double.MIN_NORMAL) {
+            r = Math.copySign(0.0, r);
+        }
+        return Double.doubleToRawLongBits(r) & 0xffffffff00000000L;
+    }
+
     Insn mul24() throws ProgramException, Unsupported {
         PtxType t = ic.type();
         int d = ic.dst(ic.op(0));
@@ -438,6 +495,7 @@ final class ArithmeticCompiler {
         Src c = ic.ins.opcode().equals("mad24") ? ic.src(ic.op(3), t) : th -> 0L;
         boolean hi = ic.has("hi");
         boolean signed = isSigned(t);
+        boolean sat = hi && signed && ic.has("sat");
         return ic.simple(th -> {
             long x = a.get(th) & 0xffffff, y = b.get(th) & 0xffffff;
             if (signed) {
@@ -445,6 +503,10 @@ final class ArithmeticCompiler {
                 y = Values.sext(y << 8, 4) >> 8;
             }
             long p = x * y;
+            if (sat) { // .sat (mad24.hi.s32 only): the sum clamped to the s32 range
+                write(th, d, Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, (p >> 16) + (int) c.get(th))));
+                return;
+            }
             write(th, d, (hi ? p >> 16 : p) + c.get(th));
         });
     }

@@ -316,16 +316,9 @@ final class BitCompiler {
         boolean clamp = ic.has("clamp");
         int d = ic.dst(ic.op(0));
         Src a = ic.src(ic.op(1), PtxType.U32), b = ic.src(ic.op(2), PtxType.U32);
-        return ic.simple(th -> {
-            long pos = a.get(th) & 0xffffffffL, len = b.get(th) & 0xffffffffL;
-            if (!clamp) {
-                pos &= 0xff;
-                len &= 0xff;
-            }
-            long end = Math.min(32, pos + len);
-            long m = pos >= 32 ? 0 : ((1L << end) - 1) & ~((1L << pos) - 1);
-            write(th, d, m);
-        });
+        // .wrap takes position and width modulo 32 (the ISA's a & 0x1f, b & 0x1f), not modulo 256
+        return ic.simple(th -> write(th, d, org.jptxas.simulator.numeric.BitFields.bitMask((int) a.get(th),
+                (int) b.get(th), !clamp) & 0xffffffffL));
     }
 
     Insn szext() throws ProgramException, Unsupported {

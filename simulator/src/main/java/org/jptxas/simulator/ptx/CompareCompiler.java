@@ -166,7 +166,8 @@ final class CompareCompiler {
                 case "infinite" -> Double.isInfinite(x);
                 case "number" -> !Double.isNaN(x);
                 case "notanumber" -> Double.isNaN(x);
-                case "normal" -> !Double.isNaN(x) && !Double.isInfinite(x) && x != 0 && !sub;
+                // "as a special case, positive and negative zero are considered normal numbers" (PTX ISA)
+                case "normal" -> !Double.isNaN(x) && !Double.isInfinite(x) && !sub;
                 case "subnormal" -> sub;
                 default -> throw new InterpreterError("unsupported testp." + what);
             };
@@ -192,7 +193,13 @@ final class CompareCompiler {
         }
         Compare compare = comparison(ic.mods.get(0), st);
         Src c = bool != null ? ic.src(ic.op(3), PtxType.PRED) : null;
-        long yes = dt == PtxType.F32 ? Float.floatToRawIntBits(1.0f) & 0xffffffffL : 0xffffffffL;
+        // true: 1.0 in a floating destination's own format (f16 0x3c00, bf16 0x3f80: PTX ISA, half set), else all ones
+        long yes = switch (dt) {
+            case F32 -> Float.floatToRawIntBits(1.0f) & 0xffffffffL;
+            case F16 -> 0x3c00;
+            case BF16 -> 0x3f80;
+            default -> 0xffffffffL;
+        };
         boolean ftz = ic.has("ftz") && st == PtxType.F32, ftzHalf = ic.has("ftz") && st == PtxType.F16;
         return ic.simple(th -> {
             long x = a.get(th), y = b.get(th);

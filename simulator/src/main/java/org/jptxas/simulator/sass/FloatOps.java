@@ -561,15 +561,19 @@ final class FloatOps {
         t.pc++;
     }
 
-    /** MUFU: the multi-function unit (reciprocal, square roots, exp2, log2, sine, cosine, tanh). */
+    /**
+     * MUFU: the multi-function unit (reciprocal, square roots, exp2, log2, sine, cosine, tanh). The unit flushes
+     * subnormal inputs and results to zeros of their sign (f64 subnormals for .RCP64H/.RSQ64H): PTX's .ftz forms
+     * (rcp/sqrt/rsqrt/lg2.approx.ftz.f32, rcp/rsqrt.approx.ftz.f64) are one MUFU, the others scale subnormals first.
+     */
     void mufu(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         if (op.has("RCP64H") || op.has("RSQ64H")) {
             // Seeds for f64 Newton iterations: the high word of the f64 result from the high word of the input.
             // (an immediate is the f64 value nvdisasm prints, "3" being 3.0, not a high word)
-            double d = o.get(1) instanceof SassOperand.Imm i && i.floating() ? i.value()
-                    : Double.longBitsToDouble((long) operands.read(o.get(1), t, w) << 32);
-            double r = op.has("RCP64H") ? 1.0 / d : 1.0 / Math.sqrt(d);
+            double d = flushed(o.get(1) instanceof SassOperand.Imm i && i.floating() ? i.value()
+                    : Double.longBitsToDouble((long) upperWord(o.get(1), t, w) << 32));
+            double r = flushed(op.has("RCP64H") ? 1.0 / d : 1.0 / Math.sqrt(d));
             OperandAccess.writeR(t, o.get(0), (int) (Double.doubleToRawLongBits(r) >>> 32));
             t.pc++;
             return;
@@ -578,7 +582,7 @@ final class FloatOps {
             mufuHalf(op, t, w);
             return;
         }
-        float x = operands.readF(o.get(1), t, w);
+        float x = flushed(operands.readF(o.get(1), t, w));
         double r = switch (op.modifiers().get(0)) {
             case "RCP" -> 1.0 / x;
             case "RSQ" -> 1.0 / Math.sqrt(x);
@@ -590,9 +594,29 @@ final class FloatOps {
             case "TANH" -> Math.tanh(x);
             default -> throw machine.unimplemented(op);
         };
-        float f = (float) r;
+        float f = flushed((float) r);
         OperandAccess.writeR(t, o.get(0), Float.isNaN(f) ? 0x7fffffff : Float.floatToRawIntBits(f));
         t.pc++;
+    }
+
+    /** An f64's upper word as a source: -R and |R| act on its sign bit (ptxas's MUFU.RCP64H R7, -RZ is -0.0). */
+    private int upperWord(SassOperand o, Thread t, Warp w) {
+        if (o instanceof SassOperand.Reg r && (r.negate() || r.abs())) {
+            int v = r.index() == 255 ? 0 : t.r[r.index()];
+            v = r.abs() ? v & 0x7fffffff : v;
+            return r.negate() ? v ^ 0x80000000 : v;
+        }
+        return operands.read(o, t, w);
+    }
+
+    /** A subnormal f32 as a zero of its sign. */
+    private static float flushed(float x) {
+        return Math.abs(x) < Float.MIN_NORMAL ? Math.copySign(0.0f, x) : x;
+    }
+
+    /** A subnormal f64 as a zero of its sign. */
+    private static double flushed(double x) {
+        return Math.abs(x) < Double.MIN_NORMAL ? Math.copySign(0.0, x) : x;
     }
 
     /**

@@ -186,10 +186,43 @@ public final class SassListing {
         }
         List<SassOp> ops = new ArrayList<>(instrs.size());
         for (int k = 0; k < instrs.size(); k++) {
-            ops.add(instrs.get(k) instanceof org.jptxas.sass.SassInstruction.Known
-                    ? SassParser.parse(base + 16L * k, texts.get(k), labels)
+            ops.add(instrs.get(k) instanceof org.jptxas.sass.SassInstruction.Known known
+                    ? withNaNPayloads(SassParser.parse(base + 16L * k, texts.get(k), labels), known)
                     : new SassOp(base + 16L * k, 7, false, false, UNKNOWN, List.of(), List.of(), texts.get(k)));
         }
         return List.copyOf(ops);
+    }
+
+    /**
+     * nvdisasm prints every NaN immediate as {@code +QNAN} or {@code -QNAN}, whatever its payload: the parsed text has
+     * lost the bits (an FSEL of 0xfff00000, the high word of -INF in a selected f64, read as 0xffc00000). The NaN
+     * immediates of the text take, in order, the raw bits of the word's f32 or f64-high-word fields that hold a NaN,
+     * as non-floating immediates (read as those bits by every operand reader).
+     */
+    static SassOp withNaNPayloads(SassOp op, org.jptxas.sass.SassInstruction.Known known) {
+        if (!op.text().contains("QNAN")) {
+            return op;
+        }
+        List<Long> raw = new ArrayList<>();
+        for (org.jptxas.sass.SassInstruction.Operand o : known.operands()) {
+            if (o instanceof org.jptxas.sass.SassInstruction.Operand.Value v) {
+                boolean f32NaN = v.kind() == org.jptxas.sass.SlotKind.F32
+                        && Float.isNaN(Float.intBitsToFloat((int) v.value()));
+                boolean f64NaN = v.kind() == org.jptxas.sass.SlotKind.F64HI
+                        && Double.isNaN(Double.longBitsToDouble(v.value() << 32));
+                if (f32NaN || f64NaN) {
+                    raw.add(v.value() & 0xffffffffL);
+                }
+            }
+        }
+        List<SassOperand> operands = new ArrayList<>(op.operands());
+        int next = 0;
+        for (int i = 0; i < operands.size() && next < raw.size(); i++) {
+            if (operands.get(i) instanceof SassOperand.Imm imm && imm.floating() && Double.isNaN(imm.value())) {
+                operands.set(i, new SassOperand.Imm(raw.get(next++), Double.NaN, false));
+            }
+        }
+        return next == 0 ? op : new SassOp(op.address(), op.guard(), op.guardNegated(), op.guardUniform(), op.opcode(),
+                op.modifiers(), operands, op.text(), op.fullName());
     }
 }

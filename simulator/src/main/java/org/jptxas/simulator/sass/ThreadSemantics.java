@@ -315,9 +315,10 @@ final class ThreadSemantics {
             }
             case "SGXT" -> machine.integer.sgxt(op, t, w);
             case "BMSK" -> {
-                int pos = operands.read(o.get(1), t, w) & 0xff, len = operands.read(o.get(2), t, w) & 0xff;
-                long end = Math.min(32, (long) pos + len);
-                OperandAccess.writeR(t, o.get(0), pos >= 32 ? 0 : (int) (((1L << end) - 1) & ~((1L << pos) - 1)));
+                // BMSK{.W} is PTX's bmsk (ptxas writes bmsk.clamp as a bare BMSK)
+                int mask = org.jptxas.simulator.numeric.BitFields.bitMask(operands.read(o.get(1), t, w),
+                        operands.read(o.get(2), t, w), op.has("W"));
+                OperandAccess.writeR(t, o.get(0), mask);
                 t.pc++;
             }
             case "P2R" -> {

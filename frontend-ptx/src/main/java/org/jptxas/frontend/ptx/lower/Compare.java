@@ -224,7 +224,13 @@ public final class Compare implements InstructionLowerer {
         }
         Reg p = Ptx.pred(cx);
         compare(cx, insn, p, Reg.PT, cmp, t, a, b, c, bool == null ? "AND" : bool);
-        long one = dt == PtxType.F32 ? Float.floatToRawIntBits(1.0f) : 0xffffffffL;
+        // true: 1.0 in a floating destination's format (f16 0x3c00, bf16 0x3f80: the PTX ISA's half set), else all ones
+        long one = switch (dt) {
+            case F32 -> Float.floatToRawIntBits(1.0f);
+            case F16 -> 0x3c00;
+            case BF16 -> 0x3f80;
+            default -> 0xffffffffL;
+        };
         cx.emit("SEL", List.of(), List.of(d), List.of(Ptx.imm(one), Ptx.rz(), Src.of(p)));
     }
 

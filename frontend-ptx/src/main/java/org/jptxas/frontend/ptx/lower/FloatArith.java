@@ -228,7 +228,7 @@ final class FloatArith {
         }
     }
 
-    /** neg/abs: FADD with -RZ for f32 (as ptxas), sign-bit LOP3 for f64 and packed halves. */
+    /** neg/abs: FADD with -RZ for f32 (as ptxas), HADD2.FTZ for .ftz f16, sign-bit LOP3 for f64 and other halves. */
     static void negAbs(Instruction insn, LoweringContext cx, PtxType t, boolean neg) throws CompilationException {
         Reg d = cx.dst(Ptx.op(insn, 0), t);
         Src a = cx.src(Ptx.op(insn, 1), t);
@@ -243,8 +243,24 @@ final class FloatArith {
                 LogicLowerer.lop(cx, d.component(1), Ptx.hi(a), Ptx.imm(neg ? 0x80000000L : 0x7fffffffL), Ptx.rz(),
                         neg ? 0x3c : 0xc0);
             }
-            case F16, BF16 -> LogicLowerer.lop(cx, d, a, Ptx.imm(neg ? 0x8000 : 0x7fff), Ptx.rz(), neg ? 0x3c : 0xc0);
-            case F16X2, BF16X2 -> LogicLowerer.lop(cx, d, a, Ptx.imm(neg ? 0x80008000L : 0x7fff7fffL), Ptx.rz(),
+            case F16, F16X2 -> {
+                long sign = t == PtxType.F16 ? 0x8000 : 0x80008000L, magnitude = t == PtxType.F16 ? 0x7fff : 0x7fff7fffL;
+                if (!insn.hasModifier("ftz")) {
+                    LogicLowerer.lop(cx, d, a, Ptx.imm(neg ? sign : magnitude), Ptx.rz(), neg ? 0x3c : 0xc0);
+                    return;
+                }
+                // .ftz flushes subnormal inputs and results (PTX ISA): -0 - a in HADD2.FTZ (sub's form; ptxas writes
+                // -a + -RZ, a form the tables lack), the same value; abs clears its sign (ptxas: |a| + -RZ)
+                Reg negZero = cx.newReg(org.jptxas.ori.ir.RegFile.R, 1);
+                cx.emit("MOV", List.of(), List.of(negZero), List.of(Ptx.imm(sign)));
+                Reg n = neg ? d : cx.newReg(org.jptxas.ori.ir.RegFile.R, 1);
+                cx.emit("HADD2", List.of("FTZ"), List.of(n), List.of(Src.of(negZero), a.negated()));
+                if (!neg) {
+                    LogicLowerer.lop(cx, d, Src.of(n), Ptx.imm(magnitude), Ptx.rz(), 0xc0);
+                }
+            }
+            case BF16 -> LogicLowerer.lop(cx, d, a, Ptx.imm(neg ? 0x8000 : 0x7fff), Ptx.rz(), neg ? 0x3c : 0xc0);
+            case BF16X2 -> LogicLowerer.lop(cx, d, a, Ptx.imm(neg ? 0x80008000L : 0x7fff7fffL), Ptx.rz(),
                     neg ? 0x3c : 0xc0);
             default -> throw cx.unsupported(null);
         }

@@ -84,6 +84,18 @@ public final class IntMiscLowerer implements InstructionLowerer {
                     m.emit("IMAD", signed ? "WIDE" : "WIDE.U32", List.of(p, PT), x, y, RZ);
                     if (c == RZ) {
                         m.shf("R.U64", d, p.component(0), 0x10, p.component(1));
+                    } else if (signed && insn.hasModifier("sat")) {
+                        // mad24.hi.sat.s32: the sum clamped to the s32 range; it overflowed when h and c have one
+                        // sign and the wrapped sum the other, and then saturates towards h's sign
+                        Reg h = m.r(), sum = m.r(), overflow = m.r(), sign = m.r(), saturated = m.r();
+                        Reg ov = m.p();
+                        m.shf("R.U64", h, p.component(0), 0x10, p.component(1));
+                        m.iadd3(sum, h, c, RZ);
+                        m.lop3(overflow, h, c, sum, 0x42); // (h ^ sum) & (c ^ sum)
+                        m.isetp("LT", ov, overflow, RZ);
+                        m.shf("R.S32.HI", sign, RZ, 0x1f, h);
+                        m.lop3(saturated, sign, 0x7fffffff, RZ, 0x3c);
+                        m.sel(d, saturated, sum, ov);
                     } else {
                         Reg h = m.r();
                         m.shf("R.U64", h, p.component(0), 0x10, p.component(1));
@@ -167,9 +179,17 @@ public final class IntMiscLowerer implements InstructionLowerer {
                 m.isetp("EQ.U32", "AND", p, lo, RZ, q);
             }
             case "normal" -> {
-                Reg q = m.p();
+                // the PTX ISA counts +-0 as normal ("as a special case"), as ptxas's code does
+                Reg q = m.p(), normal = m.p();
                 m.isetp("LT.U32", q, ax, inf);
-                m.isetp("GE.U32", "AND", p, ax, minNormal, q);
+                m.isetp("GE.U32", "AND", normal, ax, minNormal, q);
+                Object magnitude = ax;
+                if (dbl) {
+                    Reg nz = m.r();
+                    m.lop3(nz, ax, lo, RZ, 0xfc);
+                    magnitude = nz;
+                }
+                m.isetp("EQ.U32", "OR", p, magnitude, RZ, normal);
             }
             case "subnormal" -> {
                 Reg q = m.p(), nz = m.r();

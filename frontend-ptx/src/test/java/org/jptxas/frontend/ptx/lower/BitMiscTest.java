@@ -159,6 +159,8 @@ class BitMiscTest {
         check3("mad24.lo.u32 %d, %a, %b, %c", PtxType.U32, (a, b, c) -> (long) (a & 0xffffff) * (b & 0xffffff) + c, false);
         check3("mad24.hi.s32 %d, %a, %b, %c", PtxType.S32,
                 (a, b, c) -> (((long) (a << 8 >> 8) * (b << 8 >> 8)) >> 16) + c, false);
+        check3("mad24.hi.sat.s32 %d, %a, %b, %c", PtxType.S32, (a, b, c) -> Math.max(Integer.MIN_VALUE,
+                Math.min(Integer.MAX_VALUE, (((long) (a << 8 >> 8) * (b << 8 >> 8)) >> 16) + c)), false);
     }
 
     @Test
@@ -197,7 +199,8 @@ class BitMiscTest {
                         case "infinite" -> Double.isInfinite(x);
                         case "number" -> !Double.isNaN(x);
                         case "notanumber" -> Double.isNaN(x);
-                        case "normal" -> Double.isFinite(x) && ax >= minNormal;
+                        // the PTX ISA: "as a special case, positive and negative zero are considered normal"
+                        case "normal" -> Double.isFinite(x) && (ax >= minNormal || x == 0);
                         default -> ax < minNormal && x != 0;
                     };
                     assertEquals(want, ev.getP(th.r("%p")), "testp." + cls + "." + ty + " " + x);
