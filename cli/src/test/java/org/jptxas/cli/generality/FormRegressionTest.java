@@ -42,7 +42,7 @@ class FormRegressionTest {
             new String[] {"sm_90", "discard.global.L2 [rd], i", "discard.L2 was not supported (CCTL.E.RML2)"},
             new String[] {"sm_90", "griddepcontrol.wait", "griddepcontrol was not supported (ACQBULK)"},
             new String[] {"sm_90", "griddepcontrol.launch_dependents", "the same (PREEXIT)"},
-            new String[] {"sm_80", "bmsk.wrap.b32 r, r, r", "bmsk.wrap masked its operands to 5 bits; BMSK.W keeps 8"},
+            new String[] {"sm_80", "bmsk.wrap.b32 r, r, r", "bmsk.wrap takes position and width modulo 32 (PTX ISA), as the interpreter now does"},
             new String[] {"sm_86", "sin.approx.f32 r, i", "sin of an immediate went to MUFU.SIN; ptxas folds it"},
             new String[] {"sm_80", "cvta.shared.u64 r, r", "the emulator did not run generic loads (LD) of shared memory"},
             new String[] {"sm_80", "st.b64 [rd]@local, r", "the emulator did not run generic stores (ST)"},

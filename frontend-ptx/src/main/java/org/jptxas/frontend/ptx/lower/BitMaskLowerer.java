@@ -15,7 +15,7 @@ import org.jptxas.ori.ir.Src;
  * {@code bmsk.{clamp,wrap}.b32} and {@code szext.{clamp,wrap}.{u32,s32}}. ptxas uses BMSK/SGXT, which the learned
  * SASS tables do not have on every SM yet, so both are built from SHF, whose plain (non-{@code .W}) form clamps the
  * shift count to 32 exactly as the {@code .clamp} mode asks; {@code .wrap} masks the count to 5 bits first
- * (bmsk's operands to 8 bits).
+ * (the PTX ISA's {@code a & 0x1f}, {@code b & 0x1f}).
  * <ul>
  *   <li>bmsk: {@code ((1 << b) - 1) << a}: a count of 32 or more gives the all-ones field, a start of 32 or more 0.
  *   <li>szext.u32: {@code a & ((1 << b) - 1)}; szext.s32: {@code (a << (32 - b)) >>s (32 - b)} with b at most 32.
@@ -36,10 +36,8 @@ public final class BitMaskLowerer implements InstructionLowerer {
         Src a = cx.src(Ptx.op(insn, 1), PtxType.B32);
         Src b = cx.src(Ptx.op(insn, 2), PtxType.U32);
         if (insn.opcode().equals("bmsk")) {
-            // .wrap keeps the low byte of each operand (as BMSK.W does); SHF's clamped count then gives the
-            // all-ones field for a width of 32 or more and 0 for a start of 32 or more, as .clamp does
-            Object width = wrap ? lowByte(m, b) : b;
-            Object start = wrap ? lowByte(m, a) : a;
+            Object width = wrap ? wrapped(m, b) : b;
+            Object start = wrap ? wrapped(m, a) : a;
             Reg ones = lowOnes(m, width);
             m.shf("L.U32", d, ones, start, RZ);
             return;
@@ -82,16 +80,6 @@ public final class BitMaskLowerer implements InstructionLowerer {
         Reg ones = m.r();
         m.iadd3(ones, bit, -1, RZ);
         return ones;
-    }
-
-    /** {@code x & 0xff}, folded for an immediate. */
-    private static Object lowByte(MathEmitter m, Src x) {
-        if (x.value() instanceof Imm imm) {
-            return (int) (imm.bits() & 0xff);
-        }
-        Reg r = m.r();
-        m.lop3(r, x, 0xff, RZ, 0xc0);
-        return r;
     }
 
     /** {@code x & 31}, folded for an immediate. */
