@@ -50,8 +50,6 @@ class LineInfoOracleTest {
 
     /** The file/SM pairs whose annotations differ, and why. */
     static final Map<String, String> KNOWN = Map.ofEntries(
-            Map.entry("gpuocelot/parboil__crys_kernel.ptx@sm_80", BOTH),
-            Map.entry("gpuocelot/parboil__crys_kernel.ptx@sm_90", BOTH),
             Map.entry("gpuocelot/parboil__spmv-main.ptx@sm_80", BOTH),
             Map.entry("gpuocelot/parboil__spmv-main.ptx@sm_90", BOTH),
             Map.entry("gpuocelot/rodinia__mummergpu.ptx@sm_80", BOTH),
