@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.jptxas.cubin.CubinBuilder;
 import org.jptxas.cubin.DebugLine;
 import org.jptxas.ori.ir.SourceLines;
@@ -39,6 +40,7 @@ public final class LineTableRows {
                 .map(LineTableRows::file).toList();
         List<DebugLine.Sequence> source = new ArrayList<>();
         List<DebugLine.Sequence> ptx = new ArrayList<>();
+        PtxLabels labels = new PtxLabels(lines.ptxText());
         for (CompiledFunction c : compiled) {
             String name = c.facts().name();
             SourceLines.FunctionLines body = lines.functions().get(name);
@@ -46,7 +48,7 @@ public final class LineTableRows {
                 continue;
             }
             long end = c.facts().code().length;
-            List<DebugLine.Row> rows = sourceRows(c.code(), body);
+            List<DebugLine.Row> rows = sourceRows(c.code(), body, labels);
             if (!rows.isEmpty()) {
                 source.add(new DebugLine.Sequence(name, rows, end));
             }
@@ -56,6 +58,10 @@ public final class LineTableRows {
     }
 
     static List<DebugLine.Row> sourceRows(List<CodeLine> code, SourceLines.FunctionLines body) {
+        return sourceRows(code, body, new PtxLabels(new byte[0]));
+    }
+
+    static List<DebugLine.Row> sourceRows(List<CodeLine> code, SourceLines.FunctionLines body, PtxLabels labels) {
         List<DebugLine.Row> rows = new ArrayList<>();
         SourceLines.Loc current = body.first() != null && body.first().line() > 0 ? body.first() : null;
         SourceLines.Loc written = null;
@@ -69,9 +75,22 @@ public final class LineTableRows {
                 break;
             }
         }
+        java.util.TreeMap<Integer, SourceLines.Loc> byLine = null;
         for (int i = 0; i < code.size(); i++) {
-            SourceLines.Loc loc = i == firstAt ? first
-                    : materializesConstant(code.get(i)) ? null : body.locs().get(code.get(i).ptxLine());
+            SourceLines.Loc loc;
+            int ptxLine = code.get(i).ptxLine();
+            int label = joinsBranches(code.get(i)) ? labels.before(ptxLine, body.open()) : -1;
+            if (i == firstAt) {
+                loc = first;
+            } else if (materializesConstant(code.get(i))) {
+                loc = null;
+            } else if (label > 0) {
+                byLine = byLine != null ? byLine : new java.util.TreeMap<>(body.locs());
+                Map.Entry<Integer, SourceLines.Loc> before = byLine.lowerEntry(label);
+                loc = before != null && before.getKey() > body.open() ? before.getValue() : null;
+            } else {
+                loc = body.locs().get(ptxLine);
+            }
             if (loc != null && loc.line() > 0) {
                 current = loc;
             }
@@ -82,6 +101,44 @@ public final class LineTableRows {
             }
         }
         return rows;
+    }
+
+    /**
+     * A BSYNC, which carries the PTX line of the first instruction of its join: ptxas gives it the {@code .loc} in
+     * effect at the last PTX instruction before the join's label instead, the line of the arm that falls into the
+     * join (an arm whose code may be coalesced away, as an else arm's {@code mov.f32 %f5, %f1;} is), or no row of its
+     * own when that is the branch line before it.
+     */
+    static boolean joinsBranches(CodeLine line) {
+        return line.text().startsWith("BSYNC ") && line.ptxLine() > 0;
+    }
+
+    /** The label lines of the PTX text (line numbers from 1), read from the text ptxas embeds, when first asked. */
+    static final class PtxLabels {
+        private static final java.util.regex.Pattern LABEL =
+                java.util.regex.Pattern.compile("[$%A-Za-z_.][\\w$.%]*:\\s*(//.*)?");
+        private final byte[] text;
+        private List<String> lines;
+
+        PtxLabels(byte[] text) {
+            this.text = text;
+        }
+
+        /**
+         * The line of the nearest label above {@code line} and below the body's {@code open} brace (the join's label
+         * when {@code line} is its first instruction that is left, lines between having been coalesced away), or -1.
+         */
+        int before(int line, int open) {
+            if (lines == null) {
+                lines = List.of(new String(text, java.nio.charset.StandardCharsets.ISO_8859_1).split("\0", -1));
+            }
+            for (int k = Math.min(line - 1, lines.size()); k > open; k--) {
+                if (LABEL.matcher(lines.get(k - 1)).matches()) {
+                    return k;
+                }
+            }
+            return -1;
+        }
     }
 
     private static final java.util.regex.Pattern CONSTANT =

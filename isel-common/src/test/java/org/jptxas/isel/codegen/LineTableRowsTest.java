@@ -177,4 +177,31 @@ class LineTableRowsTest {
         assertEquals(List.of(new DebugLine.Row(0, 0, 5), new DebugLine.Row(0x10, 0, 6), new DebugLine.Row(0x20, 0, 7),
                 new DebugLine.Row(0x30, 0, 9)), t.ptxLines().get(0).rows());
     }
+
+    @Test
+    void aBsyncCarriesTheLocBeforeItsJoinLabel() {
+        // PTX: '{' 1, '@p bra L_else;' 2 (.loc 11), 'fma' 3 (.loc 14), 'bra.uni L_join;' 4, 'L_else:' 5,
+        // 'mov %f5, %f1;' 6 (.loc 20, coalesced away), 'L_join:' 7, 'st' 8 (.loc 30), '}' 9. ptxas's BSYNC carries 20,
+        // the line of the arm that falls into the join, not the join's 30.
+        String text = String.join("\0", "{", "@!%p1 bra L_else;", "fma.rn.f32 %f5, %f3, %f4, %f1;",
+                "bra.uni L_join;", "L_else:", "mov.f32 %f5, %f1;", "L_join:", "st.global.f32 [%rd4], %f5;", "}") + "\0";
+        SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "t.cu", 0, 0)),
+                Map.of("k", new SourceLines.FunctionLines(1, 9, new SourceLines.Loc(1, 11, 0),
+                        Map.of(2, new SourceLines.Loc(1, 11, 0), 3, new SourceLines.Loc(1, 14, 0),
+                                4, new SourceLines.Loc(1, 14, 0), 6, new SourceLines.Loc(1, 20, 0),
+                                8, new SourceLines.Loc(1, 30, 0)))),
+                text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), 0);
+        List<CodeLine> code = new ArrayList<>();
+        int[] ptxLines = {2, 3, 8, 8};
+        String[] texts = {"@P0 BRA `(.L_x_1)", "FFMA R5, R5, R4, R0", "BSYNC B0", "STG.E [R2.64], R5"};
+        for (int i = 0; i < texts.length; i++) {
+            code.add(new CodeLine(null, texts[i], texts[i], null, null, ptxLines[i]));
+        }
+        FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
+                0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
+        CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(new CompiledFunction(code, facts, List.of(), 0, 0)),
+                false);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 11), new DebugLine.Row(0x10, 1, 14),
+                new DebugLine.Row(0x20, 1, 20), new DebugLine.Row(0x30, 1, 30)), t.sourceLines().get(0).rows());
+    }
 }
