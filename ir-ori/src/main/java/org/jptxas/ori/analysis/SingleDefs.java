@@ -2,9 +2,7 @@ package org.jptxas.ori.analysis;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
@@ -21,7 +19,7 @@ public final class SingleDefs {
     /** Where an instruction sits: block id and index in the block. */
     public record Position(int block, int index) {}
 
-    private final Map<Instr, Position> positions;
+    private final InstrPositions positions;
     private final VirtualNumbering numbers;
     private final List<List<Instr>> defs;
     private final List<List<Instr>> uses;
@@ -37,36 +35,48 @@ public final class SingleDefs {
         this.defs = new ArrayList<>(Collections.nCopies(numbers.size(), null));
         this.uses = new ArrayList<>(Collections.nCopies(numbers.size(), null));
         this.ssa = new byte[numbers.size()];
-        // sized for the body: growing an identity map rehashes every instruction again
-        this.positions = new IdentityHashMap<>(body.instructionCount());
+        this.positions = new InstrPositions(body.instructionCount());
         // counted first, so each register's lists are allocated at their final size (growing them showed)
         int[] useCount = new int[numbers.size()];
         int[] defCount = new int[numbers.size()];
-        for (BasicBlock b : body.blocks()) {
-            for (Instr in : b.instrs()) {
-                for (Reg r : in.usedRegs()) {
+        // indexed loops: the iterators of for-each loops are allocated under C1, once per instruction and list
+        List<BasicBlock> blocks = body.blocks();
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            List<Instr> instrs = blocks.get(bi).instrs();
+            for (int i = 0; i < instrs.size(); i++) {
+                Instr in = instrs.get(i);
+                List<Reg> used = in.usedRegs();
+                for (int u = 0; u < used.size(); u++) {
+                    Reg r = used.get(u);
                     if (r.virtual()) {
                         useCount[numbers.of(r)]++;
                     }
                 }
-                for (Reg r : in.dsts()) {
+                List<Reg> dsts = in.dsts();
+                for (int d = 0; d < dsts.size(); d++) {
+                    Reg r = dsts.get(d);
                     if (r.virtual()) {
                         defCount[numbers.of(r)]++;
                     }
                 }
             }
         }
-        for (BasicBlock b : body.blocks()) {
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            BasicBlock b = blocks.get(bi);
             List<Instr> instrs = b.instrs();
             for (int i = 0; i < instrs.size(); i++) {
                 Instr in = instrs.get(i);
-                positions.put(in, new Position(b.id(), i));
-                for (Reg r : in.usedRegs()) {
+                positions.put(in, b.id(), i);
+                List<Reg> used = in.usedRegs();
+                for (int u = 0; u < used.size(); u++) {
+                    Reg r = used.get(u);
                     if (r.virtual()) {
                         add(uses, numbers.of(r), in, useCount);
                     }
                 }
-                for (Reg r : in.dsts()) {
+                List<Reg> dsts = in.dsts();
+                for (int d = 0; d < dsts.size(); d++) {
+                    Reg r = dsts.get(d);
                     if (r.virtual()) {
                         add(defs, numbers.of(r), in, defCount);
                     }
@@ -100,20 +110,23 @@ public final class SingleDefs {
 
     /** The position of an instruction of the body, or null if it was not in the body when this was built. */
     public Position position(Instr in) {
-        return positions.get(in);
+        long p = positions.get(in);
+        return p < 0 ? null : new Position(InstrPositions.block(p), InstrPositions.index(p));
     }
 
     /** True when {@code a} runs before {@code b} on every path from the entry to {@code b} (or a == b). */
     public boolean dominates(Instr a, Instr b) {
-        Position pa = positions.get(a);
-        Position pb = positions.get(b);
-        if (pa == null || pb == null) {
+        long pa = positions.get(a);
+        long pb = positions.get(b);
+        if (pa < 0 || pb < 0) {
             return false;
         }
-        if (pa.block() == pb.block()) {
-            return pa.index() <= pb.index();
+        int ba = InstrPositions.block(pa);
+        int bb = InstrPositions.block(pb);
+        if (ba == bb) {
+            return InstrPositions.index(pa) <= InstrPositions.index(pb);
         }
-        return dominators.dominates(pa.block(), pb.block());
+        return dominators.dominates(ba, bb);
     }
 
     public List<Instr> defs(Reg r) {
@@ -157,19 +170,25 @@ public final class SingleDefs {
             return false;
         }
         boolean whole = false;
-        java.util.Set<Integer> parts = new java.util.HashSet<>();
-        for (Instr def : d) {
+        // the parts written, one bit each (a tuple has a handful of components; a set of boxed parts per register
+        // showed in the profile)
+        java.util.BitSet parts = new java.util.BitSet();
+        for (int di = 0; di < d.size(); di++) {
+            Instr def = d.get(di);
             if (!def.guard().isAlways()) {
                 return false;
             }
-            for (Reg r : def.dsts()) {
+            List<Reg> dsts = def.dsts();
+            for (int s = 0; s < dsts.size(); s++) {
+                Reg r = dsts.get(s);
                 if (!r.virtual() || numbers.of(r) != k) {
                     continue;
                 }
                 if (r.isPart()) {
-                    if (!parts.add(r.part())) {
+                    if (parts.get(r.part())) {
                         return false;
                     }
+                    parts.set(r.part());
                 } else {
                     if (whole) {
                         return false;
@@ -181,8 +200,11 @@ public final class SingleDefs {
         if (whole && (!parts.isEmpty() || d.size() != 1)) {
             return false;
         }
-        for (Instr u : of(uses, k)) {
-            for (Instr def : d) {
+        List<Instr> us = of(uses, k);
+        for (int ui = 0; ui < us.size(); ui++) {
+            Instr u = us.get(ui);
+            for (int di = 0; di < d.size(); di++) {
+                Instr def = d.get(di);
                 if (u == def || !dominates(def, u)) {
                     return false;
                 }

@@ -61,10 +61,15 @@ public final class DeadCodeElimination implements Pass {
         int top = 0;
         int id = 0;
         BitSet overwritten = overwrittenUnread(blocks, numbers, count);
-        for (BasicBlock b : blocks) {
-            for (Instr in : b.instrs()) {
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            BasicBlock b = blocks.get(bi);
+            List<Instr> instrs = b.instrs();
+            for (int ii = 0; ii < instrs.size(); ii++) {
+                Instr in = instrs.get(ii);
                 all[id] = in;
-                for (Reg d : in.dsts()) {
+                List<Reg> dsts = in.dsts();
+                for (int di = 0; di < dsts.size(); di++) {
+                    Reg d = dsts.get(di);
                     if (d.virtual() && !overwritten.get(id)) {
                         int k = numbers.of(d);
                         if (defs == defNext.length) {
@@ -94,8 +99,9 @@ public final class DeadCodeElimination implements Pass {
         // nothing reads (a local address, 32 bits wide) loses its IADD3.X chain.
         BitSet expanded = new BitSet(SLOTS * numbers.size());
         while (top > 0) {
-            Instr in = all[work[--top]];
-            for (Reg r : in.usedRegs()) {
+            List<Reg> used = all[work[--top]].usedRegs();
+            for (int u = 0; u < used.size(); u++) {
+                Reg r = used.get(u);
                 if (!r.virtual()) {
                     continue;
                 }
@@ -162,8 +168,9 @@ public final class DeadCodeElimination implements Pass {
                 if (k >= 0 && in.guard().isAlways()) {
                     replaced.set(k);
                 }
-                for (Reg r : in.usedRegs()) {
-                    int u = numbers.of(r);
+                List<Reg> used = in.usedRegs();
+                for (int ui = 0; ui < used.size(); ui++) {
+                    int u = numbers.of(used.get(ui));
                     if (u >= 0) {
                         replaced.clear(u);
                     }
@@ -179,9 +186,12 @@ public final class DeadCodeElimination implements Pass {
      */
     private static boolean unreadPredicatesToPT(List<BasicBlock> blocks, VirtualNumbering numbers) {
         BitSet read = new BitSet(numbers.size());
-        for (BasicBlock b : blocks) {
-            for (Instr in : b.instrs()) {
-                for (Reg r : in.usedRegs()) {
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            List<Instr> instrs = blocks.get(bi).instrs();
+            for (int i = 0; i < instrs.size(); i++) {
+                List<Reg> used = instrs.get(i).usedRegs();
+                for (int u = 0; u < used.size(); u++) {
+                    Reg r = used.get(u);
                     if (r.virtual() && r.file() == RegFile.P) {
                         read.set(numbers.of(r));
                     }
@@ -189,9 +199,10 @@ public final class DeadCodeElimination implements Pass {
             }
         }
         boolean changed = false;
-        for (BasicBlock b : blocks) {
-            for (Instr in : b.instrs()) {
-                List<Reg> dsts = in.dsts();
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            List<Instr> instrs = blocks.get(bi).instrs();
+            for (int ii = 0; ii < instrs.size(); ii++) {
+                List<Reg> dsts = instrs.get(ii).dsts();
                 for (int i = 0; i < dsts.size(); i++) {
                     Reg d = dsts.get(i);
                     if (d.virtual() && d.file() == RegFile.P && numbers.of(d) >= 0 && !read.get(numbers.of(d))) {

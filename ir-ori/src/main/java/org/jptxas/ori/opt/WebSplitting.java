@@ -41,17 +41,24 @@ public final class WebSplitting implements Pass {
             }
         }
         VirtualNumbering num = new VirtualNumbering(body);
-        int[] defCount = new int[num.size()];
+        // Only a register with two killing definitions (unguarded writes of the whole register) can have two webs:
+        // the definitions that keep part of the old value join whatever reaches them, so with at most one killing
+        // definition every definition and read joins the entry's web or that one definition's, and either the
+        // entry's web is used (the register stays whole) or the killing definition's web is the only one (it keeps
+        // the name). Leaving the others out of the analysis changes no name; the analysis is a bit set per block
+        // over every candidate's definitions, and re-run after every change, most of this pass's time.
+        int[] killingDefs = new int[num.size()];
         for (BasicBlock b : body.blocks()) {
             for (Instr in : b.instrs()) {
+                boolean always = in.guard().isAlways();
                 for (Reg d : in.dsts()) {
-                    if (d.virtual()) {
-                        defCount[num.of(d)]++;
+                    if (d.virtual() && always && !d.isPart()) {
+                        killingDefs[num.of(d)]++;
                     }
                 }
             }
         }
-        // Candidates (registers written more than once) get dense numbers c; definition id c is the entry's.
+        // Candidates (registers with two killing definitions) get dense numbers c; definition id c is the entry's.
         int[] cand = new int[num.size()];
         List<Reg> regs = new ArrayList<>();
         for (int i = 0; i < cand.length; i++) {
@@ -61,7 +68,7 @@ public final class WebSplitting implements Pass {
             for (Instr in : b.instrs()) {
                 for (Reg d : in.dsts()) {
                     int k = d.virtual() ? num.of(d) : -1;
-                    if (k >= 0 && defCount[k] > 1 && cand[k] < 0 && !d.file().isPredicate()) {
+                    if (k >= 0 && killingDefs[k] > 1 && cand[k] < 0 && !d.file().isPredicate()) {
                         cand[k] = regs.size();
                         regs.add(d.whole());
                     }
