@@ -66,6 +66,7 @@ public final class OptPipeline {
         if (optLevel >= 2) {
             p.add(new CommonSubexpressionElimination());
             p.add(new InstructionCombining());
+            p.add(new WideMultiplyNarrowing());
             p.add(new NegatedCompares());
             p.add(new CompareChaining());
             p.add(new AddressModeFolding());
