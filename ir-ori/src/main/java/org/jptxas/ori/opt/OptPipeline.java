@@ -78,6 +78,7 @@ public final class OptPipeline {
         if (optLevel >= 3) {
             p.add(new IfConversion());
             p.add(new BlockMerging());
+            p.add(new JoinHoisting());
             p.add(new AtomicAggregation());
             p.add(new UnusedAtomicResults());
             p.add(new UniformDatapath());
