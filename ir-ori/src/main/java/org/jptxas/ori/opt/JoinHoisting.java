@@ -15,7 +15,7 @@ import org.jptxas.ori.ir.Reg;
  * Pure instructions at the join of an if-then ({@code H: @p BRA J; B: ...; J: ...}, B entered only from H and
  * leaving only to J) that neither read what the then-block writes nor write what it reads move up into H, before
  * its branch. They run exactly as often (J follows every run of H and only those), and their latency hides behind
- * the then-block instead of following its reconvergence: a loop's counter update and exit test at the latch
+ * the then-block instead of following its reconvergence. Only a loop's latch is such a join: a loop's counter update and exit test at the latch
  * ({@code shr; setp; @p bra} after a guarded body behind a barrier) are ready when the body ends, as ptxas has them.
  */
 public final class JoinHoisting implements Pass {
@@ -48,12 +48,22 @@ public final class JoinHoisting implements Pass {
             int j = target.block();
             int b = h.id() + 1;
             if (j == b || j == h.id() || b == j || !single(cfg.successors(b), j) || !single(cfg.predecessors(b), h.id())
-                    || cfg.predecessors(j).length != 2) {
+                    || cfg.predecessors(j).length != 2 || !latch(body.block(j), h)) {
                 continue;
             }
             changed |= hoist(h, body.block(b), body.block(j));
         }
         return changed;
+    }
+
+    /**
+     * Whether {@code join} ends its loop: a branch back to {@code h} or a block before it. Elsewhere the then-block
+     * is often long (a slow path) and the hoisted values would stay live across it for little gain.
+     */
+    private static boolean latch(BasicBlock join, BasicBlock h) {
+        Instr last = join.last();
+        BlockLabel back = last == null || !last.isTerminator() || !OpInfo.is(last, "BRA") ? null : last.branchTarget();
+        return back != null && back.block() <= h.id();
     }
 
     private static boolean single(int[] list, int x) {
