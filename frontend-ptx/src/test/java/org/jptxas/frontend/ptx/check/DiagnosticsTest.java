@@ -406,9 +406,10 @@ class DiagnosticsTest {
 
     @Test
     void instructionsWithoutLoweringAreNamedAsNotYetSupported() throws CompilationException {
-        var checked = TestFrontEnds.of(Target.of("sm_90")).check("ok.ptx", kernel("pmevent 1;\n"));
+        var checked = TestFrontEnds.of(Target.of("sm_90")).check("ok.ptx", kernel(
+                ".reg .pred %p<2>;\n.reg .b64 %rd<2>;\nisspacep.const %p1, %rd1;\n"));
         CompilationException e = org.junit.jupiter.api.Assertions.assertThrows(CompilationException.class, checked::lower);
-        assertTrue(e.getMessage().contains("Instruction 'pmevent' not yet supported for sm_90"), e.getMessage());
+        assertTrue(e.getMessage().contains("Instruction 'isspacep.const' not yet supported for sm_90"), e.getMessage());
         assertTrue(e.diagnostics().get(0).line() > 0, "positioned at the instruction");
     }
 }
