@@ -317,8 +317,56 @@ public final class CubinBuilder {
     /** The section of dynamic shared memory no kernel holds (see {@link #externShared}). */
     static final String DEBUG_SHARED = ".nv_debug.shared";
 
+    final List<ExternSharedVariable> externSharedVariables = new ArrayList<>();
+
+    /** An {@code .extern .shared} variable that -g names in {@code .nv_debug.shared}, and the kernels using it. */
+    public record ExternSharedVariable(String name, int alignment, List<String> kernels) {
+        public ExternSharedVariable {
+            kernels = List.copyOf(kernels);
+        }
+    }
+
+    /**
+     * Records {@code .extern .shared} variable {@code name} whose shared window the given kernels hold; with device
+     * debug information ptxas 13 gives it a symbol.
+     */
+    public CubinBuilder externSharedVariable(String name, int alignment, List<String> kernels) {
+        externShared(alignment);
+        externSharedVariables.add(new ExternSharedVariable(name, alignment, kernels));
+        return this;
+    }
+
     boolean writesDebugShared() {
-        return externSharedAlignment > 0 && !relocatable && functions.stream().noneMatch(FunctionFacts::entry);
+        return externSharedAlignment > 0 && !relocatable
+                && (deviceDebug || functions.stream().noneMatch(FunctionFacts::entry));
+    }
+
+    /** With -g, ptxas 13 names the module's {@code .extern .shared} variables in {@code .nv_debug.shared}. */
+    boolean namesDebugShared() {
+        return writesDebugShared() && deviceDebug;
+    }
+
+    /**
+     * Where -g places an extern shared variable: after the reserved window and the static shared windows of the
+     * kernels using it, aligned to the variable (one address for every kernel, as ptxas 13 records it).
+     */
+    long debugSharedValue(ExternSharedVariable v) {
+        long top = flavor.reservedShared();
+        for (FunctionFacts f : functions) {
+            if (f.entry() && v.kernels().contains(f.name())) {
+                top = Math.max(top, f.sharedBytes());
+            }
+        }
+        long align = Math.max(1, v.alignment());
+        return (top + align - 1) / align * align;
+    }
+
+    /**
+     * {@code .nv.shared.reserved.0} and its alias symbol: sm_90+ executables, except with device debug information
+     * (ptxas 13 -g leaves both out, keeping only {@code .nv.reservedSmem.offset0}).
+     */
+    boolean writesReservedSharedSection() {
+        return reservesShared() && !relocatable && !deviceDebug;
     }
 
     /** The module declares {@code .target ..., texmode_independent}: ptxas records TEXMODE_INDEPENDENT. */

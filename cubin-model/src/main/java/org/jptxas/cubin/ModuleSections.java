@@ -40,9 +40,11 @@ final class ModuleSections {
                         b.reservedSharedBytes(), 0, 0, 1, 0, null);
             }
             case CubinBuilder.DEBUG_SHARED -> {
-                // Empty but for the window the system reserves; aligned as dynamic shared memory (at least 16).
+                // Empty but for the window the system reserves; aligned as dynamic shared memory (at least 16; with -g
+                // ptxas 13 aligns it to 16 even for a variable aligned to 32).
                 return new Section(n, name, SectionType.NOBITS, Section.SHF_WRITE | Section.SHF_ALLOC, 0,
-                        b.flavor.reservedShared(), 0, 0, Math.max(16, b.externSharedAlignment), 0, null);
+                        b.flavor.reservedShared(), 0, 0, b.namesDebugShared() ? 16 : Math.max(16, b.externSharedAlignment),
+                        0, null);
             }
             case ".nv.compat" -> {
                 byte[] d = NvInfo.encode(compat(b.flavor));

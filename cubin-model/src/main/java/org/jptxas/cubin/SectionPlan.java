@@ -53,7 +53,7 @@ record SectionPlan(List<String> names, Map<String, Integer> index) {
         if (b.globals.stream().anyMatch(g -> g.init() != null)) {
             names.add(".nv.global.init");
         }
-        if (b.writesDebugShared()) {
+        if (b.writesDebugShared() && !b.namesDebugShared()) {
             names.add(CubinBuilder.DEBUG_SHARED); // last, after the module's data
         }
         Map<String, Integer> index = new HashMap<>();
@@ -121,7 +121,11 @@ record SectionPlan(List<String> names, Map<String, Integer> index) {
                 data.add(".nv.shared." + f.name());
             }
         }
-        if (b.reservesShared() && !b.relocatable) {
+        if (b.namesDebugShared()) {
+            // -g: after the first kernel's shared window (ptxas 13), or where the module's shared data would begin
+            data.add(data.isEmpty() ? 0 : 1, CubinBuilder.DEBUG_SHARED);
+        }
+        if (b.writesReservedSharedSection()) {
             data.add(0, CubinBuilder.RESERVED_SHARED);
         }
         List<String> constants = new ArrayList<>();

@@ -155,18 +155,27 @@ final class SymbolPlan {
                 constantSymbol(c);
             }
         }
+        boolean debugShared = !b.namesDebugShared();
         for (FunctionFacts f : b.functions) {
+            int before = symbols.size();
             if (!f.entry() && b.binding(f) == FunctionFacts.Binding.GLOBAL) {
                 function(f.name(), Symbol.STB_GLOBAL, 0, f);
             }
             if (f.entry() && !b.hiddenEntries.contains(f.name())) {
                 function(f.name(), Symbol.STB_GLOBAL, Symbol.STO_CUDA_ENTRY, f);
             }
+            if (!debugShared && symbols.size() > before) {
+                debugSharedSymbols(); // -g: after the first global function (ptxas 13)
+                debugShared = true;
+            }
             for (FunctionFacts.InnerFunction in : f.inner()) {
                 if (in.binding() == FunctionFacts.Binding.GLOBAL) {
                     innerSymbol(f, in);
                 }
             }
+        }
+        if (!debugShared) {
+            debugSharedSymbols();
         }
         if (b.relocatable) {
             // functions of other objects the code calls (CALL.ABS relocations against names defined nowhere here):
@@ -221,10 +230,19 @@ final class SymbolPlan {
         long reserved = b.reservedSharedBytes();
         symbols.add(new Symbol(".nv.reservedSmem.offset0", str.add(".nv.reservedSmem.offset0"),
                 Symbol.info(Symbol.STB_WEAK, Symbol.STT_OBJECT), 0, 0, reserved, 4));
-        if (!b.relocatable) {
+        if (b.writesReservedSharedSection()) {
             symbols.add(new Symbol("__nv_reservedSMEM_offset_0_alias", str.add("__nv_reservedSMEM_offset_0_alias"),
                     Symbol.info(Symbol.STB_WEAK, Symbol.STT_NOTYPE), Symbol.STO_CUDA_RESERVED_SHARED,
                     sections.get(CubinBuilder.RESERVED_SHARED), reserved, 0));
+        }
+    }
+
+    /** -g: the module's {@code .extern .shared} variables, global objects in {@code .nv_debug.shared}. */
+    private void debugSharedSymbols() {
+        for (CubinBuilder.ExternSharedVariable v : b.externSharedVariables) {
+            index.put(v.name(), symbols.size());
+            symbols.add(new Symbol(v.name(), str.add(v.name()), Symbol.info(Symbol.STB_GLOBAL, Symbol.STT_OBJECT), 0,
+                    sections.get(CubinBuilder.DEBUG_SHARED), b.debugSharedValue(v), 0));
         }
     }
 

@@ -132,10 +132,12 @@ final class ModifierComposer {
                 if (!base(f.mnemonic).equals(c.mnemonic()) || f.skeleton.contains(".reuse")) {
                     continue;
                 }
+                String slots = null;
                 for (SassForm g : composeOnto(f, groups, c.trailing(), refused)) {
                     long rank = (long) i << 32 | position++;
                     if (!refused.contains(g.refusalKey())) {
-                        String id = identity(g);
+                        slots = slots != null ? slots : slotsIdentity(f);
+                        String id = identity(g, slots);
                         if (!existing.contains(id)) {
                             unique.putIfAbsent(id, new Ranked(g, rank));
                         }
@@ -298,7 +300,21 @@ final class ModifierComposer {
 
     /** Skeleton, slots, masks and bits as one string (slots spelled by hand: records' generated toString is slow). */
     private static String identity(SassForm f) {
-        StringBuilder sb = new StringBuilder(f.skeleton.length() + 32 * f.slots.length + 64).append(f.skeleton).append('|');
+        return identity(f, slotsIdentity(f));
+    }
+
+    /**
+     * As {@link #identity(SassForm)}, with {@code slots} the spelling of {@code f}'s slots: a composed form has its
+     * learned form's slots, so that part is spelled once per learned form (spelling bit fields is most of the cost).
+     */
+    private static String identity(SassForm f, String slots) {
+        return new StringBuilder(f.skeleton.length() + slots.length() + 72).append(f.skeleton).append('|')
+                .append(slots).append('|').append(f.maskLo).append('|').append(f.maskHi).append('|')
+                .append(f.bitsLo).append('|').append(f.bitsHi).toString();
+    }
+
+    private static String slotsIdentity(SassForm f) {
+        StringBuilder sb = new StringBuilder(32 * f.slots.length);
         for (SassSlot slot : f.slots) {
             if (slot instanceof SassSlot.Field fs) {
                 sb.append("F:").append(fs.kind()).append(':').append(fs.field()).append(':').append(fs.shift());
@@ -307,8 +323,7 @@ final class ModifierComposer {
             }
             sb.append(';');
         }
-        return sb.append('|').append(f.maskLo).append('|').append(f.maskHi).append('|').append(f.bitsLo).append('|')
-                .append(f.bitsHi).toString();
+        return sb.toString();
     }
 
     static String base(String mnemonic) {

@@ -16,9 +16,18 @@ import java.util.OptionalInt;
  * @param functions          the declared functions in declaration order (defined or not; each name once)
  * @param externSharedAlignment the largest alignment of the module's {@code .extern .shared} variables (0 without
  *                              any): a module without kernels still records them (ptxas's {@code .nv_debug.shared})
+ * @param externShared          the module's {@code .extern .shared} variables in declaration order (what -g names)
  */
 public record ModuleDeclarations(OptionalInt ptxTargetSm, boolean texmodeIndependent, List<Function> functions,
-                                 int externSharedAlignment) {
+                                 int externSharedAlignment, List<ExternShared> externShared) {
+    /** One {@code .extern .shared} variable: its name, alignment, and the kernels whose shared window holds it. */
+    public record ExternShared(String name, int alignment, List<String> kernels) {
+        public ExternShared {
+            Objects.requireNonNull(name, "name");
+            kernels = List.copyOf(kernels);
+        }
+    }
+
     /** The CUDA runtime's device-side system calls (printf, assert, device malloc/free), provided by the driver. */
     public static final java.util.Set<String> SYSTEM_CALLS = java.util.Set.of("vprintf", "__assertfail", "malloc", "free");
 
@@ -53,11 +62,12 @@ public record ModuleDeclarations(OptionalInt ptxTargetSm, boolean texmodeIndepen
     public ModuleDeclarations {
         Objects.requireNonNull(ptxTargetSm, "ptxTargetSm");
         functions = List.copyOf(functions);
+        externShared = List.copyOf(externShared);
     }
 
     /** Declarations of a module without {@code .extern .shared} variables. */
     public ModuleDeclarations(OptionalInt ptxTargetSm, boolean texmodeIndependent, List<Function> functions) {
-        this(ptxTargetSm, texmodeIndependent, functions, 0);
+        this(ptxTargetSm, texmodeIndependent, functions, 0, List.of());
     }
 
     /** The declarations of several modules compiled together: the first's target, every module's functions. */
@@ -68,7 +78,9 @@ public record ModuleDeclarations(OptionalInt ptxTargetSm, boolean texmodeIndepen
         List<Function> functions = new ArrayList<>();
         all.forEach(d -> functions.addAll(d.functions()));
         int externShared = all.stream().mapToInt(ModuleDeclarations::externSharedAlignment).max().orElse(0);
+        List<ExternShared> variables = new ArrayList<>();
+        all.forEach(d -> d.externShared().stream().filter(v -> !variables.contains(v)).forEach(variables::add));
         return new ModuleDeclarations(all.get(0).ptxTargetSm(), all.get(0).texmodeIndependent(), functions,
-                externShared);
+                externShared, variables);
     }
 }

@@ -12,7 +12,7 @@ import org.jptxas.ori.ir.Src;
 
 /**
  * Instruction combining through single-use temporaries, as ptxas's idioms have it: multiply + add into IMAD,
- * shift-left + add into LEA, two IADD3 into one (constants summed), chains of LOP3 over at most three distinct
+ * shift-left + add into LEA, arithmetic shift-right + add into LEA.HI.SX32, two IADD3 into one (constants summed), chains of LOP3 over at most three distinct
  * inputs into one LOP3 with the composed truth table. The inner instruction's register inputs must be stable
  * (one value wherever read) so they may be read later at the outer instruction; the inner instruction is left dead.
  */
@@ -58,13 +58,20 @@ public final class InstructionCombining implements Pass {
         return d != null && d.virtual() && !in.mods().contains("X") && !in.mods().contains("HI");
     }
 
+    /** {@code SHF.R.S32.HI d, RZ, n, x}: the 32-bit {@code x >> n}, sign filled (its .HI names the funnel's half). */
+    private static boolean arithmeticShiftRight(Instr in) {
+        Reg d = OpInfo.soleRDst(in);
+        return d != null && d.virtual() && OpInfo.is(in, "SHF") && in.mods().equals(List.of("R", "S32", "HI"))
+                && in.srcs().size() == 3 && OpInfo.isRZ(in.srcs().get(0));
+    }
+
     /** The single-use temporary's stable, unguarded definition, if {@code s} reads one. */
     private static Instr innerDef(Src s, Instr outer, SingleDefs sd) {
         if (!(s.value() instanceof Reg t) || !t.virtual() || t.isPart() || t.comps() != 1) {
             return null;
         }
         Instr def = sd.soleDef(t);
-        if (def == null || def == outer || sd.uses(t).size() != 1 || !plainResult(def)) {
+        if (def == null || def == outer || sd.uses(t).size() != 1 || !(plainResult(def) || arithmeticShiftRight(def))) {
             return null;
         }
         int reads = 0;
@@ -145,6 +152,15 @@ public final class InstructionCombining implements Pass {
                         && OpInfo.imm(inner.srcs().get(1)) < 32 && !OpInfo.isNonRegister(inner.srcs().get(0))
                         && !y.neg() && !(y.value() instanceof Imm)) {
                     rewrite(outer, "LEA", List.of(), List.of(inner.srcs().get(0), y, inner.srcs().get(1)));
+                    return true;
+                }
+                // y + (x >> n) is LEA.HI.SX32 d, x, y, 32 - n: the high word of the sign-extended x << (32 - n)
+                // (ptxas's one instruction for the padded shared index x + ((x - 1) >> 4)).
+                Long n = arithmeticShiftRight(inner) ? OpInfo.imm(inner.srcs().get(1)) : null;
+                Src x = n == null ? null : inner.srcs().get(2);
+                if (n != null && n > 0 && n < 32 && x.value() instanceof Reg xr && !xr.isZero() && !x.hasModifiers()
+                        && y.value() instanceof Reg yr && !yr.file().isPredicate() && !y.hasModifiers()) {
+                    rewrite(outer, "LEA", List.of("HI", "SX32"), List.of(x, y, Src.of(Imm.ofInt((int) (32 - n)))));
                     return true;
                 }
             }

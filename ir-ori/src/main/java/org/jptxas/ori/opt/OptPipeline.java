@@ -66,6 +66,7 @@ public final class OptPipeline {
         if (optLevel >= 2) {
             p.add(new CommonSubexpressionElimination());
             p.add(new InstructionCombining());
+            p.add(new WideMultiplyNarrowing());
             p.add(new NegatedCompares());
             p.add(new CompareChaining());
             p.add(new AddressModeFolding());
@@ -77,6 +78,7 @@ public final class OptPipeline {
         if (optLevel >= 3) {
             p.add(new IfConversion());
             p.add(new BlockMerging());
+            p.add(new JoinHoisting());
             p.add(new AtomicAggregation());
             p.add(new UnusedAtomicResults());
             p.add(new UniformDatapath());

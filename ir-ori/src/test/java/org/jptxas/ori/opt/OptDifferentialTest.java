@@ -35,6 +35,7 @@ class OptDifferentialTest {
                 Arguments.of("combine", List.<Pass>of(new InstructionCombining())),
                 Arguments.of("addrfold", List.<Pass>of(new AddressModeFolding())),
                 Arguments.of("loadcse", List.<Pass>of(new RedundantLoadElimination())),
+                Arguments.of("narrow", List.<Pass>of(new InstructionCombining(), new WideMultiplyNarrowing())),
                 Arguments.of("ifconv", List.<Pass>of(new IfConversion())),
                 Arguments.of("ifconv+merge", List.<Pass>of(new IfConversion(), new BlockMerging())),
                 Arguments.of("branches", List.<Pass>of(new BranchCleanup())),

@@ -300,10 +300,15 @@ final class OriEvaluator {
             }
             case "SEL" -> write(d.get(0), pred(s.get(2)) ? val(s.get(0)) : val(s.get(1)));
             case "LEA" -> {
-                if (!m.isEmpty()) {
+                if (m.equals(List.of("HI", "SX32"))) {
+                    // the high word of the sign-extended a shifted left, plus b
+                    long hi = ((long) (int) val(s.get(0)) << val(s.get(2))) >> 32;
+                    write(d.get(0), (hi + val(s.get(1))) & 0xffffffffL);
+                } else if (!m.isEmpty()) {
                     throw new UnsupportedOperationException("LEA." + m);
+                } else {
+                    write(d.get(0), (val(s.get(0)) << val(s.get(2))) + val(s.get(1)));
                 }
-                write(d.get(0), (val(s.get(0)) << val(s.get(2))) + val(s.get(1)));
             }
             case "PRMT" -> {
                 long a = val(s.get(0));

@@ -39,6 +39,7 @@ final class ObjectDeclarations {
         if (declarations.externSharedAlignment() > 0) {
             builder.externShared(declarations.externSharedAlignment());
         }
+        declarations.externShared().forEach(v -> builder.externSharedVariable(v.name(), v.alignment(), v.kernels()));
         if (!relocatable) {
             return;
         }

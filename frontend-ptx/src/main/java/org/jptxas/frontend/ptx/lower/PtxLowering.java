@@ -137,6 +137,7 @@ public final class PtxLowering {
         declOf.putAll(funcOwnShared);
 
         List<OriFunction> functions = new ArrayList<>();
+        Map<String, List<String>> externUsers = new HashMap<>(); // extern shared variable -> kernels whose window has it
         for (FunctionDecl f : defined) {
             Map<Declarator, Placement> placed = new IdentityHashMap<>(modulePlaced);
             // Where the system reserves the start of a block's shared window (the first KiB from sm_90 on), ptxas
@@ -162,6 +163,9 @@ public final class PtxLowering {
             }
             long dynamicBase = top;
             for (Declarator d : extern) {
+                if (f.isEntry()) {
+                    externUsers.computeIfAbsent(d.name(), k -> new ArrayList<>()).add(f.name());
+                }
                 VariableDecl v = declOf.get(d);
                 placed.put(d, new Placement(StateSpace.SHARED, DataLayout.alignUp(dynamicBase, DataLayout.alignment(v)), 0));
             }
@@ -178,14 +182,14 @@ public final class PtxLowering {
                     sharedAlignment, List.copyOf(callees.get(f)));
             functions.add(fl.lower());
         }
-        return new OriModule(fileName, profile.target(), functions, globals, declarations(resolved));
+        return new OriModule(fileName, profile.target(), functions, globals, declarations(resolved, externUsers));
     }
 
     /**
      * The module's target, texture mode, declared functions (in source order, each name once) and the alignment of its
-     * {@code .extern .shared} variables.
+     * {@code .extern .shared} variables (each with the kernels whose shared window holds it, from {@code externUsers}).
      */
-    static ModuleDeclarations declarations(ResolvedModule resolved) {
+    static ModuleDeclarations declarations(ResolvedModule resolved, Map<String, List<String>> externUsers) {
         Map<String, ModuleDeclarations.Function> byName = new LinkedHashMap<>();
         for (FunctionDecl f : resolved.module().functions()) {
             ModuleDeclarations.Function known = byName.get(f.name());
@@ -211,13 +215,18 @@ public final class PtxLowering {
             }
         }
         int externShared = 0;
+        List<ModuleDeclarations.ExternShared> externVariables = new ArrayList<>();
         for (VariableDecl v : resolved.module().variables()) {
             if (v.space() == StateSpace.SHARED && v.linkage() == Linkage.EXTERN) {
                 externShared = Math.max(externShared, DataLayout.alignment(v));
+                for (Declarator d : v.declarators()) {
+                    externVariables.add(new ModuleDeclarations.ExternShared(d.name(), DataLayout.alignment(v),
+                            externUsers.getOrDefault(d.name(), List.of())));
+                }
             }
         }
         return new ModuleDeclarations(sm, target.map(t -> t.has("texmode_independent")).orElse(false),
-                List.copyOf(byName.values()), externShared);
+                List.copyOf(byName.values()), externShared, externVariables);
     }
 
     private static List<FunctionAttrs.Param> declaredParams(List<VariableDecl> vars) {
