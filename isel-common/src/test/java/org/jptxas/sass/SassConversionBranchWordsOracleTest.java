@@ -20,18 +20,20 @@ import org.junit.jupiter.params.provider.MethodSource;
  * [79:78] holds only RZ or nothing; nvdisasm names 1 and 2 INVALID) from a register or an immediate (sm_86 and
  * later), and {@code @!P0 BRA.CONV UR4, 0x50} with any predicate and uniform register (match.sync's membermask
  * test; sm_80 to sm_89), BMSK.W and SGXT.W and BMSK with an immediate, DSETP with a
- * constant b in every comparison. Each word gets random values in its fields and must decode to exactly nvdisasm
+ * constant b in every comparison, I2F.F16 from an immediate with a rounding mode, and sm_90's STS.U16/S8/S16 with an
+ * offset (the size [75:73] composed onto every STS form). Each word gets random values in its fields and must decode to exactly nvdisasm
  * 12.5's text and assemble back to itself.
  */
 class SassConversionBranchWordsOracleTest {
     /**
-     * I2F R0, imm: destination, immediate, S32 or U32 [74], rounding [79:78]; and I2F.F16.U32's f16 result (its
-     * rounding modes are not composed onto the F16 forms yet).
+     * I2F R0, imm: destination, immediate, S32 or U32 [74], rounding [79:78]; and I2F.F16.U32's f16 result with
+     * its rounding (nvdisasm prints the rounding after the source type: I2F.F16.U32.RP).
      */
     static final List<Sample> I2F_IMMEDIATE = List.of(
             new Sample("000e22000020d0000000000200007906", List.of("23:16", "63:32", "74:74", "79:78", "!14:12",
                     "15:15")),
-            new Sample("000e6200002008000000007f00057906", List.of("23:16", "63:32", "74:74")));
+            new Sample("000e6200002008000000007f00057906", List.of("23:16", "63:32", "74:74", "79:78", "!14:12",
+                    "15:15")));
 
     /** I2FP.F32.U32.RZ from an immediate and from a register: destination, source, S32 or U32 [74]. */
     static final List<Sample> I2FP_TOWARD_ZERO = List.of(
@@ -54,11 +56,19 @@ class SassConversionBranchWordsOracleTest {
             new Sample("0080640000702000008000000400762a", List.of("79:76", "~75:74", "31:24", "58:54", "!89:87",
                     "90:90")));
 
+    /**
+     * STS.U16 [R17+0x2040], R0 (sm_90): the size [75:73] (7 is INVALID), the address register (not RZ, which prints
+     * an absolute address), the offset, the data register and the guard.
+     */
+    static final List<Sample> SHARED_STORE_SIZES = List.of(
+            new Sample("004fe800000004000020400011007388", List.of("#75:73", "#31:24", "63:40", "39:32", "!14:12",
+                    "15:15")));
+
     static final int VARIANTS = 24;
 
     /**
-     * The SMs whose tables hold each group's forms (nvdisasm prints sm_75's BRA.CONV without a register; sm_90's
-     * tables have no DSETP with a constant b).
+     * The SMs whose tables hold each group's forms (nvdisasm prints sm_75's BRA.CONV without a register; only
+     * sm_90's tables compose STS's size onto the offset forms).
      */
     static Stream<Arguments> groups() {
         List<String> all = List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90");
@@ -68,8 +78,9 @@ class SassConversionBranchWordsOracleTest {
         groups.put("I2F_IMMEDIATE", I2F_IMMEDIATE);
         groups.put("I2FP_TOWARD_ZERO", I2FP_TOWARD_ZERO);
         groups.put("BRA_CONV", BRA_CONV);
-        Map<String, List<String>> sms = Map.of("I2F_IMMEDIATE", all.subList(0, 4), "I2FP_TOWARD_ZERO",
-                all.subList(2, 5), "BRA_CONV", all.subList(1, 4), "DSETP_CONSTANT", all.subList(0, 4));
+        groups.put("SHARED_STORE_SIZES", SHARED_STORE_SIZES);
+        Map<String, List<String>> sms = Map.of("I2FP_TOWARD_ZERO", all.subList(2, 5), "BRA_CONV", all.subList(1, 4),
+                "SHARED_STORE_SIZES", List.of("sm_90"));
         List<Arguments> out = new ArrayList<>();
         groups.forEach((name, samples) -> {
             for (String sm : sms.getOrDefault(name, all)) {
