@@ -1,8 +1,10 @@
 package org.jptxas.sass;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -46,30 +48,56 @@ final class ReuseCombinations {
         // fields without evidence in their own key take the flag the SM's keys of the same operand layout agree on:
         // bits [11:9] and 91 of the key say which operand is a register, an immediate, a constant or a uniform
         // register, and with it which flag an operand field has (Rc at [71:64] is the third source of FFMA R, R, R, R
-        // but the second of FFMA R, R, imm, R); a field keys of one layout tie to different bits is left out
-        Map<Integer, Map<String, Long>> bits = new java.util.HashMap<>();
-        Map<Integer, java.util.Set<String>> conflicting = new java.util.HashMap<>();
-        for (int k = 0; k < flags.length; k++) {
-            for (Flag f : flags[k]) {
-                Long had = bits.computeIfAbsent(layout(k), x -> new java.util.HashMap<>())
-                        .putIfAbsent(f.field(), f.bit());
-                if (had != null && had != f.bit()) {
-                    conflicting.computeIfAbsent(layout(k), x -> new java.util.HashSet<>()).add(f.field());
+        // but the second of FFMA R, R, imm, R). Keys of one layout can still tie a field to different bits (b at
+        // [39:32] has bit 123 on IADD3 R, R, R, R and PRMT but bit 124 on FADD R, R, R and DSETP): the forms with
+        // the same register fields decide first, the whole layout only where they have no evidence; a field keys
+        // tie to different bits is left out
+        Map<List<Object>, Map<String, Long>> bySignature = new HashMap<>();
+        Map<List<Object>, Map<String, Long>> byLayout = new HashMap<>();
+        for (int k = 0; k < byKey.length; k++) {
+            for (SassForm f : byKey[k]) {
+                Flag flag = evidence(f);
+                if (flag != null) {
+                    vote(bySignature, List.of(layout(k), registerFields(f)), flag);
+                    vote(byLayout, List.of(layout(k)), flag);
                 }
             }
         }
-        Map<Integer, List<Flag>> shared = new java.util.HashMap<>();
-        bits.forEach((layout, fields) -> {
+        this.sameRegisters = agreed(bySignature);
+        this.sameLayout = agreed(byLayout);
+    }
+
+    /** Marks a field two keys of one group tie to different bits. */
+    private static final long CONFLICT = -1L;
+
+    private static void vote(Map<List<Object>, Map<String, Long>> groups, List<Object> group, Flag flag) {
+        groups.computeIfAbsent(group, x -> new TreeMap<>())
+                .merge(flag.field(), flag.bit(), (had, now) -> had.equals(now) ? had : CONFLICT);
+    }
+
+    private static Map<List<Object>, List<Flag>> agreed(Map<List<Object>, Map<String, Long>> groups) {
+        Map<List<Object>, List<Flag>> out = new HashMap<>();
+        groups.forEach((group, fields) -> {
             List<Flag> agreed = new ArrayList<>();
             fields.forEach((field, bit) -> {
-                if (!conflicting.getOrDefault(layout, java.util.Set.of()).contains(field)) {
+                if (bit != CONFLICT) {
                     agreed.add(new Flag(field, bit));
                 }
             });
-            agreed.sort(java.util.Comparator.comparing(Flag::field));
-            shared.put(layout, List.copyOf(agreed));
+            out.put(group, List.copyOf(agreed));
         });
-        this.shared = Map.copyOf(shared);
+        return Map.copyOf(out);
+    }
+
+    /** A form's register operand fields, in slot order: with the key's layout, which operands the flags count. */
+    private static List<String> registerFields(SassForm f) {
+        List<String> out = new ArrayList<>();
+        for (SassSlot s : f.slots) {
+            if (s instanceof SassSlot.Field fd && fd.kind() == SlotKind.GPR) {
+                out.add(describe(fd));
+            }
+        }
+        return List.copyOf(out);
     }
 
     /** The operand layout a dispatch key names: bits [11:9] of the opcode and bit 91. */
@@ -77,8 +105,10 @@ final class ReuseCombinations {
         return key >> 9;
     }
 
-    /** Per operand layout, the flags its keys agree on, for fields a key has no evidence of its own for. */
-    private final Map<Integer, List<Flag>> shared;
+    /** Per operand layout and register fields, the flags its forms agree on. */
+    private final Map<List<Object>, List<Flag>> sameRegisters;
+    /** Per operand layout, the flags its keys agree on, for fields neither the key nor its register fields show. */
+    private final Map<List<Object>, List<Flag>> sameLayout;
 
     /**
      * {@code plain} (a form that decodes the word without its flags) with {@code .reuse} after each operand whose
@@ -86,7 +116,10 @@ final class ReuseCombinations {
      */
     SassForm with(SassForm plain, long reuse) {
         List<Flag> known = new ArrayList<>(flags[plain.key]);
-        for (Flag f : shared.getOrDefault(layout(plain.key), List.of())) {
+        List<Flag> fallback = new ArrayList<>(
+                sameRegisters.getOrDefault(List.of(layout(plain.key), registerFields(plain)), List.of()));
+        fallback.addAll(sameLayout.getOrDefault(List.of(layout(plain.key)), List.of()));
+        for (Flag f : fallback) {
             if (known.stream().noneMatch(k -> k.field().equals(f.field()))) {
                 known.add(f);
             }

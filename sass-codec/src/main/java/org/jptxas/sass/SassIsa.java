@@ -494,16 +494,16 @@ public final class SassIsa {
      * Decodes for execution: as {@link #decode}, but a word no form explains only because of its operand-reuse flags
      * (bits [125:122]) decodes as the same instruction without them, printed without {@code .reuse}. The flags are
      * hints for the operand cache and never change what an instruction computes, so the emulator can run ptxas's
-     * code whose reuse combinations the tables never saw. Only for keys whose forms print {@code .reuse} (elsewhere
-     * those bits may select the instruction). Never use it to disassemble.
+     * code whose reuse combinations the tables never saw. Only for keys whose forms print {@code .reuse}, or whose flags
+     * {@link ReuseCombinations} places by the evidence of keys with the same operands (elsewhere those bits may
+     * select the instruction). Never use it to disassemble.
      */
     public SassInstruction decodeForExecution(long lo, long hi) {
         SassInstruction d = decode(lo, hi, true);
-        if (d instanceof SassInstruction.Unknown && (hi & REUSE_HI) != 0 && printsReuse(keyOf(lo, hi))) {
-            SassInstruction plain = decode(lo, hi & ~REUSE_HI, true);
-            if (plain instanceof SassInstruction.Known) {
-                return plain;
-            }
+        if (d instanceof SassInstruction.Unknown && (hi & REUSE_HI) != 0
+                && decode(lo, hi & ~REUSE_HI, true) instanceof SassInstruction.Known plain
+                && (printsReuse(keyOf(lo, hi)) || reuseCombinations.with(plain.form(), hi & REUSE_HI) != null)) {
+            return plain;
         }
         return d;
     }

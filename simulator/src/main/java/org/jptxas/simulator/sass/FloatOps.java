@@ -680,11 +680,15 @@ final class FloatOps {
     /** I2FP.F32.{S32,U32}. */
     void i2fp(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
-        if (!op.has("F32") || op.modifiers().size() != 2) {
+        boolean rz = op.has("RZ");
+        if (!op.has("F32") || op.modifiers().size() != (rz ? 3 : 2)) {
             throw machine.unimplemented(op);
         }
         int v = operands.read(o.get(1), t, w);
-        float f = op.has("U32") ? (float) Integer.toUnsignedLong(v) : (float) v;
+        long x = op.has("U32") ? Integer.toUnsignedLong(v) : v;
+        // .RZ (cvt.rz.f32.{u32,s32}): toward zero where the value needs more than 24 bits, else exact
+        float f = rz ? org.jptxas.simulator.numeric.Ieee.roundToFloat(java.math.BigDecimal.valueOf(x),
+                org.jptxas.simulator.numeric.Rounding.RZ) : (float) x;
         OperandAccess.writeR(t, o.get(0), Float.floatToRawIntBits(f));
         t.pc++;
     }
