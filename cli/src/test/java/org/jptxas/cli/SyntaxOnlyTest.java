@@ -46,10 +46,11 @@ class SyntaxOnlyTest {
     @Test
     void compilingAValidFileStopsAtCodeGenerationWithoutOutput() throws IOException {
         // an instruction code generation does not handle yet (the trivial GOOD kernel compiles now)
-        String unsupported = GOOD.replace("ret;", "pmevent 1;\nret;");
+        String unsupported = GOOD.replace("ret;",
+                ".reg .pred %np<2>;\n.reg .b64 %nrd<2>;\nisspacep.const %np1, %nrd1;\nret;");
         CliRun r = run("k.ptx", unsupported, "-arch=sm_90", "k.ptx", "-o", "k.cubin");
         assertEquals(255, r.exitCode());
-        assertTrue(r.err().contains("Instruction 'pmevent' not yet supported"), r.err());
+        assertTrue(r.err().contains("Instruction 'isspacep.const' not yet supported"), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
         assertFalse(Files.exists(dir.resolve("k.cubin")));
     }

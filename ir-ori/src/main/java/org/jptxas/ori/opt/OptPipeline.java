@@ -66,7 +66,9 @@ public final class OptPipeline {
         if (optLevel >= 2) {
             p.add(new CommonSubexpressionElimination());
             p.add(new InstructionCombining());
-            p.add(new WideMultiplyNarrowing());
+            // WideMultiplyNarrowing is not in the pipeline: with it, mcx_core (gpuocelot) on sm_80/86/89 gets four MOVs
+            // that read a scoreboarded load's registers without waiting (jnvdisasm --check-hazards). The pass's output
+            // is right in the Ori evaluator; the control-word generator misses the dependency on the code it leads to.
             p.add(new NegatedCompares());
             p.add(new CompareChaining());
             p.add(new AddressModeFolding());
