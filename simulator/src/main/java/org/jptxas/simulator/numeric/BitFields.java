@@ -17,4 +17,20 @@ public final class BitFields {
         int mask1 = sum >= 32 || positionOverflow || widthOverflow ? 0 : b1 == 0 ? -1 : -1 << sum;
         return mask0 & ~mask1;
     }
+
+    /**
+     * PTX's szext (and SGXT{.W}{.U32}): the low b bits of a, sign- or zero-extended. Clamp: a width of 32 or more
+     * (the whole register, not its low byte) gives a unchanged; wrap: the width modulo 32; a width of 0 gives 0.
+     */
+    public static int signOrZeroExtend(int a, int b, boolean wrap, boolean signed) {
+        if (!wrap && Integer.toUnsignedLong(b) >= 32) {
+            return a;
+        }
+        int n = b & 0x1f;
+        if (n == 0) {
+            return 0;
+        }
+        int v = a & ((1 << n) - 1);
+        return signed && (v >>> (n - 1) & 1) != 0 ? v | -(1 << n) : v;
+    }
 }

@@ -326,19 +326,8 @@ final class BitCompiler {
         boolean signed = ic.type() == PtxType.S32;
         int d = ic.dst(ic.op(0));
         Src a = ic.src(ic.op(1), PtxType.U32), b = ic.src(ic.op(2), PtxType.U32);
-        return ic.simple(th -> {
-            long x = a.get(th) & 0xffffffffL;
-            long n = b.get(th) & 0xffffffffL;
-            n = clamp ? Math.min(n, 32) : n & 31;
-            if (n == 0) {
-                write(th, d, 0);
-                return;
-            }
-            long v = n >= 32 ? x : x & ((1L << n) - 1);
-            if (signed && n < 32 && (v >>> (n - 1) & 1) != 0) {
-                v |= ~((1L << n) - 1);
-            }
-            write(th, d, v);
-        });
+        // the register write keeps the low 32 bits
+        return ic.simple(th -> write(th, d, org.jptxas.simulator.numeric.BitFields.signOrZeroExtend((int) a.get(th),
+                (int) b.get(th), !clamp, signed)));
     }
 }

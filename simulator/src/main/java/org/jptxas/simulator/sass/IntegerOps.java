@@ -352,7 +352,6 @@ final class IntegerOps {
         t.pc++;
     }
 
-    /** SGXT: sign- (or zero-) extends the low n bits. */
     /**
      * SGXT{.W}{.U32} d, a, b: PTX's szext, whose .clamp/.wrap it is (ptxas writes szext.clamp as a bare SGXT): the low
      * b bits of a, sign- or zero-extended; a width of 32 or more (the whole register, not its low byte) gives a
@@ -361,20 +360,9 @@ final class IntegerOps {
     void sgxt(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         int a = operands.read(o.get(1), t, w), b = operands.read(o.get(2), t, w);
-        OperandAccess.writeR(t, o.get(0), signOrZeroExtend(a, b, op.has("W"), !op.has("U32")));
+        OperandAccess.writeR(t, o.get(0), org.jptxas.simulator.numeric.BitFields.signOrZeroExtend(a, b, op.has("W"),
+                !op.has("U32")));
         t.pc++;
-    }
-
-    static int signOrZeroExtend(int a, int b, boolean wrap, boolean signed) {
-        if (!wrap && Integer.toUnsignedLong(b) >= 32) {
-            return a;
-        }
-        int n = b & 0x1f;
-        if (n == 0) {
-            return 0;
-        }
-        int v = a & ((1 << n) - 1);
-        return signed && (v >>> (n - 1) & 1) != 0 ? v | -(1 << n) : v;
     }
 
     /** IDP.4A and IDP.2A: dot products of byte (and halfword) lanes with accumulation. */
