@@ -44,15 +44,20 @@ import org.junit.jupiter.api.Test;
  * opcode table lists no modifiers or operands per opcode, so the instructions are not built from the matchers'
  * patterns but seeded from SASS forms, as the Ori instruction whose pass-through selection a form is:
  * <ul>
- *   <li>every canonical form of the target's own SASS table, and, for the opcodes a matcher of the target's set
- *       rewrites (sm_75's F2FP, sm_90's descriptor memory forms, ...), the forms of every other code-generating
- *       target's table: the instructions the rewrite is there for;
+ *   <li>every canonical form of the target's own SASS table (what the lowering writes where it spells a target's own
+ *       instruction: sm_89's fp8 F2FP, sm_90's F2FP.TF32, ...), and, for the opcodes a matcher of the target's set
+ *       rewrites (sm_75's F2FP, sm_90's descriptor memory forms, ...), the forms of sm_80's table, the spelling Ori's
+ *       instructions carry and the lowering writes for every target ({@link #CANONICAL_SPELLING}). Other targets'
+ *       own spellings are not seeded: no lowering writes them for a target that is not theirs;
  *   <li>operands where the form's are plain: R, UR, P, UP (virtual; a {@code .64} suffix makes a pair; a field
  *       printed twice is one register), immediates (1; in a field of 32 bits or more also 0, 0x7fffffff and
  *       0x80000000, which the legalizer must move), {@code c[0x0][0x160]}, {@code [R+0x10]}; operand 0 is the
- *       destination when it is a register; a predicate written beside a register result is PT;
- *   <li>each instruction unguarded and under a virtual predicate guard (UP for uniform instructions with a uniform
- *       result).
+ *       destination when it is a register, and a predicate and a register first (ATOMG, LOP3) are two results;
+ *   <li>addresses as the lowering builds them: a global or generic ({@code .E}) access takes a 64-bit register
+ *       pair even where its table prints none (sm_75), since a module's addresses are 64-bit ({@code .address_size
+ *       32} is refused, by ptxas and by the checker); shared, local and LDGSTS's shared destination stay 32-bit;
+ *   <li>each instruction unguarded and under a virtual predicate guard (UP for uniform instructions: those that
+ *       write uniform registers or none).
  * </ul>
  * Each instruction is taken by the matcher selection tries first ({@link InstructionSelector#best}), legalized as
  * the compiler does (a one-block body through {@link Legalizer#legalize}: moved immediates and constants, swapped
@@ -61,13 +66,19 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Not covered: forms with labels, descriptors, uniform or indexed addresses, or modifiers written on operands
  * (negation, absolute value, {@code .H1}, {@code .reuse}); mnemonics that name no Ori opcode; modifier combinations
- * no table has a form for; whether a matcher's selection is the one ptxas makes. The seeds are spellings of SASS,
- * not what the PTX lowering emits, so a failure may be an instruction no PTX reaches: each is checked against the
- * known list {@code isel-walk-gaps.tsv} exactly (an unlisted failure fails, and so does a listed one that no longer
- * occurs), with a reason; {@code -Djptxas.iselwalk.update=true} rewrites it (reasons kept).
+ * no table has a form for; whether a matcher's selection is the one ptxas makes. The seeds are SASS forms, not
+ * the lowering's output, so a failure may be an instruction no PTX reaches (sm_80's F2FP.BF16 on sm_75, where PTX
+ * has no bf16): each is checked against the known list {@code isel-walk-gaps.tsv} exactly (an unlisted failure
+ * fails, and so does a listed one that no longer occurs), each row with the reason it is not reached or not yet
+ * encoded; {@code -Djptxas.iselwalk.update=true} rewrites it (reasons kept).
  */
 class IselWalkTest {
     static final String GAPS = "isel-walk-gaps.tsv";
+    /**
+     * The target whose SASS spelling Ori's instructions carry (common.json's fallback matcher, sm80-spelling): the
+     * lowering writes it for every target, and a target's matchers rewrite it into the target's own.
+     */
+    static final String CANONICAL_SPELLING = "sm_80";
 
     /** One walk's outcome for a target. */
     record Walk(int matchers, int instructions, Set<String> failures) {}
@@ -93,10 +104,8 @@ class IselWalkTest {
                 }
             }
             List<Instr> seeds = new ArrayList<>(seeds(d.isa(), op -> true));
-            for (TargetDescription other : targets) {
-                if (other != d) {
-                    seeds.addAll(seeds(other.isa(), rewritten::contains));
-                }
+            if (!d.target().name().equals(CANONICAL_SPELLING)) {
+                seeds.addAll(seeds(TestTargets.of(CANONICAL_SPELLING).isa(), rewritten::contains));
             }
             Walk w = walk(selector, seeds);
             String target = d.target().name();
@@ -176,8 +185,9 @@ class IselWalkTest {
 
     /** The seed and the seed under a predicate guard (a uniform one for uniform instructions). */
     private static List<Instr> variants(Instr seed) {
+        // a uniform instruction (U...) writes uniform registers or none (UCGABAR_ARV, USETMAXREG): its guard is UP
         boolean uniform = seed.op().name().startsWith("U") && seed.dsts().stream()
-                .anyMatch(r -> r.file() == RegFile.UR || r.file() == RegFile.UP);
+                .noneMatch(r -> r.virtual() && (r.file() == RegFile.R || r.file() == RegFile.P));
         Reg guard = Reg.virt(uniform ? RegFile.UP : RegFile.P, 300, 1);
         return List.of(seed, new Instr(seed.op(), seed.mods(), seed.dsts(), seed.srcs(), new Guard(guard, false), 0));
     }
@@ -200,6 +210,7 @@ class IselWalkTest {
             }
             List<Operand> operands = new ArrayList<>();
             Set<Integer> wide = new java.util.HashSet<>();
+            boolean pairAddress = extendedAddressUnspelled(f, parts);
             java.util.Map<String, Operand> byField = new java.util.HashMap<>();
             for (org.jptxas.sass.SassOperands.Operand o : f.operands().operands()) {
                 String shape = o.shape();
@@ -208,6 +219,9 @@ class IselWalkTest {
                     slots.add(f.slot(k));
                 }
                 Operand made = operand(shape, slots, 100 + operands.size());
+                if (pairAddress && made instanceof Addr a && !a.wide()) {
+                    made = Addr.of(Reg.virt(RegFile.R, a.base().index(), 2), a.offset());
+                }
                 if (made == null) {
                     continue forms;
                 }
@@ -226,13 +240,16 @@ class IselWalkTest {
             }
             List<Reg> dsts = new ArrayList<>();
             List<Src> srcs = new ArrayList<>();
-            if (operands.size() > 1 && operands.get(0) instanceof Reg p0 && p0.file() == RegFile.P
-                    && operands.get(1) instanceof Reg r1 && r1.file() == RegFile.R) {
-                // a predicate beside a register result (ATOMG's PT): the compiler writes PT there
-                operands.set(0, Reg.PT);
+            int results = 1;
+            if (operands.size() > 1 && operands.get(0) instanceof Reg p0 && p0.file() == RegFile.P && p0.virtual()
+                    && operands.get(1) instanceof Reg r1 && r1.file() == RegFile.R && r1.virtual()) {
+                // a predicate result beside a register result (ATOMG, LOP3): both are destinations, as the lowering
+                // writes them (AtomicLowerer, MathEmitter.lop3); PT there would print another form (nvdisasm leaves
+                // LOP3's PT result out), so the seed keeps the predicate the form spells
+                results = 2;
             }
             for (int i = 0; i < operands.size(); i++) {
-                if (i == 0 && operands.get(0) instanceof Reg r && r.virtual()) {
+                if (i < results && operands.get(i) instanceof Reg r && r.virtual()) {
                     dsts.add(r);
                 } else {
                     srcs.add(Src.of(operands.get(i)));
@@ -252,6 +269,25 @@ class IselWalkTest {
             }
         }
         return out;
+    }
+
+    /**
+     * Whether {@code f} is a global or generic access ({@code .E}) whose table spells its address without {@code .64}
+     * (sm_75 prints none; later tables have the 32-bit-address opcode beside the 64-bit one): the lowering gives such
+     * an access a 64-bit register pair, the only address a module can have ({@code .address_size 32} is refused by
+     * ptxas and by the checker, "32-Bit compilation is no longer supported"), so the seed takes a pair too. A form
+     * that spells a 64-bit address (LDGSTS's global source) keeps its other addresses (the shared destination) 32-bit.
+     */
+    static boolean extendedAddressUnspelled(org.jptxas.sass.SassForm f, String[] parts) {
+        if (!List.of(parts).subList(1, parts.length).contains("E")) {
+            return false;
+        }
+        for (org.jptxas.sass.SassOperands.Operand o : f.operands().operands()) {
+            if (o.shape().startsWith("[{}.64")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Operand operand(String shape, List<org.jptxas.sass.SassSlot> slots, int id) {
