@@ -43,8 +43,11 @@ public final class Liveness {
         }
         width = offset;
         int n = body.blocks().size();
-        BitSet[] use = new BitSet[n];
-        BitSet[] def = new BitSet[n];
+        // per block, the keys it reads before writing and the keys it writes, as arrays: two sets per block grown
+        // to the keys' range were most of this analysis's allocation
+        int[][] useKeys = new int[n][];
+        int[][] defKeys = new int[n][];
+        BitSet anyUse = new BitSet(width);
         liveIn = new BitSet[n];
         liveOut = new BitSet[n];
         mentionedParts = new int[width];
@@ -61,9 +64,11 @@ public final class Liveness {
         // Parts of each tuple written (unguarded) so far in the block: once every part is, the tuple is defined.
         int[] partsWritten = new int[width];
         java.util.List<Integer> touched = new java.util.ArrayList<>();
+        BitSet u = new BitSet(width);
+        BitSet d = new BitSet(width);
         for (BasicBlock b : body.blocks()) {
-            BitSet u = new BitSet();
-            BitSet d = new BitSet();
+            u.clear();
+            d.clear();
             for (Instr in : b.instrs()) {
                 for (Reg r : in.usedRegs()) {
                     if (r.virtual() && !d.get(key(r))
@@ -92,14 +97,9 @@ public final class Liveness {
                 partsWritten[k] = 0;
             }
             touched.clear();
-            use[b.id()] = u;
-            def[b.id()] = d;
-        }
-        BitSet anyUse = new BitSet(width);
-        for (int b = 0; b < n; b++) {
-            if (use[b] != null) {
-                anyUse.or(use[b]);
-            }
+            useKeys[b.id()] = members(u);
+            defKeys[b.id()] = members(d);
+            anyUse.or(u);
         }
         // (a body built without newVirtual, as tests build them, may name registers past the counted width)
         global = new int[Math.max(width, anyUse.length())];
@@ -110,9 +110,11 @@ public final class Liveness {
             global[k] = dense;
             keyOf[dense++] = k;
         }
+        BitSet[] use = new BitSet[n];
+        BitSet[] def = new BitSet[n];
         for (BasicBlock b : body.blocks()) {
-            use[b.id()] = toDense(use[b.id()]);
-            def[b.id()] = toDense(def[b.id()]);
+            use[b.id()] = toDense(useKeys[b.id()]);
+            def[b.id()] = toDense(defKeys[b.id()]);
             liveIn[b.id()] = (BitSet) use[b.id()].clone();
             liveOut[b.id()] = new BitSet(dense);
         }
@@ -192,14 +194,28 @@ public final class Liveness {
         return toKeys(liveOut[block]);
     }
 
+    /** The keys live at the end of {@code block}, into {@code keys} (cleared first): a caller's reused set. */
+    public BitSet liveOutInto(int block, BitSet keys) {
+        keys.clear();
+        return into(liveOut[block], keys);
+    }
+
     private int denseOf(int key) {
         return key < global.length ? global[key] : -1;
     }
 
+    private static int[] members(BitSet s) {
+        int[] m = new int[s.cardinality()];
+        for (int k = s.nextSetBit(0), i = 0; k >= 0; k = s.nextSetBit(k + 1)) {
+            m[i++] = k;
+        }
+        return m;
+    }
+
     /** The keys of {@code keys} that take part in the data flow, by dense number. */
-    private BitSet toDense(BitSet keys) {
+    private BitSet toDense(int[] keys) {
         BitSet d = new BitSet(keyOf.length);
-        for (int k = keys.nextSetBit(0); k >= 0; k = keys.nextSetBit(k + 1)) {
+        for (int k : keys) {
             if (k < global.length && global[k] >= 0) {
                 d.set(global[k]);
             }
@@ -208,7 +224,15 @@ public final class Liveness {
     }
 
     private BitSet toKeys(BitSet dense) {
-        BitSet keys = new BitSet();
+        // sized for its highest key at once: grown bit by bit, the copies were a large share of the allocator's
+        // allocation on large kernels
+        int n = dense.length();
+        BitSet keys = new BitSet(n == 0 ? 0 : keyOf[n - 1] + 1);
+        return into(dense, keys);
+    }
+
+    /** Sets in {@code keys} the keys of the dense numbers in {@code dense}. */
+    private BitSet into(BitSet dense, BitSet keys) {
         for (int g = dense.nextSetBit(0); g >= 0; g = dense.nextSetBit(g + 1)) {
             keys.set(keyOf[g]);
         }

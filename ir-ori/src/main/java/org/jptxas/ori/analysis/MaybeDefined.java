@@ -30,6 +30,9 @@ public final class MaybeDefined {
         BitSet[] gen = new BitSet[n];
         in = new BitSet[n];
         out = new BitSet[n];
+        // the entry sets sized for the registers of the universe at once: grown by or() block after block, their
+        // copies were a large share of the register allocator's allocation
+        int size = universe != null ? universe.length() : 0;
         for (BasicBlock b : body.blocks()) {
             BitSet g = new BitSet();
             for (Instr i : b.instrs()) {
@@ -41,7 +44,7 @@ public final class MaybeDefined {
                 }
             }
             gen[b.id()] = g;
-            in[b.id()] = new BitSet();
+            in[b.id()] = new BitSet(size);
             out[b.id()] = (BitSet) g.clone();
         }
         if (n == 0) {
@@ -59,7 +62,7 @@ public final class MaybeDefined {
             work.add(b);
             queued[b] = true;
         }
-        BitSet scratch = new BitSet();
+        BitSet scratch = new BitSet(size);
         while (!work.isEmpty()) {
             int b = work.poll();
             queued[b] = false;

@@ -23,6 +23,13 @@ public final class Instr {
     private List<Reg> used;
     private int usedVersion;
     private Guard usedGuard;
+    /**
+     * Where the last analysis to number this instruction put it ({@link #markPosition}), and which analysis that
+     * was: looking positions up by instruction identity in a table cost a hash per instruction and lookup, and the
+     * def-use analysis numbering them is rebuilt after every pass that changes the body.
+     */
+    private Object positionOwner;
+    private long position;
 
     /**
      * The source list, counting its changes: passes rewrite sources in place through {@link #srcs()}, and
@@ -112,6 +119,20 @@ public final class Instr {
     public Instr setContractible(boolean contractible) {
         this.contractible = contractible;
         return this;
+    }
+
+    /**
+     * Records {@code position} (non-negative) for the analysis {@code owner}, replacing any other analysis' record:
+     * an analysis that finds its record gone ({@link #positionFor} negative) keeps its own table as well.
+     */
+    public void markPosition(Object owner, long position) {
+        this.positionOwner = owner;
+        this.position = position;
+    }
+
+    /** The position {@code owner} last recorded here, or -1 when the last record is another analysis'. */
+    public long positionFor(Object owner) {
+        return positionOwner == owner ? position : -1;
     }
 
     /** The PTX source line this instruction came from; 0 when none. */

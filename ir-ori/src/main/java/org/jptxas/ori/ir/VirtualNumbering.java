@@ -1,5 +1,7 @@
 package org.jptxas.ori.ir;
 
+import java.util.List;
+
 /**
  * Dense numbers for the virtual registers of one body, every file together, so that analyses index arrays instead
  * of hashing (file, id) pairs. A snapshot: registers created afterwards have no number.
@@ -14,13 +16,20 @@ public final class VirtualNumbering {
             count[f.ordinal()] = body.virtualCount(f);
         }
         // registers made without newVirtual (tests, rewriters) are numbered too
-        for (BasicBlock b : body.blocks()) {
-            for (Instr in : b.instrs()) {
-                for (Reg r : in.dsts()) {
-                    see(r, count);
+        // indexed loops: C1-compiled code (the compile server's) allocates an iterator per for-each loop, here three
+        // per instruction, and the numbering is built after every pass that changes the body
+        List<BasicBlock> blocks = body.blocks();
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            List<Instr> instrs = blocks.get(bi).instrs();
+            for (int i = 0; i < instrs.size(); i++) {
+                Instr in = instrs.get(i);
+                List<Reg> dsts = in.dsts();
+                for (int d = 0; d < dsts.size(); d++) {
+                    see(dsts.get(d), count);
                 }
-                for (Reg r : in.usedRegs()) {
-                    see(r, count);
+                List<Reg> used = in.usedRegs();
+                for (int u = 0; u < used.size(); u++) {
+                    see(used.get(u), count);
                 }
             }
         }

@@ -29,7 +29,9 @@ public final class FmaContraction implements Pass {
 
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
-        SingleDefs sd = cx.singleDefs(body);
+        // fetched at the first candidate (before any rewrite): a body without contractible adds, as integer kernels
+        // are, needs no def-use analysis, which was rebuilt for this pass after every change of the body
+        SingleDefs sd = null;
         boolean changed = false;
         for (BasicBlock b : body.blocks()) {
             List<Instr> instrs = b.instrs();
@@ -43,6 +45,9 @@ public final class FmaContraction implements Pass {
                 };
                 if (fma == null || !add.contractible() || !add.guard().isAlways() || add.srcs().size() != 2) {
                     continue;
+                }
+                if (sd == null) {
+                    sd = cx.singleDefs(body);
                 }
                 for (int k = 0; k < 2; k++) {
                     Instr mul = product(add, k, sd, b, fma);

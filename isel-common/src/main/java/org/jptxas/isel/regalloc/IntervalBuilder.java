@@ -76,12 +76,13 @@ final class IntervalBuilder {
         int[] firstDef = new int[width];
         // Per tuple: the parts that later instructions of the current block write before any read (walking back).
         int[] partsWritten = new int[width];
+        BitSet liveNow = new BitSet(width);
         for (int b = blocks.size() - 1; b >= 0; b--) {
             BasicBlock block = blocks.get(b);
             int blockFrom = firstPos[b];
             int blockTo = firstPos[b + 1];
             double w = LOOP_WEIGHT[Math.min(loops.depth(b), LOOP_WEIGHT.length - 1)];
-            BitSet liveNow = live.liveOutSet(b);
+            live.liveOutInto(b, liveNow);
             undefinedAtEnd.clear();
             if (cfg.isReachable(b)) {
                 undefinedAtEnd.or(undefinedCandidates);
