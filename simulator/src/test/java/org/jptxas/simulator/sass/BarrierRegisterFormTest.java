@@ -19,7 +19,7 @@ class BarrierRegisterFormTest {
             int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
             List<String> text = List.of(
                     "S2R R0, SR_TID.X",
-                    String.format("IMAD.WIDE.U32 R2, R0, 0x10, c[0x0][0x%x]", params),
+                    SassTextRun.pointer(sm, 0, 0x10),
                     "ISETP.GE.U32.AND P0, PT, R0, 0xa, PT",
                     "MOV R4, 0x200003", // barrier 3, 32 threads
                     "BAR.SYNC.DEFER_BLOCKING R4, R4",

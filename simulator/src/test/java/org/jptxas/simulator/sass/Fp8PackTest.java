@@ -31,8 +31,7 @@ class Fp8PackTest {
         String sm = "sm_90";
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = List.of(
-                String.format("MOV R2, c[0x0][0x%x]", params),
-                String.format("MOV R3, c[0x0][0x%x]", params + 4),
+                SassTextRun.pointer(sm, 0, 0),
                 "MOV R4, 0x3f800000", // 1.0
                 "MOV R5, 0x447a0000", // 1000.0
                 "MOV R6, 0xabcd1234",

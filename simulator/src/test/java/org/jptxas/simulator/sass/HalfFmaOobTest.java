@@ -18,8 +18,7 @@ class HalfFmaOobTest {
         String sm = "sm_90";
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = List.of(
-                String.format("MOV R2, c[0x0][0x%x]", params),
-                String.format("MOV R3, c[0x0][0x%x]", params + 4),
+                SassTextRun.pointer(sm, 0, 0),
                 "MOV R4, 0x7fff4000", // f16 (OOB NaN, 2.0)
                 "MOV R5, 0x3c004200", // f16 (1.0, 3.0)
                 "MOV R6, 0xbc00bc00", // f16 (-1.0, -1.0)

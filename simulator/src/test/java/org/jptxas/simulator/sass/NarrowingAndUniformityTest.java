@@ -22,7 +22,7 @@ class NarrowingAndUniformityTest {
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = new ArrayList<>(List.of(
                 "S2R R0, SR_TID.X",
-                String.format("IMAD.WIDE.U32 R2, R0, 0x40, c[0x0][0x%x]", params),
+                SassTextRun.pointer(sm, 0, 0x40),
                 "IMAD.MOV.U32 R4, RZ, RZ, 0x5",
                 "R2UR P0, UR4, R4",
                 "SEL R5, RZ, 0x1, !P0",

@@ -17,8 +17,7 @@ class PackedIntegerAddTest {
         String sm = "sm_90";
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = new ArrayList<>(List.of(
-                String.format("MOV R2, c[0x0][0x%x]", params),
-                String.format("MOV R3, c[0x0][0x%x]", params + 4),
+                SassTextRun.pointer(sm, 0, 0),
                 "MOV R0, 0x7fffffff",
                 "MOV R5, 0x10003",
                 "VIADD.16x2 R9, R0, R5",

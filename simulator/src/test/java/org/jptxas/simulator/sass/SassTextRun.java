@@ -17,8 +17,8 @@ import org.jptxas.simulator.exec.LaunchResult;
 import org.jptxas.simulator.launch.LaunchSpecReader;
 
 /**
- * Runs hand-written SASS text (labels as {@code .L_x:} lines, addresses 16 bytes apart) as one warp of 32 threads
- * in the emulator, with one output buffer as the kernel's only parameter, and returns that buffer as words.
+ * Runs hand-written SASS text (labels as {@code .L_x:} lines, addresses 16 bytes apart; assembled and decoded as
+ * {@link AssembledText} does) as one warp of 32 threads in the emulator, with one output buffer as the kernel's only parameter, and returns that buffer as words.
  */
 final class SassTextRun {
     private SassTextRun() {}
@@ -28,6 +28,22 @@ final class SassTextRun {
         LaunchResult r = launch(sm, text, result);
         assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
         return result;
+    }
+
+    /**
+     * Lines (one entry of a program's text) that point R2:R3 at the kernel parameter {@code paramOffset} bytes into
+     * the parameters, plus {@code stride} bytes per R0 (none for 0), spelled as the target's tables encode them: two
+     * MOVs from the parameter bank, or an LDC.64 where the tables have no MOV of the bank (sm_90).
+     */
+    static String pointer(String sm, int paramOffset, int stride) {
+        int at = org.jptxas.simulator.abi.ConstantBank0Layout.of(Target.of(sm)).paramBase() + paramOffset;
+        String load = String.format("MOV R2, c[0x0][0x%x]\nMOV R3, c[0x0][0x%x]", at, at + 4);
+        try {
+            new org.jptxas.sass.SassAssembler(org.jptxas.spi.TestTargets.of(sm).isa()).assemble(load.split("\n")[0], 0, null);
+        } catch (org.jptxas.sass.SassAssembler.AssemblyException e) {
+            load = String.format("LDC.64 R2, c[0x0][0x%x]", at);
+        }
+        return stride == 0 ? load : load + String.format("\nIMAD.WIDE.U32 R2, R0, 0x%x, R2", stride);
     }
 
     /** Runs {@code text}; {@code out} receives the buffer's words (when the run completes). */
@@ -41,16 +57,14 @@ final class SassTextRun {
         List<SassOp> ops = new ArrayList<>();
         Map<String, Long> labels = new HashMap<>();
         List<String> code = new ArrayList<>();
-        for (String line : text) {
+        for (String line : AssembledText.lines(text)) {
             if (line.endsWith(":")) {
                 labels.put(line.substring(0, line.length() - 1), 16L * code.size());
             } else {
                 code.add(line);
             }
         }
-        for (int k = 0; k < code.size(); k++) {
-            ops.add(SassParser.parse(16L * k, code.get(k), labels));
-        }
+        ops.addAll(AssembledText.ops(sm, code, labels));
         Launch launch = Launch.prepare(Target.of(sm), LaunchSpecReader.parse("text.json", "{\"entry\":\"k\","
                 + "\"grid\":[1,1,1],\"block\":[32,1,1],\"dynamic_shared_bytes\":" + sharedBytes + ",\"params\":[{\"type\":\"ptr\",\"bytes\":" + 4 * words + "}]}",
                 Path.of(".")));

@@ -32,8 +32,7 @@ class Sm90FloatFormatConversionTest {
         String sm = "sm_90";
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = List.of(
-                String.format("MOV R2, c[0x0][0x%x]", params),
-                String.format("MOV R3, c[0x0][0x%x]", params + 4),
+                SassTextRun.pointer(sm, 0, 0),
                 "MOV R4, 0x3c01", // f16 1.0009766 (1 + 2^-10)
                 "MOV R5, 0x3f81", // bf16 1.0078125
                 "MOV R6, 0x3f800fff", // f32 just under 1 + 2^-11

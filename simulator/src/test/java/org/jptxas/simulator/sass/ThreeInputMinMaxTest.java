@@ -113,8 +113,7 @@ class ThreeInputMinMaxTest {
         String sm = "sm_90";
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = new ArrayList<>(List.of(
-                String.format("MOV R2, c[0x0][0x%x]", params),
-                String.format("MOV R3, c[0x0][0x%x]", params + 4),
+                SassTextRun.pointer(sm, 0, 0),
                 String.format("MOV R0, 0x%x", A),
                 String.format("MOV R5, 0x%x", B),
                 String.format("MOV R7, 0x%x", C)));

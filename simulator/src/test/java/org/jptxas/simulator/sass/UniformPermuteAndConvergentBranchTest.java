@@ -18,7 +18,7 @@ class UniformPermuteAndConvergentBranchTest {
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = List.of(
                 "S2R R0, SR_TID.X",
-                String.format("IMAD.WIDE.U32 R2, R0, 0x10, c[0x0][0x%x]", params),
+                SassTextRun.pointer(sm, 0, 0x10),
                 "UMOV UR4, 0x12f45678",
                 "UMOV UR5, 0x9abcdef0",
                 "UPRMT UR6, UR4, 0x74a1, UR5",

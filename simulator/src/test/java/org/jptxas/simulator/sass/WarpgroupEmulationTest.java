@@ -24,7 +24,7 @@ class WarpgroupEmulationTest {
     private static List<String> program(List<String> between, boolean wait) {
         List<String> t = new ArrayList<>(List.of(
                 "S2R R0, SR_TID.X",
-                "IMAD.WIDE.U32 R2, R0, 0x14, c[0x0][0x210]",
+                SassTextRun.pointer("sm_90", 0, 0x14),
                 "MOV R8, 0x3f800000", "MOV R9, 0x3f800000", "MOV R10, 0x3f800000", "MOV R11, 0x3f800000",
                 "MOV R12, RZ",
                 "UMOV UR4, 0x40", "UMOV UR5, 0x10", "UMOV UR6, 0x40", "UMOV UR7, 0x10", // 0x400: shared, zeros
@@ -111,7 +111,7 @@ class WarpgroupEmulationTest {
     private static float fp8Result(String types) throws Exception {
         List<String> t = new ArrayList<>(List.of(
                 "S2R R0, SR_TID.X",
-                "IMAD.WIDE.U32 R2, R0, 0x14, c[0x0][0x210]",
+                SassTextRun.pointer("sm_90", 0, 0x14),
                 "IMAD.SHL.U32 R4, R0, 0x10, RZ",
                 "MOV R12, 0x3c3c3c3c", "MOV R13, 0x3c3c3c3c", "MOV R14, 0x3c3c3c3c", "MOV R15, 0x3c3c3c3c",
                 "MOV R16, 0x48484848", "MOV R17, 0x48484848", "MOV R18, 0x48484848", "MOV R19, 0x48484848"));
