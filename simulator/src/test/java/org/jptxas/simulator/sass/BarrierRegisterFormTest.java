@@ -31,8 +31,8 @@ class BarrierRegisterFormTest {
                     "B2R.RESULT R6",
                     "BAR.RED.OR.DEFER_BLOCKING R4, R4, !P0",
                     "B2R.RESULT R7",
-                    "STG.E.64 [R2.64], R5",
-                    "STG.E [R2.64+0x8], R7",
+                    "STG.E.64 " + SassTextRun.global(sm) + "[R2.64], R5",
+                    "STG.E " + SassTextRun.global(sm) + "[R2.64+0x8], R7",
                     "BAR.ARV R4, R4",
                     "EXIT");
             int[] out = SassTextRun.run(sm, text, 128);

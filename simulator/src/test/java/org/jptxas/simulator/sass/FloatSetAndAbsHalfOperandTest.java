@@ -19,7 +19,7 @@ class FloatSetAndAbsHalfOperandTest {
                 String.format("MOV R3, c[0x0][0x%x]", params + 4)));
         text.addAll(body);
         for (int i = 0; i < words; i++) {
-            text.add(String.format("STG.E [R2.64+0x%x], R%d", 4 * i, 10 + i));
+            text.add(i == 0 ? "STG.E [R2.64], R10" : String.format("STG.E [R2.64+0x%x], R%d", 4 * i, 10 + i));
         }
         text.add("EXIT");
         return SassTextRun.run(sm, text, words);

@@ -38,9 +38,9 @@ class Fp8PackTest {
                 "F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R7, R4, R5, RZ",
                 "F2FP.SATFINITE.E5M2.F32.PACK_AB_MERGE_C R8, R4, R5, RZ",
                 "F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R9, R4, R5, R6",
-                "STG.E [R2.64], R7",
-                "STG.E [R2.64+0x4], R8",
-                "STG.E [R2.64+0x8], R9",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64], R7",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x4], R8",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x8], R9",
                 "EXIT");
         int[] out = SassTextRun.run(sm, text, 3);
         assertEquals(0x387e, out[0]);

@@ -16,7 +16,7 @@ class NegatedLeaCarryTest {
     @Test
     void aNegatedShiftedOperandCarriesAsASubtraction() throws Exception {
         int params = ConstantBank0Layout.of(Target.of("sm_80")).paramBase();
-        int[] out = SassTextRun.run("sm_80", List.of(
+        int[] out = SassTextRun.runAsWritten("sm_80", List.of(
                 "S2R R0, SR_TID.X",
                 SassTextRun.pointer("sm_80", 0, 0x10),
                 // lane n: 0 - (n << 25) and 5 - (n << 25)

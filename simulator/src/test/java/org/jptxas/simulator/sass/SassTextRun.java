@@ -46,6 +46,19 @@ final class SassTextRun {
         return stride == 0 ? load : load + String.format("\nIMAD.WIDE.U32 R2, R0, 0x%x, R2", stride);
     }
 
+    /**
+     * What the target's global loads and stores write before their address: {@code desc[UR4]} where the tables
+     * encode only the descriptor form (sm_90), else nothing.
+     */
+    static String global(String sm) {
+        try {
+            new org.jptxas.sass.SassAssembler(org.jptxas.spi.TestTargets.of(sm).isa()).assemble("STG.E [R2.64], R0", 0, null);
+            return "";
+        } catch (org.jptxas.sass.SassAssembler.AssemblyException e) {
+            return "desc[UR4]";
+        }
+    }
+
     /** Runs {@code text}; {@code out} receives the buffer's words (when the run completes). */
     static LaunchResult launch(String sm, List<String> text, int[] out) throws Exception {
         return launch(sm, text, out, 0);
@@ -53,6 +66,24 @@ final class SassTextRun {
 
     /** As {@link #launch(String, List, int[])}, with {@code sharedBytes} of dynamic shared memory. */
     static LaunchResult launch(String sm, List<String> text, int[] out, int sharedBytes) throws Exception {
+        return launch(sm, text, out, sharedBytes, false);
+    }
+
+    /** As {@link #run}, for a program in spellings its target's tables do not encode ({@link HandWrittenSass}). */
+    static int[] runAsWritten(String sm, List<String> text, int words) throws Exception {
+        int[] result = new int[words];
+        LaunchResult r = launch(sm, text, result, 0, true);
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        return result;
+    }
+
+    /** As {@link #launch(String, List, int[], int)}, for a program read by {@link HandWrittenSass}. */
+    static LaunchResult launchAsWritten(String sm, List<String> text, int[] out, int sharedBytes) throws Exception {
+        return launch(sm, text, out, sharedBytes, true);
+    }
+
+    private static LaunchResult launch(String sm, List<String> text, int[] out, int sharedBytes, boolean asWritten)
+            throws Exception {
         int words = out.length;
         List<SassOp> ops = new ArrayList<>();
         Map<String, Long> labels = new HashMap<>();
@@ -64,7 +95,7 @@ final class SassTextRun {
                 code.add(line);
             }
         }
-        ops.addAll(AssembledText.ops(sm, code, labels));
+        ops.addAll(asWritten ? HandWrittenSass.ops(code, labels) : AssembledText.ops(sm, code, labels));
         Launch launch = Launch.prepare(Target.of(sm), LaunchSpecReader.parse("text.json", "{\"entry\":\"k\","
                 + "\"grid\":[1,1,1],\"block\":[32,1,1],\"dynamic_shared_bytes\":" + sharedBytes + ",\"params\":[{\"type\":\"ptr\",\"bytes\":" + 4 * words + "}]}",
                 Path.of(".")));

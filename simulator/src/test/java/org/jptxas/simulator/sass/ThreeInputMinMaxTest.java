@@ -119,7 +119,7 @@ class ThreeInputMinMaxTest {
                 String.format("MOV R7, 0x%x", C)));
         for (int k = 0; k < forms.length; k++) {
             text.add(forms[k]);
-            text.add(String.format("STG.E [R2.64+0x%x], R9", 4 * k));
+            text.add("STG.E " + SassTextRun.global(sm) + (k == 0 ? "[R2.64], R9" : String.format("[R2.64+0x%x], R9", 4 * k)));
         }
         text.add("EXIT");
         return SassTextRun.run(sm, text, forms.length);

@@ -15,7 +15,7 @@ class UniformOperationsTest {
     @Test
     void uniformOperationsAndAConstantBankHighAddend() throws Exception {
         int params = ConstantBank0Layout.of(Target.of("sm_80")).paramBase();
-        int[] out = SassTextRun.run("sm_80", List.of(
+        int[] out = SassTextRun.runAsWritten("sm_80", List.of(
                 "S2R R0, SR_TID.X",
                 SassTextRun.pointer("sm_80", 0, 0x20),
                 "UMOV UR4, 0x1",
