@@ -40,4 +40,27 @@ public final class SassPrinter {
             sb.append("UNKNOWN ").append("0x").append(SassIsa.hex128(inst.lo(), inst.hi()));
         }
     }
+
+    /**
+     * The text of one operand of {@code inst} ({@code operand} from its form's {@link SassForm#operands()}), as the
+     * instruction text shows it, without the blanks around it.
+     */
+    public static String operandText(SassInstruction.Known inst, SassOperands.Operand operand, long address,
+                                     LabelNamer labels) {
+        StringBuilder sb = new StringBuilder(16);
+        SassSlot[] slots = inst.form().slots;
+        for (int k = 0; k <= operand.slots().size(); k++) {
+            sb.append(operand.texts().get(k));
+            if (k == operand.slots().size()) {
+                break;
+            }
+            int s = operand.slots().get(k);
+            if (slots[s] instanceof SassSlot.Field fs) {
+                fs.kind().render(inst.values()[s], fs.field().width(), fs.shift(), address, labels, sb);
+            } else {
+                sb.append(((SassSlot.Literal) slots[s]).text());
+            }
+        }
+        return sb.toString().strip();
+    }
 }

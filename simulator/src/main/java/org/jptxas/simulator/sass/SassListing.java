@@ -8,9 +8,8 @@ import java.util.Map;
 
 /**
  * The instructions of every function of a cubin, by address, from jptxas's own SASS decoder
- * ({@code org.jptxas.sass}; no NVIDIA tool). The emulator executes the decoded instructions through the
- * printer's nvdisasm-syntax text, which {@link SassParser} turns into {@link SassOp}s (a first step: emulating the
- * decoded forms directly would skip the text).
+ * ({@code org.jptxas.sass}; no NVIDIA tool), each made into a {@link SassOp} from its typed form and field values
+ * ({@link TypedOps}); no instruction text is read back.
  */
 public final class SassListing {
     private final Map<String, List<SassOp>> functions;
@@ -168,61 +167,22 @@ public final class SassListing {
     private static final java.util.regex.Pattern CODE_ADDRESS_FIELD = java.util.regex.Pattern.compile("R_CUDA_ABS(47_34|5[56]_16_34)");
 
     /**
-     * One function's code at address {@code base}; every branch, call and reconvergence target gets a label at its
-     * own address.
+     * One function's code at address {@code base}, each instruction built from the decoder's typed form
+     * ({@link TypedOps}); its text, with every branch, call and reconvergence target named by its address, is kept
+     * for messages.
      */
     static List<SassOp> decodeFunction(org.jptxas.sass.SassIsa isa, byte[] code, long base) {
         // reuse flags are cache hints: words whose flag combination the tables never saw still run
         List<org.jptxas.sass.SassInstruction> instrs = isa.decodeAllForExecution(code, 0, code.length - code.length % 16);
-        Map<String, Long> labels = new HashMap<>();
-        org.jptxas.sass.LabelNamer namer = address -> {
-            String name = ".L_" + Long.toHexString(address);
-            labels.put(name, address);
-            return name;
-        };
-        List<String> texts = new ArrayList<>(instrs.size());
-        for (int k = 0; k < instrs.size(); k++) {
-            texts.add(org.jptxas.sass.SassPrinter.text(instrs.get(k), base + 16L * k, namer));
-        }
+        org.jptxas.sass.LabelNamer namer = address -> ".L_" + Long.toHexString(address);
         List<SassOp> ops = new ArrayList<>(instrs.size());
         for (int k = 0; k < instrs.size(); k++) {
+            long address = base + 16L * k;
+            String text = org.jptxas.sass.SassPrinter.text(instrs.get(k), address, namer);
             ops.add(instrs.get(k) instanceof org.jptxas.sass.SassInstruction.Known known
-                    ? withNaNPayloads(SassParser.parse(base + 16L * k, texts.get(k), labels), known)
-                    : new SassOp(base + 16L * k, 7, false, false, UNKNOWN, List.of(), List.of(), texts.get(k)));
+                    ? TypedOps.of(known, address, text, namer)
+                    : new SassOp(address, 7, false, false, UNKNOWN, List.of(), List.of(), text));
         }
         return List.copyOf(ops);
-    }
-
-    /**
-     * nvdisasm prints every NaN immediate as {@code +QNAN} or {@code -QNAN}, whatever its payload: the parsed text has
-     * lost the bits (an FSEL of 0xfff00000, the high word of -INF in a selected f64, read as 0xffc00000). The NaN
-     * immediates of the text take, in order, the raw bits of the word's f32 or f64-high-word fields that hold a NaN,
-     * as non-floating immediates (read as those bits by every operand reader).
-     */
-    static SassOp withNaNPayloads(SassOp op, org.jptxas.sass.SassInstruction.Known known) {
-        if (!op.text().contains("QNAN")) {
-            return op;
-        }
-        List<Long> raw = new ArrayList<>();
-        for (org.jptxas.sass.SassInstruction.Operand o : known.operands()) {
-            if (o instanceof org.jptxas.sass.SassInstruction.Operand.Value v) {
-                boolean f32NaN = v.kind() == org.jptxas.sass.SlotKind.F32
-                        && Float.isNaN(Float.intBitsToFloat((int) v.value()));
-                boolean f64NaN = v.kind() == org.jptxas.sass.SlotKind.F64HI
-                        && Double.isNaN(Double.longBitsToDouble(v.value() << 32));
-                if (f32NaN || f64NaN) {
-                    raw.add(v.value() & 0xffffffffL);
-                }
-            }
-        }
-        List<SassOperand> operands = new ArrayList<>(op.operands());
-        int next = 0;
-        for (int i = 0; i < operands.size() && next < raw.size(); i++) {
-            if (operands.get(i) instanceof SassOperand.Imm imm && imm.floating() && Double.isNaN(imm.value())) {
-                operands.set(i, new SassOperand.Imm(raw.get(next++), Double.NaN, false));
-            }
-        }
-        return next == 0 ? op : new SassOp(op.address(), op.guard(), op.guardNegated(), op.guardUniform(), op.opcode(),
-                op.modifiers(), operands, op.text(), op.fullName());
     }
 }

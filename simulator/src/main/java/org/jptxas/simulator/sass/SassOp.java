@@ -3,8 +3,8 @@ package org.jptxas.simulator.sass;
 import java.util.List;
 
 /**
- * One parsed SASS instruction: guard, opcode, dotted modifiers and operands, at its address. {@code text} is the
- * nvdisasm text, kept for messages.
+ * One SASS instruction as the emulator runs it: guard, opcode, dotted modifiers and operands, at its address, built
+ * from the decoder's typed form ({@link TypedOps}). {@code text} is the printed nvdisasm text, kept for messages.
  */
 record SassOp(long address, int guard, boolean guardNegated, boolean guardUniform, String opcode, List<String> modifiers,
               List<SassOperand> operands, String text, String fullName) {

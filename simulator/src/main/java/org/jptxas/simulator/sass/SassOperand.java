@@ -1,6 +1,6 @@
 package org.jptxas.simulator.sass;
 
-/** An operand of a SASS instruction in nvdisasm syntax, with its prefix/suffix modifiers. */
+/** An operand of a SASS instruction, with the prefix/suffix marks nvdisasm writes around it ({@link TypedOps}). */
 sealed interface SassOperand {
     /** {@code R2}, {@code -R2}, {@code |R2|}, {@code ~R2}, {@code R2.H1}: index 255 is RZ. */
     record Reg(int index, boolean negate, boolean abs, boolean invert, String suffix) implements SassOperand {}

@@ -19,7 +19,7 @@ class BarrierRegisterFormTest {
             int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
             List<String> text = List.of(
                     "S2R R0, SR_TID.X",
-                    String.format("IMAD.WIDE.U32 R2, R0, 0x10, c[0x0][0x%x]", params),
+                    SassTextRun.pointer(sm, 0, 0x10),
                     "ISETP.GE.U32.AND P0, PT, R0, 0xa, PT",
                     "MOV R4, 0x200003", // barrier 3, 32 threads
                     "BAR.SYNC.DEFER_BLOCKING R4, R4",
@@ -31,8 +31,8 @@ class BarrierRegisterFormTest {
                     "B2R.RESULT R6",
                     "BAR.RED.OR.DEFER_BLOCKING R4, R4, !P0",
                     "B2R.RESULT R7",
-                    "STG.E.64 [R2.64], R5",
-                    "STG.E [R2.64+0x8], R7",
+                    "STG.E.64 " + SassTextRun.global(sm) + "[R2.64], R5",
+                    "STG.E " + SassTextRun.global(sm) + "[R2.64+0x8], R7",
                     "BAR.ARV R4, R4",
                     "EXIT");
             int[] out = SassTextRun.run(sm, text, 128);

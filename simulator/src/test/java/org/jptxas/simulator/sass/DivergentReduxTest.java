@@ -18,7 +18,7 @@ class DivergentReduxTest {
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = List.of(
                 "S2R R0, SR_TID.X",
-                String.format("IMAD.WIDE.U32 R2, R0, 0x4, c[0x0][0x%x]", params),
+                SassTextRun.pointer(sm, 0, 0x4),
                 "MOV R5, RZ",
                 "ISETP.GE.U32.AND P0, PT, R0, 0x10, PT",
                 "@P0 BRA `(.L_skip)",

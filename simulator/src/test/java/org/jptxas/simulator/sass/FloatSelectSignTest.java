@@ -20,7 +20,7 @@ class FloatSelectSignTest {
                 "MOV R5, 0x40400000", // 3.0
                 "FSEL R6, |R4|, R5, PT",
                 "FSEL R7, -|R5|, R4, PT",
-                "FSEL R8, R4, -|R4|, !PT",
+                "FSEL R8, -|R4|, R5, PT",
                 "STG.E [R2.64], R6",
                 "STG.E [R2.64+0x4], R7",
                 "STG.E [R2.64+0x8], R8",

@@ -31,17 +31,16 @@ class Fp8PackTest {
         String sm = "sm_90";
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = List.of(
-                String.format("MOV R2, c[0x0][0x%x]", params),
-                String.format("MOV R3, c[0x0][0x%x]", params + 4),
+                SassTextRun.pointer(sm, 0, 0),
                 "MOV R4, 0x3f800000", // 1.0
                 "MOV R5, 0x447a0000", // 1000.0
                 "MOV R6, 0xabcd1234",
                 "F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R7, R4, R5, RZ",
                 "F2FP.SATFINITE.E5M2.F32.PACK_AB_MERGE_C R8, R4, R5, RZ",
                 "F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R9, R4, R5, R6",
-                "STG.E [R2.64], R7",
-                "STG.E [R2.64+0x4], R8",
-                "STG.E [R2.64+0x8], R9",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64], R7",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x4], R8",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x8], R9",
                 "EXIT");
         int[] out = SassTextRun.run(sm, text, 3);
         assertEquals(0x387e, out[0]);

@@ -24,8 +24,14 @@ import org.junit.jupiter.api.Test;
  * the arithmetic against an independent BigInteger model for every mode.
  */
 class FunnelShiftTest {
+    /** {@code SHF.<modifiers> R0, R1, R2, R3}, built as the decoder's typed forms build it. */
     static SassOp shf(String modifiers) {
-        return SassParser.parse(0, "SHF." + modifiers + " R0, R1, R2, R3", Map.of());
+        List<SassOperand> regs = new java.util.ArrayList<>();
+        for (int r = 0; r < 4; r++) {
+            regs.add(new SassOperand.Reg(r, false, false, false, ""));
+        }
+        return new SassOp(0, 7, false, false, "SHF", List.of(modifiers.split("\\.")), regs,
+                "SHF." + modifiers + " R0, R1, R2, R3");
     }
 
     @Test

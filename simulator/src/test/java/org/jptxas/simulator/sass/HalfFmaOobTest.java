@@ -18,8 +18,7 @@ class HalfFmaOobTest {
         String sm = "sm_90";
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = List.of(
-                String.format("MOV R2, c[0x0][0x%x]", params),
-                String.format("MOV R3, c[0x0][0x%x]", params + 4),
+                SassTextRun.pointer(sm, 0, 0),
                 "MOV R4, 0x7fff4000", // f16 (OOB NaN, 2.0)
                 "MOV R5, 0x3c004200", // f16 (1.0, 3.0)
                 "MOV R6, 0xbc00bc00", // f16 (-1.0, -1.0)
@@ -31,11 +30,11 @@ class HalfFmaOobTest {
                 "HFMA2.BF16_V2.OOB R12, R7, R8, R9",
                 "HFMA2.OOB R13, R5.H0_H0, R4.H1_H1, R6.H0_H0",
                 "HFMA2 R14, R4, R5, R6",
-                "STG.E [R2.64], R10",
-                "STG.E [R2.64+0x4], R11",
-                "STG.E [R2.64+0x8], R12",
-                "STG.E [R2.64+0xc], R13",
-                "STG.E [R2.64+0x10], R14",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64], R10",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x4], R11",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x8], R12",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0xc], R13",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x10], R14",
                 "EXIT");
         int[] out = SassTextRun.run(sm, text, 5);
         assertEquals(0x00004500, out[0]); // high lane OOB: +0; low 2 * 3 - 1 = 5

@@ -8,9 +8,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * nvdisasm prints every NaN immediate as -QNAN or +QNAN; the emulator runs the word's bits. ptxas 13 selects the high
- * word of an f64 -INF with {@code FSEL R9, R0, -QNAN, P0} (0xfff00000, a NaN as f32): read from the text it was
- * 0xffc00000, and max.f64 of -INF and a NaN gave -2^1021.
+ * nvdisasm prints every NaN immediate as -QNAN or +QNAN; the emulator runs the word's bits (it builds instructions from
+ * the decoder's field values, not from the text). ptxas 13 selects the high word of an f64 -INF with
+ * {@code FSEL R9, R0, -QNAN, P0} (0xfff00000, a NaN as f32): read as text it would be 0xffc00000, and max.f64 of -INF
+ * and a NaN gave -2^1021.
  */
 class NaNImmediatePayloadTest {
     @Test

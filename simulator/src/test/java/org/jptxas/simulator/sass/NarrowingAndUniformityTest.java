@@ -22,7 +22,7 @@ class NarrowingAndUniformityTest {
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = new ArrayList<>(List.of(
                 "S2R R0, SR_TID.X",
-                String.format("IMAD.WIDE.U32 R2, R0, 0x40, c[0x0][0x%x]", params),
+                SassTextRun.pointer(sm, 0, 0x40),
                 "IMAD.MOV.U32 R4, RZ, RZ, 0x5",
                 "R2UR P0, UR4, R4",
                 "SEL R5, RZ, 0x1, !P0",
@@ -35,17 +35,17 @@ class NarrowingAndUniformityTest {
                 "@!P1 BRA.DIV UR6, `(.L_slow)",
                 "MOV R7, 0x2",
                 ".L_slow:",
-                "STG.E [R2.64], R5",
-                "STG.E [R2.64+0x4], R6",
-                "STG.E [R2.64+0x8], R7",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64], R5",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x4], R6",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x8], R7",
                 "MOV R8, UR4",
-                "STG.E [R2.64+0xc], R8",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0xc], R8",
                 "LOP3.LUT R9, R0, 0xf, RZ, 0xc0, !PT",
                 // 64-bit compare with an immediate high word, as sm_75's nvdisasm prints it (the PT .EX predicate
                 // hidden): (lane, 0) < (0x1, 0) for every lane
                 "ISETP.LT.AND.EX P3, PT, RZ, 0x1, PT",
                 "SEL R15, RZ, 0x1, !P3",
-                "STG.E [R2.64+0x20], R15"));
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x20], R15"));
         // R10 = VALUES[lane % 13] by a chain of selects
         text.add("IMAD.MOV.U32 R10, RZ, RZ, 0x0");
         for (int k = 0; k < VALUES.length; k++) {
@@ -57,12 +57,12 @@ class NarrowingAndUniformityTest {
                 "I2I.U8.S32.SAT R12, R10",
                 "I2I.S16.S32.SAT R13, R10",
                 "I2I.U16.S32.SAT R14, R10",
-                "STG.E [R2.64+0x10], R11",
-                "STG.E [R2.64+0x14], R12",
-                "STG.E [R2.64+0x18], R13",
-                "STG.E [R2.64+0x1c], R14",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x10], R11",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x14], R12",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x18], R13",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x1c], R14",
                 "EXIT"));
-        return SassTextRun.run(sm, text, 512);
+        return SassTextRun.runAsWritten(sm, text, 512);
     }
 
     @Test

@@ -16,9 +16,9 @@ class NegatedLeaCarryTest {
     @Test
     void aNegatedShiftedOperandCarriesAsASubtraction() throws Exception {
         int params = ConstantBank0Layout.of(Target.of("sm_80")).paramBase();
-        int[] out = SassTextRun.run("sm_80", List.of(
+        int[] out = SassTextRun.runAsWritten("sm_80", List.of(
                 "S2R R0, SR_TID.X",
-                String.format("IMAD.WIDE.U32 R2, R0, 0x10, c[0x0][0x%x]", params),
+                SassTextRun.pointer("sm_80", 0, 0x10),
                 // lane n: 0 - (n << 25) and 5 - (n << 25)
                 "LEA R4, P0, -R0, RZ, 0x19",
                 "SEL R5, RZ, 0x1, !P0",

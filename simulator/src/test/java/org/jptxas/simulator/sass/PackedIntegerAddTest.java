@@ -17,16 +17,15 @@ class PackedIntegerAddTest {
         String sm = "sm_90";
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = new ArrayList<>(List.of(
-                String.format("MOV R2, c[0x0][0x%x]", params),
-                String.format("MOV R3, c[0x0][0x%x]", params + 4),
+                SassTextRun.pointer(sm, 0, 0),
                 "MOV R0, 0x7fffffff",
                 "MOV R5, 0x10003",
                 "VIADD.16x2 R9, R0, R5",
-                "STG.E [R2.64], R9",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64], R9",
                 "VIADD R9, R0, R5",
-                "STG.E [R2.64+0x4], R9",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x4], R9",
                 "EXIT"));
         // lanes: low 0xffff + 3 = 0x0002 (carry dropped), high 0x7fff + 1 = 0x8000; the 32-bit add carries
-        assertArrayEquals(new int[] {0x8000_0002, 0x8001_0002}, SassTextRun.run(sm, text, 2));
+        assertArrayEquals(new int[] {0x8000_0002, 0x8001_0002}, SassTextRun.runAsWritten(sm, text, 2));
     }
 }

@@ -18,7 +18,7 @@ class PredicateRegisterMovesTest {
         int params = ConstantBank0Layout.of(Target.of("sm_80")).paramBase();
         int[] out = SassTextRun.run("sm_80", List.of(
                 "S2R R0, SR_TID.X",
-                String.format("IMAD.WIDE.U32 R2, R0, 0x10, c[0x0][0x%x]", params),
+                SassTextRun.pointer("sm_80", 0, 0x10),
                 // P1 and P4 set from lane bits 1 and 4; P0 stays set, P2 stays clear (not in the mask)
                 "ISETP.EQ.U32.AND P0, PT, RZ, RZ, PT",
                 "ISETP.NE.U32.AND P2, PT, RZ, RZ, PT",

@@ -17,8 +17,8 @@ import org.jptxas.simulator.exec.LaunchResult;
 import org.jptxas.simulator.launch.LaunchSpecReader;
 
 /**
- * Runs hand-written SASS text (labels as {@code .L_x:} lines, addresses 16 bytes apart) as one warp of 32 threads
- * in the emulator, with one output buffer as the kernel's only parameter, and returns that buffer as words.
+ * Runs hand-written SASS text (labels as {@code .L_x:} lines, addresses 16 bytes apart; assembled and decoded as
+ * {@link AssembledText} does) as one warp of 32 threads in the emulator, with one output buffer as the kernel's only parameter, and returns that buffer as words.
  */
 final class SassTextRun {
     private SassTextRun() {}
@@ -30,6 +30,35 @@ final class SassTextRun {
         return result;
     }
 
+    /**
+     * Lines (one entry of a program's text) that point R2:R3 at the kernel parameter {@code paramOffset} bytes into
+     * the parameters, plus {@code stride} bytes per R0 (none for 0), spelled as the target's tables encode them: two
+     * MOVs from the parameter bank, or an LDC.64 where the tables have no MOV of the bank (sm_90).
+     */
+    static String pointer(String sm, int paramOffset, int stride) {
+        int at = org.jptxas.simulator.abi.ConstantBank0Layout.of(Target.of(sm)).paramBase() + paramOffset;
+        String load = String.format("MOV R2, c[0x0][0x%x]\nMOV R3, c[0x0][0x%x]", at, at + 4);
+        try {
+            new org.jptxas.sass.SassAssembler(org.jptxas.spi.TestTargets.of(sm).isa()).assemble(load.split("\n")[0], 0, null);
+        } catch (org.jptxas.sass.SassAssembler.AssemblyException e) {
+            load = String.format("LDC.64 R2, c[0x0][0x%x]", at);
+        }
+        return stride == 0 ? load : load + String.format("\nIMAD.WIDE.U32 R2, R0, 0x%x, R2", stride);
+    }
+
+    /**
+     * What the target's global loads and stores write before their address: {@code desc[UR4]} where the tables
+     * encode only the descriptor form (sm_90), else nothing.
+     */
+    static String global(String sm) {
+        try {
+            new org.jptxas.sass.SassAssembler(org.jptxas.spi.TestTargets.of(sm).isa()).assemble("STG.E [R2.64], R0", 0, null);
+            return "";
+        } catch (org.jptxas.sass.SassAssembler.AssemblyException e) {
+            return "desc[UR4]";
+        }
+    }
+
     /** Runs {@code text}; {@code out} receives the buffer's words (when the run completes). */
     static LaunchResult launch(String sm, List<String> text, int[] out) throws Exception {
         return launch(sm, text, out, 0);
@@ -37,20 +66,36 @@ final class SassTextRun {
 
     /** As {@link #launch(String, List, int[])}, with {@code sharedBytes} of dynamic shared memory. */
     static LaunchResult launch(String sm, List<String> text, int[] out, int sharedBytes) throws Exception {
+        return launch(sm, text, out, sharedBytes, false);
+    }
+
+    /** As {@link #run}, for a program in spellings its target's tables do not encode ({@link HandWrittenSass}). */
+    static int[] runAsWritten(String sm, List<String> text, int words) throws Exception {
+        int[] result = new int[words];
+        LaunchResult r = launch(sm, text, result, 0, true);
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        return result;
+    }
+
+    /** As {@link #launch(String, List, int[], int)}, for a program read by {@link HandWrittenSass}. */
+    static LaunchResult launchAsWritten(String sm, List<String> text, int[] out, int sharedBytes) throws Exception {
+        return launch(sm, text, out, sharedBytes, true);
+    }
+
+    private static LaunchResult launch(String sm, List<String> text, int[] out, int sharedBytes, boolean asWritten)
+            throws Exception {
         int words = out.length;
         List<SassOp> ops = new ArrayList<>();
         Map<String, Long> labels = new HashMap<>();
         List<String> code = new ArrayList<>();
-        for (String line : text) {
+        for (String line : AssembledText.lines(text)) {
             if (line.endsWith(":")) {
                 labels.put(line.substring(0, line.length() - 1), 16L * code.size());
             } else {
                 code.add(line);
             }
         }
-        for (int k = 0; k < code.size(); k++) {
-            ops.add(SassParser.parse(16L * k, code.get(k), labels));
-        }
+        ops.addAll(asWritten ? HandWrittenSass.ops(code, labels) : AssembledText.ops(sm, code, labels));
         Launch launch = Launch.prepare(Target.of(sm), LaunchSpecReader.parse("text.json", "{\"entry\":\"k\","
                 + "\"grid\":[1,1,1],\"block\":[32,1,1],\"dynamic_shared_bytes\":" + sharedBytes + ",\"params\":[{\"type\":\"ptr\",\"bytes\":" + 4 * words + "}]}",
                 Path.of(".")));

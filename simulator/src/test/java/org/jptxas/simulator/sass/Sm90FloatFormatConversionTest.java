@@ -32,8 +32,7 @@ class Sm90FloatFormatConversionTest {
         String sm = "sm_90";
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = List.of(
-                String.format("MOV R2, c[0x0][0x%x]", params),
-                String.format("MOV R3, c[0x0][0x%x]", params + 4),
+                SassTextRun.pointer(sm, 0, 0),
                 "MOV R4, 0x3c01", // f16 1.0009766 (1 + 2^-10)
                 "MOV R5, 0x3f81", // bf16 1.0078125
                 "MOV R6, 0x3f800fff", // f32 just under 1 + 2^-11
@@ -50,16 +49,16 @@ class Sm90FloatFormatConversionTest {
                 "F2FP.RELU.TF32.F32.PACK_B.RZ R19, R6",
                 "F2FP.SATFINITE.E4M3.F16.UNPACK_B_MERGE_C R20, R7, RZ",
                 "F2FP.SATFINITE.RELU.E5M2.F16.UNPACK_B_MERGE_C R21, R7, RZ",
-                "STG.E [R2.64], R10",
-                "STG.E [R2.64+0x4], R11",
-                "STG.E [R2.64+0x8], R12",
-                "STG.E.64 [R2.64+0x10], R14",
-                "STG.E [R2.64+0x18], R16",
-                "STG.E [R2.64+0x1c], R17",
-                "STG.E [R2.64+0x20], R18",
-                "STG.E [R2.64+0x24], R19",
-                "STG.E [R2.64+0x28], R20",
-                "STG.E [R2.64+0x2c], R21",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64], R10",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x4], R11",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x8], R12",
+                "STG.E.64 " + SassTextRun.global(sm) + "[R2.64+0x10], R14",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x18], R16",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x1c], R17",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x20], R18",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x24], R19",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x28], R20",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x2c], R21",
                 "EXIT");
         int[] out = SassTextRun.run(sm, text, 12);
         assertEquals(0x3f80, out[0]); // 1 + 2^-10 to bf16, to nearest: 1.0

@@ -18,7 +18,7 @@ class ThreeInputCarryTest {
         int params = ConstantBank0Layout.of(Target.of("sm_80")).paramBase();
         int[] out = SassTextRun.run("sm_80", List.of(
                 "S2R R0, SR_TID.X",
-                String.format("IMAD.WIDE.U32 R2, R0, 0x10, c[0x0][0x%x]", params),
+                SassTextRun.pointer("sm_80", 0, 0x10),
                 "IMAD.MOV.U32 R4, RZ, RZ, -0x1",
                 // lane 0: three 0xffffffff (carry 2); other lanes: 0xffffffff, 1, 0 (carry 1)
                 "ISETP.NE.U32.AND P2, PT, R0, RZ, PT",

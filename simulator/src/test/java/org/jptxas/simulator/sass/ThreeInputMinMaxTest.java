@@ -113,14 +113,13 @@ class ThreeInputMinMaxTest {
         String sm = "sm_90";
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = new ArrayList<>(List.of(
-                String.format("MOV R2, c[0x0][0x%x]", params),
-                String.format("MOV R3, c[0x0][0x%x]", params + 4),
+                SassTextRun.pointer(sm, 0, 0),
                 String.format("MOV R0, 0x%x", A),
                 String.format("MOV R5, 0x%x", B),
                 String.format("MOV R7, 0x%x", C)));
         for (int k = 0; k < forms.length; k++) {
             text.add(forms[k]);
-            text.add(String.format("STG.E [R2.64+0x%x], R9", 4 * k));
+            text.add("STG.E " + SassTextRun.global(sm) + (k == 0 ? "[R2.64], R9" : String.format("[R2.64+0x%x], R9", 4 * k)));
         }
         text.add("EXIT");
         return SassTextRun.run(sm, text, forms.length);

@@ -34,7 +34,7 @@ class TrapAndTowardZeroPackTest {
                 "MOV R5, 0xbf81c000",
                 "MOV R6, 0x49742400",
                 "F2FP.PACK_AB.RZ R7, R4, R6",
-                "F2FP.BF16.F32.PACK_AB.RZ R8, R5, R4",
+                "F2FP.BF16.PACK_AB.RZ R8, R5, R4", // sm_80's spelling of F2FP.BF16.F32.PACK_AB.RZ
                 "F2FP.PACK_AB R9, R4, R6",
                 "STG.E [R2.64], R7",
                 "STG.E [R2.64+0x4], R8",

@@ -15,9 +15,9 @@ class UniformOperationsTest {
     @Test
     void uniformOperationsAndAConstantBankHighAddend() throws Exception {
         int params = ConstantBank0Layout.of(Target.of("sm_80")).paramBase();
-        int[] out = SassTextRun.run("sm_80", List.of(
+        int[] out = SassTextRun.runAsWritten("sm_80", List.of(
                 "S2R R0, SR_TID.X",
-                String.format("IMAD.WIDE.U32 R2, R0, 0x20, c[0x0][0x%x]", params),
+                SassTextRun.pointer("sm_80", 0, 0x20),
                 "UMOV UR4, 0x1",
                 "UBREV UR5, UR4",
                 "UISETP.EQ.U32.AND UP1, UPT, URZ, URZ, UPT",

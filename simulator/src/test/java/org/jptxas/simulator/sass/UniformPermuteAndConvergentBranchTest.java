@@ -18,13 +18,13 @@ class UniformPermuteAndConvergentBranchTest {
         int params = ConstantBank0Layout.of(Target.of(sm)).paramBase();
         List<String> text = List.of(
                 "S2R R0, SR_TID.X",
-                String.format("IMAD.WIDE.U32 R2, R0, 0x10, c[0x0][0x%x]", params),
+                SassTextRun.pointer(sm, 0, 0x10),
                 "UMOV UR4, 0x12f45678",
                 "UMOV UR5, 0x9abcdef0",
                 "UPRMT UR6, UR4, 0x74a1, UR5",
                 "MOV R5, UR6",
                 "UISETP.GT.U32.AND UP0, UPT, UR4, 0x20, UPT",
-                "UISETP.LT.AND UP1, UPT, UR5, RZ, UPT",
+                "UISETP.LT.AND UP1, UPT, UR5, URZ, UPT",
                 "UISETP.LT.U32.AND UP2, UPT, UR5, 0x20, UPT",
                 "USEL UR8, UR4, 0x20, UP2",
                 "USEL UR9, UR8, 0x4, UP0",
@@ -37,10 +37,10 @@ class UniformPermuteAndConvergentBranchTest {
                 "@!P0 BRA.CONV UR4, `(.L_fast)",
                 "MOV R6, 0x2",
                 ".L_fast:",
-                "STG.E.64 [R2.64], R5",
-                "STG.E [R2.64+0x8], R7",
+                "STG.E.64 " + SassTextRun.global(sm) + "[R2.64], R5",
+                "STG.E " + SassTextRun.global(sm) + "[R2.64+0x8], R7",
                 "EXIT");
-        return SassTextRun.run(sm, text, 128);
+        return SassTextRun.runAsWritten(sm, text, 128);
     }
 
     @Test

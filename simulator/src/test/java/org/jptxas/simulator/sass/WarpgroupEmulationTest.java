@@ -24,7 +24,7 @@ class WarpgroupEmulationTest {
     private static List<String> program(List<String> between, boolean wait) {
         List<String> t = new ArrayList<>(List.of(
                 "S2R R0, SR_TID.X",
-                "IMAD.WIDE.U32 R2, R0, 0x14, c[0x0][0x210]",
+                SassTextRun.pointer("sm_90", 0, 0x14),
                 "MOV R8, 0x3f800000", "MOV R9, 0x3f800000", "MOV R10, 0x3f800000", "MOV R11, 0x3f800000",
                 "MOV R12, RZ",
                 "UMOV UR4, 0x40", "UMOV UR5, 0x10", "UMOV UR6, 0x40", "UMOV UR7, 0x10", // 0x400: shared, zeros
@@ -35,8 +35,8 @@ class WarpgroupEmulationTest {
         if (wait) {
             t.add("WARPGROUP.DEPBAR.LE gsb0, 0x0");
         }
-        t.addAll(List.of("STG.E [R2.64], R8", "STG.E [R2.64+0x4], R9", "STG.E [R2.64+0x8], R10",
-                "STG.E [R2.64+0xc], R11", "STG.E [R2.64+0x10], R12", "EXIT"));
+        t.addAll(List.of("STG.E " + SassTextRun.global("sm_90") + "[R2.64], R8", "STG.E " + SassTextRun.global("sm_90") + "[R2.64+0x4], R9", "STG.E " + SassTextRun.global("sm_90") + "[R2.64+0x8], R10",
+                "STG.E " + SassTextRun.global("sm_90") + "[R2.64+0xc], R11", "STG.E " + SassTextRun.global("sm_90") + "[R2.64+0x10], R12", "EXIT"));
         return t;
     }
 
@@ -49,7 +49,7 @@ class WarpgroupEmulationTest {
     @Test
     void resultsLandAtTheWaitAndChainsSeeEachOther() throws Exception {
         int[] out = out();
-        LaunchResult r = SassTextRun.launch("sm_90", program(List.of(), true), out, SHARED);
+        LaunchResult r = SassTextRun.launchAsWritten("sm_90", program(List.of(), true), out, SHARED);
         assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
         for (int i = 0; i < 32; i++) {
             for (int k = 0; k < 4; k++) {
@@ -60,7 +60,7 @@ class WarpgroupEmulationTest {
 
     @Test
     void aMissingWaitIsAFault() throws Exception {
-        LaunchResult r = SassTextRun.launch("sm_90", program(List.of(), false), out(), SHARED);
+        LaunchResult r = SassTextRun.launchAsWritten("sm_90", program(List.of(), false), out(), SHARED);
         assertFalse(r.completed());
         assertTrue(r.fault().orElseThrow().describe().contains("no WARPGROUP.DEPBAR"),
                 () -> r.fault().orElseThrow().describe());
@@ -68,7 +68,7 @@ class WarpgroupEmulationTest {
 
     @Test
     void writingAnAccumulatorBeforeTheWaitIsAFault() throws Exception {
-        LaunchResult r = SassTextRun.launch("sm_90", program(List.of("MOV R9, RZ"), true), out(), SHARED);
+        LaunchResult r = SassTextRun.launchAsWritten("sm_90", program(List.of("MOV R9, RZ"), true), out(), SHARED);
         assertFalse(r.completed());
         assertTrue(r.fault().orElseThrow().describe().contains("was written before the WARPGROUP.DEPBAR"),
                 () -> r.fault().orElseThrow().describe());
@@ -77,7 +77,7 @@ class WarpgroupEmulationTest {
     @Test
     void readingAnAccumulatorBeforeTheWaitReadsThePoison() throws Exception {
         int[] out = out();
-        LaunchResult r = SassTextRun.launch("sm_90", program(List.of("MOV R12, R10"), true), out, SHARED);
+        LaunchResult r = SassTextRun.launchAsWritten("sm_90", program(List.of("MOV R12, R10"), true), out, SHARED);
         assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
         assertEquals(WarpgroupOps.POISON, out[4]);
         assertEquals(ONE, Float.intBitsToFloat(out[2]));
@@ -89,9 +89,9 @@ class WarpgroupEmulationTest {
                 "WARPGROUP.DEPBAR.LE gsb0, 0x0", "MOV R13, R8");
         // R12 is no accumulator of the outstanding chain (R8..R11): fine; now make one partly overlap it
         List<String> overlap = List.of("HGMMA.64x8x16.F32 R10, gdesc[UR4], R10, gsb0", "WARPGROUP.DEPBAR.LE gsb0, 0x0");
-        LaunchResult ok = SassTextRun.launch("sm_90", program(between, true), out(), SHARED);
+        LaunchResult ok = SassTextRun.launchAsWritten("sm_90", program(between, true), out(), SHARED);
         assertTrue(ok.completed(), () -> ok.fault().orElseThrow().describe());
-        LaunchResult bad = SassTextRun.launch("sm_90", program(overlap, true), out(), SHARED);
+        LaunchResult bad = SassTextRun.launchAsWritten("sm_90", program(overlap, true), out(), SHARED);
         assertFalse(bad.completed());
         assertTrue(bad.fault().orElseThrow().describe().contains("overlaps the outstanding one"),
                 () -> bad.fault().orElseThrow().describe());
@@ -111,7 +111,7 @@ class WarpgroupEmulationTest {
     private static float fp8Result(String types) throws Exception {
         List<String> t = new ArrayList<>(List.of(
                 "S2R R0, SR_TID.X",
-                "IMAD.WIDE.U32 R2, R0, 0x14, c[0x0][0x210]",
+                SassTextRun.pointer("sm_90", 0, 0x14),
                 "IMAD.SHL.U32 R4, R0, 0x10, RZ",
                 "MOV R12, 0x3c3c3c3c", "MOV R13, 0x3c3c3c3c", "MOV R14, 0x3c3c3c3c", "MOV R15, 0x3c3c3c3c",
                 "MOV R16, 0x48484848", "MOV R17, 0x48484848", "MOV R18, 0x48484848", "MOV R19, 0x48484848"));
@@ -127,10 +127,10 @@ class WarpgroupEmulationTest {
                 "WARPGROUP.ARRIVE",
                 "QGMMA.64x8x32.F32." + types + " R8, gdesc[UR4], R8, gsb0",
                 "WARPGROUP.DEPBAR.LE gsb0, 0x0",
-                "STG.E [R2.64], R8", "STG.E [R2.64+0x4], R9", "STG.E [R2.64+0x8], R10",
-                "STG.E [R2.64+0xc], R11", "STG.E [R2.64+0x10], R12", "EXIT"));
+                "STG.E " + SassTextRun.global("sm_90") + "[R2.64], R8", "STG.E " + SassTextRun.global("sm_90") + "[R2.64+0x4], R9", "STG.E " + SassTextRun.global("sm_90") + "[R2.64+0x8], R10",
+                "STG.E " + SassTextRun.global("sm_90") + "[R2.64+0xc], R11", "STG.E " + SassTextRun.global("sm_90") + "[R2.64+0x10], R12", "EXIT"));
         int[] out = out();
-        LaunchResult r = SassTextRun.launch("sm_90", t, out, 0x2000);
+        LaunchResult r = SassTextRun.launchAsWritten("sm_90", t, out, 0x2000);
         assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
         for (int i = 0; i < 32 * 5; i++) {
             if (i % 5 != 4) {

@@ -18,7 +18,7 @@ class WideNegatedAddendTest {
         int params = ConstantBank0Layout.of(Target.of("sm_80")).paramBase();
         int[] out = SassTextRun.run("sm_80", List.of(
                 "S2R R0, SR_TID.X",
-                String.format("IMAD.WIDE.U32 R2, R0, 0x10, c[0x0][0x%x]", params),
+                SassTextRun.pointer("sm_80", 0, 0x10),
                 "IMAD.MOV.U32 R4, RZ, RZ, 0x5",
                 "IMAD.MOV.U32 R5, RZ, RZ, 0x1",
                 "IMAD.MOV.U32 R6, RZ, RZ, 0x3",

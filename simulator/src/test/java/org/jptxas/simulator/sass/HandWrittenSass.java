@@ -5,9 +5,26 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
-/** Parses nvdisasm-syntax instruction text ({@code @!P0 IMAD.WIDE.U32 R2, R7, 0x4, R2}) into a {@link SassOp}. */
-final class SassParser {
-    private SassParser() {}
+/**
+ * Reads hand-written SASS text ({@code @!P0 IMAD.WIDE.U32 R2, R7, 0x4, R2}) straight into a {@link SassOp}, for the
+ * few emulator tests whose programs use spellings no encoding table of their target has (HGMMA/QGMMA shapes, UBREV
+ * on sm_80, VIADD with a register addend, sm_75 global accesses written as sm_80's): code decoded from a cubin never
+ * reaches the emulator this way ({@link TypedOps} builds it from the decoder's typed forms), and every other test
+ * assembles its text with the codec's assembler ({@link AssembledText}). Rewriting those programs in their targets'
+ * spellings retires this class.
+ */
+final class HandWrittenSass {
+    private HandWrittenSass() {}
+
+    /** {@code code}, one instruction per line (entries may hold several), 16 bytes apart from address 0. */
+    static java.util.List<SassOp> ops(java.util.List<String> entries, Map<String, Long> labels) {
+        java.util.List<String> code = AssembledText.lines(entries);
+        java.util.List<SassOp> ops = new ArrayList<>();
+        for (int k = 0; k < code.size(); k++) {
+            ops.add(parse(16L * k, code.get(k), labels));
+        }
+        return ops;
+    }
 
     static SassOp parse(long address, String text, Map<String, Long> labels) {
         String s = text.trim();
