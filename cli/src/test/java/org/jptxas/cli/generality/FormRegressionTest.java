@@ -252,7 +252,10 @@ class FormRegressionTest {
             new String[] {"sm_80", "brx.idx r, sym", "brx.idx was refused (now a compare-and-branch chain); the"
                 + " interpreter had no branch tables"},
             new String[] {"sm_75", "brx.idx i, sym", "the same, a literal index"},
-            new String[] {"sm_90", "brx.idx.uni r, sym", "the same, .uni"});
+            new String[] {"sm_90", "brx.idx.uni r, sym", "the same, .uni"},
+            new String[] {"sm_90", "cvt.ftz.f32.bf16 r, r", "a bf16 widened by a shift kept subnormals and NaN"
+                + " payloads under .ftz (ptxas: F2F.FTZ.F32.BF16)"},
+            new String[] {"sm_90", "cvt.rz.ftz.f32.bf16 r, r", "the same, .rz"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")
