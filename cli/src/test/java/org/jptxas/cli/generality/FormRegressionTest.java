@@ -237,7 +237,25 @@ class FormRegressionTest {
             new String[] {"sm_90", "fma.rn.oob.f16 r, r, r, r", "not supported: HFMA2.OOB was missing"},
             new String[] {"sm_90", "fma.rn.oob.relu.bf16x2 r, r, r, r", "the same, HFMA2.BF16_V2.OOB.RELU"},
             new String[] {"sm_90", "red.relaxed.cta.global.min.noftz.v4.L2::cache_hint.f16 [rd], v4, r",
-                "the scheduler read REDG's data as one register and packed its second word after the REDG"});
+                "the scheduler read REDG's data as one register and packed its second word after the REDG"},
+            new String[] {"sm_80", "@p atom.add.noftz.f16 r, [rd], r", "a guarded half atomic wrote its result"
+                + " after the guard's join: skipped threads lost their destination"},
+            new String[] {"sm_90", "@p atom.add.noftz.bf16 r, [rd], r", "the same, bf16"},
+            new String[] {"sm_86", "@p atom.cas.b16 r, [rd], r, r", "the same, 16-bit compare-and-swap"},
+            new String[] {"sm_80", "mov.b16 r, v2", "packing two bytes into 16 bits was refused"},
+            new String[] {"sm_89", "@p mov.b16 r, v2", "the same, guarded"},
+            new String[] {"sm_80", "cvta.to.param.u64 r, r", "cvta.to.param was refused"},
+            new String[] {"sm_90", "cvta.to.param.u64 r, r", "the same where the window points at the parameters"},
+            new String[] {"sm_75", "isspacep.const p, r", "isspacep.const was refused"},
+            new String[] {"sm_80", "isspacep.param p, r", "isspacep.param was refused"},
+            new String[] {"sm_90", "isspacep.param::entry p, r", "the same, .param::entry"},
+            new String[] {"sm_80", "brx.idx r, sym", "brx.idx was refused (now a compare-and-branch chain); the"
+                + " interpreter had no branch tables"},
+            new String[] {"sm_75", "brx.idx i, sym", "the same, a literal index"},
+            new String[] {"sm_90", "brx.idx.uni r, sym", "the same, .uni"},
+            new String[] {"sm_90", "cvt.ftz.f32.bf16 r, r", "a bf16 widened by a shift kept subnormals and NaN"
+                + " payloads under .ftz (ptxas: F2F.FTZ.F32.BF16)"},
+            new String[] {"sm_90", "cvt.rz.ftz.f32.bf16 r, r", "the same, .rz"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

@@ -11,11 +11,13 @@ import org.jptxas.ori.target.Target;
  * {@code paramBase}; and where it puts the generic address of constant-bank memory that {@code cvta.param} adds
  * parameter offsets to: at {@code genericPointer}, the generic address of bank offset {@code genericPointerTarget}
  * (ptxas 13: {@code c[0x0][0x40]} holds the bank's own on sm_75..sm_89, {@code c[0x0][0x198]} the parameter area's on
- * sm_90; not known on other targets).
+ * sm_90; not known on other targets); and at {@code constPointer} the generic address of the module's {@code .const}
+ * variables (constant bank 3) that {@code cvta.const} adds to ({@code c[0x0][0x50]} on sm_75..sm_89,
+ * {@code c[0x0][0xd0]} on sm_90).
  */
 public record ConstantBank0Layout(int paramBase, int blockDimOffset, int gridDimOffset, int stackPointerOffset,
                                   OptionalInt globalDescriptorOffset, OptionalInt genericPointer,
-                                  int genericPointerTarget) {
+                                  int genericPointerTarget, OptionalInt constPointer) {
     /** Size of a constant bank (64 KiB). */
     public static final int BANK_SIZE = 0x10000;
     /** Largest kernel parameter area ptxas accepts before CUDA 12.1's large-parameter support (4 KiB). */
@@ -24,17 +26,22 @@ public record ConstantBank0Layout(int paramBase, int blockDimOffset, int gridDim
     public static ConstantBank0Layout of(Target target) {
         int sm = target.sm();
         if (sm < 70) {
-            return new ConstantBank0Layout(0x140, 0x0, 0xc, 0x20, OptionalInt.empty(), OptionalInt.empty(), 0);
+            return new ConstantBank0Layout(0x140, 0x0, 0xc, 0x20, OptionalInt.empty(), OptionalInt.empty(), 0,
+                    OptionalInt.empty());
         }
         if (sm < 80) {
-            return new ConstantBank0Layout(0x160, 0x0, 0xc, 0x28, OptionalInt.empty(), OptionalInt.of(0x40), 0);
+            return new ConstantBank0Layout(0x160, 0x0, 0xc, 0x28, OptionalInt.empty(), OptionalInt.of(0x40), 0,
+                    OptionalInt.of(0x50));
         }
         if (sm < 90) {
-            return new ConstantBank0Layout(0x160, 0x0, 0xc, 0x28, OptionalInt.of(0x118), OptionalInt.of(0x40), 0);
+            return new ConstantBank0Layout(0x160, 0x0, 0xc, 0x28, OptionalInt.of(0x118), OptionalInt.of(0x40), 0,
+                    OptionalInt.of(0x50));
         }
         if (sm < 100) {
-            return new ConstantBank0Layout(0x210, 0x0, 0xc, 0x28, OptionalInt.of(0x208), OptionalInt.of(0x198), 0x210);
+            return new ConstantBank0Layout(0x210, 0x0, 0xc, 0x28, OptionalInt.of(0x208), OptionalInt.of(0x198), 0x210,
+                    OptionalInt.of(0xd0));
         }
-        return new ConstantBank0Layout(0x380, 0x360, 0x36c, 0x37c, OptionalInt.of(0x358), OptionalInt.empty(), 0);
+        return new ConstantBank0Layout(0x380, 0x360, 0x36c, 0x37c, OptionalInt.of(0x358), OptionalInt.empty(), 0,
+                    OptionalInt.empty());
     }
 }

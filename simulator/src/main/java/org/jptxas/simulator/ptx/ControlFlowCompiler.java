@@ -15,9 +15,20 @@ final class ControlFlowCompiler {
         this.ic = ic;
     }
 
+    /** {@code brx.idx index, table}: to the table's entry at the index (a register or a literal). */
+    Insn brx() throws ProgramException, Unsupported {
+        if (ic.ops.size() != 2 || !(ic.ops.get(1) instanceof Expr.SymbolRef table)) {
+            throw ic.unsupported();
+        }
+        Insn in = ic.kind(Insn.Kind.BRANCH);
+        in.tableIndex = ic.src(ic.ops.get(0), PtxType.U32);
+        ic.fc.branchThrough(in, table.name());
+        return in;
+    }
+
     Insn bra() throws Unsupported {
         if (ic.ops.size() != 1 || !(ic.ops.get(0) instanceof Expr.SymbolRef r)) {
-            throw ic.unsupported(); // brx.idx and indirect branches
+            throw ic.unsupported(); // indirect branches
         }
         Insn in = ic.kind(Insn.Kind.BRANCH);
         ic.fc.branchTo(in, r.name());

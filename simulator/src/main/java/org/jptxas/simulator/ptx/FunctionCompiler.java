@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jptxas.frontend.ptx.ast.Block;
+import org.jptxas.frontend.ptx.ast.BranchTargetsDecl;
 import org.jptxas.frontend.ptx.ast.Declarator;
 import org.jptxas.frontend.ptx.ast.Expr;
 import org.jptxas.frontend.ptx.ast.FunctionDecl;
@@ -34,6 +35,9 @@ final class FunctionCompiler {
     private final Map<String, Integer> labels = new HashMap<>();
     private final List<Insn> code = new ArrayList<>();
     private final List<Object[]> pendingBranches = new ArrayList<>();
+    /** {@code .branchtargets} tables by name, and the brx.idx instructions that branch through them. */
+    private final Map<String, List<String>> branchTables = new HashMap<>();
+    private final List<Object[]> pendingTables = new ArrayList<>();
 
     FunctionCompiler(PtxProgram program, FunctionDecl decl, CompiledFunction fn) {
         this.program = program;
@@ -93,6 +97,21 @@ final class FunctionCompiler {
             }
             in.target = target;
         }
+        for (Object[] pt : pendingTables) {
+            Insn in = (Insn) pt[0];
+            List<String> names = branchTables.get((String) pt[1]);
+            if (names == null) {
+                throw error(in.line, "brx.idx through undefined .branchtargets '" + pt[1] + "'");
+            }
+            in.table = new int[names.size()];
+            for (int k = 0; k < names.size(); k++) {
+                Integer target = labels.get(names.get(k));
+                if (target == null) {
+                    throw error(in.line, "branch target '" + names.get(k) + "' is no label");
+                }
+                in.table[k] = target;
+            }
+        }
         // Falling off the end returns (kernels exit).
         code.add(new Insn(Insn.Kind.RET, -1, false, null, null, null, null, "ret (end of function)", decl.pos().line(), null));
         fn.code = code.toArray(new Insn[0]);
@@ -148,13 +167,15 @@ final class FunctionCompiler {
                 scopes.pop();
             } else if (s instanceof VariableDecl v) {
                 declare(v);
+            } else if (s instanceof BranchTargetsDecl b) {
+                branchTables.put(b.label(), b.targets());
             } else if (s instanceof LabelDef l) {
                 labels.put(l.name(), code.size());
             } else if (s instanceof Instruction i) {
                 Insn in = new InstructionCompiler(this, i).compile();
                 code.add(in);
             }
-            // pragmas, .loc, prototypes and branch/call target lists carry no semantics here
+            // pragmas, .loc, prototypes and call target lists carry no semantics here
         }
     }
 
@@ -209,6 +230,11 @@ final class FunctionCompiler {
             }
         }
         return program.moduleSymbols.get(name);
+    }
+
+    /** {@code brx.idx}: {@code in} branches through the {@code .branchtargets} table named {@code table}. */
+    void branchThrough(Insn in, String table) {
+        pendingTables.add(new Object[] {in, table});
     }
 
     void branchTo(Insn in, String label) {

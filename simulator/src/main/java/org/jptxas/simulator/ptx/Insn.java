@@ -28,6 +28,9 @@ final class Insn {
     final Src memberMask;
     /** BRANCH: target index; CALL: unused. */
     int target;
+    /** BRANCH through a table ({@code brx.idx}): the index operand and the targets, else null. */
+    Src tableIndex;
+    int[] table;
     /** CALL: resolved after every function is compiled. */
     CallSite call;
     /** BARRIER: the barrier description. */

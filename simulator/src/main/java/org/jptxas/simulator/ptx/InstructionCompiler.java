@@ -375,6 +375,7 @@ final class InstructionCompiler {
             case "st" -> has("async") ? asyncStore(false) : memoryAccess.store();
             case "atom", "red" -> has("async") ? asyncStore(true) : memoryAccess.atom();
             case "bra" -> control.bra();
+            case "brx", "brx.idx" -> control.brx();
             case "call" -> control.call();
             case "ret" -> kind(Insn.Kind.RET);
             case "exit" -> kind(Insn.Kind.EXIT);

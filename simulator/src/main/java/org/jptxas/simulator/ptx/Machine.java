@@ -201,7 +201,7 @@ final class Machine {
                 for (int l = 0; l < count; l++) {
                     if ((group >>> l & 1) != 0) {
                         ThreadState t = lanes[l];
-                        t.pc = in.guardPasses(t) ? in.target : t.pc + 1;
+                        t.pc = !in.guardPasses(t) ? t.pc + 1 : in.table != null ? tableTarget(in, t) : in.target;
                     }
                 }
             }
@@ -331,6 +331,16 @@ final class Machine {
                 lanes[l].pc++;
             }
         }
+    }
+
+    /** {@code brx.idx}: the table's entry at the thread's index; an index past the table is undefined (PTX ISA). */
+    private static int tableTarget(Insn in, ThreadState t) {
+        long k = in.tableIndex.get(t) & 0xffffffffL;
+        if (k >= in.table.length) {
+            throw new FaultException(new Fault.InvalidExecution(t.ref(), in.where(),
+                    "brx.idx index " + k + " past its table of " + in.table.length + " targets"));
+        }
+        return in.table[(int) k];
     }
 
     private void call(ThreadState t, Insn in) {

@@ -27,7 +27,7 @@ final class MemoryCompiler {
     Insn cvta() throws ProgramException, Unsupported {
         boolean to = ic.has("to");
         AddressSpace s = ic.space();
-        if (s == AddressSpace.GENERIC || s == AddressSpace.PARAM && to) {
+        if (s == AddressSpace.GENERIC) {
             throw ic.unsupported();
         }
         int d = ic.dst(ic.op(0));

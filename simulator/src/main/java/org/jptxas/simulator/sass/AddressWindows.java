@@ -8,7 +8,7 @@ import org.jptxas.simulator.sass.SassMachine.Warp;
 import org.jptxas.simulator.sass.SassOperand.Mem;
 
 /**
- * Generic addressing: the shared, local and constant-bank-0 windows, their bases in constant bank 0, and address
+ * Generic addressing: the shared, local, constant-bank-0 and {@code .const} (bank 3) windows, their bases in constant bank 0, and address
  * operands resolved to a region.
  */
 final class AddressWindows {
@@ -49,6 +49,12 @@ final class AddressWindows {
      */
     static final long CONST0_WINDOW = 0x0000_0400_0000_0000L;
 
+    /**
+     * Generic addresses of the module's {@code .const} variables (constant bank 3, {@code cvta.const}): the PTX
+     * interpreter's constant window; the driver's pointer to it sits at {@link ConstantBank0Layout#constPointer()}.
+     */
+    static final long CONST3_WINDOW = 0x0000_0300_0000_0000L;
+
     byte[] withWindows(byte[] bank0) {
         if (bank0.length < 0x28) {
             return bank0;
@@ -63,11 +69,17 @@ final class AddressWindows {
                 bb.putLong(at, CONST0_WINDOW + cb.genericPointerTarget());
             }
         });
+        cb.constPointer().ifPresent(at -> {
+            if (b.length >= at + 8) {
+                bb.putLong(at, CONST3_WINDOW);
+            }
+        });
         return b;
     }
 
     private long windowBase(Region r) {
-        return r.space() == AddressSpace.SHARED ? SHARED_WINDOW : r == machine.cbank0 ? CONST0_WINDOW : LOCAL_WINDOW;
+        return r.space() == AddressSpace.SHARED ? SHARED_WINDOW : r == machine.cbank0 ? CONST0_WINDOW
+                : r.space() == AddressSpace.CONST ? CONST3_WINDOW : LOCAL_WINDOW;
     }
 
     /** A generic address as an offset in its window's region (without the cluster rank of a shared one). */
@@ -90,6 +102,9 @@ final class AddressWindows {
         }
         if (a >= CONST0_WINDOW && a < CONST0_WINDOW + ConstantBank0Layout.BANK_SIZE) {
             return machine.cbank0;
+        }
+        if (a >= CONST3_WINDOW && a < CONST3_WINDOW + ConstantBank0Layout.BANK_SIZE && machine.banks[3] != null) {
+            return machine.banks[3];
         }
         return null;
     }

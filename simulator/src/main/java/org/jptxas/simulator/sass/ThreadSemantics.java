@@ -231,6 +231,16 @@ final class ThreadSemantics {
                 }
                 t.pc = (int) (((SassOperand.Target) o.get(o.size() - 1)).address() / 16);
             }
+            case "BRX" -> {
+                // BRX Ra imm: to the address after the BRX plus imm plus the 64-bit Ra (ptxas loads a branch
+                // table's function offset from constant bank 2 and rebases it with imm)
+                if (o.size() != 2 || !(o.get(0) instanceof SassOperand.Reg r) || !(o.get(1) instanceof SassOperand.Imm off)
+                        || off.floating() || !op.modifiers().isEmpty()) {
+                    throw machine.unimplemented(op);
+                }
+                long target = op.address() + 16 + (int) off.bits() + OperandAccess.pair(t, r.index());
+                t.pc = (int) (target / 16);
+            }
             case "BAR" -> machine.control.barrier(op, t, w);
             case "BPT" -> {
                 // BPT.TRAP 0x1 (trap, and brkpt without a debugger attached): the kernel stops with an error

@@ -60,6 +60,12 @@ final class HandWrittenSass {
             if (tick > 0) { // RET.REL.NODEC R2 `(kernel): the function the return address is relative to
                 piece = piece.substring(0, tick).trim();
             }
+            String[] regAndOffset = piece.split("\\s+");
+            if (opcode.equals("BRX") && regAndOffset.length >= 2) { // BRX R6 -0xe0: register, then offset, no comma
+                ops.add(operand(regAndOffset[0], labels));
+                ops.add(operand(regAndOffset[1], labels));
+                continue;
+            }
             ops.add(operand(piece, labels));
         }
         return new SassOp(address, guard, neg, uniform, opcode, words, ops, text.trim());

@@ -8,7 +8,9 @@ import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.frontend.ptx.ast.StateSpace;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.CBank;
+import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.target.BankWindow;
 
@@ -16,7 +18,7 @@ import org.jptxas.ori.target.BankWindow;
  * {@code cvta}, {@code isspacep}, {@code prefetch}/{@code prefetchu}: generic ↔ window addresses as ptxas computes
  * them (window bases in constant bank 0: shared at {@code c[0x0][0x18]}, local at {@code c[0x0][0x20]}; global is
  * identity; shared ones where addresses carry the cluster rank: {@link #sharedWithRank}), QSPC for
- * {@code isspacep.shared/local/global}; prefetches are hints and lower to nothing.
+ * {@code isspacep.shared/local/global}, a window range check for {@code isspacep.const/param}; prefetches are hints and lower to nothing.
  */
 @AutoService(InstructionLowerer.class)
 public final class AddressLowerer implements InstructionLowerer {
@@ -49,8 +51,12 @@ public final class AddressLowerer implements InstructionLowerer {
         PtxType t = Ptx.type(insn);
         Reg d = cx.dst(Ptx.op(insn, 0), t);
         Src a = cx.src(Ptx.op(insn, 1), t);
-        if (space == StateSpace.PARAM && !toWindow) {
-            cvtaParam(cx, d, a);
+        if (space == StateSpace.PARAM) {
+            if (toWindow) {
+                cvtaToParam(cx, d, a);
+            } else {
+                cvtaParam(cx, d, a);
+            }
             return;
         }
         if (space == null || (space != StateSpace.GLOBAL && space != StateSpace.SHARED && space != StateSpace.LOCAL
@@ -140,6 +146,60 @@ public final class AddressLowerer implements InstructionLowerer {
     }
 
     /**
+     * {@code cvta.to.param.u64 d, a}: back from a generic address to a parameter's address, which is its offset in
+     * constant bank 0 here: {@code d = a - pointer + pointee} (ptxas subtracts the parameter area's generic start).
+     */
+    private static void cvtaToParam(LoweringContext cx, Reg d, Src a) throws CompilationException {
+        BankWindow p = cx.profile().paramWindow();
+        if (p == null) {
+            throw cx.unsupported("generic addresses of kernel parameters on " + cx.target().name());
+        }
+        if (d.width() != 2) {
+            throw cx.unsupported("32-bit generic addresses");
+        }
+        Reg off = bankOffset(cx, a, p);
+        MovLowerer.move(cx, d, Src.of(off), PtxType.U64);
+    }
+
+    /** The constant-bank offset a generic address {@code a} names in window {@code w}: {@code a - pointer + pointee}. */
+    private static Reg bankOffset(LoweringContext cx, Src a, BankWindow w) {
+        Reg base = cx.newReg(RegFile.R, 2);
+        cx.emit("MOV", List.of(), List.of(base.component(0)), List.of(Src.of(CBank.of(0, w.slot()))));
+        cx.emit("MOV", List.of(), List.of(base.component(1)), List.of(Src.of(CBank.of(0, w.slot() + 4))));
+        Reg off = cx.newReg(RegFile.R, 2);
+        IntArith.add64(cx, off, a, Src.of(base), true);
+        if (w.pointee() == 0) {
+            return off;
+        }
+        Reg bank = cx.newReg(RegFile.R, 2);
+        IntArith.add64(cx, bank, Src.of(off), Src.of(new Imm(w.pointee())), false);
+        return bank;
+    }
+
+    /**
+     * {@code isspacep.const/param}: whether the generic address falls in the window: the module's {@code .const}
+     * variables (their bytes, as ptxas bounds the window by them), or constant bank 0 where the parameters live.
+     */
+    private static void inBankWindow(LoweringContext cx, Reg p, Src a, StateSpace space) throws CompilationException {
+        BankWindow w = space == StateSpace.CONST ? cx.profile().constWindow() : cx.profile().paramWindow();
+        if (w == null) {
+            throw cx.unsupported("generic addresses of " + space + " on " + cx.target().name());
+        }
+        long size = space == StateSpace.CONST ? DataLayout.constBytes(cx.resolved().module()) : 0x10000;
+        if (size == 0) {
+            cx.emit("PLOP3", List.of("LUT"), List.of(p, Reg.PT),
+                    List.of(Ptx.pt(), Ptx.pt(), Ptx.pt(), Ptx.imm(0), Ptx.imm(0)));
+            return;
+        }
+        Reg off = bankOffset(cx, a, w);
+        Reg below = Ptx.pred(cx);
+        cx.emit("ISETP", List.of("LT", "U32", "AND"), List.of(below, Reg.PT),
+                List.of(Src.of(off.component(0)), Ptx.imm((int) size), Ptx.pt()));
+        cx.emit("ISETP", List.of("EQ", "U32", "AND"), List.of(p, Reg.PT),
+                List.of(Src.of(off.component(1)), Ptx.rz(), Src.of(below)));
+    }
+
+    /**
      * {@code dst = generic - window base}: the offset in the window of {@code space} of a generic address (its low
      * 32 bits suffice), as {@code cvta.to} computes it and as instructions that take only window addresses need it.
      */
@@ -149,9 +209,13 @@ public final class AddressLowerer implements InstructionLowerer {
     }
 
     private void isspacep(Instruction insn, LoweringContext cx) throws CompilationException {
-        StateSpace space = MemoryLowerer.space(insn);
+        StateSpace space = insn.hasModifier("param::entry") ? StateSpace.PARAM : MemoryLowerer.space(insn);
         Reg p = cx.dst(Ptx.op(insn, 0), PtxType.PRED);
         Src a = cx.src(Ptx.op(insn, 1), PtxType.U64);
+        if (space == StateSpace.CONST || space == StateSpace.PARAM) {
+            inBankWindow(cx, p, a, space);
+            return;
+        }
         String kind = switch (space == null ? StateSpace.REG : space) {
             case SHARED -> "S";
             case LOCAL -> "L";

@@ -560,8 +560,13 @@ public final class CvtLowerer implements InstructionLowerer {
                         }
                     }
                     case BF16 -> {
-                        Reg t = sat ? m.r() : d;
+                        Reg t = sat || ftz ? m.r() : d;
                         m.shf("L.U32", t, s, 0x10, RZ);
+                        if (ftz) { // x * 1 with FTZ: a subnormal to a signed zero, a NaN to the canonical one
+                            Reg u = sat ? m.r() : d;
+                            m.fmul("FTZ", u, t, 1.0f);
+                            t = u;
+                        }
                         if (sat) {
                             m.fadd("SAT", d, RZ, t);
                         }

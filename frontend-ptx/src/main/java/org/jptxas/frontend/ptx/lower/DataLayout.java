@@ -3,7 +3,10 @@ package org.jptxas.frontend.ptx.lower;
 import java.util.List;
 import org.jptxas.frontend.ptx.ast.Declarator;
 import org.jptxas.frontend.ptx.ast.Initializer;
+import org.jptxas.frontend.ptx.ast.Linkage;
+import org.jptxas.frontend.ptx.ast.PtxModule;
 import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.frontend.ptx.ast.StateSpace;
 import org.jptxas.frontend.ptx.ast.VariableDecl;
 
 /** Sizes and alignments of PTX variables, as ptxas lays them out in memory. */
@@ -41,5 +44,20 @@ final class DataLayout {
 
     static long alignUp(long v, long a) {
         return (v + a - 1) / a * a;
+    }
+
+    /** Bytes of the module's {@code .const} variables as laid out one after another in their bank (aligned). */
+    static long constBytes(PtxModule module) {
+        long top = 0;
+        for (VariableDecl v : module.variables()) {
+            if (v.space() != StateSpace.CONST
+                    || v.linkage() == Linkage.EXTERN) {
+                continue;
+            }
+            for (Declarator d : v.declarators()) {
+                top = alignUp(top, alignment(v)) + size(v, d);
+            }
+        }
+        return top;
     }
 }

@@ -108,11 +108,12 @@ final class HalfAtomics {
                     List.of(Src.of(seen), Src.of(old), Ptx.pt()));
         }
         cx.emitUnguarded("BRA", List.of(), List.of(), List.of(Src.of(loop.ref()))).setGuard(new Guard(same, true));
-        cx.startBlock(done);
-        if (d != null) { // the old half, zero-extended
+        if (d != null) { // the old half, zero-extended; before the guard's join, where a skipped thread keeps d
+            cx.startBlock(cx.newBlock());
             Reg r = lane(cx, seen, low, false);
             cx.emit("MOV", List.of(), List.of(d), List.of(Src.of(r)));
         }
+        cx.startBlock(done);
     }
 
     /** The addressed lane of {@code word} (the low one when {@code low}), zero-extended. */

@@ -142,6 +142,12 @@ public final class MovLowerer implements InstructionLowerer {
             cx.emit("PRMT", List.of(), List.of(hi), List.of(cx.src(vec.elements().get(2), PtxType.B8), Ptx.imm(0x3340),
                     cx.src(vec.elements().get(3), PtxType.B8)));
             cx.emit("PRMT", List.of(), List.of(dst), List.of(Src.of(lo), Ptx.imm(0x5410), Src.of(hi)));
+        } else if (bits == 8 && n == 2) {
+            // mov.b16 %h, {%b0, %b1}: the two low bytes, the upper half zero as a 16-bit value is kept
+            Reg pair = Ptx.r32(cx);
+            cx.emit("PRMT", List.of(), List.of(pair), List.of(cx.src(vec.elements().get(0), PtxType.B8),
+                    Ptx.imm(0x0040), cx.src(vec.elements().get(1), PtxType.B8)));
+            cx.emit("PRMT", List.of(), List.of(dst), List.of(Src.of(pair), Ptx.imm(0x7710), Ptx.rz()));
         } else {
             throw cx.unsupported("vector packing");
         }

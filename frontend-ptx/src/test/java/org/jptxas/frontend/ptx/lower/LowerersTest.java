@@ -224,8 +224,8 @@ class LowerersTest {
     @Test
     void unsupportedInstructionsAreNamedAtTheirLine() throws Exception {
         UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class,
-                () -> kernel("", ".reg .b64 %rd<3>;\ncvta.to.param.u64 %rd1, %rd2;"));
-        assertEquals("Instruction 'cvta.to.param.u64' not yet supported for sm_80", e.diagnostics().get(0).message());
+                () -> kernel("", ".reg .pred %p<2>; .reg .f32 %f<2>;\ntestp.f32 %p1, %f1;"));
+        assertEquals("Instruction 'testp.f32' not yet supported for sm_80 (testp.f32)", e.diagnostics().get(0).message());
         UnsupportedFeatureException selector = assertThrows(UnsupportedFeatureException.class,
                 () -> kernel("", ".reg .b32 %r<4>;\nvadd.u32.u32.u32 %r1, %r2.b1, %r3;"));
         assertEquals("Instruction 'vadd.u32.u32.u32' not yet supported for sm_80 (video selector .b1)",
