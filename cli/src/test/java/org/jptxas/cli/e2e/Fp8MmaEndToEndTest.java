@@ -88,7 +88,7 @@ class Fp8MmaEndToEndTest {
         Path ptx = dir.resolve("fp8_mma.ptx");
         Files.writeString(ptx, ptx(f32Types, f16Types));
         int[] in = inputs();
-        int[] expected = reference(in, f32Types, f16Types);
+        int[] expected = reference(in, f32Types, f16Types, arch.equals("sm_90"));
 
         ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(REGISTRY, ptx, arch, false, false);
         for (String form : forms(arch, f32Types, f16Types)) {
@@ -114,7 +114,7 @@ class Fp8MmaEndToEndTest {
         Launch launch = launch("sm_89", in, dir);
         LaunchResult r = PtxInterpreter.load("fp8_mma.ptx", PTX).execute(launch, ExecutionLimits.DEFAULT);
         assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
-        assertEquals(List.of(), mismatches(WarpKernelHarness.output(launch), reference(in, "e4m3.e5m2", "e5m2.e4m3"),
+        assertEquals(List.of(), mismatches(WarpKernelHarness.output(launch), reference(in, "e4m3.e5m2", "e5m2.e4m3", false),
                 1));
     }
 
@@ -184,7 +184,7 @@ class Fp8MmaEndToEndTest {
      * A(g + 8 (j % 2), 4t + i + 16 (j / 2)); B register j, byte i is B(4t + i + 16j, g); C/D element e (f32: register
      * e; f16: half e % 2 of register e / 2) is (g + 8 (e / 2), 2t + e % 2).
      */
-    static int[] reference(int[] in, String f32Types, String f16Types) {
+    static int[] reference(int[] in, String f32Types, String f16Types, boolean widened) {
         String[] t32 = f32Types.split("\\."), t16 = f16Types.split("\\.");
         int[][] a = new int[16][32], b = new int[32][8];
         for (int lane = 0; lane < 32; lane++) {
@@ -204,10 +204,21 @@ class Fp8MmaEndToEndTest {
             for (int e = 0; e < 4; e++) {
                 int row = g + 8 * (e / 2), col = 2 * t + e % 2;
                 double s32 = Float.intBitsToFloat(in[base + 6 + e]);
-                double s16 = SmallFloats.halfToFloat(in[base + 10 + e / 2] >>> 16 * (e % 2) & 0xffff);
+                double c16 = SmallFloats.halfToFloat(in[base + 10 + e / 2] >>> 16 * (e % 2) & 0xffff);
+                double s16 = c16;
+                double[] pairs = new double[2];
                 for (int k = 0; k < 32; k++) {
                     s32 += value(t32[0], a[row][k]) * value(t32[1], b[k][col]);
-                    s16 += value(t16[0], a[row][k]) * value(t16[1], b[k][col]);
+                    double p = value(t16[0], a[row][k]) * value(t16[1], b[k][col]);
+                    s16 += p;
+                    pairs[k % 4 / 2] += p;
+                }
+                if (widened) {
+                    // sm_90's expansion: an f16 HMMA over the low byte pairs, one over the high pairs on its result,
+                    // then C added: three roundings to f16
+                    double low = SmallFloats.halfToFloat(SmallFloats.toHalf(pairs[0]));
+                    double both = SmallFloats.halfToFloat(SmallFloats.toHalf(low + pairs[1]));
+                    s16 = both + c16;
                 }
                 out[o + e] = Float.floatToRawIntBits((float) s32);
                 out[o + 4 + e / 2] |= SmallFloats.toHalf(s16) << 16 * (e % 2);
