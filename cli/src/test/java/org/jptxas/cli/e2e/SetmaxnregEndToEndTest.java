@@ -30,15 +30,19 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code setmaxnreg} in a warp-specialized kernel with {@code .maxnreg 128} (sm_90a): jptxas writes ptxas 13's
  * sequences ({@code NOP; USETMAXREG.DEALLOC.CTAPOOL 0x28} and the {@code USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0xc8}
- * retry loop), reports the {@code .maxnreg} as the register count, keeps the code after the DEALLOC below R40, and its
+ * retry loop), reports the {@code .maxnreg} as the register count, keeps the code after the DEALLOC below R40 (48
+ * values live across it: spilled rather than kept above), and its
  * cubin and ptxas's compute the reference in the emulator (where a DEALLOC poisons the registers it gives back).
  */
 class SetmaxnregEndToEndTest {
     private static final String ARCH = "sm_90a";
 
-    /** Inputs: warpgroup 0 sums 8 per thread, warpgroup 1 128 per thread; small integers, so any order is exact. */
+    /**
+     * Inputs: warpgroup 0 sums 8 per thread and the 48 every thread loads before the branch, warpgroup 1 128 per
+     * thread; small integers, so any order is exact.
+     */
     private static KernelCase splitKernel(Path ptx) {
-        float[] in = new float[128 * 8 + 128 * 128];
+        float[] in = new float[128 * 8 + 128 * 128 + 256 * 48];
         for (int i = 0; i < in.length; i++) {
             in[i] = i * 37 % 11 - 5;
         }
@@ -51,6 +55,9 @@ class SetmaxnregEndToEndTest {
                         int from = t < 128 ? 8 * t : 1024 + 128 * (t - 128);
                         for (int k = 0; k < (t < 128 ? 8 : 128); k++) {
                             s += in[from + k];
+                        }
+                        for (int k = 0; t < 128 && k < 48; k++) {
+                            s += in[17408 + 48 * t + k];
                         }
                         out[t] = s;
                     }
