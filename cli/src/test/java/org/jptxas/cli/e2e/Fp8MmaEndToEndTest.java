@@ -18,11 +18,12 @@ import org.jptxas.spi.BackendRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code mma.sync.aligned.m16n8k32} with fp8 inputs on sm_89 ({@code QMMA.16832.F32.E4M3.E5M2} with an f32
- * accumulator, {@code QMMA.16832.F16.E5M2.E4M3} with an f16 one) and on sm_90, which has no QMMA (F2FP unpacks the
+ * accumulator, {@code QMMA.16832.F16.E5M2.E4M3} with an f16 one; and the same-type pairs, E4M3.E4M3 with f32 and
+ * E5M2.E5M2 with f16) and on sm_90, which has no QMMA (F2FP unpacks the
  * bytes to f16 pairs, two HMMA.16816 per multiply, C added last, as ptxas 13 expands them): jptxas's cubin, read back by nvdisasm 12.5 as its
  * {@code --out-sass}, and ptxas 13's, run in the SASS emulator, and the PTX run by the interpreter, each checked
  * against a CPU reference that lays the fragments out as the PTX ISA's m16n8k32 8-bit figures do (4 bytes per
@@ -30,6 +31,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * whatever the tensor core's order; an f16 result may differ from the reference's rounding in its last bit.
  */
 class Fp8MmaEndToEndTest {
+    /** The kernel with the two multiplies' input types ({@code e4m3.e5m2}: A e4m3, B e5m2). */
+    static String ptx(String f32Types, String f16Types) {
+        return PTX.replace("f32.e4m3.e5m2.f32", "f32." + f32Types + ".f32").replace("f16.e5m2.e4m3.f16",
+                "f16." + f16Types + ".f16");
+    }
+
     static final String PTX = """
             .version 8.7
             .target sm_89
@@ -66,22 +73,25 @@ class Fp8MmaEndToEndTest {
     private static final int IN = 12, OUT = 8;
 
     /** sm_89's QMMA, or on sm_90 (no QMMA) the bytes unpacked to f16 pairs for two HMMA.16816 per multiply. */
-    private static List<String> forms(String arch) {
+    private static List<String> forms(String arch, String f32Types, String f16Types) {
         return arch.equals("sm_90")
                 ? List.of("F2FP.F16.E4M3.UNPACK_B ", "F2FP.F16.E5M2.UNPACK_B ", "HMMA.16816.F32 ", "HMMA.16816.F16 ")
-                : List.of("QMMA.16832.F32.E4M3.E5M2 ", "QMMA.16832.F16.E5M2.E4M3 ");
+                : List.of("QMMA.16832.F32." + f32Types.toUpperCase() + " ",
+                        "QMMA.16832.F16." + f16Types.toUpperCase() + " ");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"sm_89", "sm_90"})
-    void bothCompilersCubinsComputeTheReference(String arch, @TempDir Path dir) throws Exception {
+    @CsvSource({"sm_89, e4m3.e5m2, e5m2.e4m3", "sm_90, e4m3.e5m2, e5m2.e4m3", "sm_89, e4m3.e4m3, e5m2.e5m2",
+            "sm_90, e4m3.e4m3, e5m2.e5m2"})
+    void bothCompilersCubinsComputeTheReference(String arch, String f32Types, String f16Types, @TempDir Path dir)
+            throws Exception {
         Path ptx = dir.resolve("fp8_mma.ptx");
-        Files.writeString(ptx, PTX);
+        Files.writeString(ptx, ptx(f32Types, f16Types));
         int[] in = inputs();
-        int[] expected = reference(in);
+        int[] expected = reference(in, f32Types, f16Types, arch.equals("sm_90"));
 
         ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(REGISTRY, ptx, arch, false, false);
-        for (String form : forms(arch)) {
+        for (String form : forms(arch, f32Types, f16Types)) {
             assertTrue(ours.sass().contains(form), form + " in\n" + ours.sass());
         }
         // sm_90's expansion rounds an f16 result three times (each half's HMMA, then the addition of C)
@@ -104,7 +114,12 @@ class Fp8MmaEndToEndTest {
         Launch launch = launch("sm_89", in, dir);
         LaunchResult r = PtxInterpreter.load("fp8_mma.ptx", PTX).execute(launch, ExecutionLimits.DEFAULT);
         assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
-        assertEquals(List.of(), mismatches(WarpKernelHarness.output(launch), reference(in), 1));
+        assertEquals(List.of(), mismatches(WarpKernelHarness.output(launch), reference(in, "e4m3.e5m2", "e5m2.e4m3", false),
+                1));
+    }
+
+    private static double value(String type, int b) {
+        return type.equals("e4m3") ? e4m3Value(b) : e5m2Value(b);
     }
 
     /** An e4m3 byte of magnitude in [1/2, 8): exponent field 6..9. */
@@ -169,7 +184,8 @@ class Fp8MmaEndToEndTest {
      * A(g + 8 (j % 2), 4t + i + 16 (j / 2)); B register j, byte i is B(4t + i + 16j, g); C/D element e (f32: register
      * e; f16: half e % 2 of register e / 2) is (g + 8 (e / 2), 2t + e % 2).
      */
-    static int[] reference(int[] in) {
+    static int[] reference(int[] in, String f32Types, String f16Types, boolean widened) {
+        String[] t32 = f32Types.split("\\."), t16 = f16Types.split("\\.");
         int[][] a = new int[16][32], b = new int[32][8];
         for (int lane = 0; lane < 32; lane++) {
             int g = lane / 4, t = lane % 4, base = IN * lane;
@@ -188,10 +204,21 @@ class Fp8MmaEndToEndTest {
             for (int e = 0; e < 4; e++) {
                 int row = g + 8 * (e / 2), col = 2 * t + e % 2;
                 double s32 = Float.intBitsToFloat(in[base + 6 + e]);
-                double s16 = SmallFloats.halfToFloat(in[base + 10 + e / 2] >>> 16 * (e % 2) & 0xffff);
+                double c16 = SmallFloats.halfToFloat(in[base + 10 + e / 2] >>> 16 * (e % 2) & 0xffff);
+                double s16 = c16;
+                double[] pairs = new double[2];
                 for (int k = 0; k < 32; k++) {
-                    s32 += e4m3Value(a[row][k]) * e5m2Value(b[k][col]);
-                    s16 += e5m2Value(a[row][k]) * e4m3Value(b[k][col]);
+                    s32 += value(t32[0], a[row][k]) * value(t32[1], b[k][col]);
+                    double p = value(t16[0], a[row][k]) * value(t16[1], b[k][col]);
+                    s16 += p;
+                    pairs[k % 4 / 2] += p;
+                }
+                if (widened) {
+                    // sm_90's expansion: an f16 HMMA over the low byte pairs, one over the high pairs on its result,
+                    // then C added: three roundings to f16
+                    double low = SmallFloats.halfToFloat(SmallFloats.toHalf(pairs[0]));
+                    double both = SmallFloats.halfToFloat(SmallFloats.toHalf(low + pairs[1]));
+                    s16 = both + c16;
                 }
                 out[o + e] = Float.floatToRawIntBits((float) s32);
                 out[o + 4 + e / 2] |= SmallFloats.toHalf(s16) << 16 * (e % 2);

@@ -161,6 +161,7 @@ public final class FunctionCodegen {
         List<Integer> exits = new ArrayList<>();
         List<Integer> systemCalls = new ArrayList<>();
         int barriers = 0;
+        boolean changesAllocation = false;
         int highestGpr = 1;
         for (int i = 0; i < code.size(); i++) {
             CodeLine line = code.get(i);
@@ -200,6 +201,7 @@ public final class FunctionCodegen {
                 systemCalls.add((int) address); // a call through a loaded address (SYSCALL_OFFSETS)
             }
             barriers = Math.max(barriers, barriersUsed(line));
+            changesAllocation |= line.mnemonic().startsWith("USETMAXREG");
             if (line.op() != null) {
                 highestGpr = Math.max(highestGpr, line.op().highestRegister(SlotKind.GPR));
             } else {
@@ -210,7 +212,10 @@ public final class FunctionCodegen {
             }
         }
         highestGpr = Math.max(highestGpr, highestGpr(f));
-        int registers = ra.registers() > 0 ? Math.max(ra.registers(), highestGpr + 1 + EXTRA_REGISTERS)
+        // with USETMAXREG, code after an allocation may use more registers than a warp starts with: the count is the
+        // allocator's (the function's limit), as ptxas reports it
+        int registers = changesAllocation && ra.registers() > 0 ? ra.registers()
+                : ra.registers() > 0 ? Math.max(ra.registers(), highestGpr + 1 + EXTRA_REGISTERS)
                 : highestGpr + 1 + EXTRA_REGISTERS;
         FunctionAttrs attrs = f.attrs();
         int frame = (int) ra.frameBytes();

@@ -4,7 +4,8 @@ package org.jptxas.isel.regalloc;
  * What register allocation did to one function.
  *
  * @param registers          the register count ptxas reports ("Used N registers", EIATTR_REGCOUNT): highest general
- *                           register touched (at least R1, the stack pointer) + 1 + {@link RegisterLimits#EXTRA_COUNTED}
+ *                           register touched (at least R1, the stack pointer) + 1 + {@link RegisterLimits#EXTRA_COUNTED};
+ *                           the function's limit when it changes its allocation (USETMAXREG)
  * @param gprs               highest general register touched + 1 (tuples count every component)
  * @param uniformRegisters   highest UR touched + 1 (0 when none)
  * @param predicates         highest P touched + 1 (0 when none)

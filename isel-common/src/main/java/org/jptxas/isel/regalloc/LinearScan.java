@@ -44,7 +44,7 @@ final class LinearScan {
 
     /** Whether {@code iv} could sit at {@code reg} for its whole lifetime, given everything placed so far. */
     private boolean freeForWhole(LiveInterval iv, int reg) {
-        if (reg % alignment(iv.comps) != 0 || reg + iv.comps > allowed.length) {
+        if (reg % alignment(iv.comps) != 0 || reg + iv.comps > allowed.length || reg + iv.comps - 1 > iv.highest) {
             return false;
         }
         for (int u = reg; u < reg + iv.comps; u++) {
@@ -66,7 +66,7 @@ final class LinearScan {
     private int makeRoom(LiveInterval cur, List<LiveInterval> conflicts) {
         int align = alignment(cur.comps);
         for (int b = 0; b + cur.comps <= high; b += align) {
-            boolean ok = true;
+            boolean ok = b + cur.comps - 1 <= cur.highest;
             for (int c = 0; c < cur.comps && ok; c++) {
                 ok = allowed[b + c];
             }
@@ -224,7 +224,7 @@ final class LinearScan {
         if (partners != null) {
             for (int p : partners) {
                 LiveInterval h = all[p];
-                if (h != null && h.reg >= 0 && fits(h.reg, cur.comps, blocked)) {
+                if (h != null && h.reg >= 0 && fits(h.reg, cur, blocked)) {
                     return h.reg;
                 }
             }
@@ -236,22 +236,23 @@ final class LinearScan {
             int span = 2 * align;
             for (int r = 0; r + cur.comps <= Math.min(high, allowed.length); r += align) {
                 int buddy = r ^ align;
-                if (fits(r, cur.comps, blocked) && buddy + align <= allowed.length
-                        && !fits(buddy, cur.comps, blocked) && r / span == buddy / span) {
+                if (fits(r, cur, blocked) && buddy + align <= allowed.length
+                        && !fits(buddy, cur, blocked) && r / span == buddy / span) {
                     return r;
                 }
             }
         }
         for (int r = 0; r + cur.comps <= allowed.length; r += align) {
-            if (fits(r, cur.comps, blocked)) {
+            if (fits(r, cur, blocked)) {
                 return r;
             }
         }
         return -1;
     }
 
-    private boolean fits(int reg, int comps, boolean[] blocked) {
-        if (reg % alignment(comps) != 0 || reg + comps > allowed.length) {
+    private boolean fits(int reg, LiveInterval cur, boolean[] blocked) {
+        int comps = cur.comps;
+        if (reg % alignment(comps) != 0 || reg + comps > allowed.length || reg + comps - 1 > cur.highest) {
             return false;
         }
         for (int c = 0; c < comps; c++) {
@@ -288,7 +289,7 @@ final class LinearScan {
         int bestReg = -1;
         double bestCost = Double.POSITIVE_INFINITY;
         for (int r = 0; r + cur.comps <= units; r += align) {
-            boolean ok = true;
+            boolean ok = r + cur.comps - 1 <= cur.highest;
             double cost = 0;
             for (int c = 0; c < cur.comps && ok; c++) {
                 ok = allowed[r + c] && !pinned[r + c];

@@ -18,6 +18,8 @@ final class LiveInterval {
     /** The single definition, when it can be re-executed before each use instead of spilling; else null. */
     org.jptxas.ori.ir.Instr rematDef;
     int defs;
+    /** The highest register any component may take (a region's register count; {@link RegisterRegions}). */
+    int highest = Integer.MAX_VALUE;
     /** Assigned register (first component), or -1. */
     int reg = -1;
     /** Index of the first range that may still matter for the scan position. */
@@ -98,6 +100,15 @@ final class LiveInterval {
 
     int end() {
         return to[count - 1];
+    }
+
+    /** The smallest {@code highest(from, to)} over the ranges. */
+    int highestOver(java.util.function.IntBinaryOperator highest) {
+        int h = Integer.MAX_VALUE;
+        for (int i = 0; i < count; i++) {
+            h = Math.min(h, highest.applyAsInt(from[i], to[i]));
+        }
+        return h;
     }
 
     /** Positions covered, for spill priority. */

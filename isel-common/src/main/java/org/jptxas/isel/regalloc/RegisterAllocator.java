@@ -52,6 +52,13 @@ public final class RegisterAllocator {
                 }
             }
         }
+        // setmaxnreg: each region has its own count; the widest one bounds the file, the kernel keeps its own count
+        int regionMax = RegisterRegions.maximum(body);
+        RegisterLimits entry = limits;
+        if (regionMax > limits.maxRegisters()) {
+            limits = new RegisterLimits(Math.min(RegisterLimits.MAX_REGISTERS, regionMax), limits.uniformFile(),
+                    limits.reservedGprs(), limits.reservedUrs());
+        }
         SpillRewriter.Frame frame = new SpillRewriter.Frame(function.attrs().localBytes());
         TuplePromotion.run(body, constraints);
         ValueTable before = new ValueTable(body, constraints);
@@ -74,6 +81,9 @@ public final class RegisterAllocator {
             } else {
                 values = new ValueTable(body, constraints);
                 intervals = IntervalBuilder.build(body, values);
+            }
+            if (regionMax > 0) {
+                RegisterRegions.of(body, entry.maxRegisters()).limit(intervals);
             }
             int[][] hints = copyHints(body, values);
             BitSet spilled = new BitSet();
@@ -106,7 +116,15 @@ public final class RegisterAllocator {
             }
         }
         int copiesRemoved = coalesced + rewrite(body, assignment);
-        return statistics(body, frame, copiesRemoved, rounds);
+        Allocation a = statistics(body, frame, copiesRemoved, rounds);
+        if (regionMax > 0) {
+            // every warp starts with the function's count: the pool USETMAXREG takes from and returns to assumes it
+            a = new Allocation(entry.maxRegisters(), a.gprs(), a.uniformRegisters(), a.predicates(),
+                    a.uniformPredicates(), a.spillBytes(),
+                    a.frameBytes(), a.spillStoreBytes(), a.spillLoadBytes(), a.usesStackPointer(), a.copiesRemoved(),
+                    a.rounds());
+        }
+        return a;
     }
 
     private static int firstAllowed(Reg v, RegisterLimits limits) {

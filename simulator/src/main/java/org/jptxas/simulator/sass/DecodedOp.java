@@ -66,6 +66,11 @@ final class DecodedOp {
         return zero + 6;
     }
 
+    /** The zero slot of a register file of {@code size} registers per thread ({@link #registerFileSize}'s inverse). */
+    static int zeroSlotOfFile(int size) {
+        return size - 6;
+    }
+
     /** RZ as a source (always 0); RZ destinations write {@code zero + 1} and up. */
     final int zero;
     /** Predicates per thread: P0..P6, PT at 7 (always true), a scratch slot for PT destinations. */

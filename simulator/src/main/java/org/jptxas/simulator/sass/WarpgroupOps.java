@@ -48,7 +48,7 @@ import org.jptxas.simulator.numeric.SmallFloats;
  * computes garbage instead of passing by luck; a write to them before the wait is a fault at the wait, and a warp
  * that exits with multiplies outstanding is a fault (a missing wait). A multiply whose C is the accumulator of an
  * outstanding one (ptxas's chains of HGMMAs on one block) reads that one's result, as the hardware orders them.
- * ARRIVE and USETMAXREG change nothing the emulator models.
+ * ARRIVE changes nothing the emulator models; USETMAXREG: {@link #setMaxRegisters}.
  */
 final class WarpgroupOps {
     /** What an outstanding multiply's accumulator registers hold: a quiet NaN no computation makes. */
@@ -93,7 +93,7 @@ final class WarpgroupOps {
         String text = op.text().strip();
         switch (op.opcode()) {
             case "USETMAXREG" -> {
-                return true;
+                return setMaxRegisters(text, regs, up);
             }
             case "WARPGROUP" -> {
                 if (op.has("ARRIVE")) {
@@ -115,6 +115,41 @@ final class WarpgroupOps {
                 return false;
             }
         }
+    }
+
+    private static final Pattern SETMAXREG = Pattern.compile(
+            "USETMAXREG\\.(DEALLOC|TRY_ALLOC)\\.CTAPOOL (?:UP(\\d), )?(0x[0-9a-f]+|\\d+)\\s*;?\\s*");
+
+    /**
+     * {@code USETMAXREG.DEALLOC.CTAPOOL N}: the warp's registers from RN on go back to the pool, so they hold
+     * {@link #POISON} (code that keeps a value there across the instruction computes garbage);
+     * {@code USETMAXREG.TRY_ALLOC.CTAPOOL UPp, N} always succeeds (UPp true): the emulator does not model the pool, and
+     * registers granted anew hold what they held (poison after a DEALLOC).
+     */
+    private static boolean setMaxRegisters(String text, int[][] regs, boolean[] up) {
+        Matcher m = SETMAXREG.matcher(text);
+        if (!m.matches()) {
+            return false;
+        }
+        String n = m.group(3);
+        int count = n.startsWith("0x") ? Integer.parseInt(n.substring(2), 16) : Integer.parseInt(n);
+        if (m.group(1).equals("TRY_ALLOC")) {
+            int p = Integer.parseInt(m.group(2));
+            if (p < 7) {
+                up[p] = true;
+            }
+            return true;
+        }
+        for (int[] lane : regs) {
+            if (lane == null) {
+                continue;
+            }
+            // the file holds the registers the code names, then RZ's slots: those stay
+            for (int r = count; r < DecodedOp.zeroSlotOfFile(lane.length); r++) {
+                lane[r] = POISON;
+            }
+        }
+        return true;
     }
 
     /** A warp exits: outstanding multiplies mean a missing {@code wgmma.wait_group}. */

@@ -380,6 +380,11 @@ final class FunctionLowerer implements LoweringContext {
     }
 
     @Override
+    public java.util.OptionalInt maxnreg() {
+        return entryAbi.tuning(TuningDirective.Kind.MAXNREG);
+    }
+
+    @Override
     public WarpgroupAccumulators warpgroupAccumulators() {
         return accumulators;
     }

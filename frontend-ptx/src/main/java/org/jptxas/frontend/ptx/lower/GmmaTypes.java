@@ -103,11 +103,19 @@ final class GmmaTypes {
         return java.util.Collections.unmodifiableSet(s);
     }
 
+    /**
+     * The same for the multiplies with A in registers ({@code HGMMA... Rd, Ra, gdesc[URx].tnspB, Rd}): the sm_90a
+     * tables hold ptxas's words of Triton's attention kernels (P times V, B transposed).
+     */
+    static final java.util.Set<String> ENCODABLE_REGISTER_A = java.util.Set.of("HGMMA.64x128x16.F32.tnspB",
+            "HGMMA.64x128x16.F32.tnspB.gsb0");
+
     /** Whether the multiply {@code opcode.mods} (without group marker) encodes with or without {@code gsb0}. */
-    static boolean encodable(String opcode, List<String> mods, boolean noAccumulate) {
+    static boolean encodable(String opcode, List<String> mods, boolean noAccumulate, boolean registerA) {
         String m = opcode + "." + String.join(".", mods);
         String p = noAccumulate ? " !UPT" : "";
-        return ENCODABLE.contains(m + p) || ENCODABLE.contains(m + ".gsb0" + p);
+        java.util.Set<String> forms = registerA ? ENCODABLE_REGISTER_A : ENCODABLE;
+        return forms.contains(m + p) || forms.contains(m + ".gsb0" + p);
     }
 
     /** The row of a {@code wgmma.mma_async} modifier list with its N, or null when jptxas does not lower it. */

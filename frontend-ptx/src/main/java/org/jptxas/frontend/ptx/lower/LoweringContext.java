@@ -123,6 +123,11 @@ public interface LoweringContext {
         return WarpgroupAccumulators.NONE;
     }
 
+    /** The function's {@code .maxnreg}, if it has one (the register count every warp starts with). */
+    default java.util.OptionalInt maxnreg() {
+        return java.util.OptionalInt.empty();
+    }
+
     /** The error for valid PTX that jptxas does not lower yet, positioned at the instruction. */
     UnsupportedFeatureException unsupported(String what);
 }

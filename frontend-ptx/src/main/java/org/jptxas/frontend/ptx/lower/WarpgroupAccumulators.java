@@ -22,7 +22,9 @@ import org.jptxas.ori.ir.RegFile;
  *
  * <p>Vectors sharing a register are one block (the same accumulator in a chain of multiplies); every register must
  * then sit at the same position of each vector. Blocks start at {@link #FIRST} and are aligned to {@link #ALIGN}
- * (ptxas's blocks are; nvdisasm reads any base).
+ * (ptxas's blocks are; nvdisasm reads any base). Blocks never live at the same time ({@link AccumulatorLiveness},
+ * over the PTX control flow) may share registers: a warp-specialized kernel's consumer warpgroups each run their
+ * own multiplies on their own branch, and only the blocks one branch holds at once must fit.
  */
 public final class WarpgroupAccumulators {
     /** The first register of the first block: R0..R7 stay free for the allocator's short-lived values. */
@@ -37,13 +39,16 @@ public final class WarpgroupAccumulators {
     /** The last multiply lowered since the last {@code wgmma.commit_group} (it closes the group), or null. */
     org.jptxas.ori.ir.Instr uncommitted;
 
-    private WarpgroupAccumulators(Map<String, Integer> fixed, List<Reg> all, String problem) {
+    private final Placement placement;
+
+    private WarpgroupAccumulators(Map<String, Integer> fixed, List<Reg> all, Placement placement, String problem) {
         this.fixed = fixed;
         this.all = all;
+        this.placement = placement;
         this.problem = problem;
     }
 
-    static final WarpgroupAccumulators NONE = new WarpgroupAccumulators(Map.of(), List.of(), null);
+    static final WarpgroupAccumulators NONE = new WarpgroupAccumulators(Map.of(), List.of(), null, null);
 
     /** Per register name written by the function: the one constant every write gives it, or {@link #VARIES}. */
     private final Map<String, Long> writes = new java.util.HashMap<>();
@@ -63,7 +68,7 @@ public final class WarpgroupAccumulators {
         return fixed.get(name);
     }
 
-    /** Every accumulator register of the function, in register order. */
+    /** Every accumulator register of the function, in register order (each once, however many blocks share it). */
     List<Reg> registers() {
         return all;
     }
@@ -79,15 +84,17 @@ public final class WarpgroupAccumulators {
         if (vectors.isEmpty()) {
             return NONE;
         }
-        WarpgroupAccumulators placed = place(vectors);
-        placed.recordWrites(body);
+        Map<String, Long> writes = new java.util.HashMap<>();
+        recordWrites(body, writes);
+        WarpgroupAccumulators placed = place(vectors, body, writes);
+        placed.writes.putAll(writes);
         return placed;
     }
 
-    private void recordWrites(Block block) {
+    private static void recordWrites(Block block, Map<String, Long> writes) {
         for (Statement s : block.statements()) {
             if (s instanceof Block b) {
-                recordWrites(b);
+                recordWrites(b, writes);
             } else if (s instanceof Instruction i && !i.operands().isEmpty()) {
                 Operand d = i.operands().get(0);
                 List<Operand> dsts = d instanceof Operand.Pair p ? List.of(p.first(), p.second()) : List.of(d);
@@ -114,7 +121,7 @@ public final class WarpgroupAccumulators {
         return null;
     }
 
-    private static WarpgroupAccumulators place(List<List<String>> vectors) {
+    private static WarpgroupAccumulators place(List<List<String>> vectors, Block body, Map<String, Long> writes) {
         // blocks: vectors sharing a register merge; each block keeps its registers by position
         List<List<String>> blocks = new ArrayList<>();
         for (List<String> v : vectors) {
@@ -140,35 +147,97 @@ public final class WarpgroupAccumulators {
                 }
                 int at = home.indexOf(r);
                 if (at >= 0 && at != k) {
-                    return new WarpgroupAccumulators(Map.of(), List.of(),
+                    return new WarpgroupAccumulators(Map.of(), List.of(), null,
                             "an accumulator register (" + r + ") at two positions of wgmma accumulators");
                 }
                 if (home.get(k) == null) {
                     home.set(k, r);
                 } else if (!home.get(k).equals(r)) {
-                    return new WarpgroupAccumulators(Map.of(), List.of(),
+                    return new WarpgroupAccumulators(Map.of(), List.of(), null,
                             "wgmma accumulators that overlap only in part");
                 }
             }
         }
-        Map<String, Integer> fixed = new LinkedHashMap<>();
-        List<Reg> all = new ArrayList<>();
-        int base = FIRST;
-        for (List<String> b : blocks) {
-            if (base + b.size() - 1 > LAST) {
-                return new WarpgroupAccumulators(Map.of(), List.of(),
-                        "wgmma accumulators of more than " + (LAST - FIRST + 1) + " registers in one function");
-            }
-            for (int k = 0; k < b.size(); k++) {
-                if (b.get(k) != null && fixed.putIfAbsent(b.get(k), base + k) != null) {
-                    return new WarpgroupAccumulators(Map.of(), List.of(),
-                            "an accumulator register (" + b.get(k) + ") in two wgmma accumulators");
+        Map<String, Integer> blockOf = new LinkedHashMap<>();
+        for (int b = 0; b < blocks.size(); b++) {
+            for (String r : blocks.get(b)) {
+                if (r != null && blockOf.putIfAbsent(r, b) != null && blockOf.get(r) != b) {
+                    return new WarpgroupAccumulators(Map.of(), List.of(), null,
+                            "an accumulator register (" + r + ") in two wgmma accumulators");
                 }
-                all.add(Reg.phys(RegFile.R, base + k, 1));
             }
-            base += (b.size() + ALIGN - 1) / ALIGN * ALIGN;
         }
-        return new WarpgroupAccumulators(fixed, List.copyOf(all), null);
+        AccumulatorLiveness live = AccumulatorLiveness.analyze(body, blockOf, blocks.size(),
+                o -> constantFalse(o, writes));
+        // each block at the lowest aligned base no block live at the same time overlaps
+        int[] base = new int[blocks.size()];
+        for (int b = 0; b < blocks.size(); b++) {
+            int size = blocks.get(b).size();
+            int at = FIRST;
+            for (boolean moved = true; moved; ) {
+                moved = false;
+                for (int o = 0; o < b; o++) {
+                    int end = base[o] + blocks.get(o).size();
+                    if (live.interferes[b][o] && at < end && base[o] < at + size) {
+                        at = (end + ALIGN - 1) / ALIGN * ALIGN;
+                        moved = true;
+                    }
+                }
+            }
+            if (at + size - 1 > LAST) {
+                return new WarpgroupAccumulators(Map.of(), List.of(), null,
+                        "wgmma accumulators of more than " + (LAST - FIRST + 1) + " registers live at once");
+            }
+            base[b] = at;
+        }
+        Map<String, Integer> fixed = new LinkedHashMap<>();
+        List<List<Reg>> byBlock = new ArrayList<>();
+        java.util.TreeSet<Integer> used = new java.util.TreeSet<>();
+        for (int b = 0; b < blocks.size(); b++) {
+            List<Reg> regs = new ArrayList<>();
+            for (int k = 0; k < blocks.get(b).size(); k++) {
+                if (blocks.get(b).get(k) != null) {
+                    fixed.put(blocks.get(b).get(k), base[b] + k);
+                }
+                regs.add(Reg.phys(RegFile.R, base[b] + k, 1));
+                used.add(base[b] + k);
+            }
+            byBlock.add(List.copyOf(regs));
+        }
+        List<Reg> all = used.stream().map(r -> Reg.phys(RegFile.R, r, 1)).toList();
+        return new WarpgroupAccumulators(fixed, all, new Placement(byBlock, live.liveAt), null);
+    }
+
+    /** Per block its registers, and per fence or wait the blocks live into it. */
+    private record Placement(List<List<Reg>> blocks, Map<Instruction, java.util.BitSet> liveAt) {}
+
+    /** Whether a multiply's scale-d operand is a constant false (D = A B: the multiply does not read D). */
+    private static boolean constantFalse(Operand o, Map<String, Long> writes) {
+        Long v = literal(o);
+        if (v != null) {
+            return v == 0;
+        }
+        if (o instanceof Expr.SymbolRef r) {
+            Long w = writes.get(r.name());
+            return w != null && w == 0L;
+        }
+        return false;
+    }
+
+    /**
+     * The accumulator registers {@code wgmma.fence} or {@code wgmma.wait_group} {@code insn} must keep in place: those
+     * of the blocks live into it (every accumulator register when the instruction was not seen by the plan).
+     */
+    List<Reg> registersAt(Instruction insn) {
+        java.util.BitSet live = placement == null ? null : placement.liveAt().get(insn);
+        if (live == null) {
+            return all;
+        }
+        java.util.TreeSet<Integer> regs = new java.util.TreeSet<>();
+        for (int b = live.nextSetBit(0); b >= 0; b = live.nextSetBit(b + 1)) {
+            placement.blocks().get(b).forEach(r -> regs.add(r.index()));
+        }
+        return regs.stream().map(r -> Reg.phys(RegFile.R, r, 1)).toList();
     }
 
     private static void collect(Block block, List<List<String>> out) {

@@ -27,9 +27,10 @@ import org.jptxas.ori.ir.Src;
  * <li>{@code wgmma.commit_group}: the group's last multiply gets {@code gsb0};</li>
  * <li>{@code wgmma.wait_group N}: {@code WARPGROUP.DEPBAR.LE gsb0, N}.</li>
  * </ul>
- * The accumulators are fixed registers ({@link WarpgroupAccumulators}); ARRIVE reads every one of them, and the
- * multiply and DEPBAR read and write every one, so in Ori nothing touching an accumulator moves across them (the
- * multiply's result lands at the wait). The shapes and types come from {@link GmmaTypes}.
+ * The accumulators are fixed registers ({@link WarpgroupAccumulators}); ARRIVE reads, and DEPBAR reads and writes,
+ * every register of the accumulators live there, and the multiply reads and writes its own, so in Ori nothing
+ * touching a live accumulator moves across them (the multiply's result lands at the wait). Accumulators that are
+ * never live at once may share registers, so these instructions name only the live ones. The shapes and types come from {@link GmmaTypes}.
  */
 @AutoService(InstructionLowerer.class)
 public final class WgmmaLowerer implements InstructionLowerer {
@@ -48,8 +49,9 @@ public final class WgmmaLowerer implements InstructionLowerer {
             throw cx.unsupported(acc.problem());
         }
         List<String> mods = insn.modifiers();
+        List<Reg> kept = acc.registersAt(insn);
         List<Src> all = new ArrayList<>();
-        for (Reg r : acc.registers()) {
+        for (Reg r : kept) {
             all.add(Src.of(r));
         }
         if (mods.contains("fence")) {
@@ -69,7 +71,7 @@ public final class WgmmaLowerer implements InstructionLowerer {
             List<Src> srcs = new ArrayList<>();
             srcs.add(n);
             srcs.addAll(all);
-            cx.emit("WARPGROUP", List.of("DEPBAR", "LE"), acc.registers(), srcs);
+            cx.emit("WARPGROUP", List.of("DEPBAR", "LE"), kept, srcs);
         } else if (mods.contains("mma_async")) {
             multiply(insn, cx, acc);
         } else {
@@ -154,7 +156,7 @@ public final class WgmmaLowerer implements InstructionLowerer {
         if (transB == 1) {
             mods.add("tnspB");
         }
-        if (!GmmaTypes.encodable(row.sassOpcode(), mods, !scaleD)) {
+        if (!GmmaTypes.encodable(row.sassOpcode(), mods, !scaleD, regA)) {
             throw cx.unsupported("the SASS encoding " + row.sassOpcode() + "." + String.join(".", mods)
                     + (scaleD ? "" : " with a false scale-d") + " (not in the sm_90a tables yet)");
         }
