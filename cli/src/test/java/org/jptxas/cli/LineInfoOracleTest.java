@@ -50,8 +50,6 @@ class LineInfoOracleTest {
 
     /** The file/SM pairs whose annotations differ, and why. */
     static final Map<String, String> KNOWN = Map.ofEntries(
-            Map.entry("gpuocelot/parboil__spmv-main.ptx@sm_80", FOLDED),
-            Map.entry("gpuocelot/parboil__spmv-main.ptx@sm_90", FOLDED),
             Map.entry("gpuocelot/rodinia__mummergpu.ptx@sm_80", FOLDED),
             Map.entry("gpuocelot/rodinia__mummergpu.ptx@sm_90", FOLDED),
             Map.entry("gpuocelot/sdk2.2__SobelFilter_kernels.ptx@sm_80", FOLDED),
@@ -69,8 +67,6 @@ class LineInfoOracleTest {
             Map.entry("gpuocelot/sdk2.2__dwtHaar1D.ptx@sm_90", FOLDED),
             Map.entry("gpuocelot/sdk2.2__fastWalshTransform.ptx@sm_80", FOLDED),
             Map.entry("gpuocelot/sdk2.2__fastWalshTransform.ptx@sm_90", FOLDED),
-            Map.entry("gpuocelot/sdk2.2__oceanFFT_kernel.ptx@sm_80", FOLDED),
-            Map.entry("gpuocelot/sdk2.2__oceanFFT_kernel.ptx@sm_90", FOLDED),
             Map.entry("gpuocelot/thrust__histogram_sliced.ptx@sm_80", FOLDED),
             Map.entry("gpuocelot/thrust__histogram_sliced.ptx@sm_90", FOLDED),
             Map.entry("gpuocelot/unstructured__mcx_core.ptx@sm_80", FOLDED),

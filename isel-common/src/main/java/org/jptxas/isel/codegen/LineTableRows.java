@@ -23,6 +23,7 @@ import org.jptxas.ori.ir.SourceLines;
  * way), the code after the body's last instruction (the closing self-branch and padding) the line of its
  * {@code }}.</li>
  * </ul>
+ * A shift ptxas fuses into the add that reads it takes that add's line ({@link ShiftIntoAddLines}).
  * A row is written where the line changes. A function without any source line gets no {@code .debug_line} sequence.
  */
 public final class LineTableRows {
@@ -78,12 +79,15 @@ public final class LineTableRows {
         java.util.TreeMap<Integer, SourceLines.Loc> byLine = null;
         for (int i = 0; i < code.size(); i++) {
             SourceLines.Loc loc;
+            int consumer;
             int ptxLine = code.get(i).ptxLine();
             int label = joinsBranches(code.get(i)) ? labels.before(ptxLine, body.open()) : -1;
             if (i == firstAt) {
                 loc = first;
             } else if (materializesConstant(code.get(i))) {
                 loc = null;
+            } else if ((consumer = ShiftIntoAddLines.consumer(code, i)) >= 0) {
+                loc = body.locs().get(code.get(consumer).ptxLine());
             } else if (label > 0) {
                 byLine = byLine != null ? byLine : new java.util.TreeMap<>(body.locs());
                 Map.Entry<Integer, SourceLines.Loc> before = byLine.lowerEntry(label);
