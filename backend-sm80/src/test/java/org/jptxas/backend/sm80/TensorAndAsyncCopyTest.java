@@ -76,6 +76,27 @@ class TensorAndAsyncCopyTest {
         assertEquals(SuiteRun.Kind.WRONG, p.kind(), () -> "ptxas's cubin: " + p.kind() + " " + p.detail());
     }
 
+    /**
+     * cp_async_pipeline with an L2 prefetch size on every copy (.L2::128B on the .cg ones, .L2::256B on the .ca ones,
+     * as ptxas 13 accepts them on sm_80): a hint only, so jptxas's cubin still computes the reference.
+     */
+    @Test
+    void prefetchSizeIsAHint(@TempDir Path dir) throws Exception {
+        KernelCase k = KernelSuite.byName("cp_async_pipeline").orElseThrow();
+        String text = Files.readString(k.ptx());
+        String hinted = text.replace("cp.async.cg.shared.global [", "cp.async.cg.shared.global.L2::128B [")
+                .replace("cp.async.ca.shared.global [", "cp.async.ca.shared.global.L2::256B [");
+        assertTrue(hinted.contains("L2::128B") && hinted.contains("L2::256B"), "the kernel copies with .cg and .ca");
+        Path ptx = dir.resolve("cp_async_prefetch.ptx");
+        Files.writeString(ptx, hinted);
+        SuiteRun run = new SuiteRun();
+        for (String sm : List.of("sm_80", "sm_86")) {
+            CompiledModule ours = run.compile(ptx, sm, CompileOptions.defaults());
+            SuiteRun.Outcome o = run.execute(k, sm, ours, dir.resolve("jptxas-" + sm));
+            assertEquals(SuiteRun.Kind.CORRECT, o.kind(), () -> sm + ": " + o.kind() + " " + o.detail());
+        }
+    }
+
     private static Map<String, byte[]> outputs(KernelCase k, Launch launch) {
         Map<String, byte[]> actual = new LinkedHashMap<>();
         int i = 0;

@@ -163,6 +163,11 @@ class FormRegressionTest {
             new String[] {"sm_80", "cvt.rn.satfinite.bf16x2.f32 r, r, r", "the same"},
             new String[] {"sm_90", "cvt.rz.relu.satfinite.f16x2.f32 r, r, r", "the same"},
             new String[] {"sm_80", "cvt.rn.satfinite.bf16.f32 r, r", "the same"},
+            new String[] {"sm_75", "cvt.rn.satfinite.f16.f32 r, r", "f16 .satfinite (PTX 8.1) was refused; sm_75 has"
+                + " no F2FP.SATFINITE (F2F, then an infinite half to +-65504)"},
+            new String[] {"sm_75", "cvt.rz.satfinite.f16.f32 r, r", "the same, toward zero"},
+            new String[] {"sm_80", "cvt.rn.relu.f16.f32 r, r", "f16 .relu was refused"},
+            new String[] {"sm_90", "cvt.rz.relu.satfinite.f16.f32 r, r", "the same with .satfinite (F2FP.F16.F32)"},
             new String[] {"sm_80", "cvt.rm.f16.f32 r, r", "rounding down to f16 was refused"},
             new String[] {"sm_75", "cvt.rp.ftz.sat.f16.f32 r, r", "the same, up, saturated"},
             new String[] {"sm_80", "cvt.rn.sat.f16.s32 r, r", "an integer to f16 with .sat was refused"},

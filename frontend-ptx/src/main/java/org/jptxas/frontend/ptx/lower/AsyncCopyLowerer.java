@@ -29,8 +29,9 @@ import org.jptxas.ori.ir.Src;
  *   <li>{@code cp.async.wait_group N}: {@code DEPBAR.LE SB0, N}; {@code cp.async.wait_all}: {@code LDGDEPBAR} then
  *       {@code DEPBAR.LE SB0, 0x0}.</li>
  * </ul>
- * A guarded copy is branched around (a false read predicate would write zeros). Cache hints
- * ({@code .L2::cache_hint} with a policy operand), prefetch sizes and {@code ignore-src} are refused by name.
+ * A guarded copy is branched around (a false read predicate would write zeros). An L2 prefetch size
+ * ({@code .L2::64B/128B/256B}) is dropped (a hint; the copy is the same); cache hints ({@code .L2::cache_hint} with
+ * a policy operand) and {@code ignore-src} are refused by name.
  */
 @AutoService(InstructionLowerer.class)
 public final class AsyncCopyLowerer implements InstructionLowerer {
@@ -68,6 +69,9 @@ public final class AsyncCopyLowerer implements InstructionLowerer {
         for (String m : insn.modifiers()) {
             switch (m) {
                 case "async", "ca", "cg", "shared", "shared::cta", "global" -> { }
+                // an L2 prefetch size is a hint only (ptxas: LDGSTS's .LTC64B/.LTC128B/.LTC256B, bits 72:71); the
+                // tables learned it on BYPASS.128 alone, so the copy is written without it, the same data moved
+                case "L2::64B", "L2::128B", "L2::256B" -> { }
                 default -> throw cx.unsupported("cp.async qualifier ." + m);
             }
         }

@@ -597,6 +597,10 @@ public final class CvtLowerer implements InstructionLowerer {
                             m.fadd("SAT", t, RZ, s);
                             x = t;
                         }
+                        if (!bf && insn.hasModifier("satfinite") && cx.target().sm() < 80) {
+                            halfSatfinite(m, d, x, fr);
+                            return;
+                        }
                         m.op("F2FP", packModifiers(insn, bf, fr), d, RZ, x);
                     }
                     case F16, BF16 -> {
@@ -641,6 +645,21 @@ public final class CvtLowerer implements InstructionLowerer {
         Src a = cx.src(insn.operands().get(1), PtxType.F32);
         Src b = cx.src(insn.operands().get(2), PtxType.F32);
         m.op("F2FP", packModifiers(insn, dt == PtxType.BF16X2, fr), d, a, b);
+    }
+
+    /**
+     * cvt{.rn,.rz}.satfinite.f16.f32 where F2FP has no .SATFINITE (sm_75; ptxas writes an F2FP form there that
+     * nvdisasm 12.5 cannot print): F2F.F16.F32 (the PACK_AB with an RZ high half), then an infinite half steps one
+     * unit down to the largest finite one, keeping its sign (0x7c00 - 1 = 0x7bff); a NaN stays NaN.
+     */
+    private static void halfSatfinite(MathEmitter m, Reg d, Object x, String fr) {
+        m.ownControl();
+        m.op("F2FP", fr.isEmpty() ? "PACK_AB" : "PACK_AB." + fr, d, RZ, x);
+        Reg magnitude = m.r(), infinite = m.p();
+        m.lop3(magnitude, d, 0x7fff, RZ, 0xc0);
+        m.isetp("EQ.U32", infinite, magnitude, 0x7c00);
+        m.at(infinite).iadd3(d, d, -1, RZ);
+        m.finish();
     }
 
     /** F2FP's modifiers in nvdisasm's order: {@code {.SATFINITE}{.RELU}{.BF16}.PACK_AB{.RZ}}. */

@@ -87,8 +87,12 @@ class AsyncCopyLowererTest {
     }
 
     @Test
-    void hintsAreRefusedByName() {
+    void aPrefetchSizeIsDroppedAndACachePolicyRefused() throws CompilationException {
+        assertTrue(only(lower("cp.async.cg.shared.global.L2::128B [%r1], [%rd1], 16;"), "LDGSTS")
+                .matches("LDGSTS\\.E\\.BYPASS\\.128 \\[%r\\d+\\], \\[%r\\d+\\.64\\]"));
+        assertTrue(only(lower("cp.async.ca.shared.global.L2::64B [%r1], [%rd1], 8;"), "LDGSTS")
+                .matches("LDGSTS\\.E\\.64 \\[%r\\d+\\], \\[%r\\d+\\.64\\]"));
         assertThrows(UnsupportedFeatureException.class,
-                () -> lower("cp.async.cg.shared.global.L2::128B [%r1], [%rd1], 16;"));
+                () -> lower("cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, %rd2;"));
     }
 }
