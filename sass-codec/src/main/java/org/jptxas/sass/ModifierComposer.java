@@ -108,13 +108,27 @@ final class ModifierComposer {
      */
     static List<Ranked> composeRanked(List<SassModifierClass> classes, java.util.function.IntPredicate chosen,
             Map<Integer, List<SassForm>> formsByKey) {
+        return composeRanked(classes, chosen, formsByKey, null);
+    }
+
+    /**
+     * As {@link #composeRanked(List, java.util.function.IntPredicate, Map)}, only the forms with skeleton
+     * {@code skeleton} (all when null): the same forms in the same order as that list filtered by skeleton, at a
+     * fraction of the cost (the assembler asks by skeleton). Everything that decides which composed forms are kept
+     * compares forms of one skeleton (identities include it, special cases compare forms of one shape), and the
+     * ranks, counted over the forms made, keep their order when the forms of other skeletons are not made.
+     */
+    static List<Ranked> composeRanked(List<SassModifierClass> classes, java.util.function.IntPredicate chosen,
+            Map<Integer, List<SassForm>> formsByKey, String skeleton) {
         Map<String, Ranked> unique = new LinkedHashMap<>();
         Set<String> existing = new HashSet<>();
         Set<Integer> keys = new HashSet<>();
         for (int i = 0; i < classes.size(); i++) {
             if (chosen.test(i) && keys.add(classes.get(i).key())) {
                 for (SassForm f : formsByKey.getOrDefault(classes.get(i).key(), List.of())) {
-                    existing.add(identity(f));
+                    if (skeleton == null || f.skeleton.equals(skeleton)) {
+                        existing.add(identity(f));
+                    }
                 }
             }
         }
@@ -133,8 +147,11 @@ final class ModifierComposer {
                     continue;
                 }
                 String slots = null;
-                for (SassForm g : composeOnto(f, groups, c.trailing(), refused)) {
+                for (SassForm g : composeOnto(f, groups, c.trailing(), refused, skeleton)) {
                     long rank = (long) i << 32 | position++;
+                    if (skeleton != null && !g.skeleton.equals(skeleton)) {
+                        continue;
+                    }
                     if (!refused.contains(g.refusalKey())) {
                         slots = slots != null ? slots : slotsIdentity(f);
                         String id = identity(g, slots);
@@ -386,6 +403,16 @@ final class ModifierComposer {
      * with none printed an inserted token is appended.
      */
     static List<SassForm> composeOnto(SassForm f, List<Group> all, boolean trailing, Set<String> refused) {
+        return composeOnto(f, all, trailing, refused, null);
+    }
+
+    /**
+     * As {@link #composeOnto(SassForm, List, boolean, Set)}, leaving out forms that cannot have skeleton
+     * {@code skeleton} (none when null): those whose mnemonic's piece is not part of it. What is left is in the same
+     * order; the caller keeps the forms of exactly that skeleton.
+     */
+    static List<SassForm> composeOnto(SassForm f, List<Group> all, boolean trailing, Set<String> refused,
+            String skeleton) {
         int mp = f.guardSlots();
         if (mp >= f.pieces.length) {
             return List.of();
@@ -478,19 +505,25 @@ final class ModifierComposer {
                 }
             }
         }
+        // an operand enum printing in the mnemonic's piece would change that piece past the mnemonic
+        boolean mnemonicPieceKept = !operandSlots.contains(mp);
         List<SassForm> out = new ArrayList<>();
         for (long[] v : choices) {
             List<String> text = spell(tokens, groups, position, v, trailing);
             if (text == null) {
                 continue;
             }
+            String mnemonic = text.isEmpty() ? opcode : opcode + "." + String.join(".", text);
+            String mnemonicPiece = piece.substring(0, at) + mnemonic + piece.substring(end);
+            if (skeleton != null && mnemonicPieceKept && !skeleton.contains(mnemonicPiece)) {
+                continue; // every form of this combination has that piece in its skeleton
+            }
             long[] bits = {f.bitsLo, f.bitsHi};
             for (int g = 0; g < n; g++) {
                 set(groups.get(g).field(), v[g], bits);
             }
-            String mnemonic = text.isEmpty() ? opcode : opcode + "." + String.join(".", text);
             List<String> pieces = new ArrayList<>(List.of(f.pieces));
-            pieces.set(mp, piece.substring(0, at) + mnemonic + piece.substring(end));
+            pieces.set(mp, mnemonicPiece);
             // The mnemonic combination as is, and with each operand modifier changed alone on top of it.
             if (!java.util.Arrays.equals(v, current)) {
                 add(out, f, mnemonic, pieces, bits);

@@ -125,15 +125,15 @@ public final class SassIsa {
 
     /**
      * Forms of modifier combinations no learned form has, built on first use; see {@link ModifierComposer}. A class
-     * composes only onto the forms of its own dispatch key and mnemonic, so the forms are made per mnemonic (for the
+     * composes only onto the forms of its own dispatch key and mnemonic, so the forms are made per skeleton (for the
      * assembler) and per key (for the decoder), as each is first asked for: the whole set is tens of thousands of
      * forms, of which a compilation needs a few.
      */
     private volatile Map<Integer, List<SassForm>> composeBase;
-    private final Map<String, Map<String, List<SassForm>>> composedByMnemonic = new ConcurrentHashMap<>();
+    private final Map<String, List<SassForm>> composedBySkeleton = new ConcurrentHashMap<>();
     private final Map<Integer, KeyForms> composedByKey = new ConcurrentHashMap<>();
 
-    /** One key's composed forms, ranked (to merge into a mnemonic's) and as the decoder reads them. */
+    /** One key's composed forms, ranked (to merge into a skeleton's) and as the decoder reads them. */
     private record KeyForms(List<ModifierComposer.Ranked> ranked, List<SassForm> forms) {}
 
     /** The learned and generalized forms by key: what the modifier classes compose onto. */
@@ -156,11 +156,6 @@ public final class SassIsa {
         return base;
     }
 
-    /** The composed forms of the classes of key {@code key}, most specific first (shared with the assembler's view). */
-    private List<ModifierComposer.Ranked> composedByKey(int key) {
-        return keyForms(key).ranked();
-    }
-
     private List<SassForm> composedFormsOfKey(int key) {
         return keyForms(key).forms();
     }
@@ -173,22 +168,44 @@ public final class SassIsa {
         });
     }
 
-    /** The assembler's last resort: forms of modifier combinations composed from the modifier tables. */
+    /**
+     * The assembler's last resort: forms of modifier combinations composed from the modifier tables. Only the forms
+     * of the skeleton asked for are made (a mnemonic's classes compose thousands of forms, of which a compilation
+     * asks for a few skeletons), unless the decoder has composed a key's forms already.
+     */
     List<SassForm> composedWithSkeleton(String skeleton) {
-        String mnemonic = ModifierComposer.base(skeletonMnemonic(skeleton));
-        return composedByMnemonic.computeIfAbsent(mnemonic, m -> {
-            // the forms of this mnemonic's classes, from the decoder's per-key forms, in the order of the whole set
-            List<ModifierComposer.Ranked> forms = new ArrayList<>();
-            modifiers.stream().filter(c -> c.mnemonic().equals(m)).map(SassModifierClass::key).distinct()
-                    .forEach(k -> composedByKey(k).stream()
-                            .filter(r -> ModifierComposer.base(r.form().mnemonic).equals(m)).forEach(forms::add));
-            forms.sort(ModifierComposer.Ranked.ORDER);
-            Map<String, List<SassForm>> bySkeleton = new HashMap<>();
-            for (ModifierComposer.Ranked r : forms) {
-                bySkeleton.computeIfAbsent(r.form().skeleton, k -> new ArrayList<>()).add(r.form());
+        List<SassForm> forms = composedBySkeleton.get(skeleton);
+        if (forms == null) {
+            forms = composeWithSkeleton(skeleton);
+            if (composedBySkeleton.size() >= COMPOSED_SKELETON_LIMIT) {
+                composedBySkeleton.clear();
             }
-            return bySkeleton;
-        }).getOrDefault(skeleton, List.of());
+            composedBySkeleton.putIfAbsent(skeleton, forms);
+        }
+        return forms;
+    }
+
+    /** Bound on the skeletons whose composed forms are kept (a long-lived server sees many). */
+    private static final int COMPOSED_SKELETON_LIMIT = 1 << 14;
+
+    private List<SassForm> composeWithSkeleton(String skeleton) {
+        String m = ModifierComposer.base(skeletonMnemonic(skeleton));
+        // the forms of this mnemonic's classes with this skeleton, in the order of the whole set
+        List<ModifierComposer.Ranked> forms = new ArrayList<>();
+        modifiers.stream().filter(c -> c.mnemonic().equals(m)).map(SassModifierClass::key).distinct().forEach(k -> {
+            KeyForms whole = composedByKey.get(k);
+            List<ModifierComposer.Ranked> ranked = whole != null ? whole.ranked()
+                    : ModifierComposer.composeRanked(modifiers,
+                            i -> modifiers.get(i).key() == k && modifiers.get(i).mnemonic().equals(m), composeBase(),
+                            skeleton);
+            for (ModifierComposer.Ranked r : ranked) {
+                if (r.form().skeleton.equals(skeleton) && ModifierComposer.base(r.form().mnemonic).equals(m)) {
+                    forms.add(r);
+                }
+            }
+        });
+        forms.sort(ModifierComposer.Ranked.ORDER);
+        return forms.stream().map(ModifierComposer.Ranked::form).toList();
     }
 
     /** The mnemonic (with modifiers) a skeleton names: {@code @!{} IADD3.X {}, ...} gives {@code IADD3.X}. */

@@ -36,11 +36,15 @@ public final class LatencyControlPass implements ControlPass {
     private final TargetDescription description;
     private final LatencyModel model;
     private final boolean repair;
+    /** The lines' scheduling view, shared by every function this pass handles (see {@link SassView}). */
+    private final SassView view;
 
     private LatencyControlPass(TargetDescription description, boolean repair) {
         this.description = description;
         this.model = LatencyModel.of(description);
         this.repair = repair;
+        this.view = new SassView(model, description.has(TargetFeature.GLOBAL_DESCRIPTOR_IN_UR),
+                description.has(TargetFeature.UR_IN_GLOBAL_ADDRESS_BITS));
     }
 
     /** The pass with the latency model and encodings of a described target. */
@@ -57,11 +61,6 @@ public final class LatencyControlPass implements ControlPass {
         return new LatencyControlPass(description, false);
     }
 
-    private SassView view() {
-        return new SassView(model, description.has(TargetFeature.GLOBAL_DESCRIPTOR_IN_UR),
-                description.has(TargetFeature.UR_IN_GLOBAL_ADDRESS_BITS));
-    }
-
     @Override
     public void beforeAllocation(OriFunction function, CodegenContext cx) {
         if (cx.options().optLevel() > 0) {
@@ -71,14 +70,13 @@ public final class LatencyControlPass implements ControlPass {
 
     @Override
     public List<CodeLine> apply(List<CodeLine> code, CodegenContext cx) {
-        SassView view = view();
         List<CodeLine> ordered = cx.options().optLevel() > 0 ? new PostRaScheduler(model, view).schedule(code) : code;
         return apply(ordered, cx.target(), view);
     }
 
     @Override
     public List<CodeLine> apply(List<CodeLine> code, Target target) {
-        return apply(code, target, view());
+        return apply(code, target, view);
     }
 
     /** Rounds of NOP padding at most (each pads every remaining too-short distance once). */

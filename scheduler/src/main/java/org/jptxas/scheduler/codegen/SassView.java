@@ -2,10 +2,11 @@ package org.jptxas.scheduler.codegen;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jptxas.sass.SassOp;
 import org.jptxas.isel.codegen.CodeLine;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.model.RegFile;
@@ -24,6 +25,10 @@ import org.jptxas.scheduler.sass.SassShape;
  * <p>{@link #forMotion} adds the constraints that only matter when instructions move: mnemonics without a latency
  * class and clock reads keep their place (order points); warp-synchronous instructions and ordered (strong,
  * volatile) memory accesses order every memory access, like fences.
+ *
+ * <p>What it makes of a line depends on the line's instruction and text alone, so one view serves every function a
+ * target compiles (the functions of a module share most of their instructions): its memos are kept by the pass and
+ * shared by the threads of a batch or a compile server, and start over when full. Thread-safe.
  */
 final class SassView {
     /** The uniform pair the descriptor lives in (ptxas's and the code generator's choice). */
@@ -33,18 +38,41 @@ final class SassView {
     private static final Set<String> WARP_SYNC = Set.of("SHFL", "VOTE", "VOTEU", "MATCH", "ELECT");
     private static final Set<String> ORDERED_MEMORY = Set.of("STRONG", "SYS", "GPU", "SM", "VOLATILE", "MMIO");
 
+    /** Bound on each memo's entries; past it, the memo is emptied and fills again. */
+    private static final int MEMO_LIMIT = 1 << 16;
+
     private final SassReader reader;
     private final boolean descriptorInUr;
-    /** What a line means depends on its instruction alone, and the passes view each line twice. */
-    private final Map<Object, SassReader.Parsed> parsed = new HashMap<>();
+    /** What a line means depends on its instruction and text alone, and the passes view each line twice. */
+    private final Map<LineKey, SassReader.Parsed> parsed = new ConcurrentHashMap<>();
     /** Per line key, its reuse-flag slots: every pass of control-word making asks again for the same lines. */
-    private final Map<Object, ReuseFlags.Slots> reuseSlots = new HashMap<>();
+    private final Map<LineKey, ReuseFlags.Slots> reuseSlots = new ConcurrentHashMap<>();
     /**
      * mbarrier operations and asynchronous stores into a cluster's shared memory keep their place among memory
      * accesses and fences: an arrival releases, a phase check acquires, and either may reach any block's memory.
      */
     private static final java.util.Set<String> ASYNC_SHARED = java.util.Set.of("SYNCS", "STAS", "REDAS");
-    private final Map<Object, SimpleInstr> motion = new HashMap<>();
+    private final Map<LineKey, SimpleInstr> motion = new ConcurrentHashMap<>();
+
+    /**
+     * What a line's view depends on: its typed instruction (null for a line known only by its text) and its text (the
+     * reader names the instruction by it, and reads a texture instruction's widths from it).
+     */
+    private record LineKey(SassOp op, String text, int hash) {
+        LineKey(SassOp op, String text) {
+            this(op, text, (op == null ? 0 : op.hashCode()) * 31 + text.hashCode());
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof LineKey k && hash == k.hash && java.util.Objects.equals(op, k.op) && text.equals(k.text);
+        }
+    }
 
     /**
      * @param descriptorInUr  {@code .E} accesses read the memory descriptor from UR4/UR5
@@ -63,16 +91,29 @@ final class SassView {
 
     /** The reuse-flag slots of {@code line} ({@link ReuseFlags#slots(SassShape)} of its shape). */
     ReuseFlags.Slots reuseSlots(CodeLine line) {
-        return reuseSlots.computeIfAbsent(key(line), k -> ReuseFlags.slots(shape(line)));
+        LineKey key = key(line);
+        ReuseFlags.Slots s = reuseSlots.get(key);
+        return s != null ? s : remember(reuseSlots, key, ReuseFlags.slots(shape(line)));
     }
 
     /** The instruction with the extra ordering constraints of code motion. */
     SimpleInstr forMotion(CodeLine line) {
-        return motion.computeIfAbsent(key(line), t -> motionOf(line));
+        LineKey key = key(line);
+        SimpleInstr in = motion.get(key);
+        return in != null ? in : remember(motion, key, motionOf(line));
     }
 
-    private static Object key(CodeLine line) {
-        return line.op() != null ? line.op() : line.text();
+    private static LineKey key(CodeLine line) {
+        return new LineKey(line.op(), line.text());
+    }
+
+    /** Puts {@code value} into {@code memo} (emptied first when full) and returns what the memo holds for the key. */
+    private static <V> V remember(Map<LineKey, V> memo, LineKey key, V value) {
+        if (memo.size() >= MEMO_LIMIT) {
+            memo.clear();
+        }
+        V earlier = memo.putIfAbsent(key, value);
+        return earlier != null ? earlier : value;
     }
 
     private SimpleInstr motionOf(CodeLine line) {
@@ -96,13 +137,9 @@ final class SassView {
     }
 
     private SassReader.Parsed parse(CodeLine line) {
-        Object key = key(line);
+        LineKey key = key(line);
         SassReader.Parsed p = parsed.get(key);
-        if (p == null) {
-            p = read(line);
-            parsed.put(key, p);
-        }
-        return p;
+        return p != null ? p : remember(parsed, key, read(line));
     }
 
     /** The shape of a generated line: from its typed instruction, or its text where it has none. */
