@@ -737,6 +737,11 @@ def main():
             print('%s %s/%d: %d combinations, %d refused by nvdisasm, %d refused spellings' % (sm, mnemonic, key,
                   len(combos), len(dead), len(refused)))
         refuse_duplicates(sm, mods)
+        # a word's form and its unguarded @PT copy can equal a form already added: the tables keep each form once
+        unique = {}
+        for f in overlay['forms']:
+            unique.setdefault(json.dumps(f, sort_keys=True), f)
+        overlay['forms'] = list(unique.values())
         save(forms_path, overlay)
         save(mods_path, mods)
 
