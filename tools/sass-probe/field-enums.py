@@ -67,6 +67,8 @@ CTRL_MASK_HI = ((1 << 17) - 1) << (105 - 64)
 def form(mnemonic, key, pieces, bits, slots):
     mask = (1 << 128) - 1
     for s in slots:
+        if s.startswith('='):
+            continue  # a literal operand: its bits stay fixed
         for rng in s.split(' ')[1].split(','):
             hi, lo = map(int, rng.split(':'))
             mask &= ~(((1 << (hi - lo + 1)) - 1) << lo)
@@ -471,17 +473,22 @@ for op, lo, types in [('FMNMX', 0x4000000500077209, [0]), ('HMNMX2', 0x400000050
 # (reuse flags, guard, operand decorations), its fields found by single-bit flips in raw mode (tools/sass-probe/
 # derive-form.py: a bit belongs to an operand's field when flipping it changes only that operand's register number,
 # immediate or constant bank/offset), each checked on ptxas's word and random field values against nvdisasm.
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'random-program-forms.json')) as _f:
-    for _r in json.load(_f):
-        PTXAS_FORMS.append(ptxas_form(_r['mnemonic'], _r['pieces'], _r['word'], _r['slots'], _r['exclude'], [_r['sm']]))
-        if _r['pieces'][0] == '@' and _r['slots'][0].startswith('PRED 14:12'):
-            # the same word under @PT, which nvdisasm prints without a guard: a form of its own, so the guarded one
-            # never decodes it as "@PT ..." (a guarded form's exclusions name its slots one higher)
-            _ex = ['&'.join('%d=%s' % (int(t.split('=')[0]) - 1, t.split('=')[1]) for t in e.split('&'))
-                   for e in _r['exclude'] if not any(t.startswith('0=') for t in e.split('&'))]
-            _w = int(_r['word'], 16) & ~(0xf << 12) | 7 << 12
-            PTXAS_FORMS.append(ptxas_form(_r['mnemonic'], [_r['pieces'][1].lstrip()] + _r['pieces'][2:], '%032x' % _w,
-                                          _r['slots'][1:], _ex, [_r['sm']]))
+# form-suite-forms.json: the same for the words of ptxas's cubins of the instruction-form suite (cli
+# UnknownWordsReportTest's examples, one word per SM and nvdisasm skeleton).
+_rows = []
+for _name in ('random-program-forms.json', 'form-suite-forms.json'):
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), _name)) as _f:
+        _rows += json.load(_f)
+for _r in _rows:
+    PTXAS_FORMS.append(ptxas_form(_r['mnemonic'], _r['pieces'], _r['word'], _r['slots'], _r['exclude'], [_r['sm']]))
+    if _r['pieces'][0] == '@' and _r['slots'][0].startswith('PRED 14:12'):
+        # the same word under @PT, which nvdisasm prints without a guard: a form of its own, so the guarded one
+        # never decodes it as "@PT ..." (a guarded form's exclusions name its slots one higher)
+        _ex = ['&'.join('%d=%s' % (int(t.split('=')[0]) - 1, t.split('=')[1]) for t in e.split('&'))
+               for e in _r['exclude'] if not any(t.startswith('0=') for t in e.split('&'))]
+        _w = int(_r['word'], 16) & ~(0xf << 12) | 7 << 12
+        PTXAS_FORMS.append(ptxas_form(_r['mnemonic'], [_r['pieces'][1].lstrip()] + _r['pieces'][2:], '%032x' % _w,
+                                      _r['slots'][1:], _ex, [_r['sm']]))
 
 # Composed spellings the forms above already hold (an operand class's '-' on a form ptxas wrote with it), or that
 # nvdisasm prints otherwise ('-' on LEA.X's b is '~'): refused in the classes, so no composed form shadows or
@@ -730,6 +737,11 @@ def main():
             print('%s %s/%d: %d combinations, %d refused by nvdisasm, %d refused spellings' % (sm, mnemonic, key,
                   len(combos), len(dead), len(refused)))
         refuse_duplicates(sm, mods)
+        # a word's form and its unguarded @PT copy can equal a form already added: the tables keep each form once
+        unique = {}
+        for f in overlay['forms']:
+            unique.setdefault(json.dumps(f, sort_keys=True), f)
+        overlay['forms'] = list(unique.values())
         save(forms_path, overlay)
         save(mods_path, mods)
 

@@ -280,13 +280,19 @@ final class FloatOps {
             return;
         }
         boolean oob = op.has("OOB") && op.opcode().equals("HFMA2");
-        if (op.has("BF16_V2") && o.size() == (op.opcode().equals("HFMA2") ? 4 : 3) && op.modifiers().stream()
-                .allMatch(m -> m.equals("BF16_V2") || m.equals("RELU") || m.equals("MMA") || oob && m.equals("OOB"))) {
+        // HFMA2.MMA.BF16_V2 d, a, hi, lo, c: b as two bf16 immediates (sm_90's bf16 add a * (1, 1) + c)
+        boolean bf16Pair = op.opcode().equals("HFMA2") && o.size() == 5 && o.get(2) instanceof Imm
+                && o.get(3) instanceof Imm;
+        if (op.has("BF16_V2") && (o.size() == (op.opcode().equals("HFMA2") ? 4 : 3) || bf16Pair) && op.modifiers()
+                .stream().allMatch(m -> m.equals("BF16_V2") || m.equals("RELU") || m.equals("MMA")
+                        || oob && m.equals("OOB"))) {
             // bf16 pairs as one fma each: HADD2 a + b = a * 1 + b, HMUL2 a * b = a * b + (-0)
-            int a = halfPair(o.get(1), t, w, op), b = halfPair(o.get(2), t, w, op);
+            int a = halfPair(o.get(1), t, w, op);
+            int b = bf16Pair ? SmallFloats.toBf16(((Imm) o.get(2)).value()) << 16
+                    | SmallFloats.toBf16(((Imm) o.get(3)).value()) : halfPair(o.get(2), t, w, op);
             int r = switch (op.opcode()) {
                 case "HFMA2" -> {
-                    int c = halfPair(o.get(3), t, w, op);
+                    int c = halfPair(o.get(bf16Pair ? 4 : 3), t, w, op);
                     int v = PackedOps.fma2Bf16(a, b, c, op.has("RELU"));
                     yield oob ? PackedOps.oobClamp(v, a, b, c) : v;
                 }
