@@ -91,7 +91,7 @@ public final class OptPipeline {
             p.add(new TupleCoalescing());
         }
         if (optLevel >= 1) {
-            // Dead-code elimination and block merging late in the list can leave a branch to a block that now only
+            // Passes late in the list (dead-code elimination, for one) can leave a branch to a block that now only
             // exits; cleaned up here, the round after confirms the whole list once, where a cleanup only at the
             // third place made that round change and a third round confirm the passes before it.
             p.add(new BranchCleanup());
