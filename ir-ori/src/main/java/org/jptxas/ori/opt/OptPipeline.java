@@ -90,6 +90,12 @@ public final class OptPipeline {
         if (optLevel >= 2) {
             p.add(new TupleCoalescing());
         }
+        if (optLevel >= 1) {
+            // Passes late in the list (dead-code elimination, for one) can leave a branch to a block that now only
+            // exits; cleaned up here, the round after confirms the whole list once, where a cleanup only at the
+            // third place made that round change and a third round confirm the passes before it.
+            p.add(new BranchCleanup());
+        }
         return new OptPipeline(p, false, null, null);
     }
 
