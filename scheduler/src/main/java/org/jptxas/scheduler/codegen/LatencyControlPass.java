@@ -14,7 +14,6 @@ import org.jptxas.sass.SassOp;
 import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.spi.TargetDescription;
 import org.jptxas.ori.target.Target;
-import org.jptxas.ori.target.TargetFeature;
 import org.jptxas.scheduler.control.ControlWord;
 import org.jptxas.scheduler.control.ControlWordGenerator;
 import org.jptxas.scheduler.latency.LatencyModel;
@@ -58,8 +57,7 @@ public final class LatencyControlPass implements ControlPass {
     }
 
     private SassView view() {
-        return new SassView(model, description.has(TargetFeature.GLOBAL_DESCRIPTOR_IN_UR),
-                description.has(TargetFeature.UR_IN_GLOBAL_ADDRESS_BITS));
+        return new SassView(description);
     }
 
     @Override
