@@ -43,8 +43,7 @@ public final class LatencyControlPass implements ControlPass {
         this.description = description;
         this.model = LatencyModel.of(description);
         this.repair = repair;
-        this.view = new SassView(model, description.has(TargetFeature.GLOBAL_DESCRIPTOR_IN_UR),
-                description.has(TargetFeature.UR_IN_GLOBAL_ADDRESS_BITS));
+        this.view = new SassView(description);
     }
 
     /** The pass with the latency model and encodings of a described target. */

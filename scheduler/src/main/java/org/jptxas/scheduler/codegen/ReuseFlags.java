@@ -31,11 +31,6 @@ final class ReuseFlags {
 
     private ReuseFlags() {}
 
-    /** The slots of an instruction given by its text (guard and opcode included). */
-    static Slots slots(String text) {
-        return slots(SassShape.of(text));
-    }
-
     /** The slots of an instruction: the GPRs of its first three sources when each is a plain register. */
     static Slots slots(SassShape shape) {
         List<SassShape.Operand> ops = shape.operands();
@@ -143,11 +138,6 @@ final class ReuseFlags {
             }
         }
         return false;
-    }
-
-    /** {@code text} with {@code .reuse} after the operands of the slots in {@code mask}; nothing else changes. */
-    static String withReuse(String text, int mask) {
-        return withReuse(text, slots(text), mask);
     }
 
     /**

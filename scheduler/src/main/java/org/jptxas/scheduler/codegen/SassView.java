@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.jptxas.sass.SassOp;
 import org.jptxas.isel.codegen.CodeLine;
+import org.jptxas.ori.target.TargetFeature;
+import org.jptxas.sass.SassAssembler;
+import org.jptxas.sass.SassOp;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.model.RegFile;
 import org.jptxas.scheduler.model.RegRange;
@@ -15,6 +17,7 @@ import org.jptxas.scheduler.model.SchedFlag;
 import org.jptxas.scheduler.model.SimpleInstr;
 import org.jptxas.scheduler.sass.SassReader;
 import org.jptxas.scheduler.sass.SassShape;
+import org.jptxas.spi.TargetDescription;
 
 /**
  * The scheduler's view of generated SASS: {@link SassReader} over each line's typed instruction (its text only for a
@@ -43,6 +46,8 @@ final class SassView {
 
     private final SassReader reader;
     private final boolean descriptorInUr;
+    /** Gives the lines made as text (call-frame fix-ups, padding) the typed instruction they assemble to. */
+    private final SassAssembler assembler;
     /** What a line means depends on its instruction and text alone, and the passes view each line twice. */
     private final Map<LineKey, SassReader.Parsed> parsed = new ConcurrentHashMap<>();
     /** Per line key, its reuse-flag slots: every pass of control-word making asks again for the same lines. */
@@ -74,14 +79,11 @@ final class SassView {
         }
     }
 
-    /**
-     * @param descriptorInUr  {@code .E} accesses read the memory descriptor from UR4/UR5
-     *     ({@link org.jptxas.ori.target.TargetFeature#GLOBAL_DESCRIPTOR_IN_UR})
-     * @param urInAddressBits {@link org.jptxas.ori.target.TargetFeature#UR_IN_GLOBAL_ADDRESS_BITS}
-     */
-    SassView(LatencyModel model, boolean descriptorInUr, boolean urInAddressBits) {
-        this.reader = new SassReader(model, urInAddressBits);
-        this.descriptorInUr = descriptorInUr;
+    SassView(TargetDescription description) {
+        this.reader = new SassReader(LatencyModel.of(description),
+                description.has(TargetFeature.UR_IN_GLOBAL_ADDRESS_BITS));
+        this.descriptorInUr = description.has(TargetFeature.GLOBAL_DESCRIPTOR_IN_UR);
+        this.assembler = new SassAssembler(description.isa());
     }
 
     /** The instruction as control-word generation and the hazard checker see it. */
@@ -142,9 +144,13 @@ final class SassView {
         return p != null ? p : remember(parsed, key, read(line));
     }
 
-    /** The shape of a generated line: from its typed instruction, or its text where it has none. */
-    static SassShape shape(CodeLine line) {
-        return line.op() != null ? SassShape.of(line.op().form(), line.op().values()) : SassShape.of(line.text());
+    /**
+     * The shape of a generated line: from its typed instruction, or where it has none, from the one its assembly
+     * assembles to (branch targets do not change a shape, so every label stands at 0).
+     */
+    private SassShape shape(CodeLine line) {
+        SassOp op = line.op() != null ? line.op() : assembler.select(line.assembly(), 0, name -> 0);
+        return SassShape.of(op.form(), op.values());
     }
 
     private SassReader.Parsed read(CodeLine line) {

@@ -31,7 +31,7 @@ class PostRaSchedulerTest {
         List<CodeLine> code = lines("ULDC.64 UR4, c[0x0][0x118]", "IMAD.WIDE.U32 R2, R0, R5, c[0x0][0x168]",
                 "FADD R7, R8, R9", "FADD R7, R7, R9", "FADD R7, R7, R9", "LDG.E R4, [R2.64]", "FADD R4, R4, R7",
                 "STG.E [R2.64], R4", "EXIT");
-        List<String> out = texts(new PostRaScheduler(SM80, new SassView(SM80, true, true)).schedule(code));
+        List<String> out = texts(new PostRaScheduler(SM80, new SassView(TestTargets.of("sm_80"))).schedule(code));
         assertEquals(code.size(), out.size());
         int load = out.indexOf("LDG.E R4, [R2.64]");
         assertTrue(load < out.indexOf("FADD R7, R7, R9"), () -> "the load starts before the FADD chain: " + out);
@@ -44,7 +44,7 @@ class PostRaSchedulerTest {
     void physicalRegisterReuseOrdersReaderBeforeTheNextWriter() {
         // R2 is read by the first FADD and then rewritten (WAR); the second R2 value feeds the last FADD (WAW, RAW).
         List<CodeLine> code = lines("FADD R3, R2, R2", "MOV R2, 0x1", "FADD R4, R2, R2", "FADD R5, R3, R4", "EXIT");
-        List<String> out = texts(new PostRaScheduler(SM80, new SassView(SM80, true, true)).schedule(code));
+        List<String> out = texts(new PostRaScheduler(SM80, new SassView(TestTargets.of("sm_80"))).schedule(code));
         assertTrue(out.indexOf("FADD R3, R2, R2") < out.indexOf("MOV R2, 0x1"));
         assertTrue(out.indexOf("MOV R2, 0x1") < out.indexOf("FADD R4, R2, R2"));
     }
@@ -54,7 +54,7 @@ class PostRaSchedulerTest {
         List<CodeLine> code = new ArrayList<>(lines("FADD R1, R1, R1", "MOV R9, 0x2"));
         code.add(CodeLine.of("FADD R7, R8, R9").withLabel(".L_x_1"));
         code.addAll(lines("FADD R7, R7, R9", "FADD R7, R7, R9", "S2R R6, SR_TID.X", "@P0 BRA `(.L_x_1)", "EXIT"));
-        List<CodeLine> out = new PostRaScheduler(SM80, new SassView(SM80, true, true)).schedule(code);
+        List<CodeLine> out = new PostRaScheduler(SM80, new SassView(TestTargets.of("sm_80"))).schedule(code);
         List<String> t = texts(out);
         assertTrue(t.indexOf("S2R R6, SR_TID.X") > 1, "the S2R stays in its block: " + t);
         assertEquals(".L_x_1", out.get(2).label(), t::toString);
@@ -70,7 +70,7 @@ class PostRaSchedulerTest {
     void shufflesAndBarriersKeepTheirOrder() {
         List<CodeLine> code = lines("STS [R2], R3", "SHFL.BFLY PT, R4, R5, 0x1, 0x1f", "LDS R6, [R2]",
                 "BAR.SYNC.DEFER_BLOCKING 0x0", "LDS R7, [R8]", "EXIT");
-        List<String> out = texts(new PostRaScheduler(SM80, new SassView(SM80, true, true)).schedule(code));
+        List<String> out = texts(new PostRaScheduler(SM80, new SassView(TestTargets.of("sm_80"))).schedule(code));
         assertEquals(texts(code), out);
     }
 
@@ -84,7 +84,7 @@ class PostRaSchedulerTest {
         List<CodeLine> code = lines("STS [R2], R3", "MEMBAR.ALL.CTA", "MEMBAR.ALL.GPU", "ERRBAR", "CGAERRBAR",
                 "SYNCS.ARRIVE.TRANS64.RED.A1T0 RZ, [R4+URZ], RZ", "SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [R5+URZ], R6",
                 "LDS R7, [R8]", "EXIT");
-        List<String> out = texts(new PostRaScheduler(sm90, new SassView(sm90, true, true)).schedule(code));
+        List<String> out = texts(new PostRaScheduler(sm90, new SassView(TestTargets.of("sm_90"))).schedule(code));
         assertEquals(texts(code), out);
     }
 }

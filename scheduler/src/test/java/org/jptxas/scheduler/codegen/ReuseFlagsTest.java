@@ -20,6 +20,7 @@ import org.jptxas.scheduler.sass.ControlAgreement;
 import org.jptxas.scheduler.sass.DecodedListing;
 import org.jptxas.scheduler.sass.SassLine;
 import org.jptxas.scheduler.sass.SassReader;
+import org.jptxas.scheduler.sass.SassShape;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.kernels.KernelCase;
@@ -30,8 +31,16 @@ import org.junit.jupiter.api.Test;
 import org.jptxas.spi.TestTargets;
 
 class ReuseFlagsTest {
+    private static ReuseFlags.Slots slots(String text) {
+        return ReuseFlags.slots(SassShape.of(text));
+    }
+
     private static int[] gprs(String text) {
-        return ReuseFlags.slots(text).gpr();
+        return slots(text).gpr();
+    }
+
+    private static String withReuse(String text, int mask) {
+        return ReuseFlags.withReuse(text, slots(text), mask);
     }
 
     @Test
@@ -48,10 +57,10 @@ class ReuseFlagsTest {
     @Test
     void flagsGoRightAfterTheirOperandsAndNothingElseMoves() {
         assertEquals("FSETP.NEU.FTZ.AND P2, PT, |R8|.reuse, +INF , PT",
-                ReuseFlags.withReuse("FSETP.NEU.FTZ.AND P2, PT, |R8|, +INF , PT", 1));
-        assertEquals("@!P1 FFMA R0, -R2.reuse, R3, R4.reuse", ReuseFlags.withReuse("@!P1 FFMA R0, -R2, R3, R4", 0b101));
-        assertEquals("MOV R1, R2.reuse", ReuseFlags.withReuse("MOV R1, R2", 0b010));
-        assertEquals("MOV R1, R2", ReuseFlags.withReuse("MOV R1, R2", 0));
+                withReuse("FSETP.NEU.FTZ.AND P2, PT, |R8|, +INF , PT", 1));
+        assertEquals("@!P1 FFMA R0, -R2.reuse, R3, R4.reuse", withReuse("@!P1 FFMA R0, -R2, R3, R4", 0b101));
+        assertEquals("MOV R1, R2.reuse", withReuse("MOV R1, R2", 0b010));
+        assertEquals("MOV R1, R2", withReuse("MOV R1, R2", 0));
     }
 
     @Test
@@ -74,7 +83,7 @@ class ReuseFlagsTest {
             instrs.add(parser.parse(new SassLine("", 16 * i, texts.get(i), 63L << 32, 0, null)).instr());
             words.add(new ControlWord(stalls[i], true, 7, 7, 0, 0));
         }
-        return ReuseFlags.masks(texts.stream().map(ReuseFlags::slots).toList(), instrs, words, new boolean[texts.size()], m);
+        return ReuseFlags.masks(texts.stream().map(ReuseFlagsTest::slots).toList(), instrs, words, new boolean[texts.size()], m);
     }
 
     /** Flags counted against ptxas's: set by both, by ptxas only, by jptxas only. */
@@ -121,7 +130,7 @@ class ReuseFlagsTest {
         for (int i = 0; i < start.length; i++) {
             start[i] = lines.get(i).label() != null || flow.isJoin(i);
         }
-        int[] ours = ReuseFlags.masks(texts.stream().map(ReuseFlags::slots).toList(), instrs, words, start, model);
+        int[] ours = ReuseFlags.masks(texts.stream().map(ReuseFlagsTest::slots).toList(), instrs, words, start, model);
         int both = 0;
         int onlyPtxas = 0;
         int onlyOurs = 0;
