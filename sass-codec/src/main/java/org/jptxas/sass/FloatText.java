@@ -63,6 +63,24 @@ public final class FloatText {
         return s.substring(0, end);
     }
 
+    /**
+     * The text the assembler takes for a 32-bit NaN field with exactly these bits ({@code -QNAN(0xffc00001)}):
+     * nvdisasm prints every NaN as {@code ±QNAN}, which assembles to one canonical NaN, while ptxas keeps a PTX
+     * immediate's payload.
+     */
+    public static String nanAssembly(long bits32) {
+        return ((bits32 >>> 31) != 0 ? "-" : "+") + "QNAN(0x" + Long.toHexString(bits32 & 0xffffffffL) + ")";
+    }
+
+    /** The field bits {@link #nanAssembly} names, or -1 when {@code s} names none. */
+    static long nanBits(String s) {
+        int open = s.indexOf("QNAN(0x");
+        if (open < 0 || !s.endsWith(")")) {
+            return -1;
+        }
+        return Long.parseLong(s.substring(open + 7, s.length() - 1), 16) & 0xffffffffL;
+    }
+
     /** Parses what {@link #format} prints (and plain decimals); NaN comes back as the canonical quiet NaN. */
     static double parse(String s) {
         switch (s) {

@@ -124,6 +124,10 @@ public final class SassLexer {
                     j = number(s, i + 1);
                 } else {
                     j = i + 1 + (s.startsWith("INF", i + 1) ? 3 : 4);
+                    // jptxas's own assembly text may name a NaN's bits, -QNAN(0xffc00001): nvdisasm's QNAN keeps none
+                    if (s.startsWith("(0x", j) && s.indexOf(')', j) > 0) {
+                        j = s.indexOf(')', j) + 1;
+                    }
                     // nvdisasm writes a blank after INF/QNAN ("+INF , PT"): it belongs to the value's text.
                     if (j < n && s.charAt(j) == ' ') {
                         j++;

@@ -145,6 +145,10 @@ public enum SlotKind {
                 return width >= 64 ? s : s & ((1L << width) - 1);
             }
             case F32 -> {
+                long nan = FloatText.nanBits(lex.text().strip());
+                if (nan >= 0) {
+                    return nan;
+                }
                 double d = decimal(lex);
                 float f = (float) d;
                 if (!Double.isNaN(d) && (double) f != d) {
@@ -154,6 +158,10 @@ public enum SlotKind {
                         : Float.floatToRawIntBits(f) & 0xffffffffL;
             }
             case F64HI -> {
+                long nan = FloatText.nanBits(lex.text().strip());
+                if (nan >= 0) {
+                    return nan;
+                }
                 double d = decimal(lex);
                 long bits = Double.isNaN(d) ? (Double.doubleToRawLongBits(d) < 0 ? 0xfff8000000000000L
                         : 0x7fffffff00000000L) : Double.doubleToRawLongBits(d);

@@ -260,7 +260,14 @@ class FormRegressionTest {
             new String[] {"sm_90", "brx.idx.uni r, sym", "the same, .uni"},
             new String[] {"sm_90", "cvt.ftz.f32.bf16 r, r", "a bf16 widened by a shift kept subnormals and NaN"
                 + " payloads under .ftz (ptxas: F2F.FTZ.F32.BF16)"},
-            new String[] {"sm_90", "cvt.rz.ftz.f32.bf16 r, r", "the same, .rz"});
+            new String[] {"sm_90", "cvt.rz.ftz.f32.bf16 r, r", "the same, .rz"},
+            new String[] {"sm_75", "min.u64 r, i, i", "the low halves' compare folded to false and ISETP.EX's carry-in"
+                + " !PT had no immediate form: it was printed into the combine slot (carry-in PT)"},
+            new String[] {"sm_75", "setp.eq.u64 p|p, i, i", "the same in setp"},
+            new String[] {"sm_75", "setp.eq.and.s64 p|p, i, i, i", "the same with a combining predicate"},
+            new String[] {"sm_80", "slct.f32.f32 r, i, r, r", "FSEL's NaN immediate lost its payload through nvdisasm's"
+                + " QNAN text"},
+            new String[] {"sm_90", "slct.f32.f32 r, i, r, r", "the same"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

@@ -442,7 +442,7 @@ public final class SassTextPrinter {
         if (v instanceof Imm imm) {
             List<Spelling> out = new ArrayList<>(4);
             for (String t : immediateTexts(imm.bits(), src.neg())) {
-                out.add(new Spelling(t));
+                out.add(t.endsWith("QNAN ") && !src.neg() ? nanSpelling(t, imm.bits()) : new Spelling(t));
             }
             return out;
         }
@@ -478,6 +478,15 @@ public final class SassTextPrinter {
                     : List.of(new Spelling(sym.toString(), "0x0"));
         }
         throw new IllegalArgumentException("operand " + v);
+    }
+
+    /**
+     * A NaN immediate: nvdisasm's {@code ±QNAN} shown, its field bits assembled (the low 32 bits of a binary32 or
+     * of the high half of a binary64 spelled whole), so a PTX immediate's payload reaches the word as ptxas writes it.
+     */
+    private static Spelling nanSpelling(String text, long bits) {
+        long field = (bits >>> 32) == 0 ? bits : bits >>> 32;
+        return new Spelling(text, FloatText.nanAssembly(field) + " ");
     }
 
     private static String decorate(Src src, String text) {
