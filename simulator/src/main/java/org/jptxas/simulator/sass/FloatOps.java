@@ -214,7 +214,7 @@ final class FloatOps {
             }
             int r = PackedOps.minMax2(a, b, operands.pred(o.get(3), t, w), op.has("NAN"), bf16);
             if (op.has("XORSIGN")) {
-                r = PackedOps.xorSigns(r, rawRegister(o.get(1), t) ^ rawRegister(o.get(2), t), bf16);
+                r = PackedOps.xorSigns(r, rawRegister(o.get(1), t, op) ^ rawRegister(o.get(2), t, op), bf16);
             }
             OperandAccess.writeR(t, o.get(0), r);
         } else if (op.opcode().equals("I2IP") && o.size() == 4 && op.has("SAT") && op.has("S32")
@@ -231,12 +231,21 @@ final class FloatOps {
         }
     }
 
-    /** A register operand's bits before its |abs| or negation (.XORSIGN takes the sources' own signs). */
-    private int rawRegister(SassOperand o, Thread t) {
-        if (o instanceof Reg r && r.suffix().isEmpty()) {
-            return r.index() == 255 ? 0 : t.r[r.index()];
+    /**
+     * A register operand's halves after its swizzle but before its |abs| or negation (.XORSIGN takes the sources' own
+     * signs, of the halves the operation reads).
+     */
+    private int rawRegister(SassOperand o, Thread t, SassOp op) {
+        if (o instanceof Reg r) {
+            int v = r.index() == 255 ? 0 : t.r[r.index()];
+            return switch (r.suffix()) {
+                case "" -> v;
+                case "H0_H0" -> (v & 0xffff) | (v << 16);
+                case "H1_H1" -> (v >>> 16) | (v & 0xffff0000);
+                default -> throw machine.unimplemented(op);
+            };
         }
-        throw new IllegalStateException("XORSIGN source is not a plain register: " + o);
+        throw machine.unimplemented(op);
     }
 
     /** A packed-half source: register swizzles (.H0_H0, .H1_H1), negation and |abs| apply to both halves. */
@@ -677,7 +686,7 @@ final class FloatOps {
         int bits = Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r);
         if (op.has("XORSIGN") && !Float.isNaN(r)) {
             // .XORSIGN (on |a|, |b|): the result's sign is the sources' own signs xored
-            bits = bits & 0x7fffffff | (rawRegister(o.get(1), t) ^ rawRegister(o.get(2), t)) & 0x80000000;
+            bits = bits & 0x7fffffff | (rawRegister(o.get(1), t, op) ^ rawRegister(o.get(2), t, op)) & 0x80000000;
         }
         OperandAccess.writeR(t, o.get(0), bits);
         t.pc++;

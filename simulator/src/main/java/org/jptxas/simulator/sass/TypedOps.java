@@ -39,6 +39,11 @@ final class TypedOps {
         }
         List<SassOperand> ops = new ArrayList<>(layout.operands().size());
         for (SassOperands.Operand o : layout.operands()) {
+            List<SassOperand> pair = registerThenOffset(inst, o, address);
+            if (pair != null) {
+                ops.addAll(pair);
+                continue;
+            }
             SassOperand typed = operand(inst, o, address);
             ops.add(typed != null ? typed : new SassOperand.Other(SassPrinter.operandText(inst, o, address, labels)));
         }
@@ -93,6 +98,23 @@ final class TypedOps {
             case HEX -> new Atom.Hex(x.number());
             default -> new Atom.Decimal(x.text().strip());
         };
+    }
+
+    /**
+     * BRX's {@code R6 -0xe0} (a register and a signed offset printed as one operand, no comma): the two operands
+     * the branch reads, or null for any other operand.
+     */
+    private static List<SassOperand> registerThenOffset(SassInstruction.Known inst, SassOperands.Operand o, long address) {
+        List<String> texts = o.texts();
+        if (o.slots().size() != 2 || !texts.get(0).isEmpty() || !texts.get(1).equals(" ") || !texts.get(2).isEmpty()) {
+            return null;
+        }
+        if (atom(inst, o.slots().get(0), address) instanceof Atom.Reg r && r.kind() == SlotKind.GPR
+                && atom(inst, o.slots().get(1), address) instanceof Atom.Hex h) {
+            return List.of(new SassOperand.Reg(r.number(), false, false, false, ""),
+                    new SassOperand.Imm(h.value(), h.value(), false));
+        }
+        return null;
     }
 
     /** The operand, or null for one the emulator does not model (kept as its text, {@link SassOperand.Other}). */
