@@ -39,7 +39,7 @@ final class TypedOps {
         }
         List<SassOperand> ops = new ArrayList<>(layout.operands().size());
         for (SassOperands.Operand o : layout.operands()) {
-            List<SassOperand> pair = registerThenOffset(inst, o, address);
+            List<SassOperand> pair = form.mnemonic().startsWith("BRX") ? registerThenOffset(inst, o, address) : null;
             if (pair != null) {
                 ops.addAll(pair);
                 continue;
@@ -102,7 +102,8 @@ final class TypedOps {
 
     /**
      * BRX's {@code R6 -0xe0} (a register and a signed offset printed as one operand, no comma): the two operands
-     * the branch reads, or null for any other operand.
+     * the branch reads, or null for any other operand. (RET.ABS's {@code R20 0x0} has the same shape and stays one
+     * operand, which the return reads as a whole.)
      */
     private static List<SassOperand> registerThenOffset(SassInstruction.Known inst, SassOperands.Operand o, long address) {
         List<String> texts = o.texts();
