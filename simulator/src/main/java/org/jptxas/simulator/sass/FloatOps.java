@@ -250,23 +250,15 @@ final class FloatOps {
 
     /** A packed-half source: register swizzles (.H0_H0, .H1_H1), negation and |abs| apply to both halves. */
     private int halfPair(SassOperand o, Thread t, Warp w, SassOp op) {
-        if (o instanceof Reg r) {
-            int v = r.index() == 255 ? 0 : t.r[r.index()];
-            switch (r.suffix()) {
-                case "" -> { }
-                case "H0_H0" -> v = (v & 0xffff) | (v << 16);
-                case "H1_H1" -> v = (v >>> 16) | (v & 0xffff0000);
-                default -> throw machine.unimplemented(op);
-            }
-            if (r.abs()) {
-                v &= 0x7fff7fff;
-            }
-            if (r.negate()) {
-                v ^= 0x80008000;
-            }
-            return v;
+        int v = rawRegister(o, t, op); // a register with its swizzle, or unimplemented
+        Reg r = (Reg) o;
+        if (r.abs()) {
+            v &= 0x7fff7fff;
         }
-        throw machine.unimplemented(op);
+        if (r.negate()) {
+            v ^= 0x80008000;
+        }
+        return v;
     }
 
     /**
