@@ -29,6 +29,7 @@ import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.opcode.OriOpcodes;
 import org.jptxas.spi.TargetDescription;
 import org.jptxas.spi.TestTargets;
+import org.jptxas.testing.gate.Figures;
 import org.jptxas.tables.isel.ModTest;
 import org.jptxas.tables.isel.OperandKind;
 import org.jptxas.tables.isel.OperandTest;
@@ -67,27 +68,39 @@ import org.junit.jupiter.api.Test;
  * <p>Not covered: forms with labels, descriptors, uniform or indexed addresses, or modifiers written on operands
  * (negation, absolute value, {@code .H1}, {@code .reuse}); mnemonics that name no Ori opcode; modifier combinations
  * no table has a form for; whether a matcher's selection is the one ptxas makes. The seeds are SASS forms, not
- * the lowering's output, so a failure may be an instruction no PTX reaches (sm_80's F2FP.BF16 on sm_75, where PTX
- * has no bf16): each is checked against the known list {@code isel-walk-gaps.tsv} exactly (an unlisted failure
- * fails, and so does a listed one that no longer occurs), each row with the reason it is not reached or not yet
- * encoded; {@code -Djptxas.iselwalk.update=true} rewrites it (reasons kept).
+ * the lowering's output, so a seed may be an instruction no PTX reaches on the target (sm_80's F2FP.BF16 on sm_75,
+ * where PTX has no bf16). Those are described by the patterns of {@code isel-walk-unreachable.json} (matcher
+ * patterns, each with its reason; cli IselWalkUnreachableTest proves them by compiling every PTX form that writes
+ * the opcode for the target) and counted apart, not walked, where selection would pass them through unchanged (a
+ * seed one of the target's rewrites takes is walked); every pattern must meet at least one seed. What is left
+ * is checked against the known list {@code isel-walk-gaps.tsv} exactly (an unlisted failure fails, and so does a
+ * listed one that no longer occurs), each row with the reason it is not yet encoded; its size is the figure
+ * {@code isel.walk.gaps}; {@code -Djptxas.iselwalk.update=true} rewrites it (reasons kept).
  */
 class IselWalkTest {
     static final String GAPS = "isel-walk-gaps.tsv";
+    /** Patterns of the seeds no valid PTX lowers to on their targets (a matcher table; its emits are unused). */
+    static final String UNREACHABLE = "isel-walk-unreachable.json";
     /**
      * The target whose SASS spelling Ori's instructions carry (common.json's fallback matcher, sm80-spelling): the
      * lowering writes it for every target, and a target's matchers rewrite it into the target's own.
      */
     static final String CANONICAL_SPELLING = "sm_80";
 
-    /** One walk's outcome for a target. */
-    record Walk(int matchers, int instructions, Set<String> failures) {}
+    /**
+     * One walk's outcome for a target: the matchers taken, the instructions walked, the failures, and per pattern of
+     * {@link #UNREACHABLE} the seeds it set apart as not reached from PTX on the target.
+     */
+    record Walk(int matchers, int instructions, Set<String> failures, java.util.Map<String, Integer> unreachable) {}
 
     @Test
     @Tag("slow") // about 65 s on 2 cores: some 18,500 instructions over 8 targets, each legalized and selected
     void everySelectedFormEncodesOnEveryTarget() throws IOException {
         TreeMap<String, Walk> walks = new TreeMap<>();
         Set<String> failures = new TreeSet<>();
+        List<Matcher> unreachable = unreachablePatterns();
+        java.util.Map<String, Integer> setApart = new TreeMap<>();
+        unreachable.forEach(u -> setApart.put(u.name(), 0));
         List<TargetDescription> targets = new ArrayList<>();
         for (String target : TestTargets.names()) {
             TargetDescription d = TestTargets.of(target);
@@ -107,19 +120,25 @@ class IselWalkTest {
             if (!d.target().name().equals(CANONICAL_SPELLING)) {
                 seeds.addAll(seeds(TestTargets.of(CANONICAL_SPELLING).isa(), rewritten::contains));
             }
-            Walk w = walk(selector, seeds);
+            Walk w = walk(selector, seeds, unreachable);
             String target = d.target().name();
             walks.put(target, w);
             failures.addAll(w.failures());
+            w.unreachable().forEach((name, n) -> setApart.merge(name, n, Integer::sum));
         }
         assertFalse(walks.isEmpty(), "no code-generating target");
         StringBuilder summary = new StringBuilder();
         walks.forEach((t, w) -> summary.append(t).append(": ").append(w.matchers()).append(" matchers, ")
-                .append(w.instructions()).append(" instructions, ").append(w.failures().size()).append(" failures\n"));
+                .append(w.instructions()).append(" instructions, ").append(w.failures().size()).append(" failures, ")
+                .append(w.unreachable().values().stream().mapToInt(Integer::intValue).sum())
+                .append(" not reached from PTX\n"));
+        setApart.forEach((name, n) -> summary.append("  ").append(name).append(": ").append(n).append('\n'));
         System.out.print(summary);
         for (Walk w : walks.values()) {
             assertTrue(w.matchers() >= 1 && w.instructions() > 1000, "walk covers too little: " + summary);
         }
+        List<String> idle = setApart.entrySet().stream().filter(e -> e.getValue() == 0).map(e -> e.getKey()).toList();
+        assertEquals(List.of(), idle, UNREACHABLE + " patterns that set apart no seed (stale): " + summary);
         TreeMap<String, String> known = readGaps();
         if (Boolean.getBoolean("jptxas.iselwalk.update")) {
             writeGaps(failures, known);
@@ -131,6 +150,7 @@ class IselWalkTest {
         gone.removeAll(failures);
         assertEquals("", String.join("\n", unlisted) + (gone.isEmpty() ? "" : "\nlisted but no longer failing:\n"
                 + String.join("\n", gone)), "ISel walk failures (target | matcher | instruction | error)");
+        Figures.check("isel.walk.gaps", failures.size());
     }
 
     @Test
@@ -144,7 +164,7 @@ class IselWalkTest {
                         + " \"operands\": [\"1:R\"], \"emit\": [\"=NOSUCHOP\"], \"why\": \"w\"}]}")
                         .getBytes(StandardCharsets.UTF_8)), org.jptxas.tables.isel.MatcherTable.class);
         InstructionSelector sel = new InstructionSelector("sm_80", real.printer(), List.of(planted), List.of("planted"));
-        Walk w = walk(sel, seeds(d.isa(), "IADD3"::equals));
+        Walk w = walk(sel, seeds(d.isa(), "IADD3"::equals), List.of());
         assertEquals(1, w.matchers());
         assertTrue(w.instructions() >= 4, "built " + w.instructions());
         assertEquals(w.instructions(), w.failures().size(), String.join("\n", w.failures()));
@@ -152,15 +172,50 @@ class IselWalkTest {
                 && f.contains("no sm_80 matcher selects")), w.failures().toString());
     }
 
+    @Test
+    void aPatternSetsApartOnlyItsTargetsSeeds() {
+        TargetDescription d = TestTargets.of("sm_80");
+        List<Matcher> patterns = table("{\"scope\": \"t\", \"description\": \"d\", \"matchers\": [{\"name\":"
+                + " \"only-sm75\", \"priority\": 1, \"targets\": [\"sm_75\"], \"ops\": [\"F2FP\"], \"mods\": [],"
+                + " \"operands\": [], \"emit\": [], \"why\": \"w\"}, {\"name\": \"every-bf16-pack\", \"priority\": 1,"
+                + " \"targets\": [], \"ops\": [\"F2FP\"], \"mods\": [\"BF16\"], \"operands\": [], \"emit\": [],"
+                + " \"why\": \"w\"}]}");
+        Walk all = walk(InstructionSelector.of(d), seeds(d.isa(), "F2FP"::equals), List.of());
+        Walk w = walk(InstructionSelector.of(d), seeds(d.isa(), "F2FP"::equals), patterns);
+        assertEquals(0, w.unreachable().get("only-sm75"));
+        int bf16 = w.unreachable().get("every-bf16-pack");
+        assertTrue(bf16 > 0, w.unreachable().toString());
+        assertEquals(all.instructions(), w.instructions() + bf16, "a set-apart seed is not walked");
+    }
+
+    /** The patterns of {@link #UNREACHABLE}, as matchers (only their patterns are used). */
+    static List<Matcher> unreachablePatterns() throws IOException {
+        try (InputStream in = IselWalkTest.class.getResourceAsStream(UNREACHABLE)) {
+            assertTrue(in != null, UNREACHABLE + " missing");
+            return table(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+    }
+
+    private static List<Matcher> table(String json) {
+        org.jptxas.tables.isel.MatcherTable t = org.jptxas.tables.TableLoader.read("isel/" + UNREACHABLE,
+                new java.io.ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)),
+                org.jptxas.tables.isel.MatcherTable.class);
+        return t.matchers().stream().map(m -> new Matcher(m, UNREACHABLE)).toList();
+    }
+
     /**
      * Walks {@code selector}'s matchers over {@code seeds}: each seed (and its variants) that a matcher of the set
-     * applies to, the matcher being the one selection takes first, is legalized and selected.
+     * applies to, the matcher being the one selection takes first, is legalized and selected, unless that matcher
+     * passes it through unchanged and one of {@code unreachable}'s patterns takes it on the selector's target
+     * (counted per pattern, not walked).
      */
-    static Walk walk(InstructionSelector selector, List<Instr> seeds) {
+    static Walk walk(InstructionSelector selector, List<Instr> seeds, List<Matcher> unreachable) {
         Legalizer legalizer = new Legalizer(selector);
         Set<String> walkedMatchers = new TreeSet<>();
         int instructions = 0;
         Set<String> failures = new TreeSet<>();
+        java.util.Map<String, Integer> setApart = new TreeMap<>();
+        unreachable.forEach(u -> setApart.put(u.name(), 0));
         Set<String> seen = new java.util.HashSet<>();
         List<Instr> all = new ArrayList<>(seeds);
         for (Instr seed : seeds) {
@@ -172,8 +227,17 @@ class IselWalkTest {
                 if (!seen.add(text)) {
                     continue;
                 }
-                Matcher m = selector.best(Legalizer.standIn(ins));
+                Instr standIn = Legalizer.standIn(ins);
+                Matcher m = selector.best(standIn);
                 if (m == null) {
+                    continue;
+                }
+                // only what selection would pass through unchanged: an instruction a rewrite of the set takes (sm_75's
+                // F2FP.PACK_AB d, RZ, x, which f16-pack-is-f2f makes F2F) is one the set was written for, and walked
+                Matcher apart = m.data().emit().isEmpty() ? unreachable.stream()
+                        .filter(u -> u.matches(standIn, selector.target())).findFirst().orElse(null) : null;
+                if (apart != null) {
+                    setApart.merge(apart.name(), 1, Integer::sum);
                     continue;
                 }
                 walkedMatchers.add(m.name());
@@ -184,7 +248,7 @@ class IselWalkTest {
                 }
             }
         }
-        return new Walk(walkedMatchers.size(), instructions, failures);
+        return new Walk(walkedMatchers.size(), instructions, failures, setApart);
     }
 
     /**
