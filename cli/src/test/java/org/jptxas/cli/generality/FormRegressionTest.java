@@ -166,6 +166,9 @@ class FormRegressionTest {
             new String[] {"sm_75", "cvt.rn.satfinite.f16.f32 r, r", "f16 .satfinite (PTX 8.1) was refused; sm_75 has"
                 + " no F2FP.SATFINITE (F2F, then an infinite half to +-65504)"},
             new String[] {"sm_75", "cvt.rz.satfinite.f16.f32 r, r", "the same, toward zero"},
+            new String[] {"sm_75", "cvt.rz.f16.f32 r, r", "IselWalkTest's sm_75 F2FP.PACK_AB.RZ d, RZ, x: reached from PTX,"
+                + " selected to F2F.F16.F32.RZ (f16-pack-rz-is-f2f-rz); the other F2FP forms no PTX reaches there"},
+            new String[] {"sm_75", "@p cvt.rn.f16.f32 r, r", "the same under a guard, F2FP.PACK_AB to F2F.F16.F32"},
             new String[] {"sm_80", "cvt.rn.relu.f16.f32 r, r", "f16 .relu was refused"},
             new String[] {"sm_90", "cvt.rz.relu.satfinite.f16.f32 r, r", "the same with .satfinite (F2FP.F16.F32)"},
             new String[] {"sm_80", "cvt.rm.f16.f32 r, r", "rounding down to f16 was refused"},
