@@ -25,7 +25,10 @@ import org.junit.jupiter.api.Test;
  * from valid PTX on a target: for each of its targets and opcodes, every instruction form of the PTX opcodes whose
  * lowering writes that opcode ({@link #WRITERS}) that the front end accepts for the target compiles there without
  * an instruction-selection error ("no matcher selects", "no encoding form"). Were a pattern's instruction written on
- * that target, the compile of its PTX form would fail so, since the target's SASS table has no form for it.
+ * that target, the compile of its PTX form would fail so, since the target's SASS table has no form for it. The
+ * PTX gates the patterns name are ptxas 13's too (on sm_75 it refuses cvt to .bf16, cvt.relu and cvt.f16x2.f32 with
+ * "requires .target sm_80 or higher"); the slow instruction-form suite checks the same for every opcode (a selection
+ * failure would be a NO_MATCHER or NO_ENCODING row of form-failures.tsv).
  */
 class IselWalkUnreachableTest {
     static final String PATTERNS = "/org/jptxas/isel/select/isel-walk-unreachable.json";
