@@ -133,6 +133,38 @@ public final class ConstantFolding implements Pass {
         return changed;
     }
 
+    /**
+     * A barrier whose id and thread count are known takes both as immediates, as ptxas writes {@code BAR.ARV 0x9,
+     * 0x100} for a PTX {@code bar.arrive %r1, %r2} of moved constants: the id is then known, so the function counts
+     * the barriers up to it rather than all 16. Both in one register (the count in bits 16..27, the id below, as the
+     * lowering packs them) or the id alone in a register.
+     */
+    private static boolean barrierImmediates(Instr in, Map<Key, Long> consts) {
+        List<Src> srcs = in.srcs();
+        if (!(in.mods().contains("SYNC") || in.mods().contains("ARV")) || srcs.isEmpty() || srcs.size() > 2
+                || !(srcs.get(0).value() instanceof Reg id) || srcs.get(0).hasModifiers()) {
+            return false;
+        }
+        Long v = value(srcs.get(0), consts);
+        if (v == null) {
+            return false;
+        }
+        if (srcs.size() == 2 && srcs.get(1).value() instanceof Reg other) {
+            long count = (v >>> 16) & 0xfff;
+            if (!other.equals(id) || srcs.get(1).hasModifiers() || (v & 0xffff) > 15 || count == 0 || count % 32 != 0) {
+                return false;
+            }
+            srcs.set(0, Src.of(Imm.ofInt((int) (v & 0xffff))));
+            srcs.set(1, Src.of(Imm.ofInt((int) count)));
+            return true;
+        }
+        if (v > 15) {
+            return false;
+        }
+        srcs.set(0, Src.of(Imm.ofInt((int) (long) v)));
+        return true;
+    }
+
     /** Puts known values into the slots that can hold them; known predicates everywhere. */
     private static boolean substitute(Instr in, Map<Key, Long> consts, Map<Key, Boolean> preds) {
         boolean changed = false;
@@ -149,6 +181,9 @@ public final class ConstantFolding implements Pass {
         }
         if (OpInfo.is(in, "SHFL")) {
             return shuffleImmediates(in, consts) || changed;
+        }
+        if (OpInfo.is(in, "BAR")) {
+            return barrierImmediates(in, consts) || changed;
         }
         int[] slots = OpInfo.nonRegisterSlots(in);
         if (slots.length == 0 || OpInfo.nonRegisterCount(in) > 0) {

@@ -303,6 +303,32 @@ class PassIdiomsTest {
         assertTrue(!shfl.get(1).contains("0x28"), out);
     }
 
+    /** {@code bar.arrive %r1, %r2} of moved constants: ptxas's BAR.ARV 0x9, 0x100, an id the barrier count can read. */
+    @Test
+    void barrierIdAndCountInRegistersBecomeImmediatesWhenKnown() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        Reg id = f.newVirtual(RegFile.R, 1);
+        Reg count = f.newVirtual(RegFile.R, 1);
+        Reg shifted = f.newVirtual(RegFile.R, 1);
+        Reg packed = f.newVirtual(RegFile.R, 1);
+        Reg unknown = f.newVirtual(RegFile.R, 1);
+        List<Instr> i = b.instrs();
+        i.add(ins("MOV", List.of(), List.of(id), s(9)));
+        i.add(ins("MOV", List.of(), List.of(count), s(256)));
+        i.add(ins("SHF", List.of("L", "U32"), List.of(shifted), s(count), s(16), s(Reg.RZ)));
+        i.add(ins("LOP3", List.of("LUT"), List.of(Reg.PT, packed), s(shifted), s(0xfff0000), s(id), s(0xe2),
+                Src.of(Reg.PT).inverted()));
+        i.add(ins("BAR", List.of("ARV"), List.of(), s(packed), s(packed)));
+        i.add(ins("MOV", List.of(), List.of(unknown), s(CBank.of(0, 0x160))));
+        i.add(ins("BAR", List.of("SYNC", "DEFER_BLOCKING"), List.of(), s(unknown), s(128)));
+        i.add(ins("EXIT", List.of(), List.of()));
+        String out = optimize(f, "sm_90");
+        List<String> bars = out.lines().filter(l -> l.startsWith("BAR")).toList();
+        assertEquals("BAR.ARV 0x9, 0x100", bars.get(0), out);
+        assertTrue(bars.get(1).startsWith("BAR.SYNC.DEFER_BLOCKING %r") && bars.get(1).endsWith(", 0x80"), out);
+    }
+
     /** A stencil's boundary test, {@code x == 0 || y == 0 || x == n - 1}, as or.pred lowers it. */
     @Test
     void orChainsOfComparesAccumulateInTheCompares() {

@@ -78,7 +78,11 @@ public final class DivisionLowerer implements InstructionLowerer {
         throw cx.unsupported(insn.fullName());
     }
 
-    /** div.approx.f32 (scaled for divisors below 2^-126) and div.full.f32 (also scaled for divisors above 2^126). */
+    /**
+     * div.approx.f32 (scaled for divisors below 2^-126) and div.full.f32 (also scaled for divisors above 2^126). The
+     * range tests and the reciprocal depend on the divisor alone: a later division by the same register reuses them
+     * ({@link SharedReciprocals}) and scales only its dividend.
+     */
     private static void approx(MathEmitter m, Reg d, Src a, Src b, boolean ftz, boolean full) {
         if (ftz && !full) {
             Reg r = m.r();
@@ -86,9 +90,21 @@ public final class DivisionLowerer implements InstructionLowerer {
             m.fmul("FTZ", d, a, r);
             return;
         }
+        LoweringContext cx = m.cx();
+        Reg divisor = b.value() instanceof Reg reg && reg.virtual() && !b.neg() && !b.abs() ? reg : null;
+        SharedReciprocals shared = cx.reciprocals();
+        SharedReciprocals.Scaled known = divisor == null ? null : shared.lookup(divisor, ftz, full);
         m.ownControl();
-        Reg an = m.r(), bn = m.r(), r = m.r(), big = m.p(), small = m.p();
         String f = ftz ? "FTZ" : "";
+        if (known != null) {
+            Reg an = m.r();
+            m.mov(an, a);
+            scaleDividend(m, an, known, f);
+            m.fmul(f, d, known.reciprocal(), an);
+            m.finish();
+            return;
+        }
+        Reg an = m.r(), bn = m.r(), r = m.r(), big = m.p(), small = m.p();
         m.mov(an, a);
         m.mov(bn, b);
         if (full) {
@@ -102,8 +118,22 @@ public final class DivisionLowerer implements InstructionLowerer {
             m.atNot(small).fmul("", an, an, 16777216f);
         }
         m.mufu("RCP", r, bn);
+        if (divisor != null && cx.instruction().guard() == null) {
+            // recorded before the quotient is written: a division into its own divisor ends the entry at once
+            shared.remember(divisor, ftz, full, new SharedReciprocals.Scaled(full ? big : null, ftz ? null : small, r));
+        }
         m.fmul(f, d, r, an);
         m.finish();
+    }
+
+    /** The dividend's share of the divisor's range scaling: by 1/4 when the divisor was large, 2^24 when tiny. */
+    private static void scaleDividend(MathEmitter m, Reg an, SharedReciprocals.Scaled s, String f) {
+        if (s.big() != null) {
+            m.at(s.big()).fmul(f, an, an, 0.25f);
+        }
+        if (s.small() != null) {
+            m.atNot(s.small()).fmul("", an, an, 16777216f);
+        }
     }
 
     private static void integer(Instruction insn, LoweringContext cx, MathEmitter m, PtxType t, boolean rem)

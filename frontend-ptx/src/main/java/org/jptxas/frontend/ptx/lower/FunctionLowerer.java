@@ -91,6 +91,8 @@ final class FunctionLowerer implements LoweringContext {
     Reg carry;
     /** Fixed registers of wgmma accumulators (planned before lowering: {@link WarpgroupAccumulators}). */
     private WarpgroupAccumulators accumulators = WarpgroupAccumulators.NONE;
+    /** Divisors of the current PTX block with their reciprocals (forgotten at labels, calls and writes). */
+    final SharedReciprocals reciprocals = new SharedReciprocals();
 
     Instruction insn;
     Guard guard = Guard.ALWAYS;
@@ -210,6 +212,7 @@ final class FunctionLowerer implements LoweringContext {
             if (s instanceof Instruction i) {
                 lowerInstruction(i);
             } else if (s instanceof LabelDef l) {
+                reciprocals.forgetAll();
                 BasicBlock b = blocks.label(l);
                 blocks.placeAndStart(b);
             } else if (s instanceof VariableDecl v) {
@@ -251,6 +254,9 @@ final class FunctionLowerer implements LoweringContext {
             throw e.unsupported();
         }
         String opcode = resolved.opcodeOf(i).map(PtxIsa.Split::opcode).orElse(i.opcode());
+        if (opcode.equals("call")) {
+            reciprocals.forgetAll(); // its results are written by the call sequence, after lowering
+        }
         InstructionLowerer l = lowerers.forOpcode(opcode).orElse(null);
         if (l == null) {
             throw unsupported(null);
@@ -382,6 +388,11 @@ final class FunctionLowerer implements LoweringContext {
     @Override
     public java.util.OptionalInt maxnreg() {
         return entryAbi.tuning(TuningDirective.Kind.MAXNREG);
+    }
+
+    @Override
+    public SharedReciprocals reciprocals() {
+        return reciprocals;
     }
 
     @Override

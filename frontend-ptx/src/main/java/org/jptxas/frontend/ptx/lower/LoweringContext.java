@@ -123,6 +123,14 @@ public interface LoweringContext {
         return WarpgroupAccumulators.NONE;
     }
 
+    /**
+     * The divisors whose scaled reciprocal this function has computed in the current PTX block (one object per
+     * function being lowered); a context without one shares nothing.
+     */
+    default SharedReciprocals reciprocals() {
+        return new SharedReciprocals();
+    }
+
     /** The function's {@code .maxnreg}, if it has one (the register count every warp starts with). */
     default java.util.OptionalInt maxnreg() {
         return java.util.OptionalInt.empty();

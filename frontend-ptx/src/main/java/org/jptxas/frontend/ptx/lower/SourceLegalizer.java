@@ -134,6 +134,7 @@ final class SourceLegalizer {
             lowerer.blocks.placeAndStart(b);
         }
         lowerer.current.instrs().add(in);
+        lowerer.reciprocals.written(dsts);
         for (Src s : srcs) {
             if (s.value() instanceof BlockLabel l) {
                 lowerer.referenced.add(lowerer.blockById(l.block()));
