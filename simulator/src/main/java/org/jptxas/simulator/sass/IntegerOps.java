@@ -300,6 +300,32 @@ final class IntegerOps {
     }
 
     /**
+     * VABSDIFF4{.U8}{.ACC} d, a, b, c (vabsdiff4): per byte |a - b|, the bytes signed unless {@code .U8}; with
+     * {@code .ACC} the four differences summed onto c (vabsdiff4.add), else packed into d's bytes (every lane
+     * written, so c's merge bytes are never taken).
+     */
+    void vabsdiff4(SassOp op, Thread t, Warp w) {
+        if (op.modifiers().stream().anyMatch(m -> !m.equals("U8") && !m.equals("ACC"))) {
+            throw machine.unimplemented(op);
+        }
+        List<SassOperand> o = op.operands();
+        int a = operands.read(o.get(1), t, w), b = operands.read(o.get(2), t, w), c = operands.read(o.get(3), t, w);
+        OperandAccess.writeR(t, o.get(0), absDiff4(a, b, c, op.has("U8"), op.has("ACC")));
+        t.pc++;
+    }
+
+    static int absDiff4(int a, int b, int c, boolean unsigned, boolean accumulate) {
+        int sum = c, packed = 0;
+        for (int k = 0; k < 32; k += 8) {
+            int x = unsigned ? a >>> k & 0xff : (byte) (a >>> k), y = unsigned ? b >>> k & 0xff : (byte) (b >>> k);
+            int d = Math.abs(x - y);
+            sum += d;
+            packed |= (d & 0xff) << k;
+        }
+        return accumulate ? sum : packed;
+    }
+
+    /**
      * VIMNMX3 d, a, b, c, Pp (sm_90, ptxas's fold of two chained min or max): VIMNMX of VIMNMX(a, b) and c, with the
      * same types and {@code .RELU}. Clamping the inner result as well changes nothing: relu(min(relu(x), c)) and
      * relu(max(relu(x), c)) equal relu(min(x, c)) and relu(max(x, c)).
