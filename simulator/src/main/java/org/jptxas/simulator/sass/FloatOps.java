@@ -396,7 +396,7 @@ final class FloatOps {
         boolean toF16 = op.has("F16") || toBf16;
         int narrow = op.has("S16") || op.has("U16") ? 16 : op.has("S8") || op.has("U8") ? 8 : 0;
         unsigned |= op.has("U16") || op.has("U8");
-        long v = wideSrc ? operands.read64(o.get(1), t, w) : unsigned ? Integer.toUnsignedLong(operands.read(o.get(1), t, w)) : operands.read(o.get(1), t, w);
+        long v = wideSrc ? wideSource(o.get(1), t, w) : unsigned ? Integer.toUnsignedLong(operands.read(o.get(1), t, w)) : operands.read(o.get(1), t, w);
         if (narrow > 0) {
             // a 16- or 8-bit source: the low bits, sign- or zero-extended
             int x = (int) v;
@@ -414,6 +414,15 @@ final class FloatOps {
         } else {
             OperandAccess.writeR(t, o.get(0), Float.floatToRawIntBits(v == 0 ? 0.0f : org.jptxas.simulator.numeric.Ieee.roundToFloat(exact, rnd)));
         }
+    }
+
+    /**
+     * I2F.{S64,U64}'s source. An immediate is the high word, the low word zero (as an f64 immediate is a double's
+     * high word): ptxas writes {@code I2F.S64 R5, -0x80000000} for cvt.rn.f32.s64 of INT64_MIN only, and loads -1 or
+     * 16777217, which a sign-extended 32-bit immediate would hold, from c[0x2].
+     */
+    private long wideSource(SassOperand o, Thread t, Warp w) {
+        return o instanceof Imm i && !i.floating() ? i.bits() << 32 : operands.read64(o, t, w);
     }
 
     /** F2I{.FTZ}{.U32|.S32|.U64|.S64}{.F64|.F16|.BF16}{.TRUNC|.FLOOR|.CEIL}{.NTZ}: saturating, NaN to 0. */

@@ -51,7 +51,9 @@ final class IntegerOps {
         }
         if (op.has("HI")) {
             // IMAD.HI{.U32}{.X} Rd, {Pc,} a, b, c64 {, Pcin}: high word of a*b plus a 64-bit C (a register pair; ptxas's
-            // Newton steps put the estimate in its high half), with an optional carry out of bit 64.
+            // Newton steps put the estimate in its high half), with an optional carry out of bit 64. The product enters
+            // the sum as its 64-bit pattern, signed or not, as in IMAD.WIDE: the carry is the unsigned adder's, which
+            // is PTX's mad.hi.cc.s32 carry (ptxas writes that as IMAD.HI Rd, P0, a, b, R(c << 32) and reads P0).
             int i = 1;
             SassOperand pOut = null;
             if (o.get(1) instanceof Pred) {
@@ -62,9 +64,8 @@ final class IntegerOps {
                 throw machine.unimplemented(op); // (a 64-bit c from a register pair or a constant bank)
             }
             int x = operands.read(o.get(i), t, w), y = operands.read(o.get(i + 1), t, w);
-            java.math.BigInteger p = signed ? java.math.BigInteger.valueOf((long) x * y)
-                    : java.math.BigInteger.valueOf(Integer.toUnsignedLong(x) * Integer.toUnsignedLong(y))
-                            .and(java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE));
+            java.math.BigInteger p = java.math.BigInteger.valueOf(signed ? (long) x * y
+                    : Integer.toUnsignedLong(x) * Integer.toUnsignedLong(y)).and(MASK64);
             java.math.BigInteger sum = p.add(wideAddend(o.get(i + 2), t, w));
             if (op.has("X")) {
                 sum = sum.add(java.math.BigInteger.valueOf(operands.pred(o.get(o.size() - 1), t, w) ? 1 : 0));

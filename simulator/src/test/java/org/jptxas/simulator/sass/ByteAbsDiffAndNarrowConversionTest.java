@@ -2,7 +2,6 @@ package org.jptxas.simulator.sass;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -13,26 +12,10 @@ import org.junit.jupiter.api.Test;
  * Each case runs at the edges: signed and unsigned byte extremes, NaN, ±0, subnormals, overflow, rounding ties.
  */
 class ByteAbsDiffAndNarrowConversionTest {
-    /** Runs "OP Rd, sources" lines, each result stored as one word (R2:R3 the output buffer). */
-    private static int[] run(String sm, List<String> setUp, List<String> ops) throws Exception {
-        List<String> text = new ArrayList<>();
-        text.add(SassTextRun.pointer(sm, 0, 0));
-        text.addAll(setUp);
-        for (int i = 0; i < ops.size(); i++) {
-            text.add(ops.get(i).replace("Rd", "R" + (20 + i)));
-        }
-        for (int i = 0; i < ops.size(); i++) {
-            text.add(String.format("STG.E %s[R2.64%s], R%d", SassTextRun.global(sm),
-                    i == 0 ? "" : String.format("+0x%x", 4 * i), 20 + i));
-        }
-        text.add("EXIT");
-        return SassTextRun.run(sm, text, ops.size());
-    }
-
     @Test
     void byteAbsoluteDifferences() throws Exception {
         // bytes (low first): a = 0x80 (-128 / 128), 0x7f, 0x00, 0xff (-1 / 255); b = 0x7f, 0x80, 0xff, 0x01
-        int[] out = run("sm_80", List.of("MOV R4, 0xff007f80", "MOV R5, 0x01ff807f", "MOV R6, 0x10"), List.of(
+        int[] out = SassTextRun.ops("sm_80", List.of("MOV R4, 0xff007f80", "MOV R5, 0x01ff807f", "MOV R6, 0x10"), List.of(
                 "VABSDIFF4 Rd, R4, R5, R6",
                 "VABSDIFF4.U8 Rd, R4, R5, R6",
                 "VABSDIFF4.ACC Rd, R4, R5, R6",
@@ -47,7 +30,7 @@ class ByteAbsDiffAndNarrowConversionTest {
 
     @Test
     void floatToPackedByte() throws Exception {
-        int[] out = run("sm_86", List.of(
+        int[] out = SassTextRun.ops("sm_86", List.of(
                 "MOV R4, 0x40200000", // 2.5: a tie, to even 2
                 "MOV R5, 0x40600000", // 3.5: to even 4
                 "MOV R6, 0x43800000", // 256: past the byte
@@ -69,7 +52,7 @@ class ByteAbsDiffAndNarrowConversionTest {
 
     @Test
     void widenHalvesToDouble() throws Exception {
-        int[] out = run("sm_80", List.of(
+        int[] out = SassTextRun.ops("sm_80", List.of(
                 "MOV R4, 0x8001", // f16 -2^-24, the smallest subnormal
                 "MOV R5, 0x7e00", // f16 NaN
                 "MOV R6, 0xfc00"), // f16 -inf
@@ -89,7 +72,7 @@ class ByteAbsDiffAndNarrowConversionTest {
 
     @Test
     void bfloat16Conversions() throws Exception {
-        int[] out = run("sm_90", List.of(
+        int[] out = SassTextRun.ops("sm_90", List.of(
                 "MOV R4, 0x0001", // bf16's smallest subnormal, 2^-133
                 "MOV R5, 0x8040", // a negative subnormal
                 "MOV R6, 0x3f81", // 1.0078125
@@ -122,7 +105,7 @@ class ByteAbsDiffAndNarrowConversionTest {
 
     @Test
     void halfMinMaxFlushesSubnormals() throws Exception {
-        int[] out = run("sm_80", List.of(
+        int[] out = SassTextRun.ops("sm_80", List.of(
                 "MOV R4, 0x80010001", // lanes: +2^-24 (low), -2^-24 (high), both subnormal
                 "MOV R5, 0x00008000", // lanes: -0 (low), +0 (high)
                 "MOV R6, 0x7e003c00"), // lanes: 1.0 (low), NaN (high)
