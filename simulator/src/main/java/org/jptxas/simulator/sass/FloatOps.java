@@ -206,21 +206,20 @@ final class FloatOps {
     }
 
     /**
-     * F2IP.{U8,S8}.F32{.TRUNC,.FLOOR,.CEIL}.NTZ d, a, b, c (cvt.rni/rzi/rmi/rpi.{u8,s8}.f32, sm_86+): a and b rounded
-     * to integers and saturated to the byte type, b in the low byte and a above it, c's low bits above the pair (the
-     * layout of I2IP); .NTZ: a NaN converts to 0.
+     * F2IP.U8.F32{.TRUNC,.FLOOR,.CEIL}.NTZ d, a, b, c (cvt.rni/rzi.u8.f32, sm_86+): a and b rounded to integers and
+     * saturated to 0..255, b in the low byte and a above it, c's low bits above the pair (the layout of I2IP); .NTZ: a
+     * NaN converts to 0. (ptxas writes s8 destinations as F2I.S8: a signed F2IP is not modelled.)
      */
     void f2ip(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
-        boolean signed = op.has("S8");
-        if (o.size() != 4 || !op.has("NTZ") || !op.has("F32") || !(signed || op.has("U8"))
-                || op.modifiers().stream().anyMatch(m -> !List.of("U8", "S8", "F32", "NTZ", "TRUNC", "FLOOR", "CEIL").contains(m))) {
+        if (o.size() != 4 || !op.has("NTZ") || !op.has("F32") || !op.has("U8")
+                || op.modifiers().stream().anyMatch(m -> !List.of("U8", "F32", "NTZ", "TRUNC", "FLOOR", "CEIL").contains(m))) {
             throw machine.unimplemented(op);
         }
         Rounding r = op.has("TRUNC") ? Rounding.RZ : op.has("FLOOR") ? Rounding.RM : op.has("CEIL") ? Rounding.RP : Rounding.RN;
-        int hi = PackedOps.floatToByte(operands.readF(o.get(1), t, w), r, signed);
-        int lo = PackedOps.floatToByte(operands.readF(o.get(2), t, w), r, signed);
-        OperandAccess.writeR(t, o.get(0), PackedOps.packSaturated(hi, lo, operands.read(o.get(3), t, w), 8, signed));
+        int hi = PackedOps.floatToUnsignedByte(operands.readF(o.get(1), t, w), r);
+        int lo = PackedOps.floatToUnsignedByte(operands.readF(o.get(2), t, w), r);
+        OperandAccess.writeR(t, o.get(0), PackedOps.packSaturated(hi, lo, operands.read(o.get(3), t, w), 8, false));
         t.pc++;
     }
 

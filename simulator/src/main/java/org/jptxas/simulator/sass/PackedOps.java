@@ -101,8 +101,8 @@ final class PackedOps {
         return r;
     }
 
-    /** F2IP's lane: x rounded to an integer, NaN as 0, clamped to the byte type's range (as a 32-bit value). */
-    static int floatToByte(float x, org.jptxas.simulator.numeric.Rounding r, boolean signed) {
+    /** F2IP's lane: x rounded to an integer, NaN as 0, clamped to 0..255. */
+    static int floatToUnsignedByte(float x, org.jptxas.simulator.numeric.Rounding r) {
         if (Float.isNaN(x)) {
             return 0;
         }
@@ -112,7 +112,7 @@ final class PackedOps {
             case RP -> Math.ceil(x);
             default -> Math.rint(x);
         };
-        return (int) Math.max(signed ? -128 : 0, Math.min(signed ? 127 : 255, v));
+        return (int) Math.max(0, Math.min(255, v));
     }
 
     /**
