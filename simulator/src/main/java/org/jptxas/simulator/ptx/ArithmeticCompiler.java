@@ -155,8 +155,9 @@ final class ArithmeticCompiler {
                 boolean bf = t == PtxType.BF16 || t == PtxType.BF16X2;
                 boolean nanMode = ic.has("NaN");
                 int lanes = t == PtxType.F16X2 || t == PtxType.BF16X2 ? 2 : 1;
-                // .ftz (f16 add/sub/mul): subnormal inputs and results are zeros of their sign, as for f32
-                boolean flush = ftz && !bf && (o.equals("add") || o.equals("sub") || o.equals("mul"));
+                // .ftz (f16 add/sub/mul/min/max): subnormal inputs and results are zeros of their sign, as for f32
+                // (PTX ISA, half-precision min/max: ".ftz flushes subnormal inputs and results"; ptxas: HMNMX2.FTZ)
+                boolean flush = ftz && !bf;
                 return ic.simple(th -> {
                     long x = a.get(th), y = b.get(th), out = 0;
                     for (int i = 0; i < lanes; i++) {

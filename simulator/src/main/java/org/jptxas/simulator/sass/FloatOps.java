@@ -172,12 +172,13 @@ final class FloatOps {
     void f2fHalf(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         List<String> m = op.modifiers();
-        if (m.size() >= 2 && m.get(0).equals("F16") && m.get(1).equals("F32")) {
+        if (m.size() >= 2 && (m.get(0).equals("F16") || m.get(0).equals("BF16")) && m.get(1).equals("F32")) {
+            // F2F{.FTZ}.{F16,BF16}.F32{.RZ,.RM,.RP}: rounded once to the 16-bit type in d's low half
             float x = operands.readF(o.get(1), t, w);
             if (op.has("FTZ")) {
                 x = org.jptxas.simulator.numeric.Ieee.ftz(x);
             }
-            OperandAccess.writeR(t, o.get(0), SmallFloats.toHalf(x, false, rounding(op)));
+            OperandAccess.writeR(t, o.get(0), SmallFloats.toHalf(x, m.get(0).equals("BF16"), rounding(op)));
         } else if (m.size() >= 2 && m.get(0).equals("F16") && m.get(1).equals("F64")) { // F2F.F16.F64{.RM,.RP,.RZ}
             OperandAccess.writeR(t, o.get(0), SmallFloats.toHalf(operands.readD(o.get(1), t, w), false, rounding(op)));
         } else if (m.size() >= 2 && (m.get(0).equals("F16") || m.get(0).equals("BF16"))
@@ -187,11 +188,14 @@ final class FloatOps {
                     : m.get(1).equals("BF16") ? SmallFloats.bf16ToFloat(operands.read(o.get(1), t, w))
                     : SmallFloats.halfToFloat(operands.read(o.get(1), t, w) & 0xffff);
             OperandAccess.writeR(t, o.get(0), SmallFloats.toHalf(x, m.get(0).equals("BF16"), rounding(op)));
-        } else if (m.size() == 2 && m.get(0).equals("F64") && m.get(1).equals("BF16")) { // F2F.F64.BF16: exact
-            float f = SmallFloats.bf16ToFloat(operands.read(o.get(1), t, w));
+        } else if (m.size() >= 2 && m.get(0).equals("F64") && (m.get(1).equals("BF16") || m.get(1).equals("F16"))) {
+            // F2F.F64.{F16,BF16}{.RM,.RP,.RZ}: exact whatever the rounding; a NaN is the canonical f64 NaN
+            float f = widen(operands.read(o.get(1), t, w), m.get(1).equals("BF16"));
             OperandAccess.writeR64(t, o.get(0), Float.isNaN(f) ? 0x7fffffffffffffffL : Double.doubleToRawLongBits(f));
-        } else if (m.size() >= 2 && m.get(0).equals("F32") && m.get(1).equals("F16")) {
-            float f = SmallFloats.halfToFloat(operands.read(o.get(1), t, w) & 0xffff);
+        } else if (m.size() >= 2 && widensToF32(m)) {
+            // F2F{.FTZ}.F32.{F16,BF16}{.RM,.RP,.RZ}: exact; .FTZ makes a subnormal result (only a bf16 one can be) a
+            // zero of its sign; a NaN is the canonical f32 NaN
+            float f = widen(operands.read(o.get(1), t, w), op.has("BF16"));
             if (op.has("FTZ")) {
                 f = org.jptxas.simulator.numeric.Ieee.ftz(f);
             }
@@ -201,11 +205,40 @@ final class FloatOps {
         }
     }
 
+    /**
+     * F2IP.U8.F32{.TRUNC,.FLOOR,.CEIL}.NTZ d, a, b, c (cvt.rni/rzi.u8.f32, sm_86+): a and b rounded to integers and
+     * saturated to 0..255, b in the low byte and a above it, c's low bits above the pair (the layout of I2IP); .NTZ: a
+     * NaN converts to 0. (ptxas writes s8 destinations as F2I.S8: a signed F2IP is not modelled.)
+     */
+    void f2ip(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        if (o.size() != 4 || !op.has("NTZ") || !op.has("F32") || !op.has("U8")
+                || op.modifiers().stream().anyMatch(m -> !List.of("U8", "F32", "NTZ", "TRUNC", "FLOOR", "CEIL").contains(m))) {
+            throw machine.unimplemented(op);
+        }
+        Rounding r = op.has("TRUNC") ? Rounding.RZ : op.has("FLOOR") ? Rounding.RM : op.has("CEIL") ? Rounding.RP : Rounding.RN;
+        int hi = PackedOps.floatToUnsignedByte(operands.readF(o.get(1), t, w), r);
+        int lo = PackedOps.floatToUnsignedByte(operands.readF(o.get(2), t, w), r);
+        OperandAccess.writeR(t, o.get(0), PackedOps.packSaturated(hi, lo, operands.read(o.get(3), t, w), 8, false));
+        t.pc++;
+    }
+
+    /** The F32 destination and a 16-bit source of a widening F2F, after an optional leading .FTZ. */
+    private static boolean widensToF32(List<String> m) {
+        int i = m.get(0).equals("FTZ") ? 1 : 0;
+        return m.size() >= i + 2 && m.get(i).equals("F32") && (m.get(i + 1).equals("F16") || m.get(i + 1).equals("BF16"));
+    }
+
+    /** A 16-bit float source (the register's low half) as the f32 it widens to exactly. */
+    private static float widen(int bits, boolean bf16) {
+        return bf16 ? SmallFloats.bf16ToFloat(bits & 0xffff) : SmallFloats.halfToFloat(bits & 0xffff);
+    }
+
     /** HMNMX2 d, a, b, Pp and I2IP.*.S32.SAT d, a, b, c: operands read here, the numerics in {@link PackedOps}. */
     void packed(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         if (op.opcode().equals("HMNMX2") && o.size() == 4 && op.modifiers().stream().allMatch(m -> m.equals("NAN")
-                || m.equals("BF16_V2") || op.has("XORSIGN") && (m.equals("XORSIGN") || m.equals("FTZ")))) {
+                || m.equals("BF16_V2") || m.equals("XORSIGN") || m.equals("FTZ"))) {
             boolean bf16 = op.has("BF16_V2");
             int a = halfPair(o.get(1), t, w, op), b = halfPair(o.get(2), t, w, op);
             if (op.has("FTZ")) {
@@ -362,7 +395,7 @@ final class FloatOps {
         boolean toF16 = op.has("F16") || toBf16;
         int narrow = op.has("S16") || op.has("U16") ? 16 : op.has("S8") || op.has("U8") ? 8 : 0;
         unsigned |= op.has("U16") || op.has("U8");
-        long v = wideSrc ? operands.read64(o.get(1), t, w) : unsigned ? Integer.toUnsignedLong(operands.read(o.get(1), t, w)) : operands.read(o.get(1), t, w);
+        long v = wideSrc ? wideSource(o.get(1), t, w) : unsigned ? Integer.toUnsignedLong(operands.read(o.get(1), t, w)) : operands.read(o.get(1), t, w);
         if (narrow > 0) {
             // a 16- or 8-bit source: the low bits, sign- or zero-extended
             int x = (int) v;
@@ -380,6 +413,15 @@ final class FloatOps {
         } else {
             OperandAccess.writeR(t, o.get(0), Float.floatToRawIntBits(v == 0 ? 0.0f : org.jptxas.simulator.numeric.Ieee.roundToFloat(exact, rnd)));
         }
+    }
+
+    /**
+     * I2F.{S64,U64}'s source. An immediate is the high word, the low word zero (as an f64 immediate is a double's
+     * high word): ptxas writes {@code I2F.S64 R5, -0x80000000} for cvt.rn.f32.s64 of INT64_MIN only, and loads -1 or
+     * 16777217, which a sign-extended 32-bit immediate would hold, from c[0x2].
+     */
+    private long wideSource(SassOperand o, Thread t, Warp w) {
+        return o instanceof Imm i && !i.floating() ? i.bits() << 32 : operands.read64(o, t, w);
     }
 
     /** F2I{.FTZ}{.U32|.S32|.U64|.S64}{.F64|.F16|.BF16}{.TRUNC|.FLOOR|.CEIL}{.NTZ}: saturating, NaN to 0. */

@@ -51,7 +51,9 @@ final class IntegerOps {
         }
         if (op.has("HI")) {
             // IMAD.HI{.U32}{.X} Rd, {Pc,} a, b, c64 {, Pcin}: high word of a*b plus a 64-bit C (a register pair; ptxas's
-            // Newton steps put the estimate in its high half), with an optional carry out of bit 64.
+            // Newton steps put the estimate in its high half), with an optional carry out of bit 64. The product enters
+            // the sum as its 64-bit pattern, signed or not, as in IMAD.WIDE: the carry is the unsigned adder's, which
+            // is PTX's mad.hi.cc.s32 carry (ptxas writes that as IMAD.HI Rd, P0, a, b, R(c << 32) and reads P0).
             int i = 1;
             SassOperand pOut = null;
             if (o.get(1) instanceof Pred) {
@@ -62,9 +64,8 @@ final class IntegerOps {
                 throw machine.unimplemented(op); // (a 64-bit c from a register pair or a constant bank)
             }
             int x = operands.read(o.get(i), t, w), y = operands.read(o.get(i + 1), t, w);
-            java.math.BigInteger p = signed ? java.math.BigInteger.valueOf((long) x * y)
-                    : java.math.BigInteger.valueOf(Integer.toUnsignedLong(x) * Integer.toUnsignedLong(y))
-                            .and(java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE));
+            java.math.BigInteger p = java.math.BigInteger.valueOf(signed ? (long) x * y
+                    : Integer.toUnsignedLong(x) * Integer.toUnsignedLong(y)).and(MASK64);
             java.math.BigInteger sum = p.add(wideAddend(o.get(i + 2), t, w));
             if (op.has("X")) {
                 sum = sum.add(java.math.BigInteger.valueOf(operands.pred(o.get(o.size() - 1), t, w) ? 1 : 0));
@@ -297,6 +298,32 @@ final class IntegerOps {
         boolean min = operands.pred(o.get(3), t, w);
         OperandAccess.writeR(t, o.get(0), minMax(op, a, b, min));
         t.pc++;
+    }
+
+    /**
+     * VABSDIFF4{.U8}{.ACC} d, a, b, c (vabsdiff4): per byte |a - b|, the bytes signed unless {@code .U8}; with
+     * {@code .ACC} the four differences summed onto c (vabsdiff4.add), else packed into d's bytes (every lane
+     * written, so c's merge bytes are never taken).
+     */
+    void vabsdiff4(SassOp op, Thread t, Warp w) {
+        if (op.modifiers().stream().anyMatch(m -> !m.equals("U8") && !m.equals("ACC"))) {
+            throw machine.unimplemented(op);
+        }
+        List<SassOperand> o = op.operands();
+        int a = operands.read(o.get(1), t, w), b = operands.read(o.get(2), t, w), c = operands.read(o.get(3), t, w);
+        OperandAccess.writeR(t, o.get(0), absDiff4(a, b, c, op.has("U8"), op.has("ACC")));
+        t.pc++;
+    }
+
+    static int absDiff4(int a, int b, int c, boolean unsigned, boolean accumulate) {
+        int sum = c, packed = 0;
+        for (int k = 0; k < 32; k += 8) {
+            int x = unsigned ? a >>> k & 0xff : (byte) (a >>> k), y = unsigned ? b >>> k & 0xff : (byte) (b >>> k);
+            int d = Math.abs(x - y);
+            sum += d;
+            packed |= (d & 0xff) << k;
+        }
+        return accumulate ? sum : packed;
     }
 
     /**

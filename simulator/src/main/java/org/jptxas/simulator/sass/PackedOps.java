@@ -101,6 +101,20 @@ final class PackedOps {
         return r;
     }
 
+    /** F2IP's lane: x rounded to an integer, NaN as 0, clamped to 0..255. */
+    static int floatToUnsignedByte(float x, org.jptxas.simulator.numeric.Rounding r) {
+        if (Float.isNaN(x)) {
+            return 0;
+        }
+        double v = switch (r) {
+            case RZ -> x < 0 ? Math.ceil(x) : Math.floor(x);
+            case RM -> Math.floor(x);
+            case RP -> Math.ceil(x);
+            default -> Math.rint(x);
+        };
+        return (int) Math.max(0, Math.min(255, v));
+    }
+
     /**
      * I2IP.{U2,S2,U4,S4,U8,S8,U16,S16}.S32.SAT d, a, b, c (cvt.pack.sat): a and b clamped to the narrow type's range,
      * b in the low lane and a above it; the 2-, 4- and 8-bit forms fill the bits above the pair with c's low bits

@@ -323,6 +323,7 @@ final class ThreadSemantics {
                 OperandAccess.writeR(t, o.get(0), (less ? b - a : a - b) + c);
                 t.pc++;
             }
+            case "VABSDIFF4" -> machine.integer.vabsdiff4(op, t, w);
             case "SGXT" -> machine.integer.sgxt(op, t, w);
             case "BMSK" -> {
                 // BMSK{.W} is PTX's bmsk (ptxas writes bmsk.clamp as a bare BMSK)
@@ -355,6 +356,7 @@ final class ThreadSemantics {
             case "IDP" -> machine.integer.idp(op, t, w);
             case "I2FP" -> machine.floating.i2fp(op, t, w);
             case "F2F" -> machine.floating.f2f(op, t, w);
+            case "F2IP" -> machine.floating.f2ip(op, t, w);
             case "RED", "REDG", "ATOMG", "ATOMS", "ATOM" -> {
                 machine.memory.atomic(op, t, w);
                 t.pc++;

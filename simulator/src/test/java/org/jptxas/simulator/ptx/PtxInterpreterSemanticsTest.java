@@ -47,6 +47,23 @@ class PtxInterpreterSemanticsTest {
     }
 
     @Test
+    void halfMinMaxFtzFlushesSubnormalInputs() throws Exception {
+        // lanes (low first): +2^-24 and -2^-24 (subnormal) against -0 and +0; .ftz orders them as zeros of their sign
+        ByteBuffer b = body("""
+                mov.b32 %r1, 0x80010001; mov.b32 %r2, 0x00008000;
+                min.ftz.f16x2 %r3, %r1, %r2; st.global.u32 [%rd0], %r3;
+                max.ftz.f16x2 %r4, %r1, %r2; st.global.u32 [%rd0+4], %r4;
+                min.f16x2 %r5, %r1, %r2; st.global.u32 [%rd0+8], %r5;
+                mov.b16 %h1, 0x0001; mov.b16 %h2, 0x3c00;
+                min.ftz.f16 %h3, %h1, %h2; st.global.u16 [%rd0+12], %h3;
+                """);
+        assertEquals(0x80008000, b.getInt(0));
+        assertEquals(0x00000000, b.getInt(4));
+        assertEquals(0x80018000, b.getInt(8)); // without .ftz the subnormals stay
+        assertEquals(0, b.getShort(12)); // min(2^-24 flushed to +0, 1) = +0
+    }
+
+    @Test
     void shiftsClampAndSignExtend() throws Exception {
         ByteBuffer b = body("""
                 mov.u32 %r1, -8;

@@ -31,6 +31,25 @@ final class SassTextRun {
     }
 
     /**
+     * Runs {@code setUp} then {@code ops}, lines where {@code Rd} stands for the op's own destination (R20 on), and
+     * returns each op's destination word (R2:R3 the output buffer; the set-up may use R4..R19).
+     */
+    static int[] ops(String sm, List<String> setUp, List<String> ops) throws Exception {
+        List<String> text = new ArrayList<>();
+        text.add(pointer(sm, 0, 0));
+        text.addAll(setUp);
+        for (int i = 0; i < ops.size(); i++) {
+            text.add(ops.get(i).replace("Rd", "R" + (20 + i)));
+        }
+        for (int i = 0; i < ops.size(); i++) {
+            text.add(String.format("STG.E %s[R2.64%s], R%d", global(sm),
+                    i == 0 ? "" : String.format("+0x%x", 4 * i), 20 + i));
+        }
+        text.add("EXIT");
+        return run(sm, text, ops.size());
+    }
+
+    /**
      * Lines (one entry of a program's text) that point R2:R3 at the kernel parameter {@code paramOffset} bytes into
      * the parameters, plus {@code stride} bytes per R0 (none for 0), spelled as the target's tables encode them: two
      * MOVs from the parameter bank, or an LDC.64 where the tables have no MOV of the bank (sm_90).

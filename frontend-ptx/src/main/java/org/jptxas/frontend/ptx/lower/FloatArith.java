@@ -213,7 +213,7 @@ final class FloatArith {
                 if (bf) {
                     mods.add("BF16_V2");
                 }
-                if (xorsign && insn.hasModifier("ftz")) {
+                if (insn.hasModifier("ftz") && !bf) { // min/max.ftz.f16: subnormal inputs as zeros, as ptxas
                     mods.add("FTZ");
                 }
                 if (insn.hasModifier("NaN")) {
