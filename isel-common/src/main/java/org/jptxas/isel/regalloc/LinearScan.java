@@ -24,6 +24,18 @@ final class LinearScan {
     private int high;
     /** Per register, every interval ever placed over it (stale entries are skipped by checking {@code reg}). */
     private final List<RegisterOccupants> placed = new ArrayList<>();
+    /**
+     * Per register unit, a count raised whenever what {@link #freeForWhole} sees there may change: an interval
+     * placed over it, or one with an entry there moving in or out. The counts only grow, so an unchanged sum over
+     * an interval's units means an unchanged answer.
+     */
+    private final int[] unitVersion;
+    /**
+     * Per interval key (made when it first has to move aside), per register: {@code 2 * (version sum + 1)} plus 1
+     * when free, from the last {@link #freeForWhole} answer there; 0 when never asked. The second-chance search
+     * asks the same intervals about the same registers for interval after interval, and little changes between.
+     */
+    private final int[][] freeAnswers;
 
     private LinearScan(RegFile file, boolean[] allowed, LiveInterval[] all, int[][] hints, BitSet spilled) {
         this.file = file;
@@ -31,6 +43,38 @@ final class LinearScan {
         this.all = all;
         this.hints = hints;
         this.spilled = spilled;
+        this.unitVersion = new int[allowed.length];
+        this.freeAnswers = new int[all.length][];
+    }
+
+    /** Records that what {@link #freeForWhole} sees on {@code comps} units from {@code reg} may have changed. */
+    private void touch(int reg, int comps) {
+        for (int u = Math.max(reg, 0); u < Math.min(reg + comps, unitVersion.length); u++) {
+            unitVersion[u]++;
+        }
+    }
+
+    /** {@link #freeForWhole}, answered from the last answer when nothing changed on its units since. */
+    private boolean freeForWholeRemembered(LiveInterval iv, int reg) {
+        if (reg < 0 || reg + iv.comps > unitVersion.length) {
+            return freeForWhole(iv, reg);
+        }
+        int[] answers = freeAnswers[iv.key];
+        if (answers == null) {
+            answers = new int[unitVersion.length];
+            freeAnswers[iv.key] = answers;
+        }
+        int sum = 1;
+        for (int u = reg; u < reg + iv.comps; u++) {
+            sum += unitVersion[u];
+        }
+        int known = answers[reg];
+        if (known >>> 1 == sum) {
+            return (known & 1) != 0;
+        }
+        boolean free = freeForWhole(iv, reg);
+        answers[reg] = sum << 1 | (free ? 1 : 0);
+        return free;
     }
 
     private void recordAt(LiveInterval iv, int reg) {
@@ -40,6 +84,7 @@ final class LinearScan {
         for (int c = 0; c < iv.comps; c++) {
             placed.get(reg + c).add(iv);
         }
+        touch(reg, iv.comps);
     }
 
     /** Whether {@code iv} could sit at {@code reg} for its whole lifetime, given everything placed so far. */
@@ -89,13 +134,14 @@ final class LinearScan {
                 int target = -1;
                 for (int r = 0; r + m.comps <= high && target < 0; r += alignment(m.comps)) {
                     boolean clear = r + m.comps <= b || r >= b + cur.comps;
-                    if (clear && r != m.reg && freeForWhole(m, r)) {
+                    if (clear && r != m.reg && freeForWholeRemembered(m, r)) {
                         target = r;
                     }
                 }
                 if (target < 0) {
                     break;
                 }
+                touch(m.reg, m.comps);
                 m.reg = target;
                 recordAt(m, target);
                 moved++;
@@ -104,7 +150,10 @@ final class LinearScan {
                 return b;
             }
             for (int i = 0; i < moved; i++) {
-                movers.get(i).reg = old[i];
+                LiveInterval m = movers.get(i);
+                touch(m.reg, m.comps);
+                m.reg = old[i];
+                touch(m.reg, m.comps);
             }
         }
         return -1;
@@ -312,6 +361,7 @@ final class LinearScan {
         for (LiveInterval it : conflicts) {
             if (it.reg < bestReg + cur.comps && it.reg + it.comps > bestReg) {
                 spilled.set(it.key);
+                touch(it.reg, it.comps);
                 it.reg = -1;
                 victims.add(it);
             }
