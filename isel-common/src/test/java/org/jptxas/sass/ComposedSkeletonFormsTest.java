@@ -44,6 +44,49 @@ class ComposedSkeletonFormsTest {
         assertTrue(compared > 100, sm + ": compared " + compared);
     }
 
+    /**
+     * Skeletons the assembler asks for that are mostly not composed ones: the learned forms' own, and the same with a
+     * reuse flag, a negation or a sign changed on one operand, or an operand added or dropped (the printer's search
+     * tries such spellings). Made alone, each gives the whole set's forms of that skeleton, most of them none.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"sm_75", "sm_90"})
+    void nearMissSkeletonsGiveTheWholeSetsForms(String sm) {
+        SassIsa whole = fresh(sm);
+        whole.composedForms();
+        Set<String> learned = new LinkedHashSet<>();
+        for (SassForm f : whole.forms()) {
+            learned.add(f.skeleton);
+        }
+        Set<String> skeletons = new LinkedHashSet<>();
+        int step = Math.max(1, learned.size() / 150);
+        int k = 0;
+        for (String skeleton : learned) {
+            if (k++ % step != 0) {
+                continue;
+            }
+            skeletons.add(skeleton);
+            skeletons.add(skeleton.replaceFirst("\\{}, \\{}$", "{}"));
+            skeletons.add(skeleton + ", {}");
+            int last = skeleton.lastIndexOf("{}");
+            if (last > 0) {
+                skeletons.add(skeleton.substring(0, last) + "{}.reuse" + skeleton.substring(last + 2));
+                skeletons.add(skeleton.substring(0, last) + "-{}" + skeleton.substring(last + 2));
+                skeletons.add(skeleton.substring(0, last) + "!{}" + skeleton.substring(last + 2));
+                skeletons.add(skeleton.substring(0, last) + "|{}|" + skeleton.substring(last + 2));
+            }
+        }
+        SassIsa alone = fresh(sm);
+        int composed = 0;
+        for (String skeleton : skeletons) {
+            List<String> expected = identities(whole.composedWithSkeleton(skeleton));
+            assertEquals(expected, identities(alone.composedWithSkeleton(skeleton)), sm + " " + skeleton);
+            composed += expected.isEmpty() ? 0 : 1;
+        }
+        assertTrue(skeletons.size() > 500 && composed > 20,
+                sm + ": " + skeletons.size() + " skeletons, " + composed + " with composed forms");
+    }
+
     private static SassIsa fresh(String sm) {
         TargetDescription d = TestTargets.of(sm);
         CodegenSpec c = d.codegen();

@@ -163,7 +163,9 @@ final class ModifierComposer {
             }
         }
         List<Ranked> all = new ArrayList<>(unique.values());
-        dropSpecialCases(all, keys, formsByKey);
+        if (!all.isEmpty()) {
+            dropSpecialCases(all, keys, formsByKey, skeleton);
+        }
         all.sort(Ranked.ORDER);
         return List.copyOf(all);
     }
@@ -174,13 +176,17 @@ final class ModifierComposer {
      * a learned or generalized form of the same key and spelling reads that operand as a field (of the other reading)
      * and matches every word the composed form matches, its exclusions included (see {@link #exclusionsCover}). The
      * decoder tries those forms first, so no word ever reaches the composed form. Of two composed twins the later in
-     * decoder order goes likewise.
+     * decoder order goes likewise. With {@code skeleton} set, every composed form has that skeleton.
      */
     private static void dropSpecialCases(List<Ranked> composed, Set<Integer> keys,
-            Map<Integer, List<SassForm>> formsByKey) {
+            Map<Integer, List<SassForm>> formsByKey, String skeleton) {
+        // a shape includes the skeleton: with the composed forms all of one skeleton, only forms of it can match
         Map<String, List<SassForm>> bySpelling = new HashMap<>();
         for (int key : keys) {
             for (SassForm f : formsByKey.getOrDefault(key, List.of())) {
+                if (skeleton != null && !f.skeleton.equals(skeleton)) {
+                    continue;
+                }
                 bySpelling.computeIfAbsent(shape(f), k -> new ArrayList<>()).add(f);
             }
         }
@@ -451,6 +457,10 @@ final class ModifierComposer {
                 operandSlots.add(slot);
             }
         }
+        if (skeleton != null && !mayHaveSkeleton(f, mp, piece.substring(0, at), piece.substring(end),
+                operandGroups, operandSlots, operandCurrent, skeleton)) {
+            return List.of();
+        }
         List<String> tokens = new ArrayList<>(List.of(f.mnemonic.split("\\.")));
         String opcode = tokens.remove(0);
         // A value of several tokens (LD's STRONG.GPU) is one token here, so it is found, replaced and dropped whole.
@@ -549,6 +559,62 @@ final class ModifierComposer {
             }
         }
         return out;
+    }
+
+    /**
+     * Whether a form composed onto {@code f} can have {@code skeleton}: composing changes only the mnemonic (between
+     * {@code before} and {@code after} in its piece) and the token of a shown operand enum (its value {@code current}
+     * in its piece), so the rest of every piece must be the skeleton's already (a skeleton joins its pieces with
+     * "{}", which no piece holds). Most skeletons the assembler asks for fail here for every form, before any
+     * combination is spelled.
+     */
+    private static boolean mayHaveSkeleton(SassForm f, int mp, String before, String after, List<Group> operandGroups,
+            List<Integer> operandSlots, long[] current, String skeleton) {
+        // per piece: the text before and after the one token that may change in it (null: two or more may)
+        String[] head = new String[f.pieces.length];
+        String[] tail = new String[f.pieces.length];
+        boolean[] changed = new boolean[f.pieces.length];
+        head[mp] = before;
+        tail[mp] = after;
+        changed[mp] = true;
+        for (int o = 0; o < operandGroups.size(); o++) {
+            Group g = operandGroups.get(o);
+            String cur = g.byValue().get(current[o]);
+            int i = g.prefix() ? operandSlots.get(o) : operandSlots.get(o) + 1;
+            String t = f.pieces[i];
+            if (changed[i]) {
+                head[i] = null;
+            } else if (g.prefix()) {
+                head[i] = t.substring(0, t.length() - cur.length());
+                tail[i] = "";
+            } else {
+                head[i] = t.substring(0, closing(t));
+                tail[i] = t.substring(closing(t) + cur.length());
+            }
+            changed[i] = true;
+        }
+        int from = 0;
+        for (int i = 0; i < f.pieces.length; i++) {
+            String p = f.pieces[i];
+            if (p.contains("{}")) {
+                return true; // not the structure assumed here: the combinations decide
+            }
+            boolean last = i + 1 == f.pieces.length;
+            int next = last ? skeleton.length() : skeleton.indexOf("{}", from);
+            if (next < 0 || last && skeleton.indexOf("{}", from) >= 0) {
+                return false; // another number of operands
+            }
+            if (!changed[i]) {
+                if (next - from != p.length() || !skeleton.startsWith(p, from)) {
+                    return false;
+                }
+            } else if (head[i] != null && (next - from < head[i].length() + tail[i].length()
+                    || !skeleton.startsWith(head[i], from) || !skeleton.startsWith(tail[i], next - tail[i].length()))) {
+                return false;
+            }
+            from = next + 2;
+        }
+        return true;
     }
 
     /** The pieces with operand enum {@code g}'s token {@code cur} at its slot replaced by {@code token}. */

@@ -118,19 +118,19 @@ public enum SlotKind {
         switch (this) {
             case GPR, UGPR, PRED, UPRED, BAR, SB -> {
                 if (lex.type() != Lexeme.Type.REG || !prefix.equals(lex.prefix())) {
-                    throw new IllegalArgumentException("expected a " + prefix + " register, found " + lex.text());
+                    throw new Misfit("expected a " + prefix + " register, found " + lex.text());
                 }
                 v = lex.number();
             }
             case HEX -> {
                 if (lex.type() != Lexeme.Type.HEX || lex.text().charAt(0) == '-' || lex.text().charAt(0) == '+') {
-                    throw new IllegalArgumentException("expected an unsigned hex number, found " + lex.text());
+                    throw new Misfit("expected an unsigned hex number, found " + lex.text());
                 }
                 v = unshift(lex, lex.number(), shift);
             }
             case SHEX, SHEX_PLUS -> {
                 if (lex.type() != Lexeme.Type.HEX || (lex.text().charAt(0) == '+') != (this == SHEX_PLUS)) {
-                    throw new IllegalArgumentException("expected a signed hex number, found " + lex.text());
+                    throw new Misfit("expected a signed hex number, found " + lex.text());
                 }
                 long s = unshift(lex, lex.number(), shift);
                 // A constant-bank offset (a field in 4-byte units, or LDC's 16-bit byte offset) also takes the
@@ -140,7 +140,7 @@ public enum SlotKind {
                     s -= 1L << width;
                 }
                 if (width < 64 && (s < -(1L << (width - 1)) || s >= (1L << (width - 1)))) {
-                    throw new IllegalArgumentException(lex.text() + " does not fit a signed " + width + "-bit field");
+                    throw new Misfit(lex.text() + " does not fit a signed " + width + "-bit field");
                 }
                 return width >= 64 ? s : s & ((1L << width) - 1);
             }
@@ -152,7 +152,7 @@ public enum SlotKind {
                 double d = decimal(lex);
                 float f = (float) d;
                 if (!Double.isNaN(d) && (double) f != d) {
-                    throw new IllegalArgumentException(lex.text() + " is not a binary32 value");
+                    throw new Misfit(lex.text() + " is not a binary32 value");
                 }
                 v = Double.isNaN(d) ? (d == d ? 0 : (Double.doubleToRawLongBits(d) < 0 ? 0xffc00000L : 0x7fffffffL))
                         : Float.floatToRawIntBits(f) & 0xffffffffL;
@@ -166,14 +166,14 @@ public enum SlotKind {
                 long bits = Double.isNaN(d) ? (Double.doubleToRawLongBits(d) < 0 ? 0xfff8000000000000L
                         : 0x7fffffff00000000L) : Double.doubleToRawLongBits(d);
                 if ((bits & 0xffffffffL) != 0) {
-                    throw new IllegalArgumentException(lex.text() + " needs more than the high 32 bits of a binary64");
+                    throw new Misfit(lex.text() + " needs more than the high 32 bits of a binary64");
                 }
                 v = bits >>> 32;
             }
             case F16 -> {
                 int h = FloatText.doubleToHalfExact(decimal(lex));
                 if (h < 0) {
-                    throw new IllegalArgumentException(lex.text() + " is not a binary16 value");
+                    throw new Misfit(lex.text() + " is not a binary16 value");
                 }
                 v = h;
             }
@@ -181,20 +181,20 @@ public enum SlotKind {
                 long target;
                 if (lex.type() == Lexeme.Type.LABEL) {
                     if (labels == null) {
-                        throw new IllegalArgumentException("label " + lex.text() + " with no label table");
+                        throw new Misfit("label " + lex.text() + " with no label table");
                     }
                     target = labels.addressOf(lex.labelName());
                 } else if (lex.type() == Lexeme.Type.HEX && lex.text().charAt(0) != '+') {
                     target = lex.number();
                 } else {
-                    throw new IllegalArgumentException("expected a branch target, found " + lex.text());
+                    throw new Misfit("expected a branch target, found " + lex.text());
                 }
                 return branchOffset(target, address, width, shift);
             }
             default -> throw new AssertionError(this);
         }
         if (width < 64 && (v >>> width) != 0) {
-            throw new IllegalArgumentException(lex.text() + " does not fit a " + width + "-bit field");
+            throw new Misfit(lex.text() + " does not fit a " + width + "-bit field");
         }
         return v;
     }
@@ -218,19 +218,37 @@ public enum SlotKind {
     /** A number field in units of {@code 1 << shift} (absolute call targets): the value, which must be aligned. */
     private static long unshift(Lexeme lex, long v, int shift) {
         if ((v & ((1L << shift) - 1)) != 0) {
-            throw new IllegalArgumentException(lex.text() + " is not a multiple of " + (1L << shift));
+            throw new Misfit(lex.text() + " is not a multiple of " + (1L << shift));
         }
         return v >> shift;
     }
 
     private static double decimal(Lexeme lex) {
         if (lex.type() != Lexeme.Type.DEC) {
-            throw new IllegalArgumentException("expected a decimal number, found " + lex.text());
+            throw new Misfit("expected a decimal number, found " + lex.text());
         }
         try {
             return FloatText.parse(lex.text().strip());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("bad number " + lex.text());
+            throw new Misfit("bad number " + lex.text());
+        }
+    }
+
+    /**
+     * Text that does not suit a field. The assembler tries form after form and catches one of these per form that
+     * does not fit (about a hundred thousand in a mid-size file's compilation), keeping only the first message, so it
+     * carries no stack trace, whose capture cost more than the rest of the search.
+     */
+    static final class Misfit extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        Misfit(String message) {
+            super(message);
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
         }
     }
 }

@@ -28,17 +28,20 @@ final class EntryAbi {
         this.lowerer = lowerer;
     }
 
+    /** A virtual register by file and number, whatever its width (a read and a write of it may differ). */
+    private record RegName(RegFile file, int index) {}
+
     /**
      * PTX may read a register no instruction writes (compilers leave such reads on paths that do not matter); the
      * value is arbitrary, so jptxas gives it zero at the entry, which keeps every virtual register defined.
      */
     List<Instr> undefinedReads(List<Instr> prologue) {
-        Map<String, Reg> used = new java.util.LinkedHashMap<>();
-        Set<String> defined = new HashSet<>();
+        Map<RegName, Reg> used = new java.util.LinkedHashMap<>();
+        Set<RegName> defined = new HashSet<>();
         for (Instr in : prologue) { // the calling convention's entry copies define the parameters
             for (Reg r : in.dsts()) {
                 if (r.virtual()) {
-                    defined.add(r.file() + ":" + r.index());
+                    defined.add(new RegName(r.file(), r.index()));
                 }
             }
         }
@@ -46,18 +49,18 @@ final class EntryAbi {
             for (Instr in : b.instrs()) {
                 for (Reg r : in.usedRegs()) {
                     if (r.virtual()) {
-                        used.putIfAbsent(r.file() + ":" + r.index(), r.whole());
+                        used.putIfAbsent(new RegName(r.file(), r.index()), r.whole());
                     }
                 }
                 for (Reg r : in.dsts()) {
                     if (r.virtual()) {
-                        defined.add(r.file() + ":" + r.index());
+                        defined.add(new RegName(r.file(), r.index()));
                     }
                 }
             }
         }
         List<Instr> out = new ArrayList<>();
-        for (Map.Entry<String, Reg> e : used.entrySet()) {
+        for (Map.Entry<RegName, Reg> e : used.entrySet()) {
             if (defined.contains(e.getKey())) {
                 continue;
             }
