@@ -59,6 +59,84 @@ public record SassOp(SassForm form, long[] values, String[] targets) {
         return null;
     }
 
+    /** How many operands the instruction has after its mnemonic ({@link SassOperands#operands()}). */
+    public int operandCount() {
+        return form.operands().operands().size();
+    }
+
+    /**
+     * The number of the register operand {@code index} is when that operand is one register of {@code kind} and
+     * nothing else ({@code R20}, not {@code -R20} or {@code R20.H1}), a field or fixed by the form; -1 otherwise.
+     * The zero register gives its value ({@code RZ}: 255).
+     */
+    public int register(int index, SlotKind kind) {
+        int slot = soleSlot(index);
+        if (slot < 0) {
+            return -1;
+        }
+        if (form.slots[slot] instanceof SassSlot.Field f) {
+            return f.kind() == kind ? (int) values[slot] : -1;
+        }
+        String t = ((SassSlot.Literal) form.slots[slot]).text();
+        if (kind.prefix() == null) {
+            return -1;
+        }
+        if (t.equals(kind.zeroName())) {
+            return (int) kind.zeroValue();
+        }
+        if (!t.startsWith(kind.prefix()) || t.length() == kind.prefix().length()) {
+            return -1;
+        }
+        for (int k = kind.prefix().length(); k < t.length(); k++) {
+            if (!Character.isDigit(t.charAt(k))) {
+                return -1;
+            }
+        }
+        return Integer.parseInt(t.substring(kind.prefix().length()));
+    }
+
+    /**
+     * The slot of operand {@code index} when that operand is a hexadecimal immediate and nothing else
+     * ({@code 0xfffff0}: a field, or fixed by the form), else -1; {@link #immediate} gives its value.
+     */
+    public int immediateSlot(int index) {
+        int slot = soleSlot(index);
+        if (slot < 0) {
+            return -1;
+        }
+        if (form.slots[slot] instanceof SassSlot.Field f) {
+            return f.kind() == SlotKind.HEX || f.kind() == SlotKind.SHEX ? slot : -1;
+        }
+        String t = ((SassSlot.Literal) form.slots[slot]).text();
+        return t.startsWith("0x") || t.startsWith("-0x") ? slot : -1;
+    }
+
+    /** The value immediate slot {@code slot} prints ({@link #immediateSlot}): signed and shifted as printed. */
+    public long immediate(int slot) {
+        if (form.slots[slot] instanceof SassSlot.Field f) {
+            long v = f.kind() == SlotKind.SHEX ? SlotKind.signExtend(values[slot], f.field().width()) : values[slot];
+            return v << f.shift();
+        }
+        String t = ((SassSlot.Literal) form.slots[slot]).text();
+        boolean negative = t.startsWith("-");
+        long v = Long.parseUnsignedLong(t.substring(negative ? 3 : 2), 16);
+        return negative ? -v : v;
+    }
+
+    /** The slot of operand {@code index} when it is one slot with no text around it, else -1. */
+    private int soleSlot(int index) {
+        java.util.List<SassOperands.Operand> operands = form.operands().operands();
+        if (index < 0 || index >= operands.size()) {
+            return -1;
+        }
+        SassOperands.Operand o = operands.get(index);
+        if (o.slots().size() != 1 || !o.texts().get(0).isBlank() || !o.texts().get(1).isBlank()
+                || targets[o.slots().get(0)] != null) {
+            return -1;
+        }
+        return o.slots().get(0);
+    }
+
     /** The same instruction in another form with the same operands (its {@code .reuse} variant, say). */
     public SassOp withForm(SassForm other) {
         if (other.slots.length != form.slots.length) {

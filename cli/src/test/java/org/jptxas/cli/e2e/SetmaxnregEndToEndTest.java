@@ -8,19 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jptxas.isel.codegen.ModuleCodegen;
-import org.jptxas.simulator.exec.ExecutionLimits;
-import org.jptxas.simulator.exec.Launch;
-import org.jptxas.simulator.exec.LaunchResult;
-import org.jptxas.simulator.launch.LaunchSpecReader;
-import org.jptxas.simulator.sass.SassEmulator;
-import org.jptxas.simulator.suite.SuiteRun;
 import org.jptxas.spi.BackendRegistry;
-import org.jptxas.spi.TestTargets;
-import org.jptxas.ori.target.Target;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.kernels.Elem;
 import org.jptxas.testing.kernels.KernelCase;
@@ -64,30 +55,9 @@ class SetmaxnregEndToEndTest {
                 });
     }
 
-    private Path resource(Path dir, String name) throws Exception {
-        Path ptx = dir.resolve(name);
-        try (var in = getClass().getResourceAsStream(name)) {
-            Files.write(ptx, in.readAllBytes());
-        }
-        return ptx;
-    }
-
-    private static void run(KernelCase k, byte[] cubin, Path dir, List<String> problems, String who)
-            throws Exception {
-        Launch launch = Launch.prepare(Target.of(ARCH), LaunchSpecReader.read(k.materialize(dir)));
-        LaunchResult result = SassEmulator.fromCubin(TestTargets.of(ARCH), cubin).execute(launch,
-                ExecutionLimits.DEFAULT.withMaxWarpInstructions(1_000_000));
-        if (result.fault().isPresent()) {
-            problems.add(who + ": " + result.fault().get().describe());
-        } else {
-            Map<String, byte[]> actual = SuiteRun.outputs(k, launch);
-            k.compare(actual, 5).forEach(p -> problems.add(who + ": " + p));
-        }
-    }
-
     @Test
     void lowersAsPtxasDoesAndBothCubinsComputeTheReference(@TempDir Path dir) throws Exception {
-        Path ptx = resource(dir, "setmaxnreg_split.ptx");
+        Path ptx = EmulatedKernelRun.resource(getClass(), dir, "setmaxnreg_split.ptx");
         BackendRegistry registry = BackendRegistry.discover(getClass().getClassLoader());
         ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(registry, ptx, ARCH, false, false);
         String sass = ours.sass().replaceAll("/\\*[0-9a-f]+\\*/", "").replaceAll("[ \t]+", " ");
@@ -104,16 +74,17 @@ class SetmaxnregEndToEndTest {
         }
         KernelCase k = splitKernel(ptx);
         List<String> problems = new ArrayList<>();
-        run(k, ours.cubin(), dir.resolve("jptxas"), problems, "jptxas");
+        EmulatedKernelRun.run(ARCH, k, ours.cubin(), dir.resolve("jptxas"), 1_000_000, problems, "jptxas");
         OracleCubins.Compiled theirs = OracleCubins.ptxas13(ptx, ARCH);
         assertTrue(theirs.ok(), theirs.diagnostics());
-        run(k, Files.readAllBytes(theirs.cubin().orElseThrow()), dir.resolve("ptxas"), problems, "ptxas");
+        EmulatedKernelRun.run(ARCH, k, Files.readAllBytes(theirs.cubin().orElseThrow()), dir.resolve("ptxas"),
+                1_000_000, problems, "ptxas");
         assertEquals(List.of(), problems);
     }
 
     @Test
     void withoutMaxnregSetmaxnregIsIgnoredAsPtxasDoes(@TempDir Path dir) throws Exception {
-        Path ptx = resource(dir, "setmaxnreg_split.ptx");
+        Path ptx = EmulatedKernelRun.resource(getClass(), dir, "setmaxnreg_split.ptx");
         Path plain = dir.resolve("plain.ptx");
         Files.writeString(plain, Files.readString(ptx).replace(".maxnreg 128\n", ""));
         BackendRegistry registry = BackendRegistry.discover(getClass().getClassLoader());

@@ -7,17 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.jptxas.isel.codegen.ModuleCodegen;
-import org.jptxas.simulator.exec.ExecutionLimits;
-import org.jptxas.simulator.exec.Launch;
 import org.jptxas.simulator.exec.LaunchResult;
-import org.jptxas.simulator.launch.LaunchSpecReader;
-import org.jptxas.simulator.sass.SassEmulator;
-import org.jptxas.simulator.suite.SuiteRun;
 import org.jptxas.spi.BackendRegistry;
-import org.jptxas.spi.TestTargets;
-import org.jptxas.ori.target.Target;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.WarpgroupKernels;
@@ -32,46 +24,25 @@ import org.junit.jupiter.api.io.TempDir;
 class WarpgroupGemmEndToEndTest {
     private static final String ARCH = "sm_90a";
 
-    private static LaunchResult run(KernelCase k, byte[] cubin, Path dir, List<String> problems, String who)
-            throws Exception {
-        Launch launch = Launch.prepare(Target.of(ARCH), LaunchSpecReader.read(k.materialize(dir)));
-        LaunchResult result = SassEmulator.fromCubin(TestTargets.of(ARCH), cubin).execute(launch,
-                ExecutionLimits.DEFAULT.withMaxWarpInstructions(2_000_000));
-        if (result.fault().isPresent()) {
-            problems.add(who + ": " + result.fault().get().describe());
-        } else {
-            Map<String, byte[]> actual = SuiteRun.outputs(k, launch);
-            k.compare(actual, 5).forEach(p -> problems.add(who + ": " + p));
-        }
-        return result;
-    }
-
-    private Path resource(Path dir, String name) throws Exception {
-        Path ptx = dir.resolve(name);
-        try (var in = getClass().getResourceAsStream(name)) {
-            Files.write(ptx, in.readAllBytes());
-        }
-        return ptx;
-    }
-
     @Test
     void jptxasAndPtxasCubinsComputeTheReference(@TempDir Path dir) throws Exception {
         KernelCase k = WarpgroupKernels.wgmmaGemmF16();
-        Path ptx = resource(dir, "wgmma_gemm_f16.ptx");
+        Path ptx = EmulatedKernelRun.resource(getClass(), dir, "wgmma_gemm_f16.ptx");
         BackendRegistry registry = BackendRegistry.discover(getClass().getClassLoader());
         List<String> problems = new ArrayList<>();
         ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(registry, ptx, ARCH, false, false);
-        run(k, ours.cubin(), dir.resolve("jptxas"), problems, "jptxas");
+        EmulatedKernelRun.run(ARCH, k, ours.cubin(), dir.resolve("jptxas"), 2_000_000, problems, "jptxas");
         OracleCubins.Compiled theirs = OracleCubins.ptxas13(ptx, ARCH);
         assertTrue(theirs.ok(), theirs.diagnostics());
-        run(k, Files.readAllBytes(theirs.cubin().orElseThrow()), dir.resolve("ptxas"), problems, "ptxas");
+        EmulatedKernelRun.run(ARCH, k, Files.readAllBytes(theirs.cubin().orElseThrow()), dir.resolve("ptxas"),
+                2_000_000, problems, "ptxas");
         assertEquals(List.of(), problems);
     }
 
     @Test
     void aKernelWithoutItsWaitStopsWithTheMissingWaitFault(@TempDir Path dir) throws Exception {
         KernelCase k = WarpgroupKernels.wgmmaGemmF16();
-        Path ptx = resource(dir, "wgmma_gemm_f16.ptx");
+        Path ptx = EmulatedKernelRun.resource(getClass(), dir, "wgmma_gemm_f16.ptx");
         String text = Files.readString(ptx);
         assertTrue(text.contains("\twgmma.wait_group.sync.aligned 0;\n"));
         Path broken = dir.resolve("no_wait.ptx");
@@ -79,7 +50,8 @@ class WarpgroupGemmEndToEndTest {
         BackendRegistry registry = BackendRegistry.discover(getClass().getClassLoader());
         ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(registry, broken, ARCH, false, false);
         List<String> problems = new ArrayList<>();
-        LaunchResult r = run(k, ours.cubin(), dir.resolve("jptxas"), problems, "jptxas");
+        LaunchResult r = EmulatedKernelRun.run(ARCH, k, ours.cubin(), dir.resolve("jptxas"), 2_000_000, problems,
+                "jptxas");
         assertTrue(r.fault().isPresent() && r.fault().get().describe().contains("no WARPGROUP.DEPBAR"),
                 () -> String.valueOf(problems));
     }

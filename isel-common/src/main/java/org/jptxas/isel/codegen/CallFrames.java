@@ -3,9 +3,11 @@ package org.jptxas.isel.codegen;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jptxas.sass.Control;
+import org.jptxas.sass.SassOp;
+import org.jptxas.sass.SassSlot;
+import org.jptxas.sass.SlotKind;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.Guard;
@@ -31,8 +33,6 @@ public final class CallFrames {
     public static final int RETURN_ADDRESS = 20;
     /** Placeholder of the return-address move until the layout knows the address. */
     static final int RETURN_PLACEHOLDER = 0xfffff0;
-    private static final Pattern RETURN_MOVE = Pattern.compile("^(.*\\bR20, (?:RZ, RZ, )?)(0xfffff0)$");
-    private static final Pattern RETURN_MOVE_HIGH = Pattern.compile("^(.*\\bR21, (?:RZ, RZ, )?)(0x0)$");
     private static final Reg SP = Reg.phys(RegFile.R, 1, 1);
 
     private CallFrames() {}
@@ -114,8 +114,6 @@ public final class CallFrames {
 
     /** Placeholder of the distance from {@code LEPC} to the return point (sm_75 … sm_89). */
     static final int RETURN_DISTANCE_PLACEHOLDER = 0xfffff8;
-    private static final Pattern RETURN_DISTANCE = Pattern.compile("^(.*\\bR20, P\\d, (?:PT, )?R20, )(0xfffff8)(, RZ)$");
-    private static final Pattern LEPC_R20 = Pattern.compile("^LEPC R20(?:, `\\(.*\\))?$");
 
     /** Rewrites the allocated {@code f} as described above; returns the allocation result with the final frame. */
     static RegisterAllocator.Result afterAllocation(OriFunction f, RegisterAllocator.Result ra) {
@@ -272,14 +270,70 @@ public final class CallFrames {
      * {@code MOV R20, 32@lo((f + .L@srel))}, nvdisasm's text of the relocated return address (the label names the
      * instruction after the call); encoded as 0x0, the linker writes the address ({@link #isSectionRelative}).
      */
-    private static CodeLine returnAddressMove(CodeLine move, String prefix, Sym.Part part, String section, long offset,
+    private static CodeLine returnAddressMove(CodeLine move, int immediate, Sym.Part part, String section, long offset,
             String label) {
         String target = label != null ? label : "0x" + Long.toHexString(offset);
+        String prefix = textBeforeLastOperand(move);
         String text = guardOf(move) + prefix + (part == Sym.Part.LO32 ? "32@lo((" : "32@hi((") + section + " + "
                 + target + SECTION_RELATIVE + "))";
         String assembly = guardOf(move) + prefix + "0x0";
         return new CodeLine(move.label(), text, assembly, move.control(), new Sym(section, Sym.Kind.FUNCTION, part, offset),
-                move.ptxLine());
+                move.ptxLine(), withImmediate(move.op(), immediate, 0));
+    }
+
+    /**
+     * {@code op} with immediate slot {@code slot} set to {@code value}, or null (the line is then assembled from its
+     * text) where the slot is not an unshifted field that holds it.
+     */
+    private static SassOp withImmediate(SassOp op, int slot, long value) {
+        if (op.form().slot(slot) instanceof SassSlot.Field f && f.shift() == 0 && f.field().width() < 64
+                && value >= 0 && value >>> f.field().width() == 0) {
+            return op.withValue(slot, value);
+        }
+        return op.immediate(slot) == value ? op : null;
+    }
+
+    /** The line's text without its guard and its last operand ({@code MOV R20, }). */
+    private static String textBeforeLastOperand(CodeLine line) {
+        String t = line.unguarded();
+        return t.substring(0, t.lastIndexOf(' ') + 1);
+    }
+
+    /**
+     * The slot of the immediate {@code placeholder} that {@code line} moves into {@code R<reg>}
+     * ({@code MOV R20, 0xfffff0}, {@code IMAD.MOV.U32 R20, RZ, RZ, 0xfffff0}), or -1 for any other line.
+     */
+    private static int placeholderMove(CodeLine line, int reg, long placeholder) {
+        SassOp op = line.op();
+        if (op == null || !(line.mnemonic().equals("MOV") || line.opcode().startsWith("IMAD.MOV"))
+                || op.register(0, SlotKind.GPR) != reg) {
+            return -1;
+        }
+        int slot = op.immediateSlot(op.operandCount() - 1);
+        return slot >= 0 && op.immediate(slot) == placeholder ? slot : -1;
+    }
+
+    /**
+     * The slot of the return distance placeholder in {@code IADD3 R20, P0, PT, R20, 0xfffff8, RZ}
+     * ({@link #systemCallSequence}), or -1 for any other line.
+     */
+    private static int returnDistance(CodeLine line) {
+        SassOp op = line.op();
+        if (op == null || !line.opcode().equals("IADD3") || op.register(0, SlotKind.GPR) != RETURN_ADDRESS) {
+            return -1;
+        }
+        for (int k = 1; k < op.operandCount(); k++) {
+            int slot = op.immediateSlot(k);
+            if (slot >= 0 && op.immediate(slot) == RETURN_DISTANCE_PLACEHOLDER) {
+                return slot;
+            }
+        }
+        return -1;
+    }
+
+    /** Whether {@code line} is the system call's {@code LEPC R20} ({@link #systemCallSequence}). */
+    private static boolean isReturnAddressLepc(CodeLine line) {
+        return line.op() != null && line.opcode().equals("LEPC") && line.op().register(0, SlotKind.GPR) == RETURN_ADDRESS;
     }
 
     /**
@@ -289,7 +343,7 @@ public final class CallFrames {
      */
     private static void pcRelativeReturn(List<CodeLine> out, int call, String returnLabel) {
         int lepc = call - 1;
-        while (lepc >= 0 && !LEPC_R20.matcher(out.get(lepc).unguarded()).matches()) {
+        while (lepc >= 0 && !isReturnAddressLepc(out.get(lepc))) {
             lepc--;
         }
         if (lepc < 0) {
@@ -297,11 +351,13 @@ public final class CallFrames {
         }
         for (int j = lepc + 1; j < call; j++) {
             CodeLine add = out.get(j);
-            Matcher m = RETURN_DISTANCE.matcher(add.unguarded());
-            if (m.matches()) {
-                String text = guardOf(add) + m.group(1) + "0x" + Long.toHexString((long) (call + 1 - lepc)
-                        * FunctionLayout.INSTRUCTION_BYTES) + m.group(3);
-                out.set(j, new CodeLine(add.label(), text, text, add.control(), add.symbol(), add.ptxLine()));
+            int slot = returnDistance(add);
+            if (slot >= 0) {
+                long distance = (long) (call + 1 - lepc) * FunctionLayout.INSTRUCTION_BYTES;
+                String text = add.text().replace("0x" + Long.toHexString(RETURN_DISTANCE_PLACEHOLDER),
+                        "0x" + Long.toHexString(distance));
+                out.set(j, new CodeLine(add.label(), text, text, add.control(), add.symbol(), add.ptxLine(),
+                        withImmediate(add.op(), slot, distance)));
                 return;
             }
         }
@@ -403,20 +459,21 @@ public final class CallFrames {
                 boolean low = false;
                 for (int j = i - 1; j >= 0 && !(low && high); j--) {
                     CodeLine prev = out.get(j);
-                    Matcher mv = RETURN_MOVE.matcher(prev.unguarded());
-                    Matcher hi = RETURN_MOVE_HIGH.matcher(prev.unguarded());
-                    if (!high && hi.matches()) {
+                    int highSlot = high ? -1 : placeholderMove(prev, RETURN_ADDRESS + 1, 0);
+                    int lowSlot = low ? -1 : placeholderMove(prev, RETURN_ADDRESS, RETURN_PLACEHOLDER);
+                    if (highSlot >= 0) {
                         // the absolute return address: the section's function plus the offset, relocated (RELA)
-                        out.set(j, returnAddressMove(prev, hi.group(1), Sym.Part.HI32, section, returnAddress,
+                        out.set(j, returnAddressMove(prev, highSlot, Sym.Part.HI32, section, returnAddress,
                                 returnLabel));
                         high = true;
-                    } else if (!low && mv.matches()) {
+                    } else if (lowSlot >= 0) {
                         if (absolute) {
-                            out.set(j, returnAddressMove(prev, mv.group(1), Sym.Part.LO32, section, returnAddress,
+                            out.set(j, returnAddressMove(prev, lowSlot, Sym.Part.LO32, section, returnAddress,
                                     returnLabel));
                         } else {
-                            String text = guardOf(prev) + mv.group(1) + "0x" + Long.toHexString(returnAddress);
-                            out.set(j, new CodeLine(prev.label(), text, text, prev.control(), prev.symbol(), prev.ptxLine()));
+                            String text = guardOf(prev) + textBeforeLastOperand(prev) + "0x" + Long.toHexString(returnAddress);
+                            out.set(j, new CodeLine(prev.label(), text, text, prev.control(), prev.symbol(), prev.ptxLine(),
+                                    withImmediate(prev.op(), lowSlot, returnAddress)));
                         }
                         low = true;
                     }

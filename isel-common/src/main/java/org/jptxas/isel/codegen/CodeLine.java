@@ -40,6 +40,11 @@ public record CodeLine(String label, String text, String assembly, Control contr
         return new CodeLine(label, text, assembly, c, symbol, ptxLine, op);
     }
 
+    /** The line with the typed instruction its assembly encodes ({@code op}), for a line known by its text. */
+    public CodeLine withOp(SassOp o) {
+        return new CodeLine(label, text, assembly, control, symbol, ptxLine, o);
+    }
+
     public CodeLine withLabel(String l) {
         return new CodeLine(l, text, assembly, control, symbol, ptxLine, op);
     }

@@ -7,8 +7,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jptxas.cubin.CubinBuilder;
 import org.jptxas.cubin.FunctionFacts;
 import org.jptxas.cubin.info.Attribute;
@@ -43,8 +41,6 @@ public final class FunctionCodegen {
     static final int SYSCALL_OFFSETS = 0x46;
     /** ptxas counts two registers more than the highest one the code names. */
     static final int EXTRA_REGISTERS = 2;
-    private static final Pattern GPR = Pattern.compile("(?<![\\w.])R(\\d+)");
-    private static final Pattern BARRIER_ID = Pattern.compile("^BAR\\.(?:SYNC|RED|ARV|SYNCALL)[\\w.]*\\s+(0x[0-9a-f]+|R\\d+)");
 
     private final CodegenPipeline pipeline;
     private final IrObserver observer;
@@ -184,10 +180,17 @@ public final class FunctionCodegen {
                 }
                 throw new IllegalArgumentException("unknown label " + name);
             };
+            SassOp op = line.op();
             try {
-                // the typed instruction where selection made one; lines rewritten as text are assembled
-                words = line.op() != null ? encoder.encode(line.op(), line.control(), address, resolver)
-                        : asm.assemble(text, line.control(), address, resolver);
+                // the typed instruction where selection made one; lines rewritten as text are assembled (to one)
+                if (op != null) {
+                    words = encoder.encode(op, line.control(), address, resolver);
+                } else {
+                    SassAssembler.Encoded assembled = asm.encoded(text, line.control(), address, resolver);
+                    words = assembled.words();
+                    op = assembled.op();
+                    code.set(i, line.withOp(op)); // the line tables and listings read it typed too
+                }
             } catch (SassAssembler.AssemblyException | IllegalArgumentException e) {
                 throw new CompilationException(Diagnostic.error(cx.sourceName(), line.ptxLine(),
                         "Internal error: cannot encode '" + line.text() + "' for " + cx.target().name() + ": "
@@ -200,16 +203,9 @@ public final class FunctionCodegen {
             if (line.opcode().startsWith("CALL.ABS") && line.symbol() == null) {
                 systemCalls.add((int) address); // a call through a loaded address (SYSCALL_OFFSETS)
             }
-            barriers = Math.max(barriers, barriersUsed(line));
+            barriers = Math.max(barriers, barriersUsed(op));
             changesAllocation |= line.mnemonic().startsWith("USETMAXREG");
-            if (line.op() != null) {
-                highestGpr = Math.max(highestGpr, line.op().highestRegister(SlotKind.GPR));
-            } else {
-                Matcher m = GPR.matcher(text);
-                while (m.find()) {
-                    highestGpr = Math.max(highestGpr, Integer.parseInt(m.group(1)));
-                }
-            }
+            highestGpr = Math.max(highestGpr, op.highestRegister(SlotKind.GPR));
         }
         highestGpr = Math.max(highestGpr, highestGpr(f));
         // with USETMAXREG, code after an allocation may use more registers than a warp starts with: the count is the
@@ -294,16 +290,7 @@ public final class FunctionCodegen {
      * The named barriers a {@code BAR.SYNC/RED/ARV/SYNCALL} makes the function use: up to its immediate id, or all
      * 16 when the id is in a register; 0 for other instructions.
      */
-    private static int barriersUsed(CodeLine line) {
-        if (line.op() == null) {
-            Matcher bar = BARRIER_ID.matcher(line.unguarded());
-            if (!bar.find()) {
-                return 0;
-            }
-            String id = bar.group(1);
-            return id.startsWith("R") ? 16 : Integer.decode(id) + 1;
-        }
-        SassOp op = line.op();
+    private static int barriersUsed(SassOp op) {
         String m = op.mnemonic();
         if (!(m.startsWith("BAR.SYNC") || m.startsWith("BAR.RED") || m.startsWith("BAR.ARV")
                 || m.startsWith("BAR.SYNCALL")) || op.form().operands().operands().isEmpty()) {

@@ -9,6 +9,10 @@ import java.util.Map;
 import org.jptxas.cubin.CubinBuilder;
 import org.jptxas.cubin.DebugLine;
 import org.jptxas.ori.ir.SourceLines;
+import org.jptxas.sass.SassOp;
+import org.jptxas.sass.SassOperands;
+import org.jptxas.sass.SassSlot;
+import org.jptxas.sass.SlotKind;
 
 /**
  * Turns the PTX lines the emitted SASS instructions carry ({@link CodeLine#ptxLine()}) into the rows of ptxas's two
@@ -114,7 +118,7 @@ public final class LineTableRows {
      * own when that is the branch line before it.
      */
     static boolean joinsBranches(CodeLine line) {
-        return line.text().startsWith("BSYNC ") && line.ptxLine() > 0;
+        return line.opcode().equals("BSYNC") && !line.guarded() && line.ptxLine() > 0;
     }
 
     /** The label lines of the PTX text (line numbers from 1), read from the text ptxas embeds, when first asked. */
@@ -145,18 +149,6 @@ public final class LineTableRows {
         }
     }
 
-    private static final java.util.regex.Pattern CONSTANT =
-            java.util.regex.Pattern.compile("MOV R\\d+, (RZ|-?(0x[0-9a-f]+|\\d+))");
-    /**
-     * A register copy, {@code MOV R8, R12}: not a predicated one ({@code @!P2 MOV R10, R11}), which is a branch arm
-     * made conditional, and ptxas keeps those with their line.
-     */
-    private static final java.util.regex.Pattern COPY =
-            java.util.regex.Pattern.compile("MOV R\\d+, R\\d+(\\.reuse)?");
-    /** A kernel parameter or launch constant read into a register: {@code MOV R8, c[0x0][0x168]}. */
-    private static final java.util.regex.Pattern PARAMETER =
-            java.util.regex.Pattern.compile("(MOV|LDC(\\.64)?) R\\d+, c\\[0x0\\]\\[0x[0-9a-f]+\\]");
-
     /**
      * A constant put into a register ({@code MOV R28, 0x1}, {@code MOV R6, RZ}), a parameter read from the constant
      * bank ({@code MOV R8, c[0x0][0x168]}, what an {@code ld.param} or a {@code mov} of {@code %ntid} becomes) or a
@@ -164,15 +156,54 @@ public final class LineTableRows {
      * {@code mov}/{@code ld.param} into the instructions that use the value (as a constant operand, a coalesced
      * register, or a copy it places at the use and gives the use's line), so its line has no code of its own there;
      * where jptxas keeps the instruction, it continues the row before it rather than annotate a line ptxas does not.
+     * Not a predicated one ({@code @!P2 MOV R10, R11}), which is a branch arm made conditional, and ptxas keeps those
+     * with their line; not a relocated value ({@code MOV R2, 32@lo(g)}).
      */
     static boolean materializesConstant(CodeLine line) {
-        return CONSTANT.matcher(line.text()).matches() || COPY.matcher(line.text()).matches()
-                || PARAMETER.matcher(line.text()).matches() && !setsUpStack(line);
+        SassOp op = line.op();
+        if (op == null || op.guarded() || line.symbol() != null || op.operandCount() != 2
+                || !isRegister(op, 0, false) || op.register(0, SlotKind.GPR) == SlotKind.GPR.zeroValue()) {
+            return false;
+        }
+        return switch (line.opcode()) {
+            case "MOV" -> op.register(1, SlotKind.GPR) == SlotKind.GPR.zeroValue() || op.immediateSlot(1) >= 0
+                    || isRegister(op, 1, true) || bankZeroOffset(op, 1) && !setsUpStack(line);
+            case "LDC", "LDC.64" -> bankZeroOffset(op, 1) && !setsUpStack(line);
+            default -> false;
+        };
+    }
+
+    /** Whether operand {@code k} is a general register other than RZ, alone or (with {@code reuse}) {@code .reuse}. */
+    private static boolean isRegister(SassOp op, int k, boolean reuse) {
+        SassOperands.Operand o = op.form().operands().operands().get(k);
+        if (o.slots().size() != 1 || !o.before(0).isEmpty() || !(o.after(0).isEmpty() || reuse && o.after(0).equals(".reuse"))
+                || !(op.form().slot(o.slots().get(0)) instanceof SassSlot.Field f) || f.kind() != SlotKind.GPR) {
+            return false;
+        }
+        return op.value(o.slots().get(0)) != SlotKind.GPR.zeroValue();
+    }
+
+    /** Whether operand {@code k} is {@code c[0x0][0x168]}: bank 0 at an immediate offset. */
+    private static boolean bankZeroOffset(SassOp op, int k) {
+        SassOperands.Operand o = op.form().operands().operands().get(k);
+        if (o.slots().size() != 2 || !o.texts().equals(List.of("c[", "][", "]"))) {
+            return false;
+        }
+        int bank = o.slots().get(0);
+        int offset = o.slots().get(1);
+        return isImmediate(op, bank) && op.immediate(bank) == 0 && isImmediate(op, offset) && op.immediate(offset) >= 0;
+    }
+
+    private static boolean isImmediate(SassOp op, int slot) {
+        return op.form().slot(slot) instanceof SassSlot.Field f ? f.kind() == SlotKind.HEX || f.kind() == SlotKind.SHEX
+                : ((SassSlot.Literal) op.form().slot(slot)).text().startsWith("0x");
     }
 
     /** The stack set-up, {@code MOV R1, c[0x0][0x28]} ({@code LDC R1, c[0x0][0x37c]} from sm_90 on). */
     static boolean setsUpStack(CodeLine line) {
-        return line.text().startsWith("MOV R1, c[0x0]") || line.text().startsWith("LDC R1, c[0x0]");
+        SassOp op = line.op();
+        return op != null && !op.guarded() && (line.opcode().equals("MOV") || line.opcode().equals("LDC"))
+                && op.register(0, SlotKind.GPR) == 1 && op.operandCount() == 2 && bankZeroOffset(op, 1);
     }
 
     static List<DebugLine.Row> ptxRows(List<CodeLine> code, SourceLines.FunctionLines body, int file) {

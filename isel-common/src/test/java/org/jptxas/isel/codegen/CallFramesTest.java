@@ -17,10 +17,18 @@ import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.ir.Sym;
 import org.jptxas.ori.opcode.OriOpcodes;
+import org.jptxas.sass.SassAssembler;
+import org.jptxas.spi.TestTargets;
 import org.junit.jupiter.api.Test;
 
 /** The after-allocation half of the calling convention on an allocated subroutine and on a kernel. */
 class CallFramesTest {
+    /** The line of {@code text} in {@code sm}'s encoding, typed as selection makes it. */
+    private static CodeLine typed(String sm, String text) {
+        SassAssembler asm = new SassAssembler(TestTargets.of(sm).isa());
+        return new CodeLine(null, text, text, null, null, 0, asm.select(text, 0, label -> 0));
+    }
+
     private static final OriOpcodes OPS = OriOpcodes.get();
 
     private static Reg r(int i) {
@@ -81,8 +89,8 @@ class CallFramesTest {
         RegisterAllocator.Result out = CallFrames.afterAllocation(k, new RegisterAllocator.Result(20, 0, 0, 0));
         assertEquals(0, out.frameBytes());
         assertEquals(0, k.body().blocks().get(0).instrs().stream().filter(i -> i.op().name().equals("STL")).count());
-        List<CodeLine> code = List.of(CodeLine.of("MOV R4, R2"), CodeLine.of("MOV R20, 0xfffff0"),
-                CodeLine.of("MOV R21, 0x0"), CodeLine.of("CALL.REL.NOINC `($k$f)"), CodeLine.of("EXIT"));
+        List<CodeLine> code = List.of(typed("sm_80", "MOV R4, R2"), typed("sm_80", "MOV R20, 0xfffff0"),
+                typed("sm_80", "MOV R21, 0x0"), CodeLine.of("CALL.REL.NOINC `($k$f)"), CodeLine.of("EXIT"));
         List<CodeLine> done = CallFrames.finishCalls(code, "k");
         assertEquals("MOV R20, 0x40", done.get(1).text()); // the instruction after the call
         assertEquals("MOV R20, 0x40", done.get(1).assembly());
@@ -100,7 +108,7 @@ class CallFramesTest {
         // printed as a relocated half (encoded 0x0) until the layout names the callee
         assertEquals(new Sym("ext", Sym.Kind.FUNCTION, Sym.Part.LO32, 0), c.srcs().get(0).value());
         Sym lo = new Sym("ext", Sym.Kind.FUNCTION, Sym.Part.LO32, 0);
-        List<CodeLine> code = List.of(CodeLine.of("MOV R20, 0xfffff0"), CodeLine.of("MOV R21, 0x0"),
+        List<CodeLine> code = List.of(typed("sm_80", "MOV R20, 0xfffff0"), typed("sm_80", "MOV R21, 0x0"),
                 new CodeLine(null, "CALL.ABS.NOINC 32@lo(ext)", "CALL.ABS.NOINC 0x0", null, lo, 0), CodeLine.of("EXIT"));
         List<CodeLine> done = CallFrames.finishCalls(code, "k");
         assertEquals("CALL.ABS.NOINC `(ext)", done.get(2).text());
@@ -173,12 +181,12 @@ class CallFramesTest {
         assertEquals(List.of(Src.of(Reg.phys(RegFile.R, 2, 2))), is.get(3).srcs(), t);
         assertFalse(CallFrames.isIndirectCall(systemCall(Guard.ALWAYS)), "no convergence region of its own");
 
-        List<CodeLine> code = List.of(CodeLine.of("LEPC R20"), CodeLine.of("IADD3 R20, P0, R20, 0xfffff8, RZ"),
-                CodeLine.of("IADD3.X R21, RZ, R21, RZ, P0, !PT"), CodeLine.of("CALL.ABS.NOINC R2"), CodeLine.of("EXIT"));
+        List<CodeLine> code = List.of(typed("sm_80", "LEPC R20"), typed("sm_80", "IADD3 R20, P0, R20, 0xfffff8, RZ"),
+                typed("sm_80", "IADD3.X R21, RZ, R21, RZ, P0, !PT"), CodeLine.of("CALL.ABS.NOINC R2"), CodeLine.of("EXIT"));
         List<CodeLine> done = CallFrames.finishCalls(code, "k");
         assertEquals("IADD3 R20, P0, R20, 0x40, RZ", done.get(1).text()); // from the LEPC to the EXIT
         assertEquals("CALL.ABS.NOINC R2", done.get(3).text());
-        List<CodeLine> sm90 = CallFrames.finishCalls(List.of(CodeLine.of("MOV R4, R2"), CodeLine.of("LEPC R20, `(k)"),
+        List<CodeLine> sm90 = CallFrames.finishCalls(List.of(typed("sm_80", "MOV R4, R2"), typed("sm_90", "LEPC R20, `(k)"),
                 CodeLine.of("CALL.ABS.NOINC R2"), CodeLine.of("EXIT")), "k");
         String label = sm90.get(3).label();
         assertTrue(label != null, "the return point gets a label");

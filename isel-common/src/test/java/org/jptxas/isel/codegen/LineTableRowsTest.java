@@ -10,6 +10,8 @@ import org.jptxas.cubin.CubinBuilder;
 import org.jptxas.cubin.DebugLine;
 import org.jptxas.cubin.FunctionFacts;
 import org.jptxas.ori.ir.SourceLines;
+import org.jptxas.sass.SassAssembler;
+import org.jptxas.spi.TestTargets;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +22,23 @@ import org.junit.jupiter.api.Test;
  * {@code .file} index. The stack set-up carries the first {@code .loc} where there is one.
  */
 class LineTableRowsTest {
+    private static final SassAssembler SM80 = new SassAssembler(TestTargets.of("sm_80").isa());
+    private static final SassAssembler SM90 = new SassAssembler(TestTargets.of("sm_90").isa());
+
+    /**
+     * The line of {@code text} at PTX line {@code ptxLine}, typed as selection makes it: sm_80's encoding, sm_90's
+     * for what sm_80 does not encode ({@code LDC.64 R6, c[0x0][0x170]}).
+     */
+    private static CodeLine typed(String text, int ptxLine) {
+        org.jptxas.sass.SassOp op;
+        try {
+            op = SM80.select(text, 0, label -> 0);
+        } catch (SassAssembler.AssemblyException e) {
+            op = SM90.select(text, 0, label -> 0);
+        }
+        return new CodeLine(null, text, text, null, null, ptxLine, op);
+    }
+
     private static CompiledFunction function(String name, int... ptxLines) {
         return withStackSetUp(name, -1, ptxLines);
     }
@@ -29,7 +48,7 @@ class LineTableRowsTest {
         List<CodeLine> code = new ArrayList<>();
         for (int l : ptxLines) {
             String text = code.size() == stackSetUp ? "MOV R1, c[0x0][0x28]" : "NOP";
-            code.add(new CodeLine(null, text, text, null, null, l));
+            code.add(typed(text, l));
         }
         FunctionFacts facts = new FunctionFacts(name, true, new byte[16 * ptxLines.length], 8, 0, 0, 0, 0, List.of(), 0,
                 0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
@@ -98,7 +117,7 @@ class LineTableRowsTest {
         List<CodeLine> code = new ArrayList<>();
         for (String[] l : new String[][] {{"NOP", "8"}, {"MOV R28, 0x1", "9"}, {"MOV R29, RZ", "9"},
                 {"IADD3 R3, R2, 0x1, RZ", "9"}, {"NOP", "10"}}) {
-            code.add(new CodeLine(null, l[0], l[0], null, null, Integer.parseInt(l[1])));
+            code.add(typed(l[0], Integer.parseInt(l[1])));
         }
         FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
                 0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
@@ -127,7 +146,7 @@ class LineTableRowsTest {
                 {"SHF.R.U32.HI R5, RZ, 0x3, R0", "7"}, {"ISETP.GE.AND P1, PT, R5, RZ, PT", "7"},
                 {"SHF.R.S32.HI R11, RZ, 0x1f, R3", "8"}, {"SHF.R.S32.HI R13, RZ, 0x1f, R2", "9"},
                 {"IADD3 R14, P0, R2, R3, RZ", "9"}, {"IADD3.X R15, R13, R11, RZ, P0, !PT", "9"}}) {
-            code.add(new CodeLine(null, l[0], l[0], null, null, Integer.parseInt(l[1])));
+            code.add(typed(l[0], Integer.parseInt(l[1])));
         }
         FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
                 0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
@@ -148,7 +167,7 @@ class LineTableRowsTest {
                                 10, new SourceLines.Loc(1, 12, 0)))), new byte[0], 0);
         List<CodeLine> code = new ArrayList<>();
         for (String[] l : new String[][] {{"NOP", "8"}, {"MOV R3, R2", "9"}, {"@!P1 MOV R4, R5", "10"}}) {
-            code.add(new CodeLine(null, l[0], l[0], null, null, Integer.parseInt(l[1])));
+            code.add(typed(l[0], Integer.parseInt(l[1])));
         }
         FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
                 0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
@@ -169,7 +188,7 @@ class LineTableRowsTest {
         List<CodeLine> code = new ArrayList<>();
         for (String[] l : new String[][] {{"NOP", "8"}, {"MOV R4, c[0x0][0x168]", "9"}, {"LDC.64 R6, c[0x0][0x170]", "9"},
                 {"IADD3 R4, R4, 0x1, RZ", "10"}}) {
-            code.add(new CodeLine(null, l[0], l[0], null, null, Integer.parseInt(l[1])));
+            code.add(typed(l[0], Integer.parseInt(l[1])));
         }
         FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
                 0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
@@ -224,7 +243,7 @@ class LineTableRowsTest {
         int[] ptxLines = {2, 3, 8, 8};
         String[] texts = {"@P0 BRA `(.L_x_1)", "FFMA R5, R5, R4, R0", "BSYNC B0", "STG.E [R2.64], R5"};
         for (int i = 0; i < texts.length; i++) {
-            code.add(new CodeLine(null, texts[i], texts[i], null, null, ptxLines[i]));
+            code.add(typed(texts[i], ptxLines[i]));
         }
         FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
                 0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());

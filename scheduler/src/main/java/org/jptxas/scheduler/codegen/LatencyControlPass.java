@@ -21,7 +21,6 @@ import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.model.ControlFlow;
 import org.jptxas.scheduler.model.SimpleInstr;
 import org.jptxas.scheduler.sass.ControlAgreement;
-import org.jptxas.scheduler.sass.SassLine;
 
 /**
  * The scheduler in the code generator, with the target's latency model. From -O1 on: the Ori of each block is
@@ -113,16 +112,16 @@ public final class LatencyControlPass implements ControlPass {
      * place far enough from a fixed-latency producer, because the instruction before them already stalls 15.
      */
     private List<CodeLine> controlled(List<CodeLine> code, SassView view, List<Integer> pad) {
-        List<SassLine> lines = new ArrayList<>(code.size());
+        List<ControlAgreement.FlowLine> lines = new ArrayList<>(code.size());
         List<SimpleInstr> instrs = new ArrayList<>(code.size());
         List<ReuseFlags.Slots> slots = new ArrayList<>(code.size());
         for (int i = 0; i < code.size(); i++) {
             CodeLine c = code.get(i);
-            lines.add(new SassLine("", i * 16, c.text(), 0, 0, c.label()));
+            lines.add(new ControlAgreement.FlowLine(c.label(), c.guarded(), c.mnemonic(), c.branchTarget()));
             instrs.add(view.forControl(c));
             slots.add(view.reuseSlots(c));
         }
-        ControlFlow flow = ControlAgreement.controlFlow(lines);
+        ControlFlow flow = ControlAgreement.controlFlowOf(lines);
         List<ControlWord> generated = new ControlWordGenerator(model).generate(instrs, flow);
         List<ControlWord> words = generated;
         if (repair) {

@@ -62,10 +62,14 @@ public final class ControlAgreement {
     public record Decoded(List<SimpleInstr> instrs, List<ControlWord> fileControl, ControlFlow flow,
                           Map<String, Integer> unknown) {}
 
-    private static final java.util.regex.Pattern TARGET = java.util.regex.Pattern.compile("`\\((\\.L_\\w+)\\)");
+    /**
+     * What the control flow needs of one instruction: the label in front of it, whether it has a guard (other than
+     * {@code @PT}), its mnemonic without modifiers and the label it branches to (null: none).
+     */
+    public record FlowLine(String label, boolean guarded, String mnemonic, String target) {}
 
-    /** Branch edges from the listing's labels: BRA/JMP to a label; unguarded BRA, JMP, BRX, EXIT, RET never fall through. */
-    public static ControlFlow controlFlow(List<SassLine> lines) {
+    /** Branch edges from the labels: BRA/JMP to a label; unguarded BRA, JMP, BRX, JMX, EXIT, RET never fall through. */
+    public static ControlFlow controlFlowOf(List<FlowLine> lines) {
         Map<String, Integer> labels = new java.util.HashMap<>();
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).label() != null) {
@@ -76,21 +80,49 @@ public final class ControlAgreement {
         int[] targets = new int[n];
         boolean[] unconditional = new boolean[n];
         for (int i = 0; i < n; i++) {
-            String t = lines.get(i).text().strip();
-            boolean guarded = t.startsWith("@") && !t.startsWith("@PT ");
-            String body = guarded ? t.substring(t.indexOf(' ') + 1).strip() : withoutTruePredicate(t);
-            String m = mnemonic(body);
-            targets[i] = -1;
-            if (m.equals("BRA") || m.equals("JMP")) {
-                java.util.regex.Matcher x = TARGET.matcher(body);
-                if (x.find() && labels.containsKey(x.group(1))) {
-                    targets[i] = labels.get(x.group(1));
-                }
-            }
-            unconditional[i] = !guarded && (m.equals("BRA") || m.equals("JMP") || m.equals("BRX") || m.equals("JMX")
-                    || m.equals("EXIT") || m.equals("RET"));
+            FlowLine l = lines.get(i);
+            String m = l.mnemonic();
+            boolean jump = m.equals("BRA") || m.equals("JMP");
+            targets[i] = jump && l.target() != null && labels.containsKey(l.target()) ? labels.get(l.target()) : -1;
+            unconditional[i] = !l.guarded() && (jump || m.equals("BRX") || m.equals("JMX") || m.equals("EXIT")
+                    || m.equals("RET"));
         }
         return ControlFlow.fromBranches(targets, unconditional);
+    }
+
+    /**
+     * As {@link #controlFlowOf}, for a listing: a decoded line read from its typed instruction (its branch target
+     * by address, named by the label at that address), a line of nvdisasm's text from the text.
+     */
+    public static ControlFlow controlFlow(List<SassLine> lines) {
+        Map<Long, String> labelAt = new java.util.HashMap<>();
+        for (SassLine l : lines) {
+            if (l.label() != null) {
+                labelAt.put((long) l.address(), l.label());
+            }
+        }
+        List<FlowLine> flow = new ArrayList<>(lines.size());
+        for (SassLine l : lines) {
+            flow.add(l.decoded() != null ? typedFlowLine(l, labelAt) : textFlowLine(l));
+        }
+        return controlFlowOf(flow);
+    }
+
+    private static FlowLine typedFlowLine(SassLine l, Map<Long, String> labelAt) {
+        org.jptxas.sass.SassInstruction.Known k = l.decoded();
+        boolean guarded = k.form().operands().guardSlot() >= 0 && !k.form().guardAlwaysTrue(k.values());
+        List<Long> to = k.branchTargets(l.address());
+        return new FlowLine(l.label(), guarded, mnemonic(k.mnemonic()), to.isEmpty() ? null : labelAt.get(to.get(0)));
+    }
+
+    /** A line of nvdisasm's text: {@code @!P0 BRA `(.L_x_3)}. */
+    private static FlowLine textFlowLine(SassLine l) {
+        String t = l.text().strip();
+        boolean guarded = t.startsWith("@") && !t.startsWith("@PT ");
+        String body = guarded ? t.substring(t.indexOf(' ') + 1).strip() : withoutTruePredicate(t);
+        int tick = body.indexOf("`(");
+        int close = tick < 0 ? -1 : body.indexOf(')', tick);
+        return new FlowLine(l.label(), guarded, mnemonic(body), close < 0 ? null : body.substring(tick + 2, close));
     }
 
     /** {@code t} without a leading {@code @PT} and the blanks after it (as {@code replaceFirst("^@PT\\s+", "")}). */

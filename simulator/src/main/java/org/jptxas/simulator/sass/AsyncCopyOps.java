@@ -38,7 +38,7 @@ final class AsyncCopyOps {
     /** The n of {@code DEPBAR.LE SB0, n} (the copy groups it leaves in flight), or -1 for another DEPBAR. */
     static int copyGroupWait(SassOp op) {
         List<SassOperand> o = op.operands();
-        if (!op.has("LE") || o.size() != 2 || !(o.get(0) instanceof SassOperand.Other sb) || !sb.text().equals("SB0")
+        if (!op.has("LE") || o.size() != 2 || !(o.get(0) instanceof SassOperand.Scoreboard sb) || sb.index() != 0
                 || !(o.get(1) instanceof SassOperand.Imm n)) {
             return -1;
         }

@@ -31,16 +31,8 @@ final class ConvergenceControl {
     }
 
     private static int barrierIndex(SassOperand o, SassOp op) {
-        if (o instanceof SassOperand.Other b) {
-            String text = b.text();
-            int n = text.length() > 1 && text.length() <= 3 && text.charAt(0) == 'B' ? 0 : -1;
-            for (int i = 1; n >= 0 && i < text.length(); i++) {
-                char c = text.charAt(i);
-                n = c >= '0' && c <= '9' ? n * 10 + (c - '0') : -1;
-            }
-            if (n >= 0 && n < 16) {
-                return n;
-            }
+        if (o instanceof SassOperand.Barrier b && b.index() >= 0 && b.index() < 16) {
+            return b.index();
         }
         throw new Stop(new Fault.Unimplemented(op.fullName() + " (operand " + o + ")", op.where()));
     }
@@ -90,7 +82,7 @@ final class ConvergenceControl {
                 if (!op.has("32")) {
                     throw machine.unimplemented(op);
                 }
-                if (o.get(0) instanceof SassOperand.Other) { // BMOV.32 Bx, Ra: restore a saved barrier
+                if (o.get(0) instanceof SassOperand.Barrier) { // BMOV.32 Bx, Ra: restore a saved barrier
                     int b = barrierIndex(o.get(0), op);
                     if (active != 0) {
                         w.convergence[b] = operands.read(o.get(1), machine.threads[w.base + Integer.numberOfTrailingZeros(active)], w);

@@ -51,6 +51,8 @@ final class DecodedOp {
             for (SassOperand o : op.operands()) {
                 if (o instanceof Reg r && r.index() != 255) {
                     max = Math.max(max, r.index());
+                } else if (o instanceof SassOperand.RegisterOffset pair) {
+                    max = Math.max(max, pair.reg() + 1);
                 } else if (o instanceof SassOperand.Mem m && m.reg() >= 0) {
                     max = Math.max(max, m.reg() + 1);
                 } else if (o instanceof CBank c && c.baseReg() >= 0 && c.baseReg() != 255) {

@@ -32,6 +32,18 @@ sealed interface SassOperand {
     /** A branch target address. */
     record Target(long address) implements SassOperand {}
 
-    /** Anything else, kept as text ({@code B0}, {@code 0x0} barrier ids are Imm). */
+    /**
+     * {@code R6 -0xe0} of {@code BRX} and {@code R20 0x0} of {@code RET.ABS.NODEC}: a 64-bit register pair and an
+     * offset, printed as one operand with no comma.
+     */
+    record RegisterOffset(int reg, long offset) implements SassOperand {}
+
+    /** A convergence barrier {@code B0}..{@code B15} (BSSY, BSYNC, BREAK, BMOV). */
+    record Barrier(int index) implements SassOperand {}
+
+    /** A scoreboard {@code SB0} ({@code DEPBAR.LE SB0, 0x1}). */
+    record Scoreboard(int index) implements SassOperand {}
+
+    /** Anything else, kept as text ({@code 0x0} barrier ids are Imm). */
     record Other(String text) implements SassOperand {}
 }

@@ -120,9 +120,6 @@ final class ThreadSemantics {
         }
     }
 
-    /** {@code RET.ABS}'s operands as printed: the register of the return-address pair and an offset. */
-    private static final java.util.regex.Pattern RET_ABS = java.util.regex.Pattern.compile("R(\\d+) (0x[0-9a-fA-F]+|\\d+)");
-
     /** The instruction index of code address {@code address} (a jump target); outside the code is a fault. */
     private int codeIndex(long address, SassOp op, Thread t) {
         if (address < 0 || address % 16 != 0 || address / 16 >= machine.code.length) {
@@ -173,12 +170,10 @@ final class ThreadSemantics {
     private void ret(SassOp op, List<SassOperand> o, Thread t) {
         if (op.has("ABS")) {
             // RET.ABS.NODEC R20 0x0: to the 64-bit address in the register pair plus the offset
-            java.util.regex.Matcher m = RET_ABS.matcher(o.size() == 1 && o.get(0) instanceof SassOperand.Other x ? x.text() : "");
-            if (!m.matches()) {
+            if (o.size() != 1 || !(o.get(0) instanceof SassOperand.RegisterOffset pair)) {
                 throw machine.unimplemented(op);
             }
-            int r = Integer.parseInt(m.group(1));
-            long address = OperandAccess.pair(t, r) + Long.decode(m.group(2));
+            long address = OperandAccess.pair(t, pair.reg()) + pair.offset();
             t.callDepth--;
             t.pc = codeIndex(address, op, t);
             return;
@@ -234,11 +229,10 @@ final class ThreadSemantics {
             case "BRX" -> {
                 // BRX Ra imm: to the address after the BRX plus imm plus the 64-bit Ra (ptxas loads a branch
                 // table's function offset from constant bank 2 and rebases it with imm)
-                if (o.size() != 2 || !(o.get(0) instanceof SassOperand.Reg r) || !(o.get(1) instanceof SassOperand.Imm off)
-                        || off.floating() || !op.modifiers().isEmpty()) {
+                if (o.size() != 1 || !(o.get(0) instanceof SassOperand.RegisterOffset pair) || !op.modifiers().isEmpty()) {
                     throw machine.unimplemented(op);
                 }
-                long target = op.address() + 16 + (int) off.bits() + OperandAccess.pair(t, r.index());
+                long target = op.address() + 16 + (int) pair.offset() + OperandAccess.pair(t, pair.reg());
                 t.pc = (int) (target / 16);
             }
             case "BAR" -> machine.control.barrier(op, t, w);

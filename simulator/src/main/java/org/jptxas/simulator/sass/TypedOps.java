@@ -39,11 +39,6 @@ final class TypedOps {
         }
         List<SassOperand> ops = new ArrayList<>(layout.operands().size());
         for (SassOperands.Operand o : layout.operands()) {
-            List<SassOperand> pair = form.mnemonic().startsWith("BRX") ? registerThenOffset(inst, o, address) : null;
-            if (pair != null) {
-                ops.addAll(pair);
-                continue;
-            }
             SassOperand typed = operand(inst, o, address);
             ops.add(typed != null ? typed : new SassOperand.Other(SassPrinter.operandText(inst, o, address, labels)));
         }
@@ -100,24 +95,6 @@ final class TypedOps {
         };
     }
 
-    /**
-     * BRX's {@code R6 -0xe0} (a register and a signed offset printed as one operand, no comma): the two operands
-     * the branch reads, or null for any other operand. (RET.ABS's {@code R20 0x0} has the same shape and stays one
-     * operand, which the return reads as a whole.)
-     */
-    private static List<SassOperand> registerThenOffset(SassInstruction.Known inst, SassOperands.Operand o, long address) {
-        List<String> texts = o.texts();
-        if (o.slots().size() != 2 || !texts.get(0).isEmpty() || !texts.get(1).equals(" ") || !texts.get(2).isEmpty()) {
-            return null;
-        }
-        if (atom(inst, o.slots().get(0), address) instanceof Atom.Reg r && r.kind() == SlotKind.GPR
-                && atom(inst, o.slots().get(1), address) instanceof Atom.Hex h) {
-            return List.of(new SassOperand.Reg(r.number(), false, false, false, ""),
-                    new SassOperand.Imm(h.value(), h.value(), false));
-        }
-        return null;
-    }
-
     /** The operand, or null for one the emulator does not model (kept as its text, {@link SassOperand.Other}). */
     private static SassOperand operand(SassInstruction.Known inst, SassOperands.Operand o, long address) {
         List<String> texts = o.texts();
@@ -142,6 +119,15 @@ final class TypedOps {
                 && atoms.get(1) instanceof Atom.Label && texts.get(2).isEmpty()) {
             // BRX R6 `(.L_x): the register holds the target; the label only names the jump table for nvdisasm
             return new SassOperand.Reg(r.number(), false, false, false, "");
+        }
+        if (n == 2 && first instanceof Atom.Reg r && r.kind() == SlotKind.GPR && lead.isEmpty() && after.equals(" ")
+                && atoms.get(1) instanceof Atom.Hex h && texts.get(2).isEmpty()) {
+            // BRX R6 -0xe0, RET.ABS.NODEC R20 0x0: a register pair and an offset, no comma between them
+            return new SassOperand.RegisterOffset(r.number(), h.value());
+        }
+        if (n == 1 && first instanceof Atom.Reg r && lead.isEmpty() && after.isEmpty()
+                && (r.kind() == SlotKind.BAR || r.kind() == SlotKind.SB)) {
+            return r.kind() == SlotKind.BAR ? new SassOperand.Barrier(r.number()) : new SassOperand.Scoreboard(r.number());
         }
         if (n == 1 && first instanceof Atom.Label l && lead.isEmpty() && after.isEmpty()) {
             return new SassOperand.Target(l.target());
@@ -226,24 +212,31 @@ final class TypedOps {
             return floating(Double.isNaN(d) ? ((f.bits() & 0x8000) != 0 ? NEGATIVE_NAN : Double.NaN) : d);
         }
         if (a instanceof Atom.Decimal dec) {
-            String t = dec.text();
-            boolean neg = t.startsWith("-");
-            String u = neg || t.startsWith("+") ? t.substring(1) : t;
-            double d;
-            switch (u) {
-                case "INF" -> d = Double.POSITIVE_INFINITY;
-                case "QNAN", "NAN" -> d = Double.NaN;
-                default -> {
-                    try {
-                        d = Double.parseDouble(u);
-                    } catch (NumberFormatException e) {
-                        return null;
-                    }
-                }
-            }
-            return floating(!neg ? d : Double.isNaN(d) ? NEGATIVE_NAN : -d);
+            return decimal(dec.text());
         }
         return null;
+    }
+
+    /**
+     * A floating-point operand written in decimal as nvdisasm prints it ({@code 0.25}, {@code -INF}, {@code +QNAN}),
+     * as its value; null for other text.
+     */
+    static SassOperand decimal(String text) {
+        boolean neg = text.startsWith("-");
+        String u = neg || text.startsWith("+") ? text.substring(1) : text;
+        double d;
+        switch (u) {
+            case "INF" -> d = Double.POSITIVE_INFINITY;
+            case "QNAN", "NAN" -> d = Double.NaN;
+            default -> {
+                try {
+                    d = Double.parseDouble(u);
+                } catch (NumberFormatException e) {
+                    return null;
+                }
+            }
+        }
+        return floating(!neg ? d : Double.isNaN(d) ? NEGATIVE_NAN : -d);
     }
 
     /** The canonical quiet NaN with its sign bit set ({@code -QNAN}). */

@@ -61,9 +61,10 @@ final class HandWrittenSass {
                 piece = piece.substring(0, tick).trim();
             }
             String[] regAndOffset = piece.split("\\s+");
-            if (opcode.equals("BRX") && regAndOffset.length >= 2) { // BRX R6 -0xe0: register, then offset, no comma
-                ops.add(operand(regAndOffset[0], labels));
-                ops.add(operand(regAndOffset[1], labels));
+            if (regAndOffset.length == 2 && operand(regAndOffset[0], labels) instanceof SassOperand.Reg r
+                    && operand(regAndOffset[1], labels) instanceof SassOperand.Imm off && !off.floating()) {
+                // BRX R6 -0xe0, RET.ABS.NODEC R20 0x0: a register pair and an offset, no comma between them
+                ops.add(new SassOperand.RegisterOffset(r.index(), off.bits()));
                 continue;
             }
             ops.add(operand(piece, labels));
@@ -170,6 +171,12 @@ final class HandWrittenSass {
         if (o.startsWith("SR")) {
             return new SassOperand.Special(o);
         }
+        if (o.matches("B\\d+")) {
+            return new SassOperand.Barrier(Integer.parseInt(o.substring(1)));
+        }
+        if (o.matches("SB\\d+")) {
+            return new SassOperand.Scoreboard(Integer.parseInt(o.substring(2)));
+        }
         boolean not = o.startsWith("!");
         String p = not ? o.substring(1) : o;
         if (p.equals("PT") || p.matches("P[0-6]")) {
@@ -226,23 +233,9 @@ final class HandWrittenSass {
             long v = Long.parseUnsignedLong(u.substring(2), 16);
             return new SassOperand.Imm(neg ? -v : v, neg ? -v : v, false);
         }
-        double d;
-        switch (u) {
-            case "INF" -> d = Double.POSITIVE_INFINITY;
-            case "QNAN", "NAN" -> d = Double.NaN;
-            default -> {
-                try {
-                    d = Double.parseDouble(u);
-                } catch (NumberFormatException e) {
-                    return new SassOperand.Other(o);
-                }
-            }
-        }
-        if (neg) {
-            d = -d;
-        }
+        SassOperand value = TypedOps.decimal(neg ? "-" + u : u);
         // nvdisasm prints integer immediates in hex; decimal text is a floating-point value ("1" is 1.0).
-        return new SassOperand.Imm(Double.doubleToRawLongBits(d), d, true);
+        return value != null ? value : new SassOperand.Other(o);
     }
 
     static long number(String s) {
