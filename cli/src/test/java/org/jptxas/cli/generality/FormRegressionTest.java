@@ -93,6 +93,9 @@ class FormRegressionTest {
             new String[] {"sm_80", "testp.normal.f32 p, r", "+-0 is normal (PTX ISA); the interpreter and jptxas said"
                 + " not"},
             new String[] {"sm_90", "testp.normal.f64 p, r", "the same, f64"},
+            new String[] {"sm_80", "testp.f32 p, r", "testp without a class was refused; ptxas 13 accepts it and"
+                + " leaves the predicate as it was"},
+            new String[] {"sm_75", "testp.f64 p, r", "the same, f64"},
             new String[] {"sm_80", "mad24.hi.sat.s32 r, r, r, r", "the interpreter and jptxas ignored .sat"},
             new String[] {"sm_80", "rcp.approx.ftz.f64 r, r", "the interpreter computed a full-precision reciprocal"
                 + " (PTX: from the upper word, subnormals flushed)"},

@@ -154,6 +154,10 @@ final class CompareCompiler {
 
     Insn testp() throws ProgramException, Unsupported {
         PtxType t = ic.type();
+        if (ic.mods.size() < 2) {
+            // no class (the ISA requires one): ptxas 13 accepts it and leaves the predicate as it was
+            return ic.simple(th -> { });
+        }
         String what = ic.mods.get(0);
         int d = ic.dst(ic.op(0));
         Src a = ic.src(ic.op(1), t);

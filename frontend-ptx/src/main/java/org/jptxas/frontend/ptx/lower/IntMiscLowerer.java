@@ -157,6 +157,11 @@ public final class IntMiscLowerer implements InstructionLowerer {
     }
 
     private static void testp(Instruction insn, LoweringContext cx, MathEmitter m, PtxType t) throws CompilationException {
+        if (insn.modifiers().size() < 2) {
+            // testp.f32 p, x without a class: the ISA requires one, ptxas 13 accepts it and writes nothing (p keeps
+            // its value), so nothing is emitted here either
+            return;
+        }
         Reg p = cx.dst(insn.operands().get(0), PtxType.PRED);
         Src x = cx.src(insn.operands().get(1), t);
         boolean dbl = t == PtxType.F64;

@@ -407,9 +407,9 @@ class DiagnosticsTest {
     @Test
     void instructionsWithoutLoweringAreNamedAsNotYetSupported() throws CompilationException {
         var checked = TestFrontEnds.of(Target.of("sm_90")).check("ok.ptx", kernel(
-                ".reg .pred %p<2>;\n.reg .f32 %f<2>;\ntestp.f32 %p1, %f1;\n"));
+                ".reg .b32 %r<4>;\nvadd.u32.u32.u32 %r1, %r2.b1, %r3;\n"));
         CompilationException e = org.junit.jupiter.api.Assertions.assertThrows(CompilationException.class, checked::lower);
-        assertTrue(e.getMessage().contains("Instruction 'testp.f32' not yet supported for sm_90"), e.getMessage());
+        assertTrue(e.getMessage().contains("Instruction 'vadd.u32.u32.u32' not yet supported for sm_90"), e.getMessage());
         assertTrue(e.diagnostics().get(0).line() > 0, "positioned at the instruction");
     }
 }
