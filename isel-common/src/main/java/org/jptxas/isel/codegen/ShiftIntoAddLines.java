@@ -52,12 +52,20 @@ final class ShiftIntoAddLines {
                 if (next.guarded() || !add.matches() || carries != sign) {
                     return -1;
                 }
-                if (isRegister(add.group(3), reg)) {
+                boolean first = isRegister(add.group(3), reg);
+                if (!first && !isRegister(add.group(4), reg)) {
+                    return -1;
+                }
+                // LEA.HI.X.SX32 extends one addend: of two sign extensions ptxas fuses the one whose cvt.s64.s32
+                // comes first in the PTX and keeps the later one's SHF with its line (whatever the add's operand
+                // order; checked with ptxas 13 on both cvt orders)
+                int other = sign ? signExtension(code, j, add.group(first ? 4 : 3)) : -1;
+                if (other < 0) {
                     return j;
                 }
-                // LEA.HI.X.SX32 extends one addend: of two sign extensions ptxas keeps one SHF (which one follows its
-                // register assignment; the second addend's is kept here)
-                return isRegister(add.group(4), reg) && !(sign && signExtended(code, j, add.group(3))) ? j : -1;
+                int mine = line.ptxLine();
+                int theirs = code.get(other).ptxLine();
+                return mine < theirs || mine == theirs && first ? j : -1;
             }
             if (writes(next.unguarded(), reg) || next.endsControl()) {
                 return -1;
@@ -66,21 +74,24 @@ final class ShiftIntoAddLines {
         return -1;
     }
 
-    /** Whether {@code operand} is a register the last writer before {@code at} sets to a sign (an SHF by 0x1f). */
-    private static boolean signExtended(List<CodeLine> code, int at, String operand) {
+    /**
+     * The index of the last writer before {@code at} of the register {@code operand} names when it sets it to a sign
+     * (an SHF by 0x1f), else -1.
+     */
+    private static int signExtension(List<CodeLine> code, int at, String operand) {
         Matcher r = REGISTER.matcher(operand.strip());
         if (!r.lookingAt()) {
-            return false;
+            return -1;
         }
         int reg = Integer.parseInt(r.group(1));
         for (int k = at - 1; k >= 0; k--) {
             String text = code.get(k).unguarded();
             if (writes(text, reg)) {
                 Matcher shift = SHIFT.matcher(text);
-                return shift.matches() && shift.group(1).equals("S32") && shift.group(3).equals("0x1f");
+                return shift.matches() && shift.group(1).equals("S32") && shift.group(3).equals("0x1f") ? k : -1;
             }
         }
-        return false;
+        return -1;
     }
 
     private static String operands(String text) {
