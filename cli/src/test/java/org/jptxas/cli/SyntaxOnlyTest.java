@@ -47,10 +47,10 @@ class SyntaxOnlyTest {
     void compilingAValidFileStopsAtCodeGenerationWithoutOutput() throws IOException {
         // an instruction code generation does not handle yet (the trivial GOOD kernel compiles now)
         String unsupported = GOOD.replace("ret;",
-                ".reg .pred %np<2>;\n.reg .f32 %nf<2>;\ntestp.f32 %np1, %nf1;\nret;");
+                ".reg .b32 %nr<4>;\nvadd.u32.u32.u32 %nr1, %nr2.b1, %nr3;\nret;");
         CliRun r = run("k.ptx", unsupported, "-arch=sm_90", "k.ptx", "-o", "k.cubin");
         assertEquals(255, r.exitCode());
-        assertTrue(r.err().contains("Instruction 'testp.f32' not yet supported"), r.err());
+        assertTrue(r.err().contains("Instruction 'vadd.u32.u32.u32' not yet supported"), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
         assertFalse(Files.exists(dir.resolve("k.cubin")));
     }

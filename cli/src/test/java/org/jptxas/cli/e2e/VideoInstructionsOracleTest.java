@@ -296,13 +296,9 @@ class VideoInstructionsOracleTest {
 
     /**
      * ptxas's cubins that the emulator cannot run, with why (exact: one that runs fails as stale, and then checks the
-     * model). The scalar kernel runs on every SM.
+     * model). None now: the emulator runs ptxas's SIMD expansions (VABSDIFF4, PRMT, IADD3, IMNMX/VIMNMX) on every SM.
      */
-    static final Map<String, String> KNOWN_SIMD = Map.of(
-            "ptxas sm_75", "ptxas expands the SIMD video instructions with words jptxas's decoder does not know"
-                    + " (VABSDIFF4, PRMT, IADD3, IMNMX forms)",
-            "ptxas sm_80", "the same as sm_75",
-            "ptxas sm_90", "the same, with VIMNMX");
+    static final Map<String, String> KNOWN_SIMD = Map.of();
 
     /** The compiler under test: jptxas's cubin of a PTX file for an SM. */
     @FunctionalInterface
