@@ -66,12 +66,12 @@ public final class AsyncCopyLowerer implements InstructionLowerer {
     }
 
     private static void copy(Instruction insn, LoweringContext cx) throws CompilationException {
-        String prefetch = null;
         for (String m : insn.modifiers()) {
             switch (m) {
                 case "async", "ca", "cg", "shared", "shared::cta", "global" -> { }
-                // the L2 prefetch size, a hint: LDGSTS's .LTC64B/.LTC128B/.LTC256B (bits 72:71), as ptxas keeps it
-                case "L2::64B", "L2::128B", "L2::256B" -> prefetch = "LTC" + m.substring("L2::".length());
+                // an L2 prefetch size is a hint only (ptxas: LDGSTS's .LTC64B/.LTC128B/.LTC256B, bits 72:71); the
+                // tables learned it on BYPASS.128 alone, so the copy is written without it, the same data moved
+                case "L2::64B", "L2::128B", "L2::256B" -> { }
                 default -> throw cx.unsupported("cp.async qualifier ." + m);
             }
         }
@@ -92,11 +92,6 @@ public final class AsyncCopyLowerer implements InstructionLowerer {
         List<String> mods = new ArrayList<>(List.of("E"));
         if (bypass) {
             mods.add("BYPASS");
-        }
-        // the hint's token prints before the size; the modifier tables compose it onto the .64 and .128 forms (a
-        // 4-byte copy has no size token to place it by, so it moves the same data without the hint)
-        if (prefetch != null && size > 4) {
-            mods.add(prefetch);
         }
         if (size > 4) {
             mods.add(Integer.toString(8 * size));

@@ -87,13 +87,11 @@ class AsyncCopyLowererTest {
     }
 
     @Test
-    void aPrefetchSizeIsKeptAsPtxasKeepsItAndACachePolicyRefused() throws CompilationException {
+    void aPrefetchSizeIsDroppedAndACachePolicyRefused() throws CompilationException {
         assertTrue(only(lower("cp.async.cg.shared.global.L2::128B [%r1], [%rd1], 16;"), "LDGSTS")
-                .matches("LDGSTS\\.E\\.BYPASS\\.LTC128B\\.128 \\[%r\\d+\\], \\[%r\\d+\\.64\\]"));
+                .matches("LDGSTS\\.E\\.BYPASS\\.128 \\[%r\\d+\\], \\[%r\\d+\\.64\\]"));
         assertTrue(only(lower("cp.async.ca.shared.global.L2::64B [%r1], [%rd1], 8;"), "LDGSTS")
-                .matches("LDGSTS\\.E\\.LTC64B\\.64 \\[%r\\d+\\], \\[%r\\d+\\.64\\]"));
-        assertTrue(only(lower("cp.async.ca.shared.global.L2::256B [%r1], [%rd1], 4;"), "LDGSTS")
-                .matches("LDGSTS\\.E \\[%r\\d+\\], \\[%r\\d+\\.64\\]"), "a 4-byte copy drops the hint");
+                .matches("LDGSTS\\.E\\.64 \\[%r\\d+\\], \\[%r\\d+\\.64\\]"));
         assertThrows(UnsupportedFeatureException.class,
                 () -> lower("cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, %rd2;"));
     }
