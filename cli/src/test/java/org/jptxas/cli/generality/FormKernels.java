@@ -69,6 +69,31 @@ final class FormKernels {
     }
 
     /**
+     * Renders each case as its suite kernel {@code k<i>} into {@code kernels}, index for index, and returns the indices
+     * rendered; with {@code probeFallback} a case without a suite kernel gets its probe kernel instead (one with
+     * neither is left out: the suite counts it a harness failure).
+     */
+    static List<Integer> renderAll(List<FormCase> cases, Kernel[] kernels, boolean probeFallback) {
+        List<Integer> rendered = new java.util.ArrayList<>();
+        for (int i = 0; i < cases.size(); i++) {
+            try {
+                kernels[i] = render(cases.get(i), "k" + i);
+                rendered.add(i);
+            } catch (Unrenderable e) {
+                if (probeFallback) {
+                    try {
+                        kernels[i] = probe(cases.get(i), "k" + i);
+                        rendered.add(i);
+                    } catch (Unrenderable e2) {
+                        // neither kernel can be built
+                    }
+                }
+            }
+        }
+        return rendered;
+    }
+
+    /**
      * A kernel that only writes the instruction (operands as registers, immediates and a plain address), for the
      * front end to say whether it accepts a case the harness cannot run.
      */

@@ -42,15 +42,7 @@ class FormProbeKernelsTest {
         for (String sm : InstructionFormSuiteTest.SMS) {
             SassIsa isa = TestTargets.of(sm).isa();
             Kernel[] kernels = new Kernel[cases.size()];
-            List<Integer> rendered = new ArrayList<>();
-            for (int i = 0; i < cases.size(); i++) {
-                try {
-                    kernels[i] = FormKernels.render(cases.get(i), "k" + i);
-                    rendered.add(i);
-                } catch (FormKernels.Unrenderable e) {
-                    // not a kernel the suite runs
-                }
-            }
+            List<Integer> rendered = FormKernels.renderAll(cases, kernels, false);
             Map<Integer, List<Kernel>> byKey = new LinkedHashMap<>();
             for (List<Integer> chunk : FormSuite.chunks(rendered, FormSuite.MODULE)) {
                 List<Kernel> ks = FormSuite.frontEnd(sm, chunk, kernels).stream().map(i -> kernels[i]).toList();

@@ -95,20 +95,7 @@ class IselWalkUnreachableTest {
      */
     static Outcome iselFailures(String sm, List<FormCase> cases, Compiler compiler) {
         Kernel[] kernels = new Kernel[cases.size()];
-        List<Integer> rendered = new ArrayList<>();
-        for (int i = 0; i < cases.size(); i++) {
-            try {
-                kernels[i] = FormKernels.render(cases.get(i), "k" + i);
-                rendered.add(i);
-            } catch (FormKernels.Unrenderable e) {
-                try {
-                    kernels[i] = FormKernels.probe(cases.get(i), "k" + i);
-                    rendered.add(i);
-                } catch (FormKernels.Unrenderable e2) {
-                    // neither kernel can be built: the suite counts it a harness failure, nothing to compile
-                }
-            }
-        }
+        List<Integer> rendered = FormKernels.renderAll(cases, kernels, true);
         int accepted = 0, compiled = 0;
         List<String> failures = new ArrayList<>();
         for (List<Integer> chunk : FormSuite.chunks(rendered, FormSuite.MODULE)) {

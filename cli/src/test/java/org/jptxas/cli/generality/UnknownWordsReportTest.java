@@ -58,15 +58,7 @@ class UnknownWordsReportTest {
             SassIsa isa = TestTargets.of(sm).isa();
             Map<String, Group> groups = Collections.synchronizedMap(new TreeMap<>());
             Kernel[] kernels = new Kernel[cases.size()];
-            List<Integer> rendered = new ArrayList<>();
-            for (int i = 0; i < cases.size(); i++) {
-                try {
-                    kernels[i] = FormKernels.render(cases.get(i), "k" + i);
-                    rendered.add(i);
-                } catch (FormKernels.Unrenderable e) {
-                    // not a kernel the suite runs
-                }
-            }
+            List<Integer> rendered = FormKernels.renderAll(cases, kernels, false);
             List<Integer> blocked = Collections.synchronizedList(new ArrayList<>());
             ForkJoinPool pool = new ForkJoinPool(2);
             try {
