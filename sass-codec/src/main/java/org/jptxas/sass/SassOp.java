@@ -77,22 +77,8 @@ public record SassOp(SassForm form, long[] values, String[] targets) {
         if (form.slots[slot] instanceof SassSlot.Field f) {
             return f.kind() == kind ? (int) values[slot] : -1;
         }
-        String t = ((SassSlot.Literal) form.slots[slot]).text();
-        if (kind.prefix() == null) {
-            return -1;
-        }
-        if (t.equals(kind.zeroName())) {
-            return (int) kind.zeroValue();
-        }
-        if (!t.startsWith(kind.prefix()) || t.length() == kind.prefix().length()) {
-            return -1;
-        }
-        for (int k = kind.prefix().length(); k < t.length(); k++) {
-            if (!Character.isDigit(t.charAt(k))) {
-                return -1;
-            }
-        }
-        return Integer.parseInt(t.substring(kind.prefix().length()));
+        Lexeme r = SassLexer.register(((SassSlot.Literal) form.slots[slot]).text());
+        return r != null && kind.prefix() != null && kind.prefix().equals(r.prefix()) ? (int) r.number() : -1;
     }
 
     /**

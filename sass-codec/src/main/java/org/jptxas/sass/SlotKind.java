@@ -45,11 +45,6 @@ public enum SlotKind {
         return prefix;
     }
 
-    /** The name of the zero register or true predicate ({@code RZ}, {@code PT}), or null for kinds without one. */
-    public String zeroName() {
-        return zeroName;
-    }
-
     /** The value of the zero register or true predicate ({@code RZ}: 255), or -1 for kinds without one. */
     public long zeroValue() {
         return zeroName == null ? -1 : zeroValue;
