@@ -12,7 +12,7 @@ import org.jptxas.ori.ir.Instr;
 
 /**
  * The control-flow graph of a function body, as immutable arrays indexed by block id. Successors come from the
- * last instruction of each block: a branch target, plus the next block in layout unless control cannot fall through.
+ * last instruction of each block: a branch target (each entry of a jump table), plus the next block in layout unless control cannot fall through.
  */
 public final class Cfg {
     private final int[][] succs;
@@ -47,8 +47,7 @@ public final class Cfg {
             List<Integer> s = new ArrayList<>(2);
             Instr last = b.last();
             if (last != null && last.isTerminator()) {
-                BlockLabel target = last.branchTarget();
-                if (target != null) {
+                for (BlockLabel target : last.branchTargets()) {
                     if (target.block() < 0 || target.block() >= n) {
                         throw new IllegalArgumentException(b + " branches to missing block " + target);
                     }

@@ -308,9 +308,15 @@ public final class Divergence {
         return false;
     }
 
-    /** The predicate of the conditional branch ending {@code b}, or null. */
+    /**
+     * What decides where the branch ending {@code b} goes: the predicate of a conditional branch, the index register
+     * of a jump-table branch; null for none.
+     */
     private static Reg guardOfBranch(BasicBlock b) {
         Instr last = b.last();
+        if (last != null && last.isIndirectBranch() && last.srcs().get(0).value() instanceof Reg index) {
+            return index;
+        }
         if (last == null || !last.op().name().equals("BRA") || last.guard().isAlways() || last.branchTarget() == null) {
             return null;
         }

@@ -185,14 +185,39 @@ public final class Instr {
         return used;
     }
 
-    /** The block this instruction may branch to, if any. */
+    /**
+     * The block this direct branch may go to, if any; null for an indirect branch through a jump table (BRX), whose
+     * several targets {@link #branchTargets()} lists.
+     */
     public BlockLabel branchTarget() {
+        if (isIndirectBranch()) {
+            return null;
+        }
         for (Src s : srcs) {
             if (s.value() instanceof BlockLabel l) {
                 return l;
             }
         }
         return null;
+    }
+
+    /**
+     * Every block this instruction may branch to, each once, in the order its operands first name them: the target
+     * of a direct branch, or the entries of a BRX's jump table.
+     */
+    public List<BlockLabel> branchTargets() {
+        List<BlockLabel> out = new ArrayList<>(1);
+        for (Src s : srcs) {
+            if (s.value() instanceof BlockLabel l && !out.contains(l)) {
+                out.add(l);
+            }
+        }
+        return out;
+    }
+
+    /** A branch through a jump table: BRX with its table entries as block-label operands. */
+    public boolean isIndirectBranch() {
+        return op.name().equals("BRX");
     }
 
     /** Ends a block: branches, returns and exits. */
