@@ -95,6 +95,25 @@ public final class CubinBuilder {
         return this;
     }
 
+    /** Kernels' constant bank 2 (their jump tables), by kernel name. */
+    final Map<String, byte[]> constantBank2 = new java.util.HashMap<>();
+
+    /**
+     * {@code function}'s constant bank 2, {@code .nv.constant2.<function>}: the jump tables its BRXs load their
+     * function-relative targets from ({@code c[0x2][offset]}); nothing for empty data.
+     */
+    public CubinBuilder constantBank2(String function, byte[] data) {
+        if (data.length > 0) {
+            constantBank2.put(function, data.clone());
+        }
+        return this;
+    }
+
+    /** Whether {@code function} has a constant bank 2. */
+    boolean hasConstantBank2(String function) {
+        return constantBank2.containsKey(function);
+    }
+
     /** One 8-byte slot of constant bank 4: the address of {@code symbol} plus {@code addend} (relocated R_CUDA_64). */
     public record BankAddress(String symbol, long addend) {}
 

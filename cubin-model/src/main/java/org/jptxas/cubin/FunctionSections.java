@@ -8,7 +8,7 @@ import org.jptxas.cubin.info.NvInfo;
 
 /**
  * The sections of one function of a {@link CubinBuilder} cubin: its code, {@code .nv.info.<function>}, its shared
- * memory, its constant bank 0 (the parameters) and its code relocations.
+ * memory, its constant banks 0 (the parameters) and 2 (jump tables) and its code relocations.
  */
 final class FunctionSections {
     private FunctionSections() {}
@@ -23,6 +23,15 @@ final class FunctionSections {
         }
         if (n.startsWith(".rel.nv.constant0.") || n.startsWith(".rela.nv.constant0.")) {
             return RelocationSections.textureSlots(c, f, n, name);
+        }
+        if (n.startsWith(".rela.nv.constant2.")) {
+            return new Section(n, name, SectionType.RELA, Section.SHF_INFO_LINK, 0, 0, c.symtab(),
+                    c.section(".nv.constant2." + f.name()), 8, Relocations.entrySize(true), new byte[0]);
+        }
+        if (n.startsWith(".nv.constant2.")) {
+            byte[] d = b.constantBank2.get(f.name()).clone();
+            return new Section(n, name, SectionType.PROGBITS, Section.SHF_ALLOC | Section.SHF_INFO_LINK, 0, d.length, 0,
+                    text, 4, 0, d);
         }
         if (n.startsWith(".nv.info.")) {
             byte[] d = NvInfo.encode(FunctionInfo.records(b.sm, withBindlessBanks(b, withCallRecords(c, f)), b.paramBase(),

@@ -95,6 +95,11 @@ record SectionPlan(List<String> names, Map<String, Integer> index) {
         if (!b.functions.isEmpty() && !b.textureSlots(b.functions.get(0).name()).isEmpty()) {
             names.add(b.textureSlotSection(b.functions.get(0).name()));
         }
+        if (hopperLayout && !b.v7()) {
+            // sm_90+: an empty relocation section per kernel's jump tables (their entries need none in an executable)
+            b.functions.stream().filter(f -> b.hasConstantBank2(f.name()))
+                    .forEach(f -> names.add(".rela.nv.constant2." + f.name()));
+        }
         if (!b.functions.isEmpty()) {
             // Below sm_90, -c splits them: the entries without addend in .rel, the CIE pointers in .rela.
             if (!b.debugFrameRela() || b.relocatable && !hopperLayout) {
@@ -135,11 +140,20 @@ record SectionPlan(List<String> names, Map<String, Integer> index) {
         if (!b.addressTable.isEmpty()) {
             constants.add(".nv.constant4");
         }
-        // Device functions have no parameter bank.
-        b.functions.stream().filter(FunctionFacts::entry).map(f -> ".nv.constant0." + f.name()).forEach(constants::add);
+        // Device functions have no parameter bank; a kernel's jump tables (bank 2) come before its bank 0.
+        for (FunctionFacts f : b.functions) {
+            if (b.hasConstantBank2(f.name())) {
+                constants.add(".nv.constant2." + f.name());
+            }
+            if (f.entry()) {
+                constants.add(".nv.constant0." + f.name());
+            }
+        }
         if (b.flavor.hopperLayout() && !b.v7()) {
-            // sm_90+: banks 0 with texture slots (relocated by the driver) come before the code, the others last
-            List<String> relocated = constants.stream().filter(n -> n.startsWith(".nv.constant0.")
+            // sm_90+: jump tables and banks 0 with texture slots (relocated by the driver) come before the code, the
+            // others last
+            List<String> relocated = constants.stream().filter(n -> n.startsWith(".nv.constant2.")
+                    || n.startsWith(".nv.constant0.")
                     && !b.textureSlots(n.substring(".nv.constant0.".length())).isEmpty()).toList();
             constants.removeAll(relocated);
             names.addAll(relocated);

@@ -87,6 +87,9 @@ final class SymbolPlan {
                 innerSymbols(f);
             }
             if (!bank0Last) {
+                if (b.hasConstantBank2(f.name())) {
+                    sectionSymbol(".nv.constant2." + f.name());
+                }
                 sectionSymbol(".nv.constant0." + f.name());
                 if (b.relocatable && f.entry() && !b.flavor.hopperLayout() && f.paramBytes() > 0) {
                     // Below sm_90, -c names a kernel's parameter block (CUDA 12 as ptxas 13): a CUDA object in bank 0
@@ -105,6 +108,10 @@ final class SymbolPlan {
                 if (b.reservesShared()) {
                     innerSymbols(f);
                 }
+            }
+            if (bank0Last && b.hasConstantBank2(f.name())) {
+                // sm_90+: jump tables, before the code, after the weak symbols
+                sectionSymbol(".nv.constant2." + f.name());
             }
             if (bank0Last && !b.textureSlots(f.name()).isEmpty()) {
                 // sm_90+: a bank with texture slots (relocated) is placed before the code, and so is its symbol

@@ -22,6 +22,15 @@ public final class BlockMerging implements Pass {
     public boolean run(FunctionBody body, OptContext cx) {
         List<BasicBlock> blocks = body.blocks();
         Cfg cfg = Cfg.of(body);
+        // an entry of a jump table keeps its instructions where its label is: the moves below leave the graph
+        // (computed once) behind, and a table's branch, unlike a fall-through, does not follow them
+        java.util.BitSet tableEntries = new java.util.BitSet();
+        for (BasicBlock b : blocks) {
+            Instr last = b.last();
+            if (last != null && last.isIndirectBranch()) {
+                last.branchTargets().forEach(l -> tableEntries.set(l.block()));
+            }
+        }
         boolean changed = false;
         for (int a = 0; a < blocks.size(); a++) {
             BasicBlock into = blocks.get(a);
@@ -33,7 +42,8 @@ public final class BlockMerging implements Pass {
             int prev = a;
             int next = a + 1;
             boolean branched = false;
-            while (next < blocks.size() - 1 && fallsThroughOnly(blocks.get(prev)) && onlyFrom(cfg, next, prev)) {
+            while (next < blocks.size() - 1 && fallsThroughOnly(blocks.get(prev)) && onlyFrom(cfg, next, prev)
+                    && !tableEntries.get(next)) {
                 BasicBlock from = blocks.get(next);
                 if (!from.instrs().isEmpty()) {
                     into.instrs().addAll(from.instrs());

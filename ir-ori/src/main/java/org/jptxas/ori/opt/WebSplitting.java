@@ -35,7 +35,7 @@ public final class WebSplitting implements Pass {
         for (BasicBlock b : body.blocks()) {
             for (Instr in : b.instrs()) {
                 String op = in.op().name();
-                if (op.equals("BRX") || op.equals("JMX")) {
+                if ((op.equals("BRX") || op.equals("JMX")) && in.branchTargets().isEmpty()) {
                     return false; // targets the CFG does not list: reaching definitions would be incomplete
                 }
             }

@@ -19,12 +19,18 @@ import org.jptxas.ori.ir.Sym;
  * @param ptxLine   the PTX line the instruction came from (0: none)
  * @param op        the typed instruction {@code assembly} stands for, which the encoder takes; null where only the
  *                  text is known (the assembler then reads {@code assembly})
+ * @param jumpTable the table a BRX branches through (its immediate is fixed at layout), or null
  */
 public record CodeLine(String label, String text, String assembly, Control control, Sym symbol, int ptxLine,
-                       SassOp op) {
+                       SassOp op, JumpTables.Table jumpTable) {
     public CodeLine {
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(assembly, "assembly");
+    }
+
+    /** A line branching through no jump table. */
+    public CodeLine(String label, String text, String assembly, Control control, Sym symbol, int ptxLine, SassOp op) {
+        this(label, text, assembly, control, symbol, ptxLine, op, null);
     }
 
     /** A line known by its text only. */
@@ -37,16 +43,16 @@ public record CodeLine(String label, String text, String assembly, Control contr
     }
 
     public CodeLine withControl(Control c) {
-        return new CodeLine(label, text, assembly, c, symbol, ptxLine, op);
+        return new CodeLine(label, text, assembly, c, symbol, ptxLine, op, jumpTable);
     }
 
     /** The line with the typed instruction its assembly encodes ({@code op}), for a line known by its text. */
     public CodeLine withOp(SassOp o) {
-        return new CodeLine(label, text, assembly, control, symbol, ptxLine, o);
+        return new CodeLine(label, text, assembly, control, symbol, ptxLine, o, jumpTable);
     }
 
     public CodeLine withLabel(String l) {
-        return new CodeLine(l, text, assembly, control, symbol, ptxLine, op);
+        return new CodeLine(l, text, assembly, control, symbol, ptxLine, op, jumpTable);
     }
 
     /** The mnemonic with its modifiers, without guard: {@code IMAD.WIDE.U32}. */

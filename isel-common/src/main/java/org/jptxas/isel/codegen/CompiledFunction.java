@@ -12,11 +12,24 @@ import org.jptxas.cubin.FunctionFacts;
  * @param relocations its code relocations
  * @param spillStores bytes of spill stores (for the {@code -v} report)
  * @param spillLoads  bytes of spill loads
+ * @param jumpTables  its constant bank 2 ({@code .nv.constant2.<f>}): the jump tables of its BRXs; empty for none
  */
 public record CompiledFunction(List<CodeLine> code, FunctionFacts facts, List<CubinBuilder.CodeRelocation> relocations,
-                               long spillStores, long spillLoads) {
+                               long spillStores, long spillLoads, byte[] jumpTables) {
     public CompiledFunction {
         code = List.copyOf(code);
         relocations = List.copyOf(relocations);
+        jumpTables = jumpTables.clone();
+    }
+
+    /** A function without jump tables. */
+    public CompiledFunction(List<CodeLine> code, FunctionFacts facts, List<CubinBuilder.CodeRelocation> relocations,
+                            long spillStores, long spillLoads) {
+        this(code, facts, relocations, spillStores, spillLoads, new byte[0]);
+    }
+
+    @Override
+    public byte[] jumpTables() {
+        return jumpTables.clone();
     }
 }

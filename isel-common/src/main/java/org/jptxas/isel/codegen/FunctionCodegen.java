@@ -98,6 +98,9 @@ public final class FunctionCodegen {
         OriPass addresses = AddressTable.pass();
         addresses.run(f, cx);
         observer.afterPass(addresses.name(), f);
+        OriPass jumpTables = JumpTables.pass();
+        jumpTables.run(f, cx);
+        observer.afterPass(jumpTables.name(), f);
         for (OriPass p : pipeline.legalization()) {
             p.run(f, cx);
             observer.afterPass(p.name(), f);
@@ -156,12 +159,16 @@ public final class FunctionCodegen {
         List<CubinBuilder.CodeRelocation> relocations = new ArrayList<>();
         List<Integer> exits = new ArrayList<>();
         List<Integer> systemCalls = new ArrayList<>();
+        JumpTables.Layout tables = new JumpTables.Layout();
         int barriers = 0;
         boolean changesAllocation = false;
         int highestGpr = 1;
         for (int i = 0; i < code.size(); i++) {
-            CodeLine line = code.get(i);
             long address = (long) i * FunctionLayout.INSTRUCTION_BYTES;
+            if (code.get(i).jumpTable() != null) {
+                code.set(i, tables.branch(code.get(i), address, labels));
+            }
+            CodeLine line = code.get(i);
             String text = line.assembly();
             if (line.symbol() != null && (!labels.containsKey(line.symbol().name()) || CallFrames.isSectionRelative(line))) {
                 Sym s = line.symbol();
@@ -229,8 +236,9 @@ public final class FunctionCodegen {
                 f.entry() ? exits.stream().mapToInt(Integer::intValue).toArray() : new int[0],
                 f.entry() ? crsStackSize(code, inner)
                         : deviceCrsStackSize(code, cx.has(TargetFeature.CRS_STACK_ZERO_WITH_BSSY)),
-                maxRegCount, extraAttributes(f.entry(), attrs.cluster(), systemCalls), attrs.callees(), inner);
-        return new CompiledFunction(code, facts, relocations, ra.spillStoreBytes(), ra.spillLoadBytes());
+                maxRegCount, tables.withRecord(extraAttributes(f.entry(), attrs.cluster(), systemCalls)), attrs.callees(),
+                inner);
+        return new CompiledFunction(code, facts, relocations, ra.spillStoreBytes(), ra.spillLoadBytes(), tables.bank());
     }
 
     /** EIATTR codes of a kernel's cluster directives (sm_90): CTA_PER_CLUSTER, EXPLICIT_CLUSTER, MAX_CLUSTER_RANK. */

@@ -146,6 +146,7 @@ public final class ModuleCodegen {
                 builder.functionBinding(c.facts().name(), org.jptxas.cubin.FunctionFacts.Binding.GLOBAL);
             }
             builder.add(c.facts());
+            builder.constantBank2(c.facts().name(), c.jumpTables());
             c.relocations().forEach(builder::relocation);
         }
         ObjectDeclarations.apply(module.declarations(), compiled, options.relocatable(), builder);

@@ -42,6 +42,12 @@ public final class PassThroughSassEmitter implements SassEmitter {
         for (BasicBlock b : body.blocks()) {
             String pending = labels[b.id()];
             for (Instr in : b.instrs()) {
+                CodeLine indirect = JumpTables.line(in, pending, id -> labels[id]);
+                if (indirect != null) {
+                    out.add(indirect);
+                    pending = null;
+                    continue;
+                }
                 SelectedInstr s = SelectedInstr.passThrough(in);
                 if (descriptor) {
                     s = withDescriptor(s);
@@ -104,8 +110,7 @@ public final class PassThroughSassEmitter implements SassEmitter {
         boolean[] targeted = new boolean[n];
         for (BasicBlock b : body.blocks()) {
             for (Instr in : b.instrs()) {
-                BlockLabel t = in.branchTarget();
-                if (t != null) {
+                for (BlockLabel t : in.branchTargets()) {
                     targeted[t.block()] = true;
                 }
             }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import org.jptxas.isel.codegen.CodeLine;
 import org.jptxas.isel.codegen.CodegenContext;
+import org.jptxas.isel.codegen.JumpTables;
 import org.jptxas.isel.codegen.PassThroughSassEmitter;
 import org.jptxas.isel.codegen.SassEmitter;
 import org.jptxas.ori.diag.CompilationException;
@@ -38,6 +39,12 @@ public final class SelectingSassEmitter implements SassEmitter {
             String pending = labels[b.id()];
             for (Instr in : b.instrs()) {
                 try {
+                    CodeLine indirect = JumpTables.line(in, pending, id -> labels[id]);
+                    if (indirect != null) {
+                        out.add(indirect);
+                        pending = null;
+                        continue;
+                    }
                     SassLine line = selector.emit(in, id -> labels[id]);
                     Sym sym = line.relocation() != null ? line.relocation() : symbolOf(in);
                     out.add(new CodeLine(pending, line.text(), line.assemblyText(), null, sym, in.line(), line.op()));

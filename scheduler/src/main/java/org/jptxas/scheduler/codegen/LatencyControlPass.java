@@ -166,7 +166,8 @@ public final class LatencyControlPass implements ControlPass {
                 String skeleton = ReuseFlags.withReuse(line.op().form().skeleton(), slots, m);
                 Optional<SassOp> op = asm.respelled(line.op(), skeleton);
                 if (op.isPresent()) {
-                    return new CodeLine(line.label(), text, assembly, control, line.symbol(), line.ptxLine(), op.get());
+                    return new CodeLine(line.label(), text, assembly, control, line.symbol(), line.ptxLine(), op.get(),
+                            line.jumpTable());
                 }
                 continue;
             }

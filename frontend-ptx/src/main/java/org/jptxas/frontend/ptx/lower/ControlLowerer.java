@@ -1,6 +1,7 @@
 package org.jptxas.frontend.ptx.lower;
 
 import com.google.auto.service.AutoService;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Expr;
@@ -9,15 +10,12 @@ import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.frontend.ptx.check.Symbol;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.BasicBlock;
-import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Imm;
-import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.Src;
 
 /**
  * {@code bra}, {@code ret}, {@code exit}: BRA to the label's block, EXIT in kernels, RET in device functions;
- * {@code brx.idx}: a compare-and-branch per table entry (ptxas branches through a table in constant bank 2 with BRX,
- * which needs code addresses in the cubin's data; the chain reaches the same targets).
+ * {@code brx.idx}: BRX over the table's entries (code generation's {@code JumpTables} makes the table).
  */
 @AutoService(InstructionLowerer.class)
 public final class ControlLowerer implements InstructionLowerer {
@@ -48,8 +46,10 @@ public final class ControlLowerer implements InstructionLowerer {
     }
 
     /**
-     * {@code brx.idx index, table}: to entry {@code index} of the {@code .branchtargets} table; an index past the
-     * table is undefined (PTX ISA), here it takes the last entry.
+     * {@code brx.idx index, table}: to entry {@code index} of the {@code .branchtargets} table. A constant index is a
+     * direct branch (an index past the table, undefined in the PTX ISA, takes the last entry); a register index is
+     * {@code BRX index, entry...}, a 32-bit index with one block label per table entry, which code generation turns
+     * into ptxas's load from a jump table in constant bank 2 (or a compare-and-branch chain where it cannot).
      */
     private static void branchThroughTable(Instruction insn, LoweringContext cx) throws CompilationException {
         if (!(insn.operands().get(1) instanceof Expr.SymbolRef ref)
@@ -63,14 +63,12 @@ public final class ControlLowerer implements InstructionLowerer {
             int k = (int) Math.min(m.bits() & 0xffffffffL, names.size() - 1);
             cx.emit("BRA", List.of(), List.of(), List.of(Src.of(target(cx, ref, names.get(k)).ref())));
         } else {
-            for (int k = 0; k < names.size() - 1; k++) {
-                Reg hit = Ptx.pred(cx);
-                cx.emit("ISETP", List.of("EQ", "U32", "AND"), List.of(hit, Reg.PT), List.of(index, Ptx.imm(k), Ptx.pt()));
-                cx.emit("BRA", List.of(), List.of(), List.of(Src.of(target(cx, ref, names.get(k)).ref())))
-                        .setGuard(new Guard(hit, false));
-                cx.startBlock(cx.newBlock());
+            List<Src> srcs = new ArrayList<>(names.size() + 1);
+            srcs.add(index);
+            for (String name : names) {
+                srcs.add(Src.of(target(cx, ref, name).ref()));
             }
-            cx.emit("BRA", List.of(), List.of(), List.of(Src.of(target(cx, ref, names.get(names.size() - 1)).ref())));
+            cx.emit("BRX", List.of(), List.of(), srcs);
         }
         cx.startBlock(done);
     }
