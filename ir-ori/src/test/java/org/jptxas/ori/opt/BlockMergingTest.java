@@ -58,4 +58,31 @@ class BlockMergingTest {
         assertEquals(4, b0.last().branchTarget().block());
         assertFalse(new BlockMerging().run(body, new OptContext(TestProfiles.of("sm_80"), "f")), "nothing left to merge");
     }
+
+    /**
+     * A BRX entered by falling through joins the block before it, but the first entry of its table, right after it,
+     * keeps its instructions under its label: the emptied block the BRX left falls into it, the table does not.
+     */
+    @Test
+    void jumpTableEntriesStayUnderTheirLabels() {
+        FunctionBody body = new FunctionBody();
+        Reg r = body.newVirtual(RegFile.R, 1);
+        BasicBlock b0 = body.addBlock(null);
+        BasicBlock b1 = body.addBlock(null);
+        BasicBlock b2 = body.addBlock("$A0");
+        BasicBlock b3 = body.addBlock("$A1");
+        BasicBlock b4 = body.addBlock(null);
+        b0.instrs().add(mov(r, 0));
+        b1.instrs().add(new Instr(OpInfo.op("BRX"), List.of(), List.of(), List.of(Src.of(r), Src.of(b2.ref()),
+                Src.of(b3.ref())), Guard.ALWAYS, 0));
+        b2.instrs().add(mov(r, 2));
+        b2.instrs().add(bra(b4, Reg.PT));
+        b3.instrs().add(mov(r, 3));
+        b4.instrs().add(new Instr(OpInfo.op("EXIT"), List.of(), List.of(), List.of(), Guard.ALWAYS, 0));
+        new BlockMerging().run(body, new OptContext(TestProfiles.of("sm_80"), "f"));
+        assertEquals("BRX", b0.last().op().name(), "the BRX joins the block before it");
+        assertTrue(b1.instrs().isEmpty());
+        assertEquals(2, b2.instrs().size(), "the first entry keeps its instructions");
+        assertEquals(List.of(3), values(b3));
+    }
 }

@@ -47,8 +47,11 @@ public final class JumpTables {
     }
 
     static void expand(OriFunction f, CodegenContext cx) {
-        boolean tables = f.entry() && !cx.options().relocatable();
-        FunctionBody body = f.body();
+        expand(f.body(), f.entry() && !cx.options().relocatable());
+    }
+
+    /** Expands every BRX of {@code body}: through tables (laid out one after another) or as chains. */
+    static void expand(FunctionBody body, boolean tables) {
         int tableBytes = 0;
         for (int b = 0; b < body.blocks().size(); b++) {
             BasicBlock block = body.block(b);
