@@ -30,13 +30,10 @@ class JumpTableCfgTest {
     /** bb0: index (tid or a parameter), BRX over [bb3, bb1, bb3, bb2]; bb1, bb2 set x and go to bb3; bb3 exits. */
     private static FunctionBody jumpTable(boolean divergentIndex) {
         FunctionBody f = new FunctionBody();
-        BasicBlock entry = f.addBlock(null);
-        BasicBlock one = f.addBlock(null);
-        BasicBlock two = f.addBlock(null);
-        BasicBlock join = f.addBlock(null);
-        Reg index = f.newVirtual(RegFile.R, 1);
-        Reg target = f.newVirtual(RegFile.R, 2);
-        Reg x = f.newVirtual(RegFile.R, 1);
+        List<BasicBlock> bb = java.util.stream.Stream.generate(() -> f.addBlock(null)).limit(4).toList();
+        BasicBlock entry = bb.get(0), one = bb.get(1), two = bb.get(2), join = bb.get(3);
+        Reg[] r = {f.newVirtual(RegFile.R, 1), f.newVirtual(RegFile.R, 2), f.newVirtual(RegFile.R, 1)};
+        Reg index = r[0], target = r[1], x = r[2];
         entry.instrs().add(divergentIndex ? instr("S2R", List.of(index), Src.of(new SpecialReg("SR_TID.X")))
                 : instr("MOV", List.of(index), Src.of(CBank.of(0, 0x160))));
         entry.instrs().add(instr("MOV", List.of(x), Src.of(Imm.ofInt(0))));

@@ -34,12 +34,9 @@ class JumpTablesTest {
     /** bb0: BRX a over [bb1, bb2, bb1]; bb1: BRX b over [bb3, bb2]; bb2: BRA bb3; bb3: EXIT. */
     private static FunctionBody twoTables() {
         FunctionBody f = new FunctionBody();
-        BasicBlock b0 = f.addBlock(null);
-        BasicBlock b1 = f.addBlock(null);
-        BasicBlock b2 = f.addBlock(null);
-        BasicBlock b3 = f.addBlock(null);
-        Reg a = f.newVirtual(RegFile.R, 1);
-        Reg b = f.newVirtual(RegFile.UR, 1);
+        List<BasicBlock> bb = java.util.stream.Stream.generate(() -> f.addBlock(null)).limit(4).toList();
+        BasicBlock b0 = bb.get(0), b1 = bb.get(1), b2 = bb.get(2), b3 = bb.get(3);
+        Reg a = f.newVirtual(RegFile.R, 1), b = f.newVirtual(RegFile.UR, 1);
         b0.instrs().add(instr("MOV", List.of(a), Src.of(CBank.of(0, 0x160))));
         b0.instrs().add(instr("BRX", List.of(), Src.of(a), Src.of(b1.ref()), Src.of(b2.ref()), Src.of(b1.ref())));
         b1.instrs().add(instr("MOV", List.of(b), Src.of(CBank.of(0, 0x164))));
