@@ -31,7 +31,7 @@ class JumpTableCodegenTest {
     private static Path copy(Path dir) throws Exception {
         Path root = RepoRoot.find().orElseThrow();
         for (Path p : List.of(DIR.resolve("jump_table.ptx"), DIR.resolve("launch.json"),
-                TABLES.resolve("shared_targets.ptx"))) {
+                DIR.resolve("inlined_twice.ptx"), TABLES.resolve("shared_targets.ptx"))) {
             Files.copy(root.resolve(p), dir.resolve(p.getFileName()));
         }
         return dir;
@@ -77,7 +77,7 @@ class JumpTableCodegenTest {
         copy(dir);
         List<String> differing = new ArrayList<>();
         for (String sm : SMS) {
-            for (String ptx : List.of("jump_table.ptx", "shared_targets.ptx")) {
+            for (String ptx : List.of("jump_table.ptx", "shared_targets.ptx", "inlined_twice.ptx")) {
                 Path cubin = dir.resolve(sm + "-" + ptx + ".cubin");
                 CliRun r = CliRun.run(dir, "-arch=" + sm, ptx, "-o", cubin.toString());
                 assertEquals(0, r.exitCode(), r.err());
@@ -109,6 +109,13 @@ class JumpTableCodegenTest {
             JptxasRunCommandTest.Run three = JptxasRunCommandTest.run(dir, "--arch", sm, "shared_targets.ptx",
                     "--spec", "k2.json", "--differential", "--ptxas", ptxas.toString());
             assertEquals(0, three.rc(), sm + "\n" + three.out() + three.err());
+            Files.deleteIfExists(dir.resolve("o.bin"));
+            // a device function's table in each of its two inlined copies
+            Files.writeString(dir.resolve("inlined.json"), "{\"entry\": \"k\", \"grid\": [1,1,1], \"block\": [32,1,1], "
+                    + "\"dynamic_shared_bytes\": 0, \"params\": [{\"type\": \"ptr\", \"bytes\": 128, \"out\": \"o.bin\"}]}");
+            JptxasRunCommandTest.Run inlined = JptxasRunCommandTest.run(dir, "--arch", sm, "inlined_twice.ptx",
+                    "--spec", "inlined.json", "--differential", "--ptxas", ptxas.toString());
+            assertEquals(0, inlined.rc(), sm + "\n" + inlined.out() + inlined.err());
             Files.deleteIfExists(dir.resolve("o.bin"));
         }
     }
