@@ -205,31 +205,10 @@ public final class SassProbe {
             added.forEach(f -> System.err.println(sm + " added: " + f.mnemonic() + " " + f.pieces() + " " + f.slots()));
             System.err.println(sm + ": " + learned.size() + " forms learned from " + probe.size()
                     + " probe kernel samples, " + added.size() + " added");
-            placeBeforeRivals(forms, added);
+            forms.addAll(added);
             tables.put(sm, forms);
         }
         write(tables);
-    }
-
-    /**
-     * Puts each added form before the first form of its skeleton: it was added because the assembler wrote its
-     * text with other bits (or could not write it), and the assembler tries equally specific forms in table order, so
-     * after the rival it would still lose (LDGSTS's unprinted descriptor register, bits [69:64], is such a tie). A
-     * form already in the table with the same identity is moved rather than listed twice.
-     */
-    static void placeBeforeRivals(List<SassFormData> forms, List<SassFormData> added) {
-        for (SassFormData f : added) {
-            String id = FormLearner.identity(f) + f.exclude();
-            forms.removeIf(g -> (FormLearner.identity(g) + g.exclude()).equals(id));
-            int at = forms.size();
-            for (int i = 0; i < forms.size(); i++) {
-                if (forms.get(i).key() == f.key() && forms.get(i).pieces().equals(f.pieces())) {
-                    at = i;
-                    break;
-                }
-            }
-            forms.add(at, f);
-        }
     }
 
     /**
