@@ -213,7 +213,8 @@ public final class FormLearner {
         for (Lexed l : all) {
             if (learnedIsa.decode(l.s.lo(), l.s.hi()) instanceof SassInstruction.Known k) {
                 int i = learnedIndex.get(k.form());
-                if (example.get(i) == null) {
+                // (a twin ZeroOffsetForms derived, listed after the learned forms, gives no learned form an example)
+                if (i < learned.size() && example.get(i) == null) {
                     example.set(i, new long[] {l.s.lo(), l.s.hi()});
                 }
             }

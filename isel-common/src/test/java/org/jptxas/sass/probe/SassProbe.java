@@ -135,7 +135,10 @@ public final class SassProbe {
                 } catch (RuntimeException e) {
                     // the tables cannot write this text yet
                 }
-                needed.add(learnedOf.get(k.form()));
+                SassFormData learnedForm = learnedOf.get(k.form());
+                if (learnedForm != null) { // (not a zero-offset twin the ISA derived; its form's samples add it)
+                    needed.add(learnedForm);
+                }
             }
             List<SassFormData> added = new ArrayList<>(needed);
             // Check every sample (corpus, suite and kernels) with the added forms. An added form that misprints a
