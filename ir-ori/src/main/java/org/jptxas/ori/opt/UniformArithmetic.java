@@ -35,7 +35,7 @@ import org.jptxas.ori.ir.Src;
  */
 public final class UniformArithmetic implements Pass {
     /** Uniform register components that may be live at once after the rewrite (of 63). */
-    public static final int MAX_UNIFORM_PRESSURE = 56;
+    public static final int MAX_UNIFORM_PRESSURE = 48;
 
     /** Per-thread opcodes with a uniform twin taking the same operands in the same order. */
     private static final Map<String, String> TWINS = Map.of("IADD3", "UIADD3", "LOP3", "ULOP3", "SHF", "USHF",
