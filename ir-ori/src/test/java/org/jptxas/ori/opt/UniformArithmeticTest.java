@@ -4,18 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static org.jptxas.ori.opt.TestInstrs.imm;
+import static org.jptxas.ori.opt.TestInstrs.ins;
+
 import java.util.List;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.FunctionBody;
-import org.jptxas.ori.ir.Guard;
-import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Instr;
-import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.SpecialReg;
 import org.jptxas.ori.ir.Src;
-import org.jptxas.ori.target.TestProfiles;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,14 +22,6 @@ import org.junit.jupiter.api.Test;
  * shared-memory address: from the CTA's shared window (uniform) or from {@code %tid.x} (per thread).
  */
 class UniformArithmeticTest {
-    private static Instr ins(String op, List<String> mods, List<Reg> dsts, Src... srcs) {
-        return new Instr(OpInfo.op(op), mods, dsts, List.of(srcs), Guard.ALWAYS, 0);
-    }
-
-    private static Src imm(int v) {
-        return Src.of(Imm.ofInt(v));
-    }
-
     private static FunctionBody descriptor(String special) {
         FunctionBody f = new FunctionBody();
         BasicBlock b = f.addBlock(null);
@@ -61,21 +52,13 @@ class UniformArithmeticTest {
         return f;
     }
 
-    private static String run(FunctionBody body) {
-        OptPipeline.of(List.of(new UniformArithmetic(), new DeadCodeElimination())).verifying(true)
-                .run(new OriFunction("k", true, 0, body), TestProfiles.of("sm_90"));
-        StringBuilder sb = new StringBuilder();
-        for (BasicBlock b : body.blocks()) {
-            for (Instr in : b.instrs()) {
-                sb.append(in).append('\n');
-            }
-        }
-        return sb.toString();
+    private static String uniformThenDce(FunctionBody body) {
+        return TestInstrs.run(body, "sm_90", new UniformArithmetic(), new DeadCodeElimination());
     }
 
     @Test
     void aUniformDescriptorIsComputedOnTheUniformDatapath() {
-        String out = run(descriptor("SR_CgaCtaId"));
+        String out = uniformThenDce(descriptor("SR_CgaCtaId"));
         assertFalse(out.contains("R2UR"), out);
         for (String op : List.of("S2UR", "ULEA", "UIADD3", "USHF.R.U32.HI", "USGXT.U32", "ULOP3.LUT")) {
             assertTrue(out.contains(op + " "), op + " in\n" + out);
@@ -90,7 +73,7 @@ class UniformArithmeticTest {
     @Test
     void aPerThreadDescriptorKeepsItsR2urs() {
         FunctionBody body = descriptor("SR_TID.X");
-        String out = run(body);
+        String out = uniformThenDce(body);
         assertTrue(out.contains("R2UR %ur0.lo, %r6.lo"), out);
         assertFalse(out.contains("USGXT") || out.contains("S2UR"), out);
         assertEquals(0, out.split("UIADD3", -1).length - 1, out);
