@@ -232,18 +232,38 @@ public class CorpusCodegenAcceptanceTest {
      */
     @Test
     void tritonFp8WarpgroupMatmulsCompileForSm90a(@TempDir Path dir) throws Exception {
+        List<String> names = new ArrayList<>();
+        for (String v : List.of("v3.3.x", "v3.5.x", "v3.7.0")) {
+            names.add(v + "__ptx__sm90__matmul_kernel_make_tensor_desciptor");
+        }
+        tritonSm90aFilesCompile(dir, names);
+    }
+
+    /**
+     * Triton's warp-specialized attention (sm_90a), whose matrix descriptors are computed on the uniform datapath
+     * (UIADD3, USHF, USGXT, ULOP3 feeding HGMMA), and Triton's f16 matmul: the same checks, so nvdisasm reads those
+     * uniform instructions as jnvdisasm prints them and the hazard checker finds nothing.
+     */
+    @Test
+    void tritonUniformDescriptorKernelsCompileForSm90a(@TempDir Path dir) throws Exception {
+        tritonSm90aFilesCompile(dir, List.of("v3.4.0__ptx__sm90___attn_fwd_ws_pipelined_pingpong",
+                "v3.2.0__ptx__sm90__matmul_kernel"));
+    }
+
+    /** The triton_runner files {@code names} (without .ptx) compile for sm_90a and pass {@link #check}. */
+    private void tritonSm90aFilesCompile(Path dir, List<String> names) throws Exception {
         Path corpus = Corpus.assumeDir();
         Path nvdisasm = Oracles.assumeNvdisasm();
         Path cuobjdump = Oracles.assumeCuobjdump();
         Path nvlink = Oracles.assumeNvlink();
         List<Task> tasks = new ArrayList<>();
-        for (String v : List.of("v3.3.x", "v3.5.x", "v3.7.0")) {
-            String rel = "ptx/triton_runner/" + v + "__ptx__sm90__matmul_kernel_make_tensor_desciptor.ptx";
+        for (String name : names) {
+            String rel = "ptx/triton_runner/" + name + ".ptx";
             tasks.add(new Task(corpus.resolve(rel), rel, "sm_90a"));
         }
         Run run = classify(tasks, t -> check(t, dir, nvdisasm, cuobjdump, nvlink), 2);
         assertEquals(List.of(), run.outcomes().stream().filter(o -> o.verdict() != Verdict.COMPILED).toList());
-        assertEquals(3, run.outcomes().size(), report(run));
+        assertEquals(names.size(), run.outcomes().size(), report(run));
     }
 
     private Outcome check(Task t, Path dir, Path nvdisasm, Path cuobjdump, Path nvlink) throws Exception {

@@ -26,8 +26,23 @@ class WarpgroupGemmEndToEndTest {
 
     @Test
     void jptxasAndPtxasCubinsComputeTheReference(@TempDir Path dir) throws Exception {
+        bothComputeTheReference(dir, "wgmma_gemm_f16.ptx");
+    }
+
+    /**
+     * The same GEMM with its descriptors computed Triton's way from a warp-uniform shared address: jptxas computes
+     * them on the uniform datapath (no R2UR left), and both cubins still give the reference.
+     */
+    @Test
+    void uniformDescriptorsComputeTheReference(@TempDir Path dir) throws Exception {
+        String sass = bothComputeTheReference(dir, "wgmma_gemm_f16_uniform.ptx");
+        assertTrue(sass.contains("USGXT.U32") && !sass.contains("R2UR"), sass);
+    }
+
+    /** Runs jptxas's and ptxas 13's cubins of {@code resource} in the emulator against the reference; our SASS. */
+    private String bothComputeTheReference(Path dir, String resource) throws Exception {
         KernelCase k = WarpgroupKernels.wgmmaGemmF16();
-        Path ptx = EmulatedKernelRun.resource(getClass(), dir, "wgmma_gemm_f16.ptx");
+        Path ptx = EmulatedKernelRun.resource(getClass(), dir, resource);
         BackendRegistry registry = BackendRegistry.discover(getClass().getClassLoader());
         List<String> problems = new ArrayList<>();
         ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(registry, ptx, ARCH, false, false);
@@ -37,6 +52,7 @@ class WarpgroupGemmEndToEndTest {
         EmulatedKernelRun.run(ARCH, k, Files.readAllBytes(theirs.cubin().orElseThrow()), dir.resolve("ptxas"),
                 2_000_000, problems, "ptxas");
         assertEquals(List.of(), problems);
+        return ours.sass();
     }
 
     @Test

@@ -83,6 +83,7 @@ public final class OptPipeline {
             p.add(new JoinHoisting());
             p.add(new AtomicAggregation());
             p.add(new UnusedAtomicResults());
+            p.add(new UniformArithmetic());
             p.add(new UniformDatapath());
             p.add(new ConstantPairLoads());
             p.add(new DeadCodeElimination());

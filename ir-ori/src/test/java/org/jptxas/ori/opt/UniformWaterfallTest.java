@@ -4,32 +4,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static org.jptxas.ori.opt.TestInstrs.imm;
+import static org.jptxas.ori.opt.TestInstrs.ins;
+
 import java.util.List;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.CBank;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Guard;
-import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Instr;
-import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.SpecialReg;
 import org.jptxas.ori.ir.Src;
-import org.jptxas.ori.target.TestProfiles;
 import org.junit.jupiter.api.Test;
 
 /** The operand loop the front end builds around a uniform-register instruction, with a uniform or a varying operand. */
 class UniformWaterfallTest {
-    private static Instr ins(String op, List<String> mods, List<Reg> dsts, Src... srcs) {
-        return new Instr(OpInfo.op(op), mods, dsts, List.of(srcs), Guard.ALWAYS, 0);
-    }
-
-    private static Src imm(int v) {
-        return Src.of(Imm.ofInt(v));
-    }
-
     /**
      * {@code SYNCS.EXCH.64 [ua], word} served by the loop of one distinct address per trip (not per lane), the
      * address read from a kernel parameter ({@code varying} false) or made from {@code %tid.x}.
@@ -79,21 +71,9 @@ class UniformWaterfallTest {
         return f;
     }
 
-    private static String run(FunctionBody body) {
-        OptPipeline.of(List.of(new UniformWaterfall())).verifying(true)
-                .run(new OriFunction("k", true, 0, body), TestProfiles.of("sm_90"));
-        StringBuilder sb = new StringBuilder();
-        for (BasicBlock b : body.blocks()) {
-            for (Instr in : b.instrs()) {
-                sb.append(in).append('\n');
-            }
-        }
-        return sb.toString();
-    }
-
     @Test
     void aUniformOperandIsReadDirectlyAndTheLoopIsOneTrip() {
-        String out = run(loop(false));
+        String out = TestInstrs.run(loop(false), "sm_90", new UniformWaterfall());
         assertFalse(out.contains("SHFL"), out);
         assertFalse(out.contains("ELECT") || out.contains("VOTE") || out.contains("BRA") || out.contains("WARPSYNC"),
                 out);
@@ -105,7 +85,7 @@ class UniformWaterfallTest {
     void aPerThreadOperandKeepsTheLoop() {
         FunctionBody body = loop(true);
         int before = body.instructionCount();
-        String out = run(body);
+        String out = TestInstrs.run(body, "sm_90", new UniformWaterfall());
         assertTrue(out.contains("SHFL.IDX"), out);
         assertTrue(out.contains("ELECT") && out.contains("BRA"), out);
         assertEquals(before, body.instructionCount(), out);

@@ -92,6 +92,8 @@ final class UniformDatapath {
                 }
                 writeU(w, o.get(0), IntegerOps.permute(operands.read(o.get(1), t, w), operands.read(o.get(2), t, w), operands.read(o.get(3), t, w)));
             }
+            case "USGXT" -> writeU(w, o.get(0), org.jptxas.simulator.numeric.BitFields.signOrZeroExtend(
+                    operands.read(o.get(1), t, w), operands.read(o.get(2), t, w), op.has("W"), !op.has("U32")));
             case "USHF" -> writeU(w, o.get(0), FunnelShift.shift(FunnelShift.mode(op), operands.read(o.get(1), t, w),
                     operands.read(o.get(2), t, w), operands.read(o.get(3), t, w)));
             case "ULOP3" -> {

@@ -45,4 +45,22 @@ class UniformOperationsTest {
         assertEquals(1, out[3], "ULOP3.LUT UP0: 1 & 1 is non-zero");
         assertEquals(0, out[4], "ULOP3.LUT UP2: 1 & 2 is zero");
     }
+
+    /** USGXT (the uniform SGXT ptxas and jptxas write for a descriptor's bfe): zero- and sign-extension of a field. */
+    @Test
+    void uniformSignOrZeroExtension() throws Exception {
+        int[] out = SassTextRun.runAsWritten("sm_80", List.of(
+                "S2R R0, SR_TID.X",
+                SassTextRun.pointer("sm_80", 0, 0x20),
+                "UMOV UR4, 0x3ffff",
+                "USGXT.U32 UR5, UR4, 0xe",
+                "USGXT UR6, UR4, 0xe",
+                "MOV R4, UR5",
+                "MOV R5, UR6",
+                "STG.E [R2.64], R4",
+                "STG.E [R2.64+0x4], R5",
+                "EXIT"), 32 * 8);
+        assertEquals(0x3fff, out[0], "USGXT.U32: the low 14 bits");
+        assertEquals(-1, out[1], "USGXT: bit 13 extended");
+    }
 }
