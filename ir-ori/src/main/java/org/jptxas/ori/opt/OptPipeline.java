@@ -48,6 +48,9 @@ public final class OptPipeline {
      */
     public static OptPipeline forLevel(int optLevel, boolean fmad) {
         List<Pass> p = new ArrayList<>();
+        // one instance where a pass appears twice: the driver knows it as the same function of the body
+        DeadCodeElimination dce = new DeadCodeElimination();
+        BranchCleanup branches = new BranchCleanup();
         if (optLevel >= 2) {
             p.add(new WebSplitting());
             p.add(new UniformWaterfall());
@@ -57,7 +60,7 @@ public final class OptPipeline {
         }
         if (optLevel >= 1) {
             p.add(new ConstantFolding());
-            p.add(new BranchCleanup());
+            p.add(branches);
             p.add(new CopyPropagation());
         }
         if (optLevel >= 2) {
@@ -75,7 +78,7 @@ public final class OptPipeline {
             p.add(new RedundantLoadElimination());
         }
         if (optLevel >= 1) {
-            p.add(new DeadCodeElimination());
+            p.add(dce);
         }
         if (optLevel >= 3) {
             p.add(new IfConversion());
@@ -86,7 +89,7 @@ public final class OptPipeline {
             p.add(new UniformArithmetic());
             p.add(new UniformDatapath());
             p.add(new ConstantPairLoads());
-            p.add(new DeadCodeElimination());
+            p.add(dce);
         }
         if (optLevel >= 2) {
             p.add(new TupleCoalescing());
@@ -95,7 +98,7 @@ public final class OptPipeline {
             // Passes late in the list (dead-code elimination, for one) can leave a branch to a block that now only
             // exits; cleaned up here, the round after confirms the whole list once, where a cleanup only at the
             // third place made that round change and a third round confirm the passes before it.
-            p.add(new BranchCleanup());
+            p.add(branches);
         }
         return new OptPipeline(p, false, null, null);
     }
@@ -149,8 +152,11 @@ public final class OptPipeline {
         List<String> before = verify ? IrVerifier.verify(function.name(), function.body()) : List.of();
         // A pass is a function of the body: one that left the body unchanged, run again on that same body (no
         // pass changed it since), changes nothing again, so it is not run. The confirming rounds of the fixed
-        // point then run only the passes that come after a change. quietAt[i]: the step at which pass i last ran
-        // without a change (-1: never, or it changed the body); lastChange: the step of the body's last change.
+        // point then run only the passes that come after a change, and a pass listed twice (the same instance)
+        // is not rerun on the body it has just confirmed. quietAt[slot]: the step at which the pass of that slot
+        // last ran without a change (-1: never, or it changed the body); lastChange: the step of the body's last
+        // change.
+        int[] slotOf = slots(passes);
         int[] quietAt = new int[passes.size()];
         java.util.Arrays.fill(quietAt, -1);
         int lastChange = -1;
@@ -159,13 +165,14 @@ public final class OptPipeline {
             boolean any = false;
             for (int i = 0; i < passes.size(); i++, step++) {
                 Pass pass = passes.get(i);
-                boolean unchangedInput = quietAt[i] > lastChange;
+                int slot = slotOf[i];
+                boolean unchangedInput = quietAt[slot] > lastChange;
                 boolean changed = !unchangedInput && pass.run(function.body(), cx);
                 if (changed) {
                     lastChange = step;
-                    quietAt[i] = -1;
+                    quietAt[slot] = -1;
                 } else if (!unchangedInput) {
-                    quietAt[i] = step;
+                    quietAt[slot] = step;
                 }
                 any |= changed;
                 if (changed) {
@@ -187,5 +194,20 @@ public final class OptPipeline {
                 break;
             }
         }
+    }
+
+    /** Per list position, the position of the pass instance's first appearance in the list. */
+    private static int[] slots(List<Pass> passes) {
+        int[] slot = new int[passes.size()];
+        for (int i = 0; i < passes.size(); i++) {
+            slot[i] = i;
+            for (int j = 0; j < i; j++) {
+                if (passes.get(j) == passes.get(i)) {
+                    slot[i] = j;
+                    break;
+                }
+            }
+        }
+        return slot;
     }
 }
