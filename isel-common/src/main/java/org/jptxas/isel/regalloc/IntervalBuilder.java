@@ -50,7 +50,7 @@ final class IntervalBuilder {
         for (int k : results) {
             undefinedCandidates.set(k);
         }
-        BitSet partWritten = new BitSet();
+        BitSet partWritten = new BitSet(width);
         PartWalk walk = new PartWalk(live, width);
         for (BasicBlock b : body.blocks()) {
             walk.block(b, cfg.isReachable(b.id()), partWritten, undefinedCandidates);
@@ -106,7 +106,7 @@ final class IntervalBuilder {
                 Instr in = instrs.get(i);
                 int pos = blockFrom + 2 * i;
                 boolean unguarded = in.guard().isAlways();
-                if (in.op().name().equals("RET")) {
+                if (results.length > 0 && in.op().name().equals("RET")) {
                     // A device function's results: the precoloured registers it writes are read by its caller.
                     for (int k : results) {
                         if (!liveNow.get(k)) {
@@ -199,28 +199,37 @@ final class IntervalBuilder {
      */
     private static final class PartWalk {
         private final Liveness live;
-        private final BitSet written = new BitSet();
-        private final BitSet readBack = new BitSet();
-        private final BitSet alive = new BitSet();
+        // sets sized for the function's width at once: grown key by key, they were most of this walk's time
+        private final BitSet written;
+        private final BitSet readBack;
+        private final BitSet alive;
         private final int[] parts;
-        private final List<Integer> keys = new java.util.ArrayList<>();
+        /** The keys of {@code readBack} in the order first read back; {@code keyCount} of them. */
+        private int[] keys = new int[16];
+        private int keyCount;
 
         PartWalk(Liveness live, int width) {
             this.live = live;
             this.parts = new int[width];
+            this.written = new BitSet(width);
+            this.readBack = new BitSet(width);
+            this.alive = new BitSet(width);
         }
 
         void block(BasicBlock b, boolean reachable, BitSet partWritten, BitSet undefinedCandidates) {
             written.clear();
             readBack.clear();
-            keys.clear();
+            keyCount = 0;
             List<Instr> instrs = b.instrs();
             for (Instr in : instrs) {
                 if (!written.isEmpty()) {
                     for (Reg r : in.usedRegs()) {
                         if (r.virtual() && written.get(live.key(r)) && !readBack.get(live.key(r))) {
                             readBack.set(live.key(r));
-                            keys.add(live.key(r));
+                            if (keyCount == keys.length) {
+                                keys = java.util.Arrays.copyOf(keys, 2 * keyCount);
+                            }
+                            keys[keyCount++] = live.key(r);
                         }
                     }
                 }
@@ -231,11 +240,12 @@ final class IntervalBuilder {
                     }
                 }
             }
-            if (keys.isEmpty() || !reachable) {
+            if (keyCount == 0 || !reachable) {
                 return;
             }
             alive.clear();
-            for (int k : keys) {
+            for (int i = 0; i < keyCount; i++) {
+                int k = keys[i];
                 if (live.liveOutKey(b.id(), k)) {
                     alive.set(k);
                 }
@@ -268,7 +278,8 @@ final class IntervalBuilder {
                     parts[k] &= r.isPart() ? ~(1 << r.part()) : 0;
                 }
             }
-            for (int k : keys) {
+            for (int i = 0; i < keyCount; i++) {
+                int k = keys[i];
                 if (alive.get(k) && !live.liveInKey(b.id(), k)) {
                     undefinedCandidates.set(k);
                 }

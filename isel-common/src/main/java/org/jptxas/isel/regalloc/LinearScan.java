@@ -34,6 +34,8 @@ final class LinearScan {
      * Per interval key (made when it first has to move aside), per register: {@code 2 * (version sum + 1)} plus 1
      * when free, from the last {@link #freeForWhole} answer there; 0 when never asked. The second-chance search
      * asks the same intervals about the same registers for interval after interval, and little changes between.
+     * Each array covers the registers below {@link #high} (the only ones asked about) and grows with it: sized for
+     * the whole register file, they were 1 KiB per interval that ever moved aside.
      */
     private final int[][] freeAnswers;
 
@@ -60,8 +62,9 @@ final class LinearScan {
             return freeForWhole(iv, reg);
         }
         int[] answers = freeAnswers[iv.key];
-        if (answers == null) {
-            answers = new int[unitVersion.length];
+        if (answers == null || answers.length <= reg) {
+            int size = Math.max(reg + 1, Math.min(high, unitVersion.length));
+            answers = answers == null ? new int[size] : Arrays.copyOf(answers, size);
             freeAnswers[iv.key] = answers;
         }
         int sum = 1;
@@ -202,6 +205,7 @@ final class LinearScan {
                 LiveInterval it = active.get(i);
                 if (it.end() <= pos) {
                     removeAt(active, i);
+                    freeAnswers[it.key] = null; // ended: never asked to move again
                 } else if (!it.covers(pos)) {
                     removeAt(active, i);
                     inactive.add(it);
@@ -211,6 +215,7 @@ final class LinearScan {
                 LiveInterval it = inactive.get(i);
                 if (it.end() <= pos) {
                     removeAt(inactive, i);
+                    freeAnswers[it.key] = null;
                 } else if (it.covers(pos)) {
                     removeAt(inactive, i);
                     active.add(it);
