@@ -43,4 +43,25 @@ public final class FormWords {
         }
         return out;
     }
+
+    /**
+     * A subset of {@code forms} in which every modifier value of every key appears: forms in order, each kept if its
+     * mnemonic has a modifier token (or its operands a shape) no kept form of its key has shown. The composed forms
+     * are every combination of a class's values; this keeps each value at least once in a few thousand forms.
+     */
+    public static List<SassForm> covering(List<SassForm> forms) {
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        List<SassForm> out = new ArrayList<>();
+        for (SassForm f : forms) {
+            boolean fresh = seen.add(f.key() + " " + f.skeleton().replace(f.mnemonic(), "#"));
+            String[] tokens = f.mnemonic().split("\\.");
+            for (int i = 1; i < tokens.length; i++) {
+                fresh |= seen.add(f.key() + " " + tokens[0] + " ." + tokens[i]);
+            }
+            if (fresh) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
 }

@@ -46,7 +46,7 @@ public final class WordDifferential {
      * INVALID/UNKNOWN.
      */
     public record Tally(String sm, int words, int read, int exact, int hidden, int refused, int invalid,
-                        List<Miss> misses) {
+                        List<Miss> misses, Map<String, Integer> hiddenByOpcode) {
         /** Misses per failure kind and opcode. */
         public Map<String, Integer> byOpcode() {
             Map<String, Integer> out = new TreeMap<>();
@@ -106,19 +106,23 @@ public final class WordDifferential {
                     backOf.add(i);
                     agreed[i] = text;
                 }
-            } catch (SassAssembler.AssemblyException e) {
+            } catch (RuntimeException e) {
+                // the assembler must refuse text it cannot encode, never throw: a throw is a miss to mend
                 misses.add(new Miss(Failure.NOT_REASSEMBLED, opcode(text), "'" + text + "' (" + word + "): "
+                        + (e instanceof SassAssembler.AssemblyException ? "" : e.getClass().getSimpleName() + ": ")
                         + e.getMessage()));
             }
         }
         // Bits nvdisasm does not print come back as the assembler's defaults: the same instruction to nvdisasm.
         RawOracle.Read[] again = backs.isEmpty() ? new RawOracle.Read[0] : RawOracle.read(backs, oracleSm);
         int hidden = 0;
+        Map<String, Integer> hiddenByOpcode = new TreeMap<>();
         for (int k = 0; k < backs.size(); k++) {
             int i = backOf.get(k);
             String text = agreed[i];
             if (again[k] != null && normalize(again[k].text()).equals(text)) {
                 hidden++;
+                hiddenByOpcode.merge(opcode(text), 1, Integer::sum);
             } else {
                 long[] b = backs.get(k);
                 misses.add(new Miss(Failure.NOT_REASSEMBLED, opcode(text), "'" + text + "' ("
@@ -127,7 +131,8 @@ public final class WordDifferential {
                         + normalize(again[k].text()) + "'")));
             }
         }
-        return new Tally(oracleSm, words.size(), read, exact, hidden, refused, invalid, List.copyOf(misses));
+        return new Tally(oracleSm, words.size(), read, exact, hidden, refused, invalid, List.copyOf(misses),
+                java.util.Collections.unmodifiableMap(hiddenByOpcode));
     }
 
     static String normalize(String text) {
