@@ -283,9 +283,18 @@ public final class SassAssembler {
         SassInstruction back = isa.decode(words[0], words[1]);
         if (back instanceof SassInstruction.Known k
                 && SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text)) {
-            return new Encoded(words, new SassOp(k.form(), plain.op().values(), plain.op().targets()));
+            return new Encoded(words, decodedAs(k, plain.op()));
         }
         return null;
+    }
+
+    /**
+     * The encoded operation under the form its words decode with, when that form has the same slots; else as encoded
+     * (a form printing a guard the decoded one hides at PT has a slot more, so its values do not line up).
+     */
+    private static SassOp decodedAs(SassInstruction.Known k, SassOp encoded) {
+        return k.form().slotCount() == encoded.form().slotCount()
+                ? new SassOp(k.form(), encoded.values(), encoded.targets()) : encoded;
     }
 
     private static final java.util.regex.Pattern IMAD_NAME =
@@ -313,7 +322,7 @@ public final class SassAssembler {
                     SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
                     if (back instanceof SassInstruction.Known k
                             && SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text)) {
-                        return new Encoded(e.words(), new SassOp(k.form(), e.op().values(), e.op().targets()));
+                        return new Encoded(e.words(), decodedAs(k, e.op()));
                     }
                 }
             }

@@ -1,0 +1,67 @@
+package org.jptxas.sass.oracle;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.jptxas.sass.SassForm;
+import org.jptxas.sass.SassSlot;
+
+/**
+ * Random instruction words built from the tables' forms: a form's fixed bits (its opcode and modifier values) with a
+ * random value of its full width in every operand field, and ptxas's usual control word (stall 2, yield; nvdisasm
+ * refuses some stores with an all-zero one). Bits neither fixed nor a field stay zero. Seeded: the same forms, count
+ * and seed give the same words.
+ */
+public final class FormWords {
+    private FormWords() {}
+
+    /** The control bits the words carry: stall 2 with the yield bit, no barriers (as ptxas writes most words). */
+    static final long CONTROL_HI = 0x000fe2L << 40;
+
+    /** One word of {@code form} with random operand fields. */
+    public static long[] random(SassForm form, SplittableRandom random) {
+        long[] w = {form.bitsLo(), form.bitsHi() | CONTROL_HI};
+        java.util.Set<org.jptxas.sass.BitField> done = new java.util.HashSet<>();
+        for (SassSlot slot : form.slots()) {
+            // a field printed twice (BAR.SYNC R4, R4) holds one value
+            if (slot instanceof SassSlot.Field f && done.add(f.field())) {
+                int width = f.field().width();
+                f.field().insert(random.nextLong() & (width == 64 ? -1L : (1L << width) - 1), w);
+            }
+        }
+        return w;
+    }
+
+    /** {@code perForm} random words of each form, in the forms' order, from one random sequence seeded {@code seed}. */
+    public static List<long[]> of(List<SassForm> forms, int perForm, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<long[]> out = new ArrayList<>(forms.size() * perForm);
+        for (SassForm f : forms) {
+            for (int i = 0; i < perForm; i++) {
+                out.add(random(f, random));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A subset of {@code forms} in which every modifier value of every key appears: forms in order, each kept if its
+     * mnemonic has a modifier token (or its operands a shape) no kept form of its key has shown. The composed forms
+     * are every combination of a class's values; this keeps each value at least once in a few thousand forms.
+     */
+    public static List<SassForm> covering(List<SassForm> forms) {
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        List<SassForm> out = new ArrayList<>();
+        for (SassForm f : forms) {
+            boolean fresh = seen.add(f.key() + " " + f.skeleton().replace(f.mnemonic(), "#"));
+            String[] tokens = f.mnemonic().split("\\.");
+            for (int i = 1; i < tokens.length; i++) {
+                fresh |= seen.add(f.key() + " " + tokens[0] + " ." + tokens[i]);
+            }
+            if (fresh) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+}
