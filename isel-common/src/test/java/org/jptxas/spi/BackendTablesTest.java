@@ -31,4 +31,13 @@ class BackendTablesTest {
         assertEquals("sm_86", TestTargets.of("sm_87").isa().sm(), "sm_87 and sm_88 use sm_86's encodings");
         assertEquals("sm_90", TestTargets.of("sm_90a").isa().sm());
     }
+
+    @Test
+    void packsClampToFiniteHalvesFromAmpereOn() {
+        for (String name : List.of("sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_90a")) {
+            assertTrue(TestTargets.profile(name).has(org.jptxas.ori.target.TargetFeature.F2FP_SATFINITE), name);
+        }
+        assertFalse(TestTargets.profile("sm_75").has(org.jptxas.ori.target.TargetFeature.F2FP_SATFINITE),
+                "Turing computes a saturating-finite f16 cvt");
+    }
 }

@@ -235,7 +235,7 @@ public final class SassAssembler {
         return !isa.formsWithSkeleton(skeleton).isEmpty()
                 || !isa.generalizedWithSkeleton(skeleton).isEmpty()
                 || !isa.composedWithSkeleton(skeleton).isEmpty()
-                || IMAD_NAME.matcher(skeleton).find()
+                || ImadName.of(skeleton) != null
                 || isa.hints().strip(text) != null
                 || !text.startsWith("@") && !isa.formsWithSkeleton("@{} " + skeleton).isEmpty();
     }
@@ -297,22 +297,42 @@ public final class SassAssembler {
                 ? new SassOp(k.form(), encoded.values(), encoded.targets()) : encoded;
     }
 
-    private static final java.util.regex.Pattern IMAD_NAME =
-            java.util.regex.Pattern.compile("(^|\\s)IMAD(\\.MOV|\\.IADD|\\.SHL)?(\\.U32)? ");
+    /**
+     * The mnemonic of a skeleton ({@code @{} IMAD.MOV.U32 {}, {}, {}, {}}) when it is one of nvdisasm's IMAD names
+     * with operands: where it starts and ends, and whether it is {@code .U32}.
+     */
+    private record ImadName(int start, int end, boolean u32) {
+        private static final List<String> NAMES = List.of("IMAD", "IMAD.MOV", "IMAD.IADD", "IMAD.SHL");
+
+        static ImadName of(String skeleton) {
+            int start = skeleton.startsWith("@") ? skeleton.indexOf(' ') + 1 : 0;
+            int end = skeleton.indexOf(' ', start);
+            if (start <= 0 && skeleton.startsWith("@") || end < 0) {
+                return null;
+            }
+            String mnemonic = skeleton.substring(start, end);
+            boolean u32 = mnemonic.endsWith(".U32");
+            String name = u32 ? mnemonic.substring(0, mnemonic.length() - ".U32".length()) : mnemonic;
+            return NAMES.contains(name) ? new ImadName(start, end, u32) : null;
+        }
+
+        /** {@code skeleton} under IMAD name {@code name}. */
+        String renamed(String skeleton, String name) {
+            return skeleton.substring(0, start) + name + (u32 ? ".U32" : "") + skeleton.substring(end);
+        }
+    }
 
     /**
      * Text in one of nvdisasm's operand-dependent IMAD names ({@link ImadAlias}) that no form of that name encodes
      * ({@code IMAD.MOV R21, R21, RZ, R5}): a form of another of the names, if the words decode to the same text.
      */
     private Encoded imadAlias(SassLexer.Lexed lexed, String text, Control control, long address, LabelResolver labels) {
-        java.util.regex.Matcher m = IMAD_NAME.matcher(lexed.skeleton());
-        if (!m.find()) {
+        ImadName imad = ImadName.of(lexed.skeleton());
+        if (imad == null) {
             return null;
         }
-        String u32 = m.group(3) == null ? "" : ".U32";
-        for (String name : new String[] {"IMAD", "IMAD.MOV", "IMAD.IADD", "IMAD.SHL"}) {
-            String skeleton = lexed.skeleton().substring(0, m.start()) + m.group(1) + name + u32 + " "
-                    + lexed.skeleton().substring(m.end());
+        for (String name : ImadName.NAMES) {
+            String skeleton = imad.renamed(lexed.skeleton(), name);
             for (List<SassForm> pool : List.of(isa.formsWithSkeleton(skeleton), isa.generalizedWithSkeleton(skeleton))) {
                 for (SassForm f : pool) {
                     Encoded e = encode(f, lexed.lexemes(), control, address, labels, new String[1]);

@@ -74,6 +74,14 @@ public record SassOp(SassForm form, long[] values, String[] targets) {
         if (slot < 0) {
             return -1;
         }
+        return slotRegister(slot, kind);
+    }
+
+    /**
+     * The number of the register of {@code kind} slot {@code slot} holds, a field or fixed by the form ({@code RZ}:
+     * 255), or -1 when the slot is something else.
+     */
+    public int slotRegister(int slot, SlotKind kind) {
         if (form.slots[slot] instanceof SassSlot.Field f) {
             return f.kind() == kind ? (int) values[slot] : -1;
         }
@@ -136,6 +144,18 @@ public record SassOp(SassForm form, long[] values, String[] targets) {
         long[] v = values.clone();
         v[slot] = value;
         return new SassOp(form, v, targets);
+    }
+
+    /** The same instruction with label slot {@code slot} branching to {@code label}. */
+    public SassOp withTarget(int slot, String label) {
+        if (!(form.slots[slot] instanceof SassSlot.Field f) || f.kind() != SlotKind.LABEL) {
+            throw new IllegalArgumentException("slot " + slot + " of " + form + " is no branch target");
+        }
+        long[] v = values.clone();
+        String[] t = targets.clone();
+        v[slot] = 0;
+        t[slot] = label;
+        return new SassOp(form, v, t);
     }
 
     /** The same instruction branching to {@code label} where it branched to {@code from}. */

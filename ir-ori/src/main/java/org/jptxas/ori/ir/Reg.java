@@ -64,6 +64,14 @@ public record Reg(RegFile file, int index, int comps, boolean virtual, int part)
         return (((file.hashCode() * 31 + index) * 31 + comps) * 31 + Boolean.hashCode(virtual)) * 31 + part;
     }
 
+    /**
+     * Whether {@code other} names the same register: same file, both virtual or both physical, same number, whatever
+     * the tuple size or part each reference takes of it.
+     */
+    public boolean sameRegister(Reg other) {
+        return index == other.index && file == other.file && virtual == other.virtual;
+    }
+
     /** RZ, URZ, PT or UPT. */
     public boolean isZero() {
         return !virtual && index == file.count();

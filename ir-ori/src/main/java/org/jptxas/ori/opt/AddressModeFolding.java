@@ -172,7 +172,7 @@ public final class AddressModeFolding implements Pass {
             if (v != null) {
                 h += v;
             } else if (s.value() instanceof Reg r && !s.hasModifiers() && r.isPart() && r.part() == 1
-                    && Rewrites.sameReg(r, x) && !sawX) {
+                    && r.sameRegister(x) && !sawX) {
                 sawX = true;
             } else {
                 return null;
@@ -180,7 +180,7 @@ public final class AddressModeFolding implements Pass {
         }
         Src c0 = hi.srcs().get(3);
         Boolean c1 = OpInfo.constPred(hi.srcs().get(4));
-        if (!sawX || !(c0.value() instanceof Reg cr) || !Rewrites.sameReg(cr, carry) || c0.not()
+        if (!sawX || !(c0.value() instanceof Reg cr) || !cr.sameRegister(carry) || c0.not()
                 || c1 == null || c1) {
             return null;
         }

@@ -118,7 +118,7 @@ public final class CopyPropagation implements Pass {
         for (Instr d : defs) {
             Src s = OpInfo.movSource(d);
             if (s == null || s.hasModifiers() || !(s.value() instanceof Reg x) || !x.isPart()
-                    || !Rewrites.sameReg(x, r) || x.part() != d.dsts().get(0).part()) {
+                    || !x.sameRegister(r) || x.part() != d.dsts().get(0).part()) {
                 return false;
             }
         }

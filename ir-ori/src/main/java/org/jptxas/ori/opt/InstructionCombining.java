@@ -76,7 +76,7 @@ public final class InstructionCombining implements Pass {
         }
         int reads = 0;
         for (Reg u : outer.usedRegs()) {
-            if (Rewrites.sameReg(u, t)) {
+            if (u.sameRegister(t)) {
                 reads++;
             }
         }
@@ -211,8 +211,8 @@ public final class InstructionCombining implements Pass {
                 continue;
             }
             Src yl = loTerms[1 - k];
-            int hk = hiTerms[0].value() instanceof Reg th && th.isPart() && th.part() == 1 && Rewrites.sameReg(th, t) ? 0
-                    : hiTerms[1].value() instanceof Reg th2 && th2.isPart() && th2.part() == 1 && Rewrites.sameReg(th2, t) ? 1 : -1;
+            int hk = hiTerms[0].value() instanceof Reg th && th.isPart() && th.part() == 1 && th.sameRegister(t) ? 0
+                    : hiTerms[1].value() instanceof Reg th2 && th2.isPart() && th2.part() == 1 && th2.sameRegister(t) ? 1 : -1;
             if (hk < 0) {
                 continue;
             }
@@ -274,7 +274,7 @@ public final class InstructionCombining implements Pass {
     /** The 64-bit addend whose halves are {@code lo} and {@code hi}: a stable pair or two constant words. */
     private static Src pairAddend(Src lo, Src hi, SingleDefs sd) {
         if (lo.value() instanceof Reg l && hi.value() instanceof Reg h && l.isPart() && h.isPart() && l.part() == 0
-                && h.part() == 1 && l.comps() == 2 && Rewrites.sameReg(l, h) && sd.stable(l.whole())) {
+                && h.part() == 1 && l.comps() == 2 && l.sameRegister(h) && sd.stable(l.whole())) {
             return Src.of(l.whole());
         }
         if (lo.value() instanceof org.jptxas.ori.ir.CBank l && hi.value() instanceof org.jptxas.ori.ir.CBank h

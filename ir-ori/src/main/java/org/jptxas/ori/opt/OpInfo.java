@@ -214,7 +214,7 @@ final class OpInfo {
     static boolean usesRegister(Src s, Reg r) {
         Instr probe = Instr.of(op("MOV"), List.of(), List.of(s));
         for (Reg u : probe.usedRegs()) {
-            if (Rewrites.sameReg(u, r)) {
+            if (u.sameRegister(r)) {
                 return true;
             }
         }

@@ -141,9 +141,9 @@ public final class PredicatedZeroFill implements Pass {
                 || !OpInfo.isRZ(lo.srcs().get(2)) || !(hi.srcs().get(0).value() instanceof Reg ghi)
                 || hi.srcs().get(0).hasModifiers() || !OpInfo.isRZ(hi.srcs().get(1)) || !OpInfo.isRZ(hi.srcs().get(2))
                 || !(hi.srcs().get(3).value() instanceof Reg carry) || hi.srcs().get(3).hasModifiers()
-                || !Rewrites.sameReg(carry, lo.dsts().get(1)) || !Boolean.FALSE.equals(OpInfo.constPred(hi.srcs().get(4)))
+                || !carry.sameRegister(lo.dsts().get(1)) || !Boolean.FALSE.equals(OpInfo.constPred(hi.srcs().get(4)))
                 || !glo.isPart() || glo.part() != 0 || !ghi.isPart() || ghi.part() != 1
-                || !Rewrites.sameReg(glo, ghi) || glo.whole().comps() != 2 || !sd.stable(glo.whole())) {
+                || !glo.sameRegister(ghi) || glo.whole().comps() != 2 || !sd.stable(glo.whole())) {
             return null;
         }
         return glo.whole();
@@ -163,7 +163,7 @@ public final class PredicatedZeroFill implements Pass {
         }
         Instr sub = sd.soleDef(t);
         return sub != null && OpInfo.is(sub, "IADD3") && sub.mods().isEmpty() && sub.srcs().size() == 3
-                && sub.srcs().get(0).value() instanceof Reg m && Rewrites.sameReg(m, n) && sub.srcs().get(0).neg()
+                && sub.srcs().get(0).value() instanceof Reg m && m.sameRegister(n) && sub.srcs().get(0).neg()
                 && !sub.srcs().get(0).abs() && !sub.srcs().get(0).not()
                 && Long.valueOf(size).equals(OpInfo.const32(sub.srcs().get(1))) && OpInfo.isRZ(sub.srcs().get(2));
     }

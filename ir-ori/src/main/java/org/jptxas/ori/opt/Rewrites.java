@@ -12,10 +12,6 @@ import org.jptxas.ori.ir.Src;
 final class Rewrites {
     private Rewrites() {}
 
-    static boolean sameReg(Reg a, Reg b) {
-        return a.virtual() == b.virtual() && a.file() == b.file() && a.index() == b.index();
-    }
-
     /** {@code to} read where {@code r} (the whole of {@code from} or one of its parts) was read. */
     private static Reg substitute(Reg r, Reg to) {
         return r.isPart() ? to.component(r.part()) : to;
@@ -27,15 +23,15 @@ final class Rewrites {
         List<Src> srcs = in.srcs();
         for (int i = 0; i < srcs.size(); i++) {
             Src s = srcs.get(i);
-            if (s.value() instanceof Reg r && sameReg(r, from)) {
+            if (s.value() instanceof Reg r && r.sameRegister(from)) {
                 srcs.set(i, new Src(substitute(r, to), s.neg(), s.abs(), s.not()));
                 changed = true;
-            } else if (s.value() instanceof CBank c && c.index() != null && sameReg(c.index(), from)) {
+            } else if (s.value() instanceof CBank c && c.index() != null && c.index().sameRegister(from)) {
                 srcs.set(i, new Src(new CBank(c.bank(), c.offset(), substitute(c.index(), to)), s.neg(), s.abs(), s.not()));
                 changed = true;
             } else if (s.value() instanceof Addr a) {
-                Reg base = sameReg(a.base(), from) ? substitute(a.base(), to) : a.base();
-                Reg ub = a.uniformBase() != null && sameReg(a.uniformBase(), from) ? substitute(a.uniformBase(), to) : a.uniformBase();
+                Reg base = a.base().sameRegister(from) ? substitute(a.base(), to) : a.base();
+                Reg ub = a.uniformBase() != null && a.uniformBase().sameRegister(from) ? substitute(a.uniformBase(), to) : a.uniformBase();
                 if (base != a.base() || ub != a.uniformBase()) {
                     srcs.set(i, new Src(new Addr(base, ub, a.offset()), s.neg(), s.abs(), s.not()));
                     changed = true;
@@ -43,7 +39,7 @@ final class Rewrites {
             }
         }
         Guard g = in.guard();
-        if (!g.isAlways() && sameReg(g.predicate(), from)) {
+        if (!g.isAlways() && g.predicate().sameRegister(from)) {
             in.setGuard(new Guard(substitute(g.predicate(), to), g.negated()));
             changed = true;
         }
@@ -53,7 +49,7 @@ final class Rewrites {
     /** Whether {@code in} writes register {@code r}. */
     static boolean writes(Instr in, Reg r) {
         for (Reg d : in.dsts()) {
-            if (sameReg(d, r)) {
+            if (d.sameRegister(r)) {
                 return true;
             }
         }
@@ -63,7 +59,7 @@ final class Rewrites {
     /** Whether {@code in} reads register {@code r} anywhere. */
     static boolean reads(Instr in, Reg r) {
         for (Reg u : in.usedRegs()) {
-            if (sameReg(u, r)) {
+            if (u.sameRegister(r)) {
                 return true;
             }
         }

@@ -189,6 +189,6 @@ public final class TupleCoalescing implements Pass {
     }
 
     private static boolean covers(Reg r, Reg part) {
-        return Rewrites.sameReg(r, part) && (!r.isPart() || r.part() == part.part());
+        return r.sameRegister(part) && (!r.isPart() || r.part() == part.part());
     }
 }

@@ -111,14 +111,14 @@ public final class UniformDatapath implements Pass {
             return false;
         }
         for (Instr use : uses) {
-            if (!use.guard().isAlways() && Rewrites.sameReg(use.guard().predicate(), r)) {
+            if (!use.guard().isAlways() && use.guard().predicate().sameRegister(r)) {
                 return false;
             }
             int reads = 0;
             int slot = -1;
             for (int i = 0; i < use.srcs().size(); i++) {
                 Src s = use.srcs().get(i);
-                if (s.value() instanceof Reg x && Rewrites.sameReg(x, r)) {
+                if (s.value() instanceof Reg x && x.sameRegister(r)) {
                     reads++;
                     slot = i;
                     if (s.abs() || s.not() || s.neg() && !OpInfo.is(use, "IADD3")) {

@@ -131,7 +131,7 @@ public final class UniformWaterfall implements Pass {
     }
 
     private static boolean isReg(Src s, Reg r) {
-        return s.value() instanceof Reg x && !s.hasModifiers() && Rewrites.sameReg(x, r) && x.isPart() == r.isPart()
+        return s.value() instanceof Reg x && !s.hasModifiers() && x.sameRegister(r) && x.isPart() == r.isPart()
                 && (!x.isPart() || x.part() == r.part());
     }
 
@@ -156,14 +156,14 @@ public final class UniformWaterfall implements Pass {
             return false;
         }
         if (!OpInfo.is(vote, "VOTE") || !vote.mods().equals(List.of("ANY")) || vote.dsts().size() != 2
-                || !Rewrites.sameReg(vote.dsts().get(1), bra.guard().predicate()) || vote.srcs().size() != 1
+                || !vote.dsts().get(1).sameRegister(bra.guard().predicate()) || vote.srcs().size() != 1
                 || !(vote.srcs().get(0).value() instanceof Reg pending) || vote.srcs().get(0).hasModifiers()) {
             return false;
         }
         if (!OpInfo.is(sync, "WARPSYNC") || !OpInfo.is(retire, "PLOP3") || retire.srcs().size() != 5
                 || !Long.valueOf(0x30).equals(OpInfo.imm(retire.srcs().get(3)))
                 || !isReg(retire.srcs().get(0), pending) || !isReg(retire.srcs().get(1), pending)
-                || !Rewrites.sameReg(retire.dsts().get(0), pending)) {
+                || !retire.dsts().get(0).sameRegister(pending)) {
             return false;
         }
         Instr first = ins.get(0);
@@ -172,7 +172,7 @@ public final class UniformWaterfall implements Pass {
         Src leader = OpInfo.movSource(laneMov);
         if (!OpInfo.is(first, "WARPSYNC") || !OpInfo.is(elect, "ELECT") || elect.dsts().size() != 2
                 || elect.srcs().size() != 1 || !isReg(elect.srcs().get(0), pending) || leader == null
-                || !(leader.value() instanceof Reg l) || !Rewrites.sameReg(l, elect.dsts().get(1))
+                || !(leader.value() instanceof Reg l) || !l.sameRegister(elect.dsts().get(1))
                 || !(first.srcs().get(0).value() instanceof Reg here) || !here.virtual() || !pending.virtual()) {
             return false;
         }
@@ -189,9 +189,9 @@ public final class UniformWaterfall implements Pass {
         // the set-up: the only writers of here and pending left
         for (BasicBlock bb : body.blocks()) {
             bb.instrs().removeIf(in -> in.guard().isAlways()
-                    && (OpInfo.is(in, "VOTE") && in.dsts().size() == 2 && Rewrites.sameReg(in.dsts().get(0), here)
+                    && (OpInfo.is(in, "VOTE") && in.dsts().size() == 2 && in.dsts().get(0).sameRegister(here)
                             && in.dsts().get(1).equals(Reg.PT)
-                    || OpInfo.is(in, "PLOP3") && in.dsts().size() == 2 && Rewrites.sameReg(in.dsts().get(0), pending)
+                    || OpInfo.is(in, "PLOP3") && in.dsts().size() == 2 && in.dsts().get(0).sameRegister(pending)
                             && in.dsts().get(1).equals(Reg.PT)));
         }
         return true;

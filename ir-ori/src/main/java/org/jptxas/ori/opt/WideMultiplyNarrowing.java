@@ -64,7 +64,7 @@ public final class WideMultiplyNarrowing implements Pass {
     private static boolean onlyLowWordRead(Reg d, SingleDefs sd) {
         for (Instr use : sd.uses(d)) {
             for (Reg u : use.usedRegs()) {
-                if (Rewrites.sameReg(u, d) && (!u.isPart() || u.part() != 0)) {
+                if (u.sameRegister(d) && (!u.isPart() || u.part() != 0)) {
                     return false;
                 }
             }

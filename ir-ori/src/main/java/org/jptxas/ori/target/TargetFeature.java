@@ -63,5 +63,10 @@ public enum TargetFeature {
      * offset}, sm_90), so that it stays valid as a {@code shared::cluster} or generic address, and a generic shared
      * address is the shared address under the window's high word ({@code SR_SWINHI}).
      */
-    CLUSTER_RANK_IN_SHARED_ADDRESS
+    CLUSTER_RANK_IN_SHARED_ADDRESS,
+    /**
+     * {@code F2FP.SATFINITE}: the f32-to-f16 pack clamps an overflow to the largest finite half itself (Ampere and
+     * later). Turing's ptxas writes a form nvdisasm 12.5 cannot print, so a saturating-finite cvt is computed there.
+     */
+    F2FP_SATFINITE
 }

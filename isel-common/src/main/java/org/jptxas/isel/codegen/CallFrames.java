@@ -3,8 +3,8 @@ package org.jptxas.isel.codegen;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 import org.jptxas.sass.Control;
+import org.jptxas.sass.SassAssembler;
 import org.jptxas.sass.SassOp;
 import org.jptxas.sass.SassSlot;
 import org.jptxas.sass.SlotKind;
@@ -278,7 +278,7 @@ public final class CallFrames {
                 + target + SECTION_RELATIVE + "))";
         String assembly = guardOf(move) + prefix + "0x0";
         return new CodeLine(move.label(), text, assembly, move.control(), new Sym(section, Sym.Kind.FUNCTION, part, offset),
-                move.ptxLine(), withImmediate(move.op(), immediate, 0));
+                move.ptxLine(), withImmediate(move.op(), immediate, 0), null, target);
     }
 
     /**
@@ -342,6 +342,7 @@ public final class CallFrames {
      * distance from the {@code LEPC} to the return point.
      */
     private static void pcRelativeReturn(List<CodeLine> out, int call, String returnLabel) {
+        // both rewrites change the typed instruction and print the line from it
         int lepc = call - 1;
         while (lepc >= 0 && !isReturnAddressLepc(out.get(lepc))) {
             lepc--;
@@ -354,26 +355,45 @@ public final class CallFrames {
             int slot = returnDistance(add);
             if (slot >= 0) {
                 long distance = (long) (call + 1 - lepc) * FunctionLayout.INSTRUCTION_BYTES;
-                String text = add.text().replace("0x" + Long.toHexString(RETURN_DISTANCE_PLACEHOLDER),
-                        "0x" + Long.toHexString(distance));
-                out.set(j, new CodeLine(add.label(), text, text, add.control(), add.symbol(), add.ptxLine(),
-                        withImmediate(add.op(), slot, distance)));
+                out.set(j, retyped(add, withImmediate(add.op(), slot, distance)));
                 return;
             }
         }
-        CodeLine l = out.get(lepc);
-        String text = guardOf(l) + "LEPC R20, `(" + returnLabel + ")";
-        out.set(lepc, new CodeLine(l.label(), text, text, l.control(), l.symbol(), l.ptxLine()));
+        CodeLine l = out.get(lepc); // LEPC R20, `(f): the function's own label until now
+        out.set(lepc, retyped(l, l.op().retargeted(l.op().target(), returnLabel)));
+    }
+
+    /** {@code line} as the instruction {@code op}, printed from it. */
+    private static CodeLine retyped(CodeLine line, SassOp op) {
+        if (op == null) {
+            throw new IllegalStateException("no encoding of '" + line.text() + "' with its operand changed");
+        }
+        String text = op.text();
+        return new CodeLine(line.label(), text, text, line.control(), line.symbol(), line.ptxLine(), op);
+    }
+
+    /**
+     * {@code CALL.ABS.NOINC 0x0} (a relocated callee) as {@code CALL.REL.NOINC `(label)}: the same operands in the
+     * relative form, its target the label.
+     */
+    private static SassOp branchingTo(SassOp call, SassAssembler asm, String label) {
+        String skeleton = call.form().skeleton().replace("CALL.ABS", "CALL.REL");
+        SassOp relative = asm.respelled(call, skeleton).orElseThrow(
+                () -> new IllegalStateException("no relative form of '" + call.text() + "'"));
+        for (int slot = 0; slot < relative.form().slotCount(); slot++) {
+            if (relative.form().slot(slot) instanceof SassSlot.Field f && f.kind() == SlotKind.LABEL) {
+                return relative.withTarget(slot, label);
+            }
+        }
+        throw new IllegalStateException("no branch target in '" + relative.text() + "'");
     }
 
     /** Marks a return address relative to the section's own function, which stays a relocation. */
     static final String SECTION_RELATIVE = "@srel";
-    /** The label a relocated return address names ({@code + .L_x_0@srel}). */
-    static final Pattern SECTION_RELATIVE_LABEL = Pattern.compile("\\+ ([.$\\w]+)@srel");
 
     /** Whether {@code line} holds a return address the linker relocates (its symbol is the section's function). */
     static boolean isSectionRelative(CodeLine line) {
-        return line.symbol() != null && line.text().contains(SECTION_RELATIVE);
+        return line.symbol() != null && line.returnPoint() != null;
     }
 
     private static Instr adjust(OriOpcodes ops, long bytes, Guard g, int line) {
@@ -389,11 +409,11 @@ public final class CallFrames {
         return !in.dsts().isEmpty() && in.dsts().get(0).equals(SP);
     }
 
-    private static final Pattern FUNCTION_ADDRESS = Pattern.compile("32@(lo|hi)\\(([^)+]+)\\)");
-
     /**
      * Resolves the addresses of functions placed in this section ({@code 32@lo($owner$f)}): the low word is the
-     * subroutine's offset in the section, the high word 0; nothing is left to relocate.
+     * subroutine's offset in the section, the high word 0; nothing is left to relocate. The relocated field (the
+     * 32-bit immediate an {@code R_CUDA_ABS32_*_32} relocation writes) gets the value, and the line is printed from
+     * the instruction.
      */
     static List<CodeLine> resolveFunctionAddresses(List<CodeLine> code, java.util.Map<String, Long> labels) {
         List<CodeLine> out = new ArrayList<>(code);
@@ -405,11 +425,28 @@ public final class CallFrames {
                 continue;
             }
             long value = s.part() == Sym.Part.LO32 ? labels.get(s.name()) + s.addend() : 0;
-            String hex = "0x" + Long.toHexString(value);
-            String text = FUNCTION_ADDRESS.matcher(line.text()).replaceAll(hex);
-            out.set(i, new CodeLine(line.label(), text, text, line.control(), null, line.ptxLine()));
+            SassOp op = line.op();
+            int slot = op == null ? -1 : relocatedSlot(op);
+            if (slot < 0) {
+                throw new IllegalStateException("no relocated immediate in '" + line.text() + "'");
+            }
+            CodeLine resolved = retyped(line, op.withValue(slot, value));
+            out.set(i, new CodeLine(resolved.label(), resolved.text(), resolved.assembly(), resolved.control(), null,
+                    resolved.ptxLine(), resolved.op()));
         }
         return out;
+    }
+
+    /** The slot an {@code R_CUDA_ABS32_LO_32}/{@code _HI_32} relocation writes: a 32-bit immediate at bit 32. */
+    private static int relocatedSlot(SassOp op) {
+        for (int k = 0; k < op.operandCount(); k++) {
+            int slot = op.immediateSlot(k);
+            if (slot >= 0 && op.form().slot(slot) instanceof SassSlot.Field f && f.shift() == 0
+                    && f.field().width() == 32 && f.field().positions()[0] == 32) {
+                return slot;
+            }
+        }
+        return -1;
     }
 
     /**
@@ -417,7 +454,7 @@ public final class CallFrames {
      * move placed before it, and makes calls and returns wait for every scoreboard with at least ptxas's stall, so
      * nothing in flight crosses into the other function.
      */
-    static List<CodeLine> finishCalls(List<CodeLine> code, String section) {
+    static List<CodeLine> finishCalls(List<CodeLine> code, String section, SassAssembler asm) {
         List<CodeLine> out = new ArrayList<>(code);
         for (int i = 0; i < out.size(); i++) {
             CodeLine line = out.get(i);
@@ -449,11 +486,15 @@ public final class CallFrames {
                     // its own calling itself (recursion, -c) branches to its start instead, CALL.REL.NOINC `(f), as
                     // ptxas does (its return address stays absolute and relocated)
                     String callee = line.symbol().name();
-                    boolean self = callee.equals(section);
-                    String opcode = self ? line.opcode().replace("CALL.ABS", "CALL.REL") : line.opcode();
-                    String text = guardOf(line) + opcode + " `(" + callee + ")";
-                    out.set(i, new CodeLine(line.label(), text, self ? text : out.get(i).assembly(),
-                            out.get(i).control(), new Sym(callee, Sym.Kind.FUNCTION), line.ptxLine()));
+                    CodeLine current = out.get(i);
+                    if (callee.equals(section)) {
+                        out.set(i, retyped(current, branchingTo(current.op(), asm, callee))
+                                .withSymbol(new Sym(callee, Sym.Kind.FUNCTION)));
+                    } else {
+                        String text = guardOf(line) + line.opcode() + " `(" + callee + ")";
+                        out.set(i, new CodeLine(line.label(), text, current.assembly(), current.control(),
+                                new Sym(callee, Sym.Kind.FUNCTION), line.ptxLine(), current.op()));
+                    }
                 }
                 boolean high = !absolute; // a relative return address has no high word to relocate
                 boolean low = false;
@@ -471,9 +512,7 @@ public final class CallFrames {
                             out.set(j, returnAddressMove(prev, lowSlot, Sym.Part.LO32, section, returnAddress,
                                     returnLabel));
                         } else {
-                            String text = guardOf(prev) + textBeforeLastOperand(prev) + "0x" + Long.toHexString(returnAddress);
-                            out.set(j, new CodeLine(prev.label(), text, text, prev.control(), prev.symbol(), prev.ptxLine(),
-                                    withImmediate(prev.op(), lowSlot, returnAddress)));
+                            out.set(j, retyped(prev, withImmediate(prev.op(), lowSlot, returnAddress)));
                         }
                         low = true;
                     }

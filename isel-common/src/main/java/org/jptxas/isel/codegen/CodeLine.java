@@ -8,8 +8,9 @@ import org.jptxas.ori.ir.Sym;
 /**
  * One SASS instruction of a function being generated: the typed instruction the encoder takes ({@code op}), with the
  * text nvdisasm prints for it (without address and {@code ;}: {@code @P0 BRA `(.L_3)}, {@code MOV R2, 32@lo(g)}) for
- * listings and diagnostics. The accessors read the op; only lines made as text after selection (call-frame
- * fix-ups, layout padding) have none and are read, and assembled, from their text.
+ * listings and diagnostics. The accessors read the op. Selection types every line; the rewrites after it (call-frame
+ * fix-ups, layout padding, latency NOPs) change or build the op and print the text from it. A line without an op (an
+ * emitter without selection) is read, and assembled, from its text.
  *
  * @param label     the label defined at this instruction (a branch target), or null
  * @param text      the instruction text; branch targets are written {@code `(label)}
@@ -20,22 +21,31 @@ import org.jptxas.ori.ir.Sym;
  * @param op        the typed instruction {@code assembly} stands for, which the encoder takes; null where only the
  *                  text is known (the assembler then reads {@code assembly})
  * @param jumpTable the table a BRX branches through (its immediate is fixed at layout), or null
+ * @param returnPoint for a return address relocated against the section's own function
+ *                  ({@code MOV R20, 32@lo((f + .L_x_0@srel))}), what it adds to the function: the return point's
+ *                  label, or its offset ({@code 0x40}) where no instruction follows the call; null for other lines
  */
 public record CodeLine(String label, String text, String assembly, Control control, Sym symbol, int ptxLine,
-                       SassOp op, JumpTables.Table jumpTable) {
+                       SassOp op, JumpTables.Table jumpTable, String returnPoint) {
     public CodeLine {
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(assembly, "assembly");
     }
 
-    /** A line branching through no jump table. */
-    public CodeLine(String label, String text, String assembly, Control control, Sym symbol, int ptxLine, SassOp op) {
-        this(label, text, assembly, control, symbol, ptxLine, op, null);
-    }
-
     /** A line known by its text only. */
     public CodeLine(String label, String text, String assembly, Control control, Sym symbol, int ptxLine) {
-        this(label, text, assembly, control, symbol, ptxLine, null);
+        this(label, text, assembly, control, symbol, ptxLine, null, null, null);
+    }
+
+    /** A line that branches through no jump table and is no relocated return address. */
+    public CodeLine(String label, String text, String assembly, Control control, Sym symbol, int ptxLine, SassOp op) {
+        this(label, text, assembly, control, symbol, ptxLine, op, null, null);
+    }
+
+    /** The typed line {@code op}, printed as its text (no relocated operand). */
+    public static CodeLine of(SassOp op) {
+        String text = op.text();
+        return new CodeLine(null, text, text, null, null, 0, op);
     }
 
     public static CodeLine of(String text) {
@@ -43,16 +53,20 @@ public record CodeLine(String label, String text, String assembly, Control contr
     }
 
     public CodeLine withControl(Control c) {
-        return new CodeLine(label, text, assembly, c, symbol, ptxLine, op, jumpTable);
+        return new CodeLine(label, text, assembly, c, symbol, ptxLine, op, jumpTable, returnPoint);
     }
 
     /** The line with the typed instruction its assembly encodes ({@code op}), for a line known by its text. */
     public CodeLine withOp(SassOp o) {
-        return new CodeLine(label, text, assembly, control, symbol, ptxLine, o, jumpTable);
+        return new CodeLine(label, text, assembly, control, symbol, ptxLine, o, jumpTable, returnPoint);
+    }
+
+    public CodeLine withSymbol(Sym s) {
+        return new CodeLine(label, text, assembly, control, s, ptxLine, op, jumpTable, returnPoint);
     }
 
     public CodeLine withLabel(String l) {
-        return new CodeLine(l, text, assembly, control, symbol, ptxLine, op, jumpTable);
+        return new CodeLine(l, text, assembly, control, symbol, ptxLine, op, jumpTable, returnPoint);
     }
 
     /** The mnemonic with its modifiers, without guard: {@code IMAD.WIDE.U32}. */

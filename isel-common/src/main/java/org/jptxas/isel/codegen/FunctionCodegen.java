@@ -128,7 +128,9 @@ public final class FunctionCodegen {
 
     private CompiledFunction layoutAndAssemble(OriFunction f, CodegenContext cx, List<CodeLine> body,
             RegisterAllocator.Result ra, List<FunctionFacts.InnerFunction> inner) throws CompilationException {
-        List<CodeLine> code = FunctionLayout.withEnd(CallFrames.finishCalls(body, f.name()), cx.profile().trailingNops());
+        SassAssembler asm = new SassAssembler(cx.description().isa());
+        List<CodeLine> code = FunctionLayout.withEnd(CallFrames.finishCalls(body, f.name(), asm),
+                cx.profile().trailingNops(), asm);
         for (int i = body.size(); i < code.size(); i++) {
             code.set(i, code.get(i).withControl(FunctionLayout.PADDING_CONTROL));
         }
@@ -189,7 +191,7 @@ public final class FunctionCodegen {
             };
             SassOp op = line.op();
             try {
-                // the typed instruction where selection made one; lines rewritten as text are assembled (to one)
+                // the typed instruction; a line known by its text only (an emitter without selection) is assembled
                 if (op != null) {
                     words = encoder.encode(op, line.control(), address, resolver);
                 } else {

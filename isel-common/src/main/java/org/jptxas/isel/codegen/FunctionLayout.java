@@ -3,6 +3,7 @@ package org.jptxas.isel.codegen;
 import java.util.ArrayList;
 import java.util.List;
 import org.jptxas.sass.Control;
+import org.jptxas.sass.SassAssembler;
 
 /**
  * The end of a function's code as ptxas lays it out: after the last instruction, a {@code BRA} to itself (so a
@@ -19,20 +20,30 @@ public final class FunctionLayout {
     public static final Control PADDING_CONTROL = new Control(0, false, Control.NONE, Control.NONE, 0);
     static final String END_LABEL = ".L_end";
 
-    /** {@code code} followed by the self-branch and the padding, at least {@code minNops} NOPs. */
-    public static List<CodeLine> withEnd(List<CodeLine> code, int minNops) {
+    /**
+     * {@code code} followed by the self-branch and the padding, at least {@code minNops} NOPs, typed in the target's
+     * encoding ({@code asm}).
+     */
+    public static List<CodeLine> withEnd(List<CodeLine> code, int minNops, SassAssembler asm) {
         List<CodeLine> out = new ArrayList<>(code);
-        out.add(CodeLine.of("BRA `(" + END_LABEL + ")").withLabel(END_LABEL));
+        out.add(CodeLine.of(asm.select("BRA `(" + END_LABEL + ")", 0, label -> 0)).withLabel(END_LABEL));
         int size = out.size() * INSTRUCTION_BYTES + minNops * INSTRUCTION_BYTES;
         int padded = (size + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
+        CodeLine nop = nop(asm);
         while (out.size() * INSTRUCTION_BYTES < padded) {
-            out.add(CodeLine.of("NOP"));
+            out.add(nop);
         }
         return out;
     }
 
+    /** A {@code NOP} in the target's encoding ({@code asm}), typed. */
+    public static CodeLine nop(SassAssembler asm) {
+        return CodeLine.of(asm.select("NOP", 0, label -> 0));
+    }
+
     /** The self-branch or a padding NOP, whose control bits are fixed. */
     public static boolean isPadding(CodeLine line) {
-        return line.text().equals("NOP") || END_LABEL.equals(line.label()) && line.text().startsWith("BRA");
+        String opcode = line.opcode();
+        return !line.guarded() && (opcode.equals("NOP") || END_LABEL.equals(line.label()) && opcode.equals("BRA"));
     }
 }

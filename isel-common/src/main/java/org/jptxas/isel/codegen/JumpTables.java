@@ -146,7 +146,7 @@ public final class JumpTables {
             throw new IllegalStateException("BRX through " + target + " under " + in.guard());
         }
         String text = "BRX R" + target.index() + " 0x0";
-        return new CodeLine(label, text, text, null, null, in.line(), null, table);
+        return new CodeLine(label, text, text, null, null, in.line(), null, table, null);
     }
 
     /** The table of a BRX made by this pass, its entries named by {@code labels}; null for any other instruction. */
@@ -195,7 +195,7 @@ public final class JumpTables {
             }
             String immediate = " -0x" + Long.toHexString(address + FunctionLayout.INSTRUCTION_BYTES);
             return new CodeLine(line.label(), withImmediate(line.text(), immediate),
-                    withImmediate(line.assembly(), immediate), line.control(), line.symbol(), line.ptxLine(), null, t);
+                    withImmediate(line.assembly(), immediate), line.control(), line.symbol(), line.ptxLine(), null, t, null);
         }
 
         /** The text with its last operand (the BRX's immediate) replaced. */

@@ -25,7 +25,7 @@ public final class SassTextListing {
         int[] counter = {0};
         for (CompiledFunction f : functions) {
             labelNames.put(f, new HashMap<>());
-            nameLabels(f, f.code().stream().map(SassTextListing::returnLabel), counter, labelNames.get(f));
+            nameLabels(f, f.code().stream().map(CodeLine::returnPoint), counter, labelNames.get(f));
         }
         for (CompiledFunction f : functions) {
             nameLabels(f, f.code().stream().map(CodeLine::branchTarget), counter, labelNames.get(f));
@@ -80,7 +80,7 @@ public final class SassTextListing {
                 if (t != null && names.containsKey(t)) {
                     text = text.replace("`(" + t + ")", "`(" + names.get(t) + ")");
                 }
-                String r = returnLabel(l);
+                String r = l.returnPoint();
                 if (r != null && names.containsKey(r)) {
                     text = text.replace("+ " + r + CallFrames.SECTION_RELATIVE, "+ " + names.get(r) + CallFrames.SECTION_RELATIVE);
                 }
@@ -90,7 +90,7 @@ public final class SassTextListing {
                     guard = text.substring(0, sp);
                     text = text.substring(sp + 1);
                 }
-                padding = FunctionLayout.isPadding(l) && (padding || l.text().startsWith("BRA"));
+                padding = FunctionLayout.isPadding(l) && (padding || l.mnemonic().equals("BRA"));
                 sb.append(String.format("        /*%04x*/", i * FunctionLayout.INSTRUCTION_BYTES))
                         .append(StringUtils.leftPad(guard, 18)).append(' ').append(text)
                         .append(padding ? ";" : " ;").append('\n');
@@ -135,11 +135,6 @@ public final class SassTextListing {
         }
     }
 
-    /** The return point a relocated return-address move names ({@code 32@lo((f + .L_x_0@srel))}), or null. */
-    private static String returnLabel(CodeLine l) {
-        java.util.regex.Matcher m = CallFrames.SECTION_RELATIVE_LABEL.matcher(l.text());
-        return m.find() ? m.group(1) : null;
-    }
 
     /** The subroutine of {@code f} starting at instruction {@code index}, or null. */
     private static org.jptxas.cubin.FunctionFacts.InnerFunction innerAt(CompiledFunction f, int index) {

@@ -1,8 +1,9 @@
 package org.jptxas.isel.codegen;
 
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.jptxas.sass.SassOp;
+import org.jptxas.sass.SassOperands;
+import org.jptxas.sass.SlotKind;
 
 /**
  * A right shift whose value only feeds an add, which ptxas fuses with the add into one LEA.HI: {@code shr.u32} +
@@ -10,17 +11,13 @@ import java.util.regex.Pattern;
  * high half of a 64-bit add becomes {@code LEA.HI.X.SX32}. The fused instruction carries the add's line, so the
  * shift's line has no code of its own in ptxas's table. Where jptxas keeps the shift as an SHF before its add, the
  * shift takes its add's line in the same way (checked with ptxas 13 {@code -lineinfo} and {@code nvdisasm -g}).
+ * Reads the typed instructions; a line without one is no shift and no add.
  */
 final class ShiftIntoAddLines {
     private ShiftIntoAddLines() {}
 
-    /** {@code SHF.R.U32.HI R4, RZ, 0x5, R4}: a logical shift right; {@code SHF.R.S32.HI R7, RZ, 0x1f, R0}: a sign. */
-    private static final Pattern SHIFT =
-            Pattern.compile("SHF\\.R\\.(U32|S32)\\.HI R(\\d+), RZ, (0x[0-9a-f]+), R\\d+");
-    /** {@code IADD3 R4, R4, R21, RZ} / {@code IADD3.X R9, R7, c[0x0][0x16c], RZ, P0, !PT}: two addends, no third. */
-    private static final Pattern ADD =
-            Pattern.compile("IADD3(\\.X)? R\\d+, (P\\d, )?([^,]+), ([^,]+), RZ(, .*)?");
-    private static final Pattern REGISTER = Pattern.compile("(?<![\\w.])R(\\d+)(\\.64)?(?![\\w])");
+    private static final int ZERO = (int) SlotKind.GPR.zeroValue();
+    private static final long SIGN_SHIFT = 0x1f;
 
     /**
      * The index of the add the shift at {@code i} folds into (the first instruction after it, in its block, that
@@ -28,106 +25,164 @@ final class ShiftIntoAddLines {
      */
     static int consumer(List<CodeLine> code, int i) {
         CodeLine line = code.get(i);
-        if (line.guarded()) {
+        Shift shift = shift(line.op());
+        if (line.guarded() || shift == null || shift.sign() && shift.amount() != SIGN_SHIFT) {
             return -1;
         }
-        Matcher shift = SHIFT.matcher(line.text());
-        if (!shift.matches()) {
-            return -1;
-        }
-        boolean sign = shift.group(1).equals("S32");
-        if (sign && !shift.group(3).equals("0x1f")) {
-            return -1;
-        }
-        int reg = Integer.parseInt(shift.group(2));
+        int reg = shift.destination();
         for (int j = i + 1; j < code.size(); j++) {
             CodeLine next = code.get(j);
             if (next.label() != null) {
                 return -1;
             }
-            String operands = operands(next.unguarded());
-            if (reads(operands, reg)) {
-                Matcher add = ADD.matcher(next.unguarded());
-                boolean carries = add.matches() && add.group(1) != null;
-                if (next.guarded() || !add.matches() || carries != sign) {
+            SassOp op = next.op();
+            if (op != null && reads(op, reg)) {
+                int first = addends(op);
+                boolean carries = op.mnemonic().equals("IADD3.X");
+                if (next.guarded() || first < 0 || carries != shift.sign()) {
                     return -1;
                 }
-                boolean first = isRegister(add.group(3), reg);
-                if (!first && !isRegister(add.group(4), reg)) {
+                boolean firstReads = isRegister(op, first, reg);
+                if (!firstReads && !isRegister(op, first + 1, reg)) {
                     return -1;
                 }
                 // LEA.HI.X.SX32 extends one addend: of two sign extensions ptxas fuses the one whose cvt.s64.s32
                 // comes first in the PTX and keeps the later one's SHF with its line (whatever the add's operand
                 // order; checked with ptxas 13 on both cvt orders)
-                int other = sign ? signExtension(code, j, add.group(first ? 4 : 3)) : -1;
+                int other = shift.sign() ? signExtension(code, j, leadingRegister(op, firstReads ? first + 1 : first))
+                        : -1;
                 if (other < 0) {
                     return j;
                 }
                 int mine = line.ptxLine();
                 int theirs = code.get(other).ptxLine();
-                return mine < theirs || mine == theirs && first ? j : -1;
+                return mine < theirs || mine == theirs && firstReads ? j : -1;
             }
-            if (writes(next.unguarded(), reg) || next.endsControl()) {
+            if (op != null && writes(op, reg) || next.endsControl()) {
                 return -1;
             }
         }
         return -1;
     }
 
+    /** {@code SHF.R.U32.HI R4, RZ, 0x5, R4}: a logical shift right; {@code SHF.R.S32.HI R7, RZ, 0x1f, R0}: a sign. */
+    private record Shift(boolean sign, int destination, long amount) {}
+
+    private static Shift shift(SassOp op) {
+        if (op == null || op.operandCount() != 4) {
+            return null;
+        }
+        boolean sign = op.mnemonic().equals("SHF.R.S32.HI");
+        if (!sign && !op.mnemonic().equals("SHF.R.U32.HI")) {
+            return null;
+        }
+        int d = op.register(0, SlotKind.GPR);
+        int amount = op.immediateSlot(2);
+        int source = op.register(3, SlotKind.GPR);
+        if (d < 0 || d == ZERO || op.register(1, SlotKind.GPR) != ZERO || amount < 0 || op.immediate(amount) < 0
+                || source < 0 || source == ZERO) {
+            return null;
+        }
+        return new Shift(sign, d, op.immediate(amount));
+    }
+
     /**
-     * The index of the last writer before {@code at} of the register {@code operand} names when it sets it to a sign
-     * (an SHF by 0x1f), else -1.
+     * The operand index of the first of the two addends of {@code IADD3 R4, R4, R21, RZ} /
+     * {@code IADD3.X R9, R7, c[0x0][0x16c], RZ, P0, !PT} / {@code IADD3 R2, P0, R4, R5, RZ} (a register destination,
+     * maybe a carry-out predicate, two addends and no third), else -1.
      */
-    private static int signExtension(List<CodeLine> code, int at, String operand) {
-        Matcher r = REGISTER.matcher(operand.strip());
-        if (!r.lookingAt()) {
+    private static int addends(SassOp op) {
+        if (!op.mnemonic().equals("IADD3") && !op.mnemonic().equals("IADD3.X")) {
             return -1;
         }
-        int reg = Integer.parseInt(r.group(1));
-        for (int k = at - 1; k >= 0; k--) {
-            String text = code.get(k).unguarded();
-            if (writes(text, reg)) {
-                Matcher shift = SHIFT.matcher(text);
-                return shift.matches() && shift.group(1).equals("S32") && shift.group(3).equals("0x1f") ? k : -1;
-            }
+        int d = op.register(0, SlotKind.GPR);
+        if (d < 0 || d == ZERO) {
+            return -1;
         }
-        return -1;
+        int carry = op.register(1, SlotKind.PRED);
+        int first = carry >= 0 && carry != SlotKind.PRED.zeroValue() ? 2 : 1;
+        return op.operandCount() > first + 2 && op.register(first + 2, SlotKind.GPR) == ZERO ? first : -1;
     }
 
-    private static String operands(String text) {
-        int sp = text.indexOf(' ');
-        return sp < 0 ? "" : text.substring(sp + 1);
+    /** The general register a slot holds, RZ excluded, or -1. */
+    private static int gpr(SassOp op, int slot) {
+        int r = op.slotRegister(slot, SlotKind.GPR);
+        return r == ZERO ? -1 : r;
     }
 
-    /** Whether a source operand names the register (as itself, or as the high half of a {@code .64} pair). */
-    private static boolean reads(String operands, int reg) {
-        String sources = operands;
-        if (!operands.startsWith("[") && !operands.isEmpty()) {
-            int comma = operands.indexOf(',');
-            sources = comma < 0 ? "" : operands.substring(comma + 1);
-        }
-        Matcher m = REGISTER.matcher(sources);
-        while (m.find()) {
-            int n = Integer.parseInt(m.group(1));
-            if (n == reg || m.group(2) != null && n + 1 == reg) {
-                return true;
+    /** Whether a slot's register is printed as a pair ({@code R2.64}). */
+    private static boolean pair(SassOperands.Operand o, int k) {
+        String after = o.after(k);
+        return after.startsWith(".64") && (after.length() == 3 || !Character.isLetterOrDigit(after.charAt(3))
+                && after.charAt(3) != '_');
+    }
+
+    /**
+     * Whether a source operand names the register (as itself, or as the high half of a {@code .64} pair): every
+     * operand but the first, which is the destination unless it is an address ({@code [R2.64]}, a store).
+     */
+    private static boolean reads(SassOp op, int reg) {
+        List<SassOperands.Operand> operands = op.form().operands().operands();
+        boolean firstIsAddress = !operands.isEmpty() && operands.get(0).before(0).startsWith("[");
+        for (int k = firstIsAddress ? 0 : 1; k < operands.size(); k++) {
+            SassOperands.Operand o = operands.get(k);
+            for (int s = 0; s < o.slots().size(); s++) {
+                int n = gpr(op, o.slots().get(s));
+                if (n >= 0 && (n == reg || pair(o, s) && n + 1 == reg)) {
+                    return true;
+                }
             }
         }
         return false;
     }
 
     /** Whether the first operand, the destination of all but stores, is the register (or a pair holding it). */
-    private static boolean writes(String text, int reg) {
-        Matcher m = REGISTER.matcher(operands(text));
-        if (!m.lookingAt()) {
+    private static boolean writes(SassOp op, int reg) {
+        int n = leadingRegister(op, 0);
+        if (n < 0) {
             return false;
         }
-        int n = Integer.parseInt(m.group(1));
-        return n == reg || n + 1 == reg && (m.group(2) != null || text.contains(".64 ") || text.contains(".WIDE"));
+        boolean wide = pair(op.form().operands().operands().get(0), 0) || op.mnemonic().endsWith(".64")
+                || op.mnemonic().contains(".WIDE");
+        return n == reg || n + 1 == reg && wide;
     }
 
-    private static boolean isRegister(String operand, int reg) {
-        String o = operand.strip();
-        return (o.endsWith(".reuse") ? o.substring(0, o.length() - ".reuse".length()) : o).equals("R" + reg);
+    /** The general register operand {@code k} starts with ({@code R7}, {@code R7.reuse}, {@code R2.64}), or -1. */
+    private static int leadingRegister(SassOp op, int k) {
+        List<SassOperands.Operand> operands = op.form().operands().operands();
+        if (k >= operands.size()) {
+            return -1;
+        }
+        SassOperands.Operand o = operands.get(k);
+        return o.slots().isEmpty() || !o.before(0).isEmpty() ? -1 : gpr(op, o.slots().get(0));
+    }
+
+    /** Whether operand {@code k} is the register alone, or with {@code .reuse}. */
+    private static boolean isRegister(SassOp op, int k, int reg) {
+        List<SassOperands.Operand> operands = op.form().operands().operands();
+        if (k >= operands.size()) {
+            return false;
+        }
+        SassOperands.Operand o = operands.get(k);
+        return o.slots().size() == 1 && o.before(0).isEmpty() && (o.after(0).isEmpty() || o.after(0).equals(".reuse"))
+                && gpr(op, o.slots().get(0)) == reg;
+    }
+
+    /**
+     * The index of the last writer before {@code at} of register {@code reg} when it sets it to a sign (an SHF by
+     * 0x1f), else -1 (also for {@code reg} -1, an addend that is no register).
+     */
+    private static int signExtension(List<CodeLine> code, int at, int reg) {
+        if (reg < 0) {
+            return -1;
+        }
+        for (int k = at - 1; k >= 0; k--) {
+            SassOp op = code.get(k).op();
+            if (op != null && writes(op, reg)) {
+                Shift s = shift(op);
+                return s != null && s.sign() && s.amount() == SIGN_SHIFT ? k : -1;
+            }
+        }
+        return -1;
     }
 }

@@ -25,8 +25,11 @@ import org.junit.jupiter.api.Test;
 class CallFramesTest {
     /** The line of {@code text} in {@code sm}'s encoding, typed as selection makes it. */
     private static CodeLine typed(String sm, String text) {
-        SassAssembler asm = new SassAssembler(TestTargets.of(sm).isa());
-        return new CodeLine(null, text, text, null, null, 0, asm.select(text, 0, label -> 0));
+        return new CodeLine(null, text, text, null, null, 0, assembler(sm).select(text, 0, label -> 0));
+    }
+
+    private static SassAssembler assembler(String sm) {
+        return new SassAssembler(TestTargets.of(sm).isa());
     }
 
     private static final OriOpcodes OPS = OriOpcodes.get();
@@ -91,7 +94,7 @@ class CallFramesTest {
         assertEquals(0, k.body().blocks().get(0).instrs().stream().filter(i -> i.op().name().equals("STL")).count());
         List<CodeLine> code = List.of(typed("sm_80", "MOV R4, R2"), typed("sm_80", "MOV R20, 0xfffff0"),
                 typed("sm_80", "MOV R21, 0x0"), CodeLine.of("CALL.REL.NOINC `($k$f)"), CodeLine.of("EXIT"));
-        List<CodeLine> done = CallFrames.finishCalls(code, "k");
+        List<CodeLine> done = CallFrames.finishCalls(code, "k", assembler("sm_80"));
         assertEquals("MOV R20, 0x40", done.get(1).text()); // the instruction after the call
         assertEquals("MOV R20, 0x40", done.get(1).assembly());
     }
@@ -110,7 +113,7 @@ class CallFramesTest {
         Sym lo = new Sym("ext", Sym.Kind.FUNCTION, Sym.Part.LO32, 0);
         List<CodeLine> code = List.of(typed("sm_80", "MOV R20, 0xfffff0"), typed("sm_80", "MOV R21, 0x0"),
                 new CodeLine(null, "CALL.ABS.NOINC 32@lo(ext)", "CALL.ABS.NOINC 0x0", null, lo, 0), CodeLine.of("EXIT"));
-        List<CodeLine> done = CallFrames.finishCalls(code, "k");
+        List<CodeLine> done = CallFrames.finishCalls(code, "k", assembler("sm_80"));
         assertEquals("CALL.ABS.NOINC `(ext)", done.get(2).text());
         assertEquals("CALL.ABS.NOINC 0x0", done.get(2).assembly());
         assertEquals(new Sym("ext", Sym.Kind.FUNCTION), done.get(2).symbol());
@@ -183,14 +186,50 @@ class CallFramesTest {
 
         List<CodeLine> code = List.of(typed("sm_80", "LEPC R20"), typed("sm_80", "IADD3 R20, P0, R20, 0xfffff8, RZ"),
                 typed("sm_80", "IADD3.X R21, RZ, R21, RZ, P0, !PT"), CodeLine.of("CALL.ABS.NOINC R2"), CodeLine.of("EXIT"));
-        List<CodeLine> done = CallFrames.finishCalls(code, "k");
+        List<CodeLine> done = CallFrames.finishCalls(code, "k", assembler("sm_80"));
         assertEquals("IADD3 R20, P0, R20, 0x40, RZ", done.get(1).text()); // from the LEPC to the EXIT
         assertEquals("CALL.ABS.NOINC R2", done.get(3).text());
         List<CodeLine> sm90 = CallFrames.finishCalls(List.of(typed("sm_80", "MOV R4, R2"), typed("sm_90", "LEPC R20, `(k)"),
-                CodeLine.of("CALL.ABS.NOINC R2"), CodeLine.of("EXIT")), "k");
+                CodeLine.of("CALL.ABS.NOINC R2"), CodeLine.of("EXIT")), "k", assembler("sm_90"));
         String label = sm90.get(3).label();
         assertTrue(label != null, "the return point gets a label");
         assertEquals("LEPC R20, `(" + label + ")", sm90.get(1).text());
+        assertEquals(label, sm90.get(1).op().target(), "the typed LEPC names the return point too");
+        assertEquals(0x40, done.get(1).op().immediate(done.get(1).op().immediateSlot(3)));
+    }
+
+    @Test
+    void recursiveCallOfAFunctionOfItsOwnBranchesToItsStartAsATypedRelativeCall() {
+        Sym self = new Sym("k", Sym.Kind.FUNCTION, Sym.Part.LO32, 0);
+        CodeLine call = typed("sm_80", "CALL.ABS.NOINC 0x0");
+        List<CodeLine> code = List.of(typed("sm_80", "MOV R20, 0xfffff0"), typed("sm_80", "MOV R21, 0x0"),
+                new CodeLine(null, "CALL.ABS.NOINC 32@lo(k)", "CALL.ABS.NOINC 0x0", null, self, 0, call.op()),
+                typed("sm_80", "EXIT"));
+        List<CodeLine> done = CallFrames.finishCalls(code, "k", assembler("sm_80"));
+        CodeLine c = done.get(2);
+        assertEquals("CALL.REL.NOINC `(k)", c.text());
+        assertEquals("CALL.REL.NOINC", c.op().mnemonic());
+        assertEquals("k", c.op().target());
+        assertEquals(new Sym("k", Sym.Kind.FUNCTION), c.symbol());
+        // the return address stays absolute and relocated; the listing names the return point
+        assertTrue(CallFrames.isSectionRelative(done.get(0)) && CallFrames.isSectionRelative(done.get(1)));
+        assertEquals(done.get(3).label(), done.get(0).returnPoint());
+        assertEquals("MOV R20, 32@lo((k + " + done.get(3).label() + "@srel))", done.get(0).text());
+        assertEquals(0, done.get(0).op().immediate(done.get(0).op().immediateSlot(1)), "encoded 0x0 for the linker");
+    }
+
+    @Test
+    void addressesOfFunctionsInTheSectionAreResolvedInTheTypedInstruction() {
+        CodeLine lo = new CodeLine(null, "MOV R4, 32@lo($k$f)", "MOV R4, 0x0", null,
+                new Sym("$k$f", Sym.Kind.FUNCTION, Sym.Part.LO32, 0), 0, typed("sm_80", "MOV R4, 0x0").op());
+        CodeLine hi = new CodeLine(null, "MOV R5, 32@hi($k$f)", "MOV R5, 0x0", null,
+                new Sym("$k$f", Sym.Kind.FUNCTION, Sym.Part.HI32, 0), 0, typed("sm_80", "MOV R5, 0x0").op());
+        List<CodeLine> out = CallFrames.resolveFunctionAddresses(List.of(lo, hi), java.util.Map.of("k", 0L, "$k$f", 0x180L));
+        assertEquals("MOV R4, 0x180", out.get(0).text());
+        assertEquals(0x180, out.get(0).op().immediate(out.get(0).op().immediateSlot(1)));
+        assertEquals(null, out.get(0).symbol(), "nothing left to relocate");
+        assertEquals("MOV R5, 0x0", out.get(1).text());
+        assertEquals(null, out.get(1).symbol());
     }
 
     @Test

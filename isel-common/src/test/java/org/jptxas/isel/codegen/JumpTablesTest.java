@@ -99,7 +99,7 @@ class JumpTablesTest {
     void layoutFixesTheImmediateTheTableAndTheRecord() {
         JumpTables.Layout layout = new JumpTables.Layout();
         CodeLine brx = new CodeLine(null, "BRX R4 0x0", "BRX R4 0x0", null, null, 7, null,
-                new JumpTables.Table(8, List.of(".L_a", ".L_b", ".L_a")));
+                new JumpTables.Table(8, List.of(".L_a", ".L_b", ".L_a")), null);
         CodeLine fixed = layout.branch(brx, 0x80, Map.of(".L_a", 0x90L, ".L_b", 0xb0L));
         assertEquals("BRX R4 -0x90", fixed.text());
         assertEquals("BRX R4 -0x90", fixed.assembly());

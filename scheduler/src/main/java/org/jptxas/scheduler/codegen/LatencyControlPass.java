@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.jptxas.isel.codegen.CodeLine;
 import org.jptxas.isel.codegen.CodegenContext;
 import org.jptxas.isel.codegen.ControlPass;
+import org.jptxas.isel.codegen.FunctionLayout;
 import org.jptxas.sass.Control;
 import org.jptxas.sass.SassAssembler;
 import org.jptxas.sass.SassOp;
@@ -94,11 +95,12 @@ public final class LatencyControlPass implements ControlPass {
                 return out;
             }
             List<CodeLine> padded = new ArrayList<>(current.size() + pad.size());
+            CodeLine nop = FunctionLayout.nop(new SassAssembler(description.isa()));
             for (int i = 0; i < current.size(); i++) {
                 CodeLine c = current.get(i);
                 if (pad.contains(i)) {
                     // the NOP takes the reader's label, so branches to the reader wait as well
-                    padded.add(c.label() != null ? CodeLine.of("NOP").withLabel(c.label()) : CodeLine.of("NOP"));
+                    padded.add(c.label() != null ? nop.withLabel(c.label()) : nop);
                     c = c.label() != null ? c.withLabel(null) : c;
                 }
                 padded.add(c);
@@ -167,7 +169,7 @@ public final class LatencyControlPass implements ControlPass {
                 Optional<SassOp> op = asm.respelled(line.op(), skeleton);
                 if (op.isPresent()) {
                     return new CodeLine(line.label(), text, assembly, control, line.symbol(), line.ptxLine(), op.get(),
-                            line.jumpTable());
+                            line.jumpTable(), line.returnPoint());
                 }
                 continue;
             }

@@ -81,7 +81,6 @@ final class WarpgroupOps {
     private static final Pattern MULTIPLY = Pattern.compile(
             "[HQ]GMMA\\.64x(\\d+)x(\\d+)((?:\\.[A-Z0-9]+)*) R(\\d+), gdesc\\[UR(\\d+)\\]((?:\\.\\w+)*), (RZ|R\\d+)"
                     + "(?:, (!?)UP(T|\\d))?(, gsb0)?\\s*;?\\s*");
-    private static final Pattern DEPBAR = Pattern.compile("WARPGROUP\\.DEPBAR\\.LE gsb0, (0x[0-9a-f]+|\\d+)\\s*;?\\s*");
 
     /**
      * Executes {@code op} for warp {@code warp}: {@code regs[lane]} are its lanes' register files (all 32 lanes must
@@ -93,18 +92,20 @@ final class WarpgroupOps {
         String text = op.text().strip();
         switch (op.opcode()) {
             case "USETMAXREG" -> {
-                return setMaxRegisters(text, regs, up);
+                return unguarded(op) && setMaxRegisters(op, regs, up);
             }
             case "WARPGROUP" -> {
                 if (op.has("ARRIVE")) {
                     return true;
                 }
-                Matcher m = DEPBAR.matcher(text);
-                if (!m.matches()) {
+                // WARPGROUP.DEPBAR.LE gsb0, N
+                List<SassOperand> o = op.operands();
+                if (!unguarded(op) || !op.modifiers().equals(List.of("DEPBAR", "LE")) || o.size() != 2
+                        || !(o.get(0) instanceof SassOperand.Other g && g.text().equals("gsb0"))
+                        || !(o.get(1) instanceof SassOperand.Imm n && !n.floating())) {
                     return false;
                 }
-                String n = m.group(1);
-                retire(warp, regs, n.startsWith("0x") ? Integer.parseInt(n.substring(2), 16) : Integer.parseInt(n));
+                retire(warp, regs, (int) n.bits());
                 return true;
             }
             case "HGMMA", "QGMMA" -> {
@@ -117,8 +118,10 @@ final class WarpgroupOps {
         }
     }
 
-    private static final Pattern SETMAXREG = Pattern.compile(
-            "USETMAXREG\\.(DEALLOC|TRY_ALLOC)\\.CTAPOOL (?:UP(\\d), )?(0x[0-9a-f]+|\\d+)\\s*;?\\s*");
+    /** Whether the instruction runs without a guard (the forms the emulator implements have none). */
+    private static boolean unguarded(SassOp op) {
+        return op.guard() == 7 && !op.guardNegated() && !op.guardUniform();
+    }
 
     /**
      * {@code USETMAXREG.DEALLOC.CTAPOOL N}: the warp's registers from RN on go back to the pool, so they hold
@@ -126,18 +129,21 @@ final class WarpgroupOps {
      * {@code USETMAXREG.TRY_ALLOC.CTAPOOL UPp, N} always succeeds (UPp true): the emulator does not model the pool, and
      * registers granted anew hold what they held (poison after a DEALLOC).
      */
-    private static boolean setMaxRegisters(String text, int[][] regs, boolean[] up) {
-        Matcher m = SETMAXREG.matcher(text);
-        if (!m.matches()) {
+    private static boolean setMaxRegisters(SassOp op, int[][] regs, boolean[] up) {
+        List<SassOperand> o = op.operands();
+        boolean allocates = op.modifiers().equals(List.of("TRY_ALLOC", "CTAPOOL"));
+        if (!allocates && !op.modifiers().equals(List.of("DEALLOC", "CTAPOOL"))) {
             return false;
         }
-        String n = m.group(3);
-        int count = n.startsWith("0x") ? Integer.parseInt(n.substring(2), 16) : Integer.parseInt(n);
-        if (m.group(1).equals("TRY_ALLOC")) {
-            int p = Integer.parseInt(m.group(2));
-            if (p < 7) {
-                up[p] = true;
-            }
+        int p = o.size() == 2 && o.get(0) instanceof SassOperand.UPred u && !u.negated() && u.index() < 7 ? u.index() : -1;
+        int last = p >= 0 ? 1 : 0;
+        if (o.size() != last + 1 || !(o.get(last) instanceof SassOperand.Imm n) || n.floating()
+                || allocates && p < 0) {
+            return false;
+        }
+        int count = (int) n.bits();
+        if (allocates) {
+            up[p] = true;
             return true;
         }
         for (int[] lane : regs) {

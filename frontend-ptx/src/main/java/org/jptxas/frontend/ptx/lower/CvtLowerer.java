@@ -13,6 +13,7 @@ import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.target.TargetFeature;
 import org.jptxas.ori.ir.Src;
 
 /**
@@ -597,7 +598,7 @@ public final class CvtLowerer implements InstructionLowerer {
                             m.fadd("SAT", t, RZ, s);
                             x = t;
                         }
-                        if (!bf && insn.hasModifier("satfinite") && cx.target().sm() < 80) {
+                        if (!bf && insn.hasModifier("satfinite") && !cx.profile().has(TargetFeature.F2FP_SATFINITE)) {
                             halfSatfinite(m, d, x, fr);
                             return;
                         }

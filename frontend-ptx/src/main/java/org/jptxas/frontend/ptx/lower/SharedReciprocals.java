@@ -39,16 +39,12 @@ final class SharedReciprocals {
             return;
         }
         for (Reg d : dsts) {
-            known.keySet().removeIf(k -> overlaps(k.divisor(), d));
+            known.keySet().removeIf(k -> k.divisor().sameRegister(d));
         }
     }
 
     /** Control may arrive from elsewhere (a label) or registers change behind the lowering's back (a call). */
     void forgetAll() {
         known.clear();
-    }
-
-    private static boolean overlaps(Reg a, Reg b) {
-        return a.file() == b.file() && a.virtual() == b.virtual() && a.index() == b.index();
     }
 }
