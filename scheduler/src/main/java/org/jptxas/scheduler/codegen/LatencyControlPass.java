@@ -117,9 +117,11 @@ public final class LatencyControlPass implements ControlPass {
         List<ReuseFlags.Slots> slots = new ArrayList<>(code.size());
         for (int i = 0; i < code.size(); i++) {
             CodeLine c = code.get(i);
-            lines.add(new ControlAgreement.FlowLine(c.label(), c.guarded(), c.mnemonic(), c.branchTarget()));
-            instrs.add(view.forControl(c));
-            slots.add(view.reuseSlots(c));
+            SassView.Line v = view.line(c);
+            SassView.FlowPart f = v.flow();
+            lines.add(new ControlAgreement.FlowLine(c.label(), f.guarded(), f.mnemonic(), f.target()));
+            instrs.add(v.control());
+            slots.add(v.slots());
         }
         ControlFlow flow = ControlAgreement.controlFlowOf(lines);
         List<ControlWord> generated = new ControlWordGenerator(model).generate(instrs, flow);
