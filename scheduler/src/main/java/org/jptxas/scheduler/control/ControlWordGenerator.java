@@ -374,7 +374,7 @@ public final class ControlWordGenerator {
                 }
                 st.drain(in.scoreboardDrain(), inOrderPipe); // DEPBAR holds the next issue until they drain
                 if (jumpSource[i]) {
-                    exits[i] = st.copy();
+                    exits[i] = IssueState.exitOf(st, i, flow);
                 }
             }
             if (n > 0) {

@@ -158,7 +158,7 @@ public final class HazardScan {
             }
             st.drain(in.scoreboardDrain(), inOrderPipe); // DEPBAR holds the next issue until they drain
             if (jumpSource[i]) {
-                exits[i] = st.copy();
+                exits[i] = IssueState.exitOf(st, i, flow);
             }
             t += Math.max(1, cw.stall());
         }

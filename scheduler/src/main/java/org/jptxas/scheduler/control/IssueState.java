@@ -120,6 +120,15 @@ public final class IssueState {
     }
 
     /**
+     * The exit state a jump from instruction {@code i} carries to its target: {@code current} itself where control
+     * does not fall through to the next instruction (that one starts from a join, so nothing changes the state
+     * after it), else a copy.
+     */
+    static IssueState exitOf(IssueState current, int i, ControlFlow flow) {
+        return i + 1 < flow.size() && flow.fallsInto(i + 1) ? current.copy() : current;
+    }
+
+    /**
      * The state where instruction {@code i} joins control flow: the state falling into it ({@code current}, when
      * the previous instruction falls through) merged with the exit state of each jump predecessor that has one,
      * re-based from the predecessor's exit cycle ({@code clock}) to this entry's cycle {@code at}; a fresh state when
