@@ -69,13 +69,16 @@ public final class LatencyControlPass implements ControlPass {
 
     @Override
     public List<CodeLine> apply(List<CodeLine> code, CodegenContext cx) {
-        List<CodeLine> ordered = cx.options().optLevel() > 0 ? new PostRaScheduler(model, view).schedule(code) : code;
-        return apply(ordered, cx.target(), view);
+        if (cx.options().optLevel() > 0) {
+            PostRaScheduler.Viewed ordered = new PostRaScheduler(model, view).scheduleViewed(code);
+            return controlWords(ordered.lines(), ordered.views());
+        }
+        return controlWords(code, null);
     }
 
     @Override
     public List<CodeLine> apply(List<CodeLine> code, Target target) {
-        return apply(code, target, view);
+        return controlWords(code, null);
     }
 
     /** Rounds of NOP padding at most (each pads every remaining too-short distance once). */
@@ -86,11 +89,12 @@ public final class LatencyControlPass implements ControlPass {
      * (an HMMA.16816 result, 24 cycles, read by the next instruction: a stall is at most 15), NOPs are put before the
      * reader, as ptxas pads, and the words are made again. Code without such a distance is unchanged.
      */
-    private List<CodeLine> apply(List<CodeLine> code, Target target, SassView view) {
+    private List<CodeLine> controlWords(List<CodeLine> code, List<SassView.Line> views) {
         List<CodeLine> current = code;
+        List<SassView.Line> currentViews = views;
         for (int round = 0; ; round++) {
             List<Integer> pad = new ArrayList<>();
-            List<CodeLine> out = controlled(current, view, pad);
+            List<CodeLine> out = controlled(current, currentViews, pad);
             if (pad.isEmpty() || round == PAD_ROUNDS) {
                 return out;
             }
@@ -106,22 +110,26 @@ public final class LatencyControlPass implements ControlPass {
                 padded.add(c);
             }
             current = padded;
+            currentViews = null;
         }
     }
 
     /**
      * The control words of {@code code} (generated, repaired); adds to {@code pad} the readers the repair could not
      * place far enough from a fixed-latency producer, because the instruction before them already stalls 15.
+     * {@code views} are the lines' views where the caller has them (index for index), else null.
      */
-    private List<CodeLine> controlled(List<CodeLine> code, SassView view, List<Integer> pad) {
+    private List<CodeLine> controlled(List<CodeLine> code, List<SassView.Line> views, List<Integer> pad) {
         List<ControlAgreement.FlowLine> lines = new ArrayList<>(code.size());
         List<SimpleInstr> instrs = new ArrayList<>(code.size());
         List<ReuseFlags.Slots> slots = new ArrayList<>(code.size());
         for (int i = 0; i < code.size(); i++) {
             CodeLine c = code.get(i);
-            lines.add(new ControlAgreement.FlowLine(c.label(), c.guarded(), c.mnemonic(), c.branchTarget()));
-            instrs.add(view.forControl(c));
-            slots.add(view.reuseSlots(c));
+            SassView.Line v = views != null ? views.get(i) : view.line(c);
+            SassView.FlowPart f = v.flow();
+            lines.add(new ControlAgreement.FlowLine(c.label(), f.guarded(), f.mnemonic(), f.target()));
+            instrs.add(v.control());
+            slots.add(v.slots());
         }
         ControlFlow flow = ControlAgreement.controlFlowOf(lines);
         List<ControlWord> generated = new ControlWordGenerator(model).generate(instrs, flow);

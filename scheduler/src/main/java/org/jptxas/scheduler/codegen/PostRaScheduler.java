@@ -27,37 +27,51 @@ final class PostRaScheduler {
     }
 
     List<CodeLine> schedule(List<CodeLine> code) {
+        return scheduleViewed(code).lines();
+    }
+
+    /** Lines in their new order, each with its view (index for index), which the control words start from. */
+    record Viewed(List<CodeLine> lines, List<SassView.Line> views) {}
+
+    Viewed scheduleViewed(List<CodeLine> code) {
         List<CodeLine> out = new ArrayList<>(code.size());
+        List<SassView.Line> views = new ArrayList<>(code.size());
         int start = 0;
         for (int i = 0; i <= code.size(); i++) {
             boolean boundary = i == code.size() || i > start && (code.get(i).label() != null || endsBlock(code.get(i - 1)));
             if (boundary && i > start) {
-                out.addAll(scheduleBlock(code.subList(start, i)));
+                scheduleBlock(code.subList(start, i), out, views);
                 start = i;
             }
         }
-        return out;
+        return new Viewed(out, views);
     }
 
-    private List<CodeLine> scheduleBlock(List<CodeLine> block) {
+    /** Appends the block's lines in their new order to {@code out}, and their views to {@code views}. */
+    private void scheduleBlock(List<CodeLine> block, List<CodeLine> out, List<SassView.Line> views) {
+        List<SassView.Line> viewed = new ArrayList<>(block.size());
+        for (int i = 0; i < block.size(); i++) {
+            viewed.add(view.line(block.get(i)));
+        }
         if (block.size() < 3) {
-            return block;
+            out.addAll(block);
+            views.addAll(viewed);
+            return;
         }
         List<SimpleInstr> instrs = new ArrayList<>(block.size());
         for (int i = 0; i < block.size(); i++) {
-            instrs.add(view.forMotion(block.get(i)));
+            instrs.add(viewed.get(i).motion());
         }
         int[] order = scheduler.schedule(instrs, SchedOptions.ilp()).order();
         String label = block.get(0).label();
-        List<CodeLine> out = new ArrayList<>(block.size());
         for (int k = 0; k < order.length; k++) {
             CodeLine line = block.get(order[k]);
             if (order[k] == 0 && k != 0) {
                 line = line.withLabel(null);
             }
             out.add(k == 0 && order[0] != 0 ? line.withLabel(label) : line);
+            views.add(viewed.get(order[k]));
         }
-        return out;
     }
 
     private static boolean endsBlock(CodeLine line) {

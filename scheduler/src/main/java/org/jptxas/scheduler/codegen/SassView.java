@@ -48,16 +48,29 @@ final class SassView {
     private final boolean descriptorInUr;
     /** Gives the lines made as text (call-frame fix-ups, padding) the typed instruction they assemble to. */
     private final SassAssembler assembler;
-    /** What a line means depends on its instruction and text alone, and the passes view each line twice. */
-    private final Map<LineKey, SassReader.Parsed> parsed = new ConcurrentHashMap<>();
-    /** Per line key, its reuse-flag slots: every pass of control-word making asks again for the same lines. */
-    private final Map<LineKey, ReuseFlags.Slots> reuseSlots = new ConcurrentHashMap<>();
+    /**
+     * Per line key, everything the passes ask of it: what a line means depends on its instruction and text alone,
+     * and the post-allocation scheduler and every round of control-word making view the same lines.
+     */
+    private final Map<LineKey, Line> lines = new ConcurrentHashMap<>();
     /**
      * mbarrier operations and asynchronous stores into a cluster's shared memory keep their place among memory
      * accesses and fences: an arrival releases, a phase check acquires, and either may reach any block's memory.
      */
     private static final java.util.Set<String> ASYNC_SHARED = java.util.Set.of("SYNCS", "STAS", "REDAS");
-    private final Map<LineKey, SimpleInstr> motion = new ConcurrentHashMap<>();
+
+    /**
+     * One line as the scheduling passes see it, made once per distinct line.
+     *
+     * @param control  the instruction as control-word generation and the hazard checker see it
+     * @param motion   the instruction with the extra ordering constraints of code motion
+     * @param slots    the reuse-flag slots ({@link ReuseFlags#slots(SassShape)} of its shape)
+     * @param flow     the line's part in the control flow (its label aside, which the key leaves out)
+     */
+    record Line(SimpleInstr control, SimpleInstr motion, ReuseFlags.Slots slots, FlowPart flow) {}
+
+    /** Whether a line is guarded, its base mnemonic and the label it branches to (null for none). */
+    record FlowPart(boolean guarded, String mnemonic, String target) {}
 
     /**
      * What a line's view depends on: its typed instruction (null for a line known only by its text) and its text (the
@@ -86,40 +99,35 @@ final class SassView {
         this.assembler = new SassAssembler(description.isa());
     }
 
-    /** The instruction as control-word generation and the hazard checker see it. */
-    SimpleInstr forControl(CodeLine line) {
-        return parse(line).instr();
-    }
-
-    /** The reuse-flag slots of {@code line} ({@link ReuseFlags#slots(SassShape)} of its shape). */
-    ReuseFlags.Slots reuseSlots(CodeLine line) {
-        LineKey key = key(line);
-        ReuseFlags.Slots s = reuseSlots.get(key);
-        return s != null ? s : remember(reuseSlots, key, ReuseFlags.slots(shape(line)));
+    /** The scheduling passes' view of {@code line}. */
+    Line line(CodeLine line) {
+        LineKey key = new LineKey(line.op(), line.text());
+        Line l = lines.get(key);
+        return l != null ? l : remember(key, viewOf(line));
     }
 
     /** The instruction with the extra ordering constraints of code motion. */
     SimpleInstr forMotion(CodeLine line) {
-        LineKey key = key(line);
-        SimpleInstr in = motion.get(key);
-        return in != null ? in : remember(motion, key, motionOf(line));
+        return line(line).motion();
     }
 
-    private static LineKey key(CodeLine line) {
-        return new LineKey(line.op(), line.text());
-    }
-
-    /** Puts {@code value} into {@code memo} (emptied first when full) and returns what the memo holds for the key. */
-    private static <V> V remember(Map<LineKey, V> memo, LineKey key, V value) {
-        if (memo.size() >= MEMO_LIMIT) {
-            memo.clear();
+    /** Puts {@code value} into the memo (emptied first when full) and returns what the memo holds for the key. */
+    private Line remember(LineKey key, Line value) {
+        if (lines.size() >= MEMO_LIMIT) {
+            lines.clear();
         }
-        V earlier = memo.putIfAbsent(key, value);
+        Line earlier = lines.putIfAbsent(key, value);
         return earlier != null ? earlier : value;
     }
 
-    private SimpleInstr motionOf(CodeLine line) {
-        SassReader.Parsed p = parse(line);
+    private Line viewOf(CodeLine line) {
+        SassShape shape = shape(line);
+        SassReader.Parsed p = read(line, shape);
+        return new Line(p.instr(), motionOf(p), ReuseFlags.slots(shape),
+                new FlowPart(line.guarded(), line.mnemonic(), line.branchTarget()));
+    }
+
+    private static SimpleInstr motionOf(SassReader.Parsed p) {
         SimpleInstr in = p.instr();
         SchedFlag extra = null;
         if (!p.known() || p.timer()) {
@@ -138,12 +146,6 @@ final class SassView {
                 in.memKind(), in.memSpace(), flags, in.scoreboardDrain());
     }
 
-    private SassReader.Parsed parse(CodeLine line) {
-        LineKey key = key(line);
-        SassReader.Parsed p = parsed.get(key);
-        return p != null ? p : remember(parsed, key, read(line));
-    }
-
     /**
      * The shape of a generated line: from its typed instruction, or where it has none, from the one its assembly
      * assembles to (branch targets do not change a shape, so every label stands at 0).
@@ -153,10 +155,9 @@ final class SassView {
         return SassShape.of(op.form(), op.values());
     }
 
-    private SassReader.Parsed read(CodeLine line) {
+    private SassReader.Parsed read(CodeLine line, SassShape shape) {
         boolean descriptor = descriptorInUr;
         long lo = (long) (descriptor ? DESCRIPTOR_UR : RegFile.UR.zero()) << 32;
-        SassShape shape = shape(line);
         SassReader.Parsed p = reader.parse(shape, lo, line.text());
         SimpleInstr in = p.instr();
         boolean global = DESCRIPTOR_USERS.contains(p.mnemonic()) && p.modifiers().contains("E");

@@ -30,6 +30,8 @@ import org.jptxas.scheduler.model.SchedInstr;
 public final class ControlWordGenerator {
     /** The scoreboard LDGDEPBAR sets and {@code DEPBAR.LE SB0, n} counts (fixed by the hardware). */
     static final int COPY_GROUP_SB = 0;
+    /** The scoreboards in order, for a class that prefers none. */
+    private static final int[] ANY_SCOREBOARD = {0, 1, 2, 3, 4, 5};
     private final LatencyModel model;
 
     public ControlWordGenerator(LatencyModel model) {
@@ -68,7 +70,7 @@ public final class ControlWordGenerator {
         return new Run(code, flow).run();
     }
 
-    private final class Run {
+    private final class Run implements IssueState.ExitClock {
         private final List<? extends SchedInstr> code;
         private final ControlFlow flow;
         private final int n;
@@ -88,6 +90,8 @@ public final class ControlWordGenerator {
         private final boolean[] padding;
         /** The code closes groups of asynchronous copies (LDGDEPBAR): SB0 is theirs alone. */
         private final boolean copyGroups;
+        /** Per class id, the scoreboards it may take ({@link #scoreboardOrder}), made on first use. */
+        private final int[][] orderByClass;
 
         Run(List<? extends SchedInstr> code, ControlFlow flow) {
             this.code = code;
@@ -98,9 +102,12 @@ public final class ControlWordGenerator {
                 throw new IllegalArgumentException("control flow of " + flow.size() + " instructions for " + n);
             }
             cls = new OpClass[n];
+            int classes = 0;
             for (int i = 0; i < n; i++) {
                 cls[i] = model.opClass(code.get(i).latencyClass());
+                classes = Math.max(classes, cls[i].id() + 1);
             }
+            orderByClass = new int[classes][];
             time = new long[n];
             exitFloor = new long[n];
             for (int p = 0; p < inOrderPipe.length; p++) {
@@ -150,19 +157,30 @@ public final class ControlWordGenerator {
                 lastW[f.ordinal()] = filled(f.size());
                 lastLateReader[f.ordinal()] = filled(f.size());
             }
-            for (int idx = 0; idx < n; idx++) {
-                final int i = idx;
+            for (int i = 0; i < n; i++) {
                 SchedInstr in = code.get(i);
-                for (RegRange r : reads(in)) {
-                    forEach(r, (f, reg) -> {
+                List<RegRange> uses = in.uses();
+                for (int u = 0; u <= uses.size(); u++) {
+                    RegRange r = u < uses.size() ? uses.get(u) : in.guard();
+                    if (r == null || r.isZero()) {
+                        continue;
+                    }
+                    int f = r.file().ordinal();
+                    for (int reg = r.first(); reg < r.first() + r.count(); reg++) {
                         int w = lastW[f][reg];
                         if (w >= 0 && cls[w].variable() && firstConsumer[w] < 0) {
                             firstConsumer[w] = i;
                         }
-                    });
+                    }
                 }
-                for (RegRange r : in.defs()) {
-                    forEach(r, (f, reg) -> {
+                List<RegRange> defs = in.defs();
+                for (int d = 0; d < defs.size(); d++) {
+                    RegRange r = defs.get(d);
+                    if (r.isZero()) {
+                        continue;
+                    }
+                    int f = r.file().ordinal();
+                    for (int reg = r.first(); reg < r.first() + r.count(); reg++) {
                         int w = lastW[f][reg];
                         if (w >= 0 && w != i && cls[w].variable() && firstConsumer[w] < 0) {
                             firstConsumer[w] = i;
@@ -173,25 +191,29 @@ public final class ControlWordGenerator {
                         }
                         lastW[f][reg] = i;
                         lastLateReader[f][reg] = -1;
-                    });
+                    }
                 }
                 if (cls[i].readsLate()) {
                     // Only GPR sources are read late; a source the instruction also writes is covered by its
                     // write scoreboard, which any overwrite must wait for anyway.
-                    for (RegRange r : in.uses()) {
-                        if (r.file() == RegFile.R) {
-                            forEach(r, (f, reg) -> {
-                                if (!writesReg(in, f, reg)) {
-                                    lastLateReader[f][reg] = i;
-                                }
-                            });
+                    for (int u = 0; u < uses.size(); u++) {
+                        RegRange r = uses.get(u);
+                        if (r.file() != RegFile.R || r.isZero()) {
+                            continue;
+                        }
+                        int f = r.file().ordinal();
+                        for (int reg = r.first(); reg < r.first() + r.count(); reg++) {
+                            if (!writesReg(in, f, reg)) {
+                                lastLateReader[f][reg] = i;
+                            }
                         }
                     }
                 }
             }
         }
 
-        private long exitTime(int j) {
+        @Override
+        public long exitTime(int j) {
             return Math.max(time[j] + Math.max(1, cls[j].minStall()), exitFloor[j]);
         }
 
@@ -224,8 +246,7 @@ public final class ControlWordGenerator {
                 OpClass c = cls[i];
                 long entry = i > 0 ? Math.max(exitTime(i - 1), time[i - 1] + c.issueGap()) : 0;
                 if (flow.isJoin(i)) {
-                    long at = entry;
-                    st = IssueState.atJoin(i, st, flow, exits, p -> at - exitTime(p), model);
+                    st = IssueState.atJoin(i, st, flow, exits, entry, this, model);
                 }
                 long minIssue = Math.max(entry, st.pipeFree[c.pipe()]);
                 for (int p : c.alsoPipes()) {
@@ -242,7 +263,9 @@ public final class ControlWordGenerator {
                 }
                 boolean branch = in.has(SchedFlag.BRANCH) || in.has(SchedFlag.EXIT);
                 int group = branch ? branchGroup : c.readerGroup();
-                for (RegRange r : in.uses()) {
+                List<RegRange> uses = in.uses();
+                for (int u = 0; u < uses.size(); u++) {
+                    RegRange r = uses.get(u);
                     for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
                         int f = r.file().ordinal();
                         int sb = st.writeSb[f][reg] & 0x3f;
@@ -274,7 +297,9 @@ public final class ControlWordGenerator {
                                 model.classById(st.writerClass[f][reg]), g.file(), branch ? branchGroup : guardGroup));
                     }
                 }
-                for (RegRange r : in.defs()) {
+                List<RegRange> defs = in.defs();
+                for (int d = 0; d < defs.size(); d++) {
+                    RegRange r = defs.get(d);
                     for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
                         int f = r.file().ordinal();
                         waitMask |= st.writeSb[f][reg] & 0x3f;
@@ -321,7 +346,8 @@ public final class ControlWordGenerator {
                     st.sbPipe[wsb] = c.pipe();
                     wr[i] = wsb;
                 }
-                for (RegRange r : in.defs()) {
+                for (int d = 0; d < defs.size(); d++) {
+                    RegRange r = defs.get(d);
                     for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
                         int f = r.file().ordinal();
                         st.writer[f][reg] = i;
@@ -335,7 +361,8 @@ public final class ControlWordGenerator {
                 if (c.readsLate() && firstOverwrite[i] >= 0) {
                     int rsb = allocate(st, c, -2 - firstOverwrite[i], issue, i);
                     rd[i] = rsb;
-                    for (RegRange r : in.uses()) {
+                    for (int u = 0; u < uses.size(); u++) {
+                        RegRange r = uses.get(u);
                         if (r.file() != RegFile.R) {
                             continue;
                         }
@@ -347,7 +374,7 @@ public final class ControlWordGenerator {
                 }
                 st.drain(in.scoreboardDrain(), inOrderPipe); // DEPBAR holds the next issue until they drain
                 if (jumpSource[i]) {
-                    exits[i] = st.copy();
+                    exits[i] = IssueState.exitOf(st, i, flow);
                 }
             }
             if (n > 0) {
@@ -421,7 +448,9 @@ public final class ControlWordGenerator {
         }
 
         private boolean writesReg(SchedInstr in, int file, int reg) {
-            for (RegRange d : in.defs()) {
+            List<RegRange> defs = in.defs();
+            for (int k = 0; k < defs.size(); k++) {
+                RegRange d = defs.get(k);
                 if (d.file().ordinal() == file && reg >= d.first() && reg < d.first() + d.count()) {
                     return true;
                 }
@@ -430,7 +459,9 @@ public final class ControlWordGenerator {
         }
 
         private boolean hasRealDef(SchedInstr in) {
-            for (RegRange r : in.defs()) {
+            List<RegRange> defs = in.defs();
+            for (int k = 0; k < defs.size(); k++) {
+                RegRange r = defs.get(k);
                 if (!r.isZero() && r.file() != RegFile.B) {
                     return true;
                 }
@@ -443,10 +474,7 @@ public final class ControlWordGenerator {
          * in the class's preferred order, else the one set longest ago (recycled: its consumers then wait for both).
          */
         private int allocate(IssueState st, OpClass c, int group, long issue, int producer) {
-            int[] order = c.scoreboardOrder().length > 0 ? c.scoreboardOrder() : new int[] {0, 1, 2, 3, 4, 5};
-            if (copyGroups) { // SB0 counts the copy groups DEPBAR.LE waits for: nothing else may touch it
-                order = java.util.Arrays.stream(order).filter(k -> k != COPY_GROUP_SB).toArray();
-            }
+            int[] order = scoreboardOrder(c);
             if (group != -1) {
                 for (int k : order) {
                     if (st.sbCount[k] > 0 && st.sbGroup[k] == group) {
@@ -466,6 +494,19 @@ public final class ControlWordGenerator {
                 }
             }
             return take(st, oldest, group, issue, producer);
+        }
+
+        /** The scoreboards {@code c} may take, in its preferred order (never changed by the caller). */
+        private int[] scoreboardOrder(OpClass c) {
+            int[] order = orderByClass[c.id()];
+            if (order == null) {
+                order = c.scoreboardOrder().length > 0 ? c.scoreboardOrder() : ANY_SCOREBOARD;
+                if (copyGroups) { // SB0 counts the copy groups DEPBAR.LE waits for: nothing else may touch it
+                    order = Arrays.stream(order).filter(k -> k != COPY_GROUP_SB).toArray();
+                }
+                orderByClass[c.id()] = order;
+            }
+            return order;
         }
 
         private int take(IssueState st, int k, int group, long issue, int producer) {
@@ -490,34 +531,14 @@ public final class ControlWordGenerator {
         }
 
         private boolean writes(SchedInstr a, RegRange r) {
-            for (RegRange d : a.defs()) {
+            List<RegRange> defs = a.defs();
+            for (int k = 0; k < defs.size(); k++) {
+                RegRange d = defs.get(k);
                 if (d.overlaps(r)) {
                     return true;
                 }
             }
             return false;
-        }
-    }
-
-    static List<RegRange> reads(SchedInstr in) {
-        if (in.guard() == null) {
-            return in.uses();
-        }
-        List<RegRange> all = new ArrayList<>(in.uses());
-        all.add(in.guard());
-        return all;
-    }
-
-    interface RegVisitor {
-        void visit(int file, int reg);
-    }
-
-    static void forEach(RegRange r, RegVisitor v) {
-        if (r.isZero()) {
-            return;
-        }
-        for (int reg = r.first(); reg < r.first() + r.count(); reg++) {
-            v.visit(r.file().ordinal(), reg);
         }
     }
 

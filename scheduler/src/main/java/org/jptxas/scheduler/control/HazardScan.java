@@ -66,15 +66,14 @@ public final class HazardScan {
         List<Hazard> out = new ArrayList<>();
         boolean[] inOrderPipe = inOrderPipes();
         IssueState st = new IssueState(model.pipeCount());
+        IssueState.ExitClock exitClock = p -> time[p] + Math.max(1, control.get(p).stall());
         long t = 0;
         for (int i = 0; i < n; i++) {
             SchedInstr in = code.get(i);
             OpClass c = cls[i];
             ControlWord cw = control.get(i);
             if (flow.isJoin(i)) {
-                long at = t;
-                st = IssueState.atJoin(i, st, flow, exits, p -> at - (time[p] + Math.max(1, control.get(p).stall())),
-                        model);
+                st = IssueState.atJoin(i, st, flow, exits, t, exitClock, model);
             }
             time[i] = t;
             int mask = cw.waitMask();
@@ -86,13 +85,17 @@ public final class HazardScan {
             }
             st.clearWaitedInOrder(mask, inOrderPipe);
             boolean branch = in.has(SchedFlag.BRANCH) || in.has(SchedFlag.EXIT);
-            for (RegRange r : in.uses()) {
+            List<RegRange> uses = in.uses();
+            for (int u = 0; u < uses.size(); u++) {
+                RegRange r = uses.get(u);
                 checkRead(i, r, branch ? branchGroup : c.readerGroup(), t, lateHigh(c, r), st, out);
             }
             if (in.guard() != null) {
                 checkRead(i, in.guard(), branch ? branchGroup : guardGroup, t, 0, st, out);
             }
-            for (RegRange r : in.defs()) {
+            List<RegRange> defs = in.defs();
+            for (int d = 0; d < defs.size(); d++) {
+                RegRange r = defs.get(d);
                 for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
                     int f = r.file().ordinal();
                     if (st.writeSb[f][reg] != 0 && !st.boundElapsed(f, reg, t, model)
@@ -117,7 +120,8 @@ public final class HazardScan {
                 st.sbProducer[wsb] = i;
                 st.sbPipe[wsb] = c.pipe();
             }
-            for (RegRange r : in.defs()) {
+            for (int d = 0; d < defs.size(); d++) {
+                RegRange r = defs.get(d);
                 for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
                     int f = r.file().ordinal();
                     st.writer[f][reg] = i;
@@ -138,7 +142,8 @@ public final class HazardScan {
             if (rsb >= 0) {
                 st.recordSet(rsb, t);
                 st.sbProducer[rsb] = i;
-                for (RegRange r : in.uses()) {
+                for (int u = 0; u < uses.size(); u++) {
+                    RegRange r = uses.get(u);
                     if (r.file() != RegFile.R) {
                         continue; // uniform operands and predicates are read at issue
                     }
@@ -153,7 +158,7 @@ public final class HazardScan {
             }
             st.drain(in.scoreboardDrain(), inOrderPipe); // DEPBAR holds the next issue until they drain
             if (jumpSource[i]) {
-                exits[i] = st.copy();
+                exits[i] = IssueState.exitOf(st, i, flow);
             }
             t += Math.max(1, cw.stall());
         }

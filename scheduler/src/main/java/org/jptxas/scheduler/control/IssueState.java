@@ -1,7 +1,6 @@
 package org.jptxas.scheduler.control;
 
 import java.util.Arrays;
-import java.util.function.IntToLongFunction;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.latency.OpClass;
 import org.jptxas.scheduler.model.ControlFlow;
@@ -18,6 +17,11 @@ public final class IssueState {
     /** In {@link #writeSb}: a variable-latency write that set no scoreboard at all. */
     public static final int NO_SCOREBOARD = 1 << 7;
     static final long NEVER = Long.MIN_VALUE / 4;
+
+    /** The cycle at which control leaves an instruction (for re-basing its exit state onto a join). */
+    interface ExitClock {
+        long exitTime(int instruction);
+    }
     /**
      * Producers remembered per scoreboard for {@code DEPBAR.LE} counts: as many as the count field holds (ptxas keeps
      * 20 and more texture fetches in flight on one scoreboard and drains them with {@code DEPBAR.LE SB5, 0x13}).
@@ -116,17 +120,26 @@ public final class IssueState {
     }
 
     /**
+     * The exit state a jump from instruction {@code i} carries to its target: {@code current} itself where control
+     * does not fall through to the next instruction (that one starts from a join, so nothing changes the state
+     * after it), else a copy.
+     */
+    static IssueState exitOf(IssueState current, int i, ControlFlow flow) {
+        return i + 1 < flow.size() && flow.fallsInto(i + 1) ? current.copy() : current;
+    }
+
+    /**
      * The state where instruction {@code i} joins control flow: the state falling into it ({@code current}, when
      * the previous instruction falls through) merged with the exit state of each jump predecessor that has one,
-     * re-based by {@code delta} (the predecessor's index to the cycles between its exit and this entry); a fresh
-     * state when there is neither.
+     * re-based from the predecessor's exit cycle ({@code clock}) to this entry's cycle {@code at}; a fresh state when
+     * there is neither.
      */
-    static IssueState atJoin(int i, IssueState current, ControlFlow flow, IssueState[] exits,
-                             IntToLongFunction delta, LatencyModel model) {
+    static IssueState atJoin(int i, IssueState current, ControlFlow flow, IssueState[] exits, long at,
+                             ExitClock clock, LatencyModel model) {
         IssueState merged = flow.fallsInto(i) ? current : null;
         for (int p : flow.jumpPredecessors(i)) {
             if (exits[p] != null) {
-                IssueState s = exits[p].copy().shift(delta.applyAsLong(p));
+                IssueState s = exits[p].copy().shift(at - clock.exitTime(p));
                 if (merged == null) {
                     merged = s;
                 } else {
