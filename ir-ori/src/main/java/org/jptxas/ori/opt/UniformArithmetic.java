@@ -117,7 +117,7 @@ public final class UniformArithmetic implements Pass {
 
     private static boolean readByAny(Reg d, List<Reg> read) {
         for (Reg r : read) {
-            if (Rewrites.sameReg(r, d)) {
+            if (r.sameRegister(d)) {
                 return true;
             }
         }
@@ -335,7 +335,7 @@ public final class UniformArithmetic implements Pass {
 
         private static boolean writes(Instr in, Reg r) {
             for (Reg d : in.dsts()) {
-                if (Rewrites.sameReg(d, r)) {
+                if (d.sameRegister(r)) {
                     return true;
                 }
             }
@@ -388,7 +388,7 @@ public final class UniformArithmetic implements Pass {
             Instr found = null;
             for (Instr d : sd.defs(whole)) {
                 for (Reg r : d.dsts()) {
-                    if (Rewrites.sameReg(r, whole) && (!r.isPart() || r.part() == v.part())) {
+                    if (r.sameRegister(whole) && (!r.isPart() || r.part() == v.part())) {
                         if (found != null || !r.isPart()) {
                             return null;
                         }
