@@ -409,7 +409,7 @@ public final class SassIsa {
                     if (without != null && siblings.getOrDefault(operandShape(without), List.of()).stream().anyMatch(
                             g -> (g.maskLo & m[0]) == m[0] && (g.maskHi & m[1]) == m[1]
                                     && (g.bitsLo & m[0]) == pt[0] && (g.bitsHi & m[1]) == pt[1]
-                                    && (g.guardSlots() == f.guardSlots() || twinWithout(f, slot, g)))) {
+                                    && twinWithout(f, slot, g))) {
                         out.add(i);
                     }
                 }
@@ -419,8 +419,8 @@ public final class SassIsa {
 
         /**
          * Whether {@code g}'s operands are {@code f}'s without slot {@code i}, guards aside, kind for kind: evidence
-         * across guarding must come from the same instruction layout (a guarded LOP3.LUT P's trailing PT and the
-         * R-result form's !PT have one shape but are different operands).
+         * must come from the same instruction layout (LOP3.LUT P's trailing PT and the R-result form's !PT have one
+         * shape but are different operands; nvdisasm prints the former).
          */
         private static boolean twinWithout(SassForm f, int i, SassForm g) {
             List<SassSlot> a = new ArrayList<>(Arrays.asList(f.slots));
