@@ -11,8 +11,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Memory instructions' cache-policy register where nvdisasm does not print it (bit [101] clear): [39:32] for loads,
- * [70:64] or [71:64] for stores, reductions and atomics ({@code tools/sass-probe/hidden-policy}), and printed as
- * {@code desc[URn]} (bit [101] set; n its low 6 bits, the rest still hidden). ptxas 13 writes any
+ * [70:64] or [71:64] for stores, reductions and atomics, [69:64] for LDGSTS ({@code tools/sass-probe/hidden-policy}),
+ * and printed as {@code desc[URn]} (bit [101] set; n its low 6 bits, the rest still hidden). ptxas 13 writes any
  * uniform register there (UR36 in the random programs' and the instruction-form suite's cubins), which the learned
  * forms, fixed to the values the corpus showed, did not decode. Each word gets random values in the hidden bits and
  * its operands and must decode to exactly nvdisasm 12.5's text; the text assembles back to a word nvdisasm reads
@@ -37,7 +37,10 @@ class SassHiddenPolicyOracleTest {
             new Sample("000ea4200c1019000000400406007980", List.of("39:32", "23:16", "31:24", "63:40")),
             new Sample("000062200c1e190000000006080b7981", List.of("39:32", "23:16", "31:24")),
             new Sample("004fe8200c1019060000400306007985", List.of("71:64", "31:24", "39:32", "63:40")),
-            new Sample("004fe8200c10a986000040030600798e", List.of("70:64", "31:24", "39:32", "63:40")));
+            new Sample("004fe8200c10a986000040030600798e", List.of("70:64", "31:24", "39:32", "63:40")),
+            // LDGSTS.E.BYPASS.128 [R0], [R14.64] and LDGSTS.E [R3+0x800], [R6.64], !P0: the descriptor pair at [69:64]
+            new Sample("0003e8000b901c44000000000e007fae", List.of("69:64", "23:16", "31:24")),
+            new Sample("0003e8000c1218440080000006037fae", List.of("69:64", "23:16", "31:24")));
 
     static final int VARIANTS = 32;
 

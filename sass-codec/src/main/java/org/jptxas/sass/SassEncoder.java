@@ -1,5 +1,6 @@
 package org.jptxas.sass;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -22,7 +23,8 @@ public final class SassEncoder {
                     + "': the Y bit needs a stall of 1 to 11");
         }
         if (op.target() == null && !hasAddressTarget(op.form())) {
-            return words(op.form(), op.values(), op.targets(), control, address, labels);
+            return namingDescriptor(op.form(), op,
+                    words(op.form(), op.values(), op.targets(), control, address, labels));
         }
         String[] firstError = {null};
         for (List<SassForm> candidates : List.of(List.of(op.form()), isa.formsWithSkeleton(op.form().skeleton))) {
@@ -32,7 +34,7 @@ public final class SassEncoder {
                 }
                 long[] w;
                 try {
-                    w = words(f, op.values(), op.targets(), control, address, labels);
+                    w = namingDescriptor(f, op, words(f, op.values(), op.targets(), control, address, labels));
                 } catch (IllegalArgumentException e) {
                     if (firstError[0] == null) {
                         firstError[0] = e.getMessage();
@@ -51,6 +53,27 @@ public final class SassEncoder {
         }
         throw new SassAssembler.AssemblyException("cannot encode '" + op + "' at 0x" + Long.toHexString(address)
                 + " for " + isa.sm() + (firstError[0] == null ? "" : ": " + firstError[0]));
+    }
+
+    /**
+     * {@code w} naming the op's descriptor pair in the form's unprinted descriptor field ({@link
+     * SassIsa#descriptorField}) instead of the pair the learned form fixed. Only where the tables read the word as
+     * the same instruction (they hold the form's copy without that field in its mask); otherwise the form's pair
+     * stays, as before the field was known.
+     */
+    private long[] namingDescriptor(SassForm f, SassOp op, long[] w) {
+        if (op.descriptor() < 0) {
+            return w;
+        }
+        BitField field = isa.descriptorField(f);
+        if (field == null || !field.fits(op.descriptor()) || field.extract(w[0], w[1]) == op.descriptor()) {
+            return w;
+        }
+        long[] clear = field.mask();
+        long[] named = {w[0] & ~clear[0], w[1] & ~clear[1]};
+        field.insert(op.descriptor(), named);
+        return isa.decode(named[0], named[1]) instanceof SassInstruction.Known k && k.form().skeleton.equals(f.skeleton)
+                && Arrays.equals(fieldValues(k.form(), named), fieldValues(f, w)) ? named : w;
     }
 
     private static long[] fieldValues(SassForm f, long[] w) {

@@ -32,6 +32,8 @@ public final class SassIsa {
     private final List<SassForm> forms;
     private final List<SassModifierClass> modifiers;
     private final HintFields hints;
+    /** The unprinted descriptor field by mnemonic (without modifiers); see {@link #descriptorField}. */
+    private final Map<String, BitField> descriptorFields;
 
     public SassIsa(String sm, List<SassFormData> data) {
         this(sm, data, List.of());
@@ -39,7 +41,19 @@ public final class SassIsa {
 
     /** An ISA whose independent modifiers ({@link ModifierComposer}) compose onto the learned forms. */
     public SassIsa(String sm, List<SassFormData> data, List<SassModifierClass> modifiers) {
+        this(sm, data, modifiers, Map.of());
+    }
+
+    /**
+     * An ISA whose memory instructions also name the descriptor's uniform pair in unprinted fields
+     * ({@code descriptorFields}: bit ranges by mnemonic, as {@code "37:32"}).
+     */
+    public SassIsa(String sm, List<SassFormData> data, List<SassModifierClass> modifiers,
+            Map<String, String> descriptorFields) {
         this.sm = sm;
+        Map<String, BitField> fields = new HashMap<>();
+        descriptorFields.forEach((mnemonic, range) -> fields.put(mnemonic, BitField.parse(range)));
+        this.descriptorFields = Map.copyOf(fields);
         this.modifiers = modifiers.stream().filter(c -> !c.lazy()).toList();
         this.hints = new HintFields(modifiers.stream().filter(SassModifierClass::lazy).toList());
         List<SassForm> all = new ArrayList<>(data.size());
@@ -83,11 +97,42 @@ public final class SassIsa {
     public static SassIsa load(TableSource source, String base, String overlay, String modifierBase,
             String modifierOverlay) {
         SassTables.Forms forms = SassTables.forms(source, base, overlay);
-        return new SassIsa(forms.scope(), forms.forms(), SassTables.modifiers(source, modifierBase, modifierOverlay));
+        return new SassIsa(forms.scope(), forms.forms(), SassTables.modifiers(source, modifierBase, modifierOverlay),
+                forms.descriptorFields());
     }
 
     public String sm() {
         return sm;
+    }
+
+    /**
+     * Where {@code f}'s words name the memory descriptor's uniform pair without printing it, or null: the field of
+     * its mnemonic when the form fixes all of its bits and no operand lives there (a form printing the pair,
+     * {@code desc[UR4]}, has it as an operand). The learned form fixes the pair ptxas used in its samples; the
+     * encoder writes the pair the code loads.
+     */
+    public BitField descriptorField(SassForm f) {
+        if (descriptorFields.isEmpty()) {
+            return null;
+        }
+        int dot = f.mnemonic.indexOf('.');
+        BitField field = descriptorFields.get(dot < 0 ? f.mnemonic : f.mnemonic.substring(0, dot));
+        if (field == null) {
+            return null;
+        }
+        long[] m = field.mask();
+        if ((f.maskLo & m[0]) != m[0] || (f.maskHi & m[1]) != m[1]) {
+            return null;
+        }
+        for (SassSlot s : f.slots) {
+            if (s instanceof SassSlot.Field fs) {
+                long[] o = fs.field().mask();
+                if ((o[0] & m[0]) != 0 || (o[1] & m[1]) != 0) {
+                    return null;
+                }
+            }
+        }
+        return field;
     }
 
     public List<SassForm> forms() {

@@ -11,8 +11,16 @@ import java.util.Objects;
  * @param values  the unsigned field content per slot of the form (0 for literal slots and for targets by name; the
  *                target address for a {@link SlotKind#LABEL} field given as an address)
  * @param targets per slot, the label a {@link SlotKind#LABEL} field branches to, or null
+ * @param descriptor the uniform pair the code loaded the memory descriptor into ({@code ULDC.64 UR4, c[0x0][0x118]}),
+ *                   which a memory instruction of sm_80 … sm_89 names in an unprinted field
+ *                   ({@link SassIsa#descriptorField}); -1 where the code loads none
  */
-public record SassOp(SassForm form, long[] values, String[] targets) {
+public record SassOp(SassForm form, long[] values, String[] targets, int descriptor) {
+    /** An instruction of code that loads no memory descriptor. */
+    public SassOp(SassForm form, long[] values, String[] targets) {
+        this(form, values, targets, -1);
+    }
+
     public SassOp {
         Objects.requireNonNull(form, "form");
         if (values.length != form.slots.length || targets.length != form.slots.length) {
@@ -136,14 +144,19 @@ public record SassOp(SassForm form, long[] values, String[] targets) {
         if (other.slots.length != form.slots.length) {
             throw new IllegalArgumentException(other + " does not take the operands of " + form);
         }
-        return new SassOp(other, values, targets);
+        return new SassOp(other, values, targets, descriptor);
+    }
+
+    /** The same instruction in code whose memory descriptor is in uniform pair {@code pair} (-1: none loaded). */
+    public SassOp withDescriptor(int pair) {
+        return pair == descriptor ? this : new SassOp(form, values, targets, pair);
     }
 
     /** The same instruction with slot {@code slot} set to {@code value} (a field's content, unsigned). */
     public SassOp withValue(int slot, long value) {
         long[] v = values.clone();
         v[slot] = value;
-        return new SassOp(form, v, targets);
+        return new SassOp(form, v, targets, descriptor);
     }
 
     /** The same instruction with label slot {@code slot} branching to {@code label}. */
@@ -166,7 +179,7 @@ public record SassOp(SassForm form, long[] values, String[] targets) {
                 t[i] = label;
             }
         }
-        return new SassOp(form, values, t);
+        return new SassOp(form, values, t, descriptor);
     }
 
     /**
@@ -224,12 +237,12 @@ public record SassOp(SassForm form, long[] values, String[] targets) {
     @Override
     public boolean equals(Object o) {
         return o instanceof SassOp op && op.form == form && Arrays.equals(op.values, values)
-                && Arrays.equals(op.targets, targets);
+                && Arrays.equals(op.targets, targets) && op.descriptor == descriptor;
     }
 
     @Override
     public int hashCode() {
-        return System.identityHashCode(form) * 31 + Arrays.hashCode(values) * 17 + Arrays.hashCode(targets);
+        return System.identityHashCode(form) * 31 + Arrays.hashCode(values) * 17 + Arrays.hashCode(targets) + descriptor;
     }
 
     @Override

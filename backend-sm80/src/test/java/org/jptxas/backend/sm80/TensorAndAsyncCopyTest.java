@@ -4,12 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.cubin.Section;
 import org.jptxas.ori.target.Target;
+import org.jptxas.sass.SassInstruction;
+import org.jptxas.sass.SassIsa;
 import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.Launch;
 import org.jptxas.simulator.exec.LaunchResult;
@@ -19,6 +27,7 @@ import org.jptxas.simulator.suite.BackendSuiteTest;
 import org.jptxas.simulator.suite.SuiteRun;
 import org.jptxas.spi.CompileOptions;
 import org.jptxas.spi.CompiledModule;
+import org.jptxas.spi.TestTargets;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.gate.Gate;
@@ -95,6 +104,86 @@ class TensorAndAsyncCopyTest {
             SuiteRun.Outcome o = run.execute(k, sm, ours, dir.resolve("jptxas-" + sm));
             assertEquals(SuiteRun.Kind.CORRECT, o.kind(), () -> sm + ": " + o.kind() + " " + o.detail());
         }
+    }
+
+    /**
+     * The global memory instructions of sm_80 … sm_89 read the memory descriptor from the uniform pair named in bits
+     * nvdisasm does not print (LDG/LD [37:32]; STG/ST/RED/ATOMG/ATOM and LDGSTS [69:64]): every such word of the
+     * suite's asynchronous-copy and atomic kernels must name the pair the code loads with
+     * {@code ULDC.64 URd, c[0x0][0x118]} (UR4, as ptxas writes it), not whatever pair the learned form's samples had.
+     */
+    @Test
+    void asyncCopiesNameTheLoadedDescriptor(@TempDir Path dir) throws Exception {
+        Path returning = dir.resolve("atomics_returning.ptx");
+        Files.writeString(returning, ATOMICS_RETURNING);
+        SuiteRun run = new SuiteRun();
+        for (String sm : List.of("sm_80", "sm_86")) {
+            SassIsa isa = TestTargets.of(sm).isa();
+            Map<String, Integer> named = new TreeMap<>();
+            for (String kernel : List.of("cp_async_pipeline", "atomic_mix", "reduce_atomic_i32", "atomic_add_f64",
+                    "atomic_cas_fmax", "atomics_returning")) {
+                Path ptx = kernel.equals("atomics_returning") ? returning : KernelSuite.byName(kernel).orElseThrow().ptx();
+                int descriptor = -1;
+                for (long[] w : words(run.compile(ptx, sm, CompileOptions.defaults()).cubin())) {
+                    // ULDC.64 URd, c[0x0][0x118]: the byte offset is bits [53:38], URd bits [23:16]
+                    if ((w[0] & 0xfff) == ULDC && (w[0] >>> 38 & 0xffff) == 0x118 && descriptor < 0) {
+                        descriptor = (int) (w[0] >>> 16 & 0xff);
+                    }
+                    if (!(isa.decode(w[0], w[1]) instanceof SassInstruction.Known k) || (w[1] >>> 37 & 1) != 0) {
+                        continue; // bit 101 set: the word prints its pair, desc[URn]
+                    }
+                    String mnemonic = k.mnemonic().split("\\.")[0];
+                    int pair = switch (mnemonic) {
+                        case "LDG", "LD" -> (int) (w[0] >>> 32 & 0x3f);
+                        case "LDGSTS", "STG", "ST", "RED", "ATOMG", "ATOM" -> (int) (w[1] & 0x3f);
+                        default -> -1;
+                    };
+                    // a compare-and-swap holds its new value's register in [71:64]
+                    if (pair >= 0 && k.mnemonic().contains(".E") && !k.mnemonic().contains(".CAS")) {
+                        String at = sm + " " + kernel + " " + k.mnemonic() + " " + Long.toHexString(w[1]) + "_"
+                                + Long.toHexString(w[0]);
+                        assertEquals(4, pair, at + ": the descriptor pair");
+                        named.merge(mnemonic, 1, Integer::sum);
+                    }
+                }
+                assertEquals(4, descriptor, sm + " " + kernel + ": ULDC.64 UR4 loads the descriptor");
+            }
+            for (String m : List.of("LDGSTS", "LDG", "STG", "ATOMG", "RED")) {
+                assertTrue(named.getOrDefault(m, 0) > 0, sm + ": the kernels have " + m + " words: " + named);
+            }
+        }
+    }
+
+    private static final int ULDC = 0xab9;
+
+    /** Global atomics whose results are used (ATOMG rather than RED). */
+    private static final String ATOMICS_RETURNING = """
+            .version 7.0
+            .target sm_80
+            .address_size 64
+            .visible .entry atomics_returning(.param .u64 p)
+            {
+                .reg .u64 %rd<3>;
+                .reg .u32 %r<4>;
+                ld.param.u64 %rd1, [p];
+                cvta.to.global.u64 %rd2, %rd1;
+                atom.global.exch.b32 %r1, [%rd2], 5;
+                atom.global.add.u32 %r2, [%rd2+4], %r1;
+                st.global.u32 [%rd2+8], %r2;
+                ret;
+            }
+            """;
+
+    /** The two words of every instruction of the cubin's code sections. */
+    private static List<long[]> words(byte[] cubin) {
+        List<long[]> out = new ArrayList<>();
+        for (Section s : Cubin.read(cubin).textSections()) {
+            ByteBuffer b = ByteBuffer.wrap(s.data()).order(ByteOrder.LITTLE_ENDIAN);
+            for (int at = 0; at + 16 <= s.data().length; at += 16) {
+                out.add(new long[] {b.getLong(at), b.getLong(at + 8)});
+            }
+        }
+        return out;
     }
 
     private static Map<String, byte[]> outputs(KernelCase k, Launch launch) {

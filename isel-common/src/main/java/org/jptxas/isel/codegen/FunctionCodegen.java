@@ -157,6 +157,8 @@ public final class FunctionCodegen {
         }
         SassAssembler asm = new SassAssembler(cx.description().isa());
         SassEncoder encoder = new SassEncoder(cx.description().isa());
+        // memory instructions name the pair the descriptor was loaded into, in bits nvdisasm does not print
+        int descriptor = cx.has(TargetFeature.GLOBAL_DESCRIPTOR_IN_UR) ? GlobalDescriptor.PAIR : -1;
         ByteBuffer bytes = ByteBuffer.allocate(code.size() * FunctionLayout.INSTRUCTION_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         List<CubinBuilder.CodeRelocation> relocations = new ArrayList<>();
         List<Integer> exits = new ArrayList<>();
@@ -193,11 +195,15 @@ public final class FunctionCodegen {
             try {
                 // the typed instruction; a line known by its text only (an emitter without selection) is assembled
                 if (op != null) {
-                    words = encoder.encode(op, line.control(), address, resolver);
+                    words = encoder.encode(op.withDescriptor(descriptor), line.control(), address, resolver);
                 } else {
                     SassAssembler.Encoded assembled = asm.encoded(text, line.control(), address, resolver);
                     words = assembled.words();
                     op = assembled.op();
+                    if (descriptor >= 0 && cx.description().isa().descriptorField(op.form()) != null) {
+                        // the text does not name the descriptor pair: the encoder writes it
+                        words = encoder.encode(op.withDescriptor(descriptor), line.control(), address, resolver);
+                    }
                     code.set(i, line.withOp(op)); // the line tables and listings read it typed too
                 }
             } catch (SassAssembler.AssemblyException | IllegalArgumentException e) {

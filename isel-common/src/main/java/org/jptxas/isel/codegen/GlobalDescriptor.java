@@ -15,8 +15,9 @@ import org.jptxas.ori.opcode.OriOpcodes;
 
 /**
  * The global memory descriptor of sm_80 … sm_89: their global and generic accesses ({@code LDG.E}, {@code STG.E},
- * {@code LD.E}, {@code ATOMG.E}, {@code RED.E}, ...) read a 64-bit descriptor from a uniform register pair named in
- * bits [37:32] of the instruction, which nvdisasm does not print and the encoding forms fix at UR4, as ptxas does.
+ * {@code LD.E}, {@code ATOMG.E}, {@code RED.E}, {@code LDGSTS.E}, ...) read a 64-bit descriptor from a uniform register
+ * pair named in bits nvdisasm does not print (the SASS overlay's {@code descriptorFields}); the encoder writes
+ * {@link #PAIR} there, as ptxas names the pair it loads.
  * After register allocation this stage loads it, {@code ULDC.64 UR4, c[0x0][0x118]}, at the function's entry; any
  * allocated use of UR4 … UR7 is first moved to a free aligned quad, so the pair stays the descriptor throughout.
  * (sm_90 names the descriptor in the text, {@code desc[URx]}; the legaliser provides it there.)

@@ -423,9 +423,14 @@ public final class SassProbe {
     private static void writeTable(Path file, String scope, String provenance, List<SassFormData> forms)
             throws IOException {
         ObjectMapper mapper = new ObjectMapper();
+        // the unprinted descriptor fields are facts about the SM, not learned from samples: kept as the file has them
+        Object descriptorFields = Files.exists(file) && mapper.readTree(file.toFile()).has("descriptorFields")
+                ? mapper.readTree(file.toFile()).get("descriptorFields") : Map.of();
         StringBuilder sb = new StringBuilder();
         sb.append("{\"format\": \"volta-128\", \"scope\": ").append(mapper.writeValueAsString(scope))
-                .append(", \"derivedWith\": ").append(mapper.writeValueAsString(provenance)).append(",\n\"forms\": [\n");
+                .append(", \"derivedWith\": ").append(mapper.writeValueAsString(provenance))
+                .append(", \"descriptorFields\": ").append(mapper.writeValueAsString(descriptorFields))
+                .append(",\n\"forms\": [\n");
         for (int i = 0; i < forms.size(); i++) {
             sb.append(mapper.writeValueAsString(forms.get(i))).append(i + 1 < forms.size() ? ",\n" : "\n");
         }

@@ -3,6 +3,7 @@ package org.jptxas.tables.sass;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -18,12 +19,18 @@ import java.util.Objects;
  * @param scope {@code "base"} or the SM name of an overlay ({@code "sm_90"})
  * @param derivedWith how the file was produced (tool and oracle versions), for provenance
  * @param forms the forms
+ * @param descriptorFields an overlay's unprinted descriptor fields by mnemonic ({@code "LDG": "37:32"}): where the
+ *                         SM's memory instructions name the uniform pair holding the memory descriptor without
+ *                         nvdisasm printing it, so the learned forms fix whatever pair ptxas used in their samples
+ *                         and the encoder writes the pair the code loads instead; {@code {}} where there are none
  */
-public record SassFormTable(String format, String scope, String derivedWith, List<SassFormData> forms) {
+public record SassFormTable(String format, String scope, String derivedWith, Map<String, String> descriptorFields,
+        List<SassFormData> forms) {
     @JsonCreator
     public SassFormTable(@JsonProperty(value = "format", required = true) String format,
                          @JsonProperty(value = "scope", required = true) String scope,
                          @JsonProperty(value = "derivedWith", required = true) String derivedWith,
+                         @JsonProperty(value = "descriptorFields", required = true) Map<String, String> descriptorFields,
                          @JsonProperty(value = "forms", required = true) List<SassFormData> forms) {
         if (!"volta-128".equals(format)) {
             throw new IllegalArgumentException("format must be 'volta-128', not '" + format + "'");
@@ -31,6 +38,7 @@ public record SassFormTable(String format, String scope, String derivedWith, Lis
         this.format = format;
         this.scope = Objects.requireNonNull(scope);
         this.derivedWith = Objects.requireNonNull(derivedWith);
+        this.descriptorFields = Map.copyOf(descriptorFields);
         this.forms = List.copyOf(forms);
     }
 }

@@ -2,6 +2,7 @@ package org.jptxas.tables.sass;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.jptxas.tables.TableException;
 import org.jptxas.tables.TableSource;
 
@@ -19,8 +20,11 @@ public final class SassTables {
 
     private SassTables() {}
 
-    /** A table's forms: the scope its overlay names ({@code sm_86}) and every form, base first. */
-    public record Forms(String scope, List<SassFormData> forms) {}
+    /**
+     * A table's forms: the scope its overlay names ({@code sm_86}), every form, base first, and the overlay's
+     * unprinted descriptor fields ({@link SassFormTable#descriptorFields()}).
+     */
+    public record Forms(String scope, List<SassFormData> forms, Map<String, String> descriptorFields) {}
 
     /** The forms of {@code base} (scope {@code base}) and {@code overlay} (its own scope), read from {@code source}. */
     public static Forms forms(TableSource source, String base, String overlay) {
@@ -33,7 +37,7 @@ public final class SassTables {
         List<SassFormData> all = new ArrayList<>(b.forms().size() + o.forms().size());
         all.addAll(b.forms());
         all.addAll(o.forms());
-        return new Forms(o.scope(), all);
+        return new Forms(o.scope(), all, o.descriptorFields());
     }
 
     /** The modifier classes of {@code overlay} plus those of {@code base} it does not replace. */

@@ -18,7 +18,7 @@ class SassTablesTest {
             + "\"slots\":[\"GPR 23:16\",\"HEX 58:54\",\"HEX 53:38\"],\"exclude\":[]}";
 
     private static SassFormTable read(String forms) {
-        String json = "{\"format\":\"volta-128\",\"scope\":\"sm_90\",\"derivedWith\":\"test\",\"forms\":[" + forms + "]}";
+        String json = "{\"format\":\"volta-128\",\"scope\":\"sm_90\",\"derivedWith\":\"test\",\"descriptorFields\":{},\"forms\":[" + forms + "]}";
         return TableLoader.read("t.json", new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)),
                 SassFormTable.class);
     }
