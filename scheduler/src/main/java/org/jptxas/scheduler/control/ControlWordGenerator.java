@@ -78,7 +78,8 @@ public final class ControlWordGenerator {
         private final int[] firstConsumer;
         private final int[] firstOverwrite;
         private final boolean[] jumpSource;
-        /** Block leaders whose block calls: a callee cannot know our scoreboards, so all are drained there. */
+        /** Where every scoreboard is drained: at calls (a callee cannot know our scoreboards) and before a branch whose
+         * targets the flow does not know (the joins it reaches start from a fresh state). */
         private final boolean[] drainAtCall;
         private final int guardGroup = model.readerGroup(LatencyModel.GUARD);
         private final int branchGroup = model.readerGroup(LatencyModel.BRANCH);
@@ -134,7 +135,9 @@ public final class ControlWordGenerator {
                 if (i > 0 && (flow.isJoin(i) || isControl(code.get(i - 1)))) {
                     leader = i;
                 }
-                if (in.has(SchedFlag.CALL)) {
+                // A branch whose targets the flow does not know (BRX through a jump table) reaches joins that start
+                // from a fresh state, so nothing may be pending when it issues.
+                if (in.has(SchedFlag.CALL) || in.has(SchedFlag.BRANCH) && !jumpSource[i]) {
                     drainAtCall[i] = true;
                 }
             }
