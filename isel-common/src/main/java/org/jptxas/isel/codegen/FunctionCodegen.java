@@ -140,11 +140,11 @@ public final class FunctionCodegen {
             inner.set(inner.size() - 1, new FunctionFacts.InnerFunction(last.name(), last.offset(),
                     (long) code.size() * FunctionLayout.INSTRUCTION_BYTES - last.offset(), last.frameSize()));
         }
-        return assemble(f, cx, code, ra, inner);
+        return assemble(f, cx, code, ra, inner, asm);
     }
 
     private CompiledFunction assemble(OriFunction f, CodegenContext cx, List<CodeLine> code, RegisterAllocator.Result ra,
-            List<FunctionFacts.InnerFunction> inner) throws CompilationException {
+            List<FunctionFacts.InnerFunction> inner, SassAssembler asm) throws CompilationException {
         Map<String, Long> labels = new HashMap<>();
         labels.put(f.name(), 0L);
         for (int i = 0; i < code.size(); i++) {
@@ -155,7 +155,6 @@ public final class FunctionCodegen {
         if (!inner.isEmpty()) {
             code = CallFrames.resolveFunctionAddresses(code, labels);
         }
-        SassAssembler asm = new SassAssembler(cx.description().isa());
         SassEncoder encoder = new SassEncoder(cx.description().isa());
         // memory instructions name the pair the descriptor was loaded into, in bits nvdisasm does not print
         int descriptor = cx.has(TargetFeature.GLOBAL_DESCRIPTOR_IN_UR) ? GlobalDescriptor.PAIR : -1;
