@@ -68,5 +68,31 @@ public enum TargetFeature {
      * {@code F2FP.SATFINITE}: the f32-to-f16 pack clamps an overflow to the largest finite half itself (Ampere and
      * later). Turing's ptxas writes a form nvdisasm 12.5 cannot print, so a saturating-finite cvt is computed there.
      */
-    F2FP_SATFINITE
+    F2FP_SATFINITE,
+    /**
+     * {@code VOTE.ALL}/{@code .ANY}/{@code .EQ} write their predicate directly (Ampere and later). Turing's ptxas
+     * computes {@code vote.all/any/uni} from a ballot compared with zero or the active mask.
+     */
+    PREDICATE_VOTE,
+    /**
+     * {@code MATCH.ALL} with its all-lanes-agree predicate (Ampere and later). Turing's ptxas computes
+     * {@code match.all} as {@code MATCH.ANY} compared with the active mask.
+     */
+    MATCH_ALL,
+    /**
+     * {@code CGAERRBAR}: a fence at GPU or system scope waits for the cluster's outstanding memory errors too,
+     * {@code ERRBAR} then {@code CGAERRBAR} (Hopper).
+     */
+    CLUSTER_ERROR_BARRIER,
+    /**
+     * {@code SR_VIRTCFG} holds the warps per SM, and {@code %nwarpid} is read from its bits [15:8] (Hopper); elsewhere
+     * ptxas writes the constant 64.
+     */
+    NWARPID_IN_VIRTCFG,
+    /**
+     * {@code SYNCS}: {@code mbarrier} objects with transaction counts in hardware ({@code SYNCS.ARRIVE.TRANS64},
+     * {@code SYNCS.PHASECHK.TRANS64}, Hopper). Without it ptxas builds mbarrier from shared-memory atomics, which
+     * is not generated here.
+     */
+    TRANSACTION_BARRIERS
 }

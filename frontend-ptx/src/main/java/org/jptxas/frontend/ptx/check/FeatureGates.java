@@ -24,6 +24,15 @@ final class FeatureGates {
             TuningDirective.Kind.EXPLICITCLUSTER, 90, TuningDirective.Kind.REQNCTAPERCLUSTER, 90,
             TuningDirective.Kind.MAXCLUSTERRANK, 90, TuningDirective.Kind.BLOCKSAREACLUSTERS, 90);
 
+    /** A modifier word that needs a minimum SM on every instruction, under the feature name ptxas gives it. */
+    record WordGate(String feature, int sm) {}
+
+    /**
+     * Modifier words gated whatever the instruction: ptxas refuses every {@code .shared::cluster} access below sm_90
+     * ("Feature '::cluster' requires .target sm_90 or higher"), after the instruction's own gates.
+     */
+    static final Map<String, WordGate> WORD_SM = Map.of("shared::cluster", new WordGate("::cluster", 90));
+
     static final int ALIAS_VERSION = 63;
     static final int ADDRESS_SIZE_VERSION = 23;
 

@@ -667,6 +667,12 @@ public final class PtxChecker {
         for (IsaProblem p : isa.check(use, version, gatingTarget)) {
             error(i.pos(), p.message());
         }
+        for (String word : split.get().modifiers()) {
+            FeatureGates.WordGate g = FeatureGates.WORD_SM.get(word);
+            if (g != null && gatingTarget.sm() < g.sm()) {
+                error(i.pos(), "Feature '" + g.feature() + "' requires .target sm_" + g.sm() + " or higher");
+            }
+        }
     }
 
     private OperandUse use(Operand o) {

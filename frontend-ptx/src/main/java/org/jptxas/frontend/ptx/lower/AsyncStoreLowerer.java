@@ -39,9 +39,6 @@ public final class AsyncStoreLowerer implements InstructionLowerer {
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
-        if (cx.target().sm() < 90) {
-            throw cx.unsupported("st.async/red.async need sm_90 here");
-        }
         var split = cx.resolved().opcodeOf(insn).orElseThrow(() -> cx.unsupported("asynchronous store form"));
         for (String m : split.modifiers()) {
             if (!ACCEPTED.contains(m)) {

@@ -48,9 +48,6 @@ public final class BulkCopyLowerer implements InstructionLowerer {
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
-        if (cx.target().sm() < 90) {
-            throw cx.unsupported("needs sm_90");
-        }
         var split = cx.resolved().opcodeOf(insn).orElseThrow(() -> cx.unsupported("bulk copy form"));
         List<String> mods = split.modifiers();
         List<Operand> ops = insn.operands();

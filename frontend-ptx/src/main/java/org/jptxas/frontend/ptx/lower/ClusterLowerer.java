@@ -36,9 +36,6 @@ public final class ClusterLowerer implements InstructionLowerer {
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
-        if (cx.target().sm() < 90) {
-            throw cx.unsupported("thread-block clusters need sm_90");
-        }
         switch (insn.opcode()) {
             case "mapa" -> mapa(insn, cx);
             case "getctarank" -> getctarank(insn, cx);

@@ -42,9 +42,6 @@ final class ClusterMemory {
 
     /** Lowers {@code insn} with {@code family} as the same access in the generic space. */
     static void lower(Instruction insn, LoweringContext cx, InstructionLowerer family) throws CompilationException {
-        if (cx.target().sm() < 90) {
-            throw cx.unsupported(".shared::cluster needs sm_90");
-        }
         List<String> mods = new ArrayList<>(insn.modifiers());
         int at = mods.indexOf(SPACE);
         if (ownBlock(insn, cx)) { // a variable of the executing block: a plain shared access, as ptxas makes it

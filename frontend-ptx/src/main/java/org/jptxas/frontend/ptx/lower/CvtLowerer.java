@@ -69,7 +69,7 @@ public final class CvtLowerer implements InstructionLowerer {
             return;
         }
         if (dt == PtxType.TF32 && st == PtxType.F32 && ("rn".equals(rnd) || "rz".equals(rnd))
-                && !insn.hasModifier("satfinite") && cx.target().sm() >= 90 && insn.operands().size() == 2) {
+                && !insn.hasModifier("satfinite") && insn.operands().size() == 2) {
             // sm_90's F2FP.TF32 (as ptxas): the f32 rounded to 10 fraction bits, the 13 low bits clear
             Reg d = cx.dst(insn.operands().get(0), PtxType.B32);
             Src x = cx.src(insn.operands().get(1), st);
@@ -113,9 +113,6 @@ public final class CvtLowerer implements InstructionLowerer {
         boolean toFp8 = dt == PtxType.E4M3X2 || dt == PtxType.E5M2X2;
         if (!fromFp8 && !toFp8) {
             return false;
-        }
-        if (cx.target().sm() < 89) {
-            throw cx.unsupported(insn.fullName() + " (needs sm_89)");
         }
         if (fromFp8 && dt == PtxType.F16X2) {
             Reg d = cx.dst(insn.operands().get(0), dt);
@@ -331,9 +328,6 @@ public final class CvtLowerer implements InstructionLowerer {
 
     private static void floatToInt(LoweringContext cx, Instruction insn, MathEmitter m, Reg d, PtxType dt, Src s,
             PtxType st, String rnd, boolean ftz) throws CompilationException {
-        if (st == PtxType.BF16 && cx.target().sm() < 90) {
-            throw cx.unsupported(insn.fullName() + " (needs sm_90)");
-        }
         List<String> mods = new ArrayList<>();
         if (ftz && st == PtxType.F32) {
             mods.add("FTZ");
@@ -385,9 +379,6 @@ public final class CvtLowerer implements InstructionLowerer {
 
     private static void intToFloat(LoweringContext cx, Instruction insn, MathEmitter m, Reg d, PtxType dt, Src s,
             PtxType st, String rnd, boolean sat) throws CompilationException {
-        if (dt == PtxType.BF16 && cx.target().sm() < 90) {
-            throw cx.unsupported(insn.fullName() + " (needs sm_90)");
-        }
         List<String> mods = new ArrayList<>();
         switch (dt) {
             case F64 -> mods.add("F64");
@@ -475,7 +466,7 @@ public final class CvtLowerer implements InstructionLowerer {
                 }
                 case F16, BF16 -> {
                     boolean bf = dt == PtxType.BF16;
-                    if (bf && (sat || cx.target().sm() < 90)) {
+                    if (bf && sat) {
                         throw cx.unsupported(insn.fullName());
                     }
                     Object x = s;
@@ -522,7 +513,7 @@ public final class CvtLowerer implements InstructionLowerer {
                         m.op("F2F", "F64.F32", wide, t);
                     }
                     case BF16 -> {
-                        if (cx.target().sm() < 90 || ftz) {
+                        if (ftz) {
                             throw cx.unsupported(insn.fullName());
                         }
                         m.op("F2F", "F64.BF16", wide, s);
@@ -606,7 +597,7 @@ public final class CvtLowerer implements InstructionLowerer {
                     }
                     case F16, BF16 -> {
                         // sm_90's F2F between the two 16-bit formats (st != dt here)
-                        if (cx.target().sm() < 90 || sat || ftz || insn.hasModifier("relu")
+                        if (sat || ftz || insn.hasModifier("relu")
                                 || insn.hasModifier("satfinite")) {
                             throw cx.unsupported(insn.fullName());
                         }
@@ -614,7 +605,7 @@ public final class CvtLowerer implements InstructionLowerer {
                         m.op("F2F", fr.isEmpty() ? pair : pair + "." + fr, d, s);
                     }
                     case F64 -> {
-                        if (bf && (cx.target().sm() < 90 || sat)) {
+                        if (bf && sat) {
                             throw cx.unsupported(insn.fullName());
                         }
                         if (bf) {

@@ -25,9 +25,6 @@ public final class ElectLowerer implements InstructionLowerer {
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
-        if (cx.target().sm() < 90) {
-            throw cx.unsupported("ELECT needs sm_90");
-        }
         List<Operand> ops = insn.operands();
         Operand d = ops.get(0);
         Operand p;

@@ -42,7 +42,7 @@ public final class FenceLowerer implements InstructionLowerer {
                 MemoryOrdering.fence(cx, Scope.SYS, true);
                 return;
             }
-            if (insn.hasModifier("async") && cx.target().sm() >= 90) {
+            if (insn.hasModifier("async")) {
                 // ptxas: fence.proxy.async{.shared::cta} = MEMBAR.ALL.CTA (GPU when unqualified); FENCE.VIEW.ASYNC.S,
                 // fence.proxy.async.global = FENCE.VIEW.ASYNC.G
                 if (insn.hasModifier("global")) {
@@ -58,17 +58,17 @@ public final class FenceLowerer implements InstructionLowerer {
                 MemoryOrdering.releaseFence(cx, MemoryOrdering.scope(insn));
                 return;
             }
-            if (insn.hasModifier("tensormap::generic") && insn.hasModifier("acquire") && cx.target().sm() >= 90
+            if (insn.hasModifier("tensormap::generic") && insn.hasModifier("acquire")
                     && insn.operands().size() == 2) {
                 TensorMapCopyLowerer.acquire(cx, (Operand.Address) insn.operands().get(0));
                 return;
             }
             throw cx.unsupported("proxy fences");
         }
-        if (insn.hasModifier("mbarrier_init") && cx.target().sm() >= 90) {
+        if (insn.hasModifier("mbarrier_init")) {
             return;
         }
-        if (insn.hasModifier("mbarrier_init") || insn.hasModifier("op_restrict")) {
+        if (insn.hasModifier("op_restrict")) {
             throw cx.unsupported("mbarrier fences");
         }
         Scope scope = MemoryOrdering.scope(insn);

@@ -70,8 +70,8 @@ final class FloatArith {
             c = Src.of(r);
         }
         boolean halves = t == PtxType.F16 || t == PtxType.F16X2 || t == PtxType.BF16 || t == PtxType.BF16X2;
-        // .relu on a half fma is HFMA2's .RELU (sm_80 on), .oob HFMA2's .OOB (sm_90)
-        if (insn.hasModifier("oob") && !(halves && c != null && cx.target().sm() >= 90)
+        // .relu on a half fma is HFMA2's .RELU, .oob HFMA2's .OOB (the checker holds them to the targets that have them)
+        if (insn.hasModifier("oob") && !(halves && c != null)
                 || insn.hasModifier("relu") && !(halves && c != null)) {
             throw cx.unsupported(null);
         }

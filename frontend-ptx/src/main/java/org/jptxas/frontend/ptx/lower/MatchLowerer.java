@@ -10,6 +10,7 @@ import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.target.TargetFeature;
 
 /**
  * {@code match.any.sync.b32/.b64 d, a, m}: {@code MATCH.ANY[.U64] Rd, Ra}; {@code match.all.sync d[|p], a, m}:
@@ -40,11 +41,11 @@ public final class MatchLowerer implements InstructionLowerer {
                 p = pair.second() instanceof Operand.Sink ? Reg.PT : cx.dst(pair.second(), PtxType.PRED);
             }
             Reg d = dst instanceof Operand.Sink ? cx.newReg(RegFile.R, 1) : cx.dst(dst, PtxType.B32);
-            if (cx.target().sm() >= 80) {
+            if (cx.profile().has(TargetFeature.MATCH_ALL)) {
                 cx.emit("MATCH", mods, List.of(p, d), List.of(Src.of(a)));
                 return;
             }
-            // sm_75, as ptxas: MATCH.ANY, and all lanes agree when the match equals the active mask
+            // without it (Turing), as ptxas: MATCH.ANY, and all lanes agree when the match equals the active mask
             List<String> anyMods = type == PtxType.B64 ? List.of("ANY", "U64") : List.of("ANY");
             Reg same = cx.newReg(RegFile.R, 1);
             cx.emit("MATCH", anyMods, List.of(same), List.of(Src.of(a)));

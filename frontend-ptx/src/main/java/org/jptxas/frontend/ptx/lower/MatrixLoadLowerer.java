@@ -26,9 +26,6 @@ public final class MatrixLoadLowerer implements InstructionLowerer {
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
-        if (cx.target().sm() < 75) {
-            throw cx.unsupported("needs sm_75");
-        }
         MatrixAccess access = MatrixAccess.of(insn, cx, 0, 1);
         int count = access.count();
         List<Operand> elements = access.fragments();

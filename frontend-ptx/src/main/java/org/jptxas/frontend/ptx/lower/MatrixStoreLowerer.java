@@ -26,9 +26,6 @@ public final class MatrixStoreLowerer implements InstructionLowerer {
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
-        if (cx.target().sm() < 90) {
-            throw cx.unsupported("needs sm_90");
-        }
         MatrixAccess access = MatrixAccess.of(insn, cx, 1, 0);
         int count = access.count();
         List<Operand> elements = access.fragments();

@@ -15,6 +15,7 @@ import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.target.TargetFeature;
 
 /**
  * {@code mbarrier} on shared::cta barriers (sm_90), as ptxas 13 writes them:
@@ -53,7 +54,7 @@ public final class MbarrierLowerer implements InstructionLowerer {
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
-        if (cx.target().sm() < 90) {
+        if (!cx.profile().has(TargetFeature.TRANSACTION_BARRIERS)) {
             throw cx.unsupported("mbarrier needs sm_90 here");
         }
         var split = cx.resolved().opcodeOf(insn).orElseThrow(() -> cx.unsupported("mbarrier form"));

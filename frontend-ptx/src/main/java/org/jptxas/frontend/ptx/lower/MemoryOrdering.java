@@ -2,6 +2,7 @@ package org.jptxas.frontend.ptx.lower;
 
 import java.util.List;
 import org.jptxas.frontend.ptx.ast.Instruction;
+import org.jptxas.ori.target.TargetFeature;
 
 /**
  * PTX memory-consistency qualifiers ({@code .sem}, {@code .scope}) and the fences ptxas emits for them.
@@ -95,7 +96,7 @@ final class MemoryOrdering {
 
     private static void errorBarrier(LoweringContext cx) {
         cx.emit("ERRBAR", List.of(), List.of(), List.of());
-        if (cx.target().sm() >= 90) {
+        if (cx.profile().has(TargetFeature.CLUSTER_ERROR_BARRIER)) {
             cx.emit("CGAERRBAR", List.of(), List.of(), List.of());
         }
     }

@@ -17,6 +17,7 @@ import org.jptxas.ori.ir.SpecialReg;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.ir.Sym;
 import org.jptxas.ori.target.DriverConstants;
+import org.jptxas.ori.target.TargetFeature;
 
 /**
  * PTX operands as Ori operands: registers, immediates, variables, special registers, constant-bank values and
@@ -212,7 +213,7 @@ final class OperandLowerer {
                 return w;
             }
             case NWARPID: {
-                if (lowerer.target.sm() < 90) {
+                if (!lowerer.profile.has(TargetFeature.NWARPID_IN_VIRTCFG)) {
                     return Imm.ofInt(64);
                 }
                 Reg v = s2r("SR_VIRTCFG");

@@ -28,9 +28,6 @@ public final class ReduxLowerer implements InstructionLowerer {
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
-        if (cx.target().sm() < 80) {
-            throw cx.unsupported("REDUX needs sm_80");
-        }
         PtxType type = SyncOperands.type(insn);
         if (type == PtxType.F32) {
             throw cx.unsupported("f32 reductions");

@@ -32,9 +32,6 @@ public final class TensorMapCopyLowerer implements InstructionLowerer {
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
-        if (cx.target().sm() < 90) {
-            throw cx.unsupported("needs sm_90");
-        }
         List<Operand> ops = insn.operands();
         if (!insn.hasModifier("global") || !insn.hasModifier("shared::cta") || ops.size() != 3
                 || !(cx.src(ops.get(2), PtxType.U32).value() instanceof Imm size) || size.bits() != 128) {

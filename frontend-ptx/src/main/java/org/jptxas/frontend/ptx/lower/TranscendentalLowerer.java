@@ -96,9 +96,6 @@ public final class TranscendentalLowerer implements InstructionLowerer {
         if (fn == null || !(bf || t == PtxType.F16 || t == PtxType.F16X2)) {
             throw cx.unsupported(insn.fullName());
         }
-        if (bf && cx.target().sm() < 90) {
-            throw cx.unsupported(insn.fullName() + " (needs sm_90)");
-        }
         String mods = fn + (bf ? ".BF16" : ".F16");
         MathEmitter m = new MathEmitter(cx);
         Reg d = cx.dst(insn.operands().get(0), t);

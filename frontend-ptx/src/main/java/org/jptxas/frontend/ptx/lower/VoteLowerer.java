@@ -10,6 +10,7 @@ import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.target.TargetFeature;
 
 /**
  * {@code vote} and {@code activemask}, as ptxas 13 emits them: {@code vote.all/.any/.uni.pred d, {!}a} is
@@ -46,11 +47,11 @@ public final class VoteLowerer implements InstructionLowerer {
         }
         String mode = insn.hasModifier("all") ? "ALL" : insn.hasModifier("any") ? "ANY" : "EQ";
         Reg d = cx.dst(ops.get(0), PtxType.PRED);
-        if (cx.target().sm() >= 80) {
+        if (cx.profile().has(TargetFeature.PREDICATE_VOTE)) {
             cx.emit("VOTE", List.of(mode), List.of(d), List.of(a));
             return;
         }
-        // sm_75, as ptxas: from ballots. all(a) = ballot(!a) == 0, any(a) = ballot(a) != 0,
+        // without it (Turing), as ptxas: from ballots. all(a) = ballot(!a) == 0, any(a) = ballot(a) != 0,
         // uni(a) = ballot(a) == 0 || ballot(a) == active
         Reg ballot = cx.newReg(RegFile.R, 1);
         cx.emit("VOTE", List.of("ANY"), List.of(ballot, Reg.PT), List.of(mode.equals("ALL") ? a.inverted() : a));

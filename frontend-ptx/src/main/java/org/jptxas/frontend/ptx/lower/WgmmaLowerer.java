@@ -41,9 +41,6 @@ public final class WgmmaLowerer implements InstructionLowerer {
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
-        if (!cx.profile().target().name().endsWith("a") || cx.target().sm() != 90) {
-            throw cx.unsupported("wgmma outside sm_90a");
-        }
         WarpgroupAccumulators acc = cx.warpgroupAccumulators();
         if (acc.problem() != null) {
             throw cx.unsupported(acc.problem());
