@@ -61,7 +61,7 @@ class SmComparisonsTest {
             int limit = allowed == null ? 0 : allowed.count();
             if (e.getValue() > limit) {
                 problems.add(e.getKey() + ": " + e.getValue() + " numeric SM comparison(s), " + limit
-                        + " explained; ask the target description (TargetFeature) or gate it in the front end's checker");
+                        + " explained; ask the target description (TargetFeature) or gate it in the checker");
             }
         }
         assertTrue(problems.isEmpty(), String.join("\n", problems));

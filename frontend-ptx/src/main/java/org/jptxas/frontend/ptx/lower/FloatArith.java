@@ -70,9 +70,8 @@ final class FloatArith {
             c = Src.of(r);
         }
         boolean halves = t == PtxType.F16 || t == PtxType.F16X2 || t == PtxType.BF16 || t == PtxType.BF16X2;
-        // .relu on a half fma is HFMA2's .RELU, .oob HFMA2's .OOB (the checker holds them to the targets that have them)
-        if (insn.hasModifier("oob") && !(halves && c != null)
-                || insn.hasModifier("relu") && !(halves && c != null)) {
+        // .relu on a half fma is HFMA2's .RELU, .oob HFMA2's .OOB (the checker keeps each to the targets with it)
+        if ((insn.hasModifier("oob") || insn.hasModifier("relu")) && !(halves && c != null)) {
             throw cx.unsupported(null);
         }
         switch (t) {
