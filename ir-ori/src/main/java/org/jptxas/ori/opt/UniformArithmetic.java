@@ -12,6 +12,7 @@ import org.jptxas.ori.analysis.Liveness;
 import org.jptxas.ori.analysis.PostDominators;
 import org.jptxas.ori.analysis.SingleDefs;
 import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.CBank;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Instr;
@@ -29,13 +30,20 @@ import org.jptxas.ori.ir.Src;
  * The per-thread chain dies when nothing else reads it, so the values stop occupying per-thread registers: ptxas
  * keeps warpgroup-MMA matrix descriptors and shared-memory addresses this way.
  *
- * <p>Narrow by design: only the {@code R2UR}s feeding a warpgroup multiply ({@code HGMMA} and kin) are served, and
- * the whole rewrite is undone when it would leave more than {@link #MAX_UNIFORM_PRESSURE} uniform registers live
- * at once (uniform registers cannot be spilled).
+ * A 64-bit add (a tensor map's address: a parameter's generic address plus an offset) becomes {@code UIADD3} with
+ * a uniform carry-out and {@code UIADD3.X}; a constant-bank operand, which the uniform ALU cannot read, is loaded
+ * with {@code ULDC} next to the copy.
+ *
+ * <p>Narrow by design: only the {@code R2UR}s feeding a warpgroup multiply ({@code HGMMA} and kin), and then those
+ * feeding bulk and tensor copies and memory barriers ({@code UTMALDG}, {@code UBLKCP}, {@code SYNCS}), are served;
+ * each of the two rewrites is undone when it would leave more than {@link #MAX_UNIFORM_PRESSURE} uniform registers
+ * or {@link #MAX_UNIFORM_CARRIES} uniform predicates live at once (neither can be spilled).
  */
 public final class UniformArithmetic implements Pass {
     /** Uniform register components that may be live at once after the rewrite (of 63). */
     public static final int MAX_UNIFORM_PRESSURE = 48;
+    /** Uniform predicates that may be live at once (of 7; like the uniform registers, they cannot be spilled). */
+    public static final int MAX_UNIFORM_CARRIES = 4;
 
     /** Per-thread opcodes with a uniform twin taking the same operands in the same order. */
     private static final Map<String, String> TWINS = Map.of("IADD3", "UIADD3", "LOP3", "ULOP3", "SHF", "USHF",
@@ -55,12 +63,22 @@ public final class UniformArithmetic implements Pass {
         if (!cx.hasUniformDatapath() || !OpInfo.exists("USGXT") || !OpInfo.exists("S2UR")) {
             return false;
         }
-        List<Instr> roots = descriptorMoves(body);
-        if (roots.isEmpty()) {
+        List<Instr> descriptors = moves(body, UniformArithmetic::warpgroupMultiply);
+        List<Instr> addresses = moves(body, UniformArithmetic::asyncCopyOrBarrier);
+        if (descriptors.isEmpty() && addresses.isEmpty()) {
             return false;
         }
         Cfg cfg = Cfg.of(body);
-        Rewrite w = new Rewrite(body, cx, cx.singleDefs(body), new Divergence(body, cfg, new PostDominators(cfg)));
+        SingleDefs sd = cx.singleDefs(body);
+        Divergence div = new Divergence(body, cfg, new PostDominators(cfg));
+        // descriptors first: they matter most, and a rewrite of the addresses that overflows the uniform registers
+        // is undone alone
+        boolean changed = rewrite(body, descriptors, new Rewrite(body, cx, sd, div));
+        return rewrite(body, addresses, new Rewrite(body, cx, sd, div)) || changed;
+    }
+
+    /** Rewrites {@code roots} with {@code w}; keeps the result when something changed and the uniform registers suffice. */
+    private static boolean rewrite(FunctionBody body, List<Instr> roots, Rewrite w) {
         for (Instr r2ur : roots) {
             Reg v = (Reg) r2ur.srcs().get(0).value();
             Long k = w.constant(v, 0);
@@ -77,21 +95,32 @@ public final class UniformArithmetic implements Pass {
             w.undo();
             return false;
         }
-        if (uniformPressure(body) > MAX_UNIFORM_PRESSURE) {
+        if (uniformPressure(body, RegFile.UR) > MAX_UNIFORM_PRESSURE
+                || !w.carries.isEmpty() && uniformPressure(body, RegFile.UP) > MAX_UNIFORM_CARRIES) {
             w.undo();
             return false;
         }
         return true;
     }
 
-    /** Unguarded {@code R2UR ur, r} (r a virtual R value) whose destination a warpgroup multiply reads. */
-    private static List<Instr> descriptorMoves(FunctionBody body) {
+    private static boolean warpgroupMultiply(Instr in) {
+        return in.op().name().endsWith("GMMA");
+    }
+
+    /** Bulk and tensor copies and the memory barriers they signal: their addresses live in uniform registers. */
+    private static boolean asyncCopyOrBarrier(Instr in) {
+        String op = in.op().name();
+        return op.startsWith("UTMA") || op.startsWith("UBLK") || op.startsWith("SYNCS");
+    }
+
+    /** Unguarded {@code R2UR ur, r} (r a virtual R value) whose destination an instruction {@code reader} accepts reads. */
+    private static List<Instr> moves(FunctionBody body, java.util.function.Predicate<Instr> reader) {
         List<Reg> read = new ArrayList<>();
         for (BasicBlock b : body.blocks()) {
             for (Instr in : b.instrs()) {
-                if (in.op().name().endsWith("GMMA")) {
-                    for (Src s : in.srcs()) {
-                        if (s.value() instanceof Reg r && r.file() == RegFile.UR && r.virtual()) {
+                if (reader.test(in)) {
+                    for (Reg r : in.usedRegs()) { // addresses too
+                        if (r.file() == RegFile.UR && r.virtual()) {
                             read.add(r);
                         }
                     }
@@ -124,7 +153,7 @@ public final class UniformArithmetic implements Pass {
         return false;
     }
 
-    private static int uniformPressure(FunctionBody body) {
+    private static int uniformPressure(FunctionBody body, RegFile file) {
         Cfg cfg = Cfg.of(body);
         Liveness live = new Liveness(body, cfg);
         Map<Integer, Integer> comps = new HashMap<>();
@@ -139,7 +168,7 @@ public final class UniformArithmetic implements Pass {
         }
         int max = 0;
         for (BasicBlock b : body.blocks()) {
-            max = Math.max(max, live.maxPressure(b, RegFile.UR, comps));
+            max = Math.max(max, live.maxPressure(b, file, comps));
         }
         return max;
     }
@@ -152,6 +181,8 @@ public final class UniformArithmetic implements Pass {
         private final Divergence div;
         /** Per-thread value (whole register or part) to the uniform register holding it; null: cannot. */
         private final Map<Reg, Reg> made = new HashMap<>();
+        /** Carry-out predicate of a copied per-thread addition to its uniform twin. */
+        private final Map<Reg, Reg> carries = new HashMap<>();
         private final Map<Instr, BasicBlock> inserted = new IdentityHashMap<>();
         /** R2URs turned into UMOVs, with their original source. */
         final Map<Instr, Src> retargeted = new IdentityHashMap<>();
@@ -281,14 +312,19 @@ public final class UniformArithmetic implements Pass {
             }
             List<Reg> dsts = new ArrayList<>();
             Reg u = null;
+            Map.Entry<Reg, Reg> carry = null;
             for (Reg d : def.dsts()) {
                 if (d.equals(Reg.PT)) {
                     dsts.add(Reg.UPT);
                 } else if (d.equals(v) && u == null) {
                     u = body.newVirtual(RegFile.UR, 1);
                     dsts.add(u);
+                } else if (op.equals("IADD3") && d.file() == RegFile.P && d.virtual() && !d.isPart()) {
+                    Reg up = body.newVirtual(RegFile.UP, 1);
+                    carry = Map.entry(d, up); // the low half's carry-out, which the high half's IADD3.X reads
+                    dsts.add(up);
                 } else {
-                    return null; // a carry or predicate someone reads, or a wider result
+                    return null; // a predicate of another kind, or a wider result
                 }
             }
             if (u == null) {
@@ -311,6 +347,9 @@ public final class UniformArithmetic implements Pass {
             for (Instr m : moves) {
                 insertAfter(def, m); // each before the copy, reading the value the definition read
             }
+            if (carry != null) {
+                carries.put(carry.getKey(), carry.getValue());
+            }
             return u;
         }
 
@@ -330,7 +369,7 @@ public final class UniformArithmetic implements Pass {
                         new ArrayList<>(List.of(Src.of(r))), def.guard(), def.line()));
                 return new Src(u, s.neg(), s.abs(), s.not());
             }
-            return uniformSource(s);
+            return loadedOrCarry(s, def, moves);
         }
 
         private static boolean writes(Instr in, Reg r) {
@@ -340,6 +379,33 @@ public final class UniformArithmetic implements Pass {
                 }
             }
             return false;
+        }
+
+        /** {@code s} read uniformly: a parameter loaded with {@code ULDC}, a carry from its uniform twin. */
+        private Src loadedOrCarry(Src s, Instr def, List<Instr> moves) {
+            if (s.value() instanceof CBank c && c.index() == null) {
+                // the uniform ALU reads no constant bank: the parameter is loaded once more, into a uniform register
+                Reg u = body.newVirtual(RegFile.UR, 1);
+                moves.add(new Instr(OpInfo.op("ULDC"), List.of(), new ArrayList<>(List.of(u)),
+                        new ArrayList<>(List.of(Src.of(c))), def.guard(), def.line()));
+                return new Src(u, s.neg(), s.abs(), s.not());
+            }
+            if (s.value() instanceof Reg r && r.file() == RegFile.P && r.virtual() && !r.isPart()) {
+                Reg up = carry(r);
+                return up == null ? null : new Src(up, s.neg(), s.abs(), s.not());
+            }
+            return uniformSource(s);
+        }
+
+        /** The uniform twin of carry {@code p} of a warp-uniform addition, building the addition's copy; or null. */
+        private Reg carry(Reg p) {
+            if (!carries.containsKey(p) && !div.isDivergent(p)) {
+                Instr def = sd.soleDef(p);
+                if (def != null && OpInfo.is(def, "IADD3") && def.dsts().get(0).file() == RegFile.R) {
+                    uniform(def.dsts().get(0));
+                }
+            }
+            return carries.get(p);
         }
 
         private Src uniformSource(Src s) {

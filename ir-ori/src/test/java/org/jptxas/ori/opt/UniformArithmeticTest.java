@@ -8,7 +8,9 @@ import static org.jptxas.ori.opt.TestInstrs.imm;
 import static org.jptxas.ori.opt.TestInstrs.ins;
 
 import java.util.List;
+import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.CBank;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
@@ -77,5 +79,54 @@ class UniformArithmeticTest {
         assertTrue(out.contains("R2UR %ur0.lo, %r6.lo"), out);
         assertFalse(out.contains("USGXT") || out.contains("S2UR"), out);
         assertEquals(0, out.split("UIADD3", -1).length - 1, out);
+    }
+
+    /**
+     * A tensor copy's tensor-map address, a kernel parameter's generic address: a 64-bit add of the parameter base
+     * (a constant-bank pair) and an offset, {@code IADD3} with a carry-out and {@code IADD3.X}; {@code perThreadOffset}
+     * makes the offset a thread index, which keeps the chain per thread.
+     */
+    private static FunctionBody tensorMapAddress(boolean perThreadOffset) {
+        FunctionBody f = new FunctionBody();
+        List<Instr> e = f.addBlock(null).instrs();
+        Reg off = f.newVirtual(RegFile.R, 1);
+        if (perThreadOffset) {
+            e.add(ins("S2R", List.of(), List.of(off), Src.of(new SpecialReg("SR_TID.X"))));
+        } else {
+            e.add(ins("MOV", List.of(), List.of(off), imm(0x40)));
+        }
+        Reg lo = f.newVirtual(RegFile.R, 1);
+        Reg carry = f.newVirtual(RegFile.P, 1);
+        Reg map = f.newVirtual(RegFile.R, 2);
+        e.add(ins("IADD3", List.of(), List.of(lo, carry, Reg.PT), Src.of(off), Src.of(new CBank(0, 0x198, null)),
+                Src.of(Reg.RZ)));
+        e.add(ins("IADD3", List.of("X"), List.of(map.component(1), Reg.PT, Reg.PT), Src.of(Reg.RZ),
+                Src.of(new CBank(0, 0x19c, null)), Src.of(Reg.RZ), Src.of(carry), Src.of(Reg.PT).inverted()));
+        e.add(ins("MOV", List.of(), List.of(map.component(0)), Src.of(lo)));
+        Reg q = f.newVirtual(RegFile.UR, 2);
+        e.add(ins("R2UR", List.of(), List.of(q.component(0)), Src.of(map.component(0))));
+        e.add(ins("R2UR", List.of(), List.of(q.component(1)), Src.of(map.component(1))));
+        Reg smem = f.newVirtual(RegFile.UR, 4);
+        e.add(ins("UTMALDG", List.of("2D"), List.of(), Src.of(Addr.of(smem, 0)), Src.of(Addr.of(q, 0))));
+        e.add(ins("EXIT", List.of(), List.of()));
+        return f;
+    }
+
+    @Test
+    void aTensorMapAddressIsAddedWithAUniformCarry() {
+        String out = uniformThenDce(tensorMapAddress(false));
+        assertFalse(out.contains("R2UR"), out);
+        assertTrue(out.contains("ULDC %ur") && out.contains("c[0x0][0x198]") && out.contains("c[0x0][0x19c]"), out);
+        // the low half's carry-out is a uniform predicate, which the high half's UIADD3.X reads
+        assertTrue(out.matches("(?s).*UIADD3 %ur\\d+, %up(\\d+), .*UIADD3\\.X %ur\\d+, .*%up\\1, !UPT.*"), out);
+        String lines = "\n" + out;
+        assertFalse(lines.contains("\nIADD3"), out);
+    }
+
+    @Test
+    void aPerThreadOffsetKeepsTheTensorMapR2urs() {
+        String out = uniformThenDce(tensorMapAddress(true));
+        assertTrue(out.contains("R2UR"), out);
+        assertFalse(out.contains("UIADD3") || out.contains("ULDC"), out);
     }
 }

@@ -290,13 +290,21 @@ final class IntervalBuilder {
 
     /**
      * A copy of a constant into one register ({@code MOV}/{@code UMOV} of an immediate or an unindexed constant-bank
-     * word): cheaper to repeat before each use than to spill and reload.
+     * word), or a 64-bit parameter loaded whole ({@code LDC.64}): cheaper to repeat before each use than to spill
+     * and reload, the constant bank being read-only while the kernel runs.
      */
     static boolean rematerializable(Instr in) {
-        if (in.dsts().size() != 1 || !in.mods().isEmpty() || in.srcs().isEmpty()) {
+        if (in.dsts().size() != 1 || in.srcs().isEmpty()) {
             return false;
         }
         String op = in.op().name();
+        if (op.equals("LDC") && in.mods().equals(List.of("64")) && in.srcs().size() == 1) {
+            return in.srcs().get(0).value() instanceof org.jptxas.ori.ir.CBank c && c.index() == null
+                    && !in.srcs().get(0).hasModifiers() && in.dsts().get(0).comps() == 2 && !in.dsts().get(0).isPart();
+        }
+        if (!in.mods().isEmpty()) {
+            return false;
+        }
         if (!op.equals("MOV") && !op.equals("UMOV")) {
             return false;
         }

@@ -1,11 +1,15 @@
 package org.jptxas.isel.regalloc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.List;
 import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.CBank;
 import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
@@ -100,5 +104,25 @@ class IntervalBuilderTest {
         half.instrs().add(instr("MOV", List.of(fresh.component(1)), Src.of(y)));
         exit.instrs().add(instr("EXIT", List.of()));
         assertEquals(intervals(f, false), intervals(f, true));
+    }
+
+    /**
+     * A 64-bit parameter loaded whole is loaded again where a spilled copy would be reloaded; a load of one half,
+     * or through an index register, is not repeated that way.
+     */
+    @Test
+    void aWholeParameterPairIsRematerializable() {
+        FunctionBody f = new FunctionBody();
+        Reg pair = f.newVirtual(RegFile.R, 2);
+        Reg index = f.newVirtual(RegFile.R, 1);
+        Instr whole = new Instr(OriOpcodes.get().byName("LDC").orElseThrow(), List.of("64"), List.of(pair),
+                List.of(Src.of(new CBank(0, 0x218, null))), Guard.ALWAYS, 0);
+        assertTrue(IntervalBuilder.rematerializable(whole));
+        Instr indexed = new Instr(OriOpcodes.get().byName("LDC").orElseThrow(), List.of("64"), List.of(pair),
+                List.of(Src.of(new CBank(0, 0x218, index))), Guard.ALWAYS, 0);
+        assertFalse(IntervalBuilder.rematerializable(indexed));
+        Instr half = new Instr(OriOpcodes.get().byName("LDC").orElseThrow(), List.of("64"), List.of(pair.component(0)),
+                List.of(Src.of(new CBank(0, 0x218, null))), Guard.ALWAYS, 0);
+        assertFalse(IntervalBuilder.rematerializable(half));
     }
 }

@@ -243,6 +243,9 @@ public final class SassReader {
             if (f == RegFile.UR && !op.memory() && w == 1 && (m.equals("ULDC") || m.equals("LDC") || m.startsWith("UMOV")) && dest) {
                 w = width;
             }
+            if (f == RegFile.UR && !op.memory() && w == 1 && !dest && m.equals("SYNCS") && mods.contains("64")) {
+                w = 2; // SYNCS.EXCH.64 (mbarrier.init): the initial value is a uniform pair
+            }
             if (op.descriptor() && f == RegFile.UR && w == 1) {
                 w = 2;
             }

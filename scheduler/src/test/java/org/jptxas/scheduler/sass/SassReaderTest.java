@@ -52,6 +52,16 @@ class SassReaderTest {
     }
 
     @Test
+    void mbarrierInitReadsItsWholeUniformValue() {
+        // SYNCS.EXCH.64 stores a 64-bit initial value from a uniform pair: read as UR4 alone, the post-allocation
+        // scheduler moved the UMOV of UR5 below the store (the barrier started with a wrong pending count)
+        SassReader sm90 = new SassReader(LatencyModel.of(TestTargets.of("sm_90")), true);
+        SimpleInstr init = sm90.parse(new SassLine("f", 0, "SYNCS.EXCH.64 URZ, [UR6], UR4", 0, 0, null)).instr();
+        assertTrue(init.uses().contains(new RegRange(RegFile.UR, 4, 2)), init.uses().toString());
+        assertTrue(init.uses().contains(RegRange.of(RegFile.UR, 6)), init.uses().toString());
+    }
+
+    @Test
     void imadHiReadsItsAddendAsAPair() {
         // IMAD.HI adds a 64-bit C: read as R32 alone, the post-allocation scheduler moved a MOV R33 above the
         // IMAD.HI that still read it (64-bit remainders wrong in the random-program differential)
