@@ -31,6 +31,11 @@ class FormRegressionTest {
 
     static final List<String[]> FIXED = List.of(
             new String[] {"sm_80", "nanosleep.u32 r", "no NANOSLEEP R encoding before sm_90 (no matcher selects)"},
+            new String[] {"sm_80", "ld.param::entry.u8 r, [sym]", "ld.param::entry was a generic load of the parameter's"
+                + " offset (in jptxas's code and in the interpreter), not a read of the parameter"},
+            new String[] {"sm_90", "ld.param::entry.b64 r, [sym]", "the same"},
+            new String[] {"sm_80", "lop3.or.b32 r|p, r, r, r, i, p", "the emulator's LOP3 fast path dropped the predicate"
+                + " its non-zero test ORs in"},
             new String[] {"sm_75", "nanosleep.u32 r", "the same, NANOSLEEP.WARP R"},
             new String[] {"sm_89", "isspacep.local p, r", "no QSPC.E.L encoding (no matcher selects)"},
             new String[] {"sm_75", "isspacep.global p, r", "no sm_75 QSPC.E.G encoding (no matcher selects)"},

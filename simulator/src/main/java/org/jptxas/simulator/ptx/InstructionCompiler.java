@@ -309,7 +309,7 @@ final class InstructionCompiler {
                 case "shared", "shared::cta", "shared::cluster": return AddressSpace.SHARED; // PtxCluster: a block's rank in the address
                 case "local": return AddressSpace.LOCAL;
                 case "const": return AddressSpace.CONST;
-                case "param": return AddressSpace.PARAM;
+                case "param", "param::entry", "param::func": return AddressSpace.PARAM;
                 default: break;
             }
         }

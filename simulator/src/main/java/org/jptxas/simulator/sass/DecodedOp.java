@@ -457,6 +457,9 @@ final class DecodedOp {
                     b.pd0 = b.dstPred(o.get(0));
                     b.dst = b.dstReg(o.get(1));
                     i = 2;
+                    if (o.size() > 6) {
+                        b.predSrc(o.get(6), false); // the predicate ORed into the non-zero test
+                    }
                 } else {
                     b.dst = b.dstReg(o.get(0));
                     i = 1;

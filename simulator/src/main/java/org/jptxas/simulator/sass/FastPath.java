@@ -172,14 +172,16 @@ final class FastPath {
     private static void lop3Op(SassMachine m, DecodedOp d, Thread[] th, int base, int act, Warp w) {
         int ra = reg(d, 0), rb = reg(d, 1), rc = reg(d, 2);
         int ua = uniform(m, d, 0, w), ub = uniform(m, d, 1, w), uc = uniform(m, d, 2, w);
-        int lut = d.aux, dst = d.dst, pd = d.pd0;
+        int lut = d.aux, dst = d.dst, pd = d.pd0, ps = d.ps0;
+        boolean psn = d.ps0Neg;
         for (int k = act; k != 0; k &= k - 1) {
             Thread t = th[base + Integer.numberOfTrailingZeros(k)];
             int a = ra >= 0 ? t.r[ra] : ua, b = rb >= 0 ? t.r[rb] : ub, c = rc >= 0 ? t.r[rc] : uc;
             int r = lop3(lut, a, b, c);
             t.r[dst] = r;
             if (pd >= 0) {
-                t.p[pd] = r != 0;
+                // LOP3.LUT P, R, a, b, c, lut, Pq: the non-zero test ORed with Pq (only the slow path takes .PAND)
+                t.p[pd] = r != 0 || ps >= 0 && t.p[ps] != psn;
             }
         }
     }

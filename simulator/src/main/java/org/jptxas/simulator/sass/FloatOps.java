@@ -313,6 +313,24 @@ final class FloatOps {
             OperandAccess.writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
             return;
         }
+        if (op.opcode().equals("HADD2") && o.size() == 3 && o.get(1) instanceof Reg f && f.suffix().equals("F32")
+                && !f.negate() && !f.abs() && op.modifiers().stream().allMatch(m -> m.equals("SAT"))) {
+            // HADD2 Rd, Ra.F32, b: an f32 source plus each half of b, narrowed toward zero into each half. sm_75's
+            // ptxas 13 writes it (b = -0) for cvt.rz.f16.f32 alone, and F2F for the other roundings: the narrowing
+            // of an f32 source truncates (the word has no rounding field; .SAT clamps to [0, 1] first)
+            float x = Float.intBitsToFloat(f.index() == 255 ? 0 : t.r[f.index()]);
+            int b = halfPair(o.get(2), t, w, op);
+            int r = 0;
+            for (int k = 0; k < 2; k++) {
+                double v = (double) x + HalfOps.value(b >>> (16 * k), false);
+                if (op.has("SAT")) {
+                    v = org.jptxas.simulator.numeric.Ieee.saturate(v);
+                }
+                r |= (SmallFloats.toHalf(v, false, org.jptxas.simulator.numeric.Rounding.RZ) & 0xffff) << (16 * k);
+            }
+            OperandAccess.writeR(t, o.get(0), r);
+            return;
+        }
         boolean oob = op.has("OOB") && op.opcode().equals("HFMA2");
         // HFMA2.MMA.BF16_V2 d, a, hi, lo, c: b as two bf16 immediates (sm_90's bf16 add a * (1, 1) + c)
         boolean bf16Pair = op.opcode().equals("HFMA2") && o.size() == 5 && o.get(2) instanceof Imm

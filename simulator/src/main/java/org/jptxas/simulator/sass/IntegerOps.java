@@ -432,7 +432,8 @@ final class IntegerOps {
 
     /**
      * PLOP3.LUT: one or two predicates as functions of three predicates, or of three registers' sign bits
-     * ({@code R7.SIGN}: ptxas's saturating adds test the operands' and the sum's signs).
+     * ({@code R7.SIGN}, {@code UR6.SIGN}, {@code c[0x2] [0x0].SIGN}: ptxas's saturating adds test the operands' and the
+     * sum's signs, an immediate operand's in constant bank 2 or a uniform register).
      */
     void plop3(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
@@ -450,6 +451,9 @@ final class IntegerOps {
     private boolean input(SassOperand x, Thread t, Warp w) {
         if (x instanceof Reg r && "SIGN".equals(r.suffix())) {
             return operands.read(new Reg(r.index(), false, false, false, ""), t, w) < 0;
+        }
+        if (x instanceof SassOperand.SignBit s) {
+            return operands.read(s.source(), t, w) < 0;
         }
         return operands.pred(x, t, w);
     }

@@ -17,6 +17,12 @@ sealed interface SassOperand {
     /** A hex immediate (two's complement {@code bits}) or a decimal float literal ({@code floating}: {@code value}). */
     record Imm(long bits, double value, boolean floating) implements SassOperand {}
 
+    /**
+     * {@code UR6.SIGN}, {@code c[0x2] [0x0].SIGN}: the sign bit of a uniform register or a constant, a predicate input
+     * of PLOP3 (a register's is a {@link Reg} with the suffix {@code SIGN}).
+     */
+    record SignBit(SassOperand source) implements SassOperand {}
+
     /** {@code c[0x0][0x160]}, {@code c[0x0][R2+0x10]}: base register -1 when absent. */
     record CBank(int bank, int baseReg, long offset, boolean negate, boolean abs) implements SassOperand {}
 

@@ -107,6 +107,14 @@ final class TypedOps {
         for (int slot : o.slots()) {
             atoms.add(atom(inst, slot, address));
         }
+        if (lead.startsWith("c[") && n >= 2 && texts.get(1).equals("] [") && texts.get(n).equals("].SIGN")) {
+            // PLOP3's c[0x2] [0x0].SIGN: nvdisasm spaces the brackets of a constant read for its sign
+            List<String> plain = new ArrayList<>(texts);
+            plain.set(1, "][");
+            plain.set(n, "]");
+            SassOperand c = constant(plain, atoms);
+            return c == null ? null : new SassOperand.SignBit(c);
+        }
         if (lead.startsWith("c[") || lead.startsWith("-c[") || lead.startsWith("|c[") || lead.startsWith("-|c[")) {
             return constant(texts, atoms);
         }
@@ -186,8 +194,11 @@ final class TypedOps {
             suffix = suffix.startsWith(".") ? suffix.substring(1) : suffix;
             suffix = suffix.endsWith(".") ? suffix.substring(0, suffix.length() - 1) : suffix;
         }
-        return r.kind() == SlotKind.GPR ? new SassOperand.Reg(r.number(), negate, abs, invert, suffix)
-                : new SassOperand.UReg(r.number(), negate, invert);
+        if (r.kind() == SlotKind.GPR) {
+            return new SassOperand.Reg(r.number(), negate, abs, invert, suffix);
+        }
+        SassOperand u = new SassOperand.UReg(r.number(), negate, invert);
+        return suffix.equals("SIGN") ? new SassOperand.SignBit(u) : u;
     }
 
     /**

@@ -250,4 +250,16 @@ class PtxInterpreterSemanticsTest {
         assertEquals(0x66554433, b.getInt(24));
         assertEquals(0x22222222, b.getInt(28));
     }
+
+    @Test
+    void paramEntryLoadsReadTheKernelParameters() throws Exception {
+        // ld.param::entry names the kernel's parameter space as ld.param does (it once read global memory there)
+        ByteBuffer b = body("""
+                ld.param::entry.u64 %rd1, [p]; st.global.u64 [%rd0], %rd1;
+                ld.param::entry.u32 %r1, [p+4]; st.global.u32 [%rd0+8], %r1;
+                """);
+        long p = b.getLong(0);
+        assertTrue(p != 0);
+        assertEquals((int) (p >>> 32), b.getInt(8));
+    }
 }

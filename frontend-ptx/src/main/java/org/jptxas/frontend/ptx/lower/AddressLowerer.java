@@ -209,7 +209,7 @@ public final class AddressLowerer implements InstructionLowerer {
     }
 
     private void isspacep(Instruction insn, LoweringContext cx) throws CompilationException {
-        StateSpace space = insn.hasModifier("param::entry") ? StateSpace.PARAM : MemoryLowerer.space(insn);
+        StateSpace space = MemoryLowerer.space(insn);
         Reg p = cx.dst(Ptx.op(insn, 0), PtxType.PRED);
         Src a = cx.src(Ptx.op(insn, 1), PtxType.U64);
         if (space == StateSpace.CONST || space == StateSpace.PARAM) {

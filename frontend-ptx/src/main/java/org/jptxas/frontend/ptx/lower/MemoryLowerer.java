@@ -171,7 +171,7 @@ public final class MemoryLowerer implements InstructionLowerer {
                     return StateSpace.LOCAL;
                 case "const":
                     return StateSpace.CONST;
-                case "param":
+                case "param", "param::entry": // ::entry names a kernel's parameters, as plain .param does there
                     return StateSpace.PARAM;
                 default:
                     break;
