@@ -47,13 +47,12 @@ class LineInfoOracleTest {
             + "into LEA.HI.X.SX32 and keeps the other's SHF with its line: the earlier cvt's is fused at line 1183 as in "
             + "small kernels, the later one's at line 1144 of the same PTX shape (ShiftIntoAddLines)";
     private static final String DWARF = "'.target ..., debug' PTX carrying its own DWARF (.debug_info, .debug_abbrev, "
-            + "...): ptxas 13 compiles it as with -g (unoptimized code, SASS identical to -g's; an -O level above 0 is "
-            + "'Optimized debugging not supported') and writes that DWARF relocated to the code, .debug_pubnames or "
-            + ".debug_macinfo, and the register maps .nv_debug_info_reg_*; jptxas optimizes it and writes the line "
-            + "tables only (a line only the unoptimized code keeps, as a separate return's, differs too)";
-    private static final String DWARF_FUNCTIONS = DWARF + "; and, as with -g, ptxas 13 keeps the module's device "
-            + "functions with their code (without ', debug' it keeps the kernel alone), which jptxas drops in a "
-            + "whole-program compilation";
+            + "...): both compilers compile it as with -g (unoptimized code), and ptxas 13 also writes that DWARF "
+            + "relocated to the code, .debug_pubnames or .debug_macinfo, and the register maps .nv_debug_info_reg_*, "
+            + "which jptxas does not write yet";
+    private static final String DWARF_FUNCTIONS = DWARF + "; and with -g ptxas 13 keeps the module's device functions "
+            + "with their code (without ', debug' it keeps the kernel alone), which jptxas drops in a whole-program "
+            + "compilation";
 
     /** The file/SM pairs whose annotations differ, and why. */
     static final Map<String, String> KNOWN = Map.ofEntries(
