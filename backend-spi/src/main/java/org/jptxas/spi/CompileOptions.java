@@ -41,6 +41,12 @@ public record CompileOptions(int optLevel, OptionalInt maxRegCount, boolean relo
                 suppressDebugInfo);
     }
 
+    /** The same options compiling as {@code -g} does: device debug information, no optimization. */
+    public CompileOptions withDeviceDebug() {
+        return new CompileOptions(0, maxRegCount, relocatable, true, lineInfo, verbose, warnOnSpills, fmad,
+                suppressDebugInfo);
+    }
+
     /**
      * Whether line tables are written for a module: with {@code -lineinfo} or {@code -g}, and, as ptxas does, for
      * PTX with {@code .loc} ({@code moduleHasLoc}); never with {@code --suppress-debug-info}.

@@ -139,6 +139,8 @@ final class JptxasCommand {
     private final java.util.Set<String> declaredFunctions = new java.util.HashSet<>();
     private boolean tensorMemoryInfoPrinted;
     private boolean hadError;
+    /** Whether an input's {@code .target} lists {@code debug}. */
+    private boolean targetDebug;
     private PtxasOptions.Effects effects = new PtxasOptions.Effects(false, false, false, true, false);
 
     JptxasCommand(PrintWriter out, PrintWriter err, Map<String, String> env, String home, Path workDir) {
@@ -287,7 +289,7 @@ final class JptxasCommand {
             report(Diagnostic.fatal("Code generation for " + target.name() + " is not yet supported by backend "
                     + backend.id()));
         } else if (!hadError && !parseOnly) {
-            generate(modules, target, backend, options);
+            generate(modules, target, backend, targetDebug && !debug ? targetDebugOptions(options) : options);
         }
         if (hadError) {
             printFatal("Ptx assembly aborted due to errors");
@@ -317,8 +319,15 @@ final class JptxasCommand {
                     : new PtxFrontEnd(description.profile(), catalog)).check(input, text);
             checked.warnings().forEach(this::report);
             PtxModule ast = checked.resolved().module();
-            if (debug && !parseOnly) {
-                OptionMessages.missingDebugSections(ast).forEach(this::report);
+            boolean moduleDebug = ast.target().map(t -> t.has("debug")).orElse(false);
+            targetDebug |= moduleDebug;
+            if ((debug || moduleDebug) && !parseOnly) {
+                List<Diagnostic> messages = OptionMessages.missingDebugSections(ast, moduleDebug);
+                if (moduleDebug && messages.stream().noneMatch(Diagnostic::isError)) {
+                    // ptxas refuses the optimization level before it warns of a missing DWARF section
+                    refuseOptimizedDebugging();
+                }
+                messages.forEach(this::report);
             }
             ast.functions().forEach(f -> declaredFunctions.add(f.name()));
             fileIndicesAcrossInputs(input, ast);
@@ -501,6 +510,23 @@ final class JptxasCommand {
         boolean report = verbose || warnOnSpills || effects.warnLocalMemory();
         return new CompileOptions(level, maxRegs, compileOnly, debug, lineInfo, report, warnOnSpills, effects.fmad(),
                 effects.suppressDebugInfo());
+    }
+
+    /**
+     * A {@code .target} listing {@code debug} is compiled as with {@code -g} (ptxas 13's code for it is -g's), with
+     * -g's refusal of an optimization level above 0, but without -g's warning that -lineinfo is ignored.
+     */
+    private CompileOptions targetDebugOptions(CompileOptions options) {
+        refuseOptimizedDebugging();
+        return options.withDeviceDebug();
+    }
+
+    /** ptxas's refusal of an explicit optimization level above 0 for device debug code. */
+    private void refuseOptimizedDebugging() {
+        // compileOptions() has checked that an -O level is a number
+        if (optLevel != null && Integer.parseInt(optLevel) > 0) {
+            throw new Fatal("Optimized debugging not supported");
+        }
     }
 
     /** ptxas's target when no {@code -arch} is given. */

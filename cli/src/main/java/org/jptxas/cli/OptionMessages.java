@@ -45,17 +45,30 @@ final class OptionMessages {
     }
 
     /**
+     * {@code -g}, or a {@code .target} listing {@code debug} ({@code targetDebug}), which ptxas compiles as with
      * {@code -g}: ptxas's warnings for the DWARF sections the PTX does not carry (it builds the cubin's
-     * {@code .debug_info} from them), in its wording, the message starting with a space.
+     * {@code .debug_info} from them), in its wording, the message starting with a space, and its note that a
+     * {@code .debug_info} without {@code .debug_abbrev} is skipped; under {@code .target debug}, a PTX without
+     * either is an error instead.
      */
-    static List<Diagnostic> missingDebugSections(PtxModule module) {
+    static List<Diagnostic> missingDebugSections(PtxModule module, boolean targetDebug) {
         List<String> present = module.items().stream().filter(SectionDirective.class::isInstance)
                 .map(i -> ((SectionDirective) i).name()).toList();
+        boolean abbrev = present.contains(".debug_abbrev");
+        boolean info = present.contains(".debug_info");
         List<Diagnostic> out = new ArrayList<>();
-        for (String section : List.of(".debug_abbrev", ".debug_info")) {
-            if (!present.contains(section)) {
-                out.add(Diagnostic.warning(null, 0, " " + section + " section not found"));
-            }
+        if (targetDebug && !abbrev && !info) {
+            out.add(Diagnostic.error(null, 0, "Debug information not found in presence of .target debug"));
+            return out;
+        }
+        if (!abbrev) {
+            out.add(Diagnostic.warning(null, 0, " .debug_abbrev section not found"));
+        }
+        if (!info) {
+            out.add(Diagnostic.warning(null, 0, " .debug_info section not found"));
+        }
+        if (info && !abbrev) {
+            out.add(Diagnostic.info("skipping .debug_info section due to missing .debug_abbrev section"));
         }
         return out;
     }

@@ -46,10 +46,13 @@ class LineInfoOracleTest {
     private static final String SIGN_FILL = "of two sign extensions added (cvt.s64.s32 + add.s64), ptxas 13 fuses one "
             + "into LEA.HI.X.SX32 and keeps the other's SHF with its line: the earlier cvt's is fused at line 1183 as in "
             + "small kernels, the later one's at line 1144 of the same PTX shape (ShiftIntoAddLines)";
-    private static final String DWARF = "the PTX carries its own DWARF (.debug_info, .debug_abbrev, ...), which "
-            + "ptxas 13 turns into .debug_info and .nv_debug_info_reg_*; jptxas writes the line tables only";
-    private static final String DWARF_FUNCTIONS = DWARF + "; and ptxas 13 keeps the module's device functions with "
-            + "their code, which jptxas drops in a whole-program compilation";
+    private static final String DWARF = "'.target ..., debug' PTX carrying its own DWARF (.debug_info, .debug_abbrev, "
+            + "...): both compilers compile it as with -g (unoptimized code), and ptxas 13 also writes that DWARF "
+            + "relocated to the code, .debug_pubnames or .debug_macinfo, and the register maps .nv_debug_info_reg_*, "
+            + "which jptxas does not write yet";
+    private static final String DWARF_FUNCTIONS = DWARF + "; and with -g ptxas 13 keeps the module's device functions "
+            + "with their code (without ', debug' it keeps the kernel alone), which jptxas drops in a whole-program "
+            + "compilation";
 
     /** The file/SM pairs whose annotations differ, and why. */
     static final Map<String, String> KNOWN = Map.ofEntries(
@@ -128,6 +131,16 @@ class LineInfoOracleTest {
     /** Every differing pair's difference, excused ones too: target/reports/lineinfo-differences.txt. */
     static void report(Map<String, String> details) throws java.io.IOException {
         StringBuilder sb = new StringBuilder();
+        // the pairs grouped by their known reason first (the largest group first), then each pair's difference
+        Map<String, List<String>> byReason = new java.util.TreeMap<>();
+        details.keySet().forEach(key -> byReason.computeIfAbsent(KNOWN.getOrDefault(key, "(not known)"),
+                r -> new ArrayList<>()).add(key));
+        byReason.entrySet().stream()
+                .sorted(java.util.Comparator.comparing((Map.Entry<String, List<String>> e) -> -e.getValue().size())
+                        .thenComparing(Map.Entry::getKey))
+                .forEach(e -> sb.append(e.getValue().size()).append(" pairs: ").append(e.getKey()).append('\n')
+                        .append("  ").append(String.join(", ", e.getValue())).append('\n'));
+        sb.append('\n');
         details.forEach((key, d) -> sb.append(key).append(KNOWN.containsKey(key) ? " (known: " + KNOWN.get(key) + ")" : "")
                 .append('\n').append("  ").append(d.strip().replace("\n", "\n  ")).append('\n'));
         Path reports = Path.of("target", "reports");

@@ -37,6 +37,12 @@ class PtxasOptionsTest {
     static Path dir;
 
     static final String SAXPY = "saxpy.ptx";
+    /** saxpy with {@code .target sm_80, debug} and a {@code .debug_abbrev} section. */
+    static final String TARGET_DEBUG = "saxpy-target-debug.ptx";
+    /** saxpy with {@code .target sm_80, debug} and no DWARF section. */
+    static final String TARGET_DEBUG_WITHOUT_DWARF = "saxpy-target-debug-no-dwarf.ptx";
+    /** saxpy with a {@code .debug_info} section but no {@code .debug_abbrev}. */
+    static final String DWARF_INFO_ONLY = "saxpy-debug-info.ptx";
 
     /** What jptxas must do with one command line. */
     sealed interface Expect permits SameOutput, AsPtxas, Refused, Holds {}
@@ -182,7 +188,15 @@ class PtxasOptionsTest {
                 && lineTables(r.cubin()) && sass("g.sass").equals(sassOf(arch, "-O0", SAXPY))
                 && !sass("g.sass").equals(sassOf(arch, "-O3", SAXPY)), arch, "-g", "--out-sass", "g.sass", SAXPY), asPtxas(arch, "-g", SAXPY),
                 asPtxas(arch, "-g", "-O1", SAXPY), asPtxas(arch, "-g", "-O0", SAXPY),
-                asPtxas(arch, "-g", "-lineinfo", SAXPY)));
+                asPtxas(arch, "-g", "-lineinfo", SAXPY), asPtxas(arch, "-g", DWARF_INFO_ONLY),
+                // a .target listing debug is compiled as with -g, and PTX without DWARF is then an error
+                holds("-g's cubin for a .target debug (unoptimized code)", r -> r.exitCode() == 0
+                        && sameApartFromRecordedOptions(r.cubin(), jptxas(List.of(arch, "-g", TARGET_DEBUG)).cubin())
+                        && !sass("td.sass").equals(sassOf(arch, "-O3", SAXPY)), arch, "--out-sass", "td.sass",
+                        TARGET_DEBUG),
+                asPtxas(arch, TARGET_DEBUG), asPtxas(arch, "-lineinfo", TARGET_DEBUG), asPtxas(arch, "-O1", TARGET_DEBUG),
+                asPtxas(arch, "-O0", TARGET_DEBUG), asPtxas(arch, TARGET_DEBUG_WITHOUT_DWARF),
+                asPtxas(arch, "-g", TARGET_DEBUG_WITHOUT_DWARF)));
         t.put("--device-function-maxrregcount", List.of(asPtxas(arch, "-func-maxrregcount", "32", SAXPY),
                 refused(notYet("--device-function-maxrregcount"), arch, "-c", "-func-maxrregcount", "32", SAXPY)));
         t.put("--device-stack-protector", List.of(same("false is the default", arch, "-device-stack-protector=false",
@@ -408,6 +422,11 @@ class PtxasOptionsTest {
     @BeforeAll
     static void inputs() throws IOException {
         Files.copy(Path.of("../examples/saxpy.ptx"), dir.resolve(SAXPY));
+        String saxpy = Files.readString(dir.resolve(SAXPY));
+        String debugTarget = saxpy.replace(".target sm_75", ".target sm_80, debug");
+        Files.writeString(dir.resolve(TARGET_DEBUG), debugTarget + "\t.section\t.debug_abbrev\n\t{\n.b8 0\n\t}\n");
+        Files.writeString(dir.resolve(TARGET_DEBUG_WITHOUT_DWARF), debugTarget);
+        Files.writeString(dir.resolve(DWARF_INFO_ONLY), saxpy + "\t.section\t.debug_info\n\t{\n.b8 0\n\t}\n");
         Files.writeString(dir.resolve("opts.txt"), "-arch sm_86\n");
         Files.writeString(dir.resolve("two.ptx"), ".version 8.0\n.target sm_80\n.address_size 64\n"
                 + ".visible .entry first(.param .u64 p)\n{\nret;\n}\n.visible .entry second(.param .u64 p)\n{\nret;\n}\n");

@@ -188,7 +188,8 @@ public final class ModuleCodegen {
     /**
      * The option string ptxas 13 records in {@code .note.nv.tkinfo}, in its order and spacing, for the options that
      * reach the code generator: {@code -warn-spills}, {@code -maxrregcount N}, {@code -suppress-debug-info},
-     * {@code -lineinfo}, {@code -O N} (ptxas records an explicit level; here a level other than the default 3),
+     * {@code -lineinfo}, {@code -O N} (ptxas records an explicit level; here a level other than the default 3, and none for device debug
+     * code, whose level 0 a {@code .target debug} implies unrecorded),
      * {@code -arch}, {@code -c}, {@code -fmad false}. Not recorded: {@code -v}, which the options do not tell apart
      * from the spill warnings' report, and {@code -g}, for which ptxas also records the input and output names.
      */
@@ -204,7 +205,7 @@ public final class ModuleCodegen {
         if (options.lineInfo()) {
             b.append("-lineinfo  ");
         }
-        if (options.optLevel() != 3) {
+        if (options.optLevel() != 3 && !options.debug()) {
             b.append("-O ").append(options.optLevel()).append(' ');
         }
         b.append("-arch ").append(target.name()).append(' ');
