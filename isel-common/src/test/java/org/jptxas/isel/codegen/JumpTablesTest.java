@@ -108,6 +108,10 @@ class JumpTablesTest {
         assertNotNull(fixed.op(), "typed");
         assertEquals(-0x90, fixed.op().immediate(fixed.op().lastImmediateField()));
         assertEquals(fixed.op(), asm.select("BRX R4 -0x90", 0x80, name -> 0), "the op the text assembles to");
+        org.jptxas.sass.Control control = new org.jptxas.sass.Control(5, true, 7, 7, 0);
+        assertArrayEquals(asm.assemble("BRX R4 -0x90", control, 0x80, null),
+                new org.jptxas.sass.SassEncoder(org.jptxas.spi.TestTargets.of(sm).isa()).encode(fixed.op(), control,
+                        0x80, null), sm + ": the words the text assembled to before");
         assertEquals(7, fixed.ptxLine());
         int[] words = new int[5];
         ByteBuffer.wrap(layout.bank()).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(words);
