@@ -34,6 +34,31 @@ class SassOpTest {
     }
 
     @Test
+    void anImmediateIsSetAsPrintedWhereItsFieldHoldsIt() {
+        // BRX's offset: a signed field, plain on sm_80, shifted by 2 on sm_90
+        for (String sm : new String[] {"sm_80", "sm_90"}) {
+            SassAssembler a = new SassAssembler(TestTargets.of(sm).isa());
+            SassOp brx = a.select("BRX R4 0x0", 0, null);
+            int slot = brx.lastImmediateField();
+            assertTrue(slot >= 0, sm);
+            SassOp placed = brx.withImmediate(slot, -0x90);
+            assertEquals("BRX R4 -0x90", placed.text(), sm);
+            assertEquals(-0x90, placed.immediate(slot), sm);
+            assertEquals(a.select("BRX R4 -0x90", 0, null), placed, sm + ": the op the text assembles to");
+            if (sm.equals("sm_90")) {
+                assertEquals(null, brx.withImmediate(slot, -0x92), "not a multiple of the field's unit");
+            }
+        }
+        // an unsigned field takes no negative value and nothing wider than itself
+        SassOp mov = asm.select("MOV R20, 0xfffff0", 0, null);
+        int slot = mov.immediateSlot(1);
+        assertEquals("MOV R20, 0x40", mov.withImmediate(slot, 0x40).text());
+        assertEquals(null, mov.withImmediate(slot, -0x40));
+        assertEquals(null, mov.withImmediate(slot, 1L << 32));
+        assertEquals(-1, asm.select("FFMA R0, R2, R3, R4", 0, null).lastImmediateField());
+    }
+
+    @Test
     void reuseSpellingIsTheSameOpInTheFormWithTheFlags() {
         SassOp op = asm.select("FFMA R0, R2, R3, R4", 0, null);
         assertEquals("FFMA {}, {}, {}, {}", op.form().skeleton());

@@ -159,6 +159,36 @@ public record SassOp(SassForm form, long[] values, String[] targets, int descrip
         return new SassOp(form, v, targets, descriptor);
     }
 
+    /**
+     * The same instruction with immediate slot {@code slot} printing {@code value} (signed and shifted as
+     * {@link #immediate} reads it), or null where the slot cannot: a literal of another value, a value the field's
+     * width, signedness or shift does not hold. A literal already printing the value keeps the instruction.
+     */
+    public SassOp withImmediate(int slot, long value) {
+        if (!(form.slots[slot] instanceof SassSlot.Field f)) {
+            return immediate(slot) == value ? this : null;
+        }
+        int width = f.field().width();
+        boolean signed = f.kind() == SlotKind.SHEX;
+        if (!signed && f.kind() != SlotKind.HEX || width >= 64 || (value & ((1L << f.shift()) - 1)) != 0) {
+            return null;
+        }
+        long scaled = value >> f.shift();
+        long raw = scaled & ((1L << width) - 1);
+        boolean fits = signed ? SlotKind.signExtend(raw, width) == scaled : scaled >= 0 && raw == scaled;
+        return fits ? withValue(slot, raw) : null;
+    }
+
+    /** The slot of the last hexadecimal immediate field ({@code BRX R2 -0x40}'s offset), or -1. */
+    public int lastImmediateField() {
+        for (int slot = form.slots.length - 1; slot >= 0; slot--) {
+            if (form.slots[slot] instanceof SassSlot.Field f && (f.kind() == SlotKind.HEX || f.kind() == SlotKind.SHEX)) {
+                return slot;
+            }
+        }
+        return -1;
+    }
+
     /** The same instruction with label slot {@code slot} branching to {@code label}. */
     public SassOp withTarget(int slot, String label) {
         if (!(form.slots[slot] instanceof SassSlot.Field f) || f.kind() != SlotKind.LABEL) {

@@ -278,19 +278,7 @@ public final class CallFrames {
                 + target + SECTION_RELATIVE + "))";
         String assembly = guardOf(move) + prefix + "0x0";
         return new CodeLine(move.label(), text, assembly, move.control(), new Sym(section, Sym.Kind.FUNCTION, part, offset),
-                move.ptxLine(), withImmediate(move.op(), immediate, 0), null, target);
-    }
-
-    /**
-     * {@code op} with immediate slot {@code slot} set to {@code value}, or null (the line is then assembled from its
-     * text) where the slot is not an unshifted field that holds it.
-     */
-    private static SassOp withImmediate(SassOp op, int slot, long value) {
-        if (op.form().slot(slot) instanceof SassSlot.Field f && f.shift() == 0 && f.field().width() < 64
-                && value >= 0 && value >>> f.field().width() == 0) {
-            return op.withValue(slot, value);
-        }
-        return op.immediate(slot) == value ? op : null;
+                move.ptxLine(), move.op().withImmediate(immediate, 0), null, target);
     }
 
     /** The line's text without its guard and its last operand ({@code MOV R20, }). */
@@ -355,7 +343,7 @@ public final class CallFrames {
             int slot = returnDistance(add);
             if (slot >= 0) {
                 long distance = (long) (call + 1 - lepc) * FunctionLayout.INSTRUCTION_BYTES;
-                out.set(j, retyped(add, withImmediate(add.op(), slot, distance)));
+                out.set(j, retyped(add, add.op().withImmediate(slot, distance)));
                 return;
             }
         }
@@ -512,7 +500,7 @@ public final class CallFrames {
                             out.set(j, returnAddressMove(prev, lowSlot, Sym.Part.LO32, section, returnAddress,
                                     returnLabel));
                         } else {
-                            out.set(j, retyped(prev, withImmediate(prev.op(), lowSlot, returnAddress)));
+                            out.set(j, retyped(prev, prev.op().withImmediate(lowSlot, returnAddress)));
                         }
                         low = true;
                     }

@@ -169,7 +169,7 @@ public final class FunctionCodegen {
         for (int i = 0; i < code.size(); i++) {
             long address = (long) i * FunctionLayout.INSTRUCTION_BYTES;
             if (code.get(i).jumpTable() != null) {
-                code.set(i, tables.branch(code.get(i), address, labels));
+                code.set(i, tables.branch(code.get(i), address, labels, asm));
             }
             CodeLine line = code.get(i);
             String text = line.assembly();
@@ -192,19 +192,13 @@ public final class FunctionCodegen {
             };
             SassOp op = line.op();
             try {
-                // the typed instruction; a line known by its text only (an emitter without selection) is assembled
-                if (op != null) {
-                    words = encoder.encode(op.withDescriptor(descriptor), line.control(), address, resolver);
-                } else {
-                    SassAssembler.Encoded assembled = asm.encoded(text, line.control(), address, resolver);
-                    words = assembled.words();
-                    op = assembled.op();
-                    if (descriptor >= 0 && cx.description().isa().descriptorField(op.form()) != null) {
-                        // the text does not name the descriptor pair: the encoder writes it
-                        words = encoder.encode(op.withDescriptor(descriptor), line.control(), address, resolver);
-                    }
+                // the typed instruction; a line known by its text only (an emitter without selection) is typed by
+                // the assembler first, and encoded like the others (naming the descriptor pair its text does not)
+                if (op == null) {
+                    op = asm.select(text, address, resolver);
                     code.set(i, line.withOp(op)); // the line tables and listings read it typed too
                 }
+                words = encoder.encode(op.withDescriptor(descriptor), line.control(), address, resolver);
             } catch (SassAssembler.AssemblyException | IllegalArgumentException e) {
                 throw new CompilationException(Diagnostic.error(cx.sourceName(), line.ptxLine(),
                         "Internal error: cannot encode '" + line.text() + "' for " + cx.target().name() + ": "

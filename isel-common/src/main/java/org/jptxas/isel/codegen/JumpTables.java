@@ -14,6 +14,8 @@ import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.opcode.OriOpcodes;
+import org.jptxas.sass.SassAssembler;
+import org.jptxas.sass.SassOp;
 
 /**
  * {@code brx.idx} as ptxas compiles it. The front end lowers it to {@code BRX index, entry...} (a 32-bit index and a
@@ -173,10 +175,11 @@ public final class JumpTables {
         private final List<Integer> record = new ArrayList<>();
 
         /**
-         * {@code line}, a BRX at {@code address} through a table, with its immediate; its entries' addresses go
-         * into the table and the record.
+         * {@code line}, a BRX at {@code address} through a table, with its immediate set in its typed instruction
+         * (a line known by its text is typed by {@code asm} first); its entries' addresses go into the table and the
+         * record.
          */
-        CodeLine branch(CodeLine line, long address, java.util.Map<String, Long> labels) {
+        CodeLine branch(CodeLine line, long address, java.util.Map<String, Long> labels, SassAssembler asm) {
             Table t = line.jumpTable();
             int first = t.offset() / 4;
             if (bank.length < first + t.entries().size()) {
@@ -193,14 +196,15 @@ public final class JumpTables {
                 bank[first + k] = target.intValue();
                 record.add(target.intValue());
             }
-            String immediate = " -0x" + Long.toHexString(address + FunctionLayout.INSTRUCTION_BYTES);
-            return new CodeLine(line.label(), withImmediate(line.text(), immediate),
-                    withImmediate(line.assembly(), immediate), line.control(), line.symbol(), line.ptxLine(), null, t, null);
-        }
-
-        /** The text with its last operand (the BRX's immediate) replaced. */
-        private static String withImmediate(String text, String immediate) {
-            return text.replaceFirst("\\s+-?0x[0-9a-fA-F]+\\s*$", "") + immediate;
+            SassOp op = line.op() != null ? line.op() : asm.select(line.assembly(), address, name -> 0);
+            int slot = op.lastImmediateField();
+            SassOp placed = slot < 0 ? null : op.withImmediate(slot, -(address + FunctionLayout.INSTRUCTION_BYTES));
+            if (placed == null) {
+                throw new IllegalStateException("no immediate for the table offset in '" + op.text() + "'");
+            }
+            String text = placed.text();
+            return new CodeLine(line.label(), text, text, line.control(), line.symbol(), line.ptxLine(), placed, t,
+                    null);
         }
 
         /** The bank's bytes, little-endian; empty without tables. */

@@ -2,7 +2,7 @@ package org.jptxas.isel.codegen;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
@@ -95,15 +95,24 @@ class JumpTablesTest {
         }
     }
 
-    @Test
-    void layoutFixesTheImmediateTheTableAndTheRecord() {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"sm_80", "sm_90"}) // sm_90's offset field is shifted
+    void layoutFixesTheImmediateTheTableAndTheRecord(String sm) {
         JumpTables.Layout layout = new JumpTables.Layout();
+        org.jptxas.sass.SassAssembler asm = new org.jptxas.sass.SassAssembler(org.jptxas.spi.TestTargets.of(sm).isa());
         CodeLine brx = new CodeLine(null, "BRX R4 0x0", "BRX R4 0x0", null, null, 7, null,
                 new JumpTables.Table(8, List.of(".L_a", ".L_b", ".L_a")), null);
-        CodeLine fixed = layout.branch(brx, 0x80, Map.of(".L_a", 0x90L, ".L_b", 0xb0L));
+        CodeLine fixed = layout.branch(brx, 0x80, Map.of(".L_a", 0x90L, ".L_b", 0xb0L), asm);
         assertEquals("BRX R4 -0x90", fixed.text());
         assertEquals("BRX R4 -0x90", fixed.assembly());
-        assertNull(fixed.op(), "assembled from its text");
+        assertNotNull(fixed.op(), "typed");
+        assertEquals(-0x90, fixed.op().immediate(fixed.op().lastImmediateField()));
+        assertEquals(fixed.op(), asm.select("BRX R4 -0x90", 0x80, name -> 0), "the op the text assembles to");
+        org.jptxas.sass.Control control = new org.jptxas.sass.Control(5, true, 7, 7, 0);
+        assertArrayEquals(asm.assemble("BRX R4 -0x90", control, 0x80, null),
+                new org.jptxas.sass.SassEncoder(org.jptxas.spi.TestTargets.of(sm).isa()).encode(fixed.op(), control,
+                        0x80, null), sm + ": the words the text assembled to before");
+        assertEquals(7, fixed.ptxLine());
         int[] words = new int[5];
         ByteBuffer.wrap(layout.bank()).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(words);
         assertArrayEquals(new int[] {0, 0, 0x90, 0xb0, 0x90}, words);
