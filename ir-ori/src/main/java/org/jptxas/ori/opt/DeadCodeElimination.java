@@ -1,6 +1,5 @@
 package org.jptxas.ori.opt;
 
-import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import org.jptxas.ori.analysis.Cfg;
@@ -37,18 +36,10 @@ public final class DeadCodeElimination implements Pass {
         List<BasicBlock> blocks = body.blocks();
         int count = body.instructionCount();
         Instr[] all = new Instr[count];
+        // the virtual registers any instruction reads, gathered by the same backward walk that finds the overwritten
+        // writes: one walk of the body fewer per run
         BitSet read = new BitSet(numbers.size());
-        if (!cx.entry()) {
-            for (BasicBlock b : blocks) {
-                for (Instr in : b.instrs()) {
-                    for (Reg r : in.usedRegs()) {
-                        if (r.virtual()) {
-                            read.set(numbers.of(r));
-                        }
-                    }
-                }
-            }
-        }
+        BitSet overwritten = overwrittenUnread(blocks, numbers, count, read);
         // per register number, its defining instructions (numbers), as linked lists threaded through arrays
         int[] firstDef = new int[numbers.size()];
         java.util.Arrays.fill(firstDef, -1);
@@ -60,7 +51,7 @@ public final class DeadCodeElimination implements Pass {
         int[] work = new int[count];
         int top = 0;
         int id = 0;
-        BitSet overwritten = overwrittenUnread(blocks, numbers, count);
+        boolean unreadPredicates = false;
         for (int bi = 0; bi < blocks.size(); bi++) {
             BasicBlock b = blocks.get(bi);
             List<Instr> instrs = b.instrs();
@@ -90,6 +81,8 @@ public final class DeadCodeElimination implements Pass {
                     live.set(id);
                     work[top++] = id;
                 }
+                // after the root test, which a device function's unread predicate result makes a root
+                unreadPredicates |= unreadPredicatesToPT(dsts, read, numbers);
                 id++;
             }
         }
@@ -123,22 +116,21 @@ public final class DeadCodeElimination implements Pass {
                 }
             }
         }
-        boolean unreadPredicates = unreadPredicatesToPT(blocks, numbers);
         if (live.cardinality() == count) {
             return unreadPredicates;
         }
+        // the live instructions move up in place and the dead tail goes: no copy of each block
         id = 0;
-        for (BasicBlock b : blocks) {
-            List<Instr> instrs = b.instrs();
-            List<Instr> kept = new ArrayList<>(instrs.size());
-            for (Instr in : instrs) {
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            List<Instr> instrs = blocks.get(bi).instrs();
+            int kept = 0;
+            for (int ii = 0; ii < instrs.size(); ii++) {
                 if (live.get(id++)) {
-                    kept.add(in);
+                    instrs.set(kept++, instrs.get(ii));
                 }
             }
-            if (kept.size() != instrs.size()) {
-                instrs.clear();
-                instrs.addAll(kept);
+            if (kept != instrs.size()) {
+                instrs.subList(kept, instrs.size()).clear();
             }
         }
         return true;
@@ -149,7 +141,8 @@ public final class DeadCodeElimination implements Pass {
      * before anything reads it (a fragment copied out of each MMA's result into the same PTX registers, read only
      * after the last one). Left out of the register's definitions, they are dead whatever reads the register later.
      */
-    private static BitSet overwrittenUnread(List<BasicBlock> blocks, VirtualNumbering numbers, int count) {
+    private static BitSet overwrittenUnread(List<BasicBlock> blocks, VirtualNumbering numbers, int count,
+                                            BitSet read) {
         BitSet dead = new BitSet(count);
         BitSet replaced = new BitSet(numbers.size());
         int end = 0;
@@ -161,18 +154,20 @@ public final class DeadCodeElimination implements Pass {
                 Instr in = instrs.get(i);
                 Reg only = in.dsts().size() == 1 ? in.dsts().get(0) : null;
                 int k = only != null && only.virtual() && !only.isPart() && only.comps() == 1 ? numbers.of(only) : -1;
+                List<Reg> used = in.usedRegs();
                 if (k >= 0 && replaced.get(k) && in.guard().isAlways() && OpInfo.isPure(in)) {
                     dead.set(end - instrs.size() + i);
-                    continue; // reads nothing that matters
+                    markRead(used, read, numbers);
+                    continue; // reads nothing that matters to the replaced writes
                 }
                 if (k >= 0 && in.guard().isAlways()) {
                     replaced.set(k);
                 }
-                List<Reg> used = in.usedRegs();
                 for (int ui = 0; ui < used.size(); ui++) {
                     int u = numbers.of(used.get(ui));
                     if (u >= 0) {
                         replaced.clear(u);
+                        read.set(u);
                     }
                 }
             }
@@ -180,36 +175,26 @@ public final class DeadCodeElimination implements Pass {
         return dead;
     }
 
+    private static void markRead(List<Reg> used, BitSet read, VirtualNumbering numbers) {
+        for (int ui = 0; ui < used.size(); ui++) {
+            int u = numbers.of(used.get(ui));
+            if (u >= 0) {
+                read.set(u);
+            }
+        }
+    }
+
     /**
      * A predicate no instruction reads is written to PT instead (a shuffle's in-range flag, a compare's second
      * result), as ptxas does: the instructions writing it then no longer depend on each other through it.
      */
-    private static boolean unreadPredicatesToPT(List<BasicBlock> blocks, VirtualNumbering numbers) {
-        BitSet read = new BitSet(numbers.size());
-        for (int bi = 0; bi < blocks.size(); bi++) {
-            List<Instr> instrs = blocks.get(bi).instrs();
-            for (int i = 0; i < instrs.size(); i++) {
-                List<Reg> used = instrs.get(i).usedRegs();
-                for (int u = 0; u < used.size(); u++) {
-                    Reg r = used.get(u);
-                    if (r.virtual() && r.file() == RegFile.P) {
-                        read.set(numbers.of(r));
-                    }
-                }
-            }
-        }
+    private static boolean unreadPredicatesToPT(List<Reg> dsts, BitSet read, VirtualNumbering numbers) {
         boolean changed = false;
-        for (int bi = 0; bi < blocks.size(); bi++) {
-            List<Instr> instrs = blocks.get(bi).instrs();
-            for (int ii = 0; ii < instrs.size(); ii++) {
-                List<Reg> dsts = instrs.get(ii).dsts();
-                for (int i = 0; i < dsts.size(); i++) {
-                    Reg d = dsts.get(i);
-                    if (d.virtual() && d.file() == RegFile.P && numbers.of(d) >= 0 && !read.get(numbers.of(d))) {
-                        dsts.set(i, Reg.PT);
-                        changed = true;
-                    }
-                }
+        for (int i = 0; i < dsts.size(); i++) {
+            Reg d = dsts.get(i);
+            if (d.virtual() && d.file() == RegFile.P && numbers.of(d) >= 0 && !read.get(numbers.of(d))) {
+                dsts.set(i, Reg.PT);
+                changed = true;
             }
         }
         return changed;

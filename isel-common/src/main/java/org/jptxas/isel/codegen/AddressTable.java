@@ -29,7 +29,13 @@ public final class AddressTable {
 
     /** The slot of {@code symbol + addend}, allocated on first use. */
     public int slot(String symbol, long addend) {
-        return slots.computeIfAbsent(new CubinBuilder.BankAddress(symbol, addend), k -> slots.size());
+        CubinBuilder.BankAddress key = new CubinBuilder.BankAddress(symbol, addend);
+        Integer slot = slots.get(key);
+        if (slot == null) {
+            slot = slots.size();
+            slots.put(key, slot);
+        }
+        return slot;
     }
 
     public List<CubinBuilder.BankAddress> slots() {
@@ -43,11 +49,16 @@ public final class AddressTable {
 
     static void rewrite(OriFunction f, CodegenContext cx) throws CompilationException {
         AddressTable table = cx.addressTable();
-        for (BasicBlock b : f.body().blocks()) {
+        // indexed loops: in C1-compiled code (the compile server's) a for-each iterator allocates per block
+        List<BasicBlock> blocks = f.body().blocks();
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            BasicBlock b = blocks.get(bi);
             if (!cx.options().relocatable()) {
                 systemCalls(b, table, f);
             }
-            for (Instr in : b.instrs()) {
+            List<Instr> instrs = b.instrs();
+            for (int ii = 0; ii < instrs.size(); ii++) {
+                Instr in = instrs.get(ii);
                 List<Src> srcs = in.srcs();
                 for (int i = 0; i < srcs.size(); i++) {
                     Src s = srcs.get(i);

@@ -35,17 +35,24 @@ public final class SelectingSassEmitter implements SassEmitter {
         String[] labels = PassThroughSassEmitter.blockLabels(body);
         List<CodeLine> out = new ArrayList<>(body.instructionCount());
         List<Diagnostic> errors = new ArrayList<>();
-        for (BasicBlock b : body.blocks()) {
+        // one label function and indexed loops for the whole body: in C1-compiled code (the compile server's) a
+        // capturing lambda or a for-each iterator allocates at every instruction
+        java.util.function.IntFunction<String> labelOf = id -> labels[id];
+        List<BasicBlock> blocks = body.blocks();
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            BasicBlock b = blocks.get(bi);
             String pending = labels[b.id()];
-            for (Instr in : b.instrs()) {
+            List<Instr> instrs = b.instrs();
+            for (int ii = 0; ii < instrs.size(); ii++) {
+                Instr in = instrs.get(ii);
                 try {
-                    CodeLine indirect = JumpTables.line(in, pending, id -> labels[id]);
+                    CodeLine indirect = JumpTables.line(in, pending, labelOf);
                     if (indirect != null) {
                         out.add(indirect);
                         pending = null;
                         continue;
                     }
-                    SassLine line = selector.emit(in, id -> labels[id]);
+                    SassLine line = selector.emit(in, labelOf);
                     Sym sym = line.relocation() != null ? line.relocation() : symbolOf(in);
                     out.add(new CodeLine(pending, line.text(), line.assemblyText(), null, sym, in.line(), line.op()));
                 } catch (SelectionException e) {
@@ -61,8 +68,9 @@ public final class SelectingSassEmitter implements SassEmitter {
     }
 
     private static Sym symbolOf(Instr in) {
-        for (Src s : in.srcs()) {
-            if (s.value() instanceof Sym sym) {
+        List<Src> srcs = in.srcs();
+        for (int i = 0; i < srcs.size(); i++) {
+            if (srcs.get(i).value() instanceof Sym sym) {
                 return sym;
             }
         }

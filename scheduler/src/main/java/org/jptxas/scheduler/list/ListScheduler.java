@@ -130,16 +130,26 @@ public final class ListScheduler {
             }
             // Block-local GPR values: which producers each instruction consumes, and how many consumers remain.
             for (int i = 0; i < n; i++) {
-                List<Integer> defs = new ArrayList<>();
+                int[] defs = new int[g.predEnd(i) - g.predBegin(i)];
+                int count = 0;
                 for (int e = g.predBegin(i); e < g.predEnd(i); e++) {
                     int p = g.pred(e);
-                    if (g.predKind(e) == DepKind.RAW && gprDefWidth[p] > 0 && !defs.contains(p)) {
-                        defs.add(p);
+                    if (g.predKind(e) == DepKind.RAW && gprDefWidth[p] > 0 && !contains(defs, count, p)) {
+                        defs[count++] = p;
                         remainingUses[p]++;
                     }
                 }
-                gprUseDefs[i] = defs.stream().mapToInt(Integer::intValue).toArray();
+                gprUseDefs[i] = count == defs.length ? defs : java.util.Arrays.copyOf(defs, count);
             }
+        }
+
+        private static boolean contains(int[] values, int count, int value) {
+            for (int k = 0; k < count; k++) {
+                if (values[k] == value) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         Schedule run() {
@@ -161,8 +171,8 @@ public final class ListScheduler {
                 if (ready.isEmpty()) {
                     throw new IllegalStateException("cycle in dependency graph");
                 }
-                for (int s : readySpecial) {
-                    ready.rekey(s, () -> ready.priority[s] = priority(s));
+                for (int r = 0; r < readySpecial.size(); r++) {
+                    reprioritize(readySpecial.get(r));
                 }
                 int best = select();
                 if (DEBUG) {
@@ -196,7 +206,8 @@ public final class ListScheduler {
             int minTierCount = 0;
             int minHeight = Integer.MAX_VALUE;
             int scanned = 0;
-            for (int node : ready.nodes()) {
+            for (int rank = 0; rank < ready.size(); rank++) {
+                int node = ready.node(rank);
                 if (++scanned > 32) {
                     break;
                 }
@@ -261,16 +272,21 @@ public final class ListScheduler {
                 int i = waiting.poll();
                 if (!scheduled[i]) {
                     stalled--;
-                    ready.rekey(i, () -> ready.priority[i] = priority(i));
+                    reprioritize(i);
                 }
             }
         }
 
+        /** Recomputes a node's priority, moving it in the ready list when it is there. */
+        private void reprioritize(int i) {
+            boolean present = ready.detach(i);
+            ready.priority[i] = priority(i);
+            ready.attach(i, present);
+        }
+
         private void rekeyAll() {
-            List<Integer> all = new ArrayList<>();
-            ready.nodes().forEach(all::add);
-            for (int i : all) {
-                ready.rekey(i, () -> ready.priority[i] = priority(i));
+            for (int i : ready.nodes()) {
+                reprioritize(i);
             }
         }
 
@@ -322,7 +338,9 @@ public final class ListScheduler {
                     for (int e = g.succBegin(p); e < g.succEnd(p); e++) {
                         int s = g.succ(e);
                         if (!scheduled[s] && g.succKind(e) == DepKind.RAW) {
-                            ready.rekey(s, () -> ready.gprDelta[s] = gprDelta(s));
+                            boolean present = ready.detach(s);
+                            ready.gprDelta[s] = gprDelta(s);
+                            ready.attach(s, present);
                         }
                     }
                 }

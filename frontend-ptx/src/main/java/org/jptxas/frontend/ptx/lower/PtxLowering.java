@@ -291,36 +291,42 @@ public final class PtxLowering {
             if (s instanceof Block b) {
                 scan(b, calls, shared, moduleShared);
             } else if (s instanceof Instruction insn) {
-                for (Operand o : insn.operands()) {
-                    scanOperand(o, insn.opcode().equals("call"), calls, shared, moduleShared);
-                }
+                scanOperands(insn.operands(), insn.opcode().equals("call"), calls, shared, moduleShared);
             }
+        }
+    }
+
+    private void scanOperands(List<? extends Operand> os, boolean call, Set<String> calls, Set<Declarator> shared,
+            Set<Declarator> moduleShared) {
+        for (int i = 0; i < os.size(); i++) {
+            scanOperand(os.get(i), call, calls, shared, moduleShared);
         }
     }
 
     private void scanOperand(Operand o, boolean call, Set<String> calls, Set<Declarator> shared,
             Set<Declarator> moduleShared) {
         if (o instanceof Expr.SymbolRef r) {
-            resolved.symbolOf(r).ifPresent(sym -> {
-                if (sym instanceof Symbol.Function fn && call) {
-                    calls.add(fn.name());
-                } else if (sym instanceof Symbol.Variable v && moduleShared.contains(v.declarator())) {
-                    shared.add(v.declarator());
-                }
-            });
+            // no capturing lambdas or iterators here: C1-compiled code (the compile server's) allocates for each,
+            // at every operand of the module
+            Symbol sym = resolved.symbolOf(r).orElse(null);
+            if (sym instanceof Symbol.Function fn && call) {
+                calls.add(fn.name());
+            } else if (sym instanceof Symbol.Variable v && moduleShared.contains(v.declarator())) {
+                shared.add(v.declarator());
+            }
         } else if (o instanceof Expr.Binary b) {
             scanOperand(b.left(), call, calls, shared, moduleShared);
             scanOperand(b.right(), call, calls, shared, moduleShared);
         } else if (o instanceof Expr.Unary u) {
             scanOperand(u.operand(), call, calls, shared, moduleShared);
         } else if (o instanceof Expr.Apply a) {
-            a.arguments().forEach(x -> scanOperand(x, call, calls, shared, moduleShared));
+            scanOperands(a.arguments(), call, calls, shared, moduleShared);
         } else if (o instanceof Operand.Address a) {
-            a.parts().forEach(x -> scanOperand(x, call, calls, shared, moduleShared));
+            scanOperands(a.parts(), call, calls, shared, moduleShared);
         } else if (o instanceof Operand.Vector v) {
-            v.elements().forEach(x -> scanOperand(x, call, calls, shared, moduleShared));
+            scanOperands(v.elements(), call, calls, shared, moduleShared);
         } else if (o instanceof Operand.ParenList p) {
-            p.elements().forEach(x -> scanOperand(x, call, calls, shared, moduleShared));
+            scanOperands(p.elements(), call, calls, shared, moduleShared);
         } else if (o instanceof Operand.Pair p) {
             scanOperand(p.first(), call, calls, shared, moduleShared);
             scanOperand(p.second(), call, calls, shared, moduleShared);
