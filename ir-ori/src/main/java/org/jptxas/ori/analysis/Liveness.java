@@ -51,13 +51,19 @@ public final class Liveness {
         liveIn = new BitSet[n];
         liveOut = new BitSet[n];
         mentionedParts = new int[width];
-        for (BasicBlock b : body.blocks()) {
-            for (Instr in : b.instrs()) {
-                for (Reg r : in.usedRegs()) {
-                    mention(r);
+        // indexed loops here and below: under C1 every for-each allocates its iterator, per instruction and list
+        List<BasicBlock> blocks = body.blocks();
+        for (int bi = 0; bi < n; bi++) {
+            List<Instr> instrs = blocks.get(bi).instrs();
+            for (int i = 0; i < instrs.size(); i++) {
+                Instr in = instrs.get(i);
+                List<Reg> used = in.usedRegs();
+                for (int j = 0; j < used.size(); j++) {
+                    mention(used.get(j));
                 }
-                for (Reg r : in.dsts()) {
-                    mention(r);
+                List<Reg> dsts = in.dsts();
+                for (int j = 0; j < dsts.size(); j++) {
+                    mention(dsts.get(j));
                 }
             }
         }
@@ -66,18 +72,25 @@ public final class Liveness {
         java.util.List<Integer> touched = new java.util.ArrayList<>();
         BitSet u = new BitSet(width);
         BitSet d = new BitSet(width);
-        for (BasicBlock b : body.blocks()) {
+        for (int bi = 0; bi < n; bi++) {
+            BasicBlock b = blocks.get(bi);
             u.clear();
             d.clear();
-            for (Instr in : b.instrs()) {
-                for (Reg r : in.usedRegs()) {
+            List<Instr> instrs = b.instrs();
+            for (int i = 0; i < instrs.size(); i++) {
+                Instr in = instrs.get(i);
+                List<Reg> used = in.usedRegs();
+                for (int j = 0; j < used.size(); j++) {
+                    Reg r = used.get(j);
                     if (r.virtual() && !d.get(key(r))
                             && (!r.isPart() || (partsWritten[key(r)] & (1 << r.part())) == 0)) {
                         u.set(key(r));
                     }
                 }
+                List<Reg> dsts = in.dsts();
                 if (in.guard().isAlways()) {
-                    for (Reg r : in.dsts()) {
+                    for (int j = 0; j < dsts.size(); j++) {
+                        Reg r = dsts.get(j);
                         if (r.virtual() && !r.isPart()) {
                             d.set(key(r));
                         } else if (r.virtual()) {

@@ -1,8 +1,5 @@
 package org.jptxas.ori.analysis;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
-
 /**
  * Loop depth of every block: the number of natural loops containing it. A natural loop is found from each back
  * edge {@code b -> h} where {@code h} dominates {@code b}; its body is every block that reaches {@code b} without
@@ -15,42 +12,42 @@ public final class LoopNesting {
         int n = cfg.size();
         depth = new int[n];
         boolean[] inLoop = new boolean[n];
-        Deque<Integer> work = new ArrayDeque<>();
+        // the blocks of the loop being found, which are also its work list: a header's loop is cleared and counted
+        // through them instead of over every block (that made this quadratic in the blocks of large kernels)
+        int[] members = new int[n];
         for (int h = 0; h < n; h++) {
             if (!cfg.isReachable(h)) {
                 continue;
             }
-            java.util.Arrays.fill(inLoop, false);
-            boolean any = false;
+            int count = 0;
             for (int b : cfg.predsView(h)) {
-                if (cfg.isReachable(b) && dominators.dominates(h, b)) {
-                    any = true;
-                    if (!inLoop[b]) {
-                        inLoop[b] = true;
-                        work.push(b);
-                    }
+                if (cfg.isReachable(b) && dominators.dominates(h, b) && !inLoop[b]) {
+                    inLoop[b] = true;
+                    members[count++] = b;
                 }
             }
-            if (!any) {
+            if (count == 0) {
                 continue;
             }
-            inLoop[h] = true;
-            while (!work.isEmpty()) {
-                int b = work.pop();
+            if (!inLoop[h]) {
+                inLoop[h] = true;
+                members[count++] = h;
+            }
+            for (int next = 0; next < count; next++) {
+                int b = members[next];
                 if (b == h) {
                     continue;
                 }
                 for (int p : cfg.predsView(b)) {
                     if (!inLoop[p] && cfg.isReachable(p)) {
                         inLoop[p] = true;
-                        work.push(p);
+                        members[count++] = p;
                     }
                 }
             }
-            for (int b = 0; b < n; b++) {
-                if (inLoop[b]) {
-                    depth[b]++;
-                }
+            for (int i = 0; i < count; i++) {
+                depth[members[i]]++;
+                inLoop[members[i]] = false;
             }
         }
     }

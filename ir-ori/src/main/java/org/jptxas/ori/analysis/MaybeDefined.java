@@ -1,6 +1,7 @@
 package org.jptxas.ori.analysis;
 
 import java.util.BitSet;
+import java.util.List;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
@@ -14,6 +15,13 @@ import org.jptxas.ori.ir.Reg;
 public final class MaybeDefined {
     private final BitSet[] in;
     private final BitSet[] out;
+    /**
+     * With a universe, the sets number its registers densely: per dense number its key, and per key below the
+     * universe's highest its dense number or -1. Sets keyed by register were as wide as the highest key in the
+     * universe, per block, in the register allocator most of this analysis's time and allocation. Null without one.
+     */
+    private final int[] keyOf;
+    private final int[] denseOf;
 
     /** {@code atEntry}: registers defined on entry to the function (incoming values); may be empty. */
     public MaybeDefined(FunctionBody body, Cfg cfg, Liveness keys, BitSet atEntry) {
@@ -32,14 +40,35 @@ public final class MaybeDefined {
         out = new BitSet[n];
         // the entry sets sized for the registers of the universe at once: grown by or() block after block, their
         // copies were a large share of the register allocator's allocation
-        int size = universe != null ? universe.length() : 0;
-        for (BasicBlock b : body.blocks()) {
+        if (universe != null) {
+            keyOf = new int[universe.cardinality()];
+            denseOf = new int[universe.length()];
+            java.util.Arrays.fill(denseOf, -1);
+            int dense = 0;
+            for (int k = universe.nextSetBit(0); k >= 0; k = universe.nextSetBit(k + 1)) {
+                denseOf[k] = dense;
+                keyOf[dense++] = k;
+            }
+        } else {
+            keyOf = null;
+            denseOf = null;
+        }
+        int size = universe != null ? keyOf.length : 0;
+        // indexed loops: under C1 every for-each allocates its iterator, per instruction and operand list
+        List<BasicBlock> blocks = body.blocks();
+        for (int bi = 0; bi < n; bi++) {
+            BasicBlock b = blocks.get(bi);
             BitSet g = new BitSet();
-            for (Instr i : b.instrs()) {
-                for (Reg r : i.dsts()) {
-                    // outside the universe not even set for a moment: the set would grow to the function's width
-                    if (r.virtual() && (universe == null || universe.get(keys.key(r)))) {
-                        g.set(keys.key(r));
+            List<Instr> instrs = b.instrs();
+            for (int i = 0; i < instrs.size(); i++) {
+                List<Reg> dsts = instrs.get(i).dsts();
+                for (int j = 0; j < dsts.size(); j++) {
+                    Reg r = dsts.get(j);
+                    if (r.virtual()) {
+                        int g0 = dense(keys.key(r));
+                        if (g0 >= 0) {
+                            g.set(g0);
+                        }
                     }
                 }
             }
@@ -50,9 +79,12 @@ public final class MaybeDefined {
         if (n == 0) {
             return;
         }
-        BitSet entry = (BitSet) atEntry.clone();
-        if (universe != null) {
-            entry.and(universe);
+        BitSet entry = new BitSet(size);
+        for (int k = atEntry.nextSetBit(0); k >= 0; k = atEntry.nextSetBit(k + 1)) {
+            int g0 = dense(k);
+            if (g0 >= 0) {
+                entry.set(g0);
+            }
         }
         in[0].or(entry);
         out[0].or(entry);
@@ -87,13 +119,31 @@ public final class MaybeDefined {
         }
     }
 
-    /** Registers some definition may reach at the start of {@code block}; do not modify. */
-    public BitSet inView(int block) {
-        return in[block];
+    /** The set number of register key {@code k}; -1 outside the universe. */
+    private int dense(int k) {
+        if (denseOf == null) {
+            return k;
+        }
+        return k < denseOf.length ? denseOf[k] : -1;
     }
 
-    /** Registers some definition may reach at the end of {@code block}; do not modify. */
-    public BitSet outView(int block) {
-        return out[block];
+    /** Removes from {@code keys} the registers some definition may reach at the start of {@code block}. */
+    public void removeDefinedAtStart(int block, BitSet keys) {
+        remove(in[block], keys);
+    }
+
+    /** Removes from {@code keys} the registers some definition may reach at the end of {@code block}. */
+    public void removeDefinedAtEnd(int block, BitSet keys) {
+        remove(out[block], keys);
+    }
+
+    private void remove(BitSet set, BitSet keys) {
+        if (keyOf == null) {
+            keys.andNot(set);
+            return;
+        }
+        for (int g = set.nextSetBit(0); g >= 0; g = set.nextSetBit(g + 1)) {
+            keys.clear(keyOf[g]);
+        }
     }
 }

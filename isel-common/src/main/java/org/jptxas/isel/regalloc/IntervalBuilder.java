@@ -86,11 +86,14 @@ final class IntervalBuilder {
             undefinedAtEnd.clear();
             if (cfg.isReachable(b)) {
                 undefinedAtEnd.or(undefinedCandidates);
-                undefinedAtEnd.andNot(defined.outView(b));
+                defined.removeDefinedAtEnd(b, undefinedAtEnd);
             } else {
                 undefinedAtEnd.or(undefinedWhereUnreachable);
-                for (Instr in : block.instrs()) {
-                    for (Reg r : in.dsts()) {
+                List<Instr> instrs = block.instrs();
+                for (int i = 0; i < instrs.size(); i++) {
+                    List<Reg> dsts = instrs.get(i).dsts();
+                    for (int j = 0; j < dsts.size(); j++) {
+                        Reg r = dsts.get(j);
                         if (r.virtual()) {
                             undefinedAtEnd.clear(live.key(r));
                         }
@@ -115,7 +118,9 @@ final class IntervalBuilder {
                         }
                     }
                 }
-                for (Reg r : in.dsts()) {
+                List<Reg> dsts = in.dsts();
+                for (int j = 0; j < dsts.size(); j++) {
+                    Reg r = dsts.get(j);
                     if (!r.virtual()) {
                         continue;
                     }
@@ -141,7 +146,9 @@ final class IntervalBuilder {
                         iv.addRange(pos + 1, pos + 2);
                     }
                 }
-                for (Reg r : in.usedRegs()) {
+                List<Reg> used = in.usedRegs();
+                for (int j = 0; j < used.size(); j++) {
+                    Reg r = used.get(j);
                     if (!r.virtual()) {
                         continue;
                     }
@@ -162,13 +169,15 @@ final class IntervalBuilder {
             if (cfg.isReachable(b)) {
                 liveNow.and(undefinedCandidates);
             }
-            liveNow.andNot(defined.inView(b));
+            defined.removeDefinedAtStart(b, liveNow);
             if (!liveNow.isEmpty()) {
                 for (int k = liveNow.nextSetBit(0); k >= 0; k = liveNow.nextSetBit(k + 1)) {
                     firstDef[k] = blockTo;
                 }
                 for (int i = instrs.size() - 1; i >= 0; i--) {
-                    for (Reg r : instrs.get(i).dsts()) {
+                    List<Reg> dsts = instrs.get(i).dsts();
+                    for (int j = 0; j < dsts.size(); j++) {
+                        Reg r = dsts.get(j);
                         if (r.virtual() && liveNow.get(live.key(r))) {
                             firstDef[live.key(r)] = blockFrom + 2 * i + 1;
                         }
@@ -221,9 +230,13 @@ final class IntervalBuilder {
             readBack.clear();
             keyCount = 0;
             List<Instr> instrs = b.instrs();
-            for (Instr in : instrs) {
+            // indexed loops: under C1 every for-each allocates its iterator, per instruction and operand list
+            for (int i = 0; i < instrs.size(); i++) {
+                Instr in = instrs.get(i);
                 if (!written.isEmpty()) {
-                    for (Reg r : in.usedRegs()) {
+                    List<Reg> used = in.usedRegs();
+                    for (int j = 0; j < used.size(); j++) {
+                        Reg r = used.get(j);
                         if (r.virtual() && written.get(live.key(r)) && !readBack.get(live.key(r))) {
                             readBack.set(live.key(r));
                             if (keyCount == keys.length) {
@@ -233,7 +246,9 @@ final class IntervalBuilder {
                         }
                     }
                 }
-                for (Reg r : in.dsts()) {
+                List<Reg> dsts = in.dsts();
+                for (int j = 0; j < dsts.size(); j++) {
+                    Reg r = dsts.get(j);
                     if (r.virtual() && r.isPart()) {
                         partWritten.set(live.key(r));
                         written.set(live.key(r));
@@ -254,7 +269,9 @@ final class IntervalBuilder {
             for (int i = instrs.size() - 1; i >= 0; i--) {
                 Instr in = instrs.get(i);
                 boolean unguarded = in.guard().isAlways();
-                for (Reg r : in.dsts()) {
+                List<Reg> dsts = in.dsts();
+                for (int j = 0; j < dsts.size(); j++) {
+                    Reg r = dsts.get(j);
                     int k = r.virtual() ? live.key(r) : -1;
                     if (k < 0 || !readBack.get(k) || !alive.get(k)) {
                         continue;
@@ -269,7 +286,9 @@ final class IntervalBuilder {
                         parts[k] = 0;
                     }
                 }
-                for (Reg r : in.usedRegs()) {
+                List<Reg> used = in.usedRegs();
+                for (int j = 0; j < used.size(); j++) {
+                    Reg r = used.get(j);
                     int k = r.virtual() ? live.key(r) : -1;
                     if (k < 0 || !readBack.get(k)) {
                         continue;

@@ -2,6 +2,7 @@ package org.jptxas.isel.regalloc;
 
 import java.util.BitSet;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.FunctionBody;
@@ -66,16 +67,23 @@ final class ValueTable {
                 }
             }
         }
-        for (BasicBlock b : body.blocks()) {
-            for (Instr in : b.instrs()) {
-                for (Reg r : in.dsts()) {
+        // indexed loops: under C1 every for-each allocates its iterator, per instruction and operand list
+        List<BasicBlock> blocks = body.blocks();
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            List<Instr> instrs = blocks.get(bi).instrs();
+            for (int i = 0; i < instrs.size(); i++) {
+                Instr in = instrs.get(i);
+                List<Reg> dsts = in.dsts();
+                for (int j = 0; j < dsts.size(); j++) {
+                    Reg r = dsts.get(j);
                     note(r);
                     if (r.virtual()) {
                         written[key(r)] = true;
                     }
                 }
-                for (Reg r : in.usedRegs()) {
-                    note(r);
+                List<Reg> used = in.usedRegs();
+                for (int j = 0; j < used.size(); j++) {
+                    note(used.get(j));
                 }
             }
         }
