@@ -7,9 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import org.jptxas.sass.probe.ModifierLearner;
-import org.jptxas.spi.CodegenSpec;
-import org.jptxas.spi.TargetDescription;
-import org.jptxas.spi.TestTargets;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -25,10 +22,10 @@ class ComposedFormOrderTest {
     @ParameterizedTest
     @ValueSource(strings = {"sm_86", "sm_89"})
     void composedFormsDoNotDependOnTheOrderOfRequests(String sm) {
-        SassIsa wholeFirst = fresh(sm);
+        SassIsa wholeFirst = ComposedSkeletonFormsTest.fresh(sm);
         List<SassForm> whole = wholeFirst.composedForms();
 
-        SassIsa requestsFirst = fresh(sm);
+        SassIsa requestsFirst = ComposedSkeletonFormsTest.fresh(sm);
         TreeSet<String> skeletons = new TreeSet<>();
         for (SassForm f : whole) {
             if (ModifierComposer.base(f.mnemonic).equals(MNEMONIC)) {
@@ -69,13 +66,6 @@ class ComposedFormOrderTest {
             }
         }
         assertEquals(readFirst, readAfter, sm + ": the composed forms' example words read otherwise");
-    }
-
-    private static SassIsa fresh(String sm) {
-        TargetDescription d = TestTargets.of(sm);
-        CodegenSpec c = d.codegen();
-        return SassIsa.load(d.tables(), c.sass().base(), c.sass().overlay(), c.modifiers().base(),
-                c.modifiers().overlay());
     }
 
     private static List<String> identities(List<SassForm> forms) {

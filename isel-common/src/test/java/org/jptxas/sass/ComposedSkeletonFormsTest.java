@@ -87,7 +87,8 @@ class ComposedSkeletonFormsTest {
                 sm + ": " + skeletons.size() + " skeletons, " + composed + " with composed forms");
     }
 
-    private static SassIsa fresh(String sm) {
+    /** A per-SM ISA of its own, composed from nothing asked before (not the shared instance). */
+    static SassIsa fresh(String sm) {
         TargetDescription d = TestTargets.of(sm);
         CodegenSpec c = d.codegen();
         return SassIsa.load(d.tables(), c.sass().base(), c.sass().overlay(), c.modifiers().base(),
