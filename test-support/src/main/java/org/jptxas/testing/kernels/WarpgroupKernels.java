@@ -35,6 +35,43 @@ public final class WarpgroupKernels {
                 });
     }
 
+    static final int TMA_M = 128;
+    static final int TMA_N = 256;
+    static final int TMA_K = 128;
+
+    /**
+     * {@code tma_wgmma_gemm} (kernels/, CUDA C for sm_90a): C ({@value #TMA_M} x {@value #TMA_N}, f32) = A
+     * ({@value #TMA_M} x {@value #TMA_K}, f16, row-major) B (given transposed as {@code bt}, {@value #TMA_N} x
+     * {@value #TMA_K}); a 2x2 grid of one-warpgroup blocks, each loading 32-wide K slices of A and B with
+     * {@code cp.async.bulk.tensor.2d} (boxes of one 8-element K chunk: the no-swizzle K-major core-matrix layout),
+     * waiting on the mbarrier's phase, multiplying with {@code wgmma m64n128k16 f32.f16.f16} and writing its 64 x 128
+     * tile with one tensor store. Like {@link #wgmmaGemmF16()} it is not in {@link KernelSuite#all()} (sm_90a only);
+     * inputs are eighths, so the result is exact whatever the summation order.
+     */
+    public static KernelCase tmaWgmmaGemm() {
+        Gen g = new Gen("tma_wgmma_gemm");
+        short[] a = eighths(g, TMA_M * TMA_K), bt = eighths(g, TMA_N * TMA_K);
+        return kernel("tma_wgmma_gemm").describe("TMA load -> wgmma m64n128k16 f32.f16.f16 -> TMA store GEMM with"
+                        + " mbarrier waits (sm_90a)").minSm(90).grid(2, 2, 1).block(128)
+                .in("a", Elem.F16, Bytes.of(a)).in("bt", Elem.F16, Bytes.of(bt)).out("c", Elem.F32, TMA_M * TMA_N)
+                .tensorMap2d("a_map", "a", 6, 2, TMA_K, TMA_M, 8, 64)
+                .tensorMap2d("bt_map", "bt", 6, 2, TMA_K, TMA_N, 8, 128)
+                .tensorMap2d("c_map", "c", 7, 4, TMA_N, TMA_M, 128, 64)
+                .reference(io -> {
+                    float[] c = io.f32("c");
+                    for (int i = 0; i < TMA_M; i++) {
+                        for (int j = 0; j < TMA_N; j++) {
+                            double s = 0;
+                            for (int k = 0; k < TMA_K; k++) {
+                                s += (double) RefMath.halfToFloat(a[TMA_K * i + k])
+                                        * RefMath.halfToFloat(bt[TMA_K * j + k]);
+                            }
+                            c[TMA_N * i + j] = (float) s;
+                        }
+                    }
+                });
+    }
+
     /** {@code n} f16 values k/8 for random k in [-8, 8]. */
     private static short[] eighths(Gen g, int n) {
         float[] f = g.floats(n, -1, 1);
