@@ -19,6 +19,8 @@ final class CtaState {
     /** The cluster of a cluster launch ({@link PtxCluster}) and this block's rank in it; null and 0 otherwise. */
     PtxCluster cluster;
     int rank;
+    /** Each warp's outstanding wgmma.mma_async results, by warp number (created by its first multiply). */
+    final java.util.Map<Integer, WgmmaInstruction.Outstanding> warpgroupMultiplies = new java.util.HashMap<>();
 
     CtaState(Dim3Point index, Region shared) {
         this.index = index;

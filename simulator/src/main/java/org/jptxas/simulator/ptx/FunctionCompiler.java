@@ -22,7 +22,8 @@ import org.jptxas.simulator.ptx.PtxProgram.Symbol;
 
 /**
  * Compiles one function body: declarations become registers and variable slots (block scopes respected), labels
- * become instruction indices, and each instruction is handed to {@link InstructionCompiler}.
+ * become instruction indices (a label is visible in its block and the blocks inside it, so inline-asm blocks that
+ * each define the same label keep their own), and each instruction is handed to {@link InstructionCompiler}.
  */
 final class FunctionCompiler {
     final PtxProgram program;
@@ -32,7 +33,20 @@ final class FunctionCompiler {
     private final List<Integer> regSizes = new ArrayList<>();
     private int paramTop;
     private int localTop;
-    private final Map<String, Integer> labels = new HashMap<>();
+    /** The labels of one block, inside the labels of the block around it. */
+    private record LabelScope(Map<String, Integer> labels, LabelScope outer) {
+        Integer find(String name) {
+            for (LabelScope s = this; s != null; s = s.outer) {
+                Integer at = s.labels.get(name);
+                if (at != null) {
+                    return at;
+                }
+            }
+            return null;
+        }
+    }
+
+    private LabelScope labels = new LabelScope(new HashMap<>(), null);
     private final List<Insn> code = new ArrayList<>();
     private final List<Object[]> pendingBranches = new ArrayList<>();
     /** {@code .branchtargets} tables by name, and the brx.idx instructions that branch through them. */
@@ -91,7 +105,7 @@ final class FunctionCompiler {
         scopes.pop();
         for (Object[] pb : pendingBranches) {
             Insn in = (Insn) pb[0];
-            Integer target = labels.get((String) pb[1]);
+            Integer target = ((LabelScope) pb[2]).find((String) pb[1]);
             if (target == null) {
                 throw error(in.line, "branch to undefined label '" + pb[1] + "'");
             }
@@ -105,7 +119,7 @@ final class FunctionCompiler {
             }
             in.table = new int[names.size()];
             for (int k = 0; k < names.size(); k++) {
-                Integer target = labels.get(names.get(k));
+                Integer target = ((LabelScope) pt[2]).find(names.get(k));
                 if (target == null) {
                     throw error(in.line, "branch target '" + names.get(k) + "' is no label");
                 }
@@ -163,14 +177,16 @@ final class FunctionCompiler {
         for (Statement s : list) {
             if (s instanceof Block b) {
                 scopes.push(new HashMap<>());
+                labels = new LabelScope(new HashMap<>(), labels);
                 statements(b.statements());
+                labels = labels.outer();
                 scopes.pop();
             } else if (s instanceof VariableDecl v) {
                 declare(v);
             } else if (s instanceof BranchTargetsDecl b) {
                 branchTables.put(b.label(), b.targets());
             } else if (s instanceof LabelDef l) {
-                labels.put(l.name(), code.size());
+                labels.labels().put(l.name(), code.size());
             } else if (s instanceof Instruction i) {
                 Insn in = new InstructionCompiler(this, i).compile();
                 code.add(in);
@@ -234,11 +250,11 @@ final class FunctionCompiler {
 
     /** {@code brx.idx}: {@code in} branches through the {@code .branchtargets} table named {@code table}. */
     void branchThrough(Insn in, String table) {
-        pendingTables.add(new Object[] {in, table});
+        pendingTables.add(new Object[] {in, table, labels});
     }
 
     void branchTo(Insn in, String label) {
-        pendingBranches.add(new Object[] {in, label});
+        pendingBranches.add(new Object[] {in, label, labels});
     }
 
     ProgramException error(int line, String message) {

@@ -397,6 +397,7 @@ final class InstructionCompiler {
                     "vabsdiff4", "vmin4", "vmax4", "vset4" -> bits.videoSimd();
             case "mma" -> warpLevel.mma();
             case "wmma" -> warpLevel.wmma();
+            case "wgmma" -> WgmmaInstruction.compile(this);
             case "cp" -> has("bulk") ? hopper(false) : cpAsync();
             case "mbarrier" -> hopper(true);
             case "mapa", "getctarank" -> simple(ClusterInstruction.compile(ins.opcode(), mods, ops, new OperandAccess()));

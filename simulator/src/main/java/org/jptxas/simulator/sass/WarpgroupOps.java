@@ -10,37 +10,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jptxas.simulator.memory.MemoryAccessException;
 import org.jptxas.simulator.memory.Region;
-import org.jptxas.simulator.numeric.SmallFloats;
+import org.jptxas.simulator.exec.WarpgroupMma;
 
 /**
  * Hopper's warpgroup multiplies in the emulator: {@code WARPGROUP.ARRIVE}, {@code HGMMA}, {@code WARPGROUP.DEPBAR.LE
  * gsb0, N} and {@code USETMAXREG}.
  *
  * <p><b>What a multiply computes.</b> {@code HGMMA.64xNxK.TYPES Rd, gdesc[URx].flags, Rc[, !UPT][, gsb0]}: D (64 x N)
- * = A (64 x K) B (K x N) + C, over the 128 threads of a warpgroup; warp {@code w} of the group (its warp index in the
- * CTA modulo 4) holds rows 16w..16w+15, so each warp's part depends only on its own registers, A's rows 16w.. and all
- * of B, and is computed when that warp issues the instruction. URx..URx+1 is A's shared-memory matrix descriptor,
- * URx+2..URx+3 B's. The accumulator fragment (f32): for each 8-column slice j, register 4j holds (r, 8j + 2(l % 4)),
- * 4j+1 the next column, 4j+2 and 4j+3 the same columns of row r + 8, with r = l / 4 for lane l (the PTX ISA's
- * wgmma D layout, the mma.m16n8 C layout repeated over N). {@code .negA}/{@code .negB} negate A/B, {@code .tnspA}/
- * {@code .tnspB} read them MN-major, {@code !UPT} drops C (D = A B).
- *
- * <p><b>Descriptors</b> (PTX ISA, "matrix descriptor"): bits 0-13 start address / 16 (a shared-window address),
- * 16-29 leading-dimension byte offset / 16, 32-45 stride-dimension byte offset / 16, 62-63 swizzle (0 none, 1 128 B,
- * 2 64 B, 3 32 B). Element (i, k) of a K-major operand (i the row of A or the column of B) lies at {@code start +
- * (i / 8) SBO + ...}: without swizzle in core matrices of 8 rows of 16 bytes, row i % 8 at 16 (i % 8), K chunks of
- * 16 bytes LBO apart; with swizzle in rows of the swizzle width (128/64/32 B), row i % 8 at width x (i % 8), then the
- * address's 16-byte chunk bits [6:4] XORed with bits [9:7] (masked to the width: the CUTLASS Swizzle<3,4,3>,
- * <2,4,3>, <1,4,3>). MN-major operands: rows along MN of 16 bytes (no swizzle) or the swizzle width, one row per k,
- * k % 8 rows per core block, blocks LBO apart along MN and SBO apart along K. K-major without swizzle and with 128 B
- * swizzle are what the suite's kernels use; the MN-major reading follows the same description and is not yet checked
- * by a kernel whose layout a GPU confirmed.
- *
- * {@code QGMMA.64xNx32.F32.A.B} reads E4M3/E5M2 bytes (A and B each its own type) the same way.
- *
- * <p><b>Numerics</b>: as {@code exec.WarpMma}: every product exact (f16/bf16/tf32/fp8 inputs are exact in double), the
- * products of one instruction summed in k order in double, C added last, the sum rounded once to f32. Tensor cores
- * align and truncate, so the last bits may differ; chained instructions round once each.
+ * = A (64 x K) B (K x N) + C, over the 128 threads of a warpgroup, each warp's part computed when that warp issues the
+ * instruction ({@link WarpgroupMma}: descriptors, fragment layout and numerics). URx..URx+1 is A's shared-memory
+ * matrix descriptor, URx+2..URx+3 B's. {@code .negA}/{@code .negB} negate A/B, {@code .tnspA}/{@code .tnspB} read
+ * them MN-major, {@code !UPT} drops C (D = A B). {@code QGMMA.64xNx32.F32.A.B} reads E4M3/E5M2 bytes (A and B each
+ * its own type) the same way.
  *
  * <p><b>Asynchrony and hazards.</b> A multiply's result lands at the {@code WARPGROUP.DEPBAR} that retires its group
  * (a group is closed by the multiply marked {@code gsb0}; {@code DEPBAR.LE gsb0, N} retires all but the newest N
@@ -181,34 +162,24 @@ final class WarpgroupOps {
         boolean predNot = "!".equals(m.group(8));
         boolean scaleD = (m.group(9) == null || m.group(9).equals("T") ? true : up[m.group(9).charAt(0) - '0']) != predNot;
         boolean gsb0 = m.group(10) != null;
-        // element type: F16 (k16), BF16 (k16), TF32 (k8), E4M3/E5M2 for A and B (QGMMA, k32); f32 accumulation only
-        int esize;
-        java.util.function.IntToDoubleFunction elem;
-        java.util.function.IntToDoubleFunction elemB = null;
+        // element types: F16 (k16), BF16 (k16), TF32 (k8), E4M3/E5M2 for A and B (QGMMA, k32); f32 accumulation only
+        String typeA, typeB;
         if (op.opcode().equals("QGMMA")) {
-            if (types.size() != 3 || !types.get(0).equals("F32") || k != 32) {
+            if (types.size() != 3 || !types.get(0).equals("F32") || k != 32 || WarpgroupMma.decoder(types.get(1)) == null
+                    || WarpgroupMma.decoder(types.get(2)) == null || WarpgroupMma.elementBytes(types.get(1)) != 1
+                    || WarpgroupMma.elementBytes(types.get(2)) != 1) {
                 return false;
             }
-            elem = fp8(types.get(1));
-            elemB = fp8(types.get(2));
-            if (elem == null || elemB == null) {
-                return false;
-            }
-            esize = 1;
+            typeA = types.get(1);
+            typeB = types.get(2);
         } else if (types.equals(List.of("F32")) && k == 16) {
-            esize = 2;
-            elem = b -> SmallFloats.halfToFloat(b & 0xffff);
+            typeA = typeB = "F16";
         } else if (types.equals(List.of("F32", "BF16")) && k == 16) {
-            esize = 2;
-            elem = b -> SmallFloats.bf16ToFloat(b & 0xffff);
+            typeA = typeB = "BF16";
         } else if (types.equals(List.of("F32", "TF32")) && k == 8) {
-            esize = 4;
-            elem = b -> Float.intBitsToFloat(b & 0xffffe000);
+            typeA = typeB = "TF32";
         } else {
             return false;
-        }
-        if (elemB == null) {
-            elemB = elem; // one type for A and B
         }
         if ((c != d && c != -1) || (c == -1 && !(m.group(9) != null && predNot)) || u % 4 != 0 || d + n / 2 > 255) {
             return false;
@@ -217,19 +188,11 @@ final class WarpgroupOps {
         long descB = (ur[u + 2] & 0xffffffffL) | (long) ur[u + 3] << 32;
         boolean tA = flags.contains(".tnspA"), tB = flags.contains(".tnspB");
         double sA = flags.contains(".negA") ? -1 : 1, sB = flags.contains(".negB") ? -1 : 1;
-        double[][] a = new double[16][k];
-        double[][] b = new double[n][k];
+        double[][] a;
+        double[][] b;
         try {
-            for (int i = 0; i < 16; i++) {
-                for (int q = 0; q < k; q++) {
-                    a[i][q] = sA * elem.applyAsDouble(load(shared, descA, 16 * w + i, q, esize, tA));
-                }
-            }
-            for (int j = 0; j < n; j++) {
-                for (int q = 0; q < k; q++) {
-                    b[j][q] = sB * elemB.applyAsDouble(load(shared, descB, j, q, esize, tB));
-                }
-            }
+            a = WarpgroupMma.operand(shared, descA, 16 * w, 16, k, typeA, tA, sA);
+            b = WarpgroupMma.operand(shared, descB, 0, n, k, typeB, tB, sB);
         } catch (MemoryAccessException e) {
             throw new WarpgroupFault("a warpgroup multiply's matrix descriptor points outside shared memory: "
                     + e.getMessage());
@@ -240,21 +203,16 @@ final class WarpgroupOps {
         int[][] result = new int[32][regsPerLane];
         for (int l = 0; l < 32; l++) {
             for (int r = 0; r < regsPerLane; r++) {
-                int row = l / 4 + ((r & 2) != 0 ? 8 : 0);
-                int col = 8 * (r / 4) + 2 * (l % 4) + (r & 1);
-                double sum = 0;
-                for (int q = 0; q < k; q++) {
-                    sum += a[row][q] * b[col][q];
-                }
+                Float cval = null;
                 if (scaleD) {
                     int cbits = chained != null ? chained.result()[l][r] : regs[l][c + r];
                     if (chained == null && cbits == POISON) {
                         throw new WarpgroupFault("HGMMA at 0x" + Long.toHexString(op.address()) + " reads R" + (c + r)
                                 + ", the accumulator of a multiply not yet retired by WARPGROUP.DEPBAR");
                     }
-                    sum += Float.intBitsToFloat(cbits);
+                    cval = Float.intBitsToFloat(cbits);
                 }
-                result[l][r] = Float.floatToRawIntBits((float) sum);
+                result[l][r] = WarpgroupMma.dot(a, b, WarpgroupMma.row(l, r), WarpgroupMma.column(l, r), cval);
             }
         }
         for (int l = 0; l < 32; l++) {
@@ -268,15 +226,6 @@ final class WarpgroupOps {
             s.open = new ArrayList<>();
         }
         return true;
-    }
-
-    /** An 8-bit float type's value of a byte (exact through binary16), or null for another token. */
-    private static java.util.function.IntToDoubleFunction fp8(String type) {
-        return switch (type) {
-            case "E4M3" -> b -> SmallFloats.halfToFloat(SmallFloats.fp8ToHalfPair(b & 0xff, true, false) & 0xffff);
-            case "E5M2" -> b -> SmallFloats.halfToFloat(SmallFloats.fp8ToHalfPair(b & 0xff, false, false) & 0xffff);
-            default -> null;
-        };
     }
 
     /** The newest outstanding multiply on exactly registers d..d+n-1, or null; a partial overlap is a fault. */
@@ -344,31 +293,5 @@ final class WarpgroupOps {
             }
         }
         return false;
-    }
-
-    /**
-     * The bits of element (i, k) of a descriptor's matrix: i is the M (A) or N (B) index, {@code mnMajor} the
-     * transposed layout. See the class comment for the layouts.
-     */
-    static int load(Region shared, long desc, int i, int k, int esize, boolean mnMajor) {
-        long start = (desc & 0x3fff) << 4;
-        long lbo = (desc >>> 16 & 0x3fff) << 4;
-        long sbo = (desc >>> 32 & 0x3fff) << 4;
-        int mode = (int) (desc >>> 62 & 3);
-        int width = mode == 0 ? 16 : mode == 1 ? 128 : mode == 2 ? 64 : 32;
-        long addr;
-        if (!mnMajor) {
-            int perRow = width / esize; // elements of one row along K
-            long kBytes = (long) (k % perRow) * esize;
-            addr = start + (i / 8) * sbo + (long) (i % 8) * width + (k / perRow) * lbo + kBytes;
-        } else {
-            int perRow = width / esize; // elements of one row along MN
-            addr = start + (i / perRow) * lbo + (k / 8) * sbo + (long) (k % 8) * width + (long) (i % perRow) * esize;
-        }
-        if (mode != 0) {
-            long bits = mode == 1 ? 7 : mode == 2 ? 3 : 1;
-            addr ^= (addr >>> 7 & bits) << 4;
-        }
-        return esize == 1 ? shared.load8(addr) : esize == 2 ? shared.load16(addr) : shared.load32(addr);
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.jptxas.simulator.exec.LaunchResult;
+import org.jptxas.simulator.exec.WarpgroupMma;
 import org.jptxas.simulator.memory.AddressSpace;
 import org.jptxas.simulator.memory.Region;
 import org.junit.jupiter.api.Test;
@@ -140,7 +141,7 @@ class WarpgroupEmulationTest {
         return Float.intBitsToFloat(out[0]);
     }
 
-    /** Element (i, k) of a K-major f16 operand, computed as the ISA describes it, against {@link WarpgroupOps#load}. */
+    /** Element (i, k) of a K-major f16 operand, computed as the ISA describes it, against {@link WarpgroupMma#element}. */
     @Test
     void descriptorLayoutsWithoutSwizzleAndWith128ByteSwizzle() {
         Region shared = new Region("shared memory", AddressSpace.SHARED, 0, 1 << 16);
@@ -155,11 +156,11 @@ class WarpgroupEmulationTest {
             for (int k = 0; k < 16; k++) {
                 // no swizzle: core matrices of 8 rows x 16 bytes; K halves LBO apart, 8-row groups SBO apart
                 long p = start + (i / 8) * sbo + (k / 8) * lbo + (i % 8) * 16 + (k % 8) * 2;
-                assertEquals(p / 2, WarpgroupOps.load(shared, plain, i, k, 2, false), "plain " + i + "," + k);
+                assertEquals(p / 2, WarpgroupMma.element(shared, plain, i, k, 2, false), "plain " + i + "," + k);
                 // 128-byte swizzle: 128-byte rows, the 16-byte chunk index XOR the row within its 8-row atom
                 long chunk = (k * 2 / 16) ^ (i % 8);
                 long s = start + (i / 8) * sbo128 + (i % 8) * 128 + chunk * 16 + (k * 2) % 16;
-                assertEquals(s / 2, WarpgroupOps.load(shared, swizzled, i, k, 2, false), "swizzled " + i + "," + k);
+                assertEquals(s / 2, WarpgroupMma.element(shared, swizzled, i, k, 2, false), "swizzled " + i + "," + k);
             }
         }
     }
