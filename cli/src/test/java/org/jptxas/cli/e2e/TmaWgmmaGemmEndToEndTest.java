@@ -22,22 +22,28 @@ import org.jptxas.testing.Oracles;
 import org.jptxas.testing.gate.Gate;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.WarpgroupKernels;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The TMA load -> wgmma -> TMA store GEMM ({@link WarpgroupKernels#tmaWgmmaGemm()}, {@code kernels/tma_wgmma_gemm},
- * sm_90a) end to end: jptxas's cubin and ptxas 13's compute the reference in the SASS emulator, ours without a hazard;
- * nvdisasm reads our cubin as jptxas prints it; a copy that skips the mbarrier wait before the multiplies does not
- * compute the reference; the committed launch files are the case's.
+ * The TMA load -> wgmma -> TMA store GEMMs ({@link WarpgroupKernels#tmaWgmmaGemm()} without swizzle,
+ * {@link WarpgroupKernels#tmaWgmmaGemmSw128()} with 128-byte swizzle; {@code kernels/}, sm_90a) end to end:
+ * jptxas's cubin and ptxas 13's compute the reference in the SASS emulator, ours without a hazard; nvdisasm reads
+ * our cubin as jptxas prints it; a copy that skips the mbarrier wait before the multiplies does not compute the
+ * reference; the committed launch files are the case's.
  */
 class TmaWgmmaGemmEndToEndTest {
     private static final String ARCH = "sm_90a";
     private static final long MAX_WARP_INSTRUCTIONS = 4_000_000;
 
-    @Test
-    void jptxasAndPtxasCubinsComputeTheReference(@TempDir Path dir) throws Exception {
-        KernelCase k = WarpgroupKernels.tmaWgmmaGemm();
+    static List<KernelCase> cases() {
+        return List.of(WarpgroupKernels.tmaWgmmaGemm(), WarpgroupKernels.tmaWgmmaGemmSw128());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void jptxasAndPtxasCubinsComputeTheReference(KernelCase k, @TempDir Path dir) throws Exception {
         BackendRegistry registry = BackendRegistry.discover(getClass().getClassLoader());
         List<String> problems = new ArrayList<>();
         ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(registry, k.ptx(), ARCH, false, false);
@@ -59,19 +65,20 @@ class TmaWgmmaGemmEndToEndTest {
                 && ours.sass().contains("HGMMA.64x128x16.F32") && ours.sass().contains("SYNCS.PHASECHK"), ours.sass());
     }
 
-    @Test
-    void nvdisasmReadsOurCubinAsJptxasPrintsIt(@TempDir Path dir) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void nvdisasmReadsOurCubinAsJptxasPrintsIt(KernelCase k, @TempDir Path dir) {
         Path nvdisasm = Oracles.assumeNvdisasm();
         Path cuobjdump = Oracles.assumeCuobjdump();
-        Gate gate = OracleAcceptanceTest.readBack(List.of(new SuiteRun.Pair(WarpgroupKernels.tmaWgmmaGemm(), ARCH)),
+        Gate gate = OracleAcceptanceTest.readBack(List.of(new SuiteRun.Pair(k, ARCH)),
                 OracleAcceptanceTest.JPTXAS, nvdisasm, cuobjdump, dir);
         gate.verify(1);
     }
 
     /** Without the phase wait the multiplies read shared memory before the copies land: a wrong result or a fault. */
-    @Test
-    void skippingTheBarrierWaitDoesNotComputeTheReference(@TempDir Path dir) throws Exception {
-        KernelCase k = WarpgroupKernels.tmaWgmmaGemm();
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void skippingTheBarrierWaitDoesNotComputeTheReference(KernelCase k, @TempDir Path dir) throws Exception {
         String text = Files.readString(k.ptx());
         String loop = "@!done bra wait;\n";
         assertTrue(text.contains(loop));
@@ -88,9 +95,9 @@ class TmaWgmmaGemmEndToEndTest {
     }
 
     /** {@code -Djptxas.kernels.regenerate=true} rewrites them, as for the suite's kernels. */
-    @Test
-    void theCommittedLaunchFilesAreTheCases() throws Exception {
-        KernelCase k = WarpgroupKernels.tmaWgmmaGemm();
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void theCommittedLaunchFilesAreTheCases(KernelCase k) throws Exception {
         if (Boolean.getBoolean("jptxas.kernels.regenerate")) {
             k.materialize(k.dir());
         }

@@ -110,7 +110,8 @@ public final class Launch {
                             + ", which is not an earlier pointer");
                 }
                 Region r = global.allocateCopy("tensor map of param " + index, TensorMap.encode(
-                        args.get(m.of()).bits(), m.dataType(), m.dims(), m.strides(), m.box(), m.elementStrides()));
+                        args.get(m.of()).bits(), m.dataType(), m.dims(), m.strides(), m.box(), m.elementStrides(),
+                        m.swizzle()));
                 args.add(new Argument(m, r.base(), Optional.of(r)));
             }
             index++;

@@ -20,18 +20,21 @@ import org.jptxas.simulator.memory.GlobalMemory;
  *   0x69 u8      data type (CUtensorMapDataType: 0 u8, 1 u16, 2 u32, 3 s32, 4 u64, 5 s64, 6 f16, 7 f32, 8 f64,
  *                9 bf16, 10 f32 ftz, 11 tf32, 12 tf32 ftz)
  *   0x6a u8      interleave (0: none)
- *   0x6b u8      swizzle (0: none)
+ *   0x6b u8      swizzle (CUtensorMapSwizzle: 0 none, 1 32 B, 2 64 B, 3 128 B)
  *   0x6c u8      L2 promotion (a cache hint: ignored)
  *   0x6d u8      out-of-bounds fill (0: zeros)
  *   0x6e..0x7f   reserved, 0
  * </pre>
  * Tile mode only: a box at signed coordinates {@code c} is laid out densely in shared memory (dimension 0 fastest);
  * an element whose coordinate lies outside {@code [0, dim)} in any dimension reads as zero and is not written by a
- * store. A load completes the whole box's bytes on its mbarrier, out-of-bounds elements included. Interleave,
- * swizzle and NaN fill are refused by name (not modelled yet).
+ * store. A load completes the whole box's bytes on its mbarrier, out-of-bounds elements included. With a swizzle of
+ * span S (32, 64 or 128 bytes) a box row (dimension 0) must be exactly S bytes and the box's shared address 128-byte
+ * aligned; its 16-byte chunk at shared address {@code a} lands at {@code a ^ ((a >> 7) & (S / 16 - 1)) << 4} (bits
+ * [6:4] XORed with bits [9:7], masked to the span: the layouts wgmma's swizzled descriptors read, see
+ * {@link WarpgroupMma}). Interleave and NaN fill are refused by name (not modelled yet).
  */
 public record TensorMap(long address, int rank, int elementBytes, long[] dims, long[] strides, int[] box,
-        int[] elementStrides) {
+        int[] elementStrides, int swizzle) {
     public static final int BYTES = 128;
 
     /** Element sizes by data type. */
@@ -50,12 +53,16 @@ public record TensorMap(long address, int rank, int elementBytes, long[] dims, l
         if (type >= ELEMENT_BYTES.length) {
             throw new IllegalArgumentException("tensor map data type " + type);
         }
-        String[] unmodelled = {"interleave", "swizzle", null, "out-of-bounds fill"};
+        String[] unmodelled = {"interleave", null, null, "out-of-bounds fill"};
         for (int k = 0; k < unmodelled.length; k++) {
             long v = global.load(at + 0x6a + k, 1);
             if (unmodelled[k] != null && v != 0) {
                 throw new IllegalArgumentException("tensor map " + unmodelled[k] + " " + v + " (not modelled)");
             }
+        }
+        int swizzle = (int) global.load(at + 0x6b, 1);
+        if (swizzle > 3) {
+            throw new IllegalArgumentException("tensor map swizzle " + swizzle + " (not modelled)");
         }
         long[] dims = new long[rank];
         long[] strides = new long[rank];
@@ -71,12 +78,23 @@ public record TensorMap(long address, int rank, int elementBytes, long[] dims, l
                         + box[d] + ", element stride " + steps[d]);
             }
         }
-        return new TensorMap(global.load(at, 8), rank, ELEMENT_BYTES[type], dims, strides, box, steps);
+        TensorMap map = new TensorMap(global.load(at, 8), rank, ELEMENT_BYTES[type], dims, strides, box, steps,
+                swizzle);
+        if (swizzle != 0 && map.extent(0) * map.elementBytes != map.swizzleSpan()) {
+            throw new IllegalArgumentException("tensor map swizzle of " + map.swizzleSpan() + " bytes with box rows of "
+                    + map.extent(0) * map.elementBytes + " bytes (not modelled: rows must be the swizzle span)");
+        }
+        return map;
+    }
+
+    /** Bytes of one swizzle pattern row (32, 64 or 128), 0 without swizzle. */
+    private int swizzleSpan() {
+        return swizzle == 0 ? 0 : 16 << swizzle;
     }
 
     /** The 128 bytes of a tensor map of the tensor at {@code address} (the fields as {@link #read} takes them). */
     public static byte[] encode(long address, int dataType, List<Long> dims, List<Long> strides, List<Integer> box,
-            List<Integer> elementStrides) {
+            List<Integer> elementStrides, int swizzle) {
         ByteBuffer b = ByteBuffer.allocate(BYTES).order(ByteOrder.LITTLE_ENDIAN);
         b.putLong(0, address);
         for (int d = 0; d < dims.size(); d++) {
@@ -89,6 +107,7 @@ public record TensorMap(long address, int rank, int elementBytes, long[] dims, l
         }
         b.put(0x68, (byte) dims.size());
         b.put(0x69, (byte) dataType);
+        b.put(0x6b, (byte) swizzle);
         return b.array();
     }
 
@@ -128,6 +147,37 @@ public record TensorMap(long address, int rank, int elementBytes, long[] dims, l
                 }
             }
         });
+    }
+
+    /**
+     * The bytes of a box ({@link #load}'s dense order) as they lie in shared memory from {@code sharedAddress}: the
+     * same without swizzle, else with each 16-byte chunk moved as the class comment describes.
+     */
+    public byte[] toShared(byte[] box, long sharedAddress) {
+        return permute(box, sharedAddress, true);
+    }
+
+    /** The inverse of {@link #toShared}: the dense box of the bytes shared memory holds from {@code sharedAddress}. */
+    public byte[] fromShared(byte[] image, long sharedAddress) {
+        return permute(image, sharedAddress, false);
+    }
+
+    private byte[] permute(byte[] from, long sharedAddress, boolean toShared) {
+        if (swizzle == 0) {
+            return from;
+        }
+        if ((sharedAddress & 127) != 0) {
+            throw new IllegalArgumentException("a swizzled tensor copy at shared address 0x"
+                    + Long.toHexString(sharedAddress) + ", which is not 128-byte aligned");
+        }
+        byte[] to = new byte[from.length];
+        long mask = swizzleSpan() / 16 - 1;
+        for (int i = 0; i < from.length; i += 16) {
+            long a = sharedAddress + i;
+            int moved = (int) ((a ^ (a >>> 7 & mask) << 4) - sharedAddress);
+            System.arraycopy(from, toShared ? i : moved, to, toShared ? moved : i, 16);
+        }
+        return to;
     }
 
     private interface ElementVisitor {

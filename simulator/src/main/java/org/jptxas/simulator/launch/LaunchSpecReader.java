@@ -42,7 +42,7 @@ public final class LaunchSpecReader {
     private static final Set<String> SCALAR_FIELDS = Set.of("type", "value");
     private static final Set<String> POINTER_FIELDS = Set.of("type", "bytes", "in", "out");
     private static final Set<String> TENSOR_MAP_FIELDS = Set.of("type", "of", "data_type", "dims", "strides", "box",
-            "element_strides");
+            "element_strides", "swizzle");
     /** Largest buffer the simulator allocates for one pointer argument. */
     public static final long MAX_BUFFER_BYTES = 1L << 30;
 
@@ -133,7 +133,7 @@ public final class LaunchSpecReader {
 
     /**
      * {@code {"type":"tensor_map","of":0,"data_type":7,"dims":[40,48],"strides":[160],"box":[16,8]}} (optional
-     * {@code "element_strides"}): a tensor map of the buffer of pointer parameter {@code of} (an earlier one).
+     * {@code "element_strides"}, {@code "swizzle"} 0-3 as CUtensorMapSwizzle): a tensor map of the buffer of pointer parameter {@code of} (an earlier one).
      */
     private ParamSpec tensorMap(JsonNode node, String where) throws LaunchSpecException {
         checkFields(node, TENSOR_MAP_FIELDS, where);
@@ -152,8 +152,9 @@ public final class LaunchSpecReader {
         if (strides.size() != rank - 1 || box.size() != rank || steps.size() != rank) {
             throw error(where, "strides need " + (rank - 1) + " values, box and element_strides " + rank);
         }
+        int swizzle = node.has("swizzle") ? (int) integer(node.get("swizzle"), where + ".swizzle", 0, 3) : 0;
         return new ParamSpec.TensorMapOf(of, type, dims, strides, box.stream().map(Long::intValue).toList(),
-                steps.stream().map(Long::intValue).toList());
+                steps.stream().map(Long::intValue).toList(), swizzle);
     }
 
     private List<Long> longs(JsonNode node, String where, long min, long max) throws LaunchSpecException {

@@ -32,10 +32,11 @@ public sealed interface ParamSpec {
      * The 64-bit device address of a fresh 128-byte tensor map ({@code org.jptxas.simulator.exec.TensorMap}'s
      * layout) describing the buffer of the earlier pointer parameter {@code of}: data type (CUtensorMapDataType),
      * dimensions in elements (dimension 0 contiguous), strides in bytes of dimensions 1.., box sizes and element
-     * strides (all 1 when empty). Tile mode, no interleave, swizzle or NaN fill.
+     * strides (all 1 when empty), swizzle (CUtensorMapSwizzle: 0 none, 1 32 B, 2 64 B, 3 128 B). Tile mode, no
+     * interleave or NaN fill.
      */
     record TensorMapOf(int of, int dataType, List<Long> dims, List<Long> strides, List<Integer> box,
-            List<Integer> elementStrides) implements ParamSpec {
+            List<Integer> elementStrides, int swizzle) implements ParamSpec {
         public TensorMapOf {
             dims = List.copyOf(dims);
             strides = List.copyOf(strides);

@@ -238,7 +238,7 @@ final class MbarrierInstruction {
             try {
                 TensorMap m = TensorMap.read(t.machine.launch.global(), tmap.get(t));
                 if (mask != null) { // the same offsets in each block of the cluster the mask names, on its barrier
-                    byte[] data = m.load(t.machine.launch.global(), c);
+                    byte[] data = m.toShared(m.load(t.machine.launch.global(), c), s);
                     long ranks = mask.get(t) & 0xffff;
                     for (int r = 0; r < 16; r++) {
                         if ((ranks >>> r & 1) != 0) {
@@ -246,13 +246,13 @@ final class MbarrierInstruction {
                         }
                     }
                 } else if (load) {
-                    bulk(t.cta).issue(bar.get(t) & 0xffffffffL, s, m.load(t.machine.launch.global(), c));
+                    bulk(t.cta).issue(bar.get(t) & 0xffffffffL, s, m.toShared(m.load(t.machine.launch.global(), c), s));
                 } else {
                     byte[] data = new byte[m.boxBytes()];
                     for (int i = 0; i < data.length; i++) {
                         data[i] = (byte) t.cta.shared.load8(s + i);
                     }
-                    m.store(t.machine.launch.global(), c, data);
+                    m.store(t.machine.launch.global(), c, m.fromShared(data, s));
                 }
             } catch (IllegalArgumentException e) {
                 throw new InterpreterError(e.getMessage());

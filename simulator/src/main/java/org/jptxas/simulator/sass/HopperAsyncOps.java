@@ -373,20 +373,20 @@ final class HopperAsyncOps {
             long bar = load ? ownOffset(Integer.toUnsignedLong(w.ur[b.ureg() + 1])) : 0;
             if (multicast && machine.seat != null) { // the same offsets in each receiving block, on its barrier
                 int ranks = w.ur[((UReg) o.get(2)).index()] >>> 16; // the mask in the high half, as UBLKCP's
-                byte[] data = map.load(global, coords);
+                byte[] data = map.toShared(map.load(global, coords), shared);
                 for (int r = 0; r < 16; r++) {
                     if ((ranks >>> r & 1) != 0) {
                         machine.seat.run().member(r, shared).hopper().copies.issue(bar, shared, data.clone());
                     }
                 }
             } else if (load) {
-                copies.issue(bar, shared, map.load(global, coords));
+                copies.issue(bar, shared, map.toShared(map.load(global, coords), shared));
             } else {
                 byte[] data = new byte[map.boxBytes()];
                 for (int i = 0; i < data.length; i++) {
                     data[i] = (byte) this.shared.load8(shared + i);
                 }
-                map.store(global, coords, data);
+                map.store(global, coords, map.fromShared(data, shared));
             }
         } catch (IllegalArgumentException e) {
             throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(machine.threads()[w.base]), op.where(),

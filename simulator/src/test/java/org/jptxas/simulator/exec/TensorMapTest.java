@@ -10,7 +10,10 @@ import org.jptxas.simulator.memory.GlobalMemory;
 import org.jptxas.simulator.memory.Region;
 import org.junit.jupiter.api.Test;
 
-/** The tensor map's layout and tile-mode boxes: dense boxes, zeros out of bounds, element strides, rank 3. */
+/**
+ * The tensor map's layout and tile-mode boxes: dense boxes, zeros out of bounds, element strides, rank 3, swizzled
+ * shared layouts.
+ */
 class TensorMapTest {
     /** A 5x3 matrix of u16 whose element (x, y) is 10 y + x, rows 16 bytes apart, and a map of 4x2 boxes. */
     private static GlobalMemory memory(List<Integer> steps, long[] mapAt) {
@@ -22,7 +25,7 @@ class TensorMapTest {
             }
         }
         Region map = g.allocateCopy("map", TensorMap.encode(m.base(), 1, List.of(5L, 3L), List.of(16L),
-                List.of(4, 2), steps));
+                List.of(4, 2), steps, 0));
         mapAt[0] = map.base();
         return g;
     }
@@ -101,12 +104,44 @@ class TensorMapTest {
             }
         }
         Region map = g.allocateCopy("map", TensorMap.encode(m.base(), 3, List.of(4L, 2L, 2L), List.of(16L, 32L),
-                List.of(1, 2, 2), List.of(1, 1, 1)));
+                List.of(1, 2, 2), List.of(1, 1, 1), 0));
         byte[] box = TensorMap.read(g, map.base()).load(g, new int[] {3, 0, 0});
         int[] v = new int[4];
         for (int i = 0; i < 4; i++) {
             v[i] = box[4 * i] & 0xff;
         }
         assertArrayEquals(new int[] {3, 13, 103, 113}, v);
+    }
+
+    /**
+     * 128-byte swizzle: a box of 8 rows of 64 u16 (128 bytes each) at a 1024-byte aligned shared address puts row r's
+     * 16-byte chunk c at chunk c ^ r of its row; 64-byte swizzle (rows of 32 u16) chunk c of row r at c ^ (r / 2 % 4)
+     * (the pattern XORs the chunk bits [5:4] with the address bits [8:7]); storing undoes it.
+     */
+    @Test
+    void swizzledBoxesMoveSixteenByteChunksAsTheAddressBitsSay() {
+        GlobalMemory g = new GlobalMemory();
+        Region m = g.allocate("matrix", 8 * 128);
+        for (int i = 0; i < 8 * 64; i++) {
+            m.store16(m.base() + 2 * i, i);
+        }
+        for (int swizzle : new int[] {3, 2}) {
+            int rowElems = swizzle == 3 ? 64 : 32;
+            int rows = 8 * 64 / rowElems;
+            Region map = g.allocateCopy("map" + swizzle, TensorMap.encode(m.base(), 1, List.of((long) rowElems,
+                    (long) rows), List.of(2L * rowElems), List.of(rowElems, rows), List.of(1, 1), swizzle));
+            TensorMap t = TensorMap.read(g, map.base());
+            byte[] dense = t.load(g, new int[] {0, 0});
+            int[] shared = halves(t.toShared(dense, 2048));
+            for (int i = 0; i < 8 * 64; i++) {
+                int at = 2 * i; // byte offset in the dense box; the pattern's row is bits [9:7] of the address
+                int chunk = at >> 4 & (swizzle == 3 ? 7 : 3);
+                int moved = at & ~(swizzle == 3 ? 0x70 : 0x30) | (chunk ^ (at >> 7 & (swizzle == 3 ? 7 : 3))) << 4;
+                assertEquals(i, shared[moved / 2], "swizzle " + swizzle + ", element " + i);
+            }
+            assertArrayEquals(dense, t.fromShared(t.toShared(dense, 2048), 2048));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> t.toShared(dense, 2048 + 64)).getMessage()
+                    .contains("128-byte aligned"));
+        }
     }
 }

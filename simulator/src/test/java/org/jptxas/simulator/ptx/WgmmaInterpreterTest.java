@@ -15,15 +15,21 @@ import org.jptxas.simulator.launch.LaunchSpecReader;
 import org.jptxas.simulator.suite.SuiteRun;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.WarpgroupKernels;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The interpreter's {@code wgmma} ({@link WgmmaInstruction}) on the TMA -> wgmma -> TMA GEMM of the kernel suite's
- * folder ({@link WarpgroupKernels#tmaWgmmaGemm()}): it computes the reference, and a copy without its
- * {@code wgmma.wait_group} does not (the accumulators hold the poison NaN, never the result).
+ * The interpreter's {@code wgmma} ({@link WgmmaInstruction}) on the TMA -> wgmma -> TMA GEMMs of {@code kernels/}
+ * ({@link WarpgroupKernels#tmaWgmmaGemm()}, {@link WarpgroupKernels#tmaWgmmaGemmSw128()}: 128-byte swizzled tensor
+ * copies and descriptors): each computes the reference, and a copy without its {@code wgmma.wait_group} does not
+ * (the accumulators hold the poison NaN, never the result).
  */
 class WgmmaInterpreterTest {
+    static List<KernelCase> cases() {
+        return List.of(WarpgroupKernels.tmaWgmmaGemm(), WarpgroupKernels.tmaWgmmaGemmSw128());
+    }
+
     private static List<String> run(KernelCase k, String ptx, Path dir) throws Exception {
         PtxInterpreter interp = PtxInterpreter.load(k.name() + ".ptx", ptx);
         Launch launch = Launch.prepare(Target.of("sm_90a"), LaunchSpecReader.read(k.materialize(dir)));
@@ -32,15 +38,15 @@ class WgmmaInterpreterTest {
         return k.compare(SuiteRun.outputs(k, launch), 5);
     }
 
-    @Test
-    void tmaWgmmaGemmComputesTheReference(@TempDir Path dir) throws Exception {
-        KernelCase k = WarpgroupKernels.tmaWgmmaGemm();
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void computesTheReference(KernelCase k, @TempDir Path dir) throws Exception {
         assertEquals(List.of(), run(k, Files.readString(k.ptx()), dir));
     }
 
-    @Test
-    void withoutTheWaitTheAccumulatorsNeverLand(@TempDir Path dir) throws Exception {
-        KernelCase k = WarpgroupKernels.tmaWgmmaGemm();
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void withoutTheWaitTheAccumulatorsNeverLand(KernelCase k, @TempDir Path dir) throws Exception {
         String text = Files.readString(k.ptx());
         String wait = "wgmma.wait_group.sync.aligned 0;";
         assertTrue(text.contains(wait));

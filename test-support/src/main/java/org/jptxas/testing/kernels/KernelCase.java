@@ -39,17 +39,19 @@ public final class KernelCase {
 
     /**
      * A tensor map (the simulator's 128-byte layout, in global memory; the kernel gets its address) of the buffer
-     * {@code of}: CUtensorMapDataType {@code dataType}, dimensions in elements, byte strides of dimensions 1.., box.
+     * {@code of}: CUtensorMapDataType {@code dataType}, dimensions in elements, byte strides of dimensions 1.., box,
+     * CUtensorMapSwizzle {@code swizzle} (0: none).
      */
     public record TensorMapArg(String name, String of, int dataType, List<Long> dims, List<Long> strides,
-            List<Integer> box) implements Arg {
+            List<Integer> box, int swizzle) implements Arg {
         String json(List<Arg> args) {
             int of = -1;
             for (int i = 0; i < args.size(); i++) {
                 of = args.get(i).name().equals(this.of) ? i : of;
             }
             return "{\"type\": \"tensor_map\", \"of\": " + of + ", \"data_type\": " + dataType + ", \"dims\": "
-                    + dims + ", \"strides\": " + strides + ", \"box\": " + box + "}";
+                    + dims + ", \"strides\": " + strides + ", \"box\": " + box
+                    + (swizzle != 0 ? ", \"swizzle\": " + swizzle : "") + "}";
         }
     }
 

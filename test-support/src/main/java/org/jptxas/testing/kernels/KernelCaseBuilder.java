@@ -105,14 +105,17 @@ public final class KernelCaseBuilder {
 
     /** A 2-D tensor map of the f32 buffer {@code of} (rows of {@code dims[0]} floats), boxes of box[0] x box[1]. */
     public KernelCaseBuilder tensorMapF32(String n, String of, int cols, int rows, int boxCols, int boxRows) {
-        return tensorMap2d(n, of, 7, 4, cols, rows, boxCols, boxRows);
+        return tensorMap2d(n, of, 7, 4, cols, rows, boxCols, boxRows, 0);
     }
 
-    /** A 2D tensor map of a dense row-major matrix: CUtensorMapDataType {@code dataType} of {@code bytes} each. */
+    /**
+     * A 2D tensor map of a dense row-major matrix: CUtensorMapDataType {@code dataType} of {@code bytes} each,
+     * CUtensorMapSwizzle {@code swizzle}.
+     */
     public KernelCaseBuilder tensorMap2d(String n, String of, int dataType, int bytes, int cols, int rows,
-            int boxCols, int boxRows) {
+            int boxCols, int boxRows, int swizzle) {
         args.add(new KernelCase.TensorMapArg(n, of, dataType, List.of((long) cols, (long) rows),
-                List.of((long) bytes * cols), List.of(boxCols, boxRows)));
+                List.of((long) bytes * cols), List.of(boxCols, boxRows), swizzle));
         return this;
     }
 

@@ -49,14 +49,29 @@ public final class WarpgroupKernels {
      * inputs are eighths, so the result is exact whatever the summation order.
      */
     public static KernelCase tmaWgmmaGemm() {
-        Gen g = new Gen("tma_wgmma_gemm");
+        return tmaGemm("tma_wgmma_gemm", "TMA load -> wgmma m64n128k16 f32.f16.f16 -> TMA store GEMM with mbarrier"
+                + " waits (sm_90a)", 0, 8, 128);
+    }
+
+    /**
+     * {@code tma_wgmma_gemm_sw128}: the same GEMM as Triton and CUTLASS lay it out: tensor maps with 128-byte swizzle
+     * (boxes of 64 K elements = one 128-byte row per matrix row), swizzled wgmma descriptors advanced 32 bytes per
+     * K step, and the result leaving in two 64-column tensor stores.
+     */
+    public static KernelCase tmaWgmmaGemmSw128() {
+        return tmaGemm("tma_wgmma_gemm_sw128", "TMA load -> wgmma -> TMA store GEMM on 128-byte swizzled shared"
+                + " tiles (sm_90a)", 3, 64, 64);
+    }
+
+    /** The GEMM of both kernels: A and bt boxes of {@code boxK} K elements, C boxes {@code boxN} columns wide. */
+    private static KernelCase tmaGemm(String name, String description, int swizzle, int boxK, int boxN) {
+        Gen g = new Gen(name);
         short[] a = eighths(g, TMA_M * TMA_K), bt = eighths(g, TMA_N * TMA_K);
-        return kernel("tma_wgmma_gemm").describe("TMA load -> wgmma m64n128k16 f32.f16.f16 -> TMA store GEMM with"
-                        + " mbarrier waits (sm_90a)").minSm(90).grid(2, 2, 1).block(128)
+        return kernel(name).describe(description).minSm(90).grid(2, 2, 1).block(128)
                 .in("a", Elem.F16, Bytes.of(a)).in("bt", Elem.F16, Bytes.of(bt)).out("c", Elem.F32, TMA_M * TMA_N)
-                .tensorMap2d("a_map", "a", 6, 2, TMA_K, TMA_M, 8, 64)
-                .tensorMap2d("bt_map", "bt", 6, 2, TMA_K, TMA_N, 8, 128)
-                .tensorMap2d("c_map", "c", 7, 4, TMA_N, TMA_M, 128, 64)
+                .tensorMap2d("a_map", "a", 6, 2, TMA_K, TMA_M, boxK, 64, swizzle)
+                .tensorMap2d("bt_map", "bt", 6, 2, TMA_K, TMA_N, boxK, 128, swizzle)
+                .tensorMap2d("c_map", "c", 7, 4, TMA_N, TMA_M, boxN, 64, 0)
                 .reference(io -> {
                     float[] c = io.f32("c");
                     for (int i = 0; i < TMA_M; i++) {
