@@ -7,7 +7,21 @@
 // m64n128k16 f32.f16.f16 accumulate into registers (descriptors: 128-byte swizzle, start advanced 32 bytes per K
 // step, SBO 1024 bytes between 8-row groups). The accumulators leave in two 64-column halves through one 16 KiB
 // shared buffer and a tensor store each. `a`, `bt` and `c` are the matrices the three tensor maps describe.
+// Included by tma_wgmma_gemm_e4m3 with GEMM_FP8 defined: the same kernel on e4m3 bytes (wgmma m64n128k32
+// f32.e4m3.e4m3, 128 K elements per 128-byte row, K 256).
 #include <cstdint>
+
+#ifdef GEMM_FP8
+#define GEMM_NAME tma_wgmma_gemm_e4m3
+#define GEMM_SHAPE_TYPES "m64n128k32.f32.e4m3.e4m3"
+#define ROW_ELEMS 128
+#define GEMM_IMMEDIATES "1, 1, 1" // scale-d, scale-a, scale-b (fp8 operands are K-major: no transpose)
+#else
+#define GEMM_NAME tma_wgmma_gemm_sw128
+#define GEMM_SHAPE_TYPES "m64n128k16.f32.f16.f16"
+#define ROW_ELEMS 64
+#define GEMM_IMMEDIATES "1, 1, 1, 0, 0" // scale-d, scale-a, scale-b, transpose-a, transpose-b
+#endif
 
 __device__ __forceinline__ unsigned smem(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
 
@@ -25,21 +39,21 @@ __device__ __forceinline__ void load_tile(unsigned dst, const void* map, int x, 
 #define ACC8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
         "+f"(d[i + 6]), "+f"(d[i + 7])
 
-__device__ __forceinline__ void wgmma_m64n128k16(float* d, unsigned long long da, unsigned long long db) {
-    asm volatile("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
+__device__ __forceinline__ void wgmma_m64n128(float* d, unsigned long long da, unsigned long long db) {
+    asm volatile("wgmma.mma_async.sync.aligned." GEMM_SHAPE_TYPES " "
                  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
                  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
                  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
                  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-                 "%64, %65, 1, 1, 1, 0, 0;"
+                 "%64, %65, " GEMM_IMMEDIATES ";"
                  : ACC8(0), ACC8(8), ACC8(16), ACC8(24), ACC8(32), ACC8(40), ACC8(48), ACC8(56)
                  : "l"(da), "l"(db));
 }
 
-extern "C" __global__ void tma_wgmma_gemm_sw128(const void* a, const void* bt, float* c, const void* a_map,
+extern "C" __global__ void GEMM_NAME(const void* a, const void* bt, float* c, const void* a_map,
                                                 const void* bt_map, const void* c_map) {
-    __shared__ alignas(1024) unsigned short as[64 * 64];
-    __shared__ alignas(1024) unsigned short bs[128 * 64];
+    __shared__ alignas(1024) unsigned char as[64 * 128];
+    __shared__ alignas(1024) unsigned char bs[128 * 128];
     __shared__ alignas(1024) float cs[64][64];
     __shared__ alignas(8) unsigned long long bar;
     int t = threadIdx.x;
@@ -56,8 +70,8 @@ extern "C" __global__ void tma_wgmma_gemm_sw128(const void* a, const void* bt, f
     for (int kb = 0; kb < 2; kb++) {
         if (t == 0) {
             asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 24576;" :: "r"(smem(&bar)) : "memory");
-            load_tile(smem(as), a_map, 64 * kb, m0, smem(&bar));
-            load_tile(smem(bs), bt_map, 64 * kb, n0, smem(&bar));
+            load_tile(smem(as), a_map, ROW_ELEMS * kb, m0, smem(&bar));
+            load_tile(smem(bs), bt_map, ROW_ELEMS * kb, n0, smem(&bar));
         }
         asm volatile("{\n"
                      ".reg .pred done;\n"
@@ -67,7 +81,7 @@ extern "C" __global__ void tma_wgmma_gemm_sw128(const void* a, const void* bt, f
                      "}" :: "r"(smem(&bar)), "r"(kb & 1) : "memory");
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
         for (int s = 0; s < 4; s++) {
-            wgmma_m64n128k16(d, desc128(smem(as) + 32 * s), desc128(smem(bs) + 32 * s));
+            wgmma_m64n128(d, desc128(smem(as) + 32 * s), desc128(smem(bs) + 32 * s));
         }
         asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");

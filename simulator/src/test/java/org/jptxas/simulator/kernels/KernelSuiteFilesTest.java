@@ -26,18 +26,21 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The suite's files agree with {@link KernelSuite}: every kernel has its CUDA source, PTX and committed launch spec,
- * the committed spec is the generated one (regenerate with {@code -Djptxas.kernels.regenerate=true}), and every spec
- * is accepted by the launch-spec reader.
+ * The suite's files agree with {@link KernelSuite}: every kernel ({@link KernelSuite#all()} and the arch-specific
+ * {@link KernelSuite#archSpecific()}) has its CUDA source, PTX and committed launch spec, the committed spec is the
+ * generated one (regenerate with {@code -Djptxas.kernels.regenerate=true}), and every spec is accepted by the
+ * launch-spec reader.
  */
 class KernelSuiteFilesTest {
     static List<KernelCase> cases() {
-        return KernelSuite.all();
+        List<KernelCase> all = new java.util.ArrayList<>(KernelSuite.all());
+        all.addAll(KernelSuite.archSpecific());
+        return all;
     }
 
     @Test
     void theSuiteHasAtLeastFortyKernelsAndOneFolderEach() throws IOException {
-        List<KernelCase> all = KernelSuite.all();
+        List<KernelCase> all = cases();
         assertTrue(all.size() >= 40, "only " + all.size() + " kernels");
         Set<String> names = all.stream().map(KernelCase::name).collect(Collectors.toCollection(TreeSet::new));
         assertEquals(all.size(), names.size(), "duplicate kernel names");

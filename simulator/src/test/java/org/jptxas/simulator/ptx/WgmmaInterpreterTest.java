@@ -14,6 +14,7 @@ import org.jptxas.simulator.exec.LaunchResult;
 import org.jptxas.simulator.launch.LaunchSpecReader;
 import org.jptxas.simulator.suite.SuiteRun;
 import org.jptxas.testing.kernels.KernelCase;
+import org.jptxas.testing.kernels.KernelSuite;
 import org.jptxas.testing.kernels.WarpgroupKernels;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,13 +22,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The interpreter's {@code wgmma} ({@link WgmmaInstruction}) on the TMA -> wgmma -> TMA GEMMs of {@code kernels/}
- * ({@link WarpgroupKernels#tmaWgmmaGemm()}, {@link WarpgroupKernels#tmaWgmmaGemmSw128()}: 128-byte swizzled tensor
- * copies and descriptors): each computes the reference, and a copy without its {@code wgmma.wait_group} does not
- * (the accumulators hold the poison NaN, never the result).
+ * ({@link WarpgroupKernels#tmaWgmmaGemm()}; {@link WarpgroupKernels#tmaWgmmaGemmSw128()}: 128-byte swizzled tensor
+ * copies and descriptors; {@link WarpgroupKernels#tmaWgmmaGemmE4m3()}: the same on e4m3): each computes the
+ * reference, and a copy without its {@code wgmma.wait_group} does not (the accumulators hold the poison NaN, never
+ * the result).
  */
 class WgmmaInterpreterTest {
     static List<KernelCase> cases() {
-        return List.of(WarpgroupKernels.tmaWgmmaGemm(), WarpgroupKernels.tmaWgmmaGemmSw128());
+        return KernelSuite.archSpecific();
     }
 
     private static List<String> run(KernelCase k, String ptx, Path dir) throws Exception {

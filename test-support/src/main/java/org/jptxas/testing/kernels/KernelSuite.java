@@ -30,6 +30,16 @@ public final class KernelSuite {
         return List.copyOf(all);
     }
 
+    /**
+     * Kernels for an arch-specific target ({@code sm_90a}: wgmma), with folders in {@code kernels/} like the suite's
+     * but outside {@link #all()}: the suite's per-SM runs compile for sm_75 ... sm_90, which cannot take them. Their
+     * own tests run them three ways (cli's {@code TmaWgmmaGemmEndToEndTest}, simulator's
+     * {@code WgmmaInterpreterTest}); {@code KernelSuiteFilesTest} checks their files with the suite's.
+     */
+    public static List<KernelCase> archSpecific() {
+        return WarpgroupKernels.suiteFolders();
+    }
+
     public static Optional<KernelCase> byName(String name) {
         return all().stream().filter(k -> k.name().equals(name)).findFirst();
     }
