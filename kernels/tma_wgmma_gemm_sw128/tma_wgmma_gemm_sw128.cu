@@ -9,21 +9,16 @@
 // shared buffer and a tensor store each. `a`, `bt` and `c` are the matrices the three tensor maps describe.
 // Included by tma_wgmma_gemm_e4m3 with GEMM_FP8 defined: the same kernel on e4m3 bytes (wgmma m64n128k32
 // f32.e4m3.e4m3, 128 K elements per 128-byte row, K 256).
-#include <cstdint>
-
 #ifdef GEMM_FP8
 #define GEMM_NAME tma_wgmma_gemm_e4m3
 #define GEMM_SHAPE_TYPES "m64n128k32.f32.e4m3.e4m3"
-#define ROW_ELEMS 128
 #define GEMM_IMMEDIATES "1, 1, 1" // scale-d, scale-a, scale-b (fp8 operands are K-major: no transpose)
+#define ROW_ELEMS 128
 #else
 #define GEMM_NAME tma_wgmma_gemm_sw128
-#define GEMM_SHAPE_TYPES "m64n128k16.f32.f16.f16"
 #define ROW_ELEMS 64
-#define GEMM_IMMEDIATES "1, 1, 1, 0, 0" // scale-d, scale-a, scale-b, transpose-a, transpose-b
 #endif
-
-__device__ __forceinline__ unsigned smem(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+#include "../tma_wgmma_gemm/tma_wgmma_gemm.cuh"
 
 // A K-major shared-memory matrix descriptor with 128-byte swizzle: start / 16, LBO 16 bytes (unused), SBO / 16.
 __device__ __forceinline__ unsigned long long desc128(unsigned addr) {
@@ -31,84 +26,32 @@ __device__ __forceinline__ unsigned long long desc128(unsigned addr) {
             | (1ull << 62);
 }
 
-__device__ __forceinline__ void load_tile(unsigned dst, const void* map, int x, int y, unsigned bar) {
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
-                 :: "r"(dst), "l"(map), "r"(x), "r"(y), "r"(bar) : "memory");
-}
-
-#define ACC8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
-        "+f"(d[i + 6]), "+f"(d[i + 7])
-
-__device__ __forceinline__ void wgmma_m64n128(float* d, unsigned long long da, unsigned long long db) {
-    asm volatile("wgmma.mma_async.sync.aligned." GEMM_SHAPE_TYPES " "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-                 "%64, %65, " GEMM_IMMEDIATES ";"
-                 : ACC8(0), ACC8(8), ACC8(16), ACC8(24), ACC8(32), ACC8(40), ACC8(48), ACC8(56)
-                 : "l"(da), "l"(db));
-}
-
 extern "C" __global__ void GEMM_NAME(const void* a, const void* bt, float* c, const void* a_map,
-                                                const void* bt_map, const void* c_map) {
+                                     const void* bt_map, const void* c_map) {
     __shared__ alignas(1024) unsigned char as[64 * 128];
     __shared__ alignas(1024) unsigned char bs[128 * 128];
     __shared__ alignas(1024) float cs[64][64];
     __shared__ alignas(8) unsigned long long bar;
-    int t = threadIdx.x;
     int m0 = 64 * blockIdx.y, n0 = 128 * blockIdx.x;
-    if (t == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem(&bar)) : "memory");
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    }
-    __syncthreads();
-    float d[64];
-    for (int i = 0; i < 64; i++) {
-        d[i] = 0.0f;
-    }
+    init_barrier(smem(&bar));
+    float d[64] = {}; // the accumulators: every multiply adds to them
     for (int kb = 0; kb < 2; kb++) {
-        if (t == 0) {
-            asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 24576;" :: "r"(smem(&bar)) : "memory");
+        if (threadIdx.x == 0) {
+            expect_bytes(smem(&bar), 24576);
             load_tile(smem(as), a_map, ROW_ELEMS * kb, m0, smem(&bar));
             load_tile(smem(bs), bt_map, ROW_ELEMS * kb, n0, smem(&bar));
         }
-        asm volatile("{\n"
-                     ".reg .pred done;\n"
-                     "wait:\n"
-                     "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-                     "@!done bra wait;\n"
-                     "}" :: "r"(smem(&bar)), "r"(kb & 1) : "memory");
-        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+        wait_phase(smem(&bar), kb & 1);
+        wgmma_fence();
         for (int s = 0; s < 4; s++) {
             wgmma_m64n128(d, desc128(smem(as) + 32 * s), desc128(smem(bs) + 32 * s));
         }
-        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+        wgmma_commit_and_wait();
         __syncthreads();
     }
-    // accumulator fragment: warp w, lane l holds rows 16 w + l / 4 (+ 8), columns 8 i + 2 (l % 4) (+ 1)
-    int w = t >> 5, l = t & 31;
     for (int h = 0; h < 2; h++) {
-        for (int i = 8 * h; i < 8 * h + 8; i++) {
-            int r = 16 * w + (l >> 2), col = 8 * i + 2 * (l & 3) - 64 * h;
-            cs[r][col] = d[4 * i];
-            cs[r][col + 1] = d[4 * i + 1];
-            cs[r + 8][col] = d[4 * i + 2];
-            cs[r + 8][col + 1] = d[4 * i + 3];
-        }
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-        __syncthreads();
-        if (t == 0) {
-            asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
-                         :: "l"(c_map), "r"(n0 + 64 * h), "r"(m0), "r"(smem(cs)) : "memory");
-            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-            asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-        }
-        __syncthreads();
+        store_fragment(&cs[0][0], 64, d, 8 * h, 8);
+        store_tile(c_map, n0 + 64 * h, m0, smem(cs));
     }
-    if (t == 0) {
-        asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-        asm volatile("mbarrier.inval.shared::cta.b64 [%0];" :: "r"(smem(&bar)) : "memory");
-    }
+    finish(smem(&bar));
 }
