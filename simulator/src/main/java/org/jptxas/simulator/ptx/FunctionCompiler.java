@@ -22,8 +22,9 @@ import org.jptxas.simulator.ptx.PtxProgram.Symbol;
 
 /**
  * Compiles one function body: declarations become registers and variable slots (block scopes respected), labels
- * become instruction indices (a label is visible in its block and the blocks inside it, so inline-asm blocks that
- * each define the same label keep their own), and each instruction is handed to {@link InstructionCompiler}.
+ * become instruction indices (a branch finds a label in its block or the blocks around it, so inline-asm blocks that
+ * each define the same label keep their own; a name defined once in the function is found from anywhere, as the
+ * compiler's front end resolves it), and each instruction is handed to {@link InstructionCompiler}.
  */
 final class FunctionCompiler {
     final PtxProgram program;
@@ -47,6 +48,14 @@ final class FunctionCompiler {
     }
 
     private LabelScope labels = new LabelScope(new HashMap<>(), null);
+    /** Every label of the function by name, for names defined once (null for a repeated name). */
+    private final Map<String, Integer> uniqueLabels = new HashMap<>();
+
+    /** The label {@code name} as a branch in {@code scope} sees it, or null. */
+    private Integer findLabel(LabelScope scope, String name) {
+        Integer at = scope.find(name);
+        return at != null ? at : uniqueLabels.get(name);
+    }
     private final List<Insn> code = new ArrayList<>();
     private final List<Object[]> pendingBranches = new ArrayList<>();
     /** {@code .branchtargets} tables by name, and the brx.idx instructions that branch through them. */
@@ -105,7 +114,7 @@ final class FunctionCompiler {
         scopes.pop();
         for (Object[] pb : pendingBranches) {
             Insn in = (Insn) pb[0];
-            Integer target = ((LabelScope) pb[2]).find((String) pb[1]);
+            Integer target = findLabel((LabelScope) pb[2], (String) pb[1]);
             if (target == null) {
                 throw error(in.line, "branch to undefined label '" + pb[1] + "'");
             }
@@ -119,7 +128,7 @@ final class FunctionCompiler {
             }
             in.table = new int[names.size()];
             for (int k = 0; k < names.size(); k++) {
-                Integer target = ((LabelScope) pt[2]).find(names.get(k));
+                Integer target = findLabel((LabelScope) pt[2], names.get(k));
                 if (target == null) {
                     throw error(in.line, "branch target '" + names.get(k) + "' is no label");
                 }
@@ -187,6 +196,7 @@ final class FunctionCompiler {
                 branchTables.put(b.label(), b.targets());
             } else if (s instanceof LabelDef l) {
                 labels.labels().put(l.name(), code.size());
+                uniqueLabels.put(l.name(), uniqueLabels.containsKey(l.name()) ? null : code.size());
             } else if (s instanceof Instruction i) {
                 Insn in = new InstructionCompiler(this, i).compile();
                 code.add(in);

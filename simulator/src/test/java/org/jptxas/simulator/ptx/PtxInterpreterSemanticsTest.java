@@ -262,4 +262,22 @@ class PtxInterpreterSemanticsTest {
         assertTrue(p != 0);
         assertEquals((int) (p >>> 32), b.getInt(8));
     }
+
+    /**
+     * Labels are scoped by { } blocks: two sibling blocks that each define {@code L} branch to their own (the second
+     * block's loop runs 3 times, not into the first's), and a name defined once is found from outside its block.
+     */
+    @Test
+    void blocksKeepTheirOwnLabels() throws Exception {
+        ByteBuffer b = body("""
+                mov.u32 %r1, 0; mov.u32 %r2, 0;
+                { L: add.u32 %r1, %r1, 1; setp.lt.u32 %p1, %r1, 2; @%p1 bra L; }
+                { L: add.u32 %r2, %r2, 10; setp.lt.u32 %p2, %r2, 30; @%p2 bra L; }
+                bra INNER;
+                mov.u32 %r1, 99;
+                { INNER: st.global.u32 [%rd0], %r1; st.global.u32 [%rd0+4], %r2; }
+                """);
+        assertEquals(2, b.getInt(0));
+        assertEquals(30, b.getInt(4));
+    }
 }
