@@ -22,7 +22,7 @@ import org.jptxas.simulator.memory.GlobalMemory;
  *   0x6a u8      interleave (0: none)
  *   0x6b u8      swizzle (CUtensorMapSwizzle: 0 none, 1 32 B, 2 64 B, 3 128 B)
  *   0x6c u8      L2 promotion (a cache hint: ignored)
- *   0x6d u8      out-of-bounds fill (0: zeros)
+ *   0x6d u8      out-of-bounds fill (CUtensorMapFloatOOBfill: 0 zeros, 1 NaN, floating types only)
  *   0x6e..0x7f   reserved, 0
  * </pre>
  * Tile mode only: a box at signed coordinates {@code c} is laid out densely in shared memory (dimension 0 fastest);
@@ -31,10 +31,12 @@ import org.jptxas.simulator.memory.GlobalMemory;
  * span S (32, 64 or 128 bytes) a box row (dimension 0) must be exactly S bytes and the box's shared address 128-byte
  * aligned; its 16-byte chunk at shared address {@code a} lands at {@code a ^ ((a >> 7) & (S / 16 - 1)) << 4} (bits
  * [6:4] XORed with bits [9:7], masked to the span: the layouts wgmma's swizzled descriptors read, see
- * {@link WarpgroupMma}). Interleave and NaN fill are refused by name (not modelled yet).
+ * {@link WarpgroupMma}). With NaN fill an out-of-bounds element of a floating type loads as the type's NaN with every
+ * bit but the sign set (the GPU's canonical NaN; the suite compares any NaN equal to any other). Interleave is refused
+ * by name (not modelled yet).
  */
 public record TensorMap(long address, int rank, int elementBytes, long[] dims, long[] strides, int[] box,
-        int[] elementStrides, int swizzle) {
+        int[] elementStrides, int swizzle, long outOfBounds) {
     public static final int BYTES = 128;
 
     /** Element sizes by data type. */
@@ -53,13 +55,17 @@ public record TensorMap(long address, int rank, int elementBytes, long[] dims, l
         if (type >= ELEMENT_BYTES.length) {
             throw new IllegalArgumentException("tensor map data type " + type);
         }
-        String[] unmodelled = {"interleave", null, null, "out-of-bounds fill"};
-        for (int k = 0; k < unmodelled.length; k++) {
-            long v = global.load(at + 0x6a + k, 1);
-            if (unmodelled[k] != null && v != 0) {
-                throw new IllegalArgumentException("tensor map " + unmodelled[k] + " " + v + " (not modelled)");
-            }
+        long interleave = global.load(at + 0x6a, 1);
+        if (interleave != 0) {
+            throw new IllegalArgumentException("tensor map interleave " + interleave + " (not modelled)");
         }
+        long fill = global.load(at + 0x6d, 1);
+        if (fill > 1 || fill == 1 && type < 6) {
+            throw new IllegalArgumentException("tensor map out-of-bounds fill " + fill + (fill == 1
+                    ? " (NaN) of the integer data type " + type : " (not modelled)"));
+        }
+        long outOfBounds = fill == 0 ? 0 : ELEMENT_BYTES[type] == 2 ? 0x7fff : ELEMENT_BYTES[type] == 4 ? 0x7fffffffL
+                : Long.MAX_VALUE;
         int swizzle = (int) global.load(at + 0x6b, 1);
         if (swizzle > 3) {
             throw new IllegalArgumentException("tensor map swizzle " + swizzle + " (not modelled)");
@@ -79,7 +85,7 @@ public record TensorMap(long address, int rank, int elementBytes, long[] dims, l
             }
         }
         TensorMap map = new TensorMap(global.load(at, 8), rank, ELEMENT_BYTES[type], dims, strides, box, steps,
-                swizzle);
+                swizzle, outOfBounds);
         if (swizzle != 0 && map.extent(0) * map.elementBytes != map.swizzleSpan()) {
             throw new IllegalArgumentException("tensor map swizzle of " + map.swizzleSpan() + " bytes with box rows of "
                     + map.extent(0) * map.elementBytes + " bytes (not modelled: rows must be the swizzle span)");
@@ -125,14 +131,13 @@ public record TensorMap(long address, int rank, int elementBytes, long[] dims, l
         return n;
     }
 
-    /** The box at {@code coords} read from global memory, out-of-bounds elements zero. */
+    /** The box at {@code coords} read from global memory, out-of-bounds elements zero or NaN (the map's fill). */
     public byte[] load(GlobalMemory global, int[] coords) {
         byte[] data = new byte[boxBytes()];
         walk(coords, (element, at) -> {
-            if (at >= 0) {
-                for (int b = 0; b < elementBytes; b++) {
-                    data[element * elementBytes + b] = (byte) global.load(at + b, 1);
-                }
+            for (int b = 0; b < elementBytes; b++) {
+                long v = at >= 0 ? global.load(at + b, 1) : outOfBounds >>> 8 * b;
+                data[element * elementBytes + b] = (byte) v;
             }
         });
         return data;

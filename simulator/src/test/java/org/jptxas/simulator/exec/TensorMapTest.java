@@ -87,9 +87,28 @@ class TensorMapTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TensorMap.read(g, at[0]));
         assertTrue(e.getMessage().contains("swizzle"), e.getMessage());
         g.store(at[0] + 0x6b, 1, 0);
+        g.store(at[0] + 0x6a, 1, 1);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TensorMap.read(g, at[0])).getMessage()
+                .contains("interleave"));
+        g.store(at[0] + 0x6a, 1, 0);
+        g.store(at[0] + 0x6d, 1, 1); // NaN fill of u16 elements: the driver takes it for floating types only
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TensorMap.read(g, at[0])).getMessage()
+                .contains("integer data type"));
+        g.store(at[0] + 0x6d, 1, 0);
         g.store(at[0] + 0x68, 1, 6);
         assertTrue(assertThrows(IllegalArgumentException.class, () -> TensorMap.read(g, at[0])).getMessage()
                 .contains("rank 6"));
+    }
+
+    /** NaN fill: the out-of-bounds elements of an f16 box load as 0x7fff, the ones inside as they are. */
+    @Test
+    void nanFillGivesOutOfBoundsElementsTheCanonicalNan() {
+        long[] at = new long[1];
+        GlobalMemory g = memory(List.of(1, 1), at);
+        g.store(at[0] + 0x69, 1, 6);
+        g.store(at[0] + 0x6d, 1, 1);
+        TensorMap map = TensorMap.read(g, at[0]);
+        assertArrayEquals(new int[] {2, 3, 4, 0x7fff, 12, 13, 14, 0x7fff}, halves(map.load(g, new int[] {2, 0})));
     }
 
     @Test
