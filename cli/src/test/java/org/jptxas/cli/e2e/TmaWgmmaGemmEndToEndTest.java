@@ -56,6 +56,10 @@ class TmaWgmmaGemmEndToEndTest {
         } else {
             k.compare(SuiteRun.outputs(k, launch), 5).forEach(p -> problems.add("jptxas: " + p));
         }
+        timed.timing().unavailable().ifPresent(u -> problems.add("jptxas: executed-path check not made: " + u));
+        if (timed.timing().partial()) {
+            problems.add("jptxas: executed-path check incomplete");
+        }
         timed.timing().hazards().forEach(h -> problems.add("jptxas hazard: " + h));
         OracleCubins.Compiled theirs = OracleCubins.ptxas13(k.ptx(), ARCH);
         assertTrue(theirs.ok(), theirs.diagnostics());
