@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jptxas.isel.codegen.ModuleCodegen;
 import org.jptxas.ori.target.Target;
+import org.jptxas.scheduler.sass.ControlAgreement;
 import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.Launch;
 import org.jptxas.simulator.launch.LaunchSpecReader;
@@ -29,10 +30,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The TMA load -> wgmma -> TMA store GEMMs ({@link WarpgroupKernels#tmaWgmmaGemm()} without swizzle,
  * {@link WarpgroupKernels#tmaWgmmaGemmSw128()} with 128-byte swizzle, {@link WarpgroupKernels#tmaWgmmaGemmE4m3()}
- * the same on e4m3; {@code kernels/}, sm_90a) end to end:
- * jptxas's cubin and ptxas 13's compute the reference in the SASS emulator, ours without a hazard; nvdisasm reads
- * our cubin as jptxas prints it; a copy that skips the mbarrier wait before the multiplies does not compute the
- * reference.
+ * the same on e4m3; {@code kernels/}, sm_90a) end to end: jptxas's cubin and ptxas 13's compute the reference in
+ * the SASS emulator, ours without a hazard (on the executed path and by the static check); nvdisasm reads our cubin
+ * as jptxas prints it; a copy that skips the mbarrier wait before the multiplies does not compute the reference.
  */
 class TmaWgmmaGemmEndToEndTest {
     private static final String ARCH = "sm_90a";
@@ -61,6 +61,8 @@ class TmaWgmmaGemmEndToEndTest {
             problems.add("jptxas: executed-path check incomplete");
         }
         timed.timing().hazards().forEach(h -> problems.add("jptxas hazard: " + h));
+        ControlAgreement.checkHazards(ours.cubin(), TestTargets.of(ARCH))
+                .forEach(h -> problems.add("jptxas static hazard: " + h));
         OracleCubins.Compiled theirs = OracleCubins.ptxas13(k.ptx(), ARCH);
         assertTrue(theirs.ok(), theirs.diagnostics());
         EmulatedKernelRun.run(ARCH, k, Files.readAllBytes(theirs.cubin().orElseThrow()), dir.resolve("ptxas"),
