@@ -133,7 +133,8 @@ public final class LaunchSpecReader {
 
     /**
      * {@code {"type":"tensor_map","of":0,"data_type":7,"dims":[40,48],"strides":[160],"box":[16,8]}} (optional
-     * {@code "element_strides"}, {@code "swizzle"} 0-3 as CUtensorMapSwizzle): a tensor map of the buffer of pointer parameter {@code of} (an earlier one).
+     * {@code "element_strides"}, {@code "swizzle"} 0-3 as CUtensorMapSwizzle): a tensor map of the buffer of pointer
+     * parameter {@code of} (an earlier one).
      */
     private ParamSpec tensorMap(JsonNode node, String where) throws LaunchSpecException {
         checkFields(node, TENSOR_MAP_FIELDS, where);
