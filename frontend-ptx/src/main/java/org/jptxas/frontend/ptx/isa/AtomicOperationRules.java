@@ -81,9 +81,13 @@ final class AtomicOperationRules {
         }
         List<IsaProblem> out = new ArrayList<>();
         boolean noftz = use.modifiers().contains("noftz");
+        boolean scalarMinMax = vector == 0 && HALVES.contains(type) && (op.equals("min") || op.equals("max"));
         if (ARITHMETIC.contains(op) && HALVES.contains(type) && !noftz) {
             out.add(problem("'.noftz' modifier required for instruction '" + name + "' with type '." + type.ptxName()
                     + "'"));
+            if (vector == 0 && !scalarMinMax) {
+                return out; // the scalar forms require it too: ptxas says it once
+            }
         }
         if (type == PtxType.F32 && noftz) {
             out.add(problem("Illegal modifier '.noftz' for instruction '" + name + "'"));
@@ -91,7 +95,7 @@ final class AtomicOperationRules {
                 return out; // the vector form's operand mismatch is no news to ptxas
             }
         }
-        if (vector == 0 && HALVES.contains(type) && (op.equals("min") || op.equals("max"))) {
+        if (scalarMinMax) {
             String scalar = name + "." + op + "." + type.ptxName()
                     + (space == null ? " with generic state space" : "." + space);
             if (target.sm() < HALF_MIN_MAX_SM) {
