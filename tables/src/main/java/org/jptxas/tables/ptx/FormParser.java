@@ -17,7 +17,8 @@ import java.util.Set;
  *   <li>{@code o:rn:T} — an operand: shape codes (see {@link OperandKind}), then the type slot letter, a fixed type
  *       or nothing; {@code ~} after the type accepts wider registers; {@code ?} = optional from here on;</li>
  *   <li>{@code sm=90}, {@code ptx=78}, {@code arch=sm_90a,sm_100a}, {@code maxptx=63} — gates of the whole form;</li>
- *   <li>{@code g:bf16:sm=90,ptx=78} — a gate that applies when the word {@code bf16} is written;</li>
+ *   <li>{@code g:bf16:sm=90,ptx=78} — a gate that applies when the word {@code bf16} is written ({@code named=1}:
+ *       its message names the instruction; {@code feature=1}: ptxas calls the word a feature);</li>
  *   <li>{@code o:V4:f32} — a vector of exactly four registers; {@code o:Vn/2:D} — of N/2 registers, N from the
  *       {@code .mXnNkK} shape modifier;</li>
  *   <li>{@code o:|p_} — an operand joined to the previous one by {@code |}; {@code o:r:b64?L2::cache_hint} — an
@@ -26,7 +27,11 @@ import java.util.Set;
  *       allowed, a multiple, a range (the operand text ends with these);</li>
  *   <li>{@code needs:abs/xorsign} — a word that is only legal together with one of the others ({@code needsin:}
  *       when ptxas's message names the instruction);</li>
- *   <li>{@code x:L2::cache_hint/local,shared} — words (modifiers or types) that cannot be written together;</li>
+ *   <li>{@code x:L2::cache_hint/local,shared} — words (modifiers or types) that cannot be written together
+ *       ({@code xu:} when ptxas's message for a state space does not name the instruction, {@code xi:} when it calls
+ *       the first word illegal on the instruction);</li>
+ *   <li>{@code xf:cache_prefetching:L2::64B/local,shared} — words of a feature that the state spaces after the
+ *       slash do not have ("State space incorrect for feature 'cache prefetching'");</li>
  *   <li>{@code vmax=128} — the largest {@code .vN} vector in bits;</li>
  *   <li>{@code name:mul.lo} — the name ptxas gives this form in messages (default: the opcode);</li>
  *   <li>{@code feature:256_bit_wide_load/store} — the feature name of the form's gates in messages ({@code _} is a
@@ -91,12 +96,9 @@ final class FormParser {
                     throw new IllegalArgumentException("cannot read requirement '" + item + "'");
                 }
                 exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(",")), true, named));
-            } else if (item.startsWith("x:")) {
-                String[] sides = item.substring(2).split("/");
-                if (sides.length != 2) {
-                    throw new IllegalArgumentException("cannot read exclusion '" + item + "'");
-                }
-                exclusions.add(new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(",")), false, false));
+            } else if (item.startsWith("x:") || item.startsWith("xu:") || item.startsWith("xi:")
+                    || item.startsWith("xf:")) {
+                exclusions.add(exclusion(item));
             } else if (item.startsWith("vmax=")) {
                 maxVectorBits = number(item.substring(5));
             } else if (item.startsWith("sm=")) {
@@ -122,6 +124,31 @@ final class FormParser {
             gates.add(0, new Gate("", formSm, formPtx, formTargets, formMaxPtx));
         }
         return new InstructionForm(name, types, mods, operands, gates, exclusions, maxVectorBits, feature, text.trim());
+    }
+
+    private static Exclusion exclusion(String item) {
+        String kind = item.substring(0, item.indexOf(':'));
+        String rest = item.substring(kind.length() + 1);
+        String feature = "";
+        if (kind.equals("xf")) {
+            int colon = rest.indexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException("cannot read feature exclusion '" + item + "'");
+            }
+            feature = rest.substring(0, colon).replace('_', ' ');
+            rest = rest.substring(colon + 1);
+        }
+        String[] sides = rest.split("/");
+        if (sides.length != 2) {
+            throw new IllegalArgumentException("cannot read exclusion '" + item + "'");
+        }
+        Exclusion.Wording wording = switch (kind) {
+            case "xi" -> Exclusion.Wording.ILLEGAL;
+            case "xf" -> Exclusion.Wording.FEATURE_SPACE;
+            default -> Exclusion.Wording.CONFLICT;
+        };
+        return new Exclusion(List.of(sides[0].split(",")), List.of(sides[1].split(",")), false, !kind.equals("xu"),
+                wording, feature);
     }
 
     private Set<PtxType> typeList(String spec) {
@@ -300,6 +327,7 @@ final class FormParser {
         int ptx = 0;
         List<String> targets = List.of();
         boolean namesInstruction = false;
+        boolean asFeature = false;
         for (String c : spec.substring(colon + 1).split(",(?=[a-z]+=)")) {
             if (c.startsWith("sm=")) {
                 sm = number(c.substring(3));
@@ -309,11 +337,13 @@ final class FormParser {
                 targets = targets(c.substring(5));
             } else if (c.equals("named=1")) {
                 namesInstruction = true;
+            } else if (c.equals("feature=1")) {
+                asFeature = true;
             } else {
                 throw new IllegalArgumentException("cannot read gate condition '" + c + "'");
             }
         }
-        return new Gate(word, sm, ptx, targets, 0, namesInstruction);
+        return new Gate(word, sm, ptx, targets, 0, namesInstruction, asFeature);
     }
 
     /** Target names, or {@code @set} names of the table's target sets, comma separated. */

@@ -15,8 +15,10 @@ import java.util.Objects;
  *     know it at all (vote without {@code .sync}, mad.f32 without rounding)
  * @param namesInstruction a modifier gate whose diagnostic names the instruction too, as ptxas words some
  *     ("Modifier '.and' on 'mma' requires ...") and not others ("Modifier '.async' requires ...")
+ * @param asFeature a modifier gate that ptxas words as a feature ("Feature '.abs' requires ...")
  */
-public record Gate(String word, int minSm, int minPtx, List<String> targets, int maxPtx, boolean namesInstruction) {
+public record Gate(String word, int minSm, int minPtx, List<String> targets, int maxPtx, boolean namesInstruction,
+        boolean asFeature) {
     public Gate {
         Objects.requireNonNull(word, "word");
         targets = List.copyOf(targets);
@@ -26,6 +28,6 @@ public record Gate(String word, int minSm, int minPtx, List<String> targets, int
     }
 
     public Gate(String word, int minSm, int minPtx, List<String> targets, int maxPtx) {
-        this(word, minSm, minPtx, targets, maxPtx, false);
+        this(word, minSm, minPtx, targets, maxPtx, false, false);
     }
 }

@@ -25,9 +25,12 @@ public enum ModifierKind {
     /** A scope (.cta ... .sys); a missing one is named by the order written without it. */
     SCOPE("Conflicting modifiers '.%3$s' and '.%2$s' for instruction '%1$s'",
             "Modifier '.%3$s' requires scope with '%1$s' instruction", "Illegal modifier '.%2$s' for instruction '%1$s'"),
-    /** The operation of atom/red: ptxas words a missing one oddly. */
+    /** The operation of atom/red (and lop3's): ptxas words a missing one oddly. */
     OPERATION("Multiple operations specified", "Illegal operation '' for instruction '%s'",
-            "Illegal modifier '.%2$s' for instruction '%1$s'"),
+            "Illegal operation '.%2$s' for instruction '%1$s'"),
+    /** A second L2 eviction priority of createpolicy that its secondary slot does not take. */
+    PRIORITY("Unsupported modifier '.%2$s' as secondary_priority for instruction '%1$s'",
+            "Modifier '.%2$s' required for instruction '%1$s'", "Illegal modifier '.%2$s' for instruction '%1$s'"),
     /** The reduction of multimem/cp.reduce. */
     REDUCTION("Multiple reduction operations specified", "Reduction operation is required for instruction '%s'",
             "Illegal modifier '.%2$s' for instruction '%1$s'"),

@@ -664,12 +664,13 @@ public final class PtxChecker {
             }
         }
         InstructionUse use = new InstructionUse(split.get().opcode(), split.get().modifiers(), uses);
-        for (IsaProblem p : isa.check(use, version, gatingTarget)) {
+        List<IsaProblem> problems = isa.check(use, version, gatingTarget);
+        for (IsaProblem p : problems) {
             error(i.pos(), p.message());
         }
         for (String word : split.get().modifiers()) {
             FeatureGates.WordGate g = FeatureGates.WORD_SM.get(word);
-            if (g != null && gatingTarget.sm() < g.sm()) {
+            if (g != null && gatingTarget.sm() < g.sm() && (problems.isEmpty() || !g.onlyWhenLegal())) {
                 error(i.pos(), "Feature '" + g.feature() + "' requires .target sm_" + g.sm() + " or higher");
             }
         }
@@ -713,6 +714,9 @@ public final class PtxChecker {
             return symbolUse(s);
         }
         if (e instanceof Expr.Unary u) {
+            if (u.op() == Expr.UnaryOp.NEG && u.operand() instanceof Expr.IntLit lit) {
+                return OperandUse.immediate(-lit.value()); // ptxas checks the value's range with its sign
+            }
             OperandUse inner = exprUse(u.operand());
             if (u.op() == Expr.UnaryOp.NOT && inner.shape() == OperandShape.PREDICATE) {
                 return inner;

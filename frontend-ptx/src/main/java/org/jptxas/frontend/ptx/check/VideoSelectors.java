@@ -51,6 +51,10 @@ public final class VideoSelectors {
         return o instanceof Expr.SymbolRef s && isSelector(s.component()) ? s.component() : null;
     }
 
+    private static boolean isIntegerLiteral(Operand o) {
+        return o instanceof Expr.IntLit || o instanceof Expr.Unary u && isIntegerLiteral(u.operand());
+    }
+
     /** Reports misplaced or ill-formed selectors of {@code i} through {@code error}, in ptxas's words. */
     static void check(Instruction i, BiConsumer<SourcePos, String> error) {
         List<Operand> ops = i.operands();
@@ -59,6 +63,10 @@ public final class VideoSelectors {
         for (int k = 0; k < ops.size(); k++) {
             String sel = of(ops.get(k));
             if (sel == null) {
+                if (lanes > 0 && k > 0 && isIntegerLiteral(ops.get(k))) {
+                    // ptxas reads an integer where a SIMD video source goes as a selector it does not know
+                    error.accept(i.pos(), "Incorrect video selector for operand " + k);
+                }
                 continue;
             }
             if (!video) {

@@ -200,7 +200,9 @@ final class FormMatcher {
                 }
             }
             if (slot < 0) {
-                return form.modifiers().get(taken).kind().multiple(name, w, filled[taken]);
+                ModifierKind kind = form.modifiers().get(taken).kind();
+                return kind == ModifierKind.PRIORITY ? kind.multiple(name, shown(w), shown(filled[taken]))
+                        : kind.multiple(name, w, filled[taken]);
             }
             filled[slot] = w;
         }
@@ -235,10 +237,7 @@ final class FormMatcher {
                 }
                 for (String b : x.against()) {
                     if (written(b)) {
-                        return table.kindOf(b) == ModifierKind.STATE_SPACE
-                                ? "Modifier '." + shown(a) + "' cannot be applied to '." + b + "' space for instruction '"
-                                        + name + "'"
-                                : "Modifier '." + shown(a) + "' cannot be combined with modifier '." + shown(b) + "'";
+                        return conflict(form, x, a, b);
                     }
                 }
             }
@@ -249,6 +248,20 @@ final class FormMatcher {
             return "Vector type too large, exceeds " + form.maxVectorBits() + " bit limit";
         }
         return null;
+    }
+
+    /** ptxas's words for {@code a} written with {@code b} when exclusion {@code x} keeps them apart. */
+    private String conflict(InstructionForm form, Exclusion x, String a, String b) {
+        String name = form.name();
+        return switch (x.wording()) {
+            case ILLEGAL -> form.modifiers().stream().filter(m -> m.accepts(a)).map(ModifierSlot::kind).findFirst()
+                    .orElse(table.kindOf(a)).illegal(name, a);
+            case FEATURE_SPACE -> "State space incorrect for feature '" + x.feature() + "'";
+            case CONFLICT -> table.kindOf(b) == ModifierKind.STATE_SPACE
+                    ? "Modifier '." + shown(a) + "' cannot be applied to '." + b + "' space"
+                            + (x.namesInstruction() ? " for instruction '" + name + "'" : "")
+                    : "Modifier '." + shown(a) + "' cannot be combined with modifier '." + shown(b) + "'";
+        };
     }
 
     private static final java.util.regex.Pattern SHAPE = java.util.regex.Pattern.compile("m\\d+n(\\d+)k\\d+");
@@ -503,7 +516,8 @@ final class FormMatcher {
                 if (!modifierWords.contains(g.word())) {
                     continue;
                 }
-                subject = "Modifier '." + g.word() + "'" + (g.namesInstruction() ? " on '" + form.name() + "'" : "");
+                subject = (g.asFeature() ? "Feature '." : "Modifier '.") + g.word() + "'"
+                        + (g.namesInstruction() ? " on '" + form.name() + "'" : "");
             }
             if (!g.targets().isEmpty() && !g.targets().contains(target.name())) {
                 String what = g.word().isEmpty() ? "Instruction '" + form.name() + "'" : subject;

@@ -115,7 +115,8 @@ public final class PtxIsa {
         if (def == null) {
             return List.of(new IsaProblem(unknownInstruction(use.opcode()), -1));
         }
-        return new FormMatcher(table, def, use, ptxVersionTimes10, target).problems();
+        return AtomicOperationRules.check(use, target,
+                () -> new FormMatcher(table, def, use, ptxVersionTimes10, target).problems());
     }
 
     static List<IsaProblem> single(String message) {
