@@ -48,4 +48,35 @@ public sealed interface ParamSpec {
             return 8;
         }
     }
+    /**
+     * A texture object: the 32-bit handle (in a 64-bit parameter, high word zero) of a texture header and sampler the
+     * launch writes into its descriptor pools ({@code org.jptxas.simulator.exec.TextureDescriptors}), over a fresh
+     * array of {@code dims} texels (dimension 0 contiguous, no row padding) filled from {@code in} (else zeros). Each
+     * texel has {@code channels} (1, 2 or 4) channels of {@code format}; {@code normalizedRead} reads 8- and 16-bit
+     * integers as floats in [0, 1] ([-1, 1] signed). The sampler: linear or point filtering, an address mode per
+     * dimension, normalized or texel coordinates, and the border colour's four 32-bit patterns.
+     */
+    record Texture(Optional<Path> in, TexelFormat format, int channels, List<Integer> dims, boolean normalizedRead,
+            boolean linear, List<TextureAddressMode> address, boolean normalizedCoords, List<Integer> border)
+            implements ParamSpec {
+        public Texture {
+            dims = List.copyOf(dims);
+            address = List.copyOf(address);
+            border = List.copyOf(border);
+        }
+
+        /** Bytes of the texel array. */
+        public long bytes() {
+            long n = (long) format.bytes() * channels;
+            for (int d : dims) {
+                n *= d;
+            }
+            return n;
+        }
+
+        @Override
+        public int size() {
+            return 8;
+        }
+    }
 }

@@ -400,6 +400,7 @@ final class InstructionCompiler {
             case "cp" -> has("bulk") ? hopper(false) : cpAsync();
             case "mbarrier" -> hopper(true);
             case "mapa", "getctarank" -> simple(ClusterInstruction.compile(ins.opcode(), mods, ops, new OperandAccess()));
+            case "tex" -> texture();
             default -> throw unsupported();
         };
     }
@@ -523,6 +524,15 @@ final class InstructionCompiler {
         OperandAccess io = new OperandAccess();
         Insn.ThreadOp op = barrier ? MbarrierInstruction.mbarrier(mods, ops, io)
                 : MbarrierInstruction.bulkCopy(mods, ops, io);
+        if (op == null) {
+            throw unsupported();
+        }
+        return simple(op);
+    }
+
+    /** {@code tex}: {@link TextureInstruction}. */
+    private Insn texture() throws ProgramException, Unsupported {
+        Insn.ThreadOp op = TextureInstruction.compile(mods, ops, new OperandAccess());
         if (op == null) {
             throw unsupported();
         }

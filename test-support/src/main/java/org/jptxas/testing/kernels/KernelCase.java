@@ -53,6 +53,31 @@ public final class KernelCase {
         }
     }
 
+    /**
+     * A texture object (the simulator's header and sampler; the kernel gets the handle) over the texels
+     * {@code texels} (written as {@code <name>.bin}): the launch spec's {@code "texture"} fields, {@code border}
+     * as integers.
+     */
+    public record TextureArg(String name, byte[] texels, String format, int channels, List<Integer> dims,
+            boolean normalizedRead, boolean linear, List<String> address, boolean normalizedCoords,
+            List<Integer> border) implements Arg {
+        public TextureArg {
+            texels = texels.clone();
+            dims = List.copyOf(dims);
+            address = List.copyOf(address);
+            border = List.copyOf(border);
+        }
+
+        String json() {
+            return "{\"type\": \"texture\", \"in\": \"" + name + ".bin\", \"format\": \"" + format
+                    + "\", \"channels\": " + channels + ", \"dims\": " + dims + ", \"read_mode\": \""
+                    + (normalizedRead ? "normalized_float" : "element") + "\", \"filter\": \""
+                    + (linear ? "linear" : "point") + "\", \"address\": "
+                    + address.stream().map(a -> "\"" + a + "\"").toList() + ", \"normalized_coords\": "
+                    + normalizedCoords + ", \"border\": " + border + "}";
+        }
+    }
+
     private final String name;
     private final String entry;
     private final int minSm;
@@ -252,6 +277,8 @@ public final class KernelCase {
                 sb.append('}');
             } else if (a instanceof TensorMapArg m) {
                 sb.append(m.json(args));
+            } else if (a instanceof TextureArg t) {
+                sb.append(t.json());
             }
         }
         sb.append("\n  ]\n}\n");
@@ -265,6 +292,8 @@ public final class KernelCase {
             for (Arg a : args) {
                 if (a instanceof Buffer b && b.input()) {
                     Files.write(dir.resolve(b.name() + ".bin"), b.initial());
+                } else if (a instanceof TextureArg t) {
+                    Files.write(dir.resolve(t.name() + ".bin"), t.texels());
                 }
             }
             Path spec = dir.resolve("launch.json");

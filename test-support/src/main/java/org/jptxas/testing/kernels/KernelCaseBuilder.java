@@ -110,6 +110,12 @@ public final class KernelCaseBuilder {
         return this;
     }
 
+    /** A texture object over {@code texels} ({@link KernelCase.TextureArg}). */
+    public KernelCaseBuilder texture(KernelCase.TextureArg t) {
+        args.add(t);
+        return this;
+    }
+
     public KernelCaseBuilder buffer(String n, Elem elem, byte[] initial, boolean input, Check check) {
         args.add(new KernelCase.Buffer(n, elem, initial, input, check));
         return this;
