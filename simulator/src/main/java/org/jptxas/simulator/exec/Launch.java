@@ -93,7 +93,8 @@ public final class Launch {
         }
         GlobalMemory global = new GlobalMemory();
         List<Argument> args = new ArrayList<>();
-        int textureCount = (int) spec.params().stream().filter(p -> p instanceof ParamSpec.Texture).count();
+        int textureCount = (int) spec.params().stream()
+                .filter(p -> p instanceof ParamSpec.Texture || p instanceof ParamSpec.Surface).count();
         Region headers = null;
         Region samplers = null;
         if (textureCount > 0) { // the driver's descriptor pools, entry 0 empty
@@ -120,7 +121,8 @@ public final class Launch {
                 Region r = global.allocateCopy("tensor map of param " + index, TensorMap.encode(
                         args.get(m.of()).bits(), m.dataType(), m.dims(), m.strides(), m.box(), m.elementStrides()));
                 args.add(new Argument(m, r.base(), Optional.of(r)));
-            } else if (p instanceof ParamSpec.Texture t) {
+            } else if (p instanceof ParamSpec.Texture || p instanceof ParamSpec.Surface) {
+                ParamSpec.Texture t = p instanceof ParamSpec.Surface s ? s.asTexture() : (ParamSpec.Texture) p;
                 Region r = global.allocate("texels of param " + index, t.bytes());
                 if (t.in().isPresent()) {
                     byte[] data = readInput(t.in().get(), index, t.bytes());
@@ -131,7 +133,7 @@ public final class Launch {
                         TextureDescriptors.HEADER_BYTES * textureIndex, TextureDescriptors.HEADER_BYTES);
                 System.arraycopy(TextureDescriptors.sampler(t), 0, samplers.bytes(),
                         TextureDescriptors.SAMPLER_BYTES * textureIndex, TextureDescriptors.SAMPLER_BYTES);
-                args.add(new Argument(t, TextureDescriptors.handle(textureIndex), Optional.of(r)));
+                args.add(new Argument(p, TextureDescriptors.handle(textureIndex), Optional.of(r)));
             }
             index++;
         }
@@ -207,8 +209,10 @@ public final class Launch {
         List<Path> written = new ArrayList<>();
         for (int i = 0; i < arguments.size(); i++) {
             Argument a = arguments.get(i);
-            if (a.spec() instanceof ParamSpec.Pointer p && p.out().isPresent()) {
-                Path out = p.out().get();
+            Optional<Path> target = a.spec() instanceof ParamSpec.Pointer p ? p.out()
+                    : a.spec() instanceof ParamSpec.Surface s ? s.out() : Optional.empty();
+            if (target.isPresent()) {
+                Path out = target.get();
                 try {
                     Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), ".jptxas-run", ".tmp");
                     Files.write(tmp, a.buffer().orElseThrow().bytes());
@@ -293,7 +297,7 @@ public final class Launch {
 
     private static String describe(ParamSpec p) {
         return p instanceof ParamSpec.Scalar s ? s.type().specName() : p instanceof ParamSpec.TensorMapOf ? "tensor_map"
-                : p instanceof ParamSpec.Texture ? "texture" : "ptr";
+                : p instanceof ParamSpec.Texture ? "texture" : p instanceof ParamSpec.Surface ? "surface" : "ptr";
     }
 
     private static void put(byte[] a, int offset, int size, long v) {

@@ -84,6 +84,28 @@ public record Texture(long address, TexelFormat format, int channels, int[] dims
         return texel(global, at);
     }
 
+    /**
+     * The address of a surface access of {@code size} bytes at {@code coords} (x in bytes, then y, z in elements,
+     * at least {@link #rank} of them), as {@code suld.b}/{@code sust.b} with {@code .trap} take them: an access not
+     * wholly inside the array throws (the trap). Alignment of x is not checked.
+     */
+    public long surfaceAddress(int[] coords, int size) {
+        long rowBytes = strides[0] * dims[0];
+        if (coords[0] < 0 || coords[0] + (long) size > rowBytes) {
+            throw new IllegalArgumentException("surface access of " + size + " bytes at x = " + coords[0]
+                    + " bytes outside a row of " + rowBytes);
+        }
+        long a = address + coords[0];
+        for (int d = 1; d < dims.length; d++) {
+            if (coords[d] < 0 || coords[d] >= dims[d]) {
+                throw new IllegalArgumentException("surface access at coordinate " + d + " = " + coords[d]
+                        + " outside [0, " + dims[d] + ")");
+            }
+            a += coords[d] * strides[d];
+        }
+        return a;
+    }
+
     /** A coordinate's texel index; NaN reads texel 0, infinities saturate. */
     private static long index(float floor) {
         return Float.isNaN(floor) ? 0 : (long) Math.max(-(1L << 40), Math.min(1L << 40, (double) floor));

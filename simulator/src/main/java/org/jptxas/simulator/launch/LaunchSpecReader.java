@@ -43,6 +43,7 @@ public final class LaunchSpecReader {
     private static final Set<String> POINTER_FIELDS = Set.of("type", "bytes", "in", "out");
     private static final Set<String> TENSOR_MAP_FIELDS = Set.of("type", "of", "data_type", "dims", "strides", "box",
             "element_strides");
+    static final Set<String> SURFACE_FIELDS = Set.of("type", "in", "out", "format", "channels", "dims");
     static final Set<String> TEXTURE_FIELDS = Set.of("type", "in", "format", "channels", "dims", "read_mode",
             "filter", "address", "normalized_coords", "border");
     /** Largest buffer the simulator allocates for one pointer argument. */
@@ -130,8 +131,11 @@ public final class LaunchSpecReader {
         if (type.equals("texture")) {
             return TextureSpecReader.texture(node, where, this);
         }
+        if (type.equals("surface")) {
+            return TextureSpecReader.surface(node, where, this);
+        }
         ScalarType st = ScalarType.bySpecName(type).orElseThrow(() -> error(where + ".type",
-                "unknown type '" + type + "' (expected ptr, tensor_map, texture, u8, u16, u32, u64, s8, s16, s32, s64, f16, bf16, f32 or f64)"));
+                "unknown type '" + type + "' (expected ptr, tensor_map, texture, surface, u8, u16, u32, u64, s8, s16, s32, s64, f16, bf16, f32 or f64)"));
         checkFields(node, SCALAR_FIELDS, where);
         return new ParamSpec.Scalar(st, scalarBits(st, required(node, "value", where), where + ".value"));
     }

@@ -79,4 +79,26 @@ public sealed interface ParamSpec {
             return 8;
         }
     }
+    /**
+     * A surface object: a handle as a {@link Texture}'s (header and a point/clamp sampler in the launch's pools) over a
+     * fresh array of {@code dims} elements of {@code channels} x {@code format}, filled from {@code in} (else zeros)
+     * and written to {@code out} after the launch. {@code suld.b}/{@code sust.b} address it in bytes along x.
+     */
+    record Surface(Optional<Path> in, Optional<Path> out, TexelFormat format, int channels, List<Integer> dims)
+            implements ParamSpec {
+        public Surface {
+            dims = List.copyOf(dims);
+        }
+
+        /** The same array seen as a point-sampled, clamped texture (what its header holds). */
+        public Texture asTexture() {
+            return new Texture(in, format, channels, dims, false, false,
+                    java.util.Collections.nCopies(dims.size(), TextureAddressMode.CLAMP), false, List.of(0, 0, 0, 0));
+        }
+
+        @Override
+        public int size() {
+            return 8;
+        }
+    }
 }

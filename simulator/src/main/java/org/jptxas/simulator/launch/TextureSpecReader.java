@@ -16,24 +16,48 @@ import java.util.Optional;
  * integers); {@code filter}: {@code point} (default) or {@code linear} (float results only, as CUDA); {@code address}:
  * wrap, clamp (default), mirror or border per dimension (wrap and mirror with normalized coordinates only, as CUDA);
  * {@code border}: four numbers (floats for float results, integers otherwise; default zeros).
+ * <pre>{"type":"surface","in":"s.bin","out":"s.out.bin","format":"s32","channels":1,"dims":[16,8]}</pre>
+ * a surface object over an array of those elements, written back to {@code out}.
  */
 final class TextureSpecReader {
     private TextureSpecReader() {}
 
-    static ParamSpec texture(JsonNode node, String where, LaunchSpecReader r) throws LaunchSpecException {
-        r.checkFields(node, LaunchSpecReader.TEXTURE_FIELDS, where);
+    static ParamSpec surface(JsonNode node, String where, LaunchSpecReader r) throws LaunchSpecException {
+        r.checkFields(node, LaunchSpecReader.SURFACE_FIELDS, where);
         Optional<Path> in = node.has("in") ? Optional.of(r.path(node.get("in"), where + ".in")) : Optional.empty();
+        Optional<Path> out = node.has("out") ? Optional.of(r.path(node.get("out"), where + ".out")) : Optional.empty();
+        return new ParamSpec.Surface(in, out, format(node, where, r), channels(node, where, r),
+                dims(node, where, r).stream().map(Long::intValue).toList());
+    }
+
+    private static TexelFormat format(JsonNode node, String where, LaunchSpecReader r) throws LaunchSpecException {
         String formatName = r.string(r.required(node, "format", where), where + ".format");
-        TexelFormat format = TexelFormat.bySpecName(formatName).orElseThrow(() -> r.error(where + ".format",
+        return TexelFormat.bySpecName(formatName).orElseThrow(() -> r.error(where + ".format",
                 "unknown format '" + formatName + "' (expected u8, s8, u16, s16, u32, s32, f16 or f32)"));
+    }
+
+    private static int channels(JsonNode node, String where, LaunchSpecReader r) throws LaunchSpecException {
         int channels = node.has("channels") ? (int) r.integer(node.get("channels"), where + ".channels", 1, 4) : 1;
         if (channels == 3) {
             throw r.error(where + ".channels", "a texel has 1, 2 or 4 channels, not 3");
         }
+        return channels;
+    }
+
+    private static List<Long> dims(JsonNode node, String where, LaunchSpecReader r) throws LaunchSpecException {
         List<Long> dims = r.longs(r.required(node, "dims", where), where + ".dims", 1, 65536);
         if (dims.isEmpty() || dims.size() > 3) {
             throw r.error(where + ".dims", "a texture has 1 to 3 dimensions, not " + dims.size());
         }
+        return dims;
+    }
+
+    static ParamSpec texture(JsonNode node, String where, LaunchSpecReader r) throws LaunchSpecException {
+        r.checkFields(node, LaunchSpecReader.TEXTURE_FIELDS, where);
+        Optional<Path> in = node.has("in") ? Optional.of(r.path(node.get("in"), where + ".in")) : Optional.empty();
+        TexelFormat format = format(node, where, r);
+        int channels = channels(node, where, r);
+        List<Long> dims = dims(node, where, r);
         String readMode = node.has("read_mode") ? r.string(node.get("read_mode"), where + ".read_mode") : "element";
         if (!readMode.equals("element") && !readMode.equals("normalized_float")) {
             throw r.error(where + ".read_mode", "expected \"element\" or \"normalized_float\", got \"" + readMode + "\"");

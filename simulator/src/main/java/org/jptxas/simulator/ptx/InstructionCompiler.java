@@ -401,6 +401,13 @@ final class InstructionCompiler {
             case "mbarrier" -> hopper(true);
             case "mapa", "getctarank" -> simple(ClusterInstruction.compile(ins.opcode(), mods, ops, new OperandAccess()));
             case "tex" -> texture();
+            case "suld", "sust" -> {
+                Insn.ThreadOp op = TextureInstruction.surface(ins.opcode().equals("suld"), mods, ops, new OperandAccess());
+                if (op == null) {
+                    throw unsupported();
+                }
+                yield simple(op);
+            }
             default -> throw unsupported();
         };
     }

@@ -16,6 +16,11 @@ import org.jptxas.simulator.sass.SassOperand.Reg;
  * nothing, there being no mipmaps. Coordinates fill Ra (two registers, or every coordinate with a uniform handle),
  * then Rb; the enabled components of the write mask (default 0xf) are packed, the first two into the pair Rd and the
  * rest into Rd2 (RZ discards them), as {@code org.jptxas.scheduler.sass.TextureOperands} reads the operand widths.
+ *
+ * <p>Also {@code SULD.D.BA.{1D,2D,3D}...TRAP Rd, [Ra], 0x0, off} and {@code SUST.D.BA... [Ra], Rb, 0x0, off} (sm_90:
+ * {@code URh, 0x0}): 32 bits ({@code .64}, {@code .128}: 2 or 4 registers; {@code .U8}, {@code .U16}... narrower) at
+ * Ra = x in bytes, Ra + 1 = y, Ra + 2 = z ({@link Texture#surfaceAddress}; out of bounds faults, the {@code .TRAP}
+ * mode).
  */
 final class TextureOps {
     private final SassMachine machine;
@@ -71,6 +76,43 @@ final class TextureOps {
                     t.r[to.index() + slot % 2] = words[k];
                 }
                 slot++;
+            }
+        }
+    }
+
+    void surface(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean load = op.opcode().equals("SULD");
+        int dims = op.has("3D") ? 3 : op.has("2D") ? 2 : op.has("1D") ? 1 : 0;
+        int size = op.has("64") ? 8 : op.has("128") ? 16 : op.has("U8") || op.has("S8") ? 1
+                : op.has("U16") || op.has("S16") ? 2 : 4;
+        int h = 2;
+        if (dims == 0 || !op.has("D") || !op.has("BA") || !op.has("TRAP") || o.size() != 4
+                || !(o.get(load ? 1 : 0) instanceof SassOperand.Mem m) || !(o.get(load ? 0 : 1) instanceof Reg data)
+                || size < 4 && load) {
+            throw machine.unimplemented(op);
+        }
+        long handle = o.get(h) instanceof SassOperand.UReg u ? Integer.toUnsignedLong(w.ur[u.index()])
+                : machine.operands.cbank(new SassOperand.CBank(0, -1, 4 * ((SassOperand.Imm) o.get(h + 1)).bits(), false,
+                        false), t, 4);
+        int[] coords = new int[dims];
+        for (int d = 0; d < dims; d++) {
+            coords[d] = m.reg() == 255 ? 0 : t.r[m.reg() + d];
+        }
+        long a;
+        try {
+            a = machine.launch.texture(handle).surfaceAddress(coords, size);
+        } catch (IllegalArgumentException e) {
+            throw new Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), op.opcode() + ": " + e.getMessage()));
+        }
+        for (int k = 0; k < Math.max(1, size / 4); k++) {
+            if (load) {
+                if (data.index() != 255) {
+                    t.r[data.index() + k] = (int) machine.launch.global().load(a + 4L * k, 4);
+                }
+            } else {
+                int v = data.index() == 255 ? 0 : t.r[data.index() + k];
+                machine.launch.global().store(a + 4L * k, Math.min(size, 4), v);
             }
         }
     }

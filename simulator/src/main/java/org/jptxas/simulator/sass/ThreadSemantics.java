@@ -456,6 +456,7 @@ final class ThreadSemantics {
             case "F2FP" -> machine.floating.f2fp(op, t, w);
             case "HMNMX2", "I2IP" -> machine.floating.packed(op, t, w);
             case "TEX", "TLD" -> machine.textures.execute(op, t, w);
+            case "SULD", "SUST" -> machine.textures.surface(op, t, w);
             default -> throw machine.unimplemented(op);
         }
         t.pc++;

@@ -137,4 +137,21 @@ class TextureTest {
         e = assertThrows(LaunchSpecException.class, () -> LaunchSpecReader.parse("l.json", threeChannels, dir));
         assertTrue(e.getMessage().contains("1, 2 or 4 channels"), e.getMessage());
     }
+    @Test
+    void surfacesAreAddressedInBytesAlongXAndTrapOutsideTheArray(@TempDir Path dir) throws Exception {
+        String spec = "{\"grid\":[1],\"block\":[1],\"params\":[{\"type\":\"surface\",\"out\":\"s.out.bin\","
+                + "\"format\":\"s32\",\"dims\":[3,2]}]}";
+        Launch l = Launch.prepare(Target.of("sm_80"), LaunchSpecReader.parse("l.json", spec, dir).withEntry("k"));
+        Texture s = l.texture(l.arguments().get(0).bits());
+        long base = l.arguments().get(0).buffer().orElseThrow().base();
+        assertEquals(base + 12 + 8, s.surfaceAddress(new int[] {8, 1}, 4));
+        assertThrows(IllegalArgumentException.class, () -> s.surfaceAddress(new int[] {9, 0}, 4));
+        assertThrows(IllegalArgumentException.class, () -> s.surfaceAddress(new int[] {-4, 0}, 4));
+        assertThrows(IllegalArgumentException.class, () -> s.surfaceAddress(new int[] {0, 2}, 4));
+        l.global().store(base + 20, 4, 0x01020304);
+        l.writeOutputs();
+        byte[] out = Files.readAllBytes(dir.resolve("s.out.bin"));
+        assertEquals(24, out.length);
+        assertEquals(4, out[20]);
+    }
 }

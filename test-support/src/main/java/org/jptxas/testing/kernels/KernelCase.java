@@ -26,8 +26,24 @@ public final class KernelCase {
     /** A scalar by value: {@code type} is a launch-spec type name ({@code u32}, {@code f32}, ...). */
     public record Scalar(String name, String type, long bits, String jsonValue) implements Arg {}
 
-    /** A global buffer; {@code check} is null for a pure input. */
-    public record Buffer(String name, Elem elem, byte[] initial, boolean input, Check check) implements Arg {
+    /**
+     * A global buffer; {@code check} is null for a pure input. With {@code surfaceDims} (else empty) the kernel gets
+     * a surface object over it instead of its address: an array of those extents of {@code elem} elements.
+     */
+    public record Buffer(String name, Elem elem, byte[] initial, boolean input, Check check, List<Integer> surfaceDims)
+            implements Arg {
+        public Buffer {
+            surfaceDims = List.copyOf(surfaceDims);
+        }
+
+        public Buffer(String name, Elem elem, byte[] initial, boolean input, Check check) {
+            this(name, elem, initial, input, check, List.of());
+        }
+
+        public boolean surface() {
+            return !surfaceDims.isEmpty();
+        }
+
         public boolean output() {
             return check != null;
         }
@@ -266,6 +282,11 @@ public final class KernelCase {
             Arg a = args.get(i);
             if (a instanceof Scalar s) {
                 sb.append("{\"type\": \"").append(s.type()).append("\", \"value\": ").append(s.jsonValue()).append('}');
+            } else if (a instanceof Buffer b && b.surface()) {
+                sb.append("{\"type\": \"surface\", \"in\": \"").append(b.name()).append(".bin\", \"out\": \"")
+                        .append(b.name()).append(".out.bin\", \"format\": \"")
+                        .append(b.elem() == Elem.F32 ? "f32" : b.elem() == Elem.I32 ? "s32" : "u32")
+                        .append("\", \"dims\": ").append(b.surfaceDims()).append('}');
             } else if (a instanceof Buffer b) {
                 sb.append("{\"type\": \"ptr\", \"bytes\": ").append(b.initial().length);
                 if (b.input()) {

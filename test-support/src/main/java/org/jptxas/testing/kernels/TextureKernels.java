@@ -4,12 +4,12 @@ import static org.jptxas.testing.kernels.KernelSuite.kernel;
 
 import java.util.List;
 
-/** Kernels about textures: sampling through texture objects. */
+/** Kernels about textures and surfaces: sampling through texture objects, reading and writing surface objects. */
 final class TextureKernels {
     private TextureKernels() {}
 
     static List<KernelCase> all() {
-        return List.of(texture2dLinear());
+        return List.of(texture2dLinear(), surfaceRmw());
     }
 
     static final int SAMPLES = 200;
@@ -99,5 +99,27 @@ final class TextureKernels {
                 yield period < n ? period : 2 * n - 1 - period;
             }
         };
+    }
+    static final int SURFACE_W = 24;
+    static final int SURFACE_H = 10;
+
+    /**
+     * A 2D s32 surface of {@value #SURFACE_W}x{@value #SURFACE_H} elements read and written in place through a
+     * surface object ({@code suld.b.2d.b32.trap}, {@code sust.b.2d.b32.trap}, x in bytes): element (x, y) becomes
+     * {@code 3 v + 7} (wrapping), by a 2x2 grid of 16x8 blocks (threads beyond the surface idle).
+     */
+    static KernelCase surfaceRmw() {
+        Gen g = new Gen("surface_rmw");
+        int[] v = g.bits32(SURFACE_W * SURFACE_H);
+        return kernel("surface_rmw").describe("suld.b.2d / sust.b.2d read-modify-write through a surface object")
+                .grid(2, 2, 1).block(16, 8, 1)
+                .surface("surf", Elem.I32, SURFACE_W, SURFACE_H, Bytes.of(v), Check.EXACT)
+                .s32("width", SURFACE_W).s32("height", SURFACE_H).s32("scale", 3).s32("offset", 7)
+                .reference(io -> {
+                    int[] out = io.i32("surf");
+                    for (int k = 0; k < out.length; k++) {
+                        out[k] = v[k] * 3 + 7;
+                    }
+                });
     }
 }
