@@ -249,6 +249,10 @@ public final class SassReader {
             if (op.descriptor() && f == RegFile.UR && w == 1) {
                 w = 2;
             }
+            if (f == RegFile.R && op.memory() && w == 1 && m.startsWith("SU")) {
+                // SULD/SUST/SURED/SUATOM [Ra]: Ra holds one coordinate per dimension (x, y of 2D; x, y, z of 3D)
+                w = mods.contains("3D") ? 3 : mods.contains("2D") || mods.contains("ARRAY_1D") ? 2 : 1;
+            }
             if (reg + w > f.size()) {
                 w = f.size() - reg;
             }

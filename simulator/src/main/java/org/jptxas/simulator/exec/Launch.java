@@ -41,6 +41,8 @@ public final class Launch {
     private final int dynamicSharedBytes;
     private final GlobalMemory global;
     private final List<Argument> arguments;
+    /** The descriptor pools of the texture objects among the arguments, or null when there are none. */
+    private final TextureDescriptors.Pools textures;
     /** {@link #naturalConstantBank0}'s result, shared by this launch and its copies (same arguments and addresses). */
     private final Bank0Memo bank0Memo;
 
@@ -51,17 +53,15 @@ public final class Launch {
         private volatile Bank0 value;
     }
 
-    private Launch(Target target, String entry, LaunchSpec spec, GlobalMemory global, List<Argument> arguments) {
-        this(target, entry, spec.grid(), spec.block(), spec.cluster(), spec.dynamicSharedBytes(), global, arguments);
+    private Launch(Target target, String entry, LaunchSpec spec, GlobalMemory global, List<Argument> arguments,
+                   TextureDescriptors.Pools textures) {
+        this(target, entry, spec.grid(), spec.block(), spec.cluster(), spec.dynamicSharedBytes(), global,
+                List.copyOf(arguments), new Bank0Memo(), textures);
     }
 
     private Launch(Target target, String entry, Dim3 grid, Dim3 block, Optional<Dim3> cluster, int dynamicSharedBytes,
-                   GlobalMemory global, List<Argument> arguments) {
-        this(target, entry, grid, block, cluster, dynamicSharedBytes, global, List.copyOf(arguments), new Bank0Memo());
-    }
-
-    private Launch(Target target, String entry, Dim3 grid, Dim3 block, Optional<Dim3> cluster, int dynamicSharedBytes,
-                   GlobalMemory global, List<Argument> arguments, Bank0Memo bank0Memo) {
+                   GlobalMemory global, List<Argument> arguments, Bank0Memo bank0Memo, TextureDescriptors.Pools textures) {
+        this.textures = textures;
         this.bank0Memo = bank0Memo;
         this.target = target;
         this.entry = entry;
@@ -93,6 +93,15 @@ public final class Launch {
         }
         GlobalMemory global = new GlobalMemory();
         List<Argument> args = new ArrayList<>();
+        int textureCount = (int) spec.params().stream()
+                .filter(p -> p instanceof ParamSpec.Texture || p instanceof ParamSpec.Surface).count();
+        Region headers = null;
+        Region samplers = null;
+        if (textureCount > 0) { // the driver's descriptor pools, entry 0 empty
+            headers = global.allocate("texture headers", (long) TextureDescriptors.HEADER_BYTES * (textureCount + 1));
+            samplers = global.allocate("texture samplers", (long) TextureDescriptors.SAMPLER_BYTES * (textureCount + 1));
+        }
+        int textureIndex = 0;
         int index = 0;
         for (ParamSpec p : spec.params()) {
             if (p instanceof ParamSpec.Scalar s) {
@@ -113,10 +122,24 @@ public final class Launch {
                         args.get(m.of()).bits(), m.dataType(), m.dims(), m.strides(), m.box(), m.elementStrides(),
                         m.swizzle()));
                 args.add(new Argument(m, r.base(), Optional.of(r)));
+            } else if (p instanceof ParamSpec.Texture || p instanceof ParamSpec.Surface) {
+                ParamSpec.Texture t = p instanceof ParamSpec.Surface s ? s.asTexture() : (ParamSpec.Texture) p;
+                Region r = global.allocate("texels of param " + index, t.bytes());
+                if (t.in().isPresent()) {
+                    byte[] data = readInput(t.in().get(), index, t.bytes());
+                    System.arraycopy(data, 0, r.bytes(), 0, data.length);
+                }
+                textureIndex++;
+                System.arraycopy(TextureDescriptors.header(r.base(), t), 0, headers.bytes(),
+                        TextureDescriptors.HEADER_BYTES * textureIndex, TextureDescriptors.HEADER_BYTES);
+                System.arraycopy(TextureDescriptors.sampler(t), 0, samplers.bytes(),
+                        TextureDescriptors.SAMPLER_BYTES * textureIndex, TextureDescriptors.SAMPLER_BYTES);
+                args.add(new Argument(p, TextureDescriptors.handle(textureIndex), Optional.of(r)));
             }
             index++;
         }
-        return new Launch(target, entry, spec, global, args);
+        return new Launch(target, entry, spec, global, args, textureCount == 0 ? null
+                : new TextureDescriptors.Pools(headers.base(), samplers.base(), textureCount + 1));
     }
 
     private static byte[] readInput(Path file, int index, long bytes) throws LaunchException {
@@ -152,7 +175,8 @@ public final class Launch {
             Argument a = arguments.get(i);
             args[i] = a.buffer().isEmpty() ? a : new Argument(a.spec(), a.bits(), Optional.of(moved.get(indexOf(old, a.buffer().get()))));
         }
-        return new Launch(target, entry, grid, block, cluster, dynamicSharedBytes, fresh, List.of(args), bank0Memo);
+        return new Launch(target, entry, grid, block, cluster, dynamicSharedBytes, fresh, List.of(args), bank0Memo,
+                textures);
     }
 
     /**
@@ -169,7 +193,7 @@ public final class Launch {
             throw new LaunchException("the grid " + grid + " is not a multiple of the kernel's cluster " + shape);
         }
         return new Launch(target, entry, grid, block, Optional.of(shape), dynamicSharedBytes, global, arguments,
-                new Bank0Memo());
+                new Bank0Memo(), textures);
     }
 
     private static int indexOf(List<Region> regions, Region r) {
@@ -186,8 +210,10 @@ public final class Launch {
         List<Path> written = new ArrayList<>();
         for (int i = 0; i < arguments.size(); i++) {
             Argument a = arguments.get(i);
-            if (a.spec() instanceof ParamSpec.Pointer p && p.out().isPresent()) {
-                Path out = p.out().get();
+            Optional<Path> target = a.spec() instanceof ParamSpec.Pointer p ? p.out()
+                    : a.spec() instanceof ParamSpec.Surface s ? s.out() : Optional.empty();
+            if (target.isPresent()) {
+                Path out = target.get();
                 try {
                     Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), ".jptxas-run", ".tmp");
                     Files.write(tmp, a.buffer().orElseThrow().bytes());
@@ -272,7 +298,7 @@ public final class Launch {
 
     private static String describe(ParamSpec p) {
         return p instanceof ParamSpec.Scalar s ? s.type().specName() : p instanceof ParamSpec.TensorMapOf ? "tensor_map"
-                : "ptr";
+                : p instanceof ParamSpec.Texture ? "texture" : p instanceof ParamSpec.Surface ? "surface" : "ptr";
     }
 
     private static void put(byte[] a, int offset, int size, long v) {
@@ -315,6 +341,11 @@ public final class Launch {
 
     public GlobalMemory global() {
         return global;
+    }
+
+    /** The texture the handle {@code handle} names ({@link TextureDescriptors#lookup}). */
+    public Texture texture(long handle) {
+        return TextureDescriptors.lookup(global, textures, handle);
     }
 
     public List<Argument> arguments() {

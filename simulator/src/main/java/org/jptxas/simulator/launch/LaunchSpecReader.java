@@ -43,6 +43,9 @@ public final class LaunchSpecReader {
     private static final Set<String> POINTER_FIELDS = Set.of("type", "bytes", "in", "out");
     private static final Set<String> TENSOR_MAP_FIELDS = Set.of("type", "of", "data_type", "dims", "strides", "box",
             "element_strides", "swizzle");
+    static final Set<String> SURFACE_FIELDS = Set.of("type", "in", "out", "format", "channels", "dims");
+    static final Set<String> TEXTURE_FIELDS = Set.of("type", "in", "format", "channels", "dims", "read_mode",
+            "filter", "address", "normalized_coords", "border");
     /** Largest buffer the simulator allocates for one pointer argument. */
     public static final long MAX_BUFFER_BYTES = 1L << 30;
 
@@ -125,8 +128,14 @@ public final class LaunchSpecReader {
         if (type.equals("tensor_map")) {
             return tensorMap(node, where);
         }
+        if (type.equals("texture")) {
+            return TextureSpecReader.texture(node, where, this);
+        }
+        if (type.equals("surface")) {
+            return TextureSpecReader.surface(node, where, this);
+        }
         ScalarType st = ScalarType.bySpecName(type).orElseThrow(() -> error(where + ".type",
-                "unknown type '" + type + "' (expected ptr, tensor_map, u8, u16, u32, u64, s8, s16, s32, s64, f16, bf16, f32 or f64)"));
+                "unknown type '" + type + "' (expected ptr, tensor_map, texture, surface, u8, u16, u32, u64, s8, s16, s32, s64, f16, bf16, f32 or f64)"));
         checkFields(node, SCALAR_FIELDS, where);
         return new ParamSpec.Scalar(st, scalarBits(st, required(node, "value", where), where + ".value"));
     }
@@ -158,7 +167,7 @@ public final class LaunchSpecReader {
                 steps.stream().map(Long::intValue).toList(), swizzle);
     }
 
-    private List<Long> longs(JsonNode node, String where, long min, long max) throws LaunchSpecException {
+    List<Long> longs(JsonNode node, String where, long min, long max) throws LaunchSpecException {
         if (!node.isArray()) {
             throw error(where, "must be an array of integers");
         }
@@ -236,7 +245,7 @@ public final class LaunchSpecReader {
         return new Dim3(v[0], v[1], v[2]);
     }
 
-    private long integer(JsonNode node, String where, long min, long max) throws LaunchSpecException {
+    long integer(JsonNode node, String where, long min, long max) throws LaunchSpecException {
         if (!node.isIntegralNumber()) {
             throw error(where, "expected an integer, got " + node);
         }
@@ -247,14 +256,14 @@ public final class LaunchSpecReader {
         return b.longValue();
     }
 
-    private String string(JsonNode node, String where) throws LaunchSpecException {
+    String string(JsonNode node, String where) throws LaunchSpecException {
         if (!node.isTextual() || node.asText().isEmpty()) {
             throw error(where, "expected a non-empty string, got " + node);
         }
         return node.asText();
     }
 
-    private Path path(JsonNode node, String where) throws LaunchSpecException {
+    Path path(JsonNode node, String where) throws LaunchSpecException {
         String s = string(node, where);
         try {
             return baseDir == null ? Path.of(s) : baseDir.resolve(s).normalize();
@@ -263,7 +272,7 @@ public final class LaunchSpecReader {
         }
     }
 
-    private JsonNode required(JsonNode obj, String field, String where) throws LaunchSpecException {
+    JsonNode required(JsonNode obj, String field, String where) throws LaunchSpecException {
         JsonNode n = obj.get(field);
         if (n == null || n.isNull()) {
             throw error(where, "missing required field '" + field + "'");
@@ -271,7 +280,7 @@ public final class LaunchSpecReader {
         return n;
     }
 
-    private void checkFields(JsonNode obj, Set<String> allowed, String where) throws LaunchSpecException {
+    void checkFields(JsonNode obj, Set<String> allowed, String where) throws LaunchSpecException {
         for (Iterator<String> it = obj.fieldNames(); it.hasNext(); ) {
             String f = it.next();
             if (!allowed.contains(f)) {
@@ -280,7 +289,7 @@ public final class LaunchSpecReader {
         }
     }
 
-    private LaunchSpecException error(String where, String message) {
+    LaunchSpecException error(String where, String message) {
         return new LaunchSpecException(name + (where.isEmpty() ? "" : ": " + where) + ": " + message);
     }
 }

@@ -49,4 +49,57 @@ public sealed interface ParamSpec {
             return 8;
         }
     }
+    /**
+     * A texture object: the 32-bit handle (in a 64-bit parameter, high word zero) of a texture header and sampler the
+     * launch writes into its descriptor pools ({@code org.jptxas.simulator.exec.TextureDescriptors}), over a fresh
+     * array of {@code dims} texels (dimension 0 contiguous, no row padding) filled from {@code in} (else zeros). Each
+     * texel has {@code channels} (1, 2 or 4) channels of {@code format}; {@code normalizedRead} reads 8- and 16-bit
+     * integers as floats in [0, 1] ([-1, 1] signed). The sampler: linear or point filtering, an address mode per
+     * dimension, normalized or texel coordinates, and the border colour's four 32-bit patterns.
+     */
+    record Texture(Optional<Path> in, TexelFormat format, int channels, List<Integer> dims, boolean normalizedRead,
+            boolean linear, List<TextureAddressMode> address, boolean normalizedCoords, List<Integer> border)
+            implements ParamSpec {
+        public Texture {
+            dims = List.copyOf(dims);
+            address = List.copyOf(address);
+            border = List.copyOf(border);
+        }
+
+        /** Bytes of the texel array. */
+        public long bytes() {
+            long n = (long) format.bytes() * channels;
+            for (int d : dims) {
+                n *= d;
+            }
+            return n;
+        }
+
+        @Override
+        public int size() {
+            return 8;
+        }
+    }
+    /**
+     * A surface object: a handle as a {@link Texture}'s (header and a point/clamp sampler in the launch's pools) over a
+     * fresh array of {@code dims} elements of {@code channels} x {@code format}, filled from {@code in} (else zeros)
+     * and written to {@code out} after the launch. {@code suld.b}/{@code sust.b} address it in bytes along x.
+     */
+    record Surface(Optional<Path> in, Optional<Path> out, TexelFormat format, int channels, List<Integer> dims)
+            implements ParamSpec {
+        public Surface {
+            dims = List.copyOf(dims);
+        }
+
+        /** The same array seen as a point-sampled, clamped texture (what its header holds). */
+        public Texture asTexture() {
+            return new Texture(in, format, channels, dims, false, false,
+                    java.util.Collections.nCopies(dims.size(), TextureAddressMode.CLAMP), false, List.of(0, 0, 0, 0));
+        }
+
+        @Override
+        public int size() {
+            return 8;
+        }
+    }
 }

@@ -401,6 +401,14 @@ final class InstructionCompiler {
             case "cp" -> has("bulk") ? hopper(false) : cpAsync();
             case "mbarrier" -> hopper(true);
             case "mapa", "getctarank" -> simple(ClusterInstruction.compile(ins.opcode(), mods, ops, new OperandAccess()));
+            case "tex" -> texture();
+            case "suld", "sust" -> {
+                Insn.ThreadOp op = TextureInstruction.surface(ins.opcode().equals("suld"), mods, ops, new OperandAccess());
+                if (op == null) {
+                    throw unsupported();
+                }
+                yield simple(op);
+            }
             default -> throw unsupported();
         };
     }
@@ -524,6 +532,15 @@ final class InstructionCompiler {
         OperandAccess io = new OperandAccess();
         Insn.ThreadOp op = barrier ? MbarrierInstruction.mbarrier(mods, ops, io)
                 : MbarrierInstruction.bulkCopy(mods, ops, io);
+        if (op == null) {
+            throw unsupported();
+        }
+        return simple(op);
+    }
+
+    /** {@code tex}: {@link TextureInstruction}. */
+    private Insn texture() throws ProgramException, Unsupported {
+        Insn.ThreadOp op = TextureInstruction.compile(mods, ops, new OperandAccess());
         if (op == null) {
             throw unsupported();
         }

@@ -205,6 +205,7 @@ final class SassMachine {
     final IntegerOps integer = new IntegerOps(this);
     final FloatOps floating = new FloatOps(this);
     final MemoryOps memory = new MemoryOps(this);
+    final TextureOps textures = new TextureOps(this);
 
     SassMachine(String executor, DecodedOp[] code, Launch launch, ExecutionLimits limits, int staticShared,
                 java.util.Map<Integer, byte[]> otherBanks,

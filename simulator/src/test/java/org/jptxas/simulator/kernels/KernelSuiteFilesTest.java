@@ -69,6 +69,10 @@ class KernelSuiteFilesTest {
                 Path bin = k.launchJson().resolveSibling(b.name() + ".bin");
                 assertTrue(Files.isRegularFile(bin), bin + " missing (run with -Djptxas.kernels.regenerate=true)");
                 assertTrue(Arrays.equals(b.initial(), Files.readAllBytes(bin)), "stale " + bin);
+            } else if (a instanceof KernelCase.TextureArg t) {
+                Path bin = k.launchJson().resolveSibling(t.name() + ".bin");
+                assertTrue(Files.isRegularFile(bin), bin + " missing (run with -Djptxas.kernels.regenerate=true)");
+                assertTrue(Arrays.equals(t.texels(), Files.readAllBytes(bin)), "stale " + bin);
             }
         }
     }
@@ -87,6 +91,8 @@ class KernelSuiteFilesTest {
                 assertTrue(Arrays.equals(b.input() ? b.initial() : new byte[b.initial().length], actual), b.name());
             } else if (a instanceof KernelCase.Scalar s) {
                 assertEquals(s.bits(), launch.arguments().get(i).bits(), s.name());
+            } else if (a instanceof KernelCase.TextureArg t) {
+                assertTrue(Arrays.equals(t.texels(), launch.arguments().get(i).buffer().orElseThrow().bytes()), t.name());
             }
             i++;
         }

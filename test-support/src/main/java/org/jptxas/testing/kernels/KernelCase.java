@@ -26,8 +26,24 @@ public final class KernelCase {
     /** A scalar by value: {@code type} is a launch-spec type name ({@code u32}, {@code f32}, ...). */
     public record Scalar(String name, String type, long bits, String jsonValue) implements Arg {}
 
-    /** A global buffer; {@code check} is null for a pure input. */
-    public record Buffer(String name, Elem elem, byte[] initial, boolean input, Check check) implements Arg {
+    /**
+     * A global buffer; {@code check} is null for a pure input. With {@code surfaceDims} (else empty) the kernel gets
+     * a surface object over it instead of its address: an array of those extents of {@code elem} elements.
+     */
+    public record Buffer(String name, Elem elem, byte[] initial, boolean input, Check check, List<Integer> surfaceDims)
+            implements Arg {
+        public Buffer {
+            surfaceDims = List.copyOf(surfaceDims);
+        }
+
+        public Buffer(String name, Elem elem, byte[] initial, boolean input, Check check) {
+            this(name, elem, initial, input, check, List.of());
+        }
+
+        public boolean surface() {
+            return !surfaceDims.isEmpty();
+        }
+
         public boolean output() {
             return check != null;
         }
@@ -52,6 +68,31 @@ public final class KernelCase {
             return "{\"type\": \"tensor_map\", \"of\": " + of + ", \"data_type\": " + dataType + ", \"dims\": "
                     + dims + ", \"strides\": " + strides + ", \"box\": " + box
                     + (swizzle != 0 ? ", \"swizzle\": " + swizzle : "") + "}";
+        }
+    }
+
+    /**
+     * A texture object (the simulator's header and sampler; the kernel gets the handle) over the texels
+     * {@code texels} (written as {@code <name>.bin}): the launch spec's {@code "texture"} fields, {@code border}
+     * as integers.
+     */
+    public record TextureArg(String name, byte[] texels, String format, int channels, List<Integer> dims,
+            boolean normalizedRead, boolean linear, List<String> address, boolean normalizedCoords,
+            List<Integer> border) implements Arg {
+        public TextureArg {
+            texels = texels.clone();
+            dims = List.copyOf(dims);
+            address = List.copyOf(address);
+            border = List.copyOf(border);
+        }
+
+        String json() {
+            return "{\"type\": \"texture\", \"in\": \"" + name + ".bin\", \"format\": \"" + format
+                    + "\", \"channels\": " + channels + ", \"dims\": " + dims + ", \"read_mode\": \""
+                    + (normalizedRead ? "normalized_float" : "element") + "\", \"filter\": \""
+                    + (linear ? "linear" : "point") + "\", \"address\": "
+                    + address.stream().map(a -> "\"" + a + "\"").toList() + ", \"normalized_coords\": "
+                    + normalizedCoords + ", \"border\": " + border + "}";
         }
     }
 
@@ -243,6 +284,11 @@ public final class KernelCase {
             Arg a = args.get(i);
             if (a instanceof Scalar s) {
                 sb.append("{\"type\": \"").append(s.type()).append("\", \"value\": ").append(s.jsonValue()).append('}');
+            } else if (a instanceof Buffer b && b.surface()) {
+                sb.append("{\"type\": \"surface\", \"in\": \"").append(b.name()).append(".bin\", \"out\": \"")
+                        .append(b.name()).append(".out.bin\", \"format\": \"")
+                        .append(b.elem() == Elem.F32 ? "f32" : b.elem() == Elem.I32 ? "s32" : "u32")
+                        .append("\", \"dims\": ").append(b.surfaceDims()).append('}');
             } else if (a instanceof Buffer b) {
                 sb.append("{\"type\": \"ptr\", \"bytes\": ").append(b.initial().length);
                 if (b.input()) {
@@ -254,6 +300,8 @@ public final class KernelCase {
                 sb.append('}');
             } else if (a instanceof TensorMapArg m) {
                 sb.append(m.json(args));
+            } else if (a instanceof TextureArg t) {
+                sb.append(t.json());
             }
         }
         sb.append("\n  ]\n}\n");
@@ -267,6 +315,8 @@ public final class KernelCase {
             for (Arg a : args) {
                 if (a instanceof Buffer b && b.input()) {
                     Files.write(dir.resolve(b.name() + ".bin"), b.initial());
+                } else if (a instanceof TextureArg t) {
+                    Files.write(dir.resolve(t.name() + ".bin"), t.texels());
                 }
             }
             Path spec = dir.resolve("launch.json");

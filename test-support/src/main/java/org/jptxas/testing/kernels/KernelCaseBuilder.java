@@ -119,6 +119,18 @@ public final class KernelCaseBuilder {
         return this;
     }
 
+    /** A texture object over {@code texels} ({@link KernelCase.TextureArg}). */
+    public KernelCaseBuilder texture(KernelCase.TextureArg t) {
+        args.add(t);
+        return this;
+    }
+
+    /** A surface object over a w x h array of 32-bit {@code elem}s, read and written by the kernel. */
+    public KernelCaseBuilder surface(String n, Elem elem, int w, int h, byte[] initial, Check check) {
+        args.add(new KernelCase.Buffer(n, elem, initial, true, check, List.of(w, h)));
+        return this;
+    }
+
     public KernelCaseBuilder buffer(String n, Elem elem, byte[] initial, boolean input, Check check) {
         args.add(new KernelCase.Buffer(n, elem, initial, input, check));
         return this;

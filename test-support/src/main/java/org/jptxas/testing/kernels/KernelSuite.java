@@ -27,6 +27,7 @@ public final class KernelSuite {
         all.addAll(AsyncCopyKernels.all());
         all.addAll(HopperAsyncKernels.all());
         all.addAll(ClusterKernels.all());
+        all.addAll(TextureKernels.all());
         return List.copyOf(all);
     }
 

@@ -143,7 +143,7 @@ public final class TextureLowerer implements InstructionLowerer {
      * A bound reference's symbol, or the constant-bank offset of the kernel parameter the handle register was loaded from: the register's only
      * definition in the function must be {@code ld.param.{u64,b64,s64} h, [param]} of a kernel parameter.
      */
-    private static Object handleOf(Instruction insn, Operand handle, LoweringContext cx) throws CompilationException {
+    static Object handleOf(Instruction insn, Operand handle, LoweringContext cx) throws CompilationException {
         if (!(handle instanceof Expr.SymbolRef ref)) {
             throw cx.unsupported("texture handle");
         }

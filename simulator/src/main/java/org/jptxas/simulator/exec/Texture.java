@@ -1,0 +1,144 @@
+package org.jptxas.simulator.exec;
+
+import org.jptxas.simulator.launch.TexelFormat;
+import org.jptxas.simulator.launch.TextureAddressMode;
+import org.jptxas.simulator.memory.GlobalMemory;
+import org.jptxas.simulator.numeric.SmallFloats;
+
+/**
+ * A texture as its header and sampler describe it ({@link TextureDescriptors}), and what a lookup returns: four
+ * 32-bit words, float bits for a float result (float formats, or 8- and 16-bit integers read as normalized floats:
+ * unsigned v / (2^n - 1), signed max(v / (2^(n-1) - 1), -1)) and integers otherwise (sign- or zero-extended).
+ * Channels a texel lacks read as 0, 0 and 1 (1.0 for a float result), as CUDA's do.
+ *
+ * <p>Sampling ({@code tex} with float coordinates, TEX): a normalized coordinate is first scaled by the size
+ * ({@code u * N} in float32). Point filtering reads texel {@code floor(x)}. Linear filtering, as CUDA's programming
+ * guide describes it, takes {@code xb = x - 0.5} (float32), {@code i = floor(xb)} and the weight {@code a} of texel
+ * i + 1 as the fraction {@code xb - i} held in 9-bit fixed point with 8 fraction bits: this model rounds it to the
+ * nearest multiple of 1/256 (halves up), so it may be 1. The result is the sum over the 2^rank neighbours, dimension
+ * 0 fastest ((i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1)), of the product of the per-dimension weights
+ * ({@code 1 - a} or {@code a}) times the texel, each product and each partial sum rounded to float32 in that order.
+ * Each neighbour's index goes through the dimension's address mode ({@link TextureAddressMode#apply}): wrap and
+ * mirror modulo the size (after the floor, not on the coordinate), clamp to the edge, border reads the border colour.
+ * Fetching ({@code tex} with integer coordinates, TLD) reads texel (x, y, z) through the same address modes.
+ * Mipmaps, layered and cube textures, and level-of-detail or gradient forms are not modelled.
+ */
+public record Texture(long address, TexelFormat format, int channels, int[] dims, long[] strides,
+        boolean normalizedRead, boolean linear, TextureAddressMode[] modes, boolean normalizedCoords, int[] border) {
+
+    /** Whether lookups return floats. */
+    public boolean floatResult() {
+        return format.floating() || normalizedRead;
+    }
+
+    public int rank() {
+        return dims.length;
+    }
+
+    /** Samples at {@code coords} (at least {@link #rank} float coordinates; the rest are ignored). */
+    public int[] sample(GlobalMemory global, float[] coords) {
+        int rank = rank();
+        long[] base = new long[rank];
+        float[] weight = new float[rank];
+        for (int d = 0; d < rank; d++) {
+            float x = normalizedCoords ? coords[d] * dims[d] : coords[d];
+            if (linear) {
+                float xb = x - 0.5f;
+                float fl = (float) Math.floor(xb);
+                base[d] = index(fl);
+                weight[d] = Math.round((xb - fl) * 256f) / 256f;
+            } else {
+                base[d] = index((float) Math.floor(x));
+            }
+        }
+        if (!linear) {
+            return texel(global, base);
+        }
+        float[] acc = new float[4];
+        long[] at = new long[rank];
+        for (int corner = 0; corner < 1 << rank; corner++) {
+            float w = 1f;
+            for (int d = 0; d < rank; d++) {
+                boolean upper = (corner >>> d & 1) != 0;
+                at[d] = base[d] + (upper ? 1 : 0);
+                w *= upper ? weight[d] : 1f - weight[d];
+            }
+            int[] t = texel(global, at);
+            for (int k = 0; k < 4; k++) {
+                acc[k] += w * Float.intBitsToFloat(t[k]);
+            }
+        }
+        int[] out = new int[4];
+        for (int k = 0; k < 4; k++) {
+            out[k] = Float.floatToRawIntBits(acc[k]);
+        }
+        return out;
+    }
+
+    /** Fetches texel {@code coords} (at least {@link #rank} integer coordinates). */
+    public int[] fetch(GlobalMemory global, int[] coords) {
+        long[] at = new long[rank()];
+        for (int d = 0; d < at.length; d++) {
+            at[d] = coords[d];
+        }
+        return texel(global, at);
+    }
+
+    /**
+     * The address of a surface access of {@code size} bytes at {@code coords} (x in bytes, then y, z in elements,
+     * at least {@link #rank} of them), as {@code suld.b}/{@code sust.b} with {@code .trap} take them: an access not
+     * wholly inside the array throws (the trap). Alignment of x is not checked.
+     */
+    public long surfaceAddress(int[] coords, int size) {
+        long rowBytes = strides[0] * dims[0];
+        if (coords[0] < 0 || coords[0] + (long) size > rowBytes) {
+            throw new IllegalArgumentException("surface access of " + size + " bytes at x = " + coords[0]
+                    + " bytes outside a row of " + rowBytes);
+        }
+        long a = address + coords[0];
+        for (int d = 1; d < dims.length; d++) {
+            if (coords[d] < 0 || coords[d] >= dims[d]) {
+                throw new IllegalArgumentException("surface access at coordinate " + d + " = " + coords[d]
+                        + " outside [0, " + dims[d] + ")");
+            }
+            a += coords[d] * strides[d];
+        }
+        return a;
+    }
+
+    /** A coordinate's texel index; NaN reads texel 0, infinities saturate. */
+    private static long index(float floor) {
+        return Float.isNaN(floor) ? 0 : (long) Math.max(-(1L << 40), Math.min(1L << 40, (double) floor));
+    }
+
+    /** The four result words of texel {@code at} after the address modes. */
+    private int[] texel(GlobalMemory global, long[] at) {
+        long a = address;
+        for (int d = 0; d < at.length; d++) {
+            int i = modes[d].apply(at[d], dims[d]);
+            if (i < 0) {
+                return border.clone();
+            }
+            a += i * strides[d];
+        }
+        int one = floatResult() ? Float.floatToRawIntBits(1f) : 1;
+        int[] out = {0, 0, 0, one};
+        for (int k = 0; k < channels; k++) {
+            out[k] = channel(global.load(a + (long) k * format.bytes(), format.bytes()));
+        }
+        return out;
+    }
+
+    private int channel(long raw) {
+        int bits = 8 * format.bytes();
+        long v = format.signed() && bits < 64 ? raw << (64 - bits) >> (64 - bits) : raw;
+        if (format == TexelFormat.F16) {
+            return Float.floatToRawIntBits(SmallFloats.halfToFloat((int) raw));
+        }
+        if (format.floating() || !normalizedRead) {
+            return (int) v;
+        }
+        float f = format.signed() ? Math.max(v / (float) ((1L << (bits - 1)) - 1), -1f) : v / (float) ((1L << bits) - 1);
+        return Float.floatToRawIntBits(f);
+    }
+}

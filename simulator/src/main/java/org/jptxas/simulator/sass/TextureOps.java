@@ -1,0 +1,123 @@
+package org.jptxas.simulator.sass;
+
+import java.util.List;
+import org.jptxas.simulator.exec.Fault;
+import org.jptxas.simulator.exec.Texture;
+import org.jptxas.simulator.sass.SassMachine.Stop;
+import org.jptxas.simulator.sass.SassMachine.Thread;
+import org.jptxas.simulator.sass.SassMachine.Warp;
+import org.jptxas.simulator.sass.SassOperand.Reg;
+
+/**
+ * TEX and TLD with a bindless handle: {@code TEX.SCR.LL Rd2, Rd, Ra, Rb, 0x0, off, 2D{, mask}} (sm_75..89: the
+ * handle is the 32-bit word at {@code c[0x0][4 off]}) and {@code TEX.LL Rd2, Rd, Ra, Rb, URh, 0x0, 2D{, mask}}
+ * (sm_90: the low word of the uniform pair URh). TEX samples at float coordinates ({@link Texture#sample}), TLD
+ * fetches at integer ones ({@link Texture#fetch}); the level of detail ({@code .LL} in Rb, {@code .LZ} zero) selects
+ * nothing, there being no mipmaps. Coordinates fill Ra (two registers, or every coordinate with a uniform handle),
+ * then Rb; the enabled components of the write mask (default 0xf) are packed, the first two into the pair Rd and the
+ * rest into Rd2 (RZ discards them), as {@code org.jptxas.scheduler.sass.TextureOperands} reads the operand widths.
+ *
+ * <p>Also {@code SULD.D.BA.{1D,2D,3D}...TRAP Rd, [Ra], 0x0, off} and {@code SUST.D.BA... [Ra], Rb, 0x0, off} (sm_90:
+ * {@code URh, 0x0}): 32 bits ({@code .64}, {@code .128}: 2 or 4 registers; {@code .U8}, {@code .U16}... narrower) at
+ * Ra = x in bytes, Ra + 1 = y, Ra + 2 = z ({@link Texture#surfaceAddress}; out of bounds faults, the {@code .TRAP}
+ * mode).
+ */
+final class TextureOps {
+    private final SassMachine machine;
+
+    TextureOps(SassMachine machine) {
+        this.machine = machine;
+    }
+
+    void execute(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        int geometry = -1;
+        for (int k = 4; k < o.size() && geometry < 0; k++) {
+            if (o.get(k) instanceof SassOperand.Other g && g.text().matches("[123]D")) {
+                geometry = k;
+            }
+        }
+        if (geometry < 0 || o.size() < 6 || !(o.get(0) instanceof Reg rd2) || !(o.get(1) instanceof Reg rd)
+                || !(o.get(2) instanceof Reg ra) || !(o.get(3) instanceof Reg rb)
+                || op.has("SCR") == o.get(4) instanceof SassOperand.UReg) {
+            throw machine.unimplemented(op);
+        }
+        int dims = ((SassOperand.Other) o.get(geometry)).text().charAt(0) - '0';
+        int mask = geometry + 1 < o.size() && o.get(geometry + 1) instanceof SassOperand.Imm m ? (int) m.bits() & 0xf : 0xf;
+        boolean uniform = o.get(4) instanceof SassOperand.UReg;
+        long handle = uniform ? Integer.toUnsignedLong(w.ur[((SassOperand.UReg) o.get(4)).index()])
+                : machine.operands.cbank(new SassOperand.CBank(0, -1, 4 * ((SassOperand.Imm) o.get(5)).bits(), false,
+                        false), t, 4);
+        int inRa = uniform ? dims : Math.min(2, dims);
+        int[] coords = new int[dims];
+        for (int d = 0; d < dims; d++) {
+            coords[d] = d < inRa ? reg(t, ra, d) : reg(t, rb, d - inRa);
+        }
+        int[] words;
+        try {
+            Texture tex = machine.launch.texture(handle);
+            if (op.opcode().equals("TLD")) {
+                words = tex.fetch(machine.launch.global(), coords);
+            } else {
+                float[] f = new float[Math.max(dims, tex.rank())];
+                for (int d = 0; d < dims; d++) {
+                    f[d] = Float.intBitsToFloat(coords[d]);
+                }
+                words = tex.sample(machine.launch.global(), f);
+            }
+        } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+            throw new Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), op.opcode() + ": " + e.getMessage()));
+        }
+        int slot = 0;
+        for (int k = 0; k < 4; k++) {
+            if ((mask >>> k & 1) != 0) {
+                Reg to = slot < 2 ? rd : rd2;
+                if (to.index() != 255) {
+                    t.r[to.index() + slot % 2] = words[k];
+                }
+                slot++;
+            }
+        }
+    }
+
+    void surface(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean load = op.opcode().equals("SULD");
+        int dims = op.has("3D") ? 3 : op.has("2D") ? 2 : op.has("1D") ? 1 : 0;
+        int size = op.has("64") ? 8 : op.has("128") ? 16 : op.has("U8") || op.has("S8") ? 1
+                : op.has("U16") || op.has("S16") ? 2 : 4;
+        int h = 2;
+        if (dims == 0 || !op.has("D") || !op.has("BA") || !op.has("TRAP") || o.size() != 4
+                || !(o.get(load ? 1 : 0) instanceof SassOperand.Mem m) || !(o.get(load ? 0 : 1) instanceof Reg data)
+                || size < 4 && load) {
+            throw machine.unimplemented(op);
+        }
+        long handle = o.get(h) instanceof SassOperand.UReg u ? Integer.toUnsignedLong(w.ur[u.index()])
+                : machine.operands.cbank(new SassOperand.CBank(0, -1, 4 * ((SassOperand.Imm) o.get(h + 1)).bits(), false,
+                        false), t, 4);
+        int[] coords = new int[dims];
+        for (int d = 0; d < dims; d++) {
+            coords[d] = m.reg() == 255 ? 0 : t.r[m.reg() + d];
+        }
+        long a;
+        try {
+            a = machine.launch.texture(handle).surfaceAddress(coords, size);
+        } catch (IllegalArgumentException e) {
+            throw new Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), op.opcode() + ": " + e.getMessage()));
+        }
+        for (int k = 0; k < Math.max(1, size / 4); k++) {
+            if (load) {
+                if (data.index() != 255) {
+                    t.r[data.index() + k] = (int) machine.launch.global().load(a + 4L * k, 4);
+                }
+            } else {
+                int v = data.index() == 255 ? 0 : t.r[data.index() + k];
+                machine.launch.global().store(a + 4L * k, Math.min(size, 4), v);
+            }
+        }
+    }
+
+    private static int reg(Thread t, Reg r, int k) {
+        return r.index() == 255 ? 0 : t.r[r.index() + k];
+    }
+}
