@@ -1,5 +1,8 @@
 package org.jptxas.cli.e2e;
 
+import static org.jptxas.cli.e2e.SubByteMmaEndToEndTest.clamp;
+import static org.jptxas.cli.e2e.SubByteMmaEndToEndTest.element;
+import static org.jptxas.cli.e2e.SubByteMmaEndToEndTest.mismatches;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -92,9 +95,11 @@ class MixedSignMmaEndToEndTest {
      */
     enum Variant {
         /** s.u, u.s .satfinite, s.u .satfinite; u.s .satfinite, s.u, u.s. */
-        FIRST(new boolean[] {true, false, true, false, true, false}, new boolean[] {false, true, true, true, false, false}),
+        FIRST(new boolean[] {true, false, true, false, true, false},
+                new boolean[] {false, true, true, true, false, false}),
         /** u.s .satfinite, s.u, u.s; s.u, u.s .satfinite, s.u .satfinite. */
-        SECOND(new boolean[] {false, true, false, true, false, true}, new boolean[] {true, false, false, false, true, true});
+        SECOND(new boolean[] {false, true, false, true, false, true},
+                new boolean[] {true, false, false, false, true, true});
 
         final boolean[] signedA;
         final boolean[] sat;
@@ -178,8 +183,8 @@ class MixedSignMmaEndToEndTest {
     }
 
     /**
-     * Two halves (8-bit, 4-bit) of 32 lanes x 24 words (21 used): random A/B words; C small, except a .satfinite multiply's,
-     * which starts near the s32 maximum (even lanes) or minimum (odd lanes), within reach of its products.
+     * Two halves (8-bit, 4-bit) of 32 lanes x 24 words (21 used): random A/B words; C small, except a .satfinite
+     * multiply's, which starts near the s32 maximum (even lanes) or minimum (odd lanes), within reach of its products.
      */
     private static int[] inputs(Variant variant) {
         Random r = new Random(23);
@@ -204,12 +209,6 @@ class MixedSignMmaEndToEndTest {
             }
         }
         return in;
-    }
-
-    /** Element {@code i} of {@code bits}-bit elements in a word, lowest first, sign-extended if signed. */
-    private static int element(int word, int i, int bits, boolean signed) {
-        int v = word >>> bits * i & (1 << bits) - 1;
-        return signed && v >= 1 << bits - 1 ? v - (1 << bits) : v;
     }
 
     /**
@@ -270,24 +269,8 @@ class MixedSignMmaEndToEndTest {
         return out;
     }
 
-    /** A sum wrapped to s32, or with .satfinite clamped to its range. */
-    private static int clamp(long sum, boolean sat) {
-        return sat ? (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, sum)) : (int) sum;
-    }
-
     private static int[] run(byte[] cubin, String arch, int[] in, Path dir) throws Exception {
         return WarpKernelHarness.emulate(cubin, arch, WarpKernelHarness.launch(arch, "mixed_sign_mma", in,
                 2 * 32 * OUT, dir));
-    }
-
-    private static List<String> mismatches(int[] actual, int[] expected) {
-        List<String> bad = new ArrayList<>();
-        for (int i = 0; i < expected.length && bad.size() < 5; i++) {
-            if (actual[i] != expected[i]) {
-                bad.add("half " + i / (32 * OUT) + " lane " + i % (32 * OUT) / OUT + " word " + i % OUT + ": "
-                        + actual[i] + ", expected " + expected[i]);
-            }
-        }
-        return bad;
     }
 }

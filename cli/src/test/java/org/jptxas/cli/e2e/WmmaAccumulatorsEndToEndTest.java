@@ -65,11 +65,13 @@ class WmmaAccumulatorsEndToEndTest {
         boolean f16c = c.equals("f16"), f16d = d.equals("f16");
         return PTX.replace("%TARGET%", arch).replace("%LAYOUTS%", layouts).replace("%D%", d).replace("%C%", c)
                 .replace("%LOADC%", f16c ? "ld.global.v4.b32 {hc0, hc1, hc2, hc3}, [ri+64];"
-                        : "ld.global.v4.f32 {fc0, fc1, fc2, fc3}, [ri+64];\n  ld.global.v4.f32 {fc4, fc5, fc6, fc7}, [ri+80];")
+                        : "ld.global.v4.f32 {fc0, fc1, fc2, fc3}, [ri+64];\n"
+                                + "  ld.global.v4.f32 {fc4, fc5, fc6, fc7}, [ri+80];")
                 .replace("%CREGS%", f16c ? "{hc0, hc1, hc2, hc3}" : "{fc0, fc1, fc2, fc3, fc4, fc5, fc6, fc7}")
                 .replace("%DREGS%", f16d ? "{hd0, hd1, hd2, hd3}" : "{fd0, fd1, fd2, fd3, fd4, fd5, fd6, fd7}")
                 .replace("%STORED%", f16d ? "st.global.v4.b32 [ro], {hd0, hd1, hd2, hd3};"
-                        : "st.global.v4.f32 [ro], {fd0, fd1, fd2, fd3};\n  st.global.v4.f32 [ro+16], {fd4, fd5, fd6, fd7};");
+                        : "st.global.v4.f32 [ro], {fd0, fd1, fd2, fd3};\n"
+                                + "  st.global.v4.f32 [ro+16], {fd4, fd5, fd6, fd7};");
     }
 
     @ParameterizedTest

@@ -100,15 +100,7 @@ public final class WmmaLowerer implements InstructionLowerer {
             List<Src> wide = new ArrayList<>();
             for (Src pair : c) {
                 for (int h = 0; h < 2; h++) {
-                    Object half = pair;
-                    if (h == 1) {
-                        Reg high = m.r();
-                        m.op("PRMT", "", high, pair, 0x7632, MathEmitter.RZ);
-                        half = high;
-                    }
-                    Reg f = m.r();
-                    CvtLowerer.halfToFloat(m, f, half);
-                    wide.add(Src.of(f));
+                    wide.add(Src.of(QuadPairMma.half(m, pair, h)));
                 }
             }
             c = wide;
