@@ -245,7 +245,7 @@ class SubByteMmaEndToEndTest {
     }
 
     /** Element {@code i} of {@code bits}-bit elements in a word, lowest first; s4 sign-extended. */
-    private static int element(int word, int i, int bits, boolean signed) {
+    static int element(int word, int i, int bits, boolean signed) {
         int v = word >>> bits * i & (1 << bits) - 1;
         return signed && v >= 1 << bits - 1 ? v - (1 << bits) : v;
     }
@@ -313,7 +313,7 @@ class SubByteMmaEndToEndTest {
     }
 
     /** A sum wrapped to s32, or with .satfinite clamped to its range. */
-    private static int clamp(long sum, boolean sat) {
+    static int clamp(long sum, boolean sat) {
         return sat ? (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, sum)) : (int) sum;
     }
 
@@ -325,7 +325,8 @@ class SubByteMmaEndToEndTest {
         return WarpKernelHarness.launch(arch, "sub_byte_mma", in, 2 * 32 * OUT, dir);
     }
 
-    private static List<String> mismatches(int[] actual, int[] expected) {
+    /** The first few words that differ, by half, lane and word (both kernels write 12 words per lane and half). */
+    static List<String> mismatches(int[] actual, int[] expected) {
         List<String> bad = new ArrayList<>();
         for (int i = 0; i < expected.length && bad.size() < 5; i++) {
             if (actual[i] != expected[i]) {

@@ -331,7 +331,7 @@ public final class Divergence {
                 return !blockUniform(specialReg(in));
             case "CS2R", "CS2R_32", "CS2R_64":
                 return !"SRZ".equals(specialReg(in));
-            case "SHFL", "VOTE", "MATCH", "B2R", "ELECT", "BMOV", "BMOV_R", "CALL":
+            case "SHFL", "VOTE", "MATCH", "B2R", "ELECT", "BMOV", "BMOV_R", "CALL", "MOVM":
                 return true;
             default:
                 break;

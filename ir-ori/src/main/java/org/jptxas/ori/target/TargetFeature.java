@@ -70,6 +70,11 @@ public enum TargetFeature {
      */
     F2FP_SATFINITE,
     /**
+     * {@code F2FP.PACK_AB Rd, Ra, Rb} rounds two f32 registers into one f16 pair (Ampere and later); Turing's packs
+     * one ({@code F2FP.PACK_AB Rd, RZ, Rb}, printed F2F.F16.F32) and ptxas joins two such halves with a PRMT.
+     */
+    F2FP_PAIR,
+    /**
      * {@code VOTE.ALL}/{@code .ANY}/{@code .EQ} write their predicate directly (Ampere and later). Turing's ptxas
      * computes {@code vote.all/any/uni} from a ballot compared with zero or the active mask.
      */

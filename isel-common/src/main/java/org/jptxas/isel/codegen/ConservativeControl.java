@@ -19,7 +19,7 @@ public final class ConservativeControl implements ControlPass {
 
     /** Instructions whose results (or source reads) complete after a variable time, tracked by scoreboards. */
     static final Set<String> VARIABLE_LATENCY = Set.of(
-            "LD", "LDG", "LDS", "LDL", "LDC", "LDSM", "ST", "STG", "STS", "STL",
+            "LD", "LDG", "LDS", "LDL", "LDC", "LDSM", "MOVM", "ST", "STG", "STS", "STL",
             "ATOM", "ATOMG", "ATOMS", "RED", "REDUX", "SHFL", "MATCH",
             "S2R", "S2UR", "MUFU", "I2F", "F2I", "F2F", "I2I", "FRND", "POPC", "FLO", "BREV",
             "DADD", "DMUL", "DFMA", "DSETP", "DMNMX", "QSPC", "CCTL", "MEMBAR", "LDGSTS", "ARRIVES",

@@ -324,7 +324,7 @@ public final class Reconvergence {
     /** Instructions that need the threads their member mask names to be converged. */
     private static boolean isWarpSynchronous(Instr in) {
         return switch (in.op().name()) {
-            case "SHFL", "MATCH", "REDUX", "ELECT" -> true;
+            case "SHFL", "MATCH", "REDUX", "ELECT", "MOVM" -> true;
             // VOTE.ANY R, PT, PT is activemask: it reports the current convergence and must not wait for it.
             case "VOTE" -> !(in.srcs().size() == 1 && in.srcs().get(0).value() instanceof Reg r && r.isZero()
                     && !in.srcs().get(0).not());

@@ -10,7 +10,7 @@ import org.jptxas.simulator.numeric.SmallFloats;
  * <p>Fragments (g = lane / 4, t = lane % 4; p = elements per 32-bit register, element i of a lane in register i / p,
  * lowest bits first): for m16 shapes, A element i is (g + 8 ((i / p) mod 2), p t + i mod p + 4p (i / 2p)), B element
  * i is (p t + i mod p + 4p (i / p), g), C/D element i is (g + 8 (i / 2), 2t + i mod 2). For f64 m8n8k4: A (g, t),
- * B (t, g), C/D elements (g, 2t) and (g, 2t + 1), one register pair each. The m8 integer shape (m8n8k16 s8/u8) is
+ * B (t, g), C/D elements (g, 2t) and (g, 2t + 1), one register pair each. The m8 integer shape (m8n8k16 s8/u8; A and B may differ in sign) is
  * the m16 layout's upper half: A (g, 4t + i), B (4t + i, g), C/D (g, 2t + i). 4-bit elements (s4/u4, p = 8) follow
  * the same formulas, and so do b1 elements (p = 32; D = C + the popcount of A AND/XOR B): m16n8k64 A (g + 8 ((i / 8) mod 2), 8t + i mod 8 + 32 (i / 16)), m8n8k32 A (g, 8t + i).
  *
@@ -33,6 +33,11 @@ public final class WarpMma {
 
         Type(int bits) {
             this.bits = bits;
+        }
+
+        /** Bits per element. */
+        public int bits() {
+            return bits;
         }
 
         public boolean integer() {

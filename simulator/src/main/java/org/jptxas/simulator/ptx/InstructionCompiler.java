@@ -391,6 +391,7 @@ final class InstructionCompiler {
             case "match" -> warpLevel.match();
             case "redux" -> warpLevel.redux();
             case "ldmatrix" -> warpLevel.ldmatrix();
+            case "movmatrix" -> warpLevel.movmatrix();
             case "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset" -> bits.video();
             case "vmad" -> bits.vmad();
             case "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4",

@@ -74,7 +74,10 @@ final class MmaInstruction {
                     && bitOp == null;
             return ok ? new Spec(16, 8, 32, a, c, d, false, false, b) : null;
         }
-        if (a != b) { // mixed s8/u8 inputs: not implemented
+        // integer A and B may differ in signedness (s8 with u8, s4 with u4), not in width
+        boolean mixedSign = a != b && a.integer() && b.integer() && a != Type.B1 && b != Type.B1
+                && a.bits() == b.bits();
+        if (a != b && !mixedSign) {
             return null;
         }
         int m = shape.startsWith("m8n8") ? 8 : 16, n = 8;
@@ -93,7 +96,7 @@ final class MmaInstruction {
         if (a != Type.B1 && (popc || bitOp != null)) {
             return null;
         }
-        return ok && (!sat || a.integer()) ? new Spec(m, n, k, a, c, d, sat, "xor".equals(bitOp)) : null;
+        return ok && (!sat || a.integer()) ? new Spec(m, n, k, a, c, d, sat, "xor".equals(bitOp), b) : null;
     }
 
     /** The warp operation of {@code d, a, b, c}. */

@@ -15,7 +15,7 @@ import static org.jptxas.simulator.ptx.Values.isSigned;
 import static org.jptxas.simulator.ptx.Values.mask;
 import static org.jptxas.simulator.ptx.Values.write;
 
-/** Warp-level instructions: elect, activemask, shfl, vote, match, redux, ldmatrix and mma. */
+/** Warp-level instructions: elect, activemask, shfl, vote, match, redux, ldmatrix, movmatrix and mma. */
 final class WarpCompiler {
     private final InstructionCompiler ic;
 
@@ -288,6 +288,39 @@ final class WarpCompiler {
         }, t -> 0xffffffffL);
     }
 
+    /**
+     * {@code movmatrix.sync.aligned.m8n8.trans.b16 d, a}: the warp's 8x8 matrix of 16-bit elements, lane t holding
+     * elements (t/4, 2(t%4)) and (t/4, 2(t%4)+1) in a, transposed into d in the same layout
+     * ({@link MatrixFragments#transpose}). Every lane must execute it: a missing lane's elements are undefined.
+     */
+    Insn movmatrix() throws ProgramException, Unsupported {
+        for (String m : ic.mods) {
+            switch (m) {
+                case "sync", "aligned", "m8n8", "trans", "b16" -> { }
+                default -> throw ic.unsupported();
+            }
+        }
+        if (!ic.has("sync") || !ic.has("aligned") || !ic.has("m8n8") || !ic.has("trans") || !ic.has("b16")) {
+            throw ic.unsupported();
+        }
+        int d = ic.dst(ic.op(0));
+        Src a = ic.src(ic.op(1), PtxType.B32);
+        return ic.warp((lanes, group) -> {
+            if (group != -1) {
+                throw new InterpreterError("movmatrix needs all 32 lanes of the warp (executing: 0x"
+                        + Integer.toHexString(group) + ")");
+            }
+            int[] in = new int[32];
+            for (int l = 0; l < 32; l++) {
+                in[l] = (int) a.get(lanes[l]);
+            }
+            int[] out = MatrixFragments.transpose(in);
+            for (int l = 0; l < 32; l++) {
+                write(lanes[l], d, Integer.toUnsignedLong(out[l]));
+            }
+        }, t -> 0xffffffffL);
+    }
+
     /** {@code mma.sync.aligned ...}: {@link MmaInstruction}, over the whole warp. */
     Insn mma() throws ProgramException, Unsupported {
         org.jptxas.simulator.exec.WarpMma.Spec s = MmaInstruction.spec(ic.mods);
@@ -303,7 +336,8 @@ final class WarpCompiler {
         if (s == null) {
             throw ic.unsupported();
         }
-        return ic.warp(WmmaInstruction.compile(s, ic.ops, operands()), t -> 0xffffffffL);
+        return ic.warp(WmmaInstruction.compile(org.jptxas.frontend.ptx.isa.WmmaForm.of(ic.mods), s, ic.ops,
+                operands()), t -> 0xffffffffL);
     }
 
     private MmaInstruction.Operands operands() {

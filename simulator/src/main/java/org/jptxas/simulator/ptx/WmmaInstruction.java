@@ -7,6 +7,7 @@ import org.jptxas.frontend.ptx.isa.WmmaForm;
 import org.jptxas.simulator.exec.WarpMma;
 import org.jptxas.simulator.exec.WarpMma.Spec;
 import org.jptxas.simulator.exec.WarpMma.Type;
+import org.jptxas.simulator.numeric.SmallFloats;
 
 /**
  * The {@link WmmaForm}s for the interpreter, in the fragment layout {@link WmmaForm} describes (the one jptxas's
@@ -26,17 +27,23 @@ final class WmmaInstruction {
         return new Spec(16, 8, form.k(), form.tf32Inputs() ? Type.TF32 : Type.F16, acc, acc, false);
     }
 
-    /** The warp operation of {@code d, a, b, c} for halves of {@code half}. */
-    static Insn.WarpOp compile(Spec half, List<Operand> ops, MmaInstruction.Operands io)
+    /**
+     * The warp operation of {@code d, a, b, c} for halves of {@code half} (the multiply's accumulator type). A form
+     * with f16 C and f32 accumulation widens C first (exactly); one with f16 D and f32 accumulation rounds the f32
+     * results to f16 pairs last, to nearest even: the f32 sum is rounded twice, as the compilers' HMMA.F32 and
+     * F2FP.PACK_AB do.
+     */
+    static Insn.WarpOp compile(WmmaForm form, Spec half, List<Operand> ops, MmaInstruction.Operands io)
             throws ProgramException, InstructionCompiler.Unsupported {
         if (ops.size() != 4) {
             throw new InstructionCompiler.Unsupported("wmma.mma with " + ops.size() + " operands");
         }
         boolean f16 = half.ab() == Type.F16;
         int acc = half.cRegs();
-        int[] d = dsts(ops.get(0), 2 * acc, io);
+        boolean widen = form.f16C() && form.f32Accumulator(), pack = form.f16D() && form.f32Accumulator();
+        int[] d = dsts(ops.get(0), form.dRegisters(), io);
         Src[] a = srcs(ops.get(1), f16 ? 8 : 4, io), b = srcs(ops.get(2), f16 ? 8 : 4, io);
-        Src[] c = srcs(ops.get(3), 2 * acc, io);
+        Src[] c = srcs(ops.get(3), form.cRegisters(), io);
         return (lanes, group) -> {
             if (group != -1) {
                 throw new InterpreterError("wmma.mma.sync needs all 32 lanes of the warp (executing: 0x"
@@ -53,17 +60,32 @@ final class WmmaInstruction {
                         rb[h][l][i] = (int) b[2 * h + i].get(lanes[l]);
                     }
                     for (int i = 0; i < acc; i++) {
-                        rc[h][l][i] = (int) c[acc * h + i].get(lanes[l]);
+                        rc[h][l][i] = widen ? widened(c[acc / 2 * h + i / 2].get(lanes[l]), i % 2)
+                                : (int) c[acc * h + i].get(lanes[l]);
                     }
                 }
             }
             int[][][] rd = {WarpMma.multiply(half, ra, rb[0], rc[0]), WarpMma.multiply(half, ra, rb[1], rc[1])};
+            int per = pack ? acc / 2 : acc;
             for (int l = 0; l < 32; l++) {
                 for (int i = 0; i < d.length; i++) {
-                    Values.write(lanes[l], d[i], rd[i / acc][l][i % acc] & 0xffffffffL);
+                    int[] h = rd[i / per][l];
+                    long v = pack ? packed(h[2 * (i % per)], h[2 * (i % per) + 1]) : h[i % per] & 0xffffffffL;
+                    Values.write(lanes[l], d[i], v);
                 }
             }
         };
+    }
+
+    /** Half {@code h} (0: low) of an f16 pair as an f32's bits. */
+    private static int widened(long pair, int h) {
+        return Float.floatToRawIntBits(SmallFloats.halfToFloat((int) (pair >>> 16 * h) & 0xffff));
+    }
+
+    /** Two f32s rounded to f16 (to nearest even), {@code lo} in the low half. */
+    private static long packed(int lo, int hi) {
+        return SmallFloats.toHalf(Float.intBitsToFloat(lo)) & 0xffffL
+                | (SmallFloats.toHalf(Float.intBitsToFloat(hi)) & 0xffffL) << 16;
     }
 
     private static List<Operand> elements(Operand o) {

@@ -138,7 +138,7 @@ final class DecodedOp {
         this.kind = b.kind;
         String o = op.opcode();
         this.collective = o.equals("SHFL") || o.equals("VOTE") || o.equals("VOTEU") || o.equals("REDUX")
-                || o.equals("MATCH") || o.equals("LDSM") || o.equals("ELECT") || o.equals("STSM") || o.equals("HMMA")
+                || o.equals("MATCH") || o.equals("LDSM") || o.equals("MOVM") || o.equals("ELECT") || o.equals("STSM") || o.equals("HMMA")
                 || o.equals("IMMA") || o.equals("BMMA") || o.equals("QMMA") || o.equals("DMMA") || o.equals("HGMMA") || o.equals("QGMMA")
                 || o.equals("WARPGROUP") || o.equals("USETMAXREG")
                 || o.equals("R2UR") && !op.operands().isEmpty() && op.operands().get(0) instanceof SassOperand.Pred;

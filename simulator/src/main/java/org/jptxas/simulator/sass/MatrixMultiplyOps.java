@@ -13,7 +13,7 @@ import org.jptxas.simulator.sass.SassOperand.Reg;
  * with the numerics of {@link WarpMma}. The shape is named {@code MNK} ({@code 16816} = m16n8k16, {@code 884},
  * {@code 8x8x4}; Turing's quad-pair {@code 884} with a {@code STEPn}, see {@link QuadPairMma}); the type modifiers
  * give the accumulator ({@code F16}, {@code F32}) and the inputs ({@code BF16},
- * {@code TF32}, {@code S8.S8}, ...; none: f16).
+ * {@code TF32}, {@code S8.S8}, {@code S8.U8}, ...; none: f16).
  */
 final class MatrixMultiplyOps {
     private MatrixMultiplyOps() {}
@@ -105,17 +105,12 @@ final class MatrixMultiplyOps {
     private static Spec imma(String shape, List<String> types) {
         boolean sat = types.contains("SAT");
         List<String> t = types.stream().filter(x -> !x.equals("SAT")).toList();
-        if (t.size() != 2 || !t.get(0).equals(t.get(1))) {
+        if (t.size() != 2) {
             return null;
         }
-        Type ab = switch (t.get(0)) {
-            case "S8" -> Type.S8;
-            case "U8" -> Type.U8;
-            case "S4" -> Type.S4;
-            case "U4" -> Type.U4;
-            default -> null;
-        };
-        if (ab == null) {
+        // A's type then B's: one width, each signed or not (IMMA.16832.S8.U8)
+        Type ab = integerInput(t.get(0)), b = integerInput(t.get(1));
+        if (ab == null || b == null || ab.bits() != b.bits()) {
             return null;
         }
         boolean nibbles = ab == Type.S4 || ab == Type.U4;
@@ -127,7 +122,17 @@ final class MatrixMultiplyOps {
             case "16816" -> nibbles ? 0 : 16;
             default -> 0;
         };
-        return k == 0 ? null : new Spec(m8 ? 8 : 16, 8, k, ab, Type.S32, Type.S32, sat);
+        return k == 0 ? null : new Spec(m8 ? 8 : 16, 8, k, ab, Type.S32, Type.S32, sat, false, b);
+    }
+
+    private static Type integerInput(String name) {
+        return switch (name) {
+            case "S8" -> Type.S8;
+            case "U8" -> Type.U8;
+            case "S4" -> Type.S4;
+            case "U4" -> Type.U4;
+            default -> null;
+        };
     }
 
     /**

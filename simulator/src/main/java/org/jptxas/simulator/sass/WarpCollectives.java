@@ -14,8 +14,8 @@ import org.jptxas.simulator.sass.SassOperand.UPred;
 import org.jptxas.simulator.sass.SassOperand.UReg;
 
 /**
- * Instructions that combine the lanes of a converged group: SHFL, VOTE, REDUX, MATCH, LDSM, R2UR and the matrix
- * multiplies.
+ * Instructions that combine the lanes of a converged group: SHFL, VOTE, REDUX, MATCH, LDSM, MOVM, R2UR and the
+ * matrix multiplies.
  */
 final class WarpCollectives {
     private final SassMachine machine;
@@ -171,6 +171,7 @@ final class WarpCollectives {
             }
             case "MATCH" -> match(op, base, count, active, w);
             case "LDSM" -> ldsm(op, base, count, active, w);
+            case "MOVM" -> movm(op, base, count, active, w);
             case "ELECT", "STSM" -> machine.hopper().collective(op, machine.threads, base, count, active, w);
             case "HMMA", "IMMA", "BMMA", "DMMA", "QMMA" -> matrixMultiply(op, base, count, active);
             case "HGMMA", "QGMMA", "WARPGROUP", "USETMAXREG" -> warpgroup(op, w, count, active);
@@ -180,6 +181,38 @@ final class WarpCollectives {
             if ((group >>> l & 1) != 0) {
                 machine.threads[base + l].pc++;
             }
+        }
+    }
+
+    /**
+     * {@code MOVM.16.MT88 Rd, Ra}: the warp's 8x8 matrix of 16-bit elements in Ra (lane t: elements (t/4, 2(t%4)) and
+     * (t/4, 2(t%4)+1)) transposed into Rd ({@link MatrixFragments#transpose}). Every lane must take part: a missing
+     * lane's elements are undefined, a fault here. Ra is read in full before Rd is written.
+     */
+    private void movm(SassOp op, int base, int count, int active, Warp w) {
+        List<SassOperand> o = op.operands();
+        if (!op.modifiers().equals(List.of("16", "MT88")) || o.size() != 2 || !(o.get(0) instanceof Reg d)
+                || d.negate() || d.abs() || d.invert() || !d.suffix().isEmpty()) {
+            throw machine.unimplemented(op);
+        }
+        if (active == 0) {
+            return;
+        }
+        if (count != 32 || active != -1) {
+            Thread t = machine.threads[base + Integer.numberOfTrailingZeros(active)];
+            throw new Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), "MOVM needs all 32 lanes (active: 0x"
+                    + Integer.toHexString(active) + ")"));
+        }
+        int[] in = new int[32];
+        for (int l = 0; l < 32; l++) {
+            in[l] = operands.read(o.get(1), machine.threads[base + l], w);
+        }
+        if (d.index() == 255) {
+            return;
+        }
+        int[] out = MatrixFragments.transpose(in);
+        for (int l = 0; l < 32; l++) {
+            machine.threads[base + l].r[d.index()] = out[l];
         }
     }
 

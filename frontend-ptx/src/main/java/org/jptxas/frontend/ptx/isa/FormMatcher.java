@@ -1,10 +1,10 @@
 package org.jptxas.frontend.ptx.isa;
 
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.jptxas.ori.target.TargetInfo;
 import org.jptxas.tables.ptx.Exclusion;
 import org.jptxas.tables.ptx.Gate;
@@ -65,13 +65,22 @@ final class FormMatcher {
                 return PtxIsa.single("Unknown modifier '." + w + "'");
             }
         }
-        Set<String> seen = new HashSet<>();
+        Map<String, Integer> seen = new HashMap<>();
         for (String w : modifierWords) {
-            if (!seen.add(w) && !w.equals("sat")) { // ptxas lets .sat be written twice
+            // ptxas lets .sat be written twice; a word several slots of one form take (mma's A and B layouts,
+            // row.row) may be written once per slot
+            if (seen.merge(w, 1, Integer::sum) > Math.max(slotsTaking(w), 1) && !w.equals("sat")) {
                 return PtxIsa.single("Duplicate ." + w + " modifier");
             }
         }
-        List<String> unique = new ArrayList<>(new java.util.LinkedHashSet<>(modifierWords));
+        // each word once, a word of several slots once per slot it was written for
+        Map<String, Integer> kept = new HashMap<>();
+        List<String> unique = new ArrayList<>();
+        for (String w : modifierWords) {
+            if (kept.merge(w, 1, Integer::sum) <= Math.max(slotsTaking(w), 1)) {
+                unique.add(w);
+            }
+        }
         modifierWords.clear();
         modifierWords.addAll(unique);
         Attempt best = null;
@@ -99,6 +108,15 @@ final class FormMatcher {
         }
         return best != null ? best.problems
                 : PtxIsa.single("Unexpected instruction types specified for '" + use.opcode() + "'");
+    }
+
+    /** The most modifier slots of one form of the instruction that take {@code word}. */
+    private int slotsTaking(String word) {
+        long most = 0;
+        for (InstructionForm form : def.forms()) {
+            most = Math.max(most, form.modifiers().stream().filter(m -> m.accepts(word)).count());
+        }
+        return (int) most;
     }
 
     /** A form that later PTX versions dropped (vote without .sync, mad.f32 without rounding) does not exist for them. */

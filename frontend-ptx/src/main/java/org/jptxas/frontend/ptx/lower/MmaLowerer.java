@@ -30,9 +30,9 @@ import org.jptxas.ori.target.TargetFeature;
  *   <tr><td>m16n8k8 f32.f16.f16.f32 / f16...f16 / f32.bf16.bf16.f32</td><td>HMMA.1688.F32 / .F16 / .F32.BF16</td>
  *       <td>2, 1, 4 / 2</td></tr>
  *   <tr><td>m8n8k4 f16.f16.f16.f16 / f32.f16.f16.f32 (row.col)</td><td>{@link QuadPairMma}</td><td>2, 2, 4 / 8</td></tr>
- *   <tr><td>m16n8k32 / m16n8k16 / m8n8k16 s32.s8.s8.s32 (u8)</td><td>IMMA.16832 / .16816 / .8816 .S8.S8[.SAT]</td>
+ *   <tr><td>m16n8k32 / m16n8k16 / m8n8k16 s32.s8.s8.s32 (u8, and A and B of mixed sign)</td><td>IMMA.16832 / .16816 / .8816 .S8.S8[.SAT]</td>
  *       <td>4, 2, 4 / 2, 1, 4 / 1, 1, 2</td></tr>
- *   <tr><td>m16n8k64 / m16n8k32 / m8n8k32 s32.s4.s4.s32 (u4)</td><td>IMMA.16864 / .16832 / .8832 .S4.S4[.SAT]
+ *   <tr><td>m16n8k64 / m16n8k32 / m8n8k32 s32.s4.s4.s32 (u4, mixed)</td><td>IMMA.16864 / .16832 / .8832 .S4.S4[.SAT]
  *       ({@link TargetFeature#INT4_IMMA})</td><td>4, 2, 4 / 2, 1, 4 / 1, 1, 2</td></tr>
  *   <tr><td>m16n8k256 / m16n8k128 / m8n8k128 s32.b1.b1.s32.and.popc (.xor.popc)</td><td>BMMA.168256 / .168128 /
  *       .88128 .AND.POPC (.XOR.POPC: {@link TargetFeature#BINARY_MMA_XOR})</td><td>4, 2, 4 / 2, 1, 4 / 1, 1, 2</td></tr>
@@ -84,15 +84,15 @@ public final class MmaLowerer implements InstructionLowerer {
         if (types.get(1).startsWith("e") && types.get(2).startsWith("e")) {
             return fp8(shape, types.get(0), types.get(1), types.get(2), types.get(3), sat || bitOp != null || popc);
         }
+        String d = types.get(0), in = types.get(1), c = types.get(3);
+        if (INTEGER_INPUTS.contains(in) && INTEGER_INPUTS.contains(types.get(2)) && bitOp == null && !popc) {
+            return integer(shape, in, types.get(2), d, c, sat);
+        }
         if (!types.get(1).equals(types.get(2))) {
             return null;
         }
-        String d = types.get(0), in = types.get(1), c = types.get(3);
         if (in.equals("b1") || bitOp != null || popc) {
             return binary(shape, in, d, c, sat, bitOp, popc);
-        }
-        if (in.equals("s8") || in.equals("u8") || in.equals("s4") || in.equals("u4")) {
-            return integer(shape, in, d, c, sat);
         }
         if (sat) {
             return null;
@@ -120,18 +120,22 @@ public final class MmaLowerer implements InstructionLowerer {
         return null;
     }
 
+    /** The integer input types of mma.sync; A and B may differ in signedness, not in width. */
+    private static final Set<String> INTEGER_INPUTS = Set.of("s8", "u8", "s4", "u4");
+
     /**
-     * s8/u8 and s4/u4 inputs with s32 accumulation (A and B of one type; {@code .satfinite} clamps): IMMA, its A and
-     * B operands named {@code .ROW} and {@code .COL} as ptxas writes them. A 4-bit shape has twice the 8-bit K in the
-     * same registers ({@code IMMA.16864.S4.S4}, {@code IMMA.16832.U4.U4}, {@code IMMA.8832.S4.S4}); a target without
-     * 4-bit IMMA (sm_90) runs it as two 8-bit IMMA ({@link WidenedMma}).
+     * s8/u8 and s4/u4 inputs with s32 accumulation (A and B of one width, each signed or not; {@code .satfinite}
+     * clamps): IMMA with A's type then B's, its A and B operands named {@code .ROW} and {@code .COL} as ptxas writes
+     * them. A 4-bit shape has twice the 8-bit K in the same registers ({@code IMMA.16864.S4.S4},
+     * {@code IMMA.16832.U4.S4}, {@code IMMA.8832.S4.U4}); a target without 4-bit IMMA (sm_90) runs it as two 8-bit
+     * IMMA ({@link WidenedMma}).
      */
-    private static Form integer(String shape, String in, String d, String c, boolean sat) {
-        if (!d.equals("s32") || !c.equals("s32")) {
+    private static Form integer(String shape, String in, String inB, String d, String c, boolean sat) {
+        if (!d.equals("s32") || !c.equals("s32") || in.charAt(1) != inB.charAt(1)) {
             return null;
         }
-        String t = in.toUpperCase();
-        List<String> types = sat ? List.of(t, t, "SAT") : List.of(t, t);
+        String t = in.toUpperCase(), tb = inB.toUpperCase();
+        List<String> types = sat ? List.of(t, tb, "SAT") : List.of(t, tb);
         if (in.endsWith("4")) {
             return switch (shape) {
                 case "m16n8k64" -> new Form("IMMA", cat("16864", types), 4, 2, 4, 4);

@@ -81,7 +81,7 @@ final class QuadPairMma {
     }
 
     /** Half {@code h} (0: low, 1: high) of {@code reg} widened to f32. */
-    private static Reg half(MathEmitter m, Object reg, int h) {
+    static Reg half(MathEmitter m, Object reg, int h) {
         Object lo = reg;
         if (h == 1) {
             Reg t = m.r();

@@ -37,14 +37,15 @@ final class WidenedMma {
             case "16832" -> "16816";
             default -> "8816";
         };
-        boolean signed = f.mods().get(1).equals("S4");
-        String type = signed ? "S8" : "U8";
+        // A's and B's signedness each carry over to its bytes
+        List<String> mods = List.of(shape, f.mods().get(1).equals("S4") ? "S8" : "U8",
+                f.mods().get(2).equals("S4") ? "S8" : "U8");
         Reg p = cx.newReg(RegFile.R, f.d());
         Reg high = cx.newReg(RegFile.R, f.d());
         // the even nibbles, then the odd ones accumulating on the even ones' sum
-        cx.emit("IMMA", List.of(shape, type, type), List.of(p),
+        cx.emit("IMMA", mods, List.of(p),
                 List.of(Src.of(nibbles(m, a, f.a(), true)), Src.of(nibbles(m, b, f.b(), true)), Src.of(Reg.RZ)));
-        cx.emit("IMMA", List.of(shape, type, type), List.of(high),
+        cx.emit("IMMA", mods, List.of(high),
                 List.of(Src.of(nibbles(m, a, f.a(), false)), Src.of(nibbles(m, b, f.b(), false)), Src.of(p)));
         Reg d = cx.newReg(RegFile.R, f.d());
         for (int e = 0; e < f.d(); e++) {

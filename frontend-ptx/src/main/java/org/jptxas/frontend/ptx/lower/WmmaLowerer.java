@@ -32,6 +32,10 @@ import org.jptxas.ori.target.TargetFeature;
  *       <td>HMMA.1688 A0-1, B0, then A2-3, B1 (both halves' first step, then both second steps)</td></tr>
  *   <tr><td>m16n16k8 tf32</td><td colspan="2">HMMA.1684.F32.TF32 A0-1, B0, then A2-3, B1, steps interleaved</td></tr>
  * </table>
+ *
+ * With f16 C and f32 D the f16 pairs of C are widened to f32 first; with f32 C and f16 D the f32 results are rounded
+ * to f16 pairs last ({@code F2FP.PACK_AB}; on a target without {@link TargetFeature#F2FP_PAIR} one f32 at a time,
+ * joined by PRMT), as ptxas 13 does: both accumulate in f32.
  */
 @AutoService(InstructionLowerer.class)
 public final class WmmaLowerer implements InstructionLowerer {
@@ -89,7 +93,18 @@ public final class WmmaLowerer implements InstructionLowerer {
         }
         List<Src> a = registers(cx, ops.get(1), p.aRegs());
         List<Src> b = registers(cx, ops.get(2), p.bRegs());
-        List<Src> c = registers(cx, ops.get(3), 2 * p.accPerHalf());
+        WmmaForm form = WmmaForm.of(insn.modifiers());
+        List<Src> c = registers(cx, ops.get(3), form.cRegisters());
+        MathEmitter m = new MathEmitter(cx);
+        if (form.f16C() && form.f32Accumulator()) { // f16 C widened to the f32 accumulator, low half first
+            List<Src> wide = new ArrayList<>();
+            for (Src pair : c) {
+                for (int h = 0; h < 2; h++) {
+                    wide.add(Src.of(QuadPairMma.half(m, pair, h)));
+                }
+            }
+            c = wide;
+        }
         Reg[] acc = new Reg[2];
         Map<List<Src>, Reg> tuples = new HashMap<>(); // a fragment run read by two steps is copied once
         for (Step s : p.steps()) {
@@ -102,16 +117,29 @@ public final class WmmaLowerer implements InstructionLowerer {
             acc[s.half()] = d;
         }
         List<Operand> out = elements(ops.get(0));
-        if (out.size() != 2 * p.accPerHalf()) {
+        if (out.size() != form.dRegisters()) {
             throw cx.unsupported("destination count");
         }
+        boolean pack = form.f16D() && form.f32Accumulator(); // f32 results rounded to f16 pairs, as ptxas does
+        int per = pack ? p.accPerHalf() / 2 : p.accPerHalf();
         for (int k = 0; k < out.size(); k++) {
             if (out.get(k) instanceof Operand.Sink) {
                 continue;
             }
             Reg r = cx.dst(out.get(k), PtxType.B32);
-            Reg half = acc[k / p.accPerHalf()];
-            cx.emit("MOV", List.of(), List.of(r), List.of(Src.of(part(half, k % p.accPerHalf()))));
+            Reg half = acc[k / per];
+            if (pack && cx.profile().has(TargetFeature.F2FP_PAIR)) {
+                int e = 2 * (k % per);
+                m.op("F2FP", "PACK_AB", r, part(half, e + 1), part(half, e));
+            } else if (pack) { // each f32 rounded on its own, the halves joined
+                int e = 2 * (k % per);
+                Reg lo = m.r(), hi = m.r();
+                m.op("F2FP", "PACK_AB", lo, MathEmitter.RZ, part(half, e));
+                m.op("F2FP", "PACK_AB", hi, MathEmitter.RZ, part(half, e + 1));
+                m.op("PRMT", "", r, lo, 0x5410, hi);
+            } else {
+                cx.emit("MOV", List.of(), List.of(r), List.of(Src.of(part(half, k % per))));
+            }
         }
     }
 }

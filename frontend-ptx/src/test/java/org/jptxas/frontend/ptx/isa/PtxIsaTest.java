@@ -163,6 +163,18 @@ class PtxIsaTest {
                 check("mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc", SM75, 65, k88));
     }
 
+    /** mma and wmma.mma name a layout for A and one for B: row.row and col.col are one word per slot, not twice. */
+    @Test
+    void aLayoutWordMayFillBothLayoutSlots() {
+        OperandUse[] m884 = {vec("b32", 4), vec("b32", 2), vec("b32", 2), vec("b32", 4)};
+        assertEquals(List.of(), check("mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16", SM75, 70, m884));
+        assertEquals(List.of(), check("mma.sync.aligned.m8n8k4.col.col.f16.f16.f16.f16", SM75, 70, m884));
+        assertEquals(List.of("Duplicate .row modifier"),
+                check("mma.sync.aligned.m8n8k4.row.row.row.f16.f16.f16.f16", SM75, 70, m884));
+        OperandUse[] wmma = {vec("f32", 8), vec("b32", 8), vec("b32", 8), vec("f32", 8)};
+        assertEquals(List.of(), check("wmma.mma.sync.aligned.col.col.m16n16k16.f32.f32", SM75, 70, wmma));
+    }
+
     @Test
     void tensorCoresAndAsyncCopies() {
         accepts("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", vec("f32", 4), vec("b32", 4), vec("b32", 2),

@@ -70,8 +70,13 @@ class MmaLowererTest {
         assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32.and.popc")));
         // the quad-pair m8n8k4 with f16 inputs is no single form: QuadPairMma expands it
         assertNull(MmaLowerer.form(words("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32")));
-        // mixed s8/u8 inputs, tf32 with k16, satfinite on floats: refused
-        assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32")));
+        // A and B of one width may differ in sign: IMMA names A's type, then B's
+        assertEquals(new MmaLowerer.Form("IMMA", List.of("16832", "S8", "U8"), 4, 2, 4, 4),
+                MmaLowerer.form(words("mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32")));
+        assertEquals(new MmaLowerer.Form("IMMA", List.of("8832", "U4", "S4", "SAT"), 1, 1, 2, 2),
+                MmaLowerer.form(words("mma.sync.aligned.m8n8k32.row.col.satfinite.s32.u4.s4.s32")));
+        // not in width; tf32 with k16, satfinite on floats: refused
+        assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k32.row.col.s32.s8.u4.s32")));
         assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32")));
         assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32")));
         // mixed accumulators are not lowered (yet): refused by name, never guessed
@@ -125,7 +130,7 @@ class MmaLowererTest {
     @Test
     void otherFormsAreRefusedByName() {
         UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> lower("sm_80",
-                "mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32 {%r11, %r12, %r13, %r14}, {%r1, %r2, %r3, %r4}, "
+                "mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16 {%r11, %r12, %r13, %r14}, {%r1, %r2}, "
                         + "{%r5, %r6}, {%r7, %r8, %r9, %r10};"));
         assertTrue(e.getMessage().contains("not yet supported"), e.getMessage());
     }

@@ -34,11 +34,35 @@ class WmmaLowererTest {
         assertEquals(4, p.steps().size());
     }
 
+    /** ptxas 13 writes the same SASS for every pair of layouts: the layouts are those the fragments were loaded in. */
     @Test
-    void otherLayoutsShapesAndMixedAccumulatorsAreRefused() {
-        assertNull(WmmaLowerer.plan(words("wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32"), true));
+    void everyLayoutPairHasTheRowColPlan() {
+        WmmaLowerer.Plan rowCol = WmmaLowerer.plan(words("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32"), true);
+        for (String layouts : List.of("row.row", "col.row", "col.col")) {
+            assertEquals(rowCol, WmmaLowerer.plan(words("wmma.mma.sync.aligned." + layouts + ".m16n16k16.f32.f32"),
+                    true), layouts);
+        }
+        assertEquals(WmmaLowerer.plan(words("wmma.mma.sync.aligned.m16n16k8.row.col.f32.tf32.tf32.f32"), false),
+                WmmaLowerer.plan(words("wmma.mma.sync.aligned.m16n16k8.col.row.f32.tf32.tf32.f32"), false));
+    }
+
+    /** Mixed accumulators multiply in f32: the f32 plan, C widened before it and D packed after it. */
+    @Test
+    void mixedAccumulatorsHaveTheF32Plan() {
+        WmmaLowerer.Plan f32 = WmmaLowerer.plan(words("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32"), true);
+        assertEquals(f32, WmmaLowerer.plan(words("wmma.mma.sync.aligned.row.col.m16n16k16.f16.f32"), true));
+        assertEquals(f32, WmmaLowerer.plan(words("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16"), true));
+        assertEquals(4, org.jptxas.frontend.ptx.isa.WmmaForm.of(
+                words("wmma.mma.sync.aligned.row.col.m16n16k16.f16.f32")).dRegisters());
+        assertEquals(8, org.jptxas.frontend.ptx.isa.WmmaForm.of(
+                words("wmma.mma.sync.aligned.row.col.m16n16k16.f16.f32")).cRegisters());
+    }
+
+    @Test
+    void otherShapesAndTypesAreRefused() {
+        assertNull(WmmaLowerer.plan(words("wmma.mma.sync.aligned.row.m16n16k16.f32.f32"), true));
         assertNull(WmmaLowerer.plan(words("wmma.mma.sync.aligned.row.col.m32n8k16.f32.f32"), true));
-        assertNull(WmmaLowerer.plan(words("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16"), true));
+        assertNull(WmmaLowerer.plan(words("wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16"), true));
         assertNull(WmmaLowerer.plan(words("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32.satfinite"), true));
     }
 }
