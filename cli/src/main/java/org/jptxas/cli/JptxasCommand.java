@@ -139,8 +139,6 @@ final class JptxasCommand {
     private final java.util.Set<String> declaredFunctions = new java.util.HashSet<>();
     private boolean tensorMemoryInfoPrinted;
     private boolean hadError;
-    /** Whether an input's {@code .target} lists {@code debug}. */
-    private boolean targetDebug;
     private PtxasOptions.Effects effects = new PtxasOptions.Effects(false, false, false, true, false);
 
     JptxasCommand(PrintWriter out, PrintWriter err, Map<String, String> env, String home, Path workDir) {
@@ -289,7 +287,8 @@ final class JptxasCommand {
             report(Diagnostic.fatal("Code generation for " + target.name() + " is not yet supported by backend "
                     + backend.id()));
         } else if (!hadError && !parseOnly) {
-            generate(modules, target, backend, targetDebug && !debug ? targetDebugOptions(options) : options);
+            // a module whose .target lists debug is compiled as with -g: CompileRequest sees to it for every caller
+            generate(modules, target, backend, options);
         }
         if (hadError) {
             printFatal("Ptx assembly aborted due to errors");
@@ -320,7 +319,6 @@ final class JptxasCommand {
             checked.warnings().forEach(this::report);
             PtxModule ast = checked.resolved().module();
             boolean moduleDebug = ast.target().map(t -> t.has("debug")).orElse(false);
-            targetDebug |= moduleDebug;
             if ((debug || moduleDebug) && !parseOnly) {
                 List<Diagnostic> messages = OptionMessages.missingDebugSections(ast, moduleDebug);
                 if (moduleDebug && messages.stream().noneMatch(Diagnostic::isError)) {
@@ -513,15 +511,9 @@ final class JptxasCommand {
     }
 
     /**
-     * A {@code .target} listing {@code debug} is compiled as with {@code -g} (ptxas 13's code for it is -g's), with
-     * -g's refusal of an optimization level above 0, but without -g's warning that -lineinfo is ignored.
+     * ptxas's refusal of an explicit optimization level above 0 for device debug code ({@code -g}, or a
+     * {@code .target} listing {@code debug}, which draws no warning that -lineinfo is ignored).
      */
-    private CompileOptions targetDebugOptions(CompileOptions options) {
-        refuseOptimizedDebugging();
-        return options.withDeviceDebug();
-    }
-
-    /** ptxas's refusal of an explicit optimization level above 0 for device debug code. */
     private void refuseOptimizedDebugging() {
         // compileOptions() has checked that an -O level is a number
         if (optLevel != null && Integer.parseInt(optLevel) > 0) {

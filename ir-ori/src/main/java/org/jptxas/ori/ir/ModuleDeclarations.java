@@ -17,9 +17,10 @@ import java.util.OptionalInt;
  * @param externSharedAlignment the largest alignment of the module's {@code .extern .shared} variables (0 without
  *                              any): a module without kernels still records them (ptxas's {@code .nv_debug.shared})
  * @param externShared          the module's {@code .extern .shared} variables in declaration order (what -g names)
+ * @param targetDebug           {@code .target ..., debug}: ptxas 13 compiles such a module as with {@code -g}
  */
 public record ModuleDeclarations(OptionalInt ptxTargetSm, boolean texmodeIndependent, List<Function> functions,
-                                 int externSharedAlignment, List<ExternShared> externShared) {
+                                 int externSharedAlignment, List<ExternShared> externShared, boolean targetDebug) {
     /** One {@code .extern .shared} variable: its name, alignment, and the kernels whose shared window holds it. */
     public record ExternShared(String name, int alignment, List<String> kernels) {
         public ExternShared {
@@ -65,12 +66,21 @@ public record ModuleDeclarations(OptionalInt ptxTargetSm, boolean texmodeIndepen
         externShared = List.copyOf(externShared);
     }
 
+    /** Declarations of a module whose {@code .target} does not list {@code debug}. */
+    public ModuleDeclarations(OptionalInt ptxTargetSm, boolean texmodeIndependent, List<Function> functions,
+                              int externSharedAlignment, List<ExternShared> externShared) {
+        this(ptxTargetSm, texmodeIndependent, functions, externSharedAlignment, externShared, false);
+    }
+
     /** Declarations of a module without {@code .extern .shared} variables. */
     public ModuleDeclarations(OptionalInt ptxTargetSm, boolean texmodeIndependent, List<Function> functions) {
         this(ptxTargetSm, texmodeIndependent, functions, 0, List.of());
     }
 
-    /** The declarations of several modules compiled together: the first's target, every module's functions. */
+    /**
+     * The declarations of several modules compiled together: the first's target, every module's functions; debug
+     * code when any module's {@code .target} lists {@code debug}.
+     */
     public static ModuleDeclarations merge(List<ModuleDeclarations> all) {
         if (all.isEmpty()) {
             return NONE;
@@ -81,6 +91,6 @@ public record ModuleDeclarations(OptionalInt ptxTargetSm, boolean texmodeIndepen
         List<ExternShared> variables = new ArrayList<>();
         all.forEach(d -> d.externShared().stream().filter(v -> !variables.contains(v)).forEach(variables::add));
         return new ModuleDeclarations(all.get(0).ptxTargetSm(), all.get(0).texmodeIndependent(), functions,
-                externShared, variables);
+                externShared, variables, all.stream().anyMatch(ModuleDeclarations::targetDebug));
     }
 }

@@ -27,7 +27,8 @@ import org.jptxas.sass.SlotKind;
  * way), the code after the body's last instruction (the closing self-branch and padding) the line of its
  * {@code }}.</li>
  * </ul>
- * A shift ptxas fuses into the add that reads it takes that add's line ({@link ShiftIntoAddLines}).
+ * A shift ptxas fuses into the add that reads it takes that add's line ({@link ShiftIntoAddLines}), a shared load
+ * ptxas merges with the load of the word below into one LDS.64 that load's line ({@link LoadPairLines}).
  * A row is written where the line changes. A function without any source line gets no {@code .debug_line} sequence.
  */
 public final class LineTableRows {
@@ -91,6 +92,8 @@ public final class LineTableRows {
             } else if (materializesConstant(code.get(i))) {
                 loc = null;
             } else if ((consumer = ShiftIntoAddLines.consumer(code, i)) >= 0) {
+                loc = body.locs().get(code.get(consumer).ptxLine());
+            } else if ((consumer = LoadPairLines.partner(code, i)) >= 0) {
                 loc = body.locs().get(code.get(consumer).ptxLine());
             } else if (label > 0) {
                 byLine = byLine != null ? byLine : new java.util.TreeMap<>(body.locs());

@@ -137,7 +137,7 @@ final class ShiftIntoAddLines {
     }
 
     /** Whether the first operand, the destination of all but stores, is the register (or a pair holding it). */
-    private static boolean writes(SassOp op, int reg) {
+    static boolean writes(SassOp op, int reg) {
         int n = leadingRegister(op, 0);
         if (n < 0) {
             return false;

@@ -159,6 +159,38 @@ class LineTableRowsTest {
                 new DebugLine.Row(0x80, 1, 18), new DebugLine.Row(0x90, 1, 19)), t.sourceLines().get(0).rows());
     }
 
+    /** The source rows of {@code code} ({@code {text, ptx line}}), PTX line {@code k} under {@code .loc 1 locs[k-1]}. */
+    private static List<DebugLine.Row> rowsOf(String[][] code, int... locs) {
+        Map<Integer, SourceLines.Loc> byLine = new java.util.HashMap<>();
+        for (int k = 0; k < locs.length; k++) {
+            byLine.put(k + 1, new SourceLines.Loc(1, locs[k], 0));
+        }
+        SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "k.cu", 0, 0)),
+                Map.of("k", new SourceLines.FunctionLines(0, 40, new SourceLines.Loc(1, locs[0], 0), byLine)),
+                new byte[0], 0);
+        List<CodeLine> typedCode = new ArrayList<>();
+        for (String[] l : code) {
+            typedCode.add(typed(l[0], Integer.parseInt(l[1])));
+        }
+        FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.length], 8, 0, 0, 0, 0, List.of(), 0,
+                0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
+        return LineTableRows.of(lines, List.of(new CompiledFunction(typedCode, facts, List.of(), 0, 0)), false)
+                .sourceLines().get(0).rows();
+    }
+
+    @Test
+    void aSharedLoadOfTheWordAboveAnotherTakesThatLoadsLine() {
+        // ptxas merges ld.shared.f32 [%rd17+0] (line 134) and [%rd17+4] (line 135) into one LDS.64 with line 134;
+        // a load without the word below (136), or whose base changed since (139), keeps its line
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x10, 1, 134), new DebugLine.Row(0x20, 1, 148),
+                new DebugLine.Row(0x30, 1, 134), new DebugLine.Row(0x40, 1, 136), new DebugLine.Row(0x50, 1, 137),
+                new DebugLine.Row(0x60, 1, 138), new DebugLine.Row(0x70, 1, 139)),
+                rowsOf(new String[][] {{"NOP", "1"}, {"LDS R9, [R10]", "2"}, {"IMAD.WIDE.U32 R14, R11, 0x4, R4", "3"},
+                        {"LDS R10, [R10+0x4]", "4"}, {"LDS R6, [R4+0x4]", "5"}, {"LDS R2, [R3]", "6"},
+                        {"IADD3 R3, R3, 0x8, RZ", "7"}, {"LDS R5, [R3+0x4]", "8"}},
+                        10, 134, 148, 135, 136, 137, 138, 139));
+    }
+
     @Test
     void aRegisterCopyContinuesTheRowBeforeUnlessPredicated() {
         // ptxas coalesces a 'mov.b32 %r3, %r2' (or a loop-carried copy) away: jptxas's MOV R3, R2 does not annotate

@@ -226,7 +226,8 @@ public final class PtxLowering {
             }
         }
         return new ModuleDeclarations(sm, target.map(t -> t.has("texmode_independent")).orElse(false),
-                List.copyOf(byName.values()), externShared, externVariables);
+                List.copyOf(byName.values()), externShared, externVariables,
+                target.map(t -> t.has("debug")).orElse(false));
     }
 
     private static List<FunctionAttrs.Param> declaredParams(List<VariableDecl> vars) {
