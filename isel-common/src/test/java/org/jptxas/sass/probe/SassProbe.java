@@ -68,8 +68,12 @@ public final class SassProbe {
             return;
         }
         if (cmd.equals("add")) {
-            addKernelForms(bySm, args.length > 1 ? List.of(args[1].split(",")) : OracleSamples.SMS);
-            probeFields(bySm);
+            List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
+            String mnemonics = rest.stream().filter(a -> a.startsWith("--mnemonic=")).findFirst()
+                    .map(a -> a.substring("--mnemonic=".length())).orElse(".*");
+            rest.removeIf(a -> a.startsWith("--mnemonic="));
+            addKernelForms(bySm, rest.isEmpty() ? OracleSamples.SMS : List.of(rest.get(0).split(",")),
+                    java.util.regex.Pattern.compile(mnemonics));
             return;
         }
         Map<String, List<SassFormData>> tables = new LinkedHashMap<>();
@@ -94,16 +98,20 @@ public final class SassProbe {
      * written tables those whose text the tables cannot assemble to the same bits, and keeps an added form only while
      * every sample (corpus, suite and kernels) still decodes to nvdisasm's text. Cheaper than {@code derive} (the
      * learner and its nvdisasm checks see a few thousand samples per SM, not the corpus); the modifier enums stay as
-     * they are. {@code add sm_75,sm_80} learns only those SMs and leaves the others' forms as they are.
+     * they are. {@code add sm_75,sm_80} learns only those SMs and leaves the others' forms as they are;
+     * {@code --mnemonic=REGEX} keeps only added forms whose mnemonic matches (the others are listed, not written).
+     * The added forms' address offsets are widened ({@link FieldProber#widenOffsets}) and the forms are appended to
+     * the SM overlays' text: every form already in the tables stays byte for byte where it is, so the reasoned
+     * edits ({@code table-rules}) of the committed tables survive and a rerun of the rules corrects only new forms.
      */
-    static void addKernelForms(Map<String, List<OracleSamples.Result>> bySm, List<String> only) throws IOException {
+    static void addKernelForms(Map<String, List<OracleSamples.Result>> bySm, List<String> only,
+                               java.util.regex.Pattern mnemonics) throws IOException {
         Path dir = RepoRoot.find().orElseThrow().resolve("tables/src/main/resources/org/jptxas/tables/sass");
         Path kernels = RepoRoot.find().orElseThrow().resolve("tools/sass-probe/kernels");
         Map<String, List<SassFormData>> tables = new LinkedHashMap<>();
         for (String sm : OracleSamples.SMS) {
             if (!only.contains(sm)) {
-                tables.put(sm, readForms(dir, sm)); // unchanged
-                continue;
+                continue; // its forms stay as they are
             }
             List<OracleSamples.Result> results = bySm.getOrDefault(sm, List.of());
             List<Sample> all = dedupe(OracleSamples.samples(results));
@@ -112,9 +120,11 @@ public final class SassProbe {
             FormLearner learner = new FormLearner();
             List<SassFormData> learned = learner.learn(sm, probe);
             List<SassFormData> forms = new ArrayList<>(readForms(dir, sm));
-            SassIsa old = new SassIsa(sm, forms);
-            SassAssembler asm = new SassAssembler(old);
-            // A learned form is new when one of its probe samples is text the tables cannot assemble to its bits.
+            // A learned form is new when one of its probe samples is text the tables cannot assemble to its bits: the
+            // tables as the compiler reads them (learned forms, and the modifier enums composed onto them), so a
+            // spelling a composed form already writes is not learned twice.
+            SassAssembler asm = new SassAssembler(TestTargets.of(sm).isa());
+            SassIsa old = new SassIsa(sm, forms); // the learned forms the trials below add to
             SassIsa fresh = new SassIsa(sm, learned);
             Map<SassForm, SassFormData> learnedOf = new IdentityHashMap<>();
             for (int i = 0; i < learned.size(); i++) {
@@ -140,7 +150,15 @@ public final class SassProbe {
                     needed.add(learnedForm);
                 }
             }
-            List<SassFormData> added = new ArrayList<>(needed);
+            List<SassFormData> added = new ArrayList<>();
+            for (SassFormData f : needed) {
+                if (mnemonics.matcher(f.mnemonic()).matches()) {
+                    added.add(f);
+                } else {
+                    System.err.println(sm + " not taken (--mnemonic): " + f.mnemonic() + " " + f.pieces() + " "
+                            + f.slots());
+                }
+            }
             // Check every sample (corpus, suite and kernels) with the added forms. An added form that misprints a
             // sample, or that a sample's word would take where the decoder then refuses it (a hideable predicate
             // holding PT: nvdisasm hides it, and a less specific form prints it right), first gets an exclusion for
@@ -204,11 +222,34 @@ public final class SassProbe {
             }
             added.forEach(f -> System.err.println(sm + " added: " + f.mnemonic() + " " + f.pieces() + " " + f.slots()));
             System.err.println(sm + ": " + learned.size() + " forms learned from " + probe.size()
-                    + " probe kernel samples, " + added.size() + " added");
-            forms.addAll(added);
-            tables.put(sm, forms);
+                    + " probe kernel samples, " + needed.size() + " needed, " + added.size() + " added");
+            FieldProber prober = new FieldProber(sm);
+            tables.put(sm, prober.widenOffsets(added));
+            prober.log().forEach(System.err::println);
         }
-        write(tables);
+        for (Map.Entry<String, List<SassFormData>> e : tables.entrySet()) {
+            appendForms(overlayDir(e.getKey()).resolve(e.getKey().replace("_", "") + ".json"), e.getValue());
+        }
+    }
+
+    /** Appends {@code forms} to a table file's form list, one compact entry per line, leaving its text as it is. */
+    static void appendForms(Path file, List<SassFormData> forms) throws IOException {
+        if (forms.isEmpty()) {
+            return;
+        }
+        String text = Files.readString(file);
+        String end = "\n]}\n";
+        if (!text.endsWith(end)) {
+            throw new IOException(file + " does not end with the form list's closing line");
+        }
+        ObjectMapper mapper = new ObjectMapper();
+        StringBuilder sb = new StringBuilder(text.substring(0, text.length() - end.length()));
+        boolean first = text.substring(0, text.length() - end.length()).endsWith("[");
+        for (SassFormData f : forms) {
+            sb.append(first ? "\n" : ",\n").append(mapper.writeValueAsString(f));
+            first = false;
+        }
+        Files.writeString(file, sb.append(end).toString());
     }
 
     /**

@@ -30,6 +30,28 @@ class PredicateSourcesTest {
         assertArrayEquals(new int[] {1, 0, 1, 0}, pickSelects(SassTextRun.ops("sm_80", setUp, ops)));
     }
 
+    @Test
+    void plop3ReadsTheSignBitOfAUniformRegister() throws Exception {
+        // ptxas's sm_90 add.sat.s32 of an immediate: the immediate sits in a uniform register; LUT 0x2 is "a and b
+        // non-negative, sum negative" (overflow up), 0x40 "a and b negative, sum non-negative" (overflow down)
+        List<String> setUp = List.of(
+                "MOV R4, 0x1",
+                "MOV R5, 0x80000000",
+                "MOV R6, RZ",
+                "UMOV UR6, 0x7fffffff",
+                "UMOV UR7, 0x80000000");
+        List<String> ops = List.of(
+                "PLOP3.LUT P0, PT, R4.SIGN, UR6.SIGN, R5.SIGN, 0x2, 0x0",
+                "SEL Rd, RZ, 0x1, !P0",
+                "PLOP3.LUT P0, PT, R4.SIGN, UR6.SIGN, R5.SIGN, 0x40, 0x0",
+                "SEL Rd, RZ, 0x1, !P0",
+                "PLOP3.LUT P0, PT, R5.SIGN, UR7.SIGN, R6.SIGN, 0x40, 0x0",
+                "SEL Rd, RZ, 0x1, !P0",
+                "PLOP3.LUT P0, PT, R5.SIGN, UR6.SIGN, R6.SIGN, 0x40, 0x0",
+                "SEL Rd, RZ, 0x1, !P0");
+        assertArrayEquals(new int[] {1, 0, 1, 0}, pickSelects(SassTextRun.ops("sm_90", setUp, ops)));
+    }
+
     /** The SEL lines' words (every second op). */
     private static int[] pickSelects(int[] words) {
         int[] out = new int[words.length / 2];

@@ -1,0 +1,54 @@
+package org.jptxas.sass;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import org.jptxas.spi.TestTargets;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Words the decoder once read as UNKNOWN, each with nvdisasm 12.5's text: ptxas 13's own words from the probe kernels
+ * {@code sat_add_forms.ptx} and {@code decoder_gaps*.ptx} (the forms {@code probe add} learned from them, their slots
+ * corrected by {@code table-rules}), and words with other field values (nvdisasm raw mode), which only fields at the
+ * right bits read. Each decodes to nvdisasm's text and the text assembles back to the word (control bits aside).
+ */
+class SassDecoderGapWordsTest {
+    @ParameterizedTest(name = "{0} {3}")
+    @CsvSource(delimiter = '|', textBlock = """
+            sm_75 | 0080000000007a1f | 000fe40000740205 | PLOP3.LUT P2, PT, R0.SIGN, c[0x2] [0x0].SIGN, R5.SIGN, 0x2, 0x0
+            sm_80 | 00c0400000017a1f | 000fe40000748005 | PLOP3.LUT P2, PT, R0.SIGN, c[0x3] [0x100].SIGN, R5.SIGN, 0x80, 0x1
+            sm_75 | 003fff0000007a1f | 000fe40000740205 | PLOP3.LUT P2, PT, R0.SIGN, c[0x0] [-0x4].SIGN, R5.SIGN, 0x2, 0x0
+            sm_90 | 0000000600007c1f | 000fe20008704005 | PLOP3.LUT P0, PT, R0.SIGN, UR6.SIGN, R5.SIGN, 0x40, 0x0
+            sm_90 | 0000000900007c1f | 000fe20008709605 | PLOP3.LUT P0, PT, R0.SIGN, UR9.SIGN, R5.SIGN, 0x96, 0x0
+            sm_75 | 3c003c0000057430 | 004fd00000000000 | HADD2 R5, R0, 1, 1
+            sm_75 | 3800c00000057430 | 004fd00000000000 | HADD2 R5, R0, 0.5, -2
+            sm_86 | bc00420000057430 | 004fca0000000000 | HADD2 R5, R0, -1, 3
+            sm_90 | 3c003c0000057430 | 004fca0000000000 | HADD2 R5, R0, 1, 1
+            sm_75 | 00000808020c73a9 | 00416200001f050a | ATOMG.E.CAS.64.STRONG.CTA PT, R12, [R2+0x8], R8, R10
+            sm_75 | 0000100c020e73a9 | 020ea400001f650e | ATOMG.E.CAS.64.STRONG.SYS PT, R14, [R2+0x10], R12, R14
+            sm_75 | 007ff80c020e73a9 | 020ea400001f650e | ATOMG.E.CAS.64.STRONG.SYS PT, R14, [R2+0x7ff8], R12, R14
+            sm_75 | 000000090c09738c | 00106400000040ff | ATOMS.ADD R9, [R12.X4], R9
+            sm_80 | 000000090c09738c | 0010640000004000 | ATOMS.ADD R9, [R12.X4], R9
+            sm_75 | 000000040c06738d | 000ea40001808406 | ATOMS.CAST.SPIN.64 R6, [R12.X8], R4, R6
+            sm_80 | 000000040c06738d | 000ea40001808406 | ATOMS.CAST.SPIN.64 R6, [R12.X8], R4, R6
+            sm_75 | 0000040c0c0b738c | 000ee8000400c0ff | ATOMS.EXCH R11, [R12.X16+0x4], R12
+            sm_75 | 0000400c0c0b738c | 000ee8000400c0ff | ATOMS.EXCH R11, [R12.X16+0x40], R12
+            sm_80 | 000000000c047984 | 000ea40000008a00 | LDS.64 R4, [R12.X8]
+            sm_86 | 1000000000067308 | 000e300000000a00 | MUFU.EX2.F16 R6, R0.H1
+            sm_89 | 1000000700097308 | 000e620000002600 | MUFU.TANH.F16 R9, R7.H1
+            sm_90 | 1000000000097308 | 000e620000002500 | MUFU.TANH.F16 R9, R0.H1
+            sm_86 | 3000000404047240 | 008fe20003a00800 | HMNMX2.BF16_V2 R4, R4.H0_H0, R4.H1_H1, PT
+            sm_90 | 3000000404047240 | 008fe20003a00800 | HMNMX2.BF16_V2 R4, R4.H0_H0, R4.H1_H1, PT
+            """)
+    void decodesToNvdisasmTextAndAssemblesBack(String sm, String lo, String hi, String text) {
+        SassIsa isa = TestTargets.of(sm).isa();
+        long l = Long.parseUnsignedLong(lo, 16);
+        long h = Long.parseUnsignedLong(hi, 16);
+        SassInstruction.Known k = assertInstanceOf(SassInstruction.Known.class, isa.decode(l, h));
+        assertEquals(text, SassPrinter.text(k, 0, null));
+        long[] back = new SassAssembler(isa).assemble(text, k.control(), 0, null);
+        long opex = ~(Control.HI_MASK | Control.OPEX_MASK);
+        assertEquals(SassIsa.hex128(l, h & opex), SassIsa.hex128(back[0], back[1] & opex));
+    }
+}
