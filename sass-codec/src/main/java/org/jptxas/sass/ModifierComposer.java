@@ -677,12 +677,34 @@ final class ModifierComposer {
      * leaves RZ to the form that prints it so.
      */
     private static List<String> withHiddenBase(SassForm f, List<String> pieces) {
-        List<String> out = f.exclusions();
+        List<String> out = withoutNegatedPt(f, pieces);
         for (int i = 0; i + 1 < pieces.size() && i < f.slots.length; i++) {
             if (f.slots[i] instanceof SassSlot.Field fd && fd.kind() == SlotKind.GPR && pieces.get(i).endsWith("[")
                     && pieces.get(i + 1).startsWith(".U32+") && !f.pieces[i + 1].startsWith(".U32+")) {
                 out = new ArrayList<>(out);
                 out.add(i + "=0xff");
+            }
+        }
+        return out;
+    }
+
+    /**
+     * {@code f}'s exclusions without those of a PT in a predicate the composition negates: nvdisasm hides a trailing
+     * PT ({@code LDGSTS ..., [R2.64]}) but prints {@code !PT} ({@code LDGSTS ..., [R2.64], !PT}).
+     */
+    private static List<String> withoutNegatedPt(SassForm f, List<String> pieces) {
+        List<String> out = new ArrayList<>();
+        for (String e : f.exclusions()) {
+            String[] term = e.split("=");
+            boolean negatedPt = term.length == 2 && !e.contains("&") && Long.decode(term[1]) == 7;
+            if (negatedPt) {
+                int i = Integer.parseInt(term[0]);
+                negatedPt = f.slots[i] instanceof SassSlot.Field fd
+                        && (fd.kind() == SlotKind.PRED || fd.kind() == SlotKind.UPRED)
+                        && pieces.get(i).endsWith("!") && !f.pieces[i].endsWith("!");
+            }
+            if (!negatedPt) {
+                out.add(e);
             }
         }
         return out;
