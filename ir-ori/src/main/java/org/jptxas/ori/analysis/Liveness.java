@@ -4,6 +4,8 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.DefUseVisitor;
+import org.jptxas.ori.ir.DefUseWalk;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
@@ -51,22 +53,9 @@ public final class Liveness {
         liveIn = new BitSet[n];
         liveOut = new BitSet[n];
         mentionedParts = new int[width];
-        // indexed loops here and below: under C1 every for-each allocates its iterator, per instruction and list
+        DefUseWalk.walk(body, new Mentions());
+        // indexed loops below: under C1 every for-each allocates its iterator, per instruction and list
         List<BasicBlock> blocks = body.blocks();
-        for (int bi = 0; bi < n; bi++) {
-            List<Instr> instrs = blocks.get(bi).instrs();
-            for (int i = 0; i < instrs.size(); i++) {
-                Instr in = instrs.get(i);
-                List<Reg> used = in.usedRegs();
-                for (int j = 0; j < used.size(); j++) {
-                    mention(used.get(j));
-                }
-                List<Reg> dsts = in.dsts();
-                for (int j = 0; j < dsts.size(); j++) {
-                    mention(dsts.get(j));
-                }
-            }
-        }
         // Parts of each tuple written (unguarded) so far in the block: once every part is, the tuple is defined.
         int[] partsWritten = new int[width];
         java.util.List<Integer> touched = new java.util.ArrayList<>();
@@ -287,6 +276,19 @@ public final class Liveness {
             sum += compsByKey.getOrDefault(k, 1);
         }
         return sum;
+    }
+
+    /** Records the parts of each tuple the body reads or writes. */
+    private final class Mentions implements DefUseVisitor {
+        @Override
+        public void def(Instr in, Reg r) {
+            mention(r);
+        }
+
+        @Override
+        public void use(Instr in, Reg r) {
+            mention(r);
+        }
     }
 
     private void mention(Reg r) {
