@@ -4,7 +4,6 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import org.jptxas.ori.ir.BasicBlock;
-import org.jptxas.ori.ir.DefUseVisitor;
 import org.jptxas.ori.ir.DefUseWalk;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
@@ -53,7 +52,7 @@ public final class Liveness {
         liveIn = new BitSet[n];
         liveOut = new BitSet[n];
         mentionedParts = new int[width];
-        DefUseWalk.walk(body, new Mentions());
+        DefUseWalk.eachRegister(body, this::mention);
         // indexed loops below: under C1 every for-each allocates its iterator, per instruction and list
         List<BasicBlock> blocks = body.blocks();
         // Parts of each tuple written (unguarded) so far in the block: once every part is, the tuple is defined.
@@ -276,19 +275,6 @@ public final class Liveness {
             sum += compsByKey.getOrDefault(k, 1);
         }
         return sum;
-    }
-
-    /** Records the parts of each tuple the body reads or writes. */
-    private final class Mentions implements DefUseVisitor {
-        @Override
-        public void def(Instr in, Reg r) {
-            mention(r);
-        }
-
-        @Override
-        public void use(Instr in, Reg r) {
-            mention(r);
-        }
     }
 
     private void mention(Reg r) {

@@ -14,28 +14,16 @@ public final class VirtualNumbering {
             count[f.ordinal()] = body.virtualCount(f);
         }
         // registers made without newVirtual (tests, rewriters) are numbered too
-        DefUseWalk.walk(body, new HighestIndex(count));
+        DefUseWalk.eachRegister(body, r -> see(r, count));
         for (int f = 0; f < FILES.length; f++) {
             base[f + 1] = base[f] + count[f];
         }
     }
 
-    /** Raises each file's count past the highest index of a virtual register the body mentions. */
-    private record HighestIndex(int[] count) implements DefUseVisitor {
-        @Override
-        public void def(Instr in, Reg r) {
-            see(r);
-        }
-
-        @Override
-        public void use(Instr in, Reg r) {
-            see(r);
-        }
-
-        private void see(Reg r) {
-            if (r.virtual() && r.index() >= count[r.file().ordinal()]) {
-                count[r.file().ordinal()] = r.index() + 1;
-            }
+    /** Raises the file's count past the index of {@code r} when it is a virtual register beyond it. */
+    private static void see(Reg r, int[] count) {
+        if (r.virtual() && r.index() >= count[r.file().ordinal()]) {
+            count[r.file().ordinal()] = r.index() + 1;
         }
     }
 
