@@ -4,6 +4,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.DefUseWalk;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
@@ -51,22 +52,9 @@ public final class Liveness {
         liveIn = new BitSet[n];
         liveOut = new BitSet[n];
         mentionedParts = new int[width];
-        // indexed loops here and below: under C1 every for-each allocates its iterator, per instruction and list
+        DefUseWalk.eachRegister(body, this::mention);
+        // indexed loops below: under C1 every for-each allocates its iterator, per instruction and list
         List<BasicBlock> blocks = body.blocks();
-        for (int bi = 0; bi < n; bi++) {
-            List<Instr> instrs = blocks.get(bi).instrs();
-            for (int i = 0; i < instrs.size(); i++) {
-                Instr in = instrs.get(i);
-                List<Reg> used = in.usedRegs();
-                for (int j = 0; j < used.size(); j++) {
-                    mention(used.get(j));
-                }
-                List<Reg> dsts = in.dsts();
-                for (int j = 0; j < dsts.size(); j++) {
-                    mention(dsts.get(j));
-                }
-            }
-        }
         // Parts of each tuple written (unguarded) so far in the block: once every part is, the tuple is defined.
         int[] partsWritten = new int[width];
         java.util.List<Integer> touched = new java.util.ArrayList<>();

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.DefUseVisitor;
+import org.jptxas.ori.ir.DefUseWalk;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
@@ -37,50 +39,62 @@ public final class SingleDefs {
         this.ssa = new byte[numbers.size()];
         this.positions = new InstrPositions(body.instructionCount());
         // counted first, so each register's lists are allocated at their final size (growing them showed)
-        int[] useCount = new int[numbers.size()];
-        int[] defCount = new int[numbers.size()];
-        // indexed loops: the iterators of for-each loops are allocated under C1, once per instruction and list
-        List<BasicBlock> blocks = body.blocks();
-        for (int bi = 0; bi < blocks.size(); bi++) {
-            List<Instr> instrs = blocks.get(bi).instrs();
-            for (int i = 0; i < instrs.size(); i++) {
-                Instr in = instrs.get(i);
-                List<Reg> used = in.usedRegs();
-                for (int u = 0; u < used.size(); u++) {
-                    Reg r = used.get(u);
-                    if (r.virtual()) {
-                        useCount[numbers.of(r)]++;
-                    }
-                }
-                List<Reg> dsts = in.dsts();
-                for (int d = 0; d < dsts.size(); d++) {
-                    Reg r = dsts.get(d);
-                    if (r.virtual()) {
-                        defCount[numbers.of(r)]++;
-                    }
-                }
+        Counter counter = new Counter(numbers);
+        DefUseWalk.walk(body, counter);
+        DefUseWalk.walk(body, new Filler(counter));
+    }
+
+    /** The first walk: how many times each register number is defined and used. */
+    private static final class Counter implements DefUseVisitor {
+        final VirtualNumbering numbers;
+        final int[] useCount;
+        final int[] defCount;
+
+        Counter(VirtualNumbering numbers) {
+            this.numbers = numbers;
+            this.useCount = new int[numbers.size()];
+            this.defCount = new int[numbers.size()];
+        }
+
+        @Override
+        public void def(Instr in, Reg r) {
+            if (r.virtual()) {
+                defCount[numbers.of(r)]++;
             }
         }
-        for (int bi = 0; bi < blocks.size(); bi++) {
-            BasicBlock b = blocks.get(bi);
-            List<Instr> instrs = b.instrs();
-            for (int i = 0; i < instrs.size(); i++) {
-                Instr in = instrs.get(i);
-                positions.put(in, b.id(), i);
-                List<Reg> used = in.usedRegs();
-                for (int u = 0; u < used.size(); u++) {
-                    Reg r = used.get(u);
-                    if (r.virtual()) {
-                        add(uses, numbers.of(r), in, useCount);
-                    }
-                }
-                List<Reg> dsts = in.dsts();
-                for (int d = 0; d < dsts.size(); d++) {
-                    Reg r = dsts.get(d);
-                    if (r.virtual()) {
-                        add(defs, numbers.of(r), in, defCount);
-                    }
-                }
+
+        @Override
+        public void use(Instr in, Reg r) {
+            if (r.virtual()) {
+                useCount[numbers.of(r)]++;
+            }
+        }
+    }
+
+    /** The second walk: the positions, and the def and use lists at the sizes counted. */
+    private final class Filler implements DefUseVisitor {
+        private final Counter counts;
+
+        Filler(Counter counts) {
+            this.counts = counts;
+        }
+
+        @Override
+        public void instr(BasicBlock block, int index, Instr in) {
+            positions.put(in, block.id(), index);
+        }
+
+        @Override
+        public void def(Instr in, Reg r) {
+            if (r.virtual()) {
+                add(defs, numbers.of(r), in, counts.defCount);
+            }
+        }
+
+        @Override
+        public void use(Instr in, Reg r) {
+            if (r.virtual()) {
+                add(uses, numbers.of(r), in, counts.useCount);
             }
         }
     }

@@ -1,7 +1,5 @@
 package org.jptxas.ori.ir;
 
-import java.util.List;
-
 /**
  * Dense numbers for the virtual registers of one body, every file together, so that analyses index arrays instead
  * of hashing (file, id) pairs. A snapshot: registers created afterwards have no number.
@@ -16,28 +14,13 @@ public final class VirtualNumbering {
             count[f.ordinal()] = body.virtualCount(f);
         }
         // registers made without newVirtual (tests, rewriters) are numbered too
-        // indexed loops: C1-compiled code (the compile server's) allocates an iterator per for-each loop, here three
-        // per instruction, and the numbering is built after every pass that changes the body
-        List<BasicBlock> blocks = body.blocks();
-        for (int bi = 0; bi < blocks.size(); bi++) {
-            List<Instr> instrs = blocks.get(bi).instrs();
-            for (int i = 0; i < instrs.size(); i++) {
-                Instr in = instrs.get(i);
-                List<Reg> dsts = in.dsts();
-                for (int d = 0; d < dsts.size(); d++) {
-                    see(dsts.get(d), count);
-                }
-                List<Reg> used = in.usedRegs();
-                for (int u = 0; u < used.size(); u++) {
-                    see(used.get(u), count);
-                }
-            }
-        }
+        DefUseWalk.eachRegister(body, r -> see(r, count));
         for (int f = 0; f < FILES.length; f++) {
             base[f + 1] = base[f] + count[f];
         }
     }
 
+    /** Raises the file's count past the index of {@code r} when it is a virtual register beyond it. */
     private static void see(Reg r, int[] count) {
         if (r.virtual() && r.index() >= count[r.file().ordinal()]) {
             count[r.file().ordinal()] = r.index() + 1;

@@ -2,9 +2,9 @@ package org.jptxas.isel.regalloc;
 
 import java.util.BitSet;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
-import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.DefUseVisitor;
+import org.jptxas.ori.ir.DefUseWalk;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
@@ -67,25 +67,22 @@ final class ValueTable {
                 }
             }
         }
-        // indexed loops: under C1 every for-each allocates its iterator, per instruction and operand list
-        List<BasicBlock> blocks = body.blocks();
-        for (int bi = 0; bi < blocks.size(); bi++) {
-            List<Instr> instrs = blocks.get(bi).instrs();
-            for (int i = 0; i < instrs.size(); i++) {
-                Instr in = instrs.get(i);
-                List<Reg> dsts = in.dsts();
-                for (int j = 0; j < dsts.size(); j++) {
-                    Reg r = dsts.get(j);
-                    note(r);
-                    if (r.virtual()) {
-                        written[key(r)] = true;
-                    }
-                }
-                List<Reg> used = in.usedRegs();
-                for (int j = 0; j < used.size(); j++) {
-                    note(used.get(j));
-                }
+        DefUseWalk.walk(body, new Mentions());
+    }
+
+    /** Marks each register the body mentions, its widest use, and whether some instruction writes it. */
+    private final class Mentions implements DefUseVisitor {
+        @Override
+        public void def(Instr in, Reg r) {
+            note(r);
+            if (r.virtual()) {
+                written[key(r)] = true;
             }
+        }
+
+        @Override
+        public void use(Instr in, Reg r) {
+            note(r);
         }
     }
 
