@@ -285,6 +285,10 @@ public final class MemoryLowerer implements InstructionLowerer {
     private void loadConst(LoweringContext cx, PtxType t, int vec, int elemBytes, Addr addr, Operand value)
             throws CompilationException {
         int bytes = elemBytes * vec;
+        if (addr.offset() < 0 || addr.offset() + bytes > 0x10000) {
+            // ptxas encodes a negative offset in the signed field (c[0x3][-0x4]); the tables hold unsigned ones
+            throw cx.unsupported("constant offset " + addr.offset() + " outside the bank");
+        }
         Reg tuple = loadTarget(cx, value, t, vec, bytes);
         if (addr.base().isZero() && bytes >= 4) {
             CBank c = CBank.of(3, (int) addr.offset());
@@ -331,6 +335,9 @@ public final class MemoryLowerer implements InstructionLowerer {
                 throw cx.unsupported("parameter access through a register");
             }
             Addr a = cx.address(addrOp, StateSpace.SHARED);
+            if (a.offset() < 0 || a.offset() > 0xffff) {
+                throw cx.unsupported("parameter offset " + a.offset() + " outside the bank");
+            }
             Reg index = a.base().width() == 2 ? a.base().component(0) : a.base();
             Reg tuple = loadTarget(cx, value, t, vec, t.sizeBytes() * vec);
             List<String> mods = new ArrayList<>();

@@ -72,6 +72,34 @@ final class ParseSupport {
 
     void newExpression() {
         operators = 0;
+        addressDepth = -1;
+    }
+
+    /** Nesting depth of the address being parsed ({@code [ ... ]}), or -1 outside one. */
+    private int addressDepth = -1;
+
+    void enterAddress() {
+        addressDepth = depth;
+    }
+
+    void leaveAddress() {
+        addressDepth = -1;
+    }
+
+    /**
+     * ptxas's address grammar has {@code [base+offset]} only: {@code [%rd1-4]} or {@code [sym-4]} is a syntax error
+     * at the minus ({@code [sym+-4]} and a parenthesized constant difference are accepted).
+     */
+    void checkAddressMinus(Token minus, Expr left) {
+        if (addressDepth == depth && mentionsSymbol(left)) {
+            syntaxErrorAt(minus);
+        }
+    }
+
+    private static boolean mentionsSymbol(Expr e) {
+        return e instanceof Expr.SymbolRef
+                || e instanceof Expr.Binary b && (mentionsSymbol(b.left()) || mentionsSymbol(b.right()))
+                || e instanceof Expr.Unary u && mentionsSymbol(u.operand());
     }
 
     Expr binary(Expr.BinaryOp op, Expr left, Expr right) {

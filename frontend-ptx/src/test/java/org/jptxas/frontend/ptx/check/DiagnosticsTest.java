@@ -200,6 +200,18 @@ class DiagnosticsTest {
     }
 
     @Test
+    void anAddressSubtractsNothing() {
+        // ptxas 13: [base+offset] only; a minus after the base is a syntax error, a negative offset after + is not
+        assertEquals(List.of("jptxas bad.ptx, line 8; fatal   : Parsing error near '-': syntax error"),
+                diagnostics(kernel(".reg .b64 %rd1;\n.reg .b32 %r1;\nld.global.u32 %r1, [%rd1-4];\n")));
+        String table = HEADER + ".const .b8 tab[8];\n.visible .entry k()\n{\n.reg .b32 %r1;\n";
+        assertEquals(List.of("jptxas bad.ptx, line 8; fatal   : Parsing error near '-': syntax error"),
+                diagnostics(table + "ld.const.u32 %r1, [tab-4];\nret;\n}\n"));
+        assertEquals(List.of(), diagnostics(table + "ld.const.u32 %r1, [tab+-4];\nld.const.u32 %r1, [tab+(8-4)];\n"
+                + "ret;\n}\n"));
+    }
+
+    @Test
     void locNumbersAreThirtyTwoBits() {
         String file = ".file 1 \"a.cu\"\n";
         for (String loc : List.of("4294967296 1 0", "1 4294967296 0", "1 1 4294967296")) {

@@ -222,6 +222,17 @@ class LowerersTest {
     }
 
     @Test
+    void aConstantOffsetBeforeTheBankIsNamed() {
+        // ptxas accepts [tab+-4] for a table at bank offset 0 and reads c[0x3][-0x4]
+        UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> module(HEADER
+                + ".const .b8 tab[8];\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r1;\n.reg .b64 %rd1;\n"
+                + "ld.param.u64 %rd1, [p];\nld.const.u32 %r1, [tab+-4];\nst.global.u32 [%rd1], %r1;\nret;\n}\n",
+                "sm_80"));
+        assertEquals("Instruction 'ld.const.u32' not yet supported for sm_80 (constant offset -4 outside the bank)",
+                e.diagnostics().get(0).message());
+    }
+
+    @Test
     void unsupportedInstructionsAreNamedAtTheirLine() throws Exception {
         UnsupportedFeatureException selector = assertThrows(UnsupportedFeatureException.class,
                 () -> kernel("", ".reg .b32 %r<4>;\nvadd.u32.u32.u32 %r1, %r2.b1, %r3;"));
