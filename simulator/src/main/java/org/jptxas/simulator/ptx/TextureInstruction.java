@@ -33,13 +33,9 @@ final class TextureInstruction {
             return null;
         }
         Src handle = io.src(addr.parts().get(0), PtxType.U64);
-        List<Operand> c = addr.parts().get(1) instanceof Operand.Vector cv ? cv.elements() : List.of(addr.parts().get(1));
-        if (c.size() < rank) {
+        Src[] coords = coordinates(addr, rank, fetch ? PtxType.S32 : PtxType.F32, io);
+        if (coords == null) {
             return null;
-        }
-        Src[] coords = new Src[rank];
-        for (int d = 0; d < rank; d++) {
-            coords[d] = io.src(c.get(d), fetch ? PtxType.S32 : PtxType.F32);
         }
         int[] dst = new int[4];
         for (int k = 0; k < 4; k++) {
@@ -93,13 +89,9 @@ final class TextureInstruction {
             data = v.elements().get(0);
         }
         Src handle = io.src(addr.parts().get(0), PtxType.U64);
-        List<Operand> c = addr.parts().get(1) instanceof Operand.Vector cv ? cv.elements() : List.of(addr.parts().get(1));
-        if (c.size() < rank) {
+        Src[] coords = coordinates(addr, rank, PtxType.S32, io);
+        if (coords == null) {
             return null;
-        }
-        Src[] coords = new Src[rank];
-        for (int d = 0; d < rank; d++) {
-            coords[d] = io.src(c.get(d), PtxType.S32);
         }
         PtxType type = size == 8 ? PtxType.B64 : size == 4 ? PtxType.B32 : size == 2 ? PtxType.B16 : PtxType.B8;
         int dst = load ? io.dst(data) : -1;
@@ -121,5 +113,20 @@ final class TextureInstruction {
                 throw new InterpreterError((load ? "suld" : "sust") + ": " + e.getMessage());
             }
         };
+    }
+
+    /** The first {@code rank} coordinates of {@code [handle, {x, y, ...}]}, or null when there are fewer. */
+    private static Src[] coordinates(Operand.Address addr, int rank, PtxType type, MbarrierInstruction.Operands io)
+            throws ProgramException, InstructionCompiler.Unsupported {
+        Operand part = addr.parts().get(1);
+        List<Operand> c = part instanceof Operand.Vector cv ? cv.elements() : List.of(part);
+        if (c.size() < rank) {
+            return null;
+        }
+        Src[] coords = new Src[rank];
+        for (int d = 0; d < rank; d++) {
+            coords[d] = io.src(c.get(d), type);
+        }
+        return coords;
     }
 }
