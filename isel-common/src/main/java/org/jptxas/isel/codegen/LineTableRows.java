@@ -28,7 +28,9 @@ import org.jptxas.sass.SlotKind;
  * {@code }}.</li>
  * </ul>
  * A shift ptxas fuses into the add that reads it takes that add's line ({@link ShiftIntoAddLines}), a shared load
- * ptxas merges with the load of the word below into one LDS.64 that load's line ({@link LoadPairLines}).
+ * ptxas merges with the load of the word below into one LDS.64 that load's line ({@link LoadPairLines}); an absolute
+ * value or an address offset ptxas folds into an operand continues the row before ({@link FoldedOperandLines}), and a
+ * copy in a branch arm made conditional takes the arm's last line ({@link #ifConvertedCopy}).
  * A row is written where the line changes. A function without any source line gets no {@code .debug_line} sequence.
  */
 public final class LineTableRows {
@@ -85,6 +87,7 @@ public final class LineTableRows {
         for (int i = 0; i < code.size(); i++) {
             SourceLines.Loc loc;
             int consumer;
+            int arm;
             int ptxLine = code.get(i).ptxLine();
             int label = joinsBranches(code.get(i)) ? labels.before(ptxLine, body.open()) : -1;
             if (i == firstAt) {
@@ -95,6 +98,12 @@ public final class LineTableRows {
                 loc = body.locs().get(code.get(consumer).ptxLine());
             } else if ((consumer = LoadPairLines.partner(code, i)) >= 0) {
                 loc = body.locs().get(code.get(consumer).ptxLine());
+            } else if (FoldedOperandLines.folded(code, i)) {
+                loc = null;
+            } else if ((arm = ifConvertedCopy(code.get(i)) ? labels.after(ptxLine, body.close()) : -1) > 0) {
+                byLine = byLine != null ? byLine : new java.util.TreeMap<>(body.locs());
+                Map.Entry<Integer, SourceLines.Loc> last = byLine.lowerEntry(arm);
+                loc = last != null && last.getKey() > ptxLine ? last.getValue() : body.locs().get(ptxLine);
             } else if (label > 0) {
                 byLine = byLine != null ? byLine : new java.util.TreeMap<>(body.locs());
                 Map.Entry<Integer, SourceLines.Loc> before = byLine.lowerEntry(label);
@@ -124,6 +133,19 @@ public final class LineTableRows {
         return line.opcode().equals("BSYNC") && !line.guarded() && line.ptxLine() > 0;
     }
 
+    /**
+     * A predicated move ({@code @P1 MOV R5, R24}, {@code @!P0 MOV R25, c[0x3][0xfc]}), a branch arm made
+     * conditional: ptxas gives the moves it predicates in an arm the {@code .loc} in effect at the arm's last
+     * instruction (before the label the branch skips to), so an earlier move's own line has no code there (checked
+     * with ptxas 13 on hwt's and mcx_core's two-line arms: {@code mov.s32} at line 1232, {@code mov.f32} at 1233, both
+     * predicated at 1233).
+     */
+    static boolean ifConvertedCopy(CodeLine line) {
+        SassOp op = line.op();
+        return op != null && op.guarded() && line.opcode().equals("MOV") && op.operandCount() == 2
+                && line.ptxLine() > 0 && isRegister(op, 0, false);
+    }
+
     /** The label lines of the PTX text (line numbers from 1), read from the text ptxas embeds, when first asked. */
     static final class PtxLabels {
         private static final java.util.regex.Pattern LABEL =
@@ -135,14 +157,29 @@ public final class LineTableRows {
             this.text = text;
         }
 
+        /** The line of the nearest label below {@code line} and above the body's {@code close} brace, or -1. */
+        int after(int line, int close) {
+            read();
+            for (int k = line + 1; k < Math.min(close, lines.size() + 1); k++) {
+                if (LABEL.matcher(lines.get(k - 1)).matches()) {
+                    return k;
+                }
+            }
+            return -1;
+        }
+
+        private void read() {
+            if (lines == null) {
+                lines = List.of(new String(text, java.nio.charset.StandardCharsets.ISO_8859_1).split("\0", -1));
+            }
+        }
+
         /**
          * The line of the nearest label above {@code line} and below the body's {@code open} brace (the join's label
          * when {@code line} is its first instruction that is left, lines between having been coalesced away), or -1.
          */
         int before(int line, int open) {
-            if (lines == null) {
-                lines = List.of(new String(text, java.nio.charset.StandardCharsets.ISO_8859_1).split("\0", -1));
-            }
+            read();
             for (int k = Math.min(line - 1, lines.size()); k > open; k--) {
                 if (LABEL.matcher(lines.get(k - 1)).matches()) {
                     return k;

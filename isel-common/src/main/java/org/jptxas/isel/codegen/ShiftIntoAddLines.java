@@ -121,7 +121,7 @@ final class ShiftIntoAddLines {
      * Whether a source operand names the register (as itself, or as the high half of a {@code .64} pair): every
      * operand but the first, which is the destination unless it is an address ({@code [R2.64]}, a store).
      */
-    private static boolean reads(SassOp op, int reg) {
+    static boolean reads(SassOp op, int reg) {
         List<SassOperands.Operand> operands = op.form().operands().operands();
         boolean firstIsAddress = !operands.isEmpty() && operands.get(0).before(0).startsWith("[");
         for (int k = firstIsAddress ? 0 : 1; k < operands.size(); k++) {

@@ -286,4 +286,45 @@ class LineTableRowsTest {
         assertEquals(List.of(new DebugLine.Row(0, 1, 11), new DebugLine.Row(0x10, 1, 14),
                 new DebugLine.Row(0x20, 1, 20), new DebugLine.Row(0x30, 1, 30)), t.sourceLines().get(0).rows());
     }
+
+    @Test
+    void anAbsoluteValueAndAConstantAddressOffsetContinueTheRowBefore() {
+        // ptxas reads |R10| in the use of an abs.f32 (line 21) and puts an add.s64's 0x40 (line 23) into the
+        // LDGSTS's offset through the add of line 24: neither line has code there. A 64-bit constant add whose sum is
+        // stored rather than addressed (line 26) keeps its line.
+        assertEquals(List.of(new DebugLine.Row(0, 1, 20), new DebugLine.Row(0x30, 1, 22),
+                new DebugLine.Row(0x50, 1, 24), new DebugLine.Row(0x70, 1, 26), new DebugLine.Row(0x90, 1, 27)),
+                rowsOf(new String[][] {{"NOP", "1"}, {"FADD R67, |R10|, -RZ", "2"}, {"IADD3 R70, P5, R46, 0x40, RZ", "4"},
+                        {"FMUL R3, R67, R4", "3"}, {"IADD3.X R71, R47, RZ, RZ, P5, !PT", "4"},
+                        {"IADD3 R82, P0, R70, R12, RZ", "5"}, {"LDGSTS.E.BYPASS.128 [R78], [R82.64], P5", "5"},
+                        {"IADD3 R20, P1, R46, 0x80, RZ", "7"}, {"IADD3.X R21, R47, RZ, RZ, P1, !PT", "7"},
+                        {"STG.E.64 [R2.64], R20", "8"}},
+                        20, 21, 22, 23, 24, 25, 26, 27));
+    }
+
+    @Test
+    void aPredicatedCopyTakesTheLastLineOfItsArm() {
+        // PTX: '{' 1, '@!%p1 bra L;' 2 (.loc 10), 'mov.s32 %r5, %r4;' 3 (.loc 11), 'mov.f32 %f5, %f7;' 4 (.loc 12),
+        // 'L:' 5, 'add' 6 (.loc 13), '}' 7: ptxas predicates both copies at line 12, so line 11 has no code
+        String text = String.join("\0", "{", "@!%p1 bra L;", "mov.s32 %r5, %r4;", "mov.f32 %f5, %f7;", "L:",
+                "add.s32 %r6, %r5, 1;", "}") + "\0";
+        SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "t.cu", 0, 0)),
+                Map.of("k", new SourceLines.FunctionLines(1, 7, new SourceLines.Loc(1, 10, 0),
+                        Map.of(2, new SourceLines.Loc(1, 10, 0), 3, new SourceLines.Loc(1, 11, 0),
+                                4, new SourceLines.Loc(1, 12, 0), 6, new SourceLines.Loc(1, 13, 0)))),
+                text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), 0);
+        List<CodeLine> code = new ArrayList<>();
+        int[] ptxLines = {2, 3, 4, 6};
+        String[] texts = {"FSETP.GT.AND P1, PT, R25, R31, PT", "@P1 MOV R5, R24", "@P1 MOV R31, R25",
+                "IADD3 R6, R5, 0x1, RZ"};
+        for (int i = 0; i < texts.length; i++) {
+            code.add(typed(texts[i], ptxLines[i]));
+        }
+        FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
+                0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
+        CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(new CompiledFunction(code, facts, List.of(), 0, 0)),
+                false);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x10, 1, 12),
+                new DebugLine.Row(0x30, 1, 13)), t.sourceLines().get(0).rows());
+    }
 }
