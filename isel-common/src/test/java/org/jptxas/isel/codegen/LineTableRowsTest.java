@@ -273,18 +273,22 @@ class LineTableRowsTest {
                                 4, new SourceLines.Loc(1, 14, 0), 6, new SourceLines.Loc(1, 20, 0),
                                 8, new SourceLines.Loc(1, 30, 0)))),
                 text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), 0);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 11), new DebugLine.Row(0x10, 1, 14),
+                new DebugLine.Row(0x20, 1, 20), new DebugLine.Row(0x30, 1, 30)),
+                rowsOf(lines, new String[] {"@P0 BRA `(.L_x_1)", "FFMA R5, R5, R4, R0", "BSYNC B0", "STG.E [R2.64], R5"},
+                        2, 3, 8, 8));
+    }
+
+    /** The source rows of function k of {@code lines}, instruction {@code i} {@code texts[i]} at {@code ptxLines[i]}. */
+    private static List<DebugLine.Row> rowsOf(SourceLines lines, String[] texts, int... ptxLines) {
         List<CodeLine> code = new ArrayList<>();
-        int[] ptxLines = {2, 3, 8, 8};
-        String[] texts = {"@P0 BRA `(.L_x_1)", "FFMA R5, R5, R4, R0", "BSYNC B0", "STG.E [R2.64], R5"};
         for (int i = 0; i < texts.length; i++) {
             code.add(typed(texts[i], ptxLines[i]));
         }
         FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
                 0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
-        CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(new CompiledFunction(code, facts, List.of(), 0, 0)),
-                false);
-        assertEquals(List.of(new DebugLine.Row(0, 1, 11), new DebugLine.Row(0x10, 1, 14),
-                new DebugLine.Row(0x20, 1, 20), new DebugLine.Row(0x30, 1, 30)), t.sourceLines().get(0).rows());
+        return LineTableRows.of(lines, List.of(new CompiledFunction(code, facts, List.of(), 0, 0)), false)
+                .sourceLines().get(0).rows();
     }
 
     @Test
@@ -313,18 +317,8 @@ class LineTableRowsTest {
                         Map.of(2, new SourceLines.Loc(1, 10, 0), 3, new SourceLines.Loc(1, 11, 0),
                                 4, new SourceLines.Loc(1, 12, 0), 6, new SourceLines.Loc(1, 13, 0)))),
                 text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), 0);
-        List<CodeLine> code = new ArrayList<>();
-        int[] ptxLines = {2, 3, 4, 6};
-        String[] texts = {"FSETP.GT.AND P1, PT, R25, R31, PT", "@P1 MOV R5, R24", "@P1 MOV R31, R25",
-                "IADD3 R6, R5, 0x1, RZ"};
-        for (int i = 0; i < texts.length; i++) {
-            code.add(typed(texts[i], ptxLines[i]));
-        }
-        FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
-                0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
-        CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(new CompiledFunction(code, facts, List.of(), 0, 0)),
-                false);
         assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x10, 1, 12),
-                new DebugLine.Row(0x30, 1, 13)), t.sourceLines().get(0).rows());
+                new DebugLine.Row(0x30, 1, 13)), rowsOf(lines, new String[] {"FSETP.GT.AND P1, PT, R25, R31, PT",
+                        "@P1 MOV R5, R24", "@P1 MOV R31, R25", "IADD3 R6, R5, 0x1, RZ"}, 2, 3, 4, 6));
     }
 }
