@@ -90,7 +90,8 @@ final class OriSchedView {
             mods.addAll(Arrays.asList(op.substring(op.indexOf('_') + 1).split("_")));
         }
         String latencyClass = model.classify(mnemonic, mods).map(OpClass::name).orElse("alu");
-        SimpleInstr.Builder b = SimpleInstr.builder(latencyClass).name(in.toString());
+        // no name: the instruction's text is never asked for, and printing every instruction of a block is costly
+        SimpleInstr.Builder b = SimpleInstr.builder(latencyClass);
         for (Reg d : in.dsts()) {
             if (!names.add(d, b, true)) {
                 return null;

@@ -139,11 +139,15 @@ public final class IssueState {
         IssueState merged = flow.fallsInto(i) ? current : null;
         for (int p : flow.jumpPredecessors(i)) {
             if (exits[p] != null) {
-                IssueState s = exits[p].copy().shift(at - clock.exitTime(p));
+                long delta = at - clock.exitTime(p);
                 if (merged == null) {
-                    merged = s;
+                    merged = exits[p].copy().shift(delta);
+                } else if (exits[p] == merged) {
+                    // the state a jump left is the one falling through (no join since): merge a snapshot
+                    merged.mergeFrom(exits[p].copy(), delta, model);
                 } else {
-                    merged.mergeFrom(s, model);
+                    // merged in place, re-based on the fly: a copy of a whole state per join edge is the costly part
+                    merged.mergeFrom(exits[p], delta, model);
                 }
             }
         }
@@ -188,15 +192,21 @@ public final class IssueState {
 
     /** Adds {@code o}'s constraints to this state: the later fixed-latency result, the union of pending scoreboards. */
     public void mergeFrom(IssueState o, LatencyModel model) {
+        mergeFrom(o, 0, model);
+    }
+
+    /** {@link #mergeFrom(IssueState, LatencyModel)} of {@code o} {@linkplain #shift shifted} by {@code delta}; {@code o} stays as it is. */
+    void mergeFrom(IssueState o, long delta, LatencyModel model) {
         for (int k = 0; k < writerClass.length; k++) {
             RegFile file = RegFile.values()[k];
             for (int r = 0; r < writerClass[k].length; r++) {
-                if (o.writerClass[k][r] >= 0 && o.writeTime[k][r] != NEVER
-                        && (writerClass[k][r] < 0 || ready(o, k, r, file, model) > ready(this, k, r, file, model))) {
+                long oTime = shifted(o.writeTime[k][r], delta);
+                if (o.writerClass[k][r] >= 0 && oTime != NEVER
+                        && (writerClass[k][r] < 0 || ready(o, k, r, file, model) + delta > ready(this, k, r, file, model))) {
                     // An early low half only when no other path wrote the register (conservative at joins).
                     wideLow[k][r] = o.wideLow[k][r] && writerClass[k][r] < 0;
                     writerClass[k][r] = o.writerClass[k][r];
-                    writeTime[k][r] = o.writeTime[k][r];
+                    writeTime[k][r] = oTime;
                     writer[k][r] = o.writer[k][r];
                 } else if (o.writerClass[k][r] >= 0) {
                     wideLow[k][r] &= o.wideLow[k][r];
@@ -206,7 +216,7 @@ public final class IssueState {
                     writer[k][r] = o.writer[k][r];
                     varClass[k][r] = o.varClass[k][r];
                     writePipe[k][r] = o.writePipe[k][r];
-                    writeTime[k][r] = Math.max(writeTime[k][r], o.writeTime[k][r]); // the later write is the stricter
+                    writeTime[k][r] = Math.max(writeTime[k][r], oTime); // the later write is the stricter
                 }
                 if (o.readSb[k][r] != 0) {
                     // The union of pending reads is covered only by a write both paths' readers share.
@@ -223,16 +233,24 @@ public final class IssueState {
                 } else {
                     sbHistory[k] = o.sbHistory[k].clone();
                     sbHistoryLength[k] = o.sbHistoryLength[k];
+                    for (int h = 0; h < sbHistoryLength[k]; h++) {
+                        sbHistory[k][h] += delta;
+                    }
                 }
                 sbGroup[k] = sbCount[k] > 0 && sbGroup[k] != o.sbGroup[k] ? -1 : o.sbGroup[k];
                 sbCount[k] = Math.max(sbCount[k], o.sbCount[k]);
                 sbProducer[k] = o.sbProducer[k];
             }
-            sbSet[k] = Math.max(sbSet[k], o.sbSet[k]);
+            sbSet[k] = Math.max(sbSet[k], shifted(o.sbSet[k], delta));
         }
         for (int p = 0; p < pipeFree.length; p++) {
-            pipeFree[p] = Math.max(pipeFree[p], o.pipeFree[p]);
+            pipeFree[p] = Math.max(pipeFree[p], shifted(o.pipeFree[p], delta));
         }
+    }
+
+    /** A recorded cycle moved by {@code delta}, as {@link #shift} moves it ({@link #NEVER} stays). */
+    private static long shifted(long t, long delta) {
+        return t != NEVER ? t + delta : t;
     }
 
     private static long ready(IssueState s, int k, int r, RegFile f, LatencyModel model) {
