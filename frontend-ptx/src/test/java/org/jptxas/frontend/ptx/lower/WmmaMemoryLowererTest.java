@@ -1,0 +1,84 @@
+package org.jptxas.frontend.ptx.lower;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.jptxas.frontend.ptx.isa.WmmaFragment;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The accesses of wmma.load/store, as ptxas 13 writes them (offsets read off its SASS for sm_80). */
+class WmmaMemoryLowererTest {
+    private static WmmaFragment fragment(String name) {
+        List<String> w = List.of(name.split("\\."));
+        return WmmaFragment.of(w.subList(1, w.size()));
+    }
+
+    @Test
+    void rowMajorF32AccumulatorsAreFour64BitAccesses() {
+        WmmaMemoryLowerer.Plan p = WmmaMemoryLowerer.plan(fragment("wmma.load.c.sync.aligned.row.m16n16k16.global.f32"));
+        // ptxas: LDG.E.64 at +0, +0x200 (8 rows of 16 f32), +0x20 (8 columns), +0x220
+        assertEquals(List.of(new WmmaMemoryLowerer.Access(0, true, 0, 0), new WmmaMemoryLowerer.Access(2, true, 8, 0),
+                new WmmaMemoryLowerer.Access(4, true, 0, 8), new WmmaMemoryLowerer.Access(6, true, 8, 8)), p.accesses());
+        assertEquals(List.of(1, 0, 0, 2), List.of(p.uStrides(), p.uElements(), p.vStrides(), p.vElements()));
+        assertFalse(p.transposed());
+    }
+
+    @Test
+    void columnMajorF16AIsReadTransposed() {
+        WmmaMemoryLowerer.Plan p = WmmaMemoryLowerer.plan(fragment("wmma.load.a.sync.aligned.col.m16n16k16.f16"));
+        assertTrue(p.transposed());
+        // ptxas: LDG.E at +0, +0x10, +0x100, +0x110 into registers 0..3, each through MOVM.16.MT88
+        assertEquals(List.of(new WmmaMemoryLowerer.Access(0, false, 0, 0), new WmmaMemoryLowerer.Access(1, false, 0, 8),
+                new WmmaMemoryLowerer.Access(2, false, 8, 0), new WmmaMemoryLowerer.Access(3, false, 8, 8)), p.accesses());
+    }
+
+    @Test
+    void tf32BRowMajorStepsFourRowsAndEightColumns() {
+        WmmaMemoryLowerer.Plan p = WmmaMemoryLowerer.plan(fragment("wmma.load.b.sync.aligned.row.m16n16k8.tf32"));
+        // ptxas: element (lane % 4) * 16 + lane / 4, then +0x40 (4 rows), +8, +0x48
+        assertEquals(List.of(0, 1, 1, 0), List.of(p.uStrides(), p.uElements(), p.vStrides(), p.vElements()));
+        assertEquals(List.of(new WmmaMemoryLowerer.Access(0, false, 0, 0), new WmmaMemoryLowerer.Access(1, false, 4, 0),
+                new WmmaMemoryLowerer.Access(2, false, 0, 8), new WmmaMemoryLowerer.Access(3, false, 4, 8)), p.accesses());
+        assertEquals(16, fragment("wmma.load.b.sync.aligned.row.m16n16k8.tf32").defaultStride());
+        assertEquals(8, fragment("wmma.load.b.sync.aligned.col.m16n16k8.tf32").defaultStride());
+    }
+
+    /** Every element of the matrix is held by exactly one (lane, register, half) of the distinct registers. */
+    @ParameterizedTest
+    @ValueSource(strings = {"wmma.load.a.sync.aligned.row.m16n16k16.f16", "wmma.load.b.sync.aligned.col.m16n16k16.f16",
+        "wmma.load.c.sync.aligned.row.m16n16k16.f16", "wmma.store.d.sync.aligned.col.m16n16k16.shared.f32",
+        "wmma.load.a.sync.aligned.row.m16n16k8.global.tf32", "wmma.load.b.sync.aligned.col.m16n16k8.tf32"})
+    void theFragmentCoversTheMatrixOnce(String name) {
+        WmmaFragment f = fragment(name);
+        assertNotNull(f);
+        int[][] seen = new int[f.rows()][f.columns()];
+        for (int lane = 0; lane < 32; lane++) {
+            for (int r = 0; r < f.distinctRegisters(); r++) {
+                for (int e = 0; e < f.elementsPerRegister(); e++) {
+                    int[] p = f.position(lane, r, e);
+                    seen[p[0]][p[1]]++;
+                }
+            }
+        }
+        for (int[] row : seen) {
+            for (int n : row) {
+                assertEquals(1, n, name);
+            }
+        }
+    }
+
+    @Test
+    void otherShapesAndMismatchedOperandsAreNotFragments() {
+        assertNull(fragment("wmma.load.a.sync.aligned.row.m32n8k16.f16"));
+        assertNull(fragment("wmma.load.a.sync.aligned.row.m16n16k16.bf16"));
+        assertNull(fragment("wmma.load.d.sync.aligned.row.m16n16k16.f32"));
+        assertNull(fragment("wmma.store.c.sync.aligned.row.m16n16k16.f32"));
+        assertNull(fragment("wmma.load.c.sync.aligned.row.m16n16k8.f16"));
+    }
+}
