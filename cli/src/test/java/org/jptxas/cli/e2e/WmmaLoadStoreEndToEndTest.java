@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
+import org.jptxas.frontend.ptx.isa.WmmaFragment;
 import org.jptxas.isel.codegen.ModuleCodegen;
 import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.Launch;
@@ -137,6 +139,89 @@ class WmmaLoadStoreEndToEndTest {
         int[] in = inputs("f16", "row", "col", "row");
         assertTrue(!java.util.Arrays.equals(reference("f16", in, "row", "col", "row", "row"),
                 reference("f16", in, "col", "col", "row", "row")));
+    }
+
+    static final String DUMP = """
+            .version 7.8
+            .target %TARGET%
+            .address_size 64
+            .visible .entry wmma_dump(.param .u64 pin, .param .u64 pout)
+            {
+              .reg .b32 x<8>, ld, lane;
+              .reg .u64 ri, ro, off;
+              ld.param.u64 ri, [pin];
+              ld.param.u64 ro, [pout];
+              cvta.to.global.u64 ri, ri;
+              cvta.to.global.u64 ro, ro;
+              ld.global.u32 ld, [ri+6144];
+              wmma.load.%FORM% {%REGS%}, [ri], ld;
+              mov.u32 lane, %laneid;
+              mul.wide.u32 off, lane, 32;
+              add.u64 ro, ro, off;
+            %STORES%
+              ret;
+            }
+            """;
+
+    /**
+     * The fragments of other shapes and types than the multiplies above (m32n8k16, bf16), each register stored as
+     * loaded: lane t's register i at word 8t + i, against the elements {@link WmmaFragment#position} names.
+     */
+    @ParameterizedTest
+    @CsvSource({"sm_75, a.sync.aligned.col.m32n8k16.global.f16", "sm_80, b.sync.aligned.row.m32n8k16.global.f16",
+        "sm_80, c.sync.aligned.row.m32n8k16.global.f16", "sm_80, c.sync.aligned.col.m32n8k16.global.f32",
+        "sm_86, a.sync.aligned.row.m16n16k16.global.bf16", "sm_90, b.sync.aligned.row.m16n16k16.global.bf16",
+        "sm_89, a.sync.aligned.col.m32n8k16.global.bf16", "sm_90, b.sync.aligned.col.m32n8k16.global.bf16"})
+    void bothCompilersCubinsLoadTheFragment(String arch, String form, @TempDir Path dir) throws Exception {
+        WmmaFragment f = WmmaFragment.of(List.of(("load." + form).split("\\.")));
+        Path ptx = dir.resolve("wmma_dump.ptx");
+        Files.writeString(ptx, dump(form, f.registers()).replace("%TARGET%", arch));
+        int[] in = new Random(32).ints(IN, 0, 1 << 30).toArray();
+        in[IN - 1] = LD;
+        int[] expected = fragments(f, in);
+
+        ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(REGISTRY, ptx, arch, false, false);
+        assertArrayEquals(expected, runDump(ours.cubin(), arch, in, dir.resolve("jptxas")), "jptxas's cubin");
+        WarpKernelHarness.assertReadByNvdisasmAndHazardFree(ours, arch, dir);
+        byte[] theirs = WarpKernelHarness.ptxas13Cubin(ptx, arch);
+        assertArrayEquals(expected, runDump(theirs, arch, in, dir.resolve("ptxas")), "ptxas's cubin");
+
+        Launch launch = WarpKernelHarness.launch("sm_80", "wmma_dump", in, 256, dir.resolve("interpreter"));
+        LaunchResult r = PtxInterpreter.load("wmma_dump.ptx", dump(form, f.registers()).replace("%TARGET%", "sm_80"))
+                .execute(launch, ExecutionLimits.DEFAULT);
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        assertArrayEquals(expected, WarpKernelHarness.output(launch), "the interpreter");
+    }
+
+    private static String dump(String form, int n) {
+        StringBuilder regs = new StringBuilder(), stores = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            regs.append(i == 0 ? "" : ", ").append("x").append(i);
+            stores.append("  st.global.b32 [ro+").append(4 * i).append("], x").append(i).append(";\n");
+        }
+        return DUMP.replace("%FORM%", form).replace("%REGS%", regs).replace("%STORES%", stores);
+    }
+
+    /** Lane t's register i at word 8t + i: the elements at the fragment's positions, the low half first. */
+    private static int[] fragments(WmmaFragment f, int[] in) {
+        int[] out = new int[256];
+        int bytes = f.element().bytes();
+        for (int lane = 0; lane < 32; lane++) {
+            for (int r = 0; r < f.registers(); r++) {
+                int word = 0;
+                for (int e = 0; e < f.elementsPerRegister(); e++) {
+                    int at = (int) f.offset(lane, r, e, LD) * bytes;
+                    int v = bytes == 4 ? in[at / 4] : in[at / 4] >>> 8 * (at % 4) & 0xffff;
+                    word |= v << 16 * e;
+                }
+                out[8 * lane + r] = word;
+            }
+        }
+        return out;
+    }
+
+    private static int[] runDump(byte[] cubin, String arch, int[] in, Path dir) throws Exception {
+        return WarpKernelHarness.emulate(cubin, arch, WarpKernelHarness.launch(arch, "wmma_dump", in, 256, dir));
     }
 
     private static String kernel(String type, String al, String bl, String cl, String dl) {

@@ -3,29 +3,29 @@ package org.jptxas.frontend.ptx.isa;
 import java.util.List;
 
 /**
- * The fragments {@code wmma.load} fills and {@code wmma.store} writes for the {@link WmmaForm}s (m16n16k16 with f16
- * inputs and f16 or f32 accumulators, m16n16k8 tf32): which matrix element each lane's register holds, in ptxas's
- * layout (the one {@link WmmaForm} describes: the {@code mma.m16n8k16} / {@code m16n8k8} fragments, the 16-wide
- * matrices as two 8-wide halves). With u = lane / 4 and v = lane % 4, a 16-bit register holds two elements (the low
- * half first) and a 32-bit one one element:
+ * The fragments {@code wmma.load} fills and {@code wmma.store} writes for m16n16k16 and m32n8k16 with f16 or bf16
+ * inputs (f16 or f32 accumulators) and m16n16k8 tf32: which matrix element each lane's register holds, in ptxas's
+ * layout (the one {@link WmmaForm} describes): tiles of the {@code mma.m16n8k16} ({@code m16n8k8} for tf32)
+ * fragments, A as 16-row tiles of 4 registers, B as 8-column tiles of 2 (tf32: 16 x 8 tiles of 2 and 8 x 8 tiles of
+ * 2), C/D as 16 x 8 tiles (2 f16 registers, 4 f32) in row-major tile order. With u = lane / 4, v = lane % 4 and j a
+ * register's index in its tile, a 16-bit register holds two elements e (the low half first), a 32-bit one one:
  * <ul>
- *   <li>f16 A (16 x 16, registers 0-3; 4-7 repeat them): row u + 8 (q &amp; 1), column 2v + e + 8 (q / 2);
- *   <li>f16 B (16 x 16, k by n; 0-3, 4-7 repeat them): k 2v + e + 8 (q &amp; 1), n u + 8 (q / 2);
- *   <li>f16 C/D (4 registers): row u + 8 (q &amp; 1), column 2v + e + 8 (q / 2);
- *   <li>f32 C/D (8 registers): row u + 8 (q / 2 &amp; 1), column 2v + (q &amp; 1) + 8 (q / 4);
- *   <li>tf32 A (16 x 8, 4 registers): row u + 8 (q &amp; 1), column v + 4 (q / 2);
- *   <li>tf32 B (8 x 16, 4 registers): k v + 4 (q &amp; 1), n u + 8 (q / 2).
+ *   <li>f16/bf16 A: row u + 8 (j &amp; 1), column 2v + e + 8 (j / 2); an f16 A of m16n16k16 repeats its 4 registers;
+ *   <li>f16/bf16 B (k by n): k 2v + e + 8j, n u; an f16 B repeats its registers up to 8;
+ *   <li>f16 C/D: row u + 8j, column 2v + e; f32 C/D: row u + 8 (j / 2), column 2v + (j &amp; 1);
+ *   <li>tf32 A (16 x 8): row u + 8 (j &amp; 1), column v + 4 (j / 2); tf32 B (8 x 16): k v + 4 (j &amp; 1), n u.
  * </ul>
  * Element (r, c) of a row-major matrix is at element r * stride + c from the address, of a column-major one at
  * c * stride + r; without a stride operand the stride is the matrix's width (row-major) or height (column-major).
  */
-public record WmmaFragment(Role role, Element element, boolean rowMajor, String space, boolean load) {
+public record WmmaFragment(Role role, Element element, int m, int n, int k, boolean rowMajor, String space,
+        boolean load) {
     /** Which operand of the multiply the fragment is. */
     public enum Role { A, B, ACCUMULATOR }
 
     /** The element type in memory and in the fragment. */
     public enum Element {
-        F16(2), F32(4), TF32(4);
+        F16(2), BF16(2), F32(4), TF32(4);
 
         private final int bytes;
 
@@ -40,12 +40,12 @@ public record WmmaFragment(Role role, Element element, boolean rowMajor, String 
 
     /** Rows of the matrix in memory (m for A and C, k for B). */
     public int rows() {
-        return role == Role.B && element == Element.TF32 ? 8 : 16;
+        return role == Role.B ? k : m;
     }
 
     /** Columns of the matrix in memory (k for A, n for B and C). */
     public int columns() {
-        return role == Role.A && element == Element.TF32 ? 8 : 16;
+        return role == Role.A ? k : n;
     }
 
     /** The stride when the instruction names none: the width of a row-major matrix, the height of a column-major one. */
@@ -55,17 +55,17 @@ public record WmmaFragment(Role role, Element element, boolean rowMajor, String 
 
     /** Registers of the PTX operand. */
     public int registers() {
-        return element == Element.TF32 || element == Element.F16 && role == Role.ACCUMULATOR ? 4 : 8;
+        return element == Element.F16 && role != Role.ACCUMULATOR ? 8 : distinctRegisters();
     }
 
-    /** Registers that hold distinct elements (an f16 A or B fragment repeats its first four). */
+    /** Registers that hold distinct elements (an f16 A or B fragment repeats them up to 8). */
     public int distinctRegisters() {
-        return element == Element.F16 && role != Role.ACCUMULATOR ? 4 : registers();
+        return rows() * columns() / 32 / elementsPerRegister();
     }
 
     /** Elements per register: two 16-bit halves, or one 32-bit element. */
     public int elementsPerRegister() {
-        return element == Element.F16 ? 2 : 1;
+        return element.bytes() == 2 ? 2 : 1;
     }
 
     /** The (row, column) of element {@code e} of register {@code reg} in lane {@code lane}. */
@@ -75,11 +75,16 @@ public record WmmaFragment(Role role, Element element, boolean rowMajor, String 
             return role == Role.B ? new int[] {v + 4 * (q & 1), u + 8 * (q >> 1)}
                     : new int[] {u + 8 * (q & 1), v + 4 * (q >> 1)};
         }
-        if (element == Element.F32) {
-            return new int[] {u + 8 * (q >> 1 & 1), 2 * v + (q & 1) + 8 * (q >> 2)};
-        }
-        return role == Role.B ? new int[] {2 * v + e + 8 * (q & 1), u + 8 * (q >> 1)}
-                : new int[] {u + 8 * (q & 1), 2 * v + e + 8 * (q >> 1)};
+        return switch (role) {
+            case A -> new int[] {16 * (q >> 2) + u + 8 * (q & 1), 2 * v + e + 8 * (q >> 1 & 1)};
+            case B -> new int[] {2 * v + e + 8 * (q & 1), 8 * (q >> 1) + u};
+            case ACCUMULATOR -> {
+                int perTile = element == Element.F32 ? 4 : 2, t = q / perTile, j = q % perTile;
+                int row = 16 * (t / (n / 8)) + u, col = 8 * (t % (n / 8)) + 2 * v;
+                yield element == Element.F32 ? new int[] {row + 8 * (j >> 1), col + (j & 1)}
+                        : new int[] {row + 8 * j, col + e};
+            }
+        };
     }
 
     /** The element offset of element {@code e} of register {@code reg} in lane {@code lane} for {@code stride}. */
@@ -107,9 +112,9 @@ public record WmmaFragment(Role role, Element element, boolean rowMajor, String 
                 case "sync", "aligned" -> { }
                 case "row" -> row = true;
                 case "col" -> row = false;
-                case "m16n16k16", "m16n16k8" -> shape = m;
+                case "m16n16k16", "m16n16k8", "m32n8k16" -> shape = m;
                 case "global", "shared", "shared::cta" -> space = m.startsWith("shared") ? "shared" : m;
-                case "f16", "f32", "tf32" -> type = m;
+                case "f16", "bf16", "f32", "tf32" -> type = m;
                 default -> {
                     return null;
                 }
@@ -120,13 +125,16 @@ public record WmmaFragment(Role role, Element element, boolean rowMajor, String 
                 || !load && !modifiers.contains("d")) {
             return null;
         }
-        boolean k8 = shape.equals("m16n16k8");
+        int m = shape.equals("m32n8k16") ? 32 : 16, n = shape.equals("m32n8k16") ? 8 : 16;
+        int k = shape.equals("m16n16k8") ? 8 : 16;
         Element element;
         if (role == Role.ACCUMULATOR) {
-            element = type.equals("f16") && !k8 ? Element.F16 : type.equals("f32") ? Element.F32 : null;
+            element = type.equals("f16") && k == 16 ? Element.F16 : type.equals("f32") ? Element.F32 : null;
+        } else if (k == 8) {
+            element = type.equals("tf32") ? Element.TF32 : null;
         } else {
-            element = k8 ? (type.equals("tf32") ? Element.TF32 : null) : type.equals("f16") ? Element.F16 : null;
+            element = type.equals("f16") ? Element.F16 : type.equals("bf16") ? Element.BF16 : null;
         }
-        return element == null ? null : new WmmaFragment(role, element, row, space, load);
+        return element == null ? null : new WmmaFragment(role, element, m, n, k, row, space, load);
     }
 }

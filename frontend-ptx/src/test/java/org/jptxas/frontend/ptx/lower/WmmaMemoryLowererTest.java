@@ -49,11 +49,30 @@ class WmmaMemoryLowererTest {
         assertEquals(8, fragment("wmma.load.b.sync.aligned.col.m16n16k8.tf32").defaultStride());
     }
 
+    @Test
+    void m32n8k16TilesFollowPtxasOffsets() {
+        // ptxas: A row LD.E at +0, +0x100, +0x10, +0x110, +0x200, +0x300, +0x210, +0x310 (16 f16 per row)
+        WmmaMemoryLowerer.Plan a = WmmaMemoryLowerer.plan(fragment("wmma.load.a.sync.aligned.row.m32n8k16.f16"));
+        assertEquals(List.of(0L, 8L, 0L, 8L, 16L, 24L, 16L, 24L),
+                a.accesses().stream().map(WmmaMemoryLowerer.Access::strides).toList());
+        // C f16 row: +0, +0x80, +0x100, +0x180 (8 f16 per row: rows 0, 8, 16, 24)
+        WmmaMemoryLowerer.Plan c = WmmaMemoryLowerer.plan(fragment("wmma.load.c.sync.aligned.row.m32n8k16.f16"));
+        assertEquals(List.of(0L, 8L, 16L, 24L), c.accesses().stream().map(WmmaMemoryLowerer.Access::strides).toList());
+        WmmaFragment b = fragment("wmma.load.b.sync.aligned.col.m32n8k16.f16");
+        assertEquals(8, b.registers());
+        assertEquals(2, b.distinctRegisters());
+        assertEquals(8, fragment("wmma.load.c.sync.aligned.row.m32n8k16.f32").defaultStride());
+        assertEquals(4, fragment("wmma.load.a.sync.aligned.row.m16n16k16.bf16").registers());
+    }
+
     /** Every element of the matrix is held by exactly one (lane, register, half) of the distinct registers. */
     @ParameterizedTest
     @ValueSource(strings = {"wmma.load.a.sync.aligned.row.m16n16k16.f16", "wmma.load.b.sync.aligned.col.m16n16k16.f16",
         "wmma.load.c.sync.aligned.row.m16n16k16.f16", "wmma.store.d.sync.aligned.col.m16n16k16.shared.f32",
-        "wmma.load.a.sync.aligned.row.m16n16k8.global.tf32", "wmma.load.b.sync.aligned.col.m16n16k8.tf32"})
+        "wmma.load.a.sync.aligned.row.m16n16k8.global.tf32", "wmma.load.b.sync.aligned.col.m16n16k8.tf32",
+        "wmma.load.a.sync.aligned.col.m32n8k16.f16", "wmma.load.b.sync.aligned.row.m32n8k16.bf16",
+        "wmma.load.c.sync.aligned.row.m32n8k16.f16", "wmma.store.d.sync.aligned.col.m32n8k16.f32",
+        "wmma.load.a.sync.aligned.row.m16n16k16.bf16"})
     void theFragmentCoversTheMatrixOnce(String name) {
         WmmaFragment f = fragment(name);
         assertNotNull(f);
@@ -75,8 +94,8 @@ class WmmaMemoryLowererTest {
 
     @Test
     void otherShapesAndMismatchedOperandsAreNotFragments() {
-        assertNull(fragment("wmma.load.a.sync.aligned.row.m32n8k16.f16"));
-        assertNull(fragment("wmma.load.a.sync.aligned.row.m16n16k16.bf16"));
+        assertNull(fragment("wmma.load.a.sync.aligned.row.m8n32k16.f16"));
+        assertNull(fragment("wmma.load.a.sync.aligned.row.m16n16k16.s8"));
         assertNull(fragment("wmma.load.d.sync.aligned.row.m16n16k16.f32"));
         assertNull(fragment("wmma.store.c.sync.aligned.row.m16n16k16.f32"));
         assertNull(fragment("wmma.load.c.sync.aligned.row.m16n16k8.f16"));
