@@ -164,14 +164,17 @@ class WmmaLoadStoreEndToEndTest {
             """;
 
     /**
-     * The fragments of other shapes and types than the multiplies above (m32n8k16, bf16), each register stored as
+     * The fragments of other shapes and types than the multiplies above (m32n8k16, m8n32k16, bf16), each register stored as
      * loaded: lane t's register i at word 8t + i, against the elements {@link WmmaFragment#position} names.
      */
     @ParameterizedTest
     @CsvSource({"sm_75, a.sync.aligned.col.m32n8k16.global.f16", "sm_80, b.sync.aligned.row.m32n8k16.global.f16",
         "sm_80, c.sync.aligned.row.m32n8k16.global.f16", "sm_80, c.sync.aligned.col.m32n8k16.global.f32",
         "sm_86, a.sync.aligned.row.m16n16k16.global.bf16", "sm_90, b.sync.aligned.row.m16n16k16.global.bf16",
-        "sm_89, a.sync.aligned.col.m32n8k16.global.bf16", "sm_90, b.sync.aligned.col.m32n8k16.global.bf16"})
+        "sm_89, a.sync.aligned.col.m32n8k16.global.bf16", "sm_90, b.sync.aligned.col.m32n8k16.global.bf16",
+        "sm_75, a.sync.aligned.row.m8n32k16.global.f16", "sm_80, b.sync.aligned.row.m8n32k16.global.f16",
+        "sm_86, c.sync.aligned.row.m8n32k16.global.f16", "sm_90, c.sync.aligned.col.m8n32k16.global.f32",
+        "sm_80, a.sync.aligned.col.m8n32k16.global.bf16", "sm_89, c.sync.aligned.row.m8n32k16.global.f32"})
     void bothCompilersCubinsLoadTheFragment(String arch, String form, @TempDir Path dir) throws Exception {
         WmmaFragment f = WmmaFragment.of(List.of(("load." + form).split("\\.")));
         Path ptx = dir.resolve("wmma_dump.ptx");

@@ -3,8 +3,8 @@ package org.jptxas.frontend.ptx.isa;
 import java.util.List;
 
 /**
- * The fragments {@code wmma.load} fills and {@code wmma.store} writes for m16n16k16 and m32n8k16 with f16 or bf16
- * inputs (f16 or f32 accumulators) and m16n16k8 tf32: which matrix element each lane's register holds, in ptxas's
+ * The fragments {@code wmma.load} fills and {@code wmma.store} writes for m16n16k16, m32n8k16 and m8n32k16 with f16
+ * or bf16 inputs (f16 or f32 accumulators) and m16n16k8 tf32: which matrix element each lane's register holds, in ptxas's
  * layout (the one {@link WmmaForm} describes): tiles of the {@code mma.m16n8k16} ({@code m16n8k8} for tf32)
  * fragments, A as 16-row tiles of 4 registers, B as 8-column tiles of 2 (tf32: 16 x 8 tiles of 2 and 8 x 8 tiles of
  * 2), C/D as 16 x 8 tiles (2 f16 registers, 4 f32) in row-major tile order. With u = lane / 4, v = lane % 4 and j a
@@ -15,6 +15,8 @@ import java.util.List;
  *   <li>f16 C/D: row u + 8j, column 2v + e; f32 C/D: row u + 8 (j / 2), column 2v + (j &amp; 1);
  *   <li>tf32 A (16 x 8): row u + 8 (j &amp; 1), column v + 4 (j / 2); tf32 B (8 x 16): k v + 4 (j &amp; 1), n u.
  * </ul>
+ * m8n32k16 is the transpose of m32n8k16: its A holds the elements an m32n8k16 B would at the swapped coordinates, its
+ * B those of an A, its C/D those of a C/D (so ptxas turns f16 pairs of a row-major C with MOVM).
  * Element (r, c) of a row-major matrix is at element r * stride + c from the address, of a column-major one at
  * c * stride + r; without a stride operand the stride is the matrix's width (row-major) or height (column-major).
  */
@@ -71,6 +73,11 @@ public record WmmaFragment(Role role, Element element, int m, int n, int k, bool
     /** The (row, column) of element {@code e} of register {@code reg} in lane {@code lane}. */
     public int[] position(int lane, int reg, int e) {
         int u = lane >>> 2, v = lane & 3, q = reg % distinctRegisters();
+        if (m == 8) { // m8n32k16 is laid out as the transpose of m32n8k16, A and B trading places
+            Role swapped = role == Role.A ? Role.B : role == Role.B ? Role.A : role;
+            int[] p = new WmmaFragment(swapped, element, 32, 8, 16, rowMajor, space, load).position(lane, reg, e);
+            return new int[] {p[1], p[0]};
+        }
         if (element == Element.TF32) {
             return role == Role.B ? new int[] {v + 4 * (q & 1), u + 8 * (q >> 1)}
                     : new int[] {u + 8 * (q & 1), v + 4 * (q >> 1)};
@@ -112,7 +119,7 @@ public record WmmaFragment(Role role, Element element, int m, int n, int k, bool
                 case "sync", "aligned" -> { }
                 case "row" -> row = true;
                 case "col" -> row = false;
-                case "m16n16k16", "m16n16k8", "m32n8k16" -> shape = m;
+                case "m16n16k16", "m16n16k8", "m32n8k16", "m8n32k16" -> shape = m;
                 case "global", "shared", "shared::cta" -> space = m.startsWith("shared") ? "shared" : m;
                 case "f16", "bf16", "f32", "tf32" -> type = m;
                 default -> {
@@ -125,7 +132,8 @@ public record WmmaFragment(Role role, Element element, int m, int n, int k, bool
                 || !load && !modifiers.contains("d")) {
             return null;
         }
-        int m = shape.equals("m32n8k16") ? 32 : 16, n = shape.equals("m32n8k16") ? 8 : 16;
+        int m = shape.equals("m32n8k16") ? 32 : shape.equals("m8n32k16") ? 8 : 16;
+        int n = shape.equals("m32n8k16") ? 8 : shape.equals("m8n32k16") ? 32 : 16;
         int k = shape.equals("m16n16k8") ? 8 : 16;
         Element element;
         if (role == Role.ACCUMULATOR) {

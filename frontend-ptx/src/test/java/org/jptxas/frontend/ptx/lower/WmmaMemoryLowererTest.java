@@ -65,6 +65,21 @@ class WmmaMemoryLowererTest {
         assertEquals(4, fragment("wmma.load.a.sync.aligned.row.m16n16k16.bf16").registers());
     }
 
+    @Test
+    void m8n32k16IsTheTransposeOfM32n8k16() {
+        // ptxas: B row LD.E at +0, +0x10, +0x200, +0x210, +0x20, +0x30, +0x220, +0x230, each through MOVM.16.MT88
+        WmmaMemoryLowerer.Plan b = WmmaMemoryLowerer.plan(fragment("wmma.load.b.sync.aligned.row.m8n32k16.f16"));
+        assertTrue(b.transposed());
+        assertEquals(List.of(0L, 8L, 0L, 8L, 16L, 24L, 16L, 24L),
+                b.accesses().stream().map(a -> a.strides() * 32 + a.elements()).map(x -> x % 32).toList());
+        // C f16 row: +0, +0x10, +0x20, +0x30 through MOVM; A row: +0, +0x10 (2 registers repeated)
+        WmmaMemoryLowerer.Plan c = WmmaMemoryLowerer.plan(fragment("wmma.load.c.sync.aligned.row.m8n32k16.f16"));
+        assertTrue(c.transposed());
+        assertEquals(List.of(0L, 8L, 16L, 24L), c.accesses().stream().map(WmmaMemoryLowerer.Access::elements).toList());
+        assertFalse(WmmaMemoryLowerer.plan(fragment("wmma.load.a.sync.aligned.row.m8n32k16.f16")).transposed());
+        assertEquals(2, fragment("wmma.load.a.sync.aligned.row.m8n32k16.f16").distinctRegisters());
+    }
+
     /** Every element of the matrix is held by exactly one (lane, register, half) of the distinct registers. */
     @ParameterizedTest
     @ValueSource(strings = {"wmma.load.a.sync.aligned.row.m16n16k16.f16", "wmma.load.b.sync.aligned.col.m16n16k16.f16",
@@ -72,7 +87,8 @@ class WmmaMemoryLowererTest {
         "wmma.load.a.sync.aligned.row.m16n16k8.global.tf32", "wmma.load.b.sync.aligned.col.m16n16k8.tf32",
         "wmma.load.a.sync.aligned.col.m32n8k16.f16", "wmma.load.b.sync.aligned.row.m32n8k16.bf16",
         "wmma.load.c.sync.aligned.row.m32n8k16.f16", "wmma.store.d.sync.aligned.col.m32n8k16.f32",
-        "wmma.load.a.sync.aligned.row.m16n16k16.bf16"})
+        "wmma.load.a.sync.aligned.row.m16n16k16.bf16", "wmma.load.a.sync.aligned.row.m8n32k16.f16",
+        "wmma.load.b.sync.aligned.row.m8n32k16.bf16", "wmma.load.c.sync.aligned.row.m8n32k16.f32"})
     void theFragmentCoversTheMatrixOnce(String name) {
         WmmaFragment f = fragment(name);
         assertNotNull(f);
@@ -94,7 +110,7 @@ class WmmaMemoryLowererTest {
 
     @Test
     void otherShapesAndMismatchedOperandsAreNotFragments() {
-        assertNull(fragment("wmma.load.a.sync.aligned.row.m8n32k16.f16"));
+        assertNull(fragment("wmma.load.a.sync.aligned.row.m8n8k32.s4"));
         assertNull(fragment("wmma.load.a.sync.aligned.row.m16n16k16.s8"));
         assertNull(fragment("wmma.load.d.sync.aligned.row.m16n16k16.f32"));
         assertNull(fragment("wmma.store.c.sync.aligned.row.m16n16k16.f32"));
