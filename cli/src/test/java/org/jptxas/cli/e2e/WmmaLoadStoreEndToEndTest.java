@@ -98,10 +98,10 @@ class WmmaLoadStoreEndToEndTest {
 
     @ParameterizedTest
     @CsvSource({
-        "sm_75, f16, row, col, row, col", "sm_75, f16, col, row, col, col",
-        "sm_80, f16, row, col, row, col", "sm_80, f16, col, row, col, col", "sm_80, f16, row, row, col, col",
-        "sm_80, tf32, row, col, row, col", "sm_80, tf32, col, row, col, col", "sm_80, tf32, col, col, row, col",
-        "sm_86, f16, col, col, row, col", "sm_89, tf32, row, row, col, col",
+        "sm_75, f16, row, col, row, row", "sm_75, f16, col, row, col, col",
+        "sm_80, f16, row, col, row, col", "sm_80, f16, col, row, col, row", "sm_80, f16, row, row, col, col",
+        "sm_80, tf32, row, col, row, row", "sm_80, tf32, col, row, col, col", "sm_80, tf32, col, col, row, col",
+        "sm_86, f16, col, col, row, row", "sm_89, tf32, row, row, col, row",
         "sm_90, f16, row, col, col, row", "sm_90, f16, col, row, row, col", "sm_90, tf32, row, col, row, row"})
     void bothCompilersCubinsComputeTheProduct(String arch, String type, String al, String bl, String cl, String dl,
             @TempDir Path dir) throws Exception {
