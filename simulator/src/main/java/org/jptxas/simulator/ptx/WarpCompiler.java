@@ -330,8 +330,15 @@ final class WarpCompiler {
         return ic.warp(MmaInstruction.compile(s, ic.ops, operands()), t -> 0xffffffffL);
     }
 
-    /** {@code wmma.mma.sync.aligned ...}: {@link WmmaInstruction}, over the whole warp. */
+    /** {@code wmma.mma.sync.aligned ...}: {@link WmmaInstruction}; wmma.load/store: {@link WmmaMemoryInstruction}. */
     Insn wmma() throws ProgramException, Unsupported {
+        if (ic.has("load") || ic.has("store")) {
+            org.jptxas.frontend.ptx.isa.WmmaFragment f = org.jptxas.frontend.ptx.isa.WmmaFragment.of(ic.mods);
+            if (f == null) {
+                throw ic.unsupported();
+            }
+            return WmmaMemoryInstruction.compile(ic, f);
+        }
         org.jptxas.simulator.exec.WarpMma.Spec s = WmmaInstruction.spec(ic.mods);
         if (s == null) {
             throw ic.unsupported();
