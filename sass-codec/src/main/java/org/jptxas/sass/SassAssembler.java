@@ -370,7 +370,7 @@ public final class SassAssembler {
                 SassSlot.Field fs = (SassSlot.Field) s;
                 try {
                     values[i] = fs.kind().encode(lex, fs.field().width(), fs.shift(), address, labels);
-                    fs.field().insert(values[i], words);
+                    fs.insert(values[i], words);
                     if (fs.kind() == SlotKind.LABEL) {
                         // the op keeps the target, not the offset from this address: by name, or as an address
                         if (lex.type() == Lexeme.Type.LABEL) {

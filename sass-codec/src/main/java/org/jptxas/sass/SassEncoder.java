@@ -135,7 +135,7 @@ public final class SassEncoder {
                 } else if (!fs.field().fits(v)) {
                     throw new IllegalArgumentException("0x" + Long.toHexString(v) + " does not fit " + fs.field());
                 }
-                fs.field().insert(v, words);
+                fs.insert(v, words);
             }
         }
         words[1] |= control.toHi() & ~f.maskHi;

@@ -5,9 +5,11 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -34,6 +36,11 @@ public final class SassIsa {
     private final HintFields hints;
     /** The unprinted descriptor field by mnemonic (without modifiers); see {@link #descriptorField}. */
     private final Map<String, BitField> descriptorFields;
+    /**
+     * Forms the decoder reads but the assembler never writes ({@link SassFormData#decodeOnly()}); nothing is
+     * generalized or composed from them either, since those forms are assembled.
+     */
+    private final Set<SassForm> decodeOnly;
 
     public SassIsa(String sm, List<SassFormData> data) {
         this(sm, data, List.of());
@@ -57,16 +64,24 @@ public final class SassIsa {
         this.modifiers = modifiers.stream().filter(c -> !c.lazy()).toList();
         this.hints = new HintFields(modifiers.stream().filter(SassModifierClass::lazy).toList());
         List<SassForm> all = new ArrayList<>(data.size());
+        List<SassForm> readOnly = new ArrayList<>();
         for (SassFormData d : data) {
-            all.add(toForm(d));
+            (d.decodeOnly() ? readOnly : all).add(toForm(d));
         }
-        all = ZeroOffsetForms.withUnprintedZeroOffsets(all);
+        // decode-only forms get no zero-offset variants: those would be forms the assembler writes
+        all = new ArrayList<>(ZeroOffsetForms.withUnprintedZeroOffsets(all));
+        all.addAll(readOnly);
+        Set<SassForm> only = Collections.newSetFromMap(new IdentityHashMap<>());
+        only.addAll(readOnly);
+        this.decodeOnly = Collections.unmodifiableSet(only);
         this.forms = List.copyOf(all);
         Map<Integer, List<SassForm>> keyed = new HashMap<>();
         Map<String, List<SassForm>> skel = new LinkedHashMap<>();
         for (SassForm f : all) {
             keyed.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
-            skel.computeIfAbsent(f.skeleton, k -> new ArrayList<>()).add(f);
+            if (!decodeOnly.contains(f)) {
+                skel.computeIfAbsent(f.skeleton, k -> new ArrayList<>()).add(f);
+            }
         }
         Arrays.fill(byKey, NONE);
         for (Map.Entry<Integer, List<SassForm>> e : keyed.entrySet()) {
@@ -153,7 +168,7 @@ public final class SassIsa {
         if (g == null) {
             Map<String, List<SassForm>> sk = new LinkedHashMap<>();
             Map<Integer, List<SassForm>> key = new HashMap<>();
-            for (SassForm f : FormGeneralizer.generalize(byKey)) {
+            for (SassForm f : FormGeneralizer.generalize(assemblable())) {
                 sk.computeIfAbsent(f.skeleton, k -> new ArrayList<>()).add(f);
                 key.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
             }
@@ -161,6 +176,18 @@ public final class SassIsa {
             generalized = g;
         }
         return g;
+    }
+
+    /** {@link #byKey} without the decode-only forms: what generalizing and composing start from. */
+    private SassForm[][] assemblable() {
+        if (decodeOnly.isEmpty()) {
+            return byKey;
+        }
+        SassForm[][] out = new SassForm[byKey.length][];
+        for (int k = 0; k < byKey.length; k++) {
+            out[k] = Arrays.stream(byKey[k]).filter(f -> !decodeOnly.contains(f)).toArray(SassForm[]::new);
+        }
+        return out;
     }
 
     /** The assembler's fallback forms (literal operands generalized to fields; see {@link FormGeneralizer}). */
@@ -186,7 +213,7 @@ public final class SassIsa {
         Map<Integer, List<SassForm>> base = composeBase;
         if (base == null) {
             base = new HashMap<>();
-            for (SassForm[] forms : byKey) {
+            for (SassForm[] forms : assemblable()) {
                 for (SassForm f : forms) {
                     base.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
                 }
@@ -754,7 +781,8 @@ public final class SassIsa {
                     // the learner saw only non-negative values in some IMAD forms and guessed unsigned
                     kind = SlotKind.SHEX;
                 }
-                slots.add(new SassSlot.Field(kind, BitField.parse(s.bits()), s.shift()));
+                slots.add(new SassSlot.Field(kind, BitField.parse(s.bits()), s.shift(),
+                        s.signCopy() == null ? null : BitField.parse(s.signCopy())));
             }
         }
         long[] mask = hex128(d.mask());

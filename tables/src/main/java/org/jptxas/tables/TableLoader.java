@@ -3,6 +3,7 @@ package org.jptxas.tables;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.InjectableValues;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.InvalidNullException;
@@ -25,7 +26,14 @@ public final class TableLoader {
     /** Folder of the bundled tables inside the {@code tables} jar. */
     public static final String RESOURCE_ROOT = "/org/jptxas/tables/";
 
+    /**
+     * The injection id of an optional boolean field that is false when absent: strictness makes every creator
+     * property required, except one annotated {@code @JacksonInject(value = ABSENT_IS_FALSE, useInput = TRUE)}.
+     */
+    public static final String ABSENT_IS_FALSE = "jptxas.absentIsFalse";
+
     private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .injectableValues(new InjectableValues.Std().addValue(ABSENT_IS_FALSE, Boolean.FALSE))
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_CREATOR_PROPERTIES)

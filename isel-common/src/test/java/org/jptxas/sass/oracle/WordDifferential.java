@@ -121,6 +121,12 @@ public final class WordDifferential {
         for (int k = 0; k < backs.size(); k++) {
             int i = backOf.get(k);
             String text = agreed[i];
+            if (again[k] != null && again[k].address() != theirs[i].address()) {
+                // read at another address: a branch target prints otherwise, so compare with the original word's
+                // text there
+                long[] w = words.get(i);
+                text = normalize(SassPrinter.text(isa.decode(w[0], w[1]), again[k].address(), null));
+            }
             if (again[k] != null && normalize(again[k].text()).equals(text)) {
                 hidden++;
                 hiddenByOpcode.merge(opcode(text), 1, Integer::sum);

@@ -1,7 +1,11 @@
 package org.jptxas.tables.sass;
 
+import com.fasterxml.jackson.annotation.JacksonInject;
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.OptBoolean;
+import org.jptxas.tables.TableLoader;
 import java.util.List;
 
 /**
@@ -16,9 +20,19 @@ import java.util.List;
  * @param slots the operand slots in print order
  * @param exclude field-value combinations this form does not print (nvdisasm prints an alias or hides a default
  *     operand for them), each {@code "slot=0xvalue&slot=0xvalue"}; decoding then tries the next form
+ * @param decodeOnly the decoder reads words by this form but the assembler never writes it (optional, written only
+ *     when true): a second reading of a text another form writes, such as IADD3's PT first carry-out, which nvdisasm
+ *     hides as it hides a PT second one, so that the text names no slot
  */
 public record SassFormData(String mnemonic, int key, List<String> pieces, String mask, String bits,
-                           List<SassSlotData> slots, List<String> exclude) {
+                           List<SassSlotData> slots, List<String> exclude,
+                           @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean decodeOnly) {
+    /** A form both the decoder and the assembler use. */
+    public SassFormData(String mnemonic, int key, List<String> pieces, String mask, String bits,
+                        List<SassSlotData> slots, List<String> exclude) {
+        this(mnemonic, key, pieces, mask, bits, slots, exclude, false);
+    }
+
     @JsonCreator
     public SassFormData(@JsonProperty(value = "mnemonic", required = true) String mnemonic,
                         @JsonProperty(value = "key", required = true) int key,
@@ -26,7 +40,9 @@ public record SassFormData(String mnemonic, int key, List<String> pieces, String
                         @JsonProperty(value = "mask", required = true) String mask,
                         @JsonProperty(value = "bits", required = true) String bits,
                         @JsonProperty(value = "slots", required = true) List<SassSlotData> slots,
-                        @JsonProperty(value = "exclude", required = true) List<String> exclude) {
+                        @JsonProperty(value = "exclude", required = true) List<String> exclude,
+                        @JacksonInject(value = TableLoader.ABSENT_IS_FALSE, useInput = OptBoolean.TRUE)
+                        @JsonProperty("decodeOnly") boolean decodeOnly) {
         if (key < 0 || key >= 1 << 13) {
             throw new IllegalArgumentException("key must be a 13-bit value, not " + key);
         }
@@ -43,6 +59,7 @@ public record SassFormData(String mnemonic, int key, List<String> pieces, String
         this.bits = bits;
         this.slots = List.copyOf(slots);
         this.exclude = List.copyOf(exclude);
+        this.decodeOnly = decodeOnly;
         for (String ex : this.exclude) {
             for (String term : ex.split("&")) {
                 String[] kv = term.split("=");
