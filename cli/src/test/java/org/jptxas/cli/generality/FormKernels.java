@@ -498,6 +498,8 @@ final class FormKernels {
         /** The memory slot of this thread: where the instruction's address points. */
         String space;
         String ea;
+        /** The call-site parameter the case addresses ({@link #callSite}), else null. */
+        String callSiteSymbol;
 
         void memory() throws Unrenderable {
             String op = c.opcode();
@@ -624,7 +626,12 @@ final class FormKernels {
                         line("add.u64 %ea, %ea, 64;");
                     }
                 }
+                case "param::func" -> callSite(symbol, symOff, writes);
                 case "param", "param::entry" -> {
+                    if (writes && where.equals("param")) {
+                        callSite(symbol, symOff, true); // a kernel's st.param writes a call's argument
+                        return;
+                    }
                     if (writes) {
                         throw new Unrenderable("a write to a kernel parameter");
                     }
@@ -637,6 +644,29 @@ final class FormKernels {
                     extraParams.add(new Scalar(bytes, rnd.nextLong() & EdgeValues.mask(8 * bytes)));
                 }
                 default -> throw new Unrenderable("state space " + where);
+            }
+        }
+
+        /**
+         * A call-site parameter ({@link CallSiteParams}): declares the copying function, the argument and the return
+         * value, and fills the argument with random bytes; a read calls before the instruction, a write after it.
+         */
+        void callSite(boolean symbol, long symOff, boolean writes) throws Unrenderable {
+            if (!symbol) {
+                throw new Unrenderable("a register address of a call-site parameter");
+            }
+            if (symOff < 0 || symOff + accessBytes() > CallSiteParams.BYTES) {
+                throw new Unrenderable("an access past a call-site parameter's " + CallSiteParams.BYTES + " bytes");
+            }
+            callSiteSymbol = CallSiteParams.symbol(name, writes);
+            globals.append(CallSiteParams.function(name));
+            decl.append(CallSiteParams.declarations(name));
+            for (int at = 0; at < CallSiteParams.BYTES; at += 8) {
+                line("mov.b64 %rb0, " + String.format("0x%016X", rnd.nextLong()) + ";");
+                line("st.param.b64 [" + name + "_a+" + at + "], %rb0;");
+            }
+            if (!writes) {
+                line(CallSiteParams.call(name));
             }
         }
 
@@ -661,6 +691,9 @@ final class FormKernels {
         String address(Address a) {
             String where = space.startsWith("generic:") ? "generic" : space;
             String off = a.written() ? (a.offset() < 0 ? "+" + a.offset() : "+" + a.offset()) : "";
+            if (a.base() == Base.SYMBOL && callSiteSymbol != null) {
+                return "[" + callSiteSymbol + off + "]";
+            }
             if (a.base() == Base.SYMBOL) {
                 String sym = switch (where) {
                     case "global" -> name + "_g";
@@ -681,6 +714,14 @@ final class FormKernels {
 
         /** Reads this thread's slot back after the instruction (spaces the kernel may write). */
         void readBack() {
+            if (callSiteSymbol != null) {
+                line(CallSiteParams.call(name));
+                for (int at = 0; at < CallSiteParams.BYTES; at += 8) {
+                    line("ld.param.b64 %rb0, [" + name + "_r+" + at + "];");
+                    store("returned[" + at + ":" + (at + 8) + "]", "%rb0", PtxType.B64);
+                }
+                return;
+            }
             String where = space.startsWith("generic:") ? "generic" : space;
             String ss = switch (where) {
                 case "generic" -> "";
@@ -793,7 +834,7 @@ final class FormKernels {
             if (!wide) {
                 throw new Unrenderable("cvta with 32-bit addresses (a 64-bit module's generic addresses do not fit)");
             }
-            prepareSlot(new Address(s.equals("param") ? "param" : s, Base.REG64, 0, false), false);
+            prepareSlot(new Address(s, Base.REG64, 0, false), false);
             reg("b64", "%o0, %o1");
             String where = s.equals("shared::cta") ? "shared" : s;
             // the source: a generic address for cvta.to, else an address of the space
@@ -801,7 +842,7 @@ final class FormKernels {
                 case "global" -> line("mov.u64 %o1, %ea;");
                 case "shared", "local" -> line("cvt.u64.u32 %o1, %ea32;");
                 case "const" -> line("mov.u64 %o1, %ea;");
-                case "param" -> line("mov.u64 %o1, " + name + "_p;");
+                case "param", "param::entry" -> line("mov.u64 %o1, " + name + "_p;");
                 default -> throw new Unrenderable("cvta of " + s);
             }
             if (to) {

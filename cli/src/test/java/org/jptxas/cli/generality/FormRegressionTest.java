@@ -278,7 +278,11 @@ class FormRegressionTest {
             new String[] {"sm_75", "setp.eq.and.s64 p|p, i, i, i", "the same with a combining predicate"},
             new String[] {"sm_80", "slct.f32.f32 r, i, r, r", "FSEL's NaN immediate lost its payload through nvdisasm's"
                 + " QNAN text"},
-            new String[] {"sm_90", "slct.f32.f32 r, i, r, r", "the same"});
+            new String[] {"sm_90", "slct.f32.f32 r, i, r, r", "the same"},
+            new String[] {"sm_80", "ld.param::func.b32 r, [sym]", "ld.param::func of a call's return value was refused"
+                + " (the front end lowered only the plain .param spelling)"},
+            new String[] {"sm_80", "st.param::func.b64 [sym], r", "the same, st.param::func of a call's argument"},
+            new String[] {"sm_80", "ld.param::func.b128 r, [sym]", "the same, 16 bytes"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")

@@ -171,7 +171,8 @@ public final class MemoryLowerer implements InstructionLowerer {
                     return StateSpace.LOCAL;
                 case "const":
                     return StateSpace.CONST;
-                case "param", "param::entry": // ::entry names a kernel's parameters, as plain .param does there
+                case "param", "param::entry", "param::func": // ::entry names a kernel's parameters, ::func a
+                    // function's and a call's (argument and return value), as plain .param does in each place
                     return StateSpace.PARAM;
                 default:
                     break;
