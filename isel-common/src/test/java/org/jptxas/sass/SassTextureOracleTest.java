@@ -40,7 +40,24 @@ class SassTextureOracleTest {
             new Sample("001f6200099e0f062000040604047f60", List.of("23:16", "31:24", "39:32", "71:64", "45:40"),
                     UNIFORM),
             // TLD.LZ R6, R4, R4, UR4, 0x0, 2D
-            new Sample("001f6c00089e0f06200004ff04047f66", List.of("23:16", "31:24", "71:64", "45:40"), UNIFORM));
+            new Sample("001f6c00089e0f06200004ff04047f66", List.of("23:16", "31:24", "71:64", "45:40"), UNIFORM),
+            // with a write mask ([75:72], printed after the geometry when not 0xf; TextureWriteMasks narrows it):
+            // TEX.SCR.LL RZ, R13, R10, R0, 0x0, 0x58, 2D, 0x1
+            new Sample("000f4200019e01ff300058000a0d7b60", List.of("23:16", "31:24", "39:32", "53:40"), SCR),
+            // TLD.SCR.LZ RZ, R4, R41, R36, 0x0, 0x5c, 2D, 0x5
+            new Sample("000f6200009e05ff30005c2429047b66", List.of("23:16", "31:24", "39:32", "53:40"), SCR),
+            // TLD.SCR.LZ R53, R8, R40, R36, 0x0, 0x5e, 3D, 0xb
+            new Sample("000f6200009e0b3550005e2428087b66", List.of("23:16", "31:24", "39:32", "71:64", "53:40"), SCR),
+            // TLD.SCR.LZ RZ, R6, R37, 0x0, 0x5c, 1D, 0x3
+            new Sample("000f6200009e03ff10005cff25067b66", List.of("23:16", "31:24", "53:40"), SCR),
+            // TEX.LL RZ, R5, R16, R0, UR4, 0x0, 2D, 0x1
+            new Sample("008f6200099e01ff2000040010057f60", List.of("23:16", "31:24", "39:32", "45:40"), UNIFORM),
+            // TLD.LZ RZ, R20, R6, UR8, 0x0, 2D, 0x5
+            new Sample("000f6200089e05ff200008ff06147f66", List.of("23:16", "31:24", "45:40"), UNIFORM),
+            // TLD.LZ R18, R16, R16, UR10, 0x0, 3D, 0xb
+            new Sample("000fe200089e0b1240000aff10107f66", List.of("23:16", "31:24", "71:64", "45:40"), UNIFORM),
+            // TLD.LZ RZ, R4, R9, UR8, 0x0, 1D, 0x3
+            new Sample("00036200089e03ff000008ff09047f66", List.of("23:16", "31:24", "45:40"), UNIFORM));
 
     static final int VARIANTS = 24;
     private static final String RA = "31:24";

@@ -79,6 +79,8 @@ public final class OptPipeline {
         }
         if (optLevel >= 1) {
             p.add(dce);
+            // after dead-code elimination: the channels whose copies it removed are the ones nothing reads
+            p.add(new TextureWriteMasks());
         }
         if (optLevel >= 3) {
             p.add(new IfConversion());

@@ -142,11 +142,13 @@ final class OriSchedView {
             // mbarrier operations and asynchronous stores: an arrival releases the block's earlier accesses and may
             // reach another block of the cluster (.RED, STAS, REDAS), a phase check acquires: atomics on any memory
             case "SYNCS", "STAS", "REDAS" -> MemSpace.GENERIC;
+            // texture reads: loads of read-only memory, free to move among other accesses (see MemSpace)
+            case "TEX", "TLD", "TLD4", "TXD", "TMML", "TXQ" -> MemSpace.TEXTURE;
             default -> MemSpace.NONE;
         };
         if (space != MemSpace.NONE) {
             MemKind kind = switch (op) {
-                case "LDG", "LDS", "LDSM", "LDL", "LD" -> MemKind.LOAD;
+                case "LDG", "LDS", "LDSM", "LDL", "LD", "TEX", "TLD", "TLD4", "TXD", "TMML", "TXQ" -> MemKind.LOAD;
                 case "STG", "STS", "STL", "ST" -> MemKind.STORE;
                 default -> MemKind.ATOMIC;
             };

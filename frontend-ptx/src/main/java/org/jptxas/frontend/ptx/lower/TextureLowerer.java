@@ -30,7 +30,8 @@ import org.jptxas.ori.target.TargetFeature;
  * parameter holds ({@code ld.param.u64 h, [texobj]}), as ptxas 13 writes it: float coordinates sample with an
  * explicit level of detail ({@code TEX.SCR.LL}, level -32.0, ptxas's constant: below any mip level, so level 0),
  * a 1d fetch as a 2D one at y = 0; integer coordinates fetch texels ({@code TLD.SCR.LZ}). The sample's four
- * components come back in two register pairs (the first operand holds z, w; the second x, y). Coordinates go in
+ * components come back in two register pairs (the first operand holds z, w; the second x, y; the optimizer's
+ * {@code TextureWriteMasks} then keeps only the channels something reads). Coordinates go in
  * {@code Ra} and {@code Rb}: x, y in Ra, then z and the level in Rb. The handle is the parameter's constant-bank
  * offset in the instruction on sm_75..89 ({@code .SCR}); where the target takes it in a uniform register pair
  * ({@link TargetFeature#TEXTURE_HANDLE_IN_UR}, sm_90) the low word is loaded into one (the high word is zero, as
