@@ -24,6 +24,11 @@ public final class SassAssembler {
         this.isa = isa;
     }
 
+    /** The instruction set whose forms this assembler writes. */
+    public SassIsa isa() {
+        return isa;
+    }
+
     /** Thrown for text that no form of the table can encode; the message says why. */
     public static final class AssemblyException extends RuntimeException {
         private static final long serialVersionUID = 1L;

@@ -2,6 +2,7 @@ package org.jptxas.sass;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Encodes typed instructions ({@link SassOp}) at their final address: the form's fixed bits, each field's value, the
@@ -10,6 +11,7 @@ import java.util.List;
  * tried for its text, as long as that form takes the same kinds of operands.
  */
 public final class SassEncoder {
+    private static final Control NO_CONTROL = new Control(0, false, Control.NONE, Control.NONE, 0);
     private final SassIsa isa;
 
     public SassEncoder(SassIsa isa) {
@@ -53,6 +55,61 @@ public final class SassEncoder {
         }
         throw new SassAssembler.AssemblyException("cannot encode '" + op + "' at 0x" + Long.toHexString(address)
                 + " for " + isa.sm() + (firstError[0] == null ? "" : ": " + firstError[0]));
+    }
+
+    /**
+     * The instruction spelled {@code skeleton} (a form's skeleton: {@code NOP}, {@code BRA {}}) with {@code values}
+     * and branch {@code targets} by slot, built without text: the first learned form of the skeleton whose slots are
+     * all fields, whose exclusions allow the values and whose words (at address 0, every target there too) decode with
+     * that form; the form the assembler picks for the same text. Empty where no form does.
+     */
+    public Optional<SassOp> instruction(String skeleton, long[] values, String[] targets) {
+        for (SassForm f : isa.formsWithSkeleton(skeleton)) {
+            if (f.slots.length != values.length || !Arrays.stream(f.slots).allMatch(s -> s instanceof SassSlot.Field)) {
+                continue;
+            }
+            if (decodesAs(f, values, targets)) {
+                return Optional.of(new SassOp(f, values, targets));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * {@code op} spelled {@code skeleton} with slot {@code slot} branching to {@code label}: the first learned form
+     * of the skeleton with the op's literal operands and field kinds elsewhere and a branch target at {@code slot},
+     * whose words (at address 0, the label there too) decode with that form ({@code CALL.ABS.NOINC 0x0} as
+     * {@code CALL.REL.NOINC `(f)}). Empty where no form does.
+     */
+    public Optional<SassOp> branching(SassOp op, String skeleton, int slot, String label) {
+        long[] values = op.values().clone();
+        String[] targets = new String[values.length];
+        values[slot] = 0;
+        targets[slot] = label;
+        for (SassForm f : isa.formsWithSkeleton(skeleton)) {
+            if (f.slots.length != values.length || !(f.slots[slot] instanceof SassSlot.Field t)
+                    || t.kind() != SlotKind.LABEL || !sameOperandKindsBut(f, op.form(), slot)) {
+                continue;
+            }
+            if (decodesAs(f, values, targets)) {
+                return Optional.of(new SassOp(f, values, targets));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the words of {@code f} with the operands at address 0 (targets there too) decode with {@code f}. */
+    private boolean decodesAs(SassForm f, long[] values, String[] targets) {
+        long[] w;
+        try {
+            w = words(f, values, targets, NO_CONTROL, 0, name -> 0);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        if (f.excludeSlots.length != 0 && f.excluded(fieldValues(f, w))) {
+            return false;
+        }
+        return isa.decode(w[0], w[1]) instanceof SassInstruction.Known k && (k.form() == f || k.form().sameEncoding(f));
     }
 
     /**
@@ -106,10 +163,18 @@ public final class SassEncoder {
     }
 
     private static boolean sameOperandKinds(SassForm a, SassForm b) {
+        return sameOperandKindsBut(a, b, -1);
+    }
+
+    /** Whether {@code a} and {@code b} have the same literals and field kinds, slot {@code except} aside. */
+    private static boolean sameOperandKindsBut(SassForm a, SassForm b, int except) {
         if (a.slots.length != b.slots.length) {
             return false;
         }
         for (int i = 0; i < a.slots.length; i++) {
+            if (i == except) {
+                continue;
+            }
             SassSlot x = a.slots[i];
             SassSlot y = b.slots[i];
             if (x instanceof SassSlot.Field fx ? !(y instanceof SassSlot.Field fy && fx.kind() == fy.kind())

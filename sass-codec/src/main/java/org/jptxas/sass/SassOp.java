@@ -240,12 +240,22 @@ public record SassOp(SassForm form, long[] values, String[] targets, int descrip
 
     /** nvdisasm's text of the instruction, its branch targets by label name. */
     public String text() {
+        return text(-1, null);
+    }
+
+    /**
+     * The text of the instruction with slot {@code slot} printed as {@code shown}: a relocated operand as the listing
+     * names it ({@code 32@lo((f + .L_x_0@srel))}, {@code `(callee)}) where the words hold 0 for the linker.
+     */
+    public String text(int slot, String shown) {
         StringBuilder sb = new StringBuilder(48);
         String[] pieces = form.pieces;
         SassSlot[] slots = form.slots;
         for (int i = 0; i < slots.length; i++) {
             sb.append(pieces[i]);
-            if (targets[i] != null) {
+            if (i == slot) {
+                sb.append(shown);
+            } else if (targets[i] != null) {
                 sb.append("`(").append(targets[i]).append(')');
             } else if (slots[i] instanceof SassSlot.Field fs && fs.kind() == SlotKind.LABEL) {
                 sb.append(values[i] < 0 ? "-0x" : "0x").append(Long.toHexString(Math.abs(values[i])));

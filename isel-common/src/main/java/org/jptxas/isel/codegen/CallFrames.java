@@ -4,7 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import org.jptxas.sass.Control;
-import org.jptxas.sass.SassAssembler;
+import org.jptxas.sass.SassIsa;
+import org.jptxas.sass.SassEncoder;
 import org.jptxas.sass.SassOp;
 import org.jptxas.sass.SassSlot;
 import org.jptxas.sass.SlotKind;
@@ -261,30 +262,19 @@ public final class CallFrames {
         }
     }
 
-    private static String guardOf(CodeLine line) {
-        String t = line.text().strip();
-        return line.guarded() ? t.substring(0, t.indexOf(' ') + 1) : "";
-    }
-
     /**
      * {@code MOV R20, 32@lo((f + .L@srel))}, nvdisasm's text of the relocated return address (the label names the
-     * instruction after the call); encoded as 0x0, the linker writes the address ({@link #isSectionRelative}).
+     * instruction after the call): the move's immediate is 0x0, the linker writes the address
+     * ({@link #isSectionRelative}); the listing prints the relocation in its place.
      */
     private static CodeLine returnAddressMove(CodeLine move, int immediate, Sym.Part part, String section, long offset,
             String label) {
         String target = label != null ? label : "0x" + Long.toHexString(offset);
-        String prefix = textBeforeLastOperand(move);
-        String text = guardOf(move) + prefix + (part == Sym.Part.LO32 ? "32@lo((" : "32@hi((") + section + " + "
-                + target + SECTION_RELATIVE + "))";
-        String assembly = guardOf(move) + prefix + "0x0";
-        return new CodeLine(move.label(), text, assembly, move.control(), new Sym(section, Sym.Kind.FUNCTION, part, offset),
-                move.ptxLine(), move.op().withImmediate(immediate, 0), null, target);
-    }
-
-    /** The line's text without its guard and its last operand ({@code MOV R20, }). */
-    private static String textBeforeLastOperand(CodeLine line) {
-        String t = line.unguarded();
-        return t.substring(0, t.lastIndexOf(' ') + 1);
+        SassOp op = move.op().withImmediate(immediate, 0);
+        String shown = (part == Sym.Part.LO32 ? "32@lo((" : "32@hi((") + section + " + " + target + SECTION_RELATIVE
+                + "))";
+        return new CodeLine(move.label(), op.text(immediate, shown), op.text(), move.control(),
+                new Sym(section, Sym.Kind.FUNCTION, part, offset), move.ptxLine(), op, null, target);
     }
 
     /**
@@ -364,16 +354,25 @@ public final class CallFrames {
      * {@code CALL.ABS.NOINC 0x0} (a relocated callee) as {@code CALL.REL.NOINC `(label)}: the same operands in the
      * relative form, its target the label.
      */
-    private static SassOp branchingTo(SassOp call, SassAssembler asm, String label) {
+    private static SassOp branchingTo(SassOp call, SassEncoder encoder, String label) {
+        int slot = call.immediateSlot(0);
         String skeleton = call.form().skeleton().replace("CALL.ABS", "CALL.REL");
-        SassOp relative = asm.respelled(call, skeleton).orElseThrow(
-                () -> new IllegalStateException("no relative form of '" + call.text() + "'"));
-        for (int slot = 0; slot < relative.form().slotCount(); slot++) {
-            if (relative.form().slot(slot) instanceof SassSlot.Field f && f.kind() == SlotKind.LABEL) {
-                return relative.withTarget(slot, label);
-            }
+        return (slot < 0 ? java.util.Optional.<SassOp>empty() : encoder.branching(call, skeleton, slot, label))
+                .orElseThrow(() -> new IllegalStateException("no relative form of '" + call.text() + "'"));
+    }
+
+    /**
+     * {@code CALL.ABS.NOINC 0x0} calling {@code callee} of another object: the words keep 0x0 for the linker's
+     * relocation, the listing names the callee ({@code CALL.ABS.NOINC `(callee)}) as nvdisasm does.
+     */
+    private static CodeLine relocatedCall(CodeLine call, String callee) {
+        SassOp op = call.op();
+        int slot = op.immediateSlot(0);
+        if (slot < 0) {
+            throw new IllegalStateException("no relocated callee address in '" + call.text() + "'");
         }
-        throw new IllegalStateException("no branch target in '" + relative.text() + "'");
+        return new CodeLine(call.label(), op.text(slot, "`(" + callee + ")"), op.text(), call.control(),
+                new Sym(callee, Sym.Kind.FUNCTION), call.ptxLine(), op);
     }
 
     /** Marks a return address relative to the section's own function, which stays a relocation. */
@@ -442,7 +441,7 @@ public final class CallFrames {
      * move placed before it, and makes calls and returns wait for every scoreboard with at least ptxas's stall, so
      * nothing in flight crosses into the other function.
      */
-    static List<CodeLine> finishCalls(List<CodeLine> code, String section, SassAssembler asm) {
+    static List<CodeLine> finishCalls(List<CodeLine> code, String section, SassIsa isa) {
         List<CodeLine> out = new ArrayList<>(code);
         for (int i = 0; i < out.size(); i++) {
             CodeLine line = out.get(i);
@@ -476,12 +475,10 @@ public final class CallFrames {
                     String callee = line.symbol().name();
                     CodeLine current = out.get(i);
                     if (callee.equals(section)) {
-                        out.set(i, retyped(current, branchingTo(current.op(), asm, callee))
+                        out.set(i, retyped(current, branchingTo(current.op(), new SassEncoder(isa), callee))
                                 .withSymbol(new Sym(callee, Sym.Kind.FUNCTION)));
                     } else {
-                        String text = guardOf(line) + line.opcode() + " `(" + callee + ")";
-                        out.set(i, new CodeLine(line.label(), text, current.assembly(), current.control(),
-                                new Sym(callee, Sym.Kind.FUNCTION), line.ptxLine(), current.op()));
+                        out.set(i, relocatedCall(current, callee));
                     }
                 }
                 boolean high = !absolute; // a relative return address has no high word to relocate

@@ -129,8 +129,8 @@ public final class FunctionCodegen {
     private CompiledFunction layoutAndAssemble(OriFunction f, CodegenContext cx, List<CodeLine> body,
             RegisterAllocator.Result ra, List<FunctionFacts.InnerFunction> inner) throws CompilationException {
         SassAssembler asm = new SassAssembler(cx.description().isa());
-        List<CodeLine> code = FunctionLayout.withEnd(CallFrames.finishCalls(body, f.name(), asm),
-                cx.profile().trailingNops(), asm);
+        List<CodeLine> code = FunctionLayout.withEnd(CallFrames.finishCalls(body, f.name(), asm.isa()),
+                cx.profile().trailingNops(), asm.isa());
         for (int i = body.size(); i < code.size(); i++) {
             code.set(i, code.get(i).withControl(FunctionLayout.PADDING_CONTROL));
         }
@@ -169,7 +169,7 @@ public final class FunctionCodegen {
         for (int i = 0; i < code.size(); i++) {
             long address = (long) i * FunctionLayout.INSTRUCTION_BYTES;
             if (code.get(i).jumpTable() != null) {
-                code.set(i, tables.branch(code.get(i), address, labels, asm));
+                code.set(i, tables.branch(code.get(i), address, labels));
             }
             CodeLine line = code.get(i);
             String text = line.assembly();

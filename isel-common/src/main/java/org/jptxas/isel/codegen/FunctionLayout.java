@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jptxas.sass.Control;
 import org.jptxas.sass.SassAssembler;
+import org.jptxas.sass.SassEncoder;
+import org.jptxas.sass.SassIsa;
+import org.jptxas.sass.SassOp;
 
 /**
  * The end of a function's code as ptxas lays it out: after the last instruction, a {@code BRA} to itself (so a
@@ -22,23 +25,34 @@ public final class FunctionLayout {
 
     /**
      * {@code code} followed by the self-branch and the padding, at least {@code minNops} NOPs, typed in the target's
-     * encoding ({@code asm}).
+     * encoding ({@code isa}).
      */
-    public static List<CodeLine> withEnd(List<CodeLine> code, int minNops, SassAssembler asm) {
+    public static List<CodeLine> withEnd(List<CodeLine> code, int minNops, SassIsa isa) {
         List<CodeLine> out = new ArrayList<>(code);
-        out.add(CodeLine.of(asm.select("BRA `(" + END_LABEL + ")", 0, label -> 0)).withLabel(END_LABEL));
+        out.add(CodeLine.of(typed(isa, "BRA {}", new long[] {0}, new String[] {END_LABEL})).withLabel(END_LABEL));
         int size = out.size() * INSTRUCTION_BYTES + minNops * INSTRUCTION_BYTES;
         int padded = (size + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
-        CodeLine nop = nop(asm);
+        CodeLine nop = nop(isa);
         while (out.size() * INSTRUCTION_BYTES < padded) {
             out.add(nop);
         }
         return out;
     }
 
-    /** A {@code NOP} in the target's encoding ({@code asm}), typed. */
+    /** A {@code NOP} in the target's encoding ({@code isa}), typed. */
+    public static CodeLine nop(SassIsa isa) {
+        return CodeLine.of(typed(isa, "NOP", new long[0], new String[0]));
+    }
+
+    /** A {@code NOP} in the encoding {@code asm} assembles. */
     public static CodeLine nop(SassAssembler asm) {
-        return CodeLine.of(asm.select("NOP", 0, label -> 0));
+        return nop(asm.isa());
+    }
+
+    /** The instruction of {@code skeleton} with the operands, built from the target's form without text. */
+    private static SassOp typed(SassIsa isa, String skeleton, long[] values, String[] targets) {
+        return new SassEncoder(isa).instruction(skeleton, values, targets).orElseThrow(
+                () -> new IllegalStateException("no " + isa.sm() + " form spells '" + skeleton + "'"));
     }
 
     /** The self-branch or a padding NOP, whose control bits are fixed. */

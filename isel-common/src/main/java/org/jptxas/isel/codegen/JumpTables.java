@@ -14,7 +14,8 @@ import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.opcode.OriOpcodes;
-import org.jptxas.sass.SassAssembler;
+import org.jptxas.sass.SassEncoder;
+import org.jptxas.sass.SassIsa;
 import org.jptxas.sass.SassOp;
 
 /**
@@ -135,10 +136,10 @@ public final class JumpTables {
     }
 
     /**
-     * The line of a BRX through a table once its registers are allocated, known by its text (its immediate, here 0,
-     * is fixed at layout, {@link Layout#branch}); null for any other instruction.
+     * The line of a BRX through a table once its registers are allocated, typed in the target's encoding
+     * ({@code isa}; its immediate, here 0, is fixed at layout, {@link Layout#branch}); null for any other instruction.
      */
-    public static CodeLine line(Instr in, String label, java.util.function.IntFunction<String> labels) {
+    public static CodeLine line(Instr in, String label, java.util.function.IntFunction<String> labels, SassIsa isa) {
         Table table = tableOf(in, labels);
         if (table == null) {
             return null;
@@ -147,8 +148,10 @@ public final class JumpTables {
         if (target.virtual() || target.file() != RegFile.R || !in.guard().isAlways()) {
             throw new IllegalStateException("BRX through " + target + " under " + in.guard());
         }
-        String text = "BRX R" + target.index() + " 0x0";
-        return new CodeLine(label, text, text, null, null, in.line(), null, table, null);
+        SassOp op = new SassEncoder(isa).instruction("BRX {} {}", new long[] {target.index(), 0}, new String[2])
+                .orElseThrow(() -> new IllegalStateException("no " + isa.sm() + " form of BRX through a register"));
+        String text = op.text();
+        return new CodeLine(label, text, text, null, null, in.line(), op, table, null);
     }
 
     /** The table of a BRX made by this pass, its entries named by {@code labels}; null for any other instruction. */
@@ -175,11 +178,10 @@ public final class JumpTables {
         private final List<Integer> record = new ArrayList<>();
 
         /**
-         * {@code line}, a BRX at {@code address} through a table, with its immediate set in its typed instruction
-         * (a line known by its text is typed by {@code asm} first); its entries' addresses go into the table and the
-         * record.
+         * {@code line}, a BRX at {@code address} through a table ({@link JumpTables#line}), with its immediate set
+         * in its typed instruction; its entries' addresses go into the table and the record.
          */
-        CodeLine branch(CodeLine line, long address, java.util.Map<String, Long> labels, SassAssembler asm) {
+        CodeLine branch(CodeLine line, long address, java.util.Map<String, Long> labels) {
             Table t = line.jumpTable();
             int first = t.offset() / 4;
             if (bank.length < first + t.entries().size()) {
@@ -196,7 +198,7 @@ public final class JumpTables {
                 bank[first + k] = target.intValue();
                 record.add(target.intValue());
             }
-            SassOp op = line.op() != null ? line.op() : asm.select(line.assembly(), address, name -> 0);
+            SassOp op = line.op();
             int slot = op.lastImmediateField();
             SassOp placed = slot < 0 ? null : op.withImmediate(slot, -(address + FunctionLayout.INSTRUCTION_BYTES));
             if (placed == null) {

@@ -42,7 +42,7 @@ public final class PassThroughSassEmitter implements SassEmitter {
         for (BasicBlock b : body.blocks()) {
             String pending = labels[b.id()];
             for (Instr in : b.instrs()) {
-                CodeLine indirect = JumpTables.line(in, pending, id -> labels[id]);
+                CodeLine indirect = JumpTables.line(in, pending, id -> labels[id], context.description().isa());
                 if (indirect != null) {
                     out.add(indirect);
                     pending = null;

@@ -46,7 +46,7 @@ public final class SelectingSassEmitter implements SassEmitter {
             for (int ii = 0; ii < instrs.size(); ii++) {
                 Instr in = instrs.get(ii);
                 try {
-                    CodeLine indirect = JumpTables.line(in, pending, labelOf);
+                    CodeLine indirect = JumpTables.line(in, pending, labelOf, context.description().isa());
                     if (indirect != null) {
                         out.add(indirect);
                         pending = null;

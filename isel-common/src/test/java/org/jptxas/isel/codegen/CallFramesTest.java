@@ -94,7 +94,7 @@ class CallFramesTest {
         assertEquals(0, k.body().blocks().get(0).instrs().stream().filter(i -> i.op().name().equals("STL")).count());
         List<CodeLine> code = List.of(typed("sm_80", "MOV R4, R2"), typed("sm_80", "MOV R20, 0xfffff0"),
                 typed("sm_80", "MOV R21, 0x0"), CodeLine.of("CALL.REL.NOINC `($k$f)"), CodeLine.of("EXIT"));
-        List<CodeLine> done = CallFrames.finishCalls(code, "k", assembler("sm_80"));
+        List<CodeLine> done = CallFrames.finishCalls(code, "k", assembler("sm_80").isa());
         assertEquals("MOV R20, 0x40", done.get(1).text()); // the instruction after the call
         assertEquals("MOV R20, 0x40", done.get(1).assembly());
     }
@@ -112,10 +112,12 @@ class CallFramesTest {
         assertEquals(new Sym("ext", Sym.Kind.FUNCTION, Sym.Part.LO32, 0), c.srcs().get(0).value());
         Sym lo = new Sym("ext", Sym.Kind.FUNCTION, Sym.Part.LO32, 0);
         List<CodeLine> code = List.of(typed("sm_80", "MOV R20, 0xfffff0"), typed("sm_80", "MOV R21, 0x0"),
-                new CodeLine(null, "CALL.ABS.NOINC 32@lo(ext)", "CALL.ABS.NOINC 0x0", null, lo, 0), CodeLine.of("EXIT"));
-        List<CodeLine> done = CallFrames.finishCalls(code, "k", assembler("sm_80"));
+                new CodeLine(null, "CALL.ABS.NOINC 32@lo(ext)", "CALL.ABS.NOINC 0x0", null, lo, 0,
+                        typed("sm_80", "CALL.ABS.NOINC 0x0").op()), CodeLine.of("EXIT"));
+        List<CodeLine> done = CallFrames.finishCalls(code, "k", assembler("sm_80").isa());
         assertEquals("CALL.ABS.NOINC `(ext)", done.get(2).text());
         assertEquals("CALL.ABS.NOINC 0x0", done.get(2).assembly());
+        assertEquals(typed("sm_80", "CALL.ABS.NOINC 0x0").op(), done.get(2).op(), "encoded 0x0 for the linker");
         assertEquals(new Sym("ext", Sym.Kind.FUNCTION), done.get(2).symbol());
         // the return address: the kernel's own symbol plus the offset after the call, for the linker
         assertEquals("MOV R20, 0x0", done.get(0).assembly());
@@ -186,11 +188,11 @@ class CallFramesTest {
 
         List<CodeLine> code = List.of(typed("sm_80", "LEPC R20"), typed("sm_80", "IADD3 R20, P0, R20, 0xfffff8, RZ"),
                 typed("sm_80", "IADD3.X R21, RZ, R21, RZ, P0, !PT"), CodeLine.of("CALL.ABS.NOINC R2"), CodeLine.of("EXIT"));
-        List<CodeLine> done = CallFrames.finishCalls(code, "k", assembler("sm_80"));
+        List<CodeLine> done = CallFrames.finishCalls(code, "k", assembler("sm_80").isa());
         assertEquals("IADD3 R20, P0, R20, 0x40, RZ", done.get(1).text()); // from the LEPC to the EXIT
         assertEquals("CALL.ABS.NOINC R2", done.get(3).text());
         List<CodeLine> sm90 = CallFrames.finishCalls(List.of(typed("sm_80", "MOV R4, R2"), typed("sm_90", "LEPC R20, `(k)"),
-                CodeLine.of("CALL.ABS.NOINC R2"), CodeLine.of("EXIT")), "k", assembler("sm_90"));
+                CodeLine.of("CALL.ABS.NOINC R2"), CodeLine.of("EXIT")), "k", assembler("sm_90").isa());
         String label = sm90.get(3).label();
         assertTrue(label != null, "the return point gets a label");
         assertEquals("LEPC R20, `(" + label + ")", sm90.get(1).text());
@@ -205,9 +207,11 @@ class CallFramesTest {
         List<CodeLine> code = List.of(typed("sm_80", "MOV R20, 0xfffff0"), typed("sm_80", "MOV R21, 0x0"),
                 new CodeLine(null, "CALL.ABS.NOINC 32@lo(k)", "CALL.ABS.NOINC 0x0", null, self, 0, call.op()),
                 typed("sm_80", "EXIT"));
-        List<CodeLine> done = CallFrames.finishCalls(code, "k", assembler("sm_80"));
+        List<CodeLine> done = CallFrames.finishCalls(code, "k", assembler("sm_80").isa());
         CodeLine c = done.get(2);
         assertEquals("CALL.REL.NOINC `(k)", c.text());
+        assertEquals(assembler("sm_80").respelled(call.op(), "CALL.REL.NOINC {}").orElseThrow().withTarget(0, "k"),
+                c.op(), "the op its text assembles to");
         assertEquals("CALL.REL.NOINC", c.op().mnemonic());
         assertEquals("k", c.op().target());
         assertEquals(new Sym("k", Sym.Kind.FUNCTION), c.symbol());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.jptxas.sass.SassAssembler;
+import org.jptxas.spi.TargetDescription;
 import org.jptxas.spi.TestTargets;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +17,7 @@ class FunctionLayoutTest {
         for (String sm : List.of("sm_75", "sm_90")) {
             SassAssembler asm = new SassAssembler(TestTargets.of(sm).isa());
             CodeLine exit = CodeLine.of(asm.select("EXIT", 0, label -> 0));
-            List<CodeLine> code = FunctionLayout.withEnd(List.of(exit, exit, exit), 8, asm);
+            List<CodeLine> code = FunctionLayout.withEnd(List.of(exit, exit, exit), 8, asm.isa());
             assertEquals(0, code.size() * FunctionLayout.INSTRUCTION_BYTES % FunctionLayout.ALIGNMENT, sm);
             assertTrue(code.size() >= 3 + 1 + 8, sm);
             CodeLine self = code.get(3);
@@ -30,5 +31,25 @@ class FunctionLayoutTest {
             }
             assertFalse(FunctionLayout.isPadding(exit), sm);
         }
+    }
+
+    /** Built from the tables without text, the self-branch and the NOP are the instructions their text assembles to. */
+    @Test
+    void typedEndIsWhatTheAssemblerMakesOfItsText() {
+        int targets = 0;
+        for (String sm : TestTargets.names()) {
+            TargetDescription d = TestTargets.of(sm);
+            if (!d.codeGeneration()) {
+                continue;
+            }
+            SassAssembler asm = new SassAssembler(d.isa());
+            List<CodeLine> code = FunctionLayout.withEnd(List.of(), 0, d.isa());
+            CodeLine self = code.get(0);
+            assertEquals(asm.select(self.text(), 0, label -> 0), self.op(), sm);
+            assertEquals(asm.select("NOP", 0, label -> 0), code.get(1).op(), sm);
+            assertEquals(asm.select("NOP", 0, label -> 0), FunctionLayout.nop(asm).op(), sm);
+            targets++;
+        }
+        assertTrue(targets >= 5, "targets with code generation: " + targets);
     }
 }

@@ -100,9 +100,9 @@ class JumpTablesTest {
     void layoutFixesTheImmediateTheTableAndTheRecord(String sm) {
         JumpTables.Layout layout = new JumpTables.Layout();
         org.jptxas.sass.SassAssembler asm = new org.jptxas.sass.SassAssembler(org.jptxas.spi.TestTargets.of(sm).isa());
-        CodeLine brx = new CodeLine(null, "BRX R4 0x0", "BRX R4 0x0", null, null, 7, null,
+        CodeLine brx = new CodeLine(null, "BRX R4 0x0", "BRX R4 0x0", null, null, 7, asm.select("BRX R4 0x0", 0, n -> 0),
                 new JumpTables.Table(8, List.of(".L_a", ".L_b", ".L_a")), null);
-        CodeLine fixed = layout.branch(brx, 0x80, Map.of(".L_a", 0x90L, ".L_b", 0xb0L), asm);
+        CodeLine fixed = layout.branch(brx, 0x80, Map.of(".L_a", 0x90L, ".L_b", 0xb0L));
         assertEquals("BRX R4 -0x90", fixed.text());
         assertEquals("BRX R4 -0x90", fixed.assembly());
         assertNotNull(fixed.op(), "typed");
@@ -113,6 +113,8 @@ class JumpTablesTest {
                 new org.jptxas.sass.SassEncoder(org.jptxas.spi.TestTargets.of(sm).isa()).encode(fixed.op(), control,
                         0x80, null), sm + ": the words the text assembled to before");
         assertEquals(7, fixed.ptxLine());
+        assertEquals(asm.select("BRX R4 0x0", 0, n -> 0), new org.jptxas.sass.SassEncoder(asm.isa())
+                .instruction("BRX {} {}", new long[] {4, 0}, new String[2]).orElseThrow(), "the typed BRX of a table");
         int[] words = new int[5];
         ByteBuffer.wrap(layout.bank()).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(words);
         assertArrayEquals(new int[] {0, 0, 0x90, 0xb0, 0x90}, words);
