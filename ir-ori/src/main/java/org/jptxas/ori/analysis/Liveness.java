@@ -4,6 +4,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.DefUseVisitor;
 import org.jptxas.ori.ir.DefUseWalk;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
@@ -52,12 +53,15 @@ public final class Liveness {
         liveIn = new BitSet[n];
         liveOut = new BitSet[n];
         mentionedParts = new int[width];
-        DefUseWalk.eachRegister(body, this::mention);
+        // a visitor of its own: a lambda behind a visitor cost two interface calls per operand under C1
+        DefUseWalk.walk(body, new Mentions());
         // indexed loops below: under C1 every for-each allocates its iterator, per instruction and list
         List<BasicBlock> blocks = body.blocks();
         // Parts of each tuple written (unguarded) so far in the block: once every part is, the tuple is defined.
         int[] partsWritten = new int[width];
-        java.util.List<Integer> touched = new java.util.ArrayList<>();
+        // the keys whose partsWritten entry this block set, to reset them at its end (unboxed: C1 keeps the boxes)
+        int[] touched = new int[16];
+        int touchedCount = 0;
         BitSet u = new BitSet(width);
         BitSet d = new BitSet(width);
         for (int bi = 0; bi < n; bi++) {
@@ -84,7 +88,10 @@ public final class Liveness {
                         } else if (r.virtual()) {
                             int k = key(r);
                             if (partsWritten[k] == 0) {
-                                touched.add(k);
+                                if (touchedCount == touched.length) {
+                                    touched = java.util.Arrays.copyOf(touched, 2 * touchedCount);
+                                }
+                                touched[touchedCount++] = k;
                             }
                             partsWritten[k] |= 1 << r.part();
                             if (allPartsWritten(k, partsWritten[k], r.comps())) {
@@ -94,10 +101,10 @@ public final class Liveness {
                     }
                 }
             }
-            for (int k : touched) {
-                partsWritten[k] = 0;
+            for (int t = 0; t < touchedCount; t++) {
+                partsWritten[touched[t]] = 0;
             }
-            touched.clear();
+            touchedCount = 0;
             useKeys[b.id()] = members(u);
             defKeys[b.id()] = members(d);
             anyUse.or(u);
@@ -277,11 +284,24 @@ public final class Liveness {
         return sum;
     }
 
-    private void mention(Reg r) {
-        if (r.virtual()) {
-            int k = key(r);
-            if (k < width) {
-                mentionedParts[k] |= r.isPart() ? 1 << r.part() : (1 << r.comps()) - 1;
+    /** Records in {@code mentionedParts} the parts of every tuple an instruction writes or reads. */
+    private final class Mentions implements DefUseVisitor {
+        @Override
+        public void def(Instr in, Reg r) {
+            mention(r);
+        }
+
+        @Override
+        public void use(Instr in, Reg r) {
+            mention(r);
+        }
+
+        private void mention(Reg r) {
+            if (r.virtual()) {
+                int k = key(r);
+                if (k < width) {
+                    mentionedParts[k] |= r.isPart() ? 1 << r.part() : (1 << r.comps()) - 1;
+                }
             }
         }
     }

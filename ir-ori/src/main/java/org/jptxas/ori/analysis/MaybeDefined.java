@@ -129,7 +129,34 @@ public final class MaybeDefined {
 
     /** Removes from {@code keys} the registers some definition may reach at the start of {@code block}. */
     public void removeDefinedAtStart(int block, BitSet keys) {
-        remove(in[block], keys);
+        if (keyOf == null) {
+            keys.andNot(in[block]);
+            return;
+        }
+        // by the keys' members, not the defined set's: the defined sets only grow along the flow and hold most of
+        // the universe in most blocks, while few of the keys a caller asks about are in it
+        BitSet defined = in[block];
+        for (int k = keys.nextSetBit(0); k >= 0; k = keys.nextSetBit(k + 1)) {
+            int g = dense(k);
+            if (g >= 0 && defined.get(g)) {
+                keys.clear(k);
+            }
+        }
+    }
+
+    /**
+     * Sets in {@code keys} (not cleared first) the registers of the universe no definition may reach at the end of
+     * {@code block}: the universe less {@link #removeDefinedAtEnd}'s registers, found among the few clear bits of a
+     * set that holds most of the universe. Only with a universe.
+     */
+    public void addUndefinedAtEnd(int block, BitSet keys) {
+        if (keyOf == null) {
+            throw new IllegalStateException("no universe: the undefined registers are unbounded");
+        }
+        BitSet defined = out[block];
+        for (int g = defined.nextClearBit(0); g < keyOf.length; g = defined.nextClearBit(g + 1)) {
+            keys.set(keyOf[g]);
+        }
     }
 
     /** Removes from {@code keys} the registers some definition may reach at the end of {@code block}. */

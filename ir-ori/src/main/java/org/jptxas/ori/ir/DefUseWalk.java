@@ -1,7 +1,6 @@
 package org.jptxas.ori.ir;
 
 import java.util.List;
-import java.util.function.Consumer;
 
 /** The one walk of a body's definitions and uses that the def-use analyses share (see {@link DefUseVisitor}). */
 public final class DefUseWalk {
@@ -28,20 +27,5 @@ public final class DefUseWalk {
                 }
             }
         }
-    }
-
-    /** Hands {@code action} every register the body's instructions write or read, in {@link #walk}'s order. */
-    public static void eachRegister(FunctionBody body, Consumer<Reg> action) {
-        walk(body, new DefUseVisitor() {
-            @Override
-            public void def(Instr in, Reg r) {
-                action.accept(r);
-            }
-
-            @Override
-            public void use(Instr in, Reg r) {
-                action.accept(r);
-            }
-        });
     }
 }

@@ -14,7 +14,18 @@ public final class VirtualNumbering {
             count[f.ordinal()] = body.virtualCount(f);
         }
         // registers made without newVirtual (tests, rewriters) are numbered too
-        DefUseWalk.eachRegister(body, r -> see(r, count));
+        // a visitor of its own: a lambda behind a visitor cost two interface calls per operand under C1
+        DefUseWalk.walk(body, new DefUseVisitor() {
+            @Override
+            public void def(Instr in, Reg r) {
+                see(r, count);
+            }
+
+            @Override
+            public void use(Instr in, Reg r) {
+                see(r, count);
+            }
+        });
         for (int f = 0; f < FILES.length; f++) {
             base[f + 1] = base[f] + count[f];
         }

@@ -84,7 +84,10 @@ final class IntervalBuilder {
             double w = LOOP_WEIGHT[Math.min(loops.depth(b), LOOP_WEIGHT.length - 1)];
             live.liveOutInto(b, liveNow);
             undefinedAtEnd.clear();
-            if (cfg.isReachable(b)) {
+            if (cfg.isReachable(b) && narrowed) {
+                // the universe of the narrowed sets is undefinedCandidates: its members not defined here
+                defined.addUndefinedAtEnd(b, undefinedAtEnd);
+            } else if (cfg.isReachable(b)) {
                 undefinedAtEnd.or(undefinedCandidates);
                 defined.removeDefinedAtEnd(b, undefinedAtEnd);
             } else {

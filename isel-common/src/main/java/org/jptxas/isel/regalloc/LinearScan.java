@@ -224,11 +224,14 @@ final class LinearScan {
             cur.covers(pos);
             Arrays.fill(blocked, false);
             conflicts.clear();
-            for (LiveInterval it : active) {
+            // indexed loops: under C1 a for-each allocates an iterator, here two per interval allocated
+            for (int i = 0; i < active.size(); i++) {
+                LiveInterval it = active.get(i);
                 block(blocked, it);
                 conflicts.add(it);
             }
-            for (LiveInterval it : inactive) {
+            for (int i = 0; i < inactive.size(); i++) {
+                LiveInterval it = inactive.get(i);
                 if (it.intersects(cur)) {
                     block(blocked, it);
                     conflicts.add(it);

@@ -246,17 +246,17 @@ public final class RegisterAllocator {
         int[] high = new int[RegFile.values().length];
         high[RegFile.R.ordinal()] = RegisterLimits.STACK_POINTER + 1;
         boolean stackPointer = false;
-        for (BasicBlock b : body.blocks()) {
-            for (Instr in : b.instrs()) {
-                List<Reg> regs = new ArrayList<>(in.dsts());
-                regs.addAll(in.usedRegs());
-                for (Reg r : regs) {
-                    if (r.isZero()) {
-                        continue;
-                    }
-                    high[r.file().ordinal()] = Math.max(high[r.file().ordinal()], r.index() + r.comps());
-                }
-                for (Src s : in.srcs()) {
+        // indexed loops and no joined operand list: under C1 each for-each and copy allocated, per instruction
+        List<BasicBlock> blocks = body.blocks();
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            List<Instr> instrs = blocks.get(bi).instrs();
+            for (int i = 0; i < instrs.size(); i++) {
+                Instr in = instrs.get(i);
+                raiseHighest(high, in.dsts());
+                raiseHighest(high, in.usedRegs());
+                List<Src> srcs = in.srcs();
+                for (int j = 0; j < srcs.size(); j++) {
+                    Src s = srcs.get(j);
                     if (s.value() instanceof Reg r && r.file() == RegFile.R && r.index() == 1 && !r.virtual()
                             || s.value() instanceof Addr a && a.base().file() == RegFile.R && a.base().index() == 1
                             && !a.base().virtual()) {
@@ -270,5 +270,15 @@ public final class RegisterAllocator {
         return new Allocation(gprs + RegisterLimits.EXTRA_COUNTED, gprs, high[RegFile.UR.ordinal()],
                 high[RegFile.P.ordinal()], high[RegFile.UP.ordinal()], spillBytes, frame.localBytes + spillBytes,
                 frame.storeBytes, frame.loadBytes, stackPointer, copiesRemoved, rounds);
+    }
+
+    /** Raises each file's count in {@code high} past the registers of {@code regs} (the zero registers aside). */
+    private static void raiseHighest(int[] high, List<Reg> regs) {
+        for (int j = 0; j < regs.size(); j++) {
+            Reg r = regs.get(j);
+            if (!r.isZero()) {
+                high[r.file().ordinal()] = Math.max(high[r.file().ordinal()], r.index() + r.comps());
+            }
+        }
     }
 }
