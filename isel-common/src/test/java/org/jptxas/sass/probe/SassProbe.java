@@ -334,10 +334,12 @@ public final class SassProbe {
 
     /** The family base (in {@code dir}, the tables module's folder) and {@code sm}'s overlay (in its backend's). */
     static List<SassFormData> readForms(Path dir, String sm) throws IOException {
-        ObjectMapper mapper = new ObjectMapper();
         List<SassFormData> all = new ArrayList<>();
         for (Path file : List.of(dir.resolve("volta-base.json"), overlayDir(sm).resolve(sm.replace("_", "") + ".json"))) {
-            all.addAll(mapper.readValue(file.toFile(), org.jptxas.tables.sass.SassFormTable.class).forms());
+            try (java.io.InputStream in = Files.newInputStream(file)) { // the loader's strictness and defaults
+                all.addAll(org.jptxas.tables.TableLoader.read(file.toString(), in,
+                        org.jptxas.tables.sass.SassFormTable.class).forms());
+            }
         }
         return all;
     }
