@@ -15,7 +15,6 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import org.jptxas.tables.sass.SassFormData;
 import org.jptxas.tables.sass.SassModifierClass;
-import org.jptxas.tables.sass.SassSlotData;
 import org.jptxas.tables.TableSource;
 import org.jptxas.tables.sass.SassTables;
 
@@ -66,7 +65,7 @@ public final class SassIsa {
         List<SassForm> all = new ArrayList<>(data.size());
         List<SassForm> readOnly = new ArrayList<>();
         for (SassFormData d : data) {
-            (d.decodeOnly() ? readOnly : all).add(toForm(d));
+            (d.decodeOnly() ? readOnly : all).add(TableFormReader.form(d));
         }
         // decode-only forms get no zero-offset variants: those would be forms the assembler writes
         all = new ArrayList<>(ZeroOffsetForms.withUnprintedZeroOffsets(all));
@@ -768,26 +767,6 @@ public final class SassIsa {
             v = (v << 8) | (b[p + i] & 0xff);
         }
         return v;
-    }
-
-    private static SassForm toForm(SassFormData d) {
-        List<SassSlot> slots = new ArrayList<>(d.slots().size());
-        for (SassSlotData s : d.slots()) {
-            if (s.literal() != null) {
-                slots.add(new SassSlot.Literal(s.literal()));
-            } else {
-                SlotKind kind = SlotKind.valueOf(s.kind());
-                if (kind == SlotKind.HEX && ImadAlias.signedImmediate(d.key(), d.mnemonic(), s.bits())) {
-                    // the learner saw only non-negative values in some IMAD forms and guessed unsigned
-                    kind = SlotKind.SHEX;
-                }
-                slots.add(new SassSlot.Field(kind, BitField.parse(s.bits()), s.shift(),
-                        s.signCopy() == null ? null : BitField.parse(s.signCopy())));
-            }
-        }
-        long[] mask = hex128(d.mask());
-        long[] bits = hex128(d.bits());
-        return new SassForm(d.key(), d.mnemonic(), d.pieces(), slots, mask[0], mask[1], bits[0], bits[1], d.exclude());
     }
 
     /** 32 hex digits, bit 127 first → {lo, hi}. */
