@@ -169,23 +169,17 @@ public final class IssueState {
     public IssueState shift(long delta) {
         for (long[] t : writeTime) {
             for (int r = 0; r < t.length; r++) {
-                if (t[r] != NEVER) {
-                    t[r] += delta;
-                }
+                t[r] = shifted(t[r], delta);
             }
         }
         for (int k = 0; k < 8; k++) {
-            if (sbSet[k] != NEVER) {
-                sbSet[k] += delta;
-            }
+            sbSet[k] = shifted(sbSet[k], delta);
             for (int h = 0; h < sbHistoryLength[k]; h++) {
                 sbHistory[k][h] += delta;
             }
         }
         for (int p = 0; p < pipeFree.length; p++) {
-            if (pipeFree[p] != NEVER) {
-                pipeFree[p] += delta;
-            }
+            pipeFree[p] = shifted(pipeFree[p], delta);
         }
         return this;
     }
@@ -248,7 +242,7 @@ public final class IssueState {
         }
     }
 
-    /** A recorded cycle moved by {@code delta}, as {@link #shift} moves it ({@link #NEVER} stays). */
+    /** A recorded cycle moved by {@code delta} ({@link #NEVER} stays): what {@link #shift} does to each. */
     private static long shifted(long t, long delta) {
         return t != NEVER ? t + delta : t;
     }
