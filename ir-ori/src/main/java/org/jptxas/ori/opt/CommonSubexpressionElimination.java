@@ -1,6 +1,7 @@
 package org.jptxas.ori.opt;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,20 +28,27 @@ public final class CommonSubexpressionElimination implements Pass {
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
         SingleDefs sd = cx.singleDefs(body);
-        Map<String, List<Instr>> seen = new HashMap<>();
+        Map<ValueKey, List<Instr>> seen = new HashMap<>();
+        List<Reg> regs = new ArrayList<>(2);
         boolean changed = false;
         for (int bid : sd.cfg().reversePostorder()) {
             BasicBlock b = body.block(bid);
-            for (Instr in : b.instrs()) {
-                String key = key(in, sd);
+            List<Instr> instrs = b.instrs();
+            for (int ii = 0; ii < instrs.size(); ii++) {
+                Instr in = instrs.get(ii);
+                ValueKey key = key(in, sd, regs);
                 if (key == null) {
                     continue;
                 }
-                List<Instr> earlier = seen.computeIfAbsent(key, k -> new ArrayList<>());
+                List<Instr> earlier = seen.get(key);
+                if (earlier == null) {
+                    earlier = new ArrayList<>(2);
+                    seen.put(key, earlier);
+                }
                 Instr match = null;
-                for (Instr e : earlier) {
-                    if (sd.dominates(e, in)) {
-                        match = e;
+                for (int e = 0; e < earlier.size(); e++) {
+                    if (sd.dominates(earlier.get(e), in)) {
+                        match = earlier.get(e);
                         break;
                     }
                 }
@@ -63,24 +71,35 @@ public final class CommonSubexpressionElimination implements Pass {
         return changed;
     }
 
-    /** The value key of an instruction CSE may merge, or null. */
-    private static String key(Instr in, SingleDefs sd) {
+    /**
+     * The value key of an instruction CSE may merge, or null. {@code regs} is scratch space for the registers a
+     * source reads.
+     */
+    private static ValueKey key(Instr in, SingleDefs sd, List<Reg> regs) {
         if (!in.guard().isAlways() || !OpInfo.isRepeatable(in) || in.dsts().isEmpty()) {
             return null;
         }
-        StringBuilder sb = new StringBuilder(in.op().name()).append(in.mods());
-        for (Reg d : in.dsts()) {
+        List<Reg> dsts = in.dsts();
+        int[] shapes = new int[dsts.size()];
+        for (int i = 0; i < dsts.size(); i++) {
+            Reg d = dsts.get(i);
             if (d.isZero()) {
-                sb.append("|_");
+                shapes[i] = -1;
                 continue;
             }
             if (d.isPart() || sd.soleDef(d) != in) {
                 return null;
             }
-            sb.append('|').append(d.file()).append(d.comps());
+            shapes[i] = d.file().ordinal() * 8 + d.comps();
         }
-        for (Src s : in.srcs()) {
-            for (Reg r : usedBy(s)) {
+        List<Src> srcs = in.srcs();
+        Object[] values = new Object[srcs.size()];
+        for (int i = 0; i < srcs.size(); i++) {
+            Src s = srcs.get(i);
+            regs.clear();
+            Instr.addRegsRead(s, regs);
+            for (int j = 0; j < regs.size(); j++) {
+                Reg r = regs.get(j);
                 if (r.virtual() && !sd.stable(r)) {
                     return null;
                 }
@@ -88,15 +107,47 @@ public final class CommonSubexpressionElimination implements Pass {
                     return null;
                 }
             }
-            sb.append(';').append(s.neg()).append(s.abs()).append(s.not()).append(s.value());
+            values[i] = SourceText.canonical(s);
         }
-        return sb.toString();
+        return new ValueKey(in.op().name(), in.mods(), shapes, values);
     }
 
-    private static List<Reg> usedBy(Src s) {
-        // read off the source itself: a probe instruction per source was a fifth of this pass
-        List<Reg> regs = new ArrayList<>(2);
-        Instr.addRegsRead(s, regs);
-        return regs;
+    /**
+     * Opcode name, modifiers, per destination its file and size (-1 for a zero register) and the sources made
+     * canonical ({@link SourceText}): two instructions with equal keys compute the same values when
+     * their registers are SSA-like. Equals and the hash are written out, C1 not inlining a record's generated ones.
+     */
+    private static final class ValueKey {
+        private final String op;
+        private final List<String> mods;
+        private final int[] shapes;
+        private final Object[] srcs;
+        private final int hash;
+
+        ValueKey(String op, List<String> mods, int[] shapes, Object[] srcs) {
+            this.op = op;
+            this.mods = mods;
+            this.shapes = shapes;
+            this.srcs = srcs;
+            int h = op.hashCode() * 31 + mods.hashCode();
+            for (int s : shapes) {
+                h = h * 31 + s;
+            }
+            for (Object s : srcs) {
+                h = h * 31 + s.hashCode();
+            }
+            this.hash = h;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ValueKey k && hash == k.hash && op.equals(k.op) && mods.equals(k.mods)
+                    && Arrays.equals(shapes, k.shapes) && Arrays.equals(srcs, k.srcs);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
     }
 }
