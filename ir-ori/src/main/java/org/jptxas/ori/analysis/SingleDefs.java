@@ -33,50 +33,28 @@ public final class SingleDefs {
     public SingleDefs(FunctionBody body) {
         this.cfg = Cfg.of(body);
         this.dominators = new Dominators(cfg);
-        this.numbers = new VirtualNumbering(body);
-        this.defs = new ArrayList<>(Collections.nCopies(numbers.size(), null));
-        this.uses = new ArrayList<>(Collections.nCopies(numbers.size(), null));
-        this.ssa = new byte[numbers.size()];
         this.positions = new InstrPositions(body.instructionCount());
-        // counted first, so each register's lists are allocated at their final size (growing them showed)
-        Counter counter = new Counter(numbers);
-        DefUseWalk.walk(body, counter);
-        DefUseWalk.walk(body, new Filler(counter));
+        // one walk records every virtual definition and use and finds the numbering's range; the lists are then
+        // filled by register at their final sizes (a walk to number, one to count and one to fill cost three)
+        Occurrences occurrences = new Occurrences(positions, body.instructionCount());
+        DefUseWalk.walk(body, occurrences);
+        this.numbers = new VirtualNumbering(body, occurrences.seen);
+        this.defs = occurrences.defs.byRegister(numbers);
+        this.uses = occurrences.uses.byRegister(numbers);
+        this.ssa = new byte[numbers.size()];
     }
 
-    /** The first walk: how many times each register number is defined and used. */
-    private static final class Counter implements DefUseVisitor {
-        final VirtualNumbering numbers;
-        final int[] useCount;
-        final int[] defCount;
+    /** The one walk: the positions, and each virtual definition and use in body order. */
+    private static final class Occurrences implements DefUseVisitor {
+        final InstrPositions positions;
+        final int[] seen = VirtualNumbering.newCounts();
+        final Mentions defs;
+        final Mentions uses;
 
-        Counter(VirtualNumbering numbers) {
-            this.numbers = numbers;
-            this.useCount = new int[numbers.size()];
-            this.defCount = new int[numbers.size()];
-        }
-
-        @Override
-        public void def(Instr in, Reg r) {
-            if (r.virtual()) {
-                defCount[numbers.of(r)]++;
-            }
-        }
-
-        @Override
-        public void use(Instr in, Reg r) {
-            if (r.virtual()) {
-                useCount[numbers.of(r)]++;
-            }
-        }
-    }
-
-    /** The second walk: the positions, and the def and use lists at the sizes counted. */
-    private final class Filler implements DefUseVisitor {
-        private final Counter counts;
-
-        Filler(Counter counts) {
-            this.counts = counts;
+        Occurrences(InstrPositions positions, int instructions) {
+            this.positions = positions;
+            this.defs = new Mentions(instructions + 16);
+            this.uses = new Mentions(2 * instructions + 16);
         }
 
         @Override
@@ -87,25 +65,60 @@ public final class SingleDefs {
         @Override
         public void def(Instr in, Reg r) {
             if (r.virtual()) {
-                add(defs, numbers.of(r), in, counts.defCount);
+                VirtualNumbering.see(r, seen);
+                defs.add(in, r);
             }
         }
 
         @Override
         public void use(Instr in, Reg r) {
             if (r.virtual()) {
-                add(uses, numbers.of(r), in, counts.useCount);
+                VirtualNumbering.see(r, seen);
+                uses.add(in, r);
             }
         }
     }
 
-    private static void add(List<List<Instr>> lists, int k, Instr in, int[] count) {
-        List<Instr> l = lists.get(k);
-        if (l == null) {
-            l = new ArrayList<>(count[k]);
-            lists.set(k, l);
+    /** Instructions with the register each mentions, in walk order, in arrays grown as needed. */
+    private static final class Mentions {
+        private Instr[] instrs;
+        private Reg[] regs;
+        private int size;
+
+        Mentions(int capacity) {
+            instrs = new Instr[capacity];
+            regs = new Reg[capacity];
         }
-        l.add(in);
+
+        void add(Instr in, Reg r) {
+            if (size == instrs.length) {
+                instrs = java.util.Arrays.copyOf(instrs, 2 * size);
+                regs = java.util.Arrays.copyOf(regs, 2 * size);
+            }
+            instrs[size] = in;
+            regs[size++] = r;
+        }
+
+        /** Per register number, its instructions in walk order (null for a register never mentioned). */
+        List<List<Instr>> byRegister(VirtualNumbering numbers) {
+            int[] number = new int[size];
+            int[] count = new int[numbers.size()];
+            for (int i = 0; i < size; i++) {
+                number[i] = numbers.of(regs[i]);
+                count[number[i]]++;
+            }
+            List<List<Instr>> lists = new ArrayList<>(Collections.nCopies(numbers.size(), null));
+            for (int i = 0; i < size; i++) {
+                int k = number[i];
+                List<Instr> l = lists.get(k);
+                if (l == null) {
+                    l = new ArrayList<>(count[k]);
+                    lists.set(k, l);
+                }
+                l.add(instrs[i]);
+            }
+            return lists;
+        }
     }
 
     /** The list of register number {@code k}, empty for registers made after this snapshot. */

@@ -10,9 +10,6 @@ public final class VirtualNumbering {
 
     public VirtualNumbering(FunctionBody body) {
         int[] count = new int[FILES.length];
-        for (RegFile f : FILES) {
-            count[f.ordinal()] = body.virtualCount(f);
-        }
         // registers made without newVirtual (tests, rewriters) are numbered too
         // a visitor of its own: a lambda behind a visitor cost two interface calls per operand under C1
         DefUseWalk.walk(body, new DefUseVisitor() {
@@ -26,13 +23,33 @@ public final class VirtualNumbering {
                 see(r, count);
             }
         });
+        number(body, count);
+    }
+
+    /**
+     * The numbering of a body whose instructions an analysis has already walked, gathering with {@link #see} per
+     * file one more than the highest virtual index named: the same numbering, without a walk of its own.
+     */
+    public VirtualNumbering(FunctionBody body, int[] seen) {
+        number(body, seen.clone());
+    }
+
+    private void number(FunctionBody body, int[] count) {
+        for (RegFile f : FILES) {
+            count[f.ordinal()] = Math.max(count[f.ordinal()], body.virtualCount(f));
+        }
         for (int f = 0; f < FILES.length; f++) {
             base[f + 1] = base[f] + count[f];
         }
     }
 
+    /** The per-file counts {@link #see} raises, all zero: one entry per register file, by ordinal. */
+    public static int[] newCounts() {
+        return new int[FILES.length];
+    }
+
     /** Raises the file's count past the index of {@code r} when it is a virtual register beyond it. */
-    private static void see(Reg r, int[] count) {
+    public static void see(Reg r, int[] count) {
         if (r.virtual() && r.index() >= count[r.file().ordinal()]) {
             count[r.file().ordinal()] = r.index() + 1;
         }
