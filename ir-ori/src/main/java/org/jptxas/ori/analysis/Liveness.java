@@ -62,10 +62,17 @@ public final class Liveness {
         // the keys whose partsWritten entry this block set, to reset them at its end (unboxed: C1 keeps the boxes)
         int[] touched = new int[16];
         int touchedCount = 0;
-        BitSet u = new BitSet(width);
-        BitSet d = new BitSet(width);
+        // Per key, the block that last put it in its upward-exposed uses (u) or its definitions (d), plus one, and
+        // those keys in the order found: width-sized sets cleared and scanned at every block cost time in the number
+        // of registers per block, which grows with the function on large kernels. (Registers named past the counted
+        // width, as tests build them, grow the stamps.)
+        int[] uStamp = new int[width];
+        int[] dStamp = new int[width];
+        KeyList u = new KeyList();
+        KeyList d = new KeyList();
         for (int bi = 0; bi < n; bi++) {
             BasicBlock b = blocks.get(bi);
+            int stamp = bi + 1;
             u.clear();
             d.clear();
             List<Instr> instrs = b.instrs();
@@ -74,19 +81,38 @@ public final class Liveness {
                 List<Reg> used = in.usedRegs();
                 for (int j = 0; j < used.size(); j++) {
                     Reg r = used.get(j);
-                    if (r.virtual() && !d.get(key(r))
-                            && (!r.isPart() || (partsWritten[key(r)] & (1 << r.part())) == 0)) {
-                        u.set(key(r));
+                    if (!r.virtual()) {
+                        continue;
+                    }
+                    int k = key(r);
+                    if (k >= uStamp.length) {
+                        uStamp = java.util.Arrays.copyOf(uStamp, 2 * k + 1);
+                        dStamp = java.util.Arrays.copyOf(dStamp, 2 * k + 1);
+                    }
+                    if (dStamp[k] != stamp && uStamp[k] != stamp
+                            && (!r.isPart() || (partsWritten(partsWritten, k) & (1 << r.part())) == 0)) {
+                        uStamp[k] = stamp;
+                        u.add(k);
                     }
                 }
                 List<Reg> dsts = in.dsts();
                 if (in.guard().isAlways()) {
                     for (int j = 0; j < dsts.size(); j++) {
                         Reg r = dsts.get(j);
-                        if (r.virtual() && !r.isPart()) {
-                            d.set(key(r));
-                        } else if (r.virtual()) {
-                            int k = key(r);
+                        if (!r.virtual()) {
+                            continue;
+                        }
+                        int k = key(r);
+                        if (k >= dStamp.length) {
+                            uStamp = java.util.Arrays.copyOf(uStamp, 2 * k + 1);
+                            dStamp = java.util.Arrays.copyOf(dStamp, 2 * k + 1);
+                        }
+                        if (!r.isPart()) {
+                            if (dStamp[k] != stamp) {
+                                dStamp[k] = stamp;
+                                d.add(k);
+                            }
+                        } else {
                             if (partsWritten[k] == 0) {
                                 if (touchedCount == touched.length) {
                                     touched = java.util.Arrays.copyOf(touched, 2 * touchedCount);
@@ -94,8 +120,9 @@ public final class Liveness {
                                 touched[touchedCount++] = k;
                             }
                             partsWritten[k] |= 1 << r.part();
-                            if (allPartsWritten(k, partsWritten[k], r.comps())) {
-                                d.set(k);
+                            if (allPartsWritten(k, partsWritten[k], r.comps()) && dStamp[k] != stamp) {
+                                dStamp[k] = stamp;
+                                d.add(k);
                             }
                         }
                     }
@@ -105,9 +132,11 @@ public final class Liveness {
                 partsWritten[touched[t]] = 0;
             }
             touchedCount = 0;
-            useKeys[b.id()] = members(u);
-            defKeys[b.id()] = members(d);
-            anyUse.or(u);
+            useKeys[b.id()] = u.toArray();
+            defKeys[b.id()] = d.toArray();
+            for (int i = 0; i < u.size; i++) {
+                anyUse.set(u.keys[i]);
+            }
         }
         // (a body built without newVirtual, as tests build them, may name registers past the counted width)
         global = new int[Math.max(width, anyUse.length())];
@@ -212,12 +241,30 @@ public final class Liveness {
         return key < global.length ? global[key] : -1;
     }
 
-    private static int[] members(BitSet s) {
-        int[] m = new int[s.cardinality()];
-        for (int k = s.nextSetBit(0), i = 0; k >= 0; k = s.nextSetBit(k + 1)) {
-            m[i++] = k;
+    /** The entry of {@code partsWritten} for key {@code k}, 0 past its end (a key past the counted width). */
+    private static int partsWritten(int[] partsWritten, int k) {
+        return k < partsWritten.length ? partsWritten[k] : 0;
+    }
+
+    /** Keys in the order added, each once (the caller's stamps see to that). */
+    private static final class KeyList {
+        int[] keys = new int[16];
+        int size;
+
+        void clear() {
+            size = 0;
         }
-        return m;
+
+        void add(int k) {
+            if (size == keys.length) {
+                keys = java.util.Arrays.copyOf(keys, 2 * size);
+            }
+            keys[size++] = k;
+        }
+
+        int[] toArray() {
+            return java.util.Arrays.copyOf(keys, size);
+        }
     }
 
     /** The keys of {@code keys} that take part in the data flow, by dense number. */
