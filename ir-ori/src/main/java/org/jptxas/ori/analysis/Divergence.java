@@ -53,10 +53,19 @@ public final class Divergence {
         IntLists guarded = new IntLists();
         IntBuffer keys = new IntBuffer();
         IntBuffer blockDefs = new IntBuffer();
-        for (BasicBlock b : body.blocks()) {
+        // indexed loops: under C1 (the compile server's code) every for-each allocates its iterator, here five per
+        // instruction
+        List<BasicBlock> blocks = body.blocks();
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            BasicBlock b = blocks.get(bi);
             blockDefs.clear();
-            for (Instr in : b.instrs()) {
-                for (Reg r : in.usedRegs()) {
+            List<Instr> instrs = b.instrs();
+            for (int ii = 0; ii < instrs.size(); ii++) {
+                Instr in = instrs.get(ii);
+                List<Reg> used = in.usedRegs();
+                List<Reg> dsts = in.dsts();
+                for (int ui = 0; ui < used.size(); ui++) {
+                    Reg r = used.get(ui);
                     keys.clear();
                     keys(r, keys, true);
                     for (int i = 0; i < keys.size; i++) {
@@ -64,7 +73,8 @@ public final class Divergence {
                     }
                 }
                 keys.clear();
-                for (Reg r : in.dsts()) {
+                for (int di = 0; di < dsts.size(); di++) {
+                    Reg r = dsts.get(di);
                     int from = keys.size;
                     keys(r, keys, true);
                     for (int i = from; i < keys.size; i++) {
@@ -72,11 +82,12 @@ public final class Divergence {
                         blockDefs.add(keys.data[i]);
                     }
                 }
-                if (in.dsts().isEmpty()) {
+                if (dsts.isEmpty()) {
                     continue;
                 }
                 keys.clear();
-                for (Reg d : in.dsts()) {
+                for (int di = 0; di < dsts.size(); di++) {
+                    Reg d = dsts.get(di);
                     if (d.file() != RegFile.UR && d.file() != RegFile.UP && !d.isZero()) {
                         keys(d, keys, true);
                     }
@@ -87,7 +98,8 @@ public final class Divergence {
                 int id = instrDefs.size();
                 instrDefs.add(keys.toArray());
                 keys.clear();
-                for (Reg r : in.usedRegs()) {
+                for (int ui = 0; ui < used.size(); ui++) {
+                    Reg r = used.get(ui);
                     if (r.file() != RegFile.UR && r.file() != RegFile.UP && !r.isZero()) {
                         keys(r, keys, true);
                     }

@@ -144,29 +144,31 @@ public final class DeadCodeElimination implements Pass {
     private static BitSet overwrittenUnread(List<BasicBlock> blocks, VirtualNumbering numbers, int count,
                                             BitSet read) {
         BitSet dead = new BitSet(count);
-        BitSet replaced = new BitSet(numbers.size());
+        // Per register number, the block (plus one) in which a later unguarded write replaces it, 0 once read: a
+        // function-wide set cleared at every block cost time in blocks times registers on large kernels.
+        int[] replacedIn = new int[numbers.size()];
         int end = 0;
-        for (BasicBlock b : blocks) {
-            List<Instr> instrs = b.instrs();
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            List<Instr> instrs = blocks.get(bi).instrs();
+            int stamp = bi + 1;
             end += instrs.size();
-            replaced.clear();
             for (int i = instrs.size() - 1; i >= 0; i--) {
                 Instr in = instrs.get(i);
                 Reg only = in.dsts().size() == 1 ? in.dsts().get(0) : null;
                 int k = only != null && only.virtual() && !only.isPart() && only.comps() == 1 ? numbers.of(only) : -1;
                 List<Reg> used = in.usedRegs();
-                if (k >= 0 && replaced.get(k) && in.guard().isAlways() && OpInfo.isPure(in)) {
+                if (k >= 0 && replacedIn[k] == stamp && in.guard().isAlways() && OpInfo.isPure(in)) {
                     dead.set(end - instrs.size() + i);
                     markRead(used, read, numbers);
                     continue; // reads nothing that matters to the replaced writes
                 }
                 if (k >= 0 && in.guard().isAlways()) {
-                    replaced.set(k);
+                    replacedIn[k] = stamp;
                 }
                 for (int ui = 0; ui < used.size(); ui++) {
                     int u = numbers.of(used.get(ui));
                     if (u >= 0) {
-                        replaced.clear(u);
+                        replacedIn[u] = 0;
                         read.set(u);
                     }
                 }
