@@ -32,15 +32,29 @@ public final class WebSplitting implements Pass {
 
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
-        for (BasicBlock b : body.blocks()) {
-            for (Instr in : b.instrs()) {
+        // one walk checks the branches and finds the highest virtual index per file, for the numbering and for
+        // fresh names; indexed loops, as C1 allocates an iterator per for-each
+        List<BasicBlock> bodyBlocks = body.blocks();
+        int[] maxIndex = VirtualNumbering.newCounts();
+        for (int bi = 0; bi < bodyBlocks.size(); bi++) {
+            List<Instr> instrs = bodyBlocks.get(bi).instrs();
+            for (int ii = 0; ii < instrs.size(); ii++) {
+                Instr in = instrs.get(ii);
                 String op = in.op().name();
                 if ((op.equals("BRX") || op.equals("JMX")) && in.branchTargets().isEmpty()) {
                     return false; // targets the CFG does not list: reaching definitions would be incomplete
                 }
+                List<Reg> dsts = in.dsts();
+                for (int di = 0; di < dsts.size(); di++) {
+                    VirtualNumbering.see(dsts.get(di), maxIndex);
+                }
+                List<Reg> used = in.usedRegs();
+                for (int ui = 0; ui < used.size(); ui++) {
+                    VirtualNumbering.see(used.get(ui), maxIndex);
+                }
             }
         }
-        VirtualNumbering num = new VirtualNumbering(body);
+        VirtualNumbering num = new VirtualNumbering(body, maxIndex);
         // Only a register with two killing definitions (unguarded writes of the whole register) can have two webs:
         // the definitions that keep part of the old value join whatever reaches them, so with at most one killing
         // definition every definition and read joins the entry's web or that one definition's, and either the
@@ -48,11 +62,17 @@ public final class WebSplitting implements Pass {
         // the name). Leaving the others out of the analysis changes no name; the analysis is a bit set per block
         // over every candidate's definitions, and re-run after every change, most of this pass's time.
         int[] killingDefs = new int[num.size()];
-        for (BasicBlock b : body.blocks()) {
-            for (Instr in : b.instrs()) {
-                boolean always = in.guard().isAlways();
-                for (Reg d : in.dsts()) {
-                    if (d.virtual() && always && !d.isPart()) {
+        for (int bi = 0; bi < bodyBlocks.size(); bi++) {
+            List<Instr> instrs = bodyBlocks.get(bi).instrs();
+            for (int ii = 0; ii < instrs.size(); ii++) {
+                Instr in = instrs.get(ii);
+                if (!in.guard().isAlways()) {
+                    continue;
+                }
+                List<Reg> dsts = in.dsts();
+                for (int di = 0; di < dsts.size(); di++) {
+                    Reg d = dsts.get(di);
+                    if (d.virtual() && !d.isPart()) {
                         killingDefs[num.of(d)]++;
                     }
                 }
@@ -64,9 +84,12 @@ public final class WebSplitting implements Pass {
         for (int i = 0; i < cand.length; i++) {
             cand[i] = -1;
         }
-        for (BasicBlock b : body.blocks()) {
-            for (Instr in : b.instrs()) {
-                for (Reg d : in.dsts()) {
+        for (int bi = 0; bi < bodyBlocks.size(); bi++) {
+            List<Instr> instrs = bodyBlocks.get(bi).instrs();
+            for (int ii = 0; ii < instrs.size(); ii++) {
+                List<Reg> dsts = instrs.get(ii).dsts();
+                for (int di = 0; di < dsts.size(); di++) {
+                    Reg d = dsts.get(di);
                     int k = d.virtual() ? num.of(d) : -1;
                     if (k >= 0 && killingDefs[k] > 1 && cand[k] < 0 && !d.file().isPredicate()) {
                         cand[k] = regs.size();
@@ -78,17 +101,6 @@ public final class WebSplitting implements Pass {
         int nc = regs.size();
         if (nc == 0) {
             return false;
-        }
-        int[] maxIndex = new int[RegFile.values().length];
-        for (BasicBlock b : body.blocks()) {
-            for (Instr in : b.instrs()) {
-                for (Reg r : in.dsts()) {
-                    seen(r, maxIndex);
-                }
-                for (Reg r : in.usedRegs()) {
-                    seen(r, maxIndex);
-                }
-            }
         }
         // Real definitions: one id per (instruction, written candidate), numbered candidate by candidate (the
         // entry's id c, then c's definitions in instruction order from first[c]), so that a candidate's definitions
@@ -351,12 +363,6 @@ public final class WebSplitting implements Pass {
             }
         }
         return true;
-    }
-
-    private static void seen(Reg r, int[] maxIndex) {
-        if (r.virtual()) {
-            maxIndex[r.file().ordinal()] = Math.max(maxIndex[r.file().ordinal()], r.index() + 1);
-        }
     }
 
     /** A register no instruction names yet (bodies built without newVirtual, as tests build them, included). */
