@@ -54,7 +54,8 @@ public final class Liveness {
         liveOut = new BitSet[n];
         mentionedParts = new int[width];
         // a visitor of its own: a lambda behind a visitor cost two interface calls per operand under C1
-        DefUseWalk.walk(body, new Mentions());
+        Mentions mentions = new Mentions();
+        DefUseWalk.walk(body, mentions);
         // indexed loops below: under C1 every for-each allocates its iterator, per instruction and list
         List<BasicBlock> blocks = body.blocks();
         // Parts of each tuple written (unguarded) so far in the block: once every part is, the tuple is defined.
@@ -64,10 +65,10 @@ public final class Liveness {
         int touchedCount = 0;
         // Per key, the block that last put it in its upward-exposed uses (u) or its definitions (d), plus one, and
         // those keys in the order found: width-sized sets cleared and scanned at every block cost time in the number
-        // of registers per block, which grows with the function on large kernels. (Registers named past the counted
-        // width, as tests build them, grow the stamps.)
-        int[] uStamp = new int[width];
-        int[] dStamp = new int[width];
+        // of registers per block, which grows with the function on large kernels. (Sized past the counted width
+        // for the registers a body built without newVirtual names, as tests build them.)
+        int[] uStamp = new int[mentions.keyLimit];
+        int[] dStamp = new int[mentions.keyLimit];
         KeyList u = new KeyList();
         KeyList d = new KeyList();
         for (int bi = 0; bi < n; bi++) {
@@ -85,10 +86,6 @@ public final class Liveness {
                         continue;
                     }
                     int k = key(r);
-                    if (k >= uStamp.length) {
-                        uStamp = java.util.Arrays.copyOf(uStamp, 2 * k + 1);
-                        dStamp = java.util.Arrays.copyOf(dStamp, 2 * k + 1);
-                    }
                     if (dStamp[k] != stamp && uStamp[k] != stamp
                             && (!r.isPart() || (partsWritten(partsWritten, k) & (1 << r.part())) == 0)) {
                         uStamp[k] = stamp;
@@ -103,10 +100,6 @@ public final class Liveness {
                             continue;
                         }
                         int k = key(r);
-                        if (k >= dStamp.length) {
-                            uStamp = java.util.Arrays.copyOf(uStamp, 2 * k + 1);
-                            dStamp = java.util.Arrays.copyOf(dStamp, 2 * k + 1);
-                        }
                         if (!r.isPart()) {
                             if (dStamp[k] != stamp) {
                                 dStamp[k] = stamp;
@@ -331,8 +324,14 @@ public final class Liveness {
         return sum;
     }
 
-    /** Records in {@code mentionedParts} the parts of every tuple an instruction writes or reads. */
+    /**
+     * Records in {@code mentionedParts} the parts of every tuple an instruction writes or reads, and finds the
+     * highest key named.
+     */
     private final class Mentions implements DefUseVisitor {
+        /** One more than the highest key named, at least the width. */
+        int keyLimit = width;
+
         @Override
         public void def(Instr in, Reg r) {
             mention(r);
@@ -346,6 +345,7 @@ public final class Liveness {
         private void mention(Reg r) {
             if (r.virtual()) {
                 int k = key(r);
+                keyLimit = Math.max(keyLimit, k + 1);
                 if (k < width) {
                     mentionedParts[k] |= r.isPart() ? 1 << r.part() : (1 << r.comps()) - 1;
                 }
