@@ -13,7 +13,6 @@ import org.jptxas.sass.SassPrinter;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BlockLabel;
 import org.jptxas.ori.ir.CBank;
-import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Operand;
@@ -56,28 +55,6 @@ public final class SassTextPrinter {
     private final RecentMemo<PrintKey, Object> memo = new RecentMemo<>(MEMO_GENERATION);
     /** The spelling that won per instruction shape: most instructions of a big function differ only in registers. */
     private final RecentMemo<PrintShape, Winner> shapes = new RecentMemo<>(MEMO_GENERATION);
-
-    /** What {@link #print(SelectedInstr, IntFunction)}'s outcome depends on: the line number only names errors. */
-    private record PrintKey(Guard guard, String mnemonic, List<Src> operands, int descriptor, List<String> labels,
-                            int hash) {
-        PrintKey(Guard guard, String mnemonic, List<Src> operands, int descriptor, List<String> labels) {
-            // hashed once: the memo's lookup and insertion both ask, and a record's generated hash walks every part
-            this(guard, mnemonic, operands, descriptor, labels,
-                    Objects.hash(guard, mnemonic, operands, descriptor, labels));
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof PrintKey k && hash == k.hash && descriptor == k.descriptor
-                    && mnemonic.equals(k.mnemonic) && Objects.equals(guard, k.guard) && operands.equals(k.operands)
-                    && labels.equals(k.labels);
-        }
-    }
 
     public SassTextPrinter(SassIsa isa) {
         this.isa = Objects.requireNonNull(isa, "isa");
