@@ -3,7 +3,6 @@ package org.jptxas.isel.codegen;
 import java.util.ArrayList;
 import java.util.List;
 import org.jptxas.sass.Control;
-import org.jptxas.sass.SassAssembler;
 import org.jptxas.sass.SassEncoder;
 import org.jptxas.sass.SassIsa;
 import org.jptxas.sass.SassOp;
@@ -42,11 +41,6 @@ public final class FunctionLayout {
     /** A {@code NOP} in the target's encoding ({@code isa}), typed. */
     public static CodeLine nop(SassIsa isa) {
         return CodeLine.of(typed(isa, "NOP", new long[0], new String[0]));
-    }
-
-    /** A {@code NOP} in the encoding {@code asm} assembles. */
-    public static CodeLine nop(SassAssembler asm) {
-        return nop(asm.isa());
     }
 
     /** The instruction of {@code skeleton} with the operands, built from the target's form without text. */

@@ -11,12 +11,15 @@ import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.BlockLabel;
+import org.jptxas.ori.ir.CBank;
 import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.opcode.OriOpcodes;
 
 import org.jptxas.ori.target.TargetFeature;
 /**
@@ -36,8 +39,9 @@ public final class PassThroughSassEmitter implements SassEmitter {
         List<CodeLine> out = new ArrayList<>();
         boolean descriptor = context.has(TargetFeature.GLOBAL_DESCRIPTOR_OPERAND) && usesGlobalMemory(body);
         if (descriptor) {
-            out.add(CodeLine.of("ULDC.64 UR4, c[0x0][0x" + Integer.toHexString(context.profile().memoryDescriptor())
-                    + "]"));
+            Instr load = new Instr(OriOpcodes.get().byName("ULDC").orElseThrow(), List.of("64"), List.of(DESCRIPTOR),
+                    List.of(Src.of(CBank.of(0, context.profile().memoryDescriptor()))), Guard.ALWAYS, 0);
+            out.add(CodeLine.of(printer.print(load, id -> labels[id]).op()));
         }
         for (BasicBlock b : body.blocks()) {
             String pending = labels[b.id()];

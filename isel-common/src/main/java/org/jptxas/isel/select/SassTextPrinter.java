@@ -2,10 +2,9 @@ package org.jptxas.isel.select;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
+import org.jptxas.isel.codegen.RecentMemo;
 import org.jptxas.sass.FloatText;
 import org.jptxas.sass.SassAssembler;
 import org.jptxas.sass.SassInstruction;
@@ -14,7 +13,6 @@ import org.jptxas.sass.SassPrinter;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BlockLabel;
 import org.jptxas.ori.ir.CBank;
-import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Operand;
@@ -45,37 +43,18 @@ public final class SassTextPrinter {
     private static final int MAX_OMITTABLE = 6;
     private static final org.jptxas.sass.Control PROBE_CONTROL = new org.jptxas.sass.Control(0, false, 7, 7, 0);
 
-    /** Bound on the memoized outcomes; past it, the memo is emptied and fills again. */
-    private static final int MEMO_LIMIT = 1 << 16;
+    /**
+     * Bound on each generation of the memos (see {@link RecentMemo}): the large corpus functions have up to about 80,000
+     * distinct instructions, which all stay.
+     */
+    private static final int MEMO_GENERATION = 1 << 17;
 
     private final SassIsa isa;
     private final SassAssembler assembler;
     /** Outcome per instruction: the {@link SassLine}, or the first assembler error (a {@link String}) if none. */
-    private final Map<PrintKey, Object> memo = new ConcurrentHashMap<>();
+    private final RecentMemo<PrintKey, Object> memo = new RecentMemo<>(MEMO_GENERATION);
     /** The spelling that won per instruction shape: most instructions of a big function differ only in registers. */
-    private final Map<PrintShape, Winner> shapes = new ConcurrentHashMap<>();
-
-    /** What {@link #print(SelectedInstr, IntFunction)}'s outcome depends on: the line number only names errors. */
-    private record PrintKey(Guard guard, String mnemonic, List<Src> operands, int descriptor, List<String> labels,
-                            int hash) {
-        PrintKey(Guard guard, String mnemonic, List<Src> operands, int descriptor, List<String> labels) {
-            // hashed once: the memo's lookup and insertion both ask, and a record's generated hash walks every part
-            this(guard, mnemonic, operands, descriptor, labels,
-                    Objects.hash(guard, mnemonic, operands, descriptor, labels));
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof PrintKey k && hash == k.hash && descriptor == k.descriptor
-                    && mnemonic.equals(k.mnemonic) && Objects.equals(guard, k.guard) && operands.equals(k.operands)
-                    && labels.equals(k.labels);
-        }
-    }
+    private final RecentMemo<PrintShape, Winner> shapes = new RecentMemo<>(MEMO_GENERATION);
 
     public SassTextPrinter(SassIsa isa) {
         this.isa = Objects.requireNonNull(isa, "isa");
@@ -116,13 +95,7 @@ public final class SassTextPrinter {
         PrintKey key = new PrintKey(s.guard(), s.mnemonic(), ops, s.descriptor(), labels);
         Object outcome = memo.get(key);
         if (outcome == null) {
-            outcome = searchByShape(s, blockLabels);
-            if (memo.size() >= MEMO_LIMIT) {
-                // Full: start over rather than stop remembering, or a long-lived printer (the compile server's)
-                // would keep only the first files' instructions and search every later one anew.
-                memo.clear();
-            }
-            memo.putIfAbsent(key, outcome);
+            outcome = memo.put(key, searchByShape(s, blockLabels));
         }
         if (outcome instanceof SassLine line) {
             return line;
@@ -150,10 +123,7 @@ public final class SassTextPrinter {
         Winner[] won = {null};
         Object outcome = search(s, blockLabels, won);
         if (won[0] != null && shape != null) {
-            if (shapes.size() >= MEMO_LIMIT) {
-                shapes.clear();
-            }
-            shapes.putIfAbsent(shape, won[0]);
+            shapes.put(shape, won[0]);
         }
         return outcome;
     }
@@ -510,23 +480,17 @@ public final class SassTextPrinter {
      * of a binary64 (or a whole binary64 whose low half is zero).
      */
     static List<String> immediateTexts(long bits, boolean neg) {
-        Map<Long, List<String>> memo = neg ? NEGATED_TEXTS : TEXTS;
+        RecentMemo<Long, List<String>> memo = neg ? NEGATED_TEXTS : TEXTS;
         List<String> texts = memo.get(bits);
-        if (texts == null) {
-            texts = List.copyOf(computeImmediateTexts(bits, neg));
-            if (memo.size() < MEMO_LIMIT) {
-                memo.putIfAbsent(bits, texts);
-            }
-        }
-        return texts;
+        return texts != null ? texts : memo.put(bits, List.copyOf(computeImmediateTexts(bits, neg)));
     }
 
     /**
      * The spellings per immediate value, kept: formatting a float the way nvdisasm does is costly and every miss of
      * the print memo spells its immediates anew, most of them values seen before (0, 1, 0x3f800000...).
      */
-    private static final Map<Long, List<String>> TEXTS = new ConcurrentHashMap<>();
-    private static final Map<Long, List<String>> NEGATED_TEXTS = new ConcurrentHashMap<>();
+    private static final RecentMemo<Long, List<String>> TEXTS = new RecentMemo<>(1 << 16);
+    private static final RecentMemo<Long, List<String>> NEGATED_TEXTS = new RecentMemo<>(1 << 16);
 
     private static List<String> computeImmediateTexts(long bits, boolean neg) {
         List<String> out = new ArrayList<>(4);

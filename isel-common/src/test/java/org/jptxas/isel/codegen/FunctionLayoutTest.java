@@ -47,7 +47,7 @@ class FunctionLayoutTest {
             CodeLine self = code.get(0);
             assertEquals(asm.select(self.text(), 0, label -> 0), self.op(), sm);
             assertEquals(asm.select("NOP", 0, label -> 0), code.get(1).op(), sm);
-            assertEquals(asm.select("NOP", 0, label -> 0), FunctionLayout.nop(asm).op(), sm);
+            assertEquals(asm.select("NOP", 0, label -> 0), FunctionLayout.nop(asm.isa()).op(), sm);
             targets++;
         }
         assertTrue(targets >= 5, "targets with code generation: " + targets);

@@ -99,7 +99,7 @@ public final class LatencyControlPass implements ControlPass {
                 return out;
             }
             List<CodeLine> padded = new ArrayList<>(current.size() + pad.size());
-            CodeLine nop = FunctionLayout.nop(new SassAssembler(description.isa()));
+            CodeLine nop = FunctionLayout.nop(description.isa());
             for (int i = 0; i < current.size(); i++) {
                 CodeLine c = current.get(i);
                 if (pad.contains(i)) {

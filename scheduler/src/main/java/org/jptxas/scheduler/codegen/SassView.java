@@ -3,10 +3,9 @@ package org.jptxas.scheduler.codegen;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jptxas.isel.codegen.CodeLine;
+import org.jptxas.isel.codegen.RecentMemo;
 import org.jptxas.ori.target.TargetFeature;
 import org.jptxas.sass.SassAssembler;
 import org.jptxas.sass.SassOp;
@@ -31,7 +30,7 @@ import org.jptxas.spi.TargetDescription;
  *
  * <p>What it makes of a line depends on the line's instruction and text alone, so one view serves every function a
  * target compiles (the functions of a module share most of their instructions): its memos are kept by the pass and
- * shared by the threads of a batch or a compile server, and start over when full. Thread-safe.
+ * shared by the threads of a batch or a compile server, and keep the lines in use when full. Thread-safe.
  */
 final class SassView {
     /** The uniform pair the descriptor lives in (ptxas's and the code generator's choice). */
@@ -41,8 +40,8 @@ final class SassView {
     private static final Set<String> WARP_SYNC = Set.of("SHFL", "VOTE", "VOTEU", "MATCH", "ELECT");
     private static final Set<String> ORDERED_MEMORY = Set.of("STRONG", "SYS", "GPU", "SM", "VOLATILE", "MMIO");
 
-    /** Bound on each memo's entries; past it, the memo is emptied and fills again. */
-    private static final int MEMO_LIMIT = 1 << 16;
+    /** Bound on each generation of the memo (see {@link RecentMemo}): above the largest corpus function's lines. */
+    private static final int MEMO_GENERATION = 1 << 17;
 
     private final SassReader reader;
     private final boolean descriptorInUr;
@@ -52,7 +51,7 @@ final class SassView {
      * Per line key, everything the passes ask of it: what a line means depends on its instruction and text alone,
      * and the post-allocation scheduler and every round of control-word making view the same lines.
      */
-    private final Map<LineKey, Line> lines = new ConcurrentHashMap<>();
+    private final RecentMemo<LineKey, Line> lines = new RecentMemo<>(MEMO_GENERATION);
     /**
      * mbarrier operations and asynchronous stores into a cluster's shared memory keep their place among memory
      * accesses and fences: an arrival releases, a phase check acquires, and either may reach any block's memory.
@@ -103,21 +102,12 @@ final class SassView {
     Line line(CodeLine line) {
         LineKey key = new LineKey(line.op(), line.text());
         Line l = lines.get(key);
-        return l != null ? l : remember(key, viewOf(line));
+        return l != null ? l : lines.put(key, viewOf(line));
     }
 
     /** The instruction with the extra ordering constraints of code motion. */
     SimpleInstr forMotion(CodeLine line) {
         return line(line).motion();
-    }
-
-    /** Puts {@code value} into the memo (emptied first when full) and returns what the memo holds for the key. */
-    private Line remember(LineKey key, Line value) {
-        if (lines.size() >= MEMO_LIMIT) {
-            lines.clear();
-        }
-        Line earlier = lines.putIfAbsent(key, value);
-        return earlier != null ? earlier : value;
     }
 
     private Line viewOf(CodeLine line) {

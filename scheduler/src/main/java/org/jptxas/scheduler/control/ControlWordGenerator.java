@@ -356,7 +356,7 @@ public final class ControlWordGenerator {
                         st.writer[f][reg] = i;
                         st.writerClass[f][reg] = c.variable() ? -1 : c.id();
                         st.writeTime[f][reg] = issue;
-                        st.writeSb[f][reg] = wsb >= 0 ? 1 << wsb : 0;
+                        st.setWriteSb(f, reg, wsb >= 0 ? 1 << wsb : 0);
                         st.wideLow[f][reg] = r.file() == RegFile.R && r.count() == 2 && reg == r.first() && !c.variable();
                         st.readSb[f][reg] = 0;
                     }
@@ -370,7 +370,7 @@ public final class ControlWordGenerator {
                             continue;
                         }
                         for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
-                            st.readSb[r.file().ordinal()][reg] |= 1 << rsb;
+                            st.addReadSb(r.file().ordinal(), reg, 1 << rsb);
                             st.reader[r.file().ordinal()][reg] = i;
                         }
                     }

@@ -131,7 +131,7 @@ public final class HazardScan {
                     // A memory instruction's predicate result is known once its sources are read: ptxas covers it
                     // with the read scoreboard.
                     int cover = wsb >= 0 ? 1 << wsb : predicate && rsbOf(cw) >= 0 ? 1 << rsbOf(cw) : IssueState.NO_SCOREBOARD;
-                    st.writeSb[f][reg] = !c.variable() ? 0 : cover;
+                    st.setWriteSb(f, reg, !c.variable() ? 0 : cover);
                     st.writePipe[f][reg] = c.variable() ? c.pipe() : -1;
                     st.varClass[f][reg] = c.variable() ? c.id() : -1;
                     st.wideLow[f][reg] = r.file() == RegFile.R && r.count() == 2 && reg == r.first() && !c.variable();
@@ -148,7 +148,7 @@ public final class HazardScan {
                         continue; // uniform operands and predicates are read at issue
                     }
                     for (int reg = r.first(); reg < r.first() + r.count() && !r.isZero(); reg++) {
-                        st.readSb[r.file().ordinal()][reg] |= 1 << rsb;
+                        st.addReadSb(r.file().ordinal(), reg, 1 << rsb);
                         st.reader[r.file().ordinal()][reg] = i;
                         long slot = IssueState.coverSlot(rsb, wsb >= 0 ? 1 << wsb : 0);
                         st.readCover[r.file().ordinal()][reg] = st.readCover[r.file().ordinal()][reg]

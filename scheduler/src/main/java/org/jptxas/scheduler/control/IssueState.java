@@ -32,8 +32,15 @@ public final class IssueState {
     final long[][] writeTime = new long[RegFile.values().length][];
     /** Producer index (for reports); -1 when merged or unknown. */
     final int[][] writer = new int[RegFile.values().length][];
+    /** Per register: the scoreboards of a pending variable-latency write; set through {@link #setWriteSb}. */
     final int[][] writeSb = new int[RegFile.values().length][];
+    /** Per register: the read scoreboards of pending late reads; added to through {@link #addReadSb}. */
     final int[][] readSb = new int[RegFile.values().length][];
+    /**
+     * Per file, a bit per register whose {@link #writeSb} or {@link #readSb} may be nonzero (every nonzero one has its
+     * bit): a wait then visits the few registers with something pending instead of every register of every file.
+     */
+    private final long[][] pending = new long[RegFile.values().length][];
     final int[][] reader = new int[RegFile.values().length][];
     final int[] sbCount = new int[8];
     final long[] sbSet = new long[8];
@@ -71,6 +78,7 @@ public final class IssueState {
             varClass[k] = filled(f.size(), -1);
             wideLow[k] = new boolean[f.size()];
             readCover[k] = new long[f.size()];
+            pending[k] = new long[(f.size() + 63) >>> 6];
         }
         for (int k = 0; k < 8; k++) {
             sbHistory[k] = new long[HISTORY];
@@ -106,6 +114,7 @@ public final class IssueState {
             varClass[k] = o.varClass[k].clone();
             wideLow[k] = o.wideLow[k].clone();
             readCover[k] = o.readCover[k].clone();
+            pending[k] = o.pending[k].clone();
         }
         for (int k = 0; k < 8; k++) {
             sbHistory[k] = o.sbHistory[k].clone();
@@ -219,6 +228,9 @@ public final class IssueState {
                     reader[k][r] = o.reader[k][r];
                 }
             }
+            for (int w = 0; w < pending[k].length; w++) {
+                pending[k][w] |= o.pending[k][w];
+            }
         }
         for (int k = 0; k < 8; k++) {
             if (o.sbCount[k] > 0) {
@@ -266,9 +278,10 @@ public final class IssueState {
                 continue;
             }
             for (int f = 0; f < writeSb.length; f++) {
-                for (int r = 0; r < writeSb[f].length; r++) {
+                for (int r = nextPending(f, 0); r >= 0; r = nextPending(f, r + 1)) {
                     if (writeSb[f][r] == NO_SCOREBOARD && writePipe[f][r] == sbPipe[k] && writeTime[f][r] <= sbSet[k]) {
                         writeSb[f][r] = 0;
+                        settle(f, r);
                     }
                 }
             }
@@ -348,11 +361,12 @@ public final class IssueState {
         }
         long done = sbHistory[k][pending];
         for (int f = 0; f < writeSb.length; f++) {
-            for (int r = 0; r < writeSb[f].length; r++) {
+            for (int r = nextPending(f, 0); r >= 0; r = nextPending(f, r + 1)) {
                 int ws = writeSb[f][r];
                 if (ws != 0 && writeTime[f][r] <= done
                         && ((ws & NO_SCOREBOARD) == 0 ? (ws >> k & 1) != 0 : writePipe[f][r] == sbPipe[k])) {
                     writeSb[f][r] = (ws & NO_SCOREBOARD) == 0 ? ws & ~(1 << k) : 0;
+                    settle(f, r);
                 }
             }
         }
@@ -376,14 +390,53 @@ public final class IssueState {
         for (int f = 0; f < writeSb.length; f++) {
             int[] ws = writeSb[f];
             int[] rs = readSb[f];
-            for (int r = 0; r < ws.length; r++) {
+            for (int r = nextPending(f, 0); r >= 0; r = nextPending(f, r + 1)) {
                 if (ws[r] != 0 && (ws[r] & NO_SCOREBOARD) == 0) {
                     ws[r] &= keep;
                 }
                 if (rs[r] != 0) {
                     rs[r] = clearReads(rs[r], readCover[f][r], mask);
                 }
+                settle(f, r);
             }
+        }
+    }
+
+    /** Register {@code r} of file {@code f} waits for the write scoreboards {@code sb} (0: none). */
+    void setWriteSb(int f, int r, int sb) {
+        writeSb[f][r] = sb;
+        if (sb != 0) {
+            pending[f][r >>> 6] |= 1L << r;
+        }
+    }
+
+    /** A late read of register {@code r} of file {@code f} is pending on the read scoreboards {@code sb}. */
+    void addReadSb(int f, int r, int sb) {
+        readSb[f][r] |= sb;
+        pending[f][r >>> 6] |= 1L << r;
+    }
+
+    /** The first register from {@code from} on in file {@code f} with something pending, or -1. */
+    private int nextPending(int f, int from) {
+        long[] bits = pending[f];
+        int w = from >>> 6;
+        if (w >= bits.length) {
+            return -1;
+        }
+        long word = bits[w] & -1L << from;
+        while (word == 0) {
+            if (++w == bits.length) {
+                return -1;
+            }
+            word = bits[w];
+        }
+        return (w << 6) + Long.numberOfTrailingZeros(word);
+    }
+
+    /** Drops register {@code r}'s pending bit once nothing is pending on it. */
+    private void settle(int f, int r) {
+        if (writeSb[f][r] == 0 && readSb[f][r] == 0) {
+            pending[f][r >>> 6] &= ~(1L << r);
         }
     }
 }
