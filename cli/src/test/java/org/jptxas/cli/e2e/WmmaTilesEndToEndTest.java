@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code wmma.mma} of the forms {@link org.jptxas.frontend.ptx.isa.WmmaTiles} describes (s8/u8, bf16, f16 of the
- * rectangular shapes, f64 m8n8k4, s4/u4 m8n8k32, b1 m8n8k128), between {@code wmma.load} of A, B and C in the layouts
+ * rectangular shapes with any accumulator types, f64 m8n8k4, s4/u4 m8n8k32, b1 m8n8k128), between {@code wmma.load} of A, B and C in the layouts
  * a case names and {@code wmma.store} of D: small integers, so every sum is exact and the interpreter, the emulator on
  * jptxas's cubin (read back by nvdisasm 12.5 as its {@code --out-sass}) and on ptxas 13's agree bit for bit with the
  * CPU reference.
@@ -122,6 +122,9 @@ class WmmaTilesEndToEndTest {
         "sm_86, m8n32k16, bf16, f32, f32, -, row, row, col, col",
         "sm_80, m32n8k16, f16, f32, f32, -, row, col, row, col", "sm_75, m32n8k16, f16, f16, f16, -, col, row, col, row",
         "sm_90, m8n32k16, f16, f16, f16, -, row, row, row, col", "sm_75, m8n32k16, f16, f32, f32, -, col, col, row, row",
+        "sm_80, m32n8k16, f16, f32, f16, -, row, row, col, row", "sm_75, m8n32k16, f16, f16, f32, -, col, row, row, col",
+        "sm_90, m32n8k16, f16, f16, f32, -, row, col, row, row", "sm_86, m8n32k16, f16, f32, f16, -, col, col, col, col",
+        "sm_75, m32n8k16, f16, f32, f16, -, row, col, row, col",
         "sm_80, m8n8k4, f64, f64, f64, -, row, col, row, col", "sm_90, m8n8k4, f64, f64, f64, -, col, row, col, row",
         "sm_75, m8n8k32, s4, s32, s32, -, row, col, row, col", "sm_80, m8n8k32, u4, s32, s32, sat, row, col, col, row",
         "sm_90, m8n8k32, s4, s32, s32, -, row, col, col, col",

@@ -97,9 +97,9 @@ final class WmmaInstruction {
         }
         PtxType type = t.wide() ? PtxType.B64 : PtxType.B32;
         int per = t.wide() ? 2 : 1;
-        int[] d = dsts(ops.get(0), t.accumulatorRegisters(), io);
+        int[] d = dsts(ops.get(0), t.dRegisters(), io);
         Src[] a = srcs(ops.get(1), t.aRegisters(), io, type), b = srcs(ops.get(2), t.bRegisters(), io, type);
-        Src[] c = srcs(ops.get(3), t.accumulatorRegisters(), io, type);
+        Src[] c = srcs(ops.get(3), t.cRegisters(), io, type);
         return (lanes, group) -> {
             if (group != -1) {
                 throw new InterpreterError("wmma.mma.sync needs all 32 lanes of the warp (executing: 0x"
@@ -110,6 +110,13 @@ final class WmmaInstruction {
                 wa[l] = words(a, lanes[l], per);
                 wb[l] = words(b, lanes[l], per);
                 acc[l] = words(c, lanes[l], per);
+                if (t.widenC()) { // f16 C widened to the f32 accumulator (exactly), low half first
+                    int[] w = new int[2 * acc[l].length];
+                    for (int i = 0; i < w.length; i++) {
+                        w[i] = widened(acc[l][i / 2] & 0xffffffffL, i % 2);
+                    }
+                    acc[l] = w;
+                }
             }
             for (int i = 0; i < specs.size(); i++) {
                 WmmaTiles.Tile tile = t.tiles().get(i);
@@ -128,7 +135,9 @@ final class WmmaInstruction {
             }
             for (int l = 0; l < 32; l++) {
                 for (int i = 0; i < d.length; i++) {
-                    long v = per == 2 ? acc[l][2 * i] & 0xffffffffL | (long) acc[l][2 * i + 1] << 32
+                    // f32 results rounded to f16 pairs last, to nearest even
+                    long v = t.packD() ? packed(acc[l][2 * i], acc[l][2 * i + 1])
+                            : per == 2 ? acc[l][2 * i] & 0xffffffffL | (long) acc[l][2 * i + 1] << 32
                             : acc[l][i] & 0xffffffffL;
                     Values.write(lanes[l], d[i], v);
                 }

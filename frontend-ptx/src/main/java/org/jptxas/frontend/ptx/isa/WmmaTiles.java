@@ -10,7 +10,9 @@ import java.util.List;
  * <ul>
  *   <li>m8n8k4 f64, m8n8k32 s4/u4, m8n8k128 b1 (xor or and popc): one {@code mma} of the same shape;
  *   <li>m16n16k16, m32n8k16, m8n32k16 with s8/u8 (s32, {@code .satfinite} kept), bf16 (f32) or, for the two
- *       rectangular shapes, f16 inputs with C and D of one type: one m16n8k16 per 16 x 8 tile of D, in row order;
+ *       rectangular shapes, f16 inputs: one m16n8k16 per 16 x 8 tile of D, in row order (f16 with f16 C and f32 D
+ *       or the other way round accumulates in f32: C's f16 pairs widened first, D rounded to f16 pairs last, as
+ *       ptxas does);
  *       m16n16k16 takes all of A and B's 8-column tile, m32n8k16 A's 16-row tile and all of B, and m8n32k16 is the
  *       transpose of m32n8k16 (the multiply's A operand is B's 16-column tile, its B operand all of A);
  *   <li>without the sm_80 shapes (Turing): 8-bit tiles as two m8n8k16 (A's rows 0-7, then 8-15), f16 tiles as two
@@ -18,7 +20,13 @@ import java.util.List;
  * </ul>
  * The A and B layouts a {@code wmma.mma} names do not change it: they are the layouts the fragments were loaded with.
  */
-public record WmmaTiles(List<Tile> tiles, int aRegisters, int bRegisters, int accumulatorRegisters, boolean wide) {
+public record WmmaTiles(List<Tile> tiles, int aRegisters, int bRegisters, int cRegisters, int dRegisters,
+        boolean wide, boolean widenC, boolean packD) {
+    /** Registers of the accumulator the multiplies read and write (C's, or its f32 widening's). */
+    public int accumulatorRegisters() {
+        return widenC ? 2 * cRegisters : packD ? 2 * dRegisters : cRegisters;
+    }
+
     /**
      * One multiply: the {@code mma} modifiers (after {@code mma}), whether its A operand comes from the wmma's B
      * fragment and its B operand from A ({@code swapped}), and the registers of each it reads (for the accumulator:
@@ -83,7 +91,7 @@ public record WmmaTiles(List<Tile> tiles, int aRegisters, int bRegisters, int ac
 
     private static WmmaTiles single(String shape, String in, String acc, List<String> extra, boolean wide) {
         Tile t = new Tile(mma(shape, acc, in, extra), false, List.of(0), List.of(0), List.of(0, 1));
-        return new WmmaTiles(List.of(t), 1, 1, 2, wide);
+        return new WmmaTiles(List.of(t), 1, 1, 2, 2, wide, false, false);
     }
 
     /** The 16-row shapes: a multiply per 16 x 8 tile of D (two along k, or two 8-row halves, without sm_80 shapes). */
@@ -92,18 +100,19 @@ public record WmmaTiles(List<Tile> tiles, int aRegisters, int bRegisters, int ac
         boolean f16 = in.equals("f16");
         if (eightBit ? !d.equals("s32") || !c.equals("s32")
                 : in.equals("bf16") ? !d.equals("f32") || !c.equals("f32") || !sm80
-                : !f16 || !d.equals(c) || shape.equals("m16n16k16")) {
+                : !f16 || shape.equals("m16n16k16")) {
             return null;
         }
         boolean tall = !shape.equals("m16n16k16"); // m32n8k16 or its transpose m8n32k16
         boolean swapped = shape.equals("m8n32k16");
         // registers of one 16 x 16 tile of the tall operand and of one 16 x 8 tile of the other
-        int tallTile = eightBit ? 2 : 4, wideTile = eightBit ? 1 : 2, accTile = d.equals("f16") ? 2 : 4;
+        boolean f32Accumulator = !(d.equals("f16") && c.equals("f16"));
+        int tallTile = eightBit ? 2 : 4, wideTile = eightBit ? 1 : 2, accTile = f32Accumulator ? 4 : 2;
         int tallRegs = tall ? 2 * tallTile : tallTile, otherRegs = tall ? wideTile : 2 * wideTile;
         // the PTX operands (f16 fragments always hold 8 registers, the distinct ones first)
         int aRegs = f16 ? 8 : swapped ? otherRegs : tallRegs, bRegs = f16 ? 8 : swapped ? tallRegs : otherRegs;
         List<Tile> tiles = new ArrayList<>();
-        String accType = d;
+        String accType = f32Accumulator ? (eightBit ? "s32" : "f32") : "f16";
         if (sm80) {
             for (int h = 0; h < 2; h++) {
                 List<Integer> t = range(tall ? h * tallTile : 0, tallTile);
@@ -127,7 +136,9 @@ public record WmmaTiles(List<Tile> tiles, int aRegisters, int bRegisters, int ac
                 }
             }
         }
-        return new WmmaTiles(List.copyOf(tiles), aRegs, bRegs, 2 * accTile, false);
+        int cRegs = c.equals("f16") ? 4 : 8, dRegs = d.equals("f16") ? 4 : 8;
+        return new WmmaTiles(List.copyOf(tiles), aRegs, bRegs, cRegs, dRegs, false, f32Accumulator && c.equals("f16"),
+                f32Accumulator && d.equals("f16"));
     }
 
     private static List<String> mma(String shape, String acc, String in, List<String> extra) {

@@ -134,15 +134,9 @@ public final class WmmaLowerer implements InstructionLowerer {
             }
             Reg r = cx.dst(out.get(k), PtxType.B32);
             Reg half = acc[k / per];
-            if (pack && cx.profile().has(TargetFeature.F2FP_PAIR)) {
+            if (pack) {
                 int e = 2 * (k % per);
-                m.op("F2FP", "PACK_AB", r, part(half, e + 1), part(half, e));
-            } else if (pack) { // each f32 rounded on its own, the halves joined
-                int e = 2 * (k % per);
-                Reg lo = m.r(), hi = m.r();
-                m.op("F2FP", "PACK_AB", lo, MathEmitter.RZ, part(half, e));
-                m.op("F2FP", "PACK_AB", hi, MathEmitter.RZ, part(half, e + 1));
-                m.op("PRMT", "", r, lo, 0x5410, hi);
+                pack(cx, m, r, Src.of(part(half, e)), Src.of(part(half, e + 1)));
             } else {
                 cx.emit("MOV", List.of(), List.of(r), List.of(Src.of(part(half, k % per))));
             }
@@ -162,7 +156,17 @@ public final class WmmaLowerer implements InstructionLowerer {
         int per = t.wide() ? 2 : 1;
         List<Src> a = words(cx, ops.get(1), t.aRegisters(), t.wide());
         List<Src> b = words(cx, ops.get(2), t.bRegisters(), t.wide());
-        List<Src> acc = new ArrayList<>(words(cx, ops.get(3), t.accumulatorRegisters(), t.wide()));
+        List<Src> acc = new ArrayList<>(words(cx, ops.get(3), t.cRegisters(), t.wide()));
+        MathEmitter m = new MathEmitter(cx);
+        if (t.widenC()) { // f16 C widened to the f32 accumulator, low half first
+            List<Src> wide = new ArrayList<>();
+            for (Src pair : acc) {
+                for (int h = 0; h < 2; h++) {
+                    wide.add(Src.of(QuadPairMma.half(m, pair, h)));
+                }
+            }
+            acc = wide;
+        }
         Map<List<Src>, Reg> tuples = new HashMap<>();
         for (WmmaTiles.Tile tile : t.tiles()) {
             MmaLowerer.Form f = MmaLowerer.form(tile.mma());
@@ -178,7 +182,7 @@ public final class WmmaLowerer implements InstructionLowerer {
             }
         }
         List<Operand> out = elements(ops.get(0));
-        if (out.size() != t.accumulatorRegisters()) {
+        if (out.size() != t.dRegisters()) {
             throw cx.unsupported("destination count");
         }
         for (int k = 0; k < out.size(); k++) {
@@ -186,10 +190,29 @@ public final class WmmaLowerer implements InstructionLowerer {
                 continue;
             }
             Reg r = cx.dst(out.get(k), t.wide() ? PtxType.B64 : PtxType.B32);
+            if (t.packD()) { // f32 results rounded to f16 pairs, as ptxas does
+                pack(cx, m, r, acc.get(2 * k), acc.get(2 * k + 1));
+                continue;
+            }
             for (int q = 0; q < per; q++) {
                 cx.emit("MOV", List.of(), List.of(per == 2 ? r.component(q) : r), List.of(acc.get(per * k + q)));
             }
         }
+    }
+
+    /**
+     * Two f32 rounded to an f16 pair in {@code r} ({@code lo} in the low half): {@code F2FP.PACK_AB}, or on a target
+     * without {@link TargetFeature#F2FP_PAIR} each on its own, joined by PRMT.
+     */
+    private static void pack(LoweringContext cx, MathEmitter m, Reg r, Src lo, Src hi) {
+        if (cx.profile().has(TargetFeature.F2FP_PAIR)) {
+            m.op("F2FP", "PACK_AB", r, hi, lo);
+            return;
+        }
+        Reg l = m.r(), h = m.r();
+        m.op("F2FP", "PACK_AB", l, MathEmitter.RZ, lo);
+        m.op("F2FP", "PACK_AB", h, MathEmitter.RZ, hi);
+        m.op("PRMT", "", r, l, 0x5410, h);
     }
 
     /** A fragment's registers as 32-bit words (an f64 register as its low word, then its high one). */

@@ -99,9 +99,11 @@ class WmmaLowererTest {
                 f64.tiles().stream().map(WmmaTiles.Tile::mma).toList());
         assertEquals(words("x.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc"), WmmaTiles.of(
                 words("wmma.mma.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32.xor.popc"), true).tiles().get(0).mma());
-        // the forms WmmaForm has, mixed f16 accumulators of the rectangular shapes, bf16 on Turing: not tiles
+        // the forms WmmaForm has and bf16 on Turing are not tiles
         assertNull(WmmaTiles.of(words("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32"), true));
-        assertNull(WmmaTiles.of(words("wmma.mma.sync.aligned.row.col.m32n8k16.f32.f16"), true));
+        WmmaTiles mixed = WmmaTiles.of(words("wmma.mma.sync.aligned.row.col.m32n8k16.f32.f16"), true);
+        assertEquals(List.of(true, false, 8, 4, 8), List.of(mixed.widenC(), mixed.packD(), mixed.dRegisters(),
+                mixed.cRegisters(), mixed.accumulatorRegisters()));
         assertNull(WmmaTiles.of(words("wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32"), false));
         assertNull(WmmaTiles.of(words("wmma.mma.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32.xor"), true));
     }
