@@ -195,18 +195,8 @@ class WmmaLoadStoreEndToEndTest {
         int[] in = new Random(32).ints(IN, 0, 1 << 30).toArray();
         in[IN - 1] = LD;
         int[] expected = fragments(f, in);
-
-        ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(REGISTRY, ptx, arch, false, false);
-        assertArrayEquals(expected, runDump(ours.cubin(), arch, in, dir.resolve("jptxas")), "jptxas's cubin");
-        WarpKernelHarness.assertReadByNvdisasmAndHazardFree(ours, arch, dir);
-        byte[] theirs = WarpKernelHarness.ptxas13Cubin(ptx, arch);
-        assertArrayEquals(expected, runDump(theirs, arch, in, dir.resolve("ptxas")), "ptxas's cubin");
-
-        Launch launch = WarpKernelHarness.launch("sm_80", "wmma_dump", in, 256, dir.resolve("interpreter"));
-        LaunchResult r = PtxInterpreter.load("wmma_dump.ptx", dump(form, f).replace("%TARGET%", "sm_80"))
-                .execute(launch, ExecutionLimits.DEFAULT);
-        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
-        assertArrayEquals(expected, WarpKernelHarness.output(launch), "the interpreter");
+        String sm80 = dump(form, f).replace("%TARGET%", "sm_80");
+        WarpKernelHarness.assertThreeWays(REGISTRY, ptx, arch, sm80, "wmma_dump", in, expected, dir);
     }
 
     /** The dump kernel of {@code form}: 32-bit registers x, or f64 registers y for an f64 fragment. */
@@ -308,22 +298,8 @@ class WmmaLoadStoreEndToEndTest {
                 }
             }
         }
-        ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(REGISTRY, ptx, arch, false, false);
-        assertArrayEquals(expected, WarpKernelHarness.emulate(ours.cubin(), arch,
-                WarpKernelHarness.launch(arch, "wmma_copy", in, OUT, dir.resolve("jptxas"))), "jptxas's cubin");
-        WarpKernelHarness.assertReadByNvdisasmAndHazardFree(ours, arch, dir);
-        byte[] theirs = WarpKernelHarness.ptxas13Cubin(ptx, arch);
-        assertArrayEquals(expected, WarpKernelHarness.emulate(theirs, arch,
-                WarpKernelHarness.launch(arch, "wmma_copy", in, OUT, dir.resolve("ptxas"))), "ptxas's cubin");
-        Launch launch = WarpKernelHarness.launch("sm_80", "wmma_copy", in, OUT, dir.resolve("interpreter"));
-        LaunchResult r = PtxInterpreter.load("wmma_copy.ptx", text.replace("%TARGET%", "sm_80"))
-                .execute(launch, ExecutionLimits.DEFAULT);
-        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
-        assertArrayEquals(expected, WarpKernelHarness.output(launch), "the interpreter");
-    }
-
-    private static int[] runDump(byte[] cubin, String arch, int[] in, Path dir) throws Exception {
-        return WarpKernelHarness.emulate(cubin, arch, WarpKernelHarness.launch(arch, "wmma_dump", in, 256, dir));
+        WarpKernelHarness.assertThreeWays(REGISTRY, ptx, arch, text.replace("%TARGET%", "sm_80"), "wmma_copy", in,
+                expected, dir);
     }
 
     private static String kernel(String type, String al, String bl, String cl, String dl) {

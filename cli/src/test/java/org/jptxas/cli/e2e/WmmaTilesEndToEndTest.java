@@ -1,20 +1,13 @@
 package org.jptxas.cli.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 import org.jptxas.frontend.ptx.isa.WmmaFragment;
-import org.jptxas.isel.codegen.ModuleCodegen;
-import org.jptxas.simulator.exec.ExecutionLimits;
-import org.jptxas.simulator.exec.Launch;
-import org.jptxas.simulator.exec.LaunchResult;
 import org.jptxas.simulator.numeric.SmallFloats;
-import org.jptxas.simulator.ptx.PtxInterpreter;
 import org.jptxas.spi.BackendRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -138,16 +131,7 @@ class WmmaTilesEndToEndTest {
         int[] input = inputs(k);
         int[] expected = reference(k, input);
 
-        ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(REGISTRY, ptx, arch, false, false);
-        assertArrayEquals(expected, run(ours.cubin(), arch, input, dir.resolve("jptxas")), "jptxas's cubin");
-        WarpKernelHarness.assertReadByNvdisasmAndHazardFree(ours, arch, dir);
-        byte[] theirs = WarpKernelHarness.ptxas13Cubin(ptx, arch);
-        assertArrayEquals(expected, run(theirs, arch, input, dir.resolve("ptxas")), "ptxas's cubin");
-
-        Launch launch = WarpKernelHarness.launch("sm_80", "wmma_tiles", input, OUT, dir.resolve("interpreter"));
-        LaunchResult r = PtxInterpreter.load("wmma_tiles.ptx", k.ptx("sm_80")).execute(launch, ExecutionLimits.DEFAULT);
-        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
-        assertArrayEquals(expected, WarpKernelHarness.output(launch), "the interpreter");
+        WarpKernelHarness.assertThreeWays(REGISTRY, ptx, arch, k.ptx("sm_80"), "wmma_tiles", input, expected, dir);
     }
 
     /** The reference depends on the product: a zero A would hide a wrong multiply. */
@@ -262,7 +246,4 @@ class WmmaTilesEndToEndTest {
         return out;
     }
 
-    private static int[] run(byte[] cubin, String arch, int[] in, Path dir) throws Exception {
-        return WarpKernelHarness.emulate(cubin, arch, WarpKernelHarness.launch(arch, "wmma_tiles", in, OUT, dir));
-    }
 }
