@@ -1,5 +1,6 @@
 package org.jptxas.cli.e2e;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +17,7 @@ import org.jptxas.simulator.exec.ExecutionLimits;
 import org.jptxas.simulator.exec.Launch;
 import org.jptxas.simulator.exec.LaunchResult;
 import org.jptxas.simulator.launch.LaunchSpecReader;
+import org.jptxas.simulator.ptx.PtxInterpreter;
 import org.jptxas.simulator.sass.SassEmulator;
 import org.jptxas.spi.BackendRegistry;
 import org.jptxas.spi.TestTargets;
@@ -80,6 +82,27 @@ final class WarpKernelHarness {
         OracleCubins.Compiled c = OracleCubins.ptxas13(ptx, arch);
         assertTrue(c.ok(), c.diagnostics());
         return Files.readAllBytes(c.cubin().orElseThrow());
+    }
+
+    /**
+     * The three ways one warp's {@code entry} (written at {@code ptx}, its text for sm_80 in {@code sm80Text}) must
+     * compute {@code expected} from {@code in}: the emulator on jptxas's cubin for {@code arch} (which nvdisasm reads
+     * as printed, without hazards), on ptxas 13's, and the interpreter.
+     */
+    static void assertThreeWays(BackendRegistry registry, Path ptx, String arch, String sm80Text, String entry,
+            int[] in, int[] expected, Path dir) throws Exception {
+        ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(registry, ptx, arch, false, false);
+        assertArrayEquals(expected, emulate(ours.cubin(), arch, launch(arch, entry, in, expected.length,
+                dir.resolve("jptxas"))), "jptxas's cubin");
+        assertReadByNvdisasmAndHazardFree(ours, arch, dir);
+        byte[] theirs = ptxas13Cubin(ptx, arch);
+        assertArrayEquals(expected, emulate(theirs, arch, launch(arch, entry, in, expected.length,
+                dir.resolve("ptxas"))), "ptxas's cubin");
+        Launch interpreted = launch("sm_80", entry, in, expected.length, dir.resolve("interpreter"));
+        LaunchResult r = PtxInterpreter.load(ptx.getFileName().toString(), sm80Text)
+                .execute(interpreted, ExecutionLimits.DEFAULT);
+        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
+        assertArrayEquals(expected, output(interpreted), "the interpreter");
     }
 
     /** The first diagnostic compiling {@code ptx} for {@code arch} gives, or "" if it compiles. */

@@ -148,6 +148,7 @@ class WmmaLoadStoreEndToEndTest {
             .visible .entry wmma_dump(.param .u64 pin, .param .u64 pout)
             {
               .reg .b32 x<8>, ld, lane;
+              .reg .f64 y<2>;
               .reg .u64 ri, ro, off;
               ld.param.u64 ri, [pin];
               ld.param.u64 ro, [pout];
@@ -174,48 +175,67 @@ class WmmaLoadStoreEndToEndTest {
         "sm_89, a.sync.aligned.col.m32n8k16.global.bf16", "sm_90, b.sync.aligned.col.m32n8k16.global.bf16",
         "sm_75, a.sync.aligned.row.m8n32k16.global.f16", "sm_80, b.sync.aligned.row.m8n32k16.global.f16",
         "sm_86, c.sync.aligned.row.m8n32k16.global.f16", "sm_90, c.sync.aligned.col.m8n32k16.global.f32",
-        "sm_80, a.sync.aligned.col.m8n32k16.global.bf16", "sm_89, c.sync.aligned.row.m8n32k16.global.f32"})
+        "sm_80, a.sync.aligned.col.m8n32k16.global.bf16", "sm_89, c.sync.aligned.row.m8n32k16.global.f32",
+        "sm_75, a.sync.aligned.row.m16n16k16.global.s8", "sm_80, a.sync.aligned.col.m16n16k16.global.u8",
+        "sm_86, b.sync.aligned.row.m16n16k16.global.s8", "sm_90, b.sync.aligned.col.m16n16k16.global.u8",
+        "sm_80, a.sync.aligned.row.m32n8k16.global.s8", "sm_89, b.sync.aligned.row.m32n8k16.global.u8",
+        "sm_80, a.sync.aligned.col.m8n32k16.global.u8", "sm_90, b.sync.aligned.row.m8n32k16.global.s8",
+        "sm_75, c.sync.aligned.row.m16n16k16.global.s32", "sm_80, c.sync.aligned.col.m32n8k16.global.s32",
+        "sm_86, c.sync.aligned.row.m8n32k16.global.s32",
+        "sm_75, a.sync.aligned.row.m8n8k32.global.s4", "sm_80, b.sync.aligned.col.m8n8k32.global.u4",
+        "sm_89, c.sync.aligned.col.m8n8k32.global.s32", "sm_80, a.sync.aligned.row.m8n8k128.global.b1",
+        "sm_86, b.sync.aligned.col.m8n8k128.global.b1", "sm_80, c.sync.aligned.row.m8n8k128.global.s32",
+        "sm_80, a.sync.aligned.row.m8n8k4.global.f64", "sm_86, a.sync.aligned.col.m8n8k4.global.f64",
+        "sm_89, b.sync.aligned.row.m8n8k4.global.f64", "sm_90, b.sync.aligned.col.m8n8k4.global.f64",
+        "sm_80, c.sync.aligned.row.m8n8k4.global.f64", "sm_90, c.sync.aligned.col.m8n8k4.global.f64"})
     void bothCompilersCubinsLoadTheFragment(String arch, String form, @TempDir Path dir) throws Exception {
         WmmaFragment f = WmmaFragment.of(List.of(("load." + form).split("\\.")));
         Path ptx = dir.resolve("wmma_dump.ptx");
-        Files.writeString(ptx, dump(form, f.registers()).replace("%TARGET%", arch));
+        Files.writeString(ptx, dump(form, f).replace("%TARGET%", arch));
         int[] in = new Random(32).ints(IN, 0, 1 << 30).toArray();
         in[IN - 1] = LD;
         int[] expected = fragments(f, in);
-
-        ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(REGISTRY, ptx, arch, false, false);
-        assertArrayEquals(expected, runDump(ours.cubin(), arch, in, dir.resolve("jptxas")), "jptxas's cubin");
-        WarpKernelHarness.assertReadByNvdisasmAndHazardFree(ours, arch, dir);
-        byte[] theirs = WarpKernelHarness.ptxas13Cubin(ptx, arch);
-        assertArrayEquals(expected, runDump(theirs, arch, in, dir.resolve("ptxas")), "ptxas's cubin");
-
-        Launch launch = WarpKernelHarness.launch("sm_80", "wmma_dump", in, 256, dir.resolve("interpreter"));
-        LaunchResult r = PtxInterpreter.load("wmma_dump.ptx", dump(form, f.registers()).replace("%TARGET%", "sm_80"))
-                .execute(launch, ExecutionLimits.DEFAULT);
-        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
-        assertArrayEquals(expected, WarpKernelHarness.output(launch), "the interpreter");
+        String sm80 = dump(form, f).replace("%TARGET%", "sm_80");
+        WarpKernelHarness.assertThreeWays(REGISTRY, ptx, arch, sm80, "wmma_dump", in, expected, dir);
     }
 
-    private static String dump(String form, int n) {
+    /** The dump kernel of {@code form}: 32-bit registers x, or f64 registers y for an f64 fragment. */
+    private static String dump(String form, WmmaFragment f) {
         StringBuilder regs = new StringBuilder(), stores = new StringBuilder();
-        for (int i = 0; i < n; i++) {
-            regs.append(i == 0 ? "" : ", ").append("x").append(i);
-            stores.append("  st.global.b32 [ro+").append(4 * i).append("], x").append(i).append(";\n");
+        String reg = f.wideRegisters() ? "y" : "x", type = f.wideRegisters() ? "f64" : "b32";
+        int bytes = f.wideRegisters() ? 8 : 4;
+        for (int i = 0; i < f.registers(); i++) {
+            regs.append(i == 0 ? "" : ", ").append(reg).append(i);
+            stores.append("  st.global.").append(type).append(" [ro+").append(bytes * i).append("], ").append(reg)
+                    .append(i).append(";\n");
         }
         return DUMP.replace("%FORM%", form).replace("%REGS%", regs).replace("%STORES%", stores);
     }
 
-    /** Lane t's register i at word 8t + i: the elements at the fragment's positions, the low half first. */
+    /**
+     * Lane t's register i at word 8t + i (an f64 register at words 8t + 2i, 8t + 2i + 1): the elements at the
+     * fragment's positions, the lowest bits first; a sub-byte register is the word its first element starts.
+     */
     private static int[] fragments(WmmaFragment f, int[] in) {
         int[] out = new int[256];
-        int bytes = f.element().bytes();
+        int bits = f.element().bits();
         for (int lane = 0; lane < 32; lane++) {
             for (int r = 0; r < f.registers(); r++) {
+                if (bits == 64) {
+                    int at = (int) f.offset(lane, r, 0, LD) * 2;
+                    out[8 * lane + 2 * r] = in[at];
+                    out[8 * lane + 2 * r + 1] = in[at + 1];
+                    continue;
+                }
+                if (bits < 8) {
+                    out[8 * lane + r] = in[(int) f.offset(lane, r, 0, LD) / f.elementsPerRegister()];
+                    continue;
+                }
                 int word = 0;
                 for (int e = 0; e < f.elementsPerRegister(); e++) {
-                    int at = (int) f.offset(lane, r, e, LD) * bytes;
-                    int v = bytes == 4 ? in[at / 4] : in[at / 4] >>> 8 * (at % 4) & 0xffff;
-                    word |= v << 16 * e;
+                    int at = (int) f.offset(lane, r, e, LD) * bits / 8;
+                    int v = bits == 32 ? in[at / 4] : in[at / 4] >>> 8 * (at % 4) & (1 << bits) - 1;
+                    word |= v << bits * e;
                 }
                 out[8 * lane + r] = word;
             }
@@ -223,8 +243,63 @@ class WmmaLoadStoreEndToEndTest {
         return out;
     }
 
-    private static int[] runDump(byte[] cubin, String arch, int[] in, Path dir) throws Exception {
-        return WarpKernelHarness.emulate(cubin, arch, WarpKernelHarness.launch(arch, "wmma_dump", in, 256, dir));
+    static final String COPY = """
+            .version 7.8
+            .target %TARGET%
+            .address_size 64
+            .shared .align 16 .b8 tile[2048];
+            .visible .entry wmma_copy(.param .u64 pin, .param .u64 pout)
+            {
+              .reg .b32 ld, sh;
+              .reg .%T% x<8>;
+              .reg .u64 ri, ro;
+              ld.param.u64 ri, [pin];
+              ld.param.u64 ro, [pout];
+              cvta.to.global.u64 ri, ri;
+              cvta.to.global.u64 ro, ro;
+              ld.global.u32 ld, [ri+6144];
+              mov.u32 sh, tile;
+              wmma.load.c.sync.aligned.%CL%.%SHAPE%.global.%T% {%REGS%}, [ri], ld;
+              wmma.store.d.sync.aligned.%DL%.%SHAPE%.shared.%T% [sh], {%REGS%};
+              wmma.load.c.sync.aligned.%DL%.%SHAPE%.shared.%T% {%REGS%}, [sh];
+              wmma.store.d.sync.aligned.%DL%.%SHAPE%.%T% [ro], {%REGS%}, ld;
+              ret;
+            }
+            """;
+
+    /**
+     * s32 and f64 accumulators loaded in one layout (global, stride read at run time), stored to shared memory in
+     * another (default stride), read back and stored through a generic address with the stride: the output is the
+     * input matrix moved to the second layout.
+     */
+    @ParameterizedTest
+    @CsvSource({"sm_75, m16n16k16, s32, row, col", "sm_80, m32n8k16, s32, col, row", "sm_86, m8n32k16, s32, col, col",
+        "sm_80, m8n8k32, s32, col, row", "sm_89, m8n8k128, s32, row, col", "sm_80, m8n8k4, f64, row, col",
+        "sm_90, m8n8k4, f64, col, col"})
+    void accumulatorsStoreWhatTheyLoaded(String arch, String shape, String type, String cl, String dl,
+            @TempDir Path dir) throws Exception {
+        WmmaFragment f = WmmaFragment.of(List.of(("load.c.sync.aligned." + cl + "." + shape + "." + type).split("\\.")));
+        StringBuilder regs = new StringBuilder();
+        for (int i = 0; i < f.registers(); i++) {
+            regs.append(i == 0 ? "" : ", ").append("x").append(i);
+        }
+        String text = COPY.replace("%SHAPE%", shape).replace("%T%", type).replace("%CL%", cl).replace("%DL%", dl)
+                .replace("%REGS%", regs);
+        Path ptx = dir.resolve("wmma_copy.ptx");
+        Files.writeString(ptx, text.replace("%TARGET%", arch));
+        int[] in = new Random(33).ints(IN, 0, 1 << 30).toArray();
+        in[IN - 1] = LD;
+        int words = type.equals("f64") ? 2 : 1;
+        int[] expected = new int[OUT];
+        for (int r = 0; r < f.rows(); r++) {
+            for (int c = 0; c < f.columns(); c++) {
+                for (int w = 0; w < words; w++) {
+                    expected[words * at(dl, r, c) + w] = in[words * at(cl, r, c) + w];
+                }
+            }
+        }
+        WarpKernelHarness.assertThreeWays(REGISTRY, ptx, arch, text.replace("%TARGET%", "sm_80"), "wmma_copy", in,
+                expected, dir);
     }
 
     private static String kernel(String type, String al, String bl, String cl, String dl) {

@@ -341,7 +341,11 @@ final class WarpCompiler {
         }
         org.jptxas.simulator.exec.WarpMma.Spec s = WmmaInstruction.spec(ic.mods);
         if (s == null) {
-            throw ic.unsupported();
+            org.jptxas.frontend.ptx.isa.WmmaTiles tiles = org.jptxas.frontend.ptx.isa.WmmaTiles.of(ic.mods, true);
+            if (tiles == null) {
+                throw ic.unsupported();
+            }
+            return ic.warp(WmmaInstruction.compile(tiles, ic.ops, operands()), t -> 0xffffffffL);
         }
         return ic.warp(WmmaInstruction.compile(org.jptxas.frontend.ptx.isa.WmmaForm.of(ic.mods), s, ic.ops,
                 operands()), t -> 0xffffffffL);

@@ -34,14 +34,17 @@ final class WmmaMemoryInstruction {
             if (f.load()) {
                 dst[i] = ic.dst(elements.get(i));
             } else {
-                src[i] = ic.src(elements.get(i), PtxType.B32);
+                src[i] = ic.src(elements.get(i), f.wideRegisters() ? PtxType.B64 : PtxType.B32);
             }
         }
         Src addr = ic.memory(ops.get(f.load() ? 1 : 0));
         long fixed = f.defaultStride();
         Src stride = ops.size() == 3 ? ic.src(ops.get(2), PtxType.U32) : t -> fixed;
         AddressSpace space = ic.space();
-        int bytes = f.element().bytes(), per = f.elementsPerRegister(), bits = 8 * bytes;
+        // sub-byte elements fill whole 32-bit words (their rows are whole words): one access per register
+        boolean subByte = f.element().bits() < 8;
+        int per = subByte ? 1 : f.elementsPerRegister(), bits = subByte ? 32 : f.element().bits(), bytes = bits / 8;
+        long elementsPerAccess = subByte ? f.elementsPerRegister() : 1;
         String where = "line " + ic.line() + " (" + ic.text() + ")";
         return ic.warp((lanes, group) -> {
             if (group != -1) {
@@ -55,7 +58,7 @@ final class WmmaMemoryInstruction {
                     for (int r = 0; r < n; r++) {
                         long word = f.load() ? 0 : src[r].get(th);
                         for (int e = 0; e < per; e++) {
-                            long a = base + bytes * f.offset(l, r, e, ld);
+                            long a = base + bytes * (f.offset(l, r, e, ld) / elementsPerAccess);
                             if (f.load()) {
                                 word |= th.machine.load(th, space, a, bytes) << bits * e;
                             } else if (r < f.distinctRegisters()) {

@@ -209,18 +209,7 @@ public final class MmaLowerer implements InstructionLowerer {
         Reg a = tuple(cx, ops.get(1), f.a(), wide);
         Reg b = tuple(cx, ops.get(2), f.b(), wide);
         Reg c = tuple(cx, ops.get(3), f.c(), wide);
-        Reg d;
-        if (f.opcode().equals("IMMA") && f.mods().get(1).endsWith("4") && !cx.profile().has(TargetFeature.INT4_IMMA)) {
-            d = WidenedMma.int4(cx, f, a, b, c);
-        } else if (f.opcode().equals("QMMA") && !cx.profile().has(TargetFeature.FP8_MMA)) {
-            d = WidenedMma.fp8(cx, f, a, b, c);
-        } else if (f.opcode().equals("BMMA") && f.mods().contains("XOR")
-                && !cx.profile().has(TargetFeature.BINARY_MMA_XOR)) {
-            d = WidenedMma.xorPopc(cx, f, a, b, c);
-        } else {
-            d = cx.newReg(RegFile.R, f.d());
-            cx.emit(f.opcode(), f.mods(), List.of(d), List.of(Src.of(a), Src.of(b), Src.of(c)));
-        }
+        Reg d = multiply(cx, f, a, b, c);
         List<Operand> out = elements(ops.get(0));
         int per = wide ? 2 : 1;
         if (out.size() * per != f.d()) {
@@ -235,6 +224,24 @@ public final class MmaLowerer implements InstructionLowerer {
                 cx.emit("MOV", List.of(), List.of(wide ? r.component(q) : r), List.of(Src.of(part(d, per * k + q))));
             }
         }
+    }
+
+    /**
+     * The multiply of form {@code f} on the tuples {@code a}, {@code b}, {@code c}: its D tuple (from two multiplies
+     * the target has when it lacks the form, {@link WidenedMma}).
+     */
+    static Reg multiply(LoweringContext cx, Form f, Reg a, Reg b, Reg c) {
+        if (f.opcode().equals("IMMA") && f.mods().get(1).endsWith("4") && !cx.profile().has(TargetFeature.INT4_IMMA)) {
+            return WidenedMma.int4(cx, f, a, b, c);
+        } else if (f.opcode().equals("QMMA") && !cx.profile().has(TargetFeature.FP8_MMA)) {
+            return WidenedMma.fp8(cx, f, a, b, c);
+        } else if (f.opcode().equals("BMMA") && f.mods().contains("XOR")
+                && !cx.profile().has(TargetFeature.BINARY_MMA_XOR)) {
+            return WidenedMma.xorPopc(cx, f, a, b, c);
+        }
+        Reg d = cx.newReg(RegFile.R, f.d());
+        cx.emit(f.opcode(), f.mods(), List.of(d), List.of(Src.of(a), Src.of(b), Src.of(c)));
+        return d;
     }
 
     /** A fragment's registers copied into a fresh tuple of {@code n} 32-bit registers ({@code wide}: f64 elements). */

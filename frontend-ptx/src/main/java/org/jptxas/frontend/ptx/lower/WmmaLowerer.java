@@ -15,6 +15,7 @@ import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.frontend.ptx.isa.WmmaForm;
+import org.jptxas.frontend.ptx.isa.WmmaTiles;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
@@ -85,7 +86,12 @@ public final class WmmaLowerer implements InstructionLowerer {
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
         Plan p = plan(insn.modifiers(), cx.profile().has(TargetFeature.HMMA_16816));
         if (p == null) {
-            throw cx.unsupported("this shape, layout or type combination");
+            WmmaTiles tiles = WmmaTiles.of(insn.modifiers(), cx.profile().has(TargetFeature.HMMA_16816));
+            if (tiles == null) {
+                throw cx.unsupported("this shape, layout or type combination");
+            }
+            lowerTiles(insn, cx, tiles);
+            return;
         }
         List<Operand> ops = insn.operands();
         if (ops.size() != 4) {
@@ -128,18 +134,112 @@ public final class WmmaLowerer implements InstructionLowerer {
             }
             Reg r = cx.dst(out.get(k), PtxType.B32);
             Reg half = acc[k / per];
-            if (pack && cx.profile().has(TargetFeature.F2FP_PAIR)) {
+            if (pack) {
                 int e = 2 * (k % per);
-                m.op("F2FP", "PACK_AB", r, part(half, e + 1), part(half, e));
-            } else if (pack) { // each f32 rounded on its own, the halves joined
-                int e = 2 * (k % per);
-                Reg lo = m.r(), hi = m.r();
-                m.op("F2FP", "PACK_AB", lo, MathEmitter.RZ, part(half, e));
-                m.op("F2FP", "PACK_AB", hi, MathEmitter.RZ, part(half, e + 1));
-                m.op("PRMT", "", r, lo, 0x5410, hi);
+                pack(cx, m, r, Src.of(part(half, e)), Src.of(part(half, e + 1)));
             } else {
                 cx.emit("MOV", List.of(), List.of(r), List.of(Src.of(part(half, k % per))));
             }
         }
+    }
+
+    /**
+     * The {@link WmmaTiles} forms: each multiply on copies of the fragment registers it reads (a run read twice is
+     * copied once), its D replacing its part of the accumulator, which is copied out at the end. f64 registers are
+     * handled as their two 32-bit words.
+     */
+    private static void lowerTiles(Instruction insn, LoweringContext cx, WmmaTiles t) throws CompilationException {
+        List<Operand> ops = insn.operands();
+        if (ops.size() != 4) {
+            throw cx.unsupported("operand count");
+        }
+        int per = t.wide() ? 2 : 1;
+        List<Src> a = words(cx, ops.get(1), t.aRegisters(), t.wide());
+        List<Src> b = words(cx, ops.get(2), t.bRegisters(), t.wide());
+        List<Src> acc = new ArrayList<>(words(cx, ops.get(3), t.cRegisters(), t.wide()));
+        MathEmitter m = new MathEmitter(cx);
+        if (t.widenC()) { // f16 C widened to the f32 accumulator, low half first
+            List<Src> wide = new ArrayList<>();
+            for (Src pair : acc) {
+                for (int h = 0; h < 2; h++) {
+                    wide.add(Src.of(QuadPairMma.half(m, pair, h)));
+                }
+            }
+            acc = wide;
+        }
+        Map<List<Src>, Reg> tuples = new HashMap<>();
+        for (WmmaTiles.Tile tile : t.tiles()) {
+            MmaLowerer.Form f = MmaLowerer.form(tile.mma());
+            if (f == null) {
+                throw cx.unsupported("this shape, layout or type combination");
+            }
+            Reg ta = tuples.computeIfAbsent(pick(tile.swapped() ? b : a, tile.a(), per), l -> tuple(cx, l));
+            Reg tb = tuples.computeIfAbsent(pick(tile.swapped() ? a : b, tile.b(), per), l -> tuple(cx, l));
+            List<Src> c = pick(acc, tile.acc(), per);
+            Reg d = MmaLowerer.multiply(cx, f, ta, tb, tuple(cx, c));
+            for (int i = 0; i < c.size(); i++) {
+                acc.set(per * tile.acc().get(i / per) + i % per, Src.of(part(d, i)));
+            }
+        }
+        List<Operand> out = elements(ops.get(0));
+        if (out.size() != t.dRegisters()) {
+            throw cx.unsupported("destination count");
+        }
+        for (int k = 0; k < out.size(); k++) {
+            if (out.get(k) instanceof Operand.Sink) {
+                continue;
+            }
+            Reg r = cx.dst(out.get(k), t.wide() ? PtxType.B64 : PtxType.B32);
+            if (t.packD()) { // f32 results rounded to f16 pairs, as ptxas does
+                pack(cx, m, r, acc.get(2 * k), acc.get(2 * k + 1));
+                continue;
+            }
+            for (int q = 0; q < per; q++) {
+                cx.emit("MOV", List.of(), List.of(per == 2 ? r.component(q) : r), List.of(acc.get(per * k + q)));
+            }
+        }
+    }
+
+    /**
+     * Two f32 rounded to an f16 pair in {@code r} ({@code lo} in the low half): {@code F2FP.PACK_AB}, or on a target
+     * without {@link TargetFeature#F2FP_PAIR} each on its own, joined by PRMT.
+     */
+    private static void pack(LoweringContext cx, MathEmitter m, Reg r, Src lo, Src hi) {
+        if (cx.profile().has(TargetFeature.F2FP_PAIR)) {
+            m.op("F2FP", "PACK_AB", r, hi, lo);
+            return;
+        }
+        Reg l = m.r(), h = m.r();
+        m.op("F2FP", "PACK_AB", l, MathEmitter.RZ, lo);
+        m.op("F2FP", "PACK_AB", h, MathEmitter.RZ, hi);
+        m.op("PRMT", "", r, l, 0x5410, h);
+    }
+
+    /** A fragment's registers as 32-bit words (an f64 register as its low word, then its high one). */
+    private static List<Src> words(LoweringContext cx, Operand fragment, int n, boolean wide)
+            throws CompilationException {
+        if (!wide) {
+            return registers(cx, fragment, n);
+        }
+        List<Operand> els = elements(fragment);
+        if (els.size() != n) {
+            throw cx.unsupported("fragment of " + els.size() + " registers");
+        }
+        List<Src> l = new ArrayList<>();
+        for (Operand e : els) {
+            Src v = cx.src(e, PtxType.B64);
+            l.add(Ptx.part(v, 0));
+            l.add(Ptx.part(v, 1));
+        }
+        return l;
+    }
+
+    /** The words of registers {@code regs} ({@code per} words each). */
+    private static List<Src> pick(List<Src> words, List<Integer> regs, int per) {
+        List<Src> l = new ArrayList<>();
+        for (int r : regs) {
+            l.addAll(words.subList(per * r, per * r + per));
+        }
+        return l;
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.List;
+import org.jptxas.frontend.ptx.isa.WmmaTiles;
 import org.junit.jupiter.api.Test;
 
 /** The HMMA chains of wmma.mma, as ptxas 13 writes them (sm_75: HMMA.1688 pairs; sm_80+: HMMA.16816 per half). */
@@ -64,5 +65,46 @@ class WmmaLowererTest {
         assertNull(WmmaLowerer.plan(words("wmma.mma.sync.aligned.row.col.m32n8k16.f32.f32"), true));
         assertNull(WmmaLowerer.plan(words("wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16"), true));
         assertNull(WmmaLowerer.plan(words("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32.satfinite"), true));
+    }
+
+    /** The other forms as mma.sync tiles, as ptxas 13 writes them (its SASS for sm_80 and sm_75 in the comments). */
+    @Test
+    void otherFormsAreMmaTiles() {
+        // sm_80: IMMA.16816.S8.S8 per 16 x 8 half of D: all of A, B register h, C registers 4h..4h+3
+        WmmaTiles s8 = WmmaTiles.of(words("wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32"), true);
+        assertEquals(List.of(
+                new WmmaTiles.Tile(words("x.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32"), false, List.of(0, 1),
+                        List.of(0), List.of(0, 1, 2, 3)),
+                new WmmaTiles.Tile(words("x.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32"), false, List.of(0, 1),
+                        List.of(1), List.of(4, 5, 6, 7))), s8.tiles());
+        // sm_75: IMMA.8816 quarters (A0, B0), (A1, B0), (A0, B1), (A1, B1); .satfinite kept
+        WmmaTiles quarters = WmmaTiles.of(words("wmma.mma.sync.aligned.col.row.m16n16k16.satfinite.s32.u8.u8.s32"), false);
+        assertEquals(List.of(List.of(0), List.of(1), List.of(0), List.of(1)),
+                quarters.tiles().stream().map(WmmaTiles.Tile::a).toList());
+        assertEquals(List.of(List.of(0, 1), List.of(2, 3), List.of(4, 5), List.of(6, 7)),
+                quarters.tiles().stream().map(WmmaTiles.Tile::acc).toList());
+        assertEquals(words("x.sync.aligned.m8n8k16.row.col.satfinite.s32.u8.u8.s32"), quarters.tiles().get(0).mma());
+        // m8n32k16 is m32n8k16 transposed: the multiply's A is B's 16-column tile, its B all of A
+        WmmaTiles tall = WmmaTiles.of(words("wmma.mma.sync.aligned.row.col.m8n32k16.f32.bf16.bf16.f32"), true);
+        assertEquals(List.of(true, true), tall.tiles().stream().map(WmmaTiles.Tile::swapped).toList());
+        assertEquals(List.of(List.of(0, 1, 2, 3), List.of(4, 5, 6, 7)),
+                tall.tiles().stream().map(WmmaTiles.Tile::a).toList());
+        assertEquals(List.of(2, 8), List.of(tall.aRegisters(), tall.bRegisters()));
+        // sm_75 f16 m32n8k16: HMMA.1688 k-steps, both halves' first, then both second
+        WmmaTiles f16 = WmmaTiles.of(words("wmma.mma.sync.aligned.row.row.m32n8k16.f16.f16"), false);
+        assertEquals(List.of(List.of(0, 1), List.of(4, 5), List.of(2, 3), List.of(6, 7)),
+                f16.tiles().stream().map(WmmaTiles.Tile::a).toList());
+        WmmaTiles f64 = WmmaTiles.of(words("wmma.mma.sync.aligned.col.col.m8n8k4.f64.f64.f64.f64"), true);
+        assertEquals(List.of(words("x.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64")),
+                f64.tiles().stream().map(WmmaTiles.Tile::mma).toList());
+        assertEquals(words("x.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc"), WmmaTiles.of(
+                words("wmma.mma.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32.xor.popc"), true).tiles().get(0).mma());
+        // the forms WmmaForm has and bf16 on Turing are not tiles
+        assertNull(WmmaTiles.of(words("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32"), true));
+        WmmaTiles mixed = WmmaTiles.of(words("wmma.mma.sync.aligned.row.col.m32n8k16.f32.f16"), true);
+        assertEquals(List.of(true, false, 8, 4, 8), List.of(mixed.widenC(), mixed.packD(), mixed.dRegisters(),
+                mixed.cRegisters(), mixed.accumulatorRegisters()));
+        assertNull(WmmaTiles.of(words("wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32"), false));
+        assertNull(WmmaTiles.of(words("wmma.mma.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32.xor"), true));
     }
 }

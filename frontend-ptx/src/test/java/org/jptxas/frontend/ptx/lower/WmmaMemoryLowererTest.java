@@ -88,7 +88,14 @@ class WmmaMemoryLowererTest {
         "wmma.load.a.sync.aligned.col.m32n8k16.f16", "wmma.load.b.sync.aligned.row.m32n8k16.bf16",
         "wmma.load.c.sync.aligned.row.m32n8k16.f16", "wmma.store.d.sync.aligned.col.m32n8k16.f32",
         "wmma.load.a.sync.aligned.row.m16n16k16.bf16", "wmma.load.a.sync.aligned.row.m8n32k16.f16",
-        "wmma.load.b.sync.aligned.row.m8n32k16.bf16", "wmma.load.c.sync.aligned.row.m8n32k16.f32"})
+        "wmma.load.b.sync.aligned.row.m8n32k16.bf16", "wmma.load.c.sync.aligned.row.m8n32k16.f32",
+        "wmma.load.a.sync.aligned.row.m16n16k16.s8", "wmma.load.b.sync.aligned.col.m32n8k16.u8",
+        "wmma.load.a.sync.aligned.col.m32n8k16.s8", "wmma.load.b.sync.aligned.row.m8n32k16.u8",
+        "wmma.load.c.sync.aligned.row.m8n32k16.s32", "wmma.load.a.sync.aligned.row.m8n8k32.s4",
+        "wmma.load.b.sync.aligned.col.m8n8k32.u4", "wmma.load.a.sync.aligned.row.m8n8k128.b1",
+        "wmma.load.b.sync.aligned.col.m8n8k128.b1", "wmma.store.d.sync.aligned.col.m8n8k128.s32",
+        "wmma.load.a.sync.aligned.col.m8n8k4.f64", "wmma.load.b.sync.aligned.row.m8n8k4.f64",
+        "wmma.store.d.sync.aligned.row.m8n8k4.global.f64"})
     void theFragmentCoversTheMatrixOnce(String name) {
         WmmaFragment f = fragment(name);
         assertNotNull(f);
@@ -109,9 +116,49 @@ class WmmaMemoryLowererTest {
     }
 
     @Test
+    void eightBitFragmentsAcrossTheLayoutAreReadByteByByte() {
+        // ptxas: A col s8 LDG.E.U8 at +0, +0x10, +0x20, +0x30 (one column of 16 bytes each) for register 0, +8 on
+        WmmaFragment a = fragment("wmma.load.a.sync.aligned.col.m16n16k16.global.s8");
+        WmmaMemoryLowerer.Plan p = WmmaMemoryLowerer.plan(a);
+        assertTrue(p.bytewise(a));
+        assertEquals(List.of(0L, 1L, 2L, 3L), java.util.stream.IntStream.range(0, 4)
+                .mapToObj(e -> WmmaMemoryLowerer.units(a, 0, 0, e, 1) - WmmaMemoryLowerer.units(a, 0, 0, e, 0)).toList());
+        assertEquals(8, WmmaMemoryLowerer.units(a, 0, 1, 0, 0));
+        // A row: LDG.E at +0, +0x80 (8 rows of 16)
+        WmmaMemoryLowerer.Plan row = WmmaMemoryLowerer.plan(fragment("wmma.load.a.sync.aligned.row.m16n16k16.s8"));
+        assertFalse(row.transposed());
+        assertEquals(List.of(0L, 8L), row.accesses().stream().map(WmmaMemoryLowerer.Access::strides).toList());
+    }
+
+    @Test
+    void subByteRowsAreWholeWords() {
+        // ptxas: b1 A row at word (lane / 4) * (stride >> 5) + lane % 4; s4 at (lane / 4) * (stride >> 3) + lane % 4
+        WmmaFragment b1 = fragment("wmma.load.a.sync.aligned.row.m8n8k128.b1");
+        WmmaMemoryLowerer.Plan p = WmmaMemoryLowerer.plan(b1);
+        assertEquals(List.of(1, 0, 0, 1), List.of(p.uStrides(), p.uElements(), p.vStrides(), p.vElements()));
+        assertEquals(0, b1.offset(4, 0, 0, 16));
+        assertEquals(128, b1.offset(4, 0, 0, 130));
+        assertEquals(16, fragment("wmma.load.b.sync.aligned.col.m8n8k32.u4").offset(4, 0, 0, 23));
+        assertNull(fragment("wmma.load.a.sync.aligned.col.m8n8k32.s4"));
+        assertNull(fragment("wmma.load.b.sync.aligned.row.m8n8k128.b1"));
+    }
+
+    @Test
+    void f64AccumulatorRowsAreOne128BitAccess() {
+        // ptxas: C row f64 LDG.E.128 at (lane / 4) * stride + 2 (lane % 4); col: LDG.E.64 at +0 and +1 column
+        WmmaMemoryLowerer.Plan row = WmmaMemoryLowerer.plan(fragment("wmma.load.c.sync.aligned.row.m8n8k4.f64"));
+        assertEquals(List.of(new WmmaMemoryLowerer.Access(0, true, 0, 0)), row.accesses());
+        WmmaMemoryLowerer.Plan col = WmmaMemoryLowerer.plan(fragment("wmma.load.c.sync.aligned.col.m8n8k4.f64"));
+        assertEquals(List.of(new WmmaMemoryLowerer.Access(0, false, 0, 0), new WmmaMemoryLowerer.Access(1, false, 1, 0)),
+                col.accesses());
+        assertEquals(List.of(0, 1, 2, 0), List.of(col.uStrides(), col.uElements(), col.vStrides(), col.vElements()));
+    }
+
+    @Test
     void otherShapesAndMismatchedOperandsAreNotFragments() {
-        assertNull(fragment("wmma.load.a.sync.aligned.row.m8n8k32.s4"));
-        assertNull(fragment("wmma.load.a.sync.aligned.row.m16n16k16.s8"));
+        assertNull(fragment("wmma.load.a.sync.aligned.row.m8n8k32.s8"));
+        assertNull(fragment("wmma.load.a.sync.aligned.row.m16n16k16.s4"));
+        assertNull(fragment("wmma.load.c.sync.aligned.row.m8n8k4.f32"));
         assertNull(fragment("wmma.load.d.sync.aligned.row.m16n16k16.f32"));
         assertNull(fragment("wmma.store.c.sync.aligned.row.m16n16k16.f32"));
         assertNull(fragment("wmma.load.c.sync.aligned.row.m16n16k8.f16"));
