@@ -310,6 +310,34 @@ public final class CubinBuilder {
         return this;
     }
 
+    /**
+     * A DWARF section the PTX carries, copied into a {@code -g} cubin as ptxas 13 does ({@code .debug_abbrev},
+     * {@code .debug_info}, {@code .debug_pubnames}, {@code .debug_macinfo}), with the code addresses in it
+     * ({@code .rela.<name>}).
+     */
+    public record DwarfSection(String name, byte[] data, List<DwarfRelocation> relocations) {
+        public DwarfSection {
+            data = data.clone();
+            relocations = List.copyOf(relocations);
+        }
+    }
+
+    /** An R_CUDA_64 word at {@code offset} of a DWARF section: {@code function}'s address plus {@code addend}. */
+    public record DwarfRelocation(long offset, String function, long addend) {}
+
+    final List<DwarfSection> dwarf = new ArrayList<>();
+
+    /** Writes the PTX's DWARF sections {@code sections} after the line tables (with line tables only). */
+    public CubinBuilder dwarf(List<DwarfSection> sections) {
+        dwarf.addAll(sections);
+        return this;
+    }
+
+    /** The DWARF sections written: with line tables only, as ptxas writes them only with -g. */
+    List<DwarfSection> dwarfSections() {
+        return lineTables == null ? List.of() : dwarf;
+    }
+
     /** The name of the PTX text's section: relocatable output adds the PTX's checksum. */
     String ptxTextSection() {
         return relocatable ? ".nv_debug_ptx_txt." + lineTables.checksum() : ".nv_debug_ptx_txt";
