@@ -23,8 +23,9 @@ import org.jptxas.cubin.info.FunctionInfo;
  * {@link #texmodeIndependent}), constant banks 3 and 4, global variables and code relocations. Checked by
  * {@code BuilderCompletenessTest}: rebuilt from ptxas's code and facts, 955 of the 959 covered corpus cubins equal
  * ptxas's in every compared aspect. Line tables ({@link #lineTables}): {@code .debug_line}, {@code .nv_debug_line_sass}
- * and {@code .nv_debug_ptx_txt} with their relocations ({@link DebugLine}). Not written: DWARF beyond the line
- * tables and, on sm_100+, the capsule-Mercury sections.
+ * and {@code .nv_debug_ptx_txt} with their relocations ({@link DebugLine}); the PTX's own DWARF ({@link #dwarf}). Not
+ * written: ptxas's {@code -g} register maps ({@code .nv_debug_info_reg_*}) and, on sm_100+, the capsule-Mercury
+ * sections.
  * <p>This class holds what the caller declares; {@link #build()} plans the sections ({@link SectionPlan}) and the
  * symbols ({@link SymbolPlan}), then has {@link ModuleSections}, {@link FunctionSections}, {@link DebugSections} and
  * {@link RelocationSections} write their contents.
