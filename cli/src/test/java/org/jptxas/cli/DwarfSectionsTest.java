@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code .debug_info} and {@code .debug_macinfo} copied in that order after the line tables, a reference to another
  * debug section 0, a kernel parameter its constant-bank-0 address, and each body label an R_CUDA_64 relocation against
  * the kernel in {@code .rela.debug_info} (the last word first): the body's first label 0, its last label the code's
- * end. Without {@code .target debug} (and without -g) ptxas copies none.
+ * end; in relocatable output also the section offsets. Without {@code .target debug} (and without -g) ptxas copies
+ * none.
  */
 class DwarfSectionsTest {
     @TempDir
@@ -60,6 +61,24 @@ class DwarfSectionsTest {
         for (Relocation r : relocations) {
             assertEquals(r.addend(), word(info, (int) r.offset(), 8), "the word holds its address too");
         }
+    }
+
+    /**
+     * In relocatable output the references to other debug sections are relocated too, R_CUDA_32 against the section's
+     * symbol, among the code addresses from the last word to the first (ptxas 13 -c on zluda's vectorAdd_kernel64).
+     */
+    @Test
+    void relocatableOutputRelocatesTheSectionOffsets() throws Exception {
+        Path ptx = dir.resolve("k.ptx");
+        Files.writeString(ptx, PTX);
+        Cubin cubin = compile(ptx, "-c");
+        List<Relocation> relocations = Relocations.decode(cubin.section(".rela.debug_info").orElseThrow());
+        assertEquals(List.of(27L, 19L, 11L, 6L), relocations.stream().map(Relocation::offset).toList());
+        Relocation abbrev = relocations.get(3);
+        assertEquals(Relocation.typeCode("R_CUDA_32"), abbrev.type());
+        assertEquals(".debug_abbrev", cubin.symbols().get(abbrev.symbol()).name());
+        assertEquals(Relocation.typeCode("R_CUDA_64"), relocations.get(0).type());
+        assertEquals("k", cubin.symbols().get(relocations.get(0).symbol()).name());
     }
 
     @Test

@@ -323,8 +323,11 @@ public final class CubinBuilder {
         }
     }
 
-    /** An R_CUDA_64 word at {@code offset} of a DWARF section: {@code function}'s address plus {@code addend}. */
-    public record DwarfRelocation(long offset, String function, long addend) {}
+    /**
+     * A relocated word at {@code offset} of a DWARF section: {@code symbol}'s address (a function's, or a debug
+     * section's in relocatable output) plus {@code addend}; {@code type} R_CUDA_64 or R_CUDA_32.
+     */
+    public record DwarfRelocation(long offset, String symbol, String type, long addend) {}
 
     final List<DwarfSection> dwarf = new ArrayList<>();
 

@@ -22,11 +22,15 @@ final class RelocationSections {
         };
     }
 
-    /** {@code .rela.<dwarf section>}: R_CUDA_64 against functions, from the last word to the first (ptxas 13). */
+    /** {@code .rela.<dwarf section>}: from the last word to the first (ptxas 13). */
     private static Section dwarf(SectionContext c, CubinBuilder.DwarfSection d, int name) {
         List<Relocation> list = new ArrayList<>();
         for (CubinBuilder.DwarfRelocation r : d.relocations()) {
-            list.add(new Relocation(r.offset(), c.symbol(r.function()), Relocation.typeCode("R_CUDA_64"), r.addend()));
+            Integer sym = c.symbol(r.symbol());
+            if (sym == null) {
+                throw new IllegalArgumentException(d.name() + " relocated against unknown symbol " + r.symbol());
+            }
+            list.add(new Relocation(r.offset(), sym, Relocation.typeCode(r.type()), r.addend()));
         }
         list.sort(java.util.Comparator.comparingLong(Relocation::offset).reversed());
         return relocations(c, ".rela" + d.name(), name, list, c.section(d.name()));

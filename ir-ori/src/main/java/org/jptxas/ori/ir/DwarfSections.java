@@ -6,9 +6,8 @@ import java.util.Objects;
 /**
  * The DWARF a PTX module carries in its own {@code .section .debug_*} blocks (NVVM writes {@code .debug_abbrev},
  * {@code .debug_info}, {@code .debug_pubnames}, {@code .debug_macinfo}), which ptxas 13 copies into a {@code -g}
- * cubin: each section's bytes with the words that name code or parameters left to be filled in once the code is laid
- * out. A reference to another debug section ({@code .b32 .debug_abbrev}) is the offset 0 in the data already, as
- * ptxas writes it (one compilation unit per section, no relocation).
+ * cubin: each section's bytes with the words that name code, parameters or other debug sections left to be filled in
+ * once the code is laid out.
  *
  * @param sections the non-empty sections in source order
  */
@@ -45,7 +44,7 @@ public record DwarfSections(List<Section> sections) {
     }
 
     /** A word of {@code width} bytes at {@code offset} in its section whose value is known after code generation. */
-    public sealed interface Address permits CodeLabel, Symbol {
+    public sealed interface Address permits CodeLabel, Symbol, SectionOffset {
         int offset();
 
         int width();
@@ -58,6 +57,12 @@ public record DwarfSections(List<Section> sections) {
      */
     public record CodeLabel(int offset, int width, String function, int ptxLine, boolean endsBody)
             implements Address {}
+
+    /**
+     * The offset of another debug section ({@code .b32 .debug_abbrev}, {@code .b32 .debug_line}): 0, one compilation
+     * unit per section, relocated against the section in relocatable output.
+     */
+    public record SectionOffset(int offset, int width, String section) implements Address {}
 
     /** The address of a module-level name: a kernel parameter (its constant-bank address) or another variable. */
     public record Symbol(int offset, int width, String name) implements Address {}

@@ -20,13 +20,19 @@ import org.jptxas.ori.ir.SourceLines;
  * the code for one after it); the word holds the same address;</li>
  * <li>a kernel parameter ({@code .b64 kernel_param_0}, a DW_OP_addr operand): its constant-bank-0 address, the
  * target's parameter base plus its offset in the parameter block (0x210 + 0 on sm_90, as ptxas writes it);</li>
+ * <li>another debug section ({@code .debug_abbrev}, {@code .debug_line}): offset 0, relocated against the section
+ * (R_CUDA_32 for a 4-byte word) in relocatable output only;</li>
  * <li>anything else (a function the whole-program compilation dropped, a local depot): 0, no relocation.</li>
  * </ul>
  */
 final class DwarfPlacement {
     private DwarfPlacement() {}
 
-    static List<CubinBuilder.DwarfSection> of(OriModule module, List<CompiledFunction> compiled, int paramBase) {
+    static List<CubinBuilder.DwarfSection> of(OriModule module, List<CompiledFunction> compiled, int paramBase,
+                                              boolean relocatable) {
+        // the sections a reference may be relocated against: the line table and the copied DWARF
+        java.util.Set<String> written = new java.util.HashSet<>(List.of(".debug_line"));
+        module.dwarf().sections().forEach(s -> written.add(s.name()));
         Map<String, CompiledFunction> code = new HashMap<>();
         compiled.forEach(c -> code.put(c.facts().name(), c));
         Map<String, Long> parameters = new HashMap<>();
@@ -47,7 +53,11 @@ final class DwarfPlacement {
                     CompiledFunction c = code.get(l.function());
                     value = labelAddress(c.code(), l, module.lines().functions().get(l.function()),
                             c.facts().code().length);
-                    relocations.add(new CubinBuilder.DwarfRelocation(a.offset(), l.function(), value));
+                    relocations.add(new CubinBuilder.DwarfRelocation(a.offset(), l.function(), "R_CUDA_64", value));
+                } else if (a instanceof DwarfSections.SectionOffset o && relocatable && written.contains(o.section())
+                        && (a.width() == 4 || a.width() == 8)) {
+                    relocations.add(new CubinBuilder.DwarfRelocation(a.offset(), o.section(),
+                            a.width() == 4 ? "R_CUDA_32" : "R_CUDA_64", 0));
                 } else if (a instanceof DwarfSections.Symbol sym) {
                     value = parameters.getOrDefault(sym.name(), 0L);
                 }

@@ -155,7 +155,8 @@ public final class ModuleCodegen {
             builder.lineTables(LineTableRows.of(module.lines(), compiled, options.relocatable()));
         }
         if (options.debug() && !options.suppressDebugInfo() && module.dwarf().present()) {
-            builder.dwarf(DwarfPlacement.of(module, compiled, pipeline.description().profile().paramBase()));
+            builder.dwarf(DwarfPlacement.of(module, compiled, pipeline.description().profile().paramBase(),
+                    options.relocatable()));
         }
         byte[] cubin = builder.build().write();
         String sass = SassTextListing.render(compiled, ObjectDeclarations.hiddenEntries(module.declarations()));

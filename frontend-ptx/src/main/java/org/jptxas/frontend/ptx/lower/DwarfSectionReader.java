@@ -20,9 +20,8 @@ import org.jptxas.ori.ir.DwarfSections;
 /**
  * Reads the DWARF sections of a PTX module ({@link DwarfSections}): the sections ptxas 13 copies into a {@code -g}
  * cubin ({@link #COPIED}; blocks of one name joined in source order, empty ones dropped), their {@code .bN} data
- * little-endian. A word naming another debug section is 0 (its offset: one unit per section); one naming a label of a
- * debug section that label's offset in it; one naming a label of a function body or a module name (a kernel
- * parameter) is left to code generation.
+ * little-endian. A word naming a label of a debug section holds that label's offset in it; one naming another debug
+ * section, a label of a function body or a module name (a kernel parameter) is left to code generation.
  */
 public final class DwarfSectionReader {
     private DwarfSectionReader() {}
@@ -74,7 +73,9 @@ public final class DwarfSectionReader {
                             } else if (codeLabels.containsKey(n)) {
                                 CodePlace p = codeLabels.get(n);
                                 addresses.add(new DwarfSections.CodeLabel(at, width, p.function(), p.line(), p.endsBody()));
-                            } else if (!debugSections.contains(n) && !COPIED.contains(n) && !n.startsWith(".debug_")) {
+                            } else if (debugSections.contains(n) || n.startsWith(".debug_")) {
+                                addresses.add(new DwarfSections.SectionOffset(at, width, n));
+                            } else {
                                 addresses.add(new DwarfSections.Symbol(at, width, n));
                             }
                         }
