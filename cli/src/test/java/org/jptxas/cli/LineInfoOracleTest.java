@@ -173,7 +173,7 @@ class LineInfoOracleTest {
         try {
             String ours = ElfDump.print(Cubin.read(Files.readAllBytes(cubin)));
             if (!LineInfoGate.lineSectionBlocks(ours).equals(LineInfoGate.lineSectionBlocks(elf.stdout()))) {
-                throw new AssertionError("jcuobjdump -elf prints the line sections of " + cubin.getFileName()
+                throw new AssertionError("jcuobjdump -elf prints the line and DWARF sections of " + cubin.getFileName()
                         + " otherwise than cuobjdump 12.5");
             }
         } catch (java.io.IOException e) {
