@@ -62,7 +62,7 @@ final class DwarfPlacement {
                     value = parameters.getOrDefault(sym.name(), 0L);
                 }
                 for (int k = 0; k < a.width(); k++) {
-                    data[a.offset() + k] = (byte) (value >>> (8 * k));
+                    data[a.offset() + k] = k < 8 ? (byte) (value >>> (8 * k)) : 0;
                 }
             }
             out.add(new CubinBuilder.DwarfSection(s.name(), data, relocations));

@@ -80,7 +80,7 @@ public final class DwarfSectionReader {
                             }
                         }
                         for (int k = 0; k < width; k++) {
-                            out.write((int) (value >>> (8 * k)));
+                            out.write(k < 8 ? (int) (value >>> (8 * k)) : 0); // a .b128 word's upper half is 0
                         }
                     }
                 }
