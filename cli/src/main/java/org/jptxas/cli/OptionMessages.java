@@ -103,8 +103,7 @@ final class OptionMessages {
         }
         List<OriFunction> kept = module.functions().stream().filter(f -> !f.entry() || entries.contains(f.name()))
                 .toList();
-        return new OriModule(module.sourceName(), module.target(), kept, module.globals(), module.declarations(),
-                module.lines());
+        return module.withFunctions(kept);
     }
 
     /**

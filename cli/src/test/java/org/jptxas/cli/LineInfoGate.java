@@ -156,14 +156,15 @@ final class LineInfoGate {
         return out;
     }
 
-    /** The names in {@code cuobjdump -elf}'s section table that hold {@code debug}. */
     /**
-     * The blocks {@code cuobjdump -elf} prints for the line programs, the embedded PTX and .debug_str (header line to
-     * the next section), by section name: what jcuobjdump must print the same.
+     * The blocks {@code cuobjdump -elf} prints for the line programs, the embedded PTX, .debug_str and the PTX's own
+     * DWARF (abbreviations, DIEs; header line to the next section), by section name: what jcuobjdump must print the
+     * same.
      */
     static Map<String, String> lineSectionBlocks(String elfDump) {
         Map<String, String> blocks = new TreeMap<>();
-        for (String name : List.of(".debug_line", ".nv_debug_line_sass", ".nv_debug_ptx_txt", ".debug_str")) {
+        for (String name : List.of(".debug_line", ".nv_debug_line_sass", ".nv_debug_ptx_txt", ".debug_str",
+                ".debug_abbrev", ".debug_info", ".debug_pubnames", ".debug_macinfo")) {
             int at = elfDump.indexOf("\n.section " + name + "\n");
             if (at >= 0) {
                 int end = elfDump.indexOf("\n.section ", at + 1);
@@ -173,6 +174,7 @@ final class LineInfoGate {
         return blocks;
     }
 
+    /** The names in {@code cuobjdump -elf}'s section table that hold {@code debug}. */
     static Set<String> debugSections(String cuobjdumpElf) {
         Set<String> out = new TreeSet<>();
         int at = cuobjdumpElf.indexOf("Sections:\n");

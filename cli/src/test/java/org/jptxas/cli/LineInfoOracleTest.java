@@ -47,9 +47,9 @@ class LineInfoOracleTest {
             + "into LEA.HI.X.SX32 and keeps the other's SHF with its line: the earlier cvt's is fused at line 1183 as in "
             + "small kernels, the later one's at line 1144 of the same PTX shape (ShiftIntoAddLines)";
     private static final String DWARF = "'.target ..., debug' PTX carrying its own DWARF (.debug_info, .debug_abbrev, "
-            + "...): both compilers compile it as with -g (unoptimized code), and ptxas 13 also writes that DWARF "
-            + "relocated to the code, .debug_pubnames or .debug_macinfo, and the register maps .nv_debug_info_reg_*, "
-            + "which jptxas does not write yet";
+            + "...): both compilers compile it as with -g (unoptimized code) and copy that DWARF relocated to the code, "
+            + "and ptxas 13 also writes the register maps .nv_debug_info_reg_sass and .nv_debug_info_reg_type (each "
+            + "PTX register's SASS registers over address ranges), which jptxas does not write yet";
     private static final String DWARF_FUNCTIONS = DWARF + "; and with -g ptxas 13 keeps the module's device functions "
             + "with their code (without ', debug' it keeps the kernel alone), which jptxas drops in a whole-program "
             + "compilation";
@@ -173,7 +173,7 @@ class LineInfoOracleTest {
         try {
             String ours = ElfDump.print(Cubin.read(Files.readAllBytes(cubin)));
             if (!LineInfoGate.lineSectionBlocks(ours).equals(LineInfoGate.lineSectionBlocks(elf.stdout()))) {
-                throw new AssertionError("jcuobjdump -elf prints the line sections of " + cubin.getFileName()
+                throw new AssertionError("jcuobjdump -elf prints the line and DWARF sections of " + cubin.getFileName()
                         + " otherwise than cuobjdump 12.5");
             }
         } catch (java.io.IOException e) {

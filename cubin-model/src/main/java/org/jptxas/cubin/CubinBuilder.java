@@ -23,8 +23,9 @@ import org.jptxas.cubin.info.FunctionInfo;
  * {@link #texmodeIndependent}), constant banks 3 and 4, global variables and code relocations. Checked by
  * {@code BuilderCompletenessTest}: rebuilt from ptxas's code and facts, 955 of the 959 covered corpus cubins equal
  * ptxas's in every compared aspect. Line tables ({@link #lineTables}): {@code .debug_line}, {@code .nv_debug_line_sass}
- * and {@code .nv_debug_ptx_txt} with their relocations ({@link DebugLine}). Not written: DWARF beyond the line
- * tables and, on sm_100+, the capsule-Mercury sections.
+ * and {@code .nv_debug_ptx_txt} with their relocations ({@link DebugLine}); the PTX's own DWARF ({@link #dwarf}). Not
+ * written: ptxas's {@code -g} register maps ({@code .nv_debug_info_reg_*}) and, on sm_100+, the capsule-Mercury
+ * sections.
  * <p>This class holds what the caller declares; {@link #build()} plans the sections ({@link SectionPlan}) and the
  * symbols ({@link SymbolPlan}), then has {@link ModuleSections}, {@link FunctionSections}, {@link DebugSections} and
  * {@link RelocationSections} write their contents.
@@ -308,6 +309,37 @@ public final class CubinBuilder {
     public CubinBuilder lineTables(LineTables tables) {
         this.lineTables = tables;
         return this;
+    }
+
+    /**
+     * A DWARF section the PTX carries, copied into a {@code -g} cubin as ptxas 13 does ({@code .debug_abbrev},
+     * {@code .debug_info}, {@code .debug_pubnames}, {@code .debug_macinfo}), with the code addresses in it
+     * ({@code .rela.<name>}).
+     */
+    public record DwarfSection(String name, byte[] data, List<DwarfRelocation> relocations) {
+        public DwarfSection {
+            data = data.clone();
+            relocations = List.copyOf(relocations);
+        }
+    }
+
+    /**
+     * A relocated word at {@code offset} of a DWARF section: {@code symbol}'s address (a function's, or a debug
+     * section's in relocatable output) plus {@code addend}; {@code type} R_CUDA_64 or R_CUDA_32.
+     */
+    public record DwarfRelocation(long offset, String symbol, String type, long addend) {}
+
+    final List<DwarfSection> dwarf = new ArrayList<>();
+
+    /** Writes the PTX's DWARF sections {@code sections} after the line tables (with line tables only). */
+    public CubinBuilder dwarf(List<DwarfSection> sections) {
+        dwarf.addAll(sections);
+        return this;
+    }
+
+    /** The DWARF sections written: with line tables only, as ptxas writes them only with -g. */
+    List<DwarfSection> dwarfSections() {
+        return lineTables == null ? List.of() : dwarf;
     }
 
     /** The name of the PTX text's section: relocatable output adds the PTX's checksum. */

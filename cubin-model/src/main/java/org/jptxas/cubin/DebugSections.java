@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * The debug sections of a {@link CubinBuilder} cubin: {@code .debug_frame} ({@link DebugFrame}) and, with line
- * tables, {@code .debug_line}, {@code .nv_debug_line_sass} ({@link DebugLine}) and the PTX text. Their relocations
+ * tables, {@code .debug_line}, {@code .nv_debug_line_sass} ({@link DebugLine}), the PTX text and the PTX's own DWARF
+ * ({@link CubinBuilder.DwarfSection}). Their relocations
  * are {@link RelocationSections}'.
  */
 final class DebugSections {
@@ -33,6 +34,11 @@ final class DebugSections {
         return section.equals(".debug_line") ? line : lineSass;
     }
 
+    /** The PTX's DWARF section {@code n}, or null. */
+    CubinBuilder.DwarfSection dwarf(String n) {
+        return b.dwarfSections().stream().filter(d -> d.name().equals(n)).findFirst().orElse(null);
+    }
+
     /** Section {@code n} if it is a debug section, else null. */
     Section section(String n, int name) {
         byte[] b;
@@ -42,6 +48,8 @@ final class DebugSections {
             b = lineTable(n).bytes();
         } else if (this.b.lineTables != null && n.equals(this.b.ptxTextSection())) {
             b = this.b.lineTables.ptxText();
+        } else if (dwarf(n) != null) {
+            b = dwarf(n).data();
         } else {
             return null;
         }

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The relocation sections of a {@link CubinBuilder} cubin: of the code ({@code .rel[a].text.<function>}), of
- * constant bank 4, of {@code .debug_frame} and of the line tables.
+ * constant bank 4, of {@code .debug_frame}, of the line tables and of the PTX's DWARF.
  */
 final class RelocationSections {
     private RelocationSections() {}
@@ -17,8 +17,23 @@ final class RelocationSections {
                     lineTable(c, n, name);
             case ".rel.debug_frame", ".rela.debug_frame" -> debugFrame(c, n, name);
             case ".rel.nv.constant4", ".rela.nv.constant4" -> addressTable(c, n, name);
-            default -> null;
+            default -> n.startsWith(".rela.debug_") && c.debug().dwarf(n.substring(".rela".length())) != null
+                    ? dwarf(c, c.debug().dwarf(n.substring(".rela".length())), name) : null;
         };
+    }
+
+    /** {@code .rela.<dwarf section>}: from the last word to the first (ptxas 13). */
+    private static Section dwarf(SectionContext c, CubinBuilder.DwarfSection d, int name) {
+        List<Relocation> list = new ArrayList<>();
+        for (CubinBuilder.DwarfRelocation r : d.relocations()) {
+            Integer sym = c.symbol(r.symbol());
+            if (sym == null) {
+                throw new IllegalArgumentException(d.name() + " relocated against unknown symbol " + r.symbol());
+            }
+            list.add(new Relocation(r.offset(), sym, Relocation.typeCode(r.type()), r.addend()));
+        }
+        list.sort(java.util.Comparator.comparingLong(Relocation::offset).reversed());
+        return relocations(c, ".rela" + d.name(), name, list, c.section(d.name()));
     }
 
     private static Section relocations(SectionContext c, String n, int name, List<Relocation> list, int target) {

@@ -24,6 +24,7 @@ record SectionPlan(List<String> names, Map<String, Integer> index) {
             names.add(".nv_debug_line_sass");
             names.add(b.ptxTextSection());
         }
+        b.dwarfSections().forEach(d -> names.add(d.name()));
         if (!b.v7()) {
             names.add(".note.nv.tkinfo");
             names.add(".note.nv.cuinfo");
@@ -90,6 +91,8 @@ record SectionPlan(List<String> names, Map<String, Integer> index) {
                 names.add(rel + ".nv_debug_line_sass");
             }
         }
+        // the code addresses in the PTX's DWARF: RELA on every SM (ptxas 13, sm_80 and sm_90)
+        b.dwarfSections().stream().filter(d -> !d.relocations().isEmpty()).forEach(d -> names.add(".rela" + d.name()));
         // Texture header slots' relocations of constant bank 0: ptxas writes the first function's before
         // .debug_frame's and every other function's after them (measured on rodinia mummergpu and parboil crys).
         if (!b.functions.isEmpty() && !b.textureSlots(b.functions.get(0).name()).isEmpty()) {

@@ -146,6 +146,7 @@ final class SymbolPlan {
             sectionSymbol(".nv_debug_line_sass");
             sectionSymbol(b.ptxTextSection());
         }
+        b.dwarfSections().forEach(d -> sectionSymbol(d.name()));
         sectionSymbol(".nv.callgraph");
         sectionSymbol(".nv.prototype");
         sectionSymbol(".nv.rel.action");

@@ -134,7 +134,8 @@ public final class PtxFrontEnd {
                         "Code generation for " + target.name() + " is not yet supported");
             }
             return org.jptxas.frontend.ptx.lower.TextureSlots.assign(PtxLowering.lower(fileName, resolved, profile), profile)
-                    .withLines(org.jptxas.frontend.ptx.lower.SourceLineTables.of(resolved.module(), text));
+                    .withLines(org.jptxas.frontend.ptx.lower.SourceLineTables.of(resolved.module(), text))
+                    .withDwarf(org.jptxas.frontend.ptx.lower.DwarfSectionReader.of(resolved.module()));
         }
     }
 

@@ -11,9 +11,10 @@ import org.jptxas.ori.target.Target;
  * @param globals      module-scope global and constant variables
  * @param declarations what the module declares that the object file records (target, function linkages and types)
  * @param lines        the PTX's source-line information, for the line tables ({@link SourceLines#NONE} when none)
+ * @param dwarf        the DWARF sections the PTX carries, for a {@code -g} cubin ({@link DwarfSections#NONE} when none)
  */
 public record OriModule(String sourceName, Target target, List<OriFunction> functions, List<GlobalVar> globals,
-                        ModuleDeclarations declarations, SourceLines lines) {
+                        ModuleDeclarations declarations, SourceLines lines, DwarfSections dwarf) {
     public OriModule {
         Objects.requireNonNull(sourceName, "sourceName");
         Objects.requireNonNull(target, "target");
@@ -21,6 +22,12 @@ public record OriModule(String sourceName, Target target, List<OriFunction> func
         globals = List.copyOf(globals);
         Objects.requireNonNull(declarations, "declarations");
         Objects.requireNonNull(lines, "lines");
+        Objects.requireNonNull(dwarf, "dwarf");
+    }
+
+    public OriModule(String sourceName, Target target, List<OriFunction> functions, List<GlobalVar> globals,
+                     ModuleDeclarations declarations, SourceLines lines) {
+        this(sourceName, target, functions, globals, declarations, lines, DwarfSections.NONE);
     }
 
     public OriModule(String sourceName, Target target, List<OriFunction> functions, List<GlobalVar> globals,
@@ -30,7 +37,12 @@ public record OriModule(String sourceName, Target target, List<OriFunction> func
 
     /** The same module with {@code replacement} as its line information. */
     public OriModule withLines(SourceLines replacement) {
-        return new OriModule(sourceName, target, functions, globals, declarations, replacement);
+        return new OriModule(sourceName, target, functions, globals, declarations, replacement, dwarf);
+    }
+
+    /** The same module with {@code replacement} as its DWARF sections. */
+    public OriModule withDwarf(DwarfSections replacement) {
+        return new OriModule(sourceName, target, functions, globals, declarations, lines, replacement);
     }
 
     public OriModule(String sourceName, Target target, List<OriFunction> functions, List<GlobalVar> globals) {
@@ -39,7 +51,7 @@ public record OriModule(String sourceName, Target target, List<OriFunction> func
 
     /** The same module with {@code replacement} as its functions. */
     public OriModule withFunctions(List<OriFunction> replacement) {
-        return new OriModule(sourceName, target, replacement, globals, declarations, lines);
+        return new OriModule(sourceName, target, replacement, globals, declarations, lines, dwarf);
     }
 
     public OriModule(String sourceName, Target target, List<OriFunction> functions) {

@@ -154,6 +154,10 @@ public final class ModuleCodegen {
         if (module.lines().present() && options.lineTables(module.lines().hasLoc())) {
             builder.lineTables(LineTableRows.of(module.lines(), compiled, options.relocatable()));
         }
+        if (options.debug() && !options.suppressDebugInfo() && module.dwarf().present()) {
+            builder.dwarf(DwarfPlacement.of(module, compiled, pipeline.description().profile().paramBase(),
+                    options.relocatable()));
+        }
         byte[] cubin = builder.build().write();
         String sass = SassTextListing.render(compiled, ObjectDeclarations.hiddenEntries(module.declarations()));
         List<ResourceReport.FunctionUsage> usage = new ArrayList<>();
