@@ -30,7 +30,8 @@ import org.jptxas.sass.SlotKind;
  * A shift ptxas fuses into the add that reads it takes that add's line ({@link ShiftIntoAddLines}), a shared load
  * ptxas merges with the load of the word below into one LDS.64 that load's line ({@link LoadPairLines}); an absolute
  * value or an address offset ptxas folds into an operand continues the row before ({@link FoldedOperandLines}), and a
- * copy in a branch arm made conditional takes the arm's last line ({@link #ifConvertedCopy}).
+ * copy in a branch arm made conditional takes the arm's last line ({@link #ifConvertedCopy}). A texture fetch and a
+ * local store ptxas removes as dead continue the row before ({@link RowlessInstructions}).
  * A row is written where the line changes. A function without any source line gets no {@code .debug_line} sequence.
  */
 public final class LineTableRows {
@@ -84,6 +85,7 @@ public final class LineTableRows {
             }
         }
         java.util.TreeMap<Integer, SourceLines.Loc> byLine = null;
+        RowlessInstructions rowless = RowlessInstructions.of(code);
         for (int i = 0; i < code.size(); i++) {
             SourceLines.Loc loc;
             int consumer;
@@ -92,7 +94,7 @@ public final class LineTableRows {
             int label = joinsBranches(code.get(i)) ? labels.before(ptxLine, body.open()) : -1;
             if (i == firstAt) {
                 loc = first;
-            } else if (materializesConstant(code.get(i))) {
+            } else if (materializesConstant(code.get(i)) || rowless.rowless(code.get(i))) {
                 loc = null;
             } else if ((consumer = ShiftIntoAddLines.consumer(code, i)) >= 0) {
                 loc = body.locs().get(code.get(consumer).ptxLine());
