@@ -44,6 +44,15 @@ public final class LineTableRows {
      * table numbers differently).
      */
     public static CubinBuilder.LineTables of(SourceLines lines, List<CompiledFunction> compiled, boolean relocatable) {
+        return of(lines, compiled, relocatable, true);
+    }
+
+    /**
+     * The tables of an optimized ({@code optimized}: -O1 and above, not -g) or unoptimized compilation: ptxas removes
+     * dead local stores only when it optimizes ({@link RowlessInstructions}).
+     */
+    public static CubinBuilder.LineTables of(SourceLines lines, List<CompiledFunction> compiled, boolean relocatable,
+            boolean optimized) {
         List<DebugLine.File> files = lines.files().stream()
                 .sorted(java.util.Comparator.comparingInt(SourceLines.File::index))
                 .map(LineTableRows::file).toList();
@@ -57,7 +66,7 @@ public final class LineTableRows {
                 continue;
             }
             long end = c.facts().code().length;
-            List<DebugLine.Row> rows = sourceRows(c.code(), body, labels);
+            List<DebugLine.Row> rows = sourceRows(c.code(), body, labels, optimized);
             if (!rows.isEmpty()) {
                 source.add(new DebugLine.Sequence(name, rows, end));
             }
@@ -67,10 +76,11 @@ public final class LineTableRows {
     }
 
     static List<DebugLine.Row> sourceRows(List<CodeLine> code, SourceLines.FunctionLines body) {
-        return sourceRows(code, body, new PtxLabels(new byte[0]));
+        return sourceRows(code, body, new PtxLabels(new byte[0]), true);
     }
 
-    static List<DebugLine.Row> sourceRows(List<CodeLine> code, SourceLines.FunctionLines body, PtxLabels labels) {
+    static List<DebugLine.Row> sourceRows(List<CodeLine> code, SourceLines.FunctionLines body, PtxLabels labels,
+            boolean optimized) {
         List<DebugLine.Row> rows = new ArrayList<>();
         SourceLines.Loc current = body.first() != null && body.first().line() > 0 ? body.first() : null;
         SourceLines.Loc written = null;
@@ -85,7 +95,7 @@ public final class LineTableRows {
             }
         }
         java.util.TreeMap<Integer, SourceLines.Loc> byLine = null;
-        RowlessInstructions rowless = RowlessInstructions.of(code);
+        RowlessInstructions rowless = RowlessInstructions.of(code, optimized);
         for (int i = 0; i < code.size(); i++) {
             SourceLines.Loc loc;
             int consumer;

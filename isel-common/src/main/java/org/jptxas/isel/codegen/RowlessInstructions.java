@@ -17,8 +17,8 @@ import org.jptxas.sass.SlotKind;
  * ({@code tex.1d} with integer coordinates, spmv) keeps its line;</li>
  * <li>a local store in a function that never reads its local memory back: no {@code LDL}, and the stack pointer
  * {@code R1} read only as such a store's base or to move itself (the frame's allocation), so no address into the
- * frame escapes. The stores are dead, and ptxas
- * removes them (mummergpu's {@code st.local} into a {@code node} array nothing loads).</li>
+ * frame escapes. The stores are dead, and ptxas removes them when it optimizes (mummergpu's {@code st.local} into a
+ * {@code node} array nothing loads: none left from -O1 on; -O0 and -g keep the 16 stores with their lines).</li>
  * </ul>
  * Reads the typed instructions.
  */
@@ -29,18 +29,18 @@ final class RowlessInstructions {
     private final Set<Integer> fetchLines = new HashSet<>();
     private final boolean deadStores;
 
-    private RowlessInstructions(List<CodeLine> code) {
+    private RowlessInstructions(List<CodeLine> code, boolean optimized) {
         for (CodeLine line : code) {
             if (line.op() != null && line.mnemonic().equals("TEX") && line.ptxLine() > 0) {
                 fetchLines.add(line.ptxLine());
             }
         }
-        deadStores = deadLocalStores(code);
+        deadStores = optimized && deadLocalStores(code);
     }
 
-    /** The rowless instructions of one function's code. */
-    static RowlessInstructions of(List<CodeLine> code) {
-        return new RowlessInstructions(code);
+    /** The rowless instructions of one function's code, of an optimized compilation or not (-O0, -g). */
+    static RowlessInstructions of(List<CodeLine> code, boolean optimized) {
+        return new RowlessInstructions(code, optimized);
     }
 
     /**
