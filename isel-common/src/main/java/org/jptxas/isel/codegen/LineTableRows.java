@@ -49,7 +49,7 @@ public final class LineTableRows {
 
     /**
      * The tables of an optimized ({@code optimized}: -O1 and above, not -g) or unoptimized compilation: ptxas removes
-     * dead local stores only when it optimizes ({@link RowlessInstructions}).
+     * dead local stores only when it optimizes, and {@link RowlessInstructions} is applied to optimized code only.
      */
     public static CubinBuilder.LineTables of(SourceLines lines, List<CompiledFunction> compiled, boolean relocatable,
             boolean optimized) {

@@ -30,8 +30,9 @@ final class RowlessInstructions {
     private final boolean deadStores;
 
     private RowlessInstructions(List<CodeLine> code, boolean optimized) {
+        // checked on optimized code only: jptxas's unoptimized code (-O0, -g) keeps its rows as they are
         for (CodeLine line : code) {
-            if (line.op() != null && line.mnemonic().equals("TEX") && line.ptxLine() > 0) {
+            if (optimized && line.op() != null && line.mnemonic().equals("TEX") && line.ptxLine() > 0) {
                 fetchLines.add(line.ptxLine());
             }
         }

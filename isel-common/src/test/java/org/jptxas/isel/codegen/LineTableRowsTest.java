@@ -337,6 +337,10 @@ class LineTableRowsTest {
                         {"MOV R19, R3", "3"}, {"TEX.LL RZ, R17, R12, R9, UR4, 0x0, 2D, 0x1", "4"},
                         {"TLD.SCR.LZ RZ, R12, R8, 0x0, 0x65, 1D, 0x1", "5"}},
                         10, 11, 12, 13, 14));
+        // unoptimized code (-O0, -g) keeps the fetch's row
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x10, 1, 11)),
+                rowsOf(false, new String[][] {{"NOP", "1"}, {"TEX.SCR.LL RZ, R14, R16, R13, 0x0, 0x69, 2D, 0x9", "2"}},
+                        10, 11));
     }
 
     @Test
