@@ -30,7 +30,8 @@ import org.jptxas.sass.SlotKind;
  * A shift ptxas fuses into the add that reads it takes that add's line ({@link ShiftIntoAddLines}), a shared load
  * ptxas merges with the load of the word below into one LDS.64 that load's line ({@link LoadPairLines}); an absolute
  * value or an address offset ptxas folds into an operand continues the row before ({@link FoldedOperandLines}), and a
- * copy in a branch arm made conditional takes the arm's last line ({@link #ifConvertedCopy}).
+ * copy in a branch arm made conditional takes the arm's last line ({@link #ifConvertedCopy}). A texture fetch and a
+ * local store ptxas removes as dead continue the row before ({@link RowlessInstructions}).
  * A row is written where the line changes. A function without any source line gets no {@code .debug_line} sequence.
  */
 public final class LineTableRows {
@@ -43,6 +44,15 @@ public final class LineTableRows {
      * table numbers differently).
      */
     public static CubinBuilder.LineTables of(SourceLines lines, List<CompiledFunction> compiled, boolean relocatable) {
+        return of(lines, compiled, relocatable, true);
+    }
+
+    /**
+     * The tables of an optimized ({@code optimized}: -O1 and above, not -g) or unoptimized compilation: ptxas removes
+     * dead local stores only when it optimizes, and {@link RowlessInstructions} is applied to optimized code only.
+     */
+    public static CubinBuilder.LineTables of(SourceLines lines, List<CompiledFunction> compiled, boolean relocatable,
+            boolean optimized) {
         List<DebugLine.File> files = lines.files().stream()
                 .sorted(java.util.Comparator.comparingInt(SourceLines.File::index))
                 .map(LineTableRows::file).toList();
@@ -56,7 +66,7 @@ public final class LineTableRows {
                 continue;
             }
             long end = c.facts().code().length;
-            List<DebugLine.Row> rows = sourceRows(c.code(), body, labels);
+            List<DebugLine.Row> rows = sourceRows(c.code(), body, labels, optimized);
             if (!rows.isEmpty()) {
                 source.add(new DebugLine.Sequence(name, rows, end));
             }
@@ -66,10 +76,11 @@ public final class LineTableRows {
     }
 
     static List<DebugLine.Row> sourceRows(List<CodeLine> code, SourceLines.FunctionLines body) {
-        return sourceRows(code, body, new PtxLabels(new byte[0]));
+        return sourceRows(code, body, new PtxLabels(new byte[0]), true);
     }
 
-    static List<DebugLine.Row> sourceRows(List<CodeLine> code, SourceLines.FunctionLines body, PtxLabels labels) {
+    static List<DebugLine.Row> sourceRows(List<CodeLine> code, SourceLines.FunctionLines body, PtxLabels labels,
+            boolean optimized) {
         List<DebugLine.Row> rows = new ArrayList<>();
         SourceLines.Loc current = body.first() != null && body.first().line() > 0 ? body.first() : null;
         SourceLines.Loc written = null;
@@ -84,6 +95,7 @@ public final class LineTableRows {
             }
         }
         java.util.TreeMap<Integer, SourceLines.Loc> byLine = null;
+        RowlessInstructions rowless = RowlessInstructions.of(code, optimized);
         for (int i = 0; i < code.size(); i++) {
             SourceLines.Loc loc;
             int consumer;
@@ -92,7 +104,7 @@ public final class LineTableRows {
             int label = joinsBranches(code.get(i)) ? labels.before(ptxLine, body.open()) : -1;
             if (i == firstAt) {
                 loc = first;
-            } else if (materializesConstant(code.get(i))) {
+            } else if (materializesConstant(code.get(i)) || rowless.rowless(code.get(i))) {
                 loc = null;
             } else if ((consumer = ShiftIntoAddLines.consumer(code, i)) >= 0) {
                 loc = body.locs().get(code.get(consumer).ptxLine());

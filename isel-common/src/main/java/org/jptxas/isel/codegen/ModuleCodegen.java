@@ -152,7 +152,8 @@ public final class ModuleCodegen {
         ObjectDeclarations.apply(module.declarations(), compiled, options.relocatable(), builder);
         builder.deviceDebug(options.debug() && !options.suppressDebugInfo());
         if (module.lines().present() && options.lineTables(module.lines().hasLoc())) {
-            builder.lineTables(LineTableRows.of(module.lines(), compiled, options.relocatable()));
+            builder.lineTables(LineTableRows.of(module.lines(), compiled, options.relocatable(),
+                    !options.debug() && options.optLevel() > 0));
         }
         if (options.debug() && !options.suppressDebugInfo() && module.dwarf().present()) {
             builder.dwarf(DwarfPlacement.of(module, compiled, pipeline.description().profile().paramBase(),

@@ -161,6 +161,11 @@ class LineTableRowsTest {
 
     /** The source rows of {@code code} ({@code {text, ptx line}}), PTX line {@code k} under {@code .loc 1 locs[k-1]}. */
     private static List<DebugLine.Row> rowsOf(String[][] code, int... locs) {
+        return rowsOf(true, code, locs);
+    }
+
+    /** As {@link #rowsOf(String[][], int...)}, of an optimized compilation or not (-O0, -g). */
+    private static List<DebugLine.Row> rowsOf(boolean optimized, String[][] code, int... locs) {
         Map<Integer, SourceLines.Loc> byLine = new java.util.HashMap<>();
         for (int k = 0; k < locs.length; k++) {
             byLine.put(k + 1, new SourceLines.Loc(1, locs[k], 0));
@@ -174,8 +179,8 @@ class LineTableRowsTest {
         }
         FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.length], 8, 0, 0, 0, 0, List.of(), 0,
                 0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
-        return LineTableRows.of(lines, List.of(new CompiledFunction(typedCode, facts, List.of(), 0, 0)), false)
-                .sourceLines().get(0).rows();
+        CompiledFunction k = new CompiledFunction(typedCode, facts, List.of(), 0, 0);
+        return LineTableRows.of(lines, List.of(k), false, optimized).sourceLines().get(0).rows();
     }
 
     @Test
@@ -320,5 +325,41 @@ class LineTableRowsTest {
         assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x10, 1, 12),
                 new DebugLine.Row(0x30, 1, 13)), rowsOf(lines, new String[] {"FSETP.GT.AND P1, PT, R25, R31, PT",
                         "@P1 MOV R5, R24", "@P1 MOV R31, R25", "IADD3 R6, R5, 0x1, RZ"}, 2, 3, 4, 6));
+    }
+
+    @Test
+    void aTextureFetchContinuesTheRowBeforeATldKeepsItsLine() {
+        // ptxas writes no row for a TEX (line 11: the fetch alone), nor for the ULDC/UMOV of its handle on sm_90
+        // (line 13); the shift reading the texel keeps its line (12), and so does a TLD (14)
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 12), new DebugLine.Row(0x70, 1, 14)),
+                rowsOf(new String[][] {{"NOP", "1"}, {"TEX.SCR.LL RZ, R14, R16, R13, 0x0, 0x69, 2D, 0x9", "2"},
+                        {"SHF.L.U32 R5, R14, 0x8, RZ", "3"}, {"ULDC UR4, c[0x0][0x228]", "4"}, {"UMOV UR5, URZ", "4"},
+                        {"MOV R19, R3", "3"}, {"TEX.LL RZ, R17, R12, R9, UR4, 0x0, 2D, 0x1", "4"},
+                        {"TLD.SCR.LZ RZ, R12, R8, 0x0, 0x65, 1D, 0x1", "5"}},
+                        10, 11, 12, 13, 14));
+        // unoptimized code (-O0, -g) keeps the fetch's row
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x10, 1, 11)),
+                rowsOf(false, new String[][] {{"NOP", "1"}, {"TEX.SCR.LL RZ, R14, R16, R13, 0x0, 0x69, 2D, 0x9", "2"}},
+                        10, 11));
+    }
+
+    @Test
+    void localStoresContinueTheRowBeforeWhereNothingReadsTheFrame() {
+        // st.local into an array nothing loads (lines 11, 13): ptxas removes the stores, so their lines have no row
+        String[][] dead = {{"IADD3 R1, R1, -0x10, RZ", "1"}, {"STL [R1], R14", "2"}, {"SHF.L.U32 R5, R14, 0x8, RZ", "3"},
+            {"STL [R1+0xc], R15", "4"}};
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 12)), rowsOf(dead, 10, 11, 12, 13));
+        // -O0 and -g keep the stores, with their lines
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x10, 1, 11), new DebugLine.Row(0x20, 1, 12),
+                new DebugLine.Row(0x30, 1, 13)), rowsOf(false, dead, 10, 11, 12, 13));
+        // a load of the frame (line 14), or its address copied (an escape: MOV R22, R1), keeps the stores' lines
+        String[][] loaded = java.util.Arrays.copyOf(dead, 5);
+        loaded[4] = new String[] {"LDL R3, [R1]", "5"};
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x10, 1, 11), new DebugLine.Row(0x20, 1, 12),
+                new DebugLine.Row(0x30, 1, 13), new DebugLine.Row(0x40, 1, 14)), rowsOf(loaded, 10, 11, 12, 13, 14));
+        String[][] escaping = java.util.Arrays.copyOf(dead, 5);
+        escaping[4] = new String[] {"MOV R22, R1", "5"};
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x10, 1, 11), new DebugLine.Row(0x20, 1, 12),
+                new DebugLine.Row(0x30, 1, 13)), rowsOf(escaping, 10, 11, 12, 13, 14));
     }
 }
