@@ -17,7 +17,7 @@ import org.jptxas.ori.ir.SpecialReg;
 import org.jptxas.ori.ir.Src;
 
 /**
- * A texture read ({@code TEX}, {@code TLD}) returns only the channels the function reads, as ptxas writes it: the
+ * A texture read ({@code TEX}, {@code TLD}, the gather {@code TLD4}) returns only the channels the function reads, as ptxas writes it: the
  * lowering asks for all four (Rd2 = z, w and Rd = x, y), this pass gives the instruction a write mask of the
  * channels something reads (an immediate after the geometry; nvdisasm prints it when it is not 0xf), and packs
  * them as the hardware returns them: the first two enabled channels into Rd, the rest into Rd2 (RZ when there are
@@ -179,9 +179,9 @@ public final class TextureWriteMasks implements Pass {
         return true;
     }
 
-    /** The position of the geometry operand of a TEX or TLD, or -1. */
+    /** The position of the geometry operand of a TEX, TLD or TLD4, or -1. */
     private static int geometryIndex(Instr in) {
-        if (!OpInfo.is(in, "TEX") && !OpInfo.is(in, "TLD")) {
+        if (!OpInfo.is(in, "TEX") && !OpInfo.is(in, "TLD") && !OpInfo.is(in, "TLD4")) {
             return -1;
         }
         for (int i = 0; i < in.srcs().size(); i++) {

@@ -34,10 +34,7 @@ class TextureWriteMasksTest {
         Reg zw = f.newVirtual(RegFile.R, 2);
         Reg xy = f.newVirtual(RegFile.R, 2);
         List<Instr> l = b.instrs();
-        l.add(ins("S2R", List.of(p.component(0)), Src.of(new SpecialReg("SR_TID.X"))));
-        l.add(ins("S2R", List.of(p.component(1)), Src.of(new SpecialReg("SR_CTAID.X"))));
-        l.add(ins("S2R", List.of(coords.component(0)), Src.of(new SpecialReg("SR_TID.Y"))));
-        l.add(ins("S2R", List.of(coords.component(1)), Src.of(new SpecialReg("SR_TID.Z"))));
+        prologue(l, p, coords);
         l.add(new Instr(OpInfo.op("TEX"), List.of("SCR", "LL"), List.of(zw, xy), List.of(Src.of(coords),
                 Src.of(Reg.RZ), Src.of(Imm.ofInt(0)), Src.of(Imm.ofInt(0x58)), Src.of(new SpecialReg("2D"))),
                 Guard.ALWAYS, 0));
@@ -51,6 +48,19 @@ class TextureWriteMasksTest {
             }
         }
         l.add(ins("EXIT", List.of()));
+        return optimize(f, b, encodable);
+    }
+
+    /** Pointer p = (tid.x, ctaid.x) and coordinates (tid.y, tid.z). */
+    private static void prologue(List<Instr> l, Reg p, Reg coords) {
+        l.add(ins("S2R", List.of(p.component(0)), Src.of(new SpecialReg("SR_TID.X"))));
+        l.add(ins("S2R", List.of(p.component(1)), Src.of(new SpecialReg("SR_CTAID.X"))));
+        l.add(ins("S2R", List.of(coords.component(0)), Src.of(new SpecialReg("SR_TID.Y"))));
+        l.add(ins("S2R", List.of(coords.component(1)), Src.of(new SpecialReg("SR_TID.Z"))));
+    }
+
+    /** The O3 pipeline run on the function; its TEX and STG instructions as text. */
+    private static List<String> optimize(FunctionBody f, BasicBlock b, boolean encodable) {
         OptPipeline.forLevel(3).encodableWhen(in -> encodable).verifying(true)
                 .run(new OriFunction("k", true, 0, f), TestProfiles.of("sm_80"));
         List<String> out = new ArrayList<>();
@@ -111,10 +121,7 @@ class TextureWriteMasksTest {
         Reg p = f.newVirtual(RegFile.R, 2);
         Reg coords = f.newVirtual(RegFile.R, 2);
         List<Instr> l = blk.instrs();
-        l.add(ins("S2R", List.of(p.component(0)), Src.of(new SpecialReg("SR_TID.X"))));
-        l.add(ins("S2R", List.of(p.component(1)), Src.of(new SpecialReg("SR_CTAID.X"))));
-        l.add(ins("S2R", List.of(coords.component(0)), Src.of(new SpecialReg("SR_TID.Y"))));
-        l.add(ins("S2R", List.of(coords.component(1)), Src.of(new SpecialReg("SR_TID.Z"))));
+        prologue(l, p, coords);
         Reg[][] results = new Reg[2][];
         for (int t = 0; t < 2; t++) {
             Reg zw = f.newVirtual(RegFile.R, 2);
@@ -127,15 +134,7 @@ class TextureWriteMasksTest {
         l.add(ins("STG", List.of(), Src.of(Addr.of(p, 0)), Src.of(results[0][a])));
         l.add(ins("STG", List.of(), Src.of(Addr.of(p, 4)), Src.of(results[1][b])));
         l.add(ins("EXIT", List.of()));
-        OptPipeline.forLevel(3).encodableWhen(in -> true).verifying(true)
-                .run(new OriFunction("k", true, 0, f), TestProfiles.of("sm_80"));
-        List<String> out = new ArrayList<>();
-        for (Instr in : blk.instrs()) {
-            if (in.op().name().equals("TEX") || in.op().name().equals("STG")) {
-                out.add(in.toString());
-            }
-        }
-        return out;
+        return optimize(f, blk, true);
     }
 
     @Test
