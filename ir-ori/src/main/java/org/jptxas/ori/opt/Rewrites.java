@@ -5,6 +5,7 @@ import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.CBank;
 import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Instr;
+import org.jptxas.ori.ir.Operand;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.Src;
 
@@ -12,36 +13,62 @@ import org.jptxas.ori.ir.Src;
 final class Rewrites {
     private Rewrites() {}
 
-    /** {@code to} read where {@code r} (the whole of {@code from} or one of its parts) was read. */
-    private static Reg substitute(Reg r, Reg to) {
-        return r.isPart() ? to.component(r.part()) : to;
+    /**
+     * What a read register becomes: null when the renaming leaves it alone. Applied to each register an instruction
+     * reads (sources, constant-bank indexes, address bases, the guard) by {@link #renameUses}.
+     */
+    interface Renaming {
+        Reg renamed(Reg r);
+    }
+
+    /** Every read of one register {@code from} (whole or a part) reads {@code to} (same file and width). */
+    private record OneRegister(Reg from, Reg to) implements Renaming {
+        @Override
+        public Reg renamed(Reg r) {
+            if (!r.sameRegister(from)) {
+                return null;
+            }
+            return r.isPart() ? to.component(r.part()) : to;
+        }
     }
 
     /** Replaces every read of {@code from} by {@code to} (same file and width); returns whether any changed. */
     static boolean replaceUses(Instr in, Reg from, Reg to) {
+        // the renaming object only for an instruction it changes (which allocates new sources anyway)
+        return reads(in, from) && renameUses(in, new OneRegister(from, to));
+    }
+
+    /** Renames, by {@code renaming}, every register {@code in} reads; returns whether any was renamed. */
+    static boolean renameUses(Instr in, Renaming renaming) {
         boolean changed = false;
         List<Src> srcs = in.srcs();
         for (int i = 0; i < srcs.size(); i++) {
             Src s = srcs.get(i);
-            if (s.value() instanceof Reg r && r.sameRegister(from)) {
-                srcs.set(i, new Src(substitute(r, to), s.neg(), s.abs(), s.not()));
-                changed = true;
-            } else if (s.value() instanceof CBank c && c.index() != null && c.index().sameRegister(from)) {
-                srcs.set(i, new Src(new CBank(c.bank(), c.offset(), substitute(c.index(), to)), s.neg(), s.abs(), s.not()));
-                changed = true;
+            Operand w = null;
+            if (s.value() instanceof Reg r) {
+                w = renaming.renamed(r);
+            } else if (s.value() instanceof CBank c && c.index() != null) {
+                Reg index = renaming.renamed(c.index());
+                w = index == null ? null : new CBank(c.bank(), c.offset(), index);
             } else if (s.value() instanceof Addr a) {
-                Reg base = a.base().sameRegister(from) ? substitute(a.base(), to) : a.base();
-                Reg ub = a.uniformBase() != null && a.uniformBase().sameRegister(from) ? substitute(a.uniformBase(), to) : a.uniformBase();
-                if (base != a.base() || ub != a.uniformBase()) {
-                    srcs.set(i, new Src(new Addr(base, ub, a.offset()), s.neg(), s.abs(), s.not()));
-                    changed = true;
+                Reg base = renaming.renamed(a.base());
+                Reg ub = a.uniformBase() == null ? null : renaming.renamed(a.uniformBase());
+                if (base != null || ub != null) {
+                    w = new Addr(base != null ? base : a.base(), ub != null ? ub : a.uniformBase(), a.offset());
                 }
+            }
+            if (w != null) {
+                srcs.set(i, new Src(w, s.neg(), s.abs(), s.not()));
+                changed = true;
             }
         }
         Guard g = in.guard();
-        if (!g.isAlways() && g.predicate().sameRegister(from)) {
-            in.setGuard(new Guard(substitute(g.predicate(), to), g.negated()));
-            changed = true;
+        if (!g.isAlways()) {
+            Reg p = renaming.renamed(g.predicate());
+            if (p != null) {
+                in.setGuard(new Guard(p, g.negated()));
+                changed = true;
+            }
         }
         return changed;
     }

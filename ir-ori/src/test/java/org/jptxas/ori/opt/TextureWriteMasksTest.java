@@ -34,10 +34,7 @@ class TextureWriteMasksTest {
         Reg zw = f.newVirtual(RegFile.R, 2);
         Reg xy = f.newVirtual(RegFile.R, 2);
         List<Instr> l = b.instrs();
-        l.add(ins("S2R", List.of(p.component(0)), Src.of(new SpecialReg("SR_TID.X"))));
-        l.add(ins("S2R", List.of(p.component(1)), Src.of(new SpecialReg("SR_CTAID.X"))));
-        l.add(ins("S2R", List.of(coords.component(0)), Src.of(new SpecialReg("SR_TID.Y"))));
-        l.add(ins("S2R", List.of(coords.component(1)), Src.of(new SpecialReg("SR_TID.Z"))));
+        prologue(l, p, coords);
         l.add(new Instr(OpInfo.op("TEX"), List.of("SCR", "LL"), List.of(zw, xy), List.of(Src.of(coords),
                 Src.of(Reg.RZ), Src.of(Imm.ofInt(0)), Src.of(Imm.ofInt(0x58)), Src.of(new SpecialReg("2D"))),
                 Guard.ALWAYS, 0));
@@ -51,6 +48,19 @@ class TextureWriteMasksTest {
             }
         }
         l.add(ins("EXIT", List.of()));
+        return optimize(f, b, encodable);
+    }
+
+    /** Pointer p = (tid.x, ctaid.x) and coordinates (tid.y, tid.z). */
+    private static void prologue(List<Instr> l, Reg p, Reg coords) {
+        l.add(ins("S2R", List.of(p.component(0)), Src.of(new SpecialReg("SR_TID.X"))));
+        l.add(ins("S2R", List.of(p.component(1)), Src.of(new SpecialReg("SR_CTAID.X"))));
+        l.add(ins("S2R", List.of(coords.component(0)), Src.of(new SpecialReg("SR_TID.Y"))));
+        l.add(ins("S2R", List.of(coords.component(1)), Src.of(new SpecialReg("SR_TID.Z"))));
+    }
+
+    /** The O3 pipeline run on the function; its TEX and STG instructions as text. */
+    private static List<String> optimize(FunctionBody f, BasicBlock b, boolean encodable) {
         OptPipeline.forLevel(3).encodableWhen(in -> encodable).verifying(true)
                 .run(new OriFunction("k", true, 0, f), TestProfiles.of("sm_80"));
         List<String> out = new ArrayList<>();
@@ -102,5 +112,43 @@ class TextureWriteMasksTest {
     void aFormTheBackendDoesNotEncodeStays() {
         String t = tex(run(false, 1));
         assertTrue(t.endsWith("2D") && !t.startsWith("TEX.SCR.LL RZ"), t);
+    }
+
+    /** Two 2D TEX reading the same coordinates; the first's channel {@code a}, the second's {@code b} stored. */
+    private static List<String> runTwo(int a, int b) {
+        FunctionBody f = new FunctionBody();
+        BasicBlock blk = f.addBlock(null);
+        Reg p = f.newVirtual(RegFile.R, 2);
+        Reg coords = f.newVirtual(RegFile.R, 2);
+        List<Instr> l = blk.instrs();
+        prologue(l, p, coords);
+        Reg[][] results = new Reg[2][];
+        for (int t = 0; t < 2; t++) {
+            Reg zw = f.newVirtual(RegFile.R, 2);
+            Reg xy = f.newVirtual(RegFile.R, 2);
+            results[t] = new Reg[] {xy.component(0), xy.component(1), zw.component(0), zw.component(1)};
+            l.add(new Instr(OpInfo.op("TEX"), List.of("SCR", "LL"), List.of(zw, xy), List.of(Src.of(coords),
+                    Src.of(Reg.RZ), Src.of(Imm.ofInt(0)), Src.of(Imm.ofInt(0x58 + 4 * t)), Src.of(new SpecialReg("2D"))),
+                    Guard.ALWAYS, 0));
+        }
+        l.add(ins("STG", List.of(), Src.of(Addr.of(p, 0)), Src.of(results[0][a])));
+        l.add(ins("STG", List.of(), Src.of(Addr.of(p, 4)), Src.of(results[1][b])));
+        l.add(ins("EXIT", List.of()));
+        return optimize(f, blk, true);
+    }
+
+    @Test
+    void everyTextureReadOfAFunctionGetsItsOwnMask() {
+        List<String> out = runTwo(1, 3);
+        List<String> tex = out.stream().filter(s -> s.startsWith("TEX")).toList();
+        assertEquals(2, tex.size(), out.toString());
+        assertTrue(tex.get(0).matches("TEX\\.SCR\\.LL RZ, %r\\d+, .*0x58, 2D, 0x2"), out.toString());
+        assertTrue(tex.get(1).matches("TEX\\.SCR\\.LL RZ, %r\\d+, .*0x5c, 2D, 0x8"), out.toString());
+        // each store reads the one register its texture read now writes
+        for (int t = 0; t < 2; t++) {
+            String rd = tex.get(t).split(" ")[2].replace(",", "");
+            assertTrue(out.stream().anyMatch(s -> s.startsWith("STG") && s.endsWith(", " + rd)),
+                    out.toString());
+        }
     }
 }

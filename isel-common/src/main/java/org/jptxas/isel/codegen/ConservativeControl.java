@@ -23,7 +23,7 @@ public final class ConservativeControl implements ControlPass {
             "ATOM", "ATOMG", "ATOMS", "RED", "REDUX", "SHFL", "MATCH",
             "S2R", "S2UR", "MUFU", "I2F", "F2I", "F2F", "I2I", "FRND", "POPC", "FLO", "BREV",
             "DADD", "DMUL", "DFMA", "DSETP", "DMNMX", "QSPC", "CCTL", "MEMBAR", "LDGSTS", "ARRIVES",
-            "HMMA", "IMMA", "DMMA", "BMMA", "QMMA", "SUST", "SULD", "TEX", "TLD", "R2UR");
+            "HMMA", "IMMA", "DMMA", "BMMA", "QMMA", "SUST", "SULD", "SURED", "TEX", "TLD", "TLD4", "TXQ", "R2UR");
 
     @Override
     public List<CodeLine> apply(List<CodeLine> code, Target target) {

@@ -81,7 +81,7 @@ public final class SassReader {
         List<String> types = typeOrder(parts);
         List<RegRange> slots = new ArrayList<>();
         TextureOperands.Widths texture = TextureOperands.OPCODES.contains(mnemonic) && name != null
-                ? TextureOperands.of(mods, name) : null;
+                ? TextureOperands.of(mnemonic, mods, name) : null;
         if (texture != null) {
             dests = 2;
         }

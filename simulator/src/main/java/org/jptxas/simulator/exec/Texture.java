@@ -21,6 +21,9 @@ import org.jptxas.simulator.numeric.SmallFloats;
  * Each neighbour's index goes through the dimension's address mode ({@link TextureAddressMode#apply}): wrap and
  * mirror modulo the size (after the floor, not on the coordinate), clamp to the edge, border reads the border colour.
  * Fetching ({@code tex} with integer coordinates, TLD) reads texel (x, y, z) through the same address modes.
+ * Gathering ({@code tld4}, TLD4) returns one channel of the four texels linear filtering would weigh, with i, j as
+ * there: (i, j + 1), (i + 1, j + 1), (i + 1, j), (i, j) (the lower left first, counter-clockwise, the order of the
+ * gather of other graphics interfaces), each through the address modes.
  * Mipmaps, layered and cube textures, and level-of-detail or gradient forms are not modelled.
  */
 public record Texture(long address, TexelFormat format, int channels, int[] dims, long[] strides,
@@ -71,6 +74,35 @@ public record Texture(long address, TexelFormat format, int channels, int[] dims
         int[] out = new int[4];
         for (int k = 0; k < 4; k++) {
             out[k] = Float.floatToRawIntBits(acc[k]);
+        }
+        return out;
+    }
+
+    /** The four texels a 2D linear lookup at {@code coords} weighs, channel {@code channel} of each (see above). */
+    public int[] gather(GlobalMemory global, float[] coords, int channel) {
+        if (rank() != 2) {
+            throw new IllegalArgumentException("a gather of a " + rank() + "-dimensional texture");
+        }
+        long[] base = new long[2];
+        for (int d = 0; d < 2; d++) {
+            float x = normalizedCoords ? coords[d] * dims[d] : coords[d];
+            base[d] = index((float) Math.floor(x - 0.5f));
+        }
+        long i = base[0];
+        long j = base[1];
+        return new int[] {texel(global, new long[] {i, j + 1})[channel], texel(global, new long[] {i + 1, j + 1})[channel],
+            texel(global, new long[] {i + 1, j})[channel], texel(global, new long[] {i, j})[channel]};
+    }
+
+    /**
+     * What a dimension query ({@code txq}/{@code suq} width, height, depth; TXQ TEX_HEADER_DIMENSION) returns: the
+     * size in texels (elements of a surface) of each of the three dimensions, 1 for those the texture lacks, and
+     * the number of mip levels, 1.
+     */
+    public int[] dimensions() {
+        int[] out = {1, 1, 1, 1};
+        for (int d = 0; d < rank(); d++) {
+            out[d] = dims[d];
         }
         return out;
     }

@@ -403,6 +403,7 @@ final class InstructionCompiler {
             case "mbarrier" -> hopper(true);
             case "mapa", "getctarank" -> simple(ClusterInstruction.compile(ins.opcode(), mods, ops, new OperandAccess()));
             case "tex" -> texture();
+            case "tld4", "txq", "suq", "sured" -> textureQuery();
             case "suld", "sust" -> {
                 Insn.ThreadOp op = TextureInstruction.surface(ins.opcode().equals("suld"), mods, ops, new OperandAccess());
                 if (op == null) {
@@ -542,6 +543,19 @@ final class InstructionCompiler {
     /** {@code tex}: {@link TextureInstruction}. */
     private Insn texture() throws ProgramException, Unsupported {
         Insn.ThreadOp op = TextureInstruction.compile(mods, ops, new OperandAccess());
+        if (op == null) {
+            throw unsupported();
+        }
+        return simple(op);
+    }
+
+    /** {@code tld4}, {@code txq}, {@code suq}, {@code sured}: {@link TextureQueryInstruction}. */
+    private Insn textureQuery() throws ProgramException, Unsupported {
+        Insn.ThreadOp op = switch (ins.opcode()) {
+            case "tld4" -> TextureQueryInstruction.gather(mods, ops, new OperandAccess());
+            case "sured" -> TextureQueryInstruction.reduction(mods, ops, new OperandAccess());
+            default -> TextureQueryInstruction.query(ins.opcode(), mods, ops, new OperandAccess());
+        };
         if (op == null) {
             throw unsupported();
         }

@@ -9,18 +9,22 @@ import org.jptxas.simulator.sass.SassMachine.Warp;
 import org.jptxas.simulator.sass.SassOperand.Reg;
 
 /**
- * TEX and TLD with a bindless handle: {@code TEX.SCR.LL Rd2, Rd, Ra, Rb, 0x0, off, 2D{, mask}} (sm_75..89: the
- * handle is the 32-bit word at {@code c[0x0][4 off]}) and {@code TEX.LL Rd2, Rd, Ra, Rb, URh, 0x0, 2D{, mask}}
- * (sm_90: the low word of the uniform pair URh). TEX samples at float coordinates ({@link Texture#sample}), TLD
- * fetches at integer ones ({@link Texture#fetch}); the level of detail ({@code .LL} in Rb, {@code .LZ} zero) selects
- * nothing, there being no mipmaps. Coordinates fill Ra (two registers, or every coordinate with a uniform handle),
- * then Rb; the enabled components of the write mask (default 0xf) are packed, the first two into the pair Rd and the
- * rest into Rd2 (RZ discards them), as {@code org.jptxas.scheduler.sass.TextureOperands} reads the operand widths.
+ * TEX, TLD and TLD4 with a bindless handle: {@code TEX.SCR.LL Rd2, Rd, Ra, Rb, 0x0, off, 2D{, mask}} (sm_75..89:
+ * the handle is the 32-bit word at {@code c[0x0][4 off]}) and {@code TEX.LL Rd2, Rd, Ra, Rb, URh, 0x0, 2D{, mask}}
+ * (sm_90: the low word of the uniform pair URh; sm_90's TLD4 has no Rb). TEX samples at float coordinates
+ * ({@link Texture#sample}), TLD fetches at integer ones ({@link Texture#fetch}), TLD4 gathers one channel
+ * ({@code .R/.G/.B/.A}) of four texels ({@link Texture#gather}); the level of detail ({@code .LL} in Rb, {@code .LZ}
+ * zero) selects nothing, there being no mipmaps. The values (coordinates, then the level) fill Ra (two registers,
+ * or every coordinate with a uniform handle), then Rb, exactly two one in each; the enabled components of the write
+ * mask (default 0xf) are packed, the first two into the pair Rd and the rest into Rd2 (RZ discards them), as
+ * {@code org.jptxas.scheduler.sass.TextureOperands} reads the operand widths. {@code TXQ Rd2, Rd, Ra,
+ * TEX_HEADER_DIMENSION, handle{, mask}} returns the header's sizes ({@link Texture#dimensions}).
  *
  * <p>Also {@code SULD.D.BA.{1D,2D,3D}...TRAP Rd, [Ra], 0x0, off} and {@code SUST.D.BA... [Ra], Rb, 0x0, off} (sm_90:
  * {@code URh, 0x0}): 32 bits ({@code .64}, {@code .128}: 2 or 4 registers; {@code .U8}, {@code .U16}... narrower) at
  * Ra = x in bytes, Ra + 1 = y, Ra + 2 = z ({@link Texture#surfaceAddress}; out of bounds faults, the {@code .TRAP}
- * mode).
+ * mode). {@code SURED.D.BA.2D.{ADD,MIN,MAX,AND,OR}{.S32}...TRAP [Ra], Rb, 0x0, off} reduces the 32-bit element there
+ * with Rb (one thread at a time, as the warp's lanes execute in order).
  */
 final class TextureOps {
     private final SassMachine machine;
@@ -31,27 +35,38 @@ final class TextureOps {
 
     void execute(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
+        if (op.opcode().equals("TXQ")) {
+            query(op, t, w);
+            return;
+        }
+        boolean gather = op.opcode().equals("TLD4");
         int geometry = -1;
-        for (int k = 4; k < o.size() && geometry < 0; k++) {
+        for (int k = 3; k < o.size() && geometry < 0; k++) {
             if (o.get(k) instanceof SassOperand.Other g && g.text().matches("[123]D")) {
                 geometry = k;
             }
         }
-        if (geometry < 0 || o.size() < 6 || !(o.get(0) instanceof Reg rd2) || !(o.get(1) instanceof Reg rd)
-                || !(o.get(2) instanceof Reg ra) || !(o.get(3) instanceof Reg rb)
-                || op.has("SCR") == o.get(4) instanceof SassOperand.UReg) {
+        // the coordinate registers (Ra, and Rb but for sm_90's TLD4), then the handle
+        int h = 2;
+        while (h < o.size() && o.get(h) instanceof Reg) {
+            h++;
+        }
+        if (geometry != h + 2 || h != 4 && !(gather && h == 3) || !(o.get(0) instanceof Reg rd2)
+                || !(o.get(1) instanceof Reg rd) || !(o.get(2) instanceof Reg ra)
+                || op.has("SCR") == o.get(h) instanceof SassOperand.UReg) {
             throw machine.unimplemented(op);
         }
+        Reg rb = h == 4 ? (Reg) o.get(3) : null;
         int dims = ((SassOperand.Other) o.get(geometry)).text().charAt(0) - '0';
         int mask = geometry + 1 < o.size() && o.get(geometry + 1) instanceof SassOperand.Imm m ? (int) m.bits() & 0xf : 0xf;
-        boolean uniform = o.get(4) instanceof SassOperand.UReg;
-        long handle = uniform ? Integer.toUnsignedLong(w.ur[((SassOperand.UReg) o.get(4)).index()])
-                : machine.operands.cbank(new SassOperand.CBank(0, -1, 4 * ((SassOperand.Imm) o.get(5)).bits(), false,
-                        false), t, 4);
-        int inRa = uniform ? dims : Math.min(2, dims);
+        boolean uniform = o.get(h) instanceof SassOperand.UReg;
+        long handle = handle(o, h, t, w);
+        // the values fill Ra (two at most, all coordinates with a uniform handle), then Rb; exactly two go one in each
+        int total = dims + (op.has("LL") ? 1 : 0);
+        int inRa = uniform ? dims : total == 2 ? 1 : Math.min(2, total);
         int[] coords = new int[dims];
         for (int d = 0; d < dims; d++) {
-            coords[d] = d < inRa ? reg(t, ra, d) : reg(t, rb, d - inRa);
+            coords[d] = d < inRa ? reg(t, ra, d) : rb == null ? 0 : reg(t, rb, d - inRa);
         }
         int[] words;
         try {
@@ -63,11 +78,51 @@ final class TextureOps {
                 for (int d = 0; d < dims; d++) {
                     f[d] = Float.intBitsToFloat(coords[d]);
                 }
-                words = tex.sample(machine.launch.global(), f);
+                words = gather ? tex.gather(machine.launch.global(), f, "RGBA".indexOf(channel(op)))
+                        : tex.sample(machine.launch.global(), f);
             }
         } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
             throw new Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), op.opcode() + ": " + e.getMessage()));
         }
+        write(t, rd2, rd, mask, words);
+    }
+
+    /** {@code TXQ Rd2, Rd, Ra, TEX_HEADER_DIMENSION, handle, mask}: the header's sizes (Ra, the level, is 0). */
+    private void query(SassOp op, Thread t, Warp w) {
+        List<SassOperand> o = op.operands();
+        if (o.size() < 6 || !(o.get(0) instanceof Reg rd2) || !(o.get(1) instanceof Reg rd) || !(o.get(2) instanceof Reg)
+                || !(o.get(3) instanceof SassOperand.Other q) || !q.text().equals("TEX_HEADER_DIMENSION")) {
+            throw machine.unimplemented(op);
+        }
+        int mask = o.size() == 7 && o.get(6) instanceof SassOperand.Imm m ? (int) m.bits() & 0xf : 0xf;
+        int[] words;
+        try {
+            words = machine.launch.texture(handle(o, 4, t, w)).dimensions();
+        } catch (IllegalArgumentException e) {
+            throw new Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), op.opcode() + ": " + e.getMessage()));
+        }
+        write(t, rd2, rd, mask, words);
+    }
+
+    /** The gathered channel of a TLD4: its {@code .R}, {@code .G}, {@code .B} or {@code .A}. */
+    private String channel(SassOp op) {
+        for (String c : List.of("R", "G", "B", "A")) {
+            if (op.has(c)) {
+                return c;
+            }
+        }
+        throw machine.unimplemented(op);
+    }
+
+    /** The handle at operand {@code h}: a uniform register's low word, or the word at {@code c[0x0][4 off]}. */
+    private long handle(List<SassOperand> o, int h, Thread t, Warp w) {
+        return o.get(h) instanceof SassOperand.UReg u ? Integer.toUnsignedLong(w.ur[u.index()])
+                : machine.operands.cbank(new SassOperand.CBank(0, -1, 4 * ((SassOperand.Imm) o.get(h + 1)).bits(), false,
+                        false), t, 4);
+    }
+
+    /** The enabled channels of {@code mask}, packed: the first two into the pair Rd, the rest into Rd2 (RZ drops). */
+    private static void write(Thread t, Reg rd2, Reg rd, int mask, int[] words) {
         int slot = 0;
         for (int k = 0; k < 4; k++) {
             if ((mask >>> k & 1) != 0) {
@@ -83,6 +138,7 @@ final class TextureOps {
     void surface(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         boolean load = op.opcode().equals("SULD");
+        boolean reduce = op.opcode().equals("SURED");
         int dims = op.has("3D") ? 3 : op.has("2D") ? 2 : op.has("1D") ? 1 : 0;
         int size = op.has("64") ? 8 : op.has("128") ? 16 : op.has("U8") || op.has("S8") ? 1
                 : op.has("U16") || op.has("S16") ? 2 : 4;
@@ -92,9 +148,7 @@ final class TextureOps {
                 || size < 4 && load) {
             throw machine.unimplemented(op);
         }
-        long handle = o.get(h) instanceof SassOperand.UReg u ? Integer.toUnsignedLong(w.ur[u.index()])
-                : machine.operands.cbank(new SassOperand.CBank(0, -1, 4 * ((SassOperand.Imm) o.get(h + 1)).bits(), false,
-                        false), t, 4);
+        long handle = handle(o, h, t, w);
         int[] coords = new int[dims];
         for (int d = 0; d < dims; d++) {
             coords[d] = m.reg() == 255 ? 0 : t.r[m.reg() + d];
@@ -104,6 +158,12 @@ final class TextureOps {
             a = machine.launch.texture(handle).surfaceAddress(coords, size);
         } catch (IllegalArgumentException e) {
             throw new Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), op.opcode() + ": " + e.getMessage()));
+        }
+        if (reduce) {
+            int v = data.index() == 255 ? 0 : t.r[data.index()];
+            int old = (int) machine.launch.global().load(a, 4);
+            machine.launch.global().store(a, 4, reduction(op, old, v));
+            return;
         }
         for (int k = 0; k < Math.max(1, size / 4); k++) {
             if (load) {
@@ -115,6 +175,27 @@ final class TextureOps {
                 machine.launch.global().store(a + 4L * k, Math.min(size, 4), v);
             }
         }
+    }
+
+    /** A SURED's operation on the old element and the operand. */
+    private int reduction(SassOp op, int old, int v) {
+        boolean signed = op.has("S32");
+        if (op.has("ADD")) {
+            return old + v;
+        }
+        if (op.has("MIN")) {
+            return signed ? Math.min(old, v) : Integer.compareUnsigned(old, v) <= 0 ? old : v;
+        }
+        if (op.has("MAX")) {
+            return signed ? Math.max(old, v) : Integer.compareUnsigned(old, v) >= 0 ? old : v;
+        }
+        if (op.has("AND")) {
+            return old & v;
+        }
+        if (op.has("OR")) {
+            return old | v;
+        }
+        throw machine.unimplemented(op);
     }
 
     private static int reg(Thread t, Reg r, int k) {

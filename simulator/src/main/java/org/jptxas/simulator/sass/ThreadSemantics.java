@@ -455,8 +455,8 @@ final class ThreadSemantics {
             case "FSET" -> machine.floating.fset(op, t, w);
             case "F2FP" -> machine.floating.f2fp(op, t, w);
             case "HMNMX2", "I2IP" -> machine.floating.packed(op, t, w);
-            case "TEX", "TLD" -> machine.textures.execute(op, t, w);
-            case "SULD", "SUST" -> machine.textures.surface(op, t, w);
+            case "TEX", "TLD", "TLD4", "TXQ" -> machine.textures.execute(op, t, w);
+            case "SULD", "SUST", "SURED" -> machine.textures.surface(op, t, w);
             default -> throw machine.unimplemented(op);
         }
         t.pc++;

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The suite's files agree with {@link KernelSuite}: every kernel ({@link KernelSuite#all()} and the arch-specific
- * {@link KernelSuite#archSpecific()}) has its CUDA source, PTX and committed launch spec, the committed spec is the
+ * {@link KernelSuite#archSpecific()}, the standalone {@link KernelSuite#standalone()}) has its CUDA source, PTX and committed launch spec, the committed spec is the
  * generated one (regenerate with {@code -Djptxas.kernels.regenerate=true}), and every spec is accepted by the
  * launch-spec reader.
  */
@@ -35,6 +35,7 @@ class KernelSuiteFilesTest {
     static List<KernelCase> cases() {
         List<KernelCase> all = new java.util.ArrayList<>(KernelSuite.all());
         all.addAll(KernelSuite.archSpecific());
+        all.addAll(KernelSuite.standalone());
         return all;
     }
 

@@ -41,6 +41,14 @@ public final class KernelSuite {
         return WarpgroupKernels.suiteFolders();
     }
 
+    /**
+     * Kernels with folders in {@code kernels/} outside {@link #all()} whose own end-to-end test runs them three ways:
+     * {@code texture_gather_query} (tld4, txq, suq, sured; cli's {@code TextureGatherQueryEndToEndTest}).
+     */
+    public static List<KernelCase> standalone() {
+        return List.of(TextureKernels.gatherQuery());
+    }
+
     public static Optional<KernelCase> byName(String name) {
         return all().stream().filter(k -> k.name().equals(name)).findFirst();
     }

@@ -122,4 +122,74 @@ final class TextureKernels {
                     }
                 });
     }
+
+    static final int GATHER_W = 8;
+    static final int GATHER_H = 6;
+    static final int REDUCE_W = 16;
+    static final int REDUCE_H = 8;
+
+    /**
+     * Gathers, size queries and surface reductions ({@code tld4}, {@code txq}, {@code suq}, {@code sured}; outside
+     * {@link KernelSuite#all()}, run three ways by cli's {@code TextureGatherQueryEndToEndTest}): 200 threads gather
+     * the red channel and the alpha channel (x and w kept) of the 2x2 footprint at normalized (u, v) in [-0.3, 1.3)
+     * of an f32 4-channel 8x6 texture, clamped in u and wrapped in v; the first four store the texture's width and
+     * height and the {@value #REDUCE_W}x{@value #REDUCE_H} s32 surface's; thread i adds i + 1 to element
+     * (i mod 16, (i / 16) mod 4) and takes the signed maximum of element (7 i mod 16, 4 + (i / 16) mod 4) and
+     * 37 i mod 101 - 50. The gather's order is the simulator's ({@code org.jptxas.simulator.exec.Texture#gather}):
+     * (i, j + 1), (i + 1, j + 1), (i + 1, j), (i, j) of the lower-left texel (i, j) of the footprint.
+     */
+    public static KernelCase gatherQuery() {
+        Gen g = new Gen("texture_gather_query");
+        float[] texels = g.floats(GATHER_W * GATHER_H * 4, -10, 10);
+        int[] surface = g.ints(REDUCE_W * REDUCE_H, -100, 100);
+        float[] coords = g.floats(2 * SAMPLES, -0.3, 1.3);
+        return kernel("texture_gather_query").describe("tld4 gathers, txq/suq sizes and sured add/max through texture"
+                        + " and surface objects")
+                .grid(2).block(128)
+                .texture(new KernelCase.TextureArg("tex", Bytes.of(texels), "f32", 4, List.of(GATHER_W, GATHER_H),
+                        false, false, List.of("clamp", "wrap"), true, List.of(0, 0, 0, 0)))
+                .surface("surf", Elem.I32, REDUCE_W, REDUCE_H, Bytes.of(surface), Check.EXACT)
+                .in("coords", coords)
+                .out("out_r", Elem.F32, 4 * SAMPLES).out("out_a", Elem.F32, 2 * SAMPLES).out("sizes", Elem.I32, 4)
+                .s32("n", SAMPLES)
+                .reference(io -> {
+                    float[] outR = io.f32("out_r");
+                    float[] outA = io.f32("out_a");
+                    for (int i = 0; i < SAMPLES; i++) {
+                        float[] r = gather(texels, 0, coords[2 * i], coords[2 * i + 1]);
+                        float[] a = gather(texels, 3, coords[2 * i], coords[2 * i + 1]);
+                        System.arraycopy(r, 0, outR, 4 * i, 4);
+                        outA[2 * i] = a[0];
+                        outA[2 * i + 1] = a[3];
+                    }
+                    int[] sizes = io.i32("sizes");
+                    sizes[0] = GATHER_W;
+                    sizes[1] = GATHER_H;
+                    sizes[2] = REDUCE_W;
+                    sizes[3] = REDUCE_H;
+                    int[] out = io.i32("surf");
+                    System.arraycopy(surface, 0, out, 0, out.length);
+                    int half = REDUCE_H / 2;
+                    for (int i = 0; i < SAMPLES; i++) {
+                        int y = i / REDUCE_W % half;
+                        out[y * REDUCE_W + i % REDUCE_W] += i + 1;
+                        int m = (half + y) * REDUCE_W + i * 7 % REDUCE_W;
+                        out[m] = Math.max(out[m], i * 37 % 101 - 50);
+                    }
+                });
+    }
+
+    /** Channel {@code c} of the 2x2 footprint at normalized (u, v): clamp in u, wrap in v (see {@link #gatherQuery}). */
+    private static float[] gather(float[] texels, int c, float u, float v) {
+        int i = (int) Math.floor(u * GATHER_W - 0.5f);
+        int j = (int) Math.floor(v * GATHER_H - 0.5f);
+        int[][] at = {{i, j + 1}, {i + 1, j + 1}, {i + 1, j}, {i, j}};
+        float[] out = new float[4];
+        for (int k = 0; k < 4; k++) {
+            int x = wrapIndex(at[k][0], GATHER_W, 'c');
+            int y = wrapIndex(at[k][1], GATHER_H, 'w');
+            out[k] = texels[4 * (y * GATHER_W + x) + c];
+        }
+        return out;
+    }
 }

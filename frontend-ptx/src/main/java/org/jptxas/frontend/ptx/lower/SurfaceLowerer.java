@@ -26,20 +26,27 @@ import org.jptxas.ori.target.TargetFeature;
  * x, y; sm_75 prints the scope {@code .CTA}), the handle the parameter's constant-bank word offset as for textures
  * ({@link TextureLowerer}); where the target takes texture handles in a uniform register
  * ({@link TargetFeature#TEXTURE_HANDLE_IN_UR}, sm_90) the handle's low word is loaded into one and the instruction
- * names it ({@code [Ra], UR4, 0x0}). Other geometries, widths, vectors, the {@code .clamp}/{@code .zero} modes,
+ * names it ({@code [Ra], UR4, 0x0}). {@code sured.b.{add,min,max,and,or}.2d.{u32,s32,b32}{.trap} [h, {x, y}], v} is
+ * {@code SURED.D.BA.2D.ADD.STRONG.SYS.TRAP [Ra], Rb, 0x0, off} likewise (a signed add, minimum or maximum
+ * {@code .S32}; the reduction's scope {@code .SYS}, as ptxas writes it on every target). Other geometries, widths, vectors, the {@code .clamp}/{@code .zero} modes,
  * formatted ({@code .p}) access, {@code .surfref}s and handles from elsewhere are not yet supported.
  */
 @AutoService(InstructionLowerer.class)
 public final class SurfaceLowerer implements InstructionLowerer {
     @Override
     public Set<String> opcodes() {
-        return Set.of("suld", "sust");
+        return Set.of("suld", "sust", "sured");
     }
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
         boolean load = insn.opcode().equals("suld");
-        if (!insn.hasModifier("b") || !insn.hasModifier("2d") || !insn.hasModifier("b32") || insn.hasModifier("clamp")
+        boolean reduce = insn.opcode().equals("sured");
+        String reduction = reduce ? reduction(insn) : null;
+        if (reduce && reduction == null) {
+            throw cx.unsupported("surface reduction");
+        }
+        if (!insn.hasModifier("b") || !insn.hasModifier("2d") || !reduce && !insn.hasModifier("b32") || insn.hasModifier("clamp")
                 || insn.hasModifier("zero") || insn.hasModifier("v2") || insn.hasModifier("v4")) {
             throw cx.unsupported("surface form");
         }
@@ -77,6 +84,13 @@ public final class SurfaceLowerer implements InstructionLowerer {
             srcs.add(Src.of(Imm.ofInt(0)));
             srcs.add(Src.of(Imm.ofInt((Integer) handle / 4)));
         }
+        if (reduce) {
+            List<String> mods = new ArrayList<>(List.of("D", "BA", "2D"));
+            mods.addAll(List.of(reduction.split("\\.")));
+            mods.addAll(List.of("STRONG", "SYS", "TRAP"));
+            cx.emit("SURED", mods, List.of(), srcs);
+            return;
+        }
         List<String> mods = List.of("D", "BA", "2D", "STRONG", "SM", "TRAP");
         if (load) {
             Reg d = cx.dst(dataOp, PtxType.B32);
@@ -84,5 +98,24 @@ public final class SurfaceLowerer implements InstructionLowerer {
         } else {
             cx.emit("SUST", mods, List.of(), srcs);
         }
+    }
+
+    /** The SASS operation of a {@code sured.b}: {@code ADD}, {@code MIN.S32}, ...; null for an unsupported one. */
+    private static String reduction(Instruction insn) {
+        boolean signed = insn.hasModifier("s32");
+        if (!signed && !insn.hasModifier("u32") && !insn.hasModifier("b32")) {
+            return null;
+        }
+        for (String op : List.of("add", "min", "max")) {
+            if (insn.hasModifier(op)) {
+                return op.toUpperCase() + (signed ? ".S32" : "");
+            }
+        }
+        for (String op : List.of("and", "or")) {
+            if (insn.hasModifier(op)) {
+                return op.toUpperCase();
+            }
+        }
+        return null;
     }
 }

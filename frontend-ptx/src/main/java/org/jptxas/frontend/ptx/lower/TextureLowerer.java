@@ -50,11 +50,15 @@ public final class TextureLowerer implements InstructionLowerer {
 
     @Override
     public Set<String> opcodes() {
-        return Set.of("tex");
+        return Set.of("tex", "tld4");
     }
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
+        if (insn.opcode().equals("tld4")) {
+            TextureGatherLowerer.lower(insn, cx);
+            return;
+        }
         int dims = insn.hasModifier("1d") ? 1 : insn.hasModifier("2d") ? 2 : insn.hasModifier("3d") ? 3 : 0;
         if (dims == 0) {
             throw cx.unsupported("geometry");
@@ -112,7 +116,24 @@ public final class TextureLowerer implements InstructionLowerer {
         Reg zw = cx.newReg(RegFile.R, 2);
         Reg xy = cx.newReg(RegFile.R, 2);
         List<Src> srcs = new ArrayList<>(regs);
-        if (uniformHandle) {
+        addHandle(cx, handle, srcs);
+        srcs.add(Src.of(new SpecialReg(hwDims + "D")));
+        List<String> opMods = new ArrayList<>();
+        if (!uniformHandle) {
+            opMods.add("SCR");
+        }
+        opMods.add(fetch ? "LZ" : "LL");
+        cx.emit(fetch ? "TLD" : "TEX", opMods, List.of(zw, xy), srcs);
+        copyChannels(cx, dv, dtype, zw, xy);
+    }
+
+    /**
+     * The handle operands of a texture instruction: where the target takes the handle in a uniform pair, its low
+     * word loaded into one (the high word zero, as ptxas does) and 0x0; else 0x0 and the word offset in bank 0 (or
+     * the bound reference, placed later).
+     */
+    static void addHandle(LoweringContext cx, Object handle, List<Src> srcs) {
+        if (cx.profile().has(TargetFeature.TEXTURE_HANDLE_IN_UR)) {
             Reg pair = cx.newReg(RegFile.UR, 2);
             cx.emit("ULDC", List.of(), List.of(pair.component(0)),
                     List.of(Src.of(handle instanceof Sym s ? s : CBank.of(0, (Integer) handle))));
@@ -123,13 +144,11 @@ public final class TextureLowerer implements InstructionLowerer {
             srcs.add(Src.of(Imm.ofInt(0)));
             srcs.add(Src.of(handle instanceof Sym s ? s : Imm.ofInt((Integer) handle / 4)));
         }
-        srcs.add(Src.of(new SpecialReg(hwDims + "D")));
-        List<String> opMods = new ArrayList<>();
-        if (!uniformHandle) {
-            opMods.add("SCR");
-        }
-        opMods.add(fetch ? "LZ" : "LL");
-        cx.emit(fetch ? "TLD" : "TEX", opMods, List.of(zw, xy), srcs);
+    }
+
+    /** The four channels (x, y in the pair {@code xy}, z, w in {@code zw}) copied to the destinations not sinks. */
+    static void copyChannels(LoweringContext cx, Operand.Vector dv, PtxType dtype, Reg zw, Reg xy)
+            throws CompilationException {
         for (int k = 0; k < 4; k++) {
             Operand d = dv.elements().get(k);
             if (d instanceof Operand.Sink) {

@@ -19,6 +19,7 @@ import org.jptxas.ori.ir.OriFunction;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
 import org.jptxas.testing.RepoRoot;
+import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Test;
 import org.jptxas.frontend.ptx.TestFrontEnds;
@@ -115,7 +116,9 @@ class KernelSuiteLoweringTest {
         gaps.stream().limit(10).forEach(g -> System.out.println("  " + g));
         problems.stream().limit(60).forEach(System.out::println);
         assertEquals(List.of(), problems.stream().limit(20).toList(), problems.size() + " problems");
-        assertEquals(KernelSuite.all().stream().filter(k -> k.minSm() <= 80).map(k -> k.name() + ".ptx").sorted().toList(),
+        List<KernelCase> kernels = new ArrayList<>(KernelSuite.all());
+        kernels.addAll(KernelSuite.standalone());
+        assertEquals(kernels.stream().filter(k -> k.minSm() <= 80).map(k -> k.name() + ".ptx").sorted().toList(),
                 files.stream().map(f -> f.getFileName().toString()).toList(), "one file per suite kernel, each lowered");
         assertEquals(files.size(), lowered);
     }
