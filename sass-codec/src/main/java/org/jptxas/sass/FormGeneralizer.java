@@ -21,11 +21,21 @@ import java.util.Set;
 final class FormGeneralizer {
     private FormGeneralizer() {}
 
-    /** Every generalized form, most specific first. */
+    /** Every generalized form of the forms the assembler writes, most specific first. */
     static List<SassForm> generalize(SassForm[][] byKey) {
+        return generalize(byKey, false);
+    }
+
+    /**
+     * With {@code decodeOnly}, the generalized forms of the decode-only forms instead (decode-only too: a guarded
+     * copy of IADD3's hidden-PT-carry form reads {@code @P0 IADD3 R66, P1, ...}); each form's siblings are the forms
+     * of its kind, so the forms the assembler writes generalize as if there were no decode-only ones.
+     */
+    static List<SassForm> generalize(SassForm[][] byKey, boolean decodeOnly) {
         Map<String, SassForm> unique = new LinkedHashMap<>();
-        for (SassForm[] forms : byKey) {
-                for (SassForm f : forms) {
+        for (SassForm[] all : byKey) {
+            SassForm[] forms = Arrays.stream(all).filter(f -> f.decodeOnly == decodeOnly).toArray(SassForm[]::new);
+            for (SassForm f : forms) {
                 SassForm g = generalize(f, forms);
                 List<SassForm> out = new ArrayList<>();
                 if (g != null) {
@@ -81,7 +91,7 @@ final class FormGeneralizer {
         }
         try {
             return new SassForm(f.key, f.mnemonic, pieces, List.of(f.slots), f.maskLo, f.maskHi, f.bitsLo,
-                    f.bitsHi & ~REUSE_HI, f.exclusions());
+                    f.bitsHi & ~REUSE_HI, f.exclusions(), f.decodeOnly);
         } catch (IllegalArgumentException e) {
             return null;
         }
@@ -125,7 +135,7 @@ final class FormGeneralizer {
             }
             try {
                 out.add(new SassForm(f.key, f.mnemonic, pieces, slots, f.maskLo & ~GUARD_REG, f.maskHi,
-                        (f.bitsLo & ~GUARD_REG) | (negated ? GUARD_NEG : 0), f.bitsHi, excl));
+                        (f.bitsLo & ~GUARD_REG) | (negated ? GUARD_NEG : 0), f.bitsHi, excl, f.decodeOnly));
             } catch (IllegalArgumentException e) {
                 // a form whose fields overlap the guard bits is no ordinary instruction: leave it
             }
@@ -233,7 +243,7 @@ final class FormGeneralizer {
         }
         try {
             return new SassForm(f.key, f.mnemonic, List.of(f.pieces), List.of(slots), maskLo, maskHi, bitsLo, bitsHi,
-                    f.exclusions());
+                    f.exclusions(), f.decodeOnly);
         } catch (IllegalArgumentException e) {
             return null;
         }

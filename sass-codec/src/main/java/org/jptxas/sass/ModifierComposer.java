@@ -515,7 +515,7 @@ final class ModifierComposer {
     private static void add(List<SassForm> out, SassForm f, String mnemonic, List<String> pieces, long[] bits) {
         try {
             out.add(new SassForm(f.key, mnemonic, pieces, List.of(f.slots), f.maskLo, f.maskHi, bits[0], bits[1],
-                    withHiddenBase(f, pieces)));
+                    withHiddenBase(f, pieces), f.decodeOnly));
         } catch (IllegalArgumentException e) {
             // cannot happen for bits inside the mask; skip defensively
         }

@@ -17,9 +17,20 @@ public final class SassForm {
     /** Per exclusion: slot indexes and values; the form does not apply when all values match. */
     final int[][] excludeSlots;
     final long[][] excludeValues;
+    /**
+     * The decoder reads words by this form but the assembler never writes it: its text is another form's that ptxas
+     * writes (IADD3's copy hiding a PT first carry-out prints the one-carry text of the [83:81] form). Forms composed
+     * or otherwise derived from it inherit the flag.
+     */
+    final boolean decodeOnly;
 
     SassForm(int key, String mnemonic, List<String> pieces, List<SassSlot> slots, long maskLo, long maskHi,
              long bitsLo, long bitsHi, List<String> exclude) {
+        this(key, mnemonic, pieces, slots, maskLo, maskHi, bitsLo, bitsHi, exclude, false);
+    }
+
+    SassForm(int key, String mnemonic, List<String> pieces, List<SassSlot> slots, long maskLo, long maskHi,
+             long bitsLo, long bitsHi, List<String> exclude, boolean decodeOnly) {
         if (pieces.size() != slots.size() + 1) {
             throw new IllegalArgumentException("pieces/slots mismatch in " + mnemonic);
         }
@@ -50,6 +61,7 @@ public final class SassForm {
             }
         }
         this.repeats = repeats;
+        this.decodeOnly = decodeOnly;
         this.key = key;
         this.mnemonic = mnemonic;
         this.pieces = pieces.toArray(String[]::new);
@@ -158,6 +170,11 @@ public final class SassForm {
             out.add(sb.toString());
         }
         return out;
+    }
+
+    /** Whether only the decoder reads by this form (see the field). */
+    public boolean decodeOnly() {
+        return decodeOnly;
     }
 
     public int key() {
@@ -299,7 +316,7 @@ public final class SassForm {
         }
         List<String> p = new java.util.ArrayList<>(List.of(pieces));
         p.set(mp, piece.substring(0, at) + name + piece.substring(end));
-        return new SassForm(key, name, p, List.of(slots), maskLo, maskHi, bitsLo, bitsHi, exclusions());
+        return new SassForm(key, name, p, List.of(slots), maskLo, maskHi, bitsLo, bitsHi, exclusions(), decodeOnly);
     }
 
     /** Whether {@code other} encodes exactly like this form (same fixed bits and fields), whatever it prints. */

@@ -5,11 +5,9 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -36,10 +34,10 @@ public final class SassIsa {
     /** The unprinted descriptor field by mnemonic (without modifiers); see {@link #descriptorField}. */
     private final Map<String, BitField> descriptorFields;
     /**
-     * Forms the decoder reads but the assembler never writes ({@link SassFormData#decodeOnly()}); nothing is
-     * generalized or composed from them either, since those forms are assembled.
+     * Whether some form is decode-only ({@link SassForm#decodeOnly}): nothing is generalized from those (generalized
+     * forms are assembled), and the forms composed from them are decode-only too.
      */
-    private final Set<SassForm> decodeOnly;
+    private final boolean anyDecodeOnly;
 
     public SassIsa(String sm, List<SassFormData> data) {
         this(sm, data, List.of());
@@ -70,15 +68,13 @@ public final class SassIsa {
         // decode-only forms get no zero-offset variants: those would be forms the assembler writes
         all = new ArrayList<>(ZeroOffsetForms.withUnprintedZeroOffsets(all));
         all.addAll(readOnly);
-        Set<SassForm> only = Collections.newSetFromMap(new IdentityHashMap<>());
-        only.addAll(readOnly);
-        this.decodeOnly = Collections.unmodifiableSet(only);
+        this.anyDecodeOnly = !readOnly.isEmpty();
         this.forms = List.copyOf(all);
         Map<Integer, List<SassForm>> keyed = new HashMap<>();
         Map<String, List<SassForm>> skel = new LinkedHashMap<>();
         for (SassForm f : all) {
             keyed.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
-            if (!decodeOnly.contains(f)) {
+            if (!f.decodeOnly) {
                 skel.computeIfAbsent(f.skeleton, k -> new ArrayList<>()).add(f);
             }
         }
@@ -167,26 +163,22 @@ public final class SassIsa {
         if (g == null) {
             Map<String, List<SassForm>> sk = new LinkedHashMap<>();
             Map<Integer, List<SassForm>> key = new HashMap<>();
-            for (SassForm f : FormGeneralizer.generalize(assemblable())) {
+            for (SassForm f : FormGeneralizer.generalize(byKey, false)) {
                 sk.computeIfAbsent(f.skeleton, k -> new ArrayList<>()).add(f);
                 key.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+            }
+            if (anyDecodeOnly) {
+                // for the decoder only, each key's list kept most specific first (the fallback stops at the first
+                // less specific form)
+                for (SassForm f : FormGeneralizer.generalize(byKey, true)) {
+                    key.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+                }
+                key.values().forEach(l -> l.sort(Comparator.comparingInt((SassForm f) -> -f.specificity)));
             }
             g = new Generalized(sk, key);
             generalized = g;
         }
         return g;
-    }
-
-    /** {@link #byKey} without the decode-only forms: what generalizing and composing start from. */
-    private SassForm[][] assemblable() {
-        if (decodeOnly.isEmpty()) {
-            return byKey;
-        }
-        SassForm[][] out = new SassForm[byKey.length][];
-        for (int k = 0; k < byKey.length; k++) {
-            out[k] = Arrays.stream(byKey[k]).filter(f -> !decodeOnly.contains(f)).toArray(SassForm[]::new);
-        }
-        return out;
     }
 
     /** The assembler's fallback forms (literal operands generalized to fields; see {@link FormGeneralizer}). */
@@ -207,19 +199,29 @@ public final class SassIsa {
     /** One key's composed forms, ranked (to merge into a skeleton's) and as the decoder reads them. */
     private record KeyForms(List<ModifierComposer.Ranked> ranked, List<SassForm> forms) {}
 
-    /** The learned and generalized forms by key: what the modifier classes compose onto. */
+    /**
+     * The learned (decode-only ones too: what they compose is decode-only) and generalized forms by key: what the
+     * modifier classes compose onto.
+     */
     private Map<Integer, List<SassForm>> composeBase() {
         Map<Integer, List<SassForm>> base = composeBase;
         if (base == null) {
             base = new HashMap<>();
-            for (SassForm[] forms : assemblable()) {
-                for (SassForm f : forms) {
-                    base.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+            // the decode-only forms last: a composition they share with a form the assembler writes stays that one's
+            for (boolean decodeOnlyPass : new boolean[] {false, true}) {
+                for (SassForm[] forms : byKey) {
+                    for (SassForm f : forms) {
+                        if (f.decodeOnly == decodeOnlyPass) {
+                            base.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+                        }
+                    }
                 }
-            }
-            for (List<SassForm> forms : generalized().byKey().values()) {
-                for (SassForm f : forms) {
-                    base.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+                for (List<SassForm> forms : generalized().byKey().values()) {
+                    for (SassForm f : forms) {
+                        if (f.decodeOnly == decodeOnlyPass) {
+                            base.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+                        }
+                    }
                 }
             }
             composeBase = base;
@@ -270,7 +272,8 @@ public final class SassIsa {
                             i -> modifiers.get(i).key() == k && modifiers.get(i).mnemonic().equals(m), composeBase(),
                             skeleton);
             for (ModifierComposer.Ranked r : ranked) {
-                if (r.form().skeleton.equals(skeleton) && ModifierComposer.base(r.form().mnemonic).equals(m)) {
+                if (r.form().skeleton.equals(skeleton) && ModifierComposer.base(r.form().mnemonic).equals(m)
+                        && !r.form().decodeOnly) {
                     forms.add(r);
                 }
             }

@@ -9,7 +9,8 @@ import org.jptxas.tables.sass.SassSlotData;
 final class TableFormReader {
     private TableFormReader() {}
 
-    /** The form of table entry {@code d}: its slots typed, its mask and fixed bits as two 64-bit halves. */
+    /** The form of table entry {@code d}: its slots typed, its mask and fixed bits as two 64-bit halves,
+     * decode-only when the entry says so. */
     static SassForm form(SassFormData d) {
         List<SassSlot> slots = new ArrayList<>(d.slots().size());
         for (SassSlotData s : d.slots()) {
@@ -27,6 +28,7 @@ final class TableFormReader {
         }
         long[] mask = SassIsa.hex128(d.mask());
         long[] bits = SassIsa.hex128(d.bits());
-        return new SassForm(d.key(), d.mnemonic(), d.pieces(), slots, mask[0], mask[1], bits[0], bits[1], d.exclude());
+        return new SassForm(d.key(), d.mnemonic(), d.pieces(), slots, mask[0], mask[1], bits[0], bits[1], d.exclude(),
+                d.decodeOnly());
     }
 }

@@ -12,7 +12,8 @@ import org.jptxas.sass.SassPrinter;
 
 /**
  * The word-level differential against nvdisasm 12.5 in raw mode: each word is decoded and printed by jptxas and
- * compared with nvdisasm's text; a text both agree on is assembled back and must give the word's bits, or bits
+ * compared with nvdisasm's text; a text both agree on is assembled back (as a listing,
+ * {@link SassAssembler#assembleListing}) and must give the word's bits, or bits
  * nvdisasm reads as the same text (hidden cache-policy bits, counted apart). Words nvdisasm refuses, or prints as
  * INVALID or UNKNOWN or with an operand it cannot name ({@code ???255}: RZ where the encoding allows no RZ), are
  * counted apart and never as agreement; jptxas reading one of them is counted too.
@@ -99,7 +100,9 @@ public final class WordDifferential {
                 continue;
             }
             try {
-                long[] back = asm.assemble(text, Control.fromHi(w[1]), theirs[i].address(), null);
+                // nvdisasm's text is a listing: it may hold reuse-flag combinations no learned form spells, which the
+                // decoder reads and the listing assembler writes (code generation keeps to the learned ones)
+                long[] back = asm.assembleListing(text, Control.fromHi(w[1]), theirs[i].address(), null);
                 if (back[0] == w[0] && back[1] == w[1]) {
                     exact++;
                 } else {
