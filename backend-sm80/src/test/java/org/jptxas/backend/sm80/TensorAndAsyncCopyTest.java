@@ -30,6 +30,7 @@ import org.jptxas.spi.CompiledModule;
 import org.jptxas.spi.TestTargets;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
+import org.jptxas.testing.RepoRoot;
 import org.jptxas.testing.gate.Gate;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
@@ -154,6 +155,40 @@ class TensorAndAsyncCopyTest {
         }
     }
 
+    /**
+     * cp.async keeps its L2 prefetch size as ptxas does (LDGSTS .LTC64B/.LTC128B/.LTC256B, bits [72:71]), and every
+     * LDGSTS shape names the loaded descriptor pair UR4 in [69:64]: cp_async_pipeline with .L2::256B on its six .cg
+     * copies, and the probe kernel of every cp.async shape jptxas writes (three in four with a prefetch size).
+     */
+    @Test
+    void asyncCopiesKeepTheirPrefetchSize(@TempDir Path dir) throws Exception {
+        Path pipeline = KernelSuite.byName("cp_async_pipeline").orElseThrow().ptx();
+        Path hinted = dir.resolve("hinted.ptx");
+        Files.writeString(hinted, Files.readString(pipeline)
+                .replace("cp.async.cg.shared.global [", "cp.async.cg.shared.global.L2::256B ["));
+        Path shapes = RepoRoot.find().orElseThrow().resolve("tools/sass-probe/kernels/cp_async_descriptor_forms.ptx");
+        SuiteRun run = new SuiteRun();
+        for (String sm : List.of("sm_80", "sm_86")) {
+            for (Path ptx : List.of(pipeline, hinted, shapes)) {
+                int copies = 0;
+                int prefetching = 0;
+                for (long[] w : words(run.compile(ptx, sm, CompileOptions.defaults()).cubin())) {
+                    if ((w[0] & 0xfff) == LDGSTS) {
+                        copies++;
+                        String at = sm + " " + ptx.getFileName() + " LDGSTS " + Long.toHexString(w[1]) + "_"
+                                + Long.toHexString(w[0]);
+                        assertEquals(4, (int) (w[1] & 0x3f), at + ": the descriptor pair");
+                        prefetching += (w[1] >>> 7 & 3) != 0 ? 1 : 0;
+                    }
+                }
+                assertTrue(copies >= 12, sm + " " + ptx.getFileName() + ": " + copies + " copies");
+                assertEquals(ptx == hinted ? 6 : ptx == shapes ? copies * 3 / 4 : 0, prefetching,
+                        sm + " " + ptx.getFileName() + ": copies with an L2 prefetch size");
+            }
+        }
+    }
+
+    private static final int LDGSTS = 0xfae;
     private static final int ULDC = 0xab9;
 
     /** Global atomics whose results are used (ATOMG rather than RED). */

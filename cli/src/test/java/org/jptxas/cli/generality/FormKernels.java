@@ -41,12 +41,17 @@ final class FormKernels {
     /** One value stored per thread in the output buffer: its offset in the thread's record, its type and size. */
     record OutField(String what, int offset, PtxType type, int bytes) {}
 
-    /** A kernel argument: a global buffer with its initial bytes, or a scalar of 1, 2, 4 or 8 bytes. */
-    sealed interface Param permits Buffer, Scalar {}
+    /**
+     * A kernel argument: a global buffer with its initial bytes, a scalar of 1, 2, 4 or 8 bytes, or a byte array
+     * passed by value (wider parameters).
+     */
+    sealed interface Param permits Buffer, Scalar, ByValue {}
 
     record Buffer(byte[] init) implements Param {}
 
     record Scalar(int bytes, long bits) implements Param {}
+
+    record ByValue(byte[] value) implements Param {}
 
     /**
      * A rendered kernel.
@@ -636,12 +641,14 @@ final class FormKernels {
                         throw new Unrenderable("a write to a kernel parameter");
                     }
                     int bytes = accessBytes();
-                    if (bytes > 8) {
-                        throw new Unrenderable("a " + bytes + "-byte parameter (launch specs pass scalars of at most"
-                                + " 8 bytes)");
-                    }
                     extraParamDecls.add(".param .align " + bytes + " .b8 " + name + "_p[" + bytes + "]");
-                    extraParams.add(new Scalar(bytes, rnd.nextLong() & EdgeValues.mask(8 * bytes)));
+                    if (bytes > 8) {
+                        byte[] value = new byte[bytes];
+                        rnd.nextBytes(value);
+                        extraParams.add(new ByValue(value));
+                    } else {
+                        extraParams.add(new Scalar(bytes, rnd.nextLong() & EdgeValues.mask(8 * bytes)));
+                    }
                 }
                 default -> throw new Unrenderable("state space " + where);
             }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.jptxas.cli.generality.FormKernels.Buffer;
+import org.jptxas.cli.generality.FormKernels.ByValue;
 import org.jptxas.cli.generality.FormKernels.Kernel;
 import org.jptxas.cli.generality.FormKernels.Param;
 import org.jptxas.cli.generality.FormKernels.Scalar;
@@ -156,6 +157,8 @@ final class ThreeWay {
                     default -> ScalarType.U64;
                 };
                 params.add(new ParamSpec.Scalar(t, s.bits()));
+            } else if (p instanceof ByValue v) {
+                params.add(new ParamSpec.Bytes(v.value()));
             }
         }
         return new LaunchSpec(Optional.of(k.name()), Dim3.of(k.grid()), Dim3.of(k.block()), Optional.empty(), 0,

@@ -106,6 +106,8 @@ public final class Launch {
         for (ParamSpec p : spec.params()) {
             if (p instanceof ParamSpec.Scalar s) {
                 args.add(new Argument(s, s.bits(), Optional.empty()));
+            } else if (p instanceof ParamSpec.Bytes b) {
+                args.add(new Argument(b, 0, Optional.empty())); // the area copies the spec's bytes
             } else if (p instanceof ParamSpec.Pointer ptr) {
                 Region r = global.allocate("buffer of param " + index, ptr.bytes());
                 if (ptr.in().isPresent()) {
@@ -246,7 +248,11 @@ public final class Launch {
                 throw new LaunchException("param " + i + " of " + entry + " is declared with " + slot.size()
                         + " bytes, the launch gives " + describe(a.spec()) + " (" + a.spec().size() + " bytes)");
             }
-            put(area, slot.offset(), slot.size(), a.bits());
+            if (a.spec() instanceof ParamSpec.Bytes b) {
+                System.arraycopy(b.value(), 0, area, slot.offset(), slot.size());
+            } else {
+                put(area, slot.offset(), slot.size(), a.bits());
+            }
         }
         return area;
     }
@@ -269,7 +275,8 @@ public final class Launch {
     public ParamLayout naturalLayout() {
         List<ParamLayout.Declared> d = new ArrayList<>();
         for (Argument a : arguments) {
-            d.add(new ParamLayout.Declared(a.spec().size(), a.spec().size()));
+            int align = a.spec() instanceof ParamSpec.Bytes b ? b.align() : a.spec().size();
+            d.add(new ParamLayout.Declared(a.spec().size(), align));
         }
         return ParamLayout.of(d);
     }
@@ -297,7 +304,8 @@ public final class Launch {
     }
 
     private static String describe(ParamSpec p) {
-        return p instanceof ParamSpec.Scalar s ? s.type().specName() : p instanceof ParamSpec.TensorMapOf ? "tensor_map"
+        return p instanceof ParamSpec.Scalar s ? s.type().specName() : p instanceof ParamSpec.Bytes ? "bytes"
+                : p instanceof ParamSpec.TensorMapOf ? "tensor_map"
                 : p instanceof ParamSpec.Texture ? "texture" : p instanceof ParamSpec.Surface ? "surface" : "ptr";
     }
 

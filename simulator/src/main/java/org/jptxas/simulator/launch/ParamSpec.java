@@ -18,6 +18,46 @@ public sealed interface ParamSpec {
     }
 
     /**
+     * An aggregate passed by value ({@code .param .align A .b8 p[N]}, e.g. the 16 bytes {@code ld.param.b128} reads):
+     * its bytes in parameter order. Scalars hold at most 8 bytes; this holds any number.
+     */
+    record Bytes(byte[] value) implements ParamSpec {
+        public Bytes {
+            value = value.clone();
+        }
+
+        @Override
+        public byte[] value() {
+            return value.clone();
+        }
+
+        @Override
+        public int size() {
+            return value.length;
+        }
+
+        /** The natural alignment: the largest power of two up to 16 that divides the size. */
+        public int align() {
+            return value.length == 0 ? 1 : Math.min(16, Integer.lowestOneBit(value.length));
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Bytes b && java.util.Arrays.equals(value, b.value);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.hashCode(value);
+        }
+
+        @Override
+        public String toString() {
+            return "Bytes" + java.util.HexFormat.of().formatHex(value);
+        }
+    }
+
+    /**
      * The 64-bit device address of a fresh global buffer of {@code bytes} bytes, filled from {@code in} (else zeros)
      * and written to {@code out} after the launch. Paths are already resolved against the spec's folder.
      */

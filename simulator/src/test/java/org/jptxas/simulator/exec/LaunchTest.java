@@ -9,12 +9,17 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.jptxas.ori.target.Target;
 import org.jptxas.simulator.abi.ConstantBank0Layout;
 import org.jptxas.simulator.abi.ParamLayout;
+import org.jptxas.simulator.launch.Dim3;
 import org.jptxas.simulator.launch.LaunchSpec;
 import org.jptxas.simulator.launch.LaunchSpecReader;
+import org.jptxas.simulator.launch.ParamSpec;
+import org.jptxas.simulator.launch.ScalarType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -79,6 +84,27 @@ class LaunchTest {
                 new ParamLayout.Declared(2, 2), new ParamLayout.Declared(24, 16), new ParamLayout.Declared(1, 1)));
         assertEquals(List.of(0, 8, 16, 32, 56), p.slots().stream().map(ParamLayout.Slot::offset).toList());
         assertEquals(57, p.size());
+    }
+
+    @Test
+    void aByValueArrayIsCopiedWholeAtItsAlignment() throws Exception {
+        byte[] wide = new byte[16];
+        for (int i = 0; i < wide.length; i++) {
+            wide[i] = (byte) (0xa0 + i);
+        }
+        LaunchSpec spec = new LaunchSpec(Optional.of("k"), Dim3.of(1), Dim3.of(1), Optional.empty(), 0,
+                List.of(new ParamSpec.Scalar(ScalarType.U32, 7), new ParamSpec.Bytes(wide)));
+        Launch l = Launch.prepare(Target.of("sm_80"), spec);
+        assertEquals(List.of(0, 16), l.naturalLayout().slots().stream().map(ParamLayout.Slot::offset).toList());
+        byte[] area = l.paramArea(l.naturalLayout());
+        assertEquals(32, area.length);
+        assertEquals(7, area[0]);
+        assertArrayEquals(wide, Arrays.copyOfRange(area, 16, 32));
+        wide[0] = 0; // the spec keeps its own copy
+        assertEquals((byte) 0xa0, l.paramArea(l.naturalLayout())[16]);
+        String size = assertThrows(LaunchException.class, () -> l.paramArea(ParamLayout.of(List.of(
+                new ParamLayout.Declared(4, 4), new ParamLayout.Declared(8, 8))))).getMessage();
+        assertTrue(size.contains("param 1 of k is declared with 8 bytes, the launch gives bytes (16 bytes)"), size);
     }
 
     @Test

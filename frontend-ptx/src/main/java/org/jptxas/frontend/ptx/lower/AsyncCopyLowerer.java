@@ -30,8 +30,8 @@ import org.jptxas.ori.ir.Src;
  *       {@code DEPBAR.LE SB0, 0x0}.</li>
  * </ul>
  * A guarded copy is branched around (a false read predicate would write zeros). An L2 prefetch size
- * ({@code .L2::64B/128B/256B}) is dropped (a hint; the copy is the same); cache hints ({@code .L2::cache_hint} with
- * a policy operand) and {@code ignore-src} are refused by name.
+ * ({@code .L2::64B/128B/256B}) becomes {@code .LTC64B/.LTC128B/.LTC256B} after {@code .BYPASS}; cache hints
+ * ({@code .L2::cache_hint} with a policy operand) and {@code ignore-src} are refused by name.
  */
 @AutoService(InstructionLowerer.class)
 public final class AsyncCopyLowerer implements InstructionLowerer {
@@ -66,12 +66,14 @@ public final class AsyncCopyLowerer implements InstructionLowerer {
     }
 
     private static void copy(Instruction insn, LoweringContext cx) throws CompilationException {
+        String prefetch = null;
         for (String m : insn.modifiers()) {
             switch (m) {
                 case "async", "ca", "cg", "shared", "shared::cta", "global" -> { }
-                // an L2 prefetch size is a hint only (ptxas: LDGSTS's .LTC64B/.LTC128B/.LTC256B, bits 72:71); the
-                // tables learned it on BYPASS.128 alone, so the copy is written without it, the same data moved
-                case "L2::64B", "L2::128B", "L2::256B" -> { }
+                // the L2 prefetch size, kept as ptxas keeps it: LDGSTS .LTC64B/.LTC128B/.LTC256B (bits 72:71)
+                case "L2::64B" -> prefetch = "LTC64B";
+                case "L2::128B" -> prefetch = "LTC128B";
+                case "L2::256B" -> prefetch = "LTC256B";
                 default -> throw cx.unsupported("cp.async qualifier ." + m);
             }
         }
@@ -92,6 +94,9 @@ public final class AsyncCopyLowerer implements InstructionLowerer {
         List<String> mods = new ArrayList<>(List.of("E"));
         if (bypass) {
             mods.add("BYPASS");
+        }
+        if (prefetch != null) {
+            mods.add(prefetch); // nvdisasm's order: after .BYPASS, before the size
         }
         if (size > 4) {
             mods.add(Integer.toString(8 * size));

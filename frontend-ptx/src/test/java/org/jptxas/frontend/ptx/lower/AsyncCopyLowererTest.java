@@ -87,11 +87,13 @@ class AsyncCopyLowererTest {
     }
 
     @Test
-    void aPrefetchSizeIsDroppedAndACachePolicyRefused() throws CompilationException {
+    void aPrefetchSizeIsKeptAndACachePolicyRefused() throws CompilationException {
         assertTrue(only(lower("cp.async.cg.shared.global.L2::128B [%r1], [%rd1], 16;"), "LDGSTS")
-                .matches("LDGSTS\\.E\\.BYPASS\\.128 \\[%r\\d+\\], \\[%r\\d+\\.64\\]"));
+                .matches("LDGSTS\\.E\\.BYPASS\\.LTC128B\\.128 \\[%r\\d+\\], \\[%r\\d+\\.64\\]"));
         assertTrue(only(lower("cp.async.ca.shared.global.L2::64B [%r1], [%rd1], 8;"), "LDGSTS")
-                .matches("LDGSTS\\.E\\.64 \\[%r\\d+\\], \\[%r\\d+\\.64\\]"));
+                .matches("LDGSTS\\.E\\.LTC64B\\.64 \\[%r\\d+\\], \\[%r\\d+\\.64\\]"));
+        assertTrue(only(lower("cp.async.ca.shared.global.L2::256B [%r1], [%rd1], 4, %r2;"), "LDGSTS")
+                .startsWith("LDGSTS.E.LTC256B.ZFILL "));
         assertThrows(UnsupportedFeatureException.class,
                 () -> lower("cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, %rd2;"));
     }
