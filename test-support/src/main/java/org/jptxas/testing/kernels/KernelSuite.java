@@ -43,10 +43,11 @@ public final class KernelSuite {
 
     /**
      * Kernels with folders in {@code kernels/} outside {@link #all()} whose own end-to-end test runs them three ways:
-     * {@code texture_gather_query} (tld4, txq, suq, sured; cli's {@code TextureGatherQueryEndToEndTest}).
+     * {@code texture_gather_query} (tld4, txq, suq, sured) and {@code texture_gather_channels} (tld4 of every channel
+     * with all four results read), both in cli's {@code TextureGatherQueryEndToEndTest}.
      */
     public static List<KernelCase> standalone() {
-        return List.of(TextureKernels.gatherQuery());
+        return List.of(TextureKernels.gatherQuery(), TextureKernels.gatherChannels());
     }
 
     public static Optional<KernelCase> byName(String name) {

@@ -179,6 +179,37 @@ final class TextureKernels {
                 });
     }
 
+    /**
+     * Gathers of every channel with all four results read ({@code tld4.r/.g/.b/.a}, none narrowed by a write mask;
+     * outside {@link KernelSuite#all()}, run three ways by cli's {@code TextureGatherQueryEndToEndTest}): 200 threads
+     * gather each channel of the 2x2 footprint at normalized (u, v) in [-0.3, 1.3) of an f32 4-channel 8x6 texture,
+     * clamped in u and wrapped in v, in the order of {@link #gatherQuery}, and store the four texels of each.
+     */
+    public static KernelCase gatherChannels() {
+        Gen g = new Gen("texture_gather_channels");
+        float[] texels = g.floats(GATHER_W * GATHER_H * 4, -10, 10);
+        float[] coords = g.floats(2 * SAMPLES, -0.3, 1.3);
+        List<String> outs = List.of("out_r", "out_g", "out_b", "out_a");
+        KernelCaseBuilder b = kernel("texture_gather_channels").describe("tld4.r/.g/.b/.a gathers with every"
+                        + " channel read through a texture object")
+                .grid(2).block(128)
+                .texture(new KernelCase.TextureArg("tex", Bytes.of(texels), "f32", 4, List.of(GATHER_W, GATHER_H),
+                        false, false, List.of("clamp", "wrap"), true, List.of(0, 0, 0, 0)))
+                .in("coords", coords);
+        for (String out : outs) {
+            b = b.out(out, Elem.F32, 4 * SAMPLES);
+        }
+        return b.s32("n", SAMPLES)
+                .reference(io -> {
+                    for (int c = 0; c < outs.size(); c++) {
+                        float[] out = io.f32(outs.get(c));
+                        for (int i = 0; i < SAMPLES; i++) {
+                            System.arraycopy(gather(texels, c, coords[2 * i], coords[2 * i + 1]), 0, out, 4 * i, 4);
+                        }
+                    }
+                });
+    }
+
     /** Channel {@code c} of the 2x2 footprint at normalized (u, v): clamp in u, wrap in v (see {@link #gatherQuery}). */
     private static float[] gather(float[] texels, int c, float u, float v) {
         int i = (int) Math.floor(u * GATHER_W - 0.5f);
