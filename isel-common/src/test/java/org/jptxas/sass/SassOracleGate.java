@@ -48,7 +48,8 @@ final class SassOracleGate {
 
                 @Override
                 public long[] assemble(String text, Control control, long address, LabelResolver labels) {
-                    return asm.assemble(text, control, address, labels);
+                    // nvdisasm's text of ptxas's words: a listing (decode-only forms and reuse flags included)
+                    return asm.assembleListing(text, control, address, labels);
                 }
             };
         }

@@ -77,14 +77,19 @@ public final class SassAssembler {
      * Text a disassembler printed (jnvdisasm's listing), as {@link #assemble(String, Control, long, LabelResolver)}
      * assembles it, and also with the reuse-flag combinations the decoder reads without a learned form
      * ({@link ReuseCombinations}): the text without its {@code .reuse} flags encoded, then the flag bits [125:122]
-     * whose word decodes to the text. Code generation never comes here: it keeps to the combinations ptxas was seen
-     * to write.
+     * whose word decodes to the text; and through the decode-only forms ({@link SassForm#decodeOnly}: words ptxas
+     * writes that code generation must not pick). Code generation never comes here: it keeps to the combinations
+     * ptxas was seen to write.
      */
     public long[] assembleListing(String text, Control control, long address, LabelResolver labels) {
         try {
             return assemble(text, control, address, labels);
         } catch (AssemblyException e) {
             String normalized = SassLexer.normalize(text);
+            long[] readOnly = decodeOnly(normalized, control, address, labels);
+            if (readOnly != null) {
+                return readOnly;
+            }
             if (!normalized.contains(".reuse")) {
                 throw e;
             }
@@ -103,6 +108,28 @@ public final class SassAssembler {
             }
             throw e;
         }
+    }
+
+    /** {@code normalized} encoded by a learned decode-only form whose word decodes to it, or null. */
+    private long[] decodeOnly(String normalized, Control control, long address, LabelResolver labels) {
+        if (!control.legal()) {
+            return null;
+        }
+        SassLexer.Lexed lexed = SassLexer.lex(normalized);
+        String[] firstError = {null};
+        for (SassForm f : isa.decodeOnlyWithSkeleton(lexed.skeleton())) {
+            Encoded e;
+            try {
+                e = encode(f, lexed.lexemes(), control, address, labels, firstError);
+            } catch (IllegalArgumentException x) {
+                continue;
+            }
+            if (e != null && isa.decode(e.words()[0], e.words()[1]) instanceof SassInstruction.Known k
+                    && SassLexer.normalize(SassPrinter.text(k, address, null)).equals(normalized)) {
+                return e.words();
+            }
+        }
+        return null;
     }
 
     /**

@@ -28,6 +28,8 @@ public final class SassIsa {
     /** Second-level dispatch per key: forms bucketed by the bits every form of the key fixes. */
     private final KeyTable[] tables = new KeyTable[1 << 13];
     private final Map<String, List<SassForm>> bySkeleton;
+    /** The learned decode-only forms by skeleton: a listing's text assembles back through them, code never does. */
+    private final Map<String, List<SassForm>> decodeOnlyBySkeleton;
     private final List<SassForm> forms;
     private final List<SassModifierClass> modifiers;
     private final HintFields hints;
@@ -69,6 +71,12 @@ public final class SassIsa {
         all = new ArrayList<>(ZeroOffsetForms.withUnprintedZeroOffsets(all));
         all.addAll(readOnly);
         this.anyDecodeOnly = !readOnly.isEmpty();
+        Map<String, List<SassForm>> readOnlySkel = new HashMap<>();
+        for (SassForm f : readOnly) {
+            readOnlySkel.computeIfAbsent(f.skeleton, k -> new ArrayList<>()).add(f);
+        }
+        readOnlySkel.replaceAll((k, v) -> List.copyOf(v));
+        this.decodeOnlyBySkeleton = Map.copyOf(readOnlySkel);
         this.forms = List.copyOf(all);
         Map<Integer, List<SassForm>> keyed = new HashMap<>();
         Map<String, List<SassForm>> skel = new LinkedHashMap<>();
@@ -151,6 +159,10 @@ public final class SassIsa {
 
     List<SassForm> formsWithSkeleton(String skeleton) {
         return bySkeleton.getOrDefault(skeleton, List.of());
+    }
+
+    List<SassForm> decodeOnlyWithSkeleton(String skeleton) {
+        return decodeOnlyBySkeleton.getOrDefault(skeleton, List.of());
     }
 
     /** Generalized forms by skeleton and by key, built on first use; see {@link FormGeneralizer}. */

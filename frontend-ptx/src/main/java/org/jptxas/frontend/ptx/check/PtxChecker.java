@@ -317,6 +317,9 @@ public final class PtxChecker {
             if (v.space() == StateSpace.REG && d.isArray()) {
                 error(d.pos(), "Variable '" + d.name() + "' cannot be allocated into a register");
             }
+            if (unsizedWithoutInitializer(v, d)) {
+                error(d.pos(), "Non-external variable '" + d.name() + "' has incomplete type");
+            }
             if (d.isArray() && d.initializer() instanceof Initializer.Aggregate a && tooManyElements(a, d.dimensions(), 0)) {
                 // ptxas names the end of the initializer; its last element is the nearest position the AST keeps
                 List<Initializer> es = a.elements();
@@ -324,6 +327,16 @@ public final class PtxChecker {
                         "Greater number of elements in array initializer");
             }
         }
+    }
+
+    /**
+     * An array of memory with no size and nothing to size it by: only a {@code .extern} declaration may leave the size
+     * to another (ptxas 13 refuses the rest, at module and at function scope).
+     */
+    private static boolean unsizedWithoutInitializer(VariableDecl v, Declarator d) {
+        boolean memory = v.space() == StateSpace.GLOBAL || v.space() == StateSpace.CONST
+                || v.space() == StateSpace.SHARED || v.space() == StateSpace.LOCAL;
+        return memory && v.linkage() != Linkage.EXTERN && d.initializer() == null && d.dimensions().contains(-1L);
     }
 
     /** Whether an aggregate holds more elements than its array dimension (at any level) declares. */

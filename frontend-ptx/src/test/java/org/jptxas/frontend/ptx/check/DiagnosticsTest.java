@@ -337,6 +337,17 @@ class DiagnosticsTest {
     }
 
     @Test
+    void unsizedArraysNeedExternOrAnInitializer() {
+        // ptxas 13: the same three messages for a module-scope .global and function-scope .local/.shared array
+        assertEquals(List.of("jptxas bad.ptx, line 4; error   : Non-external variable 'g' has incomplete type",
+                "jptxas bad.ptx, line 7; error   : Non-external variable 'd' has incomplete type",
+                "jptxas bad.ptx, line 8; error   : Non-external variable 's' has incomplete type"),
+                diagnostics(HEADER + ".global .b8 g[];\n" + kernel(".local .b8 d[];\n.shared .b8 s[];\n").substring(HEADER.length())));
+        assertEquals(List.of(), diagnostics(HEADER + ".extern .shared .align 16 .b8 smem[];\n.global .b32 t[] = {1, 2};\n"
+                + kernel("").substring(HEADER.length())));
+    }
+
+    @Test
     void stateSpaces() {
         assertEquals(List.of("jptxas bad.ptx, line 6; error   : No initial value is allowed for 'x' in this state space",
                 "jptxas bad.ptx, line 7; error   : No initial value is allowed for 'y' in this state space",
