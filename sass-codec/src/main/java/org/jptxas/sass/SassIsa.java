@@ -28,18 +28,17 @@ public final class SassIsa {
     /** Second-level dispatch per key: forms bucketed by the bits every form of the key fixes. */
     private final KeyTable[] tables = new KeyTable[1 << 13];
     private final Map<String, List<SassForm>> bySkeleton;
-    /** The learned decode-only forms by skeleton: a listing's text assembles back through them, code never does. */
+    /**
+     * The learned decode-only forms ({@link SassForm#decodeOnly}) by skeleton: a listing's text assembles back through
+     * them, code never does; nothing is generalized from them into the assembler's forms, and what they compose is
+     * decode-only too.
+     */
     private final Map<String, List<SassForm>> decodeOnlyBySkeleton;
     private final List<SassForm> forms;
     private final List<SassModifierClass> modifiers;
     private final HintFields hints;
     /** The unprinted descriptor field by mnemonic (without modifiers); see {@link #descriptorField}. */
     private final Map<String, BitField> descriptorFields;
-    /**
-     * Whether some form is decode-only ({@link SassForm#decodeOnly}): nothing is generalized from those (generalized
-     * forms are assembled), and the forms composed from them are decode-only too.
-     */
-    private final boolean anyDecodeOnly;
 
     public SassIsa(String sm, List<SassFormData> data) {
         this(sm, data, List.of());
@@ -70,7 +69,6 @@ public final class SassIsa {
         // decode-only forms get no zero-offset variants: those would be forms the assembler writes
         all = new ArrayList<>(ZeroOffsetForms.withUnprintedZeroOffsets(all));
         all.addAll(readOnly);
-        this.anyDecodeOnly = !readOnly.isEmpty();
         Map<String, List<SassForm>> readOnlySkel = new HashMap<>();
         for (SassForm f : readOnly) {
             readOnlySkel.computeIfAbsent(f.skeleton, k -> new ArrayList<>()).add(f);
@@ -179,7 +177,7 @@ public final class SassIsa {
                 sk.computeIfAbsent(f.skeleton, k -> new ArrayList<>()).add(f);
                 key.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
             }
-            if (anyDecodeOnly) {
+            if (!decodeOnlyBySkeleton.isEmpty()) {
                 // for the decoder only, each key's list kept most specific first (the fallback stops at the first
                 // less specific form)
                 for (SassForm f : FormGeneralizer.generalize(byKey, true)) {
