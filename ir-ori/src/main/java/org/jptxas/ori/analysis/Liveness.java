@@ -4,8 +4,6 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import org.jptxas.ori.ir.BasicBlock;
-import org.jptxas.ori.ir.DefUseVisitor;
-import org.jptxas.ori.ir.DefUseWalk;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
@@ -36,6 +34,14 @@ public final class Liveness {
      * nothing mentions (its dead writes removed) need not be written for the tuple to count as defined.
      */
     private final int[] mentionedParts;
+    /**
+     * Per block (by id), the tuples an instruction reads after an earlier instruction of the block wrote a part of
+     * them (guarded or not), in the order first read back; null when none. The register allocator's interval walk
+     * treats those specially, and finding them here spares it a walk over the body.
+     */
+    private final int[][] readBack;
+    /** The tuples some instruction writes a part of (guarded or not). */
+    private final BitSet partWritten;
 
     public Liveness(FunctionBody body, Cfg cfg) {
         int offset = 0;
@@ -52,30 +58,33 @@ public final class Liveness {
         BitSet anyUse = new BitSet(width);
         liveIn = new BitSet[n];
         liveOut = new BitSet[n];
-        mentionedParts = new int[width];
-        // a visitor of its own: a lambda behind a visitor cost two interface calls per operand under C1
-        Mentions mentions = new Mentions();
-        DefUseWalk.walk(body, mentions);
+        // One forward scan finds the upward-exposed uses, the definitions and which parts of each tuple the body
+        // mentions (a second walk over the body for the mentions alone was a third of this analysis's time). Whether
+        // a block's part writes complete a tuple depends on the parts the whole body mentions, so that is decided
+        // after the scan from each block's part writes. A whole read needs no such wait: it mentions every part
+        // itself, so the tuple is defined before it exactly when every part has been written.
+        KeyTables t = new KeyTables(width);
         // indexed loops below: under C1 every for-each allocates its iterator, per instruction and list
         List<BasicBlock> blocks = body.blocks();
-        // Parts of each tuple written (unguarded) so far in the block: once every part is, the tuple is defined.
-        int[] partsWritten = new int[width];
         // the keys whose partsWritten entry this block set, to reset them at its end (unboxed: C1 keeps the boxes)
-        int[] touched = new int[16];
-        int touchedCount = 0;
-        // Per key, the block that last put it in its upward-exposed uses (u) or its definitions (d), plus one, and
-        // those keys in the order found: width-sized sets cleared and scanned at every block cost time in the number
-        // of registers per block, which grows with the function on large kernels. (Sized past the counted width
-        // for the registers a body built without newVirtual names, as tests build them.)
-        int[] uStamp = new int[mentions.keyLimit];
-        int[] dStamp = new int[mentions.keyLimit];
+        KeyList touched = new KeyList();
+        // per block, the tuples it writes part by part (unguarded) and the parts it writes of each, when any
+        int[][] partKeys = new int[n][];
+        int[][] partMasks = new int[n][];
+        // Per key, the block that last put it in its upward-exposed uses (u) or its whole definitions (d), plus one,
+        // and those keys in the order found: width-sized sets cleared and scanned at every block cost time in the
+        // number of registers per block, which grows with the function on large kernels.
         KeyList u = new KeyList();
         KeyList d = new KeyList();
+        KeyList backs = new KeyList();
+        readBack = new int[n][];
+        partWritten = new BitSet(width);
         for (int bi = 0; bi < n; bi++) {
             BasicBlock b = blocks.get(bi);
             int stamp = bi + 1;
             u.clear();
             d.clear();
+            backs.clear();
             List<Instr> instrs = b.instrs();
             for (int i = 0; i < instrs.size(); i++) {
                 Instr in = instrs.get(i);
@@ -85,50 +94,85 @@ public final class Liveness {
                     if (!r.virtual()) {
                         continue;
                     }
-                    int k = key(r);
-                    if (dStamp[k] != stamp && uStamp[k] != stamp
-                            && (!r.isPart() || (partsWritten(partsWritten, k) & (1 << r.part())) == 0)) {
-                        uStamp[k] = stamp;
+                    int k = t.mention(key(r), r);
+                    if (t.dStamp[k] != stamp && t.uStamp[k] != stamp && (r.isPart()
+                            ? (t.partsWritten[k] & (1 << r.part())) == 0
+                            : (t.partsWritten[k] & fullMask(r.comps())) != fullMask(r.comps()))) {
+                        t.uStamp[k] = stamp;
                         u.add(k);
+                    }
+                    if (t.partStamp[k] == stamp && t.backStamp[k] != stamp) {
+                        t.backStamp[k] = stamp;
+                        backs.add(k);
                     }
                 }
                 List<Reg> dsts = in.dsts();
-                if (in.guard().isAlways()) {
-                    for (int j = 0; j < dsts.size(); j++) {
-                        Reg r = dsts.get(j);
-                        if (!r.virtual()) {
-                            continue;
+                boolean unguarded = in.guard().isAlways();
+                for (int j = 0; j < dsts.size(); j++) {
+                    Reg r = dsts.get(j);
+                    if (!r.virtual()) {
+                        continue;
+                    }
+                    int k = t.mention(key(r), r);
+                    if (r.isPart()) {
+                        t.partStamp[k] = stamp;
+                        partWritten.set(k);
+                    }
+                    if (!unguarded) {
+                        continue;
+                    }
+                    if (!r.isPart()) {
+                        if (t.dStamp[k] != stamp) {
+                            t.dStamp[k] = stamp;
+                            d.add(k);
                         }
-                        int k = key(r);
-                        if (!r.isPart()) {
-                            if (dStamp[k] != stamp) {
-                                dStamp[k] = stamp;
-                                d.add(k);
-                            }
-                        } else {
-                            if (partsWritten[k] == 0) {
-                                if (touchedCount == touched.length) {
-                                    touched = java.util.Arrays.copyOf(touched, 2 * touchedCount);
-                                }
-                                touched[touchedCount++] = k;
-                            }
-                            partsWritten[k] |= 1 << r.part();
-                            if (allPartsWritten(k, partsWritten[k], r.comps()) && dStamp[k] != stamp) {
-                                dStamp[k] = stamp;
-                                d.add(k);
-                            }
+                    } else {
+                        if (t.partsWritten[k] == 0) {
+                            touched.add(k);
                         }
+                        t.partsWritten[k] |= 1 << r.part();
+                        t.comps[k] = r.comps();
                     }
                 }
             }
-            for (int t = 0; t < touchedCount; t++) {
-                partsWritten[touched[t]] = 0;
+            if (touched.size > 0) {
+                partKeys[bi] = touched.toArray();
+                partMasks[bi] = new int[touched.size];
+                for (int i = 0; i < touched.size; i++) {
+                    partMasks[bi][i] = t.partsWritten[touched.keys[i]];
+                    t.partsWritten[touched.keys[i]] = 0;
+                }
+                touched.clear();
             }
-            touchedCount = 0;
+            if (backs.size > 0) {
+                readBack[b.id()] = backs.toArray();
+            }
             useKeys[b.id()] = u.toArray();
             defKeys[b.id()] = d.toArray();
             for (int i = 0; i < u.size; i++) {
                 anyUse.set(u.keys[i]);
+            }
+        }
+        mentionedParts = t.mentionedParts;
+        // a tuple written part by part is defined in its block once the writes cover every part the body mentions
+        for (int bi = 0; bi < n; bi++) {
+            if (partKeys[bi] == null) {
+                continue;
+            }
+            int stamp = bi + 1;
+            d.clear();
+            for (int i = 0; i < partKeys[bi].length; i++) {
+                int k = partKeys[bi][i];
+                if (t.dStamp[k] != stamp && allPartsWritten(k, partMasks[bi][i], t.comps[k])) {
+                    d.add(k);
+                }
+            }
+            if (d.size > 0) {
+                int id = blocks.get(bi).id();
+                int[] whole = defKeys[id];
+                int[] all = java.util.Arrays.copyOf(whole, whole.length + d.size);
+                System.arraycopy(d.keys, 0, all, whole.length, d.size);
+                defKeys[id] = all;
             }
         }
         // (a body built without newVirtual, as tests build them, may name registers past the counted width)
@@ -184,6 +228,21 @@ public final class Liveness {
         }
     }
 
+    private static final int[] NONE = new int[0];
+
+    /**
+     * The keys of the tuples that an instruction of {@code block} reads after an earlier instruction of the block
+     * wrote a part of them (guarded or not), in the order first read back. Not to be modified.
+     */
+    public int[] readBackAfterPartWrite(int block) {
+        return readBack[block] == null ? NONE : readBack[block];
+    }
+
+    /** The keys of the tuples some instruction writes a part of (guarded or not); a new set. */
+    public BitSet partWrittenSet() {
+        return (BitSet) partWritten.clone();
+    }
+
     /** Dense index of a virtual register across all files. */
     public int key(Reg r) {
         if (!r.virtual()) {
@@ -234,9 +293,53 @@ public final class Liveness {
         return key < global.length ? global[key] : -1;
     }
 
-    /** The entry of {@code partsWritten} for key {@code k}, 0 past its end (a key past the counted width). */
-    private static int partsWritten(int[] partsWritten, int k) {
-        return k < partsWritten.length ? partsWritten[k] : 0;
+    private static int fullMask(int comps) {
+        return (1 << comps) - 1;
+    }
+
+    /**
+     * The scan's per-key tables, grown past the counted width for the registers a body built without newVirtual
+     * names (as tests build them).
+     */
+    private static final class KeyTables {
+        int[] uStamp;
+        int[] dStamp;
+        /** The block that last wrote a part of the key (guarded or not), and that last read it back after. */
+        int[] partStamp;
+        int[] backStamp;
+        /** Parts of each tuple written (unguarded) so far in the block. */
+        int[] partsWritten;
+        /** Per key, the parts of the tuple some instruction reads or writes (all of them for a whole reference). */
+        int[] mentionedParts;
+        /** Per tuple written part by part, its number of parts. */
+        int[] comps;
+
+        KeyTables(int width) {
+            resize(width);
+        }
+
+        /** Records that {@code r} (of key {@code k}) is mentioned; returns {@code k}. */
+        int mention(int k, Reg r) {
+            if (k >= uStamp.length) {
+                resize(Math.max(k + 1, 2 * uStamp.length));
+            }
+            mentionedParts[k] |= r.isPart() ? 1 << r.part() : fullMask(r.comps());
+            return k;
+        }
+
+        private void resize(int size) {
+            uStamp = grown(uStamp, size);
+            dStamp = grown(dStamp, size);
+            partStamp = grown(partStamp, size);
+            backStamp = grown(backStamp, size);
+            partsWritten = grown(partsWritten, size);
+            mentionedParts = grown(mentionedParts, size);
+            comps = grown(comps, size);
+        }
+
+        private static int[] grown(int[] a, int size) {
+            return a == null ? new int[size] : java.util.Arrays.copyOf(a, size);
+        }
     }
 
     /** Keys in the order added, each once (the caller's stamps see to that). */
@@ -322,35 +425,6 @@ public final class Liveness {
             sum += compsByKey.getOrDefault(k, 1);
         }
         return sum;
-    }
-
-    /**
-     * Records in {@code mentionedParts} the parts of every tuple an instruction writes or reads, and finds the
-     * highest key named.
-     */
-    private final class Mentions implements DefUseVisitor {
-        /** One more than the highest key named, at least the width. */
-        int keyLimit = width;
-
-        @Override
-        public void def(Instr in, Reg r) {
-            mention(r);
-        }
-
-        @Override
-        public void use(Instr in, Reg r) {
-            mention(r);
-        }
-
-        private void mention(Reg r) {
-            if (r.virtual()) {
-                int k = key(r);
-                keyLimit = Math.max(keyLimit, k + 1);
-                if (k < width) {
-                    mentionedParts[k] |= r.isPart() ? 1 << r.part() : (1 << r.comps()) - 1;
-                }
-            }
-        }
     }
 
     /** Whether {@code written} (a mask of parts) covers every part of tuple {@code k} that the body mentions. */

@@ -50,10 +50,14 @@ final class IntervalBuilder {
         for (int k : results) {
             undefinedCandidates.set(k);
         }
-        BitSet partWritten = new BitSet(width);
+        BitSet partWritten = live.partWrittenSet();
         PartWalk walk = new PartWalk(live, width);
-        for (BasicBlock b : body.blocks()) {
-            walk.block(b, cfg.isReachable(b.id()), partWritten, undefinedCandidates);
+        List<BasicBlock> blockList = body.blocks();
+        for (int b = 0; b < blockList.size(); b++) {
+            BasicBlock block = blockList.get(b);
+            if (cfg.isReachable(block.id())) {
+                walk.block(block, undefinedCandidates);
+            }
         }
         // what an unreachable block's end treats as undefined unless the block writes it
         BitSet undefinedWhereUnreachable = (BitSet) undefinedCandidates.clone();
@@ -203,64 +207,38 @@ final class IntervalBuilder {
     }
 
     /**
-     * The walk's liveness of the tuples a block reads back after writing a part of them, replayed from the block's
-     * end (where the walk starts from liveness for any tuple not live at the entry) with the walk's own rules: a
-     * part write kills once the later writes cover every part no read in between needs, a read revives. A tuple
-     * still live at a reachable block's start that liveness does not have live-in there is one whose
-     * maybe-defined state the walk asks for.
+     * The walk's liveness of the tuples a block reads back after writing a part of them ({@link
+     * Liveness#readBackAfterPartWrite}), replayed from the block's end (where the walk starts from liveness for any
+     * tuple not live at the entry) with the walk's own rules: a part write kills once the later writes cover every
+     * part no read in between needs, a read revives. A tuple still live at a reachable block's start that liveness
+     * does not have live-in there is one whose maybe-defined state the walk asks for.
      */
     private static final class PartWalk {
         private final Liveness live;
         // sets sized for the function's width at once: grown key by key, they were most of this walk's time
-        private final BitSet written;
         private final BitSet readBack;
         private final BitSet alive;
         private final int[] parts;
-        /** The keys of {@code readBack} in the order first read back; {@code keyCount} of them. */
-        private int[] keys = new int[16];
-        private int keyCount;
 
         PartWalk(Liveness live, int width) {
             this.live = live;
             this.parts = new int[width];
-            this.written = new BitSet(width);
             this.readBack = new BitSet(width);
             this.alive = new BitSet(width);
         }
 
-        void block(BasicBlock b, boolean reachable, BitSet partWritten, BitSet undefinedCandidates) {
-            written.clear();
-            readBack.clear();
-            keyCount = 0;
-            List<Instr> instrs = b.instrs();
-            // indexed loops: under C1 every for-each allocates its iterator, per instruction and operand list
-            for (int i = 0; i < instrs.size(); i++) {
-                Instr in = instrs.get(i);
-                if (!written.isEmpty()) {
-                    List<Reg> used = in.usedRegs();
-                    for (int j = 0; j < used.size(); j++) {
-                        Reg r = used.get(j);
-                        if (r.virtual() && written.get(live.key(r)) && !readBack.get(live.key(r))) {
-                            readBack.set(live.key(r));
-                            if (keyCount == keys.length) {
-                                keys = java.util.Arrays.copyOf(keys, 2 * keyCount);
-                            }
-                            keys[keyCount++] = live.key(r);
-                        }
-                    }
-                }
-                List<Reg> dsts = in.dsts();
-                for (int j = 0; j < dsts.size(); j++) {
-                    Reg r = dsts.get(j);
-                    if (r.virtual() && r.isPart()) {
-                        partWritten.set(live.key(r));
-                        written.set(live.key(r));
-                    }
-                }
-            }
-            if (keyCount == 0 || !reachable) {
+        /** For a reachable block {@code b}. */
+        void block(BasicBlock b, BitSet undefinedCandidates) {
+            int[] keys = live.readBackAfterPartWrite(b.id());
+            int keyCount = keys.length;
+            if (keyCount == 0) {
                 return;
             }
+            readBack.clear();
+            for (int i = 0; i < keyCount; i++) {
+                readBack.set(keys[i]);
+            }
+            List<Instr> instrs = b.instrs();
             alive.clear();
             for (int i = 0; i < keyCount; i++) {
                 int k = keys[i];
