@@ -390,6 +390,11 @@ public final class Reconvergence {
      * reads the register.
      */
     static void foldFullMasks(FunctionBody body) {
+        // the def and use tables below cost a walk with hashing and boxing per operand: most kernels name no mask
+        // register at all
+        if (!hasRegisterMaskedWarpSync(body)) {
+            return;
+        }
         Map<Reg, List<Instr>> defs = new java.util.HashMap<>();
         Map<Reg, Integer> uses = new java.util.HashMap<>();
         for (BasicBlock b : body.blocks()) {
@@ -409,11 +414,10 @@ public final class Reconvergence {
         Map<Reg, Integer> folded = new java.util.HashMap<>();
         for (BasicBlock b : body.blocks()) {
             for (Instr in : b.instrs()) {
-                if (!in.op().name().equals("WARPSYNC") || in.srcs().size() != 1
-                        || !(in.srcs().get(0).value() instanceof Reg r) || !r.virtual() || r.isPart()
-                        || in.srcs().get(0).hasModifiers()) {
+                if (!registerMaskedWarpSync(in)) {
                     continue;
                 }
+                Reg r = (Reg) in.srcs().get(0).value();
                 List<Instr> ds = defs.getOrDefault(r, List.of());
                 if (ds.isEmpty() || !ds.stream().allMatch(Reconvergence::movesFullMask)) {
                     continue;
@@ -431,6 +435,26 @@ public final class Reconvergence {
                 }
             }
         }
+    }
+
+    private static boolean hasRegisterMaskedWarpSync(FunctionBody body) {
+        List<BasicBlock> blocks = body.blocks();
+        for (int bi = 0; bi < blocks.size(); bi++) {
+            List<Instr> instrs = blocks.get(bi).instrs();
+            for (int i = 0; i < instrs.size(); i++) {
+                if (registerMaskedWarpSync(instrs.get(i))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** {@code WARPSYNC %r}: its mask in one whole virtual register, unmodified. */
+    private static boolean registerMaskedWarpSync(Instr in) {
+        return in.op().name().equals("WARPSYNC") && in.srcs().size() == 1
+                && in.srcs().get(0).value() instanceof Reg r && r.virtual() && !r.isPart()
+                && !in.srcs().get(0).hasModifiers();
     }
 
     /**
