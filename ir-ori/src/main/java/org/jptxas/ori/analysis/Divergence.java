@@ -126,6 +126,12 @@ public final class Divergence {
         useBlocks.trim();
         users.trim();
         guarded.trim();
+        // A key read nowhere but in the block writing it is read outside no region holding that block: dropped
+        // here, it is not checked again for every divergent branch whose region holds the block (block-local
+        // temporaries are most keys of a large kernel, and regions nest).
+        for (int b = 0; b < defsInBlock.size(); b++) {
+            defsInBlock.set(b, readElsewhere(defsInBlock.get(b), b, useBlocks));
+        }
         Worklist work = new Worklist(divergent);
         for (int k = 0; k < useBlocks.size(); k++) {
             if (useBlocks.get(k).length > 0 && !written.get(k)) {
@@ -289,6 +295,21 @@ public final class Divergence {
             }
         }
         return seen;
+    }
+
+    /** The keys of {@code defs} (written in {@code block}) that some other block reads; compacts {@code defs}. */
+    private static int[] readElsewhere(int[] defs, int block, IntLists useBlocks) {
+        int kept = 0;
+        for (int i = 0; i < defs.length; i++) {
+            int[] uses = useBlocks.get(defs[i]);
+            for (int u = 0; u < uses.length; u++) {
+                if (uses[u] != block) {
+                    defs[kept++] = defs[i];
+                    break;
+                }
+            }
+        }
+        return kept == defs.length ? defs : java.util.Arrays.copyOf(defs, kept);
     }
 
     private static boolean usedOutside(int[] useBlocks, BitSet region) {
