@@ -34,13 +34,12 @@ class LivenessPartsTest {
      */
     private static FunctionBody loopWritingLowHalf(boolean highReadLater) {
         FunctionBody f = new FunctionBody();
-        BasicBlock entry = f.addBlock(null);
+        Reg pair = f.newVirtual(RegFile.R, 2);
+        Reg p = f.newVirtual(RegFile.P, 1);
+        f.addBlock(null).instrs().add(instr("MOV", List.of(pair.component(0)), Src.of(Imm.ofInt(0))));
         BasicBlock head = f.addBlock("$L_head");
         BasicBlock write = f.addBlock(null);
         BasicBlock exit = f.addBlock("$L_exit");
-        Reg pair = f.newVirtual(RegFile.R, 2);
-        Reg p = f.newVirtual(RegFile.P, 1);
-        entry.instrs().add(instr("MOV", List.of(pair.component(0)), Src.of(Imm.ofInt(0))));
         head.instrs().add(instr("STG", List.of(), Src.of(pair.component(0))));
         Instr out = instr("BRA", List.of(), Src.of(exit.ref()));
         out.setGuard(new Guard(p, false));
