@@ -283,7 +283,7 @@ public final class CallFrames {
      */
     private static int placeholderMove(CodeLine line, int reg, long placeholder) {
         SassOp op = line.op();
-        if (op == null || !(line.mnemonic().equals("MOV") || line.opcode().startsWith("IMAD.MOV"))
+        if (!(line.mnemonic().equals("MOV") || line.opcode().startsWith("IMAD.MOV"))
                 || op.register(0, SlotKind.GPR) != reg) {
             return -1;
         }
@@ -297,7 +297,7 @@ public final class CallFrames {
      */
     private static int returnDistance(CodeLine line) {
         SassOp op = line.op();
-        if (op == null || !line.opcode().equals("IADD3") || op.register(0, SlotKind.GPR) != RETURN_ADDRESS) {
+        if (!line.opcode().equals("IADD3") || op.register(0, SlotKind.GPR) != RETURN_ADDRESS) {
             return -1;
         }
         for (int k = 1; k < op.operandCount(); k++) {
@@ -311,7 +311,7 @@ public final class CallFrames {
 
     /** Whether {@code line} is the system call's {@code LEPC R20} ({@link #systemCallSequence}). */
     private static boolean isReturnAddressLepc(CodeLine line) {
-        return line.op() != null && line.opcode().equals("LEPC") && line.op().register(0, SlotKind.GPR) == RETURN_ADDRESS;
+        return line.opcode().equals("LEPC") && line.op().register(0, SlotKind.GPR) == RETURN_ADDRESS;
     }
 
     /**
@@ -413,7 +413,7 @@ public final class CallFrames {
             }
             long value = s.part() == Sym.Part.LO32 ? labels.get(s.name()) + s.addend() : 0;
             SassOp op = line.op();
-            int slot = op == null ? -1 : relocatedSlot(op);
+            int slot = relocatedSlot(op);
             if (slot < 0) {
                 throw new IllegalStateException("no relocated immediate in '" + line.text() + "'");
             }

@@ -9,8 +9,8 @@ import org.jptxas.ori.ir.Sym;
  * One SASS instruction of a function being generated: the typed instruction the encoder takes ({@code op}), with the
  * text nvdisasm prints for it (without address and {@code ;}: {@code @P0 BRA `(.L_3)}, {@code MOV R2, 32@lo(g)}) for
  * listings and diagnostics. The accessors read the op. Selection types every line; the rewrites after it (call-frame
- * fix-ups, layout padding, latency NOPs) change or build the op and print the text from it. A line without an op (an
- * emitter without selection) is read, and assembled, from its text.
+ * fix-ups, layout padding, latency NOPs) change or build the op and print the text from it. Every line has its op:
+ * no pass reads an instruction back from its text.
  *
  * @param label     the label defined at this instruction (a branch target), or null
  * @param text      the instruction text; branch targets are written {@code `(label)}
@@ -18,8 +18,7 @@ import org.jptxas.ori.ir.Sym;
  * @param control   the control bits, null until a {@link ControlPass} has run
  * @param symbol    the relocated symbol operand, or null: it encodes as zero plus a relocation
  * @param ptxLine   the PTX line the instruction came from (0: none)
- * @param op        the typed instruction {@code assembly} stands for, which the encoder takes; null where only the
- *                  text is known (the assembler then reads {@code assembly})
+ * @param op        the typed instruction {@code assembly} stands for, which the encoder takes
  * @param jumpTable the table a BRX branches through (its immediate is fixed at layout), or null
  * @param returnPoint for a return address relocated against the section's own function
  *                  ({@code MOV R20, 32@lo((f + .L_x_0@srel))}), what it adds to the function: the return point's
@@ -30,11 +29,7 @@ public record CodeLine(String label, String text, String assembly, Control contr
     public CodeLine {
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(assembly, "assembly");
-    }
-
-    /** A line known by its text only. */
-    public CodeLine(String label, String text, String assembly, Control control, Sym symbol, int ptxLine) {
-        this(label, text, assembly, control, symbol, ptxLine, null, null, null);
+        Objects.requireNonNull(op, "op");
     }
 
     /** A line that branches through no jump table and is no relocated return address. */
@@ -48,17 +43,8 @@ public record CodeLine(String label, String text, String assembly, Control contr
         return new CodeLine(null, text, text, null, null, 0, op);
     }
 
-    public static CodeLine of(String text) {
-        return new CodeLine(null, text, text, null, null, 0);
-    }
-
     public CodeLine withControl(Control c) {
         return new CodeLine(label, text, assembly, c, symbol, ptxLine, op, jumpTable, returnPoint);
-    }
-
-    /** The line with the typed instruction its assembly encodes ({@code op}), for a line known by its text. */
-    public CodeLine withOp(SassOp o) {
-        return new CodeLine(label, text, assembly, control, symbol, ptxLine, o, jumpTable, returnPoint);
     }
 
     public CodeLine withSymbol(Sym s) {
@@ -71,12 +57,7 @@ public record CodeLine(String label, String text, String assembly, Control contr
 
     /** The mnemonic with its modifiers, without guard: {@code IMAD.WIDE.U32}. */
     public String opcode() {
-        if (op != null) {
-            return op.mnemonic();
-        }
-        String t = unguarded();
-        int sp = t.indexOf(' ');
-        return sp < 0 ? t : t.substring(0, sp);
+        return op.mnemonic();
     }
 
     /** The base mnemonic: {@code IMAD}. */
@@ -88,26 +69,12 @@ public record CodeLine(String label, String text, String assembly, Control contr
 
     /** Whether the instruction has a guard other than {@code @PT}. */
     public boolean guarded() {
-        if (op != null) {
-            return op.guarded();
-        }
-        String t = text.strip();
-        return t.startsWith("@") && !t.startsWith("@PT ");
-    }
-
-    /** The text without its guard. */
-    public String unguarded() {
-        String t = text.strip();
-        return t.startsWith("@") ? t.substring(t.indexOf(' ') + 1).strip() : t;
+        return op.guarded();
     }
 
     /** The label this instruction branches to ({@code `(label)}), or null. */
     public String branchTarget() {
-        if (op != null) {
-            return op.target();
-        }
-        int i = text.indexOf("`(");
-        return i < 0 ? null : text.substring(i + 2, text.indexOf(')', i));
+        return op.target();
     }
 
     /** Control never continues with the next instruction: an unguarded BRA, JMP, BRX, JMX, EXIT or RET. */

@@ -30,7 +30,7 @@ final class FoldedOperandLines {
     /** Whether the instruction at {@code i} is such an absolute value or such an add (either half of it). */
     static boolean folded(List<CodeLine> code, int i) {
         SassOp op = code.get(i).op();
-        if (op == null || op.guarded()) {
+        if (op.guarded()) {
             return false;
         }
         if (absolute(op)) {
@@ -105,9 +105,6 @@ final class FoldedOperandLines {
         for (int j = i + 1; j < code.size(); j++) {
             CodeLine next = code.get(j);
             SassOp op = next.op();
-            if (op == null) {
-                return false;
-            }
             if (ShiftIntoAddLines.reads(op, sum)) {
                 if (next.guarded()) {
                     return false;

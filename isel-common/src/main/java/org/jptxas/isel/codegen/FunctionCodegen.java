@@ -140,11 +140,11 @@ public final class FunctionCodegen {
             inner.set(inner.size() - 1, new FunctionFacts.InnerFunction(last.name(), last.offset(),
                     (long) code.size() * FunctionLayout.INSTRUCTION_BYTES - last.offset(), last.frameSize()));
         }
-        return assemble(f, cx, code, ra, inner, asm);
+        return assemble(f, cx, code, ra, inner);
     }
 
     private CompiledFunction assemble(OriFunction f, CodegenContext cx, List<CodeLine> code, RegisterAllocator.Result ra,
-            List<FunctionFacts.InnerFunction> inner, SassAssembler asm) throws CompilationException {
+            List<FunctionFacts.InnerFunction> inner) throws CompilationException {
         Map<String, Long> labels = new HashMap<>();
         labels.put(f.name(), 0L);
         for (int i = 0; i < code.size(); i++) {
@@ -172,7 +172,6 @@ public final class FunctionCodegen {
                 code.set(i, tables.branch(code.get(i), address, labels));
             }
             CodeLine line = code.get(i);
-            String text = line.assembly();
             if (line.symbol() != null && (!labels.containsKey(line.symbol().name()) || CallFrames.isSectionRelative(line))) {
                 Sym s = line.symbol();
                 String type = line.mnemonic().equals("CALL") && !cx.profile().callRelocation().isEmpty()
@@ -192,12 +191,6 @@ public final class FunctionCodegen {
             };
             SassOp op = line.op();
             try {
-                // the typed instruction; a line known by its text only (an emitter without selection) is typed by
-                // the assembler first, and encoded like the others (naming the descriptor pair its text does not)
-                if (op == null) {
-                    op = asm.select(text, address, resolver);
-                    code.set(i, line.withOp(op)); // the line tables and listings read it typed too
-                }
                 words = encoder.encode(op.withDescriptor(descriptor), line.control(), address, resolver);
             } catch (SassAssembler.AssemblyException | IllegalArgumentException e) {
                 throw new CompilationException(Diagnostic.error(cx.sourceName(), line.ptxLine(),

@@ -154,7 +154,7 @@ public final class LineTableRows {
      */
     static boolean ifConvertedCopy(CodeLine line) {
         SassOp op = line.op();
-        return op != null && op.guarded() && line.opcode().equals("MOV") && op.operandCount() == 2
+        return op.guarded() && line.opcode().equals("MOV") && op.operandCount() == 2
                 && line.ptxLine() > 0 && isRegister(op, 0, false);
     }
 
@@ -213,7 +213,7 @@ public final class LineTableRows {
      */
     static boolean materializesConstant(CodeLine line) {
         SassOp op = line.op();
-        if (op == null || op.guarded() || line.symbol() != null || op.operandCount() != 2
+        if (op.guarded() || line.symbol() != null || op.operandCount() != 2
                 || !isRegister(op, 0, false) || op.register(0, SlotKind.GPR) == SlotKind.GPR.zeroValue()) {
             return false;
         }
@@ -254,7 +254,7 @@ public final class LineTableRows {
     /** The stack set-up, {@code MOV R1, c[0x0][0x28]} ({@code LDC R1, c[0x0][0x37c]} from sm_90 on). */
     static boolean setsUpStack(CodeLine line) {
         SassOp op = line.op();
-        return op != null && !op.guarded() && (line.opcode().equals("MOV") || line.opcode().equals("LDC"))
+        return !op.guarded() && (line.opcode().equals("MOV") || line.opcode().equals("LDC"))
                 && op.register(0, SlotKind.GPR) == 1 && op.operandCount() == 2 && bankZeroOffset(op, 1);
     }
 

@@ -42,7 +42,7 @@ final class LoadPairLines {
                     && before.opcode().equals(line.opcode())) {
                 return j;
             }
-            if (before.op() == null || ShiftIntoAddLines.writes(before.op(), word.base()) || before.label() != null) {
+            if (ShiftIntoAddLines.writes(before.op(), word.base()) || before.label() != null) {
                 return -1;
             }
         }
@@ -54,7 +54,7 @@ final class LoadPairLines {
 
     private static Word word(CodeLine line) {
         SassOp op = line.op();
-        if (op == null || op.guarded() || !op.mnemonic().equals("LDS") || op.operandCount() != 2) {
+        if (op.guarded() || !op.mnemonic().equals("LDS") || op.operandCount() != 2) {
             return null;
         }
         SassOperands.Operand address = op.form().operands().operands().get(1);

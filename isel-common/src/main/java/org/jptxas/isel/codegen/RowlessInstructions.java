@@ -32,7 +32,7 @@ final class RowlessInstructions {
     private RowlessInstructions(List<CodeLine> code, boolean optimized) {
         // checked on optimized code only: jptxas's unoptimized code (-O0, -g) keeps its rows as they are
         for (CodeLine line : code) {
-            if (optimized && line.op() != null && line.mnemonic().equals("TEX") && line.ptxLine() > 0) {
+            if (optimized && line.mnemonic().equals("TEX") && line.ptxLine() > 0) {
                 fetchLines.add(line.ptxLine());
             }
         }
@@ -50,7 +50,7 @@ final class RowlessInstructions {
      */
     boolean rowless(CodeLine line) {
         return line.ptxLine() > 0 && fetchLines.contains(line.ptxLine())
-                || deadStores && line.op() != null && line.mnemonic().equals("STL");
+                || deadStores && line.mnemonic().equals("STL");
     }
 
     /** Whether the local stores of the function's code are all dead (see the class comment). */
@@ -58,9 +58,6 @@ final class RowlessInstructions {
         boolean stores = false;
         for (CodeLine line : code) {
             SassOp op = line.op();
-            if (op == null) {
-                continue;
-            }
             String mnemonic = line.mnemonic();
             if (mnemonic.equals("LDL")) {
                 return false;

@@ -36,7 +36,7 @@ final class ShiftIntoAddLines {
                 return -1;
             }
             SassOp op = next.op();
-            if (op != null && reads(op, reg)) {
+            if (reads(op, reg)) {
                 int first = addends(op);
                 boolean carries = op.mnemonic().equals("IADD3.X");
                 if (next.guarded() || first < 0 || carries != shift.sign()) {
@@ -58,7 +58,7 @@ final class ShiftIntoAddLines {
                 int theirs = code.get(other).ptxLine();
                 return mine < theirs || mine == theirs && firstReads ? j : -1;
             }
-            if (op != null && writes(op, reg) || next.endsControl()) {
+            if (writes(op, reg) || next.endsControl()) {
                 return -1;
             }
         }
@@ -69,7 +69,7 @@ final class ShiftIntoAddLines {
     private record Shift(boolean sign, int destination, long amount) {}
 
     private static Shift shift(SassOp op) {
-        if (op == null || op.operandCount() != 4) {
+        if (op.operandCount() != 4) {
             return null;
         }
         boolean sign = op.mnemonic().equals("SHF.R.S32.HI");
@@ -178,7 +178,7 @@ final class ShiftIntoAddLines {
         }
         for (int k = at - 1; k >= 0; k--) {
             SassOp op = code.get(k).op();
-            if (op != null && writes(op, reg)) {
+            if (writes(op, reg)) {
                 Shift s = shift(op);
                 return s != null && s.sign() && s.amount() == SIGN_SHIFT ? k : -1;
             }

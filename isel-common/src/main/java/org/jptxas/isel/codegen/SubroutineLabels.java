@@ -30,7 +30,7 @@ final class SubroutineLabels {
                 String to = "`(" + renamed + ")";
                 text = text.replace("`(" + target + ")", to);
                 assembly = assembly.replace("`(" + target + ")", to);
-                op = op == null ? null : op.retargeted(target, renamed);
+                op = op.retargeted(target, renamed);
             }
             out.add(new CodeLine(label, text, assembly, c.control(), c.symbol(), c.ptxLine(), op));
         }

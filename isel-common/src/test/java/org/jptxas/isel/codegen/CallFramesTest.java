@@ -93,7 +93,7 @@ class CallFramesTest {
         assertEquals(0, out.frameBytes());
         assertEquals(0, k.body().blocks().get(0).instrs().stream().filter(i -> i.op().name().equals("STL")).count());
         List<CodeLine> code = List.of(typed("sm_80", "MOV R4, R2"), typed("sm_80", "MOV R20, 0xfffff0"),
-                typed("sm_80", "MOV R21, 0x0"), CodeLine.of("CALL.REL.NOINC `($k$f)"), CodeLine.of("EXIT"));
+                typed("sm_80", "MOV R21, 0x0"), typed("sm_80", "CALL.REL.NOINC `($k$f)"), typed("sm_80", "EXIT"));
         List<CodeLine> done = CallFrames.finishCalls(code, "k", assembler("sm_80").isa());
         assertEquals("MOV R20, 0x40", done.get(1).text()); // the instruction after the call
         assertEquals("MOV R20, 0x40", done.get(1).assembly());
@@ -113,7 +113,7 @@ class CallFramesTest {
         Sym lo = new Sym("ext", Sym.Kind.FUNCTION, Sym.Part.LO32, 0);
         List<CodeLine> code = List.of(typed("sm_80", "MOV R20, 0xfffff0"), typed("sm_80", "MOV R21, 0x0"),
                 new CodeLine(null, "CALL.ABS.NOINC 32@lo(ext)", "CALL.ABS.NOINC 0x0", null, lo, 0,
-                        typed("sm_80", "CALL.ABS.NOINC 0x0").op()), CodeLine.of("EXIT"));
+                        typed("sm_80", "CALL.ABS.NOINC 0x0").op()), typed("sm_80", "EXIT"));
         List<CodeLine> done = CallFrames.finishCalls(code, "k", assembler("sm_80").isa());
         assertEquals("CALL.ABS.NOINC `(ext)", done.get(2).text());
         assertEquals("CALL.ABS.NOINC 0x0", done.get(2).assembly());
@@ -187,12 +187,12 @@ class CallFramesTest {
         assertFalse(CallFrames.isIndirectCall(systemCall(Guard.ALWAYS)), "no convergence region of its own");
 
         List<CodeLine> code = List.of(typed("sm_80", "LEPC R20"), typed("sm_80", "IADD3 R20, P0, R20, 0xfffff8, RZ"),
-                typed("sm_80", "IADD3.X R21, RZ, R21, RZ, P0, !PT"), CodeLine.of("CALL.ABS.NOINC R2"), CodeLine.of("EXIT"));
+                typed("sm_80", "IADD3.X R21, RZ, R21, RZ, P0, !PT"), typed("sm_80", "CALL.ABS.NOINC R2"), typed("sm_80", "EXIT"));
         List<CodeLine> done = CallFrames.finishCalls(code, "k", assembler("sm_80").isa());
         assertEquals("IADD3 R20, P0, R20, 0x40, RZ", done.get(1).text()); // from the LEPC to the EXIT
         assertEquals("CALL.ABS.NOINC R2", done.get(3).text());
         List<CodeLine> sm90 = CallFrames.finishCalls(List.of(typed("sm_80", "MOV R4, R2"), typed("sm_90", "LEPC R20, `(k)"),
-                CodeLine.of("CALL.ABS.NOINC R2"), CodeLine.of("EXIT")), "k", assembler("sm_90").isa());
+                typed("sm_90", "CALL.ABS.NOINC R2"), typed("sm_90", "EXIT")), "k", assembler("sm_90").isa());
         String label = sm90.get(3).label();
         assertTrue(label != null, "the return point gets a label");
         assertEquals("LEPC R20, `(" + label + ")", sm90.get(1).text());

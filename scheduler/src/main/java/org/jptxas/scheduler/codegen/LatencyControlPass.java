@@ -157,36 +157,26 @@ public final class LatencyControlPass implements ControlPass {
             // the Y bit is legal only with stalls 1..11, and operand reuse only with the Y bit
             boolean yield = w.yield() && Control.yieldAllowed(w.stall());
             Control control = new Control(w.stall(), yield, w.writeSb(), w.readSb(), w.waitMask());
-            out.add(withReuse(code.get(i), slots.get(i), yield ? reuse[i] : 0, control, asm, i));
+            out.add(withReuse(code.get(i), slots.get(i), yield ? reuse[i] : 0, control, asm));
         }
         return out;
     }
 
     /**
      * The line with the largest subset of the reuse flags {@code mask} the encoding tables can express (a flag is a
-     * hint: leaving it off is always correct). A typed line takes the form of its skeleton with the flags; a line
-     * known only by its text is assembled with them.
+     * hint: leaving it off is always correct): the form of the line's skeleton with the flags.
      */
     private static CodeLine withReuse(CodeLine line, ReuseFlags.Slots slots, int mask, Control control,
-                                      SassAssembler asm, int index) {
+                                      SassAssembler asm) {
         for (int m = mask; m != 0; m = nextSubset(m, mask)) {
-            String text = ReuseFlags.withReuse(line.text(), slots, m);
-            String assembly = ReuseFlags.withReuse(line.assembly(), slots, m);
-            if (line.op() != null) {
-                String skeleton = ReuseFlags.withReuse(line.op().form().skeleton(), slots, m);
-                Optional<SassOp> op = asm.respelled(line.op(), skeleton);
-                if (op.isPresent()) {
-                    return new CodeLine(line.label(), text, assembly, control, line.symbol(), line.ptxLine(), op.get(),
-                            line.jumpTable(), line.returnPoint());
-                }
-                continue;
+            String skeleton = ReuseFlags.withReuse(line.op().form().skeleton(), slots, m);
+            Optional<SassOp> op = asm.respelled(line.op(), skeleton);
+            if (op.isPresent()) {
+                String text = ReuseFlags.withReuse(line.text(), slots, m);
+                String assembly = ReuseFlags.withReuse(line.assembly(), slots, m);
+                return new CodeLine(line.label(), text, assembly, control, line.symbol(), line.ptxLine(), op.get(),
+                        line.jumpTable(), line.returnPoint());
             }
-            try {
-                asm.assemble(assembly, control, index * 16L, name -> 0);
-            } catch (SassAssembler.AssemblyException | IllegalArgumentException e) {
-                continue;
-            }
-            return new CodeLine(line.label(), text, assembly, control, line.symbol(), line.ptxLine());
         }
         return line.withControl(control);
     }

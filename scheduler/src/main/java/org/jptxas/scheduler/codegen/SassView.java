@@ -7,7 +7,6 @@ import java.util.Set;
 import org.jptxas.isel.codegen.CodeLine;
 import org.jptxas.isel.codegen.RecentMemo;
 import org.jptxas.ori.target.TargetFeature;
-import org.jptxas.sass.SassAssembler;
 import org.jptxas.sass.SassOp;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.model.RegFile;
@@ -19,16 +18,16 @@ import org.jptxas.scheduler.sass.SassShape;
 import org.jptxas.spi.TargetDescription;
 
 /**
- * The scheduler's view of generated SASS: {@link SassReader} over each line's typed instruction (its text only for a
- * line that has none), plus what the instruction does not show. On sm_80 … sm_89 every {@code .E} global or generic
- * access reads the memory descriptor in UR4/UR5 (see the code generator's {@code GlobalDescriptor}), which must stay
- * after the {@code ULDC.64} that loads it.
+ * The scheduler's view of generated SASS: {@link SassReader} over each line's typed instruction, plus what the
+ * instruction does not show. On sm_80 … sm_89 every {@code .E} global or generic access reads the memory descriptor
+ * in UR4/UR5 (see the code generator's {@code GlobalDescriptor}), which must stay after the {@code ULDC.64} that
+ * loads it.
  *
  * <p>{@link #forMotion} adds the constraints that only matter when instructions move: mnemonics without a latency
  * class and clock reads keep their place (order points); warp-synchronous instructions and ordered (strong,
  * volatile) memory accesses order every memory access, like fences.
  *
- * <p>What it makes of a line depends on the line's instruction and text alone, so one view serves every function a
+ * <p>What it makes of a line depends on the line's typed instruction alone, so one view serves every function a
  * target compiles (the functions of a module share most of their instructions): its memos are kept by the pass and
  * shared by the threads of a batch or a compile server, and keep the lines in use when full. Thread-safe.
  */
@@ -45,13 +44,11 @@ final class SassView {
 
     private final SassReader reader;
     private final boolean descriptorInUr;
-    /** Gives the lines made as text (call-frame fix-ups, padding) the typed instruction they assemble to. */
-    private final SassAssembler assembler;
     /**
-     * Per line key, everything the passes ask of it: what a line means depends on its instruction and text alone,
-     * and the post-allocation scheduler and every round of control-word making view the same lines.
+     * Per typed instruction, everything the passes ask of its line: what a line means depends on its instruction
+     * alone, and the post-allocation scheduler and every round of control-word making view the same lines.
      */
-    private final RecentMemo<LineKey, Line> lines = new RecentMemo<>(MEMO_GENERATION);
+    private final RecentMemo<SassOp, Line> lines = new RecentMemo<>(MEMO_GENERATION);
     /**
      * mbarrier operations and asynchronous stores into a cluster's shared memory keep their place among memory
      * accesses and fences: an arrival releases, a phase check acquires, and either may reach any block's memory.
@@ -71,38 +68,17 @@ final class SassView {
     /** Whether a line is guarded, its base mnemonic and the label it branches to (null for none). */
     record FlowPart(boolean guarded, String mnemonic, String target) {}
 
-    /**
-     * What a line's view depends on: its typed instruction (null for a line known only by its text) and its text (the
-     * reader names the instruction by it, and reads a texture instruction's widths from it).
-     */
-    private record LineKey(SassOp op, String text, int hash) {
-        LineKey(SassOp op, String text) {
-            this(op, text, (op == null ? 0 : op.hashCode()) * 31 + text.hashCode());
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof LineKey k && hash == k.hash && java.util.Objects.equals(op, k.op) && text.equals(k.text);
-        }
-    }
-
     SassView(TargetDescription description) {
         this.reader = new SassReader(LatencyModel.of(description),
                 description.has(TargetFeature.UR_IN_GLOBAL_ADDRESS_BITS));
         this.descriptorInUr = description.has(TargetFeature.GLOBAL_DESCRIPTOR_IN_UR);
-        this.assembler = new SassAssembler(description.isa());
     }
 
     /** The scheduling passes' view of {@code line}. */
     Line line(CodeLine line) {
-        LineKey key = new LineKey(line.op(), line.text());
-        Line l = lines.get(key);
-        return l != null ? l : lines.put(key, viewOf(line));
+        SassOp op = line.op();
+        Line l = lines.get(op);
+        return l != null ? l : lines.put(op, viewOf(line));
     }
 
     /** The instruction with the extra ordering constraints of code motion. */
@@ -111,8 +87,9 @@ final class SassView {
     }
 
     private Line viewOf(CodeLine line) {
-        SassShape shape = shape(line);
-        SassReader.Parsed p = read(line, shape);
+        SassOp op = line.op();
+        SassShape shape = SassShape.of(op.form(), op.values());
+        SassReader.Parsed p = read(op, shape);
         return new Line(p.instr(), motionOf(p), ReuseFlags.slots(shape),
                 new FlowPart(line.guarded(), line.mnemonic(), line.branchTarget()));
     }
@@ -136,19 +113,11 @@ final class SassView {
                 in.memKind(), in.memSpace(), flags, in.scoreboardDrain());
     }
 
-    /**
-     * The shape of a generated line: from its typed instruction, or where it has none, from the one its assembly
-     * assembles to (branch targets do not change a shape, so every label stands at 0).
-     */
-    private SassShape shape(CodeLine line) {
-        SassOp op = line.op() != null ? line.op() : assembler.select(line.assembly(), 0, name -> 0);
-        return SassShape.of(op.form(), op.values());
-    }
-
-    private SassReader.Parsed read(CodeLine line, SassShape shape) {
+    private SassReader.Parsed read(SassOp op, SassShape shape) {
         boolean descriptor = descriptorInUr;
         long lo = (long) (descriptor ? DESCRIPTOR_UR : RegFile.UR.zero()) << 32;
-        SassReader.Parsed p = reader.parse(shape, lo, line.text());
+        // the instruction's own text (a relocated operand printed as 0) names it, and gives a texture's widths
+        SassReader.Parsed p = reader.parse(shape, lo, op.text());
         SimpleInstr in = p.instr();
         boolean global = DESCRIPTOR_USERS.contains(p.mnemonic()) && p.modifiers().contains("E");
         if (global) {

@@ -434,7 +434,7 @@ public final class ControlWordGenerator {
             long t = 0;
             for (RegFile file : RegFile.values()) {
                 int f = file.ordinal();
-                for (int reg = 0; reg < st.writerClass[f].length; reg++) {
+                for (int reg = st.nextTouched(f, 0); reg >= 0; reg = st.nextTouched(f, reg + 1)) {
                     if (st.writerClass[f][reg] >= 0 && st.writeTime[f][reg] != IssueState.NEVER) {
                         int d = model.drain(model.classById(st.writerClass[f][reg]), file);
                         if (d >= 0) {

@@ -41,6 +41,11 @@ public final class IssueState {
      * bit): a wait then visits the few registers with something pending instead of every register of every file.
      */
     private final long[][] pending = new long[RegFile.values().length][];
+    /**
+     * Per file, a bit per register whose per-register state may differ from a fresh state's (written, or read late,
+     * on some path): merges, shifts and drains visit these instead of every register of every file.
+     */
+    private final long[][] touched = new long[RegFile.values().length][];
     final int[][] reader = new int[RegFile.values().length][];
     final int[] sbCount = new int[8];
     final long[] sbSet = new long[8];
@@ -78,7 +83,8 @@ public final class IssueState {
             varClass[k] = filled(f.size(), -1);
             wideLow[k] = new boolean[f.size()];
             readCover[k] = new long[f.size()];
-            pending[k] = new long[(f.size() + 63) >>> 6];
+            pending[k] = RegisterBits.words(f.size());
+            touched[k] = RegisterBits.words(f.size());
         }
         for (int k = 0; k < 8; k++) {
             sbHistory[k] = new long[HISTORY];
@@ -115,6 +121,7 @@ public final class IssueState {
             wideLow[k] = o.wideLow[k].clone();
             readCover[k] = o.readCover[k].clone();
             pending[k] = o.pending[k].clone();
+            touched[k] = o.touched[k].clone();
         }
         for (int k = 0; k < 8; k++) {
             sbHistory[k] = o.sbHistory[k].clone();
@@ -176,8 +183,9 @@ public final class IssueState {
 
     /** Moves every recorded cycle by {@code delta} (to re-base a predecessor's state onto a join point). */
     public IssueState shift(long delta) {
-        for (long[] t : writeTime) {
-            for (int r = 0; r < t.length; r++) {
+        for (int f = 0; f < writeTime.length; f++) {
+            long[] t = writeTime[f];
+            for (int r = RegisterBits.next(touched[f], 0); r >= 0; r = RegisterBits.next(touched[f], r + 1)) {
                 t[r] = shifted(t[r], delta);
             }
         }
@@ -202,7 +210,9 @@ public final class IssueState {
     void mergeFrom(IssueState o, long delta, LatencyModel model) {
         for (int k = 0; k < writerClass.length; k++) {
             RegFile file = RegFile.values()[k];
-            for (int r = 0; r < writerClass[k].length; r++) {
+            long[] theirs = o.touched[k];
+            // a register o never touched has a fresh state, which adds nothing
+            for (int r = RegisterBits.next(theirs, 0); r >= 0; r = RegisterBits.next(theirs, r + 1)) {
                 long oTime = shifted(o.writeTime[k][r], delta);
                 if (o.writerClass[k][r] >= 0 && oTime != NEVER
                         && (writerClass[k][r] < 0 || ready(o, k, r, file, model) + delta > ready(this, k, r, file, model))) {
@@ -228,9 +238,8 @@ public final class IssueState {
                     reader[k][r] = o.reader[k][r];
                 }
             }
-            for (int w = 0; w < pending[k].length; w++) {
-                pending[k][w] |= o.pending[k][w];
-            }
+            RegisterBits.addAll(pending[k], o.pending[k]);
+            RegisterBits.addAll(touched[k], theirs);
         }
         for (int k = 0; k < 8; k++) {
             if (o.sbCount[k] > 0) {
@@ -402,41 +411,42 @@ public final class IssueState {
         }
     }
 
-    /** Register {@code r} of file {@code f} waits for the write scoreboards {@code sb} (0: none). */
+    /**
+     * Register {@code r} of file {@code f} is written, and waits for the write scoreboards {@code sb} (0: none). Every
+     * write of a register's state goes through here or {@link #addReadSb}, which keep {@link #touched} complete.
+     */
     void setWriteSb(int f, int r, int sb) {
         writeSb[f][r] = sb;
+        RegisterBits.set(touched[f], r);
         if (sb != 0) {
-            pending[f][r >>> 6] |= 1L << r;
+            RegisterBits.set(pending[f], r);
         }
     }
 
     /** A late read of register {@code r} of file {@code f} is pending on the read scoreboards {@code sb}. */
     void addReadSb(int f, int r, int sb) {
         readSb[f][r] |= sb;
-        pending[f][r >>> 6] |= 1L << r;
+        RegisterBits.set(touched[f], r);
+        RegisterBits.set(pending[f], r);
     }
 
     /** The first register from {@code from} on in file {@code f} with something pending, or -1. */
     private int nextPending(int f, int from) {
-        long[] bits = pending[f];
-        int w = from >>> 6;
-        if (w >= bits.length) {
-            return -1;
-        }
-        long word = bits[w] & -1L << from;
-        while (word == 0) {
-            if (++w == bits.length) {
-                return -1;
-            }
-            word = bits[w];
-        }
-        return (w << 6) + Long.numberOfTrailingZeros(word);
+        return RegisterBits.next(pending[f], from);
+    }
+
+    /**
+     * The first register from {@code from} on in file {@code f} whose state may differ from a fresh state's, or -1:
+     * every register with a fixed-latency writer ({@link #writerClass} set) is among them.
+     */
+    int nextTouched(int f, int from) {
+        return RegisterBits.next(touched[f], from);
     }
 
     /** Drops register {@code r}'s pending bit once nothing is pending on it. */
     private void settle(int f, int r) {
         if (writeSb[f][r] == 0 && readSb[f][r] == 0) {
-            pending[f][r >>> 6] &= ~(1L << r);
+            RegisterBits.clear(pending[f], r);
         }
     }
 }

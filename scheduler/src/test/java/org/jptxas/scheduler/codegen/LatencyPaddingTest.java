@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.jptxas.isel.codegen.CodeLine;
 import org.jptxas.ori.target.Target;
+import org.jptxas.sass.SassAssembler;
 import org.jptxas.spi.TestTargets;
 import org.junit.jupiter.api.Test;
 
@@ -16,8 +17,10 @@ import org.junit.jupiter.api.Test;
  */
 class LatencyPaddingTest {
     private static List<CodeLine> control(String... text) {
+        SassAssembler asm = new SassAssembler(TestTargets.of("sm_80").isa());
         return LatencyControlPass.of(TestTargets.of("sm_80")).apply(
-                java.util.Arrays.stream(text).map(CodeLine::of).toList(), Target.of("sm_80"));
+                java.util.Arrays.stream(text).map(t -> CodeLine.of(asm.select(t, 0, label -> 0))).toList(),
+                Target.of("sm_80"));
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.jptxas.isel.codegen.CodeLine;
+import org.jptxas.sass.SassAssembler;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.junit.jupiter.api.Test;
 import org.jptxas.spi.TestTargets;
@@ -14,10 +15,24 @@ import org.jptxas.spi.TestTargets;
 class PostRaSchedulerTest {
     private static final LatencyModel SM80 = LatencyModel.of(TestTargets.of("sm_80"));
 
+    /** The sm_80 line of {@code text}, typed as selection makes it. */
+    private static CodeLine typed(String text) {
+        return typed(new SassAssembler(TestTargets.of("sm_80").isa()), text);
+    }
+
+    private static CodeLine typed(SassAssembler asm, String text) {
+        return new CodeLine(null, text, text, null, null, 0, asm.select(text, 0, label -> 0));
+    }
+
     private static List<CodeLine> lines(String... texts) {
+        return linesOf("sm_80", texts);
+    }
+
+    private static List<CodeLine> linesOf(String sm, String... texts) {
+        SassAssembler asm = new SassAssembler(TestTargets.of(sm).isa());
         List<CodeLine> out = new ArrayList<>();
         for (String t : texts) {
-            out.add(CodeLine.of(t));
+            out.add(typed(asm, t));
         }
         return out;
     }
@@ -52,7 +67,7 @@ class PostRaSchedulerTest {
     @Test
     void theLabelStaysOnTheBlocksFirstInstructionAndNothingCrossesIt() {
         List<CodeLine> code = new ArrayList<>(lines("FADD R1, R1, R1", "MOV R9, 0x2"));
-        code.add(CodeLine.of("FADD R7, R8, R9").withLabel(".L_x_1"));
+        code.add(typed("FADD R7, R8, R9").withLabel(".L_x_1"));
         code.addAll(lines("FADD R7, R7, R9", "FADD R7, R7, R9", "S2R R6, SR_TID.X", "@P0 BRA `(.L_x_1)", "EXIT"));
         List<CodeLine> out = new PostRaScheduler(SM80, new SassView(TestTargets.of("sm_80"))).schedule(code);
         List<String> t = texts(out);
@@ -81,7 +96,7 @@ class PostRaSchedulerTest {
     @Test
     void mbarrierOperationsKeepTheirPlaceAmongMemoryAccessesAndFences() {
         LatencyModel sm90 = LatencyModel.of(TestTargets.of("sm_90"));
-        List<CodeLine> code = lines("STS [R2], R3", "MEMBAR.ALL.CTA", "MEMBAR.ALL.GPU", "ERRBAR", "CGAERRBAR",
+        List<CodeLine> code = linesOf("sm_90", "STS [R2], R3", "MEMBAR.ALL.CTA", "MEMBAR.ALL.GPU", "ERRBAR", "CGAERRBAR",
                 "SYNCS.ARRIVE.TRANS64.RED.A1T0 RZ, [R4+URZ], RZ", "SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [R5+URZ], R6",
                 "LDS R7, [R8]", "EXIT");
         List<String> out = texts(new PostRaScheduler(sm90, new SassView(TestTargets.of("sm_90"))).schedule(code));
