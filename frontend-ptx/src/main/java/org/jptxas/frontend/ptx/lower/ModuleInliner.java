@@ -261,6 +261,7 @@ public final class ModuleInliner {
     private OriFunction expand(OriFunction f, Map<Instr, OriFunction> targets, long calleeFrame) {
         FunctionBody src = f.body();
         FunctionBody out = new FunctionBody();
+        out.copyNamesFrom(src);
         for (RegFile file : RegFile.values()) {
             for (int i = 0; i < src.virtualCount(file); i++) {
                 out.newVirtual(file, 1); // keeps the caller's register numbers
