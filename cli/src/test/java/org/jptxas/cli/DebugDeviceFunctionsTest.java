@@ -12,8 +12,11 @@ import java.util.List;
 import java.util.TreeSet;
 import org.jptxas.cubin.Cubin;
 import org.jptxas.cubin.Section;
+import org.jptxas.testing.Corpus;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
+import org.jptxas.testing.Prerequisites;
+import org.jptxas.testing.Processes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,6 +69,24 @@ class DebugDeviceFunctionsTest {
         assertFalse(texts(plain).contains(".text.unused"));
     }
 
+    /**
+     * Function pointers are resolved in the caller's section only: a module taking function addresses keeps its
+     * whole-program shape under -g (gpuocelot's functions__indirectCall.ptx; with its functions kept nvdisasm refused
+     * the cubin: "Multiple EIATTR_REGCOUNT").
+     */
+    @Test
+    void aModuleTakingFunctionAddressesKeepsItsWholeProgramShape() throws Exception {
+        Path ptx = Corpus.assumeDir().resolve("ptx/gpuocelot/functions__indirectCall.ptx");
+        Prerequisites.require(Files.isRegularFile(ptx), ptx + " missing");
+        String text = Files.readString(ptx, StandardCharsets.ISO_8859_1);
+        assertEquals(texts(compile(text, "-lineinfo")), texts(compile(text, "-g")));
+        Oracles.nvdisasm().ifPresent(nvdisasm -> {
+            Processes.Result r = Processes.run(List.of(nvdisasm.toString(), "-c", "-g",
+                    dir.resolve("k.cubin").toString()), dir);
+            assertEquals(0, r.exitCode(), r.stderr());
+        });
+    }
+
     private static TreeSet<String> texts(Cubin c) {
         TreeSet<String> out = new TreeSet<>();
         c.sections().stream().map(Section::name).filter(n -> n.startsWith(".text.")).forEach(out::add);
@@ -73,8 +94,12 @@ class DebugDeviceFunctionsTest {
     }
 
     private Cubin compile(String option) throws Exception {
+        return compile(PTX, option);
+    }
+
+    private Cubin compile(String ptx, String option) throws Exception {
         Path file = dir.resolve("k.ptx");
-        Files.writeString(file, PTX, StandardCharsets.ISO_8859_1);
+        Files.writeString(file, ptx, StandardCharsets.ISO_8859_1);
         Path out = dir.resolve("k.cubin");
         List<String> args = new ArrayList<>(List.of(option, "-arch=sm_80", file.toString(), "-o", out.toString()));
         CliRun r = CliRun.run(dir, args.toArray(String[]::new));

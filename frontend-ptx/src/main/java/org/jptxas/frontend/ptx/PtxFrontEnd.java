@@ -103,7 +103,8 @@ public final class PtxFrontEnd {
 
         /**
          * Lowers the module as ptxas 13 compiles it with {@code -g}: every device function with a body kept as a
-         * function of its own, with its code, called by symbol (without {@code -g} ptxas keeps the kernels alone).
+         * function of its own, with its code, called by symbol (without {@code -g} ptxas keeps the kernels alone);
+         * a module taking function addresses is lowered as by {@link #lower} (not supported with kept functions yet).
          */
         OriModule lowerKeepingFunctions() throws CompilationException;
     }
@@ -134,8 +135,12 @@ public final class PtxFrontEnd {
 
         @Override
         public OriModule lowerKeepingFunctions() throws CompilationException {
+            OriModule all = lowerWithoutInlining();
+            if (ModuleInliner.callsIndirectly(all)) {
+                return lower(); // function pointers: their targets stay resolved in the caller's section
+            }
             OriModule m = org.jptxas.frontend.ptx.lower.TextureSlots.assign(
-                    ModuleInliner.inlineKeepingFunctions(lowerWithoutInlining(), name -> true), profile);
+                    ModuleInliner.inlineKeepingFunctions(all, name -> true), profile);
             org.jptxas.frontend.ptx.lower.TextureSlots.checkResolved(m, fileName);
             return m;
         }
