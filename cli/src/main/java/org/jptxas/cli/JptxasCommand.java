@@ -340,8 +340,10 @@ final class JptxasCommand {
             if (parseOnly || description == null) {
                 return null;
             }
-            // -c: device functions stay functions of their own and extern calls are left to the linker
-            OriModule lowered = compileOnly ? checked.lowerRelocatable() : checked.lower();
+            // -c: device functions stay functions of their own and extern calls are left to the linker; -g keeps
+            // every device function with its code too
+            OriModule lowered = compileOnly ? checked.lowerRelocatable()
+                    : debug || moduleDebug ? checked.lowerKeepingFunctions() : checked.lower();
             lowered = lowered.withLines(SourceFileFacts.resolve(lowered.lines(), workDir));
             if (lowered.lines().locWithoutFile()) {
                 report(Diagnostic.warning(null, 0, ".loc directive without .file directive is found, line information "

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A {@code .target debug} PTX's own DWARF in the cubin, as ptxas 13 writes it (measured on NVVM's
  * vector_add_scalar.debug.ptx and zluda's vectorAdd_kernel64.ptx): the non-empty {@code .debug_abbrev},
- * {@code .debug_info} and {@code .debug_macinfo} copied in that order after the line tables, a reference to another
- * debug section 0, a kernel parameter its constant-bank-0 address, and each body label an R_CUDA_64 relocation against
+ * {@code .debug_info} and {@code .debug_macinfo} copied in that order after the line tables and register maps, a
+ * reference to another debug section 0, a kernel parameter its constant-bank-0 address, and each body label an R_CUDA_64 relocation against
  * the kernel in {@code .rela.debug_info} (the last word first): the body's first label 0, its last label the code's
  * end; in relocatable output also the section offsets. Without {@code .target debug} (and without -g) ptxas copies
  * none.
@@ -44,7 +44,8 @@ class DwarfSectionsTest {
         Files.writeString(ptx, PTX);
         Cubin cubin = compile(ptx, "-lineinfo");
         List<String> names = cubin.sections().stream().map(Section::name).toList();
-        assertEquals(names.indexOf(".nv_debug_ptx_txt") + 1, names.indexOf(".debug_abbrev"), names.toString());
+        // after the line tables and the register maps (RegisterMapsTest)
+        assertEquals(names.indexOf(".nv_debug_ptx_txt") + 3, names.indexOf(".debug_abbrev"), names.toString());
         assertEquals(names.indexOf(".debug_abbrev") + 1, names.indexOf(".debug_info"), names.toString());
         assertFalse(names.contains(".debug_macinfo"), "an empty section is not copied");
         assertArrayEquals(new byte[] {1, 17, 0, 0, 0}, cubin.section(".debug_abbrev").orElseThrow().data());

@@ -23,9 +23,8 @@ import org.jptxas.cubin.info.FunctionInfo;
  * {@link #texmodeIndependent}), constant banks 3 and 4, global variables and code relocations. Checked by
  * {@code BuilderCompletenessTest}: rebuilt from ptxas's code and facts, 955 of the 959 covered corpus cubins equal
  * ptxas's in every compared aspect. Line tables ({@link #lineTables}): {@code .debug_line}, {@code .nv_debug_line_sass}
- * and {@code .nv_debug_ptx_txt} with their relocations ({@link DebugLine}); the PTX's own DWARF ({@link #dwarf}). Not
- * written: ptxas's {@code -g} register maps ({@code .nv_debug_info_reg_*}) and, on sm_100+, the capsule-Mercury
- * sections.
+ * and {@code .nv_debug_ptx_txt} with their relocations ({@link DebugLine}); the PTX's own DWARF ({@link #dwarf});
+ * ptxas's {@code -g} register maps ({@link #registerMaps}). Not written: on sm_100+, the capsule-Mercury sections.
  * <p>This class holds what the caller declares; {@link #build()} plans the sections ({@link SectionPlan}) and the
  * symbols ({@link SymbolPlan}), then has {@link ModuleSections}, {@link FunctionSections}, {@link DebugSections} and
  * {@link RelocationSections} write their contents.
@@ -335,6 +334,22 @@ public final class CubinBuilder {
     public CubinBuilder dwarf(List<DwarfSection> sections) {
         dwarf.addAll(sections);
         return this;
+    }
+
+    final List<RegisterMaps.Function> registerMaps = new ArrayList<>();
+
+    /**
+     * ptxas's {@code -g} register maps of {@code functions} ({@code .nv_debug_info_reg_sass} and
+     * {@code .nv_debug_info_reg_type}, after the PTX text), written with device debug information and line tables.
+     */
+    public CubinBuilder registerMaps(List<RegisterMaps.Function> functions) {
+        registerMaps.addAll(functions);
+        return this;
+    }
+
+    /** Whether the register maps are written: {@code -g} with line tables and at least one function mapped. */
+    boolean writesRegisterMaps() {
+        return deviceDebug && lineTables != null && !registerMaps.isEmpty();
     }
 
     /** The DWARF sections written: with line tables only, as ptxas writes them only with -g. */

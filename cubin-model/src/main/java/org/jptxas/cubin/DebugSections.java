@@ -9,6 +9,10 @@ import java.util.List;
  * are {@link RelocationSections}'.
  */
 final class DebugSections {
+    /** ptxas's {@code -g} register maps ({@link RegisterMaps}). */
+    static final String REG_SASS = ".nv_debug_info_reg_sass";
+    static final String REG_TYPE = ".nv_debug_info_reg_type";
+
     private final CubinBuilder b;
     final DebugFrame.Encoded frame;
     /** {@code .debug_line} and {@code .nv_debug_line_sass}; null without line tables. */
@@ -48,6 +52,10 @@ final class DebugSections {
             b = lineTable(n).bytes();
         } else if (this.b.lineTables != null && n.equals(this.b.ptxTextSection())) {
             b = this.b.lineTables.ptxText();
+        } else if (n.equals(REG_SASS) && this.b.writesRegisterMaps()) {
+            b = RegisterMaps.sass(this.b.registerMaps);
+        } else if (n.equals(REG_TYPE) && this.b.writesRegisterMaps()) {
+            b = RegisterMaps.types(this.b.registerMaps);
         } else if (dwarf(n) != null) {
             b = dwarf(n).data();
         } else {

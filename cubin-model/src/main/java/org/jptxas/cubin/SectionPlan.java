@@ -24,6 +24,10 @@ record SectionPlan(List<String> names, Map<String, Integer> index) {
             names.add(".nv_debug_line_sass");
             names.add(b.ptxTextSection());
         }
+        if (b.writesRegisterMaps()) {
+            names.add(DebugSections.REG_SASS);
+            names.add(DebugSections.REG_TYPE);
+        }
         b.dwarfSections().forEach(d -> names.add(d.name()));
         if (!b.v7()) {
             names.add(".note.nv.tkinfo");

@@ -146,6 +146,10 @@ final class SymbolPlan {
             sectionSymbol(".nv_debug_line_sass");
             sectionSymbol(b.ptxTextSection());
         }
+        if (b.writesRegisterMaps()) {
+            sectionSymbol(DebugSections.REG_SASS);
+            sectionSymbol(DebugSections.REG_TYPE);
+        }
         b.dwarfSections().forEach(d -> sectionSymbol(d.name()));
         sectionSymbol(".nv.callgraph");
         sectionSymbol(".nv.prototype");

@@ -100,6 +100,13 @@ public final class PtxFrontEnd {
          * ({@link org.jptxas.frontend.ptx.lower.ModuleInliner#inlineKeepingFunctions}).
          */
         OriModule lowerRelocatable() throws CompilationException;
+
+        /**
+         * Lowers the module as ptxas 13 compiles it with {@code -g}: every device function with a body kept as a
+         * function of its own, with its code, called by symbol (without {@code -g} ptxas keeps the kernels alone);
+         * a module taking function addresses is lowered as by {@link #lower} (not supported with kept functions yet).
+         */
+        OriModule lowerKeepingFunctions() throws CompilationException;
     }
 
     private record Checked(String fileName, String text, ResolvedModule resolved, List<Diagnostic> warnings, Target target,
@@ -122,6 +129,18 @@ public final class PtxFrontEnd {
             }
             OriModule m = org.jptxas.frontend.ptx.lower.TextureSlots.assign(
                     ModuleInliner.inlineKeepingFunctions(lowerWithoutInlining(), visible::contains), profile);
+            org.jptxas.frontend.ptx.lower.TextureSlots.checkResolved(m, fileName);
+            return m;
+        }
+
+        @Override
+        public OriModule lowerKeepingFunctions() throws CompilationException {
+            OriModule all = lowerWithoutInlining();
+            if (ModuleInliner.callsIndirectly(all)) {
+                return lower(); // function pointers: their targets stay resolved in the caller's section
+            }
+            OriModule m = org.jptxas.frontend.ptx.lower.TextureSlots.assign(
+                    ModuleInliner.inlineKeepingFunctions(all, name -> true), profile);
             org.jptxas.frontend.ptx.lower.TextureSlots.checkResolved(m, fileName);
             return m;
         }

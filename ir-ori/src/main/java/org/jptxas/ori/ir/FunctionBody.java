@@ -8,11 +8,21 @@ import java.util.Map;
 
 /**
  * The code of one function: blocks in layout order (block 0 is the entry; a block without an unconditional
- * terminator falls through to the next) and the virtual-register counters.
+ * terminator falls through to the next), the virtual-register counters and the PTX names of the virtual registers
+ * the front end made for PTX registers (for the {@code -g} register maps).
  */
 public final class FunctionBody {
     private final List<BasicBlock> blocks = new ArrayList<>();
     private final Map<RegFile, Integer> nextVirtual = new EnumMap<>(RegFile.class);
+    private final List<NamedRegister> named = new ArrayList<>();
+
+    /**
+     * A PTX register ({@code %rd3}) and the virtual register the front end made for it.
+     *
+     * @param type  its declared PTX type as PTX spells it, with the dot ({@code .b64})
+     * @param bytes the type's size (0 for {@code .pred})
+     */
+    public record NamedRegister(String name, String type, int bytes, Reg register) {}
 
     public BasicBlock addBlock(String label) {
         BasicBlock b = new BasicBlock(blocks.size(), label);
@@ -109,5 +119,20 @@ public final class FunctionBody {
 
     public int instructionCount() {
         return blocks.stream().mapToInt(b -> b.instrs().size()).sum();
+    }
+
+    /** Records that {@code register} holds PTX register {@code name} of declared type {@code type}. */
+    public void nameRegister(String name, String type, int bytes, Reg register) {
+        named.add(new NamedRegister(name, type, bytes, register));
+    }
+
+    /** Takes over {@code src}'s PTX register names: for a copy of {@code src} that keeps its register numbers. */
+    public void copyNamesFrom(FunctionBody src) {
+        named.addAll(src.named);
+    }
+
+    /** The PTX registers named so far, in the order the front end met them. */
+    public List<NamedRegister> namedRegisters() {
+        return Collections.unmodifiableList(named);
     }
 }

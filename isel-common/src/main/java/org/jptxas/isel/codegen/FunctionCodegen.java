@@ -52,11 +52,19 @@ public final class FunctionCodegen {
 
     public CompiledFunction compile(OriFunction f, CodegenContext cx) throws CompilationException {
         Generated g = generate(f, cx);
-        return layoutAndAssemble(f, cx, g.body(), g.allocation(), List.of());
+        return withRegisterMap(layoutAndAssemble(f, cx, g.body(), g.allocation(), List.of()), g);
     }
 
-    /** A function's code before layout: its instructions with control bits, and what allocation produced. */
-    record Generated(List<CodeLine> body, RegisterAllocator.Result allocation) {}
+    /**
+     * A function's code before layout: its instructions with control bits, what allocation produced, and under
+     * {@code -g} where its PTX registers live (else null).
+     */
+    record Generated(List<CodeLine> body, RegisterAllocator.Result allocation, List<RegisterHomes.Home> homes) {}
+
+    /** {@code c} with the register map of {@code g}'s PTX registers, under {@code -g}. */
+    private static CompiledFunction withRegisterMap(CompiledFunction c, Generated g) {
+        return g.homes() == null ? c : c.withRegisterMap(RegisterHomes.entries(c.facts().name(), g.homes(), c.code()));
+    }
 
     /**
      * Compiles {@code owner} with the subroutines ptxas places in its section (true calls, {@link CallFrames}): each
@@ -84,11 +92,12 @@ public final class FunctionCodegen {
             loads += g.allocation().spillLoadBytes();
         }
         RegisterAllocator.Result ra = new RegisterAllocator.Result(registers, frame, stores, loads);
-        return layoutAndAssemble(owner, cx, body, ra, inner);
+        return withRegisterMap(layoutAndAssemble(owner, cx, body, ra, inner), main);
     }
 
     private Generated generate(OriFunction f, CodegenContext cx) throws CompilationException {
         observer.afterPass("lower", f);
+        RegisterHomes.Snapshot named = cx.options().debug() ? RegisterHomes.before(f) : null;
         if (cx.options().optLevel() > 0) {
             for (OriPass p : pipeline.optimizations()) {
                 p.run(f, cx);
@@ -110,6 +119,7 @@ public final class FunctionCodegen {
         observer.afterPass("schedule", f);
         RegisterAllocator.Result allocated = pipeline.allocator().allocate(f, cx);
         observer.afterPass("regalloc", f);
+        List<RegisterHomes.Home> homes = named == null ? null : named.after();
         simt.insert(f, cx);
         // a callee keeps its caller's convergence barriers in callee-saved registers, which its frame then saves
         ConvergenceBarrierSaves.insert(f, cx);
@@ -123,7 +133,7 @@ public final class FunctionCodegen {
         observer.afterPass("reconvergence", f);
         List<CodeLine> body = pipeline.emitter().emit(f, cx);
         body = pipeline.control().apply(body, cx);
-        return new Generated(body, ra);
+        return new Generated(body, ra, homes);
     }
 
     private CompiledFunction layoutAndAssemble(OriFunction f, CodegenContext cx, List<CodeLine> body,

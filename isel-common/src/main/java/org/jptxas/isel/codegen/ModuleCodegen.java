@@ -155,6 +155,10 @@ public final class ModuleCodegen {
             builder.lineTables(LineTableRows.of(module.lines(), compiled, options.relocatable(),
                     !options.debug() && options.optLevel() > 0));
         }
+        if (options.debug() && !options.suppressDebugInfo()) {
+            builder.registerMaps(compiled.stream().filter(c -> c.registerMap() != null)
+                    .map(CompiledFunction::registerMap).toList());
+        }
         if (options.debug() && !options.suppressDebugInfo() && module.dwarf().present()) {
             builder.dwarf(DwarfPlacement.of(module, compiled, pipeline.description().profile().paramBase(),
                     options.relocatable()));

@@ -25,6 +25,7 @@ final class BlockLayout {
     /** Copies the blocks into a body numbered in layout order, dropping unreferenced empty anonymous blocks. */
     FunctionBody relayout() {
         FunctionBody out = new FunctionBody();
+        out.copyNamesFrom(lowerer.body);
         for (RegFile f : RegFile.values()) {
             for (int i = lowerer.body.virtualCount(f); i > 0; i--) {
                 out.newVirtual(f, 1);

@@ -114,6 +114,7 @@ public final class CallSequences {
     /** A deep copy (instructions are mutable; the inliner may still copy from the original). */
     private static FunctionBody copyOf(FunctionBody src) {
         FunctionBody out = new FunctionBody();
+        out.copyNamesFrom(src);
         for (RegFile file : RegFile.values()) {
             for (int i = 0; i < src.virtualCount(file); i++) {
                 out.newVirtual(file, 1);

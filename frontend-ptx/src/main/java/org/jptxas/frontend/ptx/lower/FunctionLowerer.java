@@ -316,9 +316,18 @@ final class FunctionLowerer implements LoweringContext {
             // by index, not an array of the declared count: %r<0x80000000> is legal and mostly unused
             @SuppressWarnings("unchecked")
             Map<Long, Reg> byIndex = (Map<Long, Reg>) regs.computeIfAbsent(d, x -> new HashMap<Long, Reg>());
-            return byIndex.computeIfAbsent(Long.parseLong(name.substring(d.name().length())), i -> freshFor(v, d));
+            return byIndex.computeIfAbsent(Long.parseLong(name.substring(d.name().length())),
+                    i -> named(freshFor(v, d), v, name));
         }
-        return (Reg) regs.computeIfAbsent(d, x -> freshFor(v, d));
+        return (Reg) regs.computeIfAbsent(d, x -> named(freshFor(v, d), v, name));
+    }
+
+    /** Records a scalar {@code .reg} variable's name for the {@code -g} register maps. */
+    private Reg named(Reg r, VariableDecl v, String name) {
+        if (v.space() == StateSpace.REG && v.vectorLength() == 0) {
+            body.nameRegister(name, "." + v.type().ptxName(), v.type().sizeBytes(), r);
+        }
+        return r;
     }
 
     private Reg freshFor(VariableDecl v, Declarator d) {

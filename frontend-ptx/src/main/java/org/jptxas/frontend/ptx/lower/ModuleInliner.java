@@ -184,6 +184,24 @@ public final class ModuleInliner {
     }
 
     /** The functions whose address {@code in} takes ({@code MOV r, 32@lo(f)}). */
+    /**
+     * Whether a function of {@code module} takes a function's address or calls through a register: such modules are
+     * not compiled with their device functions kept under {@code -g} (the indirect targets are resolved in the
+     * caller's section only).
+     */
+    public static boolean callsIndirectly(OriModule module) {
+        for (OriFunction f : module.functions()) {
+            for (BasicBlock b : f.body().blocks()) {
+                for (Instr in : b.instrs()) {
+                    if (isIndirectCall(in) || !addressesTaken(in).isEmpty()) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
     static List<String> addressesTaken(Instr in) {
         List<String> out = new ArrayList<>();
         for (Src s : in.srcs()) {
@@ -261,6 +279,7 @@ public final class ModuleInliner {
     private OriFunction expand(OriFunction f, Map<Instr, OriFunction> targets, long calleeFrame) {
         FunctionBody src = f.body();
         FunctionBody out = new FunctionBody();
+        out.copyNamesFrom(src);
         for (RegFile file : RegFile.values()) {
             for (int i = 0; i < src.virtualCount(file); i++) {
                 out.newVirtual(file, 1); // keeps the caller's register numbers
