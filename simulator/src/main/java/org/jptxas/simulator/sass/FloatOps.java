@@ -313,13 +313,18 @@ final class FloatOps {
             OperandAccess.writeR(t, o.get(0), Float.isNaN(r) ? 0x7fffffff : Float.floatToRawIntBits(r));
             return;
         }
-        if (op.opcode().equals("HADD2") && o.size() == 3 && o.get(1) instanceof Reg f && f.suffix().equals("F32")
-                && !f.negate() && !f.abs() && op.modifiers().stream().allMatch(m -> m.equals("SAT"))) {
-            // HADD2 Rd, Ra.F32, b: an f32 source plus each half of b, narrowed toward zero into each half. sm_75's
-            // ptxas 13 writes it (b = -0) for cvt.rz.f16.f32 alone, and F2F for the other roundings: the narrowing
-            // of an f32 source truncates (the word has no rounding field; .SAT clamps to [0, 1] first)
-            float x = Float.intBitsToFloat(f.index() == 255 ? 0 : t.r[f.index()]);
-            int b = halfPair(o.get(2), t, w, op);
+        boolean f32First = o.size() == 3 && o.get(1) instanceof Reg f && f.suffix().equals("F32") && !f.negate()
+                && !f.abs();
+        if (op.opcode().equals("HADD2") && (f32First || o.size() == 3 && o.get(2) instanceof SassOperand.F32Constant)
+                && op.modifiers().stream().allMatch(m -> m.equals("SAT"))) {
+            // HADD2 Rd, Ra.F32, b (or a, c[..].F32): an f32 source plus each half of the other, narrowed toward zero
+            // into each half. sm_75's ptxas 13 writes it (b = -0) for cvt.rz.f16.f32 alone, and F2F for the other
+            // roundings: the narrowing of an f32 source truncates (the word has no rounding field; .SAT clamps to
+            // [0, 1] first). With a constant it loads a 16-bit immediate: -RZ.H0_H0 + c[0x2] [off].F32
+            Reg f = f32First ? (Reg) o.get(1) : null;
+            float x = Float.intBitsToFloat(f32First ? f.index() == 255 ? 0 : t.r[f.index()]
+                    : (int) operands.cbank(((SassOperand.F32Constant) o.get(2)).source(), t, 4));
+            int b = halfPair(o.get(f32First ? 2 : 1), t, w, op);
             int r = 0;
             for (int k = 0; k < 2; k++) {
                 double v = (double) x + HalfOps.value(b >>> (16 * k), false);

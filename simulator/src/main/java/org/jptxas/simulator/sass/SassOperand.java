@@ -8,6 +8,9 @@ sealed interface SassOperand {
     /** {@code UR4}; 63 is URZ. */
     record UReg(int index, boolean negate, boolean invert) implements SassOperand {}
 
+    /** {@code UR62.B3}: one byte of a uniform register (place 1..3), UR2UP's source of predicates saved by UP2UR.B3. */
+    record UByte(UReg source, int place) implements SassOperand {}
+
     /** {@code P0}, {@code !P0}, {@code PT} (7). */
     record Pred(int index, boolean negated) implements SassOperand {}
 
@@ -22,6 +25,12 @@ sealed interface SassOperand {
      * of PLOP3 (a register's is a {@link Reg} with the suffix {@code SIGN}).
      */
     record SignBit(SassOperand source) implements SassOperand {}
+
+    /**
+     * {@code c[0x2] [0x0].F32}: a constant a half-precision instruction reads as one f32 (sm_75's HADD2 R, -RZ.H0_H0,
+     * c[0x2] [0x0].F32, ptxas's way of loading a 16-bit immediate through the constant bank).
+     */
+    record F32Constant(CBank source) implements SassOperand {}
 
     /** {@code c[0x0][0x160]}, {@code c[0x0][R2+0x10]}: base register -1 when absent. */
     record CBank(int bank, int baseReg, long offset, boolean negate, boolean abs) implements SassOperand {}

@@ -193,7 +193,7 @@ final class ThreadSemantics {
     private void step(SassOp op, Thread t, Warp w) {
         List<SassOperand> o = op.operands();
         switch (op.opcode()) {
-            case "NOP", "MEMBAR", "ERRBAR", "CGAERRBAR", "CCTL", "YIELD", "NANOSLEEP", "FENCE", "PMTRIG", "ACQBULK", "PREEXIT" -> t.pc++;
+            case "NOP", "MEMBAR", "ERRBAR", "CGAERRBAR", "CCTL", "CCTLL", "YIELD", "NANOSLEEP", "FENCE", "PMTRIG", "ACQBULK", "PREEXIT" -> t.pc++;
             case "LDGSTS", "LDGDEPBAR", "DEPBAR" -> machine.memory.asyncCopy(op, t, w);
             case "SYNCS" -> machine.hopper().step(op, t, w, x -> operands.read(x, t, w));
             case "STAS", "REDAS" -> machine.hopper().asyncStore(op, t, x -> operands.read(x, t, w));

@@ -107,13 +107,19 @@ final class TypedOps {
         for (int slot : o.slots()) {
             atoms.add(atom(inst, slot, address));
         }
-        if (lead.startsWith("c[") && n >= 2 && texts.get(1).equals("] [") && texts.get(n).equals("].SIGN")) {
-            // PLOP3's c[0x2] [0x0].SIGN: nvdisasm spaces the brackets of a constant read for its sign
+        if (lead.startsWith("c[") && n >= 2 && texts.get(1).equals("] [")
+                && (texts.get(n).equals("].SIGN") || texts.get(n).equals("].F32"))) {
+            // PLOP3's c[0x2] [0x0].SIGN, HADD2's c[0x2] [0x0].F32: nvdisasm spaces the brackets of a constant read
+            // for its sign or as an f32
             List<String> plain = new ArrayList<>(texts);
             plain.set(1, "][");
             plain.set(n, "]");
             SassOperand c = constant(plain, atoms);
-            return c == null ? null : new SassOperand.SignBit(c);
+            if (!(c instanceof SassOperand.CBank bank)) {
+                return null;
+            }
+            return texts.get(n).equals("].SIGN") ? new SassOperand.SignBit(bank)
+                    : new SassOperand.F32Constant(bank);
         }
         if (lead.startsWith("c[") || lead.startsWith("-c[") || lead.startsWith("|c[") || lead.startsWith("-|c[")) {
             return constant(texts, atoms);
@@ -197,8 +203,12 @@ final class TypedOps {
         if (r.kind() == SlotKind.GPR) {
             return new SassOperand.Reg(r.number(), negate, abs, invert, suffix);
         }
-        SassOperand u = new SassOperand.UReg(r.number(), negate, invert);
-        return suffix.equals("SIGN") ? new SassOperand.SignBit(u) : u;
+        SassOperand.UReg u = new SassOperand.UReg(r.number(), negate, invert);
+        return switch (suffix) {
+            case "SIGN" -> new SassOperand.SignBit(u);
+            case "B1", "B2", "B3" -> new SassOperand.UByte(u, suffix.charAt(1) - '0');
+            default -> u;
+        };
     }
 
     /**

@@ -133,20 +133,46 @@ final class UniformDatapath {
             }
             case "R2UR" -> writeU(w, o.get(0), operands.read(o.get(1), t, w));
             case "UPOPC" -> writeU(w, o.get(0), Integer.bitCount(operands.read(o.get(1), t, w)));
-            case "UP2UR" -> { // UP2UR URd, UPR, URb, mask: UP0..UP6 into the masked bits of b (as P2R)
-                if (!op.modifiers().isEmpty()) {
-                    throw machine.unimplemented(op); // .B1-.B3 place the bits in another byte
-                }
-                int mask = operands.read(o.get(3), t, w);
+            case "UP2UR" -> { // UP2UR{.B1-.B3} URd, UPR, URb, mask: UP0..UP6 into the masked bits of b's byte (as P2R)
+                int shift = 8 * bytePlace(op);
+                int mask = operands.read(o.get(3), t, w) << shift;
                 int v = 0;
                 for (int k = 0; k < 7; k++) {
                     v |= (w.up[k] ? 1 : 0) << k;
                 }
-                writeU(w, o.get(0), (operands.read(o.get(2), t, w) & ~mask) | (v & mask));
+                writeU(w, o.get(0), (operands.read(o.get(2), t, w) & ~mask) | (v << shift & mask));
+            }
+            case "UR2UP" -> { // UR2UP UPR, URa{.B1-.B3}{, mask}: UP0..UP6 from the byte's bits under the mask (all)
+                int place = o.get(1) instanceof SassOperand.UByte b ? b.place() : 0;
+                SassOperand source = o.get(1) instanceof SassOperand.UByte b ? b.source() : o.get(1);
+                if (!op.modifiers().isEmpty() || !(source instanceof UReg) || o.size() > 3) {
+                    throw machine.unimplemented(op);
+                }
+                int bits = operands.read(source, t, w) >>> (8 * place);
+                int mask = o.size() == 3 ? operands.read(o.get(2), t, w) : 0x7f;
+                for (int k = 0; k < 7; k++) {
+                    if ((mask >>> k & 1) != 0) {
+                        w.up[k] = (bits >>> k & 1) != 0;
+                    }
+                }
             }
             case "UBLKCP", "UBLKPF", "UTMACMDFLUSH", "UTMACCTL", "UTMALDG", "UTMASTG" -> machine.hopper().uniform(op, w);
             default -> throw machine.unimplemented(op);
         }
+    }
+
+    /** The byte a predicate move's .B1/.B2/.B3 names (0 without one). */
+    private int bytePlace(SassOp op) {
+        int place = 0;
+        for (String m : op.modifiers()) {
+            place = switch (m) {
+                case "B1" -> 1;
+                case "B2" -> 2;
+                case "B3" -> 3;
+                default -> throw machine.unimplemented(op);
+            };
+        }
+        return place;
     }
 
     static void writeU(Warp w, SassOperand d, int v) {

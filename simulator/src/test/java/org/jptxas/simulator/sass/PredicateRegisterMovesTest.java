@@ -43,4 +43,33 @@ class PredicateRegisterMovesTest {
         assertEquals(0xf1, out[1], "UP0 into bit 0, UP1 into bit 1 of 0xf2");
         assertEquals(9, out[2], "popcount of 0xf00f0001");
     }
+
+    /**
+     * sm_90's ptxas saves the uniform predicates in a register's top byte and restores them ({@code UP2UR.B3 UR62,
+     * UPR, UR62, 0xff} ... {@code UR2UP UPR, UR62.B3}); {@code CCTLL.PF1 [R1]} (prefetch.local) changes nothing.
+     */
+    @Test
+    void uniformPredicatesSurviveABytesRoundTrip() throws Exception {
+        int[] out = SassTextRun.run("sm_90", List.of(
+                SassTextRun.pointer("sm_90", 0, 0),
+                "UISETP.EQ.U32.AND UP0, UPT, URZ, URZ, UPT",
+                "UISETP.NE.U32.AND UP1, UPT, URZ, URZ, UPT",
+                "UISETP.EQ.U32.AND UP2, UPT, URZ, URZ, UPT",
+                "UMOV UR62, 0x11223344",
+                "UP2UR.B3 UR62, UPR, UR62, 0xff",
+                "MOV R4, UR62",
+                // clobber: UP0 and UP2 clear, UP1 set; the restore brings back 1, 0, 1
+                "UISETP.NE.U32.AND UP0, UPT, URZ, URZ, UPT",
+                "UISETP.EQ.U32.AND UP1, UPT, URZ, URZ, UPT",
+                "UISETP.NE.U32.AND UP2, UPT, URZ, URZ, UPT",
+                "CCTLL.PF1 [R1]",
+                "UR2UP UPR, UR62.B3",
+                "UP2UR UR5, UPR, URZ, 0x7f",
+                "MOV R5, UR5",
+                "STG.E " + SassTextRun.global("sm_90") + "[R2.64], R4",
+                "STG.E " + SassTextRun.global("sm_90") + "[R2.64+0x4], R5",
+                "EXIT"), 2);
+        assertEquals(0x05223344, out[0], "UP0 and UP2 into byte 3, the other bytes kept");
+        assertEquals(0x05, out[1], "UP0..UP6 back from byte 3");
+    }
 }

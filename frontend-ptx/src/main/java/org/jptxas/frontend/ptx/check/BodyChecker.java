@@ -121,6 +121,9 @@ final class BodyChecker {
         storedVectorTypes(i);
         module.addressSpace(i);
         ImmediateAddresses.check(i, module::error);
+        if (i.opcode().equals("cvta") && i.modifiers().contains("u32")) {
+            module.thirtyTwoBitAddress(i.pos()); // a 32-bit generic address: ptxas 13 compiles only 64-bit ones
+        }
         if (!hasUnresolvedName(i)) {
             module.isaCheck(i); // with an unknown name the operand shapes are guesses: no follow-on noise
         }

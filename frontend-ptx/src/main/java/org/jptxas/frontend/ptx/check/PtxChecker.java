@@ -95,6 +95,13 @@ public final class PtxChecker {
         diagnostics.add(new Diagnostic(Severity.FATAL, fileName, pos.line(), message));
     }
 
+    /** Lines of 32-bit addresses in the 64-bit module (cvta.u32): ptxas warns at each, then stops ({@link #run}). */
+    private final List<Integer> thirtyTwoBitAddresses = new ArrayList<>();
+
+    void thirtyTwoBitAddress(SourcePos pos) {
+        thirtyTwoBitAddresses.add(pos.line());
+    }
+
     private void run() {
         if (!header()) {
             return;
@@ -113,6 +120,12 @@ public final class PtxChecker {
             }
         }
         unresolvedFunctions();
+        if (!thirtyTwoBitAddresses.isEmpty() && diagnostics.stream().noneMatch(Diagnostic::isError)) {
+            // reported only by a module that is otherwise sound (errors abort ptxas first)
+            thirtyTwoBitAddresses.forEach(line -> diagnostics.add(Diagnostic.warning(null, 0, "Program uses 32-bit"
+                    + " address on line '" + line + "' which is conflicting with .address_size 64")));
+            diagnostics.add(Diagnostic.fatal(" 32-Bit compilation is no longer supported")); // ptxas spaces it so
+        }
     }
 
     private final Set<Long> fileIndices = new HashSet<>();

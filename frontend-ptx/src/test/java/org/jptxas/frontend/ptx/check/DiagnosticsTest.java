@@ -157,6 +157,20 @@ class DiagnosticsTest {
     }
 
     @Test
+    void thirtyTwoBitGenericAddressesStopAsPtxas13Stops() {
+        // ptxas 13: a warning per cvta.u32 line, then "fatal : 32-Bit compilation is no longer supported"
+        String regs = ".reg .b32 %r<3>;\n";
+        assertEquals(List.of("jptxas warning : Program uses 32-bit address on line '7' which is conflicting with"
+                + " .address_size 64", "jptxas warning : Program uses 32-bit address on line '8' which is conflicting"
+                + " with .address_size 64", "jptxas fatal   :  32-Bit compilation is no longer supported"),
+                diagnostics(kernel(regs + "cvta.global.u32 %r1, %r2;\ncvta.to.shared.u32 %r1, 16;\n")));
+        // another error stops first, without the warnings; 64-bit conversions pass
+        assertEquals(List.of("jptxas bad.ptx, line 7; error   : Unknown symbol '%r9'"),
+                diagnostics(kernel(regs + "cvta.global.u32 %r1, %r9;\n")));
+        assertEquals(List.of(), diagnostics(kernel(".reg .b64 %rd<3>;\ncvta.global.u64 %rd1, %rd2;\n")));
+    }
+
+    @Test
     void immediateAddressesOnlyInTheLocalSpace() {
         String regs = ".reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n";
         for (String insn : List.of("ld.shared.u32 %r1, [0x100];", "cp.async.cg.shared.global [0x100], [%rd1], 16;",
