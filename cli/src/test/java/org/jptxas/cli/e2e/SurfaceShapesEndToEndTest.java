@@ -1,21 +1,10 @@
 package org.jptxas.cli.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.jptxas.isel.codegen.ModuleCodegen;
-import org.jptxas.ori.target.Target;
-import org.jptxas.simulator.exec.ExecutionLimits;
-import org.jptxas.simulator.exec.Launch;
-import org.jptxas.simulator.exec.LaunchResult;
-import org.jptxas.simulator.launch.LaunchSpecReader;
-import org.jptxas.simulator.ptx.PtxInterpreter;
-import org.jptxas.simulator.suite.SuiteRun;
 import org.jptxas.spi.BackendRegistry;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
@@ -53,22 +42,11 @@ class SurfaceShapesEndToEndTest {
                 "SURED.D.BA.1D.ADD.U64.STRONG.SYS.IGN ")) {
             assertTrue(sass.contains(form), form + " missing:\n" + sass);
         }
-        List<String> problems = new ArrayList<>();
-        EmulatedKernelRun.run(arch, k, ours.cubin(), dir.resolve("jptxas"), 5_000_000, problems, "jptxas");
-        EmulatedKernelRun.run(arch, k, WarpKernelHarness.ptxas13Cubin(k.ptx(), arch), dir.resolve("ptxas"), 5_000_000,
-                problems, "ptxas");
-        assertEquals(List.of(), problems);
-        WarpKernelHarness.assertReadByNvdisasmAndHazardFree(ours, arch, dir);
+        TextureGatherQueryEndToEndTest.bothCubinsComputeTheReference(arch, k, ours, dir);
     }
 
     @Test
     void theInterpreterComputesTheReference(@TempDir Path dir) throws Exception {
-        KernelCase k = kernel();
-        Launch launch = Launch.prepare(Target.of("sm_75"), LaunchSpecReader.read(k.materialize(dir)));
-        LaunchResult r = PtxInterpreter.load(k.ptx().getFileName().toString(), Files.readString(k.ptx()))
-                .execute(launch, ExecutionLimits.DEFAULT);
-        assertTrue(r.completed(), () -> r.fault().orElseThrow().describe());
-        Map<String, byte[]> actual = SuiteRun.outputs(k, launch);
-        assertEquals(List.of(), k.compare(actual, 5));
+        TextureGatherQueryEndToEndTest.interpreterComputesTheReference(kernel(), dir);
     }
 }
