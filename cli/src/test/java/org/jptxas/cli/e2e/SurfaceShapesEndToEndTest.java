@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import org.jptxas.isel.codegen.ModuleCodegen;
-import org.jptxas.spi.BackendRegistry;
 import org.jptxas.testing.kernels.KernelCase;
 import org.jptxas.testing.kernels.KernelSuite;
 import org.junit.jupiter.api.Test;
@@ -20,18 +19,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * in its control bits, and it holds ptxas's instructions for each shape.
  */
 class SurfaceShapesEndToEndTest {
-    private static final BackendRegistry REGISTRY =
-            BackendRegistry.discover(SurfaceShapesEndToEndTest.class.getClassLoader());
-
     private static KernelCase kernel() {
-        return KernelSuite.standalone().stream().filter(k -> k.name().equals("surface_shapes")).findFirst().orElseThrow();
+        return TextureGatherQueryEndToEndTest.kernel("surface_shapes");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
     void bothCompilersCubinsComputeTheReference(String arch, @TempDir Path dir) throws Exception {
         KernelCase k = kernel();
-        ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(REGISTRY, k.ptx(), arch, false, false);
+        ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(TextureGatherQueryEndToEndTest.REGISTRY, k.ptx(), arch, false, false);
         String sass = ours.sass();
         String scope = arch.equals("sm_75") ? "CTA" : "SM";
         for (String form : List.of("SULD.D.BA.1D.STRONG." + scope + " ", "SULD.D.BA.1D.STRONG." + scope + ".IGN ",

@@ -33,14 +33,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * channel is read; TXQ TEX_HEADER_DIMENSION, SURED).
  */
 class TextureGatherQueryEndToEndTest {
-    private static final BackendRegistry REGISTRY =
+    static final BackendRegistry REGISTRY =
             BackendRegistry.discover(TextureGatherQueryEndToEndTest.class.getClassLoader());
 
     private static KernelCase kernel() {
         return kernel("texture_gather_query");
     }
 
-    private static KernelCase kernel(String name) {
+    /** The standalone kernel (outside the suite's figures) of that name. */
+    static KernelCase kernel(String name) {
         return KernelSuite.standalone().stream().filter(k -> k.name().equals(name)).findFirst().orElseThrow();
     }
 
