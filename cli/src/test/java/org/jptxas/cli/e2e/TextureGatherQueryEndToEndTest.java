@@ -33,14 +33,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * channel is read; TXQ TEX_HEADER_DIMENSION, SURED).
  */
 class TextureGatherQueryEndToEndTest {
-    private static final BackendRegistry REGISTRY =
+    static final BackendRegistry REGISTRY =
             BackendRegistry.discover(TextureGatherQueryEndToEndTest.class.getClassLoader());
 
     private static KernelCase kernel() {
         return kernel("texture_gather_query");
     }
 
-    private static KernelCase kernel(String name) {
+    /** The standalone kernel (outside the suite's figures) of that name. */
+    static KernelCase kernel(String name) {
         return KernelSuite.standalone().stream().filter(k -> k.name().equals(name)).findFirst().orElseThrow();
     }
 
@@ -70,7 +71,7 @@ class TextureGatherQueryEndToEndTest {
     }
 
     /** jptxas's cubin and ptxas 13's in the emulator against the reference; jptxas's read by nvdisasm as printed. */
-    private static void bothCubinsComputeTheReference(String arch, KernelCase k, ModuleCodegen.Result ours, Path dir)
+    static void bothCubinsComputeTheReference(String arch, KernelCase k, ModuleCodegen.Result ours, Path dir)
             throws Exception {
         List<String> problems = new ArrayList<>();
         EmulatedKernelRun.run(arch, k, ours.cubin(), dir.resolve("jptxas"), 5_000_000, problems, "jptxas");
@@ -83,7 +84,11 @@ class TextureGatherQueryEndToEndTest {
     @ParameterizedTest
     @ValueSource(strings = {"texture_gather_query", "texture_gather_channels"})
     void theInterpreterComputesTheReference(String name, @TempDir Path dir) throws Exception {
-        KernelCase k = kernel(name);
+        interpreterComputesTheReference(kernel(name), dir);
+    }
+
+    /** The PTX interpreter's run of {@code k} (as for sm_75) against the reference. */
+    static void interpreterComputesTheReference(KernelCase k, Path dir) throws Exception {
         Launch launch = Launch.prepare(Target.of("sm_75"), LaunchSpecReader.read(k.materialize(dir)));
         LaunchResult r = PtxInterpreter.load(k.ptx().getFileName().toString(), Files.readString(k.ptx()))
                 .execute(launch, ExecutionLimits.DEFAULT);

@@ -221,8 +221,8 @@ public final class SassReader {
         if (mods.contains("F32x2") || mods.contains("F16x4") || mods.contains("BF16x4")) {
             return 2;
         }
-        if (mods.contains("64")) {
-            return 2;
+        if (mods.contains("64") || m.startsWith("SU") && (mods.contains("U64") || mods.contains("S64"))) {
+            return 2; // SURED.ADD.U64, MIN.S64: the operand is a pair
         }
         if (m.startsWith("D") && Set.of("DADD", "DFMA", "DMUL", "DSETP", "DMNMX").contains(m)) {
             return 2;
@@ -250,8 +250,10 @@ public final class SassReader {
                 w = 2;
             }
             if (f == RegFile.R && op.memory() && w == 1 && m.startsWith("SU")) {
-                // SULD/SUST/SURED/SUATOM [Ra]: Ra holds one coordinate per dimension (x, y of 2D; x, y, z of 3D)
-                w = mods.contains("3D") ? 3 : mods.contains("2D") || mods.contains("ARRAY_1D") ? 2 : 1;
+                // SULD/SUST/SURED/SUATOM [Ra]: Ra holds one coordinate per dimension (x, y of 2D; x, y, z of 3D),
+                // then an array's layer
+                w = mods.contains("3D") || mods.contains("2D_ARRAY") ? 3
+                        : mods.contains("2D") || mods.contains("1D_ARRAY") ? 2 : 1;
             }
             if (reg + w > f.size()) {
                 w = f.size() - reg;
@@ -295,7 +297,7 @@ public final class SassReader {
         boolean load = m.startsWith("LD") || m.equals("ATOM") || m.equals("ATOMG") || m.equals("ATOMS") || m.equals("SHFL")
                 || m.equals("TEX") || m.equals("TLD") || m.equals("SULD");
         // sm_90 spells the global reduction REDG: its data tuple (REDG.E.ADD.64, .F16x4, .F32x4) is as wide as RED's
-        boolean store = m.startsWith("ST") || m.equals("RED") || m.equals("REDG") || m.equals("SUST");
+        boolean store = m.startsWith("ST") || m.equals("RED") || m.equals("REDG") || m.equals("SUST") || m.equals("SURED");
         if (dest && load || !dest && (store || m.startsWith("ATOM"))) {
             return width;
         }

@@ -116,24 +116,54 @@ public record Texture(long address, TexelFormat format, int channels, int[] dims
         return texel(global, at);
     }
 
+    /** What a surface access outside the array does (PTX {@code .trap}, {@code .clamp}, {@code .zero}). */
+    public enum OutOfBounds {
+        /** The access faults. */
+        TRAP,
+        /** Each coordinate is clamped into the array: x to the row's last whole access, the others to the last element. */
+        CLAMP,
+        /** The access does nothing: a load reads zero, a store or reduction is dropped. */
+        ZERO
+    }
+
+    /** {@link #surfaceAddress(int[], int, OutOfBounds)} with {@link OutOfBounds#TRAP}. */
+    public long surfaceAddress(int[] coords, int size) {
+        return surfaceAddress(coords, size, OutOfBounds.TRAP);
+    }
+
     /**
      * The address of a surface access of {@code size} bytes at {@code coords} (x in bytes, then y, z in elements,
-     * at least {@link #rank} of them), as {@code suld.b}/{@code sust.b} with {@code .trap} take them: an access not
-     * wholly inside the array throws (the trap). Alignment of x is not checked.
+     * at least {@link #rank} of them; a layered surface is one dimension more, the layer last), as {@code suld.b}/
+     * {@code sust.b} take them, or -1 for an access outside the array under {@link OutOfBounds#ZERO}; under
+     * {@link OutOfBounds#TRAP} such an access throws. Alignment of x is not checked.
      */
-    public long surfaceAddress(int[] coords, int size) {
+    public long surfaceAddress(int[] coords, int size, OutOfBounds mode) {
         long rowBytes = strides[0] * dims[0];
-        if (coords[0] < 0 || coords[0] + (long) size > rowBytes) {
-            throw new IllegalArgumentException("surface access of " + size + " bytes at x = " + coords[0]
-                    + " bytes outside a row of " + rowBytes);
-        }
-        long a = address + coords[0];
-        for (int d = 1; d < dims.length; d++) {
-            if (coords[d] < 0 || coords[d] >= dims[d]) {
-                throw new IllegalArgumentException("surface access at coordinate " + d + " = " + coords[d]
-                        + " outside [0, " + dims[d] + ")");
+        long x = coords[0];
+        if (x < 0 || x + size > rowBytes) {
+            switch (mode) {
+                case TRAP -> throw new IllegalArgumentException("surface access of " + size + " bytes at x = " + x
+                        + " bytes outside a row of " + rowBytes);
+                case ZERO -> {
+                    return -1;
+                }
+                case CLAMP -> x = Math.max(0, Math.min(x, rowBytes - size));
             }
-            a += coords[d] * strides[d];
+        }
+        long a = address + x;
+        for (int d = 1; d < dims.length; d++) {
+            long c = coords[d];
+            if (c < 0 || c >= dims[d]) {
+                switch (mode) {
+                    case TRAP -> throw new IllegalArgumentException("surface access at coordinate " + d + " = " + c
+                            + " outside [0, " + dims[d] + ")");
+                    case ZERO -> {
+                        return -1;
+                    }
+                    case CLAMP -> c = Math.max(0, Math.min(c, dims[d] - 1));
+                }
+            }
+            a += c * strides[d];
         }
         return a;
     }

@@ -4,14 +4,16 @@ import java.util.List;
 import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.simulator.exec.SurfaceReduction;
 import org.jptxas.simulator.exec.Texture;
 
 /**
  * For the interpreter, with a bindless handle in a register: {@code tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32 d, [h,
  * {x, y}]} gathers one channel of the four texels a linear lookup weighs ({@link Texture#gather});
  * {@code txq.{width,height,depth}.b32 d, [h]} and {@code suq} likewise read the header's sizes
- * ({@link Texture#dimensions}); {@code sured.b.{add,min,max,and,or}.2d.{u32,s32,b32}{.trap} [h, {x, y}], v}
- * reduces the 32-bit element at x bytes into row y ({@link Texture#surfaceAddress}). Other forms are not interpreted.
+ * ({@link Texture#dimensions}); {@code sured.b.{add,min,max,and,or}.{1d,2d,3d}.{u32,s32,b32,u64,s64}{.trap,.clamp,
+ * .zero} [h, {x, ...}], v} reduces the 32- or 64-bit element at x bytes into row (y, z) ({@link Texture#surfaceAddress},
+ * {@link SurfaceReduction}). Other forms are not interpreted.
  */
 final class TextureQueryInstruction {
     private TextureQueryInstruction() {}
@@ -31,10 +33,7 @@ final class TextureQueryInstruction {
         Src handle = io.src(addr.parts().get(0), PtxType.U64);
         Src x = io.src(cv.elements().get(0), PtxType.F32);
         Src y = io.src(cv.elements().get(1), PtxType.F32);
-        int[] dst = new int[4];
-        for (int k = 0; k < 4; k++) {
-            dst[k] = io.dst(dv.elements().get(k));
-        }
+        int[] dst = TextureInstruction.destinations(dv, io);
         return t -> {
             int[] words;
             try {
@@ -43,11 +42,7 @@ final class TextureQueryInstruction {
             } catch (IllegalArgumentException e) {
                 throw new InterpreterError("tld4: " + e.getMessage());
             }
-            for (int k = 0; k < 4; k++) {
-                if (dst[k] >= 0) {
-                    Values.write(t, dst[k], words[k] & 0xffffffffL);
-                }
-            }
+            TextureInstruction.writeBack(t, dst, words);
         };
     }
 
@@ -73,38 +68,36 @@ final class TextureQueryInstruction {
     /** The per-thread operation of {@code sured{.MODS}}, or null for an unimplemented form. */
     static Insn.ThreadOp reduction(List<String> mods, List<Operand> ops, MbarrierInstruction.Operands io)
             throws ProgramException, InstructionCompiler.Unsupported {
-        String op = null;
-        for (String o : List.of("add", "min", "max", "and", "or")) {
-            if (mods.contains(o)) {
-                op = o;
-            }
+        SurfaceReduction op = null;
+        for (String m : mods) {
+            op = op != null ? op : SurfaceReduction.named(m);
         }
-        boolean signed = mods.contains("s32");
-        if (op == null || !mods.contains("b") || !mods.contains("2d") || mods.contains("clamp") || mods.contains("zero")
-                || !signed && !mods.contains("u32") && !mods.contains("b32") || ops.size() != 2
-                || !(ops.get(0) instanceof Operand.Address addr) || addr.parts().size() != 2
-                || !(addr.parts().get(1) instanceof Operand.Vector cv) || cv.elements().size() < 2) {
+        boolean signed = mods.contains("s32") || mods.contains("s64");
+        int size = mods.contains("u64") || mods.contains("s64") || mods.contains("b64") ? 8
+                : signed || mods.contains("u32") || mods.contains("b32") ? 4 : 0;
+        if (op == null || size == 0 || !mods.contains("b") || ops.size() != 2
+                || !(ops.get(0) instanceof Operand.Address addr) || addr.parts().size() != 2) {
+            return null;
+        }
+        Src[] coords = TextureInstruction.surfaceCoordinates(mods, addr, io);
+        if (coords == null) {
             return null;
         }
         Src handle = io.src(addr.parts().get(0), PtxType.U64);
-        Src x = io.src(cv.elements().get(0), PtxType.S32);
-        Src y = io.src(cv.elements().get(1), PtxType.S32);
-        Src value = io.src(ops.get(1), PtxType.B32);
-        String operation = op;
+        Src value = io.src(ops.get(1), size == 8 ? PtxType.B64 : PtxType.B32);
+        Texture.OutOfBounds mode = TextureInstruction.outOfBounds(mods);
+        SurfaceReduction operation = op;
         return t -> {
+            int[] at = new int[coords.length];
+            for (int d = 0; d < at.length; d++) {
+                at[d] = (int) coords[d].get(t);
+            }
             try {
-                Texture tex = t.machine.launch.texture(handle.get(t));
-                long a = tex.surfaceAddress(new int[] {(int) x.get(t), (int) y.get(t)}, 4);
-                int old = (int) t.machine.launch.global().load(a, 4);
-                int v = (int) value.get(t);
-                int r = switch (operation) {
-                    case "add" -> old + v;
-                    case "min" -> signed ? Math.min(old, v) : Integer.compareUnsigned(old, v) <= 0 ? old : v;
-                    case "max" -> signed ? Math.max(old, v) : Integer.compareUnsigned(old, v) >= 0 ? old : v;
-                    case "and" -> old & v;
-                    default -> old | v;
-                };
-                t.machine.launch.global().store(a, 4, r & 0xffffffffL);
+                long a = t.machine.launch.texture(handle.get(t)).surfaceAddress(at, size, mode);
+                if (a >= 0) {
+                    long old = t.machine.launch.global().load(a, size);
+                    t.machine.launch.global().store(a, size, operation.apply(old, value.get(t), signed, size));
+                }
             } catch (IllegalArgumentException e) {
                 throw new InterpreterError("sured: " + e.getMessage());
             }

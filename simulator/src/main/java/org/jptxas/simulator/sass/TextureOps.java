@@ -2,6 +2,7 @@ package org.jptxas.simulator.sass;
 
 import java.util.List;
 import org.jptxas.simulator.exec.Fault;
+import org.jptxas.simulator.exec.SurfaceReduction;
 import org.jptxas.simulator.exec.Texture;
 import org.jptxas.simulator.sass.SassMachine.Stop;
 import org.jptxas.simulator.sass.SassMachine.Thread;
@@ -20,11 +21,14 @@ import org.jptxas.simulator.sass.SassOperand.Reg;
  * {@code org.jptxas.scheduler.sass.TextureOperands} reads the operand widths. {@code TXQ Rd2, Rd, Ra,
  * TEX_HEADER_DIMENSION, handle{, mask}} returns the header's sizes ({@link Texture#dimensions}).
  *
- * <p>Also {@code SULD.D.BA.{1D,2D,3D}...TRAP Rd, [Ra], 0x0, off} and {@code SUST.D.BA... [Ra], Rb, 0x0, off} (sm_90:
- * {@code URh, 0x0}): 32 bits ({@code .64}, {@code .128}: 2 or 4 registers; {@code .U8}, {@code .U16}... narrower) at
- * Ra = x in bytes, Ra + 1 = y, Ra + 2 = z ({@link Texture#surfaceAddress}; out of bounds faults, the {@code .TRAP}
- * mode). {@code SURED.D.BA.2D.{ADD,MIN,MAX,AND,OR}{.S32}...TRAP [Ra], Rb, 0x0, off} reduces the 32-bit element there
- * with Rb (one thread at a time, as the warp's lanes execute in order).
+ * <p>Also {@code SULD.D.BA.GEOM{.SIZE}.STRONG.SM{.TRAP,.IGN} Rd, [Ra], 0x0, off} and {@code SUST.D.BA... [Ra], Rb,
+ * 0x0, off} (sm_90: {@code URh, 0x0}): 32 bits ({@code .64}, {@code .128}: 2 or 4 registers; {@code .U8},
+ * {@code .U16} narrower, loads zero-extended) at Ra = x in bytes, Ra + 1 = y, Ra + 2 = z, a layer after the
+ * coordinates of {@code 1D_ARRAY}/{@code 2D_ARRAY} ({@link Texture#surfaceAddress}; out of bounds faults under
+ * {@code .TRAP}, is ignored under {@code .IGN} (loads read zero), and is clamped without either). {@code
+ * SURED.D.BA.GEOM.{ADD,MIN,MAX,AND,OR}{.S32,.U64,.S64}... [Ra], Rb, 0x0, off} reduces the 32-bit element there
+ * with Rb, or the 64-bit one with the pair Rb ({@link SurfaceReduction}; one thread at a time, as the warp's lanes
+ * execute in order).
  */
 final class TextureOps {
     private final SassMachine machine;
@@ -139,61 +143,53 @@ final class TextureOps {
         List<SassOperand> o = op.operands();
         boolean load = op.opcode().equals("SULD");
         boolean reduce = op.opcode().equals("SURED");
-        int dims = op.has("3D") ? 3 : op.has("2D") ? 2 : op.has("1D") ? 1 : 0;
-        int size = op.has("64") ? 8 : op.has("128") ? 16 : op.has("U8") || op.has("S8") ? 1
+        int dims = op.has("3D") || op.has("2D_ARRAY") ? 3 : op.has("2D") || op.has("1D_ARRAY") ? 2 : op.has("1D") ? 1 : 0;
+        boolean wide = op.has("U64") || op.has("S64");
+        int size = op.has("64") || wide ? 8 : op.has("128") ? 16 : op.has("U8") || op.has("S8") ? 1
                 : op.has("U16") || op.has("S16") ? 2 : 4;
-        int h = 2;
-        if (dims == 0 || !op.has("D") || !op.has("BA") || !op.has("TRAP") || o.size() != 4
-                || !(o.get(load ? 1 : 0) instanceof SassOperand.Mem m) || !(o.get(load ? 0 : 1) instanceof Reg data)
-                || size < 4 && load) {
+        Texture.OutOfBounds mode = op.has("TRAP") ? Texture.OutOfBounds.TRAP
+                : op.has("IGN") ? Texture.OutOfBounds.ZERO : Texture.OutOfBounds.CLAMP;
+        if (dims == 0 || !op.has("D") || !op.has("BA") || o.size() != 4
+                || !(o.get(load ? 1 : 0) instanceof SassOperand.Mem m) || !(o.get(load ? 0 : 1) instanceof Reg data)) {
             throw machine.unimplemented(op);
         }
-        long handle = handle(o, h, t, w);
+        long handle = handle(o, 2, t, w);
         int[] coords = new int[dims];
         for (int d = 0; d < dims; d++) {
             coords[d] = m.reg() == 255 ? 0 : t.r[m.reg() + d];
         }
         long a;
         try {
-            a = machine.launch.texture(handle).surfaceAddress(coords, size);
+            a = machine.launch.texture(handle).surfaceAddress(coords, size, mode);
         } catch (IllegalArgumentException e) {
             throw new Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), op.opcode() + ": " + e.getMessage()));
         }
+        int words = Math.max(1, size / 4);
         if (reduce) {
-            int v = data.index() == 255 ? 0 : t.r[data.index()];
-            int old = (int) machine.launch.global().load(a, 4);
-            machine.launch.global().store(a, 4, reduction(op, old, v));
+            if (a >= 0) {
+                long v = wide ? reg(t, data, 0) & 0xffffffffL | (long) reg(t, data, 1) << 32 : reg(t, data, 0);
+                long old = machine.launch.global().load(a, size);
+                machine.launch.global().store(a, size, reduction(op).apply(old, v, op.has("S32") || op.has("S64"), size));
+            }
             return;
         }
-        for (int k = 0; k < Math.max(1, size / 4); k++) {
+        for (int k = 0; k < words; k++) {
             if (load) {
                 if (data.index() != 255) {
-                    t.r[data.index() + k] = (int) machine.launch.global().load(a + 4L * k, 4);
+                    t.r[data.index() + k] = a < 0 ? 0 : (int) machine.launch.global().load(a + 4L * k, Math.min(size, 4));
                 }
-            } else {
-                int v = data.index() == 255 ? 0 : t.r[data.index() + k];
-                machine.launch.global().store(a + 4L * k, Math.min(size, 4), v);
+            } else if (a >= 0) {
+                machine.launch.global().store(a + 4L * k, Math.min(size, 4), reg(t, data, k));
             }
         }
     }
 
-    /** A SURED's operation on the old element and the operand. */
-    private int reduction(SassOp op, int old, int v) {
-        boolean signed = op.has("S32");
-        if (op.has("ADD")) {
-            return old + v;
-        }
-        if (op.has("MIN")) {
-            return signed ? Math.min(old, v) : Integer.compareUnsigned(old, v) <= 0 ? old : v;
-        }
-        if (op.has("MAX")) {
-            return signed ? Math.max(old, v) : Integer.compareUnsigned(old, v) >= 0 ? old : v;
-        }
-        if (op.has("AND")) {
-            return old & v;
-        }
-        if (op.has("OR")) {
-            return old | v;
+    /** A SURED's operation: its {@code .ADD}, {@code .MIN}, ... modifier. */
+    private SurfaceReduction reduction(SassOp op) {
+        for (SurfaceReduction r : SurfaceReduction.values()) {
+            if (op.has(r.name())) {
+                return r;
+            }
         }
         throw machine.unimplemented(op);
     }

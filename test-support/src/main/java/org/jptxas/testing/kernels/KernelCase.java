@@ -256,6 +256,17 @@ public final class KernelCase {
         return problems;
     }
 
+    /** A surface's texel format in the launch spec: its element's, a 64-bit element as two u32 channels. */
+    private static String surfaceFormat(Elem e) {
+        return switch (e) {
+            case F32 -> "f32";
+            case I32 -> "s32";
+            case U8 -> "u8";
+            case U16 -> "u16";
+            default -> "u32";
+        };
+    }
+
     private static long element(ByteBuffer b, Elem e, int i) {
         return switch (e.size()) {
             case 1 -> b.get(i) & 0xffL;
@@ -287,8 +298,11 @@ public final class KernelCase {
             } else if (a instanceof Buffer b && b.surface()) {
                 sb.append("{\"type\": \"surface\", \"in\": \"").append(b.name()).append(".bin\", \"out\": \"")
                         .append(b.name()).append(".out.bin\", \"format\": \"")
-                        .append(b.elem() == Elem.F32 ? "f32" : b.elem() == Elem.I32 ? "s32" : "u32")
-                        .append("\", \"dims\": ").append(b.surfaceDims()).append('}');
+                        .append(surfaceFormat(b.elem())).append('"');
+                if (b.elem().size() == 8) {
+                    sb.append(", \"channels\": 2"); // a 64-bit element: two 32-bit channels
+                }
+                sb.append(", \"dims\": ").append(b.surfaceDims()).append('}');
             } else if (a instanceof Buffer b) {
                 sb.append("{\"type\": \"ptr\", \"bytes\": ").append(b.initial().length);
                 if (b.input()) {

@@ -127,7 +127,12 @@ public final class KernelCaseBuilder {
 
     /** A surface object over a w x h array of 32-bit {@code elem}s, read and written by the kernel. */
     public KernelCaseBuilder surface(String n, Elem elem, int w, int h, byte[] initial, Check check) {
-        args.add(new KernelCase.Buffer(n, elem, initial, true, check, List.of(w, h)));
+        return surface(n, elem, List.of(w, h), initial, check);
+    }
+
+    /** A surface object over an array of {@code dims} elements (1 to 3; a layered surface's layers last). */
+    public KernelCaseBuilder surface(String n, Elem elem, List<Integer> dims, byte[] initial, Check check) {
+        args.add(new KernelCase.Buffer(n, elem, initial, true, check, dims));
         return this;
     }
 
