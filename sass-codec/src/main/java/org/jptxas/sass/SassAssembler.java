@@ -120,16 +120,30 @@ public final class SassAssembler {
         for (SassForm f : isa.decodeOnlyWithSkeleton(lexed.skeleton())) {
             Encoded e;
             try {
-                e = encode(f, lexed.lexemes(), control, address, labels, firstError);
+                e = encodedReadingBack(f, lexed, normalized, control, address, labels, firstError);
             } catch (IllegalArgumentException x) {
                 continue;
             }
-            if (e != null && isa.decode(e.words()[0], e.words()[1]) instanceof SassInstruction.Known k
-                    && SassLexer.normalize(SassPrinter.text(k, address, null)).equals(normalized)) {
+            if (e != null) {
                 return e.words();
             }
         }
         return null;
+    }
+
+    /**
+     * {@code f} encoding the text, if its words decode with {@code f} (or a form of the same encoding) or at least
+     * print {@code text}; else null.
+     */
+    private Encoded encodedReadingBack(SassForm f, SassLexer.Lexed lexed, String text, Control control, long address,
+            LabelResolver labels, String[] firstError) {
+        Encoded e = encode(f, lexed.lexemes(), control, address, labels, firstError);
+        if (e == null) {
+            return null;
+        }
+        SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
+        return back instanceof SassInstruction.Known k && (k.form() == f || k.form().sameEncoding(f)
+                || SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text)) ? e : null;
     }
 
     /**
@@ -221,17 +235,11 @@ public final class SassAssembler {
         // Modifier combinations ptxas never emitted: a learned form with its modifier enums set to the text's values.
         List<SassForm> composed = isa.composedWithSkeleton(skeleton);
         for (SassForm f : composed) {
-            Encoded e = encode(f, lexed.lexemes(), control, address, labels, firstError);
-            if (e == null) {
-                continue;
+            // the words must decode with this composed form, or at least print the same text
+            Encoded e = encodedReadingBack(f, lexed, text, control, address, labels, firstError);
+            if (e != null) {
+                return e;
             }
-            // The words must decode with this composed form, or at least print the same text.
-            SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
-            if (!(back instanceof SassInstruction.Known k) || (k.form() != f && !k.form().sameEncoding(f)
-                    && !SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text))) {
-                continue;
-            }
-            return e;
         }
         Encoded alias = imadAlias(lexed, text, control, address, labels);
         if (alias != null) {
