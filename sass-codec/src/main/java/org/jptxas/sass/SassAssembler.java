@@ -120,16 +120,31 @@ public final class SassAssembler {
         for (SassForm f : isa.decodeOnlyWithSkeleton(lexed.skeleton())) {
             Encoded e;
             try {
-                e = encode(f, lexed.lexemes(), control, address, labels, firstError);
+                e = encodedReadingBack(f, lexed, normalized, control, address, labels, firstError, true);
             } catch (IllegalArgumentException x) {
                 continue;
             }
-            if (e != null && isa.decode(e.words()[0], e.words()[1]) instanceof SassInstruction.Known k
-                    && SassLexer.normalize(SassPrinter.text(k, address, null)).equals(normalized)) {
+            if (e != null) {
                 return e.words();
             }
         }
         return null;
+    }
+
+    /**
+     * {@code f} encoding the text, if its words decode with {@code f} (or a form of the same encoding) or at least
+     * print {@code text} (for code generation, not through a decode-only form); else null.
+     */
+    private Encoded encodedReadingBack(SassForm f, SassLexer.Lexed lexed, String text, Control control, long address,
+            LabelResolver labels, String[] firstError, boolean listing) {
+        Encoded e = encode(f, lexed.lexemes(), control, address, labels, firstError);
+        if (e == null) {
+            return null;
+        }
+        SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
+        return back instanceof SassInstruction.Known k && (listing || !k.form().decodeOnly || f.decodeOnly)
+                && (k.form() == f || k.form().sameEncoding(f)
+                        || SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text)) ? e : null;
     }
 
     /**
@@ -212,8 +227,9 @@ public final class SassAssembler {
                 continue;
             }
             SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
-            if (back instanceof SassInstruction.Known k && !k.form().sameEncoding(f)
-                    && !SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text)) {
+            // (nor as a decode-only form: those read words code generation must not pick, [imm] for [RZ+imm])
+            if (back instanceof SassInstruction.Known k && (k.form().decodeOnly || !k.form().sameEncoding(f)
+                    && !SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text))) {
                 continue;
             }
             return e;
@@ -221,17 +237,11 @@ public final class SassAssembler {
         // Modifier combinations ptxas never emitted: a learned form with its modifier enums set to the text's values.
         List<SassForm> composed = isa.composedWithSkeleton(skeleton);
         for (SassForm f : composed) {
-            Encoded e = encode(f, lexed.lexemes(), control, address, labels, firstError);
-            if (e == null) {
-                continue;
+            // the words must decode with this composed form, or at least print the same text
+            Encoded e = encodedReadingBack(f, lexed, text, control, address, labels, firstError, false);
+            if (e != null) {
+                return e;
             }
-            // The words must decode with this composed form, or at least print the same text.
-            SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
-            if (!(back instanceof SassInstruction.Known k) || (k.form() != f && !k.form().sameEncoding(f)
-                    && !SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text))) {
-                continue;
-            }
-            return e;
         }
         Encoded alias = imadAlias(lexed, text, control, address, labels);
         if (alias != null) {

@@ -159,12 +159,17 @@ public final class SassIsa {
         return bySkeleton.getOrDefault(skeleton, List.of());
     }
 
+    /** The decode-only forms a listing's {@code skeleton} assembles through: learned, generalized, composed. */
     List<SassForm> decodeOnlyWithSkeleton(String skeleton) {
-        return decodeOnlyBySkeleton.getOrDefault(skeleton, List.of());
+        List<SassForm> out = new ArrayList<>(decodeOnlyBySkeleton.getOrDefault(skeleton, List.of()));
+        out.addAll(generalized().decodeOnlyBySkeleton().getOrDefault(skeleton, List.of()));
+        out.addAll(composeWithSkeleton(skeleton, true));
+        return out;
     }
 
-    /** Generalized forms by skeleton and by key, built on first use; see {@link FormGeneralizer}. */
-    private record Generalized(Map<String, List<SassForm>> bySkeleton, Map<Integer, List<SassForm>> byKey) {}
+    /** Generalized forms by skeleton, by key, decode-only by skeleton; built on first use ({@link FormGeneralizer}). */
+    private record Generalized(Map<String, List<SassForm>> bySkeleton, Map<Integer, List<SassForm>> byKey,
+            Map<String, List<SassForm>> decodeOnlyBySkeleton) {}
 
     private volatile Generalized generalized;
 
@@ -173,6 +178,7 @@ public final class SassIsa {
         if (g == null) {
             Map<String, List<SassForm>> sk = new LinkedHashMap<>();
             Map<Integer, List<SassForm>> key = new HashMap<>();
+            Map<String, List<SassForm>> readOnly = new HashMap<>();
             for (SassForm f : FormGeneralizer.generalize(byKey, false)) {
                 sk.computeIfAbsent(f.skeleton, k -> new ArrayList<>()).add(f);
                 key.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
@@ -182,10 +188,11 @@ public final class SassIsa {
                 // less specific form)
                 for (SassForm f : FormGeneralizer.generalize(byKey, true)) {
                     key.computeIfAbsent(f.key, k -> new ArrayList<>()).add(f);
+                    readOnly.computeIfAbsent(f.skeleton, k -> new ArrayList<>()).add(f);
                 }
                 key.values().forEach(l -> l.sort(Comparator.comparingInt((SassForm f) -> -f.specificity)));
             }
-            g = new Generalized(sk, key);
+            g = new Generalized(sk, key, readOnly);
             generalized = g;
         }
         return g;
@@ -259,7 +266,7 @@ public final class SassIsa {
     List<SassForm> composedWithSkeleton(String skeleton) {
         List<SassForm> forms = composedBySkeleton.get(skeleton);
         if (forms == null) {
-            forms = composeWithSkeleton(skeleton);
+            forms = composeWithSkeleton(skeleton, false);
             if (composedBySkeleton.size() >= COMPOSED_SKELETON_LIMIT) {
                 composedBySkeleton.clear();
             }
@@ -271,7 +278,8 @@ public final class SassIsa {
     /** Bound on the skeletons whose composed forms are kept (a long-lived server sees many). */
     private static final int COMPOSED_SKELETON_LIMIT = 1 << 14;
 
-    private List<SassForm> composeWithSkeleton(String skeleton) {
+    /** The composed forms of {@code skeleton} the assembler writes, or (with {@code decodeOnly}) the others. */
+    private List<SassForm> composeWithSkeleton(String skeleton, boolean decodeOnly) {
         String m = ModifierComposer.base(skeletonMnemonic(skeleton));
         // the forms of this mnemonic's classes with this skeleton, in the order of the whole set
         List<ModifierComposer.Ranked> forms = new ArrayList<>();
@@ -283,7 +291,7 @@ public final class SassIsa {
                             skeleton);
             for (ModifierComposer.Ranked r : ranked) {
                 if (r.form().skeleton.equals(skeleton) && ModifierComposer.base(r.form().mnemonic).equals(m)
-                        && !r.form().decodeOnly) {
+                        && r.form().decodeOnly == decodeOnly) {
                     forms.add(r);
                 }
             }
