@@ -40,13 +40,13 @@ import org.jptxas.ori.target.TargetFeature;
  *       <td>QMMA.16832 / .16816 .F32.E4M3.E5M2 ({@link TargetFeature#FP8_MMA})</td><td>4, 2, 4 / 2, 1, 4</td></tr>
  *   <tr><td>m8n8k4 f64.f64.f64.f64</td><td>DMMA.884 (sm_90: DMMA.8x8x4, a matcher's spelling)</td>
  *       <td>2, 2, 4 (register pairs)</td></tr>
- *   <tr><td>m16n8k4 / k8 / k16 f64 (sm_90)</td><td>DMMA.16x8x4 / 16x8x8 / 16x8x16</td><td>4 / 8 / 16, 2 / 4 / 8, 8</td></tr>
  * </table>
  *
  * Which of these a target has is its SASS table's business (m16n8k16 and bf16 need sm_80; the front end's checks
  * already refuse PTX a target lacks). A target without 4-bit IMMA, BMMA .XOR.POPC or QMMA (sm_90) gets the form from
  * two multiplies it has ({@link WidenedMma}). {@code mma.sp} (sparse A) is {@link SparseMma}. Other shapes and types
- * are refused by name.
+ * are refused by name, among them sm_90's f64 m16n8k4/k8/k16 ({@code DMMA.16x8xK}: its 8- and 16-register tuples are
+ * wider than Ori's register tuples; the SASS tables, the reader and the emulator know it).
  */
 @AutoService(InstructionLowerer.class)
 public final class MmaLowerer implements InstructionLowerer {
@@ -104,12 +104,6 @@ public final class MmaLowerer implements InstructionLowerer {
             boolean k8 = shape.equals("m16n8k8");
             return ok ? new Form("HMMA", List.of(k8 ? "1688" : "1684", "F32", "TF32"), k8 ? 4 : 2, k8 ? 2 : 1, 4, 4)
                     : null;
-        }
-        if (in.equals("f64") && shape.startsWith("m16n8k")) { // sm_90's DMMA.16x8xK (the front end checks the target)
-            boolean f64 = d.equals("f64") && c.equals("f64");
-            int k = Integer.parseInt(shape.substring(6));
-            return f64 && (k == 4 || k == 8 || k == 16)
-                    ? new Form("DMMA", List.of("16x8x" + k), k, k / 2, 8, 8) : null;
         }
         if (shape.equals("m8n8k4")) { // f64 only (f16 m8n8k4 is Volta's quad-pair shape)
             boolean f64 = d.equals("f64") && in.equals("f64") && c.equals("f64");
