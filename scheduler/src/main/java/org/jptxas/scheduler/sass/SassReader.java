@@ -308,12 +308,18 @@ public final class SassReader {
      * Registers per operand of a warp-level matrix multiply, from its shape (m, n, k) and element sizes: A holds
      * m k, B k n and C/D m n elements over the warp's 32 lanes ({@code HMMA.1688.F32.TF32}: 4, 2, 4;
      * {@code IMMA.8816.S8.S8}: 1, 1, 2). Inputs are f16/bf16 (16 bits), tf32 (32), s8/u8 (8), s4/u4 (4), b1 (1); the
-     * accumulator is 32-bit except HMMA's F16. Volta's 884 steps use pairs; DMMA (m8n8k4 f64) reads a pair of A and
+     * accumulator is 32-bit except HMMA's F16; a sparse multiply ({@code .SP}) stores half of A and reads one metadata
+     * register after C. Volta's 884 steps use pairs; DMMA (m8n8k4 f64) reads a pair of A and
      * of B and two pairs of C, and writes two pairs.
      */
     private static int mmaWidth(String m, Set<String> mods, boolean dest, int srcIndex) {
         if (m.equals("DMMA")) {
-            return dest || srcIndex == 2 ? 4 : 2; // m8n8k4 f64: one pair of A and of B, two pairs of C and D
+            // m8n8k4 f64: one pair of A and of B, two pairs of C and D; sm_90's 16x8xK: k/2 pairs of A, k/4 of B, 4 of C/D
+            int k = mods.contains("16x8x4") ? 4 : mods.contains("16x8x8") ? 8 : mods.contains("16x8x16") ? 16 : 0;
+            if (k > 0) {
+                return dest || srcIndex == 2 ? 8 : srcIndex == 0 ? k : k / 2;
+            }
+            return dest || srcIndex == 2 ? 4 : 2;
         }
         int[] mnk = null;
         for (String s : mods) {
@@ -336,11 +342,16 @@ public final class SassReader {
         }
         int in = m.equals("BMMA") ? 1 : mods.contains("TF32") ? 32 : mods.contains("S4") || mods.contains("U4") ? 4
                 : m.equals("IMMA") || m.equals("QMMA") ? 8 : 16;
+        boolean sparse = mods.contains("SP");
+        if (sparse && !dest && srcIndex >= 3) {
+            return 1; // the metadata register (then the selector immediate)
+        }
         if (dest || srcIndex == 2) {
             int acc = (m.equals("HMMA") || m.equals("QMMA")) && !mods.contains("F32") ? 16 : 32;
             return mnk[0] * mnk[1] * acc / 1024;
         }
-        return srcIndex == 0 ? mnk[0] * mnk[2] * in / 1024 : mnk[2] * mnk[1] * in / 1024;
+        // a sparse A stores half of its k
+        return srcIndex == 0 ? mnk[0] * mnk[2] * in / 1024 / (sparse ? 2 : 1) : mnk[2] * mnk[1] * in / 1024;
     }
 
     /** The type modifiers ({@code F32}, {@code S64}, ...) of an opcode, in the order the text gives them. */

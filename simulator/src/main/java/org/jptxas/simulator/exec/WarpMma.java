@@ -10,7 +10,8 @@ import org.jptxas.simulator.numeric.SmallFloats;
  * <p>Fragments (g = lane / 4, t = lane % 4; p = elements per 32-bit register, element i of a lane in register i / p,
  * lowest bits first): for m16 shapes, A element i is (g + 8 ((i / p) mod 2), p t + i mod p + 4p (i / 2p)), B element
  * i is (p t + i mod p + 4p (i / p), g), C/D element i is (g + 8 (i / 2), 2t + i mod 2). For f64 m8n8k4: A (g, t),
- * B (t, g), C/D elements (g, 2t) and (g, 2t + 1), one register pair each. The m8 integer shape (m8n8k16 s8/u8; A and B may differ in sign) is
+ * B (t, g), C/D elements (g, 2t) and (g, 2t + 1), one register pair each; f64 m16n8k4/k8/k16 (sm_90) the m16 layout
+ * with one element per pair (p = 1): A (g + 8 (e mod 2), t + 4 (e / 2)), B (t + 4e, g). The m8 integer shape (m8n8k16 s8/u8; A and B may differ in sign) is
  * the m16 layout's upper half: A (g, 4t + i), B (4t + i, g), C/D (g, 2t + i). 4-bit elements (s4/u4, p = 8) follow
  * the same formulas, and so do b1 elements (p = 32; D = C + the popcount of A AND/XOR B): m16n8k64 A (g + 8 ((i / 8) mod 2), 8t + i mod 8 + 32 (i / 16)), m8n8k32 A (g, 8t + i).
  *
@@ -84,10 +85,44 @@ public final class WarpMma {
      * order (64-bit elements as two registers, low word first); the result is each lane's D registers.
      */
     public static int[][] multiply(Spec s, int[][] a, int[][] b, int[][] c) {
-        double[][] fa = new double[s.m][s.k], fb = new double[s.k][s.n], fc = new double[s.m][s.n];
-        long[][] ia = new long[s.m][s.k], ib = new long[s.k][s.n], ic = new long[s.m][s.n];
+        double[][] fa = new double[s.m][s.k];
+        long[][] ia = new long[s.m][s.k];
         for (int lane = 0; lane < 32; lane++) {
             unpackA(s, lane, a[lane], fa, ia);
+        }
+        return multiply(s, fa, ia, b, c);
+    }
+
+    /**
+     * D of a multiply whose A is 2:4 sparse ({@code mma.sp}, {@code HMMA.SP}/{@code IMMA.SP}/{@code QMMA.SP}):
+     * {@code a[lane]} holds half of A's k, in the dense fragment layout of the shape with half the k ({@link
+     * SparseA}), {@code meta[lane]} each lane's metadata register, {@code selector} the lanes of each quad that hold
+     * the metadata; the positions A's elements do not name are zero.
+     */
+    public static int[][] multiplySparse(Spec s, int[][] a, int[][] b, int[][] c, int[] meta, int selector) {
+        Spec packed = new Spec(s.m, s.n, s.k / 2, s.ab, s.c, s.d, s.satfinite, s.xor, s.b);
+        double[][] pa = new double[s.m][s.k / 2];
+        long[][] pia = new long[s.m][s.k / 2];
+        for (int lane = 0; lane < 32; lane++) {
+            unpackA(packed, lane, a[lane], pa, pia);
+        }
+        double[][] fa = new double[s.m][s.k];
+        long[][] ia = new long[s.m][s.k];
+        for (int row = 0; row < s.m; row++) {
+            for (int e = 0; e < s.k / 2; e++) {
+                int col = SparseA.column(s.ab.bits, s.k, row, e, meta, selector);
+                fa[row][col] = pa[row][e];
+                ia[row][col] = pia[row][e];
+            }
+        }
+        return multiply(s, fa, ia, b, c);
+    }
+
+    /** D from A's elements (already unpacked) and the lanes' registers of B and C. */
+    private static int[][] multiply(Spec s, double[][] fa, long[][] ia, int[][] b, int[][] c) {
+        double[][] fb = new double[s.k][s.n], fc = new double[s.m][s.n];
+        long[][] ib = new long[s.k][s.n], ic = new long[s.m][s.n];
+        for (int lane = 0; lane < 32; lane++) {
             unpackB(s, lane, b[lane], fb, ib);
             unpackC(s, lane, c[lane], s.c, fc, ic);
         }
@@ -140,12 +175,18 @@ public final class WarpMma {
 
     private static void unpackA(Spec s, int lane, int[] regs, double[][] f, long[][] v) {
         int g = lane >>> 2, t = lane & 3;
-        if (s.ab == Type.F64) { // f64 m8n8k4
+        if (s.ab == Type.F64 && s.m == 8) { // f64 m8n8k4
             long bits = pair(regs, 0);
             f[g][t] = Double.longBitsToDouble(bits);
             return;
         }
         int p = perReg(s.ab), count = s.m * s.k / 32;
+        if (s.ab == Type.F64) { // f64 m16n8kK: one element per register pair, the layout of p = 1
+            for (int e = 0; e < count; e++) {
+                f[g + 8 * (e % 2)][t + 4 * (e / 2)] = Double.longBitsToDouble(pair(regs, 2 * e));
+            }
+            return;
+        }
         for (int e = 0; e < count; e++) {
             int row = g + 8 * ((e / p) % 2), col = p * t + e % p + 4 * p * (e / (2 * p));
             set(s.ab, regs, e, p, f, v, row, col);
@@ -154,8 +195,10 @@ public final class WarpMma {
 
     private static void unpackB(Spec s, int lane, int[] regs, double[][] f, long[][] v) {
         int g = lane >>> 2, t = lane & 3;
-        if (s.ab == Type.F64) {
-            f[t][g] = Double.longBitsToDouble(pair(regs, 0));
+        if (s.ab == Type.F64) { // B (t + 4e, g), one pair per element (m8n8k4: e = 0 only)
+            for (int e = 0; e < s.k * s.n / 32; e++) {
+                f[t + 4 * e][g] = Double.longBitsToDouble(pair(regs, 2 * e));
+            }
             return;
         }
         int p = perReg(s.b), count = s.k * s.n / 32;
@@ -167,9 +210,10 @@ public final class WarpMma {
 
     private static void unpackC(Spec s, int lane, int[] regs, Type type, double[][] f, long[][] v) {
         int g = lane >>> 2, t = lane & 3;
-        if (s.ab == Type.F64) {
-            f[g][2 * t] = Double.longBitsToDouble(pair(regs, 0));
-            f[g][2 * t + 1] = Double.longBitsToDouble(pair(regs, 2));
+        if (s.ab == Type.F64) { // (g + 8 (e / 2), 2t + e % 2), one pair per element
+            for (int e = 0; e < s.m * s.n / 32; e++) {
+                f[g + 8 * (e / 2)][2 * t + e % 2] = Double.longBitsToDouble(pair(regs, 2 * e));
+            }
             return;
         }
         int p = perReg(type);
@@ -181,7 +225,7 @@ public final class WarpMma {
     /** Stores D(i, j) into the lane and register that hold it. */
     private static void place(Spec s, int i, int j, long bits, int[][] d) {
         if (s.ab == Type.F64) {
-            int lane = 4 * i + j / 2, r = 2 * (j % 2);
+            int lane = 4 * (i % 8) + j / 2, r = 2 * (2 * (i / 8) + j % 2);
             d[lane][r] = (int) bits;
             d[lane][r + 1] = (int) (bits >>> 32);
             return;

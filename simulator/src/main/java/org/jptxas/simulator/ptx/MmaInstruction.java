@@ -69,10 +69,11 @@ final class MmaInstruction {
         }
         Type d = types.get(0), a = types.get(1), b = types.get(2), c = types.get(3);
         boolean fp8 = (a == Type.E4M3 || a == Type.E5M2) && (b == Type.E4M3 || b == Type.E5M2);
-        if (fp8) { // m16n8k32, A and B each e4m3 or e5m2, f32 or f16 accumulation
-            boolean ok = shape.equals("m16n8k32") && d == c && (d == Type.F32 || d == Type.F16) && !sat && !popc
+        if (fp8) { // m16n8k32 or m16n8k16, A and B each e4m3 or e5m2, f32 or f16 accumulation
+            int k = shape.equals("m16n8k32") ? 32 : shape.equals("m16n8k16") ? 16 : 0;
+            boolean ok = k > 0 && d == c && (d == Type.F32 || d == Type.F16) && !sat && !popc
                     && bitOp == null;
-            return ok ? new Spec(16, 8, 32, a, c, d, false, false, b) : null;
+            return ok ? new Spec(16, 8, k, a, c, d, false, false, b) : null;
         }
         // integer A and B may differ in signedness (s8 with u8, s4 with u4), not in width
         boolean mixedSign = a != b && a.integer() && b.integer() && a != Type.B1 && b != Type.B1
@@ -90,13 +91,78 @@ final class MmaInstruction {
             case S4, U4 -> (m == 16 && (k == 64 || k == 32) || m == 8 && k == 32) && d == Type.S32 && c == Type.S32;
             case B1 -> (m == 16 && (k == 256 || k == 128) || m == 8 && k == 128) && d == Type.S32 && c == Type.S32
                     && popc && bitOp != null && !sat;
-            case F64 -> m == 8 && k == 4 && d == Type.F64 && c == Type.F64;
+            case F64 -> (m == 8 && k == 4 || m == 16 && (k == 4 || k == 8 || k == 16)) && d == Type.F64
+                    && c == Type.F64;
             default -> false;
         };
         if (a != Type.B1 && (popc || bitOp != null)) {
             return null;
         }
         return ok && (!sat || a.integer()) ? new Spec(m, n, k, a, c, d, sat, "xor".equals(bitOp), b) : null;
+    }
+
+    /**
+     * The multiply a sparse name ({@code mma.sp[::ordered_metadata]}) describes, of the full k, or null: m16n8k16/k32
+     * f16 and bf16, m16n8k8/k16 tf32, m16n8k32/k64 s8/u8, m16n8k64/k128 s4/u4, m16n8k64 e4m3/e5m2 (f32).
+     */
+    static Spec sparseSpec(List<String> mods) {
+        String shape = mods.stream().filter(m -> m.matches("m16n8k\\d+")).findFirst().orElse(null);
+        if (shape == null || mods.stream().filter(m -> m.equals("sp") || m.equals("sp::ordered_metadata")).count() != 1) {
+            return null;
+        }
+        int k = Integer.parseInt(shape.substring(6));
+        String in = mods.contains("tf32") ? "m16n8k8" : mods.contains("f16") || mods.contains("bf16") ? "m16n8k16"
+                : mods.contains("s4") || mods.contains("u4") ? "m16n8k64" : "m16n8k32";
+        // the types' validity is the dense shape's of the same types
+        List<String> dense = mods.stream().filter(m -> !m.startsWith("sp")).map(m -> m.equals(shape) ? in : m).toList();
+        Spec d = spec(dense);
+        if (d == null || d.m() != 16) {
+            return null;
+        }
+        int bits = d.ab().bits();
+        boolean ok = switch (bits) {
+            case 16 -> k == 16 || k == 32;
+            case 32 -> k == 8 || k == 16;
+            case 8 -> k == 32 || k == 64 && (d.ab().integer() || d.d() == Type.F32);
+            case 4 -> k == 64 || k == 128;
+            default -> false;
+        };
+        boolean fp8 = d.ab() == Type.E4M3 || d.ab() == Type.E5M2;
+        return ok && (!fp8 || k == 64) ? new Spec(16, 8, k, d.ab(), d.c(), d.d(), d.satfinite(), false, d.b()) : null;
+    }
+
+    /** The warp operation of {@code d, a, b, c, e, selector} for a sparse multiply ({@link #sparseSpec}). */
+    static Insn.WarpOp compileSparse(Spec s, List<Operand> ops, Operands io)
+            throws ProgramException, InstructionCompiler.Unsupported {
+        if (ops.size() != 6 || !(ops.get(5) instanceof org.jptxas.frontend.ptx.ast.Expr.IntLit selector)) {
+            throw new InstructionCompiler.Unsupported("mma.sp needs metadata and a literal selector");
+        }
+        int[] d = dsts(ops.get(0), s.dRegs(), s.d(), io);
+        Src[] a = srcs(ops.get(1), s.aRegs() / 2, s.ab(), io);
+        Src[] b = srcs(ops.get(2), s.bRegs(), s.ab(), io);
+        Src[] c = srcs(ops.get(3), s.cRegs(), s.c(), io);
+        Src e = io.src(ops.get(4), PtxType.B32);
+        int sel = (int) selector.value();
+        return (lanes, group) -> {
+            if (group != -1) {
+                throw new InterpreterError("mma.sp needs all 32 lanes of the warp (executing: 0x"
+                        + Integer.toHexString(group) + ")");
+            }
+            int[][] ra = new int[32][], rb = new int[32][], rc = new int[32][];
+            int[] meta = new int[32];
+            for (int l = 0; l < 32; l++) {
+                ra[l] = words(a, lanes[l], false);
+                rb[l] = words(b, lanes[l], false);
+                rc[l] = words(c, lanes[l], false);
+                meta[l] = (int) e.get(lanes[l]);
+            }
+            int[][] rd = WarpMma.multiplySparse(s, ra, rb, rc, meta, sel);
+            for (int l = 0; l < 32; l++) {
+                for (int i = 0; i < d.length; i++) {
+                    Values.write(lanes[l], d[i], rd[l][i] & 0xffffffffL);
+                }
+            }
+        };
     }
 
     /** The warp operation of {@code d, a, b, c}. */

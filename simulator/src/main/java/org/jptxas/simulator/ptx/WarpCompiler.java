@@ -323,6 +323,13 @@ final class WarpCompiler {
 
     /** {@code mma.sync.aligned ...}: {@link MmaInstruction}, over the whole warp. */
     Insn mma() throws ProgramException, Unsupported {
+        if (ic.has("sp") || ic.has("sp::ordered_metadata")) {
+            org.jptxas.simulator.exec.WarpMma.Spec sp = MmaInstruction.sparseSpec(ic.mods);
+            if (sp == null) {
+                throw ic.unsupported();
+            }
+            return ic.warp(MmaInstruction.compileSparse(sp, ic.ops, operands()), t -> 0xffffffffL);
+        }
         org.jptxas.simulator.exec.WarpMma.Spec s = MmaInstruction.spec(ic.mods);
         if (s == null) {
             throw ic.unsupported();

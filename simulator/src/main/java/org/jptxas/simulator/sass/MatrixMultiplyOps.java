@@ -13,7 +13,9 @@ import org.jptxas.simulator.sass.SassOperand.Reg;
  * with the numerics of {@link WarpMma}. The shape is named {@code MNK} ({@code 16816} = m16n8k16, {@code 884},
  * {@code 8x8x4}; Turing's quad-pair {@code 884} with a {@code STEPn}, see {@link QuadPairMma}); the type modifiers
  * give the accumulator ({@code F16}, {@code F32}) and the inputs ({@code BF16},
- * {@code TF32}, {@code S8.S8}, {@code S8.U8}, ...; none: f16).
+ * {@code TF32}, {@code S8.S8}, {@code S8.U8}, ...; none: f16). A sparse multiply ({@code .SP} first, then the full
+ * k's shape) reads half of A, then a metadata register and a selector after C ({@link
+ * org.jptxas.simulator.exec.SparseA}).
  */
 final class MatrixMultiplyOps {
     private MatrixMultiplyOps() {}
@@ -21,6 +23,9 @@ final class MatrixMultiplyOps {
     /** The multiply {@code op} performs, or null when the emulator does not implement that form. */
     static Spec spec(SassOp op) {
         List<String> m = op.modifiers();
+        if (sparse(op)) {
+            return sparseSpec(op.opcode(), m.subList(1, m.size()));
+        }
         if (m.isEmpty() || op.operands().size() != 4) {
             return null;
         }
@@ -30,8 +35,62 @@ final class MatrixMultiplyOps {
             case "IMMA" -> imma(shape, m.subList(1, m.size()));
             case "BMMA" -> bmma(shape, m.subList(1, m.size()));
             case "QMMA" -> qmma(shape, m.subList(1, m.size()));
-            case "DMMA" -> (shape.equals("884") || shape.equals("8x8x4")) && m.size() == 1
-                    ? new Spec(8, 8, 4, Type.F64, Type.F64, Type.F64, false) : null;
+            case "DMMA" -> m.size() != 1 ? null : switch (shape) {
+                case "884", "8x8x4" -> new Spec(8, 8, 4, Type.F64, Type.F64, Type.F64, false);
+                case "16x8x4", "16x8x8", "16x8x16" ->
+                        new Spec(16, 8, Integer.parseInt(shape.substring(5)), Type.F64, Type.F64, Type.F64, false);
+                default -> null;
+            };
+            default -> null;
+        };
+    }
+
+    /** Whether {@code op} is a sparse multiply ({@code OP.SP.SHAPE.TYPES Rd, Ra, Rb, Rc, Re, selector}). */
+    private static boolean sparse(SassOp op) {
+        return !op.modifiers().isEmpty() && op.modifiers().get(0).equals("SP") && op.operands().size() == 6
+                && op.operands().get(5) instanceof SassOperand.Imm;
+    }
+
+    /**
+     * The dense multiply a sparse one ({@code HMMA.SP}, {@code IMMA.SP}, {@code QMMA.SP}) names, of the full k:
+     * HMMA.SP.16816/16832 f16 and bf16, 1688/16816 tf32; IMMA.SP.16832/16864 8-bit, 16864/168128 4-bit;
+     * QMMA.SP.16864.F32 fp8.
+     */
+    private static Spec sparseSpec(String opcode, List<String> m) {
+        if (m.isEmpty()) {
+            return null;
+        }
+        String shape = m.get(0);
+        List<String> types = m.subList(1, m.size());
+        return switch (opcode) {
+            case "HMMA" -> {
+                boolean tf32 = types.contains("TF32");
+                int k = switch (shape) {
+                    case "16816" -> 16;
+                    case "16832" -> tf32 ? 0 : 32;
+                    case "1688" -> tf32 ? 8 : 0;
+                    default -> 0;
+                };
+                Spec dense = k == 0 ? null : hmma(tf32 ? "1688" : "16816", types); // the types a dense shape takes
+                yield dense == null ? null : new Spec(16, 8, k, dense.ab(), dense.c(), dense.d(), false);
+            }
+            case "IMMA" -> {
+                Spec dense = imma("16832", types);
+                boolean nibbles = dense != null && dense.ab().bits() == 4;
+                int k = switch (shape) {
+                    case "16832" -> nibbles ? 0 : 32;
+                    case "16864" -> 64;
+                    case "168128" -> nibbles ? 128 : 0;
+                    default -> 0;
+                };
+                yield dense == null || k == 0 ? null
+                        : new Spec(16, 8, k, dense.ab(), Type.S32, Type.S32, dense.satfinite(), false, dense.b());
+            }
+            case "QMMA" -> {
+                Spec dense = qmma("16832", types);
+                yield shape.equals("16864") && dense != null && dense.d() == Type.F32
+                        ? new Spec(16, 8, 64, dense.ab(), dense.c(), dense.d(), false, false, dense.b()) : null;
+            }
             default -> null;
         };
     }
@@ -70,14 +129,15 @@ final class MatrixMultiplyOps {
         return new Spec(16, 8, k, ab, acc, acc, false);
     }
 
-    /** {@code QMMA.16832.F32|F16.A.B}: e4m3/e5m2 inputs, A and B each its own type, f32 or f16 accumulation. */
+    /** {@code QMMA.16832|16816.F32|F16.A.B}: e4m3/e5m2 inputs, A and B each its own type, f32 or f16 accumulation. */
     private static Spec qmma(String shape, List<String> types) {
-        if (!shape.equals("16832") || types.size() != 3) {
+        int k = shape.equals("16832") ? 32 : shape.equals("16816") ? 16 : 0;
+        if (k == 0 || types.size() != 3) {
             return null;
         }
         Type acc = types.get(0).equals("F32") ? Type.F32 : types.get(0).equals("F16") ? Type.F16 : null;
         Type a = fp8(types.get(1)), b = fp8(types.get(2));
-        return acc == null || a == null || b == null ? null : new Spec(16, 8, 32, a, acc, acc, false, false, b);
+        return acc == null || a == null || b == null ? null : new Spec(16, 8, k, a, acc, acc, false, false, b);
     }
 
     private static Type fp8(String name) {
@@ -142,6 +202,10 @@ final class MatrixMultiplyOps {
     static void execute(SassOp op, Spec spec, int[][] regs) {
         List<SassOperand> o = op.operands();
         int d = index(o.get(0)), a = index(o.get(1)), b = index(o.get(2)), c = index(o.get(3));
+        if (sparse(op)) {
+            sparse(spec, d, a, b, c, index(o.get(4)), (int) ((SassOperand.Imm) o.get(5)).bits(), regs);
+            return;
+        }
         if (spec.m() == 8 && spec.ab() == Type.F16) {
             quadPairStep(spec.c() == Type.F32, step(op.modifiers()), d, a, b, c, regs);
             return;
@@ -153,6 +217,25 @@ final class MatrixMultiplyOps {
             rc[l] = read(regs[l], c, spec.cRegs());
         }
         int[][] rd = WarpMma.multiply(spec, ra, rb, rc);
+        if (d == 255) {
+            return;
+        }
+        for (int l = 0; l < 32; l++) {
+            System.arraycopy(rd[l], 0, regs[l], d, rd[l].length);
+        }
+    }
+
+    /** A sparse multiply: A holds half the k, {@code e} the metadata register, {@code selector} its lanes. */
+    private static void sparse(Spec spec, int d, int a, int b, int c, int e, int selector, int[][] regs) {
+        int[][] ra = new int[32][], rb = new int[32][], rc = new int[32][];
+        int[] meta = new int[32];
+        for (int l = 0; l < 32; l++) {
+            ra[l] = read(regs[l], a, spec.aRegs() / 2);
+            rb[l] = read(regs[l], b, spec.bRegs());
+            rc[l] = read(regs[l], c, spec.cRegs());
+            meta[l] = read(regs[l], e, 1)[0];
+        }
+        int[][] rd = WarpMma.multiplySparse(spec, ra, rb, rc, meta, selector);
         if (d == 255) {
             return;
         }

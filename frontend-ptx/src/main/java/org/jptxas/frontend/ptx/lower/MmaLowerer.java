@@ -36,15 +36,17 @@ import org.jptxas.ori.target.TargetFeature;
  *       ({@link TargetFeature#INT4_IMMA})</td><td>4, 2, 4 / 2, 1, 4 / 1, 1, 2</td></tr>
  *   <tr><td>m16n8k256 / m16n8k128 / m8n8k128 s32.b1.b1.s32.and.popc (.xor.popc)</td><td>BMMA.168256 / .168128 /
  *       .88128 .AND.POPC (.XOR.POPC: {@link TargetFeature#BINARY_MMA_XOR})</td><td>4, 2, 4 / 2, 1, 4 / 1, 1, 2</td></tr>
- *   <tr><td>m16n8k32 f32.e4m3.e5m2.f32 (f16 accumulators; A and B each e4m3 or e5m2)</td>
- *       <td>QMMA.16832.F32.E4M3.E5M2 ({@link TargetFeature#FP8_MMA})</td><td>4, 2, 4 / 2</td></tr>
+ *   <tr><td>m16n8k32 / m16n8k16 f32.e4m3.e5m2.f32 (f16 accumulators; A and B each e4m3 or e5m2)</td>
+ *       <td>QMMA.16832 / .16816 .F32.E4M3.E5M2 ({@link TargetFeature#FP8_MMA})</td><td>4, 2, 4 / 2, 1, 4</td></tr>
  *   <tr><td>m8n8k4 f64.f64.f64.f64</td><td>DMMA.884 (sm_90: DMMA.8x8x4, a matcher's spelling)</td>
  *       <td>2, 2, 4 (register pairs)</td></tr>
  * </table>
  *
  * Which of these a target has is its SASS table's business (m16n8k16 and bf16 need sm_80; the front end's checks
  * already refuse PTX a target lacks). A target without 4-bit IMMA, BMMA .XOR.POPC or QMMA (sm_90) gets the form from
- * two multiplies it has ({@link WidenedMma}). Other shapes and types are refused by name.
+ * two multiplies it has ({@link WidenedMma}). {@code mma.sp} (sparse A) is {@link SparseMma}. Other shapes and types
+ * are refused by name, among them sm_90's f64 m16n8k4/k8/k16 ({@code DMMA.16x8xK}: its 8- and 16-register tuples are
+ * wider than Ori's register tuples; the SASS tables, the reader and the emulator know it).
  */
 @AutoService(InstructionLowerer.class)
 public final class MmaLowerer implements InstructionLowerer {
@@ -170,15 +172,18 @@ public final class MmaLowerer implements InstructionLowerer {
     }
 
     /**
-     * e4m3/e5m2 inputs (A and B each its own type), f32 or f16 accumulation, m16n8k32: QMMA.16832, its operands named
+     * e4m3/e5m2 inputs (A and B each its own type), f32 or f16 accumulation, m16n8k32 / m16n8k16: QMMA.16832 /
+     * QMMA.16816, its operands named
      * {@code .ROW}/{@code .COL} as IMMA's ({@link TargetFeature#FP8_MMA}).
      */
     private static Form fp8(String shape, String d, String a, String b, String c, boolean extra) {
-        if (extra || !shape.equals("m16n8k32") || !d.equals(c) || !(d.equals("f32") || d.equals("f16"))) {
+        boolean k32 = shape.equals("m16n8k32");
+        if (extra || !k32 && !shape.equals("m16n8k16") || !d.equals(c) || !(d.equals("f32") || d.equals("f16"))) {
             return null;
         }
         int acc = d.equals("f32") ? 4 : 2;
-        return new Form("QMMA", List.of("16832", d.toUpperCase(), a.toUpperCase(), b.toUpperCase()), 4, 2, acc, acc);
+        return new Form("QMMA", List.of(k32 ? "16832" : "16816", d.toUpperCase(), a.toUpperCase(), b.toUpperCase()),
+                k32 ? 4 : 2, k32 ? 2 : 1, acc, acc);
     }
 
     private static List<String> cat(String shape, List<String> types) {
@@ -190,6 +195,10 @@ public final class MmaLowerer implements InstructionLowerer {
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
         List<String> mods = insn.modifiers();
+        if (SparseMma.sparse(mods)) {
+            SparseMma.lower(insn, cx);
+            return;
+        }
         if (mods.contains("m8n8k4") && mods.contains("row") && mods.contains("col")) {
             List<String> types = mods.stream().filter(m -> m.startsWith("f")).toList();
             if (types.equals(List.of("f16", "f16", "f16", "f16")) || types.equals(List.of("f32", "f16", "f16", "f32"))) {

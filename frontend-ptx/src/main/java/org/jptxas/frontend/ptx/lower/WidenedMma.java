@@ -98,16 +98,20 @@ final class WidenedMma {
         return out;
     }
 
-    /** The fp8 multiply of {@code f} (QMMA.16832.{F32|F16}.A.B) from two HMMA.16816 on unpacked f16; its D tuple. */
+    /**
+     * The fp8 multiply of {@code f} (QMMA.16832 / QMMA.16816 .{F32|F16}.A.B) from two HMMA.16816 / HMMA.1688 on
+     * unpacked f16; its D tuple.
+     */
     static Reg fp8(LoweringContext cx, MmaLowerer.Form f, Reg a, Reg b, Reg c) {
         MathEmitter m = new MathEmitter(cx);
         String acc = f.mods().get(1);
+        String half = f.mods().get(0).equals("16832") ? "16816" : "1688";
         Reg first = cx.newReg(RegFile.R, f.d());
         Reg both = cx.newReg(RegFile.R, f.d());
-        cx.emit("HMMA", List.of("16816", acc), List.of(first), List.of(Src.of(unpacked(m, a, 4, f.mods().get(2), false)),
-                Src.of(unpacked(m, b, 2, f.mods().get(3), false)), Src.of(Reg.RZ)));
-        cx.emit("HMMA", List.of("16816", acc), List.of(both), List.of(Src.of(unpacked(m, a, 4, f.mods().get(2), true)),
-                Src.of(unpacked(m, b, 2, f.mods().get(3), true)), Src.of(first)));
+        cx.emit("HMMA", List.of(half, acc), List.of(first), List.of(Src.of(unpacked(m, a, f.a(), f.mods().get(2), false)),
+                Src.of(unpacked(m, b, f.b(), f.mods().get(3), false)), Src.of(Reg.RZ)));
+        cx.emit("HMMA", List.of(half, acc), List.of(both), List.of(Src.of(unpacked(m, a, f.a(), f.mods().get(2), true)),
+                Src.of(unpacked(m, b, f.b(), f.mods().get(3), true)), Src.of(first)));
         Reg d = cx.newReg(RegFile.R, f.d());
         for (int e = 0; e < f.d(); e++) {
             if (acc.equals("F32")) {
