@@ -381,6 +381,11 @@ public final class SassIsa {
         return known(found, lo, hi);
     }
 
+    /** The words read through {@code f} alone, or null when {@code f} does not apply to them. */
+    static SassInstruction.Known readWith(SassForm f, long lo, long hi) {
+        return f.appliesTo(lo, hi) ? known(f, lo, hi) : null;
+    }
+
     private static SassInstruction.Known known(SassForm f, long lo, long hi) {
         long[] values = new long[f.slots.length];
         for (int i = 0; i < values.length; i++) {
