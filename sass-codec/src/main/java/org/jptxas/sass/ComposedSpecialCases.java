@@ -75,7 +75,7 @@ final class ComposedSpecialCases {
                 continue;
             }
             if (hideable == null) {
-                hideable = SassIsa.KeyTable.hideablePredicates(g, siblings.toArray(SassForm[]::new));
+                hideable = KeyTable.hideablePredicates(g, siblings.toArray(SassForm[]::new));
             }
             if (!hiddenPt(g, h, e, hideable)) {
                 return false;

@@ -132,6 +132,21 @@ public final class SassAssembler {
     }
 
     /**
+     * Whether words the decoder reads through decode-only form {@code k} (nvdisasm's spelling of bits a learned form
+     * writes, as {@code [imm]} for {@code [RZ+imm]}) were asked for in {@code f}'s own spelling: {@code f} reads them
+     * as {@code text} and the decode-only reading does not (code generation never asks for a decode-only spelling).
+     */
+    private static boolean respelledByDecodeOnly(SassInstruction.Known k, SassForm f, Encoded e, String text,
+                                                 long address) {
+        if (!k.form().decodeOnly || f.decodeOnly
+                || SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text)) {
+            return false;
+        }
+        SassInstruction.Known own = SassIsa.readWith(f, e.words()[0], e.words()[1]);
+        return own != null && SassLexer.normalize(SassPrinter.text(own, address, null)).equals(text);
+    }
+
+    /**
      * {@code f} encoding the text, if its words decode with {@code f} (or a form of the same encoding) or at least
      * print {@code text} (for code generation, not through a decode-only form); else null.
      */
@@ -142,9 +157,10 @@ public final class SassAssembler {
             return null;
         }
         SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
-        return back instanceof SassInstruction.Known k && (listing || !k.form().decodeOnly || f.decodeOnly)
+        return back instanceof SassInstruction.Known k && ((listing || !k.form().decodeOnly || f.decodeOnly)
                 && (k.form() == f || k.form().sameEncoding(f)
-                        || SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text)) ? e : null;
+                        || SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text))
+                || respelledByDecodeOnly(k, f, e, text, address)) ? e : null;
     }
 
     /**
@@ -210,8 +226,10 @@ public final class SassAssembler {
             // The words must decode with this very form: a form whose fixed bits happen to fit (e.g. a narrow branch
             // offset) but that the decoder would not pick is the wrong encoding.
             SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
-            // (or with the same encoding under nvdisasm's operand-dependent name: IMAD R, R, RZ, R is IMAD.MOV)
-            if (!(back instanceof SassInstruction.Known k) || k.form() != f && !k.form().sameEncoding(f)) {
+            // (or with the same encoding under nvdisasm's operand-dependent name: IMAD R, R, RZ, R is IMAD.MOV; or
+            // as a decode-only form's other spelling of the same bits, [imm] for [RZ+imm])
+            if (!(back instanceof SassInstruction.Known k) || k.form() != f && !k.form().sameEncoding(f)
+                    && !respelledByDecodeOnly(k, f, e, text, address)) {
                 if (firstError[0] == null) {
                     firstError[0] = "the values do not fit form " + f.mnemonic;
                 }
@@ -227,9 +245,11 @@ public final class SassAssembler {
                 continue;
             }
             SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
-            // (nor as a decode-only form: those read words code generation must not pick, [imm] for [RZ+imm])
-            if (back instanceof SassInstruction.Known k && (k.form().decodeOnly || !k.form().sameEncoding(f)
-                    && !SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text))) {
+            // (nor as a decode-only form's spelling: code generation must not pick [imm] for [RZ+imm])
+            if (back instanceof SassInstruction.Known k && (k.form().decodeOnly
+                    ? !respelledByDecodeOnly(k, f, e, text, address)
+                    : !k.form().sameEncoding(f)
+                            && !SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text))) {
                 continue;
             }
             return e;

@@ -145,7 +145,7 @@ public final class RawWordCheck {
                 continue;
             }
             try {
-                long[] back = asm.assemble(theirs, Control.fromHi(w[1]), 0, x -> 0);
+                long[] back = asm.assembleListing(theirs, Control.fromHi(w[1]), 0, x -> 0);
                 if (back[0] != w[0] || back[1] != w[1]) {
                     backs.add(back);
                     backOf.add(i);

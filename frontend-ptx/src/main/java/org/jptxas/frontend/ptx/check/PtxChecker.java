@@ -330,43 +330,17 @@ public final class PtxChecker {
             if (v.space() == StateSpace.REG && d.isArray()) {
                 error(d.pos(), "Variable '" + d.name() + "' cannot be allocated into a register");
             }
-            if (unsizedWithoutInitializer(v, d)) {
+            if (VariableDeclarations.unsizedWithoutInitializer(v, d)) {
                 error(d.pos(), "Non-external variable '" + d.name() + "' has incomplete type");
             }
-            if (d.isArray() && d.initializer() instanceof Initializer.Aggregate a && tooManyElements(a, d.dimensions(), 0)) {
+            if (d.isArray() && d.initializer() instanceof Initializer.Aggregate a
+                    && VariableDeclarations.tooManyElements(a, d.dimensions(), 0)) {
                 // ptxas names the end of the initializer; its last element is the nearest position the AST keeps
                 List<Initializer> es = a.elements();
                 fatal(es.isEmpty() ? d.pos() : es.get(es.size() - 1).pos(),
                         "Greater number of elements in array initializer");
             }
         }
-    }
-
-    /**
-     * An array of memory with no size and nothing to size it by: only a {@code .extern} declaration may leave the size
-     * to another (ptxas 13 refuses the rest, at module and at function scope).
-     */
-    private static boolean unsizedWithoutInitializer(VariableDecl v, Declarator d) {
-        boolean memory = v.space() == StateSpace.GLOBAL || v.space() == StateSpace.CONST
-                || v.space() == StateSpace.SHARED || v.space() == StateSpace.LOCAL;
-        return memory && v.linkage() != Linkage.EXTERN && d.initializer() == null && d.dimensions().contains(-1L);
-    }
-
-    /** Whether an aggregate holds more elements than its array dimension (at any level) declares. */
-    private static boolean tooManyElements(Initializer.Aggregate a, List<Long> dimensions, int level) {
-        if (level >= dimensions.size()) {
-            return false; // the elements of a vector type, not of the array
-        }
-        long dim = dimensions.get(level);
-        if (dim >= 0 && a.elements().size() > dim) {
-            return true;
-        }
-        for (Initializer e : a.elements()) {
-            if (e instanceof Initializer.Aggregate inner && tooManyElements(inner, dimensions, level + 1)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     void declareVariables(VariableDecl v, Scope scope) {
@@ -386,46 +360,13 @@ public final class PtxChecker {
                 error(d.pos(), "Duplicate definition of variable '" + d.name() + "'");
                 continue;
             }
-            String problem = redeclaration(p, v, d);
+            String problem = VariableDeclarations.redeclaration(p, v, d);
             if (problem != null) {
                 error(d.pos(), problem);
             } else if (p.decl().linkage() == Linkage.EXTERN && v.linkage() != Linkage.EXTERN) {
                 scope.redeclare(symbol); // the definition resolves the .extern declaration before it
             }
         }
-    }
-
-    /**
-     * Why a second declaration of a name is refused, or null when ptxas accepts it: an {@code .extern} declaration
-     * may repeat a declaration or definition of the same variable (same state space, type and sizes, an unsized
-     * {@code []} matching any size), and an external definition may follow it.
-     */
-    private static String redeclaration(Symbol.Variable previous, VariableDecl v, Declarator d) {
-        VariableDecl p = previous.decl();
-        String name = d.name();
-        if ((p.linkage() != Linkage.EXTERN && v.linkage() != Linkage.EXTERN) || p.space() != v.space()) {
-            return "Duplicate definition of variable '" + name + "'";
-        }
-        if (p.type() != v.type() || p.vectorLength() != v.vectorLength()
-                || !sameExtents(previous.declarator().dimensions(), d.dimensions())) {
-            return "Inconsistent redefinition of variable '" + name + "'";
-        }
-        if (p.linkage() == Linkage.EXTERN && v.linkage() == Linkage.NONE) {
-            return "'.extern' variable '" + name + "' cannot be resolved by a '.static'";
-        }
-        return null;
-    }
-
-    private static boolean sameExtents(List<Long> a, List<Long> b) {
-        if (a.size() != b.size()) {
-            return false;
-        }
-        for (int i = 0; i < a.size(); i++) {
-            if (a.get(i) >= 0 && b.get(i) >= 0 && !a.get(i).equals(b.get(i))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     void initializer(Initializer init, Scope scope) {

@@ -183,7 +183,6 @@ public final class ModuleInliner {
         return in.op().name().equals("CALL") && !in.srcs().isEmpty() && in.srcs().get(0).value() instanceof Reg;
     }
 
-    /** The functions whose address {@code in} takes ({@code MOV r, 32@lo(f)}). */
     /**
      * Whether a function of {@code module} takes a function's address or calls through a register: such modules are
      * not compiled with their device functions kept under {@code -g} (the indirect targets are resolved in the
@@ -202,6 +201,7 @@ public final class ModuleInliner {
         return false;
     }
 
+    /** The functions whose address {@code in} takes ({@code MOV r, 32@lo(f)}). */
     static List<String> addressesTaken(Instr in) {
         List<String> out = new ArrayList<>();
         for (Src s : in.srcs()) {

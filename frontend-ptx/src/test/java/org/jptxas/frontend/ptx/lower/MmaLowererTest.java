@@ -114,7 +114,8 @@ class MmaLowererTest {
         assertEquals(new MmaLowerer.Form("QMMA", List.of("16832", "F16", "E5M2", "E4M3"), 4, 2, 2, 2),
                 MmaLowerer.form(words("mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e4m3.f16")));
         assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f16")), "mixed C and D");
-        assertNull(MmaLowerer.form(words("mma.sync.aligned.m16n8k16.row.col.f32.e4m3.e4m3.f32")), "k16");
+        assertEquals(new MmaLowerer.Form("QMMA", List.of("16816", "F32", "E4M3", "E4M3"), 2, 1, 4, 4),
+                MmaLowerer.form(words("mma.sync.aligned.m16n8k16.row.col.f32.e4m3.e4m3.f32")), "k16: QMMA.16816");
         String mma = "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, "
                 + "{%r5, %r6}, {%f5, %f6, %f7, %f8};";
         List<String> l = lower("sm_89", mma);
