@@ -120,7 +120,7 @@ public final class SassAssembler {
         for (SassForm f : isa.decodeOnlyWithSkeleton(lexed.skeleton())) {
             Encoded e;
             try {
-                e = encodedReadingBack(f, lexed, normalized, control, address, labels, firstError, true);
+                e = encodedReadingBack(f, lexed, normalized, control, address, labels, firstError, ReadBack.LISTING);
             } catch (IllegalArgumentException x) {
                 continue;
             }
@@ -138,29 +138,53 @@ public final class SassAssembler {
      */
     private static boolean respelledByDecodeOnly(SassInstruction.Known k, SassForm f, Encoded e, String text,
                                                  long address) {
-        if (!k.form().decodeOnly || f.decodeOnly
-                || SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text)) {
+        if (!k.form().decodeOnly || f.decodeOnly || printsText(k, text, address)) {
             return false;
         }
         SassInstruction.Known own = SassIsa.readWith(f, e.words()[0], e.words()[1]);
-        return own != null && SassLexer.normalize(SassPrinter.text(own, address, null)).equals(text);
+        return own != null && printsText(own, text, address);
+    }
+
+    /** How an encoding's words must read back through the decoder for the assembler to keep them. */
+    private enum ReadBack {
+        /** learned forms: decoded with the form itself or one of the same encoding */
+        SAME_FORM,
+        /** generalized forms: not decoded as anything else (bits the decoder does not know are fine) */
+        NOTHING_ELSE,
+        /** composed forms: decoded as the form or printing the same text, not through a decode-only form */
+        SAME_TEXT,
+        /** listings, which may name decode-only spellings: decoded as the form or printing the same text */
+        LISTING
     }
 
     /**
-     * {@code f} encoding the text, if its words decode with {@code f} (or a form of the same encoding) or at least
-     * print {@code text} (for code generation, not through a decode-only form); else null.
+     * Whether {@code f}'s words {@code e} for {@code text} read back under {@code rule}; in every rule, words the
+     * decoder reads through a decode-only form's other spelling of the same bits count when {@code f} reads them as
+     * {@code text} ({@link #respelledByDecodeOnly}).
      */
-    private Encoded encodedReadingBack(SassForm f, SassLexer.Lexed lexed, String text, Control control, long address,
-            LabelResolver labels, String[] firstError, boolean listing) {
-        Encoded e = encode(f, lexed.lexemes(), control, address, labels, firstError);
-        if (e == null) {
-            return null;
+    private boolean readsBack(SassForm f, Encoded e, String text, long address, ReadBack rule) {
+        if (!(isa.decode(e.words()[0], e.words()[1]) instanceof SassInstruction.Known k)) {
+            return rule == ReadBack.NOTHING_ELSE;
         }
-        SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
-        return back instanceof SassInstruction.Known k && ((listing || !k.form().decodeOnly || f.decodeOnly)
-                && (k.form() == f || k.form().sameEncoding(f)
-                        || SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text))
-                || respelledByDecodeOnly(k, f, e, text, address)) ? e : null;
+        boolean sameForm = k.form() == f || k.form().sameEncoding(f);
+        boolean read = switch (rule) {
+            case SAME_FORM -> sameForm;
+            case NOTHING_ELSE -> !k.form().decodeOnly && (sameForm || printsText(k, text, address));
+            case SAME_TEXT -> (!k.form().decodeOnly || f.decodeOnly) && (sameForm || printsText(k, text, address));
+            case LISTING -> sameForm || printsText(k, text, address);
+        };
+        return read || respelledByDecodeOnly(k, f, e, text, address);
+    }
+
+    private static boolean printsText(SassInstruction.Known k, String text, long address) {
+        return SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text);
+    }
+
+    /** {@code f} encoding the text if its words read back under {@code rule}, else null. */
+    private Encoded encodedReadingBack(SassForm f, SassLexer.Lexed lexed, String text, Control control, long address,
+            LabelResolver labels, String[] firstError, ReadBack rule) {
+        Encoded e = encode(f, lexed.lexemes(), control, address, labels, firstError);
+        return e != null && readsBack(f, e, text, address, rule) ? e : null;
     }
 
     /**
@@ -224,12 +248,9 @@ public final class SassAssembler {
                 continue;
             }
             // The words must decode with this very form: a form whose fixed bits happen to fit (e.g. a narrow branch
-            // offset) but that the decoder would not pick is the wrong encoding.
-            SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
-            // (or with the same encoding under nvdisasm's operand-dependent name: IMAD R, R, RZ, R is IMAD.MOV; or
-            // as a decode-only form's other spelling of the same bits, [imm] for [RZ+imm])
-            if (!(back instanceof SassInstruction.Known k) || k.form() != f && !k.form().sameEncoding(f)
-                    && !respelledByDecodeOnly(k, f, e, text, address)) {
+            // offset) but that the decoder would not pick is the wrong encoding (the same encoding under nvdisasm's
+            // operand-dependent name counts: IMAD R, R, RZ, R is IMAD.MOV).
+            if (!readsBack(f, e, text, address, ReadBack.SAME_FORM)) {
                 if (firstError[0] == null) {
                     firstError[0] = "the values do not fit form " + f.mnemonic;
                 }
@@ -240,25 +261,17 @@ public final class SassAssembler {
         // Operand values the learned tables saw only once: a generalized form. Its words must not decode as something
         // else (the decoder either prints the same text or does not know the encoding).
         for (SassForm f : isa.generalizedWithSkeleton(skeleton)) {
-            Encoded e = encode(f, lexed.lexemes(), control, address, labels, firstError);
-            if (e == null) {
-                continue;
+            Encoded e = encodedReadingBack(f, lexed, text, control, address, labels, firstError,
+                    ReadBack.NOTHING_ELSE);
+            if (e != null) {
+                return e;
             }
-            SassInstruction back = isa.decode(e.words()[0], e.words()[1]);
-            // (nor as a decode-only form's spelling: code generation must not pick [imm] for [RZ+imm])
-            if (back instanceof SassInstruction.Known k && (k.form().decodeOnly
-                    ? !respelledByDecodeOnly(k, f, e, text, address)
-                    : !k.form().sameEncoding(f)
-                            && !SassLexer.normalize(SassPrinter.text(k, address, null)).equals(text))) {
-                continue;
-            }
-            return e;
         }
         // Modifier combinations ptxas never emitted: a learned form with its modifier enums set to the text's values.
         List<SassForm> composed = isa.composedWithSkeleton(skeleton);
         for (SassForm f : composed) {
             // the words must decode with this composed form, or at least print the same text
-            Encoded e = encodedReadingBack(f, lexed, text, control, address, labels, firstError, false);
+            Encoded e = encodedReadingBack(f, lexed, text, control, address, labels, firstError, ReadBack.SAME_TEXT);
             if (e != null) {
                 return e;
             }
