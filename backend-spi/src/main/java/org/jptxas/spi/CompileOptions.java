@@ -14,13 +14,32 @@ import java.util.OptionalInt;
  * @param warnOnSpills {@code --warn-on-spills}
  * @param fmad {@code --fmad}: contract multiplies and adds into fused multiply-adds (ptxas's default, true)
  * @param suppressDebugInfo {@code --suppress-debug-info}: no line tables, not even for PTX with {@code .loc}
+ * @param splitCompile {@code --split-compile}: how many of a module's functions are compiled at a time (0, the
+ *        default: one per processor; 1: one after the other); the output is the same whatever it is
  */
 public record CompileOptions(int optLevel, OptionalInt maxRegCount, boolean relocatable, boolean debug,
-        boolean lineInfo, boolean verbose, boolean warnOnSpills, boolean fmad, boolean suppressDebugInfo) {
+        boolean lineInfo, boolean verbose, boolean warnOnSpills, boolean fmad, boolean suppressDebugInfo,
+        int splitCompile) {
     public CompileOptions {
         if (optLevel < 0 || optLevel > 3) {
             throw new IllegalArgumentException("optimization level must be 0..3: " + optLevel);
         }
+        if (splitCompile < 0) {
+            throw new IllegalArgumentException("split-compile thread count must be 0 or more: " + splitCompile);
+        }
+    }
+
+    /** The options compiling a module's functions one per processor at a time. */
+    public CompileOptions(int optLevel, OptionalInt maxRegCount, boolean relocatable, boolean debug,
+                          boolean lineInfo, boolean verbose, boolean warnOnSpills, boolean fmad,
+                          boolean suppressDebugInfo) {
+        this(optLevel, maxRegCount, relocatable, debug, lineInfo, verbose, warnOnSpills, fmad, suppressDebugInfo, 0);
+    }
+
+    /** The same options with {@code --split-compile} {@code threads}. */
+    public CompileOptions withSplitCompile(int threads) {
+        return new CompileOptions(optLevel, maxRegCount, relocatable, debug, lineInfo, verbose, warnOnSpills, fmad,
+                suppressDebugInfo, threads);
     }
 
     /** The options without {@code --suppress-debug-info}. */
@@ -38,13 +57,13 @@ public record CompileOptions(int optLevel, OptionalInt maxRegCount, boolean relo
     /** The same options with {@code --fmad} set to {@code on}. */
     public CompileOptions withFmad(boolean on) {
         return new CompileOptions(optLevel, maxRegCount, relocatable, debug, lineInfo, verbose, warnOnSpills, on,
-                suppressDebugInfo);
+                suppressDebugInfo, splitCompile);
     }
 
     /** The same options compiling as {@code -g} does: device debug information, no optimization. */
     public CompileOptions withDeviceDebug() {
         return new CompileOptions(0, maxRegCount, relocatable, true, lineInfo, verbose, warnOnSpills, fmad,
-                suppressDebugInfo);
+                suppressDebugInfo, splitCompile);
     }
 
     /**

@@ -139,7 +139,7 @@ final class JptxasCommand {
     private final java.util.Set<String> declaredFunctions = new java.util.HashSet<>();
     private boolean tensorMemoryInfoPrinted;
     private boolean hadError;
-    private PtxasOptions.Effects effects = new PtxasOptions.Effects(false, false, false, true, false);
+    private PtxasOptions.Effects effects = new PtxasOptions.Effects(false, false, false, true, false, 0);
 
     JptxasCommand(PrintWriter out, PrintWriter err, Map<String, String> env, String home, Path workDir) {
         this(out, err, env, home, workDir, Registries.fresh());
@@ -509,7 +509,7 @@ final class JptxasCommand {
         // it is printed only with -v.
         boolean report = verbose || warnOnSpills || effects.warnLocalMemory();
         return new CompileOptions(level, maxRegs, compileOnly, debug, lineInfo, report, warnOnSpills, effects.fmad(),
-                effects.suppressDebugInfo());
+                effects.suppressDebugInfo(), effects.splitCompile());
     }
 
     /**

@@ -70,7 +70,7 @@ final class PtxasOptions {
 
     /** What the checked options asked for, beyond the diagnostics {@link #apply} prints. */
     record Effects(boolean warnLocalMemory, boolean warnDoublePrecision, boolean tensorMemoryCheck, boolean fmad,
-                   boolean suppressDebugInfo) {}
+                   boolean suppressDebugInfo, int splitCompile) {}
 
     /**
      * ptxas's warning for {@code --suppress-debug-info} without {@code -g} or {@code -lineinfo}, unless an input has
@@ -188,7 +188,11 @@ final class PtxasOptions {
                 parsed.hasMatchedOption("--warn-on-double-precision-use"),
                 parsed.hasMatchedOption("--g-tensor-memory-access-check")
                         || parsed.hasMatchedOption("--gno-tensor-memory-access-check"),
-                fmad == null || fmad, parsed.hasMatchedOption("--suppress-debug-info"));
+                fmad == null || fmad, parsed.hasMatchedOption("--suppress-debug-info"),
+                // a module's functions compiled at a time: ptxas's 0 is one per processor, which jptxas also takes
+                // when the option is absent (the output is the same whatever the count)
+                split == null ? 0 : new java.math.BigInteger(split).min(
+                        java.math.BigInteger.valueOf(Integer.MAX_VALUE)).intValue());
     }
 
     private static void cacheModifier(ParseResult parsed, String option, String kind, Set<String> valid,

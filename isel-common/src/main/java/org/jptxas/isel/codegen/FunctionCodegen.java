@@ -50,9 +50,46 @@ public final class FunctionCodegen {
         this.observer = observer;
     }
 
-    public CompiledFunction compile(OriFunction f, CodegenContext cx) throws CompilationException {
-        Generated g = generate(f, cx);
-        return withRegisterMap(layoutAndAssemble(f, cx, g.body(), g.allocation(), List.of()), g);
+    /**
+     * A function with the subroutines ptxas places in its section ({@link CallFrames}), each with its context: the
+     * unit {@link ModuleCodegen} compiles, in three steps ({@link #optimized}, {@link #withAddresses},
+     * {@link #finished}) so that a module's units can take the first and the last in parallel. The middle step
+     * numbers the constant-bank-4 address slots the module's functions share, so it runs unit by unit in module order,
+     * as a serial compilation numbers them.
+     */
+    record Unit(OriFunction owner, CodegenContext cx, List<OriFunction> subroutines, List<CodegenContext> contexts) {}
+
+    /** One function of a unit between the steps: the function, its context and, under -g, its PTX registers' names. */
+    record Staged(OriFunction f, CodegenContext cx, RegisterHomes.Snapshot named) {}
+
+    /** The first step of a unit: each function optimized. */
+    List<Staged> optimized(Unit u) throws CompilationException {
+        List<Staged> staged = new ArrayList<>();
+        staged.add(optimized(u.owner(), u.cx()));
+        for (int k = 0; k < u.subroutines().size(); k++) {
+            staged.add(optimized(u.subroutines().get(k), u.contexts().get(k)));
+        }
+        return staged;
+    }
+
+    /** The second step: the module's address slots for each function's global-variable operands, in unit order. */
+    void withAddresses(List<Staged> unit) throws CompilationException {
+        for (Staged s : unit) {
+            withAddresses(s);
+        }
+    }
+
+    /** The last step: the rest of each function's code generation, the unit laid out and assembled. */
+    CompiledFunction finished(Unit u, List<Staged> unit) throws CompilationException {
+        if (u.subroutines().isEmpty()) {
+            Generated g = finished(unit.get(0));
+            return withRegisterMap(layoutAndAssemble(u.owner(), u.cx(), g.body(), g.allocation(), List.of()), g);
+        }
+        List<Generated> subs = new ArrayList<>();
+        for (int k = 1; k < unit.size(); k++) {
+            subs.add(finished(unit.get(k)));
+        }
+        return withSubroutines(u.owner(), u.cx(), finished(unit.get(0)), u.subroutines(), subs);
     }
 
     /**
@@ -66,13 +103,9 @@ public final class FunctionCodegen {
         return g.homes() == null ? c : c.withRegisterMap(RegisterHomes.entries(c.facts().name(), g.homes(), c.code()));
     }
 
-    /**
-     * Compiles {@code owner} with the subroutines ptxas places in its section (true calls, {@link CallFrames}): each
-     * is generated on its own, then they are laid out after the owner under their symbols and assembled together.
-     */
-    public CompiledFunction compileWithSubroutines(OriFunction owner, CodegenContext cx, List<OriFunction> subroutines,
-            java.util.function.Function<OriFunction, CodegenContext> contexts) throws CompilationException {
-        Generated main = generate(owner, cx);
+    /** {@code owner}'s code followed by its subroutines' under their symbols, laid out and assembled together. */
+    private CompiledFunction withSubroutines(OriFunction owner, CodegenContext cx, Generated main,
+            List<OriFunction> subroutines, List<Generated> generated) throws CompilationException {
         List<CodeLine> body = new ArrayList<>(main.body());
         long frame = main.allocation().frameBytes();
         int registers = main.allocation().registers();
@@ -81,7 +114,7 @@ public final class FunctionCodegen {
         List<FunctionFacts.InnerFunction> inner = new ArrayList<>();
         for (int k = 0; k < subroutines.size(); k++) {
             OriFunction sub = subroutines.get(k);
-            Generated g = generate(sub, contexts.apply(sub));
+            Generated g = generated.get(k);
             List<CodeLine> lines = SubroutineLabels.localize(g.body(), sub.name(), k);
             long offset = (long) body.size() * FunctionLayout.INSTRUCTION_BYTES;
             inner.add(new FunctionFacts.InnerFunction(sub.name(), offset,
@@ -95,7 +128,7 @@ public final class FunctionCodegen {
         return withRegisterMap(layoutAndAssemble(owner, cx, body, ra, inner), main);
     }
 
-    private Generated generate(OriFunction f, CodegenContext cx) throws CompilationException {
+    private Staged optimized(OriFunction f, CodegenContext cx) throws CompilationException {
         observer.afterPass("lower", f);
         RegisterHomes.Snapshot named = cx.options().debug() ? RegisterHomes.before(f) : null;
         if (cx.options().optLevel() > 0) {
@@ -104,9 +137,19 @@ public final class FunctionCodegen {
                 observer.afterPass(p.name(), f);
             }
         }
+        return new Staged(f, cx, named);
+    }
+
+    private void withAddresses(Staged s) throws CompilationException {
         OriPass addresses = AddressTable.pass();
-        addresses.run(f, cx);
-        observer.afterPass(addresses.name(), f);
+        addresses.run(s.f(), s.cx());
+        observer.afterPass(addresses.name(), s.f());
+    }
+
+    private Generated finished(Staged s) throws CompilationException {
+        OriFunction f = s.f();
+        CodegenContext cx = s.cx();
+        RegisterHomes.Snapshot named = s.named();
         OriPass jumpTables = JumpTables.pass();
         jumpTables.run(f, cx);
         observer.afterPass(jumpTables.name(), f);

@@ -71,8 +71,6 @@ public final class ModuleCodegen {
     public Result compile(OriModule module, Target target, CompileOptions options, IrObserver observer,
                           boolean cuda12Abi) throws CompilationException {
         List<Diagnostic> messages = new ArrayList<>();
-        FunctionCodegen fc = new FunctionCodegen(pipeline, observer);
-        List<CompiledFunction> compiled = new ArrayList<>();
         AddressTable addresses = new AddressTable();
         java.util.Map<String, List<OriFunction>> subroutines = new java.util.LinkedHashMap<>();
         for (OriFunction f : module.functions()) {
@@ -81,16 +79,27 @@ public final class ModuleCodegen {
                 subroutines.computeIfAbsent(owner, o -> new ArrayList<>()).add(f);
             }
         }
+        // each function reports into a list of its own, joined in module order: the messages a serial compilation gives
+        List<FunctionCodegen.Unit> units = new ArrayList<>();
+        List<List<Diagnostic>> unitMessages = new ArrayList<>();
         for (OriFunction f : module.functions()) {
             if (f.body().blocks().isEmpty() || CallFrames.ownerOf(f.name()) != null) {
                 continue;
             }
-            CodegenContext cx = new CodegenContext(module, f, pipeline.description(), options, messages, observer,
-                    addresses);
-            List<OriFunction> subs = subroutines.get(f.name());
-            compiled.add(subs == null ? fc.compile(f, cx) : fc.compileWithSubroutines(f, cx, subs,
-                    g -> new CodegenContext(module, g, pipeline.description(), options, messages, observer, addresses)));
+            List<Diagnostic> own = new ArrayList<>();
+            List<OriFunction> subs = subroutines.getOrDefault(f.name(), List.of());
+            List<CodegenContext> contexts = new ArrayList<>();
+            for (OriFunction g : subs) {
+                contexts.add(new CodegenContext(module, g, pipeline.description(), options, own, observer, addresses));
+            }
+            units.add(new FunctionCodegen.Unit(f,
+                    new CodegenContext(module, f, pipeline.description(), options, own, observer, addresses),
+                    subs, contexts));
+            unitMessages.add(own);
         }
+        List<CompiledFunction> compiled = new UnitCompilation(new FunctionCodegen(pipeline, observer), units,
+                observer == IrObserver.NONE ? options.splitCompile() : 1).run();
+        unitMessages.forEach(messages::addAll);
         CubinBuilder builder = new CubinBuilder(target.sm(), pipeline.description().cubin(), options.relocatable())
                 .options(recordedOptions(target, options));
         if (cuda12Abi) {
