@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jptxas.cli.e2e.CorpusCodegenAcceptanceTest;
 import org.jptxas.testing.Corpus;
@@ -90,7 +91,10 @@ class CodegenRatioReportTest {
         List<CodegenRatioReport.Row> all = new ArrayList<>(rows);
         String text = CodegenRatioReport.format("kernel suite: jptxas vs ptxas 13 -O3", all);
         CodegenRatioReport.Summary s = CodegenRatioReport.summarize(all);
-        text += "-- " + s + "\n" + generatorMisses(all);
+        Set<String> tensor = CycleReportTest.names(KernelSuite.tensorCores());
+        CodegenRatioReport.Summary t = CodegenRatioReport.summarize(
+                all.stream().filter(r -> tensor.contains(r.input())).toList());
+        text += "-- " + s + "\n-- tensor-core kernels: " + t + "\n" + generatorMisses(all);
         System.out.print(text);
         CodegenRatioReport.write("codegen-ratios-suite.txt", text);
         Gate gate = gate("suite against ptxas", all, false);
@@ -102,6 +106,9 @@ class CodegenRatioReportTest {
         Figures.check("codegen.stalls.suite.total", s.stallTotal());
         Figures.check("codegen.stalls.suite.geomean", s.stallGeomean());
         Figures.check("codegen.generator.hazards.suite", s.generatorHazards());
+        Figures.check("codegen.ratio.tensor.pairs", t.pairs());
+        Figures.check("codegen.ratio.tensor.instructions", t.instructions());
+        Figures.check("codegen.ratio.tensor.registers", t.registers());
     }
 
     @Test

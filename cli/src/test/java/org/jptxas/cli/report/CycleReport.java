@@ -173,6 +173,30 @@ final class CycleReport {
         return sb.toString();
     }
 
+    /** The pairs of {@code r} whose kernel {@code kernels} names (same gate). */
+    static Result only(Result r, java.util.Set<String> kernels) {
+        return new Result(r.gate(), r.pairs().stream().filter(p -> kernels.contains(p.kernel())).toList());
+    }
+
+    /**
+     * A section of the report on the kernels {@code kernels} names ({@code what}: "tensor-core kernels"): each pair's
+     * summed cycles, executed warp instructions and registers, ours over ptxas's, then their geometric means.
+     */
+    static String section(Result r, java.util.Set<String> kernels, String what) {
+        Result part = only(r, kernels);
+        StringBuilder sb = new StringBuilder(what).append(", jptxas / ptxas 13 -O3 (cycles, warp instructions, registers):\n");
+        if (part.pairs().isEmpty()) {
+            return sb.append("  none measured\n").toString();
+        }
+        for (Pair p : part.pairs()) {
+            sb.append(String.format("  %-34s %-6s %5.2fx %5.2fx %5.2fx  %d/%d cycles, %d/%d warp instructions, %d/%d registers%n",
+                    p.kernel(), p.arch(), p.cycles(), p.instructions(), p.registers(), p.ours().totalCycles(),
+                    p.ptxas().totalCycles(), p.ours().warpInstructions(), p.ptxas().warpInstructions(),
+                    p.ours().registers(), p.ptxas().registers()));
+        }
+        return sb.append(row("  mean", part)).toString();
+    }
+
     private static String row(String label, Result r) {
         return String.format("%-8s %6d %8.2f %10.2f %10.2f %10.2f%n", label, r.pairs().size(), r.geomean(Pair::cycles),
                 r.geomean(Pair::slowestWarp), r.geomean(Pair::instructions), r.geomean(Pair::registers));

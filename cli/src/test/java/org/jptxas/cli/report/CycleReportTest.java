@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.jptxas.simulator.suite.SuiteRun;
 import org.jptxas.spi.CompileOptions;
 import org.jptxas.testing.OracleCubins;
@@ -44,11 +46,17 @@ class CycleReportTest {
     void suiteCyclesAgainstPtxas(@TempDir Path dir) throws Exception {
         List<KernelCase> kernels = KernelSuite.all();
         CycleReport.Result r = CycleReport.measure(kernels, SuiteRun.ARCHES, dir, jptxas(), ptxas());
-        String text = CycleReport.text(r);
+        Set<String> tensor = names(KernelSuite.tensorCores());
+        String text = CycleReport.text(r) + CycleReport.section(r, tensor, "Tensor-core kernels");
         System.out.print(text + r.gate().summary() + "\n");
         Path reports = Files.createDirectories(Path.of("target", "reports"));
         Files.writeString(reports.resolve("cycle-report.txt"), text);
         r.gate().verify(SuiteRun.pairs(kernels).size());
+        CycleReport.Result t = CycleReport.only(r, tensor);
+        Figures.check("codegen.cycles.tensor.pairs", t.pairs().size());
+        Figures.check("codegen.cycles.tensor.geomean", t.geomean(CycleReport.Pair::cycles));
+        Figures.check("codegen.cycles.tensor.instructions", t.geomean(CycleReport.Pair::instructions));
+        Figures.check("codegen.cycles.tensor.registers", t.geomean(CycleReport.Pair::registers));
         Figures.check("codegen.cycles.suite.pairs", r.pairs().size());
         Figures.check("codegen.cycles.suite.geomean", r.geomean(CycleReport.Pair::cycles));
         Figures.check("codegen.cycles.suite.slowest", r.geomean(CycleReport.Pair::slowestWarp));
@@ -90,6 +98,21 @@ class CycleReportTest {
         r.gate().verify(1);
         assertEquals(1.0, r.geomean(CycleReport.Pair::cycles), 1e-9);
         assertTrue(CycleReport.text(r).contains("saxpy"));
+    }
+
+    /** The section lists the named kernels' pairs and their means, and nothing else. */
+    @Test
+    void aSectionHoldsOnlyTheNamedKernels(@TempDir Path dir) {
+        CycleReport.Result r = CycleReport.measure(SAXPY, List.of("sm_80"), dir, jptxas(), jptxas());
+        String named = CycleReport.section(r, Set.of("saxpy"), "Named");
+        assertTrue(named.contains("  saxpy ") && named.contains("  mean "), named);
+        assertEquals(1, CycleReport.only(r, Set.of("saxpy")).pairs().size());
+        String other = CycleReport.section(r, Set.of("mma_gemm_f16"), "Other");
+        assertTrue(other.contains("none measured") && !other.contains("saxpy"), other);
+    }
+
+    static Set<String> names(List<KernelCase> kernels) {
+        return kernels.stream().map(KernelCase::name).collect(Collectors.toSet());
     }
 
     @Test

@@ -51,6 +51,15 @@ public final class KernelSuite {
         return List.of(TextureKernels.gatherQuery(), TextureKernels.gatherChannels(), SurfaceKernels.surfaceShapes());
     }
 
+    /**
+     * The suite's tensor-core kernels (mma.sync and wmma of every input type family), a subset of {@link #all()}: the
+     * codegen and cycle reports measure them on their own, since they are where jptxas's code differs most from
+     * ptxas's.
+     */
+    public static List<KernelCase> tensorCores() {
+        return TensorKernels.all();
+    }
+
     public static Optional<KernelCase> byName(String name) {
         return all().stream().filter(k -> k.name().equals(name)).findFirst();
     }

@@ -10,7 +10,8 @@ final class TensorKernels {
 
     static List<KernelCase> all() {
         return List.of(mmaGemmF16(), mmaM16n8k8F16(), mmaF64(), mmaGemmS8(), mmaM8n8k16S8(), mmaGemmTf32(),
-                wmmaGemmF16(), wmmaGemmTf32());
+                wmmaGemmF16(), wmmaGemmTf32(), NarrowMmaKernels.mmaGemmS4(), NarrowMmaKernels.mmaGemmB1(),
+                NarrowMmaKernels.mmaGemmFp8());
     }
 
     /**
