@@ -48,7 +48,10 @@ class LineInfoOracleTest {
     private static final String SUBROUTINES = "ptxas 13 keeps the called functions as subroutines of the kernel "
             + "(their lines, up to the return, count for it); jptxas inlines them. Not a debug rule: ptxas 13 -O3 "
             + "inlined no .func call in the 13 corpus files with calls measured (each keeps CALL.REL.NOINC to "
-            + "$kernel$callee, also a two-line callee called once), where jptxas inlines all but recursive ones";
+            + "$kernel$callee, also a two-line callee called once), nor in small modules (a one-add callee called once "
+            + "or twice, .weak, .visible, .param-passing, a 80-instruction callee called once, a recursive one: ptxas "
+            + "12.5 and 13, sm_80 and sm_90, -O3 and -O0, each call a CALL.REL.NOINC), where jptxas inlines all but "
+            + "recursive ones";
     private static final String SIGN_FILL = "of two sign extensions added (cvt.s64.s32 + add.s64), ptxas 13 fuses one "
             + "into LEA.HI.X.SX32 and keeps the other's SHF with its line: the earlier cvt's is fused at line 1183 as in "
             + "small kernels, the later one's at line 1144 of the same PTX shape (ShiftIntoAddLines)";
