@@ -29,9 +29,10 @@ import org.jptxas.sass.SlotKind;
  * </ul>
  * A shift ptxas fuses into the add that reads it takes that add's line ({@link ShiftIntoAddLines}), a shared load
  * ptxas merges with the load of the word below into one LDS.64 that load's line ({@link LoadPairLines}); an absolute
- * value or an address offset ptxas folds into an operand continues the row before ({@link FoldedOperandLines}), and a
- * copy in a branch arm made conditional takes the arm's last line ({@link #ifConvertedCopy}). A texture fetch and a
- * local store ptxas removes as dead continue the row before ({@link RowlessInstructions}).
+ * value or an address offset ptxas folds into an operand continues the row before ({@link FoldedOperandLines}); a
+ * copy in a branch arm made conditional takes the arm's last line ({@link #ifConvertedCopy}), and a copy such an arm
+ * overwrites takes the branch's line ({@link #copyBeforeArm}). A texture fetch and a local store ptxas removes as dead
+ * continue the row before ({@link RowlessInstructions}).
  * A row is written where the line changes. A function without any source line gets no {@code .debug_line} sequence.
  */
 public final class LineTableRows {
@@ -166,7 +167,8 @@ public final class LineTableRows {
      * arm overwrites ({@code mov.f32 %f49, %f13;}, then {@code @!%p2 bra L;} and the arm's {@code mul.rn.f32 %f49,
      * %f13, 0f00000000;}: {@code MOV R12, R9} before {@code @P0 FMUL R12, R9, 0}), else -1. ptxas gives such a copy the
      * branch's {@code .loc} (checked with ptxas 13 on mri-q's six sincos reductions: {@code IMAD.MOV.U32 R30, RZ, RZ,
-     * R24} at the branch's line 1668 or 1774, the copy's own line 1698 or 75 without code there). The copy is the first
+     * R24} at the branch's line 1668 or 1774, the copy's own line 1698 or 75 without code there; mcx_core's
+     * {@code MOV R4, R53} at the branch's 1480 before {@code @P4 IADD3 R4, R53, 0x1} of 1483). The copy is the first
      * of its block's instructions after it to touch the register that the guarded one writes.
      */
     static int copyBeforeArm(List<CodeLine> code, int i, PtxLabels labels, int open) {
