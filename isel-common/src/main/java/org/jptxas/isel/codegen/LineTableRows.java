@@ -29,9 +29,10 @@ import org.jptxas.sass.SlotKind;
  * </ul>
  * A shift ptxas fuses into the add that reads it takes that add's line ({@link ShiftIntoAddLines}), a shared load
  * ptxas merges with the load of the word below into one LDS.64 that load's line ({@link LoadPairLines}); an absolute
- * value or an address offset ptxas folds into an operand continues the row before ({@link FoldedOperandLines}), and a
- * copy in a branch arm made conditional takes the arm's last line ({@link #ifConvertedCopy}). A texture fetch and a
- * local store ptxas removes as dead continue the row before ({@link RowlessInstructions}).
+ * value or an address offset ptxas folds into an operand continues the row before ({@link FoldedOperandLines}); a
+ * copy in a branch arm made conditional takes the arm's last line ({@link #ifConvertedCopy}), and a copy such an arm
+ * overwrites takes the branch's line ({@link #copyBeforeArm}). A texture fetch and a local store ptxas removes as dead
+ * continue the row before ({@link RowlessInstructions}).
  * A row is written where the line changes. A function without any source line gets no {@code .debug_line} sequence.
  */
 public final class LineTableRows {
@@ -102,8 +103,11 @@ public final class LineTableRows {
             int arm;
             int ptxLine = code.get(i).ptxLine();
             int label = joinsBranches(code.get(i)) ? labels.before(ptxLine, body.open()) : -1;
+            int branch;
             if (i == firstAt) {
                 loc = first;
+            } else if ((branch = copyBeforeArm(code, i, labels, body.open())) > 0) {
+                loc = body.locs().get(branch);
             } else if (materializesConstant(code.get(i)) || rowless.rowless(code.get(i))) {
                 loc = null;
             } else if ((consumer = ShiftIntoAddLines.consumer(code, i)) >= 0) {
@@ -158,10 +162,48 @@ public final class LineTableRows {
                 && line.ptxLine() > 0 && isRegister(op, 0, false);
     }
 
+    /**
+     * The PTX line of the branch around an arm made conditional when the register copy at {@code i} is the value the
+     * arm overwrites ({@code mov.f32 %f49, %f13;}, then {@code @!%p2 bra L;} and the arm's {@code mul.rn.f32 %f49,
+     * %f13, 0f00000000;}: {@code MOV R12, R9} before {@code @P0 FMUL R12, R9, 0}), else -1. ptxas gives such a copy the
+     * branch's {@code .loc} (checked with ptxas 13 on mri-q's six sincos reductions: {@code IMAD.MOV.U32 R30, RZ, RZ,
+     * R24} at the branch's line 1668 or 1774, the copy's own line 1698 or 75 without code there; mcx_core's
+     * {@code MOV R4, R53} at the branch's 1480 before {@code @P4 IADD3 R4, R53, 0x1} of 1483). The copy is the first
+     * of its block's instructions after it to touch the register that the guarded one writes.
+     */
+    static int copyBeforeArm(List<CodeLine> code, int i, PtxLabels labels, int open) {
+        CodeLine copy = code.get(i);
+        SassOp op = copy.op();
+        if (op.guarded() || !copy.opcode().equals("MOV") || op.operandCount() != 2 || copy.ptxLine() <= 0
+                || !isRegister(op, 0, false) || !isRegister(op, 1, true)) {
+            return -1;
+        }
+        int reg = op.register(0, SlotKind.GPR);
+        for (int j = i + 1; j < code.size(); j++) {
+            CodeLine next = code.get(j);
+            if (next.label() != null || ShiftIntoAddLines.reads(next.op(), reg)) {
+                return -1;
+            }
+            if (ShiftIntoAddLines.writes(next.op(), reg)) {
+                if (!next.guarded() || next.ptxLine() <= copy.ptxLine()) {
+                    return -1;
+                }
+                int branch = labels.branchBefore(next.ptxLine(), open);
+                return branch > copy.ptxLine() ? branch : -1;
+            }
+            if (next.endsControl()) {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
     /** The label lines of the PTX text (line numbers from 1), read from the text ptxas embeds, when first asked. */
     static final class PtxLabels {
         private static final java.util.regex.Pattern LABEL =
                 java.util.regex.Pattern.compile("[$%A-Za-z_.][\\w$.%]*:\\s*(//.*)?");
+        private static final java.util.regex.Pattern BRANCH =
+                java.util.regex.Pattern.compile("\\s*@!?%\\w+\\s+bra(\\.uni)?\\s+[$%A-Za-z_.][\\w$.%]*\\s*;.*");
         private final byte[] text;
         private List<String> lines;
 
@@ -174,6 +216,24 @@ public final class LineTableRows {
             read();
             for (int k = line + 1; k < Math.min(close, lines.size() + 1); k++) {
                 if (LABEL.matcher(lines.get(k - 1)).matches()) {
+                    return k;
+                }
+            }
+            return -1;
+        }
+
+        /**
+         * The line of the conditional branch ({@code @!%p2 bra $Lt_1_64002;}) nearest above {@code line} and below the
+         * body's {@code open} brace, with no label between them, or -1.
+         */
+        int branchBefore(int line, int open) {
+            read();
+            for (int k = Math.min(line - 1, lines.size()); k > open; k--) {
+                String text = lines.get(k - 1);
+                if (LABEL.matcher(text).matches()) {
+                    return -1;
+                }
+                if (BRANCH.matcher(text).matches()) {
                     return k;
                 }
             }

@@ -328,6 +328,30 @@ class LineTableRowsTest {
     }
 
     @Test
+    void aCopyAnArmMadeConditionalOverwritesTakesTheBranchsLine() {
+        // PTX: '{' 1, 'mov.f32 %f49, %f13;' 2 (.loc 20), '@!%p2 bra L;' 3 (.loc 21), 'mul.rn.f32 %f49, %f13, 0f00000000;'
+        // 4 (.loc 22), 'L:' 5, 'abs.f32' 6 (.loc 23), '}' 7: ptxas gives the copy the branch's line 21, so line 20 has no
+        // code; a copy the arm does not overwrite (R7) continues the row before as any copy does
+        String text = String.join("\0", "{", "mov.f32 %f49, %f13;", "@!%p2 bra L;",
+                "mul.rn.f32 %f49, %f13, 0f00000000;", "L:", "abs.f32 %f51, %f49;", "}") + "\0";
+        SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "t.cu", 0, 0)),
+                Map.of("k", new SourceLines.FunctionLines(1, 7, new SourceLines.Loc(1, 19, 0),
+                        Map.of(2, new SourceLines.Loc(1, 20, 0), 3, new SourceLines.Loc(1, 21, 0),
+                                4, new SourceLines.Loc(1, 22, 0), 6, new SourceLines.Loc(1, 23, 0)))),
+                text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), 0);
+        String[] code = {"FMUL R9, R9, 6.2831854820251464844", "MOV R7, R9", "MOV R12, R9",
+                "FSETP.GEU.AND P0, PT, R9, RZ, PT", "@!P0 FMUL R12, R9, RZ", "FADD R13, |R12|, -RZ"};
+        assertEquals(List.of(new DebugLine.Row(0, 1, 19), new DebugLine.Row(0x20, 1, 21),
+                new DebugLine.Row(0x40, 1, 22)), rowsOf(lines, code, 1, 2, 2, 3, 4, 6));
+        // the same copy without the branch between it and the arm's line (no branch in the text) continues the row
+        SourceLines unbranched = new SourceLines(lines.files(), lines.functions(), String.join("\0", "{",
+                "mov.f32 %f49, %f13;", "setp.eq.f32 %p2, %f15, %f16;", "mul.rn.f32 %f49, %f13, 0f00000000;", "L:",
+                "abs.f32 %f51, %f49;", "}").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), 0);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 19), new DebugLine.Row(0x30, 1, 21),
+                new DebugLine.Row(0x40, 1, 22)), rowsOf(unbranched, code, 1, 2, 2, 3, 4, 6));
+    }
+
+    @Test
     void aTextureFetchContinuesTheRowBeforeATldKeepsItsLine() {
         // ptxas writes no row for a TEX (line 11: the fetch alone), nor for the ULDC/UMOV of its handle on sm_90
         // (line 13); the shift reading the texel keeps its line (12), and so does a TLD (14)
