@@ -38,6 +38,13 @@ final class LinearScan {
      * the whole register file, they were 1 KiB per interval that ever moved aside.
      */
     private final int[][] freeAnswers;
+    /** Per interval key: {@link #rememberedTarget}'s registers, valid while {@link #releases} is unchanged. */
+    private final FreeTargets[] freeTargets;
+    /**
+     * How many times an interval has left a register for good (moved aside for another, or evicted): only then can
+     * a register where an interval did not fit become one where it fits.
+     */
+    private int releases;
 
     private LinearScan(RegFile file, boolean[] allowed, LiveInterval[] all, int[][] hints, BitSet spilled) {
         this.file = file;
@@ -47,6 +54,7 @@ final class LinearScan {
         this.spilled = spilled;
         this.unitVersion = new int[allowed.length];
         this.freeAnswers = new int[all.length][];
+        this.freeTargets = new FreeTargets[all.length];
     }
 
     /** Records that what {@link #freeForWhole} sees on {@code comps} units from {@code reg} may have changed. */
@@ -112,35 +120,26 @@ final class LinearScan {
      * their whole lifetime; move them and return the place, else -1.
      */
     private int makeRoom(LiveInterval cur, List<LiveInterval> conflicts) {
+        int[] byUnit = conflictsByUnit(conflicts);
         int align = alignment(cur.comps);
+        int[] movers = new int[3];
         for (int b = 0; b + cur.comps <= high; b += align) {
             boolean ok = b + cur.comps - 1 <= cur.highest;
             for (int c = 0; c < cur.comps && ok; c++) {
                 ok = allowed[b + c];
             }
-            List<LiveInterval> movers = new ArrayList<>();
-            for (LiveInterval it : conflicts) {
-                if (ok && it.reg >= 0 && it.reg < b + cur.comps && it.reg + it.comps > b) {
-                    ok = it.fixed < 0;
-                    if (!movers.contains(it)) {
-                        movers.add(it);
-                    }
-                }
-            }
-            if (!ok || movers.isEmpty() || movers.size() > 2) {
+            int count = ok ? moversAt(b, cur.comps, byUnit, conflicts, movers) : 0;
+            if (count == 0) {
                 continue;
             }
-            int[] old = new int[movers.size()];
+            int[] old = new int[count];
             int moved = 0;
-            for (LiveInterval m : movers) {
+            for (int i = 0; i < count; i++) {
+                LiveInterval m = conflicts.get(movers[i]);
                 old[moved] = m.reg;
-                int target = -1;
-                for (int r = 0; r + m.comps <= high && target < 0; r += alignment(m.comps)) {
-                    boolean clear = r + m.comps <= b || r >= b + cur.comps;
-                    if (clear && r != m.reg && freeForWholeRemembered(m, r)) {
-                        target = r;
-                    }
-                }
+                // while an earlier mover has left its register only for a trial, that register looks free to this
+                // one, which the remembered targets (taken with it there) would not say
+                int target = moved == 0 ? rememberedTarget(m, b, cur.comps) : firstTarget(m, b, cur.comps);
                 if (target < 0) {
                     break;
                 }
@@ -149,17 +148,151 @@ final class LinearScan {
                 recordAt(m, target);
                 moved++;
             }
-            if (moved == movers.size()) {
+            if (moved == count) {
+                releases++;
                 return b;
             }
             for (int i = 0; i < moved; i++) {
-                LiveInterval m = movers.get(i);
+                LiveInterval m = conflicts.get(movers[i]);
                 touch(m.reg, m.comps);
                 m.reg = old[i];
                 touch(m.reg, m.comps);
             }
         }
         return -1;
+    }
+
+    /**
+     * The conflicts over each register unit below {@code high}, as indices into {@code conflicts} in list order:
+     * unit {@code u}'s run is {@code [table[u], table[u + 1])}, among the entries after the {@code high + 1} offsets.
+     * Built once per {@link #makeRoom} call, so that each place looks at its own units' occupants instead of every
+     * conflict.
+     */
+    private int[] conflictsByUnit(List<LiveInterval> conflicts) {
+        int[] counts = new int[high + 1];
+        int entries = 0;
+        for (int i = 0; i < conflicts.size(); i++) {
+            LiveInterval it = conflicts.get(i);
+            for (int u = Math.max(it.reg, 0); u < Math.min(it.reg + it.comps, high) && it.reg >= 0; u++) {
+                counts[u + 1]++;
+                entries++;
+            }
+        }
+        int[] table = new int[high + 1 + entries];
+        int at = high + 1;
+        for (int u = 0; u <= high; u++) {
+            at += counts[u];
+            table[u] = at;
+        }
+        int[] fill = Arrays.copyOf(table, high);
+        for (int i = 0; i < conflicts.size(); i++) {
+            LiveInterval it = conflicts.get(i);
+            for (int u = Math.max(it.reg, 0); u < Math.min(it.reg + it.comps, high) && it.reg >= 0; u++) {
+                table[fill[u]++] = i;
+            }
+        }
+        return table;
+    }
+
+    /**
+     * The conflicts over units {@code [b, b + comps)}, distinct, in list order, into {@code movers}; how many, or 0
+     * when one of them is fixed or there are more than two (the place is not worth trying).
+     */
+    private static int moversAt(int b, int comps, int[] byUnit, List<LiveInterval> conflicts, int[] movers) {
+        int count = 0;
+        for (int u = b; u < b + comps; u++) {
+            for (int e = byUnit[u]; e < byUnit[u + 1]; e++) {
+                int index = byUnit[e];
+                if (conflicts.get(index).fixed >= 0) {
+                    return 0;
+                }
+                int k = 0;
+                while (k < count && movers[k] != index) {
+                    k++;
+                }
+                if (k == count) {
+                    if (count == 2) {
+                        return 0;
+                    }
+                    movers[count++] = index;
+                }
+            }
+        }
+        if (count == 2 && movers[0] > movers[1]) {
+            int t = movers[0];
+            movers[0] = movers[1];
+            movers[1] = t;
+        }
+        return count;
+    }
+
+    /**
+     * The lowest register below {@code high} other than its own where {@code m} is free for its whole lifetime and
+     * that stays clear of {@code [b, b + comps)}; -1 when there is none.
+     */
+    private int firstTarget(LiveInterval m, int b, int comps) {
+        for (int r = 0; r + m.comps <= high; r += alignment(m.comps)) {
+            boolean clear = r + m.comps <= b || r >= b + comps;
+            if (clear && r != m.reg && freeForWholeRemembered(m, r)) {
+                return r;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * {@link #firstTarget}, looking only at the registers that were free for {@code m} when last asked (then
+     * everything below {@code high} not seen yet): a register where {@code m} does not fit stays so until an
+     * interval leaves a register ({@link #releases}), and the second-chance search asks about the same long-lived
+     * intervals place after place, interval after interval, nearly always in vain.
+     */
+    private int rememberedTarget(LiveInterval m, int b, int comps) {
+        FreeTargets known = freeTargets[m.key];
+        if (known == null || known.releases != releases) {
+            known = new FreeTargets(releases);
+            freeTargets[m.key] = known;
+        }
+        int align = alignment(m.comps);
+        for (int r = known.next; r + m.comps <= high; r += align) {
+            if (freeForWholeRemembered(m, r)) {
+                known.add(r);
+            }
+            known.next = r + align;
+        }
+        int kept = 0;
+        int found = -1;
+        for (int i = 0; i < known.size; i++) {
+            int r = known.regs[i];
+            boolean clear = r + m.comps <= b || r >= b + comps;
+            if (found < 0 && clear && r != m.reg) {
+                if (!freeForWholeRemembered(m, r)) {
+                    continue; // taken since: stays taken until a release, which starts the list over
+                }
+                found = r;
+            }
+            known.regs[kept++] = r;
+        }
+        known.size = kept;
+        return found;
+    }
+
+    /** The registers an interval was free for when last asked (ascending), and up to where it was asked. */
+    private static final class FreeTargets {
+        final int releases;
+        int[] regs = new int[4];
+        int size;
+        int next;
+
+        FreeTargets(int releases) {
+            this.releases = releases;
+        }
+
+        void add(int r) {
+            if (size == regs.length) {
+                regs = Arrays.copyOf(regs, size * 2);
+            }
+            regs[size++] = r;
+        }
     }
 
     /** Tuple alignment: pairs even, three- and four-component tuples on multiples of four. */
@@ -206,6 +339,7 @@ final class LinearScan {
                 if (it.end() <= pos) {
                     removeAt(active, i);
                     freeAnswers[it.key] = null; // ended: never asked to move again
+                    freeTargets[it.key] = null;
                 } else if (!it.covers(pos)) {
                     removeAt(active, i);
                     inactive.add(it);
@@ -216,6 +350,7 @@ final class LinearScan {
                 if (it.end() <= pos) {
                     removeAt(inactive, i);
                     freeAnswers[it.key] = null;
+                    freeTargets[it.key] = null;
                 } else if (it.covers(pos)) {
                     removeAt(inactive, i);
                     active.add(it);
@@ -370,6 +505,7 @@ final class LinearScan {
             if (it.reg < bestReg + cur.comps && it.reg + it.comps > bestReg) {
                 spilled.set(it.key);
                 touch(it.reg, it.comps);
+                releases++;
                 it.reg = -1;
                 victims.add(it);
             }

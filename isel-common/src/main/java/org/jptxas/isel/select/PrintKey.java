@@ -38,7 +38,7 @@ final class PrintKey {
         this.labels = labels;
         int h = guard == null ? 0 : guard.predicate().hashCode() * 2 + (guard.negated() ? 1 : 0);
         h = h * 31 + mnemonic.hashCode();
-        h = h * 31 + (packed != null ? Arrays.hashCode(packed) : this.operands.hashCode());
+        h = h * 31 + (packed != null ? mixed(packed) : this.operands.hashCode());
         this.hash = (h * 31 + descriptor) * 31 + labels.hashCode();
     }
 
@@ -74,6 +74,21 @@ final class PrintKey {
             }
         }
         return out;
+    }
+
+    /**
+     * A hash of the packed words in which every bit of every word counts in the low bits: {@link Arrays#hashCode}
+     * folds a register's index into bits 24 to 31 only (the words' low halves are the same for all registers of a
+     * file and shape), which left a mnemonic's register-only keys at most 256 distinct hashes and made the memo's
+     * buckets long.
+     */
+    private static int mixed(long[] words) {
+        long h = 1;
+        for (long w : words) {
+            h = (h + w) * 0x9E3779B97F4A7C15L;
+            h ^= h >>> 29;
+        }
+        return (int) (h ^ h >>> 32);
     }
 
     @Override

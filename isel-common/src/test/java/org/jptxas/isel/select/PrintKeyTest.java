@@ -2,6 +2,7 @@ package org.jptxas.isel.select;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.jptxas.ori.ir.CBank;
@@ -49,5 +50,23 @@ class PrintKeyTest {
         PrintKey reg = key(null, "MOV", r(1), Src.of(Reg.phys(RegFile.R, 2, 2)));
         assertNotEquals(reg, key(null, "MOV", r(1), Src.of(Imm.ofInt(2))));
         assertNotEquals(key(null, "MOV", r(1), Src.of(CBank.of(0, 8))), key(null, "MOV", r(1), Src.of(CBank.of(0, 4))));
+    }
+
+    @Test
+    void registerOnlyKeysSpreadOverTheHashTable() {
+        // a hash table of 2^16 buckets, as the printer's memo grows to, sees the low 16 bits of the spread hash
+        java.util.Set<Integer> hashes = new java.util.HashSet<>();
+        java.util.Set<Integer> buckets = new java.util.HashSet<>();
+        for (int a = 0; a < 32; a++) {
+            for (int b = 0; b < 32; b++) {
+                for (int c = 0; c < 32; c++) {
+                    int h = key(Guard.ALWAYS, "FFMA", r(a), r(b), r(c), r(a + b)).hashCode();
+                    hashes.add(h);
+                    buckets.add((h ^ h >>> 16) & 0xffff);
+                }
+            }
+        }
+        assertTrue(hashes.size() > 32_000, hashes.size() + " distinct hashes of 32768 keys");
+        assertTrue(buckets.size() > 20_000, buckets.size() + " buckets of 65536 taken by 32768 keys");
     }
 }

@@ -1,6 +1,7 @@
 package org.jptxas.scheduler.control;
 
 import java.util.Arrays;
+import java.util.BitSet;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.latency.OpClass;
 import org.jptxas.scheduler.model.ControlFlow;
@@ -40,12 +41,12 @@ public final class IssueState {
      * Per file, a bit per register whose {@link #writeSb} or {@link #readSb} may be nonzero (every nonzero one has its
      * bit): a wait then visits the few registers with something pending instead of every register of every file.
      */
-    private final long[][] pending = new long[RegFile.values().length][];
+    private final BitSet[] pending = new BitSet[RegFile.values().length];
     /**
      * Per file, a bit per register whose per-register state may differ from a fresh state's (written, or read late,
      * on some path): merges, shifts and drains visit these instead of every register of every file.
      */
-    private final long[][] touched = new long[RegFile.values().length][];
+    private final BitSet[] touched = new BitSet[RegFile.values().length];
     final int[][] reader = new int[RegFile.values().length][];
     final int[] sbCount = new int[8];
     final long[] sbSet = new long[8];
@@ -83,8 +84,8 @@ public final class IssueState {
             varClass[k] = filled(f.size(), -1);
             wideLow[k] = new boolean[f.size()];
             readCover[k] = new long[f.size()];
-            pending[k] = RegisterBits.words(f.size());
-            touched[k] = RegisterBits.words(f.size());
+            pending[k] = new BitSet(f.size());
+            touched[k] = new BitSet(f.size());
         }
         for (int k = 0; k < 8; k++) {
             sbHistory[k] = new long[HISTORY];
@@ -120,8 +121,8 @@ public final class IssueState {
             varClass[k] = o.varClass[k].clone();
             wideLow[k] = o.wideLow[k].clone();
             readCover[k] = o.readCover[k].clone();
-            pending[k] = o.pending[k].clone();
-            touched[k] = o.touched[k].clone();
+            pending[k] = (BitSet) o.pending[k].clone();
+            touched[k] = (BitSet) o.touched[k].clone();
         }
         for (int k = 0; k < 8; k++) {
             sbHistory[k] = o.sbHistory[k].clone();
@@ -185,7 +186,7 @@ public final class IssueState {
     public IssueState shift(long delta) {
         for (int f = 0; f < writeTime.length; f++) {
             long[] t = writeTime[f];
-            for (int r = RegisterBits.next(touched[f], 0); r >= 0; r = RegisterBits.next(touched[f], r + 1)) {
+            for (int r = touched[f].nextSetBit(0); r >= 0; r = touched[f].nextSetBit(r + 1)) {
                 t[r] = shifted(t[r], delta);
             }
         }
@@ -210,9 +211,9 @@ public final class IssueState {
     void mergeFrom(IssueState o, long delta, LatencyModel model) {
         for (int k = 0; k < writerClass.length; k++) {
             RegFile file = RegFile.values()[k];
-            long[] theirs = o.touched[k];
+            BitSet theirs = o.touched[k];
             // a register o never touched has a fresh state, which adds nothing
-            for (int r = RegisterBits.next(theirs, 0); r >= 0; r = RegisterBits.next(theirs, r + 1)) {
+            for (int r = theirs.nextSetBit(0); r >= 0; r = theirs.nextSetBit(r + 1)) {
                 long oTime = shifted(o.writeTime[k][r], delta);
                 if (o.writerClass[k][r] >= 0 && oTime != NEVER
                         && (writerClass[k][r] < 0 || ready(o, k, r, file, model) + delta > ready(this, k, r, file, model))) {
@@ -238,8 +239,8 @@ public final class IssueState {
                     reader[k][r] = o.reader[k][r];
                 }
             }
-            RegisterBits.addAll(pending[k], o.pending[k]);
-            RegisterBits.addAll(touched[k], theirs);
+            pending[k].or(o.pending[k]);
+            touched[k].or(theirs);
         }
         for (int k = 0; k < 8; k++) {
             if (o.sbCount[k] > 0) {
@@ -417,22 +418,22 @@ public final class IssueState {
      */
     void setWriteSb(int f, int r, int sb) {
         writeSb[f][r] = sb;
-        RegisterBits.set(touched[f], r);
+        touched[f].set(r);
         if (sb != 0) {
-            RegisterBits.set(pending[f], r);
+            pending[f].set(r);
         }
     }
 
     /** A late read of register {@code r} of file {@code f} is pending on the read scoreboards {@code sb}. */
     void addReadSb(int f, int r, int sb) {
         readSb[f][r] |= sb;
-        RegisterBits.set(touched[f], r);
-        RegisterBits.set(pending[f], r);
+        touched[f].set(r);
+        pending[f].set(r);
     }
 
     /** The first register from {@code from} on in file {@code f} with something pending, or -1. */
     private int nextPending(int f, int from) {
-        return RegisterBits.next(pending[f], from);
+        return pending[f].nextSetBit(from);
     }
 
     /**
@@ -440,13 +441,13 @@ public final class IssueState {
      * every register with a fixed-latency writer ({@link #writerClass} set) is among them.
      */
     int nextTouched(int f, int from) {
-        return RegisterBits.next(touched[f], from);
+        return touched[f].nextSetBit(from);
     }
 
     /** Drops register {@code r}'s pending bit once nothing is pending on it. */
     private void settle(int f, int r) {
         if (writeSb[f][r] == 0 && readSb[f][r] == 0) {
-            RegisterBits.clear(pending[f], r);
+            pending[f].clear(r);
         }
     }
 }

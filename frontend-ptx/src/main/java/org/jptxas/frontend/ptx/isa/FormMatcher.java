@@ -68,8 +68,9 @@ final class FormMatcher {
         Map<String, Integer> seen = new HashMap<>();
         for (String w : modifierWords) {
             // ptxas lets .sat be written twice; a word several slots of one form take (mma's A and B layouts,
-            // row.row) may be written once per slot
-            if (seen.merge(w, 1, Integer::sum) > Math.max(slotsTaking(w), 1) && !w.equals("sat")) {
+            // row.row) may be written once per slot; once is within any bound, so only a repeated word counts slots
+            int times = seen.merge(w, 1, Integer::sum);
+            if (times > 1 && times > Math.max(slotsTaking(w), 1) && !w.equals("sat")) {
                 return PtxIsa.single("Duplicate ." + w + " modifier");
             }
         }
@@ -77,7 +78,8 @@ final class FormMatcher {
         Map<String, Integer> kept = new HashMap<>();
         List<String> unique = new ArrayList<>();
         for (String w : modifierWords) {
-            if (kept.merge(w, 1, Integer::sum) <= Math.max(slotsTaking(w), 1)) {
+            int times = kept.merge(w, 1, Integer::sum);
+            if (times == 1 || times <= Math.max(slotsTaking(w), 1)) {
                 unique.add(w);
             }
         }

@@ -129,6 +129,9 @@ public final class ModuleInliner {
         while (!work.isEmpty()) {
             for (BasicBlock b : work.poll().body().blocks()) {
                 for (Instr in : b.instrs()) {
+                    if (!namesFunction(in)) {
+                        continue;
+                    }
                     List<String> targets = new ArrayList<>(addressesTaken(in));
                     if (isCall(in)) {
                         targets.add(callee(in));
@@ -201,6 +204,20 @@ public final class ModuleInliner {
         return false;
     }
 
+    /**
+     * Whether a source of {@code in} names a function (a call's target, an address taken): the walks over every
+     * instruction look closer only at those, without making a list per instruction.
+     */
+    private static boolean namesFunction(Instr in) {
+        List<Src> srcs = in.srcs();
+        for (int i = 0; i < srcs.size(); i++) {
+            if (srcs.get(i).value() instanceof Sym sym && sym.kind() == Sym.Kind.FUNCTION) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The functions whose address {@code in} takes ({@code MOV r, 32@lo(f)}). */
     static List<String> addressesTaken(Instr in) {
         List<String> out = new ArrayList<>();
@@ -255,6 +272,9 @@ public final class ModuleInliner {
             done.put(f.name(), result);
             for (BasicBlock b : result.body().blocks()) { // functions it calls or takes the address of, once each
                 for (Instr in : b.instrs()) {
+                    if (!namesFunction(in)) {
+                        continue;
+                    }
                     List<String> reached = new ArrayList<>(addressesTaken(in));
                     if (isCall(in)) {
                         reached.add(callee(in));
