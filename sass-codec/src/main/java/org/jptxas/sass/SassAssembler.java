@@ -214,8 +214,15 @@ public final class SassAssembler {
      * when the tables have no such form.
      */
     public Optional<SassOp> respelled(SassOp op, String skeleton) {
+        return respelled(op, List.of(skeleton.split("\\{}", -1)));
+    }
+
+    /**
+     * {@link #respelled(SassOp, String)} with the skeleton as its literal pieces (one more than the op's operand
+     * lexemes), as a caller that builds them from the form's pieces has them.
+     */
+    public Optional<SassOp> respelled(SassOp op, List<String> pieces) {
         List<Lexeme> operands = SassLexer.lex(SassLexer.normalize(op.text())).lexemes();
-        List<String> pieces = List.of(skeleton.split("\\{}", -1));
         if (pieces.size() != operands.size() + 1) {
             return Optional.empty();
         }

@@ -192,7 +192,7 @@ public final class SassLexer {
     }
 
     /** A register lexeme for {@code R12}, {@code RZ}, {@code UR3}, {@code URZ}, {@code P0}, {@code PT}, ..., else null. */
-    static Lexeme register(String ident) {
+    public static Lexeme register(String ident) {
         switch (ident) {
             case "RZ": return new Lexeme(Lexeme.Type.REG, ident, "R", 255);
             case "URZ": return new Lexeme(Lexeme.Type.REG, ident, "UR", 63);

@@ -51,6 +51,23 @@ public record CodeLine(String label, String text, String assembly, Control contr
         return new CodeLine(label, text, assembly, control, s, ptxLine, op, jumpTable, returnPoint);
     }
 
+    /** Whether the line's text and assembly are its op's text (no relocated operand shown another way). */
+    public boolean printsItsOp() {
+        return text.equals(assembly) && assembly.equals(op.text());
+    }
+
+    /**
+     * The line as the typed instruction {@code other} (another spelling of its operands: its {@code .reuse} form, a
+     * branch to a renamed label), printed from it; only for a line that {@link #printsItsOp}.
+     */
+    public CodeLine withOp(SassOp other) {
+        if (!printsItsOp()) {
+            throw new IllegalStateException("'" + text + "' is printed with a relocated operand");
+        }
+        String t = other.text();
+        return new CodeLine(label, t, t, control, symbol, ptxLine, other, jumpTable, returnPoint);
+    }
+
     public CodeLine withLabel(String l) {
         return new CodeLine(l, text, assembly, control, symbol, ptxLine, op, jumpTable, returnPoint);
     }

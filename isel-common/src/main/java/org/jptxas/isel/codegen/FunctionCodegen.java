@@ -362,8 +362,12 @@ public final class FunctionCodegen {
             }
             return f.kind() == SlotKind.HEX ? (int) op.value(slot) + 1 : 0;
         }
-        String t = ((SassSlot.Literal) op.form().slot(slot)).text();
-        return t.startsWith("R") && !t.equals("RZ") ? 16 : t.startsWith("0x") ? Integer.decode(t) + 1 : 0;
+        // an id the form's bits fix, read as the assembler reads it
+        int gpr = op.slotRegister(slot, SlotKind.GPR);
+        if (gpr >= 0) {
+            return gpr == SlotKind.GPR.zeroValue() ? 0 : 16;
+        }
+        return op.immediateSlot(0) == slot && op.immediate(slot) >= 0 ? (int) op.immediate(slot) + 1 : 0;
     }
 
     static int highestGpr(OriFunction f) {

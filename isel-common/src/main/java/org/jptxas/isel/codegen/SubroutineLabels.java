@@ -2,7 +2,6 @@ package org.jptxas.isel.codegen;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.jptxas.sass.SassOp;
 
 /**
  * A subroutine's code made ready to follow its owner in one section: its block labels get a prefix of their own
@@ -22,17 +21,11 @@ final class SubroutineLabels {
                 label = symbol;
             }
             String target = c.branchTarget();
-            String text = c.text();
-            String assembly = c.assembly();
-            SassOp op = c.op();
             if (target != null && target.startsWith(".L")) {
-                String renamed = rename(target, first, symbol, prefix);
-                String to = "`(" + renamed + ")";
-                text = text.replace("`(" + target + ")", to);
-                assembly = assembly.replace("`(" + target + ")", to);
-                op = op.retargeted(target, renamed);
+                // a branch to a block: its line prints its op (only calls and addresses are relocated)
+                c = c.withOp(c.op().retargeted(target, rename(target, first, symbol, prefix)));
             }
-            out.add(new CodeLine(label, text, assembly, c.control(), c.symbol(), c.ptxLine(), op));
+            out.add(new CodeLine(label, c.text(), c.assembly(), c.control(), c.symbol(), c.ptxLine(), c.op()));
         }
         return out;
     }

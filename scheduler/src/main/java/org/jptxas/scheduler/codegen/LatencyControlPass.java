@@ -164,18 +164,18 @@ public final class LatencyControlPass implements ControlPass {
 
     /**
      * The line with the largest subset of the reuse flags {@code mask} the encoding tables can express (a flag is a
-     * hint: leaving it off is always correct): the form of the line's skeleton with the flags.
+     * hint: leaving it off is always correct): the form of the line's pieces with the flags. A line printed with a
+     * relocated operand ({@code 32@lo(g)}: its text is not its op's) keeps its spelling.
      */
     private static CodeLine withReuse(CodeLine line, ReuseFlags.Slots slots, int mask, Control control,
                                       SassAssembler asm) {
+        if (mask == 0 || !line.printsItsOp()) {
+            return line.withControl(control);
+        }
         for (int m = mask; m != 0; m = nextSubset(m, mask)) {
-            String skeleton = ReuseFlags.withReuse(line.op().form().skeleton(), slots, m);
-            Optional<SassOp> op = asm.respelled(line.op(), skeleton);
+            Optional<SassOp> op = asm.respelled(line.op(), ReuseFlags.reusePieces(line.op().form(), slots, m));
             if (op.isPresent()) {
-                String text = ReuseFlags.withReuse(line.text(), slots, m);
-                String assembly = ReuseFlags.withReuse(line.assembly(), slots, m);
-                return new CodeLine(line.label(), text, assembly, control, line.symbol(), line.ptxLine(), op.get(),
-                        line.jumpTable(), line.returnPoint());
+                return line.withOp(op.get()).withControl(control);
             }
         }
         return line.withControl(control);

@@ -3,6 +3,8 @@ package org.jptxas.scheduler.codegen;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.jptxas.sass.SassForm;
+import org.jptxas.sass.SassOperands;
 import org.jptxas.scheduler.control.ControlWord;
 import org.jptxas.scheduler.latency.LatencyModel;
 import org.jptxas.scheduler.model.RegFile;
@@ -141,56 +143,24 @@ final class ReuseFlags {
     }
 
     /**
-     * {@code text} (an instruction's text, or its form's skeleton with {@code {}} for the operand fields) with
-     * {@code .reuse} after the operands of {@code s}'s slots in {@code mask}.
+     * The pieces of {@code form} (its literal text between slots) with {@code .reuse} after the operands of
+     * {@code s}'s slots in {@code mask}: an operand ends in the piece after its last slot, where its own literal
+     * text after that slot ends ({@link SassOperands.Operand#texts()}).
      */
-    static String withReuse(String text, Slots s, int mask) {
-        if (mask == 0) {
-            return text;
-        }
-        int[] ends = operandEnds(text);
-        StringBuilder sb = new StringBuilder(text);
-        for (int k = 2; k >= 0; k--) {
-            int op = s.operandIndex()[k];
-            if ((mask >> k & 1) != 0 && op != Slots.NONE) {
-                sb.insert(ends[op], ".reuse");
+    static List<String> reusePieces(SassForm form, Slots s, int mask) {
+        List<String> pieces = new ArrayList<>(form.pieces());
+        List<SassOperands.Operand> operands = form.operands().operands();
+        for (int k = 0; k < 3; k++) {
+            int index = s.operandIndex()[k];
+            if ((mask >> k & 1) == 0 || index == Slots.NONE) {
+                continue;
             }
+            SassOperands.Operand o = operands.get(index);
+            int piece = o.slots().get(o.slots().size() - 1) + 1;
+            int end = o.texts().get(o.texts().size() - 1).length();
+            String p = pieces.get(piece);
+            pieces.set(piece, p.substring(0, end) + ".reuse" + p.substring(end));
         }
-        return sb.toString();
-    }
-
-    /** The offset in {@code text} just after the last non-blank character of each operand. */
-    private static int[] operandEnds(String text) {
-        String t = text.stripTrailing();
-        String lead = t.stripLeading();
-        int start = t.length() - lead.length();
-        if (lead.startsWith("@")) {
-            start = t.indexOf(' ', start) + 1;
-            while (t.charAt(start) == ' ') {
-                start++;
-            }
-        }
-        int sp = t.indexOf(' ', start);
-        List<Integer> ends = new ArrayList<>();
-        if (sp < 0) {
-            return new int[0];
-        }
-        int depth = 0;
-        int lastNonBlank = -1;
-        for (int i = sp + 1; i < t.length(); i++) {
-            char ch = t.charAt(i);
-            if (ch == '[' || ch == '{' || ch == '(') {
-                depth++;
-            } else if (ch == ']' || ch == '}' || ch == ')') {
-                depth--;
-            }
-            if (ch == ',' && depth == 0) {
-                ends.add(lastNonBlank + 1);
-            } else if (ch != ' ') {
-                lastNonBlank = i;
-            }
-        }
-        ends.add(lastNonBlank + 1);
-        return ends.stream().mapToInt(Integer::intValue).toArray();
+        return pieces;
     }
 }

@@ -116,7 +116,7 @@ final class SassView {
     private SassReader.Parsed read(SassOp op, SassShape shape) {
         boolean descriptor = descriptorInUr;
         long lo = (long) (descriptor ? DESCRIPTOR_UR : RegFile.UR.zero()) << 32;
-        // the instruction's own text (a relocated operand printed as 0) names it, and gives a texture's widths
+        // the instruction's own text (a relocated operand printed as 0) names it in diagnostics
         SassReader.Parsed p = reader.parse(shape, lo, op.text());
         SimpleInstr in = p.instr();
         boolean global = DESCRIPTOR_USERS.contains(p.mnemonic()) && p.modifiers().contains("E");

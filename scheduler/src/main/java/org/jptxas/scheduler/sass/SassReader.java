@@ -80,8 +80,8 @@ public final class SassReader {
         int dests = destCount(mnemonic, ops);
         List<String> types = typeOrder(parts);
         List<RegRange> slots = new ArrayList<>();
-        TextureOperands.Widths texture = TextureOperands.OPCODES.contains(mnemonic) && name != null
-                ? TextureOperands.of(mnemonic, mods, name) : null;
+        TextureOperands.Widths texture = shape.texture() != null ? TextureOperands.of(mnemonic, mods, shape.texture())
+                : null;
         if (texture != null) {
             dests = 2;
         }

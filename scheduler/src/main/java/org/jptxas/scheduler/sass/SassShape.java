@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jptxas.sass.Lexeme;
 import org.jptxas.sass.SassForm;
+import org.jptxas.sass.SassLexer;
 import org.jptxas.sass.SassOperands;
 import org.jptxas.sass.SassSlot;
 import org.jptxas.sass.SlotKind;
@@ -22,9 +24,20 @@ import org.jptxas.scheduler.model.RegFile;
  * @param numbers  the numbers a {@code DEPBAR} names, in print order (scoreboard, count, listed scoreboards);
  *                 empty for other instructions
  * @param timer    whether an operand is a clock or timer special register ({@code SR_CLOCKLO}, {@code SR_GLOBALTIMER})
+ * @param texture  the operand layout of a texture instruction ({@code TEX}, {@code TLD}, {@code TLD4}, {@code TXQ}),
+ *                 null for other instructions
  */
 public record SassShape(List<String> opcode, Reg guard, boolean guardNegated, List<Operand> operands,
-                        List<Long> numbers, boolean timer) {
+                        List<Long> numbers, boolean timer, Texture texture) {
+
+    /**
+     * What a texture instruction's operands say about its registers (see {@link TextureOperands}).
+     *
+     * @param dimensions    the coordinates its dimension operand names (an array's layer counted; 1 for TXQ)
+     * @param writeMask     the enabled result components (0xf when not printed)
+     * @param uniformHandle whether an operand is a uniform register (the handle is a uniform pair)
+     */
+    public record Texture(int dimensions, int writeMask, boolean uniformHandle) {}
 
     /**
      * A register an operand names.
@@ -80,8 +93,8 @@ public record SassShape(List<String> opcode, Reg guard, boolean guardNegated, Li
             "(?<![\\w.])(UR|UP|R|P|B)(\\d+|Z|T)((?:\\.(?:64|128|reuse|H0|H1|B0|B1|B2|B3|X4|F32|U32|H0_H0|H1_H1))*)");
     private static final Pattern BARE = Pattern.compile("(UR|UP|R|P|B)(\\d+|Z|T)");
     private static final Pattern SIMPLE = Pattern.compile("[-~]?\\|?(UR|UP|R|P|B)(\\d+|Z|T)\\|?");
-    private static final Pattern LEAD = Pattern.compile("[-~]?\\|?");
     private static final Pattern NUMBER = Pattern.compile("0x[0-9a-fA-F]+|\\d+");
+    private static final Pattern HEX = Pattern.compile("-?0x[0-9a-fA-F]{1,16}");
 
     /** The shape of an instruction's text as nvdisasm prints it (without address, {@code ;} and control). */
     public static SassShape of(String line) {
@@ -98,13 +111,18 @@ public record SassShape(List<String> opcode, Reg guard, boolean guardNegated, Li
         String opcodeText = sp < 0 ? text : text.substring(0, sp);
         String rest = sp < 0 ? "" : text.substring(sp + 1);
         List<Operand> operands = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        List<Long> immediates = new ArrayList<>();
         for (String op : splitOperands(rest)) {
             List<Reg> regs = new ArrayList<>(2);
             scan(op, regs);
             boolean bare = BARE.matcher(op).matches();
             operands.add(new Operand(List.copyOf(regs), op.contains("["), op.startsWith("desc["), isPred(op),
                     op.startsWith("!"), startsWithGpr(op), bare, bare || SIMPLE.matcher(op).matches()));
+            names.add(regs.isEmpty() ? op : null);
+            immediates.add(HEX.matcher(op).matches() ? hex(op) : null);
         }
+        String mnemonic = opcodeText.split("\\.")[0];
         List<Long> numbers = List.of();
         if (opcodeText.startsWith("DEPBAR")) {
             numbers = new ArrayList<>();
@@ -114,7 +132,27 @@ public record SassShape(List<String> opcode, Reg guard, boolean guardNegated, Li
             }
         }
         return new SassShape(List.of(opcodeText.split("\\.")), guard, negated, List.copyOf(operands),
-                List.copyOf(numbers), rest.contains("SR_CLOCK") || rest.contains("SR_GLOBALTIMER"));
+                List.copyOf(numbers), rest.contains("SR_CLOCK") || rest.contains("SR_GLOBALTIMER"),
+                TextureOperands.layout(mnemonic, names, immediates, usesUniform(operands)));
+    }
+
+    /** The value of {@code 0x...} or {@code -0x...} (64 bits, two's complement). */
+    private static long hex(String t) {
+        boolean negative = t.startsWith("-");
+        long v = Long.parseUnsignedLong(t.substring(negative ? 3 : 2), 16);
+        return negative ? -v : v;
+    }
+
+    /** Whether an operand names a uniform register. */
+    private static boolean usesUniform(List<Operand> operands) {
+        for (Operand o : operands) {
+            for (Reg r : o.regs()) {
+                if (r.file() == RegFile.UR) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** The registers named in {@code text}, appended to {@code out}. */
@@ -211,8 +249,11 @@ public record SassShape(List<String> opcode, Reg guard, boolean guardNegated, Li
 
     /**
      * The shape of the instruction of form {@code form} with field values {@code values} (unsigned field content per
-     * slot, as {@link org.jptxas.sass.SassOp} and the decoder give them). Registers come from the field values;
-     * only the form's own literal operands (fixed by its bits, table data) are read as text.
+     * slot, as {@link org.jptxas.sass.SassOp} and the decoder give them). Registers and numbers come from the field
+     * values and from the form's literal slots, each read as the assembler reads it ({@link SassLexer#register}:
+     * {@code RZ}, {@code PT}, {@code SB0} fixed by the form's bits); no instruction text is made or read. The
+     * form's literal text around the slots says only where an operand is an address ({@code [}), negated or in
+     * absolute-value bars, and which special register a fieldless operand names.
      */
     public static SassShape of(SassForm form, long[] values) {
         SassOperands layout = form.operands();
@@ -224,12 +265,15 @@ public record SassShape(List<String> opcode, Reg guard, boolean guardNegated, Li
         boolean depbar = form.mnemonic().startsWith("DEPBAR");
         List<Long> numbers = depbar ? new ArrayList<>() : null;
         boolean timer = false;
+        List<String> names = new ArrayList<>();
+        List<Long> immediates = new ArrayList<>();
         StringBuilder run = new StringBuilder();
         for (SassOperands.Operand o : layout.operands()) {
             List<Reg> regs = new ArrayList<>(2);
             boolean memory = false;
             String lead = null; // the literal text before the first field slot
             SlotKind firstKind = null;
+            RegFile literalFile = null; // the file of a register the form fixes, when it is the operand's only slot
             int fields = 0;
             run.setLength(0);
             for (int k = 0; k <= o.slots().size(); k++) {
@@ -238,7 +282,12 @@ public record SassShape(List<String> opcode, Reg guard, boolean guardNegated, Li
                     break;
                 }
                 int s = o.slots().get(k);
+                String after = o.texts().get(k + 1);
                 if (form.slot(s) instanceof SassSlot.Literal lit) {
+                    RegFile file = literal(lit.text(), run, after, regs, numbers);
+                    if (o.slots().size() == 1) {
+                        literalFile = file;
+                    }
                     run.append(lit.text());
                     continue;
                 }
@@ -249,10 +298,9 @@ public record SassShape(List<String> opcode, Reg guard, boolean guardNegated, Li
                     firstKind = f.kind();
                 }
                 memory |= run.indexOf("[") >= 0;
-                timer |= literals(run, numbers, regs);
+                timer |= namesTimer(run);
                 RegFile file = fileOf(f.kind());
                 if (file != null) {
-                    String after = o.texts().get(k + 1);
                     String suffix = suffix(after);
                     int reg = (int) values[s];
                     boolean zero = reg == file.zero() && f.kind() != SlotKind.BAR;
@@ -264,53 +312,118 @@ public record SassShape(List<String> opcode, Reg guard, boolean guardNegated, Li
                 run.setLength(0);
             }
             memory |= run.indexOf("[") >= 0;
-            timer |= literals(run, numbers, regs);
+            timer |= namesTimer(run);
             String whole = lead == null ? run.toString() : lead;
-            boolean predicate;
+            RegFile file = fields == 0 ? literalFile : fileOf(firstKind);
+            boolean predicate = false;
             boolean leadingGpr;
-            boolean bare;
-            boolean simple;
-            if (fields == 0) {
-                predicate = isPred(whole);
+            boolean bare = false;
+            boolean simple = false;
+            if (fields == 0 && literalFile == null) {
                 leadingGpr = startsWithGpr(whole);
-                bare = BARE.matcher(whole).matches();
-                simple = bare || SIMPLE.matcher(whole).matches();
             } else {
-                boolean register = o.slots().size() == 1 && fileOf(firstKind) != null && regs.size() == 1;
+                String before = o.texts().get(0);
+                String first = fields == 0 ? before : lead;
+                boolean register = o.slots().size() == 1 && file != null && regs.size() == 1;
                 String after = o.texts().get(1);
-                bare = register && lead.isEmpty() && after.isEmpty();
-                simple = register && LEAD.matcher(lead).matches() && (after.isEmpty() || after.equals("|"));
-                predicate = fields == 1 && o.slots().size() == 1
-                        && (firstKind == SlotKind.PRED || firstKind == SlotKind.UPRED)
-                        && (lead.isEmpty() || lead.equals("!")) && o.texts().get(1).isEmpty();
-                int m = marks(lead);
-                leadingGpr = m < lead.length() ? lead.startsWith("R", m) : firstKind == SlotKind.GPR;
+                bare = register && first.isEmpty() && after.isEmpty();
+                simple = register && isMarks(first) && (after.isEmpty() || after.equals("|"));
+                predicate = fields <= 1 && o.slots().size() == 1 && (file == RegFile.P || file == RegFile.UP)
+                        && (first.isEmpty() || first.equals("!")) && after.isEmpty();
+                int m = marks(first);
+                leadingGpr = m < first.length() ? first.startsWith("R", m) : file == RegFile.R;
             }
-            String first = lead == null ? run.toString() : lead;
-            operands.add(new Operand(List.copyOf(regs), memory, first.startsWith("desc["), predicate,
-                    first.startsWith("!"), leadingGpr, bare, simple));
+            operands.add(new Operand(List.copyOf(regs), memory, whole.startsWith("desc["), predicate,
+                    whole.startsWith("!"), leadingGpr, bare, simple));
+            names.add(fields == 0 && regs.isEmpty() ? whole : null);
+            immediates.add(immediate(form, o, values));
         }
         return new SassShape(List.of(form.mnemonic().split("\\.")), guard, layout.guardNegated(),
-                List.copyOf(operands), depbar ? List.copyOf(numbers) : List.of(), timer);
+                List.copyOf(operands), depbar ? List.copyOf(numbers) : List.of(), timer,
+                TextureOperands.layout(form.mnemonic().split("\\.")[0], names, immediates, usesUniform(operands)));
     }
 
     /**
-     * Registers and numbers in a run of literal operand text (a form's fixed operands: {@code RZ}, {@code SB0},
-     * {@code {2,1}}), numbers only when {@code numbers} is not null; whether it names a clock or timer.
+     * Reads a literal slot of text {@code text} (a register or number the form's bits fix), which follows the
+     * operand text {@code before} and precedes {@code after}: a register goes to {@code regs} (as the listing reader
+     * counts it: not after a {@code .}), a number (or a scoreboard's) to {@code numbers} when not null. Returns the
+     * register's file, or null.
      */
-    private static boolean literals(CharSequence run, List<Long> numbers, List<Reg> regs) {
+    private static RegFile literal(String text, CharSequence before, String after, List<Reg> regs, List<Long> numbers) {
+        Lexeme r = SassLexer.register(text);
+        boolean afterDot = before.length() > 0 && before.charAt(before.length() - 1) == '.';
+        RegFile file = r == null || afterDot ? null : fileOfPrefix(r.prefix());
+        if (file != null) {
+            int number = (int) r.number();
+            boolean zero = text.endsWith("Z") || text.endsWith("T");
+            if (!(zero && file.zero() < 0)) {
+                String suffix = suffix(after);
+                boolean base = suffix.isEmpty() && !text.endsWith("Z") && before.length() > 0
+                        && before.charAt(before.length() - 1) == '[';
+                regs.add(new Reg(file, zero ? file.zero() : number, width(suffix), base));
+            }
+        }
+        if (numbers != null) {
+            if (r != null) {
+                if (!text.endsWith("Z") && !text.endsWith("T")) {
+                    numbers.add(r.number());
+                }
+            } else if (text.startsWith("0x")) {
+                numbers.add(hex(text));
+            } else if (!text.isEmpty() && Character.isDigit(text.charAt(0))) {
+                numbers.add(Long.parseLong(text));
+            }
+        }
+        return file;
+    }
+
+    /** The value an operand that is one hexadecimal number prints (a field, or fixed by the form), else null. */
+    private static Long immediate(SassForm form, SassOperands.Operand o, long[] values) {
+        if (o.slots().size() != 1 || !o.texts().get(0).isEmpty() || !o.texts().get(1).isEmpty()) {
+            return null;
+        }
+        int s = o.slots().get(0);
+        if (form.slot(s) instanceof SassSlot.Field f) {
+            return switch (f.kind()) {
+                case HEX -> values[s] << f.shift();
+                case SHEX -> {
+                    int w = f.field().width();
+                    yield (w >= 64 ? values[s] : values[s] << (64 - w) >> (64 - w)) << f.shift();
+                }
+                default -> null;
+            };
+        }
+        String t = ((SassSlot.Literal) form.slot(s)).text();
+        return t.startsWith("0x") || t.startsWith("-0x") ? hex(t) : null;
+    }
+
+    /** {@code [-~]?\|?}: the marks a plain register operand may start with. */
+    private static boolean isMarks(String lead) {
+        int k = !lead.isEmpty() && (lead.charAt(0) == '-' || lead.charAt(0) == '~') ? 1 : 0;
+        if (k < lead.length() && lead.charAt(k) == '|') {
+            k++;
+        }
+        return k == lead.length();
+    }
+
+    /** Whether literal operand text names a clock or timer special register. */
+    private static boolean namesTimer(CharSequence run) {
         if (run.length() == 0) {
             return false;
         }
         String text = run.toString();
-        scan(text, regs);
-        if (numbers != null) {
-            Matcher m = NUMBER.matcher(text);
-            while (m.find()) {
-                numbers.add(Long.decode(m.group()));
-            }
-        }
         return text.contains("SR_CLOCK") || text.contains("SR_GLOBALTIMER");
+    }
+
+    private static RegFile fileOfPrefix(String prefix) {
+        return switch (prefix) {
+            case "R" -> RegFile.R;
+            case "UR" -> RegFile.UR;
+            case "P" -> RegFile.P;
+            case "UP" -> RegFile.UP;
+            case "B" -> RegFile.B;
+            default -> null;
+        };
     }
 
     private static Reg guardOf(SassSlot slot, long value) {

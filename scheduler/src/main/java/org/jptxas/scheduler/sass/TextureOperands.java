@@ -1,5 +1,6 @@
 package org.jptxas.scheduler.sass;
 
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -18,35 +19,60 @@ final class TextureOperands {
 
     static final Set<String> OPCODES = Set.of("TEX", "TLD", "TLD4", "TXQ");
 
-    /** Widths of operands 0..3 (Rd2, Rd, Ra, Rb) and of a uniform handle, from the instruction's text. */
+    /** Widths of operands 0..3 (Rd2, Rd, Ra, Rb) and of a uniform handle. */
     record Widths(int[] gpr, int uniform) {}
 
-    static Widths of(String mnemonic, Set<String> mods, String text) {
-        String[] ops = text.substring(text.indexOf(' ') + 1).replace(";", "").split(",");
+    /**
+     * The layout of a texture instruction's operands, from what each operand is: {@code names[k]} the text of an
+     * operand without fields or registers (the dimension, {@code 2D}, {@code ARRAY_CUBE}: the form's own literal), or
+     * null; {@code immediates[k]} the value of an operand that is one hexadecimal number, or null. Null for other
+     * mnemonics.
+     */
+    static SassShape.Texture layout(String mnemonic, List<String> names, List<Long> immediates, boolean uniform) {
+        if (!OPCODES.contains(mnemonic)) {
+            return null;
+        }
+        int n = names.size();
         int dims = 2;
         int mask = 0xf;
-        boolean uniform = false;
-        for (int k = 0; k < ops.length; k++) {
-            String t = ops[k].strip();
-            if (t.startsWith("UR")) {
-                uniform = true;
-            }
-            if (t.matches("(ARRAY_)?([123]D|CUBE)")) {
-                dims = t.contains("CUBE") ? 3 : t.charAt(t.length() - 2) - '0';
-                dims += t.startsWith("ARRAY_") ? 1 : 0;
-                if (k + 1 < ops.length && ops[k + 1].strip().startsWith("0x")) {
-                    mask = Integer.decode(ops[k + 1].strip()) & 0xf;
+        for (int k = 0; k < n; k++) {
+            int d = dimensions(names.get(k));
+            if (d > 0) {
+                dims = d;
+                if (k + 1 < n && immediates.get(k + 1) != null) {
+                    mask = (int) (immediates.get(k + 1) & 0xf);
                 }
             }
         }
         if (mnemonic.equals("TXQ")) {
             // Rd2, Rd, Ra, query, then the handle (two operands) and the mask when not 0xf
             dims = 1;
-            mask = ops.length == 7 ? Integer.decode(ops[6].strip()) & 0xf : 0xf;
+            mask = n == 7 && immediates.get(6) != null ? (int) (immediates.get(6) & 0xf) : 0xf;
         }
-        int n = Integer.bitCount(mask);
+        return new SassShape.Texture(dims, mask, uniform);
+    }
+
+    /** The coordinates a dimension operand ({@code 1D} … {@code 3D}, {@code CUBE}, {@code ARRAY_} any) names, or 0. */
+    private static int dimensions(String name) {
+        if (name == null) {
+            return 0;
+        }
+        boolean array = name.startsWith("ARRAY_");
+        int d = switch (array ? name.substring("ARRAY_".length()) : name) {
+            case "1D" -> 1;
+            case "2D" -> 2;
+            case "3D", "CUBE" -> 3;
+            default -> 0;
+        };
+        return d == 0 ? 0 : d + (array ? 1 : 0);
+    }
+
+    static Widths of(String mnemonic, Set<String> mods, SassShape.Texture layout) {
+        int n = Integer.bitCount(layout.writeMask());
         int level = mods.contains("LL") || mods.contains("LB") ? 1 : 0;
+        int dims = layout.dimensions();
         int total = dims + level;
+        boolean uniform = layout.uniformHandle();
         int ra = uniform ? dims : total == 2 ? 1 : Math.min(2, total);
         int rb = uniform ? level : Math.max(1, total - ra);
         return new Widths(new int[] {Math.max(1, n - 2), Math.min(2, n), ra, rb}, 2);

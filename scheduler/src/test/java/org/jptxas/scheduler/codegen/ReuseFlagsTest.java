@@ -28,6 +28,8 @@ import org.jptxas.testing.kernels.KernelSuite;
 import org.jptxas.testing.gate.Figures;
 import org.jptxas.testing.gate.Gate;
 import org.junit.jupiter.api.Test;
+import org.jptxas.sass.SassAssembler;
+import org.jptxas.sass.SassOp;
 import org.jptxas.spi.TestTargets;
 
 class ReuseFlagsTest {
@@ -39,8 +41,11 @@ class ReuseFlagsTest {
         return slots(text).gpr();
     }
 
+    /** The skeleton of {@code text}'s sm_80 form with {@code .reuse} after the operands of the slots in {@code mask}. */
     private static String withReuse(String text, int mask) {
-        return ReuseFlags.withReuse(text, slots(text), mask);
+        SassOp op = new SassAssembler(TestTargets.of("sm_80").isa()).select(text, 0, null);
+        ReuseFlags.Slots slots = ReuseFlags.slots(SassShape.of(op.form(), op.values()));
+        return String.join("{}", ReuseFlags.reusePieces(op.form(), slots, mask));
     }
 
     @Test
@@ -56,11 +61,11 @@ class ReuseFlagsTest {
 
     @Test
     void flagsGoRightAfterTheirOperandsAndNothingElseMoves() {
-        assertEquals("FSETP.NEU.FTZ.AND P2, PT, |R8|.reuse, +INF , PT",
+        assertEquals("FSETP.NEU.FTZ.AND {}, {}, |{}|.reuse, {}, {}",
                 withReuse("FSETP.NEU.FTZ.AND P2, PT, |R8|, +INF , PT", 1));
-        assertEquals("@!P1 FFMA R0, -R2.reuse, R3, R4.reuse", withReuse("@!P1 FFMA R0, -R2, R3, R4", 0b101));
-        assertEquals("MOV R1, R2.reuse", withReuse("MOV R1, R2", 0b010));
-        assertEquals("MOV R1, R2", withReuse("MOV R1, R2", 0));
+        assertEquals("@!{} FFMA {}, -{}.reuse, {}, {}.reuse", withReuse("@!P1 FFMA R0, -R2, R3, R4", 0b101));
+        assertEquals("MOV {}, {}.reuse", withReuse("MOV R1, R2", 0b010));
+        assertEquals("MOV {}, {}", withReuse("MOV R1, R2", 0));
     }
 
     @Test
