@@ -74,7 +74,6 @@ class SassDecoderGapWordsTest {
     @ParameterizedTest(name = "{0} {3}")
     @CsvSource(delimiter = '|', textBlock = """
             sm_75 | 000004060600738c | 001fe4000000c0ff | ATOMS.ADD R0, [R6.X16+0x4], R6
-            sm_75 | 000000060605738c | 000fe8000000c2ff | ATOMS.ADD.S32 R5, [R6.X16], R6
             sm_75 | 000004000005738c | 001e24000000c205 | ATOMS.ADD.S32 R5, [R0.X16+0x4], R0
             """)
     void decodesWithHiddenBits(String sm, String lo, String hi, String text) {
