@@ -9,7 +9,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Words the decoder once read as UNKNOWN, each with nvdisasm 12.5's text: ptxas 13's own words from the probe kernels
- * {@code sat_add_forms.ptx} and {@code decoder_gaps*.ptx} (the forms {@code probe add} learned from them, their slots
+ * {@code sat_add_forms.ptx}, {@code decoder_gaps*.ptx} and {@code form_faults*.ptx} (the forms {@code probe add} learned from them, their slots
  * corrected by {@code table-rules}), and words with other field values (nvdisasm raw mode), which only fields at the
  * right bits read. Each decodes to nvdisasm's text and the text assembles back to the word (control bits aside).
  */
@@ -40,6 +40,20 @@ class SassDecoderGapWordsTest {
             sm_90 | 1000000000097308 | 000e620000002500 | MUFU.TANH.F16 R9, R0.H1
             sm_86 | 3000000404047240 | 008fe20003a00800 | HMNMX2.BF16_V2 R4, R4.H0_H0, R4.H1_H1, PT
             sm_90 | 3000000404047240 | 008fe20003a00800 | HMNMX2.BF16_V2 R4, R4.H0_H0, R4.H1_H1, PT
+            sm_86 | 2000000500007240 | 004fc60007a20800 | HMNMX2.BF16_V2.NAN R0, R0.H0_H0, R5.H0_H0, !PT
+            sm_89 | 6000000500007240 | 004fc60007a60a00 | 'HMNMX2.BF16_V2.NAN.XORSIGN R0, |R0|.H0_H0, |R5|.H0_H0, !PT'
+            sm_90 | 2000000500007240 | 004fca0003a20800 | HMNMX2.BF16_V2.NAN R0, R0.H0_H0, R5.H0_H0, PT
+            sm_86 | ffe00000ff077419 | 004fca0000010202 | SHF.L.U64.HI R7, RZ, R2, 0xffe00000
+            sm_86 | 7fe00000ff077419 | 004fca0000010202 | SHF.L.U64.HI R7, RZ, R2, 0x7fe00000
+            sm_90 | 0000007f00077906 | 000ea20000202000 | I2F.BF16.U32 R7, 0x7f
+            sm_90 | 0001234500057906 | 000ea20000202000 | I2F.BF16.U32 R5, 0x12345
+            sm_86 | 3fc0000000057908 | 000fe20000002400 | MUFU.TANH R5, 1.5
+            sm_89 | 3f80000000057908 | 000fe20000002000 | MUFU.SQRT R5, 1
+            sm_86 | 7fffffff00057912 | 000fe20000301400 | I2F.S64 R5, 0x7fffffff
+            sm_89 | c000000000057912 | 000fe20000300800 | I2F.F16.U64 R5, 0xc0000000
+            sm_90 | 7fe0000000057912 | 000fe20000302000 | I2F.BF16.U64 R5, 0x7fe00000
+            sm_86 | 7ff0000000057911 | 000fe20000300000 | F2I.U8.F64 R5, +INF
+            sm_90 | 3ff0000000057911 | 000fe20000300000 | F2I.U8.F64 R5, 1
             """)
     void decodesToNvdisasmTextAndAssemblesBack(String sm, String lo, String hi, String text) {
         SassIsa isa = TestTargets.of(sm).isa();
@@ -50,5 +64,26 @@ class SassDecoderGapWordsTest {
         long[] back = new SassAssembler(isa).assemble(text, k.control(), 0, null);
         long opex = ~(Control.HI_MASK | Control.OPEX_MASK);
         assertEquals(SassIsa.hex128(l, h & opex), SassIsa.hex128(back[0], back[1] & opex));
+    }
+
+    /**
+     * Words whose bits [71:64] nvdisasm prints nothing for: ptxas 13 writes URZ there in sm_75's ATOMS.ADD{.S32}
+     * [R.X16{+off}] (atom.shared.add), the assembler keeps writing zero. Each decodes to nvdisasm's text; the text
+     * assembles back to the word with [71:64] zero.
+     */
+    @ParameterizedTest(name = "{0} {3}")
+    @CsvSource(delimiter = '|', textBlock = """
+            sm_75 | 000004060600738c | 001fe4000000c0ff | ATOMS.ADD R0, [R6.X16+0x4], R6
+            sm_75 | 000004000005738c | 001e24000000c205 | ATOMS.ADD.S32 R5, [R0.X16+0x4], R0
+            """)
+    void decodesWithHiddenBits(String sm, String lo, String hi, String text) {
+        SassIsa isa = TestTargets.of(sm).isa();
+        long l = Long.parseUnsignedLong(lo, 16);
+        long h = Long.parseUnsignedLong(hi, 16);
+        SassInstruction.Known k = assertInstanceOf(SassInstruction.Known.class, isa.decode(l, h));
+        assertEquals(text, SassPrinter.text(k, 0, null));
+        long[] back = new SassAssembler(isa).assemble(text, k.control(), 0, null);
+        long opex = ~(Control.HI_MASK | Control.OPEX_MASK);
+        assertEquals(SassIsa.hex128(l, h & opex & ~0xffL), SassIsa.hex128(back[0], back[1] & opex));
     }
 }

@@ -28,6 +28,8 @@ final class FormKernels {
     static final int GRID = 2;
     /** Bytes of one thread's memory slot (the largest access is 16 bytes). */
     static final int SLOT = 16;
+    /** The address an immediate cvta converts: above 4 GiB, so a truncation to 32 bits would show. */
+    static final long IMMEDIATE_GLOBAL_ADDRESS = 0x1_2345_6780L;
 
     /** The case cannot be set up by this harness (said why); it is counted apart, never silently dropped. */
     static final class Unrenderable extends Exception {
@@ -841,6 +843,10 @@ final class FormKernels {
             if (!wide) {
                 throw new Unrenderable("cvta with 32-bit addresses (a 64-bit module's generic addresses do not fit)");
             }
+            if (c.operands().get(1).shape() == Shape.IMMEDIATE) {
+                immediateCvta(s);
+                return;
+            }
             prepareSlot(new Address(s, Base.REG64, 0, false), false);
             reg("b64", "%o0, %o1");
             String where = s.equals("shared::cta") ? "shared" : s;
@@ -862,9 +868,6 @@ final class FormKernels {
                 }
             }
             guard();
-            if (c.operands().get(1).shape() == Shape.IMMEDIATE) {
-                throw new Unrenderable("cvta of an immediate address");
-            }
             line(instruction(List.of("%o0", "%o1")));
             reg("b64", "%v");
             if (c.predicated()) {
@@ -879,6 +882,21 @@ final class FormKernels {
             }
             line("ld" + (to ? "." + where : "") + ".b64 %v, [%o0];");
             store("loaded through the result", "%v", PtxType.B64);
+        }
+
+        /**
+         * cvta of an immediate global address: nothing is loaded through it (no memory is there), the converted address
+         * itself is compared. Global addresses are generic ones, so both directions keep the value. A shared or local
+         * window's start is the machine's own, not a value PTX defines: those stay unrendered.
+         */
+        void immediateCvta(String space) throws Unrenderable {
+            if (!space.equals("global")) {
+                throw new Unrenderable("cvta of an immediate address of " + space);
+            }
+            reg("b64", "%o0");
+            guard();
+            line(instruction(List.of("%o0", FormKernels.immediate(PtxType.U64, IMMEDIATE_GLOBAL_ADDRESS))));
+            store("converted address", "%o0", PtxType.B64);
         }
 
         /** isspacep: asks about generic addresses of global, shared and local memory, by thread. */

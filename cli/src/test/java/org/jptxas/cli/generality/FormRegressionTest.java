@@ -282,7 +282,10 @@ class FormRegressionTest {
             new String[] {"sm_80", "ld.param::func.b32 r, [sym]", "ld.param::func of a call's return value was refused"
                 + " (the front end lowered only the plain .param spelling)"},
             new String[] {"sm_80", "st.param::func.b64 [sym], r", "the same, st.param::func of a call's argument"},
-            new String[] {"sm_80", "ld.param::func.b128 r, [sym]", "the same, 16 bytes"});
+            new String[] {"sm_80", "ld.param::func.b128 r, [sym]", "the same, 16 bytes"},
+            new String[] {"sm_80", "cvta.global.u64 r, i", "the harness left cvta of an immediate address unrendered"
+                + " (it loaded through the result); the converted address is compared now"},
+            new String[] {"sm_90", "cvta.to.global.u64 r, i", "the same, cvta.to"});
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixed")
