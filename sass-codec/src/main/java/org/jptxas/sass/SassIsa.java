@@ -65,8 +65,10 @@ public final class SassIsa {
         for (SassFormData d : data) {
             (d.decodeOnly() ? readOnly : all).add(TableFormReader.form(d));
         }
-        // decode-only forms get no zero-offset variants: those would be forms the assembler writes
         all = new ArrayList<>(ZeroOffsetForms.withUnprintedZeroOffsets(all));
+        // decode-only forms get decode-only zero-offset twins: without them the learned form's twin, more specific,
+        // reads an RZ-based address with a zero second offset ([RZ+-0x4384a], [R248.64] for [-0x4384a], [R248.64])
+        readOnly = ZeroOffsetForms.withUnprintedZeroOffsets(readOnly);
         all.addAll(readOnly);
         Map<String, List<SassForm>> readOnlySkel = new HashMap<>();
         for (SassForm f : readOnly) {

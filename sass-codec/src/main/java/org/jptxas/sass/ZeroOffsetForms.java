@@ -25,7 +25,7 @@ final class ZeroOffsetForms {
 
     /**
      * {@code forms} and, for each form printing address offsets after a register, its twins with one or more of those
-     * offsets fixed at zero and unprinted (those no form already has).
+     * offsets fixed at zero and unprinted (those no form already has). A twin is decode-only when its form is.
      */
     static List<SassForm> withUnprintedZeroOffsets(List<SassForm> forms) {
         Set<String> have = new HashSet<>();
@@ -97,7 +97,7 @@ final class ZeroOffsetForms {
                 long[] rz = new long[2];
                 reg.field().insert(SlotKind.GPR.zeroValue(), rz);
                 return new SassForm(f.key, f.mnemonic, pieces, slots, f.maskLo | m[0], f.maskHi | m[1],
-                        f.bitsLo | rz[0], f.bitsHi | rz[1], f.exclusions());
+                        f.bitsLo | rz[0], f.bitsHi | rz[1], f.exclusions(), f.decodeOnly);
             }
         }
         return null;
@@ -141,7 +141,7 @@ final class ZeroOffsetForms {
                 slots.set(i, new SassSlot.Literal("RZ"));
                 long[] o = off.field().mask();
                 return new SassForm(f.key, f.mnemonic, List.of(f.pieces), slots, f.maskLo | o[0], f.maskHi | o[1],
-                        f.bitsLo, f.bitsHi, f.exclusions());
+                        f.bitsLo, f.bitsHi, f.exclusions(), f.decodeOnly);
             }
         }
         return null;
@@ -176,7 +176,7 @@ final class ZeroOffsetForms {
         List<SassSlot> slots = new ArrayList<>(List.of(f.slots));
         long[] m = ((SassSlot.Field) slots.remove(i)).field().mask();
         return new SassForm(f.key, f.mnemonic, pieces, slots, f.maskLo | m[0], f.maskHi | m[1], f.bitsLo, f.bitsHi,
-                exclusions);
+                exclusions, f.decodeOnly);
     }
 
     private static String identity(SassForm f) {
