@@ -36,17 +36,25 @@ final class UnitCompilation {
         List<List<FunctionCodegen.Staged>> staged = new ArrayList<>(java.util.Collections.nCopies(n, null));
         CompiledFunction[] compiled = new CompiledFunction[n];
         Throwable[] failed = new Throwable[n];
-        each(n, failed, u -> staged.set(u, codegen.optimized(units.get(u))));
-        int reached = firstFailure(failed, n);
-        for (int u = 0; u < reached; u++) {
-            try {
-                codegen.withAddresses(staged.get(u));
-            } catch (CompilationException | RuntimeException | Error e) {
-                failed[u] = e;
-                reached = u;
+        // one pool for both parallel steps, none for a serial compilation
+        ForkJoinPool pool = threads > 1 ? new ForkJoinPool(threads) : null;
+        try {
+            each(pool, n, failed, u -> staged.set(u, codegen.optimized(units.get(u))));
+            int reached = firstFailure(failed, n);
+            for (int u = 0; u < reached; u++) {
+                try {
+                    codegen.withAddresses(staged.get(u));
+                } catch (CompilationException | RuntimeException | Error e) {
+                    failed[u] = e;
+                    reached = u;
+                }
+            }
+            each(pool, reached, failed, u -> compiled[u] = codegen.finished(units.get(u), staged.get(u)));
+        } finally {
+            if (pool != null) {
+                pool.shutdown();
             }
         }
-        each(reached, failed, u -> compiled[u] = codegen.finished(units.get(u), staged.get(u)));
         int first = firstFailure(failed, n);
         if (first < n) {
             rethrow(failed[first]);
@@ -54,20 +62,15 @@ final class UnitCompilation {
         return List.of(compiled);
     }
 
-    /** Runs {@code step} on units {@code 0 .. count-1}, on {@link #threads} threads, each failure kept by unit. */
-    private void each(int count, Throwable[] failed, Step step) {
-        if (threads <= 1 || count <= 1) {
+    /** Runs {@code step} on units {@code 0 .. count-1}, in {@code pool} (serially without one), failures by unit. */
+    private static void each(ForkJoinPool pool, int count, Throwable[] failed, Step step) {
+        if (pool == null || count <= 1) {
             for (int u = 0; u < count; u++) {
                 attempt(step, u, failed);
             }
             return;
         }
-        ForkJoinPool pool = new ForkJoinPool(Math.min(threads, count));
-        try {
-            pool.submit(() -> IntStream.range(0, count).parallel().forEach(u -> attempt(step, u, failed))).join();
-        } finally {
-            pool.shutdown();
-        }
+        pool.submit(() -> IntStream.range(0, count).parallel().forEach(u -> attempt(step, u, failed))).join();
     }
 
     private static void attempt(Step step, int unit, Throwable[] failed) {
