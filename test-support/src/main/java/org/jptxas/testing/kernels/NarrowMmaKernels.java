@@ -27,28 +27,8 @@ final class NarrowMmaKernels {
                 .minSm(80).grid(1).block(32)
                 .in("a", a).in("bt", bt).in("au", au).in("but", but).in("c0", c0).in("cs0", cs0)
                 .out("c", Elem.I32, 128).out("cu", Elem.I32, 128).out("cs", Elem.I32, 128)
-                .reference(io -> {
-                    int[] c = io.i32("c"), cu = io.i32("cu"), cs = io.i32("cs");
-                    for (int i = 0; i < 16; i++) {
-                        for (int j = 0; j < 8; j++) {
-                            int s = c0[8 * i + j], su = c0[8 * i + j];
-                            long sat = cs0[8 * i + j];
-                            for (int step = 0; step < 4; step++) {
-                                long part = 0;
-                                for (int k = 32 * step; k < 32 * step + 32; k++) {
-                                    int p = signedNibble(a, 16 * i, k) * signedNibble(bt, 16 * j, k);
-                                    s += p;
-                                    part += p;
-                                    su += (signedNibble(au, 16 * i, k) & 0xf) * (signedNibble(but, 16 * j, k) & 0xf);
-                                }
-                                sat = Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, sat + part));
-                            }
-                            c[8 * i + j] = s;
-                            cu[8 * i + j] = su;
-                            cs[8 * i + j] = (int) sat;
-                        }
-                    }
-                });
+                .reference(io -> TensorKernels.integerGemm(io, a, bt, au, but, c0, cs0, 32, 0xf,
+                        NarrowMmaKernels::signedNibble));
     }
 
     /** Nibble {@code k} of the row of packed nibbles that starts at word {@code row}, sign-extended. */

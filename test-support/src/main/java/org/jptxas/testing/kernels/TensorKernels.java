@@ -129,27 +129,41 @@ final class TensorKernels {
                 .minSm(80).grid(1).block(32)
                 .in("a", a).in("bt", bt).in("au", au).in("but", but).in("c0", c0).in("cs0", cs0)
                 .out("c", Elem.I32, 128).out("cu", Elem.I32, 128).out("cs", Elem.I32, 128)
-                .reference(io -> {
-                    int[] c = io.i32("c"), cu = io.i32("cu"), cs = io.i32("cs");
-                    for (int i = 0; i < 16; i++) {
-                        for (int j = 0; j < 8; j++) {
-                            int s = c0[8 * i + j], su = c0[8 * i + j];
-                            long sat = cs0[8 * i + j];
-                            for (int step = 0; step < 4; step++) {
-                                long part = 0;
-                                for (int k = 16 * step; k < 16 * step + 16; k++) {
-                                    s += signedByte(a, 16 * i, k) * signedByte(bt, 16 * j, k);
-                                    su += (signedByte(au, 16 * i, k) & 0xff) * (signedByte(but, 16 * j, k) & 0xff);
-                                    part += signedByte(a, 16 * i, k) * signedByte(bt, 16 * j, k);
-                                }
-                                sat = Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, sat + part));
-                            }
-                            c[8 * i + j] = s;
-                            cu[8 * i + j] = su;
-                            cs[8 * i + j] = (int) sat;
-                        }
+                .reference(io -> integerGemm(io, a, bt, au, but, c0, cs0, 16, 0xff, TensorKernels::signedByte));
+    }
+
+    /** Element {@code k}, sign-extended, of the packed row that starts at word {@code row}. */
+    interface PackedElement {
+        int at(int[] words, int row, int k);
+    }
+
+    /**
+     * The reference of the integer m16n8 GEMMs (s8/u8, s4/u4): {@code c} and {@code cu} are C0 + A B over four
+     * k-steps of {@code kStep} elements, signed and unsigned ({@code unsignedMask} keeps an element's bits);
+     * {@code cs} starts from {@code cs0} and saturates to s32 after each k-step (.satfinite).
+     */
+    static void integerGemm(Io io, int[] a, int[] bt, int[] au, int[] but, int[] c0, int[] cs0, int kStep,
+                            int unsignedMask, PackedElement element) {
+        int[] c = io.i32("c"), cu = io.i32("cu"), cs = io.i32("cs");
+        for (int i = 0; i < 16; i++) {
+            for (int j = 0; j < 8; j++) {
+                int s = c0[8 * i + j], su = c0[8 * i + j];
+                long sat = cs0[8 * i + j];
+                for (int step = 0; step < 4; step++) {
+                    long part = 0;
+                    for (int k = kStep * step; k < kStep * step + kStep; k++) {
+                        int p = element.at(a, 16 * i, k) * element.at(bt, 16 * j, k);
+                        s += p;
+                        part += p;
+                        su += (element.at(au, 16 * i, k) & unsignedMask) * (element.at(but, 16 * j, k) & unsignedMask);
                     }
-                });
+                    sat = Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, sat + part));
+                }
+                c[8 * i + j] = s;
+                cu[8 * i + j] = su;
+                cs[8 * i + j] = (int) sat;
+            }
+        }
     }
 
     /**
