@@ -193,8 +193,8 @@ public final class Instr {
         if (isIndirectBranch()) {
             return null;
         }
-        for (Src s : srcs) {
-            if (s.value() instanceof BlockLabel l) {
+        for (int i = 0; i < srcs.size(); i++) { // indexed: C1 allocates a for-each's iterator
+            if (srcs.get(i).value() instanceof BlockLabel l) {
                 return l;
             }
         }

@@ -1,7 +1,6 @@
 package org.jptxas.ori.opt;
 
 import java.util.List;
-import java.util.Set;
 import org.jptxas.ori.analysis.SingleDefs;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BasicBlock;
@@ -10,6 +9,7 @@ import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.opcode.OpcodeSet;
 
 /**
  * Address-mode folding: a memory instruction whose address base is {@code x + constant} reads {@code [x+offset]}
@@ -20,10 +20,10 @@ import org.jptxas.ori.ir.Src;
  * backend encodes the offset form (ptxas's {@code RED.E.ADD [R2.64+0x4]} for a field of a counters struct).
  */
 public final class AddressModeFolding implements Pass {
-    private static final Set<String> MEMORY = Set.of("LDG", "STG", "LDS", "STS", "LDL", "STL", "LD", "ST");
+    private static final OpcodeSet MEMORY = OpcodeSet.of("LDG", "STG", "LDS", "STS", "LDL", "STL", "LD", "ST");
     /** Atomics and reductions: folded only where the backend says the offset form encodes (RED [R2.64+0x4]). */
-    private static final Set<String> ATOMIC = Set.of("RED", "ATOMG", "ATOM", "ATOMS");
-    private static final Set<String> ABSOLUTE_OK = Set.of("LDS", "STS");
+    private static final OpcodeSet ATOMIC = OpcodeSet.of("RED", "ATOMG", "ATOM", "ATOMS");
+    private static final OpcodeSet ABSOLUTE_OK = OpcodeSet.of("LDS", "STS");
     static final long MIN_OFFSET = -(1L << 23);
     static final long MAX_OFFSET = (1L << 23) - 1;
 
@@ -38,8 +38,8 @@ public final class AddressModeFolding implements Pass {
         boolean changed = false;
         for (BasicBlock b : body.blocks()) {
             for (Instr in : b.instrs()) {
-                boolean atomic = ATOMIC.contains(in.op().name());
-                if (!MEMORY.contains(in.op().name()) && !atomic) {
+                boolean atomic = ATOMIC.contains(in.op());
+                if (!MEMORY.contains(in.op()) && !atomic) {
                     continue;
                 }
                 List<Src> srcs = in.srcs();
@@ -76,7 +76,7 @@ public final class AddressModeFolding implements Pass {
         if (OpInfo.is(def, "MOV")) {
             Src s = OpInfo.movSource(def);
             Long v = s == null ? null : OpInfo.const32(s);
-            if (v == null || !ABSOLUTE_OK.contains(mem.op().name()) || a.uniformBase() != null) {
+            if (v == null || !ABSOLUTE_OK.contains(mem.op()) || a.uniformBase() != null) {
                 return null;
             }
             long off = a.offset() + (int) (long) v;

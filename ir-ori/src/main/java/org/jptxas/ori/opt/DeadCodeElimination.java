@@ -213,7 +213,9 @@ public final class DeadCodeElimination implements Pass {
     }
 
     private static boolean writesPhysical(Instr in) {
-        for (Reg d : in.dsts()) {
+        List<Reg> dsts = in.dsts();
+        for (int i = 0; i < dsts.size(); i++) { // indexed: C1 allocates a for-each's iterator
+            Reg d = dsts.get(i);
             if (!d.virtual() && !d.isZero()) {
                 return true;
             }

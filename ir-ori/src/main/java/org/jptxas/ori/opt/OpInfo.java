@@ -7,6 +7,7 @@ import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Operand;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.opcode.OpcodeSet;
 import org.jptxas.ori.opcode.OriOpcode;
 import org.jptxas.ori.opcode.OriOpcodes;
 
@@ -18,7 +19,7 @@ final class OpInfo {
      * Opcodes whose only effect is writing their destinations from their sources: no memory, no side state, no
      * control, no cross-lane communication. Removing or merging two of them with equal inputs is safe.
      */
-    private static final Set<String> PURE = Set.of(
+    private static final OpcodeSet PURE = OpcodeSet.of(
             "IMAD", "IMAD_WIDE", "IADD3", "BMSK", "SGXT", "LOP3", "ISETP", "IABS", "LEA", "SHF", "PRMT", "IMNMX",
             "POPC", "FLO", "BREV", "VABSDIFF", "VABSDIFF4", "IDP", "IDE",
             "FFMA", "FADD", "FMUL", "FMNMX", "FSET", "FSEL", "FSETP", "FCHK", "MUFU",
@@ -30,18 +31,16 @@ final class OpInfo {
             "ULDC", "ULDC_64", "UFLO", "UPOPC", "UBREV", "USGXT", "UBMSK", "UP2UR", "UR2UP", "UIMNMX", "VIADD",
             "VIMNMX", "S2UR");
 
+    /** S2R of a special register is side-effect free; only the clocks change from read to read. */
+    private static final OpcodeSet SPECIAL_READS = OpcodeSet.of("S2R", "CS2R");
+
     /** Special registers whose value changes while a thread runs: never merged, never folded. */
     private static final Set<String> VOLATILE_SR = Set.of("SR_CLOCKLO", "SR_CLOCKHI", "SR_GLOBALTIMERLO",
             "SR_GLOBALTIMERHI", "SR_CLOCK", "SR_GLOBALTIMER", "SR_LANEMASK_ACTIVE", "SR_VIRTUALSMID",
             "SR_SM_SPA_VERSION");
 
     static boolean isPure(Instr in) {
-        String n = in.op().name();
-        if (PURE.contains(n)) {
-            return true;
-        }
-        // S2R of a special register is side-effect free; only the clocks change from read to read.
-        return n.equals("S2R") || n.equals("CS2R");
+        return PURE.contains(in.op()) || SPECIAL_READS.contains(in.op());
     }
 
     /** Pure and giving the same result each time it runs with the same inputs (S2R of a clock does not). */
@@ -49,8 +48,9 @@ final class OpInfo {
         if (!isPure(in)) {
             return false;
         }
-        for (Src s : in.srcs()) {
-            if (s.value() instanceof org.jptxas.ori.ir.SpecialReg sr && (VOLATILE_SR.contains(sr.name())
+        List<Src> srcs = in.srcs();
+        for (int i = 0; i < srcs.size(); i++) {
+            if (srcs.get(i).value() instanceof org.jptxas.ori.ir.SpecialReg sr && (VOLATILE_SR.contains(sr.name())
                     || sr.name().startsWith("SR_CLOCK") || sr.name().startsWith("SR_GLOBALTIMER"))) {
                 return false;
             }
@@ -133,7 +133,9 @@ final class OpInfo {
     /** The single R destination of an ALU instruction whose predicate destinations are sinks, or null. */
     static Reg soleRDst(Instr in) {
         Reg result = null;
-        for (Reg d : in.dsts()) {
+        List<Reg> dsts = in.dsts();
+        for (int i = 0; i < dsts.size(); i++) { // indexed: C1 allocates a for-each's iterator
+            Reg d = dsts.get(i);
             if (d.file().isPredicate()) {
                 if (!d.isZero()) {
                     return null;

@@ -9,6 +9,7 @@ import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.opcode.OpcodeSet;
 
 /**
  * A weak load of the same address as an earlier one in the same block, with nothing between them that may write
@@ -22,9 +23,9 @@ import org.jptxas.ori.ir.Src;
  * between that is not a pure register operation, another weak load or a matrix multiply ends the search.
  */
 public final class RedundantLoadElimination implements Pass {
-    private static final Set<String> LOADS = Set.of("LDG", "LDS", "LD");
+    private static final OpcodeSet LOADS = OpcodeSet.of("LDG", "LDS", "LD");
     /** Register-only instructions besides {@link OpInfo#isPure}: they neither touch memory nor order it. */
-    private static final Set<String> NO_MEMORY = Set.of("HMMA", "IMMA", "DMMA", "BMMA", "QMMA");
+    private static final OpcodeSet NO_MEMORY = OpcodeSet.of("HMMA", "IMMA", "DMMA", "BMMA", "QMMA");
     private static final Set<String> ORDERING_MODS = Set.of("STRONG", "MMIO", "SYS", "GPU", "VOLATILE");
 
     @Override
@@ -49,7 +50,7 @@ public final class RedundantLoadElimination implements Pass {
                     if (sd.stable(in.dsts().get(0)) && sd.soleDef(in.dsts().get(0)) == in && stableSources(in, sd)) {
                         window.add(in);
                     }
-                } else if (!OpInfo.isPure(in) && !NO_MEMORY.contains(in.op().name())) {
+                } else if (!OpInfo.isPure(in) && !NO_MEMORY.contains(in.op())) {
                     window.clear();
                 }
             }
@@ -59,7 +60,7 @@ public final class RedundantLoadElimination implements Pass {
 
     /** An unguarded 32-bit load into a virtual R scalar, without ordering modifiers. */
     private static boolean weakLoad(Instr in) {
-        if (!LOADS.contains(in.op().name()) || !in.guard().isAlways() || in.dsts().size() != 1) {
+        if (!LOADS.contains(in.op()) || !in.guard().isAlways() || in.dsts().size() != 1) {
             return false;
         }
         Reg d = in.dsts().get(0);

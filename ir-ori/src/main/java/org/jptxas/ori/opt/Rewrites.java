@@ -75,8 +75,9 @@ final class Rewrites {
 
     /** Whether {@code in} writes register {@code r}. */
     static boolean writes(Instr in, Reg r) {
-        for (Reg d : in.dsts()) {
-            if (d.sameRegister(r)) {
+        List<Reg> dsts = in.dsts();
+        for (int i = 0; i < dsts.size(); i++) { // indexed: C1 allocates a for-each's iterator
+            if (dsts.get(i).sameRegister(r)) {
                 return true;
             }
         }
@@ -85,8 +86,9 @@ final class Rewrites {
 
     /** Whether {@code in} reads register {@code r} anywhere. */
     static boolean reads(Instr in, Reg r) {
-        for (Reg u : in.usedRegs()) {
-            if (u.sameRegister(r)) {
+        List<Reg> used = in.usedRegs();
+        for (int i = 0; i < used.size(); i++) {
+            if (used.get(i).sameRegister(r)) {
                 return true;
             }
         }

@@ -1,11 +1,9 @@
 package org.jptxas.frontend.ptx.lower;
 
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.BitSet;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalInt;
-import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Declarator;
 import org.jptxas.frontend.ptx.ast.TuningDirective;
 import org.jptxas.frontend.ptx.ast.VariableDecl;
@@ -28,43 +26,45 @@ final class EntryAbi {
         this.lowerer = lowerer;
     }
 
-    /** A virtual register by file and number, whatever its width (a read and a write of it may differ). */
-    private record RegName(RegFile file, int index) {}
-
     /**
      * PTX may read a register no instruction writes (compilers leave such reads on paths that do not matter); the
      * value is arbitrary, so jptxas gives it zero at the entry, which keeps every virtual register defined.
+     * Registers are told apart by file and number, whatever their width (a read and a write of one may differ), in
+     * bit sets per file: a hashed key per mention cost a large function's lowering a visible share.
      */
     List<Instr> undefinedReads(List<Instr> prologue) {
-        Map<RegName, Reg> used = new java.util.LinkedHashMap<>();
-        Set<RegName> defined = new HashSet<>();
-        for (Instr in : prologue) { // the calling convention's entry copies define the parameters
-            for (Reg r : in.dsts()) {
-                if (r.virtual()) {
-                    defined.add(new RegName(r.file(), r.index()));
-                }
-            }
+        BitSet[] defined = new BitSet[RegFile.values().length];
+        BitSet[] read = new BitSet[RegFile.values().length];
+        for (int f = 0; f < defined.length; f++) {
+            defined[f] = new BitSet();
+            read[f] = new BitSet();
         }
-        for (BasicBlock b : lowerer.layout) {
-            for (Instr in : b.instrs()) {
-                for (Reg r : in.usedRegs()) {
-                    if (r.virtual()) {
-                        used.putIfAbsent(new RegName(r.file(), r.index()), r.whole());
+        List<Reg> firstReads = new ArrayList<>(); // whole registers, in the order of their first read
+        for (Instr in : prologue) { // the calling convention's entry copies define the parameters
+            markVirtual(in.dsts(), defined);
+        }
+        List<BasicBlock> layout = lowerer.layout;
+        for (int bi = 0; bi < layout.size(); bi++) { // indexed loops: C1 allocates a for-each's iterator
+            List<Instr> instrs = layout.get(bi).instrs();
+            for (int i = 0; i < instrs.size(); i++) {
+                Instr in = instrs.get(i);
+                List<Reg> used = in.usedRegs();
+                for (int u = 0; u < used.size(); u++) {
+                    Reg r = used.get(u);
+                    BitSet seen = read[r.file().ordinal()];
+                    if (r.virtual() && !seen.get(r.index())) {
+                        seen.set(r.index());
+                        firstReads.add(r.whole());
                     }
                 }
-                for (Reg r : in.dsts()) {
-                    if (r.virtual()) {
-                        defined.add(new RegName(r.file(), r.index()));
-                    }
-                }
+                markVirtual(in.dsts(), defined);
             }
         }
         List<Instr> out = new ArrayList<>();
-        for (Map.Entry<RegName, Reg> e : used.entrySet()) {
-            if (defined.contains(e.getKey())) {
+        for (Reg r : firstReads) {
+            if (defined[r.file().ordinal()].get(r.index())) {
                 continue;
             }
-            Reg r = e.getValue();
             if (r.file().isPredicate()) {
                 out.add(new Instr(lowerer.ops.require("PLOP3"), List.of("LUT"), List.of(r, Reg.PT),
                         List.of(Src.of(Reg.PT), Src.of(Reg.PT), Src.of(Reg.PT), Src.of(Imm.ofInt(0)), Src.of(Imm.ofInt(0))),
@@ -77,6 +77,15 @@ final class EntryAbi {
             }
         }
         return out;
+    }
+
+    private static void markVirtual(List<Reg> regs, BitSet[] into) {
+        for (int i = 0; i < regs.size(); i++) {
+            Reg r = regs.get(i);
+            if (r.virtual()) {
+                into[r.file().ordinal()].set(r.index());
+            }
+        }
     }
 
     /** First register of the parameter and return-value block of a device function's calling convention. */
