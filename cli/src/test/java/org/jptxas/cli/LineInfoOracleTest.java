@@ -37,8 +37,10 @@ class LineInfoOracleTest {
     static final Pattern NOT_SUPPORTED = Pattern.compile("Instruction '[^']+' not yet supported");
 
     private static final String FOLDED = "jptxas keeps code for these source lines where ptxas 13 folds it into other "
-            + "lines' code or removes it (a constant lg2 evaluated and the loop it bounds unrolled, a loop of 21 rounds "
-            + "unrolled, and-ed predicates folded into the compares of a spilling kernel, ...)";
+            + "lines' code or removes it (loops of constant trip count unrolled fully: the four rounds a constant lg2 bounds, "
+            + "a loop of 21 rounds; ptxas 13 unrolls a counted loop of a load, an add and a barrier fully up to 1000 "
+            + "rounds and more, jptxas unrolls none; and-ed predicates folded into the compares of a spilling kernel, "
+            + "...)";
     private static final String BOTH = "each compiler keeps code for some lines whose code the other folds into other "
             + "lines' code or removes (the test prints both lists)";
     private static final String LOCAL_ARRAY = "ptxas 13 keeps a local array of seven words indexed by a computed "

@@ -19,7 +19,8 @@ import org.jptxas.ori.ir.Src;
  * registers are substituted into the slots that take an immediate (swapping commutative operands to get there);
  * known predicates become {@code PT}/{@code !PT}; guards on known predicates disappear (the instruction always runs)
  * or delete the instruction (it never runs), which folds branches. Algebraic identities (x+0, x*1, x*0, SEL on a
- * known predicate, LOP3 tables that reduce to one input) become moves.
+ * known predicate, LOP3 tables that reduce to one input) become moves. f32 arithmetic, compares and MUFU.LG2/EX2 fold
+ * where ptxas's do ({@link FloatFolder}).
  */
 public final class ConstantFolding implements Pass {
     private record Key(RegFile file, int id) {
@@ -42,6 +43,9 @@ public final class ConstantFolding implements Pass {
         for (int bid : sd.cfg().reversePostorder()) {
             BasicBlock b = body.block(bid);
             List<Instr> instrs = b.instrs();
+            // registers with more than one definition whose latest one in this block moved a constant (the f32
+            // lowerings' "mov x; @!p scale x" operand copies); read by the f32 folding only
+            Map<Key, Long> local = new HashMap<>();
             for (int i = 0; i < instrs.size(); i++) {
                 Instr in = instrs.get(i);
                 Guard g = in.guard();
@@ -70,7 +74,8 @@ public final class ConstantFolding implements Pass {
                     }
                 }
                 changed |= substitute(in, consts, preds);
-                changed |= fold(in, sd, consts, preds);
+                changed |= fold(in, sd, consts, preds, local);
+                trackLocal(in, local);
             }
         }
         changed |= removeJumpsToNext(body);
@@ -260,9 +265,35 @@ public final class ConstantFolding implements Pass {
         return null;
     }
 
-    private static boolean fold(Instr in, SingleDefs sd, Map<Key, Long> consts, Map<Key, Boolean> preds) {
-        if (OpInfo.is(in, "ISETP")) {
-            Boolean r = IntFolder.foldIsetp(in, s -> value(s, consts), s -> predValue(s, preds));
+    /** Updates the block's latest constant moves with {@code in}'s definitions. */
+    private static void trackLocal(Instr in, Map<Key, Long> local) {
+        Long imm = in.guard().isAlways() && OpInfo.movSource(in) != null ? OpInfo.imm(in.srcs().get(0)) : null;
+        for (Reg d : in.dsts()) {
+            if (d.virtual()) {
+                if (imm != null && d.file() == RegFile.R && d.comps() == 1) {
+                    local.put(Key.of(d), imm & 0xffffffffL);
+                } else {
+                    local.remove(Key.of(d));
+                }
+            }
+        }
+    }
+
+    /** A source's value for the f32 folding: a single-definition constant or the block's latest constant move. */
+    private static Long floatValue(Src s, Map<Key, Long> consts, Map<Key, Long> local) {
+        Long v = value(s, consts);
+        if (v == null && !s.hasModifiers() && s.value() instanceof Reg r && r.virtual() && r.file() == RegFile.R
+                && r.comps() == 1) {
+            v = local.get(Key.of(r));
+        }
+        return v;
+    }
+
+    private static boolean fold(Instr in, SingleDefs sd, Map<Key, Long> consts, Map<Key, Boolean> preds,
+                                Map<Key, Long> local) {
+        if (OpInfo.is(in, "ISETP") || OpInfo.is(in, "FSETP")) {
+            Boolean r = OpInfo.is(in, "ISETP") ? IntFolder.foldIsetp(in, s -> value(s, consts), s -> predValue(s, preds))
+                    : FloatFolder.foldFsetp(in, s -> floatValue(s, consts, local), s -> predValue(s, preds));
             if (r != null && in.dsts().size() >= 1 && in.dsts().get(0).virtual() && sd.soleDef(in.dsts().get(0)) == in
                     && OpInfo.extraDstsAreSinks(in)) {
                 preds.put(Key.of(in.dsts().get(0)), r);
@@ -274,6 +305,9 @@ public final class ConstantFolding implements Pass {
             return false;
         }
         Long v = IntFolder.fold(in, s -> value(s, consts), s -> predValue(s, preds));
+        if (v == null) {
+            v = FloatFolder.fold(in, s -> floatValue(s, consts, local));
+        }
         if (v != null) {
             boolean already = OpInfo.movSource(in) != null && OpInfo.imm(in.srcs().get(0)) != null
                     && OpInfo.imm(in.srcs().get(0)) == (long) v && in.srcs().size() == 1;
