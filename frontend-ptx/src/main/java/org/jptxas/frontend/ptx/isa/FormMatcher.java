@@ -71,7 +71,9 @@ final class FormMatcher {
             // row.row) may be written once per slot; once is within any bound, so only a repeated word counts slots
             int times = seen.merge(w, 1, Integer::sum);
             if (times > 1 && times > Math.max(slotsTaking(w), 1) && !w.equals("sat")) {
-                return PtxIsa.single("Duplicate ." + w + " modifier");
+                // ptxas counts scopes, not words: fence.sc.gpu.gpu is a second scope
+                return PtxIsa.single(table.kindOf(w) == ModifierKind.SCOPE ? ModifierKind.SCOPE.multiple(use.opcode(),
+                        w, w) : "Duplicate ." + w + " modifier");
             }
         }
         // each word once, a word of several slots once per slot it was written for
@@ -148,6 +150,9 @@ final class FormMatcher {
             if (m.words().contains("sync") && retiredForms) {
                 return fail(form, MODIFIER_WORDS, "Instruction '" + use.opcode() + "' without '.sync' is not supported"
                         + " on .target sm_70 and higher from PTX ISA version 6.4");
+            }
+            if (m.kind() == ModifierKind.LEVEL) {
+                return missingLevel(form, m);
             }
             if (m.words().contains("sync") || m.words().contains("aligned")) {
                 return fail(form, MODIFIER_WORDS, "." + m.words().get(0) + " modifier required for instruction '"
@@ -305,6 +310,25 @@ final class FormMatcher {
     /** Whether a modifier or type word is written. */
     private boolean written(String word) {
         return modifierWords.contains(word) || typeWords.stream().anyMatch(t -> t.ptxName().equals(word));
+    }
+
+    /**
+     * membar without a level it takes: every word no slot of the form takes is illegal, and unless one of them is a
+     * scope (which ptxas files as the level) the level is also missing.
+     */
+    private Attempt missingLevel(InstructionForm form, ModifierSlot level) {
+        List<IsaProblem> problems = new ArrayList<>();
+        boolean scopeWritten = false;
+        for (String w : modifierWords) {
+            scopeWritten |= table.kindOf(w) == ModifierKind.SCOPE;
+            if (form.modifiers().stream().noneMatch(m -> m.accepts(w))) {
+                problems.add(new IsaProblem(ModifierKind.LEVEL.illegal(form.name(), w), -1));
+            }
+        }
+        if (!scopeWritten) {
+            problems.add(new IsaProblem(level.kind().required(form.name(), level.words().get(0)), -1));
+        }
+        return new Attempt(form, MODIFIER_WORDS, problems);
     }
 
     private static Attempt fail(InstructionForm form, int stage, String message) {
