@@ -1,5 +1,7 @@
 package org.jptxas.frontend.ptx.check;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.jptxas.frontend.ptx.ast.TuningDirective;
 
@@ -85,5 +87,25 @@ final class FeatureGates {
 
     static String versionText(int times10) {
         return (times10 / 10) + "." + (times10 % 10);
+    }
+
+    /**
+     * ptxas's warnings on vote and shfl without {@code .sync}, which PTX before 6.4 still accepts: on sm_70 and later
+     * the warp may have diverged, and from PTX 6.0 the forms are deprecated. Empty for other instructions.
+     */
+    static List<String> warpWithoutSyncWarnings(String opcode, List<String> modifiers, int versionTimes10, int sm) {
+        List<String> out = new ArrayList<>(2);
+        if (!(opcode.equals("vote") || opcode.equals("shfl")) || modifiers.contains("sync")) {
+            return out;
+        }
+        if (sm >= 70) {
+            out.add("Instruction '" + opcode + "' without '.sync' may produce unpredictable results on sm_70 and later"
+                    + " architectures");
+        }
+        if (versionTimes10 >= 60) {
+            out.add("Instruction '" + opcode + "' without '.sync' is deprecated since PTX ISA version 6.0 and will be"
+                    + " discontinued in a future PTX ISA version");
+        }
+        return out;
     }
 }

@@ -635,6 +635,10 @@ public final class PtxChecker {
         for (IsaProblem p : problems) {
             error(i.pos(), p.message());
         }
+        if (problems.isEmpty()) {
+            FeatureGates.warpWithoutSyncWarnings(use.opcode(), use.modifiers(), version, gatingTarget.sm())
+                    .forEach(w -> diagnostics.add(Diagnostic.warning(fileName, i.pos().line(), w)));
+        }
         for (String word : split.get().modifiers()) {
             FeatureGates.WordGate g = FeatureGates.WORD_SM.get(word);
             if (g != null && gatingTarget.sm() < g.sm() && (problems.isEmpty() || !g.onlyWhenLegal())) {

@@ -89,9 +89,10 @@ final class FormMatcher {
         modifierWords.addAll(unique);
         Attempt best = null;
         List<IsaProblem> firstGateProblems = null;
+        // known before any form is tried: the message for a missing .sync names the retired form wherever it stands
+        retiredForms = def.forms().stream().anyMatch(this::retired);
         for (InstructionForm form : def.forms()) {
             if (retired(form)) {
-                retiredForms = true;
                 continue;
             }
             Attempt a = attempt(form);
