@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jptxas.frontend.ptx.ast.TuningDirective;
+import org.jptxas.tables.ptx.PtxType;
 
 /**
  * The PTX ISA version and SM version that directives need (PTX ISA manual, "PTX ISA Notes" and "Target ISA Notes"
@@ -107,5 +108,19 @@ final class FeatureGates {
                     + " discontinued in a future PTX ISA version");
         }
         return out;
+    }
+
+    /**
+     * ptxas warns "Vector Type not specified properly" where a vector modifier is not followed at once by the type
+     * ({@code atom.v2.add.f32}, {@code ld.global.v2.L2::cache_hint.f32}), whether or not the instruction is legal.
+     */
+    static boolean vectorBeforeOtherModifier(List<String> modifiers) {
+        for (int k = 0; k < modifiers.size(); k++) {
+            if (modifiers.get(k).matches("v[248]")
+                    && (k + 1 == modifiers.size() || PtxType.of(modifiers.get(k + 1)).isEmpty())) {
+                return true;
+            }
+        }
+        return false;
     }
 }

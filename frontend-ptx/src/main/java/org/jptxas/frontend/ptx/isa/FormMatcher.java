@@ -145,15 +145,15 @@ final class FormMatcher {
             }
         }
         for (ModifierSlot m : form.modifiers()) {
+            if (m.kind() == ModifierKind.LEVEL && m.words().stream().noneMatch(modifierWords::contains)) {
+                return missingLevel(form, m);
+            }
             if (m.optional() || !m.group().isEmpty() || m.words().stream().anyMatch(modifierWords::contains)) {
                 continue;
             }
             if (m.words().contains("sync") && retiredForms) {
                 return fail(form, MODIFIER_WORDS, "Instruction '" + use.opcode() + "' without '.sync' is not supported"
                         + " on .target sm_70 and higher from PTX ISA version 6.4");
-            }
-            if (m.kind() == ModifierKind.LEVEL) {
-                return missingLevel(form, m);
             }
             if (m.words().contains("sync") || m.words().contains("aligned")) {
                 return fail(form, MODIFIER_WORDS, "." + m.words().get(0) + " modifier required for instruction '"

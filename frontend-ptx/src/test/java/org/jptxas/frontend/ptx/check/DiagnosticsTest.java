@@ -189,6 +189,16 @@ class DiagnosticsTest {
                 + " %p2, -1;\n", "") + "ret;\n}\n"));
     }
 
+    @Test
+    void aVectorModifierNotBeforeTheTypeWarnsAsPtxas13Warns() {
+        // ptxas 13: "Vector Type not specified properly" for .v2 followed by another modifier, none for .v2.f32
+        String head = ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                + ".reg .b64 %rd<3>;\n.reg .f32 %f<3>;\nld.param.u64 %rd1, [p];\n";
+        assertEquals(List.of("jptxas bad.ptx, line 9; warning : Vector Type not specified properly"),
+                checked(head + "ld.v2.global.f32 {%f1, %f2}, [%rd1];\nret;\n}\n"));
+        assertEquals(List.of(), checked(head + "ld.global.v2.f32 {%f1, %f2}, [%rd1];\nret;\n}\n"));
+    }
+
     /** Diagnostics with the instruction table's checks, for sm_75. */
     private static List<String> checked(String text) {
         var parsed = org.jptxas.frontend.ptx.parse.PtxParser.parse("bad.ptx", text);
