@@ -23,8 +23,14 @@ public enum ModifierKind {
     ORDER("Conflicting modifiers '.%3$s' and '.%2$s' for instruction '%1$s'",
             "Modifier '.%3$s' requires memory order with '%1$s' instruction", "Illegal modifier '.%2$s' for instruction '%1$s'"),
     /** A scope (.cta ... .sys); a missing one is named by the order written without it. */
-    SCOPE("Conflicting modifiers '.%3$s' and '.%2$s' for instruction '%1$s'",
+    SCOPE("Multiple scope modifiers specified",
             "Modifier '.%3$s' requires scope with '%1$s' instruction", "Illegal modifier '.%2$s' for instruction '%1$s'"),
+    /**
+     * membar's level (.cta, .gl, .sys): ptxas counts it as a scope, so another scope word fills the slot and is
+     * illegal, while a word of another kind leaves it empty ("Membar level required").
+     */
+    LEVEL("Multiple scope modifiers specified", "Membar level required for instruction '%s'",
+            "Illegal modifier '.%2$s' for instruction '%1$s'"),
     /** The operation of atom/red (and lop3's): ptxas words a missing one oddly. */
     OPERATION("Multiple operations specified", "Illegal operation '' for instruction '%s'",
             "Illegal operation '.%2$s' for instruction '%1$s'"),

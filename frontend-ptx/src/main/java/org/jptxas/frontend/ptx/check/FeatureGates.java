@@ -1,7 +1,10 @@
 package org.jptxas.frontend.ptx.check;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.jptxas.frontend.ptx.ast.TuningDirective;
+import org.jptxas.tables.ptx.PtxType;
 
 /**
  * The PTX ISA version and SM version that directives need (PTX ISA manual, "PTX ISA Notes" and "Target ISA Notes"
@@ -85,5 +88,39 @@ final class FeatureGates {
 
     static String versionText(int times10) {
         return (times10 / 10) + "." + (times10 % 10);
+    }
+
+    /**
+     * ptxas's warnings on vote and shfl without {@code .sync}, which PTX before 6.4 still accepts: on sm_70 and later
+     * the warp may have diverged, and from PTX 6.0 the forms are deprecated. Empty for other instructions.
+     */
+    static List<String> warpWithoutSyncWarnings(String opcode, List<String> modifiers, int versionTimes10, int sm) {
+        List<String> out = new ArrayList<>(2);
+        if (!(opcode.equals("vote") || opcode.equals("shfl")) || modifiers.contains("sync")) {
+            return out;
+        }
+        if (sm >= 70) {
+            out.add("Instruction '" + opcode + "' without '.sync' may produce unpredictable results on sm_70 and later"
+                    + " architectures");
+        }
+        if (versionTimes10 >= 60) {
+            out.add("Instruction '" + opcode + "' without '.sync' is deprecated since PTX ISA version 6.0 and will be"
+                    + " discontinued in a future PTX ISA version");
+        }
+        return out;
+    }
+
+    /**
+     * ptxas warns "Vector Type not specified properly" where a vector modifier is not followed at once by the type
+     * ({@code atom.v2.add.f32}, {@code ld.global.v2.L2::cache_hint.f32}), whether or not the instruction is legal.
+     */
+    static boolean vectorBeforeOtherModifier(List<String> modifiers) {
+        for (int k = 0; k < modifiers.size(); k++) {
+            if (modifiers.get(k).matches("v[248]")
+                    && (k + 1 == modifiers.size() || PtxType.of(modifiers.get(k + 1)).isEmpty())) {
+                return true;
+            }
+        }
+        return false;
     }
 }

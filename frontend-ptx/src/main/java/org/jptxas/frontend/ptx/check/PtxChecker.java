@@ -631,9 +631,18 @@ public final class PtxChecker {
             }
         }
         InstructionUse use = new InstructionUse(split.get().opcode(), split.get().modifiers(), uses);
+        if (FeatureGates.vectorBeforeOtherModifier(use.modifiers())) {
+            diagnostics.add(Diagnostic.warning(fileName, i.pos().line(), "Vector Type not specified properly"));
+        }
         List<IsaProblem> problems = isa.check(use, version, gatingTarget);
         for (IsaProblem p : problems) {
             error(i.pos(), p.message());
+        }
+        if (problems.isEmpty()) {
+            // the warning names the architecture compiled for, not the module's .target
+            int sm = compileTarget != null ? compileTarget.sm() : gatingTarget.sm();
+            FeatureGates.warpWithoutSyncWarnings(use.opcode(), use.modifiers(), version, sm)
+                    .forEach(w -> diagnostics.add(Diagnostic.warning(fileName, i.pos().line(), w)));
         }
         for (String word : split.get().modifiers()) {
             FeatureGates.WordGate g = FeatureGates.WORD_SM.get(word);

@@ -71,7 +71,9 @@ final class FormMatcher {
             // row.row) may be written once per slot; once is within any bound, so only a repeated word counts slots
             int times = seen.merge(w, 1, Integer::sum);
             if (times > 1 && times > Math.max(slotsTaking(w), 1) && !w.equals("sat")) {
-                return PtxIsa.single("Duplicate ." + w + " modifier");
+                // ptxas counts scopes, not words: fence.sc.gpu.gpu is a second scope
+                return PtxIsa.single(table.kindOf(w) == ModifierKind.SCOPE ? ModifierKind.SCOPE.multiple(use.opcode(),
+                        w, w) : "Duplicate ." + w + " modifier");
             }
         }
         // each word once, a word of several slots once per slot it was written for
@@ -87,9 +89,10 @@ final class FormMatcher {
         modifierWords.addAll(unique);
         Attempt best = null;
         List<IsaProblem> firstGateProblems = null;
+        // known before any form is tried: the message for a missing .sync names the retired form wherever it stands
+        retiredForms = def.forms().stream().anyMatch(this::retired);
         for (InstructionForm form : def.forms()) {
             if (retired(form)) {
-                retiredForms = true;
                 continue;
             }
             Attempt a = attempt(form);
@@ -142,6 +145,9 @@ final class FormMatcher {
             }
         }
         for (ModifierSlot m : form.modifiers()) {
+            if (m.kind() == ModifierKind.LEVEL && m.words().stream().noneMatch(modifierWords::contains)) {
+                return missingLevel(form, m);
+            }
             if (m.optional() || !m.group().isEmpty() || m.words().stream().anyMatch(modifierWords::contains)) {
                 continue;
             }
@@ -305,6 +311,25 @@ final class FormMatcher {
     /** Whether a modifier or type word is written. */
     private boolean written(String word) {
         return modifierWords.contains(word) || typeWords.stream().anyMatch(t -> t.ptxName().equals(word));
+    }
+
+    /**
+     * membar without a level it takes: every word no slot of the form takes is illegal, and unless one of them is a
+     * scope (which ptxas files as the level) the level is also missing.
+     */
+    private Attempt missingLevel(InstructionForm form, ModifierSlot level) {
+        List<IsaProblem> problems = new ArrayList<>();
+        boolean scopeWritten = false;
+        for (String w : modifierWords) {
+            scopeWritten |= table.kindOf(w) == ModifierKind.SCOPE;
+            if (form.modifiers().stream().noneMatch(m -> m.accepts(w))) {
+                problems.add(new IsaProblem(ModifierKind.LEVEL.illegal(form.name(), w), -1));
+            }
+        }
+        if (!scopeWritten) {
+            problems.add(new IsaProblem(level.kind().required(form.name(), level.words().get(0)), -1));
+        }
+        return new Attempt(form, MODIFIER_WORDS, problems);
     }
 
     private static Attempt fail(InstructionForm form, int stage, String message) {

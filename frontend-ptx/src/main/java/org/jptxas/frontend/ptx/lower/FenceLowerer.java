@@ -30,8 +30,9 @@ public final class FenceLowerer implements InstructionLowerer {
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
         if (insn.opcode().equals("membar")) {
-            if (insn.hasModifier("proxy")) {
-                throw cx.unsupported("proxy fences");
+            if (insn.hasModifier("proxy")) { // membar.proxy.alias, ptxas's twin of fence.proxy.alias
+                MemoryOrdering.fence(cx, Scope.SYS, true);
+                return;
             }
             Scope scope = insn.hasModifier("cta") ? Scope.CTA : insn.hasModifier("sys") ? Scope.SYS : Scope.GPU;
             MemoryOrdering.fence(cx, scope, true);

@@ -171,6 +171,42 @@ class DiagnosticsTest {
     }
 
     @Test
+    void voteAndShflWithoutSyncWarnAsPtxas13Warns() throws Exception {
+        // ptxas 13 on PTX 6.3 for sm_75: both warnings at the line; PTX 5.0: only the first; .sync forms: none
+        String body = ".reg .pred %p<3>;\n.reg .b32 %r<3>;\nvote.any.pred %p1, %p2;\nshfl.bfly.b32 %r1, %r2, 1, 31;\n"
+                + "vote.sync.any.pred %p1, %p2, -1;\n";
+        String unpredictable = "' without '.sync' may produce unpredictable results on sm_70 and later architectures";
+        String deprecated = "' without '.sync' is deprecated since PTX ISA version 6.0 and will be discontinued in a"
+                + " future PTX ISA version";
+        assertEquals(List.of("jptxas bad.ptx, line 8; warning : Instruction 'vote" + unpredictable,
+                "jptxas bad.ptx, line 8; warning : Instruction 'vote" + deprecated,
+                "jptxas bad.ptx, line 9; warning : Instruction 'shfl" + unpredictable,
+                "jptxas bad.ptx, line 9; warning : Instruction 'shfl" + deprecated), checked(".version 6.3\n.target sm_75\n"
+                + ".address_size 64\n.visible .entry k()\n{\n" + body + "ret;\n}\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 8; warning : Instruction 'vote" + unpredictable,
+                "jptxas bad.ptx, line 9; warning : Instruction 'shfl" + unpredictable), checked(".version 5.0\n"
+                + ".target sm_60\n.address_size 64\n.visible .entry k()\n{\n" + body.replace("vote.sync.any.pred %p1,"
+                + " %p2, -1;\n", "") + "ret;\n}\n"));
+    }
+
+    @Test
+    void aVectorModifierNotBeforeTheTypeWarnsAsPtxas13Warns() {
+        // ptxas 13: "Vector Type not specified properly" for .v2 followed by another modifier, none for .v2.f32
+        String head = ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                + ".reg .b64 %rd<3>;\n.reg .f32 %f<3>;\nld.param.u64 %rd1, [p];\n";
+        assertEquals(List.of("jptxas bad.ptx, line 9; warning : Vector Type not specified properly"),
+                checked(head + "ld.v2.global.f32 {%f1, %f2}, [%rd1];\nret;\n}\n"));
+        assertEquals(List.of(), checked(head + "ld.global.v2.f32 {%f1, %f2}, [%rd1];\nret;\n}\n"));
+    }
+
+    /** Diagnostics with the instruction table's checks, for sm_75. */
+    private static List<String> checked(String text) {
+        var parsed = org.jptxas.frontend.ptx.parse.PtxParser.parse("bad.ptx", text);
+        return PtxChecker.check("bad.ptx", parsed.module(), Target.of("sm_75"), TestTargets.catalog(), true)
+                .diagnostics().stream().map(d -> d.format("jptxas")).toList();
+    }
+
+    @Test
     void immediateAddressesOnlyInTheLocalSpace() {
         String regs = ".reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n";
         for (String insn : List.of("ld.shared.u32 %r1, [0x100];", "cp.async.cg.shared.global [0x100], [%rd1], 16;",
