@@ -172,7 +172,7 @@ final class MmaInstruction {
             throw new InstructionCompiler.Unsupported("mma with " + ops.size() + " operands");
         }
         if (quadPair(s)) {
-            return quadPair(s.c() == Type.F32, ops, io);
+            return quadPair(QuadPairMma.Form.rowCol(s.c() == Type.F32), ops, io);
         }
         int[] d = dsts(ops.get(0), s.dRegs(), s.d(), io);
         Src[] a = srcs(ops.get(1), s.aRegs(), s.ab(), io);
@@ -205,13 +205,18 @@ final class MmaInstruction {
         return s.m() == 8 && s.k() == 4 && s.ab() == Type.F16;
     }
 
-    /** m8n8k4 with f16 inputs: A and B 2 registers, C and D 4 (f16 pairs) or 8 (f32), {@link QuadPairMma}. */
-    private static Insn.WarpOp quadPair(boolean f32, List<Operand> ops, Operands io)
+    /**
+     * m8n8k4 with f16 inputs, A and B in either layout: A and B 2 registers, C and D 4 (f16 pairs) or 8 (f32),
+     * {@link QuadPairMma}.
+     */
+    static Insn.WarpOp quadPair(QuadPairMma.Form f, List<Operand> ops, Operands io)
             throws ProgramException, InstructionCompiler.Unsupported {
-        int acc = f32 ? 8 : 4;
-        int[] d = dsts(ops.get(0), acc, Type.F32, io);
+        if (ops.size() != 4) {
+            throw new InstructionCompiler.Unsupported("mma with " + ops.size() + " operands");
+        }
+        int[] d = dsts(ops.get(0), f.dRegs(), Type.F32, io);
         Src[] a = srcs(ops.get(1), 2, Type.F16, io), b = srcs(ops.get(2), 2, Type.F16, io);
-        Src[] c = srcs(ops.get(3), acc, Type.F32, io);
+        Src[] c = srcs(ops.get(3), f.cRegs(), Type.F32, io);
         return (lanes, group) -> {
             if (group != -1) {
                 throw new InterpreterError("mma.sync needs all 32 lanes of the warp (executing: 0x"
@@ -223,7 +228,7 @@ final class MmaInstruction {
                 rb[l] = words(b, lanes[l], false);
                 rc[l] = words(c, lanes[l], false);
             }
-            int[][] rd = QuadPairMma.multiply(f32, ra, rb, rc);
+            int[][] rd = QuadPairMma.multiply(f, ra, rb, rc);
             for (int l = 0; l < 32; l++) {
                 for (int i = 0; i < d.length; i++) {
                     Values.write(lanes[l], d[i], rd[l][i] & 0xffffffffL);

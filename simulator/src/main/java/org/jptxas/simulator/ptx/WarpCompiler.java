@@ -330,6 +330,10 @@ final class WarpCompiler {
             }
             return ic.warp(MmaInstruction.compileSparse(sp, ic.ops, operands()), t -> 0xffffffffL);
         }
+        org.jptxas.simulator.exec.QuadPairMma.Form quadPair = org.jptxas.simulator.exec.QuadPairMma.Form.of(ic.mods);
+        if (quadPair != null) {
+            return ic.warp(MmaInstruction.quadPair(quadPair, ic.ops, operands()), t -> 0xffffffffL);
+        }
         org.jptxas.simulator.exec.WarpMma.Spec s = MmaInstruction.spec(ic.mods);
         if (s == null) {
             throw ic.unsupported();

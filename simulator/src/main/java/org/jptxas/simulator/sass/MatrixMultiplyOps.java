@@ -96,12 +96,14 @@ final class MatrixMultiplyOps {
     }
 
     private static Spec hmma(String shape, List<String> types) {
-        if (shape.equals("884")) { // Turing's quad-pair steps: HMMA.884.F16.F16.STEPn / HMMA.884.F32.F32.STEPn
-            Type acc = types.size() != 3 || !types.get(0).equals(types.get(1)) ? null
-                    : types.get(0).equals("F32") ? Type.F32 : types.get(0).equals("F16") ? Type.F16 : null;
+        if (shape.equals("884")) { // Turing's quad-pair steps: HMMA.884.{F16.F16, F32.F32, F32.F16}.STEPn (D, C)
+            Type d = types.size() != 3 ? null : types.get(0).equals("F32") ? Type.F32
+                    : types.get(0).equals("F16") ? Type.F16 : null;
+            Type c = types.size() != 3 ? null : types.get(1).equals("F32") ? Type.F32
+                    : types.get(1).equals("F16") ? Type.F16 : null;
             int step = step(types);
-            return acc != null && step >= 0 && step < (acc == Type.F32 ? 4 : 2)
-                    ? new Spec(8, 8, 4, Type.F16, acc, acc, false) : null;
+            boolean ok = d != null && c != null && !(d == Type.F16 && c == Type.F32);
+            return ok && step >= 0 && step < (d == Type.F32 ? 4 : 2) ? new Spec(8, 8, 4, Type.F16, c, d, false) : null;
         }
         int k = switch (shape) {
             case "16816" -> 16;
@@ -207,7 +209,9 @@ final class MatrixMultiplyOps {
             return;
         }
         if (spec.m() == 8 && spec.ab() == Type.F16) {
-            quadPairStep(spec.c() == Type.F32, step(op.modifiers()), d, a, b, c, regs);
+            QuadPairMma.Form form = new QuadPairMma.Form(layout(o.get(1)).equals("COL"), layout(o.get(2)).equals("ROW"),
+                    spec.c() == Type.F32, spec.d() == Type.F32);
+            quadPairStep(form, step(op.modifiers()), d, a, b, c, regs);
             return;
         }
         int[][] ra = new int[32][], rb = new int[32][], rc = new int[32][];
@@ -253,18 +257,20 @@ final class MatrixMultiplyOps {
     /**
      * One step of {@code HMMA.884} ({@link QuadPairMma}): every step reads all of A and B (2 registers each) and two
      * registers of C, and writes the two registers of D that hold the same elements (registers 2n and 2n + 1 of the
-     * quad-pair fragment: f16 C/D have 4, f32 C/D 8).
+     * quad-pair fragment: f16 C/D have 4, f32 C/D 8); over an f16 C an f32 D's steps 2m and 2m + 1 read C's registers
+     * 2m and 2m + 1 (the columns of D's elements).
      */
-    private static void quadPairStep(boolean f32, int step, int d, int a, int b, int c, int[][] regs) {
-        int[][] ra = new int[32][], rb = new int[32][], rc = new int[32][f32 ? 8 : 4];
+    private static void quadPairStep(QuadPairMma.Form f, int step, int d, int a, int b, int c, int[][] regs) {
+        int[][] ra = new int[32][], rb = new int[32][], rc = new int[32][f.cRegs()];
+        int cFirst = f.dF32() && !f.cF32() ? 2 * (step / 2) : 2 * step;
         for (int l = 0; l < 32; l++) {
             ra[l] = read(regs[l], a, 2);
             rb[l] = read(regs[l], b, 2);
             int[] part = read(regs[l], c, 2);
-            rc[l][2 * step] = part[0];
-            rc[l][2 * step + 1] = part[1];
+            rc[l][cFirst] = part[0];
+            rc[l][cFirst + 1] = part[1];
         }
-        int[][] rd = QuadPairMma.multiply(f32, ra, rb, rc);
+        int[][] rd = QuadPairMma.multiply(f, ra, rb, rc);
         if (d == 255) {
             return;
         }
@@ -272,6 +278,11 @@ final class MatrixMultiplyOps {
             regs[l][d] = rd[l][2 * step];
             regs[l][d + 1] = rd[l][2 * step + 1];
         }
+    }
+
+    /** The layout an operand names ({@code R4.COL}: "COL"), or "". */
+    private static String layout(SassOperand o) {
+        return o instanceof Reg r ? r.suffix().replace(".", "") : "";
     }
 
     private static int index(SassOperand o) {

@@ -29,7 +29,8 @@ import org.jptxas.ori.target.TargetFeature;
  *   <tr><td>m16n8k16 f32.bf16.bf16.f32</td><td>HMMA.16816.F32.BF16</td><td>4, 2, 4</td></tr>
  *   <tr><td>m16n8k8 f32.f16.f16.f32 / f16...f16 / f32.bf16.bf16.f32</td><td>HMMA.1688.F32 / .F16 / .F32.BF16</td>
  *       <td>2, 1, 4 / 2</td></tr>
- *   <tr><td>m8n8k4 f16.f16.f16.f16 / f32.f16.f16.f32 (row.col)</td><td>{@link QuadPairMma}</td><td>2, 2, 4 / 8</td></tr>
+ *   <tr><td>m8n8k4 f16.f16.f16.f16 / f32.f16.f16.f32 / f32.f16.f16.f16 (each layout of A and B)</td>
+ *       <td>{@link QuadPairMma}</td><td>2, 2, 4 / 8</td></tr>
  *   <tr><td>m16n8k32 / m16n8k16 / m8n8k16 s32.s8.s8.s32 (u8, and A and B of mixed sign)</td><td>IMMA.16832 / .16816 / .8816 .S8.S8[.SAT]</td>
  *       <td>4, 2, 4 / 2, 1, 4 / 1, 1, 2</td></tr>
  *   <tr><td>m16n8k64 / m16n8k32 / m8n8k32 s32.s4.s4.s32 (u4, mixed)</td><td>IMMA.16864 / .16832 / .8832 .S4.S4[.SAT]
@@ -199,12 +200,9 @@ public final class MmaLowerer implements InstructionLowerer {
             SparseMma.lower(insn, cx);
             return;
         }
-        if (mods.contains("m8n8k4") && mods.contains("row") && mods.contains("col")) {
-            List<String> types = mods.stream().filter(m -> m.startsWith("f")).toList();
-            if (types.equals(List.of("f16", "f16", "f16", "f16")) || types.equals(List.of("f32", "f16", "f16", "f32"))) {
-                QuadPairMma.lower(insn, cx, types.get(0).equals("f32"));
-                return;
-            }
+        if (QuadPairMma.handles(mods)) {
+            QuadPairMma.lower(insn, cx);
+            return;
         }
         Form f = form(mods);
         if (f == null) {

@@ -18,8 +18,8 @@ import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.target.TargetFeature;
 
 /**
- * {@code mma.sync.aligned.m8n8k4.row.col.{f16.f16.f16.f16, f32.f16.f16.f32}}, Volta's quad-pair multiply (A: 2
- * registers, B: 2, C/D: 4 of f16 pairs or 8 of f32), as ptxas 13 writes it.
+ * {@code mma.sync.aligned.m8n8k4.ALAYOUT.BLAYOUT.{f16.f16.f16.f16, f32.f16.f16.f32, f32.f16.f16.f16}}, Volta's
+ * quad-pair multiply (A: 2 registers, B: 2, C/D: 4 of f16 pairs or 8 of f32), as ptxas 13 writes it.
  *
  * <p>Where the target has the shape in hardware ({@link TargetFeature#QUAD_PAIR_HMMA}, Turing):
  * {@code HMMA.884.F16.F16.STEP0..1} or {@code HMMA.884.F32.F32.STEP0..3}, each step writing two registers of D from
@@ -29,22 +29,56 @@ import org.jptxas.ori.target.TargetFeature;
  * from the lanes of its quad pair that hold them (SHFL.IDX), widens the f16 elements exactly to f32 and sums the
  * products in the order and rounding steps below ({@link #fmaF32}, {@link #fmaF16}); jptxas does the same, inline
  * where ptxas calls a subroutine, so both compilers' cubins compute the same bits.
+ *
+ * <p>Other layouts than row.col and an f16 C under an f32 D are brought to that form first, as ptxas does on the FMA
+ * pipe: a column-major A (a row-major B) is transposed within each quad by shuffles ({@link #transposed}: lane r of a
+ * quad then holds row r of A, column r of B), and an f16 C is widened into the f32 fragment layout
+ * ({@link #widenedC}); both only move and widen values exactly. On Turing jptxas does the same before
+ * {@code HMMA.884 .ROW, .COL} where ptxas names the layouts in the instruction.
  */
 final class QuadPairMma {
     private QuadPairMma() {}
 
-    /** Lowers the instruction; {@code f32} selects the f32 accumulator form. */
-    static void lower(Instruction insn, LoweringContext cx, boolean f32) throws CompilationException {
+    /** Whether {@code mods} (with f16 A and B) name a form {@link #lower} takes. */
+    static boolean handles(List<String> mods) {
+        if (!mods.contains("m8n8k4") || mods.stream().filter(m -> m.equals("row") || m.equals("col")).count() != 2) {
+            return false;
+        }
+        List<String> types = mods.stream().filter(m -> m.startsWith("f")).toList();
+        return types.equals(List.of("f16", "f16", "f16", "f16")) || types.equals(List.of("f32", "f16", "f16", "f32"))
+                || types.equals(List.of("f32", "f16", "f16", "f16"));
+    }
+
+    /** Lowers the instruction, a form {@link #handles} takes. */
+    static void lower(Instruction insn, LoweringContext cx) throws CompilationException {
+        List<String> mods = insn.modifiers();
+        List<String> layouts = mods.stream().filter(m -> m.equals("row") || m.equals("col")).toList();
+        List<String> types = mods.stream().filter(m -> m.startsWith("f")).toList();
+        boolean f32 = types.get(0).equals("f32"), cF16 = types.get(3).equals("f16");
         List<Operand> ops = insn.operands();
         if (ops.size() != 4) {
             throw cx.unsupported("operand count");
         }
         int acc = f32 ? 8 : 4;
         List<Src> a = registers(cx, ops.get(1), 2), b = registers(cx, ops.get(2), 2);
-        List<Src> c = registers(cx, ops.get(3), acc);
+        List<Src> c = registers(cx, ops.get(3), cF16 ? 4 : 8);
         List<Operand> out = elements(ops.get(0));
         if (out.size() != acc) {
             throw cx.unsupported("destination count");
+        }
+        MathEmitter m = new MathEmitter(cx);
+        Reg lane = null;
+        if (layouts.get(0).equals("col") || layouts.get(1).equals("row") || f32 && cF16) {
+            lane = laneId(m);
+        }
+        if (layouts.get(0).equals("col")) {
+            a = transposed(m, a, lane);
+        }
+        if (layouts.get(1).equals("row")) {
+            b = transposed(m, b, lane);
+        }
+        if (f32 && cF16) {
+            c = widenedC(m, c, lane);
         }
         List<Reg> d = cx.profile().has(TargetFeature.QUAD_PAIR_HMMA) ? hmma884(cx, a, b, c, f32)
                 : f32 ? fmaF32(cx, a, b, c) : fmaF16(cx, a, b, c);
@@ -53,6 +87,52 @@ final class QuadPairMma {
                 cx.emit("MOV", List.of(), List.of(cx.dst(out.get(k), PtxType.B32)), List.of(Src.of(d.get(k))));
             }
         }
+    }
+
+    /**
+     * A 2-register f16 fragment transposed within each quad: lane p of a quad gets element p of every lane k of its
+     * quad as its element k (both registers of lane k fetched, the one holding element p kept, then its half).
+     */
+    private static List<Src> transposed(MathEmitter m, List<Src> frag, Reg lane) {
+        Reg upper = m.p(), odd = m.p();
+        m.lop3Test(upper, lane, 2, MathEmitter.RZ, 0xc0); // p >= 2: element p is in the second register
+        m.lop3Test(odd, lane, 1, MathEmitter.RZ, 0xc0); // p odd: element p is a high half
+        Reg[] w = new Reg[4];
+        for (int k = 0; k < 4; k++) {
+            Reg src = laneOf(m, lane, 0x1c, k);
+            Reg lo = fetch(m, frag.get(0), src), hi = fetch(m, frag.get(1), src);
+            w[k] = m.r();
+            m.sel(w[k], hi, lo, upper);
+        }
+        List<Src> out = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            Reg low = m.r(), high = m.r(), packed = m.r();
+            m.op("PRMT", "", low, w[2 * r], 0x5410, w[2 * r + 1]);
+            m.op("PRMT", "", high, w[2 * r], 0x7632, w[2 * r + 1]);
+            m.sel(packed, high, low, odd);
+            out.add(Src.of(packed));
+        }
+        return out;
+    }
+
+    /**
+     * An f16 C (row r of the quad pair's 8 x 8, four registers) widened to the f32 fragment: element i is row
+     * {@code (lane & 1) + (i & 2)} (held by lane {@code (lane & ~3) + (lane & 1) + (i & 2)}), column
+     * {@code (i & 4) + (lane & 2) + (i & 1)} (register {@code (i & 4) / 2 + (lane & 2) / 2} there, half {@code i & 1}).
+     */
+    private static List<Src> widenedC(MathEmitter m, List<Src> c, Reg lane) {
+        Reg upper = m.p();
+        m.lop3Test(upper, lane, 2, MathEmitter.RZ, 0xc0);
+        List<Src> out = new ArrayList<>();
+        for (int i = 0; i < 8; i += 2) {
+            Reg src = laneOf(m, lane, 0x1d, i & 2);
+            int reg = (i & 4) / 2;
+            Reg lo = fetch(m, c.get(reg), src), hi = fetch(m, c.get(reg + 1), src), w = m.r();
+            m.sel(w, hi, lo, upper);
+            out.add(Src.of(half(m, w, 0)));
+            out.add(Src.of(half(m, w, 1)));
+        }
+        return out;
     }
 
     private static List<Reg> hmma884(LoweringContext cx, List<Src> a, List<Src> b, List<Src> c, boolean f32) {

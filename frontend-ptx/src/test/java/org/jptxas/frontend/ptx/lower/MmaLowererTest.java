@@ -131,8 +131,8 @@ class MmaLowererTest {
     @Test
     void otherFormsAreRefusedByName() {
         UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> lower("sm_80",
-                "mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16 {%r11, %r12, %r13, %r14}, {%r1, %r2}, "
-                        + "{%r5, %r6}, {%r7, %r8, %r9, %r10};"));
+                "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f32 {%r11, %r12, %r13, %r14}, {%r1, %r2}, "
+                        + "{%r5, %r6}, {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};"));
         assertTrue(e.getMessage().contains("not yet supported"), e.getMessage());
     }
 }
