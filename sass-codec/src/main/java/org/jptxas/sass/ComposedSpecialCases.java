@@ -38,6 +38,10 @@ final class ComposedSpecialCases {
         composed.removeIf(r -> {
             SassForm g = r.form();
             for (SassForm h : bySpelling.getOrDefault(shape(g), List.of())) {
+                // a decode-only form reads the words but never writes them: the assembler keeps the composed form
+                if (h.decodeOnly && !g.decodeOnly) {
+                    continue;
+                }
                 if (specialCase(g, h, formsByKey.getOrDefault(g.key, List.of()))) {
                     return true;
                 }

@@ -122,13 +122,21 @@ final class ModifierComposer {
     static List<Ranked> composeRanked(List<SassModifierClass> classes, java.util.function.IntPredicate chosen,
             Map<Integer, List<SassForm>> formsByKey, String skeleton) {
         Map<String, Ranked> unique = new LinkedHashMap<>();
+        // A form the assembler writes exists only if it encodes: a decode-only form of the same identity leaves the
+        // composed form the assembler writes in place (the decoder reads the table's form first either way); a
+        // composed decode-only form is left out if any form has its identity.
+        Set<String> writable = new HashSet<>();
         Set<String> existing = new HashSet<>();
         Set<Integer> keys = new HashSet<>();
         for (int i = 0; i < classes.size(); i++) {
             if (chosen.test(i) && keys.add(classes.get(i).key())) {
                 for (SassForm f : formsByKey.getOrDefault(classes.get(i).key(), List.of())) {
                     if (skeleton == null || f.skeleton.equals(skeleton)) {
-                        existing.add(identity(f));
+                        String id = identity(f);
+                        existing.add(id);
+                        if (!f.decodeOnly) {
+                            writable.add(id);
+                        }
                     }
                 }
             }
@@ -156,7 +164,7 @@ final class ModifierComposer {
                     if (!refused.contains(g.refusalKey())) {
                         slots = slots != null ? slots : slotsIdentity(f);
                         String id = identity(g, slots);
-                        if (!existing.contains(id)) {
+                        if (!(g.decodeOnly ? existing : writable).contains(id)) {
                             unique.putIfAbsent(id, new Ranked(g, rank));
                         }
                     }

@@ -169,8 +169,10 @@ public final class SassAssembler {
         boolean sameForm = k.form() == f || k.form().sameEncoding(f);
         boolean read = switch (rule) {
             case SAME_FORM -> sameForm;
-            case NOTHING_ELSE -> !k.form().decodeOnly && (sameForm || printsText(k, text, address));
-            case SAME_TEXT -> (!k.form().decodeOnly || f.decodeOnly) && (sameForm || printsText(k, text, address));
+            // a decode-only form of the same encoding (a table rule's copy of a composed form) reads f's own words
+            case NOTHING_ELSE -> (!k.form().decodeOnly || sameForm) && (sameForm || printsText(k, text, address));
+            case SAME_TEXT -> (!k.form().decodeOnly || f.decodeOnly || sameForm)
+                    && (sameForm || printsText(k, text, address));
             case LISTING -> sameForm || printsText(k, text, address);
         };
         return read || respelledByDecodeOnly(k, f, e, text, address);
