@@ -90,31 +90,14 @@ public final class MbarrierLowerer implements InstructionLowerer {
                     List.of(Reg.RZ), List.of(Src.of(barrier(cx, insn, ops.get(0))), register(cx, ops.get(1))));
             case "mbarrier.complete_tx" -> cx.emit("SYNCS", List.of("ARRIVE", "TRANS64", "RED", "A0TX"),
                     List.of(Reg.RZ), List.of(Src.of(barrier(cx, insn, ops.get(0))), register(cx, ops.get(1))));
-            case "mbarrier.arrive_drop" -> {
-                Addr a = barrier(cx, insn, ops.get(1));
-                // ptxas 13 marks .TMASK only a noComplete drop whose state is used
-                List<String> mode = insn.hasModifier("noComplete") && !(ops.get(0) instanceof Operand.Sink)
-                        ? List.of("TMASK", "OPTOUT") : List.of("OPTOUT");
-                if (ops.size() == 3) {
-                    cx.emit("SYNCS", syncs(mode, "ART0"), List.of(state(cx, ops.get(0))),
-                            List.of(Src.of(a), register(cx, ops.get(2))));
-                } else {
-                    cx.emit("SYNCS", syncs(mode, "A1T0"), List.of(state(cx, ops.get(0))),
-                            List.of(Src.of(a), Ptx.rz()));
-                }
-            }
+            // ptxas 13 marks .TMASK only a noComplete drop whose state is used
+            case "mbarrier.arrive_drop" -> arrive(cx, insn, ops, insn.hasModifier("noComplete")
+                    && !(ops.get(0) instanceof Operand.Sink) ? List.of("TMASK", "OPTOUT") : List.of("OPTOUT"));
             case "mbarrier.arrive" -> {
                 if (insn.hasModifier("noComplete")) {
                     throw cx.unsupported("mbarrier.arrive.noComplete");
                 }
-                Addr a = barrier(cx, insn, ops.get(1));
-                if (ops.size() == 3) {
-                    cx.emit("SYNCS", syncs(red, "ART0"), List.of(state(cx, ops.get(0))),
-                            List.of(Src.of(a), register(cx, ops.get(2))));
-                } else {
-                    cx.emit("SYNCS", syncs(red, "A1T0"), List.of(state(cx, ops.get(0))),
-                            List.of(Src.of(a), Ptx.rz()));
-                }
+                arrive(cx, insn, ops, red);
             }
             case "mbarrier.arrive.expect_tx" -> cx.emit("SYNCS", syncs(red, null),
                     List.of(state(cx, ops.get(0))),
@@ -185,6 +168,18 @@ public final class MbarrierLowerer implements InstructionLowerer {
                         List.of(Src.of(Addr.of(ua, 0)), Src.of(word))));
         if (done != null) {
             cx.startBlock(done);
+        }
+    }
+
+    /** {@code arrive[_drop] state, [a]{, count}}: {@code SYNCS.ARRIVE.TRANS64.kind.A1T0}, with a count {@code .ART0}. */
+    private static void arrive(LoweringContext cx, Instruction insn, List<Operand> ops, List<String> kind)
+            throws CompilationException {
+        Addr a = barrier(cx, insn, ops.get(1));
+        if (ops.size() == 3) {
+            cx.emit("SYNCS", syncs(kind, "ART0"), List.of(state(cx, ops.get(0))),
+                    List.of(Src.of(a), register(cx, ops.get(2))));
+        } else {
+            cx.emit("SYNCS", syncs(kind, "A1T0"), List.of(state(cx, ops.get(0))), List.of(Src.of(a), Ptx.rz()));
         }
     }
 
