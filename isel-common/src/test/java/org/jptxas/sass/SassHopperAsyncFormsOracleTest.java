@@ -212,7 +212,33 @@ class SassHopperAsyncFormsOracleTest {
             new Sample("000fe8000b00013f0000000004007dbe", List.of("!14:12", "15:15", "#31:24", "63:40", "39:32")),
             // REDAS.XOR [R4.64], R0
             new Sample("000fe8000b80013f0000000004007dbe", List.of("#31:24", "63:40", "39:32")),
-            new Sample("000fe8000b80013f0000000004007dbe", List.of("!14:12", "15:15", "#31:24", "63:40", "39:32")));
+            new Sample("000fe8000b80013f0000000004007dbe", List.of("!14:12", "15:15", "#31:24", "63:40", "39:32")),
+            // probe kernel async_gap_forms_sm90a.ptx (forms written from these words: the A1T0/ART0/A0TR twins with
+            // OPTOUT bit 75, TMASK bit 73, mode 2 for A0T1; ARRIVES new): FENCE.VIEW.ASYNC.G
+            new Sample("000fe2000000010000000000000073c6", List.of()),
+            // SYNCS.ARRIVE.TRANS64.OPTOUT.A1T0 R10, [UR7], RZ (mbarrier.arrive_drop)
+            new Sample("000ea20008100807000000ffff0a79a7", List.of("23:16", "69:64", "63:40")),
+            // SYNCS.ARRIVE.TRANS64.OPTOUT.A1T0 R4, [R0+URZ], RZ
+            new Sample("000e22000810083f000000ff000479a7", List.of("23:16", "#31:24", "63:40")),
+            // SYNCS.ARRIVE.TRANS64.OPTOUT.ART0 R6, [R0+URZ+0x10], R11 (arrive_drop with a count)
+            new Sample("000e22000850083f0000100b000679a7", List.of("23:16", "#31:24", "63:40", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.OPTOUT.ART0 RZ, [UR7+0x10], R11
+            new Sample("000fe200085008070000100bffff79a7", List.of("23:16", "69:64", "63:40", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.TMASK.OPTOUT.ART0 R8, [R0+URZ], R15 (arrive_drop.noComplete, its state used)
+            new Sample("000e640008500a3f0000000f000879a7", List.of("23:16", "#31:24", "63:40", "39:32")),
+            // SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [UR7+0x8], RZ (cp.async.mbarrier.arrive); @!P1 ... [UR5]
+            new Sample("000fe20008200407000008ffffff79a7", List.of("69:64", "63:40")),
+            new Sample("000fe20008200405000000ffffff99a7", List.of("!14:12", "15:15", "69:64", "63:40")),
+            // ARRIVES.LDGSTSBAR.64.TRANSCNT [UR7]; ARRIVES.LDGSTSBAR.64.ARVCNT [UR7+0x8] (.noinc); guarded ones
+            new Sample("000fe20008000a8700000000ff0079b0", List.of("69:64", "63:40")),
+            new Sample("000fe20008000a4700000800ff0079b0", List.of("69:64", "63:40")),
+            new Sample("000fee0008000a8500000000ff0099b0", List.of("!14:12", "15:15", "69:64", "63:40")),
+            new Sample("000fe20008000a4500001000ff0089b0", List.of("!14:12", "15:15", "69:64", "63:40")),
+            // LDGSTS.E [R5], desc[UR4][R2.64], P0 (cp.async ignore-src: the read predicate); .E.64 and .BYPASS.128
+            // with an offset
+            new Sample("004fe800081218440000000002057fae", List.of("23:16", "69:64", "#31:24", "!89:87")),
+            new Sample("000fe80008921a440001001002057fae", List.of("23:16", "69:64", "#31:24", "!89:87")),
+            new Sample("000fe80008901c440003003002057fae", List.of("23:16", "69:64", "#31:24", "!89:87")));
 
 
     static final int VARIANTS = 16;

@@ -52,6 +52,23 @@ public final class AsyncCopies {
         }
     }
 
+    /**
+     * {@code cp.async.mbarrier.arrive} / {@code ARRIVES.LDGSTSBAR}: every copy this thread issued and no wait has
+     * landed yet now completes on an mbarrier instead ({@code bulk}, under {@code barrier}); its groups stay, empty,
+     * so later waits count them as before. {@code arrivals} and {@code bytes} are the update the completion makes
+     * on the barrier word (one arrival, or one transaction).
+     */
+    public void moveTo(BulkCopies bulk, long barrier, long arrivals, long bytes) {
+        List<BulkCopies.Piece> pieces = new ArrayList<>();
+        for (List<Copy> group : committed) {
+            group.forEach(c -> pieces.add(new BulkCopies.Piece(c.address, c.data)));
+            group.clear();
+        }
+        open.forEach(c -> pieces.add(new BulkCopies.Piece(c.address, c.data)));
+        open.clear();
+        bulk.issueTracked(barrier, pieces, arrivals, bytes);
+    }
+
     /** Groups committed and not yet waited for (a test's view). */
     public int pendingGroups() {
         return committed.size();

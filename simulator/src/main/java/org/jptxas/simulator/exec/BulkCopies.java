@@ -13,12 +13,25 @@ import org.jptxas.simulator.memory.Region;
  * A kernel that reads the destination without waiting on the barrier reads what was there before.
  */
 public final class BulkCopies {
-    private record Landing(long shared, byte[] data) {}
+    /** Bytes that land at a shared address. */
+    public record Piece(long shared, byte[] data) {}
+
+    /** Pieces that land together, then update the barrier word by {@code arrivals} and {@code bytes}. */
+    private record Landing(List<Piece> pieces, long arrivals, long bytes) {}
 
     private final Map<Long, List<Landing>> inFlight = new LinkedHashMap<>();
 
+    /** A bulk copy: its bytes complete as many transaction bytes. */
     public void issue(long barrier, long shared, byte[] data) {
-        inFlight.computeIfAbsent(barrier, k -> new ArrayList<>()).add(new Landing(shared, data));
+        issueTracked(barrier, List.of(new Piece(shared, data)), 0, -(long) data.length);
+    }
+
+    /**
+     * Copies tracked by an mbarrier ({@code cp.async.mbarrier.arrive}): they land when the barrier's phase is checked,
+     * then the barrier word takes {@code arrivals} arrivals and {@code bytes} transaction bytes.
+     */
+    public void issueTracked(long barrier, List<Piece> pieces, long arrivals, long bytes) {
+        inFlight.computeIfAbsent(barrier, k -> new ArrayList<>()).add(new Landing(List.copyOf(pieces), arrivals, bytes));
     }
 
     /** A barrier re-initialized or invalidated: its copies are forgotten. */
@@ -33,10 +46,12 @@ public final class BulkCopies {
             return;
         }
         for (Landing c : copies) {
-            for (int i = 0; i < c.data.length; i++) {
-                shared.store8(c.shared + i, c.data[i]);
+            for (Piece p : c.pieces) {
+                for (int i = 0; i < p.data.length; i++) {
+                    shared.store8(p.shared + i, p.data[i]);
+                }
             }
-            shared.store64(barrier, Mbarrier.arrive(shared.load64(barrier), 0, -(long) c.data.length));
+            shared.store64(barrier, Mbarrier.arrive(shared.load64(barrier), c.arrivals, c.bytes));
         }
     }
 }

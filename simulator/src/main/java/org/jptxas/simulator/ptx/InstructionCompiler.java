@@ -527,6 +527,15 @@ final class InstructionCompiler {
         public Long constant(Operand o) {
             return o instanceof Expr e ? ConstExpr.evaluate(e) : null;
         }
+
+        @Override
+        public boolean isPredicate(Operand o) {
+            if (!(o instanceof Expr.SymbolRef r)) {
+                return false;
+            }
+            PtxProgram.Symbol s = fc.lookup(r.name());
+            return s != null && s.kind() == PtxProgram.Symbol.Kind.REGISTER && s.type() == PtxType.PRED;
+        }
     }
 
     /** {@code mbarrier...} and {@code cp.async.bulk...}: {@link MbarrierInstruction}. */

@@ -3,6 +3,7 @@ package org.jptxas.simulator.ptx;
 import java.util.List;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
+import org.jptxas.simulator.exec.AsyncCopies;
 import org.jptxas.simulator.exec.BulkCopies;
 import org.jptxas.simulator.exec.Mbarrier;
 import org.jptxas.simulator.exec.TensorMap;
@@ -258,6 +259,19 @@ final class MbarrierInstruction {
                 throw new InterpreterError(e.getMessage());
             }
         };
+    }
+
+    /**
+     * {@code cp.async.mbarrier.arrive[.noinc]}: the thread's copies in flight complete on the barrier at
+     * {@code address} (they land when its phase is checked). Without {@code .noinc} the barrier first expects one
+     * more transaction, which their completion completes (the thread's own arrival count is unchanged); with it their
+     * completion is one of the phase's arrivals.
+     */
+    static void trackCopies(ThreadState t, long address, AsyncCopies copies, boolean noinc) {
+        if (!noinc) {
+            update(t, address, 0, 1);
+        }
+        copies.moveTo(bulk(t), address, noinc ? 1 : 0, noinc ? 0 : -1);
     }
 
     private static BulkCopies bulk(ThreadState t) {

@@ -19,7 +19,7 @@ import org.jptxas.simulator.sass.SassOperand.UReg;
  * initializes ({@link Mbarrier}'s layout). {@code SYNCS.ARRIVE.TRANS64} arrives (.A1T0: one arrival;
  * .ART0: Rb arrivals; with .OPTOUT (arrive_drop) the expected count of later phases drops by as many; plain: one
  * arrival and Rb expected bytes; .RED.A0TR: Rb expected bytes; .RED.A0TX: Rb bytes
- * completed) and returns the old word; with {@code .RED} the barrier may be another block's of the cluster (the rank in
+ * completed; .RED.A0T1: one expected transaction, which {@code ARRIVES.LDGSTSBAR.64.TRANSCNT}'s copies complete) and returns the old word; with {@code .RED} the barrier may be another block's of the cluster (the rank in
  * the address's top byte, as {@code mapa} puts it) and nothing is returned; the phase completes (bit 63 flips, the counts reload) when no arrival and no
  * byte is pending. {@code SYNCS.PHASECHK.TRANS64[.TRYWAIT] P, [a], Rp} sets P when the phase differs from bit 31 of
  * Rp (a state token's high word or a parity shifted to bit 31). More arrivals than expected stop the launch.
@@ -66,6 +66,25 @@ final class HopperAsyncOps {
         } catch (Overflow e) {
             throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), e.getMessage()));
         }
+        t.pc++;
+    }
+
+    /**
+     * {@code ARRIVES.LDGSTSBAR.64.TRANSCNT|ARVCNT [a]} (cp.async.mbarrier.arrive) for one thread: the thread's LDGSTS
+     * copies in flight complete on the barrier, landing when its phase is checked; their completion completes one
+     * transaction (TRANSCNT, after ptxas's SYNCS .A0T1 expected it) or is one arrival (ARVCNT, .noinc).
+     */
+    void arriveOnCopies(SassOp op, SassMachine.Thread t, SassMachine.Warp w) {
+        List<SassOperand> o = op.operands();
+        boolean trans = op.has("TRANSCNT");
+        if (!op.has("LDGSTSBAR") || !op.has("64") || trans == op.has("ARVCNT") || o.size() != 1
+                || !(o.get(0) instanceof Mem m)) {
+            throw unimplemented(op);
+        }
+        if (t.copies == null) {
+            t.copies = new org.jptxas.simulator.exec.AsyncCopies();
+        }
+        t.copies.moveTo(copies, ownOffset(sharedAddress(m, t, w)), trans ? 0 : 1, trans ? -1 : 0);
         t.pc++;
     }
 
@@ -165,6 +184,8 @@ final class HopperAsyncOps {
                 next = arrive(op, old, 0, b);
             } else if (op.has("A0TX")) {
                 next = arrive(op, old, 0, -(long) b);
+            } else if (op.has("A0T1")) { // cp.async.mbarrier.arrive: one transaction its copies' completion completes
+                next = arrive(op, old, 0, 1);
             } else if (op.modifiers().equals(List.of("ARRIVE", "TRANS64"))
                     || op.modifiers().equals(List.of("ARRIVE", "TRANS64", "RED"))) {
                 next = arrive(op, old, 1, b);

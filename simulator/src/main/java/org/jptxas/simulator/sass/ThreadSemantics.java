@@ -196,6 +196,7 @@ final class ThreadSemantics {
             case "NOP", "MEMBAR", "ERRBAR", "CGAERRBAR", "CCTL", "CCTLL", "YIELD", "NANOSLEEP", "FENCE", "PMTRIG", "ACQBULK", "PREEXIT" -> t.pc++;
             case "LDGSTS", "LDGDEPBAR", "DEPBAR" -> machine.memory.asyncCopy(op, t, w);
             case "SYNCS" -> machine.hopper().step(op, t, w, x -> operands.read(x, t, w));
+            case "ARRIVES" -> machine.hopper().arriveOnCopies(op, t, w);
             case "STAS", "REDAS" -> machine.hopper().asyncStore(op, t, x -> operands.read(x, t, w));
             case "EXIT" -> {
                 if (!o.isEmpty() && !operands.pred(o.get(0), t, w)) { // EXIT Pp: exits only where Pp holds

@@ -11,11 +11,14 @@ import org.jptxas.frontend.ptx.ast.StateSpace;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.Guard;
+import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.SpecialReg;
 import org.jptxas.ori.ir.Src;
+import org.jptxas.ori.target.TargetFeature;
 
 /**
  * Asynchronous copies global → shared (sm_80+), as ptxas 13 writes them:
@@ -28,10 +31,13 @@ import org.jptxas.ori.ir.Src;
  *   <li>{@code cp.async.commit_group}: {@code LDGDEPBAR} (closes a group; scoreboard SB0 counts open groups).</li>
  *   <li>{@code cp.async.wait_group N}: {@code DEPBAR.LE SB0, N}; {@code cp.async.wait_all}: {@code LDGDEPBAR} then
  *       {@code DEPBAR.LE SB0, 0x0}.</li>
+ *   <li>{@code cp.async.mbarrier.arrive[.noinc]}: {@link #arriveOnCopies}.</li>
  * </ul>
  * A guarded copy is branched around (a false read predicate would write zeros). An L2 prefetch size
- * ({@code .L2::64B/128B/256B}) becomes {@code .LTC64B/.LTC128B/.LTC256B} after {@code .BYPASS}; cache hints
- * ({@code .L2::cache_hint} with a policy operand) and {@code ignore-src} are refused by name.
+ * ({@code .L2::64B/128B/256B}) becomes {@code .LTC64B/.LTC128B/.LTC256B} after {@code .BYPASS}. An
+ * {@code ignore-src} predicate p is LDGSTS's read predicate negated ({@code PLOP3.LUT q, PT, p, PT, PT, 0x0f, 0x0};
+ * p true: nothing read, all zeros). A cache hint ({@code .L2::cache_hint} with a policy operand, the last one) is a
+ * performance hint only: the copy is written without it (ptxas puts the policy in the descriptor register).
  */
 @AutoService(InstructionLowerer.class)
 public final class AsyncCopyLowerer implements InstructionLowerer {
@@ -40,12 +46,15 @@ public final class AsyncCopyLowerer implements InstructionLowerer {
 
     @Override
     public Set<String> opcodes() {
-        return Set.of("cp.async", "cp.async.commit_group", "cp.async.wait_group", "cp.async.wait_all");
+        return Set.of("cp.async", "cp.async.commit_group", "cp.async.wait_group", "cp.async.wait_all",
+                "cp.async.mbarrier.arrive");
     }
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
-        if (insn.hasModifier("commit_group")) {
+        if (insn.hasModifier("mbarrier") && insn.hasModifier("arrive")) {
+            arriveOnCopies(insn, cx);
+        } else if (insn.hasModifier("commit_group")) {
             cx.emit("LDGDEPBAR", List.of(), List.of(), List.of());
         } else if (insn.hasModifier("wait_group")) {
             long n = immediate(cx, insn.operands().get(0));
@@ -61,15 +70,66 @@ public final class AsyncCopyLowerer implements InstructionLowerer {
         }
     }
 
+    /**
+     * {@code cp.async.mbarrier.arrive[.noinc].shared{::cta}.b64 [bar]} (sm_90), as ptxas 13 writes it: per distinct
+     * barrier address among the lanes (a uniform loop, each trip guarded by the lanes it serves)
+     * {@code SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [UR], RZ} (one more expected transaction) and
+     * {@code ARRIVES.LDGSTSBAR.64.TRANSCNT [UR]} (the thread's copies complete it); {@code .noinc}:
+     * {@code ARRIVES.LDGSTSBAR.64.ARVCNT [UR]} (their completion is one of the phase's arrivals).
+     */
+    private static void arriveOnCopies(Instruction insn, LoweringContext cx) throws CompilationException {
+        if (!cx.profile().has(TargetFeature.TRANSACTION_BARRIERS)) {
+            throw cx.unsupported("cp.async.mbarrier.arrive needs sm_90 here");
+        }
+        if (!insn.hasModifier("shared") && !insn.hasModifier("shared::cta") || insn.operands().size() != 1) {
+            throw cx.unsupported("cp.async.mbarrier.arrive on a generic address");
+        }
+        boolean noinc = insn.hasModifier("noinc");
+        BasicBlock done = insn.guard() != null ? cx.branchAroundGuard() : null;
+        Addr a = cx.address((Operand.Address) insn.operands().get(0), StateSpace.SHARED);
+        Src at;
+        if (a.base().isZero()) {
+            at = Ptx.imm(a.offset() & 0xffffffffL);
+        } else if (a.offset() != 0) {
+            Reg r = Ptx.r32(cx);
+            cx.emitUnguarded("IADD3", List.of(), List.of(r, Reg.PT, Reg.PT), List.of(Src.of(a.base()),
+                    Ptx.imm(a.offset() & 0xffffffffL), Ptx.rz()));
+            at = Src.of(r);
+        } else {
+            at = Src.of(a.base());
+        }
+        Reg ua = cx.newReg(RegFile.UR, 1);
+        UniformLoop.forEachServing(cx, List.of(at), List.of(ua), false, served -> {
+            Src bar = Src.of(Addr.of(ua, 0));
+            if (!noinc) {
+                guarded(cx.emitUnguarded("SYNCS", List.of("ARRIVE", "TRANS64", "RED", "A0T1"), List.of(Reg.RZ),
+                        List.of(bar, Ptx.rz())), served);
+            }
+            guarded(cx.emitUnguarded("ARRIVES", List.of("LDGSTSBAR", "64", noinc ? "ARVCNT" : "TRANSCNT"),
+                    List.of(), List.of(bar)), served);
+        });
+        if (done != null) {
+            cx.startBlock(done);
+        }
+    }
+
+    private static void guarded(Instr in, Reg served) {
+        if (served != null) {
+            in.setGuard(new Guard(served, false));
+        }
+    }
+
     private static void wait(LoweringContext cx, long pending) {
         cx.emit("DEPBAR", List.of("LE"), List.of(), List.of(Src.of(GROUPS), Ptx.imm(pending)));
     }
 
     private static void copy(Instruction insn, LoweringContext cx) throws CompilationException {
         String prefetch = null;
+        boolean cacheHint = false;
         for (String m : insn.modifiers()) {
             switch (m) {
                 case "async", "ca", "cg", "shared", "shared::cta", "global" -> { }
+                case "L2::cache_hint" -> cacheHint = true;
                 // the L2 prefetch size, kept as ptxas keeps it: LDGSTS .LTC64B/.LTC128B/.LTC256B (bits 72:71)
                 case "L2::64B" -> prefetch = "LTC64B";
                 case "L2::128B" -> prefetch = "LTC128B";
@@ -77,7 +137,8 @@ public final class AsyncCopyLowerer implements InstructionLowerer {
                 default -> throw cx.unsupported("cp.async qualifier ." + m);
             }
         }
-        List<Operand> ops = insn.operands();
+        List<Operand> ops = cacheHint && insn.operands().size() >= 4
+                ? insn.operands().subList(0, insn.operands().size() - 1) : insn.operands();
         if (ops.size() < 3 || ops.size() > 4 || immediate(cx, ops.get(2)) < 0) {
             throw cx.unsupported("cp.async operands");
         }
@@ -118,10 +179,13 @@ public final class AsyncCopyLowerer implements InstructionLowerer {
                 mods.add("ZFILL");
                 srcs.add(Src.of(Addr.of(global.base(), global.offset() + size - srcSize)));
             }
+        } else if (isPredicate(cx, ops.get(3))) {
+            srcs.add(Src.of(global));
+            Reg read = Ptx.pred(cx);
+            cx.emit("PLOP3", List.of("LUT"), List.of(read, Reg.PT),
+                    List.of(Compare.predSrc(cx, ops.get(3)), Ptx.pt(), Ptx.pt(), Ptx.imm(0x0f), Ptx.imm(0)));
+            srcs.add(Src.of(read));
         } else {
-            if (isPredicate(cx, ops.get(3))) {
-                throw cx.unsupported("cp.async ignore-src");
-            }
             Src n = cx.src(ops.get(3), PtxType.U32);
             mods.add("ZFILL");
             srcs.add(Src.of(Addr.of(filled(cx, global.base(), n, size), global.offset())));

@@ -37,8 +37,10 @@ import org.jptxas.ori.target.TargetFeature;
  * {@code .RED.A1T0}/{@code .RED.ART0}, {@code arrive.expect_tx} {@code .RED}. {@code .release.cluster} arrivals are
  * preceded by {@code MEMBAR.ALL.CTA; MEMBAR.ALL.GPU; ERRBAR; CGAERRBAR}, and {@code .acquire.cluster} waits are
  * followed by {@code @P CCTL.IVALL} (ptxas 13); {@code .relaxed} and {@code .cta} scope add nothing.
- * {@code pending_count}: see {@link #pendingCount}. {@code arrive_drop} (ptxas: {@code SYNCS.ARRIVE.TRANS64.OPTOUT.A1T0}
- * / {@code .OPTOUT.ART0}, bit 75) is refused by name: the SASS tables have no .OPTOUT form yet.
+ * {@code pending_count}: see {@link #pendingCount}. {@code arrive_drop} on a shared::cta barrier:
+ * {@code SYNCS.ARRIVE.TRANS64.OPTOUT.A1T0 Rd, [a], RZ}, with a count {@code .OPTOUT.ART0 Rd, [a], Rn},
+ * {@code .noComplete} with a state result: {@code .TMASK.OPTOUT.ART0} (ptxas 13; without one, no .TMASK). {@code arrive_drop.expect_tx} ({@code .OPTOUT} alone)
+ * and {@code arrive.noComplete} are refused by name.
  */
 @AutoService(InstructionLowerer.class)
 public final class MbarrierLowerer implements InstructionLowerer {
@@ -46,11 +48,11 @@ public final class MbarrierLowerer implements InstructionLowerer {
     public Set<String> opcodes() {
         return Set.of("mbarrier.init", "mbarrier.inval", "mbarrier.expect_tx", "mbarrier.complete_tx",
                 "mbarrier.arrive", "mbarrier.arrive.expect_tx", "mbarrier.test_wait", "mbarrier.try_wait",
-                "mbarrier.pending_count");
+                "mbarrier.pending_count", "mbarrier.arrive_drop");
     }
 
     private static final Set<String> ACCEPTED = Set.of("shared", "shared::cta", "shared::cluster", "b64", "release",
-            "acquire", "relaxed", "cta", "cluster", "parity");
+            "acquire", "relaxed", "cta", "cluster", "parity", "noComplete");
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
@@ -88,15 +90,14 @@ public final class MbarrierLowerer implements InstructionLowerer {
                     List.of(Reg.RZ), List.of(Src.of(barrier(cx, insn, ops.get(0))), register(cx, ops.get(1))));
             case "mbarrier.complete_tx" -> cx.emit("SYNCS", List.of("ARRIVE", "TRANS64", "RED", "A0TX"),
                     List.of(Reg.RZ), List.of(Src.of(barrier(cx, insn, ops.get(0))), register(cx, ops.get(1))));
+            // ptxas 13 marks .TMASK only a noComplete drop whose state is used
+            case "mbarrier.arrive_drop" -> arrive(cx, insn, ops, insn.hasModifier("noComplete")
+                    && !(ops.get(0) instanceof Operand.Sink) ? List.of("TMASK", "OPTOUT") : List.of("OPTOUT"));
             case "mbarrier.arrive" -> {
-                Addr a = barrier(cx, insn, ops.get(1));
-                if (ops.size() == 3) {
-                    cx.emit("SYNCS", syncs(red, "ART0"), List.of(state(cx, ops.get(0))),
-                            List.of(Src.of(a), register(cx, ops.get(2))));
-                } else {
-                    cx.emit("SYNCS", syncs(red, "A1T0"), List.of(state(cx, ops.get(0))),
-                            List.of(Src.of(a), Ptx.rz()));
+                if (insn.hasModifier("noComplete")) {
+                    throw cx.unsupported("mbarrier.arrive.noComplete");
                 }
+                arrive(cx, insn, ops, red);
             }
             case "mbarrier.arrive.expect_tx" -> cx.emit("SYNCS", syncs(red, null),
                     List.of(state(cx, ops.get(0))),
@@ -170,10 +171,22 @@ public final class MbarrierLowerer implements InstructionLowerer {
         }
     }
 
-    /** {@code SYNCS.ARRIVE.TRANS64[.RED][.mode]}. */
-    private static List<String> syncs(List<String> red, String mode) {
+    /** {@code arrive[_drop] state, [a]{, count}}: {@code SYNCS.ARRIVE.TRANS64.kind.A1T0}, with a count {@code .ART0}. */
+    private static void arrive(LoweringContext cx, Instruction insn, List<Operand> ops, List<String> kind)
+            throws CompilationException {
+        Addr a = barrier(cx, insn, ops.get(1));
+        if (ops.size() == 3) {
+            cx.emit("SYNCS", syncs(kind, "ART0"), List.of(state(cx, ops.get(0))),
+                    List.of(Src.of(a), register(cx, ops.get(2))));
+        } else {
+            cx.emit("SYNCS", syncs(kind, "A1T0"), List.of(state(cx, ops.get(0))), List.of(Src.of(a), Ptx.rz()));
+        }
+    }
+
+    /** {@code SYNCS.ARRIVE.TRANS64[.RED | .TMASK.OPTOUT | .OPTOUT][.mode]}. */
+    private static List<String> syncs(List<String> kind, String mode) {
         var mods = new java.util.ArrayList<>(List.of("ARRIVE", "TRANS64"));
-        mods.addAll(red);
+        mods.addAll(kind);
         if (mode != null) {
             mods.add(mode);
         }

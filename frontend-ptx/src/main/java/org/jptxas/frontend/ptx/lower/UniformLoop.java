@@ -2,6 +2,7 @@ package org.jptxas.frontend.ptx.lower;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Reg;
@@ -39,6 +40,15 @@ final class UniformLoop {
      * operation every thread's issue counts for, as a bulk copy that completes a transaction on an mbarrier).
      */
     static void forEach(LoweringContext cx, List<Src> values, List<Reg> into, boolean perLane, Runnable body) {
+        forEachServing(cx, values, into, perLane, served -> body.run());
+    }
+
+    /**
+     * {@link #forEach}, the body given the predicate of the lanes a trip serves (null when no loop is needed: every
+     * lane), for a body whose instructions count once per thread (a lane's own arrival, its own copies).
+     */
+    static void forEachServing(LoweringContext cx, List<Src> values, List<Reg> into, boolean perLane,
+            Consumer<Reg> body) {
         List<Integer> varying = new ArrayList<>();
         for (int k = 0; k < values.size(); k++) {
             Src v = values.get(k);
@@ -50,7 +60,7 @@ final class UniformLoop {
             }
         }
         if (varying.isEmpty() && !perLane) {
-            body.run();
+            body.accept(null);
             return;
         }
         // the lanes here are the loop's members: SHFL and VOTE below name them (activemask, as shfl.sync with it)
@@ -82,7 +92,7 @@ final class UniformLoop {
                 match = same;
             }
         }
-        body.run();
+        body.accept(match);
         // still pending: pending and not served (a & ~b)
         cx.emitUnguarded("PLOP3", List.of("LUT"), List.of(pending, Reg.PT),
                 List.of(Src.of(pending), Src.of(match), Ptx.pt(), Ptx.imm(0x30), Ptx.imm(0)));

@@ -1,12 +1,10 @@
 package org.jptxas.frontend.ptx.lower;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.jptxas.ori.diag.CompilationException;
-import org.jptxas.ori.diag.UnsupportedFeatureException;
 import org.jptxas.ori.ir.Instr;
 import org.junit.jupiter.api.Test;
 
@@ -87,14 +85,23 @@ class AsyncCopyLowererTest {
     }
 
     @Test
-    void aPrefetchSizeIsKeptAndACachePolicyRefused() throws CompilationException {
+    void aPrefetchSizeIsKeptAndACachePolicyDropped() throws CompilationException {
         assertTrue(only(lower("cp.async.cg.shared.global.L2::128B [%r1], [%rd1], 16;"), "LDGSTS")
                 .matches("LDGSTS\\.E\\.BYPASS\\.LTC128B\\.128 \\[%r\\d+\\], \\[%r\\d+\\.64\\]"));
         assertTrue(only(lower("cp.async.ca.shared.global.L2::64B [%r1], [%rd1], 8;"), "LDGSTS")
                 .matches("LDGSTS\\.E\\.LTC64B\\.64 \\[%r\\d+\\], \\[%r\\d+\\.64\\]"));
         assertTrue(only(lower("cp.async.ca.shared.global.L2::256B [%r1], [%rd1], 4, %r2;"), "LDGSTS")
                 .startsWith("LDGSTS.E.LTC256B.ZFILL "));
-        assertThrows(UnsupportedFeatureException.class,
-                () -> lower("cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, %rd2;"));
+        // the policy is a performance hint: the copy is written without it
+        assertTrue(only(lower("cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, %rd2;"), "LDGSTS")
+                .matches("LDGSTS\\.E\\.BYPASS\\.128 \\[%r\\d+\\], \\[%r\\d+\\.64\\]"));
+    }
+
+    @Test
+    void anIgnoreSrcPredicateIsTheNegatedReadPredicate() throws CompilationException {
+        List<String> l = lower("cp.async.ca.shared.global [%r1], [%rd1], 4, %p1;");
+        assertTrue(only(l, "PLOP3").matches("PLOP3\\.LUT (%p\\d+), PT, %p\\d+, PT, PT, 0xf, 0x0"), String.join("\n", l));
+        String read = only(l, "PLOP3").replaceAll("PLOP3\\.LUT (%p\\d+),.*", "$1");
+        assertTrue(only(l, "LDGSTS").matches("LDGSTS\\.E \\[%r\\d+\\], \\[%r\\d+\\.64\\], " + read), String.join("\n", l));
     }
 }
