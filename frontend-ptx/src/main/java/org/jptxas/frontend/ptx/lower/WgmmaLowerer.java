@@ -153,9 +153,9 @@ public final class WgmmaLowerer implements InstructionLowerer {
         if (transB == 1) {
             mods.add("tnspB");
         }
-        if (!GmmaTypes.encodable(row.sassOpcode(), mods, !scaleD, regA)) {
+        if (!GmmaTypes.encodable(row.sassOpcode(), mods, regA)) {
             throw cx.unsupported("the SASS encoding " + row.sassOpcode() + "." + String.join(".", mods)
-                    + (scaleD ? "" : " with a false scale-d") + " (not in the sm_90a tables yet)");
+                    + (regA ? " with A in registers" : "") + " (not in the sm_90a tables yet)");
         }
         Instr in = cx.emit(row.sassOpcode(), mods, dregs, srcs);
         acc.uncommitted = in;
