@@ -24,7 +24,7 @@ import org.jptxas.simulator.exec.WarpgroupMma;
  * its own type) the same way, {@code IGMMA.64xNx32.A.B[.SAT]} s8/u8 bytes into s32 accumulators (wrapping, or clamped
  * with .SAT), {@code BGMMA.64xNx256.AND.POPC} bits (the popcount of A AND B). {@code .F16} accumulators hold two
  * packed halves a register. With A in registers ({@code HGMMA... Rd, [-]Ra, gdesc[URx].flags, Rc}) Ra..Ra+3 hold the
- * warp's A fragment and URx..URx+1 is B's descriptor.
+ * warp's A fragment and B's descriptor is still URx+2..URx+3 (ptxas leaves URx..URx+1 holding other values).
  *
  * <p><b>Asynchrony and hazards.</b> A multiply's result lands at the {@code WARPGROUP.DEPBAR} that retires its group
  * (a group is closed by the multiply marked {@code gsb0}; {@code DEPBAR.LE gsb0, N} retires all but the newest N
@@ -175,13 +175,13 @@ final class WarpgroupOps {
         WarpgroupMma.Accumulator acc = kind.accumulator();
         int regsPerLane = acc.registers(n);
         boolean regA = m.group("a") != null;
-        if ((c != d && c != -1) || (c == -1 && !(p != null && predNot)) || u % (regA ? 2 : 4) != 0
+        if ((c != d && c != -1) || (c == -1 && !(p != null && predNot)) || u % 4 != 0
                 || d + regsPerLane > 255) {
             return false;
         }
+        // B's descriptor is URx+2..URx+3 with A in registers too (ptxas leaves URx..URx+1 to other values)
         long descA = regA ? 0 : (ur[u] & 0xffffffffL) | (long) ur[u + 1] << 32;
-        int bu = regA ? u : u + 2;
-        long descB = (ur[bu] & 0xffffffffL) | (long) ur[bu + 1] << 32;
+        long descB = (ur[u + 2] & 0xffffffffL) | (long) ur[u + 3] << 32;
         boolean tA = flags.contains(".tnspA"), tB = flags.contains(".tnspB");
         double sA = flags.contains(".negA") || "-".equals(m.group("negA")) ? -1 : 1;
         double sB = flags.contains(".negB") ? -1 : 1;

@@ -102,7 +102,7 @@ class GmmaEncodabilityTest {
         srcs.add(Src.of(d));
         if (regA) {
             srcs.add(Src.of(Reg.phys(RegFile.R, 4, 4)));
-            srcs.add(Src.of(Reg.phys(RegFile.UR, 6, 2)));
+            srcs.add(Src.of(Reg.phys(RegFile.UR, 4, 4)));
         } else {
             srcs.add(Src.of(Reg.phys(RegFile.UR, 4, 4)));
         }
