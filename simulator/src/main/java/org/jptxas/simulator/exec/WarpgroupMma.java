@@ -41,6 +41,8 @@ public final class WarpgroupMma {
             case "tf32" -> b -> Float.intBitsToFloat(b & 0xffffe000);
             case "e4m3" -> b -> SmallFloats.halfToFloat(SmallFloats.fp8ToHalfPair(b & 0xff, true, false) & 0xffff);
             case "e5m2" -> b -> SmallFloats.halfToFloat(SmallFloats.fp8ToHalfPair(b & 0xff, false, false) & 0xffff);
+            case "s8" -> b -> (byte) b;
+            case "u8", "b1" -> b -> b & 0xff; // b1: eight elements a byte, multiplied by AND.POPC (see dot)
             default -> null;
         };
     }
@@ -97,16 +99,25 @@ public final class WarpgroupMma {
         return m;
     }
 
-    /** A warp's 16 x K part of A from its lanes' four registers each ({@code regs[lane][0..3]}, 16-bit types). */
+    /**
+     * A warp's 16 x K part of A from its lanes' four registers each ({@code regs[lane][0..3]}), as {@code mma}'s A
+     * fragment: register r of lane l holds row l / 4 (+ 8 for odd r) and K elements from {@code e (l % 4)} (+ K / 2
+     * for r >= 2), {@code e} = 4 / element bytes of them, the lowest bits first.
+     */
     public static double[][] registerA(int[][] regs, String type, double sign) {
         IntToDoubleFunction value = decoder(type);
-        double[][] a = new double[16][16];
+        int bytes = elementBytes(type);
+        int perRegister = 4 / bytes;
+        int k = 8 * perRegister;
+        double[][] a = new double[16][k];
         for (int l = 0; l < 32; l++) {
             for (int r = 0; r < 4; r++) {
                 int row = l / 4 + (r % 2 == 1 ? 8 : 0);
-                int col = 2 * (l % 4) + (r >= 2 ? 8 : 0);
-                a[row][col] = sign * value.applyAsDouble(regs[l][r] & 0xffff);
-                a[row][col + 1] = sign * value.applyAsDouble(regs[l][r] >>> 16);
+                int col = perRegister * (l % 4) + (r >= 2 ? k / 2 : 0);
+                for (int e = 0; e < perRegister; e++) {
+                    int bitsOf = bytes == 4 ? regs[l][r] : regs[l][r] >>> (8 * bytes * e) & ((1 << (8 * bytes)) - 1);
+                    a[row][col + e] = sign * value.applyAsDouble(bitsOf);
+                }
             }
         }
         return a;
@@ -131,5 +142,60 @@ public final class WarpgroupMma {
             sum += c;
         }
         return Float.floatToRawIntBits((float) sum);
+    }
+
+    /** How an accumulator register holds its elements: one f32, two packed f16, or one s32 (wrapping or saturating). */
+    public enum Accumulator {
+        F32, F16, S32, S32_SATURATING, S32_POPC;
+
+        /** Accumulator registers per lane of a 64 x N multiply. */
+        public int registers(int n) {
+            return this == F16 ? n / 4 : n / 2;
+        }
+
+        /**
+         * Register {@code r} of lane {@code l}: the products of a and b (bytes ANDed and counted for
+         * {@link #S32_POPC}), plus the register's bits {@code c} when {@code accumulate}. Packed f16: elements 2r
+         * (low half) and 2r + 1 of the f32 layout, each summed in double and rounded once to f16.
+         */
+        public int element(double[][] a, double[][] b, int l, int r, boolean accumulate, int c) {
+            switch (this) {
+                case F32:
+                    return dot(a, b, row(l, r), column(l, r), accumulate ? Float.intBitsToFloat(c) : null);
+                case F16: {
+                    int out = 0;
+                    for (int h = 0; h < 2; h++) {
+                        int e = 2 * r + h;
+                        double sum = sum(a, b, row(l, e), column(l, e));
+                        if (accumulate) {
+                            sum += SmallFloats.halfToFloat(c >>> 16 * h & 0xffff);
+                        }
+                        out |= SmallFloats.toHalf(sum) << 16 * h;
+                    }
+                    return out;
+                }
+                default: {
+                    long sum = accumulate ? c : 0;
+                    int i = row(l, r);
+                    int j = column(l, r);
+                    for (int q = 0; q < a[i].length; q++) {
+                        sum += this == S32_POPC ? Integer.bitCount((int) a[i][q] & (int) b[j][q])
+                                : (long) a[i][q] * (long) b[j][q];
+                    }
+                    if (this == S32_SATURATING) {
+                        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, sum));
+                    }
+                    return (int) sum;
+                }
+            }
+        }
+    }
+
+    private static double sum(double[][] a, double[][] b, int i, int j) {
+        double sum = 0;
+        for (int q = 0; q < a[i].length; q++) {
+            sum += a[i][q] * b[j][q];
+        }
+        return sum;
     }
 }

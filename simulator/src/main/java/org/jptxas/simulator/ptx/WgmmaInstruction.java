@@ -14,14 +14,14 @@ import org.jptxas.simulator.memory.MemoryAccessException;
 /**
  * Hopper's warpgroup multiply in the interpreter: {@code wgmma.fence}, {@code wgmma.mma_async.sync.aligned.m64nNkK
  * .f32.ATYPE.BTYPE d, a, b-desc, scale-d[, imm-scale-a, imm-scale-b[, imm-trans-a], imm-trans-b]} (A from a
- * descriptor or, for 16-bit types, from four registers), {@code wgmma.commit_group} and {@code wgmma.wait_group N}.
+ * descriptor or from four registers), {@code wgmma.commit_group} and {@code wgmma.wait_group N}.
  *
  * <p>Warp {@code w} of a warpgroup holds rows 16w..16w+15 of D, so each warp computes its part alone when it
  * executes the multiply (the whole warp must), reading shared memory then, with {@link WarpgroupMma}'s arithmetic
  * (the SASS emulator's). The result is held back until the {@code wait_group} that retires its group: meanwhile the
  * accumulator registers hold a NaN no arithmetic makes ({@link #POISON}), so a program that reads them without the
  * wait computes garbage; a multiply whose accumulator is that of an outstanding one reads the outstanding result, as
- * the hardware orders a chain. Accumulators of f32 only (packed f16 and integer rows are not modelled).
+ * the hardware orders a chain. Accumulators of f32, packed f16 and s32 (s8/u8 with or without .satfinite, b1 AND.POPC).
  */
 final class WgmmaInstruction {
     private WgmmaInstruction() {}
@@ -72,26 +72,42 @@ final class WgmmaInstruction {
                 types.add(m.toLowerCase(Locale.ROOT));
             }
         }
-        if (types.size() != 3 || !types.get(0).equals("f32") || n < 8 || n > 256 || n % 8 != 0) {
+        boolean saturate = types.remove("satfinite");
+        boolean popc = types.equals(List.of("s32", "b1", "b1", "and", "popc"));
+        if (popc) {
+            types = List.of("s32", "b1", "b1");
+        }
+        if (types.size() != 3 || n < 8 || n > 256 || n % 8 != 0) {
             throw ic.unsupported();
         }
         String typeA = types.get(1), typeB = types.get(2);
-        if (WarpgroupMma.decoder(typeA) == null || WarpgroupMma.decoder(typeB) == null
-                || WarpgroupMma.elementBytes(typeA) * k != 32 || WarpgroupMma.elementBytes(typeB) * k != 32) {
+        WarpgroupMma.Accumulator acc = switch (types.get(0)) {
+            case "f32" -> WarpgroupMma.Accumulator.F32;
+            case "f16" -> WarpgroupMma.Accumulator.F16;
+            case "s32" -> popc ? WarpgroupMma.Accumulator.S32_POPC
+                    : saturate ? WarpgroupMma.Accumulator.S32_SATURATING : WarpgroupMma.Accumulator.S32;
+            default -> null;
+        };
+        boolean integer = acc != WarpgroupMma.Accumulator.F32 && acc != WarpgroupMma.Accumulator.F16;
+        // b1: bytes of eight elements, K 256 (32 bytes)
+        int kElements = popc ? k / 8 : k;
+        if (acc == null || integer != (typeA.endsWith("8") && typeA.charAt(0) != 'e' || popc)
+                || WarpgroupMma.decoder(typeA) == null || WarpgroupMma.decoder(typeB) == null
+                || WarpgroupMma.elementBytes(typeA) * kElements != 32
+                || WarpgroupMma.elementBytes(typeB) * kElements != 32) {
             throw ic.unsupported();
         }
         boolean regA = ic.op(1) instanceof Operand.Vector;
         boolean sixteenBit = WarpgroupMma.elementBytes(typeA) == 2;
-        boolean tf32 = typeA.equals("tf32");
         // imm-scale-a/b for the floating types, imm-trans-a (descriptor A) and imm-trans-b for 16-bit ones
-        int immediates = 2 + (sixteenBit ? (regA ? 1 : 2) : 0);
-        if (ic.ops.size() != 4 + immediates || regA && !sixteenBit) {
+        int immediates = integer ? 0 : 2 + (sixteenBit ? (regA ? 1 : 2) : 0);
+        if (ic.ops.size() != 4 + immediates || regA && popc) {
             throw ic.unsupported();
         }
         List<Operand> dOps = ((Operand.Vector) ic.op(0)).elements();
-        if (dOps.size() != n / 2) {
-            throw ic.fc.error(ic.line(), "wgmma m64n" + n + " with f32 accumulators needs " + n / 2
-                    + " registers, not " + dOps.size());
+        if (dOps.size() != acc.registers(n)) {
+            throw ic.fc.error(ic.line(), "wgmma m64n" + n + "." + types.get(0) + " needs " + acc.registers(n)
+                    + " accumulator registers, not " + dOps.size());
         }
         int[] d = new int[dOps.size()];
         for (int i = 0; i < d.length; i++) {
@@ -116,7 +132,7 @@ final class WgmmaInstruction {
         for (int i = 0; i < immediates; i++) {
             imm[i] = ic.src(ic.op(4 + i), PtxType.S32);
         }
-        int kk = k;
+        int kk = kElements;
         int nn = n;
         String where = "line " + ic.line() + " (" + ic.text() + ")";
         return ic.warp((lanes, group) -> {
@@ -125,10 +141,10 @@ final class WgmmaInstruction {
                         + Integer.toHexString(group) + ")");
             }
             ThreadState t0 = lanes[0];
-            double signA = (int) imm[0].get(t0) < 0 ? -1 : 1;
-            double signB = (int) imm[1].get(t0) < 0 ? -1 : 1;
+            double signA = immediates > 0 && (int) imm[0].get(t0) < 0 ? -1 : 1;
+            double signB = immediates > 0 && (int) imm[1].get(t0) < 0 ? -1 : 1;
             boolean transA = !regA && sixteenBit && imm[2].get(t0) != 0;
-            boolean transB = sixteenBit && imm[immediates - 1].get(t0) != 0;
+            boolean transB = sixteenBit && immediates > 0 && imm[immediates - 1].get(t0) != 0;
             double[][] ma;
             double[][] mb;
             try {
@@ -154,12 +170,8 @@ final class WgmmaInstruction {
             int[][] result = new int[32][d.length];
             for (int l = 0; l < 32; l++) {
                 for (int r = 0; r < d.length; r++) {
-                    Float c = null;
-                    if (accumulate) {
-                        long bits = chained != null ? chained.result()[l][r] : lanes[l].frame.regs[d[r]];
-                        c = Float.intBitsToFloat((int) bits);
-                    }
-                    result[l][r] = WarpgroupMma.dot(ma, mb, WarpgroupMma.row(l, r), WarpgroupMma.column(l, r), c);
+                    long bits = !accumulate ? 0 : chained != null ? chained.result()[l][r] : lanes[l].frame.regs[d[r]];
+                    result[l][r] = acc.element(ma, mb, l, r, accumulate, (int) bits);
                 }
             }
             for (int l = 0; l < 32; l++) {

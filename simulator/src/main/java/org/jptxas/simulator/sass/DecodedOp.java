@@ -140,6 +140,7 @@ final class DecodedOp {
         this.collective = o.equals("SHFL") || o.equals("VOTE") || o.equals("VOTEU") || o.equals("REDUX")
                 || o.equals("MATCH") || o.equals("LDSM") || o.equals("MOVM") || o.equals("ELECT") || o.equals("STSM") || o.equals("HMMA")
                 || o.equals("IMMA") || o.equals("BMMA") || o.equals("QMMA") || o.equals("DMMA") || o.equals("HGMMA") || o.equals("QGMMA")
+                || o.equals("IGMMA") || o.equals("BGMMA")
                 || o.equals("WARPGROUP") || o.equals("USETMAXREG")
                 || o.equals("R2UR") && !op.operands().isEmpty() && op.operands().get(0) instanceof SassOperand.Pred;
         this.uniformOp = o.startsWith("U") && !o.equals(SassListing.UNKNOWN) || o.equals("S2UR") || o.equals("R2UR");

@@ -174,7 +174,7 @@ final class WarpCollectives {
             case "MOVM" -> movm(op, base, count, active, w);
             case "ELECT", "STSM" -> machine.hopper().collective(op, machine.threads, base, count, active, w);
             case "HMMA", "IMMA", "BMMA", "DMMA", "QMMA" -> matrixMultiply(op, base, count, active);
-            case "HGMMA", "QGMMA", "WARPGROUP", "USETMAXREG" -> warpgroup(op, w, count, active);
+            case "HGMMA", "QGMMA", "IGMMA", "BGMMA", "WARPGROUP", "USETMAXREG" -> warpgroup(op, w, count, active);
             default -> throw machine.unimplemented(op);
         }
         for (int l = 0; l < count; l++) {

@@ -21,7 +21,10 @@ import org.jptxas.simulator.exec.WarpgroupMma;
  * instruction ({@link WarpgroupMma}: descriptors, fragment layout and numerics). URx..URx+1 is A's shared-memory
  * matrix descriptor, URx+2..URx+3 B's. {@code .negA}/{@code .negB} negate A/B, {@code .tnspA}/{@code .tnspB} read
  * them MN-major, {@code !UPT} drops C (D = A B). {@code QGMMA.64xNx32.F32.A.B} reads E4M3/E5M2 bytes (A and B each
- * its own type) the same way.
+ * its own type) the same way, {@code IGMMA.64xNx32.A.B[.SAT]} s8/u8 bytes into s32 accumulators (wrapping, or clamped
+ * with .SAT), {@code BGMMA.64xNx256.AND.POPC} bits (the popcount of A AND B). {@code .F16} accumulators hold two
+ * packed halves a register. With A in registers ({@code HGMMA... Rd, [-]Ra, gdesc[URx].flags, Rc}) Ra..Ra+3 hold the
+ * warp's A fragment and B's descriptor is still URx+2..URx+3 (ptxas leaves URx..URx+1 holding other values).
  *
  * <p><b>Asynchrony and hazards.</b> A multiply's result lands at the {@code WARPGROUP.DEPBAR} that retires its group
  * (a group is closed by the multiply marked {@code gsb0}; {@code DEPBAR.LE gsb0, N} retires all but the newest N
@@ -60,8 +63,9 @@ final class WarpgroupOps {
     private final Map<Object, State> states = new IdentityHashMap<>();
 
     private static final Pattern MULTIPLY = Pattern.compile(
-            "[HQ]GMMA\\.64x(\\d+)x(\\d+)((?:\\.[A-Z0-9]+)*) R(\\d+), gdesc\\[UR(\\d+)\\]((?:\\.\\w+)*), (RZ|R\\d+)"
-                    + "(?:, (!?)UP(T|\\d))?(, gsb0)?\\s*;?\\s*");
+            "[HQIB]GMMA\\.64x(?<n>\\d+)x(?<k>\\d+)(?<types>(?:\\.[A-Z0-9]+)*) R(?<d>\\d+), (?:(?<negA>-?)R(?<a>\\d+), )?"
+                    + "gdesc\\[UR(?<u>\\d+)\\](?<flags>(?:\\.\\w+)*), (?<c>RZ|R\\d+)(?:, (?<not>!?)UP(?<p>T|\\d))?(?<gsb0>, gsb0)?"
+                    + "\\s*;?\\s*");
 
     /**
      * Executes {@code op} for warp {@code warp}: {@code regs[lane]} are its lanes' register files (all 32 lanes must
@@ -89,7 +93,7 @@ final class WarpgroupOps {
                 retire(warp, regs, (int) n.bits());
                 return true;
             }
-            case "HGMMA", "QGMMA" -> {
+            case "HGMMA", "QGMMA", "IGMMA", "BGMMA" -> {
                 Matcher m = MULTIPLY.matcher(text);
                 return m.matches() && multiply(op, m, warp, regs, ur, up, warpInGroup, shared);
             }
@@ -152,67 +156,68 @@ final class WarpgroupOps {
 
     private boolean multiply(SassOp op, Matcher m, Object warp, int[][] regs, int[] ur, boolean[] up, int w,
                              Region shared) {
-        int n = Integer.parseInt(m.group(1));
-        int k = Integer.parseInt(m.group(2));
-        List<String> types = List.of(m.group(3).isEmpty() ? new String[0] : m.group(3).substring(1).split("\\."));
-        int d = Integer.parseInt(m.group(4));
-        int u = Integer.parseInt(m.group(5));
-        String flags = m.group(6);
-        int c = m.group(7).equals("RZ") ? -1 : Integer.parseInt(m.group(7).substring(1));
-        boolean predNot = "!".equals(m.group(8));
-        boolean scaleD = (m.group(9) == null || m.group(9).equals("T") ? true : up[m.group(9).charAt(0) - '0']) != predNot;
-        boolean gsb0 = m.group(10) != null;
-        // element types: F16 (k16), BF16 (k16), TF32 (k8), E4M3/E5M2 for A and B (QGMMA, k32); f32 accumulation only
-        String typeA, typeB;
-        if (op.opcode().equals("QGMMA")) {
-            if (types.size() != 3 || !types.get(0).equals("F32") || k != 32 || WarpgroupMma.decoder(types.get(1)) == null
-                    || WarpgroupMma.decoder(types.get(2)) == null || WarpgroupMma.elementBytes(types.get(1)) != 1
-                    || WarpgroupMma.elementBytes(types.get(2)) != 1) {
-                return false;
-            }
-            typeA = types.get(1);
-            typeB = types.get(2);
-        } else if (types.equals(List.of("F32")) && k == 16) {
-            typeA = typeB = "F16";
-        } else if (types.equals(List.of("F32", "BF16")) && k == 16) {
-            typeA = typeB = "BF16";
-        } else if (types.equals(List.of("F32", "TF32")) && k == 8) {
-            typeA = typeB = "TF32";
-        } else {
+        int n = Integer.parseInt(m.group("n"));
+        int k = Integer.parseInt(m.group("k"));
+        String t = m.group("types");
+        List<String> types = List.of(t.isEmpty() ? new String[0] : t.substring(1).split("\\."));
+        int d = Integer.parseInt(m.group("d"));
+        int u = Integer.parseInt(m.group("u"));
+        String flags = m.group("flags");
+        int c = m.group("c").equals("RZ") ? -1 : Integer.parseInt(m.group("c").substring(1));
+        boolean predNot = "!".equals(m.group("not"));
+        String p = m.group("p");
+        boolean scaleD = (p == null || p.equals("T") ? true : up[p.charAt(0) - '0']) != predNot;
+        boolean gsb0 = m.group("gsb0") != null;
+        Operands kind = Operands.of(op.opcode(), types, k);
+        if (kind == null) {
             return false;
         }
-        if ((c != d && c != -1) || (c == -1 && !(m.group(9) != null && predNot)) || u % 4 != 0 || d + n / 2 > 255) {
+        WarpgroupMma.Accumulator acc = kind.accumulator();
+        int regsPerLane = acc.registers(n);
+        boolean regA = m.group("a") != null;
+        if ((c != d && c != -1) || (c == -1 && !(p != null && predNot)) || u % 4 != 0
+                || d + regsPerLane > 255) {
             return false;
         }
-        long descA = (ur[u] & 0xffffffffL) | (long) ur[u + 1] << 32;
+        // B's descriptor is URx+2..URx+3 with A in registers too (ptxas leaves URx..URx+1 to other values)
+        long descA = regA ? 0 : (ur[u] & 0xffffffffL) | (long) ur[u + 1] << 32;
         long descB = (ur[u + 2] & 0xffffffffL) | (long) ur[u + 3] << 32;
         boolean tA = flags.contains(".tnspA"), tB = flags.contains(".tnspB");
-        double sA = flags.contains(".negA") ? -1 : 1, sB = flags.contains(".negB") ? -1 : 1;
+        double sA = flags.contains(".negA") || "-".equals(m.group("negA")) ? -1 : 1;
+        double sB = flags.contains(".negB") ? -1 : 1;
+        int kElements = kind.typeA().equals("B1") ? k / 8 : k; // b1: bytes of eight elements
         double[][] a;
         double[][] b;
         try {
-            a = WarpgroupMma.operand(shared, descA, 16 * w, 16, k, typeA, tA, sA);
-            b = WarpgroupMma.operand(shared, descB, 0, n, k, typeB, tB, sB);
+            if (regA) {
+                int ra = Integer.parseInt(m.group("a"));
+                int[][] words = new int[32][4];
+                for (int l = 0; l < 32; l++) {
+                    System.arraycopy(regs[l], ra, words[l], 0, 4);
+                }
+                a = WarpgroupMma.registerA(words, kind.typeA(), sA);
+            } else {
+                a = WarpgroupMma.operand(shared, descA, 16 * w, 16, kElements, kind.typeA(), tA, sA);
+            }
+            b = WarpgroupMma.operand(shared, descB, 0, n, kElements, kind.typeB(), tB, sB);
         } catch (MemoryAccessException e) {
             throw new WarpgroupFault("a warpgroup multiply's matrix descriptor points outside shared memory: "
                     + e.getMessage());
         }
         State s = states.computeIfAbsent(warp, x -> new State());
-        Pending chained = latest(s, d, n / 2);
-        int regsPerLane = n / 2;
+        Pending chained = latest(s, d, regsPerLane);
         int[][] result = new int[32][regsPerLane];
         for (int l = 0; l < 32; l++) {
             for (int r = 0; r < regsPerLane; r++) {
-                Float cval = null;
+                int cbits = 0;
                 if (scaleD) {
-                    int cbits = chained != null ? chained.result()[l][r] : regs[l][c + r];
+                    cbits = chained != null ? chained.result()[l][r] : regs[l][c + r];
                     if (chained == null && cbits == POISON) {
-                        throw new WarpgroupFault("HGMMA at 0x" + Long.toHexString(op.address()) + " reads R" + (c + r)
-                                + ", the accumulator of a multiply not yet retired by WARPGROUP.DEPBAR");
+                        throw new WarpgroupFault(op.opcode() + " at 0x" + Long.toHexString(op.address()) + " reads R"
+                                + (c + r) + ", the accumulator of a multiply not yet retired by WARPGROUP.DEPBAR");
                     }
-                    cval = Float.intBitsToFloat(cbits);
                 }
-                result[l][r] = WarpgroupMma.dot(a, b, WarpgroupMma.row(l, r), WarpgroupMma.column(l, r), cval);
+                result[l][r] = acc.element(a, b, l, r, scaleD, cbits);
             }
         }
         for (int l = 0; l < 32; l++) {
@@ -293,5 +298,46 @@ final class WarpgroupOps {
             }
         }
         return false;
+    }
+
+    /** A multiply's element types as the emulator reads them and its accumulator. */
+    record Operands(String typeA, String typeB, WarpgroupMma.Accumulator accumulator) {
+        /** The operands of {@code opcode.64xNxK.types}, or null for a combination the emulator does not model. */
+        static Operands of(String opcode, List<String> types, int k) {
+            WarpgroupMma.Accumulator f = types.isEmpty() ? null
+                    : types.get(0).equals("F32") ? WarpgroupMma.Accumulator.F32
+                    : types.get(0).equals("F16") ? WarpgroupMma.Accumulator.F16 : null;
+            switch (opcode) {
+                case "QGMMA":
+                    return types.size() == 3 && f != null && k == 32 && eightBitFloat(types.get(1))
+                            && eightBitFloat(types.get(2)) ? new Operands(types.get(1), types.get(2), f) : null;
+                case "HGMMA":
+                    if (types.size() == 1 && f != null && k == 16) {
+                        return new Operands("F16", "F16", f);
+                    }
+                    if (types.equals(List.of("F32", "BF16")) && k == 16 || types.equals(List.of("F32", "TF32")) && k == 8) {
+                        return new Operands(types.get(1), types.get(1), f);
+                    }
+                    return null;
+                case "IGMMA":
+                    boolean sat = types.size() == 3 && types.get(2).equals("SAT");
+                    return k == 32 && (types.size() == 2 || sat) && integer(types.get(0)) && integer(types.get(1))
+                            ? new Operands(types.get(0), types.get(1), sat ? WarpgroupMma.Accumulator.S32_SATURATING
+                                    : WarpgroupMma.Accumulator.S32) : null;
+                case "BGMMA":
+                    return k == 256 && types.equals(List.of("AND", "POPC"))
+                            ? new Operands("B1", "B1", WarpgroupMma.Accumulator.S32_POPC) : null;
+                default:
+                    return null;
+            }
+        }
+
+        private static boolean eightBitFloat(String t) {
+            return t.equals("E4M3") || t.equals("E5M2");
+        }
+
+        private static boolean integer(String t) {
+            return t.equals("S8") || t.equals("U8");
+        }
     }
 }

@@ -24,11 +24,18 @@ final class GmmaTypes {
      *                      multiples of 16
      * @param satfinite     {@code .satfinite} allowed (integer types)
      * @param n             the row's N (set by {@link #of}); 0 in the table
+     * @param saturate      the instruction has {@code .satfinite} ({@code .SAT} in SASS; set by {@link #of})
      */
     record Row(String ptxTypes, String sassOpcode, String sassTypes, int k, int accBits, boolean hasScale,
-               boolean hasTranspose, int nStep, boolean satfinite, int n) {
-        Row withN(int n) {
-            return new Row(ptxTypes, sassOpcode, sassTypes, k, accBits, hasScale, hasTranspose, nStep, satfinite, n);
+               boolean hasTranspose, int nStep, boolean satfinite, int n, boolean saturate) {
+        Row(String ptxTypes, String sassOpcode, String sassTypes, int k, int accBits, boolean hasScale,
+            boolean hasTranspose, int nStep, boolean satfinite) {
+            this(ptxTypes, sassOpcode, sassTypes, k, accBits, hasScale, hasTranspose, nStep, satfinite, 0, false);
+        }
+
+        Row with(int n, boolean saturate) {
+            return new Row(ptxTypes, sassOpcode, sassTypes, k, accBits, hasScale, hasTranspose, nStep, satfinite, n,
+                    saturate);
         }
 
         /** Registers per thread of the accumulator: 64 x N elements over the warpgroup's 128 threads. */
@@ -53,69 +60,61 @@ final class GmmaTypes {
             List<String> m = new ArrayList<>();
             m.add("64x" + n + "x" + k);
             m.addAll(List.of(sassTypes.split("\\.")));
+            if (saturate) {
+                m.add("SAT");
+            }
             return m;
         }
     }
 
     /** The combinations (every one checked against ptxas 13's output and nvdisasm by {@code GmmaEncodingOracleTest}). */
     static final List<Row> ROWS = List.of(
-            new Row("f16.f16.f16", "HGMMA", "F16", 16, 16, true, true, 8, false, 0),
-            new Row("f32.f16.f16", "HGMMA", "F32", 16, 32, true, true, 8, false, 0),
-            new Row("f32.bf16.bf16", "HGMMA", "F32.BF16", 16, 32, true, true, 8, false, 0),
-            new Row("f32.tf32.tf32", "HGMMA", "F32.TF32", 8, 32, true, false, 8, false, 0),
-            new Row("s32.b1.b1.and.popc", "BGMMA", "AND.POPC", 256, 32, false, false, 16, false, 0),
+            new Row("f16.f16.f16", "HGMMA", "F16", 16, 16, true, true, 8, false),
+            new Row("f32.f16.f16", "HGMMA", "F32", 16, 32, true, true, 8, false),
+            new Row("f32.bf16.bf16", "HGMMA", "F32.BF16", 16, 32, true, true, 8, false),
+            new Row("f32.tf32.tf32", "HGMMA", "F32.TF32", 8, 32, true, false, 8, false),
+            new Row("s32.b1.b1.and.popc", "BGMMA", "AND.POPC", 256, 32, false, false, 16, false),
+            // 8-bit integers: no scale or transpose immediates, .satfinite clamps the s32 accumulator (.SAT)
+            integer("s8", "s8"), integer("s8", "u8"), integer("u8", "s8"), integer("u8", "u8"),
             // fp8 (Triton's fp8 matmuls): scale immediates, no transpose (fp8 operands are K-major only)
             fp8("f32", "e4m3", "e4m3"), fp8("f32", "e4m3", "e5m2"), fp8("f32", "e5m2", "e4m3"),
             fp8("f32", "e5m2", "e5m2"), fp8("f16", "e4m3", "e4m3"), fp8("f16", "e4m3", "e5m2"),
             fp8("f16", "e5m2", "e4m3"), fp8("f16", "e5m2", "e5m2"));
 
+    /** An IGMMA row: {@code .s32.atype.btype} with K 32, spelled {@code S8.U8} in SASS. */
+    private static Row integer(String a, String b) {
+        return new Row("s32." + a + "." + b, "IGMMA", (a + "." + b).toUpperCase(java.util.Locale.ROOT), 32, 32, false,
+                false, 16, true);
+    }
+
     /** A QGMMA row: {@code .dtype.atype.btype} with K 32, spelled {@code F32.E5M2.E4M3} in SASS. */
     private static Row fp8(String d, String a, String b) {
         return new Row(d + "." + a + "." + b, "QGMMA", (d + "." + a + "." + b).toUpperCase(java.util.Locale.ROOT), 32,
-                d.equals("f16") ? 16 : 32, true, false, 8, false, 0);
+                d.equals("f16") ? 16 : 32, true, false, 8, false);
     }
 
     /**
-     * The combinations the sm_90a SASS tables encode today (learned from ptxas's output; composing the other shapes,
-     * types and flags from the fields is open): SASS mnemonic with its descriptor flags and group marker, and
-     * {@code " !UPT"} for a false scale-d. Kept equal to what {@code WarpgroupEncodingOracleTest} finds encodable, so
+     * The combinations the sm_90a SASS tables encode, each with and without the group marker and with a true or false
+     * scale-d (resource {@code gmma-encodable.txt}; {@code GmmaEncodabilityTest} keeps it equal to the tables), so
      * that a combination outside it is refused by name instead of failing in instruction selection.
      */
-    static final java.util.Set<String> ENCODABLE = encodable();
+    private static final java.util.Set<String> ENCODABLE = load();
 
-    private static java.util.Set<String> encodable() {
-        java.util.Set<String> s = new java.util.TreeSet<>(List.of("BGMMA.64x256x256.AND.POPC.gsb0",
-                "BGMMA.64x256x256.AND.POPC.gsb0 !UPT", "HGMMA.64x128x16.F32", "HGMMA.64x128x16.F32 !UPT",
-                "HGMMA.64x128x16.F32.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0", "HGMMA.64x256x16.F32.BF16.gsb0 !UPT",
-                "HGMMA.64x256x16.F32.gsb0", "HGMMA.64x256x16.F32.gsb0 !UPT", "HGMMA.64x256x8.F32.TF32.gsb0",
-                "HGMMA.64x256x8.F32.TF32.gsb0 !UPT", "HGMMA.64x64x16.F32.tnspB", "HGMMA.64x64x16.F32.tnspB.gsb0"));
-        // QGMMA: N 16, 32, 64, 128, 256, every accumulator and input type, with and without gsb0 and a false scale-d
-        for (int n : new int[] {16, 32, 64, 128, 256}) {
-            for (String d : List.of("F32", "F16")) {
-                for (String a : List.of("E4M3", "E5M2")) {
-                    for (String b : List.of("E4M3", "E5M2")) {
-                        String m = "QGMMA.64x" + n + "x32." + d + "." + a + "." + b;
-                        s.addAll(List.of(m, m + ".gsb0", m + " !UPT", m + ".gsb0 !UPT"));
-                    }
-                }
+    private static java.util.Set<String> load() {
+        try (var in = GmmaTypes.class.getResourceAsStream("gmma-encodable.txt")) {
+            if (in == null) {
+                throw new IllegalStateException("gmma-encodable.txt is missing from the front end's jar");
             }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
+                    .filter(l -> !l.isBlank() && !l.startsWith("#")).collect(java.util.stream.Collectors.toUnmodifiableSet());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
-        return java.util.Collections.unmodifiableSet(s);
     }
 
-    /**
-     * The same for the multiplies with A in registers ({@code HGMMA... Rd, Ra, gdesc[URx].tnspB, Rd}): the sm_90a
-     * tables hold ptxas's words of Triton's attention kernels (P times V, B transposed).
-     */
-    static final java.util.Set<String> ENCODABLE_REGISTER_A = java.util.Set.of("HGMMA.64x128x16.F32.tnspB",
-            "HGMMA.64x128x16.F32.tnspB.gsb0");
-
-    /** Whether the multiply {@code opcode.mods} (without group marker) encodes with or without {@code gsb0}. */
-    static boolean encodable(String opcode, List<String> mods, boolean noAccumulate, boolean registerA) {
-        String m = opcode + "." + String.join(".", mods);
-        String p = noAccumulate ? " !UPT" : "";
-        java.util.Set<String> forms = registerA ? ENCODABLE_REGISTER_A : ENCODABLE;
-        return forms.contains(m + p) || forms.contains(m + ".gsb0" + p);
+    /** Whether the multiply {@code opcode.mods} (shape, types, descriptor flags; no group marker) encodes. */
+    static boolean encodable(String opcode, List<String> mods, boolean registerA) {
+        return ENCODABLE.contains((registerA ? "A-in-registers " : "") + opcode + "." + String.join(".", mods));
     }
 
     /** The row of a {@code wgmma.mma_async} modifier list with its N, or null when jptxas does not lower it. */
@@ -137,7 +136,7 @@ final class GmmaTypes {
         String key = String.join(".", types);
         for (Row r : ROWS) {
             if (r.ptxTypes().equals(key) && r.k() == k && r.allowsN(n) && (!sat || r.satfinite())) {
-                return r.withN(n);
+                return r.with(n, sat);
             }
         }
         return null;

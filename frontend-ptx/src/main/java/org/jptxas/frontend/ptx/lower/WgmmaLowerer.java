@@ -113,10 +113,16 @@ public final class WgmmaLowerer implements InstructionLowerer {
             for (int k = 0; k < 4; k++) {
                 cx.emit("MOV", List.of(), List.of(t.component(k)), List.of(cx.src(a.get(k), PtxType.B32)));
             }
-            Reg b = cx.newReg(RegFile.UR, 2);
-            descriptor(cx, ops.get(2), b, 0);
+            // the hardware reads B's descriptor from URx+2..URx+3 of gdesc[URx] with A in registers too (ptxas's
+            // HGMMA.64x64x16.F32 R24, R56, gdesc[UR4].tnspB, R24 after UMOV UR6, UR7 = B): the tuple's first pair is
+            // not read, and is zeroed so that nothing reads an undefined register
+            Reg q = cx.newReg(RegFile.UR, 4);
+            for (int h = 0; h < 2; h++) {
+                cx.emit("UMOV", List.of(), List.of(q.component(h)), List.of(Src.of(Imm.ofInt(0))));
+            }
+            descriptor(cx, ops.get(2), q, 2);
             srcs.add(Src.of(t));
-            srcs.add(Src.of(b));
+            srcs.add(Src.of(q));
         } else {
             Reg q = cx.newReg(RegFile.UR, 4);
             descriptor(cx, ops.get(1), q, 0);
@@ -153,9 +159,9 @@ public final class WgmmaLowerer implements InstructionLowerer {
         if (transB == 1) {
             mods.add("tnspB");
         }
-        if (!GmmaTypes.encodable(row.sassOpcode(), mods, !scaleD, regA)) {
+        if (!GmmaTypes.encodable(row.sassOpcode(), mods, regA)) {
             throw cx.unsupported("the SASS encoding " + row.sassOpcode() + "." + String.join(".", mods)
-                    + (scaleD ? "" : " with a false scale-d") + " (not in the sm_90a tables yet)");
+                    + (regA ? " with A in registers" : "") + " (not in the sm_90a tables yet)");
         }
         Instr in = cx.emit(row.sassOpcode(), mods, dregs, srcs);
         acc.uncommitted = in;

@@ -36,10 +36,10 @@ class GmmaTypesTest {
         assertNull(row("mma_async.sync.aligned.m64n40k256.s32.b1.b1.and.popc"), "binary N past 24 is a multiple of 16");
         assertTrue(row("mma_async.sync.aligned.m64n48k256.s32.b1.b1.and.popc") != null);
         assertNull(row("mma_async.sync.aligned.m64n64k16.f32.f16.bf16"));
-        assertTrue(GmmaTypes.encodable("HGMMA", List.of("64x64x16", "F32", "tnspB"), false, false));
+        assertTrue(GmmaTypes.encodable("HGMMA", List.of("64x64x16", "F32", "tnspB"), false));
         // A in registers: ptxas's P times V of Triton's attention kernels; the descriptor form of that shape has no tnspB
-        assertTrue(GmmaTypes.encodable("HGMMA", List.of("64x128x16", "F32", "tnspB"), false, true));
-        assertFalse(GmmaTypes.encodable("HGMMA", List.of("64x128x16", "F32", "tnspB"), false, false));
+        assertTrue(GmmaTypes.encodable("HGMMA", List.of("64x128x16", "F32", "tnspB"), true));
+        assertFalse(GmmaTypes.encodable("HGMMA", List.of("64x128x16", "F32", "tnspB"), false));
         assertNull(row("mma_async.sync.aligned.m64n64k16.f32.e5m2.e5m2"), "fp8's K is 32");
     }
 
@@ -53,12 +53,10 @@ class GmmaTypesTest {
         assertEquals(List.of("64x128x32", "F16", "E4M3", "E5M2"),
                 row("mma_async.sync.aligned.m64n128k32.f16.e4m3.e5m2").sassModifiers());
         assertEquals(32, row("mma_async.sync.aligned.m64n128k32.f16.e4m3.e5m2").accumulatorRegisters());
-        // the sm_90a tables encode N 16..256 (powers of two), every type, and a false scale-d (!UPT)
-        assertTrue(GmmaTypes.encodable("QGMMA", List.of("64x64x32", "F32", "E5M2", "E5M2"), false, false));
-        assertTrue(GmmaTypes.encodable("QGMMA", List.of("64x64x32", "F32", "E5M2", "E5M2"), true, false));
-        assertTrue(GmmaTypes.encodable("QGMMA", List.of("64x256x32", "F16", "E4M3", "E5M2"), true, false));
-        assertTrue(GmmaTypes.encodable("QGMMA", List.of("64x16x32", "F32", "E5M2", "E4M3"), false, false));
-        assertFalse(GmmaTypes.encodable("QGMMA", List.of("64x96x32", "F32", "E4M3", "E4M3"), false, false));
-        assertFalse(GmmaTypes.encodable("HGMMA", List.of("64x64x16", "F32", "tnspB"), true, false));
+        // the sm_90a tables encode N 16..256 (powers of two) of every type, more N for E4M3.E5M2
+        assertTrue(GmmaTypes.encodable("QGMMA", List.of("64x64x32", "F32", "E5M2", "E5M2"), false));
+        assertTrue(GmmaTypes.encodable("QGMMA", List.of("64x256x32", "F16", "E4M3", "E5M2"), false));
+        assertTrue(GmmaTypes.encodable("QGMMA", List.of("64x96x32", "F32", "E4M3", "E5M2", "negB"), false));
+        assertFalse(GmmaTypes.encodable("QGMMA", List.of("64x96x32", "F32", "E4M3", "E4M3"), false));
     }
 }
