@@ -58,6 +58,7 @@ class SassDecoderGapWordsTest {
             sm_80 | ffaede139d447803 | 000fe20000000000 | P2R R68, PR, R157, -0x5121ed
             sm_90 | 338ff22c2f2575b2 | 000fe20008000100 | SYNCS.EXCH.64 UR37, [UR47+0x338ff2], UR44
             sm_90 | 000008002f2575b2 | 000fe20008000100 | SYNCS.EXCH.64 UR37, [UR47+0x8], UR0
+            sm_90 | 0000006f18b2a38b | 000fe20001990564 | @!P2 ATOM.E.CAST.SPIN.64.MMIO.GPU P4, R178, [R24], R111, R100
             """)
     void decodesToNvdisasmTextAndAssemblesBack(String sm, String lo, String hi, String text) {
         SassIsa isa = TestTargets.of(sm).isa();
