@@ -61,14 +61,7 @@ class SassDecoderGapWordsTest {
             sm_90 | 0000006f18b2a38b | 000fe20001990564 | @!P2 ATOM.E.CAST.SPIN.64.MMIO.GPU P4, R178, [R24], R111, R100
             """)
     void decodesToNvdisasmTextAndAssemblesBack(String sm, String lo, String hi, String text) {
-        SassIsa isa = TestTargets.of(sm).isa();
-        long l = Long.parseUnsignedLong(lo, 16);
-        long h = Long.parseUnsignedLong(hi, 16);
-        SassInstruction.Known k = assertInstanceOf(SassInstruction.Known.class, isa.decode(l, h));
-        assertEquals(text, SassPrinter.text(k, 0, null));
-        long[] back = new SassAssembler(isa).assemble(text, k.control(), 0, null);
-        long opex = ~(Control.HI_MASK | Control.OPEX_MASK);
-        assertEquals(SassIsa.hex128(l, h & opex), SassIsa.hex128(back[0], back[1] & opex));
+        decodesAndAssemblesBack(sm, lo, hi, text, 0);
     }
 
     /**
@@ -86,6 +79,11 @@ class SassDecoderGapWordsTest {
             sm_90 | 000010afd0d9738b | 000fe200011ae1bc | 1000000 | ATOM.E.CAS.STRONG.GPU P5, R217, [R208+0x10], R175, R188
             """)
     void decodesWithHiddenBits(String sm, String lo, String hi, String hidden, String text) {
+        decodesAndAssemblesBack(sm, lo, hi, text, Long.parseUnsignedLong(hidden, 16));
+    }
+
+    /** The word decodes to {@code text}, which assembles back to it with the bits {@code hidden} (high word) zero. */
+    private static void decodesAndAssemblesBack(String sm, String lo, String hi, String text, long hidden) {
         SassIsa isa = TestTargets.of(sm).isa();
         long l = Long.parseUnsignedLong(lo, 16);
         long h = Long.parseUnsignedLong(hi, 16);
@@ -93,7 +91,6 @@ class SassDecoderGapWordsTest {
         assertEquals(text, SassPrinter.text(k, 0, null));
         long[] back = new SassAssembler(isa).assemble(text, k.control(), 0, null);
         long opex = ~(Control.HI_MASK | Control.OPEX_MASK);
-        long shown = ~Long.parseUnsignedLong(hidden, 16);
-        assertEquals(SassIsa.hex128(l, h & opex & shown), SassIsa.hex128(back[0], back[1] & opex));
+        assertEquals(SassIsa.hex128(l, h & opex & ~hidden), SassIsa.hex128(back[0], back[1] & opex));
     }
 }
