@@ -35,7 +35,7 @@ import org.jptxas.ori.target.TargetFeature;
  * {@code SURED.D.BA.2D.ADD.STRONG.SYS.TRAP [Ra], Rb, 0x0, off} likewise: a signed 32-bit add, minimum or maximum is
  * {@code .S32}, 64-bit ones {@code .U64}/{@code .S64} on a register pair; the reduction's scope is {@code .SYS}, as
  * ptxas writes it on every target. Vectors of 8- or 16-bit elements (which ptxas packs into words), formatted
- * ({@code .p}) access, {@code .surfref}s and handles from elsewhere are not yet supported.
+ * ({@code .p}) access, {@code .surfref}s and handles from elsewhere are refused by name.
  */
 @AutoService(InstructionLowerer.class)
 public final class SurfaceLowerer implements InstructionLowerer {
@@ -59,6 +59,9 @@ public final class SurfaceLowerer implements InstructionLowerer {
         boolean load = insn.opcode().equals("suld");
         boolean reduce = insn.opcode().equals("sured");
         Geometry geometry = GEOMETRIES.stream().filter(g -> insn.hasModifier(g.ptx())).findFirst().orElse(null);
+        if (insn.hasModifier("p")) {
+            throw cx.unsupported("formatted surface access (." + insn.opcode() + ".p)");
+        }
         if (!insn.hasModifier("b") || geometry == null || reduce && geometry.order().length > 3) {
             throw cx.unsupported("surface form");
         }
@@ -66,7 +69,10 @@ public final class SurfaceLowerer implements InstructionLowerer {
         int elementBits = insn.hasModifier("b8") ? 8 : insn.hasModifier("b16") ? 16 : insn.hasModifier("b64")
                 || insn.hasModifier("u64") || insn.hasModifier("s64") ? 64 : 32;
         String reduction = reduce ? reduction(insn, elementBits == 64) : null;
-        if (reduce && reduction == null || vector > 1 && elementBits < 32 || vector * elementBits > 128) {
+        if (vector > 1 && elementBits < 32) {
+            throw cx.unsupported("vectors of 8- and 16-bit surface elements");
+        }
+        if (reduce && reduction == null || vector * elementBits > 128) {
             throw cx.unsupported("surface form");
         }
         if (insn.operands().size() != 2) {

@@ -22,7 +22,8 @@ import org.jptxas.ori.target.TargetFeature;
  * one in Ra (x) and one in Rb (y), and {@code TLD4.R Rd2, Rd, Ra, URh, 0x0, 2D} where the target takes the handle in
  * a uniform pair ({@link TargetFeature#TEXTURE_HANDLE_IN_UR}, sm_90), x and y then the pair Ra. The four gathered
  * texels come back as {@code tex}'s four channels (Rd2 = z, w; Rd = x, y), which {@code TextureWriteMasks} narrows to
- * those read. Offsets, depth compare, arrays and cubes and bound references are not yet supported.
+ * those read. Offsets, depth compare, arrays and cubes, the residency predicate and bound references are refused by
+ * name.
  */
 final class TextureGatherLowerer {
     private TextureGatherLowerer() {}
@@ -30,8 +31,15 @@ final class TextureGatherLowerer {
     static void lower(Instruction insn, LoweringContext cx) throws CompilationException {
         String channel = insn.hasModifier("r") ? "R" : insn.hasModifier("g") ? "G" : insn.hasModifier("b") ? "B"
                 : insn.hasModifier("a") ? "A" : null;
-        if (channel == null || !insn.hasModifier("2d")) {
+        if (channel == null) {
             throw cx.unsupported("tld4 form");
+        }
+        if (!insn.hasModifier("2d")) {
+            throw cx.unsupported("tld4 of array and cube textures");
+        }
+        TextureLowerer.refuseResidency(insn, cx);
+        if (insn.operands().size() > 2) {
+            throw cx.unsupported("tld4 offsets and depth compare");
         }
         if (!insn.hasModifier("v4") || insn.operands().size() != 2
                 || !(insn.operands().get(0) instanceof Operand.Vector dv) || dv.elements().size() != 4
@@ -48,7 +56,7 @@ final class TextureGatherLowerer {
         }
         Object handle = TextureLowerer.handleOf(insn, addr.parts().get(0), cx);
         if (handle instanceof Sym) {
-            throw cx.unsupported("tld4 of a texture reference");
+            throw cx.unsupported("tld4 of a bound texture reference");
         }
         Src x = cx.src(cv.elements().get(0), ctype);
         Src y = cx.src(cv.elements().get(1), ctype);

@@ -40,8 +40,8 @@ import org.jptxas.ori.target.TargetFeature;
  * kernel's constant bank 0 after the parameters, which the driver fills with the reference's header index
  * (R_CUDA_TEX_HEADER_INDEX): the same instruction with the slot's offset, placed by {@link TextureSlots} after
  * inlining (the operand names the reference until then). Samplers
- * (independent mode), arrays, cubes, explicit level or gradient forms and handles from anywhere else are not yet
- * supported.
+ * (independent mode), arrays, cubes and multisample textures, explicit level or gradient forms, texel offsets, depth
+ * compare, f16 results, the residency predicate and handles from anywhere else are refused by name.
  */
 @AutoService(InstructionLowerer.class)
 public final class TextureLowerer implements InstructionLowerer {
@@ -61,7 +61,17 @@ public final class TextureLowerer implements InstructionLowerer {
         }
         int dims = insn.hasModifier("1d") ? 1 : insn.hasModifier("2d") ? 2 : insn.hasModifier("3d") ? 3 : 0;
         if (dims == 0) {
-            throw cx.unsupported("geometry");
+            throw cx.unsupported("array, cube and multisample textures");
+        }
+        refuseResidency(insn, cx);
+        if (insn.hasModifier("level") || insn.hasModifier("grad")) {
+            throw cx.unsupported("explicit level of detail or gradients");
+        }
+        if (insn.operands().size() > 2) {
+            throw cx.unsupported("texel offsets and depth compare");
+        }
+        if (insn.hasModifier("f16") || insn.hasModifier("f16x2")) {
+            throw cx.unsupported("f16 texture results");
         }
         if (!insn.hasModifier("v4") || insn.operands().size() != 2
                 || !(insn.operands().get(0) instanceof Operand.Vector dv) || dv.elements().size() != 4
@@ -127,6 +137,13 @@ public final class TextureLowerer implements InstructionLowerer {
         copyChannels(cx, dv, dtype, zw, xy);
     }
 
+    /** A sparse texture's residency predicate ({@code d|p}) is not modelled: named, not misread. */
+    static void refuseResidency(Instruction insn, LoweringContext cx) throws CompilationException {
+        if (!insn.operands().isEmpty() && insn.operands().get(0) instanceof Operand.Pair) {
+            throw cx.unsupported("sparse texture residency predicate (d|p)");
+        }
+    }
+
     /**
      * The handle operands of a texture instruction: where the target takes the handle in a uniform pair, its low
      * word loaded into one (the high word zero, as ptxas does) and 0x0; else 0x0 and the word offset in bank 0 (or
@@ -169,6 +186,9 @@ public final class TextureLowerer implements InstructionLowerer {
         }
         var symbol = cx.resolved().symbolOf(ref).orElse(null);
         if (symbol instanceof org.jptxas.frontend.ptx.check.Symbol.Variable v && v.space() != StateSpace.REG) {
+            if (v.space() == StateSpace.GLOBAL && v.decl().type() == PtxType.SURFREF) {
+                throw cx.unsupported("bound surface reference (.surfref)");
+            }
             if (v.space() != StateSpace.GLOBAL || v.decl().type() != PtxType.TEXREF) {
                 throw cx.unsupported("texture operand");
             }

@@ -19,7 +19,8 @@ import org.jptxas.ori.ir.Sym;
  * from a kernel parameter, as ptxas 13 writes both: the header's dimensions, {@code TXQ RZ, Rd, Ra,
  * TEX_HEADER_DIMENSION, 0x0, off, mask} (sm_90: {@code ..., URh, 0x0, mask}), Ra the level of detail (0, in a
  * register), the write mask the one channel asked for (x width, y height, z depth) landing in Rd. Other queries
- * (levels, formats, sampler state), an explicit level and references are not yet supported.
+ * (levels, formats, sampler state, which ptxas reads from the descriptor pools in memory), an explicit level and
+ * bound references are refused by name.
  */
 @AutoService(InstructionLowerer.class)
 public final class TextureQueryLowerer implements InstructionLowerer {
@@ -34,14 +35,20 @@ public final class TextureQueryLowerer implements InstructionLowerer {
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
         int channel = insn.hasModifier("width") ? 0 : insn.hasModifier("height") ? 1 : insn.hasModifier("depth") ? 2 : -1;
-        if (channel < 0 || !insn.hasModifier("b32") || insn.hasModifier("level") || insn.operands().size() != 2
+        if (channel < 0) {
+            throw cx.unsupported(insn.opcode() + " of descriptor fields other than the size");
+        }
+        if (insn.hasModifier("level")) {
+            throw cx.unsupported("txq of an explicit level");
+        }
+        if (!insn.hasModifier("b32") || insn.operands().size() != 2
                 || !(insn.operands().get(1) instanceof org.jptxas.frontend.ptx.ast.Operand.Address addr)
                 || addr.parts().size() != 1) {
             throw cx.unsupported(insn.opcode() + " form");
         }
         Object handle = TextureLowerer.handleOf(insn, addr.parts().get(0), cx);
         if (handle instanceof Sym) {
-            throw cx.unsupported(insn.opcode() + " of a reference");
+            throw cx.unsupported(insn.opcode() + " of a bound reference");
         }
         // the level of detail: a register holding 0 (ptxas never names RZ there)
         Reg level = cx.newReg(RegFile.R, 1);
