@@ -634,9 +634,7 @@ public final class ModifierLearner {
             if (kind.equals("m")) {
                 return after.matches("[A-Za-z0-9_]*") && !after.contains("INVALID");
             }
-            // an operand's prefix: negation, complement, predicate inversion, and absolute value (its bar opens
-            // before the operand and closes after it: -|R2|)
-            return kind.endsWith("p") ? after.matches("[-!~]?[|]?") && before.matches("[-!~]?[|]?")
+            return kind.endsWith("p") ? after.matches("[-!~]?") && before.matches("[-!~]?")
                     : after.matches("|[.][A-Za-z0-9_]+") && !after.contains("INVALID") && !after.equals(".reuse")
                             && !before.equals(".reuse");
         }
