@@ -19,6 +19,7 @@ import java.util.function.Supplier;
 import org.jptxas.cubin.CorpusCubin;
 import org.jptxas.isel.gates.GateRuns;
 import org.jptxas.testing.OracleCubins;
+import org.jptxas.testing.OracleToolRuns;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
 import org.jptxas.testing.RepoRoot;
@@ -33,7 +34,8 @@ import org.junit.jupiter.api.Test;
  * {@code nvdisasm} prints, over ptxas 13's cubins of the corpus (7 targets, executable and {@code -c}) and of the
  * kernel suite. Each differing cubin is filed under the section where its output first departs from the oracle's;
  * those sections are an exact known list with reasons (a listed one that no longer differs fails as stale), and the
- * count of identical cubins is a figure.
+ * count of identical cubins is a figure. The oracles' outputs are remembered by cubin bytes ({@link OracleToolRuns}),
+ * so a rerun over unchanged ptxas cubins spawns no oracle process; our tools still run on every cubin.
  */
 @Tag("slow")
 class ToolDropInTest {
@@ -267,7 +269,7 @@ class ToolDropInTest {
         Gate gate = Gate.withKnown("jcuobjdump -elf vs cuobjdump 12.5 -elf, whole text", CUOBJDUMP_KNOWN);
         Map<String, Integer> kinds = new ConcurrentHashMap<>();
         compare("cuobjdump", cubins(gate), gate,
-                p -> Processes.run(List.of(cuobjdump.toString(), "-elf", p.toString()), p.getParent()),
+                p -> OracleToolRuns.run(cuobjdump, List.of("-elf"), p, p.getParent(), true),
                 ToolDropInTest::jcuobjdump, kinds);
         writeReport("cuobjdump");
         System.out.println(gate.summary());
@@ -285,7 +287,7 @@ class ToolDropInTest {
         List<Job> jobs = cubins(gate).stream().filter(j -> !j.name().contains("sm_100") && !j.name().contains("sm_120"))
                 .toList();
         int[] whole = new int[2];
-        compareSections(jobs, gate, p -> Processes.run(List.of(nvdisasm.toString(), p.toString()), p.getParent()),
+        compareSections(jobs, gate, p -> OracleToolRuns.run(nvdisasm, List.of(), p, p.getParent(), true),
                 ToolDropInTest::jnvdisasmListing, kinds, whole);
         writeReport("nvdisasm");
         System.out.println(gate.summary());

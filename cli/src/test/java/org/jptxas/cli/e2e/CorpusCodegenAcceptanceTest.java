@@ -25,6 +25,7 @@ import org.jptxas.spi.BackendRegistry;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.scheduler.sass.ControlAgreement;
 import org.jptxas.testing.Corpus;
+import org.jptxas.testing.OracleToolRuns;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
 import org.jptxas.testing.gate.Figures;

@@ -9,6 +9,7 @@ import org.jptxas.isel.codegen.ModuleCodegen;
 import org.jptxas.scheduler.sass.ControlAgreement;
 import org.jptxas.spi.BackendRegistry;
 import org.jptxas.spi.TestTargets;
+import org.jptxas.testing.OracleToolRuns;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
 import org.junit.jupiter.api.Test;

@@ -17,6 +17,7 @@ import org.jptxas.isel.codegen.FamilyBackend;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.OriModule;
 import org.jptxas.ori.target.Target;
+import org.jptxas.testing.OracleToolRuns;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
 import org.jptxas.testing.gate.Gate;

@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 import org.jptxas.spi.CompileOptions;
 import org.jptxas.spi.CompiledModule;
 import org.jptxas.testing.OracleCubins;
+import org.jptxas.testing.OracleToolRuns;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
 import org.jptxas.testing.gate.Gate;

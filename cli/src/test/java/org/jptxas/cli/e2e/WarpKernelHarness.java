@@ -22,6 +22,7 @@ import org.jptxas.simulator.sass.SassEmulator;
 import org.jptxas.spi.BackendRegistry;
 import org.jptxas.spi.TestTargets;
 import org.jptxas.testing.OracleCubins;
+import org.jptxas.testing.OracleToolRuns;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
 

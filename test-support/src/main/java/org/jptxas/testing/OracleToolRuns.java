@@ -1,4 +1,4 @@
-package org.jptxas.cli.e2e;
+package org.jptxas.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,22 +12,23 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import org.jptxas.testing.Processes;
 
 /**
  * Runs an NVIDIA tool (nvdisasm, cuobjdump, nvlink) on one input file, remembering the outcome on disk by the tool,
  * its arguments and the input's bytes: jptxas's output is deterministic, so a corpus rerun whose cubins did not
  * change spawns no process. The cache is {@code JPTXAS_ORACLE_CACHE/../oracle-tools}, else
  * {@code ~/.cache/jptxas/oracle-tools}; entries are moved into place whole, so parallel runs never read a partial one.
+ * The input's path is not part of the key (its mentions in stderr are replaced by {@code <input>}), so a tool whose
+ * stdout names its input must not be run through here.
  */
-final class OracleToolRuns {
+public final class OracleToolRuns {
     private OracleToolRuns() {}
 
     /**
      * {@code tool args... input}, run in {@code workDir}: the exit code and output. {@code keepStdout} false drops
      * stdout from the cached entry (only the verdict and stderr are needed).
      */
-    static Processes.Result run(Path tool, List<String> args, Path input, Path workDir, boolean keepStdout) {
+    public static Processes.Result run(Path tool, List<String> args, Path input, Path workDir, boolean keepStdout) {
         try {
             byte[] bytes = Files.readAllBytes(input);
             String key = key(tool, args, bytes);
