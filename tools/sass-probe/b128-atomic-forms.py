@@ -6,7 +6,7 @@ prints the word and checked on three random operand variants. --write appends th
 import json, os, sys, random
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from nvtext import texts
+from nvtext import texts, fill
 T = os.path.join(HERE, '..', '..', 'backend-sm89-90/src/main/resources/org/jptxas/backend/sm89_90/sass/sm90.json')
 B = os.path.join(HERE, '..', '..', 'tables/src/main/resources/org/jptxas/tables/sass/volta-base.json')
 forms = json.load(open(T))['forms']
@@ -17,10 +17,6 @@ def op_of(f):
     return parts[2] if parts[1] == 'E' else parts[1]
 bases = [f for f in every if f['mnemonic'].split('.')[0] in ('ATOM', 'ATOMG', 'ATOMS') and op_of(f) in ('EXCH', 'CAS')
          and '.64' in f['mnemonic'] and 'SPIN' not in f['mnemonic'] and not f['pieces'][0].startswith('@')]
-def fill(word, slot, v):
-    hi, lo = map(int, slot.split(' ')[1].split(':'))
-    m = ((1 << (hi - lo + 1)) - 1) << lo
-    return word & ~m | (v << lo) & m
 def render(pieces, slots, vals):
     out = pieces[0]
     for p, s, v in zip(pieces[1:], slots, vals):

@@ -10,7 +10,7 @@ Each twin is spelled as nvdisasm prints its word and checked on three random ope
 append the new forms to the sm_90 table (then tools/sass-probe/table-rules --check)."""
 import json, os, sys, random
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from nvtext import texts
+from nvtext import texts, fill
 T = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..',
                  'backend-sm89-90/src/main/resources/org/jptxas/backend/sm89_90/sass/sm90.json')
 doc = json.load(open(T))
@@ -45,13 +45,6 @@ def variants(f):
             bits = w & ~GROUP & ~NOT_SCALE | (0 if group else GROUP) | (NOT_SCALE if false_scale else 0)
             out.append((bits, p, s))
     return out
-
-
-def fill(word, slot, v):
-    kind, rng = slot.split(' ')[:2]
-    hi, lo = map(int, rng.split(':'))
-    m = ((1 << (hi - lo + 1)) - 1) << lo
-    return word & ~m | (v << lo) & m
 
 
 def render(pieces, slots, vals):

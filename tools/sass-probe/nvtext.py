@@ -1,6 +1,14 @@
 import sys, struct, subprocess, re, os, tempfile
 NV=os.path.expanduser('~/.cache/cuda-oracle/12.5/usr/bin/nvdisasm')
 ARCH={'sm_75':'SM75','sm_80':'SM80','sm_86':'SM86','sm_89':'SM89','sm_90':'SM90a'}
+def fill(word, slot, v):
+    """The 128-bit word with the field of table slot `slot` ('GPR 23:16', first range only) set to v."""
+    kind, rng = slot.split(' ')[:2]
+    hi, lo = map(int, rng.split(':'))
+    m = ((1 << (hi - lo + 1)) - 1) << lo
+    return word & ~m | (v << lo) & m
+
+
 def texts(words, sm):
     out=[None]*len(words); todo=list(range(len(words)))
     while todo:

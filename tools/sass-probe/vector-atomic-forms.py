@@ -7,17 +7,12 @@ Run with --write to append the new forms to the sm_90 table (ptxas 13 wrote F32x
 atom/red .v2/.v4 in the instruction-form suite)."""
 import json, os, sys, random
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from nvtext import texts
+from nvtext import texts, fill
 T=os.path.join(os.path.dirname(os.path.abspath(__file__)),'..','..','backend-sm89-90/src/main/resources/org/jptxas/backend/sm89_90/sass/sm90.json')
 doc=json.load(open(T)); forms=doc['forms']
 have={(f['key'],''.join(f['pieces']),tuple(f['slots'])) for f in forms}
 bases=[f for f in forms if f['key'] in (6562,6563,6566) and ('.F16x2.RN.' in f['mnemonic'] or '.F32.FTZ.RN.' in f['mnemonic']) and f['mnemonic'].split('.')[2]=='ADD']
 WANT={'F16x4','F16x8','BF16x4','BF16x8','F32x2','F32x4','F16x2','BF16x2'}
-def fill(word, slot, v):
-    kind, rng = slot.split(' ')[:2]
-    hi, lo = map(int, rng.split(':'))
-    m=((1<<(hi-lo+1))-1)<<lo
-    return word & ~m | (v<<lo)&m
 def render(pieces, slots, vals):
     out=pieces[0]
     for p,s,v in zip(pieces[1:],slots,vals):
