@@ -42,7 +42,7 @@ public final class WarpgroupMma {
             case "e4m3" -> b -> SmallFloats.halfToFloat(SmallFloats.fp8ToHalfPair(b & 0xff, true, false) & 0xffff);
             case "e5m2" -> b -> SmallFloats.halfToFloat(SmallFloats.fp8ToHalfPair(b & 0xff, false, false) & 0xffff);
             case "s8" -> b -> (byte) b;
-            case "u8", "b1" -> b -> b & 0xff; // b1: eight elements a byte, multiplied by AND.POPC (see dot)
+            case "u8", "b1" -> b -> b & 0xff; // b1: eight elements a byte, multiplied by AND.POPC (Accumulator.S32_POPC)
             default -> null;
         };
     }
@@ -134,10 +134,7 @@ public final class WarpgroupMma {
 
     /** One accumulator element: the products of row {@code i} of a and column {@code j} of b in k order, then c. */
     public static int dot(double[][] a, double[][] b, int i, int j, Float c) {
-        double sum = 0;
-        for (int q = 0; q < a[i].length; q++) {
-            sum += a[i][q] * b[j][q];
-        }
+        double sum = sum(a, b, i, j);
         if (c != null) {
             sum += c;
         }
@@ -191,6 +188,7 @@ public final class WarpgroupMma {
         }
     }
 
+    /** The products of row {@code i} of a and column {@code j} of b, summed in k order in double. */
     private static double sum(double[][] a, double[][] b, int i, int j) {
         double sum = 0;
         for (int q = 0; q < a[i].length; q++) {
