@@ -149,7 +149,7 @@ public final class IssueState {
      * The state where instruction {@code i} joins control flow: the state falling into it ({@code current}, when
      * the previous instruction falls through) merged with the exit state of each jump predecessor that has one,
      * re-based from the predecessor's exit cycle ({@code clock}) to this entry's cycle {@code at}; a fresh state when
-     * there is neither.
+     * there is neither. Exit states no later join in this pass asks for are dropped from {@code exits}.
      */
     static IssueState atJoin(int i, IssueState current, ControlFlow flow, IssueState[] exits, long at,
                              ExitClock clock, LatencyModel model) {
@@ -166,6 +166,11 @@ public final class IssueState {
                     // merged in place, re-based on the fly: a copy of a whole state per join edge is the costly part
                     merged.mergeFrom(exits[p], delta, model);
                 }
+            }
+        }
+        for (int p : flow.jumpPredecessors(i)) {
+            if (flow.lastUseOfExit(p, i)) {
+                exits[p] = null; // no later join asks for it; a later pass sets it again before its jump is reached
             }
         }
         return merged != null ? merged : new IssueState(model.pipeCount());

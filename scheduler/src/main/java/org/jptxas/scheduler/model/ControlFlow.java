@@ -13,6 +13,11 @@ public final class ControlFlow {
     private static final int[] NONE = new int[0];
     private final int[][] jumpPreds;
     private final boolean[] fallsInto;
+    /**
+     * Per jump source, the last instruction its exit state is asked for by a forward jump, or -1 when none or when
+     * one of its jumps goes backwards (a loop's next pass asks for it again).
+     */
+    private final int[] lastForwardTarget;
 
     /**
      * @param jumpPreds for each instruction, the indices of instructions that branch to it (may be later: loops)
@@ -27,6 +32,24 @@ public final class ControlFlow {
             this.jumpPreds[i] = jumpPreds[i] == null ? NONE : jumpPreds[i].clone();
         }
         this.fallsInto = fallsInto.clone();
+        int n = jumpPreds.length;
+        lastForwardTarget = new int[n];
+        Arrays.fill(lastForwardTarget, -1);
+        boolean[] backwards = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            for (int p : this.jumpPreds[i]) {
+                if (p >= i) {
+                    backwards[p] = true;
+                } else {
+                    lastForwardTarget[p] = Math.max(lastForwardTarget[p], i);
+                }
+            }
+        }
+        for (int p = 0; p < n; p++) {
+            if (backwards[p]) {
+                lastForwardTarget[p] = -1;
+            }
+        }
     }
 
     /** Straight-line code: every instruction falls into the next, nothing jumps. */
@@ -71,6 +94,16 @@ public final class ControlFlow {
 
     public boolean fallsInto(int i) {
         return fallsInto[i];
+    }
+
+    /**
+     * Whether the jump from instruction {@code p} into join {@code i} is the last edge that asks for {@code p}'s
+     * exit state in a forward pass: every jump of {@code p} goes forward and {@code i} is the furthest. A pass over
+     * the code may drop the state after merging it at {@code i} (a large function's pending exit states are
+     * otherwise all live until the pass ends).
+     */
+    public boolean lastUseOfExit(int p, int i) {
+        return lastForwardTarget[p] == i;
     }
 
     /** Whether instruction {@code i} starts a block that some branch enters. */
