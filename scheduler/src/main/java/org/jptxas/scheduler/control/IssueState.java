@@ -66,7 +66,11 @@ public final class IssueState {
      * completion implies that read is done (the reader's own result is written after it read its sources).
      */
     final long[][] readCover = new long[RegFile.values().length][];
-    /** Per scoreboard: issue cycles of its pending producers, newest first; length -1 when unknown (after a join). */
+    /**
+     * Per scoreboard: issue cycles of its pending producers, newest first; length -1 when unknown (after a join). Each
+     * array grows as producers are recorded (at most {@link #HISTORY}) and holds at least its length's entries: most
+     * scoreboards have a few pending producers, and every copy of a state (one per conditional branch) copies these.
+     */
     final long[][] sbHistory = new long[8][];
     final int[] sbHistoryLength = new int[8];
 
@@ -88,7 +92,7 @@ public final class IssueState {
             touched[k] = new BitSet(f.size());
         }
         for (int k = 0; k < 8; k++) {
-            sbHistory[k] = new long[HISTORY];
+            sbHistory[k] = NO_HISTORY;
         }
         Arrays.fill(sbPipe, -1);
         Arrays.fill(sbSet, NEVER);
@@ -125,7 +129,7 @@ public final class IssueState {
             touched[k] = (BitSet) o.touched[k].clone();
         }
         for (int k = 0; k < 8; k++) {
-            sbHistory[k] = o.sbHistory[k].clone();
+            sbHistory[k] = historyCopy(o.sbHistory[k], o.sbHistoryLength[k]);
         }
         System.arraycopy(o.sbHistoryLength, 0, sbHistoryLength, 0, 8);
         System.arraycopy(o.sbPipe, 0, sbPipe, 0, 8);
@@ -252,7 +256,7 @@ public final class IssueState {
                 if (sbCount[k] > 0) {
                     sbHistoryLength[k] = -1; // producers of two paths: which are the newest is unknown
                 } else {
-                    sbHistory[k] = o.sbHistory[k].clone();
+                    sbHistory[k] = historyCopy(o.sbHistory[k], o.sbHistoryLength[k]);
                     sbHistoryLength[k] = o.sbHistoryLength[k];
                     for (int h = 0; h < sbHistoryLength[k]; h++) {
                         sbHistory[k][h] += delta;
@@ -352,10 +356,23 @@ public final class IssueState {
         sbCount[k]++;
         sbSet[k] = t;
         if (sbHistoryLength[k] >= 0) {
-            System.arraycopy(sbHistory[k], 0, sbHistory[k], 1, HISTORY - 1);
-            sbHistory[k][0] = t;
-            sbHistoryLength[k] = Math.min(HISTORY, sbHistoryLength[k] + 1);
+            int length = Math.min(HISTORY, sbHistoryLength[k] + 1);
+            long[] h = sbHistory[k];
+            if (h.length < length) {
+                h = Arrays.copyOf(h, Math.min(HISTORY, Math.max(4, 2 * h.length)));
+                sbHistory[k] = h;
+            }
+            System.arraycopy(h, 0, h, 1, length - 1);
+            h[0] = t;
+            sbHistoryLength[k] = length;
         }
+    }
+
+    private static final long[] NO_HISTORY = new long[0];
+
+    /** The first {@code length} entries of a history (none when its length is unknown). */
+    private static long[] historyCopy(long[] history, int length) {
+        return length <= 0 ? NO_HISTORY : Arrays.copyOf(history, length);
     }
 
     /**
