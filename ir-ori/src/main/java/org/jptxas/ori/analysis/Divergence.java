@@ -1,9 +1,7 @@
 package org.jptxas.ori.analysis;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -278,19 +276,22 @@ public final class Divergence {
      */
     public static BitSet region(Cfg cfg, int branch, int join) {
         BitSet seen = new BitSet();
-        Deque<Integer> work = new ArrayDeque<>();
+        // an int stack (each block pushed once at most): boxed block numbers were most of this walk's allocation,
+        // once per divergent branch over its whole region
+        int[] work = new int[cfg.size()];
+        int top = 0;
         for (int s : cfg.succsView(branch)) {
             if (s != join && !seen.get(s)) {
                 seen.set(s);
-                work.push(s);
+                work[top++] = s;
             }
         }
-        while (!work.isEmpty()) {
-            int v = work.pop();
+        while (top > 0) {
+            int v = work[--top];
             for (int s : cfg.succsView(v)) {
                 if (s != join && !seen.get(s)) {
                     seen.set(s);
-                    work.push(s);
+                    work[top++] = s;
                 }
             }
         }

@@ -184,12 +184,18 @@ public final class Liveness {
             global[k] = dense;
             keyOf[dense++] = k;
         }
-        BitSet[] use = new BitSet[n];
-        BitSet[] def = new BitSet[n];
+        // per block, the dense numbers it reads before writing and those it writes, as arrays: blocks hold a few
+        // of them each, and two sets of the dense width per block were a large share of this analysis's allocation
+        int[][] use = new int[n][];
+        int[][] def = new int[n][];
         for (BasicBlock b : body.blocks()) {
             use[b.id()] = toDense(useKeys[b.id()]);
             def[b.id()] = toDense(defKeys[b.id()]);
-            liveIn[b.id()] = (BitSet) use[b.id()].clone();
+            BitSet in = new BitSet(dense);
+            for (int g : use[b.id()]) {
+                in.set(g);
+            }
+            liveIn[b.id()] = in;
             liveOut[b.id()] = new BitSet(dense);
         }
         IntQueue work = new IntQueue(n);
@@ -213,8 +219,14 @@ public final class Liveness {
             BitSet in = scratch;
             in.clear();
             in.or(out);
-            in.andNot(def[b]);
-            in.or(use[b]);
+            int[] defs = def[b];
+            for (int i = 0; i < defs.length; i++) {
+                in.clear(defs[i]);
+            }
+            int[] uses = use[b];
+            for (int i = 0; i < uses.length; i++) {
+                in.set(uses[i]);
+            }
             if (!in.equals(liveIn[b])) {
                 scratch = liveIn[b];
                 liveIn[b] = in;
@@ -363,15 +375,16 @@ public final class Liveness {
         }
     }
 
-    /** The keys of {@code keys} that take part in the data flow, by dense number. */
-    private BitSet toDense(int[] keys) {
-        BitSet d = new BitSet(keyOf.length);
+    /** The keys of {@code keys} that take part in the data flow, by dense number (each key once, as given). */
+    private int[] toDense(int[] keys) {
+        int[] d = new int[keys.length];
+        int size = 0;
         for (int k : keys) {
             if (k < global.length && global[k] >= 0) {
-                d.set(global[k]);
+                d[size++] = global[k];
             }
         }
-        return d;
+        return size == d.length ? d : java.util.Arrays.copyOf(d, size);
     }
 
     private BitSet toKeys(BitSet dense) {

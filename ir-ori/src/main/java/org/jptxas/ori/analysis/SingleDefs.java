@@ -1,7 +1,5 @@
 package org.jptxas.ori.analysis;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.DefUseVisitor;
@@ -23,8 +21,8 @@ public final class SingleDefs {
 
     private final InstrPositions positions;
     private final VirtualNumbering numbers;
-    private final List<List<Instr>> defs;
-    private final List<List<Instr>> uses;
+    private final ByRegister defs;
+    private final ByRegister uses;
     /** Per register number: 0 not computed yet, 1 stable, -1 not. */
     private final byte[] ssa;
     private final Dominators dominators;
@@ -99,32 +97,80 @@ public final class SingleDefs {
             regs[size++] = r;
         }
 
-        /** Per register number, its instructions in walk order (null for a register never mentioned). */
-        List<List<Instr>> byRegister(VirtualNumbering numbers) {
+        /** The instructions grouped by register number, in walk order within each register. */
+        ByRegister byRegister(VirtualNumbering numbers) {
+            int n = numbers.size();
             int[] number = new int[size];
-            int[] count = new int[numbers.size()];
+            int[] start = new int[n + 1];
             for (int i = 0; i < size; i++) {
                 number[i] = numbers.of(regs[i]);
-                count[number[i]]++;
+                start[number[i] + 1]++;
             }
-            List<List<Instr>> lists = new ArrayList<>(Collections.nCopies(numbers.size(), null));
+            for (int k = 0; k < n; k++) {
+                start[k + 1] += start[k];
+            }
+            int[] fill = java.util.Arrays.copyOf(start, n);
+            Instr[] grouped = new Instr[size];
             for (int i = 0; i < size; i++) {
-                int k = number[i];
-                List<Instr> l = lists.get(k);
-                if (l == null) {
-                    l = new ArrayList<>(count[k]);
-                    lists.set(k, l);
-                }
-                l.add(instrs[i]);
+                grouped[fill[number[i]]++] = instrs[i];
             }
-            return lists;
+            return new ByRegister(grouped, start);
         }
     }
 
-    /** The list of register number {@code k}, empty for registers made after this snapshot. */
-    private static List<Instr> of(List<List<Instr>> lists, int k) {
-        List<Instr> l = k >= 0 && k < lists.size() ? lists.get(k) : null;
-        return l == null ? List.of() : l;
+    /**
+     * Per register number, its instructions: one array grouped by register, and a list view made for a register
+     * when first asked about (a list per register, made for every register at each rebuild, was most of this
+     * analysis's allocation; the passes ask about a fraction of them).
+     */
+    private static final class ByRegister {
+        private final Instr[] instrs;
+        private final int[] start;
+        private final List<Instr>[] views;
+
+        @SuppressWarnings("unchecked")
+        ByRegister(Instr[] instrs, int[] start) {
+            this.instrs = instrs;
+            this.start = start;
+            this.views = new List[start.length - 1];
+        }
+
+        /** The list of register number {@code k}, empty for registers made after this snapshot. */
+        List<Instr> of(int k) {
+            if (k < 0 || k >= views.length || start[k] == start[k + 1]) {
+                return List.of();
+            }
+            List<Instr> v = views[k];
+            if (v == null) {
+                v = new Slice(instrs, start[k], start[k + 1]);
+                views[k] = v;
+            }
+            return v;
+        }
+    }
+
+    /** An unmodifiable view of {@code [from, to)} of an array. */
+    private static final class Slice extends java.util.AbstractList<Instr> implements java.util.RandomAccess {
+        private final Instr[] a;
+        private final int from;
+        private final int size;
+
+        Slice(Instr[] a, int from, int to) {
+            this.a = a;
+            this.from = from;
+            this.size = to - from;
+        }
+
+        @Override
+        public Instr get(int i) {
+            java.util.Objects.checkIndex(i, size);
+            return a[from + i];
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
     }
 
     public Cfg cfg() {
@@ -157,11 +203,11 @@ public final class SingleDefs {
     }
 
     public List<Instr> defs(Reg r) {
-        return r.virtual() ? of(defs, numbers.of(r)) : List.of();
+        return r.virtual() ? defs.of(numbers.of(r)) : List.of();
     }
 
     public List<Instr> uses(Reg r) {
-        return r.virtual() ? of(uses, numbers.of(r)) : List.of();
+        return r.virtual() ? uses.of(numbers.of(r)) : List.of();
     }
 
     /**
@@ -192,7 +238,7 @@ public final class SingleDefs {
     }
 
     private boolean computeStable(int k) {
-        List<Instr> d = of(defs, k);
+        List<Instr> d = defs.of(k);
         if (d.isEmpty()) {
             return false;
         }
@@ -227,7 +273,7 @@ public final class SingleDefs {
         if (whole && (!parts.isEmpty() || d.size() != 1)) {
             return false;
         }
-        List<Instr> us = of(uses, k);
+        List<Instr> us = uses.of(k);
         for (int ui = 0; ui < us.size(); ui++) {
             Instr u = us.get(ui);
             for (int di = 0; di < d.size(); di++) {

@@ -80,7 +80,60 @@ public record SourceLines(List<File> files, Map<String, FunctionLines> functions
      */
     public record FunctionLines(int open, int close, Loc first, Map<Integer, Loc> locs) {
         public FunctionLines {
-            locs = Map.copyOf(locs); // the same instance when already unmodifiable: shared, not copied
+            // the same instance when already a line table: the functions of one input share it, not copied
+            locs = locs instanceof LineLocs l ? l : new LineLocs(locs);
+        }
+
+        /** The {@code .loc} entry of the highest PTX line below {@code line}, or null when there is none. */
+        public Map.Entry<Integer, Loc> locBelow(int line) {
+            return ((LineLocs) locs).below(line);
+        }
+    }
+
+    /**
+     * An unmodifiable PTX line to {@code .loc} map that also answers the nearest line below a given one. One input's
+     * functions share a single map of every line in the input, so the sorted lines are kept here, built once: a
+     * sorted copy made per function had cost time and memory in the number of functions times the input's lines.
+     */
+    public static final class LineLocs extends java.util.AbstractMap<Integer, Loc> {
+        private final Map<Integer, Loc> byLine;
+        private final int[] lines;
+
+        public LineLocs(Map<Integer, Loc> locs) {
+            byLine = Map.copyOf(locs);
+            lines = new int[byLine.size()];
+            int i = 0;
+            for (Integer line : byLine.keySet()) {
+                lines[i++] = line;
+            }
+            java.util.Arrays.sort(lines);
+        }
+
+        /** The entry of the highest line below {@code line}, or null. */
+        Map.Entry<Integer, Loc> below(int line) {
+            int at = java.util.Arrays.binarySearch(lines, line);
+            int lower = (at >= 0 ? at : -at - 1) - 1;
+            return lower < 0 ? null : Map.entry(lines[lower], byLine.get(lines[lower]));
+        }
+
+        @Override
+        public Loc get(Object line) {
+            return byLine.get(line);
+        }
+
+        @Override
+        public boolean containsKey(Object line) {
+            return byLine.containsKey(line);
+        }
+
+        @Override
+        public int size() {
+            return byLine.size();
+        }
+
+        @Override
+        public java.util.Set<Map.Entry<Integer, Loc>> entrySet() {
+            return byLine.entrySet();
         }
     }
 
@@ -97,10 +150,21 @@ public record SourceLines(List<File> files, Map<String, FunctionLines> functions
     public boolean locWithoutFile() {
         java.util.Set<Integer> declared = new java.util.HashSet<>();
         files.forEach(f -> declared.add(f.index()));
-        return functions.values().stream()
-                .flatMap(f -> java.util.stream.Stream.concat(f.locs().values().stream(),
-                        java.util.stream.Stream.ofNullable(f.first())))
-                .anyMatch(l -> !declared.contains(l.file()));
+        // the functions of one input share their map: each map is looked at once, not once per function
+        java.util.Set<Map<Integer, Loc>> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (FunctionLines f : functions.values()) {
+            if (f.first() != null && !declared.contains(f.first().file())) {
+                return true;
+            }
+            if (seen.add(f.locs())) {
+                for (Loc l : f.locs().values()) {
+                    if (!declared.contains(l.file())) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** The same tables with {@code replacement} as the {@code .file} table. */

@@ -95,7 +95,6 @@ public final class LineTableRows {
                 break;
             }
         }
-        java.util.TreeMap<Integer, SourceLines.Loc> byLine = null;
         RowlessInstructions rowless = RowlessInstructions.of(code, optimized);
         for (int i = 0; i < code.size(); i++) {
             SourceLines.Loc loc;
@@ -117,12 +116,10 @@ public final class LineTableRows {
             } else if (FoldedOperandLines.folded(code, i)) {
                 loc = null;
             } else if ((arm = ifConvertedCopy(code.get(i)) ? labels.after(ptxLine, body.close()) : -1) > 0) {
-                byLine = byLine != null ? byLine : new java.util.TreeMap<>(body.locs());
-                Map.Entry<Integer, SourceLines.Loc> last = byLine.lowerEntry(arm);
+                Map.Entry<Integer, SourceLines.Loc> last = body.locBelow(arm);
                 loc = last != null && last.getKey() > ptxLine ? last.getValue() : body.locs().get(ptxLine);
             } else if (label > 0) {
-                byLine = byLine != null ? byLine : new java.util.TreeMap<>(body.locs());
-                Map.Entry<Integer, SourceLines.Loc> before = byLine.lowerEntry(label);
+                Map.Entry<Integer, SourceLines.Loc> before = body.locBelow(label);
                 loc = before != null && before.getKey() > body.open() ? before.getValue() : null;
             } else {
                 loc = body.locs().get(ptxLine);

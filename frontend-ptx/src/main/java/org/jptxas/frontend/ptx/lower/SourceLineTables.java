@@ -41,7 +41,7 @@ public final class SourceLineTables {
                 firsts.add(state[1]);
             }
         }
-        Map<Integer, SourceLines.Loc> shared = Map.copyOf(locs);
+        Map<Integer, SourceLines.Loc> shared = new SourceLines.LineLocs(locs);
         for (int i = 0; i < defined.size(); i++) {
             FunctionDecl f = defined.get(i);
             functions.put(f.name(), new SourceLines.FunctionLines(f.body().pos().line(), f.body().end().line(),
