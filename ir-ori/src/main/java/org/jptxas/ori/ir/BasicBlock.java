@@ -8,6 +8,8 @@ public final class BasicBlock {
     private int id;
     private final String label;
     private final List<Instr> instrs = new ArrayList<>();
+    /** PTX's {@code .pragma "nounroll"} stood at the start of this block: the loop it heads stays a loop. */
+    private boolean noUnroll;
 
     BasicBlock(int id, String label) {
         this.id = id;
@@ -31,6 +33,14 @@ public final class BasicBlock {
     /** The instructions, mutable in place by passes. */
     public List<Instr> instrs() {
         return instrs;
+    }
+
+    public boolean noUnroll() {
+        return noUnroll;
+    }
+
+    public void setNoUnroll(boolean noUnroll) {
+        this.noUnroll = noUnroll;
     }
 
     public Instr last() {

@@ -48,9 +48,17 @@ public final class FunctionBody {
         return insertBlocks(positions, null);
     }
 
+    /** Inserts {@code count} empty blocks at layout position {@code at}, one renumbering for all (loop unrolling). */
+    public List<BasicBlock> insertBlocks(int at, int count) {
+        int[] positions = new int[count];
+        java.util.Arrays.fill(positions, at);
+        return insertBlocks(positions, null);
+    }
+
     private List<BasicBlock> insertBlocks(int[] positions, String label) {
+        // equal positions insert a run of blocks at one place (only through insertBlocks(at, count))
         for (int k = 0; k < positions.length; k++) {
-            if (positions[k] < 0 || positions[k] > blocks.size() || k > 0 && positions[k] <= positions[k - 1]) {
+            if (positions[k] < 0 || positions[k] > blocks.size() || k > 0 && positions[k] < positions[k - 1]) {
                 throw new IndexOutOfBoundsException("block positions " + java.util.Arrays.toString(positions) + " of "
                         + blocks.size());
             }

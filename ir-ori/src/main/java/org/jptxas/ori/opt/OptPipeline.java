@@ -51,6 +51,10 @@ public final class OptPipeline {
         // one instance where a pass appears twice: the driver knows it as the same function of the body
         DeadCodeElimination dce = new DeadCodeElimination();
         BranchCleanup branches = new BranchCleanup();
+        if (optLevel >= 3) {
+            // first: web splitting then gives every unrolled copy its own registers, and the folders its constants
+            p.add(new LoopUnrolling());
+        }
         if (optLevel >= 2) {
             p.add(new WebSplitting());
             p.add(new UniformWaterfall());

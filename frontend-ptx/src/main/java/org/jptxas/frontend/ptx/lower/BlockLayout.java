@@ -44,6 +44,7 @@ final class BlockLayout {
         List<BasicBlock> copies = new ArrayList<>();
         for (BasicBlock b : kept) {
             BasicBlock c = out.addBlock(b.label());
+            c.setNoUnroll(b.noUnroll());
             newId.put(b.id(), c.id());
             copies.add(c);
         }

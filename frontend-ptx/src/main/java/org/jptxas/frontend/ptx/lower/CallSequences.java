@@ -122,6 +122,7 @@ public final class CallSequences {
         }
         for (BasicBlock b : src.blocks()) {
             BasicBlock c = out.addBlock(b.label());
+            c.setNoUnroll(b.noUnroll());
             for (Instr in : b.instrs()) {
                 c.instrs().add(new Instr(in.op(), in.mods(), new ArrayList<>(in.dsts()), new ArrayList<>(in.srcs()),
                         in.guard(), in.line()));

@@ -224,6 +224,10 @@ final class FunctionLowerer implements LoweringContext {
                         frameTop = off + DataLayout.size(v, d);
                     }
                 }
+            } else if (s instanceof org.jptxas.frontend.ptx.ast.PragmaDirective p && p.values().contains("nounroll")) {
+                // a statement-level "nounroll" applies to the loop whose header is the block it stands in (PTX asks
+                // for it before the header's instructions; ptxas 13 honours it after them too)
+                current.setNoUnroll(true);
             } else if (s instanceof Block b) {
                 scopes.push(new HashMap<>());
                 walk(b);

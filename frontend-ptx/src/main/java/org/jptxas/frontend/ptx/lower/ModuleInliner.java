@@ -309,7 +309,9 @@ public final class ModuleInliner {
         Map<Integer, BasicBlock> blockMap = new HashMap<>();
         Map<Instr, Site> sites = new HashMap<>();
         for (BasicBlock b : src.blocks()) {
-            blockMap.put(b.id(), out.addBlock(b.label()));
+            BasicBlock copy = out.addBlock(b.label());
+            copy.setNoUnroll(b.noUnroll());
+            blockMap.put(b.id(), copy);
             for (Instr in : b.instrs()) {
                 OriFunction g = targets.get(in);
                 if (g == null) {
@@ -317,7 +319,9 @@ public final class ModuleInliner {
                 }
                 List<BasicBlock> calleeBlocks = new ArrayList<>();
                 for (BasicBlock gb : g.body().blocks()) {
-                    calleeBlocks.add(out.addBlock(null));
+                    BasicBlock calleeCopy = out.addBlock(null);
+                    calleeCopy.setNoUnroll(gb.noUnroll());
+                    calleeBlocks.add(calleeCopy);
                 }
                 sites.put(in, new Site(calleeBlocks, out.addBlock(null)));
             }
