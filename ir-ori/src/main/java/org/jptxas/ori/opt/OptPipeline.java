@@ -47,11 +47,21 @@ public final class OptPipeline {
      * {@code fmad} ({@code --fmad}) adds {@link FmaContraction} from level 1 on.
      */
     public static OptPipeline forLevel(int optLevel, boolean fmad) {
+        return forLevel(optLevel, fmad, false);
+    }
+
+    /**
+     * As {@link #forLevel(int, boolean)}, with {@link LoopUnrolling} first at -O3 when {@code unroll}. The driver does
+     * not ask for it yet: full unrolling changes the code of every corpus file with a counted loop, and its output is
+     * still to be checked against ptxas's on the corpus (code size, compile time, line tables) before it is ptxas's
+     * -O3 default here too.
+     */
+    public static OptPipeline forLevel(int optLevel, boolean fmad, boolean unroll) {
         List<Pass> p = new ArrayList<>();
         // one instance where a pass appears twice: the driver knows it as the same function of the body
         DeadCodeElimination dce = new DeadCodeElimination();
         BranchCleanup branches = new BranchCleanup();
-        if (optLevel >= 3) {
+        if (optLevel >= 3 && unroll) {
             // first: web splitting then gives every unrolled copy its own registers, and the folders its constants
             p.add(new LoopUnrolling());
         }

@@ -99,7 +99,7 @@ class LoopUnrollingTest {
                             () -> IrPrinter.print(new OriFunction("k", true, 0, body)));
                 }
                 FunctionBody o3 = counted(s[0], s[1], cmp, s[2], false);
-                OptPipeline.forLevel(3).verifying(true).run(new OriFunction("k", true, 0, o3), TestProfiles.of("sm_80"));
+                OptPipeline.forLevel(3, true, true).verifying(true).run(new OriFunction("k", true, 0, o3), TestProfiles.of("sm_80"));
                 sameStores(original, o3);
             }
         }
@@ -109,7 +109,7 @@ class LoopUnrollingTest {
     @Test
     void theFoldersSeeEachCopysConstants() {
         FunctionBody body = counted(0, 1, "LT", 4, false);
-        OptPipeline.forLevel(3).verifying(true).run(new OriFunction("k", true, 0, body), TestProfiles.of("sm_80"));
+        OptPipeline.forLevel(3, true, true).verifying(true).run(new OriFunction("k", true, 0, body), TestProfiles.of("sm_80"));
         String text = IrPrinter.print(new OriFunction("k", true, 0, body));
         assertFalse(hasBackBranch(body), text);
         assertFalse(text.contains("ISETP"), text);
