@@ -107,6 +107,22 @@ public final class ConstantFolding implements Pass {
         return null;
     }
 
+    /**
+     * The 32 bits a source of {@code in} reads when its register is known: the f32 instructions negate on the sign
+     * bit (FADD R, R, -R' with R' = 0x41193308 reads 0xc1193308, not its two's complement), the integer ones negate
+     * and invert as integers. An absolute value is not substituted.
+     */
+    private static Long slotValue(Instr in, Src s, Map<Key, Long> consts) {
+        if (!OpInfo.signBitModifiers(in)) {
+            return value(s, consts);
+        }
+        if (s.not() || s.abs()) {
+            return null;
+        }
+        Long raw = value(Src.of(s.value()), consts);
+        return raw == null ? null : s.neg() ? raw ^ 0x80000000L : raw;
+    }
+
     private static Boolean predValue(Src s, Map<Key, Boolean> preds) {
         Boolean v = OpInfo.constPred(s);
         if (v != null) {
@@ -199,7 +215,7 @@ public final class ConstantFolding implements Pass {
         int known = -1;
         for (int i = 0; i < srcs.size() && i < 3; i++) {
             Src s = srcs.get(i);
-            if (s.value() instanceof Reg && !OpInfo.isRZ(s) && value(s, consts) != null) {
+            if (s.value() instanceof Reg && !OpInfo.isRZ(s) && slotValue(in, s, consts) != null) {
                 known = i;
                 break;
             }
@@ -209,7 +225,7 @@ public final class ConstantFolding implements Pass {
         }
         for (int slot : slots) {
             if (slot == known) {
-                srcs.set(slot, Src.of(Imm.ofInt((int) (long) value(srcs.get(slot), consts))));
+                srcs.set(slot, Src.of(Imm.ofInt((int) (long) slotValue(in, srcs.get(slot), consts))));
                 return true;
             }
         }

@@ -194,6 +194,14 @@ final class OpInfo {
         };
     }
 
+    /** The f32 instructions of {@link #nonRegisterSlots}: their '-' and '|x|' act on a source's sign bit. */
+    static boolean signBitModifiers(Instr in) {
+        return switch (in.op().name()) {
+            case "FFMA", "FADD", "FMUL", "FMNMX", "FSETP", "FSEL" -> true;
+            default -> false;
+        };
+    }
+
     static boolean isNonRegister(Src s) {
         if (s.value() instanceof Imm || s.value() instanceof org.jptxas.ori.ir.CBank) {
             return true;
