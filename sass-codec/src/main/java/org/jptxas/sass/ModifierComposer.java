@@ -307,7 +307,7 @@ final class ModifierComposer {
             String name = g.byValue().get(v);
             String text = g.prefix() ? f.pieces[slot] : f.pieces[slot + 1];
             boolean shows = name != null && (g.prefix()
-                    ? decoration(text).equals(name)
+                    ? text.endsWith(name) && (!name.isEmpty() || text.isEmpty() || "-!~|".indexOf(text.charAt(text.length() - 1)) < 0)
                     : text.startsWith(name, closing(text)) && (!name.isEmpty() || !text.startsWith(".", closing(text))));
             if (shows) {
                 operandCurrent[operandGroups.size()] = v;
@@ -440,11 +440,6 @@ final class ModifierComposer {
             String cur = g.byValue().get(current[o]);
             int i = g.prefix() ? operandSlots.get(o) : operandSlots.get(o) + 1;
             String t = f.pieces[i];
-            if (g.prefix() && surrounds(g)) {
-                // an absolute value's closing bar may come or go in the piece after the operand too
-                head[i + 1] = null;
-                changed[i + 1] = true;
-            }
             if (changed[i]) {
                 head[i] = null;
             } else if (g.prefix()) {
@@ -486,39 +481,12 @@ final class ModifierComposer {
         if (g.prefix()) {
             String t = p.get(slot);
             p.set(slot, t.substring(0, t.length() - cur.length()) + token);
-            boolean wasAbsolute = cur.contains("|"), absolute = token.contains("|");
-            if (wasAbsolute != absolute) {
-                String after = p.get(slot + 1);
-                p.set(slot + 1, absolute ? "|" + after : after.substring(1));
-            }
         } else {
             String t = p.get(slot + 1);
             int from = closing(t);
             p.set(slot + 1, t.substring(0, from) + token + t.substring(from + cur.length()));
         }
         return p;
-    }
-
-    /**
-     * The decoration a piece ends with, printed before the operand that follows it: a run of {@code -}, {@code !},
-     * {@code ~} and the opening bar of an absolute value ({@code -|R2|} has {@code -|}).
-     */
-    static String decoration(String piece) {
-        int p = piece.length();
-        while (p > 0 && "-!~|".indexOf(piece.charAt(p - 1)) >= 0) {
-            p--;
-        }
-        return piece.substring(p);
-    }
-
-    /** Whether a prefix enum has values with an absolute value's bars, which surround the operand. */
-    private static boolean surrounds(Group g) {
-        for (String name : g.byName().keySet()) {
-            if (name.contains("|")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Where an operand's suffix starts in the piece after it: nvdisasm prints it after an absolute value's bar. */

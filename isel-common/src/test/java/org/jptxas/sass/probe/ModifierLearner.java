@@ -42,18 +42,10 @@ public final class ModifierLearner {
     private final SassIsa isa;
     private final List<String> log = new ArrayList<>();
 
-    private final Map<String, String> descriptorFields;
-
     ModifierLearner(String sm, List<SassFormData> data) {
-        this(sm, data, Map.of());
-    }
-
-    /** {@code descriptorFields}: the overlay's unprinted descriptor fields, so composed forms decode as shipped. */
-    ModifierLearner(String sm, List<SassFormData> data, Map<String, String> descriptorFields) {
         this.sm = sm;
         this.oracleSm = sm.equals("sm_90") ? "sm_90a" : sm;
         this.data = data;
-        this.descriptorFields = descriptorFields;
         this.isa = new SassIsa(sm, data);
     }
 
@@ -231,32 +223,14 @@ public final class ModifierLearner {
         if (System.getenv("SASS_PROBE_DEBUG") != null) {
             classes.forEach(c -> log.add("  class " + c));
         }
-        return confirm(classes, c -> true);
+        return confirm(classes);
     }
 
-    /**
-     * Confirms committed classes again without relearning them (the probe's {@code confirm} step): the composed forms
-     * of the classes {@code which} accepts are read by nvdisasm, and the spellings it refuses or prints otherwise
-     * join their class's refused list. Every class is returned, in order; null if the refusals do not settle.
-     */
-    List<SassModifierClass> reconfirm(List<SassModifierClass> classes,
-            java.util.function.Predicate<SassModifierClass> which) {
-        List<SassModifierClass> out = confirm(classes, which);
-        return out.isEmpty() && !classes.isEmpty() ? null : out;
-    }
-
-    /**
-     * Composes every form the classes allow, reads each with nvdisasm (those of the classes {@code which} accepts),
-     * and refuses the spellings that differ.
-     */
-    private List<SassModifierClass> confirm(List<SassModifierClass> classes,
-            java.util.function.Predicate<SassModifierClass> which) {
-        Set<String> checked = new java.util.HashSet<>();
-        classes.stream().filter(which).forEach(c -> checked.add(c.mnemonic() + "/" + c.key()));
+    /** Composes every form the classes allow, reads each with nvdisasm, and refuses the spellings that differ. */
+    private List<SassModifierClass> confirm(List<SassModifierClass> classes) {
         for (int round = 0; round < 4; round++) {
-            SassIsa composedIsa = new SassIsa(sm, data, classes, descriptorFields);
-            List<SassForm> composed = composedIsa.composedForms().stream()
-                    .filter(f -> checked.contains(base(f.mnemonic()) + "/" + f.key())).toList();
+            SassIsa composedIsa = new SassIsa(sm, data, classes);
+            List<SassForm> composed = composedIsa.composedForms();
             Map<String, Set<String>> refused = new HashMap<>();
             List<long[]> words = new ArrayList<>();
             List<SassForm> owners = new ArrayList<>();
@@ -660,9 +634,7 @@ public final class ModifierLearner {
             if (kind.equals("m")) {
                 return after.matches("[A-Za-z0-9_]*") && !after.contains("INVALID");
             }
-            // an operand's prefix: negation, complement, predicate inversion, and absolute value (its bar opens
-            // before the operand and closes after it: -|R2|)
-            return kind.endsWith("p") ? after.matches("[-!~]?[|]?") && before.matches("[-!~]?[|]?")
+            return kind.endsWith("p") ? after.matches("[-!~]?") && before.matches("[-!~]?")
                     : after.matches("|[.][A-Za-z0-9_]+") && !after.contains("INVALID") && !after.equals(".reuse")
                             && !before.equals(".reuse");
         }

@@ -33,20 +33,9 @@ public final class SassProbe {
 
     public static void main(String[] args) throws IOException {
         String cmd = args.length == 0 ? "derive" : args[0];
-        if (!List.of("derive", "fixture", "modifiers", "fields", "add", "confirm").contains(cmd)) {
-            System.err.println("usage: SassProbe derive [sm,...] | add | fields | modifiers [sm,...] | fixture"
-                    + " | confirm [sm,...] [--mnemonic=REGEX] [--widen]");
+        if (!List.of("derive", "fixture", "modifiers", "fields", "add").contains(cmd)) {
+            System.err.println("usage: SassProbe derive [sm,...] | add | fields | modifiers [sm,...] | fixture");
             System.exit(2);
-        }
-        if (cmd.equals("confirm")) {
-            List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
-            String mnemonics = rest.stream().filter(a -> a.startsWith("--mnemonic=")).findFirst()
-                    .map(a -> a.substring("--mnemonic=".length())).orElse(null);
-            rest.removeIf(a -> a.startsWith("--mnemonic="));
-            boolean widen = rest.remove("--widen");
-            ModifierConfirmation.run(rest.isEmpty() ? OracleSamples.SMS : List.of(rest.get(0).split(",")),
-                    mnemonics == null ? null : java.util.regex.Pattern.compile(mnemonics), widen);
-            return;
         }
         if (cmd.equals("modifiers")) {
             learnModifiers(args.length > 1 ? List.of(args[1].split(",")) : OracleSamples.SMS);
@@ -360,7 +349,7 @@ public final class SassProbe {
         return org.jptxas.spi.TestTargets.resourceFolder(sm).resolve("sass");
     }
 
-    static void writeModifiers(Path file, String scope, String provenance,
+    private static void writeModifiers(Path file, String scope, String provenance,
                                        List<org.jptxas.tables.sass.SassModifierClass> classes, ObjectMapper mapper)
             throws IOException {
         List<org.jptxas.tables.sass.SassModifierClass> sorted = new ArrayList<>(classes);

@@ -12,8 +12,7 @@ import java.util.Map;
  *
  * <p>An operand modifier (negation, absolute value, predicate inversion, half-word swizzle) names its operand:
  * {@code operand} is its index in print order (guard excluded) and {@code side} says whether the value prints before
- * the operand ({@code "prefix"}: {@code -}, {@code !}, {@code ~}; an absolute value {@code |} or {@code -|}, whose
- * closing bar follows the operand) or after it ({@code "suffix"}: {@code .H0_H0}).
+ * the operand ({@code "prefix"}: {@code -}, {@code !}, {@code ~}) or after it ({@code "suffix"}: {@code .H0_H0}).
  * Mnemonic modifiers have side {@code "mnemonic"} and operand -1; {@code "hint"} is a mnemonic modifier read from
  * each word instead of composed ({@link SassModifierClass#lazy()}).
  *
@@ -50,7 +49,7 @@ public record SassModifierGroup(String bits, Map<String, String> values, int ope
                 throw new IllegalArgumentException("modifier at " + bits + ": bad or repeated value '" + e.getValue()
                         + "' for '" + e.getKey() + "'");
             }
-            if (!e.getKey().matches(token ? "[A-Za-z0-9_]*|[A-Za-z0-9_]+([.][A-Za-z0-9_]+)+" : "[-!~]?[|]?|[.][A-Za-z0-9_]+")) {
+            if (!e.getKey().matches(token ? "[A-Za-z0-9_]*|[A-Za-z0-9_]+([.][A-Za-z0-9_]+)+" : "[-!~]?|[.][A-Za-z0-9_]+")) {
                 throw new IllegalArgumentException("modifier at " + bits + ": bad name '" + e.getKey() + "'");
             }
         }
