@@ -35,7 +35,7 @@ public final class FunctionBody {
      * every branch target is renumbered, so control flow is unchanged (the block before falls through into the new one).
      */
     public BasicBlock insertBlock(int at, String label) {
-        return insertBlocks(new int[] {at}, label).get(0);
+        return insertBlocks(new int[] {at}, label, false).get(0);
     }
 
     /**
@@ -45,20 +45,21 @@ public final class FunctionBody {
      * blocks in the order of {@code positions}.
      */
     public List<BasicBlock> insertBlocks(int[] positions) {
-        return insertBlocks(positions, null);
+        return insertBlocks(positions, null, false);
     }
 
     /** Inserts {@code count} empty blocks at layout position {@code at}, one renumbering for all (loop unrolling). */
     public List<BasicBlock> insertBlocks(int at, int count) {
         int[] positions = new int[count];
         java.util.Arrays.fill(positions, at);
-        return insertBlocks(positions, null);
+        return insertBlocks(positions, null, true);
     }
 
-    private List<BasicBlock> insertBlocks(int[] positions, String label) {
-        // equal positions insert a run of blocks at one place (only through insertBlocks(at, count))
+    /** {@code run}: equal positions insert a run of blocks at one place; otherwise positions must be distinct. */
+    private List<BasicBlock> insertBlocks(int[] positions, String label, boolean run) {
         for (int k = 0; k < positions.length; k++) {
-            if (positions[k] < 0 || positions[k] > blocks.size() || k > 0 && positions[k] < positions[k - 1]) {
+            if (positions[k] < 0 || positions[k] > blocks.size()
+                    || k > 0 && (run ? positions[k] < positions[k - 1] : positions[k] <= positions[k - 1])) {
                 throw new IndexOutOfBoundsException("block positions " + java.util.Arrays.toString(positions) + " of "
                         + blocks.size());
             }
