@@ -113,14 +113,8 @@ public final class ConstantFolding implements Pass {
      * and invert as integers. An absolute value is not substituted.
      */
     private static Long slotValue(Instr in, Src s, Map<Key, Long> consts) {
-        if (!OpInfo.signBitModifiers(in)) {
-            return value(s, consts);
-        }
-        if (s.not() || s.abs()) {
-            return null;
-        }
         Long raw = value(Src.of(s.value()), consts);
-        return raw == null ? null : s.neg() ? raw ^ 0x80000000L : raw;
+        return raw == null ? null : OpInfo.read(in, s, raw);
     }
 
     private static Boolean predValue(Src s, Map<Key, Boolean> preds) {

@@ -194,6 +194,26 @@ final class OpInfo {
         };
     }
 
+    /**
+     * The 32 bits source {@code s} of {@code in} reads from a value {@code raw} (a register's or an immediate's): a
+     * predicate's '!' inverts it; the f32 instructions ({@link #signBitModifiers}) negate on the sign bit; the others
+     * negate and invert as integers. Null for an absolute value, and for '!' on an f32 source (not substituted).
+     * {@code in} is null for a bare value (a guard, an exit predicate): integer rules.
+     */
+    static Long read(Instr in, Src s, long raw) {
+        if (s.value() instanceof org.jptxas.ori.ir.Reg r && r.file().isPredicate()) {
+            return s.not() ? raw ^ 1 : raw;
+        }
+        if (s.abs()) {
+            return null;
+        }
+        if (in != null && signBitModifiers(in)) {
+            return s.not() ? null : s.neg() ? (raw ^ 0x80000000L) & 0xffffffffL : raw & 0xffffffffL;
+        }
+        long x = s.neg() ? -raw : raw;
+        return (s.not() ? ~x : x) & 0xffffffffL;
+    }
+
     /** The f32 instructions of {@link #nonRegisterSlots}: their '-' and '|x|' act on a source's sign bit. */
     static boolean signBitModifiers(Instr in) {
         return switch (in.op().name()) {

@@ -96,7 +96,7 @@ final class TripCount {
                     return 0;
                 }
             }
-            Long p = read(Src.of(exit), state);
+            Long p = read(null, Src.of(exit), state);
             if (p == null) {
                 return 0;
             }
@@ -185,7 +185,7 @@ final class TripCount {
     private boolean execute(Instr in, Map<Key, Long> state) {
         unknown = false;
         if (!in.guard().isAlways()) {
-            Long g = read(Src.of(in.guard().predicate()), state);
+            Long g = read(null, Src.of(in.guard().predicate()), state);
             if (g == null) {
                 return false;
             }
@@ -193,7 +193,7 @@ final class TripCount {
                 return true;
             }
         }
-        Long v = evaluate(in, s -> read(s, state), s -> predicate(s, state));
+        Long v = evaluate(in, s -> read(in, s, state), s -> predicate(s, state));
         if (v == null || unknown) {
             return false;
         }
@@ -244,7 +244,7 @@ final class TripCount {
     }
 
     /** A source's value: immediates, RZ/PT, and registers from the loop state or, before their first write, entry. */
-    private Long read(Src s, Map<Key, Long> state) {
+    private Long read(Instr in, Src s, Map<Key, Long> state) {
         Long raw;
         if (s.value() instanceof Imm || s.value() instanceof Reg r && r.isZero()) {
             if (s.value() instanceof Reg r && r.file().isPredicate()) {
@@ -263,31 +263,15 @@ final class TripCount {
             unknown = true;
             return null;
         }
-        return raw == null ? null : modified(s, raw);
+        return raw == null ? null : OpInfo.read(in, s, raw);
     }
 
-    private static Long modified(Src s, long raw) {
-        if (s.value() instanceof Reg r && r.file().isPredicate()) {
-            return s.not() ? raw ^ 1 : raw;
-        }
-        if (s.abs()) {
-            return null;
-        }
-        long x = raw;
-        if (s.neg()) {
-            x = -x;
-        }
-        if (s.not()) {
-            x = ~x;
-        }
-        return x & 0xffffffffL;
-    }
 
     private Boolean predicate(Src s, Map<Key, Long> state) {
         if (!(s.value() instanceof Reg r) || !r.file().isPredicate()) {
             return null;
         }
-        Long v = read(s, state);
+        Long v = read(null, s, state);
         return v == null ? null : v != 0;
     }
 
@@ -336,18 +320,18 @@ final class TripCount {
             return null;
         }
         List<Instr> block = body.block(at[0]).instrs();
-        java.util.function.Function<Src, Long> value = s -> constantAt(s, block, at[1], depth);
+        java.util.function.Function<Src, Long> value = s -> constantAt(in, s, block, at[1], depth);
         java.util.function.Function<Src, Boolean> pred = s -> {
-            Long v = constantAt(s, block, at[1], depth);
+            Long v = constantAt(null, s, block, at[1], depth);
             return v == null ? null : v != 0;
         };
         return evaluate(in, value, pred);
     }
 
     /** A source's value just before instruction {@code index} of {@code block}. */
-    private Long constantAt(Src s, List<Instr> block, int index, int depth) {
+    private Long constantAt(Instr reader, Src s, List<Instr> block, int index, int depth) {
         if (s.value() instanceof Imm || s.value() instanceof Reg z && z.isZero()) {
-            return modified(s, s.value() instanceof Reg z2 && z2.file().isPredicate() ? 1L
+            return OpInfo.read(reader, s, s.value() instanceof Reg z2 && z2.file().isPredicate() ? 1L
                     : OpInfo.const32(Src.of(s.value())));
         }
         if (!(s.value() instanceof Reg r) || !r.virtual() || r.isPart() || r.comps() != 1) {
@@ -359,11 +343,11 @@ final class TripCount {
             for (Reg d : prev.dsts()) {
                 if (d.virtual() && Key.of(d).equals(k)) {
                     Long v = definedValue(prev, where.get(prev), depth + 1);
-                    return v == null ? null : modified(s, v);
+                    return v == null ? null : OpInfo.read(reader, s, v);
                 }
             }
         }
         Long v = valueOutside(k, false, depth + 1);
-        return v == null ? null : modified(s, v);
+        return v == null ? null : OpInfo.read(reader, s, v);
     }
 }
