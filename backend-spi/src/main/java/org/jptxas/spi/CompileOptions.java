@@ -16,10 +16,13 @@ import java.util.OptionalInt;
  * @param suppressDebugInfo {@code --suppress-debug-info}: no line tables, not even for PTX with {@code .loc}
  * @param splitCompile {@code --split-compile}: how many of a module's functions are compiled at a time (0, the
  *        default: one per processor; 1: one after the other); the output is the same whatever it is
+ * @param sassText whether the backend renders its SASS text ({@link CompiledModule#sass()}, for {@code --out-sass});
+ *        when false that text is empty and the cubin the same (jptxas asks for it only with {@code --out-sass}: the
+ *        listing of a large function is a few percent of its compilation)
  */
 public record CompileOptions(int optLevel, OptionalInt maxRegCount, boolean relocatable, boolean debug,
         boolean lineInfo, boolean verbose, boolean warnOnSpills, boolean fmad, boolean suppressDebugInfo,
-        int splitCompile) {
+        int splitCompile, boolean sassText) {
     public CompileOptions {
         if (optLevel < 0 || optLevel > 3) {
             throw new IllegalArgumentException("optimization level must be 0..3: " + optLevel);
@@ -36,10 +39,22 @@ public record CompileOptions(int optLevel, OptionalInt maxRegCount, boolean relo
         this(optLevel, maxRegCount, relocatable, debug, lineInfo, verbose, warnOnSpills, fmad, suppressDebugInfo, 0);
     }
 
+    public CompileOptions(int optLevel, OptionalInt maxRegCount, boolean relocatable, boolean debug,
+                          boolean lineInfo, boolean verbose, boolean warnOnSpills, boolean fmad,
+                          boolean suppressDebugInfo, int splitCompile) {
+        this(optLevel, maxRegCount, relocatable, debug, lineInfo, verbose, warnOnSpills, fmad, suppressDebugInfo,
+                splitCompile, true);
+    }
+
     /** The same options with {@code --split-compile} {@code threads}. */
     public CompileOptions withSplitCompile(int threads) {
         return new CompileOptions(optLevel, maxRegCount, relocatable, debug, lineInfo, verbose, warnOnSpills, fmad,
-                suppressDebugInfo, threads);
+                suppressDebugInfo, threads, sassText);
+    }
+
+    public CompileOptions withSassText(boolean on) {
+        return new CompileOptions(optLevel, maxRegCount, relocatable, debug, lineInfo, verbose, warnOnSpills, fmad,
+                suppressDebugInfo, splitCompile, on);
     }
 
     /** The options without {@code --suppress-debug-info}. */
@@ -57,13 +72,13 @@ public record CompileOptions(int optLevel, OptionalInt maxRegCount, boolean relo
     /** The same options with {@code --fmad} set to {@code on}. */
     public CompileOptions withFmad(boolean on) {
         return new CompileOptions(optLevel, maxRegCount, relocatable, debug, lineInfo, verbose, warnOnSpills, on,
-                suppressDebugInfo, splitCompile);
+                suppressDebugInfo, splitCompile, sassText);
     }
 
     /** The same options compiling as {@code -g} does: device debug information, no optimization. */
     public CompileOptions withDeviceDebug() {
         return new CompileOptions(0, maxRegCount, relocatable, true, lineInfo, verbose, warnOnSpills, fmad,
-                suppressDebugInfo, splitCompile);
+                suppressDebugInfo, splitCompile, sassText);
     }
 
     /**

@@ -70,6 +70,9 @@ public final class JptxasBatchMain {
         Path dir = temporary ? Files.createTempDirectory("jptxas-batch") : Files.createDirectories(outDir);
         long start = System.nanoTime();
         List<Outcome> outcomes = new ArrayList<>();
+        // one discovery of the backends for the whole batch, as the compile server keeps them: a fresh registry per
+        // input loaded every backend's SASS, latency and matcher tables again for each file
+        Registries registries = Registries.shared();
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(jobs, inputs.size()), r -> {
             Thread t = new Thread(r, "jptxas-batch");
             t.setDaemon(true);
@@ -80,7 +83,7 @@ public final class JptxasBatchMain {
             for (int i = 0; i < inputs.size(); i++) {
                 String input = inputs.get(i);
                 Path cubin = dir.resolve(i + "-" + Path.of(input).getFileName() + ".cubin");
-                futures.add(pool.submit(() -> compile(options, input, cubin)));
+                futures.add(pool.submit(() -> compile(options, input, cubin, registries)));
             }
             for (Future<Outcome> f : futures) {
                 try {
@@ -121,7 +124,7 @@ public final class JptxasBatchMain {
     }
 
     /** Compiles one input as {@code jptxas [options] input -o cubin} would. */
-    private static Outcome compile(List<String> options, String input, Path cubin) {
+    private static Outcome compile(List<String> options, String input, Path cubin, Registries registries) {
         List<String> argv = new ArrayList<>(options);
         argv.add(input);
         argv.add("-o");
@@ -131,7 +134,7 @@ public final class JptxasBatchMain {
         int rc;
         try {
             rc = new JptxasCommand(new PrintWriter(new StringWriter()), err, System.getenv(),
-                    System.getProperty("jptxas.home"), Path.of("")).run(argv.toArray(String[]::new));
+                    System.getProperty("jptxas.home"), Path.of(""), registries).run(argv.toArray(String[]::new));
         } catch (RuntimeException | StackOverflowError e) {
             err.println("internal error: " + e);
             rc = 255;

@@ -509,7 +509,7 @@ final class JptxasCommand {
         // it is printed only with -v.
         boolean report = verbose || warnOnSpills || effects.warnLocalMemory();
         return new CompileOptions(level, maxRegs, compileOnly, debug, lineInfo, report, warnOnSpills, effects.fmad(),
-                effects.suppressDebugInfo(), effects.splitCompile());
+                effects.suppressDebugInfo(), effects.splitCompile(), outSass != null);
     }
 
     /**

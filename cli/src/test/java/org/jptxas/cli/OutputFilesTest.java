@@ -75,6 +75,17 @@ class OutputFilesTest {
     }
 
     @Test
+    void theCubinIsTheSameWhetherTheSassTextIsAskedForOrNot() throws IOException {
+        // the backend renders its SASS text only for --out-sass; the cubin must not depend on it
+        CliRun plain = CliRun.run(dir, "-arch=sm_80", "k.ptx", "-o", "a.cubin");
+        CliRun listed = CliRun.run(dir, "-arch=sm_80", "k.ptx", "-o", "b.cubin", "--out-sass", "b.sass");
+        assertEquals(0, plain.exitCode(), plain.err());
+        assertEquals(0, listed.exitCode(), listed.err());
+        assertArrayEquals(Files.readAllBytes(dir.resolve("a.cubin")), Files.readAllBytes(dir.resolve("b.cubin")));
+        assertTrue(Files.readString(dir.resolve("b.sass")).contains("EXIT"));
+    }
+
+    @Test
     void aTransactionAbandonedBeforeCommitLeavesNothing() throws IOException {
         AtomicFiles.Transaction t = new AtomicFiles.Transaction();
         t.stage(dir.resolve("a.bin"), new byte[] {1});

@@ -173,7 +173,8 @@ public final class ModuleCodegen {
                     options.relocatable()));
         }
         byte[] cubin = builder.build().write();
-        String sass = SassTextListing.render(compiled, ObjectDeclarations.hiddenEntries(module.declarations()));
+        String sass = options.sassText()
+                ? SassTextListing.render(compiled, ObjectDeclarations.hiddenEntries(module.declarations())) : "";
         List<ResourceReport.FunctionUsage> usage = new ArrayList<>();
         TargetProfile profile = pipeline.description().profile();
         int paramBase = profile.paramBase();

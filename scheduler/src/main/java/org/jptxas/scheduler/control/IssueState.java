@@ -162,7 +162,8 @@ public final class IssueState {
             if (exits[p] != null) {
                 long delta = at - clock.exitTime(p);
                 if (merged == null) {
-                    merged = exits[p].copy().shift(delta);
+                    // the last join that asks for this exit state drops it below: re-based in place, not copied
+                    merged = (flow.lastUseOfExit(p, i) ? exits[p] : exits[p].copy()).shift(delta);
                 } else if (exits[p] == merged) {
                     // the state a jump left is the one falling through (no join since): merge a snapshot
                     merged.mergeFrom(exits[p].copy(), delta, model);
