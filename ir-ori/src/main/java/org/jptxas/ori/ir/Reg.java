@@ -20,13 +20,15 @@ public record Reg(RegFile file, int index, int comps, boolean virtual, int part)
     public static final Reg URZ = new Reg(RegFile.UR, RegFile.UR.count(), 1, false);
     public static final Reg PT = new Reg(RegFile.P, RegFile.P.count(), 1, false);
     public static final Reg UPT = new Reg(RegFile.UP, RegFile.UP.count(), 1, false);
+    /** The most components a tuple has. */
+    public static final int MAX_COMPS = 8;
 
     public Reg {
         Objects.requireNonNull(file, "file");
         if (index < 0) {
             throw new IllegalArgumentException("negative register index " + index);
         }
-        if (comps < 1 || comps > 8 || (file.isPredicate() && comps != 1)) {
+        if (comps < 1 || comps > MAX_COMPS || (file.isPredicate() && comps != 1)) {
             throw new IllegalArgumentException("bad tuple size " + comps + " for " + file);
         }
         if (!virtual && index + comps - 1 > file.count()) {
