@@ -35,8 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
  * (SYNCS .OPTOUT), whose lowered expected count lets the second phase complete with 32 arrivals; without
  * {@code cp.async.wait_all} the copies never land. Resource {@code hopper/cp_async_mbarrier.ptx}:
  * {@code cp.async.mbarrier.arrive[.noinc]} on a per-thread and a uniform barrier address; the copies land when their
- * barrier's phase is checked, and without those checks they never do. {@code HopperAsyncFamiliesTest} holds both to
- * nvdisasm's reading and the hazard checker.
+ * barrier's phase is checked, and without those checks they never do. Resource
+ * {@code hopper/arrive_drop_expect_tx.ptx}: {@code mbarrier.arrive_drop.expect_tx} (SYNCS {@code .OPTOUT} alone), the
+ * half of the block whose announced bytes a bulk copy completes and which then drops out of the second phase; without
+ * the first phase's wait the copy never lands. {@code HopperAsyncFamiliesTest} holds the three to nvdisasm's reading
+ * and the hazard checker.
  */
 class AsyncGapFormsEndToEndTest {
     private static final String ARCH = "sm_90a";
@@ -84,6 +87,23 @@ class AsyncGapFormsEndToEndTest {
                         for (int k = 0; k < 4; k++) {
                             outB[4 * t + k] = in[64 + 4 * ((t + 9) % 64) + k];
                         }
+                    }
+                });
+    }
+
+    private static KernelCase dropExpectCase(Path ptx) {
+        int[] in = new int[64];
+        for (int i = 0; i < in.length; i++) {
+            in[i] = 31 * i + 9;
+        }
+        return kernel("arrive_drop_expect_tx").describe("mbarrier.arrive_drop.expect_tx (sm_90a)").ptx(ptx)
+                .minSm(90).grid(1).block(64).in("in", in).out("out", Elem.I32, 64).out("phases", Elem.I32, 64)
+                .reference(io -> {
+                    int[] out = io.i32("out");
+                    int[] phases = io.i32("phases");
+                    for (int t = 0; t < 64; t++) {
+                        out[t] = in[(t + 5) % 64];
+                        phases[t] = 2;
                     }
                 });
     }
@@ -155,6 +175,10 @@ class AsyncGapFormsEndToEndTest {
                 "ARRIVES.LDGSTSBAR.64.ARVCNT")) {
             assertTrue(tracked.contains(form), form + " missing:\n" + tracked);
         }
+        String dropped = OracleAcceptanceTest.compilePtx(registry, resource(dir, "arrive_drop_expect_tx"), ARCH, false,
+                false).sass();
+        assertTrue(dropped.matches("(?s).*SYNCS\\.ARRIVE\\.TRANS64\\.OPTOUT R\\d+, \\[R\\d+\\+URZ\\], R\\d+ .*"),
+                dropped);
     }
 
     @Test
@@ -172,5 +196,13 @@ class AsyncGapFormsEndToEndTest {
         // without the phase checks of bufA's barriers its copies never land (the poison is read)
         withoutWaitsWrong(AsyncGapFormsEndToEndTest::mbarrierCase, ptx,
                 "(?m)^waitA1?:\\n\\s*mbarrier\\.try_wait[^\\n]*\\n\\s*@!%p[23] bra waitA1?;\\n", dir.resolve("no-wait"));
+    }
+
+    @Test
+    void arriveDropExpectTxComputesTheReferenceThreeWays(@TempDir Path dir) throws Exception {
+        Path ptx = resource(dir, "arrive_drop_expect_tx");
+        assertEquals(List.of(), threeWays(dropExpectCase(ptx), ptx, dir.resolve("run")));
+        withoutWaitsWrong(AsyncGapFormsEndToEndTest::dropExpectCase, ptx,
+                "(?m)^wait0:\\n\\s*mbarrier\\.try_wait[^\\n]*\\n\\s*@!%p3 bra wait0;\\n", dir.resolve("no-wait"));
     }
 }

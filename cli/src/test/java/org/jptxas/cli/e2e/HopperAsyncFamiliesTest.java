@@ -32,7 +32,8 @@ class HopperAsyncFamiliesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"mbarrier_uniform", "mbarrier_per_thread", "mbarrier_init_per_thread", "bulk_copies",
-        "tensormap_replace", "stmatrix", "fences", "cluster_async", "async_gap_forms", "cp_async_mbarrier"})
+        "tensormap_replace", "stmatrix", "fences", "cluster_async", "async_gap_forms", "cp_async_mbarrier",
+        "arrive_drop_expect_tx"})
     void compilesForSm90aAsNvdisasmReadsItWithoutHazards(String name, @TempDir Path dir) throws Exception {
         Path nvdisasm = Oracles.assumeNvdisasm();
         Path ptx = dir.resolve(name + ".ptx");

@@ -35,8 +35,7 @@ class SyncSuiteEndToEndTest {
             + " operands uniform and needs no loop)";
 
     /** Pairs ("kernel sm_XX") not correct in strict convergence, with why. */
-    static final Map<String, String> KNOWN = Map.of("bulk_copy_mbarrier sm_90", UNIFORM_LOOP,
-            "tma_tile_2d sm_90", UNIFORM_LOOP);
+    static final Map<String, String> KNOWN = Map.of("tma_tile_2d sm_90", UNIFORM_LOOP);
 
     /** The suite kernels whose PTX synchronizes. */
     static List<KernelCase> syncKernels() {

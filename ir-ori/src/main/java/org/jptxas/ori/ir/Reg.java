@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * A register operand: virtual (numbered per function and file, before register allocation) or physical.
- * {@code comps} consecutive 32-bit registers form a tuple (64-bit values are 2, vectors up to 4); predicates are 1.
+ * {@code comps} consecutive 32-bit registers form a tuple (64-bit values are 2, vectors up to 4, the uniform operand blocks of tensor copies up to 8); predicates are 1.
  *
  * <p>{@code part} selects one 32-bit component of a virtual tuple ({@code %r5.lo} is part 0 of the 64-bit
  * {@code %r5}, {@code %r5.hi} part 1): {@code comps} stays the size of the whole tuple, so every reference to a
@@ -20,13 +20,15 @@ public record Reg(RegFile file, int index, int comps, boolean virtual, int part)
     public static final Reg URZ = new Reg(RegFile.UR, RegFile.UR.count(), 1, false);
     public static final Reg PT = new Reg(RegFile.P, RegFile.P.count(), 1, false);
     public static final Reg UPT = new Reg(RegFile.UP, RegFile.UP.count(), 1, false);
+    /** The most components a tuple has. */
+    public static final int MAX_COMPS = 8;
 
     public Reg {
         Objects.requireNonNull(file, "file");
         if (index < 0) {
             throw new IllegalArgumentException("negative register index " + index);
         }
-        if (comps < 1 || comps > 4 || (file.isPredicate() && comps != 1)) {
+        if (comps < 1 || comps > MAX_COMPS || (file.isPredicate() && comps != 1)) {
             throw new IllegalArgumentException("bad tuple size " + comps + " for " + file);
         }
         if (!virtual && index + comps - 1 > file.count()) {

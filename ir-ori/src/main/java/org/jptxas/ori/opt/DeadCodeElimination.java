@@ -17,8 +17,8 @@ import org.jptxas.ori.ir.VirtualNumbering;
  * The last block keeps its terminator so the function still ends.
  */
 public final class DeadCodeElimination implements Pass {
-    /** Liveness slots per register: the whole ({@code part} -1) and parts 0..3. */
-    private static final int SLOTS = 5;
+    /** Liveness slots per register: the whole ({@code part} -1) and one per part of the widest tuple. */
+    private static final int SLOTS = Reg.MAX_COMPS + 1;
 
     @Override
     public String name() {

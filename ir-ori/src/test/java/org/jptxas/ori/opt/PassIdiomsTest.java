@@ -492,4 +492,34 @@ class PassIdiomsTest {
         new DeadCodeElimination().run(f, new OptContext(TestProfiles.of("sm_80"), "f", false, null));
         assertTrue(entry.instrs().stream().anyMatch(in -> in.dsts().contains(result)), entry.instrs().toString());
     }
+
+    /**
+     * A read of the upper parts of an eight-register tuple (DMMA.16x8x4's D) is not a read of the register numbered
+     * after it: the copies that fill that register stay (they were dropped, and the store read what its register
+     * held before).
+     */
+    @Test
+    void readsOfAnEightRegisterTuplesUpperPartsKeepTheNextRegistersWrites() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock entry = f.addBlock(null);
+        Reg x = f.newVirtual(RegFile.R, 2);
+        Reg d = f.newVirtual(RegFile.R, 8);
+        Reg first = f.newVirtual(RegFile.R, 2);
+        Reg last = f.newVirtual(RegFile.R, 2);
+        List<Instr> e = entry.instrs();
+        e.add(ins("MOV", List.of(), List.of(x.component(0)), s(1)));
+        e.add(ins("MOV", List.of(), List.of(x.component(1)), s(2)));
+        e.add(ins("DMMA", List.of("16x8x4"), List.of(d), s(x), s(x), s(x)));
+        e.add(ins("MOV", List.of(), List.of(first.component(0)), s(d.component(0))));
+        e.add(ins("MOV", List.of(), List.of(first.component(1)), s(d.component(1))));
+        e.add(ins("MOV", List.of(), List.of(last.component(0)), s(d.component(4))));
+        e.add(ins("MOV", List.of(), List.of(last.component(1)), s(d.component(5))));
+        e.add(ins("STG", List.of("E", "64"), List.of(), s(Addr.of(x, 0)), s(first)));
+        e.add(ins("STG", List.of("E", "64"), List.of(), s(Addr.of(x, 8)), s(last)));
+        e.add(ins("EXIT", List.of(), List.of()));
+        new DeadCodeElimination().run(f, new OptContext(TestProfiles.of("sm_90"), "k", true, null));
+        assertTrue(entry.instrs().stream().anyMatch(in -> in.dsts().contains(first.component(0))),
+                entry.instrs().toString());
+        assertEquals(10, entry.instrs().size(), entry.instrs().toString());
+    }
 }

@@ -26,9 +26,11 @@ public final class AllocationVerifier {
     private final RegisterLimits limits;
     private final int[] base = new int[RegFile.values().length];
     private final int width;
-    /** Per file and physical unit, the components (4 * key + component) of the virtual registers over it. */
+    /** Per file and physical unit, the components (C * key + component) of the virtual registers over it. */
     private final Map<RegFile, List<List<Integer>>> occupants = new EnumMap<>(RegFile.class);
     private final List<String> problems = new ArrayList<>();
+    /** Bits per virtual register in the data-flow sets: one per component of the widest tuple. */
+    private static final int C = Reg.MAX_COMPS;
 
     private AllocationVerifier(FunctionBody body, Assignment assignment, RegisterLimits limits) {
         this.body = body;
@@ -107,7 +109,7 @@ public final class AllocationVerifier {
                     if (f.isUniform() && !limits.uniformFile()) {
                         problems.add(v + ": the target has no uniform registers");
                     }
-                    occupants.get(f).get(u).add(4 * (base[f.ordinal()] + i) + (u - p));
+                    occupants.get(f).get(u).add(C * (base[f.ordinal()] + i) + (u - p));
                 }
             }
         }
@@ -116,7 +118,7 @@ public final class AllocationVerifier {
     private void checkDataFlow() {
         Cfg cfg = Cfg.of(body);
         int n = body.blocks().size();
-        int bits = 4 * width;
+        int bits = C * width;
         BitSet[] definedIn = new BitSet[n];
         BitSet[] clobberedIn = new BitSet[n];
         for (int b = 0; b < n; b++) {
@@ -127,7 +129,7 @@ public final class AllocationVerifier {
             for (int i = 0; i < body.virtualCount(f); i++) {
                 if (assignment.definedAtEntry(Reg.virt(f, i, 1))) {
                     int k = base[f.ordinal()] + i;
-                    definedIn[0].set(4 * k, 4 * k + 4);
+                    definedIn[0].set(C * k, C * k + C);
                 }
             }
         }
@@ -159,11 +161,11 @@ public final class AllocationVerifier {
 
     /** The component bits [from, to) a virtual register operand reads or writes: one part, or the whole tuple. */
     private int fromBit(Reg r) {
-        return 4 * key(r) + (r.isPart() ? r.part() : 0);
+        return C * key(r) + (r.isPart() ? r.part() : 0);
     }
 
     private int toBit(Reg r) {
-        return r.isPart() ? fromBit(r) + 1 : 4 * key(r) + r.comps();
+        return r.isPart() ? fromBit(r) + 1 : C * key(r) + r.comps();
     }
 
     private void transfer(BasicBlock block, BitSet defined, BitSet clobbered, boolean report) {

@@ -490,6 +490,30 @@ class RegisterAllocatorTest {
     }
 
     @Test
+    void verifierTellsAnEightRegisterTupleFromTheRegisterAfterIt() {
+        OriBuilder b = new OriBuilder();
+        Reg out = b.param64(0);
+        Reg x = b.param(8);
+        Reg t = b.r(8); // DMMA.16x8x4's accumulator; y is the next virtual register
+        Reg y = b.add(x, 1);
+        b.emit("DMMA", List.of("16x8x4"), List.of(t), List.of(OriBuilder.s(x), OriBuilder.s(x), OriBuilder.s(x)));
+        b.store(out, y);
+        b.exit();
+        Assignment apart = new Assignment();
+        apart.assign(out, 2);
+        apart.assign(x, 0);
+        apart.assign(y, 4);
+        apart.assign(t, 8);
+        assertEquals(List.of(), AllocationVerifier.verify(b.body, apart, SM80));
+        Assignment over = new Assignment();
+        over.assign(out, 2);
+        over.assign(x, 0);
+        over.assign(y, 12); // the tuple's write over R8..R15 clobbers y before its store reads it
+        over.assign(t, 8);
+        assertFalse(AllocationVerifier.verify(b.body, over, SM80).isEmpty());
+    }
+
+    @Test
     void verifierCatchesSharedRegistersAndMisalignment() {
         OriBuilder b = new OriBuilder();
         Reg out = b.param64(0);

@@ -33,7 +33,12 @@ public final class Mbarrier {
      * arrive.
      */
     public static long drop(long word, long arrivals) {
-        return arrive(word, arrivals, 0, arrivals);
+        return drop(word, arrivals, 0);
+    }
+
+    /** {@code arrive_drop.expect_tx}: {@code bytes} more expected transaction bytes, then {@link #drop}. */
+    public static long drop(long word, long arrivals, long bytes) {
+        return arrive(word, arrivals, bytes, arrivals);
     }
 
     /** The pending arrivals of the phase a state (the word an arrival returned) was taken in. */

@@ -79,10 +79,7 @@ final class MbarrierInstruction {
                     }
                 };
             }
-            case "arrive_drop" -> {
-                if (expectTx) {
-                    return null;
-                }
+            case "arrive_drop" -> { // with expect_tx, the third operand is bytes and one arrival drops
                 int d = io.dst(ops.get(0));
                 Src a = io.memory(ops.get(1));
                 Src n = ops.size() > 2 ? io.src(ops.get(2), PtxType.U32) : t -> 1;
@@ -90,8 +87,9 @@ final class MbarrierInstruction {
                     long at = a.get(t) & 0xffffffffL;
                     Region shared = t.cta.shared;
                     long old = shared.load64(at);
+                    long v = n.get(t) & 0xffffffffL;
                     try {
-                        shared.store64(at, Mbarrier.drop(old, n.get(t) & 0xffffffffL));
+                        shared.store64(at, expectTx ? Mbarrier.drop(old, 1, v) : Mbarrier.drop(old, v));
                     } catch (IllegalStateException e) {
                         throw new InterpreterError(e.getMessage());
                     }

@@ -148,7 +148,12 @@ final class ConvergenceControl {
         }
     }
 
-    /** Releases the threads waiting at WARPSYNC whose member masks (live threads) have all arrived. */
+    /**
+     * Releases the threads waiting at WARPSYNC whose member masks (live threads) have all arrived at a WARPSYNC with
+     * the same member mask: as {@code bar.warp.sync}, which waits for "a bar.warp.sync with the same membermask
+     * value" — a lone thread's {@code WARPSYNC R} (mask: itself) inside a branch does not release the rest of its warp
+     * waiting at a {@code WARPSYNC.ALL} the branch has yet to reach.
+     */
     private void releaseWarpSync(Warp w) {
         int waiting = 0;
         for (int l = 0; l < w.count; l++) {
@@ -162,7 +167,12 @@ final class ConvergenceControl {
         int live = w.lanes() & ~exitedMask(w), release = 0;
         for (int k = waiting; k != 0; k &= k - 1) {
             int l = Integer.numberOfTrailingZeros(k);
-            if ((machine.threads[w.base + l].syncMask & live & ~waiting) == 0) {
+            int members = machine.threads[w.base + l].syncMask & live;
+            boolean all = (members & ~waiting) == 0;
+            for (int m = members; all && m != 0; m &= m - 1) {
+                all = (machine.threads[w.base + Integer.numberOfTrailingZeros(m)].syncMask & live) == members;
+            }
+            if (all) {
                 release |= 1 << l;
             }
         }

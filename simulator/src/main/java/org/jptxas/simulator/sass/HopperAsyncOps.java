@@ -18,7 +18,7 @@ import org.jptxas.simulator.sass.SassOperand.UReg;
  * <p><b>mbarrier</b> ({@code SYNCS}): the barrier is the 64-bit word in shared memory that {@code SYNCS.EXCH.64}
  * initializes ({@link Mbarrier}'s layout). {@code SYNCS.ARRIVE.TRANS64} arrives (.A1T0: one arrival;
  * .ART0: Rb arrivals; with .OPTOUT (arrive_drop) the expected count of later phases drops by as many; plain: one
- * arrival and Rb expected bytes; .RED.A0TR: Rb expected bytes; .RED.A0TX: Rb bytes
+ * arrival and Rb expected bytes; .OPTOUT alone (arrive_drop.expect_tx): Rb expected bytes and one dropped arrival; .RED.A0TR: Rb expected bytes; .RED.A0TX: Rb bytes
  * completed; .RED.A0T1: one expected transaction, which {@code ARRIVES.LDGSTSBAR.64.TRANSCNT}'s copies complete) and returns the old word; with {@code .RED} the barrier may be another block's of the cluster (the rank in
  * the address's top byte, as {@code mapa} puts it) and nothing is returned; the phase completes (bit 63 flips, the counts reload) when no arrival and no
  * byte is pending. {@code SYNCS.PHASECHK.TRANS64[.TRYWAIT] P, [a], Rp} sets P when the phase differs from bit 31 of
@@ -175,7 +175,9 @@ final class HopperAsyncOps {
             long old = bar.load64(a);
             long next;
             if (op.has("OPTOUT") && (op.has("A1T0") || op.has("ART0")) && !op.has("RED")) { // arrive_drop
-                next = drop(old, op.has("A1T0") ? 1 : Integer.toUnsignedLong(b));
+                next = drop(old, op.has("A1T0") ? 1 : Integer.toUnsignedLong(b), 0);
+            } else if (op.modifiers().equals(List.of("ARRIVE", "TRANS64", "OPTOUT"))) { // arrive_drop.expect_tx
+                next = drop(old, 1, Integer.toUnsignedLong(b));
             } else if (op.has("A1T0")) {
                 next = arrive(op, old, 1, 0);
             } else if (op.has("ART0")) {
@@ -238,9 +240,9 @@ final class HopperAsyncOps {
         }
     }
 
-    private static long drop(long word, long arrivals) {
+    private static long drop(long word, long arrivals, long bytes) {
         try {
-            return Mbarrier.drop(word, arrivals);
+            return Mbarrier.drop(word, arrivals, bytes);
         } catch (IllegalStateException e) {
             throw new Overflow(e.getMessage());
         }

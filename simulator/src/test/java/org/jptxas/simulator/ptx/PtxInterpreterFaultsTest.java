@@ -104,7 +104,7 @@ class PtxInterpreterFaultsTest {
                   .reg .b64 %rd<2>;
                   .reg .b32 %r<2>;
                   ld.param.u64 %rd1, [p];
-                  mbarrier.arrive_drop.expect_tx.shared::cta.b64 %rd1, [%rd1], 4;
+                  mbarrier.arrive.b64 %rd1, [%rd1];
                   ret;
                 }
                 """, ONE_BUFFER);

@@ -109,6 +109,25 @@ public final class KernelCaseBuilder {
     }
 
     /**
+     * A tensor map of any rank (1 to 5) over the dense f32 buffer {@code of}, dimension 0 fastest: {@code dims} in
+     * elements, boxes of {@code box}.
+     */
+    public KernelCaseBuilder tensorMapF32(String n, String of, List<Integer> dims, List<Integer> box) {
+        List<Long> sizes = new ArrayList<>();
+        List<Long> strides = new ArrayList<>();
+        long stride = 4;
+        for (int d = 0; d < dims.size(); d++) {
+            sizes.add((long) dims.get(d));
+            if (d > 0) {
+                strides.add(stride);
+            }
+            stride *= dims.get(d);
+        }
+        args.add(new KernelCase.TensorMapArg(n, of, 7, sizes, strides, List.copyOf(box), 0));
+        return this;
+    }
+
+    /**
      * A 2D tensor map of a dense row-major matrix: CUtensorMapDataType {@code dataType} of {@code bytes} each,
      * CUtensorMapSwizzle {@code swizzle}.
      */

@@ -45,10 +45,12 @@ public final class KernelSuite {
      * Kernels with folders in {@code kernels/} outside {@link #all()} whose own end-to-end test runs them three ways:
      * {@code texture_gather_query} (tld4, txq, suq, sured) and {@code texture_gather_channels} (tld4 of every channel
      * with all four results read), both in cli's {@code TextureGatherQueryEndToEndTest}, and {@code surface_shapes}
-     * (every surface geometry, width and bounds mode, 64-bit {@code sured}) in cli's {@code SurfaceShapesEndToEndTest}.
+     * (every surface geometry, width and bounds mode, 64-bit {@code sured}) in cli's {@code SurfaceShapesEndToEndTest},
+     * and {@code tma_tile_nd} (tensor copies of ranks 3 to 5) in cli's {@code TensorCopyRanksEndToEndTest}.
      */
     public static List<KernelCase> standalone() {
-        return List.of(TextureKernels.gatherQuery(), TextureKernels.gatherChannels(), SurfaceKernels.surfaceShapes());
+        return List.of(TextureKernels.gatherQuery(), TextureKernels.gatherChannels(), SurfaceKernels.surfaceShapes(),
+                HopperAsyncKernels.tmaTileNd());
     }
 
     /**

@@ -31,9 +31,9 @@ import org.jptxas.ori.ir.Src;
  *   <li>{@code cp.async.bulk.tensor.1d|2d.shared::cluster.global.mbarrier::complete_tx::bytes [s], [tmap, {c...}],
  *       [bar]}: {@code UTMALDG.nD [URs, URbar, URc...], [URtmap:URtmap+1]}, one per thread (with
  *       {@code .multicast::cluster} and a rank mask: {@code UTMALDG.nD.MULTICAST [...], [...], URmask});
- *       {@code cp.async.bulk.tensor.1d..3d.global.shared::cta.bulk_group [tmap, {c...}], [s]}:
- *       {@code UTMASTG.nD [URs, URc...], [URtmap]}. Higher ranks need uniform tuples of more than four registers,
- *       which the register allocator does not make yet: refused by name.</li>
+ *       {@code cp.async.bulk.tensor.1d..5d.global.shared::cta.bulk_group [tmap, {c...}], [s]}:
+ *       {@code UTMASTG.nD [URs, URc...], [URtmap]}. The operand block is one uniform tuple of up to seven
+ *       registers (a 5d load), aligned to eight when it has more than four, as ptxas places it.</li>
  *   <li>{@code cp.async.bulk.commit_group}: {@code UTMACMDFLUSH}; {@code cp.async.bulk.wait_group.read N}:
  *       {@code DEPBAR.LE SB0, N}; without {@code .read} also {@code CCTL.IVALL}.</li>
  * </ul>
@@ -144,9 +144,8 @@ public final class BulkCopyLowerer implements InstructionLowerer {
             }
         }
         int tuple = (load ? 2 : 1) + rank;
-        if (rank == 0 || tuple > 4) {
-            throw cx.unsupported("cp.async.bulk.tensor." + dims + " (a uniform tuple of " + tuple
-                    + " registers; the allocator makes at most four)");
+        if (rank == 0) {
+            throw cx.unsupported("cp.async.bulk.tensor without a rank");
         }
         Operand.Address map = (Operand.Address) ops.get(load ? 1 : 0);
         Src shared = shared(cx, (Operand.Address) ops.get(load ? 0 : 1));

@@ -39,8 +39,9 @@ import org.jptxas.ori.target.TargetFeature;
  * followed by {@code @P CCTL.IVALL} (ptxas 13); {@code .relaxed} and {@code .cta} scope add nothing.
  * {@code pending_count}: see {@link #pendingCount}. {@code arrive_drop} on a shared::cta barrier:
  * {@code SYNCS.ARRIVE.TRANS64.OPTOUT.A1T0 Rd, [a], RZ}, with a count {@code .OPTOUT.ART0 Rd, [a], Rn},
- * {@code .noComplete} with a state result: {@code .TMASK.OPTOUT.ART0} (ptxas 13; without one, no .TMASK). {@code arrive_drop.expect_tx} ({@code .OPTOUT} alone)
- * and {@code arrive.noComplete} are refused by name.
+ * {@code .noComplete} with a state result: {@code .TMASK.OPTOUT.ART0} (ptxas 13; without one, no .TMASK);
+ * {@code arrive_drop.expect_tx}: {@code .OPTOUT} alone, {@code SYNCS.ARRIVE.TRANS64.OPTOUT Rd, [a], Rtx}.
+ * {@code arrive.noComplete} is refused by name.
  */
 @AutoService(InstructionLowerer.class)
 public final class MbarrierLowerer implements InstructionLowerer {
@@ -48,7 +49,7 @@ public final class MbarrierLowerer implements InstructionLowerer {
     public Set<String> opcodes() {
         return Set.of("mbarrier.init", "mbarrier.inval", "mbarrier.expect_tx", "mbarrier.complete_tx",
                 "mbarrier.arrive", "mbarrier.arrive.expect_tx", "mbarrier.test_wait", "mbarrier.try_wait",
-                "mbarrier.pending_count", "mbarrier.arrive_drop");
+                "mbarrier.pending_count", "mbarrier.arrive_drop", "mbarrier.arrive_drop.expect_tx");
     }
 
     private static final Set<String> ACCEPTED = Set.of("shared", "shared::cta", "shared::cluster", "b64", "release",
@@ -99,6 +100,9 @@ public final class MbarrierLowerer implements InstructionLowerer {
                 }
                 arrive(cx, insn, ops, red);
             }
+            case "mbarrier.arrive_drop.expect_tx" -> cx.emit("SYNCS", syncs(List.of("OPTOUT"), null),
+                    List.of(state(cx, ops.get(0))),
+                    List.of(Src.of(barrier(cx, insn, ops.get(1))), register(cx, ops.get(2))));
             case "mbarrier.arrive.expect_tx" -> cx.emit("SYNCS", syncs(red, null),
                     List.of(state(cx, ops.get(0))),
                     List.of(Src.of(barrier(cx, insn, ops.get(1))), register(cx, ops.get(2))));

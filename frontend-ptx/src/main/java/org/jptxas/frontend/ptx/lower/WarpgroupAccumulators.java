@@ -15,7 +15,7 @@ import org.jptxas.ori.ir.RegFile;
 /**
  * Where a function's {@code wgmma.mma_async} accumulators live. A warpgroup multiply reads and writes its accumulator
  * as one block of consecutive registers, asynchronously: from the multiply to the {@code wgmma.wait_group} that retires
- * it, nothing else may read or write the block, and the register allocator (whose tuples hold at most four
+ * it, nothing else may read or write the block, and the register allocator (whose tuples hold at most eight
  * registers) cannot keep 8 to 128 values together. So the PTX registers of each accumulator vector are given fixed
  * physical registers for the whole function, before lowering: precoloured registers, which allocation works around
  * wherever they are live (the multiply and the wait name every register of the block, so they are live throughout).
