@@ -7,10 +7,14 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 import org.jptxas.cubin.Cubin;
 import org.jptxas.cubin.CubinFormatException;
 import org.jptxas.cubin.dump.ElfDump;
 import org.jptxas.cubin.dump.SassDump;
+import org.jptxas.spi.BackendRegistry;
+import org.jptxas.spi.TargetDescription;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -47,11 +51,18 @@ final class JcuobjdumpCommand {
     private final PrintWriter out;
     private final PrintWriter err;
     private final Path workDir;
+    private final Supplier<BackendRegistry> backends;
 
     JcuobjdumpCommand(PrintWriter out, PrintWriter err, Path workDir) {
+        this(out, err, workDir, InstalledBackends::ofEnvironment);
+    }
+
+    /** With {@code backends}: a caller that runs many dumps in one process discovers the backends once. */
+    JcuobjdumpCommand(PrintWriter out, PrintWriter err, Path workDir, Supplier<BackendRegistry> backends) {
         this.out = out;
         this.err = err;
         this.workDir = workDir;
+        this.backends = backends;
     }
 
     int run(String... args) {
@@ -106,8 +117,8 @@ final class JcuobjdumpCommand {
                 return fatal("Malformed cubin '" + input + "': " + e.getMessage());
             }
             if (sass) {
-                org.jptxas.spi.BackendRegistry installed = InstalledBackends.ofEnvironment();
-                java.util.Optional<org.jptxas.spi.TargetDescription> target =
+                BackendRegistry installed = backends.get();
+                Optional<TargetDescription> target =
                         InstalledBackends.withTables(installed, "sm_" + cubin.sm());
                 if (target.isEmpty()) {
                     return fatal("disassembly of sm_" + cubin.sm() + " code is not supported (the installed backends"

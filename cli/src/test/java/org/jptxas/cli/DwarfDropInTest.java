@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
+import org.jptxas.testing.OracleToolRuns;
 import org.jptxas.testing.Processes;
 import org.jptxas.testing.gate.Gate;
 import org.junit.jupiter.api.Tag;
@@ -57,7 +58,7 @@ class DwarfDropInTest {
         }
         Map<String, Integer> kinds = new ConcurrentHashMap<>();
         ToolDropInTest.compare("cuobjdump", jobs, gate,
-                p -> Processes.run(List.of(cuobjdump.toString(), "-elf", p.toString()), p.getParent()),
+                p -> OracleToolRuns.run(cuobjdump, List.of("-elf"), p, p.getParent(), true),
                 ToolDropInTest::jcuobjdump, kinds);
         ToolDropInTest.writeReport("cuobjdump-dwarf");
         System.out.println(gate.summary());

@@ -54,13 +54,14 @@ public final class FuzzSeeds {
         int cubins = 0;
         Path work = Files.createTempDirectory("jptxas-fuzz-seeds");
         String[] sms = ReliabilityFuzzTest.SMS;
+        Registries backends = Registries.shared(); // discovered once for the ~370 compiles
         for (Path p : suitePtx) {
             for (int s = 0; s < sms.length; s++) {
                 String sm = sms[s];
                 Path cubin = work.resolve("k.cubin");
                 Path sass = work.resolve("k.sass");
                 int rc = new JptxasCommand(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()),
-                        Map.of(), null, work).run(new String[] {"-arch=" + sm, p.toString(), "-o", cubin.toString(),
+                        Map.of(), null, work, backends).run(new String[] {"-arch=" + sm, p.toString(), "-o", cubin.toString(),
                                 "--out-sass", sass.toString()});
                 if (rc != 0) {
                     continue;

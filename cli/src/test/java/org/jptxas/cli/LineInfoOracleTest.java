@@ -11,6 +11,7 @@ import org.jptxas.cubin.dump.ElfDump;
 import org.jptxas.testing.Corpus;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
+import org.jptxas.testing.OracleToolRuns;
 import org.jptxas.testing.Processes;
 import org.jptxas.testing.gate.Figures;
 import org.junit.jupiter.api.Tag;
@@ -156,11 +157,12 @@ class LineInfoOracleTest {
     }
 
     static LineInfoGate.Annotation annotate(Path nvdisasm, Path cuobjdump, Path cubin) {
-        Processes.Result g = Processes.run(List.of(nvdisasm.toString(), "-g", cubin.toString()), cubin.getParent());
+        // remembered by the cubin's bytes (neither tool names its input in what it prints): a rerun spawns no process
+        Processes.Result g = OracleToolRuns.run(nvdisasm, List.of("-g"), cubin, cubin.getParent(), true);
         if (g.exitCode() != 0) {
             throw new IllegalStateException("nvdisasm -g: " + g.stderr().strip());
         }
-        Processes.Result elf = Processes.run(List.of(cuobjdump.toString(), "-elf", cubin.toString()), cubin.getParent());
+        Processes.Result elf = OracleToolRuns.run(cuobjdump, List.of("-elf"), cubin, cubin.getParent(), true);
         if (elf.exitCode() != 0) {
             throw new IllegalStateException("cuobjdump -elf: " + elf.stderr().strip());
         }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import org.jptxas.cubin.Cubin;
 import org.jptxas.testing.Oracles;
+import org.jptxas.testing.OracleToolRuns;
 import org.jptxas.testing.Processes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -118,7 +119,7 @@ class MultiInputLineInfoTest {
     }
 
     private static Map<String, Set<String>> lines(Path nvdisasm, Path cubin) {
-        Processes.Result g = Processes.run(List.of(nvdisasm.toString(), "-g", cubin.toString()), cubin.getParent());
+        Processes.Result g = OracleToolRuns.run(nvdisasm, List.of("-g"), cubin, cubin.getParent(), true);
         assertEquals(0, g.exitCode(), g.stderr());
         return LineInfoGate.annotatedLines(g.stdout());
     }

@@ -274,12 +274,16 @@ class MutationAgreementTest {
         }
     }
 
+    /** One set of backends for all mutants, as a compile server keeps them. */
+    private final Registries backends = Registries.shared();
+
     private Verdict jptxas(Mutant m) {
         try {
             Path work = Files.createTempDirectory(dir, "j");
             Files.writeString(work.resolve("m.ptx"), m.text(), StandardCharsets.ISO_8859_1);
             StringWriter err = new StringWriter();
-            int rc = new JptxasCommand(new PrintWriter(new StringWriter()), new PrintWriter(err), Map.of(), null, work)
+            int rc = new JptxasCommand(new PrintWriter(new StringWriter()), new PrintWriter(err), Map.of(), null, work,
+                    backends)
                     .run(new String[] {"-arch=" + m.sm(), "m.ptx", "-o", "m.cubin"});
             boolean written = Files.exists(work.resolve("m.cubin"));
             String first = err.toString().lines().findFirst().orElse("exit " + rc);

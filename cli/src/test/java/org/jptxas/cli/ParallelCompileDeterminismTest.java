@@ -40,9 +40,14 @@ class ParallelCompileDeterminismTest {
         }
     }
 
-    /** Compiles every job on {@code threads} threads in the given order; the cubins by job. */
+    /**
+     * Compiles every job on {@code threads} threads in the given order; the cubins by job. The run's compiles share
+     * one set of backends, as the compile server's and the Java API's do: their lazily built tables are the state
+     * most exposed to races and to order.
+     */
     private Map<String, byte[]> compileAll(List<Job> jobs, int threads, String run) throws Exception {
         Path out = Files.createDirectory(dir.resolve(run));
+        Registries backends = Registries.shared();
         Map<String, byte[]> cubins = new ConcurrentHashMap<>();
         List<String> failures = Collections.synchronizedList(new ArrayList<>());
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -57,7 +62,7 @@ class ParallelCompileDeterminismTest {
                     }
                     StringWriter err = new StringWriter();
                     int rc = new JptxasCommand(new PrintWriter(new StringWriter()), new PrintWriter(err), Map.of(),
-                            null, Path.of("")).run(args.toArray(String[]::new));
+                            null, Path.of(""), backends).run(args.toArray(String[]::new));
                     if (rc == 0) {
                         cubins.put(j.key(), Files.readAllBytes(cubin));
                     } else {

@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import org.jptxas.frontend.ptx.PtxFrontEnd;
 import org.jptxas.frontend.ptx.TestFrontEnds;
 import org.jptxas.cubin.Cubin;
+import org.jptxas.spi.BackendRegistry;
 import org.jptxas.sass.SassAssembler;
 import org.jptxas.sass.SassInstruction;
 import org.jptxas.sass.SassIsa;
@@ -52,6 +53,12 @@ class ReliabilityFuzzTest {
     private static final Pattern DIAGNOSTIC = Pattern.compile(
             "(jptxas|jcuobjdump) (\\S.*, line \\d+; )?(error|fatal|warning|info) +: \\S.*");
     private static final Path WORK;
+    /**
+     * The backends, discovered once: their tables are read-only, and loading them again for every input would spend
+     * the fuzzing time on table loading (seconds per input under coverage instrumentation).
+     */
+    private static final Registries BACKENDS = Registries.shared();
+    private static final BackendRegistry INSTALLED = InstalledBackends.ofEnvironment();
 
     static {
         try {
@@ -100,7 +107,7 @@ class ReliabilityFuzzTest {
         Files.write(WORK.resolve("in.ptx"), ptx);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int rc = new JptxasCommand(new PrintWriter(out), new PrintWriter(err), Map.of(), null, WORK)
+        int rc = new JptxasCommand(new PrintWriter(out), new PrintWriter(err), Map.of(), null, WORK, BACKENDS)
                 .run(new String[] {"-arch=sm_80", "in.ptx", "-o", "out.cubin", "--out-sass", "out.sass"});
         String e = err.toString();
         if (rc == 0) {
@@ -206,7 +213,7 @@ class ReliabilityFuzzTest {
         for (String mode : List.of("-elf", "-sass")) {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
-            int rc = new JcuobjdumpCommand(new PrintWriter(out), new PrintWriter(err), WORK)
+            int rc = new JcuobjdumpCommand(new PrintWriter(out), new PrintWriter(err), WORK, () -> INSTALLED)
                     .run(new String[] {mode, "in.cubin"});
             if (rc != 0) {
                 assertEquals(255, rc, err.toString());

@@ -11,6 +11,7 @@ import org.jptxas.cubin.Cubin;
 import org.jptxas.isel.gates.GateRuns;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
+import org.jptxas.testing.OracleToolRuns;
 import org.jptxas.testing.Processes;
 import org.jptxas.testing.gate.Figures;
 import org.jptxas.testing.gate.Gate;
@@ -28,7 +29,7 @@ class ElfDumpCorpusTest {
     void blocksEqualCuobjdumpOnTheCorpus() {
         Path cuobjdump = Oracles.assumeCuobjdump();
         Gate gate = compare(CorpusCubin.all(), CorpusCubin::compile,
-                p -> Processes.run(List.of(cuobjdump.toString(), "-elf", p.toString()), p.getParent()),
+                p -> OracleToolRuns.run(cuobjdump, List.of("-elf"), p, p.getParent(), true),
                 bytes -> ElfDump.print(Cubin.read(bytes)));
         System.out.println(gate.summary());
         gate.verify(CorpusCubin.COMPILED);
