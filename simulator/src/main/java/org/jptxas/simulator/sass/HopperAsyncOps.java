@@ -174,10 +174,14 @@ final class HopperAsyncOps {
             int b = read.read(o.get(2));
             long old = bar.load64(a);
             long next;
-            if (op.has("OPTOUT") && (op.has("A1T0") || op.has("ART0")) && !op.has("RED")) { // arrive_drop
-                next = drop(old, op.has("A1T0") ? 1 : Integer.toUnsignedLong(b), 0);
-            } else if (op.modifiers().equals(List.of("ARRIVE", "TRANS64", "OPTOUT"))) { // arrive_drop.expect_tx
-                next = drop(old, 1, Integer.toUnsignedLong(b));
+            if (op.has("OPTOUT")) {
+                if (op.has("RED") || op.has("A0TR") || op.has("A0TX") || op.has("A0T1")) {
+                    return false;
+                }
+                // arrive_drop: one (.A1T0) or Rb (.ART0) arrivals; alone (arrive_drop.expect_tx): Rb expected bytes
+                // and one arrival
+                next = op.has("ART0") ? drop(old, Integer.toUnsignedLong(b), 0)
+                        : op.has("A1T0") ? drop(old, 1, 0) : drop(old, 1, Integer.toUnsignedLong(b));
             } else if (op.has("A1T0")) {
                 next = arrive(op, old, 1, 0);
             } else if (op.has("ART0")) {

@@ -100,12 +100,8 @@ public final class MbarrierLowerer implements InstructionLowerer {
                 }
                 arrive(cx, insn, ops, red);
             }
-            case "mbarrier.arrive_drop.expect_tx" -> cx.emit("SYNCS", syncs(List.of("OPTOUT"), null),
-                    List.of(state(cx, ops.get(0))),
-                    List.of(Src.of(barrier(cx, insn, ops.get(1))), register(cx, ops.get(2))));
-            case "mbarrier.arrive.expect_tx" -> cx.emit("SYNCS", syncs(red, null),
-                    List.of(state(cx, ops.get(0))),
-                    List.of(Src.of(barrier(cx, insn, ops.get(1))), register(cx, ops.get(2))));
+            case "mbarrier.arrive_drop.expect_tx" -> arriveExpectTx(cx, insn, ops, List.of("OPTOUT"));
+            case "mbarrier.arrive.expect_tx" -> arriveExpectTx(cx, insn, ops, red);
             case "mbarrier.test_wait", "mbarrier.try_wait" -> {
                 Reg p = wait(cx, insn, op.equals("mbarrier.try_wait"), ops);
                 if (clusterScope && insn.hasModifier("acquire")) { // ptxas 13: the caches dropped once the phase is seen
@@ -115,6 +111,13 @@ public final class MbarrierLowerer implements InstructionLowerer {
             case "mbarrier.pending_count" -> pendingCount(cx, ops);
             default -> throw cx.unsupported(op);
         }
+    }
+
+    /** {@code [state,] [a], tx}: {@code SYNCS.ARRIVE.TRANS64<mods> Rd, [a], Rtx}. */
+    private static void arriveExpectTx(LoweringContext cx, Instruction insn, List<Operand> ops, List<String> mods)
+            throws CompilationException {
+        cx.emit("SYNCS", syncs(mods, null), List.of(state(cx, ops.get(0))),
+                List.of(Src.of(barrier(cx, insn, ops.get(1))), register(cx, ops.get(2))));
     }
 
     /**
