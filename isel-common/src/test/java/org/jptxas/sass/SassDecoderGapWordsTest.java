@@ -82,6 +82,37 @@ class SassDecoderGapWordsTest {
         decodesAndAssemblesBack(sm, lo, hi, text, Long.parseUnsignedLong(hidden, 16));
     }
 
+    /**
+     * Random words nvdisasm 12.5 reads in spellings ptxas never wrote, which the decoder reads through decode-only
+     * copies of learned forms (table rules: a hidden PT carry-out of ULEA/LEA/LOP3.LUT, inverted IADD3.X sources with
+     * an immediate, sm_90 LDGSTS's RZ base with a fixed offset). Each
+     * decodes to nvdisasm's text, and the text assembles back to the word as a listing does (through the decode-only
+     * forms). The random words whose text assembles to other bits nvdisasm reads alike (IADD3's one carry-out in
+     * [86:84], sm_80 LDGSTS [0x30]'s bit 66) are checked by {@code SassRandomWordsOracleTest} with nvdisasm.
+     */
+    @ParameterizedTest(name = "{0} {3}")
+    @CsvSource(delimiter = '|', textBlock = """
+            sm_80 | 000000370e0f7291 | 000fe2000f8e603f | ULEA UR15, UR14, UR55, 0xc
+            sm_90 | 000000370e0f7291 | 000fe2000f8e603f | ULEA UR15, UR14, UR55, 0xc
+            sm_86 | a440d625249f7811 | 040fe200078e79ff | LEA R159, -R36.reuse, 0xa440d625, 0xf
+            sm_80 | 0000002524037211 | 000fe200078e79ff | LEA R3, -R36, R37, 0xf
+            sm_90 | 00000011ec557c12 | 000fe2000d8f897e | LOP3.LUT.PAND R85, R236, UR17, R126, 0x89, !P3
+            sm_90 | 00000011ec557c12 | 000fe2000d8e897e | LOP3.LUT R85, R236, UR17, R126, 0x89, !P3
+            sm_80 | aef437a8213d7810 | 000fe20003ffad90 | IADD3.X R61, ~R33, -0x510bc858, ~R144, PT, !P5
+            sm_86 | 105e9015557a3810 | 000fe20003ff8d52 | @P3 IADD3.X R122, ~R85, 0x105e9015, ~R82, PT, !P4
+            sm_90 | 0003001020ff7fae | 000fe2000d121a40 | LDGSTS.E.64 [0x30], desc[UR0][R32.64+0x10], !P2
+            """)
+    void decodesThroughDecodeOnlyForms(String sm, String lo, String hi, String text) {
+        SassIsa isa = TestTargets.of(sm).isa();
+        long l = Long.parseUnsignedLong(lo, 16);
+        long h = Long.parseUnsignedLong(hi, 16);
+        SassInstruction.Known k = assertInstanceOf(SassInstruction.Known.class, isa.decode(l, h));
+        assertEquals(text, SassPrinter.text(k, 0, null));
+        long[] back = new SassAssembler(isa).assembleListing(text, k.control(), 0, null);
+        long opex = ~(Control.HI_MASK | Control.OPEX_MASK);
+        assertEquals(SassIsa.hex128(l, h & opex), SassIsa.hex128(back[0], back[1] & opex));
+    }
+
     /** The word decodes to {@code text}, which assembles back to it with the bits {@code hidden} (high word) zero. */
     private static void decodesAndAssemblesBack(String sm, String lo, String hi, String text, long hidden) {
         SassIsa isa = TestTargets.of(sm).isa();
