@@ -2,10 +2,13 @@ package org.jptxas.sass;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.jptxas.spi.TestTargets;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Words the decoder once read as UNKNOWN, each with nvdisasm 12.5's text: ptxas 13's own words from the probe kernels
@@ -104,6 +107,43 @@ class SassDecoderGapWordsTest {
             """)
     void decodesThroughDecodeOnlyForms(String sm, String lo, String hi, String text) {
         roundTrip(sm, lo, hi, text, 0, true); // a listing's text: decode-only forms may assemble it
+    }
+
+    /**
+     * Words a learned form writes that a more specific decode-only copy reads in the same spelling (IADD3.X's
+     * {@code -0x1} with an inverted third source, ptxas 13's word in the sm_86 corpus): the copy does not take them
+     * away from the learned form, so jptxas's own text assembles back to them.
+     */
+    @ParameterizedTest(name = "{0} {3}")
+    @CsvSource(delimiter = '|', textBlock = """
+            sm_75 | ffffffff23157810 | 00000000017e6c21 | IADD3.X R21, R35, -0x1, ~R33, P2, P3
+            sm_80 | ffffffff23157810 | 00000000017e6c21 | IADD3.X R21, R35, -0x1, ~R33, P2, P3
+            sm_86 | ffffffff23157810 | 00000000017e6c21 | IADD3.X R21, R35, -0x1, ~R33, P2, P3
+            sm_89 | ffffffff23157810 | 00000000017e6c21 | IADD3.X R21, R35, -0x1, ~R33, P2, P3
+            """)
+    void writtenWordsADecodeOnlyCopyReadsAlikeAssembleBack(String sm, String lo, String hi, String text) {
+        SassInstruction d = TestTargets.of(sm).isa().decode(Long.parseUnsignedLong(lo, 16), Long.parseUnsignedLong(hi, 16));
+        assertTrue(d instanceof SassInstruction.Known k && k.form().decodeOnly(), sm + ": not read by a decode-only copy");
+        decodesAndAssemblesBack(sm, lo, hi, text, 0);
+    }
+
+    /**
+     * A spelling only a decode-only form has (ULEA without its UPT carry-out before sm_90, whose tables learned it)
+     * assembles as a listing's text, never as jptxas's own: code generation writes the learned form's spelling with
+     * the carry-out.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"sm_80", "sm_86", "sm_89"})
+    void aDecodeOnlySpellingIsNotWritten(String sm) {
+        SassAssembler asm = new SassAssembler(TestTargets.of(sm).isa());
+        String text = "ULEA UR15, UR14, UR55, 0xc";
+        assertThrows(SassAssembler.AssemblyException.class, () -> asm.assemble(text, 0, null));
+        assertEquals("000000000f8e603f000000370e0f7291", hex(asm.assembleListing(text, Control.fromHi(0), 0, null)));
+        assertEquals("000000000f8e603f000000370e0f7291", hex(asm.assemble("ULEA UR15, UPT, UR14, UR55, 0xc", 0, null)));
+    }
+
+    private static String hex(long[] words) {
+        return SassIsa.hex128(words[0], words[1]);
     }
 
     /** The word decodes to {@code text}, which assembles back to it with the bits {@code hidden} (high word) zero. */
