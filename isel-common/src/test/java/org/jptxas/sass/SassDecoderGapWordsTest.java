@@ -2,10 +2,13 @@ package org.jptxas.sass;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.jptxas.spi.TestTargets;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Words the decoder once read as UNKNOWN, each with nvdisasm 12.5's text: ptxas 13's own words from the probe kernels
@@ -82,14 +85,81 @@ class SassDecoderGapWordsTest {
         decodesAndAssemblesBack(sm, lo, hi, text, Long.parseUnsignedLong(hidden, 16));
     }
 
+    /**
+     * Random words nvdisasm 12.5 reads in spellings ptxas never wrote, which the decoder reads through decode-only
+     * copies of learned forms (table rules: a hidden PT carry-out of ULEA/LEA/LOP3.LUT, inverted IADD3.X sources with
+     * an immediate, sm_90 LDGSTS's RZ base with a fixed offset). Each
+     * decodes to nvdisasm's text, and the text assembles back to the word as a listing does (through the decode-only
+     * forms). The random words whose text assembles to other bits nvdisasm reads alike (IADD3's one carry-out in
+     * [86:84], sm_80 LDGSTS [0x30]'s bit 66) are checked by {@code SassRandomWordsOracleTest} with nvdisasm.
+     */
+    @ParameterizedTest(name = "{0} {3}")
+    @CsvSource(delimiter = '|', textBlock = """
+            sm_80 | 000000370e0f7291 | 000fe2000f8e603f | ULEA UR15, UR14, UR55, 0xc
+            sm_90 | 000000370e0f7291 | 000fe2000f8e603f | ULEA UR15, UR14, UR55, 0xc
+            sm_86 | a440d625249f7811 | 040fe200078e79ff | LEA R159, -R36.reuse, 0xa440d625, 0xf
+            sm_80 | 0000002524037211 | 000fe200078e79ff | LEA R3, -R36, R37, 0xf
+            sm_90 | 00000011ec557c12 | 000fe2000d8f897e | LOP3.LUT.PAND R85, R236, UR17, R126, 0x89, !P3
+            sm_90 | 00000011ec557c12 | 000fe2000d8e897e | LOP3.LUT R85, R236, UR17, R126, 0x89, !P3
+            sm_80 | aef437a8213d7810 | 000fe20003ffad90 | IADD3.X R61, ~R33, -0x510bc858, ~R144, PT, !P5
+            sm_86 | 105e9015557a3810 | 000fe20003ff8d52 | @P3 IADD3.X R122, ~R85, 0x105e9015, ~R82, PT, !P4
+            sm_90 | 0003001020ff7fae | 000fe2000d121a40 | LDGSTS.E.64 [0x30], desc[UR0][R32.64+0x10], !P2
+            """)
+    void decodesThroughDecodeOnlyForms(String sm, String lo, String hi, String text) {
+        roundTrip(sm, lo, hi, text, 0, true); // a listing's text: decode-only forms may assemble it
+    }
+
+    /**
+     * Words a learned form writes that a more specific decode-only copy reads in the same spelling (IADD3.X's
+     * {@code -0x1} with an inverted third source, ptxas 13's word in the sm_86 corpus): the copy does not take them
+     * away from the learned form, so jptxas's own text assembles back to them.
+     */
+    @ParameterizedTest(name = "{0} {3}")
+    @CsvSource(delimiter = '|', textBlock = """
+            sm_75 | ffffffff23157810 | 00000000017e6c21 | IADD3.X R21, R35, -0x1, ~R33, P2, P3
+            sm_80 | ffffffff23157810 | 00000000017e6c21 | IADD3.X R21, R35, -0x1, ~R33, P2, P3
+            sm_86 | ffffffff23157810 | 00000000017e6c21 | IADD3.X R21, R35, -0x1, ~R33, P2, P3
+            sm_89 | ffffffff23157810 | 00000000017e6c21 | IADD3.X R21, R35, -0x1, ~R33, P2, P3
+            """)
+    void writtenWordsADecodeOnlyCopyReadsAlikeAssembleBack(String sm, String lo, String hi, String text) {
+        SassInstruction d = TestTargets.of(sm).isa().decode(Long.parseUnsignedLong(lo, 16), Long.parseUnsignedLong(hi, 16));
+        assertTrue(d instanceof SassInstruction.Known k && k.form().decodeOnly(), sm + ": not read by a decode-only copy");
+        decodesAndAssemblesBack(sm, lo, hi, text, 0);
+    }
+
+    /**
+     * A spelling only a decode-only form has (ULEA without its UPT carry-out before sm_90, whose tables learned it)
+     * assembles as a listing's text, never as jptxas's own: code generation writes the learned form's spelling with
+     * the carry-out.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"sm_80", "sm_86", "sm_89"})
+    void aDecodeOnlySpellingIsNotWritten(String sm) {
+        SassAssembler asm = new SassAssembler(TestTargets.of(sm).isa());
+        String text = "ULEA UR15, UR14, UR55, 0xc";
+        assertThrows(SassAssembler.AssemblyException.class, () -> asm.assemble(text, 0, null));
+        assertEquals("000000000f8e603f000000370e0f7291", hex(asm.assembleListing(text, Control.fromHi(0), 0, null)));
+        assertEquals("000000000f8e603f000000370e0f7291", hex(asm.assemble("ULEA UR15, UPT, UR14, UR55, 0xc", 0, null)));
+    }
+
+    private static String hex(long[] words) {
+        return SassIsa.hex128(words[0], words[1]);
+    }
+
     /** The word decodes to {@code text}, which assembles back to it with the bits {@code hidden} (high word) zero. */
     private static void decodesAndAssemblesBack(String sm, String lo, String hi, String text, long hidden) {
+        roundTrip(sm, lo, hi, text, hidden, false);
+    }
+
+    /** Decodes the word to {@code text} and assembles it back, as a listing's or as jptxas's own text. */
+    private static void roundTrip(String sm, String lo, String hi, String text, long hidden, boolean listing) {
         SassIsa isa = TestTargets.of(sm).isa();
         long l = Long.parseUnsignedLong(lo, 16);
         long h = Long.parseUnsignedLong(hi, 16);
         SassInstruction.Known k = assertInstanceOf(SassInstruction.Known.class, isa.decode(l, h));
         assertEquals(text, SassPrinter.text(k, 0, null));
-        long[] back = new SassAssembler(isa).assemble(text, k.control(), 0, null);
+        SassAssembler asm = new SassAssembler(isa);
+        long[] back = listing ? asm.assembleListing(text, k.control(), 0, null) : asm.assemble(text, k.control(), 0, null);
         long opex = ~(Control.HI_MASK | Control.OPEX_MASK);
         assertEquals(SassIsa.hex128(l, h & opex & ~hidden), SassIsa.hex128(back[0], back[1] & opex));
     }

@@ -132,13 +132,15 @@ public final class SassAssembler {
     }
 
     /**
-     * Whether words the decoder reads through decode-only form {@code k} (nvdisasm's spelling of bits a learned form
-     * writes, as {@code [imm]} for {@code [RZ+imm]}) were asked for in {@code f}'s own spelling: {@code f} reads them
-     * as {@code text} and the decode-only reading does not (code generation never asks for a decode-only spelling).
+     * Whether words the decoder reads through decode-only form {@code k} are {@code f}'s own: {@code f} reads them as
+     * {@code text}. A decode-only form is nvdisasm's reading of bits a learned form writes, in another spelling
+     * ({@code [imm]} for {@code [RZ+imm]}) or in the same one (a more specific copy, as IADD3.X's {@code -0x1} with an
+     * inverted source): either way it never takes words away from the form that writes them, and the assembler looks
+     * forms up only among those it writes, so a request in a decode-only spelling no writable form has still fails.
      */
-    private static boolean respelledByDecodeOnly(SassInstruction.Known k, SassForm f, Encoded e, String text,
-                                                 long address) {
-        if (!k.form().decodeOnly || f.decodeOnly || printsText(k, text, address)) {
+    private static boolean ownWordsUnderDecodeOnly(SassInstruction.Known k, SassForm f, Encoded e, String text,
+                                                   long address) {
+        if (!k.form().decodeOnly || f.decodeOnly) {
             return false;
         }
         SassInstruction.Known own = SassIsa.readWith(f, e.words()[0], e.words()[1]);
@@ -159,8 +161,8 @@ public final class SassAssembler {
 
     /**
      * Whether {@code f}'s words {@code e} for {@code text} read back under {@code rule}; in every rule, words the
-     * decoder reads through a decode-only form's other spelling of the same bits count when {@code f} reads them as
-     * {@code text} ({@link #respelledByDecodeOnly}).
+     * decoder reads through a decode-only form count when {@code f} reads them as {@code text}
+     * ({@link #ownWordsUnderDecodeOnly}).
      */
     private boolean readsBack(SassForm f, Encoded e, String text, long address, ReadBack rule) {
         if (!(isa.decode(e.words()[0], e.words()[1]) instanceof SassInstruction.Known k)) {
@@ -175,7 +177,7 @@ public final class SassAssembler {
                     && (sameForm || printsText(k, text, address));
             case LISTING -> sameForm || printsText(k, text, address);
         };
-        return read || respelledByDecodeOnly(k, f, e, text, address);
+        return read || ownWordsUnderDecodeOnly(k, f, e, text, address);
     }
 
     private static boolean printsText(SassInstruction.Known k, String text, long address) {

@@ -292,13 +292,17 @@ class IselWalkTest {
      * The Ori instruction each canonical form of {@code isa} is the pass-through selection of, where its operands
      * are plain: registers (a {@code .64} suffix makes a pair), immediates, {@code c[bank][offset]} and
      * {@code [R+offset]}; forms with other operands (labels, descriptors, uniform addresses, modifiers written on
-     * operands) and mnemonics that name no Ori opcode are left out. Operand 0 is the destination when it is a
-     * register.
+     * operands) and mnemonics that name no Ori opcode are left out, as are decode-only forms (nvdisasm's spellings of
+     * words the assembler writes through another form, as ULEA without its UPT carry-out: no selection names them).
+     * Operand 0 is the destination when it is a register.
      */
     static List<Instr> seeds(org.jptxas.sass.SassIsa isa, java.util.function.Predicate<String> opFilter) {
         List<Instr> out = new ArrayList<>();
         forms:
         for (org.jptxas.sass.SassForm f : isa.forms()) {
+            if (f.decodeOnly()) {
+                continue;
+            }
             String[] parts = f.mnemonic().split("\\.");
             var op = OriOpcodes.get().byName(parts[0]);
             if (op.isEmpty() || !opFilter.test(parts[0])) {
