@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
  * each, and the same word with every operand field set to random values, decode to nvdisasm 12.5's text and
  * assemble back to the same bits. Also ULEA with an immediate b (the learned form had the literal 0x10), which ptxas
  * writes in the suite kernel bulk_copy_mbarrier. Probe kernel {@code bulk_reduce_forms_sm90a.ptx}: UTMAPF.L2.1D..5D,
- * UBLKRED.G.S of every operation and type jptxas writes, UTMAREDG.1D..5D with every operation. Three forms were
- * written by hand from their twins (SYNCS.ARRIVE.TRANS64.ART0
+ * UBLKRED.G.S and UBLKRED.S.S of every operation and type jptxas writes, UTMAREDG.1D..5D with every operation.
+ * Three forms were written by hand from their twins (SYNCS.ARRIVE.TRANS64.ART0
  * without an offset, .RED.A0TR and .RED.A0TX with one); their words are ptxas's with the offset cleared or varied.
  * The remote arrivals ({@code .RED} with .A1T0, .ART0 or none: one arrival and Rb bytes expected) on {@code [UR]},
  * {@code [UR+off]}, {@code [R+URZ]} and {@code [R+URZ+off]} were written the same way from ptxas's words of
@@ -106,6 +106,19 @@ class SassHopperAsyncFormsOracleTest {
             new Sample("0003d8000b84040500000006040073bb", List.of("37:32", "29:24", "69:64")),
             new Sample("0003d800080a040500000006040073bb", List.of("37:32", "29:24", "69:64")),
             new Sample("0003d800080e040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            // UBLKRED.S.S.{ADD, ADD.S32, ADD.U64, MIN, MIN.S32, MAX, MAX.S32, INC, DEC, AND, OR, XOR} [UR8], [UR7], UR5
+            new Sample("0001d8000800060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000802060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000804060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000880060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000882060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000900060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000902060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000980060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000a00060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000a80060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000b00060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000b80060600000008070073bb", List.of("37:32", "29:24", "69:64")),
             // UTMAREDG.{1D.ADD, 2D.MIN, 3D.MAX, 4D.INC, 5D.DEC, 1D.AND, 1D.OR, 1D.XOR} [UR8], [UR4]
             new Sample("0003d8000800000000000008040073b6", List.of("37:32", "29:24")),
             new Sample("0003d8000880800000000008040073b6", List.of("37:32", "29:24")),

@@ -10,6 +10,7 @@ import java.util.function.IntBinaryOperator;
 import java.util.function.LongBinaryOperator;
 import org.jptxas.spi.BackendRegistry;
 import org.jptxas.testing.kernels.Check;
+import org.jptxas.testing.kernels.Elem;
 import org.jptxas.testing.kernels.KernelCase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * add/min/max/inc/dec/and/or/xor on u32/s32/b32/f32 and add/min/max/xor on u64/s64/b64. Resource
  * {@code hopper/tensor_reductions.ptx}: {@code cp.reduce.async.bulk.tensor.1d..5d} (UTMAREDG) with every operation
  * on u32, s32 and f32 tensor maps, boxes partly out of bounds and at negative coordinates, after
- * {@code cp.async.bulk.prefetch.tensor.1d..5d} (UTMAPF, no effect). In both, three threads of one warp issue the same
+ * {@code cp.async.bulk.prefetch.tensor.1d..5d} (UTMAPF, no effect). Resource
+ * {@code hopper/cluster_bulk_reductions.ptx}: {@code cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::
+ * complete_tx::bytes} (UBLKRED.S.S) into the other block of a two-block cluster, whose barrier waits for every byte. In both, three threads of one warp issue the same
  * reductions: each counts (an add adds three times), so a lowering that served equal operands once would be caught.
  * {@code HopperAsyncFamiliesTest} holds both kernels to nvdisasm's reading and the hazard checker.
  */
@@ -100,6 +103,53 @@ class BulkReductionsEndToEndTest {
                             }
                             acc[i] = (int) a;
                             acc[i + 1] = (int) (a >>> 32);
+                        }
+                    }
+                });
+    }
+
+    private static final List<String> CLUSTER = List.of("add.u32", "min.s32", "max.u32", "inc.u32", "dec.u32", "or.b32",
+            "xor.b32", "add.u64");
+
+    /** Each block's half of 128 words: small values in the inc/dec regions (words 48-79), any bits elsewhere. */
+    private static int[] clusterWords(int seed) {
+        int[] w = new int[256];
+        long x = seed;
+        for (int i = 0; i < w.length; i++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+            int word = i % 128;
+            w[i] = word >= 48 && word < 80 ? (int) ((x >>> 33) % 9) : (int) (x >>> 32);
+        }
+        return w;
+    }
+
+    private static KernelCase clusterCase(Path ptx) {
+        int[] in = clusterWords(31);
+        int[] init = clusterWords(37);
+        return kernel("cluster_bulk_reductions").describe("cp.reduce.async.bulk into shared::cluster (sm_90a)")
+                .ptx(ptx).minSm(90).grid(2).block(64).cluster(2, 1, 1).in("in", in).in("init", init)
+                .out("out", Elem.I32, 256).reference(io -> {
+                    int[] out = io.i32("out");
+                    for (int rank = 0; rank < 2; rank++) {
+                        int mine = 128 * rank;
+                        int peer = 128 * (rank ^ 1); // the other block's sources reduce into this one
+                        for (int r = 0; r < CLUSTER.size(); r++) {
+                            String form = CLUSTER.get(r);
+                            for (int i = 16 * r; i < 16 * r + 16; i += form.endsWith("64") ? 2 : 1) {
+                                if (form.endsWith("64")) {
+                                    long a = Integer.toUnsignedLong(init[mine + i]) | (long) init[mine + i + 1] << 32;
+                                    long b = Integer.toUnsignedLong(in[peer + i]) | (long) in[peer + i + 1] << 32;
+                                    a += ISSUERS * b;
+                                    out[mine + i] = (int) a;
+                                    out[mine + i + 1] = (int) (a >>> 32);
+                                    continue;
+                                }
+                                int a = init[mine + i];
+                                for (int k = 0; k < ISSUERS; k++) {
+                                    a = op32(form).applyAsInt(a, in[peer + i]);
+                                }
+                                out[mine + i] = a;
+                            }
                         }
                     }
                 });
@@ -224,6 +274,19 @@ class BulkReductionsEndToEndTest {
     void bulkReductionsComputeTheReferenceThreeWays(@TempDir Path dir) throws Exception {
         Path ptx = AsyncGapFormsEndToEndTest.resource(dir, "bulk_reductions");
         assertEquals(List.of(), AsyncGapFormsEndToEndTest.threeWays(linearCase(ptx), ptx, dir.resolve("run")));
+    }
+
+    @Test
+    void clusterReductionsComputeTheReferenceThreeWays(@TempDir Path dir) throws Exception {
+        Path ptx = AsyncGapFormsEndToEndTest.resource(dir, "cluster_bulk_reductions");
+        String sass = OracleAcceptanceTest.compilePtx(BackendRegistry.discover(getClass().getClassLoader()), ptx, ARCH,
+                false, false).sass();
+        for (String form : List.of("UBLKRED.S.S.ADD [", "UBLKRED.S.S.MIN.S32 [", "UBLKRED.S.S.MAX [",
+                "UBLKRED.S.S.INC [", "UBLKRED.S.S.DEC [", "UBLKRED.S.S.OR [", "UBLKRED.S.S.XOR [",
+                "UBLKRED.S.S.ADD.U64 [")) {
+            assertTrue(sass.contains(form), form + " missing:\n" + sass);
+        }
+        assertEquals(List.of(), AsyncGapFormsEndToEndTest.threeWays(clusterCase(ptx), ptx, dir.resolve("run")));
     }
 
     @Test

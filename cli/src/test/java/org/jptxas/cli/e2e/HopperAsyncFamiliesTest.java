@@ -34,7 +34,8 @@ class HopperAsyncFamiliesTest {
     @ParameterizedTest
     @ValueSource(strings = {"mbarrier_uniform", "mbarrier_per_thread", "mbarrier_init_per_thread", "bulk_copies",
         "tensormap_replace", "stmatrix", "fences", "cluster_async", "async_gap_forms", "cp_async_mbarrier",
-        "arrive_drop_expect_tx", "bulk_reductions", "tensor_reductions"})
+        "arrive_drop_expect_tx", "bulk_reductions", "tensor_reductions",
+        "cluster_bulk_reductions"})
     void compilesForSm90aAsNvdisasmReadsItWithoutHazards(String name, @TempDir Path dir) throws Exception {
         Path nvdisasm = Oracles.assumeNvdisasm();
         Path ptx = dir.resolve(name + ".ptx");

@@ -5,22 +5,25 @@ import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Operand;
 import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.simulator.exec.BulkReduction;
+import org.jptxas.simulator.exec.Mbarrier;
 import org.jptxas.simulator.exec.TensorMap;
 import org.jptxas.simulator.memory.GlobalMemory;
+import org.jptxas.simulator.memory.Region;
 
 /**
  * {@code cp.reduce.async.bulk.global.shared::cta.bulk_group.OP.TYPE [g], [s], n} and
  * {@code cp.reduce.async.bulk.tensor.Nd.global.shared::cta.OP.tile.bulk_group [tmap, {c...}], [s]} for the
  * interpreter: shared memory reduced element by element into global memory ({@link BulkReduction}; the tensor form on
  * the map's data type, {@link TensorMap#reduce}). As a shared -> global bulk copy, done when issued: the bulk group's
- * wait then has nothing left to wait for. Null for forms not modelled (shared::cluster destinations, f16/bf16, cache
- * hints, im2col).
+ * wait then has nothing left to wait for. {@code cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::
+ * complete_tx::bytes.OP.TYPE [d], [s], n, [bar]}: into the cluster's block {@code d} names, the bytes then completed
+ * on the barrier {@code bar} names (as red.async). Null for forms not modelled (f16/bf16, cache hints, im2col).
  */
 final class BulkReduceInstruction {
     private BulkReduceInstruction() {}
 
     private static final Set<String> QUALIFIERS = Set.of("reduce", "async", "bulk", "global", "shared::cta",
-            "bulk_group", "tensor", "tile");
+            "bulk_group", "tensor", "tile", "shared::cluster", "mbarrier::complete_tx::bytes");
 
     static Insn.ThreadOp compile(List<String> mods, List<Operand> ops, MbarrierInstruction.Operands io)
             throws ProgramException, InstructionCompiler.Unsupported {
@@ -38,6 +41,10 @@ final class BulkReduceInstruction {
             } else if (!QUALIFIERS.contains(m)) {
                 return null;
             }
+        }
+        if (op != null && mods.contains("shared::cluster") && mods.contains("mbarrier::complete_tx::bytes")
+                && !mods.contains("tensor")) {
+            return cluster(op, type, ops, io);
         }
         if (op == null || !mods.contains("global") || !mods.contains("shared::cta") || !mods.contains("bulk_group")) {
             return null;
@@ -73,6 +80,45 @@ final class BulkReduceInstruction {
             }
             for (int i = 0; i < bytes; i++) {
                 global.store(g + i, 1, now[i] & 0xff);
+            }
+        };
+    }
+
+    /** Into another block's shared memory, completing the bytes on its barrier, when issued. */
+    private static Insn.ThreadOp cluster(BulkReduction.Op op, String type, List<Operand> ops,
+            MbarrierInstruction.Operands io) throws ProgramException, InstructionCompiler.Unsupported {
+        BulkReduction r = type == null ? null
+                : BulkReduction.Element.ofPtx(type).flatMap(e -> BulkReduction.of(op, e)).orElse(null);
+        if (r == null || ops.size() != 4) {
+            return null;
+        }
+        Src dst = io.memory(ops.get(0));
+        Src src = io.memory(ops.get(1));
+        Src n = io.src(ops.get(2), PtxType.U32);
+        Src bar = io.memory(ops.get(3));
+        return t -> {
+            int bytes = (int) (n.get(t) & 0xffffffffL);
+            long d = dst.get(t) & 0xffffffffL;
+            long s = src.get(t) & 0xffffffffL;
+            Region into = PtxCluster.shared(t, d);
+            long at = PtxCluster.offset(t, d);
+            byte[] now = new byte[bytes];
+            byte[] data = new byte[bytes];
+            for (int i = 0; i < bytes; i++) {
+                now[i] = (byte) into.load8(at + i);
+                data[i] = (byte) t.cta.shared.load8(s + i);
+            }
+            long b = bar.get(t) & 0xffffffffL;
+            Region barrier = PtxCluster.shared(t, b);
+            long bo = PtxCluster.offset(t, b);
+            try {
+                r.into(now, data);
+                for (int i = 0; i < bytes; i++) {
+                    into.store8(at + i, now[i] & 0xff);
+                }
+                barrier.store64(bo, Mbarrier.arrive(barrier.load64(bo), 0, -(long) bytes));
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                throw new InterpreterError(e.getMessage());
             }
         };
     }

@@ -375,13 +375,15 @@ final class HopperAsyncOps {
     /**
      * {@code UBLKRED.G.S.OP[.TYPE] [URg], [URs], URn} (cp.reduce.async.bulk, shared::cta -> global, bulk_group):
      * 16·(URn & 0xffff) bytes of shared memory reduced element by element into global memory when issued
-     * ({@link BulkReduction}; no type modifier is u32, the bitwise operations' .U64 is b64). The shared::cluster
-     * destination ({@code .S.S}) and f16/bf16 elements are not modelled.
+     * ({@link BulkReduction}; no type modifier is u32, the bitwise operations' .U64 is b64); f16/bf16 elements are not
+     * modelled. {@code UBLKRED.S.S.OP [URd], [URs], URn}: into the shared memory of the cluster's block URd names,
+     * completing its bytes on the barrier URd+1 names ({@link #clusterReduce}).
      */
     private boolean reduce(SassOp op, SassMachine.Warp w) {
         List<SassOperand> o = op.operands();
         List<String> m = op.modifiers();
-        if (m.size() < 3 || !m.get(0).equals("G") || !m.get(1).equals("S") || o.size() != 3
+        boolean cluster = m.size() >= 3 && m.get(0).equals("S");
+        if (m.size() < 3 || !m.get(0).equals(cluster ? "S" : "G") || !m.get(1).equals("S") || o.size() != 3
                 || !(o.get(0) instanceof Mem d) || !(o.get(1) instanceof Mem s) || !(o.get(2) instanceof UReg n)) {
             return false;
         }
@@ -401,13 +403,20 @@ final class HopperAsyncOps {
             return false;
         }
         int bytes = 16 * (w.ur[n.index()] & 0xffff);
-        long dst = pair(w, d.ureg()) + d.offset();
         long src = ownOffset(Integer.toUnsignedLong(w.ur[s.ureg()]) + s.offset());
-        byte[] now = new byte[bytes];
         byte[] data = new byte[bytes];
         for (int i = 0; i < bytes; i++) {
-            now[i] = (byte) global.load(dst + i, 1);
             data[i] = (byte) shared.load8(src + i);
+        }
+        if (cluster) {
+            clusterReduce(op, w, r, Integer.toUnsignedLong(w.ur[d.ureg()]) + d.offset(),
+                    Integer.toUnsignedLong(w.ur[d.ureg() + 1]), data);
+            return true;
+        }
+        long dst = pair(w, d.ureg()) + d.offset();
+        byte[] now = new byte[bytes];
+        for (int i = 0; i < bytes; i++) {
+            now[i] = (byte) global.load(dst + i, 1);
         }
         try {
             r.into(now, data);
@@ -419,6 +428,31 @@ final class HopperAsyncOps {
             global.store(dst + i, 1, now[i] & 0xff);
         }
         return true;
+    }
+
+    /**
+     * {@code UBLKRED.S.S}: {@code data} reduced into the block of the cluster whose shared::cluster address {@code dst}
+     * names, its bytes then completed on the barrier at {@code bar} (another block's too), as REDAS does.
+     */
+    private void clusterReduce(SassOp op, SassMachine.Warp w, BulkReduction r, long dst, long bar, byte[] data) {
+        SassMachine.Thread t = machine.threads()[w.base];
+        Region into = blockOf(dst);
+        long at = offsetOf(dst);
+        byte[] now = new byte[data.length];
+        for (int i = 0; i < data.length; i++) {
+            now[i] = (byte) into.load8(at + i);
+        }
+        try {
+            r.into(now, data);
+            for (int i = 0; i < data.length; i++) {
+                into.store(at + i, 1, now[i] & 0xff);
+            }
+            Region barrier = blockOf(bar);
+            long ba = offsetOf(bar);
+            barrier.store64(ba, Mbarrier.arrive(barrier.load64(ba), 0, -(long) data.length));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), e.getMessage()));
+        }
     }
 
     /**

@@ -43,7 +43,9 @@ import org.jptxas.ori.ir.Src;
  *       thread.</li>
  *   <li>{@code cp.reduce.async.bulk.global.shared::cta.bulk_group.OP.TYPE [g], [s], n}:
  *       {@code UBLKRED.G.S.OP[.TYPE] [URg:URg+1], [URs], URn} as UBLKCP.G.S's operands, one per thread (f16/bf16
- *       elements and the shared::cluster destination are refused by name).</li>
+ *       elements are refused by name); into another block's shared memory
+ *       ({@code .shared::cluster.shared::cta.mbarrier::complete_tx::bytes}, completing on its barrier):
+ *       {@code UBLKRED.S.S.OP[.TYPE] [URd:URbar], [URs], URn}.</li>
  *   <li>{@code cp.async.bulk.commit_group}: {@code UTMACMDFLUSH}; {@code cp.async.bulk.wait_group.read N}:
  *       {@code DEPBAR.LE SB0, N}; without {@code .read} also {@code CCTL.IVALL}.</li>
  * </ul>
@@ -257,11 +259,12 @@ public final class BulkCopyLowerer implements InstructionLowerer {
         if (mods.contains("f16") || mods.contains("bf16")) {
             throw cx.unsupported("cp.reduce.async.bulk of f16/bf16 elements");
         }
-        if (mods.contains("shared::cluster")) {
-            throw cx.unsupported("cp.reduce.async.bulk into shared::cluster");
-        }
         if (type == null) {
             throw cx.unsupported("cp.reduce.async.bulk element type");
+        }
+        if (mods.contains("shared::cluster")) {
+            cluster(cx, mods, ops, op, type);
+            return;
         }
         only(cx, mods, Set.of("global", "shared::cta", "bulk_group", op, type));
         if (mods.indexOf("global") != 0 || !mods.contains("shared::cta") || !mods.contains("bulk_group")
@@ -279,6 +282,40 @@ public final class BulkCopyLowerer implements InstructionLowerer {
         uniform(cx, List.of(g.get(0), g.get(1), s, n), List.of(ug.component(0), ug.component(1), us, un), true,
                 () -> cx.emitUnguarded("UBLKRED", m, List.of(),
                         List.of(Src.of(Addr.of(ug, 0)), Src.of(Addr.of(us, 0)), Src.of(un))));
+    }
+
+    /** The PTX types of the shared::cluster reductions ptxas's words show, and their SASS type modifiers. */
+    private static final Map<String, List<String>> CLUSTER_TYPES = Map.of("u32", List.of(), "b32", List.of(), "s32",
+            List.of("S32"), "u64", List.of("U64"));
+
+    /**
+     * {@code cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.OP.TYPE [d], [s], n, [bar]}:
+     * {@code UBLKRED.S.S.OP[.TYPE] [URd:URbar], [URs], URn} (UBLKCP.S.G's pair: the destination and the barrier,
+     * both shared::cluster addresses), one per thread. Only add on u64 (the b64 bitwise forms and min/max.u64 are
+     * refused by name).
+     */
+    private static void cluster(LoweringContext cx, List<String> mods, List<Operand> ops, String op, String type)
+            throws CompilationException {
+        if (!CLUSTER_TYPES.containsKey(type) || type.equals("u64") && !op.equals("add")) {
+            throw cx.unsupported("cp.reduce.async.bulk." + op + "." + type + " into shared::cluster");
+        }
+        only(cx, mods, Set.of("shared::cluster", "shared::cta", "mbarrier::complete_tx::bytes", op, type));
+        if (mods.indexOf("shared::cluster") != 0 || !mods.contains("shared::cta")
+                || !mods.contains("mbarrier::complete_tx::bytes") || ops.size() != 4) {
+            throw cx.unsupported("cp.reduce.async.bulk direction or completion " + mods);
+        }
+        List<String> m = new ArrayList<>(List.of("S", "S", op.toUpperCase()));
+        m.addAll(CLUSTER_TYPES.get(type));
+        Src d = shared(cx, (Operand.Address) ops.get(0));
+        Src s = shared(cx, (Operand.Address) ops.get(1));
+        Src n = size(cx, ops.get(2));
+        Src bar = shared(cx, (Operand.Address) ops.get(3));
+        Reg pair = cx.newReg(RegFile.UR, 2);
+        Reg us = cx.newReg(RegFile.UR, 1);
+        Reg un = cx.newReg(RegFile.UR, 1);
+        uniform(cx, List.of(d, bar, s, n), List.of(pair.component(0), pair.component(1), us, un), true,
+                () -> cx.emitUnguarded("UBLKRED", m, List.of(),
+                        List.of(Src.of(Addr.of(pair, 0)), Src.of(Addr.of(us, 0)), Src.of(un))));
     }
 
     /** The loop around a uniform-operand instruction, the PTX guard branched around first. */

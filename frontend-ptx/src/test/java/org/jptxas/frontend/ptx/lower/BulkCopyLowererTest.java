@@ -72,6 +72,18 @@ class BulkCopyLowererTest {
     }
 
     @Test
+    void clusterReductionsAreUblkredSsPerThread() throws CompilationException {
+        List<String> l = lower("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.min.s32"
+                + " [%r1], [s], 64, [%r2];");
+        assertTrue(only(l, "UBLKRED").startsWith("UBLKRED.S.S.MIN.S32 ["), String.join("\n", l));
+        assertTrue(!matchesOperands(l), "every thread's reduction counts:\n" + String.join("\n", l));
+        CompilationException wide = assertThrows(CompilationException.class, () -> lower(
+                "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b64"
+                        + " [%r1], [s], 64, [%r2];"));
+        assertTrue(wide.getMessage().contains("and.b64"), wide.getMessage());
+    }
+
+    @Test
     void unmodelledReductionsAreRefusedByName() {
         CompilationException half = assertThrows(CompilationException.class, () -> lower(
                 "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16 [%rd1], [s], 64;"));
