@@ -106,6 +106,13 @@ class SassHopperAsyncFormsOracleTest {
             new Sample("0003d8000b84040500000006040073bb", List.of("37:32", "29:24", "69:64")),
             new Sample("0003d800080a040500000006040073bb", List.of("37:32", "29:24", "69:64")),
             new Sample("0003d800080e040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            // UBLKRED.G.S.{ADD.F16.RN, ADD.BF16.RN, MIN.F16.RN, MIN.BF16.RN, MAX.F16.RN, MAX.BF16.RN} [UR6], [UR4], UR5
+            new Sample("0003d8000808040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000810040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000888040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000890040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000908040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000910040500000006040073bb", List.of("37:32", "29:24", "69:64")),
             // UBLKRED.S.S.{ADD, ADD.S32, ADD.U64, MIN, MIN.S32, MAX, MAX.S32, INC, DEC, AND, OR, XOR} [UR8], [UR7], UR5
             new Sample("0001d8000800060600000008070073bb", List.of("37:32", "29:24", "69:64")),
             new Sample("0001d8000802060600000008070073bb", List.of("37:32", "29:24", "69:64")),

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.IntBinaryOperator;
 import java.util.function.LongBinaryOperator;
+import org.jptxas.simulator.numeric.SmallFloats;
 import org.jptxas.spi.BackendRegistry;
 import org.jptxas.testing.kernels.Check;
 import org.jptxas.testing.kernels.Elem;
@@ -19,14 +20,15 @@ import org.junit.jupiter.api.io.TempDir;
  * Bulk reductions and the tensor prefetch of issue 23 (sm_90a), run three ways (the PTX interpreter, the SASS
  * emulator on jptxas's cubin and on ptxas 13's), each against a CPU reference. Resource
  * {@code hopper/bulk_reductions.ptx}: {@code cp.reduce.async.bulk.global.shared::cta.bulk_group} (UBLKRED.G.S) with
- * add/min/max/inc/dec/and/or/xor on u32/s32/b32/f32 and add/min/max/xor on u64/s64/b64. Resource
- * {@code hopper/tensor_reductions.ptx}: {@code cp.reduce.async.bulk.tensor.1d..5d} (UTMAREDG) with every operation
- * on u32, s32 and f32 tensor maps, boxes partly out of bounds and at negative coordinates, after
+ * add/min/max/inc/dec/and/or/xor on u32/s32/b32/f32, add/min/max/xor on u64/s64/b64 and add/min/max on f16/bf16.
+ * Resource {@code hopper/tensor_reductions.ptx}: {@code cp.reduce.async.bulk.tensor.1d..5d} (UTMAREDG) with every
+ * operation on u32, s32 and f32 tensor maps, boxes partly out of bounds and at negative coordinates, after
  * {@code cp.async.bulk.prefetch.tensor.1d..5d} (UTMAPF, no effect). Resource
  * {@code hopper/cluster_bulk_reductions.ptx}: {@code cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::
- * complete_tx::bytes} (UBLKRED.S.S) into the other block of a two-block cluster, whose barrier waits for every byte. In both, three threads of one warp issue the same
- * reductions: each counts (an add adds three times), so a lowering that served equal operands once would be caught.
- * {@code HopperAsyncFamiliesTest} holds both kernels to nvdisasm's reading and the hazard checker.
+ * complete_tx::bytes} (UBLKRED.S.S) into the other block of a two-block cluster, whose barrier waits for every byte.
+ * In each, three threads of one warp issue the same reductions: each counts (an add adds three times), so a lowering
+ * that served equal operands once would be caught. {@code HopperAsyncFamiliesTest} holds the three kernels to
+ * nvdisasm's reading and the hazard checker.
  */
 class BulkReductionsEndToEndTest {
     private static final String ARCH = "sm_90a";
@@ -36,6 +38,17 @@ class BulkReductionsEndToEndTest {
     private static final List<String> LINEAR_32 = List.of("add.u32", "add.s32", "min.u32", "min.s32", "max.u32",
             "max.s32", "inc.u32", "dec.u32", "and.b32", "or.b32", "xor.b32", "add.f32");
     private static final List<String> LINEAR_64 = List.of("add.u64", "min.s64", "max.u64", "xor.b64");
+    /** Regions of 16-bit floats (two to a word), after the 32- and 64-bit ones. */
+    private static final List<String> LINEAR_16 = List.of("add.f16", "add.bf16", "min.f16", "max.f16", "min.bf16",
+            "max.bf16");
+
+    private static int half(String form, int a, int b) {
+        boolean bf16 = form.endsWith("bf16");
+        float x = bf16 ? SmallFloats.bf16ToFloat(a) : SmallFloats.halfToFloat(a);
+        float y = bf16 ? SmallFloats.bf16ToFloat(b) : SmallFloats.halfToFloat(b);
+        float r = form.startsWith("add") ? x + y : form.startsWith("min") ? Math.min(x, y) : Math.max(x, y);
+        return bf16 ? SmallFloats.toBf16(r) : SmallFloats.toHalf(r); // the sums of these small values are exact
+    }
 
     private static IntBinaryOperator op32(String form) {
         return switch (form) {
@@ -64,15 +77,22 @@ class BulkReductionsEndToEndTest {
         };
     }
 
-    /** 256 words of {@code in} and of the accumulator: small values where inc/dec wrap and f32 adds are exact. */
+    /** 384 words of {@code in} and of the accumulator: small values where inc/dec wrap and float adds are exact. */
     private static int[] words(int seed) {
-        int[] w = new int[256];
+        int[] w = new int[384];
         long x = seed;
         for (int i = 0; i < w.length; i++) {
             x = x * 6364136223846793005L + 1442695040888963407L;
             int region = i / 16;
             String form = region < LINEAR_32.size() ? LINEAR_32.get(region) : "";
-            w[i] = form.startsWith("inc") || form.startsWith("dec") ? (int) ((x >>> 33) % 9)
+            int r16 = region - LINEAR_32.size() - LINEAR_64.size();
+            boolean halves = r16 >= 0 && r16 < LINEAR_16.size();
+            boolean bf16 = halves && LINEAR_16.get(r16).endsWith("bf16");
+            int lo = (int) ((x >>> 33) % 64) - 32;
+            int hi = (int) ((x >>> 45) % 64) - 32;
+            w[i] = halves ? (bf16 ? SmallFloats.toBf16(hi / 4.0) << 16 | SmallFloats.toBf16(lo / 4.0)
+                    : SmallFloats.toHalf(hi / 4.0) << 16 | SmallFloats.toHalf(lo / 4.0))
+                    : form.startsWith("inc") || form.startsWith("dec") ? (int) ((x >>> 33) % 9)
                     : form.equals("add.f32") ? Float.floatToRawIntBits((int) ((x >>> 33) % 64) / 4f - 3)
                     : (int) (x >>> 32);
         }
@@ -82,7 +102,7 @@ class BulkReductionsEndToEndTest {
     private static KernelCase linearCase(Path ptx) {
         int[] in = words(11);
         return kernel("bulk_reductions").describe("cp.reduce.async.bulk, every operation (sm_90a)").ptx(ptx)
-                .minSm(90).grid(1).block(64).in("in", in).inOut("acc", words(23), Check.EXACT)
+                .minSm(90).grid(1).block(96).in("in", in).inOut("acc", words(23), Check.EXACT)
                 .reference(io -> {
                     int[] acc = io.i32("acc");
                     for (int r = 0; r < LINEAR_32.size(); r++) {
@@ -103,6 +123,17 @@ class BulkReductionsEndToEndTest {
                             }
                             acc[i] = (int) a;
                             acc[i + 1] = (int) (a >>> 32);
+                        }
+                    }
+                    for (int r = 0; r < LINEAR_16.size(); r++) {
+                        String form = LINEAR_16.get(r);
+                        int first = 16 * (LINEAR_32.size() + LINEAR_64.size() + r);
+                        for (int i = first; i < first + 16; i++) {
+                            int a = acc[i];
+                            for (int k = 0; k < ISSUERS; k++) {
+                                a = half(form, a >>> 16, in[i] >>> 16) << 16 | half(form, a & 0xffff, in[i] & 0xffff);
+                            }
+                            acc[i] = a;
                         }
                     }
                 });
@@ -257,7 +288,9 @@ class BulkReductionsEndToEndTest {
                 "UBLKRED.G.S.MIN.S32 [", "UBLKRED.G.S.MAX [", "UBLKRED.G.S.MAX.S32 [", "UBLKRED.G.S.INC [",
                 "UBLKRED.G.S.DEC [", "UBLKRED.G.S.AND [", "UBLKRED.G.S.OR [", "UBLKRED.G.S.XOR [",
                 "UBLKRED.G.S.ADD.F32.RN [", "UBLKRED.G.S.ADD.U64 [", "UBLKRED.G.S.MIN.S64 [",
-                "UBLKRED.G.S.MAX.U64 [", "UBLKRED.G.S.XOR.U64 [")) {
+                "UBLKRED.G.S.MAX.U64 [", "UBLKRED.G.S.XOR.U64 [", "UBLKRED.G.S.ADD.F16.RN [",
+                "UBLKRED.G.S.ADD.BF16.RN [", "UBLKRED.G.S.MIN.F16.RN [", "UBLKRED.G.S.MAX.F16.RN [",
+                "UBLKRED.G.S.MIN.BF16.RN [", "UBLKRED.G.S.MAX.BF16.RN [")) {
             assertTrue(linear.contains(form), form + " missing:\n" + linear);
         }
         String tensor = OracleAcceptanceTest.compilePtx(registry, AsyncGapFormsEndToEndTest.resource(dir,

@@ -2,13 +2,15 @@ package org.jptxas.simulator.exec;
 
 import java.util.Locale;
 import java.util.Optional;
+import org.jptxas.simulator.numeric.SmallFloats;
 
 /**
  * The element-wise operation of a bulk reduction ({@code cp.reduce.async.bulk[.tensor]}, SASS {@code UBLKRED} and
  * {@code UTMAREDG}), shared by the PTX interpreter and the SASS emulator: each element of the destination becomes
  * {@code op(destination, source)}, the source being shared memory. Integer {@code inc}/{@code dec} wrap at the source
- * value as {@code red}'s do; floating-point {@code add} rounds to nearest even (f32/f64; f16 and bf16 are not
- * modelled yet, {@link #of} refuses them).
+ * value as {@code red}'s do; floating-point {@code add} rounds to nearest even (f16/bf16 through binary64, whose sum
+ * of two f16 values is exact), f16/bf16 {@code min}/{@code max} take the number when one operand is NaN and order
+ * -0 below +0.
  */
 public record BulkReduction(Op op, Element element) {
     /** The reduction operation. */
@@ -29,7 +31,7 @@ public record BulkReduction(Op op, Element element) {
     /** The element type: its size and how its bits compare and add. */
     public enum Element {
         U32(4, false, false), S32(4, true, false), U64(8, false, false), S64(8, true, false), F32(4, true, true),
-        F64(8, true, true);
+        F64(8, true, true), F16(2, true, true), BF16(2, true, true);
 
         private final int bytes;
         private final boolean signed;
@@ -50,7 +52,7 @@ public record BulkReduction(Op op, Element element) {
             return switch (type) {
                 case "b32", "u32" -> Optional.of(U32);
                 case "b64", "u64" -> Optional.of(U64);
-                case "s32", "s64", "f32", "f64" -> Optional.of(valueOf(type.toUpperCase(Locale.ROOT)));
+                case "s32", "s64", "f32", "f64", "f16", "bf16" -> Optional.of(valueOf(type.toUpperCase(Locale.ROOT)));
                 default -> Optional.empty();
             };
         }
@@ -70,11 +72,13 @@ public record BulkReduction(Op op, Element element) {
     }
 
     /**
-     * The reduction, or empty where PTX has no such form or it is not modelled (a floating-point element allows only
-     * add; inc and dec only u32).
+     * The reduction, or empty where PTX has no such form or it is not modelled (f32/f64 allow only add, f16/bf16 add,
+     * min and max; inc and dec only u32).
      */
     public static Optional<BulkReduction> of(Op op, Element element) {
-        if (element.floating && op != Op.ADD || (op == Op.INC || op == Op.DEC) && element != Element.U32) {
+        boolean half = element == Element.F16 || element == Element.BF16;
+        if (element.floating && op != Op.ADD && !(half && (op == Op.MIN || op == Op.MAX))
+                || (op == Op.INC || op == Op.DEC) && element != Element.U32) {
             return Optional.empty();
         }
         return Optional.of(new BulkReduction(op, element));
@@ -82,9 +86,12 @@ public record BulkReduction(Op op, Element element) {
 
     /** {@code op(old, b)} on one element's bits (the low {@code bytes} of each). */
     public long apply(long old, long b) {
-        long mask = element.bytes == 8 ? -1L : 0xffffffffL;
+        long mask = element.bytes == 8 ? -1L : (1L << 8 * element.bytes) - 1;
         long o = old & mask;
         long v = b & mask;
+        if (element == Element.F16 || element == Element.BF16) {
+            return half((int) o, (int) v);
+        }
         if (element.floating) {
             return element == Element.F32
                     ? Float.floatToRawIntBits(Float.intBitsToFloat((int) o) + Float.intBitsToFloat((int) v)) & mask
@@ -101,6 +108,22 @@ public record BulkReduction(Op op, Element element) {
             case OR -> o | v;
             case XOR -> o ^ v;
         } & mask;
+    }
+
+    private long half(int a, int b) {
+        boolean bf16 = element == Element.BF16;
+        double x = bf16 ? SmallFloats.bf16ToFloat(a) : SmallFloats.halfToFloat(a);
+        double y = bf16 ? SmallFloats.bf16ToFloat(b) : SmallFloats.halfToFloat(b);
+        if (op == Op.ADD) {
+            double sum = x + y;
+            return Double.isNaN(sum) ? SmallFloats.CANONICAL_NAN16
+                    : bf16 ? SmallFloats.toBf16(sum) : SmallFloats.toHalf(sum);
+        }
+        if (Double.isNaN(x) || Double.isNaN(y)) {
+            return Double.isNaN(x) && Double.isNaN(y) ? SmallFloats.CANONICAL_NAN16 : Double.isNaN(x) ? b : a;
+        }
+        int order = x == y ? Boolean.compare((a & 0x8000) == 0, (b & 0x8000) == 0) : Double.compare(x, y);
+        return op == Op.MIN ? order <= 0 ? a : b : order >= 0 ? a : b;
     }
 
     private long signExtend(long bits) {

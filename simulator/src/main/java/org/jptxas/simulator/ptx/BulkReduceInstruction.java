@@ -17,13 +17,13 @@ import org.jptxas.simulator.memory.Region;
  * the map's data type, {@link TensorMap#reduce}). As a shared -> global bulk copy, done when issued: the bulk group's
  * wait then has nothing left to wait for. {@code cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::
  * complete_tx::bytes.OP.TYPE [d], [s], n, [bar]}: into the cluster's block {@code d} names, the bytes then completed
- * on the barrier {@code bar} names (as red.async). Null for forms not modelled (f16/bf16, cache hints, im2col).
+ * on the barrier {@code bar} names (as red.async). Null for forms not modelled (cache hints, im2col).
  */
 final class BulkReduceInstruction {
     private BulkReduceInstruction() {}
 
     private static final Set<String> QUALIFIERS = Set.of("reduce", "async", "bulk", "global", "shared::cta",
-            "bulk_group", "tensor", "tile", "shared::cluster", "mbarrier::complete_tx::bytes");
+            "bulk_group", "tensor", "tile", "shared::cluster", "mbarrier::complete_tx::bytes", "noftz");
 
     static Insn.ThreadOp compile(List<String> mods, List<Operand> ops, MbarrierInstruction.Operands io)
             throws ProgramException, InstructionCompiler.Unsupported {

@@ -375,8 +375,8 @@ final class HopperAsyncOps {
     /**
      * {@code UBLKRED.G.S.OP[.TYPE] [URg], [URs], URn} (cp.reduce.async.bulk, shared::cta -> global, bulk_group):
      * 16·(URn & 0xffff) bytes of shared memory reduced element by element into global memory when issued
-     * ({@link BulkReduction}; no type modifier is u32, the bitwise operations' .U64 is b64); f16/bf16 elements are not
-     * modelled. {@code UBLKRED.S.S.OP [URd], [URs], URn}: into the shared memory of the cluster's block URd names,
+     * ({@link BulkReduction}; no type modifier is u32, the bitwise operations' .U64 is b64, the floating types come
+     * with .RN). {@code UBLKRED.S.S.OP [URd], [URs], URn}: into the shared memory of the cluster's block URd names,
      * completing its bytes on the barrier URd+1 names ({@link #clusterReduce}).
      */
     private boolean reduce(SassOp op, SassMachine.Warp w) {
@@ -390,10 +390,10 @@ final class HopperAsyncOps {
         BulkReduction.Op kind = BulkReduction.Op.named(m.get(2)).orElse(null);
         String type = m.size() > 3 ? m.get(3) : "U32";
         BulkReduction.Element element = switch (type) {
-            case "U32", "S32", "U64", "S64", "F32", "F64" -> BulkReduction.Element.valueOf(type);
+            case "U32", "S32", "U64", "S64", "F32", "F64", "F16", "BF16" -> BulkReduction.Element.valueOf(type);
             default -> null;
         };
-        boolean rounding = element == BulkReduction.Element.F32 || element == BulkReduction.Element.F64;
+        boolean rounding = type.startsWith("F") || type.equals("BF16"); // the floating types' .RN
         if (kind == null || element == null || m.size() != (rounding ? 5 : m.size() > 3 ? 4 : 3)
                 || rounding && !m.get(4).equals("RN")) {
             return false;

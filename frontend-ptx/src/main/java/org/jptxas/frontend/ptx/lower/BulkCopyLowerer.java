@@ -42,8 +42,8 @@ import org.jptxas.ori.ir.Src;
  *       {@code UTMAREDG.nD.OP [URs, URc...], [URtmap]} (UTMASTG's operands; the element type is the map's), one per
  *       thread.</li>
  *   <li>{@code cp.reduce.async.bulk.global.shared::cta.bulk_group.OP.TYPE [g], [s], n}:
- *       {@code UBLKRED.G.S.OP[.TYPE] [URg:URg+1], [URs], URn} as UBLKCP.G.S's operands, one per thread (f16/bf16
- *       elements are refused by name); into another block's shared memory
+ *       {@code UBLKRED.G.S.OP[.TYPE] [URg:URg+1], [URs], URn} as UBLKCP.G.S's operands, one per thread (the
+ *       floating types with .RN: add.noftz.f16 is .ADD.F16.RN); into another block's shared memory
  *       ({@code .shared::cluster.shared::cta.mbarrier::complete_tx::bytes}, completing on its barrier):
  *       {@code UBLKRED.S.S.OP[.TYPE] [URd:URbar], [URs], URn}.</li>
  *   <li>{@code cp.async.bulk.commit_group}: {@code UTMACMDFLUSH}; {@code cp.async.bulk.wait_group.read N}:
@@ -245,7 +245,8 @@ public final class BulkCopyLowerer implements InstructionLowerer {
     /** SASS type modifiers of UBLKRED by PTX type (none for u32/b32; b64 is .U64). */
     private static final Map<String, List<String>> REDUCE_TYPES = Map.of("u32", List.of(),
             "b32", List.of(), "s32", List.of("S32"), "u64", List.of("U64"), "b64", List.of("U64"), "s64",
-            List.of("S64"), "f32", List.of("F32", "RN"), "f64", List.of("F64", "RN"));
+            List.of("S64"), "f32", List.of("F32", "RN"), "f64", List.of("F64", "RN"), "f16", List.of("F16", "RN"),
+            "bf16", List.of("BF16", "RN"));
 
     /**
      * {@code cp.reduce.async.bulk.global.shared::cta.bulk_group.OP.TYPE [g], [s], n}:
@@ -256,9 +257,6 @@ public final class BulkCopyLowerer implements InstructionLowerer {
         String op = mods.stream().filter(REDUCTIONS::contains).findFirst()
                 .orElseThrow(() -> cx.unsupported("cp.reduce.async.bulk without an operation"));
         String type = mods.stream().filter(REDUCE_TYPES::containsKey).findFirst().orElse(null);
-        if (mods.contains("f16") || mods.contains("bf16")) {
-            throw cx.unsupported("cp.reduce.async.bulk of f16/bf16 elements");
-        }
         if (type == null) {
             throw cx.unsupported("cp.reduce.async.bulk element type");
         }
@@ -266,7 +264,7 @@ public final class BulkCopyLowerer implements InstructionLowerer {
             cluster(cx, mods, ops, op, type);
             return;
         }
-        only(cx, mods, Set.of("global", "shared::cta", "bulk_group", op, type));
+        only(cx, mods, Set.of("global", "shared::cta", "bulk_group", op, type, "noftz"));
         if (mods.indexOf("global") != 0 || !mods.contains("shared::cta") || !mods.contains("bulk_group")
                 || ops.size() != 3) {
             throw cx.unsupported("cp.reduce.async.bulk direction or completion " + mods);

@@ -53,7 +53,8 @@ class BulkCopyLowererTest {
             {"max.s64", "UBLKRED.G.S.MAX.S64 ["}, {"inc.u32", "UBLKRED.G.S.INC ["},
             {"and.b64", "UBLKRED.G.S.AND.U64 ["},
             {"xor.b32", "UBLKRED.G.S.XOR ["}, {"add.f32", "UBLKRED.G.S.ADD.F32.RN ["},
-            {"add.f64", "UBLKRED.G.S.ADD.F64.RN ["}}) {
+            {"add.f64", "UBLKRED.G.S.ADD.F64.RN ["}, {"add.noftz.f16", "UBLKRED.G.S.ADD.F16.RN ["},
+            {"max.bf16", "UBLKRED.G.S.MAX.BF16.RN ["}}) {
             String r = only(lower("cp.reduce.async.bulk.global.shared::cta.bulk_group." + form[0]
                     + " [%rd1], [s], 64;"), "UBLKRED");
             assertTrue(r.startsWith(form[1]), form[0] + ": " + r);
@@ -85,8 +86,8 @@ class BulkCopyLowererTest {
 
     @Test
     void unmodelledReductionsAreRefusedByName() {
-        CompilationException half = assertThrows(CompilationException.class, () -> lower(
-                "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16 [%rd1], [s], 64;"));
-        assertTrue(half.getMessage().contains("f16"), half.getMessage());
+        CompilationException hint = assertThrows(CompilationException.class, () -> lower(
+                "cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.add.u32 [%rd1], [s], 64, %rd2;"));
+        assertTrue(hint.getMessage().contains("L2::cache_hint"), hint.getMessage());
     }
 }
