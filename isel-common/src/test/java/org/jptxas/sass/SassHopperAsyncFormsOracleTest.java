@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
  * 1D..5D, UTMACCTL.PF, STSM, R2UR with its match predicate, BRA.U.ANY, LDS {@code [R+UR+off]}): ptxas 13's word of
  * each, and the same word with every operand field set to random values, decode to nvdisasm 12.5's text and
  * assemble back to the same bits. Also ULEA with an immediate b (the learned form had the literal 0x10), which ptxas
- * writes in the suite kernel bulk_copy_mbarrier. Three forms were written by hand from their twins (SYNCS.ARRIVE.TRANS64.ART0
+ * writes in the suite kernel bulk_copy_mbarrier. Probe kernel {@code bulk_reduce_forms_sm90a.ptx}: UTMAPF.L2.1D..5D,
+ * UBLKRED.G.S and UBLKRED.S.S of every operation and type jptxas writes, UTMAREDG.1D..5D with every operation.
+ * Three forms were written by hand from their twins (SYNCS.ARRIVE.TRANS64.ART0
  * without an offset, .RED.A0TR and .RED.A0TX with one); their words are ptxas's with the offset cleared or varied.
  * The remote arrivals ({@code .RED} with .A1T0, .ART0 or none: one arrival and Rb bytes expected) on {@code [UR]},
  * {@code [UR+off]}, {@code [R+URZ]} and {@code [R+URZ+off]} were written the same way from ptxas's words of
@@ -74,6 +76,65 @@ class SassHopperAsyncFormsOracleTest {
             new Sample("0005e2000801800000000010160073b5", List.of("37:32", "29:24")),
             // UTMASTG.5D [UR8], [UR22]
             new Sample("0005e2000802000000000008160073b5", List.of("37:32", "29:24")),
+            // tensor prefetch, bulk and tensor reductions (probe kernel bulk_reduce_forms_sm90a.ptx):
+            // UTMAPF.L2.1D..5D [UR8], [UR4]
+            new Sample("0001e2000800000000000008040075b8", List.of("37:32", "29:24")),
+            new Sample("0001e2000800800000000008040075b8", List.of("37:32", "29:24")),
+            new Sample("0001e2000801000000000008040075b8", List.of("37:32", "29:24")),
+            new Sample("0001e2000801800000000008040075b8", List.of("37:32", "29:24")),
+            new Sample("0001e4000802000000000008040075b8", List.of("37:32", "29:24")),
+            // UBLKRED.G.S.{ADD, ADD.S32, ADD.U64, MIN, MIN.S32, MAX, MAX.S32, MIN.U64, MIN.S64, MAX.U64, MAX.S64, INC,
+            // DEC, AND, OR, XOR, AND.U64, OR.U64, XOR.U64, ADD.F32.RN, ADD.F64.RN} [UR6], [UR4], UR5
+            new Sample("0003d8000800040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000802040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000804040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000880040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000882040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000900040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000902040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000884040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000886040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000904040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000906040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000980040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000a00040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000a80040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000b00040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000b80040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000a84040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000b04040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000b84040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d800080a040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d800080e040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            // UBLKRED.G.S.{ADD.F16.RN, ADD.BF16.RN, MIN.F16.RN, MIN.BF16.RN, MAX.F16.RN, MAX.BF16.RN} [UR6], [UR4], UR5
+            new Sample("0003d8000808040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000810040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000888040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000890040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000908040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0003d8000910040500000006040073bb", List.of("37:32", "29:24", "69:64")),
+            // UBLKRED.S.S.{ADD, ADD.S32, ADD.U64, MIN, MIN.S32, MAX, MAX.S32, INC, DEC, AND, OR, XOR} [UR8], [UR7], UR5
+            new Sample("0001d8000800060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000802060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000804060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000880060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000882060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000900060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000902060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000980060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000a00060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000a80060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000b00060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            new Sample("0001d8000b80060600000008070073bb", List.of("37:32", "29:24", "69:64")),
+            // UTMAREDG.{1D.ADD, 2D.MIN, 3D.MAX, 4D.INC, 5D.DEC, 1D.AND, 1D.OR, 1D.XOR} [UR8], [UR4]
+            new Sample("0003d8000800000000000008040073b6", List.of("37:32", "29:24")),
+            new Sample("0003d8000880800000000008040073b6", List.of("37:32", "29:24")),
+            new Sample("0003d8000901000000000008040073b6", List.of("37:32", "29:24")),
+            new Sample("0003d8000981800000000008040073b6", List.of("37:32", "29:24")),
+            new Sample("0003d8000a02000000000008040073b6", List.of("37:32", "29:24")),
+            new Sample("0003d8000a80000000000008040073b6", List.of("37:32", "29:24")),
+            new Sample("0003d8000b00000000000008040073b6", List.of("37:32", "29:24")),
+            new Sample("0003d8000b80000000000008040073b6", List.of("37:32", "29:24")),
             // UTMACCTL.PF [URZ]
             new Sample("000fe20008040000000000003f0079b9", List.of("29:24")),
             // @P1 R2UR P0, UR9, R7

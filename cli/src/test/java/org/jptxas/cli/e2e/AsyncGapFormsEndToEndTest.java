@@ -108,7 +108,7 @@ class AsyncGapFormsEndToEndTest {
                 });
     }
 
-    private static Path resource(Path dir, String name) throws Exception {
+    static Path resource(Path dir, String name) throws Exception {
         Path ptx = dir.resolve(name + ".ptx");
         try (var in = AsyncGapFormsEndToEndTest.class.getResourceAsStream("hopper/" + name + ".ptx")) {
             Files.write(ptx, in.readAllBytes());
@@ -130,7 +130,7 @@ class AsyncGapFormsEndToEndTest {
     }
 
     /** The problems of the interpreter, jptxas's cubin and (when ptxas 13 is present) ptxas's, each prefixed. */
-    private static List<String> threeWays(KernelCase k, Path ptx, Path dir) throws Exception {
+    static List<String> threeWays(KernelCase k, Path ptx, Path dir) throws Exception {
         List<String> problems = new ArrayList<>();
         interpreted(k, ptx, Files.createDirectories(dir.resolve("interp"))).forEach(p -> problems.add("interpreter: " + p));
         EmulatedKernelRun.run(ARCH, k, ours(ptx), dir.resolve("jptxas"), 2_000_000, problems, "jptxas");

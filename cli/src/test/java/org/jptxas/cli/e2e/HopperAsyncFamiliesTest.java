@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * mbarrier on uniform and per-thread addresses (init through the uniform-register loop; pending_count), bulk copies
  * and TMA tile copies (a multicast one too), tensormap.replace of every field with cp_fenceproxy and the tensormap
  * acquire fence, stmatrix, and the mbarrier_init/tensormap fences, and remote mbarrier arrivals with
- * st.async/red.async into another block of the cluster, and the forms of {@link AsyncGapFormsEndToEndTest}. Each compiles for sm_90a; nvdisasm 12.5 reads the cubin exactly as our
+ * st.async/red.async into another block of the cluster, and the forms of {@link AsyncGapFormsEndToEndTest} and
+ * {@link BulkReductionsEndToEndTest} (bulk and tensor reductions, the tensor prefetch). Each compiles for sm_90a; nvdisasm 12.5 reads the cubin exactly as our
  * {@code --out-sass} prints it, and the static hazard checker finds nothing. The Triton corpus kernels that use these
  * families (matmul with device-side tensor descriptors, v3.3/3.5/3.7) compile whole, their fp8 wgmma included
  * ({@code CorpusCodegenAcceptanceTest.tritonFp8WarpgroupMatmulsCompileForSm90a}).
@@ -33,7 +34,8 @@ class HopperAsyncFamiliesTest {
     @ParameterizedTest
     @ValueSource(strings = {"mbarrier_uniform", "mbarrier_per_thread", "mbarrier_init_per_thread", "bulk_copies",
         "tensormap_replace", "stmatrix", "fences", "cluster_async", "async_gap_forms", "cp_async_mbarrier",
-        "arrive_drop_expect_tx"})
+        "arrive_drop_expect_tx", "bulk_reductions", "tensor_reductions",
+        "cluster_bulk_reductions"})
     void compilesForSm90aAsNvdisasmReadsItWithoutHazards(String name, @TempDir Path dir) throws Exception {
         Path nvdisasm = Oracles.assumeNvdisasm();
         Path ptx = dir.resolve(name + ".ptx");

@@ -63,8 +63,11 @@ final class FormCatalog {
                 + " TensorAndAsyncCopyTest run them)";
         m.put("cp.async", cpAsync);
         m.put("cp.async.", cpAsync + "; the bulk and tensor forms: " + async);
-        m.put("cp.reduce.async.bulk", async);
-        m.put("cp.reduce.async.bulk.tensor", async);
+        String bulkReduce = "bulk reductions read shared memory the form kernels do not fill and complete at a bulk-group"
+                + " wait or an mbarrier, which they do not make (issue 23: BulkReductionsEndToEndTest runs every"
+                + " operation, the tensor forms and the shared::cluster form three ways)";
+        m.put("cp.reduce.async.bulk", bulkReduce);
+        m.put("cp.reduce.async.bulk.tensor", bulkReduce);
         m.put("mbarrier.", async);
         m.put("st.async", async);
         m.put("red.async", async);

@@ -36,7 +36,7 @@ import org.jptxas.simulator.memory.GlobalMemory;
  * by name (not modelled yet).
  */
 public record TensorMap(long address, int rank, int elementBytes, long[] dims, long[] strides, int[] box,
-        int[] elementStrides, int swizzle, long outOfBounds) {
+        int[] elementStrides, int swizzle, long outOfBounds, int dataType) {
     public static final int BYTES = 128;
 
     /** Element sizes by data type. */
@@ -85,12 +85,26 @@ public record TensorMap(long address, int rank, int elementBytes, long[] dims, l
             }
         }
         TensorMap map = new TensorMap(global.load(at, 8), rank, ELEMENT_BYTES[type], dims, strides, box, steps,
-                swizzle, outOfBounds);
+                swizzle, outOfBounds, type);
         if (swizzle != 0 && map.extent(0) * map.elementBytes != map.swizzleSpan()) {
             throw new IllegalArgumentException("tensor map swizzle of " + map.swizzleSpan() + " bytes with box rows of "
                     + map.extent(0) * map.elementBytes + " bytes (not modelled: rows must be the swizzle span)");
         }
         return map;
+    }
+
+    /**
+     * Reduces the box at {@code coords} in global memory by {@code data} (shared memory's bytes, as
+     * {@link #fromShared} orders them), element by element with {@code op} on the map's data type
+     * ({@code cp.reduce.async.bulk.tensor}); out-of-bounds elements are left alone.
+     */
+    public void reduce(GlobalMemory global, int[] coords, byte[] data, BulkReduction.Op op) {
+        BulkReduction r = BulkReduction.Element.ofTensorMap(dataType).flatMap(e -> BulkReduction.of(op, e))
+                .orElseThrow(() -> new IllegalArgumentException("tensor reduction ." + op.name().toLowerCase()
+                        + " of tensor map data type " + dataType + " (not modelled)"));
+        byte[] box = load(global, coords);
+        r.into(box, data);
+        store(global, coords, box);
     }
 
     /** Bytes of one swizzle pattern row (32, 64 or 128), 0 without swizzle. */

@@ -12,7 +12,8 @@ import org.jptxas.simulator.memory.Region;
 /**
  * {@code mbarrier.*} on shared::cta barriers ({@code arrive_drop} and {@code pending_count} too; arrivals and transaction counts also on another block's of the cluster:
  * a shared::cluster address, {@link PtxCluster}) and {@code cp.async.bulk} (global -> shared with mbarrier completion,
- * shared -> global bulk_group, commit/wait, prefetch) for the interpreter, with the barrier word of {@link Mbarrier}
+ * shared -> global bulk_group, commit/wait, prefetch, the tensor prefetch; reductions: {@link BulkReduceInstruction})
+ * for the interpreter, with the barrier word of {@link Mbarrier}
  * and the copies of {@link BulkCopies} (a copy lands when a thread checks its barrier's phase). A shared -> global
  * copy is done when issued, so its bulk-group wait has nothing left to wait for.
  */
@@ -137,8 +138,12 @@ final class MbarrierInstruction {
     /** The per-thread operation of {@code cp.async.bulk{.MODS}}, or null when not implemented. */
     static Insn.ThreadOp bulkCopy(List<String> mods, List<Operand> ops, Operands io)
             throws ProgramException, InstructionCompiler.Unsupported {
+        if (mods.contains("reduce")) {
+            return BulkReduceInstruction.compile(mods, ops, io);
+        }
         if (mods.contains("commit_group") || mods.contains("wait_group") || mods.contains("prefetch")) {
-            return mods.contains("tensor") ? null : t -> { };
+            // a tensor prefetch (tile mode) has no architectural effect either
+            return mods.stream().noneMatch(m -> m.startsWith("im2col")) ? t -> { } : null;
         }
         if (mods.contains("tensor")) {
             return tensor(mods, ops, io);

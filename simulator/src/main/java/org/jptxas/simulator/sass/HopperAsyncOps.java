@@ -2,6 +2,7 @@ package org.jptxas.simulator.sass;
 
 import java.util.List;
 import org.jptxas.simulator.exec.BulkCopies;
+import org.jptxas.simulator.exec.BulkReduction;
 import org.jptxas.simulator.exec.Fault;
 import org.jptxas.simulator.exec.Mbarrier;
 import org.jptxas.simulator.exec.TensorMap;
@@ -31,7 +32,9 @@ import org.jptxas.simulator.sass.SassOperand.UReg;
  * waiting on the barrier reads what was there before. {@code UBLKCP.G.S} (shared to global, bulk_group) copies when
  * issued; {@code UTMACMDFLUSH}, {@code UBLKPF}, {@code UTMACCTL} are no-ops here (the wait of a bulk group,
  * {@code DEPBAR.LE SB0, n}, then has nothing left to wait for). {@code UTMALDG}/{@code UTMASTG} (tensor copies, tile
- * mode) take their box from the tensor map ({@link TensorMap}) and complete and land as UBLKCP does.
+ * mode) take their box from the tensor map ({@link TensorMap}) and complete and land as UBLKCP does. The bulk
+ * reductions {@code UBLKRED.G.S} and {@code UTMAREDG} reduce into global memory when issued, as UBLKCP.G.S copies
+ * ({@link BulkReduction}); the tensor prefetch {@code UTMAPF} is a no-op.
  *
  * <p>Also {@code ELECT Pd, URd, Pm} (the lowest active lane with Pm) and {@code STSM} (the inverse of LDSM).
  */
@@ -325,8 +328,11 @@ final class HopperAsyncOps {
     private boolean uniformKnown(SassOp op, SassMachine.Warp w) {
         List<SassOperand> o = op.operands();
         switch (op.opcode()) {
-            case "UTMACMDFLUSH", "UBLKPF", "UTMACCTL" -> {
+            case "UTMACMDFLUSH", "UBLKPF", "UTMACCTL", "UTMAPF" -> {
                 return true;
+            }
+            case "UBLKRED" -> {
+                return reduce(op, w);
             }
             case "UBLKCP" -> {
                 if (o.size() != 3 || !(o.get(0) instanceof Mem d) || !(o.get(1) instanceof Mem s)
@@ -361,7 +367,7 @@ final class HopperAsyncOps {
                 }
                 return true;
             }
-            case "UTMALDG", "UTMASTG" -> {
+            case "UTMALDG", "UTMASTG", "UTMAREDG" -> {
                 return tensor(op, w);
             }
             default -> {
@@ -371,19 +377,109 @@ final class HopperAsyncOps {
     }
 
     /**
+     * {@code UBLKRED.G.S.OP[.TYPE] [URg], [URs], URn} (cp.reduce.async.bulk, shared::cta -> global, bulk_group):
+     * 16·(URn & 0xffff) bytes of shared memory reduced element by element into global memory when issued
+     * ({@link BulkReduction}; no type modifier is u32, the bitwise operations' .U64 is b64, the floating types come
+     * with .RN). {@code UBLKRED.S.S.OP [URd], [URs], URn}: into the shared memory of the cluster's block URd names,
+     * completing its bytes on the barrier URd+1 names ({@link #clusterReduce}).
+     */
+    private boolean reduce(SassOp op, SassMachine.Warp w) {
+        List<SassOperand> o = op.operands();
+        List<String> m = op.modifiers();
+        boolean cluster = m.size() >= 3 && m.get(0).equals("S");
+        if (m.size() < 3 || !m.get(0).equals(cluster ? "S" : "G") || !m.get(1).equals("S") || o.size() != 3
+                || !(o.get(0) instanceof Mem d) || !(o.get(1) instanceof Mem s) || !(o.get(2) instanceof UReg n)) {
+            return false;
+        }
+        BulkReduction.Op kind = BulkReduction.Op.named(m.get(2)).orElse(null);
+        String type = m.size() > 3 ? m.get(3) : "U32";
+        BulkReduction.Element element = switch (type) {
+            case "U32", "S32", "U64", "S64", "F32", "F64", "F16", "BF16" -> BulkReduction.Element.valueOf(type);
+            default -> null;
+        };
+        boolean rounding = type.startsWith("F") || type.equals("BF16"); // the floating types' .RN
+        if (kind == null || element == null || m.size() != (rounding ? 5 : m.size() > 3 ? 4 : 3)
+                || rounding && !m.get(4).equals("RN")) {
+            return false;
+        }
+        BulkReduction r = BulkReduction.of(kind, element).orElse(null);
+        if (r == null) {
+            return false;
+        }
+        int bytes = 16 * (w.ur[n.index()] & 0xffff);
+        long src = ownOffset(Integer.toUnsignedLong(w.ur[s.ureg()]) + s.offset());
+        byte[] data = new byte[bytes];
+        for (int i = 0; i < bytes; i++) {
+            data[i] = (byte) shared.load8(src + i);
+        }
+        if (cluster) {
+            clusterReduce(op, w, r, Integer.toUnsignedLong(w.ur[d.ureg()]) + d.offset(),
+                    Integer.toUnsignedLong(w.ur[d.ureg() + 1]), data);
+            return true;
+        }
+        long dst = pair(w, d.ureg()) + d.offset();
+        byte[] now = new byte[bytes];
+        for (int i = 0; i < bytes; i++) {
+            now[i] = (byte) global.load(dst + i, 1);
+        }
+        try {
+            r.into(now, data);
+        } catch (IllegalArgumentException e) {
+            throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(machine.threads()[w.base]), op.where(),
+                    e.getMessage()));
+        }
+        for (int i = 0; i < bytes; i++) {
+            global.store(dst + i, 1, now[i] & 0xff);
+        }
+        return true;
+    }
+
+    /**
+     * {@code UBLKRED.S.S}: {@code data} reduced into the block of the cluster whose shared::cluster address {@code dst}
+     * names, its bytes then completed on the barrier at {@code bar} (another block's too), as REDAS does.
+     */
+    private void clusterReduce(SassOp op, SassMachine.Warp w, BulkReduction r, long dst, long bar, byte[] data) {
+        SassMachine.Thread t = machine.threads()[w.base];
+        Region into = blockOf(dst);
+        long at = offsetOf(dst);
+        byte[] now = new byte[data.length];
+        for (int i = 0; i < data.length; i++) {
+            now[i] = (byte) into.load8(at + i);
+        }
+        try {
+            r.into(now, data);
+            for (int i = 0; i < data.length; i++) {
+                into.store(at + i, 1, now[i] & 0xff);
+            }
+            Region barrier = blockOf(bar);
+            long ba = offsetOf(bar);
+            barrier.store64(ba, Mbarrier.arrive(barrier.load64(ba), 0, -(long) data.length));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), e.getMessage()));
+        }
+    }
+
+    /**
      * {@code UTMALDG.nD [URb], [URm]} (cp.async.bulk.tensor global -> shared::cluster, tile mode): URb is the
      * destination, URb+1 the barrier, URb+2.. the n signed coordinates; URm:URm+1 the tensor map's address
      * ({@link TensorMap}). The box is read when issued and lands, completing its bytes, when a thread checks the
      * barrier's phase (as UBLKCP's); {@code .MULTICAST [URb], [URm], URk}: into each block of the cluster whose rank is
  * set in URk's high half, at the same offsets. {@code UTMASTG.nD [URb], [URm]} (shared::cta -> global, bulk_group): URb the
-     * source, URb+1.. the coordinates; written when issued.
+     * source, URb+1.. the coordinates; written when issued. {@code UTMAREDG.nD.OP [URb], [URm]}
+     * (cp.reduce.async.bulk.tensor) has UTMASTG's operands and reduces the box into global memory element by element
+     * on the map's data type ({@link TensorMap#reduce}). {@code UTMAPF.L2.nD} (a prefetch) does nothing here.
      */
     private boolean tensor(SassOp op, SassMachine.Warp w) {
         List<SassOperand> o = op.operands();
         boolean load = op.opcode().equals("UTMALDG");
         boolean multicast = load && op.modifiers().size() == 2 && op.modifiers().get(1).equals("MULTICAST");
-        int rank = op.modifiers().size() == (multicast ? 2 : 1) ? "1D2D3D4D5D".indexOf(op.modifiers().get(0)) / 2 + 1
-                : 0;
+        BulkReduction.Op reduction = op.opcode().equals("UTMAREDG") && op.modifiers().size() == 2
+                ? BulkReduction.Op.named(op.modifiers().get(1)).orElse(null) : null;
+        if (op.opcode().equals("UTMAREDG") && reduction == null) {
+            return false;
+        }
+        int rank = op.modifiers().size() == (multicast || reduction != null ? 2 : 1)
+                ? "1D2D3D4D5D".indexOf(op.modifiers().get(0)) / 2 + 1 : 0;
         if (rank < 1 || op.modifiers().get(0).length() != 2 || o.size() != (multicast ? 3 : 2)
                 || !(o.get(0) instanceof Mem b) || !(o.get(1) instanceof Mem m) || b.ureg() < 0 || m.ureg() < 0
                 || multicast && !(o.get(2) instanceof UReg)) {
@@ -413,7 +509,11 @@ final class HopperAsyncOps {
                 for (int i = 0; i < data.length; i++) {
                     data[i] = (byte) this.shared.load8(shared + i);
                 }
-                map.store(global, coords, map.fromShared(data, shared));
+                if (reduction != null) {
+                    map.reduce(global, coords, map.fromShared(data, shared), reduction);
+                } else {
+                    map.store(global, coords, map.fromShared(data, shared));
+                }
             }
         } catch (IllegalArgumentException e) {
             throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(machine.threads()[w.base]), op.where(),

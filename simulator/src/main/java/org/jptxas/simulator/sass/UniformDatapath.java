@@ -156,7 +156,8 @@ final class UniformDatapath {
                     }
                 }
             }
-            case "UBLKCP", "UBLKPF", "UTMACMDFLUSH", "UTMACCTL", "UTMALDG", "UTMASTG" -> machine.hopper().uniform(op, w);
+            case "UBLKCP", "UBLKPF", "UBLKRED", "UTMACMDFLUSH", "UTMACCTL", "UTMALDG", "UTMASTG", "UTMAPF",
+                    "UTMAREDG" -> machine.hopper().uniform(op, w);
             default -> throw machine.unimplemented(op);
         }
     }

@@ -113,9 +113,18 @@ public final class KernelCaseBuilder {
      * elements, boxes of {@code box}.
      */
     public KernelCaseBuilder tensorMapF32(String n, String of, List<Integer> dims, List<Integer> box) {
+        return tensorMap(n, of, 7, 4, dims, box);
+    }
+
+    /**
+     * A tensor map of any rank (1 to 5) over the dense buffer {@code of} of CUtensorMapDataType {@code dataType}
+     * ({@code bytes} each), dimension 0 fastest: {@code dims} in elements, boxes of {@code box}.
+     */
+    public KernelCaseBuilder tensorMap(String n, String of, int dataType, int bytes, List<Integer> dims,
+            List<Integer> box) {
         List<Long> sizes = new ArrayList<>();
         List<Long> strides = new ArrayList<>();
-        long stride = 4;
+        long stride = bytes;
         for (int d = 0; d < dims.size(); d++) {
             sizes.add((long) dims.get(d));
             if (d > 0) {
@@ -123,7 +132,7 @@ public final class KernelCaseBuilder {
             }
             stride *= dims.get(d);
         }
-        args.add(new KernelCase.TensorMapArg(n, of, 7, sizes, strides, List.copyOf(box), 0));
+        args.add(new KernelCase.TensorMapArg(n, of, dataType, sizes, strides, List.copyOf(box), 0));
         return this;
     }
 

@@ -2,7 +2,9 @@ package org.jptxas.frontend.ptx.lower;
 
 import com.google.auto.service.AutoService;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.jptxas.frontend.ptx.ast.Instruction;
 import org.jptxas.frontend.ptx.ast.Operand;
@@ -34,6 +36,16 @@ import org.jptxas.ori.ir.Src;
  *       {@code cp.async.bulk.tensor.1d..5d.global.shared::cta.bulk_group [tmap, {c...}], [s]}:
  *       {@code UTMASTG.nD [URs, URc...], [URtmap]}. The operand block is one uniform tuple of up to seven
  *       registers (a 5d load), aligned to eight when it has more than four, as ptxas places it.</li>
+ *   <li>{@code cp.async.bulk.prefetch.tensor.1d..5d.L2.global[.tile] [tmap, {c...}]}:
+ *       {@code UTMAPF.L2.nD [URc...], [URtmap]} (the block holds only the coordinates);
+ *       {@code cp.reduce.async.bulk.tensor.1d..5d.global.shared::cta.OP.tile.bulk_group [tmap, {c...}], [s]}:
+ *       {@code UTMAREDG.nD.OP [URs, URc...], [URtmap]} (UTMASTG's operands; the element type is the map's), one per
+ *       thread.</li>
+ *   <li>{@code cp.reduce.async.bulk.global.shared::cta.bulk_group.OP.TYPE [g], [s], n}:
+ *       {@code UBLKRED.G.S.OP[.TYPE] [URg:URg+1], [URs], URn} as UBLKCP.G.S's operands, one per thread (the
+ *       floating types with .RN: add.noftz.f16 is .ADD.F16.RN); into another block's shared memory
+ *       ({@code .shared::cluster.shared::cta.mbarrier::complete_tx::bytes}, completing on its barrier):
+ *       {@code UBLKRED.S.S.OP[.TYPE] [URd:URbar], [URs], URn}.</li>
  *   <li>{@code cp.async.bulk.commit_group}: {@code UTMACMDFLUSH}; {@code cp.async.bulk.wait_group.read N}:
  *       {@code DEPBAR.LE SB0, N}; without {@code .read} also {@code CCTL.IVALL}.</li>
  * </ul>
@@ -43,7 +55,8 @@ public final class BulkCopyLowerer implements InstructionLowerer {
     @Override
     public Set<String> opcodes() {
         return Set.of("cp.async.bulk", "cp.async.bulk.prefetch", "cp.async.bulk.tensor", "cp.async.bulk.commit_group",
-                "cp.async.bulk.wait_group");
+                "cp.async.bulk.wait_group", "cp.async.bulk.prefetch.tensor", "cp.reduce.async.bulk",
+                "cp.reduce.async.bulk.tensor");
     }
 
     @Override
@@ -80,7 +93,11 @@ public final class BulkCopyLowerer implements InstructionLowerer {
                         () -> cx.emitUnguarded("UBLKPF", List.of("L2"), List.of(),
                                 List.of(Src.of(Addr.of(ug, 0)), Src.of(un))));
             }
-            case "cp.async.bulk.tensor" -> tensor(cx, insn, mods, ops);
+            case "cp.async.bulk.tensor" -> tensor(cx, mods, ops, mods.contains("mbarrier::complete_tx::bytes")
+                    ? TensorOp.LOAD : TensorOp.STORE);
+            case "cp.async.bulk.prefetch.tensor" -> tensor(cx, mods, ops, TensorOp.PREFETCH);
+            case "cp.reduce.async.bulk.tensor" -> tensor(cx, mods, ops, TensorOp.REDUCE);
+            case "cp.reduce.async.bulk" -> reduce(cx, mods, ops);
             default -> throw cx.unsupported(split.opcode());
         }
     }
@@ -121,34 +138,60 @@ public final class BulkCopyLowerer implements InstructionLowerer {
         }
     }
 
-    private static void tensor(LoweringContext cx, Instruction insn, List<String> mods, List<Operand> ops)
+    /** What a tensor instruction does with its box. */
+    private enum TensorOp {
+        LOAD, STORE, REDUCE, PREFETCH
+    }
+
+    private static final List<String> REDUCTIONS = List.of("add", "min", "max", "inc", "dec", "and", "or", "xor");
+
+    private static void tensor(LoweringContext cx, List<String> mods, List<Operand> ops, TensorOp kind)
             throws CompilationException {
         int rank = mods.contains("1d") ? 1 : mods.contains("2d") ? 2 : mods.contains("3d") ? 3
                 : mods.contains("4d") ? 4 : mods.contains("5d") ? 5 : 0;
-        boolean load = mods.contains("mbarrier::complete_tx::bytes");
+        boolean load = kind == TensorOp.LOAD;
         String dims = rank + "d";
         boolean multicast = mods.contains("multicast::cluster");
-        if (load) {
-            only(cx, mods, Set.of(dims, "shared::cluster", "shared::cta", "global", "tile",
-                    "mbarrier::complete_tx::bytes", "multicast::cluster"));
-            if (ops.size() != (multicast ? 4 : 3)) {
-                throw cx.unsupported("cp.async.bulk.tensor operands");
+        String reduction = null;
+        switch (kind) {
+            case LOAD -> {
+                only(cx, mods, Set.of(dims, "shared::cluster", "shared::cta", "global", "tile",
+                        "mbarrier::complete_tx::bytes", "multicast::cluster"));
+                if (ops.size() != (multicast ? 4 : 3)) {
+                    throw cx.unsupported("cp.async.bulk.tensor operands");
+                }
+                if (!mods.contains("global") || mods.indexOf("global") != 2 && mods.indexOf("global") != 3) {
+                    throw cx.unsupported("cp.async.bulk.tensor direction");
+                }
             }
-            if (!mods.contains("global") || mods.indexOf("global") != 2 && mods.indexOf("global") != 3) {
-                throw cx.unsupported("cp.async.bulk.tensor direction");
+            case STORE, REDUCE -> {
+                reduction = kind == TensorOp.REDUCE ? mods.stream().filter(REDUCTIONS::contains).findFirst()
+                        .orElseThrow(() -> cx.unsupported("cp.reduce.async.bulk.tensor without an operation")) : null;
+                Set<String> allowed = new HashSet<>(Set.of(dims, "shared::cta", "global", "tile",
+                        "bulk_group"));
+                if (reduction != null) {
+                    allowed.add(reduction);
+                }
+                only(cx, mods, allowed);
+                if (!mods.contains("bulk_group")) {
+                    throw cx.unsupported("cp.async.bulk.tensor completion");
+                }
+                if (ops.size() != 2) {
+                    throw cx.unsupported("tensor operands");
+                }
             }
-        } else {
-            only(cx, mods, Set.of(dims, "shared::cta", "global", "tile", "bulk_group"));
-            if (!mods.contains("bulk_group")) {
-                throw cx.unsupported("cp.async.bulk.tensor completion");
+            case PREFETCH -> {
+                only(cx, mods, Set.of(dims, "L2", "global", "tile"));
+                if (ops.size() != 1) {
+                    throw cx.unsupported("cp.async.bulk.prefetch.tensor operands");
+                }
             }
         }
-        int tuple = (load ? 2 : 1) + rank;
         if (rank == 0) {
             throw cx.unsupported("cp.async.bulk.tensor without a rank");
         }
         Operand.Address map = (Operand.Address) ops.get(load ? 1 : 0);
-        Src shared = shared(cx, (Operand.Address) ops.get(load ? 0 : 1));
+        Src shared = kind == TensorOp.PREFETCH ? null : shared(cx, (Operand.Address) ops.get(load ? 0 : 1));
         if (map.parts().size() != 2 || !(map.parts().get(1) instanceof Operand.Vector coords)
                 || coords.elements().size() != rank) {
             throw cx.unsupported("tensor coordinates");
@@ -157,20 +200,30 @@ public final class BulkCopyLowerer implements InstructionLowerer {
         if (!(tmap.value() instanceof Reg t) || t.comps() != 2) {
             throw cx.unsupported("tensor map address other than a 64-bit register");
         }
-        List<Src> values = new ArrayList<>(List.of(Src.of(t.component(0)), Src.of(t.component(1)), shared));
+        // the uniform operand block: [shared address, (barrier,)] coordinates; a prefetch has only the coordinates
+        List<Src> values = new ArrayList<>(List.of(Src.of(t.component(0)), Src.of(t.component(1))));
+        if (shared != null) {
+            values.add(shared);
+        }
         if (load) {
             values.add(shared(cx, (Operand.Address) ops.get(2)));
         }
         for (Operand c : coords.elements()) {
             values.add(cx.src(c, PtxType.S32));
         }
+        int tuple = values.size() - 2;
         Reg um = cx.newReg(RegFile.UR, 2);
         Reg block = cx.newReg(RegFile.UR, tuple);
         List<Reg> into = new ArrayList<>(List.of(um.component(0), um.component(1)));
         for (int k = 0; k < tuple; k++) {
             into.add(block.component(k));
         }
-        List<String> m = multicast ? List.of(dims.toUpperCase(), "MULTICAST") : List.of(dims.toUpperCase());
+        List<String> m = switch (kind) {
+            case LOAD -> multicast ? List.of(dims.toUpperCase(), "MULTICAST") : List.of(dims.toUpperCase());
+            case STORE -> List.of(dims.toUpperCase());
+            case REDUCE -> List.of(dims.toUpperCase(), reduction.toUpperCase());
+            case PREFETCH -> List.of("L2", dims.toUpperCase());
+        };
         List<Src> operands = new ArrayList<>(List.of(Src.of(Addr.of(block, 0)), Src.of(Addr.of(um, 0))));
         if (multicast) { // the receiving ranks' mask, a third uniform operand
             Reg mask = cx.newReg(RegFile.UR, 1);
@@ -178,8 +231,89 @@ public final class BulkCopyLowerer implements InstructionLowerer {
             into.add(mask);
             operands.add(Src.of(mask));
         }
-        uniform(cx, values, into, load, () -> cx.emitUnguarded(load ? "UTMALDG" : "UTMASTG", m, List.of(),
+        String opcode = switch (kind) {
+            case LOAD -> "UTMALDG";
+            case STORE -> "UTMASTG";
+            case REDUCE -> "UTMAREDG";
+            case PREFETCH -> "UTMAPF";
+        };
+        // a load completes its own bytes and each thread's reduction counts: one trip per thread, as ptxas loops
+        uniform(cx, values, into, load || kind == TensorOp.REDUCE, () -> cx.emitUnguarded(opcode, m, List.of(),
                 operands));
+    }
+
+    /** SASS type modifiers of UBLKRED by PTX type (none for u32/b32; b64 is .U64). */
+    private static final Map<String, List<String>> REDUCE_TYPES = Map.of("u32", List.of(),
+            "b32", List.of(), "s32", List.of("S32"), "u64", List.of("U64"), "b64", List.of("U64"), "s64",
+            List.of("S64"), "f32", List.of("F32", "RN"), "f64", List.of("F64", "RN"), "f16", List.of("F16", "RN"),
+            "bf16", List.of("BF16", "RN"));
+
+    /**
+     * {@code cp.reduce.async.bulk.global.shared::cta.bulk_group.OP.TYPE [g], [s], n}:
+     * {@code UBLKRED.G.S.OP[.TYPE] [URg:URg+1], [URs], URn} (URn = n >> 4), one per thread: every thread's reduction
+     * counts, even of equal operands.
+     */
+    private static void reduce(LoweringContext cx, List<String> mods, List<Operand> ops) throws CompilationException {
+        String op = mods.stream().filter(REDUCTIONS::contains).findFirst()
+                .orElseThrow(() -> cx.unsupported("cp.reduce.async.bulk without an operation"));
+        String type = mods.stream().filter(REDUCE_TYPES::containsKey).findFirst().orElse(null);
+        if (type == null) {
+            throw cx.unsupported("cp.reduce.async.bulk element type");
+        }
+        if (mods.contains("shared::cluster")) {
+            cluster(cx, mods, ops, op, type);
+            return;
+        }
+        only(cx, mods, Set.of("global", "shared::cta", "bulk_group", op, type, "noftz"));
+        if (mods.indexOf("global") != 0 || !mods.contains("shared::cta") || !mods.contains("bulk_group")
+                || ops.size() != 3) {
+            throw cx.unsupported("cp.reduce.async.bulk direction or completion " + mods);
+        }
+        List<String> m = new ArrayList<>(List.of("G", "S", op.toUpperCase()));
+        m.addAll(REDUCE_TYPES.get(type));
+        List<Src> g = global(cx, (Operand.Address) ops.get(0));
+        Src s = shared(cx, (Operand.Address) ops.get(1));
+        Src n = size(cx, ops.get(2));
+        Reg ug = cx.newReg(RegFile.UR, 2);
+        Reg us = cx.newReg(RegFile.UR, 1);
+        Reg un = cx.newReg(RegFile.UR, 1);
+        uniform(cx, List.of(g.get(0), g.get(1), s, n), List.of(ug.component(0), ug.component(1), us, un), true,
+                () -> cx.emitUnguarded("UBLKRED", m, List.of(),
+                        List.of(Src.of(Addr.of(ug, 0)), Src.of(Addr.of(us, 0)), Src.of(un))));
+    }
+
+    /** The PTX types of the shared::cluster reductions ptxas's words show, and their SASS type modifiers. */
+    private static final Map<String, List<String>> CLUSTER_TYPES = Map.of("u32", List.of(), "b32", List.of(), "s32",
+            List.of("S32"), "u64", List.of("U64"));
+
+    /**
+     * {@code cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.OP.TYPE [d], [s], n, [bar]}:
+     * {@code UBLKRED.S.S.OP[.TYPE] [URd:URbar], [URs], URn} (UBLKCP.S.G's pair: the destination and the barrier,
+     * both shared::cluster addresses), one per thread. Only add on u64 (the b64 bitwise forms and min/max.u64 are
+     * refused by name).
+     */
+    private static void cluster(LoweringContext cx, List<String> mods, List<Operand> ops, String op, String type)
+            throws CompilationException {
+        if (!CLUSTER_TYPES.containsKey(type) || type.equals("u64") && !op.equals("add")) {
+            throw cx.unsupported("cp.reduce.async.bulk." + op + "." + type + " into shared::cluster");
+        }
+        only(cx, mods, Set.of("shared::cluster", "shared::cta", "mbarrier::complete_tx::bytes", op, type));
+        if (mods.indexOf("shared::cluster") != 0 || !mods.contains("shared::cta")
+                || !mods.contains("mbarrier::complete_tx::bytes") || ops.size() != 4) {
+            throw cx.unsupported("cp.reduce.async.bulk direction or completion " + mods);
+        }
+        List<String> m = new ArrayList<>(List.of("S", "S", op.toUpperCase()));
+        m.addAll(CLUSTER_TYPES.get(type));
+        Src d = shared(cx, (Operand.Address) ops.get(0));
+        Src s = shared(cx, (Operand.Address) ops.get(1));
+        Src n = size(cx, ops.get(2));
+        Src bar = shared(cx, (Operand.Address) ops.get(3));
+        Reg pair = cx.newReg(RegFile.UR, 2);
+        Reg us = cx.newReg(RegFile.UR, 1);
+        Reg un = cx.newReg(RegFile.UR, 1);
+        uniform(cx, List.of(d, bar, s, n), List.of(pair.component(0), pair.component(1), us, un), true,
+                () -> cx.emitUnguarded("UBLKRED", m, List.of(),
+                        List.of(Src.of(Addr.of(pair, 0)), Src.of(Addr.of(us, 0)), Src.of(un))));
     }
 
     /** The loop around a uniform-operand instruction, the PTX guard branched around first. */

@@ -1,0 +1,157 @@
+package org.jptxas.simulator.exec;
+
+import java.util.Locale;
+import java.util.Optional;
+import org.jptxas.simulator.numeric.SmallFloats;
+
+/**
+ * The element-wise operation of a bulk reduction ({@code cp.reduce.async.bulk[.tensor]}, SASS {@code UBLKRED} and
+ * {@code UTMAREDG}), shared by the PTX interpreter and the SASS emulator: each element of the destination becomes
+ * {@code op(destination, source)}, the source being shared memory. Integer {@code inc}/{@code dec} wrap at the source
+ * value as {@code red}'s do; floating-point {@code add} rounds to nearest even (f16/bf16 through binary64, whose sum
+ * of two f16 values is exact), f16/bf16 {@code min}/{@code max} take the number when one operand is NaN and order
+ * -0 below +0.
+ */
+public record BulkReduction(Op op, Element element) {
+    /** The reduction operation. */
+    public enum Op {
+        ADD, MIN, MAX, INC, DEC, AND, OR, XOR;
+
+        /** The operation named by a PTX qualifier or SASS modifier ({@code add}, {@code MIN}, ...), if any. */
+        public static Optional<Op> named(String name) {
+            for (Op o : values()) {
+                if (o.name().equalsIgnoreCase(name)) {
+                    return Optional.of(o);
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** The element type: its size and how its bits compare and add. */
+    public enum Element {
+        U32(4, false, false), S32(4, true, false), U64(8, false, false), S64(8, true, false), F32(4, true, true),
+        F64(8, true, true), F16(2, true, true), BF16(2, true, true);
+
+        private final int bytes;
+        private final boolean signed;
+        private final boolean floating;
+
+        Element(int bytes, boolean signed, boolean floating) {
+            this.bytes = bytes;
+            this.signed = signed;
+            this.floating = floating;
+        }
+
+        public int bytes() {
+            return bytes;
+        }
+
+        /** The element of a PTX type name ({@code b32} as u32, {@code b64} as u64), if modelled. */
+        public static Optional<Element> ofPtx(String type) {
+            return switch (type) {
+                case "b32", "u32" -> Optional.of(U32);
+                case "b64", "u64" -> Optional.of(U64);
+                case "s32", "s64", "f32", "f64", "f16", "bf16" -> Optional.of(valueOf(type.toUpperCase(Locale.ROOT)));
+                default -> Optional.empty();
+            };
+        }
+
+        /** The element of a CUtensorMapDataType (2 u32, 3 s32, 4 u64, 5 s64, 7 f32, 8 f64), if modelled. */
+        public static Optional<Element> ofTensorMap(int dataType) {
+            return switch (dataType) {
+                case 2 -> Optional.of(U32);
+                case 3 -> Optional.of(S32);
+                case 4 -> Optional.of(U64);
+                case 5 -> Optional.of(S64);
+                case 7 -> Optional.of(F32);
+                case 8 -> Optional.of(F64);
+                default -> Optional.empty();
+            };
+        }
+    }
+
+    /**
+     * The reduction, or empty where PTX has no such form or it is not modelled (f32/f64 allow only add, f16/bf16 add,
+     * min and max; inc and dec only u32).
+     */
+    public static Optional<BulkReduction> of(Op op, Element element) {
+        boolean half = element == Element.F16 || element == Element.BF16;
+        if (element.floating && op != Op.ADD && !(half && (op == Op.MIN || op == Op.MAX))
+                || (op == Op.INC || op == Op.DEC) && element != Element.U32) {
+            return Optional.empty();
+        }
+        return Optional.of(new BulkReduction(op, element));
+    }
+
+    /** {@code op(old, b)} on one element's bits (the low {@code bytes} of each). */
+    public long apply(long old, long b) {
+        long mask = element.bytes == 8 ? -1L : (1L << 8 * element.bytes) - 1;
+        long o = old & mask;
+        long v = b & mask;
+        if (element == Element.F16 || element == Element.BF16) {
+            return half((int) o, (int) v);
+        }
+        if (element.floating) {
+            return element == Element.F32
+                    ? Float.floatToRawIntBits(Float.intBitsToFloat((int) o) + Float.intBitsToFloat((int) v)) & mask
+                    : Double.doubleToRawLongBits(Double.longBitsToDouble(o) + Double.longBitsToDouble(v));
+        }
+        int order = element.signed ? Long.compare(signExtend(o), signExtend(v)) : Long.compareUnsigned(o, v);
+        return switch (op) {
+            case ADD -> o + v;
+            case MIN -> order <= 0 ? o : v;
+            case MAX -> order >= 0 ? o : v;
+            case INC -> Long.compareUnsigned(o, v) >= 0 ? 0 : o + 1;
+            case DEC -> o == 0 || Long.compareUnsigned(o, v) > 0 ? v : o - 1;
+            case AND -> o & v;
+            case OR -> o | v;
+            case XOR -> o ^ v;
+        } & mask;
+    }
+
+    private long half(int a, int b) {
+        boolean bf16 = element == Element.BF16;
+        double x = bf16 ? SmallFloats.bf16ToFloat(a) : SmallFloats.halfToFloat(a);
+        double y = bf16 ? SmallFloats.bf16ToFloat(b) : SmallFloats.halfToFloat(b);
+        if (op == Op.ADD) {
+            double sum = x + y;
+            return Double.isNaN(sum) ? SmallFloats.CANONICAL_NAN16
+                    : bf16 ? SmallFloats.toBf16(sum) : SmallFloats.toHalf(sum);
+        }
+        if (Double.isNaN(x) || Double.isNaN(y)) {
+            return Double.isNaN(x) && Double.isNaN(y) ? SmallFloats.CANONICAL_NAN16 : Double.isNaN(x) ? b : a;
+        }
+        int order = x == y ? Boolean.compare((a & 0x8000) == 0, (b & 0x8000) == 0) : Double.compare(x, y);
+        return op == Op.MIN ? order <= 0 ? a : b : order >= 0 ? a : b;
+    }
+
+    private long signExtend(long bits) {
+        return element.bytes == 8 ? bits : (int) bits;
+    }
+
+    /**
+     * Reduces {@code source} (little-endian elements) into {@code destination} in place; a length that is not a
+     * multiple of the element size throws.
+     */
+    public void into(byte[] destination, byte[] source) {
+        if (source.length != destination.length || source.length % element.bytes != 0) {
+            throw new IllegalArgumentException("bulk reduction of " + source.length + " bytes in elements of "
+                    + element.bytes);
+        }
+        for (int at = 0; at < source.length; at += element.bytes) {
+            long r = apply(read(destination, at), read(source, at));
+            for (int k = 0; k < element.bytes; k++) {
+                destination[at + k] = (byte) (r >>> 8 * k);
+            }
+        }
+    }
+
+    private long read(byte[] bytes, int at) {
+        long v = 0;
+        for (int k = element.bytes - 1; k >= 0; k--) {
+            v = v << 8 | bytes[at + k] & 0xff;
+        }
+        return v;
+    }
+}
