@@ -131,16 +131,10 @@ final class BulkReduceInstruction {
             return null;
         }
         Src tmap = io.src(map.parts().get(0), PtxType.B64);
-        Src[] coords = new Src[rank];
-        for (int d = 0; d < rank; d++) {
-            coords[d] = io.src(v.elements().get(d), PtxType.S32);
-        }
+        Src[] coords = MbarrierInstruction.coordinates(io, v);
         Src shared = io.memory(ops.get(1));
         return t -> {
-            int[] c = new int[coords.length];
-            for (int d = 0; d < c.length; d++) {
-                c[d] = (int) coords[d].get(t);
-            }
+            int[] c = MbarrierInstruction.coordinates(coords, t);
             long s = shared.get(t) & 0xffffffffL;
             try {
                 TensorMap m = TensorMap.read(t.machine.launch.global(), tmap.get(t));

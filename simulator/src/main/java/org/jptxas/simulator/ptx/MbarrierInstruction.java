@@ -226,18 +226,12 @@ final class MbarrierInstruction {
             return null;
         }
         Src tmap = io.src(map.parts().get(0), PtxType.B64);
-        Src[] coords = new Src[rank];
-        for (int d = 0; d < rank; d++) {
-            coords[d] = io.src(v.elements().get(d), PtxType.S32);
-        }
+        Src[] coords = coordinates(io, v);
         Src shared = io.memory(ops.get(load ? 0 : 1));
         Src bar = load ? io.memory(ops.get(2)) : null;
         Src mask = multicast ? io.src(ops.get(3), PtxType.B16) : null;
         return t -> {
-            int[] c = new int[coords.length];
-            for (int d = 0; d < c.length; d++) {
-                c[d] = (int) coords[d].get(t);
-            }
+            int[] c = coordinates(coords, t);
             long s = shared.get(t) & 0xffffffffL;
             try {
                 TensorMap m = TensorMap.read(t.machine.launch.global(), tmap.get(t));
@@ -286,5 +280,23 @@ final class MbarrierInstruction {
             cta.bulkCopies = new BulkCopies();
         }
         return cta.bulkCopies;
+    }
+
+    /** A tensor copy's coordinate vector {@code {c...}}, each an s32. */
+    static Src[] coordinates(Operands io, Operand.Vector v) throws ProgramException, InstructionCompiler.Unsupported {
+        Src[] coords = new Src[v.elements().size()];
+        for (int d = 0; d < coords.length; d++) {
+            coords[d] = io.src(v.elements().get(d), PtxType.S32);
+        }
+        return coords;
+    }
+
+    /** The coordinates {@code t} names. */
+    static int[] coordinates(Src[] coords, ThreadState t) {
+        int[] c = new int[coords.length];
+        for (int d = 0; d < c.length; d++) {
+            c[d] = (int) coords[d].get(t);
+        }
+        return c;
     }
 }

@@ -124,15 +124,8 @@ public final class BulkCopyLowerer implements InstructionLowerer {
                             List.of(), List.of(Src.of(Addr.of(pair, 0)), Src.of(Addr.of(ug, 0)), Src.of(un))));
         } else if (mods.indexOf("global") == 0 && mods.contains("shared::cta") && mods.contains("bulk_group")) {
             only(cx, mods, Set.of("global", "shared::cta", "bulk_group"));
-            List<Src> g = global(cx, (Operand.Address) ops.get(0));
-            Src s = shared(cx, (Operand.Address) ops.get(1));
-            Src n = size(cx, ops.get(2));
-            Reg ug = cx.newReg(RegFile.UR, 2);
-            Reg us = cx.newReg(RegFile.UR, 1);
-            Reg un = cx.newReg(RegFile.UR, 1);
-            uniform(cx, List.of(g.get(0), g.get(1), s, n), List.of(ug.component(0), ug.component(1), us, un), false,
-                    () -> cx.emitUnguarded("UBLKCP", List.of("G", "S"), List.of(),
-                            List.of(Src.of(Addr.of(ug, 0)), Src.of(Addr.of(us, 0)), Src.of(un))));
+            // threads with equal operands share one copy: the bytes written are the same
+            globalFromShared(cx, ops, "UBLKCP", List.of("G", "S"), false);
         } else {
             throw cx.unsupported("cp.async.bulk direction or completion " + mods);
         }
@@ -271,14 +264,24 @@ public final class BulkCopyLowerer implements InstructionLowerer {
         }
         List<String> m = new ArrayList<>(List.of("G", "S", op.toUpperCase()));
         m.addAll(REDUCE_TYPES.get(type));
+        // one per thread, as ptxas issues them: equal operands reduce as many times as threads issue them
+        globalFromShared(cx, ops, "UBLKRED", m, true);
+    }
+
+    /**
+     * {@code [g], [s], n} from shared::cta into global memory: {@code OPCODE.mods [URg:URg+1], [URs], URn} in the
+     * uniform loop, once per thread ({@code perLane}) or once per distinct operand set.
+     */
+    private static void globalFromShared(LoweringContext cx, List<Operand> ops, String opcode, List<String> mods,
+                                         boolean perLane) {
         List<Src> g = global(cx, (Operand.Address) ops.get(0));
         Src s = shared(cx, (Operand.Address) ops.get(1));
         Src n = size(cx, ops.get(2));
         Reg ug = cx.newReg(RegFile.UR, 2);
         Reg us = cx.newReg(RegFile.UR, 1);
         Reg un = cx.newReg(RegFile.UR, 1);
-        uniform(cx, List.of(g.get(0), g.get(1), s, n), List.of(ug.component(0), ug.component(1), us, un), true,
-                () -> cx.emitUnguarded("UBLKRED", m, List.of(),
+        uniform(cx, List.of(g.get(0), g.get(1), s, n), List.of(ug.component(0), ug.component(1), us, un), perLane,
+                () -> cx.emitUnguarded(opcode, mods, List.of(),
                         List.of(Src.of(Addr.of(ug, 0)), Src.of(Addr.of(us, 0)), Src.of(un))));
     }
 
