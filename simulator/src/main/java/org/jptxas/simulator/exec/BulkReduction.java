@@ -2,6 +2,8 @@ package org.jptxas.simulator.exec;
 
 import java.util.Locale;
 import java.util.Optional;
+import org.jptxas.simulator.memory.GlobalMemory;
+import org.jptxas.simulator.memory.Region;
 import org.jptxas.simulator.numeric.SmallFloats;
 
 /**
@@ -57,6 +59,17 @@ public record BulkReduction(Op op, Element element) {
             };
         }
 
+        /**
+         * The element of a SASS type modifier ({@code U32}, {@code S64}, {@code BF16}, ...; the bitwise operations'
+         * {@code U64} stands for b64), if modelled.
+         */
+        public static Optional<Element> ofSass(String type) {
+            return switch (type) {
+                case "U32", "S32", "U64", "S64", "F32", "F64", "F16", "BF16" -> Optional.of(valueOf(type));
+                default -> Optional.empty();
+            };
+        }
+
         /** The element of a CUtensorMapDataType (2 u32, 3 s32, 4 u64, 5 s64, 7 f32, 8 f64), if modelled. */
         public static Optional<Element> ofTensorMap(int dataType) {
             return switch (dataType) {
@@ -82,6 +95,16 @@ public record BulkReduction(Op op, Element element) {
             return Optional.empty();
         }
         return Optional.of(new BulkReduction(op, element));
+    }
+
+    /** The reduction of a PTX operation on a PTX type name ({@link Element#ofPtx}), if there is one. */
+    public static Optional<BulkReduction> ofPtx(Op op, String type) {
+        return Element.ofPtx(type).flatMap(e -> of(op, e));
+    }
+
+    /** The reduction of an operation on a SASS type modifier ({@link Element#ofSass}), if there is one. */
+    public static Optional<BulkReduction> ofSass(Op op, String type) {
+        return Element.ofSass(type).flatMap(e -> of(op, e));
     }
 
     /** {@code op(old, b)} on one element's bits (the low {@code bytes} of each). */
@@ -128,6 +151,65 @@ public record BulkReduction(Op op, Element element) {
 
     private long signExtend(long bits) {
         return element.bytes == 8 ? bits : (int) bits;
+    }
+
+    /**
+     * Byte-addressed memory a bulk reduction reads and writes: global memory, or the shared memory of the executing
+     * block or of a peer block in its cluster.
+     */
+    public interface Bytes {
+        int load8(long address);
+
+        void store8(long address, int value);
+
+        static Bytes of(Region region) {
+            return new Bytes() {
+                @Override
+                public int load8(long address) {
+                    return region.load8(address);
+                }
+
+                @Override
+                public void store8(long address, int value) {
+                    region.store8(address, value);
+                }
+            };
+        }
+
+        static Bytes of(GlobalMemory global) {
+            return new Bytes() {
+                @Override
+                public int load8(long address) {
+                    return (int) global.load(address, 1);
+                }
+
+                @Override
+                public void store8(long address, int value) {
+                    global.store(address, 1, value);
+                }
+            };
+        }
+    }
+
+    /**
+     * Reduces the {@code bytes} bytes of {@code source} at {@code from} into {@code destination} at {@code to}: the
+     * source is read whole, then the destination, then the results written, so a fault in either leaves the
+     * destination as it was; a length that is not a multiple of the element size throws after the reads, before any
+     * write.
+     */
+    public void reduce(Bytes destination, long to, Bytes source, long from, int bytes) {
+        byte[] data = new byte[bytes];
+        for (int i = 0; i < bytes; i++) {
+            data[i] = (byte) source.load8(from + i);
+        }
+        byte[] now = new byte[bytes];
+        for (int i = 0; i < bytes; i++) {
+            now[i] = (byte) destination.load8(to + i);
+        }
+        into(now, data);
+        for (int i = 0; i < bytes; i++) {
+            destination.store8(to + i, now[i] & 0xff);
+        }
     }
 
     /**

@@ -7,7 +7,6 @@ import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.simulator.exec.BulkReduction;
 import org.jptxas.simulator.exec.Mbarrier;
 import org.jptxas.simulator.exec.TensorMap;
-import org.jptxas.simulator.memory.GlobalMemory;
 import org.jptxas.simulator.memory.Region;
 
 /**
@@ -42,20 +41,19 @@ final class BulkReduceInstruction {
                 return null;
             }
         }
+        BulkReduction r = op == null || type == null ? null : BulkReduction.ofPtx(op, type).orElse(null);
         if (op != null && mods.contains("shared::cluster") && mods.contains("mbarrier::complete_tx::bytes")
                 && !mods.contains("tensor")) {
-            return cluster(op, type, ops, io);
+            return cluster(r, ops, io);
         }
         if (op == null || !mods.contains("global") || !mods.contains("shared::cta") || !mods.contains("bulk_group")) {
             return null;
         }
-        return mods.contains("tensor") ? tensor(op, rank, type, ops, io) : linear(op, type, ops, io);
+        return mods.contains("tensor") ? tensor(op, rank, type, ops, io) : linear(r, ops, io);
     }
 
-    private static Insn.ThreadOp linear(BulkReduction.Op op, String type, List<Operand> ops,
-            MbarrierInstruction.Operands io) throws ProgramException, InstructionCompiler.Unsupported {
-        BulkReduction r = type == null ? null
-                : BulkReduction.Element.ofPtx(type).flatMap(e -> BulkReduction.of(op, e)).orElse(null);
+    private static Insn.ThreadOp linear(BulkReduction r, List<Operand> ops, MbarrierInstruction.Operands io)
+            throws ProgramException, InstructionCompiler.Unsupported {
         if (r == null || ops.size() != 3) {
             return null;
         }
@@ -66,29 +64,18 @@ final class BulkReduceInstruction {
             int bytes = (int) (n.get(t) & 0xffffffffL);
             long g = dst.get(t);
             long s = src.get(t) & 0xffffffffL;
-            GlobalMemory global = t.machine.launch.global();
-            byte[] now = new byte[bytes];
-            byte[] data = new byte[bytes];
-            for (int i = 0; i < bytes; i++) {
-                now[i] = (byte) global.load(g + i, 1);
-                data[i] = (byte) t.cta.shared.load8(s + i);
-            }
             try {
-                r.into(now, data);
+                r.reduce(BulkReduction.Bytes.of(t.machine.launch.global()), g, BulkReduction.Bytes.of(t.cta.shared),
+                        s, bytes);
             } catch (IllegalArgumentException e) {
                 throw new InterpreterError(e.getMessage());
-            }
-            for (int i = 0; i < bytes; i++) {
-                global.store(g + i, 1, now[i] & 0xff);
             }
         };
     }
 
     /** Into another block's shared memory, completing the bytes on its barrier, when issued. */
-    private static Insn.ThreadOp cluster(BulkReduction.Op op, String type, List<Operand> ops,
-            MbarrierInstruction.Operands io) throws ProgramException, InstructionCompiler.Unsupported {
-        BulkReduction r = type == null ? null
-                : BulkReduction.Element.ofPtx(type).flatMap(e -> BulkReduction.of(op, e)).orElse(null);
+    private static Insn.ThreadOp cluster(BulkReduction r, List<Operand> ops, MbarrierInstruction.Operands io)
+            throws ProgramException, InstructionCompiler.Unsupported {
         if (r == null || ops.size() != 4) {
             return null;
         }
@@ -102,20 +89,11 @@ final class BulkReduceInstruction {
             long s = src.get(t) & 0xffffffffL;
             Region into = PtxCluster.shared(t, d);
             long at = PtxCluster.offset(t, d);
-            byte[] now = new byte[bytes];
-            byte[] data = new byte[bytes];
-            for (int i = 0; i < bytes; i++) {
-                now[i] = (byte) into.load8(at + i);
-                data[i] = (byte) t.cta.shared.load8(s + i);
-            }
             long b = bar.get(t) & 0xffffffffL;
             Region barrier = PtxCluster.shared(t, b);
             long bo = PtxCluster.offset(t, b);
             try {
-                r.into(now, data);
-                for (int i = 0; i < bytes; i++) {
-                    into.store8(at + i, now[i] & 0xff);
-                }
+                r.reduce(BulkReduction.Bytes.of(into), at, BulkReduction.Bytes.of(t.cta.shared), s, bytes);
                 barrier.store64(bo, Mbarrier.arrive(barrier.load64(bo), 0, -(long) bytes));
             } catch (IllegalArgumentException | IllegalStateException e) {
                 throw new InterpreterError(e.getMessage());

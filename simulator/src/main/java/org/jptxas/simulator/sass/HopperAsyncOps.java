@@ -391,69 +391,47 @@ final class HopperAsyncOps {
                 || !(o.get(0) instanceof Mem d) || !(o.get(1) instanceof Mem s) || !(o.get(2) instanceof UReg n)) {
             return false;
         }
-        BulkReduction.Op kind = BulkReduction.Op.named(m.get(2)).orElse(null);
         String type = m.size() > 3 ? m.get(3) : "U32";
-        BulkReduction.Element element = switch (type) {
-            case "U32", "S32", "U64", "S64", "F32", "F64", "F16", "BF16" -> BulkReduction.Element.valueOf(type);
-            default -> null;
-        };
         boolean rounding = type.startsWith("F") || type.equals("BF16"); // the floating types' .RN
-        if (kind == null || element == null || m.size() != (rounding ? 5 : m.size() > 3 ? 4 : 3)
-                || rounding && !m.get(4).equals("RN")) {
+        if (m.size() != (rounding ? 5 : m.size() > 3 ? 4 : 3) || rounding && !m.get(4).equals("RN")) {
             return false;
         }
-        BulkReduction r = BulkReduction.of(kind, element).orElse(null);
+        BulkReduction r = BulkReduction.Op.named(m.get(2)).flatMap(k -> BulkReduction.ofSass(k, type)).orElse(null);
         if (r == null) {
             return false;
         }
         int bytes = 16 * (w.ur[n.index()] & 0xffff);
         long src = ownOffset(Integer.toUnsignedLong(w.ur[s.ureg()]) + s.offset());
-        byte[] data = new byte[bytes];
-        for (int i = 0; i < bytes; i++) {
-            data[i] = (byte) shared.load8(src + i);
-        }
         if (cluster) {
             clusterReduce(op, w, r, Integer.toUnsignedLong(w.ur[d.ureg()]) + d.offset(),
-                    Integer.toUnsignedLong(w.ur[d.ureg() + 1]), data);
+                    Integer.toUnsignedLong(w.ur[d.ureg() + 1]), src, bytes);
             return true;
         }
-        long dst = pair(w, d.ureg()) + d.offset();
-        byte[] now = new byte[bytes];
-        for (int i = 0; i < bytes; i++) {
-            now[i] = (byte) global.load(dst + i, 1);
-        }
         try {
-            r.into(now, data);
+            r.reduce(BulkReduction.Bytes.of(global), pair(w, d.ureg()) + d.offset(), BulkReduction.Bytes.of(shared),
+                    src, bytes);
         } catch (IllegalArgumentException e) {
             throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(machine.threads()[w.base]), op.where(),
                     e.getMessage()));
-        }
-        for (int i = 0; i < bytes; i++) {
-            global.store(dst + i, 1, now[i] & 0xff);
         }
         return true;
     }
 
     /**
-     * {@code UBLKRED.S.S}: {@code data} reduced into the block of the cluster whose shared::cluster address {@code dst}
-     * names, its bytes then completed on the barrier at {@code bar} (another block's too), as REDAS does.
+     * {@code UBLKRED.S.S}: the {@code bytes} at {@code src} in the executing block's shared memory reduced into the
+     * block of the cluster whose shared::cluster address {@code dst} names, its bytes then completed on the barrier at
+     * {@code bar} (another block's too), as REDAS does.
      */
-    private void clusterReduce(SassOp op, SassMachine.Warp w, BulkReduction r, long dst, long bar, byte[] data) {
+    private void clusterReduce(SassOp op, SassMachine.Warp w, BulkReduction r, long dst, long bar, long src,
+            int bytes) {
         SassMachine.Thread t = machine.threads()[w.base];
         Region into = blockOf(dst);
         long at = offsetOf(dst);
-        byte[] now = new byte[data.length];
-        for (int i = 0; i < data.length; i++) {
-            now[i] = (byte) into.load8(at + i);
-        }
         try {
-            r.into(now, data);
-            for (int i = 0; i < data.length; i++) {
-                into.store(at + i, 1, now[i] & 0xff);
-            }
+            r.reduce(BulkReduction.Bytes.of(into), at, BulkReduction.Bytes.of(shared), src, bytes);
             Region barrier = blockOf(bar);
             long ba = offsetOf(bar);
-            barrier.store64(ba, Mbarrier.arrive(barrier.load64(ba), 0, -(long) data.length));
+            barrier.store64(ba, Mbarrier.arrive(barrier.load64(ba), 0, -(long) bytes));
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), e.getMessage()));
         }
