@@ -592,13 +592,17 @@ def load(path):
         return json.load(f)
 
 def save(path, data):
-    """The tables' layout: the header on one line, then one compact entry per line."""
+    """The tables' layout: the header on one line, then each list (forms; classes, decorations) one entry per line."""
     head = {k: v for k, v in data.items() if not isinstance(v, list)}
-    (name, entries), = [(k, v) for k, v in data.items() if isinstance(v, list)]
+    lists = [(k, v) for k, v in data.items() if isinstance(v, list)]
     with open(path, 'w') as f:
-        f.write(json.dumps(head)[:-1] + ',\n"%s": [\n' % name)
-        f.write(',\n'.join(json.dumps(e, separators=(',', ':')) for e in entries))
-        f.write('\n]}\n')
+        f.write(json.dumps(head)[:-1])
+        for name, entries in lists:
+            f.write(',\n"%s": [\n' % name)
+            if entries:
+                f.write(',\n'.join(json.dumps(e, separators=(',', ':')) for e in entries) + '\n')
+            f.write(']')
+        f.write('}\n')
 
 def operand_variants(pieces, slots, groups, at=0):
     """The pieces with one operand group's non-empty value shown on its register operand (a prefix ends the piece

@@ -83,6 +83,28 @@ public final class SassAssembler {
      */
     public long[] assembleListing(String text, Control control, long address, LabelResolver labels) {
         try {
+            return listing(text, control, address, labels);
+        } catch (AssemblyException e) {
+            // operands negated or absolute where no form spells it ({@link OperandDecorations})
+            long[] decorated = isa.decorations().isEmpty() ? null
+                    : isa.decorations().assemble(SassLexer.normalize(text), plain -> {
+                        try {
+                            return listing(plain, control, address, labels);
+                        } catch (AssemblyException | IllegalArgumentException x) {
+                            return null;
+                        }
+                    }, words -> isa.decode(words[0], words[1]) instanceof SassInstruction.Known k
+                            ? SassLexer.normalize(SassPrinter.text(k, address, null)) : null);
+            if (decorated != null) {
+                return decorated;
+            }
+            throw e;
+        }
+    }
+
+    /** {@link #assembleListing} without the operand decorations. */
+    private long[] listing(String text, Control control, long address, LabelResolver labels) {
+        try {
             return assemble(text, control, address, labels);
         } catch (AssemblyException e) {
             String normalized = SassLexer.normalize(text);
@@ -90,6 +112,7 @@ public final class SassAssembler {
             if (readOnly != null) {
                 return readOnly;
             }
+
             if (!normalized.contains(".reuse")) {
                 throw e;
             }

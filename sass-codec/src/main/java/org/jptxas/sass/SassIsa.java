@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import org.jptxas.tables.sass.SassFormData;
+import org.jptxas.tables.sass.SassDecorationClass;
 import org.jptxas.tables.sass.SassModifierClass;
 import org.jptxas.tables.TableSource;
 import org.jptxas.tables.sass.SassTables;
@@ -36,6 +37,7 @@ public final class SassIsa {
     private final List<SassForm> forms;
     private final List<SassModifierClass> modifiers;
     private final HintFields hints;
+    private final OperandDecorations decorations;
     /** The unprinted descriptor field by mnemonic (without modifiers); see {@link #descriptorField}. */
     private final Map<String, BitField> descriptorFields;
 
@@ -54,7 +56,14 @@ public final class SassIsa {
      */
     public SassIsa(String sm, List<SassFormData> data, List<SassModifierClass> modifiers,
             Map<String, String> descriptorFields) {
+        this(sm, data, modifiers, descriptorFields, List.of());
+    }
+
+    /** As above, with the operand decorations read from each word ({@link OperandDecorations}). */
+    public SassIsa(String sm, List<SassFormData> data, List<SassModifierClass> modifiers,
+            Map<String, String> descriptorFields, List<SassDecorationClass> decorations) {
         this.sm = sm;
+        this.decorations = new OperandDecorations(decorations);
         Map<String, BitField> fields = new HashMap<>();
         descriptorFields.forEach((mnemonic, range) -> fields.put(mnemonic, BitField.parse(range)));
         this.descriptorFields = Map.copyOf(fields);
@@ -115,7 +124,7 @@ public final class SassIsa {
             String modifierOverlay) {
         SassTables.Forms forms = SassTables.forms(source, base, overlay);
         return new SassIsa(forms.scope(), forms.forms(), SassTables.modifiers(source, modifierBase, modifierOverlay),
-                forms.descriptorFields());
+                forms.descriptorFields(), SassTables.decorations(source, modifierBase, modifierOverlay));
     }
 
     public String sm() {
@@ -330,6 +339,11 @@ public final class SassIsa {
         return hints;
     }
 
+    /** The operand decorations' view for the listing assembler. */
+    OperandDecorations decorations() {
+        return decorations;
+    }
+
     /**
      * The decoder's fallback for words no learned form explains: the most specific generalized form that applies,
      * unless an equally specific one prints differently; then the same over composed modifier forms.
@@ -341,7 +355,16 @@ public final class SassIsa {
         }
         if (g instanceof SassInstruction.Unknown && !hints.isEmpty()) {
             SassInstruction.Known h = hints.decode(lo, hi, key, (l, w) -> decode(l, w, true));
-            return h != null ? h : g;
+            g = h != null ? h : g;
+        }
+        return decorated(key, lo, hi, g);
+    }
+
+    /** {@code g}, or if unknown the word read with its operand decorations ({@link OperandDecorations}). */
+    private SassInstruction decorated(int key, long lo, long hi, SassInstruction g) {
+        if (g instanceof SassInstruction.Unknown && !decorations.isEmpty()) {
+            SassInstruction.Known d = decorations.decode(lo, hi, key, (l, w) -> decode(l, w, true));
+            return d != null ? d : g;
         }
         return g;
     }
@@ -563,7 +586,7 @@ public final class SassIsa {
                 return g;
             }
         }
-        return g;
+        return decorated(key, lo, hi, g);
     }
 
     /**

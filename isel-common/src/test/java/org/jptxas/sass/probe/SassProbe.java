@@ -317,7 +317,7 @@ public final class SassProbe {
         Set<String> baseIds = new HashSet<>();
         base.forEach(c -> baseIds.add(c.mnemonic() + "/" + c.key()));
         String provenance = "isel-common SassProbe modifiers: enums from ptxas 13.0 forms, named and confirmed by nvdisasm 12.5";
-        writeModifiers(dir.resolve("modifiers-base.json"), "base", provenance, base, mapper);
+        writeModifiers(dir.resolve("modifiers-base.json"), "base", provenance, base, List.of(), mapper);
         for (Map.Entry<String, List<org.jptxas.tables.sass.SassModifierClass>> e : perSm.entrySet()) {
             List<org.jptxas.tables.sass.SassModifierClass> overlay = new ArrayList<>();
             for (var c : e.getValue()) {
@@ -327,8 +327,11 @@ public final class SassProbe {
             }
             // A base class this SM lacks must not apply to it: nothing to override with, so such classes stay
             // out of the base (the base holds only classes every SM has identically).
-            writeModifiers(overlayDir(e.getKey()).resolve("modifiers-" + e.getKey().replace("_", "") + ".json"), e.getKey(), provenance,
-                    overlay, mapper);
+            // the operand decorations come from tools/sass-probe/operand-decorations: kept as they are
+            Path file = overlayDir(e.getKey()).resolve("modifiers-" + e.getKey().replace("_", "") + ".json");
+            List<org.jptxas.tables.sass.SassDecorationClass> decorations = mapper
+                    .readValue(file.toFile(), org.jptxas.tables.sass.SassModifierTable.class).decorations();
+            writeModifiers(file, e.getKey(), provenance, overlay, decorations, mapper);
         }
     }
 
@@ -350,8 +353,9 @@ public final class SassProbe {
     }
 
     private static void writeModifiers(Path file, String scope, String provenance,
-                                       List<org.jptxas.tables.sass.SassModifierClass> classes, ObjectMapper mapper)
-            throws IOException {
+                                       List<org.jptxas.tables.sass.SassModifierClass> classes,
+                                       List<org.jptxas.tables.sass.SassDecorationClass> decorations,
+                                       ObjectMapper mapper) throws IOException {
         List<org.jptxas.tables.sass.SassModifierClass> sorted = new ArrayList<>(classes);
         sorted.sort(java.util.Comparator.comparing(org.jptxas.tables.sass.SassModifierClass::mnemonic)
                 .thenComparingInt(org.jptxas.tables.sass.SassModifierClass::key));
@@ -360,6 +364,10 @@ public final class SassProbe {
                 .append(", \"derivedWith\": ").append(mapper.writeValueAsString(provenance)).append(",\n\"classes\": [\n");
         for (int i = 0; i < sorted.size(); i++) {
             sb.append(mapper.writeValueAsString(sorted.get(i))).append(i + 1 < sorted.size() ? ",\n" : "\n");
+        }
+        sb.append("],\n\"decorations\": [\n");
+        for (int i = 0; i < decorations.size(); i++) {
+            sb.append(mapper.writeValueAsString(decorations.get(i))).append(i + 1 < decorations.size() ? ",\n" : "\n");
         }
         sb.append("]}\n");
         Files.writeString(file, sb.toString());

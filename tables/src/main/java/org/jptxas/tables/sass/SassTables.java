@@ -51,6 +51,13 @@ public final class SassTables {
         return layered(b, o);
     }
 
+    /** The operand decorations of {@code overlay} and {@code base} (read as {@link #modifiers} reads the classes). */
+    public static List<SassDecorationClass> decorations(TableSource source, String base, String overlay) {
+        List<SassDecorationClass> all = new ArrayList<>(source.load(overlay, SassModifierTable.class).decorations());
+        all.addAll(source.load(base, SassModifierTable.class).decorations());
+        return all;
+    }
+
     private static List<SassModifierClass> layered(SassModifierTable base, SassModifierTable overlay) {
         java.util.Set<String> replaced = new java.util.HashSet<>();
         for (SassModifierClass m : overlay.classes()) {
