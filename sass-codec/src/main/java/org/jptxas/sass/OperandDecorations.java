@@ -65,12 +65,7 @@ final class OperandDecorations {
             if (set.isEmpty() || set.size() > 8) {
                 continue;
             }
-            List<Integer> subsets = new ArrayList<>();
-            for (int s = 1; s < 1 << set.size(); s++) {
-                subsets.add(s);
-            }
-            subsets.sort(java.util.Comparator.comparingInt(s -> -Integer.bitCount(s)));
-            for (int subset : subsets) {
+            for (int subset : subsets(set.size(), false)) {
                 long clearLo = 0, clearHi = 0;
                 for (int b = 0; b < set.size(); b++) {
                     if ((subset >> b & 1) != 0) {
@@ -249,12 +244,7 @@ final class OperandDecorations {
         if (found.isEmpty() || found.size() > 8) {
             return null;
         }
-        List<Integer> subsets = new ArrayList<>();
-        for (int s = 1; s < 1 << found.size(); s++) {
-            subsets.add(s);
-        }
-        subsets.sort(java.util.Comparator.comparingInt(Integer::bitCount));
-        for (int subset : subsets) {
+        for (int subset : subsets(found.size(), true)) {
             boolean[][] drop = new boolean[operands.length][2];
             for (int d = 0; d < found.size(); d++) {
                 if ((subset >> d & 1) != 0) {
@@ -297,6 +287,16 @@ final class OperandDecorations {
             }
         }
         return null;
+    }
+
+    /** The nonempty subsets of {@code n} items as bit masks, fewest items first or most items first. */
+    private static List<Integer> subsets(int n, boolean fewestFirst) {
+        List<Integer> out = new ArrayList<>();
+        for (int s = 1; s < 1 << n; s++) {
+            out.add(s);
+        }
+        out.sort(java.util.Comparator.comparingInt(s -> fewestFirst ? Integer.bitCount(s) : -Integer.bitCount(s)));
+        return out;
     }
 
     private static Integer bit(SassDecorationClass c, int fromEnd, String token) {

@@ -112,7 +112,6 @@ public final class SassAssembler {
             if (readOnly != null) {
                 return readOnly;
             }
-
             if (!normalized.contains(".reuse")) {
                 throw e;
             }

@@ -123,8 +123,9 @@ public final class SassIsa {
     public static SassIsa load(TableSource source, String base, String overlay, String modifierBase,
             String modifierOverlay) {
         SassTables.Forms forms = SassTables.forms(source, base, overlay);
-        return new SassIsa(forms.scope(), forms.forms(), SassTables.modifiers(source, modifierBase, modifierOverlay),
-                forms.descriptorFields(), SassTables.decorations(source, modifierBase, modifierOverlay));
+        SassTables.Modifiers modifiers = SassTables.modifierTables(source, modifierBase, modifierOverlay);
+        return new SassIsa(forms.scope(), forms.forms(), modifiers.classes(), forms.descriptorFields(),
+                modifiers.decorations());
     }
 
     public String sm() {

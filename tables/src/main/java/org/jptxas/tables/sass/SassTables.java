@@ -40,22 +40,23 @@ public final class SassTables {
         return new Forms(o.scope(), all, o.descriptorFields());
     }
 
-    /** The modifier classes of {@code overlay} plus those of {@code base} it does not replace. */
-    public static List<SassModifierClass> modifiers(TableSource source, String base, String overlay) {
+    /** A target's modifier tables: the classes the ISA composes or reads lazily, and its operand decorations. */
+    public record Modifiers(List<SassModifierClass> classes, List<SassDecorationClass> decorations) {}
+
+    /**
+     * Both tables read once: the classes of {@code overlay} plus those of {@code base} it does not replace, and the
+     * operand decorations of both.
+     */
+    public static Modifiers modifierTables(TableSource source, String base, String overlay) {
         SassModifierTable b = source.load(base, SassModifierTable.class);
         SassModifierTable o = source.load(overlay, SassModifierTable.class);
         if (!"base".equals(b.scope()) || "base".equals(o.scope())) {
             throw new TableException(source.path(overlay), "scope", "a base and an overlay are needed, found scopes "
                     + b.scope() + " and " + o.scope(), null);
         }
-        return layered(b, o);
-    }
-
-    /** The operand decorations of {@code overlay} and {@code base} (read as {@link #modifiers} reads the classes). */
-    public static List<SassDecorationClass> decorations(TableSource source, String base, String overlay) {
-        List<SassDecorationClass> all = new ArrayList<>(source.load(overlay, SassModifierTable.class).decorations());
-        all.addAll(source.load(base, SassModifierTable.class).decorations());
-        return all;
+        List<SassDecorationClass> decorations = new ArrayList<>(o.decorations());
+        decorations.addAll(b.decorations());
+        return new Modifiers(layered(b, o), List.copyOf(decorations));
     }
 
     private static List<SassModifierClass> layered(SassModifierTable base, SassModifierTable overlay) {
