@@ -12,7 +12,7 @@ final class MemoryKernels {
     static List<KernelCase> all() {
         return List.of(saxpy(), vecAdd(), reduceSum(), reduceAtomic(), scanBlock(), gemmTile(), gemmF64(), stencil1d(),
                 stencil2d(), bitonicSort(), rankSort(), histogram(), atomicCasFmax(), atomicMix(), atomicAddF64(),
-                dynamicShared(), transposeTile(), localArray(), callFunc(), callRecursive(), callDeepLocal(), callIndirect(), constantMem(), collatz(),
+                dynamicShared(), transposeTile(), localArray(), callFunc(), callOutlined(), callRecursive(), callDeepLocal(), callIndirect(), constantMem(), collatz(),
                 callDiverge());
     }
 
@@ -346,6 +346,34 @@ final class MemoryKernels {
                     for (int i = 0; i < n; i++) {
                         out[i] = mix(a[i], mix(i, a[n - 1 - i]));
                         fout[i] = Math.fma(f[i], 0.5f, 1.0f);
+                    }
+                });
+    }
+
+    static int roundMix(int x, int k) {
+        for (int r = 0; r < 24; r++) {
+            x = (x ^ (x >>> 7)) * 0x9e3779b1 + k;
+            k = Integer.rotateLeft(k, 5);
+            x ^= k * (r + 1);
+        }
+        return x;
+    }
+
+    static KernelCase callOutlined() {
+        Gen g = new Gen("call_outlined");
+        int n = 96;
+        return kernel("call_outlined").describe("a large .func called from three sites, one divergent").grid(2).block(64)
+                .in("in", g.bits32(n)).out("out", Elem.U32, 2 * n).s32("n", n)
+                .reference(io -> {
+                    int[] in = io.i32("in"), out = io.i32("out");
+                    for (int i = 0; i < n; i++) {
+                        int v = in[i];
+                        int a = roundMix(v, 1);
+                        if ((v & 1) != 0) {
+                            a = roundMix(a, v);
+                        }
+                        out[2 * i] = a;
+                        out[2 * i + 1] = roundMix(a ^ 0x55, i) + v;
                     }
                 });
     }

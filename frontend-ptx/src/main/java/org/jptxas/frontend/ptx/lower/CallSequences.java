@@ -202,6 +202,18 @@ public final class CallSequences {
     }
 
     /** Values by calling-convention word: each aligned to its size in words, wide registers as their parts. */
+    /** Whether the calling convention passes every argument and result of {@code call} in registers. */
+    static boolean passesInRegisters(Instr call) {
+        List<Src> results = new ArrayList<>();
+        for (Reg d : call.dsts()) {
+            results.add(Src.of(d));
+        }
+        int highest = Math.max(words(call.srcs().subList(1, call.srcs().size())).keySet().stream()
+                .mapToInt(Integer::intValue).max().orElse(-1),
+                words(results).keySet().stream().mapToInt(Integer::intValue).max().orElse(-1));
+        return FIRST_ARG + highest <= LAST_ARG;
+    }
+
     static Map<Integer, Src> words(List<Src> values) {
         Map<Integer, Src> words = new HashMap<>();
         int word = 0;

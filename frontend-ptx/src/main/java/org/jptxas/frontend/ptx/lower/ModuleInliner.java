@@ -58,6 +58,8 @@ public final class ModuleInliner {
     private final OriOpcodes opcodes = OriOpcodes.get();
     /** Functions on a cycle of the call graph: their calls stay true calls. */
     private final Set<String> recursive;
+    /** Call instructions naming each function, over the whole module. */
+    private final Map<String, Integer> callSites = new HashMap<>();
     /** Relocatable output: calls to functions defined elsewhere ({@code .extern .func}) stay calls to their symbols. */
     private final boolean relocatable;
     /**
@@ -78,6 +80,15 @@ public final class ModuleInliner {
             byName.put(f.name(), f);
         }
         this.recursive = CallGraph.of(module).recursive();
+        for (OriFunction f : module.functions()) {
+            for (BasicBlock b : f.body().blocks()) {
+                for (Instr in : b.instrs()) {
+                    if (isCall(in)) {
+                        callSites.merge(callee(in), 1, Integer::sum);
+                    }
+                }
+            }
+        }
         // ptxas -c also keeps the module's recursive functions as functions of their own (local symbols), called
         // by symbol from every caller instead of copied into each caller's section.
         this.exported = relocatable ? exported.or(recursive::contains) : exported;
@@ -264,6 +275,9 @@ public final class ModuleInliner {
                                 + target + " (recursive call to '" + name + "')");
                     }
                     OriFunction gi = inlined(g);
+                    if (outlined(name, gi) && CallSequences.passesInRegisters(in)) {
+                        continue; // stays a true call
+                    }
                     targets.put(in, gi);
                     calleeFrame = Math.max(calleeFrame, gi.attrs().localBytes());
                 }
@@ -291,6 +305,27 @@ public final class ModuleInliner {
         } finally {
             inProgress.remove(f.name());
         }
+    }
+
+    /**
+     * A callee with at least this many instructions (its own calls already inlined) and {@link #OUTLINE_SITES} call
+     * sites or more stays a subroutine: ptxas keeps every call, jptxas inlines to give the optimizer whole kernels,
+     * but copies of a large function at every site multiply code size and compile time (Kenun99's EVM kernels:
+     * 114,376 instructions inlined, 42,768 with this rule; ptxas 21,968).
+     */
+    static final int OUTLINE_SIZE = 100;
+    static final int OUTLINE_SITES = 2;
+
+    /** Whether calls to {@code name}, whose inlined body is {@code body}, stay true calls. */
+    private boolean outlined(String name, OriFunction body) {
+        if (callSites.getOrDefault(name, 0) < OUTLINE_SITES) {
+            return false;
+        }
+        int size = 0;
+        for (BasicBlock b : body.body().blocks()) {
+            size += b.instrs().size();
+        }
+        return size >= OUTLINE_SIZE;
     }
 
     /** One inlined call site: the blocks of the callee copy and the caller's continuation. */
