@@ -56,6 +56,11 @@ final class HopperAsyncOps {
         return region == shared;
     }
 
+    /** The stop for an instruction the architecture leaves undefined here (a bad barrier, an overflow, ...). */
+    private SassMachine.Stop invalid(SassMachine.Thread t, SassOp op, String why) {
+        return new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), why));
+    }
+
     private static SassMachine.Stop unimplemented(SassOp op) {
         return new SassMachine.Stop(new Fault.Unimplemented(op.fullName(), op.where()));
     }
@@ -67,7 +72,7 @@ final class HopperAsyncOps {
                 throw unimplemented(op);
             }
         } catch (Overflow e) {
-            throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), e.getMessage()));
+            throw invalid(t, op, e.getMessage());
         }
         t.pc++;
     }
@@ -295,7 +300,7 @@ final class HopperAsyncOps {
         try {
             bar.store64(ba, Mbarrier.arrive(bar.load64(ba), 0, -4L * words));
         } catch (IllegalStateException e) {
-            throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), e.getMessage()));
+            throw invalid(t, op, e.getMessage());
         }
         t.pc++;
     }
@@ -411,8 +416,7 @@ final class HopperAsyncOps {
             r.reduce(BulkReduction.Bytes.of(global), pair(w, d.ureg()) + d.offset(), BulkReduction.Bytes.of(shared),
                     src, bytes);
         } catch (IllegalArgumentException e) {
-            throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(machine.threads()[w.base]), op.where(),
-                    e.getMessage()));
+            throw invalid(machine.threads()[w.base], op, e.getMessage());
         }
         return true;
     }
@@ -433,7 +437,7 @@ final class HopperAsyncOps {
             long ba = offsetOf(bar);
             barrier.store64(ba, Mbarrier.arrive(barrier.load64(ba), 0, -(long) bytes));
         } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(t), op.where(), e.getMessage()));
+            throw invalid(t, op, e.getMessage());
         }
     }
 
@@ -494,8 +498,7 @@ final class HopperAsyncOps {
                 }
             }
         } catch (IllegalArgumentException e) {
-            throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(machine.threads()[w.base]), op.where(),
-                    e.getMessage()));
+            throw invalid(machine.threads()[w.base], op, e.getMessage());
         }
         return true;
     }
@@ -586,8 +589,8 @@ final class HopperAsyncOps {
         for (int r = 0; r < 8 * n; r++) {
             SassMachine.Thread t = r < lanes.length ? lanes[r] : null;
             if (t == null) {
-                throw new SassMachine.Stop(new Fault.InvalidExecution(machine.ref(lanes[Integer.numberOfTrailingZeros(
-                        activeMask(lanes))]), op.where(), "STSM row " + r + " from an inactive lane (undefined)"));
+                throw invalid(lanes[Integer.numberOfTrailingZeros(activeMask(lanes))], op,
+                        "STSM row " + r + " from an inactive lane (undefined)");
             }
             long a = sharedAddress(m, t, w);
             for (int k = 0; k < 4; k++) {
