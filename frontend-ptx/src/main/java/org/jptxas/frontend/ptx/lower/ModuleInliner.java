@@ -308,24 +308,27 @@ public final class ModuleInliner {
     }
 
     /**
-     * A callee with at least this many instructions (its own calls already inlined) and {@link #OUTLINE_SITES} call
-     * sites or more stays a subroutine: ptxas keeps every call, jptxas inlines to give the optimizer whole kernels,
-     * but copies of a large function at every site multiply code size and compile time (Kenun99's EVM kernels:
-     * 114,376 instructions inlined, 42,768 with this rule; ptxas 21,968).
+     * Calls that stay true calls although inlining them is possible: ptxas keeps every call, jptxas inlines to give
+     * the optimizer whole kernels, but copies of a function at every site multiply code size and compile time. A
+     * callee with two or more call sites stays a subroutine when it has {@link #OUTLINE_SIZE} or more instructions
+     * (its own calls already inlined; Kenun99's EVM kernels: 114,376 instructions with every call inlined, 42,768
+     * with this rule, ptxas 21,968) or when its copies would add {@link #OUTLINE_GROWTH} instructions or more
+     * (matrix_free's 275 calls of a small {@code Kokkos::abort}).
      */
     static final int OUTLINE_SIZE = 100;
-    static final int OUTLINE_SITES = 2;
+    static final int OUTLINE_GROWTH = 1000;
 
     /** Whether calls to {@code name}, whose inlined body is {@code body}, stay true calls. */
     private boolean outlined(String name, OriFunction body) {
-        if (callSites.getOrDefault(name, 0) < OUTLINE_SITES) {
+        int sites = callSites.getOrDefault(name, 0);
+        if (sites < 2) {
             return false;
         }
         int size = 0;
         for (BasicBlock b : body.body().blocks()) {
             size += b.instrs().size();
         }
-        return size >= OUTLINE_SIZE;
+        return size >= OUTLINE_SIZE || (long) (sites - 1) * size >= OUTLINE_GROWTH;
     }
 
     /** One inlined call site: the blocks of the callee copy and the caller's continuation. */
