@@ -21,13 +21,15 @@ final class ImmediateAddresses {
             "call", "istypep");
 
     static void check(Instruction i, BiConsumer<SourcePos, String> error) {
-        if (NOT_ADDRESSES.contains(i.opcode()) || i.modifiers().contains("local")
-                || PtxIsa.get().split(i.nameWords()).isEmpty()) {
-            return; // an unknown name is the one error ptxas reports for its line
+        if (NOT_ADDRESSES.contains(i.opcode()) || i.modifiers().contains("local")) {
+            return;
         }
         for (Operand o : i.operands()) {
             if (o instanceof Operand.Address a && a.expression() != null && isConstant(a.expression())) {
-                error.accept(i.pos(), "Immediate addresses allowed only for .local state space");
+                // (the name is looked up only here, for the few such operands: it is a table search)
+                if (!PtxIsa.get().split(i.nameWords()).isEmpty()) { // an unknown name is the one error ptxas reports
+                    error.accept(i.pos(), "Immediate addresses allowed only for .local state space");
+                }
                 return;
             }
         }

@@ -59,6 +59,14 @@ public final class PtxChecker {
     private Target declaredTarget;
     private TargetInfo gatingTarget;
     private boolean texmodeIndependent;
+    /**
+     * The instruction table's answers per distinct instruction name and per distinct use: a large module repeats a
+     * few hundred instructions thousands of times, and each answer depends on nothing else.
+     */
+    private final java.util.Map<List<String>, Optional<PtxIsa.Split>> splitByName = new java.util.HashMap<>();
+    private final java.util.Map<IsaQuestion, List<IsaProblem>> problemsByUse = new java.util.HashMap<>();
+
+    private record IsaQuestion(InstructionUse use, int version, TargetInfo target) {}
 
     private PtxChecker(String fileName, PtxModule module, Target compileTarget, TargetCatalog catalog, PtxIsa isa) {
         this.catalog = catalog;
@@ -612,7 +620,7 @@ public final class PtxChecker {
         if (isa == null) {
             return;
         }
-        Optional<PtxIsa.Split> split = isa.split(i.nameWords());
+        Optional<PtxIsa.Split> split = splitByName.computeIfAbsent(i.nameWords(), isa::split);
         if (split.isEmpty()) {
             error(i.pos(), PtxIsa.unknownInstruction(i.opcode()));
             return;
@@ -634,7 +642,8 @@ public final class PtxChecker {
         if (FeatureGates.vectorBeforeOtherModifier(use.modifiers())) {
             diagnostics.add(Diagnostic.warning(fileName, i.pos().line(), "Vector Type not specified properly"));
         }
-        List<IsaProblem> problems = isa.check(use, version, gatingTarget);
+        List<IsaProblem> problems = problemsByUse.computeIfAbsent(new IsaQuestion(use, version, gatingTarget),
+                q -> isa.check(q.use(), q.version(), q.target()));
         for (IsaProblem p : problems) {
             error(i.pos(), p.message());
         }

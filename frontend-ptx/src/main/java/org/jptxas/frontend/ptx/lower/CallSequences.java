@@ -57,6 +57,9 @@ public final class CallSequences {
      */
     static OriFunction apply(OriFunction f, UnaryOperator<String> local, java.util.function.Predicate<String> external,
             String owner, String fileName, String target) throws CompilationException {
+        if (f.entry() && !callsOrNamesFunction(f.body())) {
+            return f; // nothing to rename or expand: the copy below would be dropped (a whole program's kernels)
+        }
         OriOpcodes ops = OriOpcodes.get();
         FunctionBody body = copyOf(f.body());
         boolean any = false;
@@ -109,6 +112,18 @@ public final class CallSequences {
             }
         }
         return any || !f.entry() ? new OriFunction(f.name(), f.entry(), f.line(), body, f.attrs()) : f;
+    }
+
+    /** Whether an instruction of {@code body} calls (directly or through an address) or names a function. */
+    private static boolean callsOrNamesFunction(FunctionBody body) {
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                if (ModuleInliner.namesFunction(in) || ModuleInliner.isIndirectCall(in)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** A deep copy (instructions are mutable; the inliner may still copy from the original). */

@@ -320,7 +320,7 @@ final class FunctionLowerer implements LoweringContext {
             // by index, not an array of the declared count: %r<0x80000000> is legal and mostly unused
             @SuppressWarnings("unchecked")
             Map<Long, Reg> byIndex = (Map<Long, Reg>) regs.computeIfAbsent(d, x -> new HashMap<Long, Reg>());
-            return byIndex.computeIfAbsent(Long.parseLong(name.substring(d.name().length())),
+            return byIndex.computeIfAbsent(Long.parseLong(name, d.name().length(), name.length(), 10),
                     i -> named(freshFor(v, d), v, name));
         }
         return (Reg) regs.computeIfAbsent(d, x -> named(freshFor(v, d), v, name));

@@ -1,7 +1,6 @@
 package org.jptxas.frontend.ptx.lower;
 
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -219,7 +218,7 @@ public final class ModuleInliner {
      * Whether a source of {@code in} names a function (a call's target, an address taken): the walks over every
      * instruction look closer only at those, without making a list per instruction.
      */
-    private static boolean namesFunction(Instr in) {
+    static boolean namesFunction(Instr in) {
         List<Src> srcs = in.srcs();
         for (int i = 0; i < srcs.size(); i++) {
             if (srcs.get(i).value() instanceof Sym sym && sym.kind() == Sym.Kind.FUNCTION) {
@@ -407,13 +406,24 @@ public final class ModuleInliner {
         for (int i = 0; i < gSrc.size(); i++) {
             gBlocks.put(gSrc.get(i).id(), site.calleeBlocks().get(i));
         }
-        Map<RegFile, Map<Integer, Reg>> fresh = new EnumMap<>(RegFile.class);
+        // the caller's register for each of the callee's virtual registers, by file and index (made on first use)
+        Reg[][] fresh = new Reg[RegFile.values().length][];
         java.util.function.UnaryOperator<Reg> rename = r -> {
             if (!r.virtual()) {
                 return r;
             }
-            Reg whole = fresh.computeIfAbsent(r.file(), x -> new HashMap<>())
-                    .computeIfAbsent(r.index(), x -> out.newVirtual(r.file(), r.comps()));
+            int file = r.file().ordinal();
+            Reg[] byIndex = fresh[file];
+            if (byIndex == null || r.index() >= byIndex.length) {
+                byIndex = java.util.Arrays.copyOf(byIndex == null ? new Reg[0] : byIndex,
+                        Math.max(r.index() + 1, g.body().virtualCount(r.file())));
+                fresh[file] = byIndex;
+            }
+            Reg whole = byIndex[r.index()];
+            if (whole == null) {
+                whole = out.newVirtual(r.file(), r.comps());
+                byIndex[r.index()] = whole;
+            }
             return r.isPart() ? whole.component(r.part()) : whole;
         };
         // the call's arguments and results by calling-convention word (R4 + word), as the callee's copies use them
@@ -497,13 +507,14 @@ public final class ModuleInliner {
 
     private static Instr copy(Instr in, java.util.function.UnaryOperator<Reg> rename,
             java.util.function.IntFunction<BasicBlock> blocks) {
-        List<Reg> dsts = new ArrayList<>();
+        List<Reg> dsts = new ArrayList<>(in.dsts().size());
         for (Reg d : in.dsts()) {
             dsts.add(rename.apply(d));
         }
-        List<Src> srcs = new ArrayList<>();
+        List<Src> srcs = new ArrayList<>(in.srcs().size());
         for (Src s : in.srcs()) {
-            srcs.add(new Src(operand(s.value(), rename, blocks), s.neg(), s.abs(), s.not()));
+            Operand o = operand(s.value(), rename, blocks);
+            srcs.add(o == s.value() ? s : new Src(o, s.neg(), s.abs(), s.not())); // a Src is immutable
         }
         Guard g = in.guard().isAlways() ? in.guard() : new Guard(rename.apply(in.guard().predicate()), in.guard().negated());
         return new Instr(in.op(), in.mods(), dsts, srcs, g, in.line());

@@ -292,7 +292,10 @@ public final class PtxLowering {
             if (s instanceof Block b) {
                 scan(b, calls, shared, moduleShared);
             } else if (s instanceof Instruction insn) {
-                scanOperands(insn.operands(), insn.opcode().equals("call"), calls, shared, moduleShared);
+                boolean call = insn.opcode().equals("call");
+                if (call || !moduleShared.isEmpty()) { // else no operand can name what the scan collects
+                    scanOperands(insn.operands(), call, calls, shared, moduleShared);
+                }
             }
         }
     }

@@ -154,6 +154,17 @@ class PtxGrammarTest {
     }
 
     @Test
+    void tuningDirectivesAreLiteralTokensWithLongestMatch() {
+        PtxModule m = parse(HEADER + ".visible .func f() .abi_preserve_control 2 .abi_preserve 8 .blocksareclusters"
+                + " .maxnctapersm 1;\n");
+        assertEquals(List.of(TuningDirective.Kind.ABI_PRESERVE_CONTROL, TuningDirective.Kind.ABI_PRESERVE,
+                TuningDirective.Kind.BLOCKSAREACLUSTERS, TuningDirective.Kind.MAXNCTAPERSM),
+                m.functions().get(0).tuning().stream().map(TuningDirective::kind).toList());
+        // a directive's name followed by more word characters is a modifier word like any other, and so is the name
+        assertEquals(List.of("maxnregx", "noreturn", "u32"), instruction("foo.maxnregx.noreturn.u32 %r1;").modifiers());
+    }
+
+    @Test
     void oldStyleDeclarationsWithoutSemicolon() {
         PtxModule m = parse(".version 2.3\n.target sm_20\n.address_size 64\n"
                 + ".visible .func (.param .f32 r) f (.param .f32 a)\n\n.file 1 \"x.cu\"\n");
