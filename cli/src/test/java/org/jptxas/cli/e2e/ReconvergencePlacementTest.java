@@ -171,5 +171,5 @@ class ReconvergencePlacementTest {
     }
 
     /** Suite kernels ptxas 13 gives convergence barriers on sm_80. */
-    static final int SUITE_KERNELS_WITH_BARRIERS = 15;
+    static final int SUITE_KERNELS_WITH_BARRIERS = 16;
 }

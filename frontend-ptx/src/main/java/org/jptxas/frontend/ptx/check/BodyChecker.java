@@ -163,6 +163,12 @@ final class BodyChecker {
     }
 
     private void argumentMatches(Instruction call, Operand actual, VariableDecl formal) {
+        if (actual instanceof Expr.SymbolRef ref && module.resolved.get(ref) != null
+                && !(module.resolved.get(ref) instanceof Symbol.Variable)) {
+            // a function, label or prototype name passed as a value: ptxas names its state space
+            module.error(call.pos(), "Call argument '" + ref.name() + "' has illegal state space");
+            return;
+        }
         if (!(actual instanceof Expr.SymbolRef ref && module.resolved.get(ref) instanceof Symbol.Variable v)
                 || v.space() != StateSpace.PARAM || formal.space() != StateSpace.PARAM) {
             return; // registers and immediates are converted by ptxas as needed
@@ -252,11 +258,20 @@ final class BodyChecker {
             a.parts().forEach(p -> labelsInAddress(p, scope));
         } else if (o instanceof Operand.Vector v) {
             v.elements().forEach(p -> operand(p, scope));
+            v.elements().forEach(p -> negatedRegister(p, scope));
         } else if (o instanceof Operand.ParenList p) {
             p.elements().forEach(e -> operand(e, scope));
         } else if (o instanceof Operand.Pair p) {
             operand(p.first(), scope);
             operand(p.second(), scope);
+        }
+    }
+
+    /** A vector's element is a register, a constant or the sink: {@code {%f1, -%f2}} is a syntax error to ptxas. */
+    private void negatedRegister(Operand o, Scope scope) {
+        if (o instanceof Expr.Unary u && u.operand() instanceof Expr.SymbolRef s
+                && PtxChecker.lookup(s.name(), scope) instanceof Symbol.Variable v && v.space() == StateSpace.REG) {
+            module.fatal(s.pos(), "Parsing error near '" + s.name() + "': syntax error");
         }
     }
 
