@@ -163,14 +163,13 @@ final class BodyChecker {
     }
 
     private void argumentMatches(Instruction call, Operand actual, VariableDecl formal) {
-        if (actual instanceof Expr.SymbolRef ref && module.resolved.get(ref) != null
-                && !(module.resolved.get(ref) instanceof Symbol.Variable)) {
+        Symbol named = actual instanceof Expr.SymbolRef ref ? module.resolved.get(ref) : null;
+        if (named != null && !(named instanceof Symbol.Variable)) {
             // a function, label or prototype name passed as a value: ptxas names its state space
-            module.error(call.pos(), "Call argument '" + ref.name() + "' has illegal state space");
+            module.error(call.pos(), "Call argument '" + ((Expr.SymbolRef) actual).name() + "' has illegal state space");
             return;
         }
-        if (!(actual instanceof Expr.SymbolRef ref && module.resolved.get(ref) instanceof Symbol.Variable v)
-                || v.space() != StateSpace.PARAM || formal.space() != StateSpace.PARAM) {
+        if (!(named instanceof Symbol.Variable v) || v.space() != StateSpace.PARAM || formal.space() != StateSpace.PARAM) {
             return; // registers and immediates are converted by ptxas as needed
         }
         Declarator fd = formal.declarators().get(0);

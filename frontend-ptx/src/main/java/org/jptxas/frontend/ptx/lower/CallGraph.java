@@ -15,6 +15,8 @@ import org.jptxas.ori.ir.OriModule;
 /** The direct-call graph of a lowered module (the call pseudo-instructions of {@link CallLowerer}). */
 final class CallGraph {
     private final Map<String, List<String>> callees = new LinkedHashMap<>();
+    /** Call instructions naming each function, over the whole module. */
+    private final Map<String, Integer> sites = new HashMap<>();
 
     private CallGraph() {}
 
@@ -26,6 +28,7 @@ final class CallGraph {
                 for (Instr in : b.instrs()) {
                     if (ModuleInliner.isCall(in)) {
                         String name = ModuleInliner.callee(in);
+                        g.sites.merge(name, 1, Integer::sum);
                         if (!out.contains(name)) {
                             out.add(name);
                         }
@@ -35,6 +38,11 @@ final class CallGraph {
             g.callees.put(f.name(), out);
         }
         return g;
+    }
+
+    /** How many call instructions of the module name {@code function}. */
+    int callSites(String function) {
+        return sites.getOrDefault(function, 0);
     }
 
     /** The functions on a cycle (a strongly connected component with an edge inside it), by Tarjan's algorithm. */

@@ -155,15 +155,9 @@ public final class CallSequences {
     private static void expand(Instr call, Src target, String owner, OriOpcodes ops, List<Instr> out, String fileName,
             String arch, List<String> mods) throws CompilationException {
         Guard g = call.guard();
-        Map<Integer, Src> args = words(call.srcs().subList(1, call.srcs().size()));
-        List<Src> results = new ArrayList<>();
-        for (Reg d : call.dsts()) {
-            results.add(Src.of(d));
-        }
-        Map<Integer, Src> res = words(results);
-        int highest = Math.max(args.keySet().stream().mapToInt(Integer::intValue).max().orElse(-1),
-                res.keySet().stream().mapToInt(Integer::intValue).max().orElse(-1));
-        if (FIRST_ARG + highest > LAST_ARG) {
+        Map<Integer, Src> args = arguments(call);
+        Map<Integer, Src> res = results(call);
+        if (!fitsRegisters(args, res)) {
             throw new UnsupportedFeatureException(fileName, call.line(), "Instruction 'call' not yet supported for "
                     + arch + " (arguments or results beyond " + (LAST_ARG - FIRST_ARG + 1) + " words)");
         }
@@ -216,19 +210,32 @@ public final class CallSequences {
         return out;
     }
 
-    /** Values by calling-convention word: each aligned to its size in words, wide registers as their parts. */
     /** Whether the calling convention passes every argument and result of {@code call} in registers. */
     static boolean passesInRegisters(Instr call) {
+        return fitsRegisters(arguments(call), results(call));
+    }
+
+    /** A call's arguments by calling-convention word (its first source is the target). */
+    private static Map<Integer, Src> arguments(Instr call) {
+        return words(call.srcs().subList(1, call.srcs().size()));
+    }
+
+    /** A call's results by calling-convention word. */
+    private static Map<Integer, Src> results(Instr call) {
         List<Src> results = new ArrayList<>();
         for (Reg d : call.dsts()) {
             results.add(Src.of(d));
         }
-        int highest = Math.max(words(call.srcs().subList(1, call.srcs().size())).keySet().stream()
-                .mapToInt(Integer::intValue).max().orElse(-1),
-                words(results).keySet().stream().mapToInt(Integer::intValue).max().orElse(-1));
+        return words(results);
+    }
+
+    private static boolean fitsRegisters(Map<Integer, Src> args, Map<Integer, Src> results) {
+        int highest = Math.max(args.keySet().stream().mapToInt(Integer::intValue).max().orElse(-1),
+                results.keySet().stream().mapToInt(Integer::intValue).max().orElse(-1));
         return FIRST_ARG + highest <= LAST_ARG;
     }
 
+    /** Values by calling-convention word: each aligned to its size in words, wide registers as their parts. */
     static Map<Integer, Src> words(List<Src> values) {
         Map<Integer, Src> words = new HashMap<>();
         int word = 0;

@@ -57,8 +57,8 @@ public final class ModuleInliner {
     private final OriOpcodes opcodes = OriOpcodes.get();
     /** Functions on a cycle of the call graph: their calls stay true calls. */
     private final Set<String> recursive;
-    /** Call instructions naming each function, over the whole module. */
-    private final Map<String, Integer> callSites = new HashMap<>();
+    /** The direct calls: the recursive functions and each function's call sites. */
+    private final CallGraph callGraph;
     /** Relocatable output: calls to functions defined elsewhere ({@code .extern .func}) stay calls to their symbols. */
     private final boolean relocatable;
     /**
@@ -78,16 +78,8 @@ public final class ModuleInliner {
         for (OriFunction f : module.functions()) {
             byName.put(f.name(), f);
         }
-        this.recursive = CallGraph.of(module).recursive();
-        for (OriFunction f : module.functions()) {
-            for (BasicBlock b : f.body().blocks()) {
-                for (Instr in : b.instrs()) {
-                    if (isCall(in)) {
-                        callSites.merge(callee(in), 1, Integer::sum);
-                    }
-                }
-            }
-        }
+        this.callGraph = CallGraph.of(module);
+        this.recursive = callGraph.recursive();
         // ptxas -c also keeps the module's recursive functions as functions of their own (local symbols), called
         // by symbol from every caller instead of copied into each caller's section.
         this.exported = relocatable ? exported.or(recursive::contains) : exported;
@@ -319,7 +311,7 @@ public final class ModuleInliner {
 
     /** Whether calls to {@code name}, whose inlined body is {@code body}, stay true calls. */
     private boolean outlined(String name, OriFunction body) {
-        int sites = callSites.getOrDefault(name, 0);
+        int sites = callGraph.callSites(name);
         if (sites < 2) {
             return false;
         }
