@@ -19,9 +19,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The dense {@code mma.sync} shapes of the newer targets: fp8 m16n8k16 ({@code QMMA.16816} on sm_89, two
- * {@code HMMA.1688} on unpacked f16 on sm_90), three ways, and f64 m16n8k4 / k8 / k16 (sm_90's {@code DMMA.16x8xK}):
- * k4 and k8 three ways, k16 (which jptxas refuses by name) in the emulator on ptxas's cubin and in the interpreter;
- * against a CPU reference with the PTX ISA's fragments: A element i (g + 8 ((i / p) mod 2),
+ * {@code HMMA.1688} on unpacked f16 on sm_90), three ways, and f64 m16n8k4 / k8 / k16 (sm_90's {@code DMMA.16x8xK},
+ * k16's A a tuple of sixteen registers), three ways; against a CPU reference with the PTX ISA's fragments: A element i (g + 8 ((i / p) mod 2),
  * p t + i mod p + 4p (i / 2p)), B element i (p t + i mod p + 4p (i / p), g), C/D element i (g + 8 (i / 2),
  * 2t + i mod 2), p elements per 32-bit register (f64: one per register pair). Small integers, so every sum is exact.
  */
@@ -82,15 +81,12 @@ class MmaShapesEndToEndTest {
         }
         Path ptx = dir.resolve("f64_mma.ptx");
         Files.writeString(ptx, text.replace("TARGET", "sm_90"));
-        if (k == 16) { // jptxas refuses it by name (its A is a tuple of 16 registers); ptxas's runs in the emulator
-            assertTrue(WarpKernelHarness.refusal(REGISTRY, ptx, "sm_90").contains("not yet supported"));
-        } else { // A, B and C/D are tuples of up to eight registers, aligned to eight as ptxas places them
-            ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(REGISTRY, ptx, "sm_90", false, false);
-            assertTrue(ours.sass().contains("DMMA.16x8x" + k + " "), ours.sass());
-            WarpKernelHarness.assertReadByNvdisasmAndHazardFree(ours, "sm_90", dir);
-            assertArrayEquals(expected, WarpKernelHarness.emulate(ours.cubin(), "sm_90", WarpKernelHarness.launch(
-                    "sm_90", "f64_mma", in, expected.length, dir.resolve("jptxas"))), "jptxas's cubin");
-        }
+        // A, B and C/D are tuples of up to sixteen registers, aligned as ptxas places them (eight; A of k16 sixteen)
+        ModuleCodegen.Result ours = OracleAcceptanceTest.compilePtx(REGISTRY, ptx, "sm_90", false, false);
+        assertTrue(ours.sass().contains("DMMA.16x8x" + k + " "), ours.sass());
+        WarpKernelHarness.assertReadByNvdisasmAndHazardFree(ours, "sm_90", dir);
+        assertArrayEquals(expected, WarpKernelHarness.emulate(ours.cubin(), "sm_90", WarpKernelHarness.launch(
+                "sm_90", "f64_mma", in, expected.length, dir.resolve("jptxas"))), "jptxas's cubin");
         byte[] theirs = WarpKernelHarness.ptxas13Cubin(ptx, "sm_90");
         assertArrayEquals(expected, WarpKernelHarness.emulate(theirs, "sm_90", WarpKernelHarness.launch("sm_90",
                 "f64_mma", in, expected.length, dir.resolve("ptxas"))), "ptxas's cubin");

@@ -4,7 +4,8 @@ import java.util.Objects;
 
 /**
  * A register operand: virtual (numbered per function and file, before register allocation) or physical.
- * {@code comps} consecutive 32-bit registers form a tuple (64-bit values are 2, vectors up to 4, the uniform operand blocks of tensor copies up to 8); predicates are 1.
+ * {@code comps} consecutive 32-bit registers form a tuple (64-bit values are 2, vectors up to 4, the uniform operand blocks of tensor copies up to 8, the A operand of
+ * sm_90's f64 m16n8k16 multiply 16); predicates are 1.
  *
  * <p>{@code part} selects one 32-bit component of a virtual tuple ({@code %r5.lo} is part 0 of the 64-bit
  * {@code %r5}, {@code %r5.hi} part 1): {@code comps} stays the size of the whole tuple, so every reference to a
@@ -21,7 +22,7 @@ public record Reg(RegFile file, int index, int comps, boolean virtual, int part)
     public static final Reg PT = new Reg(RegFile.P, RegFile.P.count(), 1, false);
     public static final Reg UPT = new Reg(RegFile.UP, RegFile.UP.count(), 1, false);
     /** The most components a tuple has. */
-    public static final int MAX_COMPS = 8;
+    public static final int MAX_COMPS = 16;
 
     public Reg {
         Objects.requireNonNull(file, "file");

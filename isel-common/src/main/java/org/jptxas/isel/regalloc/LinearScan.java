@@ -297,10 +297,11 @@ final class LinearScan {
 
     /**
      * Tuple alignment: pairs even, three- and four-component tuples on multiples of four, five to eight (the uniform
-     * operand blocks of UTMALDG/UTMASTG.3D..5D, which ptxas places at UR8, UR16, ...) on multiples of eight.
+     * operand blocks of UTMALDG/UTMASTG.3D..5D, which ptxas places at UR8, UR16, ...) on multiples of eight, larger
+     * ones (DMMA.16x8x16's A) on multiples of sixteen.
      */
     static int alignment(int comps) {
-        return comps == 1 ? 1 : comps == 2 ? 2 : comps <= 4 ? 4 : 8;
+        return comps == 1 ? 1 : comps == 2 ? 2 : comps <= 4 ? 4 : comps <= 8 ? 8 : 16;
     }
 
     /**

@@ -41,15 +41,15 @@ import org.jptxas.ori.target.TargetFeature;
  *       <td>QMMA.16832 / .16816 .F32.E4M3.E5M2 ({@link TargetFeature#FP8_MMA})</td><td>4, 2, 4 / 2, 1, 4</td></tr>
  *   <tr><td>m8n8k4 f64.f64.f64.f64</td><td>DMMA.884 (sm_90: DMMA.8x8x4, a matcher's spelling)</td>
  *       <td>2, 2, 4 (register pairs)</td></tr>
- *   <tr><td>m16n8k4 / m16n8k8 f64.f64.f64.f64 (sm_90)</td><td>DMMA.16x8x4 / .16x8x8</td>
- *       <td>4, 2, 8 / 8, 4, 8 (tuples of eight aligned to eight, as ptxas places them)</td></tr>
+ *   <tr><td>m16n8k4 / m16n8k8 / m16n8k16 f64.f64.f64.f64 (sm_90)</td><td>DMMA.16x8x4 / .16x8x8 / .16x8x16</td>
+ *       <td>4, 2, 8 / 8, 4, 8 / 16, 8, 8 (tuples of eight aligned to eight, of sixteen to sixteen, as ptxas places
+ *       them)</td></tr>
  * </table>
  *
  * Which of these a target has is its SASS table's business (m16n8k16 and bf16 need sm_80; the front end's checks
  * already refuse PTX a target lacks). A target without 4-bit IMMA, BMMA .XOR.POPC or QMMA (sm_90) gets the form from
  * two multiplies it has ({@link WidenedMma}). {@code mma.sp} (sparse A) is {@link SparseMma}. Other shapes and types
- * are refused by name, among them sm_90's f64 m16n8k16 ({@code DMMA.16x8x16}: its A is a tuple of 16 registers, wider
- * than Ori's register tuples; the SASS tables, the reader and the emulator know it).
+ * are refused by name.
  */
 @AutoService(InstructionLowerer.class)
 public final class MmaLowerer implements InstructionLowerer {
@@ -112,10 +112,15 @@ public final class MmaLowerer implements InstructionLowerer {
             boolean f64 = d.equals("f64") && in.equals("f64") && c.equals("f64");
             return f64 ? new Form("DMMA", List.of("884"), 2, 2, 4, 4) : null;
         }
-        if (in.equals("f64")) { // sm_90's m16n8k4 and k8 (k16's A is a tuple of 16 registers, wider than Ori's)
-            boolean k4 = shape.equals("m16n8k4");
-            boolean ok = d.equals("f64") && c.equals("f64") && (k4 || shape.equals("m16n8k8"));
-            return ok ? new Form("DMMA", List.of(k4 ? "16x8x4" : "16x8x8"), k4 ? 4 : 8, k4 ? 2 : 4, 8, 8) : null;
+        if (in.equals("f64")) { // sm_90's m16n8k4, k8 and k16: A is 2, 4 or 8 register pairs, B 1, 2 or 4
+            int k = switch (shape) {
+                case "m16n8k4" -> 4;
+                case "m16n8k8" -> 8;
+                case "m16n8k16" -> 16;
+                default -> 0;
+            };
+            boolean ok = d.equals("f64") && c.equals("f64") && k > 0;
+            return ok ? new Form("DMMA", List.of("16x8x" + k), k, k / 2, 8, 8) : null;
         }
         boolean k16 = shape.equals("m16n8k16");
         String sass = k16 ? "16816" : "1688";
