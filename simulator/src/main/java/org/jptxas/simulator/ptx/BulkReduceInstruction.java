@@ -57,13 +57,11 @@ final class BulkReduceInstruction {
         if (r == null || ops.size() != 3) {
             return null;
         }
-        Src dst = io.memory(ops.get(0));
-        Src src = io.memory(ops.get(1));
-        Src n = io.src(ops.get(2), PtxType.U32);
+        Copy c = Copy.of(ops, io);
         return t -> {
-            int bytes = (int) (n.get(t) & 0xffffffffL);
-            long g = dst.get(t);
-            long s = src.get(t) & 0xffffffffL;
+            int bytes = c.bytes(t);
+            long g = c.dst.get(t);
+            long s = c.src.get(t) & 0xffffffffL;
             try {
                 r.reduce(BulkReduction.Bytes.of(t.machine.launch.global()), g, BulkReduction.Bytes.of(t.cta.shared),
                         s, bytes);
@@ -79,14 +77,12 @@ final class BulkReduceInstruction {
         if (r == null || ops.size() != 4) {
             return null;
         }
-        Src dst = io.memory(ops.get(0));
-        Src src = io.memory(ops.get(1));
-        Src n = io.src(ops.get(2), PtxType.U32);
+        Copy c = Copy.of(ops, io);
         Src bar = io.memory(ops.get(3));
         return t -> {
-            int bytes = (int) (n.get(t) & 0xffffffffL);
-            long d = dst.get(t) & 0xffffffffL;
-            long s = src.get(t) & 0xffffffffL;
+            int bytes = c.bytes(t);
+            long d = c.dst.get(t) & 0xffffffffL;
+            long s = c.src.get(t) & 0xffffffffL;
             Region into = PtxCluster.shared(t, d);
             long at = PtxCluster.offset(t, d);
             long b = bar.get(t) & 0xffffffffL;
@@ -99,6 +95,18 @@ final class BulkReduceInstruction {
                 throw new InterpreterError(e.getMessage());
             }
         };
+    }
+
+    /** A bulk reduction's first three operands: destination, source and byte count. */
+    private record Copy(Src dst, Src src, Src n) {
+        static Copy of(List<Operand> ops, MbarrierInstruction.Operands io)
+                throws ProgramException, InstructionCompiler.Unsupported {
+            return new Copy(io.memory(ops.get(0)), io.memory(ops.get(1)), io.src(ops.get(2), PtxType.U32));
+        }
+
+        int bytes(ThreadState t) {
+            return (int) (n.get(t) & 0xffffffffL);
+        }
     }
 
     private static Insn.ThreadOp tensor(BulkReduction.Op op, int rank, String type, List<Operand> ops,
