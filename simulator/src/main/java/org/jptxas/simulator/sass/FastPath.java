@@ -146,6 +146,7 @@ final class FastPath {
         boolean hi = d.is(DecodedOp.F_HI), sx = d.is(DecodedOp.F_SX32), x = d.is(DecodedOp.F_X);
         int dst = d.dst, pd = d.pd0, ps = d.ps0;
         boolean psn = d.ps0Neg;
+        long baseAddend = addend(m, d, 1, w);
         for (int k = act; k != 0; k &= k - 1) {
             Thread t = th[base + Integer.numberOfTrailingZeros(k)];
             int a = lane(t, ra, na, ua), b = lane(t, rb, nb, ub), sh = lane(t, rs, ns, us);
@@ -153,7 +154,8 @@ final class FastPath {
             if (hi) {
                 int h = sx ? a >> 31 : lane(t, rc, nc, uc);
                 long wide = (Integer.toUnsignedLong(a) | (long) h << 32) << (sh & 63);
-                sum = Integer.toUnsignedLong(b) + ((wide >>> 32) & 0xffffffffL);
+                // a negated base carries as IADD3's (IntegerOps.lea)
+                sum = (rb >= 0 ? laneAddend(t.r[rb], nb) : baseAddend) + ((wide >>> 32) & 0xffffffffL);
             } else if (na) { // -(a << s) enters as ~(a << s) + 1 (IntegerOps.lea): the carry of a subtraction
                 sum = (~(Integer.toUnsignedLong(-a) << (sh & 31)) & 0xffffffffL) + 1 + Integer.toUnsignedLong(b);
             } else {
@@ -463,13 +465,17 @@ final class FastPath {
         return neg ? -v : v;
     }
 
-    /** IADD3's contribution of a warp-uniform slot: {@code -UR} adds {@code ~x + 1} as the hardware does. */
+    /**
+     * IADD3's (and LEA.HI's base's) contribution of a warp-uniform slot: {@code -UR} and {@code -c[][]} add
+     * {@code ~x + 1} as the hardware does.
+     */
     private static long addend(SassMachine m, DecodedOp d, int s, Warp w) {
         if (d.srcKind[s] == REG) {
             return 0;
         }
         int v = raw(m, d, s, w);
-        return d.srcKind[s] == UREG && d.srcNeg[s] ? Integer.toUnsignedLong(~v) + 1 : Integer.toUnsignedLong(v);
+        boolean negated = d.srcNeg[s] && (d.srcKind[s] == UREG || d.srcKind[s] == CBANK);
+        return negated ? Integer.toUnsignedLong(~v) + 1 : Integer.toUnsignedLong(v);
     }
 
     private static long laneAddend(int v, boolean neg) {

@@ -3,6 +3,7 @@ package org.jptxas.simulator.sass;
 import java.util.List;
 import org.jptxas.simulator.sass.SassMachine.Thread;
 import org.jptxas.simulator.sass.SassMachine.Warp;
+import org.jptxas.simulator.sass.SassOperand.CBank;
 import org.jptxas.simulator.sass.SassOperand.Pred;
 import org.jptxas.simulator.sass.SassOperand.Reg;
 import org.jptxas.simulator.sass.SassOperand.UReg;
@@ -103,15 +104,11 @@ final class IntegerOps {
 
     /** Contribution of a source to a carry-propagating sum: {@code -x} adds {@code ~x + 1} as the hardware does. */
     long addend(SassOperand o, Thread t, Warp w) {
-        if (o instanceof Reg r && r.negate()) {
-            int v = r.index() == 255 ? 0 : t.r[r.index()];
-            return Integer.toUnsignedLong(~v) + 1;
-        }
-        if (o instanceof UReg u && u.negate()) {
-            int v = u.index() == 63 ? 0 : w.ur[u.index()];
-            return Integer.toUnsignedLong(~v) + 1;
-        }
-        return Integer.toUnsignedLong(operands.read(o, t, w));
+        boolean negated = o instanceof Reg r ? r.negate() : o instanceof UReg u ? u.negate()
+                : o instanceof CBank c && c.negate();
+        int v = operands.read(o, t, w);
+        // -x enters as ~x + 1, so -0 carries out of the word: the read value is -x, and ~x = -x - 1
+        return negated ? Integer.toUnsignedLong(v - 1) + 1 : Integer.toUnsignedLong(v);
     }
 
     void iadd3(SassOp op, Thread t, Warp w) {
@@ -151,7 +148,7 @@ final class IntegerOps {
         if (op.has("HI")) {
             // LEA.HI d, lo, base, hi, shift [, carry]; .SX32: hi is the sign of lo
             int lo = operands.read(o.get(i), t, w);
-            long base = Integer.toUnsignedLong(operands.read(o.get(i + 1), t, w));
+            long base = addend(o.get(i + 1), t, w); // a negated base carries as IADD3's: ptxas's 64-bit subtractions
             int hi;
             int shiftIdx;
             if (op.has("SX32")) {
