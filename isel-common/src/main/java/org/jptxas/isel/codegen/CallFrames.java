@@ -57,6 +57,15 @@ public final class CallFrames {
         return end < 0 ? null : name.substring(1, end);
     }
 
+    /**
+     * Whether {@code name} is an internal subroutine {@code $owner$__internal_...} (an IEEE slow path): every call to it
+     * lists the registers it writes ({@link FunctionCodegen}), so it saves none.
+     */
+    public static boolean isInternal(String name) {
+        String owner = ownerOf(name);
+        return owner != null && name.startsWith("__internal_", owner.length() + 2);
+    }
+
     /** Whether {@code in} is a true call (the call pseudo-instruction after the calling convention). */
     static boolean isCall(Instr in) {
         return in.op().name().equals("CALL") && !in.srcs().isEmpty()
@@ -166,7 +175,7 @@ public final class CallFrames {
                 saved.add(RETURN_ADDRESS);
                 saved.add(RETURN_ADDRESS + 1);
             }
-            for (BasicBlock b : f.body().blocks()) {
+            for (BasicBlock b : isInternal(f.name()) ? List.<BasicBlock>of() : f.body().blocks()) {
                 for (Instr in : b.instrs()) {
                     for (Reg d : in.dsts()) {
                         if (d.file() == RegFile.R && !d.virtual() && !d.isZero()) {

@@ -311,6 +311,9 @@ public final class ModuleInliner {
 
     /** Whether calls to {@code name}, whose inlined body is {@code body}, stay true calls. */
     private boolean outlined(String name, OriFunction body) {
+        if (SlowPathSubroutines.isSlowPath(name)) {
+            return true; // ptxas calls its slow paths even from a single use
+        }
         int sites = callGraph.callSites(name);
         if (sites < 2) {
             return false;
