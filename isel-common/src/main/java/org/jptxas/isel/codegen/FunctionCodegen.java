@@ -111,8 +111,8 @@ public final class FunctionCodegen {
      */
     private static List<Reg> writtenRegisters(OriFunction f) {
         java.util.Set<Reg> out = new java.util.LinkedHashSet<>();
-        out.add(Reg.phys(RegFile.R, CallFrames.RETURN_ADDRESS, 1));
-        out.add(Reg.phys(RegFile.R, CallFrames.RETURN_ADDRESS + 1, 1));
+        out.add(Reg.phys(RegFile.R, CallFrames.INTERNAL_RETURN_ADDRESS, 1));
+        out.add(Reg.phys(RegFile.R, CallFrames.INTERNAL_RETURN_ADDRESS + 1, 1));
         for (BasicBlock b : f.body().blocks()) {
             for (Instr in : b.instrs()) {
                 for (Reg d : in.dsts()) {
@@ -171,8 +171,13 @@ public final class FunctionCodegen {
             Generated g = generated.get(k);
             List<CodeLine> lines = SubroutineLabels.localize(g.body(), sub.name(), k);
             long offset = (long) body.size() * FunctionLayout.INSTRUCTION_BYTES;
-            inner.add(new FunctionFacts.InnerFunction(sub.name(), offset,
-                    (long) lines.size() * FunctionLayout.INSTRUCTION_BYTES, (int) g.allocation().frameBytes()));
+            FunctionFacts.InnerFunction fn = new FunctionFacts.InnerFunction(sub.name(), offset,
+                    (long) lines.size() * FunctionLayout.INSTRUCTION_BYTES, (int) g.allocation().frameBytes());
+            if (CallFrames.isInternal(sub.name())) { // it returns through its own pair (.debug_frame names it)
+                fn = new FunctionFacts.InnerFunction(fn.name(), fn.offset(), fn.size(), fn.frameSize(), fn.binding(),
+                        List.of(CallFrames.INTERNAL_RETURN_ADDRESS), fn.callFrameProgram());
+            }
+            inner.add(fn);
             body.addAll(lines);
             registers = Math.max(registers, g.allocation().registers());
             stores += g.allocation().spillStoreBytes();

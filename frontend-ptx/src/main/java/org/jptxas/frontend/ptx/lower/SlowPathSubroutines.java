@@ -49,7 +49,8 @@ public final class SlowPathSubroutines {
         }
     }
 
-    private static final String PREFIX = "__internal_";
+    /** The return-address pair of a slow path (code generation's {@code CallFrames.INTERNAL_RETURN_ADDRESS}). */
+    static final int RETURN_ADDRESS = 6;
 
     private SlowPathSubroutines() {}
 
