@@ -32,6 +32,8 @@ import org.jptxas.ori.opcode.OriOpcodes;
 public final class CallFrames {
     /** The return-address pair of the convention. */
     public static final int RETURN_ADDRESS = 20;
+    /** The return-address pair of an internal subroutine (a slow path): above its arguments, as ptxas has it. */
+    public static final int INTERNAL_RETURN_ADDRESS = 6;
     /** Placeholder of the return-address move until the layout knows the address. */
     static final int RETURN_PLACEHOLDER = 0xfffff0;
     private static final Reg SP = Reg.phys(RegFile.R, 1, 1);
@@ -55,6 +57,15 @@ public final class CallFrames {
         }
         int end = name.indexOf('$', 1);
         return end < 0 ? null : name.substring(1, end);
+    }
+
+    /**
+     * Whether {@code name} is an internal subroutine {@code $owner$__internal_...} (an IEEE slow path): every call to it
+     * lists the registers it writes ({@link FunctionCodegen}), so it saves none.
+     */
+    public static boolean isInternal(String name) {
+        String owner = ownerOf(name);
+        return owner != null && name.startsWith("__internal_", owner.length() + 2);
     }
 
     /** Whether {@code in} is a true call (the call pseudo-instruction after the calling convention). */
@@ -151,10 +162,12 @@ public final class CallFrames {
                         // a call into another object: encoded as 0x0 with a relocation ({@link #finishCalls})
                         ? List.of(Src.of(new Sym(callee.name(), Sym.Kind.FUNCTION, Sym.Part.LO32, 0)))
                         : List.of(in.srcs().get(0));
+                int pair = in.srcs().get(0).value() instanceof Sym s && isInternal(s.name()) ? INTERNAL_RETURN_ADDRESS
+                        : RETURN_ADDRESS;
                 is.set(i, new Instr(in.op(), in.mods(), List.of(), printed, g, in.line()));
-                is.add(i, new Instr(ops.require("MOV"), List.of(), List.of(Reg.phys(RegFile.R, RETURN_ADDRESS + 1, 1)),
+                is.add(i, new Instr(ops.require("MOV"), List.of(), List.of(Reg.phys(RegFile.R, pair + 1, 1)),
                         List.of(Src.of(Imm.ofInt(0))), g, in.line()));
-                is.add(i, new Instr(ops.require("MOV"), List.of(), List.of(Reg.phys(RegFile.R, RETURN_ADDRESS, 1)),
+                is.add(i, new Instr(ops.require("MOV"), List.of(), List.of(Reg.phys(RegFile.R, pair, 1)),
                         List.of(Src.of(Imm.ofInt(RETURN_PLACEHOLDER))), g, in.line()));
                 i += 2;
             }
@@ -166,7 +179,7 @@ public final class CallFrames {
                 saved.add(RETURN_ADDRESS);
                 saved.add(RETURN_ADDRESS + 1);
             }
-            for (BasicBlock b : f.body().blocks()) {
+            for (BasicBlock b : isInternal(f.name()) ? List.<BasicBlock>of() : f.body().blocks()) {
                 for (Instr in : b.instrs()) {
                     for (Reg d : in.dsts()) {
                         if (d.file() == RegFile.R && !d.virtual() && !d.isZero()) {
@@ -238,7 +251,8 @@ public final class CallFrames {
                     // R20, R21 (, function): printed as the pair and the function, or the pair and 0x0 (absolute)
                     Src second = ret.srcs().size() == 3 ? ret.srcs().get(2) : Src.of(Imm.ofInt(0));
                     ret = new Instr(ret.op(), ret.mods(), List.of(),
-                            List.of(Src.of(Reg.phys(RegFile.R, RETURN_ADDRESS, 2)), second), ret.guard(), ret.line());
+                            List.of(Src.of(Reg.phys(RegFile.R, ((Reg) ret.srcs().get(0).value()).index(), 2)), second),
+                            ret.guard(), ret.line());
                     is.set(i, ret);
                 }
                 int at = i;
@@ -486,7 +500,9 @@ public final class CallFrames {
                 for (int j = i - 1; j >= 0 && !(low && high); j--) {
                     CodeLine prev = out.get(j);
                     int highSlot = high ? -1 : placeholderMove(prev, RETURN_ADDRESS + 1, 0);
-                    int lowSlot = low ? -1 : placeholderMove(prev, RETURN_ADDRESS, RETURN_PLACEHOLDER);
+                    // (a call to an internal subroutine is relative: only its low word is searched for)
+                    int lowSlot = low ? -1 : Math.max(placeholderMove(prev, RETURN_ADDRESS, RETURN_PLACEHOLDER),
+                            placeholderMove(prev, INTERNAL_RETURN_ADDRESS, RETURN_PLACEHOLDER));
                     if (highSlot >= 0) {
                         // the absolute return address: the section's function plus the offset, relocated (RELA)
                         out.set(j, returnAddressMove(prev, highSlot, Sym.Part.HI32, section, returnAddress,

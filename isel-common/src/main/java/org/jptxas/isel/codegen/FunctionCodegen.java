@@ -85,11 +85,65 @@ public final class FunctionCodegen {
             Generated g = finished(unit.get(0));
             return withRegisterMap(layoutAndAssemble(u.owner(), u.cx(), g.body(), g.allocation(), List.of()), g);
         }
-        List<Generated> subs = new ArrayList<>();
+        // internal subroutines first: each call to one then clobbers only what its allocation writes
+        Generated[] subs = new Generated[unit.size() - 1];
+        Map<String, List<Reg>> written = new HashMap<>();
         for (int k = 1; k < unit.size(); k++) {
-            subs.add(finished(unit.get(k)));
+            if (CallFrames.isInternal(unit.get(k).f().name())) {
+                subs[k - 1] = finished(unit.get(k));
+                written.put(unit.get(k).f().name(), writtenRegisters(unit.get(k).f()));
+            }
         }
-        return withSubroutines(u.owner(), u.cx(), finished(unit.get(0)), u.subroutines(), subs);
+        for (Staged s : unit) {
+            narrowCalls(s.f(), written);
+        }
+        for (int k = 1; k < unit.size(); k++) {
+            if (subs[k - 1] == null) {
+                subs[k - 1] = finished(unit.get(k));
+            }
+        }
+        return withSubroutines(u.owner(), u.cx(), finished(unit.get(0)), u.subroutines(), List.of(subs));
+    }
+
+    /**
+     * The registers an allocated function writes (each word of a wide register; not the stack pointer), with the
+     * return-address pair its caller writes: what a call to it changes.
+     */
+    private static List<Reg> writtenRegisters(OriFunction f) {
+        java.util.Set<Reg> out = new java.util.LinkedHashSet<>();
+        out.add(Reg.phys(RegFile.R, CallFrames.INTERNAL_RETURN_ADDRESS, 1));
+        out.add(Reg.phys(RegFile.R, CallFrames.INTERNAL_RETURN_ADDRESS + 1, 1));
+        for (BasicBlock b : f.body().blocks()) {
+            for (Instr in : b.instrs()) {
+                for (Reg d : in.dsts()) {
+                    if (d.virtual() || d.isZero() || d.file() == RegFile.R && d.index() == 1) {
+                        continue;
+                    }
+                    for (int k = 0; k < d.comps(); k++) {
+                        out.add(d.comps() == 1 ? d : d.component(k));
+                    }
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** Gives each call to a function of {@code written} exactly those registers as its clobber list. */
+    private static void narrowCalls(OriFunction f, Map<String, List<Reg>> written) {
+        if (written.isEmpty()) {
+            return;
+        }
+        for (BasicBlock b : f.body().blocks()) {
+            List<Instr> is = b.instrs();
+            for (int i = 0; i < is.size(); i++) {
+                Instr in = is.get(i);
+                if (CallFrames.isCall(in) && in.srcs().get(0).value() instanceof Sym callee
+                        && written.containsKey(callee.name())) {
+                    is.set(i, new Instr(in.op(), in.mods(), new ArrayList<>(written.get(callee.name())),
+                            new ArrayList<>(in.srcs()), in.guard(), in.line()));
+                }
+            }
+        }
     }
 
     /**
@@ -117,8 +171,13 @@ public final class FunctionCodegen {
             Generated g = generated.get(k);
             List<CodeLine> lines = SubroutineLabels.localize(g.body(), sub.name(), k);
             long offset = (long) body.size() * FunctionLayout.INSTRUCTION_BYTES;
-            inner.add(new FunctionFacts.InnerFunction(sub.name(), offset,
-                    (long) lines.size() * FunctionLayout.INSTRUCTION_BYTES, (int) g.allocation().frameBytes()));
+            FunctionFacts.InnerFunction fn = new FunctionFacts.InnerFunction(sub.name(), offset,
+                    (long) lines.size() * FunctionLayout.INSTRUCTION_BYTES, (int) g.allocation().frameBytes());
+            if (CallFrames.isInternal(sub.name())) { // it returns through its own pair (.debug_frame names it)
+                fn = new FunctionFacts.InnerFunction(fn.name(), fn.offset(), fn.size(), fn.frameSize(), fn.binding(),
+                        List.of(CallFrames.INTERNAL_RETURN_ADDRESS), fn.callFrameProgram());
+            }
+            inner.add(fn);
             body.addAll(lines);
             registers = Math.max(registers, g.allocation().registers());
             stores += g.allocation().spillStoreBytes();
@@ -163,9 +222,13 @@ public final class FunctionCodegen {
         RegisterAllocator.Result allocated = pipeline.allocator().allocate(f, cx);
         observer.afterPass("regalloc", f);
         List<RegisterHomes.Home> homes = named == null ? null : named.after();
-        simt.insert(f, cx);
-        // a callee keeps its caller's convergence barriers in callee-saved registers, which its frame then saves
-        ConvergenceBarrierSaves.insert(f, cx);
+        // an internal subroutine (a slow path) runs without convergence barriers, as ptxas's: its branches rejoin at
+        // its RET, and its caller's barriers stay where they are
+        if (!CallFrames.isInternal(f.name())) {
+            simt.insert(f, cx);
+            // a callee keeps its caller's convergence barriers in callee-saved registers, which its frame then saves
+            ConvergenceBarrierSaves.insert(f, cx);
+        }
         DynamicStack.check(f, allocated.frameBytes(), cx.sourceName());
         RegisterAllocator.Result ra = CallFrames.afterAllocation(f, allocated,
                 cx.has(TargetFeature.LEPC_NAMES_RETURN_POINT));

@@ -100,8 +100,12 @@ public final class CallSequences {
                     Instr in = is.get(i);
                     if (in.op().name().equals("RET")) {
                         // a subroutine returns relative to its section's function, a function of its own absolutely
-                        List<Src> srcs = new ArrayList<>(List.of(Src.of(Reg.phys(RegFile.R, RETURN_ADDRESS, 1)),
-                                Src.of(Reg.phys(RegFile.R, RETURN_ADDRESS + 1, 1))));
+                        // a slow path returns through a pair just above its arguments (as ptxas's do), which keeps a
+                        // kernel's register count below the convention's R20/R21
+                        int ra = SlowPathSubroutines.isSlowPath(f.name()) ? SlowPathSubroutines.RETURN_ADDRESS
+                                : RETURN_ADDRESS;
+                        List<Src> srcs = new ArrayList<>(List.of(Src.of(Reg.phys(RegFile.R, ra, 1)),
+                                Src.of(Reg.phys(RegFile.R, ra + 1, 1))));
                         if (subroutine) {
                             srcs.add(Src.of(new Sym(owner, Sym.Kind.FUNCTION)));
                         }

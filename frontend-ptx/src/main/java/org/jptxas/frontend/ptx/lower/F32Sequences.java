@@ -10,8 +10,8 @@ import org.jptxas.ori.ir.Reg;
 
 /**
  * The single-precision sequences ptxas uses for IEEE division, reciprocal and square root: a MUFU estimate refined by
- * FFMA Newton steps on a fast path, and a slow path (ptxas calls it as a subroutine; here it is inline in its own
- * blocks) for operands whose exponents the fast path cannot handle exactly. Every method needs
+ * FFMA Newton steps on a fast path, and a slow path (for division a subroutine of the kernel,
+ * {@link SlowPathSubroutines}, as ptxas has it; the others inline in their own blocks) for operands whose exponents the fast path cannot handle exactly. Every method needs
  * {@link MathEmitter#ownControl()} and leaves the emitter in a block that falls into {@code done} only through the
  * branches it emits; each returns with the insertion point in the block after its last path.
  */
@@ -39,6 +39,14 @@ final class F32Sequences {
         m.ffma("", rem, neg(b), q, a);
         m.ffma("", res, r1, rem, q);
         m.braIf(fchk, true, done);
+        // the slow path is a subroutine of the kernel, called from every division (as ptxas has it)
+        SlowPathSubroutines.call(m, ftz ? SlowPathSubroutines.Kind.DIV_RN_FTZ_F32 : SlowPathSubroutines.Kind.DIV_RN_F32,
+                res, a, b);
+        m.bra(done);
+    }
+
+    /** The body of {@link SlowPathSubroutines}' division: the slow path alone, ending in a branch to done. */
+    static void divRnSlowPath(MathEmitter m, Reg res, Reg a, Reg b, boolean ftz, BasicBlock done) {
         if (ftz) {
             divRnSlowFtz(m, res, a, b, done);
         } else {

@@ -82,7 +82,9 @@ public final class ModuleInliner {
         this.recursive = callGraph.recursive();
         // ptxas -c also keeps the module's recursive functions as functions of their own (local symbols), called
         // by symbol from every caller instead of copied into each caller's section.
-        this.exported = relocatable ? exported.or(recursive::contains) : exported;
+        // a slow path is never a function of its own: each kernel calls its own copy
+        this.exported = (relocatable ? exported.or(recursive::contains) : exported)
+                .and(name -> !SlowPathSubroutines.isSlowPath(name));
     }
 
     /**
@@ -311,6 +313,9 @@ public final class ModuleInliner {
 
     /** Whether calls to {@code name}, whose inlined body is {@code body}, stay true calls. */
     private boolean outlined(String name, OriFunction body) {
+        if (SlowPathSubroutines.isSlowPath(name)) {
+            return true; // ptxas calls its slow paths even from a single use
+        }
         int sites = callGraph.callSites(name);
         if (sites < 2) {
             return false;

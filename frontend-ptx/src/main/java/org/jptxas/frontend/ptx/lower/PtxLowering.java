@@ -182,6 +182,7 @@ public final class PtxLowering {
                     sharedAlignment, List.copyOf(callees.get(f)));
             functions.add(fl.lower());
         }
+        functions.addAll(SlowPathSubroutines.functions(functions, profile.target(), profile));
         return new OriModule(fileName, profile.target(), functions, globals, declarations(resolved, externUsers));
     }
 

@@ -291,4 +291,65 @@ class ModuleInlinerTest {
                 () -> check(other).lower());
         assertTrue(e.getMessage().contains("call to external function 'my_alloc'"), e.getMessage());
     }
+
+    @Test
+    void divisionSlowPathsAreOneSubroutinePerKernelAndKind() throws CompilationException {
+        String ptx = HEADER + """
+                .func (.param .b32 r) ratio(.param .b32 x)
+                {
+                    .reg .f32 %f<3>;
+                    ld.param.f32 %f1, [x];
+                    div.rn.f32 %f2, 0f3F800000, %f1;
+                    st.param.f32 [r], %f2;
+                    ret;
+                }
+                .visible .entry k(.param .u64 p, .param .f32 a, .param .f32 b)
+                {
+                    .reg .f32 %f<9>; .reg .b64 %rd<3>;
+                    ld.param.u64 %rd1, [p]; ld.param.f32 %f1, [a]; ld.param.f32 %f2, [b];
+                    cvta.to.global.u64 %rd2, %rd1;
+                    div.rn.f32 %f3, %f1, %f2;
+                    div.rn.f32 %f4, %f2, %f1;
+                    div.rn.ftz.f32 %f5, %f3, %f4;
+                    {
+                    .param .b32 x; .param .b32 y;
+                    st.param.b32 [x], %f5;
+                    call.uni (y), ratio, (x);
+                    ld.param.b32 %f6, [y];
+                    }
+                    st.global.f32 [%rd2], %f6;
+                    ret;
+                }
+                .visible .entry single(.param .u64 p, .param .f32 a)
+                {
+                    .reg .f32 %f<3>; .reg .b64 %rd<3>;
+                    ld.param.u64 %rd1, [p]; ld.param.f32 %f1, [a];
+                    cvta.to.global.u64 %rd2, %rd1;
+                    div.rn.f32 %f2, %f1, %f1;
+                    st.global.f32 [%rd2], %f2;
+                    ret;
+                }
+                """;
+        String noftz = "__internal_div_rn_noftz_f32_slowpath", ftz = "__internal_div_rn_ftz_f32_slowpath";
+        OriModule m = check(ptx).lower();
+        // each kernel gets its own copy of each slow path it uses (even a single use is a call, as ptxas makes it)
+        assertEquals(List.of("k", "$k$" + ftz, "$k$" + noftz, "single", "$single$" + noftz),
+                m.functions().stream().map(OriFunction::name).toList());
+        OriFunction k = m.functions().get(0);
+        List<String> callees = instrs(k).stream().filter(i -> i.op().name().equals("CALL"))
+                .map(i -> ((org.jptxas.ori.ir.Sym) i.srcs().get(0).value()).name()).sorted().toList();
+        // the inlined ratio's division calls the kernel's copy too
+        assertEquals(List.of("$k$" + ftz, "$k$" + noftz, "$k$" + noftz, "$k$" + noftz), callees);
+        for (OriFunction f : m.functions().subList(1, 3)) {
+            assertEquals(1, count(f, "RET"), f.name());
+            assertEquals(0, count(f, "CALL"), f.name());
+            assertEquals(0, count(f, "FCHK"), f.name()); // the slow path alone
+        }
+        // under -G and in relocatable output, too, the slow paths stay subroutines of the kernels, never functions
+        for (OriModule kept : List.of(check(ptx).lowerKeepingFunctions(), check(ptx).lowerRelocatable())) {
+            assertTrue(kept.functions().stream().noneMatch(f -> f.name().startsWith("__internal_")),
+                    kept.functions().stream().map(OriFunction::name).toList().toString());
+            assertTrue(kept.functions().stream().anyMatch(f -> f.name().equals("$single$" + noftz)));
+        }
+    }
 }

@@ -24,6 +24,8 @@ final class OriEvaluator {
     enum FchkMode { MODEL, ALWAYS, NEVER }
 
     private final TestLoweringContext code;
+    private final List<BasicBlock> layout;
+    private final org.jptxas.ori.ir.FunctionBody body;
     private final Map<Integer, int[]> r = new HashMap<>();
     private final Map<Integer, Boolean> p = new HashMap<>();
     FchkMode fchk = FchkMode.MODEL;
@@ -33,7 +35,19 @@ final class OriEvaluator {
     boolean trace;
 
     OriEvaluator(TestLoweringContext code) {
+        this(code, code.layout, code.body);
+    }
+
+    /** An evaluator of {@code body} (blocks in layout order), a subroutine called from {@code code}. */
+    private OriEvaluator(TestLoweringContext code, List<BasicBlock> layout, org.jptxas.ori.ir.FunctionBody body) {
         this.code = code;
+        this.layout = layout;
+        this.body = body;
+    }
+
+    /** Registers by number, physical ones apart from virtual ones (a subroutine reads its arguments from R4...). */
+    private static int key(Reg reg) {
+        return reg.virtual() ? reg.index() : ~reg.index();
     }
 
     // ---- register access ----
@@ -42,7 +56,7 @@ final class OriEvaluator {
         if (reg.isZero()) {
             return;
         }
-        int[] slot = r.computeIfAbsent(reg.index(), k -> new int[reg.comps()]);
+        int[] slot = r.computeIfAbsent(key(reg), k -> new int[reg.comps()]);
         slot[reg.isPart() ? reg.part() : 0] = v;
     }
 
@@ -50,7 +64,7 @@ final class OriEvaluator {
         if (reg.isZero()) {
             return;
         }
-        int[] slot = r.computeIfAbsent(reg.index(), k -> new int[2]);
+        int[] slot = r.computeIfAbsent(key(reg), k -> new int[2]);
         slot[0] = (int) v;
         slot[1] = (int) (v >>> 32);
     }
@@ -65,7 +79,7 @@ final class OriEvaluator {
 
     void setP(Reg reg, boolean v) {
         if (!reg.isZero()) {
-            p.put(reg.index(), v);
+            p.put(key(reg), v);
         }
     }
 
@@ -73,7 +87,7 @@ final class OriEvaluator {
         if (reg.isZero()) {
             return 0;
         }
-        int[] slot = r.get(reg.index());
+        int[] slot = r.get(key(reg));
         if (slot == null) {
             throw new IllegalStateException("read of unset " + reg);
         }
@@ -84,7 +98,7 @@ final class OriEvaluator {
         if (reg.isZero()) {
             return 0;
         }
-        int[] slot = r.get(reg.index());
+        int[] slot = r.get(key(reg));
         if (slot == null || slot.length < 2) {
             throw new IllegalStateException("read of unset pair " + reg);
         }
@@ -95,7 +109,7 @@ final class OriEvaluator {
         if (reg.isZero()) {
             return true;
         }
-        Boolean v = p.get(reg.index());
+        Boolean v = p.get(key(reg));
         if (v == null) {
             throw new IllegalStateException("read of unset " + reg);
         }
@@ -186,7 +200,6 @@ final class OriEvaluator {
     /** Runs from the first block until control leaves the last block of the layout. */
     void run() {
         int b = 0;
-        List<BasicBlock> layout = code.layout;
         outer:
         while (b < layout.size()) {
             BasicBlock block = layout.get(b);
@@ -199,7 +212,7 @@ final class OriEvaluator {
                 }
                 if (i.op().name().equals("BRA")) {
                     BlockLabel l = i.branchTarget();
-                    b = layout.indexOf(code.body.block(l.block()));
+                    b = layout.indexOf(body.block(l.block()));
                     continue outer;
                 }
                 exec(i);
@@ -207,7 +220,7 @@ final class OriEvaluator {
                     StringBuilder sb = new StringBuilder(i.toString()).append("   =>");
                     for (Reg dr : i.dsts()) {
                         if (!dr.isZero()) {
-                            sb.append(' ').append(dr.file().isPredicate() ? String.valueOf(p.get(dr.index()))
+                            sb.append(' ').append(dr.file().isPredicate() ? String.valueOf(p.get(key(dr)))
                                     : "0x" + Integer.toHexString(get(dr)));
                         }
                     }
@@ -216,6 +229,23 @@ final class OriEvaluator {
             }
             b++;
         }
+    }
+
+    /** A call of a slow-path subroutine: its body runs in an evaluator of its own, arguments from R4 up, result in R4. */
+    private void call(Instr i) {
+        String name = ((org.jptxas.ori.ir.Sym) i.srcs().get(0).value()).name();
+        org.jptxas.ori.ir.OriFunction f = SlowPathSubroutines.function(name, code.target(), code.profile());
+        List<BasicBlock> blocks = f.body().blocks();
+        OriEvaluator sub = new OriEvaluator(code, blocks, f.body());
+        sub.fchk = fchk;
+        sub.mufuNoise = mufuNoise;
+        sub.trace = trace;
+        for (int k = 1; k < i.srcs().size(); k++) {
+            sub.set(Reg.phys(org.jptxas.ori.ir.RegFile.R, EntryAbi.ABI_FIRST_REG + k - 1, 1), s32(i, k));
+        }
+        sub.run();
+        steps += sub.steps;
+        set(i.dsts().get(0), sub.get(Reg.phys(org.jptxas.ori.ir.RegFile.R, EntryAbi.ABI_FIRST_REG, 1)));
     }
 
     private static boolean has(Instr i, String m) {
@@ -232,6 +262,8 @@ final class OriEvaluator {
         List<Reg> d = i.dsts();
         String op = i.op().name();
         switch (op) {
+            case "CALL" -> call(i);
+            case "RET" -> { } // the last instruction of a subroutine's last block
             case "MOV" -> set(d.get(0), s32(i, 0));
             case "IMAD" -> imad(i);
             case "IMAD_WIDE" -> imad(new Instr(i.op(), java.util.stream.Stream.concat(java.util.stream.Stream.of("WIDE"),
