@@ -33,8 +33,8 @@ final class MnemonicWidening {
     private record Trial(int classIndex, int groupIndex, int bit, int above, SassForm anchor, int firstWord) {}
 
     static List<SassModifierClass> widen(String sm, SassIsa isa, List<SassModifierClass> classes,
-            Predicate<SassModifierClass> picked, List<String> log) {
-        List<SassModifierClass> out = layouts(isa, classes, picked, log);
+            Predicate<SassModifierClass> picked, Predicate<String> pickedMnemonic, List<String> log) {
+        List<SassModifierClass> out = layouts(isa, classes, picked, pickedMnemonic, log);
         List<Trial> trials = new ArrayList<>();
         List<long[]> words = new ArrayList<>();
         for (int ci = 0; ci < out.size(); ci++) {
@@ -42,7 +42,7 @@ final class MnemonicWidening {
             if (!picked.test(c)) {
                 continue;
             }
-            long[] used = used(c);
+            long[] used = used(c.groups());
             for (int gi = 0; gi < c.groups().size(); gi++) {
                 SassModifierGroup g = c.groups().get(gi);
                 BitField field = BitField.parse(g.bits());
@@ -92,7 +92,7 @@ final class MnemonicWidening {
 
     /** Step 1: the mnemonic enums of a mnemonic's other keys, on each key whose learned forms leave their bits fixed. */
     private static List<SassModifierClass> layouts(SassIsa isa, List<SassModifierClass> classes,
-            Predicate<SassModifierClass> picked, List<String> log) {
+            Predicate<SassModifierClass> picked, Predicate<String> pickedMnemonic, List<String> log) {
         Map<String, List<SassForm>> byClass = new LinkedHashMap<>();
         for (SassForm f : isa.forms()) {
             if (!f.decodeOnly()) {
@@ -110,15 +110,16 @@ final class MnemonicWidening {
             String mnemonic = e.getKey().substring(0, e.getKey().indexOf('/'));
             int key = e.getValue().get(0).key();
             Integer at = index.get(e.getKey());
-            SassModifierClass own = at == null ? new SassModifierClass(mnemonic, key, List.of(), List.of()) : out.get(at);
-            if (own.lazy() || own.trailing() || !picked.test(own)) {
+            if (at == null ? !pickedMnemonic.test(mnemonic) : !picked.test(out.get(at))) {
                 continue;
             }
+            List<SassModifierGroup> ownGroups = at == null ? List.of() : out.get(at).groups();
+            List<String> ownRefused = at == null ? List.of() : out.get(at).refused();
             List<SassModifierClass> donors = classes.stream()
                     .filter(c -> c.mnemonic().equals(mnemonic) && c.key() != key && !c.lazy() && !c.trailing())
                     .sorted(Comparator.comparingInt((SassModifierClass c) -> -c.groups().size())).toList();
-            List<SassModifierGroup> groups = new ArrayList<>(own.groups());
-            long[] used = used(own);
+            List<SassModifierGroup> groups = new ArrayList<>(ownGroups);
+            long[] used = used(ownGroups);
             List<String> taken = new ArrayList<>();
             for (SassModifierClass d : donors) {
                 for (SassModifierGroup g : d.groups()) {
@@ -136,7 +137,7 @@ final class MnemonicWidening {
             if (taken.isEmpty()) {
                 continue;
             }
-            SassModifierClass c = new SassModifierClass(mnemonic, key, groups, own.refused());
+            SassModifierClass c = new SassModifierClass(mnemonic, key, groups, ownRefused);
             if (at == null) {
                 out.add(c);
             } else {
@@ -165,9 +166,9 @@ final class MnemonicWidening {
         return true;
     }
 
-    private static long[] used(SassModifierClass c) {
+    private static long[] used(List<SassModifierGroup> groups) {
         long[] used = new long[2];
-        for (SassModifierGroup g : c.groups()) {
+        for (SassModifierGroup g : groups) {
             long[] m = BitField.parse(g.bits()).mask();
             used[0] |= m[0];
             used[1] |= m[1];

@@ -56,7 +56,8 @@ final class ModifierConfirmation {
             }
             if (widen) {
                 List<String> log = new ArrayList<>();
-                start = MnemonicWidening.widen(sm, new org.jptxas.sass.SassIsa(sm, forms), start, picked, log);
+                start = MnemonicWidening.widen(sm, new org.jptxas.sass.SassIsa(sm, forms), start, picked,
+                        m -> mnemonics == null || mnemonics.matcher(m).matches(), log);
                 log.forEach(System.err::println);
             }
             ModifierLearner learner = new ModifierLearner(sm, forms);
@@ -67,7 +68,8 @@ final class ModifierConfirmation {
             }
             int changed = 0;
             for (int i = 0; i < classes.size(); i++) {
-                if (!out.get(i).equals(classes.get(i))) {
+                if (!out.get(i).groups().equals(classes.get(i).groups()) || !new java.util.HashSet<>(out.get(i)
+                        .refused()).equals(new java.util.HashSet<>(classes.get(i).refused()))) {
                     changed++;
                     (i < fromOverlayCount ? fromOverlay : fromBase)
                             .computeIfAbsent(id(out.get(i)), k -> new LinkedHashMap<>()).put(sm, out.get(i));
