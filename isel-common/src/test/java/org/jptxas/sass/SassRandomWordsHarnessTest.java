@@ -24,7 +24,7 @@ class SassRandomWordsHarnessTest {
 
     private static WordDifferential.Tally run(SassFormData form) {
         SassIsa isa = new SassIsa("sm_80", List.of(form));
-        return WordDifferential.run(isa, "sm_80", FormWords.of(isa.forms(), 32, 7L));
+        return WordDifferential.run(isa, "sm_80", FormWords.of("sm_80", isa.forms(), 32, 7L));
     }
 
     @Test

@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The random word-level differential against nvdisasm 12.5: for every form of an SM (learned and composed, so every
  * modifier value of every class), random words with every operand field at a random value of its full width
  * ({@link FormWords}) must decode to nvdisasm's exact text and assemble back to their bits
- * ({@link WordDifferential}). Seeded and deterministic. Words per form: {@code -Djptxas.words.perForm=N} (learned
+ * ({@link WordDifferential}). Seeded per form and deterministic: a form added to the tables does not redraw the
+ * others' words. Words per form: {@code -Djptxas.words.perForm=N} (learned
  * forms; default 4) and {@code -Djptxas.words.perComposed=N} (composed forms; default 1), seed
  * {@code -Djptxas.words.seed}. By default only composed forms that show a modifier value (or operand shape) not
  * shown before take part ({@link FormWords#covering}), which keeps a run under a minute per SM; every composed form
@@ -35,9 +36,9 @@ class SassRandomWordsOracleTest {
     void randomWordsDecodeAndAssembleAsNvdisasmReadsThem(String sm) throws IOException {
         Oracles.assumeNvdisasm();
         SassIsa isa = TestTargets.of(sm).isa();
-        List<long[]> words = new ArrayList<>(FormWords.of(isa.forms(), PER_FORM, SEED));
+        List<long[]> words = new ArrayList<>(FormWords.of(sm, isa.forms(), PER_FORM, SEED));
         List<SassForm> composed = ALL_COMPOSED ? isa.composedForms() : FormWords.covering(isa.composedForms());
-        words.addAll(FormWords.of(composed, PER_COMPOSED, SEED + 1));
+        words.addAll(FormWords.of(sm, composed, PER_COMPOSED, SEED + 1));
         long start = System.nanoTime();
         WordDifferential.Tally t = WordDifferential.run(isa, sm.equals("sm_90") ? "sm_90a" : sm, words);
         System.out.printf("%s: %d words (%d learned forms x %d, %d composed x %d): nvdisasm reads %d (refuses %d,"

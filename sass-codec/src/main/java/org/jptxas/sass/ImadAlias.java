@@ -5,8 +5,10 @@ package org.jptxas.sass;
  * is trivially zero or {@code a}, {@code IMAD.IADD} for {@code a*1+c}, {@code IMAD.SHL} for {@code a*2^k+RZ}, plain
  * {@code IMAD} otherwise; {@code .U32} when bit 73 is clear. The learned forms cannot express "is a power of two",
  * so for the keys below the decoder picks the form whose mnemonic this rule gives. Mapped with nvdisasm 12.5 in raw
- * mode on SM80 and SM90 (2^16 and 2^31 are, oddly, not printed as SHL). Not covered: the carry form {@code IMAD.X}
- * (bit 74) and the constant-bank-B / uniform-B keys, which keep the generic (refuse-if-ambiguous) path.
+ * mode on SM80 and SM90 (2^16 and 2^31 are, oddly, not printed as SHL). With a constant-bank b the name is
+ * {@code IMAD.MOV} exactly when a is RZ (sm_75 and sm_90: {@code IMAD.MOV R142, RZ, c[0x1b][0x613c], -R179}, whatever
+ * c). Not covered: the carry form {@code IMAD.X} (bit 74) and the uniform-B key (nvdisasm prints plain {@code IMAD}
+ * for {@code RZ * UR4} and {@code R5 * URZ}), which keep the generic (refuse-if-ambiguous) path.
  */
 final class ImadAlias {
     /** a, 32-bit immediate b (lo[63:32]), c (hi[7:0]). */
@@ -17,6 +19,8 @@ final class ImadAlias {
     static final int KEY_REGISTER_CONST = 0x624;
     /** a, register b (hi[7:0]), 32-bit immediate c (lo[63:32]). */
     static final int KEY_REGISTER_IMMEDIATE = 0x424;
+    /** a, constant-bank b, register c (hi[7:0]). */
+    static final int KEY_CONST_REGISTER = 0xa24;
     private static final int RZ = 0xff;
 
     private ImadAlias() {}
@@ -25,7 +29,7 @@ final class ImadAlias {
     static boolean covers(long lo, long hi) {
         int key = (int) (lo & 0xfff);
         return (key == KEY_IMMEDIATE || key == KEY_REGISTER || key == KEY_REGISTER_CONST
-                || key == KEY_REGISTER_IMMEDIATE) && ((hi >>> 10) & 1) == 0
+                || key == KEY_REGISTER_IMMEDIATE || key == KEY_CONST_REGISTER) && ((hi >>> 10) & 1) == 0
                 && ((hi >>> 27) & 1) == 0;
     }
 
@@ -60,6 +64,8 @@ final class ImadAlias {
             } else {
                 base = "IMAD";
             }
+        } else if (key == KEY_CONST_REGISTER) {
+            base = a == RZ ? "IMAD.MOV" : "IMAD"; // a bank operand is never zero
         } else {
             long b = key == KEY_REGISTER ? (lo >>> 32) & 0xff : hi & 0xff;
             base = a == RZ || b == RZ ? "IMAD.MOV" : "IMAD";

@@ -345,7 +345,17 @@ public final class SassAssembler {
                 || !isa.composedWithSkeleton(skeleton).isEmpty()
                 || ImadName.of(skeleton) != null
                 || isa.hints().strip(text) != null
-                || !text.startsWith("@") && !isa.formsWithSkeleton("@{} " + skeleton).isEmpty();
+                || !text.startsWith("@") && guardedSpells(skeleton);
+    }
+
+    /**
+     * Whether a guarded form spells {@code skeleton} under a guard: learned, generalized or composed (a composed
+     * modifier on a form whose guard nvdisasm hides at PT: sm_75's {@code HADD2 R247, -R63, R249.H0_H0}).
+     */
+    private boolean guardedSpells(String skeleton) {
+        String guarded = "@{} " + skeleton;
+        return !isa.formsWithSkeleton(guarded).isEmpty() || !isa.generalizedWithSkeleton(guarded).isEmpty()
+                || !isa.composedWithSkeleton(guarded).isEmpty();
     }
 
     /**
@@ -354,7 +364,7 @@ public final class SassAssembler {
      */
     private Encoded underAlwaysTrueGuard(String text, String skeleton, Control control, long address,
             LabelResolver labels) {
-        if (text.startsWith("@") || isa.formsWithSkeleton("@{} " + skeleton).isEmpty()) {
+        if (text.startsWith("@") || !guardedSpells(skeleton)) {
             return null;
         }
         String under = "@PT " + text;
@@ -441,7 +451,9 @@ public final class SassAssembler {
         }
         for (String name : ImadName.NAMES) {
             String skeleton = imad.renamed(lexed.skeleton(), name);
-            for (List<SassForm> pool : List.of(isa.formsWithSkeleton(skeleton), isa.generalizedWithSkeleton(skeleton))) {
+            // composed too: IMAD.U32 on a constant bank is only composed (IMAD.MOV.U32 R142, RZ, c[0x1b][0x613c], R179)
+            for (List<SassForm> pool : List.of(isa.formsWithSkeleton(skeleton), isa.generalizedWithSkeleton(skeleton),
+                    isa.composedWithSkeleton(skeleton))) {
                 for (SassForm f : pool) {
                     Encoded e = encode(f, lexed.lexemes(), control, address, labels, new String[1]);
                     if (e == null) {

@@ -581,7 +581,7 @@ public final class SassIsa {
         // No form of that name at all (ptxas writes IMAD.MOV only with a = RZ, but a selector may write a*RZ+c): the
         // name is the operands' alone, so any IMAD form of the key that explains the bits, under nvdisasm's name.
         int key = keyOf(lo, hi);
-        for (int pool = 0; pool < 2; pool++) {
+        for (int pool = 0; pool < 3; pool++) {
             g = decodeFallback(renamedImads(key, want, pool), lo, hi, f -> f.appliesToGuardOnly(lo, hi));
             if (g instanceof SassInstruction.Known) {
                 return g;
@@ -591,14 +591,17 @@ public final class SassIsa {
     }
 
     /**
-     * The IMAD forms of a key with {@code want}'s signedness (learned for pool 0, generalized for 1), each renamed to
+     * The IMAD forms of a key with {@code want}'s signedness (learned for pool 0, generalized for 1, composed for 2:
+     * {@code IMAD.MOV.U32 R142, RZ, c[0x1b][0x613c], R179}, where only a composed form is unsigned), each renamed to
      * {@code want}, most specific first; made on first use.
      */
     private List<SassForm> renamedImads(int key, String want, int pool) {
         return renamed.computeIfAbsent(key + "|" + want + "|" + pool, x -> {
             boolean unsigned = want.endsWith(".U32");
             List<SassForm> out = new ArrayList<>();
-            for (SassForm f : pool == 0 ? Arrays.asList(byKey[key]) : generalized().byKey().getOrDefault(key, List.of())) {
+            List<SassForm> forms = pool == 0 ? Arrays.asList(byKey[key])
+                    : pool == 1 ? generalized().byKey().getOrDefault(key, List.of()) : composedFormsOfKey(key);
+            for (SassForm f : forms) {
                 if (ImadAlias.isPlainImad(f.mnemonic) && f.mnemonic.endsWith(".U32") == unsigned) {
                     SassForm r = f.mnemonic.equals(want) ? f : f.renamed(want);
                     if (r != null) {

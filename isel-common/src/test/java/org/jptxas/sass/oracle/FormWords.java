@@ -32,16 +32,37 @@ public final class FormWords {
         return w;
     }
 
-    /** {@code perForm} random words of each form, in the forms' order, from one random sequence seeded {@code seed}. */
-    public static List<long[]> of(List<SassForm> forms, int perForm, long seed) {
-        SplittableRandom random = new SplittableRandom(seed);
+    /**
+     * {@code perForm} random words of each form, in the forms' order. Each form draws from its own sequence, seeded
+     * by {@code seed}, the SM and the form ({@link #formSeed}): a form added to or dropped from the tables leaves the
+     * other forms' words as they were.
+     */
+    public static List<long[]> of(String sm, List<SassForm> forms, int perForm, long seed) {
         List<long[]> out = new ArrayList<>(forms.size() * perForm);
         for (SassForm f : forms) {
+            SplittableRandom random = new SplittableRandom(formSeed(seed, sm, f));
             for (int i = 0; i < perForm; i++) {
                 out.add(random(f, random));
             }
         }
         return out;
+    }
+
+    /** A seed of {@code seed}, the SM and what tells a form from another: key, fixed bits, skeleton and literals. */
+    static long formSeed(long seed, String sm, SassForm f) {
+        long h = mix(seed ^ sm.hashCode());
+        for (long part : new long[] {f.key(), f.maskLo(), f.maskHi(), f.bitsLo(), f.bitsHi(),
+                f.refusalKey().hashCode(), f.mnemonic().hashCode()}) {
+            h = mix(h ^ part);
+        }
+        return h;
+    }
+
+    /** A 64-bit finalizer (the SplitMix64 constants): nearby inputs give unrelated seeds. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        return z ^ (z >>> 31);
     }
 
     /**

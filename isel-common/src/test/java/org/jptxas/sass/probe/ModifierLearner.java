@@ -223,14 +223,32 @@ public final class ModifierLearner {
         if (System.getenv("SASS_PROBE_DEBUG") != null) {
             classes.forEach(c -> log.add("  class " + c));
         }
-        return confirm(classes);
+        return confirm(classes, c -> true);
     }
 
-    /** Composes every form the classes allow, reads each with nvdisasm, and refuses the spellings that differ. */
-    private List<SassModifierClass> confirm(List<SassModifierClass> classes) {
+    /**
+     * Confirms committed classes again without relearning them (the probe's {@code confirm} step): the composed forms
+     * of the classes {@code which} accepts are read by nvdisasm, and the spellings it refuses or prints otherwise
+     * join their class's refused list. Every class is returned, in order; null if the refusals do not settle.
+     */
+    List<SassModifierClass> reconfirm(List<SassModifierClass> classes,
+            java.util.function.Predicate<SassModifierClass> which) {
+        List<SassModifierClass> out = confirm(classes, which);
+        return out.isEmpty() && !classes.isEmpty() ? null : out;
+    }
+
+    /**
+     * Composes every form the classes allow, reads each with nvdisasm (those of the classes {@code which} accepts),
+     * and refuses the spellings that differ.
+     */
+    private List<SassModifierClass> confirm(List<SassModifierClass> classes,
+            java.util.function.Predicate<SassModifierClass> which) {
+        Set<String> checked = new java.util.HashSet<>();
+        classes.stream().filter(which).forEach(c -> checked.add(c.mnemonic() + "/" + c.key()));
         for (int round = 0; round < 4; round++) {
             SassIsa composedIsa = new SassIsa(sm, data, classes);
-            List<SassForm> composed = composedIsa.composedForms();
+            List<SassForm> composed = composedIsa.composedForms().stream()
+                    .filter(f -> checked.contains(base(f.mnemonic()) + "/" + f.key())).toList();
             Map<String, Set<String>> refused = new HashMap<>();
             List<long[]> words = new ArrayList<>();
             List<SassForm> owners = new ArrayList<>();

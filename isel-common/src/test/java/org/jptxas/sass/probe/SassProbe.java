@@ -33,9 +33,21 @@ public final class SassProbe {
 
     public static void main(String[] args) throws IOException {
         String cmd = args.length == 0 ? "derive" : args[0];
-        if (!List.of("derive", "fixture", "modifiers", "fields", "add").contains(cmd)) {
-            System.err.println("usage: SassProbe derive [sm,...] | add | fields | modifiers [sm,...] | fixture");
+        if (!List.of("derive", "fixture", "modifiers", "fields", "add", "confirm").contains(cmd)) {
+            System.err.println("usage: SassProbe derive [sm,...] | add | fields | modifiers [sm,...] | fixture"
+                    + " | confirm [sm,...] [--mnemonic=REGEX] [--fresh] [--widen]");
             System.exit(2);
+        }
+        if (cmd.equals("confirm")) {
+            List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
+            String mnemonics = rest.stream().filter(a -> a.startsWith("--mnemonic=")).findFirst()
+                    .map(a -> a.substring("--mnemonic=".length())).orElse(null);
+            rest.removeIf(a -> a.startsWith("--mnemonic="));
+            boolean fresh = rest.remove("--fresh");
+            boolean widen = rest.remove("--widen");
+            ModifierConfirmation.run(rest.isEmpty() ? OracleSamples.SMS : List.of(rest.get(0).split(",")),
+                    mnemonics == null ? null : java.util.regex.Pattern.compile(mnemonics), fresh, widen);
+            return;
         }
         if (cmd.equals("modifiers")) {
             learnModifiers(args.length > 1 ? List.of(args[1].split(",")) : OracleSamples.SMS);
@@ -352,13 +364,23 @@ public final class SassProbe {
         return org.jptxas.spi.TestTargets.resourceFolder(sm).resolve("sass");
     }
 
-    private static void writeModifiers(Path file, String scope, String provenance,
+    static void writeModifiers(Path file, String scope, String provenance,
                                        List<org.jptxas.tables.sass.SassModifierClass> classes,
                                        List<org.jptxas.tables.sass.SassDecorationClass> decorations,
                                        ObjectMapper mapper) throws IOException {
+        writeModifiers(file, scope, provenance, classes, decorations, mapper, true);
+    }
+
+    /** As above; {@code sort}: by mnemonic and key, else in the given order (a confirmation keeps the file's). */
+    static void writeModifiers(Path file, String scope, String provenance,
+                               List<org.jptxas.tables.sass.SassModifierClass> classes,
+                               List<org.jptxas.tables.sass.SassDecorationClass> decorations,
+                               ObjectMapper mapper, boolean sort) throws IOException {
         List<org.jptxas.tables.sass.SassModifierClass> sorted = new ArrayList<>(classes);
-        sorted.sort(java.util.Comparator.comparing(org.jptxas.tables.sass.SassModifierClass::mnemonic)
-                .thenComparingInt(org.jptxas.tables.sass.SassModifierClass::key));
+        if (sort) {
+            sorted.sort(java.util.Comparator.comparing(org.jptxas.tables.sass.SassModifierClass::mnemonic)
+                    .thenComparingInt(org.jptxas.tables.sass.SassModifierClass::key));
+        }
         StringBuilder sb = new StringBuilder();
         sb.append("{\"format\": \"volta-128-modifiers\", \"scope\": ").append(mapper.writeValueAsString(scope))
                 .append(", \"derivedWith\": ").append(mapper.writeValueAsString(provenance)).append(",\n\"classes\": [\n");
