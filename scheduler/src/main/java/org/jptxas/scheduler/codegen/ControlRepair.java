@@ -51,9 +51,16 @@ final class ControlRepair {
         int i = h.index();
         if (h.kind() == HazardKind.RAW_SCOREBOARD && h.producer() >= 0) {
             int sb = words.get(h.producer()).writeSb();
-            if (sb != ControlWord.NONE && (words.get(i).waitMask() >> sb & 1) == 0) {
-                ControlWord w = words.get(i);
+            ControlWord w = words.get(i);
+            if (sb != ControlWord.NONE && (w.waitMask() >> sb & 1) == 0) {
                 words.set(i, new ControlWord(w.stall(), w.yield(), w.writeSb(), w.readSb(), w.waitMask() | 1 << sb, w.reuse()));
+                return true;
+            }
+            // the named producer's scoreboard is waited already, but where paths merge the register is still covered
+            // by another producer's: wait on the scoreboards the checker saw pending
+            int missing = h.pendingSb() & ALL_SCOREBOARDS & ~w.waitMask();
+            if (missing != 0) {
+                words.set(i, new ControlWord(w.stall(), w.yield(), w.writeSb(), w.readSb(), w.waitMask() | missing, w.reuse()));
                 return true;
             }
             return false;

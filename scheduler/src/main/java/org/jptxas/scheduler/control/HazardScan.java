@@ -209,7 +209,8 @@ public final class HazardScan {
                                 + " cycles after its variable-latency producer, which set no scoreboard"));
             } else if (sb != 0) {
                 out.add(new Hazard(i, w, HazardKind.RAW_SCOREBOARD,
-                        name(r.file(), reg) + " read without waiting on SB mask " + Integer.toBinaryString(sb)));
+                        name(r.file(), reg) + " read without waiting on SB mask " + Integer.toBinaryString(sb), 0,
+                        sb & ~IssueState.NO_SCOREBOARD));
             } else if (st.writerClass[f][reg] >= 0 && st.writeTime[f][reg] != IssueState.NEVER) {
                 OpClass wc = model.classById(st.writerClass[f][reg]);
                 int need = st.wideLow[f][reg] ? Math.min(model.rawLowHalf(wc, group), model.rawRequired(wc, r.file(), group))
