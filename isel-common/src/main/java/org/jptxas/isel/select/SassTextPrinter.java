@@ -143,7 +143,8 @@ public final class SassTextPrinter {
         String label = null;
         for (int i = 0; i < n; i++) {
             Src src = ops.get(i);
-            alternatives.add(withLaneOffset(s.mnemonic(), i, withLayout(s.mnemonic(), i, spell(src, blockLabels))));
+            alternatives.add(withHalfSelector(s.mnemonic(), src,
+                    withLaneOffset(s.mnemonic(), i, withLayout(s.mnemonic(), i, spell(src, blockLabels)))));
             if (isDefault(src) && omittable.size() < MAX_OMITTABLE && i != s.descriptor()) {
                 omittable.add(i);
             }
@@ -383,6 +384,27 @@ public final class SassTextPrinter {
         }
         String layout = operand == 1 ? ".ROW" : ".COL";
         return spellings.stream().map(x -> new Spelling(x.display() + layout, x.assembly() + layout)).toList();
+    }
+
+    /**
+     * HADD2.F32 converts its sources' low halves (cvt.f32.f16): a register source prints the {@code .H0_H0}
+     * selector where the target's forms name it, as ptxas writes them: on the value always, on the negated zero only
+     * where no form leaves it out ({@code HADD2.F32 R7, -RZ, R2.H0_H0}; sm_75's {@code HADD2.F32 R0, R0.H0_H0,
+     * -RZ.H0_H0}).
+     */
+    private static List<Spelling> withHalfSelector(String mnemonic, Src src, List<Spelling> spellings) {
+        if (!(mnemonic.equals("HADD2.F32") || mnemonic.startsWith("HADD2.F32."))
+                || !(src.value() instanceof Reg r && r.file() == RegFile.R)) {
+            return spellings;
+        }
+        List<Spelling> selected = new ArrayList<>(spellings.size());
+        for (Spelling x : spellings) {
+            selected.add(new Spelling(x.display() + ".H0_H0", x.assembly() + ".H0_H0"));
+        }
+        List<Spelling> out = new ArrayList<>(2 * spellings.size());
+        out.addAll(r.isZero() ? spellings : selected);
+        out.addAll(r.isZero() ? selected : spellings);
+        return out;
     }
 
     /**

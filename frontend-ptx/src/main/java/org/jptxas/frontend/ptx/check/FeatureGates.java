@@ -116,11 +116,17 @@ final class FeatureGates {
      */
     static boolean vectorBeforeOtherModifier(List<String> modifiers) {
         for (int k = 0; k < modifiers.size(); k++) {
-            if (modifiers.get(k).matches("v[248]")
+            if (isVector(modifiers.get(k))
                     && (k + 1 == modifiers.size() || PtxType.of(modifiers.get(k + 1)).isEmpty())) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** {@code v2}, {@code v4} or {@code v8} (asked of every instruction's modifiers: no regular expression). */
+    private static boolean isVector(String modifier) {
+        return modifier.length() == 2 && modifier.charAt(0) == 'v'
+                && (modifier.charAt(1) == '2' || modifier.charAt(1) == '4' || modifier.charAt(1) == '8');
     }
 }

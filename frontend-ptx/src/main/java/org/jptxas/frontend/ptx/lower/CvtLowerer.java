@@ -546,7 +546,7 @@ public final class CvtLowerer implements InstructionLowerer {
                     }
                     case F16 -> {
                         Reg t = sat ? m.r() : d;
-                        halfToFloat(m, t, s);
+                        m.op("HADD2_F32", "", t, neg(RZ), s);
                         if (sat) {
                             m.fadd("SAT", d, RZ, t);
                         }
@@ -704,10 +704,10 @@ public final class CvtLowerer implements InstructionLowerer {
     }
 
     /**
-     * f16 (low half of {@code s}) to f32, exactly, on the integer and FMUL pipes: ptxas's {@code HADD2.F32 d, -RZ,
-     * s.H0_H0} needs an operand swizzle Ori does not carry yet. The magnitude bits moved to an f32's place and scaled
-     * by 2^112 give every finite value (subnormal halves become normal floats); an all-ones exponent (infinity) stays
-     * all ones in the f32; the sign goes back last, and a NaN becomes the canonical NaN.
+     * f16 (low half of {@code s}) to f32, exactly, on the integer and FMUL pipes (the quad-pair MMA's elements;
+     * cvt.f32.f16 is ptxas's one {@code HADD2.F32 d, -RZ, s.H0_H0}). The magnitude bits moved to an f32's place and
+     * scaled by 2^112 give every finite value (subnormal halves become normal floats); an all-ones exponent
+     * (infinity) stays all ones in the f32; the sign goes back last, and a NaN becomes the canonical NaN.
      */
     static void halfToFloat(MathEmitter m, Reg d, Object s) {
         Reg mag = m.r(), bits = m.r(), scaled = m.r(), special = m.p(), sign = m.r(), abs = m.r();

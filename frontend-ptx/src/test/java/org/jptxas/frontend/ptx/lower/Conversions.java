@@ -5,7 +5,7 @@ import java.math.BigInteger;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
 
-/** The conversion opcodes of {@link OriEvaluator}: I2F, F2I, F2F, FRND, F2FP, I2FP, F2IP. */
+/** The conversion opcodes of {@link OriEvaluator}: I2F, F2I, F2F, FRND, F2FP, I2FP, F2IP, HADD2_F32. */
 final class Conversions {
     private Conversions() {
     }
@@ -125,10 +125,10 @@ final class Conversions {
                 }
                 ev.set(d, ha << 16 | hb);
             }
-            case "HADD2" -> {
-                // HADD2.F32 d, -RZ, a.H0_H0: f16 to f32 (only this form)
-                int v = ev.src32(i, 1);
-                ev.setF(d, SmallFloat.halfToFloat(v));
+            case "HADD2_F32" -> {
+                // HADD2.F32 d, -RZ, a.H0_H0: f16 (a's low half) to f32, a NaN to the canonical one
+                float v = SmallFloat.halfToFloat(ev.src32(i, 1) & 0xffff);
+                ev.setF(d, Float.isNaN(v) ? Float.intBitsToFloat(0x7fffffff) : v);
             }
             default -> throw new IllegalStateException("evaluator: unknown opcode " + i);
         }
