@@ -18,6 +18,9 @@ LEA.HI.SX32 with a carry-out, sm_90's VIADDMNMX.U32 of three registers. For each
      than the form prints it rejects the form, a special value printed otherwise (an alias, a hidden PT) or refused
      becomes an exclusion.
 
+A word with several reuse flags also gives a word per flag alone (nvdisasm's text of it) and so a form with one
+flag: the decoder's evidence of which flag bit is which operand's (sm_86's DSETP reads B's flag at 124, not 123).
+
 Forms identical on several SMs are one rule. The result goes to random-word-forms.tsv (one line per word: the form
 and the evidence) and, with --write, to table-rules.json as add-form rules (origin "random-word-forms", replacing
 the previous ones), after every other rule; then run tools/sass-probe/table-rules and table-rules --check. A form
@@ -309,30 +312,46 @@ def text_of(f):
 
 
 def table(sm):
+    """The SM's forms (base and overlay) without those the rules of this script added (a second run decides as the
+    first)."""
+    with open(RULES) as fh:
+        ours = {identity(r['form']) for r in json.load(fh)['rules'] if r.get('origin') == ORIGIN}
     out = []
     for scope in ('base', sm):
         with open(os.path.join(ROOT, FILES[scope])) as fh:
-            out += json.load(fh)['forms']
+            out += [f for f in json.load(fh)['forms'] if identity(f) not in ours]
     return out
 
 
 def main(argv):
-    words = [l.split('\t') for l in WORDS.strip().split('\n')]
+    words = [l.split('\t') + ['ptxas'] for l in WORDS.strip().split('\n')]
+    # a word with several reuse flags: also each flag alone, as nvdisasm reads it. A form with exactly one flag is
+    # the decoder's evidence of which bit is which operand's flag (ReuseCombinations); without it the decoder takes
+    # the flag other keys of the operand layout show (sm_86's DSETP: B's flag is 124, FSETP's 123), so the
+    # assembler's listing path wrote [125:122] = 3 for `|R|.reuse, R.reuse`, a word nvdisasm refuses
+    for sm, hexword, text, _ in list(words):
+        word = int(hexword, 16)
+        flags = [b for b in range(122, 126) if word >> b & 1]
+        if len(flags) > 1:
+            alone = [word & ~(0xf << 122) | 1 << b for b in flags]
+            for w, t in zip(alone, texts(alone, sm)):
+                if t is not None:
+                    words.append([sm, '%032x' % w, t, 'reuse flag alone of ' + hexword])
     rows, rules = [], {}
-    for n, (sm, hexword, text) in enumerate(words):
+    for n, (sm, hexword, text, source) in enumerate(words):
         word = int(hexword, 16)
         form, why = derive(sm, word, text)
         if form is None:
-            rows.append([sm, hexword, text, 'NOT DERIVED', why])
+            rows.append([sm, hexword, text, 'NOT DERIVED', why, source])
             print(sm, text, 'not derived:', why)
             continue
         if printed(form, values_of(form, word)) != text:
-            rows.append([sm, hexword, text, 'NOT DERIVED', 'prints %r' % printed(form, values_of(form, word))])
+            rows.append([sm, hexword, text, 'NOT DERIVED', 'prints %r' % printed(form, values_of(form, word)), source])
             continue
         ok, exclude, failures = verify(sm, form, word, n)
         form['exclude'] = exclude
         if failures:
-            rows.append([sm, hexword, text, 'REJECTED', '; '.join(failures[:3])])
+            rows.append([sm, hexword, text, 'REJECTED', '; '.join(failures[:3]), source])
             print(sm, text, 'rejected:', failures[:3])
             continue
         existing = table(sm)
@@ -344,14 +363,14 @@ def main(argv):
         entry = rules.setdefault(key, {'form': form, 'sms': [], 'words': []})
         if sm not in entry['sms'] and not known:
             entry['sms'].append(sm)
-        entry['words'].append((sm, hexword, text))
+        entry['words'].append((sm, hexword, text, source))
         rows.append([sm, hexword, text, 'present' if known else ('decode-only' if form.get('decodeOnly') else 'form'),
                      form['mnemonic'], str(form['key']), '|'.join(form['pieces']), ' ; '.join(form['slots']),
-                     form['mask'], form['bits'], ' '.join(exclude) or '-', '%d random words exact' % ok])
+                     form['mask'], form['bits'], ' '.join(exclude) or '-', '%d random words exact' % ok, source])
         print(sm, text, '->', rows[-1][3], form['slots'], exclude, ok)
     with open(TSV, 'w') as fh:
         fh.write('# tools/sass-probe/random-word-forms.py: sm, word (hi..lo), nvdisasm 12.5 text, result, mnemonic, key, '
-                 'pieces (|-separated), slots, mask, bits, exclusions, evidence\n')
+                 'pieces (|-separated), slots, mask, bits, exclusions, evidence, source\n')
         for r in rows:
             fh.write('\t'.join(r) + '\n')
     if '--write' in argv:
@@ -362,11 +381,15 @@ def main(argv):
             if not entry['sms']:
                 continue
             f = entry['form']
-            ws = ', '.join('%s %s %s' % w for w in entry['words'][:3])
+            ws = ', '.join('%s %s %s' % w[:3] for w in entry['words'][:3])
+            source = entry['words'][0][3]
+            wrote = ('ptxas 13 wrote %s for random programs' % ws if source == 'ptxas' else
+                     'nvdisasm 12.5 reads %s, the %s with one reuse flag (evidence of which flag is which operand\'s)'
+                     % (ws, source.replace('reuse flag alone of ', 'ptxas word ')))
             kept.append({'kind': 'add-form', 'origin': ORIGIN, 'sms': sorted(entry['sms']), 'form': f,
-                         'why': 'random-word-forms.py: ptxas 13 wrote %s for random programs; single-bit flips put '
+                         'why': 'random-word-forms.py: %s; single-bit flips put '
                                 'the fields at %s, nvdisasm 12.5 reads 16 random words of the form exactly%s%s'
-                                % (ws, ', '.join(f['slots']),
+                                % (wrote, ', '.join(f['slots']),
                                    (' and prints the exclusions %s otherwise' % ' '.join(f['exclude']))
                                    if f['exclude'] else '',
                                    '; decode-only: a form of the SM writes its text already'
