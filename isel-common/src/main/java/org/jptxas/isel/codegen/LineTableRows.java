@@ -27,7 +27,8 @@ import org.jptxas.sass.SlotKind;
  * way), the code after the body's last instruction (the closing self-branch and padding) the line of its
  * {@code }}.</li>
  * </ul>
- * A shift ptxas fuses into the add that reads it takes that add's line ({@link ShiftIntoAddLines}), a shared load
+ * A funnel shift by zero that copies a high word continues the row before, as a register copy does
+ * ({@link #wordCopy}). A shift ptxas fuses into the add that reads it takes that add's line ({@link ShiftIntoAddLines}), a shared load
  * ptxas merges with the load of the word below into one LDS.64 that load's line ({@link LoadPairLines}); an absolute
  * value or an address offset ptxas folds into an operand continues the row before ({@link FoldedOperandLines}); a
  * copy in a branch arm made conditional takes the arm's last line ({@link #ifConvertedCopy}), and a copy such an arm
@@ -270,6 +271,9 @@ public final class LineTableRows {
      */
     static boolean materializesConstant(CodeLine line) {
         SassOp op = line.op();
+        if (wordCopy(line)) {
+            return true;
+        }
         if (op.guarded() || line.symbol() != null || op.operandCount() != 2
                 || !isRegister(op, 0, false) || op.register(0, SlotKind.GPR) == SlotKind.GPR.zeroValue()) {
             return false;
@@ -280,6 +284,21 @@ public final class LineTableRows {
             case "LDC", "LDC.64" -> bankZeroOffset(op, 1) && !setsUpStack(line);
             default -> false;
         };
+    }
+
+    /**
+     * A register copy in the form of a funnel shift by zero, {@code SHF.R.U32.HI R4, RZ, RZ, R5}: what jptxas emits for
+     * the high word of a 64-bit value shifted right by 32 ({@code shr.u64 %rd5, %rd4, 32; cvt.u32.u64 %r2, %rd5;}),
+     * which ptxas reads as the register's high half where it is used, with no instruction of its own (checked with
+     * ptxas 13 {@code -lineinfo} and {@code nvdisasm -g}: the shift's line has no code). Continues the row before, as
+     * the {@code MOV} copies of {@link #materializesConstant} do; not a predicated one.
+     */
+    static boolean wordCopy(CodeLine line) {
+        SassOp op = line.op();
+        int zero = (int) SlotKind.GPR.zeroValue();
+        return !op.guarded() && line.symbol() == null && line.opcode().equals("SHF.R.U32.HI") && op.operandCount() == 4
+                && isRegister(op, 0, false) && op.register(1, SlotKind.GPR) == zero
+                && op.register(2, SlotKind.GPR) == zero && isRegister(op, 3, true);
     }
 
     /** Whether operand {@code k} is a general register other than RZ, alone or (with {@code reuse}) {@code .reuse}. */

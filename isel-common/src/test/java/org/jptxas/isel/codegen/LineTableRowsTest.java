@@ -217,6 +217,28 @@ class LineTableRowsTest {
     }
 
     @Test
+    void aHighWordCopyContinuesTheRowBeforeARealShiftKeepsItsLine() {
+        // 'shr.u64 %rd5, %rd4, 32; cvt.u32.u64 %r2, %rd5;' is the high word: ptxas reads the register's half where it
+        // is used, jptxas's SHF.R.U32.HI R4, RZ, RZ, R5 (a shift by zero, a copy) does not annotate line 11; a shift
+        // by 5 (line 12) keeps its line
+        SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "k.cu", 0, 0)),
+                Map.of("k", new SourceLines.FunctionLines(5, 13, new SourceLines.Loc(1, 10, 0),
+                        Map.of(8, new SourceLines.Loc(1, 10, 0), 9, new SourceLines.Loc(1, 11, 0),
+                                10, new SourceLines.Loc(1, 12, 0)))), new byte[0], 0);
+        List<CodeLine> code = new ArrayList<>();
+        for (String[] l : new String[][] {{"NOP", "8"}, {"SHF.R.U32.HI R4, RZ, RZ, R5", "9"},
+                {"SHF.R.U32.HI R6, RZ, 0x5, R5", "10"}}) {
+            code.add(typed(l[0], Integer.parseInt(l[1])));
+        }
+        FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
+                0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
+        CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(new CompiledFunction(code, facts, List.of(), 0, 0)),
+                false);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 12)),
+                t.sourceLines().get(0).rows());
+    }
+
+    @Test
     void aParameterReadIntoARegisterContinuesTheRowBefore() {
         // ptxas reads an ld.param's value from the constant bank where it is used: jptxas's MOV R4, c[0x0][0x168]
         // does not annotate the ld.param's line (11); the instruction that uses it (line 12) keeps its own
