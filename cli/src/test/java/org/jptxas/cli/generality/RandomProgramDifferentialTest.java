@@ -149,7 +149,8 @@ class RandomProgramDifferentialTest {
                 reduced++;
                 Program p = RandomProgram.generate(o.seed(), o.sm());
                 Program small = Reducer.reduce(p, q -> RandomDifferential.stillFails(o, q, jptxas, ptxas), 400);
-                Files.writeString(dir.resolve("seed-" + o.seed() + ".ptx"), regressionText(o, small),
+                Outcome again = RandomDifferential.run(o.seed(), o.sm(), small, jptxas, ptxas);
+                Files.writeString(dir.resolve("seed-" + o.seed() + ".ptx"), regressionText(o, again, small),
                         StandardCharsets.UTF_8);
                 System.out.printf("seed %d (%s, %s): reduced from %d to %d statements%n", o.seed(), o.sm(),
                         o.verdict(), Reducer.size(p), Reducer.size(small));
@@ -158,13 +159,18 @@ class RandomProgramDifferentialTest {
         Files.writeString(dir.resolve("outcomes.tsv"), sb.toString(), StandardCharsets.UTF_8);
     }
 
-    /** A reduced program as a regression case: its header says the seed, the SM, the outputs and what happened. */
-    static String regressionText(Outcome o, Program p) {
+    /**
+     * A reduced program as a regression case: its header says the seed, the SM, the outputs and what happened, to
+     * the reduced program ({@code reduced}: its first differing value may not be the whole program's, which
+     * {@code found} says; the reducer keeps any program with the same verdict).
+     */
+    static String regressionText(Outcome found, Outcome reduced, Program p) {
         StringBuilder sb = new StringBuilder();
-        sb.append("// random program seed ").append(o.seed()).append(", reduced; found on ").append(o.sm())
-                .append(": ").append(o.verdict()).append('\n');
-        sb.append("// detail: ").append(o.detail().replace('\n', ' ')).append('\n');
-        sb.append("// seed: ").append(o.seed()).append('\n');
+        sb.append("// random program seed ").append(found.seed()).append(", reduced; found on ").append(found.sm())
+                .append(": ").append(found.verdict()).append('\n');
+        sb.append("// detail: ").append(reduced.detail().replace('\n', ' ')).append('\n');
+        sb.append("// unreduced: ").append(found.detail().replace('\n', ' ')).append('\n');
+        sb.append("// seed: ").append(found.seed()).append('\n');
         sb.append("// out:");
         p.vars().forEach(v -> sb.append(' ').append(v.ty().name));
         sb.append('\n');

@@ -38,7 +38,7 @@ class RandomSeedReduction {
             Program small = Reducer.reduce(p, q -> RandomDifferential.stillFails(o, q, ThreeWay.JPTXAS, ptxas),
                     budget);
             Outcome again = RandomDifferential.run(seed, o.sm(), small, ThreeWay.JPTXAS, ptxas);
-            String text = RandomProgramDifferentialTest.regressionText(again, small);
+            String text = RandomProgramDifferentialTest.regressionText(o, again, small);
             Files.writeString(dir.resolve("seed-" + seed + ".ptx"), text, StandardCharsets.UTF_8);
             String module = RandomProgram.module(small, o.sm());
             Compiled theirs = ptxas.compile("rp.ptx", module, o.sm());
