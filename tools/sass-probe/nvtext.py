@@ -1,12 +1,25 @@
 import sys, struct, subprocess, re, os, tempfile
 NV=os.path.expanduser('~/.cache/cuda-oracle/12.5/usr/bin/nvdisasm')
 ARCH={'sm_75':'SM75','sm_80':'SM80','sm_86':'SM86','sm_89':'SM89','sm_90':'SM90a'}
+def ranges(slot):
+    """The bit ranges (lo, hi) of table slot `slot` ('GPR 23:16', 'HEX 23:16,80:34 >>2', 'PRED 90'), the value's
+    least significant bits first (as BitField.parse reads them)."""
+    out = []
+    for rng in slot.split(' ')[1].split(','):
+        hl = rng.split(':')
+        out.append((int(hl[-1]), int(hl[0])))
+    return out
+
+
 def fill(word, slot, v):
-    """The 128-bit word with the field of table slot `slot` ('GPR 23:16', first range only) set to v."""
-    kind, rng = slot.split(' ')[:2]
-    hi, lo = map(int, rng.split(':'))
-    m = ((1 << (hi - lo + 1)) - 1) << lo
-    return word & ~m | (v << lo) & m
+    """The 128-bit word with the field of table slot `slot` set to v: the value's low bits go to the first range,
+    the next ones to the second, and so on."""
+    for lo, hi in ranges(slot):
+        width = hi - lo + 1
+        m = ((1 << width) - 1) << lo
+        word = word & ~m | (v << lo) & m
+        v >>= width
+    return word
 
 
 def texts(words, sm):

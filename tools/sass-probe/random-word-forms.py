@@ -34,7 +34,7 @@ import json, os, random, re, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from nvtext import texts  # noqa: E402
+from nvtext import fill, texts  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..'))
 RULES = os.path.join(HERE, 'table-rules.json')
@@ -194,12 +194,6 @@ def derive(sm, word, text):
 def positions(slot):
     hi, lo = (int(x) for x in slot.split(' ')[1].split(':'))
     return lo, hi
-
-
-def fill(word, slot, v):
-    lo, hi = positions(slot)
-    m = ((1 << (hi - lo + 1)) - 1) << lo
-    return word & ~m | (v << lo) & m
 
 
 def show(slot, v):
