@@ -30,10 +30,11 @@ is marked decodeOnly, so code generation keeps writing what it wrote.
     tools/sass-probe/random-word-forms.py            derive, verify, print, write the TSV
     tools/sass-probe/random-word-forms.py --write    also replace the rules in table-rules.json
 """
-import json, os, random, re, sys
+import json, os, random, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from flipfields import CONTROL, flips, operand, split  # noqa: E402
 from nvtext import fill, texts  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..'))
@@ -87,77 +88,28 @@ sm_90	000fc800078000190000001916007246	VIADDMNMX.U32 R0, R22, R25, R25, !PT
 sm_90	000fce000780001b0000001812127246	VIADDMNMX.U32 R18, R18, R24, R27, !PT
 """
 
-CONTROL = set(range(105, 122))
-REG = re.compile(r'^(?P<pre>[-~!]?\|?)(?P<kind>UR|UP|R|P)(?P<num>\d+|Z|T)(?P<post>\|?(?:\.reuse)?)$')
-IMM = re.compile(r'^(?P<pre>\|?)(?P<num>-?0x[0-9a-f]+)(?P<post>\|?)$')
 KINDS = {'R': ('GPR', 8, 255, 'RZ'), 'UR': ('UGPR', 6, 63, 'URZ'), 'P': ('PRED', 3, 7, 'PT'),
          'UP': ('UPRED', 3, 7, 'UPT')}
 SLOT_KINDS = {v[0]: (k, v[2], v[3]) for k, v in KINDS.items()}
 
 
-def split(text):
-    """(mnemonic, operands) of an unguarded instruction's text."""
-    mnemonic, _, rest = text.partition(' ')
-    return mnemonic, [o.strip() for o in rest.split(',')] if rest else []
-
-
-def operand(op):
-    """('reg', kind, number, prefix, suffix) or ('imm', value, prefix, suffix) or None."""
-    m = REG.match(op)
-    if m:
-        kind = m.group('kind')
-        num = m.group('num')
-        num = KINDS[kind][2] if num in ('Z', 'T') else int(num)
-        return ('reg', kind, num, m.group('pre'), m.group('post'))
-    m = IMM.match(op)
-    if m:
-        return ('imm', int(m.group('num'), 16), m.group('pre'), m.group('post'))
-    return None
-
-
-def power(x):
-    """k if x == 2**k, else None."""
-    return x.bit_length() - 1 if x > 0 and x & (x - 1) == 0 else None
-
-
 def derive(sm, word, text):
-    """The form (mnemonic, key, pieces, slots, mask, bits) nvdisasm's flips show, or (None, why)."""
-    mnemonic, ops = split(text)
+    """The form (mnemonic, key, pieces, slots, mask, bits) nvdisasm's flips (flipfields.flips) show, or (None, why)."""
+    guard, mnemonic, ops = split(text)
     parsed = [operand(o) for o in ops]
-    if any(p is None for p in parsed):
+    if guard:
+        return None, 'guarded text: %s' % text
+    # the forms' slots here are registers (decorated by -~!|, .reuse) and hex immediates
+    if any(p[0] not in ('reg', 'imm') or p[0] == 'reg' and p[4].lstrip('|') not in ('', '.reuse') for p in parsed):
         return None, 'operand not understood: %s' % text
-    bits = [b for b in range(16, 105)]
-    flipped = texts([word ^ (1 << b) for b in bits], sm)
-    found = {}  # operand index -> {bit: k}
-    signs = {}  # operand index -> sign bit
-    for b, t in zip(bits, flipped):
-        if t is None:
-            continue
-        m2, ops2 = split(t)
-        if m2 != mnemonic or len(ops2) != len(ops):
-            continue
-        diff = [i for i in range(len(ops)) if ops[i] != ops2[i]]
-        if len(diff) != 1:
-            continue
-        i = diff[0]
-        p1, p2 = parsed[i], operand(ops2[i])
-        if p2 is None or p1[0] != p2[0]:
-            continue
-        if p1[0] == 'reg':
-            if p1[1] == p2[1] and p1[3:] == p2[3:] and power(p1[2] ^ p2[2]) is not None:
-                found.setdefault(i, {})[b] = power(p1[2] ^ p2[2])
-        elif p1[2:] == p2[2:]:
-            x = (p1[1] ^ p2[1]) & (2 ** 64 - 1)
-            if power(x) is not None and (p1[1] < 0) == (p2[1] < 0):
-                found.setdefault(i, {})[b] = power(x)
-            elif (p1[1] < 0) != (p2[1] < 0):
-                signs[i] = b
+    found, signs, _ = flips(sm, word, text)
     pieces, slots, cur = [], [], mnemonic + (' ' if ops else '')
     field_bits = set()
     for i, (op, p) in enumerate(zip(ops, parsed)):
         if i:
             cur += ', '
-        got = found.get(i, {})
+        got = found.get((i, p[0]), {})
+        sign = signs.get((i, p[0]))
         los = {b - k for b, k in got.items()}
         if len(los) != 1:
             return None, 'operand %d (%s): no single field (%s)' % (i, op, sorted(got.items()))
@@ -172,8 +124,8 @@ def derive(sm, word, text):
             hi = max(got)
             if sorted(got) != list(range(lo, hi + 1)):
                 return None, 'operand %d (%s): bits %s' % (i, op, sorted(got))
-            if signs.get(i) == hi + 1 or p[1] < 0:
-                hi = signs.get(i, hi)
+            if sign == hi + 1 or p[1] < 0:
+                hi = sign if sign is not None else hi
                 if p[1] < 0 and hi == max(got):
                     return None, 'operand %d (%s): negative but no sign bit' % (i, op)
                 slot = 'SHEX %d:%d' % (hi, lo)
