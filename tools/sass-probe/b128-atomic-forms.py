@@ -7,6 +7,7 @@ import json, os, sys, random
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from nvtext import texts, fill
+from tablefile import append_forms
 T = os.path.join(HERE, '..', '..', 'backend-sm89-90/src/main/resources/org/jptxas/backend/sm89_90/sass/sm90.json')
 B = os.path.join(HERE, '..', '..', 'tables/src/main/resources/org/jptxas/tables/sass/volta-base.json')
 forms = json.load(open(T))['forms']
@@ -81,7 +82,4 @@ print(len(new), 'forms', len(words), 'checks', len(bad), 'misprinted', bad[:5])
 for g in new:
     print(' ', g['mnemonic'], g['pieces'], g['slots'])
 if not bad and new and '--write' in sys.argv:
-    text = open(T).read().rstrip()
-    lines = [json.dumps({k: f[k] for k in ('mnemonic', 'key', 'pieces', 'mask', 'bits', 'slots', 'exclude')},
-                        separators=(',', ':')) for f in new]
-    open(T, 'w').write(text[:-2].rstrip() + ',\n' + ',\n'.join(lines) + '\n]}\n')
+    append_forms(T, new)

@@ -6,6 +6,8 @@ in the SM's modifier overlay, and lists as refused every mnemonic combination nv
 than the composer spells it) on the class's plain register form.
 """
 import itertools, json, os, re, struct, subprocess, sys, tempfile
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tablefile import load, save  # noqa: E402  (hidden-policy uses them as field-enums' too)
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 NV = os.environ.get('NVDISASM', os.path.expanduser('~/.cache/cuda-oracle/12.5/usr/bin/nvdisasm'))
@@ -586,23 +588,6 @@ def field_insert(word, bits, value):
     for i, p in enumerate(pos):
         word = word & ~(1 << p) | ((value >> i) & 1) << p
     return word
-
-def load(path):
-    with open(path) as f:
-        return json.load(f)
-
-def save(path, data):
-    """The tables' layout: the header on one line, then each list (forms; classes, decorations) one entry per line."""
-    head = {k: v for k, v in data.items() if not isinstance(v, list)}
-    lists = [(k, v) for k, v in data.items() if isinstance(v, list)]
-    with open(path, 'w') as f:
-        f.write(json.dumps(head)[:-1])
-        for name, entries in lists:
-            f.write(',\n"%s": [\n' % name)
-            if entries:
-                f.write(',\n'.join(json.dumps(e, separators=(',', ':')) for e in entries) + '\n')
-            f.write(']')
-        f.write('}\n')
 
 def operand_variants(pieces, slots, groups, at=0):
     """The pieces with one operand group's non-empty value shown on its register operand (a prefix ends the piece

@@ -11,6 +11,7 @@ append the new forms to the sm_90 table (then tools/sass-probe/table-rules --che
 import json, os, sys, random
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from nvtext import texts, fill
+from tablefile import append_forms
 T = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..',
                  'backend-sm89-90/src/main/resources/org/jptxas/backend/sm89_90/sass/sm90.json')
 doc = json.load(open(T))
@@ -94,9 +95,5 @@ got = texts(words, 'sm_90')
 bad = [(e, x) for e, x in zip(expected, got) if e != x]
 print(len(new), 'forms', len(words), 'checks', len(bad), 'bad', bad[:5], file=sys.stderr)
 if not bad and '--write' in sys.argv and new:
-    text = open(T).read().rstrip()
-    assert text.endswith(']}')
-    lines = [json.dumps({k: f[k] for k in ('mnemonic', 'key', 'pieces', 'mask', 'bits', 'slots', 'exclude')},
-                        separators=(',', ':')) for f in new]
-    open(T, 'w').write(text[:-2].rstrip() + ',\n' + ',\n'.join(lines) + '\n]}\n')
+    append_forms(T, new)
     print('added', len(new), file=sys.stderr)

@@ -6,6 +6,7 @@ import json, os, random, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from nvtext import texts
+from tablefile import append_forms
 ROOT = os.path.join(HERE, '..', '..')
 TABLES = {'sm_86': 'backend-sm80/src/main/resources/org/jptxas/backend/sm80/sass/sm86.json',
           'sm_89': 'backend-sm89-90/src/main/resources/org/jptxas/backend/sm89_90/sass/sm89.json',
@@ -28,7 +29,4 @@ for sm, rel in TABLES.items():
     bad = [(e, x) for e, x in zip(exp, got) if e != x]
     print(sm, 'misprinted', bad)
     if not bad and '--write' in sys.argv:
-        line = json.dumps({k: g[k] for k in ('mnemonic', 'key', 'pieces', 'mask', 'bits', 'slots', 'exclude')},
-                          separators=(',', ':'))
-        text = open(path).read().rstrip()
-        open(path, 'w').write(text[:-2].rstrip() + ',\n' + line + '\n]}\n')
+        append_forms(path, [g])

@@ -36,6 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from flipfields import CONTROL, flips, operand, split  # noqa: E402
 from nvtext import fill, texts  # noqa: E402
+from tablefile import save  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..'))
 RULES = os.path.join(HERE, 'table-rules.json')
@@ -314,11 +315,8 @@ def main(argv):
                      form['mnemonic'], str(form['key']), '|'.join(form['pieces']), ' ; '.join(form['slots']),
                      form['mask'], form['bits'], ' '.join(exclude) or '-', '%d random words exact' % ok, source])
         print(sm, text, '->', rows[-1][3], form['slots'], exclude, ok)
-    with open(TSV, 'w') as fh:
-        fh.write('# tools/sass-probe/random-word-forms.py: sm, word (hi..lo), nvdisasm 12.5 text, result, mnemonic, key, '
-                 'pieces (|-separated), slots, mask, bits, exclusions, evidence, source\n')
-        for r in rows:
-            fh.write('\t'.join(r) + '\n')
+    save(TSV, ['# tools/sass-probe/random-word-forms.py: sm, word (hi..lo), nvdisasm 12.5 text, result, mnemonic, key, '
+               'pieces (|-separated), slots, mask, bits, exclusions, evidence, source'] + rows)
     if '--write' in argv:
         with open(RULES) as fh:
             data = json.load(fh)
@@ -341,8 +339,7 @@ def main(argv):
                                    '; decode-only: a form of the SM writes its text already'
                                    if f.get('decodeOnly') else '')})
         data['rules'] = kept
-        with open(RULES, 'w') as fh:
-            fh.write('{"rules": [\n' + ',\n'.join(json.dumps(r) for r in kept) + '\n]}\n')
+        save(RULES, data, separators=(', ', ': '))
 
 
 if __name__ == '__main__':

@@ -7,6 +7,7 @@ import json, os, random, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from nvtext import texts
+from tablefile import append_forms
 T = os.path.join(HERE, '..', '..', 'backend-sm75/src/main/resources/org/jptxas/backend/sm75/sass/sm75.json')
 B = os.path.join(HERE, '..', '..', 'tables/src/main/resources/org/jptxas/tables/sass/volta-base.json')
 every = json.load(open(T))['forms'] + json.load(open(B))['forms']
@@ -52,7 +53,4 @@ print(len(new), 'forms', len(words), 'checks', len(bad), 'misprinted', bad[:4])
 for g in new:
     print(' ', g['mnemonic'], g['pieces'], g['slots'])
 if new and not bad and '--write' in sys.argv:
-    text = open(T).read().rstrip()
-    lines = [json.dumps({k: f[k] for k in ('mnemonic', 'key', 'pieces', 'mask', 'bits', 'slots', 'exclude')},
-                        separators=(',', ':')) for f in new]
-    open(T, 'w').write(text[:-2].rstrip() + ',\n' + ',\n'.join(lines) + '\n]}\n')
+    append_forms(T, new)

@@ -8,6 +8,7 @@ atom/red .v2/.v4 in the instruction-form suite)."""
 import json, os, sys, random
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from nvtext import texts, fill
+from tablefile import append_forms
 T=os.path.join(os.path.dirname(os.path.abspath(__file__)),'..','..','backend-sm89-90/src/main/resources/org/jptxas/backend/sm89_90/sass/sm90.json')
 doc=json.load(open(T)); forms=doc['forms']
 have={(f['key'],''.join(f['pieces']),tuple(f['slots'])) for f in forms}
@@ -68,7 +69,4 @@ print('added',added,file=sys.stderr)
 if not bad and '--write' in sys.argv:
     new=[g for g in new if g in forms[len(forms)-added:]]
     doc['forms']=forms[:len(forms)-added]
-    text=open(T).read().rstrip()
-    assert text.endswith(']}')
-    lines=[json.dumps({k: f[k] for k in ('mnemonic','key','pieces','mask','bits','slots','exclude')}, separators=(',', ':')) for f in new]
-    open(T,'w').write(text[:-2].rstrip()+',\n'+',\n'.join(lines)+'\n]}\n')
+    append_forms(T, new)
