@@ -58,7 +58,7 @@ final class OperandDecorations {
         for (SassDecorationClass c : byKey.getOrDefault(key, List.of())) {
             List<Integer> set = new ArrayList<>();
             for (SassOperandDecoration d : c.decorations()) {
-                if ((d.bit() < 64 ? lo >>> d.bit() & 1 : hi >>> (d.bit() - 64) & 1) != 0) {
+                if (isSet(lo, hi, d.bit())) {
                     set.add(d.bit());
                 }
             }
@@ -68,7 +68,7 @@ final class OperandDecorations {
             for (int subset : subsets(set.size(), false)) {
                 long clearLo = 0, clearHi = 0;
                 for (int b = 0; b < set.size(); b++) {
-                    if ((subset >> b & 1) != 0) {
+                    if (isSet(subset, b)) {
                         int bit = set.get(b);
                         clearLo |= bit < 64 ? 1L << bit : 0;
                         clearHi |= bit < 64 ? 0 : 1L << (bit - 64);
@@ -100,7 +100,7 @@ final class OperandDecorations {
             boolean[] neg = new boolean[operands.size()];
             boolean[] abs = new boolean[operands.size()];
             for (SassOperandDecoration d : c.decorations()) {
-                if (d.bit() < 64 ? (setLo >>> d.bit() & 1) != 0 : (setHi >>> (d.bit() - 64) & 1) != 0) {
+                if (isSet(setLo, setHi, d.bit())) {
                     int i = operands.size() - 1 - d.operand();
                     neg[i] |= d.token().equals("-");
                     abs[i] |= d.token().equals("|");
@@ -247,7 +247,7 @@ final class OperandDecorations {
         for (int subset : subsets(found.size(), true)) {
             boolean[][] drop = new boolean[operands.length][2];
             for (int d = 0; d < found.size(); d++) {
-                if ((subset >> d & 1) != 0) {
+                if (isSet(subset, d)) {
                     drop[found.get(d)[0]][found.get(d)[1]] = true;
                 }
             }
@@ -287,6 +287,16 @@ final class OperandDecorations {
             }
         }
         return null;
+    }
+
+    /** Whether bit {@code bit} (0..63) of {@code word} is one. */
+    private static boolean isSet(long word, int bit) {
+        return (word >>> bit & 1) != 0;
+    }
+
+    /** Whether bit {@code bit} (0..127) of the 128-bit word {@code lo}/{@code hi} is one. */
+    private static boolean isSet(long lo, long hi, int bit) {
+        return bit < 64 ? isSet(lo, bit) : isSet(hi, bit - 64);
     }
 
     /** The nonempty subsets of {@code n} items as bit masks, fewest items first or most items first. */
