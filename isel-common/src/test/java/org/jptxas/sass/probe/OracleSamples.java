@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -161,7 +162,17 @@ public final class OracleSamples {
                 out.add(f.get());
             }
             return out;
-        } catch (Exception e) {
+        } catch (ExecutionException e) {
+            // the job's own failure (a missing oracle tool names itself), not the executor's wrapper of it
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         } finally {
             pool.shutdownNow();
