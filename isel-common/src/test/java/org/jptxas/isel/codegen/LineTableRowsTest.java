@@ -110,22 +110,11 @@ class LineTableRowsTest {
     @Test
     void aConstantPutIntoARegisterContinuesTheRowBefore() {
         // ptxas folds 'mov.s32 %r, 1' into its uses: the MOV jptxas keeps does not annotate the mov's line (11)
-        SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "k.cu", 0, 0)),
-                Map.of("k", new SourceLines.FunctionLines(5, 13, new SourceLines.Loc(1, 10, 0),
-                        Map.of(8, new SourceLines.Loc(1, 10, 0), 9, new SourceLines.Loc(1, 11, 0),
-                                10, new SourceLines.Loc(1, 12, 0)))), new byte[0], 0);
-        List<CodeLine> code = new ArrayList<>();
-        for (String[] l : new String[][] {{"NOP", "8"}, {"MOV R28, 0x1", "9"}, {"MOV R29, RZ", "9"},
-                {"IADD3 R3, R2, 0x1, RZ", "9"}, {"NOP", "10"}}) {
-            code.add(typed(l[0], Integer.parseInt(l[1])));
-        }
-        FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
-                0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
-        CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(new CompiledFunction(code, facts, List.of(), 0, 0)),
-                false);
+        List<DebugLine.Row> rows = rowsOf(new String[][] {{"NOP", "1"}, {"MOV R28, 0x1", "2"}, {"MOV R29, RZ", "2"},
+                {"IADD3 R3, R2, 0x1, RZ", "2"}, {"NOP", "3"}}, 10, 11, 12);
         // the instruction that computes something keeps its line
         assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x30, 1, 11), new DebugLine.Row(0x40, 1, 12)),
-                t.sourceLines().get(0).rows());
+                rows);
     }
 
     @Test
@@ -200,20 +189,9 @@ class LineTableRowsTest {
     void aRegisterCopyContinuesTheRowBeforeUnlessPredicated() {
         // ptxas coalesces a 'mov.b32 %r3, %r2' (or a loop-carried copy) away: jptxas's MOV R3, R2 does not annotate
         // line 11; a predicated copy (a branch arm made conditional) keeps its line (12), as ptxas's does
-        SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "k.cu", 0, 0)),
-                Map.of("k", new SourceLines.FunctionLines(5, 13, new SourceLines.Loc(1, 10, 0),
-                        Map.of(8, new SourceLines.Loc(1, 10, 0), 9, new SourceLines.Loc(1, 11, 0),
-                                10, new SourceLines.Loc(1, 12, 0)))), new byte[0], 0);
-        List<CodeLine> code = new ArrayList<>();
-        for (String[] l : new String[][] {{"NOP", "8"}, {"MOV R3, R2", "9"}, {"@!P1 MOV R4, R5", "10"}}) {
-            code.add(typed(l[0], Integer.parseInt(l[1])));
-        }
-        FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
-                0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
-        CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(new CompiledFunction(code, facts, List.of(), 0, 0)),
-                false);
-        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 12)),
-                t.sourceLines().get(0).rows());
+        List<DebugLine.Row> rows = rowsOf(new String[][] {{"NOP", "1"}, {"MOV R3, R2", "2"}, {"@!P1 MOV R4, R5", "3"}},
+                10, 11, 12);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 12)), rows);
     }
 
     @Test
@@ -221,42 +199,18 @@ class LineTableRowsTest {
         // 'shr.u64 %rd5, %rd4, 32; cvt.u32.u64 %r2, %rd5;' is the high word: ptxas reads the register's half where it
         // is used, jptxas's SHF.R.U32.HI R4, RZ, RZ, R5 (a shift by zero, a copy) does not annotate line 11; a shift
         // by 5 (line 12) keeps its line
-        SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "k.cu", 0, 0)),
-                Map.of("k", new SourceLines.FunctionLines(5, 13, new SourceLines.Loc(1, 10, 0),
-                        Map.of(8, new SourceLines.Loc(1, 10, 0), 9, new SourceLines.Loc(1, 11, 0),
-                                10, new SourceLines.Loc(1, 12, 0)))), new byte[0], 0);
-        List<CodeLine> code = new ArrayList<>();
-        for (String[] l : new String[][] {{"NOP", "8"}, {"SHF.R.U32.HI R4, RZ, RZ, R5", "9"},
-                {"SHF.R.U32.HI R6, RZ, 0x5, R5", "10"}}) {
-            code.add(typed(l[0], Integer.parseInt(l[1])));
-        }
-        FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
-                0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
-        CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(new CompiledFunction(code, facts, List.of(), 0, 0)),
-                false);
-        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 12)),
-                t.sourceLines().get(0).rows());
+        List<DebugLine.Row> rows = rowsOf(new String[][] {{"NOP", "1"}, {"SHF.R.U32.HI R4, RZ, RZ, R5", "2"},
+                {"SHF.R.U32.HI R6, RZ, 0x5, R5", "3"}}, 10, 11, 12);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 12)), rows);
     }
 
     @Test
     void aParameterReadIntoARegisterContinuesTheRowBefore() {
         // ptxas reads an ld.param's value from the constant bank where it is used: jptxas's MOV R4, c[0x0][0x168]
         // does not annotate the ld.param's line (11); the instruction that uses it (line 12) keeps its own
-        SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "k.cu", 0, 0)),
-                Map.of("k", new SourceLines.FunctionLines(5, 13, new SourceLines.Loc(1, 10, 0),
-                        Map.of(8, new SourceLines.Loc(1, 10, 0), 9, new SourceLines.Loc(1, 11, 0),
-                                10, new SourceLines.Loc(1, 12, 0)))), new byte[0], 0);
-        List<CodeLine> code = new ArrayList<>();
-        for (String[] l : new String[][] {{"NOP", "8"}, {"MOV R4, c[0x0][0x168]", "9"}, {"LDC.64 R6, c[0x0][0x170]", "9"},
-                {"IADD3 R4, R4, 0x1, RZ", "10"}}) {
-            code.add(typed(l[0], Integer.parseInt(l[1])));
-        }
-        FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,
-                0, new int[0], OptionalInt.empty(), 0, List.of(), List.of());
-        CubinBuilder.LineTables t = LineTableRows.of(lines, List.of(new CompiledFunction(code, facts, List.of(), 0, 0)),
-                false);
-        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x30, 1, 12)),
-                t.sourceLines().get(0).rows());
+        List<DebugLine.Row> rows = rowsOf(new String[][] {{"NOP", "1"}, {"MOV R4, c[0x0][0x168]", "2"},
+                {"LDC.64 R6, c[0x0][0x170]", "2"},                 {"IADD3 R4, R4, 0x1, RZ", "3"}}, 10, 11, 12);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x30, 1, 12)), rows);
     }
 
     @Test
