@@ -209,7 +209,7 @@ class LineTableRowsTest {
         // ptxas reads an ld.param's value from the constant bank where it is used: jptxas's MOV R4, c[0x0][0x168]
         // does not annotate the ld.param's line (11); the instruction that uses it (line 12) keeps its own
         List<DebugLine.Row> rows = rowsOf(new String[][] {{"NOP", "1"}, {"MOV R4, c[0x0][0x168]", "2"},
-                {"LDC.64 R6, c[0x0][0x170]", "2"},                 {"IADD3 R4, R4, 0x1, RZ", "3"}}, 10, 11, 12);
+                {"LDC.64 R6, c[0x0][0x170]", "2"}, {"IADD3 R4, R4, 0x1, RZ", "3"}}, 10, 11, 12);
         assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x30, 1, 12)), rows);
     }
 
