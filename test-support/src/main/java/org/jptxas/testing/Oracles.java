@@ -13,9 +13,12 @@ import java.util.Optional;
 public final class Oracles {
     private Oracles() {}
 
-    /** ptxas 13 on PATH ({@code JPTXAS_PTXAS} overrides). */
+    /**
+     * ptxas 13: {@code JPTXAS_PTXAS}, else the first {@code ptxas} on PATH whose release is 13 (the CUDA 12.5 oracle
+     * folder, put first on PATH for nvdisasm, holds a ptxas 12.5 that must not stand in for it).
+     */
     public static Optional<Path> ptxas13() {
-        return fromEnv("JPTXAS_PTXAS").or(() -> onPath("ptxas"));
+        return Release13.PTXAS;
     }
 
     /** The CUDA 12.5 oracle folder ({@code nvdisasm}, {@code cuobjdump}, {@code nvlink}, {@code ptxas} 12.5). */
@@ -46,7 +49,27 @@ public final class Oracles {
     public static Optional<Path> nvlink13() {
         String home = System.getenv("CUDA13_HOME");
         Path cuda13 = Path.of(home != null && !home.isBlank() ? home : "/usr/local/cuda-13.0");
-        return onPath("nvlink").or(() -> Optional.of(cuda13.resolve("bin").resolve("nvlink")).filter(Files::isExecutable));
+        return Release13.NVLINK.or(() -> Optional.of(cuda13.resolve("bin").resolve("nvlink")).filter(Files::isExecutable));
+    }
+
+    /** The release-13 tools, found once per JVM (finding them runs each candidate's --version). */
+    static final class Release13 {
+        static final Optional<Path> PTXAS = fromEnv("JPTXAS_PTXAS").or(() -> onPath("ptxas", Release13::is13));
+        static final Optional<Path> NVLINK = onPath("nvlink", Release13::is13);
+
+        /** Whether {@code tool --version} names release 13 ("V13."), as scripts/ci-preflight reads it. */
+        static boolean is13(Path tool) {
+            try {
+                Process p = new ProcessBuilder(tool.toString(), "--version").redirectErrorStream(true).start();
+                String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                return p.waitFor() == 0 && out.contains("V13.");
+            } catch (java.io.IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
     }
 
     /** nvcc 13, found as {@link #nvlink13()} is; optional (the nvcc-flow test skips without it, also under CI). */
@@ -96,6 +119,11 @@ public final class Oracles {
     }
 
     private static Optional<Path> onPath(String exe) {
+        return onPath(exe, p -> true);
+    }
+
+    /** The first {@code exe} on PATH that {@code accept}s. */
+    private static Optional<Path> onPath(String exe, java.util.function.Predicate<Path> accept) {
         String path = System.getenv("PATH");
         if (path == null) {
             return Optional.empty();
@@ -105,7 +133,7 @@ public final class Oracles {
                 continue;
             }
             Path p = Path.of(dir, exe);
-            if (Files.isExecutable(p)) {
+            if (Files.isExecutable(p) && accept.test(p)) {
                 return Optional.of(p);
             }
         }

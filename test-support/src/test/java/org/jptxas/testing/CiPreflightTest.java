@@ -1,6 +1,7 @@
 package org.jptxas.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -45,5 +46,25 @@ class CiPreflightTest {
                 Map.of(), 60);
         assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
         assertTrue(Files.isExecutable(root.resolve(".ci/run")));
+    }
+
+    @Test
+    void theCuda125FolderFirstOnPathDoesNotStandInForRelease13() {
+        // the oracle folder holds a ptxas and an nvlink 12.5: put first on PATH (as for nvdisasm), neither may be
+        // taken for release 13, by the preflight or by Oracles
+        Path root = RepoRoot.find().orElse(null);
+        Prerequisites.require(root != null, "repository root not found");
+        Path bin125 = Oracles.cuda125Bin().orElse(null);
+        Prerequisites.require(bin125 != null && Oracles.ptxas13().isPresent() && Oracles.nvlink13().isPresent()
+                && Corpus.dir().isPresent(), "oracles or corpus not installed");
+        assertFalse(Oracles.Release13.is13(bin125.resolve("ptxas")));
+        assertFalse(Oracles.Release13.is13(bin125.resolve("nvlink")));
+        assertTrue(Oracles.Release13.is13(Oracles.ptxas13().get()));
+        Processes.Result r = Processes.run(List.of("bash", root.resolve("scripts/ci-preflight").toString()), root,
+                Map.of("PATH", bin125 + java.io.File.pathSeparator + System.getenv("PATH"), "JPTXAS_PTXAS", ""), 60);
+        String out = r.stdout() + r.stderr();
+        assertEquals(0, r.exitCode(), out);
+        assertFalse(out.contains("ptxas 13: " + bin125), out);
+        assertFalse(out.contains("nvlink 13: " + bin125), out);
     }
 }
