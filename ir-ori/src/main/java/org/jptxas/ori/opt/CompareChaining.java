@@ -13,11 +13,19 @@ import org.jptxas.ori.ir.Src;
 
 /**
  * Guards joined into the compare, as ptxas writes bounds checks: {@code PLOP3.LUT d, PT, a, b, PT, 0xfc} (a or b,
- * from PTX's {@code or.pred}) where {@code b} is the only use of {@code ISETP.GE.AND b, PT, x, y, PT} becomes
- * {@code ISETP.GE.OR d, PT, x, y, a}; likewise AND ({@code 0xc0}) and FSETP. Chains of conditions become chains
- * of compares, each accumulating the one before, with no PLOP3 between them. A join with negated inputs (PTX's
- * {@code not.pred}, or if-conversion's {@code a | !b}) takes the other input negated as the accumulator, and the
- * compare's own negation as the opposite integer compare.
+ * from PTX's {@code or.pred}) where {@code a} is {@code ISETP.GE.AND a, PT, x, y, PT} becomes
+ * {@code ISETP.GE.OR d, PT, x, y, b}; likewise AND ({@code 0xc0}) and XOR ({@code 0x3c}), and FSETP and DSETP.
+ * Chains of conditions become chains of compares, each accumulating the one before, with no PLOP3 between them. A
+ * join with negated inputs (PTX's {@code not.pred}, or if-conversion's {@code a | !b}) takes the other input negated
+ * as the accumulator, and the compare's own negation as the opposite integer compare (for XOR, as the other input's
+ * negation).
+ * <p>
+ * As ptxas 13 does (checked on small kernels, sm_90: and/or/xor.pred of ISETP, FSETP and DSETP results), the join
+ * goes into the compare of its <em>first</em> input when that is a plain compare, else into the second's; a compare
+ * that other instructions also read is repeated for the join (ptxas's Triton kernels: one {@code setp.lt.s32} read
+ * by four {@code and.pred}s becomes four {@code ISETP.LT.AND d, PT, x, y, !P} and the setp goes), and the compare
+ * stays for its other readers. The joined compare carries no PTX line: ptxas writes no line-table row for it, so it
+ * continues the row before it (neither the setp's nor the join's source line is annotated for it).
  */
 public final class CompareChaining implements Pass {
 
@@ -38,17 +46,19 @@ public final class CompareChaining implements Pass {
                 if (logic == null) {
                     continue;
                 }
-                for (int side = 1; side >= 0; side--) {
+                for (int side = 0; side < 2; side++) {
                     Instr compare = chainable(join, side, instrs, j, sd);
                     if (compare == null) {
                         continue;
                     }
                     Src other = join.srcs().get(1 - side);
-                    if (logic.inverted(1 - side)) {
+                    boolean xor = logic.join().equals("XOR");
+                    // x ^ !y is !(x ^ y): for XOR both negations go to the accumulator
+                    if (xor ? logic.inverted(0) != logic.inverted(1) : logic.inverted(1 - side)) {
                         other = other.inverted();
                     }
                     List<String> mods = new ArrayList<>(compare.mods());
-                    if (logic.inverted(side)) {
+                    if (!xor && logic.inverted(side)) {
                         // the compare's own result negated: the opposite integer compare
                         String opposite = OPPOSITE.get(mods.get(0));
                         if (!OpInfo.is(compare, "ISETP") || opposite == null) {
@@ -58,8 +68,7 @@ public final class CompareChaining implements Pass {
                     }
                     mods.set(mods.indexOf("AND"), logic.join());
                     Instr chained = new Instr(compare.op(), mods, List.of(join.dsts().get(0), Reg.PT),
-                            List.of(compare.srcs().get(0), compare.srcs().get(1), other), Guard.ALWAYS,
-                            join.line());
+                            List.of(compare.srcs().get(0), compare.srcs().get(1), other), Guard.ALWAYS, 0);
                     if (!cx.canEncode(chained).orElse(true)) {
                         continue;
                     }
@@ -76,7 +85,7 @@ public final class CompareChaining implements Pass {
             "GE", "GE", "LT", "GT", "LE", "LE", "GT");
 
     /**
-     * A two-input join: {@code join} ("OR"/"AND") of its inputs, each negated where {@code inverted} says
+     * A two-input join: {@code join} ("OR"/"AND"/"XOR") of its inputs, each negated where {@code inverted} says
      * ({@code 0xf3} is {@code a | !b}, as if-conversion joins a branch's guards).
      */
     private record Logic(String join, boolean invertA, boolean invertB) {
@@ -86,7 +95,7 @@ public final class CompareChaining implements Pass {
 
         /** The join whose truth table (inputs a, b; the third input true) is {@code lut}'s, or null. */
         static Logic of(long lut) {
-            for (String join : List.of("OR", "AND")) {
+            for (String join : List.of("OR", "AND", "XOR")) {
                 for (int n = 0; n < 4; n++) {
                     boolean na = (n & 1) != 0;
                     boolean nb = (n & 2) != 0;
@@ -95,7 +104,7 @@ public final class CompareChaining implements Pass {
                         for (int b = 0; b < 2 && all; b++) {
                             boolean x = (a != 0) != na;
                             boolean y = (b != 0) != nb;
-                            boolean want = join.equals("OR") ? x || y : x && y;
+                            boolean want = join.equals("OR") ? x || y : join.equals("AND") ? x && y : x != y;
                             all = ((lut >> (a * 4 + b * 2 + 1)) & 1) == (want ? 1 : 0);
                         }
                     }
@@ -131,14 +140,16 @@ public final class CompareChaining implements Pass {
     }
 
     /**
-     * The compare defining the join's source {@code side}, when the join is its only reader, it is an unguarded
-     * {@code ISETP/FSETP .AND p, PT, x, y, PT} earlier in the block, and nothing in between rewrites x or y.
+     * The compare defining the join's source {@code side}, when it is the only definition of that predicate, an
+     * unguarded {@code ISETP/FSETP/DSETP .AND p, PT, x, y, PT} earlier in the join's block, and nothing in between
+     * rewrites x or y (the compare may have other readers: it is then repeated at the join).
      */
     private static Instr chainable(Instr join, int side, List<Instr> instrs, int at, SingleDefs sd) {
         Reg p = (Reg) join.srcs().get(side).value();
         Instr def = sd.soleDef(p);
-        if (def == null || sd.uses(p).size() != 1 || !def.guard().isAlways()
-                || !(OpInfo.is(def, "ISETP") || OpInfo.is(def, "FSETP")) || !def.mods().contains("AND")
+        if (def == null || !def.guard().isAlways()
+                || !(OpInfo.is(def, "ISETP") || OpInfo.is(def, "FSETP") || OpInfo.is(def, "DSETP"))
+                || !def.mods().contains("AND") || def.mods().contains("EX")
                 || def.dsts().size() != 2 || !def.dsts().get(0).equals(p) || !def.dsts().get(1).equals(Reg.PT)
                 || def.srcs().size() != 3 || !(def.srcs().get(2).value() instanceof Reg acc) || !acc.equals(Reg.PT)
                 || def.srcs().get(2).not() || join.srcs().get(0).value().equals(join.srcs().get(1).value())) {
