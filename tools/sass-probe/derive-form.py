@@ -1,9 +1,7 @@
 """Derive a SASS table form from one ptxas word and nvdisasm's text by single-bit flips (raw mode)."""
 import os, re, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from flipfields import BITS, flips, operand, split
-
-REG = re.compile(r'^(-|~|!)?(\|)?(U?R|U?P)(\d+|Z|T)(\|)?((?:\.reuse)?)((?:\.[A-Z0-9_]+)*)$')
+from flipfields import BITS, KINDS, flips, operand, split
 
 
 def derive(sm, word, text, dbl):
@@ -29,21 +27,14 @@ def derive(sm, word, text, dbl):
         v = operand(op)
         if v[0] == 'reg':
             bs = fields.get((i, 'reg'))
-            m = REG.match(op)
-            if m.group(4) in ('Z', 'T') and not bs:
+            if v[2] == KINDS[v[1]][2] and not bs:  # RZ, URZ, PT, UPT
                 return None, 'literal %s' % op
             if not bs:
                 return None, 'no field for %s' % op
-            lo, hi = min(bs), max(bs)
-            if v[1] == 'R':
-                lo, hi = lo, lo + 7
-            elif v[1] == 'UR':
-                lo, hi = lo, lo + 5
-            else:
-                lo, hi = lo, lo + 2
-            kind = {'R': 'GPR', 'UR': 'UGPR', 'P': 'PRED', 'UP': 'UPRED'}[v[1]]
-            pre = (m.group(1) or '') + (m.group(2) or '')
-            post = (m.group(5) or '') + m.group(6) + m.group(7)
+            kind, width, _ = KINDS[v[1]]
+            lo = min(bs)
+            hi = lo + width - 1  # the field's whole width, also where flips reached only its low bits
+            pre, post = v[3], v[4]
             pieces.append(cur + pre)
             slots.append('%s %d:%d' % (kind, hi, lo))
             cur = post

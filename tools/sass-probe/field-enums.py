@@ -5,15 +5,14 @@ For each SM: adds the base forms listed in FORMS (if the tables lack them), sets
 in the SM's modifier overlay, and lists as refused every mnemonic combination nvdisasm rejects (or prints other
 than the composer spells it) on the class's plain register form.
 """
-import itertools, json, os, re, struct, subprocess, sys, tempfile
+import itertools, json, os, re, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from nvtext import extract, insert, positions, texts  # noqa: E402
 from tablefile import load, save  # noqa: E402  (hidden-policy uses them as field-enums' too)
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-NV = os.environ.get('NVDISASM', os.path.expanduser('~/.cache/cuda-oracle/12.5/usr/bin/nvdisasm'))
-SMS = {'sm_75': ('backend-sm75', 'sm75', 'SM75'), 'sm_80': ('backend-sm80', 'sm80', 'SM80'),
-       'sm_86': ('backend-sm80', 'sm80', 'SM86'), 'sm_89': ('backend-sm89-90', 'sm89_90', 'SM89'),
-       'sm_90': ('backend-sm89-90', 'sm89_90', 'SM90a')}
+SMS = {'sm_75': ('backend-sm75', 'sm75'), 'sm_80': ('backend-sm80', 'sm80'), 'sm_86': ('backend-sm80', 'sm80'),
+       'sm_89': ('backend-sm89-90', 'sm89_90'), 'sm_90': ('backend-sm89-90', 'sm89_90')}
 BASE = os.path.join(ROOT, 'tables/src/main/resources/org/jptxas/tables/sass/volta-base.json')
 BASE_MODS = os.path.join(ROOT, 'tables/src/main/resources/org/jptxas/tables/sass/modifiers-base.json')
 
@@ -527,36 +526,11 @@ def refuse_duplicates(sm, mods):
                 c['refused'] = sorted(keys)
 
 
-def nvdisasm(words, arch):
-    """nvdisasm's text per word, None where it refuses the word. It refuses a whole file for one illegal word and
-    names its address, so that word is dropped and the rest read again."""
-    out = [None] * len(words)
-    todo = list(range(len(words)))
-    while todo:
-        with tempfile.NamedTemporaryFile(suffix='.bin', delete=False) as f:
-            for i in todo:
-                f.write(struct.pack('<QQ', words[i] & (2**64 - 1), words[i] >> 64))
-        r = subprocess.run([NV, '-b', arch, '-hex', f.name], capture_output=True, text=True)
-        os.unlink(f.name)
-        if r.returncode != 0:
-            m = re.search(r'at address 0x([0-9a-fA-F]+)', r.stderr + r.stdout)
-            if not m:
-                sys.exit('nvdisasm: ' + r.stderr)
-            del todo[int(m.group(1), 16) // 16]
-            continue
-        lines = [m.group(1) for m in re.finditer(r'/\*[0-9a-f]{4}\*/\s*(.*?)\s*;\s*/\*', r.stdout)]
-        if len(lines) != len(todo):
-            sys.exit('nvdisasm listed %d instructions for %d words' % (len(lines), len(todo)))
-        for i, t in zip(todo, lines):
-            out[i] = re.sub(r'\s+', ' ', t).strip()
-        todo = []
-    return out
-
 def spell(mnemonic, groups, bits, combo):
     """The mnemonic with the enums' values of combo, as the composer spells it: a form whose tokens all belong to
     enums prints them in the enums' order; otherwise each enum's token is replaced in place (fixed tokens stay)."""
     tokens = mnemonic.split('.')
-    current = [next(n for n, v in g['values'].items() if int(v, 16) == field_extract(bits, g['bits'])) for g in groups]
+    current = [next(n for n, v in g['values'].items() if int(v, 16) == extract(bits, g['bits'])) for g in groups]
     if len(tokens) - 1 == sum(1 for n in current if n):
         return '.'.join([tokens[0]] + [name for name, _ in combo if name])
     out = list(tokens)
@@ -567,27 +541,6 @@ def spell(mnemonic, groups, bits, combo):
             return None  # no token to replace (HADD2.F32 where .F32 is fixed): the composer leaves the form alone
         out[out.index(cur, 1)] = name
     return '.'.join(t for t in out if t)
-
-def field_extract(word, bits):
-    value, i = 0, 0
-    for rng in bits.split(','):
-        hi, lo = map(int, rng.split(':'))
-        for p in range(lo, hi + 1):
-            value |= (word >> p & 1) << i
-            i += 1
-    return value
-
-def bit_positions(bits):
-    return [p for rng in bits.split(',') for p in range(int(rng.split(':')[1]), int(rng.split(':')[0]) + 1)]
-
-def field_insert(word, bits, value):
-    pos = []
-    for rng in bits.split(','):
-        hi, lo = map(int, rng.split(':'))
-        pos += list(range(lo, hi + 1))
-    for i, p in enumerate(pos):
-        word = word & ~(1 << p) | ((value >> i) & 1) << p
-    return word
 
 def operand_variants(pieces, slots, groups, at=0):
     """The pieces with one operand group's non-empty value shown on its register operand (a prefix ends the piece
@@ -613,7 +566,7 @@ def operand_variants(pieces, slots, groups, at=0):
     return out
 
 def main():
-    for sm, (module, pkg, arch) in SMS.items():
+    for sm, (module, pkg) in SMS.items():
         if len(sys.argv) > 1 and sm not in sys.argv[1:]:
             continue
         n = sm[3:]
@@ -647,8 +600,8 @@ def main():
             bits = {g['bits'] for g in new + operands}
             # an old group sharing bits with a new one of the same side goes (HADD2's learned -b [63] under [63:62])
             kept = [g for g in old if g['bits'] not in bits and
-                    not set(bit_positions(g['bits'])) & set(p for n in (operands if g['operand'] >= 0 else new)
-                                                             for p in bit_positions(n['bits']))]
+                    not set(positions(g['bits'])) & set(p for n in (operands if g['operand'] >= 0 else new)
+                                                             for p in positions(n['bits']))]
             mnem = [g for g in kept if g['operand'] < 0]
             extended.append((mnemonic, key, (mnem + new if lead else new + mnem) + operands
                              + [g for g in kept if g['operand'] >= 0]))
@@ -684,20 +637,20 @@ def main():
                 for sl in ex['slots']:
                     kind, rng = sl.split(' ')[:2] if ' ' in sl else (sl, '')
                     if kind == 'GPR':
-                        word = field_insert(word, rng, next(regs))
+                        word = insert(word, rng, next(regs))
                     elif kind == 'PRED':
-                        word = field_insert(word, rng, 7 if rng.startswith(('86', '89')) else 0)
-                base_text, = nvdisasm([word], arch)
+                        word = insert(word, rng, 7 if rng.startswith(('86', '89')) else 0)
+                base_text, = texts([word], sm)
                 operands = base_text.split(' ', 1)[1] if base_text and ' ' in base_text else ''
                 todo = [c for c in combos if c not in dead]
                 words = []
                 for combo in todo:
                     w = word
                     for g, (_, v) in zip(mnem_groups, combo):
-                        w = field_insert(w, g['bits'], int(v, 16))
+                        w = insert(w, g['bits'], int(v, 16))
                     words.append(w)
-                texts = nvdisasm(words, arch)
-                for combo, text in zip(todo, texts):
+                read = texts(words, sm)
+                for combo, text in zip(todo, read):
                     spelled = spell(ex['mnemonic'], mnem_groups, int(ex['bits'], 16), combo)
                     if text is not None and text == (spelled + ' ' + operands).strip():
                         continue
