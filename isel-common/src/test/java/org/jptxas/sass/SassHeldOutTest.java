@@ -1,5 +1,8 @@
 package org.jptxas.sass;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -17,7 +20,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * ptxas 12.5 on every corpus file (another compiler: instruction selection, registers, offsets), and ptxas 13 at
  * -O1 (another instruction mix). Per SM: instructions, exact text, explicit UNKNOWN (a form the tables have not
  * seen) and wrong decodes, which fail the test: a decoded, known instruction must print exactly as nvdisasm. The
- * exact-text percentage and the UNKNOWN count are figures. Text nvdisasm takes from relocations is not counted.
+ * exact-text percentage and the UNKNOWN count are figures. Text nvdisasm takes from relocations is not counted. The
+ * UNKNOWN words themselves go to {@code target/reports/heldout-unknown-SM-ptxas125.txt} / {@code -ptxas13-O1.txt}
+ * (one line per distinct word: times seen, word hi..lo, nvdisasm's text), the input of
+ * {@code tools/sass-probe/random-word-forms.py}.
  */
 @Tag("slow")
 class SassHeldOutTest {
@@ -38,7 +44,8 @@ class SassHeldOutTest {
     }
 
     /** Scores {@code jobs}; returns the counts after checking the gate (no wrong decode, no oracle failure). */
-    static SassOracleGate.Counts score(String sm, String what, List<SassOracleGate.Job> jobs, List<String> refusals) {
+    static SassOracleGate.Counts score(String sm, String what, List<SassOracleGate.Job> jobs, List<String> refusals)
+            throws IOException {
         Gate gate = Gate.withKnown("SASS held-out " + sm + " (" + what + ")", java.util.Map.of());
         SassOracleGate.Counts n = SassOracleGate.check(jobs, gate, SassOracleGate.NVDISASM, refusals,
                 SassOracleGate.Codec.of(sm), false, SassOracleGate.UnknownIs.COUNTED);
@@ -48,6 +55,11 @@ class SassHeldOutTest {
                 100.0 * n.exactText().get() / Math.max(1, scored), n.unknown().get(), gate.differences().size()
                         - n.relocated().get());
         System.out.println("  UNKNOWN by opcode: " + new TreeMap<>(n.unknownByOpcode()));
+        List<String> words = new ArrayList<>();
+        new TreeMap<>(n.unknownWords()).forEach((w, k) -> words.add(k + "\t" + w));
+        Path reports = Files.createDirectories(Path.of("target", "reports"));
+        Files.write(reports.resolve("heldout-unknown-" + sm + "-" + what.replace(" ", "").replace(".", "") + ".txt"),
+                words);
         System.out.println("  " + gate.summary());
         // Relocation-dependent text is the one exception, by opcode as in SassDifferentialTest.
         Gate wrong = Gate.named(gate.name());
@@ -62,7 +74,7 @@ class SassHeldOutTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
-    void ptxas125OutputDecodesExactlyOrAsUnknown(String sm) {
+    void ptxas125OutputDecodesExactlyOrAsUnknown(String sm) throws IOException {
         SassOracleGate.Counts n = score(sm, "ptxas 12.5", corpusJobs(sm, "ptxas 12.5", true), PTXAS125_REFUSALS);
         int scored = n.instructions().get() - n.relocated().get();
         Figures.check("sass.heldout.instructions." + sm, scored);
@@ -72,7 +84,7 @@ class SassHeldOutTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
-    void ptxas13O1OutputDecodesExactlyOrAsUnknown(String sm) {
+    void ptxas13O1OutputDecodesExactlyOrAsUnknown(String sm) throws IOException {
         SassOracleGate.Counts n = score(sm, "ptxas 13 -O1", corpusJobs(sm, "ptxas 13 -O1", false, "-O1"),
                 List.of("Optimized debugging not supported")); // -O1 refuses debug-information PTX (it needs -O0)
         int scored = n.instructions().get() - n.relocated().get();

@@ -96,13 +96,18 @@ final class SassOracleGate {
 
     static Function<Path, NvdisasmListing> NVDISASM = OracleListings::cubin;
 
-    /** The tally of one SM's run beyond the gate's: instructions, exact text and bits, UNKNOWN, exceptions. */
+    /**
+     * The tally of one SM's run beyond the gate's: instructions, exact text and bits, UNKNOWN (by opcode, and by word:
+     * {@code "hi..lo hex<TAB>nvdisasm's text"}), exceptions.
+     */
     record Counts(AtomicInteger instructions, AtomicInteger exactText, AtomicInteger exactBits, AtomicInteger unknown,
                   AtomicInteger relocated, AtomicInteger hidden, AtomicInteger cubins,
-                  Map<String, Integer> unknownByOpcode, Map<String, Integer> annotations) {
+                  Map<String, Integer> unknownByOpcode, Map<String, Integer> unknownWords,
+                  Map<String, Integer> annotations) {
         Counts() {
             this(new AtomicInteger(), new AtomicInteger(), new AtomicInteger(), new AtomicInteger(), new AtomicInteger(),
-                    new AtomicInteger(), new AtomicInteger(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
+                    new AtomicInteger(), new AtomicInteger(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>(),
+                    new ConcurrentHashMap<>());
         }
     }
 
@@ -170,6 +175,7 @@ final class SassOracleGate {
             if (inst instanceof SassInstruction.Unknown && unknownIs == UnknownIs.COUNTED) {
                 n.unknown().incrementAndGet();
                 n.unknownByOpcode().merge(op, 1, Integer::sum);
+                n.unknownWords().merge(SassIsa.hex128(lo, hi) + "\t" + line.text(), 1, Integer::sum);
                 gate.pass(); // compared: an explicit UNKNOWN is no wrong answer
             } else {
                 gate.differ(where, "decode: want '" + line.text() + "' got '" + ours + "' " + SassIsa.hex128(lo, hi));
