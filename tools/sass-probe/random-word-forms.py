@@ -1,16 +1,24 @@
 #!/usr/bin/env python3
-"""Table forms for the random-program words the decoder read as UNKNOWN (issue 20), from nvdisasm raw-mode bit flips.
+"""Table forms for words the decoder read as UNKNOWN (issue 20), from nvdisasm raw-mode bit flips.
 
-ptxas 13 wrote the words of WORDS for random programs (isel-common's random-program-words.tsv); jptxas's tables had
-no form for them: uniform-register sources of FADD/DFMA/I2F/F2I/F2FP/IMAD.WIDE.U32, the unsigned IMAD.U32.X and
-IMAD.HI.U32.X, UPRMT's register form on sm_86/sm_89, USHF.L.W.U32.HI/USHF.R.U32.HI, UIMAD.X and UISETP.EX with an
-immediate, ULEA with a negated source, IADD3 with two carry-outs and an immediate, DSETP with |R|.reuse,
-LEA.HI.SX32 with a carry-out, sm_90's VIADDMNMX.U32 of three registers. For each word:
+Two lists of words. WORDS: ptxas 13 wrote them for random programs (isel-common's random-program-words.tsv): uniform-
+register sources of FADD/DFMA/I2F/F2I/F2FP/IMAD.WIDE.U32, the unsigned IMAD.U32.X and IMAD.HI.U32.X, UPRMT's
+register form on sm_86/sm_89, USHF.L.W.U32.HI/USHF.R.U32.HI, UIMAD.X and UISETP.EX with an immediate, ULEA with a
+negated source, IADD3 with two carry-outs and an immediate, DSETP with |R|.reuse, LEA.HI.SX32 with a carry-out,
+sm_90's VIADDMNMX.U32 of three registers. HELD_OUT: ptxas 12.5 and ptxas 13 -O1 wrote them for corpus files
+(SassHeldOutTest lists them in isel-common/target/reports/heldout-unknown-SM-*.txt), one word per form: sm_75's
+LEA.HI with a uniform source and RZ, ULEA with two immediates, ULDC of c[0x3][UR+imm]; sm_75/sm_80's LOP3.LUT P,
+RZ, R, c[][], RZ; sm_75 ... sm_89's USHF.L.U32 by a uniform register with URZ, STS [UR], RZ; sm_90's S2UR
+SR_SWINLO, DEPBAR without operands, VIADDMNMX with a uniform source, F2FP...PACK_AB_MERGE_C with R.H1,
+STS.U8 [UR+imm]. For each word:
 
   1. every bit of [104:16] is flipped alone and nvdisasm 12.5 reads the word; a flip that changes one operand's
      register number by 2^k (same mnemonic, same other operands) puts that bit at k of the operand's register field,
      one that changes an immediate by 2^k at k of its field (a flip that makes it negative: the field's sign bit,
-     SHEX); the field must be contiguous and start where k = 0;
+     SHEX); the field must be contiguous and start where k = 0; a text with operands of other kinds (addresses,
+     constant banks, special registers, R.H1) is read by its tokens instead (derive_tokens: each register and hex
+     number, `[UR6+0x14c0]` as UR6 and the offset, SHEX_PLUS; a constant offset whose lowest bit is k = 2 in 4-byte
+     units, `>>2`), a token no flip moves stays a literal slot, other text stays in the pieces;
   2. the form: those fields as slots, every other bit of [104:0] and [127:122] fixed as the word has it (the
      control bits [121:105] free), so the form reads only words with the word's modifiers;
   3. nvdisasm reads example words of the form: 16 with every field random, and each field (and each pair of fields)
@@ -30,11 +38,11 @@ is marked decodeOnly, so code generation keeps writing what it wrote.
     tools/sass-probe/random-word-forms.py            derive, verify, print, write the TSV
     tools/sass-probe/random-word-forms.py --write    also replace the rules in table-rules.json
 """
-import json, os, random, sys
+import json, os, random, re, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from flipfields import CONTROL, flips, operand, split  # noqa: E402
+from flipfields import BITS, CONTROL, flips, operand, power, split, step  # noqa: E402
 from nvtext import fill, texts  # noqa: E402
 from tablefile import save  # noqa: E402
 
@@ -87,6 +95,30 @@ sm_90	000fc800080e0605cb03f0693f0578a4	UIMAD.X UR5, URZ, -0x34fc0f97, UR5, UP0
 sm_90	000fc80007800004000000021a077246	VIADDMNMX.U32 R7, R26, R2, R4, !PT
 sm_90	000fc800078000190000001916007246	VIADDMNMX.U32 R0, R22, R25, R25, !PT
 sm_90	000fce000780001b0000001812127246	VIADDMNMX.U32 R18, R18, R24, R27, !PT
+"""
+
+# Words of corpus files ptxas 12.5 and ptxas 13 -O1 wrote that the decoder read as UNKNOWN (SassHeldOutTest's
+# target/reports/heldout-unknown-SM-*.txt): sm, word (hi..lo), nvdisasm 12.5's text, the compiler; one per form
+HELD_OUT = """
+sm_75	000fc6000f8fc8ff0000000400037c11	LEA.HI R3, R0, UR4, RZ, 0x19	ptxas 13 -O1
+sm_75	000fcc000800063f0000000406067299	USHF.L.U32 UR6, UR6, UR4, URZ	ptxas 13 -O1
+sm_75	000fd8000782c0ff00005c0000ff7a12	LOP3.LUT P1, RZ, R0, c[0x0][0x170], RZ, 0xc0, !PT	ptxas 13 -O1
+sm_75	000fe20008000805000000ffff007988	STS [UR5], RZ	ptxas 13 -O1
+sm_75	000fe20008000a0000c0020008067abb	ULDC.64 UR6, c[0x3][UR8+0x8]	ptxas 13 -O1
+sm_75	000fe4000800080000c00a0008097abb	ULDC UR9, c[0x3][UR8+0x28]	ptxas 13 -O1
+sm_75	000fe2000f8e403f000001000a047891	ULEA UR4, UR10, 0x100, 0x8	ptxas 13 -O1
+sm_80	000fda000782c0ff00005c0002ff7a12	LOP3.LUT P1, RZ, R2, c[0x0][0x170], RZ, 0xc0, !PT	ptxas 13 -O1
+sm_80	000fe20008000805000000ffff007988	STS [UR5], RZ	ptxas 13 -O1
+sm_80	000fe4000800063f0000000406067299	USHF.L.U32 UR6, UR6, UR4, URZ	ptxas 13 -O1
+sm_86	000fe20008000805000000ffff007988	STS [UR5], RZ	ptxas 13 -O1
+sm_86	000fe4000800063f0000000406067299	USHF.L.U32 UR6, UR6, UR4, URZ	ptxas 13 -O1
+sm_89	000fe20008000805000000ffff007988	STS [UR5], RZ	ptxas 13 -O1
+sm_89	000fe4000800063f0000000406067299	USHF.L.U32 UR6, UR6, UR4, URZ	ptxas 13 -O1
+sm_90	0001e200080000060014c007ff007988	STS.U8 [UR6+0x14c0], R7	ptxas 13 -O1
+sm_90	000e62000000300000000000000779c3	S2UR UR7, SR_SWINLO	ptxas 12.5
+sm_90	000fd80000000000000000000000791a	DEPBAR	ptxas 12.5
+sm_90	001fca000f8001110000000410117c46	VIADDMNMX R17, R16, UR4, R17, !PT	ptxas 12.5
+sm_90	004fca0004807100000000070000723e	F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R0, R0, R7, R0.H1	ptxas 12.5
 """
 
 KINDS = {'R': ('GPR', 8, 255, 'RZ'), 'UR': ('UGPR', 6, 63, 'URZ'), 'P': ('PRED', 3, 7, 'PT'),
@@ -144,21 +176,126 @@ def derive(sm, word, text):
     return form, None
 
 
+TOKEN = re.compile(r'(?<![\w.])(?P<reg>UR|UP|R|P)(?P<num>\d+|Z|T)(?!\w)|(?P<sign>\+-|\+|-)?0x(?P<hex>[0-9a-f]+)')
+
+
+def tokens(text):
+    """The registers and hex numbers of an instruction's operand text (after the mnemonic) as (start, end, kind,
+    value, plus) and the skeleton: the text with each one replaced by its class (R, UR, P, UP, N, +N), so `[UR6+0x10]`
+    and `c[0x3][UR8+0x8]` (an address, a constant bank indexed by a register) split into their parts."""
+    out, skeleton, at = [], '', 0
+    for m in TOKEN.finditer(text):
+        if m.group('reg'):
+            kind = m.group('reg')
+            value = KINDS[kind][2] if m.group('num') in ('Z', 'T') else int(m.group('num'))
+            cls = kind
+        else:
+            value = int(m.group('hex'), 16) * (-1 if (m.group('sign') or '').endswith('-') else 1)
+            kind, cls = 'N', '+N' if (m.group('sign') or '').startswith('+') else 'N'
+        out.append((m.start(), m.end(), kind, value, cls == '+N'))
+        skeleton += text[at:m.start()] + '{' + cls + '}'
+        at = m.end()
+    return out, skeleton + text[at:]
+
+
+def derive_tokens(sm, word, text):
+    """As derive, for operands derive does not take apart (addresses, constant banks, special registers, .H1): every
+    register and hex number of the text is a token; a single-bit flip that leaves the mnemonic and the skeleton as
+    they were and changes one token by 2^k (a number: or makes it negative) puts the bit at k of that token's field.
+    A token no flip moves is a literal slot (=RZ); other text (SR_SWINLO, .H1) stays in the pieces, its bits fixed."""
+    guard, mnemonic, ops = split(text)
+    if guard:
+        return None, 'guarded text: %s' % text
+    rest = text[len(mnemonic):]
+    toks, skeleton = tokens(rest)
+    found, signs = {}, {}
+    for b, t in zip(BITS, texts([word ^ (1 << b) for b in BITS], sm)):
+        if t is None or split(t)[0] or split(t)[1] != mnemonic:
+            continue
+        toks2, skeleton2 = tokens(t[len(mnemonic):])
+        if skeleton2 != skeleton:
+            continue
+        diff = [i for i in range(len(toks)) if toks[i][3] != toks2[i][3]]
+        if len(diff) != 1:
+            continue
+        i = diff[0]
+        a, c = toks[i][3], toks2[i][3]
+        if toks[i][2] != 'N':
+            if power(a ^ c) is not None:
+                found.setdefault(i, {})[b] = power(a ^ c)
+            continue
+        k, sign = step(a, c)
+        if sign:
+            signs[i] = b
+        elif k is not None:
+            found.setdefault(i, {})[b] = k
+    pieces, slots, field_bits, cur, at = [], [], set(), mnemonic, 0
+    for i, (start, end, kind, value, plus) in enumerate(toks):
+        cur += rest[at:start]
+        at = end
+        got = found.get(i, {})
+        if not got:
+            if i in signs:
+                return None, 'token %d (%s): only a sign bit' % (i, rest[start:end])
+            pieces.append(cur)
+            slots.append('=' + rest[start:end])
+            cur = ''
+            continue
+        lo = min(got)
+        shift = got[lo]
+        if any(k != b - lo + shift for b, k in got.items()):
+            return None, 'token %d (%s): bits %s' % (i, rest[start:end], sorted(got.items()))
+        hi = max(got)
+        if kind != 'N':
+            if shift or hi - lo + 1 != KINDS[kind][1]:
+                return None, 'token %d (%s): bits %s' % (i, rest[start:end], sorted(got.items()))
+            slot = '%s %d:%d' % (KINDS[kind][0], hi, lo)
+        else:
+            sign = signs.get(i)
+            if sign is not None and sign != hi + 1:
+                return None, 'token %d (%s): sign bit %d' % (i, rest[start:end], sign)
+            if plus and sign is None:
+                return None, 'token %d (%s): an address offset without a sign bit' % (i, rest[start:end])
+            if value < 0 and sign is None:
+                return None, 'token %d (%s): negative but no sign bit' % (i, rest[start:end])
+            hi = sign if sign is not None else hi
+            slot = '%s %d:%d%s' % ('SHEX_PLUS' if plus else 'SHEX' if sign is not None else 'HEX', hi, lo,
+                                   ' >>%d' % shift if shift else '')
+        field_bits |= set(range(lo, hi + 1))
+        pieces.append(cur)
+        slots.append(slot)
+        cur = ''
+    pieces.append(cur + rest[at:])
+    mask = (2 ** 128 - 1) & ~sum(1 << b for b in CONTROL | field_bits)
+    form = {'mnemonic': mnemonic, 'key': (word & 0xfff) | (word >> 91 & 1) << 12, 'pieces': pieces,
+            'mask': '%032x' % mask, 'bits': '%032x' % (word & mask), 'slots': slots, 'exclude': []}
+    return form, None
+
+
 def positions(slot):
     hi, lo = (int(x) for x in slot.split(' ')[1].split(':'))
     return lo, hi
 
 
+def shift_of(slot):
+    """The scale of a number slot ('SHEX 53:40 >>2': the field holds the value in 4-byte units)."""
+    parts = slot.split(' ')
+    return int(parts[2][2:]) if len(parts) > 2 else 0
+
+
 def show(slot, v):
     """The operand text jptxas prints for field value v."""
+    if slot.startswith('='):
+        return slot[1:]
     kind = slot.split(' ')[0]
     lo, hi = positions(slot)
     if kind in SLOT_KINDS:
         prefix, zero, name = SLOT_KINDS[kind]
         return name if v == zero else '%s%d' % (prefix, v)
-    if kind == 'SHEX' and v >> (hi - lo) & 1:
-        return '-0x%x' % ((1 << (hi - lo + 1)) - v)
-    return '0x%x' % v
+    plus = '+' if kind == 'SHEX_PLUS' else ''
+    if kind in ('SHEX', 'SHEX_PLUS') and v >> (hi - lo) & 1:
+        return plus + '-0x%x' % (((1 << (hi - lo + 1)) - v) << shift_of(slot))
+    return plus + '0x%x' % (v << shift_of(slot))
 
 
 def printed(form, values):
@@ -169,6 +306,8 @@ def printed(form, values):
 
 
 def specials(slot):
+    if slot.startswith('='):
+        return []
     kind = slot.split(' ')[0]
     lo, hi = positions(slot)
     if kind in SLOT_KINDS:
@@ -178,6 +317,8 @@ def specials(slot):
 
 
 def random_value(rng, slot):
+    if slot.startswith('='):
+        return None
     kind = slot.split(' ')[0]
     lo, hi = positions(slot)
     if kind in SLOT_KINDS:
@@ -188,6 +329,9 @@ def random_value(rng, slot):
 def values_of(form, word):
     out = []
     for slot in form['slots']:
+        if slot.startswith('='):
+            out.append(None)
+            continue
         lo, hi = positions(slot)
         out.append(word >> lo & ((1 << (hi - lo + 1)) - 1))
     return out
@@ -219,7 +363,8 @@ def verify(sm, form, word, seed):
     for vals, _ in cases:
         w = base
         for s, v in zip(form['slots'], vals):
-            w = fill(w, s, v)
+            if v is not None:
+                w = fill(w, s, v)
         words.append(w)
     got = texts(words, sm)
     bad_single, bad_pairs, failures, ok = set(), [], [], 0
@@ -284,10 +429,13 @@ def main(argv):
             for w, t in zip(alone, texts(alone, sm)):
                 if t is not None:
                     words.append([sm, '%032x' % w, t, 'reuse flag alone of ' + hexword])
+    words += [l.split('\t') for l in HELD_OUT.strip().split('\n')]
     rows, rules = [], {}
     for n, (sm, hexword, text, source) in enumerate(words):
         word = int(hexword, 16)
         form, why = derive(sm, word, text)
+        if form is None:
+            form, why = derive_tokens(sm, word, text)
         if form is None:
             rows.append([sm, hexword, text, 'NOT DERIVED', why, source])
             print(sm, text, 'not derived:', why)
@@ -329,7 +477,8 @@ def main(argv):
             source = entry['words'][0][3]
             wrote = ('ptxas 13 wrote %s for random programs' % ws if source == 'ptxas' else
                      'nvdisasm 12.5 reads %s, the %s with one reuse flag (evidence of which flag is which operand\'s)'
-                     % (ws, source.replace('reuse flag alone of ', 'ptxas word ')))
+                     % (ws, source.replace('reuse flag alone of ', 'ptxas word ')) if source.startswith('reuse')
+                     else '%s wrote %s for corpus files (SassHeldOutTest)' % (source, ws))
             kept.append({'kind': 'add-form', 'origin': ORIGIN, 'sms': sorted(entry['sms']), 'form': f,
                          'why': 'random-word-forms.py: %s; single-bit flips put '
                                 'the fields at %s, nvdisasm 12.5 reads 16 random words of the form exactly%s%s'
