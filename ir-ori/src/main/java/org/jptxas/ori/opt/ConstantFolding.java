@@ -19,8 +19,10 @@ import org.jptxas.ori.ir.Src;
  * registers are substituted into the slots that take an immediate (swapping commutative operands to get there);
  * known predicates become {@code PT}/{@code !PT}; guards on known predicates disappear (the instruction always runs)
  * or delete the instruction (it never runs), which folds branches. Algebraic identities (x+0, x*1, x*0, SEL on a
- * known predicate, LOP3 tables that reduce to one input) become moves. f32 arithmetic, compares and MUFU.LG2/EX2 fold
- * where ptxas's do ({@link FloatFolder}).
+ * known predicate, LOP3 tables that reduce to one input) become moves. f32 arithmetic, compares, MUFU.LG2/EX2 and the
+ * int/f32 conversions I2F (to nearest) and F2I (truncating) fold where ptxas's do ({@link FloatFolder}). A
+ * predicate with several definitions (the f32 lowerings' range checks in each unrolled copy of a loop) folds the
+ * guards that read it later in the block of an unguarded compare of known values.
  */
 public final class ConstantFolding implements Pass {
     private record Key(RegFile file, int id) {
@@ -46,11 +48,18 @@ public final class ConstantFolding implements Pass {
             // registers with more than one definition whose latest one in this block moved a constant (the f32
             // lowerings' "mov x; @!p scale x" operand copies); read by the f32 folding only
             Map<Key, Long> local = new HashMap<>();
+            // predicates with more than one definition whose latest one in this block is an unguarded compare of
+            // known values (the f32 lowerings' range checks, once per unrolled copy): read by the guards only
+            Map<Key, Boolean> localPreds = new HashMap<>();
             for (int i = 0; i < instrs.size(); i++) {
                 Instr in = instrs.get(i);
                 Guard g = in.guard();
                 if (!g.isAlways()) {
-                    Boolean gv = predValue(new Src(g.predicate(), false, false, g.negated()), preds);
+                    Src gs = new Src(g.predicate(), false, false, g.negated());
+                    Boolean gv = predValue(gs, preds);
+                    if (gv == null && localPreds.containsKey(Key.of(g.predicate()))) {
+                        gv = localPreds.get(Key.of(g.predicate())) ^ g.negated();
+                    }
                     if (gv != null) {
                         if (!gv) {
                             if (onlyDefinitionOfUsedRegister(in, sd)) {
@@ -75,6 +84,7 @@ public final class ConstantFolding implements Pass {
                 }
                 changed |= substitute(in, consts, preds);
                 changed |= fold(in, sd, consts, preds, local);
+                trackLocalPredicates(in, consts, preds, local, localPreds);
                 trackLocal(in, local);
             }
         }
@@ -286,6 +296,25 @@ public final class ConstantFolding implements Pass {
                     local.remove(Key.of(d));
                 }
             }
+        }
+    }
+
+    /** Updates the block's known compare results with {@code in}'s predicate definitions. */
+    private static void trackLocalPredicates(Instr in, Map<Key, Long> consts, Map<Key, Boolean> preds,
+                                             Map<Key, Long> local, Map<Key, Boolean> localPreds) {
+        Boolean r = null;
+        if (in.guard().isAlways() && (OpInfo.is(in, "ISETP") || OpInfo.is(in, "FSETP")) && !in.dsts().isEmpty()
+                && in.dsts().get(0).virtual() && in.dsts().get(0).file() == RegFile.P && OpInfo.extraDstsAreSinks(in)) {
+            r = OpInfo.is(in, "ISETP") ? IntFolder.foldIsetp(in, s -> value(s, consts), s -> predValue(s, preds))
+                    : FloatFolder.foldFsetp(in, s -> floatValue(s, consts, local), s -> predValue(s, preds));
+        }
+        for (Reg d : in.dsts()) {
+            if (d.virtual() && d.file() == RegFile.P) {
+                localPreds.remove(Key.of(d));
+            }
+        }
+        if (r != null) {
+            localPreds.put(Key.of(in.dsts().get(0)), r);
         }
     }
 

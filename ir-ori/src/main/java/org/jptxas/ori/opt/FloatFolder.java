@@ -17,7 +17,7 @@ import org.jptxas.ori.ir.Src;
 final class FloatFolder {
     private FloatFolder() {}
 
-    /** The 32-bit result of FADD, FMUL or MUFU.LG2/EX2 on known inputs, or null. */
+    /** The 32-bit result of FADD, FMUL, MUFU.LG2/EX2, I2F or F2I on known inputs, or null. */
     static Long fold(Instr in, Function<Src, Long> raw) {
         List<Src> s = in.srcs();
         List<String> m = in.mods();
@@ -58,10 +58,62 @@ final class FloatFolder {
                 float f = (float) r;
                 return f != 0 && Math.abs(f) < Float.MIN_NORMAL ? null : bits(f);
             }
+            case "I2F" -> {
+                return intToFloat(in, raw);
+            }
+            case "F2I" -> {
+                return floatToInt(in, raw);
+            }
             default -> {
                 return null;
             }
         }
+    }
+
+    /**
+     * {@code I2F[.S32|.U32]} rounding to nearest, the lowering of {@code cvt.rn.f32.s32}/{@code .u32} (a loop
+     * counter's conversion): Java's int-to-float conversion rounds to nearest even, as the instruction does.
+     */
+    static Long intToFloat(Instr in, Function<Src, Long> raw) {
+        if (!in.op().name().equals("I2F") || in.srcs().size() != 1 || in.srcs().get(0).hasModifiers()) {
+            return null;
+        }
+        for (String m : in.mods()) {
+            if (!m.equals("S32") && !m.equals("U32") && !m.equals("F32") && !m.equals("RN")) {
+                return null;
+            }
+        }
+        Long x = raw.apply(in.srcs().get(0));
+        if (x == null) {
+            return null;
+        }
+        float f = in.mods().contains("U32") ? (float) (x & 0xffffffffL) : (float) (int) (long) x;
+        return Float.floatToRawIntBits(f) & 0xffffffffL;
+    }
+
+    /**
+     * {@code F2I[.S32|.U32][.FTZ].TRUNC[.NTZ]} of a finite value whose truncation fits the result type (the lowering of
+     * {@code cvt.rzi.s32.f32}); out-of-range values and NaNs, where the hardware saturates, are left alone.
+     */
+    static Long floatToInt(Instr in, Function<Src, Long> raw) {
+        if (!in.op().name().equals("F2I") || in.srcs().size() != 1 || !in.mods().contains("TRUNC")) {
+            return null;
+        }
+        for (String m : in.mods()) {
+            if (!List.of("S32", "U32", "F32", "TRUNC", "NTZ", "FTZ").contains(m)) {
+                return null;
+            }
+        }
+        Float f = value(in.srcs().get(0), raw, in.mods().contains("FTZ"));
+        if (f == null || Float.isNaN(f) || Float.isInfinite(f)) {
+            return null;
+        }
+        double t = f < 0 ? Math.ceil(f) : Math.floor(f);
+        boolean unsigned = in.mods().contains("U32");
+        if (unsigned ? t < 0 || t > 0xffffffffL : t < Integer.MIN_VALUE || t > Integer.MAX_VALUE) {
+            return null;
+        }
+        return ((long) t) & 0xffffffffL;
     }
 
     /** The predicate result of {@code FSETP.cmp[.FTZ].bop p, PT, a, b, pin}, or null. */

@@ -19,8 +19,11 @@ import org.jptxas.ori.ir.Src;
 /**
  * The number of times a loop's body runs, found by executing the loop's exit computation: the instructions the
  * latch's branch predicate depends on (its slice), which must all lie in blocks every iteration runs once (those
- * dominating the latch), start from values known on entry and evaluate with the constant folders. Registers are
- * not in SSA form here, so a value known on entry is one every definition outside the loop gives alike.
+ * dominating the latch), start from values known on entry and evaluate with the constant folders (integer and f32
+ * arithmetic, compares, MUFU.LG2/EX2, I2F/F2I: an f32 counter compared with the log2 of a constant, as Rodinia's
+ * backprop writes {@code i <= __log2f(16)}). Registers are not in SSA form here, so a value known on entry is one
+ * every definition outside the loop gives alike; a guarded definition whose guard is known false where it stands
+ * (the lg2 lowering's subnormal fix-up of a constant) does not count.
  */
 final class TripCount {
     /** How deep the entry values' definitions are followed. */
@@ -86,7 +89,7 @@ final class TripCount {
             return 0;
         }
         List<Instr> slice = slice(always, exit);
-        if (slice == null) {
+        if (slice == null || !additive(slice)) {
             return 0;
         }
         Map<Key, Long> state = new HashMap<>();
@@ -146,6 +149,67 @@ final class TripCount {
             }
         }
         return out;
+    }
+
+    /**
+     * Whether every register the slice carries from one iteration to the next (read before its write in the
+     * iteration) steps by adding a constant or a loop-invariant value: ptxas 13 unrolls fully only such counters
+     * ({@code i += c}, {@code i -= c}, also converted for an f32 compare); a counter that doubles, triples or shifts
+     * ({@code i *= 2}, {@code i <<= 1}, {@code i >>= 1}, as the SDK's radix sort's {@code offset *= 2} up to a
+     * constant) stays a loop there even for four trips.
+     */
+    private boolean additive(List<Instr> slice) {
+        Set<Key> written = new HashSet<>();
+        Set<Key> carried = new HashSet<>();
+        Set<Key> definedInSlice = new HashSet<>();
+        for (Instr in : slice) {
+            definedInSlice.add(Key.of(target(in)));
+        }
+        for (Instr in : slice) {
+            for (Reg u : in.usedRegs()) {
+                if (!u.isZero() && definedInSlice.contains(Key.of(u)) && !written.contains(Key.of(u))) {
+                    carried.add(Key.of(u));
+                }
+            }
+            written.add(Key.of(target(in)));
+        }
+        for (Instr in : slice) {
+            Key k = Key.of(target(in));
+            if (carried.contains(k) && !addsToItself(in, k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code IADD3 k, k, step, RZ} (in any order) with a step that is an immediate or not written in the loop. */
+    private boolean addsToItself(Instr in, Key k) {
+        if (!OpInfo.is(in, "IADD3") || !in.mods().isEmpty() || in.srcs().size() != 3) {
+            return false;
+        }
+        int self = 0;
+        for (Src s : in.srcs()) {
+            if (s.value() instanceof Reg r && !r.isZero() && Key.of(r).equals(k)) {
+                if (s.hasModifiers()) {
+                    return false;
+                }
+                self++;
+            } else if (s.value() instanceof Reg r && !r.isZero() && writtenInLoop(Key.of(r))) {
+                return false;
+            } else if (!(s.value() instanceof Reg) && !(s.value() instanceof Imm)) {
+                return false;
+            }
+        }
+        return self == 1;
+    }
+
+    private boolean writtenInLoop(Key k) {
+        for (Instr d : defs.getOrDefault(k, List.of())) {
+            if (inLoop(where.get(d)[0])) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean definesAny(Instr in, Set<Key> keys) {
@@ -217,30 +281,10 @@ final class TripCount {
         }
         Long v = IntFolder.fold(in, value, pred);
         if (v == null) {
+            // f32 arithmetic, MUFU.LG2/EX2 and the conversions (cvt.rn.f32.s32 of a loop counter)
             v = FloatFolder.fold(in, value);
         }
-        if (v == null) {
-            v = intToFloat(in, value);
-        }
         return v;
-    }
-
-    /** {@code I2F.F32.S32}/{@code .U32} with round-to-nearest (cvt.rn.f32.s32 of a loop counter). */
-    private static Long intToFloat(Instr in, java.util.function.Function<Src, Long> value) {
-        if (!OpInfo.is(in, "I2F") || in.srcs().size() != 1) {
-            return null;
-        }
-        for (String m : in.mods()) {
-            if (!m.equals("S32") && !m.equals("U32") && !m.equals("F32") && !m.equals("RN")) {
-                return null;
-            }
-        }
-        Long x = value.apply(in.srcs().get(0));
-        if (x == null) {
-            return null;
-        }
-        float f = in.mods().contains("U32") ? (float) (x & 0xffffffffL) : (float) (int) (long) x;
-        return Float.floatToRawIntBits(f) & 0xffffffffL;
     }
 
     /** A source's value: immediates, RZ/PT, and registers from the loop state or, before their first write, entry. */
@@ -298,6 +342,9 @@ final class TripCount {
             if (skipLoop && inLoop(at[0])) {
                 continue;
             }
+            if (never(in, at, depth)) {
+                continue; // a guarded definition whose guard is false (an f32 lowering's range fix-up): no definition
+            }
             Long v = definedValue(in, at, depth);
             if (v == null || !first && !v.equals(result)) {
                 result = null;
@@ -314,9 +361,25 @@ final class TripCount {
         return result;
     }
 
+    /** Whether {@code in} (at {@code at}) is guarded by a predicate known to be false where it stands. */
+    private boolean never(Instr in, int[] at, int depth) {
+        Boolean g = guardValue(in, at, depth);
+        return g != null && !g;
+    }
+
+    /** The value of {@code in}'s guard where it stands: true for an unguarded instruction, null when not known. */
+    private Boolean guardValue(Instr in, int[] at, int depth) {
+        if (in.guard().isAlways()) {
+            return true;
+        }
+        Src g = new Src(in.guard().predicate(), false, false, in.guard().negated());
+        Long v = constantAt(null, g, body.block(at[0]).instrs(), at[1], depth + 1);
+        return v == null ? null : v != 0;
+    }
+
     /** The value instruction {@code in} (at {@code at}) writes, from constant sources; null when not constant. */
     private Long definedValue(Instr in, int[] at, int depth) {
-        if (!in.guard().isAlways() || target(in) == null || !simple(in)) {
+        if (target(in) == null || !simple(in) || !Boolean.TRUE.equals(guardValue(in, at, depth))) {
             return null;
         }
         List<Instr> block = body.block(at[0]).instrs();
@@ -337,15 +400,17 @@ final class TripCount {
         if (!(s.value() instanceof Reg r) || !r.virtual() || r.isPart() || r.comps() != 1) {
             return null;
         }
+        if (depth > MAX_DEPTH) {
+            return null;
+        }
         Key k = Key.of(r);
         for (int i = index - 1; i >= 0; i--) {
             Instr prev = block.get(i);
-            for (Reg d : prev.dsts()) {
-                if (d.virtual() && Key.of(d).equals(k)) {
-                    Long v = definedValue(prev, where.get(prev), depth + 1);
-                    return v == null ? null : OpInfo.read(reader, s, v);
-                }
+            if (!definesAny(prev, Set.of(k)) || never(prev, where.get(prev), depth + 1)) {
+                continue; // not a definition, or one that does not run
             }
+            Long v = definedValue(prev, where.get(prev), depth + 1);
+            return v == null ? null : OpInfo.read(reader, s, v);
         }
         Long v = valueOutside(k, false, depth + 1);
         return v == null ? null : OpInfo.read(reader, s, v);

@@ -51,6 +51,27 @@ class FloatFolderTest {
         }
     }
 
+    private static Long convert(String op, List<String> mods, int bits) {
+        return FloatFolder.fold(TestInstrs.ins(op, mods, List.of(D), Src.of(Imm.ofInt(bits))), OpInfo::const32);
+    }
+
+    /** ptxas 13 (sm_80) writes constants for cvt.rn.f32.s32/.u32 and cvt.rzi.s32/.u32.f32 of constants: these. */
+    @Test
+    void conversionsOfConstantsAreTheBitsPtxasWrites() {
+        assertEquals(0x4b800000L, convert("I2F", List.of(), 16777217), "to nearest even");
+        assertEquals(0xc0e00000L, convert("I2F", List.of(), -7));
+        assertEquals(0x4f800000L, convert("I2F", List.of("U32"), -1));
+        assertEquals(0xfffffffeL, convert("F2I", List.of("TRUNC", "NTZ"), Float.floatToRawIntBits(-2.5f)));
+        assertEquals(3000000000L, convert("F2I", List.of("U32", "TRUNC", "NTZ"), Float.floatToRawIntBits(3e9f)));
+        // saturated (ptxas writes 0x7fffffff), other roundings, 64-bit and f64 forms: left to the instruction
+        assertNull(convert("F2I", List.of("TRUNC", "NTZ"), Float.floatToRawIntBits(3e9f)));
+        assertNull(convert("F2I", List.of("TRUNC", "NTZ"), 0x7fc00000));
+        assertNull(convert("F2I", List.of("FLOOR", "NTZ"), Float.floatToRawIntBits(-2.5f)));
+        assertNull(convert("I2F", List.of("RZ"), 16777217));
+        assertNull(convert("I2F", List.of("S64"), 5));
+        assertNull(convert("F2I", List.of("F64", "TRUNC"), 5));
+    }
+
     @Test
     void whatPtxasKeepsAsMufuIsNotFolded() {
         assertNull(fold("MUFU", List.of("LG2"), 0f));
@@ -118,5 +139,44 @@ class FloatFolderTest {
         String out = TestInstrs.run(f, "sm_80", new WebSplitting(), new ConstantFolding(), new CopyPropagation(),
                 new DeadCodeElimination(), new ConstantFolding(), new CopyPropagation(), new DeadCodeElimination());
         assertTrue(!out.contains("MUFU") && !out.contains("FSETP") && out.contains("0x40800000"), out);
+    }
+
+    /**
+     * Two lowered lg2.approx.f32 of constants in one block sharing their range-check predicate (as each unrolled copy
+     * of a loop has its own check of one predicate register, which web splitting leaves whole): each check's guard
+     * folds from the compare before it in the block, so both fold to moves.
+     */
+    @Test
+    void aRangeCheckPredicateDefinedTwiceFoldsItsGuardsInTheBlock() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        Reg p = f.newVirtual(RegFile.R, 2);
+        Reg p0 = f.newVirtual(RegFile.P, 1);
+        List<Instr> l = b.instrs();
+        l.add(TestInstrs.ins("MOV", List.of(), List.of(p.component(0)), Src.of(CBank.of(0, 0x160))));
+        l.add(TestInstrs.ins("MOV", List.of(), List.of(p.component(1)), Src.of(CBank.of(0, 0x164))));
+        float[] in = {16f, 2f};
+        for (int k = 0; k < in.length; k++) {
+            Reg xs = f.newVirtual(RegFile.R, 1);
+            Reg r = f.newVirtual(RegFile.R, 1);
+            Reg d = f.newVirtual(RegFile.R, 1);
+            l.add(TestInstrs.ins("MOV", List.of(), List.of(xs), Src.of(Imm.ofFloat(in[k]))));
+            l.add(TestInstrs.ins("FSETP", List.of("GEU", "AND"), List.of(p0, Reg.PT), new Src(xs, false, true, false),
+                    Src.of(Imm.ofFloat(Float.MIN_NORMAL)), Src.of(Reg.PT)));
+            Instr scale = TestInstrs.ins("FMUL", List.of(), List.of(xs), Src.of(xs), Src.of(Imm.ofFloat(16777216f)));
+            scale.setGuard(new org.jptxas.ori.ir.Guard(p0, true));
+            l.add(scale);
+            l.add(TestInstrs.ins("MUFU", List.of("LG2"), List.of(r), Src.of(xs)));
+            l.add(TestInstrs.ins("MOV", List.of(), List.of(d), Src.of(r)));
+            Instr unscale = TestInstrs.ins("FADD", List.of(), List.of(d), Src.of(r), Src.of(Imm.ofFloat(-24f)));
+            unscale.setGuard(new org.jptxas.ori.ir.Guard(p0, true));
+            l.add(unscale);
+            l.add(TestInstrs.ins("STG", List.of("E"), List.of(), Src.of(Addr.of(p, 4 * k)), Src.of(d)));
+        }
+        l.add(TestInstrs.ins("EXIT", List.of(), List.of()));
+        String out = TestInstrs.run(f, "sm_80", new ConstantFolding(), new CopyPropagation(),
+                new DeadCodeElimination(), new ConstantFolding(), new CopyPropagation(), new DeadCodeElimination());
+        assertTrue(!out.contains("MUFU") && !out.contains("FSETP") && !out.contains("FMUL") && !out.contains("FADD")
+                && out.contains("0x40800000") && out.contains("0x3f800000"), out);
     }
 }

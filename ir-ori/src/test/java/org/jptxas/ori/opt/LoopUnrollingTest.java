@@ -115,6 +115,117 @@ class LoopUnrollingTest {
         assertFalse(text.contains("ISETP"), text);
     }
 
+    private static Instr guarded(Reg p, boolean negated, String op, List<String> mods, List<Reg> dsts, Src... srcs) {
+        return new Instr(OpInfo.op(op), mods, dsts, List.of(srcs), new Guard(p, negated), 0);
+    }
+
+    /**
+     * Backprop's reduction loop (Rodinia, {@code for (i = 1; i <= __log2f(16); i++)}) as the lowering writes it: the
+     * bound is {@code lg2.approx} of a constant, lowered with its subnormal fix-up ({@code FSETP}, a guarded
+     * {@code FMUL} and {@code FADD} redefining the operand and the result); the counter is an integer converted to f32
+     * ({@code I2F}) for an f32 compare; the body has an {@code if} ({@code x % k == 0}, here {@code x & (k - 1)}, with
+     * {@code k} the f32 value truncated, {@code F2I}) and ends in a barrier.
+     */
+    static FunctionBody log2Bounded(int power) {
+        FunctionBody body = new FunctionBody();
+        Reg x = body.newVirtual(RegFile.R, 1);
+        Reg a = body.newVirtual(RegFile.R, 2);
+        Reg in = body.newVirtual(RegFile.R, 1);
+        Reg bound = body.newVirtual(RegFile.R, 1);
+        Reg log = body.newVirtual(RegFile.R, 1);
+        Reg f = body.newVirtual(RegFile.R, 1);
+        Reg i = body.newVirtual(RegFile.R, 1);
+        Reg k = body.newVirtual(RegFile.R, 1);
+        Reg t = body.newVirtual(RegFile.R, 1);
+        Reg small = body.newVirtual(RegFile.P, 1);
+        Reg odd = body.newVirtual(RegFile.P, 1);
+        Reg more = body.newVirtual(RegFile.P, 1);
+        BasicBlock entry = body.addBlock(null);
+        entry.instrs().add(ins("S2R", List.of(), List.of(x), Src.of(new SpecialReg("SR_TID.X"))));
+        entry.instrs().add(ins("MOV", List.of(), List.of(a.component(0)), imm(0x1000)));
+        entry.instrs().add(ins("MOV", List.of(), List.of(a.component(1)), Src.of(Reg.RZ)));
+        entry.instrs().add(ins("MOV", List.of(), List.of(in), imm(Float.floatToRawIntBits((float) Math.pow(2, power)))));
+        entry.instrs().add(ins("FSETP", List.of("GEU", "AND"), List.of(small, Reg.PT), new Src(in, false, true, false),
+                imm(0x800000), Src.of(Reg.PT)));
+        entry.instrs().add(guarded(small, true, "FMUL", List.of(), List.of(in), Src.of(in), imm(0x4b800000)));
+        entry.instrs().add(ins("MUFU", List.of("LG2"), List.of(log), Src.of(in)));
+        entry.instrs().add(ins("MOV", List.of(), List.of(bound), Src.of(log)));
+        entry.instrs().add(guarded(small, true, "FADD", List.of(), List.of(bound), Src.of(log), imm(0xc1c00000)));
+        entry.instrs().add(ins("MOV", List.of(), List.of(f), imm(0x3f800000)));
+        entry.instrs().add(ins("MOV", List.of(), List.of(i), imm(1)));
+        BasicBlock loop = body.addBlock("L");
+        loop.instrs().add(ins("F2I", List.of("TRUNC", "NTZ"), List.of(k), Src.of(f)));
+        loop.instrs().add(ins("IADD3", List.of(), List.of(t), Src.of(k), imm(-1), Src.of(Reg.RZ)));
+        loop.instrs().add(ins("LOP3", List.of("LUT"), List.of(t), Src.of(t), Src.of(x), Src.of(Reg.RZ), imm(0xc0)));
+        loop.instrs().add(ins("ISETP", List.of("NE", "AND"), List.of(odd, Reg.PT), Src.of(t), Src.of(Reg.RZ),
+                Src.of(Reg.PT)));
+        BasicBlock then = body.addBlock(null);
+        BasicBlock latch = body.addBlock("SKIP");
+        loop.instrs().add(guarded(odd, false, "BRA", List.of(), List.of(), Src.of(latch.ref())));
+        then.instrs().add(ins("STG", List.of("E"), List.of(), Src.of(Addr.of(a, 0)), Src.of(k)));
+        then.instrs().add(ins("IADD3", List.of(), List.of(a.component(0)), Src.of(a.component(0)), imm(4),
+                Src.of(Reg.RZ)));
+        latch.instrs().add(ins("BAR", List.of("SYNC", "DEFER_BLOCKING"), List.of(), imm(0)));
+        latch.instrs().add(ins("IADD3", List.of(), List.of(i), Src.of(i), imm(1), Src.of(Reg.RZ)));
+        latch.instrs().add(ins("I2F", List.of(), List.of(f), Src.of(i)));
+        latch.instrs().add(ins("FSETP", List.of("GE", "AND"), List.of(more, Reg.PT), Src.of(bound), Src.of(f),
+                Src.of(Reg.PT)));
+        latch.instrs().add(guarded(more, false, "BRA", List.of(), List.of(), Src.of(loop.ref())));
+        BasicBlock exit = body.addBlock(null);
+        exit.instrs().add(ins("STG", List.of("E"), List.of(), Src.of(Addr.of(a, 0)), Src.of(x)));
+        exit.instrs().add(ins("EXIT", List.of(), List.of()));
+        return body;
+    }
+
+    private static long count(FunctionBody body, String op) {
+        return body.blocks().stream().flatMap(b -> b.instrs().stream()).filter(in -> OpInfo.is(in, op)).count();
+    }
+
+    @Test
+    void aLoopBoundedByTheLog2OfAConstantUnrollsAndItsCounterFolds() {
+        for (int power : new int[] {1, 4, 7}) {
+            FunctionBody original = log2Bounded(power);
+            // the trip count through the lowered lg2 (its fix-up guarded by a predicate known false) and the I2F
+            FunctionBody body = log2Bounded(power);
+            assertTrue(new LoopUnrolling().run(body, new OptContext(TestProfiles.of("sm_80"), "k")));
+            assertFalse(hasBackBranch(body));
+            assertEquals(power, count(body, "BAR"));
+            sameStores(original, body);
+            // as ptxas 13 compiles it: no loop left, and nothing of the counter (its increment, I2F, compare) nor of
+            // the lg2; each copy's k is a constant
+            FunctionBody o3 = log2Bounded(power);
+            OptPipeline.forLevel(3, true, true).verifying(true).run(new OriFunction("k", true, 0, o3),
+                    TestProfiles.of("sm_80"));
+            String text = IrPrinter.print(new OriFunction("k", true, 0, o3));
+            assertFalse(hasBackBranch(o3), text);
+            assertEquals(power, count(o3, "BAR"), text);
+            for (String op : new String[] {"I2F", "F2I", "FSETP", "MUFU", "FADD", "FMUL"}) {
+                assertEquals(0, count(o3, op), op + " left in\n" + text);
+            }
+            sameStores(original, o3);
+        }
+    }
+
+    /**
+     * ptxas 13 unrolls fully only counters that step by a constant: {@code i *= 2} up to 3263 (the SDK's radix sort,
+     * 12 trips), up to 8 (4 trips), {@code i *= 3}, {@code i <<= 1} and {@code i >>= 1} stay loops, {@code i += 1} and
+     * {@code i -= 1} over 12 trips unroll (sm_80, a load, two adds and a barrier per trip).
+     */
+    @Test
+    void aCounterThatMultipliesStaysALoop() {
+        for (int bound : new int[] {8, 3263}) {
+            FunctionBody body = counted(1, 1, "LE", bound, false);
+            List<Instr> loop = body.block(1).instrs();
+            Instr step = loop.get(3);
+            assertEquals("IADD3", step.op().name());
+            Reg i = step.dsts().get(0);
+            loop.set(3, ins("IMAD", List.of(), List.of(i), Src.of(i), imm(2), Src.of(Reg.RZ)));
+            assertFalse(new LoopUnrolling().run(body, new OptContext(TestProfiles.of("sm_80"), "k")),
+                    () -> IrPrinter.print(new OriFunction("k", true, 0, body)));
+        }
+        assertTrue(new LoopUnrolling().run(counted(1, 1, "LE", 8, false), new OptContext(TestProfiles.of("sm_80"), "k")));
+    }
+
     @Test
     void nounrollAndUnknownTripCountsStayLoops() {
         FunctionBody pragma = counted(0, 1, "LT", 4, true);

@@ -342,8 +342,62 @@ final class OriEvaluator {
                 stores.add(new Store(in.op().name(), address(s.get(0)), val(s.get(1))));
                 memory.put(in.op().name().substring(2) + address(s.get(0)), val(s.get(1)));
             }
+            case "BAR" -> {
+                // one thread: a barrier orders nothing
+            }
+            case "I2F" -> {
+                if (!m.stream().allMatch(x -> List.of("S32", "U32", "RN").contains(x))) {
+                    illegal(in);
+                }
+                long x = val(s.get(0));
+                write(d.get(0), Float.floatToRawIntBits(m.contains("U32") ? (float) x : (float) (int) x) & 0xffffffffL);
+            }
+            case "F2I" -> {
+                if (!m.stream().allMatch(x -> List.of("S32", "TRUNC", "NTZ").contains(x)) || !m.contains("TRUNC")) {
+                    illegal(in);
+                }
+                write(d.get(0), (int) fval(s.get(0)) & 0xffffffffL);
+            }
+            case "FADD", "FMUL" -> {
+                if (!m.isEmpty()) {
+                    illegal(in);
+                }
+                float a = fval(s.get(0));
+                float b = fval(s.get(1));
+                write(d.get(0), Float.floatToRawIntBits(in.op().name().equals("FADD") ? a + b : a * b) & 0xffffffffL);
+            }
+            case "MUFU" -> {
+                float x = fval(s.get(0));
+                double r = m.equals(List.of("LG2")) ? Math.log(x) / Math.log(2.0)
+                        : m.equals(List.of("EX2")) ? Math.pow(2.0, x) : (double) (illegal(in) ? 0 : 0);
+                write(d.get(0), Float.floatToRawIntBits((float) r) & 0xffffffffL);
+            }
+            case "FSETP" -> {
+                float a = fval(s.get(0));
+                float b = fval(s.get(1));
+                boolean nan = Float.isNaN(a) || Float.isNaN(b);
+                boolean cmp = m.contains("LT") ? a < b : m.contains("LE") ? a <= b : m.contains("GT") ? a > b
+                        : m.contains("GE") ? a >= b : m.contains("GEU") ? nan || a >= b : m.contains("EQ") ? a == b
+                        : m.contains("NE") ? !nan && a != b : illegal(in);
+                if (!m.contains("AND")) {
+                    illegal(in);
+                }
+                writePred(d.get(0), cmp && pred(s.get(2)));
+            }
             default -> throw new UnsupportedOperationException(in.op().name());
         }
+    }
+
+    /** An f32 source: its bits, then |x| and -x on the sign bit. */
+    private float fval(Src s) {
+        long bits = val(Src.of(s.value()));
+        if (s.abs()) {
+            bits &= 0x7fffffffL;
+        }
+        if (s.neg()) {
+            bits ^= 0x80000000L;
+        }
+        return Float.intBitsToFloat((int) bits);
     }
 
     private static boolean illegal(Instr in) {
