@@ -37,10 +37,6 @@ class LineInfoOracleTest {
     /** jptxas refuses an instruction it does not compile yet: no code, so no line table to compare. */
     static final Pattern NOT_SUPPORTED = Pattern.compile("Instruction '[^']+' not yet supported");
 
-    private static final String FOLDED = "jptxas keeps code for these source lines where ptxas 13 folds it into other "
-            + "lines' code or removes it (a loop of constant trip count unrolled fully: the four rounds a constant lg2 "
-            + "bounds, whose counter's increment and compare carry backprop's line 45; ptxas 13 unrolls a counted loop of "
-            + "a load, an add and a barrier fully up to 1000 rounds and more, jptxas unrolls none)";
     private static final String HOISTED = "line 202's setp.lt.s32 (loop-invariant operands) is read only by four "
             + "and.preds of line 202, each with a 64-bit compare that a load also reads. ptxas 13 hoists the setp out of "
             + "the loop, where it keeps its line, and joins the and.preds into repeated 64-bit compares "
@@ -78,8 +74,6 @@ class LineInfoOracleTest {
             Map.entry("triton_runner/solving_triton_issues__high_usage-7268__v3.3.0_cache___bwd_kernel.ptx@sm_90", HOISTED),
             Map.entry("gpuocelot/parboil__mri-q.ptx@sm_80", LOCAL_ARRAY),
             Map.entry("gpuocelot/parboil__mri-q.ptx@sm_90", LOCAL_ARRAY),
-            Map.entry("gpuocelot/rodinia__backprop_cuda_kernel.ptx@sm_80", FOLDED),
-            Map.entry("gpuocelot/rodinia__backprop_cuda_kernel.ptx@sm_90", FOLDED),
             Map.entry("gpuocelot/thrust__histogram_sliced.ptx@sm_80", SIGN_FILL),
             Map.entry("gpuocelot/thrust__histogram_sliced.ptx@sm_90", SIGN_FILL),
             Map.entry("nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_80", PROGMINER),

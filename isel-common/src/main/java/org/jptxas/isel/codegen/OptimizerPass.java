@@ -33,7 +33,8 @@ public final class OptimizerPass implements OriPass {
 
     @Override
     public void run(OriFunction function, CodegenContext cx) throws CompilationException {
-        OptPipeline p = OptPipeline.forLevel(cx.options().optLevel(), cx.options().fmad()).observedBy((pass, f, changed) -> {
+        // with full unrolling of counted loops at -O3, as ptxas 13
+        OptPipeline p = OptPipeline.forLevel(cx.options().optLevel(), cx.options().fmad(), true).observedBy((pass, f, changed) -> {
             try {
                 cx.observer().afterPass(pass.name(), f);
             } catch (CompilationException e) {
