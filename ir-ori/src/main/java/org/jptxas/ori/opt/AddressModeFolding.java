@@ -18,6 +18,8 @@ import org.jptxas.ori.opcode.OpcodeSet;
  * constant 32-bit base becomes an absolute shared address. {@code x} must be stable (one value wherever read).
  * The add is left for dead-code elimination when nothing else reads it. Atomics and reductions fold too where the
  * backend encodes the offset form (ptxas's {@code RED.E.ADD [R2.64+0x4]} for a field of a counters struct).
+ * A pointer incremented in place several times in a block ({@code p += 4} in each unrolled copy of a loop) is
+ * {@link AddressIncrements}'s: its accesses take the sum of the increments before them as their offset.
  */
 public final class AddressModeFolding implements Pass {
     private static final OpcodeSet MEMORY = OpcodeSet.of("LDG", "STG", "LDS", "STS", "LDL", "STL", "LD", "ST");
@@ -61,7 +63,8 @@ public final class AddressModeFolding implements Pass {
                 }
             }
         }
-        return changed;
+        // pointers stepped in place (unrolled copies) have no single definition: the increments move into the offsets
+        return AddressIncrements.run(body, cx) | changed;
     }
 
     private static boolean fits(long offset) {

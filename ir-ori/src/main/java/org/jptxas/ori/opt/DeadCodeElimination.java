@@ -154,7 +154,10 @@ public final class DeadCodeElimination implements Pass {
             end += instrs.size();
             for (int i = instrs.size() - 1; i >= 0; i--) {
                 Instr in = instrs.get(i);
-                Reg only = in.dsts().size() == 1 ? in.dsts().get(0) : null;
+                // a compare's second result written to PT (ISETP p, PT, ...) leaves p its only destination: each
+                // unrolled copy's exit compare is replaced by the next copy's before anything reads it
+                Reg only = in.dsts().size() == 1 || !in.dsts().isEmpty() && OpInfo.extraDstsAreSinks(in)
+                        ? in.dsts().get(0) : null;
                 int k = only != null && only.virtual() && !only.isPart() && only.comps() == 1 ? numbers.of(only) : -1;
                 List<Reg> used = in.usedRegs();
                 if (k >= 0 && replacedIn[k] == stamp && in.guard().isAlways() && OpInfo.isPure(in)) {
