@@ -121,6 +121,11 @@ sm_90	001fca000f8001110000000410117c46	VIADDMNMX R17, R16, UR4, R17, !PT	ptxas 1
 sm_90	004fca0004807100000000070000723e	F2FP.SATFINITE.E4M3.F32.PACK_AB_MERGE_C R0, R0, R7, R0.H1	ptxas 12.5
 """
 
+# Held-out forms the decoder reads and code generation never writes (the ISel walk seeds every form that writes):
+# (sm, text) -> why
+DECODE_ONLY = {('sm_90', 'DEPBAR'): 'jptxas waits on scoreboards with DEPBAR.LE SBn, k; the bare DEPBAR (no scoreboard '
+                                    'named) only decodes'}
+
 KINDS = {'R': ('GPR', 8, 255, 'RZ'), 'UR': ('UGPR', 6, 63, 'URZ'), 'P': ('PRED', 3, 7, 'PT'),
          'UP': ('UPRED', 3, 7, 'UPT')}
 SLOT_KINDS = {v[0]: (k, v[2], v[3]) for k, v in KINDS.items()}
@@ -452,10 +457,11 @@ def main(argv):
         existing = table(sm)
         known = any(identity(f) == identity(form) for f in existing)
         writes = {text_of(f) for f in existing if not f.get('decodeOnly')}
-        if text_of(form) in writes:
+        if text_of(form) in writes or (sm, text) in DECODE_ONLY:
             form['decodeOnly'] = True
         key = json.dumps(form, sort_keys=True)
-        entry = rules.setdefault(key, {'form': form, 'sms': [], 'words': []})
+        entry = rules.setdefault(key, {'form': form, 'sms': [], 'words': [],
+                                       'decodeOnly': DECODE_ONLY.get((sm, text), 'a form of the SM writes its text already')})
         if sm not in entry['sms'] and not known:
             entry['sms'].append(sm)
         entry['words'].append((sm, hexword, text, source))
@@ -480,13 +486,13 @@ def main(argv):
                      % (ws, source.replace('reuse flag alone of ', 'ptxas word ')) if source.startswith('reuse')
                      else '%s wrote %s for corpus files (SassHeldOutTest)' % (source, ws))
             kept.append({'kind': 'add-form', 'origin': ORIGIN, 'sms': sorted(entry['sms']), 'form': f,
-                         'why': 'random-word-forms.py: %s; single-bit flips put '
-                                'the fields at %s, nvdisasm 12.5 reads 16 random words of the form exactly%s%s'
-                                % (wrote, ', '.join(f['slots']),
+                         'why': 'random-word-forms.py: %s; %s, nvdisasm 12.5 reads 16 random words of the form '
+                                'exactly%s%s'
+                                % (wrote, 'single-bit flips put the fields at ' + ', '.join(f['slots'])
+                                   if f['slots'] else 'no operand fields',
                                    (' and prints the exclusions %s otherwise' % ' '.join(f['exclude']))
                                    if f['exclude'] else '',
-                                   '; decode-only: a form of the SM writes its text already'
-                                   if f.get('decodeOnly') else '')})
+                                   '; decode-only: ' + entry['decodeOnly'] if f.get('decodeOnly') else '')})
         data['rules'] = kept
         save(RULES, data, separators=(', ', ': '))
 
