@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.jptxas.ori.ir.Addr;
-import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.CBank;
 import org.jptxas.ori.ir.FunctionBody;
+import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
@@ -114,27 +114,10 @@ class FloatFolderTest {
     @Test
     void aLoweredLog2OfAConstantBecomesAMove() {
         FunctionBody f = new FunctionBody();
-        BasicBlock b = f.addBlock(null);
-        Reg p = f.newVirtual(RegFile.R, 2);
-        Reg xs = f.newVirtual(RegFile.R, 1);
-        Reg r = f.newVirtual(RegFile.R, 1);
-        Reg d = f.newVirtual(RegFile.R, 1);
+        List<Instr> l = f.addBlock(null).instrs();
+        Reg p = loadOutputPointer(f, l);
         Reg p0 = f.newVirtual(RegFile.P, 1);
-        List<Instr> l = b.instrs();
-        l.add(TestInstrs.ins("MOV", List.of(), List.of(p.component(0)), Src.of(CBank.of(0, 0x160))));
-        l.add(TestInstrs.ins("MOV", List.of(), List.of(p.component(1)), Src.of(CBank.of(0, 0x164))));
-        l.add(TestInstrs.ins("MOV", List.of(), List.of(xs), Src.of(Imm.ofFloat(16f))));
-        l.add(TestInstrs.ins("FSETP", List.of("GEU", "AND"), List.of(p0, Reg.PT), new Src(xs, false, true, false),
-                Src.of(Imm.ofFloat(Float.MIN_NORMAL)), Src.of(Reg.PT)));
-        Instr scale = TestInstrs.ins("FMUL", List.of(), List.of(xs), Src.of(xs), Src.of(Imm.ofFloat(16777216f)));
-        scale.setGuard(new org.jptxas.ori.ir.Guard(p0, true));
-        l.add(scale);
-        l.add(TestInstrs.ins("MUFU", List.of("LG2"), List.of(r), Src.of(xs)));
-        l.add(TestInstrs.ins("MOV", List.of(), List.of(d), Src.of(r)));
-        Instr unscale = TestInstrs.ins("FADD", List.of(), List.of(d), Src.of(r), Src.of(Imm.ofFloat(-24f)));
-        unscale.setGuard(new org.jptxas.ori.ir.Guard(p0, true));
-        l.add(unscale);
-        l.add(TestInstrs.ins("STG", List.of("E"), List.of(), Src.of(Addr.of(p, 0)), Src.of(d)));
+        storeLoweredLog2(f, l, p0, 16f, p, 0);
         l.add(TestInstrs.ins("EXIT", List.of(), List.of()));
         String out = TestInstrs.run(f, "sm_80", new WebSplitting(), new ConstantFolding(), new CopyPropagation(),
                 new DeadCodeElimination(), new ConstantFolding(), new CopyPropagation(), new DeadCodeElimination());
@@ -149,34 +132,45 @@ class FloatFolderTest {
     @Test
     void aRangeCheckPredicateDefinedTwiceFoldsItsGuardsInTheBlock() {
         FunctionBody f = new FunctionBody();
-        BasicBlock b = f.addBlock(null);
-        Reg p = f.newVirtual(RegFile.R, 2);
+        List<Instr> l = f.addBlock(null).instrs();
+        Reg p = loadOutputPointer(f, l);
         Reg p0 = f.newVirtual(RegFile.P, 1);
-        List<Instr> l = b.instrs();
-        l.add(TestInstrs.ins("MOV", List.of(), List.of(p.component(0)), Src.of(CBank.of(0, 0x160))));
-        l.add(TestInstrs.ins("MOV", List.of(), List.of(p.component(1)), Src.of(CBank.of(0, 0x164))));
-        float[] in = {16f, 2f};
-        for (int k = 0; k < in.length; k++) {
-            Reg xs = f.newVirtual(RegFile.R, 1);
-            Reg r = f.newVirtual(RegFile.R, 1);
-            Reg d = f.newVirtual(RegFile.R, 1);
-            l.add(TestInstrs.ins("MOV", List.of(), List.of(xs), Src.of(Imm.ofFloat(in[k]))));
-            l.add(TestInstrs.ins("FSETP", List.of("GEU", "AND"), List.of(p0, Reg.PT), new Src(xs, false, true, false),
-                    Src.of(Imm.ofFloat(Float.MIN_NORMAL)), Src.of(Reg.PT)));
-            Instr scale = TestInstrs.ins("FMUL", List.of(), List.of(xs), Src.of(xs), Src.of(Imm.ofFloat(16777216f)));
-            scale.setGuard(new org.jptxas.ori.ir.Guard(p0, true));
-            l.add(scale);
-            l.add(TestInstrs.ins("MUFU", List.of("LG2"), List.of(r), Src.of(xs)));
-            l.add(TestInstrs.ins("MOV", List.of(), List.of(d), Src.of(r)));
-            Instr unscale = TestInstrs.ins("FADD", List.of(), List.of(d), Src.of(r), Src.of(Imm.ofFloat(-24f)));
-            unscale.setGuard(new org.jptxas.ori.ir.Guard(p0, true));
-            l.add(unscale);
-            l.add(TestInstrs.ins("STG", List.of("E"), List.of(), Src.of(Addr.of(p, 4 * k)), Src.of(d)));
-        }
+        storeLoweredLog2(f, l, p0, 16f, p, 0);
+        storeLoweredLog2(f, l, p0, 2f, p, 4);
         l.add(TestInstrs.ins("EXIT", List.of(), List.of()));
         String out = TestInstrs.run(f, "sm_80", new ConstantFolding(), new CopyPropagation(),
                 new DeadCodeElimination(), new ConstantFolding(), new CopyPropagation(), new DeadCodeElimination());
         assertTrue(!out.contains("MUFU") && !out.contains("FSETP") && !out.contains("FMUL") && !out.contains("FADD")
                 && out.contains("0x40800000") && out.contains("0x3f800000"), out);
+    }
+
+    /** A 64-bit output pointer read from the parameter bank. */
+    private static Reg loadOutputPointer(FunctionBody f, List<Instr> l) {
+        Reg p = f.newVirtual(RegFile.R, 2);
+        l.add(TestInstrs.ins("MOV", List.of(), List.of(p.component(0)), Src.of(CBank.of(0, 0x160))));
+        l.add(TestInstrs.ins("MOV", List.of(), List.of(p.component(1)), Src.of(CBank.of(0, 0x164))));
+        return p;
+    }
+
+    /**
+     * lg2.approx.f32 of {@code x} as the front end lowers it, the range check in {@code p0} (a subnormal input is
+     * scaled by 2^24 before MUFU.LG2 and the result corrected by -24), stored at {@code [p+offset]}.
+     */
+    private static void storeLoweredLog2(FunctionBody f, List<Instr> l, Reg p0, float x, Reg p, int offset) {
+        Reg xs = f.newVirtual(RegFile.R, 1);
+        Reg r = f.newVirtual(RegFile.R, 1);
+        Reg d = f.newVirtual(RegFile.R, 1);
+        l.add(TestInstrs.ins("MOV", List.of(), List.of(xs), Src.of(Imm.ofFloat(x))));
+        l.add(TestInstrs.ins("FSETP", List.of("GEU", "AND"), List.of(p0, Reg.PT), new Src(xs, false, true, false),
+                Src.of(Imm.ofFloat(Float.MIN_NORMAL)), Src.of(Reg.PT)));
+        Instr scale = TestInstrs.ins("FMUL", List.of(), List.of(xs), Src.of(xs), Src.of(Imm.ofFloat(16777216f)));
+        scale.setGuard(new Guard(p0, true));
+        l.add(scale);
+        l.add(TestInstrs.ins("MUFU", List.of("LG2"), List.of(r), Src.of(xs)));
+        l.add(TestInstrs.ins("MOV", List.of(), List.of(d), Src.of(r)));
+        Instr unscale = TestInstrs.ins("FADD", List.of(), List.of(d), Src.of(r), Src.of(Imm.ofFloat(-24f)));
+        unscale.setGuard(new Guard(p0, true));
+        l.add(unscale);
+        l.add(TestInstrs.ins("STG", List.of("E"), List.of(), Src.of(Addr.of(p, offset)), Src.of(d)));
     }
 }
