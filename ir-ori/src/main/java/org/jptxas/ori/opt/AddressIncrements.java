@@ -4,12 +4,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jptxas.ori.analysis.Cfg;
 import org.jptxas.ori.analysis.Liveness;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.CBank;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Guard;
+import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
@@ -32,8 +35,6 @@ import org.jptxas.ori.ir.Src;
  * every SASS memory form has) gets the increment put back before it instead.
  */
 final class AddressIncrements {
-    private static final org.jptxas.ori.opcode.OpcodeSet MEMORY = org.jptxas.ori.opcode.OpcodeSet.of(
-            "LDG", "STG", "LDS", "STS", "LDL", "STL", "LD", "ST", "RED", "ATOMG", "ATOM", "ATOMS");
     /** The most a 64-bit pair's delta may reach: its high word must stay 0 or -1. */
     private static final long MAX_DELTA = 0xffffffffL;
 
@@ -96,7 +97,7 @@ final class AddressIncrements {
     }
 
     /** Rewrites one block; {@code regs}: the registers with two increments or more in it. */
-    private static boolean sink(FunctionBody body, BasicBlock b, java.util.Set<Reg> regs, Liveness live,
+    private static boolean sink(FunctionBody body, BasicBlock b, Set<Reg> regs, Liveness live,
                                 OptContext cx) {
         List<Instr> instrs = b.instrs();
         List<Instr> original = new ArrayList<>(instrs);
@@ -181,7 +182,7 @@ final class AddressIncrements {
      * only use of {@code r} and every new offset encodes; false (and {@code in} unchanged) otherwise.
      */
     private static boolean foldAddresses(Instr in, Reg r, long delta, OptContext cx) {
-        if (!MEMORY.contains(in.op()) || writes(in, r) || !in.guard().isAlways() && in.guard().predicate().sameRegister(r)) {
+        if (!AddressModeFolding.accessesMemory(in) || Rewrites.writes(in, r) || !in.guard().isAlways() && in.guard().predicate().sameRegister(r)) {
             return false;
         }
         List<Src> srcs = in.srcs();
@@ -201,7 +202,7 @@ final class AddressIncrements {
                 srcs.set(k, new Src(new Addr(a.base(), a.uniformBase(), off), s.neg(), s.abs(), s.not()));
             } else if (s.value() instanceof Addr a && a.uniformBase() != null && a.uniformBase().sameRegister(r)
                     || s.value() instanceof Reg x && x.sameRegister(r)
-                    || s.value() instanceof org.jptxas.ori.ir.CBank c && c.index() != null && c.index().sameRegister(r)) {
+                    || s.value() instanceof CBank c && c.index() != null && c.index().sameRegister(r)) {
                 return restore(srcs, before);
             }
         }
@@ -213,15 +214,6 @@ final class AddressIncrements {
         for (int k = 0; k < srcs.size(); k++) {
             if (srcs.get(k) != before.get(k)) {
                 srcs.set(k, before.get(k));
-            }
-        }
-        return false;
-    }
-
-    private static boolean writes(Instr in, Reg r) {
-        for (Reg d : in.dsts()) {
-            if (d.sameRegister(r)) {
-                return true;
             }
         }
         return false;
@@ -316,17 +308,7 @@ final class AddressIncrements {
     }
 
     private static boolean touches(Instr in, Reg r) {
-        for (Reg u : in.usedRegs()) {
-            if (u.sameRegister(r)) {
-                return true;
-            }
-        }
-        for (Reg d : in.dsts()) {
-            if (d.sameRegister(r)) {
-                return true;
-            }
-        }
-        return false;
+        return Rewrites.reads(in, r) || Rewrites.writes(in, r);
     }
 
     /**
@@ -386,7 +368,7 @@ final class AddressIncrements {
     private static Instr addOf(Instr template, Reg self, long constant, int line) {
         List<Src> srcs = new ArrayList<>(template.srcs());
         srcs.set(0, Src.of(self));
-        srcs.set(1, Src.of(org.jptxas.ori.ir.Imm.ofInt((int) constant)));
+        srcs.set(1, Src.of(Imm.ofInt((int) constant)));
         srcs.set(2, Src.of(Reg.RZ));
         return new Instr(template.op(), template.mods(), new ArrayList<>(template.dsts()), srcs, Guard.ALWAYS, line);
     }

@@ -29,6 +29,11 @@ public final class AddressModeFolding implements Pass {
     static final long MIN_OFFSET = -(1L << 23);
     static final long MAX_OFFSET = (1L << 23) - 1;
 
+    /** Whether {@code in} is a load, store, atomic or reduction: an instruction whose address may take an offset. */
+    static boolean accessesMemory(Instr in) {
+        return MEMORY.contains(in.op()) || ATOMIC.contains(in.op());
+    }
+
     @Override
     public String name() {
         return "addrfold";

@@ -1,6 +1,7 @@
 package org.jptxas.ori.opt;
 
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Src;
@@ -70,18 +71,20 @@ final class FloatFolder {
         }
     }
 
+    /** The modifiers of the I2F and F2I forms folded here (the integer side 32-bit, the float side f32). */
+    private static final Set<String> I2F_MODIFIERS = Set.of("S32", "U32", "F32", "RN");
+    private static final Set<String> F2I_MODIFIERS = Set.of("S32", "U32", "F32", "TRUNC", "NTZ", "FTZ");
+
     /**
      * {@code I2F[.S32|.U32]} rounding to nearest, the lowering of {@code cvt.rn.f32.s32}/{@code .u32} (a loop
      * counter's conversion): Java's int-to-float conversion rounds to nearest even, as the instruction does.
      */
-    static Long intToFloat(Instr in, Function<Src, Long> raw) {
-        if (!in.op().name().equals("I2F") || in.srcs().size() != 1 || in.srcs().get(0).hasModifiers()) {
+    private static Long intToFloat(Instr in, Function<Src, Long> raw) {
+        if (in.srcs().size() != 1 || in.srcs().get(0).hasModifiers()) {
             return null;
         }
-        for (String m : in.mods()) {
-            if (!m.equals("S32") && !m.equals("U32") && !m.equals("F32") && !m.equals("RN")) {
-                return null;
-            }
+        if (!I2F_MODIFIERS.containsAll(in.mods())) {
+            return null;
         }
         Long x = raw.apply(in.srcs().get(0));
         if (x == null) {
@@ -95,14 +98,12 @@ final class FloatFolder {
      * {@code F2I[.S32|.U32][.FTZ].TRUNC[.NTZ]} of a finite value whose truncation fits the result type (the lowering of
      * {@code cvt.rzi.s32.f32}); out-of-range values and NaNs, where the hardware saturates, are left alone.
      */
-    static Long floatToInt(Instr in, Function<Src, Long> raw) {
-        if (!in.op().name().equals("F2I") || in.srcs().size() != 1 || !in.mods().contains("TRUNC")) {
+    private static Long floatToInt(Instr in, Function<Src, Long> raw) {
+        if (in.srcs().size() != 1 || !in.mods().contains("TRUNC")) {
             return null;
         }
-        for (String m : in.mods()) {
-            if (!List.of("S32", "U32", "F32", "TRUNC", "NTZ", "FTZ").contains(m)) {
-                return null;
-            }
+        if (!F2I_MODIFIERS.containsAll(in.mods())) {
+            return null;
         }
         Float f = value(in.srcs().get(0), raw, in.mods().contains("FTZ"));
         if (f == null || Float.isNaN(f) || Float.isInfinite(f)) {

@@ -404,9 +404,10 @@ final class TripCount {
             return null;
         }
         Key k = Key.of(r);
+        Set<Key> ks = Set.of(k);
         for (int i = index - 1; i >= 0; i--) {
             Instr prev = block.get(i);
-            if (!definesAny(prev, Set.of(k)) || never(prev, where.get(prev), depth + 1)) {
+            if (!definesAny(prev, ks) || never(prev, where.get(prev), depth + 1)) {
                 continue; // not a definition, or one that does not run
             }
             Long v = definedValue(prev, where.get(prev), depth + 1);

@@ -361,7 +361,7 @@ public final class UniformArithmetic implements Pass {
         private Src uniformSource(Src s, Instr def, List<Instr> moves) {
             if (s.value() instanceof Reg r && r.virtual() && r.file() == RegFile.R && !r.isZero()) {
                 Src direct = uniformSource(s);
-                if (direct != null || div.isDivergent(r) || r.isPart() || r.comps() != 1 || writes(def, r)) {
+                if (direct != null || div.isDivergent(r) || r.isPart() || r.comps() != 1 || Rewrites.writes(def, r)) {
                     return direct;
                 }
                 Reg u = body.newVirtual(RegFile.UR, 1);
@@ -370,15 +370,6 @@ public final class UniformArithmetic implements Pass {
                 return new Src(u, s.neg(), s.abs(), s.not());
             }
             return loadedOrCarry(s, def, moves);
-        }
-
-        private static boolean writes(Instr in, Reg r) {
-            for (Reg d : in.dsts()) {
-                if (d.sameRegister(r)) {
-                    return true;
-                }
-            }
-            return false;
         }
 
         /** {@code s} read uniformly: a parameter loaded with {@code ULDC}, a carry from its uniform twin. */
