@@ -43,7 +43,7 @@ import json, os, random, re, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from flipfields import BITS, CONTROL, flips, operand, power, split, step  # noqa: E402
-from nvtext import fill, texts  # noqa: E402
+from nvtext import fill, ranges, texts  # noqa: E402
 from tablefile import save  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..'))
@@ -277,11 +277,6 @@ def derive_tokens(sm, word, text):
     return form, None
 
 
-def positions(slot):
-    hi, lo = (int(x) for x in slot.split(' ')[1].split(':'))
-    return lo, hi
-
-
 def shift_of(slot):
     """The scale of a number slot ('SHEX 53:40 >>2': the field holds the value in 4-byte units)."""
     parts = slot.split(' ')
@@ -293,7 +288,7 @@ def show(slot, v):
     if slot.startswith('='):
         return slot[1:]
     kind = slot.split(' ')[0]
-    lo, hi = positions(slot)
+    (lo, hi), = ranges(slot)
     if kind in SLOT_KINDS:
         prefix, zero, name = SLOT_KINDS[kind]
         return name if v == zero else '%s%d' % (prefix, v)
@@ -314,7 +309,7 @@ def specials(slot):
     if slot.startswith('='):
         return []
     kind = slot.split(' ')[0]
-    lo, hi = positions(slot)
+    (lo, hi), = ranges(slot)
     if kind in SLOT_KINDS:
         return [SLOT_KINDS[kind][1]]
     width = hi - lo + 1
@@ -325,7 +320,7 @@ def random_value(rng, slot):
     if slot.startswith('='):
         return None
     kind = slot.split(' ')[0]
-    lo, hi = positions(slot)
+    (lo, hi), = ranges(slot)
     if kind in SLOT_KINDS:
         return rng.randrange(SLOT_KINDS[kind][1])  # never the zero register / PT: those are the specials
     return rng.randrange(2, 1 << (hi - lo + 1))
@@ -337,7 +332,7 @@ def values_of(form, word):
         if slot.startswith('='):
             out.append(None)
             continue
-        lo, hi = positions(slot)
+        (lo, hi), = ranges(slot)
         out.append(word >> lo & ((1 << (hi - lo + 1)) - 1))
     return out
 
