@@ -121,6 +121,14 @@ final class IntFolder {
                 long end = Math.min(32, p + (len & 0xff));
                 return p >= 32 ? 0L : ((1L << end) - 1) & ~((1L << p) - 1) & 0xffffffffL;
             }
+            case "IABS" -> {
+                // |INT_MIN| wraps to INT_MIN, as the hardware's does
+                if (s.size() != 1 || !m.isEmpty()) {
+                    return null;
+                }
+                Long a = value.apply(s.get(0));
+                return a == null ? null : Math.abs((int) (long) a) & 0xffffffffL;
+            }
             case "IMNMX" -> {
                 if (s.size() != 3 || !(m.isEmpty() || m.equals(List.of("U32")))) {
                     return null;

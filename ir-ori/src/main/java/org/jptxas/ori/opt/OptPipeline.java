@@ -86,6 +86,7 @@ public final class OptPipeline {
             // that read a scoreboarded load's registers without waiting (jnvdisasm --check-hazards). The pass's output
             // is right in the Ori evaluator; the control-word generator misses the dependency on the code it leads to.
             p.add(new NegatedCompares());
+            p.add(new MinMaxSelection());
             p.add(new CompareChaining());
             p.add(new AddressModeFolding());
             p.add(new RedundantLoadElimination());
