@@ -87,6 +87,7 @@ public final class OptPipeline {
             // is right in the Ori evaluator; the control-word generator misses the dependency on the code it leads to.
             p.add(new NegatedCompares());
             p.add(new MinMaxSelection());
+            p.add(new ZeroTestsOfNegations());
             p.add(new CompareChaining());
             p.add(new AddressModeFolding());
             p.add(new RedundantLoadElimination());
