@@ -17,8 +17,10 @@ import org.jptxas.ori.ir.Src;
 /**
  * Keeps a small local frame in registers, one per word, as ptxas does (measured with ptxas 13, sm_80, -O1 and -O3,
  * on {@code int a[N]} with constant and computed indices: no STL/LDL up to N = 85 words, local memory from 88 on;
- * {@code float} alike; {@code double} and {@code char} arrays stay in local memory; at most one computed-offset
- * access in a rolled loop, see {@link #MAX_COMPUTED_IN_LOOPS}). A store at a computed offset
+ * {@code float} alike; {@code double} and {@code char} arrays stay in local memory; so do some arrays with
+ * computed-index accesses in rolled loops, a store loop then a load loop or a read-modify-write in a loop, which this
+ * pass promotes: ptxas's rule there is not known, and counting such accesses would also keep mri-q's array, which
+ * ptxas promotes). A store at a computed offset
  * becomes one compare and predicated copy per word ({@code ISETP.EQ P, off, 4k; @P MOV Wk, v}), a load a chain of
  * predicated copies starting from word 0; constant offsets become plain copies.
  *
@@ -32,13 +34,6 @@ import org.jptxas.ori.ir.Src;
 public final class LocalArrayPromotion implements Pass {
     /** The largest frame ptxas 13 was seen to keep in registers (85 words kept, 88 not). */
     static final int MAX_WORDS = 85;
-
-    /**
-     * Computed-offset accesses in loops that stay rolled: ptxas 13 keeps a 7-word array in registers with one such
-     * access (a store loop, or a load loop after constant-index stores) and in local memory with two (a store loop
-     * then a load loop; a read-modify-write in a loop); per-word compares in a loop body cost every iteration.
-     */
-    static final int MAX_COMPUTED_IN_LOOPS = 1;
 
     static final Reg SP = Reg.phys(RegFile.R, 1, 1);
 
@@ -59,18 +54,11 @@ public final class LocalArrayPromotion implements Pass {
         }
         int words = (int) (frame / 4);
         int accesses = 0;
-        int computedInLoops = 0;
-        org.jptxas.ori.analysis.Cfg cfg = org.jptxas.ori.analysis.Cfg.of(body);
-        org.jptxas.ori.analysis.LoopNesting loops =
-                new org.jptxas.ori.analysis.LoopNesting(cfg, new org.jptxas.ori.analysis.Dominators(cfg));
         // every access must be a word inside the frame; a constant one at a known word
-        for (int bi = 0; bi < body.blocks().size(); bi++) {
-            for (Instr in : body.blocks().get(bi).instrs()) {
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
                 if (isAccess(in)) {
                     accesses++;
-                    if (!((Addr) in.srcs().get(0).value()).base().equals(SP) && loops.depth(bi) > 0) {
-                        computedInLoops++;
-                    }
                     Addr a = (Addr) in.srcs().get(0).value();
                     if (a.offset() % 4 != 0 || a.base().equals(SP) && (a.offset() < 0 || a.offset() >= frame)) {
                         return false;
@@ -78,7 +66,7 @@ public final class LocalArrayPromotion implements Pass {
                 }
             }
         }
-        if (accesses == 0 || computedInLoops > MAX_COMPUTED_IN_LOOPS) {
+        if (accesses == 0) {
             return false;
         }
         Reg[] w = new Reg[words];
