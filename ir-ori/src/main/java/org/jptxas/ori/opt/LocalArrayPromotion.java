@@ -1,9 +1,13 @@
 package org.jptxas.ori.opt;
 
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import org.jptxas.ori.analysis.SingleDefs;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.FunctionBody;
@@ -45,30 +49,41 @@ public final class LocalArrayPromotion implements Pass {
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
         long frame = frameBytes(body);
-        if (frame <= 0 || frame % 4 != 0 || frame / 4 > MAX_WORDS) {
+        if (frame <= 0 || frame % 4 != 0) {
             return false;
         }
         PointerTaint taint = PointerTaint.of(body, SP);
         if (taint == null) {
             return false;
         }
-        int words = (int) (frame / 4);
-        int accesses = 0;
+        // the words past the declared arrays are the allocation's padding: no access reaches them
+        long declared = body.declaredLocalBytes();
+        long used = declared >= 0 ? Math.min(frame, (declared + 3) / 4 * 4) : frame;
+        int words = (int) (used / 4);
+        Map<Reg, Long> offsets = PointerOffsets.of(body, taint);
+        SingleDefs defs = new SingleDefs(body);
+        Map<Instr, Addr> addrs = new HashMap<>();
+        Map<Instr, Long> at = new HashMap<>();
         // every access must be a word inside the frame; a constant one at a known word
         for (BasicBlock b : body.blocks()) {
             for (Instr in : b.instrs()) {
                 if (isAccess(in)) {
-                    accesses++;
-                    Addr a = (Addr) in.srcs().get(0).value();
-                    if (a.offset() % 4 != 0 || a.base().equals(SP) && (a.offset() < 0 || a.offset() >= frame)) {
+                    Addr a = rebased((Addr) in.srcs().get(0).value(), defs);
+                    Long k = wordOffset(a, offsets);
+                    if (a.offset() % 4 != 0 || k != null && (k < 0 || k >= used || k % 4 != 0)) {
                         return false;
+                    }
+                    addrs.put(in, a);
+                    if (k != null) {
+                        at.put(in, k);
                     }
                 }
             }
         }
-        if (accesses == 0) {
+        if (words == 0 || words > MAX_WORDS || addrs.isEmpty() || FrameLoopRule.keepsInMemory(body, at)) {
             return false;
         }
+        Map<Instr, BitSet> liveAfter = FrameWordLiveness.afterComputedStores(body, at, words);
         Reg[] w = new Reg[words];
         for (int k = 0; k < words; k++) {
             w[k] = body.newVirtual(RegFile.R, 1);
@@ -81,7 +96,7 @@ public final class LocalArrayPromotion implements Pass {
                     out.add(new Instr(OpInfo.op("MOV"), List.of(), List.of(in.dsts().get(0)),
                             List.of(in.srcs().get(1)), in.guard(), in.line()));
                 } else if (isAccess(in)) {
-                    rewrite(body, in, w, out);
+                    rewrite(body, in, addrs.get(in), at.get(in), liveAfter.get(in), w, out);
                 } else {
                     out.add(in);
                 }
@@ -123,12 +138,73 @@ public final class LocalArrayPromotion implements Pass {
         return OpInfo.is(in, "LDL") || OpInfo.is(in, "STL");
     }
 
-    private static void rewrite(FunctionBody body, Instr in, Reg[] w, List<Instr> out) {
-        Addr a = (Addr) in.srcs().get(0).value();
+    /** The frame offset {@code a} reaches when its base holds a known offset (the stack pointer: 0), else null. */
+    private static Long wordOffset(Addr a, Map<Reg, Long> offsets) {
+        Long base = a.base().equals(SP) ? Long.valueOf(0) : offsets.get(a.base());
+        return base == null ? null : base + a.offset();
+    }
+
+    /**
+     * {@code a} with its base replaced by the pointer it was computed from, {@code IADD3 b, x, imm, RZ}, while both
+     * have one write each (so {@code x} holds the same value at the access as where {@code b} was computed): loads
+     * at {@code [b-8]} and {@code [x+16]} with {@code b = x + 0x10} then test {@code x} against the same offsets and
+     * share their compares.
+     */
+    private static Addr rebased(Addr a, SingleDefs defs) {
+        for (int hops = 0; hops < 8 && !a.base().equals(SP); hops++) {
+            Instr def = soleWrite(a.base(), defs);
+            if (def == null || !OpInfo.is(def, "IADD3") || def.srcs().size() != 3 || def.hasMod("X")
+                    || !def.dsts().get(0).equals(a.base())) {
+                return a;
+            }
+            Reg from = null;
+            long add = 0;
+            for (Src s : def.srcs()) {
+                Long v = OpInfo.const32(s);
+                if (v != null) {
+                    add += (int) (long) v;
+                } else if (from == null && s.value() instanceof Reg r && !s.hasModifiers()
+                        && soleWrite(r, defs) != null) {
+                    from = r;
+                } else {
+                    return a;
+                }
+            }
+            if (from == null) {
+                return a;
+            }
+            a = new Addr(from, a.uniformBase(), a.offset() + add);
+        }
+        return a;
+    }
+
+    /** The one write of {@code r} (a 32-bit part of a pointer built as {@code .lo} and {@code .hi} included). */
+    private static Instr soleWrite(Reg r, SingleDefs defs) {
+        if (!defs.stable(r)) {
+            return null;
+        }
+        Instr only = null;
+        for (Instr d : defs.defs(r)) {
+            if (d.dsts().contains(r)) {
+                if (only != null) {
+                    return null;
+                }
+                only = d;
+            }
+        }
+        return only;
+    }
+
+    /**
+     * Rewrites the access {@code in} at {@code a}, at frame offset {@code at} when known (null: computed); a
+     * computed store writes only the words {@code live} names.
+     */
+    private static void rewrite(FunctionBody body, Instr in, Addr a, Long at, BitSet live, Reg[] w,
+                                List<Instr> out) {
         boolean load = OpInfo.is(in, "LDL");
         int line = in.line();
-        if (a.base().equals(SP)) {
-            int k = (int) (a.offset() / 4);
+        if (at != null) {
+            int k = (int) (at / 4);
             out.add(load ? mov(in.dsts().get(0), Src.of(w[k]), Guard.ALWAYS, line)
                     : mov(w[k], in.srcs().get(1), Guard.ALWAYS, line));
             return;
@@ -143,7 +219,7 @@ public final class LocalArrayPromotion implements Pass {
             }
             out.add(mov(in.dsts().get(0), Src.of(t), Guard.ALWAYS, line));
         } else {
-            for (int k = 0; k < w.length; k++) {
+            for (int k = live.nextSetBit(0); k >= 0; k = live.nextSetBit(k + 1)) {
                 Reg p = compare(body, a, k, line, out);
                 out.add(mov(w[k], in.srcs().get(1), new Guard(p, false), line));
             }
