@@ -84,6 +84,7 @@ public final class LocalArrayPromotion implements Pass {
             return false;
         }
         Map<Instr, BitSet> liveAfter = FrameWordLiveness.afterComputedStores(body, at, words);
+        PointerRoots roots = PointerRoots.of(body, taint, used);
         Reg[] w = new Reg[words];
         for (int k = 0; k < words; k++) {
             w[k] = body.newVirtual(RegFile.R, 1);
@@ -96,7 +97,8 @@ public final class LocalArrayPromotion implements Pass {
                     out.add(new Instr(OpInfo.op("MOV"), List.of(), List.of(in.dsts().get(0)),
                             List.of(in.srcs().get(1)), in.guard(), in.line()));
                 } else if (isAccess(in)) {
-                    rewrite(body, in, addrs.get(in), at.get(in), liveAfter.get(in), w, out);
+                    Addr a = addrs.get(in);
+                    rewrite(body, in, a, at.get(in), liveAfter.get(in), roots.reach(a.base()), w, out);
                 } else {
                     out.add(in);
                 }
@@ -197,10 +199,13 @@ public final class LocalArrayPromotion implements Pass {
 
     /**
      * Rewrites the access {@code in} at {@code a}, at frame offset {@code at} when known (null: computed); a
-     * computed store writes only the words {@code live} names.
+     * computed store writes only the words {@code live} names; a computed access reaches the bytes {@code reach}
+     * names (from, to) only.
      */
-    private static void rewrite(FunctionBody body, Instr in, Addr a, Long at, BitSet live, Reg[] w,
+    private static void rewrite(FunctionBody body, Instr in, Addr a, Long at, BitSet live, long[] reach, Reg[] w,
                                 List<Instr> out) {
+        int first = (int) (reach[0] / 4);
+        int end = (int) Math.min(w.length, reach[1] / 4);
         boolean load = OpInfo.is(in, "LDL");
         int line = in.line();
         if (at != null) {
@@ -212,14 +217,14 @@ public final class LocalArrayPromotion implements Pass {
         if (load) {
             // a chain from word 0, into a new register: the destination may be the address's base
             Reg t = body.newVirtual(RegFile.R, 1);
-            out.add(mov(t, Src.of(w[0]), Guard.ALWAYS, line));
-            for (int k = 1; k < w.length; k++) {
+            out.add(mov(t, Src.of(w[first]), Guard.ALWAYS, line));
+            for (int k = first + 1; k < end; k++) {
                 Reg p = compare(body, a, k, line, out);
                 out.add(mov(t, Src.of(w[k]), new Guard(p, false), line));
             }
             out.add(mov(in.dsts().get(0), Src.of(t), Guard.ALWAYS, line));
         } else {
-            for (int k = live.nextSetBit(0); k >= 0; k = live.nextSetBit(k + 1)) {
+            for (int k = live.nextSetBit(first); k >= 0 && k < end; k = live.nextSetBit(k + 1)) {
                 Reg p = compare(body, a, k, line, out);
                 out.add(mov(w[k], in.srcs().get(1), new Guard(p, false), line));
             }

@@ -213,4 +213,84 @@ class LocalArrayPromotionTest {
         optimize(f, List.of(new LocalArrayPromotion()));
         assertTrue(text(f).contains("STL"), text(f));
     }
+
+    private static long count(String text, String what) {
+        return text.lines().filter(l -> l.contains(what)).count();
+    }
+
+    @Test
+    void aPointerOfOneKnownOffsetIsAPlainCopy() {
+        // nvcc's st.local [%rd1+24] with %rd1 = %SPL + 0: a fixed word, no compare
+        Body fixed = (f, bb, p, g) -> {
+            List<Instr> l = bb.instrs();
+            Reg p2 = f.newVirtual(RegFile.R, 1);
+            l.add(ins("MOV", List.of(), List.of(p2), Src.of(p)));
+            for (int k = 0; k < 7; k++) {
+                Reg v = f.newVirtual(RegFile.R, 1);
+                l.add(ins("LDG", List.of("E"), List.of(v), Src.of(Addr.of(g, 4 * k))));
+                l.add(ins("STL", List.of(), List.of(), Src.of(Addr.of(p2, 4 * k)), Src.of(v)));
+            }
+            Reg d = f.newVirtual(RegFile.R, 1);
+            l.add(ins("LDL", List.of(), List.of(d), Src.of(Addr.of(p, 0x14))));
+            l.add(ins("STG", List.of("E"), List.of(), Src.of(Addr.of(g, 0x80)), Src.of(d)));
+        };
+        assertSameStores(fixed, 28, out -> {
+            assertFalse(out.contains("LDL") || out.contains("STL"), out);
+            assertEquals(0, count(out, "ISETP"), out);
+        });
+    }
+
+    @Test
+    void aComputedAccessComparesOnlyTheWordsOfItsOwnVariable() {
+        // two 7-word variables (mri-q's sinf and cosf arrays): a pointer from the second root reaches its words
+        Body two = (f, bb, p, g) -> {
+            List<Instr> l = bb.instrs();
+            Reg second = f.newVirtual(RegFile.R, 1);
+            l.add(ins("IADD3", List.of(), List.of(second, Reg.PT, Reg.PT), Src.of(SP), imm(28), Src.of(Reg.RZ)));
+            for (int k = 0; k < 14; k++) {
+                Reg v = f.newVirtual(RegFile.R, 1);
+                l.add(ins("LDG", List.of("E"), List.of(v), Src.of(Addr.of(g, 4 * k))));
+                l.add(ins("STL", List.of(), List.of(), Src.of(Addr.of(SP, 4 * k)), Src.of(v)));
+            }
+            Reg q = f.newVirtual(RegFile.R, 1);
+            l.add(ins("IADD3", List.of(), List.of(q, Reg.PT, Reg.PT), Src.of(second),
+                    Src.of(wordOffset(f, l, 0x168)), Src.of(Reg.RZ)));
+            Reg d = f.newVirtual(RegFile.R, 1);
+            l.add(ins("LDL", List.of(), List.of(d), Src.of(Addr.of(q, 4))));
+            l.add(ins("STG", List.of("E"), List.of(), Src.of(Addr.of(g, 0x80)), Src.of(d)));
+        };
+        assertSameStores(two, 56, out -> {
+            assertFalse(out.contains("LDL") || out.contains("STL"), out);
+            assertEquals(6, count(out, "ISETP"), out); // words 8..13 tested, word 7 the chain's start
+        });
+    }
+
+    @Test
+    void aLoopReadingTwoWordsPerStoredOneKeepsTheFrame() {
+        // MersenneTwister's step: two computed loads and one computed store per round stay in local memory
+        Body rounds = (f, bb, p, g) -> {
+            sevenWords(f, bb, p, g);
+            BasicBlock loop = f.addBlock("loop");
+            List<Instr> l = loop.instrs();
+            Reg again = f.newVirtual(RegFile.P, 1);
+            Reg[] at = new Reg[3];
+            for (int k = 0; k < 3; k++) {
+                at[k] = f.newVirtual(RegFile.R, 1);
+                l.add(ins("IADD3", List.of(), List.of(at[k], Reg.PT, Reg.PT), Src.of(p),
+                        Src.of(wordOffset(f, l, 0x168 + 4 * k)), Src.of(Reg.RZ)));
+            }
+            Reg a = f.newVirtual(RegFile.R, 1);
+            Reg b = f.newVirtual(RegFile.R, 1);
+            l.add(ins("LDL", List.of(), List.of(a), Src.of(Addr.of(at[0], 0))));
+            l.add(ins("LDL", List.of(), List.of(b), Src.of(Addr.of(at[1], 0))));
+            l.add(ins("STL", List.of(), List.of(), Src.of(Addr.of(at[2], 0)), Src.of(a)));
+            l.add(ins("ISETP", List.of("NE", "AND"), List.of(again, Reg.PT), Src.of(b), imm(6), Src.of(Reg.PT)));
+            l.add(new Instr(OpInfo.op("BRA"), List.of(), List.of(), List.of(Src.of(loop.ref())),
+                    new Guard(again, false), 0));
+            f.addBlock("after");
+        };
+        FunctionBody f = kernel(28, rounds);
+        optimize(f, List.of(new LocalArrayPromotion()));
+        assertTrue(text(f).contains("STL"), text(f));
+    }
 }
