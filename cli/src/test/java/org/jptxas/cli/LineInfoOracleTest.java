@@ -45,10 +45,6 @@ class LineInfoOracleTest {
             + "kernel, so the line has no code";
     private static final String BOTH = "each compiler keeps code for some lines whose code the other folds into other "
             + "lines' code or removes (the test prints both lists)";
-    private static final String LOCAL_ARRAY = "ptxas 13 keeps a local array of seven words indexed by a computed "
-            + "offset in registers (predicated copies for the stores, selects for the loads) where jptxas keeps it in "
-            + "local memory: the store of its last word (st.local [__cuda_result+24], line 1446) is an STL with its line "
-            + "in jptxas's code and a register copy coalesced away in ptxas's";
     private static final String SUBROUTINES = "ptxas 13 keeps the called functions as subroutines of the kernel "
             + "(their lines, up to the return, count for it: the RET.REL.NODEC of each callee carries its ret's line, "
             + "which inlined code does not have); jptxas inlines them. Not a debug rule: ptxas 13 -O3 "
@@ -72,8 +68,6 @@ class LineInfoOracleTest {
     /** The file/SM pairs whose annotations differ, and why. */
     static final Map<String, String> KNOWN = Map.ofEntries(
             Map.entry("triton_runner/solving_triton_issues__high_usage-7268__v3.3.0_cache___bwd_kernel.ptx@sm_90", HOISTED),
-            Map.entry("gpuocelot/parboil__mri-q.ptx@sm_80", LOCAL_ARRAY),
-            Map.entry("gpuocelot/parboil__mri-q.ptx@sm_90", LOCAL_ARRAY),
             Map.entry("gpuocelot/thrust__histogram_sliced.ptx@sm_80", SIGN_FILL),
             Map.entry("gpuocelot/thrust__histogram_sliced.ptx@sm_90", SIGN_FILL),
             Map.entry("nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_80", PROGMINER),

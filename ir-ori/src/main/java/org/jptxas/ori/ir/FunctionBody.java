@@ -15,6 +15,10 @@ public final class FunctionBody {
     private final List<BasicBlock> blocks = new ArrayList<>();
     private final Map<RegFile, Integer> nextVirtual = new EnumMap<>(RegFile.class);
     private final List<NamedRegister> named = new ArrayList<>();
+    private long declaredLocalBytes = UNKNOWN_LOCAL_BYTES;
+
+    /** {@link #declaredLocalBytes()} when the producer did not say. */
+    public static final long UNKNOWN_LOCAL_BYTES = -1;
 
     /**
      * A PTX register ({@code %rd3}) and the virtual register the front end made for it.
@@ -143,5 +147,18 @@ public final class FunctionBody {
     /** The PTX registers named so far, in the order the front end met them. */
     public List<NamedRegister> namedRegisters() {
         return Collections.unmodifiableList(named);
+    }
+
+    /**
+     * The bytes of the {@code .local} arrays the PTX declares, from the frame's start; the frame the front end
+     * allocates is rounded up past them (to 8), and no access may reach the padding. {@link #UNKNOWN_LOCAL_BYTES}
+     * when not recorded (bodies built elsewhere, functions other functions' frames were inlined into).
+     */
+    public long declaredLocalBytes() {
+        return declaredLocalBytes;
+    }
+
+    public void setDeclaredLocalBytes(long bytes) {
+        declaredLocalBytes = bytes;
     }
 }

@@ -64,6 +64,11 @@ public final class OptPipeline {
             // first: web splitting then gives every unrolled copy its own registers, and the folders its constants
             p.add(new LoopUnrolling());
         }
+        if (optLevel >= 1) {
+            // early: the copies it leaves feed propagation and folding (ptxas 13 keeps small frames in registers
+            // from -O1 on)
+            p.add(new LocalArrayPromotion());
+        }
         if (optLevel >= 2) {
             p.add(new WebSplitting());
             p.add(new UniformWaterfall());

@@ -219,6 +219,10 @@ public final class BitLowerer implements InstructionLowerer {
         Src b = cx.src(insn.operands().get(2), t);
         Object p = byteOf(m, cx.src(insn.operands().get(3), PtxType.U32));
         Object l = byteOf(m, cx.src(insn.operands().get(4), PtxType.U32));
+        if (p instanceof Integer pc && l instanceof Integer lc && f.value() instanceof Reg) {
+            bfi64Constant(d, f, b, pc, lc, m);
+            return;
+        }
         Reg mk = lowMask64(m, l);
         Reg fm0 = m.r(), fm1 = m.r(), ms0 = m.r(), ms1 = m.r(), fs0 = m.r(), fs1 = m.r(), lo = m.r(), hi = m.r();
         m.lop3(fm0, mk.component(0), part(f, 0), RZ, 0xc0);
@@ -231,6 +235,48 @@ public final class BitLowerer implements InstructionLowerer {
         m.lop3(hi, fs1, part(b, 1), ms1, 0xf4);
         m.mov(d.component(0), lo);
         m.mov(d.component(1), hi);
+    }
+
+    /**
+     * {@code bfi.b64} at a constant position and length: the field's mask is known, so each half is the shifted
+     * field's half, {@code b}'s, or one LOP3 of both (nvcc's sinf reduction joins two words with
+     * {@code bfi.b64 d, hi, lo, 32, 32}: two copies).
+     */
+    private static void bfi64Constant(Reg d, Src f, Src b, int pos, int len, MathEmitter m) {
+        long mask = pos >= 64 || len == 0 ? 0 : (len >= 64 ? -1L : (1L << len) - 1) << pos;
+        Object[] shifted = new Object[2];
+        if (pos == 0) {
+            shifted[0] = part(f, 0);
+            shifted[1] = part(f, 1);
+        } else if (pos < 32) {
+            Reg lo = m.r(), hi = m.r();
+            m.shf("L.U32", lo, part(f, 0), pos, RZ);
+            m.shf("L.U64.HI", hi, part(f, 0), pos, part(f, 1));
+            shifted[0] = lo;
+            shifted[1] = hi;
+        } else if (pos < 64) {
+            shifted[0] = RZ;
+            if (pos == 32) {
+                shifted[1] = part(f, 0);
+            } else {
+                Reg hi = m.r();
+                m.shf("L.U32", hi, part(f, 0), pos - 32, RZ);
+                shifted[1] = hi;
+            }
+        }
+        Reg[] halves = {m.r(), m.r()}; // both read before d is written: d may be f or b
+        for (int i = 0; i < 2; i++) {
+            int half = (int) (mask >>> (32 * i));
+            if (half == 0) {
+                m.mov(halves[i], part(b, i));
+            } else if (half == -1) {
+                m.mov(halves[i], shifted[i]);
+            } else {
+                m.lop3(halves[i], shifted[i], half, part(b, i), 0xe2); // (field & mask) | (b & ~mask)
+            }
+        }
+        m.mov(d.component(0), halves[0]);
+        m.mov(d.component(1), halves[1]);
     }
 
     /** The low byte of a position/length operand (PTX takes them modulo 256). */

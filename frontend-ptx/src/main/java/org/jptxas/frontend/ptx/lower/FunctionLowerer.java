@@ -200,6 +200,7 @@ final class FunctionLowerer implements LoweringContext {
         layout.get(0).instrs().addAll(0, prologue);
 
         FunctionBody out = blocks.relayout();
+        out.setDeclaredLocalBytes(frameTop);
         FunctionAttrs attrs = new FunctionAttrs(params, fn.isEntry() ? paramBytes : 0, results, sharedBytes, frameBytes,
                 entryAbi.tuning(TuningDirective.Kind.MAXNREG), entryAbi.tuningList(TuningDirective.Kind.MAXNTID),
                 entryAbi.tuningList(TuningDirective.Kind.REQNTID), entryAbi.tuning(TuningDirective.Kind.MINNCTAPERSM), callees,

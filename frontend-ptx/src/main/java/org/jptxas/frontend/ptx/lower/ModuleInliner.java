@@ -391,6 +391,9 @@ public final class ModuleInliner {
                 }
             }
         }
+        if (calleeFrame == 0) {
+            out.setDeclaredLocalBytes(src.declaredLocalBytes()); // the frame is still the caller's alone
+        }
         FunctionAttrs attrs = new FunctionAttrs(a.params(), a.paramBytes(), a.results(), a.sharedBytes(),
                 a.localBytes() + calleeFrame, a.maxnreg(), a.maxntid(), a.reqntid(), a.minnctapersm(),
                 List.copyOf(callees), a.sharedAlignment(), a.textureSlots(), a.cluster());
