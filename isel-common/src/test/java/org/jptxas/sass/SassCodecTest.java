@@ -135,6 +135,22 @@ class SassCodecTest {
     }
 
     @Test
+    void binary64SignallingNanPrintsSnanAsNvdisasmDoes() {
+        // nvdisasm 12.5 (sm_75 raw words): 0x7ff283db in the high half is a signalling NaN, printed +SNAN; the quiet
+        // 0x7ffa83db prints +QNAN; a 32-bit signalling NaN is widened and quieted (MUFU.COS R3, +QNAN of 0x7f800001)
+        SassIsa isa = TestTargets.of("sm_75").isa();
+        SassInstruction dsetp = isa.decode(0x7ff283db9400742aL, 0x000fe20005dc5400L);
+        assertEquals("DSETP.NE.OR P6, P5, R148, +SNAN , !P3", SassPrinter.text(dsetp, 0, null));
+        assertEquals("-SNAN", FloatText.formatBinary64(0xfff0000100000000L));
+        assertEquals("+QNAN", FloatText.formatBinary64(0x7ffa83db00000000L));
+        assertEquals("+QNAN", FloatText.format(Float.intBitsToFloat(0x7f800001)));
+        SassAssembler asm = new SassAssembler(isa);
+        long[] back = asm.assemble("DSETP.NE.OR P6, P5, R148, +SNAN , !P3", Control.parse("[B------:R-:W-:Y:S01]"), 0,
+                null);
+        assertEquals("DSETP.NE.OR P6, P5, R148, +SNAN , !P3", SassPrinter.text(isa.decode(back[0], back[1]), 0, null));
+    }
+
+    @Test
     void assemblerRoundTripsAndRejectsValuesThatDoNotFit() {
         SassIsa isa = TestTargets.of("sm_90").isa();
         SassAssembler asm = new SassAssembler(isa);

@@ -10,6 +10,7 @@ import org.jptxas.sass.oracle.WordDifferential;
 import org.jptxas.spi.TestTargets;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.gate.Figures;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -23,18 +24,21 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code -Djptxas.words.seed}. By default only composed forms that show a modifier value (or operand shape) not
  * shown before take part ({@link FormWords#covering}), which keeps a run under a minute per SM; every composed form
  * with {@code -Djptxas.words.allComposed=true}. The counts are figures at the defaults; each run writes its failures, by opcode and
- * one line per word, to {@code target/reports/random-words-SM.txt}.
+ * one line per word, to {@code target/reports/random-words-SM.txt}. {@code -Djptxas.words.sm=sm_80} runs one SM alone
+ * (an all-composed run of every SM at once is long).
  */
 class SassRandomWordsOracleTest {
     private static final int PER_FORM = Integer.getInteger("jptxas.words.perForm", 4);
     private static final int PER_COMPOSED = Integer.getInteger("jptxas.words.perComposed", 1);
     private static final long SEED = Long.getLong("jptxas.words.seed", 20L);
     private static final boolean ALL_COMPOSED = Boolean.getBoolean("jptxas.words.allComposed");
+    private static final String ONLY_SM = System.getProperty("jptxas.words.sm", "");
 
     @ParameterizedTest
     @ValueSource(strings = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"})
     void randomWordsDecodeAndAssembleAsNvdisasmReadsThem(String sm) throws IOException {
         Oracles.assumeNvdisasm();
+        Assumptions.assumeTrue(ONLY_SM.isEmpty() || ONLY_SM.equals(sm), "-Djptxas.words.sm=" + ONLY_SM);
         SassIsa isa = TestTargets.of(sm).isa();
         List<long[]> words = new ArrayList<>(FormWords.of(sm, isa.forms(), PER_FORM, SEED));
         List<SassForm> composed = ALL_COMPOSED ? isa.composedForms() : FormWords.covering(isa.composedForms());

@@ -16,12 +16,40 @@ public final class FloatText {
 
     private FloatText() {}
 
-    /** nvdisasm follows these immediates (INF, QNAN, negative zero) with a blank before the {@code ;}. */
+    /** nvdisasm follows these immediates (INF, QNAN, SNAN, negative zero) with a blank before the {@code ;}. */
     public static boolean trailingBlank(String text) {
-        return text.endsWith("INF") || text.endsWith("QNAN") || text.endsWith("-0.0");
+        return text.endsWith("INF") || text.endsWith("NAN") || text.endsWith("-0.0");
     }
 
-    /** nvdisasm's text of a floating-point immediate. */
+    /**
+     * nvdisasm's text of a binary64 immediate: a signalling NaN (quiet bit 51 clear) prints {@code ±SNAN}
+     * (nvdisasm 12.5: DSETP.NE.OR P6, P5, R148, +SNAN , !P3 of 0x7ff283db in [63:32]), every other value as
+     * {@link #format}. The 32- and 16-bit immediates never print SNAN: nvdisasm widens them, which quiets a NaN
+     * (sm_75: MUFU.COS R3, +QNAN of 0x7f800001; HADD2 R4, R6, +QNAN , 1 of the binary16 0x7c01).
+     */
+    public static String formatBinary64(long bits) {
+        double v = Double.longBitsToDouble(bits);
+        if (Double.isNaN(v) && (bits & QUIET_BIT) == 0) {
+            return (bits < 0 ? "-" : "+") + "SNAN";
+        }
+        return format(v);
+    }
+
+    private static final long QUIET_BIT = 1L << 51;
+
+    /**
+     * The high 32 bits of a binary64 the assembler writes for {@code ±SNAN}, or -1 when {@code s} is no such text:
+     * every payload bit set, as {@code +QNAN} writes 0x7fffffff (nvdisasm prints no payload).
+     */
+    static long signallingNanHigh(String s) {
+        return switch (s) {
+            case "+SNAN", "SNAN" -> 0x7ff7ffffL;
+            case "-SNAN" -> 0xfff7ffffL;
+            default -> -1;
+        };
+    }
+
+    /** nvdisasm's text of a floating-point immediate (every NaN a QNAN: see {@link #formatBinary64}). */
     public static String format(double v) {
         if (Double.isNaN(v)) {
             return (Double.doubleToRawLongBits(v) < 0 ? "-" : "+") + "QNAN";

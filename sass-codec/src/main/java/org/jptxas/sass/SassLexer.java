@@ -118,7 +118,7 @@ public final class SassLexer {
                 lexemes.add(new Lexeme(Lexeme.Type.HEX, t, null, -hex(t.substring(4), t)));
                 i = j;
             } else if ((c == '+' || c == '-') && i + 1 < n && (isDigit(s.charAt(i + 1)) || s.startsWith("INF", i + 1)
-                    || s.startsWith("QNAN", i + 1))) {
+                    || s.startsWith("QNAN", i + 1) || s.startsWith("SNAN", i + 1))) {
                 int j;
                 if (isDigit(s.charAt(i + 1))) {
                     j = number(s, i + 1);
@@ -128,7 +128,7 @@ public final class SassLexer {
                     if (s.startsWith("(0x", j) && s.indexOf(')', j) > 0) {
                         j = s.indexOf(')', j) + 1;
                     }
-                    // nvdisasm writes a blank after INF/QNAN ("+INF , PT"): it belongs to the value's text.
+                    // nvdisasm writes a blank after INF/QNAN/SNAN ("+INF , PT"): it belongs to the value's text.
                     if (j < n && s.charAt(j) == ' ') {
                         j++;
                     }

@@ -84,7 +84,7 @@ public enum SlotKind {
                 }
             }
             case F32 -> appendFloat(FloatText.format(Float.intBitsToFloat((int) value)), out);
-            case F64HI -> appendFloat(FloatText.format(Double.longBitsToDouble(value << 32)), out);
+            case F64HI -> appendFloat(FloatText.formatBinary64(value << 32), out);
             case F16 -> appendFloat(FloatText.format(FloatText.halfToDouble((int) value)), out);
             case LABEL -> {
                 long target = address + 16 + (signExtend(value, width) << shift);
@@ -101,7 +101,7 @@ public enum SlotKind {
         }
     }
 
-    /** nvdisasm follows INF and QNAN with a blank (dropped again at the end of the text). */
+    /** nvdisasm follows INF, QNAN and SNAN with a blank (dropped again at the end of the text). */
     private static void appendFloat(String text, StringBuilder out) {
         out.append(text);
         if (FloatText.trailingBlank(text)) {
@@ -161,6 +161,10 @@ public enum SlotKind {
                 long nan = FloatText.nanBits(lex.text().strip());
                 if (nan >= 0) {
                     return nan;
+                }
+                long signalling = FloatText.signallingNanHigh(lex.text().strip());
+                if (signalling >= 0) {
+                    return signalling;
                 }
                 double d = decimal(lex);
                 long bits = Double.isNaN(d) ? (Double.doubleToRawLongBits(d) < 0 ? 0xfff8000000000000L

@@ -248,7 +248,7 @@ final class TypedOps {
         double d;
         switch (u) {
             case "INF" -> d = Double.POSITIVE_INFINITY;
-            case "QNAN", "NAN" -> d = Double.NaN;
+            case "QNAN", "SNAN", "NAN" -> d = Double.NaN;
             default -> {
                 try {
                     d = Double.parseDouble(u);
