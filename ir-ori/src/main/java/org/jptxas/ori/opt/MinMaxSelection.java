@@ -36,7 +36,7 @@ public final class MinMaxSelection implements Pass {
                 }
                 Src which = sel.srcs().get(2);
                 Reg p = (Reg) which.value();
-                int at = lastWrite(instrs, j, p);
+                int at = Rewrites.lastWrite(instrs, j, p);
                 Instr compare = at < 0 ? null : instrs.get(at);
                 if (compare == null || !isOrderingCompare(compare, p) || writesBetween(instrs, at, j, compare.srcs())) {
                     continue; // the compared values must still be there at the SEL
@@ -90,18 +90,6 @@ public final class MinMaxSelection implements Pass {
         Src acc = in.srcs().get(2);
         return ordering && shape && acc.value() instanceof Reg r && r.equals(Reg.PT) && !acc.hasModifiers()
                 && !in.srcs().get(0).hasModifiers() && !in.srcs().get(1).hasModifiers();
-    }
-
-    /** The index of the last instruction before {@code to} in the block that writes {@code p}, or -1. */
-    private static int lastWrite(List<Instr> instrs, int to, Reg p) {
-        for (int k = to - 1; k >= 0; k--) {
-            for (Reg w : instrs.get(k).dsts()) {
-                if (w.sameRegister(p)) {
-                    return k;
-                }
-            }
-        }
-        return -1;
     }
 
     /** True when an instruction strictly between {@code from} and {@code to} writes a register {@code srcs} read. */

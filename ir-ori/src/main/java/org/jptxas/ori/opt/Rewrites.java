@@ -94,4 +94,14 @@ final class Rewrites {
         }
         return false;
     }
+
+    /** The index of the last instruction before {@code to} in {@code instrs} that writes {@code r}, or -1. */
+    static int lastWrite(List<Instr> instrs, int to, Reg r) {
+        for (int k = to - 1; k >= 0; k--) {
+            if (writes(instrs.get(k), r)) {
+                return k;
+            }
+        }
+        return -1;
+    }
 }

@@ -34,10 +34,10 @@ public final class ZeroTestsOfNegations implements Pass {
                     continue;
                 }
                 Reg v = (Reg) compare.srcs().get(slot).value();
-                int negation = lastWrite(instrs, j, v);
+                int negation = Rewrites.lastWrite(instrs, j, v);
                 Reg r = negation < 0 ? null : negatedSource(instrs.get(negation), v);
-                int copy = r == null ? -1 : lastWrite(instrs, negation, v);
-                if (copy < 0 || !isCopy(instrs.get(copy), v, r) || lastWrite(instrs, j, r) > copy) {
+                int copy = r == null ? -1 : Rewrites.lastWrite(instrs, negation, v);
+                if (copy < 0 || !isCopy(instrs.get(copy), v, r) || Rewrites.lastWrite(instrs, j, r) > copy) {
                     continue;
                 }
                 compare.srcs().set(slot, Src.of(r));
@@ -90,17 +90,5 @@ public final class ZeroTestsOfNegations implements Pass {
         Src src = OpInfo.is(in, "MOV") ? OpInfo.movSource(in) : null;
         return in.guard().isAlways() && v.equals(OpInfo.soleRDst(in)) && src != null && !src.hasModifiers()
                 && src.value() instanceof Reg x && x.equals(r);
-    }
-
-    /** The index of the last instruction before {@code to} in the block that writes {@code r}, or -1. */
-    private static int lastWrite(List<Instr> instrs, int to, Reg r) {
-        for (int k = to - 1; k >= 0; k--) {
-            for (Reg w : instrs.get(k).dsts()) {
-                if (w.sameRegister(r)) {
-                    return k;
-                }
-            }
-        }
-        return -1;
     }
 }
