@@ -3,14 +3,20 @@ package org.jptxas.ori.analysis;
 /**
  * Loop depth of every block: the number of natural loops containing it. A natural loop is found from each back
  * edge {@code b -> h} where {@code h} dominates {@code b}; its body is every block that reaches {@code b} without
- * passing through {@code h}. Unreachable blocks have depth 0.
+ * passing through {@code h}. Unreachable blocks have depth 0. Each block's innermost loop is the smallest holding it.
  */
 public final class LoopNesting {
     private final int[] depth;
+    /** The header of the smallest loop holding each block, -1 outside every loop; and that loop's block count. */
+    private final int[] innermost;
+    private final int[] innermostSize;
 
     public LoopNesting(Cfg cfg, Dominators dominators) {
         int n = cfg.size();
         depth = new int[n];
+        innermost = new int[n];
+        innermostSize = new int[n];
+        java.util.Arrays.fill(innermost, -1);
         boolean[] inLoop = new boolean[n];
         // the blocks of the loop being found, which are also its work list: a header's loop is cleared and counted
         // through them instead of over every block (that made this quadratic in the blocks of large kernels)
@@ -46,8 +52,13 @@ public final class LoopNesting {
                 }
             }
             for (int i = 0; i < count; i++) {
-                depth[members[i]]++;
-                inLoop[members[i]] = false;
+                int b = members[i];
+                depth[b]++;
+                inLoop[b] = false;
+                if (innermost[b] < 0 || count < innermostSize[b]) {
+                    innermost[b] = h;
+                    innermostSize[b] = count;
+                }
             }
         }
     }
@@ -55,5 +66,10 @@ public final class LoopNesting {
     /** How many loops contain {@code block}; 0 outside every loop. */
     public int depth(int block) {
         return depth[block];
+    }
+
+    /** The header of the smallest loop holding {@code block}, or -1 outside every loop. */
+    public int innermostHeader(int block) {
+        return innermost[block];
     }
 }

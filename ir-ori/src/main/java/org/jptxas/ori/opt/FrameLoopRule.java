@@ -1,12 +1,10 @@
 package org.jptxas.ori.opt;
 
-import java.util.ArrayDeque;
-import java.util.BitSet;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import org.jptxas.ori.analysis.Cfg;
 import org.jptxas.ori.analysis.Dominators;
+import org.jptxas.ori.analysis.LoopNesting;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
@@ -32,33 +30,21 @@ final class FrameLoopRule {
     static boolean keepsInMemory(FunctionBody body, Map<Instr, Long> at) {
         List<BasicBlock> blocks = body.blocks();
         Cfg cfg = Cfg.of(body);
-        Dominators dom = new Dominators(cfg);
+        LoopNesting loops = new LoopNesting(cfg, new Dominators(cfg));
         int n = blocks.size();
-        int[] innermost = new int[n]; // the header of the smallest loop holding each block, -1: none
-        int[] innermostSize = new int[n];
-        java.util.Arrays.fill(innermost, -1);
-        for (int h = 0; h < n; h++) {
-            BitSet loop = loopOf(cfg, dom, h);
-            int size = loop.cardinality();
-            for (int b = loop.nextSetBit(0); b >= 0; b = loop.nextSetBit(b + 1)) {
-                if (innermost[b] < 0 || size < innermostSize[b]) {
-                    innermost[b] = h;
-                    innermostSize[b] = size;
-                }
-            }
-        }
         int[] stores = new int[n];
         int[] loads = new int[n];
         for (int b = 0; b < n; b++) {
-            if (innermost[b] < 0) {
+            int header = loops.innermostHeader(b);
+            if (header < 0) {
                 continue;
             }
             for (Instr in : blocks.get(b).instrs()) {
                 if (LocalArrayPromotion.isAccess(in) && !at.containsKey(in)) {
                     if (OpInfo.is(in, "STL")) {
-                        stores[innermost[b]]++;
+                        stores[header]++;
                     } else {
-                        loads[innermost[b]]++;
+                        loads[header]++;
                     }
                 }
             }
@@ -69,37 +55,5 @@ final class FrameLoopRule {
             }
         }
         return false;
-    }
-
-    /** The blocks of the natural loop headed by {@code h} (its back edges' sources and what reaches them). */
-    private static BitSet loopOf(Cfg cfg, Dominators dom, int h) {
-        BitSet loop = new BitSet();
-        if (!cfg.isReachable(h)) {
-            return loop;
-        }
-        Deque<Integer> work = new ArrayDeque<>();
-        for (int p : cfg.predecessors(h)) {
-            if (cfg.isReachable(p) && dom.dominates(h, p) && !loop.get(p)) {
-                loop.set(p);
-                work.add(p);
-            }
-        }
-        if (work.isEmpty()) {
-            return loop;
-        }
-        loop.set(h);
-        while (!work.isEmpty()) {
-            int b = work.poll();
-            if (b == h) {
-                continue;
-            }
-            for (int p : cfg.predecessors(b)) {
-                if (cfg.isReachable(p) && !loop.get(p)) {
-                    loop.set(p);
-                    work.add(p);
-                }
-            }
-        }
-        return loop;
     }
 }
