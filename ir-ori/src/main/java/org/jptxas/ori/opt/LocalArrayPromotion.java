@@ -60,7 +60,7 @@ public final class LocalArrayPromotion implements Pass {
         long declared = body.declaredLocalBytes();
         long used = declared >= 0 ? Math.min(frame, (declared + 3) / 4 * 4) : frame;
         int words = (int) (used / 4);
-        Map<Reg, Long> offsets = PointerOffsets.of(body, taint);
+        Map<Reg, Long> offsets = PointerOffsets.of(taint);
         SingleDefs defs = new SingleDefs(body);
         Map<Instr, Addr> addrs = new HashMap<>();
         Map<Instr, Long> at = new HashMap<>();

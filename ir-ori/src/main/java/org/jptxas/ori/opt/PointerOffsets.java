@@ -1,11 +1,8 @@
 package org.jptxas.ori.opt;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.jptxas.ori.ir.BasicBlock;
-import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.Src;
@@ -23,28 +20,16 @@ final class PointerOffsets {
     }
 
     /** The known offsets of {@code taint}'s registers, by 32-bit part. */
-    static Map<Reg, Long> of(FunctionBody body, PointerTaint taint) {
-        Map<Reg, List<Instr>> writes = new HashMap<>();
-        for (BasicBlock b : body.blocks()) {
-            for (Instr in : b.instrs()) {
-                for (Reg d : in.dsts()) {
-                    for (Reg p : PointerTaint.parts(d)) {
-                        if (taint.tainted().contains(p)) {
-                            writes.computeIfAbsent(p, k -> new ArrayList<>()).add(in);
-                        }
-                    }
-                }
-            }
-        }
+    static Map<Reg, Long> of(PointerTaint taint) {
         Map<Reg, Long> known = new HashMap<>();
         boolean grew = true;
         while (grew) {
             grew = false;
-            for (Map.Entry<Reg, List<Instr>> e : writes.entrySet()) {
-                if (!known.containsKey(e.getKey())) {
-                    Long v = agreed(e.getKey(), e.getValue(), taint, known);
+            for (Reg p : taint.tainted()) {
+                if (!known.containsKey(p)) {
+                    Long v = agreed(p, taint.writes(p), taint, known);
                     if (v != null) {
-                        known.put(e.getKey(), v);
+                        known.put(p, v);
                         grew = true;
                     }
                 }

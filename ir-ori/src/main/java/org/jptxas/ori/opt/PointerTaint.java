@@ -36,14 +36,21 @@ import org.jptxas.ori.ir.Src;
 final class PointerTaint {
     private final Set<Reg> tainted;
     private final Reg sp;
+    private final Map<Reg, List<Instr>> writes;
 
-    private PointerTaint(Set<Reg> tainted, Reg sp) {
+    private PointerTaint(Set<Reg> tainted, Reg sp, Map<Reg, List<Instr>> writes) {
         this.tainted = tainted;
         this.sp = sp;
+        this.writes = writes;
     }
 
     Set<Reg> tainted() {
         return tainted;
+    }
+
+    /** The instructions writing the 32-bit part {@code part} (whole or as a component of a wider destination). */
+    List<Instr> writes(Reg part) {
+        return writes.getOrDefault(part, List.of());
     }
 
     /** Whether {@code in} is a root {@code IADD3 r, SP, imm, RZ}. */
@@ -90,7 +97,7 @@ final class PointerTaint {
                 }
             }
         }
-        return basesArePointers(bases, defs, t, sp) ? new PointerTaint(t, sp) : null;
+        return basesArePointers(bases, defs, t, sp) ? new PointerTaint(t, sp, defs) : null;
     }
 
     private static boolean isRoot(Instr in, Reg sp) {
