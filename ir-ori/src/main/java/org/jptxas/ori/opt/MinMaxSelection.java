@@ -104,11 +104,9 @@ public final class MinMaxSelection implements Pass {
             }
         }
         for (int k = from + 1; k < to; k++) {
-            for (Reg w : instrs.get(k).dsts()) {
-                for (Reg r : read) {
-                    if (w.sameRegister(r)) {
-                        return true;
-                    }
+            for (Reg r : read) {
+                if (Rewrites.writes(instrs.get(k), r)) {
+                    return true;
                 }
             }
         }
