@@ -82,6 +82,7 @@ public final class ConstantFolding implements Pass {
                         }
                     }
                 }
+                changed |= constantIndices(in, sd, consts);
                 changed |= substitute(in, consts, preds);
                 changed |= fold(in, sd, consts, preds, local);
                 trackLocalPredicates(in, consts, preds, local, localPreds);
@@ -188,6 +189,63 @@ public final class ConstantFolding implements Pass {
         }
         srcs.set(0, Src.of(Imm.ofInt((int) (long) v)));
         return true;
+    }
+
+    /**
+     * A constant-bank operand whose index register holds a known value reads a fixed word: {@code c[b][R + off]}
+     * becomes {@code c[b][value + off]}, a plain constant operand the moves' folding puts into the readers (ptxas's
+     * {@code ld.param [%rd + off]} through a copied parameter address has no instruction of its own).
+     */
+    private static boolean constantIndices(Instr in, SingleDefs sd, Map<Key, Long> consts) {
+        boolean changed = false;
+        List<Src> srcs = in.srcs();
+        if (OpInfo.is(in, "LDC") && !(in.mods().isEmpty() && in.dsts().size() == 1 && in.dsts().get(0).comps() == 1)) {
+            return false; // a fixed LDC.64 is not encodable everywhere (sm_80); the pair's moves are not made here
+        }
+        for (int i = 0; i < srcs.size(); i++) {
+            Src s = srcs.get(i);
+            if (!(s.value() instanceof org.jptxas.ori.ir.CBank c) || c.index() == null) {
+                continue;
+            }
+            Long v = knownIndex(c.index(), sd, consts, 4);
+            if (v == null || v + c.offset() > 0xffff) {
+                continue;
+            }
+            srcs.set(i, new Src(org.jptxas.ori.ir.CBank.of(c.bank(), (int) (v + c.offset())), s.neg(), s.abs(), s.not()));
+            changed = true;
+        }
+        if (changed && OpInfo.is(in, "LDC") && in.mods().isEmpty() && in.dsts().size() == 1
+                && in.dsts().get(0).comps() == 1) {
+            // LDC encodes only an indexed read; a fixed word is a move's operand
+            OpInfo.makeMov(in, in.dsts().get(0), srcs.get(0));
+        }
+        return changed;
+    }
+
+    /** The value of a 32-bit register or one part of a pair, when moves of an immediate give it one; else null. */
+    private static Long knownIndex(Reg r, SingleDefs sd, Map<Key, Long> consts, int depth) {
+        if (!r.virtual() || r.file() != RegFile.R) {
+            return null;
+        }
+        if (!r.isPart()) {
+            return r.comps() == 1 ? consts.get(Key.of(r)) : null;
+        }
+        if (depth == 0 || !sd.stable(r.whole())) {
+            return null;
+        }
+        for (Instr d : sd.defs(r.whole())) {
+            if (d.dsts().size() == 1 && d.dsts().get(0).equals(r)) {
+                if (!OpInfo.is(d, "MOV") || d.srcs().size() != 1 || d.srcs().get(0).hasModifiers()) {
+                    return null;
+                }
+                Src v = d.srcs().get(0);
+                if (v.value() instanceof Imm imm) {
+                    return imm.bits() & 0xffffffffL;
+                }
+                return v.value() instanceof Reg from ? knownIndex(from, sd, consts, depth - 1) : null;
+            }
+        }
+        return null;
     }
 
     /** Puts known values into the slots that can hold them; known predicates everywhere. */
