@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.CBank;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Imm;
@@ -77,6 +78,55 @@ class AddressChainIdiomsTest {
         String out = text(f);
         assertTrue(out.contains("LEA.HI.SX32 ") && out.contains(", 0x1c"), out);
         assertFalse(out.contains("SHF"), out);
+    }
+
+    /**
+     * {@code p[tid + n]} with {@code p} a 64-bit parameter: {@code cvt.s64.s32} (MOV of the low half, SHF of the sign)
+     * then {@code add.s64} (IADD3 / IADD3.X); {@code signReadAgain} stores the sign word too.
+     */
+    private static FunctionBody signExtendedIndex(boolean signReadAgain) {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        Reg tid = f.newVirtual(RegFile.R, 1);
+        Reg i = f.newVirtual(RegFile.R, 1);
+        Reg wide = f.newVirtual(RegFile.R, 2);
+        Reg addr = f.newVirtual(RegFile.R, 2);
+        Reg carry = f.newVirtual(RegFile.P, 1);
+        List<Instr> l = b.instrs();
+        l.add(ins("S2R", List.of(), List.of(tid), Src.of(new SpecialReg("SR_TID.X"))));
+        l.add(ins("IADD3", List.of(), List.of(i, Reg.PT, Reg.PT), Src.of(tid), Src.of(CBank.of(0, 0x168)),
+                Src.of(Reg.RZ)));
+        l.add(ins("MOV", List.of(), List.of(wide.component(0)), Src.of(i)));
+        l.add(ins("SHF", List.of("R", "S32", "HI"), List.of(wide.component(1)), Src.of(Reg.RZ), Src.of(Imm.ofInt(31)),
+                Src.of(i)));
+        l.add(ins("IADD3", List.of(), List.of(addr.component(0), carry, Reg.PT), Src.of(wide.component(0)),
+                Src.of(CBank.of(0, 0x160)), Src.of(Reg.RZ)));
+        l.add(ins("IADD3", List.of("X"), List.of(addr.component(1), Reg.PT, Reg.PT), Src.of(wide.component(1)),
+                Src.of(CBank.of(0, 0x164)), Src.of(Reg.RZ), Src.of(carry), Src.of(Reg.PT).inverted()));
+        l.add(ins("STG", List.of("E"), List.of(), Src.of(Addr.of(addr, 0)), Src.of(tid)));
+        if (signReadAgain) {
+            l.add(ins("STG", List.of("E"), List.of(), Src.of(Addr.of(addr, 4)), Src.of(wide.component(1))));
+        }
+        l.add(ins("EXIT", List.of(), List.of()));
+        return f;
+    }
+
+    @Test
+    void aSignExtensionAddedToAPointerIsOneLeaHiXSx32() {
+        FunctionBody f = signExtendedIndex(false);
+        optimize(f);
+        String out = text(f);
+        assertTrue(out.contains("LEA.HI.X.SX32 ") && out.contains(", 0x1, "), out);
+        assertFalse(out.contains("SHF") || out.contains("MOV "), out);
+    }
+
+    @Test
+    void aSignWordReadElsewhereKeepsItsShift() {
+        FunctionBody f = signExtendedIndex(true);
+        optimize(f);
+        String out = text(f);
+        assertTrue(out.contains("SHF.R.S32.HI ") && out.contains("IADD3.X "), out);
+        assertFalse(out.contains("LEA.HI.X"), out);
     }
 
     @Test
