@@ -93,7 +93,9 @@ public final class CopyPropagation implements Pass {
         if (src.value() instanceof Reg x && !x.isPart() && x.virtual() && x.comps() == 1) {
             Src part = partHeldAt(b, mov, x, sd);
             if (part == null) {
-                return x.file() == a.file() && sd.stable(x) && readPartOnly(whole, sd)
+                // only when this copy is the tuple's one write: a tuple whose other half stays keeps its pair
+                // of registers, and x would then live beside it
+                return x.file() == a.file() && sd.stable(x) && sd.defs(whole).size() == 1 && readPartOnly(whole, sd)
                         && renamePartReads(whole, a, x, sd);
             }
             mov.srcs().set(0, part);
