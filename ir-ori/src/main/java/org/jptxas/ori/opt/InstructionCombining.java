@@ -34,7 +34,7 @@ public final class InstructionCombining implements Pass {
                     continue;
                 }
                 if (OpInfo.is(outer, "IADD3") && outer.mods().equals(List.of("X"))) {
-                    changed |= combineWideAdd(outer, sd, removed, cx) || combineSignFill(outer, sd, removed, cx);
+                    changed |= combineWideAdd(outer, sd, removed, cx) || combineSignFill(body, outer, sd, removed, cx);
                     continue;
                 }
                 if (!plainResult(outer)) {
@@ -255,7 +255,8 @@ public final class InstructionCombining implements Pass {
      * its SHF goes. Of two such addends the earlier sign fill is taken (ptxas fuses the cvt that comes first in the
      * PTX and keeps the other's SHF).
      */
-    private static boolean combineSignFill(Instr hi, SingleDefs sd, java.util.Set<Instr> removed, OptContext cx) {
+    private static boolean combineSignFill(FunctionBody body, Instr hi, SingleDefs sd, java.util.Set<Instr> removed,
+                                           OptContext cx) {
         if (hi.srcs().size() != 5 || !hi.guard().isAlways() || !Boolean.FALSE.equals(OpInfo.constPred(hi.srcs().get(4)))
                 || !(hi.srcs().get(3).value() instanceof Reg carry) || !carry.file().isPredicate()
                 || hi.srcs().get(3).hasModifiers()) {
@@ -270,7 +271,7 @@ public final class InstructionCombining implements Pass {
         if (terms == null) {
             return false;
         }
-        Instr[] fills = {signFill(terms[0], hi, sd), signFill(terms[1], hi, sd)};
+        Instr[] fills = {signFill(body, terms[0], hi, sd), signFill(body, terms[1], hi, sd)};
         int k = fills[0] == null ? 1 : fills[1] == null || precedes(fills[0], fills[1], sd) ? 0 : 1;
         Instr fill = fills[k];
         Src y = terms[1 - k];
@@ -294,9 +295,10 @@ public final class InstructionCombining implements Pass {
 
     /**
      * The {@code SHF.R.S32.HI t, RZ, n, x} that is the one write of the 32-bit part {@code s} reads, when this add
-     * is the only reader of that part and {@code x} holds the same value here.
+     * is the only reader of that part and {@code x} holds the same value here (one value everywhere, or not written
+     * again between the two in their block: a loop's counter extended after the loop).
      */
-    private static Instr signFill(Src s, Instr reader, SingleDefs sd) {
+    private static Instr signFill(FunctionBody body, Src s, Instr reader, SingleDefs sd) {
         if (!(s.value() instanceof Reg t) || !t.virtual() || s.hasModifiers()) {
             return null;
         }
@@ -309,7 +311,7 @@ public final class InstructionCombining implements Pass {
         Long n = OpInfo.imm(def.srcs().get(1));
         Src x = def.srcs().get(2);
         if (n == null || n < 1 || n > 31 || x.hasModifiers() || !(x.value() instanceof Reg xr) || !xr.virtual()
-                || !sd.stable(xr)) {
+                || !sd.stable(xr) && !unchangedBetween(body, xr, def, reader, sd)) {
             return null;
         }
         for (Instr u : sd.uses(t)) {
@@ -320,6 +322,14 @@ public final class InstructionCombining implements Pass {
             }
         }
         return def;
+    }
+
+    /** Whether {@code from} and {@code to} sit in one block, in that order, with no write of {@code r} between. */
+    private static boolean unchangedBetween(FunctionBody body, Reg r, Instr from, Instr to, SingleDefs sd) {
+        SingleDefs.Position a = sd.position(from);
+        SingleDefs.Position b = sd.position(to);
+        return a != null && b != null && a.block() == b.block() && a.index() < b.index()
+                && Rewrites.lastWrite(body.block(a.block()).instrs(), b.index(), r) < a.index();
     }
 
     /** Whether {@code a} comes before {@code b} in the PTX (by line, then by place in the body). */

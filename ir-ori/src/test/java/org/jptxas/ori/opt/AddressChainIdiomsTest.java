@@ -85,6 +85,11 @@ class AddressChainIdiomsTest {
      * then {@code add.s64} (IADD3 / IADD3.X); {@code signReadAgain} stores the sign word too.
      */
     private static FunctionBody signExtendedIndex(boolean signReadAgain) {
+        return signExtendedIndex(signReadAgain, false);
+    }
+
+    /** {@code rewrittenAfter}: the index is written twice, the second time between its extension and the add. */
+    private static FunctionBody signExtendedIndex(boolean signReadAgain, boolean rewrittenAfter) {
         FunctionBody f = new FunctionBody();
         BasicBlock b = f.addBlock(null);
         Reg tid = f.newVirtual(RegFile.R, 1);
@@ -99,6 +104,9 @@ class AddressChainIdiomsTest {
         l.add(ins("MOV", List.of(), List.of(wide.component(0)), Src.of(i)));
         l.add(ins("SHF", List.of("R", "S32", "HI"), List.of(wide.component(1)), Src.of(Reg.RZ), Src.of(Imm.ofInt(31)),
                 Src.of(i)));
+        if (rewrittenAfter) {
+            l.add(ins("IADD3", List.of(), List.of(i, Reg.PT, Reg.PT), Src.of(i), Src.of(Imm.ofInt(1)), Src.of(Reg.RZ)));
+        }
         l.add(ins("IADD3", List.of(), List.of(addr.component(0), carry, Reg.PT), Src.of(wide.component(0)),
                 Src.of(CBank.of(0, 0x160)), Src.of(Reg.RZ)));
         l.add(ins("IADD3", List.of("X"), List.of(addr.component(1), Reg.PT, Reg.PT), Src.of(wide.component(1)),
@@ -106,6 +114,9 @@ class AddressChainIdiomsTest {
         l.add(ins("STG", List.of("E"), List.of(), Src.of(Addr.of(addr, 0)), Src.of(tid)));
         if (signReadAgain) {
             l.add(ins("STG", List.of("E"), List.of(), Src.of(Addr.of(addr, 4)), Src.of(wide.component(1))));
+        }
+        if (rewrittenAfter) {
+            l.add(ins("STG", List.of("E"), List.of(), Src.of(Addr.of(addr, 8)), Src.of(i)));
         }
         l.add(ins("EXIT", List.of(), List.of()));
         return f;
@@ -118,6 +129,28 @@ class AddressChainIdiomsTest {
         String out = text(f);
         assertTrue(out.contains("LEA.HI.X.SX32 ") && out.contains(", 0x1, "), out);
         assertFalse(out.contains("SHF") || out.contains("MOV "), out);
+    }
+
+    /**
+     * The combining pass alone (the pipeline would rename the index's second write): an index written twice, and so
+     * not one value everywhere, is still read by LEA.HI.X.SX32 when it is not written between its extension and the
+     * add (a loop's counter extended after the loop), and not when it is.
+     */
+    @Test
+    void anIndexWrittenTwiceFusesOnlyWhereItHoldsOneValue() {
+        for (boolean between : List.of(false, true)) {
+            FunctionBody f = signExtendedIndex(false, between);
+            List<Instr> l = f.block(0).instrs();
+            Reg i = l.get(1).dsts().get(0);
+            if (!between) {
+                l.add(2, ins("IADD3", List.of(), List.of(i, Reg.PT, Reg.PT), Src.of(i), Src.of(Imm.ofInt(3)),
+                        Src.of(Reg.RZ)));
+            }
+            new InstructionCombining().run(f, new OptContext(TestProfiles.of("sm_80"), "k"));
+            String out = text(f);
+            assertEquals(!between, out.contains("LEA.HI.X.SX32 "), out);
+            assertEquals(between, out.contains("SHF.R.S32.HI "), out);
+        }
     }
 
     @Test
