@@ -275,7 +275,7 @@ public final class InstructionCombining implements Pass {
         int k = fills[0] == null ? 1 : fills[1] == null || precedes(fills[0], fills[1], sd) ? 0 : 1;
         Instr fill = fills[k];
         Src y = terms[1 - k];
-        if (fill == null || removed.contains(fill) || y.hasModifiers()
+        if (fill == null || removed.contains(fill) || y.hasModifiers() || y.value().equals(fill.dsts().get(0))
                 || !(y.value() instanceof Reg yr && !yr.file().isPredicate()
                     || y.value() instanceof org.jptxas.ori.ir.CBank c && c.index() == null && cx.aluReadsConstantBank())) {
             return false;

@@ -153,6 +153,20 @@ class AddressChainIdiomsTest {
         }
     }
 
+    /** {@code t + t} of a sign-extended {@code t}: both addends read the sign word, so its SHF stays. */
+    @Test
+    void aSignExtensionAddedToItselfKeepsItsShift() {
+        FunctionBody f = signExtendedIndex(false);
+        List<Instr> l = f.block(0).instrs();
+        Instr hi = l.stream().filter(in -> in.op().name().equals("IADD3") && in.mods().equals(List.of("X")))
+                .findFirst().orElseThrow();
+        hi.srcs().set(1, hi.srcs().get(0));
+        new InstructionCombining().run(f, new OptContext(TestProfiles.of("sm_80"), "k"));
+        String out = text(f);
+        assertTrue(out.contains("SHF.R.S32.HI ") && out.contains("IADD3.X "), out);
+        assertFalse(out.contains("LEA.HI.X"), out);
+    }
+
     @Test
     void aSignWordReadElsewhereKeepsItsShift() {
         FunctionBody f = signExtendedIndex(true);
