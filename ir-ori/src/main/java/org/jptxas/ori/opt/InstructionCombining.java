@@ -262,10 +262,8 @@ public final class InstructionCombining implements Pass {
                 || hi.srcs().get(3).hasModifiers()) {
             return false;
         }
-        for (int i = 1; i < hi.dsts().size(); i++) {
-            if (!hi.dsts().get(i).isZero()) {
-                return false; // a carry out is read: LEA.HI.X writes none
-            }
+        if (OpInfo.soleRDst(hi) == null) {
+            return false; // a carry out is read: LEA.HI.X writes none
         }
         Src[] terms = twoTerms(hi.srcs().subList(0, 3));
         if (terms == null) {
@@ -281,14 +279,8 @@ public final class InstructionCombining implements Pass {
             return false;
         }
         long n = OpInfo.imm(fill.srcs().get(1));
-        hi.setOp(OpInfo.op("LEA"));
-        hi.setMods(List.of("HI", "X", "SX32"));
-        Reg d = hi.dsts().get(0);
-        hi.dsts().clear();
-        hi.dsts().add(d);
-        Src carryIn = hi.srcs().get(3);
-        hi.srcs().clear();
-        hi.srcs().addAll(List.of(fill.srcs().get(2), y, Src.of(Imm.ofInt((int) (32 - n))), carryIn));
+        rewrite(hi, "LEA", List.of("HI", "X", "SX32"),
+                List.of(fill.srcs().get(2), y, Src.of(Imm.ofInt((int) (32 - n))), hi.srcs().get(3)));
         removed.add(fill);
         return true;
     }
@@ -303,9 +295,7 @@ public final class InstructionCombining implements Pass {
             return null;
         }
         Instr def = sd.soleWrite(t);
-        if (def == null || !OpInfo.is(def, "SHF") || !def.mods().equals(List.of("R", "S32", "HI"))
-                || def.srcs().size() != 3 || !OpInfo.isRZ(def.srcs().get(0)) || def.dsts().size() != 1
-                || !sd.dominates(def, reader)) {
+        if (def == null || !arithmeticShiftRight(def) || !sd.dominates(def, reader)) {
             return null;
         }
         Long n = OpInfo.imm(def.srcs().get(1));
