@@ -55,8 +55,8 @@ class LineInfoOracleTest {
             + "recursive ones";
     private static final String SIGN_FILL = "of two sign extensions added (cvt.s64.s32 + add.s64), ptxas 13 fuses one "
             + "into LEA.HI.X.SX32 and keeps the other's SHF with its line: the earlier cvt's is fused at line 1183 as in "
-            + "small kernels, the later one's at line 1144 of the same PTX shape (ShiftIntoAddLines). jptxas fuses neither "
-            + "(both SHFs are in its code; the rule only says which line each takes). Moving the block's cvt.s64.s32 or "
+            + "small kernels, the later one's at line 1144 of the same PTX shape. jptxas fuses the earlier one in both "
+            + "(InstructionCombining), so line 1144 has no code of its own there. Moving the block's cvt.s64.s32 or "
             + "swapping the add's operands leaves ptxas's choice; reading %tid.y instead of %tid.x in that block makes it "
             + "fuse the earlier cvt as elsewhere: the choice follows how ptxas numbers the values of %tid.x, which jptxas "
             + "does not model";

@@ -219,6 +219,26 @@ public final class SingleDefs {
     }
 
     /**
+     * The one write of {@code r} when it is stable: its sole definition, or for a 32-bit part of a value built as
+     * {@code .lo} and {@code .hi}, the one instruction writing that part. Null otherwise.
+     */
+    public Instr soleWrite(Reg r) {
+        if (!stable(r)) {
+            return null;
+        }
+        Instr only = null;
+        for (Instr d : defs(r)) {
+            if (d.dsts().contains(r)) {
+                if (only != null) {
+                    return null;
+                }
+                only = d;
+            }
+        }
+        return only;
+    }
+
+    /**
      * True when {@code r} holds one value wherever it is read: virtual, every write unguarded, either one write of
      * the whole register or one write per part (a 64-bit value built as {@code .lo} and {@code .hi}), and every
      * write dominates every read.

@@ -93,7 +93,10 @@ public final class CopyPropagation implements Pass {
         if (src.value() instanceof Reg x && !x.isPart() && x.virtual() && x.comps() == 1) {
             Src part = partHeldAt(b, mov, x, sd);
             if (part == null) {
-                return false;
+                // only when this copy is the tuple's one write: a tuple whose other half stays keeps its pair
+                // of registers, and x would then live beside it
+                return x.file() == a.file() && sd.stable(x) && sd.defs(whole).size() == 1 && readPartOnly(whole, sd)
+                        && renamePartReads(whole, a, x, sd);
             }
             mov.srcs().set(0, part);
             return true;
@@ -125,6 +128,30 @@ public final class CopyPropagation implements Pass {
         boolean changed = false;
         for (Instr use : new ArrayList<>(sd.uses(whole))) {
             changed |= Rewrites.replaceUses(use, whole, r.whole());
+        }
+        return changed;
+    }
+
+    /** True when no instruction reads {@code whole} as one value, only its 32-bit parts (so {@code a} alone may go). */
+    private static boolean readPartOnly(Reg whole, SingleDefs sd) {
+        for (Instr use : sd.uses(whole)) {
+            for (Reg r : use.usedRegs()) {
+                if (r.sameRegister(whole) && !r.isPart()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Every read of the part {@code a} reads the stable 32-bit {@code x} it was copied from (a sign-extended value
+     * whose high half went into LEA.HI.X.SX32 keeps only this copy of its low half).
+     */
+    private static boolean renamePartReads(Reg whole, Reg a, Reg x, SingleDefs sd) {
+        boolean changed = false;
+        for (Instr use : sd.uses(whole)) {
+            changed |= Rewrites.renameUses(use, r -> r.equals(a) ? x : null);
         }
         return changed;
     }

@@ -12,7 +12,8 @@ import org.jptxas.ori.ir.Src;
 
 /**
  * Instruction combining through single-use temporaries, as ptxas's idioms have it: multiply + add into IMAD,
- * shift-left + add into LEA, arithmetic shift-right + add into LEA.HI.SX32, two IADD3 into one (constants summed), chains of LOP3 over at most three distinct
+ * shift-left + add into LEA, arithmetic shift-right + add into LEA.HI.SX32 (with a carry-in, LEA.HI.X.SX32: the high
+ * half of a 64-bit add of a sign-extended 32-bit value), two IADD3 into one (constants summed), chains of LOP3 over at most three distinct
  * inputs into one LOP3 with the composed truth table. The inner instruction's register inputs must be stable
  * (one value wherever read) so they may be read later at the outer instruction; the inner instruction is left dead.
  */
@@ -33,7 +34,7 @@ public final class InstructionCombining implements Pass {
                     continue;
                 }
                 if (OpInfo.is(outer, "IADD3") && outer.mods().equals(List.of("X"))) {
-                    changed |= combineWideAdd(outer, sd, removed, cx);
+                    changed |= combineWideAdd(outer, sd, removed, cx) || combineSignFill(body, outer, sd, removed, cx);
                     continue;
                 }
                 if (!plainResult(outer)) {
@@ -245,6 +246,90 @@ public final class InstructionCombining implements Pass {
             return true;
         }
         return false;
+    }
+
+    /**
+     * The high half of a 64-bit add whose addend is a sign-extended 32-bit value ({@code cvt.s64.s32} then
+     * {@code add.s64}: {@code IADD3.X d.hi, y, t.hi, RZ, P, !PT} with {@code t.hi = SHF.R.S32.HI RZ, 0x1f, x})
+     * becomes {@code LEA.HI.X.SX32 d.hi, x, y, 0x1, P}, as ptxas writes it: the sign fill is read in the add and
+     * its SHF goes. Of two such addends the earlier sign fill is taken (ptxas fuses the cvt that comes first in the
+     * PTX and keeps the other's SHF).
+     */
+    private static boolean combineSignFill(FunctionBody body, Instr hi, SingleDefs sd, java.util.Set<Instr> removed,
+                                           OptContext cx) {
+        if (hi.srcs().size() != 5 || !hi.guard().isAlways() || !Boolean.FALSE.equals(OpInfo.constPred(hi.srcs().get(4)))
+                || !(hi.srcs().get(3).value() instanceof Reg carry) || !carry.file().isPredicate()
+                || hi.srcs().get(3).hasModifiers()) {
+            return false;
+        }
+        if (OpInfo.soleRDst(hi) == null) {
+            return false; // a carry out is read: LEA.HI.X writes none
+        }
+        Src[] terms = twoTerms(hi.srcs().subList(0, 3));
+        if (terms == null) {
+            return false;
+        }
+        Instr[] fills = {signFill(body, terms[0], hi, sd), signFill(body, terms[1], hi, sd)};
+        int k = fills[0] == null ? 1 : fills[1] == null || precedes(fills[0], fills[1], sd) ? 0 : 1;
+        Instr fill = fills[k];
+        Src y = terms[1 - k];
+        if (fill == null || removed.contains(fill) || y.hasModifiers() || y.value().equals(fill.dsts().get(0))
+                || !(y.value() instanceof Reg yr && !yr.file().isPredicate()
+                    || y.value() instanceof org.jptxas.ori.ir.CBank c && c.index() == null && cx.aluReadsConstantBank())) {
+            return false;
+        }
+        long n = OpInfo.imm(fill.srcs().get(1));
+        rewrite(hi, "LEA", List.of("HI", "X", "SX32"),
+                List.of(fill.srcs().get(2), y, Src.of(Imm.ofInt((int) (32 - n))), hi.srcs().get(3)));
+        removed.add(fill);
+        return true;
+    }
+
+    /**
+     * The {@code SHF.R.S32.HI t, RZ, n, x} that is the one write of the 32-bit part {@code s} reads, when this add
+     * is the only reader of that part and {@code x} holds the same value here (one value everywhere, or not written
+     * again between the two in their block: a loop's counter extended after the loop).
+     */
+    private static Instr signFill(FunctionBody body, Src s, Instr reader, SingleDefs sd) {
+        if (!(s.value() instanceof Reg t) || !t.virtual() || s.hasModifiers()) {
+            return null;
+        }
+        Instr def = sd.soleWrite(t);
+        if (def == null || !arithmeticShiftRight(def) || !sd.dominates(def, reader)) {
+            return null;
+        }
+        Long n = OpInfo.imm(def.srcs().get(1));
+        Src x = def.srcs().get(2);
+        if (n == null || n < 1 || n > 31 || x.hasModifiers() || !(x.value() instanceof Reg xr) || !xr.virtual()
+                || !sd.stable(xr) && !unchangedBetween(body, xr, def, reader, sd)) {
+            return null;
+        }
+        for (Instr u : sd.uses(t)) {
+            for (Reg r : u.usedRegs()) {
+                if (r.sameRegister(t) && (!r.isPart() || r.equals(t)) && u != reader) {
+                    return null;
+                }
+            }
+        }
+        return def;
+    }
+
+    /** Whether {@code from} and {@code to} sit in one block, in that order, with no write of {@code r} between. */
+    private static boolean unchangedBetween(FunctionBody body, Reg r, Instr from, Instr to, SingleDefs sd) {
+        SingleDefs.Position a = sd.position(from);
+        SingleDefs.Position b = sd.position(to);
+        return a != null && b != null && a.block() == b.block() && a.index() < b.index()
+                && Rewrites.lastWrite(body.block(a.block()).instrs(), b.index(), r) < a.index();
+    }
+
+    /** Whether {@code a} comes before {@code b} in the PTX (by line, then by place in the body). */
+    private static boolean precedes(Instr a, Instr b, SingleDefs sd) {
+        if (a.line() != b.line()) {
+            return a.line() < b.line();
+        }
+        SingleDefs.Position pa = sd.position(a);
+        SingleDefs.Position pb = sd.position(b);
+        return pa.block() < pb.block() || pa.block() == pb.block() && pa.index() <= pb.index();
     }
 
     /** The two non-zero terms of an add (the third zero), or null. */

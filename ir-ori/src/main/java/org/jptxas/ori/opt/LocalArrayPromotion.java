@@ -154,7 +154,7 @@ public final class LocalArrayPromotion implements Pass {
      */
     private static Addr rebased(Addr a, SingleDefs defs) {
         for (int hops = 0; hops < 8 && !a.base().equals(SP); hops++) {
-            Instr def = soleWrite(a.base(), defs);
+            Instr def = defs.soleWrite(a.base());
             if (def == null || !OpInfo.is(def, "IADD3") || def.srcs().size() != 3 || def.hasMod("X")
                     || !def.dsts().get(0).equals(a.base())) {
                 return a;
@@ -166,7 +166,7 @@ public final class LocalArrayPromotion implements Pass {
                 if (v != null) {
                     add += (int) (long) v;
                 } else if (from == null && s.value() instanceof Reg r && !s.hasModifiers()
-                        && soleWrite(r, defs) != null) {
+                        && defs.soleWrite(r) != null) {
                     from = r;
                 } else {
                     return a;
@@ -178,23 +178,6 @@ public final class LocalArrayPromotion implements Pass {
             a = new Addr(from, a.uniformBase(), a.offset() + add);
         }
         return a;
-    }
-
-    /** The one write of {@code r} (a 32-bit part of a pointer built as {@code .lo} and {@code .hi} included). */
-    private static Instr soleWrite(Reg r, SingleDefs defs) {
-        if (!defs.stable(r)) {
-            return null;
-        }
-        Instr only = null;
-        for (Instr d : defs.defs(r)) {
-            if (d.dsts().contains(r)) {
-                if (only != null) {
-                    return null;
-                }
-                only = d;
-            }
-        }
-        return only;
     }
 
     /**

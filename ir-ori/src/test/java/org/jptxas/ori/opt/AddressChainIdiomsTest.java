@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.CBank;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Imm;
@@ -77,6 +78,102 @@ class AddressChainIdiomsTest {
         String out = text(f);
         assertTrue(out.contains("LEA.HI.SX32 ") && out.contains(", 0x1c"), out);
         assertFalse(out.contains("SHF"), out);
+    }
+
+    /**
+     * {@code p[tid + n]} with {@code p} a 64-bit parameter: {@code cvt.s64.s32} (MOV of the low half, SHF of the sign)
+     * then {@code add.s64} (IADD3 / IADD3.X); {@code signReadAgain} stores the sign word too.
+     */
+    private static FunctionBody signExtendedIndex(boolean signReadAgain) {
+        return signExtendedIndex(signReadAgain, false);
+    }
+
+    /** {@code rewrittenAfter}: the index is written twice, the second time between its extension and the add. */
+    private static FunctionBody signExtendedIndex(boolean signReadAgain, boolean rewrittenAfter) {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        Reg tid = f.newVirtual(RegFile.R, 1);
+        Reg i = f.newVirtual(RegFile.R, 1);
+        Reg wide = f.newVirtual(RegFile.R, 2);
+        Reg addr = f.newVirtual(RegFile.R, 2);
+        Reg carry = f.newVirtual(RegFile.P, 1);
+        List<Instr> l = b.instrs();
+        l.add(ins("S2R", List.of(), List.of(tid), Src.of(new SpecialReg("SR_TID.X"))));
+        l.add(ins("IADD3", List.of(), List.of(i, Reg.PT, Reg.PT), Src.of(tid), Src.of(CBank.of(0, 0x168)),
+                Src.of(Reg.RZ)));
+        l.add(ins("MOV", List.of(), List.of(wide.component(0)), Src.of(i)));
+        l.add(ins("SHF", List.of("R", "S32", "HI"), List.of(wide.component(1)), Src.of(Reg.RZ), Src.of(Imm.ofInt(31)),
+                Src.of(i)));
+        if (rewrittenAfter) {
+            l.add(ins("IADD3", List.of(), List.of(i, Reg.PT, Reg.PT), Src.of(i), Src.of(Imm.ofInt(1)), Src.of(Reg.RZ)));
+        }
+        l.add(ins("IADD3", List.of(), List.of(addr.component(0), carry, Reg.PT), Src.of(wide.component(0)),
+                Src.of(CBank.of(0, 0x160)), Src.of(Reg.RZ)));
+        l.add(ins("IADD3", List.of("X"), List.of(addr.component(1), Reg.PT, Reg.PT), Src.of(wide.component(1)),
+                Src.of(CBank.of(0, 0x164)), Src.of(Reg.RZ), Src.of(carry), Src.of(Reg.PT).inverted()));
+        l.add(ins("STG", List.of("E"), List.of(), Src.of(Addr.of(addr, 0)), Src.of(tid)));
+        if (signReadAgain) {
+            l.add(ins("STG", List.of("E"), List.of(), Src.of(Addr.of(addr, 4)), Src.of(wide.component(1))));
+        }
+        if (rewrittenAfter) {
+            l.add(ins("STG", List.of("E"), List.of(), Src.of(Addr.of(addr, 8)), Src.of(i)));
+        }
+        l.add(ins("EXIT", List.of(), List.of()));
+        return f;
+    }
+
+    @Test
+    void aSignExtensionAddedToAPointerIsOneLeaHiXSx32() {
+        FunctionBody f = signExtendedIndex(false);
+        optimize(f);
+        String out = text(f);
+        assertTrue(out.contains("LEA.HI.X.SX32 ") && out.contains(", 0x1, "), out);
+        assertFalse(out.contains("SHF") || out.contains("MOV "), out);
+    }
+
+    /**
+     * The combining pass alone (the pipeline would rename the index's second write): an index written twice, and so
+     * not one value everywhere, is still read by LEA.HI.X.SX32 when it is not written between its extension and the
+     * add (a loop's counter extended after the loop), and not when it is.
+     */
+    @Test
+    void anIndexWrittenTwiceFusesOnlyWhereItHoldsOneValue() {
+        for (boolean between : List.of(false, true)) {
+            FunctionBody f = signExtendedIndex(false, between);
+            List<Instr> l = f.block(0).instrs();
+            Reg i = l.get(1).dsts().get(0);
+            if (!between) {
+                l.add(2, ins("IADD3", List.of(), List.of(i, Reg.PT, Reg.PT), Src.of(i), Src.of(Imm.ofInt(3)),
+                        Src.of(Reg.RZ)));
+            }
+            new InstructionCombining().run(f, new OptContext(TestProfiles.of("sm_80"), "k"));
+            String out = text(f);
+            assertEquals(!between, out.contains("LEA.HI.X.SX32 "), out);
+            assertEquals(between, out.contains("SHF.R.S32.HI "), out);
+        }
+    }
+
+    /** {@code t + t} of a sign-extended {@code t}: both addends read the sign word, so its SHF stays. */
+    @Test
+    void aSignExtensionAddedToItselfKeepsItsShift() {
+        FunctionBody f = signExtendedIndex(false);
+        List<Instr> l = f.block(0).instrs();
+        Instr hi = l.stream().filter(in -> in.op().name().equals("IADD3") && in.mods().equals(List.of("X")))
+                .findFirst().orElseThrow();
+        hi.srcs().set(1, hi.srcs().get(0));
+        new InstructionCombining().run(f, new OptContext(TestProfiles.of("sm_80"), "k"));
+        String out = text(f);
+        assertTrue(out.contains("SHF.R.S32.HI ") && out.contains("IADD3.X "), out);
+        assertFalse(out.contains("LEA.HI.X"), out);
+    }
+
+    @Test
+    void aSignWordReadElsewhereKeepsItsShift() {
+        FunctionBody f = signExtendedIndex(true);
+        optimize(f);
+        String out = text(f);
+        assertTrue(out.contains("SHF.R.S32.HI ") && out.contains("IADD3.X "), out);
+        assertFalse(out.contains("LEA.HI.X"), out);
     }
 
     @Test

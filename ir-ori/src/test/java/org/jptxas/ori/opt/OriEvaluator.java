@@ -304,6 +304,10 @@ final class OriEvaluator {
                     // the high word of the sign-extended a shifted left, plus b
                     long hi = ((long) (int) val(s.get(0)) << val(s.get(2))) >> 32;
                     write(d.get(0), (hi + val(s.get(1))) & 0xffffffffL);
+                } else if (m.equals(List.of("HI", "X", "SX32"))) {
+                    // the same plus the carry in: the high half of a 64-bit add of the sign-extended a
+                    long hi = ((long) (int) val(s.get(0)) << val(s.get(2))) >> 32;
+                    write(d.get(0), (hi + val(s.get(1)) + (pred(s.get(3)) ? 1 : 0)) & 0xffffffffL);
                 } else if (!m.isEmpty()) {
                     throw new UnsupportedOperationException("LEA." + m);
                 } else {

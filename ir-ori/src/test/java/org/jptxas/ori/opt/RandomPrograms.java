@@ -357,7 +357,15 @@ final class RandomPrograms {
     /** A 64-bit address x + k built by the IADD3 / IADD3.X carry pair, then a global load or store from it. */
     private Instr wideAccess() {
         Reg x = body.newVirtual(RegFile.R, 2);
-        emit(ins("IMAD_WIDE", List.of("U32"), List.of(x), src(), Src.of(Imm.ofInt(4)), Src.of(Reg.RZ)));
+        if (rnd.nextInt(3) == 0) {
+            // a 32-bit index sign-extended part by part (cvt.s64.s32): its high half may become LEA.HI.X.SX32
+            Src v = src();
+            emit(ins("MOV", List.of(), List.of(x.component(0)), v));
+            emit(ins("SHF", List.of("R", "S32", "HI"), List.of(x.component(1)), Src.of(Reg.RZ),
+                    Src.of(Imm.ofInt(31)), v));
+        } else {
+            emit(ins("IMAD_WIDE", List.of("U32"), List.of(x), src(), Src.of(Imm.ofInt(4)), Src.of(Reg.RZ)));
+        }
         Reg t = body.newVirtual(RegFile.R, 2);
         Reg p = body.newVirtual(RegFile.P, 1);
         if (rnd.nextBoolean()) {

@@ -214,9 +214,24 @@ public final class CallSequences {
         return out;
     }
 
-    /** Whether the calling convention passes every argument and result of {@code call} in registers. */
+    /**
+     * Whether the calling convention passes every argument and result of {@code call} in general registers: they fit
+     * {@code R4}-{@code R15} and none is a predicate (a {@code .reg .pred} parameter, which the copies into
+     * {@code R4}... cannot move; ptxas refuses such calls in ABI compilation, jptxas inlines them).
+     */
     static boolean passesInRegisters(Instr call) {
-        return fitsRegisters(arguments(call), results(call));
+        Map<Integer, Src> args = arguments(call);
+        Map<Integer, Src> res = results(call);
+        return fitsRegisters(args, res) && generalValues(args) && generalValues(res);
+    }
+
+    private static boolean generalValues(Map<Integer, Src> words) {
+        for (Src w : words.values()) {
+            if (w.value() instanceof Reg r && r.file() != RegFile.R) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A call's arguments by calling-convention word (its first source is the target). */

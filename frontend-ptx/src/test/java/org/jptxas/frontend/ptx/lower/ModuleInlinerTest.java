@@ -223,6 +223,49 @@ class ModuleInlinerTest {
         }
     }
 
+    /**
+     * A callee big enough and called often enough to stay a subroutine ({@link ModuleInliner#OUTLINE_SIZE}) is
+     * inlined all the same when it takes a {@code .reg .pred} parameter: the convention passes general registers only
+     * (ptxas 13 refuses the module: "passing predicate ... parameters to device functions is not supported").
+     */
+    @Test
+    void aPredicateArgumentIsInlinedWhereTheCalleeWouldStayASubroutine() throws CompilationException {
+        StringBuilder adds = new StringBuilder();
+        for (int i = 0; i < ModuleInliner.OUTLINE_SIZE + 10; i++) {
+            adds.append(" add.s32 %r").append(i + 2).append(", %r").append(i + 1).append(", ").append(i).append(";\n");
+        }
+        String callee = """
+                .func (.param .b32 out) f(.param .b32 a, .reg .pred p)
+                {
+                 .reg .b32 %r<200>;
+                 ld.param.b32 %r1, [a];
+                """ + adds + """
+                 selp.b32 %r150, %r111, %r1, p;
+                 st.param.b32 [out], %r150;
+                 ret;
+                }
+                """;
+        String kernel = """
+                .visible .entry k(.param .u64 o)
+                {
+                 .reg .b32 %r<10>; .reg .b64 %rd<3>; .reg .pred %p<3>;
+                 mov.u32 %r1, %tid.x;
+                 setp.gt.u32 %p1, %r1, 5;
+                 { .param .b32 a; .param .b32 r; st.param.b32 [a], %r1; call (r), f, (a, %p1); ld.param.b32 %r2, [r]; }
+                 setp.gt.u32 %p2, %r1, 9;
+                 { .param .b32 a; .param .b32 r; st.param.b32 [a], %r2; call (r), f, (a, %p2); ld.param.b32 %r3, [r]; }
+                 ld.param.u64 %rd1, [o];
+                 cvta.to.global.u64 %rd2, %rd1;
+                 st.global.u32 [%rd2], %r3;
+                 ret;
+                }
+                """;
+        OriModule m = check(HEADER + callee + kernel).lower();
+        assertEquals(List.of("k"), m.functions().stream().map(OriFunction::name).toList());
+        assertEquals(0, count(m.functions().get(0), "CALL"), IrPrinter.print(m.functions().get(0)));
+        assertVerifies(m.functions().get(0));
+    }
+
     @Test
     void callGraphFindsCycles() throws CompilationException {
         OriModule raw = check(RECURSIVE).lowerWithoutInlining();
