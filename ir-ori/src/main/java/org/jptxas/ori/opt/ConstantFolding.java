@@ -19,7 +19,8 @@ import org.jptxas.ori.ir.Src;
  * registers are substituted into the slots that take an immediate (swapping commutative operands to get there);
  * known predicates become {@code PT}/{@code !PT}; guards on known predicates disappear (the instruction always runs)
  * or delete the instruction (it never runs), which folds branches. Algebraic identities (x+0, x*1, x*0, SEL on a
- * known predicate, LOP3 tables that reduce to one input) become moves. f32 arithmetic, compares, MUFU.LG2/EX2 and the
+ * known predicate, LOP3 tables that reduce to one input or to a constant, also on one half of a 64-bit value) become
+ * moves. f32 arithmetic, compares, MUFU.LG2/EX2 and the
  * int/f32 conversions I2F (to nearest) and F2I (truncating) fold where ptxas's do ({@link FloatFolder}). A
  * predicate with several definitions (the f32 lowerings' range checks in each unrolled copy of a loop) folds the
  * guards that read it later in the block of an unguarded compare of known values.
@@ -398,12 +399,21 @@ public final class ConstantFolding implements Pass {
             return false;
         }
         Reg d = OpInfo.soleRDst(in);
-        if (d == null || d.file() != RegFile.R || d.comps() != 1 || !d.virtual()) {
+        if (d == null || d.file() != RegFile.R || !d.virtual()) {
+            return false;
+        }
+        if (d.isPart()) {
+            return foldPart(in, d, consts, preds);
+        }
+        if (d.comps() != 1) {
             return false;
         }
         Long v = IntFolder.fold(in, s -> value(s, consts), s -> predValue(s, preds));
         if (v == null) {
             v = FloatFolder.fold(in, s -> floatValue(s, consts, local));
+        }
+        if (v == null) {
+            v = constantTable(in, consts);
         }
         if (v != null) {
             boolean already = OpInfo.movSource(in) != null && OpInfo.imm(in.srcs().get(0)) != null
@@ -423,6 +433,50 @@ public final class ConstantFolding implements Pass {
             return true;
         }
         return false;
+    }
+
+    /**
+     * One half of a 64-bit value (a PTX {@code and.b64 %rd, %rd, 0xffffffff} is lowered per half): a half that
+     * reduces to one source or to a constant becomes a move, which copy propagation takes into the half's reads
+     * (ptxas compares the zero-extended value's low word and RZ: {@code ISETP.GE.U32.AND.EX P0, PT, RZ, RZ, PT, P0}).
+     */
+    private static boolean foldPart(Instr in, Reg d, Map<Key, Long> consts, Map<Key, Boolean> preds) {
+        if (OpInfo.movSource(in) != null) {
+            return false;
+        }
+        Src copy = identity(in, consts, preds);
+        if (copy == null) {
+            Long v = constantTable(in, consts);
+            if (v == null) {
+                return false;
+            }
+            copy = v == 0 ? Src.of(Reg.RZ) : Src.of(Imm.ofInt((int) (long) v));
+        }
+        OpInfo.makeMov(in, d, copy);
+        return true;
+    }
+
+    /**
+     * The value of a LOP3 whose table, once its known all-zeros or all-ones inputs are fixed, no longer depends on the
+     * others ({@code x & 0}, {@code x | 0xffffffff}), or null.
+     */
+    private static Long constantTable(Instr in, Map<Key, Long> consts) {
+        List<Src> s = in.srcs();
+        if (!OpInfo.is(in, "LOP3") || s.size() < 4 || !in.mods().contains("LUT") || OpInfo.imm(s.get(3)) == null) {
+            return null;
+        }
+        int lut = (int) (long) OpInfo.imm(s.get(3));
+        for (int i = 0; i < 3; i++) {
+            Long v = value(s.get(i), consts);
+            if (v != null && (v == 0 || v == 0xffffffffL)) {
+                lut = Lut.fix(lut, i, v != 0);
+            }
+        }
+        return switch (lut & 0xff) {
+            case 0x00 -> 0L;
+            case 0xff -> 0xffffffffL;
+            default -> null;
+        };
     }
 
     /** The one source an instruction reduces to (x+0, x*1, SEL on a known predicate, ...), or null. */

@@ -110,12 +110,33 @@ public final class CopyPropagation implements Pass {
                 return true;
             }
         }
-        if (!(src.value() instanceof Reg r) || !r.isPart() || r.part() != a.part() || r.comps() != a.comps()
-                || r.file() != a.file() || !sd.stable(r.whole()) || a.part() != 0) {
+        if (src.value() instanceof Reg z && z.isZero() && z.file() == a.file()) {
+            return replacePartReads(whole, a, z, true, sd);
+        }
+        if (!(src.value() instanceof Reg r) || !r.isPart() || r.file() != a.file() || !sd.stable(r.whole())) {
             return false;
         }
+        if (!copiesTuple(whole, r, sd)) {
+            // a part of one tuple copied into a part of another whose other part is something else (the low word
+            // of a 64-bit value masked to 32 bits): the reads of that part read the first tuple's, when nothing
+            // reads the tuple whole (an MMA fragment assembled from parts keeps its copies: renaming its other
+            // reads would keep both tuples live)
+            return readPartOnly(whole, sd) && replacePartReads(whole, a, r, false, sd);
+        }
+        if (a.part() != 0) {
+            return false;
+        }
+        boolean changed = false;
+        for (Instr use : new ArrayList<>(sd.uses(whole))) {
+            changed |= Rewrites.replaceUses(use, whole, r.whole());
+        }
+        return changed;
+    }
+
+    /** True when every part of {@code whole} is written by a plain copy of the same part of stable tuple {@code r}. */
+    private static boolean copiesTuple(Reg whole, Reg r, SingleDefs sd) {
         List<Instr> defs = sd.defs(whole);
-        if (defs.size() != a.comps()) {
+        if (r.comps() != whole.comps() || defs.size() != whole.comps()) {
             return false;
         }
         for (Instr d : defs) {
@@ -125,9 +146,24 @@ public final class CopyPropagation implements Pass {
                 return false;
             }
         }
+        return true;
+    }
+
+    /**
+     * The sources that read part {@code a} of a stable tuple read {@code to} instead (RZ only where the source has no
+     * modifier); reads of the whole tuple and address or index reads keep the part, and with them its move.
+     */
+    private static boolean replacePartReads(Reg whole, Reg a, Reg to, boolean zero, SingleDefs sd) {
         boolean changed = false;
-        for (Instr use : new ArrayList<>(sd.uses(whole))) {
-            changed |= Rewrites.replaceUses(use, whole, r.whole());
+        for (Instr use : sd.uses(whole)) {
+            List<Src> srcs = use.srcs();
+            for (int i = 0; i < srcs.size(); i++) {
+                Src s = srcs.get(i);
+                if (s.value() instanceof Reg r && r.equals(a) && !(zero && s.hasModifiers())) {
+                    srcs.set(i, new Src(to, s.neg(), s.abs(), s.not()));
+                    changed = true;
+                }
+            }
         }
         return changed;
     }
