@@ -14,7 +14,8 @@ import org.jptxas.ori.ir.Src;
  * Instruction combining through single-use temporaries, as ptxas's idioms have it: multiply + add into IMAD,
  * shift-left + add into LEA, arithmetic shift-right + add into LEA.HI.SX32 (with a carry-in, LEA.HI.X.SX32: the high
  * half of a 64-bit add of a sign-extended 32-bit value), two IADD3 into one (constants summed), chains of LOP3 over at most three distinct
- * inputs into one LOP3 with the composed truth table. The inner instruction's register inputs must be stable
+ * inputs into one LOP3 with the composed truth table, a 64-bit multiply read only by a 64-bit add into the
+ * multiply-add ptxas writes ({@link WideMultiplyAdds}). The inner instruction's register inputs must be stable
  * (one value wherever read) so they may be read later at the outer instruction; the inner instruction is left dead.
  */
 public final class InstructionCombining implements Pass {
@@ -28,13 +29,17 @@ public final class InstructionCombining implements Pass {
         SingleDefs sd = cx.singleDefs(body);
         boolean changed = false;
         java.util.Set<Instr> removed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        // instructions a rule adds, each list to go before its key (the block is not edited while walked)
+        java.util.Map<Instr, List<Instr>> inserts = new java.util.IdentityHashMap<>();
         for (BasicBlock b : body.blocks()) {
             for (Instr outer : b.instrs()) {
                 if (removed.contains(outer)) {
                     continue;
                 }
                 if (OpInfo.is(outer, "IADD3") && outer.mods().equals(List.of("X"))) {
-                    changed |= combineWideAdd(outer, sd, removed, cx) || combineSignFill(body, outer, sd, removed, cx);
+                    changed |= combineWideAdd(outer, sd, removed, cx)
+                            || WideMultiplyAdds.fuse(body, outer, sd, cx, inserts, removed)
+                            || combineSignFill(body, outer, sd, removed, cx);
                     continue;
                 }
                 if (!plainResult(outer)) {
@@ -48,6 +53,15 @@ public final class InstructionCombining implements Pass {
             }
         }
         for (BasicBlock b : body.blocks()) {
+            if (!inserts.isEmpty()) {
+                List<Instr> merged = new ArrayList<>();
+                for (Instr in : b.instrs()) {
+                    merged.addAll(inserts.getOrDefault(in, List.of()));
+                    merged.add(in);
+                }
+                b.instrs().clear();
+                b.instrs().addAll(merged);
+            }
             b.instrs().removeIf(removed::contains);
         }
         return changed;
@@ -95,7 +109,7 @@ public final class InstructionCombining implements Pass {
         return def;
     }
 
-    private static boolean isZero(Src s) {
+    static boolean isZero(Src s) {
         Long v = OpInfo.const32(s);
         return v != null && v == 0;
     }
@@ -175,32 +189,11 @@ public final class InstructionCombining implements Pass {
      * words (ptxas's {@code IMAD.WIDE R2, R0, R3, c[0x0][0x160]}).
      */
     private static boolean combineWideAdd(Instr hi, SingleDefs sd, java.util.Set<Instr> removed, OptContext cx) {
-        Reg dHi = OpInfo.soleRDst(hi);
-        if (dHi == null || !dHi.virtual() || !dHi.isPart() || dHi.part() != 1 || dHi.comps() != 2
-                || hi.srcs().size() != 5 || !hi.guard().isAlways()) {
+        Instr lo = carryPairLow(hi, sd);
+        if (lo == null) {
             return false;
         }
-        Reg d = dHi.whole();
-        Src carry = hi.srcs().get(3);
-        Boolean carry2 = OpInfo.constPred(hi.srcs().get(4));
-        if (!(carry.value() instanceof Reg p) || !p.virtual() || carry.hasModifiers() || carry2 == null || carry2
-                || sd.uses(p).size() != 1 || sd.soleDef(p) == null || !sd.stable(d)) {
-            return false;
-        }
-        List<Instr> defs = sd.defs(d);
-        if (defs.size() != 2) {
-            return false;
-        }
-        Instr lo = defs.get(0) == hi ? defs.get(1) : defs.get(0);
-        if (!OpInfo.is(lo, "IADD3") || !lo.mods().isEmpty() || lo.srcs().size() != 3 || lo.dsts().size() < 2
-                || !lo.dsts().get(0).isPart() || lo.dsts().get(0).part() != 0 || !lo.dsts().get(1).equals(p)) {
-            return false;
-        }
-        for (int i = 2; i < lo.dsts().size(); i++) {
-            if (!lo.dsts().get(i).isZero()) {
-                return false;
-            }
-        }
+        Reg d = OpInfo.soleRDst(hi).whole();
         Src[] loTerms = twoTerms(lo.srcs().subList(0, 3));
         Src[] hiTerms = twoTerms(hi.srcs().subList(0, 3));
         if (loTerms == null || hiTerms == null) {
@@ -246,6 +239,40 @@ public final class InstructionCombining implements Pass {
             return true;
         }
         return false;
+    }
+
+    /**
+     * The {@code IADD3 d.lo, P, ...} this {@code IADD3.X d.hi, ..., P, !PT} completes to a 64-bit add of a stable
+     * pair {@code d}, when the carry {@code P} is read only here; null otherwise.
+     */
+    static Instr carryPairLow(Instr hi, SingleDefs sd) {
+        Reg dHi = OpInfo.soleRDst(hi);
+        if (dHi == null || !dHi.virtual() || !dHi.isPart() || dHi.part() != 1 || dHi.comps() != 2
+                || hi.srcs().size() != 5 || !hi.guard().isAlways()) {
+            return null;
+        }
+        Reg d = dHi.whole();
+        Src carry = hi.srcs().get(3);
+        Boolean carry2 = OpInfo.constPred(hi.srcs().get(4));
+        if (!(carry.value() instanceof Reg p) || !p.virtual() || carry.hasModifiers() || carry2 == null || carry2
+                || sd.uses(p).size() != 1 || sd.soleDef(p) == null || !sd.stable(d)) {
+            return null;
+        }
+        List<Instr> defs = sd.defs(d);
+        if (defs.size() != 2) {
+            return null;
+        }
+        Instr lo = defs.get(0) == hi ? defs.get(1) : defs.get(0);
+        if (!OpInfo.is(lo, "IADD3") || !lo.mods().isEmpty() || lo.srcs().size() != 3 || lo.dsts().size() < 2
+                || !lo.dsts().get(0).isPart() || lo.dsts().get(0).part() != 0 || !lo.dsts().get(1).equals(p)) {
+            return null;
+        }
+        for (int i = 2; i < lo.dsts().size(); i++) {
+            if (!lo.dsts().get(i).isZero()) {
+                return null;
+            }
+        }
+        return lo;
     }
 
     /**
@@ -315,7 +342,7 @@ public final class InstructionCombining implements Pass {
     }
 
     /** Whether {@code from} and {@code to} sit in one block, in that order, with no write of {@code r} between. */
-    private static boolean unchangedBetween(FunctionBody body, Reg r, Instr from, Instr to, SingleDefs sd) {
+    static boolean unchangedBetween(FunctionBody body, Reg r, Instr from, Instr to, SingleDefs sd) {
         SingleDefs.Position a = sd.position(from);
         SingleDefs.Position b = sd.position(to);
         return a != null && b != null && a.block() == b.block() && a.index() < b.index()
@@ -333,7 +360,7 @@ public final class InstructionCombining implements Pass {
     }
 
     /** The two non-zero terms of an add (the third zero), or null. */
-    private static Src[] twoTerms(List<Src> srcs) {
+    static Src[] twoTerms(List<Src> srcs) {
         Src[] out = new Src[2];
         int n = 0;
         for (Src s : srcs) {
@@ -348,7 +375,7 @@ public final class InstructionCombining implements Pass {
         return n == 2 ? out : null;
     }
 
-    private static boolean availableLater(Src s, SingleDefs sd) {
+    static boolean availableLater(Src s, SingleDefs sd) {
         if (s.value() instanceof Reg r) {
             return r.isZero() || r.virtual() && sd.stable(r);
         }
@@ -357,7 +384,7 @@ public final class InstructionCombining implements Pass {
     }
 
     /** The 64-bit addend whose halves are {@code lo} and {@code hi}: a stable pair or two constant words. */
-    private static Src pairAddend(Src lo, Src hi, SingleDefs sd) {
+    static Src pairAddend(Src lo, Src hi, SingleDefs sd) {
         if (lo.value() instanceof Reg l && hi.value() instanceof Reg h && l.isPart() && h.isPart() && l.part() == 0
                 && h.part() == 1 && l.comps() == 2 && l.sameRegister(h) && sd.stable(l.whole())) {
             return Src.of(l.whole());
