@@ -72,4 +72,36 @@ public final class LoopNesting {
     public int innermostHeader(int block) {
         return innermost[block];
     }
+
+    /**
+     * The blocks of the natural loop headed by {@code header}: the header and every block that reaches one of its
+     * back edges' sources without passing through it. Empty when no back edge enters {@code header}.
+     */
+    public static java.util.BitSet naturalLoop(Cfg cfg, Dominators dominators, int header) {
+        java.util.BitSet body = new java.util.BitSet(cfg.size());
+        IntQueue work = new IntQueue(16);
+        for (int b : cfg.predsView(header)) {
+            if (cfg.isReachable(b) && dominators.dominates(header, b) && !body.get(b)) {
+                body.set(b);
+                work.add(b);
+            }
+        }
+        if (body.isEmpty()) {
+            return body;
+        }
+        body.set(header);
+        while (!work.isEmpty()) {
+            int b = work.poll();
+            if (b == header) {
+                continue;
+            }
+            for (int p : cfg.predsView(b)) {
+                if (!body.get(p) && cfg.isReachable(p)) {
+                    body.set(p);
+                    work.add(p);
+                }
+            }
+        }
+        return body;
+    }
 }

@@ -87,6 +87,9 @@ public final class OptPipeline {
         if (optLevel >= 2) {
             p.add(new CommonSubexpressionElimination());
             p.add(new InstructionCombining());
+            // after combining (a multiply foldable into an add of the loop is an IMAD there by now) and before
+            // compare chaining (an invariant compare out of the loop is not repeated into each and.pred)
+            p.add(new LoopInvariantCodeMotion());
             // WideMultiplyNarrowing is not in the pipeline: with it, mcx_core (gpuocelot) on sm_80/86/89 gets four MOVs
             // that read a scoreboarded load's registers without waiting (jnvdisasm --check-hazards). The pass's output
             // is right in the Ori evaluator; the control-word generator misses the dependency on the code it leads to.

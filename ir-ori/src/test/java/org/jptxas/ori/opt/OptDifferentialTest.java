@@ -40,6 +40,7 @@ class OptDifferentialTest {
                 Arguments.of("ifconv+merge", List.<Pass>of(new IfConversion(), new BlockMerging())),
                 Arguments.of("branches", List.<Pass>of(new BranchCleanup())),
                 Arguments.of("uniform", List.<Pass>of(new UniformDatapath())),
+                Arguments.of("licm", List.<Pass>of(new LoopInvariantCodeMotion())),
                 Arguments.of("O3", OptPipeline.forLevel(3).passes()),
                 Arguments.of("O3-sm90", OptPipeline.forLevel(3).passes()));
     }
@@ -56,6 +57,12 @@ class OptDifferentialTest {
         check(passes, true, 120, targetFor(name));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pipelines")
+    void programsWithLoopsKeepTheirStores(String name, List<Pass> passes) {
+        check(passes, true, true, 120, targetFor(name));
+    }
+
     /** Each pass must actually do something on programs made for it, or its differential test proves nothing. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("pipelines")
@@ -64,8 +71,8 @@ class OptDifferentialTest {
         int before = 0;
         int after = 0;
         for (long seed = 0; seed < 100; seed++) {
-            FunctionBody original = RandomPrograms.generate(seed, 40, true);
-            FunctionBody optimized = RandomPrograms.generate(seed, 40, true);
+            FunctionBody original = RandomPrograms.generate(seed, 40, true, true);
+            FunctionBody optimized = RandomPrograms.generate(seed, 40, true, true);
             OptPipeline.of(passes).run(new OriFunction("r", true, 0, optimized), targetFor(name));
             if (!IrPrinter.print(new OriFunction("r", true, 0, original))
                     .equals(IrPrinter.print(new OriFunction("r", true, 0, optimized)))) {
@@ -85,6 +92,7 @@ class OptDifferentialTest {
     void thousandsOfProgramsThroughTheWholePipeline() {
         check(OptPipeline.forLevel(3).passes(), true, 3000, SM80);
         check(OptPipeline.forLevel(3).passes(), false, 1000, SM90);
+        check(OptPipeline.forLevel(3).passes(), true, true, 2000, SM80);
     }
 
     /** The uniform-datapath pass and the sm_90 pipeline run for sm_90 (constants only through URs), the rest sm_80. */
@@ -93,13 +101,17 @@ class OptDifferentialTest {
     }
 
     static int[] check(List<Pass> passes, boolean branches, int programs, TargetProfile target) {
+        return check(passes, branches, false, programs, target);
+    }
+
+    static int[] check(List<Pass> passes, boolean branches, boolean loops, int programs, TargetProfile target) {
         int before = 0;
         int after = 0;
         for (long seed = 0; seed < programs; seed++) {
-            FunctionBody original = RandomPrograms.generate(seed, 40, branches);
-            FunctionBody optimized = RandomPrograms.generate(seed, 40, branches);
+            FunctionBody original = RandomPrograms.generate(seed, 40, branches, loops);
+            FunctionBody optimized = RandomPrograms.generate(seed, 40, branches, loops);
             assertTrue(IrVerifier.verify("random", original).isEmpty(), () -> IrVerifier.verify("random", original).toString());
-            String dump = IrPrinter.print(new OriFunction("random" + seed, true, 0, RandomPrograms.generate(seed, 40, branches)));
+            String dump = IrPrinter.print(new OriFunction("random" + seed, true, 0, RandomPrograms.generate(seed, 40, branches, loops)));
             OptPipeline.of(passes).verifying(true).run(new OriFunction("random" + seed, true, 0, optimized), target);
             before += original.instructionCount();
             after += optimized.instructionCount();

@@ -35,7 +35,12 @@ final class RandomPrograms {
     }
 
     static FunctionBody generate(long seed, int length, boolean branches) {
-        return new RandomPrograms(seed).build(length, branches);
+        return new RandomPrograms(seed).build(length, branches, false);
+    }
+
+    /** As {@link #generate(long, int, boolean)}, with counted loops among the regions when {@code loops}. */
+    static FunctionBody generate(long seed, int length, boolean branches, boolean loops) {
+        return new RandomPrograms(seed).build(length, branches, loops);
     }
 
     private static Instr ins(String op, List<String> mods, List<Reg> dsts, Src... srcs) {
@@ -61,7 +66,7 @@ final class RandomPrograms {
 
     private final List<Reg> pending = new ArrayList<>();
 
-    private FunctionBody build(int length, boolean branches) {
+    private FunctionBody build(int length, boolean branches, boolean loops) {
         cur = body.addBlock(null);
         for (int i = 0; i < 8; i++) {
             Reg r = body.newVirtual(RegFile.R, 1);
@@ -88,6 +93,8 @@ final class RandomPrograms {
                 emitted += earlyExit();
             } else if (region == 4 && rnd.nextBoolean()) {
                 emitted += orChain();
+            } else if (region == 5 && loops && rnd.nextBoolean()) {
+                emitted += loop();
             } else {
                 randomInstr();
                 emitted++;
@@ -126,6 +133,37 @@ final class RandomPrograms {
         emit(ins("EXIT", List.of(), List.of()));
         cur = body.addBlock(null);
         return 1;
+    }
+
+    /**
+     * A counted loop of one block run one to four times ({@code c = 0; L: ...; c += 1; @(c < n) BRA L}): values its
+     * body computes from registers it does not write are loop-invariant (code motion), the others are carried
+     * from one iteration to the next.
+     */
+    private int loop() {
+        Reg c = body.newVirtual(RegFile.R, 1);
+        emit(ins("MOV", List.of(), List.of(c), Src.of(Reg.RZ)));
+        cur = body.addBlock(null);
+        int header = cur.id();
+        if (rnd.nextBoolean()) {
+            // a compare at the loop's top, invariant unless the body writes one of its inputs (Triton's masks)
+            Reg p = body.newVirtual(RegFile.P, 1);
+            emit(ins("ISETP", List.of(cmp(), "AND"), List.of(p, Reg.PT), Src.of(reg()), operand(), Src.of(Reg.PT)));
+            preds.set(rnd.nextInt(preds.size()), p);
+        }
+        int n = 1 + rnd.nextInt(5);
+        for (int i = 0; i < n; i++) {
+            randomInstr();
+        }
+        emit(ins("IADD3", List.of(), List.of(c), Src.of(c), Src.of(Imm.ofInt(1)), Src.of(Reg.RZ)));
+        Reg q = body.newVirtual(RegFile.P, 1);
+        emit(ins("ISETP", List.of("LT", "AND"), List.of(q, Reg.PT), Src.of(c), Src.of(Imm.ofInt(1 + rnd.nextInt(4))),
+                Src.of(Reg.PT)));
+        Instr back = ins("BRA", List.of(), List.of(), Src.of(new BlockLabel(header)));
+        back.setGuard(new Guard(q, false));
+        emit(back);
+        cur = body.addBlock(null);
+        return n;
     }
 
     private int triangle() {
