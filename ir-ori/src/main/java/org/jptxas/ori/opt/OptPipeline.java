@@ -120,6 +120,10 @@ public final class OptPipeline {
             p.add(new TupleCoalescing());
         }
         if (optLevel >= 1) {
+            // after the passes that fold, merge or move constant reads: only the lines of the reads left change
+            p.add(new ParameterReadLines());
+        }
+        if (optLevel >= 1) {
             // Passes late in the list (dead-code elimination, for one) can leave a branch to a block that now only
             // exits; cleaned up here, the round after confirms the whole list once, where a cleanup only at the
             // third place made that round change and a third round confirm the passes before it.
