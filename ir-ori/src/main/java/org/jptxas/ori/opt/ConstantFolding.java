@@ -456,6 +456,18 @@ public final class ConstantFolding implements Pass {
         return true;
     }
 
+    /** A LOP3's table with its inputs known to be all zeros or all ones fixed to those values. */
+    private static int fixedTable(List<Src> s, Map<Key, Long> consts) {
+        int lut = (int) (long) OpInfo.imm(s.get(3));
+        for (int i = 0; i < 3; i++) {
+            Long v = value(s.get(i), consts);
+            if (v != null && (v == 0 || v == 0xffffffffL)) {
+                lut = Lut.fix(lut, i, v != 0);
+            }
+        }
+        return lut;
+    }
+
     /**
      * The value of a LOP3 whose table, once its known all-zeros or all-ones inputs are fixed, no longer depends on the
      * others ({@code x & 0}, {@code x | 0xffffffff}), or null.
@@ -465,14 +477,7 @@ public final class ConstantFolding implements Pass {
         if (!OpInfo.is(in, "LOP3") || s.size() < 4 || !in.mods().contains("LUT") || OpInfo.imm(s.get(3)) == null) {
             return null;
         }
-        int lut = (int) (long) OpInfo.imm(s.get(3));
-        for (int i = 0; i < 3; i++) {
-            Long v = value(s.get(i), consts);
-            if (v != null && (v == 0 || v == 0xffffffffL)) {
-                lut = Lut.fix(lut, i, v != 0);
-            }
-        }
-        return switch (lut & 0xff) {
+        return switch (fixedTable(s, consts) & 0xff) {
             case 0x00 -> 0L;
             case 0xff -> 0xffffffffL;
             default -> null;
@@ -536,13 +541,7 @@ public final class ConstantFolding implements Pass {
                 if (s.size() < 4 || !m.contains("LUT") || OpInfo.imm(s.get(3)) == null) {
                     return null;
                 }
-                int lut = (int) (long) OpInfo.imm(s.get(3));
-                for (int i = 0; i < 3; i++) {
-                    Long v = value(s.get(i), consts);
-                    if (v != null && (v == 0 || v == 0xffffffffL)) {
-                        lut = Lut.fix(lut, i, v != 0);
-                    }
-                }
+                int lut = fixedTable(s, consts);
                 for (int i = 0; i < 3; i++) {
                     if (Lut.isIdentity(lut, i) && !s.get(i).hasModifiers()) {
                         return s.get(i);
