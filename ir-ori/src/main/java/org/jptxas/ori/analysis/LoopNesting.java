@@ -78,15 +78,19 @@ public final class LoopNesting {
      * back edges' sources without passing through it. Empty when no back edge enters {@code header}.
      */
     public static java.util.BitSet naturalLoop(Cfg cfg, Dominators dominators, int header) {
-        java.util.BitSet body = new java.util.BitSet(cfg.size());
-        IntQueue work = new IntQueue(16);
+        java.util.BitSet body = new java.util.BitSet();
+        IntQueue work = null;
         for (int b : cfg.predsView(header)) {
             if (cfg.isReachable(b) && dominators.dominates(header, b) && !body.get(b)) {
+                if (work == null) {
+                    // most blocks head no loop: their empty answer allocates nothing of the function's size
+                    work = new IntQueue(16);
+                }
                 body.set(b);
                 work.add(b);
             }
         }
-        if (body.isEmpty()) {
+        if (work == null) {
             return body;
         }
         body.set(header);

@@ -234,19 +234,16 @@ public final class ConstantFolding implements Pass {
         if (depth == 0 || !sd.stable(r.whole())) {
             return null;
         }
-        for (Instr d : sd.defs(r.whole())) {
-            if (d.dsts().size() == 1 && d.dsts().get(0).equals(r)) {
-                if (!OpInfo.is(d, "MOV") || d.srcs().size() != 1 || d.srcs().get(0).hasModifiers()) {
-                    return null;
-                }
-                Src v = d.srcs().get(0);
-                if (v.value() instanceof Imm imm) {
-                    return imm.bits() & 0xffffffffL;
-                }
-                return v.value() instanceof Reg from ? knownIndex(from, sd, consts, depth - 1) : null;
-            }
+        Instr d = sd.soleWrite(r);
+        if (d == null || d.dsts().size() != 1 || !OpInfo.is(d, "MOV") || d.srcs().size() != 1
+                || d.srcs().get(0).hasModifiers()) {
+            return null;
         }
-        return null;
+        Src v = d.srcs().get(0);
+        if (v.value() instanceof Imm imm) {
+            return imm.bits() & 0xffffffffL;
+        }
+        return v.value() instanceof Reg from ? knownIndex(from, sd, consts, depth - 1) : null;
     }
 
     /** Puts known values into the slots that can hold them; known predicates everywhere. */

@@ -565,7 +565,8 @@ public final class InstructionCombining implements Pass {
         return out;
     }
 
-    private static void rewrite(Instr in, String op, List<String> mods, List<Src> srcs) {
+    /** Makes {@code in} {@code op.mods srcs} writing only its one general-register destination. */
+    static void rewrite(Instr in, String op, List<String> mods, List<Src> srcs) {
         Reg d = OpInfo.soleRDst(in);
         in.dsts().clear();
         in.dsts().add(d);

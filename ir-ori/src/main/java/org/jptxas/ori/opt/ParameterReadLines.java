@@ -93,10 +93,8 @@ public final class ParameterReadLines implements Pass {
      */
     private static Instr firstReader(List<Instr> ins, int i, Reg r) {
         for (int j = i + 1; j < ins.size(); j++) {
-            for (Reg used : ins.get(j).usedRegs()) {
-                if (used.sameRegister(r)) {
-                    return ins.get(j);
-                }
+            if (Rewrites.reads(ins.get(j), r)) {
+                return ins.get(j);
             }
         }
         return null;

@@ -190,9 +190,9 @@ final class WideMultiplyAdds {
         if (first && second) {
             Reg c2 = body.newVirtual(RegFile.R, 1);
             before.add(instr("IMAD", List.of(), c2, List.of(x1, x2, cross), line));
-            set(hi, "IADD3", d.component(1), List.of(dHi, Src.of(c2), Src.of(Reg.RZ)));
+            InstructionCombining.rewrite(hi, "IADD3", List.of(), List.of(dHi, Src.of(c2), Src.of(Reg.RZ)));
         } else if (first || second) {
-            set(hi, "IMAD", d.component(1), first ? List.of(x1, x2, dHi) : List.of(x3, x4, dHi));
+            InstructionCombining.rewrite(hi, "IMAD", List.of(), first ? List.of(x1, x2, dHi) : List.of(x3, x4, dHi));
         } else {
             removed.add(hi);
         }
@@ -218,14 +218,5 @@ final class WideMultiplyAdds {
         in.setMods(mods);
         in.setLine(line);
         return in;
-    }
-
-    private static void set(Instr in, String op, Reg d, List<Src> srcs) {
-        in.dsts().clear();
-        in.dsts().add(d);
-        in.setOp(OpInfo.op(op));
-        in.setMods(List.of());
-        in.srcs().clear();
-        in.srcs().addAll(srcs);
     }
 }
