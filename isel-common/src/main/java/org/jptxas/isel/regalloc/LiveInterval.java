@@ -175,6 +175,37 @@ final class LiveInterval {
         return true;
     }
 
+    /**
+     * Whether every stretch both intervals cover lies within one of the ranges [{@code lo[k]}, {@code hi[k]})
+     * (whole intervals, ignoring cursors).
+     */
+    boolean overlapsOnlyWithin(LiveInterval o, int[] lo, int[] hi) {
+        int i = 0;
+        int j = 0;
+        while (i < count && j < o.count) {
+            int f = Math.max(from[i], o.from[j]);
+            int t = Math.min(to[i], o.to[j]);
+            if (f < t && !within(f, t, lo, hi)) {
+                return false;
+            }
+            if (to[i] <= o.to[j]) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+        return true;
+    }
+
+    private static boolean within(int f, int t, int[] lo, int[] hi) {
+        for (int k = 0; k < lo.length; k++) {
+            if (f >= lo[k] && t <= hi[k]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Absorbs {@code o}'s ranges (both finished); used when two registers are coalesced into one. */
     void absorb(LiveInterval o) {
         int[] nf = new int[count + o.count];
