@@ -82,16 +82,32 @@ public final class FunctionCodegen {
     /** The last step: the rest of each function's code generation, the unit laid out and assembled. */
     CompiledFunction finished(Unit u, List<Staged> unit) throws CompilationException {
         if (u.subroutines().isEmpty()) {
-            Generated g = finished(unit.get(0));
+            Generated g = finished(unit.get(0), Map.of());
             return withRegisterMap(layoutAndAssemble(u.owner(), u.cx(), g.body(), g.allocation(), List.of()), g);
         }
-        // internal subroutines first: each call to one then clobbers only what its allocation writes
+        // internal subroutines first, each after the internal subroutines it calls: each call to one then clobbers
+        // only what its allocation writes (its own calls' narrowed lists included)
         Generated[] subs = new Generated[unit.size() - 1];
         Map<String, List<Reg>> written = new HashMap<>();
+        Map<String, Integer> pairs = new HashMap<>();
+        java.util.Set<String> internal = new java.util.HashSet<>();
         for (int k = 1; k < unit.size(); k++) {
-            if (CallFrames.isInternal(unit.get(k).f().name())) {
-                subs[k - 1] = finished(unit.get(k));
-                written.put(unit.get(k).f().name(), writtenRegisters(unit.get(k).f()));
+            if (CallFrames.isInternal(unit.get(k).f())) {
+                internal.add(unit.get(k).f().name());
+                pairs.put(unit.get(k).f().name(), CallFrames.returnPair(unit.get(k).f()));
+            }
+        }
+        for (boolean progress = true; progress; ) {
+            progress = false;
+            for (int k = 1; k < unit.size(); k++) {
+                OriFunction f = unit.get(k).f();
+                if (subs[k - 1] == null && internal.contains(f.name())
+                        && written.keySet().containsAll(internalCallees(f, internal))) {
+                    narrowCalls(f, written);
+                    subs[k - 1] = finished(unit.get(k), pairs);
+                    written.put(f.name(), writtenRegisters(f));
+                    progress = true;
+                }
             }
         }
         for (Staged s : unit) {
@@ -99,10 +115,24 @@ public final class FunctionCodegen {
         }
         for (int k = 1; k < unit.size(); k++) {
             if (subs[k - 1] == null) {
-                subs[k - 1] = finished(unit.get(k));
+                subs[k - 1] = finished(unit.get(k), pairs);
             }
         }
-        return withSubroutines(u.owner(), u.cx(), finished(unit.get(0)), u.subroutines(), List.of(subs));
+        return withSubroutines(u.owner(), u.cx(), finished(unit.get(0), pairs), u.subroutines(), List.of(subs));
+    }
+
+    /** The functions of {@code internal} that {@code f} calls. */
+    private static java.util.Set<String> internalCallees(OriFunction f, java.util.Set<String> internal) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (BasicBlock b : f.body().blocks()) {
+            for (Instr in : b.instrs()) {
+                if (CallFrames.isCall(in) && in.srcs().get(0).value() instanceof Sym callee
+                        && internal.contains(callee.name())) {
+                    out.add(callee.name());
+                }
+            }
+        }
+        return out;
     }
 
     /**
@@ -111,8 +141,9 @@ public final class FunctionCodegen {
      */
     private static List<Reg> writtenRegisters(OriFunction f) {
         java.util.Set<Reg> out = new java.util.LinkedHashSet<>();
-        out.add(Reg.phys(RegFile.R, CallFrames.INTERNAL_RETURN_ADDRESS, 1));
-        out.add(Reg.phys(RegFile.R, CallFrames.INTERNAL_RETURN_ADDRESS + 1, 1));
+        int pair = CallFrames.returnPair(f);
+        out.add(Reg.phys(RegFile.R, pair, 1));
+        out.add(Reg.phys(RegFile.R, pair + 1, 1));
         for (BasicBlock b : f.body().blocks()) {
             for (Instr in : b.instrs()) {
                 for (Reg d : in.dsts()) {
@@ -173,9 +204,9 @@ public final class FunctionCodegen {
             long offset = (long) body.size() * FunctionLayout.INSTRUCTION_BYTES;
             FunctionFacts.InnerFunction fn = new FunctionFacts.InnerFunction(sub.name(), offset,
                     (long) lines.size() * FunctionLayout.INSTRUCTION_BYTES, (int) g.allocation().frameBytes());
-            if (CallFrames.isInternal(sub.name())) { // it returns through its own pair (.debug_frame names it)
+            if (CallFrames.isInternal(sub)) { // it returns through its own pair (.debug_frame names it)
                 fn = new FunctionFacts.InnerFunction(fn.name(), fn.offset(), fn.size(), fn.frameSize(), fn.binding(),
-                        List.of(CallFrames.INTERNAL_RETURN_ADDRESS), fn.callFrameProgram());
+                        List.of(CallFrames.returnPair(sub)), fn.callFrameProgram());
             }
             inner.add(fn);
             body.addAll(lines);
@@ -205,7 +236,8 @@ public final class FunctionCodegen {
         observer.afterPass(addresses.name(), s.f());
     }
 
-    private Generated finished(Staged s) throws CompilationException {
+    /** {@code internalPairs}: the return-address pair of each internal subroutine of the unit, by name. */
+    private Generated finished(Staged s, Map<String, Integer> internalPairs) throws CompilationException {
         OriFunction f = s.f();
         CodegenContext cx = s.cx();
         RegisterHomes.Snapshot named = s.named();
@@ -224,14 +256,14 @@ public final class FunctionCodegen {
         List<RegisterHomes.Home> homes = named == null ? null : named.after();
         // an internal subroutine (a slow path) runs without convergence barriers, as ptxas's: its branches rejoin at
         // its RET, and its caller's barriers stay where they are
-        if (!CallFrames.isInternal(f.name())) {
+        if (!CallFrames.isSlowPath(f.name())) {
             simt.insert(f, cx);
             // a callee keeps its caller's convergence barriers in callee-saved registers, which its frame then saves
             ConvergenceBarrierSaves.insert(f, cx);
         }
         DynamicStack.check(f, allocated.frameBytes(), cx.sourceName());
         RegisterAllocator.Result ra = CallFrames.afterAllocation(f, allocated,
-                cx.has(TargetFeature.LEPC_NAMES_RETURN_POINT));
+                cx.has(TargetFeature.LEPC_NAMES_RETURN_POINT), internalPairs);
         if (cx.has(TargetFeature.GLOBAL_DESCRIPTOR_IN_UR) && !GlobalDescriptor.install(f, cx.profile().memoryDescriptor())) {
             throw new CompilationException(Diagnostic.error(cx.sourceName(), f.line(), "Function '" + f.name()
                     + "' uses every uniform register: none is left for the global memory descriptor"));
@@ -254,7 +286,8 @@ public final class FunctionCodegen {
             inner = new ArrayList<>(inner);
             FunctionFacts.InnerFunction last = inner.get(inner.size() - 1);
             inner.set(inner.size() - 1, new FunctionFacts.InnerFunction(last.name(), last.offset(),
-                    (long) code.size() * FunctionLayout.INSTRUCTION_BYTES - last.offset(), last.frameSize()));
+                    (long) code.size() * FunctionLayout.INSTRUCTION_BYTES - last.offset(), last.frameSize(),
+                    last.binding(), last.returnRegisters(), last.callFrameProgram()));
         }
         return assemble(f, cx, code, ra, inner);
     }

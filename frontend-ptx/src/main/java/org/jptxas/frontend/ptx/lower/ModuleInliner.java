@@ -57,8 +57,8 @@ public final class ModuleInliner {
     private final OriOpcodes opcodes = OriOpcodes.get();
     /** Functions on a cycle of the call graph: their calls stay true calls. */
     private final Set<String> recursive;
-    /** The direct calls: the recursive functions and each function's call sites. */
-    private final CallGraph callGraph;
+    /** Functions whose address some function takes: called through a register, they keep the convention's limits. */
+    private final Set<String> addressed = new HashSet<>();
     /** Relocatable output: calls to functions defined elsewhere ({@code .extern .func}) stay calls to their symbols. */
     private final boolean relocatable;
     /**
@@ -78,8 +78,16 @@ public final class ModuleInliner {
         for (OriFunction f : module.functions()) {
             byName.put(f.name(), f);
         }
-        this.callGraph = CallGraph.of(module);
-        this.recursive = callGraph.recursive();
+        this.recursive = CallGraph.of(module).recursive();
+        for (OriFunction f : module.functions()) {
+            for (BasicBlock b : f.body().blocks()) {
+                for (Instr in : b.instrs()) {
+                    if (namesFunction(in)) {
+                        addressed.addAll(addressesTaken(in));
+                    }
+                }
+            }
+        }
         // ptxas -c also keeps the module's recursive functions as functions of their own (local symbols), called
         // by symbol from every caller instead of copied into each caller's section.
         // a slow path is never a function of its own: each kernel calls its own copy
@@ -129,9 +137,13 @@ public final class ModuleInliner {
      */
     private void withSubroutines(OriFunction f, List<OriFunction> out) throws CompilationException {
         List<String> reached = new ArrayList<>();
+        SectionCalls calls = new SectionCalls();
         java.util.ArrayDeque<OriFunction> work = new java.util.ArrayDeque<>(List.of(f));
+        java.util.ArrayDeque<String> names = new java.util.ArrayDeque<>(List.of(f.name()));
         while (!work.isEmpty()) {
-            for (BasicBlock b : work.poll().body().blocks()) {
+            OriFunction caller = work.poll();
+            calls.scan(names.poll(), caller);
+            for (BasicBlock b : caller.body().blocks()) {
                 for (Instr in : b.instrs()) {
                     if (!namesFunction(in)) {
                         continue;
@@ -145,22 +157,37 @@ public final class ModuleInliner {
                         if (!reached.contains(t) && done.containsKey(t) && !(isCall(in) && external(t))) {
                             reached.add(t);
                             work.add(done.get(t));
+                            names.add(t);
                         }
                     }
                 }
             }
         }
         java.util.function.UnaryOperator<String> local = g -> external(g) ? g : CallSequences.subroutineName(f.name(), g);
-        out.add(CallSequences.apply(f, local, this::external, f.name(), fileName, target));
         List<String> ordered = new ArrayList<>(reached);
         java.util.Collections.sort(ordered); // ptxas lays subroutines out by name
+        // recursion and calls through an address need the convention; the others are internal, each copy specialized
+        // to the constants its callers pass (which they then need not pass)
+        java.util.function.Predicate<String> internal = name -> !recursive.contains(name) && !calls.addressed(name);
+        List<OriFunction> copies = new ArrayList<>();
+        Map<String, Set<Integer>> omitted = new HashMap<>();
         for (String name : ordered) {
-            OriFunction g = byName.get(name);
-            {
-                OriFunction copy = new OriFunction(local.apply(g.name()), false, g.line(), done.get(g.name()).body(),
-                        done.get(g.name()).attrs());
-                out.add(CallSequences.apply(copy, local, this::external, f.name(), fileName, target));
+            OriFunction g = done.get(name);
+            OriFunction copy = new OriFunction(local.apply(name), false, g.line(), g.body(), g.attrs());
+            if (internal.test(name)) {
+                Set<Integer> specialized = new HashSet<>();
+                copy = SectionCalls.specialized(copy, calls.constants(name), specialized);
+                omitted.put(name, specialized);
             }
+            copies.add(copy);
+        }
+        out.add(CallSequences.apply(f, local, this::external, f.name(), fileName, target, CallSequences.RETURN_ADDRESS,
+                omitted));
+        for (int k = 0; k < ordered.size(); k++) {
+            String name = ordered.get(k);
+            int pair = internal.test(name) ? calls.returnPair(name, internal) : CallSequences.RETURN_ADDRESS;
+            out.add(CallSequences.apply(copies.get(k), local, this::external, f.name(), fileName, target, pair,
+                    omitted));
         }
     }
 
@@ -268,7 +295,12 @@ public final class ModuleInliner {
                                 + target + " (recursive call to '" + name + "')");
                     }
                     OriFunction gi = inlined(g);
-                    if (outlined(name, gi) && CallSequences.passesInRegisters(in)) {
+                    // ptxas 13 keeps every call a PTX producer left (nvcc and LLVM inline what they choose to; a .func
+                    // still called is one they kept, for code size, register pressure or debugging), with a copy of
+                    // the callee in each calling kernel's section; calls passing a predicate or more words than the
+                    // convention's registers are inlined
+                    if (CallSequences.passesInRegisters(in, addressed.contains(name) ? CallSequences.LAST_ARG
+                            : CallSequences.INTERNAL_LAST_ARG)) {
                         continue; // stays a true call
                     }
                     targets.put(in, gi);
@@ -298,33 +330,6 @@ public final class ModuleInliner {
         } finally {
             inProgress.remove(f.name());
         }
-    }
-
-    /**
-     * Calls that stay true calls although inlining them is possible: ptxas keeps every call, jptxas inlines to give
-     * the optimizer whole kernels, but copies of a function at every site multiply code size and compile time. A
-     * callee with two or more call sites stays a subroutine when it has {@link #OUTLINE_SIZE} or more instructions
-     * (its own calls already inlined; Kenun99's EVM kernels: 114,376 instructions with every call inlined, 42,768
-     * with this rule, ptxas 21,968) or when its copies would add {@link #OUTLINE_GROWTH} instructions or more
-     * (matrix_free's 275 calls of a small {@code Kokkos::abort}).
-     */
-    static final int OUTLINE_SIZE = 100;
-    static final int OUTLINE_GROWTH = 1000;
-
-    /** Whether calls to {@code name}, whose inlined body is {@code body}, stay true calls. */
-    private boolean outlined(String name, OriFunction body) {
-        if (SlowPathSubroutines.isSlowPath(name)) {
-            return true; // ptxas calls its slow paths even from a single use
-        }
-        int sites = callGraph.callSites(name);
-        if (sites < 2) {
-            return false;
-        }
-        int size = 0;
-        for (BasicBlock b : body.body().blocks()) {
-            size += b.instrs().size();
-        }
-        return size >= OUTLINE_SIZE || (long) (sites - 1) * size >= OUTLINE_GROWTH;
     }
 
     /** One inlined call site: the blocks of the callee copy and the caller's continuation. */
