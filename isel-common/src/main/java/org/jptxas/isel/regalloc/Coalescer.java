@@ -102,14 +102,6 @@ final class Coalescer {
      * argument copied into the convention's register and back out of it, say), and merged, those copies vanish.
      */
     private static boolean overlapsOnlyAtCopies(LiveInterval a, LiveInterval b, List<Copy> copies) {
-        for (Copy c : copies) {
-            if (a.overlapsOnlyWithin(b, c.lo(), c.hi())) {
-                return true;
-            }
-        }
-        if (copies.size() < 2) {
-            return false;
-        }
         int[] lo = new int[copies.size()];
         int[] hi = new int[copies.size()];
         for (int k = 0; k < lo.length; k++) {
