@@ -104,8 +104,10 @@ public final class FunctionCodegen {
                 if (subs[k - 1] == null && internal.contains(f.name())
                         && written.keySet().containsAll(internalCallees(f, internal))) {
                     narrowCalls(f, written);
+                    // what its own calls clobber, read before code generation drops the calls' clobber lists
+                    java.util.Set<Reg> clobbered = callClobbers(f);
                     subs[k - 1] = finished(unit.get(k), pairs);
-                    written.put(f.name(), writtenRegisters(f));
+                    written.put(f.name(), writtenRegisters(f, clobbered));
                     progress = true;
                 }
             }
@@ -139,7 +141,7 @@ public final class FunctionCodegen {
      * The registers an allocated function writes (each word of a wide register; not the stack pointer), with the
      * return-address pair its caller writes: what a call to it changes.
      */
-    private static List<Reg> writtenRegisters(OriFunction f) {
+    private static List<Reg> writtenRegisters(OriFunction f, java.util.Set<Reg> clobbered) {
         java.util.Set<Reg> out = new java.util.LinkedHashSet<>();
         int pair = CallFrames.returnPair(f);
         out.add(Reg.phys(RegFile.R, pair, 1));
@@ -156,7 +158,25 @@ public final class FunctionCodegen {
                 }
             }
         }
+        out.addAll(clobbered);
         return List.copyOf(out);
+    }
+
+    /** The registers the calls of {@code f} list as clobbered (each word of a wide register). */
+    private static java.util.Set<Reg> callClobbers(OriFunction f) {
+        java.util.Set<Reg> out = new java.util.LinkedHashSet<>();
+        for (BasicBlock b : f.body().blocks()) {
+            for (Instr in : b.instrs()) {
+                if (CallFrames.isCall(in)) {
+                    for (Reg d : in.dsts()) {
+                        for (int k = 0; k < d.comps(); k++) {
+                            out.add(d.comps() == 1 ? d : d.component(k));
+                        }
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     /** Gives each call to a function of {@code written} exactly those registers as its clobber list. */
