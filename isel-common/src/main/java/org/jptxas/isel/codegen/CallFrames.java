@@ -23,12 +23,14 @@ import org.jptxas.ori.ir.Sym;
 import org.jptxas.ori.opcode.OriOpcodes;
 
 /**
- * The after-allocation half of NVIDIA's calling convention (the call sequences themselves are placed in Ori by the
- * front end's {@code CallSequences}): every call gets its return address moved into {@code R20}/{@code R21} and
- * loses the clobber list it carried for the allocator; a callee (a subroutine, or a function of its own in
- * relocatable output) saves the callee-saved registers it writes ({@code R2}, {@code R16} and up but
- * {@code R20}/{@code R21}) in its frame at entry and reloads them before each {@code RET}; and any function whose spill slots (or saves) lie beyond its declared locals grows its frame by
- * that much ({@code IADD3 R1, R1, -extra}), so the slots sit below the caller's frame.
+ * The after-allocation half of the calls (the call sequences themselves are placed in Ori by the front end's
+ * {@code CallSequences}): every call gets its return address moved into the callee's pair ({@code R20}/{@code R21}
+ * under NVIDIA's convention, an internal subroutine's own pair otherwise) and loses the clobber list it carried for
+ * the allocator; a callee (a subroutine, or a function of its own in relocatable output) under the convention saves
+ * the callee-saved registers it writes ({@code R2}, {@code R16} and up but {@code R20}/{@code R21}) in its frame at
+ * entry and reloads them before each {@code RET}, an internal one only its own return address where its calls
+ * overwrite it; and any function whose spill slots (or saves) lie beyond its declared locals grows its frame by that
+ * much ({@code IADD3 R1, R1, -extra}), so the slots sit below the caller's frame.
  */
 public final class CallFrames {
     /** The return-address pair of the convention. */

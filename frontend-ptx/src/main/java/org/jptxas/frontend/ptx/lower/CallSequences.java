@@ -19,7 +19,8 @@ import org.jptxas.ori.ir.Sym;
 import org.jptxas.ori.opcode.OriOpcodes;
 
 /**
- * True calls with NVIDIA's calling convention, as ptxas 13 emits them for calls it cannot inline (recursion):
+ * True calls. Internal subroutines (see {@link SectionCalls}) take arguments and results as below and return through
+ * a pair of their own, saving nothing; the others follow NVIDIA's calling convention, as ptxas 13 emits it:
  * arguments and results travel in {@code R4} upwards (each value aligned to its size in words), the caller puts
  * the return address in {@code R20}/{@code R21} just before {@code CALL.REL.NOINC}, and the callee returns with
  * {@code RET.REL.NODEC} through it. {@code R2} and {@code R16}… (but {@code R20}/{@code R21}) are preserved by the

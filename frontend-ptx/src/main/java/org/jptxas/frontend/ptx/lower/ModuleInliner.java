@@ -27,26 +27,27 @@ import org.jptxas.ori.ir.Sym;
 import org.jptxas.ori.opcode.OriOpcodes;
 
 /**
- * Inlines {@code .func} calls at the Ori level, as ptxas does in whole-program compilation: every call
- * pseudo-instruction of {@link CallLowerer} to a non-recursive function of the module is replaced by a copy of the
- * callee's (already inlined) body.
+ * Places a module's {@code .func} calls as ptxas 13 does in whole-program compilation: every call stays a true call
+ * (ptxas keeps each call a PTX producer left), and each kernel's section gets a copy {@code $kernel$callee} of every
+ * function it reaches, laid out after it by name; {@link CallSequences} puts the register copies around each call.
+ * Copies that are neither recursive (on a cycle of the call graph) nor address-taken are internal subroutines
+ * ({@link SectionCalls}: a return-address pair of their own, specialized to their callers' constant arguments); the
+ * others keep NVIDIA's calling convention. Calls to the driver's system functions ({@code vprintf},
+ * {@code __assertfail}, {@code malloc}, {@code free}) stay calls ({@code CALL.ABS}, which code generation routes
+ * through constant bank 4); calls to other functions without a body are reported by name as not yet supported. In
+ * relocatable output, calls to exported functions of the module and to {@code .extern .func}s stay calls by symbol
+ * ({@link #inlineKeepingFunctions}).
  *
- * <p>A lowered device function follows the calling convention: its entry copies the parameters from {@code R4}
- * upwards ({@code MOV %p, R4}, each value aligned to its size in words) and every RET is preceded by the copies of
- * the return values into {@code R4}... The inliner rewrites exactly those copies: an entry copy takes the call's
- * argument of that word, a return copy writes the call's destination of that word; the callee's other virtual
- * registers get fresh numbers in the caller. Every {@code RET} of the callee becomes a branch (with the RET's guard) to the continuation block; the
- * callee's own frame adjustment of {@code R1} stays, so its locals sit below the caller's. A guarded call branches
- * around the whole expansion. Layout: the caller's block up to the call, the callee's blocks in their order, then
- * the rest of the caller's block, so fall-through edges need no new branches.
- *
- * <p>Calls to recursive functions (on a cycle of the call graph) stay true calls: each caller that reaches such a
- * function gets its own copy {@code $caller$callee} after it, as ptxas lays them out in the caller's section, and
- * {@link CallSequences} puts the calling convention's register copies around every call. Calls to the driver's
- * system functions ({@code vprintf}, {@code __assertfail}, {@code malloc}, {@code free}) stay true calls
- * ({@code CALL.ABS}, which code generation routes through constant bank 4); calls to other functions without a body
- * are reported by name as not yet supported. In relocatable output, calls to exported functions of the module and to
- * {@code .extern .func}s stay calls by symbol ({@link #inlineKeepingFunctions}).
+ * <p>A call the convention cannot make (a {@code .reg .pred} argument, or more words than the registers hold) is
+ * inlined. A lowered device function follows the calling convention: its entry copies the parameters from
+ * {@code R4} upwards ({@code MOV %p, R4}, each value aligned to its size in words) and every RET is preceded by the
+ * copies of the return values into {@code R4}... Inlining rewrites exactly those copies: an entry copy takes the
+ * call's argument of that word, a return copy writes the call's destination of that word; the callee's other
+ * virtual registers get fresh numbers in the caller. Every {@code RET} of the callee becomes a branch (with the
+ * RET's guard) to the continuation block; the callee's own frame adjustment of {@code R1} stays, so its locals sit
+ * below the caller's. A guarded call branches around the whole expansion. Layout: the caller's block up to the
+ * call, the callee's blocks in their order, then the rest of the caller's block, so fall-through edges need no new
+ * branches.
  */
 public final class ModuleInliner {
     private final String fileName;
@@ -96,8 +97,9 @@ public final class ModuleInliner {
     }
 
     /**
-     * The module as a whole-program compilation emits it: its kernels, every call inlined. Device functions are
-     * dropped, as ptxas drops them (even {@code .visible} ones) when it inlines every call.
+     * The module as a whole-program compilation emits it: its kernels, each followed by its copies of the functions
+     * it reaches; the device functions themselves are not emitted (even {@code .visible} ones), as ptxas leaves them
+     * out of an executable.
      */
     public static OriModule inline(OriModule module) throws CompilationException {
         ModuleInliner inliner = new ModuleInliner(module);
@@ -111,12 +113,13 @@ public final class ModuleInliner {
     }
 
     /**
-     * Every function of the module (kernels and device functions) with its calls inlined, for relocatable output
+     * Every function of the module (kernels and device functions) with its calls placed, for relocatable output
      * ({@code -c}): calls to functions without a body here ({@code .extern .func}) and, as ptxas -c makes them, to
      * the device functions {@code exported} names stay calls to the symbol, {@code CALL.ABS.NOINC} with the return
      * address relocated against the calling function, for the linker to resolve; every device function
      * {@code exported} names is kept as a function of its own (another object may call it), and so is every
-     * recursive one (a local symbol); the module's other internal functions live on inlined.
+     * recursive one (a local symbol); the module's other internal functions live on as copies in their callers'
+     * sections.
      */
     public static OriModule inlineKeepingFunctions(OriModule module, java.util.function.Predicate<String> exported)
             throws CompilationException {
