@@ -82,12 +82,15 @@ public final class FunctionCodegen {
     /** The last step: the rest of each function's code generation, the unit laid out and assembled. */
     CompiledFunction finished(Unit u, List<Staged> unit) throws CompilationException {
         if (u.subroutines().isEmpty()) {
-            Generated g = finished(unit.get(0), Map.of());
+            Generated g = finished(unit.get(0), Map.of(),
+                    JumpTables.bases(List.of(unit.get(0).f()), u.cx().options().relocatable()));
             return withRegisterMap(layoutAndAssemble(u.owner(), u.cx(), g.body(), g.allocation(), List.of()), g);
         }
         // internal subroutines first, each after the internal subroutines it calls: each call to one then clobbers
         // only what its allocation writes (its own calls' narrowed lists included)
         Generated[] subs = new Generated[unit.size() - 1];
+        Map<String, Integer> tableBases = JumpTables.bases(unit.stream().map(Staged::f).toList(),
+                u.cx().options().relocatable());
         Map<String, List<Reg>> written = new HashMap<>();
         Map<String, Integer> pairs = new HashMap<>();
         java.util.Set<String> internal = new java.util.HashSet<>();
@@ -106,7 +109,7 @@ public final class FunctionCodegen {
                     narrowCalls(f, written);
                     // what its own calls clobber, read before code generation drops the calls' clobber lists
                     java.util.Set<Reg> clobbered = callClobbers(f);
-                    subs[k - 1] = finished(unit.get(k), pairs);
+                    subs[k - 1] = finished(unit.get(k), pairs, tableBases);
                     written.put(f.name(), writtenRegisters(f, clobbered));
                     progress = true;
                 }
@@ -117,10 +120,10 @@ public final class FunctionCodegen {
         }
         for (int k = 1; k < unit.size(); k++) {
             if (subs[k - 1] == null) {
-                subs[k - 1] = finished(unit.get(k), pairs);
+                subs[k - 1] = finished(unit.get(k), pairs, tableBases);
             }
         }
-        return withSubroutines(u.owner(), u.cx(), finished(unit.get(0), pairs), u.subroutines(), List.of(subs));
+        return withSubroutines(u.owner(), u.cx(), finished(unit.get(0), pairs, tableBases), u.subroutines(), List.of(subs));
     }
 
     /** The functions of {@code internal} that {@code f} calls. */
@@ -256,12 +259,16 @@ public final class FunctionCodegen {
         observer.afterPass(addresses.name(), s.f());
     }
 
-    /** {@code internalPairs}: the return-address pair of each internal subroutine of the unit, by name. */
-    private Generated finished(Staged s, Map<String, Integer> internalPairs) throws CompilationException {
+    /**
+     * {@code internalPairs}: the return-address pair of each internal subroutine of the unit, by name;
+     * {@code tableBases}: where each function's jump tables start in the section's bank ({@link JumpTables#bases}).
+     */
+    private Generated finished(Staged s, Map<String, Integer> internalPairs, Map<String, Integer> tableBases)
+            throws CompilationException {
         OriFunction f = s.f();
         CodegenContext cx = s.cx();
         RegisterHomes.Snapshot named = s.named();
-        OriPass jumpTables = JumpTables.pass();
+        OriPass jumpTables = JumpTables.pass(tableBases.get(f.name()));
         jumpTables.run(f, cx);
         observer.afterPass(jumpTables.name(), f);
         for (OriPass p : pipeline.legalization()) {

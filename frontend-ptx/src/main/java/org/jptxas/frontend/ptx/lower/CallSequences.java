@@ -38,11 +38,6 @@ public final class CallSequences {
     static final int FIRST_ARG = EntryAbi.ABI_FIRST_REG;
     /** Last register an argument or result may take (from R16 on, registers are callee-saved). */
     static final int LAST_ARG = 15;
-    /**
-     * Last register an argument or result of an internal subroutine may take: no register is callee-saved there, so
-     * a call may pass more words than the convention's twelve (progminer's keccak takes eighteen).
-     */
-    static final int INTERNAL_LAST_ARG = 63;
     /** The return-address pair. */
     static final int RETURN_ADDRESS = 20;
     /** The register pair a call through an address reads the address from. */
@@ -88,15 +83,13 @@ public final class CallSequences {
                     any = true;
                     String callee = ModuleInliner.callee(in);
                     // a function of another object is called absolutely, through its symbol (the linker relocates it)
-                    // an internal subroutine (omitted has its entry) may take more words than the convention
                     expand(in, Src.of(new Sym(local.apply(callee), Sym.Kind.FUNCTION)), owner, ops, out, fileName,
                             target, external.test(callee) ? List.of("ABS", "NOINC") : List.of("REL", "NOINC"),
-                            omitted.getOrDefault(callee, java.util.Set.of()),
-                            omitted.containsKey(callee) ? INTERNAL_LAST_ARG : LAST_ARG);
+                            omitted.getOrDefault(callee, java.util.Set.of()));
                 } else if (ModuleInliner.isIndirectCall(in)) {
                     any = true;
                     expand(in, in.srcs().get(0), owner, ops, out, fileName, target, List.of("REL", "NOINC"),
-                            java.util.Set.of(), LAST_ARG);
+                            java.util.Set.of());
                 } else {
                     for (int k = 0; k < in.srcs().size(); k++) { // a function's address: its local copy's
                         Src src = in.srcs().get(k);
@@ -179,14 +172,14 @@ public final class CallSequences {
      * the section owner's symbol (the function the address is relative to) and the argument registers.
      */
     private static void expand(Instr call, Src target, String owner, OriOpcodes ops, List<Instr> out, String fileName,
-            String arch, List<String> mods, java.util.Set<Integer> omitted, int lastArg) throws CompilationException {
+            String arch, List<String> mods, java.util.Set<Integer> omitted) throws CompilationException {
         Guard g = call.guard();
         Map<Integer, Src> args = arguments(call);
         args.keySet().removeAll(omitted);
         Map<Integer, Src> res = results(call);
-        if (!fitsRegisters(args, res, lastArg)) {
+        if (!fitsRegisters(args, res)) {
             throw new UnsupportedFeatureException(fileName, call.line(), "Instruction 'call' not yet supported for "
-                    + arch + " (arguments or results beyond " + (lastArg - FIRST_ARG + 1) + " words)");
+                    + arch + " (arguments or results beyond " + (LAST_ARG - FIRST_ARG + 1) + " words)");
         }
         List<Src> srcs = new ArrayList<>();
         if (target.value() instanceof Reg address) {
@@ -258,13 +251,13 @@ public final class CallSequences {
 
     /**
      * Whether the calling convention passes every argument and result of {@code call} in general registers: they fit
-     * {@code R4} to {@code lastArg} and none is a predicate (a {@code .reg .pred} parameter, which the copies into
+     * {@code R4} to {@code R15} and none is a predicate (a {@code .reg .pred} parameter, which the copies into
      * {@code R4}... cannot move; ptxas refuses such calls in ABI compilation, jptxas inlines them).
      */
-    static boolean passesInRegisters(Instr call, int lastArg) {
+    static boolean passesInRegisters(Instr call) {
         Map<Integer, Src> args = arguments(call);
         Map<Integer, Src> res = results(call);
-        return fitsRegisters(args, res, lastArg) && generalValues(args) && generalValues(res);
+        return fitsRegisters(args, res) && generalValues(args) && generalValues(res);
     }
 
     private static boolean generalValues(Map<Integer, Src> words) {
@@ -295,10 +288,10 @@ public final class CallSequences {
         return words(results);
     }
 
-    private static boolean fitsRegisters(Map<Integer, Src> args, Map<Integer, Src> results, int lastArg) {
+    private static boolean fitsRegisters(Map<Integer, Src> args, Map<Integer, Src> results) {
         int highest = Math.max(args.keySet().stream().mapToInt(Integer::intValue).max().orElse(-1),
                 results.keySet().stream().mapToInt(Integer::intValue).max().orElse(-1));
-        return FIRST_ARG + highest <= lastArg;
+        return FIRST_ARG + highest <= LAST_ARG;
     }
 
     /** Values by calling-convention word: each aligned to its size in words, wide registers as their parts. */

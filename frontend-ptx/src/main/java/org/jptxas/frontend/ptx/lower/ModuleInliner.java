@@ -59,7 +59,6 @@ public final class ModuleInliner {
     /** Functions on a cycle of the call graph: their calls stay true calls. */
     private final Set<String> recursive;
     /** Functions whose address some function takes: called through a register, they keep the convention's limits. */
-    private final Set<String> addressed = new HashSet<>();
     /** Relocatable output: calls to functions defined elsewhere ({@code .extern .func}) stay calls to their symbols. */
     private final boolean relocatable;
     /**
@@ -80,15 +79,6 @@ public final class ModuleInliner {
             byName.put(f.name(), f);
         }
         this.recursive = CallGraph.of(module).recursive();
-        for (OriFunction f : module.functions()) {
-            for (BasicBlock b : f.body().blocks()) {
-                for (Instr in : b.instrs()) {
-                    if (namesFunction(in)) {
-                        addressed.addAll(addressesTaken(in));
-                    }
-                }
-            }
-        }
         // ptxas -c also keeps the module's recursive functions as functions of their own (local symbols), called
         // by symbol from every caller instead of copied into each caller's section.
         // a slow path is never a function of its own: each kernel calls its own copy
@@ -301,9 +291,9 @@ public final class ModuleInliner {
                     // ptxas 13 keeps every call a PTX producer left (nvcc and LLVM inline what they choose to; a .func
                     // still called is one they kept, for code size, register pressure or debugging), with a copy of
                     // the callee in each calling kernel's section; calls passing a predicate or more words than the
-                    // convention's registers are inlined
-                    if (CallSequences.passesInRegisters(in, addressed.contains(name) ? CallSequences.LAST_ARG
-                            : CallSequences.INTERNAL_LAST_ARG)) {
+                    // convention's twelve registers are inlined (ptxas passes more of an internal subroutine's in
+                    // registers, but under a tight register limit it then moves the return address to the stack)
+                    if (CallSequences.passesInRegisters(in)) {
                         continue; // stays a true call
                     }
                     targets.put(in, gi);

@@ -63,18 +63,25 @@ final class SectionCalls {
     /**
      * The return-address pair of internal subroutine {@code name}: above its argument and result words, and above
      * the pairs of the internal subroutines it calls, so that its own calls do not overwrite the address it returns
-     * through (ptxas likewise gives each its own register).
+     * through (ptxas likewise gives each its own register). No pair goes above the convention's {@code R20}, so
+     * that a subroutine needs no more registers than an ABI call does (a register limit such as
+     * {@code --maxrregcount 24} still holds however deep the calls nest): past it, a subroutine takes the pair just
+     * above its words and saves it in its frame, as its calls overwrite it.
      */
     int returnPair(String name, Predicate<String> internal) {
         Integer known = pairs.get(name);
         if (known != null) {
             return known;
         }
-        int pair = CallSequences.internalReturnPair(words.getOrDefault(name, 0));
+        int own = CallSequences.internalReturnPair(words.getOrDefault(name, 0));
+        int pair = own;
         for (String callee : callees.getOrDefault(name, Set.of())) {
             if (internal.test(callee) && !callee.equals(name)) {
                 pair = Math.max(pair, returnPair(callee, internal) + 2);
             }
+        }
+        if (pair > CallSequences.RETURN_ADDRESS) {
+            pair = own;
         }
         pairs.put(name, pair);
         return pair;
@@ -122,7 +129,7 @@ final class SectionCalls {
     private static int argumentWord(Instr in) {
         if (in.srcs().isEmpty() || !(in.srcs().get(0).value() instanceof Reg r) || r.virtual()
                 || r.file() != RegFile.R || r.comps() != 1 || r.index() < CallSequences.FIRST_ARG
-                || r.index() > CallSequences.INTERNAL_LAST_ARG) {
+                || r.index() > CallSequences.LAST_ARG) {
             return -1;
         }
         return r.index() - CallSequences.FIRST_ARG;
