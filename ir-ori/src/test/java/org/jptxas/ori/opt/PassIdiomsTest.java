@@ -268,6 +268,30 @@ class PassIdiomsTest {
     }
 
     /** A warp reduction's shuffle as PTX writes it: lane offset and clamp in registers, in-range flag unread. */
+    /** {@code st.global.u32 [a], 0} and a zero added in another block: ptxas's {@code STG.E [R2.64], RZ}. */
+    @Test
+    void zeroConstantsAreReadAsTheZeroRegister() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b0 = f.addBlock(null);
+        BasicBlock b1 = f.addBlock(null);
+        Reg p = f.newVirtual(RegFile.R, 2);
+        Reg zero = f.newVirtual(RegFile.R, 1);
+        Reg x = f.newVirtual(RegFile.R, 1);
+        Reg sum = f.newVirtual(RegFile.R, 1);
+        List<Instr> i = b0.instrs();
+        i.add(ins("MOV", List.of(), List.of(p.component(0)), s(CBank.of(0, 0x160))));
+        i.add(ins("MOV", List.of(), List.of(p.component(1)), s(CBank.of(0, 0x164))));
+        i.add(ins("MOV", List.of(), List.of(zero), s(0)));
+        i.add(ins("LDG", List.of("E"), List.of(x), s(Addr.of(p, 0))));
+        i.add(ins("STG", List.of("E"), List.of(), s(Addr.of(p, 4)), s(zero)));
+        b1.instrs().add(ins("IADD3", List.of(), List.of(sum, Reg.PT, Reg.PT), s(x), s(zero), s(x)));
+        b1.instrs().add(ins("STG", List.of("E"), List.of(), s(Addr.of(p, 0)), s(sum)));
+        b1.instrs().add(ins("EXIT", List.of(), List.of()));
+        String out = optimize(f, "sm_80");
+        assertTrue(out.contains("STG.E [%r0.64+0x4], RZ"), out);
+        assertTrue(out.lines().noneMatch(l -> l.startsWith("MOV") && l.endsWith(", 0x0")), out);
+    }
+
     @Test
     void shufflesTakeTheirConstantsAsImmediatesAndWriteUnreadFlagsToPT() {
         FunctionBody f = new FunctionBody();
