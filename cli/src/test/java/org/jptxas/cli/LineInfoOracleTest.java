@@ -48,14 +48,6 @@ class LineInfoOracleTest {
             + "v3.2.0's line differs instead, so the line has no code";
     private static final String BOTH = "each compiler keeps code for some lines whose code the other folds into other "
             + "lines' code or removes (the test prints both lists)";
-    private static final String SUBROUTINES = "ptxas 13 keeps the called functions as subroutines of the kernel "
-            + "(their lines, up to the return, count for it: the RET.REL.NODEC of each callee carries its ret's line, "
-            + "which inlined code does not have); jptxas inlines them. Not a debug rule: ptxas 13 -O3 "
-            + "inlined no .func call in the 13 corpus files with calls measured (each keeps CALL.REL.NOINC to "
-            + "$kernel$callee, also a two-line callee called once), nor in small modules (a one-add callee called once "
-            + "or twice, .weak, .visible, .param-passing, a 80-instruction callee called once, a recursive one: ptxas "
-            + "12.5 and 13, sm_80 and sm_90, -O3 and -O0, each call a CALL.REL.NOINC), where jptxas inlines all but "
-            + "recursive ones";
     private static final String SIGN_FILL = "of two sign extensions added (cvt.s64.s32 + add.s64), ptxas 13 fuses one "
             + "into LEA.HI.X.SX32 and keeps the other's SHF with its line: the earlier cvt's is fused at line 1183 as in "
             + "small kernels, the later one's at line 1144 of the same PTX shape. jptxas fuses the earlier one in both "
@@ -76,9 +68,7 @@ class LineInfoOracleTest {
             Map.entry("nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_80", PROGMINER),
             Map.entry("nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_90", PROGMINER),
             Map.entry("ptx90parser_samples/matrix_free_device_matrix_vector_04.1.sm_80.ptx@sm_80", BOTH),
-            Map.entry("ptx90parser_samples/matrix_free_device_matrix_vector_04.1.sm_80.ptx@sm_90", BOTH),
-            Map.entry("rust_llvm_ptx_linker/dependencies__outputs__debug.ptx@sm_80", SUBROUTINES),
-            Map.entry("rust_llvm_ptx_linker/dependencies__outputs__debug.ptx@sm_90", SUBROUTINES));
+            Map.entry("ptx90parser_samples/matrix_free_device_matrix_vector_04.1.sm_80.ptx@sm_90", BOTH));
 
     @Test
     void jptxasAnnotatesTheSourceLinesPtxasDoes() throws Exception {

@@ -46,10 +46,9 @@ class CallCubinStructureTest {
     private static Map<String, String> known() {
         Map<String, String> m = new TreeMap<>();
         for (String arch : ARCHES) {
-            m.put("call_func " + arch, "jptxas inlines call_func's two callees (frontend-ptx ModuleInliner), where ptxas "
-                    + "keeps them as inner functions");
-            m.put("call_outlined " + arch, "ptxas's .debug_frame CIE names R6/R7 as round_mix's return address (the "
-                    + "pair above its arguments and result), jptxas's call convention always R20/R21 (CallFrames)");
+            m.put("call_func " + arch, "ptxas's .debug_frame CIE names R4 as the return address of one of call_func's "
+                    + "callees (its internal convention places a return address in any free register), jptxas's "
+                    + "internal subroutines return through the pair above their arguments and results (R6/R7)");
             m.put("call_diverge " + arch, "ptxas writes COOP_GROUP_MASK_REGIDS and COOP_GROUP_INSTR_OFFSETS (code 40) "
                     + "for the kernel; jptxas's cubin writer writes neither yet");
         }

@@ -9,6 +9,7 @@ import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
+import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.ir.Sym;
 
@@ -60,6 +61,12 @@ public final class CopyPropagation implements Pass {
                         for (Instr use : sd.uses(a)) {
                             changed |= Rewrites.replaceUses(use, a, r);
                         }
+                    }
+                } else if (src.value() instanceof Imm zero && zero.bits() == 0 && a.file() == RegFile.R
+                        && a.comps() == 1) {
+                    // a zero constant is the zero register (a store of 0 writes RZ, as ptxas's does)
+                    for (Instr use : sd.uses(a)) {
+                        changed |= Rewrites.replaceUses(use, a, Reg.RZ);
                     }
                 } else if (src.value() instanceof CBank c && c.index() == null && cx.aluReadsConstantBank()) {
                     for (Instr use : sd.uses(a)) {

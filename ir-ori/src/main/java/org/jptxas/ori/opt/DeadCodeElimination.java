@@ -75,13 +75,11 @@ public final class DeadCodeElimination implements Pass {
                     }
                 }
                 boolean root = !OpInfo.isPure(in) && cfg.isReachable(b.id()) || writesPhysical(in)
-                        || !cx.entry() && writesUnread(in, read, numbers)
                         || b.id() == blocks.size() - 1 && in == b.last() && in.isTerminator();
                 if (root) {
                     live.set(id);
                     work[top++] = id;
                 }
-                // after the root test, which a device function's unread predicate result makes a root
                 unreadPredicates |= unreadPredicatesToPT(dsts, read, numbers);
                 id++;
             }
@@ -206,15 +204,6 @@ public final class DeadCodeElimination implements Pass {
     }
 
     /** A device function's write of a register its body never reads: possibly a result, live at RET. */
-    private static boolean writesUnread(Instr in, BitSet read, VirtualNumbering numbers) {
-        for (Reg d : in.dsts()) {
-            if (d.virtual() && !read.get(numbers.of(d))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private static boolean writesPhysical(Instr in) {
         List<Reg> dsts = in.dsts();
         for (int i = 0; i < dsts.size(); i++) { // indexed: C1 allocates a for-each's iterator

@@ -99,6 +99,7 @@ public final class OptPipeline {
             p.add(new CompareChaining());
             p.add(new AddressModeFolding());
             p.add(new RedundantLoadElimination());
+            p.add(new ConstantMoveSinking());
         }
         if (optLevel >= 1) {
             p.add(dce);

@@ -23,13 +23,14 @@ import org.jptxas.ori.ir.Src;
  * all on the add's line (the multiply's own line keeps no code). The multiply comes from the front end as
  * {@code IMAD.WIDE.U32 t, u, v, RZ; IMAD k, x1, x2, t.hi; IMAD m.hi, x3, x4, k; MOV m.lo, t.lo} and the add as the
  * {@code IADD3} / {@code IADD3.X} carry pair. A cross product with a zero word (a zero-extended operand) is left
- * out: {@code IMAD d.hi, a.lo, b.hi, d.hi}, as ptxas has it.
+ * out: {@code IMAD d.hi, a.lo, b.hi, d.hi}, as ptxas has it. Copy propagation may have had the add read
+ * {@code t.lo} instead of {@code m.lo} (the copy then unread or removed): the same multiply.
  */
 final class WideMultiplyAdds {
     private WideMultiplyAdds() {
     }
 
-    /** The multiply's instructions, matched. */
+    /** The multiply's instructions, matched; {@code low} (the copy of {@code t.lo}) null once propagated away. */
     private record Multiply(Instr wide, Instr inner, Instr outer, Instr low) {}
 
     /**
@@ -53,22 +54,24 @@ final class WideMultiplyAdds {
                     || ml.comps() != 2) {
                 continue;
             }
-            int hk = highPartOf(hiTerms[0], ml) ? 0 : highPartOf(hiTerms[1], ml) ? 1 : -1;
-            if (hk < 0) {
-                continue;
+            for (int hk = 0; hk < 2; hk++) {
+                if (!(hiTerms[hk].value() instanceof Reg mh) || !mh.virtual() || !mh.isPart() || mh.part() != 1
+                        || mh.comps() != 2) {
+                    continue;
+                }
+                Multiply mul = multiply(body, ml, mh, lo, hi, sd);
+                Src y = mul == null ? null : addend(body, loTerms[1 - k], hiTerms[1 - hk], lo, hi, sd);
+                if (y == null || y.value() instanceof CBank && !cx.aluReadsConstantBank()) {
+                    continue;
+                }
+                Src u = mul.wide().srcs().get(0);
+                Src v = mul.wide().srcs().get(1);
+                if (OpInfo.isNonRegister(y) && (OpInfo.isNonRegister(u) || OpInfo.isNonRegister(v))) {
+                    continue;
+                }
+                rewrite(body, lo, hi, mul, y, sd, inserts, removed);
+                return true;
             }
-            Multiply mul = multiply(body, ml.whole(), lo, hi, sd);
-            Src y = mul == null ? null : addend(body, loTerms[1 - k], hiTerms[1 - hk], lo, hi, sd);
-            if (y == null || y.value() instanceof CBank && !cx.aluReadsConstantBank()) {
-                continue;
-            }
-            Src u = mul.wide().srcs().get(0);
-            Src v = mul.wide().srcs().get(1);
-            if (OpInfo.isNonRegister(y) && (OpInfo.isNonRegister(u) || OpInfo.isNonRegister(v))) {
-                continue;
-            }
-            rewrite(body, lo, hi, mul, y, sd, inserts, removed);
-            return true;
         }
         return false;
     }
@@ -102,34 +105,48 @@ final class WideMultiplyAdds {
                 && InstructionCombining.unchangedBetween(body, r, reader, until, sd);
     }
 
-    private static boolean highPartOf(Src s, Reg lowPart) {
-        return s.value() instanceof Reg r && r.isPart() && r.part() == 1 && r.sameRegister(lowPart);
-    }
-
     /**
-     * The lowered multiply writing {@code m}, when the add ({@code lo}, {@code hi}) is its only reader, every input
-     * still holds its value at the add (read there instead), and it sits in the add's block (no work moves into a
-     * loop).
+     * The lowered multiply whose result's words the add reads as {@code ml} and {@code mh}, when the add
+     * ({@code lo}, {@code hi}) is its only reader, every input still holds its value at the add (read there
+     * instead), and it sits in the add's block (no work moves into a loop). The add reads {@code m.lo} (the copy
+     * of {@code t.lo}) or, once copy propagation went through that copy, {@code t.lo} itself, the copy then unread
+     * or gone.
      */
-    private static Multiply multiply(FunctionBody body, Reg m, Instr lo, Instr hi, SingleDefs sd) {
-        if (!sd.stable(m) || !onlyReaders(m, sd, lo, hi)) {
+    private static Multiply multiply(FunctionBody body, Reg ml, Reg mh, Instr lo, Instr hi, SingleDefs sd) {
+        Reg m = mh.whole();
+        boolean propagated = !ml.sameRegister(mh);
+        if (!sd.stable(m) || !onlyReaders(m, sd, propagated ? List.of(hi) : List.of(lo, hi))) {
             return null;
         }
         Instr low = sd.soleWrite(m.component(0));
         Instr outer = sd.soleWrite(m.component(1));
-        if (low == null || outer == null || !OpInfo.is(low, "MOV") || !low.mods().isEmpty()
-                || low.srcs().size() != 1 || low.srcs().get(0).hasModifiers()
-                || !(low.srcs().get(0).value() instanceof Reg tl) || !tl.isPart() || tl.part() != 0
-                || !plainImad(outer) || !(outer.srcs().get(2).value() instanceof Reg k) || k.isPart()) {
+        if (!(low == null && propagated || low != null && OpInfo.is(low, "MOV") && low.mods().isEmpty()
+                && low.srcs().size() == 1 && !low.srcs().get(0).hasModifiers()
+                && low.srcs().get(0).value() instanceof Reg copied && copied.isPart() && copied.part() == 0
+                && (!propagated || copied.equals(ml)))
+                || outer == null || !plainImad(outer) || !(outer.srcs().get(2).value() instanceof Reg k)
+                || k.isPart()) {
             return null;
         }
+        Reg tl = propagated ? ml : (Reg) low.srcs().get(0).value();
         Instr inner = sd.soleDef(k);
         Instr wide = sd.soleDef(tl.whole());
-        if (inner == null || !plainImad(inner) || !onlyReaders(k, sd, outer, outer)
+        if (inner == null || !plainImad(inner) || !onlyReaders(k, sd, List.of(outer))
                 || !(inner.srcs().get(2).value() instanceof Reg th) || !th.isPart() || th.part() != 1
                 || !th.sameRegister(tl) || wide == null || !OpInfo.is(wide, "IMAD_WIDE")
                 || !wide.mods().equals(List.of("U32")) || wide.srcs().size() != 3 || wide.dsts().size() != 1
-                || !OpInfo.isRZ(wide.srcs().get(2)) || !onlyReaders(tl.whole(), sd, low, inner)) {
+                || !OpInfo.isRZ(wide.srcs().get(2))) {
+            return null;
+        }
+        // t's readers: the inner multiply, the copy (if still there) and, propagated, the add
+        List<Instr> tReaders = new ArrayList<>(List.of(inner));
+        if (low != null) {
+            tReaders.add(low);
+        }
+        if (propagated) {
+            tReaders.add(lo);
+        }
+        if (!onlyReaders(tl.whole(), sd, tReaders)) {
             return null;
         }
         for (Instr reader : List.of(wide, inner, outer)) {
@@ -140,8 +157,8 @@ final class WideMultiplyAdds {
             }
         }
         SingleDefs.Position at = sd.position(lo);
-        for (Instr in : List.of(wide, inner, outer, low, hi)) {
-            SingleDefs.Position p = sd.position(in);
+        for (Instr in : java.util.Arrays.asList(wide, inner, outer, low, hi)) {
+            SingleDefs.Position p = in == null ? at : sd.position(in);
             if (p == null || at == null || p.block() != at.block()) {
                 return null;
             }
@@ -155,15 +172,16 @@ final class WideMultiplyAdds {
                 && in.dsts().get(0).virtual() && in.srcs().stream().noneMatch(Src::hasModifiers);
     }
 
-    /** Whether every reader of {@code r} is {@code a} or {@code b}. */
-    private static boolean onlyReaders(Reg r, SingleDefs sd, Instr a, Instr b) {
+    /** Whether every reader of {@code r} is one of {@code readers}. */
+    private static boolean onlyReaders(Reg r, SingleDefs sd, List<Instr> readers) {
         for (Instr u : sd.uses(r)) {
-            if (u != a && u != b) {
+            if (readers.stream().noneMatch(x -> x == u)) {
                 return false;
             }
         }
         return true;
     }
+
 
     private static void rewrite(FunctionBody body, Instr lo, Instr hi, Multiply mul, Src y, SingleDefs sd,
                                 Map<Instr, List<Instr>> inserts, Set<Instr> removed) {

@@ -110,10 +110,11 @@ class PassIdiomsTest {
     void saxpyReadsConstantsThroughUniformRegistersOnSm90() {
         String out = optimize(saxpy(), "sm_90");
         // No ALU instruction reads a constant bank on sm_90: parameters come through ULDC into uniform registers.
-        assertTrue(out.contains("ULDC %ur2, c[0x0][0x0]"), out);
-        assertTrue(out.contains("IMAD %r6, %r3, %ur2, %r5"), out);
+        assertTrue(out.contains("ULDC %ur1, c[0x0][0x0]"), out);
+        assertTrue(out.contains("IMAD %r6, %r3, %ur1, %r5"), out);
         assertTrue(out.contains("ISETP.GE.U32.AND %p0, PT, %r6, %ur0, PT"), out);
-        assertTrue(out.contains("FMUL %r11, %r10, %ur1"), out);
+        // a, read only after the bounds check, is read there (ptxas: ULDC UR6, c[0x0][0x214] before the FMUL)
+        assertTrue(out.contains("LDG.E %r10, [%r9.64]\nULDC %ur2, c[0x0][0x164]\nFMUL %r11, %r10, %ur2"), out);
         assertTrue(out.lines().filter(l -> l.contains("c[") && !l.startsWith("ULDC") && !l.startsWith("LDC")).count() == 0, out);
         // the pointer parameter, read by IMAD.WIDE's register pair: one LDC.64 (as ptxas), not two 32-bit loads
         assertTrue(out.contains("LDC.64 %r2.64, c[0x0][0x168]"), out);
@@ -268,6 +269,30 @@ class PassIdiomsTest {
     }
 
     /** A warp reduction's shuffle as PTX writes it: lane offset and clamp in registers, in-range flag unread. */
+    /** {@code st.global.u32 [a], 0} and a zero added in another block: ptxas's {@code STG.E [R2.64], RZ}. */
+    @Test
+    void zeroConstantsAreReadAsTheZeroRegister() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b0 = f.addBlock(null);
+        BasicBlock b1 = f.addBlock(null);
+        Reg p = f.newVirtual(RegFile.R, 2);
+        Reg zero = f.newVirtual(RegFile.R, 1);
+        Reg x = f.newVirtual(RegFile.R, 1);
+        Reg sum = f.newVirtual(RegFile.R, 1);
+        List<Instr> i = b0.instrs();
+        i.add(ins("MOV", List.of(), List.of(p.component(0)), s(CBank.of(0, 0x160))));
+        i.add(ins("MOV", List.of(), List.of(p.component(1)), s(CBank.of(0, 0x164))));
+        i.add(ins("MOV", List.of(), List.of(zero), s(0)));
+        i.add(ins("LDG", List.of("E"), List.of(x), s(Addr.of(p, 0))));
+        i.add(ins("STG", List.of("E"), List.of(), s(Addr.of(p, 4)), s(zero)));
+        b1.instrs().add(ins("IADD3", List.of(), List.of(sum, Reg.PT, Reg.PT), s(x), s(zero), s(x)));
+        b1.instrs().add(ins("STG", List.of("E"), List.of(), s(Addr.of(p, 0)), s(sum)));
+        b1.instrs().add(ins("EXIT", List.of(), List.of()));
+        String out = optimize(f, "sm_80");
+        assertTrue(out.contains("STG.E [%r0.64+0x4], RZ"), out);
+        assertTrue(out.lines().noneMatch(l -> l.startsWith("MOV") && l.endsWith(", 0x0")), out);
+    }
+
     @Test
     void shufflesTakeTheirConstantsAsImmediatesAndWriteUnreadFlagsToPT() {
         FunctionBody f = new FunctionBody();
@@ -474,25 +499,27 @@ class PassIdiomsTest {
     }
 
     /**
-     * A device function's write of a virtual register its body never reads may be a result, live at RET: it stays,
-     * even where the body reads the physical register of the same number (the two were once taken for one register,
-     * and the write was dropped).
+     * A device function returns its results in physical registers (the convention's copies before RET): a write of a
+     * virtual register its body never reads is dead there as in a kernel, and the copy of a result stays.
      */
     @Test
-    void deviceFunctionKeepsUnreadVirtualWriteBesideAPhysicalRegisterOfTheSameNumber() {
+    void deviceFunctionDropsUnreadVirtualWritesAndKeepsItsResultCopies() {
         FunctionBody f = new FunctionBody();
         BasicBlock entry = f.addBlock(null);
         Reg r0 = f.newVirtual(RegFile.R, 1);
-        Reg r1 = f.newVirtual(RegFile.R, 1);
         Reg result = f.newVirtual(RegFile.R, 1);
-        Reg argument = new Reg(RegFile.R, result.index(), 1, false);
+        Reg unread = f.newVirtual(RegFile.R, 1);
+        Reg r4 = Reg.phys(RegFile.R, 4, 1);
         List<Instr> e = entry.instrs();
-        e.add(ins("MOV", List.of(), List.of(r0), s(argument)));
-        e.add(ins("MOV", List.of(), List.of(r1), s(7)));
-        e.add(ins("IADD3", List.of(), List.of(result), s(r0), s(r1), s(Reg.RZ)));
+        e.add(ins("MOV", List.of(), List.of(r0), s(r4)));
+        e.add(ins("IADD3", List.of(), List.of(result), s(r0), s(7), s(Reg.RZ)));
+        e.add(ins("IADD3", List.of(), List.of(unread), s(r0), s(1), s(Reg.RZ)));
+        e.add(ins("MOV", List.of(), List.of(r4), s(result)));
         e.add(ins("RET", List.of(), List.of()));
         new DeadCodeElimination().run(f, new OptContext(TestProfiles.of("sm_80"), "f", false, null));
+        assertTrue(entry.instrs().stream().noneMatch(in -> in.dsts().contains(unread)), entry.instrs().toString());
         assertTrue(entry.instrs().stream().anyMatch(in -> in.dsts().contains(result)), entry.instrs().toString());
+        assertEquals(4, entry.instrs().size(), entry.instrs().toString());
     }
 
     /**

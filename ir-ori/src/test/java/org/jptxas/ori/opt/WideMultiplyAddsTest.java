@@ -157,6 +157,43 @@ class WideMultiplyAddsTest {
         }
     }
 
+    /**
+     * Copy propagation went through the multiply's low-word copy: the add reads {@code t.lo}, the copy unread
+     * ({@code copyLeft}) or removed.
+     */
+    private static FunctionBody propagated(boolean copyLeft) {
+        FunctionBody f = program(Operand.FULL, false);
+        Reg t = Reg.virt(RegFile.R, 4, 2);
+        Reg m = Reg.virt(RegFile.R, 6, 2);
+        List<Instr> l = f.block(0).instrs();
+        for (Instr in : l) {
+            if (in.op().name().equals("IADD3") && in.mods().isEmpty()) {
+                Rewrites.replaceUses(in, m.component(0), t.component(0));
+            }
+        }
+        if (!copyLeft) {
+            l.removeIf(in -> in.dsts().contains(m.component(0)));
+        }
+        return f;
+    }
+
+    @Test
+    void theAddReadingTheWideLowWordDirectlyIsFusedToo() {
+        for (boolean copyLeft : new boolean[] {true, false}) {
+            FunctionBody f = propagated(copyLeft);
+            String out = combined(f);
+            assertEquals("""
+                    IMAD %r9, %r1.hi, %r2.lo, RZ  @11
+                    IMAD_WIDE.U32 %r7.64, %r1.lo, %r2.lo, %r3.64  @11
+                    IMAD %r10, %r1.lo, %r2.hi, %r9  @11
+                    IADD3 %r7.hi, %r7.hi, %r10, RZ  @11
+                    """, arithmetic(f), "copy left " + copyLeft + ":\n" + out);
+            for (long seed : new long[] {1, -77, 0xabcdef, 0x7fffffff}) {
+                assertEquals(OriEvaluator.run(propagated(copyLeft), seed), OriEvaluator.run(f, seed), out);
+            }
+        }
+    }
+
     /** Every shape computes what the multiply and add did (the one-thread Ori evaluator, loads hashed by seed). */
     @Test
     void theFusedFormStoresTheSameValues() {

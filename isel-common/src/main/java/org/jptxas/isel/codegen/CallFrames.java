@@ -2,6 +2,7 @@ package org.jptxas.isel.codegen;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import org.jptxas.sass.Control;
 import org.jptxas.sass.SassIsa;
@@ -22,18 +23,21 @@ import org.jptxas.ori.ir.Sym;
 import org.jptxas.ori.opcode.OriOpcodes;
 
 /**
- * The after-allocation half of NVIDIA's calling convention (the call sequences themselves are placed in Ori by the
- * front end's {@code CallSequences}): every call gets its return address moved into {@code R20}/{@code R21} and
- * loses the clobber list it carried for the allocator; a callee (a subroutine, or a function of its own in
- * relocatable output) saves the callee-saved registers it writes ({@code R2}, {@code R16} and up but
- * {@code R20}/{@code R21}) in its frame at entry and reloads them before each {@code RET}; and any function whose spill slots (or saves) lie beyond its declared locals grows its frame by
- * that much ({@code IADD3 R1, R1, -extra}), so the slots sit below the caller's frame.
+ * The after-allocation half of the calls (the call sequences themselves are placed in Ori by the front end's
+ * {@code CallSequences}): every call gets its return address moved into the callee's pair ({@code R20}/{@code R21}
+ * under NVIDIA's convention, an internal subroutine's own pair otherwise) and loses the clobber list it carried for
+ * the allocator; a callee (a subroutine, or a function of its own in relocatable output) under the convention saves
+ * the callee-saved registers it writes ({@code R2}, {@code R16} and up but {@code R20}/{@code R21}) in its frame at
+ * entry and reloads them before each {@code RET}, an internal one only its own return address where its calls
+ * overwrite it; and any function whose spill slots (or saves) lie beyond its declared locals grows its frame by that
+ * much ({@code IADD3 R1, R1, -extra}), so the slots sit below the caller's frame.
  */
 public final class CallFrames {
     /** The return-address pair of the convention. */
     public static final int RETURN_ADDRESS = 20;
-    /** The return-address pair of an internal subroutine (a slow path): above its arguments, as ptxas has it. */
-    public static final int INTERNAL_RETURN_ADDRESS = 6;
+    /** {@link #placeholderMove}'s register for a move into any register (a return address's low word, whose pair
+     * depends on the callee). */
+    private static final int ANY_REGISTER = -1;
     /** Placeholder of the return-address move until the layout knows the address. */
     static final int RETURN_PLACEHOLDER = 0xfffff0;
     private static final Reg SP = Reg.phys(RegFile.R, 1, 1);
@@ -59,13 +63,33 @@ public final class CallFrames {
         return end < 0 ? null : name.substring(1, end);
     }
 
-    /**
-     * Whether {@code name} is an internal subroutine {@code $owner$__internal_...} (an IEEE slow path): every call to it
-     * lists the registers it writes ({@link FunctionCodegen}), so it saves none.
-     */
-    public static boolean isInternal(String name) {
+    /** Whether {@code name} is an IEEE slow path {@code $owner$__internal_...}, which runs without convergence barriers. */
+    public static boolean isSlowPath(String name) {
         String owner = ownerOf(name);
         return owner != null && name.startsWith("__internal_", owner.length() + 2);
+    }
+
+    /**
+     * Whether {@code f} is an internal subroutine: a subroutine returning through a pair other than the convention's
+     * (the front end's choice for one its section's code alone calls directly). Every call to it lists the registers
+     * it writes ({@link FunctionCodegen}), so it saves none but its own return address where a call of its own
+     * overwrites that.
+     */
+    public static boolean isInternal(OriFunction f) {
+        return isSubroutine(f) && returnPair(f) != RETURN_ADDRESS;
+    }
+
+    /** The register pair {@code f}'s {@code RET} reads its return address from; the convention's for none. */
+    public static int returnPair(OriFunction f) {
+        for (BasicBlock b : f.body().blocks()) {
+            for (Instr in : b.instrs()) {
+                if (in.op().name().equals("RET") && !in.srcs().isEmpty() && in.srcs().get(0).value() instanceof Reg r
+                        && r.file() == RegFile.R && !r.virtual()) {
+                    return r.index();
+                }
+            }
+        }
+        return RETURN_ADDRESS;
     }
 
     /** Whether {@code in} is a true call (the call pseudo-instruction after the calling convention). */
@@ -129,16 +153,26 @@ public final class CallFrames {
 
     /** Rewrites the allocated {@code f} as described above; returns the allocation result with the final frame. */
     static RegisterAllocator.Result afterAllocation(OriFunction f, RegisterAllocator.Result ra) {
-        return afterAllocation(f, ra, true);
+        return afterAllocation(f, ra, true, Map.of());
+    }
+
+    static RegisterAllocator.Result afterAllocation(OriFunction f, RegisterAllocator.Result ra,
+            boolean lepcNamesReturnPoint) {
+        return afterAllocation(f, ra, lepcNamesReturnPoint, Map.of());
     }
 
     /**
      * As above; {@code lepcNamesReturnPoint} says how a call through a loaded address gets its return address
-     * ({@link org.jptxas.ori.target.TargetFeature#LEPC_NAMES_RETURN_POINT}).
+     * ({@link org.jptxas.ori.target.TargetFeature#LEPC_NAMES_RETURN_POINT}) and {@code internalPairs} where each
+     * internal subroutine a call may name takes its return address ({@link #returnPair}).
      */
     static RegisterAllocator.Result afterAllocation(OriFunction f, RegisterAllocator.Result ra,
-            boolean lepcNamesReturnPoint) {
+            boolean lepcNamesReturnPoint, Map<String, Integer> internalPairs) {
         OriOpcodes ops = OriOpcodes.get();
+        boolean internal = isInternal(f);
+        int ownPair = returnPair(f);
+        // before the calls lose their clobber lists below
+        boolean overwritesOwn = !f.entry() && callsOverwrite(f, ownPair);
         boolean calls = false;
         for (BasicBlock b : f.body().blocks()) {
             List<Instr> is = b.instrs();
@@ -162,8 +196,8 @@ public final class CallFrames {
                         // a call into another object: encoded as 0x0 with a relocation ({@link #finishCalls})
                         ? List.of(Src.of(new Sym(callee.name(), Sym.Kind.FUNCTION, Sym.Part.LO32, 0)))
                         : List.of(in.srcs().get(0));
-                int pair = in.srcs().get(0).value() instanceof Sym s && isInternal(s.name()) ? INTERNAL_RETURN_ADDRESS
-                        : RETURN_ADDRESS;
+                int pair = in.srcs().get(0).value() instanceof Sym s ? internalPairs.getOrDefault(s.name(),
+                        RETURN_ADDRESS) : RETURN_ADDRESS;
                 is.set(i, new Instr(in.op(), in.mods(), List.of(), printed, g, in.line()));
                 is.add(i, new Instr(ops.require("MOV"), List.of(), List.of(Reg.phys(RegFile.R, pair + 1, 1)),
                         List.of(Src.of(Imm.ofInt(0))), g, in.line()));
@@ -175,11 +209,11 @@ public final class CallFrames {
         boolean callee = !f.entry(); // a subroutine or a function of its own (relocatable output)
         TreeSet<Integer> saved = new TreeSet<>();
         if (callee) {
-            if (calls) { // its calls overwrite the return address it returns through
-                saved.add(RETURN_ADDRESS);
-                saved.add(RETURN_ADDRESS + 1);
+            if (calls && (!internal || overwritesOwn)) { // the return address it returns through
+                saved.add(ownPair);
+                saved.add(ownPair + 1);
             }
-            for (BasicBlock b : isInternal(f.name()) ? List.<BasicBlock>of() : f.body().blocks()) {
+            for (BasicBlock b : internal ? List.<BasicBlock>of() : f.body().blocks()) {
                 for (Instr in : b.instrs()) {
                     for (Reg d : in.dsts()) {
                         if (d.file() == RegFile.R && !d.virtual() && !d.isZero()) {
@@ -236,6 +270,22 @@ public final class CallFrames {
             epilogues(f, ops, saved, saveBase, extra);
         }
         return new RegisterAllocator.Result(ra.registers(), total, ra.spillStoreBytes(), ra.spillLoadBytes());
+    }
+
+    /** Whether a call of {@code f} (its clobber list narrowed to what the callee writes) overwrites the pair {@code r}. */
+    private static boolean callsOverwrite(OriFunction f, int r) {
+        for (BasicBlock b : f.body().blocks()) {
+            for (Instr in : b.instrs()) {
+                if (in.op().name().equals("CALL")) {
+                    for (Reg d : in.dsts()) {
+                        if (d.file() == RegFile.R && !d.virtual() && d.index() <= r + 1 && d.index() + d.comps() > r) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** Reloads the saved registers and releases the extra frame before every RET. */
@@ -298,7 +348,7 @@ public final class CallFrames {
     private static int placeholderMove(CodeLine line, int reg, long placeholder) {
         SassOp op = line.op();
         if (!(line.mnemonic().equals("MOV") || line.opcode().startsWith("IMAD.MOV"))
-                || op.register(0, SlotKind.GPR) != reg) {
+                || reg != ANY_REGISTER && op.register(0, SlotKind.GPR) != reg) {
             return -1;
         }
         int slot = op.immediateSlot(op.operandCount() - 1);
@@ -501,8 +551,7 @@ public final class CallFrames {
                     CodeLine prev = out.get(j);
                     int highSlot = high ? -1 : placeholderMove(prev, RETURN_ADDRESS + 1, 0);
                     // (a call to an internal subroutine is relative: only its low word is searched for)
-                    int lowSlot = low ? -1 : Math.max(placeholderMove(prev, RETURN_ADDRESS, RETURN_PLACEHOLDER),
-                            placeholderMove(prev, INTERNAL_RETURN_ADDRESS, RETURN_PLACEHOLDER));
+                    int lowSlot = low ? -1 : placeholderMove(prev, ANY_REGISTER, RETURN_PLACEHOLDER);
                     if (highSlot >= 0) {
                         // the absolute return address: the section's function plus the offset, relocated (RELA)
                         out.set(j, returnAddressMove(prev, highSlot, Sym.Part.HI32, section, returnAddress,

@@ -82,16 +82,37 @@ public final class FunctionCodegen {
     /** The last step: the rest of each function's code generation, the unit laid out and assembled. */
     CompiledFunction finished(Unit u, List<Staged> unit) throws CompilationException {
         if (u.subroutines().isEmpty()) {
-            Generated g = finished(unit.get(0));
+            Generated g = finished(unit.get(0), Map.of(),
+                    JumpTables.bases(List.of(unit.get(0).f()), u.cx().options().relocatable()));
             return withRegisterMap(layoutAndAssemble(u.owner(), u.cx(), g.body(), g.allocation(), List.of()), g);
         }
-        // internal subroutines first: each call to one then clobbers only what its allocation writes
+        // internal subroutines first, each after the internal subroutines it calls: each call to one then clobbers
+        // only what its allocation writes (its own calls' narrowed lists included)
         Generated[] subs = new Generated[unit.size() - 1];
+        Map<String, Integer> tableBases = JumpTables.bases(unit.stream().map(Staged::f).toList(),
+                u.cx().options().relocatable());
         Map<String, List<Reg>> written = new HashMap<>();
+        Map<String, Integer> pairs = new HashMap<>();
+        java.util.Set<String> internal = new java.util.HashSet<>();
         for (int k = 1; k < unit.size(); k++) {
-            if (CallFrames.isInternal(unit.get(k).f().name())) {
-                subs[k - 1] = finished(unit.get(k));
-                written.put(unit.get(k).f().name(), writtenRegisters(unit.get(k).f()));
+            if (CallFrames.isInternal(unit.get(k).f())) {
+                internal.add(unit.get(k).f().name());
+                pairs.put(unit.get(k).f().name(), CallFrames.returnPair(unit.get(k).f()));
+            }
+        }
+        for (boolean progress = true; progress; ) {
+            progress = false;
+            for (int k = 1; k < unit.size(); k++) {
+                OriFunction f = unit.get(k).f();
+                if (subs[k - 1] == null && internal.contains(f.name())
+                        && written.keySet().containsAll(internalCallees(f, internal))) {
+                    narrowCalls(f, written);
+                    // what its own calls clobber, read before code generation drops the calls' clobber lists
+                    java.util.Set<Reg> clobbered = callClobbers(f);
+                    subs[k - 1] = finished(unit.get(k), pairs, tableBases);
+                    written.put(f.name(), writtenRegisters(f, clobbered));
+                    progress = true;
+                }
             }
         }
         for (Staged s : unit) {
@@ -99,20 +120,35 @@ public final class FunctionCodegen {
         }
         for (int k = 1; k < unit.size(); k++) {
             if (subs[k - 1] == null) {
-                subs[k - 1] = finished(unit.get(k));
+                subs[k - 1] = finished(unit.get(k), pairs, tableBases);
             }
         }
-        return withSubroutines(u.owner(), u.cx(), finished(unit.get(0)), u.subroutines(), List.of(subs));
+        return withSubroutines(u.owner(), u.cx(), finished(unit.get(0), pairs, tableBases), u.subroutines(), List.of(subs));
+    }
+
+    /** The functions of {@code internal} that {@code f} calls. */
+    private static java.util.Set<String> internalCallees(OriFunction f, java.util.Set<String> internal) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (BasicBlock b : f.body().blocks()) {
+            for (Instr in : b.instrs()) {
+                if (CallFrames.isCall(in) && in.srcs().get(0).value() instanceof Sym callee
+                        && internal.contains(callee.name())) {
+                    out.add(callee.name());
+                }
+            }
+        }
+        return out;
     }
 
     /**
      * The registers an allocated function writes (each word of a wide register; not the stack pointer), with the
      * return-address pair its caller writes: what a call to it changes.
      */
-    private static List<Reg> writtenRegisters(OriFunction f) {
+    private static List<Reg> writtenRegisters(OriFunction f, java.util.Set<Reg> clobbered) {
         java.util.Set<Reg> out = new java.util.LinkedHashSet<>();
-        out.add(Reg.phys(RegFile.R, CallFrames.INTERNAL_RETURN_ADDRESS, 1));
-        out.add(Reg.phys(RegFile.R, CallFrames.INTERNAL_RETURN_ADDRESS + 1, 1));
+        int pair = CallFrames.returnPair(f);
+        out.add(Reg.phys(RegFile.R, pair, 1));
+        out.add(Reg.phys(RegFile.R, pair + 1, 1));
         for (BasicBlock b : f.body().blocks()) {
             for (Instr in : b.instrs()) {
                 for (Reg d : in.dsts()) {
@@ -125,7 +161,25 @@ public final class FunctionCodegen {
                 }
             }
         }
+        out.addAll(clobbered);
         return List.copyOf(out);
+    }
+
+    /** The registers the calls of {@code f} list as clobbered (each word of a wide register). */
+    private static java.util.Set<Reg> callClobbers(OriFunction f) {
+        java.util.Set<Reg> out = new java.util.LinkedHashSet<>();
+        for (BasicBlock b : f.body().blocks()) {
+            for (Instr in : b.instrs()) {
+                if (CallFrames.isCall(in)) {
+                    for (Reg d : in.dsts()) {
+                        for (int k = 0; k < d.comps(); k++) {
+                            out.add(d.comps() == 1 ? d : d.component(k));
+                        }
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     /** Gives each call to a function of {@code written} exactly those registers as its clobber list. */
@@ -173,9 +227,9 @@ public final class FunctionCodegen {
             long offset = (long) body.size() * FunctionLayout.INSTRUCTION_BYTES;
             FunctionFacts.InnerFunction fn = new FunctionFacts.InnerFunction(sub.name(), offset,
                     (long) lines.size() * FunctionLayout.INSTRUCTION_BYTES, (int) g.allocation().frameBytes());
-            if (CallFrames.isInternal(sub.name())) { // it returns through its own pair (.debug_frame names it)
+            if (CallFrames.isInternal(sub)) { // it returns through its own pair (.debug_frame names it)
                 fn = new FunctionFacts.InnerFunction(fn.name(), fn.offset(), fn.size(), fn.frameSize(), fn.binding(),
-                        List.of(CallFrames.INTERNAL_RETURN_ADDRESS), fn.callFrameProgram());
+                        List.of(CallFrames.returnPair(sub)), fn.callFrameProgram());
             }
             inner.add(fn);
             body.addAll(lines);
@@ -205,11 +259,16 @@ public final class FunctionCodegen {
         observer.afterPass(addresses.name(), s.f());
     }
 
-    private Generated finished(Staged s) throws CompilationException {
+    /**
+     * {@code internalPairs}: the return-address pair of each internal subroutine of the unit, by name;
+     * {@code tableBases}: where each function's jump tables start in the section's bank ({@link JumpTables#bases}).
+     */
+    private Generated finished(Staged s, Map<String, Integer> internalPairs, Map<String, Integer> tableBases)
+            throws CompilationException {
         OriFunction f = s.f();
         CodegenContext cx = s.cx();
         RegisterHomes.Snapshot named = s.named();
-        OriPass jumpTables = JumpTables.pass();
+        OriPass jumpTables = JumpTables.pass(tableBases.get(f.name()));
         jumpTables.run(f, cx);
         observer.afterPass(jumpTables.name(), f);
         for (OriPass p : pipeline.legalization()) {
@@ -224,14 +283,14 @@ public final class FunctionCodegen {
         List<RegisterHomes.Home> homes = named == null ? null : named.after();
         // an internal subroutine (a slow path) runs without convergence barriers, as ptxas's: its branches rejoin at
         // its RET, and its caller's barriers stay where they are
-        if (!CallFrames.isInternal(f.name())) {
+        if (!CallFrames.isSlowPath(f.name())) {
             simt.insert(f, cx);
             // a callee keeps its caller's convergence barriers in callee-saved registers, which its frame then saves
             ConvergenceBarrierSaves.insert(f, cx);
         }
         DynamicStack.check(f, allocated.frameBytes(), cx.sourceName());
         RegisterAllocator.Result ra = CallFrames.afterAllocation(f, allocated,
-                cx.has(TargetFeature.LEPC_NAMES_RETURN_POINT));
+                cx.has(TargetFeature.LEPC_NAMES_RETURN_POINT), internalPairs);
         if (cx.has(TargetFeature.GLOBAL_DESCRIPTOR_IN_UR) && !GlobalDescriptor.install(f, cx.profile().memoryDescriptor())) {
             throw new CompilationException(Diagnostic.error(cx.sourceName(), f.line(), "Function '" + f.name()
                     + "' uses every uniform register: none is left for the global memory descriptor"));
@@ -254,7 +313,8 @@ public final class FunctionCodegen {
             inner = new ArrayList<>(inner);
             FunctionFacts.InnerFunction last = inner.get(inner.size() - 1);
             inner.set(inner.size() - 1, new FunctionFacts.InnerFunction(last.name(), last.offset(),
-                    (long) code.size() * FunctionLayout.INSTRUCTION_BYTES - last.offset(), last.frameSize()));
+                    (long) code.size() * FunctionLayout.INSTRUCTION_BYTES - last.offset(), last.frameSize(),
+                    last.binding(), last.returnRegisters(), last.callFrameProgram()));
         }
         return assemble(f, cx, code, ra, inner);
     }

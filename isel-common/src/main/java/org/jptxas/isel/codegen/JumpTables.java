@@ -25,8 +25,9 @@ import org.jptxas.sass.SassOp;
  * entry...}, the table being the kernel's words at {@code table} in constant bank 2 ({@code .nv.constant2.<k>}), each
  * the function-relative address of its entry, which {@link FunctionCodegen} fills in once the code is laid out. The
  * BRX's immediate operand is that table offset until then (the encoded immediate is minus the address after the
- * BRX). Relocatable output (ptxas relocates the table there) and device functions (they may be placed inside a
- * kernel's section, whose table they would share) keep a compare-and-branch chain over the entries.
+ * BRX). A kernel's subroutine copies share its section and so its bank: their tables follow the kernel's
+ * ({@link #bases}). Relocatable output (ptxas relocates the table there) and device functions of their own keep a
+ * compare-and-branch chain over the entries.
  */
 public final class JumpTables {
     /** The constant bank of jump tables. */
@@ -44,26 +45,57 @@ public final class JumpTables {
         }
     }
 
-    /** The expanding stage ("jumptables"), run after the optimizer and before legalisation. */
-    public static OriPass pass() {
-        return OriPass.of("jumptables", JumpTables::expand);
+    /**
+     * The expanding stage ("jumptables"), run after the optimizer and before legalisation: the function's tables
+     * start at byte {@code base} of the bank; a null base keeps chains.
+     */
+    public static OriPass pass(Integer base) {
+        return OriPass.of("jumptables", (f, cx) -> expand(f.body(), base));
     }
 
-    static void expand(OriFunction f, CodegenContext cx) {
-        expand(f.body(), f.entry() && !cx.options().relocatable());
+    /**
+     * Where each function of a section ({@code section}: the owner first, then the subroutines placed after it)
+     * starts its tables in the section's bank: the kernel's first, then each subroutine's in order. Empty for
+     * relocatable output and for a section that is not a kernel's.
+     */
+    static java.util.Map<String, Integer> bases(List<OriFunction> section, boolean relocatable) {
+        java.util.Map<String, Integer> bases = new java.util.HashMap<>();
+        if (relocatable || section.isEmpty() || !section.get(0).entry()) {
+            return bases;
+        }
+        int next = 0;
+        for (OriFunction f : section) {
+            bases.put(f.name(), next);
+            next += tableBytes(f.body());
+        }
+        return bases;
     }
 
-    /** Expands every BRX of {@code body}: through tables (laid out one after another) or as chains. */
-    static void expand(FunctionBody body, boolean tables) {
-        int tableBytes = 0;
+    /** The bytes the tables of {@code body}'s unexpanded BRXs take. */
+    private static int tableBytes(FunctionBody body) {
+        int bytes = 0;
+        for (BasicBlock block : body.blocks()) {
+            if (unexpanded(block.last())) {
+                bytes += 4 * (block.last().srcs().size() - 1);
+            }
+        }
+        return bytes;
+    }
+
+    private static boolean unexpanded(Instr last) {
+        return last != null && last.isIndirectBranch() && !(last.srcs().get(1).value() instanceof Imm);
+    }
+
+    /** Expands every BRX of {@code body}: through tables laid out one after another from {@code base}, or chains. */
+    static void expand(FunctionBody body, Integer base) {
+        int offset = base == null ? 0 : base;
         for (int b = 0; b < body.blocks().size(); b++) {
             BasicBlock block = body.block(b);
-            Instr last = block.last();
-            if (last == null || !last.isIndirectBranch() || last.srcs().get(1).value() instanceof Imm) {
+            if (!unexpanded(block.last())) {
                 continue;
             }
-            if (tables) {
-                tableBytes += 4 * table(body, block, tableBytes);
+            if (base != null) {
+                offset += 4 * table(body, block, offset);
             } else {
                 chain(body, block);
             }

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * A subroutine's code made ready to follow its owner in one section: its block labels get a prefix of their own
- * (every function numbers its blocks from 0), and its first instruction carries the subroutine's symbol.
+ * (every function numbers its blocks from 0), its jump tables' entries with them, and its first instruction carries
+ * the subroutine's symbol.
  */
 final class SubroutineLabels {
     private SubroutineLabels() {}
@@ -25,7 +26,16 @@ final class SubroutineLabels {
                 // a branch to a block: its line prints its op (only calls and addresses are relocated)
                 c = c.withOp(c.op().retargeted(target, rename(target, first, symbol, prefix)));
             }
-            out.add(new CodeLine(label, c.text(), c.assembly(), c.control(), c.symbol(), c.ptxLine(), c.op()));
+            JumpTables.Table table = c.jumpTable();
+            if (table != null) { // its entries are blocks of the subroutine too
+                List<String> entries = new ArrayList<>();
+                for (String e : table.entries()) {
+                    entries.add(rename(e, first, symbol, prefix));
+                }
+                table = new JumpTables.Table(table.offset(), entries);
+            }
+            out.add(new CodeLine(label, c.text(), c.assembly(), c.control(), c.symbol(), c.ptxLine(), c.op(), table,
+                    c.returnPoint()));
         }
         return out;
     }

@@ -10,8 +10,10 @@ import org.jptxas.ori.ir.Reg;
 /**
  * Aggressive copy coalescing before allocation: a register copied from another ({@code MOV d, s}, or a tuple copied
  * part by part, {@code MOV d.lo, s.lo; MOV d.hi, s.hi}) becomes that register when their live intervals overlap
- * nowhere but at the copy itself, where both hold the same value. The copies are deleted. Precoloured registers
- * are left to the allocator's hints, so that no fixed register is stretched over another's.
+ * nowhere but at the copy itself, where both hold the same value. The copies are deleted. A copy to or from a
+ * precoloured register (the calling convention's arguments and results) merges the value into that fixed register
+ * when no other fixed register over the same units is live where the value is, so that no fixed register is
+ * stretched over another's.
  */
 final class Coalescer {
     private Coalescer() {}
@@ -26,6 +28,11 @@ final class Coalescer {
             leader[k] = k;
         }
         List<Copy> copies = findCopies(body);
+        // the copies between each two registers (either way): where one of them copies the other, the two may overlap
+        java.util.Map<Long, List<Copy>> between = new java.util.HashMap<>();
+        for (Copy c : copies) {
+            between.computeIfAbsent(pairKey(values.key(c.dst()), values.key(c.src())), k -> new ArrayList<>()).add(c);
+        }
         List<Instr> deleted = new ArrayList<>();
         for (Copy c : copies) {
             int d = find(leader, values.key(c.dst()));
@@ -36,14 +43,20 @@ final class Coalescer {
                 deleted.addAll(c.instrs());
                 continue;
             }
-            if (di == null || si == null || di.isEmpty() || si.isEmpty() || di.fixed >= 0 || si.fixed >= 0
-                    || di.comps != si.comps || !di.spillable || !si.spillable
-                    || !di.overlapsOnlyWithin(si, c.lo(), c.hi())) {
+            if (di == null || si == null || di.isEmpty() || si.isEmpty() || di.fixed >= 0 && si.fixed >= 0
+                    || di.comps != si.comps
+                    || !overlapsOnlyAtCopies(di, si, between.get(pairKey(values.key(c.dst()), values.key(c.src()))))) {
                 continue;
             }
-            // Keep the lower key as the name, so the result does not depend on copy direction.
-            int keep = Math.min(d, s);
-            int gone = Math.max(d, s);
+            boolean toFixed = di.fixed >= 0 || si.fixed >= 0;
+            if (toFixed ? !(di.fixed >= 0 ? si : di).spillable || fixedElsewhere(di.fixed >= 0 ? di : si,
+                    di.fixed >= 0 ? si : di, intervals) : !di.spillable || !si.spillable) {
+                continue;
+            }
+            // Keep the fixed register, else the lower key as the name, so the result does not depend on copy
+            // direction.
+            int keep = toFixed ? (di.fixed >= 0 ? d : s) : Math.min(d, s);
+            int gone = keep == d ? s : d;
             intervals[keep].absorb(intervals[gone]);
             intervals[gone] = null;
             leader[gone] = keep;
@@ -62,6 +75,40 @@ final class Coalescer {
             }
         }
         return dead.size();
+    }
+
+    /**
+     * Whether another fixed register sharing a unit with {@code fixed} is live where {@code value} is: merging
+     * {@code value} into {@code fixed} would stretch one fixed register over another's.
+     */
+    private static boolean fixedElsewhere(LiveInterval fixed, LiveInterval value, LiveInterval[] intervals) {
+        for (LiveInterval other : intervals) {
+            if (other != null && other != fixed && other.fixed >= 0 && other.file == fixed.file && !other.isEmpty()
+                    && other.fixed < fixed.fixed + fixed.comps && fixed.fixed < other.fixed + other.comps
+                    && other.intersects(value)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Both orders of two register keys as one map key. */
+    private static long pairKey(int a, int b) {
+        return (long) Math.min(a, b) << 32 | Math.max(a, b);
+    }
+
+    /**
+     * Whether {@code a} and {@code b} overlap only where one copies the other: there both hold the same value (an
+     * argument copied into the convention's register and back out of it, say), and merged, those copies vanish.
+     */
+    private static boolean overlapsOnlyAtCopies(LiveInterval a, LiveInterval b, List<Copy> copies) {
+        int[] lo = new int[copies.size()];
+        int[] hi = new int[copies.size()];
+        for (int k = 0; k < lo.length; k++) {
+            lo[k] = copies.get(k).lo();
+            hi[k] = copies.get(k).hi();
+        }
+        return a.overlapsOnlyWithin(b, lo, hi);
     }
 
     private static int find(int[] leader, int k) {
@@ -98,20 +145,24 @@ final class Coalescer {
                     continue;
                 }
                 Reg[] part = partCopy(in);
-                if (part == null || part[0].part() != 0) {
+                if (part == null) {
                     continue;
                 }
+                // the parts in any order (the scheduler may have swapped them)
                 int comps = part[0].comps();
                 List<Instr> group = new ArrayList<>(List.of(in));
+                int seen = 1 << part[0].part();
                 for (int p = 1; p < comps && i + p < instrs.size(); p++) {
                     Reg[] next = partCopy(instrs.get(i + p));
-                    if (next == null || next[0].part() != p || next[0].index() != part[0].index()
+                    if (next == null || (seen & 1 << next[0].part()) != 0 || next[0].index() != part[0].index()
                             || next[1].index() != part[1].index()) {
                         break;
                     }
+                    seen |= 1 << next[0].part();
                     group.add(instrs.get(i + p));
                 }
                 if (group.size() == comps) {
+                    i += comps - 1; // (its other parts start no group of their own)
                     copies.add(new Copy(part[0].whole(), part[1].whole(), group, pos, pos + 2 * comps));
                 }
             }

@@ -153,17 +153,22 @@ final class LiveInterval {
         if (count == 0 || o.count == 0 || to[count - 1] <= o.from[0] || o.to[o.count - 1] <= from[0]) {
             return false;
         }
-        return !overlapsOnlyWithin(o, 0, 0);
+        return !overlapsOnlyWithin(o, NO_RANGES, NO_RANGES);
     }
 
-    /** Whether every position both intervals cover lies in [lo, hi) (whole intervals, ignoring cursors). */
-    boolean overlapsOnlyWithin(LiveInterval o, int lo, int hi) {
+    private static final int[] NO_RANGES = {};
+
+    /**
+     * Whether every stretch both intervals cover lies within one of the ranges [{@code lo[k]}, {@code hi[k]})
+     * (whole intervals, ignoring cursors).
+     */
+    boolean overlapsOnlyWithin(LiveInterval o, int[] lo, int[] hi) {
         int i = 0;
         int j = 0;
         while (i < count && j < o.count) {
             int f = Math.max(from[i], o.from[j]);
             int t = Math.min(to[i], o.to[j]);
-            if (f < t && (f < lo || t > hi)) {
+            if (f < t && !within(f, t, lo, hi)) {
                 return false;
             }
             if (to[i] <= o.to[j]) {
@@ -173,6 +178,15 @@ final class LiveInterval {
             }
         }
         return true;
+    }
+
+    private static boolean within(int f, int t, int[] lo, int[] hi) {
+        for (int k = 0; k < lo.length; k++) {
+            if (f >= lo[k] && t <= hi[k]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Absorbs {@code o}'s ranges (both finished); used when two registers are coalesced into one. */

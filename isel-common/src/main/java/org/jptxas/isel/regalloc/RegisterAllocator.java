@@ -163,9 +163,20 @@ public final class RegisterAllocator {
      */
     private static Map<Reg, Reg> renamePrecoloured(FunctionBody body, ValueTable.Constraints constraints) {
         Map<Reg, Reg> renamed = new HashMap<>();
+        java.util.Set<Integer> pairs = copiedPairs(body);
         java.util.function.UnaryOperator<Reg> f = r -> {
             if (r.virtual() || r.isZero() || (r.file() == RegFile.R && r.index() == RegisterLimits.STACK_POINTER)) {
                 return r;
+            }
+            if (r.file() == RegFile.R && r.comps() == 1 && pairs.contains(r.index() & ~1)) {
+                // a part of the fixed pair, so that the pair's copies to and from a tuple coalesce
+                Reg pair = renamed.computeIfAbsent(Reg.phys(RegFile.R, r.index() & ~1, 2), p -> {
+                    Reg v = body.newVirtual(RegFile.R, 2);
+                    constraints.fixed.get(RegFile.R).put(v.index(), p.index());
+                    constraints.definedAtEntry.get(RegFile.R).set(v.index());
+                    return v;
+                });
+                return pair.component(r.index() & 1);
             }
             return renamed.computeIfAbsent(r, p -> {
                 Reg v = body.newVirtual(p.file(), p.comps());
@@ -181,6 +192,47 @@ public final class RegisterAllocator {
             }
         }
         return renamed;
+    }
+
+    /**
+     * The even registers {@code R2k} whose scalars {@code R2k}, {@code R2k+1} are copied to or from the two parts of a
+     * virtual pair (a wide argument or result of the calling convention) and appear nowhere as a wide register: each
+     * becomes one fixed pair, so the copies are a pair's copy part by part, which {@link Coalescer} can merge.
+     */
+    private static java.util.Set<Integer> copiedPairs(FunctionBody body) {
+        java.util.Set<Integer> lo = new java.util.HashSet<>();
+        java.util.Set<Integer> hi = new java.util.HashSet<>();
+        java.util.Set<Integer> wide = new java.util.HashSet<>();
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                List<Reg> regs = new ArrayList<>(in.dsts());
+                regs.addAll(in.usedRegs());
+                for (Reg r : regs) {
+                    if (!r.virtual() && r.file() == RegFile.R && r.comps() > 1) {
+                        for (int k = 0; k < r.comps(); k++) {
+                            wide.add((r.index() + k) & ~1);
+                        }
+                    }
+                }
+                if (!in.op().name().equals("MOV") || !in.mods().isEmpty() || in.dsts().size() != 1
+                        || in.srcs().size() != 1 || !in.guard().isAlways() || in.srcs().get(0).hasModifiers()
+                        || !(in.srcs().get(0).value() instanceof Reg s)) {
+                    continue;
+                }
+                Reg d = in.dsts().get(0);
+                Reg physical = s.virtual() ? d : s;
+                Reg tuplePart = s.virtual() ? s : d;
+                if (physical.virtual() || !tuplePart.virtual() || physical.file() != RegFile.R
+                        || tuplePart.file() != RegFile.R || physical.comps() != 1 || !tuplePart.isPart()
+                        || tuplePart.comps() != 2 || (physical.index() & 1) != tuplePart.part()) {
+                    continue;
+                }
+                (tuplePart.part() == 0 ? lo : hi).add(physical.index() & ~1);
+            }
+        }
+        lo.retainAll(hi);
+        lo.removeAll(wide);
+        return lo;
     }
 
     /** For each register key, the keys it is copied to or from, in instruction order. */

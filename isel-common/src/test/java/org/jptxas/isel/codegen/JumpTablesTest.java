@@ -49,7 +49,7 @@ class JumpTablesTest {
     @Test
     void tablesFollowOneAnotherInBankTwo() {
         FunctionBody f = twoTables();
-        JumpTables.expand(f, true);
+        JumpTables.expand(f, 0);
         assertTrue(IrVerifier.verify("k", f).isEmpty(), IrVerifier.verify("k", f).toString());
         List<Instr> first = f.block(0).instrs();
         assertEquals(List.of("MOV", "SHF", "LDC", "SHF", "BRX"), first.stream().map(i -> i.op().name()).toList());
@@ -69,9 +69,21 @@ class JumpTablesTest {
     }
 
     @Test
+    void aKernelsSubroutinesPlaceTheirTablesAfterTheKernelsInItsBank() {
+        org.jptxas.ori.ir.OriFunction kernel = new org.jptxas.ori.ir.OriFunction("k", true, 1, twoTables());
+        org.jptxas.ori.ir.OriFunction sub = new org.jptxas.ori.ir.OriFunction("$k$f", false, 1, twoTables());
+        // the kernel's tables take 3 + 2 words
+        assertEquals(Map.of("k", 0, "$k$f", 20), JumpTables.bases(List.of(kernel, sub), false));
+        assertEquals(Map.of(), JumpTables.bases(List.of(kernel, sub), true), "relocatable output keeps chains");
+        assertEquals(Map.of(), JumpTables.bases(List.of(sub), false), "a device function of its own keeps chains");
+        JumpTables.expand(sub.body(), 20);
+        assertEquals(20, ((CBank) sub.body().block(0).instrs().get(2).srcs().get(0).value()).offset());
+    }
+
+    @Test
     void withoutTablesEachEntryButTheLastIsACompareAndBranch() {
         FunctionBody f = twoTables();
-        JumpTables.expand(f, false);
+        JumpTables.expand(f, null);
         assertTrue(IrVerifier.verify("k", f).isEmpty(), IrVerifier.verify("k", f).toString());
         // [bb1, bb2, bb1] became three blocks: two tests and a branch; [bb3, bb2] two
         assertEquals(4 + 2 + 1, f.blocks().size());

@@ -465,6 +465,35 @@ class RegisterAllocatorTest {
         }
     }
 
+    /**
+     * A subroutine's wide arguments and result travel in the convention's pairs (R4/R5, R6/R7), copied part by part
+     * (here one pair's parts in swapped order, as the scheduler may leave them): the values merge into those fixed
+     * pairs and every copy goes, DMUL R4, R4, R6 alone before the RET.
+     */
+    @Test
+    void wideArgumentAndResultCopiesCoalesceIntoTheConventionsPairs() {
+        OriBuilder b = new OriBuilder();
+        Reg a = b.r(2);
+        Reg c = b.r(2);
+        Reg d = b.r(2);
+        b.emit("MOV", List.of(), List.of(a.component(0)), List.of(OriBuilder.s(Reg.phys(RegFile.R, 4, 1))));
+        b.emit("MOV", List.of(), List.of(a.component(1)), List.of(OriBuilder.s(Reg.phys(RegFile.R, 5, 1))));
+        b.emit("MOV", List.of(), List.of(c.component(1)), List.of(OriBuilder.s(Reg.phys(RegFile.R, 7, 1))));
+        b.emit("MOV", List.of(), List.of(c.component(0)), List.of(OriBuilder.s(Reg.phys(RegFile.R, 6, 1))));
+        b.emit("DMUL", List.of(), List.of(d), List.of(OriBuilder.s(a), OriBuilder.s(c)));
+        b.emit("MOV", List.of(), List.of(Reg.phys(RegFile.R, 4, 1)), List.of(OriBuilder.s(d.component(0))));
+        b.emit("MOV", List.of(), List.of(Reg.phys(RegFile.R, 5, 1)), List.of(OriBuilder.s(d.component(1))));
+        b.emit("RET", List.of("REL", "NODEC"), List.of(), List.of(OriBuilder.s(Reg.phys(RegFile.R, 8, 1)),
+                OriBuilder.s(Reg.phys(RegFile.R, 9, 1))));
+        OriFunction f = new OriFunction("f", false, 1, b.body, org.jptxas.ori.ir.FunctionAttrs.NONE);
+        allocate(f, SM80);
+        List<Instr> is = f.body().block(0).instrs();
+        assertEquals(2, is.size(), IrPrinter.print(f));
+        assertEquals(List.of(Reg.phys(RegFile.R, 4, 2)), is.get(0).dsts(), IrPrinter.print(f));
+        assertEquals(Reg.phys(RegFile.R, 4, 2), is.get(0).srcs().get(0).value(), IrPrinter.print(f));
+        assertEquals(Reg.phys(RegFile.R, 6, 2), is.get(0).srcs().get(1).value(), IrPrinter.print(f));
+    }
+
     @Test
     void sameInputSameAllocation() {
         String first = null;

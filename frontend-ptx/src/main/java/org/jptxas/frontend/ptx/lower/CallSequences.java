@@ -19,7 +19,8 @@ import org.jptxas.ori.ir.Sym;
 import org.jptxas.ori.opcode.OriOpcodes;
 
 /**
- * True calls with NVIDIA's calling convention, as ptxas 13 emits them for calls it cannot inline (recursion):
+ * True calls. Internal subroutines (see {@link SectionCalls}) take arguments and results as below and return through
+ * a pair of their own, saving nothing; the others follow NVIDIA's calling convention, as ptxas 13 emits it:
  * arguments and results travel in {@code R4} upwards (each value aligned to its size in words), the caller puts
  * the return address in {@code R20}/{@code R21} just before {@code CALL.REL.NOINC}, and the callee returns with
  * {@code RET.REL.NODEC} through it. {@code R2} and {@code R16}… (but {@code R20}/{@code R21}) are preserved by the
@@ -57,6 +58,18 @@ public final class CallSequences {
      */
     static OriFunction apply(OriFunction f, UnaryOperator<String> local, java.util.function.Predicate<String> external,
             String owner, String fileName, String target) throws CompilationException {
+        return apply(f, local, external, owner, fileName, target, RETURN_ADDRESS, Map.of());
+    }
+
+    /**
+     * As above, a subroutine returning through the register pair {@code returnPair}: the convention's
+     * {@link #RETURN_ADDRESS}, or for an internal subroutine ({@link #internalReturnPair}) a pair above its
+     * arguments and results; its calls leave out the argument words {@code omitted} names for each callee (constants
+     * the callee's copy has as its own).
+     */
+    static OriFunction apply(OriFunction f, UnaryOperator<String> local, java.util.function.Predicate<String> external,
+            String owner, String fileName, String target, int returnPair, Map<String, java.util.Set<Integer>> omitted)
+            throws CompilationException {
         if (f.entry() && !callsOrNamesFunction(f.body())) {
             return f; // nothing to rename or expand: the copy below would be dropped (a whole program's kernels)
         }
@@ -71,10 +84,12 @@ public final class CallSequences {
                     String callee = ModuleInliner.callee(in);
                     // a function of another object is called absolutely, through its symbol (the linker relocates it)
                     expand(in, Src.of(new Sym(local.apply(callee), Sym.Kind.FUNCTION)), owner, ops, out, fileName,
-                            target, external.test(callee) ? List.of("ABS", "NOINC") : List.of("REL", "NOINC"));
+                            target, external.test(callee) ? List.of("ABS", "NOINC") : List.of("REL", "NOINC"),
+                            omitted.getOrDefault(callee, java.util.Set.of()));
                 } else if (ModuleInliner.isIndirectCall(in)) {
                     any = true;
-                    expand(in, in.srcs().get(0), owner, ops, out, fileName, target, List.of("REL", "NOINC"));
+                    expand(in, in.srcs().get(0), owner, ops, out, fileName, target, List.of("REL", "NOINC"),
+                            java.util.Set.of());
                 } else {
                     for (int k = 0; k < in.srcs().size(); k++) { // a function's address: its local copy's
                         Src src = in.srcs().get(k);
@@ -103,7 +118,7 @@ public final class CallSequences {
                         // a slow path returns through a pair just above its arguments (as ptxas's do), which keeps a
                         // kernel's register count below the convention's R20/R21
                         int ra = SlowPathSubroutines.isSlowPath(f.name()) ? SlowPathSubroutines.RETURN_ADDRESS
-                                : RETURN_ADDRESS;
+                                : subroutine ? returnPair : RETURN_ADDRESS;
                         List<Src> srcs = new ArrayList<>(List.of(Src.of(Reg.phys(RegFile.R, ra, 1)),
                                 Src.of(Reg.phys(RegFile.R, ra + 1, 1))));
                         if (subroutine) {
@@ -131,7 +146,7 @@ public final class CallSequences {
     }
 
     /** A deep copy (instructions are mutable; the inliner may still copy from the original). */
-    private static FunctionBody copyOf(FunctionBody src) {
+    static FunctionBody copyOf(FunctionBody src) {
         FunctionBody out = new FunctionBody();
         out.copyNamesFrom(src);
         for (RegFile file : RegFile.values()) {
@@ -157,9 +172,10 @@ public final class CallSequences {
      * the section owner's symbol (the function the address is relative to) and the argument registers.
      */
     private static void expand(Instr call, Src target, String owner, OriOpcodes ops, List<Instr> out, String fileName,
-            String arch, List<String> mods) throws CompilationException {
+            String arch, List<String> mods, java.util.Set<Integer> omitted) throws CompilationException {
         Guard g = call.guard();
         Map<Integer, Src> args = arguments(call);
+        args.keySet().removeAll(omitted);
         Map<Integer, Src> res = results(call);
         if (!fitsRegisters(args, res)) {
             throw new UnsupportedFeatureException(fileName, call.line(), "Instruction 'call' not yet supported for "
@@ -193,6 +209,25 @@ public final class CallSequences {
         }
     }
 
+    /**
+     * The return-address pair of an internal subroutine (one its section's code alone calls, directly: not
+     * recursive, its address never taken) whose calls pass {@code words} argument or result words: the first even
+     * register above them, as ptxas places a private subroutine's return address among the registers it already
+     * uses. Its callers' calls clobber what its allocation writes, so it saves no register (code generation's
+     * {@code FunctionCodegen}).
+     */
+    static int internalReturnPair(int words) {
+        int above = FIRST_ARG + words;
+        return (above + 1) / 2 * 2;
+    }
+
+    /** The argument or result words {@code call} (a call pseudo-instruction) passes, whichever are more. */
+    static int words(Instr call) {
+        int highest = Math.max(arguments(call).keySet().stream().mapToInt(Integer::intValue).max().orElse(-1),
+                results(call).keySet().stream().mapToInt(Integer::intValue).max().orElse(-1));
+        return highest + 1;
+    }
+
     /** Every register a callee may change. */
     static List<Reg> clobbered() {
         List<Reg> out = new ArrayList<>();
@@ -216,7 +251,7 @@ public final class CallSequences {
 
     /**
      * Whether the calling convention passes every argument and result of {@code call} in general registers: they fit
-     * {@code R4}-{@code R15} and none is a predicate (a {@code .reg .pred} parameter, which the copies into
+     * {@code R4} to {@code R15} and none is a predicate (a {@code .reg .pred} parameter, which the copies into
      * {@code R4}... cannot move; ptxas refuses such calls in ABI compilation, jptxas inlines them).
      */
     static boolean passesInRegisters(Instr call) {
@@ -232,6 +267,11 @@ public final class CallSequences {
             }
         }
         return true;
+    }
+
+    /** A call pseudo-instruction's arguments by calling-convention word. */
+    static Map<Integer, Src> argumentWords(Instr call) {
+        return arguments(call);
     }
 
     /** A call's arguments by calling-convention word (its first source is the target). */

@@ -95,8 +95,10 @@ final class EntryAbi {
      * A device function's calling convention: parameters arrive in consecutive registers from R4 (each parameter
      * aligned to its size), return values leave the same way; the entry copies them into the parameters' virtual
      * registers and every RET is preceded by copies out. An inliner replaces both copies with the call's values.
+     * The entry copies take {@code line}, the body's first (ptxas reads the parameters on the line of the function's
+     * first {@code .loc}, where PTX's {@code ld.param}s are).
      */
-    void abi(List<Instr> prologue) {
+    void abi(List<Instr> prologue, int line) {
         int word = 0;
         for (VariableDecl v : lowerer.fn.params()) {
             for (Declarator d : v.declarators()) {
@@ -105,7 +107,7 @@ final class EntryAbi {
                     for (int k = 0; k < p.comps() && ABI_FIRST_REG + word + k < 255; k++) {
                         prologue.add(new Instr(lowerer.ops.require("MOV"), List.of(), List.of(p.component(k)),
                                 List.of(Src.of(Reg.phys(RegFile.R, ABI_FIRST_REG + word + k, 1))), Guard.ALWAYS,
-                                lowerer.fn.pos().line()));
+                                line));
                     }
                     word += p.comps();
                 }

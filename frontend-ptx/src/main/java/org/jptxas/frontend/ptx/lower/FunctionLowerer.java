@@ -194,7 +194,7 @@ final class FunctionLowerer implements LoweringContext {
             }
         }
         if (!fn.isEntry()) {
-            entryAbi.abi(prologue);
+            entryAbi.abi(prologue, firstLine());
         }
         prologue.addAll(entryAbi.undefinedReads(prologue));
         layout.get(0).instrs().addAll(0, prologue);
@@ -570,5 +570,15 @@ final class FunctionLowerer implements LoweringContext {
             m.put(f, body.virtualCount(f));
         }
         return m;
+    }
+
+    /** The line of the body's first instruction (in layout order), or the function's own line for an empty body. */
+    private int firstLine() {
+        for (BasicBlock b : layout) {
+            for (Instr in : b.instrs()) {
+                return in.line();
+            }
+        }
+        return fn.pos().line();
     }
 }

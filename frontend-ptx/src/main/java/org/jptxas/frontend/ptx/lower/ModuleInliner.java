@@ -27,26 +27,27 @@ import org.jptxas.ori.ir.Sym;
 import org.jptxas.ori.opcode.OriOpcodes;
 
 /**
- * Inlines {@code .func} calls at the Ori level, as ptxas does in whole-program compilation: every call
- * pseudo-instruction of {@link CallLowerer} to a non-recursive function of the module is replaced by a copy of the
- * callee's (already inlined) body.
+ * Places a module's {@code .func} calls as ptxas 13 does in whole-program compilation: every call stays a true call
+ * (ptxas keeps each call a PTX producer left), and each kernel's section gets a copy {@code $kernel$callee} of every
+ * function it reaches, laid out after it by name; {@link CallSequences} puts the register copies around each call.
+ * Copies that are neither recursive (on a cycle of the call graph) nor address-taken are internal subroutines
+ * ({@link SectionCalls}: a return-address pair of their own, specialized to their callers' constant arguments); the
+ * others keep NVIDIA's calling convention. Calls to the driver's system functions ({@code vprintf},
+ * {@code __assertfail}, {@code malloc}, {@code free}) stay calls ({@code CALL.ABS}, which code generation routes
+ * through constant bank 4); calls to other functions without a body are reported by name as not yet supported. In
+ * relocatable output, calls to exported functions of the module and to {@code .extern .func}s stay calls by symbol
+ * ({@link #inlineKeepingFunctions}).
  *
- * <p>A lowered device function follows the calling convention: its entry copies the parameters from {@code R4}
- * upwards ({@code MOV %p, R4}, each value aligned to its size in words) and every RET is preceded by the copies of
- * the return values into {@code R4}... The inliner rewrites exactly those copies: an entry copy takes the call's
- * argument of that word, a return copy writes the call's destination of that word; the callee's other virtual
- * registers get fresh numbers in the caller. Every {@code RET} of the callee becomes a branch (with the RET's guard) to the continuation block; the
- * callee's own frame adjustment of {@code R1} stays, so its locals sit below the caller's. A guarded call branches
- * around the whole expansion. Layout: the caller's block up to the call, the callee's blocks in their order, then
- * the rest of the caller's block, so fall-through edges need no new branches.
- *
- * <p>Calls to recursive functions (on a cycle of the call graph) stay true calls: each caller that reaches such a
- * function gets its own copy {@code $caller$callee} after it, as ptxas lays them out in the caller's section, and
- * {@link CallSequences} puts the calling convention's register copies around every call. Calls to the driver's
- * system functions ({@code vprintf}, {@code __assertfail}, {@code malloc}, {@code free}) stay true calls
- * ({@code CALL.ABS}, which code generation routes through constant bank 4); calls to other functions without a body
- * are reported by name as not yet supported. In relocatable output, calls to exported functions of the module and to
- * {@code .extern .func}s stay calls by symbol ({@link #inlineKeepingFunctions}).
+ * <p>A call the convention cannot make (a {@code .reg .pred} argument, or more words than the registers hold) is
+ * inlined. A lowered device function follows the calling convention: its entry copies the parameters from
+ * {@code R4} upwards ({@code MOV %p, R4}, each value aligned to its size in words) and every RET is preceded by the
+ * copies of the return values into {@code R4}... Inlining rewrites exactly those copies: an entry copy takes the
+ * call's argument of that word, a return copy writes the call's destination of that word; the callee's other
+ * virtual registers get fresh numbers in the caller. Every {@code RET} of the callee becomes a branch (with the
+ * RET's guard) to the continuation block; the callee's own frame adjustment of {@code R1} stays, so its locals sit
+ * below the caller's. A guarded call branches around the whole expansion. Layout: the caller's block up to the
+ * call, the callee's blocks in their order, then the rest of the caller's block, so fall-through edges need no new
+ * branches.
  */
 public final class ModuleInliner {
     private final String fileName;
@@ -57,8 +58,7 @@ public final class ModuleInliner {
     private final OriOpcodes opcodes = OriOpcodes.get();
     /** Functions on a cycle of the call graph: their calls stay true calls. */
     private final Set<String> recursive;
-    /** The direct calls: the recursive functions and each function's call sites. */
-    private final CallGraph callGraph;
+    /** Functions whose address some function takes: called through a register, they keep the convention's limits. */
     /** Relocatable output: calls to functions defined elsewhere ({@code .extern .func}) stay calls to their symbols. */
     private final boolean relocatable;
     /**
@@ -78,8 +78,7 @@ public final class ModuleInliner {
         for (OriFunction f : module.functions()) {
             byName.put(f.name(), f);
         }
-        this.callGraph = CallGraph.of(module);
-        this.recursive = callGraph.recursive();
+        this.recursive = CallGraph.of(module).recursive();
         // ptxas -c also keeps the module's recursive functions as functions of their own (local symbols), called
         // by symbol from every caller instead of copied into each caller's section.
         // a slow path is never a function of its own: each kernel calls its own copy
@@ -88,8 +87,9 @@ public final class ModuleInliner {
     }
 
     /**
-     * The module as a whole-program compilation emits it: its kernels, every call inlined. Device functions are
-     * dropped, as ptxas drops them (even {@code .visible} ones) when it inlines every call.
+     * The module as a whole-program compilation emits it: its kernels, each followed by its copies of the functions
+     * it reaches; the device functions themselves are not emitted (even {@code .visible} ones), as ptxas leaves them
+     * out of an executable.
      */
     public static OriModule inline(OriModule module) throws CompilationException {
         ModuleInliner inliner = new ModuleInliner(module);
@@ -103,12 +103,13 @@ public final class ModuleInliner {
     }
 
     /**
-     * Every function of the module (kernels and device functions) with its calls inlined, for relocatable output
+     * Every function of the module (kernels and device functions) with its calls placed, for relocatable output
      * ({@code -c}): calls to functions without a body here ({@code .extern .func}) and, as ptxas -c makes them, to
      * the device functions {@code exported} names stay calls to the symbol, {@code CALL.ABS.NOINC} with the return
      * address relocated against the calling function, for the linker to resolve; every device function
      * {@code exported} names is kept as a function of its own (another object may call it), and so is every
-     * recursive one (a local symbol); the module's other internal functions live on inlined.
+     * recursive one (a local symbol); the module's other internal functions live on as copies in their callers'
+     * sections.
      */
     public static OriModule inlineKeepingFunctions(OriModule module, java.util.function.Predicate<String> exported)
             throws CompilationException {
@@ -129,9 +130,13 @@ public final class ModuleInliner {
      */
     private void withSubroutines(OriFunction f, List<OriFunction> out) throws CompilationException {
         List<String> reached = new ArrayList<>();
+        SectionCalls calls = new SectionCalls();
         java.util.ArrayDeque<OriFunction> work = new java.util.ArrayDeque<>(List.of(f));
+        java.util.ArrayDeque<String> names = new java.util.ArrayDeque<>(List.of(f.name()));
         while (!work.isEmpty()) {
-            for (BasicBlock b : work.poll().body().blocks()) {
+            OriFunction caller = work.poll();
+            calls.scan(names.poll(), caller);
+            for (BasicBlock b : caller.body().blocks()) {
                 for (Instr in : b.instrs()) {
                     if (!namesFunction(in)) {
                         continue;
@@ -145,22 +150,37 @@ public final class ModuleInliner {
                         if (!reached.contains(t) && done.containsKey(t) && !(isCall(in) && external(t))) {
                             reached.add(t);
                             work.add(done.get(t));
+                            names.add(t);
                         }
                     }
                 }
             }
         }
         java.util.function.UnaryOperator<String> local = g -> external(g) ? g : CallSequences.subroutineName(f.name(), g);
-        out.add(CallSequences.apply(f, local, this::external, f.name(), fileName, target));
         List<String> ordered = new ArrayList<>(reached);
         java.util.Collections.sort(ordered); // ptxas lays subroutines out by name
+        // recursion and calls through an address need the convention; the others are internal, each copy specialized
+        // to the constants its callers pass (which they then need not pass)
+        java.util.function.Predicate<String> internal = name -> !recursive.contains(name) && !calls.addressed(name);
+        List<OriFunction> copies = new ArrayList<>();
+        Map<String, Set<Integer>> omitted = new HashMap<>();
         for (String name : ordered) {
-            OriFunction g = byName.get(name);
-            {
-                OriFunction copy = new OriFunction(local.apply(g.name()), false, g.line(), done.get(g.name()).body(),
-                        done.get(g.name()).attrs());
-                out.add(CallSequences.apply(copy, local, this::external, f.name(), fileName, target));
+            OriFunction g = done.get(name);
+            OriFunction copy = new OriFunction(local.apply(name), false, g.line(), g.body(), g.attrs());
+            if (internal.test(name)) {
+                Set<Integer> specialized = new HashSet<>();
+                copy = SectionCalls.specialized(copy, calls.constants(name), specialized);
+                omitted.put(name, specialized);
             }
+            copies.add(copy);
+        }
+        out.add(CallSequences.apply(f, local, this::external, f.name(), fileName, target, CallSequences.RETURN_ADDRESS,
+                omitted));
+        for (int k = 0; k < ordered.size(); k++) {
+            String name = ordered.get(k);
+            int pair = internal.test(name) ? calls.returnPair(name, internal) : CallSequences.RETURN_ADDRESS;
+            out.add(CallSequences.apply(copies.get(k), local, this::external, f.name(), fileName, target, pair,
+                    omitted));
         }
     }
 
@@ -268,7 +288,12 @@ public final class ModuleInliner {
                                 + target + " (recursive call to '" + name + "')");
                     }
                     OriFunction gi = inlined(g);
-                    if (outlined(name, gi) && CallSequences.passesInRegisters(in)) {
+                    // ptxas 13 keeps every call a PTX producer left (nvcc and LLVM inline what they choose to; a .func
+                    // still called is one they kept, for code size, register pressure or debugging), with a copy of
+                    // the callee in each calling kernel's section; calls passing a predicate or more words than the
+                    // convention's twelve registers are inlined (ptxas passes more of an internal subroutine's in
+                    // registers, but under a tight register limit it then moves the return address to the stack)
+                    if (CallSequences.passesInRegisters(in)) {
                         continue; // stays a true call
                     }
                     targets.put(in, gi);
@@ -298,33 +323,6 @@ public final class ModuleInliner {
         } finally {
             inProgress.remove(f.name());
         }
-    }
-
-    /**
-     * Calls that stay true calls although inlining them is possible: ptxas keeps every call, jptxas inlines to give
-     * the optimizer whole kernels, but copies of a function at every site multiply code size and compile time. A
-     * callee with two or more call sites stays a subroutine when it has {@link #OUTLINE_SIZE} or more instructions
-     * (its own calls already inlined; Kenun99's EVM kernels: 114,376 instructions with every call inlined, 42,768
-     * with this rule, ptxas 21,968) or when its copies would add {@link #OUTLINE_GROWTH} instructions or more
-     * (matrix_free's 275 calls of a small {@code Kokkos::abort}).
-     */
-    static final int OUTLINE_SIZE = 100;
-    static final int OUTLINE_GROWTH = 1000;
-
-    /** Whether calls to {@code name}, whose inlined body is {@code body}, stay true calls. */
-    private boolean outlined(String name, OriFunction body) {
-        if (SlowPathSubroutines.isSlowPath(name)) {
-            return true; // ptxas calls its slow paths even from a single use
-        }
-        int sites = callGraph.callSites(name);
-        if (sites < 2) {
-            return false;
-        }
-        int size = 0;
-        for (BasicBlock b : body.body().blocks()) {
-            size += b.instrs().size();
-        }
-        return size >= OUTLINE_SIZE || (long) (sites - 1) * size >= OUTLINE_GROWTH;
     }
 
     /** One inlined call site: the blocks of the callee copy and the caller's continuation. */

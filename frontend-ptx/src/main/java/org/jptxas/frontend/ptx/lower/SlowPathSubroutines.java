@@ -49,7 +49,7 @@ public final class SlowPathSubroutines {
         }
     }
 
-    /** The return-address pair of a slow path (code generation's {@code CallFrames.INTERNAL_RETURN_ADDRESS}). */
+    /** The return-address pair of a slow path: {@link CallSequences#internalReturnPair} of its two argument words. */
     static final int RETURN_ADDRESS = 6;
 
     private SlowPathSubroutines() {}

@@ -31,6 +31,12 @@ class ModuleInlinerTest {
         return f.body().blocks().stream().flatMap(b -> b.instrs().stream()).filter(i -> i.op().name().equals(op)).count();
     }
 
+    /** {@code f} is well-formed IR (a function keeping calls still reads and writes the convention's registers). */
+    private static void assertWellFormed(OriFunction f) {
+        List<String> problems = IrVerifier.verify(f.name(), f.body());
+        assertTrue(problems.isEmpty(), () -> problems + "\n" + IrPrinter.print(f));
+    }
+
     private static void assertVerifies(OriFunction f) {
         List<String> problems = IrVerifier.verify(f.name(), f.body());
         assertTrue(problems.isEmpty(), () -> problems + "\n" + IrPrinter.print(f));
@@ -47,7 +53,7 @@ class ModuleInlinerTest {
     }
 
     @Test
-    void callsBecomeInlinedBodiesAndDeviceFunctionsAreDropped() throws CompilationException {
+    void callsStayCallsToCopiesInEachKernelsSection() throws CompilationException {
         String ptx = HEADER + """
                 .func (.param .b32 r) twice(.param .b32 x)
                 {
@@ -95,30 +101,35 @@ class ModuleInlinerTest {
         OriModule raw = check(ptx).lowerWithoutInlining();
         assertEquals(3, raw.functions().size());
         OriModule m = ModuleInliner.inline(raw);
-        assertEquals(1, m.functions().size());
+        // every call stays a call, as ptxas keeps them: the kernel's section gets a copy of each function it reaches
+        assertEquals(List.of("k", "$k$quad", "$k$twice"), m.functions().stream().map(OriFunction::name).toList());
         OriFunction k = m.functions().get(0);
-        assertEquals("k", k.name());
-        assertVerifies(k);
-        assertEquals(0, count(k, "CALL"));
-        assertEquals(0, count(k, "RET"));
+        for (OriFunction f : m.functions()) {
+            assertWellFormed(f);
+        }
+        List<Instr> kCalls = instrs(k).stream().filter(i -> i.op().name().equals("CALL")).toList();
+        assertEquals(1, kCalls.size(), IrPrinter.print(k));
+        assertTrue(kCalls.get(0).guard().predicate() != null && !kCalls.get(0).guard().isAlways(),
+                kCalls.get(0).toString()); // the guarded call stays guarded
         assertEquals(1, count(k, "EXIT"));
-        // twice is inlined twice into quad, quad once into k: two adds of the doubled value
-        assertEquals(2, k.body().blocks().stream().flatMap(b -> b.instrs().stream())
-                .filter(i -> i.op().name().equals("IADD3") || i.op().name().equals("IMAD")).count(), IrPrinter.print(k));
-        // the arguments reach the callee: nothing in the expansion overwrites a parameter with zero
-        assertEquals(0, k.body().blocks().stream().flatMap(b -> b.instrs().stream())
-                .filter(i -> i.op().name().equals("MOV") && i.srcs().get(0).value().equals(org.jptxas.ori.ir.Reg.RZ))
-                .count(), IrPrinter.print(k));
-        // the guarded call branches around its expansion
-        Instr skip = k.body().blocks().stream().map(BasicBlock::last).filter(i -> i != null
-                && i.op().name().equals("BRA") && i.guard().negated()).findFirst().orElseThrow();
-        assertTrue(skip.branchTarget().block() > 0);
+        assertEquals(2, count(m.functions().get(1), "CALL"));
+        // internal subroutines: one word passed each way, so twice returns through R6/R7, just above R4, and quad,
+        // which calls twice, through the pair above twice's
+        int[] pairs = {8, 6};
+        for (int n = 0; n < 2; n++) {
+            OriFunction sub = m.functions().get(n + 1);
+            Instr ret = instrs(sub).stream().filter(i -> i.op().name().equals("RET")).findFirst().orElseThrow();
+            assertEquals(org.jptxas.ori.ir.Reg.phys(org.jptxas.ori.ir.RegFile.R, pairs[n], 1), ret.srcs().get(0).value(),
+                    IrPrinter.print(sub));
+        }
         // the whole-program default does the same
-        assertEquals(1, check(ptx).lower().functions().size());
-        // relocatable output: calls to functions of the module no other object may call are inlined ...
+        assertEquals(3, check(ptx).lower().functions().size());
+        // relocatable output: functions of the module no other object may call are copies in the kernel's section ...
         OriModule internal = ModuleInliner.inlineKeepingFunctions(raw, name -> false);
-        assertEquals(List.of("k"), internal.functions().stream().map(OriFunction::name).toList());
-        assertEquals(0, count(internal.functions().get(0), "CALL"));
+        assertEquals(List.of("k", "$k$quad", "$k$twice"),
+                internal.functions().stream().map(OriFunction::name).toList());
+        assertEquals(List.of("REL", "NOINC"), instrs(internal.functions().get(0)).stream()
+                .filter(i -> i.op().name().equals("CALL")).findFirst().orElseThrow().mods());
         // ... calls to exported ones stay true calls by symbol (CALL.ABS, relocated), as ptxas -c makes them
         OriModule kept = ModuleInliner.inlineKeepingFunctions(raw, name -> true);
         assertEquals(3, kept.functions().size());
@@ -224,14 +235,13 @@ class ModuleInlinerTest {
     }
 
     /**
-     * A callee big enough and called often enough to stay a subroutine ({@link ModuleInliner#OUTLINE_SIZE}) is
-     * inlined all the same when it takes a {@code .reg .pred} parameter: the convention passes general registers only
+     * A callee, which would stay a subroutine, is inlined all the same when it takes a {@code .reg .pred} parameter: the convention passes general registers only
      * (ptxas 13 refuses the module: "passing predicate ... parameters to device functions is not supported").
      */
     @Test
     void aPredicateArgumentIsInlinedWhereTheCalleeWouldStayASubroutine() throws CompilationException {
         StringBuilder adds = new StringBuilder();
-        for (int i = 0; i < ModuleInliner.OUTLINE_SIZE + 10; i++) {
+        for (int i = 0; i < 110; i++) {
             adds.append(" add.s32 %r").append(i + 2).append(", %r").append(i + 1).append(", ").append(i).append(";\n");
         }
         String callee = """
@@ -266,6 +276,66 @@ class ModuleInlinerTest {
         assertVerifies(m.functions().get(0));
     }
 
+    /**
+     * Internal subroutines: each returns through a pair above its argument words and above the pairs of the
+     * subroutines it calls (leaf: one word, R6; mid: two words and a call of leaf, R8), and a copy is specialized to
+     * the constant its one caller passes (mid's flags word becomes its own constant, which the call no longer passes).
+     */
+    @Test
+    void internalSubroutinesReturnAboveTheirCalleesAndTakeConstantArguments() throws CompilationException {
+        String ptx = HEADER + """
+                .func (.param .b32 r) leaf(.param .b32 x)
+                {
+                    .reg .b32 %r<3>;
+                    ld.param.b32 %r1, [x];
+                    add.s32 %r2, %r1, 1;
+                    st.param.b32 [r], %r2;
+                    ret;
+                }
+                .func (.param .b32 r) mid(.param .b32 x, .param .b32 flags)
+                {
+                    .reg .b32 %r<6>; .reg .pred %p<2>;
+                    ld.param.b32 %r1, [x];
+                    ld.param.b32 %r2, [flags];
+                    and.b32 %r3, %r2, 1;
+                    setp.ne.s32 %p1, %r3, 0;
+                    { .param .b32 a; .param .b32 b; st.param.b32 [a], %r1; call.uni (b), leaf, (a); ld.param.b32 %r4, [b]; }
+                    selp.b32 %r5, %r4, %r1, %p1;
+                    st.param.b32 [r], %r5;
+                    ret;
+                }
+                .visible .entry k(.param .u64 out, .param .u32 v)
+                {
+                    .reg .b32 %r<4>; .reg .b64 %rd<2>;
+                    ld.param.u64 %rd1, [out];
+                    ld.param.u32 %r1, [v];
+                    {
+                    .param .b32 a; .param .b32 f; .param .b32 b;
+                    st.param.b32 [a], %r1;
+                    st.param.b32 [f], 1;
+                    call.uni (b), mid, (a, f);
+                    ld.param.b32 %r2, [b];
+                    }
+                    st.global.u32 [%rd1], %r2;
+                    ret;
+                }
+                """;
+        OriModule m = check(ptx).lower();
+        assertEquals(List.of("k", "$k$leaf", "$k$mid"), m.functions().stream().map(OriFunction::name).toList());
+        java.util.function.Function<OriFunction, Object> returnPair = f -> instrs(f).stream()
+                .filter(i -> i.op().name().equals("RET")).findFirst().orElseThrow().srcs().get(0).value();
+        assertEquals(org.jptxas.ori.ir.Reg.phys(org.jptxas.ori.ir.RegFile.R, 6, 1), returnPair.apply(m.functions().get(1)));
+        assertEquals(org.jptxas.ori.ir.Reg.phys(org.jptxas.ori.ir.RegFile.R, 8, 1), returnPair.apply(m.functions().get(2)));
+        Instr call = instrs(m.functions().get(0)).stream().filter(i -> i.op().name().equals("CALL")).findFirst()
+                .orElseThrow();
+        assertEquals(2, call.srcs().size(), call.toString()); // the target and x in R4: flags is mid's own
+        assertTrue(instrs(m.functions().get(2)).stream().anyMatch(i -> i.op().name().equals("MOV")
+                && i.srcs().get(0).value().equals(org.jptxas.ori.ir.Imm.ofInt(1))), IrPrinter.print(m.functions().get(2)));
+        for (OriFunction f : m.functions()) {
+            assertWellFormed(f);
+        }
+    }
+
     @Test
     void callGraphFindsCycles() throws CompilationException {
         OriModule raw = check(RECURSIVE).lowerWithoutInlining();
@@ -273,14 +343,17 @@ class ModuleInlinerTest {
     }
 
     @Test
-    void suiteCallKernelInlines() throws Exception {
+    void suiteCallKernelKeepsItsCalls() throws Exception {
         Path root = RepoRoot.find().orElse(null);
         org.jptxas.testing.Prerequisites.require(root != null, "repository root not found");
         Path file = root.resolve("kernels/call_func/call_func.ptx");
         OriModule m = TestFrontEnds.of(Target.of("sm_80")).check("call_func.ptx", Files.readString(file)).lower();
-        assertEquals(List.of("call_func"), m.functions().stream().map(OriFunction::name).toList());
-        assertVerifies(m.functions().get(0));
-        assertEquals(0, count(m.functions().get(0), "CALL"));
+        assertEquals(List.of("call_func", "$call_func$_Z3mixii", "$call_func$_Z5scalePKfif"),
+                m.functions().stream().map(OriFunction::name).toList());
+        for (OriFunction f : m.functions()) {
+            assertWellFormed(f);
+        }
+        assertEquals(3, count(m.functions().get(0), "CALL"));
     }
 
     /**
@@ -320,8 +393,8 @@ class ModuleInlinerTest {
                 }
                 """;
         OriModule m = check(ptx).lower();
-        assertEquals(List.of("k"), m.functions().stream().map(OriFunction::name).toList());
-        OriFunction k = m.functions().get(0);
+        assertEquals(List.of("k", "$k$alloc"), m.functions().stream().map(OriFunction::name).toList());
+        OriFunction k = m.functions().get(1);
         List<Instr> calls = instrs(k).stream().filter(i -> i.op().name().equals("CALL")).toList();
         assertEquals(1, calls.size(), IrPrinter.print(k));
         assertEquals(List.of("ABS", "NOINC"), calls.get(0).mods());
@@ -376,13 +449,16 @@ class ModuleInlinerTest {
         String noftz = "__internal_div_rn_noftz_f32_slowpath", ftz = "__internal_div_rn_ftz_f32_slowpath";
         OriModule m = check(ptx).lower();
         // each kernel gets its own copy of each slow path it uses (even a single use is a call, as ptxas makes it)
-        assertEquals(List.of("k", "$k$" + ftz, "$k$" + noftz, "single", "$single$" + noftz),
+        assertEquals(List.of("k", "$k$" + ftz, "$k$" + noftz, "$k$ratio", "single", "$single$" + noftz),
                 m.functions().stream().map(OriFunction::name).toList());
         OriFunction k = m.functions().get(0);
         List<String> callees = instrs(k).stream().filter(i -> i.op().name().equals("CALL"))
                 .map(i -> ((org.jptxas.ori.ir.Sym) i.srcs().get(0).value()).name()).sorted().toList();
-        // the inlined ratio's division calls the kernel's copy too
-        assertEquals(List.of("$k$" + ftz, "$k$" + noftz, "$k$" + noftz, "$k$" + noftz), callees);
+        // ratio stays a subroutine, and its division calls the kernel's copy too
+        assertEquals(List.of("$k$" + ftz, "$k$" + noftz, "$k$" + noftz, "$k$ratio"), callees);
+        assertEquals(List.of("$k$" + noftz), instrs(m.functions().get(3)).stream()
+                .filter(i -> i.op().name().equals("CALL"))
+                .map(i -> ((org.jptxas.ori.ir.Sym) i.srcs().get(0).value()).name()).toList());
         for (OriFunction f : m.functions().subList(1, 3)) {
             assertEquals(1, count(f, "RET"), f.name());
             assertEquals(0, count(f, "CALL"), f.name());
