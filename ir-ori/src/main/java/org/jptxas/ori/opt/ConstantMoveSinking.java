@@ -1,10 +1,9 @@
 package org.jptxas.ori.opt;
 
-import java.util.IdentityHashMap;
+import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.jptxas.ori.analysis.Cfg;
-import org.jptxas.ori.analysis.Dominators;
 import org.jptxas.ori.analysis.LoopNesting;
 import org.jptxas.ori.analysis.SingleDefs;
 import org.jptxas.ori.ir.BasicBlock;
@@ -31,10 +30,9 @@ public final class ConstantMoveSinking implements Pass {
     @Override
     public boolean run(FunctionBody body, OptContext cx) {
         SingleDefs sd = null;
-        Map<Instr, Integer> blockOf = null;
         LoopNesting loops = null;
-        Cfg cfg = null;
-        Dominators dominators = null;
+        // the body of each loop asked about, by header (a large kernel asks about one loop for many moves)
+        Map<Integer, BitSet> loopBodies = new HashMap<>();
         boolean changed = false;
         List<BasicBlock> blocks = body.blocks();
         for (int b = 0; b < blocks.size(); b++) {
@@ -46,17 +44,15 @@ public final class ConstantMoveSinking implements Pass {
                 }
                 if (sd == null) {
                     sd = cx.singleDefs(body);
-                    blockOf = blockIndex(blocks);
-                    cfg = Cfg.of(body);
-                    dominators = new Dominators(cfg);
-                    loops = new LoopNesting(cfg, dominators);
+                    loops = new LoopNesting(sd.cfg(), sd.dominators());
                 }
                 Reg d = mov.dsts().get(0);
                 if (sd.soleDef(d) != mov) {
                     continue;
                 }
-                int target = readersBlock(sd.uses(d), blockOf);
-                if (target < 0 || target == b || !outsideOtherLoops(cfg, dominators, loops, b, target)) {
+                // readers never move (a constant's move reads no register), so their positions stay right
+                int target = readersBlock(sd.uses(d), sd);
+                if (target < 0 || target == b || !outsideOtherLoops(sd, loops, loopBodies, b, target)) {
                     continue;
                 }
                 List<Instr> into = blocks.get(target).instrs();
@@ -84,14 +80,14 @@ public final class ConstantMoveSinking implements Pass {
     }
 
     /** The one block all {@code readers} are in, or -1. */
-    private static int readersBlock(List<Instr> readers, Map<Instr, Integer> blockOf) {
+    private static int readersBlock(List<Instr> readers, SingleDefs sd) {
         int block = -1;
         for (Instr r : readers) {
-            Integer at = blockOf.get(r);
-            if (at == null || block >= 0 && at != block) {
+            SingleDefs.Position at = sd.position(r);
+            if (at == null || block >= 0 && at.block() != block) {
                 return -1;
             }
-            block = at;
+            block = at.block();
         }
         return block;
     }
@@ -100,18 +96,10 @@ public final class ConstantMoveSinking implements Pass {
      * Whether every loop holding {@code target} also holds {@code from}, so the move runs no more often there:
      * natural loops nest, so it is enough that {@code from} is in {@code target}'s innermost loop.
      */
-    private static boolean outsideOtherLoops(Cfg cfg, Dominators dominators, LoopNesting loops, int from, int target) {
+    private static boolean outsideOtherLoops(SingleDefs sd, LoopNesting loops, Map<Integer, BitSet> loopBodies,
+            int from, int target) {
         int header = loops.innermostHeader(target);
-        return header < 0 || LoopNesting.naturalLoop(cfg, dominators, header).get(from);
-    }
-
-    private static Map<Instr, Integer> blockIndex(List<BasicBlock> blocks) {
-        Map<Instr, Integer> at = new IdentityHashMap<>();
-        for (int b = 0; b < blocks.size(); b++) {
-            for (Instr in : blocks.get(b).instrs()) {
-                at.put(in, b);
-            }
-        }
-        return at;
+        return header < 0 || loopBodies.computeIfAbsent(header,
+                h -> LoopNesting.naturalLoop(sd.cfg(), sd.dominators(), h)).get(from);
     }
 }

@@ -81,16 +81,15 @@ public final class FunctionCodegen {
 
     /** The last step: the rest of each function's code generation, the unit laid out and assembled. */
     CompiledFunction finished(Unit u, List<Staged> unit) throws CompilationException {
+        Map<String, Integer> tableBases = JumpTables.bases(unit.stream().map(Staged::f).toList(),
+                u.cx().options().relocatable());
         if (u.subroutines().isEmpty()) {
-            Generated g = finished(unit.get(0), Map.of(),
-                    JumpTables.bases(List.of(unit.get(0).f()), u.cx().options().relocatable()));
+            Generated g = finished(unit.get(0), Map.of(), tableBases);
             return withRegisterMap(layoutAndAssemble(u.owner(), u.cx(), g.body(), g.allocation(), List.of()), g);
         }
         // internal subroutines first, each after the internal subroutines it calls: each call to one then clobbers
         // only what its allocation writes (its own calls' narrowed lists included)
         Generated[] subs = new Generated[unit.size() - 1];
-        Map<String, Integer> tableBases = JumpTables.bases(unit.stream().map(Staged::f).toList(),
-                u.cx().options().relocatable());
         Map<String, List<Reg>> written = new HashMap<>();
         Map<String, Integer> pairs = new HashMap<>();
         java.util.Set<String> internal = new java.util.HashSet<>();
@@ -123,7 +122,8 @@ public final class FunctionCodegen {
                 subs[k - 1] = finished(unit.get(k), pairs, tableBases);
             }
         }
-        return withSubroutines(u.owner(), u.cx(), finished(unit.get(0), pairs, tableBases), u.subroutines(), List.of(subs));
+        return withSubroutines(u.owner(), u.cx(), finished(unit.get(0), pairs, tableBases), u.subroutines(),
+                List.of(subs));
     }
 
     /** The functions of {@code internal} that {@code f} calls. */
