@@ -47,7 +47,9 @@ public final class ConstantMoveSinking implements Pass {
                     loops = new LoopNesting(sd.cfg(), sd.dominators());
                 }
                 Reg d = mov.dsts().get(0);
-                if (sd.soleDef(d) != mov) {
+                // a part of a pair (a 64-bit constant moved as .lo and .hi) moves by itself to the same place as the
+                // other part when that is a constant's move too: the pair stays together, one LDC.64 when combined
+                if ((d.isPart() ? sd.soleWrite(d) : sd.soleDef(d)) != mov) {
                     continue;
                 }
                 // readers never move (a constant's move reads no register), so their positions stay right
@@ -68,14 +70,17 @@ public final class ConstantMoveSinking implements Pass {
         return changed;
     }
 
-    /** An unguarded {@code MOV} of an immediate or a fixed constant-bank word into a 32-bit virtual register. */
+    /**
+     * An unguarded {@code MOV} of an immediate or a fixed constant-bank word into a 32-bit virtual register or one
+     * part of a virtual pair.
+     */
     private static boolean constantMove(Instr in) {
         Src src = OpInfo.movSource(in);
         if (src == null || src.hasModifiers() || !in.guard().isAlways()) {
             return false;
         }
         Reg d = in.dsts().get(0);
-        return d.virtual() && d.file() == RegFile.R && d.comps() == 1 && !d.isPart()
+        return d.virtual() && d.file() == RegFile.R && (d.comps() == 1 || d.comps() == 2 && d.isPart())
                 && (src.value() instanceof Imm || src.value() instanceof CBank c && c.index() == null);
     }
 

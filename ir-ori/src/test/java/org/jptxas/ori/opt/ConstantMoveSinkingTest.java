@@ -66,10 +66,34 @@ class ConstantMoveSinkingTest {
         FunctionBody f = guardedStore(false);
         assertTrue(run(f));
         List<String> b1 = f.block(1).instrs().stream().map(Instr::toString).toList();
-        assertEquals("MOV %r0, c[0x0][0x160]", b1.get(1), b1.toString());
-        assertTrue(b1.get(2).startsWith("STG") && b1.get(2).endsWith("%r0"), b1.toString());
+        assertEquals("MOV %r0, c[0x0][0x160]", b1.get(3), b1.toString());
+        assertTrue(b1.get(4).startsWith("STG") && b1.get(4).endsWith("%r0"), b1.toString());
         assertFalse(f.block(0).instrs().stream().anyMatch(i -> i.toString().equals("MOV %r0, c[0x0][0x160]")));
         assertFalse(run(f), "a fixed point");
+    }
+
+    @Test
+    void aPointerReadAfterTheBranchMovesAsAPairToItsFirstReader() {
+        FunctionBody f = guardedStore(false);
+        assertTrue(run(f));
+        List<String> b1 = f.block(1).instrs().stream().map(Instr::toString).toList();
+        assertEquals(List.of("MOV %r1.lo, c[0x0][0x168]", "MOV %r1.hi, c[0x0][0x16c]"), b1.subList(0, 2),
+                b1.toString());
+        assertTrue(b1.get(2).startsWith("STG [%r1.64]"), b1.toString());
+        assertTrue(f.block(0).instrs().stream().noneMatch(i -> i.op().name().equals("MOV")));
+    }
+
+    @Test
+    void aPairWithOnePartReadBeforeTheBranchStays() {
+        FunctionBody f = guardedStore(false);
+        Reg p = f.block(0).instrs().get(0).dsts().get(0);
+        Instr compare = f.block(0).instrs().get(4);
+        f.block(0).instrs().add(4, ins("IADD3", List.of(f.newVirtual(RegFile.R, 1)), Src.of(p), Src.of(p),
+                Src.of(Reg.RZ)));
+        run(f);
+        List<String> b0 = f.block(0).instrs().stream().map(Instr::toString).toList();
+        assertTrue(b0.contains("MOV %r1.lo, c[0x0][0x168]") && b0.contains("MOV %r1.hi, c[0x0][0x16c]"), b0.toString());
+        assertTrue(f.block(0).instrs().contains(compare));
     }
 
     @Test
