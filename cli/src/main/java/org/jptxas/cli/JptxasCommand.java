@@ -263,14 +263,14 @@ final class JptxasCommand {
         }
         List<OriModule> modules = new ArrayList<>();
         for (String input : inputs) {
-            OriModule m = frontEnd(input, readInput(input), target, description, parseOnly);
+            OriModule m = frontEnd(input, readInput(input), target, description, parseOnly, options);
             if (m != null) {
                 modules.add(m);
             }
         }
         for (String ptx : inputStrings) {
             // ptxas names a string input so in its messages
-            OriModule m = frontEnd("application ptx input", ptx, target, description, parseOnly);
+            OriModule m = frontEnd("application ptx input", ptx, target, description, parseOnly, options);
             if (m != null) {
                 modules.add(m);
             }
@@ -311,7 +311,7 @@ final class JptxasCommand {
     }
 
     private OriModule frontEnd(String input, String text, Target target, TargetDescription description,
-                               boolean parseOnly) {
+                               boolean parseOnly, CompileOptions options) {
         try {
             TargetCatalog catalog = registry().catalog(DEFAULT_TARGET);
             PtxFrontEnd.CheckedModule checked = (description == null ? new PtxFrontEnd(target, catalog)
@@ -342,8 +342,9 @@ final class JptxasCommand {
             }
             // -c: device functions stay functions of their own and extern calls are left to the linker; -g keeps
             // every device function with its code too
-            OriModule lowered = compileOnly ? checked.lowerRelocatable()
-                    : debug || moduleDebug ? checked.lowerKeepingFunctions() : checked.lower();
+            OriModule lowered = compileOnly ? checked.lowerRelocatable(options.maxRegCount())
+                    : debug || moduleDebug ? checked.lowerKeepingFunctions(options.maxRegCount())
+                    : checked.lower(options.maxRegCount());
             lowered = lowered.withLines(SourceFileFacts.resolve(lowered.lines(), workDir));
             if (lowered.lines().locWithoutFile()) {
                 report(Diagnostic.warning(null, 0, ".loc directive without .file directive is found, line information "

@@ -27,7 +27,7 @@ import org.jptxas.simulator.suite.SuiteRun;
 class CallsEndToEndTest {
     /** The suite's call kernels: a new one must be added here (and so is run), a removed one fails. */
     static final List<String> CALL_KERNELS = List.of("call_deep_local", "call_diverge", "call_func", "call_indirect", "call_outlined",
-            "call_recursive");
+            "call_recursive", "call_wide");
 
     @Test
     void callInsideDivergentRegionReconverges(@TempDir Path dir) {

@@ -88,7 +88,15 @@ public final class PtxFrontEnd {
          * Lowers the module to Ori for {@code target}, as a whole-program compilation: every {@code .func} call
          * inlined ({@link org.jptxas.frontend.ptx.lower.ModuleInliner}), device functions dropped.
          */
-        OriModule lower() throws CompilationException;
+        default OriModule lower() throws CompilationException {
+            return lower(java.util.OptionalInt.empty());
+        }
+
+        /**
+         * As {@link #lower()}, under a register limit ({@code --maxrregcount}): it bounds how many words a call to an
+         * internal subroutine passes in registers (a call passing more is inlined).
+         */
+        OriModule lower(java.util.OptionalInt maxRegisters) throws CompilationException;
 
         /** Lowers every function, kernels and device functions, with the calls left as call pseudo-instructions. */
         OriModule lowerWithoutInlining() throws CompilationException;
@@ -99,28 +107,38 @@ public final class PtxFrontEnd {
          * {@code .extern .func}s left to the linker
          * ({@link org.jptxas.frontend.ptx.lower.ModuleInliner#inlineKeepingFunctions}).
          */
-        OriModule lowerRelocatable() throws CompilationException;
+        default OriModule lowerRelocatable() throws CompilationException {
+            return lowerRelocatable(java.util.OptionalInt.empty());
+        }
+
+        /** As {@link #lowerRelocatable()}, under a register limit (as for {@link #lower(java.util.OptionalInt)}). */
+        OriModule lowerRelocatable(java.util.OptionalInt maxRegisters) throws CompilationException;
 
         /**
          * Lowers the module as ptxas 13 compiles it with {@code -g}: every device function with a body kept as a
          * function of its own, with its code, called by symbol (without {@code -g} ptxas keeps the kernels alone);
          * a module taking function addresses is lowered as by {@link #lower} (not supported with kept functions yet).
          */
-        OriModule lowerKeepingFunctions() throws CompilationException;
+        default OriModule lowerKeepingFunctions() throws CompilationException {
+            return lowerKeepingFunctions(java.util.OptionalInt.empty());
+        }
+
+        /** As {@link #lowerKeepingFunctions()}, under a register limit (as for {@link #lower(java.util.OptionalInt)}). */
+        OriModule lowerKeepingFunctions(java.util.OptionalInt maxRegisters) throws CompilationException;
     }
 
     private record Checked(String fileName, String text, ResolvedModule resolved, List<Diagnostic> warnings, Target target,
                            TargetProfile profile) implements CheckedModule {
         @Override
-        public OriModule lower() throws CompilationException {
-            OriModule m = org.jptxas.frontend.ptx.lower.TextureSlots.assign(ModuleInliner.inline(lowerWithoutInlining()),
-                    profile);
+        public OriModule lower(java.util.OptionalInt maxRegisters) throws CompilationException {
+            OriModule m = org.jptxas.frontend.ptx.lower.TextureSlots.assign(
+                    ModuleInliner.inline(lowerWithoutInlining(), maxRegisters), profile);
             org.jptxas.frontend.ptx.lower.TextureSlots.checkResolved(m, fileName);
             return m;
         }
 
         @Override
-        public OriModule lowerRelocatable() throws CompilationException {
+        public OriModule lowerRelocatable(java.util.OptionalInt maxRegisters) throws CompilationException {
             java.util.Set<String> visible = new java.util.HashSet<>();
             for (org.jptxas.frontend.ptx.ast.FunctionDecl f : resolved.module().functions()) {
                 if (f.linkage() != org.jptxas.frontend.ptx.ast.Linkage.NONE) {
@@ -128,19 +146,20 @@ public final class PtxFrontEnd {
                 }
             }
             OriModule m = org.jptxas.frontend.ptx.lower.TextureSlots.assign(
-                    ModuleInliner.inlineKeepingFunctions(lowerWithoutInlining(), visible::contains), profile);
+                    ModuleInliner.inlineKeepingFunctions(lowerWithoutInlining(), visible::contains, maxRegisters),
+                    profile);
             org.jptxas.frontend.ptx.lower.TextureSlots.checkResolved(m, fileName);
             return m;
         }
 
         @Override
-        public OriModule lowerKeepingFunctions() throws CompilationException {
+        public OriModule lowerKeepingFunctions(java.util.OptionalInt maxRegisters) throws CompilationException {
             OriModule all = lowerWithoutInlining();
             if (ModuleInliner.callsIndirectly(all)) {
-                return lower(); // function pointers: their targets stay resolved in the caller's section
+                return lower(maxRegisters); // function pointers: their targets stay resolved in the caller's section
             }
             OriModule m = org.jptxas.frontend.ptx.lower.TextureSlots.assign(
-                    ModuleInliner.inlineKeepingFunctions(all, name -> true), profile);
+                    ModuleInliner.inlineKeepingFunctions(all, name -> true, maxRegisters), profile);
             org.jptxas.frontend.ptx.lower.TextureSlots.checkResolved(m, fileName);
             return m;
         }

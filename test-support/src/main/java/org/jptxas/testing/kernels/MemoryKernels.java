@@ -12,7 +12,7 @@ final class MemoryKernels {
     static List<KernelCase> all() {
         return List.of(saxpy(), vecAdd(), reduceSum(), reduceAtomic(), scanBlock(), gemmTile(), gemmF64(), stencil1d(),
                 stencil2d(), bitonicSort(), rankSort(), histogram(), atomicCasFmax(), atomicMix(), atomicAddF64(),
-                dynamicShared(), transposeTile(), localArray(), callFunc(), callOutlined(), callRecursive(), callDeepLocal(), callIndirect(), constantMem(), collatz(),
+                dynamicShared(), transposeTile(), localArray(), callFunc(), callOutlined(), callWide(), callRecursive(), callDeepLocal(), callIndirect(), constantMem(), collatz(),
                 callDiverge());
     }
 
@@ -374,6 +374,41 @@ final class MemoryKernels {
                         }
                         out[2 * i] = a;
                         out[2 * i + 1] = roundMix(a ^ 0x55, i) + v;
+                    }
+                });
+    }
+
+    /** {@code call_wide}'s {@code mix}: two eight-word states and a 64-bit value. */
+    static int mixWide(int[] a, long p, int[] b) {
+        int x = (int) p ^ (int) (p >>> 32);
+        for (int r = 0; r < 8; r++) {
+            x = (x ^ a[r]) * 0x9e3779b1 + b[7 - r];
+            x ^= x >>> 13;
+        }
+        return x;
+    }
+
+    static KernelCase callWide() {
+        Gen g = new Gen("call_wide");
+        int n = 96;
+        return kernel("call_wide").describe("a .func taking twenty argument words, called from two sites, one divergent")
+                .grid(2).block(64).in("in", g.bits32(n)).out("out", Elem.U32, n).s32("n", n)
+                .reference(io -> {
+                    int[] in = io.i32("in"), out = io.i32("out");
+                    for (int i = 0; i < n; i++) {
+                        int v = in[i];
+                        int[] a = new int[8], b = new int[8];
+                        for (int k = 0; k < 8; k++) {
+                            a[k] = v + k * 0x1234567;
+                            b[k] = v * (2 * k + 1);
+                        }
+                        long p = (long) v << 32 | Integer.toUnsignedLong(i);
+                        int r = mixWide(a, p, b);
+                        if ((v & 1) != 0) {
+                            b[3] = r;
+                            r = mixWide(b, p + Integer.toUnsignedLong(r), a);
+                        }
+                        out[i] = r;
                     }
                 });
     }

@@ -38,6 +38,12 @@ public final class CallSequences {
     static final int FIRST_ARG = EntryAbi.ABI_FIRST_REG;
     /** Last register an argument or result may take (from R16 on, registers are callee-saved). */
     static final int LAST_ARG = 15;
+    /**
+     * Last register an argument or result of an internal subroutine may take: no register is callee-saved there, so
+     * a call may pass more words than the convention's twelve (progminer's keccak takes eighteen), within the limit
+     * {@link #internalLastArg} sets.
+     */
+    static final int INTERNAL_LAST_ARG = 63;
     /** The return-address pair. */
     static final int RETURN_ADDRESS = 20;
     /** The register pair a call through an address reads the address from. */
@@ -85,11 +91,12 @@ public final class CallSequences {
                     // a function of another object is called absolutely, through its symbol (the linker relocates it)
                     expand(in, Src.of(new Sym(local.apply(callee), Sym.Kind.FUNCTION)), owner, ops, out, fileName,
                             target, external.test(callee) ? List.of("ABS", "NOINC") : List.of("REL", "NOINC"),
-                            omitted.getOrDefault(callee, java.util.Set.of()));
+                            omitted.getOrDefault(callee, java.util.Set.of()),
+                            omitted.containsKey(callee) ? INTERNAL_LAST_ARG : LAST_ARG);
                 } else if (ModuleInliner.isIndirectCall(in)) {
                     any = true;
                     expand(in, in.srcs().get(0), owner, ops, out, fileName, target, List.of("REL", "NOINC"),
-                            java.util.Set.of());
+                            java.util.Set.of(), LAST_ARG);
                 } else {
                     for (int k = 0; k < in.srcs().size(); k++) { // a function's address: its local copy's
                         Src src = in.srcs().get(k);
@@ -172,14 +179,14 @@ public final class CallSequences {
      * the section owner's symbol (the function the address is relative to) and the argument registers.
      */
     private static void expand(Instr call, Src target, String owner, OriOpcodes ops, List<Instr> out, String fileName,
-            String arch, List<String> mods, java.util.Set<Integer> omitted) throws CompilationException {
+            String arch, List<String> mods, java.util.Set<Integer> omitted, int lastArg) throws CompilationException {
         Guard g = call.guard();
         Map<Integer, Src> args = arguments(call);
         args.keySet().removeAll(omitted);
         Map<Integer, Src> res = results(call);
-        if (!fitsRegisters(args, res)) {
+        if (!fitsRegisters(args, res, lastArg)) {
             throw new UnsupportedFeatureException(fileName, call.line(), "Instruction 'call' not yet supported for "
-                    + arch + " (arguments or results beyond " + (LAST_ARG - FIRST_ARG + 1) + " words)");
+                    + arch + " (arguments or results beyond " + (lastArg - FIRST_ARG + 1) + " words)");
         }
         List<Src> srcs = new ArrayList<>();
         if (target.value() instanceof Reg address) {
@@ -251,13 +258,13 @@ public final class CallSequences {
 
     /**
      * Whether the calling convention passes every argument and result of {@code call} in general registers: they fit
-     * {@code R4} to {@code R15} and none is a predicate (a {@code .reg .pred} parameter, which the copies into
+     * {@code R4} to {@code lastArg} and none is a predicate (a {@code .reg .pred} parameter, which the copies into
      * {@code R4}... cannot move; ptxas refuses such calls in ABI compilation, jptxas inlines them).
      */
-    static boolean passesInRegisters(Instr call) {
+    static boolean passesInRegisters(Instr call, int lastArg) {
         Map<Integer, Src> args = arguments(call);
         Map<Integer, Src> res = results(call);
-        return fitsRegisters(args, res) && generalValues(args) && generalValues(res);
+        return fitsRegisters(args, res, lastArg) && generalValues(args) && generalValues(res);
     }
 
     private static boolean generalValues(Map<Integer, Src> words) {
@@ -288,10 +295,25 @@ public final class CallSequences {
         return words(results);
     }
 
-    private static boolean fitsRegisters(Map<Integer, Src> args, Map<Integer, Src> results) {
+    private static boolean fitsRegisters(Map<Integer, Src> args, Map<Integer, Src> results, int lastArg) {
         int highest = Math.max(args.keySet().stream().mapToInt(Integer::intValue).max().orElse(-1),
                 results.keySet().stream().mapToInt(Integer::intValue).max().orElse(-1));
-        return FIRST_ARG + highest <= LAST_ARG;
+        return FIRST_ARG + highest <= lastArg;
+    }
+
+    /**
+     * The last register an internal subroutine's call may pass a word in under a limit of {@code registerLimit}
+     * registers per thread: its words and the return pair above them take at most half the limit, the rest is left
+     * to the code (at the default limit, all of {@link #INTERNAL_LAST_ARG}); never less than the convention's
+     * {@link #LAST_ARG}. ptxas passes more still, moving the return address to the stack under a tight limit
+     * ({@code --maxrregcount 24} with eighteen words); jptxas inlines such a call instead.
+     */
+    static int internalLastArg(int registerLimit) {
+        int last = LAST_ARG;
+        while (last < INTERNAL_LAST_ARG && internalReturnPair(last + 1 - FIRST_ARG + 1) + 2 <= registerLimit / 2) {
+            last++;
+        }
+        return last;
     }
 
     /** Values by calling-convention word: each aligned to its size in words, wide registers as their parts. */

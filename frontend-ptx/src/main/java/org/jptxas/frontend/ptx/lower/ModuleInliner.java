@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.UnsupportedFeatureException;
@@ -59,6 +60,11 @@ public final class ModuleInliner {
     /** Functions on a cycle of the call graph: their calls stay true calls. */
     private final Set<String> recursive;
     /** Functions whose address some function takes: called through a register, they keep the convention's limits. */
+    private final Set<String> addressed = new HashSet<>();
+    /** The last register a call to an internal subroutine may pass a word in, from the module's register limit. */
+    private final int internalLastArg;
+    /** The register limit when neither {@code --maxrregcount} nor {@code .maxnreg} sets one. */
+    private static final int MAX_REGISTERS = 255;
     /** Relocatable output: calls to functions defined elsewhere ({@code .extern .func}) stay calls to their symbols. */
     private final boolean relocatable;
     /**
@@ -67,11 +73,12 @@ public final class ModuleInliner {
      */
     private final java.util.function.Predicate<String> exported;
 
-    private ModuleInliner(OriModule module) {
-        this(module, false, name -> false);
+    private ModuleInliner(OriModule module, OptionalInt maxRegisters) {
+        this(module, false, name -> false, maxRegisters);
     }
 
-    private ModuleInliner(OriModule module, boolean relocatable, java.util.function.Predicate<String> exported) {
+    private ModuleInliner(OriModule module, boolean relocatable, java.util.function.Predicate<String> exported,
+            OptionalInt maxRegisters) {
         this.relocatable = relocatable;
         this.fileName = module.sourceName();
         this.target = module.target().name();
@@ -79,6 +86,20 @@ public final class ModuleInliner {
             byName.put(f.name(), f);
         }
         this.recursive = CallGraph.of(module).recursive();
+        int limit = maxRegisters.orElse(MAX_REGISTERS);
+        for (OriFunction f : module.functions()) {
+            if (f.entry()) {
+                limit = Math.min(limit, f.attrs().maxnreg().orElse(MAX_REGISTERS));
+            }
+            for (BasicBlock b : f.body().blocks()) {
+                for (Instr in : b.instrs()) {
+                    if (namesFunction(in)) {
+                        addressed.addAll(addressesTaken(in));
+                    }
+                }
+            }
+        }
+        this.internalLastArg = CallSequences.internalLastArg(limit);
         // ptxas -c also keeps the module's recursive functions as functions of their own (local symbols), called
         // by symbol from every caller instead of copied into each caller's section.
         // a slow path is never a function of its own: each kernel calls its own copy
@@ -89,10 +110,16 @@ public final class ModuleInliner {
     /**
      * The module as a whole-program compilation emits it: its kernels, each followed by its copies of the functions
      * it reaches; the device functions themselves are not emitted (even {@code .visible} ones), as ptxas leaves them
-     * out of an executable.
+     * out of an executable. {@code maxRegisters} ({@code --maxrregcount}) and the kernels' {@code .maxnreg} bound how
+     * many words a call to an internal subroutine passes in registers (beyond that it is inlined).
      */
     public static OriModule inline(OriModule module) throws CompilationException {
-        ModuleInliner inliner = new ModuleInliner(module);
+        return inline(module, OptionalInt.empty());
+    }
+
+    /** As {@link #inline(OriModule)}, under a register limit. */
+    public static OriModule inline(OriModule module, OptionalInt maxRegisters) throws CompilationException {
+        ModuleInliner inliner = new ModuleInliner(module, maxRegisters);
         List<OriFunction> out = new ArrayList<>();
         for (OriFunction f : module.functions()) {
             if (f.entry()) {
@@ -113,7 +140,13 @@ public final class ModuleInliner {
      */
     public static OriModule inlineKeepingFunctions(OriModule module, java.util.function.Predicate<String> exported)
             throws CompilationException {
-        ModuleInliner inliner = new ModuleInliner(module, true, exported);
+        return inlineKeepingFunctions(module, exported, OptionalInt.empty());
+    }
+
+    /** As {@link #inlineKeepingFunctions(OriModule, java.util.function.Predicate)}, under a register limit. */
+    public static OriModule inlineKeepingFunctions(OriModule module, java.util.function.Predicate<String> exported,
+            OptionalInt maxRegisters) throws CompilationException {
+        ModuleInliner inliner = new ModuleInliner(module, true, exported, maxRegisters);
         List<OriFunction> out = new ArrayList<>();
         for (OriFunction f : module.functions()) {
             if (!f.body().blocks().isEmpty() && (f.entry() || inliner.exported.test(f.name()))) {
@@ -291,9 +324,10 @@ public final class ModuleInliner {
                     // ptxas 13 keeps every call a PTX producer left (nvcc and LLVM inline what they choose to; a .func
                     // still called is one they kept, for code size, register pressure or debugging), with a copy of
                     // the callee in each calling kernel's section; calls passing a predicate or more words than the
-                    // convention's twelve registers are inlined (ptxas passes more of an internal subroutine's in
-                    // registers, but under a tight register limit it then moves the return address to the stack)
-                    if (CallSequences.passesInRegisters(in)) {
+                    // convention's twelve registers are inlined, unless the callee is an internal subroutine, which
+                    // passes as many as the register limit leaves room for (CallSequences.internalLastArg)
+                    if (CallSequences.passesInRegisters(in, addressed.contains(name) ? CallSequences.LAST_ARG
+                            : internalLastArg)) {
                         continue; // stays a true call
                     }
                     targets.put(in, gi);

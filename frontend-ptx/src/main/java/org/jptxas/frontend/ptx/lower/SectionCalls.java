@@ -129,7 +129,7 @@ final class SectionCalls {
     private static int argumentWord(Instr in) {
         if (in.srcs().isEmpty() || !(in.srcs().get(0).value() instanceof Reg r) || r.virtual()
                 || r.file() != RegFile.R || r.comps() != 1 || r.index() < CallSequences.FIRST_ARG
-                || r.index() > CallSequences.LAST_ARG) {
+                || r.index() > CallSequences.INTERNAL_LAST_ARG) {
             return -1;
         }
         return r.index() - CallSequences.FIRST_ARG;

@@ -277,6 +277,53 @@ class ModuleInlinerTest {
     }
 
     /**
+     * An internal subroutine taking two 32-byte arrays and a pointer (progminer's keccak) stays a call passing them
+     * in R4...R23 (the second array aligned to its eight words) and returning through R24: more than the
+     * convention's twelve words, as ptxas keeps such a call. Under {@code --maxrregcount 24} its words and return
+     * pair would leave no register for the code, so it is inlined (ptxas moves the return address to the stack).
+     */
+    @Test
+    void eighteenWordsStayACallUnlessTheRegisterLimitLeavesNoRoom() throws CompilationException {
+        StringBuilder loads = new StringBuilder();
+        StringBuilder stores = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            loads.append(" ld.param.u32 %r").append(i + 1).append(", [a+").append(4 * i).append("];\n");
+            loads.append(" ld.param.u32 %r").append(i + 11).append(", [b+").append(4 * i).append("];\n");
+            stores.append(" st.param.b32 [a+").append(4 * i).append("], %r").append(i + 1).append(";\n");
+            stores.append(" st.param.b32 [b+").append(4 * i).append("], %r").append(i + 11).append(";\n");
+        }
+        String callee = ".func (.param .b32 out) f(.param .align 4 .b8 a[32], .param .b64 p, .param .align 4 .b8 b[32])\n"
+                + "{\n .reg .b32 %r<40>; .reg .b64 %rd<3>;\n" + loads
+                + " ld.param.u64 %rd1, [p];\n cvt.u32.u64 %r30, %rd1;\n"
+                + " xor.b32 %r31, %r1, %r18;\n xor.b32 %r32, %r31, %r30;\n st.param.b32 [out], %r32;\n ret;\n}\n";
+        String kernel = ".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<40>; .reg .b64 %rd<3>;\n"
+                + " mov.u32 %r1, %tid.x;\n"
+                + java.util.stream.IntStream.range(2, 9).mapToObj(i -> " add.u32 %r" + i + ", %r1, " + i + ";\n")
+                        .collect(java.util.stream.Collectors.joining())
+                + java.util.stream.IntStream.range(11, 19).mapToObj(i -> " mul.lo.u32 %r" + i + ", %r1, " + i + ";\n")
+                        .collect(java.util.stream.Collectors.joining())
+                + " ld.param.u64 %rd1, [o];\n"
+                + " { .param .align 4 .b8 a[32]; .param .b64 p; .param .align 4 .b8 b[32]; .param .b32 r;\n" + stores
+                + " st.param.b64 [p], %rd1;\n call (r), f, (a, p, b);\n ld.param.b32 %r20, [r]; }\n"
+                + " cvta.to.global.u64 %rd2, %rd1;\n st.global.u32 [%rd2], %r20;\n ret;\n}\n";
+        PtxFrontEnd.CheckedModule checked = check(HEADER + callee + kernel);
+        OriModule kept = checked.lower();
+        assertEquals(List.of("k", "$k$f"), kept.functions().stream().map(OriFunction::name).toList());
+        OriFunction f = kept.functions().get(1);
+        Instr ret = instrs(f).stream().filter(i -> i.op().name().equals("RET")).findFirst().orElseThrow();
+        assertEquals(org.jptxas.ori.ir.Reg.phys(org.jptxas.ori.ir.RegFile.R, 24, 1), ret.srcs().get(0).value(),
+                IrPrinter.print(f));
+        kept.functions().forEach(ModuleInlinerTest::assertWellFormed);
+        OriModule inlined = checked.lower(java.util.OptionalInt.of(24));
+        assertEquals(List.of("k"), inlined.functions().stream().map(OriFunction::name).toList());
+        assertEquals(0, count(inlined.functions().get(0), "CALL"), IrPrinter.print(inlined.functions().get(0)));
+        assertVerifies(inlined.functions().get(0));
+        assertEquals(15, CallSequences.internalLastArg(24));
+        assertEquals(21, CallSequences.internalLastArg(48), "eighteen words in R4...R21 and R22/R23: 24 of 48 registers");
+        assertEquals(63, CallSequences.internalLastArg(255));
+    }
+
+    /**
      * Internal subroutines: each returns through a pair above its argument words and above the pairs of the
      * subroutines it calls (leaf: one word, R6; mid: two words and a call of leaf, R8), and a copy is specialized to
      * the constant its one caller passes (mid's flags word becomes its own constant, which the call no longer passes).
