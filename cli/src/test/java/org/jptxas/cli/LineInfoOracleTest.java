@@ -48,13 +48,6 @@ class LineInfoOracleTest {
             + "v3.2.0's line differs instead, so the line has no code";
     private static final String BOTH = "each compiler keeps code for some lines whose code the other folds into other "
             + "lines' code or removes (the test prints both lists)";
-    private static final String SIGN_FILL = "of two sign extensions added (cvt.s64.s32 + add.s64), ptxas 13 fuses one "
-            + "into LEA.HI.X.SX32 and keeps the other's SHF with its line: the earlier cvt's is fused at line 1183 as in "
-            + "small kernels, the later one's at line 1144 of the same PTX shape. jptxas fuses the earlier one in both "
-            + "(InstructionCombining), so line 1144 has no code of its own there. Moving the block's cvt.s64.s32 or "
-            + "swapping the add's operands leaves ptxas's choice; reading %tid.y instead of %tid.x in that block makes it "
-            + "fuse the earlier cvt as elsewhere: the choice follows how ptxas numbers the values of %tid.x, which jptxas "
-            + "does not model";
     private static final String PROGMINER = "ptxas 13 keeps keccak_f800 as a subroutine (its call sequence carries line "
             + "335) where jptxas inlines it, unrolls a loop of 21 rounds fully (its counter's line 261), and combines an "
             + "and/xor with the instruction that reads it on the next line (lines 50, 61, 68, 103: one three-input LOP3, "
@@ -63,8 +56,6 @@ class LineInfoOracleTest {
     /** The file/SM pairs whose annotations differ, and why. */
     static final Map<String, String> KNOWN = Map.ofEntries(
             Map.entry("triton_runner/solving_triton_issues__high_usage-7268__v3.3.0_cache___bwd_kernel.ptx@sm_90", HOISTED),
-            Map.entry("gpuocelot/thrust__histogram_sliced.ptx@sm_80", SIGN_FILL),
-            Map.entry("gpuocelot/thrust__histogram_sliced.ptx@sm_90", SIGN_FILL),
             Map.entry("nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_80", PROGMINER),
             Map.entry("nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_90", PROGMINER),
             Map.entry("ptx90parser_samples/matrix_free_device_matrix_vector_04.1.sm_80.ptx@sm_80", BOTH),

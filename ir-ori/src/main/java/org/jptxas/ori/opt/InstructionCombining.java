@@ -31,6 +31,9 @@ public final class InstructionCombining implements Pass {
         java.util.Set<Instr> removed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         // instructions a rule adds, each list to go before its key (the block is not edited while walked)
         java.util.Map<Instr, List<Instr>> inserts = new java.util.IdentityHashMap<>();
+        SignFillNumbering[] numbering = {null}; // built when two sign fills first compete
+        java.util.function.Supplier<SignFillNumbering> fillNumbers = () -> numbering[0] != null ? numbering[0]
+                : (numbering[0] = new SignFillNumbering(body, sd));
         for (BasicBlock b : body.blocks()) {
             for (Instr outer : b.instrs()) {
                 if (removed.contains(outer)) {
@@ -39,7 +42,7 @@ public final class InstructionCombining implements Pass {
                 if (OpInfo.is(outer, "IADD3") && outer.mods().equals(List.of("X"))) {
                     changed |= combineWideAdd(outer, sd, removed, cx)
                             || WideMultiplyAdds.fuse(body, outer, sd, cx, inserts, removed)
-                            || combineSignFill(body, outer, sd, removed, cx);
+                            || combineSignFill(body, outer, sd, removed, cx, fillNumbers);
                     continue;
                 }
                 if (!plainResult(outer)) {
@@ -279,11 +282,12 @@ public final class InstructionCombining implements Pass {
      * The high half of a 64-bit add whose addend is a sign-extended 32-bit value ({@code cvt.s64.s32} then
      * {@code add.s64}: {@code IADD3.X d.hi, y, t.hi, RZ, P, !PT} with {@code t.hi = SHF.R.S32.HI RZ, 0x1f, x})
      * becomes {@code LEA.HI.X.SX32 d.hi, x, y, 0x1, P}, as ptxas writes it: the sign fill is read in the add and
-     * its SHF goes. Of two such addends the earlier sign fill is taken (ptxas fuses the cvt that comes first in the
-     * PTX and keeps the other's SHF).
+     * its SHF goes. Of two such addends ptxas fuses the older extension by value ({@link SignFillNumbering}: the
+     * value first extended earlier in the function, even in a block that does not dominate this one) and keeps the
+     * other's SHF; between two values first extended here, the earlier cvt.
      */
     private static boolean combineSignFill(FunctionBody body, Instr hi, SingleDefs sd, java.util.Set<Instr> removed,
-                                           OptContext cx) {
+                                           OptContext cx, java.util.function.Supplier<SignFillNumbering> numbers) {
         if (hi.srcs().size() != 5 || !hi.guard().isAlways() || !Boolean.FALSE.equals(OpInfo.constPred(hi.srcs().get(4)))
                 || !(hi.srcs().get(3).value() instanceof Reg carry) || !carry.file().isPredicate()
                 || hi.srcs().get(3).hasModifiers()) {
@@ -297,7 +301,7 @@ public final class InstructionCombining implements Pass {
             return false;
         }
         Instr[] fills = {signFill(body, terms[0], hi, sd), signFill(body, terms[1], hi, sd)};
-        int k = fills[0] == null ? 1 : fills[1] == null || precedes(fills[0], fills[1], sd) ? 0 : 1;
+        int k = fills[0] == null ? 1 : fills[1] == null || older(fills[0], fills[1], sd, numbers.get()) ? 0 : 1;
         Instr fill = fills[k];
         Src y = terms[1 - k];
         if (fill == null || removed.contains(fill) || y.hasModifiers() || y.value().equals(fill.dsts().get(0))
@@ -347,6 +351,13 @@ public final class InstructionCombining implements Pass {
         SingleDefs.Position b = sd.position(to);
         return a != null && b != null && a.block() == b.block() && a.index() < b.index()
                 && Rewrites.lastWrite(body.block(a.block()).instrs(), b.index(), r) < a.index();
+    }
+
+    /** True when ptxas fuses fill {@code a} rather than {@code b}: the lower value number, else the earlier fill. */
+    private static boolean older(Instr a, Instr b, SingleDefs sd, SignFillNumbering numbers) {
+        int na = numbers.number(a);
+        int nb = numbers.number(b);
+        return na != nb ? na < nb : precedes(a, b, sd);
     }
 
     /** Whether {@code a} comes before {@code b} in the PTX (by line, then by place in the body). */
