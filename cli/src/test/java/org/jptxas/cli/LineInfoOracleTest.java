@@ -37,15 +37,6 @@ class LineInfoOracleTest {
     /** jptxas refuses an instruction it does not compile yet: no code, so no line table to compare. */
     static final Pattern NOT_SUPPORTED = Pattern.compile("Instruction '[^']+' not yet supported");
 
-    private static final String HOISTED = "line 202's setp.lt.s32 (loop-invariant operands) is read only by four "
-            + "and.preds of line 202, each with a 64-bit compare that a load also reads. ptxas 13 hoists the setp out of "
-            + "the loop, where it keeps its line, and joins the and.preds into repeated 64-bit compares "
-            + "(ISETP.LT.U32.AND.EX P5, PT, R24, RZ, !P1, P5); jptxas moves an invariant compare out of a loop only while "
-            + "every point of the loop keeps its live predicates within the file's seven (LoopInvariantCodeMotion), which "
-            + "this loop's do not by its estimate, so it joins them into the setp repeated at each (ISETP.LT.AND, no row "
-            + "of its own), as ptxas does in the v3.2.0 build of the same kernel (whose and.preds also guard four copies "
-            + "each); with the function's predicate peak as the limit instead, jptxas moves both builds' setps and "
-            + "v3.2.0's line differs instead, so the line has no code";
     private static final String BOTH = "each compiler keeps code for some lines whose code the other folds into other "
             + "lines' code or removes (the test prints both lists)";
     private static final String PROGMINER = "ptxas 13 keeps keccak_f800 as a subroutine (its call sequence carries line "
@@ -55,7 +46,6 @@ class LineInfoOracleTest {
 
     /** The file/SM pairs whose annotations differ, and why. */
     static final Map<String, String> KNOWN = Map.ofEntries(
-            Map.entry("triton_runner/solving_triton_issues__high_usage-7268__v3.3.0_cache___bwd_kernel.ptx@sm_90", HOISTED),
             Map.entry("nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_80", PROGMINER),
             Map.entry("nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_90", PROGMINER),
             Map.entry("ptx90parser_samples/matrix_free_device_matrix_vector_04.1.sm_80.ptx@sm_80", BOTH),

@@ -117,6 +117,11 @@ public final class CompareChaining implements Pass {
         }
     }
 
+    /** Whether {@code in} is a join this pass writes into one of its inputs' compares. */
+    static boolean isJoin(Instr in) {
+        return logicOf(in) != null;
+    }
+
     /** The join of an unguarded two-input PLOP3 into one virtual predicate, else null. */
     private static Logic logicOf(Instr in) {
         if (!OpInfo.is(in, "PLOP3") || !in.guard().isAlways() || in.dsts().size() != 2

@@ -25,9 +25,18 @@ import org.jptxas.ori.ir.Src;
  * moved value is the one write of its register and dominates its reads, so the preheader's copy, which dominates the
  * loop, gives every read the same value; the instruction may now run where the loop body would have skipped it,
  * harmless for pure code. A moved predicate is live across the whole loop: it moves only while every point of the
- * loop keeps its live predicates within the file's seven registers, so moving it adds no predicate spill. (ptxas
- * moves the invariant setp of Triton v3.3.0's flash-attention loop and keeps v3.2.0's, whose and.preds also guard
- * four copies each; this estimate keeps both, and the function's predicate peak as the limit would move both.)
+ * loop keeps its live predicates within the file's seven registers, so moving it adds no predicate spill, except
+ * for compares read only by joins, below.
+ * <p>
+ * A compare read only by joins ({@code and.pred}/{@code or.pred}) with compares the loop recomputes is the one case
+ * where ptxas's choice does not follow the pressure (checked on small sm_90 kernels: an invariant setp and'ed with
+ * a per-iteration 64- or 32-bit bounds compare that also guards a load). When each such partner compare is read
+ * otherwise only as the guard of memory instructions, ptxas repeats the partner at the join, chained to the
+ * invariant compare, and moves the invariant compare out of the loop whatever the pressure (Triton v3.3.0's
+ * flash-attention loop, whose moved predicate ptxas spills into a register's bits). When a partner is also read by
+ * anything else (a guarded copy {@code @!p mov}, an arithmetic guard, a {@code selp}), ptxas keeps the partner as
+ * a predicate and repeats the invariant compare at each join instead, so it stays however low the pressure is
+ * (Triton v3.2.0's loop, whose partners guard four copies each).
  * <p>
  * Values in general registers stay, although ptxas also moves invariant shifts and most of a division's expansion:
  * measured on the corpus, moving them even within the function's estimated peak ({@link RegisterPressure}) raised
@@ -115,7 +124,12 @@ public final class LoopInvariantCodeMotion implements Pass {
             again = false;
             for (int b = loop.nextSetBit(0); b >= 0; b = loop.nextSetBit(b + 1)) {
                 for (Instr in : body.block(b).instrs()) {
-                    if (!moving.contains(in) && invariant(in, written, sd) && fits(in, body, loop, pressure)) {
+                    if (moving.contains(in) || !invariant(in, written, sd)) {
+                        continue;
+                    }
+                    JoinedWith partners = joinedWith(in, loop, written, sd);
+                    if (partners != JoinedWith.KEPT_COMPARES
+                            && fits(in, body, loop, pressure, partners == JoinedWith.REPEATED_COMPARES)) {
                         moving.add(in);
                         moved.add(in);
                         in.dsts().forEach(d -> written.remove(d.whole()));
@@ -138,12 +152,13 @@ public final class LoopInvariantCodeMotion implements Pass {
 
     /**
      * Whether the destinations, live across the whole loop once moved, keep every point of it within their file's
-     * size; if so the pressure records them. A destination adds to the points where it is not live yet: a value
-     * computed at the loop's top and read at its bottom costs a register only between its last read and the top.
+     * size (or, {@code regardless}, without asking); if so the pressure records them. A destination adds to the
+     * points where it is not live yet: a value computed at the loop's top and read at its bottom costs a register
+     * only between its last read and the top.
      */
-    private static boolean fits(Instr in, FunctionBody body, BitSet loop, Pressure lazy) {
+    private static boolean fits(Instr in, FunctionBody body, BitSet loop, Pressure lazy, boolean regardless) {
         RegisterPressure pressure = lazy.estimate();
-        for (int pass = 0; pass < 2; pass++) {
+        for (int pass = regardless ? 1 : 0; pass < 2; pass++) {
             for (Reg d : in.dsts()) {
                 if (d.isZero()) {
                     continue;
@@ -175,6 +190,101 @@ public final class LoopInvariantCodeMotion implements Pass {
             }
         }
         return true;
+    }
+
+    /** What an invariant compare is joined with, deciding whether ptxas moves it (see the class comment). */
+    private enum JoinedWith {
+        /** Read by something other than a join of it and a compare the loop recomputes: the pressure decides. */
+        OTHER,
+        /** Only joins, each partner read otherwise only as memory instructions' guard: moves regardless. */
+        REPEATED_COMPARES,
+        /** Only joins, a partner also read by other instructions: stays, repeated at each join. */
+        KEPT_COMPARES
+    }
+
+    private static JoinedWith joinedWith(Instr in, BitSet loop, Set<Reg> written, SingleDefs sd) {
+        if (in.dsts().size() != 2 || !in.dsts().get(1).equals(Reg.PT) || !isCompare(in)) {
+            return JoinedWith.OTHER;
+        }
+        Reg p = in.dsts().get(0);
+        List<Instr> readers = sd.uses(p);
+        if (readers.isEmpty()) {
+            return JoinedWith.OTHER;
+        }
+        boolean kept = false;
+        for (Instr join : readers) {
+            if (!CompareChaining.isJoin(join)) {
+                return JoinedWith.OTHER;
+            }
+            Reg a = (Reg) join.srcs().get(0).value();
+            Reg b = (Reg) join.srcs().get(1).value();
+            if (a.equals(b)) {
+                return JoinedWith.OTHER;
+            }
+            Reg partner = a.equals(p) ? b : a;
+            Instr def = sd.soleDef(partner);
+            if (def == null || !isCompare(def) || !recomputed(def, written) || !inLoop(def, loop, sd)) {
+                return JoinedWith.OTHER;
+            }
+            for (Instr r : sd.uses(partner)) {
+                if (!CompareChaining.isJoin(r) && !guardsMemoryOnly(r, partner, sd)) {
+                    kept = true;
+                }
+            }
+        }
+        return kept ? JoinedWith.KEPT_COMPARES : JoinedWith.REPEATED_COMPARES;
+    }
+
+    private static boolean isCompare(Instr in) {
+        return OpInfo.is(in, "ISETP") || OpInfo.is(in, "FSETP") || OpInfo.is(in, "DSETP");
+    }
+
+    /** Whether {@code def} reads a register the loop writes (so it stays in the loop). */
+    private static boolean recomputed(Instr def, Set<Reg> written) {
+        for (Reg u : def.usedRegs()) {
+            if (!u.isZero() && written.contains(u.whole())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean inLoop(Instr def, BitSet loop, SingleDefs sd) {
+        SingleDefs.Position at = sd.position(def);
+        return at != null && loop.get(at.block());
+    }
+
+    /**
+     * Whether {@code r} reads {@code p} only as the guard of a load, store or atomic, or of a copy of such a load's
+     * result under the same guard (a guarded vector load's lowering: the load into a temporary, then its parts).
+     */
+    private static boolean guardsMemoryOnly(Instr r, Reg p, SingleDefs sd) {
+        if (r.guard().isAlways() || !r.guard().predicate().sameRegister(p)) {
+            return false;
+        }
+        if (!AddressModeFolding.accessesMemory(r) && !copiesGuardedLoad(r, sd)) {
+            return false;
+        }
+        for (Src s : r.srcs()) {
+            if (s.value() instanceof Reg x && x.sameRegister(p)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean copiesGuardedLoad(Instr copy, SingleDefs sd) {
+        if (!OpInfo.is(copy, "MOV") || copy.srcs().size() != 1 || !(copy.srcs().get(0).value() instanceof Reg s)
+                || !s.virtual()) {
+            return false;
+        }
+        List<Instr> loads = sd.defs(s.whole());
+        for (Instr load : loads) {
+            if (!AddressModeFolding.accessesMemory(load) || !load.guard().equals(copy.guard())) {
+                return false;
+            }
+        }
+        return !loads.isEmpty();
     }
 
     /**

@@ -135,6 +135,62 @@ class LoopInvariantCodeMotionTest {
         assertEquals(List.of("LOP3@100", "ISETP@101", "ISETP@102", "PLOP3@103"), full.block(full.loop).subList(0, 4));
     }
 
+    /**
+     * Triton's masked loads: an invariant compare and'ed with a per-iteration bounds compare that guards a load; the
+     * join guards a second load. {@code copyToo} adds a copy guarded by the bounds compare's negation (the load's
+     * {@code other} value); {@code partsToo}, a copy of the loaded value under the load's own guard (how a guarded
+     * vector load is lowered).
+     */
+    private static Loop maskedLoads(int held, boolean copyToo, boolean partsToo) {
+        Loop l = new Loop();
+        Reg p = l.f.newVirtual(RegFile.P, 1);
+        Reg q = l.f.newVirtual(RegFile.P, 1);
+        Reg both = l.f.newVirtual(RegFile.P, 1);
+        Reg x = l.temp();
+        Reg y = l.temp();
+        Reg z = l.temp();
+        l.add(ins("ISETP", List.of("LT", "AND"), List.of(p, Reg.PT), Src.of(l.a), Src.of(l.b), Src.of(Reg.PT)));
+        l.add(ins("ISETP", List.of("LT", "AND"), List.of(q, Reg.PT), Src.of(l.i), Src.of(l.b), Src.of(Reg.PT)));
+        l.add(ins("MOV", List.of(), List.of(x), Src.of(Reg.RZ)));
+        Reg loaded = partsToo ? l.temp() : x;
+        Instr first = l.add(ins("LDG", List.of("E"), List.of(loaded), Src.of(Addr.of(Reg.RZ, 0))));
+        first.setGuard(new Guard(q, false));
+        if (partsToo) {
+            Instr part = l.add(ins("MOV", List.of(), List.of(x), Src.of(loaded)));
+            part.setGuard(new Guard(q, false));
+        }
+        if (copyToo) {
+            Instr copy = l.add(ins("MOV", List.of(), List.of(x), imm(1)));
+            copy.setGuard(new Guard(q, true));
+        }
+        l.add(ins("PLOP3", List.of("LUT"), List.of(both, Reg.PT), Src.of(p), Src.of(q), Src.of(Reg.PT), imm(0x80),
+                imm(0)));
+        l.add(ins("MOV", List.of(), List.of(y), Src.of(Reg.RZ)));
+        Instr second = l.add(ins("LDG", List.of("E"), List.of(y), Src.of(Addr.of(Reg.RZ, 64))));
+        second.setGuard(new Guard(both, false));
+        l.add(ins("IADD3", List.of(), List.of(z), Src.of(x), Src.of(y), Src.of(Reg.RZ)));
+        l.run(z, held);
+        return l;
+    }
+
+    /**
+     * ptxas repeats the bounds compare at the join when loads alone read it otherwise, and moves the invariant
+     * compare out of the loop even past the predicate file (it spills it); a bounds compare that a copy also reads
+     * stays a predicate, and the invariant compare stays to be repeated at the join, however free the file is.
+     */
+    @Test
+    void anInvariantCompareJoinedWithALoadsBoundsMovesUnlessTheBoundsCompareIsKept() {
+        for (boolean parts : new boolean[] {false, true}) {
+            Loop full = maskedLoads(7, false, parts);
+            List<String> entry = full.block(full.entry);
+            assertEquals("ISETP@100", entry.get(entry.size() - 1), entry::toString);
+            assertEquals("ISETP@101", full.block(full.loop).get(0));
+        }
+        Loop kept = maskedLoads(0, true, false);
+        assertEquals(List.of("ISETP@100", "ISETP@101"), kept.block(kept.loop).subList(0, 2));
+        assertEquals(4, kept.block(kept.entry).size(), kept.block(kept.entry)::toString);
+    }
+
     @Test
     void copiesLiteralsGuardedWritesAndValuesWrittenTwiceStay() {
         Loop l = new Loop();
