@@ -199,11 +199,14 @@ public final class LineTableRows {
     /** The label lines of the PTX text (line numbers from 1), read from the text ptxas embeds, when first asked. */
     static final class PtxLabels {
         private static final java.util.regex.Pattern LABEL =
-                java.util.regex.Pattern.compile("[$%A-Za-z_.][\\w$.%]*:\\s*(//.*)?");
+                java.util.regex.Pattern.compile("([$%A-Za-z_.][\\w$.%]*):\\s*(//.*)?");
+        private static final java.util.regex.Pattern BRANCH_TARGET =
+                java.util.regex.Pattern.compile("\\bbra(\\.uni)?\\s+([$%A-Za-z_.][\\w$.%]*)\\s*;");
         private static final java.util.regex.Pattern BRANCH =
                 java.util.regex.Pattern.compile("\\s*@!?%\\w+\\s+bra(\\.uni)?\\s+[$%A-Za-z_.][\\w$.%]*\\s*;.*");
         private final byte[] text;
         private List<String> lines;
+        private java.util.Set<String> targets;
 
         PtxLabels(byte[] text) {
             this.text = text;
@@ -251,11 +254,39 @@ public final class LineTableRows {
         int before(int line, int open) {
             read();
             for (int k = Math.min(line - 1, lines.size()); k > open; k--) {
-                if (LABEL.matcher(lines.get(k - 1)).matches()) {
+                java.util.regex.Matcher m = LABEL.matcher(lines.get(k - 1));
+                if (m.matches() && branchTargets().contains(m.group(1))) {
                     return k;
                 }
             }
             return -1;
+        }
+
+        /**
+         * The label names some branch names ({@code bra L;}, {@code .branchtargets L1, L2;}). A label no branch names
+         * ({@code $L__tmp5:}, which only {@code .loc} ranges and the debug info use) starts no block for ptxas, so a
+         * join's label is looked for past it.
+         */
+        private java.util.Set<String> branchTargets() {
+            if (targets == null) {
+                java.util.Set<String> found = new java.util.HashSet<>();
+                for (String text : lines) {
+                    java.util.regex.Matcher b = BRANCH_TARGET.matcher(text);
+                    if (b.find()) {
+                        found.add(b.group(2));
+                    }
+                    int list = text.indexOf(".branchtargets");
+                    if (list >= 0) {
+                        for (String name : text.substring(list + ".branchtargets".length()).split("[,;\\s]+")) {
+                            if (!name.isEmpty()) {
+                                found.add(name);
+                            }
+                        }
+                    }
+                }
+                targets = found;
+            }
+            return targets;
         }
     }
 
