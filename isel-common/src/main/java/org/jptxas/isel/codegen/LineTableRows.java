@@ -297,6 +297,9 @@ public final class LineTableRows {
      * {@code mov}/{@code ld.param} into the instructions that use the value (as a constant operand, a coalesced
      * register, or a copy it places at the use and gives the use's line), so its line has no code of its own there;
      * where jptxas keeps the instruction, it continues the row before it rather than annotate a line ptxas does not.
+     * A {@code MOV} or {@code LDC} of a {@code .const} variable's word ({@code MOV R4, c[0x3][0x2b8]}, an
+     * {@code ld.const}) too: ptxas reads the word as an operand of its users ({@code ISETP.GE.AND P0, PT, R31,
+     * c[0x3][0x288], PT} on sm_80, a {@code ULDC} at the user's line on sm_90), so its own line has no code.
      * Not a predicated one ({@code @!P2 MOV R10, R11}), which is a branch arm made conditional, and ptxas keeps those
      * with their line; not a relocated value ({@code MOV R2, 32@lo(g)}).
      */
@@ -311,8 +314,10 @@ public final class LineTableRows {
         }
         return switch (line.opcode()) {
             case "MOV" -> op.register(1, SlotKind.GPR) == SlotKind.GPR.zeroValue() || op.immediateSlot(1) >= 0
-                    || isRegister(op, 1, true) || bankZeroOffset(op, 1) && !setsUpStack(line);
-            case "LDC", "LDC.64" -> bankZeroOffset(op, 1) && !setsUpStack(line);
+                    || isRegister(op, 1, true) || bankZeroOffset(op, 1) && !setsUpStack(line)
+                    || bankOffset(op, 1, CONSTANT_VARIABLE_BANK);
+            case "LDC", "LDC.64" -> bankZeroOffset(op, 1) && !setsUpStack(line)
+                    || bankOffset(op, 1, CONSTANT_VARIABLE_BANK);
             default -> false;
         };
     }
@@ -344,13 +349,22 @@ public final class LineTableRows {
 
     /** Whether operand {@code k} is {@code c[0x0][0x168]}: bank 0 at an immediate offset. */
     private static boolean bankZeroOffset(SassOp op, int k) {
+        return bankOffset(op, k, 0);
+    }
+
+    /** The constant bank that holds the module's {@code .const} variables ({@code c[0x3][0x2b8]}). */
+    private static final int CONSTANT_VARIABLE_BANK = 3;
+
+    /** Whether operand {@code k} is a word of constant bank {@code wanted} at an immediate offset. */
+    private static boolean bankOffset(SassOp op, int k, int wanted) {
         SassOperands.Operand o = op.form().operands().operands().get(k);
         if (o.slots().size() != 2 || !o.texts().equals(List.of("c[", "][", "]"))) {
             return false;
         }
         int bank = o.slots().get(0);
         int offset = o.slots().get(1);
-        return isImmediate(op, bank) && op.immediate(bank) == 0 && isImmediate(op, offset) && op.immediate(offset) >= 0;
+        return isImmediate(op, bank) && op.immediate(bank) == wanted && isImmediate(op, offset)
+                && op.immediate(offset) >= 0;
     }
 
     private static boolean isImmediate(SassOp op, int slot) {

@@ -214,6 +214,17 @@ class LineTableRowsTest {
     }
 
     @Test
+    void aConstVariableReadIntoARegisterContinuesTheRowBefore() {
+        // ptxas reads an ld.const's word of a .const variable as an operand of its user (ISETP.GE.AND P0, PT, R31,
+        // c[0x3][0x288], PT on sm_80; a ULDC at the user's line on sm_90; checked with ptxas 13 on an ld.const read
+        // by a later line's add): jptxas's MOV R4, c[0x3][0x288] and LDC R5, c[0x3][0x28c] do not annotate the
+        // ld.const's line (11); their user (line 12) keeps its own
+        List<DebugLine.Row> rows = rowsOf(new String[][] {{"NOP", "1"}, {"MOV R4, c[0x3][0x288]", "2"},
+                {"LDC R5, c[0x3][0x28c]", "2"}, {"ISETP.GE.AND P0, PT, R4, R5, PT", "3"}}, 10, 11, 12);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x30, 1, 12)), rows);
+    }
+
+    @Test
     void inputsMergeIntoOneTableWithTheLastInputsText() {
         // two inputs sharing the .file index space; each function's PTX lines are its own input's
         SourceLines a = new SourceLines(List.of(new SourceLines.File(2, "a.cu", 0, 0)),
