@@ -108,6 +108,8 @@ public final class LineTableRows {
                 loc = first;
             } else if ((branch = copyBeforeArm(code, i, labels, body.open())) > 0) {
                 loc = body.locs().get(branch);
+            } else if ((consumer = constVariableReader(code, i)) >= 0) {
+                loc = body.locs().get(code.get(consumer).ptxLine());
             } else if (materializesConstant(code.get(i)) || rowless.rowless(code.get(i))) {
                 loc = null;
             } else if ((consumer = ShiftIntoAddLines.consumer(code, i)) >= 0) {
@@ -190,6 +192,38 @@ public final class LineTableRows {
                 return branch > copy.ptxLine() ? branch : -1;
             }
             if (next.endsControl()) {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The instruction that first reads the word a {@code MOV}/{@code LDC} of a {@code .const} variable
+     * ({@code LDC R5, c[0x3][0x288]}) puts into a register, in the same block, when it has a PTX line, else -1. ptxas
+     * reads the word as an operand of that reader or loads it (a {@code ULDC}) just before it, with the reader's line
+     * (checked with ptxas 13: an {@code ld.const} at line 11 read by the {@code add} of line 13 is {@code IADD3 R5, R2,
+     * c[0x3][0x4], RZ} on sm_80, {@code ULDC UR4, c[0x3][0x4]} at line 13 on sm_90; line 11 has no code).
+     */
+    static int constVariableReader(List<CodeLine> code, int i) {
+        CodeLine load = code.get(i);
+        SassOp op = load.op();
+        if (op.guarded() || load.symbol() != null || op.operandCount() != 2 || !isRegister(op, 0, false)
+                || !(load.opcode().equals("MOV") || load.opcode().startsWith("LDC"))
+                || !bankOffset(op, 1, CONSTANT_VARIABLE_BANK)) {
+            return -1;
+        }
+        int reg = op.register(0, SlotKind.GPR);
+        boolean wide = load.opcode().endsWith(".64");
+        for (int j = i + 1; j < code.size(); j++) {
+            CodeLine next = code.get(j);
+            if (next.label() != null) {
+                return -1;
+            }
+            if (ShiftIntoAddLines.reads(next.op(), reg) || wide && ShiftIntoAddLines.reads(next.op(), reg + 1)) {
+                return next.ptxLine() > 0 ? j : -1;
+            }
+            if (ShiftIntoAddLines.writes(next.op(), reg) || next.endsControl()) {
                 return -1;
             }
         }
@@ -299,7 +333,8 @@ public final class LineTableRows {
      * where jptxas keeps the instruction, it continues the row before it rather than annotate a line ptxas does not.
      * A {@code MOV} or {@code LDC} of a {@code .const} variable's word ({@code MOV R4, c[0x3][0x2b8]}, an
      * {@code ld.const}) too: ptxas reads the word as an operand of its users ({@code ISETP.GE.AND P0, PT, R31,
-     * c[0x3][0x288], PT} on sm_80, a {@code ULDC} at the user's line on sm_90), so its own line has no code.
+     * c[0x3][0x288], PT} on sm_80, a {@code ULDC} at the user's line on sm_90), so its own line has no code; one a
+     * later instruction of its block reads takes that reader's line ({@link #constVariableReader}).
      * Not a predicated one ({@code @!P2 MOV R10, R11}), which is a branch arm made conditional, and ptxas keeps those
      * with their line; not a relocated value ({@code MOV R2, 32@lo(g)}).
      */

@@ -214,14 +214,17 @@ class LineTableRowsTest {
     }
 
     @Test
-    void aConstVariableReadIntoARegisterContinuesTheRowBefore() {
-        // ptxas reads an ld.const's word of a .const variable as an operand of its user (ISETP.GE.AND P0, PT, R31,
-        // c[0x3][0x288], PT on sm_80; a ULDC at the user's line on sm_90; checked with ptxas 13 on an ld.const read
-        // by a later line's add): jptxas's MOV R4, c[0x3][0x288] and LDC R5, c[0x3][0x28c] do not annotate the
-        // ld.const's line (11); their user (line 12) keeps its own
-        List<DebugLine.Row> rows = rowsOf(new String[][] {{"NOP", "1"}, {"MOV R4, c[0x3][0x288]", "2"},
-                {"LDC R5, c[0x3][0x28c]", "2"}, {"ISETP.GE.AND P0, PT, R4, R5, PT", "3"}}, 10, 11, 12);
-        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x30, 1, 12)), rows);
+    void aConstVariableReadIntoARegisterTakesItsReadersLine() {
+        // ptxas reads an ld.const's word of a .const variable as an operand of its user (IADD3 R5, R2, c[0x3][0x4], RZ
+        // on sm_80) or loads it just before the user with the user's line (ULDC UR4, c[0x3][0x4] on sm_90; checked
+        // with ptxas 13 on an ld.const at line 11 read by the add of line 13): jptxas's LDC R5, c[0x3][0x28c] takes
+        // the line of the ISETP reading R5 (13), not the ld.const's (11); MOV R4, c[0x3][0x288], which nothing in
+        // its block reads, continues the row before
+        List<DebugLine.Row> rows = rowsOf(new String[][] {{"NOP", "1"}, {"LDC R5, c[0x3][0x28c]", "2"},
+                {"IADD3 R6, R7, 0x1, RZ", "3"}, {"ISETP.GE.AND P0, PT, R6, R5, PT", "4"},
+                {"MOV R4, c[0x3][0x288]", "2"}, {"EXIT", "5"}}, 10, 11, 12, 13, 14);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x10, 1, 13),
+                new DebugLine.Row(0x20, 1, 12), new DebugLine.Row(0x30, 1, 13), new DebugLine.Row(0x50, 1, 14)), rows);
     }
 
     @Test
