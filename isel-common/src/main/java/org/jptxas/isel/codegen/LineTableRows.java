@@ -108,6 +108,8 @@ public final class LineTableRows {
                 loc = first;
             } else if ((branch = copyBeforeArm(code, i, labels, body.open())) > 0) {
                 loc = body.locs().get(branch);
+            } else if ((consumer = constVariableReader(code, i)) >= 0) {
+                loc = body.locs().get(code.get(consumer).ptxLine());
             } else if (materializesConstant(code.get(i)) || rowless.rowless(code.get(i))) {
                 loc = null;
             } else if ((consumer = ShiftIntoAddLines.consumer(code, i)) >= 0) {
@@ -196,14 +198,49 @@ public final class LineTableRows {
         return -1;
     }
 
+    /**
+     * The instruction that first reads the word a {@code MOV}/{@code LDC} of a {@code .const} variable
+     * ({@code LDC R5, c[0x3][0x288]}) puts into a register, in the same block, when it has a PTX line, else -1. ptxas
+     * reads the word as an operand of that reader or loads it (a {@code ULDC}) just before it, with the reader's line
+     * (checked with ptxas 13: an {@code ld.const} at line 11 read by the {@code add} of line 13 is {@code IADD3 R5, R2,
+     * c[0x3][0x4], RZ} on sm_80, {@code ULDC UR4, c[0x3][0x4]} at line 13 on sm_90; line 11 has no code).
+     */
+    static int constVariableReader(List<CodeLine> code, int i) {
+        CodeLine load = code.get(i);
+        SassOp op = load.op();
+        if (op.guarded() || load.symbol() != null || op.operandCount() != 2 || !isRegister(op, 0, false)
+                || !(load.opcode().equals("MOV") || load.opcode().startsWith("LDC"))
+                || !bankOffset(op, 1, CONSTANT_VARIABLE_BANK)) {
+            return -1;
+        }
+        int reg = op.register(0, SlotKind.GPR);
+        boolean wide = load.opcode().endsWith(".64");
+        for (int j = i + 1; j < code.size(); j++) {
+            CodeLine next = code.get(j);
+            if (next.label() != null) {
+                return -1;
+            }
+            if (ShiftIntoAddLines.reads(next.op(), reg) || wide && ShiftIntoAddLines.reads(next.op(), reg + 1)) {
+                return next.ptxLine() > 0 ? j : -1;
+            }
+            if (ShiftIntoAddLines.writes(next.op(), reg) || next.endsControl()) {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
     /** The label lines of the PTX text (line numbers from 1), read from the text ptxas embeds, when first asked. */
     static final class PtxLabels {
         private static final java.util.regex.Pattern LABEL =
-                java.util.regex.Pattern.compile("[$%A-Za-z_.][\\w$.%]*:\\s*(//.*)?");
+                java.util.regex.Pattern.compile("([$%A-Za-z_.][\\w$.%]*):\\s*(//.*)?");
+        private static final java.util.regex.Pattern BRANCH_TARGET =
+                java.util.regex.Pattern.compile("\\bbra(\\.uni)?\\s+([$%A-Za-z_.][\\w$.%]*)\\s*;");
         private static final java.util.regex.Pattern BRANCH =
                 java.util.regex.Pattern.compile("\\s*@!?%\\w+\\s+bra(\\.uni)?\\s+[$%A-Za-z_.][\\w$.%]*\\s*;.*");
         private final byte[] text;
         private List<String> lines;
+        private java.util.Set<String> targets;
 
         PtxLabels(byte[] text) {
             this.text = text;
@@ -251,11 +288,39 @@ public final class LineTableRows {
         int before(int line, int open) {
             read();
             for (int k = Math.min(line - 1, lines.size()); k > open; k--) {
-                if (LABEL.matcher(lines.get(k - 1)).matches()) {
+                java.util.regex.Matcher m = LABEL.matcher(lines.get(k - 1));
+                if (m.matches() && branchTargets().contains(m.group(1))) {
                     return k;
                 }
             }
             return -1;
+        }
+
+        /**
+         * The label names some branch names ({@code bra L;}, {@code .branchtargets L1, L2;}). A label no branch names
+         * ({@code $L__tmp5:}, which only {@code .loc} ranges and the debug info use) starts no block for ptxas, so a
+         * join's label is looked for past it.
+         */
+        private java.util.Set<String> branchTargets() {
+            if (targets == null) {
+                java.util.Set<String> found = new java.util.HashSet<>();
+                for (String text : lines) {
+                    java.util.regex.Matcher b = BRANCH_TARGET.matcher(text);
+                    if (b.find()) {
+                        found.add(b.group(2));
+                    }
+                    int list = text.indexOf(".branchtargets");
+                    if (list >= 0) {
+                        for (String name : text.substring(list + ".branchtargets".length()).split("[,;\\s]+")) {
+                            if (!name.isEmpty()) {
+                                found.add(name);
+                            }
+                        }
+                    }
+                }
+                targets = found;
+            }
+            return targets;
         }
     }
 
@@ -266,6 +331,10 @@ public final class LineTableRows {
      * {@code mov}/{@code ld.param} into the instructions that use the value (as a constant operand, a coalesced
      * register, or a copy it places at the use and gives the use's line), so its line has no code of its own there;
      * where jptxas keeps the instruction, it continues the row before it rather than annotate a line ptxas does not.
+     * A {@code MOV} or {@code LDC} of a {@code .const} variable's word ({@code MOV R4, c[0x3][0x2b8]}, an
+     * {@code ld.const}) too: ptxas reads the word as an operand of its users ({@code ISETP.GE.AND P0, PT, R31,
+     * c[0x3][0x288], PT} on sm_80, a {@code ULDC} at the user's line on sm_90), so its own line has no code; one a
+     * later instruction of its block reads takes that reader's line ({@link #constVariableReader}).
      * Not a predicated one ({@code @!P2 MOV R10, R11}), which is a branch arm made conditional, and ptxas keeps those
      * with their line; not a relocated value ({@code MOV R2, 32@lo(g)}).
      */
@@ -280,8 +349,10 @@ public final class LineTableRows {
         }
         return switch (line.opcode()) {
             case "MOV" -> op.register(1, SlotKind.GPR) == SlotKind.GPR.zeroValue() || op.immediateSlot(1) >= 0
-                    || isRegister(op, 1, true) || bankZeroOffset(op, 1) && !setsUpStack(line);
-            case "LDC", "LDC.64" -> bankZeroOffset(op, 1) && !setsUpStack(line);
+                    || isRegister(op, 1, true) || bankZeroOffset(op, 1) && !setsUpStack(line)
+                    || bankOffset(op, 1, CONSTANT_VARIABLE_BANK);
+            case "LDC", "LDC.64" -> bankZeroOffset(op, 1) && !setsUpStack(line)
+                    || bankOffset(op, 1, CONSTANT_VARIABLE_BANK);
             default -> false;
         };
     }
@@ -313,13 +384,22 @@ public final class LineTableRows {
 
     /** Whether operand {@code k} is {@code c[0x0][0x168]}: bank 0 at an immediate offset. */
     private static boolean bankZeroOffset(SassOp op, int k) {
+        return bankOffset(op, k, 0);
+    }
+
+    /** The constant bank that holds the module's {@code .const} variables ({@code c[0x3][0x2b8]}). */
+    private static final int CONSTANT_VARIABLE_BANK = 3;
+
+    /** Whether operand {@code k} is a word of constant bank {@code wanted} at an immediate offset. */
+    private static boolean bankOffset(SassOp op, int k, int wanted) {
         SassOperands.Operand o = op.form().operands().operands().get(k);
         if (o.slots().size() != 2 || !o.texts().equals(List.of("c[", "][", "]"))) {
             return false;
         }
         int bank = o.slots().get(0);
         int offset = o.slots().get(1);
-        return isImmediate(op, bank) && op.immediate(bank) == 0 && isImmediate(op, offset) && op.immediate(offset) >= 0;
+        return isImmediate(op, bank) && op.immediate(bank) == wanted && isImmediate(op, offset)
+                && op.immediate(offset) >= 0;
     }
 
     private static boolean isImmediate(SassOp op, int slot) {

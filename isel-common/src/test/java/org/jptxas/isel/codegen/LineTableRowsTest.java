@@ -214,6 +214,20 @@ class LineTableRowsTest {
     }
 
     @Test
+    void aConstVariableReadIntoARegisterTakesItsReadersLine() {
+        // ptxas reads an ld.const's word of a .const variable as an operand of its user (IADD3 R5, R2, c[0x3][0x4], RZ
+        // on sm_80) or loads it just before the user with the user's line (ULDC UR4, c[0x3][0x4] on sm_90; checked
+        // with ptxas 13 on an ld.const at line 11 read by the add of line 13): jptxas's LDC R5, c[0x3][0x28c] takes
+        // the line of the ISETP reading R5 (13), not the ld.const's (11); MOV R4, c[0x3][0x288], which nothing in
+        // its block reads, continues the row before
+        List<DebugLine.Row> rows = rowsOf(new String[][] {{"NOP", "1"}, {"LDC R5, c[0x3][0x28c]", "2"},
+                {"IADD3 R6, R7, 0x1, RZ", "3"}, {"ISETP.GE.AND P0, PT, R6, R5, PT", "4"},
+                {"MOV R4, c[0x3][0x288]", "2"}, {"EXIT", "5"}}, 10, 11, 12, 13, 14);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x10, 1, 13),
+                new DebugLine.Row(0x20, 1, 12), new DebugLine.Row(0x30, 1, 13), new DebugLine.Row(0x50, 1, 14)), rows);
+    }
+
+    @Test
     void inputsMergeIntoOneTableWithTheLastInputsText() {
         // two inputs sharing the .file index space; each function's PTX lines are its own input's
         SourceLines a = new SourceLines(List.of(new SourceLines.File(2, "a.cu", 0, 0)),
@@ -258,6 +272,28 @@ class LineTableRowsTest {
                 new DebugLine.Row(0x20, 1, 20), new DebugLine.Row(0x30, 1, 30)),
                 rowsOf(lines, new String[] {"@P0 BRA `(.L_x_1)", "FFMA R5, R5, R4, R0", "BSYNC B0", "STG.E [R2.64], R5"},
                         2, 3, 8, 8));
+    }
+
+    @Test
+    void aBsyncLooksForItsJoinLabelPastLabelsNoBranchNames() {
+        // PTX: '{' 1, '@!%p1 bra L_else;' 2 (.loc 11), 'fma' 3 (.loc 14), 'bra.uni L_join;' 4, 'L_else:' 5,
+        // 'mov %f5, %f1;' 6 (.loc 20), 'L_join:' 7, 'add' 8 (.loc 30, scheduled away), '$L__tmp3:' 9, 'st' 10
+        // (.loc 31), '}' 11. $L__tmp3 only marks a .loc range for the debug info, no branch goes there: the join's
+        // label is L_join, and the BSYNC carries 20, not the 30 before $L__tmp3 (ptxas 13 on this shape: the BSYNC B0
+        // before the join continues the else arm's line 20, and line 30, a coalesced mov, has no code).
+        String text = String.join("\0", "{", "@!%p1 bra L_else;", "fma.rn.f32 %f5, %f3, %f4, %f1;",
+                "bra.uni L_join;", "L_else:", "mov.f32 %f5, %f1;", "L_join:", "add.f32 %f6, %f5, %f1;", "$L__tmp3:",
+                "st.global.f32 [%rd4], %f5;", "}") + "\0";
+        SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "t.cu", 0, 0)),
+                Map.of("k", new SourceLines.FunctionLines(1, 11, new SourceLines.Loc(1, 11, 0),
+                        Map.of(2, new SourceLines.Loc(1, 11, 0), 3, new SourceLines.Loc(1, 14, 0),
+                                4, new SourceLines.Loc(1, 14, 0), 6, new SourceLines.Loc(1, 20, 0),
+                                8, new SourceLines.Loc(1, 30, 0), 10, new SourceLines.Loc(1, 31, 0)))),
+                text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), 0);
+        assertEquals(List.of(new DebugLine.Row(0, 1, 11), new DebugLine.Row(0x10, 1, 14),
+                new DebugLine.Row(0x20, 1, 20), new DebugLine.Row(0x30, 1, 31), new DebugLine.Row(0x40, 1, 30)),
+                rowsOf(lines, new String[] {"@P0 BRA `(.L_x_1)", "FFMA R5, R5, R4, R0", "BSYNC B0",
+                        "STG.E [R2.64], R5", "FADD R6, R5, R1"}, 2, 3, 10, 10, 8));
     }
 
     /** The source rows of function k of {@code lines}, instruction {@code i} {@code texts[i]} at {@code ptxLines[i]}. */
