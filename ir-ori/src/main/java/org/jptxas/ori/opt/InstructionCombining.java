@@ -46,8 +46,8 @@ public final class InstructionCombining implements Pass {
                     continue;
                 }
                 changed |= switch (outer.op().name()) {
-                    case "IADD3" -> combineAdd(outer, sd);
-                    case "LOP3" -> combineLogic(outer, sd);
+                    case "IADD3" -> combineAdd(body, outer, sd);
+                    case "LOP3" -> combineLogic(body, outer, sd);
                     default -> false;
                 };
             }
@@ -80,8 +80,12 @@ public final class InstructionCombining implements Pass {
                 && in.srcs().size() == 3 && OpInfo.isRZ(in.srcs().get(0));
     }
 
-    /** The single-use temporary's stable, unguarded definition, if {@code s} reads one. */
-    private static Instr innerDef(Src s, Instr outer, SingleDefs sd) {
+    /**
+     * The single-use temporary's unguarded definition, if {@code s} reads one, for {@code outer} to absorb. Its
+     * register inputs are read again at {@code outer}: each must be stable, or (a variable a loop carries, say) not
+     * written between the two in their block, as ptxas combines through the value whatever the variable holds later.
+     */
+    private static Instr innerDef(FunctionBody body, Src s, Instr outer, SingleDefs sd) {
         if (!(s.value() instanceof Reg t) || !t.virtual() || t.isPart() || t.comps() != 1) {
             return null;
         }
@@ -99,7 +103,7 @@ public final class InstructionCombining implements Pass {
             return null;
         }
         for (Reg r : def.usedRegs()) {
-            if (r.virtual() && !sd.stable(r)) {
+            if (r.virtual() && !sd.stable(r) && !unchangedBetween(body, r, def, outer, sd)) {
                 return null;
             }
             if (!r.virtual() && !r.isZero()) {
@@ -114,13 +118,13 @@ public final class InstructionCombining implements Pass {
         return v != null && v == 0;
     }
 
-    private static boolean combineAdd(Instr outer, SingleDefs sd) {
+    private static boolean combineAdd(FunctionBody body, Instr outer, SingleDefs sd) {
         List<Src> s = outer.srcs();
         if (s.size() != 3) {
             return false;
         }
         for (int i = 0; i < 3; i++) {
-            Instr inner = innerDef(s.get(i), outer, sd);
+            Instr inner = innerDef(body, s.get(i), outer, sd);
             if (inner == null) {
                 continue;
             }
@@ -452,13 +456,13 @@ public final class InstructionCombining implements Pass {
         return List.of(regs.get(0), nonReg, regs.get(1));
     }
 
-    private static boolean combineLogic(Instr outer, SingleDefs sd) {
+    private static boolean combineLogic(FunctionBody body, Instr outer, SingleDefs sd) {
         List<Src> s = outer.srcs();
         if (s.size() != 5 || OpInfo.imm(s.get(3)) == null || !outer.mods().equals(List.of("LUT"))) {
             return false;
         }
         for (int i = 0; i < 3; i++) {
-            Instr inner = innerDef(s.get(i), outer, sd);
+            Instr inner = innerDef(body, s.get(i), outer, sd);
             if (inner == null || !OpInfo.is(inner, "LOP3") || inner.srcs().size() != 5
                     || OpInfo.imm(inner.srcs().get(3)) == null || !inner.mods().equals(List.of("LUT"))
                     || s.get(i).neg() || s.get(i).abs()) {
