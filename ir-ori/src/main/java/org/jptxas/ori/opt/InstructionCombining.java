@@ -15,8 +15,9 @@ import org.jptxas.ori.ir.Src;
  * shift-left + add into LEA, arithmetic shift-right + add into LEA.HI.SX32 (with a carry-in, LEA.HI.X.SX32: the high
  * half of a 64-bit add of a sign-extended 32-bit value), two IADD3 into one (constants summed), chains of LOP3 over at most three distinct
  * inputs into one LOP3 with the composed truth table, a 64-bit multiply read only by a 64-bit add into the
- * multiply-add ptxas writes ({@link WideMultiplyAdds}). The inner instruction's register inputs must be stable
- * (one value wherever read) so they may be read later at the outer instruction; the inner instruction is left dead.
+ * multiply-add ptxas writes ({@link WideMultiplyAdds}), a mask before a multiply by a power of two moved after it
+ * ({@link MaskedShifts}). The inner instruction's register inputs must hold the same value at the outer one
+ * (stable, or not written between the two) so they may be read there; the inner instruction is left dead.
  */
 public final class InstructionCombining implements Pass {
     @Override
@@ -40,6 +41,10 @@ public final class InstructionCombining implements Pass {
                     changed |= combineWideAdd(outer, sd, removed, cx)
                             || WideMultiplyAdds.fuse(body, outer, sd, cx, inserts, removed)
                             || combineSignFill(body, outer, sd, removed, cx);
+                    continue;
+                }
+                if (MaskedShifts.moveMask(body, outer, sd, inserts)) {
+                    changed = true;
                     continue;
                 }
                 if (!plainResult(outer)) {
@@ -85,7 +90,7 @@ public final class InstructionCombining implements Pass {
      * register inputs are read again at {@code outer}: each must be stable, or (a variable a loop carries, say) not
      * written between the two in their block, as ptxas combines through the value whatever the variable holds later.
      */
-    private static Instr innerDef(FunctionBody body, Src s, Instr outer, SingleDefs sd) {
+    static Instr innerDef(FunctionBody body, Src s, Instr outer, SingleDefs sd) {
         if (!(s.value() instanceof Reg t) || !t.virtual() || t.isPart() || t.comps() != 1) {
             return null;
         }
