@@ -56,7 +56,7 @@ class LineInfoOracleTest {
             + "fuse the earlier cvt as elsewhere: the choice follows how ptxas numbers the values of %tid.x, which jptxas "
             + "does not model";
     private static final String PROGMINER = "ptxas 13 keeps keccak_f800 as a subroutine (its call sequence carries line "
-            + "335, and 268 its caller's) where jptxas inlines it, and unrolls a loop of 21 rounds fully where jptxas "
+            + "335, its return line 268) where jptxas inlines it, and unrolls a loop of 21 rounds fully where jptxas "
             + "keeps the loop (its counter's line 261)";
 
     /** The file/SM pairs whose annotations differ, and why. */
