@@ -40,9 +40,8 @@ class LineInfoOracleTest {
     private static final String BOTH = "each compiler keeps code for some lines whose code the other folds into other "
             + "lines' code or removes (the test prints both lists)";
     private static final String PROGMINER = "ptxas 13 keeps keccak_f800 as a subroutine (its call sequence carries line "
-            + "335) where jptxas inlines it, unrolls a loop of 21 rounds fully (its counter's line 261), and combines an "
-            + "and/xor with the instruction that reads it on the next line (lines 50, 61, 68, 103: one three-input LOP3, "
-            + "or the mask applied after the multiply, with the reader's line) where jptxas keeps both";
+            + "335, its return line 268) where jptxas inlines it, and unrolls a loop of 21 rounds fully where jptxas "
+            + "keeps the loop (its counter's line 261)";
 
     /** The file/SM pairs whose annotations differ, and why. */
     static final Map<String, String> KNOWN = Map.ofEntries(

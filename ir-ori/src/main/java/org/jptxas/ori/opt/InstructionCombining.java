@@ -15,8 +15,9 @@ import org.jptxas.ori.ir.Src;
  * shift-left + add into LEA, arithmetic shift-right + add into LEA.HI.SX32 (with a carry-in, LEA.HI.X.SX32: the high
  * half of a 64-bit add of a sign-extended 32-bit value), two IADD3 into one (constants summed), chains of LOP3 over at most three distinct
  * inputs into one LOP3 with the composed truth table, a 64-bit multiply read only by a 64-bit add into the
- * multiply-add ptxas writes ({@link WideMultiplyAdds}). The inner instruction's register inputs must be stable
- * (one value wherever read) so they may be read later at the outer instruction; the inner instruction is left dead.
+ * multiply-add ptxas writes ({@link WideMultiplyAdds}), a mask before a multiply by a power of two moved after it
+ * ({@link MaskedShifts}). The inner instruction's register inputs must hold the same value at the outer one
+ * (stable, or not written between the two) so they may be read there; the inner instruction is left dead.
  */
 public final class InstructionCombining implements Pass {
     @Override
@@ -45,12 +46,16 @@ public final class InstructionCombining implements Pass {
                             || combineSignFill(body, outer, sd, removed, cx, fillNumbers);
                     continue;
                 }
+                if (MaskedShifts.moveMask(body, outer, sd, inserts)) {
+                    changed = true;
+                    continue;
+                }
                 if (!plainResult(outer)) {
                     continue;
                 }
                 changed |= switch (outer.op().name()) {
-                    case "IADD3" -> combineAdd(outer, sd);
-                    case "LOP3" -> combineLogic(outer, sd);
+                    case "IADD3" -> combineAdd(body, outer, sd);
+                    case "LOP3" -> combineLogic(body, outer, sd);
                     default -> false;
                 };
             }
@@ -83,8 +88,12 @@ public final class InstructionCombining implements Pass {
                 && in.srcs().size() == 3 && OpInfo.isRZ(in.srcs().get(0));
     }
 
-    /** The single-use temporary's stable, unguarded definition, if {@code s} reads one. */
-    private static Instr innerDef(Src s, Instr outer, SingleDefs sd) {
+    /**
+     * The single-use temporary's unguarded definition, if {@code s} reads one, for {@code outer} to absorb. Its
+     * register inputs are read again at {@code outer}: each must be stable, or (a variable a loop carries, say) not
+     * written between the two in their block, as ptxas combines through the value whatever the variable holds later.
+     */
+    static Instr innerDef(FunctionBody body, Src s, Instr outer, SingleDefs sd) {
         if (!(s.value() instanceof Reg t) || !t.virtual() || t.isPart() || t.comps() != 1) {
             return null;
         }
@@ -102,7 +111,7 @@ public final class InstructionCombining implements Pass {
             return null;
         }
         for (Reg r : def.usedRegs()) {
-            if (r.virtual() && !sd.stable(r)) {
+            if (r.virtual() && !sd.stable(r) && !unchangedBetween(body, r, def, outer, sd)) {
                 return null;
             }
             if (!r.virtual() && !r.isZero()) {
@@ -117,13 +126,13 @@ public final class InstructionCombining implements Pass {
         return v != null && v == 0;
     }
 
-    private static boolean combineAdd(Instr outer, SingleDefs sd) {
+    private static boolean combineAdd(FunctionBody body, Instr outer, SingleDefs sd) {
         List<Src> s = outer.srcs();
         if (s.size() != 3) {
             return false;
         }
         for (int i = 0; i < 3; i++) {
-            Instr inner = innerDef(s.get(i), outer, sd);
+            Instr inner = innerDef(body, s.get(i), outer, sd);
             if (inner == null) {
                 continue;
             }
@@ -463,13 +472,13 @@ public final class InstructionCombining implements Pass {
         return List.of(regs.get(0), nonReg, regs.get(1));
     }
 
-    private static boolean combineLogic(Instr outer, SingleDefs sd) {
+    private static boolean combineLogic(FunctionBody body, Instr outer, SingleDefs sd) {
         List<Src> s = outer.srcs();
         if (s.size() != 5 || OpInfo.imm(s.get(3)) == null || !outer.mods().equals(List.of("LUT"))) {
             return false;
         }
         for (int i = 0; i < 3; i++) {
-            Instr inner = innerDef(s.get(i), outer, sd);
+            Instr inner = innerDef(body, s.get(i), outer, sd);
             if (inner == null || !OpInfo.is(inner, "LOP3") || inner.srcs().size() != 5
                     || OpInfo.imm(inner.srcs().get(3)) == null || !inner.mods().equals(List.of("LUT"))
                     || s.get(i).neg() || s.get(i).abs()) {

@@ -61,7 +61,7 @@ public final class WideMultiplyNarrowing implements Pass {
     }
 
     /** Whether every read of the pair {@code d} is of its low word alone. */
-    private static boolean onlyLowWordRead(Reg d, SingleDefs sd) {
+    static boolean onlyLowWordRead(Reg d, SingleDefs sd) {
         for (Instr use : sd.uses(d)) {
             for (Reg u : use.usedRegs()) {
                 if (u.sameRegister(d) && (!u.isPart() || u.part() != 0)) {
