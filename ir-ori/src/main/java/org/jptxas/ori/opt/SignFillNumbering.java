@@ -15,8 +15,8 @@ import org.jptxas.ori.ir.Src;
 /**
  * Numbers a function's sign fills ({@code SHF.R.S32.HI t, RZ, n, x}) by value, as ptxas numbers the sign extensions
  * it may fuse into LEA.HI.X.SX32: fills computing the same value share a number, given in the order in which the
- * function's blocks first extend each value, whether or not that first fill dominates the others. Of two sign-extended addends ptxas fuses the
- * one with the lower number: in a block that follows an unrelated block extending the same expression (say
+ * function's blocks first extend each value, whether or not that first fill dominates the others. Of two
+ * sign-extended addends ptxas fuses the one with the lower number: in a block that follows an unrelated block extending the same expression (say
  * {@code (int) (tid.x * 2)}) that extension is the older value and is fused, though its cvt comes second.
  *
  * <p>Values are compared structurally through pure, repeatable single-definition instructions; a register written
