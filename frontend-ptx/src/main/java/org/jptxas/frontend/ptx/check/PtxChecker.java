@@ -330,10 +330,19 @@ public final class PtxChecker {
 
     /** Initializers and arrays where the state space allows them. */
     void declarationRules(VariableDecl v) {
+        boolean predicate = v.type() == PtxType.PRED;
         for (Declarator d : v.declarators()) {
+            boolean scalar = !d.isArray() && v.vectorLength() == 0;
+            if (predicate && !scalar) {
+                error(d.pos(), "Predicate type can only be used to define scalar register variables");
+            }
             if (d.initializer() != null && (v.space() == StateSpace.REG || v.space() == StateSpace.LOCAL
                     || v.space() == StateSpace.SHARED || v.space() == StateSpace.PARAM)) {
                 error(d.pos(), "No initial value is allowed for '" + d.name() + "' in this state space");
+            }
+            if (predicate && d.initializer() != null) {
+                fatal(d.pos(), "Initial value type mismatch");
+                return;
             }
             if (v.space() == StateSpace.REG && d.isArray()) {
                 error(d.pos(), "Variable '" + d.name() + "' cannot be allocated into a register");
@@ -348,6 +357,16 @@ public final class PtxChecker {
                 fatal(es.isEmpty() ? d.pos() : es.get(es.size() - 1).pos(),
                         "Greater number of elements in array initializer");
             }
+            if (predicate && scalar) {
+                predicateInRegister(v, d);
+            }
+        }
+    }
+
+    /** ptxas keeps predicates in registers only: a .pred variable or parameter in any other space is refused. */
+    private void predicateInRegister(VariableDecl v, Declarator d) {
+        if (v.type() == PtxType.PRED && v.space() != StateSpace.REG) {
+            error(d.pos(), "Predicate variable '" + d.name() + "' must be in register state space");
         }
     }
 
@@ -457,6 +476,9 @@ public final class PtxChecker {
             error(p.pos(), "Entry parameter '" + name + "' must have .param state space");
         } else if (!f.isEntry() && p.space() != StateSpace.PARAM && p.space() != StateSpace.REG) {
             error(p.pos(), "Function parameter '" + name + "' has illegal state space");
+        }
+        for (Declarator d : p.declarators()) {
+            predicateInRegister(p, d);
         }
     }
 

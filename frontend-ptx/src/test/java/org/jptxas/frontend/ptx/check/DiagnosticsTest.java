@@ -426,6 +426,31 @@ class DiagnosticsTest {
     }
 
     @Test
+    void predicatesLiveInScalarRegistersOnly() {
+        // ptxas 13's wording and order: the scalar rule, the initializer rules (a predicate has no initial value
+        // type, fatal), the register rule; parameters also get the function-parameter space error first
+        assertEquals(List.of("jptxas bad.ptx, line 4; error   : Predicate variable 'g' must be in register state space",
+                "jptxas bad.ptx, line 5; error   : Entry parameter 'a' must have .param state space",
+                "jptxas bad.ptx, line 7; error   : Predicate variable 's' must be in register state space",
+                "jptxas bad.ptx, line 8; error   : Predicate variable 'q' must be in register state space",
+                "jptxas bad.ptx, line 8; error   : Predicate variable 'w' must be in register state space",
+                "jptxas bad.ptx, line 9; error   : Predicate type can only be used to define scalar register variables",
+                "jptxas bad.ptx, line 10; error   : Predicate type can only be used to define scalar register variables",
+                "jptxas bad.ptx, line 10; error   : Variable 'r' cannot be allocated into a register",
+                "jptxas bad.ptx, line 13; error   : Function parameter 'b' has illegal state space",
+                "jptxas bad.ptx, line 13; error   : Predicate variable 'b' must be in register state space",
+                "jptxas bad.ptx, line 17; error   : Predicate variable 'p' must be in register state space"),
+                diagnostics(HEADER + ".global .pred g;\n.visible .entry k(.reg .pred a)\n{\n.shared .pred s;\n"
+                        + ".param .pred q, w;\n.local .v2 .pred l;\n.reg .pred r[2];\nret;\n}\n"
+                        + ".func f(.local .pred b)\n{\nret;\n}\n.func g2(.param .pred p)\n{\nret;\n}\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 6; error   : No initial value is allowed for 'p' in this state space",
+                "jptxas bad.ptx, line 6; fatal   : Initial value type mismatch"),
+                diagnostics(HEADER + ".visible .entry k()\n{\n.reg .pred p = 1;\nret;\n}\n"));
+        assertEquals(List.of("jptxas bad.ptx, line 4; fatal   : Initial value type mismatch"),
+                diagnostics(HEADER + ".global .pred h = 1;\n"));
+    }
+
+    @Test
     void syntaxErrorsNameTheTokenAndStopAtTheFirst() {
         // ptxas 13 reports the first syntax error and stops (issue 22)
         assertEquals(List.of("jptxas bad.ptx, line 6; fatal   : Parsing error near '%r2': syntax error"),
