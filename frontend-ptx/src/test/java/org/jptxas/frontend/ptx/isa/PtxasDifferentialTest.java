@@ -46,13 +46,22 @@ class PtxasDifferentialTest {
     }
 
     static PtxasRun ptxas(Path ptxas) {
-        return (file, target) -> Processes.run(List.of(ptxas.toString(), "-arch=" + target,
+        return (file, target) -> Processes.run(List.of(ptxas.toString(), "-arch=" + compiledFor(target),
                 file.getFileName().toString(), "-o", "/dev/null"), file.getParent());
+    }
+
+    /**
+     * ptxas 13 compiles for sm_75 and later only, but still checks a module's older {@code .target} (sm_50...sm_72)
+     * against each instruction's gates when compiling it for sm_75; that is how those gates are compared.
+     */
+    static String compiledFor(String target) {
+        int sm = Integer.parseInt(target.replaceAll("[^0-9]", ""));
+        return sm < 75 ? "sm_75" : target;
     }
 
     @Tag("slow")
     @ParameterizedTest
-    @ValueSource(strings = {"sm_75", "sm_80", "sm_90a", "sm_100a", "sm_120a"})
+    @ValueSource(strings = {"sm_52", "sm_61", "sm_70", "sm_75", "sm_80", "sm_90a", "sm_100a", "sm_120a"})
     void checkerAgreesWithPtxas(String targetName) throws Exception {
         Path dir = Files.createDirectories(Path.of("target", "ptxas-differential", targetName));
         PtxasRun ptxas = ptxas(Oracles.assumePtxas13());
