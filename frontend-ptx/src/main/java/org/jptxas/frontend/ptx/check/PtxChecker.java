@@ -303,6 +303,10 @@ public final class PtxChecker {
     // ---- module scope
 
     private void moduleVariable(VariableDecl v) {
+        // ptxas checks the declaration itself first, and stops at a fatal finding there
+        if (!declarationRules(v)) {
+            return;
+        }
         switch (v.space()) {
             case REG, LOCAL -> {
                 if (declaredTarget != null && declaredTarget.sm() < 30) {
@@ -319,7 +323,6 @@ public final class PtxChecker {
             default -> {
             }
         }
-        declarationRules(v);
         declareVariables(v, moduleScope);
         for (Declarator d : v.declarators()) {
             if (d.initializer() != null) {
@@ -328,8 +331,20 @@ public final class PtxChecker {
         }
     }
 
-    /** Initializers and arrays where the state space allows them. */
-    void declarationRules(VariableDecl v) {
+    private final InitializerTypes.Sink initializerSink = new InitializerTypes.Sink() {
+        @Override
+        public void error(SourcePos pos, String message) {
+            PtxChecker.this.error(pos, message);
+        }
+
+        @Override
+        public void fatal(SourcePos pos, String message) {
+            PtxChecker.this.fatal(pos, message);
+        }
+    };
+
+    /** Initializers and arrays where the state space allows them, and their types (ptxas stops at a fatal one). */
+    boolean declarationRules(VariableDecl v) {
         boolean predicate = v.type() == PtxType.PRED;
         for (Declarator d : v.declarators()) {
             boolean scalar = !d.isArray() && v.vectorLength() == 0;
@@ -340,9 +355,9 @@ public final class PtxChecker {
                     || v.space() == StateSpace.SHARED || v.space() == StateSpace.PARAM)) {
                 error(d.pos(), "No initial value is allowed for '" + d.name() + "' in this state space");
             }
-            if (predicate && d.initializer() != null) {
-                fatal(d.pos(), "Initial value type mismatch");
-                return;
+            boolean typed = d.initializer() != null && !v.type().isOpaque();
+            if (typed) {
+                InitializerTypes.expressionErrors(v, d, initializerSink);
             }
             if (v.space() == StateSpace.REG && d.isArray()) {
                 error(d.pos(), "Variable '" + d.name() + "' cannot be allocated into a register");
@@ -356,11 +371,16 @@ public final class PtxChecker {
                 List<Initializer> es = a.elements();
                 fatal(es.isEmpty() ? d.pos() : es.get(es.size() - 1).pos(),
                         "Greater number of elements in array initializer");
+                return false;
+            }
+            if (typed && !InitializerTypes.matches(v, d, initializerSink)) {
+                return false;
             }
             if (predicate && scalar) {
                 predicateInRegister(v, d);
             }
         }
+        return true;
     }
 
     /** ptxas keeps predicates in registers only: a .pred variable or parameter in any other space is refused. */

@@ -53,27 +53,35 @@ final class InitializerBytes {
         }
     }
 
-    /** The raw bits of a constant of {@code type}: integers truncated, floats converted to the type's format. */
+    /**
+     * The raw bits of a constant of {@code type}: integers truncated, floats converted to a float type's format. A
+     * float into {@code .b32} becomes an f32 (as ptxas writes it); into other bit types its own bits are truncated
+     * (a {@code 0f} literal's 32, else the double's 64).
+     */
     static long bits(Expr e, PtxType type) throws NotConstant {
         boolean isFloat = switch (type) {
             case F16, BF16, F32, F64 -> true;
             default -> false;
         };
         if (e instanceof Expr.FloatLit f) {
-            return isFloat ? FloatBits.convert(f, type) : FloatBits.rawBits(f);
+            if (isFloat) {
+                return FloatBits.convert(f, type);
+            }
+            return type == PtxType.B32 && f.form() != Expr.FloatForm.HEX_F32 ? FloatBits.ofDouble(f.value(), PtxType.F32)
+                    : FloatBits.rawBits(f);
         }
         if (e instanceof Expr.Unary u && u.op() == Expr.UnaryOp.NEG && u.operand() instanceof Expr.FloatLit f && isFloat) {
             return FloatBits.negate(FloatBits.convert(f, type), type);
         }
-        long v;
         try {
-            v = ConstantEvaluator.evaluate(e);
+            if (ConstantEvaluator.isFloat(e)) {
+                PtxType format = isFloat ? type : type == PtxType.B32 ? PtxType.F32 : PtxType.F64;
+                return FloatBits.ofDouble(ConstantEvaluator.evaluateFloat(e), format);
+            }
+            long v = ConstantEvaluator.evaluate(e);
+            return isFloat ? FloatBits.fromInteger(v, type) : v;
         } catch (ConstantEvaluator.NotConstantException ex) {
             throw new NotConstant("initializers with addresses of variables");
         }
-        if (isFloat) {
-            return FloatBits.fromInteger(v, type);
-        }
-        return v;
     }
 }

@@ -3,7 +3,12 @@ package org.jptxas.frontend.ptx.parse;
 import org.jptxas.frontend.ptx.ast.Expr;
 import org.jptxas.frontend.ptx.ast.SourcePos;
 
-/** Evaluates constant integer expressions (64-bit, C semantics) such as array sizes and {@code .align} values. */
+/**
+ * Evaluates constant expressions (C semantics): integer ones (64-bit) such as array sizes and {@code .align} values,
+ * and float ones (doubles) in initializers. An expression is a float one when its value is: a float literal, a sign
+ * applied to one, or an arithmetic operator whose left operand is one (ptxas types a mixed operator, an error, by its
+ * left operand); comparisons of floats are integers.
+ */
 public final class ConstantEvaluator {
     private ConstantEvaluator() {}
 
@@ -36,6 +41,9 @@ public final class ConstantEvaluator {
             };
         }
         if (e instanceof Expr.Binary b) {
+            if (comparison(b.op()) && (isFloat(b.left()) || isFloat(b.right()))) {
+                return compare(b.op(), evaluateFloat(b.left()), evaluateFloat(b.right())) ? 1 : 0;
+            }
             long l = evaluate(b.left());
             long r = evaluate(b.right());
             return switch (b.op()) {
@@ -73,5 +81,58 @@ public final class ConstantEvaluator {
             return evaluate(c.condition()) != 0 ? evaluate(c.ifTrue()) : evaluate(c.ifFalse());
         }
         throw new NotConstantException(e.pos(), "Constant integer expression expected");
+    }
+
+    /** Whether {@code e} is a float expression (see the class comment). */
+    public static boolean isFloat(Expr e) {
+        if (e instanceof Expr.FloatLit) {
+            return true;
+        }
+        if (e instanceof Expr.Unary u) {
+            return (u.op() == Expr.UnaryOp.NEG || u.op() == Expr.UnaryOp.PLUS) && isFloat(u.operand());
+        }
+        return e instanceof Expr.Binary b && !comparison(b.op()) && isFloat(b.left());
+    }
+
+    /** The value of a float expression; an integer operand mixed in counts as its value. */
+    public static double evaluateFloat(Expr e) throws NotConstantException {
+        if (e instanceof Expr.FloatLit f) {
+            return f.value();
+        }
+        if (!isFloat(e)) {
+            return evaluate(e);
+        }
+        if (e instanceof Expr.Unary u) {
+            double v = evaluateFloat(u.operand());
+            return u.op() == Expr.UnaryOp.NEG ? -v : v;
+        }
+        Expr.Binary b = (Expr.Binary) e;
+        double l = evaluateFloat(b.left());
+        double r = evaluateFloat(b.right());
+        return switch (b.op()) {
+            case MUL -> l * r;
+            case DIV -> l / r;
+            case ADD -> l + r;
+            case SUB -> l - r;
+            default -> throw new NotConstantException(b.pos(), "Integer constant expression expected");
+        };
+    }
+
+    private static boolean comparison(Expr.BinaryOp op) {
+        return switch (op) {
+            case LT, GT, LE, GE, EQ, NE -> true;
+            default -> false;
+        };
+    }
+
+    private static boolean compare(Expr.BinaryOp op, double l, double r) {
+        return switch (op) {
+            case LT -> l < r;
+            case GT -> l > r;
+            case LE -> l <= r;
+            case GE -> l >= r;
+            case EQ -> l == r;
+            default -> l != r;
+        };
     }
 }

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.Diagnostic;
 import org.jptxas.ori.target.Target;
@@ -406,8 +408,8 @@ class DiagnosticsTest {
                 diagnostics(kernel(".reg .b32 x = 1;\n.local .b32 y = 1;\n.shared .b32 z = 1;\n.const .b32 c = 1;\n"
                         + ".reg .b32 arr[4];\n")));
         assertEquals(List.of("jptxas bad.ptx, line 4; error   : Parameter variables may not be declared at module scope",
-                "jptxas bad.ptx, line 5; error   : Module-scoped variables in .local state space are not allowed with ABI",
                 "jptxas bad.ptx, line 5; error   : No initial value is allowed for 'l' in this state space",
+                "jptxas bad.ptx, line 5; error   : Module-scoped variables in .local state space are not allowed with ABI",
                 "jptxas bad.ptx, line 6; error   : No initial value is allowed for 'sh' in this state space"),
                 diagnostics(HEADER + ".param .b32 p;\n.local .b32 l = 3;\n.shared .b32 sh = 2;\n.global .b32 g = 1;\n"));
         assertEquals(List.of("jptxas bad.ptx, line 8; error   : State space mismatch between instruction and address in instruction 'ld'"),
@@ -423,6 +425,41 @@ class DiagnosticsTest {
         assertEquals(List.of("jptxas bad.ptx, line 4; error   : Entry parameter 'a' must have .param state space",
                 "jptxas bad.ptx, line 8; error   : Function parameter 'a' has illegal state space"),
                 diagnostics(HEADER + ".visible .entry k(.reg .b32 a)\n{\nret;\n}\n.func f(.local .b32 a)\n{\nret;\n}\n"));
+    }
+
+    @Test
+    void initialValuesFollowTheDeclaredTypeAndShape() {
+        // each case as ptxas 13 reports it (probed one declaration per file after a kernel k and a .u32 d)
+        String prelude = HEADER + ".global .u32 d;\n.visible .entry k() { ret; }\n";
+        Map<String, String> cases = new LinkedHashMap<>();
+        cases.put(".global .f32 x = 1;", "line 6; fatal   : Initial value type mismatch");
+        cases.put(".global .u32 x = 1.5;", "line 6; fatal   : Initial value type mismatch");
+        cases.put(".global .s32 x = -1.5;", "line 6; fatal   : Initial value type mismatch");
+        cases.put(".global .f16 x[2] = {1.0, 2.0};", "line 6; fatal   : No initial value is allowed for .f16 type");
+        cases.put(".global .f16x2 x = 1;", "line 6; fatal   : Initial value type mismatch");
+        cases.put(".global .f32 x = 1.5+1;", "line 6; error   : Constant expression type mismatch");
+        cases.put(".global .u32 x = 1.0 ? 2 : 3;", "line 6; error   : Integer constant expression expected");
+        cases.put(".global .u64 x = d + 1.0;", "line 6; error   : Integer constant expression expected");
+        cases.put(".global .f32 x = 1.0 == 1.0;", "line 6; fatal   : Initial value type mismatch");
+        cases.put(".global .u32 x = {1, 2};", "line 6; fatal   : Initial value type mismatch");
+        cases.put(".global .u32 x = {};", "line 6; fatal   : Initial value type mismatch");
+        cases.put(".global .f32 x[2][2] = {{1.0}, 2.0};", "line 6; fatal   : Initial value type mismatch");
+        cases.put(".global .v2 .f32 x[2] = {1.0, 2.0};", "line 6; fatal   : Initial value type mismatch");
+        cases.put(".global .v4 .u32 x = {1,2};", "line 6; fatal   : Incorrect number of elements in vector initializer");
+        cases.put(".global .b64 x = d;", "line 6; fatal   : Initial value type mismatch");
+        cases.put(".global .f32 x = d;", "line 6; fatal   : Initial value type mismatch");
+        cases.put(".global .u32 x[2] = {1, 2}, y = 1.0, z[2] = {1.5, 1};", "line 6; fatal   : Initial value type mismatch");
+        cases.forEach((declaration, message) -> assertEquals(List.of("jptxas bad.ptx, " + message),
+                diagnostics(prelude + declaration + "\n"), declaration));
+        assertEquals(List.of("jptxas bad.ptx, line 6; error   : Constant expression type mismatch",
+                "jptxas bad.ptx, line 6; fatal   : Initial value type mismatch"),
+                diagnostics(prelude + ".global .u32 x[2] = {1.0 + 1, 2};\n"));
+        for (String accepted : List.of(".global .f64 x = 0f3F800000;", ".global .f32 x = 0d3FF0000000000000;",
+                ".global .b32 x = 1.5;", ".global .u32 x = 1.5 > 1.0;", ".global .u32 x = d;",
+                ".global .u64 x = generic(d)+4;", ".global .u64 x = k;", ".global .f32 x[] = {1.0, 2.0};",
+                ".global .v2 .f32 x[2] = {{1.0, 2.0}, {3.0, 4.0}};", ".global .f32 x[2][2] = {{1.0, 2.0}};")) {
+            assertEquals(List.of(), diagnostics(prelude + accepted + "\n"), accepted);
+        }
     }
 
     @Test
