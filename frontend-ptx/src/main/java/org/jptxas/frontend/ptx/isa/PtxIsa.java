@@ -2,6 +2,7 @@ package org.jptxas.frontend.ptx.isa;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.jptxas.ori.target.TargetInfo;
@@ -115,9 +116,33 @@ public final class PtxIsa {
         if (def == null) {
             return List.of(new IsaProblem(unknownInstruction(use.opcode()), -1));
         }
-        return AtomicOperationRules.check(use, target,
-                () -> new FormMatcher(table, def, use, ptxVersionTimes10, target).problems());
+        List<IsaProblem> problems = new ArrayList<>(AtomicOperationRules.check(use, target,
+                () -> new FormMatcher(table, def, use, ptxVersionTimes10, target).problems()));
+        boolean legal = problems.isEmpty();
+        for (String word : use.modifiers()) {
+            WordGate g = WORD_GATES.get(word);
+            if (g != null && target.sm() < g.sm() && (legal || !g.onlyWhenLegal())) {
+                problems.add(new IsaProblem("Feature '" + g.feature() + "' requires .target sm_" + g.sm()
+                        + " or higher", -1));
+            }
+        }
+        return problems;
     }
+
+    /**
+     * A modifier word that needs a minimum SM on every instruction, under the feature name ptxas gives it;
+     * {@code onlyWhenLegal} when ptxas does not name it on an instruction it refuses otherwise.
+     */
+    private record WordGate(String feature, int sm, boolean onlyWhenLegal) {}
+
+    /**
+     * Modifier words gated whatever the instruction: ptxas refuses every {@code .shared::cluster} access below sm_90
+     * ("Feature '::cluster' requires .target sm_90 or higher"), after the instruction's own gates, and the
+     * {@code .cluster} scope of atom, red, ld, st, fence, mbarrier ("Feature '.cluster scope' requires ...").
+     */
+    private static final Map<String, WordGate> WORD_GATES = Map.of(
+            "shared::cluster", new WordGate("::cluster", 90, false),
+            "cluster", new WordGate(".cluster scope", 90, true));
 
     static List<IsaProblem> single(String message) {
         List<IsaProblem> l = new ArrayList<>(1);
