@@ -2,12 +2,12 @@ package org.jptxas.frontend.ptx.isa;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.jptxas.ori.target.TargetInfo;
 import org.jptxas.tables.ptx.InstructionDef;
 import org.jptxas.tables.ptx.PtxInstructionSet;
+import org.jptxas.tables.ptx.WordGate;
 
 /**
  * The PTX instruction set: which instructions exist and whether one use of an instruction (its modifiers, operand
@@ -116,33 +116,36 @@ public final class PtxIsa {
         if (def == null) {
             return List.of(new IsaProblem(unknownInstruction(use.opcode()), -1));
         }
-        List<IsaProblem> problems = new ArrayList<>(AtomicOperationRules.check(use, target,
-                () -> new FormMatcher(table, def, use, ptxVersionTimes10, target).problems()));
-        boolean legal = problems.isEmpty();
-        for (String word : use.modifiers()) {
-            WordGate g = WORD_GATES.get(word);
-            if (g != null && target.sm() < g.sm() && (legal || !g.onlyWhenLegal())) {
-                problems.add(new IsaProblem("Feature '" + g.feature() + "' requires .target sm_" + g.sm()
-                        + " or higher", -1));
-            }
-        }
+        List<IsaProblem> problems = wordGateProblems(use, target, WordGate.Placement.FIRST, false);
+        List<IsaProblem> own = AtomicOperationRules.check(use, target,
+                () -> new FormMatcher(table, def, use, ptxVersionTimes10, target).problems());
+        problems.addAll(own);
+        problems.addAll(wordGateProblems(use, target, WordGate.Placement.AFTER, false));
+        problems.addAll(wordGateProblems(use, target, WordGate.Placement.WHEN_LEGAL, !own.isEmpty()));
         return problems;
     }
 
     /**
-     * A modifier word that needs a minimum SM on every instruction, under the feature name ptxas gives it;
-     * {@code onlyWhenLegal} when ptxas does not name it on an instruction it refuses otherwise.
+     * The table's gates of the words the use writes, of one placement: per word the first gate above the target
+     * ({@code .bf16x2} needs sm_75, then sm_80); none when {@code skip}.
      */
-    private record WordGate(String feature, int sm, boolean onlyWhenLegal) {}
-
-    /**
-     * Modifier words gated whatever the instruction: ptxas refuses every {@code .shared::cluster} access below sm_90
-     * ("Feature '::cluster' requires .target sm_90 or higher"), after the instruction's own gates, and the
-     * {@code .cluster} scope of atom, red, ld, st, fence, mbarrier ("Feature '.cluster scope' requires ...").
-     */
-    private static final Map<String, WordGate> WORD_GATES = Map.of(
-            "shared::cluster", new WordGate("::cluster", 90, false),
-            "cluster", new WordGate(".cluster scope", 90, true));
+    private List<IsaProblem> wordGateProblems(InstructionUse use, TargetInfo target, WordGate.Placement placement,
+            boolean skip) {
+        List<IsaProblem> out = new ArrayList<>();
+        if (skip) {
+            return out;
+        }
+        for (String word : use.modifiers()) {
+            for (WordGate g : table.wordGates(word)) {
+                if (g.placement() == placement && target.sm() < g.minSm()) {
+                    out.add(new IsaProblem("Feature '" + g.feature() + "' requires .target sm_" + g.minSm()
+                            + " or higher", -1));
+                    break;
+                }
+            }
+        }
+        return out;
+    }
 
     static List<IsaProblem> single(String message) {
         List<IsaProblem> l = new ArrayList<>(1);
