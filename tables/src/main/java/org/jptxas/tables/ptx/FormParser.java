@@ -16,9 +16,12 @@ import java.util.Set;
  *       {@code @group}s, {@code ?} = optional, {@code #KIND} = the {@link ModifierKind} that words its messages;</li>
  *   <li>{@code o:rn:T} — an operand: shape codes (see {@link OperandKind}), then the type slot letter, a fixed type
  *       or nothing; {@code ~} after the type accepts wider registers; {@code ?} = optional from here on;</li>
- *   <li>{@code sm=90}, {@code ptx=78}, {@code arch=sm_90a,sm_100a}, {@code maxptx=63} — gates of the whole form;</li>
+ *   <li>{@code sm=90}, {@code ptx=78}, {@code arch=sm_90a,sm_100a}, {@code maxptx=63} — gates of the whole form, checked
+ *       after the word gates written before them;</li>
  *   <li>{@code g:bf16:sm=90,ptx=78} — a gate that applies when the word {@code bf16} is written ({@code named=1}:
- *       its message names the instruction; {@code feature=1}: ptxas calls the word a feature);</li>
+ *       its message names the instruction; {@code feature=1}: ptxas calls the word a feature,
+ *       {@code feature=scopes_on_atomic_operations} or {@code instruction=atom.add.f64.global}: ptxas names the
+ *       feature or instruction so);</li>
  *   <li>{@code o:V4:f32} — a vector of exactly four registers; {@code o:Vn/2:D} — of N/2 registers, N from the
  *       {@code .mXnNkK} shape modifier;</li>
  *   <li>{@code o:|p_} — an operand joined to the previous one by {@code |}; {@code o:r:b64?L2::cache_hint} — an
@@ -35,7 +38,8 @@ import java.util.Set;
  *   <li>{@code vmax=128} — the largest {@code .vN} vector in bits;</li>
  *   <li>{@code name:mul.lo} — the name ptxas gives this form in messages (default: the opcode);</li>
  *   <li>{@code feature:256_bit_wide_load/store} — the feature name of the form's gates in messages ({@code _} is a
- *       space).</li>
+ *       space); {@code instruction:dp2a.lo} — ptxas names the form an instruction in them;</li>
+ *   <li>{@code retiredfrom=70} — {@code maxptx} drops the form only for targets from sm_70 on.</li>
  * </ul>
  */
 final class FormParser {
@@ -54,7 +58,7 @@ final class FormParser {
 
     InstructionForm parse(String opcode, String text) {
         String name = opcode;
-        String feature = "";
+        String subject = "";
         List<TypeSlot> types = new ArrayList<>();
         List<ModifierSlot> mods = new ArrayList<>();
         List<OperandSpec> operands = new ArrayList<>();
@@ -64,16 +68,26 @@ final class FormParser {
         int formSm = 0;
         int formPtx = 0;
         int formMaxPtx = 0;
+        int retiredFromSm = 0;
+        // the form's own gate stands among the word gates where the text puts it: ptxas names fence.proxy's .alias
+        // before fence.proxy itself, but atom.add.f64 before the scope of the atom
+        int formGateAt = -1;
         List<String> formTargets = List.of();
         boolean optionalSeen = false;
         for (String item : text.trim().split("\\s+")) {
             if (item.isEmpty()) {
                 continue;
             }
+            if (formGateAt < 0 && (item.startsWith("sm=") || item.startsWith("ptx=") || item.startsWith("arch=")
+                    || item.startsWith("maxptx=") || item.startsWith("retiredfrom="))) {
+                formGateAt = gates.size();
+            }
             if (item.startsWith("name:")) {
                 name = item.substring(5);
             } else if (item.startsWith("feature:")) {
-                feature = item.substring(8).replace('_', ' ');
+                subject = "Feature '" + item.substring(8).replace('_', ' ') + "'";
+            } else if (item.startsWith("instruction:")) {
+                subject = "Instruction '" + item.substring(12).replace('_', ' ') + "'";
             } else if (item.length() > 2 && Character.isUpperCase(item.charAt(0)) && item.charAt(1) == ':') {
                 char slot = item.charAt(0);
                 if (types.stream().anyMatch(t -> t.name() == slot)) {
@@ -103,6 +117,8 @@ final class FormParser {
                 maxVectorBits = number(item.substring(5));
             } else if (item.startsWith("sm=")) {
                 formSm = number(item.substring(3));
+            } else if (item.startsWith("retiredfrom=")) {
+                retiredFromSm = number(item.substring(12));
             } else if (item.startsWith("maxptx=")) {
                 formMaxPtx = number(item.substring(7));
             } else if (item.startsWith("ptx=")) {
@@ -121,9 +137,9 @@ final class FormParser {
             }
         }
         if (formSm != 0 || formPtx != 0 || !formTargets.isEmpty() || formMaxPtx != 0) {
-            gates.add(0, new Gate("", formSm, formPtx, formTargets, formMaxPtx));
+            gates.add(formGateAt, new Gate("", formSm, formPtx, formTargets, formMaxPtx, retiredFromSm, false, ""));
         }
-        return new InstructionForm(name, types, mods, operands, gates, exclusions, maxVectorBits, feature, text.trim());
+        return new InstructionForm(name, types, mods, operands, gates, exclusions, maxVectorBits, subject, text.trim());
     }
 
     private static Exclusion exclusion(String item) {
@@ -327,7 +343,7 @@ final class FormParser {
         int ptx = 0;
         List<String> targets = List.of();
         boolean namesInstruction = false;
-        boolean asFeature = false;
+        String subject = "";
         for (String c : spec.substring(colon + 1).split(",(?=[a-z]+=)")) {
             if (c.startsWith("sm=")) {
                 sm = number(c.substring(3));
@@ -338,12 +354,16 @@ final class FormParser {
             } else if (c.equals("named=1")) {
                 namesInstruction = true;
             } else if (c.equals("feature=1")) {
-                asFeature = true;
+                subject = "Feature '." + word + "'";
+            } else if (c.startsWith("feature=")) {
+                subject = "Feature '" + c.substring(8).replace('_', ' ') + "'";
+            } else if (c.startsWith("instruction=")) {
+                subject = "Instruction '" + c.substring(12).replace('_', ' ') + "'";
             } else {
                 throw new IllegalArgumentException("cannot read gate condition '" + c + "'");
             }
         }
-        return new Gate(word, sm, ptx, targets, 0, namesInstruction, asFeature);
+        return new Gate(word, sm, ptx, targets, 0, 0, namesInstruction, subject);
     }
 
     /** Target names, or {@code @set} names of the table's target sets, comma separated. */

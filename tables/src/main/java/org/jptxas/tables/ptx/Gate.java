@@ -13,14 +13,18 @@ import java.util.Objects;
  *     {@code sm_90a}), by name
  * @param maxPtx when not 0, the highest {@code .version} times ten that still has the form: later versions do not
  *     know it at all (vote without {@code .sync}, mad.f32 without rounding)
+ * @param retiredFromSm the lowest target for which later versions drop the form, 0 = all: ptxas 13 still takes
+ *     vote and shfl without {@code .sync} in PTX 9.0 for a {@code .target} below sm_70
  * @param namesInstruction a modifier gate whose diagnostic names the instruction too, as ptxas words some
  *     ("Modifier '.and' on 'mma' requires ...") and not others ("Modifier '.async' requires ...")
- * @param asFeature a modifier gate that ptxas words as a feature ("Feature '.abs' requires ...")
+ * @param subject what ptxas names in a word gate's messages when not the modifier or type ("Feature '.abs'",
+ *     "Feature 'scopes on atomic operations'", "Instruction 'atom.add.f64.global'"), empty otherwise
  */
-public record Gate(String word, int minSm, int minPtx, List<String> targets, int maxPtx, boolean namesInstruction,
-        boolean asFeature) {
+public record Gate(String word, int minSm, int minPtx, List<String> targets, int maxPtx, int retiredFromSm,
+        boolean namesInstruction, String subject) {
     public Gate {
         Objects.requireNonNull(word, "word");
+        Objects.requireNonNull(subject, "subject");
         targets = List.copyOf(targets);
         if (minSm < 0 || minPtx < 0) {
             throw new IllegalArgumentException("negative gate");
@@ -28,6 +32,6 @@ public record Gate(String word, int minSm, int minPtx, List<String> targets, int
     }
 
     public Gate(String word, int minSm, int minPtx, List<String> targets, int maxPtx) {
-        this(word, minSm, minPtx, targets, maxPtx, false, false);
+        this(word, minSm, minPtx, targets, maxPtx, 0, false, "");
     }
 }

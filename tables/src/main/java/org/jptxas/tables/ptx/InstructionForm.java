@@ -8,15 +8,15 @@ import java.util.Objects;
  *
  * @param name the name ptxas uses in diagnostics for this form ({@code mul.lo}, {@code wgmma.fence})
  * @param maxVectorBits the largest {@code .vN} vector in bits (elements times type size), 0 = no limit
- * @param feature the feature name ptxas gives the form's gates when it is not {@code name} ("256 bit wide
- *     load/store"), empty otherwise
+ * @param subject how ptxas names the form in the messages of its gates when not "Feature '<name>'" ("Feature
+ *     '256 bit wide load/store'", "Instruction 'dp4a'"), empty otherwise
  * @param source the table text the form was read from, for messages and tests
  */
 public record InstructionForm(String name, List<TypeSlot> types, List<ModifierSlot> modifiers,
-        List<OperandSpec> operands, List<Gate> gates, List<Exclusion> exclusions, int maxVectorBits, String feature,
+        List<OperandSpec> operands, List<Gate> gates, List<Exclusion> exclusions, int maxVectorBits, String subject,
         String source) {
     public InstructionForm {
-        Objects.requireNonNull(feature, "feature");
+        Objects.requireNonNull(subject, "subject");
         exclusions = List.copyOf(exclusions);
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(source, "source");

@@ -21,9 +21,11 @@ public final class PtxInstructionSet {
     private final Map<String, InstructionDef> instructions;
     private final Set<String> modifierWords;
     private final Map<String, ModifierKind> kindOfWord;
+    private final Map<String, List<WordGate>> wordGates;
 
     private PtxInstructionSet(Map<String, InstructionDef> instructions, Set<String> modifierWords,
-            Map<String, ModifierKind> kindOfWord) {
+            Map<String, ModifierKind> kindOfWord, Map<String, List<WordGate>> wordGates) {
+        this.wordGates = Map.copyOf(wordGates);
         this.instructions = Collections.unmodifiableMap(instructions);
         this.modifierWords = Collections.unmodifiableSet(modifierWords);
         this.kindOfWord = Collections.unmodifiableMap(kindOfWord);
@@ -91,7 +93,24 @@ public final class PtxInstructionSet {
             }
             defs.put(opcode, new InstructionDef(opcode, forms));
         }
-        return new PtxInstructionSet(defs, words, kindOfWord);
+        Map<String, List<WordGate>> wordGates = new HashMap<>();
+        for (Map.Entry<String, List<String>> e : new TreeMap<>(table.wordGates()).entrySet()) {
+            List<WordGate> gates = new ArrayList<>();
+            for (String text : e.getValue()) {
+                try {
+                    gates.add(WordGate.parse(e.getKey(), text));
+                } catch (IllegalArgumentException ex) {
+                    throw new TableException(file, "wordGates." + e.getKey(), ex.getMessage(), ex);
+                }
+            }
+            wordGates.put(e.getKey(), List.copyOf(gates));
+        }
+        return new PtxInstructionSet(defs, words, kindOfWord, wordGates);
+    }
+
+    /** The gates of a modifier or type word on every instruction, in the order ptxas checks them; empty for most. */
+    public List<WordGate> wordGates(String word) {
+        return wordGates.getOrDefault(word, List.of());
     }
 
     /** Instructions by opcode, sorted by name. */

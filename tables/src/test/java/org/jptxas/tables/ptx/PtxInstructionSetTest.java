@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 
 class PtxInstructionSetTest {
     private static final String HEAD = "{\"note\":\"t\",\"groups\":{\"rnd\":{\"kind\":\"ROUNDING\",\"words\":\"rn rz\"}},"
-            + "\"typeSets\":{\"f\":\"f32 f64\"},\"targetSets\":{\"h\":\"sm_90a\"},\"instructions\":{";
+            + "\"typeSets\":{\"f\":\"f32 f64\"},\"targetSets\":{\"h\":\"sm_90a\"},"
+            + "\"wordGates\":{\"bf16x2\":[\"sm=75 first\",\"sm=80 first\"],\"cluster\":[\"sm=90 feature=.cluster_scope whenlegal\"]},"
+            + "\"instructions\":{";
 
     private static PtxInstructionSet read(String instructions) {
         String json = HEAD + instructions + "}}";
@@ -44,6 +46,26 @@ class PtxInstructionSetTest {
         assertEquals(2, f.requiredOperands());
         assertEquals(3, f.operands().size());
         assertEquals(new Gate("f64", 90, 78, java.util.List.of(), 0), f.gates().get(0));
+    }
+
+    @Test
+    void readsWordGatesInOrder() {
+        PtxInstructionSet set = read("\"add\":[\"T:@f o:r:T o:S:T o:S:T\"]");
+        assertEquals(java.util.List.of(new WordGate(".bf16x2", 75, WordGate.Placement.FIRST),
+                new WordGate(".bf16x2", 80, WordGate.Placement.FIRST)), set.wordGates("bf16x2"));
+        assertEquals(java.util.List.of(new WordGate(".cluster scope", 90, WordGate.Placement.WHEN_LEGAL)),
+                set.wordGates("cluster"));
+        assertEquals(java.util.List.of(), set.wordGates("f32"));
+    }
+
+    @Test
+    void readsGateSubjectsAndTheFormGatePlace() {
+        InstructionForm f = read("\"fence\":[\"m:alias g:alias:sm=60 instruction:fence.proxy sm=70\"],"
+                + "\"atom\":[\"T:@f m:rn g:rn:sm=60,feature=scopes_on_atomic_operations sm=50\"]").instruction("fence")
+                .forms().get(0);
+        assertEquals("alias", f.gates().get(0).word());
+        assertEquals("", f.gates().get(1).word());
+        assertEquals("Instruction 'fence.proxy'", f.subject());
     }
 
     @Test

@@ -27,20 +27,6 @@ final class FeatureGates {
             TuningDirective.Kind.EXPLICITCLUSTER, 90, TuningDirective.Kind.REQNCTAPERCLUSTER, 90,
             TuningDirective.Kind.MAXCLUSTERRANK, 90, TuningDirective.Kind.BLOCKSAREACLUSTERS, 90);
 
-    /**
-     * A modifier word that needs a minimum SM on every instruction, under the feature name ptxas gives it;
-     * {@code onlyWhenLegal} when ptxas does not name it on an instruction it refuses otherwise.
-     */
-    record WordGate(String feature, int sm, boolean onlyWhenLegal) {}
-
-    /**
-     * Modifier words gated whatever the instruction: ptxas refuses every {@code .shared::cluster} access below sm_90
-     * ("Feature '::cluster' requires .target sm_90 or higher"), after the instruction's own gates, and the
-     * {@code .cluster} scope of atom, red, ld, st, fence, mbarrier ("Feature '.cluster scope' requires ...").
-     */
-    static final Map<String, WordGate> WORD_SM = Map.of("shared::cluster", new WordGate("::cluster", 90, false),
-            "cluster", new WordGate(".cluster scope", 90, true));
-
     static final int ALIAS_VERSION = 63;
     static final int ADDRESS_SIZE_VERSION = 23;
 

@@ -695,12 +695,6 @@ public final class PtxChecker {
             FeatureGates.warpWithoutSyncWarnings(use.opcode(), use.modifiers(), version, sm)
                     .forEach(w -> diagnostics.add(Diagnostic.warning(fileName, i.pos().line(), w)));
         }
-        for (String word : split.get().modifiers()) {
-            FeatureGates.WordGate g = FeatureGates.WORD_SM.get(word);
-            if (g != null && gatingTarget.sm() < g.sm() && (problems.isEmpty() || !g.onlyWhenLegal())) {
-                error(i.pos(), "Feature '" + g.feature() + "' requires .target sm_" + g.sm() + " or higher");
-            }
-        }
     }
 
     private OperandUse use(Operand o) {

@@ -127,7 +127,7 @@ final class FormMatcher {
     /** A form that later PTX versions dropped (vote without .sync, mad.f32 without rounding) does not exist for them. */
     private boolean retired(InstructionForm form) {
         for (Gate g : form.gates()) {
-            if (g.word().isEmpty() && g.maxPtx() != 0 && ptx > g.maxPtx()) {
+            if (g.word().isEmpty() && g.maxPtx() != 0 && ptx > g.maxPtx() && target.sm() >= g.retiredFromSm()) {
                 return true;
             }
         }
@@ -551,17 +551,17 @@ final class FormMatcher {
         for (Gate g : form.gates()) {
             String subject;
             if (g.word().isEmpty()) {
-                subject = "Feature '" + (form.feature().isEmpty() ? form.name() : form.feature()) + "'";
+                subject = form.subject().isEmpty() ? "Feature '" + form.name() + "'" : form.subject();
             } else if (PtxType.of(g.word()).isPresent()) {
                 if (!typeWords.contains(PtxType.of(g.word()).get())) {
                     continue;
                 }
-                subject = "Feature '" + form.name() + "." + g.word() + "'";
+                subject = g.subject().isEmpty() ? "Feature '" + form.name() + "." + g.word() + "'" : g.subject();
             } else {
                 if (!modifierWords.contains(g.word())) {
                     continue;
                 }
-                subject = (g.asFeature() ? "Feature '." : "Modifier '.") + g.word() + "'"
+                subject = (g.subject().isEmpty() ? "Modifier '." + g.word() + "'" : g.subject())
                         + (g.namesInstruction() ? " on '" + form.name() + "'" : "");
             }
             if (!g.targets().isEmpty() && !g.targets().contains(target.name())) {

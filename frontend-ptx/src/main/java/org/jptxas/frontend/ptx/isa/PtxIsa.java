@@ -7,6 +7,7 @@ import java.util.Set;
 import org.jptxas.ori.target.TargetInfo;
 import org.jptxas.tables.ptx.InstructionDef;
 import org.jptxas.tables.ptx.PtxInstructionSet;
+import org.jptxas.tables.ptx.WordGate;
 
 /**
  * The PTX instruction set: which instructions exist and whether one use of an instruction (its modifiers, operand
@@ -115,8 +116,35 @@ public final class PtxIsa {
         if (def == null) {
             return List.of(new IsaProblem(unknownInstruction(use.opcode()), -1));
         }
-        return AtomicOperationRules.check(use, target,
+        List<IsaProblem> problems = wordGateProblems(use, target, WordGate.Placement.FIRST, false);
+        List<IsaProblem> own = AtomicOperationRules.check(use, target,
                 () -> new FormMatcher(table, def, use, ptxVersionTimes10, target).problems());
+        problems.addAll(own);
+        problems.addAll(wordGateProblems(use, target, WordGate.Placement.AFTER, false));
+        problems.addAll(wordGateProblems(use, target, WordGate.Placement.WHEN_LEGAL, !own.isEmpty()));
+        return problems;
+    }
+
+    /**
+     * The table's gates of the words the use writes, of one placement: per word the first gate above the target
+     * ({@code .bf16x2} needs sm_75, then sm_80); none when {@code skip}.
+     */
+    private List<IsaProblem> wordGateProblems(InstructionUse use, TargetInfo target, WordGate.Placement placement,
+            boolean skip) {
+        List<IsaProblem> out = new ArrayList<>();
+        if (skip) {
+            return out;
+        }
+        for (String word : use.modifiers()) {
+            for (WordGate g : table.wordGates(word)) {
+                if (g.placement() == placement && target.sm() < g.minSm()) {
+                    out.add(new IsaProblem("Feature '" + g.feature() + "' requires .target sm_" + g.minSm()
+                            + " or higher", -1));
+                    break;
+                }
+            }
+        }
+        return out;
     }
 
     static List<IsaProblem> single(String message) {

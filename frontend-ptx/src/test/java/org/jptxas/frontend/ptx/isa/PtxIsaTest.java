@@ -14,6 +14,9 @@ import org.jptxas.spi.TestTargets;
 /** Representative accepts and rejects, with ptxas 13.0.88's messages (recorded from ptxas runs). */
 class PtxIsaTest {
     private static final PtxIsa ISA = PtxIsa.get();
+    private static final TargetInfo SM52 = TestTargets.catalog().info("sm_52").orElseThrow();
+    private static final TargetInfo SM61 = TestTargets.catalog().info("sm_61").orElseThrow();
+    private static final TargetInfo SM70 = TestTargets.catalog().info("sm_70").orElseThrow();
     private static final TargetInfo SM75 = TestTargets.catalog().info("sm_75").orElseThrow();
     private static final TargetInfo SM80 = TestTargets.catalog().info("sm_80").orElseThrow();
     private static final TargetInfo SM90 = TestTargets.catalog().info("sm_90").orElseThrow();
@@ -117,6 +120,36 @@ class PtxIsaTest {
                 check("elect.sync", SM80, 70, reg("b32"), pred(), imm()));
         assertEquals(List.of("Modifier '.async' requires .target sm_90 or higher",
                 "Modifier '.async' requires PTX ISA .version 8.0 or later"), check("fence.proxy.async", SM80, 75));
+    }
+
+    /** Gates of targets before sm_75 as ptxas 13 words them (PtxasDifferentialTest, .target sm_52 and sm_61). */
+    @Test
+    void olderTargetGates() {
+        assertEquals(List.of("Feature 'f16 arithemetic and compare instructions' requires .target sm_53 or higher"),
+                check("add.f16", SM52, 90, reg("f16"), reg("f16"), reg("f16")));
+        assertEquals(List.of(), check("add.f16", SM61, 90, reg("f16"), reg("f16"), reg("f16")));
+        assertEquals(List.of("Instruction 'dp4a' requires .target sm_61 or higher"),
+                check("dp4a.u32.u32", SM52, 90, reg("s32"), reg("u32"), reg("u32"), reg("s32")));
+        assertEquals(List.of("Instruction 'atom.add.f64 with generic state space' requires .target sm_60 or higher"),
+                check("atom.add.f64", SM52, 90, reg("f64"), addr(), reg("f64")));
+        assertEquals("Instruction 'atom.add.f64.global' requires .target sm_60 or higher",
+                check("atom.sys.global.add.f64", SM52, 90, reg("f64"), addr(), reg("f64")).get(0));
+        assertEquals(List.of("Feature 'scopes on atomic operations' requires .target sm_60 or higher"),
+                check("atom.cta.add.u32", SM52, 90, reg("u32"), addr(), reg("u32")));
+        assertEquals(List.of("Modifier '.alias' requires .target sm_60 or higher",
+                "Feature 'fence.proxy' requires .target sm_70 or higher"), check("fence.proxy.alias", SM52, 90));
+        // vote and shfl without .sync: retired after PTX 6.3 only from .target sm_70 on
+        assertEquals(List.of(), check("vote.all.pred", SM61, 90, pred(), pred()));
+        assertFalse(check("vote.all.pred", SM70, 90, pred(), pred()).isEmpty());
+        // words ptxas gates before anything else about the instruction
+        assertEquals("Feature '.weak' requires .target sm_70 or higher",
+                check("ld.weak.global.u32", SM61, 90, reg("f64"), addr()).get(0));
+        assertEquals("Feature '.bf16x2' requires .target sm_75 or higher",
+                check("abs.bf16x2", SM61, 90, reg("b32"), reg("b32")).get(0));
+        assertEquals("Feature '.bf16x2' requires .target sm_80 or higher",
+                check("abs.bf16x2", SM75, 90, reg("b32"), reg("b32")).get(0));
+        assertEquals(List.of("Feature '.cluster scope' requires .target sm_90 or higher"),
+                check("fence.acq_rel.cluster", SM70, 90));
     }
 
     @Test

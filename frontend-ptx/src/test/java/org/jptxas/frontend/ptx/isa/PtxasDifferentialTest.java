@@ -175,6 +175,7 @@ class PtxasDifferentialTest {
         System.out.println(gate.summary());
         gate.verify(Math.max(1, all.size()));
         Figures.checkPercent("frontend.ptxas.agreement." + targetName, agree, all.size());
+        Figures.checkPercent("frontend.ptxas.first.message." + targetName, messageSame, rejectedBoth);
     }
 
     /** ptxas failed on a batch without naming a line: its verdicts on the batch are unknown. */
