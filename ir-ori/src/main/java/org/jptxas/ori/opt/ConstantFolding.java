@@ -235,6 +235,15 @@ public final class ConstantFolding implements Pass {
             return null;
         }
         Instr d = sd.soleWrite(r);
+        if (d != null && OpInfo.is(d, "IADD3") && d.mods().isEmpty() && d.guard().isAlways()
+                && d.dsts().get(0).equals(r) && d.srcs().size() == 3 && d.srcs().get(1).value() instanceof Imm step
+                && !d.srcs().get(0).hasModifiers() && !d.srcs().get(1).hasModifiers()
+                && d.srcs().get(0).value() instanceof Reg from && OpInfo.isRZ(d.srcs().get(2))) {
+            // the low word of a 64-bit address stepped by a constant (the carry goes to the high word only):
+            // an unrolled pointer walk over a constant table (ld.const [%rd]; add.s64 %rd, %rd, 4)
+            Long base = knownIndex(from, sd, consts, depth - 1);
+            return base == null ? null : (base + step.bits()) & 0xffffffffL;
+        }
         if (d == null || d.dsts().size() != 1 || !OpInfo.is(d, "MOV") || d.srcs().size() != 1
                 || d.srcs().get(0).hasModifiers()) {
             return null;
