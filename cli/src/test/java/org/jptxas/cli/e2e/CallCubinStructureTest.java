@@ -49,6 +49,9 @@ class CallCubinStructureTest {
             m.put("call_func " + arch, "ptxas's .debug_frame CIE names R4 as the return address of one of call_func's "
                     + "callees (its internal convention places a return address in any free register), jptxas's "
                     + "internal subroutines return through the pair above their arguments and results (R6/R7)");
+            m.put("call_wide " + arch, "ptxas's .debug_frame CIE names the register its internal convention returns "
+                    + "call_wide's mix through (R18 to R22, whichever is free), jptxas's returns through the pair above "
+                    + "the twenty argument words (R24/R25)");
             m.put("call_diverge " + arch, "ptxas writes COOP_GROUP_MASK_REGIDS and COOP_GROUP_INSTR_OFFSETS (code 40) "
                     + "for the kernel; jptxas's cubin writer writes neither yet");
         }

@@ -171,5 +171,5 @@ class ReconvergencePlacementTest {
     }
 
     /** Suite kernels ptxas 13 gives convergence barriers on sm_80. */
-    static final int SUITE_KERNELS_WITH_BARRIERS = 16;
+    static final int SUITE_KERNELS_WITH_BARRIERS = 17;
 }

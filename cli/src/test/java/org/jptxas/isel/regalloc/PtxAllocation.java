@@ -40,7 +40,7 @@ final class PtxAllocation {
             java.util.OptionalInt maxrregcount) throws Exception {
         OriModule module;
         try {
-            module = TestFrontEnds.of(target).check(ptx.getFileName().toString(), Files.readString(ptx)).lower();
+            module = TestFrontEnds.of(target).check(ptx.getFileName().toString(), Files.readString(ptx)).lower(maxrregcount);
         } catch (CompilationException | RuntimeException e) {
             // Not lowered yet (or a front-end bug, which is the front end's tests' business).
             unsupported.add(ptx.getFileName() + ": " + e);
