@@ -39,17 +39,9 @@ class LineInfoOracleTest {
 
     private static final String BOTH = "each compiler keeps code for some lines whose code the other folds into other "
             + "lines' code or removes (the test prints both lists)";
-    private static final String PROGMINER = "both keep keccak_f800 a subroutine (line 335's call, line 268's return), "
-            + "but ptxas 13 unrolls its loop of 21 rounds (about 50 SASS instructions each) fully where jptxas keeps "
-            + "the loop (LoopUnrolling: at most 96 instructions a round and 2048 in all), so the loop's entry (BSSY, "
-            + "line 257) and its counter (line 261) have code in jptxas's cubin only. Small kernels of 21 rounds of 64 "
-            + "to 256 instructions, indexing a .const table by the counter, inside a called .func or rotating 25 "
-            + "registers, stay loops under ptxas 13 too: what makes it unroll keccak's is not known";
 
     /** The file/SM pairs whose annotations differ, and why. */
     static final Map<String, String> KNOWN = Map.ofEntries(
-            Map.entry("nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_80", PROGMINER),
-            Map.entry("nvcc_misc/bitsbetrippin_bbtmultiminer__progminer-1.0.2-cuda10.0-windows__kernel.ptx@sm_90", PROGMINER),
             Map.entry("ptx90parser_samples/matrix_free_device_matrix_vector_04.1.sm_80.ptx@sm_80", BOTH),
             Map.entry("ptx90parser_samples/matrix_free_device_matrix_vector_04.1.sm_80.ptx@sm_90", BOTH));
 

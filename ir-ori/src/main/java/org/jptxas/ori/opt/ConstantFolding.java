@@ -26,6 +26,8 @@ import org.jptxas.ori.ir.Src;
  * guards that read it later in the block of an unguarded compare of known values.
  */
 public final class ConstantFolding implements Pass {
+    /** How many constant steps of an address's low word {@link #knownIndex} follows back (an unrolled walk's). */
+    private static final int MAX_ADDRESS_STEPS = 512;
     private record Key(RegFile file, int id) {
         static Key of(Reg r) {
             return new Key(r.file(), r.index());
@@ -225,6 +227,9 @@ public final class ConstantFolding implements Pass {
 
     /** The value of a 32-bit register or one part of a pair, when moves of an immediate give it one; else null. */
     private static Long knownIndex(Reg r, SingleDefs sd, Map<Key, Long> consts, int depth) {
+        if (r.isZero()) {
+            return 0L; // mov.u64 %rd, table: the table at the bank's start is RZ
+        }
         if (!r.virtual() || r.file() != RegFile.R) {
             return null;
         }
@@ -234,16 +239,42 @@ public final class ConstantFolding implements Pass {
         if (depth == 0 || !sd.stable(r.whole())) {
             return null;
         }
+        // the low word of a 64-bit address stepped by constants (the carry goes to the high word only): an unrolled
+        // pointer walk over a constant table (ld.const [%rd]; add.s64 %rd, %rd, 4), followed back to its start
+        long stepped = 0;
         Instr d = sd.soleWrite(r);
+        for (int steps = 0; steps < MAX_ADDRESS_STEPS && lowWordStep(d, r) != null; steps++) {
+            stepped += lowWordStep(d, r);
+            r = (Reg) d.srcs().get(0).value();
+            if (!sd.stable(r.whole())) {
+                return null;
+            }
+            d = sd.soleWrite(r);
+        }
         if (d == null || d.dsts().size() != 1 || !OpInfo.is(d, "MOV") || d.srcs().size() != 1
                 || d.srcs().get(0).hasModifiers()) {
             return null;
         }
         Src v = d.srcs().get(0);
+        Long base = null;
         if (v.value() instanceof Imm imm) {
-            return imm.bits() & 0xffffffffL;
+            base = imm.bits() & 0xffffffffL;
+        } else if (v.value() instanceof Reg from) {
+            base = knownIndex(from, sd, consts, depth - 1);
         }
-        return v.value() instanceof Reg from ? knownIndex(from, sd, consts, depth - 1) : null;
+        return base == null ? null : (base + stepped) & 0xffffffffL;
+    }
+
+    /** The constant {@code d} adds to a register's part to give {@code r} (an IADD3 carrying out only), or null. */
+    private static Long lowWordStep(Instr d, Reg r) {
+        if (d != null && OpInfo.is(d, "IADD3") && d.mods().isEmpty() && d.guard().isAlways()
+                && d.dsts().get(0).equals(r) && d.srcs().size() == 3 && d.srcs().get(1).value() instanceof Imm step
+                && !d.srcs().get(0).hasModifiers() && !d.srcs().get(1).hasModifiers()
+                && d.srcs().get(0).value() instanceof Reg from && from.virtual() && from.isPart()
+                && OpInfo.isRZ(d.srcs().get(2))) {
+            return step.bits();
+        }
+        return null;
     }
 
     /** Puts known values into the slots that can hold them; known predicates everywhere. */

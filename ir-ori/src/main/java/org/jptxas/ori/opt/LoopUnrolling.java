@@ -27,7 +27,10 @@ import org.jptxas.ori.ir.Src;
  * Larger loops stay loops (ptxas unrolls them partially, which this pass does not). Loops with barriers and loads
  * unroll alike; a loop with an atomic (16 x 4) stays a loop, as does one whose header has {@code .pragma "nounroll"}.
  * The rule here: at most {@link #MAX_BODY} Ori instructions per iteration and {@link #MAX_COPIED} in all, which
- * unrolls less than ptxas for bodies of a few instructions and bounds compile time.
+ * unrolls less than ptxas for bodies of a few instructions and bounds compile time. A subroutine's loop whose carried
+ * values start from the subroutine's parameters ({@link ParameterLoopState}), which ptxas unrolls far past those
+ * limits (keccak_f800's 21 rounds), is unrolled up to {@link #MAX_PARAMETER_BODY} instructions a round within the
+ * function's budget.
  */
 public final class LoopUnrolling implements Pass {
     /** The most iterations unrolled. */
@@ -36,6 +39,8 @@ public final class LoopUnrolling implements Pass {
     static final int MAX_COPIED = 2048;
     /** The largest loop body unrolled. */
     static final int MAX_BODY = 96;
+    /** The largest body unrolled of a subroutine's loop that starts from its parameters ({@link ParameterLoopState}). */
+    static final int MAX_PARAMETER_BODY = 512;
     /** The most instructions unrolling may add to a function. */
     static final int MAX_GROWTH = 20000;
 
@@ -89,10 +94,14 @@ public final class LoopUnrolling implements Pass {
             for (int b = h; b <= l; b++) {
                 size += blocks.get(b).instrs().size();
             }
-            if (size > MAX_BODY) {
+            // a subroutine's loop that starts from its parameters unrolls within the function's budget alone
+            boolean fromParameters = size > MAX_BODY && size <= MAX_PARAMETER_BODY
+                    && ParameterLoopState.startsFromParameters(body, h, l);
+            if (size > MAX_BODY && !fromParameters) {
                 continue;
             }
-            int maxTrips = Math.min(MAX_TRIPS, Math.min(MAX_COPIED, budget + size) / Math.max(1, size));
+            int copied = fromParameters ? MAX_GROWTH : MAX_COPIED;
+            int maxTrips = Math.min(MAX_TRIPS, Math.min(copied, budget + size) / Math.max(1, size));
             if (maxTrips < 1) {
                 continue;
             }

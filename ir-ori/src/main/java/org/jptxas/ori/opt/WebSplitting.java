@@ -4,12 +4,15 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jptxas.ori.analysis.Cfg;
 import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.CBank;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
+import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.ir.VirtualNumbering;
 
 /**
@@ -21,7 +24,12 @@ import org.jptxas.ori.ir.VirtualNumbering;
  * <p>A definition that leaves part of the register's old value (guarded, or writing one part of a tuple) joins the
  * web of the definitions it does not kill. The web that the function's entry reaches (a read before any write)
  * keeps the name; so does the first web of a register that has none. A register read before any write on some
- * path is left whole. Predicates are left as they are: a single-definition predicate folds into forms
+ * path is left whole. Two adjacent unguarded instructions that write the two halves of a pair ({@link #pairStart})
+ * kill it together when the pair is a constant bank's index somewhere, the first one starting the new web: the second
+ * reads the old half it replaces (the carry of a 64-bit add), and an unrolled walk over a constant table
+ * ({@code ld.const [%rd]; add.s64 %rd, %rd, 4}) then gets one pair per copy, whose addresses constant folding follows
+ * (ptxas 13 reads {@code c[0x3][0x4]}, {@code c[0x3][0x8]}, ...). A pointer into memory stays one pair stepped in
+ * place, whose increments {@link AddressIncrements} moves into the accesses' offsets. Predicates are left as they are: a single-definition predicate folds into forms
  * (a PLOP3 reading !PT) that not every target encodes.
  */
 public final class WebSplitting implements Pass {
@@ -36,6 +44,7 @@ public final class WebSplitting implements Pass {
         // fresh names; indexed loops, as C1 allocates an iterator per for-each
         List<BasicBlock> bodyBlocks = body.blocks();
         int[] maxIndex = VirtualNumbering.newCounts();
+        Set<Reg> tableIndices = new java.util.HashSet<>();
         for (int bi = 0; bi < bodyBlocks.size(); bi++) {
             List<Instr> instrs = bodyBlocks.get(bi).instrs();
             for (int ii = 0; ii < instrs.size(); ii++) {
@@ -52,6 +61,12 @@ public final class WebSplitting implements Pass {
                 for (int ui = 0; ui < used.size(); ui++) {
                     VirtualNumbering.see(used.get(ui), maxIndex);
                 }
+                List<Src> srcs = in.srcs();
+                for (int si = 0; si < srcs.size(); si++) {
+                    if (srcs.get(si).value() instanceof CBank c && c.index() != null) {
+                        tableIndices.add(c.index().whole());
+                    }
+                }
             }
         }
         VirtualNumbering num = new VirtualNumbering(body, maxIndex);
@@ -62,12 +77,18 @@ public final class WebSplitting implements Pass {
         // the name). Leaving the others out of the analysis changes no name; the analysis is a bit set per block
         // over every candidate's definitions, and re-run after every change, most of this pass's time.
         int[] killingDefs = new int[num.size()];
+        Map<Instr, Reg> pairStarts = new java.util.IdentityHashMap<>();
         for (int bi = 0; bi < bodyBlocks.size(); bi++) {
             List<Instr> instrs = bodyBlocks.get(bi).instrs();
             for (int ii = 0; ii < instrs.size(); ii++) {
                 Instr in = instrs.get(ii);
                 if (!in.guard().isAlways()) {
                     continue;
+                }
+                Reg pair = pairStart(instrs, ii);
+                if (pair != null && tableIndices.contains(pair)) {
+                    pairStarts.put(in, pair);
+                    killingDefs[num.of(pair)]++;
                 }
                 List<Reg> dsts = in.dsts();
                 for (int di = 0; di < dsts.size(); di++) {
@@ -153,7 +174,8 @@ public final class WebSplitting implements Pass {
                         int id = next[c]++;
                         ids[s] = id;
                         defCand[id] = c;
-                        killing[id] = in.guard().isAlways() && !d.get(s).isPart();
+                        killing[id] = in.guard().isAlways()
+                                && (!d.get(s).isPart() || d.get(s).whole().equals(pairStarts.get(in)));
                         inOrder[seenDefs++] = id;
                     }
                 }
@@ -254,6 +276,9 @@ public final class WebSplitting implements Pass {
             cur.or(in[b.id()]);
             List<Instr> instrs = b.instrs();
             useDef[bi] = new int[instrs.size()][];
+            // a pair's second half reads the old half it replaces: the web that reached the pair's first write
+            int pairCand = -1;
+            int pairOld = -1;
             for (int ii = 0; ii < instrs.size(); ii++) {
                 Instr ins = instrs.get(ii);
                 int[] reads = null;
@@ -263,12 +288,18 @@ public final class WebSplitting implements Pass {
                     if (c < 0) {
                         continue;
                     }
-                    int any = joinReaching(cur, first, parent, c);
+                    int any = c == pairCand ? pairOld : joinReaching(cur, first, parent, c);
                     reads = reads == null ? new int[2] : java.util.Arrays.copyOf(reads, reads.length + 2);
                     reads[reads.length - 2] = c;
                     reads[reads.length - 1] = any;
                 }
                 useDef[bi][ii] = reads;
+                pairCand = -1;
+                Reg pair = pairStarts.get(ins);
+                if (pair != null && candidate(pair, num, cand) >= 0) {
+                    pairCand = candidate(pair, num, cand);
+                    pairOld = joinReaching(cur, first, parent, pairCand);
+                }
                 int[] ids = defIds[bi][ii];
                 if (ids == null) {
                     continue;
@@ -363,6 +394,58 @@ public final class WebSplitting implements Pass {
             }
         }
         return true;
+    }
+
+    /**
+     * The pair whose one half instruction {@code ii} writes when the next instruction writes the other half: both
+     * unguarded, each writing one half, and the second reading the pair only as the half it writes (its old value).
+     * Together they replace the whole pair, so the first write starts a new web; null otherwise.
+     */
+    private static Reg pairStart(List<Instr> instrs, int ii) {
+        if (ii + 1 >= instrs.size()) {
+            return null;
+        }
+        Instr first = instrs.get(ii);
+        Instr second = instrs.get(ii + 1);
+        if (!first.guard().isAlways() || !second.guard().isAlways()) {
+            return null;
+        }
+        Reg half = null;
+        for (Reg d : first.dsts()) {
+            if (d.virtual() && d.isPart() && d.comps() == 2 && !d.file().isPredicate()) {
+                if (half != null) {
+                    return null;
+                }
+                half = d;
+            }
+        }
+        if (half == null) {
+            return null;
+        }
+        Reg other = half.whole().component(1 - half.part());
+        int written = 0;
+        for (Reg d : second.dsts()) {
+            if (d.sameRegister(half)) {
+                if (!d.equals(other)) {
+                    return null;
+                }
+                written++;
+            }
+        }
+        for (Reg d : first.dsts()) {
+            if (d != half && d.sameRegister(half)) {
+                return null;
+            }
+        }
+        if (written != 1) {
+            return null;
+        }
+        for (Reg u : second.usedRegs()) {
+            if (u.sameRegister(half) && !u.equals(other)) {
+                return null;
+            }
+        }
+        return half.whole();
     }
 
     /** A register no instruction names yet (bodies built without newVirtual, as tests build them, included). */

@@ -70,4 +70,47 @@ class ConstantIndexFoldingTest {
         String out = run(false);
         assertTrue(out.contains("LDC"), out);
     }
+
+    /**
+     * keccak_f800's round constants unrolled: {@code mov.u64 %rd, keccakf_rndc} (the table at bank 3's start, RZ),
+     * then per copy {@code ld.const [%rd]; add.s64 %rd, %rd, 4}. With each copy's address its own pair (web
+     * splitting), every read is a fixed word of the table, as ptxas 13 reads {@code c[0x3][0x4]} ... .
+     */
+    @Test
+    void anUnrolledWalkOverAConstantTableReadsFixedWords() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        Reg walk = f.newVirtual(RegFile.R, 2);
+        Reg out = f.newVirtual(RegFile.R, 2);
+        List<Instr> l = b.instrs();
+        l.add(ins("MOV", List.of(out.component(0)), Src.of(CBank.of(0, 0x170))));
+        l.add(ins("MOV", List.of(out.component(1)), Src.of(CBank.of(0, 0x174))));
+        l.add(ins("MOV", List.of(walk.component(0)), Src.of(Reg.RZ)));
+        l.add(ins("MOV", List.of(walk.component(1)), Src.of(Reg.RZ)));
+        for (int copy = 0; copy < 6; copy++) {
+            Reg x = f.newVirtual(RegFile.R, 1);
+            Reg carry = f.newVirtual(RegFile.P, 1);
+            l.add(ins("LDC", List.of(x), Src.of(new CBank(3, 0, walk.component(0)))));
+            l.add(ins("STG", List.of(), Src.of(Addr.of(out, 4 * copy)), Src.of(x)));
+            l.add(ins("IADD3", List.of(walk.component(0), carry, Reg.PT), Src.of(walk.component(0)),
+                    Src.of(Imm.ofInt(4)), Src.of(Reg.RZ)));
+            Instr high = new Instr(OpInfo.op("IADD3"), List.of("X"), List.of(walk.component(1), Reg.PT, Reg.PT),
+                    List.of(Src.of(walk.component(1)), Src.of(Reg.RZ), Src.of(Reg.RZ), Src.of(carry),
+                            new Src(Reg.PT, false, false, true)), Guard.ALWAYS, 0);
+            l.add(high);
+        }
+        l.add(ins("EXIT", List.of()));
+        OptPipeline.of(List.of(new WebSplitting(), new ConstantFolding(), new CopyPropagation(),
+                new DeadCodeElimination())).verifying(true).run(new OriFunction("k", true, 0, f),
+                        TestProfiles.of("sm_80"));
+        StringBuilder sb = new StringBuilder();
+        for (Instr in : b.instrs()) {
+            sb.append(in).append('\n');
+        }
+        String text = sb.toString();
+        assertTrue(!text.contains("LDC") && !text.contains("IADD3"), text);
+        for (int copy = 0; copy < 6; copy++) {
+            assertTrue(text.contains("c[0x3][0x" + Integer.toHexString(4 * copy) + "]"), text);
+        }
+    }
 }

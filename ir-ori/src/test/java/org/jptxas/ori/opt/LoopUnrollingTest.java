@@ -237,4 +237,65 @@ class LoopUnrollingTest {
         FunctionBody big = counted(0, 1, "LT", LoopUnrolling.MAX_TRIPS + 1, false);
         assertFalse(new LoopUnrolling().run(big, new OptContext(TestProfiles.of("sm_80"), "k")));
     }
+
+    /**
+     * keccak_f800's shape: eight words of state, each round 13 three-way XORs of them a word (107 instructions, over
+     * {@link LoopUnrolling#MAX_BODY}), {@code trips} rounds; the state starts from the subroutine's parameter
+     * registers R4..R11 or, as in a kernel, from the parameter bank. Then a store of every word.
+     */
+    static FunctionBody stateLoop(boolean fromParameterRegisters, int trips) {
+        FunctionBody body = new FunctionBody();
+        Reg a = body.newVirtual(RegFile.R, 2);
+        Reg i = body.newVirtual(RegFile.R, 1);
+        Reg p = body.newVirtual(RegFile.P, 1);
+        Reg[] state = new Reg[8];
+        BasicBlock entry = body.addBlock(null);
+        for (int k = 0; k < state.length; k++) {
+            state[k] = body.newVirtual(RegFile.R, 1);
+            Src from = fromParameterRegisters ? Src.of(Reg.phys(RegFile.R, 4 + k, 1))
+                    : Src.of(org.jptxas.ori.ir.CBank.of(0, 0x160 + 4 * k));
+            entry.instrs().add(ins("MOV", List.of(), List.of(state[k]), from));
+        }
+        entry.instrs().add(ins("MOV", List.of(), List.of(a.component(0)), imm(0x1000)));
+        entry.instrs().add(ins("MOV", List.of(), List.of(a.component(1)), Src.of(Reg.RZ)));
+        entry.instrs().add(ins("MOV", List.of(), List.of(i), imm(0)));
+        BasicBlock loop = body.addBlock("L");
+        for (int round = 0; round < 13; round++) {
+            for (int k = 0; k < state.length; k++) {
+                loop.instrs().add(ins("LOP3", List.of("LUT"), List.of(state[k]), Src.of(state[k]),
+                        Src.of(state[(k + round + 1) % state.length]), imm(round * 8 + k + 1), imm(0x96)));
+            }
+        }
+        loop.instrs().add(ins("IADD3", List.of(), List.of(i), Src.of(i), imm(1), Src.of(Reg.RZ)));
+        loop.instrs().add(ins("ISETP", List.of("LT", "AND"), List.of(p, Reg.PT), Src.of(i), imm(trips),
+                Src.of(Reg.PT)));
+        loop.instrs().add(new Instr(OpInfo.op("BRA"), List.of(), List.of(), List.of(Src.of(loop.ref())),
+                new Guard(p, false), 0));
+        BasicBlock exit = body.addBlock(null);
+        for (int k = 0; k < state.length; k++) {
+            exit.instrs().add(ins("STG", List.of("E"), List.of(), Src.of(Addr.of(a, 4 * k)), Src.of(state[k])));
+        }
+        exit.instrs().add(ins("EXIT", List.of(), List.of()));
+        return body;
+    }
+
+    /**
+     * ptxas 13 unrolls a subroutine's loop whose state starts from its parameters far past its usual limits
+     * (keccak_f800's 21 rounds; 125 XORs and rotates a round 200 times); the same loop starting from kernel
+     * parameters stays a loop (sm_80).
+     */
+    @Test
+    void aLoopStartingFromTheSubroutinesParametersUnrollsPastTheUsualLimits() {
+        for (int trips : new int[] {21, 100}) {
+            FunctionBody original = stateLoop(true, trips);
+            FunctionBody body = stateLoop(true, trips);
+            assertTrue(new LoopUnrolling().run(body, new OptContext(TestProfiles.of("sm_80"), "k")));
+            assertFalse(hasBackBranch(body));
+            assertEquals(trips * 104, count(body, "LOP3"));
+            sameStores(original, body);
+        }
+        FunctionBody kernel = stateLoop(false, 21);
+        assertFalse(new LoopUnrolling().run(kernel, new OptContext(TestProfiles.of("sm_80"), "k")),
+                "state from the parameter bank keeps the usual limits");
+    }
 }

@@ -124,4 +124,88 @@ class WebSplittingTest {
         assertFalse(split(f));
         assertEquals(r, i.get(5).dsts().get(0));
     }
+
+    /** The two halves of an address stepped by a constant: its low-word add and the high word's carry add. */
+    private static void step(List<Instr> i, FunctionBody f, Reg a, int by) {
+        Reg carry = f.newVirtual(RegFile.P, 1);
+        i.add(ins("IADD3", List.of(), List.of(a.component(0), carry, Reg.PT), s(a.component(0)), s(by), s(Reg.RZ)));
+        i.add(ins("IADD3", List.of("X"), List.of(a.component(1), Reg.PT, Reg.PT), s(a.component(1)), s(Reg.RZ),
+                s(Reg.RZ), s(carry), new Src(Reg.PT, false, false, true)));
+    }
+
+    /**
+     * An unrolled pointer walk ({@code add.s64 %rd, %rd, 4} once per copy) writes the pair's low and then its high
+     * word: together they replace it, so each copy's address is a register of its own, the carry add reading the
+     * old high word.
+     */
+    @Test
+    void aPairWrittenHalfByHalfStartsANewWeb() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        Reg p = pointer(f, b);
+        Reg a = f.newVirtual(RegFile.R, 2);
+        Reg x = f.newVirtual(RegFile.R, 1);
+        Reg y = f.newVirtual(RegFile.R, 1);
+        List<Instr> i = b.instrs();
+        i.add(ins("MOV", List.of(), List.of(a.component(0)), s(0)));
+        i.add(ins("MOV", List.of(), List.of(a.component(1)), s(0)));
+        i.add(ins("LDC", List.of(), List.of(x), s(new CBank(3, 0, a.component(0)))));
+        step(i, f, a, 4);
+        i.add(ins("LDC", List.of(), List.of(y), s(new CBank(3, 0, a.component(0)))));
+        i.add(ins("STG", List.of("E"), List.of(), s(Addr.of(p, 0)), s(x)));
+        i.add(ins("STG", List.of("E"), List.of(), s(Addr.of(p, 4)), s(y)));
+        i.add(ins("EXIT", List.of(), List.of()));
+        assertTrue(split(f));
+        Reg stepped = i.get(5).dsts().get(0).whole();
+        assertEquals(a, i.get(2).dsts().get(0).whole(), "the first web keeps the name");
+        assertNotEquals(a, stepped);
+        assertEquals(stepped.component(1), i.get(6).dsts().get(0), "the carry add writes the new pair's high word");
+        assertEquals(a.component(0), i.get(5).srcs().get(0).value(), "the low add reads the old address");
+        assertEquals(a.component(1), i.get(6).srcs().get(0).value(), "the carry add reads the old high word");
+        assertEquals(stepped.component(0), ((CBank) i.get(7).srcs().get(0).value()).index());
+        assertEquals(a.component(0), ((CBank) i.get(4).srcs().get(0).value()).index());
+    }
+
+    /** A guarded high-word write keeps the old high word where it does not run: the pair stays one web. */
+    @Test
+    void aPairWithAGuardedHalfStaysWhole() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        Reg p = pointer(f, b);
+        Reg a = f.newVirtual(RegFile.R, 2);
+        Reg q = f.newVirtual(RegFile.P, 1);
+        List<Instr> i = b.instrs();
+        i.add(ins("MOV", List.of(), List.of(a.component(0)), s(0)));
+        i.add(ins("MOV", List.of(), List.of(a.component(1)), s(0)));
+        i.add(ins("STG", List.of("E", "64"), List.of(), s(Addr.of(p, 0)), s(a)));
+        i.add(ins("ISETP", List.of("NE", "AND"), List.of(q, Reg.PT), s(p.component(0)), s(Reg.RZ), s(Reg.PT)));
+        i.add(ins("MOV", List.of(), List.of(a.component(0)), s(1)));
+        Instr high = ins("MOV", List.of(), List.of(a.component(1)), s(1));
+        high.setGuard(new Guard(q, false));
+        i.add(high);
+        i.add(ins("STG", List.of("E", "64"), List.of(), s(Addr.of(p, 8)), s(a)));
+        i.add(ins("EXIT", List.of(), List.of()));
+        assertFalse(split(f));
+        assertEquals(a.component(0), i.get(6).dsts().get(0));
+    }
+
+    /** A pointer into memory stepped half by half stays one pair: AddressIncrements moves its steps into offsets. */
+    @Test
+    void aPointerIntoMemoryStaysOnePair() {
+        FunctionBody f = new FunctionBody();
+        BasicBlock b = f.addBlock(null);
+        Reg p = pointer(f, b);
+        Reg a = f.newVirtual(RegFile.R, 2);
+        Reg x = f.newVirtual(RegFile.R, 1);
+        List<Instr> i = b.instrs();
+        i.add(ins("MOV", List.of(), List.of(a.component(0)), s(0x1000)));
+        i.add(ins("MOV", List.of(), List.of(a.component(1)), s(0)));
+        i.add(ins("LDG", List.of("E"), List.of(x), s(Addr.of(a, 0))));
+        step(i, f, a, 4);
+        i.add(ins("STG", List.of("E"), List.of(), s(Addr.of(a, 0)), s(x)));
+        i.add(ins("STG", List.of("E"), List.of(), s(Addr.of(p, 0)), s(x)));
+        i.add(ins("EXIT", List.of(), List.of()));
+        assertFalse(split(f));
+        assertEquals(a.component(0), i.get(5).dsts().get(0));
+    }
 }
