@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.jptxas.cubin.CubinBuilder;
 import org.jptxas.cubin.DebugLine;
+import org.jptxas.cubin.FunctionFacts;
 import org.jptxas.ori.ir.SourceLines;
 import org.jptxas.sass.SassOp;
 import org.jptxas.sass.SassOperands;
@@ -68,7 +69,8 @@ public final class LineTableRows {
                 continue;
             }
             long end = c.facts().code().length;
-            List<DebugLine.Row> rows = sourceRows(c.code(), body, labels, optimized);
+            List<DebugLine.Row> rows = sourceRows(c.code(), body, labels, optimized,
+                    subroutineEntries(c.code(), c.facts(), lines));
             if (!rows.isEmpty()) {
                 source.add(new DebugLine.Sequence(name, rows, end));
             }
@@ -78,11 +80,71 @@ public final class LineTableRows {
     }
 
     static List<DebugLine.Row> sourceRows(List<CodeLine> code, SourceLines.FunctionLines body) {
-        return sourceRows(code, body, new PtxLabels(new byte[0]), true);
+        return sourceRows(code, body, new PtxLabels(new byte[0]), true, Map.of());
+    }
+
+    /**
+     * The {@code .loc} of each subroutine's entry that follows the function in its section, by the index of the
+     * subroutine's first instruction. ptxas gives a subroutine's entry its body's first {@code .loc}, as it does a
+     * kernel's: the code at its entry is its parameters' copies ({@code ld.param}, under that {@code .loc}) or code it
+     * adds ({@code ULDC.64 UR6, c[0x0][0x118]}), and jptxas's is its frame's set-up ({@code IADD3 R1, R1, -0x10, RZ},
+     * the saves), which would otherwise continue the caller's last row. Checked with ptxas 13: a {@code .func} whose
+     * {@code ld.param}s are at {@code .loc 1 40} and first load at 42 starts with {@code ULDC.64} at line 40;
+     * matrix_free_device_matrix_vector_04's {@code FEEvaluation::evaluate} with its parameter copies at 413.
+     * <p>
+     * A subroutine that begins by calling another with its parameters as they are (no copies: no instruction before
+     * the call comes from a line under the first {@code .loc}; Kokkos's {@code device_abort}, {@code .loc 15 80} then
+     * the call at 82) starts with the call's return address, which ptxas gives the call's line ({@code MOV R0, 0x1870}
+     * at 82, no code at 80): its entry takes the call's {@code .loc}. An entry instruction with a line of its own
+     * keeps it (a Triton {@code .func} whose {@code ld.param}s at {@code .loc 1 43} give no code: ptxas's entry
+     * {@code S2R R53, SR_TID.X} carries its line 80, and line 43 has no code).
+     * A subroutine's symbol is {@code $owner$name} ({@code $k$f}); ptxas's internal helpers
+     * ({@code $__internal_...}) have no PTX body and get none.
+     */
+    static Map<Integer, SourceLines.Loc> subroutineEntries(List<CodeLine> code, FunctionFacts facts,
+            SourceLines lines) {
+        Map<Integer, SourceLines.Loc> entries = new java.util.HashMap<>();
+        String prefix = "$" + facts.name() + "$";
+        for (FunctionFacts.InnerFunction inner : facts.inner()) {
+            SourceLines.FunctionLines sub = inner.name().startsWith(prefix)
+                    ? lines.functions().get(inner.name().substring(prefix.length())) : null;
+            if (sub != null && sub.first() != null && sub.first().line() > 0) {
+                int entry = (int) (inner.offset() / 16);
+                int end = (int) Math.min(code.size(), (inner.offset() + inner.size()) / 16);
+                entries.put(entry, entryLoc(code, entry, end, sub));
+            }
+        }
+        return entries;
+    }
+
+    /** The entry's {@code .loc} of the subroutine {@code sub} at {@code [entry, end)} (see {@link #subroutineEntries}). */
+    private static SourceLines.Loc entryLoc(List<CodeLine> code, int entry, int end, SourceLines.FunctionLines sub) {
+        SourceLines.Loc own = entry < end && code.get(entry).ptxLine() > 0 ? sub.locs().get(code.get(entry).ptxLine())
+                : null;
+        if (own != null && own.line() > 0 && !materializesConstant(code.get(entry))) {
+            return own; // an instruction of the body at the entry keeps its line, as a kernel's first one does
+        }
+        for (int j = entry; j < end; j++) {
+            SourceLines.Loc loc = code.get(j).ptxLine() > 0 ? sub.locs().get(code.get(j).ptxLine()) : null;
+            if (loc == null || loc.line() <= 0) {
+                continue;
+            }
+            if (loc.equals(sub.first())) {
+                return sub.first(); // a parameter's copy
+            }
+            // the call itself, or its set-up (the return address's MOV) from the call's PTX line
+            for (int c = j; c < end; c++) {
+                if (code.get(c).mnemonic().equals("CALL")) {
+                    return code.get(c).ptxLine() == code.get(j).ptxLine() ? loc : sub.first();
+                }
+            }
+            return sub.first();
+        }
+        return sub.first();
     }
 
     static List<DebugLine.Row> sourceRows(List<CodeLine> code, SourceLines.FunctionLines body, PtxLabels labels,
-            boolean optimized) {
+            boolean optimized, Map<Integer, SourceLines.Loc> subroutineEntries) {
         List<DebugLine.Row> rows = new ArrayList<>();
         SourceLines.Loc current = body.first() != null && body.first().line() > 0 ? body.first() : null;
         SourceLines.Loc written = null;
@@ -102,10 +164,15 @@ public final class LineTableRows {
             int consumer;
             int arm;
             int ptxLine = code.get(i).ptxLine();
-            int label = joinsBranches(code.get(i)) ? labels.before(ptxLine, body.open()) : -1;
+            boolean movedJoin = joinsBranches(code.get(i)) && joinsCodeFromAboveItsBranch(code, i);
+            int label = joinsBranches(code.get(i)) && !movedJoin ? labels.before(ptxLine, body.open()) : -1;
             int branch;
             if (i == firstAt) {
                 loc = first;
+            } else if (subroutineEntries.containsKey(i)) {
+                loc = subroutineEntries.get(i);
+            } else if (movedJoin) {
+                loc = null;
             } else if ((branch = copyBeforeArm(code, i, labels, body.open())) > 0) {
                 loc = body.locs().get(branch);
             } else if ((consumer = constVariableReader(code, i)) >= 0) {
@@ -147,6 +214,28 @@ public final class LineTableRows {
      */
     static boolean joinsBranches(CodeLine line) {
         return line.opcode().equals("BSYNC") && !line.guarded() && line.ptxLine() > 0;
+    }
+
+    /**
+     * Whether the BSYNC at {@code i} carries the PTX line of code from above its region's branch: its PTX line is
+     * above that of the nearest BSSY before it on the same barrier (which carries the branch's line), the first
+     * instruction of its join being code jptxas moved there from before the branch (the {@code ld.const} of line 500
+     * before a 64-bit division's two arms in matrix_free_device_matrix_vector_04, whose LDC jptxas places at the
+     * join). The label search of {@link #joinsBranches} would find a label above the branch; ptxas's join carries the
+     * line of the arm that falls into it, the row before, and the moved line has no code at the join (ptxas 13 reads
+     * that word as an operand of its user at that user's line, sm_80 and sm_90), so the BSYNC continues the row
+     * before.
+     */
+    static boolean joinsCodeFromAboveItsBranch(List<CodeLine> code, int i) {
+        CodeLine sync = code.get(i);
+        int barrier = sync.op().register(0, SlotKind.BAR);
+        for (int k = i - 1; k >= 0; k--) {
+            CodeLine c = code.get(k);
+            if (c.mnemonic().equals("BSSY") && !c.guarded() && c.op().register(0, SlotKind.BAR) == barrier) {
+                return c.ptxLine() > 0 && sync.ptxLine() < c.ptxLine();
+            }
+        }
+        return false;
     }
 
     /**

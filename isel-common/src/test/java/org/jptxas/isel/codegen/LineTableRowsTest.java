@@ -398,4 +398,96 @@ class LineTableRowsTest {
         assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x10, 1, 11), new DebugLine.Row(0x20, 1, 12),
                 new DebugLine.Row(0x30, 1, 13)), rowsOf(escaping, 10, 11, 12, 13, 14));
     }
+
+    /**
+     * Kernel {@code k} (PTX lines 8, 9 under {@code .loc 1 10}) followed by subroutines {@code f}, {@code d} and an
+     * internal helper: {@code f}'s {@code ld.param} at PTX line 20 under {@code .loc 1 40}, its load at 21 under 42;
+     * {@code d}'s {@code ld.param} at 30 under 80, its call at 31 under 82; {@code g}'s {@code ld.param} at 40
+     * under 50 (a copy kept across its call), the call at 41 under 52.
+     */
+    private static CubinBuilder.LineTables withSubroutines(String[][] code, List<FunctionFacts.InnerFunction> inner) {
+        SourceLines.Loc kernelFirst = new SourceLines.Loc(1, 10, 0);
+        Map<Integer, SourceLines.Loc> locs = Map.of(8, kernelFirst, 9, kernelFirst, 20, new SourceLines.Loc(1, 40, 0),
+                21, new SourceLines.Loc(1, 42, 0), 30, new SourceLines.Loc(1, 80, 0), 31, new SourceLines.Loc(1, 82, 0),
+                40, new SourceLines.Loc(1, 50, 0), 41, new SourceLines.Loc(1, 52, 0));
+        SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "k.cu", 0, 0)),
+                Map.of("k", new SourceLines.FunctionLines(5, 12, kernelFirst, locs),
+                        "f", new SourceLines.FunctionLines(18, 25, new SourceLines.Loc(1, 40, 0), locs),
+                        "d", new SourceLines.FunctionLines(28, 35, new SourceLines.Loc(1, 80, 0), locs),
+                        "g", new SourceLines.FunctionLines(38, 45, new SourceLines.Loc(1, 50, 0), locs)),
+                new byte[0], 0);
+        List<CodeLine> typedCode = new ArrayList<>();
+        for (String[] c : code) {
+            typedCode.add(typed(c[0], Integer.parseInt(c[1])));
+        }
+        FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.length], 8, 0, 0, 0, 0, List.of(), 0,
+                0, new int[0], OptionalInt.empty(), 0, List.of(), List.of(), inner);
+        return LineTableRows.of(lines, List.of(new CompiledFunction(typedCode, facts, List.of(), 0, 0)), false);
+    }
+
+    @Test
+    void aSubroutinesEntryCarriesItsBodysFirstLoc() {
+        // ptxas 13: a .func whose ld.params (.loc 1 40) give no code starts with ULDC.64 at line 40, its load at 42;
+        // jptxas's entry is the frame's set-up, which would otherwise continue the kernel's last row
+        String[][] code = {{"NOP", "8"}, {"EXIT", "9"}, {"IADD3 R1, R1, -0x10, RZ", "0"}, {"STL [R1], R18", "0"},
+                {"LDG.E R0, [R4.64]", "21"}, {"RET.REL.NODEC R6 `(k)", "0"}, {"NOP", "0"}};
+        CubinBuilder.LineTables t = withSubroutines(code, List.of(new FunctionFacts.InnerFunction("$k$f", 0x20, 0x50, 0)));
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 40), new DebugLine.Row(0x40, 1, 42)),
+                t.sourceLines().get(0).rows());
+    }
+
+    @Test
+    void aSubroutineThatBeginsWithACallStartsAtTheCallsLine() {
+        // ptxas 13: '.loc 1 80' ld.param, '.loc 1 82' call h with the parameter as it is: the entry is the call's
+        // argument and return address set-up at line 82, no code at 80 (Kokkos's device_abort the same)
+        String[][] code = {{"NOP", "8"}, {"EXIT", "9"}, {"IADD3 R1, R1, -0x10, RZ", "0"}, {"MOV R6, 0x70", "31"},
+                {"STL [R1], R20", "0"}, {"CALL.REL.NOINC `($k$h)", "31"}, {"EXIT", "0"}, {"NOP", "0"}};
+        CubinBuilder.LineTables t = withSubroutines(code, List.of(new FunctionFacts.InnerFunction("$k$d", 0x20, 0x60, 0)));
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 82)), t.sourceLines().get(0).rows());
+
+        // a parameter's copy before the call (its value lives across it): the entry is the first .loc, as ptxas's
+        // copy 'IMAD.MOV.U32 R8, RZ, RZ, R2' at line 50 before 'MOV R4, 0xc0' and the call at 52
+        String[][] copying = {{"NOP", "8"}, {"EXIT", "9"}, {"MOV R2, R4", "40"}, {"MOV R6, 0x70", "41"},
+                {"CALL.REL.NOINC `($k$h)", "41"}, {"RET.REL.NODEC R8 `(k)", "0"}, {"NOP", "0"}};
+        t = withSubroutines(copying, List.of(new FunctionFacts.InnerFunction("$k$g", 0x20, 0x50, 0)));
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 50), new DebugLine.Row(0x40, 1, 52)),
+                t.sourceLines().get(0).rows());
+    }
+
+    @Test
+    void aSubroutinesEntryWithALineOfItsOwnKeepsIt() {
+        // ptxas 13 on a Triton .func: ld.params at '.loc 1 43' give no code, the entry 'S2R R53, SR_TID.X' carries
+        // its own line 80 and line 43 has no code
+        String[][] code = {{"NOP", "8"}, {"EXIT", "9"}, {"S2R R0, SR_TID.X", "21"}, {"IADD3 R1, R1, -0x10, RZ", "0"},
+                {"RET.REL.NODEC R6 `(k)", "0"}, {"NOP", "0"}};
+        CubinBuilder.LineTables t = withSubroutines(code, List.of(new FunctionFacts.InnerFunction("$k$f", 0x20, 0x40, 0)));
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 42)), t.sourceLines().get(0).rows());
+    }
+
+    @Test
+    void anInternalHelpersEntryContinuesTheRowBefore() {
+        // $__internal_... helpers (64-bit division) have no PTX body: no .loc of their own
+        String[][] code = {{"NOP", "8"}, {"EXIT", "9"}, {"IADD3 R1, R1, -0x10, RZ", "0"}, {"RET.REL.NODEC R6 `(k)", "0"}};
+        CubinBuilder.LineTables t = withSubroutines(code,
+                List.of(new FunctionFacts.InnerFunction("$__internal_0_$__cuda_sm20_div_u64", 0x20, 0x20, 0)));
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10)), t.sourceLines().get(0).rows());
+    }
+
+    @Test
+    void aJoinWhoseFirstInstructionWasMovedFromAboveTheBranchContinuesTheRowBefore() {
+        // PTX: ld.const (line 2, .loc 500), the branch around a division's arms (3, .loc 417), an arm (4, .loc 418), the
+        // join's first instruction the ld.const's LDC that jptxas placed there: ptxas has no code at 500 (the word is
+        // its user's operand), and the BSYNC, with the LDC's line 2 above its BSSY's 3, continues the arm's row
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x10, 1, 417), new DebugLine.Row(0x30, 1, 418),
+                new DebugLine.Row(0x50, 1, 51)),
+                rowsOf(new String[][] {{"NOP", "1"}, {"BSSY B1, `(.L_x_1)", "3"}, {"@!P0 BRA `(.L_x_0)", "3"},
+                        {"IMAD R4, R5, R6, RZ", "4"}, {"BSYNC B1", "2"}, {"ISETP.LT.U32.AND P0, PT, R12, R10, PT", "5"}},
+                        10, 500, 417, 418, 51));
+        // a join whose first instruction comes from below the branch keeps that line (the label rule's case)
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x10, 1, 417), new DebugLine.Row(0x30, 1, 418),
+                new DebugLine.Row(0x40, 1, 51)),
+                rowsOf(new String[][] {{"NOP", "1"}, {"BSSY B1, `(.L_x_1)", "3"}, {"@!P0 BRA `(.L_x_0)", "3"},
+                        {"IMAD R4, R5, R6, RZ", "4"}, {"BSYNC B1", "5"}, {"ISETP.LT.U32.AND P0, PT, R12, R10, PT", "5"}},
+                        10, 500, 417, 418, 51));
+    }
 }
