@@ -664,6 +664,13 @@ final class NvdisasmSections {
                 at += 4;
                 continue;
             }
+            if (sym != null && !sym.startsWith(WORD) && at + 8 > to && allZero(b, at, to)) {
+                // an 8-byte relocation past the symbol's end (ptxas's R_CUDA_G64 of a 32-bit variable): nvdisasm
+                // 12.5 prints the zeros left in the symbol as .zero
+                out.add("\t.zero\t\t" + (to - at));
+                at = to;
+                continue;
+            }
             if (sym != null && at + 8 <= to) {
                 if (aligned && at != from) {
                     out.add("\t.align\t\t8");

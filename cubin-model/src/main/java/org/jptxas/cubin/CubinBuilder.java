@@ -128,6 +128,21 @@ public final class CubinBuilder {
         return this;
     }
 
+    /**
+     * An address in a module variable's initial data: the 8 bytes at {@code offset} of variable {@code holder} (in
+     * {@code .nv.constant3} when {@code constant}, else in {@code .nv.global.init}) receive the address of
+     * {@code symbol} plus {@code addend}, through an R_CUDA_G64 relocation.
+     */
+    public record DataAddress(String holder, boolean constant, long offset, String symbol, long addend) {}
+
+    final List<DataAddress> dataAddresses = new ArrayList<>();
+
+    /** Asks for a {@link DataAddress}; called in declaration order of the holders and their elements. */
+    public CubinBuilder dataAddress(DataAddress address) {
+        dataAddresses.add(address);
+        return this;
+    }
+
     boolean addressTableRela() {
         return flavor.hopperLayout() && !v7() || addressTable.stream().anyMatch(a -> a.addend() != 0);
     }

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The relocation sections of a {@link CubinBuilder} cubin: of the code ({@code .rel[a].text.<function>}), of
- * constant bank 4, of {@code .debug_frame}, of the line tables and of the PTX's DWARF.
+ * constant bank 4, of module data ({@link DataRelocations}), of {@code .debug_frame}, of the line tables and of the PTX's DWARF.
  */
 final class RelocationSections {
     private RelocationSections() {}
@@ -17,6 +17,8 @@ final class RelocationSections {
                     lineTable(c, n, name);
             case ".rel.debug_frame", ".rela.debug_frame" -> debugFrame(c, n, name);
             case ".rel.nv.constant4", ".rela.nv.constant4" -> addressTable(c, n, name);
+            case ".rel.nv.global.init", ".rela.nv.global.init", ".rel.nv.constant3", ".rela.nv.constant3" ->
+                    DataRelocations.section(c, n, name);
             default -> n.startsWith(".rela.debug_") && c.debug().dwarf(n.substring(".rela".length())) != null
                     ? dwarf(c, c.debug().dwarf(n.substring(".rela".length())), name) : null;
         };

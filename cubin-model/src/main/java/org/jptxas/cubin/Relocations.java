@@ -72,7 +72,7 @@ public final class Relocations {
     /**
      * Writes {@code value} into the field that relocation type {@code type} names:
      * <ul>
-     *   <li>{@code R_CUDA_32}/{@code 64}: a little-endian word at {@code offset}; {@code UNUSED_CLEAR32/64}
+     *   <li>{@code R_CUDA_32}/{@code 64} (and {@code G32}/{@code G64}): a little-endian word at {@code offset}; {@code UNUSED_CLEAR32/64}
      *       write zeros there whatever the value (debug data of functions the linker dropped);</li>
      *   <li>{@code ABS32_LO_32}/{@code ABS32_HI_32}/{@code ABS32_32} and {@code UNIFIED32_LO_32/HI_32}: the low,
      *       high or whole 32-bit value at bits [63:32] of the instruction;</li>
@@ -91,7 +91,8 @@ public final class Relocations {
         String name = new Relocation(0, 0, type, 0).typeName().substring("R_CUDA_".length());
         switch (name) {
             case "32", "TEX_HEADER_INDEX", "SAMP_HEADER_INDEX" -> put(code, offset * 8, 32, value);
-            case "64" -> put(code, offset * 8, 64, value);
+            case "64", "G64" -> put(code, offset * 8, 64, value); // G64: a generic address in module data
+            case "G32" -> put(code, offset * 8, 32, value);
             case "UNUSED_CLEAR32" -> put(code, offset * 8, 32, 0);
             case "UNUSED_CLEAR64" -> put(code, offset * 8, 64, 0);
             case "ABS55_16_34", "ABS56_16_34" -> {

@@ -107,6 +107,7 @@ record SectionPlan(List<String> names, Map<String, Integer> index) {
             b.functions.stream().filter(f -> b.hasConstantBank2(f.name()))
                     .forEach(f -> names.add(".rela.nv.constant2." + f.name()));
         }
+        names.addAll(DataRelocations.sectionNames(b));
         if (!b.functions.isEmpty()) {
             // Below sm_90, -c splits them: the entries without addend in .rel, the CIE pointers in .rela.
             if (!b.debugFrameRela() || b.relocatable && !hopperLayout) {

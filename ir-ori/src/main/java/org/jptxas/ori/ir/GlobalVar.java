@@ -1,5 +1,6 @@
 package org.jptxas.ori.ir;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -11,9 +12,21 @@ import java.util.Objects;
  *                 {@code c[0x3][offset]}); 0 for globals, which are addressed through relocations
  * @param init     initial bytes (length {@code size}), or null for zero-initialised data
  * @param visible  {@code .visible}/{@code .extern} linkage: a global symbol rather than a local one
+ * @param addresses the addresses of module variables in {@code init} (whose bytes there are zero), which the cubin
+ *                 relocates; in declaration order of the initializer's elements
  */
 public record GlobalVar(String name, Space space, long size, int alignment, long offset, byte[] init,
-                        boolean visible) {
+                        boolean visible, List<Address> addresses) {
+    /**
+     * An address in a variable's initializer: the 8 bytes at {@code offset} from the variable's start hold the address
+     * of variable {@code symbol} plus {@code addend} ({@code generic(x)+N} or {@code x+N} in PTX).
+     */
+    public record Address(long offset, String symbol, long addend) {
+        public Address {
+            Objects.requireNonNull(symbol, "symbol");
+        }
+    }
+
     /** {@code TEXTURE}: a bound texture reference ({@code .global .texref}), a symbol without data. */
     public enum Space { GLOBAL, CONSTANT, TEXTURE }
 
@@ -27,6 +40,15 @@ public record GlobalVar(String name, Space space, long size, int alignment, long
             throw new IllegalArgumentException("initializer of " + name + " has " + init.length + " bytes, not " + size);
         }
         init = init == null ? null : init.clone();
+        addresses = List.copyOf(addresses);
+        if (!addresses.isEmpty() && init == null) {
+            throw new IllegalArgumentException("addresses in " + name + " without initial bytes");
+        }
+    }
+
+    /** A variable whose initial bytes (if any) hold no addresses. */
+    public GlobalVar(String name, Space space, long size, int alignment, long offset, byte[] init, boolean visible) {
+        this(name, space, size, alignment, offset, init, visible, List.of());
     }
 
     @Override

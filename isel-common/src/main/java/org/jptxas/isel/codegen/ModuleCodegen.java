@@ -140,6 +140,12 @@ public final class ModuleCodegen {
             }
             builder.constantBank3(bank3, vars);
         }
+        for (GlobalVar g : module.globals()) {
+            for (GlobalVar.Address a : g.addresses()) {
+                builder.dataAddress(new CubinBuilder.DataAddress(g.name(), g.space() == GlobalVar.Space.CONSTANT,
+                        a.offset(), a.symbol(), a.addend()));
+            }
+        }
         builder.addressTable(addresses.slots());
         int slotBase = pipeline.description().profile().paramBase();
         for (OriFunction f : module.functions()) {

@@ -48,13 +48,27 @@ final class Machine {
         this.kernel = kernel;
         this.kernelParams = launch.paramArea(org.jptxas.simulator.abi.ParamLayout.of(kernel.declaredParams));
         this.globalVarAddress = new long[program.globals.size()];
+        Region[] placed = new Region[globalVarAddress.length];
         for (int i = 0; i < globalVarAddress.length; i++) {
             PtxProgram.ModuleVar v = program.globals.get(i);
             Region r = launch.global().allocate("global variable " + v.name(), v.size());
+            placed[i] = r;
             System.arraycopy(v.init(), 0, r.bytes(), 0, Math.min(v.init().length, v.size()));
             globalVarAddress[i] = r.base();
         }
         this.constants = new Region("constant memory", AddressSpace.CONST, 0, program.constImage.clone());
+        for (PtxProgram.AddressInit a : program.addressInits) {
+            PtxProgram.Symbol target = program.moduleSymbols.get(a.symbol());
+            if (target == null || target.kind() != PtxProgram.Symbol.Kind.GLOBAL_VAR) {
+                throw new LaunchException("initializer holds the address of '" + a.symbol()
+                        + "', which is not a global variable (the interpreter places only those)");
+            }
+            long address = globalVarAddress[target.index()] + a.addend();
+            byte[] memory = a.holder() < 0 ? constants.bytes() : placed[a.holder()].bytes();
+            for (int i = 0; i < a.width() && a.offset() + i < memory.length; i++) {
+                memory[(int) a.offset() + i] = (byte) (address >>> (8 * i));
+            }
+        }
         int dynBase = (program.staticSharedBytes + 15) & ~15;
         this.sharedBytes = dynBase + launch.dynamicSharedBytes();
     }

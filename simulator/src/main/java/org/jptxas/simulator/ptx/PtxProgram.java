@@ -25,6 +25,13 @@ public final class PtxProgram {
     /** A module-scope variable in global, constant or shared memory. */
     record ModuleVar(String name, StateSpace space, int size, int align, byte[] init) {}
 
+    /**
+     * An address in a variable's initializer ({@code generic(x)+N}, {@code x+N}): {@code width} bytes at
+     * {@code offset} of global variable {@code holder} (an index into {@link #globals}), or of constant memory when
+     * {@code holder} is -1, receive the address of global variable {@code symbol} plus {@code addend} at launch.
+     */
+    record AddressInit(int holder, long offset, int width, String symbol, long addend) {}
+
     /** What a name means inside a function: a register, or a variable in a space at an offset (global: an index). */
     record Symbol(Kind kind, int index, long offset, int size, PtxType type) {
         enum Kind { REGISTER, GLOBAL_VAR, SHARED_VAR, CONST_VAR, LOCAL_VAR, PARAM_VAR, FUNCTION }
@@ -32,6 +39,7 @@ public final class PtxProgram {
 
     final String fileName;
     final List<ModuleVar> globals = new ArrayList<>();
+    final List<AddressInit> addressInits = new ArrayList<>();
     byte[] constImage = new byte[0];
     int staticSharedBytes;
     /** Module-scope {@code .local} variables: per-thread statics at the bottom of every thread's local memory. */
@@ -143,7 +151,8 @@ public final class PtxProgram {
         }
         int size = (int) (elem * count);
         int align = (int) Math.max(v.align(), Math.max(1, elem));
-        byte[] init = d.initializer() == null ? new byte[0] : initialBytes(v, d, size, elem);
+        List<AddressInit> addresses = new ArrayList<>();
+        byte[] init = d.initializer() == null ? new byte[0] : initialBytes(v, d, size, addresses);
         if (unsized && init.length > 0) {
             size = init.length;
             unsized = false;
@@ -151,6 +160,9 @@ public final class PtxProgram {
         switch (v.space()) {
             case GLOBAL -> {
                 globals.add(new ModuleVar(d.name(), StateSpace.GLOBAL, Math.max(size, 1), align, init));
+                int holder = globals.size() - 1;
+                addresses.forEach(a -> addressInits.add(new AddressInit(holder, a.offset(), a.width(), a.symbol(),
+                        a.addend())));
                 return new Symbol(Symbol.Kind.GLOBAL_VAR, globals.size() - 1, 0, size, v.type());
             }
             case CONST -> {
@@ -159,6 +171,8 @@ public final class PtxProgram {
                 System.arraycopy(constImage, 0, n, 0, constImage.length);
                 System.arraycopy(init, 0, n, off, Math.min(init.length, size));
                 constImage = n;
+                addresses.forEach(a -> addressInits.add(new AddressInit(-1, off + a.offset(), a.width(), a.symbol(),
+                        a.addend())));
                 return new Symbol(Symbol.Kind.CONST_VAR, 0, off, size, v.type());
             }
             case SHARED -> {
@@ -185,18 +199,49 @@ public final class PtxProgram {
         return v.vectorLength() > 0 ? s * v.vectorLength() : s;
     }
 
-    private byte[] initialBytes(VariableDecl v, Declarator d, int size, int elem) throws ProgramException {
+    /** The constant bytes of an initializer; the addresses in it go to {@code addresses} (holder unset). */
+    private byte[] initialBytes(VariableDecl v, Declarator d, int size, List<AddressInit> addresses)
+            throws ProgramException {
         List<Expr> values = new ArrayList<>();
         flatten(d.initializer(), values);
         int scalar = v.type().sizeBytes();
         byte[] out = new byte[Math.max(size, values.size() * scalar)];
         for (int i = 0; i < values.size(); i++) {
+            AddressInit address = address(values.get(i), (long) i * scalar, scalar);
+            if (address != null) {
+                addresses.add(address);
+                continue;
+            }
             long bits = constantBits(values.get(i), v.type(), v.pos().line());
             for (int b = 0; b < scalar; b++) {
                 out[i * scalar + b] = (byte) (bits >>> (8 * b));
             }
         }
         return out;
+    }
+
+    /** {@code e} as a variable's address plus a constant ({@code x}, {@code generic(x)}, {@code x+N}), or null. */
+    private static AddressInit address(Expr e, long offset, int width) {
+        if (e instanceof Expr.SymbolRef s && s.component() == null) {
+            return new AddressInit(-1, offset, width, s.name(), 0);
+        }
+        if (e instanceof Expr.Apply a && a.function().equals("generic") && a.arguments().size() == 1) {
+            return address(a.arguments().get(0), offset, width);
+        }
+        if (e instanceof Expr.Binary b && (b.op() == Expr.BinaryOp.ADD || b.op() == Expr.BinaryOp.SUB)) {
+            AddressInit left = address(b.left(), offset, width);
+            Long right = ConstExpr.evaluate(b.right());
+            if (left != null && right != null) {
+                return new AddressInit(-1, offset, width, left.symbol(),
+                        b.op() == Expr.BinaryOp.ADD ? left.addend() + right : left.addend() - right);
+            }
+            AddressInit r = b.op() == Expr.BinaryOp.ADD ? address(b.right(), offset, width) : null;
+            Long l = ConstExpr.evaluate(b.left());
+            if (r != null && l != null) {
+                return new AddressInit(-1, offset, width, r.symbol(), r.addend() + l);
+            }
+        }
+        return null;
     }
 
     private void flatten(Initializer init, List<Expr> out) throws ProgramException {

@@ -22,7 +22,8 @@ import org.jptxas.simulator.memory.Region;
 /**
  * A cubin's module data as the driver loads it: the constant banks other than 0, and the module variables of
  * {@code .nv.global} / {@code .nv.global.init}, placed in device memory at each launch, whose addresses reach the code
- * through relocations of the constant banks ({@code .rel(a).nv.constantN}). Immutable: each launch gets its own
+ * through relocations of the constant banks ({@code .rel(a).nv.constantN}) and of the variables' own initial data
+ * ({@code .rel(a).nv.global.init}). Immutable: each launch gets its own
  * copies of what it may change (variables, relocated banks); unrelocated banks are shared read-only.
  */
 final class ModuleData {
@@ -34,8 +35,11 @@ final class ModuleData {
     /** A module-variable section and the bytes it starts with (zeros for {@code .nv.global}). */
     private record VariableSection(int index, String name, byte[] init) {}
 
-    /** One relocation of a constant bank by the address of a module variable. */
-    private record Patch(int bankSection, long offset, int type, int symbolSection, long symbolValue, long addend) {}
+    /**
+     * One relocation by the address of a module variable: of a constant bank, or of a variable section
+     * ({@code .rel(a).nv.global.init}: addresses in variables' initializers).
+     */
+    private record Patch(int targetSection, long offset, int type, int symbolSection, long symbolValue, long addend) {}
 
     /**
      * Where system calls (undefined functions such as {@code vprintf}, {@code malloc}, {@code __assertfail} whose
@@ -86,8 +90,9 @@ final class ModuleData {
                 continue;
             }
             boolean intoBank = banks.containsKey(s.info());
+            boolean intoVariables = variables.stream().anyMatch(v -> v.index() == s.info());
             boolean intoText = s.info() > 0 && s.info() < sections.size() && sections.get(s.info()).isText();
-            if (!intoBank && !intoText) {
+            if (!intoBank && !intoText && !intoVariables) {
                 continue; // debug info
             }
             for (Relocation r : Relocations.decode(s)) {
@@ -95,7 +100,7 @@ final class ModuleData {
                 boolean toVariable = sym != null && variables.stream().anyMatch(v -> v.index() == sym.shndx());
                 boolean toSystemCall = sym != null && sym.shndx() == Symbol.SHN_UNDEF
                         && sym.symbolType() == Symbol.STT_FUNC;
-                if (intoBank && toVariable) {
+                if ((intoBank || intoVariables) && toVariable) {
                     patches.add(new Patch(s.info(), r.offset(), r.type(), sym.shndx(), sym.value(), r.addend()));
                 } else if (intoBank && toSystemCall) {
                     if (!systemCalls.contains(sym.name())) {
@@ -107,7 +112,7 @@ final class ModuleData {
                     Relocations.apply(data, r.offset(), r.type(),
                             SYSTEM_CALLS + 16L * systemCalls.indexOf(sym.name()) + r.addend());
                     banks.put(s.info(), new Bank(b.owner(), b.number(), data));
-                } else if (intoBank) {
+                } else if (intoBank || intoVariables) {
                     unsupported = "relocation " + r.typeName() + " of " + sections.get(s.info()).name() + " to "
                             + (sym == null ? "symbol " + r.symbol() : "'" + sym.name() + "'");
                 } else if (toVariable) {
@@ -145,19 +150,38 @@ final class ModuleData {
                     .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, x -> x.getValue().data())))));
         }
         Map<Integer, Long> sectionBase = new HashMap<>();
+        Map<Integer, byte[]> placed = new HashMap<>();
         for (VariableSection v : variables) {
             Region r = global.allocate(v.name(), v.init().length);
             System.arraycopy(v.init(), 0, r.bytes(), 0, v.init().length);
             sectionBase.put(v.index(), r.base());
+            placed.put(v.index(), r.bytes());
         }
         // Banks are read-only to the code: only relocated banks need a copy of their own per launch.
         Map<Integer, byte[]> copies = new HashMap<>();
         banks.forEach((index, bank) -> copies.put(index, patches.isEmpty() ? bank.data() : bank.data().clone()));
         for (Patch p : patches) {
             long address = sectionBase.get(p.symbolSection()) + p.symbolValue() + p.addend();
-            Relocations.apply(copies.get(p.bankSection()), p.offset(), p.type(), address);
+            byte[] target = copies.get(p.targetSection());
+            if (target != null) {
+                Relocations.apply(target, p.offset(), p.type(), address);
+            } else {
+                patchVariables(placed.get(p.targetSection()), p, address);
+            }
         }
         return visible(entry, copies);
+    }
+
+    /**
+     * Writes {@code address} into placed variables. ptxas relocates even a 32-bit variable with R_CUDA_G64; what
+     * falls past the section's end is dropped here.
+     */
+    private static void patchVariables(byte[] memory, Patch p, long address) {
+        byte[] word = new byte[8];
+        Relocations.apply(word, 0, p.type(), address);
+        int width = new Relocation(0, 0, p.type(), 0).typeName().endsWith("32") ? 4 : 8;
+        int n = (int) Math.min(width, memory.length - p.offset());
+        System.arraycopy(word, 0, memory, (int) p.offset(), n);
     }
 
     /** The banks {@code entry} sees, by bank number (module-wide ones overridden by its own), from {@code data} by section. */

@@ -2,16 +2,29 @@ package org.jptxas.frontend.ptx.lower;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.jptxas.frontend.ptx.ast.Declarator;
 import org.jptxas.frontend.ptx.ast.Expr;
 import org.jptxas.frontend.ptx.ast.Initializer;
 import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.frontend.ptx.ast.VariableDecl;
 import org.jptxas.frontend.ptx.parse.ConstantEvaluator;
+import org.jptxas.ori.ir.GlobalVar;
 
-/** The initial bytes of a module variable (little endian, element by element, zero-filled to the size). */
+/**
+ * The initial bytes of a module variable (little endian, element by element, zero-filled to the size) and the
+ * addresses of variables among them ({@code x}, {@code generic(x)}, {@code x+N}): their bytes stay zero and the cubin
+ * relocates them.
+ */
 final class InitializerBytes {
-    /** An initializer jptxas cannot turn into bytes (addresses need relocations). */
+    /** A variable's initial bytes and the addresses in them. */
+    record Contents(byte[] bytes, List<GlobalVar.Address> addresses) {
+        Contents {
+            addresses = List.copyOf(addresses);
+        }
+    }
+
+    /** An initializer jptxas cannot turn into bytes. */
     static final class NotConstant extends Exception {
         private static final long serialVersionUID = 1L;
 
@@ -22,8 +35,24 @@ final class InitializerBytes {
 
     private InitializerBytes() {}
 
+    /** Bytes of an initializer without addresses (a test's and a constant folder's view). */
     static byte[] of(VariableDecl decl, Declarator d, long size) throws NotConstant {
+        Contents c = of(decl, d, size, name -> false);
+        if (!c.addresses().isEmpty()) {
+            throw new NotConstant("initializers with addresses of variables");
+        }
+        return c.bytes();
+    }
+
+    /**
+     * The contents of {@code d}'s initializer.
+     *
+     * @param isFunction whether a name is a function's (whose address in data ptxas gives as a code offset, which
+     *                   jptxas does not reproduce)
+     */
+    static Contents of(VariableDecl decl, Declarator d, long size, Predicate<String> isFunction) throws NotConstant {
         byte[] out = new byte[(int) size];
+        List<GlobalVar.Address> addresses = new ArrayList<>();
         List<Expr> scalars = new ArrayList<>();
         flatten(d.initializer(), scalars);
         int elem = decl.type() == PtxType.PRED ? 4 : decl.type().sizeBytes();
@@ -32,13 +61,52 @@ final class InitializerBytes {
             if (pos + elem > out.length) {
                 break;
             }
-            long bits = bits(e, decl.type());
-            for (int i = 0; i < elem; i++) {
-                out[pos + i] = (byte) (bits >>> (8 * i));
+            GlobalVar.Address address = address(e, pos);
+            if (address != null) {
+                if (isFunction.test(address.symbol())) {
+                    throw new NotConstant("initializers with addresses of functions");
+                }
+                addresses.add(address);
+            } else {
+                long bits = bits(e, decl.type());
+                for (int i = 0; i < elem; i++) {
+                    out[pos + i] = (byte) (bits >>> (8 * i));
+                }
             }
             pos += elem;
         }
-        return out;
+        return new Contents(out, addresses);
+    }
+
+    /** {@code e} as a symbol's address plus a constant (at byte {@code offset} of the variable), or null. */
+    static GlobalVar.Address address(Expr e, long offset) throws NotConstant {
+        if (e instanceof Expr.SymbolRef s && s.component() == null) {
+            return new GlobalVar.Address(offset, s.name(), 0);
+        }
+        if (e instanceof Expr.Apply a && a.function().equals("generic") && a.arguments().size() == 1) {
+            return address(a.arguments().get(0), offset);
+        }
+        if (e instanceof Expr.Binary b && (b.op() == Expr.BinaryOp.ADD || b.op() == Expr.BinaryOp.SUB)) {
+            GlobalVar.Address left = address(b.left(), offset);
+            if (left != null) {
+                long n = constant(b.right());
+                return new GlobalVar.Address(offset, left.symbol(),
+                        b.op() == Expr.BinaryOp.ADD ? left.addend() + n : left.addend() - n);
+            }
+            GlobalVar.Address right = b.op() == Expr.BinaryOp.ADD ? address(b.right(), offset) : null;
+            if (right != null) {
+                return new GlobalVar.Address(offset, right.symbol(), right.addend() + constant(b.left()));
+            }
+        }
+        return null;
+    }
+
+    private static long constant(Expr e) throws NotConstant {
+        try {
+            return ConstantEvaluator.evaluate(e);
+        } catch (ConstantEvaluator.NotConstantException ex) {
+            throw new NotConstant("initializers with sums of addresses");
+        }
     }
 
     private static void flatten(Initializer init, List<Expr> out) throws NotConstant {

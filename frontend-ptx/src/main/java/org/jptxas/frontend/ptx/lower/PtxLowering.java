@@ -82,14 +82,20 @@ public final class PtxLowering {
                 long size = DataLayout.size(v, d);
                 int align = DataLayout.alignment(v);
                 switch (v.space()) {
-                    case GLOBAL -> globals.add(new GlobalVar(d.name(), GlobalVar.Space.GLOBAL, size, align, 0,
-                            init(v, d, size), v.linkage() == Linkage.VISIBLE || v.linkage() == Linkage.WEAK
-                                    || v.linkage() == Linkage.COMMON));
+                    case GLOBAL -> {
+                        InitializerBytes.Contents init = init(v, d, size);
+                        globals.add(new GlobalVar(d.name(), GlobalVar.Space.GLOBAL, size, align, 0,
+                                init == null ? null : init.bytes(), v.linkage() == Linkage.VISIBLE
+                                        || v.linkage() == Linkage.WEAK || v.linkage() == Linkage.COMMON,
+                                init == null ? List.of() : init.addresses()));
+                    }
                     case CONST -> {
                         long off = DataLayout.alignUp(constTop, align);
                         constTop = off + size;
-                        globals.add(new GlobalVar(d.name(), GlobalVar.Space.CONSTANT, size, align, off, init(v, d, size),
-                                v.linkage() == Linkage.VISIBLE));
+                        InitializerBytes.Contents init = init(v, d, size);
+                        globals.add(new GlobalVar(d.name(), GlobalVar.Space.CONSTANT, size, align, off,
+                                init == null ? null : init.bytes(), v.linkage() == Linkage.VISIBLE,
+                                init == null ? List.of() : init.addresses()));
                         modulePlaced.put(d, new Placement(StateSpace.CONST, off, size));
                     }
                     default -> {
@@ -352,12 +358,15 @@ public final class PtxLowering {
         }
     }
 
-    private byte[] init(VariableDecl v, Declarator d, long size) throws UnsupportedFeatureException {
+    private InitializerBytes.Contents init(VariableDecl v, Declarator d, long size)
+            throws UnsupportedFeatureException {
         if (d.initializer() == null) {
             return null;
         }
+        Set<String> functions = new java.util.HashSet<>();
+        resolved.module().functions().forEach(f -> functions.add(f.name()));
         try {
-            return InitializerBytes.of(v, d, size);
+            return InitializerBytes.of(v, d, size, functions::contains);
         } catch (InitializerBytes.NotConstant e) {
             throw new UnsupportedFeatureException(fileName, d.pos().line(),
                     "Variable '" + d.name() + "': " + e.getMessage() + " are not yet supported");

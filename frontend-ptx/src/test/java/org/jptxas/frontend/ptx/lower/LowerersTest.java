@@ -189,6 +189,37 @@ class LowerersTest {
     }
 
     @Test
+    void addressesInInitializersBecomeTypedParts() throws Exception {
+        String ptx = HEADER + ".global .align 1 .b8 $str[3] = {104, 105};\n"
+                + ".global .align 8 .u64 msg = generic($str);\n"
+                + ".global .align 4 .b8 data[16] = {1, 0, 0, 0, 2};\n"
+                + ".global .align 8 .u64 arr[3] = {data, generic(data)+8, 7};\n"
+                + ".const .align 8 .u64 cptr = 4+data;\n"
+                + ".visible .entry k()\n{\nret;\n}\n";
+        OriModule m = module(ptx, "sm_80");
+        GlobalVar msg = m.globals().stream().filter(g -> g.name().equals("msg")).findFirst().orElseThrow();
+        assertEquals(List.of(new GlobalVar.Address(0, "$str", 0)), msg.addresses());
+        assertArrayEquals(new byte[8], msg.init(), "the address bytes stay zero for the relocation");
+        GlobalVar arr = m.globals().stream().filter(g -> g.name().equals("arr")).findFirst().orElseThrow();
+        assertEquals(List.of(new GlobalVar.Address(0, "data", 0), new GlobalVar.Address(8, "data", 8)),
+                arr.addresses());
+        assertEquals(7, arr.init()[16]);
+        GlobalVar cptr = m.globals().stream().filter(g -> g.name().equals("cptr")).findFirst().orElseThrow();
+        assertEquals(List.of(new GlobalVar.Address(0, "data", 4)), cptr.addresses());
+        assertEquals(List.of(), m.globals().stream().filter(g -> g.name().equals("data")).findFirst().orElseThrow()
+                .addresses());
+    }
+
+    @Test
+    void functionAddressesInInitializersAreRefusedByName() {
+        String ptx = HEADER + ".func f()\n{\nret;\n}\n.global .align 8 .u64 table[1] = {f};\n"
+                + ".visible .entry k()\n{\nret;\n}\n";
+        UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> module(ptx, "sm_80"));
+        assertTrue(e.getMessage().contains("Variable 'table': initializers with addresses of functions are not yet"
+                + " supported"), e.getMessage());
+    }
+
+    @Test
     void deviceFunctionsUseTheRegisterCallingConvention() throws Exception {
         String ptx = HEADER + ".func (.param .b32 r) f(.param .b32 a, .param .b64 b)\n{\n.reg .b32 %r<3>;\n"
                 + "ld.param.b32 %r1, [a];\nadd.s32 %r2, %r1, 1;\nst.param.b32 [r], %r2;\nret;\n}\n";
