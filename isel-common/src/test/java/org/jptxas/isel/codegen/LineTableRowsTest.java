@@ -437,6 +437,16 @@ class LineTableRowsTest {
     }
 
     @Test
+    void registerCopiesAtACalllessSubroutinesEntryContinueIntoItsFirstCodedLine() {
+        // ptxas 13 on progminer's keccak_f800: its first .loc (256, a cvt of a parameter) gives no code and the
+        // subroutine starts with its loop's first LOP3 at line 211; jptxas's parameter copies before that carry 211
+        String[][] code = {{"NOP", "8"}, {"EXIT", "9"}, {"MOV R30, R6", "0"}, {"MOV R35, R11", "0"},
+                {"LDG.E R0, [R4.64]", "21"}, {"RET.REL.NODEC R6 `(k)", "0"}, {"NOP", "0"}};
+        CubinBuilder.LineTables t = withSubroutines(code, List.of(new FunctionFacts.InnerFunction("$k$f", 0x20, 0x50, 0)));
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 42)), t.sourceLines().get(0).rows());
+    }
+
+    @Test
     void aSubroutineThatBeginsWithACallStartsAtTheCallsLine() {
         // ptxas 13: '.loc 1 80' ld.param, '.loc 1 82' call h with the parameter as it is: the entry is the call's
         // argument and return address set-up at line 82, no code at 80 (Kokkos's device_abort the same)
