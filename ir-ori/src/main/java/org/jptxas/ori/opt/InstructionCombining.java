@@ -32,9 +32,7 @@ public final class InstructionCombining implements Pass {
         java.util.Set<Instr> removed = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         // instructions a rule adds, each list to go before its key (the block is not edited while walked)
         java.util.Map<Instr, List<Instr>> inserts = new java.util.IdentityHashMap<>();
-        SignFillNumbering[] numbering = {null}; // built when two sign fills first compete
-        java.util.function.Supplier<SignFillNumbering> fillNumbers = () -> numbering[0] != null ? numbering[0]
-                : (numbering[0] = new SignFillNumbering(body, sd));
+        SignFillNumbering fillNumbers = new SignFillNumbering(body, sd); // numbers the fills when first asked
         for (BasicBlock b : body.blocks()) {
             for (Instr outer : b.instrs()) {
                 if (removed.contains(outer)) {
@@ -296,7 +294,7 @@ public final class InstructionCombining implements Pass {
      * other's SHF; between two values first extended here, the earlier cvt.
      */
     private static boolean combineSignFill(FunctionBody body, Instr hi, SingleDefs sd, java.util.Set<Instr> removed,
-                                           OptContext cx, java.util.function.Supplier<SignFillNumbering> numbers) {
+                                           OptContext cx, SignFillNumbering numbers) {
         if (hi.srcs().size() != 5 || !hi.guard().isAlways() || !Boolean.FALSE.equals(OpInfo.constPred(hi.srcs().get(4)))
                 || !(hi.srcs().get(3).value() instanceof Reg carry) || !carry.file().isPredicate()
                 || hi.srcs().get(3).hasModifiers()) {
@@ -310,7 +308,7 @@ public final class InstructionCombining implements Pass {
             return false;
         }
         Instr[] fills = {signFill(body, terms[0], hi, sd), signFill(body, terms[1], hi, sd)};
-        int k = fills[0] == null ? 1 : fills[1] == null || older(fills[0], fills[1], sd, numbers.get()) ? 0 : 1;
+        int k = fills[0] == null ? 1 : fills[1] == null || older(fills[0], fills[1], sd, numbers) ? 0 : 1;
         Instr fill = fills[k];
         Src y = terms[1 - k];
         if (fill == null || removed.contains(fill) || y.hasModifiers() || y.value().equals(fill.dsts().get(0))

@@ -27,27 +27,38 @@ final class SignFillNumbering {
     /** How deep a value's expression is followed; deeper operands count as their own registers. */
     private static final int DEPTH = 8;
 
+    private final FunctionBody body;
     private final SingleDefs sd;
-    private final Map<Instr, Integer> numbers = new IdentityHashMap<>();
+    /** Each fill's number, computed when first asked (most functions never have two fills compete). */
+    private Map<Instr, Integer> numbers;
     /** Each stable register's value key, computed once (an expression shared by several fills is keyed once). */
     private final Map<Reg, Object> values = new HashMap<>();
 
     SignFillNumbering(FunctionBody body, SingleDefs sd) {
+        this.body = body;
         this.sd = sd;
+    }
+
+    /** The fill's value number (lower is older), or {@link Integer#MAX_VALUE} for an instruction not numbered. */
+    int number(Instr fill) {
+        if (numbers == null) {
+            numbers = numberFills();
+        }
+        return numbers.getOrDefault(fill, Integer.MAX_VALUE);
+    }
+
+    private Map<Instr, Integer> numberFills() {
+        Map<Instr, Integer> numbered = new IdentityHashMap<>();
         Map<Object, Integer> firstSeen = new HashMap<>();
         for (BasicBlock b : body.blocks()) {
             for (Instr in : b.instrs()) {
                 if (isSignFill(in)) {
                     List<Object> key = List.of(in.srcs().get(1).toString(), value(in.srcs().get(2), DEPTH));
-                    numbers.put(in, firstSeen.computeIfAbsent(key, k -> firstSeen.size()));
+                    numbered.put(in, firstSeen.computeIfAbsent(key, k -> firstSeen.size()));
                 }
             }
         }
-    }
-
-    /** The fill's value number (lower is older), or {@link Integer#MAX_VALUE} for an instruction not numbered. */
-    int number(Instr fill) {
-        return numbers.getOrDefault(fill, Integer.MAX_VALUE);
+        return numbered;
     }
 
     private static boolean isSignFill(Instr in) {

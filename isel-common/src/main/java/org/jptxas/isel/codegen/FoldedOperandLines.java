@@ -102,24 +102,16 @@ final class FoldedOperandLines {
      */
     private static boolean addressesOnly(List<CodeLine> code, int i, int depth) {
         int sum = code.get(i).op().register(0, SlotKind.GPR);
-        for (int j = i + 1; j < code.size(); j++) {
-            CodeLine next = code.get(j);
-            SassOp op = next.op();
-            if (ShiftIntoAddLines.reads(op, sum)) {
-                if (next.guarded()) {
-                    return false;
-                }
-                if (addresses(op, sum)) {
-                    return true;
-                }
-                return depth > 0 && lowAdd(op) && (op.register(2, SlotKind.GPR) == sum
-                        || op.register(3, SlotKind.GPR) == sum) && addressesOnly(code, j, depth - 1);
-            }
-            if (ShiftIntoAddLines.writes(op, sum) || next.endsControl()) {
-                return false;
-            }
+        NextUse use = NextUse.alongFallThrough(code, i, sum);
+        if (use.kind() != NextUse.Kind.READ || code.get(use.index()).guarded()) {
+            return false;
         }
-        return false;
+        SassOp op = code.get(use.index()).op();
+        if (addresses(op, sum)) {
+            return true;
+        }
+        return depth > 0 && lowAdd(op) && (op.register(2, SlotKind.GPR) == sum || op.register(3, SlotKind.GPR) == sum)
+                && addressesOnly(code, use.index(), depth - 1);
     }
 
     /** Whether an operand of the instruction is a memory address based on the register pair {@code [R70.64...]}. */

@@ -270,24 +270,16 @@ public final class LineTableRows {
                 || !isRegister(op, 0, false) || !isRegister(op, 1, true)) {
             return -1;
         }
-        int reg = op.register(0, SlotKind.GPR);
-        for (int j = i + 1; j < code.size(); j++) {
-            CodeLine next = code.get(j);
-            if (next.label() != null || ShiftIntoAddLines.reads(next.op(), reg)) {
-                return -1;
-            }
-            if (ShiftIntoAddLines.writes(next.op(), reg)) {
-                if (!next.guarded() || next.ptxLine() <= copy.ptxLine()) {
-                    return -1;
-                }
-                int branch = labels.branchBefore(next.ptxLine(), open);
-                return branch > copy.ptxLine() ? branch : -1;
-            }
-            if (next.endsControl()) {
-                return -1;
-            }
+        NextUse use = NextUse.inBlock(code, i, op.register(0, SlotKind.GPR), 1);
+        if (use.kind() != NextUse.Kind.WRITE) {
+            return -1;
         }
-        return -1;
+        CodeLine next = code.get(use.index());
+        if (!next.guarded() || next.ptxLine() <= copy.ptxLine()) {
+            return -1;
+        }
+        int branch = labels.branchBefore(next.ptxLine(), open);
+        return branch > copy.ptxLine() ? branch : -1;
     }
 
     /**
@@ -305,21 +297,8 @@ public final class LineTableRows {
                 || !bankOffset(op, 1, CONSTANT_VARIABLE_BANK)) {
             return -1;
         }
-        int reg = op.register(0, SlotKind.GPR);
-        boolean wide = load.opcode().endsWith(".64");
-        for (int j = i + 1; j < code.size(); j++) {
-            CodeLine next = code.get(j);
-            if (next.label() != null) {
-                return -1;
-            }
-            if (ShiftIntoAddLines.reads(next.op(), reg) || wide && ShiftIntoAddLines.reads(next.op(), reg + 1)) {
-                return next.ptxLine() > 0 ? j : -1;
-            }
-            if (ShiftIntoAddLines.writes(next.op(), reg) || next.endsControl()) {
-                return -1;
-            }
-        }
-        return -1;
+        NextUse use = NextUse.inBlock(code, i, op.register(0, SlotKind.GPR), load.opcode().endsWith(".64") ? 2 : 1);
+        return use.kind() == NextUse.Kind.READ && code.get(use.index()).ptxLine() > 0 ? use.index() : -1;
     }
 
     /** The label lines of the PTX text (line numbers from 1), read from the text ptxas embeds, when first asked. */

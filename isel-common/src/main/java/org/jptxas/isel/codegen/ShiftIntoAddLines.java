@@ -11,6 +11,8 @@ import org.jptxas.sass.SlotKind;
  * high half of a 64-bit add becomes {@code LEA.HI.X.SX32}. The fused instruction carries the add's line, so the
  * shift's line has no code of its own in ptxas's table. Where jptxas keeps the shift as an SHF before its add, the
  * shift takes its add's line in the same way (checked with ptxas 13 {@code -lineinfo} and {@code nvdisasm -g}).
+ * Which of two sign extensions of one add is fused is decided once, in ir-ori's InstructionCombining; the kept one
+ * is read by the LEA.HI.X.SX32, no add, so it keeps its own line here.
  * Reads the typed instructions; a line without one is no shift and no add.
  */
 final class ShiftIntoAddLines {
@@ -29,40 +31,21 @@ final class ShiftIntoAddLines {
         if (line.guarded() || shift == null || shift.sign() && shift.amount() != SIGN_SHIFT) {
             return -1;
         }
-        int reg = shift.destination();
-        for (int j = i + 1; j < code.size(); j++) {
-            CodeLine next = code.get(j);
-            if (next.label() != null) {
-                return -1;
-            }
-            SassOp op = next.op();
-            if (reads(op, reg)) {
-                int first = addends(op);
-                boolean carries = op.mnemonic().equals("IADD3.X");
-                if (next.guarded() || first < 0 || carries != shift.sign()) {
-                    return -1;
-                }
-                boolean firstReads = isRegister(op, first, reg);
-                if (!firstReads && !isRegister(op, first + 1, reg)) {
-                    return -1;
-                }
-                // LEA.HI.X.SX32 extends one addend: of two sign extensions ptxas fuses the one whose cvt.s64.s32
-                // comes first in the PTX and keeps the later one's SHF with its line (whatever the add's operand
-                // order; checked with ptxas 13 on both cvt orders)
-                int other = shift.sign() ? signExtension(code, j, leadingRegister(op, firstReads ? first + 1 : first))
-                        : -1;
-                if (other < 0) {
-                    return j;
-                }
-                int mine = line.ptxLine();
-                int theirs = code.get(other).ptxLine();
-                return mine < theirs || mine == theirs && firstReads ? j : -1;
-            }
-            if (writes(op, reg) || next.endsControl()) {
-                return -1;
-            }
+        int j = NextUse.reader(code, i, shift.destination());
+        if (j < 0) {
+            return -1;
         }
-        return -1;
+        CodeLine next = code.get(j);
+        SassOp op = next.op();
+        int reg = shift.destination();
+        int first = addends(op);
+        boolean carries = op.mnemonic().equals("IADD3.X");
+        if (next.guarded() || first < 0 || carries != shift.sign()) {
+            return -1;
+        }
+        // of two sign extensions added, InstructionCombining has fused one into LEA.HI.X.SX32 as ptxas does (the
+        // older value, SignFillNumbering): the other's SHF is read by that LEA, no add, and keeps its own line
+        return isRegister(op, first, reg) || isRegister(op, first + 1, reg) ? j : -1;
     }
 
     /** {@code SHF.R.U32.HI R4, RZ, 0x5, R4}: a logical shift right; {@code SHF.R.S32.HI R7, RZ, 0x1f, R0}: a sign. */
@@ -166,23 +149,5 @@ final class ShiftIntoAddLines {
         SassOperands.Operand o = operands.get(k);
         return o.slots().size() == 1 && o.before(0).isEmpty() && (o.after(0).isEmpty() || o.after(0).equals(".reuse"))
                 && gpr(op, o.slots().get(0)) == reg;
-    }
-
-    /**
-     * The index of the last writer before {@code at} of register {@code reg} when it sets it to a sign (an SHF by
-     * 0x1f), else -1 (also for {@code reg} -1, an addend that is no register).
-     */
-    private static int signExtension(List<CodeLine> code, int at, int reg) {
-        if (reg < 0) {
-            return -1;
-        }
-        for (int k = at - 1; k >= 0; k--) {
-            SassOp op = code.get(k).op();
-            if (writes(op, reg)) {
-                Shift s = shift(op);
-                return s != null && s.sign() && s.amount() == SIGN_SHIFT ? k : -1;
-            }
-        }
-        return -1;
     }
 }

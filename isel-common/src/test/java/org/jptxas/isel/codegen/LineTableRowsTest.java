@@ -121,8 +121,8 @@ class LineTableRowsTest {
     void aShiftTheAddAfterItReadsTakesTheAddsLine() {
         // as ptxas 13 fuses shr.u32 + add.s32 into LEA.HI and cvt.s64.s32 + add.s64 into IADD3 + LEA.HI.X.SX32 (the
         // add's line, 13 and 15; the shift's, 12 and 14, vanish); a shift read by something else keeps its line (16);
-        // of two sign extensions added, ptxas fuses the one whose cvt comes first in the PTX (17, whichever addend
-        // and whichever SHF comes first) and keeps the later one with its line (18); the add is 19
+        // of two sign extensions added (17 and 18), jptxas has fused one into the add's LEA.HI.X.SX32 as ptxas does,
+        // and the other's SHF, read by that LEA, keeps its line (18); the add is 19
         SourceLines lines = new SourceLines(List.of(new SourceLines.File(1, "k.cu", 0, 0)),
                 Map.of("k", new SourceLines.FunctionLines(1, 40, new SourceLines.Loc(1, 10, 0),
                         Map.of(2, new SourceLines.Loc(1, 10, 0), 3, new SourceLines.Loc(1, 12, 0),
@@ -135,8 +135,8 @@ class LineTableRowsTest {
                 {"SHF.R.S32.HI R7, RZ, 0x1f, R0", "5"}, {"IADD3 R8, P0, R0, c[0x0][0x168], RZ", "6"},
                 {"IADD3 R4, R4.reuse, R2, RZ", "4"}, {"IADD3.X R9, R7, c[0x0][0x16c], RZ, P0, !PT", "6"},
                 {"SHF.R.U32.HI R5, RZ, 0x3, R0", "7"}, {"ISETP.GE.AND P1, PT, R5, RZ, PT", "7"},
-                {"SHF.R.S32.HI R11, RZ, 0x1f, R3", "9"}, {"SHF.R.S32.HI R13, RZ, 0x1f, R2", "8"},
-                {"IADD3 R14, P0, R2, R3, RZ", "10"}, {"IADD3.X R15, R13, R11, RZ, P0, !PT", "10"}}) {
+                {"SHF.R.S32.HI R11, RZ, 0x1f, R3", "9"}, {"IADD3 R14, P0, R2, R3, RZ", "10"},
+                {"LEA.HI.X.SX32 R15, R2, R11, 0x1, P0", "10"}}) {
             code.add(typed(l[0], Integer.parseInt(l[1])));
         }
         FunctionFacts facts = new FunctionFacts("k", true, new byte[16 * code.size()], 8, 0, 0, 0, 0, List.of(), 0,

@@ -60,7 +60,7 @@ public final class ModuleInliner {
     /** Functions on a cycle of the call graph: their calls stay true calls. */
     private final Set<String> recursive;
     /** Functions whose address some function takes: called through a register, they keep the convention's limits. */
-    private final Set<String> addressed = new HashSet<>();
+    private final AddressedFunctions addressed;
     /** The last register a call to an internal subroutine may pass a word in, from the module's register limit. */
     private final int internalLastArg;
     /** The register limit when neither {@code --maxrregcount} nor {@code .maxnreg} sets one. */
@@ -91,14 +91,8 @@ public final class ModuleInliner {
             if (f.entry()) {
                 limit = Math.min(limit, f.attrs().maxnreg().orElse(MAX_REGISTERS));
             }
-            for (BasicBlock b : f.body().blocks()) {
-                for (Instr in : b.instrs()) {
-                    if (namesFunction(in)) {
-                        addressed.addAll(addressesTaken(in));
-                    }
-                }
-            }
         }
+        this.addressed = AddressedFunctions.in(module.functions());
         this.internalLastArg = CallSequences.internalLastArg(limit);
         // ptxas -c also keeps the module's recursive functions as functions of their own (local symbols), called
         // by symbol from every caller instead of copied into each caller's section.

@@ -27,7 +27,7 @@ final class SectionCalls {
     /** Per callee and argument word, the constant every call passes there; null once a call passes another value. */
     private final Map<String, Map<Integer, Src>> constants = new HashMap<>();
     private final Map<String, Set<String>> callees = new HashMap<>();
-    private final Set<String> addressed = new HashSet<>();
+    private final AddressedFunctions addressed = new AddressedFunctions();
     private final Map<String, Integer> pairs = new HashMap<>();
 
     /** Records the calls of {@code f} (named {@code name} in the module) and the addresses it takes. */
@@ -36,10 +36,7 @@ final class SectionCalls {
         Set<String> called = callees.computeIfAbsent(name, k -> new HashSet<>());
         for (BasicBlock b : f.body().blocks()) {
             for (Instr in : b.instrs()) {
-                if (!ModuleInliner.namesFunction(in)) {
-                    continue;
-                }
-                addressed.addAll(ModuleInliner.addressesTaken(in));
+                addressed.note(in);
                 if (ModuleInliner.isCall(in)) {
                     String callee = ModuleInliner.callee(in);
                     called.add(callee);
