@@ -218,7 +218,7 @@ class FormRegressionTest {
             new String[] {"sm_89", "red.relaxed.cta.global.min.L2::cache_hint.u32 [rd], r, r", "the same"},
             new String[] {"sm_90", "red.relaxed.cta.global.min.L2::cache_hint.u64 [rd], r, r", "the same (REDG order"
                 + " enum)"},
-            new String[] {"sm_90", "atom.relaxed.cta.global.add.L2::cache_hint.f64 r, [rd], r, r", "the same (float"
+            new String[] {"sm_90", "atom.global.add.L2::cache_hint.f64 r, [rd], r, r", "the same (float"
                 + " type enum)"},
             new String[] {"sm_90", "atom.sys.add.f32 r, [rd], r", "STRONG.SYS float atomics had no encoding"},
             new String[] {"sm_90", "atom.global.add.noftz.bf16x2 r, [rd], r", "bf16x2 atomics had no encoding"},

@@ -29,8 +29,8 @@ import org.jptxas.ori.ir.VirtualNumbering;
  * reads the old half it replaces (the carry of a 64-bit add), and an unrolled walk over a constant table
  * ({@code ld.const [%rd]; add.s64 %rd, %rd, 4}) then gets one pair per copy, whose addresses constant folding follows
  * (ptxas 13 reads {@code c[0x3][0x4]}, {@code c[0x3][0x8]}, ...). A pointer into memory stays one pair stepped in
- * place, whose increments {@link AddressIncrements} moves into the accesses' offsets. Predicates are left as they are: a single-definition predicate folds into forms
- * (a PLOP3 reading !PT) that not every target encodes.
+ * place, whose increments {@link AddressIncrements} moves into the accesses' offsets. Predicates are left as they
+ * are: a single-definition predicate folds into forms (a PLOP3 reading !PT) that not every target encodes.
  */
 public final class WebSplitting implements Pass {
     @Override

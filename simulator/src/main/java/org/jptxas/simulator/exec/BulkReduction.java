@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Optional;
 import org.jptxas.simulator.memory.GlobalMemory;
 import org.jptxas.simulator.memory.Region;
+import org.jptxas.simulator.numeric.AtomicFloatAdd;
 import org.jptxas.simulator.numeric.SmallFloats;
 
 /**
@@ -117,8 +118,8 @@ public record BulkReduction(Op op, Element element) {
         }
         if (element.floating) {
             return element == Element.F32
-                    ? Float.floatToRawIntBits(Float.intBitsToFloat((int) o) + Float.intBitsToFloat((int) v)) & mask
-                    : Double.doubleToRawLongBits(Double.longBitsToDouble(o) + Double.longBitsToDouble(v));
+                    ? AtomicFloatAdd.f32(o, v) & mask
+                    : AtomicFloatAdd.f64(o, v);
         }
         int order = element.signed ? Long.compare(signExtend(o), signExtend(v)) : Long.compareUnsigned(o, v);
         return switch (op) {

@@ -22,7 +22,7 @@ public final class AtomicLanes {
             if (op != Op.ADD) {
                 throw new IllegalArgumentException("f32 vector atomics only add");
             }
-            return Float.floatToRawIntBits(Float.intBitsToFloat(old) + Float.intBitsToFloat(value));
+            return (int) AtomicFloatAdd.f32(old, value);
         }
         boolean bf16 = lane == Lane.BF16;
         int r = 0;

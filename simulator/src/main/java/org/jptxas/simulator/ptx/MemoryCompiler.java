@@ -6,6 +6,7 @@ import org.jptxas.frontend.ptx.ast.PtxType;
 import java.util.List;
 import org.jptxas.simulator.memory.AddressSpace;
 import org.jptxas.simulator.memory.MemoryAccessException;
+import org.jptxas.simulator.numeric.AtomicFloatAdd;
 import org.jptxas.simulator.numeric.AtomicLanes;
 import org.jptxas.simulator.ptx.InstructionCompiler.Unsupported;
 import static org.jptxas.simulator.ptx.Values.ext;
@@ -244,8 +245,8 @@ final class MemoryCompiler {
 
     private static long atomicAdd(long old, long x, PtxType t) {
         return switch (t) {
-            case F32 -> Float.floatToRawIntBits(f32(old) + f32(x)) & 0xffffffffL;
-            case F64 -> Double.doubleToRawLongBits(f64(old) + f64(x));
+            case F32 -> AtomicFloatAdd.f32(old, x);
+            case F64 -> AtomicFloatAdd.f64(old, x);
             case F16, BF16 -> Values.toHalf(Values.half(old, t == PtxType.BF16) + Values.half(x, t == PtxType.BF16),
                     t == PtxType.BF16);
             // each lane on its own, rounded to nearest (no carry between the lanes)

@@ -4,6 +4,7 @@ import java.util.List;
 import org.jptxas.simulator.memory.AddressSpace;
 import org.jptxas.simulator.memory.MemoryAccessException;
 import org.jptxas.simulator.memory.Region;
+import org.jptxas.simulator.numeric.AtomicFloatAdd;
 import org.jptxas.simulator.sass.SassMachine.Thread;
 import org.jptxas.simulator.sass.SassMachine.Warp;
 import org.jptxas.simulator.sass.SassOperand.Mem;
@@ -139,8 +140,8 @@ final class MemoryOps {
         long mask = size == 8 ? -1L : 0xffffffffL;
         long nv = switch (kind) {
             case "ADD" -> op.has("F16x2") || op.has("BF16x2") ? HalfOps.atomicAdd2(old, v, op.has("BF16x2"))
-                    : f64 ? Double.doubleToRawLongBits(Double.longBitsToDouble(old) + Double.longBitsToDouble(v))
-                    : f32 ? Integer.toUnsignedLong(Float.floatToRawIntBits(Float.intBitsToFloat((int) old) + Float.intBitsToFloat((int) v)))
+                    : f64 ? AtomicFloatAdd.f64(old, v)
+                    : f32 ? AtomicFloatAdd.f32(old, v)
                     : old + v;
             case "POPC_INC" -> old + 1;
             case "MIN" -> signed ? (size == 8 ? Math.min(old, v) : Math.min((int) old, (int) v))
