@@ -243,8 +243,9 @@ public final class ConstantFolding implements Pass {
         // pointer walk over a constant table (ld.const [%rd]; add.s64 %rd, %rd, 4), followed back to its start
         long stepped = 0;
         Instr d = sd.soleWrite(r);
-        for (int steps = 0; steps < MAX_ADDRESS_STEPS && lowWordStep(d, r) != null; steps++) {
-            stepped += lowWordStep(d, r);
+        Long step;
+        for (int steps = 0; steps < MAX_ADDRESS_STEPS && (step = lowWordStep(d, r)) != null; steps++) {
+            stepped += step;
             r = (Reg) d.srcs().get(0).value();
             if (!sd.stable(r.whole())) {
                 return null;

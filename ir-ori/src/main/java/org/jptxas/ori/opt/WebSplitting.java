@@ -294,10 +294,9 @@ public final class WebSplitting implements Pass {
                     reads[reads.length - 1] = any;
                 }
                 useDef[bi][ii] = reads;
-                pairCand = -1;
                 Reg pair = pairStarts.get(ins);
-                if (pair != null && candidate(pair, num, cand) >= 0) {
-                    pairCand = candidate(pair, num, cand);
+                pairCand = pair == null ? -1 : candidate(pair, num, cand);
+                if (pairCand >= 0) {
                     pairOld = joinReaching(cur, first, parent, pairCand);
                 }
                 int[] ids = defIds[bi][ii];

@@ -138,9 +138,9 @@ public final class LineTableRows {
                     return code.get(c).ptxLine() == code.get(j).ptxLine() ? loc : sub.first();
                 }
             }
-            // no call: a frame's set-up (R1's adjustment) carries the first .loc, as ptxas's does; register copies before the body's
-            // first coded line, which ptxas's allocation does not make, continue into it (progminer's keccak_f800:
-            // its first .loc has no code and ptxas's subroutine starts at its first coded line, 211)
+            // no call: a frame's set-up (R1's adjustment) carries the first .loc, as ptxas's does; register copies
+            // before the body's first coded line, which ptxas's allocation does not make, continue into it
+            // (progminer's keccak_f800: its first .loc has no code, ptxas's subroutine starts at line 211)
             return code.get(entry).op().register(0, SlotKind.GPR) == 1 ? sub.first() : loc;
         }
         return sub.first();
