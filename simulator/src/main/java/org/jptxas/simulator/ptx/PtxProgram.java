@@ -13,8 +13,10 @@ import org.jptxas.frontend.ptx.ast.PtxModule;
 import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.frontend.ptx.ast.StateSpace;
 import org.jptxas.frontend.ptx.ast.VariableDecl;
+import org.jptxas.frontend.ptx.parse.ConstantEvaluator;
 import org.jptxas.frontend.ptx.parse.ParseResult;
 import org.jptxas.frontend.ptx.parse.PtxParser;
+import org.jptxas.frontend.ptx.parse.SymbolAddress;
 import org.jptxas.ori.diag.Diagnostic;
 
 /**
@@ -222,26 +224,12 @@ public final class PtxProgram {
 
     /** {@code e} as a variable's address plus a constant ({@code x}, {@code generic(x)}, {@code x+N}), or null. */
     private static AddressInit address(Expr e, long offset, int width) {
-        if (e instanceof Expr.SymbolRef s && s.component() == null) {
-            return new AddressInit(-1, offset, width, s.name(), 0);
+        try {
+            return SymbolAddress.of(e).map(a -> new AddressInit(-1, offset, width, a.symbol(), a.addend()))
+                    .orElse(null);
+        } catch (ConstantEvaluator.NotConstantException ex) {
+            return null; // a symbol plus a non-constant: not an address the interpreter places
         }
-        if (e instanceof Expr.Apply a && a.function().equals("generic") && a.arguments().size() == 1) {
-            return address(a.arguments().get(0), offset, width);
-        }
-        if (e instanceof Expr.Binary b && (b.op() == Expr.BinaryOp.ADD || b.op() == Expr.BinaryOp.SUB)) {
-            AddressInit left = address(b.left(), offset, width);
-            Long right = ConstExpr.evaluate(b.right());
-            if (left != null && right != null) {
-                return new AddressInit(-1, offset, width, left.symbol(),
-                        b.op() == Expr.BinaryOp.ADD ? left.addend() + right : left.addend() - right);
-            }
-            AddressInit r = b.op() == Expr.BinaryOp.ADD ? address(b.right(), offset, width) : null;
-            Long l = ConstExpr.evaluate(b.left());
-            if (r != null && l != null) {
-                return new AddressInit(-1, offset, width, r.symbol(), r.addend() + l);
-            }
-        }
-        return null;
     }
 
     private void flatten(Initializer init, List<Expr> out) throws ProgramException {

@@ -9,6 +9,7 @@ import org.jptxas.frontend.ptx.ast.Initializer;
 import org.jptxas.frontend.ptx.ast.PtxType;
 import org.jptxas.frontend.ptx.ast.VariableDecl;
 import org.jptxas.frontend.ptx.parse.ConstantEvaluator;
+import org.jptxas.frontend.ptx.parse.SymbolAddress;
 import org.jptxas.ori.ir.GlobalVar;
 
 /**
@@ -79,31 +80,9 @@ final class InitializerBytes {
     }
 
     /** {@code e} as a symbol's address plus a constant (at byte {@code offset} of the variable), or null. */
-    static GlobalVar.Address address(Expr e, long offset) throws NotConstant {
-        if (e instanceof Expr.SymbolRef s && s.component() == null) {
-            return new GlobalVar.Address(offset, s.name(), 0);
-        }
-        if (e instanceof Expr.Apply a && a.function().equals("generic") && a.arguments().size() == 1) {
-            return address(a.arguments().get(0), offset);
-        }
-        if (e instanceof Expr.Binary b && (b.op() == Expr.BinaryOp.ADD || b.op() == Expr.BinaryOp.SUB)) {
-            GlobalVar.Address left = address(b.left(), offset);
-            if (left != null) {
-                long n = constant(b.right());
-                return new GlobalVar.Address(offset, left.symbol(),
-                        b.op() == Expr.BinaryOp.ADD ? left.addend() + n : left.addend() - n);
-            }
-            GlobalVar.Address right = b.op() == Expr.BinaryOp.ADD ? address(b.right(), offset) : null;
-            if (right != null) {
-                return new GlobalVar.Address(offset, right.symbol(), right.addend() + constant(b.left()));
-            }
-        }
-        return null;
-    }
-
-    private static long constant(Expr e) throws NotConstant {
+    private static GlobalVar.Address address(Expr e, long offset) throws NotConstant {
         try {
-            return ConstantEvaluator.evaluate(e);
+            return SymbolAddress.of(e).map(a -> new GlobalVar.Address(offset, a.symbol(), a.addend())).orElse(null);
         } catch (ConstantEvaluator.NotConstantException ex) {
             throw new NotConstant("initializers with sums of addresses");
         }
@@ -135,8 +114,8 @@ final class InitializerBytes {
             if (isFloat) {
                 return FloatBits.convert(f, type);
             }
-            return type == PtxType.B32 && f.form() != Expr.FloatForm.HEX_F32 ? FloatBits.ofDouble(f.value(), PtxType.F32)
-                    : FloatBits.rawBits(f);
+            return type == PtxType.B32 && f.form() != Expr.FloatForm.HEX_F32
+                    ? FloatBits.ofDouble(f.value(), PtxType.F32) : FloatBits.rawBits(f);
         }
         if (e instanceof Expr.Unary u && u.op() == Expr.UnaryOp.NEG && u.operand() instanceof Expr.FloatLit f && isFloat) {
             return FloatBits.negate(FloatBits.convert(f, type), type);

@@ -67,6 +67,8 @@ public final class PtxLowering {
         List<GlobalVar> globals = new ArrayList<>();
         Map<Declarator, Placement> modulePlaced = new IdentityHashMap<>();
         long constTop = 0;
+        Set<String> functionNames = new java.util.HashSet<>();
+        resolved.module().functions().forEach(f -> functionNames.add(f.name()));
         for (VariableDecl v : resolved.module().variables()) {
             for (Declarator d : v.declarators()) {
                 if (v.linkage() == Linkage.EXTERN && v.space() != StateSpace.SHARED) {
@@ -82,20 +84,14 @@ public final class PtxLowering {
                 long size = DataLayout.size(v, d);
                 int align = DataLayout.alignment(v);
                 switch (v.space()) {
-                    case GLOBAL -> {
-                        InitializerBytes.Contents init = init(v, d, size);
-                        globals.add(new GlobalVar(d.name(), GlobalVar.Space.GLOBAL, size, align, 0,
-                                init == null ? null : init.bytes(), v.linkage() == Linkage.VISIBLE
-                                        || v.linkage() == Linkage.WEAK || v.linkage() == Linkage.COMMON,
-                                init == null ? List.of() : init.addresses()));
-                    }
+                    case GLOBAL -> globals.add(global(d.name(), GlobalVar.Space.GLOBAL, size, align, 0,
+                            init(v, d, size, functionNames), v.linkage() == Linkage.VISIBLE
+                                    || v.linkage() == Linkage.WEAK || v.linkage() == Linkage.COMMON));
                     case CONST -> {
                         long off = DataLayout.alignUp(constTop, align);
                         constTop = off + size;
-                        InitializerBytes.Contents init = init(v, d, size);
-                        globals.add(new GlobalVar(d.name(), GlobalVar.Space.CONSTANT, size, align, off,
-                                init == null ? null : init.bytes(), v.linkage() == Linkage.VISIBLE,
-                                init == null ? List.of() : init.addresses()));
+                        globals.add(global(d.name(), GlobalVar.Space.CONSTANT, size, align, off,
+                                init(v, d, size, functionNames), v.linkage() == Linkage.VISIBLE));
                         modulePlaced.put(d, new Placement(StateSpace.CONST, off, size));
                     }
                     default -> {
@@ -358,15 +354,21 @@ public final class PtxLowering {
         }
     }
 
-    private InitializerBytes.Contents init(VariableDecl v, Declarator d, long size)
+    /** A module variable; {@code init} null when it has no initializer. */
+    private static GlobalVar global(String name, GlobalVar.Space space, long size, int align, long offset,
+            InitializerBytes.Contents init, boolean visible) {
+        return init == null ? new GlobalVar(name, space, size, align, offset, null, visible)
+                : new GlobalVar(name, space, size, align, offset, init.bytes(), visible, init.addresses());
+    }
+
+    /** {@code d}'s initial contents, null without an initializer ({@code functionNames}: the module's functions). */
+    private InitializerBytes.Contents init(VariableDecl v, Declarator d, long size, Set<String> functionNames)
             throws UnsupportedFeatureException {
         if (d.initializer() == null) {
             return null;
         }
-        Set<String> functions = new java.util.HashSet<>();
-        resolved.module().functions().forEach(f -> functions.add(f.name()));
         try {
-            return InitializerBytes.of(v, d, size, functions::contains);
+            return InitializerBytes.of(v, d, size, functionNames::contains);
         } catch (InitializerBytes.NotConstant e) {
             throw new UnsupportedFeatureException(fileName, d.pos().line(),
                     "Variable '" + d.name() + "': " + e.getMessage() + " are not yet supported");
