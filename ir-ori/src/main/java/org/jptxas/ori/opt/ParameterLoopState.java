@@ -5,17 +5,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jptxas.ori.ir.CBank;
+import org.jptxas.ori.ir.CallingConvention;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Instr;
 import org.jptxas.ori.ir.Reg;
-import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 
 /**
  * Whether a loop of a subroutine starts from the subroutine's parameters: most of the values it carries from one
  * iteration to the next (registers written in the loop and also before it) enter it computed only from the
- * parameter registers ({@code R4} up) and constants, and at least one from a parameter. ptxas 13 unrolls such a loop
+ * parameter registers (the calling convention's argument block) and constants, and at least one from a parameter. ptxas 13 unrolls such a loop
  * fully far past its usual size limits (keccak_f800's 21 rounds of about 50 SASS instructions, and a body of 125 XORs
  * and rotates 200 times), where the same loop starting from {@code %tid.x} arithmetic or from loads, or in a kernel,
  * stays a loop (sm_80 experiments).
@@ -130,7 +130,7 @@ final class ParameterLoopState {
                 continue;
             }
             if (!r.virtual()) {
-                if (r.file() != RegFile.R || r.index() < 4) {
+                if (!CallingConvention.isArgumentRegister(r)) {
                     return null;
                 }
                 parameter = true;

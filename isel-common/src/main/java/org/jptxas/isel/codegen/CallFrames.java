@@ -12,6 +12,7 @@ import org.jptxas.sass.SassSlot;
 import org.jptxas.sass.SlotKind;
 import org.jptxas.ori.ir.Addr;
 import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.CallingConvention;
 import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Instr;
@@ -34,7 +35,7 @@ import org.jptxas.ori.opcode.OriOpcodes;
  */
 public final class CallFrames {
     /** The return-address pair of the convention. */
-    public static final int RETURN_ADDRESS = 20;
+    public static final int RETURN_ADDRESS = CallingConvention.RETURN_ADDRESS;
     /** {@link #placeholderMove}'s register for a move into any register (a return address's low word, whose pair
      * depends on the callee). */
     private static final int ANY_REGISTER = -1;

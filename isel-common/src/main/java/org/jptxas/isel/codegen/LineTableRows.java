@@ -478,7 +478,7 @@ public final class LineTableRows {
                 : ((SassSlot.Literal) op.form().slot(slot)).text().startsWith("0x");
     }
 
-    /** The stack set-up, {@code MOV R1, c[0x0][0x28]} ({@code LDC R1, c[0x0][0x37c]} from sm_90 on). */
+    /** The stack set-up, {@code MOV R1, c[0x0][0x28]} ({@code LDC R1, c[0x0][0x28]} on sm_90, {@code c[0x0][0x37c]} from sm_100 on). */
     static boolean setsUpStack(CodeLine line) {
         SassOp op = line.op();
         return !op.guarded() && (line.opcode().equals("MOV") || line.opcode().equals("LDC"))

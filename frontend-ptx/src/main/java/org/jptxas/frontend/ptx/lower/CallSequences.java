@@ -8,6 +8,7 @@ import java.util.function.UnaryOperator;
 import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.diag.UnsupportedFeatureException;
 import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.CallingConvention;
 import org.jptxas.ori.ir.FunctionBody;
 import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Instr;
@@ -45,7 +46,7 @@ public final class CallSequences {
      */
     static final int INTERNAL_LAST_ARG = 63;
     /** The return-address pair. */
-    static final int RETURN_ADDRESS = 20;
+    static final int RETURN_ADDRESS = CallingConvention.RETURN_ADDRESS;
     /** The register pair a call through an address reads the address from. */
     static final int INDIRECT_TARGET = 6;
     /** Uniform registers from here on are preserved across calls. */

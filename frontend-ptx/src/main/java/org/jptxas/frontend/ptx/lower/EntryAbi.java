@@ -8,6 +8,7 @@ import org.jptxas.frontend.ptx.ast.Declarator;
 import org.jptxas.frontend.ptx.ast.TuningDirective;
 import org.jptxas.frontend.ptx.ast.VariableDecl;
 import org.jptxas.ori.ir.BasicBlock;
+import org.jptxas.ori.ir.CallingConvention;
 import org.jptxas.ori.ir.Guard;
 import org.jptxas.ori.ir.Imm;
 import org.jptxas.ori.ir.Instr;
@@ -89,7 +90,7 @@ final class EntryAbi {
     }
 
     /** First register of the parameter and return-value block of a device function's calling convention. */
-    static final int ABI_FIRST_REG = 4;
+    static final int ABI_FIRST_REG = CallingConvention.FIRST_ARGUMENT;
 
     /**
      * A device function's calling convention: parameters arrive in consecutive registers from R4 (each parameter
