@@ -359,6 +359,8 @@ final class FormParser {
                 subject = "Feature '" + c.substring(8).replace('_', ' ') + "'";
             } else if (c.startsWith("instruction=")) {
                 subject = "Instruction '" + c.substring(12).replace('_', ' ') + "'";
+            } else if (c.startsWith("modifier=")) {
+                subject = "Modifier '" + c.substring(9).replace('_', ' ') + "'";
             } else {
                 throw new IllegalArgumentException("cannot read gate condition '" + c + "'");
             }

@@ -15,26 +15,23 @@ import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.target.BankWindow;
 
 /**
- * {@code cvta}, {@code isspacep}, {@code prefetch}/{@code prefetchu}: generic ↔ window addresses as ptxas computes
+ * {@code cvta}, {@code isspacep}: generic ↔ window addresses as ptxas computes
  * them (window bases in constant bank 0: shared at {@code c[0x0][0x18]}, local at {@code c[0x0][0x20]}; global is
  * identity; shared ones where addresses carry the cluster rank: {@link #sharedWithRank}), QSPC for
- * {@code isspacep.shared/local/global}, a window range check for {@code isspacep.const/param}; prefetches are hints and lower to nothing.
+ * {@code isspacep.shared/local/global}, a window range check for {@code isspacep.const/param}.
  */
 @AutoService(InstructionLowerer.class)
 public final class AddressLowerer implements InstructionLowerer {
     @Override
     public Set<String> opcodes() {
-        return Set.of("cvta", "isspacep", "prefetch", "prefetchu");
+        return Set.of("cvta", "isspacep");
     }
 
     @Override
     public void lower(Instruction insn, LoweringContext cx) throws CompilationException {
         switch (insn.opcode()) {
             case "cvta" -> cvta(insn, cx);
-            case "isspacep" -> isspacep(insn, cx);
-            default -> {
-                // prefetch hints: no architectural effect; ptxas drops most of them too
-            }
+            default -> isspacep(insn, cx);
         }
     }
 
@@ -85,9 +82,14 @@ public final class AddressLowerer implements InstructionLowerer {
         if (d.width() != 2) {
             throw cx.unsupported("32-bit generic addresses");
         }
+        windowGeneric(cx, d, Ptx.lo(a), base);
+    }
+
+    /** The generic address {@code d} (a pair) of window offset {@code a}: the window's pointer at c[0x0][base] plus it. */
+    static void windowGeneric(LoweringContext cx, Reg d, Src a, int base) {
         Reg carry = Ptx.pred(cx);
         Reg lo = Ptx.r32(cx);
-        cx.emit("IADD3", List.of(), List.of(lo, carry, Reg.PT), List.of(Ptx.lo(a), Src.of(CBank.of(0, base)), Ptx.rz()));
+        cx.emit("IADD3", List.of(), List.of(lo, carry, Reg.PT), List.of(a, Src.of(CBank.of(0, base)), Ptx.rz()));
         cx.emit("IADD3", List.of("X"), List.of(d.component(1), Reg.PT, Reg.PT),
                 List.of(Ptx.rz(), Src.of(CBank.of(0, base + 4)), Ptx.rz(), Src.of(carry), Ptx.notPt()));
         cx.emit("MOV", List.of(), List.of(d.component(0)), List.of(Src.of(lo)));
@@ -122,7 +124,7 @@ public final class AddressLowerer implements InstructionLowerer {
      * its name) is its offset in constant bank 0 here, so {@code d = pointer + (a - pointee)}, with a 64-bit carry as
      * ptxas adds it ({@code UIADD3 / UIADD3.X}).
      */
-    private void cvtaParam(LoweringContext cx, Reg d, Src a) throws CompilationException {
+    static void cvtaParam(LoweringContext cx, Reg d, Src a) throws CompilationException {
         BankWindow p = cx.profile().paramWindow();
         if (p == null) {
             throw cx.unsupported("generic addresses of kernel parameters on " + cx.target().name());
