@@ -16,7 +16,7 @@ import org.jptxas.ori.opcode.OpcodeGroup;
 
 /**
  * Predication of short branches (if-conversion). A triangle {@code A: @P BRA C; B: ...; C:} becomes B's
- * instructions guarded by {@code @!P}; a diamond {@code A: @P BRA C; B: ...; BRA D; C: ...; D:} becomes B guarded
+ * instructions guarded by {@code @!P}, also where B ends in a return or exit ({@code @!P ST; @!P RET}); a diamond {@code A: @P BRA C; B: ...; BRA D; C: ...; D:} becomes B guarded
  * by {@code @!P} and C by {@code @P}. Only when each side has at most {@link #MAX_SIDE} instructions, none already
  * guarded, none a control, barrier or warp-collective instruction, none rewriting P, and the sides are entered
  * only from A: a branch costs more than a few predicated-off issue slots, and divergence goes away.
@@ -70,6 +70,14 @@ public final class IfConversion implements Pass {
                 Guard taken = br.guard();
                 Guard fallthrough = new Guard(taken.predicate(), !taken.negated());
                 if (target == b.id() + 1 && onlyFrom(cfg, b.id(), a.id()) && convertible(b.instrs(), br, cx)) {
+                    guardAll(b.instrs(), fallthrough);
+                    a.instrs().remove(a.instrs().size() - 1);
+                    changed = again = true;
+                    continue;
+                }
+                if (target == b.id() + 1 && onlyFrom(cfg, b.id(), a.id()) && leavesConvertibly(b.instrs(), br, cx)) {
+                    // the side leaves (RET or EXIT): predicated with its exit, it falls through to C when it runs
+                    // not, as ptxas writes {@code @!P0 ST; @!P0 RET} for an early return
                     guardAll(b.instrs(), fallthrough);
                     a.instrs().remove(a.instrs().size() - 1);
                     changed = again = true;
@@ -191,6 +199,28 @@ public final class IfConversion implements Pass {
             }
         }
         return true;
+    }
+
+    /**
+     * A side that ends in an unguarded return or exit, with at most {@link #MAX_SIDE} convertible instructions before
+     * it and no load among them (ptxas: two stores and their two moves with the RET are predicated, three and their
+     * three moves are not, nor a load and its store).
+     */
+    private static boolean leavesConvertibly(List<Instr> side, Instr branch, OptContext cx) {
+        Instr last = side.isEmpty() ? null : side.get(side.size() - 1);
+        if (last == null || !last.endsControl() || !(OpInfo.is(last, "RET") || OpInfo.is(last, "EXIT"))) {
+            return false;
+        }
+        // the terminator is not asked about: a RET takes its final operands (the return-address pair) only after
+        // register allocation, and a guarded RET or EXIT is what the branch cleanup writes anyway
+        List<Instr> before = side.subList(0, side.size() - 1);
+        for (Instr in : before) {
+            OpcodeGroup g = in.op().group();
+            if (g == OpcodeGroup.ATOMIC || g == OpcodeGroup.TEXTURE || g == OpcodeGroup.MEMORY && !in.dsts().isEmpty()) {
+                return false;
+            }
+        }
+        return before.isEmpty() || convertible(before, branch, cx);
     }
 
     private static void guardAll(List<Instr> side, Guard g) {

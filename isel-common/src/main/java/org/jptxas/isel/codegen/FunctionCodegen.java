@@ -84,11 +84,18 @@ public final class FunctionCodegen {
         Map<String, Integer> tableBases = JumpTables.bases(unit.stream().map(Staged::f).toList(),
                 u.cx().options().relocatable());
         if (u.subroutines().isEmpty()) {
-            Generated g = finished(unit.get(0), Map.of(), tableBases);
+            Generated g = finished(unit.get(0), Map.of(), tableBases, java.util.Set.of());
             return withRegisterMap(layoutAndAssemble(u.owner(), u.cx(), g.body(), g.allocation(), List.of()), g);
         }
         // internal subroutines first, each after the internal subroutines it calls: each call to one then clobbers
         // only what its allocation writes (its own calls' narrowed lists included)
+        // read before any of them is generated: a call to one whose lanes may return apart gets a barrier of its own
+        java.util.Set<String> apart = new java.util.HashSet<>();
+        for (int k = 1; k < unit.size(); k++) {
+            if (!CallFrames.isSlowPath(unit.get(k).f().name()) && Reconvergence.mayReturnApart(unit.get(k).f())) {
+                apart.add(unit.get(k).f().name());
+            }
+        }
         Generated[] subs = new Generated[unit.size() - 1];
         Map<String, List<Reg>> written = new HashMap<>();
         Map<String, Integer> pairs = new HashMap<>();
@@ -108,7 +115,7 @@ public final class FunctionCodegen {
                     narrowCalls(f, written);
                     // what its own calls clobber, read before code generation drops the calls' clobber lists
                     java.util.Set<Reg> clobbered = callClobbers(f);
-                    subs[k - 1] = finished(unit.get(k), pairs, tableBases);
+                    subs[k - 1] = finished(unit.get(k), pairs, tableBases, apart);
                     written.put(f.name(), writtenRegisters(f, clobbered));
                     progress = true;
                 }
@@ -119,10 +126,10 @@ public final class FunctionCodegen {
         }
         for (int k = 1; k < unit.size(); k++) {
             if (subs[k - 1] == null) {
-                subs[k - 1] = finished(unit.get(k), pairs, tableBases);
+                subs[k - 1] = finished(unit.get(k), pairs, tableBases, apart);
             }
         }
-        return withSubroutines(u.owner(), u.cx(), finished(unit.get(0), pairs, tableBases), u.subroutines(),
+        return withSubroutines(u.owner(), u.cx(), finished(unit.get(0), pairs, tableBases, apart), u.subroutines(),
                 List.of(subs));
     }
 
@@ -263,8 +270,8 @@ public final class FunctionCodegen {
      * {@code internalPairs}: the return-address pair of each internal subroutine of the unit, by name;
      * {@code tableBases}: where each function's jump tables start in the section's bank ({@link JumpTables#bases}).
      */
-    private Generated finished(Staged s, Map<String, Integer> internalPairs, Map<String, Integer> tableBases)
-            throws CompilationException {
+    private Generated finished(Staged s, Map<String, Integer> internalPairs, Map<String, Integer> tableBases,
+            java.util.Set<String> returningApart) throws CompilationException {
         OriFunction f = s.f();
         CodegenContext cx = s.cx();
         RegisterHomes.Snapshot named = s.named();
@@ -284,7 +291,7 @@ public final class FunctionCodegen {
         // an internal subroutine (a slow path) runs without convergence barriers, as ptxas's: its branches rejoin at
         // its RET, and its caller's barriers stay where they are
         if (!CallFrames.isSlowPath(f.name())) {
-            simt.insert(f, cx);
+            simt.insert(f, cx, returningApart);
             // a callee keeps its caller's convergence barriers in callee-saved registers, which its frame then saves
             ConvergenceBarrierSaves.insert(f, cx);
         }

@@ -89,8 +89,46 @@ public final class Reconvergence {
         return Collections.unmodifiableSet(divergentBranches);
     }
 
-    /** Inserts the barriers and WARPSYNCs into the allocated function. */
+    /** Inserts the barriers and WARPSYNCs into the allocated function (no callee of it returns apart). */
     public void insert(OriFunction f, CodegenContext cx) {
+        insert(f, cx, Set.of());
+    }
+
+    /**
+     * Whether the lanes of a warp may leave subroutine {@code f} at different times: it has several returns, a
+     * guarded one, or a lone return that a branch reaches (such a join gets no barrier: {@link #onlyExits}).
+     */
+    public static boolean mayReturnApart(OriFunction f) {
+        FunctionBody body = f.body();
+        Cfg cfg = Cfg.of(body);
+        int returns = 0;
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                if (!in.op().name().equals("RET")) {
+                    continue;
+                }
+                returns++;
+                if (!in.guard().isAlways()) {
+                    return true;
+                }
+                if (b.instrs().size() == 1 && cfg.isReachable(b.id())) {
+                    int[] preds = cfg.predecessors(b.id());
+                    if (preds.length > 1 || preds.length == 1 && body.block(preds[0]).last() != null
+                            && body.block(preds[0]).last().isTerminator()) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return returns > 1;
+    }
+
+    /**
+     * Inserts the barriers and WARPSYNCs into the allocated function; {@code returningApart} names the subroutines
+     * whose lanes may come back at different times ({@link #mayReturnApart}): as ptxas does, a call to one sits in a
+     * region of its own, so the lanes re-join right after it.
+     */
+    public void insert(OriFunction f, CodegenContext cx, Set<String> returningApart) {
         FunctionBody body = f.body();
         Cfg cfg = Cfg.of(body);
         Dominators dom = new Dominators(cfg);
@@ -147,16 +185,17 @@ public final class Reconvergence {
         warpSyncs(body, cx, split);
         place(body, cx, placed, n);
         int deepest = placed.stream().mapToInt(r -> r.depth).max().orElse(-1);
-        wrapIndirectCalls(body, cx, deepest + 1);
+        wrapCalls(body, cx, deepest + 1, returningApart);
     }
 
     /**
-     * An indirect call may send the lanes of a warp to different functions; as ptxas does, each one sits in a region
+     * An indirect call may send the lanes of a warp to different functions, and a subroutine that returns apart sends
+     * them back at different times; as ptxas does, each such call sits in a region
      * of its own, {@code BSSY Bn} before the call and {@code BSYNC Bn} where it returns to (the return address is the
      * instruction after the {@code CALL}), so the lanes re-join there. The barrier is above every one the function's
      * own regions use, so a call inside a region never reuses the enclosing barrier.
      */
-    private static void wrapIndirectCalls(FunctionBody body, CodegenContext cx, int depth) {
+    private static void wrapCalls(FunctionBody body, CodegenContext cx, int depth, Set<String> returningApart) {
         if (depth >= BarrierReg.COUNT) {
             // regions nested 16 deep hold every barrier: the calls' lanes re-join at the next barrier, as the lanes
             // of regions nested deeper do (the register was made before looking for a call: kernels without one
@@ -169,7 +208,9 @@ public final class Reconvergence {
             List<Instr> instrs = body.block(b).instrs();
             for (int i = 0; i < instrs.size(); i++) {
                 Instr call = instrs.get(i);
-                if (!CallFrames.isIndirectCall(call)) {
+                if (!CallFrames.isIndirectCall(call) && !(CallFrames.isCall(call)
+                        && call.srcs().get(0).value() instanceof org.jptxas.ori.ir.Sym callee
+                        && returningApart.contains(callee.name()) && !onlyExitAfter(instrs, i))) {
                     continue;
                 }
                 // the continuation becomes a block of its own, so the BSSY can name it
@@ -184,6 +225,12 @@ public final class Reconvergence {
                 break; // the continuation is the next block; it is scanned next
             }
         }
+    }
+
+    /** The call at {@code i} is followed by an unguarded EXIT alone: the lanes leave as they come back. */
+    private static boolean onlyExitAfter(List<Instr> instrs, int i) {
+        return i + 2 == instrs.size() && instrs.get(i + 1).op().name().equals("EXIT")
+                && instrs.get(i + 1).guard().isAlways();
     }
 
     /** {@code BSSY barrier, join} at {@code at}, first clearing the barrier register where ptxas does (sm_75). */
@@ -297,9 +344,16 @@ public final class Reconvergence {
         return true;
     }
 
-    /** A join that only exits needs no barrier: the threads leave as they arrive. */
+    /**
+     * A join that only exits or returns needs no barrier: the threads leave as they arrive (ptxas, from -O0 on,
+     * lets a subroutine's lanes return apart, each arm through its own RET or through one lone RET).
+     */
     private static boolean onlyExits(BasicBlock b) {
-        return b.instrs().size() == 1 && b.instrs().get(0).op().name().equals("EXIT") && b.instrs().get(0).guard().isAlways();
+        if (b.instrs().size() != 1 || !b.instrs().get(0).guard().isAlways()) {
+            return false;
+        }
+        String op = b.instrs().get(0).op().name();
+        return op.equals("EXIT") || op.equals("RET");
     }
 
     /**

@@ -34,7 +34,7 @@ final class IntervalBuilder {
         LoopNesting loops = new LoopNesting(cfg, new Dominators(cfg));
         int width = values.size();
         int[] results = java.util.stream.IntStream.range(0, width)
-                .filter(k -> values.mentioned(k) && values.fixed(k) >= 0 && values.written(k)).toArray();
+                .filter(k -> values.mentioned(k) && values.returned(k)).toArray();
         // Only a register live at the entry can be live in a reachable block no definition of it has reached:
         // otherwise a definition-free path from the entry to that block, then on to a use, would make it live at the
         // entry. So the maybe-defined sets (blocks times registers: costly on large kernels) are needed for those

@@ -23,7 +23,7 @@ final class ValueTable {
     private final int[] fixed;
     private final boolean[] spillable;
     private final boolean[] mentioned;
-    private final boolean[] written;
+    private final BitSet returned = new BitSet();
     private final BitSet definedAtEntry = new BitSet();
 
     /** Per-file state the allocator keeps across rounds, indexed by virtual register number. */
@@ -31,6 +31,12 @@ final class ValueTable {
         final Map<RegFile, Map<Integer, Integer>> fixed = new EnumMap<>(RegFile.class);
         final Map<RegFile, BitSet> unspillable = new EnumMap<>(RegFile.class);
         final Map<RegFile, BitSet> definedAtEntry = new EnumMap<>(RegFile.class);
+        /**
+         * The precoloured registers a block ending in a return writes (other than by a call): the function's results,
+         * read by its caller. Found in the body as it comes to the allocator (null until then), before coalescing
+         * can delete the copies into them.
+         */
+        Map<RegFile, BitSet> returned;
 
         Constraints() {
             for (RegFile f : RegFile.values()) {
@@ -54,7 +60,6 @@ final class ValueTable {
         fixed = new int[offset];
         spillable = new boolean[offset];
         mentioned = new boolean[offset];
-        written = new boolean[offset];
         for (RegFile f : RegFile.values()) {
             for (int i = 0; i < body.virtualCount(f); i++) {
                 int k = base[f.ordinal()] + i;
@@ -68,16 +73,54 @@ final class ValueTable {
             }
         }
         DefUseWalk.walk(body, new Mentions());
+        if (constraints.returned == null) {
+            constraints.returned = returnedRegisters(body);
+        }
+        for (RegFile f : RegFile.values()) {
+            BitSet r = constraints.returned.get(f);
+            for (int i = r.nextSetBit(0); i >= 0 && i < count[f.ordinal()]; i = r.nextSetBit(i + 1)) {
+                if (fixed[base[f.ordinal()] + i] >= 0) {
+                    returned.set(base[f.ordinal()] + i);
+                }
+            }
+        }
     }
 
-    /** Marks each register the body mentions, its widest use, and whether some instruction writes it. */
+    /**
+     * The registers written in blocks that return, calls left out: the return-value copies the calling convention
+     * puts before each RET. A call's clobbers are not results: counted as such, they were live from the entry to
+     * every early return, and a return inside a loop kept every register a call clobbers (P0-P6, R0-R15) busy
+     * across the loop.
+     */
+    private static Map<RegFile, BitSet> returnedRegisters(FunctionBody body) {
+        Map<RegFile, BitSet> out = new EnumMap<>(RegFile.class);
+        for (RegFile f : RegFile.values()) {
+            out.put(f, new BitSet());
+        }
+        for (org.jptxas.ori.ir.BasicBlock b : body.blocks()) {
+            Instr last = b.last();
+            if (last == null || !last.op().name().equals("RET")) {
+                continue;
+            }
+            for (Instr in : b.instrs()) {
+                if (in.op().name().equals("CALL")) {
+                    continue;
+                }
+                for (Reg d : in.dsts()) {
+                    if (d.virtual()) {
+                        out.get(d.file()).set(d.index());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Marks each register the body mentions and its widest use. */
     private final class Mentions implements DefUseVisitor {
         @Override
         public void def(Instr in, Reg r) {
             note(r);
-            if (r.virtual()) {
-                written[key(r)] = true;
-            }
         }
 
         @Override
@@ -127,9 +170,9 @@ final class ValueTable {
         return spillable[key];
     }
 
-    /** Some instruction writes it. */
-    boolean written(int key) {
-        return written[key];
+    /** A precoloured register that holds one of the function's results at its returns. */
+    boolean returned(int key) {
+        return returned.get(key);
     }
 
     boolean mentioned(int key) {

@@ -466,6 +466,38 @@ class RegisterAllocatorTest {
     }
 
     /**
+     * A subroutine that returns early ({@code @P RET} at its start) and later calls: the registers the call clobbers
+     * (P0-P6 among them) are not results, so they are not live from the entry to the early return, and the early
+     * return's predicate finds a register. (Counted as results, all seven predicates were busy there and allocation
+     * failed: "no P register left for a value that cannot be spilled".)
+     */
+    @Test
+    void callClobbersAreNotLiveAtAnEarlyReturn() {
+        OriBuilder b = new OriBuilder();
+        Reg x = b.r();
+        b.emit("MOV", List.of(), List.of(x), List.of(OriBuilder.s(Reg.phys(RegFile.R, 4, 1))));
+        Reg p = b.setp("EQ", x, Reg.RZ);
+        Instr early = b.emit("RET", List.of("REL", "NODEC"), List.of(), List.of(OriBuilder.s(Reg.phys(RegFile.R, 8, 1)),
+                OriBuilder.s(Reg.phys(RegFile.R, 9, 1))));
+        early.setGuard(new Guard(p, false));
+        b.block();
+        List<Reg> clobbers = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            clobbers.add(Reg.phys(RegFile.P, i, 1));
+        }
+        b.emit("MOV", List.of(), List.of(Reg.phys(RegFile.R, 4, 1)), List.of(OriBuilder.s(x)));
+        b.emit("CALL", List.of("REL", "NOINC"), clobbers, List.of(OriBuilder.s(new org.jptxas.ori.ir.Sym("g",
+                org.jptxas.ori.ir.Sym.Kind.FUNCTION)), OriBuilder.s(Reg.phys(RegFile.R, 4, 1))));
+        b.emit("RET", List.of("REL", "NODEC"), List.of(), List.of(OriBuilder.s(Reg.phys(RegFile.R, 8, 1)),
+                OriBuilder.s(Reg.phys(RegFile.R, 9, 1))));
+        OriFunction f = new OriFunction("f", false, 1, b.body, org.jptxas.ori.ir.FunctionAttrs.NONE);
+        allocate(f, SM80);
+        Reg guard = f.body().block(0).last().guard().predicate();
+        assertEquals(RegFile.P, guard.file());
+        assertFalse(guard.virtual());
+    }
+
+    /**
      * A subroutine's wide arguments and result travel in the convention's pairs (R4/R5, R6/R7), copied part by part
      * (here one pair's parts in swapped order, as the scheduler may leave them): the values merge into those fixed
      * pairs and every copy goes, DMUL R4, R4, R6 alone before the RET.
