@@ -26,8 +26,8 @@ import org.jptxas.ori.opcode.OpcodeSet;
  * <p>Loads: the pair loads at the first load's place (with its line) into a fresh register pair, and moves hand the
  * halves to the old destinations, which copy propagation takes from there. Between the two loads may lie register
  * arithmetic and other weak loads, not a store, fence or ordered access. Stores: the pair stores at the second store's
- * place; only register arithmetic may lie between, as the first store moves down past it. Neither form moves an
- * access that is guarded, ordered ({@code STRONG}, {@code MMIO}) or carries a cache policy.
+ * place, with its line (ptxas's too); only register arithmetic may lie between, as the first store moves down past
+ * it. Neither form moves an access that is guarded, ordered ({@code STRONG}, {@code MMIO}) or carries a cache policy.
  */
 public final class AlignedWordPairs implements Pass {
     private static final OpcodeSet LOADS = OpcodeSet.of("LDG", "LDS", "LD");
@@ -176,7 +176,7 @@ public final class AlignedWordPairs implements Pass {
         Instr wide = load
                 ? new Instr(first.op(), mods, List.of(pair), List.of(Src.of(low)), Guard.ALWAYS, first.line())
                 : new Instr(first.op(), mods, List.of(), List.of(Src.of(low), Src.of(pair)), Guard.ALWAYS,
-                        first.line());
+                        second.line());
         if (!cx.canEncode(wide).orElse(true)) {
             return false;
         }

@@ -165,9 +165,15 @@ class AlignedWordPairsTest {
         k.add(ins("IADD3", List.of(), List.of(v, Reg.PT, Reg.PT), Src.of(k.param.component(0)), imm(1),
                 Src.of(Reg.RZ)));
         k.add(ins("ST", E, List.of(), Src.of(Addr.of(k.s, 0x3c)), Src.of(v)));
+        List<Instr> code = k.block.instrs();
+        code.get(code.size() - 3).setLine(30);
+        code.get(code.size() - 1).setLine(40);
         String out = k.run();
         assertTrue(out.contains("MOV %r6.lo, %r0.lo\nIADD3 %r4, PT, PT, %r0.lo, 0x1, RZ\nMOV %r6.hi, %r4\n"
                 + "ST.E.64 [%r1.64+0x38], %r6.64\n"), out);
+        // ptxas gives the merged store the second store's line (st.u32 at line 30, st.u32 at line 40: ST.E.64 at 40)
+        assertEquals(40, code.stream().filter(in -> in.toString().startsWith("ST.E.64")).findFirst().orElseThrow()
+                .line(), out);
     }
 
     /** Words at [s+0x38], [s+0x3c] after an 8-byte load at [s+0x10]: the case every "apart" test varies. */
