@@ -42,8 +42,8 @@ class LineInfoOracleTest {
             + "in the dim-2 kernels, 79, 161, 172, 183, 300 in the dim-3 degree-2/3 ones have code in jptxas's cubin "
             + "only) and gives a BSSY the line of such a branch it removed (144, ptxas only); it keeps a setp that "
             + "jptxas chains into both its "
-            + "and.pred readers (portable_hanging_nodes_internal.h 101) and drops a load jptxas keeps "
-            + "(Kokkos_ViewMapping.hpp 186); line 189 of the dim-3 degree-1 kernel has code in ptxas's cubin only "
+            + "and.pred readers (portable_hanging_nodes_internal.h 101); line 189 of the dim-3 degree-1 kernel has "
+            + "code in ptxas's cubin only "
             + "(not investigated). The test prints both lists";
 
     /** The file/SM pairs whose annotations differ, and why. */

@@ -99,6 +99,8 @@ public final class OptPipeline {
             p.add(new CompareChaining());
             p.add(new AddressModeFolding());
             p.add(new RedundantLoadElimination());
+            // after address folding (the [base+offset] forms are final) and load CSE (which matches 32-bit loads)
+            p.add(new AlignedWordPairs());
             p.add(new ConstantMoveSinking());
         }
         if (optLevel >= 1) {
