@@ -18,7 +18,8 @@ import org.jptxas.tables.TableSource;
  * Reads a backend's {@code backend.json} from its own jar: {@code id}, {@code description}, {@code defaults} (any
  * target fields) and {@code targets} (each target's own fields, each replacing the default of the same name). Every
  * target ends up with every field of {@link TargetSpec}, and with a {@link CodegenSpec} under {@code codegen} when
- * the backend generates code for it ({@code "codegen": null} in a target withdraws a default one); what is missing
+ * the backend generates code for it ({@code "codegen": null} in a target withdraws a default one), or with the
+ * {@link DecodeTables} under {@code tables} when the backend only reads its SASS; what is missing
  * or unknown is an error naming the file and the target.
  */
 public final class BackendDescriptions {
@@ -77,13 +78,16 @@ public final class BackendDescriptions {
                 merged.set(e.getKey(), e.getValue());
             }
             JsonNode codegenNode = merged.remove("codegen");
+            JsonNode tablesNode = merged.remove("tables");
             TargetSpec spec = TableLoader.convert(path + " targets[" + i + "]", merged, TargetSpec.class);
             CodegenSpec codegen = codegenNode == null || codegenNode.isNull() ? null
                     : TableLoader.convert(path + " targets[" + i + "].codegen", codegenNode, CodegenSpec.class);
             if (!names.add(spec.name())) {
                 throw new TableException(path, "targets[" + i + "]", "target " + spec.name() + " listed twice", null);
             }
-            out.add(new TargetDescription(id, spec, codegen, source));
+            DecodeTables decode = tablesNode == null || tablesNode.isNull() ? null
+                    : TableLoader.convert(path + " targets[" + i + "].tables", tablesNode, DecodeTables.class);
+            out.add(new TargetDescription(id, spec, codegen, decode, source));
         }
         return new Described(id, description, out);
     }

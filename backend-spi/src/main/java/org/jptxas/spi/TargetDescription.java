@@ -32,15 +32,18 @@ public final class TargetDescription {
     private final TargetInfo info;
     private final TargetSpec spec;
     private final CodegenSpec codegen;
+    private final DecodeTables decode;
     private final TargetProfile profile;
     private final CubinFlavor cubin;
     private final TableSource tables;
     private final Map<Object, Object> derived = new ConcurrentHashMap<>();
 
-    TargetDescription(String backend, TargetSpec spec, CodegenSpec codegen, TableSource tables) {
+    TargetDescription(String backend, TargetSpec spec, CodegenSpec codegen, DecodeTables decode, TableSource tables) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.spec = spec;
         this.codegen = codegen;
+        this.decode = codegen != null ? new DecodeTables(codegen.sass(), codegen.modifiers(), codegen.latency())
+                : decode;
         this.tables = tables;
         Target t = Target.parse(spec.name())
                 .orElseThrow(() -> new TableException(tables.path("backend.json"), spec.name(), "not a target name", null));
@@ -106,6 +109,14 @@ public final class TargetDescription {
         return codegen != null;
     }
 
+    /**
+     * Whether the backend has this target's SASS tables (every target with code generation, and targets it only
+     * decodes): the disassembler, the dumper and the emulator read the target's code through them.
+     */
+    public boolean hasTables() {
+        return decode != null;
+    }
+
     /** How the target's cubins are laid out. */
     public CubinFlavor cubin() {
         return cubin;
@@ -124,6 +135,14 @@ public final class TargetDescription {
         return codegen;
     }
 
+    /** The SASS and latency tables; only for targets with {@link #hasTables()}. */
+    public DecodeTables decodeTables() {
+        if (decode == null) {
+            throw new IllegalStateException("backend " + backend + " has no SASS tables for " + info.name());
+        }
+        return decode;
+    }
+
     /** Where this target's tables are read from: the backend's own jar (and the shared tables by absolute path). */
     public TableSource tables() {
         return tables;
@@ -132,7 +151,7 @@ public final class TargetDescription {
     /** The SASS encoder and decoder of this target (its table's forms and modifier enums), built once. */
     public SassIsa isa() {
         return derived(SassIsa.class, d -> {
-            CodegenSpec c = d.codegen();
+            DecodeTables c = d.decodeTables();
             return SassIsa.load(d.tables(), c.sass().base(), c.sass().overlay(), c.modifiers().base(),
                     c.modifiers().overlay());
         });
@@ -140,7 +159,7 @@ public final class TargetDescription {
 
     /** The target's latency table, its {@code extends} chain resolved (the scheduler builds its model from it). */
     public LatencyTableData latencyTable() {
-        return derived(LatencyTableData.class, d -> LatencyTables.resolve(d.tables(), d.codegen().latency()));
+        return derived(LatencyTableData.class, d -> LatencyTables.resolve(d.tables(), d.decodeTables().latency()));
     }
 
     /**

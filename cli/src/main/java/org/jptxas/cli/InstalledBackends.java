@@ -33,13 +33,13 @@ final class InstalledBackends {
 
     /** The description of {@code sm} (e.g. {@code sm_86}) when an installed backend has its SASS tables. */
     static Optional<TargetDescription> withTables(BackendRegistry registry, String sm) {
-        return Target.parse(sm).flatMap(registry::describe).filter(TargetDescription::codeGeneration);
+        return Target.parse(sm).flatMap(registry::describe).filter(TargetDescription::hasTables);
     }
 
     /** The targets whose SASS an installed backend can read, for messages ({@code sm_75, sm_80, ...}). */
     static String readable(BackendRegistry registry) {
         return String.join(", ", registry.targets().keySet().stream().filter(t -> t.suffix().isEmpty())
-                .filter(t -> registry.describe(t).filter(TargetDescription::codeGeneration).isPresent())
+                .filter(t -> registry.describe(t).filter(TargetDescription::hasTables).isPresent())
                 .map(Target::name).toList());
     }
 }

@@ -141,6 +141,12 @@ public final class JnvdisasmMain implements Callable<Integer> {
             }
             functions = DecodedListing.fromCubin(bytes, target.isa());
         }
+        if (!target.codeGeneration()) {
+            // targets the backend only decodes (Blackwell) have tables but no latency model fitted to ptxas yet
+            err.println("jnvdisasm fatal   : " + target.target().name() + " code is not supported by --check-hazards"
+                    + " and --recompute-control (its latency model is not calibrated yet; the listing is)");
+            return 1;
+        }
         String modelSm = target.target().name().replace("a", "");
         LatencyModel model = LatencyModel.of(target);
         boolean urInAddressBits = ControlAgreement.urInAddressBits(target);

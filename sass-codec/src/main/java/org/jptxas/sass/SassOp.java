@@ -220,7 +220,7 @@ public record SassOp(SassForm form, long[] values, String[] targets, int descrip
         int highest = -1;
         for (int i = 0; i < form.slots.length; i++) {
             if (form.slots[i] instanceof SassSlot.Field f) {
-                if (f.kind() == kind && values[i] != kind.zeroValue()) {
+                if (f.kind() == kind && values[i] != kind.zeroValue(f.field().width())) {
                     highest = Math.max(highest, (int) values[i]);
                 }
             } else {

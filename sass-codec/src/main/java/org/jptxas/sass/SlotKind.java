@@ -2,7 +2,8 @@ package org.jptxas.sass;
 
 /**
  * How an operand field's value is printed and parsed. Register kinds print a prefix and the number, with the zero
- * register / true predicate by name; number kinds print nvdisasm's hex or float syntax; {@link #LABEL} is a
+ * register / true predicate by name: the all-ones value of the field's width ({@link #zeroValue(int)}: RZ 255, PT 7,
+ * URZ 63 in sm_75 … sm_90's 6-bit uniform fields and 255 in Blackwell's 8-bit ones); number kinds print nvdisasm's hex or float syntax; {@link #LABEL} is a
  * branch offset relative to the next instruction, printed as a label (cubin) or absolute address (raw).
  */
 public enum SlotKind {
@@ -45,9 +46,27 @@ public enum SlotKind {
         return prefix;
     }
 
-    /** The value of the zero register or true predicate ({@code RZ}: 255), or -1 for kinds without one. */
+    /**
+     * The value of the zero register or true predicate in the kind's usual field width ({@code RZ}: 255, {@code URZ}:
+     * 63 in the 6-bit fields of sm_75 … sm_90), or -1 for kinds without one.
+     */
     public long zeroValue() {
         return zeroName == null ? -1 : zeroValue;
+    }
+
+    /**
+     * The value of the zero register or true predicate in a field of {@code width} bits: all ones, so that
+     * {@code URZ} is 63 in a 6-bit uniform field and 255 in an 8-bit one; -1 for kinds without one. The decoder also
+     * reads the narrow value in a wide field as the zero register, as NVIDIA's Blackwell disassembler does (older
+     * sm_100 code holds URZ as 63 in the 8-bit fields, and no UR63 is ever printed); the assembler writes all ones.
+     */
+    public long zeroValue(int width) {
+        return zeroName == null ? -1 : (1L << width) - 1;
+    }
+
+    /** The name of the zero register or true predicate ({@code RZ}, {@code URZ}, {@code PT}, {@code UPT}), or null. */
+    public String zeroName() {
+        return zeroName;
     }
 
     /** The register kind printed with {@code prefix}, or null. */
@@ -68,7 +87,7 @@ public enum SlotKind {
     void render(long value, int width, int shift, long address, LabelNamer labels, StringBuilder out) {
         switch (this) {
             case GPR, UGPR, PRED, UPRED, BAR, SB -> {
-                if (value == zeroValue && zeroName != null) {
+                if (zeroName != null && (value == zeroValue(width) || value == zeroValue)) {
                     out.append(zeroName);
                 } else {
                     out.append(prefix).append(value);
@@ -120,7 +139,8 @@ public enum SlotKind {
                 if (lex.type() != Lexeme.Type.REG || !prefix.equals(lex.prefix())) {
                     throw new Misfit("expected a " + prefix + " register, found " + lex.text());
                 }
-                v = lex.number();
+                // the lexer gives URZ its 6-bit number; the field's own width decides (255 in an 8-bit field)
+                v = zeroName != null && zeroName.equals(lex.text()) ? zeroValue(width) : lex.number();
             }
             case HEX -> {
                 if (lex.type() != Lexeme.Type.HEX || lex.text().charAt(0) == '-' || lex.text().charAt(0) == '+') {

@@ -6,14 +6,17 @@ import org.jptxas.ori.target.Target;
 /**
  * Where the driver puts launch information in constant bank 0 ({@code c[0x0]}) for a target, as ptxas 13's code
  * reads it (see {@code ../shared/docs/sass-and-cubin-facts.md}, section 6): the block extent ({@code ntid}) at
- * {@code blockDimOffset}, the grid extent ({@code nctaid}) right after it, the initial stack pointer (the top of a
+ * {@code blockDimOffset}, the grid extent ({@code nctaid}) at {@code gridDimOffset} (right after it up to sm_90;
+ * on sm_100+ at 0x370, after the explicit-cluster flag at 0x36c), the initial stack pointer (the top of a
  * thread's local-memory window), the 64-bit global-memory descriptor on sm_80+, and the kernel parameters from
  * {@code paramBase}; and where it puts the generic address of constant-bank memory that {@code cvta.param} adds
  * parameter offsets to: at {@code genericPointer}, the generic address of bank offset {@code genericPointerTarget}
  * (ptxas 13: {@code c[0x0][0x40]} holds the bank's own on sm_75..sm_89, {@code c[0x0][0x198]} the parameter area's on
- * sm_90; not known on other targets); and at {@code constPointer} the generic address of the module's {@code .const}
- * variables (constant bank 3) that {@code cvta.const} adds to ({@code c[0x0][0x50]} on sm_75..sm_89,
- * {@code c[0x0][0xd0]} on sm_90).
+ * sm_90, {@code c[0x0][0x348]} the parameter area's (0x380) on sm_100+; not known on other targets); and at
+ * {@code constPointer} the generic address of the module's {@code .const} variables (constant bank 3) that
+ * {@code cvta.const} adds to ({@code c[0x0][0x50]} on sm_75..sm_89, {@code c[0x0][0xd0]} on sm_90,
+ * {@code c[0x0][0x120]} on sm_100+). The sm_100+ offsets are where ptxas 13's sm_100 code reads %nctaid.x,
+ * {@code cvta.param} and {@code cvta.const} (decoded with the Blackwell tables).
  */
 public record ConstantBank0Layout(int paramBase, int blockDimOffset, int gridDimOffset, int stackPointerOffset,
                                   OptionalInt globalDescriptorOffset, OptionalInt genericPointer,
@@ -41,7 +44,7 @@ public record ConstantBank0Layout(int paramBase, int blockDimOffset, int gridDim
             return new ConstantBank0Layout(0x210, 0x0, 0xc, 0x28, OptionalInt.of(0x208), OptionalInt.of(0x198), 0x210,
                     OptionalInt.of(0xd0));
         }
-        return new ConstantBank0Layout(0x380, 0x360, 0x36c, 0x37c, OptionalInt.of(0x358), OptionalInt.empty(), 0,
-                    OptionalInt.empty());
+        return new ConstantBank0Layout(0x380, 0x360, 0x370, 0x37c, OptionalInt.of(0x358), OptionalInt.of(0x348),
+                0x380, OptionalInt.of(0x120));
     }
 }

@@ -55,6 +55,23 @@ class LaunchTest {
                 l.arguments().get(2).buffer().orElseThrow().bytes());
     }
 
+    /**
+     * Where ptxas 13's code reads the grid extent (%nctaid.x) and the generic addresses {@code cvta.param} and
+     * {@code cvta.const} add to: on sm_100+ %nctaid.x is c[0x0][0x370] (0x36c is the explicit-cluster flag),
+     * cvta.param reads c[0x0][0x348] (the parameter area's, 0x380) and cvta.const c[0x0][0x120].
+     */
+    @ParameterizedTest
+    @CsvSource({"sm_90, 0xc, 0x198, 0x210, 0xd0", "sm_100, 0x370, 0x348, 0x380, 0x120",
+            "sm_120, 0x370, 0x348, 0x380, 0x120"})
+    void gridExtentAndWindowsWhereTheCodeReadsThem(String arch, String grid, String generic, String genericTarget,
+                                                   String constant) {
+        ConstantBank0Layout cb = ConstantBank0Layout.of(Target.of(arch));
+        assertEquals(Integer.decode(grid), cb.gridDimOffset());
+        assertEquals(Integer.decode(generic), cb.genericPointer().orElseThrow());
+        assertEquals(Integer.decode(genericTarget), cb.genericPointerTarget());
+        assertEquals(Integer.decode(constant), cb.constPointer().orElseThrow());
+    }
+
     /** A copy has the same buffers at the same addresses with the same bytes, in memory of its own. */
     @Test
     void copiesAreIdenticalAndIndependent(@TempDir Path dir) throws Exception {

@@ -15,7 +15,9 @@ import java.util.Objects;
  * in print order. Each slot is either a field (kind plus bit positions) or a literal that the form's fixed bits
  * imply. The tables are derived by {@code tools/sass-probe} from ptxas output and nvdisasm 12.5.
  *
- * @param format always {@code "volta-128"}
+ * @param format {@code "volta-128"}, or {@link #UNIFORM8_FORMAT} for a Blackwell overlay: the same word, with the
+ *     uniform-register fields 8 bits wide (URZ = 255) where sm_75 … sm_90 have 6; such an overlay holds every form
+ *     of its target, the base's included with their fields widened, and the base is not read
  * @param scope {@code "base"} or the SM name of an overlay ({@code "sm_90"})
  * @param derivedWith how the file was produced (tool and oracle versions), for provenance
  * @param forms the forms
@@ -26,14 +28,18 @@ import java.util.Objects;
  */
 public record SassFormTable(String format, String scope, String derivedWith, Map<String, String> descriptorFields,
         List<SassFormData> forms) {
+    /** The Blackwell format: {@code volta-128} with 8-bit uniform-register fields, in one self-contained table. */
+    public static final String UNIFORM8_FORMAT = "volta-128-ur8";
+
     @JsonCreator
     public SassFormTable(@JsonProperty(value = "format", required = true) String format,
                          @JsonProperty(value = "scope", required = true) String scope,
                          @JsonProperty(value = "derivedWith", required = true) String derivedWith,
                          @JsonProperty(value = "descriptorFields", required = true) Map<String, String> descriptorFields,
                          @JsonProperty(value = "forms", required = true) List<SassFormData> forms) {
-        if (!"volta-128".equals(format)) {
-            throw new IllegalArgumentException("format must be 'volta-128', not '" + format + "'");
+        if (!"volta-128".equals(format) && !UNIFORM8_FORMAT.equals(format)) {
+            throw new IllegalArgumentException("format must be 'volta-128' or '" + UNIFORM8_FORMAT
+                    + "', not '" + format + "'");
         }
         this.format = format;
         this.scope = Objects.requireNonNull(scope);

@@ -26,7 +26,11 @@ public final class SassTables {
      */
     public record Forms(String scope, List<SassFormData> forms, Map<String, String> descriptorFields) {}
 
-    /** The forms of {@code base} (scope {@code base}) and {@code overlay} (its own scope), read from {@code source}. */
+    /**
+     * The forms of {@code base} (scope {@code base}) and {@code overlay} (its own scope), read from {@code source}; an
+     * overlay of 8-bit uniform fields ({@link SassFormTable#UNIFORM8_FORMAT}) holds all its target's forms, since the
+     * base's uniform fields are 6 bits wide.
+     */
     public static Forms forms(TableSource source, String base, String overlay) {
         SassFormTable b = source.load(base, SassFormTable.class);
         SassFormTable o = source.load(overlay, SassFormTable.class);
@@ -35,7 +39,12 @@ public final class SassTables {
                     + b.scope() + " and " + o.scope(), null);
         }
         List<SassFormData> all = new ArrayList<>(b.forms().size() + o.forms().size());
-        all.addAll(b.forms());
+        if (!"volta-128".equals(b.format())) {
+            throw new TableException(source.path(base), "format", "a base is 'volta-128', found " + b.format(), null);
+        }
+        if (!SassFormTable.UNIFORM8_FORMAT.equals(o.format())) {
+            all.addAll(b.forms());
+        }
         all.addAll(o.forms());
         return new Forms(o.scope(), all, o.descriptorFields());
     }
