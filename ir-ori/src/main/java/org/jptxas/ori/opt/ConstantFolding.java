@@ -583,18 +583,36 @@ public final class ConstantFolding implements Pass {
         }
     }
 
-    /** Deletes unconditional branches to the block that follows in layout. */
+    /**
+     * Deletes unconditional branches to the block that follows in layout, or that follows after empty blocks only
+     * (the ones a folded branch skipped, emptied but kept so that block numbers stay): control falls through them to
+     * the target, as ptxas's code continues straight into the join.
+     */
     static boolean removeJumpsToNext(FunctionBody body) {
         boolean changed = false;
-        for (BasicBlock b : body.blocks()) {
+        List<BasicBlock> blocks = body.blocks();
+        for (BasicBlock b : blocks) {
             Instr last = b.last();
             if (last != null && OpInfo.is(last, "BRA") && last.guard().isAlways() && last.mods().isEmpty()
-                    && last.branchTarget() != null && last.branchTarget().block() == b.id() + 1
-                    && last.srcs().size() == 1) {
+                    && last.branchTarget() != null && last.srcs().size() == 1
+                    && onlyEmptyBetween(blocks, b.id(), last.branchTarget().block())) {
                 b.instrs().remove(b.instrs().size() - 1);
                 changed = true;
             }
         }
         return changed;
+    }
+
+    /** Whether {@code to} comes after {@code from} in layout with only empty blocks between them. */
+    private static boolean onlyEmptyBetween(List<BasicBlock> blocks, int from, int to) {
+        if (to <= from) {
+            return false;
+        }
+        for (int id = from + 1; id < to; id++) {
+            if (!blocks.get(id).instrs().isEmpty()) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -189,6 +189,7 @@ public final class ModuleInliner {
         // recursion and calls through an address need the convention; the others are internal, each copy specialized
         // to the constants its callers pass (which they then need not pass)
         java.util.function.Predicate<String> internal = name -> !recursive.contains(name) && !calls.addressed(name);
+        calls.propagateConstants(name -> !name.equals(f.name()) && internal.test(name));
         List<OriFunction> copies = new ArrayList<>();
         Map<String, Set<Integer>> omitted = new HashMap<>();
         for (String name : ordered) {

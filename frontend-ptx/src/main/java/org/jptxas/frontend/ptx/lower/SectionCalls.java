@@ -25,14 +25,17 @@ import org.jptxas.ori.ir.Src;
 final class SectionCalls {
     private final Map<String, Integer> words = new HashMap<>();
     /** Per callee and argument word, the constant every call passes there; null once a call passes another value. */
-    private final Map<String, Map<Integer, Src>> constants = new HashMap<>();
+    private Map<String, Map<Integer, Src>> constants = new HashMap<>();
+    /** The functions scanned, by name, in the order scanned (their calls' constants are resolved from them). */
+    private final Map<String, OriFunction> scanned = new java.util.LinkedHashMap<>();
     private final Map<String, Set<String>> callees = new HashMap<>();
     private final AddressedFunctions addressed = new AddressedFunctions();
     private final Map<String, Integer> pairs = new HashMap<>();
 
     /** Records the calls of {@code f} (named {@code name} in the module) and the addresses it takes. */
     void scan(String name, OriFunction f) {
-        Map<Reg, Src> known = constantRegisters(f.body());
+        scanned.put(name, f);
+        Map<Reg, Src> known = constantRegisters(f.body(), Map.of());
         Set<String> called = callees.computeIfAbsent(name, k -> new HashSet<>());
         for (BasicBlock b : f.body().blocks()) {
             for (Instr in : b.instrs()) {
@@ -44,6 +47,35 @@ final class SectionCalls {
                     record(in, known, constants.computeIfAbsent(callee, k -> new HashMap<>()));
                 }
             }
+        }
+    }
+
+    /**
+     * Carries constant arguments on through the calls of the functions {@code specialized} names (the copies
+     * {@link #specialized} gives their callers' constants): a register such a function sets from its own argument
+     * word ({@code MOV %r, R(4+w)} at its entry) holds the constant its callers pass there, so a call passing it on
+     * passes that constant, as ptxas specializes a flags argument through every level ({@code evaluate(flags)} calling
+     * {@code evaluateImpl(1, flags, data)}). Starting from the constants the calls pass literally, every round
+     * only adds constants the previous one proved, until a round adds none.
+     */
+    void propagateConstants(Predicate<String> specialized) {
+        for (int round = 0; round <= scanned.size(); round++) {
+            Map<String, Map<Integer, Src>> next = new HashMap<>();
+            for (Map.Entry<String, OriFunction> e : scanned.entrySet()) {
+                Map<Integer, Src> own = specialized.test(e.getKey()) ? constants(e.getKey()) : Map.of();
+                Map<Reg, Src> known = constantRegisters(e.getValue().body(), own);
+                for (BasicBlock b : e.getValue().body().blocks()) {
+                    for (Instr in : b.instrs()) {
+                        if (ModuleInliner.isCall(in)) {
+                            record(in, known, next.computeIfAbsent(ModuleInliner.callee(in), k -> new HashMap<>()));
+                        }
+                    }
+                }
+            }
+            if (next.equals(constants)) {
+                return;
+            }
+            constants = next;
         }
     }
 
@@ -96,12 +128,9 @@ final class SectionCalls {
         }
         FunctionBody body = CallSequences.copyOf(g.body());
         Set<Integer> replaced = new HashSet<>();
-        for (Instr in : body.blocks().get(0).instrs()) {
-            if (ModuleInliner.isCall(in) || ModuleInliner.isIndirectCall(in)) {
-                break;
-            }
+        for (Instr in : entryCopies(body)) {
             int word = argumentWord(in);
-            if (word >= 0 && in.op().name().equals("MOV") && in.srcs().size() == 1 && constants.get(word) != null) {
+            if (constants.get(word) != null) {
                 in.srcs().set(0, constants.get(word));
                 replaced.add(word);
             }
@@ -120,6 +149,23 @@ final class SectionCalls {
         }
         omitted.addAll(replaced);
         return new OriFunction(g.name(), g.entry(), g.line(), body, g.attrs());
+    }
+
+    /** The entry copies of argument words ({@code MOV %r, R(4+w)} in the first block, before any call). */
+    private static List<Instr> entryCopies(FunctionBody body) {
+        List<Instr> out = new java.util.ArrayList<>();
+        if (body.blocks().isEmpty()) {
+            return out;
+        }
+        for (Instr in : body.blocks().get(0).instrs()) {
+            if (ModuleInliner.isCall(in) || ModuleInliner.isIndirectCall(in)) {
+                break;
+            }
+            if (argumentWord(in) >= 0 && in.op().name().equals("MOV") && in.srcs().size() == 1) {
+                out.add(in);
+            }
+        }
+        return out;
     }
 
     /** The argument word a one-register read of {@code in}'s first source names ({@code R(4+w)}), else -1. */
@@ -153,9 +199,20 @@ final class SectionCalls {
     /**
      * The virtual registers (or parts) of {@code body} that hold one constant throughout: every write of the register
      * is an unguarded {@code MOV}, each to a part no other write touches, of a constant or of a register that holds
-     * one (a call-site parameter's {@code st.param} of a constant, or of a register set once to a constant).
+     * one (a call-site parameter's {@code st.param} of a constant, or of a register set once to a constant). An
+     * entry copy of argument word w moves {@code arguments.get(w)} where that is known (the function's copy is
+     * specialized to it).
      */
-    private static Map<Reg, Src> constantRegisters(FunctionBody body) {
+    private static Map<Reg, Src> constantRegisters(FunctionBody body, Map<Integer, Src> arguments) {
+        Map<Instr, Src> specializedCopies = new java.util.IdentityHashMap<>();
+        if (!arguments.isEmpty()) {
+            for (Instr in : entryCopies(body)) {
+                Src c = arguments.get(argumentWord(in));
+                if (c != null) {
+                    specializedCopies.put(in, c);
+                }
+            }
+        }
         Map<Reg, Src> moved = new HashMap<>(); // the one source each register or part is moved from
         Set<Reg> spoiled = new HashSet<>();
         Map<Reg, Set<Integer>> partsWritten = new HashMap<>();
@@ -173,7 +230,7 @@ final class SectionCalls {
                     if (!move || !partsWritten.computeIfAbsent(whole, k -> new HashSet<>()).add(d.part())) {
                         spoiled.add(whole);
                     } else {
-                        moved.put(d, in.srcs().get(0));
+                        moved.put(d, specializedCopies.getOrDefault(in, in.srcs().get(0)));
                     }
                 }
             }

@@ -383,6 +383,55 @@ class ModuleInlinerTest {
         }
     }
 
+    /**
+     * A constant argument through two call levels, as ptxas 13 specializes it: k passes flags = 3 to f, which passes
+     * its own flags on to g; g's copy moves 3 for its flags word (so its flags test folds), and f's call no longer
+     * passes the word.
+     */
+    @Test
+    void constantArgumentsReachTheCalleesOfSpecializedCallers() throws CompilationException {
+        String ptx = HEADER + """
+                .func g(.param .b64 g_p0, .param .b32 g_p1)
+                {
+                    .reg .b32 %r<4>; .reg .b64 %rd<2>; .reg .pred %p<2>;
+                    ld.param.u32 %r1, [g_p1];
+                    ld.param.u64 %rd1, [g_p0];
+                    setp.eq.s32 %p1, %r1, 0;
+                    @%p1 bra $END;
+                    st.u32 [%rd1], %r1;
+                $END:
+                    ret;
+                }
+                .func f(.param .b64 f_p0, .param .b32 f_p1)
+                {
+                    .reg .b32 %r<2>; .reg .b64 %rd<2>;
+                    ld.param.u32 %r1, [f_p1];
+                    ld.param.u64 %rd1, [f_p0];
+                    st.u32 [%rd1+8], %r1;
+                    { .param .b64 a; .param .b32 b; st.param.b64 [a], %rd1; st.param.b32 [b], %r1; call.uni g, (a, b); }
+                    ret;
+                }
+                .visible .entry k(.param .u64 k_p)
+                {
+                    .reg .b64 %rd<2>;
+                    ld.param.u64 %rd1, [k_p];
+                    { .param .b64 a; .param .b32 b; st.param.b64 [a], %rd1; st.param.b32 [b], 3; call.uni f, (a, b); }
+                    ret;
+                }
+                """;
+        OriModule m = check(ptx).lower();
+        assertEquals(List.of("k", "$k$f", "$k$g"), m.functions().stream().map(OriFunction::name).toList());
+        OriFunction g = m.functions().get(2);
+        assertTrue(instrs(g).stream().anyMatch(i -> i.op().name().equals("MOV")
+                && i.srcs().get(0).value().equals(org.jptxas.ori.ir.Imm.ofInt(3))), IrPrinter.print(g));
+        Instr call = instrs(m.functions().get(1)).stream().filter(i -> i.op().name().equals("CALL")).findFirst()
+                .orElseThrow();
+        assertEquals(3, call.srcs().size(), call.toString()); // the target and the pointer's two words
+        for (OriFunction f : m.functions()) {
+            assertWellFormed(f);
+        }
+    }
+
     @Test
     void callGraphFindsCycles() throws CompilationException {
         OriModule raw = check(RECURSIVE).lowerWithoutInlining();
