@@ -11,6 +11,10 @@ import org.jptxas.ori.ir.Instr;
  * block (its instructions move up; it stays, empty, so block numbers and branch targets do not change). If-conversion
  * leaves such chains behind (each predicated region was a block of its own), and the schedulers work within a block:
  * merged, the loads of several predicated regions can issue before the first of their uses, as ptxas issues them.
+ *
+ * <p>A block that ends in an unguarded {@code BRA T} (often a branch constant folding made unconditional) takes
+ * T's instructions in place of the branch when it is T's only way in and T ends control itself (an unguarded branch,
+ * return or exit): ptxas 13 lays such a T out right after its one predecessor, so control falls through.
  */
 public final class BlockMerging implements Pass {
     @Override
@@ -31,6 +35,7 @@ public final class BlockMerging implements Pass {
                 last.branchTargets().forEach(l -> tableEntries.set(l.block()));
             }
         }
+        java.util.Map<Integer, Integer> labelUses = BranchCleanup.labelUses(body);
         boolean changed = false;
         for (int a = 0; a < blocks.size(); a++) {
             BasicBlock into = blocks.get(a);
@@ -57,9 +62,42 @@ public final class BlockMerging implements Pass {
                     break;
                 }
             }
+            int holder = prev; // the block whose (graph-recorded) end is now into's end
+            Integer target;
+            while ((target = soleJumpTarget(into, blocks, cfg, a, holder, tableEntries, labelUses)) != null) {
+                BasicBlock t = blocks.get(target);
+                into.instrs().remove(into.instrs().size() - 1);
+                into.instrs().addAll(t.instrs());
+                t.instrs().clear();
+                holder = target;
+                changed = true;
+            }
             a = branched ? a : prev;
         }
         return changed;
+    }
+
+    /**
+     * The block {@code into}'s unguarded {@code BRA} leads to, when that block can follow it in place of the branch:
+     * entered only from {@code holder} (the block the branch stood in when the graph was built) and named by no other
+     * label, after {@code at} in layout and not a jump-table entry, and ending control itself, so nothing falls through
+     * from where it stood (emptied there, it is unreachable). Null otherwise.
+     */
+    private static Integer soleJumpTarget(BasicBlock into, List<BasicBlock> blocks, Cfg cfg, int at, int holder,
+            java.util.BitSet tableEntries, java.util.Map<Integer, Integer> labelUses) {
+        Instr last = into.last();
+        if (last == null || !OpInfo.is(last, "BRA") || !last.guard().isAlways() || !last.mods().isEmpty()
+                || last.srcs().size() != 1 || last.branchTarget() == null) {
+            return null;
+        }
+        int t = last.branchTarget().block();
+        // forward only: a block before `at` was already visited, and may hold code merged from elsewhere
+        if (t <= at || tableEntries.get(t) || !onlyFrom(cfg, t, holder)
+                || labelUses.getOrDefault(t, 0) != 1) {
+            return null;
+        }
+        Instr end = blocks.get(t).last();
+        return end != null && end.endsControl() ? t : null;
     }
 
     /** The block's end lets control only fall through (no branch, return or exit, guarded or not). */

@@ -130,7 +130,7 @@ public final class BranchCleanup implements Pass {
     }
 
     /** How many sources name each block (one scan, where asking per candidate block made the pass quadratic). */
-    private static Map<Integer, Integer> labelUses(FunctionBody body) {
+    static Map<Integer, Integer> labelUses(FunctionBody body) {
         Map<Integer, Integer> uses = new HashMap<>();
         for (BasicBlock b : body.blocks()) {
             for (Instr in : b.instrs()) {

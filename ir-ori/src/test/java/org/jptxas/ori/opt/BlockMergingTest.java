@@ -85,4 +85,40 @@ class BlockMergingTest {
         assertEquals(2, b2.instrs().size(), "the first entry keeps its instructions");
         assertEquals(List.of(3), values(b3));
     }
+
+    /**
+     * A block ending in an unguarded BRA to a block entered only from it, which ends in an EXIT, takes that block's
+     * code in place of the branch (ptxas lays it out right after its one predecessor); a target with a second way in
+     * stays where it is, and so does one that would fall through from its old place.
+     */
+    @Test
+    void soleJumpTargetMovesUpBehindItsOnlyPredecessor() {
+        FunctionBody body = new FunctionBody();
+        Reg r = body.newVirtual(RegFile.R, 1);
+        Reg p = body.newVirtual(RegFile.P, 1);
+        BasicBlock b0 = body.addBlock(null);
+        BasicBlock b1 = body.addBlock(null);
+        BasicBlock b2 = body.addBlock("$ELSE");
+        BasicBlock b3 = body.addBlock("$JOIN");
+        BasicBlock b4 = body.addBlock("$FALLS");
+        BasicBlock b5 = body.addBlock("$END");
+        b0.instrs().add(mov(r, 0));
+        b0.instrs().add(bra(b2, p));
+        b1.instrs().add(mov(r, 1));
+        b1.instrs().add(bra(b3, Reg.PT));
+        b2.instrs().add(mov(r, 2));
+        b2.instrs().add(bra(b4, Reg.PT)); // b4 is entered only from here, but falls through to b5
+        b3.instrs().add(mov(r, 3));
+        b3.instrs().add(new Instr(OpInfo.op("EXIT"), List.of(), List.of(), List.of(), Guard.ALWAYS, 0));
+        b4.instrs().add(mov(r, 4));
+        b5.instrs().add(new Instr(OpInfo.op("EXIT"), List.of(), List.of(), List.of(), Guard.ALWAYS, 0));
+        assertTrue(new BlockMerging().run(body, new OptContext(TestProfiles.of("sm_80"), "f")));
+        assertEquals(3, b1.instrs().size(), "b3's code follows b1's in place of the branch");
+        assertEquals(List.of(1, 3), b1.instrs().subList(0, 2).stream().map(i -> (int) ((Imm) i.srcs().get(0).value()).bits()).toList());
+        assertEquals("EXIT", b1.last().op().name());
+        assertTrue(b3.instrs().isEmpty());
+        assertEquals(2, b2.instrs().size(), "b4 falls through to b5: it stays under its label");
+        assertEquals(1, b4.instrs().size());
+        assertFalse(new BlockMerging().run(body, new OptContext(TestProfiles.of("sm_80"), "f")), "nothing left to merge");
+    }
 }
