@@ -46,8 +46,19 @@ public final class CompareChaining implements Pass {
                 if (logic == null) {
                     continue;
                 }
+                Instr[] compares = {chainable(join, 0, instrs, j, sd), chainable(join, 1, instrs, j, sd)};
+                boolean secondStays = compares[1] != null && instrs.contains(compares[1])
+                        && sd.uses(compares[1].dsts().get(0)).size() > 1;
                 for (int side = 0; side < 2; side++) {
-                    Instr compare = chainable(join, side, instrs, j, sd);
+                    // a compare of another block joins only as ptxas was seen to: the first input's, when the
+                    // second's compare stays anyway for other readers (matrix_free dim-3); with the second's going
+                    // with the join (dim-2's or.pred of an outer setp and a loop's setp.ne) ptxas joins into that
+                    if (compares[side] != null && !instrs.contains(compares[side]) && !(side == 0 && secondStays)) {
+                        compares[side] = null;
+                    }
+                }
+                for (int side = 0; side < 2; side++) {
+                    Instr compare = compares[side];
                     if (compare == null) {
                         continue;
                     }
@@ -144,6 +155,17 @@ public final class CompareChaining implements Pass {
         return Logic.of(lut);
     }
 
+    /** Whether the compare's two operands are constants, RZ or virtual registers with one dominating definition. */
+    private static boolean stableOperands(Instr def, SingleDefs sd) {
+        for (int k = 0; k < 2; k++) {
+            Src s = def.srcs().get(k);
+            if (s.value() instanceof Reg r && !r.equals(Reg.RZ) && (!r.virtual() || sd.soleDef(r) == null)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * The compare defining the join's source {@code side}, when it is the only definition of that predicate, an
      * unguarded {@code ISETP/FSETP/DSETP .AND p, PT, x, y, PT} earlier in the join's block, and nothing in between
@@ -161,7 +183,14 @@ public final class CompareChaining implements Pass {
             return null;
         }
         int from = instrs.lastIndexOf(def);
-        if (from < 0 || from > at) {
+        if (from < 0) {
+            // a compare of another block (a loop-invariant bounds check before a loop): ptxas 13 still joins into
+            // it, repeating it at the join, when its operands hold one value wherever read (matrix_free dim-3's
+            // and.pred of an outer setp.ne with a setp.eq in the loop: the outer compare is repeated in the loop,
+            // accumulating the inner one, which stays as a compare of its own for that join)
+            return stableOperands(def, sd) ? def : null;
+        }
+        if (from > at) {
             return null;
         }
         for (int i = from + 1; i < at; i++) {

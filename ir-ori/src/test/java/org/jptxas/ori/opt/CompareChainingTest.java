@@ -267,6 +267,42 @@ class CompareChainingTest {
         assertEquals(1, count(out, "PLOP3"), out);
     }
 
+    /**
+     * The first input's compare in an earlier block, the second's in the join's block: the join goes into the first
+     * (repeated at the join) when the second stays for another reader, else into the second, as ptxas 13 writes
+     * matrix_free's dim-3 and dim-2 hanging-node checks.
+     */
+    @Test
+    void anEarlierBlocksCompareTakesTheJoinWhenTheOtherStaysAnyway() {
+        for (boolean otherReader : new boolean[] {true, false}) {
+            Kernel k = new Kernel();
+            Reg a = k.compare("ISETP", "NE", 0, 1);
+            k.e.add(ins("BRA", List.of(), List.of(), s(new BlockLabel(1))));
+            BasicBlock next = k.f.addBlock("next");
+            Reg b = k.f.newVirtual(RegFile.P, 1);
+            next.instrs().add(ins("ISETP", List.of("EQ", "AND"), List.of(b, Reg.PT), s(k.v[2]), s(k.v[3]),
+                    s(Reg.PT)));
+            Reg d = k.f.newVirtual(RegFile.P, 1);
+            next.instrs().add(ins("PLOP3", List.of("LUT"), List.of(d, Reg.PT), s(a), s(b), s(Reg.PT), s(0xc0),
+                    s(0)));
+            List<Reg> stored = otherReader ? List.of(d, b) : List.of(d);
+            for (int i = 0; i < stored.size(); i++) {
+                Reg r = k.f.newVirtual(RegFile.R, 1);
+                next.instrs().add(ins("SEL", List.of(), List.of(r), s(1), s(0), s(stored.get(i))));
+                next.instrs().add(ins("STG", List.of("E"), List.of(), s(Addr.of(k.out, 4 * i)), s(r)));
+            }
+            next.instrs().add(ins("EXIT", List.of(), List.of()));
+            String out = TestInstrs.run(k.f, "sm_90", new CompareChaining(), new DeadCodeElimination());
+            assertEquals(0, count(out, "PLOP3"), out);
+            String intoFirst = "ISETP.NE.AND " + d + ", PT, " + k.v[0] + ", " + k.v[1] + ", " + b;
+            String intoSecond = "ISETP.EQ.AND " + d + ", PT, " + k.v[2] + ", " + k.v[3] + ", " + a;
+            assertTrue(out.contains(otherReader ? intoFirst : intoSecond), out);
+            if (otherReader) {
+                assertTrue(out.contains("ISETP.EQ.AND " + b + ", PT, " + k.v[2] + ", " + k.v[3] + ", PT"), out);
+            }
+        }
+    }
+
     /** A compare whose operand is written again before the join: the other input's compare takes it. */
     @Test
     void aCompareWhoseOperandChangesLeavesTheJoinToTheOtherInput() {
