@@ -559,6 +559,10 @@ public final class PtxChecker {
             Symbol sym = lookup(s.name(), scope);
             if (sym != null) {
                 resolved.put(s, sym);
+                if (sym instanceof Symbol.Special sp && sp.register() != null) {
+                    versionGate(s.pos(), sp.register().ptxName(), sp.register().minVersion());
+                    targetGate(s.pos(), sp.register().ptxName(), sp.register().minSm());
+                }
                 if (s.component() != null && sym instanceof Symbol.Variable v && v.space() == StateSpace.REG) {
                     registerComponent(s, v);
                 }

@@ -176,9 +176,18 @@ final class OperandLowerer {
         return r;
     }
 
+    /** {@code %pm0} ... {@code %pm7} and their 64-bit {@code _64} forms. */
+    private static final java.util.regex.Pattern PERFORMANCE_MONITOR = java.util.regex.Pattern.compile("%pm([0-7])(_64)?");
+
     private org.jptxas.ori.ir.Operand special(Symbol.Special sp, String component, boolean constantOk) {
         SpecialRegister sr = sp.register();
         if (sr == null) {
+            java.util.regex.Matcher pm = PERFORMANCE_MONITOR.matcher(sp.name());
+            if (pm.matches()) {
+                // ptxas reads %pmN with CS2R.32 SR_PMN and %pmN_64 with the 64-bit CS2R of the same register
+                String name = "SR_PM" + pm.group(1);
+                return pm.group(2) == null ? cs2r32(name) : cs2r64(name);
+            }
             throw lowerer.unsupportedRuntime("special register " + sp.name());
         }
         int dim = component == null ? 0 : switch (component) {
