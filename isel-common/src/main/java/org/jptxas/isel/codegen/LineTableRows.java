@@ -138,10 +138,15 @@ public final class LineTableRows {
                     return code.get(c).ptxLine() == code.get(j).ptxLine() ? loc : sub.first();
                 }
             }
-            // no call: a frame's set-up (R1's adjustment) carries the first .loc, as ptxas's does; register copies
-            // before the body's first coded line, which ptxas's allocation does not make, continue into it
-            // (progminer's keccak_f800: its first .loc has no code, ptxas's subroutine starts at line 211)
-            return code.get(entry).op().register(0, SlotKind.GPR) == 1 ? sub.first() : loc;
+            // no call: register copies before the body's first coded line, which ptxas's allocation does not
+            // make, continue into it (progminer's keccak_f800: its first .loc has no code, ptxas's subroutine starts
+            // at line 211). A frame's set-up (R1's adjustment) has no counterpart there either: ptxas 13 sets up the
+            // frame of a subroutine that calls nothing (its spills, its .local arrays) in the kernel before the
+            // CALL (only one that calls, recursively, adjusts R1 itself, at the first .loc), so the entry is what
+            // follows the set-up (triton's _bwd_kernel_one_col_block, where only jptxas spills: line 80, as
+            // ptxas's S2R there)
+            boolean frame = code.get(entry).op().register(0, SlotKind.GPR) == 1;
+            return frame && entry + 1 < end ? entryLoc(code, entry + 1, end, sub) : loc;
         }
         return sub.first();
     }
