@@ -77,6 +77,10 @@ public final class ConstantFolding implements Pass {
                                 continue;
                             }
                             instrs.remove(i--);
+                            if (in.isTerminator() && OpInfo.is(in, "BRA")) {
+                                // ptxas keeps a folded branch's line for a BSSY it may place where it stood
+                                b.setFoldedBranchLine(in.line());
+                            }
                             changed = true;
                             continue;
                         }
