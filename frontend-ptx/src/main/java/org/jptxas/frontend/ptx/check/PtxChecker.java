@@ -797,6 +797,9 @@ public final class PtxChecker {
         if (sym instanceof Symbol.Label) {
             return OperandUse.of(OperandShape.LABEL);
         }
+        if (sym instanceof Symbol.BranchTargets) {
+            return OperandUse.of(OperandShape.BRANCH_TARGETS);
+        }
         return OperandUse.of(OperandShape.SYMBOL);
     }
 }
