@@ -33,16 +33,19 @@ public record CodegenSpec(SchedulingFlavor scheduling, Abi abi, List<String> fea
      * function's closing self-branch, and the relocation of a {@code CALL} to a symbol ({@code ""}: the symbol's
      * own); where bank 0 holds the generic address of the {@code .const} variables ({@code constWindow}) and one into
      * the parameters' bank ({@code paramWindow}, pointing at bank offset {@code paramWindowPointee}); hex, {@code ""}
-     * where not known.
+     * where not known; and which layout of the driver's launch constants bank 0 has ({@code driver}:
+     * {@code classic}, sm_75 ... sm_90; {@code blackwell}, sm_100 on; see
+     * {@link org.jptxas.ori.target.DriverConstants}).
      */
     public record Abi(String memoryDescriptor, int trailingNops, String callRelocation, String constWindow,
-                      String paramWindow, String paramWindowPointee) {
+                      String paramWindow, String paramWindowPointee, String driver) {
         public Abi {
             Objects.requireNonNull(memoryDescriptor, "memoryDescriptor");
             Objects.requireNonNull(callRelocation, "callRelocation");
             Objects.requireNonNull(constWindow, "constWindow");
             Objects.requireNonNull(paramWindow, "paramWindow");
             Objects.requireNonNull(paramWindowPointee, "paramWindowPointee");
+            Objects.requireNonNull(driver, "driver");
         }
     }
 

@@ -18,6 +18,7 @@ import org.jptxas.tables.TableSource;
 import org.jptxas.tables.latency.LatencyTableData;
 import org.jptxas.tables.latency.LatencyTables;
 import org.jptxas.ori.target.BankWindow;
+import org.jptxas.ori.target.DriverConstants;
 
 /**
  * Everything shared code asks a backend about one of its targets, in the spirit of Mesa NAK's shader model: the
@@ -69,8 +70,14 @@ public final class TargetDescription {
         BankWindow constWindow = abi.constWindow().isEmpty() ? null : new BankWindow(hex(abi.constWindow()), 0);
         BankWindow paramWindow = abi.paramWindow().isEmpty() ? null
                 : new BankWindow(hex(abi.paramWindow()), hex(abi.paramWindowPointee()));
+        String layout = abi.driver();
+        DriverConstants driver = DriverConstants.named(layout);
+        if (driver == null) {
+            throw new TableException(tables.path("backend.json"), spec.name() + ".abi.driver",
+                    "no driver constant layout '" + layout + "' (known: classic, blackwell)", null);
+        }
         return new TargetProfile(t, cubin.parameterBase(), hex(abi.memoryDescriptor()), cubin.reservedShared(),
-                abi.trailingNops(), abi.callRelocation(), features, constWindow, paramWindow);
+                abi.trailingNops(), abi.callRelocation(), features, constWindow, paramWindow, driver);
     }
 
     private int hex(String text) {

@@ -37,13 +37,9 @@ class LineInfoOracleTest {
     /** jptxas refuses an instruction it does not compile yet: no code, so no line table to compare. */
     static final Pattern NOT_SUPPORTED = Pattern.compile("Instruction '[^']+' not yet supported");
 
-    private static final String MATRIX_FREE = "the code differs, not the line rules: the dim-2 kernels keep three "
-            + "branches on the constant evaluation flags that ptxas 13 folds away (portable_evaluation_kernels.h 268, "
-            + "439, 575 have code in jptxas's cubin only: PLOP3 truth tables are not folded, and a folded jump's "
-            + "single-predecessor target is not laid out after it); ptxas gives a BSSY the line of a flag branch it "
-            + "removed (144 in dim 2, 189 in dim 3, ptxas only) and keeps a setp that jptxas chains into both its "
-            + "and.pred readers (portable_hanging_nodes_internal.h 101, ptxas only, predicate pressure). The test "
-            + "prints both lists";
+    private static final String MATRIX_FREE = "the code differs, not the line rules: ptxas keeps a setp that "
+            + "jptxas chains into both its and.pred readers (portable_hanging_nodes_internal.h 101 in two dim-3 "
+            + "kernels, ptxas only); 2 pairs per SM. The test prints both lists";
 
     /** The file/SM pairs whose annotations differ, and why. */
     static final Map<String, String> KNOWN = Map.ofEntries(

@@ -1,7 +1,6 @@
 package org.jptxas.backend.sm100;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -55,7 +54,7 @@ class BlackwellRecordsTest {
     void recordsDecodeToTheirTextAndAssembleToTheirBits() throws IOException {
         Optional<Path> dir = RepoRoot.find().map(r -> r.resolveSibling("shared").resolve("oracle-data")
                 .resolve("sass-records")).filter(Files::isDirectory);
-        assumeTrue(dir.isPresent(), "no ../shared/oracle-data/sass-records");
+        org.jptxas.testing.Prerequisites.require(dir.isPresent(), "../shared/oracle-data/sass-records");
         BackendRegistry registry = BackendRegistry.discover(getClass().getClassLoader());
         Map<Outcome, Integer> gaps = new TreeMap<>();
         int words = 0;

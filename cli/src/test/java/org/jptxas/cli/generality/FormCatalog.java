@@ -395,7 +395,8 @@ final class FormCatalog {
                         new Address("", Base.REG64, 0, false));
             } else if (k.contains(OperandKind.LABEL)) {
                 op = new Operand(false, Shape.LABEL, PtxType.B32, 1, 0, false, null);
-            } else if (k.contains(OperandKind.SYMBOL) && !k.contains(OperandKind.REGISTER)) {
+            } else if ((k.contains(OperandKind.SYMBOL) || k.contains(OperandKind.BRANCH_TARGETS))
+                    && !k.contains(OperandKind.REGISTER)) {
                 op = new Operand(false, Shape.SYMBOL, PtxType.B32, 1, 0, false, null);
             } else if (k.contains(OperandKind.DATA) && vec > 0) {
                 op = Operand.vector(dest, registerType(t), vec);

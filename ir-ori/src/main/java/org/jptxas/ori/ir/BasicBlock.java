@@ -10,6 +10,12 @@ public final class BasicBlock {
     private final List<Instr> instrs = new ArrayList<>();
     /** PTX's {@code .pragma "nounroll"} stood at the start of this block: the loop it heads stays a loop. */
     private boolean noUnroll;
+    /**
+     * The PTX line of a conditional branch that ended this block and that constant folding deleted as never taken;
+     * 0 when none. It matters only while the block stays empty. ptxas 13 gives that line to a convergence barrier set-up (BSSY) it places
+     * where control falls through the emptied block (see the reconvergence pass).
+     */
+    private int foldedBranchLine;
 
     BasicBlock(int id, String label) {
         this.id = id;
@@ -41,6 +47,14 @@ public final class BasicBlock {
 
     public void setNoUnroll(boolean noUnroll) {
         this.noUnroll = noUnroll;
+    }
+
+    public int foldedBranchLine() {
+        return foldedBranchLine;
+    }
+
+    public void setFoldedBranchLine(int line) {
+        this.foldedBranchLine = line;
     }
 
     public Instr last() {

@@ -96,6 +96,37 @@ public final class FunctionBody {
         }
         blocks.clear();
         blocks.addAll(layout);
+        relabel(moved);
+        return inserted;
+    }
+
+    /**
+     * Moves the blocks now at {@code [from, to)} to stand before the block now at {@code at} ({@code at <= from}),
+     * renumbering every branch target. Control flow changes where a moved run was fallen into or fell out: the caller
+     * moves only runs that neither are entered nor left by falling through, behind a block that does not fall through.
+     */
+    public void moveBlocks(int from, int to, int at) {
+        if (at < 0 || at > from || from >= to || to > blocks.size()) {
+            throw new IndexOutOfBoundsException("move [" + from + ", " + to + ") to " + at + " of " + blocks.size());
+        }
+        List<BasicBlock> layout = new ArrayList<>(blocks.size());
+        layout.addAll(blocks.subList(0, at));
+        layout.addAll(blocks.subList(from, to));
+        layout.addAll(blocks.subList(at, from));
+        layout.addAll(blocks.subList(to, blocks.size()));
+        int[] moved = new int[blocks.size()];
+        for (int pos = 0; pos < layout.size(); pos++) {
+            BasicBlock b = layout.get(pos);
+            moved[b.id()] = pos;
+            b.renumber(pos);
+        }
+        blocks.clear();
+        blocks.addAll(layout);
+        relabel(moved);
+    }
+
+    /** Rewrites every block label in the code from its old block id to {@code moved[id]}. */
+    private void relabel(int[] moved) {
         for (BasicBlock b : blocks) {
             for (Instr in : b.instrs()) {
                 List<Src> srcs = in.srcs();
@@ -107,7 +138,6 @@ public final class FunctionBody {
                 }
             }
         }
-        return inserted;
     }
 
     public List<BasicBlock> blocks() {

@@ -51,6 +51,9 @@ public final class BlockMerging implements Pass {
                     && !tableEntries.get(next)) {
                 BasicBlock from = blocks.get(next);
                 if (!from.instrs().isEmpty()) {
+                    if (!into.instrs().isEmpty()) {
+                        into.setFoldedBranchLine(0); // a folded branch's place no longer starts the block's code
+                    }
                     into.instrs().addAll(from.instrs());
                     from.instrs().clear();
                     changed = true;

@@ -30,23 +30,23 @@ public final class BranchCleanup implements Pass {
                 continue;
             }
             List<Instr> target = body.block(last.branchTarget().block()).instrs();
-            if (target.size() == 1 && isLoneExit(target.get(0))) {
-                last.setOp(OpInfo.op("EXIT"));
-                last.srcs().clear();
-                changed = true;
-            } else if (target.size() == 1 && isLoneReturn(target.get(0))) {
-                // ptxas copies only a lone return: with anything else in the block its predecessors branch there;
-                // copied, the arms of a branch end in returns of their own, and no join is left for a barrier
-                Instr ret = target.get(0);
-                last.setOp(ret.op());
-                last.setMods(ret.mods());
-                last.srcs().clear();
-                last.srcs().addAll(ret.srcs());
+            // ptxas copies only a lone exit or return: with anything else in the block its predecessors branch
+            // there; copied, the arms of a branch end in returns of their own, and no join is left for a barrier
+            if (target.size() == 1 && (isLoneExit(target.get(0)) || isLoneReturn(target.get(0)))) {
+                becomeCopyOf(last, target.get(0));
                 changed = true;
             }
         }
         changed |= invertOverJumps(body);
         return ConstantFolding.removeJumpsToNext(body) | changed;
+    }
+
+    /** The branch {@code jump} becomes {@code leave} (an EXIT or RET), keeping its own guard. */
+    private static void becomeCopyOf(Instr jump, Instr leave) {
+        jump.setOp(leave.op());
+        jump.setMods(leave.mods());
+        jump.srcs().clear();
+        jump.srcs().addAll(leave.srcs());
     }
 
     /** An unguarded plain EXIT. */
@@ -99,10 +99,7 @@ public final class BranchCleanup implements Pass {
             // the label of T leaves `last`; U's moves from `only` to `last` (its count stays)
             labelUses.merge(last.branchTarget().block(), -1, Integer::sum);
             if (leaves) {
-                last.setOp(only.op());
-                last.setMods(only.mods());
-                last.srcs().clear();
-                last.srcs().addAll(only.srcs());
+                becomeCopyOf(last, only);
             } else {
                 last.srcs().set(0, only.srcs().get(0));
             }

@@ -20,10 +20,11 @@ import org.jptxas.ori.ir.Src;
  * known predicates become {@code PT}/{@code !PT}; guards on known predicates disappear (the instruction always runs)
  * or delete the instruction (it never runs), which folds branches. Algebraic identities (x+0, x*1, x*0, SEL on a
  * known predicate, LOP3 tables that reduce to one input or to a constant, also on one half of a 64-bit value) become
- * moves. f32 arithmetic, compares, MUFU.LG2/EX2 and the
- * int/f32 conversions I2F (to nearest) and F2I (truncating) fold where ptxas's do ({@link FloatFolder}). A
- * predicate with several definitions (the f32 lowerings' range checks in each unrolled copy of a loop) folds the
- * guards that read it later in the block of an unguarded compare of known values.
+ * moves; predicate tables (PLOP3) that reduce to a constant become that constant ({@link PredicateFolding}).
+ * f32 arithmetic, compares, MUFU.LG2/EX2 and the int/f32 conversions I2F (to nearest) and F2I (truncating) fold
+ * where ptxas's do ({@link FloatFolder}). A predicate with several definitions (the f32 lowerings' range checks in
+ * each unrolled copy of a loop) folds the guards that read it later in the block of an unguarded compare of known
+ * values.
  */
 public final class ConstantFolding implements Pass {
     /** How many constant steps of an address's low word {@link #knownIndex} follows back (an unrolled walk's). */
@@ -76,6 +77,10 @@ public final class ConstantFolding implements Pass {
                                 continue;
                             }
                             instrs.remove(i--);
+                            if (in.isTerminator() && OpInfo.is(in, "BRA")) {
+                                // ptxas keeps a folded branch's line for a BSSY it may place where it stood
+                                b.setFoldedBranchLine(in.line());
+                            }
                             changed = true;
                             continue;
                         }
@@ -426,6 +431,17 @@ public final class ConstantFolding implements Pass {
                 preds.put(Key.of(in.dsts().get(0)), r);
             }
             return false;
+        }
+        Boolean pv = PredicateFolding.value(in, s -> predValue(s, preds));
+        if (pv != null) {
+            Reg pd = in.dsts().get(0);
+            if (pd.virtual() && sd.soleDef(pd) == in) {
+                preds.put(Key.of(pd), pv);
+            }
+            return PredicateFolding.makeConstant(in, pv);
+        }
+        if (PredicateFolding.dropFalseInputs(in)) {
+            return true;
         }
         Reg d = OpInfo.soleRDst(in);
         if (d == null || d.file() != RegFile.R || !d.virtual()) {

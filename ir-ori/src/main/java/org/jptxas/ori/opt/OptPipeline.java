@@ -111,6 +111,8 @@ public final class OptPipeline {
         if (optLevel >= 3) {
             p.add(new IfConversion());
             p.add(new BlockMerging());
+            // after merging: a one-block target has moved up already; a longer run then moves as a whole
+            p.add(new JumpTargetRuns());
             p.add(new JoinHoisting());
             p.add(new AtomicAggregation());
             p.add(new UnusedAtomicResults());

@@ -16,11 +16,14 @@ import java.util.Set;
  * @param constWindow      where bank 0 holds the generic address of the module's {@code .const} variables; null where
  *                         not known (generic addresses of them are refused by name)
  * @param paramWindow      where bank 0 holds a generic address into the kernel parameters' bank; null where not known
+ * @param driver           where the driver puts the launch dimensions, the stack pointer and the other facts in bank 0
  */
 public record TargetProfile(Target target, int paramBase, int memoryDescriptor, int reservedShared, int trailingNops,
-        String callRelocation, Set<TargetFeature> features, BankWindow constWindow, BankWindow paramWindow) {
+        String callRelocation, Set<TargetFeature> features, BankWindow constWindow, BankWindow paramWindow,
+        DriverConstants driver) {
     public TargetProfile {
         Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(driver, "driver");
         Objects.requireNonNull(callRelocation, "callRelocation");
         features = features.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(features));
     }

@@ -31,6 +31,7 @@ public final class TestProfiles {
         return new TargetProfile(t, sm >= 100 ? 0x380 : hopper ? 0x210 : 0x160, hopper ? 0x208 : 0x118,
                 hopper ? 1024 : 0, sm >= 80 ? 8 : 0, hopper ? "R_CUDA_ABS55_16_34" : "", f,
                 sm > 90 ? null : new BankWindow(hopper ? 0xd0 : 0x50, 0),
-                sm > 90 ? null : hopper ? new BankWindow(0x198, 0x210) : new BankWindow(0x40, 0));
+                sm > 90 ? null : hopper ? new BankWindow(0x198, 0x210) : new BankWindow(0x40, 0),
+                sm >= 100 ? DriverConstants.BLACKWELL : DriverConstants.CLASSIC);
     }
 }

@@ -138,10 +138,19 @@ public final class LineTableRows {
                     return code.get(c).ptxLine() == code.get(j).ptxLine() ? loc : sub.first();
                 }
             }
-            // no call: a frame's set-up (R1's adjustment) carries the first .loc, as ptxas's does; register copies
-            // before the body's first coded line, which ptxas's allocation does not make, continue into it
-            // (progminer's keccak_f800: its first .loc has no code, ptxas's subroutine starts at line 211)
-            return code.get(entry).op().register(0, SlotKind.GPR) == 1 ? sub.first() : loc;
+            // no call: register copies before the body's first coded line, which ptxas's allocation does not
+            // make, continue into it (progminer's keccak_f800: its first .loc has no code, ptxas's subroutine starts
+            // at line 211). A frame's set-up (R1's adjustment) carries the first .loc where ptxas's entry is code it
+            // adds (ULDC.64, no line of its own); ptxas 13 sets up the frame of a subroutine that calls nothing (its
+            // spills, its .local arrays) in the kernel before the CALL, so where the set-up is followed by code
+            // with a line of its own, that code is ptxas's entry and keeps its line (triton's
+            // _bwd_kernel_one_col_block, where only jptxas spills: S2R at line 80, as ptxas's)
+            if (code.get(entry).op().register(0, SlotKind.GPR) != 1) {
+                return loc;
+            }
+            CodeLine next = entry + 1 < end ? code.get(entry + 1) : null;
+            SourceLines.Loc nextLoc = next != null && next.ptxLine() > 0 ? sub.locs().get(next.ptxLine()) : null;
+            return nextLoc != null && nextLoc.line() > 0 && !materializesConstant(next) ? nextLoc : sub.first();
         }
         return sub.first();
     }

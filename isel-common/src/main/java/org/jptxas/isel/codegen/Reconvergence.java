@@ -548,6 +548,42 @@ public final class Reconvergence {
         return new Instr(warpsync, List.of(), List.of(), List.of(Src.of(new Imm(FULL_MASK))), Guard.ALWAYS, line);
     }
 
+    /**
+     * The PTX line of a branch constant folding deleted at the end of an emptied block that control falls through
+     * into {@code start} from (only empty blocks between them), or that took in {@code start}'s code, or 0. ptxas 13
+     * gives the region's BSSY that line: a flag test {@code and; setp; @p bra} (compare at {@code .loc} 0, branch at
+     * line 189) left alone in a join block before a divergent region, with the flag constant, puts its BSSY at the
+     * emptied join under line 189. The emptied block must start a block of ptxas's, a branch's target (it or an
+     * empty block before it): a folded branch after straight-line code (a store at line 187 before it, or loads
+     * before a debug label jptxas splits at) leaves the BSSY without the branch's line.
+     */
+    private static int foldedBranchAbove(FunctionBody body, int start) {
+        int marked = body.block(start).foldedBranchLine() > 0 ? start : -1;
+        int b = start - 1;
+        for (; b >= 0 && body.block(b).instrs().isEmpty(); b--) {
+            if (marked < 0 && body.block(b).foldedBranchLine() > 0) {
+                marked = b;
+            }
+        }
+        if (marked < 0) {
+            return 0;
+        }
+        if (b < 0) {
+            return body.block(marked).foldedBranchLine(); // the function's entry
+        }
+        BitSet targets = new BitSet();
+        for (BasicBlock block : body.blocks()) {
+            for (Instr in : block.instrs()) {
+                for (BlockLabel t : in.branchTargets()) {
+                    targets.set(t.block());
+                }
+            }
+        }
+        // the empty run [b + 1, marked] begins at a block ptxas has too when a branch enters it
+        int first = targets.nextSetBit(b + 1);
+        return first >= 0 && first <= marked ? body.block(marked).foldedBranchLine() : 0;
+    }
+
     /** Puts each region's BSSY before its start block's terminator and its BSYNC in a new block before the join. */
     private static void place(FunctionBody body, CodegenContext cx, List<Region> regions, int blockCount) {
         OriOpcodes ops = OriOpcodes.get();
@@ -563,7 +599,8 @@ public final class Reconvergence {
             if (last != null && last.isTerminator()) {
                 at--;
             }
-            insertBssy(instrs, at, new BarrierReg(r.depth), r.join, last != null ? last.line() : 0,
+            int folded = foldedBranchAbove(body, r.start);
+            insertBssy(instrs, at, new BarrierReg(r.depth), r.join, folded > 0 ? folded : last != null ? last.line() : 0,
                     cx.has(TargetFeature.CLEAR_BARRIER_BEFORE_BSSY));
         }
         // One BSYNC block per join, inner barriers first. Everything is gathered on the current block ids first.

@@ -22,6 +22,7 @@ import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.opcode.OpcodeGroup;
 import org.jptxas.ori.opcode.OriOpcode;
 import org.jptxas.ori.opcode.OriOpcodes;
+import org.jptxas.ori.target.TargetFeature;
 
 /**
  * Rewrites virtual-register Ori so that every instruction has an operand form its target encodes, before register
@@ -34,8 +35,11 @@ import org.jptxas.ori.opcode.OriOpcodes;
  * uniform register where only R fits. An instruction nothing fixes is left alone for selection to report.
  */
 public final class Legalizer implements OriPass {
-    /** The global memory descriptor sm_90 accesses name (the driver's constant at c[0x0][0x208]). */
-    static final CBank GLOBAL_DESCRIPTOR = CBank.of(0, 0x208);
+    /**
+     * Where the driver puts the global memory descriptor sm_90 accesses name (c[0x0][0x208]) when no target says
+     * otherwise; a pass run reads the target's own ({@code c[0x0][0x358]} from sm_100 on).
+     */
+    static final int GLOBAL_DESCRIPTOR = 0x208;
     private static final int MAX_MOVED = 3;
 
     private final InstructionSelector selector;
@@ -51,7 +55,9 @@ public final class Legalizer implements OriPass {
 
     @Override
     public void run(OriFunction function, CodegenContext context) {
-        legalize(function.body());
+        // targets whose accesses name the descriptor say where the driver puts it; the others keep the sm_90 offset
+        legalize(function.body(), context.has(TargetFeature.GLOBAL_DESCRIPTOR_OPERAND)
+                ? context.profile().memoryDescriptor() : GLOBAL_DESCRIPTOR);
     }
 
     /**
@@ -61,7 +67,7 @@ public final class Legalizer implements OriPass {
      */
     public boolean legalizes(Instr ins) {
         Instr copy = new Instr(ins.op(), ins.mods(), ins.dsts(), new ArrayList<>(ins.srcs()), ins.guard(), ins.line());
-        PerFunction fn = new PerFunction(new FunctionBody());
+        PerFunction fn = new PerFunction(new FunctionBody(), GLOBAL_DESCRIPTOR);
         fn.legalize(copy);
         return fn.unencodable.isEmpty();
     }
@@ -70,7 +76,12 @@ public final class Legalizer implements OriPass {
     public record Result(int inserted, int rewritten, List<Instr> unencodable) {}
 
     public Result legalize(FunctionBody body) {
-        PerFunction fn = new PerFunction(body);
+        return legalize(body, GLOBAL_DESCRIPTOR);
+    }
+
+    /** {@link #legalize(FunctionBody)} with the global memory descriptor at bank-0 offset {@code descriptorOffset}. */
+    public Result legalize(FunctionBody body, int descriptorOffset) {
+        PerFunction fn = new PerFunction(body, descriptorOffset);
         for (BasicBlock b : body.blocks()) {
             fn.materialized.clear();
             List<Instr> list = b.instrs();
@@ -93,6 +104,7 @@ public final class Legalizer implements OriPass {
     /** State of one function's run: its descriptor register and counters. */
     private final class PerFunction {
         final FunctionBody body;
+        final int descriptorOffset;
         Reg descriptor;
         Instr descriptorLoad;
         int inserted;
@@ -105,8 +117,9 @@ public final class Legalizer implements OriPass {
          */
         final java.util.Map<List<Object>, Reg> materialized = new java.util.HashMap<>();
 
-        PerFunction(FunctionBody body) {
+        PerFunction(FunctionBody body, int descriptorOffset) {
             this.body = body;
+            this.descriptorOffset = descriptorOffset;
         }
 
         /** Legalizes {@code ins} in place; returns the instructions to insert before it. */
@@ -233,7 +246,7 @@ public final class Legalizer implements OriPass {
             if (descriptor == null) {
                 descriptor = body.newVirtual(RegFile.UR, 2);
                 descriptorLoad = new Instr(opcode("ULDC"), List.of("64"), List.of(descriptor),
-                        List.of(Src.of(GLOBAL_DESCRIPTOR)), Guard.ALWAYS, 0);
+                        List.of(Src.of(CBank.of(0, descriptorOffset))), Guard.ALWAYS, 0);
             }
             return descriptor;
         }

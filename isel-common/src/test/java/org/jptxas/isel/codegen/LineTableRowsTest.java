@@ -437,6 +437,17 @@ class LineTableRowsTest {
     }
 
     @Test
+    void aFrameSetUpFollowedByCodeWithALineTakesThatLine() {
+        // ptxas 13 sets up a call-less subroutine's frame in the kernel; its entry is the body's first instruction,
+        // which keeps its own line (triton's _bwd_kernel_one_col_block: S2R at 80, line 43 without code), so
+        // jptxas's set-up right before that code takes its line, not the first .loc
+        String[][] code = {{"NOP", "8"}, {"EXIT", "9"}, {"IADD3 R1, R1, -0x10, RZ", "0"}, {"LDG.E R0, [R4.64]", "21"},
+                {"RET.REL.NODEC R6 `(k)", "0"}, {"NOP", "0"}};
+        CubinBuilder.LineTables t = withSubroutines(code, List.of(new FunctionFacts.InnerFunction("$k$f", 0x20, 0x40, 0)));
+        assertEquals(List.of(new DebugLine.Row(0, 1, 10), new DebugLine.Row(0x20, 1, 42)), t.sourceLines().get(0).rows());
+    }
+
+    @Test
     void registerCopiesAtACalllessSubroutinesEntryContinueIntoItsFirstCodedLine() {
         // ptxas 13 on progminer's keccak_f800: its first .loc (256, a cvt of a parameter) gives no code and the
         // subroutine starts with its loop's first LOP3 at line 211; jptxas's parameter copies before that carry 211

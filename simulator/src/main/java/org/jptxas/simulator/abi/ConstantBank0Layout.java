@@ -1,6 +1,7 @@
 package org.jptxas.simulator.abi;
 
 import java.util.OptionalInt;
+import org.jptxas.ori.target.DriverConstants;
 import org.jptxas.ori.target.Target;
 
 /**
@@ -25,6 +26,11 @@ public record ConstantBank0Layout(int paramBase, int blockDimOffset, int gridDim
     public static final int BANK_SIZE = 0x10000;
     /** Largest kernel parameter area ptxas accepts before CUDA 12.1's large-parameter support (4 KiB). */
     public static final int CLASSIC_PARAM_LIMIT = 4096;
+
+    /** The rest of the driver's launch constants in this layout (the sm_100+ family moved them up). */
+    public DriverConstants driver() {
+        return blockDimOffset == 0 ? DriverConstants.CLASSIC : DriverConstants.BLACKWELL;
+    }
 
     public static ConstantBank0Layout of(Target target) {
         int sm = target.sm();

@@ -18,18 +18,24 @@ public final class ClusterConstants {
     private ClusterConstants() {
     }
 
-    /** Writes the cluster words into {@code bank} (at least {@link DriverConstants#CLUSTER_NCTARANK} + 4 bytes). */
-    static void fill(byte[] bank, Dim3 grid, Dim3 cluster, boolean explicit) {
+    /**
+     * Writes the cluster words of layout {@code dc} into {@code bank} (large enough for them): the flag always, the
+     * shape words where the layout has them at fixed offsets (not on sm_100+, whose code indexes them).
+     */
+    static void fill(byte[] bank, DriverConstants dc, Dim3 grid, Dim3 cluster, boolean explicit) {
         ByteBuffer b = ByteBuffer.wrap(bank).order(ByteOrder.LITTLE_ENDIAN);
-        b.putInt(DriverConstants.EXPLICIT_CLUSTER, explicit ? 1 : 0);
+        b.putInt(dc.explicitCluster(), explicit ? 1 : 0);
+        if (!dc.clusterShapeKnown()) {
+            return;
+        }
         int[] shape = {cluster.x(), cluster.y(), cluster.z()};
         int[] extent = {grid.x(), grid.y(), grid.z()};
         for (int d = 0; d < 3; d++) {
-            b.putInt(DriverConstants.clusterShape(d), shape[d]);
-            b.putFloat(DriverConstants.clusterShapeReciprocal(d), reciprocal(shape[d]));
-            b.putInt(DriverConstants.clusterCount(d), extent[d] / shape[d]);
+            b.putInt(dc.clusterShape(d), shape[d]);
+            b.putFloat(dc.clusterShapeReciprocal(d), reciprocal(shape[d]));
+            b.putInt(dc.clusterCount(d), extent[d] / shape[d]);
         }
-        b.putInt(DriverConstants.CLUSTER_NCTARANK, shape[0] * shape[1] * shape[2]);
+        b.putInt(dc.clusterNctarank(), shape[0] * shape[1] * shape[2]);
     }
 
     /** {@code 1/n} as the emulator's driver stores it (see the class comment). */

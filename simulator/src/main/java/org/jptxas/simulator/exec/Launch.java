@@ -296,8 +296,9 @@ public final class Launch {
         put(bank, cb.gridDimOffset() + 4, 4, grid.y());
         put(bank, cb.gridDimOffset() + 8, 4, grid.z());
         put(bank, cb.stackPointerOffset(), 4, stackTop);
-        if (target.sm() >= 90 && bank.length >= org.jptxas.ori.target.DriverConstants.CLUSTER_NCTARANK + 4) {
-            ClusterConstants.fill(bank, grid, cluster.orElse(new Dim3(1, 1, 1)), cluster.isPresent());
+        org.jptxas.ori.target.DriverConstants dc = cb.driver();
+        if (target.sm() >= 90 && bank.length >= Math.max(dc.clusterNctarank(), dc.explicitCluster()) + 4) {
+            ClusterConstants.fill(bank, dc, grid, cluster.orElse(new Dim3(1, 1, 1)), cluster.isPresent());
         }
         System.arraycopy(params, 0, bank, cb.paramBase(), params.length);
         return bank;

@@ -585,11 +585,17 @@ final class FloatOps {
         org.jptxas.simulator.numeric.Rounding rnd = op.has("RZ") ? org.jptxas.simulator.numeric.Rounding.RZ
                 : op.has("RM") ? org.jptxas.simulator.numeric.Rounding.RM
                 : op.has("RP") ? org.jptxas.simulator.numeric.Rounding.RP : org.jptxas.simulator.numeric.Rounding.RN;
-        boolean ftz = op.has("FTZ");
+        boolean ftz = op.has("FTZ") || op.has("FMZ");
         float a = operands.readF(o.get(1), t, w), b = operands.readF(o.get(2), t, w);
         if (ftz) {
             a = org.jptxas.simulator.numeric.Ieee.ftz(a);
             b = org.jptxas.simulator.numeric.Ieee.ftz(b);
+        }
+        if (op.has("FMZ") && (a == 0f || b == 0f)) {
+            // .FMZ (nvdisasm names bit 76 of FFMA so): a zero factor makes the product +0 whatever the other one
+            // holds (infinity and NaN too); the factors are flushed as with .FTZ
+            a = 0f;
+            b = 0f;
         }
         float r;
         switch (op.opcode()) {

@@ -242,6 +242,15 @@ public final class SassEmulator implements KernelExecutor {
             return new TimedResult(LaunchResult.faulted(name(), new org.jptxas.simulator.exec.Fault.Unimplemented(
                     module.unsupported().get(), "load of " + launch.entry()), 0, 0), Timing.unavailable("no launch"));
         }
+        // Blackwell's LDCU (and its 8-bit uniform register fields, URZ = 255) are not emulated yet: such code would
+        // run with wrong uniform values, so the launch stops on the first LDCU by name before anything runs
+        for (SassOp op : code) {
+            if (op.opcode().equals("LDCU")) {
+                return new TimedResult(LaunchResult.faulted(name(), new org.jptxas.simulator.exec.Fault.Unimplemented(
+                        "LDCU", op.text() + " (Blackwell code is not emulated yet)"), 0, 0),
+                        Timing.unavailable("no launch"));
+            }
+        }
         Map<Integer, byte[]> banks = module.load(launch.entry(), launch.global());
         SassMachine m = new SassMachine(name(), decoded.get(launch.entry()), launch, limits,
                 staticShared.getOrDefault(launch.entry(), 0), banks, module::systemCallAt, strictConvergence, timed);

@@ -25,8 +25,17 @@ final class SpecialRegisters {
             case "SR_TID" -> t.tid.x() | t.tid.y() << 16 | t.tid.z() << 26;
             case "SR_CLOCKLO", "SR_GLOBALTIMERLO" -> (int) clock;
             case "SR_CLOCKHI", "SR_GLOBALTIMERHI" -> (int) (clock >>> 32);
-            case "SR_LEMASK" -> (1 << t.lane) - 1;
             case "SR_EQMASK" -> 1 << t.lane;
+            case "SR_LTMASK" -> (1 << t.lane) - 1;
+            case "SR_LEMASK" -> (int) ((2L << t.lane) - 1);
+            case "SR_GTMASK" -> (int) ~((2L << t.lane) - 1);
+            case "SR_GEMASK" -> ~((1 << t.lane) - 1);
+            // the warp's slot in [14:8] and the SM's warp count in [15:8] (what ptxas extracts for %warpid and
+            // %nwarpid); one SM, whose warp slots are the block's warps in order, as the PTX interpreter has it
+            case "SR_VIRTID" -> (t.linear / 32) << 8;
+            case "SR_VIRTCFG" -> 64 << 8;
+            case "SR_VIRTUALSMID" -> 0;
+            case "SR_PM0", "SR_PM1", "SR_PM2", "SR_PM3", "SR_PM4", "SR_PM5", "SR_PM6", "SR_PM7" -> 0;
             case "SRZ" -> 0;
             case "SR_CgaCtaId" -> rank; // the block's rank in its cluster
             case "SR_SWINHI" -> (int) (AddressWindows.SHARED_WINDOW >>> 32); // the shared window's high word (generic addresses)

@@ -268,7 +268,7 @@ final class ThreadSemantics {
                 if (op.has("32")) {
                     OperandAccess.writeR(t, o.get(0), machine.special(sr, t));
                 } else {
-                    OperandAccess.writeR64(t, o.get(0), sr.equals("SRZ") ? 0 : machine.warpInstructions);
+                    OperandAccess.writeR64(t, o.get(0), sr.equals("SRZ") || sr.startsWith("SR_PM") ? 0 : machine.warpInstructions);
                 }
                 t.pc++;
             }

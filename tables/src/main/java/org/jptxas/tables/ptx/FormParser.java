@@ -38,7 +38,7 @@ import java.util.Set;
  *   <li>{@code vmax=128} — the largest {@code .vN} vector in bits;</li>
  *   <li>{@code name:mul.lo} — the name ptxas gives this form in messages (default: the opcode);</li>
  *   <li>{@code feature:256_bit_wide_load/store} — the feature name of the form's gates in messages ({@code _} is a
- *       space); {@code instruction:dp2a.lo} — ptxas names the form an instruction in them;</li>
+ *       space, {@code __} an underscore); {@code instruction:dp2a.lo} — ptxas names the form an instruction in them;</li>
  *   <li>{@code retiredfrom=70} — {@code maxptx} drops the form only for targets from sm_70 on.</li>
  * </ul>
  */
@@ -85,9 +85,9 @@ final class FormParser {
             if (item.startsWith("name:")) {
                 name = item.substring(5);
             } else if (item.startsWith("feature:")) {
-                subject = "Feature '" + item.substring(8).replace('_', ' ') + "'";
+                subject = "Feature '" + spaced(item.substring(8)) + "'";
             } else if (item.startsWith("instruction:")) {
-                subject = "Instruction '" + item.substring(12).replace('_', ' ') + "'";
+                subject = "Instruction '" + spaced(item.substring(12)) + "'";
             } else if (item.length() > 2 && Character.isUpperCase(item.charAt(0)) && item.charAt(1) == ':') {
                 char slot = item.charAt(0);
                 if (types.stream().anyMatch(t -> t.name() == slot)) {
@@ -151,7 +151,7 @@ final class FormParser {
             if (colon <= 0) {
                 throw new IllegalArgumentException("cannot read feature exclusion '" + item + "'");
             }
-            feature = rest.substring(0, colon).replace('_', ' ');
+            feature = spaced(rest.substring(0, colon));
             rest = rest.substring(colon + 1);
         }
         String[] sides = rest.split("/");
@@ -356,11 +356,11 @@ final class FormParser {
             } else if (c.equals("feature=1")) {
                 subject = "Feature '." + word + "'";
             } else if (c.startsWith("feature=")) {
-                subject = "Feature '" + c.substring(8).replace('_', ' ') + "'";
+                subject = "Feature '" + spaced(c.substring(8)) + "'";
             } else if (c.startsWith("instruction=")) {
-                subject = "Instruction '" + c.substring(12).replace('_', ' ') + "'";
+                subject = "Instruction '" + spaced(c.substring(12)) + "'";
             } else if (c.startsWith("modifier=")) {
-                subject = "Modifier '" + c.substring(9).replace('_', ' ') + "'";
+                subject = "Modifier '" + spaced(c.substring(9)) + "'";
             } else {
                 throw new IllegalArgumentException("cannot read gate condition '" + c + "'");
             }
@@ -393,5 +393,10 @@ final class FormParser {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("not a number: '" + s + "'");
         }
+    }
+
+    /** A name written without spaces: {@code _} stands for a space, {@code __} for an underscore (mbarrier.arrive_drop). */
+    static String spaced(String written) {
+        return written.replace("__", "\u0000").replace('_', ' ').replace('\u0000', '_');
     }
 }

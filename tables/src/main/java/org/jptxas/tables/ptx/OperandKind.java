@@ -20,6 +20,8 @@ public enum OperandKind {
     LABEL('l'),
     /** {@code s}: a variable or function name used as a value. */
     SYMBOL('s'),
+    /** {@code b}: the label of a {@code .branchtargets} table (brx.idx's; a plain label or variable is not one). */
+    BRANCH_TARGETS('b'),
     /** {@code _}: the sink {@code _}. */
     SINK('_'),
     /** {@code x}: a special register. */

@@ -559,6 +559,10 @@ public final class PtxChecker {
             Symbol sym = lookup(s.name(), scope);
             if (sym != null) {
                 resolved.put(s, sym);
+                if (sym instanceof Symbol.Special sp && sp.register() != null) {
+                    versionGate(s.pos(), sp.register().ptxName(), sp.register().minVersion());
+                    targetGate(s.pos(), sp.register().ptxName(), sp.register().minSm());
+                }
                 if (s.component() != null && sym instanceof Symbol.Variable v && v.space() == StateSpace.REG) {
                     registerComponent(s, v);
                 }
@@ -792,6 +796,9 @@ public final class PtxChecker {
         }
         if (sym instanceof Symbol.Label) {
             return OperandUse.of(OperandShape.LABEL);
+        }
+        if (sym instanceof Symbol.BranchTargets) {
+            return OperandUse.of(OperandShape.BRANCH_TARGETS);
         }
         return OperandUse.of(OperandShape.SYMBOL);
     }

@@ -1,6 +1,7 @@
 package org.jptxas.frontend.ptx.isa;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -357,6 +358,12 @@ final class FormMatcher {
         if (spec.doubleWidth() && type != null) {
             type = type.doubled().orElse(null);
         }
+        if (spec.kinds().equals(EnumSet.of(OperandKind.BRANCH_TARGETS)) && op.shape() != OperandShape.BRANCH_TARGETS
+                && op.shape() != OperandShape.LABEL) {
+            // brx.idx given a register, variable or immediate: ptxas asks for the table (a plain label mismatches)
+            return "Label with '.branchtargets' directive expected for argument " + index + " of instruction '" + name
+                    + "'";
+        }
         switch (op.shape()) {
             case REGISTER, PREDICATE -> {
                 boolean data = spec.kinds().contains(OperandKind.DATA);
@@ -429,6 +436,9 @@ final class FormMatcher {
             }
             case LABEL -> {
                 return spec.kinds().contains(OperandKind.LABEL) ? null : mismatch;
+            }
+            case BRANCH_TARGETS -> {
+                return spec.kinds().contains(OperandKind.BRANCH_TARGETS) ? null : mismatch;
             }
             case SINK -> {
                 return spec.kinds().contains(OperandKind.SINK) ? null : mismatch;

@@ -18,6 +18,8 @@ public enum OperandShape {
     LABEL,
     /** A bare non-register symbol: a variable, function or parameter name used as a value. */
     SYMBOL,
+    /** The label of a {@code .branchtargets} table. */
+    BRANCH_TARGETS,
     /** The sink operand {@code _}. */
     SINK,
     /** A special register such as {@code %tid.x} or {@code %clock64}. */

@@ -10,7 +10,6 @@ import org.jptxas.ori.diag.CompilationException;
 import org.jptxas.ori.ir.BasicBlock;
 import org.jptxas.ori.ir.CBank;
 import org.jptxas.ori.ir.Reg;
-import org.jptxas.ori.target.DriverConstants;
 
 /**
  * Thread-block clusters (sm_90), as ptxas 13 lowers them:
@@ -74,7 +73,7 @@ public final class ClusterLowerer implements InstructionLowerer {
         MathEmitter m = new MathEmitter(cx);
         m.ownControl();
         Reg flag = m.r();
-        m.mov(flag, CBank.of(0, DriverConstants.EXPLICIT_CLUSTER));
+        m.mov(flag, CBank.of(0, cx.profile().driver().explicitCluster()));
         Reg explicit = m.p();
         m.isetp("EQ.U32", explicit, flag, 1);
         BasicBlock single = m.newBlock();

@@ -35,20 +35,29 @@ final class ClusterRegisters {
         };
     }
 
+    /**
+     * Whether {@code sr} can be read on a target whose driver constants are {@code driver}: the rank and the
+     * explicit-cluster flag always, the others where the cluster shape sits at a fixed offset.
+     */
+    static boolean readable(DriverConstants driver, SpecialRegister sr) {
+        return sr == SpecialRegister.CLUSTER_CTARANK || sr == SpecialRegister.IS_EXPLICIT_CLUSTER
+                || driver.clusterShapeKnown();
+    }
+
     /** The value of {@code sr} (component {@code dim} of the vector ones): a register, or a constant when allowed. */
     static Operand read(LoweringContext cx, SpecialRegister sr, int dim, boolean constantOk) {
         String axis = "XYZ".substring(dim, dim + 1);
         switch (sr) {
             case NCLUSTERID:
-                return constant(cx, DriverConstants.clusterCount(dim), constantOk);
+                return constant(cx, cx.profile().driver().clusterCount(dim), constantOk);
             case CLUSTER_NCTAID:
-                return constant(cx, DriverConstants.clusterShape(dim), constantOk);
+                return constant(cx, cx.profile().driver().clusterShape(dim), constantOk);
             case CLUSTER_NCTARANK:
-                return constant(cx, DriverConstants.CLUSTER_NCTARANK, constantOk);
+                return constant(cx, cx.profile().driver().clusterNctarank(), constantOk);
             case CLUSTER_CTARANK:
                 return s2r(cx, "SR_CgaCtaId");
             case IS_EXPLICIT_CLUSTER: {
-                Reg flag = (Reg) constant(cx, DriverConstants.EXPLICIT_CLUSTER, false);
+                Reg flag = (Reg) constant(cx, cx.profile().driver().explicitCluster(), false);
                 Reg p = cx.newReg(RegFile.P, 1);
                 cx.emitUnguarded("ISETP", List.of("EQ", "U32", "AND"), List.of(p, Reg.PT),
                         List.of(Src.of(flag), Src.of(Imm.ofInt(1)), Src.of(Reg.PT)));
@@ -62,7 +71,7 @@ final class ClusterRegisters {
                 Reg negated = cx.newReg(RegFile.R, 1);
                 cx.emitUnguarded("IADD3", List.of(), List.of(negated),
                         List.of(Src.of(id).negated(), Src.of(Reg.RZ), Src.of(Reg.RZ)));
-                Reg shape = (Reg) constant(cx, DriverConstants.clusterShape(dim), false);
+                Reg shape = (Reg) constant(cx, cx.profile().driver().clusterShape(dim), false);
                 Reg d = cx.newReg(RegFile.R, 1);
                 cx.emitUnguarded("IMAD", List.of(), List.of(d), List.of(Src.of(shape), Src.of(negated), Src.of(ctaid)));
                 return d;
@@ -99,7 +108,7 @@ final class ClusterRegisters {
         cx.emitUnguarded("I2F", List.of("U32"), List.of(f), List.of(Src.of(ctaid)));
         Reg scaled = cx.newReg(RegFile.R, 1);
         cx.emitUnguarded("FMUL", List.of(), List.of(scaled),
-                List.of(Src.of(f), Src.of(CBank.of(0, DriverConstants.clusterShapeReciprocal(dim)))));
+                List.of(Src.of(f), Src.of(CBank.of(0, cx.profile().driver().clusterShapeReciprocal(dim)))));
         Reg id = cx.newReg(RegFile.R, 1);
         cx.emitUnguarded("F2I", List.of("U32", "TRUNC", "NTZ"), List.of(id), List.of(Src.of(scaled)));
         return id;

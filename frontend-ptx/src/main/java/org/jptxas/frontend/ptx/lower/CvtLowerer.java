@@ -737,12 +737,18 @@ public final class CvtLowerer implements InstructionLowerer {
             throws CompilationException {
         String narrow = NARROW_LANES.stream().filter(insn::hasModifier).findFirst().orElse(null);
         PtxType ab = narrow != null ? PtxType.S32 : types.get(1);
-        Reg d = cx.dst(insn.operands().get(0), PtxType.B32);
+        // cvt.pack takes registers wider than its types: a 64-bit source gives its low word, a 64-bit destination
+        // gets the packed word zero-extended (as ptxas 13 writes it)
+        Reg whole = cx.dst(insn.operands().get(0), PtxType.B32);
+        Reg d = whole.comps() == 2 ? whole.component(0) : whole;
         Src a = cx.src(insn.operands().get(1), ab);
         Src b = cx.src(insn.operands().get(2), ab);
         Object c = insn.operands().size() > 3 ? cx.src(insn.operands().get(3), PtxType.B32) : RZ;
         String lanes = narrow != null ? narrow.toUpperCase(java.util.Locale.ROOT) : intName(types.get(0));
         m.op("I2IP", lanes + "." + intName(ab) + ".SAT", d, a, b, c);
+        if (whole.comps() == 2) {
+            m.mov(whole.component(1), 0);
+        }
     }
 
     /** cvt.pack's destination lane types narrower than a byte. */

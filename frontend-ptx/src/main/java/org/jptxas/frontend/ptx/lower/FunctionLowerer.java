@@ -40,7 +40,6 @@ import org.jptxas.ori.ir.Reg;
 import org.jptxas.ori.ir.RegFile;
 import org.jptxas.ori.ir.Src;
 import org.jptxas.ori.opcode.OriOpcodes;
-import org.jptxas.ori.target.DriverConstants;
 import org.jptxas.ori.target.Target;
 import org.jptxas.ori.target.TargetProfile;
 
@@ -176,7 +175,7 @@ final class FunctionLowerer implements LoweringContext {
         List<Instr> prologue = new ArrayList<>();
         if (fn.isEntry()) {
             prologue.add(new Instr(ops.require("MOV"), List.of(), List.of(SP),
-                    List.of(Src.of(CBank.of(0, DriverConstants.STACK_POINTER))), Guard.ALWAYS, fn.pos().line()));
+                    List.of(Src.of(CBank.of(0, profile.driver().stackPointer()))), Guard.ALWAYS, fn.pos().line()));
         }
         if (frameBytes > 0) {
             prologue.add(new Instr(ops.require("IADD3"), List.of(), List.of(SP, Reg.PT, Reg.PT),

@@ -176,9 +176,18 @@ final class OperandLowerer {
         return r;
     }
 
+    /** {@code %pm0} ... {@code %pm7} and their 64-bit {@code _64} forms. */
+    private static final java.util.regex.Pattern PERFORMANCE_MONITOR = java.util.regex.Pattern.compile("%pm([0-7])(_64)?");
+
     private org.jptxas.ori.ir.Operand special(Symbol.Special sp, String component, boolean constantOk) {
         SpecialRegister sr = sp.register();
         if (sr == null) {
+            java.util.regex.Matcher pm = PERFORMANCE_MONITOR.matcher(sp.name());
+            if (pm.matches()) {
+                // ptxas reads %pmN with CS2R.32 SR_PMN and %pmN_64 with the 64-bit CS2R of the same register
+                String name = "SR_PM" + pm.group(1);
+                return pm.group(2) == null ? cs2r32(name) : cs2r64(name);
+            }
             throw lowerer.unsupportedRuntime("special register " + sp.name());
         }
         int dim = component == null ? 0 : switch (component) {
@@ -194,15 +203,15 @@ final class OperandLowerer {
             case CTAID:
                 return s2r("SR_CTAID." + axis);
             case NTID:
-                return constant(DriverConstants.ntid(dim), constantOk);
+                return constant(driver().ntid(dim), constantOk);
             case NCTAID:
-                return constant(DriverConstants.nctaid(dim), constantOk);
+                return constant(driver().nctaid(dim), constantOk);
             case LANEID:
                 return s2r("SR_LANEID");
             case SMID:
                 return s2r("SR_VIRTUALSMID");
             case NSMID:
-                return constant(DriverConstants.NSMID, constantOk);
+                return constant(driver().nsmid(), constantOk);
             case WARPID: {
                 Reg v = s2r("SR_VIRTID");
                 Reg s = lowerer.newReg(RegFile.R, 1);
@@ -247,17 +256,30 @@ final class OperandLowerer {
             case GLOBALTIMER:
                 return cs2r64("SR_GLOBALTIMERLO");
             case DYNAMIC_SMEM_SIZE:
-                return constant(DriverConstants.DYNAMIC_SMEM_SIZE, constantOk);
+                if (driver().dynamicSmemSize() == DriverConstants.UNKNOWN) {
+                    throw lowerer.unsupportedRuntime("special register " + sp.name() + ": not at a fixed place in "
+                            + "this target's constant bank 0");
+                }
+                return constant(driver().dynamicSmemSize(), constantOk);
             case GRIDID:
-                return pair(Src.of(CBank.of(0, DriverConstants.GRID_ID)), Src.of(CBank.of(0, DriverConstants.GRID_ID + 4)));
+                return pair(Src.of(CBank.of(0, driver().gridId())), Src.of(CBank.of(0, driver().gridId() + 4)));
             case WARP_SZ:
                 return Imm.ofInt(32);
             default:
                 if (ClusterRegisters.serves(sr)) {
+                    if (!ClusterRegisters.readable(driver(), sr)) {
+                        throw lowerer.unsupportedRuntime("special register " + sp.name() + ": the cluster shape is not "
+                                + "at a fixed place in this target's constant bank 0");
+                    }
                     return ClusterRegisters.read(lowerer, sr, dim, constantOk);
                 }
                 throw lowerer.unsupportedRuntime("special register " + sp.name());
         }
+    }
+
+    /** Where this target's driver puts the launch constants (a backend's fact: it moved on sm_100). */
+    private DriverConstants driver() {
+        return lowerer.profile.driver();
     }
 
     private org.jptxas.ori.ir.Operand constant(int offset, boolean constantOk) {

@@ -122,6 +122,64 @@ class PtxIsaTest {
                 "Modifier '.async' requires PTX ISA .version 8.0 or later"), check("fence.proxy.async", SM80, 75));
     }
 
+    /**
+     * sm_80 has mbarrier.arrive and test_wait, but not their count without .noComplete nor .relaxed (sm_90 features,
+     * as ptxas 13 words them).
+     */
+    @Test
+    void mbarrierCountAndRelaxedNeedSm90() {
+        String count = "Feature 'mbarrier.arrive with count argument and without '.noComplete' modifier' requires"
+                + " .target sm_90 or higher";
+        assertEquals(List.of(count), check("mbarrier.arrive.shared.b64", SM80, 90, reg("b64"), addr(), reg("u32")));
+        assertEquals(List.of(count), check("mbarrier.arrive.release.cta.b64", SM80, 90, reg("b64"), addr(), imm()));
+        assertEquals(List.of(), check("mbarrier.arrive.shared.b64", SM80, 90, reg("b64"), addr()));
+        assertEquals(List.of(), check("mbarrier.arrive.release.cta.b64", SM80, 90, reg("b64"), addr()));
+        assertEquals(List.of(), check("mbarrier.arrive.noComplete.b64", SM80, 90, reg("b64"), addr(), reg("u32")));
+        assertEquals(List.of(), check("mbarrier.arrive.shared.b64", SM90, 90, reg("b64"), addr(), reg("u32")));
+        assertEquals("Feature 'mbarrier.arrive_drop with count argument and without '.noComplete' modifier' requires"
+                + " .target sm_90 or higher",
+                check("mbarrier.arrive_drop.b64", SM80, 90, reg("b64"), addr(), reg("u32")).get(0));
+        assertEquals("Modifier '.relaxed' on 'mbarrier.arrive' requires .target sm_90 or higher",
+                check("mbarrier.arrive.relaxed.cta.b64", SM80, 90, reg("b64"), addr(), reg("u32")).get(0));
+        assertEquals("Modifier '.relaxed' on 'mbarrier.arrive_drop' requires .target sm_90 or higher",
+                check("mbarrier.arrive_drop.relaxed.cta.b64", SM80, 90, reg("b64"), addr()).get(0));
+        assertEquals(List.of(), check("mbarrier.arrive.relaxed.cta.b64", SM90, 90, reg("b64"), addr(), reg("u32")));
+        assertEquals(List.of("Modifier '.relaxed' on 'mbarrier.test_wait' requires .target sm_90 or higher"),
+                check("mbarrier.test_wait.relaxed.cta.b64", SM80, 90, pred(), addr(), reg("b64")));
+        assertEquals(List.of("Modifier '.relaxed' on 'mbarrier.test_wait.parity' requires .target sm_90 or higher"),
+                check("mbarrier.test_wait.parity.relaxed.cta.b64", SM80, 90, pred(), addr(), reg("u32")));
+        assertEquals(List.of(), check("mbarrier.test_wait.acquire.cta.b64", SM80, 90, pred(), addr(), reg("b64")));
+    }
+
+    /** brx.idx jumps through a .branchtargets table: a plain label mismatches, anything else is asked to be one. */
+    @Test
+    void brxIdxNeedsABranchTargetsTable() {
+        OperandUse table = OperandUse.of(OperandShape.BRANCH_TARGETS);
+        accepts("brx.idx", reg("u32"), table);
+        accepts("brx.idx.uni", imm(), table);
+        String expected = "Label with '.branchtargets' directive expected for argument 1 of instruction 'brx.idx'";
+        rejects("brx.idx", expected, reg("u32"), OperandUse.of(OperandShape.SYMBOL));
+        rejects("brx.idx", expected, reg("u32"), reg("b32"));
+        rejects("brx.idx", "Arguments mismatch for instruction 'brx.idx'", reg("u32"), OperandUse.of(OperandShape.LABEL));
+    }
+
+    /** Results and sources of a fixed bit type take no float register where ptxas 13 refuses one. */
+    @Test
+    void bitResultsRefuseFloatRegisters() {
+        String bmsk = "Arguments mismatch for instruction 'bmsk'";
+        rejects("bmsk.clamp.b32", bmsk, reg("f32"), reg("u32"), reg("u32"));
+        accepts("bmsk.clamp.b32", reg("s32"), reg("u32"), reg("u32"));
+        rejects("redux.sync.and.b32", "Arguments mismatch for instruction 'redux'", reg("f32"), reg("b32"), reg("b32"));
+        rejects("redux.sync.xor.b32", "Arguments mismatch for instruction 'redux'", reg("b32"), reg("f32"), reg("b32"));
+        accepts("redux.sync.or.b32", reg("u32"), reg("b32"), imm());
+        rejects("cvt.pack.sat.s8.s32.b32", "Arguments mismatch for instruction 'cvt.pack'", reg("f32"), reg("s32"),
+                reg("s32"), reg("b32"));
+        accepts("cvt.pack.sat.s8.s32.b32", reg("u32"), reg("s32"), reg("s32"), reg("b32"));
+        rejects("movmatrix.sync.aligned.m8n8.trans.b16", "Arguments mismatch for instruction 'movmatrix'", reg("b32"),
+                imm());
+        accepts("movmatrix.sync.aligned.m8n8.trans.b16", reg("b32"), reg("b32"));
+    }
+
     /** Gates of targets before sm_75 as ptxas 13 words them (PtxasDifferentialTest, .target sm_52 and sm_61). */
     @Test
     void olderTargetGates() {

@@ -36,7 +36,7 @@ final class VariantGenerator {
 
     private static final Set<OperandKind> RENDERABLE = EnumSet.of(OperandKind.REGISTER, OperandKind.DATA,
             OperandKind.PREDICATE, OperandKind.TYPED_IMMEDIATE, OperandKind.INT_IMMEDIATE, OperandKind.ADDRESS,
-            OperandKind.LABEL, OperandKind.SINK, OperandKind.SYMBOL);
+            OperandKind.LABEL, OperandKind.SINK, OperandKind.SYMBOL, OperandKind.BRANCH_TARGETS);
 
     /** Kernel prologue declaring every register the variants use. */
     static String declarations() {
@@ -44,6 +44,7 @@ final class VariantGenerator {
         for (PtxType t : REGISTER_TYPES) {
             sb.append("  .reg .").append(t.ptxName()).append(" %r_").append(t.ptxName()).append("_<8>;\n");
         }
+        sb.append("  L_ts: .branchtargets L_end;\n"); // brx.idx's table
         return sb.toString();
     }
 
@@ -219,6 +220,9 @@ final class VariantGenerator {
         }
         if (k.contains(OperandKind.SYMBOL)) {
             return new Op("gsym", OperandUse.of(OperandShape.SYMBOL));
+        }
+        if (k.contains(OperandKind.BRANCH_TARGETS)) {
+            return new Op("L_ts", OperandUse.of(OperandShape.BRANCH_TARGETS));
         }
         if (k.contains(OperandKind.SINK)) {
             return new Op("_", OperandUse.of(OperandShape.SINK));
