@@ -37,14 +37,8 @@ class LineInfoOracleTest {
     /** jptxas refuses an instruction it does not compile yet: no code, so no line table to compare. */
     static final Pattern NOT_SUPPORTED = Pattern.compile("Instruction '[^']+' not yet supported");
 
-    private static final String MATRIX_FREE = "the code differs, not the line rules: ptxas keeps a setp that "
-            + "jptxas chains into both its and.pred readers (portable_hanging_nodes_internal.h 101 in two dim-3 "
-            + "kernels, ptxas only); 2 pairs per SM. The test prints both lists";
-
-    /** The file/SM pairs whose annotations differ, and why. */
-    static final Map<String, String> KNOWN = Map.ofEntries(
-            Map.entry("ptx90parser_samples/matrix_free_device_matrix_vector_04.1.sm_80.ptx@sm_80", MATRIX_FREE),
-            Map.entry("ptx90parser_samples/matrix_free_device_matrix_vector_04.1.sm_80.ptx@sm_90", MATRIX_FREE));
+    /** The file/SM pairs whose annotations differ, and why (none today; a pair listed here that agrees fails). */
+    static final Map<String, String> KNOWN = Map.of();
 
     @Test
     void jptxasAnnotatesTheSourceLinesPtxasDoes() throws Exception {
