@@ -303,6 +303,9 @@ public record SassShape(List<String> opcode, Reg guard, boolean guardNegated, Li
                 if (file != null) {
                     String suffix = suffix(after);
                     int reg = (int) values[s];
+                    if (reg == f.kind().zeroValue(f.field().positions().length) && f.kind() != SlotKind.BAR) {
+                        reg = file.zero(); // URZ is all ones of its field: 255 in Blackwell's 8-bit fields, as the text reads
+                    }
                     boolean zero = reg == file.zero() && f.kind() != SlotKind.BAR;
                     boolean base = suffix.isEmpty() && !zero && run.length() > 0 && run.charAt(run.length() - 1) == '[';
                     regs.add(new Reg(file, reg, width(suffix), base));
