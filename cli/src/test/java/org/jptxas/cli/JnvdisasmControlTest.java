@@ -45,11 +45,11 @@ class JnvdisasmControlTest {
     }
 
     @Test
-    void unsupportedSmIsOneFatalLine() {
+    void blackwellCodeIsCheckedWithItsBackendsLatencyTable() {
+        // backend-sm100 generates code, so its latency table serves the hazard check (it was refused by name before)
         JnvdisasmMainTest.Run r = JnvdisasmMainTest.run("--check-hazards", cubinFixture("fixture_sm_100.cubin").toString());
-        assertEquals(1, r.rc());
-        assertEquals("", r.out());
-        assertTrue(r.err().startsWith("jnvdisasm fatal   : sm_100 code is not supported"), r.err());
+        assertEquals("", r.err());
+        assertTrue(r.out().contains("sm_100"), r.out());
     }
 
     /** Clearing every scoreboard wait mask makes consumers of loads read too early: each is listed, exit 1. */
