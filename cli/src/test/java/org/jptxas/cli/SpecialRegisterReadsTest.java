@@ -90,6 +90,11 @@ class SpecialRegisterReadsTest {
         boolean wide = WIDE.contains(reg);
         String type = wide ? "u64" : "u32";
         String r = wide ? "%rd2" : "%r1";
+        return module(sm, "mov." + type + " " + r + ", " + reg + ";\nst.global." + type + " [%rd1], " + r + ";\n");
+    }
+
+    /** A kernel {@code k(.param .u64 p)} for {@code sm} with {@code %rd1} holding {@code p}, then {@code body}. */
+    private static String module(String sm, String body) {
         return """
                 .version 8.3
                 .target %s
@@ -98,11 +103,9 @@ class SpecialRegisterReadsTest {
                 {
                 .reg .b32 %%r<4>; .reg .b64 %%rd<4>;
                 ld.param.u64 %%rd1, [p];
-                mov.%s %s, %s;
-                st.global.%s [%%rd1], %s;
-                ret;
+                %sret;
                 }
-                """.formatted(sm, type, r, reg, type, r);
+                """.formatted(sm, body);
     }
 
     static Set<String> registersRead(Path nvdisasm, Path cubin) {
@@ -112,7 +115,6 @@ class SpecialRegisterReadsTest {
         Matcher m = SR.matcher(p.stdout());
         while (m.find()) {
             out.add(m.group(1)); // the register; S2R or S2UR is the uniform datapath's choice
-
         }
         return out;
     }
@@ -130,21 +132,8 @@ class SpecialRegisterReadsTest {
             body.append("mov.u32 %r2, ").append(regs[i]).append(";\n")
                     .append("st.global.u32 [%rd3+").append(4 * i).append("], %r2;\n");
         }
-        Files.writeString(dir.resolve("k.ptx"), """
-                .version 8.3
-                .target %s
-                .address_size 64
-                .visible .entry k(.param .u64 p)
-                {
-                .reg .b32 %%r<4>; .reg .b64 %%rd<4>;
-                ld.param.u64 %%rd1, [p];
-                mov.u32 %%r1, %%tid.x;
-                mul.wide.u32 %%rd2, %%r1, 64;
-                add.s64 %%rd3, %%rd1, %%rd2;
-                %s
-                ret;
-                }
-                """.formatted(sm, body));
+        Files.writeString(dir.resolve("k.ptx"), module(sm, "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 64;\n"
+                + "add.s64 %rd3, %rd1, %rd2;\n" + body));
         Files.writeString(dir.resolve("launch.json"), """
                 {"entry": "k", "grid": [1,1,1], "block": [64,1,1], "dynamic_shared_bytes": 0,
                  "params": [{"type": "ptr", "bytes": 4096, "out": "out.bin"}]}
