@@ -32,6 +32,8 @@ public final class ControlWordGenerator {
     static final int COPY_GROUP_SB = 0;
     /** The scoreboards in order, for a class that prefers none. */
     private static final int[] ANY_SCOREBOARD = {0, 1, 2, 3, 4, 5};
+    /** Passes over code with back edges until the words settle (they do within a few; the repair covers the rest). */
+    private static final int MAX_LOOP_PASSES = 6;
     private final LatencyModel model;
 
     public ControlWordGenerator(LatencyModel model) {
@@ -228,9 +230,16 @@ public final class ControlWordGenerator {
                 }
             }
             IssueState[] exits = new IssueState[n];
-            List<ControlWord> out = null;
-            for (int pass = 0; pass < (backEdges ? 2 : 1); pass++) {
-                out = pass(exits);
+            List<ControlWord> out = pass(exits);
+            // A back edge brings the state its source left in the previous pass; nested loops and scoreboards
+            // chosen anew each pass need more than one more pass before the words stop changing.
+            for (int pass = 1; backEdges && pass < MAX_LOOP_PASSES; pass++) {
+                List<ControlWord> next = pass(exits);
+                boolean settled = next.equals(out);
+                out = next;
+                if (settled) {
+                    break;
+                }
             }
             return out;
         }
