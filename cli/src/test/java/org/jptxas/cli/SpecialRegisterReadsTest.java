@@ -16,6 +16,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jptxas.cubin.Cubin;
+import org.jptxas.sass.oracle.NvdisasmListing;
+import org.jptxas.sass.oracle.OracleListings;
 import org.jptxas.testing.OracleCubins;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
@@ -55,6 +58,7 @@ class SpecialRegisterReadsTest {
         Path nvdisasm = Oracles.assumeNvdisasm();
         List<String> differences = new ArrayList<>();
         Set<String> refused = new TreeSet<>();
+        List<Pair> pairs = new ArrayList<>();
         for (String reg : REGISTERS) {
             String name = reg.replaceAll("\\W", "_");
             Path ptx = dir.resolve(sm + name + ".ptx");
@@ -76,10 +80,16 @@ class SpecialRegisterReadsTest {
                 }
                 continue;
             }
-            Set<String> want = registersRead(nvdisasm, theirs.cubin().get());
-            Set<String> got = registersRead(nvdisasm, ours);
+            pairs.add(new Pair(reg, theirs.cubin().get(), ours));
+        }
+        List<Path> cubins = new ArrayList<>();
+        pairs.forEach(p -> cubins.addAll(List.of(p.theirs(), p.ours())));
+        List<Set<String>> read = registersRead(nvdisasm, sm, cubins);
+        for (int i = 0; i < pairs.size(); i++) {
+            Set<String> want = read.get(2 * i);
+            Set<String> got = read.get(2 * i + 1);
             if (!want.equals(got)) {
-                differences.add(reg + ": ptxas reads " + want + ", jptxas " + got);
+                differences.add(pairs.get(i).reg() + ": ptxas reads " + want + ", jptxas " + got);
             }
         }
         assertEquals(List.of(), differences);
@@ -108,15 +118,61 @@ class SpecialRegisterReadsTest {
                 """.formatted(sm, body);
     }
 
+    /** One register's kernel as ptxas and as jptxas compiled it. */
+    private record Pair(String reg, Path theirs, Path ours) {}
+
+    /**
+     * The registers each cubin's code reads, in order. nvdisasm costs about half a second of CPU per process start,
+     * and one start per cubin made this test's 360 starts its whole run time: the code sections of all of an SM's
+     * cubins go through one raw {@code nvdisasm -b SMxx} run instead, each instruction credited to its cubin by
+     * address. Should nvdisasm refuse the batch, every cubin is read on its own as before, so a refusal still
+     * fails by cubin.
+     */
+    static List<Set<String>> registersRead(Path nvdisasm, String sm, List<Path> cubins) throws IOException {
+        java.io.ByteArrayOutputStream code = new java.io.ByteArrayOutputStream();
+        long[] ends = new long[cubins.size()];
+        for (int i = 0; i < cubins.size(); i++) {
+            for (org.jptxas.cubin.Section s : Cubin.read(Files.readAllBytes(cubins.get(i))).textSections()) {
+                code.write(s.data());
+            }
+            ends[i] = code.size();
+        }
+        NvdisasmListing listing;
+        try {
+            listing = OracleListings.raw(code.toByteArray(), sm.equals("sm_90") ? "sm_90a" : sm);
+        } catch (OracleListings.NvdisasmException e) {
+            return cubins.stream().map(c -> registersRead(nvdisasm, c)).toList();
+        }
+        List<Set<String>> out = new ArrayList<>();
+        cubins.forEach(c -> out.add(new TreeSet<>()));
+        // every word is credited to a cubin: a listing that lost words would compare less than each cubin's own
+        assertEquals(code.size() / 16, listing.sections().stream().mapToInt(s -> s.lines().size()).sum(),
+                sm + ": instructions nvdisasm listed for the cubins' code");
+        for (NvdisasmListing.Section s : listing.sections()) {
+            for (NvdisasmListing.Line line : s.lines()) {
+                int i = 0;
+                while (ends[i] <= line.address()) {
+                    i++;
+                }
+                addRegisters(line.text(), out.get(i));
+            }
+        }
+        return out;
+    }
+
     static Set<String> registersRead(Path nvdisasm, Path cubin) {
         Processes.Result p = Processes.run(List.of(nvdisasm.toString(), cubin.toString()), cubin.getParent());
         assertEquals(0, p.exitCode(), p.stderr());
         Set<String> out = new TreeSet<>();
-        Matcher m = SR.matcher(p.stdout());
+        addRegisters(p.stdout(), out);
+        return out;
+    }
+
+    private static void addRegisters(String text, Set<String> out) {
+        Matcher m = SR.matcher(text);
         while (m.find()) {
             out.add(m.group(1)); // the register; S2R or S2UR is the uniform datapath's choice
         }
-        return out;
     }
 
     @ParameterizedTest
