@@ -2,7 +2,7 @@
 """Volta's (sm_70, sm_72) SASS overlay and modifier table for backend-sm50, from sm_75's.
 
 Volta and Turing share the 128-bit word and its control bits. Every instruction ptxas 12.5 writes for sm_70 on the
-corpus (31,200 words of the 157 files it accepts for sm_70, checked 2026-12) decodes with sm_75's tables to the text
+corpus (31,200 words of the 102 files whose .target allows sm_70 and that it accepts, checked 2026-12) decodes with sm_75's tables to the text
 nvdisasm 12.5 -b SM70 prints, except 5 words of two forms ptxas 13 never wrote for sm_75. So the overlay is sm_75's,
 plus those forms (EXTRA below, each with its ptxas 12.5 sm_70 word). Each extra form is checked here before writing:
 nvdisasm -b SM70 must print the evidence word as given, and 16 random fillings of the form's operand fields as the
