@@ -20,7 +20,7 @@ class BackendTablesTest {
         List<String> codegen = TestTargets.names().stream().filter(n -> TestTargets.of(n).codeGeneration()).toList();
         assertEquals(List.of("sm_100", "sm_100a", "sm_100f", "sm_101", "sm_101a", "sm_101f", "sm_103", "sm_103a",
                 "sm_103f", "sm_110", "sm_110a", "sm_110f", "sm_120", "sm_120a", "sm_120f", "sm_121", "sm_121a", "sm_121f",
-                "sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_90a"), codegen);
+                "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_90a"), codegen);
         for (String name : codegen) {
             TargetDescription d = TestTargets.of(name);
             assertTrue(d.isa().forms().size() > 1000, name);

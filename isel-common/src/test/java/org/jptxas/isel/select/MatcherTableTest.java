@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.jptxas.spi.TestTargets;
 
 class MatcherTableTest {
-    static final List<String> SETS = List.of("common.json", "sm75.json", "sm80.json", "sm89-90.json", "sm100.json");
+    static final List<String> SETS = List.of("common.json", "sm70.json", "sm75.json", "sm80.json", "sm89-90.json", "sm100.json");
 
     private static MatcherTable read(String json) {
         return TableLoader.read("isel/test.json", new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)),
