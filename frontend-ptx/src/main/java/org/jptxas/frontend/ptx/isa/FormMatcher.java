@@ -374,7 +374,7 @@ final class FormMatcher {
                         && !(spec.kinds().contains(OperandKind.PREDICATE) && isPredicate(op))) {
                     return mismatch;
                 }
-                return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
+                return registerCompatible(type, op.declaredType(), spec.widening(), slotTyped(spec)) ? null : mismatch;
             }
             case VECTOR -> {
                 if (op.vectorLength() == 1 && vector == 0 && !spec.kinds().contains(OperandKind.VECTOR)) {
@@ -387,7 +387,7 @@ final class FormMatcher {
                     if (length != 0 && op.vectorLength() != length) {
                         return "Argument vector size mismatch for instruction '" + name + "'";
                     }
-                    return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
+                    return registerCompatible(type, op.declaredType(), spec.widening(), slotTyped(spec)) ? null : mismatch;
                 }
                 if (!spec.kinds().contains(OperandKind.DATA)) {
                     return mismatch;
@@ -395,7 +395,7 @@ final class FormMatcher {
                 if (vector == 0 || op.vectorLength() != vector) {
                     return "Argument vector size mismatch for instruction '" + name + "'";
                 }
-                return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
+                return registerCompatible(type, op.declaredType(), spec.widening(), slotTyped(spec)) ? null : mismatch;
             }
             case IMMEDIATE_INT, IMMEDIATE_FLOAT -> {
                 if (index == 0 && isResult(spec)) {
@@ -418,7 +418,7 @@ final class FormMatcher {
             }
             case SPECIAL_REGISTER -> {
                 if (spec.kinds().contains(OperandKind.SPECIAL_REGISTER)) {
-                    return registerCompatible(type, op.declaredType(), true, spec.typeSlot() != 0) ? null : mismatch;
+                    return registerCompatible(type, op.declaredType(), true, slotTyped(spec)) ? null : mismatch;
                 }
                 return "Special register argument not allowed for instruction '" + name + "'";
             }
@@ -489,6 +489,11 @@ final class FormMatcher {
         return !spec.kinds().contains(OperandKind.TYPED_IMMEDIATE) && !spec.kinds().contains(OperandKind.INT_IMMEDIATE)
                 && (spec.kinds().contains(OperandKind.REGISTER) || spec.kinds().contains(OperandKind.DATA)
                         || spec.kinds().contains(OperandKind.PREDICATE));
+    }
+
+    /** Whether the operand's register is checked as one of an instruction type (its slot's, or a slot-like fixed one). */
+    private static boolean slotTyped(OperandSpec spec) {
+        return spec.typeSlot() != 0 || spec.slotLike();
     }
 
     private static boolean isPredicate(OperandUse op) {
