@@ -15,7 +15,8 @@ import java.util.Set;
  *   <li>{@code m:rn,rz} / {@code m:@rnd?} / {@code m:add,min#OPERATION} — a modifier slot: words or
  *       {@code @group}s, {@code ?} = optional, {@code #KIND} = the {@link ModifierKind} that words its messages;</li>
  *   <li>{@code o:rn:T} — an operand: shape codes (see {@link OperandKind}), then the type slot letter, a fixed type
- *       or nothing; {@code ~} after the type accepts wider registers; {@code ?} = optional from here on;</li>
+ *       or nothing; {@code ~} after the type accepts wider registers, a final {@code ^} checks a register for the
+ *       fixed type as for an instruction type; {@code ?} = optional from here on;</li>
  *   <li>{@code sm=90}, {@code ptx=78}, {@code arch=sm_90a,sm_100a}, {@code maxptx=63} — gates of the whole form, checked
  *       after the word gates written before them;</li>
  *   <li>{@code g:bf16:sm=90,ptx=78} — a gate that applies when the word {@code bf16} is written ({@code named=1}:
@@ -243,6 +244,10 @@ final class FormParser {
             presentWith = spec.substring(q + 1);
             spec = spec.substring(0, q);
         }
+        boolean slotLike = spec.endsWith("^");
+        if (slotLike) {
+            spec = spec.substring(0, spec.length() - 1);
+        }
         boolean widening = spec.endsWith("~");
         if (widening) {
             spec = spec.substring(0, spec.length() - 1);
@@ -329,7 +334,7 @@ final class FormParser {
             throw new IllegalArgumentException("'+' needs a type slot");
         }
         return new OperandSpec(kinds, slot, fixed, doubleWidth, widening, optional, paired, presentWith, values,
-                multipleOf, warpMultiple, min, max, vectorLength, shapeDivisor);
+                multipleOf, warpMultiple, min, max, vectorLength, shapeDivisor, slotLike);
     }
 
     private Gate wordGate(String spec) {

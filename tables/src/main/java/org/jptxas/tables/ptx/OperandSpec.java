@@ -26,10 +26,12 @@ import java.util.Set;
  * @param vectorLength the exact length of a {@link OperandKind#VECTOR} operand, 0 = any
  * @param shapeDivisor when not 0, the vector's length is the N of the instruction's {@code .mXnNkK} shape modifier
  *     divided by this (wgmma's accumulator fragment)
+ * @param slotLike whether a register for the fixed type is checked as one for an instruction type would be: ptxas
+ *     takes a .f16x2 register for cvt.pack's 32-bit result and any 32-bit register for movmatrix's operands
  */
 public record OperandSpec(Set<OperandKind> kinds, char typeSlot, PtxType fixedType, boolean doubleWidth,
         boolean widening, boolean optional, boolean paired, String presentWith, List<Long> values,
-        long multipleOf, boolean warpMultiple, long min, long max, int vectorLength, int shapeDivisor) {
+        long multipleOf, boolean warpMultiple, long min, long max, int vectorLength, int shapeDivisor, boolean slotLike) {
     public OperandSpec {
         values = List.copyOf(values);
         Objects.requireNonNull(presentWith, "presentWith");

@@ -30,7 +30,6 @@ import org.jptxas.frontend.ptx.ast.VariableDecl;
 import org.jptxas.frontend.ptx.ast.VersionDirective;
 import org.jptxas.frontend.ptx.isa.InstructionUse;
 import org.jptxas.frontend.ptx.isa.IsaProblem;
-import org.jptxas.frontend.ptx.isa.OperandShape;
 import org.jptxas.frontend.ptx.isa.OperandUse;
 import org.jptxas.frontend.ptx.isa.PtxIsa;
 import org.jptxas.ori.diag.Diagnostic;
@@ -55,6 +54,7 @@ public final class PtxChecker {
     final IdentityHashMap<Expr.SymbolRef, Symbol> resolved = new IdentityHashMap<>();
     private final IdentityHashMap<Instruction, PtxIsa.Split> splits = new IdentityHashMap<>();
     private final Scope moduleScope = new Scope(null);
+    private final OperandUses operandUses = new OperandUses(resolved);
     private int version;
     private Target declaredTarget;
     private TargetInfo gatingTarget;
@@ -678,10 +678,10 @@ public final class PtxChecker {
         List<OperandUse> uses = new ArrayList<>();
         for (Operand o : i.operands()) {
             if (o instanceof Operand.Pair p) {
-                uses.add(use(p.first()));
-                uses.add(use(p.second()));
+                uses.add(operandUses.of(p.first()));
+                uses.add(operandUses.of(p.second()));
             } else {
-                uses.add(use(o));
+                uses.add(operandUses.of(o));
             }
         }
         InstructionUse use = new InstructionUse(split.get().opcode(), split.get().modifiers(), uses);
@@ -699,107 +699,5 @@ public final class PtxChecker {
             FeatureGates.warpWithoutSyncWarnings(use.opcode(), use.modifiers(), version, sm)
                     .forEach(w -> diagnostics.add(Diagnostic.warning(fileName, i.pos().line(), w)));
         }
-    }
-
-    private OperandUse use(Operand o) {
-        if (o instanceof Operand.Address) {
-            return OperandUse.of(OperandShape.ADDRESS);
-        }
-        if (o instanceof Operand.Sink) {
-            return OperandUse.of(OperandShape.SINK);
-        }
-        if (o instanceof Operand.ParenList) {
-            return OperandUse.of(OperandShape.PARAM_LIST);
-        }
-        if (o instanceof Operand.Pair p) {
-            return use(p.first());
-        }
-        if (o instanceof Operand.Vector v) {
-            String type = null;
-            for (Operand e : v.elements()) {
-                OperandUse u = use(e);
-                if (u.declaredType() != null) {
-                    type = u.declaredType();
-                    break;
-                }
-            }
-            return new OperandUse(OperandShape.VECTOR, type, v.elements().size());
-        }
-        return exprUse((Expr) o);
-    }
-
-    private OperandUse exprUse(Expr e) {
-        if (e instanceof Expr.IntLit lit) {
-            return OperandUse.immediate(lit.value());
-        }
-        if (e instanceof Expr.FloatLit f) {
-            return new OperandUse(OperandShape.IMMEDIATE_FLOAT, f.form() == Expr.FloatForm.HEX_F32 ? "f32" : "f64", 0);
-        }
-        if (e instanceof Expr.SymbolRef s) {
-            return symbolUse(s);
-        }
-        if (e instanceof Expr.Unary u) {
-            if (u.op() == Expr.UnaryOp.NEG && u.operand() instanceof Expr.IntLit lit) {
-                return OperandUse.immediate(-lit.value()); // ptxas checks the value's range with its sign
-            }
-            OperandUse inner = exprUse(u.operand());
-            if (u.op() == Expr.UnaryOp.NOT && inner.shape() == OperandShape.PREDICATE) {
-                return inner;
-            }
-            return inner.shape() == OperandShape.IMMEDIATE_INT || inner.shape() == OperandShape.IMMEDIATE_FLOAT
-                    ? inner : OperandUse.of(OperandShape.SYMBOL);
-        }
-        return containsSymbol(e) ? OperandUse.of(OperandShape.SYMBOL) : OperandUse.of(OperandShape.IMMEDIATE_INT);
-    }
-
-    private static boolean containsSymbol(Expr e) {
-        if (e instanceof Expr.SymbolRef || e instanceof Expr.Apply) {
-            return true;
-        }
-        if (e instanceof Expr.Unary u) {
-            return containsSymbol(u.operand());
-        }
-        if (e instanceof Expr.Binary b) {
-            return containsSymbol(b.left()) || containsSymbol(b.right());
-        }
-        if (e instanceof Expr.Conditional c) {
-            return containsSymbol(c.condition()) || containsSymbol(c.ifTrue()) || containsSymbol(c.ifFalse());
-        }
-        return false;
-    }
-
-    private OperandUse symbolUse(Expr.SymbolRef s) {
-        Symbol sym = resolved.get(s);
-        if (sym == null) {
-            return OperandUse.of(OperandShape.SYMBOL);
-        }
-        if (sym instanceof Symbol.Variable v) {
-            String type = v.type().ptxName();
-            if (v.type().isOpaque()) {
-                return new OperandUse(OperandShape.TEXTURE_REF, type, 0);
-            }
-            if (v.space() != StateSpace.REG) {
-                return new OperandUse(OperandShape.SYMBOL, type, 0);
-            }
-            if (v.type() == PtxType.PRED) {
-                return new OperandUse(OperandShape.PREDICATE, type, 0);
-            }
-            return v.vectorLength() > 0 && s.component() == null
-                    ? new OperandUse(OperandShape.VECTOR, type, v.vectorLength())
-                    : new OperandUse(OperandShape.REGISTER, type, 0);
-        }
-        if (sym instanceof Symbol.Special sp) {
-            if (sp.register() == SpecialRegister.WARP_SZ) {
-                return OperandUse.of(OperandShape.IMMEDIATE_INT); // a named constant (32), not a register
-            }
-            return new OperandUse(OperandShape.SPECIAL_REGISTER, sp.type().ptxName(), 0);
-        }
-        if (sym instanceof Symbol.Label) {
-            return OperandUse.of(OperandShape.LABEL);
-        }
-        if (sym instanceof Symbol.BranchTargets) {
-            return OperandUse.of(OperandShape.BRANCH_TARGETS);
-        }
-        return OperandUse.of(OperandShape.SYMBOL);
     }
 }

@@ -90,6 +90,7 @@ final class FormMatcher {
         modifierWords.addAll(unique);
         Attempt best = null;
         List<IsaProblem> firstGateProblems = null;
+        InstructionForm passedFirst = null;
         // known before any form is tried: the message for a missing .sync names the retired form wherever it stands
         retiredForms = def.forms().stream().anyMatch(this::retired);
         for (InstructionForm form : def.forms()) {
@@ -104,16 +105,83 @@ final class FormMatcher {
                 }
                 if (firstGateProblems == null) {
                     firstGateProblems = gates;
+                    passedFirst = form;
                 }
             } else if (best == null || a.stage > best.stage) {
                 best = a;
             }
         }
         if (firstGateProblems != null) {
-            return firstGateProblems;
+            // a form of the oldest target speaks in its own gates' order (fence.proxy's .alias first)
+            List<IsaProblem> instructionGate = instructionGate(passedFirst);
+            return instructionGate.isEmpty() || ownSm(passedFirst) == ownSmOfOldest() ? firstGateProblems
+                    : instructionGate;
+        }
+        if (best != null && gateSpeaksBefore(best)) {
+            List<IsaProblem> instructionGate = instructionGate(best.form);
+            if (!instructionGate.isEmpty()) {
+                return instructionGate;
+            }
         }
         return best != null ? best.problems
                 : PtxIsa.single("Unexpected instruction types specified for '" + use.opcode() + "'");
+    }
+
+    /**
+     * ptxas checks an instruction none of whose forms exists on the target (mbarrier.arrive, cp.async, redux below
+     * sm_80) against the target before its modifiers: "Feature 'mbarrier.arrive' requires .target sm_80 or higher"
+     * comes before an illegal modifier and before the gates of its later forms (the sm_90 count argument). The
+     * message names {@code chosen} when it needs the oldest target, else the first form needing it.
+     */
+    private List<IsaProblem> instructionGate(InstructionForm chosen) {
+        InstructionForm oldest = null;
+        int oldestSm = Integer.MAX_VALUE;
+        for (InstructionForm form : def.forms()) {
+            if (retired(form)) {
+                continue;
+            }
+            int sm = ownSm(form);
+            if (sm < oldestSm) {
+                oldestSm = sm;
+                oldest = form;
+            }
+        }
+        if (oldest == null || oldestSm <= target.sm()) {
+            return List.of();
+        }
+        if (chosen != null && ownSm(chosen) == oldestSm) {
+            oldest = chosen; // dp2a.lo is named by its own name
+        }
+        String subject = oldest.subject().isEmpty() ? "Feature '" + oldest.name() + "'" : oldest.subject();
+        return PtxIsa.single(subject + " requires .target sm_" + oldestSm + " or higher");
+    }
+
+    private int ownSmOfOldest() {
+        return def.forms().stream().filter(f -> !retired(f)).mapToInt(FormMatcher::ownSm).min().orElse(0);
+    }
+
+    /** The oldest target the form exists on, whatever words are written. */
+    private static int ownSm(InstructionForm form) {
+        int sm = 0;
+        for (Gate g : form.gates()) {
+            if (g.word().isEmpty()) {
+                sm = Math.max(sm, g.minSm());
+            }
+        }
+        return sm;
+    }
+
+    /**
+     * ptxas matches types and operands before it asks for the target: "Unexpected instruction types" and "Arguments
+     * mismatch" come first, an illegal or misplaced modifier and an immediate result ("Result register required")
+     * after the instruction's gate.
+     */
+    private static boolean gateSpeaksBefore(Attempt failed) {
+        if (failed.stage == MODIFIER_WORDS || failed.stage == MODIFIERS) {
+            return true;
+        }
+        return failed.stage == OPERANDS && !failed.problems.isEmpty()
+                && failed.problems.get(0).message().startsWith("Result register required");
     }
 
     /** The most modifier slots of one form of the instruction that take {@code word}. */
@@ -374,7 +442,7 @@ final class FormMatcher {
                         && !(spec.kinds().contains(OperandKind.PREDICATE) && isPredicate(op))) {
                     return mismatch;
                 }
-                return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
+                return registerCompatible(type, op.declaredType(), spec.widening(), slotTyped(spec)) ? null : mismatch;
             }
             case VECTOR -> {
                 if (op.vectorLength() == 1 && vector == 0 && !spec.kinds().contains(OperandKind.VECTOR)) {
@@ -387,7 +455,7 @@ final class FormMatcher {
                     if (length != 0 && op.vectorLength() != length) {
                         return "Argument vector size mismatch for instruction '" + name + "'";
                     }
-                    return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
+                    return registerCompatible(type, op.declaredType(), spec.widening(), slotTyped(spec)) ? null : mismatch;
                 }
                 if (!spec.kinds().contains(OperandKind.DATA)) {
                     return mismatch;
@@ -395,7 +463,7 @@ final class FormMatcher {
                 if (vector == 0 || op.vectorLength() != vector) {
                     return "Argument vector size mismatch for instruction '" + name + "'";
                 }
-                return registerCompatible(type, op.declaredType(), spec.widening(), spec.typeSlot() != 0) ? null : mismatch;
+                return registerCompatible(type, op.declaredType(), spec.widening(), slotTyped(spec)) ? null : mismatch;
             }
             case IMMEDIATE_INT, IMMEDIATE_FLOAT -> {
                 if (index == 0 && isResult(spec)) {
@@ -418,7 +486,7 @@ final class FormMatcher {
             }
             case SPECIAL_REGISTER -> {
                 if (spec.kinds().contains(OperandKind.SPECIAL_REGISTER)) {
-                    return registerCompatible(type, op.declaredType(), true, spec.typeSlot() != 0) ? null : mismatch;
+                    return registerCompatible(type, op.declaredType(), true, slotTyped(spec)) ? null : mismatch;
                 }
                 return "Special register argument not allowed for instruction '" + name + "'";
             }
@@ -489,6 +557,11 @@ final class FormMatcher {
         return !spec.kinds().contains(OperandKind.TYPED_IMMEDIATE) && !spec.kinds().contains(OperandKind.INT_IMMEDIATE)
                 && (spec.kinds().contains(OperandKind.REGISTER) || spec.kinds().contains(OperandKind.DATA)
                         || spec.kinds().contains(OperandKind.PREDICATE));
+    }
+
+    /** Whether the operand's register is checked as one of an instruction type (its slot's, or a slot-like fixed one). */
+    private static boolean slotTyped(OperandSpec spec) {
+        return spec.typeSlot() != 0 || spec.slotLike();
     }
 
     private static boolean isPredicate(OperandUse op) {

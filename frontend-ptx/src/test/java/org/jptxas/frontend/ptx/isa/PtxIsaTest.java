@@ -326,4 +326,52 @@ class PtxIsaTest {
             assertFalse(ISA.table().instruction(op).forms().isEmpty(), op);
         }
     }
+
+    /**
+     * Below sm_80 ptxas names mbarrier's own sm_80 gate before the sm_90 gates of its count argument and .relaxed,
+     * and before an illegal modifier; a type or operand mismatch still comes first.
+     */
+    @Test
+    void anInstructionMissingOnTheTargetIsNamedBeforeItsLaterForms() {
+        String sm80 = "Feature 'mbarrier.arrive' requires .target sm_80 or higher";
+        assertEquals(List.of(sm80), check("mbarrier.arrive.b64", SM75, 90, reg("b64"), addr(), reg("u32")));
+        assertEquals(sm80, check("mbarrier.arrive.relaxed.cta.b64", SM75, 90, reg("b64"), addr()).get(0));
+        assertEquals(List.of(sm80), check("mbarrier.arrive.ftz.b64", SM75, 90, reg("b64"), addr()));
+        assertEquals(List.of(sm80), check("mbarrier.arrive.b64", SM75, 90, imm(), addr()));
+        assertEquals("Arguments mismatch for instruction 'mbarrier.arrive'",
+                check("mbarrier.arrive.b64", SM75, 90, reg("f32"), addr()).get(0));
+        assertEquals("Modifier '.relaxed' on 'mbarrier.arrive' requires .target sm_90 or higher",
+                check("mbarrier.arrive.relaxed.cta.b64", SM80, 90, reg("b64"), addr()).get(0));
+    }
+
+    /** Operands ptxas 13 takes that the manual does not list. */
+    @Test
+    void operandsPtxasTakesBeyondTheManual() {
+        List<String> none = List.of();
+        assertEquals(none, check("createpolicy.fractional.L2::evict_normal.b64", SM80, 90, imm()));
+        assertEquals(none, check("istypep.texref", SM80, 90, pred(), imm()));
+        assertEquals(none, check("atom.and.b32", SM80, 90, reg("b32"), addr(), reg("b32"), reg("f32")));
+        assertEquals("Arguments mismatch for instruction 'atom'",
+                check("atom.add.u32", SM80, 90, reg("u32"), addr(), reg("u32"), reg("u32")).get(0));
+        assertEquals(none, check("movmatrix.sync.aligned.m8n8.trans.b16", SM80, 90, reg("f32"), reg("f16x2")));
+        assertFalse(check("movmatrix.sync.aligned.m8n8.trans.b16", SM80, 90, reg("b64"), reg("b32")).isEmpty());
+        assertEquals(none, check("cvt.pack.sat.u4.s32.b32", SM80, 90, reg("f16x2"), reg("s32"), reg("s32"),
+                reg("b32")));
+        assertFalse(check("cvt.pack.sat.u4.s32.b32", SM80, 90, reg("f32"), reg("s32"), reg("s32"), reg("b32"))
+                .isEmpty());
+        accepts("getctarank.s64", reg("u32"), reg("u64"));
+        accepts("mapa.s32", reg("s32"), reg("s32"), reg("u32"));
+        rejects("getctarank.b64", "Unexpected instruction types specified for 'getctarank'", reg("u32"), reg("b64"));
+    }
+
+    /** mbarrier's order and scope come together, as on mbarrier.arrive: either alone is refused naming the other. */
+    @Test
+    void mbarrierOrderAndScopeComeTogether() {
+        rejects("mbarrier.expect_tx.relaxed.shared::cta.b64",
+                "Modifier '.relaxed' requires scope with 'mbarrier.expect_tx' instruction", addr(), reg("u32"));
+        rejects("mbarrier.test_wait.acquire.shared::cta.b64",
+                "Modifier '.acquire' requires scope with 'mbarrier.test_wait' instruction", pred(), addr(), reg("b64"));
+        accepts("mbarrier.expect_tx.relaxed.cta.shared::cta.b64", addr(), reg("u32"));
+        accepts("mbarrier.try_wait.parity.shared::cta.b64", pred(), addr(), reg("u32"));
+    }
 }
