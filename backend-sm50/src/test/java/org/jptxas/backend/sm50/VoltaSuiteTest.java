@@ -36,8 +36,6 @@ class VoltaSuiteTest {
                 "transcendental_f32", "warp_vote", "collatz")) {
             EXPECTED.put(k, "CORRECT CORRECT");
         }
-        // a shared pass gives the true call's frame a uniform register even without UNIFORM_DATAPATH (to fix there)
-        EXPECTED.put("call_recursive", "COMPILE_ERROR CORRECT");
     }
 
     @Test

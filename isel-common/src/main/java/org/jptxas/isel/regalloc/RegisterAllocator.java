@@ -26,6 +26,17 @@ public final class RegisterAllocator {
 
     private RegisterAllocator() {}
 
+    /** A call's uniform clobbers (the calling convention's) name registers a target without the uniform file lacks. */
+    private static void dropUniformClobbers(FunctionBody body) {
+        for (BasicBlock b : body.blocks()) {
+            for (Instr in : b.instrs()) {
+                if (in.op().name().equals("CALL")) {
+                    in.dsts().removeIf(r -> r.file().isUniform() && !r.virtual());
+                }
+            }
+        }
+    }
+
     public static Allocation allocate(OriFunction function, RegisterLimits limits) {
         return allocate(function, limits, false);
     }
@@ -38,6 +49,9 @@ public final class RegisterAllocator {
      */
     public static Allocation allocate(OriFunction function, RegisterLimits limits, boolean verify) {
         FunctionBody body = function.body();
+        if (!limits.uniformFile()) {
+            dropUniformClobbers(body);
+        }
         ValueTable.Constraints constraints = new ValueTable.Constraints();
         renamePrecoloured(body, constraints);
         if (!limits.uniformFile()) {
