@@ -117,6 +117,6 @@ class JcuobjdumpCommandTest {
         cubin("b.cubin");
         assertOneFatalLine(run("--rewrite", "o.cubin", "a.cubin", "b.cubin"), "--rewrite takes exactly one input file");
         Files.write(dir.resolve("b52.cubin"), new CubinBuilder(52, false).build().write());
-        assertOneFatalLine(run("-sass", "b52.cubin"), "disassembly of sm_52 code is not supported (the installed backends have SASS tables for sm_75");
+        assertOneFatalLine(run("-sass", "b52.cubin"), "disassembly of sm_52 code is not supported (the installed backends have SASS tables for sm_70, sm_72, sm_75");
     }
 }
