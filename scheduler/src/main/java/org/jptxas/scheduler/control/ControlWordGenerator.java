@@ -24,7 +24,8 @@ import org.jptxas.scheduler.model.SchedInstr;
  *       instruction overwrites one of those sources, and that writer waits on it;</li>
  *   <li>operand-reuse flags are set where the next instruction reads the same GPR in the same slot.</li>
  * </ul>
- * At a branch target the states of every predecessor merge (conservatively); loops take a second pass. Stateless;
+ * At a branch target the states of every predecessor merge (conservatively); code with loops takes more passes,
+ * until its words settle (back edges bring the state of the previous pass). Stateless;
  * thread-safe.
  */
 public final class ControlWordGenerator {
