@@ -8,14 +8,13 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.jptxas.cubin.Cubin;
-import org.jptxas.cubin.Section;
+import org.jptxas.cubin.TextDifferences;
 import org.jptxas.testing.Oracles;
 import org.jptxas.testing.Processes;
 import org.jptxas.testing.RepoRoot;
@@ -55,7 +54,7 @@ class BlackwellFirstLightTest {
                 "e_flags");
 
         String key = source.substring(source.lastIndexOf('/') + 1) + "\t" + arch;
-        String found = differences(theirs, ours);
+        String found = TextDifferences.of(theirs, ours);
         String pinned = pins().get(key);
         assertTrue(pinned != null, key + " has no pin; its differences: " + found);
         TreeSet<String> now = set(found);
@@ -66,26 +65,6 @@ class BlackwellFirstLightTest {
         gone.removeAll(now);
         assertTrue(added.isEmpty(), key + ": instructions that now differ from ptxas's: " + added);
         assertTrue(gone.isEmpty(), key + ": these pinned instructions now match ptxas's, lower the pin to: " + found);
-    }
-
-    /**
-     * Per text section, its instruction counts ({@code name:ptxas/jptxas}) and the offsets of the instructions
-     * whose 16 bytes differ; "-" when none does.
-     */
-    private static String differences(Cubin theirs, Cubin ours) {
-        List<String> out = new ArrayList<>();
-        for (Section t : theirs.textSections()) {
-            byte[] a = t.data();
-            byte[] b = ours.section(t.name()).map(Section::data).orElse(new byte[0]);
-            out.add(t.name() + ":" + a.length / 16 + "/" + b.length / 16);
-            for (int at = 0; at < Math.max(a.length, b.length); at += 16) {
-                if (at + 16 > a.length || at + 16 > b.length
-                        || !Arrays.equals(a, at, at + 16, b, at, at + 16)) {
-                    out.add(Integer.toHexString(at));
-                }
-            }
-        }
-        return String.join(" ", out);
     }
 
     private static TreeSet<String> set(String list) {

@@ -17,7 +17,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jptxas.cubin.Cubin;
-import org.jptxas.cubin.Section;
+import org.jptxas.cubin.TextDifferences;
 import org.jptxas.ori.target.Target;
 import org.jptxas.sass.SassIsa;
 import org.jptxas.scheduler.sass.DecodedListing;
@@ -89,7 +89,7 @@ class VoltaFirstLightTest {
         Cubin j = Cubin.read(ours);
         String key = source.substring(source.lastIndexOf('/') + 1);
         String found = "flags:" + Integer.toHexString(p.header().flags()) + "/" + Integer.toHexString(j.header().flags())
-                + " " + differences(p, j);
+                + " " + TextDifferences.of(p, j);
         String pinned = pins().get(key);
         assertTrue(pinned != null, key + " has no pin; its differences: " + found);
         List<String> now = Arrays.asList(found.trim().split(" +"));
@@ -110,22 +110,6 @@ class VoltaFirstLightTest {
             out.put(Integer.parseInt(m.group(1), 16), m.group(2).replaceAll("\\s+", " ").trim());
         }
         return out;
-    }
-
-    /** Per text section its instruction counts (name:ptxas/jptxas) and the offsets of differing instructions. */
-    private static String differences(Cubin theirs, Cubin ours) {
-        List<String> out = new ArrayList<>();
-        for (Section t : theirs.textSections()) {
-            byte[] a = t.data();
-            byte[] b = ours.section(t.name()).map(Section::data).orElse(new byte[0]);
-            out.add(t.name() + ":" + a.length / 16 + "/" + b.length / 16);
-            for (int at = 0; at < Math.max(a.length, b.length); at += 16) {
-                if (at + 16 > a.length || at + 16 > b.length || !Arrays.equals(a, at, at + 16, b, at, at + 16)) {
-                    out.add(Integer.toHexString(at));
-                }
-            }
-        }
-        return String.join(" ", out);
     }
 
     private static Map<String, String> pins() throws IOException {
