@@ -43,23 +43,23 @@ class CudaKernelsTest {
 
     /**
      * Known failures, "what@sm_XX" to a part of the failure's line; the set of names is exact, so a fix or a new failure
-     * shows. atomics_all and half_axpy: the SASS decoder does not know two forms in ptxas 13's cubins (SHF.L.W.U32.HI
-     * with an immediate third source; HFMA2 with a constant-bank operand and H0_H0); half2_math on sm_80 ... sm_90: the decoder does not know a third word of ptxas 13 (HMNMX2 R0, R0, -R5, !PT).
+     * shows. All are the SASS emulator's decoder on ptxas 13's cubins: atomics_all (SHF.L.W.U32.HI with an immediate
+     * third source) and half_axpy (HFMA2 with a constant-bank H0_H0 operand) on every SM, half2_math
+     * (HMNMX2 R0, R0, -R5, !PT) from sm_80 on.
      */
-    static final Map<String, String> KNOWN = Map.ofEntries(Map.entry("atomics_all@sm_75", PTXAS_LEG),
-            Map.entry("half_axpy@sm_75", PTXAS_LEG),
-            Map.entry("atomics_all@sm_80", PTXAS_LEG),
-            Map.entry("half_axpy@sm_80", PTXAS_LEG),
-            Map.entry("half2_math@sm_80", PTXAS_LEG),
-            Map.entry("atomics_all@sm_86", PTXAS_LEG),
-            Map.entry("half_axpy@sm_86", PTXAS_LEG),
-            Map.entry("half2_math@sm_86", PTXAS_LEG),
-            Map.entry("atomics_all@sm_89", PTXAS_LEG),
-            Map.entry("half_axpy@sm_89", PTXAS_LEG),
-            Map.entry("half2_math@sm_89", PTXAS_LEG),
-            Map.entry("atomics_all@sm_90", PTXAS_LEG),
-            Map.entry("half_axpy@sm_90", PTXAS_LEG),
-            Map.entry("half2_math@sm_90", PTXAS_LEG));
+    static final Map<String, String> KNOWN = known();
+
+    private static Map<String, String> known() {
+        Map<String, String> out = new TreeMap<>();
+        for (String sm : List.of("sm_75", "sm_80", "sm_86", "sm_89", "sm_90")) {
+            out.put("atomics_all@" + sm, PTXAS_LEG);
+            out.put("half_axpy@" + sm, PTXAS_LEG);
+            if (!sm.equals("sm_75")) {
+                out.put("half2_math@" + sm, PTXAS_LEG);
+            }
+        }
+        return java.util.Collections.unmodifiableMap(out);
+    }
 
     /** One input or output buffer, or a scalar; {@code gen} fills an input ("zero" for an output-only buffer). */
     record Param(String type, int count, String gen, boolean out, String value) {
