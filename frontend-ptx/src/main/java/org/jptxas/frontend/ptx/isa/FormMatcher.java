@@ -114,7 +114,7 @@ final class FormMatcher {
         if (firstGateProblems != null) {
             // a form of the oldest target speaks in its own gates' order (fence.proxy's .alias first)
             List<IsaProblem> instructionGate = instructionGate(passedFirst);
-            return instructionGate.isEmpty() || ownSm(passedFirst) == ownSmOfOldest() ? firstGateProblems
+            return instructionGate.isEmpty() || ownSm(passedFirst) == ownSm(oldestForm()) ? firstGateProblems
                     : instructionGate;
         }
         if (best != null && gateSpeaksBefore(best)) {
@@ -134,21 +134,11 @@ final class FormMatcher {
      * message names {@code chosen} when it needs the oldest target, else the first form needing it.
      */
     private List<IsaProblem> instructionGate(InstructionForm chosen) {
-        InstructionForm oldest = null;
-        int oldestSm = Integer.MAX_VALUE;
-        for (InstructionForm form : def.forms()) {
-            if (retired(form)) {
-                continue;
-            }
-            int sm = ownSm(form);
-            if (sm < oldestSm) {
-                oldestSm = sm;
-                oldest = form;
-            }
-        }
-        if (oldest == null || oldestSm <= target.sm()) {
+        InstructionForm oldest = oldestForm();
+        if (oldest == null || ownSm(oldest) <= target.sm()) {
             return List.of();
         }
+        int oldestSm = ownSm(oldest);
         if (chosen != null && ownSm(chosen) == oldestSm) {
             oldest = chosen; // dp2a.lo is named by its own name
         }
@@ -156,8 +146,15 @@ final class FormMatcher {
         return PtxIsa.single(subject + " requires .target sm_" + oldestSm + " or higher");
     }
 
-    private int ownSmOfOldest() {
-        return def.forms().stream().filter(f -> !retired(f)).mapToInt(FormMatcher::ownSm).min().orElse(0);
+    /** The first of the instruction's current forms that exists on the oldest target, or null when all are retired. */
+    private InstructionForm oldestForm() {
+        InstructionForm oldest = null;
+        for (InstructionForm form : def.forms()) {
+            if (!retired(form) && (oldest == null || ownSm(form) < ownSm(oldest))) {
+                oldest = form;
+            }
+        }
+        return oldest;
     }
 
     /** The oldest target the form exists on, whatever words are written. */
